@@ -1,0 +1,61 @@
+"""The rule catalog: every module in ``speclint.rules`` that defines a rule.
+
+A rule module (yamllint's model, see ``docs`` in the README) has a docstring that is its
+documentation, and the constants ``ID`` (a readable slug) and ``SEVERITY`` (its default), and a
+``check(corpus, options)`` generator that yields findings. Nothing else is needed to register it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from .findings import Finding, Severity
+
+if TYPE_CHECKING:
+    from .corpus import Corpus
+
+CheckFunction = Callable[["Corpus", Mapping[str, Any]], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    id: str
+    severity: Severity
+    doc: str
+    module: str
+    check: CheckFunction
+
+    @property
+    def summary(self) -> str:
+        """The first sentence of the docstring: one line for `speclint rules` and SARIF."""
+        first = self.doc.strip().split("\n\n", 1)[0]
+        return " ".join(first.split())
+
+
+@cache
+def all_rules() -> dict[str, RuleInfo]:
+    from . import rules as package
+
+    found: dict[str, RuleInfo] = {}
+    for module_info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if module_info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{package.__name__}.{module_info.name}")
+        rule_id = getattr(module, "ID", None)
+        if rule_id is None:
+            continue
+        if rule_id in found:
+            raise RuntimeError(f"rule id {rule_id!r} is defined twice ({module.__name__})")
+        found[rule_id] = RuleInfo(
+            id=rule_id,
+            severity=module.SEVERITY,
+            doc=(module.__doc__ or "").strip(),
+            module=module.__name__,
+            check=module.check,
+        )
+    return dict(sorted(found.items()))

@@ -1,0 +1,172 @@
+"""The ``speclint`` command line: thin click commands over the engine's plain functions.
+
+Exit codes (architecture.md): 0 no finding at or above ``--fail-on``; 1 such findings; 2 a usage
+error or an internal error, reported in one line (the traceback only with ``--debug``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from . import __version__
+
+FORMAT_NAMES = ("text", "json", "sarif", "markdown", "github")
+
+
+class UsageProblem(click.ClickException):
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"speclint: error: {self.format_message()}", err=True)
+
+
+def fail(message: str) -> NoReturn:
+    raise UsageProblem(message)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="speclint")
+def main() -> None:
+    """speclint: lint a spec corpus (JSON Schema, OpenAPI, AsyncAPI, Markdown) for consistency."""
+
+
+@main.command()
+@click.argument("path", type=click.Path(path_type=Path), default=".", required=False)
+@click.option(
+    "-f",
+    "--format",
+    "formats",
+    multiple=True,
+    type=click.Choice(FORMAT_NAMES),
+    help="Report format; repeat for several reports. Default: text.",
+)
+@click.option(
+    "-o",
+    "--output",
+    "outputs",
+    multiple=True,
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="File for the --format at the same position (formats without one go to stdout).",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "info"]),
+    default=None,
+    help="Lowest severity that makes the exit code 1 (default: from config, else error).",
+)
+@click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help="Configuration file (default: speclint.toml or pyproject.toml in PATH).")
+@click.option("--rule", "only_rules", multiple=True, metavar="ID", help="Run only this rule (repeatable).")
+@click.option("--color/--no-color", default=None, help="Colour the text report (default: when stdout is a terminal).")
+@click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+def check(
+    path: Path,
+    formats: tuple[str, ...],
+    outputs: tuple[Path, ...],
+    fail_on: str | None,
+    config_path: Path | None,
+    only_rules: tuple[str, ...],
+    color: bool | None,
+    debug: bool,
+) -> None:
+    """Check the spec corpus at PATH (default: the current directory)."""
+    from .config import ConfigError, load_config
+    from .corpus import Corpus
+    from .findings import Severity
+    from .reporters import Report, renderer
+    from .runner import run_rules, select_rules
+
+    formats = formats or ("text",)
+    if len(outputs) > len(formats):
+        fail("more --output than --format options: each --output belongs to one --format")
+    if len(formats) - len(outputs) > 1:
+        fail("only one report can go to stdout: give an --output for each extra --format")
+    if not path.exists():
+        fail(f"{path}: no such directory")
+    if not path.is_dir():
+        fail(f"{path}: not a directory (speclint checks a whole corpus: pass its root folder)")
+    try:
+        config = load_config(path.resolve(), config_path)
+        corpus = Corpus.load(path, config)
+        rules = select_rules(corpus, only_rules or None)
+        result = run_rules(corpus, rules, debug=debug)
+    except ConfigError as error:
+        fail(str(error))
+    except KeyError as error:
+        fail(f"unknown rule id(s): {error.args[0]} (see `speclint rules`)")
+    except Exception as error:  # noqa: BLE001 - exit 2 with one line, not a traceback
+        if debug:
+            raise
+        fail(f"internal error: {type(error).__name__}: {error} (run with --debug for details)")
+
+    threshold = Severity.parse(fail_on) if fail_on else config.fail_on
+    use_color = color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+    shown_root = path.as_posix().rstrip("/") or "."
+    for index, name in enumerate(formats):
+        destination = outputs[index] if index < len(outputs) else None
+        report = Report(
+            findings=result.findings,
+            rules=result.rules,
+            sources=corpus.sources(),
+            root=shown_root,
+            tool_version=__version__,
+            color=use_color and destination is None and name == "text",
+        )
+        text = renderer(name)(report)
+        if destination is None:
+            click.echo(text, nl=False)
+        else:
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_text(text, encoding="utf-8")
+    failing = any(f.severity >= threshold for f in result.findings)
+    sys.exit(1 if failing else 0)
+
+
+@main.command(name="rules")
+def list_rules() -> None:
+    """List the rules with their default severity and summary."""
+    from .catalog import all_rules
+
+    catalog = all_rules()
+    width = max(len(rule_id) for rule_id in catalog)
+    for rule_id, info in catalog.items():
+        click.echo(f"{rule_id:<{width}}  {info.severity.label:<7}  {info.summary}")
+
+
+@main.command(name="rule")
+@click.argument("rule_id")
+def show_rule(rule_id: str) -> None:
+    """Print the documentation of rule RULE_ID."""
+    from .catalog import all_rules
+
+    info = all_rules().get(rule_id)
+    if info is None:
+        fail(f"unknown rule {rule_id!r} (see `speclint rules`)")
+    click.echo(f"{info.id} [{info.severity.label}]\n")
+    click.echo(info.doc)
+
+
+@main.command(name="roles")
+@click.argument("path", type=click.Path(path_type=Path, exists=True, file_okay=False), default=".", required=False)
+def show_roles(path: Path) -> None:
+    """Print the role of each schema location in the corpus at PATH, with its evidence."""
+    from .config import ConfigError, load_config
+    from .corpus import Corpus
+
+    try:
+        corpus = Corpus.load(path, load_config(path.resolve()))
+    except ConfigError as error:
+        fail(str(error))
+    for (where, pointer), evidence in corpus.roles.locations():
+        roles = sorted({e.role.value for e in evidence})
+        click.echo(f"{where}#{pointer or '/'}: {' + '.join(roles)}")
+        for item in evidence:
+            click.echo(f"    {item.role.value}: " + "\n        ← ".join(item.chain))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+"""Configuration: ``speclint.toml`` or ``[tool.speclint]`` in ``pyproject.toml`` at the corpus root.
+
+Keys (all optional)::
+
+    include = ["schemas/**/*.json", ...]   # globs relative to the corpus root (defaults below)
+    exclude = ["schemas/v2/**"]
+    fail-on = "error"                      # error | warning | info: the exit-1 threshold
+    profile = "openwop"                    # a profile shipped with speclint, merged underneath
+
+    [rules]                                # per rule: a severity, or "off"
+    remote-ref = "off"
+    duplicate-key = "warning"
+
+    [roles]                                # role overrides: file or file#pointer -> role
+    "schemas/capabilities.schema.json" = "server-emitted"
+
+    asyncapi-perspective = "client"         # whose view AsyncAPI actions take (default: inferred)
+
+    [ref-map]                              # remote $ref prefix -> corpus-relative file or folder
+    "https://json.example.org/schemas/" = "vendor/schemas/"
+
+In ``speclint.toml`` the keys are top-level; in ``pyproject.toml`` they sit under
+``[tool.speclint]`` (sub-tables ``[tool.speclint.rules]`` and so on).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .findings import Severity
+
+# The layout of OpenWOP-style spec repositories; any repo can replace it with `include`.
+DEFAULT_INCLUDE: tuple[str, ...] = (
+    "schemas/**/*.json",
+    "api/**/*.yaml",
+    "api/**/*.yml",
+    "api/**/*.json",
+    "spec/**/*.md",
+    "spec/**/*.json",
+    "rfcs/**/*.md",
+    "RFCS/**/*.md",
+    "*.md",
+    "package.json",
+)
+DEFAULT_EXCLUDE: tuple[str, ...] = ("**/node_modules/**", "**/.git/**")
+ROLE_NAMES = ("client-submitted", "server-emitted", "both", "unused")
+KNOWN_KEYS = {
+    "include", "exclude", "fail-on", "profile", "rules", "roles", "ref-map", "asyncapi-perspective",
+}
+
+
+class ConfigError(Exception):
+    """The configuration cannot be used; the message says which file and key."""
+
+
+@dataclass(frozen=True)
+class Config:
+    include: tuple[str, ...] = DEFAULT_INCLUDE
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    fail_on: Severity = Severity.ERROR
+    rule_severity: Mapping[str, Severity | None] = field(default_factory=dict)  # None = off
+    roles: Mapping[str, str] = field(default_factory=dict)
+    ref_map: Mapping[str, str] = field(default_factory=dict)
+    source: str | None = None  # the file it came from, for messages
+    rule_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    asyncapi_perspective: str | None = None  # "host" | "client"; None: inferred per document
+
+
+def load_config(root: Path, explicit: Path | None = None) -> Config:
+    """Read the corpus configuration; a missing file means defaults."""
+    table: dict[str, Any] = {}
+    source: str | None = None
+    candidates = [explicit] if explicit else [root / "speclint.toml", root / "pyproject.toml"]
+    for candidate in candidates:
+        if candidate is None or not candidate.is_file():
+            if explicit is not None:
+                raise ConfigError(f"{explicit}: no such configuration file")
+            continue
+        try:
+            parsed = tomllib.loads(candidate.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+            raise ConfigError(f"{candidate}: not valid TOML: {error}") from None
+        if candidate.name == "pyproject.toml" and explicit is None:
+            tool = parsed.get("tool", {}).get("speclint")
+            if tool is None:
+                continue
+            parsed = tool
+        table, source = parsed, str(candidate)
+        break
+    return config_from_table(table, source)
+
+
+def load_profile(name: str) -> dict[str, Any]:
+    try:
+        text = resources.files("speclint").joinpath("profiles", f"{name}.toml").read_text("utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"unknown profile {name!r}") from None
+    return tomllib.loads(text)
+
+
+def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Config:
+    where = source or "configuration"
+    unknown = sorted(set(table) - KNOWN_KEYS)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}")
+    merged: dict[str, Any] = {}
+    if "profile" in table:
+        merged.update(load_profile(str(table["profile"])))
+    for key, value in table.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+
+    def globs(key: str, default: tuple[str, ...]) -> tuple[str, ...]:
+        value = merged.get(key, default)
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where}: `{key}` must be a list of glob strings")
+        return tuple(value)
+
+    try:
+        fail_on = Severity.parse(str(merged.get("fail-on", "error")))
+    except ValueError as error:
+        raise ConfigError(f"{where}: fail-on: {error}") from None
+
+    severities: dict[str, Severity | None] = {}
+    options: dict[str, Mapping[str, Any]] = {}
+    for rule, setting in dict(merged.get("rules", {})).items():
+        level = setting.get("severity") if isinstance(setting, Mapping) else setting
+        if isinstance(setting, Mapping):
+            options[rule] = {k: v for k, v in setting.items() if k != "severity"}
+        if level is None:
+            continue
+        if str(level).lower() == "off":
+            severities[rule] = None
+            continue
+        try:
+            severities[rule] = Severity.parse(str(level))
+        except ValueError as error:
+            raise ConfigError(f"{where}: rules.{rule}: {error}") from None
+
+    roles = {str(k): str(v) for k, v in dict(merged.get("roles", {})).items()}
+    for target, role in roles.items():
+        if role not in ROLE_NAMES:
+            raise ConfigError(
+                f"{where}: roles.{target}: unknown role {role!r} "
+                f"(expected one of: {', '.join(ROLE_NAMES)})"
+            )
+    perspective = merged.get("asyncapi-perspective")
+    if perspective is not None and perspective not in {"host", "client"}:
+        raise ConfigError(f"{where}: asyncapi-perspective must be \"host\" or \"client\"")
+    return Config(
+        asyncapi_perspective=perspective,
+        include=globs("include", DEFAULT_INCLUDE),
+        exclude=globs("exclude", ()) + DEFAULT_EXCLUDE,
+        fail_on=fail_on,
+        rule_severity=severities,
+        roles=roles,
+        ref_map={str(k): str(v) for k, v in dict(merged.get("ref-map", {})).items()},
+        source=source,
+        rule_options=options,
+    )

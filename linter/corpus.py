@@ -1,0 +1,253 @@
+"""The corpus model: every file of a spec repository, parsed once, with positions.
+
+``Corpus.load(root)`` discovers files by the configured globs, reads each one (never a file outside
+the root, never a binary file as text), and parses it by kind: JSON and YAML into data with a line
+and column for every JSON pointer, Markdown into the prose model. A file that cannot be read or
+parsed stays in the corpus with its ``problem`` set, so the rest of the corpus is still checked and
+the ``parse-error`` rule reports it. Cross-file views (the schema registry and its resolved
+references, the role map) are built lazily on first use.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .config import Config
+from .findings import Location
+from .structured import DuplicateKey, ParseFailure, Position, parse_json, parse_yaml
+
+if TYPE_CHECKING:
+    from .prose import ProseDocument
+    from .references import ReferenceIndex
+    from .roles import RoleMap
+
+MAX_FILE_BYTES = 25 * 1024 * 1024
+JSON_SCHEMA_HOSTS = ("json-schema.org/",)
+
+
+class DocumentKind(enum.Enum):
+    SCHEMA = "json-schema"
+    OPENAPI = "openapi"
+    ASYNCAPI = "asyncapi"
+    DATA = "data"  # JSON/YAML that is none of the above (package.json, config files)
+    MARKDOWN = "markdown"
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    """Why a file could not be used: a parse failure, bad encoding, a symlink out of the root."""
+
+    message: str
+    line: int = 1
+    column: int = 1
+
+
+@dataclass
+class Document:
+    path: str  # POSIX, relative to the corpus root
+    kind: DocumentKind
+    text: str | None = None
+    data: Any = None
+    positions: dict[str, Position] = field(default_factory=dict)
+    duplicates: list[DuplicateKey] = field(default_factory=list)
+    prose: ProseDocument | None = None
+    problem: LoadProblem | None = None
+
+    @property
+    def usable(self) -> bool:
+        return self.problem is None
+
+    def position(self, pointer: str) -> Position:
+        """The closest recorded position: the pointer itself or its nearest ancestor."""
+        probe = pointer
+        while True:
+            found = self.positions.get(probe)
+            if found is not None:
+                return found
+            if not probe:
+                return (1, 1)
+            probe = probe.rsplit("/", 1)[0]
+
+    def location(self, pointer: str = "", note: str | None = None) -> Location:
+        line, column = self.position(pointer)
+        return Location(self.path, line, column, pointer=pointer, note=note)
+
+
+@dataclass
+class Corpus:
+    root: Path
+    config: Config
+    documents: dict[str, Document]
+
+    @classmethod
+    def load(cls, root: Path, config: Config | None = None) -> Corpus:
+        config = config or Config()
+        root = root.resolve()
+        documents = {path: read_document(root, path) for path in discover(root, config)}
+        return cls(root, config, dict(sorted(documents.items())))
+
+    @classmethod
+    def from_texts(cls, files: dict[str, str], config: Config | None = None) -> Corpus:
+        """A corpus built in memory (tests, and the single-file API): path -> text."""
+        documents = {path: parse_document(path, text) for path, text in sorted(files.items())}
+        return cls(Path("/nonexistent-corpus-root"), config or Config(), documents)
+
+    def of_kind(self, *kinds: DocumentKind) -> Iterator[Document]:
+        for document in self.documents.values():
+            if document.kind in kinds and document.usable:
+                yield document
+
+    def sources(self) -> dict[str, str]:
+        return {path: doc.text for path, doc in self.documents.items() if doc.text is not None}
+
+    @cached_property
+    def references(self) -> ReferenceIndex:
+        from .references import ReferenceIndex
+
+        return ReferenceIndex.build(self)
+
+    @cached_property
+    def roles(self) -> RoleMap:
+        from .roles import RoleMap
+
+        return RoleMap.build(self)
+
+
+# --- discovery ----------------------------------------------------------------------------------
+
+
+def glob_to_regex(pattern: str) -> re.Pattern[str]:
+    """Translate a root-relative glob with ``**`` (any number of folders) into a regex."""
+    parts: list[str] = []
+    index = 0
+    while index < len(pattern):
+        if pattern.startswith("**/", index):
+            parts.append("(?:.*/)?")
+            index += 3
+        elif pattern.startswith("**", index):
+            parts.append(".*")
+            index += 2
+        elif pattern[index] == "*":
+            parts.append("[^/]*")
+            index += 1
+        elif pattern[index] == "?":
+            parts.append("[^/]")
+            index += 1
+        else:
+            parts.append(re.escape(pattern[index]))
+            index += 1
+    return re.compile("".join(parts) + r"\Z")
+
+
+def discover(root: Path, config: Config) -> list[str]:
+    includes = [glob_to_regex(p) for p in config.include]
+    excludes = [glob_to_regex(p) for p in config.exclude]
+    found: set[str] = set()
+    for path in _walk(root):
+        relative = path.relative_to(root).as_posix()
+        if any(r.match(relative) for r in includes) and not any(
+            r.match(relative) for r in excludes
+        ):
+            found.add(relative)
+    return sorted(found)
+
+
+def _walk(root: Path) -> Iterator[Path]:
+    # os.walk without following directory symlinks: a link to "/" must not make us read the disk.
+    import os
+
+    for folder, subfolders, files in os.walk(root, followlinks=False):
+        subfolders[:] = sorted(d for d in subfolders if d not in {".git", "node_modules"})
+        for name in sorted(files):
+            yield Path(folder) / name
+
+
+# --- reading and parsing ------------------------------------------------------------------------
+
+
+def kind_for_path(path: str) -> DocumentKind | None:
+    lowered = path.lower()
+    if lowered.endswith((".md", ".markdown")):
+        return DocumentKind.MARKDOWN
+    if lowered.endswith((".json", ".yaml", ".yml")):
+        return DocumentKind.DATA  # refined from the content once parsed
+    return None
+
+
+def read_document(root: Path, path: str) -> Document:
+    kind = kind_for_path(path) or DocumentKind.DATA
+    full = root / path
+    try:
+        if full.is_symlink() and not full.resolve().is_relative_to(root):
+            return Document(path, kind, problem=LoadProblem("symlink points outside the corpus root; not read"))
+        size = full.stat().st_size
+        if size > MAX_FILE_BYTES:
+            return Document(
+                path,
+                kind,
+                problem=LoadProblem(f"file is {size:,} bytes, over the {MAX_FILE_BYTES:,}-byte limit; not parsed"),
+            )
+        raw = full.read_bytes()
+    except OSError as error:
+        return Document(path, kind, problem=LoadProblem(f"cannot read file: {error.strerror or error}"))
+    return parse_document(path, raw)
+
+
+def decode(raw: bytes) -> tuple[str | None, LoadProblem | None]:
+    if b"\x00" in raw[:8192]:
+        return None, LoadProblem("binary file (NUL bytes), not UTF-8 text")
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        return None, LoadProblem(f"not valid UTF-8 (byte 0x{raw[error.start]:02x})", line, column)
+
+
+def parse_document(path: str, content: str | bytes) -> Document:
+    kind = kind_for_path(path) or DocumentKind.DATA
+    if isinstance(content, bytes):
+        text, problem = decode(content)
+        if text is None:
+            return Document(path, kind, problem=problem)
+    else:
+        text = content
+    if kind is DocumentKind.MARKDOWN:
+        from .prose import parse_markdown
+
+        return Document(path, kind, text=text, prose=parse_markdown(text))
+    try:
+        parsed = parse_json(text) if path.lower().endswith(".json") else parse_yaml(text)
+    except ParseFailure as failure:
+        return Document(path, kind, text=text, problem=LoadProblem(failure.message, failure.line, failure.column))
+    return Document(
+        path,
+        classify(path, parsed.data),
+        text=text,
+        data=parsed.data,
+        positions=parsed.positions,
+        duplicates=parsed.duplicates,
+    )
+
+
+def classify(path: str, data: Any) -> DocumentKind:
+    """What a parsed JSON/YAML document is, from its content first and its name second."""
+    if isinstance(data, dict):
+        if "openapi" in data or "swagger" in data:
+            return DocumentKind.OPENAPI
+        if "asyncapi" in data:
+            return DocumentKind.ASYNCAPI
+        dialect = data.get("$schema")
+        if isinstance(dialect, str) and any(host in dialect for host in JSON_SCHEMA_HOSTS):
+            return DocumentKind.SCHEMA
+    if path.lower().endswith(".schema.json") and isinstance(data, (dict, bool)):
+        return DocumentKind.SCHEMA
+    if path.startswith("schemas/") and path.endswith(".json") and isinstance(data, (dict, bool)):
+        return DocumentKind.SCHEMA
+    return DocumentKind.DATA

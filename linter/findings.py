@@ -1,0 +1,89 @@
+"""Findings: what a rule reports, where, and how stable its identity is.
+
+A finding names its rule, its severity, a message that says what is wrong *and how to fix it*, a
+primary location and the related locations that form the other side of a drift. Its fingerprint is
+built from the rule, the file, the JSON pointer or heading and a rule-chosen key, never from line
+numbers, so it survives unrelated edits (SARIF ``partialFingerprints``, baselines).
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from dataclasses import dataclass, field, replace
+
+
+class Severity(enum.IntEnum):
+    """Ordered so that ``severity >= fail_on`` decides the exit code."""
+
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @classmethod
+    def parse(cls, text: str) -> Severity:
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            names = ", ".join(s.label for s in cls)
+            raise ValueError(f"unknown severity {text!r} (expected one of: {names})") from None
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A place in the corpus: a file (POSIX path relative to the corpus root) and a position.
+
+    ``pointer`` is an RFC 6901 JSON pointer for JSON/YAML documents; ``heading`` is the GitHub-style
+    anchor of the Markdown section a prose location sits under. Lines and columns are 1-based.
+    """
+
+    path: str
+    line: int = 1
+    column: int = 1
+    pointer: str | None = None
+    heading: str | None = None
+    end_line: int | None = None
+    note: str | None = field(default=None, compare=False)
+
+    def describe(self) -> str:
+        where = f"{self.path}:{self.line}:{self.column}"
+        if self.pointer is not None:
+            return f"{where} ({self.pointer or '/'})"
+        if self.heading:
+            return f"{where} (#{self.heading})"
+        return where
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem. ``key`` is the rule's stable identity for it (defaults to the message)."""
+
+    rule: str
+    severity: Severity
+    message: str
+    location: Location
+    related: tuple[Location, ...] = ()
+    key: str | None = None
+
+    @property
+    def fingerprint(self) -> str:
+        anchor = self.location.pointer if self.location.pointer is not None else ""
+        anchor = anchor or (self.location.heading or "")
+        identity = "\x1f".join((self.rule, self.location.path, anchor, self.key or self.message))
+        return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:32]
+
+    def with_severity(self, severity: Severity) -> Finding:
+        return replace(self, severity=severity)
+
+    def sort_key(self) -> tuple[str, int, int, str, str]:
+        loc = self.location
+        return (loc.path, loc.line, loc.column, self.rule, self.message)
+
+
+def sorted_findings(findings: list[Finding]) -> list[Finding]:
+    """Reports are deterministic: order by file, position, rule, then message."""
+    return sorted(findings, key=Finding.sort_key)

@@ -1,0 +1,238 @@
+"""Every ``$ref`` in the corpus, resolved against a registry of the corpus itself.
+
+The registry is a ``referencing.Registry`` holding each schema under its file URI and under its
+``$id`` (JSON Schema 2020-12 §8.2.1: ``$id`` sets the base URI that relative references resolve
+against), plus the OpenAPI and AsyncAPI documents under their file URIs. It has no ``retrieve``
+function: a reference that the corpus does not hold fails to resolve instead of being fetched, so a
+pull request cannot make speclint open a network connection. ``ref-map`` in the configuration maps
+remote prefixes to corpus files for the references that are meant to be remote.
+
+Each reference gets one outcome: ``ok``, ``missing-file``, ``missing-pointer``, ``unknown-id``,
+``remote`` or ``cycle`` (a chain of ``$ref``-only schemas that returns to its start: a validator
+following it never reaches a schema).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urldefrag, urljoin, urlsplit
+
+from referencing import Registry, Resource
+from referencing.exceptions import NoSuchResource, PointerToNowhere, Unresolvable
+from referencing.jsonschema import DRAFT202012, specification_with
+
+from .structured import escape_token, join_pointer
+
+if TYPE_CHECKING:
+    from .corpus import Corpus, Document
+
+CORPUS_BASE = "file:///corpus/"  # a fixed base keeps URIs (and so reports) machine-independent
+REMOTE_SCHEMES = ("http", "https")
+# Keywords whose values are instance data, not schemas: a "$ref" member inside them is data.
+DATA_KEYWORDS = frozenset({"enum", "const", "examples", "example", "default", "x-examples"})
+# Annotations that do not change what a "$ref"-only schema means (for cycle detection).
+ANNOTATIONS = frozenset({"$comment", "description", "title", "examples", "deprecated", "$id"})
+
+
+@dataclass(frozen=True)
+class Reference:
+    path: str  # the referencing document
+    pointer: str  # pointer of the "$ref" member
+    value: str  # the reference as written
+    target: str  # absolute URI it resolves to (with fragment)
+    outcome: str  # ok | missing-file | missing-pointer | unknown-id | remote | cycle
+    target_path: str | None = None  # corpus file that holds the target, when local
+    target_pointer: str | None = None
+    detail: str = ""
+
+
+@dataclass
+class ReferenceIndex:
+    registry: Registry[Any]
+    references: list[Reference]
+    uri_to_path: dict[str, str]
+    # (path, pointer) of each resolved target -> the referenced value, for the other analyses
+    targets: dict[tuple[str, str], Any]
+
+    @classmethod
+    def build(cls, corpus: Corpus) -> ReferenceIndex:
+        from .corpus import DocumentKind
+
+        resources: list[tuple[str, Resource[Any]]] = []
+        uri_to_path: dict[str, str] = {}
+        for document in corpus.of_kind(DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+            uri = file_uri(document.path)
+            resource = make_resource(document)
+            resources.append((uri, resource))
+            uri_to_path[uri] = document.path
+            declared = document.data.get("$id") if isinstance(document.data, dict) else None
+            if isinstance(declared, str) and document.kind is DocumentKind.SCHEMA:
+                absolute = urldefrag(urljoin(uri, declared)).url
+                if absolute not in uri_to_path:
+                    resources.append((absolute, resource))
+                    uri_to_path[absolute] = document.path
+        registry: Registry[Any] = Registry().with_resources(resources).crawl()
+        index = cls(registry, [], uri_to_path, {})
+        for document in corpus.of_kind(DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+            for pointer, value, base in ref_sites(document):
+                index.references.append(index.resolve(corpus, document, pointer, value, base))
+        index.mark_cycles(corpus)
+        index.references.sort(key=lambda r: (r.path, r.pointer))
+        return index
+
+    def path_for(self, uri: str) -> str | None:
+        return self.uri_to_path.get(urldefrag(uri).url)
+
+    def resolve(self, corpus: Corpus, document: Document, pointer: str, value: str, base: str) -> Reference:
+        target = urljoin(base, value)
+        scheme = urlsplit(target).scheme
+        mapped = map_remote(corpus.config.ref_map, target)
+        if mapped is not None:
+            target = mapped
+        document_uri = file_uri(document.path)
+        attempts = [base] if base == document_uri else [base, document_uri]
+        last_error = ""
+        for attempt in attempts:
+            try:
+                resolved = self.registry.resolver(base_uri=attempt).lookup(value if mapped is None else target)
+            except PointerToNowhere as error:
+                fragment = urldefrag(urljoin(attempt, value)).fragment
+                holder = self.path_for(urljoin(attempt, value))
+                return Reference(
+                    document.path, pointer, value, urljoin(attempt, value), "missing-pointer",
+                    holder, unquote(fragment), f"{holder or 'the target'} has no `{unquote(fragment)}`",
+                )
+            except (NoSuchResource, Unresolvable) as error:
+                last_error = str(error)
+                continue
+            resolved_uri = urljoin(attempt, value if mapped is None else target)
+            holder = self.path_for(resolved_uri)
+            fragment = unquote(urldefrag(resolved_uri).fragment)
+            target_pointer = fragment if fragment.startswith("/") or not fragment else None
+            if holder is not None and target_pointer is not None:
+                self.targets[(holder, target_pointer)] = resolved.contents
+            return Reference(document.path, pointer, value, resolved_uri, "ok", holder, target_pointer)
+        if scheme in REMOTE_SCHEMES and mapped is None and not self.is_own_namespace(target):
+            return Reference(document.path, pointer, value, target, "remote", detail="remote URL, not fetched")
+        relative_uri = urljoin(document_uri, value)
+        if urlsplit(relative_uri).scheme == "file" and not urlsplit(value).scheme:
+            missing = self.missing_path(relative_uri)
+            if missing is not None:
+                return Reference(document.path, pointer, value, relative_uri, "missing-file", missing, None)
+        if urlsplit(target).scheme in REMOTE_SCHEMES:
+            return Reference(document.path, pointer, value, target, "unknown-id", detail=last_error)
+        fragment = urldefrag(target).fragment
+        return Reference(
+            document.path, pointer, value, target, "missing-pointer", self.path_for(target),
+            unquote(fragment), last_error,
+        )
+
+    def is_own_namespace(self, uri: str) -> bool:
+        """Is ``uri`` under an authority the corpus' own ``$id``s use? Then it is ours, not remote."""
+        authority = urlsplit(uri).netloc
+        return any(urlsplit(known).netloc == authority for known in self.uri_to_path if known.startswith("http"))
+
+    def missing_path(self, uri: str) -> str | None:
+        """The corpus-relative path a file URI names, when it is inside the corpus root."""
+        if not uri.startswith(CORPUS_BASE):
+            return None
+        path = unquote(urldefrag(uri).url[len(CORPUS_BASE):])
+        return path
+
+    def mark_cycles(self, corpus: Corpus) -> None:
+        """Replace the outcome of references that start a ``$ref``-only loop with ``cycle``."""
+        by_site = {(r.path, r.pointer): r for r in self.references}
+        reported: set[frozenset[tuple[str, str]]] = set()
+        for index, reference in enumerate(self.references):
+            chain = [(reference.path, reference.pointer)]
+            current = reference
+            while current.outcome == "ok" and current.target_path is not None:
+                node_pointer = current.target_pointer or ""
+                node = self.targets.get((current.target_path, node_pointer))
+                if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+                    break
+                if set(node) - ANNOTATIONS - {"$ref"}:
+                    break  # the schema asserts something besides following the reference
+                site = (current.target_path, join_pointer(node_pointer, "$ref"))
+                if site in chain:
+                    loop = frozenset(chain[chain.index(site):])
+                    if loop not in reported and site == chain[0]:
+                        reported.add(loop)
+                        steps = " → ".join(f"{p}#{q.rsplit('/$ref', 1)[0] or '/'}" for p, q in chain + [site])
+                        self.references[index] = Reference(
+                            reference.path, reference.pointer, reference.value, reference.target,
+                            "cycle", reference.target_path, reference.target_pointer,
+                            f"circular $ref chain that never reaches a schema: {steps}",
+                        )
+                    break
+                chain.append(site)
+                following = by_site.get(site)
+                if following is None:
+                    break
+                current = following
+
+    def unresolved(self) -> Iterator[Reference]:
+        return (r for r in self.references if r.outcome not in {"ok", "remote"})
+
+
+def file_uri(path: str) -> str:
+    return CORPUS_BASE + "/".join(escape_uri_segment(s) for s in path.split("/"))
+
+
+def escape_uri_segment(segment: str) -> str:
+    from urllib.parse import quote
+
+    return quote(segment, safe="@:+!$&'()*,;=-._~")
+
+
+def make_resource(document: Document) -> Resource[Any]:
+    from .corpus import DocumentKind
+
+    if document.kind is DocumentKind.SCHEMA and isinstance(document.data, dict):
+        dialect = document.data.get("$schema")
+        if isinstance(dialect, str):
+            return specification_with(dialect.rstrip("#"), default=DRAFT202012).create_resource(document.data)
+    # OpenAPI 3.1 schema objects are 2020-12 dialect; pointer lookups work for any JSON.
+    return DRAFT202012.create_resource(document.data)
+
+
+def map_remote(ref_map: Mapping[str, str], target: str) -> str | None:
+    """Rewrite a remote URI through ``ref-map`` (longest prefix wins) to a corpus file URI."""
+    for prefix, local in sorted(ref_map.items(), key=lambda item: (-len(item[0]), item[0])):
+        if not target.startswith(prefix):
+            continue
+        rest, hash_mark, fragment = target[len(prefix):].partition("#")
+        mapped = file_uri(local + rest) if local.endswith("/") else file_uri(local)
+        return mapped + hash_mark + fragment
+    return None
+
+
+def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
+    """(pointer of the "$ref" member, its value, the base URI in force there)."""
+    from .corpus import DocumentKind
+
+    root_base = file_uri(document.path)
+    track_ids = document.kind is DocumentKind.SCHEMA
+    stack: list[tuple[Any, str, str]] = [(document.data, "", root_base)]
+    while stack:
+        node, pointer, base = stack.pop()
+        if isinstance(node, dict):
+            declared = node.get("$id")
+            if track_ids and isinstance(declared, str):
+                base = urljoin(base, declared)
+            reference = node.get("$ref")
+            if isinstance(reference, str):
+                yield join_pointer(pointer, "$ref"), reference, base
+            for key in sorted(node, reverse=True):
+                if key in DATA_KEYWORDS:
+                    continue
+                child = node[key]
+                if isinstance(child, (dict, list)):
+                    stack.append((child, f"{pointer}/{escape_token(key)}", base))
+        elif isinstance(node, list):
+            for position in range(len(node) - 1, -1, -1):
+                child = node[position]
+                if isinstance(child, (dict, list)):
+                    stack.append((child, f"{pointer}/{position}", base))

@@ -1,0 +1,40 @@
+"""Reporters: pure functions from a :class:`Report` to text.
+
+Each reporter module defines ``render(report: Report) -> str``. Output is deterministic: findings
+arrive sorted, and nothing time- or machine-dependent is written unless the caller asks for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from ..catalog import RuleInfo
+from ..findings import Finding
+
+
+@dataclass(frozen=True)
+class Report:
+    findings: list[Finding]  # already filtered and sorted
+    rules: Mapping[str, RuleInfo]  # every rule that ran (and the internal-error pseudo rule)
+    sources: Mapping[str, str]  # corpus-relative path -> text, for excerpts
+    root: str  # how the corpus root is shown to the user (as given on the command line)
+    tool_version: str
+    color: bool = False
+    extra: Mapping[str, str] = field(default_factory=dict)
+
+
+Renderer = Callable[[Report], str]
+
+
+def renderer(name: str) -> Renderer:
+    import importlib
+
+    if name not in FORMATS:
+        raise ValueError(f"unknown format {name!r} (expected one of: {', '.join(FORMATS)})")
+    module = importlib.import_module(f"{__name__}.{name}_report")
+    render: Renderer = module.render
+    return render
+
+
+FORMATS = ("text", "json", "sarif", "markdown", "github")

@@ -1,0 +1,247 @@
+"""Roles: is a schema location submitted by clients, emitted by servers, or both?
+
+RFC 0094 §G's closure policy depends on direction: client-submitted shapes are closed so typos fail
+fast; server-emitted shapes stay open so hosts can add optional fields. Nothing in a schema file says
+which it is; the API documents do:
+
+- OpenAPI: a ``requestBody`` or a ``parameter`` schema is client-submitted; a ``response`` (and its
+  headers) is server-emitted.
+- AsyncAPI 3: an operation's ``action`` is from the point of view of the application the document
+  describes (the host): ``send`` means the host emits the messages (server-emitted), ``receive`` means
+  clients send them (client-submitted). AsyncAPI 2: ``subscribe`` = host emits, ``publish`` = clients
+  send.
+
+A role flows through ``$ref``: a schema referenced from a request body is client-submitted at that
+use, and so is everything it references. Each role keeps the chain of evidence that produced it,
+for ``speclint roles`` and for finding messages. ``[roles]`` in the configuration overrides.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .structured import escape_token, join_pointer, split_pointer
+
+if TYPE_CHECKING:
+    from .corpus import Corpus, Document
+
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+class Role(enum.Enum):
+    CLIENT_SUBMITTED = "client-submitted"
+    SERVER_EMITTED = "server-emitted"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    role: Role
+    chain: tuple[str, ...]  # e.g. ("POST /v1/runs request body", "api/openapi.yaml#/paths/...", ...)
+
+
+@dataclass
+class RoleMap:
+    # (path, pointer) of a schema location -> its evidence, one per distinct origin
+    evidence: dict[tuple[str, str], list[Evidence]] = field(default_factory=dict)
+    overrides: dict[tuple[str, str], str] = field(default_factory=dict)
+    _by_holder: dict[str, list[Any]] | None = None
+
+    @classmethod
+    def build(cls, corpus: Corpus) -> RoleMap:
+        from .corpus import DocumentKind
+
+        role_map = cls()
+        for document in corpus.of_kind(DocumentKind.OPENAPI):
+            for pointer, role, origin in openapi_uses(document):
+                role_map.propagate(corpus, document.path, pointer, Evidence(role, (origin,)))
+        for document in corpus.of_kind(DocumentKind.ASYNCAPI):
+            perspective = corpus.config.asyncapi_perspective
+            for pointer, role, origin in asyncapi_uses(document, perspective):
+                role_map.propagate(corpus, document.path, pointer, Evidence(role, (origin,)))
+        for target, role in corpus.config.roles.items():
+            path, _, pointer = target.partition("#")
+            role_map.overrides[(path, pointer)] = role
+        return role_map
+
+    def propagate(self, corpus: Corpus, path: str, pointer: str, evidence: Evidence) -> None:
+        """Give ``evidence.role`` to the schema at path#pointer and to everything it references."""
+        by_holder = self._references_by_holder(corpus)
+        pending = [(path, pointer, evidence)]
+        seen: set[tuple[str, str]] = set()
+        while pending:
+            where, at, why = pending.pop()
+            if (where, at) in seen:
+                continue
+            seen.add((where, at))
+            known = self.evidence.setdefault((where, at), [])
+            # Keep a few origins per role: enough to explain it, not every operation of the API.
+            if sum(e.role is why.role for e in known) < 3:
+                known.append(why)
+            prefix = at + "/"
+            for reference in by_holder.get(where, ()):
+                if reference.outcome != "ok" or reference.target_path is None:
+                    continue
+                if not (reference.pointer.startswith(prefix) or at == ""):
+                    continue
+                target = (reference.target_path, reference.target_pointer or "")
+                step = f"{reference.target_path}#{target[1] or '/'} via $ref at {where}#{reference.pointer}"
+                pending.append((*target, Evidence(why.role, (*why.chain, step))))
+
+    def _references_by_holder(self, corpus: Corpus) -> dict[str, list[Any]]:
+        if self._by_holder is None:
+            self._by_holder = {}
+            for reference in corpus.references.references:
+                self._by_holder.setdefault(reference.path, []).append(reference)
+        return self._by_holder
+
+    def roles_of(self, path: str, pointer: str = "") -> set[str]:
+        """Role names at a location: its own, the enclosing location's, or an override."""
+        override = self.overrides.get((path, pointer)) or self.overrides.get((path, ""))
+        if override is not None:
+            return {"client-submitted", "server-emitted"} if override == "both" else (
+                set() if override == "unused" else {override}
+            )
+        found: set[str] = set()
+        for (where, at), evidence in self.evidence.items():
+            if where == path and (pointer == at or pointer.startswith(at + "/") or at == ""):
+                found.update(e.role.value for e in evidence)
+        return found
+
+    def locations(self) -> Iterator[tuple[tuple[str, str], list[Evidence]]]:
+        yield from sorted(self.evidence.items())
+
+
+def openapi_uses(document: Document) -> Iterator[tuple[str, Role, str]]:
+    data = document.data
+    paths = data.get("paths") if isinstance(data, dict) else None
+    for route, item in sorted((paths or {}).items()) if isinstance(paths, dict) else ():
+        if not isinstance(item, dict):
+            continue
+        base = join_pointer("/paths", route)
+        yield from _parameters(item.get("parameters"), join_pointer(base, "parameters"), route)
+        for method in HTTP_METHODS:
+            operation = item.get(method)
+            if not isinstance(operation, dict):
+                continue
+            at = join_pointer(base, method)
+            label = f"{method.upper()} {route}"
+            if operation.get("operationId"):
+                label += f" ({operation['operationId']})"
+            yield from _parameters(operation.get("parameters"), join_pointer(at, "parameters"), label)
+            body = operation.get("requestBody")
+            if isinstance(body, dict):
+                for pointer in _media_schemas(body, join_pointer(at, "requestBody")):
+                    yield pointer, Role.CLIENT_SUBMITTED, f"{label} request body"
+            responses = operation.get("responses")
+            if isinstance(responses, dict):
+                for status, response in sorted(responses.items()):
+                    if isinstance(response, dict):
+                        where = join_pointer(join_pointer(at, "responses"), status)
+                        for pointer in _media_schemas(response, where):
+                            yield pointer, Role.SERVER_EMITTED, f"{label} response {status}"
+    components = data.get("components") if isinstance(data, dict) else None
+    if isinstance(components, dict):
+        for name, body in sorted(_mapping(components.get("requestBodies")).items()):
+            for pointer in _media_schemas(body, f"/components/requestBodies/{escape_token(name)}"):
+                yield pointer, Role.CLIENT_SUBMITTED, f"request body component {name}"
+        for name, response in sorted(_mapping(components.get("responses")).items()):
+            for pointer in _media_schemas(response, f"/components/responses/{escape_token(name)}"):
+                yield pointer, Role.SERVER_EMITTED, f"response component {name}"
+        for name, parameter in sorted(_mapping(components.get("parameters")).items()):
+            if isinstance(parameter, dict) and "schema" in parameter:
+                yield (
+                    f"/components/parameters/{escape_token(name)}/schema",
+                    Role.CLIENT_SUBMITTED,
+                    f"parameter component {name}",
+                )
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _parameters(parameters: Any, at: str, label: str) -> Iterator[tuple[str, Role, str]]:
+    for index, parameter in enumerate(parameters if isinstance(parameters, list) else []):
+        if not isinstance(parameter, dict):
+            continue
+        where = join_pointer(at, index)
+        if "$ref" in parameter:
+            yield where, Role.CLIENT_SUBMITTED, f"{label} parameter {parameter['$ref']}"
+        elif "schema" in parameter:
+            name = parameter.get("name", index)
+            yield join_pointer(where, "schema"), Role.CLIENT_SUBMITTED, f"{label} parameter {name}"
+
+
+def _media_schemas(holder: dict[str, Any], at: str) -> Iterator[str]:
+    if "$ref" in holder:
+        yield at  # a $ref'd requestBody/response component: follow it like a schema
+    content = holder.get("content")
+    for media, entry in sorted(_mapping(content).items()):
+        if isinstance(entry, dict) and "schema" in entry:
+            yield join_pointer(join_pointer(join_pointer(at, "content"), media), "schema")
+    for name, header in sorted(_mapping(holder.get("headers")).items()):
+        if isinstance(header, dict) and "schema" in header:
+            yield join_pointer(join_pointer(join_pointer(at, "headers"), name), "schema")
+
+
+# Protocols with no broker: the server a document lists is the host itself, so a document that
+# connects to it describes a client of the host (its "receive" is what the host emits).
+BROKERLESS = frozenset({"http", "https", "ws", "wss", "sse"})
+
+
+def asyncapi_perspective(document: Document, configured: str | None) -> tuple[str, str]:
+    """("host" | "client", why). AsyncAPI 3 §"Operation Object": actions are from the point of
+    view of the application the document describes, which may be the host or one of its clients."""
+    if configured in {"host", "client"}:
+        return configured, f"asyncapi-perspective = {configured!r} in the configuration"
+    data = document.data if isinstance(document.data, dict) else {}
+    protocols = sorted(
+        {str(s.get("protocol", "")).lower() for s in _mapping(data.get("servers")).values() if isinstance(s, dict)}
+    )
+    if protocols and set(protocols) <= BROKERLESS:
+        return "client", (
+            f"servers use {', '.join(protocols)} (no broker), so the document describes a client "
+            "of the host"
+        )
+    return "host", "the document describes the host application (AsyncAPI's default reading)"
+
+
+def asyncapi_uses(document: Document, configured: str | None = None) -> Iterator[tuple[str, Role, str]]:
+    data = document.data if isinstance(document.data, dict) else {}
+    version = str(data.get("asyncapi", ""))
+    perspective, why = asyncapi_perspective(document, configured)
+    emits = ("send", "subscribe") if perspective == "host" else ("receive", "publish")
+    if version.startswith("2."):
+        for channel, item in sorted(_mapping(data.get("channels")).items()):
+            for verb in ("subscribe", "publish"):
+                operation = _mapping(item).get(verb) if isinstance(item, dict) else None
+                if isinstance(operation, dict) and "message" in operation:
+                    role = Role.SERVER_EMITTED if verb in emits else Role.CLIENT_SUBMITTED
+                    at = join_pointer(join_pointer(join_pointer("/channels", channel), verb), "message")
+                    yield at, role, f"{verb} {channel} [{perspective} perspective: {why}]"
+        return
+    for name, operation in sorted(_mapping(data.get("operations")).items()):
+        if not isinstance(operation, dict):
+            continue
+        action = str(operation.get("action"))
+        if action not in {"send", "receive"}:
+            continue
+        role = Role.SERVER_EMITTED if action in emits else Role.CLIENT_SUBMITTED
+        at = join_pointer("/operations", name)
+        label = f"operation {name} (action: {action}) [{perspective} perspective: {why}]"
+        messages = operation.get("messages")
+        if isinstance(messages, list) and messages:
+            for index, _ in enumerate(messages):
+                yield join_pointer(join_pointer(at, "messages"), index), role, label
+        else:
+            channel = operation.get("channel")
+            if isinstance(channel, dict):
+                yield join_pointer(at, "channel"), role, label
+
+
+def pointer_parent(pointer: str) -> str:
+    tokens = split_pointer(pointer)
+    return "".join(f"/{escape_token(t)}" for t in tokens[:-1])

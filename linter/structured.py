@@ -1,0 +1,307 @@
+"""Parse JSON and YAML into plain data plus a position for every JSON pointer.
+
+Every finding needs a line and a column, so parsing keeps, for each RFC 6901 pointer, where its key
+(for a mapping member) or item (for a sequence element) starts. Duplicate keys are recorded, not
+silently collapsed: JSON (RFC 8259 §4) and YAML both leave them undefined and real parsers keep the
+last one, which hides a defect.
+
+- JSON is read by a small recursive-descent reader over the standard library's C string scanner:
+  exact JSON semantics, positions, duplicate keys, and a nesting limit that fails with a location
+  instead of a ``RecursionError``.
+- YAML is read with ruamel.yaml as YAML 1.2 (``on:`` stays a string key, ``no`` stays a string),
+  composing the node graph so aliases can be bounded: a document whose alias expansion exceeds
+  ``MAX_NODES`` is a parse error, not an hour of CPU (the "billion laughs" attack).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_DEPTH = 256
+MAX_NODES = 2_000_000
+
+Position = tuple[int, int]
+
+
+class ParseFailure(Exception):
+    """The text is not a well-formed document; ``line``/``column`` are 1-based."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+@dataclass(frozen=True)
+class DuplicateKey:
+    pointer: str  # pointer of the mapping member that is repeated
+    first: Position
+    again: Position
+
+
+@dataclass
+class Parsed:
+    data: Any
+    positions: dict[str, Position] = field(default_factory=dict)
+    duplicates: list[DuplicateKey] = field(default_factory=list)
+
+
+def escape_token(token: str | int) -> str:
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def unescape_token(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def join_pointer(base: str, token: str | int) -> str:
+    return f"{base}/{escape_token(token)}"
+
+
+def split_pointer(pointer: str) -> list[str]:
+    if not pointer:
+        return []
+    return [unescape_token(t) for t in pointer.lstrip("/").split("/")] if pointer != "/" else [""]
+
+
+# --- JSON ---------------------------------------------------------------------------------------
+
+_WS = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
+_LITERALS = {"true": True, "false": False, "null": None}
+
+
+class _JsonReader:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.positions: dict[str, Position] = {"": (1, 1)}
+        self.duplicates: list[DuplicateKey] = []
+        # Offsets of line starts, for offset -> (line, column) by bisection.
+        self.line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+
+    def where(self, offset: int) -> Position:
+        from bisect import bisect_right
+
+        index = bisect_right(self.line_starts, offset) - 1
+        return index + 1, offset - self.line_starts[index] + 1
+
+    def fail(self, message: str, offset: int) -> ParseFailure:
+        line, column = self.where(min(offset, len(self.text)))
+        return ParseFailure(message, line, column)
+
+    def skip(self, offset: int) -> int:
+        match = _WS.match(self.text, offset)
+        return match.end() if match else offset
+
+    def read(self) -> Any:
+        offset = self.skip(0)
+        if offset < len(self.text) and self.text[offset] == "\ufeff":
+            offset = self.skip(offset + 1)
+        value, offset = self.value(offset, "", 0)
+        offset = self.skip(offset)
+        if offset != len(self.text):
+            raise self.fail("extra data after the JSON document", offset)
+        return value
+
+    def value(self, offset: int, pointer: str, depth: int) -> tuple[Any, int]:
+        if offset >= len(self.text):
+            raise self.fail("unexpected end of file: expected a JSON value", offset)
+        char = self.text[offset]
+        if char == "{" or char == "[":
+            if depth >= MAX_DEPTH:
+                raise self.fail(f"nesting deeper than {MAX_DEPTH} levels", offset)
+            if char == "{":
+                return self.object(offset + 1, pointer, depth + 1)
+            return self.array(offset + 1, pointer, depth + 1)
+        if char == '"':
+            return self.string(offset + 1)
+        for word, literal in _LITERALS.items():
+            if self.text.startswith(word, offset):
+                return literal, offset + len(word)
+        match = _NUMBER.match(self.text, offset)
+        if match and match.end() > offset:
+            number = match.group(0)
+            if match.group(1) or match.group(2):
+                return float(number), match.end()
+            return int(number), match.end()
+        raise self.fail(f"expected a JSON value, found {char!r}", offset)
+
+    def string(self, offset: int) -> tuple[str, int]:
+        try:
+            return json.decoder.scanstring(self.text, offset, True)  # type: ignore[attr-defined,no-any-return]
+        except json.JSONDecodeError as error:
+            raise self.fail(error.msg.lower(), error.pos) from None
+
+    def object(self, offset: int, pointer: str, depth: int) -> tuple[dict[str, Any], int]:
+        result: dict[str, Any] = {}
+        offset = self.skip(offset)
+        if self.text.startswith("}", offset):
+            return result, offset + 1
+        while True:
+            if not self.text.startswith('"', offset):
+                raise self.fail("expected a double-quoted property name", offset)
+            key_at = self.where(offset)
+            key, offset = self.string(offset + 1)
+            member = join_pointer(pointer, key)
+            if key in result:
+                self.duplicates.append(DuplicateKey(member, self.positions[member], key_at))
+            self.positions[member] = key_at
+            offset = self.skip(offset)
+            if not self.text.startswith(":", offset):
+                raise self.fail("expected ':' after the property name", offset)
+            offset = self.skip(offset + 1)
+            result[key], offset = self.value(offset, member, depth)
+            offset = self.skip(offset)
+            if self.text.startswith(",", offset):
+                offset = self.skip(offset + 1)
+                continue
+            if self.text.startswith("}", offset):
+                return result, offset + 1
+            raise self.fail("expected ',' or '}' after an object member", offset)
+
+    def array(self, offset: int, pointer: str, depth: int) -> tuple[list[Any], int]:
+        result: list[Any] = []
+        offset = self.skip(offset)
+        if self.text.startswith("]", offset):
+            return result, offset + 1
+        while True:
+            item = join_pointer(pointer, len(result))
+            self.positions[item] = self.where(offset)
+            value, offset = self.value(offset, item, depth)
+            result.append(value)
+            offset = self.skip(offset)
+            if self.text.startswith(",", offset):
+                offset = self.skip(offset + 1)
+                continue
+            if self.text.startswith("]", offset):
+                return result, offset + 1
+            raise self.fail("expected ',' or ']' after an array item", offset)
+
+
+def parse_json(text: str) -> Parsed:
+    reader = _JsonReader(text)
+    data = reader.read()
+    return Parsed(data, reader.positions, reader.duplicates)
+
+
+# --- YAML ---------------------------------------------------------------------------------------
+
+
+def parse_yaml(text: str) -> Parsed:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.version = (1, 2)  # type: ignore[assignment]
+    try:
+        documents = list(yaml.compose_all(text))
+    except MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise ParseFailure(_yaml_message(error), line, column) from None
+    except YAMLError as error:
+        raise ParseFailure(str(error).strip().splitlines()[0]) from None
+    except RecursionError:
+        raise ParseFailure("YAML nesting too deep to parse") from None
+    if len(documents) > 1:
+        second = documents[1]
+        mark = second.start_mark if second is not None else None
+        raise ParseFailure(
+            "more than one YAML document in the file; a spec document must be a single document",
+            mark.line + 1 if mark else 1,
+        )
+    root = documents[0] if documents else None
+    if root is None:
+        return Parsed(None, {"": (1, 1)})
+
+    constructor = yaml.constructor
+    positions: dict[str, Position] = {"": (root.start_mark.line + 1, root.start_mark.column + 1)}
+    duplicates: list[DuplicateKey] = []
+    sizes: dict[int, int] = {}
+
+    def expanded_size(node: Node, depth: int) -> int:
+        # Aliases make the node graph a DAG; its tree expansion can be exponential in its size.
+        known = sizes.get(id(node))
+        if known is not None:
+            if known < 0:
+                raise ParseFailure("recursive YAML alias", node.start_mark.line + 1)
+            return known
+        if depth > MAX_DEPTH:
+            raise ParseFailure(f"nesting deeper than {MAX_DEPTH} levels", node.start_mark.line + 1)
+        sizes[id(node)] = -1
+        total = 1
+        if isinstance(node, MappingNode):
+            total += sum(expanded_size(v, depth + 1) for _, v in node.value)
+        elif isinstance(node, SequenceNode):
+            total += sum(expanded_size(v, depth + 1) for v in node.value)
+        if total > MAX_NODES:
+            raise ParseFailure(
+                f"document expands to more than {MAX_NODES:,} nodes (YAML alias bomb?)",
+                node.start_mark.line + 1,
+                node.start_mark.column + 1,
+            )
+        sizes[id(node)] = total
+        return total
+
+    expanded_size(root, 0)
+    built: dict[int, Any] = {}
+
+    def build(node: Node, pointer: str) -> Any:
+        # An aliased node is built once and shared; positions are recorded at its first use.
+        if id(node) in built:
+            return built[id(node)]
+        if isinstance(node, ScalarNode):
+            value = constructor.construct_object(node, deep=True)
+            if node.tag == "tag:yaml.org,2002:timestamp" or not isinstance(
+                value, (str, int, float, bool, type(None))
+            ):
+                value = node.value  # keep dates etc. as the text the author wrote
+            return value
+        if isinstance(node, SequenceNode):
+            items: list[Any] = []
+            built[id(node)] = items
+            for index, child in enumerate(node.value):
+                item = join_pointer(pointer, index)
+                positions.setdefault(item, (child.start_mark.line + 1, child.start_mark.column + 1))
+                items.append(build(child, item))
+            return items
+        if isinstance(node, MappingNode):
+            mapping: dict[str, Any] = {}
+            built[id(node)] = mapping
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    raise ParseFailure(
+                        "YAML merge keys (<<) are not part of YAML 1.2 and are not supported",
+                        key_node.start_mark.line + 1,
+                        key_node.start_mark.column + 1,
+                    )
+                key = build(key_node, pointer)
+                key_text = key if isinstance(key, str) else json.dumps(key)
+                member = join_pointer(pointer, key_text)
+                at = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                if key_text in mapping:
+                    duplicates.append(DuplicateKey(member, positions.get(member, at), at))
+                positions[member] = at
+                mapping[key_text] = build(value_node, member)
+            return mapping
+        raise ParseFailure(f"unsupported YAML node {type(node).__name__}")
+
+    try:
+        data = build(root, "")
+    except MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        raise ParseFailure(
+            _yaml_message(error), mark.line + 1 if mark else 1, mark.column + 1 if mark else 1
+        ) from None
+    return Parsed(data, positions, duplicates)
+
+
+def _yaml_message(error: Exception) -> str:
+    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    context = getattr(error, "context", None)
+    return f"{context}: {problem}" if context else str(problem)

@@ -1,0 +1,86 @@
+"""Validating documents against their official schemas, offline, with located explanations.
+
+Every validator here is given an explicit ``referencing`` registry: jsonschema's default falls back
+to fetching unknown ``$ref`` URLs over HTTP, which a linter that gates pull requests must never do.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.protocols import Validator
+from referencing import Registry
+from referencing.jsonschema import DRAFT7
+
+from .structured import join_pointer
+
+ASYNCAPI_DATA = "data/asyncapi"
+
+
+def metaschema_registry() -> Registry[Any]:
+    import jsonschema_specifications
+
+    registry: Registry[Any] = jsonschema_specifications.REGISTRY
+    return registry
+
+
+def error_pointer(error: ValidationError) -> str:
+    pointer = ""
+    for token in error.absolute_path:
+        pointer = join_pointer(pointer, token)
+    return pointer
+
+
+def explain(error: ValidationError) -> ValidationError:
+    """The most specific error behind a ``oneOf``/``anyOf`` failure (jsonschema's relevance order)."""
+    if error.context:
+        return explain(best_match(error.context))
+    return error
+
+
+def located_errors(validator: Validator, instance: Any, limit: int = 50) -> Iterator[tuple[str, str]]:
+    """(pointer, message) for each distinct error, most specific first, at most ``limit``."""
+    seen: set[tuple[str, str]] = set()
+    errors = sorted(validator.iter_errors(instance), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    for error in errors:
+        specific = explain(error)
+        found = (error_pointer(specific), short_message(specific))
+        if found not in seen:
+            seen.add(found)
+            yield found
+        if len(seen) >= limit:
+            return
+
+
+def short_message(error: ValidationError) -> str:
+    """jsonschema messages quote whole instances; keep them to one readable line."""
+    message = error.message
+    if len(message) > 240:
+        rendered = json.dumps(error.instance, sort_keys=True, default=str)
+        if len(rendered) > 80:
+            message = message.replace(repr(error.instance), rendered[:77] + "...")
+        message = message[:237] + "..." if len(message) > 240 else message
+    keyword = f"{error.validator}" if error.validator else ""
+    return f"{message} (keyword `{keyword}`)" if keyword else message
+
+
+def asyncapi_versions() -> list[str]:
+    folder = resources.files("speclint").joinpath(ASYNCAPI_DATA)
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name[0].isdigit() and p.name.endswith(".json"))
+
+
+@cache
+def asyncapi_validator(version: str) -> Validator:
+    """The validator for the official AsyncAPI schema of ``version`` (vendored, see PROVENANCE.json)."""
+    text = resources.files("speclint").joinpath(ASYNCAPI_DATA, f"{version}.json").read_text("utf-8")
+    schema = json.loads(text)
+    # The published files are draft-07 and embed their definitions with their own $ids.
+    registry = metaschema_registry().with_resource(schema["$id"], DRAFT7.create_resource(schema)).crawl()
+    validator: Validator = jsonschema.Draft7Validator(schema, registry=registry)
+    return validator

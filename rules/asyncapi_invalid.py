@@ -1,0 +1,71 @@
+"""An AsyncAPI document that fails the official AsyncAPI JSON Schema of its declared version.
+
+What it does
+    Validates each AsyncAPI 2.x/3.x document against the JSON Schema the AsyncAPI Initiative
+    publishes for the version in its ``asyncapi:`` field (from the ``@asyncapi/specs`` package,
+    shipped inside speclint, see ``speclint/data/asyncapi/PROVENANCE.json``), offline. Each violation
+    is reported at its JSON pointer with the most specific reason the schema gives. A version with
+    no published schema is reported too.
+
+Why is this bad?
+    AsyncAPI tooling (the parser, generators, Studio) refuses an invalid document, and the schema is
+    the only place the spec's structural rules are machine-checkable.
+
+Example
+    ::
+
+        asyncapi: 3.0.0
+        info:
+          title: Run events
+          version: 1.2.0
+          contact: spec-team@example.org
+
+    FAIL: ``/info/contact: 'spec-team@example.org' is not of type 'object'``
+
+Use instead
+    ::
+
+          contact:
+            email: spec-team@example.org
+
+    PASS.
+
+Options
+    None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.corpus import Corpus, DocumentKind
+from speclint.findings import Finding, Severity
+from speclint.validation import asyncapi_validator, asyncapi_versions, located_errors
+
+ID = "asyncapi-invalid"
+SEVERITY = Severity.ERROR
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    known = asyncapi_versions()
+    for document in corpus.of_kind(DocumentKind.ASYNCAPI):
+        declared = str(document.data.get("asyncapi", ""))
+        if declared not in known:
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"`asyncapi: {declared}` has no published AsyncAPI schema; declare one of "
+                f"{', '.join(known)}",
+                document.location("/asyncapi"),
+                key="unknown-version",
+            )
+            continue
+        for pointer, message in located_errors(asyncapi_validator(declared), document.data):
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"{pointer or '/'}: {message}; fix it so the document is valid AsyncAPI {declared}",
+                document.location(pointer),
+                key=f"{pointer}:{message}",
+            )

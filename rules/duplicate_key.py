@@ -1,0 +1,66 @@
+"""The same key twice in one JSON object or YAML mapping.
+
+What it does
+    Reports each repeated key, at the repetition, with the first occurrence as a related location.
+
+Why is this bad?
+    JSON (RFC 8259 §4) says names SHOULD be unique and leaves duplicates undefined; YAML 1.2 forbids
+    them. Real parsers silently keep one of the values (usually the last), so the author's first
+    value is lost without a word, and two tools may keep different ones.
+
+Example
+    ::
+
+        properties:
+          status:
+            type: string
+          status:
+            enum: [running, done]
+
+    FAIL: ``api/openapi.yaml:4:3: error [duplicate-key] key `status` appears twice ...``
+
+Use instead
+    ::
+
+        properties:
+          status:
+            type: string
+            enum: [running, done]
+
+    PASS.
+
+Options
+    None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.corpus import Corpus
+from speclint.findings import Finding, Location, Severity
+from speclint.structured import split_pointer
+
+ID = "duplicate-key"
+SEVERITY = Severity.ERROR
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    for document in corpus.documents.values():
+        for duplicate in document.duplicates:
+            tokens = split_pointer(duplicate.pointer)
+            key = tokens[-1] if tokens else ""
+            parent = duplicate.pointer[: -len(key) - 1] if tokens else ""
+            first_line, first_column = duplicate.first
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"key `{key}` appears twice in `{parent or '/'}` (first at line {first_line}); "
+                "parsers keep only one of the values: merge the two entries into one",
+                Location(document.path, duplicate.again[0], duplicate.again[1], pointer=duplicate.pointer),
+                related=(
+                    Location(document.path, first_line, first_column, pointer=duplicate.pointer, note="first occurrence"),
+                ),
+                key=f"{duplicate.pointer}@{duplicate.again[0] - duplicate.first[0]}",
+            )

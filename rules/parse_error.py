@@ -1,0 +1,61 @@
+"""A JSON, YAML or Markdown file that cannot be read or parsed.
+
+What it does
+    Reports every corpus file that is not well-formed: a JSON syntax error, a YAML error, bytes that
+    are not UTF-8, a binary file with a ``.json`` name, nesting deeper than 256 levels, a YAML alias
+    expansion past two million nodes, or a symlink that leaves the corpus root. The finding points
+    at the line and column where parsing stopped.
+
+Why is this bad?
+    A file that does not parse is invisible to every other check, and to every tool downstream
+    (code generators, validators). speclint still checks the rest of the corpus, so one broken file
+    never hides the others' findings.
+
+Example
+    ``schemas/run.schema.json``::
+
+        {
+          "type": "object",
+          "required": ["id"],
+        }
+
+    FAIL: ``schemas/run.schema.json:4:1: error [parse-error] expected a double-quoted property name``
+
+Use instead
+    ::
+
+        {
+          "type": "object",
+          "required": ["id"]
+        }
+
+    PASS.
+
+Options
+    None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.corpus import Corpus
+from speclint.findings import Finding, Location, Severity
+
+ID = "parse-error"
+SEVERITY = Severity.ERROR
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    for document in corpus.documents.values():
+        problem = document.problem
+        if problem is None:
+            continue
+        yield Finding(
+            ID,
+            SEVERITY,
+            f"{problem.message}; fix the file so it parses (nothing else is checked in it)",
+            Location(document.path, problem.line, problem.column),
+            key=problem.message,
+        )

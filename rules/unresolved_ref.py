@@ -1,0 +1,106 @@
+"""A ``$ref`` that does not resolve inside the corpus.
+
+What it does
+    Resolves every ``$ref`` in schemas and API documents against the corpus (relative to the
+    document, or to the base URI its ``$id`` sets, JSON Schema 2020-12 §8.2) and reports those that
+    do not reach a schema: the file is missing, the JSON pointer names nothing in an existing file,
+    the ``$id`` is not defined by any corpus schema, or the reference starts a loop of ``$ref``-only
+    schemas that never reaches one. Nothing is fetched from the network (see ``remote-ref``).
+
+    References to the same missing target are reported once, at the first referencing site, with
+    every other site as a related location, so a missing shared file is one finding, not eighty.
+
+Why is this bad?
+    A validator given the schema fails at run time (or, worse, some validators ignore the reference
+    and accept everything); code generators stop. The error appears far from the commit that moved
+    or deleted the target.
+
+Example
+    ``api/openapi.yaml``::
+
+        schema:
+          $ref: '../schemas/error-envelope.schema.json'
+
+    FAIL when ``schemas/error-envelope.schema.json`` is not in the corpus:
+    ``error [unresolved-ref] `../schemas/error-envelope.schema.json` → schemas/error-envelope.schema.json
+    does not exist ...``
+
+    ``schemas/a.schema.json`` ``{"$ref": "b.schema.json"}`` with ``schemas/b.schema.json``
+    ``{"$ref": "a.schema.json"}``: FAIL (circular ``$ref`` chain).
+
+Use instead
+    ::
+
+        schema:
+          $ref: '../schemas/error.schema.json'
+
+    PASS when ``schemas/error.schema.json`` exists (and, with a fragment, has that pointer).
+
+Options
+    None.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.corpus import Corpus
+from speclint.findings import Finding, Severity
+from speclint.references import Reference
+
+ID = "unresolved-ref"
+SEVERITY = Severity.ERROR
+RELATED_LIMIT = 200
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    groups: dict[tuple[str, str], list[Reference]] = defaultdict(list)
+    for reference in corpus.references.unresolved():
+        if reference.outcome == "missing-file":
+            group = (reference.outcome, reference.target_path or reference.target)
+        elif reference.outcome == "missing-pointer":
+            group = (reference.outcome, f"{reference.target_path}#{reference.target_pointer}")
+        elif reference.outcome == "cycle":
+            group = (reference.outcome, f"{reference.path}#{reference.pointer}")
+        else:
+            group = (reference.outcome, reference.target)
+        groups[group].append(reference)
+    for (outcome, target), references in sorted(groups.items()):
+        first, *others = sorted(references, key=lambda r: (r.path, r.pointer))
+        document = corpus.documents[first.path]
+        count = len(references)
+        sites = f"{count} `$ref`s point to it (all listed as related locations)" if count > 1 else ""
+        if outcome == "missing-file":
+            message = (
+                f"`{first.value}` → `{first.target_path}` does not exist in the corpus"
+                f"{'; ' + sites if sites else ''}. Add the file, or point the reference at the "
+                "schema that replaced it"
+            )
+        elif outcome == "missing-pointer":
+            message = (
+                f"`{first.value}`: `{first.target_path or first.target}` has no "
+                f"`{first.target_pointer or '#'}`{'; ' + sites if sites else ''}. Fix the JSON "
+                "pointer (check the spelling and the `$defs` name) or add the definition"
+            )
+        elif outcome == "cycle":
+            message = f"{first.detail}; make one of the schemas in the loop define the shape"
+        else:
+            message = (
+                f"`{first.value}` resolves to `{first.target}`, which no corpus schema declares as "
+                f"its `$id`{'; ' + sites if sites else ''}. Add the schema, fix the `$id`, or map "
+                "the URI to a corpus file with [ref-map]"
+            )
+        related = tuple(
+            corpus.documents[r.path].location(r.pointer, note=f"also references `{r.value}`")
+            for r in others[:RELATED_LIMIT]
+        )
+        yield Finding(
+            ID,
+            SEVERITY,
+            message,
+            document.location(first.pointer),
+            related=related,
+            key=f"{outcome}:{target}",
+        )
