@@ -33,7 +33,12 @@ REMOTE_SCHEMES = ("http", "https")
 # Keywords whose values are instance data, not schemas: a "$ref" member inside them is data.
 DATA_KEYWORDS = frozenset({"enum", "const", "examples", "example", "default", "x-examples"})
 # Annotations that do not change what a "$ref"-only schema means (for cycle detection).
-ANNOTATIONS = frozenset({"$comment", "description", "title", "examples", "deprecated", "$id"})
+ANNOTATIONS = frozenset(
+    {
+        "$comment", "description", "title", "examples", "deprecated", "$id", "$schema", "$defs",
+        "definitions", "$anchor", "$dynamicAnchor", "$vocabulary", "readOnly", "writeOnly",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -114,7 +119,13 @@ class ReferenceIndex:
             if holder is not None and target_pointer is not None:
                 self.targets[(holder, target_pointer)] = resolved.contents
             return Reference(document.path, pointer, value, resolved_uri, "ok", holder, target_pointer)
-        if scheme in REMOTE_SCHEMES and mapped is None and not self.is_own_namespace(target):
+        if mapped is not None:
+            local = self.missing_path(target)
+            return Reference(
+                document.path, pointer, value, target, "missing-file", local, None,
+                f"mapped by [ref-map] to `{local}`, which the corpus did not load (check `include`)",
+            )
+        if scheme in REMOTE_SCHEMES and not self.is_own_namespace(target):
             return Reference(document.path, pointer, value, target, "remote", detail="remote URL, not fetched")
         relative_uri = urljoin(document_uri, value)
         if urlsplit(relative_uri).scheme == "file" and not urlsplit(value).scheme:

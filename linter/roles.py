@@ -61,9 +61,9 @@ class RoleMap:
             perspective = corpus.config.asyncapi_perspective
             for pointer, role, origin in asyncapi_uses(document, perspective):
                 role_map.propagate(corpus, document.path, pointer, Evidence(role, (origin,)))
-        for target, role in corpus.config.roles.items():
+        for target, role_name in corpus.config.roles.items():
             path, _, pointer = target.partition("#")
-            role_map.overrides[(path, pointer)] = role
+            role_map.overrides[(path, pointer)] = role_name
         return role_map
 
     def propagate(self, corpus: Corpus, path: str, pointer: str, evidence: Evidence) -> None:
@@ -192,11 +192,11 @@ def _media_schemas(holder: dict[str, Any], at: str) -> Iterator[str]:
 BROKERLESS = frozenset({"http", "https", "ws", "wss", "sse"})
 
 
-def asyncapi_perspective(document: Document, configured: str | None) -> tuple[str, str]:
+def asyncapi_perspective(document: Document, configured: Any) -> tuple[str, str]:
     """("host" | "client", why). AsyncAPI 3 §"Operation Object": actions are from the point of
     view of the application the document describes, which may be the host or one of its clients."""
     if configured in {"host", "client"}:
-        return configured, f"asyncapi-perspective = {configured!r} in the configuration"
+        return str(configured), f"asyncapi-perspective = {configured!r} in the configuration"
     data = document.data if isinstance(document.data, dict) else {}
     protocols = sorted(
         {str(s.get("protocol", "")).lower() for s in _mapping(data.get("servers")).values() if isinstance(s, dict)}
@@ -237,8 +237,8 @@ def asyncapi_uses(document: Document, configured: str | None = None) -> Iterator
             for index, _ in enumerate(messages):
                 yield join_pointer(join_pointer(at, "messages"), index), role, label
         else:
-            channel = operation.get("channel")
-            if isinstance(channel, dict):
+            channel_ref = operation.get("channel")
+            if isinstance(channel_ref, dict):
                 yield join_pointer(at, "channel"), role, label
 
 

@@ -38,10 +38,17 @@ def error_pointer(error: ValidationError) -> str:
 
 
 def explain(error: ValidationError) -> ValidationError:
-    """The most specific error behind a ``oneOf``/``anyOf`` failure (jsonschema's relevance order)."""
-    if error.context:
-        return explain(best_match(error.context))
-    return error
+    """The most specific error behind a ``oneOf``/``anyOf`` failure.
+
+    The branch whose error lies deepest in the instance is the one the author was writing (an
+    AsyncAPI channel that is not a ``$ref`` fails the Reference branch at the channel itself, and
+    the Channel branch at the bad field inside it); ties go to jsonschema's ``best_match``.
+    """
+    if not error.context:
+        return error
+    deepest = max(len(e.absolute_path) for e in error.context)
+    candidates = [e for e in error.context if len(e.absolute_path) == deepest]
+    return explain(best_match(candidates))
 
 
 def located_errors(validator: Validator, instance: Any, limit: int = 50) -> Iterator[tuple[str, str]]:

@@ -75,6 +75,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         if outcome == "missing-file":
             message = (
                 f"`{first.value}` → `{first.target_path}` does not exist in the corpus"
+                f"{' (' + first.detail + ')' if first.detail else ''}"
                 f"{'; ' + sites if sites else ''}. Add the file, or point the reference at the "
                 "schema that replaced it"
             )

@@ -1,0 +1,53 @@
+"""Shared fixtures: small corpora written to tmp_path, the CLI, and the shared OpenWOP snapshot."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from speclint.cli import main
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+BUNDLED_CORPUS = REPOSITORY / "corpus"
+OPENWOP = REPOSITORY.parent / "shared" / "openwop-corpus"
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def schema(**body: Any) -> str:
+    return json.dumps({"$schema": DIALECT, **body}, indent=2) + "\n"
+
+
+def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
+    for relative, content in files.items():
+        target = root / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def make_corpus(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
+    def build(files: dict[str, str | bytes]) -> Path:
+        return write_files(tmp_path / "spec", files)
+
+    return build
+
+
+def run_cli(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def openwop() -> Path:
+    if not (OPENWOP / "SNAPSHOT.md").is_file():
+        pytest.skip(f"the shared OpenWOP snapshot is not at {OPENWOP} (it lives in ../shared beside the checkout)")
+    return OPENWOP

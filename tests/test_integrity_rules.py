@@ -1,0 +1,196 @@
+"""The corpus-integrity rules, each with the PASS and FAIL cases of its docstring."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import schema
+
+from speclint.catalog import all_rules
+from speclint.corpus import Corpus
+from speclint.findings import Finding
+
+
+def findings_of(rule: str, root: Path) -> list[Finding]:
+    corpus = Corpus.load(root)
+    return list(all_rules()[rule].check(corpus, {}))
+
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+OPENAPI_HEAD = "openapi: 3.1.0\ninfo:\n  title: Runs\n  version: 1.0.0\n"
+ASYNCAPI_HEAD = "asyncapi: 3.0.0\ninfo:\n  title: Run events\n  version: 1.2.0\n"
+
+
+def test_parse_error_fail_and_pass(make_corpus: MakeCorpus) -> None:
+    broken = '{\n  "type": "object",\n  "required": ["id"],\n}\n'
+    root = make_corpus({"schemas/run.schema.json": broken, "schemas/ok.schema.json": schema(type="object")})
+    [finding] = findings_of("parse-error", root)
+    assert (finding.location.path, finding.location.line, finding.location.column) == (
+        "schemas/run.schema.json",
+        4,
+        1,
+    )
+    assert "property name" in finding.message
+    (root / "schemas/run.schema.json").write_text(schema(type="object", required=["id"]))
+    assert findings_of("parse-error", root) == []
+
+
+def test_parse_error_for_binary_and_non_utf8_files(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/blob.schema.json": b"\x89PNG\r\n\x1a\n\x00\x00\x00IHDR",
+            "spec/latin1.md": "# Caf\xe9\n".encode("latin-1"),
+        }
+    )
+    found = {f.location.path: f for f in findings_of("parse-error", root)}
+    assert "binary" in found["schemas/blob.schema.json"].message
+    assert "UTF-8" in found["spec/latin1.md"].message
+    assert found["spec/latin1.md"].location.line == 1
+
+
+def test_duplicate_key_fail_and_pass(make_corpus: MakeCorpus) -> None:
+    doc = OPENAPI_HEAD + "paths: {}\ncomponents:\n  schemas:\n    Run:\n      properties:\n        status:\n          type: string\n        status:\n          enum: [running, done]\n"
+    root = make_corpus({"api/openapi.yaml": doc})
+    [finding] = findings_of("duplicate-key", root)
+    assert finding.location.line == 12
+    assert finding.related[0].line == 10
+    assert "`status`" in finding.message
+    (root / "api/openapi.yaml").write_text(doc.replace("        status:\n          enum", "        state:\n          enum"))
+    assert findings_of("duplicate-key", root) == []
+
+
+def test_schema_invalid_fail_and_pass(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"schemas/run.schema.json": schema(type="object", required="runId")})
+    [finding] = findings_of("schema-invalid", root)
+    assert finding.location.pointer == "/required"
+    assert "not of type 'array'" in finding.message
+    (root / "schemas/run.schema.json").write_text(schema(type="object", required=["runId"]))
+    assert findings_of("schema-invalid", root) == []
+
+
+def test_schema_invalid_uses_the_declared_dialect(make_corpus: MakeCorpus) -> None:
+    # draft-04's exclusiveMinimum is a boolean; a number is invalid there and valid in 2020-12.
+    draft4 = {"$schema": "http://json-schema.org/draft-04/schema#", "minimum": 1, "exclusiveMinimum": 1}
+    root = make_corpus({"schemas/a.schema.json": json.dumps(draft4), "schemas/b.schema.json": schema(exclusiveMinimum=1)})
+    found = findings_of("schema-invalid", root)
+    assert [f.location.path for f in found] == ["schemas/a.schema.json"]
+
+
+def test_schema_invalid_unknown_dialect(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"schemas/a.schema.json": json.dumps({"$schema": "https://json-schema.org/draft/2099/schema"})})
+    assert any("unknown dialect" in f.message for f in findings_of("schema-invalid", root))
+
+
+def test_openapi_invalid_fail_and_pass(make_corpus: MakeCorpus) -> None:
+    doc = OPENAPI_HEAD + (
+        "paths:\n  /v1/runs/{runId}:\n    get:\n      parameters:\n        - {name: runId, in: path, required: true, schema: {type: string}}\n"
+        "      responses:\n        '200':\n          content: {application/json: {schema: {type: object}}}\n"
+    )
+    root = make_corpus({"api/openapi.yaml": doc})
+    [finding] = findings_of("openapi-invalid", root)
+    assert "'description' is a required property" in finding.message
+    assert finding.location.pointer == "/paths/~1v1~1runs~1{runId}/get/responses/200"
+    assert finding.location.line == 11
+    (root / "api/openapi.yaml").write_text(doc.replace("'200':\n", "'200':\n          description: The run.\n"))
+    assert findings_of("openapi-invalid", root) == []
+
+
+def test_openapi_invalid_still_checks_past_a_missing_ref(make_corpus: MakeCorpus) -> None:
+    doc = OPENAPI_HEAD + (
+        "paths:\n  /v1/runs:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+        "          content: {application/json: {schema: {$ref: '../schemas/missing.schema.json'}}}\n"
+        "    post:\n      responses:\n        '201':\n          content: {}\n"
+    )
+    root = make_corpus({"api/openapi.yaml": doc})
+    assert any("description" in f.message for f in findings_of("openapi-invalid", root))
+
+
+def test_asyncapi_invalid_fail_and_pass(make_corpus: MakeCorpus) -> None:
+    doc = ASYNCAPI_HEAD + "  contact: spec-team@example.org\n"
+    root = make_corpus({"api/asyncapi.yaml": doc})
+    [finding] = findings_of("asyncapi-invalid", root)
+    assert finding.location.pointer == "/info/contact"
+    assert finding.location.line == 5
+    (root / "api/asyncapi.yaml").write_text(ASYNCAPI_HEAD + "  contact:\n    email: spec-team@example.org\n")
+    assert findings_of("asyncapi-invalid", root) == []
+
+
+def test_asyncapi_invalid_explains_the_branch_the_author_wrote(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"api/asyncapi.yaml": ASYNCAPI_HEAD + "channels:\n  runEvents:\n    address: 5\n"})
+    [finding] = findings_of("asyncapi-invalid", root)
+    assert finding.location.pointer == "/channels/runEvents/address"
+
+
+def test_asyncapi_unknown_version(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"api/asyncapi.yaml": ASYNCAPI_HEAD.replace("3.0.0", "9.9.9")})
+    [finding] = findings_of("asyncapi-invalid", root)
+    assert "9.9.9" in finding.message and "3.0.0" in finding.message
+
+
+def test_unresolved_ref_groups_sites_per_missing_file(make_corpus: MakeCorpus) -> None:
+    refs = "".join(
+        f"  /v1/r{i}:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+        f"          content: {{application/json: {{schema: {{$ref: '../schemas/error-envelope.schema.json'}}}}}}\n"
+        for i in range(3)
+    )
+    root = make_corpus({"api/openapi.yaml": OPENAPI_HEAD + "paths:\n" + refs})
+    [finding] = findings_of("unresolved-ref", root)
+    assert "schemas/error-envelope.schema.json` does not exist" in finding.message
+    assert len(finding.related) == 2
+    (root / "schemas").mkdir()
+    (root / "schemas/error-envelope.schema.json").write_text(schema(type="object"))
+    assert findings_of("unresolved-ref", root) == []
+
+
+def test_unresolved_ref_missing_pointer_and_id_base(make_corpus: MakeCorpus) -> None:
+    common = schema(**{"$id": "https://acme.example/schemas/common.schema.json", "$defs": {"Id": {"type": "string"}}})
+    run = schema(
+        **{
+            "$id": "https://acme.example/schemas/run.schema.json",
+            "properties": {"id": {"$ref": "common.schema.json#/$defs/Id"}, "x": {"$ref": "common.schema.json#/$defs/Idd"}},
+        }
+    )
+    root = make_corpus({"schemas/common.schema.json": common, "schemas/run.schema.json": run})
+    [finding] = findings_of("unresolved-ref", root)
+    assert finding.location.pointer == "/properties/x/$ref"
+    assert "`/$defs/Idd`" in finding.message
+
+
+def test_unresolved_ref_reports_a_cycle_once(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": schema(**{"$ref": "b.schema.json"}),
+            "schemas/b.schema.json": schema(**{"$ref": "a.schema.json"}),
+            "schemas/tree.schema.json": schema(type="object", properties={"children": {"type": "array", "items": {"$ref": "#"}}}),
+        }
+    )
+    [finding] = findings_of("unresolved-ref", root)
+    assert "circular $ref chain" in finding.message
+    assert "a.schema.json" in finding.message and "b.schema.json" in finding.message
+
+
+def test_remote_ref_fail_and_pass(make_corpus: MakeCorpus) -> None:
+    doc = schema(properties={"envelope": {"$ref": "https://schemas.example.net/envelope.json"}})
+    root = make_corpus({"schemas/run.schema.json": doc})
+    [finding] = findings_of("remote-ref", root)
+    assert finding.location.pointer == "/properties/envelope/$ref"
+    assert findings_of("unresolved-ref", root) == []
+    (root / "speclint.toml").write_text('[ref-map]\n"https://schemas.example.net/" = "vendor/"\n')
+    (root / "vendor").mkdir()
+    (root / "vendor/envelope.json").write_text(schema(type="object"))
+    from speclint.config import load_config
+
+    corpus = Corpus.load(root, load_config(root))
+    assert list(all_rules()["remote-ref"].check(corpus, {})) == []
+    [missing] = all_rules()["unresolved-ref"].check(corpus, {})
+    assert "did not load (check `include`)" in missing.message  # vendor/ is outside the globs
+    (root / "speclint.toml").write_text(
+        'include = ["schemas/**/*.json", "vendor/**/*.json"]\n'
+        '[ref-map]\n"https://schemas.example.net/" = "vendor/"\n'
+    )
+    corpus = Corpus.load(root, load_config(root))
+    assert list(all_rules()["remote-ref"].check(corpus, {})) == []
+    assert list(all_rules()["unresolved-ref"].check(corpus, {})) == []

@@ -1,0 +1,117 @@
+"""The position-tracking JSON/YAML reader: data, positions, duplicates, and bounded failure."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from speclint.structured import MAX_DEPTH, ParseFailure, join_pointer, parse_json, parse_yaml
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    max_leaves=25,
+)
+
+
+def pointers(value: Any, base: str = "") -> list[str]:
+    found = [base]
+    if isinstance(value, dict):
+        for key, child in value.items():
+            found += pointers(child, join_pointer(base, key))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            found += pointers(child, join_pointer(base, index))
+    return found
+
+
+@settings(derandomize=True, max_examples=300)
+@given(json_values, st.sampled_from([None, 1, 2, 4]))
+def test_json_reader_agrees_with_the_standard_library(value: Any, indent: int | None) -> None:
+    text = json.dumps(value, indent=indent)
+    parsed = parse_json(text)
+    assert parsed.data == json.loads(text)
+    assert set(pointers(parsed.data)) <= set(parsed.positions)
+
+
+@settings(derandomize=True, max_examples=300)
+@given(json_values, st.data())
+def test_truncated_or_corrupted_json_fails_with_a_location(value: Any, data: st.DataObject) -> None:
+    text = json.dumps(value, indent=2)
+    cut = data.draw(st.integers(0, len(text)))
+    broken = text[:cut] + data.draw(st.sampled_from(["", ",", "}", "]", ":", '"', "x"]))
+    try:
+        parse_json(broken)
+    except ParseFailure as failure:
+        lines = broken.split("\n")
+        assert 1 <= failure.line <= len(lines)
+        assert 1 <= failure.column <= len(lines[failure.line - 1]) + 1
+
+
+def test_positions_point_at_keys_and_items() -> None:
+    text = '{\n  "a": {\n    "b": [10,\n      20]\n  }\n}\n'
+    parsed = parse_json(text)
+    assert parsed.positions["/a"] == (2, 3)
+    assert parsed.positions["/a/b"] == (3, 5)
+    assert parsed.positions["/a/b/1"] == (4, 7)
+
+
+def test_pointer_escaping_for_keys_with_slash_and_tilde() -> None:
+    parsed = parse_json('{"paths": {"/v1/runs": {"~x": 1}}}')
+    assert "/paths/~1v1~1runs/~0x" in parsed.positions
+
+
+def test_json_duplicate_keys_are_recorded_and_last_value_kept() -> None:
+    parsed = parse_json('{\n  "a": 1,\n  "b": 2,\n  "a": 3\n}')
+    assert parsed.data == {"a": 3, "b": 2}
+    [duplicate] = parsed.duplicates
+    assert (duplicate.pointer, duplicate.first, duplicate.again) == ("/a", (2, 3), (4, 3))
+
+
+def test_json_syntax_error_location() -> None:
+    with pytest.raises(ParseFailure) as caught:
+        parse_json('{\n  "type": "object",\n  "required": ["id"],\n}\n')
+    assert (caught.value.line, caught.value.column) == (4, 1)
+
+
+def test_deep_json_nesting_is_a_parse_failure_not_a_recursion_error() -> None:
+    with pytest.raises(ParseFailure, match=f"deeper than {MAX_DEPTH}"):
+        parse_json("[" * 10_000 + "]" * 10_000)
+
+
+def test_yaml_is_read_as_yaml_1_2() -> None:
+    parsed = parse_yaml("on: push\nno: 1\nversion: 1.10\ndate: 2026-06-11\n")
+    assert parsed.data == {"on": "push", "no": 1, "version": 1.1, "date": "2026-06-11"}
+    assert parsed.positions["/no"] == (2, 1)
+
+
+def test_yaml_duplicate_key() -> None:
+    parsed = parse_yaml("info:\n  title: a\n  title: b\n")
+    assert parsed.data == {"info": {"title": "b"}}
+    assert [(d.pointer, d.first, d.again) for d in parsed.duplicates] == [
+        ("/info/title", (2, 3), (3, 3))
+    ]
+
+
+def test_yaml_alias_bomb_is_refused() -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    for level in range(1, 10):
+        refs = ", ".join([f"*a{level - 1}"] * 9)
+        lines.append(f"a{level}: &a{level} [{refs}]")
+    with pytest.raises(ParseFailure, match="alias bomb"):
+        parse_yaml("\n".join(lines) + "\n")
+
+
+def test_yaml_syntax_error_location() -> None:
+    with pytest.raises(ParseFailure) as caught:
+        parse_yaml("a:\n  b: [1, 2\nc: 3\n")
+    assert caught.value.line >= 2
+
+
+def test_yaml_multiple_documents_rejected() -> None:
+    with pytest.raises(ParseFailure, match="more than one YAML document"):
+        parse_yaml("a: 1\n---\nb: 2\n")
