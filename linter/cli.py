@@ -59,9 +59,20 @@ def main() -> None:
     default=None,
     help="Lowest severity that makes the exit code 1 (default: from config, else error).",
 )
-@click.option("--config", "config_path", type=click.Path(path_type=Path, dir_okay=False), help="Configuration file (default: speclint.toml or pyproject.toml in PATH).")
-@click.option("--rule", "only_rules", multiple=True, metavar="ID", help="Run only this rule (repeatable).")
-@click.option("--color/--no-color", default=None, help="Colour the text report (default: when stdout is a terminal).")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Configuration file (default: speclint.toml or pyproject.toml in PATH).",
+)
+@click.option(
+    "--rule", "only_rules", multiple=True, metavar="ID", help="Run only this rule (repeatable)."
+)
+@click.option(
+    "--color/--no-color",
+    default=None,
+    help="Colour the text report (default: when stdout is a terminal).",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 def check(
     path: Path,
@@ -98,13 +109,15 @@ def check(
         fail(str(error))
     except KeyError as error:
         fail(f"unknown rule id(s): {error.args[0]} (see `speclint rules`)")
-    except Exception as error:  # noqa: BLE001 - exit 2 with one line, not a traceback
+    except Exception as error:
         if debug:
             raise
         fail(f"internal error: {type(error).__name__}: {error} (run with --debug for details)")
 
     threshold = Severity.parse(fail_on) if fail_on else config.fail_on
-    use_color = color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+    use_color = (
+        color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+    )
     shown_root = path.as_posix().rstrip("/") or "."
     for index, name in enumerate(formats):
         destination = outputs[index] if index < len(outputs) else None
@@ -151,7 +164,12 @@ def show_rule(rule_id: str) -> None:
 
 
 @main.command(name="roles")
-@click.argument("path", type=click.Path(path_type=Path, exists=True, file_okay=False), default=".", required=False)
+@click.argument(
+    "path",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    default=".",
+    required=False,
+)
 def show_roles(path: Path) -> None:
     """Print the role of each schema location in the corpus at PATH, with its evidence."""
     from .config import ConfigError, load_config

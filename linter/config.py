@@ -50,7 +50,14 @@ DEFAULT_INCLUDE: tuple[str, ...] = (
 DEFAULT_EXCLUDE: tuple[str, ...] = ("**/node_modules/**", "**/.git/**")
 ROLE_NAMES = ("client-submitted", "server-emitted", "both", "unused")
 KNOWN_KEYS = {
-    "include", "exclude", "fail-on", "profile", "rules", "roles", "ref-map", "asyncapi-perspective",
+    "include",
+    "exclude",
+    "fail-on",
+    "profile",
+    "rules",
+    "roles",
+    "ref-map",
+    "asyncapi-perspective",
 }
 
 
@@ -153,7 +160,7 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
             )
     perspective = merged.get("asyncapi-perspective")
     if perspective is not None and perspective not in {"host", "client"}:
-        raise ConfigError(f"{where}: asyncapi-perspective must be \"host\" or \"client\"")
+        raise ConfigError(f'{where}: asyncapi-perspective must be "host" or "client"')
     return Config(
         asyncapi_perspective=perspective,
         include=globs("include", DEFAULT_INCLUDE),

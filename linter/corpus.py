@@ -185,17 +185,23 @@ def read_document(root: Path, path: str) -> Document:
     full = root / path
     try:
         if full.is_symlink() and not full.resolve().is_relative_to(root):
-            return Document(path, kind, problem=LoadProblem("symlink points outside the corpus root; not read"))
+            return Document(
+                path, kind, problem=LoadProblem("symlink points outside the corpus root; not read")
+            )
         size = full.stat().st_size
         if size > MAX_FILE_BYTES:
             return Document(
                 path,
                 kind,
-                problem=LoadProblem(f"file is {size:,} bytes, over the {MAX_FILE_BYTES:,}-byte limit; not parsed"),
+                problem=LoadProblem(
+                    f"file is {size:,} bytes, over the {MAX_FILE_BYTES:,}-byte limit; not parsed"
+                ),
             )
         raw = full.read_bytes()
     except OSError as error:
-        return Document(path, kind, problem=LoadProblem(f"cannot read file: {error.strerror or error}"))
+        return Document(
+            path, kind, problem=LoadProblem(f"cannot read file: {error.strerror or error}")
+        )
     return parse_document(path, raw)
 
 
@@ -225,7 +231,12 @@ def parse_document(path: str, content: str | bytes) -> Document:
     try:
         parsed = parse_json(text) if path.lower().endswith(".json") else parse_yaml(text)
     except ParseFailure as failure:
-        return Document(path, kind, text=text, problem=LoadProblem(failure.message, failure.line, failure.column))
+        return Document(
+            path,
+            kind,
+            text=text,
+            problem=LoadProblem(failure.message, failure.line, failure.column),
+        )
     return Document(
         path,
         classify(path, parsed.data),

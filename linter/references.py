@@ -35,8 +35,20 @@ DATA_KEYWORDS = frozenset({"enum", "const", "examples", "example", "default", "x
 # Annotations that do not change what a "$ref"-only schema means (for cycle detection).
 ANNOTATIONS = frozenset(
     {
-        "$comment", "description", "title", "examples", "deprecated", "$id", "$schema", "$defs",
-        "definitions", "$anchor", "$dynamicAnchor", "$vocabulary", "readOnly", "writeOnly",
+        "$comment",
+        "description",
+        "title",
+        "examples",
+        "deprecated",
+        "$id",
+        "$schema",
+        "$defs",
+        "definitions",
+        "$anchor",
+        "$dynamicAnchor",
+        "$vocabulary",
+        "readOnly",
+        "writeOnly",
     }
 )
 
@@ -67,7 +79,9 @@ class ReferenceIndex:
 
         resources: list[tuple[str, Resource[Any]]] = []
         uri_to_path: dict[str, str] = {}
-        for document in corpus.of_kind(DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+        for document in corpus.of_kind(
+            DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
+        ):
             uri = file_uri(document.path)
             resource = make_resource(document)
             resources.append((uri, resource))
@@ -80,7 +94,9 @@ class ReferenceIndex:
                     uri_to_path[absolute] = document.path
         registry: Registry[Any] = Registry().with_resources(resources).crawl()
         index = cls(registry, [], uri_to_path, {})
-        for document in corpus.of_kind(DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+        for document in corpus.of_kind(
+            DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
+        ):
             for pointer, value, base in ref_sites(document):
                 index.references.append(index.resolve(corpus, document, pointer, value, base))
         index.mark_cycles(corpus)
@@ -90,7 +106,9 @@ class ReferenceIndex:
     def path_for(self, uri: str) -> str | None:
         return self.uri_to_path.get(urldefrag(uri).url)
 
-    def resolve(self, corpus: Corpus, document: Document, pointer: str, value: str, base: str) -> Reference:
+    def resolve(
+        self, corpus: Corpus, document: Document, pointer: str, value: str, base: str
+    ) -> Reference:
         target = urljoin(base, value)
         scheme = urlsplit(target).scheme
         mapped = map_remote(corpus.config.ref_map, target)
@@ -101,13 +119,21 @@ class ReferenceIndex:
         last_error = ""
         for attempt in attempts:
             try:
-                resolved = self.registry.resolver(base_uri=attempt).lookup(value if mapped is None else target)
-            except PointerToNowhere as error:
+                resolved = self.registry.resolver(base_uri=attempt).lookup(
+                    value if mapped is None else target
+                )
+            except PointerToNowhere:
                 fragment = urldefrag(urljoin(attempt, value)).fragment
                 holder = self.path_for(urljoin(attempt, value))
                 return Reference(
-                    document.path, pointer, value, urljoin(attempt, value), "missing-pointer",
-                    holder, unquote(fragment), f"{holder or 'the target'} has no `{unquote(fragment)}`",
+                    document.path,
+                    pointer,
+                    value,
+                    urljoin(attempt, value),
+                    "missing-pointer",
+                    holder,
+                    unquote(fragment),
+                    f"{holder or 'the target'} has no `{unquote(fragment)}`",
                 )
             except (NoSuchResource, Unresolvable) as error:
                 last_error = str(error)
@@ -118,38 +144,60 @@ class ReferenceIndex:
             target_pointer = fragment if fragment.startswith("/") or not fragment else None
             if holder is not None and target_pointer is not None:
                 self.targets[(holder, target_pointer)] = resolved.contents
-            return Reference(document.path, pointer, value, resolved_uri, "ok", holder, target_pointer)
+            return Reference(
+                document.path, pointer, value, resolved_uri, "ok", holder, target_pointer
+            )
         if mapped is not None:
             local = self.missing_path(target)
             return Reference(
-                document.path, pointer, value, target, "missing-file", local, None,
+                document.path,
+                pointer,
+                value,
+                target,
+                "missing-file",
+                local,
+                None,
                 f"mapped by [ref-map] to `{local}`, which the corpus did not load (check `include`)",
             )
         if scheme in REMOTE_SCHEMES and not self.is_own_namespace(target):
-            return Reference(document.path, pointer, value, target, "remote", detail="remote URL, not fetched")
+            return Reference(
+                document.path, pointer, value, target, "remote", detail="remote URL, not fetched"
+            )
         relative_uri = urljoin(document_uri, value)
         if urlsplit(relative_uri).scheme == "file" and not urlsplit(value).scheme:
             missing = self.missing_path(relative_uri)
             if missing is not None:
-                return Reference(document.path, pointer, value, relative_uri, "missing-file", missing, None)
+                return Reference(
+                    document.path, pointer, value, relative_uri, "missing-file", missing, None
+                )
         if urlsplit(target).scheme in REMOTE_SCHEMES:
             return Reference(document.path, pointer, value, target, "unknown-id", detail=last_error)
         fragment = urldefrag(target).fragment
         return Reference(
-            document.path, pointer, value, target, "missing-pointer", self.path_for(target),
-            unquote(fragment), last_error,
+            document.path,
+            pointer,
+            value,
+            target,
+            "missing-pointer",
+            self.path_for(target),
+            unquote(fragment),
+            last_error,
         )
 
     def is_own_namespace(self, uri: str) -> bool:
         """Is ``uri`` under an authority the corpus' own ``$id``s use? Then it is ours, not remote."""
         authority = urlsplit(uri).netloc
-        return any(urlsplit(known).netloc == authority for known in self.uri_to_path if known.startswith("http"))
+        return any(
+            urlsplit(known).netloc == authority
+            for known in self.uri_to_path
+            if known.startswith("http")
+        )
 
     def missing_path(self, uri: str) -> str | None:
         """The corpus-relative path a file URI names, when it is inside the corpus root."""
         if not uri.startswith(CORPUS_BASE):
             return None
-        path = unquote(urldefrag(uri).url[len(CORPUS_BASE):])
+        path = unquote(urldefrag(uri).url[len(CORPUS_BASE) :])
         return path
 
     def mark_cycles(self, corpus: Corpus) -> None:
@@ -168,13 +216,20 @@ class ReferenceIndex:
                     break  # the schema asserts something besides following the reference
                 site = (current.target_path, join_pointer(node_pointer, "$ref"))
                 if site in chain:
-                    loop = frozenset(chain[chain.index(site):])
+                    loop = frozenset(chain[chain.index(site) :])
                     if loop not in reported and site == chain[0]:
                         reported.add(loop)
-                        steps = " → ".join(f"{p}#{q.rsplit('/$ref', 1)[0] or '/'}" for p, q in chain + [site])
+                        steps = " → ".join(
+                            f"{p}#{q.rsplit('/$ref', 1)[0] or '/'}" for p, q in chain + [site]
+                        )
                         self.references[index] = Reference(
-                            reference.path, reference.pointer, reference.value, reference.target,
-                            "cycle", reference.target_path, reference.target_pointer,
+                            reference.path,
+                            reference.pointer,
+                            reference.value,
+                            reference.target,
+                            "cycle",
+                            reference.target_path,
+                            reference.target_pointer,
                             f"circular $ref chain that never reaches a schema: {steps}",
                         )
                     break
@@ -204,7 +259,9 @@ def make_resource(document: Document) -> Resource[Any]:
     if document.kind is DocumentKind.SCHEMA and isinstance(document.data, dict):
         dialect = document.data.get("$schema")
         if isinstance(dialect, str):
-            return specification_with(dialect.rstrip("#"), default=DRAFT202012).create_resource(document.data)
+            return specification_with(dialect.rstrip("#"), default=DRAFT202012).create_resource(
+                document.data
+            )
     # OpenAPI 3.1 schema objects are 2020-12 dialect; pointer lookups work for any JSON.
     return DRAFT202012.create_resource(document.data)
 
@@ -214,7 +271,7 @@ def map_remote(ref_map: Mapping[str, str], target: str) -> str | None:
     for prefix, local in sorted(ref_map.items(), key=lambda item: (-len(item[0]), item[0])):
         if not target.startswith(prefix):
             continue
-        rest, hash_mark, fragment = target[len(prefix):].partition("#")
+        rest, hash_mark, fragment = target[len(prefix) :].partition("#")
         mapped = file_uri(local + rest) if local.endswith("/") else file_uri(local)
         return mapped + hash_mark + fragment
     return None

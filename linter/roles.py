@@ -39,7 +39,9 @@ class Role(enum.Enum):
 @dataclass(frozen=True)
 class Evidence:
     role: Role
-    chain: tuple[str, ...]  # e.g. ("POST /v1/runs request body", "api/openapi.yaml#/paths/...", ...)
+    chain: tuple[
+        str, ...
+    ]  # e.g. ("POST /v1/runs request body", "api/openapi.yaml#/paths/...", ...)
 
 
 @dataclass
@@ -101,8 +103,10 @@ class RoleMap:
         """Role names at a location: its own, the enclosing location's, or an override."""
         override = self.overrides.get((path, pointer)) or self.overrides.get((path, ""))
         if override is not None:
-            return {"client-submitted", "server-emitted"} if override == "both" else (
-                set() if override == "unused" else {override}
+            return (
+                {"client-submitted", "server-emitted"}
+                if override == "both"
+                else (set() if override == "unused" else {override})
             )
         found: set[str] = set()
         for (where, at), evidence in self.evidence.items():
@@ -130,7 +134,9 @@ def openapi_uses(document: Document) -> Iterator[tuple[str, Role, str]]:
             label = f"{method.upper()} {route}"
             if operation.get("operationId"):
                 label += f" ({operation['operationId']})"
-            yield from _parameters(operation.get("parameters"), join_pointer(at, "parameters"), label)
+            yield from _parameters(
+                operation.get("parameters"), join_pointer(at, "parameters"), label
+            )
             body = operation.get("requestBody")
             if isinstance(body, dict):
                 for pointer in _media_schemas(body, join_pointer(at, "requestBody")):
@@ -199,7 +205,11 @@ def asyncapi_perspective(document: Document, configured: Any) -> tuple[str, str]
         return str(configured), f"asyncapi-perspective = {configured!r} in the configuration"
     data = document.data if isinstance(document.data, dict) else {}
     protocols = sorted(
-        {str(s.get("protocol", "")).lower() for s in _mapping(data.get("servers")).values() if isinstance(s, dict)}
+        {
+            str(s.get("protocol", "")).lower()
+            for s in _mapping(data.get("servers")).values()
+            if isinstance(s, dict)
+        }
     )
     if protocols and set(protocols) <= BROKERLESS:
         return "client", (
@@ -209,7 +219,9 @@ def asyncapi_perspective(document: Document, configured: Any) -> tuple[str, str]
     return "host", "the document describes the host application (AsyncAPI's default reading)"
 
 
-def asyncapi_uses(document: Document, configured: str | None = None) -> Iterator[tuple[str, Role, str]]:
+def asyncapi_uses(
+    document: Document, configured: str | None = None
+) -> Iterator[tuple[str, Role, str]]:
     data = document.data if isinstance(document.data, dict) else {}
     version = str(data.get("asyncapi", ""))
     perspective, why = asyncapi_perspective(document, configured)
@@ -220,7 +232,9 @@ def asyncapi_uses(document: Document, configured: str | None = None) -> Iterator
                 operation = _mapping(item).get(verb) if isinstance(item, dict) else None
                 if isinstance(operation, dict) and "message" in operation:
                     role = Role.SERVER_EMITTED if verb in emits else Role.CLIENT_SUBMITTED
-                    at = join_pointer(join_pointer(join_pointer("/channels", channel), verb), "message")
+                    at = join_pointer(
+                        join_pointer(join_pointer("/channels", channel), verb), "message"
+                    )
                     yield at, role, f"{verb} {channel} [{perspective} perspective: {why}]"
         return
     for name, operation in sorted(_mapping(data.get("operations")).items()):

@@ -59,7 +59,7 @@ def run_rules(
         options = corpus.config.rule_options.get(rule_id, {})
         try:
             produced = list(info.check(corpus, options))
-        except Exception as error:  # noqa: BLE001 - isolation is the point
+        except Exception as error:
             if debug:
                 traceback.print_exc()
             findings.append(
@@ -84,7 +84,12 @@ def dedupe(findings: list[Finding]) -> list[Finding]:
     seen: set[tuple[str, str, int, int]] = set()
     unique = []
     for finding in findings:
-        identity = (finding.fingerprint, finding.location.path, finding.location.line, finding.location.column)
+        identity = (
+            finding.fingerprint,
+            finding.location.path,
+            finding.location.line,
+            finding.location.column,
+        )
         if identity not in seen:
             seen.add(identity)
             unique.append(finding)

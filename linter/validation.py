@@ -51,10 +51,14 @@ def explain(error: ValidationError) -> ValidationError:
     return explain(best_match(candidates))
 
 
-def located_errors(validator: Validator, instance: Any, limit: int = 50) -> Iterator[tuple[str, str]]:
+def located_errors(
+    validator: Validator, instance: Any, limit: int = 50
+) -> Iterator[tuple[str, str]]:
     """(pointer, message) for each distinct error, most specific first, at most ``limit``."""
     seen: set[tuple[str, str]] = set()
-    errors = sorted(validator.iter_errors(instance), key=lambda e: (list(map(str, e.absolute_path)), e.message))
+    errors = sorted(
+        validator.iter_errors(instance), key=lambda e: (list(map(str, e.absolute_path)), e.message)
+    )
     for error in errors:
         specific = explain(error)
         found = (error_pointer(specific), short_message(specific))
@@ -79,7 +83,9 @@ def short_message(error: ValidationError) -> str:
 
 def asyncapi_versions() -> list[str]:
     folder = resources.files("speclint").joinpath(ASYNCAPI_DATA)
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name[0].isdigit() and p.name.endswith(".json"))
+    return sorted(
+        p.name[:-5] for p in folder.iterdir() if p.name[0].isdigit() and p.name.endswith(".json")
+    )
 
 
 @cache
@@ -88,6 +94,8 @@ def asyncapi_validator(version: str) -> Validator:
     text = resources.files("speclint").joinpath(ASYNCAPI_DATA, f"{version}.json").read_text("utf-8")
     schema = json.loads(text)
     # The published files are draft-07 and embed their definitions with their own $ids.
-    registry = metaschema_registry().with_resource(schema["$id"], DRAFT7.create_resource(schema)).crawl()
+    registry = (
+        metaschema_registry().with_resource(schema["$id"], DRAFT7.create_resource(schema)).crawl()
+    )
     validator: Validator = jsonschema.Draft7Validator(schema, registry=registry)
     return validator

@@ -58,9 +58,17 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 SEVERITY,
                 f"key `{key}` appears twice in `{parent or '/'}` (first at line {first_line}); "
                 "parsers keep only one of the values: merge the two entries into one",
-                Location(document.path, duplicate.again[0], duplicate.again[1], pointer=duplicate.pointer),
+                Location(
+                    document.path, duplicate.again[0], duplicate.again[1], pointer=duplicate.pointer
+                ),
                 related=(
-                    Location(document.path, first_line, first_column, pointer=duplicate.pointer, note="first occurrence"),
+                    Location(
+                        document.path,
+                        first_line,
+                        first_column,
+                        pointer=duplicate.pointer,
+                        note="first occurrence",
+                    ),
                 ),
                 key=f"{duplicate.pointer}@{duplicate.again[0] - duplicate.first[0]}",
             )

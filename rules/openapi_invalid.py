@@ -81,7 +81,7 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
 
     def corpus_only(uri: str) -> Any:
         # Only documents the corpus loaded; anything else is an empty schema (see the docstring).
-        path = uri.split("#", 1)[0][len(CORPUS_BASE):] if uri.startswith(CORPUS_BASE) else None
+        path = uri.split("#", 1)[0][len(CORPUS_BASE) :] if uri.startswith(CORPUS_BASE) else None
         target = corpus.documents.get(path) if path else None
         return target.data if target is not None and target.usable else {}
 
@@ -89,7 +89,11 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
     validator_cls = type(
         f"CorpusOnly{base.__name__}",
         (base,),
-        {"resolver_handlers": {scheme: corpus_only for scheme in ("file", "http", "https", "<all_urls>")}},
+        {
+            "resolver_handlers": {
+                scheme: corpus_only for scheme in ("file", "http", "https", "<all_urls>")
+            }
+        },
     )
     validator = validator_cls(document.data, base_uri=file_uri(document.path))
     seen: set[tuple[str, str]] = set()

@@ -60,7 +60,8 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             "URL to a corpus file with [ref-map] in speclint.toml",
             corpus.documents[first.path].location(first.pointer),
             related=tuple(
-                corpus.documents[r.path].location(r.pointer, note="also references it") for r in others
+                corpus.documents[r.path].location(r.pointer, note="also references it")
+                for r in others
             ),
             key=target,
         )

@@ -55,7 +55,9 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     registry = metaschema_registry()
     for document in corpus.of_kind(DocumentKind.SCHEMA):
         schema = document.data
-        dialect = schema.get("$schema", DEFAULT_DIALECT) if isinstance(schema, dict) else DEFAULT_DIALECT
+        dialect = (
+            schema.get("$schema", DEFAULT_DIALECT) if isinstance(schema, dict) else DEFAULT_DIALECT
+        )
         cls = _validator_class(str(dialect))
         if cls is None:
             yield Finding(
@@ -80,7 +82,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 
 def _validator_class(dialect: str) -> Any:
-    known = validators._META_SCHEMAS  # noqa: SLF001 - jsonschema's registry of dialect URIs
+    known = validators._META_SCHEMAS
     for candidate in (dialect, dialect.rstrip("#"), dialect.rstrip("#") + "#"):
         if candidate in known:
             return known[candidate]

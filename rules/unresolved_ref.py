@@ -71,7 +71,9 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         first, *others = sorted(references, key=lambda r: (r.path, r.pointer))
         document = corpus.documents[first.path]
         count = len(references)
-        sites = f"{count} `$ref`s point to it (all listed as related locations)" if count > 1 else ""
+        sites = (
+            f"{count} `$ref`s point to it (all listed as related locations)" if count > 1 else ""
+        )
         if outcome == "missing-file":
             message = (
                 f"`{first.value}` → `{first.target_path}` does not exist in the corpus"

@@ -24,12 +24,24 @@ def main() -> int:
             (package / item.name).symlink_to(item)
         (package / "rules").symlink_to(REPOSITORY / "rules", target_is_directory=True)
         completed = subprocess.run(
-            [sys.executable, "-m", "mypy", "--config-file", str(REPOSITORY / "pyproject.toml"), "-p", "speclint"],
+            [
+                sys.executable,
+                "-m",
+                "mypy",
+                "--config-file",
+                str(REPOSITORY / "pyproject.toml"),
+                "-p",
+                "speclint",
+            ],
             cwd=scratch,
             capture_output=True,
             text=True,
         )
-    output = (completed.stdout + completed.stderr).replace("speclint/rules/", "rules/").replace("speclint/", "linter/")
+    output = (
+        (completed.stdout + completed.stderr)
+        .replace("speclint/rules/", "rules/")
+        .replace("speclint/", "linter/")
+    )
     sys.stdout.write(output)
     return completed.returncode
 

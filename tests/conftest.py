@@ -49,5 +49,7 @@ def run_cli(*args: str) -> Result:
 @pytest.fixture
 def openwop() -> Path:
     if not (OPENWOP / "SNAPSHOT.md").is_file():
-        pytest.skip(f"the shared OpenWOP snapshot is not at {OPENWOP} (it lives in ../shared beside the checkout)")
+        pytest.skip(
+            f"the shared OpenWOP snapshot is not at {OPENWOP} (it lives in ../shared beside the checkout)"
+        )
     return OPENWOP

@@ -7,7 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import schema
-
 from speclint.catalog import all_rules
 from speclint.corpus import Corpus
 from speclint.findings import Finding
@@ -26,7 +25,9 @@ ASYNCAPI_HEAD = "asyncapi: 3.0.0\ninfo:\n  title: Run events\n  version: 1.2.0\n
 
 def test_parse_error_fail_and_pass(make_corpus: MakeCorpus) -> None:
     broken = '{\n  "type": "object",\n  "required": ["id"],\n}\n'
-    root = make_corpus({"schemas/run.schema.json": broken, "schemas/ok.schema.json": schema(type="object")})
+    root = make_corpus(
+        {"schemas/run.schema.json": broken, "schemas/ok.schema.json": schema(type="object")}
+    )
     [finding] = findings_of("parse-error", root)
     assert (finding.location.path, finding.location.line, finding.location.column) == (
         "schemas/run.schema.json",
@@ -52,13 +53,18 @@ def test_parse_error_for_binary_and_non_utf8_files(make_corpus: MakeCorpus) -> N
 
 
 def test_duplicate_key_fail_and_pass(make_corpus: MakeCorpus) -> None:
-    doc = OPENAPI_HEAD + "paths: {}\ncomponents:\n  schemas:\n    Run:\n      properties:\n        status:\n          type: string\n        status:\n          enum: [running, done]\n"
+    doc = (
+        OPENAPI_HEAD
+        + "paths: {}\ncomponents:\n  schemas:\n    Run:\n      properties:\n        status:\n          type: string\n        status:\n          enum: [running, done]\n"
+    )
     root = make_corpus({"api/openapi.yaml": doc})
     [finding] = findings_of("duplicate-key", root)
     assert finding.location.line == 12
     assert finding.related[0].line == 10
     assert "`status`" in finding.message
-    (root / "api/openapi.yaml").write_text(doc.replace("        status:\n          enum", "        state:\n          enum"))
+    (root / "api/openapi.yaml").write_text(
+        doc.replace("        status:\n          enum", "        state:\n          enum")
+    )
     assert findings_of("duplicate-key", root) == []
 
 
@@ -73,14 +79,29 @@ def test_schema_invalid_fail_and_pass(make_corpus: MakeCorpus) -> None:
 
 def test_schema_invalid_uses_the_declared_dialect(make_corpus: MakeCorpus) -> None:
     # draft-04's exclusiveMinimum is a boolean; a number is invalid there and valid in 2020-12.
-    draft4 = {"$schema": "http://json-schema.org/draft-04/schema#", "minimum": 1, "exclusiveMinimum": 1}
-    root = make_corpus({"schemas/a.schema.json": json.dumps(draft4), "schemas/b.schema.json": schema(exclusiveMinimum=1)})
+    draft4 = {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "minimum": 1,
+        "exclusiveMinimum": 1,
+    }
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": json.dumps(draft4),
+            "schemas/b.schema.json": schema(exclusiveMinimum=1),
+        }
+    )
     found = findings_of("schema-invalid", root)
     assert [f.location.path for f in found] == ["schemas/a.schema.json"]
 
 
 def test_schema_invalid_unknown_dialect(make_corpus: MakeCorpus) -> None:
-    root = make_corpus({"schemas/a.schema.json": json.dumps({"$schema": "https://json-schema.org/draft/2099/schema"})})
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": json.dumps(
+                {"$schema": "https://json-schema.org/draft/2099/schema"}
+            )
+        }
+    )
     assert any("unknown dialect" in f.message for f in findings_of("schema-invalid", root))
 
 
@@ -94,7 +115,9 @@ def test_openapi_invalid_fail_and_pass(make_corpus: MakeCorpus) -> None:
     assert "'description' is a required property" in finding.message
     assert finding.location.pointer == "/paths/~1v1~1runs~1{runId}/get/responses/200"
     assert finding.location.line == 11
-    (root / "api/openapi.yaml").write_text(doc.replace("'200':\n", "'200':\n          description: The run.\n"))
+    (root / "api/openapi.yaml").write_text(
+        doc.replace("'200':\n", "'200':\n          description: The run.\n")
+    )
     assert findings_of("openapi-invalid", root) == []
 
 
@@ -114,12 +137,16 @@ def test_asyncapi_invalid_fail_and_pass(make_corpus: MakeCorpus) -> None:
     [finding] = findings_of("asyncapi-invalid", root)
     assert finding.location.pointer == "/info/contact"
     assert finding.location.line == 5
-    (root / "api/asyncapi.yaml").write_text(ASYNCAPI_HEAD + "  contact:\n    email: spec-team@example.org\n")
+    (root / "api/asyncapi.yaml").write_text(
+        ASYNCAPI_HEAD + "  contact:\n    email: spec-team@example.org\n"
+    )
     assert findings_of("asyncapi-invalid", root) == []
 
 
 def test_asyncapi_invalid_explains_the_branch_the_author_wrote(make_corpus: MakeCorpus) -> None:
-    root = make_corpus({"api/asyncapi.yaml": ASYNCAPI_HEAD + "channels:\n  runEvents:\n    address: 5\n"})
+    root = make_corpus(
+        {"api/asyncapi.yaml": ASYNCAPI_HEAD + "channels:\n  runEvents:\n    address: 5\n"}
+    )
     [finding] = findings_of("asyncapi-invalid", root)
     assert finding.location.pointer == "/channels/runEvents/address"
 
@@ -146,11 +173,19 @@ def test_unresolved_ref_groups_sites_per_missing_file(make_corpus: MakeCorpus) -
 
 
 def test_unresolved_ref_missing_pointer_and_id_base(make_corpus: MakeCorpus) -> None:
-    common = schema(**{"$id": "https://acme.example/schemas/common.schema.json", "$defs": {"Id": {"type": "string"}}})
+    common = schema(
+        **{
+            "$id": "https://acme.example/schemas/common.schema.json",
+            "$defs": {"Id": {"type": "string"}},
+        }
+    )
     run = schema(
         **{
             "$id": "https://acme.example/schemas/run.schema.json",
-            "properties": {"id": {"$ref": "common.schema.json#/$defs/Id"}, "x": {"$ref": "common.schema.json#/$defs/Idd"}},
+            "properties": {
+                "id": {"$ref": "common.schema.json#/$defs/Id"},
+                "x": {"$ref": "common.schema.json#/$defs/Idd"},
+            },
         }
     )
     root = make_corpus({"schemas/common.schema.json": common, "schemas/run.schema.json": run})
@@ -164,7 +199,9 @@ def test_unresolved_ref_reports_a_cycle_once(make_corpus: MakeCorpus) -> None:
         {
             "schemas/a.schema.json": schema(**{"$ref": "b.schema.json"}),
             "schemas/b.schema.json": schema(**{"$ref": "a.schema.json"}),
-            "schemas/tree.schema.json": schema(type="object", properties={"children": {"type": "array", "items": {"$ref": "#"}}}),
+            "schemas/tree.schema.json": schema(
+                type="object", properties={"children": {"type": "array", "items": {"$ref": "#"}}}
+            ),
         }
     )
     [finding] = findings_of("unresolved-ref", root)

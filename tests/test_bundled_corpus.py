@@ -1,0 +1,40 @@
+"""The bundled corpus: every implemented rule finds its seeded defect, and nothing else is found."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from conftest import BUNDLED_CORPUS
+from speclint.catalog import all_rules
+from speclint.config import load_config
+from speclint.corpus import Corpus
+from speclint.runner import run_rules
+
+ROW = re.compile(r"^\|\s*`(?P<rule>[a-z-]+)`\s*\|\s*`(?P<file>[^`]+)`\s*\|")
+
+
+def seeded_defects() -> dict[str, str]:
+    """rule id -> file, from the "Seeded defects" table of corpus/README.md."""
+    rows = {}
+    for line in (BUNDLED_CORPUS / "README.md").read_text(encoding="utf-8").splitlines():
+        match = ROW.match(line)
+        if match:
+            rows[match["rule"]] = match["file"]
+    return rows
+
+
+def test_the_readme_lists_a_seeded_defect_for_every_rule_in_the_catalog() -> None:
+    seeded = seeded_defects()
+    assert set(all_rules()) <= set(seeded), "every implemented rule needs a seeded defect"
+    assert len(seeded) >= 18  # the whole catalog of rules.md, implemented or pending
+
+
+def test_every_implemented_rule_finds_its_seeded_defect_and_nothing_else() -> None:
+    corpus = Corpus.load(BUNDLED_CORPUS, load_config(BUNDLED_CORPUS))
+    result = run_rules(corpus)
+    seeded = seeded_defects()
+    found = {(f.rule, f.location.path) for f in result.findings}
+    expected = {(rule, seeded[rule]) for rule in all_rules()}
+    assert found == expected
+    assert Counter(f.rule for f in result.findings) == Counter({rule: 1 for rule in all_rules()})

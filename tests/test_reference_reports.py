@@ -1,0 +1,64 @@
+"""The committed reference reports of the bundled corpus are what the code produces now,
+and reports are byte-for-byte deterministic."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPOSITORY, run_cli
+
+REGENERATE = (
+    "speclint check corpus/ --format sarif --output reports/speclint.sarif "
+    "--format markdown --output reports/speclint.md --format text"
+)
+
+
+def generate(tmp_path: Path, corpus_arg: str = "corpus/") -> tuple[str, str]:
+    sarif, markdown = tmp_path / "speclint.sarif", tmp_path / "speclint.md"
+    result = run_cli(
+        "check",
+        corpus_arg,
+        "-f",
+        "sarif",
+        "-o",
+        str(sarif),
+        "-f",
+        "markdown",
+        "-o",
+        str(markdown),
+        "--no-color",
+    )
+    assert result.exit_code == 1, result.output
+    return sarif.read_text(encoding="utf-8"), markdown.read_text(encoding="utf-8")
+
+
+def test_reference_reports_are_fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPOSITORY)
+    sarif, markdown = generate(tmp_path)
+    stale = [
+        name
+        for name, fresh in (("speclint.sarif", sarif), ("speclint.md", markdown))
+        if (REPOSITORY / "reports" / name).read_text(encoding="utf-8") != fresh
+    ]
+    assert not stale, f"reports/{', reports/'.join(stale)} are stale; regenerate with: {REGENERATE}"
+
+
+def test_reports_are_byte_identical_across_runs_and_locations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(REPOSITORY)
+    first = generate(tmp_path / "one")
+    second = generate(tmp_path / "two")
+    assert first == second
+    # The same corpus at another absolute location, given the same way, reports the same bytes:
+    # nothing machine-specific leaks into the reports.
+    elsewhere = tmp_path / "elsewhere"
+    shutil.copytree(REPOSITORY / "corpus", elsewhere / "corpus")
+    monkeypatch.chdir(elsewhere)
+    assert generate(tmp_path / "three") == first
+    assert str(REPOSITORY) not in first[0] and str(elsewhere) not in first[0]
+    json.loads(first[0])
