@@ -220,7 +220,7 @@ class ReferenceIndex:
                     if loop not in reported and site == chain[0]:
                         reported.add(loop)
                         steps = " → ".join(
-                            f"{p}#{q.rsplit('/$ref', 1)[0] or '/'}" for p, q in chain + [site]
+                            f"{p}#{q.rsplit('/$ref', 1)[0] or '/'}" for p, q in [*chain, site]
                         )
                         self.references[index] = Reference(
                             reference.path,
