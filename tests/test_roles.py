@@ -1,0 +1,111 @@
+"""Roles derived from how the API documents use each schema location."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import schema
+
+from speclint.config import load_config
+from speclint.corpus import Corpus
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+OPENAPI = textwrap.dedent(
+    """\
+    openapi: 3.1.0
+    info: {title: Runs, version: 1.0.0}
+    paths:
+      /v1/runs:
+        post:
+          operationId: createRun
+          requestBody:
+            content:
+              application/json:
+                schema: {$ref: '../schemas/run-request.schema.json'}
+          responses:
+            '201':
+              description: created
+              content:
+                application/json:
+                  schema: {$ref: '../schemas/run.schema.json'}
+    """
+)
+
+SCHEMAS = {
+    "schemas/run-request.schema.json": schema(
+        properties={"options": {"$ref": "common.schema.json#/$defs/Options"}}
+    ),
+    "schemas/run.schema.json": schema(
+        properties={"options": {"$ref": "common.schema.json#/$defs/Options"}}
+    ),
+    "schemas/common.schema.json": schema(
+        **{"$defs": {"Options": {"type": "object"}, "Unused": {}}}
+    ),
+    "schemas/event.schema.json": schema(type="object"),
+    "schemas/ack.schema.json": schema(type="object"),
+}
+
+
+def asyncapi(protocol: str) -> str:
+    return textwrap.dedent(
+        f"""\
+        asyncapi: 3.0.0
+        info: {{title: Events, version: 1.0.0}}
+        servers:
+          main: {{host: example.org, protocol: {protocol}}}
+        channels:
+          events:
+            messages:
+              event: {{payload: {{$ref: '../schemas/event.schema.json'}}}}
+              ack: {{payload: {{$ref: '../schemas/ack.schema.json'}}}}
+        operations:
+          emitEvents:
+            action: {"send" if protocol == "kafka" else "receive"}
+            channel: {{$ref: '#/channels/events'}}
+            messages: [{{$ref: '#/channels/events/messages/event'}}]
+          takeAcks:
+            action: {"receive" if protocol == "kafka" else "send"}
+            channel: {{$ref: '#/channels/events'}}
+            messages: [{{$ref: '#/channels/events/messages/ack'}}]
+        """
+    )
+
+
+def test_openapi_roles_flow_through_refs(make_corpus: MakeCorpus) -> None:
+    corpus = Corpus.load(make_corpus({**SCHEMAS, "api/openapi.yaml": OPENAPI}))
+    roles = corpus.roles
+    assert roles.roles_of("schemas/run-request.schema.json") == {"client-submitted"}
+    assert roles.roles_of("schemas/run.schema.json") == {"server-emitted"}
+    assert roles.roles_of("schemas/common.schema.json", "/$defs/Options") == {
+        "client-submitted",
+        "server-emitted",
+    }
+    assert roles.roles_of("schemas/common.schema.json", "/$defs/Unused") == set()
+    [evidence] = [
+        e
+        for e in roles.evidence[("schemas/common.schema.json", "/$defs/Options")]
+        if e.role.value == "client-submitted"
+    ]
+    assert evidence.chain[0] == "POST /v1/runs (createRun) request body"
+    assert any("run-request.schema.json" in step for step in evidence.chain)
+
+
+def test_asyncapi_perspective_is_inferred_from_the_server_protocol(make_corpus: MakeCorpus) -> None:
+    for protocol in ("kafka", "https"):
+        root = make_corpus({**SCHEMAS, "api/asyncapi.yaml": asyncapi(protocol)})
+        roles = Corpus.load(root).roles
+        assert roles.roles_of("schemas/event.schema.json") == {"server-emitted"}, protocol
+        assert roles.roles_of("schemas/ack.schema.json") == {"client-submitted"}, protocol
+
+
+def test_configured_perspective_and_role_overrides_win(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({**SCHEMAS, "api/asyncapi.yaml": asyncapi("kafka")})
+    (root / "speclint.toml").write_text(
+        'asyncapi-perspective = "client"\n[roles]\n"schemas/ack.schema.json" = "both"\n'
+    )
+    roles = Corpus.load(root, load_config(root)).roles
+    assert roles.roles_of("schemas/event.schema.json") == {"client-submitted"}
+    assert roles.roles_of("schemas/ack.schema.json") == {"client-submitted", "server-emitted"}
