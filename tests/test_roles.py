@@ -7,7 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import schema
-
 from speclint.config import load_config
 from speclint.corpus import Corpus
 
