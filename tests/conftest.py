@@ -46,7 +46,7 @@ def run_cli(*args: str) -> Result:
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def openwop() -> Path:
     if not (OPENWOP / "SNAPSHOT.md").is_file():
         pytest.skip(

@@ -21,8 +21,8 @@ REF = re.compile(r"""\$ref:\s*['"]?(\.\./schemas/[^'"#\s]+)""")
 
 
 @pytest.fixture(scope="module")
-def report(request: pytest.FixtureRequest) -> dict[str, object]:
-    openwop: Path = request.getfixturevalue("openwop")
+def report(openwop_root: Path) -> dict[str, object]:
+    openwop = openwop_root
     result = subprocess.run(
         [sys.executable, "-m", "speclint", "check", str(openwop), "--format", "json"],
         capture_output=True,
