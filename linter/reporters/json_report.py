@@ -1,4 +1,10 @@
-"""Machine-readable report: every finding with its locations, as JSON."""
+"""Machine-readable report: every finding with its locations, as JSON.
+
+The document is versioned (``"version": 1``) so that consumers can detect a change of shape. Paths
+stay corpus-relative (``root`` says how the corpus root was given); keys are sorted and the findings
+arrive sorted, so the same input always gives the same bytes. Absent optional values are ``null``
+rather than missing, so consumers can index without guarding.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +12,10 @@ import json
 from collections import Counter
 from typing import Any
 
-from ..findings import Location, Severity
+from ..findings import Finding, Location, Severity
 from . import Report
+
+FORMAT_VERSION = 1
 
 
 def location_json(location: Location) -> dict[str, Any]:
@@ -15,29 +23,32 @@ def location_json(location: Location) -> dict[str, Any]:
         "path": location.path,
         "line": location.line,
         "column": location.column,
+        "end_line": location.end_line,
         "pointer": location.pointer,
         "heading": location.heading,
         "note": location.note,
     }
 
 
+def finding_json(finding: Finding) -> dict[str, Any]:
+    return {
+        "rule": finding.rule,
+        "severity": finding.severity.label,
+        "message": finding.message,
+        "fingerprint": finding.fingerprint,
+        "location": location_json(finding.location),
+        "related": [location_json(r) for r in finding.related],
+    }
+
+
 def render(report: Report) -> str:
     counts = Counter(f.severity for f in report.findings)
     document = {
-        "version": 1,
+        "version": FORMAT_VERSION,
         "tool": {"name": "speclint", "version": report.tool_version},
         "root": report.root,
+        # Every severity is present, zero included, so ``summary["error"]`` never needs a default.
         "summary": {s.label: counts[s] for s in Severity},
-        "findings": [
-            {
-                "rule": f.rule,
-                "severity": f.severity.label,
-                "message": f.message,
-                "fingerprint": f.fingerprint,
-                "location": location_json(f.location),
-                "related": [location_json(r) for r in f.related],
-            }
-            for f in report.findings
-        ],
+        "findings": [finding_json(f) for f in report.findings],
     }
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

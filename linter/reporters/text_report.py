@@ -1,50 +1,81 @@
-"""The default report: one line per finding, ``path:line:col: severity [rule] message``."""
+"""The default report: one line per finding, ``path:line:col: severity [rule] message``.
+
+Paths are the corpus root as the user typed it joined with the corpus-relative path, so that an
+editor or terminal run from the user's working directory can open them (``corpus/schemas/a.json``).
+Related locations, the other side of a drift, follow on indented lines. The last line counts the
+findings. Colour is added to the severity word only when the report asks for it (a terminal without
+``NO_COLOR``); files and pipes get plain text.
+
+The helpers :func:`shown_path`, :func:`count_phrase` and :func:`detail` are shared with the other
+human-facing reporters (``markdown``, ``github``) so that all of them name places the same way.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 
-from ..findings import Severity
+from ..findings import Finding, Location, Severity
 from . import Report
 
 COLORS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
 RESET = "\x1b[0m"
 RELATED_SHOWN = 10
+# Continuation lines of a multi-line message are indented so that every line that starts in
+# column 1 is still a ``path:line:col:`` line (grep- and editor-friendly).
+CONTINUATION = "    "
 
 
-def shown_path(report: Report, path: str) -> str:
-    return path if report.root in ("", ".") else f"{report.root}/{path}"
+def shown_path(root: str, path: str) -> str:
+    """``path`` (corpus-relative, POSIX) as seen from where the user ran speclint."""
+    if root in ("", ".", "./"):
+        return path
+    return f"{root}{path}" if root.endswith("/") else f"{root}/{path}"
+
+
+def position(root: str, location: Location) -> str:
+    return f"{shown_path(root, location.path)}:{location.line}:{location.column}"
+
+
+def detail(location: Location) -> str:
+    """What to say about a related location: its note, else its JSON pointer or heading."""
+    if location.note:
+        return location.note
+    if location.pointer is not None:
+        return location.pointer or "/"
+    if location.heading:
+        return f"#{location.heading}"
+    return ""
+
+
+def count_phrase(findings: Sequence[Finding]) -> str:
+    """``12 findings (3 errors, 8 warnings, 1 info) in 9 files``, or ``no findings``."""
+    if not findings:
+        return "no findings"
+    counts = Counter(f.severity for f in findings)
+    parts = ", ".join(
+        f"{counts[s]} {s.label if s is Severity.INFO or counts[s] == 1 else s.label + 's'}"
+        for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)
+    )
+    files = len({f.location.path for f in findings})
+    noun = "finding" if len(findings) == 1 else "findings"
+    return f"{len(findings)} {noun} ({parts}) in {files} file{'' if files == 1 else 's'}"
 
 
 def render(report: Report) -> str:
     lines: list[str] = []
     for finding in report.findings:
-        location = finding.location
         label = finding.severity.label
         if report.color:
             label = f"{COLORS[finding.severity]}{label}{RESET}"
+        message = finding.message.replace("\r\n", "\n").replace("\n", "\n" + CONTINUATION)
         lines.append(
-            f"{shown_path(report, location.path)}:{location.line}:{location.column}: "
-            f"{label} [{finding.rule}] {finding.message}"
+            f"{position(report.root, finding.location)}: {label} [{finding.rule}] {message}"
         )
         for related in finding.related[:RELATED_SHOWN]:
-            detail = related.note or related.pointer or ""
-            lines.append(
-                f"    related: {shown_path(report, related.path)}:{related.line}:{related.column} {detail}".rstrip()
-            )
+            where = position(report.root, related)
+            lines.append(f"{CONTINUATION}related: {where} {detail(related)}".rstrip())
         if len(finding.related) > RELATED_SHOWN:
-            lines.append(f"    ... and {len(finding.related) - RELATED_SHOWN} more")
-    counts = Counter(f.severity for f in report.findings)
-    if report.findings:
-        files = len({f.location.path for f in report.findings})
-        parts = ", ".join(
-            f"{counts[s]} {s.label if s is Severity.INFO else s.label + 's'}"
-            for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)
-        )
-        noun = "finding" if len(report.findings) == 1 else "findings"
-        lines.append(
-            f"speclint: {len(report.findings)} {noun} ({parts}) in {files} file{'s' if files != 1 else ''}"
-        )
-    else:
-        lines.append("speclint: no findings")
+            lines.append(f"{CONTINUATION}... and {len(finding.related) - RELATED_SHOWN} more")
+    lines.append(f"speclint: {count_phrase(report.findings)}")
     return "\n".join(lines) + "\n"

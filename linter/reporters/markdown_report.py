@@ -1,0 +1,218 @@
+"""A reviewer-facing drift report in GitHub-flavoured Markdown.
+
+It opens with the corpus root and the counts, then a table of findings by rule and severity, then a
+section per rule. Each finding shows its message and an excerpt of the file around it; each related
+location (the other side of the drift) gets its own excerpt, so a reviewer can compare both sides
+without opening the files. Excerpts come from ``Report.sources``; a file that is not there (binary,
+unreadable) is named but not quoted.
+
+Findings' messages are written for a terminal but quote names in backtick code spans, so code
+spans are kept as they are and everything else is escaped: text from a corpus (a pointer, a key
+name, a heading) must not turn into emphasis, links, HTML or table columns in the rendered report.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from posixpath import splitext
+
+from ..findings import Finding, Location, Severity
+from . import Report
+from .text_report import count_phrase, detail, shown_path
+
+CONTEXT = 3  # lines shown before and after the line a location points at
+RELATED_SHOWN = 5
+SHORT_MESSAGE = 80  # characters of the message shown in a finding's heading
+# Excerpt lines are cut to this many characters: a minified JSON file is one huge line, and the
+# report should show where in it the finding is, not the whole file once per finding.
+EXCERPT_WIDTH = 160
+# Fence info strings, so that GitHub highlights each excerpt in its own language.
+LANGUAGES = {
+    ".json": "json",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".md": "markdown",
+    ".markdown": "markdown",
+}
+
+# A code span: a run of backticks, content, the same run (CommonMark §6.1).
+_CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+# ASCII punctuation that can start inline or block syntax. CommonMark lets any ASCII punctuation be
+# backslash-escaped, so escaping a few more than strictly needed is harmless.
+_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&#])")
+# Line starts that would open a block (heading, quote, list, thematic break, setext underline).
+_BLOCK_START = re.compile(r"^(#|>|[-+=]|\d+[.)])")
+
+
+def escape_text(text: str, in_table: bool = False) -> str:
+    """Escape Markdown syntax in ``text``, keeping its backtick code spans as code.
+
+    In a table cell a ``|`` ends the cell even inside a code span; GFM removes a ``\\`` before it
+    there (GFM spec, tables extension), so pipes in code spans are escaped too.
+    """
+    out: list[str] = []
+    position = 0
+    for match in _CODE_SPAN.finditer(text):
+        out.append(_INLINE_SPECIAL.sub(r"\\\1", text[position : match.start()]))
+        span = match.group(0).replace("\n", " ")
+        out.append(span.replace("|", "\\|") if in_table else span)
+        position = match.end()
+    out.append(_INLINE_SPECIAL.sub(r"\\\1", text[position:]))
+    return "".join(out)
+
+
+def paragraph(text: str) -> str:
+    """A possibly multi-line message as one Markdown paragraph with hard line breaks."""
+    lines = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        line = escape_text(line.strip())
+        match = _BLOCK_START.match(line)
+        if match:
+            # Escape the character that opens the block (the ``.``/``)`` of an ordered list).
+            end = match.end() - 1
+            line = f"{line[:end]}\\{line[end:]}"
+        lines.append(line)
+    # Two trailing spaces are fragile (editors strip them); a backslash is a hard break too.
+    return "\\\n".join(line for line in lines if line) or "(no message)"
+
+
+def cell(text: str) -> str:
+    """A table cell: escaped, one line; GFM needs ``\\|`` even inside code spans."""
+    return escape_text(" ".join(text.split()), in_table=True)
+
+
+def code(text: str) -> str:
+    """``text`` as an inline code span, whatever backticks it holds (CommonMark §6.1)."""
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def short(message: str) -> str:
+    first = message.strip().split("\n", 1)[0].strip()
+    if len(first) <= SHORT_MESSAGE:
+        return first
+    cut = first[:SHORT_MESSAGE].rsplit(" ", 1)[0] or first[:SHORT_MESSAGE]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def language(path: str) -> str:
+    return LANGUAGES.get(splitext(path)[1].lower(), "text")
+
+
+def clip(line: str, column: int) -> str:
+    """At most ``EXCERPT_WIDTH`` characters of ``line``, keeping ``column`` (1-based) in view."""
+    if len(line) <= EXCERPT_WIDTH:
+        return line
+    start = max(0, min(column - 1 - EXCERPT_WIDTH // 4, len(line) - EXCERPT_WIDTH))
+    text = line[start : start + EXCERPT_WIDTH]
+    return ("…" if start else "") + text + ("…" if start + EXCERPT_WIDTH < len(line) else "")
+
+
+def excerpt(sources: Mapping[str, str], location: Location) -> list[str]:
+    """Lines ``CONTEXT`` before and after ``location.line``, numbered, in a fenced block."""
+    text = sources.get(location.path)
+    if text is None:
+        return ["(source not available)"]
+    # Lines as the parsers count them: split on LF only (``str.splitlines`` also splits on form
+    # feeds and Unicode separators, which would shift the numbering).
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    if text.endswith("\n"):
+        lines.pop()
+    # Mark the whole range when the location has one, but not a whole 500-line object.
+    last_line = min(max(location.end_line or location.line, location.line), location.line + 9)
+    if not 1 <= location.line <= len(lines):
+        return [f"(line {location.line} is not in the source, which has {len(lines)} lines)"]
+    first, last = max(1, location.line - CONTEXT), min(len(lines), last_line + CONTEXT)
+    width = len(str(last))
+    body = [
+        f"{'>' if location.line <= number <= last_line else ' '} {number:>{width}} | "
+        f"{clip(lines[number - 1], location.column if number == location.line else 1)}".rstrip()
+        for number in range(first, last + 1)
+    ]
+    # A fence longer than any backtick run inside, so a Markdown source's own fences cannot close
+    # it (CommonMark §4.5).
+    runs = re.findall(r"`{3,}", "\n".join(body))
+    fence = "`" * max([3, *(len(run) + 1 for run in runs)])
+    return [f"{fence}{language(location.path)}", *body, fence]
+
+
+def place(root: str, location: Location, with_column: bool = True) -> str:
+    where = f"{shown_path(root, location.path)}:{location.line}"
+    return f"{where}:{location.column}" if with_column else where
+
+
+def anchor(location: Location) -> str:
+    """`` (`/json/pointer`)`` or `` (`#heading`)``: what in the file the location designates."""
+    if location.pointer is not None:
+        return f" ({code(location.pointer or '/')})"
+    return f" ({code('#' + location.heading)})" if location.heading else ""
+
+
+def summary_table(findings: Sequence[Finding]) -> list[str]:
+    by_rule: dict[str, Counter[Severity]] = defaultdict(Counter)
+    for finding in findings:
+        by_rule[finding.rule][finding.severity] += 1
+    order = (Severity.ERROR, Severity.WARNING, Severity.INFO)
+    lines = ["| Rule | Errors | Warnings | Info | Total |", "| --- | ---: | ---: | ---: | ---: |"]
+    for rule in sorted(by_rule):
+        counts = by_rule[rule]
+        numbers = " | ".join(str(counts[s]) for s in order)
+        lines.append(f"| {cell(code(rule))} | {numbers} | {sum(counts.values())} |")
+    totals = Counter(f.severity for f in findings)
+    numbers = " | ".join(f"**{totals[s]}**" for s in order)
+    lines.append(f"| **Total** | {numbers} | **{len(findings)}** |")
+    return lines
+
+
+def finding_section(report: Report, finding: Finding) -> list[str]:
+    location = finding.location
+    lines = [
+        f"### {code(place(report.root, location, with_column=False))} — "
+        f"{escape_text(short(finding.message))}",
+        "",
+        f"**{finding.severity.label}** at {code(place(report.root, location))}{anchor(location)}",
+        "",
+        paragraph(finding.message),
+        "",
+        *excerpt(report.sources, location),
+    ]
+    if finding.related:
+        lines += ["", f"Related locations ({len(finding.related)}):"]
+    for related in finding.related[:RELATED_SHOWN]:
+        note = " ".join(detail(related).split())
+        said = f" — {escape_text(note)}" if note else ""
+        lines += [
+            "",
+            f"- {code(place(report.root, related))}{said}",
+            "",
+            *(f"  {line}" if line else "" for line in excerpt(report.sources, related)),
+        ]
+    if len(finding.related) > RELATED_SHOWN:
+        rest = len(finding.related) - RELATED_SHOWN
+        lines += ["", f"- … and {rest} more related location{'' if rest == 1 else 's'}"]
+    return lines
+
+
+def render(report: Report) -> str:
+    lines = [
+        "# speclint report",
+        "",
+        f"Corpus {code(report.root or '.')}: {count_phrase(report.findings)} "
+        f"(speclint {escape_text(report.tool_version)}).",
+    ]
+    if report.findings:
+        lines += ["", "## Summary", "", *summary_table(report.findings)]
+    by_rule: dict[str, list[Finding]] = defaultdict(list)
+    for finding in report.findings:
+        by_rule[finding.rule].append(finding)
+    for rule in sorted(by_rule):
+        lines += ["", f"## {code(rule)}"]
+        info = report.rules.get(rule)
+        if info is not None and info.summary:
+            lines += ["", paragraph(info.summary)]
+        for finding in by_rule[rule]:
+            lines += ["", *finding_section(report, finding)]
+    return "\n".join(lines) + "\n"
