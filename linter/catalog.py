@@ -32,7 +32,7 @@ class RuleInfo:
 
     @property
     def summary(self) -> str:
-        """The first sentence of the docstring: one line for `speclint rules` and SARIF."""
+        """The docstring's first paragraph on one line: for `speclint rules` and SARIF."""
         first = self.doc.strip().split("\n\n", 1)[0]
         return " ".join(first.split())
 

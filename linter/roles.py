@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .structured import escape_token, join_pointer, split_pointer
+from .structured import escape_token, join_pointer
 
 if TYPE_CHECKING:
     from .corpus import Corpus, Document
@@ -254,8 +254,3 @@ def asyncapi_uses(
             channel_ref = operation.get("channel")
             if isinstance(channel_ref, dict):
                 yield join_pointer(at, "channel"), role, label
-
-
-def pointer_parent(pointer: str) -> str:
-    tokens = split_pointer(pointer)
-    return "".join(f"/{escape_token(t)}" for t in tokens[:-1])

@@ -7,7 +7,7 @@ arrive sorted, and nothing time- or machine-dependent is written unless the call
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..catalog import RuleInfo
 from ..findings import Finding
@@ -21,7 +21,6 @@ class Report:
     root: str  # how the corpus root is shown to the user (as given on the command line)
     tool_version: str
     color: bool = False
-    extra: Mapping[str, str] = field(default_factory=dict)
 
 
 Renderer = Callable[[Report], str]
