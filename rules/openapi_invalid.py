@@ -39,6 +39,7 @@ Options
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -49,6 +50,11 @@ from speclint.findings import Finding, Severity
 from speclint.references import CORPUS_BASE, file_uri
 from speclint.structured import join_pointer
 from speclint.validation import explain, short_message
+
+# openapi-spec-validator picks its schema backend when first imported, and prefers jsonschema-rs when
+# that is installed (speclint installs it for unsatisfiable-schema). Its errors carry no instance
+# path or keyword, which this rule needs to point at the line and explain the failure.
+os.environ["OPENAPI_SPEC_VALIDATOR_SCHEMA_VALIDATOR_BACKEND"] = "jsonschema"
 
 ID = "openapi-invalid"
 SEVERITY = Severity.ERROR

@@ -1,0 +1,253 @@
+"""A client-submitted schema that no instance can satisfy.
+
+What it does
+    Decides, for every OpenAPI 3.1 request body and parameter schema (the client-submitted uses;
+    all schema files too with ``scope = "all"``), whether any JSON value can pass it. The decision is
+    jsonschema-rs's canonicaliser, which understands JSON Schema 2020-12 including
+    ``unevaluatedProperties`` and reduces a contradictory schema to ``false``. ``$ref``\\s resolve
+    through the corpus only (offline); a schema whose references do not resolve is left undecided
+    (``unresolved-ref`` reports the reference) unless the verdict is the same whether the missing
+    schema accepts everything or nothing. The finding names the keyword that kills the schema
+    and the property it rejects, from the composition's closed ``allOf`` branches.
+
+Why is this bad?
+    RFC 0094 §A: OpenWOP's ``createRun`` body was ``allOf`` of an inline object and
+    ``run-options.schema.json``, each with ``additionalProperties: false``. In 2020-12
+    ``additionalProperties`` sees only its sibling ``properties``, so each branch forbade the other's
+    fields and no documented request could pass: a strictly validating client could not create a run.
+
+Example
+    ::
+
+        requestBody:
+          content:
+            application/json:
+              schema:
+                allOf:
+                  - {type: object, required: [workflowId], properties: {workflowId: {type: string}},
+                     additionalProperties: false}
+                  - $ref: '../schemas/run-options.schema.json'   # additionalProperties: false
+
+    FAIL: ``error [unsatisfiable-schema] POST /v1/runs (createRun) request body: no instance can
+    satisfy this schema:
+    `allOf/1/additionalProperties` (from `schemas/run-options.schema.json`) forbids `workflowId`,
+    which `allOf/0` requires ...``
+
+Use instead
+    Open the branches and close the composition, where 2020-12 can see every branch's properties::
+
+              schema:
+                allOf:
+                  - {type: object, required: [workflowId], properties: {workflowId: {type: string}}}
+                  - $ref: '../schemas/run-options.schema.json'   # no additionalProperties
+                unevaluatedProperties: false
+
+    PASS.
+
+Options
+    ``scope``: ``"client-submitted"`` (default) checks OpenAPI request bodies and parameters;
+    ``"all"`` also checks every schema file. Set it in ``speclint.toml``::
+
+        [rules.unsatisfiable-schema]
+        scope = "all"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.corpus import Corpus, Document, DocumentKind
+from speclint.findings import Finding, Location, Severity
+from speclint.references import file_uri
+from speclint.roles import Role, openapi_uses
+from speclint.structured import join_pointer, split_pointer
+
+ID = "unsatisfiable-schema"
+SEVERITY = Severity.ERROR
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    import jsonschema_rs
+
+    registry = _registry(corpus, stand_in=True)
+    strict_registry = None
+    for document, pointer, label in _targets(corpus, str(options.get("scope", "client-submitted"))):
+        node = _resolve_pointer(document.data, pointer)
+        if not isinstance(node, (dict, bool)):
+            continue
+        try:
+            canonical = _decide(node, registry, document, stand_in=True)
+        except Exception:
+            continue
+        if canonical.satisfiability() != jsonschema_rs.canonical.Satisfiability.NO:
+            continue
+        if _reaches_unresolved(corpus, document.path, pointer):
+            # A missing schema was replaced by `true`; decide again with `false` and report only
+            # when the verdict does not depend on what the missing schema says.
+            strict_registry = strict_registry or _registry(corpus, stand_in=False)
+            try:
+                again = _decide(node, strict_registry, document, stand_in=False)
+            except Exception:
+                continue
+            if again.satisfiability() != jsonschema_rs.canonical.Satisfiability.NO:
+                continue
+        reasons, related = _explain(corpus, document, pointer, node)
+        why = "; ".join(reasons) if reasons else "its constraints contradict each other"
+        yield Finding(
+            ID,
+            SEVERITY,
+            f"{label}: no instance can satisfy this schema: {why}. In JSON Schema 2020-12 "
+            "`additionalProperties` sees only its sibling `properties`, so a closed `allOf` branch "
+            "closes only itself: remove `additionalProperties: false` from the branches and put "
+            "`unevaluatedProperties: false` next to the `allOf`",
+            document.location(pointer),
+            related=tuple(related),
+            key=pointer,
+        )
+
+
+def _decide(node: Any, registry: Any, document: Document, stand_in: bool) -> Any:
+    import jsonschema_rs
+
+    # The retriever answers every URI the corpus lacks with a boolean stand-in: nothing is fetched.
+    return jsonschema_rs.canonicalize(
+        node, registry=registry, base_uri=file_uri(document.path), retriever=lambda uri: stand_in
+    )
+
+
+def _targets(corpus: Corpus, scope: str) -> Iterator[tuple[Document, str, str]]:
+    for document in corpus.of_kind(DocumentKind.OPENAPI):
+        if not str(document.data.get("openapi", "")).startswith("3.1"):
+            continue  # 3.0 schema objects are not JSON Schema 2020-12 (nullable, exclusive*)
+        for pointer, role, origin in openapi_uses(document):
+            if role is Role.CLIENT_SUBMITTED and pointer.endswith("/schema"):
+                yield document, pointer, origin
+    if scope == "all":
+        for document in corpus.of_kind(DocumentKind.SCHEMA):
+            yield document, "", f"schema {document.path}"
+
+
+def _registry(corpus: Corpus, stand_in: bool) -> Any:
+    import jsonschema_rs
+
+    resources = []
+    seen: set[str] = set()
+    for document in corpus.of_kind(
+        DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
+    ):
+        uri = file_uri(document.path)
+        resources.append((uri, document.data))
+        seen.add(uri)
+    for uri, path in corpus.references.uri_to_path.items():
+        if uri not in seen and uri.startswith("http"):
+            resources.append((uri, corpus.documents[path].data))
+    # The registry resolves every reference eagerly; a target the corpus lacks gets a stand-in
+    # (never fetched). Verdicts that depend on a stand-in are discarded (_reaches_unresolved).
+    return jsonschema_rs.Registry(
+        resources, draft=jsonschema_rs.Draft202012, retriever=lambda uri: {}
+    )
+
+
+def _reaches_unresolved(corpus: Corpus, path: str, pointer: str) -> bool:
+    """Does the schema at path#pointer reach, through ``$ref``s, one that does not resolve?"""
+    pending = [(path, pointer)]
+    seen: set[tuple[str, str]] = set()
+    while pending:
+        where, at = pending.pop()
+        if (where, at) in seen:
+            continue
+        seen.add((where, at))
+        for reference in corpus.references.references:
+            if reference.path != where or not (at == "" or reference.pointer.startswith(at + "/")):
+                continue
+            if reference.outcome != "ok" or reference.target_path is None:
+                return True
+            pending.append((reference.target_path, reference.target_pointer or ""))
+    return False
+
+
+def _resolve_pointer(data: Any, pointer: str) -> Any:
+    node = data
+    for token in split_pointer(pointer):
+        if isinstance(node, dict):
+            node = node.get(token)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
+def _branch(corpus: Corpus, document: Document, pointer: str, node: Any) -> tuple[Any, Location]:
+    """A branch's schema with its ``$ref`` followed (through the corpus), and where it is defined."""
+    if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+        site = join_pointer(pointer, "$ref")
+        for reference in corpus.references.references:
+            if (
+                reference.path == document.path
+                and reference.pointer == site
+                and reference.outcome == "ok"
+            ):
+                target_path = reference.target_path
+                target_pointer = reference.target_pointer or ""
+                if target_path is not None and target_path in corpus.documents:
+                    target = corpus.documents[target_path]
+                    return _resolve_pointer(target.data, target_pointer), target.location(
+                        target_pointer
+                    )
+    return node, document.location(pointer)
+
+
+def _requirements(branch: dict[str, Any]) -> Iterator[tuple[str, list[str]]]:
+    """Where a branch requires names: its own ``required`` and its ``then``/``else`` (2020-12 §10.2.2)."""
+    for place, holder in (
+        ("", branch),
+        ("/then", branch.get("then")),
+        ("/else", branch.get("else")),
+    ):
+        if isinstance(holder, dict):
+            names = [r for r in holder.get("required", []) or [] if isinstance(r, str)]
+            if names:
+                yield place, names
+
+
+def _explain(
+    corpus: Corpus, document: Document, pointer: str, node: Any
+) -> tuple[list[str], list[Location]]:
+    """Name each closed ``allOf`` branch that forbids a property another branch requires."""
+    branches = node.get("allOf") if isinstance(node, dict) else None
+    if not isinstance(branches, list):
+        return [], []
+    resolved = [
+        _branch(corpus, document, join_pointer(join_pointer(pointer, "allOf"), i), b)
+        for i, b in enumerate(branches)
+    ]
+    reasons: list[str] = []
+    related: list[Location] = []
+    for i, (closed, where) in enumerate(resolved):
+        if not isinstance(closed, dict) or closed.get("additionalProperties") is not False:
+            continue
+        if closed.get("patternProperties"):
+            continue  # which names a pattern admits is beyond this explanation
+        allowed = set(closed.get("properties", {}) or {})
+        source = "" if where.path == document.path else f" (from `{where.path}`)"
+        for j, (other, _) in enumerate(resolved):
+            if i == j or not isinstance(other, dict):
+                continue
+            for place, names in _requirements(other):
+                forbidden = [name for name in names if name not in allowed]
+                if not forbidden:
+                    continue
+                listed = ", ".join(f"`{n}`" for n in forbidden)
+                reasons.append(
+                    f"`allOf/{i}/additionalProperties`{source} forbids {listed}, which "
+                    f"`allOf/{j}{place}` requires"
+                )
+                keyword = join_pointer(where.pointer or "", "additionalProperties")
+                closing = corpus.documents[where.path].location(
+                    keyword, note=f"allOf/{i} is closed here"
+                )
+                if closing not in related:
+                    related.append(closing)
+    return reasons, related

@@ -1,0 +1,150 @@
+"""unsatisfiable-schema: the RFC 0094 §A createRun defect, its repair, and the edges."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import schema
+from speclint.catalog import all_rules
+from speclint.config import Config
+from speclint.corpus import Corpus
+from speclint.findings import Finding
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+
+def createrun_openapi(closed_branches: bool) -> str:
+    inline_close = "\n                  additionalProperties: false" if closed_branches else ""
+    composition_close = "" if closed_branches else "\n              unevaluatedProperties: false"
+    return textwrap.dedent(
+        f"""\
+        openapi: 3.1.0
+        info: {{title: Runs, version: 1.0.0}}
+        paths:
+          /v1/runs:
+            post:
+              operationId: createRun
+              requestBody:
+                content:
+                  application/json:
+                    schema:{composition_close}
+                      allOf:
+                        - type: object
+                          required: [workflowId]
+                          properties:
+                            workflowId: {{type: string}}{inline_close.replace(chr(10) + "                  ", chr(10) + "                          ")}
+                        - $ref: '../schemas/run-options.schema.json'
+              responses:
+                '201': {{description: created}}
+        """
+    )
+
+
+def run_options(closed: bool) -> str:
+    extra = {"additionalProperties": False} if closed else {}
+    return schema(type="object", properties={"priority": {"type": "integer"}}, **extra)
+
+
+def findings(root: Path, scope: str = "client-submitted") -> list[Finding]:
+    return list(all_rules()["unsatisfiable-schema"].check(Corpus.load(root), {"scope": scope}))
+
+
+def test_createrun_defect_is_found_with_keyword_and_property(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "api/openapi.yaml": createrun_openapi(closed_branches=True),
+            "schemas/run-options.schema.json": run_options(True),
+        }
+    )
+    [finding] = findings(root)
+    assert finding.location.path == "api/openapi.yaml"
+    assert (
+        finding.location.pointer
+        == "/paths/~1v1~1runs/post/requestBody/content/application~1json/schema"
+    )
+    assert finding.location.line == 10
+    assert (
+        "`allOf/1/additionalProperties` (from `schemas/run-options.schema.json`) forbids `workflowId`"
+        in finding.message
+    )
+    assert "which `allOf/0` requires" in finding.message
+    assert "unevaluatedProperties: false" in finding.message
+    assert finding.related[0].path == "schemas/run-options.schema.json"
+    assert finding.related[0].pointer == "/additionalProperties"
+
+
+def test_repaired_createrun_passes(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "api/openapi.yaml": createrun_openapi(closed_branches=False),
+            "schemas/run-options.schema.json": run_options(False),
+        }
+    )
+    assert findings(root) == []
+
+
+def test_boolean_false_and_allof_true_false_are_unsatisfiable(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/never.schema.json": "false\n",
+            "schemas/both.schema.json": schema(allOf=[True, False]),
+            "schemas/fine.schema.json": schema(allOf=[True, {"type": "string"}]),
+        }
+    )
+    assert findings(root) == []  # schema files are checked only with scope = "all"
+    assert sorted(f.location.path for f in findings(root, "all")) == [
+        "schemas/both.schema.json",
+        "schemas/never.schema.json",
+    ]
+
+
+def test_no_verdict_through_a_missing_reference(make_corpus: MakeCorpus) -> None:
+    # `not` of a missing schema would look unsatisfiable if the stand-in were trusted.
+    doc = createrun_openapi(closed_branches=False).replace(
+        "$ref: '../schemas/run-options.schema.json'",
+        "not: {$ref: '../schemas/missing.schema.json'}",
+    )
+    root = make_corpus({"api/openapi.yaml": doc})
+    assert findings(root) == []
+
+
+@pytest.mark.openwop
+def test_openwop_createrun_repaired_passes_and_pre_0094_form_is_found(
+    openwop: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "openwop"
+    shutil.copytree(openwop, copy, ignore=shutil.ignore_patterns("*.md", "SECURITY"))
+    # The snapshot lacks run-options.schema.json; write a minimal one from what run-options.md and
+    # RFC 0094 name (configurable, tags, metadata), open at its root as RFC 0094 §A left it.
+    options = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "configurable": {"type": "object"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "metadata": {"type": "object"},
+        },
+    }
+    (copy / "schemas/run-options.schema.json").write_text(json.dumps(options))
+    config = Config(include=("schemas/**/*.json", "api/openapi.yaml"))
+    rule = all_rules()["unsatisfiable-schema"]
+    assert list(rule.check(Corpus.load(copy, config), {})) == []
+
+    api = yaml.safe_load((copy / "api/openapi.yaml").read_text(encoding="utf-8"))
+    body = api["paths"]["/v1/runs"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert body.pop("unevaluatedProperties") is False  # the snapshot holds the repaired form
+    body["allOf"][0]["additionalProperties"] = False
+    (copy / "schemas/run-options.schema.json").write_text(
+        json.dumps({**options, "additionalProperties": False})
+    )
+    (copy / "api/openapi.yaml").write_text(json.dumps(api, indent=1))
+    [finding] = rule.check(Corpus.load(copy, config), {})
+    assert "createRun" in finding.message
+    assert "forbids `workflowId`" in finding.message
