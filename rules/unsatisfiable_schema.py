@@ -46,10 +46,13 @@ Use instead
 
 Options
     ``scope``: ``"client-submitted"`` (default) checks OpenAPI request bodies and parameters;
-    ``"all"`` also checks every schema file. Set it in ``speclint.toml``::
+    ``"all"`` also checks every schema file. ``budget``: seconds one decision may take (default
+    2.0); a schema that takes longer (a huge composition) is left undecided, never reported. Set
+    them in ``speclint.toml``::
 
         [rules.unsatisfiable-schema]
         scope = "all"
+        budget = 5.0
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ from speclint.corpus import Corpus, Document, DocumentKind
 from speclint.findings import Finding, Location, Severity
 from speclint.references import file_uri
 from speclint.roles import Role, openapi_uses
+from speclint.satisfiability import NO, Decider
 from speclint.structured import join_pointer, split_pointer
 
 ID = "unsatisfiable-schema"
@@ -68,52 +72,36 @@ SEVERITY = Severity.ERROR
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
-    import jsonschema_rs
-
-    registry = _registry(corpus, stand_in=True)
-    strict_registry = None
-    for document, pointer, label in _targets(corpus, str(options.get("scope", "client-submitted"))):
-        node = _resolve_pointer(document.data, pointer)
-        if not isinstance(node, (dict, bool)):
-            continue
-        try:
-            canonical = _decide(node, registry, document, stand_in=True)
-        except Exception:
-            continue
-        if canonical.satisfiability() != jsonschema_rs.canonical.Satisfiability.NO:
-            continue
-        if _reaches_unresolved(corpus, document.path, pointer):
+    budget = float(options.get("budget", 2.0))
+    with Decider(_resources(corpus), budget) as decider:
+        for document, pointer, label in _targets(
+            corpus, str(options.get("scope", "client-submitted"))
+        ):
+            node = _resolve_pointer(document.data, pointer)
+            if not isinstance(node, (dict, bool)):
+                continue
+            base = file_uri(document.path)
+            if decider.decide(node, base, stand_in=True) != NO:
+                continue
             # A missing schema was replaced by `true`; decide again with `false` and report only
             # when the verdict does not depend on what the missing schema says.
-            strict_registry = strict_registry or _registry(corpus, stand_in=False)
-            try:
-                again = _decide(node, strict_registry, document, stand_in=False)
-            except Exception:
+            if _reaches_unresolved(corpus, document.path, pointer) and (
+                decider.decide(node, base, stand_in=False) != NO
+            ):
                 continue
-            if again.satisfiability() != jsonschema_rs.canonical.Satisfiability.NO:
-                continue
-        reasons, related = _explain(corpus, document, pointer, node)
-        why = "; ".join(reasons) if reasons else "its constraints contradict each other"
-        yield Finding(
-            ID,
-            SEVERITY,
-            f"{label}: no instance can satisfy this schema: {why}. In JSON Schema 2020-12 "
-            "`additionalProperties` sees only its sibling `properties`, so a closed `allOf` branch "
-            "closes only itself: remove `additionalProperties: false` from the branches and put "
-            "`unevaluatedProperties: false` next to the `allOf`",
-            document.location(pointer),
-            related=tuple(related),
-            key=pointer,
-        )
-
-
-def _decide(node: Any, registry: Any, document: Document, stand_in: bool) -> Any:
-    import jsonschema_rs
-
-    # The retriever answers every URI the corpus lacks with a boolean stand-in: nothing is fetched.
-    return jsonschema_rs.canonicalize(
-        node, registry=registry, base_uri=file_uri(document.path), retriever=lambda uri: stand_in
-    )
+            reasons, related = _explain(corpus, document, pointer, node)
+            why = "; ".join(reasons) if reasons else "its constraints contradict each other"
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"{label}: no instance can satisfy this schema: {why}. In JSON Schema 2020-12 "
+                "`additionalProperties` sees only its sibling `properties`, so a closed `allOf` "
+                "branch closes only itself: remove `additionalProperties: false` from the branches "
+                "and put `unevaluatedProperties: false` next to the `allOf`",
+                document.location(pointer),
+                related=tuple(related),
+                key=pointer,
+            )
 
 
 def _targets(corpus: Corpus, scope: str) -> Iterator[tuple[Document, str, str]]:
@@ -128,9 +116,8 @@ def _targets(corpus: Corpus, scope: str) -> Iterator[tuple[Document, str, str]]:
             yield document, "", f"schema {document.path}"
 
 
-def _registry(corpus: Corpus, stand_in: bool) -> Any:
-    import jsonschema_rs
-
+def _resources(corpus: Corpus) -> list[tuple[str, Any]]:
+    """Every schema and API document by file URI, and each schema by its ``$id`` as well."""
     resources = []
     seen: set[str] = set()
     for document in corpus.of_kind(
@@ -142,11 +129,7 @@ def _registry(corpus: Corpus, stand_in: bool) -> Any:
     for uri, path in corpus.references.uri_to_path.items():
         if uri not in seen and uri.startswith("http"):
             resources.append((uri, corpus.documents[path].data))
-    # The registry resolves every reference eagerly; a target the corpus lacks gets a stand-in
-    # (never fetched). Verdicts that depend on a stand-in are discarded (_reaches_unresolved).
-    return jsonschema_rs.Registry(
-        resources, draft=jsonschema_rs.Draft202012, retriever=lambda uri: {}
-    )
+    return resources
 
 
 def _reaches_unresolved(corpus: Corpus, path: str, pointer: str) -> bool:

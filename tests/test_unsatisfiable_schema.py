@@ -148,3 +148,56 @@ def test_openwop_createrun_repaired_passes_and_pre_0094_form_is_found(
     [finding] = rule.check(Corpus.load(copy, config), {})
     assert "createRun" in finding.message
     assert "forbids `workflowId`" in finding.message
+
+
+def huge_composition(size: int) -> dict[str, object]:
+    """allOf of anyOf's: its canonical form multiplies out (3**size branches)."""
+    return {
+        "allOf": [
+            {
+                "anyOf": [
+                    {"properties": {f"p{i}_{k}": {"type": "string"}}, "required": [f"p{i}_{k}"]}
+                    for k in range(3)
+                ]
+            }
+            for i in range(size)
+        ]
+    }
+
+
+def test_a_decision_past_its_budget_is_unknown_and_the_run_goes_on() -> None:
+    import time
+
+    from speclint.satisfiability import NO, UNKNOWN, Decider
+
+    with Decider([], budget=0.3) as decider:
+        started = time.monotonic()
+        assert (
+            decider.decide(huge_composition(14), "file:///corpus/x.json", stand_in=True) == UNKNOWN
+        )
+        assert decider.timeouts == 1
+        # The killed worker is replaced: the next decision is answered normally.
+        assert (
+            decider.decide({"allOf": [True, False]}, "file:///corpus/x.json", stand_in=True) == NO
+        )
+        assert time.monotonic() - started < 30  # bounded by the budget, not by the composition
+
+
+def test_the_budget_option_reaches_the_rule(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {"schemas/huge.schema.json": schema(**huge_composition(14), type="object", maxProperties=0)}
+    )
+    rule = all_rules()["unsatisfiable-schema"]
+    assert list(rule.check(Corpus.load(root), {"scope": "all", "budget": 0.3})) == []
+
+
+def test_a_missing_schema_nested_under_not_is_never_a_verdict(make_corpus: MakeCorpus) -> None:
+    # run-options.schema.json (present) says `not: {$ref: missing}`: with the stand-in `true` the
+    # composition is `false`, with `false` it accepts; the verdict depends on the missing file.
+    root = make_corpus(
+        {
+            "api/openapi.yaml": createrun_openapi(closed_branches=False),
+            "schemas/run-options.schema.json": schema(**{"not": {"$ref": "missing.schema.json"}}),
+        }
+    )
+    assert findings(root) == []

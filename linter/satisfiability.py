@@ -1,0 +1,117 @@
+"""Deciding whether a schema accepts anything, within a time budget.
+
+jsonschema-rs canonicalises a schema (resolving ``$ref``\\s through a registry of the corpus) and
+answers yes / no / unknown. Canonicalisation runs in Rust and cannot be interrupted from Python, and
+a large composition can take seconds (``allOf`` of many ``anyOf``\\s expands multiplicatively). So it
+runs in a worker process: a decision that outlives the budget is ``unknown``, and the worker is
+killed and replaced. No decision can hang a run.
+
+References the corpus lacks are answered by the registry's retriever with a boolean stand-in schema
+(``true`` or ``false``); nothing is ever fetched.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from multiprocessing.connection import Connection
+from typing import Any
+
+YES, NO, UNKNOWN, UNDECIDABLE = "yes", "no", "unknown", "undecidable"
+
+
+def _decide_in_process(
+    registries: dict[bool, Any], node: Any, base_uri: str, stand_in: bool
+) -> str:
+    import jsonschema_rs
+
+    try:
+        canonical = jsonschema_rs.canonicalize(
+            node,
+            registry=registries[stand_in],
+            base_uri=base_uri,
+            retriever=lambda uri: stand_in,
+        )
+    except Exception:
+        return UNDECIDABLE
+    verdict = canonical.satisfiability()
+    if verdict == jsonschema_rs.canonical.Satisfiability.NO:
+        return NO
+    if verdict == jsonschema_rs.canonical.Satisfiability.YES:
+        return YES
+    return UNKNOWN
+
+
+def _build_registries(resources: list[tuple[str, Any]]) -> dict[bool, Any]:
+    import jsonschema_rs
+
+    return {
+        stand_in: jsonschema_rs.Registry(
+            resources, draft=jsonschema_rs.Draft202012, retriever=lambda uri, s=stand_in: s
+        )
+        for stand_in in (True, False)
+    }
+
+
+def _worker(connection: Connection, resources: list[tuple[str, Any]]) -> None:
+    registries = _build_registries(resources)
+    while True:
+        task = connection.recv()
+        if task is None:
+            return
+        node, base_uri, stand_in = task
+        connection.send(_decide_in_process(registries, node, base_uri, stand_in))
+
+
+class Decider:
+    """Decides schemas in a worker process, each within ``budget`` seconds."""
+
+    def __init__(self, resources: list[tuple[str, Any]], budget: float = 2.0) -> None:
+        self.resources = resources
+        self.budget = budget
+        self.timeouts = 0
+        self._process: Any = None
+        self._connection: Connection | None = None
+
+    def _start(self) -> Connection:
+        # fork: the worker inherits the corpus resources instead of receiving them pickled.
+        context = multiprocessing.get_context("fork")
+        parent, child = context.Pipe()
+        self._process = context.Process(target=_worker, args=(child, self.resources), daemon=True)
+        self._process.start()
+        child.close()
+        self._connection = parent
+        return parent
+
+    def decide(self, node: Any, base_uri: str, stand_in: bool) -> str:
+        connection = self._connection or self._start()
+        connection.send((node, base_uri, stand_in))
+        if connection.poll(self.budget):
+            try:
+                return str(connection.recv())
+            except EOFError:
+                pass  # the worker died (a crash in native code): treat like a timeout
+        self.timeouts += 1
+        self.close(kill=True)
+        return UNKNOWN
+
+    def close(self, kill: bool = False) -> None:
+        if self._process is None:
+            return
+        if kill:
+            self._process.kill()
+        elif self._connection is not None:
+            try:
+                self._connection.send(None)
+            except (BrokenPipeError, OSError):
+                self._process.kill()
+        self._process.join(timeout=5)
+        if self._connection is not None:
+            self._connection.close()
+        self._process = None
+        self._connection = None
+
+    def __enter__(self) -> Decider:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
