@@ -10,6 +10,11 @@ What it does
     schema accepts everything or nothing. The finding names the keyword that kills the schema
     and the property it rejects, from the composition's closed ``allOf`` branches.
 
+    A satisfiable schema can still reject a property it declares: ``allOf: [{properties: {a},
+    additionalProperties: false}, {properties: {b}}]`` accepts ``{}`` and ``{"a": 1}`` but never
+    ``b``. Each such property is reported too, with the closed branch that forbids it (decided by
+    asking whether ``allOf: [schema, {required: [name]}]`` is satisfiable).
+
 Why is this bad?
     RFC 0094 §A: OpenWOP's ``createRun`` body was ``allOf`` of an inline object and
     ``run-options.schema.json``, each with ``additionalProperties: false``. In 2020-12
@@ -82,6 +87,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 continue
             base = file_uri(document.path)
             if decider.decide(node, base, stand_in=True) != NO:
+                yield from _unreachable_properties(corpus, decider, document, pointer, node, label)
                 continue
             # A missing schema was replaced by `true`; decide again with `false` and report only
             # when the verdict does not depend on what the missing schema says.
@@ -102,6 +108,73 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 related=tuple(related),
                 key=pointer,
             )
+
+
+def _declared(corpus: Corpus, document: Document, pointer: str, node: Any) -> dict[str, str]:
+    """Property names the schema declares (its own ``properties`` and its ``allOf`` branches')."""
+    declared: dict[str, str] = {}
+    if not isinstance(node, dict):
+        return declared
+    for name in node.get("properties", {}) or {}:
+        declared.setdefault(name, "")
+    branches = node.get("allOf")
+    for index, branch in enumerate(branches if isinstance(branches, list) else []):
+        at = join_pointer(join_pointer(pointer, "allOf"), index)
+        resolved, _ = _branch(corpus, document, at, branch)
+        if isinstance(resolved, dict):
+            for name in resolved.get("properties", {}) or {}:
+                declared.setdefault(name, f"allOf/{index}")
+    return declared
+
+
+def _unreachable_properties(
+    corpus: Corpus, decider: Decider, document: Document, pointer: str, node: Any, label: str
+) -> Iterator[Finding]:
+    """A satisfiable schema can still reject a property it declares (RFC 0094 §A's cousin: a
+    closed ``allOf`` branch that does not list a sibling branch's optional field)."""
+    base = file_uri(document.path)
+    missing_reachable = _reaches_unresolved(corpus, document.path, pointer)
+    for name, origin in sorted(_declared(corpus, document, pointer, node).items()):
+        probe = {"allOf": [node, {"type": "object", "required": [name]}]}
+        if decider.decide(probe, base, stand_in=True) != NO:
+            continue
+        if missing_reachable and decider.decide(probe, base, stand_in=False) != NO:
+            continue
+        blockers = _closed_branches_without(corpus, document, pointer, node, name)
+        why = (
+            "; ".join(b for b, _ in blockers) if blockers else "the schema's constraints reject it"
+        )
+        where = f" (declared in `{origin}`)" if origin else ""
+        yield Finding(
+            ID,
+            SEVERITY,
+            f"{label}: property `{name}`{where} is declared but no valid instance may carry it: "
+            f"{why}. Close the composition with `unevaluatedProperties: false` instead of closing "
+            "a branch, or list the property in the closed branch",
+            document.location(pointer),
+            related=tuple(location for _, location in blockers),
+            key=f"{pointer}#{name}",
+        )
+
+
+def _closed_branches_without(
+    corpus: Corpus, document: Document, pointer: str, node: Any, name: str
+) -> list[tuple[str, Location]]:
+    found: list[tuple[str, Location]] = []
+    branches = node.get("allOf") if isinstance(node, dict) else None
+    for index, branch in enumerate(branches if isinstance(branches, list) else []):
+        at = join_pointer(join_pointer(pointer, "allOf"), index)
+        resolved, where = _branch(corpus, document, at, branch)
+        if not isinstance(resolved, dict) or name in (resolved.get("properties") or {}):
+            continue
+        for keyword in ("additionalProperties", "unevaluatedProperties"):
+            if resolved.get(keyword) is False and not resolved.get("patternProperties"):
+                source = "" if where.path == document.path else f" (from `{where.path}`)"
+                target = corpus.documents[where.path].location(
+                    join_pointer(where.pointer or "", keyword), note=f"allOf/{index} is closed here"
+                )
+                found.append((f"`allOf/{index}/{keyword}`{source} forbids it", target))
+    return found
 
 
 def _targets(corpus: Corpus, scope: str) -> Iterator[tuple[Document, str, str]]:

@@ -201,3 +201,44 @@ def test_a_missing_schema_nested_under_not_is_never_a_verdict(make_corpus: MakeC
         }
     )
     assert findings(root) == []
+
+
+def body_openapi(body: str) -> str:
+    head = "openapi: 3.1.0\ninfo: {title: T, version: 1.0.0}\npaths:\n  /v1/runs:\n    post:\n"
+    head += (
+        "      requestBody:\n        content:\n          application/json:\n            schema:\n"
+    )
+    tail = "      responses:\n        '201': {description: created}\n"
+    return head + textwrap.indent(textwrap.dedent(body), " " * 14) + tail
+
+
+@pytest.mark.parametrize("keyword", ["additionalProperties", "unevaluatedProperties"])
+def test_declared_property_that_a_closed_branch_rejects(
+    make_corpus: MakeCorpus, keyword: str
+) -> None:
+    body = f"""\
+        allOf:
+          - {{type: object, properties: {{workflowId: {{type: string}}}}, {keyword}: false}}
+          - {{type: object, properties: {{priority: {{type: integer}}}}}}
+        """
+    root = make_corpus({"api/openapi.yaml": body_openapi(body)})
+    [finding] = findings(root)  # `{}` and `{workflowId}` pass: satisfiable, but `priority` is dead
+    assert (
+        "property `priority` (declared in `allOf/1`) is declared but no valid instance may carry it"
+        in finding.message
+    )
+    assert f"`allOf/0/{keyword}` forbids it" in finding.message
+    assert finding.related[0].pointer.endswith(f"/allOf/0/{keyword}")
+
+
+def test_closing_the_composition_leaves_every_declared_property_reachable(
+    make_corpus: MakeCorpus,
+) -> None:
+    body = """\
+        allOf:
+          - {type: object, properties: {workflowId: {type: string}}}
+          - {type: object, properties: {priority: {type: integer}}}
+        unevaluatedProperties: false
+        """
+    root = make_corpus({"api/openapi.yaml": body_openapi(body)})
+    assert findings(root) == []
