@@ -41,19 +41,24 @@ def _decide_in_process(
     return UNKNOWN
 
 
-def _build_registries(resources: list[tuple[str, Any]]) -> dict[bool, Any]:
+def _build_registries(resources: list[tuple[str, Any]], missing: list[str]) -> dict[bool, Any]:
+    """One registry per stand-in. Missing targets are registered up front: jsonschema-rs crawls
+    only schema keywords, so a ``$ref`` under an OpenAPI ``paths`` entry is met during
+    canonicalisation, when the registry no longer retrieves."""
     import jsonschema_rs
 
     return {
         stand_in: jsonschema_rs.Registry(
-            resources, draft=jsonschema_rs.Draft202012, retriever=lambda uri, s=stand_in: s
+            [*resources, *((uri, stand_in) for uri in missing)],
+            draft=jsonschema_rs.Draft202012,
+            retriever=lambda uri, s=stand_in: s,
         )
         for stand_in in (True, False)
     }
 
 
-def _worker(connection: Connection, resources: list[tuple[str, Any]]) -> None:
-    registries = _build_registries(resources)
+def _worker(connection: Connection, resources: list[tuple[str, Any]], missing: list[str]) -> None:
+    registries = _build_registries(resources, missing)
     while True:
         task = connection.recv()
         if task is None:
@@ -65,8 +70,14 @@ def _worker(connection: Connection, resources: list[tuple[str, Any]]) -> None:
 class Decider:
     """Decides schemas in a worker process, each within ``budget`` seconds."""
 
-    def __init__(self, resources: list[tuple[str, Any]], budget: float = 2.0) -> None:
+    def __init__(
+        self,
+        resources: list[tuple[str, Any]],
+        budget: float = 2.0,
+        missing: list[str] | None = None,
+    ) -> None:
         self.resources = resources
+        self.missing = sorted(set(missing or ()))
         self.budget = budget
         self.timeouts = 0
         self._process: Any = None
@@ -76,7 +87,9 @@ class Decider:
         # fork: the worker inherits the corpus resources instead of receiving them pickled.
         context = multiprocessing.get_context("fork")
         parent, child = context.Pipe()
-        self._process = context.Process(target=_worker, args=(child, self.resources), daemon=True)
+        self._process = context.Process(
+            target=_worker, args=(child, self.resources, self.missing), daemon=True
+        )
         self._process.start()
         child.close()
         self._connection = parent

@@ -73,26 +73,43 @@ from speclint.satisfiability import NO, Decider
 from speclint.structured import join_pointer, split_pointer
 
 ID = "unsatisfiable-schema"
+# Probes reference the schema where it stands instead of copying it: a copied schema's `$ref: "#"`
+# would point at the probe (JSON Schema 2020-12 §8.2.1), changing what it means.
+PROBE_BASE = "file:///corpus/.speclint-probe.json"
+FRAGMENT_SAFE = "/~!$&'()*+,;=:@-._"  # RFC 3986 §3.5 fragment characters, kept as they are
+
+
+def in_place_uri(document: Document, pointer: str) -> str:
+    from urllib.parse import quote
+
+    return f"{file_uri(document.path)}#{quote(pointer, safe=FRAGMENT_SAFE)}"
+
+
 SEVERITY = Severity.ERROR
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     budget = float(options.get("budget", 2.0))
-    with Decider(_resources(corpus), budget) as decider:
+    missing = [
+        r.target.split("#", 1)[0]
+        for r in corpus.references.references
+        if r.outcome in {"missing-file", "unknown-id"}
+    ]
+    with Decider(_resources(corpus), budget, missing) as decider:
         for document, pointer, label in _targets(
             corpus, str(options.get("scope", "client-submitted"))
         ):
             node = _resolve_pointer(document.data, pointer)
             if not isinstance(node, (dict, bool)):
                 continue
-            base = file_uri(document.path)
-            if decider.decide(node, base, stand_in=True) != NO:
+            in_place = {"$ref": in_place_uri(document, pointer)}
+            if decider.decide(in_place, PROBE_BASE, stand_in=True) != NO:
                 yield from _unreachable_properties(corpus, decider, document, pointer, node, label)
                 continue
             # A missing schema was replaced by `true`; decide again with `false` and report only
             # when the verdict does not depend on what the missing schema says.
             if _reaches_unresolved(corpus, document.path, pointer) and (
-                decider.decide(node, base, stand_in=False) != NO
+                decider.decide(in_place, PROBE_BASE, stand_in=False) != NO
             ):
                 continue
             reasons, related = _explain(corpus, document, pointer, node)
@@ -110,20 +127,26 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             )
 
 
-def _declared(corpus: Corpus, document: Document, pointer: str, node: Any) -> dict[str, str]:
-    """Property names the schema declares (its own ``properties`` and its ``allOf`` branches')."""
-    declared: dict[str, str] = {}
+def _declared(
+    corpus: Corpus, document: Document, pointer: str, node: Any
+) -> dict[str, tuple[str, Document, str]]:
+    """Property names the schema declares (its own ``properties`` and its ``allOf`` branches'):
+    name -> (where it is declared, the declaring document, the pointer of its subschema)."""
+    declared: dict[str, tuple[str, Document, str]] = {}
     if not isinstance(node, dict):
         return declared
     for name in node.get("properties", {}) or {}:
-        declared.setdefault(name, "")
+        at = join_pointer(join_pointer(pointer, "properties"), name)
+        declared.setdefault(name, ("", document, at))
     branches = node.get("allOf")
     for index, branch in enumerate(branches if isinstance(branches, list) else []):
         at = join_pointer(join_pointer(pointer, "allOf"), index)
-        resolved, _ = _branch(corpus, document, at, branch)
+        resolved, where = _branch(corpus, document, at, branch)
         if isinstance(resolved, dict):
+            holder = corpus.documents[where.path]
             for name in resolved.get("properties", {}) or {}:
-                declared.setdefault(name, f"allOf/{index}")
+                sub = join_pointer(join_pointer(where.pointer or "", "properties"), name)
+                declared.setdefault(name, (f"allOf/{index}", holder, sub))
     return declared
 
 
@@ -132,13 +155,16 @@ def _unreachable_properties(
 ) -> Iterator[Finding]:
     """A satisfiable schema can still reject a property it declares (RFC 0094 §A's cousin: a
     closed ``allOf`` branch that does not list a sibling branch's optional field)."""
-    base = file_uri(document.path)
     missing_reachable = _reaches_unresolved(corpus, document.path, pointer)
-    for name, origin in sorted(_declared(corpus, document, pointer, node).items()):
-        probe = {"allOf": [node, {"type": "object", "required": [name]}]}
-        if decider.decide(probe, base, stand_in=True) != NO:
+    in_place = {"$ref": in_place_uri(document, pointer)}
+    for name, (origin, holder, sub) in sorted(_declared(corpus, document, pointer, node).items()):
+        probe = {"allOf": [in_place, {"type": "object", "required": [name]}]}
+        if decider.decide(probe, PROBE_BASE, stand_in=True) != NO:
             continue
-        if missing_reachable and decider.decide(probe, base, stand_in=False) != NO:
+        # `name: false` or `name: {not: {}}` forbids the property on purpose: not a defect.
+        if decider.decide({"$ref": in_place_uri(holder, sub)}, PROBE_BASE, stand_in=True) == NO:
+            continue
+        if missing_reachable and decider.decide(probe, PROBE_BASE, stand_in=False) != NO:
             continue
         blockers = _closed_branches_without(corpus, document, pointer, node, name)
         why = (

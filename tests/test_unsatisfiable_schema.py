@@ -242,3 +242,13 @@ def test_closing_the_composition_leaves_every_declared_property_reachable(
         """
     root = make_corpus({"api/openapi.yaml": body_openapi(body)})
     assert findings(root) == []
+
+
+def test_a_property_forbidden_on_purpose_is_not_reported(make_corpus: MakeCorpus) -> None:
+    forbidden = schema(
+        type="object",
+        properties={"name": {"type": "string"}, "runtime": {"not": {}}, "legacy": False},
+        additionalProperties=False,
+    )
+    root = make_corpus({"schemas/manifest.schema.json": forbidden})
+    assert findings(root, "all") == []
