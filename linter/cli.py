@@ -109,7 +109,7 @@ def check(
         fail(str(error))
     except KeyError as error:
         fail(f"unknown rule id(s): {error.args[0]} (see `speclint rules`)")
-    except Exception as error:
+    except Exception as error:  # exit 2 with one line, not a traceback (unless --debug)
         if debug:
             raise
         fail(f"internal error: {type(error).__name__}: {error} (run with --debug for details)")

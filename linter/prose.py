@@ -122,7 +122,7 @@ def parse_markdown(text: str) -> ProseDocument:
     source = ("\n" * front.group(0).count("\n") + text[front.end() :]) if front else text
     try:
         tokens = _parser().parse(source)
-    except Exception:
+    except Exception:  # a prose model with nothing in it beats a crashed run
         tokens = []
     builder = _Builder(lines)
     builder.walk(tokens)

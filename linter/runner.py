@@ -59,7 +59,7 @@ def run_rules(
         options = corpus.config.rule_options.get(rule_id, {})
         try:
             produced = list(info.check(corpus, options))
-        except Exception as error:
+        except Exception as error:  # isolation is the point: one rule's bug is one finding
             if debug:
                 traceback.print_exc()
             findings.append(

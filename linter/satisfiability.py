@@ -31,7 +31,7 @@ def _decide_in_process(
             base_uri=base_uri,
             retriever=lambda uri: stand_in,
         )
-    except Exception:
+    except Exception:  # a pointer to nowhere, an unsupported keyword: no verdict
         return UNDECIDABLE
     verdict = canonical.satisfiability()
     if verdict == jsonschema_rs.canonical.Satisfiability.NO:
@@ -41,20 +41,21 @@ def _decide_in_process(
     return UNKNOWN
 
 
-def _build_registries(resources: list[tuple[str, Any]], missing: list[str]) -> dict[bool, Any]:
-    """One registry per stand-in. Missing targets are registered up front: jsonschema-rs crawls
-    only schema keywords, so a ``$ref`` under an OpenAPI ``paths`` entry is met during
-    canonicalisation, when the registry no longer retrieves."""
+def build_registry(resources: list[tuple[str, Any]], missing: list[str], stand_in: bool) -> Any:
+    """A jsonschema-rs registry of the corpus. Missing targets are registered up front with the
+    stand-in: jsonschema-rs crawls only schema keywords, so a ``$ref`` under an OpenAPI ``paths``
+    entry is met during canonicalisation, when the registry no longer retrieves."""
     import jsonschema_rs
 
-    return {
-        stand_in: jsonschema_rs.Registry(
-            [*resources, *((uri, stand_in) for uri in missing)],
-            draft=jsonschema_rs.Draft202012,
-            retriever=lambda uri, s=stand_in: s,
-        )
-        for stand_in in (True, False)
-    }
+    return jsonschema_rs.Registry(
+        [*resources, *((uri, stand_in) for uri in missing)],
+        draft=jsonschema_rs.Draft202012,
+        retriever=lambda uri: stand_in,
+    )
+
+
+def _build_registries(resources: list[tuple[str, Any]], missing: list[str]) -> dict[bool, Any]:
+    return {stand_in: build_registry(resources, missing, stand_in) for stand_in in (True, False)}
 
 
 def _worker(connection: Connection, resources: list[tuple[str, Any]], missing: list[str]) -> None:

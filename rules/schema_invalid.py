@@ -82,7 +82,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 
 def _validator_class(dialect: str) -> Any:
-    known = validators._META_SCHEMAS
+    known = validators._META_SCHEMAS  # jsonschema's own map of dialect URI -> validator
     for candidate in (dialect, dialect.rstrip("#"), dialect.rstrip("#") + "#"):
         if candidate in known:
             return known[candidate]

@@ -114,6 +114,9 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 continue
             reasons, related = _explain(corpus, document, pointer, node)
             why = "; ".join(reasons) if reasons else "its constraints contradict each other"
+            witness = _witness(corpus, document, pointer, node, missing)
+            if witness:
+                why = f"{why} ({witness})"
             yield Finding(
                 ID,
                 SEVERITY,
@@ -125,6 +128,37 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 related=tuple(related),
                 key=pointer,
             )
+
+
+def _witness(
+    corpus: Corpus, document: Document, pointer: str, node: Any, missing: list[str]
+) -> str:
+    """A generated instance that one branch accepts and the composition rejects (never trusted
+    from the generator alone: both judgements come from a 2020-12 validator)."""
+    import jsonschema_rs
+    from jsonschema import Draft202012Validator
+
+    from speclint.satisfiability import build_registry
+    from speclint.witnesses import first_rejected, generate
+
+    branches = node.get("allOf") if isinstance(node, dict) else None
+    if not isinstance(branches, list):
+        return ""
+    composed = Draft202012Validator(
+        {"$ref": in_place_uri(document, pointer)}, registry=corpus.references.registry
+    )
+    registry = build_registry(_resources(corpus), missing, stand_in=True)
+    for index, branch in enumerate(branches):
+        try:
+            standalone = jsonschema_rs.dereference(
+                branch, registry=registry, base_uri=file_uri(document.path)
+            )
+        except Exception:  # cannot be made self-contained: no witness from this branch
+            continue
+        witness = first_rejected(standalone, composed, generate(standalone))
+        if witness is not None:
+            return witness.describe(f"allOf/{index}")
+    return ""
 
 
 def _declared(

@@ -1,0 +1,100 @@
+"""Concrete evidence for a satisfiability finding: instances a branch accepts and the whole rejects.
+
+hypothesis-jsonschema generates instances from one ``allOf`` branch; each is validated against that
+branch and then against the real composed schema with a 2020-12 validator. The generator alone is
+never trusted: it ignores ``unevaluatedProperties`` (and cannot know what the other branches say),
+so only instances the real validator has judged are quoted. Generation is derandomized and bounded,
+so the same corpus gives the same witness, byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from referencing import Registry
+
+MAX_EXAMPLES = 25
+
+
+@dataclass(frozen=True)
+class Witness:
+    instance: Any
+    keyword_path: str  # where in the composed schema the instance is rejected, e.g. allOf/1/additionalProperties
+    message: str
+
+    def describe(self, origin: str) -> str:
+        shown = json.dumps(self.instance, sort_keys=True, ensure_ascii=True)
+        if len(shown) > 120:
+            shown = shown[:117] + "..."
+        return f"e.g. `{shown}` (valid for `{origin}`) is rejected at `{self.keyword_path}`: {self.message}"
+
+
+def generate(schema: Any, count: int = MAX_EXAMPLES) -> list[Any]:
+    """Up to ``count`` instances of a self-contained schema; none when it cannot be generated from."""
+    # hypothesis-jsonschema warns (while building the strategy) about patterns it cannot handle;
+    # speclint's own output stays clean.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _generate(schema, count)
+
+
+def _generate(schema: Any, count: int) -> list[Any]:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis_jsonschema import from_schema
+
+    found: list[Any] = []
+    try:
+
+        @settings(
+            derandomize=True,
+            max_examples=count,
+            database=None,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(from_schema(schema))
+        def collect(instance: Any) -> None:
+            found.append(instance)
+
+        collect()
+    except Exception:  # an unsupported keyword or format: no witnesses, and no verdict from them
+        return []
+    return found
+
+
+def first_rejected(
+    branch: Any, composed: Draft202012Validator, generated: list[Any]
+) -> Witness | None:
+    """The smallest generated instance the branch accepts and the composition rejects."""
+    try:
+        # An empty registry: a reference left in place (a cycle) must fail, not be fetched.
+        branch_validator = Draft202012Validator(branch, registry=Registry())
+    except Exception:  # a branch jsonschema cannot compile: no witness from it
+        return None
+    candidates: list[tuple[str, Any, ValidationError]] = []
+    for instance in generated:
+        try:
+            if not branch_validator.is_valid(instance):
+                continue
+            error = next(iter(composed.iter_errors(instance)), None)
+        except Exception:  # an unresolvable reference inside the composition: no witness
+            return None
+        if error is not None:
+            candidates.append((json.dumps(instance, sort_keys=True), instance, error))
+    if not candidates:
+        return None
+    _, instance, error = min(candidates, key=lambda c: (len(c[0]), c[0]))
+    specific = _deepest(error)
+    path = "/".join(str(p) for p in specific.absolute_schema_path if p != "$ref")
+    return Witness(instance, path, specific.message)
+
+
+def _deepest(error: ValidationError) -> ValidationError:
+    while error.context:
+        error = min(error.context, key=lambda e: (-len(e.absolute_schema_path), e.message))
+    return error
