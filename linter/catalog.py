@@ -34,7 +34,8 @@ class RuleInfo:
     def summary(self) -> str:
         """The docstring's first paragraph on one line: for `speclint rules` and SARIF."""
         first = self.doc.strip().split("\n\n", 1)[0]
-        return " ".join(first.split())
+        # Docstrings use reST literals (``$ref``); one-line summaries read as Markdown (`$ref`).
+        return " ".join(first.split()).replace("``", "`")
 
 
 @cache
