@@ -73,6 +73,11 @@ def main() -> None:
     default=None,
     help="Colour the text report (default: when stdout is a terminal).",
 )
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar on stderr for long checks (default: when stderr is a terminal).",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 def check(
     path: Path,
@@ -82,12 +87,14 @@ def check(
     config_path: Path | None,
     only_rules: tuple[str, ...],
     color: bool | None,
+    progress: bool | None,
     debug: bool,
 ) -> None:
     """Check the spec corpus at PATH (default: the current directory)."""
     from .config import ConfigError, load_config
     from .corpus import Corpus
     from .findings import Severity
+    from .progress import TerminalProgress, reporting
     from .reporters import Report, renderer
     from .runner import run_rules, select_rules
 
@@ -104,7 +111,10 @@ def check(
         config = load_config(path.resolve(), config_path)
         corpus = Corpus.load(path, config)
         rules = select_rules(corpus, only_rules or None)
-        result = run_rules(corpus, rules, debug=debug)
+        show_progress = progress if progress is not None else sys.stderr.isatty()
+        sink = TerminalProgress(sys.stderr) if show_progress else None
+        with reporting(sink):
+            result = run_rules(corpus, rules, debug=debug)
     except ConfigError as error:
         fail(str(error))
     except KeyError as error:

@@ -33,6 +33,26 @@ class InlineCode:
 
 
 @dataclass(frozen=True)
+class Link:
+    """An inline link: ``target`` is the raw destination (relative path, ``#anchor`` or URL)."""
+
+    target: str
+    text: str
+    line: int
+    heading: Heading | None
+
+
+@dataclass(frozen=True)
+class HtmlComment:
+    """An HTML comment block (``<!-- key: value -->``), the place authors leave machine markers."""
+
+    text: str
+    line: int
+    end_line: int
+    heading: Heading | None
+
+
+@dataclass(frozen=True)
 class Paragraph:
     text: str
     plain: str
@@ -41,6 +61,7 @@ class Paragraph:
     heading: Heading | None
     in_list_item: bool
     inline_code: tuple[InlineCode, ...]
+    links: tuple[Link, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -89,6 +110,8 @@ class ProseDocument:
     fences: tuple[CodeFence, ...]
     inline_code: tuple[InlineCode, ...]
     line_count: int
+    links: tuple[Link, ...] = ()
+    comments: tuple[HtmlComment, ...] = ()
 
     def heading_at(self, line: int) -> Heading | None:
         index = bisect_right([h.line for h in self.headings], line) - 1
@@ -134,6 +157,8 @@ def parse_markdown(text: str) -> ProseDocument:
         fences=tuple(builder.fences),
         inline_code=tuple(builder.inline_code),
         line_count=len(lines),
+        links=tuple(builder.links),
+        comments=tuple(builder.comments),
     )
 
 
@@ -146,6 +171,8 @@ class _Builder:
         self.tables: list[Table] = []
         self.fences: list[CodeFence] = []
         self.inline_code: list[InlineCode] = []
+        self.links: list[Link] = []
+        self.comments: list[HtmlComment] = []
         self.anchors: dict[str, int] = {}
         self.stack: list[Heading] = []
 
@@ -176,6 +203,27 @@ class _Builder:
                 self.inline_code.append(code)
             elif child.type == "text" and "\n" in child.content:
                 line += child.content.count("\n")
+        return tuple(found)
+
+    def link_targets(self, inline: Any, first_line: int) -> tuple[Link, ...]:
+        """Links of an inline token, each with the line its opening bracket is on."""
+        found: list[Link] = []
+        line = first_line
+        children = list(inline.children or ())
+        for position, child in enumerate(children):
+            if child.type in {"softbreak", "hardbreak"}:
+                line += 1
+            elif child.type == "text" and "\n" in child.content:
+                line += child.content.count("\n")
+            elif child.type == "link_open":
+                label = []
+                for following in children[position + 1 :]:
+                    if following.type == "link_close":
+                        break
+                    label.append(following.content)
+                link = Link(str(child.attrs.get("href", "")), "".join(label), line, self.heading)
+                found.append(link)
+                self.links.append(link)
         return tuple(found)
 
     def walk(self, tokens: list[Any]) -> None:
@@ -226,6 +274,7 @@ class _Builder:
                 inline = tokens[index + 1]
                 start, end = token.map
                 codes = self.codes(inline, start + 1)
+                links = self.link_targets(inline, start + 1)
                 plain = "".join(
                     c.content
                     if c.type in {"text", "code_inline"}
@@ -235,7 +284,7 @@ class _Builder:
                 in_item = bool(item_starts) and item_starts[-1][0] <= start < item_starts[-1][1]
                 raw = self.source(start, end)
                 self.paragraphs.append(
-                    Paragraph(raw, plain, start + 1, end, self.heading, in_item, codes)
+                    Paragraph(raw, plain, start + 1, end, self.heading, in_item, codes, links)
                 )
                 if in_item and item_starts[-1][0] == start:
                     _, item_end, ordered, depth = item_starts[-1]
@@ -251,6 +300,10 @@ class _Builder:
                     CodeFence(
                         language, info, token.content, token.map[0] + 1, token.map[1], self.heading
                     )
+                )
+            elif kind == "html_block" and token.map and "<!--" in token.content:
+                self.comments.append(
+                    HtmlComment(token.content.strip(), token.map[0] + 1, token.map[1], self.heading)
                 )
             elif kind == "table_open" and token.map:
                 index = self.table(tokens, index)
@@ -280,6 +333,7 @@ class _Builder:
                 else:
                     rows.append(tuple(row))
             elif token.type == "inline":
+                self.link_targets(token, row_line)
                 row.append(TableCell(token.content, row_line, self.codes(token, row_line)))
             index += 1
         self.tables.append(Table(tuple(header), tuple(rows), start + 1, end, self.heading))

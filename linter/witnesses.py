@@ -31,7 +31,8 @@ class Witness:
         shown = json.dumps(self.instance, sort_keys=True, ensure_ascii=True)
         if len(shown) > 120:
             shown = shown[:117] + "..."
-        return f"e.g. `{shown}` (valid for `{origin}`) is rejected at `{self.keyword_path}`: {self.message}"
+        source = origin if " " in origin else f"`{origin}`"  # a keyword path, or words
+        return f"e.g. `{shown}` (valid for {source}) is rejected at `{self.keyword_path}`: {self.message}"
 
 
 def generate(schema: Any, count: int = MAX_EXAMPLES) -> list[Any]:
@@ -92,6 +93,25 @@ def first_rejected(
     specific = _deepest(error)
     path = "/".join(str(p) for p in specific.absolute_schema_path if p != "$ref")
     return Witness(instance, path, specific.message)
+
+
+CLOSURE_KEYWORDS = ("additionalProperties", "unevaluatedProperties", "unevaluatedItems")
+
+
+def relax_closure(schema: Any) -> Any:
+    """The schema with every closure keyword that is ``false`` removed, at any depth.
+
+    Instances of the relaxed schema carry the fields the author meant to allow; the real
+    composition then shows which closing keyword rejects them (RFC 0094 §A)."""
+    if isinstance(schema, list):
+        return [relax_closure(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    return {
+        key: relax_closure(value)
+        for key, value in schema.items()
+        if not (key in CLOSURE_KEYWORDS and value is False)
+    }
 
 
 def _deepest(error: ValidationError) -> ValidationError:

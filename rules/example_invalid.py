@@ -1,17 +1,34 @@
-"""An example in an API document that fails the schema it illustrates.
+"""An example (in an API document, a schema, or a spec page) that fails the schema it illustrates.
 
 What it does
-    Validates every example against its schema with a JSON Schema 2020-12 validator, resolving
-    ``$ref``\\s through the corpus (offline):
+    Validates every example against its schema with the validator for the draft that schema is
+    written in (2020-12 unless it says otherwise), resolving ``$ref``\\s through the corpus
+    (offline):
 
     - OpenAPI media types and parameters: ``example``, and each ``examples.<name>.value``
       (following ``$ref``\\s to ``components/examples``), against the sibling ``schema``;
     - OpenAPI 3.1 schema objects: each item of ``examples`` (and a legacy ``example``), against
       that schema;
-    - AsyncAPI messages: each ``examples[].payload`` against the message's ``payload``.
+    - AsyncAPI messages: each ``examples[].payload`` against the message's ``payload``; schemas
+      in ``components/schemas`` and inline payloads: their ``examples`` (draft-07, the AsyncAPI
+      Schema Object's base);
+    - JSON Schema files: every ``examples`` item, against the (sub)schema that lists it, in the
+      draft its ``$schema`` declares;
+    - Markdown: every ``json`` / ``jsonc`` code fence tied to a schema, by its info string
+      (```` ```json schema=schemas/x.schema.json ````), by a marker comment just above it
+      (``<!-- normative-example: x.schema.json -->``), by configuration, or by the paragraph just
+      above it naming exactly one schema file (a link or a backticked file name). ``jsonc``
+      comments and trailing commas are allowed.
 
-    The finding points at the example's line and names the failing keyword. A schema whose
-    references do not resolve is skipped (``unresolved-ref`` reports it).
+    The finding points at the example's line (inside a fence: the failing member's line) and
+    names the failing keyword. A schema whose references do not resolve is skipped
+    (``unresolved-ref`` reports it).
+
+    An example tied by the paragraph above it is read as a *fragment*: the block of a larger
+    document that the text is about (``capabilities.compensation``). Missing ``required``
+    members are not reported for it; wrong types, unknown members and bad values are. An
+    explicit tie (info string, marker, configuration) checks the whole example, and a warning
+    says when the schema it names is not in the corpus or the fence is not JSON.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render. An
@@ -39,22 +56,37 @@ Use instead
     PASS.
 
 Options
-    None.
+    ``markers`` (default ``["normative-example", "schema", "example-of"]``): the keys of marker
+    comments ``<!-- key: schema -->`` that tie the next fence to a schema.
+
+    ``fences`` (default none): a table from ``page.md#heading-anchor`` (or ``page.md``) to a
+    schema (``schemas/x.schema.json`` or ``schemas/x.schema.json#/$defs/y``); every JSON fence
+    under that heading (or on that page) is checked against it::
+
+        [rules.example-invalid.fences]
+        "spec/rest-endpoints.md#create-a-run" = "schemas/run-request.schema.json"
+
+    ``adjacent`` (default ``true``): tie fences by the paragraph above them; ``false`` keeps only
+    explicit ties.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft7Validator, Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
+from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
 from speclint.corpus import Corpus, Document, DocumentKind
-from speclint.findings import Finding, Severity
+from speclint.fences import DEFAULT_MARKERS, fence_json, fence_ties
+from speclint.findings import Finding, Location, Severity
 from speclint.references import file_uri
-from speclint.structured import escape_token, join_pointer
-from speclint.validation import explain, short_message
+from speclint.structured import ParseFailure, escape_token, join_pointer
+from speclint.validation import error_pointer, explain, short_message
 
 ID = "example-invalid"
 SEVERITY = Severity.ERROR
@@ -64,39 +96,185 @@ HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "tra
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     registry = corpus.references.registry
     for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
-        pairs = (
-            openapi_examples(document)
-            if document.kind is DocumentKind.OPENAPI
-            else asyncapi_examples(document)
-        )
+        if document.kind is DocumentKind.OPENAPI:
+            pairs = openapi_examples(document)
+            dialect = _openapi_dialect(document)
+        else:
+            pairs = asyncapi_examples(document)
+            dialect = Draft7Validator  # the AsyncAPI Schema Object is a draft-07 superset
         for schema_pointer, example_pointer, value in pairs:
             uri = f"{file_uri(document.path)}#{schema_pointer}"
-            validator = Draft202012Validator({"$ref": uri}, registry=registry)
-            try:
-                errors = sorted(
-                    validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path))
-                )
-            except Unresolvable:
+            failure = _first_failure(dialect({"$ref": uri}, registry=registry), value)
+            if failure is None:
                 continue
-            if not errors:
-                continue
-            specific = explain(errors[0])
-            where = "".join(f"/{escape_token(t)}" for t in specific.absolute_path) or "/"
-            more = (
-                f" (and {len(errors) - 1} more error{'s' if len(errors) > 2 else ''})"
-                if len(errors) > 1
-                else ""
-            )
             yield Finding(
                 ID,
                 SEVERITY,
-                f"example at {where}: {short_message(specific)}{more}; it fails the schema at "
-                f"`{schema_pointer}`: fix the example, or the schema if the example shows what the "
-                "API really does",
+                f"{failure}; it fails the schema at `{schema_pointer}`: fix the example, or the "
+                "schema if the example shows what the API really does",
                 document.location(example_pointer),
                 related=(document.location(schema_pointer, note="the schema it fails"),),
                 key=example_pointer,
             )
+    for document in corpus.of_kind(DocumentKind.SCHEMA):
+        dialect = _declared_dialect(document.data)
+        for schema_pointer, example_pointer, value in _schema_tree_examples(document.data, ""):
+            uri = f"{file_uri(document.path)}#{schema_pointer}"
+            failure = _first_failure(dialect({"$ref": uri}, registry=registry), value)
+            if failure is None:
+                continue
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"{failure}; it fails the schema at `{schema_pointer or '/'}` that lists it: fix "
+                "the example, or the schema",
+                document.location(example_pointer),
+                related=(document.location(schema_pointer, note="the schema it fails"),),
+                key=example_pointer,
+            )
+    yield from markdown_findings(corpus, options)
+
+
+def markdown_findings(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    """JSON code fences in Markdown, against the schema each one is tied to."""
+    registry = corpus.references.registry
+    markers = tuple(str(m) for m in options.get("markers", DEFAULT_MARKERS))
+    configured = {str(k): str(v) for k, v in dict(options.get("fences", {})).items()}
+    adjacent = bool(options.get("adjacent", True))
+    for document in corpus.of_kind(DocumentKind.MARKDOWN):
+        lines = (document.text or "").split("\n")
+        for tie in fence_ties(corpus, document, markers, configured, adjacent):
+            fence = tie.fence
+            opening = lines[fence.line - 1] if fence.line <= len(lines) else ""
+            indent = len(opening) - len(opening.lstrip())
+            tie_location = Location(
+                document.path,
+                tie.line,
+                1,
+                pointer=fence.heading.anchor if fence.heading else "",
+                note=f"the {tie.how} that ties this example to `{tie.named}`",
+            )
+            heading = f"#{fence.heading.anchor}" if fence.heading else ""
+            if tie.target is None:
+                if tie.explicit:
+                    yield Finding(
+                        ID,
+                        Severity.WARNING,
+                        f"the example is tied by {tie.how} to `{tie.named}`, which names no schema "
+                        "in the corpus, so it is not checked: fix the name (a path relative to "
+                        "this page or the corpus root, or a file name only one schema has), or add "
+                        "the schema",
+                        Location(document.path, tie.line, 1, pointer=heading),
+                        key=f"{fence.line}:unresolved",
+                    )
+                continue
+            try:
+                parsed = fence_json(fence)
+            except ParseFailure as error:
+                if tie.explicit:
+                    yield Finding(
+                        ID,
+                        Severity.WARNING,
+                        f"the example tied to `{tie.named}` is not {fence.language.upper()}: "
+                        f"{error.message}; it cannot be checked. Make it complete JSON (use a "
+                        "`jsonc` fence for comments), or drop the tie if it is only a sketch",
+                        Location(
+                            document.path,
+                            fence.line + error.line,
+                            error.column + (indent if error.line > 0 else 0),
+                            pointer=heading,
+                        ),
+                        related=(tie_location,) if tie.line != fence.line else (),
+                        key=f"{fence.line}:not-json",
+                    )
+                continue
+            target = tie.target
+            uri = f"{file_uri(target.document.path)}#{target.pointer}"
+            dialect = _declared_dialect(target.document.data)
+            errors = _errors(dialect({"$ref": uri}, registry=registry), parsed.data)
+            if not tie.explicit:
+                # An inferred tie often shows one block of a larger document (the `compensation`
+                # family of a capabilities document): check what the example says, not what it
+                # leaves out.
+                errors = _without_required(errors)
+            if not errors:
+                continue
+            failure = _describe(errors)
+            where = error_pointer(explain(errors[0]))
+            line, column = parsed.positions.get(where, (1, 1))
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"{failure}; the example fails `{target.label}`, which the {tie.how} ties it to: "
+                "fix the example, or the schema if the example shows what the protocol really "
+                "does",
+                Location(document.path, fence.line + line, column + indent, pointer=heading),
+                related=(
+                    target.document.location(target.pointer, note="the schema it fails"),
+                    *((tie_location,) if tie.line != fence.line else ()),
+                ),
+                key=f"{fence.line}{where}",
+            )
+
+
+def _openapi_dialect(document: Document) -> type[Validator]:
+    # OpenAPI 3.1 Schema Objects default to the OAS dialect, a 2020-12 vocabulary superset;
+    # `jsonSchemaDialect` may name another (OpenAPI 3.1 §4.8.1).
+    declared = document.data.get("jsonSchemaDialect") if isinstance(document.data, dict) else None
+    return _declared_dialect({"$schema": declared} if isinstance(declared, str) else {})
+
+
+def _declared_dialect(schema: Any) -> type[Validator]:
+    """The validator for the draft a schema declares with ``$schema`` (2020-12 when none)."""
+    cls: type[Validator] = validator_for(
+        schema if isinstance(schema, dict) else {}, default=Draft202012Validator
+    )
+    return cls
+
+
+def _without_required(errors: Iterable[ValidationError]) -> list[ValidationError]:
+    """The errors a fragment is answerable for: what it says, not what it leaves out.
+
+    ``required`` failures go, and so does an ``anyOf``/``oneOf`` failure when one of its branches
+    failed only on ``required``. (A validator subclass cannot do this: jsonschema re-selects the
+    class from each resource's ``$schema`` when it follows a ``$ref``.)
+    """
+    kept: list[ValidationError] = []
+    for error in errors:
+        if error.validator == "required":
+            continue
+        if error.validator in {"anyOf", "oneOf"} and error.context:
+            branches: dict[Any, list[ValidationError]] = {}
+            for inner in error.context:
+                branch = inner.relative_schema_path[0] if inner.relative_schema_path else None
+                branches.setdefault(branch, []).append(inner)
+            if any(not _without_required(branch) for branch in branches.values()):
+                continue
+        kept.append(error)
+    return kept
+
+
+def _errors(validator: Validator, value: Any) -> list[ValidationError]:
+    try:
+        return sorted(validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
+    except Unresolvable:
+        return []  # unresolved-ref reports the broken reference
+
+
+def _describe(errors: list[ValidationError]) -> str:
+    specific = explain(errors[0])
+    where = error_pointer(specific) or "/"
+    more = (
+        f" (and {len(errors) - 1} more error{'s' if len(errors) > 2 else ''})"
+        if len(errors) > 1
+        else ""
+    )
+    return f"example at {where}: {short_message(specific)}{more}"
+
+
+def _first_failure(validator: Validator, value: Any) -> str | None:
+    errors = _errors(validator, value)
+    return _describe(errors) if errors else None
 
 
 def _mapping(value: Any) -> dict[str, Any]:
@@ -239,3 +417,10 @@ def asyncapi_examples(document: Document) -> Iterator[tuple[str, str, Any]]:
             if isinstance(example, dict) and "payload" in example:
                 where = join_pointer(join_pointer(join_pointer(at, "examples"), index), "payload")
                 yield join_pointer(at, "payload"), where, example["payload"]
+        payload = message["payload"]
+        # AsyncAPI 3 Multi Format Schema Objects wrap a schema in another format: not ours to judge.
+        if isinstance(payload, dict) and "schemaFormat" not in payload:
+            yield from _schema_tree_examples(payload, join_pointer(at, "payload"))
+    for name, schema in sorted(_mapping(_mapping(data.get("components")).get("schemas")).items()):
+        if isinstance(schema, dict) and "schemaFormat" not in schema:
+            yield from _schema_tree_examples(schema, f"/components/schemas/{escape_token(name)}")

@@ -67,6 +67,7 @@ from typing import Any
 
 from speclint.corpus import Corpus, Document, DocumentKind
 from speclint.findings import Finding, Location, Severity
+from speclint.progress import tracked
 from speclint.references import file_uri
 from speclint.roles import Role, openapi_uses
 from speclint.satisfiability import NO, Decider
@@ -96,9 +97,8 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         if r.outcome in {"missing-file", "unknown-id"}
     ]
     with Decider(_resources(corpus), budget, missing) as decider:
-        for document, pointer, label in _targets(
-            corpus, str(options.get("scope", "client-submitted"))
-        ):
+        targets = list(_targets(corpus, str(options.get("scope", "client-submitted"))))
+        for document, pointer, label in tracked(targets, f"{ID}: deciding schemas"):
             node = _resolve_pointer(document.data, pointer)
             if not isinstance(node, (dict, bool)):
                 continue
@@ -133,13 +133,12 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
 def _witness(
     corpus: Corpus, document: Document, pointer: str, node: Any, missing: list[str]
 ) -> str:
-    """A generated instance that one branch accepts and the composition rejects (never trusted
-    from the generator alone: both judgements come from a 2020-12 validator)."""
-    import jsonschema_rs
+    """A generated instance that one branch (or the composition with its closure keywords
+    relaxed) accepts and the real composition rejects. Never trusted from the generator alone:
+    both judgements come from a 2020-12 validator."""
     from jsonschema import Draft202012Validator
 
-    from speclint.satisfiability import build_registry
-    from speclint.witnesses import first_rejected, generate
+    from speclint.witnesses import first_rejected, generate, relax_closure
 
     branches = node.get("allOf") if isinstance(node, dict) else None
     if not isinstance(branches, list):
@@ -147,18 +146,61 @@ def _witness(
     composed = Draft202012Validator(
         {"$ref": in_place_uri(document, pointer)}, registry=corpus.references.registry
     )
-    registry = build_registry(_resources(corpus), missing, stand_in=True)
     for index, branch in enumerate(branches):
-        try:
-            standalone = jsonschema_rs.dereference(
-                branch, registry=registry, base_uri=file_uri(document.path)
-            )
-        except Exception:  # cannot be made self-contained: no witness from this branch
+        standalone = _standalone(corpus, document, branch, missing)
+        if standalone is None:
             continue
         witness = first_rejected(standalone, composed, generate(standalone))
         if witness is not None:
             return witness.describe(f"allOf/{index}")
+    whole = _standalone(corpus, document, node, missing)
+    if whole is not None:
+        relaxed = relax_closure(whole)
+        witness = first_rejected(relaxed, composed, generate(relaxed))
+        if witness is not None:
+            return witness.describe("the composition with its closure keywords relaxed")
     return ""
+
+
+def _property_witness(
+    corpus: Corpus, document: Document, pointer: str, node: Any, name: str
+) -> str:
+    """An instance carrying ``name`` that the relaxed composition accepts and the real one
+    rejects: the evidence that the property is unreachable."""
+    from jsonschema import Draft202012Validator
+
+    from speclint.witnesses import first_rejected, generate, relax_closure
+
+    missing = [
+        r.target.split("#", 1)[0]
+        for r in corpus.references.references
+        if r.outcome in {"missing-file", "unknown-id"}
+    ]
+    whole = _standalone(corpus, document, node, missing)
+    if whole is None:
+        return ""
+    relaxed = {"allOf": [relax_closure(whole), {"type": "object", "required": [name]}]}
+    composed = Draft202012Validator(
+        {"$ref": in_place_uri(document, pointer)}, registry=corpus.references.registry
+    )
+    witness = first_rejected(relaxed, composed, generate(relaxed))
+    return witness.describe("the composition with its closure keywords relaxed") if witness else ""
+
+
+def _standalone(corpus: Corpus, document: Document, schema: Any, missing: list[str]) -> Any:
+    """``schema`` with every ``$ref`` inlined through the corpus (stand-ins for missing files),
+    or None when it cannot be made self-contained (a recursive schema)."""
+    import jsonschema_rs
+
+    from speclint.satisfiability import build_registry
+
+    registry = build_registry(_resources(corpus), missing, stand_in=True)
+    try:
+        return jsonschema_rs.dereference(
+            schema, registry=registry, base_uri=file_uri(document.path)
+        )
+    except Exception:  # cannot be made self-contained: no witness from it
+        return None
 
 
 def _declared(
@@ -205,6 +247,9 @@ def _unreachable_properties(
             "; ".join(b for b, _ in blockers) if blockers else "the schema's constraints reject it"
         )
         where = f" (declared in `{origin}`)" if origin else ""
+        witness = _property_witness(corpus, document, pointer, node, name)
+        if witness:
+            why = f"{why} ({witness})"
         yield Finding(
             ID,
             SEVERITY,

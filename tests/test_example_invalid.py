@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import schema
+from conftest import DIALECT, schema
 from speclint.catalog import all_rules
 from speclint.corpus import Corpus
+from speclint.fences import blank_jsonc
 from speclint.findings import Finding
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -121,3 +123,186 @@ def test_asyncapi_message_examples(make_corpus: MakeCorpus) -> None:
 def test_example_of_an_unresolvable_schema_is_skipped(make_corpus: MakeCorpus) -> None:
     root = make_corpus({"api/openapi.yaml": openapi("example: {anything: 1}")})
     assert findings(root) == []
+
+
+# --- JSON fences in Markdown ---------------------------------------------------------------------
+
+OPTIONS = schema(
+    type="object",
+    required=["priority"],
+    properties={"priority": {"type": "integer", "maximum": 9}, "mode": {"enum": ["a", "b"]}},
+    additionalProperties=False,
+)
+
+
+def page(*blocks: str) -> str:
+    return "# Runs\n\n" + "\n\n".join(textwrap.dedent(b).strip("\n") for b in blocks) + "\n"
+
+
+def fence_findings(root: Path, options: dict[str, object] | None = None) -> list[Finding]:
+    return list(all_rules()["example-invalid"].check(Corpus.load(root), options or {}))
+
+
+def test_marker_comment_ties_a_fence_and_the_finding_points_inside_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    text = page(
+        """
+        <!-- normative-example: run-options.schema.json -->
+        ```json
+        {
+          "priority": 12
+        }
+        ```
+        """
+    )
+    root = make_corpus({"schemas/run-options.schema.json": OPTIONS, "spec/runs.md": text})
+    (finding,) = fence_findings(root)
+    lines = text.split("\n")
+    assert lines[finding.location.line - 1].strip() == '"priority": 12'
+    assert finding.location.column == lines[finding.location.line - 1].index('"priority"') + 1
+    assert "keyword `maximum`" in finding.message
+    assert "example at /priority" in finding.message
+    assert "marker comment" in finding.message
+    assert finding.location.pointer == "#runs"
+    related = {(r.path, r.line) for r in finding.related}
+    assert ("schemas/run-options.schema.json", 1) in related
+    assert (
+        "spec/runs.md",
+        lines.index("<!-- normative-example: run-options.schema.json -->") + 1,
+    ) in related
+
+    fixed = text.replace('"priority": 12', '"priority": 3')
+    root = make_corpus({"schemas/run-options.schema.json": OPTIONS, "spec/runs.md": fixed})
+    assert fence_findings(root) == []
+
+
+def test_explicit_ties_check_the_whole_example_but_adjacent_ties_read_a_fragment(
+    make_corpus: MakeCorpus,
+) -> None:
+    explicit = page('```json schema=../schemas/run-options.schema.json\n{"mode": "a"}\n```')
+    adjacent = page(
+        "Options follow [the schema](../schemas/run-options.schema.json):",
+        '```json\n{"mode": "a"}\n```',
+    )
+    wrong = adjacent.replace('"a"', '"c"')
+    for text, expected in ((explicit, ["required"]), (adjacent, []), (wrong, ["enum"])):
+        root = make_corpus({"schemas/run-options.schema.json": OPTIONS, "spec/runs.md": text})
+        found = fence_findings(root)
+        assert [f.message.split("keyword `")[1].split("`")[0] for f in found] == expected, text
+
+
+def test_configuration_ties_fences_under_a_heading(make_corpus: MakeCorpus) -> None:
+    text = page(
+        "## Create a run", '```json\n{"priority": "high"}\n```', "## Other", "```json\n{}\n```"
+    )
+    root = make_corpus({"schemas/run-options.schema.json": OPTIONS, "spec/runs.md": text})
+    assert fence_findings(root) == []  # nothing ties either fence
+    options = {"fences": {"spec/runs.md#create-a-run": "schemas/run-options.schema.json"}}
+    (finding,) = fence_findings(root, options)
+    assert "keyword `type`" in finding.message and "configuration" in finding.message
+    options = {"fences": {"spec/runs.md": "schemas/run-options.schema.json#/properties/mode"}}
+    messages = sorted(f.message for f in fence_findings(root, options))
+    assert len(messages) == 2  # {"priority": ...} and {} are not `mode` values
+
+
+def test_ambiguous_or_unrelated_text_ties_nothing(make_corpus: MakeCorpus) -> None:
+    other = schema(type="string")
+    text = page(
+        "Compare `run-options.schema.json` with `other.schema.json`:",
+        '```json\n{"priority": "x"}\n```',
+        "Plain text names `run-options.schema.json`.",
+        "Another paragraph in between.",
+        '```json\n{"priority": "x"}\n```',
+        "A shell sample for `run-options.schema.json`:",
+        '```sh\ncurl -d \'{"priority": "x"}\'\n```',
+    )
+    root = make_corpus(
+        {
+            "schemas/run-options.schema.json": OPTIONS,
+            "schemas/other.schema.json": other,
+            "spec/runs.md": text,
+        }
+    )
+    assert fence_findings(root) == []
+    assert fence_findings(root, {"adjacent": False}) == []
+
+
+def test_explicit_tie_to_a_missing_schema_or_a_non_json_fence_is_a_warning(
+    make_corpus: MakeCorpus,
+) -> None:
+    text = page(
+        "<!-- normative-example: error-envelope.schema.json -->\n```json\n{}\n```",
+        '<!-- normative-example: run-options.schema.json -->\n```json\n{"priority": 1,,}\n```',
+    )
+    root = make_corpus({"schemas/run-options.schema.json": OPTIONS, "spec/runs.md": text})
+    missing, not_json = sorted(fence_findings(root), key=lambda f: f.location.line)
+    assert missing.severity.label == "warning" and "error-envelope.schema.json" in missing.message
+    assert not_json.severity.label == "warning" and "is not JSON" in not_json.message
+    assert text.split("\n")[not_json.location.line - 1] == '{"priority": 1,,}'
+    assert fence_findings(root, {"markers": ["example"]}) == []  # other marker keys only
+
+
+def test_jsonc_fences_keep_positions_through_comments_and_trailing_commas(
+    make_corpus: MakeCorpus,
+) -> None:
+    text = page(
+        """
+        <!-- normative-example: run-options.schema.json -->
+        ```jsonc
+        {
+          // a comment with "quotes" and a , comma
+          "mode": "b", /* block
+             comment */ "priority": 99,
+        }
+        ```
+        """
+    )
+    root = make_corpus({"schemas/run-options.schema.json": OPTIONS, "spec/runs.md": text})
+    (finding,) = fence_findings(root)
+    row = text.split("\n")[finding.location.line - 1]
+    assert row[finding.location.column - 1 :].startswith('"priority": 99')
+    assert "keyword `maximum`" in finding.message
+
+
+def test_blank_jsonc_leaves_strings_and_positions_alone() -> None:
+    source = '{"url": "https://x/*y*/", // note\n "a": [1, 2,], /* x\n */ "b": "\\"//",\n}'
+    blanked = blank_jsonc(source)
+    assert len(blanked) == len(source)
+    assert [i for i, c in enumerate(blanked) if c == "\n"] == [
+        i for i, c in enumerate(source) if c == "\n"
+    ]
+    assert json.loads(blanked) == {"url": "https://x/*y*/", "a": [1, 2], "b": '"//'}
+
+
+def test_the_schemas_own_draft_decides(make_corpus: MakeCorpus) -> None:
+    draft7 = json.dumps(
+        {"$schema": "http://json-schema.org/draft-07/schema#", "dependencies": {"a": ["b"]}}
+    )
+    text = page('<!-- normative-example: legacy.schema.json -->\n```json\n{"a": 1}\n```')
+    root = make_corpus({"schemas/legacy.schema.json": draft7, "spec/runs.md": text})
+    (finding,) = fence_findings(root)
+    assert "keyword `dependencies`" in finding.message
+    modern = draft7.replace("http://json-schema.org/draft-07/schema#", DIALECT)
+    root = make_corpus({"schemas/legacy.schema.json": modern, "spec/runs.md": text})
+    assert fence_findings(root) == []  # 2020-12 has no `dependencies` keyword
+
+
+def test_schema_file_and_asyncapi_schema_examples(make_corpus: MakeCorpus) -> None:
+    listed = schema(type="object", properties={"n": {"type": "integer", "examples": [1, "two"]}})
+    asyncapi = textwrap.dedent(
+        """\
+        asyncapi: 3.0.0
+        info: {title: Events, version: 1.0.0}
+        components:
+          schemas:
+            Level: {type: string, enum: [low, high], examples: [low, medium]}
+        """
+    )
+    root = make_corpus({"schemas/n.schema.json": listed, "api/asyncapi.yaml": asyncapi})
+    found = sorted(fence_findings(root), key=lambda f: f.location.path)
+    assert [(f.location.path, f.location.pointer) for f in found] == [
+        ("api/asyncapi.yaml", "/components/schemas/Level/examples/1"),
+        ("schemas/n.schema.json", "/properties/n/examples/1"),
+    ]
+    assert found[0].location.line == 5

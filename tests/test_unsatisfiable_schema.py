@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import textwrap
 from collections.abc import Callable
@@ -232,6 +233,14 @@ def test_declared_property_that_a_closed_branch_rejects(
     )
     assert f"`allOf/0/{keyword}` forbids it" in finding.message
     assert finding.related[0].pointer.endswith(f"/allOf/0/{keyword}")
+    # The evidence: a generated instance with `priority`, valid once closure is relaxed, and
+    # rejected by the real composition at the closing keyword.
+    witness = re.search(
+        r"e\.g\. `(\{.*?\})` \(valid for the composition with its closure", finding.message
+    )
+    assert witness is not None, finding.message
+    assert "priority" in json.loads(witness[1])
+    assert f"is rejected at `allOf/0/{keyword}`" in finding.message
 
 
 def test_closing_the_composition_leaves_every_declared_property_reachable(

@@ -30,3 +30,20 @@ def test_no_witness_when_the_composition_accepts_everything_the_branch_does() ->
 
 def test_a_schema_the_generator_cannot_handle_gives_no_witnesses_not_an_exception() -> None:
     assert generate({"type": "string", "pattern": "(?<unclosed"}) == []
+
+
+def test_relax_closure_drops_only_false_closure_keywords_at_any_depth() -> None:
+    from speclint.witnesses import relax_closure
+
+    schema = {
+        "allOf": [
+            {"properties": {"a": {"type": "object", "unevaluatedProperties": False}}},
+            {"additionalProperties": False, "unevaluatedItems": False},
+        ],
+        "additionalProperties": {"type": "string"},  # a schema, not closure: kept
+        "unevaluatedProperties": False,
+    }
+    assert relax_closure(schema) == {
+        "allOf": [{"properties": {"a": {"type": "object"}}}, {}],
+        "additionalProperties": {"type": "string"},
+    }
