@@ -1,8 +1,9 @@
 """A client-submitted schema that no instance can satisfy.
 
 What it does
-    Decides, for every OpenAPI 3.1 request body and parameter schema (the client-submitted uses;
-    all schema files too with ``scope = "all"``), whether any JSON value can pass it. The decision is
+    Decides, for every client-submitted schema (OpenAPI 3.1 request bodies and parameters, and
+    the payloads of AsyncAPI messages the client sends; all schema files too with
+    ``scope = "all"``), whether any JSON value can pass it. The decision is
     jsonschema-rs's canonicaliser, which understands JSON Schema 2020-12 including
     ``unevaluatedProperties`` and reduces a contradictory schema to ``false``. ``$ref``\\s resolve
     through the corpus only (offline); a schema whose references do not resolve is left undecided
@@ -50,8 +51,8 @@ Use instead
     PASS.
 
 Options
-    ``scope``: ``"client-submitted"`` (default) checks OpenAPI request bodies and parameters;
-    ``"all"`` also checks every schema file. ``budget``: seconds one decision may take (default
+    ``scope``: ``"client-submitted"`` (default) checks OpenAPI request bodies and parameters and
+    client-sent AsyncAPI payloads; ``"all"`` also checks every schema file. ``budget``: seconds one decision may take (default
     2.0); a schema that takes longer (a huge composition) is left undecided, never reported. Set
     them in ``speclint.toml``::
 
@@ -64,12 +65,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
+from urllib.parse import unquote
 
 from speclint.corpus import Corpus, Document, DocumentKind
 from speclint.findings import Finding, Location, Severity
 from speclint.progress import tracked
 from speclint.references import file_uri
-from speclint.roles import Role, openapi_uses
+from speclint.roles import Role, asyncapi_uses, openapi_uses
 from speclint.satisfiability import NO, Decider
 from speclint.structured import join_pointer, split_pointer
 
@@ -128,6 +130,20 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 related=tuple(related),
                 key=pointer,
             )
+
+
+def decisions(corpus: Corpus, scope: str = "all", budget: float = 2.0) -> Iterator[tuple[str, str]]:
+    """(label, verdict) for every schema in ``scope``: yes / no / unknown / undecidable, as the
+    rule decides them (the benchmark script reports the tally)."""
+    missing = [
+        r.target.split("#", 1)[0]
+        for r in corpus.references.references
+        if r.outcome in {"missing-file", "unknown-id"}
+    ]
+    with Decider(_resources(corpus), budget, missing) as decider:
+        for document, pointer, label in _targets(corpus, scope):
+            in_place = {"$ref": in_place_uri(document, pointer)}
+            yield label, decider.decide(in_place, PROBE_BASE, stand_in=True)
 
 
 def _witness(
@@ -289,9 +305,37 @@ def _targets(corpus: Corpus, scope: str) -> Iterator[tuple[Document, str, str]]:
         for pointer, role, origin in openapi_uses(document):
             if role is Role.CLIENT_SUBMITTED and pointer.endswith("/schema"):
                 yield document, pointer, origin
+    for document in corpus.of_kind(DocumentKind.ASYNCAPI):
+        seen: set[str] = set()
+        uses = asyncapi_uses(document, corpus.config.asyncapi_perspective)
+        for pointer, role, origin in uses:
+            if role is not Role.CLIENT_SUBMITTED:
+                continue
+            message = _follow_local(document, pointer)
+            payload = _resolve_pointer(document.data, message + "/payload") if message else None
+            if message is None or message in seen or not isinstance(payload, (dict, bool)):
+                continue
+            if isinstance(payload, dict) and "schemaFormat" in payload:
+                continue  # a Multi Format Schema Object: not JSON Schema
+            seen.add(message)
+            yield document, message + "/payload", f"{origin}: message payload"
     if scope == "all":
         for document in corpus.of_kind(DocumentKind.SCHEMA):
             yield document, "", f"schema {document.path}"
+
+
+def _follow_local(document: Document, pointer: str) -> str | None:
+    """The pointer a chain of same-document ``$ref``s at ``pointer`` ends at (AsyncAPI 3 operations
+    name their messages as ``#/channels/.../messages/...`` references)."""
+    for _ in range(16):
+        node = _resolve_pointer(document.data, pointer)
+        reference = node.get("$ref") if isinstance(node, dict) else None
+        if not isinstance(reference, str):
+            return pointer if node is not None else None
+        if not reference.startswith("#"):
+            return None  # a message in another file: its own document is checked
+        pointer = unquote(reference[1:])
+    return None
 
 
 def _resources(corpus: Corpus) -> list[tuple[str, Any]]:

@@ -264,3 +264,28 @@ def test_a_property_forbidden_on_purpose_is_not_reported(make_corpus: MakeCorpus
     )
     root = make_corpus({"schemas/manifest.schema.json": forbidden})
     assert findings(root, "all") == []
+
+
+def test_asyncapi_payloads_the_client_sends_are_decided(make_corpus: MakeCorpus) -> None:
+    dead = "{allOf: [{type: object, required: [a], properties: {a: {}}, additionalProperties: false}, {required: [b]}]}"
+    asyncapi = textwrap.dedent(
+        f"""\
+        asyncapi: 3.0.0
+        info: {{title: Events, version: 1.0.0}}
+        channels:
+          acks:
+            address: /acks
+            messages:
+              ack: {{payload: {dead}}}
+              event: {{payload: {dead}}}
+        operations:
+          sendAck: {{action: receive, channel: {{$ref: '#/channels/acks'}}, messages: [{{$ref: '#/channels/acks/messages/ack'}}]}}
+          emitEvent: {{action: send, channel: {{$ref: '#/channels/acks'}}, messages: [{{$ref: '#/channels/acks/messages/event'}}]}}
+        """
+    )
+    root = make_corpus({"api/asyncapi.yaml": asyncapi})
+    # No servers: the document describes the host, so what it receives the client submits.
+    [finding] = findings(root)
+    assert finding.location.pointer == "/channels/acks/messages/ack/payload"
+    assert "operation sendAck (action: receive)" in finding.message
+    assert "`allOf/0/additionalProperties` forbids `b`, which `allOf/1` requires" in finding.message
