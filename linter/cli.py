@@ -182,18 +182,23 @@ def show_rule(rule_id: str) -> None:
 )
 def show_roles(path: Path) -> None:
     """Print the role of each schema location in the corpus at PATH, with its evidence."""
-    from .config import ConfigError, load_config
+    from collections import Counter
+
+    from .config import ROLE_NAMES, ConfigError, load_config
     from .corpus import Corpus
 
     try:
         corpus = Corpus.load(path, load_config(path.resolve()))
     except ConfigError as error:
         fail(str(error))
-    for (where, pointer), evidence in corpus.roles.locations():
-        roles = sorted({e.role.value for e in evidence})
-        click.echo(f"{where}#{pointer or '/'}: {' + '.join(roles)}")
-        for item in evidence:
-            click.echo(f"    {item.role.value}: " + "\n        ← ".join(item.chain))
+    entries = corpus.roles.listing(corpus)
+    for entry in entries:
+        click.echo(f"{entry.path}#{entry.pointer or '/'}: {entry.role}")
+        for line in entry.evidence:
+            click.echo(f"    {line}")
+    tally = Counter(entry.role for entry in entries)
+    shown = ", ".join(f"{tally[r]} {r}" for r in ROLE_NAMES if tally[r])
+    click.echo(f"speclint: {len(entries)} schema locations: {shown}")
 
 
 if __name__ == "__main__":

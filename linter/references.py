@@ -72,6 +72,7 @@ class ReferenceIndex:
     uri_to_path: dict[str, str]
     # (path, pointer) of each resolved target -> the referenced value, for the other analyses
     targets: dict[tuple[str, str], Any]
+    _by_site: dict[tuple[str, str], Reference] | None = None
 
     @classmethod
     def build(cls, corpus: Corpus) -> ReferenceIndex:
@@ -102,6 +103,12 @@ class ReferenceIndex:
         index.mark_cycles(corpus)
         index.references.sort(key=lambda r: (r.path, r.pointer))
         return index
+
+    def at(self, path: str, pointer: str) -> Reference | None:
+        """The reference whose ``$ref`` member is at path#pointer."""
+        if self._by_site is None:
+            self._by_site = {(r.path, r.pointer): r for r in self.references}
+        return self._by_site.get((path, pointer))
 
     def path_for(self, uri: str) -> str | None:
         return self.uri_to_path.get(urldefrag(uri).url)

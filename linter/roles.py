@@ -117,6 +117,66 @@ class RoleMap:
     def locations(self) -> Iterator[tuple[tuple[str, str], list[Evidence]]]:
         yield from sorted(self.evidence.items())
 
+    def role_name(self, path: str, pointer: str = "") -> str:
+        """``client-submitted``, ``server-emitted``, ``both`` or ``unused``."""
+        found = self.roles_of(path, pointer)
+        if len(found) == 2:
+            return "both"
+        return next(iter(found)) if found else "unused"
+
+    def listing(self, corpus: Corpus) -> list[RoleEntry]:
+        """Every schema location with its role and why: each location a use or a ``$ref``
+        reached, every schema file, and every ``components/schemas`` entry of the API documents."""
+        from .corpus import DocumentKind
+
+        places: set[tuple[str, str]] = set(self.evidence)
+        for document in corpus.of_kind(DocumentKind.SCHEMA):
+            places.add((document.path, ""))
+        for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+            components = (
+                document.data.get("components") if isinstance(document.data, dict) else None
+            )
+            schemas = components.get("schemas") if isinstance(components, dict) else None
+            for name in sorted(schemas) if isinstance(schemas, dict) else ():
+                places.add((document.path, f"/components/schemas/{escape_token(name)}"))
+        entries = []
+        for path, pointer in sorted(places):
+            override = self.overrides.get((path, pointer)) or self.overrides.get((path, ""))
+            evidence = self.evidence.get((path, pointer), [])
+            lines = [f"{e.role.value}: " + "\n        ← ".join(e.chain) for e in evidence]
+            if override is not None:
+                lines.insert(0, f"{override}: set by [roles] in the configuration")
+            elif not evidence:
+                inherited = sorted(self.roles_of(path, pointer))
+                if inherited:
+                    lines.append(
+                        f"{' + '.join(inherited)}: inherited from the enclosing schema in {path}"
+                    )
+                elif pointer == "" and any(w == path for w, _ in self.evidence):
+                    inner = sorted(at for w, at in self.evidence if w == path)
+                    shown = ", ".join(inner[:3]) + (
+                        f" and {len(inner) - 3} more" if len(inner) > 3 else ""
+                    )
+                    lines.append(
+                        f"unused as a whole: nothing references its root, but {len(inner)} "
+                        f"location(s) inside it are used ({shown}; listed separately)"
+                    )
+                else:
+                    lines.append(
+                        "unused: no operation or message reaches it, directly or through $ref; "
+                        "give it a role in [roles] if something outside the API documents uses it"
+                    )
+            entries.append(RoleEntry(path, pointer, self.role_name(path, pointer), tuple(lines)))
+        return entries
+
+
+@dataclass(frozen=True)
+class RoleEntry:
+    path: str
+    pointer: str
+    role: str  # client-submitted | server-emitted | both | unused
+    evidence: tuple[str, ...]
+
 
 def openapi_uses(document: Document) -> Iterator[tuple[str, Role, str]]:
     data = document.data

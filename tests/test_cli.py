@@ -126,7 +126,10 @@ def test_no_network_call_is_attempted(make_corpus: MakeCorpus, tmp_path: Path) -
 
 def test_clean_corpus_exits_0(make_corpus: MakeCorpus) -> None:
     root = make_corpus(
-        {"schemas/run.schema.json": schema(type="object"), "api/openapi.yaml": GOOD_OPENAPI}
+        {
+            "schemas/run.schema.json": schema(type="object", additionalProperties=False),
+            "api/openapi.yaml": GOOD_OPENAPI,
+        }
     )
     result = cli("check", str(root))
     assert result.returncode == 0, result.stdout + result.stderr

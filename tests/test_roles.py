@@ -108,3 +108,54 @@ def test_configured_perspective_and_role_overrides_win(make_corpus: MakeCorpus) 
     roles = Corpus.load(root, load_config(root)).roles
     assert roles.roles_of("schemas/event.schema.json") == {"client-submitted"}
     assert roles.roles_of("schemas/ack.schema.json") == {"client-submitted", "server-emitted"}
+
+
+def test_a_schema_used_in_both_directions_is_both_and_every_schema_is_listed(
+    make_corpus: MakeCorpus,
+) -> None:
+    corpus = Corpus.load(make_corpus({**SCHEMAS, "api/openapi.yaml": OPENAPI}))
+    listing = {(e.path, e.pointer): e for e in corpus.roles.listing(corpus)}
+    assert listing[("schemas/common.schema.json", "/$defs/Options")].role == "both"
+    assert corpus.roles.role_name("schemas/common.schema.json", "/$defs/Options") == "both"
+    # Every schema file has an entry, the unused ones say why they are unused.
+    files = {p for p in SCHEMAS}
+    assert files <= {path for path, pointer in listing if pointer == ""}
+    unused = listing[("schemas/event.schema.json", "")]
+    assert unused.role == "unused" and "no operation or message reaches it" in unused.evidence[0]
+    common = listing[("schemas/common.schema.json", "")]
+    assert common.role == "unused" and "1 location(s) inside it are used" in common.evidence[0]
+
+
+def test_roles_propagate_around_a_ref_cycle_and_stop(make_corpus: MakeCorpus) -> None:
+    cyclic = {
+        "schemas/run-request.schema.json": schema(
+            type="object", properties={"child": {"$ref": "node.schema.json"}}
+        ),
+        "schemas/node.schema.json": schema(
+            type="object", properties={"parent": {"$ref": "tree.schema.json"}}
+        ),
+        "schemas/tree.schema.json": schema(
+            type="object", properties={"node": {"$ref": "node.schema.json"}}
+        ),
+        "schemas/run.schema.json": schema(type="object"),
+    }
+    corpus = Corpus.load(make_corpus({**cyclic, "api/openapi.yaml": OPENAPI}))
+    for path in ("schemas/node.schema.json", "schemas/tree.schema.json"):
+        assert corpus.roles.roles_of(path) == {"client-submitted"}, path
+        [evidence] = corpus.roles.evidence[(path, "")]
+        assert evidence.chain[0] == "POST /v1/runs (createRun) request body"
+
+
+def test_roles_command_prints_every_location_with_evidence_and_a_tally(
+    make_corpus: MakeCorpus,
+) -> None:
+    from conftest import run_cli
+
+    root = make_corpus({**SCHEMAS, "api/openapi.yaml": OPENAPI})
+    result = run_cli("roles", str(root))
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    at = lines.index("schemas/run-request.schema.json#/: client-submitted")
+    assert lines[at + 1].strip() == "client-submitted: POST /v1/runs (createRun) request body"
+    assert "schemas/event.schema.json#/: unused" in lines
+    assert lines[-1].startswith("speclint: ") and "1 both" in lines[-1] and "unused" in lines[-1]

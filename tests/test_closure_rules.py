@@ -1,0 +1,295 @@
+"""closure-policy and closed-event-union: RFC 0094 §G and §C, by role."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import schema
+from speclint.catalog import all_rules
+from speclint.config import load_config
+from speclint.corpus import Corpus
+from speclint.findings import Finding
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+POLICY = textwrap.dedent(
+    """\
+    # Compatibility
+
+    ## Schema closure
+
+    - Client-submitted shapes are closed at their outermost composition.
+    - Server-emitted shapes stay open, so a host can add an optional field.
+
+    ## Events
+
+    Clients MUST ignore unknown event types on the stream.
+    """
+)
+
+
+def api(request: str, response: str) -> str:
+    return textwrap.dedent(
+        f"""\
+        openapi: 3.1.0
+        info: {{title: Runs, version: 1.0.0}}
+        paths:
+          /v1/runs:
+            post:
+              operationId: createRun
+              requestBody:
+                content:
+                  application/json:
+                    schema: {request}
+              responses:
+                '201':
+                  description: created
+                  content:
+                    application/json:
+                      schema: {response}
+        """
+    )
+
+
+def run(root: Path, rule: str, options: dict[str, Any] | None = None) -> list[Finding]:
+    return list(all_rules()[rule].check(Corpus.load(root, load_config(root)), options or {}))
+
+
+CLOSED = "{type: object, properties: {a: {type: string}}, additionalProperties: false}"
+OPEN = "{type: object, properties: {a: {type: string}}}"
+
+
+# --- closure-policy: client-submitted -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("request_schema", "expected"),
+    [
+        (CLOSED, None),
+        (OPEN, "is open: it has no `additionalProperties: false`"),
+        (
+            "{allOf: [{properties: {a: {}}}, {properties: {b: {}}}], unevaluatedProperties: false}",
+            None,
+        ),
+        (
+            "{allOf: [{properties: {a: {}}}, {properties: {b: {}}}]}",
+            "its `allOf` composition has no `unevaluatedProperties: false`",
+        ),
+        (
+            "{oneOf: [{properties: {a: {}}, additionalProperties: false}, {properties: {b: {}}, additionalProperties: false}]}",
+            None,
+        ),
+        (
+            "{oneOf: [{properties: {a: {}}, additionalProperties: false}, {properties: {b: {}}}]}",
+            "not every `oneOf` alternative is closed",
+        ),
+        ("{type: object, additionalProperties: {type: string}}", None),  # a map: deliberate
+        ("{type: string}", None),  # not an object: closure does not apply
+        ("{$ref: '../schemas/options.schema.json', unevaluatedProperties: false}", None),
+        ("{$ref: '../schemas/options.schema.json'}", "is open"),
+    ],
+)
+def test_client_submitted_shapes_must_be_closed_at_the_outermost_composition(
+    make_corpus: MakeCorpus, request_schema: str, expected: str | None
+) -> None:
+    root = make_corpus(
+        {
+            "api/openapi.yaml": api(
+                request_schema, CLOSED.replace(", additionalProperties: false", "")
+            ),
+            "schemas/options.schema.json": schema(type="object", properties={"p": {}}),
+        }
+    )
+    found = run(root, "closure-policy")
+    if expected is None:
+        assert found == []
+    else:
+        [finding] = found
+        assert expected in finding.message
+        assert "POST /v1/runs (createRun) request body" in finding.message
+
+
+def test_closed_allof_branches_are_one_finding_naming_each_branch(make_corpus: MakeCorpus) -> None:
+    request = "{allOf: [{properties: {a: {}}, additionalProperties: false}, {$ref: '../schemas/options.schema.json'}]}"
+    options = schema(type="object", properties={"p": {}}, additionalProperties=False)
+    root = make_corpus(
+        {"api/openapi.yaml": api(request, OPEN), "schemas/options.schema.json": options}
+    )
+    [finding] = run(root, "closure-policy")
+    assert "`allOf/0` by `additionalProperties: false`" in finding.message
+    assert (
+        "`allOf/1` by `additionalProperties: false` (in `schemas/options.schema.json`)"
+        in finding.message
+    )
+    assert "the composition itself is open" in finding.message
+    assert finding.location.path == "api/openapi.yaml"
+    notes = {(r.path, r.note) for r in finding.related}
+    assert ("schemas/options.schema.json", "allOf/1 is closed here") in notes
+    assert ("api/openapi.yaml", "allOf/0 is closed here") in notes
+
+
+# --- closure-policy: server-emitted ---------------------------------------------------------------
+
+
+def test_server_emitted_shape_closed_at_its_root_cites_the_policy(make_corpus: MakeCorpus) -> None:
+    snapshot = schema(type="object", properties={"id": {}}, additionalProperties=False)
+    files: dict[str, str | bytes] = {
+        "api/openapi.yaml": api(CLOSED, "{$ref: '../schemas/snapshot.schema.json'}"),
+        "schemas/snapshot.schema.json": snapshot,
+    }
+    [finding] = run(make_corpus(files), "closure-policy")
+    assert finding.location.path == "schemas/snapshot.schema.json"
+    assert finding.location.pointer == "/additionalProperties"
+    assert "emitted by POST /v1/runs (createRun) response 201" in finding.message
+    assert "COMPATIBILITY.md" not in finding.message  # no policy in this corpus
+    with_policy = make_corpus({**files, "COMPATIBILITY.md": POLICY})
+    [finding] = run(with_policy, "closure-policy")
+    assert 'COMPATIBILITY.md: "Server-emitted shapes stay open' in finding.message
+    assert any(r.path == "COMPATIBILITY.md" and r.line == 6 for r in finding.related)
+    opened = make_corpus(
+        {**files, "schemas/snapshot.schema.json": schema(type="object", properties={"id": {}})}
+    )
+    assert run(opened, "closure-policy") == []
+
+
+def test_a_shape_in_both_roles_stays_open_and_is_closed_at_the_client_use(
+    make_corpus: MakeCorpus,
+) -> None:
+    shared = schema(type="object", properties={"id": {}}, additionalProperties=False)
+    ref = "{$ref: '../schemas/shared.schema.json'}"
+    root = make_corpus({"api/openapi.yaml": api(ref, ref), "schemas/shared.schema.json": shared})
+    [finding] = run(root, "closure-policy")
+    assert "(also client-submitted)" in finding.message
+    assert "`unevaluatedProperties: false` beside the `$ref`" in finding.message
+    fixed = make_corpus(
+        {
+            "api/openapi.yaml": api(ref[:-1] + ", unevaluatedProperties: false}", ref),
+            "schemas/shared.schema.json": schema(type="object", properties={"id": {}}),
+        }
+    )
+    assert run(fixed, "closure-policy") == []
+
+
+def test_roles_override_takes_a_shape_out_of_the_policy(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"api/openapi.yaml": api(OPEN, OPEN)})
+    assert len(run(root, "closure-policy")) == 1
+    (root / "speclint.toml").write_text(
+        '[roles]\n"api/openapi.yaml#/paths/~1v1~1runs/post/requestBody/content/application~1json/schema" = "unused"\n'
+    )
+    assert run(root, "closure-policy") == []
+
+
+# --- closed-event-union ---------------------------------------------------------------------------
+
+EVENT_TYPE_CLOSED = {"enum": ["run.started", "run.finished"]}
+EVENT_TYPE_OPEN = {
+    "anyOf": [{"enum": ["run.started", "run.finished"]}, {"type": "string", "pattern": "^x-"}]
+}
+
+
+def events(
+    type_schema: dict[str, Any], description: str = "", closed: bool = False
+) -> dict[str, str | bytes]:
+    body: dict[str, Any] = {
+        "title": "RunEvent",
+        "type": "object",
+        "properties": {"type": {"$ref": "#/$defs/EventType"}, "payload": {}},
+        "$defs": {
+            "EventType": {**type_schema, **({"description": description} if description else {})}
+        },
+    }
+    if closed:
+        body["additionalProperties"] = False
+    return {
+        "api/openapi.yaml": api(CLOSED, "{$ref: '../schemas/run-event.schema.json'}"),
+        "schemas/run-event.schema.json": schema(**body),
+    }
+
+
+def test_closed_event_type_against_the_prose_policy(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({**events(EVENT_TYPE_CLOSED), "COMPATIBILITY.md": POLICY})
+    [finding] = run(root, "closed-event-union")
+    assert finding.location.pointer == "/$defs/EventType/enum"
+    assert "closed enum of 2 values" in finding.message
+    assert "COMPATIBILITY.md:10 says to ignore unknown event types" in finding.message
+    assert finding.related[0].path == "schemas/run-event.schema.json"
+    assert any(r.path == "COMPATIBILITY.md" for r in finding.related)
+
+
+def test_the_rfc_0094_repair_is_quiet(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({**events(EVENT_TYPE_OPEN), "COMPATIBILITY.md": POLICY})
+    assert run(root, "closed-event-union") == []
+
+
+def test_no_policy_or_another_discriminator_means_no_finding(make_corpus: MakeCorpus) -> None:
+    assert run(make_corpus(events(EVENT_TYPE_CLOSED)), "closed-event-union") == []
+    other = POLICY.replace("unknown event types", "unknown interrupt kinds")
+    root = make_corpus({**events(EVENT_TYPE_CLOSED), "COMPATIBILITY.md": other})
+    assert run(root, "closed-event-union") == []
+    strict = POLICY.replace("MUST ignore", "MUST reject")
+    root = make_corpus({**events(EVENT_TYPE_CLOSED), "COMPATIBILITY.md": strict})
+    assert run(root, "closed-event-union") == []
+
+
+def test_the_enums_own_description_is_a_policy_statement(make_corpus: MakeCorpus) -> None:
+    said = "Readers MUST NOT throw on unknown types."
+    [finding] = run(make_corpus(events(EVENT_TYPE_CLOSED, said)), "closed-event-union")
+    assert (
+        f'its own description tells readers to ignore unknown values ("{said}")' in finding.message
+    )
+
+
+def test_configured_fields_bind_without_prose(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(events(EVENT_TYPE_CLOSED))
+    field = "schemas/run-event.schema.json#/properties/type"
+    [finding] = run(root, "closed-event-union", {"fields": [field]})
+    assert "the configuration binds it" in finding.message
+
+
+def test_a_client_submitted_closed_enum_is_not_a_union_problem(make_corpus: MakeCorpus) -> None:
+    files = events(EVENT_TYPE_CLOSED)
+    files["api/openapi.yaml"] = api("{$ref: '../schemas/run-event.schema.json'}", CLOSED)
+    root = make_corpus({**files, "COMPATIBILITY.md": POLICY})
+    assert run(root, "closed-event-union") == []
+
+
+# --- the real OpenWOP snapshot --------------------------------------------------------------------
+
+
+def test_openwop_run_event_fires_both_rules_and_the_0094_repair_quiets_them(
+    openwop: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "openwop"
+    shutil.copytree(openwop, copy)
+    target = "schemas/run-event.schema.json"
+
+    def on_run_event(rule: str) -> list[Finding]:
+        return [f for f in run(copy, rule) if f.location.path == target]
+
+    [union] = on_run_event("closed-event-union")
+    assert union.location.pointer == "/$defs/RunEventType/enum"
+    [closure] = on_run_event("closure-policy")
+    assert closure.location.pointer == "/additionalProperties"
+
+    # RFC 0094 §C: the enum stays the catalog, a vendor-prefix branch admits the rest, and the
+    # event object opens (§G).
+    document = json.loads((copy / target).read_text(encoding="utf-8"))
+    closed_enum = document["$defs"]["RunEventType"]
+    document["$defs"]["RunEventType"] = {
+        "description": closed_enum["description"],
+        "anyOf": [
+            {"type": "string", "enum": closed_enum["enum"]},
+            {"type": "string", "pattern": "^x-[a-z0-9-]+\\."},
+        ],
+    }
+    del document["additionalProperties"]
+    (copy / target).write_text(json.dumps(document, indent=2), encoding="utf-8")
+    assert on_run_event("closed-event-union") == []
+    assert on_run_event("closure-policy") == []
