@@ -201,5 +201,46 @@ def show_roles(path: Path) -> None:
     click.echo(f"speclint: {len(entries)} schema locations: {shown}")
 
 
+@main.command(name="bindings")
+@click.argument(
+    "path",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    default=".",
+    required=False,
+)
+@click.option("--all", "show_all", is_flag=True, help="Also list prose sets that bind to nothing.")
+def show_bindings(path: Path, show_all: bool) -> None:
+    """List the value sets in the prose of PATH and the schema enums they are bound to."""
+    from .config import ConfigError, load_config
+    from .corpus import Corpus
+    from .enumerations import Binder, all_prose_sets
+
+    try:
+        corpus = Corpus.load(path, load_config(path.resolve()))
+    except ConfigError as error:
+        fail(str(error))
+    binder = Binder(corpus)
+    bound = unbound = 0
+    for prose in all_prose_sets(corpus):
+        bindings = binder.bindings(prose)
+        if not bindings and not show_all:
+            unbound += 1
+            continue
+        field = f" `{prose.field}`" if prose.field else ""
+        values = ", ".join(prose.values[:6]) + (", ..." if len(prose.values) > 6 else "")
+        click.echo(f"{prose.path}:{prose.line} {prose.form}{field} [{values}]")
+        if not bindings:
+            unbound += 1
+            click.echo("    (not bound)")
+        for binding in bindings:
+            bound += 1
+            listed = {str(v) for v in binding.values.values}
+            same = "same values" if listed == set(prose.values) else "values differ"
+            click.echo(
+                f"    -> {binding.target.label} ({binding.confidence}; {same}): {binding.evidence}"
+            )
+    click.echo(f"speclint: {bound} binding(s); {unbound} prose set(s) bound to nothing")
+
+
 if __name__ == "__main__":
     main()

@@ -19,6 +19,9 @@ Keys (all optional)::
     [ref-map]                              # remote $ref prefix -> corpus-relative file or folder
     "https://json.example.org/schemas/" = "vendor/schemas/"
 
+    [bindings]                             # prose enumeration -> the schema enum it describes
+    "spec/interrupt.md#interruptpayload@kind" = "schemas/events.schema.json#/$defs/Interrupt/properties/kind"
+
 In ``speclint.toml`` the keys are top-level; in ``pyproject.toml`` they sit under
 ``[tool.speclint]`` (sub-tables ``[tool.speclint.rules]`` and so on).
 """
@@ -58,6 +61,7 @@ KNOWN_KEYS = {
     "roles",
     "ref-map",
     "asyncapi-perspective",
+    "bindings",
 }
 
 
@@ -76,6 +80,8 @@ class Config:
     source: str | None = None  # the file it came from, for messages
     rule_options: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     asyncapi_perspective: str | None = None  # "host" | "client"; None: inferred per document
+    # prose place ("page.md#anchor", optionally "@field") -> schema locations it describes
+    bindings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def load_config(root: Path, explicit: Path | None = None) -> Config:
@@ -161,7 +167,16 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
     perspective = merged.get("asyncapi-perspective")
     if perspective is not None and perspective not in {"host", "client"}:
         raise ConfigError(f'{where}: asyncapi-perspective must be "host" or "client"')
+    bindings: dict[str, tuple[str, ...]] = {}
+    for place, target in dict(merged.get("bindings", {})).items():
+        targets = [target] if isinstance(target, str) else target
+        if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+            raise ConfigError(
+                f"{where}: bindings.{place}: expected a schema location or a list of them"
+            )
+        bindings[str(place)] = tuple(targets)
     return Config(
+        bindings=bindings,
         asyncapi_perspective=perspective,
         include=globs("include", DEFAULT_INCLUDE),
         exclude=globs("exclude", ()) + DEFAULT_EXCLUDE,

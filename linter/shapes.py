@@ -240,6 +240,96 @@ def _is_schema_pointer(pointer: str) -> bool:
     )
 
 
+def closed_values(corpus: Corpus, site: Site) -> tuple[list[Any], Site, str] | None:
+    """The closed set of values a schema admits: (values, the schema holding the keyword, the
+    keyword), or None when something outside a fixed set passes."""
+    site = follow(corpus, site)
+    node = site.node
+    if not isinstance(node, dict):
+        return None
+    if "const" in node:
+        return [node["const"]], site, "const"
+    if isinstance(node.get("enum"), list):
+        return list(node["enum"]), site, "enum"
+    for keyword in ("anyOf", "oneOf"):
+        alternatives = node.get(keyword)
+        if isinstance(alternatives, list) and alternatives:
+            values: list[Any] = []
+            for index, alternative in enumerate(alternatives):
+                inner = closed_values(
+                    corpus,
+                    Site(
+                        site.document,
+                        join_pointer(join_pointer(site.pointer, keyword), index),
+                        alternative,
+                    ),
+                )
+                if inner is None:
+                    return None  # this alternative admits values outside any list: open
+                values += inner[0]
+            return values, site, keyword
+    branches = node.get("allOf")
+    for index, branch in enumerate(branches if isinstance(branches, list) else []):
+        inner = closed_values(
+            corpus,
+            Site(site.document, join_pointer(join_pointer(site.pointer, "allOf"), index), branch),
+        )
+        if inner is not None:
+            return inner
+    return None
+
+
+@dataclass(frozen=True)
+class ValueSet:
+    """The enumerated values a schema lists, and whether anything outside them also passes."""
+
+    values: tuple[Any, ...]
+    holder: Site  # the schema that holds the list
+    keyword: str  # enum | const | anyOf | oneOf
+    open: bool  # an alternative admits values outside the list (a forward-compatible enum)
+
+
+def value_set(corpus: Corpus, site: Site) -> ValueSet | None:
+    """The listed values of a schema, comparing forward-compatible enums on their closed part
+    (``anyOf: [{enum: [...]}, {pattern: ...}]`` lists the enum's values, and is ``open``). An
+    array's ``items`` list counts as the array's. None when the schema lists no values."""
+    site = follow(corpus, site)
+    node = site.node
+    if not isinstance(node, dict):
+        return None
+    if "const" in node:
+        return ValueSet((node["const"],), site, "const", False)
+    if isinstance(node.get("enum"), list):
+        return ValueSet(tuple(node["enum"]), site, "enum", False)
+    for keyword in ("anyOf", "oneOf"):
+        alternatives = node.get(keyword)
+        if isinstance(alternatives, list) and alternatives:
+            values: list[Any] = []
+            is_open = False
+            for index, alternative in enumerate(alternatives):
+                inner = value_set(
+                    corpus,
+                    Site(
+                        site.document,
+                        join_pointer(join_pointer(site.pointer, keyword), index),
+                        alternative,
+                    ),
+                )
+                if inner is None:
+                    is_open = True
+                    continue
+                values += [v for v in inner.values if v not in values]
+                is_open = is_open or inner.open
+            if values:
+                return ValueSet(tuple(values), site, keyword, is_open)
+            return None
+    if "items" in node and "array" in types_of(node):
+        return value_set(
+            corpus, Site(site.document, join_pointer(site.pointer, "items"), node["items"])
+        )
+    return None
+
+
 # --- the corpus's own words about closure ---------------------------------------------------------
 
 _CLIENT_CLAUSE = re.compile(r"client[- ]submitted[^.]*\bclosed\b", re.IGNORECASE)

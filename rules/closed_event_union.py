@@ -61,7 +61,7 @@ from typing import Any
 
 from speclint.corpus import Corpus, DocumentKind
 from speclint.findings import Finding, Location, Severity
-from speclint.shapes import Site, follow, is_object_shape, named_shapes, use_sites
+from speclint.shapes import Site, closed_values, follow, is_object_shape, named_shapes, use_sites
 from speclint.structured import join_pointer, split_pointer
 
 ID = "closed-event-union"
@@ -187,45 +187,6 @@ def _server_shapes(corpus: Corpus) -> Iterator[Site]:
     for (path, pointer), site in sorted(found.items()):
         if is_object_shape(site.node) and "server-emitted" in corpus.roles.roles_of(path, pointer):
             yield site
-
-
-def closed_values(corpus: Corpus, site: Site) -> tuple[list[Any], Site, str] | None:
-    """The closed set of values a schema admits: (values, the schema holding the keyword, the
-    keyword), or None when something outside a fixed set passes."""
-    site = follow(corpus, site)
-    node = site.node
-    if not isinstance(node, dict):
-        return None
-    if "const" in node:
-        return [node["const"]], site, "const"
-    if isinstance(node.get("enum"), list):
-        return list(node["enum"]), site, "enum"
-    for keyword in ("anyOf", "oneOf"):
-        alternatives = node.get(keyword)
-        if isinstance(alternatives, list) and alternatives:
-            values: list[Any] = []
-            for index, alternative in enumerate(alternatives):
-                inner = closed_values(
-                    corpus,
-                    Site(
-                        site.document,
-                        join_pointer(join_pointer(site.pointer, keyword), index),
-                        alternative,
-                    ),
-                )
-                if inner is None:
-                    return None  # this alternative admits values outside any list: open
-                values += inner[0]
-            return values, site, keyword
-    branches = node.get("allOf")
-    for index, branch in enumerate(branches if isinstance(branches, list) else []):
-        inner = closed_values(
-            corpus,
-            Site(site.document, join_pointer(join_pointer(site.pointer, "allOf"), index), branch),
-        )
-        if inner is not None:
-            return inner
-    return None
 
 
 def _names(*sites: Site) -> str:

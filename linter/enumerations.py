@@ -1,0 +1,590 @@
+"""Value sets and counted claims in the prose, and the schema locations they describe.
+
+Spec prose states value sets in a handful of shapes, each read here from the Markdown model:
+
+- a union of code spans, `` `queued` | `running` | `failed` ``, or a code span holding one,
+  `` `queued | running | failed` ``;
+- "one of `x`, `y` or `z`" (and "MUST be one of:");
+- a table column whose every cell is one code span (the column header names the field);
+- a bullet list whose every item starts with a code span, introduced by a sentence that names the
+  field;
+- a TypeScript-style literal union in a code fence, ``kind: 'approval' | 'clarification'``;
+- a counted list, "the eight `kind` discriminators (`approval`, `clarification`, ...)".
+
+A *counted claim* is a number (word or digit) before what it counts: "four kind discriminators",
+"five modes".
+
+**Binding.** Which schema location does a prose set describe? In order of confidence:
+
+1. ``[bindings]`` in the configuration (``"page.md#anchor@field" = "schema.json#/pointer"``): high;
+2. a reference next to it: `` `RunSnapshot.status` `` (a schema ``title``, ``$defs`` or
+   ``components/schemas`` name, then a property) or a schema file named in the same paragraph or
+   its intro plus the field: high;
+3. the field name the text gives (table header, `` `kind` ``, ``kind:``) matched against every
+   enumerated property of that name in the corpus, kept only when the two value sets share at
+   least two values and one contains the other or they overlap by half (Jaccard ≥ 0.5): medium.
+
+Anything weaker is not bound: a drift reported on a guess would be noise.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from .corpus import Corpus, Document, DocumentKind
+from .findings import Location
+from .prose import Heading
+from .shapes import Site, ValueSet, resolve, value_set
+from .structured import escape_token, join_pointer, split_pointer
+
+if TYPE_CHECKING:
+    from .prose import ProseDocument
+
+NUMBER_WORDS = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+}
+VALUE = r"[A-Za-z0-9][\w.:/+-]*"
+_CODE = re.compile(r"`([^`\n]+)`")
+_UNION = re.compile(r"`[^`\n]+`(?:\s*\\?\|\s*`[^`\n]+`)+")
+_IN_SPAN_UNION = re.compile(rf"^\s*['\"]?{VALUE}['\"]?(?:\s*\|\s*['\"]?{VALUE}['\"]?)+\s*$")
+_ONE_OF = re.compile(r"\bone of\b:?\s*((?:`[^`\n]+`[\s,]*(?:or\s+|and\s+|/\s*|\|\s*)?){2,})", re.I)
+_TS_UNION = re.compile(
+    r"""(?P<field>[A-Za-z_]\w*)\??\s*:\s*\|?\s*(?P<values>(?:['"][^'"\n]+['"]\s*\|\s*)+['"][^'"\n]+['"])"""
+)
+_COUNT_WORD = "|".join(NUMBER_WORDS)
+_COUNTED = re.compile(
+    rf"(?<![\d.])\b(?P<number>{_COUNT_WORD}|\d{{1,2}})\s+(?P<between>(?:`?[\w.-]+`?\s+){{0,2}}?)"
+    r"(?P<noun>kinds?|modes?|values?|statuses|states?|types?|discriminators?|levels?|actions?|"
+    r"variants?|phases?|categories|roles?|reasons?|outcomes?|scopes?)\b",
+    re.IGNORECASE,
+)
+_TYPE_FIELD = re.compile(r"^([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)$")
+_SCHEMA_FILE = re.compile(r"([\w./-]+\.json)(?:#\S*)?$")
+_PARTIAL = re.compile(
+    r"\b(e\.g\.|for example|examples?|such as|including|includes?|among others|etc\.?)", re.I
+)
+
+
+@dataclass(frozen=True)
+class ProseSet:
+    """A value set the prose states."""
+
+    path: str
+    line: int
+    values: tuple[str, ...]
+    form: str  # union | one-of | table | list | fence | counted
+    heading: Heading | None
+    field: str | None  # the field it enumerates, when the text names one
+    context: str  # the sentence/intro around it, for references
+    complete: bool  # False when the text says it lists examples only
+    claimed: int | None = None  # a number the text gives for it ("the eight kinds")
+
+    @property
+    def anchor(self) -> str:
+        return self.heading.anchor if self.heading else ""
+
+    def location(self, note: str | None = None) -> Location:
+        return Location(
+            self.path, self.line, 1, pointer=f"#{self.anchor}" if self.anchor else "", note=note
+        )
+
+
+@dataclass(frozen=True)
+class CountedClaim:
+    path: str
+    line: int
+    number: int
+    subject: str  # what it counts, singular: "kind", "mode"
+    field: str | None  # a backticked field name in the claim ("`kind` discriminators")
+    text: str
+    heading: Heading | None
+    qualifiers: tuple[str, ...] = ()  # plain words between number and noun ("interrupt")
+
+    def location(self, note: str | None = None) -> Location:
+        anchor = f"#{self.heading.anchor}" if self.heading else ""
+        return Location(self.path, self.line, 1, pointer=anchor, note=note)
+
+
+@dataclass(frozen=True)
+class Binding:
+    prose: ProseSet
+    target: Site  # the property whose values the prose lists
+    values: ValueSet
+    confidence: str  # high | medium
+    evidence: str
+
+
+# --- extraction -----------------------------------------------------------------------------------
+
+
+def _clean(value: str) -> str:
+    return value.strip().strip("'\"").strip()
+
+
+def _values_of(spans: list[str]) -> tuple[str, ...]:
+    seen: list[str] = []
+    for span in spans:
+        value = _clean(span)
+        if value and value not in seen:
+            seen.append(value)
+    return tuple(seen)
+
+
+def _is_value(text: str) -> bool:
+    return bool(re.fullmatch(VALUE, _clean(text)))
+
+
+def _field_before(text: str, end: int) -> str | None:
+    """The last field-like code span before ``end`` in ``text`` (`` `status` ``, `` `Run.status` ``)."""
+    found = None
+    for match in _CODE.finditer(text[:end]):
+        span = match.group(1).strip()
+        if re.fullmatch(r"[A-Za-z_][\w.-]*", span):
+            found = span.rsplit(".", 1)[-1]
+    return found
+
+
+def prose_sets(document: Document) -> list[ProseSet]:
+    prose = document.prose
+    if prose is None or document.text is None:
+        return []
+    lines = document.text.split("\n")
+    found: list[ProseSet] = []
+    found += _inline_sets(document.path, prose)
+    found += _table_sets(document.path, prose)
+    found += _list_sets(document.path, prose, lines)
+    found += _fence_sets(document.path, prose)
+    # The same set stated twice on one line (a union inside a "one of" sentence) is one set.
+    unique: dict[tuple[int, tuple[str, ...]], ProseSet] = {}
+    for item in found:
+        unique.setdefault((item.line, item.values), item)
+    return list(unique.values())
+
+
+def _inline_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
+    for paragraph in prose.paragraphs:
+        text = paragraph.text
+        partial = bool(_PARTIAL.search(text))
+        for match in _UNION.finditer(text):
+            spans = _CODE.findall(match.group(0))
+            if len(spans) >= 2 and all(_is_value(s) for s in spans):
+                line = paragraph.line + text[: match.start()].count("\n")
+                yield ProseSet(
+                    path,
+                    line,
+                    _values_of(spans),
+                    "union",
+                    paragraph.heading,
+                    _field_before(text, match.start()),
+                    text,
+                    not partial,
+                )
+        for match in _CODE.finditer(text):
+            span = match.group(1)
+            if "|" in span and _IN_SPAN_UNION.match(span):
+                line = paragraph.line + text[: match.start()].count("\n")
+                yield ProseSet(
+                    path,
+                    line,
+                    _values_of(span.split("|")),
+                    "union",
+                    paragraph.heading,
+                    _field_before(text, match.start()),
+                    text,
+                    not partial,
+                )
+        for match in _ONE_OF.finditer(text):
+            spans = _CODE.findall(match.group(1))
+            if len(spans) >= 2 and all(_is_value(s) for s in spans):
+                line = paragraph.line + text[: match.start()].count("\n")
+                yield ProseSet(
+                    path,
+                    line,
+                    _values_of(spans),
+                    "one-of",
+                    paragraph.heading,
+                    _field_before(text, match.start()),
+                    text,
+                    not partial,
+                )
+        for match in _COUNTED.finditer(text):
+            after = text[match.end() :]
+            listed = re.match(r"\s*\(([^()]*)\)", after)
+            spans = _CODE.findall(listed.group(1)) if listed else []
+            rest = _CODE.sub(" ", listed.group(1)) if listed else ""
+            if re.sub(r"\b(and|or)\b|[\s,;/|]|—.*$", "", rest):
+                spans = []  # words other than separators: a remark, not a list
+            if len(spans) >= 2 and all(_is_value(s) for s in spans):
+                number = _number(match.group("number"))
+                between = _CODE.findall(match.group("between"))
+                line = paragraph.line + text[: match.start()].count("\n")
+                yield ProseSet(
+                    path,
+                    line,
+                    _values_of(spans),
+                    "counted",
+                    paragraph.heading,
+                    between[-1] if between else None,
+                    text,
+                    True,
+                    number,
+                )
+
+
+def _table_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
+    for table in prose.tables:
+        for column, header in enumerate(table.header):
+            cells = [row[column] for row in table.rows if column < len(row)]
+            spans = []
+            for cell in cells:
+                match = re.fullmatch(r"\s*`([^`]+)`\s*", cell.text)
+                if not match or not _is_value(match.group(1)):
+                    break
+                spans.append(match.group(1))
+            else:
+                if len(spans) >= 2:
+                    name = header.text.strip().strip("`").strip()
+                    field_name = name if re.fullmatch(r"[A-Za-z_][\w.-]*", name) else None
+                    intro = _paragraph_before(prose, table.line)
+                    yield ProseSet(
+                        path,
+                        table.line,
+                        _values_of(spans),
+                        "table",
+                        table.heading,
+                        field_name.rsplit(".", 1)[-1] if field_name else None,
+                        (intro.text if intro else "") + "\n" + header.text,
+                        True,
+                    )
+
+
+def _paragraph_before(prose: ProseDocument, line: int) -> Any:
+    before = [p for p in prose.paragraphs if p.end_line < line and line - p.end_line <= 2]
+    return before[-1] if before else None
+
+
+def _list_sets(path: str, prose: ProseDocument, lines: list[str]) -> Iterator[ProseSet]:
+    items = sorted(prose.list_items, key=lambda i: i.line)
+    run: list[Any] = []
+
+    def flush() -> Iterator[ProseSet]:
+        if len(run) >= 2:
+            spans = [_CODE.match(item.text.lstrip("-*+ 0123456789.)")).group(1) for item in run]  # type: ignore[union-attr]
+            intro = _paragraph_before(prose, run[0].line)
+            heading = run[0].heading
+            if all(_is_value(s) for s in spans) and (intro is not None or heading is not None):
+                # Without an intro sentence, the heading names the field ("## Kinds").
+                intro_text = intro.text if intro is not None else ""
+                last_sentence = re.split(r"(?<=[.!?])\s+", intro_text.strip())[-1]
+                named = [
+                    m.group(1).strip()
+                    for m in _CODE.finditer(last_sentence)
+                    if re.fullmatch(r"[A-Za-z_][\w.-]*", m.group(1).strip())
+                    and _clean(m.group(1)) not in spans
+                ]
+                field_name = named[-1].rsplit(".", 1)[-1] if named else _heading_field(heading)
+                yield ProseSet(
+                    path,
+                    run[0].line,
+                    _values_of(spans),
+                    "list",
+                    run[0].heading,
+                    field_name,
+                    intro_text,
+                    not _PARTIAL.search(intro_text),
+                )
+
+    previous = None
+    for item in items:
+        starts_with_code = bool(_CODE.match(item.text.lstrip("-*+ 0123456789.)")))
+        contiguous = (
+            previous is not None
+            and item.depth == previous.depth
+            and item.line <= previous.end_line + 1
+        )
+        if starts_with_code and (contiguous or not run):
+            run.append(item)
+        else:
+            yield from flush()
+            run = [item] if starts_with_code else []
+        previous = item
+    yield from flush()
+
+
+def _heading_field(heading: Heading | None) -> str | None:
+    """ "Kinds" or "Run statuses" -> "kind", "status": a heading that is a plural noun."""
+    if heading is None:
+        return None
+    words = heading.text.strip("`").split()
+    if not words or len(words) > 3:
+        return None
+    last = words[-1].lower()
+    if last.endswith("statuses"):
+        return "status"
+    return last[:-1] if last.endswith("s") and last[:-1].isalpha() else None
+
+
+def _fence_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
+    for fence in prose.fences:
+        if fence.language not in {"ts", "typescript", "js", "javascript", "tsx"}:
+            continue
+        for match in _TS_UNION.finditer(fence.content):
+            values = re.findall(r"""['"]([^'"\n]+)['"]""", match.group("values"))
+            if len(values) >= 2 and all(_is_value(v) for v in values):
+                line = fence.line + 1 + fence.content[: match.start()].count("\n")
+                yield ProseSet(
+                    path,
+                    line,
+                    _values_of(values),
+                    "fence",
+                    fence.heading,
+                    match.group("field"),
+                    fence.content[max(0, match.start() - 200) : match.end()],
+                    True,
+                )
+
+
+def _number(text: str) -> int:
+    return int(text) if text.isdigit() else NUMBER_WORDS[text.lower()]
+
+
+def counted_claims(document: Document) -> Iterator[CountedClaim]:
+    prose = document.prose
+    if prose is None:
+        return
+    for paragraph in prose.paragraphs:
+        for match in _COUNTED.finditer(paragraph.text):
+            between = _CODE.findall(match.group("between"))
+            noun = match.group("noun").lower()
+            subject = (
+                noun[:-3] + "y"
+                if noun.endswith("ies")
+                else noun.rstrip("s")
+                if noun != "statuses"
+                else "status"
+            )
+            line = paragraph.line + paragraph.text[: match.start()].count("\n")
+            plain_words = tuple(
+                w.lower() for w in _CODE.sub(" ", match.group("between")).split() if w.isalpha()
+            )
+            yield CountedClaim(
+                document.path,
+                line,
+                _number(match.group("number")),
+                subject,
+                between[-1].strip() if between else None,
+                _sentence(paragraph.text, match.start()),
+                paragraph.heading,
+                plain_words,
+            )
+
+
+def _sentence(text: str, at: int) -> str:
+    flat_start = max(text.rfind(". ", 0, at) + 2, 0) if text.rfind(". ", 0, at) >= 0 else 0
+    end = text.find(". ", at)
+    sentence = " ".join(text[flat_start : end + 1 if end >= 0 else len(text)].split())
+    return sentence if len(sentence) <= 200 else sentence[:197].rsplit(" ", 1)[0] + " ..."
+
+
+# --- the schema side ------------------------------------------------------------------------------
+
+
+@dataclass
+class SchemaIndex:
+    """Every enumerated property in the corpus, by property name, and the named schemas."""
+
+    corpus: Corpus
+    by_field: dict[str, list[tuple[Site, ValueSet]]] = field(default_factory=dict)
+    named: dict[str, list[Site]] = field(default_factory=dict)  # lower-case name -> schemas
+
+    @classmethod
+    def build(cls, corpus: Corpus) -> SchemaIndex:
+        index = cls(corpus)
+        for document in corpus.of_kind(
+            DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
+        ):
+            index._walk(document, document.data, "")
+            if document.kind is DocumentKind.SCHEMA:
+                stem = (
+                    document.path.rsplit("/", 1)[-1].removesuffix(".json").removesuffix(".schema")
+                )
+                index.named.setdefault(stem.lower(), []).append(Site(document, "", document.data))
+        return index
+
+    def _walk(self, document: Document, node: Any, pointer: str) -> None:
+        if isinstance(node, dict):
+            title = node.get("title")
+            if isinstance(title, str) and re.fullmatch(r"[A-Za-z_][\w-]*", title):
+                self.named.setdefault(title.lower(), []).append(Site(document, pointer, node))
+            properties = node.get("properties")
+            if isinstance(properties, dict):
+                for name, child in properties.items():
+                    at = join_pointer(join_pointer(pointer, "properties"), name)
+                    site = Site(document, at, child)
+                    values = value_set(self.corpus, site)
+                    if (
+                        values is not None
+                        and values.values
+                        and all(isinstance(v, str) for v in values.values)
+                    ):
+                        self.by_field.setdefault(name, []).append((site, values))
+            for key in ("$defs", "definitions", "schemas"):
+                holder = node.get(key)
+                if isinstance(holder, dict):
+                    for name, child in holder.items():
+                        if isinstance(child, dict):
+                            self.named.setdefault(name.lower(), []).append(
+                                Site(
+                                    document, join_pointer(join_pointer(pointer, key), name), child
+                                )
+                            )
+            for key, child in node.items():
+                if key in {"enum", "const", "examples", "example", "default"}:
+                    continue
+                self._walk(document, child, join_pointer(pointer, key))
+        elif isinstance(node, list):
+            for index, child in enumerate(node):
+                self._walk(document, child, join_pointer(pointer, index))
+
+
+def _overlap(prose: tuple[str, ...], schema: tuple[Any, ...]) -> bool:
+    """Same field, same values? Two shared values and half the union, or one set inside the
+    other (a value added on one side is exactly the drift to find)."""
+    a, b = set(prose), {str(v) for v in schema}
+    common = a & b
+    if not common:
+        return False
+    if a <= b or b <= a:
+        return len(a) >= 2 and len(b) >= 1
+    return len(common) >= 2 and len(common) / len(a | b) >= 0.5
+
+
+class Binder:
+    """Binds prose sets to schema enumerations (see the module docstring for the order)."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+
+    @cached_property
+    def index(self) -> SchemaIndex:
+        return SchemaIndex.build(self.corpus)
+
+    def bindings(self, prose: ProseSet) -> list[Binding]:
+        configured = self._configured(prose)
+        if configured is not None:
+            return configured
+        explicit = self._explicit(prose)
+        if explicit:
+            return explicit
+        if prose.field is None:
+            return []
+        found = []
+        for site, values in self.index.by_field.get(prose.field, []):
+            if _overlap(prose.values, values.values):
+                found.append(
+                    Binding(
+                        prose,
+                        site,
+                        values,
+                        "medium",
+                        f"the text names `{prose.field}`; this property of that name lists "
+                        "overlapping values",
+                    )
+                )
+        return found
+
+    def _configured(self, prose: ProseSet) -> list[Binding] | None:
+        keys = [f"{prose.path}#{prose.anchor}@{prose.field}", f"{prose.path}#{prose.anchor}"]
+        for key in keys:
+            targets = self.corpus.config.bindings.get(key)
+            if targets is None:
+                continue
+            found = []
+            for target in targets:
+                site = self._site(target)
+                values = value_set(self.corpus, site) if site else None
+                if site is not None and values is not None:
+                    found.append(
+                        Binding(prose, site, values, "high", f"[bindings] `{key}` = `{target}`")
+                    )
+            return found
+        return None
+
+    def _site(self, target: str) -> Site | None:
+        path, _, pointer = target.partition("#")
+        document = self.corpus.documents.get(path)
+        if document is None or not document.usable:
+            return None
+        node = resolve(document, pointer)
+        return Site(document, pointer, node) if node is not None else None
+
+    def _explicit(self, prose: ProseSet) -> list[Binding]:
+        references = [m.group(1).strip() for m in _CODE.finditer(prose.context)]
+        found: list[Binding] = []
+        for reference in references:
+            match = _TYPE_FIELD.match(reference)
+            if match:
+                owner, name = match.groups()
+                for schema in self.index.named.get(owner.lower(), []):
+                    binding = self._property(prose, schema, name, f"the text names `{reference}`")
+                    if binding and _overlap(prose.values, binding.values.values):
+                        found.append(binding)
+        if found or prose.field is None:
+            return found
+        for reference in references:
+            file_match = _SCHEMA_FILE.search(reference)
+            if not file_match:
+                continue
+            base = file_match.group(1).rsplit("/", 1)[-1]
+            for document in self.corpus.of_kind(DocumentKind.SCHEMA):
+                if document.path.rsplit("/", 1)[-1] != base:
+                    continue
+                for site, values in self.index.by_field.get(prose.field, []):
+                    if site.document is document and _overlap(prose.values, values.values):
+                        found.append(
+                            Binding(
+                                prose,
+                                site,
+                                values,
+                                "high",
+                                f"the text names `{reference}` and the field `{prose.field}`",
+                            )
+                        )
+        return found
+
+    def _property(self, prose: ProseSet, schema: Site, name: str, why: str) -> Binding | None:
+        for site, values in self.index.by_field.get(name, []):
+            if site.document is schema.document and site.pointer == join_pointer(
+                join_pointer(schema.pointer, "properties"), name
+            ):
+                return Binding(prose, site, values, "high", why)
+        return None
+
+
+def all_prose_sets(corpus: Corpus) -> list[ProseSet]:
+    found: list[ProseSet] = []
+    for document in corpus.of_kind(DocumentKind.MARKDOWN):
+        found += prose_sets(document)
+    return sorted(found, key=lambda s: (s.path, s.line, s.values))
+
+
+def pointer_label(pointer: str) -> str:
+    tokens = split_pointer(pointer)
+    return "/".join(escape_token(t) for t in tokens)

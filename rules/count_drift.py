@@ -1,0 +1,111 @@
+"""A counted claim ("the four kind discriminators") that no longer matches what it counts.
+
+What it does
+    Finds numbers (a word or digits) before what they count: "four `kind` discriminators", "the
+    three interrupt kinds", "five modes". A claim is checked against the value sets the same page
+    states for the same field (a union, a table column, a list, a code-fence union; see
+    ``enum-drift``):
+
+    - a claim that carries its own list ("the eight `kind` discriminators (`a`, `b`, ...)") must
+      count that list;
+    - otherwise the claim names a field (a code span, `` `kind` ``) or a noun ("kinds") and any
+      words before it ("interrupt kinds"); the page's complete value sets for that field, whose
+      text also uses those words, are what it counts. The claim is reported when its number
+      matches none of them.
+
+    A claim with no such set on its page is not checked: there is nothing to count.
+
+Why is this bad?
+    RFC 0094 §E: interrupt.md's status line said "four kind discriminators" after the page had
+    grown to define eight, so readers trusted the wrong number, and the schema union copied it.
+
+Example
+    ::
+
+        Status: Stable. Covers the three interrupt kinds.
+        ...
+        | `kind` | meaning |
+        | `approval` | ... |  (four rows)
+
+    FAIL: ``warning [count-drift] claims 3 interrupt kinds, but this page lists 4 values of
+    `kind` (line 9: `approval`, ...)``
+
+Use instead
+    ``Status: Stable. Covers the four interrupt kinds.`` PASS.
+
+Options
+    None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.corpus import Corpus, DocumentKind
+from speclint.enumerations import CountedClaim, ProseSet, counted_claims, prose_sets
+from speclint.findings import Finding, Severity
+
+ID = "count-drift"
+SEVERITY = Severity.WARNING
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    for document in corpus.of_kind(DocumentKind.MARKDOWN):
+        sets = prose_sets(document)
+        for prose in sets:
+            if prose.claimed is not None and prose.claimed != len(prose.values):
+                yield Finding(
+                    ID,
+                    SEVERITY,
+                    f"claims {prose.claimed} values of `{prose.field or 'this field'}` but lists "
+                    f"{len(prose.values)}: {_shown(prose)}. Correct the number, or the list",
+                    prose.location(),
+                    key=f"list:{prose.line}",
+                )
+        listed_lines = {p.line for p in sets if p.claimed is not None}
+        for claim in counted_claims(document):
+            if claim.line in listed_lines:
+                continue  # checked against its own list above
+            counted = _counted(claim, sets)
+            if not counted or any(len(p.values) == claim.number for p in counted):
+                continue
+            target = max(counted, key=lambda p: (len(p.values), -p.line))
+            yield Finding(
+                ID,
+                SEVERITY,
+                f'"{claim.text}" claims {claim.number} '
+                f"{' '.join([*_qualifiers(claim), claim.subject])}s, but this page lists "
+                f"{len(target.values)} values of `{target.field}` (line {target.line}: "
+                f"{_shown(target)}). Correct the number, or the list if it is the one out of date",
+                claim.location(),
+                related=(target.location(note=f"the {len(target.values)} values it counts"),),
+                key=f"claim:{claim.line}:{claim.number}",
+            )
+
+
+def _counted(claim: CountedClaim, sets: list[ProseSet]) -> list[ProseSet]:
+    field = claim.field or claim.subject
+    words = _qualifiers(claim)
+    found = []
+    for prose in sets:
+        if prose.field != field or not prose.complete or prose.claimed is not None:
+            continue
+        context = (
+            prose.context.lower()
+            + " "
+            + (" ".join(prose.heading.path).lower() if prose.heading else "")
+        )
+        if all(word in context for word in words):
+            found.append(prose)
+    return found
+
+
+def _qualifiers(claim: CountedClaim) -> list[str]:
+    """The words between the number and the noun ("interrupt" in "three interrupt kinds")."""
+    return [w for w in claim.qualifiers if w not in {"the", "a", "an"}]
+
+
+def _shown(prose: ProseSet) -> str:
+    values = ", ".join(f"`{v}`" for v in prose.values[:6])
+    return values + (", ..." if len(prose.values) > 6 else "")

@@ -1,0 +1,268 @@
+"""A value set stated in prose and the schema enum it describes disagree.
+
+What it does
+    Reads every value set the Markdown states (a union of code spans, "one of `a`, `b` or `c`",
+    a table column of code spans, a bullet list of code spans, a TypeScript literal union in a
+    code fence, "the eight `kind` discriminators (`a`, `b`, ...)") and binds each to the schema
+    property it describes: by ``[bindings]`` in the configuration, by a reference next to it
+    (`` `RunSnapshot.status` ``, or a schema file named with the field), or by the field name the
+    text gives matched against every enumerated property of that name whose values overlap.
+    ``speclint bindings`` lists every binding with its evidence and confidence.
+
+    Two findings can come of a binding:
+
+    - values the prose documents that the schema does not list: one finding at the schema's
+      ``enum``, naming every prose place that documents them (RFC 0094 §B: ``cancelling``);
+    - values the schema lists that a complete prose set leaves out: one finding at the prose
+      (a set introduced with "e.g." or "such as" is not complete, and is not checked this way).
+
+    A forward-compatible enum (``anyOf`` of an ``enum`` and a pattern) is compared on its
+    ``enum``. A value the schema's own description mentions (``card`` "is excluded here") is a
+    deliberate difference and is not reported. Bindings by reference or configuration give
+    errors; bindings by name alone give errors when one set contains the other (a value added on
+    one side) and warnings otherwise.
+
+Why is this bad?
+    RFC 0094 §B and §E: ``cancelling`` was documented in rest-endpoints.md and the OpenAPI cancel
+    responses but missing from run-snapshot's ``status`` enum, so a snapshot read during a cancel
+    failed validation; interrupt.md defined eight interrupt kinds and the schema union four.
+
+Example
+    ::
+
+        <!-- spec/rest-endpoints.md -->
+        `RunSnapshot.status` is one of `queued` | `running` | `cancelling` | `cancelled`.
+
+        // schemas/run-snapshot.schema.json
+        "status": {"enum": ["queued", "running", "cancelled"]}
+
+    FAIL: ``error [enum-drift] `status` of `schemas/run-snapshot.schema.json` lacks `cancelling`,
+    which the prose documents (spec/rest-endpoints.md:1) ...``
+
+Use instead
+    ::
+
+        "status": {"enum": ["queued", "running", "cancelling", "cancelled"]}
+
+    PASS.
+
+Options
+    None; bind prose the heuristics miss with ``[bindings]`` at the top level of the
+    configuration: ``"spec/page.md#heading-anchor@field" = "schemas/x.schema.json#/properties/field"``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from speclint.corpus import Corpus, Document, DocumentKind
+from speclint.enumerations import Binder, Binding, ProseSet, all_prose_sets
+from speclint.findings import Finding, Location, Severity
+from speclint.shapes import Site, ValueSet, resolve, value_set
+from speclint.structured import escape_token, join_pointer
+
+_EXCLUSION = re.compile(
+    r"\b(exclud\w*|omit\w*|not (?:allowed|listed|included|part of))\b",
+    re.IGNORECASE,
+)
+ID = "enum-drift"
+SEVERITY = Severity.ERROR
+SHOWN = 4
+
+
+@dataclass(frozen=True)
+class _Source:
+    """One place that lists values a schema enum lacks."""
+
+    location: Location
+    what: str  # "union", "table", or "inline schema"
+    missing: tuple[str, ...]
+    severity: Severity
+    evidence: str
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    binder = Binder(corpus)
+    missing_in_schema: dict[tuple[str, str], tuple[Binding | _Target, list[_Source]]] = {}
+
+    def note(target: Binding | _Target, source: _Source) -> None:
+        holder = target.values.holder
+        key = (holder.document.path, holder.pointer)
+        missing_in_schema.setdefault(key, (target, []))[1].append(source)
+
+    for prose in all_prose_sets(corpus):
+        for binding in binder.bindings(prose):
+            listed = [str(v) for v in binding.values.values]
+            prose_only = [v for v in prose.values if v not in listed and not _explained(binding, v)]
+            schema_only = [v for v in listed if v not in prose.values]
+            if prose_only:
+                note(
+                    binding,
+                    _Source(
+                        prose.location(note=f"documents {_quote(prose_only)} ({prose.form})"),
+                        prose.form,
+                        tuple(prose_only),
+                        _severity([binding], prose.values),
+                        binding.evidence,
+                    ),
+                )
+            if schema_only and prose.complete:
+                yield _missing_in_prose(prose, binding, schema_only)
+    for projected, source in _projections(corpus, binder):
+        note(projected, source)
+    for _, (target, sources) in sorted(missing_in_schema.items()):
+        yield _missing_in_schema(target, sources)
+
+
+@dataclass(frozen=True)
+class _Target:
+    """A schema property an API document's inline enum projects (duck-types ``Binding``)."""
+
+    target: Site
+    values: ValueSet
+
+
+def _projections(corpus: Corpus, binder: Binder) -> Iterator[tuple[_Target, _Source]]:
+    """Machine-to-machine drift: an inline object in an API document whose properties are a
+    subset of a schema object's (a projection of that shape, like a cancel response carrying
+    ``runId`` and ``status`` of the run snapshot) and whose enum lists values the schema's lacks."""
+    index = binder.index
+    for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+        for site in _inline_objects(document, document.data, ""):
+            names = set(site.node["properties"])
+            if len(names) < 2:
+                continue
+            for name in sorted(names):
+                own = value_set(
+                    corpus,
+                    Site(
+                        document,
+                        f"{site.pointer}/properties/{escape_token(name)}",
+                        site.node["properties"][name],
+                    ),
+                )
+                if own is None or own.holder.document is not document:
+                    continue
+                for schema_site, values in index.by_field.get(name, []):
+                    if schema_site.document.kind is not DocumentKind.SCHEMA:
+                        continue
+                    parent = resolve(
+                        schema_site.document, schema_site.pointer.rsplit("/properties/", 1)[0]
+                    )
+                    properties = parent.get("properties") if isinstance(parent, dict) else None
+                    if not isinstance(properties, dict) or not names <= set(properties):
+                        continue
+                    listed = [str(v) for v in values.values]
+                    ours = [str(v) for v in own.values]
+                    if not set(ours) & set(listed):
+                        continue
+                    extra = [v for v in ours if v not in listed]
+                    target = _Target(schema_site, values)
+                    if extra and not any(_explained(target, v) for v in extra):
+                        yield (
+                            target,
+                            _Source(
+                                own.holder.location(note=f"lists {_quote(extra)} (inline schema)"),
+                                "inline schema",
+                                tuple(extra),
+                                SEVERITY,
+                                f"`{document.path}#{site.pointer}` has properties "
+                                f"{', '.join(sorted(names))}, all of `{schema_site.document.path}`'s",
+                            ),
+                        )
+
+
+def _inline_objects(document: Document, node: Any, pointer: str) -> Iterator[Site]:
+    if isinstance(node, dict):
+        if isinstance(node.get("properties"), dict) and "$ref" not in node:
+            yield Site(document, pointer, node)
+        for key, child in node.items():
+            if key not in {"enum", "const", "example", "examples", "default"}:
+                yield from _inline_objects(document, child, join_pointer(pointer, key))
+    elif isinstance(node, list):
+        for index, child in enumerate(node):
+            yield from _inline_objects(document, child, join_pointer(pointer, index))
+
+
+def _explained(binding: Binding | _Target, value: str) -> bool:
+    """The schema's own description (of the property, its values, or the object holding it)
+    names the value: a deliberate difference, not drift."""
+    parent_pointer = binding.target.pointer.rsplit("/properties/", 1)[0]
+    parent = resolve(binding.target.document, parent_pointer)
+    for node in (binding.target.node, binding.values.holder.node, parent):
+        description = node.get("description") if isinstance(node, dict) else None
+        if not isinstance(description, str):
+            continue
+        for sentence in re.split(r"(?<=[.;])\s+", description):
+            if f"`{value}`" in sentence and _EXCLUSION.search(sentence):
+                return True
+    return False
+
+
+def _severity(bindings: list[Binding], prose_values: tuple[str, ...]) -> Severity:
+    if any(b.confidence == "high" for b in bindings):
+        return SEVERITY
+    for binding in bindings:
+        listed = {str(v) for v in binding.values.values}
+        if listed <= set(prose_values) or set(prose_values) <= listed:
+            return SEVERITY
+    return Severity.WARNING
+
+
+def _field(binding: Binding) -> str:
+    return binding.target.pointer.rsplit("/", 1)[-1]
+
+
+def _quote(values: list[str]) -> str:
+    shown = ", ".join(f"`{v}`" for v in values[:8])
+    return shown + (f" and {len(values) - 8} more" if len(values) > 8 else "")
+
+
+def _missing_in_schema(target: Binding | _Target, sources: list[_Source]) -> Finding:
+    values: list[str] = []
+    for source in sources:
+        values += [v for v in source.missing if v not in values]
+    places = ", ".join(f"{s.location.path}:{s.location.line}" for s in sources[:SHOWN])
+    if len(sources) > SHOWN:
+        places += f" and {len(sources) - SHOWN} more"
+    holder = target.values.holder
+    keyword = target.values.keyword
+    closed = " (its closed part)" if target.values.open else ""
+    evidence = "; ".join(sorted({s.evidence for s in sources}))
+    field = target.target.pointer.rsplit("/", 1)[-1]
+    return Finding(
+        ID,
+        max(s.severity for s in sources),
+        f"`{field}` of `{target.target.document.path}` lacks {_quote(values)}, which "
+        f"{'the prose documents' if any(s.what != 'inline schema' for s in sources) else 'an API document lists'} "
+        f"({places}): the enum{closed} at `{holder.pointer}/{keyword}` rejects what the spec says "
+        f"is valid. Add {'it' if len(values) == 1 else 'them'} to the enum, or remove "
+        f"{'it' if len(values) == 1 else 'them'} from the other side if not part of the protocol "
+        f"[binding: {evidence}]",
+        holder.at(keyword),
+        related=tuple(s.location for s in sources[:SHOWN]),
+        key=f"schema:{holder.pointer}",
+    )
+
+
+def _missing_in_prose(prose: ProseSet, binding: Binding, values: list[str]) -> Finding:
+    holder = binding.values.holder
+    return Finding(
+        ID,
+        _severity([binding], prose.values),
+        f"this {prose.form} lists {len(prose.values)} values of `{_field(binding)}`, but "
+        f"`{binding.target.document.path}` also allows {_quote(values)}: document "
+        f"{'it' if len(values) == 1 else 'them'} here, or remove "
+        f"{'it' if len(values) == 1 else 'them'} from the schema "
+        f"[binding: {binding.evidence}]",
+        prose.location(),
+        related=(
+            holder.document.location(
+                f"{holder.pointer}/{binding.values.keyword}", note="the schema enum"
+            ),
+        ),
+        key=f"prose:{prose.line}:{holder.document.path}{holder.pointer}",
+    )

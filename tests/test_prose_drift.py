@@ -1,0 +1,435 @@
+"""enum-drift, count-drift and undocumented-field: the prose against the schemas it describes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import schema
+from speclint.catalog import all_rules
+from speclint.config import load_config
+from speclint.corpus import Corpus, parse_document
+from speclint.enumerations import Binder, all_prose_sets, counted_claims, prose_sets
+from speclint.findings import Finding
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+
+def run(root: Path, rule: str) -> list[Finding]:
+    return list(all_rules()[rule].check(Corpus.load(root, load_config(root)), {}))
+
+
+def page(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+SNAPSHOT = schema(
+    title="RunSnapshot",
+    type="object",
+    properties={"runId": {"type": "string"}, "status": {"enum": ["queued", "running", "done"]}},
+)
+
+
+# --- extraction -----------------------------------------------------------------------------------
+
+
+def test_every_prose_form_yields_its_values_with_field_and_line() -> None:
+    text = page(
+        """
+        # Runs
+
+        `RunSnapshot.status` is one of `queued` | `running` | `done`.
+
+        The `mode` is one of `a`, `b` or `c`.
+
+        A span union: `x | y | z`.
+
+        | `level` | meaning |
+        | --- | --- |
+        | `low` | calm |
+        | `high` | busy |
+
+        Each `kind` is one of these:
+
+        - `approval`: a person decides.
+        - `custom`: anything else.
+
+        ```ts
+        interface P {
+          phase:
+            | 'start' | 'end';
+        }
+        ```
+
+        The three `role` values (`reader`, `writer`) matter. Examples include `p`, `q`:
+
+        - `p`: e.g. one.
+        - `q`: e.g. two.
+        """
+    )
+    sets = {s.values: s for s in prose_sets(parse_document("spec/runs.md", text))}
+    lines = text.split("\n")
+    expected = {
+        ("queued", "running", "done"): ("union", "status"),
+        ("a", "b", "c"): ("one-of", "mode"),
+        ("x", "y", "z"): ("union", None),
+        ("low", "high"): ("table", "level"),
+        ("approval", "custom"): ("list", "kind"),
+        ("start", "end"): ("fence", "phase"),
+        ("reader", "writer"): ("counted", "role"),
+        ("p", "q"): ("list", "run"),  # no field in the intro: the heading "Runs" names it
+    }
+    for values, (form, field) in expected.items():
+        found = sets[values]
+        assert (found.form, found.field) == (form, field), values
+        assert values[0] in lines[found.line - 1] or form in {"table", "fence"}, values
+    assert sets[("reader", "writer")].claimed == 3
+    assert sets[("p", "q")].complete is False  # "Examples include": not the whole set
+    assert sets[("queued", "running", "done")].complete is True
+
+
+def test_counted_claims_read_number_words_digits_and_qualifiers() -> None:
+    text = "Covers the four `kind` discriminators, 5 stream modes and three interrupt kinds.\n"
+    claims = list(counted_claims(parse_document("spec/x.md", text)))
+    assert [(c.number, c.subject, c.field, c.qualifiers) for c in claims] == [
+        (4, "discriminator", "kind", ()),
+        (5, "mode", None, ("stream",)),
+        (3, "kind", None, ("interrupt",)),
+    ]
+
+
+# --- enum-drift -----------------------------------------------------------------------------------
+
+
+def test_value_missing_from_the_schema_is_reported_at_the_enum_with_every_prose_place(
+    make_corpus: MakeCorpus,
+) -> None:
+    text = page(
+        """
+        # Runs
+
+        `RunSnapshot.status` is one of `queued` | `running` | `cancelling` | `done`.
+
+        | status | terminal |
+        | --- | --- |
+        | `queued` | no |
+        | `running` | no |
+        | `cancelling` | no |
+        | `done` | yes |
+        """
+    )
+    root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "spec/runs.md": text})
+    [finding] = run(root, "enum-drift")
+    assert finding.location.path == "schemas/run-snapshot.schema.json"
+    assert finding.location.pointer == "/properties/status/enum"
+    assert "lacks `cancelling`" in finding.message
+    assert [(r.path, r.line) for r in finding.related] == [("spec/runs.md", 3), ("spec/runs.md", 5)]
+    fixed = SNAPSHOT.replace('"running",', '"running",\n        "cancelling",')
+    root = make_corpus({"schemas/run-snapshot.schema.json": fixed, "spec/runs.md": text})
+    assert run(root, "enum-drift") == []
+
+
+def test_value_missing_from_a_complete_prose_set_is_reported_at_the_prose(
+    make_corpus: MakeCorpus,
+) -> None:
+    complete = page("# Runs\n\n`RunSnapshot.status` is one of `queued` | `running`.\n")
+    partial = complete.replace("is one of", "includes, for example,")
+    root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "spec/runs.md": complete})
+    [finding] = run(root, "enum-drift")
+    assert (finding.location.path, finding.location.line) == ("spec/runs.md", 3)
+    assert "also allows `done`" in finding.message
+    assert finding.related[0].path == "schemas/run-snapshot.schema.json"
+    root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "spec/runs.md": partial})
+    assert run(root, "enum-drift") == []
+
+
+def test_name_match_needs_overlapping_values(make_corpus: MakeCorpus) -> None:
+    unrelated = page("# Other\n\nEach `status` is one of `red` | `green` | `blue`.\n")
+    related = page("# Other\n\nEach `status` is one of `queued` | `running` | `done` | `lost`.\n")
+    root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "spec/x.md": unrelated})
+    assert run(root, "enum-drift") == []
+    root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "spec/x.md": related})
+    [finding] = run(root, "enum-drift")
+    assert "lacks `lost`" in finding.message and "the text names `status`" in finding.message
+
+
+def test_forward_compatible_enum_is_compared_on_its_closed_part_and_exclusions_are_kept(
+    make_corpus: MakeCorpus,
+) -> None:
+    open_enum = schema(
+        title="RunSnapshot",
+        type="object",
+        properties={
+            "status": {
+                "description": "The value `paused` is deliberately excluded here.",
+                "anyOf": [{"enum": ["queued", "running"]}, {"type": "string", "pattern": "^x-"}],
+            }
+        },
+    )
+    text = page(
+        "# Runs\n\n`RunSnapshot.status` is one of `queued` | `running` | `done` | `paused`.\n"
+    )
+    root = make_corpus({"schemas/run-snapshot.schema.json": open_enum, "spec/runs.md": text})
+    [finding] = run(root, "enum-drift")
+    assert (
+        "lacks `done`" in finding.message and "paused" not in finding.message.split("[binding")[0]
+    )
+    assert "(its closed part)" in finding.message
+
+
+def test_configured_binding_wins(make_corpus: MakeCorpus) -> None:
+    other = schema(type="object", properties={"state": {"enum": ["on", "off"]}})
+    text = page("# Switch\n\nIt is `on` | `off` | `broken`.\n")
+    files: dict[str, str | bytes] = {"schemas/switch.schema.json": other, "spec/s.md": text}
+    assert run(make_corpus(files), "enum-drift") == []  # no field named: nothing to match
+    root = make_corpus(
+        {
+            **files,
+            "speclint.toml": '[bindings]\n"spec/s.md#switch" = "schemas/switch.schema.json#/properties/state"\n',
+        }
+    )
+    [finding] = run(root, "enum-drift")
+    assert "lacks `broken`" in finding.message and "[bindings]" in finding.message
+
+
+def test_an_api_projection_listing_more_values_than_the_schema(make_corpus: MakeCorpus) -> None:
+    openapi = textwrap.dedent(
+        """\
+        openapi: 3.1.0
+        info: {title: t, version: 1.0.0}
+        paths:
+          /runs/{id}/cancel:
+            post:
+              responses:
+                '200':
+                  description: ok
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        properties:
+                          runId: {type: string}
+                          status: {type: string, enum: [done, cancelling]}
+        """
+    )
+    root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "api/openapi.yaml": openapi})
+    [finding] = run(root, "enum-drift")
+    assert "lacks `cancelling`, which an API document lists" in finding.message
+    assert finding.related[0].path == "api/openapi.yaml" and finding.related[0].line == 15
+
+
+# --- count-drift ----------------------------------------------------------------------------------
+
+
+def test_count_drift_against_the_page_and_against_its_own_list(make_corpus: MakeCorpus) -> None:
+    text = page(
+        """
+        # Interrupts
+
+        Status: Stable, covering the three interrupt kinds.
+
+        ## Kinds
+
+        - `approval`: a person decides.
+        - `clarification`: a question.
+        - `custom`: anything else.
+        - `external`: an outside event.
+
+        The two `mode` values (`sync`, `async`, `batch`) are fixed. Five colour kinds exist.
+        """
+    )
+    root = make_corpus({"spec/interrupt.md": text})
+    found = sorted(run(root, "count-drift"), key=lambda f: f.location.line)
+    assert [(f.location.line, f.message.split(",")[0]) for f in found] == [
+        (3, '"Status: Stable'),
+        (12, "claims 2 values of `mode` but lists 3: `sync`"),
+    ]
+    assert "claims 3 interrupt kinds, but this page lists 4 values of `kind`" in found[0].message
+    assert found[0].related[0].line == 7
+    fixed = text.replace("three interrupt", "four interrupt").replace("two `mode`", "three `mode`")
+    assert run(make_corpus({"spec/interrupt.md": fixed}), "count-drift") == []
+
+
+# --- undocumented-field ---------------------------------------------------------------------------
+
+CAPABILITIES = schema(
+    title="Capabilities",
+    type="object",
+    properties={
+        "limits": {
+            "type": "object",
+            "properties": {"maxRuns": {"type": "integer"}},
+            "additionalProperties": False,
+        },
+        "grpc": {"type": "object"},
+        "type": {"enum": ["host.started", "host.stopped"]},
+    },
+    additionalProperties=False,
+)
+
+
+@pytest.mark.parametrize(
+    ("span", "sentence", "reported"),
+    [
+        ("limits.maxBodyBytes", "The capabilities document carries {span}.", True),
+        ("capabilities.limits.maxBodyBytes", "A host sets {span}.", True),
+        ("capabilities.extra", "A host sets {span}.", True),
+        ("limits.maxRuns", "The capabilities document carries {span}.", False),
+        ("grpc.service", "The capabilities document carries {span}.", False),  # open object
+        ("host.started", "The capabilities host emits {span}.", False),  # an enum value
+        ("limits.maxBodyBytes", "A future capabilities revision MAY add {span}.", False),
+        ("limits.maxBodyBytes", "Unrelated prose about {span}.", False),  # schema not named
+        ("run.started", "The capabilities document has {span}.", False),  # binds to nothing
+    ],
+)
+def test_undocumented_field_validates_a_minimal_instance(
+    make_corpus: MakeCorpus, span: str, sentence: str, reported: bool
+) -> None:
+    text = page(
+        f"""
+        # Limits
+
+        See [the schema](../schemas/capabilities.schema.json).
+
+        {sentence.format(span=f"`{span}`")}
+        """
+    )
+    root = make_corpus({"schemas/capabilities.schema.json": CAPABILITIES, "spec/caps.md": text})
+    found = run(root, "undocumented-field")
+    assert bool(found) is reported, [f.message for f in found]
+    if found:
+        [finding] = found
+        row = text.split("\n")[finding.location.line - 1]
+        assert row[finding.location.column - 1 :].startswith(f"`{span}`")
+        assert finding.related[0].path == "schemas/capabilities.schema.json"
+        assert finding.related[0].pointer.endswith("additionalProperties")
+
+
+# --- the real OpenWOP snapshot --------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def openwop_copy(openwop: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    copy = tmp_path_factory.mktemp("openwop") / "corpus"
+    shutil.copytree(openwop, copy)
+    return copy
+
+
+def edit(root: Path, path: str, old: str, new: str) -> Path:
+    target = root / path
+    text = target.read_text(encoding="utf-8")
+    assert old in text, f"{path} no longer holds {old!r}"
+    target.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return target
+
+
+def test_openwop_interrupt_kinds_drift_is_found(openwop: Path) -> None:
+    found = run(openwop, "enum-drift")
+    kinds = [f for f in found if f.location.path == "schemas/run-event-payloads.schema.json"]
+    assert {f.location.pointer for f in kinds} == {
+        "/$defs/nodeSuspended/properties/kind/enum",
+        "/$defs/interruptResolved/properties/kind/enum",
+    }
+    for finding in kinds:
+        assert "`low-confidence`" in finding.message
+        assert {r.path for r in finding.related} == {"spec/v1/interrupt.md"}
+
+
+def test_openwop_removing_cancelling_from_the_snapshot_enum_is_found(
+    openwop: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "c"
+    shutil.copytree(openwop, copy)
+    target = copy / "schemas/run-snapshot.schema.json"
+    document = json.loads(target.read_text(encoding="utf-8"))
+    document["properties"]["status"]["enum"].remove("cancelling")
+    target.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    [finding] = [
+        f for f in run(copy, "enum-drift") if f.location.path == "schemas/run-snapshot.schema.json"
+    ]
+    assert finding.location.pointer == "/properties/status/enum"
+    assert "lacks `cancelling`" in finding.message
+    assert any(r.path == "api/openapi.yaml" for r in finding.related)
+
+
+def test_openwop_removing_max_request_body_bytes_is_found(openwop: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "c"
+    shutil.copytree(openwop, copy)
+    target = copy / "schemas/capabilities.schema.json"
+    document = json.loads(target.read_text(encoding="utf-8"))
+    limits = document["properties"]["limits"]
+    assert limits.get("additionalProperties") is False
+    del limits["properties"]["maxRequestBodyBytes"]
+    target.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    found = [
+        f for f in run(copy, "undocumented-field") if "`limits.maxRequestBodyBytes`" in f.message
+    ]
+    on_page = [f for f in found if f.location.path == "spec/v1/capabilities.md"]
+    assert on_page, "the documented limits.maxRequestBodyBytes must be reported"
+    lines = (copy / "spec/v1/capabilities.md").read_text(encoding="utf-8").split("\n")
+    for finding in on_page:
+        assert "limits.maxRequestBodyBytes" in lines[finding.location.line - 1]
+        assert finding.related[0].path == "schemas/capabilities.schema.json"
+    assert run(openwop, "undocumented-field") == [
+        f for f in run(openwop, "undocumented-field") if "maxRequestBodyBytes" not in f.message
+    ]  # the unmodified snapshot has the field: nothing about it there
+
+
+def test_openwop_a_value_added_to_a_prose_list_is_found(openwop: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "c"
+    shutil.copytree(openwop, copy)
+    edit(
+        copy,
+        "spec/v1/a2a-integration.md",
+        "`pending | running |",
+        "`pending | archived | running |",
+    )
+    findings = [
+        f for f in run(copy, "enum-drift") if f.location.path == "schemas/run-snapshot.schema.json"
+    ]
+    [finding] = findings
+    assert "lacks `archived`" in finding.message
+    assert any(r.path == "spec/v1/a2a-integration.md" and r.line == 54 for r in finding.related)
+
+
+def test_openwop_every_consistent_binding_catches_a_value_dropped_from_its_schema(
+    openwop: Path,
+) -> None:
+    """Not just the RFC 0094 cases: for every prose set bound to a schema enum with the same
+    values, dropping any one value from the schema must produce a finding naming it."""
+    corpus = Corpus.load(openwop, load_config(openwop))
+    binder = Binder(corpus)
+    consistent = [
+        binding
+        for prose in all_prose_sets(corpus)
+        for binding in binder.bindings(prose)
+        if {str(v) for v in binding.values.values} == set(prose.values)
+        and binding.values.keyword == "enum"
+    ]
+    assert len(consistent) >= 5, "the snapshot should hold several consistent bindings"
+    rule = all_rules()["enum-drift"]
+    checked = 0
+    for binding in consistent:
+        values: list[Any] = binding.values.holder.node["enum"]
+        dropped = values.pop()
+        try:
+            found = list(rule.check(corpus, {}))
+        finally:
+            values.append(dropped)
+        holder = binding.values.holder
+        hits = [
+            f
+            for f in found
+            if f.location.path == holder.document.path
+            and f.location.pointer == f"{holder.pointer}/enum"
+            and f"`{dropped}`" in f.message
+        ]
+        assert hits, f"dropping {dropped!r} from {holder.label} went unnoticed"
+        checked += 1
+    assert checked == len(consistent)
