@@ -4,7 +4,8 @@ Spec prose states value sets in a handful of shapes, each read here from the Mar
 
 - a union of code spans, `` `queued` | `running` | `failed` ``, or a code span holding one,
   `` `queued | running | failed` ``;
-- "one of `x`, `y` or `z`" (and "MUST be one of:");
+- "one of `x`, `y` or `z`" (and "MUST be one of:"), and "Supported values are: `a`, `b`" (also
+  one value per ``<br>- `a`: ...`` line, in a reference-table row whose first cell names the field);
 - a table column whose every cell is one code span (the column header names the field);
 - a bullet list whose every item starts with a code span, introduced by a sentence that names the
   field;
@@ -75,6 +76,11 @@ _COUNTED = re.compile(
     r"variants?|phases?|categories|roles?|reasons?|outcomes?|scopes?)\b",
     re.IGNORECASE,
 )
+_VALUES_PHRASE = re.compile(
+    r"\b(?:supported|possible|allowed|valid|accepted|permitted)\s+values\s+(?:are|is|include)?\s*:?",
+    re.IGNORECASE,
+)
+_VALUES_END = re.compile(r"\b(?:defaults?\s+to|default\s+is|if not set)\b", re.IGNORECASE)
 _TYPE_FIELD = re.compile(r"^([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)$")
 _SCHEMA_FILE = re.compile(r"([\w./-]+\.json)(?:#\S*)?$")
 _PARTIAL = re.compile(
@@ -210,6 +216,19 @@ def _inline_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
                     text,
                     not partial,
                 )
+        phrase = _phrase_values(text)
+        if phrase:
+            line = paragraph.line + text[: phrase[1]].count("\n")
+            yield ProseSet(
+                path,
+                line,
+                phrase[0],
+                "values",
+                paragraph.heading,
+                _field_before(text, phrase[1]),
+                text,
+                not _PARTIAL.search(text),
+            )
         for match in _ONE_OF.finditer(text):
             spans = _CODE.findall(match.group(1))
             if len(spans) >= 2 and all(_is_value(s) for s in spans):
@@ -248,8 +267,49 @@ def _inline_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
                 )
 
 
+def _phrase_values(text: str) -> tuple[tuple[str, ...], int] | None:
+    """ "Supported values are: `a`, `b` and `c`" (or one per ``<br>- `a`: ...`` line): the values,
+    and where the phrase starts. Code spans after "Defaults to" are not values."""
+    match = _VALUES_PHRASE.search(text)
+    if not match:
+        return None
+    rest = text[match.end() :]
+    end = _VALUES_END.search(rest)
+    if end:
+        rest = rest[: end.start()]
+    bullets = re.split(r"<br\s*/?>\s*\**\s*-\s*", rest)
+    if len(bullets) > 2:
+        spans = [m.group(1) for b in bullets[1:] if (m := _CODE.search(b))]
+    else:
+        spans = _CODE.findall(rest.split("<br")[0])
+    if len(spans) >= 2 and all(_is_value(v) for v in spans):
+        return _values_of(spans), match.start()
+    return None
+
+
 def _table_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
     for table in prose.tables:
+        # "| read | string | ... | Supported values are: `data`, `envelope`, `raw` |": the
+        # first column names the field a row's description enumerates.
+        for row in table.rows:
+            if len(row) < 2:
+                continue
+            name = row[0].text.strip().strip("`").strip()
+            if not re.fullmatch(r"[A-Za-z_][\w.-]*", name):
+                continue
+            for cell in row[1:]:
+                found = _phrase_values(cell.text)
+                if found:
+                    yield ProseSet(
+                        path,
+                        cell.line,
+                        found[0],
+                        "table-row",
+                        table.heading,
+                        name.rsplit(".", 1)[-1],
+                        cell.text,
+                        not _PARTIAL.search(cell.text),
+                    )
         for column, header in enumerate(table.header):
             cells = [row[column] for row in table.rows if column < len(row)]
             spans = []
@@ -456,7 +516,8 @@ class SchemaIndex:
                                 )
                             )
             for key, child in node.items():
-                if key in {"enum", "const", "examples", "example", "default"}:
+                # `if` and `not` subschemas are conditions, not the values a field may take.
+                if key in {"enum", "const", "examples", "example", "default", "if", "not"}:
                     continue
                 self._walk(document, child, join_pointer(pointer, key))
         elif isinstance(node, list):

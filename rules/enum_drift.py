@@ -2,7 +2,7 @@
 
 What it does
     Reads every value set the Markdown states (a union of code spans, "one of `a`, `b` or `c`",
-    a table column of code spans, a bullet list of code spans, a TypeScript literal union in a
+    "Supported values are: `a`, `b`" in a reference-table row, a table column of code spans, a bullet list of code spans, a TypeScript literal union in a
     code fence, "the eight `kind` discriminators (`a`, `b`, ...)") and binds each to the schema
     property it describes: by ``[bindings]`` in the configuration, by a reference next to it
     (`` `RunSnapshot.status` ``, or a schema file named with the field), or by the field name the

@@ -433,3 +433,35 @@ def test_openwop_every_consistent_binding_catches_a_value_dropped_from_its_schem
         assert hits, f"dropping {dropped!r} from {holder.label} went unnoticed"
         checked += 1
     assert checked == len(consistent)
+
+
+def test_supported_values_in_a_reference_table_row_bind_to_the_field(
+    make_corpus: MakeCorpus,
+) -> None:
+    """The reference-table style of Serverless Workflow: the first column names the field, the
+    description says "Supported values are: ..."; values after "Defaults to" are not values."""
+    text = page(
+        """
+        # Listen
+
+        | Name | Type | Description |
+        |:--|:---:|:---|
+        | read | `string` | How events are read.<br>*Supported values are:*<br>*- `data`: the data.*<br>*- `envelope`: all of it.*<br>*Defaults to `data`.* |
+        | mode | `string` | *Supported values are: `strict`, `loose` and `lazy`*. Defaults to `strict`. |
+        """
+    )
+    listen = schema(
+        type="object",
+        properties={
+            "read": {"enum": ["data", "envelope"]},
+            "mode": {"enum": ["strict", "loose"]},
+            "guard": {"if": {"properties": {"mode": {"const": "strict"}}}},
+        },
+    )
+    sets = {s.field: s for s in prose_sets(parse_document("spec/listen.md", text))}
+    assert sets["read"].values == ("data", "envelope") and sets["read"].form == "table-row"
+    assert sets["mode"].values == ("strict", "loose", "lazy")
+    root = make_corpus({"schemas/listen.schema.json": listen, "spec/listen.md": text})
+    [finding] = run(root, "enum-drift")  # the `if` condition on `mode` is not a second binding
+    assert "`mode`" in finding.message and "lacks `lazy`" in finding.message
+    assert finding.related[0].line == 6
