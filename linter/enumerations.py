@@ -401,8 +401,30 @@ def _heading_field(heading: Heading | None) -> str | None:
     return last[:-1] if last.endswith("s") and last[:-1].isalpha() else None
 
 
+_PLAIN_UNION = re.compile(
+    rf"""^\s*["']?(?P<field>[A-Za-z_]\w*)["']?\s*:\s*(?P<values>{VALUE}(?:\s*\|\s*{VALUE})+)\s*,?\s*(?:#.*|//.*)?$""",
+    re.MULTILINE,
+)
+
+
 def _fence_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
     for fence in prose.fences:
+        if fence.language in {"yaml", "yml", "json", "jsonc"}:
+            # A shape sketch: `status: queued | running | done`.
+            for match in _PLAIN_UNION.finditer(fence.content):
+                values = [v.strip() for v in match.group("values").split("|")]
+                line = fence.line + 1 + fence.content[: match.start()].count("\n")
+                yield ProseSet(
+                    path,
+                    line,
+                    _values_of(values),
+                    "fence",
+                    fence.heading,
+                    match.group("field"),
+                    match.group(0),
+                    True,
+                )
+            continue
         if fence.language not in {"ts", "typescript", "js", "javascript", "tsx"}:
             continue
         for match in _TS_UNION.finditer(fence.content):

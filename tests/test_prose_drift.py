@@ -67,6 +67,10 @@ def test_every_prose_form_yields_its_values_with_field_and_line() -> None:
         }
         ```
 
+        ```yaml
+        level: debug | info | warn
+        ```
+
         The three `role` values (`reader`, `writer`) matter. Examples include `p`, `q`:
 
         - `p`: e.g. one.
@@ -82,6 +86,7 @@ def test_every_prose_form_yields_its_values_with_field_and_line() -> None:
         ("low", "high"): ("table", "level"),
         ("approval", "custom"): ("list", "kind"),
         ("start", "end"): ("fence", "phase"),
+        ("debug", "info", "warn"): ("fence", "level"),
         ("reader", "writer"): ("counted", "role"),
         ("p", "q"): ("list", "run"),  # no field in the intro: the heading "Runs" names it
     }
