@@ -9,11 +9,14 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from . import __version__
+
+if TYPE_CHECKING:
+    from .corpus import Corpus
 
 FORMAT_NAMES = ("text", "json", "sarif", "markdown", "github")
 
@@ -173,6 +176,17 @@ def show_rule(rule_id: str) -> None:
     click.echo(info.doc)
 
 
+def _load_corpus(path: Path) -> Corpus:
+    """The corpus at PATH with its configuration; a bad configuration exits 2 with its reason."""
+    from .config import ConfigError, load_config
+    from .corpus import Corpus
+
+    try:
+        return Corpus.load(path, load_config(path.resolve()))
+    except ConfigError as error:
+        fail(str(error))
+
+
 @main.command(name="roles")
 @click.argument(
     "path",
@@ -184,13 +198,9 @@ def show_roles(path: Path) -> None:
     """Print the role of each schema location in the corpus at PATH, with its evidence."""
     from collections import Counter
 
-    from .config import ROLE_NAMES, ConfigError, load_config
-    from .corpus import Corpus
+    from .config import ROLE_NAMES
 
-    try:
-        corpus = Corpus.load(path, load_config(path.resolve()))
-    except ConfigError as error:
-        fail(str(error))
+    corpus = _load_corpus(path)
     entries = corpus.roles.listing(corpus)
     for entry in entries:
         click.echo(f"{entry.path}#{entry.pointer or '/'}: {entry.role}")
@@ -211,14 +221,9 @@ def show_roles(path: Path) -> None:
 @click.option("--all", "show_all", is_flag=True, help="Also list prose sets that bind to nothing.")
 def show_bindings(path: Path, show_all: bool) -> None:
     """List the value sets in the prose of PATH and the schema enums they are bound to."""
-    from .config import ConfigError, load_config
-    from .corpus import Corpus
     from .enumerations import Binder, all_prose_sets
 
-    try:
-        corpus = Corpus.load(path, load_config(path.resolve()))
-    except ConfigError as error:
-        fail(str(error))
+    corpus = _load_corpus(path)
     binder = Binder(corpus)
     bound = unbound = 0
     for prose in all_prose_sets(corpus):

@@ -56,7 +56,12 @@ class Site:
 
 
 def resolve(document: Document, pointer: str) -> Any:
-    node = document.data
+    return resolve_pointer(document.data, pointer)
+
+
+def resolve_pointer(data: Any, pointer: str) -> Any:
+    """The value at a JSON pointer, or None when there is none."""
+    node = data
     for token in split_pointer(pointer):
         if isinstance(node, dict):
             node = node.get(token)
@@ -240,45 +245,6 @@ def _is_schema_pointer(pointer: str) -> bool:
     )
 
 
-def closed_values(corpus: Corpus, site: Site) -> tuple[list[Any], Site, str] | None:
-    """The closed set of values a schema admits: (values, the schema holding the keyword, the
-    keyword), or None when something outside a fixed set passes."""
-    site = follow(corpus, site)
-    node = site.node
-    if not isinstance(node, dict):
-        return None
-    if "const" in node:
-        return [node["const"]], site, "const"
-    if isinstance(node.get("enum"), list):
-        return list(node["enum"]), site, "enum"
-    for keyword in ("anyOf", "oneOf"):
-        alternatives = node.get(keyword)
-        if isinstance(alternatives, list) and alternatives:
-            values: list[Any] = []
-            for index, alternative in enumerate(alternatives):
-                inner = closed_values(
-                    corpus,
-                    Site(
-                        site.document,
-                        join_pointer(join_pointer(site.pointer, keyword), index),
-                        alternative,
-                    ),
-                )
-                if inner is None:
-                    return None  # this alternative admits values outside any list: open
-                values += inner[0]
-            return values, site, keyword
-    branches = node.get("allOf")
-    for index, branch in enumerate(branches if isinstance(branches, list) else []):
-        inner = closed_values(
-            corpus,
-            Site(site.document, join_pointer(join_pointer(site.pointer, "allOf"), index), branch),
-        )
-        if inner is not None:
-            return inner
-    return None
-
-
 @dataclass(frozen=True)
 class ValueSet:
     """The enumerated values a schema lists, and whether anything outside them also passes."""
@@ -323,11 +289,26 @@ def value_set(corpus: Corpus, site: Site) -> ValueSet | None:
             if values:
                 return ValueSet(tuple(values), site, keyword, is_open)
             return None
+    branches = node.get("allOf")
+    for index, branch in enumerate(branches if isinstance(branches, list) else []):
+        at = join_pointer(join_pointer(site.pointer, "allOf"), index)
+        inner = value_set(corpus, Site(site.document, at, branch))
+        if inner is not None:
+            return inner  # a branch that lists the values bounds the whole
     if "items" in node and "array" in types_of(node):
         return value_set(
             corpus, Site(site.document, join_pointer(site.pointer, "items"), node["items"])
         )
     return None
+
+
+def closed_values(corpus: Corpus, site: Site) -> tuple[list[Any], Site, str] | None:
+    """The closed set of values a schema admits: (values, the schema holding the keyword, the
+    keyword), or None when something outside a fixed set also passes."""
+    found = value_set(corpus, site)
+    if found is None or found.open:
+        return None
+    return list(found.values), found.holder, found.keyword
 
 
 # --- the corpus's own words about closure ---------------------------------------------------------

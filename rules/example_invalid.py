@@ -94,40 +94,31 @@ HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "tra
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
-    registry = corpus.references.registry
-    for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+    for document in corpus.of_kind(
+        DocumentKind.OPENAPI, DocumentKind.ASYNCAPI, DocumentKind.SCHEMA
+    ):
         if document.kind is DocumentKind.OPENAPI:
-            pairs = openapi_examples(document)
-            dialect = _openapi_dialect(document)
+            pairs, dialect = openapi_examples(document), _openapi_dialect(document)
+            fix = "fix the example, or the schema if the example shows what the API really does"
+        elif document.kind is DocumentKind.ASYNCAPI:
+            # The AsyncAPI Schema Object is a draft-07 superset.
+            pairs, dialect = asyncapi_examples(document), Draft7Validator
+            fix = "fix the example, or the schema if the example shows what the API really does"
         else:
-            pairs = asyncapi_examples(document)
-            dialect = Draft7Validator  # the AsyncAPI Schema Object is a draft-07 superset
+            pairs = _schema_tree_examples(document.data, "")
+            dialect = _declared_dialect(document.data)
+            fix = "fix the example, or the schema that lists it"
         for schema_pointer, example_pointer, value in pairs:
             uri = f"{file_uri(document.path)}#{schema_pointer}"
-            failure = _first_failure(dialect({"$ref": uri}, registry=registry), value)
-            if failure is None:
-                continue
-            yield Finding(
-                ID,
-                SEVERITY,
-                f"{failure}; it fails the schema at `{schema_pointer}`: fix the example, or the "
-                "schema if the example shows what the API really does",
-                document.location(example_pointer),
-                related=(document.location(schema_pointer, note="the schema it fails"),),
-                key=example_pointer,
+            failure = _first_failure(
+                dialect({"$ref": uri}, registry=corpus.references.registry), value
             )
-    for document in corpus.of_kind(DocumentKind.SCHEMA):
-        dialect = _declared_dialect(document.data)
-        for schema_pointer, example_pointer, value in _schema_tree_examples(document.data, ""):
-            uri = f"{file_uri(document.path)}#{schema_pointer}"
-            failure = _first_failure(dialect({"$ref": uri}, registry=registry), value)
             if failure is None:
                 continue
             yield Finding(
                 ID,
                 SEVERITY,
-                f"{failure}; it fails the schema at `{schema_pointer or '/'}` that lists it: fix "
-                "the example, or the schema",
+                f"{failure}; it fails the schema at `{schema_pointer or '/'}`: {fix}",
                 document.location(example_pointer),
                 related=(document.location(schema_pointer, note="the schema it fails"),),
                 key=example_pointer,

@@ -65,15 +65,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
-from urllib.parse import unquote
 
 from speclint.corpus import Corpus, Document, DocumentKind
 from speclint.findings import Finding, Location, Severity
 from speclint.progress import tracked
 from speclint.references import file_uri
-from speclint.roles import Role, asyncapi_uses, openapi_uses
+from speclint.roles import Role, openapi_uses
 from speclint.satisfiability import NO, Decider
-from speclint.structured import join_pointer, split_pointer
+from speclint.shapes import resolve_pointer, use_sites
+from speclint.structured import join_pointer
 
 ID = "unsatisfiable-schema"
 # Probes reference the schema where it stands instead of copying it: a copied schema's `$ref: "#"`
@@ -101,7 +101,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     with Decider(_resources(corpus), budget, missing) as decider:
         targets = list(_targets(corpus, str(options.get("scope", "client-submitted"))))
         for document, pointer, label in tracked(targets, f"{ID}: deciding schemas"):
-            node = _resolve_pointer(document.data, pointer)
+            node = resolve_pointer(document.data, pointer)
             if not isinstance(node, (dict, bool)):
                 continue
             in_place = {"$ref": in_place_uri(document, pointer)}
@@ -305,37 +305,12 @@ def _targets(corpus: Corpus, scope: str) -> Iterator[tuple[Document, str, str]]:
         for pointer, role, origin in openapi_uses(document):
             if role is Role.CLIENT_SUBMITTED and pointer.endswith("/schema"):
                 yield document, pointer, origin
-    for document in corpus.of_kind(DocumentKind.ASYNCAPI):
-        seen: set[str] = set()
-        uses = asyncapi_uses(document, corpus.config.asyncapi_perspective)
-        for pointer, role, origin in uses:
-            if role is not Role.CLIENT_SUBMITTED:
-                continue
-            message = _follow_local(document, pointer)
-            payload = _resolve_pointer(document.data, message + "/payload") if message else None
-            if message is None or message in seen or not isinstance(payload, (dict, bool)):
-                continue
-            if isinstance(payload, dict) and "schemaFormat" in payload:
-                continue  # a Multi Format Schema Object: not JSON Schema
-            seen.add(message)
-            yield document, message + "/payload", f"{origin}: message payload"
+    for use in use_sites(corpus):
+        if use.site.document.kind is DocumentKind.ASYNCAPI and use.role is Role.CLIENT_SUBMITTED:
+            yield use.site.document, use.site.pointer, use.label
     if scope == "all":
         for document in corpus.of_kind(DocumentKind.SCHEMA):
             yield document, "", f"schema {document.path}"
-
-
-def _follow_local(document: Document, pointer: str) -> str | None:
-    """The pointer a chain of same-document ``$ref``s at ``pointer`` ends at (AsyncAPI 3 operations
-    name their messages as ``#/channels/.../messages/...`` references)."""
-    for _ in range(16):
-        node = _resolve_pointer(document.data, pointer)
-        reference = node.get("$ref") if isinstance(node, dict) else None
-        if not isinstance(reference, str):
-            return pointer if node is not None else None
-        if not reference.startswith("#"):
-            return None  # a message in another file: its own document is checked
-        pointer = unquote(reference[1:])
-    return None
 
 
 def _resources(corpus: Corpus) -> list[tuple[str, Any]]:
@@ -372,18 +347,6 @@ def _reaches_unresolved(corpus: Corpus, path: str, pointer: str) -> bool:
     return False
 
 
-def _resolve_pointer(data: Any, pointer: str) -> Any:
-    node = data
-    for token in split_pointer(pointer):
-        if isinstance(node, dict):
-            node = node.get(token)
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return node
-
-
 def _branch(corpus: Corpus, document: Document, pointer: str, node: Any) -> tuple[Any, Location]:
     """A branch's schema with its ``$ref`` followed (through the corpus), and where it is defined."""
     if isinstance(node, dict) and isinstance(node.get("$ref"), str):
@@ -398,7 +361,7 @@ def _branch(corpus: Corpus, document: Document, pointer: str, node: Any) -> tupl
                 target_pointer = reference.target_pointer or ""
                 if target_path is not None and target_path in corpus.documents:
                     target = corpus.documents[target_path]
-                    return _resolve_pointer(target.data, target_pointer), target.location(
+                    return resolve_pointer(target.data, target_pointer), target.location(
                         target_pointer
                     )
     return node, document.location(pointer)
