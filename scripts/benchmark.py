@@ -74,10 +74,16 @@ def setup_times(corpus_root: Path) -> dict[str, float]:
     referenced = time.perf_counter()
     _ = corpus.roles
     roled = time.perf_counter()
+    from speclint.fingerprints import all_shapes
+
+    shapes = len(all_shapes(corpus))
+    fingerprinted = time.perf_counter()
     return {
         "load and parse": loaded - start,
         "reference index": referenced - loaded,
         "roles": roled - referenced,
+        "fingerprints": fingerprinted - roled,
+        "shapes": float(shapes),
         "files": float(len(corpus.documents)),
     }
 
@@ -111,7 +117,8 @@ def main() -> None:
         setup = setup_times(corpus)
         print(
             f"set-up: {int(setup['files'])} files; load+parse {setup['load and parse']:.2f} s, "
-            f"reference index {setup['reference index']:.2f} s, roles {setup['roles']:.2f} s"
+            f"reference index {setup['reference index']:.2f} s, roles {setup['roles']:.2f} s, "
+            f"fingerprints of {int(setup['shapes'])} schema locations {setup['fingerprints']:.3f} s"
         )
         print("per rule (after set-up):")
         for rule_id, rule_seconds, count in per_rule(corpus, arguments.repeat):

@@ -1,0 +1,203 @@
+"""Definitions of one shape that disagree: a schema, its inline copies, and the field lists prose gives for it.
+
+What it does
+    Groups the definitions of one shape: a schema-file definition, each inline copy of it in an
+    API document (see ``inline-copy``), each definition in another file with the same ``$defs``
+    name or ``title`` and mostly the same properties, and each "minimum compliant payload" field
+    list that a
+    comment in an API document (bound to the ``$ref`` below it) or a paragraph of the prose (bound
+    to the schema its section names) states for it. A field list is read as the shape's
+    ``required`` set.
+
+    When the members disagree, one finding lists every copy and the exact differences: which
+    fields each one requires, properties a copy declares that the definition does not, and
+    differing types, enums and closure. It is reported at the inline copy when there is one (the
+    copy is what to delete), otherwise at the definition's ``required``.
+
+Why is this bad?
+    RFC 0094 §D: ``ai.message.chunk`` had three definitions. The schema required ``[nodeId,
+    chunk]``, the AsyncAPI copy and stream-modes.md said ``{nodeId, runId, chunk, isLast}``: hosts
+    validated against one and SDKs were generated from another.
+
+Example
+    ::
+
+        # schemas/run-event-payloads.schema.json#/$defs/outputChunk
+        "required": ["nodeId", "chunk"]
+
+        <!-- spec/stream-modes.md, in the section that names that schema -->
+        The minimum compliant payload is `{nodeId, runId, chunk, isLast}`.
+
+    FAIL: ``error [copy-drift] 2 definitions of `outputChunk` disagree: `runId`, `isLast` are
+    required by spec/stream-modes.md:9 but not by the schema ...``
+
+Use instead
+    One definition (``"required": ["nodeId", "runId", "chunk", "isLast"]``) that the prose
+    agrees with, and ``$ref``\\s instead of copies. PASS.
+
+Options
+    ``similarity`` (default 0.8): as for ``inline-copy``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from speclint.corpus import Corpus
+from speclint.findings import Finding, Location, Severity
+from speclint.fingerprints import (
+    Shape,
+    all_shapes,
+    differences,
+    inline_copies,
+    payload_claims,
+    property_similarity,
+    shape_of,
+)
+from speclint.structured import join_pointer
+
+ID = "copy-drift"
+SEVERITY = Severity.ERROR
+
+
+@dataclass(frozen=True)
+class _Member:
+    label: str
+    location: Location
+    required: frozenset[str]
+    shape: Shape | None  # None for a field list in prose or a comment
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    shapes = all_shapes(corpus)
+    groups: dict[tuple[str, str], tuple[Shape, list[_Member]]] = {}
+
+    def group(original: Shape) -> list[_Member]:
+        key = (original.site.document.path, original.site.pointer)
+        return groups.setdefault(key, (original, []))[1]
+
+    for found in inline_copies(corpus, shapes, float(options.get("similarity", 0.8))):
+        copy = found.copy
+        group(found.original).append(
+            _Member(
+                f"the inline copy in {copy.site.document.path}",
+                copy.site.location(note="an inline copy"),
+                copy.required,
+                copy,
+            )
+        )
+    for claim in payload_claims(corpus):
+        original = shape_of(corpus, claim.target)
+        group(original).append(
+            _Member(
+                f"{claim.path}:{claim.line}",
+                Location(
+                    claim.path,
+                    claim.line,
+                    1,
+                    note=f"says the minimum payload is {{{', '.join(claim.fields)}}}",
+                ),
+                frozenset(claim.fields),
+                None,
+            )
+        )
+    for first, second in same_name_pairs(shapes):
+        group(first).append(
+            _Member(
+                f"`{second.label}` (same name)",
+                second.site.location(note="a definition with the same name"),
+                second.required,
+                second,
+            )
+        )
+    for _, (original, members) in sorted(groups.items()):
+        finding = _drift(original, members)
+        if finding is not None:
+            yield finding
+
+
+def same_name_pairs(shapes: list[Shape]) -> list[tuple[Shape, Shape]]:
+    """Object shapes in different files with the same ``$defs``/component name or ``title``, most
+    of the same properties, and different fingerprints: one shape defined twice, now different."""
+    by_name: dict[str, list[Shape]] = {}
+    for shape in shapes:
+        if len(shape.properties) < 2:
+            continue
+        node = shape.site.node
+        names = {shape.site.pointer.rsplit("/", 1)[-1].lower()} if shape.site.pointer else set()
+        if isinstance(node.get("title"), str):
+            names.add(node["title"].lower())
+        for name in names - {"", "payload", "schema"}:
+            by_name.setdefault(name, []).append(shape)
+    pairs: dict[tuple[str, str], tuple[Shape, Shape]] = {}
+    for group in by_name.values():
+        ordered = sorted(group, key=lambda s: s.label)
+        for index, first in enumerate(ordered):
+            for second in ordered[index + 1 :]:
+                if (
+                    first.site.document.path != second.site.document.path
+                    and first.digest != second.digest
+                    and property_similarity(first, second) >= 0.5
+                ):
+                    pairs.setdefault((first.label, second.label), (first, second))
+    return [pairs[key] for key in sorted(pairs)]
+
+
+def _drift(original: Shape, members: list[_Member]) -> Finding | None:
+    name = original.site.pointer.rsplit("/", 1)[-1] or original.site.document.path
+    lines: list[str] = []
+    fields = sorted(set().union(original.required, *(m.required for m in members)))
+    for field in fields:
+        requiring = (["the schema"] if field in original.required else []) + [
+            m.label for m in members if field in m.required
+        ]
+        not_requiring = (["the schema"] if field not in original.required else []) + [
+            m.label for m in members if field not in m.required
+        ]
+        if requiring and not_requiring:
+            declared = (
+                "" if field in original.properties else " (the schema does not even declare it)"
+            )
+            lines.append(
+                f"`{field}` is required by {', '.join(requiring)} but not by "
+                f"{', '.join(not_requiring)}{declared}"
+            )
+    for member in members:
+        if member.shape is not None and member.shape.digest != original.digest:
+            rest = [
+                d for d in differences(original, member.shape) if not d.startswith("`required`")
+            ]
+            if rest:
+                lines.append(f"{member.label}: {'; '.join(rest[:4])}")
+    if not lines:
+        return None
+    copies = [m for m in members if m.shape is not None]
+    site = copies[0].shape.site if copies and copies[0].shape else original.site
+    at = (
+        site.location()
+        if copies
+        else original.site.document.location(
+            join_pointer(original.site.pointer, "required")
+            if original.required
+            else original.site.pointer
+        )
+    )
+    related = [original.site.location(note="the schema definition")] if copies else []
+    related += [m.location for m in members if m.shape is None or m.shape.site is not site]
+    home = (
+        "in one of the files"
+        if all(m.label.endswith("(same name)") for m in members)
+        else f"in `{original.label}`"
+    )
+    return Finding(
+        ID,
+        SEVERITY,
+        f"{len(members) + 1} definitions of `{name}` disagree: {'; '.join(lines)}. Decide the one "
+        f"shape, write it once {home}, make the others `$ref`s to it, and make the prose say the "
+        "same",
+        at,
+        related=tuple(related),
+        key=original.site.pointer or original.site.document.path,
+    )

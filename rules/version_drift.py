@@ -1,0 +1,181 @@
+"""Version numbers that disagree: API documents, the corpus release, and the documents' self-descriptions.
+
+What it does
+    Collects the versions a corpus states about itself:
+
+    - the corpus version: ``version`` in this rule's options, else the latest release heading of
+      ``CHANGELOG.md`` (``## [1.2.0] - 2026-05-01``; ``Unreleased`` is skipped), else
+      ``package.json``'s ``version``;
+    - ``info.version`` of every OpenAPI and AsyncAPI document;
+    - the spec version each API document declares (``openapi: 3.1.0``, ``asyncapi: 3.0.0``) and
+      the one its own ``info.description`` names ("This document follows AsyncAPI 3.0.0").
+
+    It reports an API document whose ``info.version`` is not the corpus version, a
+    ``package.json`` that disagrees with the changelog, and a self-description that names another
+    spec version than the document declares. Versions are compared on major.minor by default
+    (``1.1.0`` and ``1.1.9`` agree: the API documents describe the protocol, patch releases of the
+    corpus do not change it); ``precision = "patch"`` compares all three parts. ``1.0`` and
+    ``1.0.0`` are the same version.
+
+Why is this bad?
+    RFC 0094 §I: both API documents said ``info.version: "1.0"`` while the corpus was at 1.1.0, and
+    the AsyncAPI description named the wrong AsyncAPI version. Generated SDKs and documentation
+    portals print ``info.version``: readers were told they had an older protocol than they did.
+
+Example
+    ::
+
+        # CHANGELOG.md: ## [1.2.0] - 2026-05-01
+        info:
+          version: "1.0"
+
+    FAIL: ``warning [version-drift] `info.version` is 1.0, but the corpus is at 1.2.0 ...``
+
+Use instead
+    ``version: "1.2.0"``. PASS.
+
+Options
+    ``version``: the corpus version, when neither CHANGELOG.md nor package.json states it.
+    ``precision``: ``"minor"`` (default) or ``"patch"``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.corpus import Corpus, Document, DocumentKind
+from speclint.findings import Finding, Location, Severity
+
+ID = "version-drift"
+SEVERITY = Severity.WARNING
+_RELEASE = re.compile(r"^#{1,3}\s*\[?v?(\d+\.\d+(?:\.\d+)?(?:-[\w.]+)?)\]?(?:\s|$)", re.MULTILINE)
+_SELF = re.compile(r"\b(OpenAPI|AsyncAPI)\s+v?(\d+\.\d+(?:\.\d+)?)\b")
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    precision = str(options.get("precision", "minor"))
+    corpus_version = _corpus_version(corpus, options)
+    changelog = _changelog(corpus)
+    package = _package(corpus)
+    if corpus_version is not None:
+        version, where, source = corpus_version
+        for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+            info = document.data.get("info") if isinstance(document.data, dict) else None
+            declared = info.get("version") if isinstance(info, dict) else None
+            if declared is None or _same(str(declared), version, precision):
+                continue
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"`info.version` is {declared}, but the corpus is at {version} ({source}): readers "
+                f"and generated SDKs are told the wrong protocol version. Set `info.version` to "
+                f'"{version}" (compared on {precision} precision)',
+                document.location("/info/version"),
+                related=(where,),
+                key=document.path,
+            )
+        if changelog and package and not _same(changelog[0], package[0], precision):
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"package.json says {package[0]}, but CHANGELOG.md's latest release is "
+                f"{changelog[0]}: bump package.json with the release, or add the missing "
+                "changelog entry",
+                package[1],
+                related=(changelog[1],),
+                key="package.json",
+            )
+    for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+        yield from _self_description(document)
+
+
+def _self_description(document: Document) -> Iterator[Finding]:
+    data = document.data if isinstance(document.data, dict) else {}
+    family = "openapi" if document.kind is DocumentKind.OPENAPI else "asyncapi"
+    declared = str(data.get(family, ""))
+    info = data.get("info") if isinstance(data.get("info"), dict) else {}
+    description = info.get("description") if isinstance(info, dict) else None
+    if not declared or not isinstance(description, str):
+        return
+    for match in _SELF.finditer(description):
+        if match.group(1).lower() != family:
+            continue
+        named = match.group(2)
+        if _same(named, declared, "patch" if named.count(".") == 2 else "minor"):
+            continue
+        line = _line_of(document, document.position("/info/description")[0], match.group(0))
+        yield Finding(
+            ID,
+            SEVERITY,
+            f"the description calls this document {match.group(0)}, but it declares "
+            f"`{family}: {declared}`: correct the description (or the declared version)",
+            Location(document.path, line, 1, pointer="/info/description"),
+            related=(document.location(f"/{family}", note=f"declares {family} {declared}"),),
+            key=f"self:{match.group(0)}",
+        )
+
+
+def _line_of(document: Document, start: int, text: str) -> int:
+    """The first line from ``start`` on that holds ``text`` (a folded description spans lines)."""
+    lines = (document.text or "").split("\n")
+    for number in range(start, len(lines) + 1):
+        if text in lines[number - 1]:
+            return number
+    return start
+
+
+def _parts(version: str) -> tuple[int, ...]:
+    numbers = re.match(r"v?(\d+)(?:\.(\d+))?(?:\.(\d+))?", version.strip())
+    if not numbers:
+        return ()
+    return tuple(int(n) if n else 0 for n in numbers.groups())
+
+
+def _same(a: str, b: str, precision: str) -> bool:
+    left, right = _parts(a), _parts(b)
+    if not left or not right:
+        return a.strip() == b.strip()
+    size = 3 if precision == "patch" else 2
+    return left[:size] == right[:size]
+
+
+def _changelog(corpus: Corpus) -> tuple[str, Location] | None:
+    for path in ("CHANGELOG.md", "changelog.md", "CHANGES.md"):
+        document = corpus.documents.get(path)
+        if document is None or document.text is None:
+            continue
+        for match in _RELEASE.finditer(document.text):
+            line = document.text[: match.start()].count("\n") + 1
+            return match.group(1), Location(path, line, 1, note="the latest release")
+    return None
+
+
+def _package(corpus: Corpus) -> tuple[str, Location] | None:
+    document = corpus.documents.get("package.json")
+    if document is None or not isinstance(document.data, dict):
+        return None
+    version = document.data.get("version")
+    if not isinstance(version, str):
+        return None
+    line, column = document.position("/version")
+    return version, Location(
+        "package.json", line, column, pointer="/version", note="package.json version"
+    )
+
+
+def _corpus_version(corpus: Corpus, options: Mapping[str, Any]) -> tuple[str, Location, str] | None:
+    configured = options.get("version")
+    if configured is not None:
+        where = Location(
+            corpus.config.source or "speclint.toml", 1, 1, note="the configured version"
+        )
+        return str(configured), where, "configured"
+    changelog = _changelog(corpus)
+    if changelog is not None:
+        return changelog[0], changelog[1], f"CHANGELOG.md:{changelog[1].line}"
+    package = _package(corpus)
+    if package is not None:
+        return package[0], package[1], "package.json"
+    return None
