@@ -432,16 +432,9 @@ def _at(document: Document, pointer: str) -> Any:
 
 def _ref_sites(document: Document) -> Iterator[Site]:
     """Every ``{"$ref": ...}`` object of an API document, as a site."""
-    stack: list[tuple[Any, str]] = [(document.data, "")]
-    while stack:
-        node, pointer = stack.pop()
-        if isinstance(node, dict):
-            if isinstance(node.get("$ref"), str):
-                yield Site(document, pointer, node)
-            for key, child in node.items():
-                if isinstance(child, (dict, list)):
-                    stack.append((child, join_pointer(pointer, key)))
-        elif isinstance(node, list):
-            for index, child in enumerate(node):
-                if isinstance(child, (dict, list)):
-                    stack.append((child, join_pointer(pointer, index)))
+    from .references import ref_sites
+    from .shapes import resolve
+
+    for pointer, _, _ in ref_sites(document):
+        holder = pointer.rsplit("/", 1)[0]
+        yield Site(document, holder, resolve(document, holder))

@@ -93,11 +93,7 @@ SEVERITY = Severity.ERROR
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     budget = float(options.get("budget", 2.0))
-    missing = [
-        r.target.split("#", 1)[0]
-        for r in corpus.references.references
-        if r.outcome in {"missing-file", "unknown-id"}
-    ]
+    missing = _missing_targets(corpus)
     with Decider(_resources(corpus), budget, missing) as decider:
         targets = list(_targets(corpus, str(options.get("scope", "client-submitted"))))
         for document, pointer, label in tracked(targets, f"{ID}: deciding schemas"):
@@ -135,11 +131,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
 def decisions(corpus: Corpus, scope: str = "all", budget: float = 2.0) -> Iterator[tuple[str, str]]:
     """(label, verdict) for every schema in ``scope``: yes / no / unknown / undecidable, as the
     rule decides them (the benchmark script reports the tally)."""
-    missing = [
-        r.target.split("#", 1)[0]
-        for r in corpus.references.references
-        if r.outcome in {"missing-file", "unknown-id"}
-    ]
+    missing = _missing_targets(corpus)
     with Decider(_resources(corpus), budget, missing) as decider:
         for document, pointer, label in _targets(corpus, scope):
             in_place = {"$ref": in_place_uri(document, pointer)}
@@ -187,11 +179,7 @@ def _property_witness(
 
     from speclint.witnesses import first_rejected, generate, relax_closure
 
-    missing = [
-        r.target.split("#", 1)[0]
-        for r in corpus.references.references
-        if r.outcome in {"missing-file", "unknown-id"}
-    ]
+    missing = _missing_targets(corpus)
     whole = _standalone(corpus, document, node, missing)
     if whole is None:
         return ""
@@ -311,6 +299,15 @@ def _targets(corpus: Corpus, scope: str) -> Iterator[tuple[Document, str, str]]:
     if scope == "all":
         for document in corpus.of_kind(DocumentKind.SCHEMA):
             yield document, "", f"schema {document.path}"
+
+
+def _missing_targets(corpus: Corpus) -> list[str]:
+    """URIs of referenced schemas the corpus lacks: the registries answer them with stand-ins."""
+    return [
+        r.target.split("#", 1)[0]
+        for r in corpus.references.references
+        if r.outcome in {"missing-file", "unknown-id"}
+    ]
 
 
 def _resources(corpus: Corpus) -> list[tuple[str, Any]]:
