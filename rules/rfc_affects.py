@@ -1,0 +1,124 @@
+"""An RFC whose `Affects` names a file that does not exist.
+
+What it does
+    Reads the ``Affects`` field of every RFC header (see ``rfc-header``) and takes the paths out of
+    it: each code span or bare token that looks like a file (``schemas/foo.schema.json``,
+    ``COMPATIBILITY.md``) or a folder (``conformance/``), with any note after it dropped
+    (``schemas/foo.schema.json (additive block)`` is ``schemas/foo.schema.json``). A path is
+    looked up from the corpus root, then relative to the RFC's folder, then by its file name when
+    only one file in the corpus has it (``interrupt.md`` for ``spec/v1/interrupt.md``). Globs
+    (``conformance/*.ts``) are not checked. Each path that matches nothing is reported at the
+    ``Affects`` row.
+
+Why is this bad?
+    ``Affects`` is how reviewers, the changelog and ``compat-claim`` find what an RFC changes. A
+    path that does not exist after the change is a typo, a file that moved, or a "new" schema
+    that was never added (RFC 0056 lists a new ``schemas/annotation.schema.json``).
+
+Example
+    ::
+
+        | Affects | `api/openapi.yaml` · `schemas/run-cancel.schema.json` |
+
+    FAIL: ``warning [rfc-affects] `Affects` names `schemas/run-cancel.schema.json`, which does
+    not exist ...``
+
+Use instead
+    Name the files the RFC changes as they exist after it (and add the new ones). PASS.
+
+Options
+    None.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from speclint.corpus import Corpus
+from speclint.findings import Finding, Location, Severity
+from speclint.rfcs import corpus_rfcs
+
+ID = "rfc-affects"
+SEVERITY = Severity.WARNING
+_EXTENSIONS = ("json", "yaml", "yml", "md", "ts", "js", "proto", "toml", "txt", "py")
+_PATH = re.compile(
+    r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:"
+    + "|".join(_EXTENSIONS)
+    + r")|(?:[\w.-]+/)+)(?![\w/-])"
+)
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    names = _file_names(corpus)
+    for rfc in corpus_rfcs(corpus):
+        affects = rfc.get("Affects")
+        if affects is None:
+            continue
+        missing: list[str] = []
+        for path in affected_paths(affects.value):
+            if not _exists(corpus, rfc.path, path, names) and path not in missing:
+                missing.append(path)
+        for path in missing:
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"`Affects` names `{path}`, which does not exist in the corpus: correct the path, "
+                "add the file the RFC introduces, or drop it from the list",
+                Location(rfc.path, affects.line, 1, pointer="#affects"),
+                key=path,
+            )
+
+
+def affected_paths(value: str) -> list[str]:
+    """The file and folder paths an ``Affects`` value names, in order."""
+    spans = re.findall(r"`([^`]+)`", value)
+    # Folders only count when written as code (`conformance/`): "§B/§D" in prose is no folder.
+    candidates = [(span, True) for span in spans if "*" not in span]  # globs are not checked
+    candidates.append((re.sub(r"`[^`]*`", " ", value), False))
+    found: list[str] = []
+    for text, in_code in candidates:
+        for match in _PATH.finditer(text):
+            path = match.group(1)
+            if path.endswith("/") and (not in_code or len(path.strip("/")) < 2):
+                continue
+            if "*" in path or "://" in text[max(0, match.start() - 8) : match.start() + 3]:
+                continue
+            if path.startswith("http") or path.count(".") > 3:
+                continue
+            if path not in found:
+                found.append(path)
+    return found
+
+
+def _file_names(corpus: Corpus) -> dict[str, int]:
+    """How many files in the corpus folder have each file name (for bare-name lookups)."""
+    counts: dict[str, int] = {}
+    root = corpus.root
+    if root.is_dir():
+        for path in root.rglob("*"):
+            if ".git" in path.parts or "node_modules" in path.parts:
+                continue
+            if path.is_file():
+                counts[path.name] = counts.get(path.name, 0) + 1
+    else:  # an in-memory corpus
+        for document_path in corpus.documents:
+            name = document_path.rsplit("/", 1)[-1]
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+def _exists(corpus: Corpus, rfc_path: str, path: str, names: dict[str, int]) -> bool:
+    relative = posixpath.normpath(posixpath.join(posixpath.dirname(rfc_path), path))
+    for candidate in (path.rstrip("/"), relative.rstrip("/")):
+        if candidate in corpus.documents:
+            return True
+        if corpus.root.is_dir() and (Path(corpus.root) / candidate).exists():
+            return True
+        if any(p.startswith(candidate + "/") for p in corpus.documents):
+            return True  # a folder the corpus has files in
+    # A bare file name ("interrupt.md") that one file of the corpus has.
+    return "/" not in path.rstrip("/") and names.get(path, 0) >= 1

@@ -1,0 +1,146 @@
+"""rfc-header and rfc-affects: RFC header tables checked against the lifecycle and the tree."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from speclint.catalog import all_rules
+from speclint.config import load_config
+from speclint.corpus import Corpus
+from speclint.findings import Finding
+from speclint.rules.rfc_affects import affected_paths
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+
+def rfc(number: str, **fields: str) -> str:
+    header = {
+        "RFC": number,
+        "Title": "A change",
+        "Status": "`Draft`",
+        "Created": "2026-01-01",
+        "Updated": "2026-01-02 (Draft → Active, after review)",
+        "Affects": "`api/openapi.yaml`",
+        "Compatibility": "additive",
+        "Supersedes": "—",
+        "Superseded by": "—",
+    }
+    header.update({k.replace("_", " "): v for k, v in fields.items()})
+    rows = "\n".join(f"| **{k}** | {v} |" for k, v in header.items())
+    return (
+        f"# RFC {number}: A change\n\n| Field | Value |\n|---|---|\n{rows}\n\n## Summary\n\nText.\n"
+    )
+
+
+def run(root: Path, rule: str) -> list[Finding]:
+    return list(all_rules()[rule].check(Corpus.load(root, load_config(root)), {}))
+
+
+BASE: dict[str, str | bytes] = {
+    "api/openapi.yaml": "openapi: 3.1.0\ninfo: {title: t, version: 1.0.0}\npaths: {}\n"
+}
+
+
+def test_a_consistent_header_passes_and_each_defect_is_named(make_corpus: MakeCorpus) -> None:
+    good = make_corpus({**BASE, "rfcs/0001-a.md": rfc("0001")})
+    assert run(good, "rfc-header") == []
+    cases = {
+        "status": (
+            rfc("0001", Status="Approved"),
+            "`Status` is `Approved`, not a lifecycle status",
+            7,
+        ),
+        "order": (
+            rfc("0001", Updated="2025-12-31"),
+            "`Updated` (2025-12-31) is earlier than `Created` (2026-01-01)",
+            9,
+        ),
+        "date": (
+            rfc("0001", Created="last spring"),
+            "`Created` (last spring) has no YYYY-MM-DD date",
+            8,
+        ),
+        "number": (rfc("0002"), "the header says RFC 0002 but the file is named 0001", 5),
+        "superseded": (rfc("0001", Status="Superseded"), "`Superseded by` names no RFC", 7),
+    }
+    for name, (text, message, line) in cases.items():
+        [finding] = run(make_corpus({**BASE, "rfcs/0001-a.md": text}), "rfc-header")
+        assert message in finding.message, name
+        assert (finding.location.path, finding.location.line) == ("rfcs/0001-a.md", line), name
+
+
+def test_required_fields_follow_what_most_rfcs_of_the_corpus_carry(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        **BASE,
+        "rfcs/0001-a.md": rfc("0001"),
+        "rfcs/0002-b.md": rfc("0002", **{"Author(s)": "Bo"}),
+        "rfcs/0003-c.md": rfc("0003", **{"Author(s)": "Cy"}),
+        "rfcs/0004-d.md": rfc("0004", **{"Author(s)": "Di", "Compatibility": ""}),
+    }
+    found = run(make_corpus(files), "rfc-header")
+    by_file = {f.location.path: f.message for f in found}
+    assert set(by_file) == {"rfcs/0001-a.md", "rfcs/0004-d.md"}
+    assert "lacks `Author(s)`" in by_file["rfcs/0001-a.md"]
+    assert "`Compatibility`" in by_file["rfcs/0004-d.md"]
+    assert "`Author(s)`" not in by_file["rfcs/0004-d.md"]
+
+
+def test_supersedes_must_be_reciprocal(make_corpus: MakeCorpus) -> None:
+    one_sided = {
+        **BASE,
+        "rfcs/0001-a.md": rfc("0001", Status="Superseded", Superseded_by="[RFC 0002](0002-b.md)"),
+        "rfcs/0002-b.md": rfc("0002"),
+    }
+    [finding] = run(make_corpus(one_sided), "rfc-header")
+    assert finding.location.path == "rfcs/0001-a.md"
+    assert (
+        "names RFC 0002, but rfcs/0002-b.md's `Supersedes` does not name RFC 0001"
+        in finding.message
+    )
+    both = {**one_sided, "rfcs/0002-b.md": rfc("0002", Supersedes="RFC 0001")}
+    assert run(make_corpus(both), "rfc-header") == []
+
+
+def test_tables_that_are_not_rfc_headers_are_left_alone(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Statuses\n\n| status | terminal | meaning |\n|---|---|---|\n| `running` | no | busy |\n"
+    )
+    legend = "# RFCs\n\n| Status | Meaning |\n|---|---|\n| Draft | open |\n"
+    root = make_corpus({**BASE, "spec/runs.md": page, "rfcs/README.md": legend})
+    assert run(root, "rfc-header") == []
+
+
+def test_affected_paths_drop_notes_and_keep_files_and_code_folders() -> None:
+    value = (
+        "`schemas/capabilities.schema.json` (additive `host.feedback` block) · new "
+        "`schemas/annotation.schema.json` · COMPATIBILITY.md · `conformance/` (§B/§D) · "
+        "`conformance/*.test.ts` · [site](https://example.org/x.json)"
+    )
+    assert affected_paths(value) == [
+        "schemas/capabilities.schema.json",
+        "schemas/annotation.schema.json",
+        "conformance/",
+        "COMPATIBILITY.md",
+    ]
+
+
+def test_rfc_affects_reports_each_missing_path(make_corpus: MakeCorpus) -> None:
+    affects = (
+        "`api/openapi.yaml` (ops) · `schemas/gone.schema.json` · `openapi.yaml` · `spec/` · `docs/`"
+    )
+    root = make_corpus(
+        {**BASE, "spec/x.md": "# X\n", "rfcs/0001-a.md": rfc("0001", Affects=affects)}
+    )
+    found = run(root, "rfc-affects")
+    assert sorted(f.message.split("`")[3] for f in found) == ["docs/", "schemas/gone.schema.json"]
+    assert all(f.location.line == 10 for f in found)
+
+
+def test_openwop_rfcs(openwop: Path) -> None:
+    """The snapshot's four RFC headers are consistent; Affects names files the snapshot lacks
+    (see SNAPSHOT.md: run-options and annotation schemas are known to be absent)."""
+    assert run(openwop, "rfc-header") == []
+    missing = {f.message.split("`")[3] for f in run(openwop, "rfc-affects")}
+    assert {"schemas/run-options.schema.json", "schemas/annotation.schema.json"} <= missing
+    assert all(not (openwop / path).exists() for path in missing)
