@@ -81,6 +81,12 @@ def main() -> None:
     default=None,
     help="Show a progress bar on stderr for long checks (default: when stderr is a terminal).",
 )
+@click.option(
+    "--baseline",
+    "baseline_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Report only findings not in this baseline (see `speclint baseline write`).",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 def check(
     path: Path,
@@ -91,6 +97,7 @@ def check(
     only_rules: tuple[str, ...],
     color: bool | None,
     progress: bool | None,
+    baseline_path: Path | None,
     debug: bool,
 ) -> None:
     """Check the spec corpus at PATH (default: the current directory)."""
@@ -127,6 +134,29 @@ def check(
             raise
         fail(f"internal error: {type(error).__name__}: {error} (run with --debug for details)")
 
+    findings = result.findings
+    if baseline_path is not None:
+        from .baseline import BaselineError, apply, load
+
+        try:
+            applied = apply(corpus, findings, load(baseline_path))
+        except BaselineError as error:
+            fail(str(error))
+        findings = applied.new
+        click.echo(
+            f"speclint: baseline {baseline_path}: {len(applied.known)} known finding(s) not shown, "
+            f"{len(applied.new)} new",
+            err=True,
+        )
+        if applied.fixed:
+            click.echo(
+                f"speclint: {len(applied.fixed)} baseline entr{'y is' if len(applied.fixed) == 1 else 'ies are'} "
+                "fixed; shrink the baseline with `speclint baseline write`:",
+                err=True,
+            )
+            for entry in applied.fixed:
+                click.echo(f"  fixed: [{entry.rule}] {entry.path} {entry.where}", err=True)
+
     threshold = Severity.parse(fail_on) if fail_on else config.fail_on
     use_color = (
         color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ)
@@ -135,7 +165,7 @@ def check(
     for index, name in enumerate(formats):
         destination = outputs[index] if index < len(outputs) else None
         report = Report(
-            findings=result.findings,
+            findings=findings,
             rules=result.rules,
             sources=corpus.sources(),
             root=shown_root,
@@ -148,7 +178,7 @@ def check(
         else:
             destination.parent.mkdir(parents=True, exist_ok=True)
             destination.write_text(text, encoding="utf-8")
-    failing = any(f.severity >= threshold for f in result.findings)
+    failing = any(f.severity >= threshold for f in findings)
     sys.exit(1 if failing else 0)
 
 
@@ -174,6 +204,36 @@ def show_rule(rule_id: str) -> None:
         fail(f"unknown rule {rule_id!r} (see `speclint rules`)")
     click.echo(f"{info.id} [{info.severity.label}]\n")
     click.echo(info.doc)
+
+
+@main.group(name="baseline")
+def baseline_group() -> None:
+    """Accept the current findings, so a gate fails only on new ones."""
+
+
+@baseline_group.command(name="write")
+@click.argument(
+    "path",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    default=".",
+    required=False,
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Baseline file (default: speclint-baseline.json in PATH).",
+)
+def baseline_write(path: Path, output: Path | None) -> None:
+    """Record every current finding of the corpus at PATH in a baseline file."""
+    from .baseline import render
+    from .runner import run_rules
+
+    corpus = _load_corpus(path)
+    result = run_rules(corpus)
+    target = output or path / "speclint-baseline.json"
+    target.write_text(render(corpus, result.findings), encoding="utf-8")
+    click.echo(f"speclint: wrote {len(result.findings)} finding(s) to {target}")
 
 
 def _load_corpus(path: Path) -> Corpus:

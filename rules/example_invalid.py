@@ -76,7 +76,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from jsonschema import Draft7Validator, Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
@@ -250,6 +250,8 @@ def _errors(validator: Validator, value: Any) -> list[ValidationError]:
         return sorted(validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
     except Unresolvable:
         return []  # unresolved-ref reports the broken reference
+    except (SchemaError, UnknownType):
+        return []  # an invalid schema (`type: objekt`) is schema-invalid's finding, not the example's
 
 
 def _describe(errors: list[ValidationError]) -> str:

@@ -46,7 +46,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from jsonschema.exceptions import ValidationError
+from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
 from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
@@ -256,8 +256,8 @@ def _rejection(corpus: Corpus, schema: Document, path: list[str]) -> tuple[str, 
     validator = dialect({"$ref": file_uri(schema.path)}, registry=corpus.references.registry)
     try:
         errors = list(validator.iter_errors(instance))
-    except Unresolvable:
-        return None
+    except (Unresolvable, SchemaError, UnknownType):
+        return None  # a broken schema is unresolved-ref's or schema-invalid's finding
     for error in errors:
         if error.validator not in CLOSING:
             continue
