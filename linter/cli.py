@@ -171,6 +171,7 @@ def check(
             root=shown_root,
             tool_version=__version__,
             color=use_color and destination is None and name == "text",
+            waived=tuple(result.waived),
         )
         text = renderer(name)(report)
         if destination is None:

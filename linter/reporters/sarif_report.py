@@ -21,6 +21,7 @@ from urllib.parse import quote
 
 from ..catalog import RuleInfo
 from ..findings import Finding, Location, Severity
+from ..waivers import Waived
 from . import Report
 from .text_report import detail
 
@@ -107,7 +108,8 @@ class _Log:
 
     def __init__(self, report: Report) -> None:
         rules = dict(report.rules)
-        for finding in report.findings:
+        everything = [*report.findings, *(w.finding for w in report.waived)]
+        for finding in everything:
             # A finding of a rule the catalog does not describe still needs a valid ruleIndex.
             if finding.rule not in rules:
                 rules[finding.rule] = RuleInfo(finding.rule, finding.severity, "", "", _no_check)
@@ -115,7 +117,7 @@ class _Log:
         self.rule_index = {info.id: index for index, info in enumerate(self.rules)}
         paths = {
             location.path
-            for finding in report.findings
+            for finding in everything
             for location in (finding.location, *finding.related)
         }
         self.paths = sorted(paths)
@@ -164,6 +166,23 @@ class _Log:
         return result
 
 
+def suppressed(result: dict[str, Any], waived: Waived) -> dict[str, Any]:
+    """§3.35 suppressions: a waived finding stays in the log, marked accepted with its reason."""
+    suppression: dict[str, Any] = {
+        "kind": waived.waiver.kind,
+        "status": "accepted",
+        "justification": waived.waiver.reason,
+    }
+    if waived.waiver.kind == "inSource":
+        suppression["location"] = {
+            "physicalLocation": {
+                "artifactLocation": {"uri": uri(waived.waiver.origin.path), "uriBaseId": SRCROOT},
+                "region": {"startLine": waived.waiver.origin.line},
+            }
+        }
+    return {**result, "suppressions": [suppression]}
+
+
 def _no_check(*_: object) -> tuple[()]:
     return ()
 
@@ -206,7 +225,8 @@ def render(report: Report) -> str:
         },
         "originalUriBaseIds": base_ids(report.root),
         "artifacts": [{"location": log.artifact_location(path)} for path in log.paths],
-        "results": [log.result(finding) for finding in report.findings],
+        "results": [log.result(finding) for finding in report.findings]
+        + [suppressed(log.result(w.finding), w) for w in report.waived],
         # §3.14.27: required when there are results over text files; speclint's columns are
         # Python string offsets, i.e. code points.
         "columnKind": "unicodeCodePoints",

@@ -77,5 +77,10 @@ def render(report: Report) -> str:
             lines.append(f"{CONTINUATION}related: {where} {detail(related)}".rstrip())
         if len(finding.related) > RELATED_SHOWN:
             lines.append(f"{CONTINUATION}... and {len(finding.related) - RELATED_SHOWN} more")
-    lines.append(f"speclint: {count_phrase(report.findings)}")
+    summary = f"speclint: {count_phrase(report.findings)}"
+    if report.waived:
+        summary += (
+            f"; {len(report.waived)} waived (see a json, sarif or markdown report for the reasons)"
+        )
+    lines.append(summary)
     return "\n".join(lines) + "\n"

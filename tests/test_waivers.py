@@ -1,0 +1,164 @@
+"""Waivers: accepted findings move aside with their reason; bad waivers are findings themselves."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import schema
+from speclint.config import load_config
+from speclint.corpus import Corpus
+from speclint.reporters import Report, renderer
+from speclint.runner import RunResult, run_rules
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+OPENAPI = textwrap.dedent(
+    """\
+    openapi: 3.1.0
+    info: {title: t, version: 1.0.0}
+    paths:
+      /runs:
+        get:
+          responses:
+            '200':
+              description: ok
+              content:
+                application/json:
+                  schema: {$ref: '../schemas/error.schema.json'}
+    """
+)
+CLOSED = {"type": "object", "properties": {"code": {}}, "additionalProperties": False}
+
+
+def result(root: Path) -> RunResult:
+    return run_rules(Corpus.load(root, load_config(root)))
+
+
+def rules_of(run: RunResult) -> list[str]:
+    return sorted(f.rule for f in run.findings)
+
+
+@pytest.fixture(autouse=True)
+def fixed_today(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPECLINT_TODAY", "2026-11-22")
+
+
+def test_an_in_document_waiver_with_a_reason_moves_the_finding_aside(
+    make_corpus: MakeCorpus,
+) -> None:
+    plain = make_corpus(
+        {"api/openapi.yaml": OPENAPI, "schemas/error.schema.json": schema(**CLOSED)}
+    )
+    assert rules_of(result(plain)) == ["closure-policy"]
+    waived = {
+        **CLOSED,
+        "x-speclint-ignore": ["closure-policy"],
+        "x-speclint-reason": "frozen until v2 (RFC 0073)",
+    }
+    root = make_corpus({"api/openapi.yaml": OPENAPI, "schemas/error.schema.json": schema(**waived)})
+    run = result(root)
+    assert run.findings == []
+    [accepted] = run.waived
+    assert accepted.finding.rule == "closure-policy"
+    assert accepted.waiver.reason == "frozen until v2 (RFC 0073)"
+
+
+@pytest.mark.parametrize(
+    ("marker", "message"),
+    [
+        ({"x-speclint-ignore": ["closure-policy"]}, "gives no reason, so it waives nothing"),
+        (
+            {
+                "x-speclint-ignore": {
+                    "rules": ["closure-policy"],
+                    "reason": "v2",
+                    "expires": "2026-01-01",
+                }
+            },
+            "expired on 2026-01-01",
+        ),
+        (
+            {"x-speclint-ignore": ["enum-drift"], "x-speclint-reason": "old"},
+            "matches no finding any more",
+        ),
+    ],
+)
+def test_reasonless_expired_and_stale_waivers_are_findings(
+    make_corpus: MakeCorpus, marker: dict[str, object], message: str
+) -> None:
+    root = make_corpus(
+        {"api/openapi.yaml": OPENAPI, "schemas/error.schema.json": schema(**CLOSED, **marker)}
+    )
+    run = result(root)
+    assert rules_of(run) == [
+        "closure-policy",
+        "waiver",
+    ]  # the finding is back, plus the waiver's own
+    [problem] = [f for f in run.findings if f.rule == "waiver"]
+    assert message in problem.message
+    assert problem.location.path == "schemas/error.schema.json"
+    assert problem.location.pointer == "/x-speclint-ignore"
+    assert run.waived == []
+
+
+def test_markdown_and_configured_waivers(make_corpus: MakeCorpus) -> None:
+    page = textwrap.dedent(
+        """\
+        # Interrupts
+
+        Status: Stable, with the three interrupt kinds below.
+
+        ## Kinds
+
+        - `approval`: yes or no.
+        - `clarification`: a question.
+        - `custom`: anything.
+        - `external`: an event.
+        """
+    )
+    root = make_corpus({"spec/interrupt.md": page})
+    assert rules_of(result(root)) == ["count-drift"]
+    commented = page.replace(
+        "Status: Stable",
+        "<!-- speclint-ignore count-drift: the fourth kind is experimental -->\nStatus: Stable",
+    )
+    root = make_corpus({"spec/interrupt.md": commented})
+    run = result(root)
+    assert run.findings == [] and run.waived[0].waiver.reason == "the fourth kind is experimental"
+    root = make_corpus(
+        {
+            "spec/interrupt.md": page,
+            "speclint.toml": '[[waivers]]\nrule = "count-drift"\npath = "spec/interrupt.md"\nreason = "tracked in #12"\nwho = "ann"\nexpires = 2027-01-01\n',
+        }
+    )
+    run = result(root)
+    assert run.findings == [] and run.waived[0].waiver.kind == "external"
+    assert run.waived[0].waiver.who == "ann" and run.waived[0].waiver.expires == "2027-01-01"
+
+
+def test_sarif_with_suppressions_still_validates_and_other_reports_show_the_reason(
+    make_corpus: MakeCorpus,
+) -> None:
+    from test_reporters import load_sarif_validator
+
+    waived = {**CLOSED, "x-speclint-ignore": ["closure-policy"], "x-speclint-reason": "frozen"}
+    root = make_corpus({"api/openapi.yaml": OPENAPI, "schemas/error.schema.json": schema(**waived)})
+    corpus = Corpus.load(root, load_config(root))
+    run = run_rules(corpus)
+    report = Report(
+        run.findings, run.rules, corpus.sources(), "corpus", "0", waived=tuple(run.waived)
+    )
+    sarif = json.loads(renderer("sarif")(report))
+    [suppressed] = sarif["runs"][0]["results"]
+    assert suppressed["suppressions"][0]["justification"] == "frozen"
+    assert suppressed["suppressions"][0]["kind"] == "inSource"
+    validator = load_sarif_validator()  # the OASIS schema, checked by its sha256
+    assert [e.message for e in validator.iter_errors(sarif)] == []
+    assert json.loads(renderer("json")(report))["waived"][0]["waiver"]["reason"] == "frozen"
+    assert "frozen" in renderer("markdown")(report)
+    assert "1 waived" in renderer("text")(report)
