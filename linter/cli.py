@@ -87,6 +87,12 @@ def main() -> None:
     type=click.Path(path_type=Path, dir_okay=False),
     help="Report only findings not in this baseline (see `speclint baseline write`).",
 )
+@click.option(
+    "--diff-base",
+    "diff_base",
+    metavar="REF",
+    help="Lint the corpus at git revision REF too; report only what this change introduces.",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 def check(
     path: Path,
@@ -98,6 +104,7 @@ def check(
     color: bool | None,
     progress: bool | None,
     baseline_path: Path | None,
+    diff_base: str | None,
     debug: bool,
 ) -> None:
     """Check the spec corpus at PATH (default: the current directory)."""
@@ -135,6 +142,28 @@ def check(
         fail(f"internal error: {type(error).__name__}: {error} (run with --debug for details)")
 
     findings = result.findings
+    if diff_base is not None:
+        from .baseline import apply, entry_for
+        from .gitbase import GitError, base_checkout
+
+        try:
+            with base_checkout(path, diff_base) as base_path:
+                if not base_path.is_dir():
+                    fail(f"{path} does not exist at {diff_base}: nothing to compare with")
+                base_corpus = Corpus.load(base_path, config)
+                base = run_rules(base_corpus, select_rules(base_corpus, only_rules or None))
+                base_entries = [entry_for(base_corpus, f) for f in base.findings]
+        except GitError as error:
+            fail(str(error))
+        compared = apply(corpus, findings, base_entries)
+        findings = compared.new
+        click.echo(
+            f"speclint: against {diff_base}: {len(compared.new)} new finding(s), "
+            f"{len(compared.fixed)} fixed, {len(compared.known)} unchanged (not shown)",
+            err=True,
+        )
+        for entry in compared.fixed:
+            click.echo(f"  fixed: [{entry.rule}] {entry.path} {entry.where}", err=True)
     if baseline_path is not None:
         from .baseline import BaselineError, apply, load
 

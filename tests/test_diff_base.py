@@ -1,0 +1,84 @@
+"""--diff-base: a real git repository, a base commit, and a change that adds one defect and fixes another."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from test_cli import cli
+
+from conftest import BUNDLED_CORPUS
+
+
+def git(cwd: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+def repository(tmp_path: Path) -> Path:
+    repo = tmp_path / "spec-repo"
+    shutil.copytree(BUNDLED_CORPUS, repo / "corpus")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    # The change: a new duplicate key, and the documented maxRequestBodyBytes row removed.
+    ack = repo / "corpus/schemas/heartbeat-ack.schema.json"
+    ack.write_text(ack.read_text().replace('"title":', '"title": "Ack",\n  "title":', 1))
+    page = repo / "corpus/spec/capabilities.md"
+    page.write_text(
+        page.read_text().replace(
+            "| `limits.maxRequestBodyBytes` | integer | largest request body the host accepts |\n",
+            "",
+        )
+    )
+    git(repo, "commit", "-q", "-am", "change")
+    return repo
+
+
+def test_diff_base_reports_what_the_change_adds_and_fixes(tmp_path: Path) -> None:
+    repo = repository(tmp_path)
+    result = cli("check", "corpus", "--diff-base", "HEAD~1", cwd=repo)
+    assert result.returncode == 1, result.stderr
+    reported = [
+        line for line in result.stdout.splitlines() if " [" in line and "related:" not in line
+    ]
+    assert len(reported) == 1 and "[duplicate-key]" in reported[0]
+    assert "heartbeat-ack.schema.json" in reported[0]
+    assert "1 new finding(s), 1 fixed" in result.stderr
+    assert "fixed: [undocumented-field] spec/capabilities.md" in result.stderr
+    assert git(repo, "worktree", "list").count("\n") == 0  # the temporary worktree is gone
+
+    # The same gate with a baseline of the base's findings: only the new defect fails.
+    git(repo, "checkout", "-q", "HEAD~1")
+    assert (
+        cli(
+            "baseline", "write", "corpus", "--output", str(tmp_path / "base.json"), cwd=repo
+        ).returncode
+        == 0
+    )
+    git(repo, "checkout", "-q", "main")
+    gated = cli("check", "corpus", "--baseline", str(tmp_path / "base.json"), cwd=repo)
+    assert gated.returncode == 1
+    lines = [line for line in gated.stdout.splitlines() if " [" in line and "related:" not in line]
+    assert len(lines) == 1 and "[duplicate-key]" in lines[0]
+
+
+def test_diff_base_errors_are_clear(tmp_path: Path) -> None:
+    repo = repository(tmp_path)
+    unknown = cli("check", "corpus", "--diff-base", "no-such-branch", cwd=repo)
+    assert (
+        unknown.returncode == 2
+        and "unknown revision 'no-such-branch': fetch it first" in unknown.stderr
+    )
+    plain = tmp_path / "plain"
+    shutil.copytree(BUNDLED_CORPUS, plain)
+    outside = cli("check", str(plain), "--diff-base", "HEAD")
+    assert outside.returncode == 2 and "not inside a git repository" in outside.stderr
+    assert "Traceback" not in unknown.stderr + outside.stderr
