@@ -16,7 +16,10 @@ import click
 from . import __version__
 
 if TYPE_CHECKING:
+    from .baseline import Entry
+    from .config import Config
     from .corpus import Corpus
+    from .findings import Finding
 
 FORMAT_NAMES = ("text", "json", "sarif", "markdown", "github")
 
@@ -124,6 +127,7 @@ def check(
         fail(f"{path}: no such directory")
     if not path.is_dir():
         fail(f"{path}: not a directory (speclint checks a whole corpus: pass its root folder)")
+    base_entries = None
     try:
         config = load_config(path.resolve(), config_path)
         corpus = Corpus.load(path, config)
@@ -131,32 +135,33 @@ def check(
         show_progress = progress if progress is not None else sys.stderr.isatty()
         sink = TerminalProgress(sys.stderr) if show_progress else None
         with reporting(sink):
+            if diff_base is not None:
+                # The base first: rules that judge the change itself (compat-claim) read it.
+                corpus.base, base_entries = _lint_base(path, diff_base, config, only_rules)
             result = run_rules(corpus, rules, debug=debug)
     except ConfigError as error:
         fail(str(error))
     except KeyError as error:
         fail(f"unknown rule id(s): {error.args[0]} (see `speclint rules`)")
+    except UsageProblem:
+        raise
     except Exception as error:  # exit 2 with one line, not a traceback (unless --debug)
         if debug:
             raise
         fail(f"internal error: {type(error).__name__}: {error} (run with --debug for details)")
 
     findings = result.findings
-    if diff_base is not None:
-        from .baseline import apply, entry_for
-        from .gitbase import GitError, base_checkout
+    known: list[Finding] = []
+    fixed: list[Entry] = []
+    against: list[str] = []
+    if diff_base is not None and base_entries is not None:
+        from .baseline import apply
 
-        try:
-            with base_checkout(path, diff_base) as base_path:
-                if not base_path.is_dir():
-                    fail(f"{path} does not exist at {diff_base}: nothing to compare with")
-                base_corpus = Corpus.load(base_path, config)
-                base = run_rules(base_corpus, select_rules(base_corpus, only_rules or None))
-                base_entries = [entry_for(base_corpus, f) for f in base.findings]
-        except GitError as error:
-            fail(str(error))
         compared = apply(corpus, findings, base_entries)
         findings = compared.new
+        known += compared.known
+        fixed += compared.fixed
+        against.append(f"`{diff_base}`")
         click.echo(
             f"speclint: against {diff_base}: {len(compared.new)} new finding(s), "
             f"{len(compared.fixed)} fixed, {len(compared.known)} unchanged (not shown)",
@@ -172,6 +177,9 @@ def check(
         except BaselineError as error:
             fail(str(error))
         findings = applied.new
+        known += applied.known
+        fixed += applied.fixed
+        against.append(f"baseline `{baseline_path.as_posix()}`")
         click.echo(
             f"speclint: baseline {baseline_path}: {len(applied.known)} known finding(s) not shown, "
             f"{len(applied.new)} new",
@@ -191,6 +199,21 @@ def check(
         color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ)
     )
     shown_root = path.as_posix().rstrip("/") or "."
+    gate = None
+    if against:
+        from .findings import sorted_findings
+        from .reporters import FixedFinding, Gate
+
+        gate = Gate(
+            " and ".join(against),
+            tuple(sorted_findings(known)),
+            tuple(
+                sorted(
+                    {FixedFinding(e.rule, e.path, e.where, e.message) for e in fixed},
+                    key=lambda e: (e.path, e.rule, e.where, e.message),
+                )
+            ),
+        )
     for index, name in enumerate(formats):
         destination = outputs[index] if index < len(outputs) else None
         report = Report(
@@ -201,6 +224,7 @@ def check(
             tool_version=__version__,
             color=use_color and destination is None and name == "text",
             waived=tuple(result.waived),
+            gate=gate,
         )
         text = renderer(name)(report)
         if destination is None:
@@ -210,6 +234,54 @@ def check(
             destination.write_text(text, encoding="utf-8")
     failing = any(f.severity >= threshold for f in findings)
     sys.exit(1 if failing else 0)
+
+
+def _lint_base(
+    path: Path, ref: str, config: Config, only_rules: tuple[str, ...]
+) -> tuple[Corpus, list[Entry]]:
+    """The corpus at git revision REF, loaded and linted in a temporary worktree."""
+    from .baseline import entry_for
+    from .corpus import Corpus
+    from .gitbase import GitError, base_checkout
+    from .runner import run_rules, select_rules
+
+    try:
+        with base_checkout(path, ref) as base_path:
+            if not base_path.is_dir():
+                fail(f"{path} does not exist at {ref}: nothing to compare with")
+            base_corpus = Corpus.load(base_path, config)
+            base = run_rules(base_corpus, select_rules(base_corpus, only_rules or None))
+            base_corpus.roles  # noqa: B018 -- built while the worktree exists (it reads files)
+            return base_corpus, [entry_for(base_corpus, f) for f in base.findings]
+    except GitError as error:
+        fail(str(error))
+
+
+@main.command(name="changes")
+@click.argument(
+    "path",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    default=".",
+    required=False,
+)
+@click.option("--diff-base", "diff_base", metavar="REF", required=True, help="The base revision.")
+@click.option("--breaking", "only_breaking", is_flag=True, help="List only breaking changes.")
+def show_changes(path: Path, diff_base: str, only_breaking: bool) -> None:
+    """List the contract changes of PATH since git revision REF, classified by role."""
+    from .compat import schema_changes
+
+    corpus = _load_corpus(path)
+    base, _ = _lint_base(path, diff_base, corpus.config, ("parse-error",))
+    changes = [c for c in schema_changes(base, corpus) if c.breaking or not only_breaking]
+    for change in changes:
+        verdict = "breaking" if change.breaking else "additive"
+        where = change.location
+        click.echo(
+            f"{where.path}:{where.line}:{where.column}: {verdict} [{change.kind}] "
+            f"{change.description}"
+        )
+    broken = sum(c.breaking for c in changes)
+    click.echo(f"speclint: {len(changes)} change(s) since {diff_base}, {broken} breaking", err=True)
 
 
 @main.command(name="rules")

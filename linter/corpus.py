@@ -84,6 +84,9 @@ class Corpus:
     root: Path
     config: Config
     documents: dict[str, Document]
+    # The same corpus at the pull request's base revision (``check --diff-base``), for the rules
+    # that judge a change rather than a state (``compat-claim``); None otherwise.
+    base: Corpus | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def load(cls, root: Path, config: Config | None = None) -> Corpus:

@@ -54,42 +54,19 @@ Options
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from speclint.corpus import Corpus, DocumentKind
-from speclint.findings import Finding, Location, Severity
+from speclint.corpus import Corpus
+from speclint.findings import Finding, Severity
+from speclint.policies import Statement, binds, policy_statements
 from speclint.shapes import Site, closed_values, follow, is_object_shape, named_shapes, use_sites
-from speclint.structured import join_pointer, split_pointer
+from speclint.structured import join_pointer
 
 ID = "closed-event-union"
 SEVERITY = Severity.ERROR
 DEFAULT_VENDOR_PATTERN = r"^x-[a-z0-9-]+\."
 SHOWN_STATEMENTS = 3
-
-_UNKNOWN = re.compile(
-    r"\b(?:unknown|unrecogni[sz]ed|unexpected)\s+((?:[A-Za-z][\w-]*\s+){0,2}?)(types?|kinds?)\b",
-    re.IGNORECASE,
-)
-_TOLERANT = re.compile(
-    r"\b(?:ignor\w*|opaque|skip\w*|tolerat\w*|must\s+not\s+(?:throw|reject|fail)|"
-    r"not\s+(?:throw|reject|fail)\b)",
-    re.IGNORECASE,
-)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_`])")
-
-
-@dataclass(frozen=True)
-class Statement:
-    """An ignore-unknown policy statement: "ignore unknown <qualifier> <discriminator>s"."""
-
-    discriminator: str  # "type" | "kind"
-    qualifier: str  # "event", or "" when the sentence names nothing
-    text: str
-    location: Location
-    schema: tuple[str, str] | None = None  # made in this schema's own description
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -115,7 +92,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 continue  # one variant's `const`, not the union
             field_key = f"{field.document.path}#{field.pointer}"
             bound = sorted(
-                (s for s in statements if _binds(s, name, shape, field, holder)),
+                (s for s in statements if binds(s, name, shape, field, holder)),
                 key=lambda s: (s.schema is None, s.location.path, s.location.line),
             )
             if not bound and field_key not in configured:
@@ -187,93 +164,3 @@ def _server_shapes(corpus: Corpus) -> Iterator[Site]:
     for (path, pointer), site in sorted(found.items()):
         if is_object_shape(site.node) and "server-emitted" in corpus.roles.roles_of(path, pointer):
             yield site
-
-
-def _names(*sites: Site) -> str:
-    """Words a statement's qualifier may match: file names, titles, pointer tokens."""
-    words: list[str] = []
-    for site in sites:
-        words.append(site.document.path.rsplit("/", 1)[-1])
-        words += split_pointer(site.pointer)
-        if isinstance(site.node, dict) and isinstance(site.node.get("title"), str):
-            words.append(site.node["title"])
-        root = site.document.data
-        if isinstance(root, dict) and isinstance(root.get("title"), str):
-            words.append(root["title"])
-    return " ".join(words).lower()
-
-
-def _binds(statement: Statement, name: str, shape: Site, field: Site, holder: Site) -> bool:
-    if statement.discriminator != name.lower():
-        return False
-    if statement.schema is not None:
-        # A statement in a schema's own description binds that schema (and what it describes).
-        local = {(s.document.path, s.pointer) for s in (shape, field, holder)}
-        return statement.schema in local
-    if not statement.qualifier:
-        return False
-    return statement.qualifier in _names(shape, holder)
-
-
-def policy_statements(corpus: Corpus) -> Iterator[Statement]:
-    """Every ignore-unknown statement in the prose and in schema descriptions."""
-    for document in corpus.of_kind(DocumentKind.MARKDOWN):
-        prose = document.prose
-        if prose is None:
-            continue
-        for paragraph in prose.paragraphs:
-            for sentence in _SENTENCE.split(" ".join(paragraph.plain.split())):
-                for statement in _parse(sentence):
-                    anchor = f"#{paragraph.heading.anchor}" if paragraph.heading else ""
-                    yield Statement(
-                        statement[0],
-                        statement[1],
-                        _clip(sentence),
-                        Location(
-                            document.path,
-                            paragraph.line,
-                            1,
-                            pointer=anchor,
-                            note="the ignore-unknown policy",
-                        ),
-                    )
-    for document in corpus.of_kind(DocumentKind.SCHEMA):
-        for pointer, text in _descriptions(document.data, ""):
-            for sentence in _SENTENCE.split(" ".join(text.split())):
-                for discriminator, qualifier in _parse(sentence):
-                    yield Statement(
-                        discriminator,
-                        qualifier,
-                        _clip(sentence),
-                        document.location(
-                            join_pointer(pointer, "description"),
-                            note="the ignore-unknown policy, in the schema's own description",
-                        ),
-                        schema=(document.path, pointer),
-                    )
-
-
-def _parse(sentence: str) -> Iterator[tuple[str, str]]:
-    if not _TOLERANT.search(sentence):
-        return
-    for match in _UNKNOWN.finditer(sentence):
-        words = match.group(1).split()
-        qualifier = words[-1].lower() if words else ""
-        discriminator = match.group(2).lower().rstrip("s")
-        yield discriminator, qualifier
-
-
-def _descriptions(node: Any, pointer: str) -> Iterator[tuple[str, str]]:
-    if isinstance(node, dict):
-        if isinstance(node.get("description"), str):
-            yield pointer, node["description"]
-        for key, child in node.items():
-            if key not in {"enum", "const", "examples", "default", "description"}:
-                yield from _descriptions(child, join_pointer(pointer, key))
-    elif isinstance(node, list):
-        for index, child in enumerate(node):
-            yield from _descriptions(child, join_pointer(pointer, index))
-
-
-def _clip(sentence: str) -> str:
-    return sentence if len(sentence) <= 200 else sentence[:197].rsplit(" ", 1)[0] + " ..."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections import Counter
 
@@ -37,6 +38,11 @@ def test_the_readme_lists_a_seeded_defect_for_every_rule_in_the_catalog() -> Non
 def test_every_implemented_rule_finds_its_seeded_defect_and_nothing_else() -> None:
     corpus = Corpus.load(BUNDLED_CORPUS, load_config(BUNDLED_CORPUS))
     result = run_rules(corpus)
-    implemented = set(all_rules())
+    # A rule that judges a change (compat-claim) is silent without a base; its own tests give it one.
+    implemented = {
+        rule_id
+        for rule_id, info in all_rules().items()
+        if not getattr(importlib.import_module(info.module), "NEEDS_BASE", False)
+    }
     expected = Counter((rule, path) for rule, path in seeded_rows() if rule in implemented)
     assert Counter((f.rule, f.location.path) for f in result.findings) == expected

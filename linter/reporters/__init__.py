@@ -15,6 +15,25 @@ from ..waivers import Waived
 
 
 @dataclass(frozen=True)
+class FixedFinding:
+    """A finding of the base (or the baseline) that the change no longer has."""
+
+    rule: str
+    path: str
+    where: str  # JSON pointer or heading anchor
+    message: str
+
+
+@dataclass(frozen=True)
+class Gate:
+    """What a pull-request gate compared: ``findings`` are the new ones, these are the rest."""
+
+    against: str  # "origin/main", "baseline speclint-baseline.json"
+    known: tuple[Finding, ...] = ()  # present before the change too: not the change's doing
+    fixed: tuple[FixedFinding, ...] = ()
+
+
+@dataclass(frozen=True)
 class Report:
     findings: list[Finding]  # already filtered and sorted
     rules: Mapping[str, RuleInfo]  # every rule that ran (and the internal-error pseudo rule)
@@ -23,6 +42,7 @@ class Report:
     tool_version: str
     color: bool = False
     waived: tuple[Waived, ...] = ()  # findings accepted by a waiver, shown apart with the reason
+    gate: Gate | None = None  # set by --diff-base / --baseline: findings are then the new ones
 
 
 Renderer = Callable[[Report], str]

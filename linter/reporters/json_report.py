@@ -63,4 +63,14 @@ def render(report: Report) -> str:
             for w in report.waived
         ],
     }
+    if report.gate is not None:
+        # `findings` are then the new ones; what the change fixed and what it left alone follow.
+        document["gate"] = {
+            "against": report.gate.against.replace("`", ""),
+            "fixed": [
+                {"rule": f.rule, "path": f.path, "where": f.where, "message": f.message}
+                for f in report.gate.fixed
+            ],
+            "unchanged": [finding_json(f) for f in report.gate.known],
+        }
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from posixpath import splitext
 
 from ..findings import Finding, Location, Severity
-from . import Report
+from . import Gate, Report
 from .text_report import count_phrase, detail, shown_path
 
 CONTEXT = 3  # lines shown before and after the line a location points at
@@ -196,7 +196,23 @@ def finding_section(report: Report, finding: Finding) -> list[str]:
     return lines
 
 
+def waived_lines(report: Report) -> list[str]:
+    lines = []
+    for waived in report.waived:
+        finding, waiver = waived.finding, waived.waiver
+        where = f"{waiver.origin.path}:{waiver.origin.line}"
+        who = f", by {escape_text(waiver.who)}" if waiver.who else ""
+        until = f", until {waiver.expires}" if waiver.expires else ""
+        lines.append(
+            f"- {code(finding.rule)} at {code(finding.location.path + ':' + str(finding.location.line))}: "
+            f"{escape_text(waiver.reason)} (waiver at {code(where)}{who}{until})"
+        )
+    return lines
+
+
 def render(report: Report) -> str:
+    if report.gate is not None:
+        return render_gate(report, report.gate)
     lines = [
         "# speclint report",
         "",
@@ -209,16 +225,7 @@ def render(report: Report) -> str:
     for finding in report.findings:
         by_rule[finding.rule].append(finding)
     if report.waived:
-        lines += ["", "## Waived (accepted in writing)", ""]
-        for waived in report.waived:
-            finding, waiver = waived.finding, waived.waiver
-            where = f"{waiver.origin.path}:{waiver.origin.line}"
-            who = f", by {escape_text(waiver.who)}" if waiver.who else ""
-            until = f", until {waiver.expires}" if waiver.expires else ""
-            lines.append(
-                f"- {code(finding.rule)} at {code(finding.location.path + ':' + str(finding.location.line))}: "
-                f"{escape_text(waiver.reason)} (waiver at {code(where)}{who}{until})"
-            )
+        lines += ["", "## Waived (accepted in writing)", "", *waived_lines(report)]
     for rule in sorted(by_rule):
         lines += ["", f"## {code(rule)}"]
         info = report.rules.get(rule)
@@ -226,4 +233,103 @@ def render(report: Report) -> str:
             lines += ["", paragraph(info.summary)]
         for finding in by_rule[rule]:
             lines += ["", *finding_section(report, finding)]
+    return "\n".join(lines) + "\n"
+
+
+# --- gate mode ----------------------------------------------------------------------------------
+
+# GitHub refuses issue and pull-request comments over 65,536 characters; keep clear of it, so the
+# report can be posted as it is (and fits $GITHUB_STEP_SUMMARY, whose limit is 1 MiB).
+GATE_BUDGET = 60_000
+
+
+ONE_LINE_MESSAGE = 240  # characters of a message in the one-line lists
+
+
+def one_line(report: Report, finding: Finding) -> str:
+    where = code(place(report.root, finding.location)) + anchor(finding.location)
+    message = " ".join(finding.message.split())
+    if len(message) > ONE_LINE_MESSAGE:
+        message = message[:ONE_LINE_MESSAGE].rsplit(" ", 1)[0] + " …"
+        if message.count("`") % 2:  # never leave a code span open
+            message = message[: message.rfind("`")].rstrip() + " …"
+    return f"- **{finding.severity.label}** {code(finding.rule)} at {where}: {escape_text(message)}"
+
+
+def render_gate(report: Report, gate: Gate) -> str:
+    """The reviewer's report of a pull-request gate: what the change adds, fixes and waives first,
+    everything that was already there collapsed at the end."""
+    new = report.findings
+    failing = [f for f in new if f.severity >= Severity.ERROR]
+    verdict = (
+        f"**The change adds {len(failing)} error{'' if len(failing) == 1 else 's'}.**"
+        if failing
+        else "**The change adds no error.**"
+    )
+    lines = [
+        "# speclint: what this change does to the spec",
+        "",
+        f"Corpus {code(report.root or '.')} against {escape_text(gate.against)} "
+        f"(speclint {escape_text(report.tool_version)}): **{len(new)} new**, "
+        f"**{len(gate.fixed)} fixed**, {len(report.waived)} waived, "
+        f"{len(gate.known)} unchanged. {verdict}",
+        "",
+        f"## New in this change ({len(new)})",
+        "",
+    ]
+    if not new:
+        lines.append("Nothing new.")
+    else:
+        lines += [*summary_table(new), ""]
+    budget = GATE_BUDGET - sum(len(line) + 1 for line in lines)
+    # Each new finding with its excerpts while they fit; the rest one line each (tail reserve
+    # for the fixed / waived / unchanged sections).
+    reserve = min(budget // 3, 15_000)
+    compact: list[Finding] = []
+    for finding in new:
+        section = finding_section(report, finding)
+        size = sum(len(line) + 1 for line in section) + 1
+        if not compact and size <= budget - reserve:
+            lines += ["", *section]
+            budget -= size
+        else:
+            compact.append(finding)
+    if compact:
+        lines += ["", f"More new findings ({len(compact)}), one line each:", ""]
+        for finding in compact:
+            line = one_line(report, finding)
+            if len(line) + 1 > budget - reserve // 2:
+                lines.append("- … and more: see the SARIF or JSON report")
+                break
+            lines.append(line)
+            budget -= len(line) + 1
+    lines += ["", f"## Fixed by this change ({len(gate.fixed)})", ""]
+    if not gate.fixed:
+        lines.append("Nothing fixed.")
+    for fixed in gate.fixed:
+        where = code(fixed.path) + (f" ({code(fixed.where)})" if fixed.where else "")
+        line = f"- {code(fixed.rule)} at {where}: {escape_text(' '.join(fixed.message.split()))}"
+        lines.append(line)
+        budget -= len(line) + 1
+    lines += ["", f"## Waived, with reasons ({len(report.waived)})", ""]
+    lines += waived_lines(report) or ["Nothing waived."]
+    budget -= sum(len(line) + 1 for line in waived_lines(report))
+    if gate.known:
+        lines += [
+            "",
+            "<details>",
+            f"<summary>Unchanged: {len(gate.known)} finding{'' if len(gate.known) == 1 else 's'} "
+            "the base already had (not this change's doing)</summary>",
+            "",
+        ]
+        for index, finding in enumerate(gate.known):
+            line = one_line(report, finding)
+            if len(line) + 1 > budget - 200:
+                lines.append(
+                    f"- … and {len(gate.known) - index} more: see the SARIF or JSON report"
+                )
+                break
+            lines.append(line)
+            budget -= len(line) + 1
+        lines += ["", "</details>"]
     return "\n".join(lines) + "\n"

@@ -1,0 +1,265 @@
+"""compat-claim and the schema diff behind it: each change classified by role, and the RFC gate."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from test_cli import cli
+from test_diff_base import git
+
+from conftest import BUNDLED_CORPUS
+from speclint.compat import Change, schema_changes
+from speclint.config import load_config
+from speclint.corpus import Corpus
+from speclint.rfcs import corpus_rfcs
+from speclint.rules.compat_claim import claim
+
+
+def bundled() -> Corpus:
+    return Corpus.load(BUNDLED_CORPUS, load_config(BUNDLED_CORPUS))
+
+
+def changed(edits: dict[str, tuple[str, str]]) -> list[Change]:
+    """The changes from the bundled corpus to a copy with each (old, new) text edit applied."""
+    base = bundled()
+    texts = base.sources()
+    for path, (old, new) in edits.items():
+        assert old in texts[path], f"{old!r} is not in {path}"
+        texts[path] = texts[path].replace(old, new, 1)
+    head = Corpus.from_texts(texts, base.config)
+    return schema_changes(base, head)
+
+
+def kinds(changes: list[Change]) -> set[tuple[str, bool, str]]:
+    return {(c.kind, c.breaking, c.role) for c in changes}
+
+
+STREAM_MODES = '"enum": ["updates", "values", "messages"]'
+
+
+@pytest.mark.parametrize(
+    ("edits", "expected"),
+    [
+        # A client may no longer send a value: breaking.
+        (
+            {"schemas/run-options.schema.json": (STREAM_MODES, '"enum": ["updates", "values"]')},
+            {("enum value removed", True, "client-submitted")},
+        ),
+        # A client may send a new value: additive.
+        (
+            {
+                "schemas/run-options.schema.json": (
+                    STREAM_MODES,
+                    '"enum": ["updates", "values", "messages", "debug"]',
+                )
+            },
+            {("enum value added", False, "client-submitted")},
+        ),
+        # A new optional request property: additive.
+        (
+            {
+                "schemas/run-options.schema.json": (
+                    '"properties": {',
+                    '"properties": {\n    "label": {"type": "string"},',
+                )
+            },
+            {("property added", False, "client-submitted")},
+        ),
+        # A new required request member: breaking.
+        (
+            {
+                "schemas/heartbeat-ack.schema.json": (
+                    '"required": ["sequence"]',
+                    '"required": ["sequence", "nonce"]',
+                )
+            },
+            {("required added", True, "client-submitted")},
+        ),
+        # A new status the host may report, with no ignore-unknown statement for `status`.
+        (
+            {"schemas/run-snapshot.schema.json": ('"cancelled"]', '"cancelled", "paused"]')},
+            {("enum value added", True, "server-emitted")},
+        ),
+        # A new event type: COMPATIBILITY.md tells clients to ignore unknown event types.
+        (
+            {"schemas/run-event.schema.json": ('"interrupt.raised"]', '"interrupt.raised", "x"]')},
+            {("enum value added", False, "server-emitted")},
+        ),
+        # A property clients read disappears: breaking.
+        (
+            {
+                "schemas/run-snapshot.schema.json": (
+                    '"workflowId": { "$ref": "common.schema.json#/$defs/Id" },\n',
+                    "",
+                )
+            },
+            {("property removed", True, "server-emitted")},
+        ),
+        # Closing a request shape breaks clients; the same keyword on a response does not.
+        (
+            {
+                "schemas/run-filter.schema.json": (
+                    '"type": "object",',
+                    '"type": "object",\n  "additionalProperties": false,',
+                )
+            },
+            # No use reaches run-filter: it is judged from both sides.
+            {("shape closed", True, "unused")},
+        ),
+        (
+            {
+                "schemas/run-snapshot.schema.json": (
+                    '"type": "object",',
+                    '"type": "object",\n  "additionalProperties": false,',
+                )
+            },
+            {("shape closed", False, "server-emitted")},
+        ),
+        # A narrowed input type and a tightened bound.
+        (
+            {
+                "schemas/run-options.schema.json": (
+                    '"minimum": 0,\n      "maximum": 9',
+                    '"minimum": 1,\n      "maximum": 9',
+                )
+            },
+            {("bound tightened", True, "client-submitted")},
+        ),
+        # An annotation is no contract change.
+        (
+            {
+                "api/openapi.yaml": (
+                    "operationId: listRuns",
+                    "operationId: listRuns\n      deprecated: true",
+                )
+            },
+            set(),
+        ),
+    ],
+)
+def test_changes_are_classified_by_role(
+    edits: dict[str, tuple[str, str]], expected: set[tuple[str, bool, str]]
+) -> None:
+    assert kinds(changed(edits)) == expected
+
+
+def test_a_policy_for_unknown_enum_values_makes_new_output_values_additive() -> None:
+    status = {"schemas/run-snapshot.schema.json": ('"cancelled"]', '"cancelled", "paused"]')}
+    policy = (
+        "Clients MUST ignore\nunknown fields.",
+        "Clients MUST ignore\nunknown fields and unknown enum values.",
+    )
+    assert kinds(changed({**status, "COMPATIBILITY.md": policy})) == {
+        ("enum value added", False, "server-emitted")
+    }
+
+
+def test_a_removed_operation_and_a_removed_schema_file_are_breaking() -> None:
+    base = bundled()
+    texts = base.sources()
+    openapi = texts["api/openapi.yaml"]
+    start = openapi.index("  /.well-known/acme:")
+    texts["api/openapi.yaml"] = openapi[:start] + openapi[openapi.index("components:", start) :]
+    del texts["schemas/run-filter.schema.json"]
+    changes = schema_changes(base, Corpus.from_texts(texts, base.config))
+    removed = {(c.kind, c.location.path) for c in changes if c.breaking}
+    assert removed == {
+        ("operation removed", "api/openapi.yaml"),
+        ("schema file removed", "schemas/run-filter.schema.json"),
+    }
+    (operation,) = [c for c in changes if c.kind == "operation removed"]
+    assert "getCapabilities" in operation.description
+
+
+def test_a_ref_replaced_by_its_copy_compares_by_content() -> None:
+    # RFC 0094 §D single-sources copies through `$ref`; the diff follows references on both sides,
+    # so an exact copy is no change and a drifted copy is the change it makes.
+    ref = '"workflowId": { "$ref": "common.schema.json#/$defs/Id" }'
+    copy = '"workflowId": { "type": "string", "pattern": "^[a-z0-9-]{4,64}$" }'
+    assert changed({"schemas/run-snapshot.schema.json": (ref, copy)}) == []
+    drifted = copy.replace('"string"', '["string", "null"]')
+    assert kinds(changed({"schemas/run-snapshot.schema.json": (ref, drifted)})) == {
+        ("type widened", True, "server-emitted")
+    }
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("`additive`", "additive"),
+        ("`additive` / defect repair (see §Compatibility)", "additive"),
+        ("Backward compatible", "additive"),
+        ("non-breaking", "additive"),
+        ("**breaking** (major release)", "breaking"),
+        ("additive for hosts; breaking for clients", "breaking"),
+        ("see below", None),
+    ],
+)
+def test_what_a_compatibility_field_claims(value: str, expected: str | None) -> None:
+    text = f"# RFC 0007\n\n| Field | Value |\n| --- | --- |\n| RFC | 0007 |\n| Status | Draft |\n| Compatibility | {value} |\n"
+    (rfc,) = corpus_rfcs(Corpus.from_texts({"rfcs/0007.md": text}))
+    assert claim(rfc) == expected
+
+
+# --- the gate, end to end on a real git repository ----------------------------------------------
+
+
+def pull_request(tmp_path: Path, schema_edit: tuple[str, str], compatibility: str) -> Path:
+    """A repository whose base is the bundled corpus and whose head edits a schema and the RFC."""
+    repo = tmp_path / "spec-repo"
+    shutil.copytree(BUNDLED_CORPUS, repo / "corpus")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    options = repo / "corpus/schemas/run-options.schema.json"
+    old, new = schema_edit
+    assert old in options.read_text()
+    options.write_text(options.read_text().replace(old, new, 1))
+    rfc = repo / "corpus/rfcs/0001-run-cancellation.md"
+    rfc.write_text(
+        rfc.read_text()
+        .replace("| Compatibility | additive |", f"| Compatibility | {compatibility} |")
+        .replace("| Updated | 2026-02-20 |", "| Updated | 2026-03-20 |")
+    )
+    git(repo, "commit", "-q", "-am", "RFC 0001: change run options")
+    return repo
+
+
+def test_an_additive_claim_beside_a_removed_request_enum_value_fails(tmp_path: Path) -> None:
+    repo = pull_request(tmp_path, (STREAM_MODES, '"enum": ["updates", "values"]'), "additive")
+    result = cli("check", "corpus", "--diff-base", "HEAD~1", "--rule", "compat-claim", cwd=repo)
+    assert result.returncode == 1, result.stderr
+    (line,) = [ln for ln in result.stdout.splitlines() if "[compat-claim]" in ln]
+    assert line.startswith("corpus/rfcs/0001-run-cancellation.md:")
+    assert "error [compat-claim] RFC 0001 says `Compatibility: additive`" in line
+    assert "`streamMode`" in line and "no longer accepts `messages`" in line
+    assert "related: corpus/schemas/run-options.schema.json:" in result.stdout
+
+    listed = cli("changes", "corpus", "--diff-base", "HEAD~1", cwd=repo)
+    assert listed.returncode == 0, listed.stderr
+    assert "breaking [enum value removed]" in listed.stdout
+    assert "1 change(s) since HEAD~1, 1 breaking" in listed.stderr
+
+
+def test_an_additive_claim_beside_a_new_optional_property_passes(tmp_path: Path) -> None:
+    repo = pull_request(
+        tmp_path,
+        ('"properties": {', '"properties": {\n    "label": {"type": "string"},'),
+        "additive",
+    )
+    result = cli("check", "corpus", "--diff-base", "HEAD~1", "--rule", "compat-claim", cwd=repo)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "[compat-claim]" not in result.stdout
+
+
+def test_a_breaking_change_declared_breaking_passes(tmp_path: Path) -> None:
+    repo = pull_request(tmp_path, (STREAM_MODES, '"enum": ["updates", "values"]'), "breaking")
+    result = cli("check", "corpus", "--diff-base", "HEAD~1", "--rule", "compat-claim", cwd=repo)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_without_diff_base_the_rule_is_silent() -> None:
+    result = cli("check", str(BUNDLED_CORPUS), "--rule", "compat-claim")
+    assert result.returncode == 0 and "[compat-claim]" not in result.stdout

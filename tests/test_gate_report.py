@@ -1,0 +1,146 @@
+"""The reviewer's report of a pull-request gate: new, fixed and waived first, the rest collapsed,
+small enough for a pull-request comment."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+from test_cli import cli
+from test_diff_base import repository
+from test_reporters import DRIFT, DUPLICATE, NOTE, make_report
+
+from speclint.findings import Finding, Location, Severity
+from speclint.reporters import FixedFinding, Gate, renderer
+from speclint.reporters.markdown_report import GATE_BUDGET
+
+PR_COMMENT_LIMIT = 65_536  # GitHub's limit on an issue or pull-request comment body
+
+
+def headings(markdown: str) -> list[str]:
+    tokens = MarkdownIt("commonmark").parse(markdown)
+    return [
+        tokens[i + 1].content
+        for i, token in enumerate(tokens)
+        if token.type == "heading_open" and token.tag == "h2"
+    ]
+
+
+def test_gate_sections_lead_with_the_change() -> None:
+    gate = Gate(
+        "`origin/main`",
+        known=(NOTE,),
+        fixed=(FixedFinding("dup-key", "schemas/old.json", "/a", "key `a` twice"),),
+    )
+    report = replace(make_report([DRIFT, DUPLICATE]), gate=gate)
+    text = renderer("markdown")(report)
+    assert headings(text) == [
+        "New in this change (2)",
+        "Fixed by this change (1)",
+        "Waived, with reasons (0)",
+    ]
+    assert "**2 new**, **1 fixed**, 0 waived, 1 unchanged" in text
+    assert "**The change adds 1 error.**" in text
+    # New findings carry their excerpts; the unchanged one is inside a collapsed block.
+    assert text.index("> 3 |") < text.index("## Fixed by this change")
+    details = text[text.index("<details>") :]
+    assert "`prose-note`" in details and "</details>" in details
+    assert "`prose-note`" not in text[: text.index("<details>")]
+    assert "`dup-key` at `schemas/old.json` (`/a`)" in text
+
+
+def test_a_gate_with_nothing_new_says_so() -> None:
+    report = replace(make_report([]), gate=Gate("`main`", known=(DRIFT,)))
+    text = renderer("markdown")(report)
+    assert "Nothing new." in text and "**The change adds no error.**" in text
+
+
+def test_a_huge_gate_report_still_fits_a_pull_request_comment() -> None:
+    def finding(n: int) -> Finding:
+        return Finding(
+            "dup-key",
+            Severity.ERROR,
+            f"key `k{n}` appears twice " + "with a long explanation " * 20,
+            Location("schemas/a.json", 3, 3, pointer=f"/k{n}"),
+            related=(Location("schemas/a.json", 2, 3, pointer="/type"),),
+        )
+
+    new = [finding(n) for n in range(400)]
+    known = tuple(finding(n) for n in range(400, 2400))
+    fixed = tuple(FixedFinding("dup-key", "schemas/a.json", f"/f{n}", "gone") for n in range(50))
+    report = replace(make_report(new), gate=Gate("`main`", known=known, fixed=fixed))
+    text = renderer("markdown")(report)
+    assert len(text) <= GATE_BUDGET + 2_000 < PR_COMMENT_LIMIT
+    # Every section is still there; what did not fit is counted, not silently dropped.
+    assert headings(text)[:3] == [
+        "New in this change (400)",
+        "Fixed by this change (50)",
+        "Waived, with reasons (0)",
+    ]
+    assert "More new findings (" in text and "more: see the SARIF or JSON report" in text
+    assert text.rstrip().endswith("</details>")
+
+
+def test_diff_base_writes_the_gate_report(tmp_path: Path) -> None:
+    repo = repository(tmp_path)  # adds a duplicate key, fixes an undocumented field
+    result = cli("check", "corpus", "--diff-base", "HEAD~1", "--format", "markdown", cwd=repo)
+    assert result.returncode == 1, result.stderr
+    text = result.stdout
+    new = text[text.index("## New in this change") : text.index("## Fixed by this change")]
+    fixed = text[text.index("## Fixed by this change") : text.index("## Waived")]
+    assert "`duplicate-key`" in new and "heartbeat-ack.schema.json" in new
+    assert "`undocumented-field` at `spec/capabilities.md`" in fixed
+    assert "<summary>Unchanged: " in text
+    assert "against `HEAD~1`" in text
+
+
+def test_the_json_report_carries_the_gate() -> None:
+    import json
+
+    gate = Gate(
+        "`origin/main`",
+        known=(NOTE,),
+        fixed=(FixedFinding("dup-key", "schemas/old.json", "/a", "key `a` twice"),),
+    )
+    document = json.loads(renderer("json")(replace(make_report([DRIFT]), gate=gate)))
+    assert [f["rule"] for f in document["findings"]] == ["enum-drift"]
+    assert document["gate"]["against"] == "origin/main"
+    assert document["gate"]["fixed"] == [
+        {"rule": "dup-key", "path": "schemas/old.json", "where": "/a", "message": "key `a` twice"}
+    ]
+    assert [f["rule"] for f in document["gate"]["unchanged"]] == ["prose-note"]
+
+
+def test_the_documented_workflow_runs_the_gate(tmp_path: Path) -> None:
+    """docs/github-action.md: the workflow parses, uploads the SARIF file its speclint step writes,
+    and that step's command line works on a real pull-request repository."""
+    import shlex
+
+    import yaml
+
+    from conftest import REPOSITORY
+
+    doc = (REPOSITORY / "docs/github-action.md").read_text(encoding="utf-8")
+    block = doc.split("```yaml\n", 1)[1].split("\n```", 1)[0]
+    workflow = yaml.safe_load(block)
+    steps = workflow["jobs"]["gate"]["steps"]
+    (lint,) = [s for s in steps if s.get("id") == "speclint"]
+    (command,) = [
+        line.strip() for line in lint["run"].splitlines() if line.strip().startswith("speclint ")
+    ]
+    (upload,) = [s for s in steps if "upload-sarif" in s.get("uses", "")]
+    assert f"--format sarif --output {upload['with']['sarif_file']}" in command
+    assert workflow["permissions"]["security-events"] == "write"
+
+    repo = repository(tmp_path)
+    arguments = shlex.split(command.replace("${{ github.event.pull_request.base.sha }}", "HEAD~1"))[
+        1:
+    ]
+    arguments[arguments.index(".")] = "corpus"
+    result = cli(*arguments, cwd=repo)
+    assert result.returncode == 1, result.stderr  # the change adds a duplicate key
+    assert "::error file=corpus/schemas/heartbeat-ack.schema.json" in result.stdout
+    report = (repo / "speclint.md").read_text(encoding="utf-8")
+    assert report.startswith("# speclint: what this change does to the spec")
+    assert '"version": "2.1.0"' in (repo / "speclint.sarif").read_text(encoding="utf-8")
