@@ -29,6 +29,7 @@ class RuleInfo:
     doc: str
     module: str
     check: CheckFunction
+    needs_base: bool = False  # judges a change: silent without --diff-base (compat-claim)
 
     @property
     def summary(self) -> str:
@@ -58,5 +59,6 @@ def all_rules() -> dict[str, RuleInfo]:
             doc=(module.__doc__ or "").strip(),
             module=module.__name__,
             check=module.check,
+            needs_base=bool(getattr(module, "NEEDS_BASE", False)),
         )
     return dict(sorted(found.items()))

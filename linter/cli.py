@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .corpus import Corpus
     from .findings import Finding
 
-FORMAT_NAMES = ("text", "json", "sarif", "markdown", "github")
+FORMAT_NAMES = ("text", "json", "sarif", "markdown", "github", "afp")
 
 
 class UsageProblem(click.ClickException):
@@ -282,6 +282,123 @@ def show_changes(path: Path, diff_base: str, only_breaking: bool) -> None:
         )
     broken = sum(c.breaking for c in changes)
     click.echo(f"speclint: {len(changes)} change(s) since {diff_base}, {broken} breaking", err=True)
+
+
+@main.command(name="afp")
+@click.argument(
+    "path",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    required=False,
+)
+def agent_feedback(path: Path | None) -> None:
+    """Answer an Agent Feedback Protocol v1.2 request on stdin with a response on stdout.
+
+    The artifact is a corpus folder (media type `inode/directory`, content its path) or one inline
+    document (`application/schema+json`, `application/json`, `application/yaml`, `text/markdown`).
+    With PATH, an inline document is linted inside the corpus at PATH, in place of the file its
+    `x-speclint-path` names; without PATH, on its own. Exit 0 with a `success` response, 2 with an
+    `error` response.
+    """
+    from .afp import RequestError, dumps, error_response, parse_request, response
+
+    try:
+        request = parse_request(sys.stdin.read())
+        corpus, focus = _afp_corpus(request, path)
+        from .runner import run_rules
+
+        result = run_rules(corpus)
+        findings = [
+            f
+            for f in result.findings
+            if focus is None or f.location.path == focus or any(r.path == focus for r in f.related)
+        ]
+        answer = response(
+            findings,
+            result.rules,
+            request.iteration,
+            len(result.waived),
+            request.applied if request.applied else None,
+        )
+    except RequestError as error:
+        click.echo(dumps(error_response(error)), nl=False)
+        sys.exit(2)
+    except Exception as error:  # an AFP client needs a response object, not a traceback
+        failure = RequestError("INTERNAL_ERROR", f"{type(error).__name__}: {error}")
+        click.echo(dumps(error_response(failure)), nl=False)
+        sys.exit(2)
+    click.echo(dumps(answer), nl=False)
+
+
+_INLINE_TYPES = {
+    "application/schema+json": ("json", "schemas/artifact.schema.json"),
+    "application/json": ("json", "schemas/artifact.schema.json"),
+    "application/yaml": ("yaml", "api/artifact.yaml"),
+    "application/x-yaml": ("yaml", "api/artifact.yaml"),
+    "text/yaml": ("yaml", "api/artifact.yaml"),
+    "application/openapi+yaml": ("yaml", "api/openapi.yaml"),
+    "application/vnd.oai.openapi+yaml": ("yaml", "api/openapi.yaml"),
+    "application/vnd.oai.openapi+json": ("json", "api/openapi.json"),
+    "text/markdown": ("markdown", "spec/artifact.md"),
+}
+
+
+def _afp_corpus(request: Any, path: Path | None) -> tuple[Corpus, str | None]:
+    """The corpus an AFP request's artifact stands for, and the file to report on (None: all)."""
+    import json
+
+    from .afp import RequestError
+    from .config import ConfigError, load_config
+    from .corpus import Corpus, parse_document
+
+    media_type = request.media_type.split(";", 1)[0].strip().lower()
+    try:
+        if media_type == "inode/directory":
+            if not isinstance(request.content, str) or not Path(request.content).is_dir():
+                raise RequestError(
+                    "INVALID_REQUEST",
+                    "an `inode/directory` artifact's content must be the path of a corpus folder",
+                    request.iteration,
+                )
+            folder = Path(request.content)
+            return Corpus.load(folder, load_config(folder.resolve())), None
+        if media_type not in _INLINE_TYPES:
+            raise RequestError(
+                "UNSUPPORTED_MEDIA_TYPE",
+                f"speclint reviews `inode/directory` (a corpus path) and "
+                f"{', '.join(f'`{t}`' for t in _INLINE_TYPES)}; not `{media_type}`",
+                request.iteration,
+            )
+        syntax, default_path = _INLINE_TYPES[media_type]
+        content = request.content
+        if not isinstance(content, str):
+            if syntax == "markdown":
+                raise RequestError(
+                    "INVALID_REQUEST",
+                    "a `text/markdown` artifact's content must be a string",
+                    request.iteration,
+                )
+            content = json.dumps(content, indent=2, ensure_ascii=False) + "\n"
+        target = str(request.extensions.get("x-speclint-path") or "")
+        if not target:
+            target = default_path
+            if syntax != "markdown" and isinstance(request.content, dict):
+                for key in ("openapi", "asyncapi"):
+                    if key in request.content:
+                        target = f"api/{key}.{'json' if syntax == 'json' else 'yaml'}"
+        if target.startswith("/") or ".." in target.split("/"):
+            raise RequestError(
+                "INVALID_REQUEST",
+                "`x-speclint-path` must be a path inside the corpus",
+                request.iteration,
+            )
+        if path is None:
+            return Corpus.from_texts({target: content}), target
+        base = Corpus.load(path, load_config(path.resolve()))
+        documents = dict(base.documents)
+        documents[target] = parse_document(target, content)
+        return Corpus(base.root, base.config, dict(sorted(documents.items()))), target
+    except ConfigError as error:
+        raise RequestError("INVALID_REQUEST", str(error), request.iteration) from None
 
 
 @main.command(name="rules")

@@ -144,8 +144,8 @@ def _dates(rfc: Rfc) -> Iterator[Finding]:
         yield _finding(
             rfc,
             "Updated",
-            f"`Updated` ({dates['Updated']}) is earlier than `Created` ({dates['Created']}): one of "
-            "the dates is wrong",
+            f"`Updated` ({dates['Updated']}) is earlier than `Created` ({dates['Created']}): correct "
+            "whichever date is wrong (an RFC is updated on or after the day it is created)",
             "order",
             related=(_at(rfc, "Created"),),
         )

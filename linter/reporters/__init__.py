@@ -58,4 +58,4 @@ def renderer(name: str) -> Renderer:
     return render
 
 
-FORMATS = ("text", "json", "sarif", "markdown", "github")
+FORMATS = ("text", "json", "sarif", "markdown", "github", "afp")
