@@ -82,3 +82,19 @@ def test_diff_base_errors_are_clear(tmp_path: Path) -> None:
     outside = cli("check", str(plain), "--diff-base", "HEAD")
     assert outside.returncode == 2 and "not inside a git repository" in outside.stderr
     assert "Traceback" not in unknown.stderr + outside.stderr
+
+
+def test_a_shallow_ci_clone_needs_the_base_fetched_and_then_works(tmp_path: Path) -> None:
+    """actions/checkout clones one commit: the base is missing until fetched, then enough."""
+    origin = repository(tmp_path)
+    base = git(origin, "rev-parse", "HEAD~1")
+    clone = tmp_path / "ci-clone"
+    git(tmp_path, "clone", "-q", "--depth=1", origin.as_uri(), str(clone))
+    assert git(clone, "rev-parse", "--is-shallow-repository") == "true"
+    missing = cli("check", "corpus", "--diff-base", base, cwd=clone)
+    assert missing.returncode == 2 and "fetch it first" in missing.stderr
+    assert "Traceback" not in missing.stderr
+    git(clone, "fetch", "-q", "--depth=1", "origin", base)
+    gated = cli("check", "corpus", "--diff-base", base, cwd=clone)
+    assert gated.returncode == 1, gated.stderr
+    assert "1 new finding(s), 1 fixed" in gated.stderr
