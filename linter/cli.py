@@ -284,6 +284,63 @@ def show_changes(path: Path, diff_base: str, only_breaking: bool) -> None:
     click.echo(f"speclint: {len(changes)} change(s) since {diff_base}, {broken} breaking", err=True)
 
 
+@main.command(name="build")
+@click.argument(
+    "path",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    default=".",
+    required=False,
+)
+@click.option(
+    "--check",
+    "check_only",
+    is_flag=True,
+    help="Write nothing; exit 1 when the build outputs are missing, stale or extra.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Output folder (default: [build] output in the configuration, else PATH/build).",
+)
+def build_command(path: Path, check_only: bool, output: Path | None) -> None:
+    """Bundle each schema of PATH into a self-contained 2020-12 schema, with a catalog."""
+    from .build import build, staleness, write
+
+    corpus = _load_corpus(path)
+    folder = output if output is not None else path / corpus.config.build_output
+    result = build(corpus)
+    shown: dict[tuple[str, bool], list[str]] = {}
+    for problem in result.problems:
+        shown.setdefault((problem.path, problem.fatal), []).append(problem.message)
+    for (schema_path, fatal), messages in sorted(shown.items()):
+        more = f" (and {len(messages) - 1} more)" if len(messages) > 1 else ""
+        label = "not built" if fatal else "warning"
+        click.echo(f"speclint: {label}: {schema_path}: {messages[0]}{more}", err=True)
+    built = len(result.bundles)
+    if check_only:
+        state = staleness(result, folder)
+        if state.clean:
+            click.echo(f"speclint: {folder}: {built} bundle(s) and the catalog are up to date")
+            return
+        for label, paths in (
+            ("missing", state.missing),
+            ("stale", state.stale),
+            ("extra", state.extra),
+        ):
+            for relative in paths:
+                click.echo(f"{(folder / relative).as_posix()}: {label}", err=False)
+        click.echo(
+            f"speclint: {folder}: build outputs are out of date "
+            f"({len(state.missing)} missing, {len(state.stale)} stale, {len(state.extra)} extra); "
+            f"run `speclint build {path.as_posix()}` and commit the result",
+            err=True,
+        )
+        sys.exit(1)
+    write(result, folder)
+    click.echo(f"speclint: wrote {built} bundle(s) and {folder.as_posix()}/catalog.json")
+
+
 @main.command(name="afp")
 @click.argument(
     "path",

@@ -22,6 +22,10 @@ Keys (all optional)::
     [bindings]                             # prose enumeration -> the schema enum it describes
     "spec/interrupt.md#interruptpayload@kind" = "schemas/events.schema.json#/$defs/Interrupt/properties/kind"
 
+    [build]                                # speclint build
+    output = "build"                       # folder for bundles and catalog.json (never linted)
+    schemas = ["schemas/**/*.json"]        # which schemas to bundle (default: every schema)
+
 In ``speclint.toml`` the keys are top-level; in ``pyproject.toml`` they sit under
 ``[tool.speclint]`` (sub-tables ``[tool.speclint.rules]`` and so on).
 """
@@ -63,6 +67,7 @@ KNOWN_KEYS = {
     "asyncapi-perspective",
     "bindings",
     "waivers",
+    "build",
 }
 
 
@@ -84,6 +89,8 @@ class Config:
     # prose place ("page.md#anchor", optionally "@field") -> schema locations it describes
     bindings: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     waivers: tuple[Mapping[str, Any], ...] = ()  # [[waivers]] tables, see speclint.waivers
+    build_output: str = "build"  # relative to the corpus root; excluded from discovery
+    build_schemas: tuple[str, ...] = ()  # globs of the schemas to bundle; empty: all
 
 
 def load_config(root: Path, explicit: Path | None = None) -> Config:
@@ -180,7 +187,23 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
     waivers = merged.get("waivers", [])
     if not isinstance(waivers, list) or not all(isinstance(w, Mapping) for w in waivers):
         raise ConfigError(f"{where}: `waivers` must be an array of tables ([[waivers]])")
+    build = merged.get("build", {})
+    if not isinstance(build, Mapping):
+        raise ConfigError(f"{where}: `build` must be a table ([build])")
+    output = build.get("output", "build")
+    if (
+        not isinstance(output, str)
+        or not output.strip("/")
+        or output.startswith("/")
+        or ".." in output.split("/")
+    ):
+        raise ConfigError(f"{where}: build.output must be a folder inside the corpus root")
+    schemas = build.get("schemas", [])
+    if not isinstance(schemas, list) or not all(isinstance(v, str) for v in schemas):
+        raise ConfigError(f"{where}: build.schemas must be a list of glob strings")
     return Config(
+        build_output=output.strip("/"),
+        build_schemas=tuple(schemas),
         waivers=tuple(waivers),
         bindings=bindings,
         asyncapi_perspective=perspective,

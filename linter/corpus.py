@@ -150,7 +150,8 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
 
 def discover(root: Path, config: Config) -> list[str]:
     includes = [glob_to_regex(p) for p in config.include]
-    excludes = [glob_to_regex(p) for p in config.exclude]
+    # Build outputs are copies of the corpus's schemas (same `$id`s): never lint them as sources.
+    excludes = [glob_to_regex(p) for p in (*config.exclude, f"{config.build_output}/**")]
     found: set[str] = set()
     for path in _walk(root):
         relative = path.relative_to(root).as_posix()

@@ -1,0 +1,243 @@
+"""speclint build: self-contained bundles that validate exactly what the originals validate, a
+catalog, and --check that fails on stale outputs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from jsonschema.validators import validator_for
+from referencing import Registry
+from test_cli import cli
+
+from conftest import BUNDLED_CORPUS, schema, write_files
+from speclint.build import CATALOG, build
+from speclint.config import load_config
+from speclint.corpus import Corpus
+from speclint.validation import metaschema_registry
+
+
+def copy_of_bundled(tmp_path: Path) -> Path:
+    target = tmp_path / "corpus"
+    shutil.copytree(BUNDLED_CORPUS, target)
+    return target
+
+
+def test_check_passes_after_build_and_fails_after_a_schema_edit(tmp_path: Path) -> None:
+    corpus = copy_of_bundled(tmp_path)
+    before = cli("build", str(corpus), "--check")
+    assert (
+        before.returncode == 1 and f"{corpus.as_posix()}/build/{CATALOG}: missing" in before.stdout
+    )
+
+    built = cli("build", str(corpus))
+    assert built.returncode == 0, built.stderr
+    assert "not built: schemas/run-filter.schema.json" in built.stderr  # invalid: schema-invalid
+    fresh = cli("build", str(corpus), "--check")
+    assert fresh.returncode == 0, fresh.stdout + fresh.stderr
+    assert "are up to date" in fresh.stdout
+
+    common = corpus / "schemas/common.schema.json"
+    common.write_text(common.read_text().replace("{4,64}", "{4,80}"))
+    stale = cli("build", str(corpus), "--check")
+    assert stale.returncode == 1
+    listed = {line.rsplit(": ", 1)[1] for line in stale.stdout.splitlines()}
+    assert listed == {"stale"}
+    # Every bundle that embeds common.schema.json is stale, and nothing else.
+    assert "build/schemas/common.schema.json: stale" in stale.stdout
+    assert "build/schemas/run-snapshot.schema.json: stale" in stale.stdout
+    assert "capabilities.schema.json" not in stale.stdout
+    assert "run `speclint build" in stale.stderr
+
+    (corpus / "build/schemas/left-over.schema.json").write_text("{}\n")
+    (corpus / "build/schemas/error.schema.json").unlink()
+    worse = cli("build", str(corpus), "--check")
+    assert "left-over.schema.json: extra" in worse.stdout
+    assert "error.schema.json: missing" in worse.stdout
+    assert cli("build", str(corpus)).returncode == 0
+    assert cli("build", str(corpus), "--check").returncode == 0
+    assert not (corpus / "build/schemas/left-over.schema.json").exists()
+
+
+def test_build_outputs_are_never_linted_as_sources(tmp_path: Path) -> None:
+    corpus = copy_of_bundled(tmp_path)
+    plain = cli("check", str(corpus), "--format", "json").stdout
+    assert cli("build", str(corpus)).returncode == 0
+    assert cli("check", str(corpus), "--format", "json").stdout == plain
+
+
+def test_catalog_and_configured_output_and_selection(make_corpus: Any) -> None:
+    root = make_corpus(
+        {
+            "speclint.toml": '[build]\noutput = "dist/bundled"\nschemas = ["schemas/api/**"]\n',
+            "schemas/api/order.schema.json": schema(
+                **{"$id": "https://example.org/order.json", "title": "Order"},
+                properties={"line": {"$ref": "../common/line.schema.json"}},
+            ),
+            "schemas/common/line.schema.json": schema(type="object"),
+        }
+    )
+    assert cli("build", str(root)).returncode == 0
+    written = sorted(p.relative_to(root).as_posix() for p in (root / "dist").rglob("*.json"))
+    assert written == ["dist/bundled/catalog.json", "dist/bundled/schemas/api/order.schema.json"]
+    catalog = json.loads((root / "dist/bundled/catalog.json").read_text())
+    assert catalog == {
+        "https://example.org/order.json": {
+            "file": "schemas/api/order.schema.json",
+            "title": "Order",
+            "role": "unused",
+            "draft": "https://json-schema.org/draft/2020-12/schema",
+        }
+    }
+    bundled = json.loads((root / "dist/bundled/schemas/api/order.schema.json").read_text())
+    # The original $ref is kept; the target is embedded under the URI it resolves to.
+    assert bundled["properties"]["line"] == {"$ref": "../common/line.schema.json"}
+    assert list(bundled["$defs"]) == ["https://example.org/common/line.schema.json"]
+
+
+def test_a_mapped_remote_reference_is_vendored_into_the_bundle(make_corpus: Any) -> None:
+    root = make_corpus(
+        {
+            "speclint.toml": (
+                'include = ["schemas/**/*.json", "vendor/**/*.json"]\n'
+                '[ref-map]\n"https://w3c.example.org/schemas/" = "vendor/"\n'
+            ),
+            "schemas/event.schema.json": schema(
+                **{"$id": "https://example.org/event.json"},
+                properties={"trace": {"$ref": "https://w3c.example.org/schemas/trace.json"}},
+            ),
+            "vendor/trace.json": schema(type="string", minLength=3),
+        }
+    )
+    result = build(Corpus.load(root, load_config(root)))
+    assert not [p for p in result.problems if p.path == "schemas/event.schema.json"]
+    bundled = result.bundles["schemas/event.schema.json"]
+    assert list(bundled["$defs"]) == ["https://w3c.example.org/schemas/trace.json"]
+    validator = validator_for(bundled)(bundled, registry=metaschema_registry())
+    assert not validator.is_valid({"trace": "ab"}) and validator.is_valid({"trace": "abc"})
+
+
+# --- bundles validate what the originals validate -------------------------------------------------
+
+
+def _walk(node: Any) -> Iterator[Any]:
+    yield node
+    if isinstance(node, dict):
+        for value in node.values():
+            yield from _walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _walk(value)
+
+
+def instances(schemas: list[Any]) -> st.SearchStrategy[Any]:
+    """JSON values built from the schemas' own vocabulary (property names, enum and const values,
+    examples), so that both valid and invalid instances come out."""
+    names: set[str] = set()
+    literals: list[Any] = []
+    for document in schemas:
+        for node in _walk(document):
+            if isinstance(node, dict):
+                for key in ("properties", "patternProperties"):
+                    if isinstance(node.get(key), dict):
+                        names.update(node[key])
+                if isinstance(node.get("enum"), list):
+                    literals += [v for v in node["enum"] if not isinstance(v, (dict, list))]
+                if "const" in node and not isinstance(node["const"], (dict, list)):
+                    literals.append(node["const"])
+    leaves = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-3, 100),
+        st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789-:.T", max_size=30),
+        st.sampled_from(sorted({json.dumps(v) for v in literals}) or ["null"]).map(json.loads),
+    )
+    keys = st.sampled_from(sorted(names) or ["a"]) if names else st.text(max_size=5)
+    return st.recursive(
+        leaves,
+        lambda children: st.one_of(
+            st.lists(children, max_size=3),
+            st.dictionaries(st.one_of(keys, st.text(max_size=4)), children, max_size=6),
+        ),
+        max_leaves=25,
+    )
+
+
+def errors(validator: Any, instance: Any) -> list[tuple[str, ...]]:
+    return sorted(
+        (str(e.validator), e.message, *map(str, e.absolute_path))
+        for e in validator.iter_errors(instance)
+    )
+
+
+def equivalence(root: Path) -> None:
+    corpus = Corpus.load(root, load_config(root.resolve()))
+    result = build(corpus)
+    assert result.bundles, "nothing was bundled"
+    registry: Registry[Any] = metaschema_registry().combine(corpus.references.registry)
+    pairs = []
+    for path, bundled in sorted(result.bundles.items()):
+        original = corpus.documents[path].data
+        cls = validator_for(original)
+        base = cls(original, registry=registry)
+        alone = validator_for(bundled)(bundled, registry=metaschema_registry())
+        pairs.append((path, base, alone))
+    schemas = [corpus.documents[p].data for p in result.bundles]
+    tally = {"valid": 0, "invalid": 0}
+
+    @settings(
+        max_examples=300,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(instance=instances(schemas))
+    def same_verdict(instance: Any) -> None:
+        for path, base, alone in pairs:
+            # Every error, not `is_valid`: that stops at the first one, so a `$ref` after a
+            # failing `required` would never be resolved.
+            expected = errors(base, instance)
+            assert errors(alone, instance) == expected, (path, instance)
+            tally["invalid" if expected else "valid"] += 1
+
+    same_verdict()
+    assert tally["valid"] > 0 and tally["invalid"] > 0, tally  # the check could fail both ways
+
+
+def test_bundles_of_the_bundled_corpus_validate_the_same_instances() -> None:
+    equivalence(BUNDLED_CORPUS)
+
+
+@pytest.mark.openwop
+def test_bundles_of_openwop_validate_the_same_instances(openwop: Path) -> None:
+    equivalence(openwop)
+
+
+def test_a_bundle_resolves_only_inside_itself(tmp_path: Path) -> None:
+    """A bundle validated with no corpus around it: the embedded resources carry the refs."""
+    root = write_files(
+        tmp_path / "spec",
+        {
+            "schemas/a.schema.json": schema(
+                **{"$id": "https://example.org/a.json"},
+                type="object",
+                properties={"b": {"$ref": "b.json#/$defs/B"}},
+                required=["b"],
+            ),
+            "schemas/b.schema.json": schema(
+                **{"$id": "https://example.org/b.json"},
+                **{"$defs": {"B": {"type": "integer", "minimum": 1}}},
+            ),
+        },
+    )
+    bundled = build(Corpus.load(root, load_config(root))).bundles["schemas/a.schema.json"]
+    validator = validator_for(bundled)(bundled, registry=metaschema_registry())
+    assert validator.is_valid({"b": 2})
+    assert not validator.is_valid({"b": 0}) and not validator.is_valid({})
