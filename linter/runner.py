@@ -4,13 +4,23 @@ A rule that raises does not stop the run: its exception becomes one ``internal-e
 names the rule, and the other rules' findings are still reported (a linter that gates pull requests
 must not turn its own bug into a missing report). Severities come from the configuration; a rule set
 to ``off`` does not run.
+
+Where the platform can ``fork`` (Linux, macOS), each rule runs in a child process forked after the
+corpus and its shared indexes are built, so rules run in parallel (``jobs``, default the number of
+CPUs, at most 8) and each has a time box: a rule still running after ``time_box`` seconds is
+killed and reported as an ``internal-error`` finding, and the rest of the report stands. That is
+the guarantee against inputs nobody foresaw (a pathological pattern, a rule bug that loops).
+``jobs=1`` with no time box runs everything in this process (``--debug`` does, for tracebacks).
 """
 
 from __future__ import annotations
 
+import os
+import time
 import traceback
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .catalog import RuleInfo, all_rules
 from .corpus import Corpus
@@ -50,33 +60,132 @@ def select_rules(corpus: Corpus, only: Iterable[str] | None = None) -> dict[str,
     }
 
 
+DEFAULT_TIME_BOX = 120.0  # seconds per rule
+
+
+def default_jobs() -> int:
+    configured = os.environ.get("SPECLINT_JOBS", "")
+    if configured.isdigit() and int(configured) > 0:
+        return int(configured)
+    return max(1, min(8, os.cpu_count() or 1))
+
+
+def _crashed(rule_id: str, what: str) -> Finding:
+    return Finding(
+        INTERNAL_ERROR,
+        Severity.ERROR,
+        f"rule `{rule_id}` {what}; its results are missing. Run with --debug for the traceback "
+        "and report it with the file that triggered it.",
+        Location(".", 1, 1),
+        key=rule_id,
+    )
+
+
+def _check(corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool) -> list[Finding]:
+    """One rule's findings, with the configured severity; a crash is one finding."""
+    # A configured severity replaces the rule's own; otherwise a rule may grade its findings
+    # (a weak prose binding is `info` while a confident one is `error`).
+    configured = corpus.config.rule_severity.get(rule_id)
+    options = corpus.config.rule_options.get(rule_id, {})
+    try:
+        produced = list(info.check(corpus, options))
+    except Exception as error:  # isolation is the point: one rule's bug is one finding
+        if debug:
+            traceback.print_exc()
+        return [_crashed(rule_id, f"crashed ({type(error).__name__}: {error})")]
+    return [f.with_severity(configured) if configured else f for f in produced]
+
+
+def _forked(
+    corpus: Corpus, selected: Mapping[str, RuleInfo], jobs: int, time_box: float
+) -> dict[str, list[Finding]] | None:
+    """Each rule in a forked child, ``jobs`` at a time, killed after ``time_box`` seconds.
+    None where fork is unavailable."""
+    import multiprocessing
+    from multiprocessing.connection import Connection, wait
+
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:
+        return None
+    # Built once here and inherited by every child (copy-on-write), not once per rule.
+    corpus.references  # noqa: B018
+    corpus.roles  # noqa: B018
+
+    def child(rule_id: str, info: RuleInfo, out: Connection) -> None:
+        from .progress import reporting
+
+        with reporting(None):  # children must not draw over each other
+            try:
+                out.send(_check(corpus, rule_id, info, False))
+            except Exception as error:  # results that cannot be sent back
+                out.send([_crashed(rule_id, f"crashed ({type(error).__name__}: {error})")])
+        out.close()
+
+    results: dict[str, list[Finding]] = {}
+    pending = list(selected.items())
+    running: dict[Connection, tuple[str, Any, float]] = {}
+    while pending or running:
+        while pending and len(running) < jobs:
+            rule_id, info = pending.pop(0)
+            receive, send = context.Pipe(duplex=False)
+            # Not a daemon: a rule may fork its own worker (the satisfiability decider does).
+            process = context.Process(target=child, args=(rule_id, info, send), daemon=False)
+            process.start()
+            send.close()
+            running[receive] = (rule_id, process, time.monotonic() + time_box)
+        nearest = min(deadline for _, _, deadline in running.values())
+        for ready in wait(list(running), timeout=max(0.0, nearest - time.monotonic())):
+            assert isinstance(ready, Connection)
+            rule_id, process, _ = running.pop(ready)
+            try:
+                results[rule_id] = ready.recv()
+            except (EOFError, OSError):
+                process.join()
+                results[rule_id] = [
+                    _crashed(rule_id, f"died (its process exited with {process.exitcode})")
+                ]
+            ready.close()
+            process.join()
+        now = time.monotonic()
+        for receive, (rule_id, process, deadline) in list(running.items()):
+            if now >= deadline:
+                process.kill()
+                process.join()
+                receive.close()
+                del running[receive]
+                results[rule_id] = [
+                    _crashed(
+                        rule_id,
+                        f"ran longer than its time box of {time_box:g} s and was stopped "
+                        "(a pathological input, or a bug)",
+                    )
+                ]
+    return results
+
+
 def run_rules(
-    corpus: Corpus, rules: Mapping[str, RuleInfo] | None = None, debug: bool = False
+    corpus: Corpus,
+    rules: Mapping[str, RuleInfo] | None = None,
+    debug: bool = False,
+    jobs: int | None = None,
+    time_box: float | None = DEFAULT_TIME_BOX,
 ) -> RunResult:
+    from .validation import install_safe_patterns
+
+    install_safe_patterns()  # every `pattern` a rule evaluates is time-limited
     selected = dict(rules) if rules is not None else select_rules(corpus)
+    jobs = default_jobs() if jobs is None else max(1, jobs)
+    by_rule: dict[str, list[Finding]] | None = None
+    if not debug and (jobs > 1 or time_box is not None) and len(selected) > 1:
+        by_rule = _forked(corpus, selected, jobs, time_box or DEFAULT_TIME_BOX)
+    if by_rule is None:
+        by_rule = {
+            rule_id: _check(corpus, rule_id, info, debug) for rule_id, info in selected.items()
+        }
     findings: list[Finding] = []
-    for rule_id, info in selected.items():
-        # A configured severity replaces the rule's own; otherwise a rule may grade its findings
-        # (a weak prose binding is `info` while a confident one is `error`).
-        configured = corpus.config.rule_severity.get(rule_id)
-        options = corpus.config.rule_options.get(rule_id, {})
-        try:
-            produced = list(info.check(corpus, options))
-        except Exception as error:  # isolation is the point: one rule's bug is one finding
-            if debug:
-                traceback.print_exc()
-            findings.append(
-                Finding(
-                    INTERNAL_ERROR,
-                    Severity.ERROR,
-                    f"rule `{rule_id}` crashed ({type(error).__name__}: {error}); its results are "
-                    "missing. Run with --debug for the traceback and report it.",
-                    Location(".", 1, 1),
-                    key=rule_id,
-                )
-            )
-            continue
-        findings.extend(f.with_severity(configured) if configured else f for f in produced)
+    for rule_id in selected:  # the catalog's order, whatever order the children finished in
+        findings.extend(by_rule.get(rule_id, []))
     kept, waived, problems = apply_waivers(corpus, dedupe(findings))
     kept += problems
     ran = dict(selected)

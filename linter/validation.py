@@ -23,6 +23,104 @@ from .structured import join_pointer
 ASYNCAPI_DATA = "data/asyncapi"
 
 
+# A `pattern` is run against untrusted strings (examples, generated witnesses): a nested
+# quantifier like ``^(a+)+$`` makes Python's backtracking `re` take exponential time. Patterns
+# are searched with the `regex` module instead (the same syntax as `re`, plus Unicode property
+# classes that ECMA-262 patterns use), under a time limit; a timeout is a validation error that
+# names the pattern, not a hung linter.
+PATTERN_TIMEOUT = 0.25  # seconds per search
+
+
+class PatternTimeout(ValidationError):
+    """A pattern that took longer than ``PATTERN_TIMEOUT`` on one value."""
+
+
+def search(pattern: str, text: str) -> bool | None:
+    """Does ``pattern`` match somewhere in ``text``? None: it ran out of time."""
+    import re
+
+    import regex
+
+    try:
+        return regex.search(pattern, text, timeout=PATTERN_TIMEOUT) is not None
+    except TimeoutError:
+        return None
+    except regex.error:
+        try:  # a pattern `regex` refuses but `re` takes: no backtracking guard, as before
+            return re.search(pattern, text) is not None
+        except re.error:
+            return True  # an invalid pattern is schema-invalid's finding, not every value's
+
+
+def _too_slow(pattern: str, text: str) -> PatternTimeout:
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    return PatternTimeout(
+        f"pattern {pattern!r} takes longer than {PATTERN_TIMEOUT} s on {shown!r} "
+        "(catastrophic backtracking): rewrite it without nested or overlapping quantifiers"
+    )
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "string"):
+        return
+    found = search(pattern, instance)
+    if found is None:
+        yield _too_slow(pattern, instance)
+    elif not found:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(
+    validator: Any, properties: dict[str, Any], instance: Any, schema: Any
+) -> Iterator[ValidationError]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in properties.items():
+        for key, value in instance.items():
+            found = search(pattern, key)
+            if found is None:
+                yield _too_slow(pattern, key)
+            elif found:
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+@cache
+def install_safe_patterns() -> None:
+    """Register, for every JSON Schema draft, a validator class whose `pattern` and
+    `patternProperties` are time-limited. Registration (``jsonschema.validators.validates``) is
+    what ``validator_for`` and a ``$ref`` into a resource with its own ``$schema`` consult, so
+    every validation in the process uses them."""
+    from jsonschema import validators
+
+    for cls in (
+        jsonschema.Draft3Validator,
+        jsonschema.Draft4Validator,
+        jsonschema.Draft6Validator,
+        jsonschema.Draft7Validator,
+        jsonschema.Draft201909Validator,
+        jsonschema.Draft202012Validator,
+    ):
+        keywords: dict[str, Any] = {"pattern": _pattern}
+        if "patternProperties" in cls.VALIDATORS:
+            keywords["patternProperties"] = _pattern_properties
+        safe = validators.extend(cls, keywords)
+        dialect = cls.META_SCHEMA.get("$schema", "")
+        version = str(cls.ID_OF(cls.META_SCHEMA) or dialect)
+        validators.validates(version)(safe)
+
+
+def safe_validator_class(schema: Any, default: Any = None) -> Any:
+    """``validator_for`` with time-limited patterns (default: 2020-12)."""
+    from jsonschema.validators import validator_for
+
+    install_safe_patterns()
+    return validator_for(
+        schema if isinstance(schema, dict) else {},
+        default=default
+        or validator_for({"$schema": "https://json-schema.org/draft/2020-12/schema"}),
+    )
+
+
 def metaschema_registry() -> Registry[Any]:
     import jsonschema_specifications
 

@@ -18,6 +18,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from referencing import Registry
 
+from .validation import safe_validator_class
+
 MAX_EXAMPLES = 25
 
 
@@ -74,7 +76,7 @@ def first_rejected(
     """The smallest generated instance the branch accepts and the composition rejects."""
     try:
         # An empty registry: a reference left in place (a cycle) must fail, not be fetched.
-        branch_validator = Draft202012Validator(branch, registry=Registry())
+        branch_validator = safe_validator_class(branch)(branch, registry=Registry())
     except Exception:  # a branch jsonschema cannot compile: no witness from it
         return None
     candidates: list[tuple[str, Any, ValidationError]] = []

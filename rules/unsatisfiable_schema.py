@@ -144,14 +144,13 @@ def _witness(
     """A generated instance that one branch (or the composition with its closure keywords
     relaxed) accepts and the real composition rejects. Never trusted from the generator alone:
     both judgements come from a 2020-12 validator."""
-    from jsonschema import Draft202012Validator
-
+    from speclint.validation import safe_validator_class
     from speclint.witnesses import first_rejected, generate, relax_closure
 
     branches = node.get("allOf") if isinstance(node, dict) else None
     if not isinstance(branches, list):
         return ""
-    composed = Draft202012Validator(
+    composed = safe_validator_class({})(
         {"$ref": in_place_uri(document, pointer)}, registry=corpus.references.registry
     )
     for index, branch in enumerate(branches):
@@ -175,8 +174,7 @@ def _property_witness(
 ) -> str:
     """An instance carrying ``name`` that the relaxed composition accepts and the real one
     rejects: the evidence that the property is unreachable."""
-    from jsonschema import Draft202012Validator
-
+    from speclint.validation import safe_validator_class
     from speclint.witnesses import first_rejected, generate, relax_closure
 
     missing = _missing_targets(corpus)
@@ -184,7 +182,7 @@ def _property_witness(
     if whole is None:
         return ""
     relaxed = {"allOf": [relax_closure(whole), {"type": "object", "required": [name]}]}
-    composed = Draft202012Validator(
+    composed = safe_validator_class({})(
         {"$ref": in_place_uri(document, pointer)}, registry=corpus.references.registry
     )
     witness = first_rejected(relaxed, composed, generate(relaxed))
