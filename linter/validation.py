@@ -31,7 +31,7 @@ ASYNCAPI_DATA = "data/asyncapi"
 PATTERN_TIMEOUT = 0.25  # seconds per search
 
 
-class PatternTimeout(ValidationError):
+class PatternTimeout(ValidationError):  # type: ignore[misc]
     """A pattern that took longer than ``PATTERN_TIMEOUT`` on one value."""
 
 
