@@ -55,7 +55,34 @@ def build_registry(resources: list[tuple[str, Any]], missing: list[str], stand_i
 
 
 def _build_registries(resources: list[tuple[str, Any]], missing: list[str]) -> dict[bool, Any]:
-    return {stand_in: build_registry(resources, missing, stand_in) for stand_in in (True, False)}
+    try:
+        return {
+            stand_in: build_registry(resources, missing, stand_in) for stand_in in (True, False)
+        }
+    except Exception:
+        # A URI jsonschema-rs refuses (a `$ref` with spaces in a damaged document): keep the
+        # entries it accepts one by one; the references to the others stay undecided.
+        import jsonschema_rs
+
+        def accepted(uri: str) -> bool:
+            try:
+                jsonschema_rs.Registry([(uri, True)], retriever=lambda _: True)
+            except Exception:
+                return False
+            return True
+
+        missing = [uri for uri in missing if accepted(uri)]
+        kept: list[tuple[str, Any]] = []
+        for uri, contents in resources:
+            try:
+                build_registry([*kept, (uri, contents)], [], True)
+            except Exception:
+                continue
+            kept.append((uri, contents))
+        try:
+            return {stand_in: build_registry(kept, missing, stand_in) for stand_in in (True, False)}
+        except Exception:
+            return {}
 
 
 def _worker(connection: Connection, resources: list[tuple[str, Any]], missing: list[str]) -> None:
@@ -65,6 +92,9 @@ def _worker(connection: Connection, resources: list[tuple[str, Any]], missing: l
         if task is None:
             return
         node, base_uri, stand_in = task
+        if stand_in not in registries:
+            connection.send(UNDECIDABLE)
+            continue
         connection.send(_decide_in_process(registries, node, base_uri, stand_in))
 
 

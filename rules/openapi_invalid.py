@@ -68,7 +68,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     for document in corpus.of_kind(DocumentKind.OPENAPI):
         try:
             get_spec_version(document.data)
-        except (OpenAPIVersionNotFound, ValidatorDetectError):
+        except (OpenAPIVersionNotFound, ValidatorDetectError, TypeError):  # `openapi:` empty
             declared = document.data.get("openapi", document.data.get("swagger"))
             yield Finding(
                 ID,
@@ -79,7 +79,13 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 key="unknown-version",
             )
             continue
-        yield from _validate(corpus, document)
+        try:
+            found = list(_validate(corpus, document))
+        except Exception as error:
+            # openapi-spec-validator assumes a document that is whole: `openapi:` with no value,
+            # or a truncated document without `paths`, raises instead of reporting.
+            found = [_cannot_check(document, error)]
+        yield from found
 
 
 def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
@@ -125,3 +131,19 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
         # A pointer into a corpus document that does not exist: unresolved-ref reports it, and the
         # semantic checks past it cannot run. The structural errors above were already reported.
         return
+    except Exception as error:
+        if not seen:  # otherwise the structural errors already say why
+            yield _cannot_check(document, error)
+
+
+def _cannot_check(document: Document, error: Exception) -> Finding:
+    version = document.data.get("openapi") if isinstance(document.data, dict) else None
+    return Finding(
+        ID,
+        SEVERITY,
+        f"/: openapi-spec-validator cannot check this document ({type(error).__name__}: "
+        f"{error}); it is probably incomplete: complete it so it is valid OpenAPI"
+        + (f" {version}" if isinstance(version, (str, int, float)) else ""),
+        document.location(""),
+        key=f"crash:{type(error).__name__}",
+    )
