@@ -18,7 +18,7 @@ from . import __version__
 if TYPE_CHECKING:
     from .baseline import Entry
     from .config import Config
-    from .corpus import Corpus
+    from .corpus import Corpus, LoadProblem
     from .findings import Finding
 
 FORMAT_NAMES = ("text", "json", "sarif", "markdown", "github", "afp")
@@ -96,6 +96,12 @@ def main() -> None:
     metavar="REF",
     help="Lint the corpus at git revision REF too; report only what this change introduces.",
 )
+@click.option(
+    "--cache/--no-cache",
+    "use_cache",
+    default=True,
+    help="Reuse results and parses of unchanged files from PATH/.speclint-cache (default: on).",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 def check(
     path: Path,
@@ -108,6 +114,7 @@ def check(
     progress: bool | None,
     baseline_path: Path | None,
     diff_base: str | None,
+    use_cache: bool,
     debug: bool,
 ) -> None:
     """Check the spec corpus at PATH (default: the current directory)."""
@@ -116,7 +123,7 @@ def check(
     from .findings import Severity
     from .progress import TerminalProgress, reporting
     from .reporters import Report, renderer
-    from .runner import run_rules, select_rules
+    from .runner import detached, run_rules, select_rules
 
     formats = formats or ("text",)
     if len(outputs) > len(formats):
@@ -129,16 +136,36 @@ def check(
         fail(f"{path}: not a directory (speclint checks a whole corpus: pass its root folder)")
     base_entries = None
     try:
+        from .cache import ParseCache, RunCache, enabled, run_key
+        from .corpus import snapshot
+
         config = load_config(path.resolve(), config_path)
-        corpus = Corpus.load(path, config)
-        rules = select_rules(corpus, only_rules or None)
-        show_progress = progress if progress is not None else sys.stderr.isatty()
-        sink = TerminalProgress(sys.stderr) if show_progress else None
-        with reporting(sink):
-            if diff_base is not None:
-                # The base first: rules that judge the change itself (compat-claim) read it.
-                corpus.base, base_entries = _lint_base(path, diff_base, config, only_rules)
-            result = run_rules(corpus, rules, debug=debug)
+        files = snapshot(path, config)
+        # The run cache answers a run whose every input is unchanged; a baseline or a base
+        # revision needs the corpus itself, so those runs use only the parse cache.
+        caching = use_cache and enabled()
+        run_cache = RunCache(path) if caching else None
+        key = run_key(path, config, files, only_rules) if run_cache else ""
+        result = run_cache.get(key) if run_cache and not debug else None
+        sources = _sources(files)
+        corpus = None
+        if result is None or baseline_path is not None or diff_base is not None:
+            parse_cache = ParseCache(path) if caching else None
+            corpus = Corpus.from_snapshot(path, config, files, parse_cache)
+            if parse_cache is not None:
+                parse_cache.save()
+        if result is None:
+            assert corpus is not None
+            rules = select_rules(corpus, only_rules or None)
+            show_progress = progress if progress is not None else sys.stderr.isatty()
+            sink = TerminalProgress(sys.stderr) if show_progress else None
+            with reporting(sink):
+                if diff_base is not None:
+                    # The base first: rules that judge the change itself (compat-claim) read it.
+                    corpus.base, base_entries = _lint_base(path, diff_base, config, only_rules)
+                result = run_rules(corpus, rules, debug=debug)
+            if run_cache is not None and diff_base is None:
+                run_cache.put(key, detached(result))
     except ConfigError as error:
         fail(str(error))
     except KeyError as error:
@@ -157,6 +184,7 @@ def check(
     if diff_base is not None and base_entries is not None:
         from .baseline import apply
 
+        assert corpus is not None  # built for every run with a base
         compared = apply(corpus, findings, base_entries)
         findings = compared.new
         known += compared.known
@@ -172,6 +200,7 @@ def check(
     if baseline_path is not None:
         from .baseline import BaselineError, apply, load
 
+        assert corpus is not None  # built for every run with a baseline
         try:
             applied = apply(corpus, findings, load(baseline_path))
         except BaselineError as error:
@@ -219,7 +248,7 @@ def check(
         report = Report(
             findings=findings,
             rules=result.rules,
-            sources=corpus.sources(),
+            sources=sources,
             root=shown_root,
             tool_version=__version__,
             color=use_color and destination is None and name == "text",
@@ -234,6 +263,19 @@ def check(
             destination.write_text(text, encoding="utf-8")
     failing = any(f.severity >= threshold for f in findings)
     sys.exit(1 if failing else 0)
+
+
+def _sources(files: dict[str, bytes | LoadProblem]) -> dict[str, str]:
+    """The text of every readable file, for report excerpts (what ``Corpus.sources`` gives)."""
+    from .corpus import decode
+
+    texts = {}
+    for relative, raw in files.items():
+        if isinstance(raw, bytes):
+            text, _ = decode(raw)
+            if text is not None:
+                texts[relative] = text
+    return texts
 
 
 def _lint_base(

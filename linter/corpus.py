@@ -23,6 +23,7 @@ from .findings import Location
 from .structured import DuplicateKey, ParseFailure, Position, parse_json, parse_yaml
 
 if TYPE_CHECKING:
+    from .cache import ParseCache
     from .prose import ProseDocument
     from .references import ReferenceIndex
     from .roles import RoleMap
@@ -89,11 +90,34 @@ class Corpus:
     base: Corpus | None = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def load(cls, root: Path, config: Config | None = None) -> Corpus:
+    def load(
+        cls, root: Path, config: Config | None = None, cache: ParseCache | None = None
+    ) -> Corpus:
         config = config or Config()
         root = root.resolve()
-        documents = {path: read_document(root, path) for path in discover(root, config)}
-        return cls(root, config, dict(sorted(documents.items())))
+        return cls.from_snapshot(root, config, snapshot(root, config), cache)
+
+    @classmethod
+    def from_snapshot(
+        cls,
+        root: Path,
+        config: Config,
+        files: dict[str, bytes | LoadProblem],
+        cache: ParseCache | None = None,
+    ) -> Corpus:
+        """The corpus from files already read (see ``snapshot``); unchanged files come from the
+        parse cache when one is given."""
+        documents: dict[str, Document] = {}
+        for path, raw in files.items():
+            if isinstance(raw, LoadProblem):
+                documents[path] = Document(
+                    path, kind_for_path(path) or DocumentKind.DATA, problem=raw
+                )
+            elif cache is not None:
+                documents[path] = cache.document(path, raw)
+            else:
+                documents[path] = parse_document(path, raw)
+        return cls(root.resolve(), config, dict(sorted(documents.items())))
 
     @classmethod
     def from_texts(cls, files: dict[str, str], config: Config | None = None) -> Corpus:
@@ -123,6 +147,12 @@ class Corpus:
 
 
 # --- discovery ----------------------------------------------------------------------------------
+
+
+def snapshot(root: Path, config: Config) -> dict[str, bytes | LoadProblem]:
+    """Every discovered file's bytes (or why it is not read), in path order."""
+    root = root.resolve()
+    return {path: read_raw(root, path) for path in discover(root, config)}
 
 
 def glob_to_regex(pattern: str) -> re.Pattern[str]:
@@ -167,7 +197,9 @@ def _walk(root: Path) -> Iterator[Path]:
     import os
 
     for folder, subfolders, files in os.walk(root, followlinks=False):
-        subfolders[:] = sorted(d for d in subfolders if d not in {".git", "node_modules"})
+        subfolders[:] = sorted(
+            d for d in subfolders if d not in {".git", "node_modules", ".speclint-cache"}
+        )
         for name in sorted(files):
             yield Path(folder) / name
 
@@ -184,28 +216,26 @@ def kind_for_path(path: str) -> DocumentKind | None:
     return None
 
 
-def read_document(root: Path, path: str) -> Document:
-    kind = kind_for_path(path) or DocumentKind.DATA
+def read_raw(root: Path, path: str) -> bytes | LoadProblem:
+    """A file's bytes, or why it is not read (a symlink out of the root, too big, unreadable)."""
     full = root / path
     try:
         if full.is_symlink() and not full.resolve().is_relative_to(root):
-            return Document(
-                path, kind, problem=LoadProblem("symlink points outside the corpus root; not read")
-            )
+            return LoadProblem("symlink points outside the corpus root; not read")
         size = full.stat().st_size
         if size > MAX_FILE_BYTES:
-            return Document(
-                path,
-                kind,
-                problem=LoadProblem(
-                    f"file is {size:,} bytes, over the {MAX_FILE_BYTES:,}-byte limit; not parsed"
-                ),
+            return LoadProblem(
+                f"file is {size:,} bytes, over the {MAX_FILE_BYTES:,}-byte limit; not parsed"
             )
-        raw = full.read_bytes()
+        return full.read_bytes()
     except OSError as error:
-        return Document(
-            path, kind, problem=LoadProblem(f"cannot read file: {error.strerror or error}")
-        )
+        return LoadProblem(f"cannot read file: {error.strerror or error}")
+
+
+def read_document(root: Path, path: str) -> Document:
+    raw = read_raw(root, path)
+    if isinstance(raw, LoadProblem):
+        return Document(path, kind_for_path(path) or DocumentKind.DATA, problem=raw)
     return parse_document(path, raw)
 
 

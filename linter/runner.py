@@ -213,3 +213,19 @@ def dedupe(findings: list[Finding]) -> list[Finding]:
             seen.add(identity)
             unique.append(finding)
     return unique
+
+
+def not_run(corpus: Corpus, options: Mapping[str, Any]) -> Iterable[Finding]:
+    """The ``check`` of a rule description restored from the run cache: it does not run."""
+    raise RuntimeError("a cached rule description cannot run")
+
+
+def detached(result: RunResult) -> RunResult:
+    """The result with rule descriptions that pickle without importing the rules again."""
+    from dataclasses import replace
+
+    return RunResult(
+        result.findings,
+        {rule_id: replace(info, check=not_run) for rule_id, info in result.rules.items()},
+        result.waived,
+    )

@@ -1,0 +1,141 @@
+"""Content-hash caches in ``<corpus>/.speclint-cache/``, so a pre-commit run that changed nothing
+costs a hash of each file.
+
+Two levels:
+
+- the **run cache** keeps a whole run's result (findings, waived findings, the rules that ran) under
+  a key that hashes everything the result depends on: speclint's version, the configuration
+  (its file and the profile it names), every discovered file's path and content, the rules
+  selected, and today's date (waivers expire). The same key gives byte-identical reports, because
+  reports are a pure function of the result and the files;
+- the **parse cache** keeps each file's parsed document (data, positions, prose model) under the
+  hash of its bytes, so after a change only the changed files are parsed again.
+
+Entries are pickles written by this version of speclint, in a folder the user owns (add
+``.speclint-cache/`` to ``.gitignore``); a corrupt or foreign entry is ignored and rewritten. At
+most ``KEEP_RUNS`` run results are kept. ``--no-cache`` (or ``SPECLINT_NO_CACHE=1``) bypasses both.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import os
+import pickle
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import __version__
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .corpus import Document, LoadProblem
+
+FOLDER = ".speclint-cache"
+KEEP_RUNS = 8
+
+
+def enabled() -> bool:
+    return os.environ.get("SPECLINT_NO_CACHE", "") in ("", "0")
+
+
+def _store(target: Path, value: Any) -> None:
+    """Write atomically: a concurrent run reads the old entry or the new one, never half."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        ignore = target.parent / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("*\n", encoding="utf-8")  # never committed by accident
+        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+        with os.fdopen(handle, "wb") as out:
+            pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(temporary, target)
+    except OSError:
+        pass  # a read-only checkout: run without a cache
+
+
+def _fetch(source: Path) -> Any:
+    try:
+        with open(source, "rb") as handle:
+            return pickle.load(handle)
+    except Exception:  # missing, truncated, or from another version: a miss
+        return None
+
+
+def run_key(
+    root: Path,
+    config: Config,
+    files: dict[str, bytes | LoadProblem],
+    rules: Iterable[str],
+) -> str:
+    digest = hashlib.sha256()
+    for part in (
+        __version__,
+        str(root.resolve()),
+        repr(sorted(rules)),
+        os.environ.get("SPECLINT_TODAY") or datetime.date.today().isoformat(),
+        _config_text(root, config),
+    ):
+        digest.update(part.encode("utf-8", "surrogatepass") + b"\x00")
+    for path, raw in files.items():
+        digest.update(path.encode("utf-8", "surrogatepass") + b"\x00")
+        digest.update(raw if isinstance(raw, bytes) else repr(raw).encode("utf-8") + b"\x01")
+        digest.update(b"\x00")
+    return digest.hexdigest()[:40]
+
+
+def _config_text(root: Path, config: Config) -> str:
+    """What the configuration was read from: its file and any profile it names."""
+    # The parsed Config is a plain dataclass of strings, tuples and mappings: its repr is exact.
+    return repr(config)
+
+
+class RunCache:
+    def __init__(self, root: Path) -> None:
+        self.folder = root / FOLDER
+
+    def get(self, key: str) -> Any:
+        found = _fetch(self.folder / f"run-{key}.pickle")
+        if isinstance(found, tuple) and len(found) == 2 and found[0] == __version__:
+            return found[1]
+        return None
+
+    def put(self, key: str, value: Any) -> None:
+        _store(self.folder / f"run-{key}.pickle", (__version__, value))
+        try:
+            runs = sorted(self.folder.glob("run-*.pickle"), key=lambda p: p.stat().st_mtime)
+        except OSError:
+            return
+        for old in runs[:-KEEP_RUNS]:
+            try:
+                old.unlink()
+            except OSError:
+                pass
+
+
+class ParseCache:
+    """Parsed documents by content hash; ``save`` keeps only what this run used."""
+
+    def __init__(self, root: Path) -> None:
+        self.file = root / FOLDER / f"parse-{__version__}.pickle"
+        loaded = _fetch(self.file)
+        self.entries: dict[tuple[str, str], Document] = loaded if isinstance(loaded, dict) else {}
+        self.used: dict[tuple[str, str], Document] = {}
+        self.misses = 0
+
+    def document(self, path: str, raw: bytes) -> Document:
+        from .corpus import parse_document
+
+        key = (path, hashlib.sha256(raw).hexdigest())
+        found = self.entries.get(key)
+        if found is None:
+            self.misses += 1
+            found = parse_document(path, raw)
+        self.used[key] = found
+        return found
+
+    def save(self) -> None:
+        if self.misses or set(self.used) != set(self.entries):
+            _store(self.file, self.used)
