@@ -18,6 +18,7 @@ most ``KEEP_RUNS`` run results are kept. ``--no-cache`` (or ``SPECLINT_NO_CACHE=
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import os
@@ -109,10 +110,8 @@ class RunCache:
         except OSError:
             return
         for old in runs[:-KEEP_RUNS]:
-            try:
+            with contextlib.suppress(OSError):
                 old.unlink()
-            except OSError:
-                pass
 
 
 class ParseCache:
