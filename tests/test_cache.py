@@ -1,0 +1,84 @@
+"""The run and parse caches: a cached run reports byte for byte what a fresh one does, and every
+input the result depends on invalidates it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from test_cli import cli
+
+from conftest import BUNDLED_CORPUS
+from speclint.cache import FOLDER
+
+
+def corpus_copy(tmp_path: Path) -> Path:
+    target = tmp_path / "corpus"
+    shutil.copytree(BUNDLED_CORPUS, target, ignore=shutil.ignore_patterns(FOLDER))
+    return target
+
+
+def reports(root: Path, *extra: str) -> tuple[str, str, str, int]:
+    """The text, SARIF and Markdown reports of one run (written outside the corpus)."""
+    sarif, markdown = root.parent / "r.sarif", root.parent / "r.md"
+    done = cli(
+        "check",
+        str(root),
+        *("--format", "sarif", "--output", str(sarif)),
+        *("--format", "markdown", "--output", str(markdown)),
+        *("--format", "text"),
+        *extra,
+    )
+    return (
+        done.stdout,
+        sarif.read_text(encoding="utf-8"),
+        markdown.read_text(encoding="utf-8"),
+        done.returncode,
+    )
+
+
+def test_a_cached_run_is_byte_identical_and_changes_invalidate_it(tmp_path: Path) -> None:
+    root = corpus_copy(tmp_path)
+    fresh = reports(root, "--no-cache")
+    assert not (root / FOLDER).exists()  # --no-cache writes nothing
+    first = reports(root)
+    assert first == fresh
+    runs = list((root / FOLDER).glob("run-*.pickle"))
+    assert len(runs) == 1 and (root / FOLDER / ".gitignore").read_text() == "*\n"
+    assert reports(root) == fresh  # from the run cache
+    assert list((root / FOLDER).glob("run-*.pickle")) == runs  # no new entry: it was a hit
+
+    # A content change is seen (and its revert brings the cached result back).
+    options = root / "schemas/run-options.schema.json"
+    original = options.read_text()
+    options.write_text(
+        original.replace('"additionalProperties": false', '"additionalProperties": true')
+    )
+    changed = reports(root)
+    assert changed[0] != fresh[0] and changed[0].count("\n") != fresh[0].count("\n")
+    options.write_text(original)
+    assert reports(root) == fresh
+
+    # So is a configuration change.
+    config = root / "speclint.toml"
+    config.write_text(config.read_text() + '\n[rules.remote-ref]\nseverity = "off"\n')
+    quieter = reports(root)
+    assert "[remote-ref]" in fresh[0] and "[remote-ref]" not in quieter[0]
+
+
+def test_corrupt_cache_entries_are_ignored(tmp_path: Path) -> None:
+    root = corpus_copy(tmp_path)
+    fresh = reports(root)
+    for entry in (root / FOLDER).glob("*.pickle"):
+        entry.write_bytes(b"not a pickle")
+    assert reports(root) == fresh
+
+
+def test_the_parse_cache_serves_unchanged_files_after_an_edit(tmp_path: Path) -> None:
+    """After one file changes, the run is a miss but the other files' parses are reused: the
+    result is the same as without any cache."""
+    root = corpus_copy(tmp_path)
+    reports(root)
+    page = root / "spec/interrupt.md"
+    page.write_text(page.read_text() + "\nOne more paragraph.\n")
+    assert reports(root) == reports(root, "--no-cache")
