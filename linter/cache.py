@@ -32,7 +32,7 @@ from . import __version__
 
 if TYPE_CHECKING:
     from .config import Config
-    from .corpus import Document, LoadProblem
+    from .corpus import Corpus, Document, LoadProblem
 
 FOLDER = ".speclint-cache"
 KEEP_RUNS = 8
@@ -137,4 +137,41 @@ class ParseCache:
 
     def save(self) -> None:
         if self.misses or set(self.used) != set(self.entries):
+            _store(self.file, self.used)
+
+
+class RuleCache:
+    """Findings of rules that read only JSON/YAML documents (``READS = "structured"``), keyed by
+    those documents' contents and the configuration: an edit to prose does not re-run them."""
+
+    def __init__(self, root: Path) -> None:
+        self.file = root / FOLDER / f"rules-{__version__}.pickle"
+        loaded = _fetch(self.file)
+        self.entries: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
+        self.used: dict[str, Any] = {}
+
+    @staticmethod
+    def key(corpus: Corpus, rule_id: str) -> str | None:
+        from .corpus import DocumentKind
+
+        documents = [d for d in corpus.documents.values() if d.kind is not DocumentKind.MARKDOWN]
+        if any(not d.digest for d in documents):
+            return None  # an in-memory corpus: nothing to key on
+        digest = hashlib.sha256()
+        digest.update(f"{__version__}\x00{rule_id}\x00{corpus.config!r}\x00".encode())
+        for document in documents:
+            digest.update(f"{document.path}\x00{document.digest}\x00".encode())
+        return digest.hexdigest()
+
+    def get(self, key: str) -> Any:
+        found = self.entries.get(key)
+        if found is not None:
+            self.used[key] = found
+        return found
+
+    def put(self, key: str, findings: Any) -> None:
+        self.used[key] = findings
+
+    def save(self) -> None:
+        if set(self.used) != set(self.entries):
             _store(self.file, self.used)

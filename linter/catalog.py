@@ -30,6 +30,7 @@ class RuleInfo:
     module: str
     check: CheckFunction
     needs_base: bool = False  # judges a change: silent without --diff-base (compat-claim)
+    reads: str = "all"  # "structured": only JSON/YAML documents (its result survives prose edits)
 
     @property
     def summary(self) -> str:
@@ -60,5 +61,6 @@ def all_rules() -> dict[str, RuleInfo]:
             module=module.__name__,
             check=module.check,
             needs_base=bool(getattr(module, "NEEDS_BASE", False)),
+            reads=str(getattr(module, "READS", "all")),
         )
     return dict(sorted(found.items()))

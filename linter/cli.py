@@ -136,7 +136,7 @@ def check(
         fail(f"{path}: not a directory (speclint checks a whole corpus: pass its root folder)")
     base_entries = None
     try:
-        from .cache import ParseCache, RunCache, enabled, run_key
+        from .cache import ParseCache, RuleCache, RunCache, enabled, run_key
         from .corpus import snapshot
 
         config = load_config(path.resolve(), config_path)
@@ -163,7 +163,8 @@ def check(
                 if diff_base is not None:
                     # The base first: rules that judge the change itself (compat-claim) read it.
                     corpus.base, base_entries = _lint_base(path, diff_base, config, only_rules)
-                result = run_rules(corpus, rules, debug=debug)
+                rule_cache = RuleCache(path) if caching and diff_base is None else None
+                result = run_rules(corpus, rules, debug=debug, cache=rule_cache)
             if run_cache is not None and diff_base is None:
                 run_cache.put(key, detached(result))
     except ConfigError as error:

@@ -59,6 +59,7 @@ class Document:
     duplicates: list[DuplicateKey] = field(default_factory=list)
     prose: ProseDocument | None = None
     problem: LoadProblem | None = None
+    digest: str = ""  # sha256 of the file's bytes, when read from disk (the caches' key)
 
     @property
     def usable(self) -> bool:
@@ -107,16 +108,21 @@ class Corpus:
     ) -> Corpus:
         """The corpus from files already read (see ``snapshot``); unchanged files come from the
         parse cache when one is given."""
+        import hashlib
+
         documents: dict[str, Document] = {}
         for path, raw in files.items():
             if isinstance(raw, LoadProblem):
                 documents[path] = Document(
                     path, kind_for_path(path) or DocumentKind.DATA, problem=raw
                 )
-            elif cache is not None:
+                documents[path].digest = hashlib.sha256(repr(raw).encode()).hexdigest()
+                continue
+            if cache is not None:
                 documents[path] = cache.document(path, raw)
             else:
                 documents[path] = parse_document(path, raw)
+            documents[path].digest = hashlib.sha256(raw).hexdigest()
         return cls(root.resolve(), config, dict(sorted(documents.items())))
 
     @classmethod

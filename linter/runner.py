@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .cache import RuleCache
 from .catalog import RuleInfo, all_rules
 from .corpus import Corpus
 from .findings import Finding, Location, Severity, sorted_findings
@@ -170,19 +171,38 @@ def run_rules(
     debug: bool = False,
     jobs: int | None = None,
     time_box: float | None = DEFAULT_TIME_BOX,
+    cache: RuleCache | None = None,
 ) -> RunResult:
     from .validation import install_safe_patterns
 
     install_safe_patterns()  # every `pattern` a rule evaluates is time-limited
     selected = dict(rules) if rules is not None else select_rules(corpus)
     jobs = default_jobs() if jobs is None else max(1, jobs)
+    # Rules that read only JSON/YAML documents keep their findings while only prose changes.
+    cached: dict[str, list[Finding]] = {}
+    keys: dict[str, str] = {}
+    if cache is not None:
+        for rule_id, info in selected.items():
+            key = cache.key(corpus, rule_id) if info.reads == "structured" else None
+            if key is not None:
+                keys[rule_id] = key
+                hit = cache.get(key)
+                if hit is not None:
+                    cached[rule_id] = hit
+    to_run = {rule_id: info for rule_id, info in selected.items() if rule_id not in cached}
     by_rule: dict[str, list[Finding]] | None = None
-    if not debug and (jobs > 1 or time_box is not None) and len(selected) > 1:
-        by_rule = _forked(corpus, selected, jobs, time_box or DEFAULT_TIME_BOX)
+    if not debug and (jobs > 1 or time_box is not None) and len(to_run) > 1:
+        by_rule = _forked(corpus, to_run, jobs, time_box or DEFAULT_TIME_BOX)
     if by_rule is None:
         by_rule = {
-            rule_id: _check(corpus, rule_id, info, debug) for rule_id, info in selected.items()
+            rule_id: _check(corpus, rule_id, info, debug) for rule_id, info in to_run.items()
         }
+    if cache is not None:
+        for rule_id, produced in by_rule.items():
+            if rule_id in keys and not any(f.rule == INTERNAL_ERROR for f in produced):
+                cache.put(keys[rule_id], produced)
+        cache.save()
+    by_rule.update(cached)
     findings: list[Finding] = []
     for rule_id in selected:  # the catalog's order, whatever order the children finished in
         findings.extend(by_rule.get(rule_id, []))

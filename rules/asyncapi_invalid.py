@@ -45,6 +45,8 @@ from speclint.validation import asyncapi_validator, asyncapi_versions, located_e
 
 ID = "asyncapi-invalid"
 SEVERITY = Severity.ERROR
+# Reads JSON/YAML documents only: its cached result stands while only prose changes.
+READS = "structured"
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:

@@ -43,6 +43,8 @@ from speclint.references import Reference
 
 ID = "remote-ref"
 SEVERITY = Severity.WARNING
+# Reads JSON/YAML documents only: its cached result stands while only prose changes.
+READS = "structured"
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:

@@ -48,6 +48,8 @@ from speclint.validation import located_errors, metaschema_registry
 
 ID = "schema-invalid"
 SEVERITY = Severity.ERROR
+# Reads JSON/YAML documents only: its cached result stands while only prose changes.
+READS = "structured"
 DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 

@@ -52,6 +52,8 @@ from speclint.references import Reference
 
 ID = "unresolved-ref"
 SEVERITY = Severity.ERROR
+# Reads JSON/YAML documents only: its cached result stands while only prose changes.
+READS = "structured"
 RELATED_LIMIT = 200
 
 

@@ -89,6 +89,8 @@ def in_place_uri(document: Document, pointer: str) -> str:
 
 
 SEVERITY = Severity.ERROR
+# Reads JSON/YAML documents only: its cached result stands while only prose changes.
+READS = "structured"
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
