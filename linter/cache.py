@@ -175,3 +175,11 @@ class RuleCache:
     def save(self) -> None:
         if set(self.used) != set(self.entries):
             _store(self.file, self.used)
+
+    def durations(self) -> dict[str, float]:
+        """Seconds each rule took last time (the runner starts the slowest first)."""
+        found = _fetch(self.file.parent / "durations.pickle")
+        return dict(found) if isinstance(found, dict) else {}
+
+    def record_durations(self, durations: dict[str, float]) -> None:
+        _store(self.file.parent / "durations.pickle", durations)

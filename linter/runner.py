@@ -98,7 +98,11 @@ def _check(corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool) -> list[Fi
 
 
 def _forked(
-    corpus: Corpus, selected: Mapping[str, RuleInfo], jobs: int, time_box: float
+    corpus: Corpus,
+    selected: Mapping[str, RuleInfo],
+    jobs: int,
+    time_box: float,
+    durations: dict[str, float] | None = None,
 ) -> dict[str, list[Finding]] | None:
     """Each rule in a forked child, ``jobs`` at a time, killed after ``time_box`` seconds.
     None where fork is unavailable."""
@@ -124,7 +128,11 @@ def _forked(
         out.close()
 
     results: dict[str, list[Finding]] = {}
-    pending = list(selected.items())
+    # Longest first (by the last run's durations, when known): the slowest rule must not start
+    # last while the other workers sit idle.
+    last = durations or {}
+    pending = sorted(selected.items(), key=lambda item: -last.get(item[0], 0.0))
+    started: dict[str, float] = {}
     running: dict[Connection, tuple[str, Any, float]] = {}
     while pending or running:
         while pending and len(running) < jobs:
@@ -134,13 +142,16 @@ def _forked(
             process = context.Process(target=child, args=(rule_id, info, send), daemon=False)
             process.start()
             send.close()
-            running[receive] = (rule_id, process, time.monotonic() + time_box)
+            started[rule_id] = time.monotonic()
+            running[receive] = (rule_id, process, started[rule_id] + time_box)
         nearest = min(deadline for _, _, deadline in running.values())
         for ready in wait(list(running), timeout=max(0.0, nearest - time.monotonic())):
             assert isinstance(ready, Connection)
             rule_id, process, _ = running.pop(ready)
             try:
                 results[rule_id] = ready.recv()
+                if durations is not None:
+                    durations[rule_id] = round(time.monotonic() - started[rule_id], 3)
             except (EOFError, OSError):
                 process.join()
                 results[rule_id] = [
@@ -192,7 +203,10 @@ def run_rules(
     to_run = {rule_id: info for rule_id, info in selected.items() if rule_id not in cached}
     by_rule: dict[str, list[Finding]] | None = None
     if not debug and (jobs > 1 or time_box is not None) and len(to_run) > 1:
-        by_rule = _forked(corpus, to_run, jobs, time_box or DEFAULT_TIME_BOX)
+        durations = cache.durations() if cache is not None else None
+        by_rule = _forked(corpus, to_run, jobs, time_box or DEFAULT_TIME_BOX, durations)
+        if cache is not None and durations is not None:
+            cache.record_durations(durations)
     if by_rule is None:
         by_rule = {
             rule_id: _check(corpus, rule_id, info, debug) for rule_id, info in to_run.items()
