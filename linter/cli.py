@@ -152,8 +152,6 @@ def check(
         if result is None or baseline_path is not None or diff_base is not None:
             parse_cache = ParseCache(path) if caching else None
             corpus = Corpus.from_snapshot(path, config, files, parse_cache)
-            if parse_cache is not None:
-                parse_cache.save()
         if result is None:
             assert corpus is not None
             rules = select_rules(corpus, only_rules or None)
@@ -165,6 +163,8 @@ def check(
                     corpus.base, base_entries = _lint_base(path, diff_base, config, only_rules)
                 rule_cache = RuleCache(path) if caching and diff_base is None else None
                 result = run_rules(corpus, rules, debug=debug, cache=rule_cache)
+            if parse_cache is not None:
+                parse_cache.save()  # after the run: with the pages' memoised prose sets
             if run_cache is not None and diff_base is None:
                 run_cache.put(key, detached(result))
     except ConfigError as error:

@@ -60,6 +60,9 @@ class Document:
     prose: ProseDocument | None = None
     problem: LoadProblem | None = None
     digest: str = ""  # sha256 of the file's bytes, when read from disk (the caches' key)
+    # Pure functions of this document's content, memoised (``enumerations.prose_sets``); they
+    # travel with the document in the parse cache, so an unchanged page is not read again.
+    derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def usable(self) -> bool:
@@ -138,6 +141,16 @@ class Corpus:
 
     def sources(self) -> dict[str, str]:
         return {path: doc.text for path, doc in self.documents.items() if doc.text is not None}
+
+    def prime(self) -> None:
+        """Build what several rules share before they run in forked processes (each would
+        otherwise build it again): the reference index, the roles, the prose value sets."""
+        from .enumerations import prose_sets
+
+        self.references  # noqa: B018
+        self.roles  # noqa: B018
+        for document in self.of_kind(DocumentKind.MARKDOWN):
+            prose_sets(document)
 
     @cached_property
     def references(self) -> ReferenceIndex:

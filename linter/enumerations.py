@@ -168,6 +168,14 @@ def _field_before(text: str, end: int) -> str | None:
 
 
 def prose_sets(document: Document) -> list[ProseSet]:
+    """Every value set the page states (memoised on the document: a pure function of its text)."""
+    memo = document.derived.get("prose_sets")
+    if memo is None:
+        memo = document.derived["prose_sets"] = _prose_sets(document)
+    return list(memo)
+
+
+def _prose_sets(document: Document) -> list[ProseSet]:
     prose = document.prose
     if prose is None or document.text is None:
         return []

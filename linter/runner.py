@@ -114,8 +114,7 @@ def _forked(
     except ValueError:
         return None
     # Built once here and inherited by every child (copy-on-write), not once per rule.
-    corpus.references  # noqa: B018
-    corpus.roles  # noqa: B018
+    corpus.prime()
 
     def child(rule_id: str, info: RuleInfo, out: Connection) -> None:
         from .progress import reporting
