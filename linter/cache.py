@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import functools
 import hashlib
 import os
 import pickle
@@ -36,6 +37,23 @@ if TYPE_CHECKING:
 
 FOLDER = ".speclint-cache"
 KEEP_RUNS = 8
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """This installation of speclint: its version and every file of its packages (path, size,
+    modification time). Caches are keyed on it, so an upgrade, or an edit to speclint itself
+    within one version (an editable install), never meets results or pickles of other code."""
+    from . import rules as rule_package
+
+    digest = hashlib.sha256(__version__.encode())
+    folders = {Path(__file__).resolve().parent, Path(rule_package.__file__).resolve().parent}
+    for folder in sorted(folders):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                stat = path.stat()
+                digest.update(f"{path.name}\x00{stat.st_size}\x00{stat.st_mtime_ns}\x00".encode())
+    return digest.hexdigest()[:16]
 
 
 def enabled() -> bool:
@@ -57,6 +75,14 @@ def _store(target: Path, value: Any) -> None:
         pass  # a read-only checkout: run without a cache
 
 
+def _prune(keep: Path, prefix: str) -> None:
+    """Remove the entries of other speclint installations (``prefix-<fingerprint>.pickle``)."""
+    for other in keep.parent.glob(f"{prefix}-*.pickle"):
+        if other != keep:
+            with contextlib.suppress(OSError):
+                other.unlink()
+
+
 def _fetch(source: Path) -> Any:
     try:
         with open(source, "rb") as handle:
@@ -73,7 +99,7 @@ def run_key(
 ) -> str:
     digest = hashlib.sha256()
     for part in (
-        __version__,
+        code_fingerprint(),
         str(root.resolve()),
         repr(sorted(rules)),
         os.environ.get("SPECLINT_TODAY") or datetime.date.today().isoformat(),
@@ -99,12 +125,12 @@ class RunCache:
 
     def get(self, key: str) -> Any:
         found = _fetch(self.folder / f"run-{key}.pickle")
-        if isinstance(found, tuple) and len(found) == 2 and found[0] == __version__:
+        if isinstance(found, tuple) and len(found) == 2 and found[0] == code_fingerprint():
             return found[1]
         return None
 
     def put(self, key: str, value: Any) -> None:
-        _store(self.folder / f"run-{key}.pickle", (__version__, value))
+        _store(self.folder / f"run-{key}.pickle", (code_fingerprint(), value))
         try:
             runs = sorted(self.folder.glob("run-*.pickle"), key=lambda p: p.stat().st_mtime)
         except OSError:
@@ -118,7 +144,7 @@ class ParseCache:
     """Parsed documents by content hash; ``save`` keeps only what this run used."""
 
     def __init__(self, root: Path) -> None:
-        self.file = root / FOLDER / f"parse-{__version__}.pickle"
+        self.file = root / FOLDER / f"parse-{code_fingerprint()}.pickle"
         loaded = _fetch(self.file)
         self.entries: dict[tuple[str, str], Document] = loaded if isinstance(loaded, dict) else {}
         self.used: dict[tuple[str, str], Document] = {}
@@ -138,6 +164,7 @@ class ParseCache:
     def save(self) -> None:
         if self.misses or set(self.used) != set(self.entries):
             _store(self.file, self.used)
+            _prune(self.file, "parse")
 
 
 class RuleCache:
@@ -145,7 +172,7 @@ class RuleCache:
     those documents' contents and the configuration: an edit to prose does not re-run them."""
 
     def __init__(self, root: Path) -> None:
-        self.file = root / FOLDER / f"rules-{__version__}.pickle"
+        self.file = root / FOLDER / f"rules-{code_fingerprint()}.pickle"
         loaded = _fetch(self.file)
         self.entries: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
         self.used: dict[str, Any] = {}
@@ -158,7 +185,7 @@ class RuleCache:
         if any(not d.digest for d in documents):
             return None  # an in-memory corpus: nothing to key on
         digest = hashlib.sha256()
-        digest.update(f"{__version__}\x00{rule_id}\x00{corpus.config!r}\x00".encode())
+        digest.update(f"{code_fingerprint()}\x00{rule_id}\x00{corpus.config!r}\x00".encode())
         for document in documents:
             digest.update(f"{document.path}\x00{document.digest}\x00".encode())
         return digest.hexdigest()
@@ -175,6 +202,7 @@ class RuleCache:
     def save(self) -> None:
         if set(self.used) != set(self.entries):
             _store(self.file, self.used)
+            _prune(self.file, "rules")
 
     def durations(self) -> dict[str, float]:
         """Seconds each rule took last time (the runner starts the slowest first)."""

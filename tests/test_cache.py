@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 from test_cli import cli
 
@@ -110,3 +111,21 @@ def test_rules_that_read_only_json_and_yaml_keep_results_across_prose_edits(tmp_
     after = reports(root)
     assert "heartbeat-ack.schema.json" in after[0] and "[schema-invalid]" in after[0]
     assert after == reports(root, "--no-cache")
+
+
+def test_caches_of_other_speclint_code_are_never_used(tmp_path: Path, monkeypatch: Any) -> None:
+    """The caches are keyed on the installed code, not only the version: pickles written by
+    other code (an upgrade, or an edit within one version) are ignored."""
+    import speclint.cache as cache
+
+    root = corpus_copy(tmp_path)
+    fresh = reports(root)
+    before = sorted(p.name for p in (root / FOLDER).glob("parse-*.pickle"))
+    assert before == [f"parse-{cache.code_fingerprint()}.pickle"]
+    # Entries of "other code": same names as ours would be under another fingerprint.
+    stale = root / FOLDER / "parse-0000000000000000.pickle"
+    stale.write_bytes(b"pickled by another speclint")
+    monkeypatch.setattr(cache, "code_fingerprint", lambda: "1111111111111111")
+    corpus = cache.ParseCache(root)
+    assert corpus.entries == {}  # nothing of the other fingerprint is read
+    assert reports(root) == fresh  # the CLI (its own fingerprint) still reports the same
