@@ -24,6 +24,7 @@ import functools
 import hashlib
 import os
 import pickle
+import shutil
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -141,30 +142,43 @@ class RunCache:
 
 
 class ParseCache:
-    """Parsed documents by content hash; ``save`` keeps only what this run used."""
+    """Parsed documents by content hash, one pickle per document (``parse-<code>/<sha>.pickle``),
+    so a one-file change reads the others' pickles and writes one. ``save`` stores the documents
+    parsed in this run (with what the run memoised on them) and drops entries no file has now."""
 
     def __init__(self, root: Path) -> None:
-        self.file = root / FOLDER / f"parse-{code_fingerprint()}.pickle"
-        loaded = _fetch(self.file)
-        self.entries: dict[tuple[str, str], Document] = loaded if isinstance(loaded, dict) else {}
-        self.used: dict[tuple[str, str], Document] = {}
+        self.folder = root / FOLDER / f"parse-{code_fingerprint()}"
+        self.used: set[str] = set()
+        self.parsed: dict[str, Document] = {}
         self.misses = 0
 
     def document(self, path: str, raw: bytes) -> Document:
-        from .corpus import parse_document
+        from .corpus import Document, parse_document
 
-        key = (path, hashlib.sha256(raw).hexdigest())
-        found = self.entries.get(key)
-        if found is None:
-            self.misses += 1
-            found = parse_document(path, raw)
-        self.used[key] = found
-        return found
+        name = hashlib.sha256(path.encode("utf-8", "surrogatepass") + b"\x00" + raw).hexdigest()
+        self.used.add(name)
+        found = _fetch(self.folder / f"{name}.pickle")
+        if isinstance(found, Document) and found.path == path:
+            return found
+        self.misses += 1
+        document = parse_document(path, raw)
+        self.parsed[name] = document
+        return document
 
     def save(self) -> None:
-        if self.misses or set(self.used) != set(self.entries):
-            _store(self.file, self.used)
-            _prune(self.file, "parse")
+        for name, document in self.parsed.items():
+            _store(self.folder / f"{name}.pickle", document)
+        try:
+            present = list(self.folder.glob("*.pickle"))
+        except OSError:
+            return
+        for entry in present:
+            if entry.stem not in self.used:
+                with contextlib.suppress(OSError):
+                    entry.unlink()
+        for other in self.folder.parent.glob("parse-*"):
+            if other != self.folder and other.is_dir():
+                shutil.rmtree(other, ignore_errors=True)  # another installation's entries
 
 
 class RuleCache:
