@@ -22,11 +22,9 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from .corpus import Corpus
 from .findings import Finding
-from .structured import split_pointer
 
 FORMAT_VERSION = 1
 
@@ -51,16 +49,9 @@ def _content(corpus: Corpus, finding: Finding) -> str:
         return ""
     pointer = location.pointer or ""
     if document.data is not None and (pointer == "" or pointer.startswith("/")):
-        node: Any = document.data
-        for token in split_pointer(pointer):
-            if isinstance(node, dict):
-                node = node.get(token)
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                node = None
-                break
-        return json.dumps(node, sort_keys=True, default=str)
+        from .shapes import resolve_pointer
+
+        return json.dumps(resolve_pointer(document.data, pointer), sort_keys=True, default=str)
     lines = (document.text or "").split("\n")
     return lines[location.line - 1].strip() if 0 < location.line <= len(lines) else ""
 

@@ -104,7 +104,7 @@ def run_key(
         str(root.resolve()),
         repr(sorted(rules)),
         os.environ.get("SPECLINT_TODAY") or datetime.date.today().isoformat(),
-        _config_text(root, config),
+        repr(config),  # a plain dataclass of strings, tuples and mappings: its repr is exact
     ):
         digest.update(part.encode("utf-8", "surrogatepass") + b"\x00")
     for path, raw in files.items():
@@ -112,12 +112,6 @@ def run_key(
         digest.update(raw if isinstance(raw, bytes) else repr(raw).encode("utf-8") + b"\x01")
         digest.update(b"\x00")
     return digest.hexdigest()[:40]
-
-
-def _config_text(root: Path, config: Config) -> str:
-    """What the configuration was read from: its file and any profile it names."""
-    # The parsed Config is a plain dataclass of strings, tuples and mappings: its repr is exact.
-    return repr(config)
 
 
 class RunCache:
