@@ -107,6 +107,13 @@ def run_key(
         repr(config),  # a plain dataclass of strings, tuples and mappings: its repr is exact
     ):
         digest.update(part.encode("utf-8", "surrogatepass") + b"\x00")
+    # Which files exist at all, linted or not: rfc-affects asks whether a path an RFC names exists.
+    from .corpus import _walk
+
+    resolved = root.resolve()
+    for present in _walk(resolved):
+        digest.update(present.relative_to(resolved).as_posix().encode("utf-8", "surrogatepass"))
+        digest.update(b"\x00")
     for path, raw in files.items():
         digest.update(path.encode("utf-8", "surrogatepass") + b"\x00")
         digest.update(raw if isinstance(raw, bytes) else repr(raw).encode("utf-8") + b"\x01")

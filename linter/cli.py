@@ -144,7 +144,9 @@ def check(
         # The run cache answers a run whose every input is unchanged; a baseline or a base
         # revision needs the corpus itself, so those runs use only the parse cache.
         caching = use_cache and enabled()
-        run_cache = RunCache(path) if caching else None
+        # A run against a base judges the change (compat-claim, new and fixed findings): never
+        # answered from, nor stored in, the run cache of plain runs.
+        run_cache = RunCache(path) if caching and diff_base is None else None
         key = run_key(path, config, files, only_rules) if run_cache else ""
         result = run_cache.get(key) if run_cache and not debug else None
         sources = _sources(files)
@@ -165,7 +167,7 @@ def check(
                 result = run_rules(corpus, rules, debug=debug, cache=rule_cache)
             if parse_cache is not None:
                 parse_cache.save()  # after the run: with the pages' memoised prose sets
-            if run_cache is not None and diff_base is None:
+            if run_cache is not None:
                 run_cache.put(key, detached(result))
     except ConfigError as error:
         fail(str(error))

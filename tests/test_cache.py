@@ -129,3 +129,23 @@ def test_caches_of_other_speclint_code_are_never_used(tmp_path: Path, monkeypatc
     assert other.misses == 1  # nothing of the real installation's entries is read
     monkeypatch.undo()
     assert reports(root) == fresh  # the CLI (its own fingerprint) still reports the same
+
+
+def test_a_file_that_is_not_linted_still_invalidates_when_a_rule_looks_for_it(
+    tmp_path: Path,
+) -> None:
+    """rfc-affects asks whether a path exists on disk (`conformance/run.ts` is never linted):
+    the run cache keys on which files exist, not only on the linted ones."""
+    root = tmp_path / "spec"
+    (root / "rfcs").mkdir(parents=True)
+    (root / "rfcs/0007-runs.md").write_text(
+        "# RFC 0007: Runs\n\n| Field | Value |\n| --- | --- |\n| RFC | 0007 |\n"
+        "| Title | Runs |\n| Status | Draft |\n| Created | 2026-01-01 |\n"
+        "| Updated | 2026-01-02 |\n| Affects | `conformance/run.ts` |\n"
+        "| Compatibility | additive |\n"
+    )
+    missing = "`conformance/run.ts`, which does not exist"
+    assert missing in cli("check", str(root)).stdout
+    (root / "conformance").mkdir()
+    (root / "conformance/run.ts").write_text("export {};\n")
+    assert missing not in cli("check", str(root)).stdout

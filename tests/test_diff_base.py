@@ -44,6 +44,8 @@ def repository(tmp_path: Path) -> Path:
 
 def test_diff_base_reports_what_the_change_adds_and_fixes(tmp_path: Path) -> None:
     repo = repository(tmp_path)
+    # A plain run first fills the run cache; the gate must not be answered from it.
+    assert cli("check", "corpus", cwd=repo).returncode == 1
     result = cli("check", "corpus", "--diff-base", "HEAD~1", cwd=repo)
     assert result.returncode == 1, result.stderr
     reported = [
