@@ -201,7 +201,8 @@ def run_rules(
                     cached[rule_id] = hit
     to_run = {rule_id: info for rule_id, info in selected.items() if rule_id not in cached}
     by_rule: dict[str, list[Finding]] | None = None
-    if not debug and (jobs > 1 or time_box is not None) and len(to_run) > 1:
+    # Forked even for one rule when there is a time box: the guarantee holds for `--rule X` too.
+    if not debug and (jobs > 1 or time_box is not None) and to_run:
         durations = cache.durations() if cache is not None else None
         by_rule = _forked(corpus, to_run, jobs, time_box or DEFAULT_TIME_BOX, durations)
         if cache is not None and durations is not None:

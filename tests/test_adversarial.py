@@ -321,3 +321,17 @@ def test_a_rule_that_hangs_is_stopped_by_its_time_box(box: float, tmp_path: Path
     stopped = [f for f in result.findings if f.rule == "internal-error"]
     assert len(stopped) == 1 and "time box of 1 s" in stopped[0].message
     assert any(f.rule == "unresolved-ref" for f in result.findings)
+
+
+def test_a_single_hanging_rule_is_time_boxed_too() -> None:
+    from speclint.catalog import RuleInfo
+    from speclint.findings import Severity
+
+    def hang(corpus: Any, options: Any) -> Any:
+        while True:
+            pass
+
+    corpus = Corpus.from_texts({"schemas/canary.schema.json": CANARY})
+    rules = {"hangs": RuleInfo("hangs", Severity.ERROR, "Never returns.", "tests.hangs", hang)}
+    result = run_rules(corpus, rules, jobs=1, time_box=1.0)
+    assert [f.rule for f in result.findings] == ["internal-error"]
