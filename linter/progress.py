@@ -34,6 +34,11 @@ def tracked(items: Iterable[Item], what: str) -> Iterator[Item]:
     sink(what, total, total)
 
 
+def current() -> Sink | None:
+    """The installed sink, for code that reports progress itself (the parallel runner)."""
+    return _sink.get()
+
+
 @contextmanager
 def reporting(sink: Sink | None) -> Iterator[None]:
     token = _sink.set(sink)

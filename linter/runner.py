@@ -116,10 +116,15 @@ def _forked(
     # Built once here and inherited by every child (copy-on-write), not once per rule.
     corpus.prime()
 
-    def child(rule_id: str, info: RuleInfo, out: Connection) -> None:
-        from .progress import reporting
+    from .progress import current, reporting
 
-        with reporting(None):  # children must not draw over each other
+    sink = current()
+    # One rule alone may draw its own bar (the satisfiability decider's); several children would
+    # draw over each other, so then the parent draws one bar of rules done instead.
+    child_sink = sink if len(selected) == 1 else None
+
+    def child(rule_id: str, info: RuleInfo, out: Connection) -> None:
+        with reporting(child_sink):
             try:
                 out.send(_check(corpus, rule_id, info, False))
             except Exception as error:  # results that cannot be sent back
@@ -144,6 +149,8 @@ def _forked(
             started[rule_id] = time.monotonic()
             running[receive] = (rule_id, process, started[rule_id] + time_box)
         nearest = min(deadline for _, _, deadline in running.values())
+        if sink is not None and child_sink is None:
+            sink("rules", len(results), len(selected))
         for ready in wait(list(running), timeout=max(0.0, nearest - time.monotonic())):
             assert isinstance(ready, Connection)
             rule_id, process, _ = running.pop(ready)
@@ -172,6 +179,8 @@ def _forked(
                         "(a pathological input, or a bug)",
                     )
                 ]
+    if sink is not None and child_sink is None:
+        sink("rules", len(results), len(selected))
     return results
 
 
