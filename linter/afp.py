@@ -30,10 +30,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .catalog import RuleInfo
 from .findings import Finding, Severity
+
+if TYPE_CHECKING:
+    from .corpus import Corpus
 
 PROTOCOL_VERSION = "1.2"
 ID_PATTERN = re.compile(r"^[a-z0-9._-]{8,128}$")
@@ -138,41 +142,20 @@ def recommendation(finding: Finding, info: RuleInfo | None) -> str:
 
 
 def area(finding: Finding, info: RuleInfo | None) -> dict[str, Any]:
-    location = finding.location
-    where = f"{location.path}:{location.line}"
-    anchor = (
-        location.pointer
-        if location.pointer is not None
-        else (f"#{location.heading}" if location.heading else "")
-    )
+    from .reporters.json_report import location_json
+
     item: dict[str, Any] = {
         "id": feedback_id(finding),
-        "aspect": f"{finding.rule} at {where}"
-        + (f" ({anchor or '/'})" if anchor or location.pointer == "" else ""),
+        "aspect": f"{finding.rule} at {finding.location.describe()}",
         "description": " ".join(finding.message.split()),
         "recommendation": recommendation(finding, info),
         "x-speclint-rule": finding.rule,
         "x-speclint-severity": finding.severity.label,
-        "x-speclint-location": _location(location),
+        "x-speclint-location": location_json(finding.location),
     }
     if finding.related:
-        item["x-speclint-related"] = [_location(r) for r in finding.related]
+        item["x-speclint-related"] = [location_json(r) for r in finding.related]
     return item
-
-
-def _location(location: Any) -> dict[str, Any]:
-    shown: dict[str, Any] = {
-        "path": location.path,
-        "line": location.line,
-        "column": location.column,
-    }
-    if location.pointer is not None:
-        shown["pointer"] = location.pointer
-    if location.heading:
-        shown["heading"] = location.heading
-    if location.note:
-        shown["note"] = location.note
-    return shown
 
 
 def confidence(findings: Sequence[Finding]) -> dict[str, str]:
@@ -292,3 +275,74 @@ def error_response(error: RequestError) -> dict[str, Any]:
 
 def dumps(document: Mapping[str, Any]) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+# --- the artifact ---------------------------------------------------------------------------
+
+_INLINE_TYPES = {
+    "application/schema+json": ("json", "schemas/artifact.schema.json"),
+    "application/json": ("json", "schemas/artifact.schema.json"),
+    "application/yaml": ("yaml", "api/artifact.yaml"),
+    "application/x-yaml": ("yaml", "api/artifact.yaml"),
+    "text/yaml": ("yaml", "api/artifact.yaml"),
+    "application/openapi+yaml": ("yaml", "api/openapi.yaml"),
+    "application/vnd.oai.openapi+yaml": ("yaml", "api/openapi.yaml"),
+    "application/vnd.oai.openapi+json": ("json", "api/openapi.json"),
+    "text/markdown": ("markdown", "spec/artifact.md"),
+}
+
+
+def artifact_corpus(request: Request, path: Path | None) -> tuple[Corpus, str | None]:
+    """The corpus an AFP request's artifact stands for, and the file to report on (None: all)."""
+    from .config import ConfigError, load_config
+    from .corpus import Corpus, parse_document
+
+    media_type = request.media_type.split(";", 1)[0].strip().lower()
+    try:
+        if media_type == "inode/directory":
+            if not isinstance(request.content, str) or not Path(request.content).is_dir():
+                raise RequestError(
+                    "INVALID_REQUEST",
+                    "an `inode/directory` artifact's content must be the path of a corpus folder",
+                    request.iteration,
+                )
+            folder = Path(request.content)
+            return Corpus.load(folder, load_config(folder.resolve())), None
+        if media_type not in _INLINE_TYPES:
+            raise RequestError(
+                "UNSUPPORTED_MEDIA_TYPE",
+                f"speclint reviews `inode/directory` (a corpus path) and "
+                f"{', '.join(f'`{t}`' for t in _INLINE_TYPES)}; not `{media_type}`",
+                request.iteration,
+            )
+        syntax, default_path = _INLINE_TYPES[media_type]
+        content = request.content
+        if not isinstance(content, str):
+            if syntax == "markdown":
+                raise RequestError(
+                    "INVALID_REQUEST",
+                    "a `text/markdown` artifact's content must be a string",
+                    request.iteration,
+                )
+            content = json.dumps(content, indent=2, ensure_ascii=False) + "\n"
+        target = str(request.extensions.get("x-speclint-path") or "")
+        if not target:
+            target = default_path
+            if syntax != "markdown" and isinstance(request.content, dict):
+                for key in ("openapi", "asyncapi"):
+                    if key in request.content:
+                        target = f"api/{key}.{'json' if syntax == 'json' else 'yaml'}"
+        if target.startswith("/") or ".." in target.split("/"):
+            raise RequestError(
+                "INVALID_REQUEST",
+                "`x-speclint-path` must be a path inside the corpus",
+                request.iteration,
+            )
+        if path is None:
+            return Corpus.from_texts({target: content}), target
+        base = Corpus.load(path, load_config(path.resolve()))
+        documents = dict(base.documents)
+        documents[target] = parse_document(target, content)
+        return Corpus(base.root, base.config, dict(sorted(documents.items()))), target
+    except ConfigError as error:
+        raise RequestError("INVALID_REQUEST", str(error), request.iteration) from None

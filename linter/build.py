@@ -206,8 +206,9 @@ def _unresolved(schema: dict[str, Any], path: str) -> str | None:
     registry = registry.crawl()
     probe = Document(path, DocumentKind.SCHEMA, data=schema)
     for pointer, value, base in ref_sites(probe):
-        if urlsplit(urljoin(base, value)).scheme in REMOTE_SCHEMES and not any(
-            urldefrag(urljoin(base, value)).url == uri for uri in schema.get("$defs", {})
+        target = urljoin(base, value)
+        if urlsplit(target).scheme in REMOTE_SCHEMES and urldefrag(target).url not in schema.get(
+            "$defs", {}
         ):
             continue  # kept remote on purpose (warned above)
         try:

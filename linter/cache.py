@@ -108,10 +108,10 @@ def run_key(
     ):
         digest.update(part.encode("utf-8", "surrogatepass") + b"\x00")
     # Which files exist at all, linted or not: rfc-affects asks whether a path an RFC names exists.
-    from .corpus import _walk
+    from .corpus import walk
 
     resolved = root.resolve()
-    for present in _walk(resolved):
+    for present in walk(resolved):
         digest.update(present.relative_to(resolved).as_posix().encode("utf-8", "surrogatepass"))
         digest.update(b"\x00")
     for path, raw in files.items():

@@ -282,9 +282,10 @@ def _sources(files: dict[str, bytes | LoadProblem]) -> dict[str, str]:
 
 
 def _lint_base(
-    path: Path, ref: str, config: Config, only_rules: tuple[str, ...]
+    path: Path, ref: str, config: Config, only_rules: tuple[str, ...] | None
 ) -> tuple[Corpus, list[Entry]]:
-    """The corpus at git revision REF, loaded and linted in a temporary worktree."""
+    """The corpus at git revision REF, loaded in a temporary worktree, and linted there unless
+    ``only_rules`` is None (rules may look at the worktree's files, so they run inside it)."""
     from .baseline import entry_for
     from .corpus import Corpus
     from .gitbase import GitError, base_checkout
@@ -295,8 +296,9 @@ def _lint_base(
             if not base_path.is_dir():
                 fail(f"{path} does not exist at {ref}: nothing to compare with")
             base_corpus = Corpus.load(base_path, config)
+            if only_rules is None:
+                return base_corpus, []
             base = run_rules(base_corpus, select_rules(base_corpus, only_rules or None))
-            base_corpus.roles  # noqa: B018 -- built while the worktree exists (it reads files)
             return base_corpus, [entry_for(base_corpus, f) for f in base.findings]
     except GitError as error:
         fail(str(error))
@@ -316,7 +318,7 @@ def show_changes(path: Path, diff_base: str, only_breaking: bool) -> None:
     from .compat import schema_changes
 
     corpus = _load_corpus(path)
-    base, _ = _lint_base(path, diff_base, corpus.config, ("parse-error",))
+    base, _ = _lint_base(path, diff_base, corpus.config, None)  # loaded, not linted
     changes = [c for c in schema_changes(base, corpus) if c.breaking or not only_breaking]
     for change in changes:
         verdict = "breaking" if change.breaking else "additive"
@@ -401,11 +403,11 @@ def agent_feedback(path: Path | None) -> None:
     `x-speclint-path` names; without PATH, on its own. Exit 0 with a `success` response, 2 with an
     `error` response.
     """
-    from .afp import RequestError, dumps, error_response, parse_request, response
+    from .afp import RequestError, artifact_corpus, dumps, error_response, parse_request, response
 
     try:
         request = parse_request(sys.stdin.read())
-        corpus, focus = _afp_corpus(request, path)
+        corpus, focus = artifact_corpus(request, path)
         from .runner import run_rules
 
         result = run_rules(corpus)
@@ -429,78 +431,6 @@ def agent_feedback(path: Path | None) -> None:
         click.echo(dumps(error_response(failure)), nl=False)
         sys.exit(2)
     click.echo(dumps(answer), nl=False)
-
-
-_INLINE_TYPES = {
-    "application/schema+json": ("json", "schemas/artifact.schema.json"),
-    "application/json": ("json", "schemas/artifact.schema.json"),
-    "application/yaml": ("yaml", "api/artifact.yaml"),
-    "application/x-yaml": ("yaml", "api/artifact.yaml"),
-    "text/yaml": ("yaml", "api/artifact.yaml"),
-    "application/openapi+yaml": ("yaml", "api/openapi.yaml"),
-    "application/vnd.oai.openapi+yaml": ("yaml", "api/openapi.yaml"),
-    "application/vnd.oai.openapi+json": ("json", "api/openapi.json"),
-    "text/markdown": ("markdown", "spec/artifact.md"),
-}
-
-
-def _afp_corpus(request: Any, path: Path | None) -> tuple[Corpus, str | None]:
-    """The corpus an AFP request's artifact stands for, and the file to report on (None: all)."""
-    import json
-
-    from .afp import RequestError
-    from .config import ConfigError, load_config
-    from .corpus import Corpus, parse_document
-
-    media_type = request.media_type.split(";", 1)[0].strip().lower()
-    try:
-        if media_type == "inode/directory":
-            if not isinstance(request.content, str) or not Path(request.content).is_dir():
-                raise RequestError(
-                    "INVALID_REQUEST",
-                    "an `inode/directory` artifact's content must be the path of a corpus folder",
-                    request.iteration,
-                )
-            folder = Path(request.content)
-            return Corpus.load(folder, load_config(folder.resolve())), None
-        if media_type not in _INLINE_TYPES:
-            raise RequestError(
-                "UNSUPPORTED_MEDIA_TYPE",
-                f"speclint reviews `inode/directory` (a corpus path) and "
-                f"{', '.join(f'`{t}`' for t in _INLINE_TYPES)}; not `{media_type}`",
-                request.iteration,
-            )
-        syntax, default_path = _INLINE_TYPES[media_type]
-        content = request.content
-        if not isinstance(content, str):
-            if syntax == "markdown":
-                raise RequestError(
-                    "INVALID_REQUEST",
-                    "a `text/markdown` artifact's content must be a string",
-                    request.iteration,
-                )
-            content = json.dumps(content, indent=2, ensure_ascii=False) + "\n"
-        target = str(request.extensions.get("x-speclint-path") or "")
-        if not target:
-            target = default_path
-            if syntax != "markdown" and isinstance(request.content, dict):
-                for key in ("openapi", "asyncapi"):
-                    if key in request.content:
-                        target = f"api/{key}.{'json' if syntax == 'json' else 'yaml'}"
-        if target.startswith("/") or ".." in target.split("/"):
-            raise RequestError(
-                "INVALID_REQUEST",
-                "`x-speclint-path` must be a path inside the corpus",
-                request.iteration,
-            )
-        if path is None:
-            return Corpus.from_texts({target: content}), target
-        base = Corpus.load(path, load_config(path.resolve()))
-        documents = dict(base.documents)
-        documents[target] = parse_document(target, content)
-        return Corpus(base.root, base.config, dict(sorted(documents.items()))), target
-    except ConfigError as error:
-        raise RequestError("INVALID_REQUEST", str(error), request.iteration) from None
 
 
 @main.command(name="rules")

@@ -40,8 +40,9 @@ from typing import Any
 
 from .corpus import Corpus, Document, DocumentKind
 from .findings import Location
+from .fingerprints import schema_locations
 from .policies import ANY_FIELD, Statement, binds, policy_statements
-from .shapes import Site, follow, is_closed_false, resolve, types_of
+from .shapes import Site, follow, is_closed_false, resolve, resolve_pointer, types_of
 from .structured import join_pointer, split_pointer
 
 MAX_DEPTH = 48
@@ -88,12 +89,6 @@ def schema_changes(base: Corpus, head: Corpus) -> list[Change]:
     )
 
 
-def _sites(corpus: Corpus) -> Iterator[Site]:
-    from .fingerprints import schema_locations  # the one list of places a shape is defined
-
-    yield from schema_locations(corpus)
-
-
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
@@ -134,7 +129,7 @@ class _Differ:
         return self._statements
 
     def run(self) -> None:
-        for site in _sites(self.head):
+        for site in schema_locations(self.head):  # the one list of places a shape is defined
             base_document = self.base.documents.get(site.document.path)
             if base_document is None or not base_document.usable:
                 continue  # a new file: everything in it is additive
@@ -465,7 +460,7 @@ class _Differ:
             head_document = self.head.documents.get(base_document.path)
             head_data = head_document.data if head_document is not None else None
             for pointer, label in _operations(base_document):
-                if resolve_in(head_data, pointer) is not None:
+                if resolve_pointer(head_data, pointer) is not None:
                     continue
                 holder = head_document if head_document is not None else base_document
                 line, column = holder.position(pointer)
@@ -480,12 +475,6 @@ class _Differ:
                         base_document.location(pointer, note="at the base revision"),
                     )
                 )
-
-
-def resolve_in(data: Any, pointer: str) -> Any:
-    from .shapes import resolve_pointer
-
-    return resolve_pointer(data, pointer) if data is not None else None
 
 
 def _operations(document: Document) -> Iterator[tuple[str, str]]:

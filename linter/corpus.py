@@ -202,7 +202,7 @@ def discover(root: Path, config: Config) -> list[str]:
     # Build outputs are copies of the corpus's schemas (same `$id`s): never lint them as sources.
     excludes = [glob_to_regex(p) for p in (*config.exclude, f"{config.build_output}/**")]
     found: set[str] = set()
-    for path in _walk(root):
+    for path in walk(root):
         relative = path.relative_to(root).as_posix()
         if any(r.match(relative) for r in includes) and not any(
             r.match(relative) for r in excludes
@@ -211,7 +211,9 @@ def discover(root: Path, config: Config) -> list[str]:
     return sorted(found)
 
 
-def _walk(root: Path) -> Iterator[Path]:
+def walk(root: Path) -> Iterator[Path]:
+    """Every file under ``root``, in order, without following folder symlinks or entering
+    ``.git``, ``node_modules`` and the cache folder."""
     # os.walk without following directory symlinks: a link to "/" must not make us read the disk.
     import os
 

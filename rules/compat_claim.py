@@ -57,6 +57,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from speclint.compat import Change, schema_changes
@@ -158,15 +159,6 @@ def _finding(rfc: Rfc, changes: list[Change]) -> Finding:
         "base did), or declare it breaking in the RFC header and follow the major-version "
         "process",
         Location(rfc.path, field.line, 1, pointer="#compatibility"),
-        related=tuple(
-            Location(
-                c.location.path,
-                c.location.line,
-                c.location.column,
-                pointer=c.location.pointer,
-                note=f"{c.kind} ({c.role})",
-            )
-            for c in changes
-        ),
+        related=tuple(replace(c.location, note=f"{c.kind} ({c.role})") for c in changes),
         key="\x1e".join(c.identity for c in changes),
     )

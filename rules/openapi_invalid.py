@@ -7,6 +7,8 @@ What it does
     ``$ref``\\s are followed only into documents of the corpus: a missing or remote target is treated
     as an empty schema here (``unresolved-ref`` and ``remote-ref`` report it), so one broken
     reference does not hide the document's other errors, and no network request is ever made.
+    A document too incomplete for the validator to run on (``openapi:`` with no value, a
+    truncated file without ``paths``) is one finding at its root instead of a crash.
 
 Why is this bad?
     Code generators, gateways and documentation tools reject or misread an invalid document; the
