@@ -302,6 +302,13 @@ def test_an_empty_corpus_is_a_clean_run(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+NO_FORK = pytest.mark.skipif(
+    "fork" not in __import__("multiprocessing").get_all_start_methods(),
+    reason="the time box kills a forked child; this platform cannot fork, so rules run in-process",
+)
+
+
+@NO_FORK
 @pytest.mark.parametrize("box", [1.0])
 def test_a_rule_that_hangs_is_stopped_by_its_time_box(box: float, tmp_path: Path) -> None:
     """The runner's guarantee, independent of any one attack: a rule that never returns is killed
@@ -323,6 +330,7 @@ def test_a_rule_that_hangs_is_stopped_by_its_time_box(box: float, tmp_path: Path
     assert any(f.rule == "unresolved-ref" for f in result.findings)
 
 
+@NO_FORK
 def test_a_single_hanging_rule_is_time_boxed_too() -> None:
     from speclint.catalog import RuleInfo
     from speclint.findings import Severity
