@@ -82,14 +82,16 @@ class Figures:
     peak_mb: float
 
 
-def timed(command: list[str], repeat: int, before: object = None) -> tuple[float, float, str]:
+def timed(
+    command: list[str], repeat: int, before: object = None, env: dict[str, str] | None = None
+) -> tuple[float, float, str]:
     """Median seconds and peak RSS (MB) of ``command`` in fresh processes."""
     times, peak, output = [], 0.0, ""
     for _ in range(repeat):
         if callable(before):
             before()
         start = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
         times.append(time.perf_counter() - start)
         if done.returncode not in (0, 1):
             raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr}")
@@ -100,15 +102,17 @@ def timed(command: list[str], repeat: int, before: object = None) -> tuple[float
 
 def measure(name: str, root: Path, repeat: int) -> Figures:
     speclint = [sys.executable, "-m", "speclint", "check", str(root), "--no-progress"]
-    cache = root / ".speclint-cache"
+    # A cache folder of this benchmark's own (speclint keeps caches in the user's cache folder).
+    cache = root.parent / f"cache-{root.name}"
+    env = {**os.environ, "SPECLINT_CACHE_DIR": str(cache)}
 
     def no_cache() -> None:
         shutil.rmtree(cache, ignore_errors=True)
 
     floor, _, count = timed([sys.executable, "-c", FLOOR, str(root)], repeat)
-    cold, peak_cold, _ = timed(speclint, repeat, no_cache)
-    timed(speclint, 1)  # fill the cache
-    warm, peak_warm, _ = timed(speclint, repeat)
+    cold, peak_cold, _ = timed(speclint, repeat, no_cache, env)
+    timed(speclint, 1, env=env)  # fill the cache
+    warm, peak_warm, _ = timed(speclint, repeat, env=env)
     page = next(iter(sorted(root.rglob("*.md"))))
     original = page.read_bytes()
     edits = iter(range(1_000_000))
@@ -116,7 +120,7 @@ def measure(name: str, root: Path, repeat: int) -> Figures:
     def touch_one() -> None:
         page.write_bytes(original + f"\n<!-- edit {next(edits)} -->\n".encode())
 
-    one_file, peak_one, _ = timed(speclint, repeat, touch_one)
+    one_file, peak_one, _ = timed(speclint, repeat, touch_one, env)
     page.write_bytes(original)
     size = sum(
         p.stat().st_size

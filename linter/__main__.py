@@ -1,3 +1,3 @@
-from speclint.cli import main
+from speclint.cli import entry
 
-main()
+entry()

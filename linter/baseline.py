@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from .corpus import Corpus
 from .findings import Finding
+from .reading import LoadProblem, read_raw
 
 FORMAT_VERSION = 1
 
@@ -78,31 +80,60 @@ def render(corpus: Corpus, findings: list[Finding]) -> str:
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
+_ID = re.compile(r"[0-9a-f]{24}")
+_FIELDS = {"id": True, "rule": True, "path": True, "where": False, "message": False}
+
+
 def load(path: Path) -> list[Entry]:
+    """The entries of a baseline file; :class:`BaselineError` names what is wrong with it."""
+    where = path.absolute()
+    raw = read_raw(Path(where.anchor), str(where.relative_to(where.anchor)))
+    if isinstance(raw, LoadProblem):
+        if not path.exists() and not path.is_symlink():
+            raise BaselineError(
+                f"{path}: no such baseline file (write one with `speclint baseline write`)"
+            )
+        raise BaselineError(f"{path}: {raw.message}")
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BaselineError(
-            f"{path}: no such baseline file (write one with `speclint baseline write`)"
-        ) from None
+        document = json.loads(raw.decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise BaselineError(f"{path}: not a speclint baseline ({error})") from None
-    if not isinstance(document, dict) or document.get("speclint-baseline") != FORMAT_VERSION:
-        raise BaselineError(f"{path}: not a speclint baseline (version {FORMAT_VERSION} expected)")
+    version = document.get("speclint-baseline") if isinstance(document, dict) else None
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise BaselineError(
+            f'{path}: not a speclint baseline of format {FORMAT_VERSION} (`"speclint-baseline": '
+            f"{FORMAT_VERSION}` expected, found {json.dumps(version)}); write it again with "
+            "`speclint baseline write`"
+        )
+    items = document.get("entries")
+    if not isinstance(items, list):
+        raise BaselineError(
+            f"{path}: `entries` must be a list of findings (found {json.dumps(items)[:40]})"
+        )
     entries = []
-    for item in document.get("entries", []):
-        try:
-            entries.append(
-                Entry(
-                    str(item["id"]),
-                    str(item["rule"]),
-                    str(item["path"]),
-                    str(item.get("where", "")),
-                    str(item.get("message", "")),
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise BaselineError(f"{path}: entries[{index}] is not an object")
+        for name, required in _FIELDS.items():
+            if (required and name not in item) or not isinstance(item.get(name, ""), str):
+                raise BaselineError(
+                    f"{path}: entries[{index}].{name} must be a string"
+                    + (" (it is required)" if required else "")
                 )
+        if not _ID.fullmatch(item["id"]) or not item["rule"] or not item["path"]:
+            raise BaselineError(
+                f"{path}: entries[{index}] is not an entry speclint wrote (`id` is 24 hex digits, "
+                "`rule` and `path` are not empty)"
             )
-        except (KeyError, TypeError):
-            raise BaselineError(f"{path}: a baseline entry lacks `id`, `rule` or `path`") from None
+        entries.append(
+            Entry(
+                item["id"],
+                item["rule"],
+                item["path"],
+                item.get("where", ""),
+                item.get("message", ""),
+            )
+        )
     return entries
 
 
@@ -113,12 +144,18 @@ class Applied:
     fixed: list[Entry]  # baseline entries nothing matched any more: the baseline can shrink
 
 
+def _identity(entry: Entry) -> tuple[str, str, str, str]:
+    # Every field a reviewer reads, not the hash alone: an entry rewritten to another rule or file
+    # keeps its `id` but no longer matches anything (issue 13).
+    return (entry.id, entry.rule, entry.path, entry.where)
+
+
 def apply(corpus: Corpus, findings: list[Finding], entries: list[Entry]) -> Applied:
-    remaining = Counter(e.id for e in entries)
+    remaining = Counter(_identity(e) for e in entries)
     new: list[Finding] = []
     known: list[Finding] = []
     for finding in findings:
-        identity = entry_for(corpus, finding).id
+        identity = _identity(entry_for(corpus, finding))
         if remaining[identity] > 0:
             remaining[identity] -= 1
             known.append(finding)
@@ -126,7 +163,7 @@ def apply(corpus: Corpus, findings: list[Finding], entries: list[Entry]) -> Appl
             new.append(finding)
     fixed: list[Entry] = []
     for entry in entries:
-        if remaining[entry.id] > 0:
-            remaining[entry.id] -= 1
+        if remaining[_identity(entry)] > 0:
+            remaining[_identity(entry)] -= 1
             fixed.append(entry)
     return Applied(new, known, fixed)

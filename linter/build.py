@@ -17,21 +17,41 @@ used here. Each bundle built here is checked to resolve every local ``$ref`` on 
 The catalog (``catalog.json``) maps each ``$id`` to its file, title, role and draft.
 ``speclint build --check`` builds in memory and compares with the output folder: a stale,
 missing or extra file fails the check, the pattern that keeps generated artifacts honest.
+
+The output folder is the build's, and only what the build wrote in it is touched (issue 13). The
+manifest ``.speclint-build.json`` lists every file the build wrote, with its sha256. A later build
+deletes only files that the manifest lists, that it no longer produces, and that still hold the
+bytes it wrote; any other file in the folder (a ``package.json``, a hand-written note) is never
+touched. Files are written whole (``writing``), and never through a symlink: below the corpus root
+every folder on the way must be a real folder. An output folder that is the corpus root, contains
+it, lies in ``.git``, or holds the corpus's source files (``[build] output = "schemas"``) is
+refused before anything is written.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from .corpus import Corpus, Document, DocumentKind, glob_to_regex
+from .reading import read_raw
 from .references import REMOTE_SCHEMES, file_uri, ref_sites
+from .writing import write_output
 
 CATALOG = "catalog.json"
+MANIFEST = ".speclint-build.json"
+MANIFEST_VERSION = 1
+
+
+class BuildError(Exception):
+    """The build cannot write where it was asked to; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -237,32 +257,181 @@ def build(corpus: Corpus) -> BuildResult:
             "draft": document.data.get("$schema"),
         }
     result.files[CATALOG] = render(dict(sorted(catalog.items())))
+    result.files[MANIFEST] = render(
+        {
+            "speclint-build": MANIFEST_VERSION,
+            "files": {
+                relative: hashlib.sha256(text.encode("utf-8")).hexdigest()
+                for relative, text in sorted(result.files.items())
+            },
+        }
+    )
     return result
 
 
+# --- the output folder ----------------------------------------------------------------------------
+
+
+def output_folder(corpus: Corpus, explicit: Path | None = None) -> tuple[Path, Path]:
+    """(the output folder, the folder below which no symlink is followed), or :class:`BuildError`
+    when the folder is not one the build may own."""
+    root = corpus.root
+    if explicit is None:
+        folder = root / corpus.config.build_output  # validated relative by the configuration
+    else:
+        folder = Path(os.path.normpath(explicit.absolute()))
+    inside = folder == root or folder.is_relative_to(root)
+    if root.is_relative_to(folder):
+        raise BuildError(
+            f"{folder} is the corpus root or contains it: the build would write among the "
+            "sources; choose a folder of its own (default `build`)"
+        )
+    if inside:
+        relative = folder.relative_to(root).as_posix()
+        if ".git" in relative.split("/"):
+            raise BuildError(f"{folder} is inside .git; choose another output folder")
+        current = root
+        for part in relative.split("/"):
+            current = current / part
+            if current.is_symlink():
+                raise BuildError(
+                    f"{current} is a symlink; the build never writes through a symlink (it "
+                    "could point out of the repository): remove it, or choose another folder"
+                )
+            if current.exists() and not current.is_dir():
+                raise BuildError(f"{current} is not a folder")
+        owned = set(_manifest(folder))
+        includes = [glob_to_regex(p) for p in corpus.config.include]
+        sources = sorted(
+            path
+            for path in corpus.tree
+            if path.startswith(relative + "/")
+            and path[len(relative) + 1 :] not in owned
+            and any(r.match(path) for r in includes)
+        )
+        if sources:
+            shown = ", ".join(sources[:3]) + (
+                f" and {len(sources) - 3} more" if len(sources) > 3 else ""
+            )
+            raise BuildError(
+                f"{folder} holds source files of the corpus ({shown}); the build would "
+                "overwrite or delete them: choose an output folder of its own (default `build`)"
+            )
+    return folder, (root if inside else folder)
+
+
+def _manifest(folder: Path) -> dict[str, str]:
+    """What the last build wrote in ``folder`` (path -> sha256); empty when there is no valid
+    manifest. The manifest is in the repository, so it is checked like any input: only plain
+    relative paths below the folder are believed."""
+    raw = read_raw(folder, MANIFEST) if folder.is_dir() else None
+    if not isinstance(raw, bytes):
+        return {}
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return {}
+    files = document.get("files") if isinstance(document, dict) else None
+    if not isinstance(files, dict) or document.get("speclint-build") != MANIFEST_VERSION:
+        return {}
+    return {
+        relative: digest
+        for relative, digest in files.items()
+        if isinstance(relative, str)
+        and isinstance(digest, str)
+        and _plain_relative(relative)
+        and relative != MANIFEST
+    }
+
+
+def _plain_relative(path: str) -> bool:
+    parts = path.split("/")
+    return (
+        bool(path)
+        and not path.startswith("/")
+        and "\\" not in path
+        and all(part not in ("", ".", "..") for part in parts)
+    )
+
+
+def _read(folder: Path, relative: str) -> bytes | None:
+    """An output file's bytes, read without following a symlink out of the folder."""
+    raw = read_raw(folder, relative)
+    return raw if isinstance(raw, bytes) else None
+
+
+def _no_symlink_below(folder: Path, relative: str) -> bool:
+    current = folder
+    for part in relative.split("/"):
+        current = current / part
+        try:
+            if stat.S_ISLNK(os.lstat(current).st_mode):
+                return False
+        except OSError:
+            return False
+    return True
+
+
 def staleness(result: BuildResult, output: Path) -> Staleness:
-    """How the output folder differs from a fresh build."""
+    """How the output folder differs from a fresh build. ``extra`` are the files the last build
+    wrote (its manifest says so) that this build would not write; other files are not the
+    build's business."""
     missing, stale = [], []
     for relative, text in sorted(result.files.items()):
-        target = output / relative
-        if not target.is_file():
+        found = _read(output, relative)
+        if found is None:
             missing.append(relative)
-        elif target.read_text(encoding="utf-8") != text:
-            stale.append(relative)
-    present = (
-        sorted(p.relative_to(output).as_posix() for p in output.rglob("*.json") if p.is_file())
-        if output.is_dir()
-        else []
-    )
-    extra = [p for p in present if p not in result.files]
+        elif found != text.encode("utf-8"):
+            stale.append(relative)  # a torn or edited file too: bytes, not text, are compared
+    extra = [
+        relative
+        for relative in sorted(_manifest(output))
+        if relative not in result.files and _read(output, relative) is not None
+    ]
     return Staleness(missing, stale, extra)
 
 
-def write(result: BuildResult, output: Path) -> None:
-    for relative, text in result.files.items():
+@dataclass(frozen=True)
+class Written:
+    written: list[str]  # files (re)written
+    deleted: list[str]  # files of an earlier build that this one does not produce
+    kept: list[str]  # such files that changed since the build wrote them: left in place
+
+
+def write(result: BuildResult, output: Path, confined: Path | None = None) -> Written:
+    """Write the build into ``output``; raises ``writing.OutputError`` when a file cannot be
+    written (nothing is deleted then)."""
+    previous = _manifest(output)
+    written: list[str] = []
+    # The manifest last: until it is written, the old one still names what is on disk.
+    for relative in sorted(result.files, key=lambda r: (r == MANIFEST, r)):
+        text = result.files[relative]
         target = output / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if not target.is_file() or target.read_text(encoding="utf-8") != text:
-            target.write_text(text, encoding="utf-8")
-    for extra in staleness(result, output).extra:
-        (output / extra).unlink()  # a schema that is gone (or no longer selected)
+        if _read(output, relative) == text.encode("utf-8") and _no_symlink_below(output, relative):
+            continue
+        write_output(target, text, confined=confined or output)
+        written.append(relative)
+    deleted, kept = [], []
+    for relative, digest in sorted(previous.items()):
+        if relative in result.files:
+            continue
+        target = output / relative
+        try:
+            status = os.lstat(target)
+        except OSError:
+            continue  # gone already
+        content = _read(output, relative)
+        if (
+            not stat.S_ISREG(status.st_mode)
+            or not _no_symlink_below(output, relative)
+            or content is None
+            or hashlib.sha256(content).hexdigest() != digest
+        ):
+            kept.append(relative)
+            continue
+        try:
+            target.unlink()
+            deleted.append(relative)
+        except OSError:
+            kept.append(relative)
+    return Written(written, deleted, kept)

@@ -1,95 +1,310 @@
-"""Content-hash caches in ``<corpus>/.speclint-cache/``, so a pre-commit run that changed nothing
-costs a hash of each file.
+"""Content-hash caches in the user's cache folder, so a pre-commit run that changed nothing costs a
+hash of each file.
 
-Two levels:
+Three kinds of entry:
 
-- the **run cache** keeps a whole run's result (findings, waived findings, the rules that ran) under
-  a key that hashes everything the result depends on: speclint's version, the configuration
-  (its file and the profile it names), every discovered file's path and content, the rules
-  selected, and today's date (waivers expire). The same key gives byte-identical reports, because
-  reports are a pure function of the result and the files;
+- the **run cache** keeps a whole run's result (findings, waived findings, the rules that ran)
+  under a key that hashes everything the result depends on: the code that judges (speclint and
+  the installed dependencies that parse and validate), the configuration (its file and the
+  profile it names), every discovered file's path and content, which files exist at all, the
+  rules selected, and today's date (waivers expire). The same key gives byte-identical reports,
+  because reports are a pure function of the result and the files;
 - the **parse cache** keeps each file's parsed document (data, positions, prose model) under the
-  hash of its bytes, so after a change only the changed files are parsed again.
+  hash of its path and bytes, so after a change only the changed files are parsed again;
+- the **rule cache** keeps the findings of rules that read only JSON/YAML documents
+  (``READS = "structured"``), keyed on those documents, so a prose edit does not re-run them.
 
-Entries are pickles written by this version of speclint, in a folder the user owns (add
-``.speclint-cache/`` to ``.gitignore``); a corrupt or foreign entry is ignored and rewritten. At
-most ``KEEP_RUNS`` run results are kept. ``--no-cache`` (or ``SPECLINT_NO_CACHE=1``) bypasses both.
+Where, and why there (issue 13): the repository under check may come from a fork, so nothing in
+it is ever read as a cache. The caches live in ``$SPECLINT_CACHE_DIR``, else the platform's user
+cache folder (``$XDG_CACHE_HOME/speclint`` or ``~/.cache/speclint`` on Linux), one folder per
+corpus path. Every folder is used only when it is a real directory (not a symlink), owned by the
+user running speclint and writable by nobody else; otherwise speclint runs without a cache and
+says so once. Entries are msgpack read back only into speclint's own data classes
+(:mod:`speclint.storage`): a damaged or forged entry is a miss, never code. Pruning removes only
+files named as speclint names its entries, one by one; it never removes a folder tree.
+
+``--no-cache`` (or ``SPECLINT_NO_CACHE=1``) bypasses all three.
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime
 import functools
 import hashlib
 import os
-import pickle
-import shutil
+import stat
+import sys
 import tempfile
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
+from .storage import StorageError, dumps, loads
 
 if TYPE_CHECKING:
     from .config import Config
-    from .corpus import Corpus, Document, LoadProblem
+    from .corpus import Corpus, Document
+    from .reading import LoadProblem
 
-FOLDER = ".speclint-cache"
+# The folder name earlier versions kept inside the corpus; it is still never linted, never read.
+LEGACY_FOLDER = ".speclint-cache"
 KEEP_RUNS = 8
+FORGET_AFTER_DAYS = 30  # a corpus folder nobody used for this long is removed
+ENTRY = ".msgpack"
+TEMPORARY = ".tmp-"
 
-
-@functools.cache
-def code_fingerprint() -> str:
-    """This installation of speclint: its version and every file of its packages (path, size,
-    modification time). Caches are keyed on it, so an upgrade, or an edit to speclint itself
-    within one version (an editable install), never meets results or pickles of other code."""
-    from . import rules as rule_package
-
-    digest = hashlib.sha256(__version__.encode())
-    folders = {Path(__file__).resolve().parent, Path(rule_package.__file__).resolve().parent}
-    for folder in sorted(folders):
-        for path in sorted(folder.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                stat = path.stat()
-                digest.update(f"{path.name}\x00{stat.st_size}\x00{stat.st_mtime_ns}\x00".encode())
-    return digest.hexdigest()[:16]
+# The installed packages that decide what a finding is: a changed vocabulary in
+# jsonschema-specifications, a new openapi-spec-validator, another YAML or Markdown parser must
+# never meet results cached under the old one (issue 13: 113 cached findings against 797).
+JUDGING_MODULES = (
+    "jsonschema",
+    "jsonschema_specifications",
+    "referencing",
+    "rpds",
+    "openapi_spec_validator",
+    "openapi_schema_validator",
+    "jsonschema_path",
+    "pathable",
+    "ruamel.yaml",
+    "yaml",
+    "_yaml",
+    "markdown_it",
+    "mdit_py_plugins",
+    "mdurl",
+    "regex",
+    "jsonschema_rs",
+    "hypothesis",
+    "hypothesis_jsonschema",
+    "msgpack",
+)
 
 
 def enabled() -> bool:
     return os.environ.get("SPECLINT_NO_CACHE", "") in ("", "0")
 
 
-def _store(target: Path, value: Any) -> None:
-    """Write atomically: a concurrent run reads the old entry or the new one, never half."""
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        ignore = target.parent / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("*\n", encoding="utf-8")  # never committed by accident
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
-        with os.fdopen(handle, "wb") as out:
-            pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(temporary, target)
-    except OSError:
-        pass  # a read-only checkout: run without a cache
+def _tree_digest(digest: Any, folders: Iterable[str]) -> None:
+    """Every file under ``folders``: path, size and modification time (an upgrade, or an edit in
+    place, changes them), in a stable order. ``__pycache__`` is derived and skipped."""
+    stack = sorted(set(folders), reverse=True)
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = sorted(entries, key=lambda e: e.name)
+        except OSError:
+            continue
+        below = []
+        for entry in listed:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        below.append(entry.path)
+                    continue
+                status = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            digest.update(f"{entry.path}\x00{status.st_size}\x00{status.st_mtime_ns}\x00".encode())
+        stack.extend(reversed(below))
 
 
-def _prune(keep: Path, prefix: str) -> None:
-    """Remove the entries of other speclint installations (``prefix-<fingerprint>.pickle``)."""
-    for other in keep.parent.glob(f"{prefix}-*.pickle"):
-        if other != keep:
+@functools.cache
+def code_fingerprint() -> str:
+    """The code that judges a corpus: this installation of speclint (every file of its packages)
+    and of each package in ``JUDGING_MODULES``, and the Python that runs them. Every cache key
+    starts with it."""
+    import importlib.util
+
+    from . import rules as rule_package
+
+    digest = hashlib.sha256(f"{__version__}\x00{sys.version}\x00".encode())
+    own = {str(Path(__file__).resolve().parent), str(Path(rule_package.__file__).resolve().parent)}
+    _tree_digest(digest, own)
+    for name in JUDGING_MODULES:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None:
+            digest.update(f"{name}\x00absent\x00".encode())
+            continue
+        locations = list(spec.submodule_search_locations or ())
+        if not locations and spec.origin:
+            # A single-module distribution: the module file alone.
             with contextlib.suppress(OSError):
-                other.unlink()
+                status = os.stat(spec.origin)
+                digest.update(f"{spec.origin}\x00{status.st_size}\x00{status.st_mtime_ns}".encode())
+        digest.update(f"{name}\x00".encode())
+        _tree_digest(digest, locations)
+    return digest.hexdigest()[:16]
+
+
+# --- where the caches live ----------------------------------------------------------------------
+
+
+def cache_home() -> Path:
+    configured = os.environ.get("SPECLINT_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "speclint"
+    if os.name == "nt":
+        return Path(os.environ.get("LOCALAPPDATA") or Path.home()) / "speclint" / "Cache"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "speclint"
+
+
+def private_folder(folder: Path) -> bool:
+    """Create ``folder`` (mode 0700) if it is missing; True when it is a real directory owned by
+    this user and writable by no one else, the only kind a cache is read from."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        status = os.lstat(folder)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(status.st_mode):
+        return False  # a symlink (to anywhere) or a file: never followed
+    if os.name == "posix":
+        return status.st_uid == os.geteuid() and not status.st_mode & 0o022
+    return True
+
+
+_warned: set[str] = set()
+
+
+def _refuse(folder: Path) -> None:
+    if str(folder) not in _warned:
+        _warned.add(str(folder))
+        print(
+            f"speclint: {folder} is not a private folder of this user (a symlink, someone "
+            "else's, or writable by others): running without a cache",
+            file=sys.stderr,
+        )
+
+
+def corpus_folder(root: Path) -> Path | None:
+    """This corpus's cache folder (by its resolved path), or None when no private one can be had."""
+    home = cache_home()
+    resolved = str(root.resolve())
+    folder = (
+        home
+        / "corpora"
+        / hashlib.sha256(resolved.encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    )
+    for level in (home, home / "corpora", folder):
+        if not private_folder(level):
+            _refuse(level)
+            return None
+    marker = folder / "root.txt"
+    with contextlib.suppress(OSError):
+        # Names the corpus for a person looking in the folder, and its mtime says when it was last
+        # used (stale corpus folders are forgotten, see ``forget_stale``).
+        _write_bytes(marker, (resolved + "\n").encode("utf-8", "surrogateescape"))
+    return folder
+
+
+# --- reading and writing entries -----------------------------------------------------------------
+
+
+def _write_bytes(target: Path, payload: bytes) -> None:
+    """Write atomically: a concurrent run reads the old entry or the new one, never half."""
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=TEMPORARY)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(payload)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _store(target: Path, value: Any) -> None:
+    # A full disk, a value msgpack cannot hold: run without this entry.
+    with contextlib.suppress(OSError, StorageError):
+        _write_bytes(target, dumps(value))
 
 
 def _fetch(source: Path) -> Any:
+    """The entry's value, or None: missing, not a regular file of this user, damaged, forged."""
     try:
-        with open(source, "rb") as handle:
-            return pickle.load(handle)
-    except Exception:  # missing, truncated, or from another version: a miss
+        descriptor = os.open(source, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
         return None
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            return None
+        if os.name == "posix" and status.st_uid != os.geteuid():
+            return None
+        with os.fdopen(descriptor, "rb", closefd=False) as handle:
+            blob = handle.read()
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    try:
+        return loads(blob)
+    except StorageError:
+        return None
+
+
+def _remove_entry(path: Path) -> None:
+    """Unlink one of our entries: a regular file with our name pattern, never a folder."""
+    with contextlib.suppress(OSError):
+        if stat.S_ISREG(os.lstat(path).st_mode):
+            path.unlink()
+
+
+def _sweep_temporaries(folder: Path, older_than: float = 3600.0) -> None:
+    """Temporary files a killed run left behind (atomic writes not renamed)."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if entry.name.startswith(TEMPORARY) and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    if now - entry.stat(follow_symlinks=False).st_mtime > older_than:
+                        os.unlink(entry.path)
+
+
+def forget_stale(home: Path | None = None, days: float = FORGET_AFTER_DAYS) -> None:
+    """Remove the entries of corpus folders unused for ``days`` (their ``root.txt`` says when),
+    file by file, then the folders if that emptied them."""
+    corpora = (home or cache_home()) / "corpora"
+    limit = time.time() - days * 86400
+    with contextlib.suppress(OSError):
+        for folder in os.scandir(corpora):
+            if not folder.is_dir(follow_symlinks=False):
+                continue
+            marker = Path(folder.path) / "root.txt"
+            try:
+                if os.lstat(marker).st_mtime > limit:
+                    continue
+            except OSError:
+                continue  # not a folder of ours
+            _remove_ours(Path(folder.path))
+
+
+def _remove_ours(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            path = Path(entry.path)
+            if entry.is_dir(follow_symlinks=False) and (
+                entry.name.startswith("parse-") or entry.name == "runs"
+            ):
+                _remove_ours(path)
+            elif (
+                entry.name.endswith(ENTRY)
+                or entry.name.startswith(TEMPORARY)
+                or entry.name == "root.txt"
+            ):
+                _remove_entry(path)
+    with contextlib.suppress(OSError):
+        folder.rmdir()  # only when nothing else is in it
+
+
+# --- the three caches ----------------------------------------------------------------------------
 
 
 def run_key(
@@ -97,58 +312,72 @@ def run_key(
     config: Config,
     files: dict[str, bytes | LoadProblem],
     rules: Iterable[str],
+    tree: Iterable[str] = (),
 ) -> str:
+    """The key of a whole run. ``tree`` is every file under the root, linted or not
+    (``rfc-affects`` asks whether a path an RFC names exists)."""
+    from .waivers import today
+
     digest = hashlib.sha256()
     for part in (
         code_fingerprint(),
         str(root.resolve()),
         repr(sorted(rules)),
-        os.environ.get("SPECLINT_TODAY") or datetime.date.today().isoformat(),
+        today().isoformat(),
         repr(config),  # a plain dataclass of strings, tuples and mappings: its repr is exact
     ):
-        digest.update(part.encode("utf-8", "surrogatepass") + b"\x00")
-    # Which files exist at all, linted or not: rfc-affects asks whether a path an RFC names exists.
-    from .corpus import walk
-
-    resolved = root.resolve()
-    for present in walk(resolved):
-        digest.update(present.relative_to(resolved).as_posix().encode("utf-8", "surrogatepass"))
-        digest.update(b"\x00")
+        digest.update(part.encode("utf-8", "surrogateescape") + b"\x00")
+    for present in tree:
+        digest.update(present.encode("utf-8", "surrogateescape") + b"\x00")
+    digest.update(b"\x01")
     for path, raw in files.items():
-        digest.update(path.encode("utf-8", "surrogatepass") + b"\x00")
+        digest.update(path.encode("utf-8", "surrogateescape") + b"\x00")
         digest.update(raw if isinstance(raw, bytes) else repr(raw).encode("utf-8") + b"\x01")
         digest.update(b"\x00")
     return digest.hexdigest()[:40]
 
 
 class RunCache:
-    def __init__(self, root: Path) -> None:
-        self.folder = root / FOLDER
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder / "runs"
+        self.usable = private_folder(self.folder)
+        if self.usable:
+            _sweep_temporaries(self.folder)
 
-    def get(self, key: str) -> Any:
-        found = _fetch(self.folder / f"run-{key}.pickle")
-        if isinstance(found, tuple) and len(found) == 2 and found[0] == code_fingerprint():
-            return found[1]
+    def get(self, key: str) -> dict[str, Any] | None:
+        if not self.usable:
+            return None
+        found = _fetch(self.folder / f"{key}{ENTRY}")
+        if isinstance(found, dict) and found.get("code") == code_fingerprint():
+            return found
         return None
 
-    def put(self, key: str, value: Any) -> None:
-        _store(self.folder / f"run-{key}.pickle", (code_fingerprint(), value))
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        if not self.usable:
+            return
+        _store(self.folder / f"{key}{ENTRY}", {**value, "code": code_fingerprint()})
         try:
-            runs = sorted(self.folder.glob("run-*.pickle"), key=lambda p: p.stat().st_mtime)
+            runs = sorted(
+                (p for p in self.folder.iterdir() if p.name.endswith(ENTRY)),
+                key=lambda p: p.stat().st_mtime,
+            )
         except OSError:
             return
         for old in runs[:-KEEP_RUNS]:
-            with contextlib.suppress(OSError):
-                old.unlink()
+            _remove_entry(old)
 
 
 class ParseCache:
-    """Parsed documents by content hash, one pickle per document (``parse-<code>/<sha>.pickle``),
-    so a one-file change reads the others' pickles and writes one. ``save`` stores the documents
+    """Parsed documents by content hash, one entry per document (``parse-<code>/<sha>.msgpack``),
+    so a one-file change reads the others' entries and writes one. ``save`` stores the documents
     parsed in this run (with what the run memoised on them) and drops entries no file has now."""
 
-    def __init__(self, root: Path) -> None:
-        self.folder = root / FOLDER / f"parse-{code_fingerprint()}"
+    def __init__(self, folder: Path) -> None:
+        self.parent = folder
+        self.folder = folder / f"parse-{code_fingerprint()}"
+        self.usable = private_folder(self.folder)
+        if self.usable:
+            _sweep_temporaries(self.folder)
         self.used: set[str] = set()
         self.parsed: dict[str, Document] = {}
         self.misses = 0
@@ -156,9 +385,9 @@ class ParseCache:
     def document(self, path: str, raw: bytes) -> Document:
         from .corpus import Document, parse_document
 
-        name = hashlib.sha256(path.encode("utf-8", "surrogatepass") + b"\x00" + raw).hexdigest()
+        name = hashlib.sha256(path.encode("utf-8", "surrogateescape") + b"\x00" + raw).hexdigest()
         self.used.add(name)
-        found = _fetch(self.folder / f"{name}.pickle")
+        found = _fetch(self.folder / f"{name}{ENTRY}") if self.usable else None
         if isinstance(found, Document) and found.path == path:
             return found
         self.misses += 1
@@ -167,27 +396,30 @@ class ParseCache:
         return document
 
     def save(self) -> None:
+        if not self.usable:
+            return
         for name, document in self.parsed.items():
-            _store(self.folder / f"{name}.pickle", document)
+            _store(self.folder / f"{name}{ENTRY}", document)
         try:
-            present = list(self.folder.glob("*.pickle"))
+            present = list(self.folder.iterdir())
         except OSError:
             return
         for entry in present:
-            if entry.stem not in self.used:
-                with contextlib.suppress(OSError):
-                    entry.unlink()
-        for other in self.folder.parent.glob("parse-*"):
-            if other != self.folder and other.is_dir():
-                shutil.rmtree(other, ignore_errors=True)  # another installation's entries
+            if entry.name.endswith(ENTRY) and entry.name[: -len(ENTRY)] not in self.used:
+                _remove_entry(entry)
+        with contextlib.suppress(OSError):
+            for other in self.parent.iterdir():
+                if other.name.startswith("parse-") and other != self.folder:
+                    _remove_ours(other)  # another installation's entries
 
 
 class RuleCache:
     """Findings of rules that read only JSON/YAML documents (``READS = "structured"``), keyed by
     those documents' contents and the configuration: an edit to prose does not re-run them."""
 
-    def __init__(self, root: Path) -> None:
-        self.file = root / FOLDER / f"rules-{code_fingerprint()}.pickle"
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.file = folder / f"rules-{code_fingerprint()}{ENTRY}"
         loaded = _fetch(self.file)
         self.entries: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
         self.used: dict[str, Any] = {}
@@ -207,8 +439,9 @@ class RuleCache:
 
     def get(self, key: str) -> Any:
         found = self.entries.get(key)
-        if found is not None:
-            self.used[key] = found
+        if not isinstance(found, list):
+            return None
+        self.used[key] = found
         return found
 
     def put(self, key: str, findings: Any) -> None:
@@ -217,12 +450,19 @@ class RuleCache:
     def save(self) -> None:
         if set(self.used) != set(self.entries):
             _store(self.file, self.used)
-            _prune(self.file, "rules")
+            with contextlib.suppress(OSError):
+                for other in self.folder.iterdir():
+                    if other.name.startswith("rules-") and other != self.file:
+                        _remove_entry(other)
 
     def durations(self) -> dict[str, float]:
         """Seconds each rule took last time (the runner starts the slowest first)."""
-        found = _fetch(self.file.parent / "durations.pickle")
-        return dict(found) if isinstance(found, dict) else {}
+        found = _fetch(self.folder / f"durations{ENTRY}")
+        if not isinstance(found, dict):
+            return {}
+        return {
+            str(k): float(v) for k, v in found.items() if isinstance(v, (int, float)) and v >= 0
+        }
 
     def record_durations(self, durations: dict[str, float]) -> None:
-        _store(self.file.parent / "durations.pickle", durations)
+        _store(self.folder / f"durations{ENTRY}", durations)

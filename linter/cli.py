@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
 from . import __version__
 
 if TYPE_CHECKING:
-    from .baseline import Entry
-    from .config import Config
-    from .corpus import Corpus, LoadProblem
-    from .findings import Finding
+    from .corpus import Corpus
 
 FORMAT_NAMES = ("text", "json", "sarif", "markdown", "github", "afp")
 
@@ -100,7 +98,14 @@ def main() -> None:
     "--cache/--no-cache",
     "use_cache",
     default=True,
-    help="Reuse results and parses of unchanged files from PATH/.speclint-cache (default: on).",
+    help="Reuse results and parses of unchanged files from the user's cache (default: on).",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="SECONDS",
+    help="Time limit of the whole run (default: SPECLINT_TIME_LIMIT, else 900; 0: none).",
 )
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 def check(
@@ -115,192 +120,99 @@ def check(
     baseline_path: Path | None,
     diff_base: str | None,
     use_cache: bool,
+    time_limit: float | None,
     debug: bool,
 ) -> None:
     """Check the spec corpus at PATH (default: the current directory)."""
-    from .config import ConfigError, load_config
-    from .corpus import Corpus
+    from .engine import Options, lint
     from .findings import Severity
-    from .progress import TerminalProgress, reporting
+    from .progress import TerminalProgress
     from .reporters import Report, renderer
-    from .runner import detached, run_rules, select_rules
 
     formats = formats or ("text",)
     if len(outputs) > len(formats):
         fail("more --output than --format options: each --output belongs to one --format")
     if len(formats) - len(outputs) > 1:
         fail("only one report can go to stdout: give an --output for each extra --format")
-    if not path.exists():
-        fail(f"{path}: no such directory")
-    if not path.is_dir():
-        fail(f"{path}: not a directory (speclint checks a whole corpus: pass its root folder)")
-    base_entries = None
-    try:
-        from .cache import ParseCache, RuleCache, RunCache, enabled, run_key
-        from .corpus import snapshot
-
-        config = load_config(path.resolve(), config_path)
-        files = snapshot(path, config)
-        # The run cache answers a run whose every input is unchanged; a baseline or a base
-        # revision needs the corpus itself, so those runs use only the parse cache.
-        caching = use_cache and enabled()
-        # A run against a base judges the change (compat-claim, new and fixed findings): never
-        # answered from, nor stored in, the run cache of plain runs.
-        run_cache = RunCache(path) if caching and diff_base is None else None
-        key = run_key(path, config, files, only_rules) if run_cache else ""
-        result = run_cache.get(key) if run_cache and not debug else None
-        sources = _sources(files)
-        corpus = None
-        if result is None or baseline_path is not None or diff_base is not None:
-            parse_cache = ParseCache(path) if caching else None
-            corpus = Corpus.from_snapshot(path, config, files, parse_cache)
-        if result is None:
-            assert corpus is not None
-            rules = select_rules(corpus, only_rules or None)
-            show_progress = progress if progress is not None else sys.stderr.isatty()
-            sink = TerminalProgress(sys.stderr) if show_progress else None
-            with reporting(sink):
-                if diff_base is not None:
-                    # The base first: rules that judge the change itself (compat-claim) read it.
-                    corpus.base, base_entries = _lint_base(path, diff_base, config, only_rules)
-                rule_cache = RuleCache(path) if caching and diff_base is None else None
-                result = run_rules(corpus, rules, debug=debug, cache=rule_cache)
-            if parse_cache is not None:
-                parse_cache.save()  # after the run: with the pages' memoised prose sets
-            if run_cache is not None:
-                run_cache.put(key, detached(result))
-    except ConfigError as error:
-        fail(str(error))
-    except KeyError as error:
-        fail(f"unknown rule id(s): {error.args[0]} (see `speclint rules`)")
-    except UsageProblem:
-        raise
-    except Exception as error:  # exit 2 with one line, not a traceback (unless --debug)
-        if debug:
-            raise
-        fail(f"internal error: {type(error).__name__}: {error} (run with --debug for details)")
-
-    findings = result.findings
-    known: list[Finding] = []
-    fixed: list[Entry] = []
-    against: list[str] = []
-    if diff_base is not None and base_entries is not None:
-        from .baseline import apply
-
-        assert corpus is not None  # built for every run with a base
-        compared = apply(corpus, findings, base_entries)
-        findings = compared.new
-        known += compared.known
-        fixed += compared.fixed
-        against.append(f"`{diff_base}`")
-        click.echo(
-            f"speclint: against {diff_base}: {len(compared.new)} new finding(s), "
-            f"{len(compared.fixed)} fixed, {len(compared.known)} unchanged (not shown)",
-            err=True,
-        )
-        for entry in compared.fixed:
-            click.echo(f"  fixed: [{entry.rule}] {entry.path} {entry.where}", err=True)
-    if baseline_path is not None:
-        from .baseline import BaselineError, apply, load
-
-        assert corpus is not None  # built for every run with a baseline
-        try:
-            applied = apply(corpus, findings, load(baseline_path))
-        except BaselineError as error:
-            fail(str(error))
-        findings = applied.new
-        known += applied.known
-        fixed += applied.fixed
-        against.append(f"baseline `{baseline_path.as_posix()}`")
-        click.echo(
-            f"speclint: baseline {baseline_path}: {len(applied.known)} known finding(s) not shown, "
-            f"{len(applied.new)} new",
-            err=True,
-        )
-        if applied.fixed:
-            click.echo(
-                f"speclint: {len(applied.fixed)} baseline entr{'y is' if len(applied.fixed) == 1 else 'ies are'} "
-                "fixed; shrink the baseline with `speclint baseline write`:",
-                err=True,
-            )
-            for entry in applied.fixed:
-                click.echo(f"  fixed: [{entry.rule}] {entry.path} {entry.where}", err=True)
-
-    threshold = Severity.parse(fail_on) if fail_on else config.fail_on
+    show_progress = progress if progress is not None else sys.stderr.isatty()
+    options = Options(
+        config_path=config_path,
+        rules=only_rules,
+        baseline=baseline_path,
+        diff_base=diff_base,
+        cache=use_cache,
+        debug=debug,
+        time_limit=_time_limit(time_limit),
+        progress=TerminalProgress(sys.stderr) if show_progress else None,
+    )
+    outcome = _engine(lambda: lint(path, options), debug)
+    for note in outcome.notes:
+        click.echo(f"speclint: {note}" if not note.startswith("  ") else note, err=True)
+    findings = outcome.findings
+    threshold = Severity.parse(fail_on) if fail_on else outcome.config.fail_on
     use_color = (
         color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ)
     )
     shown_root = path.as_posix().rstrip("/") or "."
-    gate = None
-    if against:
-        from .findings import sorted_findings
-        from .reporters import FixedFinding, Gate
-
-        gate = Gate(
-            " and ".join(against),
-            tuple(sorted_findings(known)),
-            tuple(
-                sorted(
-                    {FixedFinding(e.rule, e.path, e.where, e.message) for e in fixed},
-                    key=lambda e: (e.path, e.rule, e.where, e.message),
-                )
-            ),
-        )
     for index, name in enumerate(formats):
         destination = outputs[index] if index < len(outputs) else None
         report = Report(
             findings=findings,
-            rules=result.rules,
-            sources=sources,
+            rules=outcome.result.rules,
+            sources=outcome.sources,
             root=shown_root,
             tool_version=__version__,
             color=use_color and destination is None and name == "text",
-            waived=tuple(result.waived),
-            gate=gate,
+            waived=tuple(outcome.result.waived),
+            gate=outcome.gate,
         )
         text = renderer(name)(report)
         if destination is None:
             click.echo(text, nl=False)
         else:
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            destination.write_text(text, encoding="utf-8")
+            _write(destination, text)
     failing = any(f.severity >= threshold for f in findings)
     sys.exit(1 if failing else 0)
 
 
-def _sources(files: dict[str, bytes | LoadProblem]) -> dict[str, str]:
-    """The text of every readable file, for report excerpts (what ``Corpus.sources`` gives)."""
-    from .corpus import decode
+def _time_limit(given: float | None) -> float | None:
+    """--time-limit, else SPECLINT_TIME_LIMIT, else the default; 0 means none."""
+    from .engine import DEFAULT_TIME_LIMIT
 
-    texts = {}
-    for relative, raw in files.items():
-        if isinstance(raw, bytes):
-            text, _ = decode(raw)
-            if text is not None:
-                texts[relative] = text
-    return texts
+    if given is None:
+        configured = os.environ.get("SPECLINT_TIME_LIMIT", "")
+        try:
+            given = float(configured) if configured else DEFAULT_TIME_LIMIT
+        except ValueError:
+            fail(f"SPECLINT_TIME_LIMIT={configured!r} is not a number of seconds")
+    return given if given and given > 0 else None
 
 
-def _lint_base(
-    path: Path, ref: str, config: Config, only_rules: tuple[str, ...] | None
-) -> tuple[Corpus, list[Entry]]:
-    """The corpus at git revision REF, loaded in a temporary worktree, and linted there unless
-    ``only_rules`` is None (rules may look at the worktree's files, so they run inside it)."""
-    from .baseline import entry_for
-    from .corpus import Corpus
-    from .gitbase import GitError, base_checkout
-    from .runner import run_rules, select_rules
+Result = TypeVar("Result")
+
+
+def _engine(work: Callable[[], Result], debug: bool) -> Result:
+    """Run engine work: its errors exit 2 with one line (a traceback only with --debug)."""
+    from .engine import EngineError
 
     try:
-        with base_checkout(path, ref) as base_path:
-            if not base_path.is_dir():
-                fail(f"{path} does not exist at {ref}: nothing to compare with")
-            base_corpus = Corpus.load(base_path, config)
-            if only_rules is None:
-                return base_corpus, []
-            base = run_rules(base_corpus, select_rules(base_corpus, only_rules or None))
-            return base_corpus, [entry_for(base_corpus, f) for f in base.findings]
-    except GitError as error:
+        return work()
+    except EngineError as error:
+        fail(str(error))
+    except UsageProblem:
+        raise
+    except Exception as error:
+        if debug:
+            raise
+        fail(f"internal error: {type(error).__name__}: {error} (run with --debug for details)")
+
+
+def _write(destination: Path, text: str) -> None:
+    from .writing import OutputError, write_output
+
+    try:
+        write_output(destination, text)
+    except OutputError as error:
         fail(str(error))
 
 
@@ -316,9 +228,10 @@ def _lint_base(
 def show_changes(path: Path, diff_base: str, only_breaking: bool) -> None:
     """List the contract changes of PATH since git revision REF, classified by role."""
     from .compat import schema_changes
+    from .engine import base_corpus
 
     corpus = _load_corpus(path)
-    base, _ = _lint_base(path, diff_base, corpus.config, None)  # loaded, not linted
+    base = _engine(lambda: base_corpus(path, diff_base, corpus.config), False)
     changes = [c for c in schema_changes(base, corpus) if c.breaking or not only_breaking]
     for change in changes:
         verdict = "breaking" if change.breaking else "additive"
@@ -352,11 +265,16 @@ def show_changes(path: Path, diff_base: str, only_breaking: bool) -> None:
 )
 def build_command(path: Path, check_only: bool, output: Path | None) -> None:
     """Bundle each schema of PATH into a self-contained 2020-12 schema, with a catalog."""
-    from .build import build, staleness, write
+    from .build import BuildError, build, output_folder, staleness, write
+    from .writing import OutputError
 
     corpus = _load_corpus(path)
-    folder = output if output is not None else path / corpus.config.build_output
-    result = build(corpus)
+    try:
+        folder, confined = output_folder(corpus, output)
+    except BuildError as error:
+        fail(str(error))
+    shown_folder = (output if output is not None else path / corpus.config.build_output).as_posix()
+    result = _engine(lambda: build(corpus), False)
     shown: dict[tuple[str, bool], list[str]] = {}
     for problem in result.problems:
         shown.setdefault((problem.path, problem.fatal), []).append(problem.message)
@@ -368,7 +286,9 @@ def build_command(path: Path, check_only: bool, output: Path | None) -> None:
     if check_only:
         state = staleness(result, folder)
         if state.clean:
-            click.echo(f"speclint: {folder}: {built} bundle(s) and the catalog are up to date")
+            click.echo(
+                f"speclint: {shown_folder}: {built} bundle(s) and the catalog are up to date"
+            )
             return
         for label, paths in (
             ("missing", state.missing),
@@ -376,16 +296,26 @@ def build_command(path: Path, check_only: bool, output: Path | None) -> None:
             ("extra", state.extra),
         ):
             for relative in paths:
-                click.echo(f"{(folder / relative).as_posix()}: {label}", err=False)
+                click.echo(f"{shown_folder}/{relative}: {label}")
         click.echo(
-            f"speclint: {folder}: build outputs are out of date "
+            f"speclint: {shown_folder}: build outputs are out of date "
             f"({len(state.missing)} missing, {len(state.stale)} stale, {len(state.extra)} extra); "
             f"run `speclint build {path.as_posix()}` and commit the result",
             err=True,
         )
         sys.exit(1)
-    write(result, folder)
-    click.echo(f"speclint: wrote {built} bundle(s) and {folder.as_posix()}/catalog.json")
+    try:
+        done = write(result, folder, confined)
+    except OutputError as error:
+        fail(str(error))
+    for relative in done.kept:
+        click.echo(
+            f"speclint: left {shown_folder}/{relative} in place: an earlier build wrote it, but it "
+            "changed since (delete it by hand if it is not needed)",
+            err=True,
+        )
+    removed = f", removed {len(done.deleted)} it no longer builds" if done.deleted else ""
+    click.echo(f"speclint: wrote {built} bundle(s) and {shown_folder}/catalog.json{removed}")
 
 
 @main.command(name="afp")
@@ -408,9 +338,9 @@ def agent_feedback(path: Path | None) -> None:
     try:
         request = parse_request(sys.stdin.read())
         corpus, focus = artifact_corpus(request, path)
-        from .runner import run_rules
+        from .engine import Options, lint_corpus
 
-        result = run_rules(corpus)
+        result = lint_corpus(corpus, Options(time_limit=_time_limit(None)))
         findings = [
             f
             for f in result.findings
@@ -478,24 +408,23 @@ def baseline_group() -> None:
 def baseline_write(path: Path, output: Path | None) -> None:
     """Record every current finding of the corpus at PATH in a baseline file."""
     from .baseline import render
-    from .runner import run_rules
+    from .engine import Options, lint
 
-    corpus = _load_corpus(path)
-    result = run_rules(corpus)
+    outcome = _engine(
+        lambda: lint(path, Options(keep_corpus=True, time_limit=_time_limit(None))), False
+    )
+    assert outcome.corpus is not None
+    findings = outcome.result.findings
     target = output or path / "speclint-baseline.json"
-    target.write_text(render(corpus, result.findings), encoding="utf-8")
-    click.echo(f"speclint: wrote {len(result.findings)} finding(s) to {target}")
+    _write(target, render(outcome.corpus, findings))
+    click.echo(f"speclint: wrote {len(findings)} finding(s) to {target}")
 
 
 def _load_corpus(path: Path) -> Corpus:
     """The corpus at PATH with its configuration; a bad configuration exits 2 with its reason."""
-    from .config import ConfigError, load_config
-    from .corpus import Corpus
+    from .engine import load
 
-    try:
-        return Corpus.load(path, load_config(path.resolve()))
-    except ConfigError as error:
-        fail(str(error))
+    return _engine(lambda: load(path), False)
 
 
 @main.command(name="roles")
@@ -558,5 +487,19 @@ def show_bindings(path: Path, show_all: bool) -> None:
     click.echo(f"speclint: {bound} binding(s); {unbound} prose set(s) bound to nothing")
 
 
+def entry() -> None:
+    """The ``speclint`` console script: SIGINT and SIGTERM end the run cleanly (children killed,
+    the base worktree removed) with the shell's exit code, 130 or 143, and one line, never a
+    traceback; 1 would mean "findings"."""
+    from .lifecycle import Interrupted, interruptible
+
+    try:
+        with interruptible():
+            main()
+    except Interrupted as interruption:
+        click.echo(f"speclint: interrupted ({interruption}); nothing was reported", err=True)
+        sys.exit(interruption.exit_code)
+
+
 if __name__ == "__main__":
-    main()
+    entry()

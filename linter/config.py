@@ -32,14 +32,17 @@ In ``speclint.toml`` the keys are top-level; in ``pyproject.toml`` they sit unde
 
 from __future__ import annotations
 
+import posixpath
+import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from .findings import Severity
+from .reading import LoadProblem, read_raw
 
 # The layout of OpenWOP-style spec repositories; any repo can replace it with `include`.
 DEFAULT_INCLUDE: tuple[str, ...] = (
@@ -91,6 +94,9 @@ class Config:
     waivers: tuple[Mapping[str, Any], ...] = ()  # [[waivers]] tables, see speclint.waivers
     build_output: str = "build"  # relative to the corpus root; excluded from discovery
     build_schemas: tuple[str, ...] = ()  # globs of the schemas to bundle; empty: all
+    # For each [[waivers]] table: the line of its header and of its `expires` key (the header's
+    # when it has none), so a bad value is reported where it is written.
+    waiver_lines: tuple[tuple[int, int], ...] = ()
 
 
 def load_config(root: Path, explicit: Path | None = None) -> Config:
@@ -99,12 +105,19 @@ def load_config(root: Path, explicit: Path | None = None) -> Config:
     source: str | None = None
     candidates = [explicit] if explicit else [root / "speclint.toml", root / "pyproject.toml"]
     for candidate in candidates:
-        if candidate is None or not candidate.is_file():
+        if candidate is None or not (candidate.is_file() or candidate.is_symlink()):
             if explicit is not None:
                 raise ConfigError(f"{explicit}: no such configuration file")
             continue
+        # The corpus's own configuration is repository content: read like any corpus file (no
+        # symlink out of the root, no FIFO, bounded). An explicit --config is the user's choice.
+        folder = Path(candidate.anchor) if explicit is not None else root
+        raw = read_raw(folder, str(candidate.absolute().relative_to(folder)))
+        if isinstance(raw, LoadProblem):
+            raise ConfigError(f"{candidate}: {raw.message}")
         try:
-            parsed = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            text = raw.decode("utf-8")
+            parsed = tomllib.loads(text)
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
             raise ConfigError(f"{candidate}: not valid TOML: {error}") from None
         if candidate.name == "pyproject.toml" and explicit is None:
@@ -113,15 +126,52 @@ def load_config(root: Path, explicit: Path | None = None) -> Config:
                 continue
             parsed = tool
         table, source = parsed, str(candidate)
-        break
+        lines = _waiver_lines(text, candidate.name)
+        return replace(config_from_table(table, source), waiver_lines=lines)
     return config_from_table(table, source)
 
 
+_TABLE_HEADER = re.compile(r"\s*\[")
+_EXPIRES_KEY = re.compile(r"\s*[\"']?expires[\"']?\s*=")
+
+
+def _waiver_lines(text: str, file_name: str) -> tuple[tuple[int, int], ...]:
+    header = (
+        "[[tool.speclint.waivers]]" if file_name == "pyproject.toml" else "[[waivers]]"
+    ).replace(" ", "")
+    found: list[list[int]] = []
+    inside = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        if _TABLE_HEADER.match(line):
+            inside = line.split("#", 1)[0].replace(" ", "").strip() == header
+            if inside:
+                found.append([number, number])
+        elif inside and _EXPIRES_KEY.match(line):
+            found[-1][1] = number
+    return tuple((first, second) for first, second in found)
+
+
+_PROFILE_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def profile_names() -> list[str]:
+    folder = resources.files("speclint").joinpath("profiles")
+    return sorted(
+        entry.name[: -len(".toml")] for entry in folder.iterdir() if entry.name.endswith(".toml")
+    )
+
+
 def load_profile(name: str) -> dict[str, Any]:
-    try:
-        text = resources.files("speclint").joinpath("profiles", f"{name}.toml").read_text("utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"unknown profile {name!r}") from None
+    """A profile shipped with speclint, by name. A profile is a name, never a path: the
+    configuration may come from a fork, and ``profile = "../../../tmp/evil"`` must not open a
+    file outside the installation (nor show what is in one)."""
+    known = profile_names()
+    if not _PROFILE_NAME.fullmatch(name) or name not in known:
+        raise ConfigError(
+            f"unknown profile {name!r}: a profile is one of the names speclint ships "
+            f"({', '.join(known)}), not a path"
+        )
+    text = resources.files("speclint").joinpath("profiles", f"{name}.toml").read_text("utf-8")
     return tomllib.loads(text)
 
 
@@ -132,7 +182,9 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
         raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}")
     merged: dict[str, Any] = {}
     if "profile" in table:
-        merged.update(load_profile(str(table["profile"])))
+        if not isinstance(table["profile"], str):
+            raise ConfigError(f"{where}: `profile` must be a profile name (a string)")
+        merged.update(load_profile(table["profile"]))
     for key, value in table.items():
         if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
             merged[key] = {**merged[key], **value}
@@ -191,13 +243,13 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
     if not isinstance(build, Mapping):
         raise ConfigError(f"{where}: `build` must be a table ([build])")
     output = build.get("output", "build")
-    if (
-        not isinstance(output, str)
-        or not output.strip("/")
-        or output.startswith("/")
-        or ".." in output.split("/")
-    ):
-        raise ConfigError(f"{where}: build.output must be a folder inside the corpus root")
+    normal = posixpath.normpath(output) if isinstance(output, str) and output else "."
+    if normal in (".", "/") or normal.startswith(("/", "../")) or normal == "..":
+        raise ConfigError(
+            f"{where}: build.output must be a folder of its own inside the corpus root "
+            "(default `build`), not the root or a path out of it"
+        )
+    output = normal
     schemas = build.get("schemas", [])
     if not isinstance(schemas, list) or not all(isinstance(v, str) for v in schemas):
         raise ConfigError(f"{where}: build.schemas must be a list of glob strings")

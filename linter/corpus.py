@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import Config
 from .findings import Location
+from .reading import LoadProblem, read_raw, shown_path
 from .structured import DuplicateKey, ParseFailure, Position, parse_json, parse_yaml
 
 if TYPE_CHECKING:
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
     from .references import ReferenceIndex
     from .roles import RoleMap
 
-MAX_FILE_BYTES = 25 * 1024 * 1024
 JSON_SCHEMA_HOSTS = ("json-schema.org/",)
 
 
@@ -38,15 +38,6 @@ class DocumentKind(enum.Enum):
     ASYNCAPI = "asyncapi"
     DATA = "data"  # JSON/YAML that is none of the above (package.json, config files)
     MARKDOWN = "markdown"
-
-
-@dataclass(frozen=True)
-class LoadProblem:
-    """Why a file could not be used: a parse failure, bad encoding, a symlink out of the root."""
-
-    message: str
-    line: int = 1
-    column: int = 1
 
 
 @dataclass
@@ -92,6 +83,10 @@ class Corpus:
     # The same corpus at the pull request's base revision (``check --diff-base``), for the rules
     # that judge a change rather than a state (``compat-claim``); None otherwise.
     base: Corpus | None = field(default=None, repr=False, compare=False)
+    # Every file under the root, linted or not (as ``shown_path`` writes them): what rules ask
+    # about the repository's files (``rfc-affects``) is answered from this list, never the disk,
+    # so it stays inside the root and inside the run cache's key.
+    tree: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
 
     @classmethod
     def load(
@@ -99,7 +94,8 @@ class Corpus:
     ) -> Corpus:
         config = config or Config()
         root = root.resolve()
-        return cls.from_snapshot(root, config, snapshot(root, config), cache)
+        tree = listing(root)
+        return cls.from_snapshot(root, config, snapshot(root, config, tree), cache, tree)
 
     @classmethod
     def from_snapshot(
@@ -108,13 +104,16 @@ class Corpus:
         config: Config,
         files: dict[str, bytes | LoadProblem],
         cache: ParseCache | None = None,
+        tree: list[str] | None = None,
     ) -> Corpus:
         """The corpus from files already read (see ``snapshot``); unchanged files come from the
-        parse cache when one is given."""
+        parse cache when one is given. ``tree`` is the root's file listing (``listing``)."""
         import hashlib
 
+        from .progress import tracked
+
         documents: dict[str, Document] = {}
-        for path, raw in files.items():
+        for path, raw in tracked(list(files.items()), "parsing"):
             if isinstance(raw, LoadProblem):
                 documents[path] = Document(
                     path, kind_for_path(path) or DocumentKind.DATA, problem=raw
@@ -126,13 +125,16 @@ class Corpus:
             else:
                 documents[path] = parse_document(path, raw)
             documents[path].digest = hashlib.sha256(raw).hexdigest()
-        return cls(root.resolve(), config, dict(sorted(documents.items())))
+        shown = frozenset(shown_path(p) for p in tree) if tree is not None else frozenset(files)
+        return cls(root.resolve(), config, dict(sorted(documents.items())), tree=shown)
 
     @classmethod
     def from_texts(cls, files: dict[str, str], config: Config | None = None) -> Corpus:
         """A corpus built in memory (tests, and the single-file API): path -> text."""
         documents = {path: parse_document(path, text) for path, text in sorted(files.items())}
-        return cls(Path("/nonexistent-corpus-root"), config or Config(), documents)
+        return cls(
+            Path("/nonexistent-corpus-root"), config or Config(), documents, tree=frozenset(files)
+        )
 
     def of_kind(self, *kinds: DocumentKind) -> Iterator[Document]:
         for document in self.documents.values():
@@ -167,11 +169,17 @@ class Corpus:
 
 # --- discovery ----------------------------------------------------------------------------------
 
+# Folders never walked: version control, installed packages, the cache of earlier versions.
+SKIPPED_FOLDERS = frozenset({".git", "node_modules", ".speclint-cache"})
 
-def snapshot(root: Path, config: Config) -> dict[str, bytes | LoadProblem]:
+
+def snapshot(
+    root: Path, config: Config, tree: list[str] | None = None
+) -> dict[str, bytes | LoadProblem]:
     """Every discovered file's bytes (or why it is not read), in path order."""
     root = root.resolve()
-    return {path: read_raw(root, path) for path in discover(root, config)}
+    listed = listing(root) if tree is None else tree
+    return {shown_path(path): read_raw(root, path) for path in discover(root, config, listed)}
 
 
 def glob_to_regex(pattern: str) -> re.Pattern[str]:
@@ -197,18 +205,27 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
     return re.compile("".join(parts) + r"\Z")
 
 
-def discover(root: Path, config: Config) -> list[str]:
+def discover(root: Path, config: Config, tree: list[str] | None = None) -> list[str]:
+    """The files of ``tree`` (default: every file under ``root``) that the configuration
+    includes, as listed (a name that is not UTF-8 keeps its undecodable bytes; see
+    :func:`shown_path`)."""
     includes = [glob_to_regex(p) for p in config.include]
     # Build outputs are copies of the corpus's schemas (same `$id`s): never lint them as sources.
     excludes = [glob_to_regex(p) for p in (*config.exclude, f"{config.build_output}/**")]
-    found: set[str] = set()
-    for path in walk(root):
-        relative = path.relative_to(root).as_posix()
-        if any(r.match(relative) for r in includes) and not any(
-            r.match(relative) for r in excludes
-        ):
-            found.add(relative)
+    found = {
+        relative
+        for relative in (listing(root) if tree is None else tree)
+        if any(r.match(relative) for r in includes) and not any(r.match(relative) for r in excludes)
+    }
     return sorted(found)
+
+
+def listing(root: Path) -> list[str]:
+    """Every file under ``root`` (root-relative POSIX paths, sorted), without following folder
+    symlinks or entering ``SKIPPED_FOLDERS``. Symlinks to files are listed (``read_raw`` decides
+    whether they may be read); a name that is not valid UTF-8 is listed with its undecodable
+    bytes as surrogates, the way the operating system gave it."""
+    return [path.relative_to(root).as_posix() for path in walk(root)]
 
 
 def walk(root: Path) -> Iterator[Path]:
@@ -218,9 +235,7 @@ def walk(root: Path) -> Iterator[Path]:
     import os
 
     for folder, subfolders, files in os.walk(root, followlinks=False):
-        subfolders[:] = sorted(
-            d for d in subfolders if d not in {".git", "node_modules", ".speclint-cache"}
-        )
+        subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_FOLDERS)
         for name in sorted(files):
             yield Path(folder) / name
 
@@ -235,22 +250,6 @@ def kind_for_path(path: str) -> DocumentKind | None:
     if lowered.endswith((".json", ".yaml", ".yml")):
         return DocumentKind.DATA  # refined from the content once parsed
     return None
-
-
-def read_raw(root: Path, path: str) -> bytes | LoadProblem:
-    """A file's bytes, or why it is not read (a symlink out of the root, too big, unreadable)."""
-    full = root / path
-    try:
-        if full.is_symlink() and not full.resolve().is_relative_to(root):
-            return LoadProblem("symlink points outside the corpus root; not read")
-        size = full.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return LoadProblem(
-                f"file is {size:,} bytes, over the {MAX_FILE_BYTES:,}-byte limit; not parsed"
-            )
-        return full.read_bytes()
-    except OSError as error:
-        return LoadProblem(f"cannot read file: {error.strerror or error}")
 
 
 def read_document(root: Path, path: str) -> Document:

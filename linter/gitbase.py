@@ -4,29 +4,59 @@ The pull-request gate asks what a change *introduces*. ``git worktree add --deta
 revision out beside the working tree without touching it; the corpus folder is found at the same
 path relative to the repository root; both sides are linted with the head's configuration, so a
 configuration change cannot masquerade as new findings. The worktree is removed afterwards, even
-when linting fails.
+when linting fails or the run is interrupted (``SIGINT``, ``SIGTERM``: see ``lifecycle``).
+
+A run killed with ``SIGKILL`` cannot clean up. Each worktree lives in a scratch folder
+(``speclint-base-*`` in the temporary folder) holding ``owner.json`` with the process that made it;
+the next speclint run in the repository finds the worktrees whose owner is gone
+(:func:`remove_stale_worktrees`, a few ``stat`` calls when there are none), unregisters them with
+``git worktree remove`` and deletes their scratch folders, which it recognises by that file.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from .lifecycle import signals_deferred
+
+SCRATCH_PREFIX = "speclint-base-"
+OWNER_FILE = "owner.json"
+
 
 class GitError(Exception):
     """The base revision cannot be checked out; the message says why and what to do."""
 
 
+# Git runs with no hooks (a post-checkout hook would run during `worktree add`), no filesystem
+# monitor and no LFS smudge (it would download), and never prompts: speclint runs nothing but git
+# itself and makes no network call (SECURITY.md).
+_GIT_SAFETY = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
+_GIT_ENVIRONMENT = {"GIT_LFS_SKIP_SMUDGE": "1", "GIT_TERMINAL_PROMPT": "0"}
+
+
 def _git(cwd: Path, *args: str) -> str:
     try:
         done = subprocess.run(
-            ["git", *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=120
+            ["git", *_GIT_SAFETY, *args],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+            env={**os.environ, **_GIT_ENVIRONMENT},
         )
     except FileNotFoundError:
         raise GitError("git is not installed, and --diff-base needs it") from None
+    except subprocess.TimeoutExpired:
+        raise GitError(f"git {' '.join(args[:2])} did not finish within 120 s") from None
     if done.returncode != 0:
         raise GitError(done.stderr.strip() or f"git {' '.join(args)} failed")
     return done.stdout.strip()
@@ -50,13 +80,123 @@ def base_checkout(corpus: Path, ref: str) -> Iterator[Path]:
             f"`git fetch --depth=1 origin {ref}`)"
         ) from None
     relative = corpus.relative_to(top)
-    with tempfile.TemporaryDirectory(prefix="speclint-base-") as scratch:
-        worktree = Path(scratch) / "base"
+    remove_stale_worktrees(top, thorough=True)
+    scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX))
+    (scratch / OWNER_FILE).write_text(
+        json.dumps({"pid": os.getpid(), "repository": str(top)}), encoding="utf-8"
+    )
+    worktree = scratch / "base"
+    try:
         _git(top, "worktree", "add", "--detach", str(worktree), commit)
-        try:
-            yield worktree / relative
-        finally:
+        yield worktree / relative
+    finally:
+        with signals_deferred():  # a second Ctrl-C must not leave half a cleanup
+            _remove_worktree(top, scratch)
+
+
+def _remove_worktree(top: Path, scratch: Path) -> None:
+    worktree = scratch / "base"
+    try:
+        _git(top, "worktree", "remove", "--force", str(worktree))
+    except GitError:
+        shutil.rmtree(worktree, ignore_errors=True)  # inside our own scratch folder
+        with contextlib.suppress(GitError):
+            _git(top, "worktree", "prune")
+    with contextlib.suppress(OSError):
+        (scratch / OWNER_FILE).unlink()
+    with contextlib.suppress(OSError):
+        scratch.rmdir()
+
+
+def _git_folder(start: Path) -> Path | None:
+    """The repository's git folder (``.git``, or where a ``.git`` file points), found upwards."""
+    for folder in (start, *start.parents):
+        marker = folder / ".git"
+        if marker.is_dir():
+            return marker
+        if marker.is_file():
             try:
-                _git(top, "worktree", "remove", "--force", str(worktree))
-            except GitError:
+                line = marker.read_text(encoding="utf-8").strip()
+            except (OSError, UnicodeDecodeError):
+                return None
+            if line.startswith("gitdir:"):
+                linked = Path(line[len("gitdir:") :].strip())
+                linked = linked if linked.is_absolute() else folder / linked
+                # A linked worktree's git folder is <common>/worktrees/<name>.
+                common = linked.parent.parent if linked.parent.name == "worktrees" else linked
+                return common
+            return None
+    return None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _owner(scratch: Path) -> dict[str, object] | None:
+    try:
+        found = json.loads((scratch / OWNER_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return found if isinstance(found, dict) and isinstance(found.get("pid"), int) else None
+
+
+def remove_stale_worktrees(start: Path, thorough: bool = False) -> list[Path]:
+    """Remove the base worktrees that killed speclint runs left in the repository at ``start``;
+    returns their scratch folders. Only worktrees in a ``speclint-base-*`` scratch folder whose
+    ``owner.json`` names a process that is gone are touched. ``thorough`` also looks in the
+    temporary folder for scratch folders of this repository that a run killed before it
+    registered the worktree."""
+    git_folder = _git_folder(start.resolve())
+    if git_folder is None:
+        return []
+    removed: list[Path] = []
+    top = git_folder.parent
+    if thorough:
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(tempfile.gettempdir()):
+                if not entry.name.startswith(SCRATCH_PREFIX) or not entry.is_dir(
+                    follow_symlinks=False
+                ):
+                    continue
+                scratch = Path(entry.path)
+                owner = _owner(scratch)
+                if owner is None or owner.get("repository") != str(top):
+                    continue
+                pid = owner["pid"]
+                if isinstance(pid, int) and not _alive(pid):
+                    _remove_worktree(top, scratch)
+                    removed.append(scratch)
+    registered = git_folder / "worktrees"
+    if not registered.is_dir():
+        return removed
+    for registration in sorted(registered.iterdir()):
+        try:
+            pointer = (registration / "gitdir").read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            continue
+        worktree = Path(pointer).parent  # gitdir names <worktree>/.git
+        scratch = worktree.parent
+        if worktree.name != "base" or not scratch.name.startswith(SCRATCH_PREFIX):
+            continue
+        if not scratch.exists():
+            # The scratch folder is gone (the system cleaned its temporary folder): only the
+            # registration is left, which `git worktree prune` removes.
+            with contextlib.suppress(GitError):
                 _git(top, "worktree", "prune")
+            continue
+        owner = _owner(scratch)
+        if owner is None:
+            continue  # not a folder speclint made
+        pid = owner["pid"]
+        if isinstance(pid, int) and _alive(pid):
+            continue
+        _remove_worktree(top, scratch)
+        removed.append(scratch)
+    return removed

@@ -19,6 +19,7 @@ for ``speclint roles`` and for finding messages. ``[roles]`` in the configuratio
 from __future__ import annotations
 
 import enum
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
     from .corpus import Corpus, Document
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+
+ORIGINS_KEPT = 3  # origins of one role kept per location: enough to explain it
 
 
 class Role(enum.Enum):
@@ -49,7 +53,8 @@ class RoleMap:
     # (path, pointer) of a schema location -> its evidence, one per distinct origin
     evidence: dict[tuple[str, str], list[Evidence]] = field(default_factory=dict)
     overrides: dict[tuple[str, str], str] = field(default_factory=dict)
-    _by_holder: dict[str, list[Any]] | None = None
+    _by_holder: dict[str, tuple[list[str], list[Any]]] | None = None
+    _index: dict[str, dict[str, set[str]]] | None = field(default=None, repr=False)
 
     @classmethod
     def build(cls, corpus: Corpus) -> RoleMap:
@@ -69,8 +74,16 @@ class RoleMap:
         return role_map
 
     def propagate(self, corpus: Corpus, path: str, pointer: str, evidence: Evidence) -> None:
-        """Give ``evidence.role`` to the schema at path#pointer and to everything it references."""
-        by_holder = self._references_by_holder(corpus)
+        """Give ``evidence.role`` to the schema at path#pointer and to everything it references.
+
+        Two things keep this linear in the size of the API (a 20 MB OpenAPI document has tens of
+        thousands of uses and references): the references under a location are found by binary
+        search in the holder's references sorted by pointer, not by scanning them all; and a
+        location that already holds ``ORIGINS_KEPT`` origins of this role is not walked again,
+        because the walks that gave it those origins went everywhere below it, so everything
+        below holds as many already (the evidence comes out the same, walk for walk)."""
+        index = self._references_by_holder(corpus)
+        self._index = None  # the evidence changes: roles_of's index is built again
         pending = [(path, pointer, evidence)]
         seen: set[tuple[str, str]] = set()
         while pending:
@@ -80,23 +93,32 @@ class RoleMap:
             seen.add((where, at))
             known = self.evidence.setdefault((where, at), [])
             # Keep a few origins per role: enough to explain it, not every operation of the API.
-            if sum(e.role is why.role for e in known) < 3:
-                known.append(why)
-            prefix = at + "/"
-            for reference in by_holder.get(where, ()):
+            if sum(e.role is why.role for e in known) >= ORIGINS_KEPT:
+                continue
+            known.append(why)
+            pointers, held = index.get(where, ([], []))
+            below: list[Any] = held
+            if at:
+                # Pointers under `at` sort between "at/" and "at0" ("0" follows "/" in ASCII).
+                low, high = bisect_left(pointers, at + "/"), bisect_left(pointers, at + "0")
+                below = held[low:high]
+            for reference in below:
                 if reference.outcome != "ok" or reference.target_path is None:
-                    continue
-                if not (reference.pointer.startswith(prefix) or at == ""):
                     continue
                 target = (reference.target_path, reference.target_pointer or "")
                 step = f"{reference.target_path}#{target[1] or '/'} via $ref at {where}#{reference.pointer}"
                 pending.append((*target, Evidence(why.role, (*why.chain, step))))
 
-    def _references_by_holder(self, corpus: Corpus) -> dict[str, list[Any]]:
+    def _references_by_holder(self, corpus: Corpus) -> dict[str, tuple[list[str], list[Any]]]:
+        """Each document's references, sorted by the pointer of their ``$ref``."""
         if self._by_holder is None:
-            self._by_holder = {}
+            grouped: dict[str, list[Any]] = {}
             for reference in corpus.references.references:
-                self._by_holder.setdefault(reference.path, []).append(reference)
+                grouped.setdefault(reference.path, []).append(reference)
+            self._by_holder = {}
+            for holder, references in grouped.items():
+                references.sort(key=lambda r: r.pointer)
+                self._by_holder[holder] = ([r.pointer for r in references], references)
         return self._by_holder
 
     def roles_of(self, path: str, pointer: str = "") -> set[str]:
@@ -108,11 +130,28 @@ class RoleMap:
                 if override == "both"
                 else (set() if override == "unused" else {override})
             )
+        # The location itself and each enclosing location (JSON pointer prefixes), looked up in
+        # an index by file: a scan of every location per call is quadratic on a large API.
+        inside = self._by_path().get(path)
         found: set[str] = set()
-        for (where, at), evidence in self.evidence.items():
-            if where == path and (pointer == at or pointer.startswith(at + "/") or at == ""):
-                found.update(e.role.value for e in evidence)
-        return found
+        if not inside:
+            return found
+        at = pointer
+        while True:
+            found |= inside.get(at, set())
+            if not at:
+                return found
+            at = at.rsplit("/", 1)[0]
+
+    def _by_path(self) -> dict[str, dict[str, set[str]]]:
+        """file -> pointer -> role names with evidence there."""
+        if self._index is None:
+            self._index = {}
+            for (where, at), evidence in self.evidence.items():
+                self._index.setdefault(where, {}).setdefault(at, set()).update(
+                    e.role.value for e in evidence
+                )
+        return self._index
 
     def locations(self) -> Iterator[tuple[tuple[str, str], list[Evidence]]]:
         yield from sorted(self.evidence.items())
@@ -152,8 +191,8 @@ class RoleMap:
                     lines.append(
                         f"{' + '.join(inherited)}: inherited from the enclosing schema in {path}"
                     )
-                elif pointer == "" and any(w == path for w, _ in self.evidence):
-                    inner = sorted(at for w, at in self.evidence if w == path)
+                elif pointer == "" and self._by_path().get(path):
+                    inner = sorted(self._by_path()[path])
                     shown = ", ".join(inner[:3]) + (
                         f" and {len(inner) - 3} more" if len(inner) > 3 else ""
                     )

@@ -15,17 +15,20 @@ the guarantee against inputs nobody foresaw (a pathological pattern, a rule bug 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 import traceback
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from .cache import RuleCache
 from .catalog import RuleInfo, all_rules
 from .corpus import Corpus
 from .findings import Finding, Location, Severity, sorted_findings
+from .lifecycle import child_started
 from .waivers import WAIVER_DOC, WAIVER_RULE, Waived
 from .waivers import apply as apply_waivers
 
@@ -71,30 +74,57 @@ def default_jobs() -> int:
     return max(1, min(8, os.cpu_count() or 1))
 
 
-def _crashed(rule_id: str, what: str) -> Finding:
+def _crashed(rule_id: str, what: str, partial: int = 0) -> Finding:
+    kept = (
+        f"the {partial} finding(s) it reported before are kept, the rest of its results are missing"
+        if partial
+        else "its results are missing"
+    )
     return Finding(
         INTERNAL_ERROR,
         Severity.ERROR,
-        f"rule `{rule_id}` {what}; its results are missing. Run with --debug for the traceback "
-        "and report it with the file that triggered it.",
+        f"rule `{rule_id}` {what}; {kept}. Run with --debug for the traceback and report it "
+        "with the file that triggered it.",
         Location(".", 1, 1),
         key=rule_id,
     )
 
 
-def _check(corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool) -> list[Finding]:
-    """One rule's findings, with the configured severity; a crash is one finding."""
+def _produce(corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool) -> Iterator[Finding]:
+    """One rule's findings as it finds them, with the configured severity; a crash ends them
+    with one ``internal-error`` finding."""
     # A configured severity replaces the rule's own; otherwise a rule may grade its findings
     # (a weak prose binding is `info` while a confident one is `error`).
     configured = corpus.config.rule_severity.get(rule_id)
     options = corpus.config.rule_options.get(rule_id, {})
+    count = 0
     try:
-        produced = list(info.check(corpus, options))
+        for finding in info.check(corpus, options):
+            count += 1
+            yield finding.with_severity(configured) if configured else finding
     except Exception as error:  # isolation is the point: one rule's bug is one finding
         if debug:
             traceback.print_exc()
-        return [_crashed(rule_id, f"crashed ({type(error).__name__}: {error})")]
-    return [f.with_severity(configured) if configured else f for f in produced]
+        yield _crashed(rule_id, f"crashed ({type(error).__name__}: {error})", count)
+
+
+def _check(corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool) -> list[Finding]:
+    return list(_produce(corpus, rule_id, info, debug))
+
+
+# A child sends what it found in batches, so a rule stopped at its time box (or the run's time
+# limit) still reports the findings it had: a rule degrades by what it did not reach, not whole.
+BATCH_SECONDS = 0.5
+DONE = "done"
+
+
+@dataclass
+class _Running:
+    rule_id: str
+    process: Any
+    stop: float  # time.monotonic() at which it is stopped
+    started: float
+    found: list[Finding] = field(default_factory=list)
 
 
 def _forked(
@@ -103,11 +133,11 @@ def _forked(
     jobs: int,
     time_box: float,
     durations: dict[str, float] | None = None,
+    deadline: float | None = None,
 ) -> dict[str, list[Finding]] | None:
-    """Each rule in a forked child, ``jobs`` at a time, killed after ``time_box`` seconds.
-    None where fork is unavailable."""
+    """Each rule in a forked child, ``jobs`` at a time, stopped after ``time_box`` seconds or at
+    the run's ``deadline`` (``time.monotonic()``). None where fork is unavailable."""
     import multiprocessing
-    from multiprocessing.connection import Connection, wait
 
     try:
         context = multiprocessing.get_context("fork")
@@ -122,13 +152,24 @@ def _forked(
     # One rule alone may draw its own bar (the satisfiability decider's); several children would
     # draw over each other, so then the parent draws one bar of rules done instead.
     child_sink = sink if len(selected) == 1 else None
+    parent = os.getpid()
 
-    def child(rule_id: str, info: RuleInfo, out: Connection) -> None:
+    def child(rule_id: str, info: RuleInfo, out: Any) -> None:
+        child_started(parent)  # dies with the parent; Ctrl-C is the parent's to handle
         with reporting(child_sink):
+            batch: list[Finding] = []
+            sent = time.monotonic()
             try:
-                out.send(_check(corpus, rule_id, info, False))
+                for finding in _produce(corpus, rule_id, info, False):
+                    batch.append(finding)
+                    if time.monotonic() - sent >= BATCH_SECONDS:
+                        out.send(batch)
+                        batch, sent = [], time.monotonic()
+                out.send(batch)
+                out.send(DONE)
             except Exception as error:  # results that cannot be sent back
                 out.send([_crashed(rule_id, f"crashed ({type(error).__name__}: {error})")])
+                out.send(DONE)
         out.close()
 
     results: dict[str, list[Finding]] = {}
@@ -136,51 +177,91 @@ def _forked(
     # last while the other workers sit idle.
     last = durations or {}
     pending = sorted(selected.items(), key=lambda item: -last.get(item[0], 0.0))
-    started: dict[str, float] = {}
-    running: dict[Connection, tuple[str, Any, float]] = {}
-    while pending or running:
-        while pending and len(running) < jobs:
-            rule_id, info = pending.pop(0)
-            receive, send = context.Pipe(duplex=False)
-            # Not a daemon: a rule may fork its own worker (the satisfiability decider does).
-            process = context.Process(target=child, args=(rule_id, info, send), daemon=False)
-            process.start()
-            send.close()
-            started[rule_id] = time.monotonic()
-            running[receive] = (rule_id, process, started[rule_id] + time_box)
-        nearest = min(deadline for _, _, deadline in running.values())
-        if sink is not None and child_sink is None:
-            sink("rules", len(results), len(selected))
-        for ready in wait(list(running), timeout=max(0.0, nearest - time.monotonic())):
-            assert isinstance(ready, Connection)
-            rule_id, process, _ = running.pop(ready)
-            try:
-                results[rule_id] = ready.recv()
+    running: dict[Any, _Running] = {}
+    total = len(pending)
+    drawing = sink is not None and child_sink is None and total > 1
+    try:
+        while pending or running:
+            if deadline is not None and time.monotonic() >= deadline:
+                for rule_id, _ in pending:
+                    results[rule_id] = [
+                        _crashed(rule_id, "did not start before the run reached its time limit")
+                    ]
+                pending.clear()
+                if not running:
+                    break
+            while pending and len(running) < jobs:
+                rule_id, info = pending.pop(0)
+                receive, send = context.Pipe(duplex=False)
+                # Not a daemon: a rule may fork its own worker (the satisfiability decider does).
+                process = context.Process(target=child, args=(rule_id, info, send), daemon=False)
+                process.start()
+                send.close()
+                now = time.monotonic()
+                stop = now + time_box if deadline is None else min(now + time_box, deadline)
+                running[receive] = _Running(rule_id, process, stop, now)
+            if drawing and sink is not None:
+                sink("rules", len(results), total)
+            nearest = min(entry.stop for entry in running.values())
+            for ready in wait(list(running), timeout=max(0.0, nearest - time.monotonic())):
+                assert isinstance(ready, Connection)
+                entry = running[ready]
+                message: Any
+                try:
+                    message = ready.recv()
+                except (EOFError, OSError):
+                    entry.process.join()
+                    code = entry.process.exitcode
+                    entry.found.append(
+                        _crashed(
+                            entry.rule_id,
+                            f"died (its process exited with {code})",
+                            len(entry.found),
+                        )
+                    )
+                    message = DONE
+                if message != DONE:
+                    entry.found.extend(message)
+                    continue
+                del running[ready]
+                results[entry.rule_id] = entry.found
                 if durations is not None:
-                    durations[rule_id] = round(time.monotonic() - started[rule_id], 3)
-            except (EOFError, OSError):
-                process.join()
-                results[rule_id] = [
-                    _crashed(rule_id, f"died (its process exited with {process.exitcode})")
-                ]
-            ready.close()
-            process.join()
-        now = time.monotonic()
-        for receive, (rule_id, process, deadline) in list(running.items()):
-            if now >= deadline:
-                process.kill()
-                process.join()
+                    durations[entry.rule_id] = round(time.monotonic() - entry.started, 3)
+                ready.close()
+                entry.process.join()
+            now = time.monotonic()
+            for receive, entry in list(running.items()):
+                if now < entry.stop:
+                    continue
+                entry.process.kill()
+                entry.process.join()
+                # What it sent before it was stopped is kept.
+                with contextlib.suppress(EOFError, OSError):
+                    while receive.poll():
+                        message = receive.recv()
+                        if message != DONE:
+                            entry.found.extend(message)
                 receive.close()
                 del running[receive]
-                results[rule_id] = [
-                    _crashed(
-                        rule_id,
+                if deadline is not None and entry.stop >= deadline:
+                    what = "was still running when the run reached its time limit, and was stopped"
+                else:
+                    what = (
                         f"ran longer than its time box of {time_box:g} s and was stopped "
-                        "(a pathological input, or a bug)",
+                        "(a pathological input, or a bug)"
                     )
+                results[entry.rule_id] = [
+                    *entry.found,
+                    _crashed(entry.rule_id, what, len(entry.found)),
                 ]
-    if sink is not None and child_sink is None:
-        sink("rules", len(results), len(selected))
+    finally:
+        # Interrupted (a signal, the run's time limit): no child outlives the run.
+        for receive, entry in running.items():
+            entry.process.kill()
+            entry.process.join()
+            receive.close()
+    if drawing and sink is not None:
+        sink("rules", len(results), total)
     return results
 
 
@@ -191,7 +272,10 @@ def run_rules(
     jobs: int | None = None,
     time_box: float | None = DEFAULT_TIME_BOX,
     cache: RuleCache | None = None,
+    deadline: float | None = None,
 ) -> RunResult:
+    """Every selected rule's findings, waivers applied. ``deadline`` (``time.monotonic()``) stops
+    the rules still running when the run's time limit comes (each is an ``internal-error``)."""
     from .validation import install_safe_patterns
 
     install_safe_patterns()  # every `pattern` a rule evaluates is time-limited
@@ -213,7 +297,7 @@ def run_rules(
     # Forked even for one rule when there is a time box: the guarantee holds for `--rule X` too.
     if not debug and (jobs > 1 or time_box is not None) and to_run:
         durations = cache.durations() if cache is not None else None
-        by_rule = _forked(corpus, to_run, jobs, time_box or DEFAULT_TIME_BOX, durations)
+        by_rule = _forked(corpus, to_run, jobs, time_box or DEFAULT_TIME_BOX, durations, deadline)
         if cache is not None and durations is not None:
             cache.record_durations(durations)
     if by_rule is None:
@@ -261,14 +345,3 @@ def dedupe(findings: list[Finding]) -> list[Finding]:
 def not_run(corpus: Corpus, options: Mapping[str, Any]) -> Iterable[Finding]:
     """The ``check`` of a rule description restored from the run cache: it does not run."""
     raise RuntimeError("a cached rule description cannot run")
-
-
-def detached(result: RunResult) -> RunResult:
-    """The result with rule descriptions that pickle without importing the rules again."""
-    from dataclasses import replace
-
-    return RunResult(
-        result.findings,
-        {rule_id: replace(info, check=not_run) for rule_id, info in result.rules.items()},
-        result.waived,
-    )

@@ -13,6 +13,7 @@ References the corpus lacks are answered by the registry's retriever with a bool
 from __future__ import annotations
 
 import multiprocessing
+import os
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -85,7 +86,12 @@ def _build_registries(resources: list[tuple[str, Any]], missing: list[str]) -> d
             return {}
 
 
-def _worker(connection: Connection, resources: list[tuple[str, Any]], missing: list[str]) -> None:
+def _worker(
+    connection: Connection, resources: list[tuple[str, Any]], missing: list[str], parent: int
+) -> None:
+    from .lifecycle import child_started
+
+    child_started(parent)  # killed with the rule process that started it, never an orphan
     registries = _build_registries(resources, missing)
     while True:
         task = connection.recv()
@@ -119,7 +125,9 @@ class Decider:
         context = multiprocessing.get_context("fork")
         parent, child = context.Pipe()
         self._process = context.Process(
-            target=_worker, args=(child, self.resources, self.missing), daemon=True
+            target=_worker,
+            args=(child, self.resources, self.missing, os.getpid()),
+            daemon=True,
         )
         self._process.start()
         child.close()

@@ -15,18 +15,24 @@ Three places hold waivers:
 - in the configuration, as ``[[waivers]]`` tables with ``rule`` (or a list ``rules``), ``path``,
   optional ``where`` (a JSON pointer, or ``#heading-anchor``), ``reason``, ``who`` and ``expires``.
 
-A waiver with no reason waives nothing and is itself reported; so is one whose ``expires`` date has
-passed (the findings it covered come back), and one that matches no finding (stale: delete it).
-Today's date is the system's, or ``SPECLINT_TODAY`` (YYYY-MM-DD) when set, for reproducible runs.
+A waiver with no reason waives nothing and is itself reported; so is one whose ``expires`` is not
+a date (``YYYY-MM-DD``, or a TOML date: ``"never"``, ``"Dec 2020"``, ``false`` and ``2020-13-45``
+are refused at the value, not read as "forever" or "long ago"), one whose date has passed (the
+findings it covered come back), and one that matches no finding (stale: delete it). Today's date
+is the system's, or ``SPECLINT_TODAY`` (YYYY-MM-DD) when set, for reproducible runs; any other
+``SPECLINT_TODAY`` is an error.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import json
 import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .corpus import Corpus, DocumentKind
@@ -34,7 +40,7 @@ from .findings import Finding, Location, Severity
 from .structured import join_pointer
 
 WAIVER_RULE = "waiver"
-WAIVER_DOC = """A waiver that cannot be honoured: it has no reason, it has expired, or it matches nothing.
+WAIVER_DOC = """A waiver that cannot be honoured: it has no reason, its `expires` is not a date, it has expired, or it matches nothing.
 
 Waivers accept a finding in writing (``x-speclint-ignore`` on a node, ``<!-- speclint-ignore
 rule: reason -->`` in Markdown, or ``[[waivers]]`` in the configuration). One without a reason
@@ -53,11 +59,13 @@ class Waiver:
     where: str  # JSON pointer prefix, "#anchor", or "" for the whole file
     reason: str
     who: str
-    expires: str | None
+    expires: str | None  # ISO date (YYYY-MM-DD), when the waiver gives a valid one
     origin: Location
     kind: str  # "inSource" | "external" (SARIF suppression kinds)
     lines: tuple[int, int] | None = None  # a Markdown block
     used: int = field(default=0)
+    bad_expiry: str | None = None  # the `expires` value as written, when it is not a date
+    expiry_origin: Location | None = None  # where `expires` is written
 
     def covers(self, finding: Finding) -> bool:
         if finding.location.path != self.path:
@@ -76,8 +84,33 @@ class Waived:
     waiver: Waiver
 
 
-def today() -> str:
-    return os.environ.get("SPECLINT_TODAY") or datetime.date.today().isoformat()
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def parse_date(value: Any) -> datetime.date | None:
+    """A calendar date from a TOML/YAML date or a ``YYYY-MM-DD`` string; None for anything else."""
+    if isinstance(value, datetime.datetime):
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    if isinstance(value, str) and _ISO_DATE.fullmatch(value.strip()):
+        try:
+            return datetime.date.fromisoformat(value.strip())
+        except ValueError:
+            return None  # 2020-13-45
+    return None
+
+
+def today() -> datetime.date:
+    """The date expiry is judged against: ``SPECLINT_TODAY`` when set, else the system's.
+    Raises ``ValueError`` for a ``SPECLINT_TODAY`` that is not a date."""
+    fixed = os.environ.get("SPECLINT_TODAY")
+    if not fixed:
+        return datetime.date.today()
+    parsed = parse_date(fixed)
+    if parsed is None:
+        raise ValueError(f"SPECLINT_TODAY={fixed!r} is not a date: write it as YYYY-MM-DD")
+    return parsed
 
 
 def collect(corpus: Corpus) -> list[Waiver]:
@@ -108,15 +141,24 @@ def _structured(document: Any, node: Any, pointer: str) -> Iterator[Waiver]:
             details = marker if isinstance(marker, dict) else {}
             rules = _rules(details.get("rules") if details else marker)
             reason = str(details.get("reason") or node.get("x-speclint-reason") or "").strip()
+            if "expires" in details:
+                expiry_pointer = join_pointer(join_pointer(pointer, "x-speclint-ignore"), "expires")
+                written = details["expires"]
+            else:
+                expiry_pointer = join_pointer(pointer, "x-speclint-expires")
+                written = node.get("x-speclint-expires")
+            expires, bad = _expiry(written)
             yield Waiver(
                 rules,
                 document.path,
                 pointer,
                 reason,
                 str(details.get("who") or node.get("x-speclint-who") or ""),
-                _date(details.get("expires") or node.get("x-speclint-expires")),
+                expires,
                 document.location(join_pointer(pointer, "x-speclint-ignore"), note="the waiver"),
                 "inSource",
+                bad_expiry=bad,
+                expiry_origin=document.location(expiry_pointer, note="the waiver's `expires`"),
             )
         for key, child in node.items():
             if isinstance(child, (dict, list)) and not key.startswith("x-speclint"):
@@ -158,9 +200,16 @@ def _markdown(path: str, text: str) -> list[Waiver]:
 
 def _configured(corpus: Corpus) -> list[Waiver]:
     found = []
-    source = corpus.config.source or "speclint.toml"
-    for index, table in enumerate(corpus.config.waivers):
+    config = corpus.config
+    source = config.source or "speclint.toml"
+    with contextlib.suppress(ValueError):
+        source = Path(source).relative_to(corpus.root).as_posix()  # as reports name files
+    for index, table in enumerate(config.waivers):
         rules = _rules(table.get("rules", table.get("rule", "")))
+        header, expiry_line = (
+            config.waiver_lines[index] if index < len(config.waiver_lines) else (1, 1)
+        )
+        expires, bad = _expiry(table.get("expires"))
         found.append(
             Waiver(
                 rules,
@@ -168,18 +217,28 @@ def _configured(corpus: Corpus) -> list[Waiver]:
                 str(table.get("where", "")),
                 str(table.get("reason", "")).strip(),
                 str(table.get("who", "")),
-                _date(table.get("expires")),
-                Location(source, 1, 1, pointer=f"/waivers/{index}", note="the waiver"),
+                expires,
+                Location(source, header, 1, pointer=f"/waivers/{index}", note="the waiver"),
                 "external",
+                bad_expiry=bad,
+                expiry_origin=Location(
+                    source, expiry_line, 1, pointer=f"/waivers/{index}/expires", note="`expires`"
+                ),
             )
         )
     return found
 
 
-def _date(value: Any) -> str | None:
+def _expiry(value: Any) -> tuple[str | None, str | None]:
+    """(the ISO date, None) for a date; (None, the value as written) for anything else; (None,
+    None) when there is no ``expires``."""
     if value is None:
-        return None
-    return value.isoformat() if isinstance(value, datetime.date) else str(value)
+        return None, None
+    parsed = parse_date(value)
+    if parsed is None:
+        written = value if isinstance(value, str) else json.dumps(value, default=str)
+        return None, str(written)
+    return parsed.isoformat(), None
 
 
 def apply(
@@ -187,12 +246,23 @@ def apply(
 ) -> tuple[list[Finding], list[Waived], list[Finding]]:
     """(findings still reported, waived findings, findings about the waivers themselves)."""
     waivers = collect(corpus)
-    now = today()
+    now = today().isoformat()  # ISO dates order as strings once both are valid dates
     problems: list[Finding] = []
     usable: list[Waiver] = []
     for waiver in waivers:
         what = ", ".join(waiver.rules) or "no rule"
-        if not waiver.reason:
+        if waiver.bad_expiry is not None:
+            problems.append(
+                _problem(
+                    waiver,
+                    f"the waiver of {what} has `expires: {waiver.bad_expiry}`, which is not a "
+                    "date, so it waives nothing: write the last day it holds as YYYY-MM-DD, or "
+                    "remove `expires` for a waiver without end",
+                    "bad-expiry",
+                    waiver.expiry_origin,
+                )
+            )
+        elif not waiver.reason:
             problems.append(
                 _problem(
                     waiver,
@@ -230,16 +300,12 @@ def apply(
     return kept, waived, problems
 
 
-def _problem(waiver: Waiver, message: str, kind: str) -> Finding:
+def _problem(waiver: Waiver, message: str, kind: str, where: Location | None = None) -> Finding:
+    origin = where or waiver.origin
     return Finding(
         WAIVER_RULE,
         Severity.WARNING,
         message,
-        Location(
-            waiver.origin.path,
-            waiver.origin.line,
-            waiver.origin.column,
-            pointer=waiver.origin.pointer,
-        ),
+        Location(origin.path, origin.line, origin.column, pointer=origin.pointer),
         key=f"{kind}:{waiver.path}:{waiver.where}:{','.join(waiver.rules)}:{waiver.origin.line}",
     )

@@ -2,9 +2,15 @@
 
 What it does
     Reports every corpus file that is not well-formed: a JSON syntax error, a YAML error, bytes that
-    are not UTF-8, a binary file with a ``.json`` name, nesting deeper than 256 levels, a YAML alias
-    expansion past two million nodes, or a symlink that leaves the corpus root. The finding points
-    at the line and column where parsing stopped.
+    are not UTF-8, a binary file with a ``.json`` name, nesting deeper than 256 levels, or a YAML
+    alias expansion past two million nodes. The finding points at the line and column where
+    parsing stopped.
+
+    It also reports the files speclint will not read, because reading them is unsafe or
+    impossible: a symlink that leaves the corpus root or points back at itself, a FIFO, socket
+    or device with a schema's name (opening a FIFO would wait forever), a file over 25 MB, and a
+    file whose name is not UTF-8 (it could appear in no report, URI or ``$ref``; the finding
+    shows its bytes as ``\\xff`` escapes).
 
 Why is this bad?
     A file that does not parse is invisible to every other check, and to every tool downstream
@@ -52,10 +58,15 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         problem = document.problem
         if problem is None:
             continue
+        advice = (
+            " (nothing in it was checked)"
+            if problem.unread
+            else "; fix the file so it parses (nothing else is checked in it)"
+        )
         yield Finding(
             ID,
             SEVERITY,
-            f"{problem.message}; fix the file so it parses (nothing else is checked in it)",
+            f"{problem.message}{advice}",
             Location(document.path, problem.line, problem.column),
             key=problem.message,
         )

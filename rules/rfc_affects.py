@@ -35,7 +35,6 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from typing import Any
 
 from speclint.corpus import Corpus
@@ -95,30 +94,26 @@ def affected_paths(value: str) -> list[str]:
 
 
 def _file_names(corpus: Corpus) -> dict[str, int]:
-    """How many files in the corpus folder have each file name (for bare-name lookups)."""
+    """How many files of the repository have each file name (for bare-name lookups)."""
     counts: dict[str, int] = {}
-    root = corpus.root
-    if root.is_dir():
-        for path in root.rglob("*"):
-            if ".git" in path.parts or "node_modules" in path.parts:
-                continue
-            if path.is_file():
-                counts[path.name] = counts.get(path.name, 0) + 1
-    else:  # an in-memory corpus
-        for document_path in corpus.documents:
-            name = document_path.rsplit("/", 1)[-1]
-            counts[name] = counts.get(name, 0) + 1
+    for path in corpus.tree or corpus.documents:
+        name = path.rsplit("/", 1)[-1]
+        counts[name] = counts.get(name, 0) + 1
     return counts
 
 
 def _exists(corpus: Corpus, rfc_path: str, path: str, names: dict[str, int]) -> bool:
+    """Whether the repository has ``path`` (a file, or a folder with files), from the root or
+    from the RFC's folder. Answered from the corpus's file listing, never the disk: a path that
+    leaves the root (``../sibling``) is not the repository's, whatever is there."""
     relative = posixpath.normpath(posixpath.join(posixpath.dirname(rfc_path), path))
-    for candidate in (path.rstrip("/"), relative.rstrip("/")):
-        if candidate in corpus.documents:
+    present = corpus.tree or frozenset(corpus.documents)
+    for candidate in (posixpath.normpath(path.rstrip("/")), relative.rstrip("/")):
+        if candidate == ".." or candidate.startswith(("../", "/")):
+            continue
+        if candidate in present or candidate in corpus.documents:
             return True
-        if corpus.root.is_dir() and (Path(corpus.root) / candidate).exists():
-            return True
-        if any(p.startswith(candidate + "/") for p in corpus.documents):
-            return True  # a folder the corpus has files in
+        if any(p.startswith(candidate + "/") for p in present):
+            return True  # a folder the repository has files in
     # A bare file name ("interrupt.md") that one file of the corpus has.
     return "/" not in path.rstrip("/") and names.get(path, 0) >= 1

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +21,13 @@ BUNDLED_CORPUS = REPOSITORY / "corpus"
 OPENWOP = REPOSITORY.parent / "shared" / "openwop-corpus"
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+# The caches of every speclint the tests start (in process, or as a child that inherits the
+# environment) go to a folder of this session, not the user's cache folder.
+if "SPECLINT_CACHE_DIR" not in os.environ:
+    _CACHE = tempfile.mkdtemp(prefix="speclint-test-cache-")
+    os.environ["SPECLINT_CACHE_DIR"] = _CACHE
+    atexit.register(shutil.rmtree, _CACHE, True)
 
 
 def schema(**body: Any) -> str:

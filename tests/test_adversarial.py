@@ -22,7 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import schema, write_files
-from speclint.corpus import MAX_FILE_BYTES, Corpus
+from speclint.corpus import Corpus
+from speclint.reading import MAX_FILE_BYTES
 from speclint.runner import run_rules
 
 TIME_BOX = 90  # seconds for a whole run of the adversarial corpus (it takes a few)

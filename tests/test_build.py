@@ -55,14 +55,20 @@ def test_check_passes_after_build_and_fails_after_a_schema_edit(tmp_path: Path) 
     assert "capabilities.schema.json" not in stale.stdout
     assert "run `speclint build" in stale.stderr
 
-    (corpus / "build/schemas/left-over.schema.json").write_text("{}\n")
+    # A schema that is gone leaves its bundle behind (extra); a file the build never wrote is
+    # not the build's business: it is neither reported nor touched.
+    (corpus / "schemas/heartbeat-ack.schema.json").unlink()
+    (corpus / "build/schemas/notes.json").write_text("{}\n")
     (corpus / "build/schemas/error.schema.json").unlink()
     worse = cli("build", str(corpus), "--check")
-    assert "left-over.schema.json: extra" in worse.stdout
+    assert "build/schemas/heartbeat-ack.schema.json: extra" in worse.stdout
     assert "error.schema.json: missing" in worse.stdout
-    assert cli("build", str(corpus)).returncode == 0
+    assert "notes.json" not in worse.stdout
+    rebuilt = cli("build", str(corpus))
+    assert rebuilt.returncode == 0 and "removed 1 it no longer builds" in rebuilt.stdout
     assert cli("build", str(corpus), "--check").returncode == 0
-    assert not (corpus / "build/schemas/left-over.schema.json").exists()
+    assert not (corpus / "build/schemas/heartbeat-ack.schema.json").exists()
+    assert (corpus / "build/schemas/notes.json").read_text() == "{}\n"
 
 
 def test_build_outputs_are_never_linted_as_sources(tmp_path: Path) -> None:
@@ -85,7 +91,11 @@ def test_catalog_and_configured_output_and_selection(make_corpus: Any) -> None:
     )
     assert cli("build", str(root)).returncode == 0
     written = sorted(p.relative_to(root).as_posix() for p in (root / "dist").rglob("*.json"))
-    assert written == ["dist/bundled/catalog.json", "dist/bundled/schemas/api/order.schema.json"]
+    assert written == [
+        "dist/bundled/.speclint-build.json",  # the manifest: what the build wrote, with hashes
+        "dist/bundled/catalog.json",
+        "dist/bundled/schemas/api/order.schema.json",
+    ]
     catalog = json.loads((root / "dist/bundled/catalog.json").read_text())
     assert catalog == {
         "https://example.org/order.json": {

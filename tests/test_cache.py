@@ -10,13 +10,23 @@ from typing import Any
 from test_cli import cli
 
 from conftest import BUNDLED_CORPUS
-from speclint.cache import FOLDER
+from speclint.cache import ENTRY, cache_home, corpus_folder
 
 
 def corpus_copy(tmp_path: Path) -> Path:
     target = tmp_path / "corpus"
-    shutil.copytree(BUNDLED_CORPUS, target, ignore=shutil.ignore_patterns(FOLDER))
+    shutil.copytree(BUNDLED_CORPUS, target)
     return target
+
+
+def folder_of(root: Path) -> Path:
+    found = corpus_folder(root)
+    assert found is not None
+    return found
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
 
 def reports(root: Path, *extra: str) -> tuple[str, str, str, int]:
@@ -40,14 +50,21 @@ def reports(root: Path, *extra: str) -> tuple[str, str, str, int]:
 
 def test_a_cached_run_is_byte_identical_and_changes_invalidate_it(tmp_path: Path) -> None:
     root = corpus_copy(tmp_path)
+    before = tree(root)
     fresh = reports(root, "--no-cache")
-    assert not (root / FOLDER).exists()  # --no-cache writes nothing
+    home = cache_home() / "corpora"
+    assert not any(
+        (p / "root.txt").read_text().strip() == str(root.resolve())
+        for p in home.iterdir()
+        if (p / "root.txt").is_file()
+    )  # --no-cache writes nothing
     first = reports(root)
     assert first == fresh
-    runs = list((root / FOLDER).glob("run-*.pickle"))
-    assert len(runs) == 1 and (root / FOLDER / ".gitignore").read_text() == "*\n"
+    assert tree(root) == before  # nothing is written into the corpus: the cache is the user's
+    runs = list((folder_of(root) / "runs").glob(f"*{ENTRY}"))
+    assert len(runs) == 1
     assert reports(root) == fresh  # from the run cache
-    assert list((root / FOLDER).glob("run-*.pickle")) == runs  # no new entry: it was a hit
+    assert list((folder_of(root) / "runs").glob(f"*{ENTRY}")) == runs  # a hit: no new entry
 
     # A content change is seen (and its revert brings the cached result back).
     options = root / "schemas/run-options.schema.json"
@@ -70,8 +87,10 @@ def test_a_cached_run_is_byte_identical_and_changes_invalidate_it(tmp_path: Path
 def test_corrupt_cache_entries_are_ignored(tmp_path: Path) -> None:
     root = corpus_copy(tmp_path)
     fresh = reports(root)
-    for entry in (root / FOLDER).glob("*.pickle"):
-        entry.write_bytes(b"not a pickle")
+    entries = [p for p in folder_of(root).rglob(f"*{ENTRY}")]
+    assert len(entries) > 10
+    for entry in entries:
+        entry.write_bytes(b"not a cache entry")
     assert reports(root) == fresh
 
 
@@ -100,31 +119,32 @@ def test_rules_that_read_only_json_and_yaml_keep_results_across_prose_edits(tmp_
     page = root / "spec/interrupt.md"
     page.write_text(page.read_text() + "\nMore prose.\n")
     corpus = Corpus.load(root, load_config(root))
-    cache = RuleCache(root)
+    cache = RuleCache(folder_of(root))
     assert all(cache.get(k) is not None for k in (cache.key(corpus, r) or "" for r in structured))
     assert reports(root) == reports(root, "--no-cache")
 
     ack = root / "schemas/heartbeat-ack.schema.json"
     ack.write_text(ack.read_text().replace('"required": ["sequence"]', '"required": "sequence"'))
     corpus = Corpus.load(root, load_config(root))
-    assert RuleCache(root).get(RuleCache.key(corpus, "schema-invalid") or "") is None
+    assert RuleCache(folder_of(root)).get(RuleCache.key(corpus, "schema-invalid") or "") is None
     after = reports(root)
     assert "heartbeat-ack.schema.json" in after[0] and "[schema-invalid]" in after[0]
     assert after == reports(root, "--no-cache")
 
 
 def test_caches_of_other_speclint_code_are_never_used(tmp_path: Path, monkeypatch: Any) -> None:
-    """The caches are keyed on the installed code, not only the version: pickles written by
+    """The caches are keyed on the installed code, not only the version: entries written by
     other code (an upgrade, or an edit within one version) are ignored."""
     import speclint.cache as cache
 
     root = corpus_copy(tmp_path)
     fresh = reports(root)
-    before = sorted(p.name for p in (root / FOLDER).glob("parse-*"))
+    folder = folder_of(root)
+    before = sorted(p.name for p in folder.glob("parse-*"))
     assert before == [f"parse-{cache.code_fingerprint()}"]
-    assert len(list((root / FOLDER / before[0]).glob("*.pickle"))) > 10  # one per document
+    assert len(list((folder / before[0]).glob(f"*{ENTRY}"))) > 10  # one per document
     monkeypatch.setattr(cache, "code_fingerprint", lambda: "1111111111111111")
-    other = cache.ParseCache(root)
+    other = cache.ParseCache(folder)
     other.document("spec/interrupt.md", (root / "spec/interrupt.md").read_bytes())
     assert other.misses == 1  # nothing of the real installation's entries is read
     monkeypatch.undo()

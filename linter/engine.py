@@ -1,0 +1,336 @@
+"""The run: one entry point for everything that lints a corpus.
+
+``speclint check`` (and so the pre-commit hook), ``speclint baseline write`` and the Agent Feedback
+Protocol command call :func:`lint`; commands that only need the parsed corpus call :func:`load`.
+A run is, in order (architecture.md, "Data flow"):
+
+1. the configuration, and the date waivers are judged against;
+2. the root's file listing and the bytes of every discovered file (``corpus.snapshot``);
+3. the run cache: a run whose every input is unchanged is answered from it (never a run with a
+   base revision, which judges a change);
+4. the corpus, parsed (unchanged files from the parse cache), and, with ``diff_base``, the same
+   corpus at the base revision, linted in a temporary worktree;
+5. the rules (``runner.run_rules``: forked, time-boxed, the structured ones from the rule cache),
+   and the waivers;
+6. the comparisons: against the base's findings, against a baseline file.
+
+The whole run has a time limit as well as each rule (``Options.time_limit``): the rules still
+running near the limit are stopped and reported as ``internal-error`` findings, and a run that is
+still parsing at the limit ends with :class:`EngineError`. Every problem the user can act on (a bad
+configuration, an unknown rule, a base revision that is not fetched, a malformed baseline, a bad
+``SPECLINT_TODAY``) is an :class:`EngineError` with a one-line message; the command line prints
+it and exits 2.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .baseline import BaselineError, Entry, entry_for
+from .baseline import apply as apply_baseline
+from .baseline import load as load_baseline
+from .cache import ParseCache, RuleCache, RunCache, corpus_folder, enabled, forget_stale, run_key
+from .catalog import RuleInfo
+from .config import Config, ConfigError, load_config
+from .corpus import Corpus, decode, listing, snapshot
+from .findings import Finding, Severity, sorted_findings
+from .gitbase import GitError, base_checkout, remove_stale_worktrees
+from .lifecycle import TimeLimitReached, time_limit
+from .progress import Sink, reporting
+from .reading import LoadProblem
+from .reporters import FixedFinding, Gate
+from .runner import INTERNAL_ERROR, RunResult, not_run, run_rules, select_rules
+from .waivers import Waived, today
+
+DEFAULT_TIME_LIMIT = 900.0  # seconds for a whole run; each rule also has its own time box
+# Before the limit, the rules still running are stopped, so the report of the others is written.
+REPORT_MARGIN = 30.0
+
+
+class EngineError(Exception):
+    """The run cannot be done as asked; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Options:
+    config_path: Path | None = None
+    rules: tuple[str, ...] = ()  # only these rules (default: all that the configuration enables)
+    baseline: Path | None = None
+    diff_base: str | None = None
+    cache: bool = True
+    debug: bool = False  # rules in this process, tracebacks shown
+    time_limit: float | None = DEFAULT_TIME_LIMIT
+    progress: Sink | None = None
+    keep_corpus: bool = False  # parse the corpus even when the run cache answers
+
+
+@dataclass
+class Outcome:
+    config: Config
+    result: RunResult  # every finding of the corpus (waivers applied) and the rules that ran
+    findings: list[Finding]  # what is reported: the new ones when there is a base or baseline
+    sources: dict[str, str]  # path -> text, for report excerpts
+    gate: Gate | None = None
+    notes: list[str] = field(default_factory=list)  # for standard error
+    corpus: Corpus | None = None  # parsed unless the run cache answered (see keep_corpus)
+
+
+def _configuration(root: Path, config_path: Path | None) -> Config:
+    if not root.exists():
+        raise EngineError(f"{root}: no such directory")
+    if not root.is_dir():
+        raise EngineError(
+            f"{root}: not a directory (speclint checks a whole corpus: pass its root)"
+        )
+    try:
+        today()  # a bad SPECLINT_TODAY is the user's to fix before anything runs
+    except ValueError as error:
+        raise EngineError(str(error)) from None
+    try:
+        return load_config(root.resolve(), config_path)
+    except ConfigError as error:
+        raise EngineError(str(error)) from None
+
+
+def load(root: Path, config_path: Path | None = None) -> Corpus:
+    """The corpus at ``root`` with its configuration, parsed (no rules run)."""
+    config = _configuration(root, config_path)
+    return Corpus.load(root, config)
+
+
+def lint(root: Path, options: Options | None = None) -> Outcome:
+    """Lint the corpus at ``root``."""
+    options = options or Options()
+    started = time.monotonic()
+    limit = options.time_limit
+    phase = ["reading the configuration"]
+    try:
+        with reporting(options.progress), time_limit(limit):
+            return _lint(root, options, started, phase)
+    except TimeLimitReached:
+        raise EngineError(
+            f"the run did not finish within its time limit of {limit:g} s (it was "
+            f"{phase[0]}); raise it with --time-limit, or check a smaller part of the corpus"
+        ) from None
+
+
+def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Outcome:
+    config = _configuration(root, options.config_path)
+    remove_stale_worktrees(root, thorough=True)  # what a killed --diff-base run left behind
+    caching = options.cache and enabled()
+    folder = corpus_folder(root) if caching else None
+    if folder is not None:
+        forget_stale()
+    phase[0] = "reading the files"
+    tree = listing(root.resolve())
+    files = snapshot(root, config, tree)
+    sources = _sources(files)
+    # A run against a base judges the change (compat-claim, new and fixed findings): never
+    # answered from, nor stored in, the run cache of plain runs.
+    run_cache = RunCache(folder) if folder is not None and options.diff_base is None else None
+    key = run_key(root, config, files, options.rules, tree) if run_cache else ""
+    result = None
+    if run_cache is not None and not options.debug:
+        result = _from_record(run_cache.get(key))
+    corpus = None
+    parse_cache = None
+    needs_corpus = options.keep_corpus or options.baseline is not None or options.diff_base
+    if result is None or needs_corpus:
+        phase[0] = "parsing"
+        parse_cache = ParseCache(folder) if folder is not None else None
+        corpus = Corpus.from_snapshot(root, config, files, parse_cache, tree)
+    base_entries: list[Entry] | None = None
+    if result is None:
+        assert corpus is not None
+        try:
+            rules = select_rules(corpus, options.rules or None)
+        except KeyError as error:
+            raise EngineError(
+                f"unknown rule id(s): {error.args[0]} (see `speclint rules`)"
+            ) from None
+        deadline = _deadline(started, options.time_limit)
+        if options.diff_base is not None:
+            # The base first: rules that judge the change itself (compat-claim) read it.
+            phase[0] = f"linting the base revision {options.diff_base}"
+            corpus.base, base_entries = _lint_base(
+                root, options.diff_base, config, options.rules, deadline
+            )
+        phase[0] = "running the rules"
+        rule_cache = RuleCache(folder) if folder is not None and options.diff_base is None else None
+        result = run_rules(corpus, rules, debug=options.debug, cache=rule_cache, deadline=deadline)
+        if parse_cache is not None:
+            parse_cache.save()  # after the run: with the pages' memoised prose sets
+        # A rule stopped by its time box (a busy machine?) is tried again next time.
+        if run_cache is not None and not any(f.rule == INTERNAL_ERROR for f in result.findings):
+            run_cache.put(key, _record(result))
+    phase[0] = "comparing"
+    return _compared(options, config, result, sources, corpus, base_entries)
+
+
+def _deadline(started: float, limit: float | None) -> float | None:
+    if limit is None or limit <= 0:
+        return None
+    return started + max(limit * 0.5, limit - REPORT_MARGIN)
+
+
+def _compared(
+    options: Options,
+    config: Config,
+    result: RunResult,
+    sources: dict[str, str],
+    corpus: Corpus | None,
+    base_entries: list[Entry] | None,
+) -> Outcome:
+    findings = result.findings
+    known: list[Finding] = []
+    fixed: list[Entry] = []
+    against: list[str] = []
+    notes: list[str] = []
+    if options.diff_base is not None and base_entries is not None:
+        assert corpus is not None  # built for every run with a base
+        compared = apply_baseline(corpus, findings, base_entries)
+        findings = compared.new
+        known += compared.known
+        fixed += compared.fixed
+        against.append(f"`{options.diff_base}`")
+        notes.append(
+            f"against {options.diff_base}: {len(compared.new)} new finding(s), "
+            f"{len(compared.fixed)} fixed, {len(compared.known)} unchanged (not shown)"
+        )
+        notes += [f"  fixed: [{e.rule}] {e.path} {e.where}" for e in compared.fixed]
+    if options.baseline is not None:
+        assert corpus is not None  # built for every run with a baseline
+        try:
+            applied = apply_baseline(corpus, findings, load_baseline(options.baseline))
+        except BaselineError as error:
+            raise EngineError(str(error)) from None
+        findings = applied.new
+        known += applied.known
+        fixed += applied.fixed
+        against.append(f"baseline `{options.baseline.as_posix()}`")
+        notes.append(
+            f"baseline {options.baseline}: {len(applied.known)} known finding(s) not shown, "
+            f"{len(applied.new)} new"
+        )
+        if applied.fixed:
+            entries = "entry is" if len(applied.fixed) == 1 else "entries are"
+            notes.append(
+                f"{len(applied.fixed)} baseline {entries} fixed; shrink the baseline with "
+                "`speclint baseline write`:"
+            )
+            notes += [f"  fixed: [{e.rule}] {e.path} {e.where}" for e in applied.fixed]
+    gate = None
+    if against:
+        gate = Gate(
+            " and ".join(against),
+            tuple(sorted_findings(known)),
+            tuple(
+                sorted(
+                    {FixedFinding(e.rule, e.path, e.where, e.message) for e in fixed},
+                    key=lambda e: (e.path, e.rule, e.where, e.message),
+                )
+            ),
+        )
+    return Outcome(config, result, findings, sources, gate, notes, corpus)
+
+
+def _sources(files: dict[str, bytes | LoadProblem]) -> dict[str, str]:
+    """The text of every readable file, for report excerpts (what ``Corpus.sources`` gives)."""
+    texts = {}
+    for relative, raw in files.items():
+        if isinstance(raw, bytes):
+            text, _ = decode(raw)
+            if text is not None:
+                texts[relative] = text
+    return texts
+
+
+def _lint_base(
+    root: Path,
+    ref: str,
+    config: Config,
+    only_rules: tuple[str, ...] | None,
+    deadline: float | None = None,
+) -> tuple[Corpus, list[Entry]]:
+    """The corpus at git revision REF, loaded in a temporary worktree, and linted there unless
+    ``only_rules`` is None (rules may look at the worktree's files, so they run inside it)."""
+    try:
+        with base_checkout(root, ref) as base_path:
+            if not base_path.is_dir():
+                raise EngineError(f"{root} does not exist at {ref}: nothing to compare with")
+            base_corpus = Corpus.load(base_path, config)
+            if only_rules is None:
+                return base_corpus, []
+            base = run_rules(
+                base_corpus, select_rules(base_corpus, only_rules or None), deadline=deadline
+            )
+            return base_corpus, [entry_for(base_corpus, f) for f in base.findings]
+    except GitError as error:
+        raise EngineError(str(error)) from None
+
+
+def base_corpus(root: Path, ref: str, config: Config) -> Corpus:
+    """The corpus at git revision REF, parsed but not linted (``speclint changes``)."""
+    corpus, _ = _lint_base(root, ref, config, None)
+    return corpus
+
+
+# --- the run cache's record of a result ---------------------------------------------------------
+
+
+def _record(result: RunResult) -> dict[str, Any]:
+    """The result as plain data for the run cache (rule descriptions without their code)."""
+    return {
+        "findings": list(result.findings),
+        "waived": list(result.waived),
+        "rules": [
+            [info.id, info.severity, info.doc, info.module, info.needs_base, info.reads]
+            for info in result.rules.values()
+        ],
+    }
+
+
+def _from_record(record: dict[str, Any] | None) -> RunResult | None:
+    """The result a record holds, or None when it is not one (checked item by item)."""
+    if record is None:
+        return None
+    findings, waived, rules = record.get("findings"), record.get("waived"), record.get("rules")
+    if not (isinstance(findings, list) and isinstance(waived, list) and isinstance(rules, list)):
+        return None
+    if not all(isinstance(f, Finding) for f in findings):
+        return None
+    if not all(isinstance(w, Waived) for w in waived):
+        return None
+    described: dict[str, RuleInfo] = {}
+    for item in rules:
+        if not (isinstance(item, list) and len(item) == 6):
+            return None
+        rule_id, severity, doc, module, needs_base, reads = item
+        if not (isinstance(severity, Severity) and isinstance(rule_id, str)):
+            return None
+        described[rule_id] = RuleInfo(
+            rule_id, severity, str(doc), str(module), not_run, bool(needs_base), str(reads)
+        )
+    return RunResult(findings, described, waived)
+
+
+def lint_corpus(corpus: Corpus, options: Options | None = None) -> RunResult:
+    """Lint a corpus built in memory (an Agent Feedback Protocol inline artifact) under the same
+    time box and time limit as :func:`lint`; nothing is cached."""
+    options = options or Options()
+    started = time.monotonic()
+    try:
+        with reporting(options.progress), time_limit(options.time_limit):
+            rules = select_rules(corpus, options.rules or None)
+            return run_rules(
+                corpus, rules, debug=options.debug, deadline=_deadline(started, options.time_limit)
+            )
+    except KeyError as error:
+        raise EngineError(f"unknown rule id(s): {error.args[0]} (see `speclint rules`)") from None
+    except TimeLimitReached:
+        raise EngineError(
+            f"the run did not finish within its time limit of {options.time_limit:g} s"
+        ) from None

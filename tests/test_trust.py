@@ -1,0 +1,801 @@
+"""speclint is safe to run on any pull request (issue 13): it runs no code from the repository,
+writes and deletes nothing outside its own outputs, follows no link out of the root, survives any
+file, leaves nothing behind when it is killed, and never serves results of other code.
+
+Each test reproduces one way this failed, in a temporary repository (a real ``git clone`` where
+the attack is a commit), as an attacker or a careless user would.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_cli import cli
+
+from conftest import BUNDLED_CORPUS, REPOSITORY, schema, write_files
+
+GIT = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+LINUX = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="reads /proc to find left-over processes"
+)
+
+
+def git(*args: str, cwd: Path) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def committed(tmp_path: Path, files: dict[str, str | bytes], name: str = "origin") -> Path:
+    """A repository with ``files`` committed, cloned the way CI checks out a pull request."""
+    origin = write_files(tmp_path / name, files)
+    git("init", "-q", cwd=origin)
+    git("add", "-A", cwd=origin)
+    git("commit", "-q", "-m", "pull request", cwd=origin)
+    clone = tmp_path / f"{name}-clone"
+    subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
+    return clone
+
+
+def bundled_files() -> dict[str, str | bytes]:
+    return {
+        p.relative_to(BUNDLED_CORPUS).as_posix(): p.read_bytes()
+        for p in BUNDLED_CORPUS.rglob("*")
+        if p.is_file() and ".speclint-cache" not in p.parts
+    }
+
+
+def snapshot_of(folder: Path) -> dict[str, bytes | str]:
+    """Every file (bytes) and symlink (its target) under ``folder``, without following links."""
+    found: dict[str, bytes | str] = {}
+    for current, folders, files in os.walk(folder):
+        for name in folders + files:
+            path = Path(current) / name
+            relative = path.relative_to(folder).as_posix()
+            if path.is_symlink():
+                found[relative] = "-> " + os.readlink(path)
+            elif path.is_file():
+                found[relative] = path.read_bytes()
+    return found
+
+
+# --- 1. no code from a committed cache -------------------------------------------------------
+
+
+class Payload:
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (os.system, (f"touch {self.marker}",))
+
+
+def test_a_committed_pickle_cache_never_runs(tmp_path: Path) -> None:
+    marker = tmp_path / "MARKER"
+    poison = pickle.dumps({"rule": Payload(marker)})
+    files = bundled_files()
+    for name in (
+        ".speclint-cache/durations.pickle",
+        ".speclint-cache/rules-0000000000000000.pickle",
+        ".speclint-cache/run-0000.pickle",
+        ".speclint-cache/parse-0000000000000000/0000.pickle",
+    ):
+        files[name] = poison
+    clone = committed(tmp_path, files)
+    files_before = snapshot_of(clone)
+    assert cli("baseline", "write", str(clone), "-o", str(tmp_path / "b.json")).returncode == 0
+    for args in (
+        ("check", str(clone)),  # the pre-commit hook's entry
+        ("check", str(clone)),  # a second, warm run
+        ("check", str(clone), "--baseline", str(tmp_path / "b.json")),
+        ("build", str(clone), "-o", str(tmp_path / "out")),
+        ("roles", str(clone)),
+    ):
+        done = cli(*args)
+        assert "Traceback" not in done.stderr, done.stderr
+        assert not marker.exists(), f"speclint {' '.join(args)} ran code from the repository"
+    assert snapshot_of(clone) == files_before  # and wrote nothing into the checkout
+
+
+def test_cache_entries_that_name_foreign_code_are_a_miss_not_a_call() -> None:
+    import msgpack
+
+    from speclint.storage import MAGIC, StorageError, dumps, loads
+
+    forged = MAGIC + msgpack.packb(
+        [msgpack.ExtType(2, b"os:system"), "touch /tmp/never"], use_bin_type=True
+    )
+    with pytest.raises(StorageError):
+        loads(forged)
+    for name in (b"speclint.cli:main", b"builtins:eval", b"speclint.storage:loads", b"../x:y"):
+        with pytest.raises(StorageError):
+            loads(MAGIC + msgpack.packb([msgpack.ExtType(2, name), 1, "x"], use_bin_type=True))
+    with pytest.raises(StorageError):
+        loads(pickle.dumps({"a": 1}))  # a pickle is not an entry
+    from speclint.findings import Finding, Location, Severity
+
+    finding = Finding("r", Severity.ERROR, "m", Location("a.json", 2, 3, pointer="/x"), key="k")
+    assert loads(dumps([finding, (1, 2), {"k": frozenset({"v"})}])) == [
+        finding,
+        (1, 2),
+        {"k": frozenset({"v"})},
+    ]
+
+
+def test_a_cache_folder_that_is_not_private_is_never_used(tmp_path: Path) -> None:
+    corpus = write_files(tmp_path / "spec", {"schemas/a.schema.json": schema(type="object")})
+    outside = write_files(tmp_path / "outside", {"keep/file.txt": "unrelated\n"})
+    before = snapshot_of(outside)
+    link = tmp_path / "cache-link"
+    link.symlink_to(outside, target_is_directory=True)
+    env = {**os.environ, "SPECLINT_CACHE_DIR": str(link)}
+    for _ in range(2):
+        done = subprocess.run(
+            [sys.executable, "-m", "speclint", "check", str(corpus)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert "not a private folder" in done.stderr and "running without a cache" in done.stderr
+    assert snapshot_of(outside) == before  # nothing written there, nothing removed
+
+    shared = tmp_path / "shared-cache"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)  # writable by anyone: another user could plant entries
+    env["SPECLINT_CACHE_DIR"] = str(shared)
+    done = subprocess.run(
+        [sys.executable, "-m", "speclint", "check", str(corpus)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0 and "running without a cache" in done.stderr
+    assert list(shared.iterdir()) == []
+
+
+@GIT
+def test_a_committed_cache_symlink_is_neither_written_nor_emptied(tmp_path: Path) -> None:
+    outside = write_files(tmp_path / "outside", {"unrelated/data.txt": "keep me\n"})
+    before = snapshot_of(outside)
+    origin = write_files(tmp_path / "origin", bundled_files())
+    (origin / ".speclint-cache").symlink_to(outside, target_is_directory=True)
+    git("init", "-q", cwd=origin)
+    git("add", "-A", cwd=origin)
+    git("commit", "-q", "-m", "link", cwd=origin)
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
+    assert (clone / ".speclint-cache").is_symlink()
+    for _ in range(2):
+        assert cli("check", str(clone)).returncode == 1
+    assert cli("build", str(clone)).returncode == 0
+    assert snapshot_of(outside) == before
+
+
+# --- 2. the build writes and deletes only its own outputs ------------------------------------
+
+
+def test_build_never_deletes_or_changes_files_it_did_not_write(tmp_path: Path) -> None:
+    corpus = write_files(tmp_path / "spec", bundled_files())
+    out = write_files(
+        tmp_path / "dist",
+        {"package.json": '{"name": "schemas"}\n', "deep/nested/settings.json": '{"a": 1}\n'},
+    )
+    theirs = snapshot_of(out)
+    for _ in range(2):
+        done = cli("build", str(corpus), "-o", str(out))
+        assert done.returncode == 0, done.stderr
+    (corpus / "schemas/heartbeat-ack.schema.json").unlink()  # its bundle is now stale output
+    done = cli("build", str(corpus), "-o", str(out))
+    assert done.returncode == 0 and "removed 1" in done.stdout
+    after = snapshot_of(out)
+    assert {k: after.get(k) for k in theirs} == theirs
+    assert "schemas/heartbeat-ack.schema.json" not in after
+    assert cli("build", str(corpus), "-o", str(out), "--check").returncode == 0
+
+
+def test_a_forged_manifest_cannot_make_the_build_delete(tmp_path: Path) -> None:
+    corpus = write_files(tmp_path / "spec", bundled_files())
+    source = corpus / "schemas/common.schema.json"
+    digest = hashlib.sha256(source.read_bytes()).hexdigest()
+    (corpus / "build").mkdir()
+    (corpus / "build/package.json").write_text('{"keep": true}\n')
+    package = hashlib.sha256(b'{"keep": true}\n').hexdigest()
+    (corpus / "build/.speclint-build.json").write_text(
+        json.dumps(
+            {
+                "speclint-build": 1,
+                "files": {
+                    "../schemas/common.schema.json": digest,
+                    "/etc/hostname": "0" * 64,
+                    "package.json": "0" * 64,  # a hash that does not match: not ours
+                    "sub/../../speclint.toml": package,
+                },
+            }
+        )
+    )
+    before = snapshot_of(corpus)
+    assert cli("build", str(corpus)).returncode == 0
+    after = snapshot_of(corpus)
+    changed = {k for k in before if before[k] != after.get(k)}
+    assert changed == {"build/.speclint-build.json"}  # replaced by the build's own manifest
+
+
+@pytest.mark.parametrize("output", [".", "schemas", "schemas/..", "./"])
+def test_an_output_folder_that_holds_the_sources_is_refused(tmp_path: Path, output: str) -> None:
+    corpus = write_files(tmp_path / "spec", bundled_files())
+    config = corpus / "speclint.toml"
+    config.write_text(config.read_text() + f'\n[build]\noutput = "{output}"\n')
+    before = snapshot_of(corpus)
+    done = cli("build", str(corpus))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "of its own" in done.stderr, done.stderr
+    assert snapshot_of(corpus) == before
+
+
+@GIT
+def test_a_committed_output_symlink_out_of_the_root_is_refused(tmp_path: Path) -> None:
+    outside = write_files(tmp_path / "outside", {"schemas/common.schema.json": "precious\n"})
+    before = snapshot_of(outside)
+    origin = write_files(tmp_path / "origin", bundled_files())
+    (origin / "build").symlink_to(outside, target_is_directory=True)
+    git("init", "-q", cwd=origin)
+    git("add", "-A", cwd=origin)
+    git("commit", "-q", "-m", "link", cwd=origin)
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
+    for args in (("build", str(clone)), ("build", str(clone), "--check")):
+        done = cli(*args)
+        assert done.returncode == 2 and "symlink" in done.stderr, done.stderr
+    # An explicit -o into the repository through the same link is refused too.
+    assert cli("build", str(clone), "-o", str(clone / "build")).returncode == 2
+    # A link further down, inside a real output folder.
+    (clone / "out").mkdir()
+    (clone / "out/schemas").symlink_to(outside / "schemas", target_is_directory=True)
+    done = cli("build", str(clone), "-o", str(clone / "out"))
+    assert done.returncode == 2 and "symlink" in done.stderr
+    assert snapshot_of(outside) == before
+
+
+# --- 4. any file name, any file type -----------------------------------------------------------
+
+
+@pytest.fixture
+def odd_files(tmp_path: Path) -> Path:
+    corpus = write_files(
+        tmp_path / "spec",
+        {
+            **bundled_files(),
+            "schemas/canary.schema.json": schema(properties={"x": {"$ref": "nowhere.json"}}),
+        },
+    )
+    (corpus / "schemas/loop.schema.json").symlink_to("loop.schema.json")
+    (corpus / "schemas/ping.schema.json").symlink_to("pong.schema.json")
+    (corpus / "schemas/pong.schema.json").symlink_to("ping.schema.json")
+    os.mkfifo(corpus / "schemas/fifo.schema.json")
+    odd = os.fsencode(corpus / "schemas") + b"/caf\xe9.schema.json"  # Latin-1, not UTF-8
+    with open(odd, "w") as handle:
+        handle.write(schema(type="object"))
+    return corpus
+
+
+def test_symlink_loops_fifos_and_undecodable_names_are_findings(odd_files: Path) -> None:
+    done = cli("check", str(odd_files), "--format", "json", "--no-cache")
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    report = json.loads(done.stdout)
+    by_path: dict[str, list[str]] = {}
+    for finding in report["findings"]:
+        by_path.setdefault(finding["location"]["path"], []).append(finding["message"])
+    assert any("symlink in a loop" in m for m in by_path["schemas/loop.schema.json"])
+    assert any("symlink in a loop" in m for m in by_path["schemas/ping.schema.json"])
+    assert any("named pipe" in m for m in by_path["schemas/fifo.schema.json"])
+    assert any("not valid UTF-8" in m for m in by_path["schemas/caf\\xe9.schema.json"])
+    # The rest of the corpus is still checked.
+    assert "schemas/canary.schema.json" in by_path and "schemas/run-filter.schema.json" in by_path
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("build",), ("roles",), ("bindings",), ("baseline", "write"), ("check", "--format", "sarif")],
+)
+def test_every_command_survives_the_odd_files(odd_files: Path, args: tuple[str, ...]) -> None:
+    command = [*args[:2], str(odd_files)] if args[0] == "baseline" else [args[0], str(odd_files)]
+    command += list(args[2:]) if args[0] == "baseline" else list(args[1:])
+    done = cli(*command)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode in (0, 1), done.stderr
+    if args[0] == "check":
+        json.loads(done.stdout)  # a whole SARIF report, with the odd names escaped
+
+
+# --- 5. results of other code are never served -------------------------------------------------
+
+
+def test_a_changed_dependency_invalidates_every_cache(tmp_path: Path) -> None:
+    """A copy of jsonschema-specifications whose 2020-12 metaschema is edited in place (same
+    version): the cached run must report what a fresh run reports."""
+    import jsonschema_specifications
+
+    package = Path(jsonschema_specifications.__file__).parent
+    site = tmp_path / "site"
+    shutil.copytree(package, site / package.name)
+    corpus = write_files(
+        tmp_path / "spec",
+        {"schemas/a.schema.json": schema(type="object", minProperties="one")},
+    )
+    env = {**os.environ, "PYTHONPATH": str(site)}
+
+    def run(*extra: str) -> str:
+        done = subprocess.run(
+            [
+                *(sys.executable, "-m", "speclint", "check", str(corpus)),
+                *("--rule", "schema-invalid", *extra),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert "Traceback" not in done.stderr, done.stderr
+        return done.stdout
+
+    first = run()
+    assert "minProperties" in first  # "one" is not a non-negative integer
+    validation = site / package.name / "schemas/draft202012/vocabularies/validation"
+    metaschema = json.loads(validation.read_text())
+    metaschema["properties"]["minProperties"] = {}  # anything goes now
+    validation.write_text(json.dumps(metaschema))
+    assert run("--no-cache") != first
+    assert run() == run("--no-cache")
+
+
+# --- 6. interrupted runs leave nothing behind -------------------------------------------------
+
+SLOW_RUN = textwrap.dedent(
+    """
+    import sys, time
+    import speclint.catalog as catalog
+    from speclint.findings import Severity
+    from speclint.satisfiability import Decider
+
+    def slow(corpus, options):
+        # Like the satisfiability rule: a worker process of its own, then a long computation.
+        with Decider([]) as decider:
+            decider.decide({"type": "object"}, "file:///x.json", True)
+            while True:
+                time.sleep(0.05)
+        return ()
+
+    real = catalog.all_rules()
+    info = next(iter(real.values()))
+    fake = {"slow": type(info)("slow", Severity.ERROR, "Slow.", "tests.slow", slow)}
+    catalog.all_rules = lambda: {**real, **fake}
+    from speclint.cli import entry
+    sys.argv = ["speclint", *sys.argv[1:]]
+    entry()
+    """
+)
+
+
+def marked_processes(mark: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environment = (entry / "environ").read_bytes()
+            state = (entry / "stat").read_text().split(") ", 1)[1].split()[0]
+        except OSError:
+            continue
+        if f"SPECLINT_TEST_MARK={mark}".encode() in environment and state != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.fixture
+def repository_with_history(tmp_path: Path) -> Path:
+    repo = write_files(tmp_path / "repo", bundled_files())
+    git("init", "-q", cwd=repo)
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "base", cwd=repo)
+    common = repo / "schemas/common.schema.json"
+    common.write_text(common.read_text().replace("{4,64}", "{4,80}"))
+    git("commit", "-q", "-am", "change", cwd=repo)
+    return repo
+
+
+def start_slow(repo: Path, temporary: Path, mark: str, *args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "SPECLINT_TEST_MARK": mark, "TMPDIR": str(temporary)}
+    return subprocess.Popen(
+        [sys.executable, "-c", SLOW_RUN, "check", str(repo), *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def worktrees(repo: Path) -> list[str]:
+    listed = git("worktree", "list", "--porcelain", cwd=repo)
+    return [line for line in listed.splitlines() if line.startswith("worktree ")]
+
+
+def wait_for(condition: Any, seconds: float = 10.0) -> bool:
+    stop = time.monotonic() + seconds
+    while time.monotonic() < stop:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return bool(condition())
+
+
+@LINUX
+@GIT
+@pytest.mark.slow
+@pytest.mark.parametrize("delay", [0.4, 1.5, 3.0])
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
+def test_a_killed_diff_base_run_leaves_no_worktree_folder_or_process(
+    repository_with_history: Path, tmp_path: Path, delay: float, how: signal.Signals
+) -> None:
+    repo = repository_with_history
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    mark = uuid.uuid4().hex
+    run = start_slow(repo, temporary, mark, "--diff-base", "HEAD~1")
+    time.sleep(delay)
+    assert run.poll() is None, run.communicate()  # killed mid-run, not after it ended
+    run.send_signal(how)
+    _, stderr = run.communicate(timeout=60)
+    if how == signal.SIGTERM:
+        assert run.returncode == 143, stderr
+        assert "Traceback" not in stderr, stderr
+        assert "interrupted" in stderr
+    # Children die with their parent, whether it cleaned up (SIGTERM) or could not (SIGKILL).
+    assert wait_for(lambda: not marked_processes(mark)), marked_processes(mark)
+    if how == signal.SIGKILL:
+        # The next run removes what the killed one could not.
+        again = cli("check", str(repo))
+        assert again.returncode in (0, 1) and "Traceback" not in again.stderr
+        env = {**os.environ, "TMPDIR": str(temporary)}
+        subprocess.run(
+            [sys.executable, "-m", "speclint", "check", str(repo)],
+            env=env,
+            capture_output=True,
+            timeout=120,
+        )
+    assert len(worktrees(repo)) == 1, worktrees(repo)
+    assert not [p for p in temporary.iterdir() if p.name.startswith("speclint-base-")]
+
+
+@LINUX
+@pytest.mark.slow
+def test_ctrl_c_exits_130_without_tracebacks_and_kills_the_rules(tmp_path: Path) -> None:
+    corpus = write_files(tmp_path / "spec", bundled_files())
+    mark = uuid.uuid4().hex
+    run = start_slow(corpus, tmp_path, mark)
+    assert wait_for(lambda: len(marked_processes(mark)) >= 3, 20)  # speclint, rules, a worker
+    # The terminal sends SIGINT to the whole process group.
+    for pid in marked_processes(mark):
+        with __import__("contextlib").suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGINT)
+    _, stderr = run.communicate(timeout=60)
+    assert run.returncode == 130, stderr
+    assert "Traceback" not in stderr and "KeyboardInterrupt" not in stderr, stderr
+    assert wait_for(lambda: not marked_processes(mark)), marked_processes(mark)
+
+
+def test_the_whole_run_has_a_time_limit(tmp_path: Path) -> None:
+    """Each rule has its time box; the run as a whole has a limit too, so a run of many slow
+    rules ends, with the finished rules' findings and the others reported."""
+    from speclint.catalog import RuleInfo
+    from speclint.corpus import Corpus
+    from speclint.findings import Severity
+    from speclint.runner import run_rules, select_rules
+
+    def slow(corpus: Any, options: Any) -> Any:
+        time.sleep(60)
+        return ()
+
+    corpus = Corpus.from_texts(
+        {"schemas/canary.schema.json": schema(properties={"x": {"$ref": "nowhere.json"}})}
+    )
+    rules = dict(select_rules(corpus, ["unresolved-ref"]))
+    for number in range(4):
+        rules[f"slow-{number}"] = RuleInfo(f"slow-{number}", Severity.ERROR, "Slow.", "t", slow)
+    started = time.monotonic()
+    result = run_rules(corpus, rules, jobs=2, time_box=50, deadline=started + 3)
+    took = time.monotonic() - started
+    assert took < 10, took
+    stopped = [f.message for f in result.findings if f.rule == "internal-error"]
+    assert len(stopped) == 4 and all("time limit" in m for m in stopped), stopped
+    assert any(f.rule == "unresolved-ref" for f in result.findings)
+
+
+def test_a_run_still_parsing_at_its_time_limit_is_a_clear_error(tmp_path: Path) -> None:
+    corpus = write_files(tmp_path / "spec", bundled_files())
+    done = cli("check", str(corpus), "--time-limit", "0.05", "--no-cache")
+    assert done.returncode == 2, done.stderr
+    assert "time limit of 0.05 s" in done.stderr and "Traceback" not in done.stderr
+
+
+# --- 7. inputs a person writes -------------------------------------------------------------------
+
+WAIVED = schema(
+    type="object",
+    properties={"x": {"$ref": "nowhere.json"}},
+)
+
+
+@pytest.mark.parametrize("written", ['"never"', '"Dec 2020"', "false", '"2020-13-45"', "20201231"])
+def test_a_waiver_expiry_that_is_not_a_date_is_refused_where_it_is_written(
+    make_corpus: Any, written: str
+) -> None:
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": WAIVED,
+            "speclint.toml": (
+                'include = ["schemas/**/*.json"]\n\n[[waivers]]\nrule = "unresolved-ref"\n'
+                f'path = "schemas/a.schema.json"\nreason = "tracked"\nexpires = {written}\n'
+            ),
+        }
+    )
+    done = cli("check", str(root), "--format", "json", "--no-cache")
+    report = json.loads(done.stdout)
+    rules = sorted(f["rule"] for f in report["findings"])
+    assert rules == ["unresolved-ref", "waiver"], rules  # nothing is waived
+    [problem] = [f for f in report["findings"] if f["rule"] == "waiver"]
+    assert "not a date" in problem["message"]
+    assert problem["location"]["path"] == "speclint.toml" and problem["location"]["line"] == 7
+
+
+def test_an_in_source_waiver_expiry_is_located_at_its_value(make_corpus: Any) -> None:
+    waived = json.loads(WAIVED)
+    waived["x-speclint-ignore"] = {"rules": ["unresolved-ref"], "reason": "r", "expires": "never"}
+    root = make_corpus({"schemas/a.schema.json": json.dumps(waived, indent=2)})
+    report = json.loads(cli("check", str(root), "--format", "json").stdout)
+    [problem] = [f for f in report["findings"] if f["rule"] == "waiver"]
+    assert problem["location"]["pointer"] == "/x-speclint-ignore/expires"
+    text = (root / "schemas/a.schema.json").read_text().splitlines()
+    assert '"expires"' in text[problem["location"]["line"] - 1]
+
+
+def test_expiry_compares_dates_and_a_bad_speclint_today_is_an_error(make_corpus: Any) -> None:
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": WAIVED,
+            "speclint.toml": (
+                '[[waivers]]\nrule = "unresolved-ref"\npath = "schemas/a.schema.json"\n'
+                'reason = "tracked"\nexpires = "2026-10-01"\n'
+            ),
+        }
+    )
+    env = dict(os.environ)
+
+    def run(today: str) -> subprocess.CompletedProcess[str]:
+        env["SPECLINT_TODAY"] = today
+        return subprocess.run(
+            [sys.executable, "-m", "speclint", "check", str(root), "--no-cache"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+
+    assert run("2026-09-30").returncode == 0  # waived until October
+    assert "expired on 2026-10-01" in run("2026-10-02").stdout
+    for bad in ("garbage", "2026-13-01", "tomorrow"):
+        done = run(bad)
+        assert done.returncode == 2 and "SPECLINT_TODAY" in done.stderr, done.stderr
+
+
+def test_a_baseline_matches_on_every_field_a_reviewer_reads(tmp_path: Path) -> None:
+    corpus = write_files(tmp_path / "spec", bundled_files())
+    baseline = tmp_path / "baseline.json"
+    assert cli("baseline", "write", str(corpus), "-o", str(baseline)).returncode == 0
+    assert cli("check", str(corpus), "--baseline", str(baseline)).returncode == 0
+    document = json.loads(baseline.read_text())
+    for entry in document["entries"]:  # same ids, other rule and file
+        entry["rule"], entry["path"] = "parse-error", "README.md"
+    baseline.write_text(json.dumps(document))
+    done = cli("check", str(corpus), "--baseline", str(baseline))
+    assert done.returncode == 1 and "0 known finding(s)" in done.stderr
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"speclint-baseline": 1, "entries": 5}',
+        '{"speclint-baseline": 1}',
+        '{"speclint-baseline": 2, "entries": []}',
+        '{"speclint-baseline": true, "entries": []}',
+        '{"entries": []}',
+        '{"speclint-baseline": 1, "entries": [{"id": 1, "rule": "x", "path": "y"}]}',
+        '{"speclint-baseline": 1, "entries": [{"rule": "x", "path": "y"}]}',
+        '{"speclint-baseline": 1, "entries": ["x"]}',
+        '{"speclint-baseline": 1, "entries": [{"id": "zz", "rule": "x", "path": "y"}]}',
+        "[]",
+        "",
+    ],
+)
+def test_a_malformed_baseline_is_refused_with_a_reason(tmp_path: Path, content: str) -> None:
+    corpus = write_files(tmp_path / "spec", {"schemas/a.schema.json": schema(type="object")})
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(content)
+    done = cli("check", str(corpus), "--baseline", str(baseline))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and str(baseline) in done.stderr
+
+
+def test_a_profile_is_a_name_never_a_path(tmp_path: Path) -> None:
+    secret = tmp_path / "evil.toml"
+    secret.write_text('include = ["SECRET-CONTENT/**"]\n')
+    corpus = write_files(tmp_path / "spec", {"schemas/a.schema.json": schema(type="object")})
+    for name in (
+        str(secret.with_suffix("")),
+        "../../../" + str(secret.with_suffix("")),
+        "open wop",
+    ):
+        (corpus / "speclint.toml").write_text(f"profile = {json.dumps(name)}\n")
+        done = cli("check", str(corpus))
+        assert done.returncode == 2 and "unknown profile" in done.stderr
+        assert "SECRET-CONTENT" not in done.stdout + done.stderr
+    (corpus / "speclint.toml").write_text('profile = "openwop"\n')
+    assert cli("check", str(corpus)).returncode == 0
+
+
+def test_rfc_affects_never_looks_outside_the_root(tmp_path: Path) -> None:
+    corpus = write_files(
+        tmp_path / "spec",
+        {
+            "rfcs/0001-x.md": (
+                "# RFC 0001: X\n\n| Field | Value |\n| --- | --- |\n| RFC | 0001 |\n"
+                "| Title | X |\n| Status | Draft |\n| Created | 2026-01-01 |\n"
+                "| Updated | 2026-01-02 |\n| Affects | `../sibling/notes.md` · `../../etc/hostname` |\n"
+            ),
+        },
+    )
+    first = cli("check", str(corpus)).stdout
+    write_files(tmp_path / "sibling", {"notes.md": "# outside\n"})
+    assert (
+        cli("check", str(corpus)).stdout == first == cli("check", str(corpus), "--no-cache").stdout
+    )
+    assert "`../sibling/notes.md`, which does not exist" in first
+
+
+# --- 8. writes that fail ------------------------------------------------------------------------
+
+
+def unprivileged() -> list[str]:
+    """A command prefix under which permission bits bind (root ignores them)."""
+    if os.geteuid() != 0:
+        return []
+    if shutil.which("setpriv") is None:
+        pytest.skip("running as root and setpriv is missing: permissions cannot be tested")
+    return ["setpriv", "--inh-caps=-all", "--bounding-set=-all", "--"]
+
+
+def speclint_as_user(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*unprivileged(), sys.executable, "-m", "speclint", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def read_only(tmp_path: Path) -> Iterator[Path]:
+    corpus = write_files(tmp_path / "spec", bundled_files())
+    folders = [corpus, *(p for p in corpus.rglob("*") if p.is_dir())]
+    for folder in folders:
+        folder.chmod(0o555)
+    yield corpus
+    for folder in folders:
+        folder.chmod(0o755)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("build", "{corpus}"),
+        ("baseline", "write", "{corpus}"),
+        ("check", "{corpus}", "--format", "sarif", "--output", "{corpus}/report.sarif"),
+    ],
+)
+def test_writes_into_a_read_only_folder_fail_clearly(
+    read_only: Path, args: tuple[str, ...]
+) -> None:
+    before = snapshot_of(read_only)
+    done = speclint_as_user(*(a.format(corpus=read_only) for a in args))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    assert "Permission denied" in done.stderr or "Read-only" in done.stderr, done.stderr
+    assert snapshot_of(read_only) == before
+
+
+def test_a_full_disk_is_a_clear_error_and_leaves_the_old_output(tmp_path: Path) -> None:
+    corpus = write_files(tmp_path / "spec", bundled_files())
+    if Path("/dev/full").exists():
+        done = cli("check", str(corpus), "--output", "/dev/full")
+        assert done.returncode == 2 and "No space left" in done.stderr, done.stderr
+    report = tmp_path / "report.sarif"
+    report.write_text("the previous report\n")
+    # A file size limit makes every write past 1 KiB fail, as a full disk would.
+    limited = (
+        "import resource, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024)); "
+        "from speclint.cli import entry; sys.argv = ['speclint'] + sys.argv[1:]; entry()"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", limited, "check", str(corpus), "-f", "sarif", "-o", str(report)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert str(report) in done.stderr
+    assert report.read_text() == "the previous report\n"  # whole or nothing
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".speclint-tmp-")] == []
+
+
+def test_a_torn_bundle_is_stale_not_a_crash(tmp_path: Path) -> None:
+    corpus = write_files(tmp_path / "spec", bundled_files())
+    assert cli("build", str(corpus)).returncode == 0
+    bundle = corpus / "build/schemas/common.schema.json"
+    bundle.write_bytes(bundle.read_bytes()[:50] + b"\xff\xfe")
+    done = cli("build", str(corpus), "--check")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert "common.schema.json: stale" in done.stdout
+    assert cli("build", str(corpus)).returncode == 0
+    assert cli("build", str(corpus), "--check").returncode == 0
+
+
+def test_temporary_files_of_a_killed_writer_are_removed(tmp_path: Path) -> None:
+    corpus = write_files(tmp_path / "spec", {"schemas/a.schema.json": schema(type="object")})
+    out = tmp_path / "reports"
+    out.mkdir()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (out / f".speclint-tmp-{dead.pid}-abc").write_text("half a report")
+    (out / f".speclint-tmp-{os.getpid()}-def").write_text("a live writer's")
+    assert cli("check", str(corpus), "-f", "json", "-o", str(out / "r.json")).returncode == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert names == [f".speclint-tmp-{os.getpid()}-def", "r.json"]
+
+
+def test_the_security_policy_describes_the_threat_model() -> None:
+    policy = (REPOSITORY / "SECURITY.md").read_text(encoding="utf-8")
+    for topic in ("untrusted", "Reads", "Writes", "Executes", "Connects", "Reporting"):
+        assert topic in policy, topic
+
+
+@GIT
+def test_diff_base_runs_no_git_hook(repository_with_history: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "HOOK-RAN"
+    hook = repository_with_history / ".git/hooks/post-checkout"
+    hook.write_text(f"#!/bin/sh\ntouch {marker}\n")
+    hook.chmod(0o755)
+    git("checkout", "-q", "HEAD~1", cwd=repository_with_history)
+    assert marker.exists()  # git runs it on a plain checkout
+    marker.unlink()
+    git("checkout", "-q", "-", cwd=repository_with_history)
+    marker.unlink()
+    done = cli("check", str(repository_with_history), "--diff-base", "HEAD~1")
+    assert done.returncode in (0, 1), done.stderr
+    assert not marker.exists()
