@@ -59,6 +59,12 @@ class Document:
     def usable(self) -> bool:
         return self.problem is None
 
+    @cached_property
+    def lines(self) -> list[str]:
+        """The text's lines (split on ``\n``), made once: rules that look around a position (the
+        comment above a schema) would otherwise split a 20 MB document at every look."""
+        return self.text.split("\n") if self.text is not None else []
+
     def position(self, pointer: str) -> Position:
         """The closest recorded position: the pointer itself or its nearest ancestor."""
         probe = pointer

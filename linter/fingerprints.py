@@ -260,7 +260,7 @@ def comment_above(document: Document, line: int, limit: int = 12) -> tuple[str, 
     """The YAML comment block ending just above ``line`` (1-based), joined, with its first line."""
     if document.text is None:
         return None
-    lines = document.text.split("\n")
+    lines = document.lines
     collected: list[str] = []
     at = line - 1
     while at >= 1 and len(collected) < limit:

@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import Iterator
 from types import FrameType
+from typing import Any
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
@@ -131,6 +132,10 @@ def child_started(parent: int) -> None:
         _watch_parent(parent)
     if os.getppid() != parent:  # the parent died before the death signal was armed
         os._exit(1)
+    if hasattr(signal, "pthread_sigmask"):
+        # The parent forks inside ``signals_deferred`` (see ``forking``): a Ctrl-C that arrived
+        # between the fork and here waited, and now meets SIG_IGN instead of the parent's handler.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
 @contextlib.contextmanager
@@ -145,6 +150,16 @@ def signals_deferred() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def start_child(process: Any) -> None:
+    """Start a ``multiprocessing`` process whose target calls :func:`child_started` first.
+
+    SIGINT and SIGTERM are held across the fork, so the child starts with them blocked: one
+    arriving before :func:`child_started` installs the child's own handlers would otherwise run
+    the parent's handler in the child and print a traceback from deep inside ``threading``."""
+    with signals_deferred():
+        process.start()
 
 
 class BudgetExceeded(Exception):

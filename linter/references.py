@@ -14,8 +14,9 @@ following it never reaches a schema).
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
@@ -73,6 +74,46 @@ class ReferenceIndex:
     # (path, pointer) of each resolved target -> the referenced value, for the other analyses
     targets: dict[tuple[str, str], Any]
     _by_site: dict[tuple[str, str], Reference] | None = None
+    _validators: dict[type, Any] = field(default_factory=dict, repr=False)
+    _by_path: dict[str, tuple[list[str], list[Reference]]] | None = field(default=None, repr=False)
+
+    def within(self, path: str, pointer: str) -> list[Reference]:
+        """The references in ``path`` at or below ``pointer`` ("" for the whole document).
+
+        From an index sorted by pointer (bisect), so a walk along references costs what it visits,
+        not the corpus's reference count at each step (issue 13, item 9: 0.5 s a step at 5,000
+        schemas)."""
+        if self._by_path is None:
+            grouped: dict[str, list[Reference]] = {}
+            for reference in self.references:
+                grouped.setdefault(reference.path, []).append(reference)
+            self._by_path = {}
+            for where, found in grouped.items():
+                found.sort(key=lambda r: r.pointer)
+                self._by_path[where] = ([r.pointer for r in found], found)
+        pointers, found = self._by_path.get(path, ([], []))
+        if not pointer:
+            return list(found)
+        start = bisect.bisect_left(pointers, pointer)
+        end = bisect.bisect_left(pointers, pointer + "0")  # "0" follows "/": past the subtree
+        return [
+            r
+            for r in found[start:end]
+            if r.pointer == pointer or r.pointer.startswith(pointer + "/")
+        ]
+
+    def validator(self, dialect: type[Any], uri: str) -> Any:
+        """A ``dialect`` validator for the schema at ``uri`` (absolute, fragment allowed), resolving
+        through the corpus registry.
+
+        A validator built with ``registry=`` merges jsonschema's metaschema registry into it, at a
+        cost that grows with the corpus (5,000 schemas: 20 ms a validator, 100 s for their
+        examples); each dialect's merge is made once here and shared through ``evolve``, which
+        keeps the resolver (the ``$ref`` is absolute, so the root it resolves against is moot)."""
+        base = self._validators.get(dialect)
+        if base is None:
+            base = self._validators[dialect] = dialect({}, registry=self.registry)
+        return base.evolve(schema={"$ref": uri})
 
     @classmethod
     def build(cls, corpus: Corpus) -> ReferenceIndex:

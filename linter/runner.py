@@ -28,7 +28,8 @@ from .cache import RuleCache
 from .catalog import RuleInfo, all_rules
 from .corpus import Corpus
 from .findings import Finding, Location, Severity, sorted_findings
-from .lifecycle import child_started
+from .lifecycle import child_started, start_child
+from .stack import deeply
 from .waivers import WAIVER_DOC, WAIVER_RULE, Waived
 from .waivers import apply as apply_waivers
 
@@ -156,6 +157,12 @@ def _forked(
 
     def child(rule_id: str, info: RuleInfo, out: Any) -> None:
         child_started(parent)  # dies with the parent; Ctrl-C is the parent's to handle
+        # On a deep stack: a validator recursing through a valid, deeply nested document must not
+        # turn Python's recursion limit into a verdict (issue 13, item 9).
+        deeply(lambda: serve(rule_id, info, out))
+        out.close()
+
+    def serve(rule_id: str, info: RuleInfo, out: Any) -> None:
         with reporting(child_sink):
             batch: list[Finding] = []
             sent = time.monotonic()
@@ -170,7 +177,6 @@ def _forked(
             except Exception as error:  # results that cannot be sent back
                 out.send([_crashed(rule_id, f"crashed ({type(error).__name__}: {error})")])
                 out.send(DONE)
-        out.close()
 
     results: dict[str, list[Finding]] = {}
     # Longest first (by the last run's durations, when known): the slowest rule must not start
@@ -195,7 +201,7 @@ def _forked(
                 receive, send = context.Pipe(duplex=False)
                 # Not a daemon: a rule may fork its own worker (the satisfiability decider does).
                 process = context.Process(target=child, args=(rule_id, info, send), daemon=False)
-                process.start()
+                start_child(process)
                 send.close()
                 now = time.monotonic()
                 stop = now + time_box if deadline is None else min(now + time_box, deadline)

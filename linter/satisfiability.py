@@ -3,8 +3,14 @@
 jsonschema-rs canonicalises a schema (resolving ``$ref``\\s through a registry of the corpus) and
 answers yes / no / unknown. Canonicalisation runs in Rust and cannot be interrupted from Python, and
 a large composition can take seconds (``allOf`` of many ``anyOf``\\s expands multiplicatively). So it
-runs in a worker process: a decision that outlives the budget is ``unknown``, and the worker is
-killed and replaced. No decision can hang a run.
+runs in a worker process: a decision that outlives the budget is ``timed-out``, one that kills the
+worker is ``crashed`` (unknowns the caller reports as such), and the worker is replaced. No
+decision can hang or end a run.
+
+The registries of the corpus are built once, in the calling process, before the first worker is
+forked: every worker inherits them. Built in the worker, they took longer than the budget on a
+5,000-schema corpus (1.4 s each), so every decision "timed out", killed the worker, and the next one
+built them again.
 
 References the corpus lacks are answered by the registry's retriever with a boolean stand-in schema
 (``true`` or ``false``); nothing is ever fetched.
@@ -18,6 +24,8 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 YES, NO, UNKNOWN, UNDECIDABLE = "yes", "no", "unknown", "undecidable"
+TIMED_OUT = "timed-out"  # an unknown: the decision outlived its budget
+CRASHED = "crashed"  # an unknown: the decider died on this schema (native code)
 
 
 def _decide_in_process(
@@ -86,13 +94,29 @@ def _build_registries(resources: list[tuple[str, Any]], missing: list[str]) -> d
             return {}
 
 
-def _worker(
-    connection: Connection, resources: list[tuple[str, Any]], missing: list[str], parent: int
-) -> None:
+# Canonicalisation recurses along ``$ref`` chains in native code: on the main thread's 8 MB stack a
+# chain about 1,500 schemas deep overflows it and kills the process (SIGSEGV). The worker decides
+# on a thread with this much stack (reserved address space; only the pages used are memory).
+DECISION_STACK = 1 << 30
+
+
+def _worker(connection: Connection, registries: dict[bool, Any], parent: int) -> None:
+    import threading
+
     from .lifecycle import child_started
 
     child_started(parent)  # killed with the rule process that started it, never an orphan
-    registries = _build_registries(resources, missing)
+    try:
+        threading.stack_size(DECISION_STACK)
+    except (ValueError, RuntimeError):  # a platform without settable stacks: the default one
+        _serve(connection, registries)
+        return
+    decisions = threading.Thread(target=_serve, args=(connection, registries), daemon=True)
+    decisions.start()
+    decisions.join()
+
+
+def _serve(connection: Connection, registries: dict[bool, Any]) -> None:
     while True:
         task = connection.recv()
         if task is None:
@@ -117,19 +141,30 @@ class Decider:
         self.missing = sorted(set(missing or ()))
         self.budget = budget
         self.timeouts = 0
+        self._registries: dict[bool, Any] | None = None
         self._process: Any = None
         self._connection: Connection | None = None
 
+    def registry(self, stand_in: bool) -> Any:
+        """The jsonschema-rs registry of the corpus with ``stand_in`` for missing targets (None
+        when jsonschema-rs refuses every entry); built once, shared with the workers."""
+        if self._registries is None:
+            self._registries = _build_registries(self.resources, self.missing)
+        return self._registries.get(stand_in)
+
     def _start(self) -> Connection:
-        # fork: the worker inherits the corpus resources instead of receiving them pickled.
+        self.registry(True)  # built here, before the fork, and inherited: never per worker
+        # fork: the worker inherits the registries instead of receiving them pickled.
         context = multiprocessing.get_context("fork")
         parent, child = context.Pipe()
         self._process = context.Process(
             target=_worker,
-            args=(child, self.resources, self.missing, os.getpid()),
+            args=(child, self._registries, os.getpid()),
             daemon=True,
         )
-        self._process.start()
+        from .lifecycle import start_child
+
+        start_child(self._process)
         child.close()
         self._connection = parent
         return parent
@@ -137,14 +172,15 @@ class Decider:
     def decide(self, node: Any, base_uri: str, stand_in: bool) -> str:
         connection = self._connection or self._start()
         connection.send((node, base_uri, stand_in))
+        verdict = TIMED_OUT
         if connection.poll(self.budget):
             try:
                 return str(connection.recv())
             except EOFError:
-                pass  # the worker died (a crash in native code): treat like a timeout
+                verdict = CRASHED  # the worker died (native code): replaced, like a timeout
         self.timeouts += 1
         self.close(kill=True)
-        return UNKNOWN
+        return verdict
 
     def close(self, kill: bool = False) -> None:
         if self._process is None:

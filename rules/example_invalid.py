@@ -110,9 +110,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             fix = "fix the example, or the schema that lists it"
         for schema_pointer, example_pointer, value in pairs:
             uri = f"{file_uri(document.path)}#{schema_pointer}"
-            failure = _first_failure(
-                dialect({"$ref": uri}, registry=corpus.references.registry), value
-            )
+            failure = _first_failure(corpus.references.validator(dialect, uri), value)
             if failure is None:
                 continue
             yield Finding(
@@ -128,7 +126,6 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 def markdown_findings(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     """JSON code fences in Markdown, against the schema each one is tied to."""
-    registry = corpus.references.registry
     markers = tuple(str(m) for m in options.get("markers", DEFAULT_MARKERS))
     configured = {str(k): str(v) for k, v in dict(options.get("fences", {})).items()}
     adjacent = bool(options.get("adjacent", True))
@@ -182,7 +179,7 @@ def markdown_findings(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Fi
             target = tie.target
             uri = f"{file_uri(target.document.path)}#{target.pointer}"
             dialect = _declared_dialect(target.document.data)
-            errors = _errors(dialect({"$ref": uri}, registry=registry), parsed.data)
+            errors = _errors(corpus.references.validator(dialect, uri), parsed.data)
             if not tie.explicit:
                 # An inferred tie often shows one block of a larger document (the `compensation`
                 # family of a capabilities document): check what the example says, not what it

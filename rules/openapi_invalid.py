@@ -8,7 +8,10 @@ What it does
     as an empty schema here (``unresolved-ref`` and ``remote-ref`` report it), so one broken
     reference does not hide the document's other errors, and no network request is ever made.
     A document too incomplete for the validator to run on (``openapi:`` with no value, a
-    truncated file without ``paths``) is one finding at its root instead of a crash.
+    truncated file without ``paths``) is one finding at its root instead of a crash. A valid
+    document is never called invalid because it is deep: validation runs on a deep stack, and a
+    document deeper still (a ``$ref`` chain of tens of thousands of schemas) gets an ``info``
+    finding that it was not checked past that point.
 
 Why is this bad?
     Code generators, gateways and documentation tools reject or misread an invalid document; the
@@ -50,6 +53,7 @@ from referencing.exceptions import Unresolvable
 from speclint.corpus import Corpus, Document, DocumentKind
 from speclint.findings import Finding, Severity
 from speclint.references import CORPUS_BASE, file_uri
+from speclint.stack import DEEP_RECURSION, deeply
 from speclint.structured import join_pointer
 from speclint.validation import explain, short_message
 
@@ -84,7 +88,11 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             )
             continue
         try:
-            found = list(_validate(corpus, document))
+            # On a deep stack: a valid document with a long `$ref` chain is not "invalid" because
+            # Python's recursion limit says so (issue 13).
+            found = deeply(lambda at=document: list(_validate(corpus, at)))  # type: ignore[misc]
+        except RecursionError:
+            found = [_too_deep(document)]
         except Exception as error:
             # openapi-spec-validator assumes a document that is whole: `openapi:` with no value,
             # or a truncated document without `paths`, raises instead of reporting.
@@ -135,9 +143,24 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
         # A pointer into a corpus document that does not exist: unresolved-ref reports it, and the
         # semantic checks past it cannot run. The structural errors above were already reported.
         return
+    except RecursionError:
+        yield _too_deep(document)
     except Exception as error:
         if not seen:  # otherwise the structural errors already say why
             yield _cannot_check(document, error)
+
+
+def _too_deep(document: Document) -> Finding:
+    """Unknown, not invalid: the validator recursed past even the deep stack (``deeply``)."""
+    return Finding(
+        ID,
+        Severity.INFO,
+        "/: not checked past this point: openapi-spec-validator recursed deeper than "
+        f"{DEEP_RECURSION:,} frames following this document's references and nesting; the "
+        "document is not known to be invalid. Shorten the `$ref` chains to have it checked",
+        document.location(""),
+        key="too-deep",
+    )
 
 
 def _cannot_check(document: Document, error: Exception) -> Finding:

@@ -253,7 +253,7 @@ def _rejection(corpus: Corpus, schema: Document, path: list[str]) -> tuple[str, 
         return None
     instance, parents = _instance(path)
     dialect = validator_for(schema.data if isinstance(schema.data, dict) else {})
-    validator = dialect({"$ref": file_uri(schema.path)}, registry=corpus.references.registry)
+    validator = corpus.references.validator(dialect, file_uri(schema.path))
     try:
         errors = list(validator.iter_errors(instance))
     except (Unresolvable, SchemaError, UnknownType):

@@ -53,8 +53,9 @@ Use instead
 Options
     ``scope``: ``"client-submitted"`` (default) checks OpenAPI request bodies and parameters and
     client-sent AsyncAPI payloads; ``"all"`` also checks every schema file. ``budget``: seconds one decision may take (default
-    2.0); a schema that takes longer (a huge composition) is left undecided, never reported. Set
-    them in ``speclint.toml``::
+    2.0); a schema that takes longer (a huge composition) is not judged: an ``info`` finding says
+    it was not checked, and the rule goes on with the next schema. Set them in
+    ``speclint.toml``::
 
         [rules.unsatisfiable-schema]
         scope = "all"
@@ -71,7 +72,7 @@ from speclint.findings import Finding, Location, Severity
 from speclint.progress import tracked
 from speclint.references import file_uri
 from speclint.roles import Role, openapi_uses
-from speclint.satisfiability import NO, Decider
+from speclint.satisfiability import CRASHED, NO, TIMED_OUT, Decider
 from speclint.shapes import resolve_pointer, use_sites
 from speclint.structured import join_pointer
 
@@ -103,7 +104,11 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             if not isinstance(node, (dict, bool)):
                 continue
             in_place = {"$ref": in_place_uri(document, pointer)}
-            if decider.decide(in_place, PROBE_BASE, stand_in=True) != NO:
+            verdict = decider.decide(in_place, PROBE_BASE, stand_in=True)
+            if verdict in (TIMED_OUT, CRASHED):
+                yield _undecided(document, pointer, label, budget, verdict)
+                continue
+            if verdict != NO:
                 yield from _unreachable_properties(corpus, decider, document, pointer, node, label)
                 continue
             # A missing schema was replaced by `true`; decide again with `false` and report only
@@ -114,7 +119,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 continue
             reasons, related = _explain(corpus, document, pointer, node)
             why = "; ".join(reasons) if reasons else "its constraints contradict each other"
-            witness = _witness(corpus, document, pointer, node, missing)
+            witness = _witness(corpus, decider, document, pointer, node)
             if witness:
                 why = f"{why} ({witness})"
             yield Finding(
@@ -140,9 +145,28 @@ def decisions(corpus: Corpus, scope: str = "all", budget: float = 2.0) -> Iterat
             yield label, decider.decide(in_place, PROBE_BASE, stand_in=True)
 
 
-def _witness(
-    corpus: Corpus, document: Document, pointer: str, node: Any, missing: list[str]
-) -> str:
+def _undecided(
+    document: Document, pointer: str, label: str, budget: float, verdict: str
+) -> Finding:
+    """The schema whose decision outlived its budget or killed the decider: unknown, said as such
+    (never silence, never a verdict), and the rule goes on with the next schema."""
+    why = (
+        f"took longer than its budget of {budget:g} s (a large composition). Raise `budget` under "
+        "`[rules.unsatisfiable-schema]` to decide it, or simplify the composition"
+        if verdict == TIMED_OUT
+        else "stopped the decider (jsonschema-rs) without a verdict, as a `$ref` chain thousands "
+        "of schemas deep does. Shorten the chain to have it checked"
+    )
+    return Finding(
+        ID,
+        Severity.INFO,
+        f"{label}: not checked: deciding whether any instance satisfies this schema {why}",
+        document.location(pointer),
+        key=f"{pointer}#undecided",
+    )
+
+
+def _witness(corpus: Corpus, decider: Decider, document: Document, pointer: str, node: Any) -> str:
     """A generated instance that one branch (or the composition with its closure keywords
     relaxed) accepts and the real composition rejects. Never trusted from the generator alone:
     both judgements come from a 2020-12 validator."""
@@ -152,17 +176,17 @@ def _witness(
     branches = node.get("allOf") if isinstance(node, dict) else None
     if not isinstance(branches, list):
         return ""
-    composed = safe_validator_class({})(
-        {"$ref": in_place_uri(document, pointer)}, registry=corpus.references.registry
+    composed = corpus.references.validator(
+        safe_validator_class({}), in_place_uri(document, pointer)
     )
     for index, branch in enumerate(branches):
-        standalone = _standalone(corpus, document, branch, missing)
+        standalone = _standalone(decider, document, branch)
         if standalone is None:
             continue
         witness = first_rejected(standalone, composed, generate(standalone))
         if witness is not None:
             return witness.describe(f"allOf/{index}")
-    whole = _standalone(corpus, document, node, missing)
+    whole = _standalone(decider, document, node)
     if whole is not None:
         relaxed = relax_closure(whole)
         witness = first_rejected(relaxed, composed, generate(relaxed))
@@ -172,33 +196,32 @@ def _witness(
 
 
 def _property_witness(
-    corpus: Corpus, document: Document, pointer: str, node: Any, name: str
+    corpus: Corpus, decider: Decider, document: Document, pointer: str, node: Any, name: str
 ) -> str:
     """An instance carrying ``name`` that the relaxed composition accepts and the real one
     rejects: the evidence that the property is unreachable."""
     from speclint.validation import safe_validator_class
     from speclint.witnesses import first_rejected, generate, relax_closure
 
-    missing = _missing_targets(corpus)
-    whole = _standalone(corpus, document, node, missing)
+    whole = _standalone(decider, document, node)
     if whole is None:
         return ""
     relaxed = {"allOf": [relax_closure(whole), {"type": "object", "required": [name]}]}
-    composed = safe_validator_class({})(
-        {"$ref": in_place_uri(document, pointer)}, registry=corpus.references.registry
+    composed = corpus.references.validator(
+        safe_validator_class({}), in_place_uri(document, pointer)
     )
     witness = first_rejected(relaxed, composed, generate(relaxed))
     return witness.describe("the composition with its closure keywords relaxed") if witness else ""
 
 
-def _standalone(corpus: Corpus, document: Document, schema: Any, missing: list[str]) -> Any:
+def _standalone(decider: Decider, document: Document, schema: Any) -> Any:
     """``schema`` with every ``$ref`` inlined through the corpus (stand-ins for missing files),
     or None when it cannot be made self-contained (a recursive schema)."""
     import jsonschema_rs
 
-    from speclint.satisfiability import build_registry
-
-    registry = build_registry(_resources(corpus), missing, stand_in=True)
+    registry = decider.registry(True)
+    if registry is None:
+        return None
     try:
         return jsonschema_rs.dereference(
             schema, registry=registry, base_uri=file_uri(document.path)
@@ -251,7 +274,7 @@ def _unreachable_properties(
             "; ".join(b for b, _ in blockers) if blockers else "the schema's constraints reject it"
         )
         where = f" (declared in `{origin}`)" if origin else ""
-        witness = _property_witness(corpus, document, pointer, node, name)
+        witness = _property_witness(corpus, decider, document, pointer, node, name)
         if witness:
             why = f"{why} ({witness})"
         yield Finding(
@@ -328,6 +351,8 @@ def _resources(corpus: Corpus) -> list[tuple[str, Any]]:
 
 def _reaches_unresolved(corpus: Corpus, path: str, pointer: str) -> bool:
     """Does the schema at path#pointer reach, through ``$ref``s, one that does not resolve?"""
+    if all(r.outcome == "ok" and r.target_path is not None for r in corpus.references.references):
+        return False
     pending = [(path, pointer)]
     seen: set[tuple[str, str]] = set()
     while pending:
@@ -335,9 +360,7 @@ def _reaches_unresolved(corpus: Corpus, path: str, pointer: str) -> bool:
         if (where, at) in seen:
             continue
         seen.add((where, at))
-        for reference in corpus.references.references:
-            if reference.path != where or not (at == "" or reference.pointer.startswith(at + "/")):
-                continue
+        for reference in corpus.references.within(where, at):
             if reference.outcome != "ok" or reference.target_path is None:
                 return True
             pending.append((reference.target_path, reference.target_pointer or ""))
@@ -347,20 +370,13 @@ def _reaches_unresolved(corpus: Corpus, path: str, pointer: str) -> bool:
 def _branch(corpus: Corpus, document: Document, pointer: str, node: Any) -> tuple[Any, Location]:
     """A branch's schema with its ``$ref`` followed (through the corpus), and where it is defined."""
     if isinstance(node, dict) and isinstance(node.get("$ref"), str):
-        site = join_pointer(pointer, "$ref")
-        for reference in corpus.references.references:
-            if (
-                reference.path == document.path
-                and reference.pointer == site
-                and reference.outcome == "ok"
-            ):
-                target_path = reference.target_path
-                target_pointer = reference.target_pointer or ""
-                if target_path is not None and target_path in corpus.documents:
-                    target = corpus.documents[target_path]
-                    return resolve_pointer(target.data, target_pointer), target.location(
-                        target_pointer
-                    )
+        reference = corpus.references.at(document.path, join_pointer(pointer, "$ref"))
+        if reference is not None and reference.outcome == "ok":
+            target_path = reference.target_path
+            target_pointer = reference.target_pointer or ""
+            if target_path is not None and target_path in corpus.documents:
+                target = corpus.documents[target_path]
+                return resolve_pointer(target.data, target_pointer), target.location(target_pointer)
     return node, document.location(pointer)
 
 

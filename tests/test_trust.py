@@ -799,3 +799,123 @@ def test_diff_base_runs_no_git_hook(repository_with_history: Path, tmp_path: Pat
     done = cli("check", str(repository_with_history), "--diff-base", "HEAD~1")
     assert done.returncode in (0, 1), done.stderr
     assert not marker.exists()
+
+
+# --- 9. scale without collapse ------------------------------------------------------------------
+# Timings live in benchmarks/scale.py; these tests pin the behaviours that collapsed.
+
+
+def nested_openapi(depth: int) -> str:
+    """A valid OpenAPI 3.1 document whose response schema nests ``depth`` objects deep."""
+    node: dict[str, Any] = {"type": "string"}
+    for level in range(depth):
+        node = {"type": "object", "properties": {f"p{level}": node}}
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "Deep", "version": "1", "license": {"name": "MIT", "identifier": "MIT"}},
+        "paths": {
+            "/deep": {
+                "get": {
+                    "responses": {
+                        "200": {
+                            "description": "A deep body.",
+                            "content": {"application/json": {"schema": node}},
+                        }
+                    }
+                }
+            }
+        },
+    }
+    return json.dumps(document)
+
+
+def test_no_recursion_limit_decides_that_a_valid_document_is_invalid(tmp_path: Path) -> None:
+    # 122 levels (inside the parser's 256-level limit) took openapi-spec-validator past Python's
+    # 1,000 frames: the document was "probably incomplete".
+    corpus = write_files(tmp_path / "spec", {"api/openapi.json": nested_openapi(122)})
+    done = cli("check", str(corpus), "--no-cache", "--format", "json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["findings"] == []
+
+
+def test_a_deep_ref_chain_is_decided_not_a_crash() -> None:
+    # jsonschema-rs follows a $ref chain in native code: 2,000 deep overflowed the decider's
+    # stack (SIGSEGV), and every such schema was "unknown".
+    from speclint.satisfiability import NO, Decider
+
+    depth = 2000
+    resources = [
+        (
+            f"file:///corpus/s{i}.json",
+            {"type": "object", "properties": {"next": {"$ref": f"s{i + 1}.json"}}}
+            if i < depth
+            else {"type": "object", "required": ["x"], "maxProperties": 0},
+        )
+        for i in range(depth + 1)
+    ]
+    probe = {"allOf": [{"$ref": "file:///corpus/s0.json"}, {"required": ["next"]}]}
+    chain_end = {"properties": {"next": {"$ref": f"file:///corpus/s{depth - 1}.json"}}}
+    with Decider(resources, budget=60) as decider:
+        # s2000 is unsatisfiable; only an instance with "next" all the way down must reach it.
+        assert decider.decide({"$ref": f"file:///corpus/s{depth}.json"}, "file:///p", True) == NO
+        assert decider.decide(probe, "file:///p", True) in {"yes", "no", "unknown"}
+        assert decider.decide(chain_end, "file:///p", True) in {"yes", "no", "unknown"}
+        assert decider.timeouts == 0
+
+
+def test_the_corpus_registry_is_built_once_not_per_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Built in each worker, the registries of 5,000 schemas took longer than the 2 s budget:
+    # every decision "timed out", killed its worker, and the next built them again.
+    from speclint import satisfiability
+
+    built: list[int] = []
+    real = satisfiability._build_registries
+
+    def counting(resources: Any, missing: Any) -> Any:
+        built.append(os.getpid())
+        return real(resources, missing)
+
+    monkeypatch.setattr(satisfiability, "_build_registries", counting)
+    with satisfiability.Decider([("file:///corpus/a.json", {"type": "object"})], budget=0.5) as d:
+        for _ in range(3):
+            assert d.decide({"$ref": "file:///corpus/a.json"}, "file:///p", True) == "yes"
+        d.decide(
+            {"allOf": [{"anyOf": [{"type": t} for t in ("string", "number", "object")]}] * 14},
+            "file:///p",
+            True,
+        )  # may time out and replace the worker
+        assert d.decide({"$ref": "file:///corpus/a.json"}, "file:///p", True) == "yes"
+    assert built == [os.getpid()]  # once, in this process, before the first fork
+
+
+def test_looking_above_a_position_does_not_split_the_document_each_time() -> None:
+    from speclint.corpus import Corpus
+    from speclint.fingerprints import comment_above
+
+    text = "openapi: 3.1.0\n# verbatim copy\nx: 1\n" + "y: 2\n" * 1000
+    corpus = Corpus.from_texts({"api/openapi.yaml": text})
+    document = corpus.documents["api/openapi.yaml"]
+    assert comment_above(document, 3) == ("verbatim copy", 2)
+    assert document.lines is document.lines  # made once
+
+
+def test_validators_share_one_merged_registry(make_corpus: Any) -> None:
+    # jsonschema merged its metaschemas into the corpus registry for every validator built with
+    # `registry=`: 20 ms each at 5,000 schemas, 100 s for their examples.
+    from jsonschema import Draft202012Validator
+
+    from speclint.corpus import Corpus
+    from speclint.references import file_uri
+
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": schema(type="object", required=["id"]),
+            "schemas/b.schema.json": schema(type="string"),
+        }
+    )
+    index = Corpus.load(root).references
+    first = index.validator(Draft202012Validator, file_uri("schemas/a.schema.json"))
+    second = index.validator(Draft202012Validator, file_uri("schemas/b.schema.json"))
+    assert first._resolver is second._resolver  # one merge, shared
+    assert not first.is_valid({}) and first.is_valid({"id": 1})
+    assert second.is_valid("x") and not second.is_valid(1)

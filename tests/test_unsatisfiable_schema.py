@@ -16,7 +16,7 @@ from conftest import schema
 from speclint.catalog import all_rules
 from speclint.config import Config
 from speclint.corpus import Corpus
-from speclint.findings import Finding
+from speclint.findings import Finding, Severity
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -172,12 +172,13 @@ def huge_composition(size: int) -> dict[str, object]:
 def test_a_decision_past_its_budget_is_unknown_and_the_run_goes_on() -> None:
     import time
 
-    from speclint.satisfiability import NO, UNKNOWN, Decider
+    from speclint.satisfiability import NO, TIMED_OUT, Decider
 
     with Decider([], budget=0.3) as decider:
         started = time.monotonic()
         assert (
-            decider.decide(huge_composition(14), "file:///corpus/x.json", stand_in=True) == UNKNOWN
+            decider.decide(huge_composition(14), "file:///corpus/x.json", stand_in=True)
+            == TIMED_OUT
         )
         assert decider.timeouts == 1
         # The killed worker is replaced: the next decision is answered normally.
@@ -192,7 +193,11 @@ def test_the_budget_option_reaches_the_rule(make_corpus: MakeCorpus) -> None:
         {"schemas/huge.schema.json": schema(**huge_composition(14), type="object", maxProperties=0)}
     )
     rule = all_rules()["unsatisfiable-schema"]
-    assert list(rule.check(Corpus.load(root), {"scope": "all", "budget": 0.3})) == []
+    # Not judged, and said so: one info finding for that schema, no verdict.
+    (finding,) = rule.check(Corpus.load(root), {"scope": "all", "budget": 0.3})
+    assert finding.severity is Severity.INFO
+    assert finding.location.path == "schemas/huge.schema.json"
+    assert "not checked" in finding.message and "0.3 s" in finding.message
 
 
 def test_a_missing_schema_nested_under_not_is_never_a_verdict(make_corpus: MakeCorpus) -> None:
