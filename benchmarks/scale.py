@@ -256,7 +256,7 @@ def measure(folder: Path, rule_limit: float) -> None:
                 for _ in info.check(corpus, options):
                     count += 1
                 message = str(count)
-            except BaseException as error:  # noqa: BLE001 - reported, not raised
+            except BaseException as error:
                 message = f"crashed: {type(error).__name__}: {str(error)[:80]}"
             os.write(write, message.encode())
             os._exit(0)
@@ -292,7 +292,9 @@ def measure(folder: Path, rule_limit: float) -> None:
     by_rule: dict[str, int] = {}
     for finding in findings:
         by_rule[finding["rule"]] = by_rule.get(finding["rule"], 0) + 1
-    print(f"  wall {wall:.1f} s, exit {run.returncode}, {len(findings)} findings, peak {peak:.0f} MB")
+    print(
+        f"  wall {wall:.1f} s, exit {run.returncode}, {len(findings)} findings, peak {peak:.0f} MB"
+    )
     print("  by rule: " + ", ".join(f"{rule} {n}" for rule, n in sorted(by_rule.items())))
     for finding in findings:
         if finding["rule"] == "internal-error":

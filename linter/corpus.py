@@ -258,13 +258,6 @@ def kind_for_path(path: str) -> DocumentKind | None:
     return None
 
 
-def read_document(root: Path, path: str) -> Document:
-    raw = read_raw(root, path)
-    if isinstance(raw, LoadProblem):
-        return Document(path, kind_for_path(path) or DocumentKind.DATA, problem=raw)
-    return parse_document(path, raw)
-
-
 def decode(raw: bytes) -> tuple[str | None, LoadProblem | None]:
     if b"\x00" in raw[:8192]:
         return None, LoadProblem("binary file (NUL bytes), not UTF-8 text")

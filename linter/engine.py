@@ -25,11 +25,13 @@ it and exits 2.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .baseline import BaselineError, Entry, entry_for
+from .baseline import Applied, BaselineError, Entry, entry_for
 from .baseline import apply as apply_baseline
 from .baseline import load as load_baseline
 from .cache import ParseCache, RuleCache, RunCache, corpus_folder, enabled, forget_stale, run_key
@@ -184,44 +186,44 @@ def _compared(
     corpus: Corpus | None,
     base_entries: list[Entry] | None,
 ) -> Outcome:
+    # Each comparison (the base revision's findings, then a baseline file) keeps what it does not
+    # know; the report says what each one held back and which of its entries are fixed.
+    comparisons: list[tuple[str, list[Entry], Callable[[Applied], list[str]]]] = []
+    if options.diff_base is not None and base_entries is not None:
+        ref = options.diff_base
+        comparisons.append(
+            (
+                f"`{ref}`",
+                base_entries,
+                lambda done: [
+                    f"against {ref}: {len(done.new)} new finding(s), {len(done.fixed)} fixed, "
+                    f"{len(done.known)} unchanged (not shown)",
+                    *_fixed_lines(done.fixed),
+                ],
+            )
+        )
+    if options.baseline is not None:
+        path = options.baseline
+        try:
+            entries = load_baseline(path)
+        except BaselineError as error:
+            raise EngineError(str(error)) from None
+        comparisons.append(
+            (f"baseline `{path.as_posix()}`", entries, partial(_baseline_notes, path))
+        )
     findings = result.findings
     known: list[Finding] = []
     fixed: list[Entry] = []
     against: list[str] = []
     notes: list[str] = []
-    if options.diff_base is not None and base_entries is not None:
-        assert corpus is not None  # built for every run with a base
-        compared = apply_baseline(corpus, findings, base_entries)
-        findings = compared.new
-        known += compared.known
-        fixed += compared.fixed
-        against.append(f"`{options.diff_base}`")
-        notes.append(
-            f"against {options.diff_base}: {len(compared.new)} new finding(s), "
-            f"{len(compared.fixed)} fixed, {len(compared.known)} unchanged (not shown)"
-        )
-        notes += [f"  fixed: [{e.rule}] {e.path} {e.where}" for e in compared.fixed]
-    if options.baseline is not None:
-        assert corpus is not None  # built for every run with a baseline
-        try:
-            applied = apply_baseline(corpus, findings, load_baseline(options.baseline))
-        except BaselineError as error:
-            raise EngineError(str(error)) from None
+    for label, entries, describe in comparisons:
+        assert corpus is not None  # built for every run with a base or a baseline
+        applied = apply_baseline(corpus, findings, entries)
         findings = applied.new
         known += applied.known
         fixed += applied.fixed
-        against.append(f"baseline `{options.baseline.as_posix()}`")
-        notes.append(
-            f"baseline {options.baseline}: {len(applied.known)} known finding(s) not shown, "
-            f"{len(applied.new)} new"
-        )
-        if applied.fixed:
-            entries = "entry is" if len(applied.fixed) == 1 else "entries are"
-            notes.append(
-                f"{len(applied.fixed)} baseline {entries} fixed; shrink the baseline with "
-                "`speclint baseline write`:"
-            )
-            notes += [f"  fixed: [{e.rule}] {e.path} {e.where}" for e in applied.fixed]
+        against.append(label)
+        notes += describe(applied)
     gate = None
     if against:
         gate = Gate(
@@ -235,6 +237,24 @@ def _compared(
             ),
         )
     return Outcome(config, result, findings, sources, gate, notes, corpus)
+
+
+def _fixed_lines(fixed: list[Entry]) -> list[str]:
+    return [f"  fixed: [{e.rule}] {e.path} {e.where}" for e in fixed]
+
+
+def _baseline_notes(path: Path, applied: Applied) -> list[str]:
+    notes = [
+        f"baseline {path}: {len(applied.known)} known finding(s) not shown, {len(applied.new)} new"
+    ]
+    if applied.fixed:
+        entries = "entry is" if len(applied.fixed) == 1 else "entries are"
+        notes.append(
+            f"{len(applied.fixed)} baseline {entries} fixed; shrink the baseline with "
+            "`speclint baseline write`:"
+        )
+        notes += _fixed_lines(applied.fixed)
+    return notes
 
 
 def _sources(files: dict[str, bytes | LoadProblem]) -> dict[str, str]:

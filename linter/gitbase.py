@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .lifecycle import signals_deferred
+from .lifecycle import process_alive, signals_deferred
 
 SCRATCH_PREFIX = "speclint-base-"
 OWNER_FILE = "owner.json"
@@ -129,16 +129,6 @@ def _git_folder(start: Path) -> Path | None:
     return None
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
-
-
 def _owner(scratch: Path) -> dict[str, object] | None:
     try:
         found = json.loads((scratch / OWNER_FILE).read_text(encoding="utf-8"))
@@ -170,7 +160,7 @@ def remove_stale_worktrees(start: Path, thorough: bool = False) -> list[Path]:
                 if owner is None or owner.get("repository") != str(top):
                     continue
                 pid = owner["pid"]
-                if isinstance(pid, int) and not _alive(pid):
+                if isinstance(pid, int) and not process_alive(pid):
                     _remove_worktree(top, scratch)
                     removed.append(scratch)
     registered = git_folder / "worktrees"
@@ -195,7 +185,7 @@ def remove_stale_worktrees(start: Path, thorough: bool = False) -> list[Path]:
         if owner is None:
             continue  # not a folder speclint made
         pid = owner["pid"]
-        if isinstance(pid, int) and _alive(pid):
+        if isinstance(pid, int) and process_alive(pid):
             continue
         _remove_worktree(top, scratch)
         removed.append(scratch)

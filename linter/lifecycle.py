@@ -162,38 +162,12 @@ def start_child(process: Any) -> None:
         process.start()
 
 
-class BudgetExceeded(Exception):
-    """One item of a rule's work (a schema, an example) used up its CPU budget."""
-
-
-@contextlib.contextmanager
-def budget(seconds: float | None) -> Iterator[None]:
-    """Raise :class:`BudgetExceeded` inside the block once it has used ``seconds`` of CPU time.
-
-    For per-item limits inside a rule: one pathological schema becomes an "unknown" for that
-    schema, and the rule goes on with the next, instead of the whole rule reaching its time box.
-    CPU time (``ITIMER_PROF``), not wall time: a busy machine does not make an item "unknown",
-    and it leaves ``SIGALRM`` to the run's time limit. Only in the main thread of a process with
-    ``setitimer``; elsewhere the block runs unbounded (the rule's time box still holds). Not
-    nested: an inner budget replaces the outer one for its duration."""
-    usable = (
-        seconds is not None
-        and seconds > 0
-        and hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-    )
-    if not usable:
-        yield
-        return
-    assert seconds is not None
-
-    def spent(number: int, frame: FrameType | None) -> None:
-        raise BudgetExceeded(f"{seconds:g} s of CPU time")
-
-    previous = signal.signal(signal.SIGPROF, spent)
-    signal.setitimer(signal.ITIMER_PROF, seconds)
+def process_alive(pid: int) -> bool:
+    """Is process ``pid`` alive? (Someone else's process counts: it exists.)"""
     try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_PROF, 0)
-        signal.signal(signal.SIGPROF, previous)
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, and is not ours to signal
+    return True

@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
@@ -76,6 +77,11 @@ class ReferenceIndex:
     _by_site: dict[tuple[str, str], Reference] | None = None
     _validators: dict[type, Any] = field(default_factory=dict, repr=False)
     _by_path: dict[str, tuple[list[str], list[Reference]]] | None = field(default=None, repr=False)
+
+    @cached_property
+    def all_resolved(self) -> bool:
+        """Does every reference resolve to a corpus file? (Then no walk can meet one that does not.)"""
+        return all(r.outcome == "ok" and r.target_path is not None for r in self.references)
 
     def within(self, path: str, pointer: str) -> list[Reference]:
         """The references in ``path`` at or below ``pointer`` ("" for the whole document).

@@ -110,7 +110,8 @@ def _produce(corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool) -> Itera
 
 
 def _check(corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool) -> list[Finding]:
-    return list(_produce(corpus, rule_id, info, debug))
+    # In this process (--debug, or no fork): on a deep stack too, as in the forked children.
+    return deeply(lambda: list(_produce(corpus, rule_id, info, debug)))
 
 
 # A child sends what it found in batches, so a rule stopped at its time box (or the run's time

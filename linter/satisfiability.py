@@ -112,7 +112,11 @@ def _worker(connection: Connection, registries: dict[bool, Any], parent: int) ->
         _serve(connection, registries)
         return
     decisions = threading.Thread(target=_serve, args=(connection, registries), daemon=True)
-    decisions.start()
+    try:
+        decisions.start()
+    except RuntimeError:  # no room for the stack (a `ulimit -v`): the default one
+        _serve(connection, registries)
+        return
     decisions.join()
 
 

@@ -259,7 +259,17 @@ def value_set(corpus: Corpus, site: Site) -> ValueSet | None:
     """The listed values of a schema, comparing forward-compatible enums on their closed part
     (``anyOf: [{enum: [...]}, {pattern: ...}]`` lists the enum's values, and is ``open``). An
     array's ``items`` list counts as the array's. None when the schema lists no values."""
+    return _value_set(corpus, site, frozenset())
+
+
+def _value_set(corpus: Corpus, site: Site, visiting: frozenset[tuple[str, str]]) -> ValueSet | None:
     site = follow(corpus, site)
+    # A recursive schema (AsyncAPI's own: `anyOf: [{$ref: "#"}, ...]`) reaches itself again: that
+    # alternative lists no values of its own, and the walk must end.
+    here = (site.document.path, site.pointer)
+    if here in visiting:
+        return None
+    visiting = visiting | {here}
     node = site.node
     if not isinstance(node, dict):
         return None
@@ -273,13 +283,14 @@ def value_set(corpus: Corpus, site: Site) -> ValueSet | None:
             values: list[Any] = []
             is_open = False
             for index, alternative in enumerate(alternatives):
-                inner = value_set(
+                inner = _value_set(
                     corpus,
                     Site(
                         site.document,
                         join_pointer(join_pointer(site.pointer, keyword), index),
                         alternative,
                     ),
+                    visiting,
                 )
                 if inner is None:
                     is_open = True
@@ -292,12 +303,14 @@ def value_set(corpus: Corpus, site: Site) -> ValueSet | None:
     branches = node.get("allOf")
     for index, branch in enumerate(branches if isinstance(branches, list) else []):
         at = join_pointer(join_pointer(site.pointer, "allOf"), index)
-        inner = value_set(corpus, Site(site.document, at, branch))
+        inner = _value_set(corpus, Site(site.document, at, branch), visiting)
         if inner is not None:
             return inner  # a branch that lists the values bounds the whole
     if "items" in node and "array" in types_of(node):
-        return value_set(
-            corpus, Site(site.document, join_pointer(site.pointer, "items"), node["items"])
+        return _value_set(
+            corpus,
+            Site(site.document, join_pointer(site.pointer, "items"), node["items"]),
+            visiting,
         )
     return None
 

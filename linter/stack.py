@@ -10,6 +10,7 @@ incomplete" (issue 13, item 9). Rules run on a thread with a deep stack and recu
 
 from __future__ import annotations
 
+import contextvars
 import sys
 import threading
 from collections.abc import Callable
@@ -20,18 +21,23 @@ T = TypeVar("T")
 # Address space, not memory: only the pages a recursion touches become resident.
 DEEP_STACK = 1 << 30
 DEEP_RECURSION = 100_000
+DEEP_THREAD = "speclint-deep"
 
 
 def deeply(function: Callable[[], T]) -> T:
     """``function()`` on a thread with a deep stack and recursion limit; its result or its error.
 
     The recursion limit is the interpreter's (one for all threads): it is raised for the call and
-    restored after it."""
+    restored after it. Called on a deep thread already, it just calls ``function``."""
+    if threading.current_thread().name == DEEP_THREAD:
+        return function()  # already deep (a rule's own deep call inside the runner's)
     outcome: dict[str, Any] = {}
+    # The caller's context variables (the progress sink) hold on the new thread too.
+    context = contextvars.copy_context()
 
     def run() -> None:
         try:
-            outcome["value"] = function()
+            outcome["value"] = context.run(function)
         except BaseException as error:  # handed to the caller's thread
             outcome["error"] = error
 
@@ -43,8 +49,12 @@ def deeply(function: Callable[[], T]) -> T:
         return function()
     try:
         sys.setrecursionlimit(max(previous_limit, DEEP_RECURSION))
-        worker = threading.Thread(target=run, name="speclint-deep", daemon=True)
-        worker.start()
+        worker = threading.Thread(target=run, name=DEEP_THREAD, daemon=True)
+        try:
+            worker.start()
+        except RuntimeError:  # no room for the stack (a `ulimit -v`): the caller's own stack
+            sys.setrecursionlimit(previous_limit)
+            return function()
     finally:
         threading.stack_size(previous_stack)
     try:

@@ -25,6 +25,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from .lifecycle import process_alive
+
 TEMPORARY_PREFIX = ".speclint-tmp-"
 
 
@@ -36,16 +38,6 @@ def _reason(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # someone else's process: alive
-    return True
-
-
 def sweep_temporaries(folder: Path) -> None:
     """Remove the temporary files of runs that died before renaming them."""
     with contextlib.suppress(OSError):
@@ -53,7 +45,11 @@ def sweep_temporaries(folder: Path) -> None:
             if not entry.name.startswith(TEMPORARY_PREFIX):
                 continue
             owner = entry.name[len(TEMPORARY_PREFIX) :].split("-", 1)[0]
-            if owner.isdigit() and not _alive(int(owner)) and entry.is_file(follow_symlinks=False):
+            if (
+                owner.isdigit()
+                and not process_alive(int(owner))
+                and entry.is_file(follow_symlinks=False)
+            ):
                 with contextlib.suppress(OSError):
                     os.unlink(entry.path)
 

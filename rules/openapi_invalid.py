@@ -53,7 +53,7 @@ from referencing.exceptions import Unresolvable
 from speclint.corpus import Corpus, Document, DocumentKind
 from speclint.findings import Finding, Severity
 from speclint.references import CORPUS_BASE, file_uri
-from speclint.stack import DEEP_RECURSION, deeply
+from speclint.stack import DEEP_RECURSION
 from speclint.structured import join_pointer
 from speclint.validation import explain, short_message
 
@@ -88,9 +88,9 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             )
             continue
         try:
-            # On a deep stack: a valid document with a long `$ref` chain is not "invalid" because
-            # Python's recursion limit says so (issue 13).
-            found = deeply(lambda at=document: list(_validate(corpus, at)))  # type: ignore[misc]
+            # The runner runs rules on a deep stack (speclint.stack): a valid document nested
+            # deeply is not "invalid" because Python's recursion limit says so (issue 13).
+            found = list(_validate(corpus, document))
         except RecursionError:
             found = [_too_deep(document)]
         except Exception as error:
@@ -151,7 +151,7 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
 
 
 def _too_deep(document: Document) -> Finding:
-    """Unknown, not invalid: the validator recursed past even the deep stack (``deeply``)."""
+    """Unknown, not invalid: the validator recursed past even the runner's deep stack."""
     return Finding(
         ID,
         Severity.INFO,

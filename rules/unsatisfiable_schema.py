@@ -135,16 +135,6 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             )
 
 
-def decisions(corpus: Corpus, scope: str = "all", budget: float = 2.0) -> Iterator[tuple[str, str]]:
-    """(label, verdict) for every schema in ``scope``: yes / no / unknown / undecidable, as the
-    rule decides them (the benchmark script reports the tally)."""
-    missing = _missing_targets(corpus)
-    with Decider(_resources(corpus), budget, missing) as decider:
-        for document, pointer, label in _targets(corpus, scope):
-            in_place = {"$ref": in_place_uri(document, pointer)}
-            yield label, decider.decide(in_place, PROBE_BASE, stand_in=True)
-
-
 def _undecided(
     document: Document, pointer: str, label: str, budget: float, verdict: str
 ) -> Finding:
@@ -351,7 +341,7 @@ def _resources(corpus: Corpus) -> list[tuple[str, Any]]:
 
 def _reaches_unresolved(corpus: Corpus, path: str, pointer: str) -> bool:
     """Does the schema at path#pointer reach, through ``$ref``s, one that does not resolve?"""
-    if all(r.outcome == "ok" and r.target_path is not None for r in corpus.references.references):
+    if corpus.references.all_resolved:
         return False
     pending = [(path, pointer)]
     seen: set[tuple[str, str]] = set()

@@ -188,6 +188,29 @@ def test_forward_compatible_enum_is_compared_on_its_closed_part_and_exclusions_a
     assert "(its closed part)" in finding.message
 
 
+def test_a_recursive_schema_ends_the_value_walk_and_keeps_its_listed_values(
+    make_corpus: MakeCorpus,
+) -> None:
+    # AsyncAPI's own schemas are recursive (`anyOf: [{$ref: "#"}, ...]`): the walk followed the
+    # reference back to itself until a RecursionError crashed the whole rule.
+    recursive = schema(
+        title="RunSnapshot",
+        type="object",
+        properties={
+            "status": {
+                "anyOf": [
+                    {"enum": ["queued", "running"]},
+                    {"$ref": "#/properties/status"},
+                ]
+            }
+        },
+    )
+    text = page("# Runs\n\n`RunSnapshot.status` is one of `queued` | `running` | `done`.\n")
+    root = make_corpus({"schemas/run-snapshot.schema.json": recursive, "spec/runs.md": text})
+    [finding] = run(root, "enum-drift")
+    assert finding.rule == "enum-drift" and "lacks `done`" in finding.message
+
+
 def test_configured_binding_wins(make_corpus: MakeCorpus) -> None:
     other = schema(type="object", properties={"state": {"enum": ["on", "off"]}})
     text = page("# Switch\n\nIt is `on` | `off` | `broken`.\n")

@@ -39,9 +39,17 @@ def git(*args: str, cwd: Path) -> str:
     return done.stdout
 
 
-def committed(tmp_path: Path, files: dict[str, str | bytes], name: str = "origin") -> Path:
-    """A repository with ``files`` committed, cloned the way CI checks out a pull request."""
+def committed(
+    tmp_path: Path,
+    files: dict[str, str | bytes],
+    name: str = "origin",
+    links: dict[str, Path] | None = None,
+) -> Path:
+    """A repository with ``files`` (and ``links``: path -> target folder, committed as symlinks)
+    committed, cloned the way CI checks out a pull request."""
     origin = write_files(tmp_path / name, files)
+    for link, target in (links or {}).items():
+        (origin / link).symlink_to(target, target_is_directory=True)
     git("init", "-q", cwd=origin)
     git("add", "-A", cwd=origin)
     git("commit", "-q", "-m", "pull request", cwd=origin)
@@ -173,13 +181,7 @@ def test_a_cache_folder_that_is_not_private_is_never_used(tmp_path: Path) -> Non
 def test_a_committed_cache_symlink_is_neither_written_nor_emptied(tmp_path: Path) -> None:
     outside = write_files(tmp_path / "outside", {"unrelated/data.txt": "keep me\n"})
     before = snapshot_of(outside)
-    origin = write_files(tmp_path / "origin", bundled_files())
-    (origin / ".speclint-cache").symlink_to(outside, target_is_directory=True)
-    git("init", "-q", cwd=origin)
-    git("add", "-A", cwd=origin)
-    git("commit", "-q", "-m", "link", cwd=origin)
-    clone = tmp_path / "clone"
-    subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
+    clone = committed(tmp_path, bundled_files(), links={".speclint-cache": outside})
     assert (clone / ".speclint-cache").is_symlink()
     for _ in range(2):
         assert cli("check", str(clone)).returncode == 1
@@ -252,13 +254,7 @@ def test_an_output_folder_that_holds_the_sources_is_refused(tmp_path: Path, outp
 def test_a_committed_output_symlink_out_of_the_root_is_refused(tmp_path: Path) -> None:
     outside = write_files(tmp_path / "outside", {"schemas/common.schema.json": "precious\n"})
     before = snapshot_of(outside)
-    origin = write_files(tmp_path / "origin", bundled_files())
-    (origin / "build").symlink_to(outside, target_is_directory=True)
-    git("init", "-q", cwd=origin)
-    git("add", "-A", cwd=origin)
-    git("commit", "-q", "-m", "link", cwd=origin)
-    clone = tmp_path / "clone"
-    subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
+    clone = committed(tmp_path, bundled_files(), links={"build": outside})
     for args in (("build", str(clone)), ("build", str(clone), "--check")):
         done = cli(*args)
         assert done.returncode == 2 and "symlink" in done.stderr, done.stderr
@@ -863,7 +859,9 @@ def test_a_deep_ref_chain_is_decided_not_a_crash() -> None:
         assert decider.timeouts == 0
 
 
-def test_the_corpus_registry_is_built_once_not_per_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_corpus_registry_is_built_once_not_per_decision(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # Built in each worker, the registries of 5,000 schemas took longer than the 2 s budget:
     # every decision "timed out", killed its worker, and the next built them again.
     from speclint import satisfiability
@@ -919,3 +917,16 @@ def test_validators_share_one_merged_registry(make_corpus: Any) -> None:
     assert first._resolver is second._resolver  # one merge, shared
     assert not first.is_valid({}) and first.is_valid({"id": 1})
     assert second.is_valid("x") and not second.is_valid(1)
+
+
+def test_a_deep_call_keeps_the_callers_context_and_error() -> None:
+    from speclint.progress import current, reporting
+    from speclint.stack import deeply
+
+    def sink(*_: Any) -> None:
+        return None
+
+    with reporting(sink):
+        assert deeply(current) is sink  # a rule's progress bar still reaches the user
+    with pytest.raises(KeyError):
+        deeply(lambda: {}["missing"])
