@@ -36,7 +36,7 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -382,7 +382,9 @@ class ParseCache:
         self.parsed: dict[str, Document] = {}
         self.misses = 0
 
-    def document(self, path: str, raw: bytes) -> Document:
+    def document(
+        self, path: str, raw: bytes, progress: Callable[[int], None] | None = None
+    ) -> Document:
         from .corpus import Document, parse_document
 
         name = hashlib.sha256(path.encode("utf-8", "surrogateescape") + b"\x00" + raw).hexdigest()
@@ -391,7 +393,7 @@ class ParseCache:
         if isinstance(found, Document) and found.path == path:
             return found
         self.misses += 1
-        document = parse_document(path, raw)
+        document = parse_document(path, raw, progress)
         self.parsed[name] = document
         return document
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from .roles import RoleMap
 
 JSON_SCHEMA_HOSTS = ("json-schema.org/",)
+PARSING = "parsing, kB"  # the progress phase, counted in kilobytes
+BIG_FILE = 256 * 1024  # bytes: a file this big reports progress while it is parsed
 
 
 class DocumentKind(enum.Enum):
@@ -116,21 +118,40 @@ class Corpus:
         parse cache when one is given. ``tree`` is the root's file listing (``listing``)."""
         import hashlib
 
-        from .progress import tracked
+        from .progress import current
+
+        # Progress in kilobytes, not files: one 20 MB document is most of the work, and its bar
+        # moves as ruamel reads it (issue 13, item 9).
+        sink = current()
+        total = sum(len(raw) for raw in files.values() if isinstance(raw, bytes)) // 1024 + 1
+        done = 0
+
+        def reading(before: int) -> Callable[[int], None] | None:
+            if sink is None:
+                return None
+            return lambda characters: sink(
+                PARSING, min(total - 1, before + characters // 1024), total
+            )
 
         documents: dict[str, Document] = {}
-        for path, raw in tracked(list(files.items()), "parsing"):
+        for path, raw in files.items():
+            if sink is not None:
+                sink(PARSING, done // 1024, total)
             if isinstance(raw, LoadProblem):
                 documents[path] = Document(
                     path, kind_for_path(path) or DocumentKind.DATA, problem=raw
                 )
                 documents[path].digest = hashlib.sha256(repr(raw).encode()).hexdigest()
                 continue
+            progress = reading(done // 1024) if len(raw) >= BIG_FILE else None
             if cache is not None:
-                documents[path] = cache.document(path, raw)
+                documents[path] = cache.document(path, raw, progress)
             else:
-                documents[path] = parse_document(path, raw)
+                documents[path] = parse_document(path, raw, progress)
             documents[path].digest = hashlib.sha256(raw).hexdigest()
+            done += len(raw)
+        if sink is not None:
+            sink(PARSING, total, total)
         shown = frozenset(shown_path(p) for p in tree) if tree is not None else frozenset(files)
         return cls(root.resolve(), config, dict(sorted(documents.items())), tree=shown)
 
@@ -269,7 +290,11 @@ def decode(raw: bytes) -> tuple[str | None, LoadProblem | None]:
         return None, LoadProblem(f"not valid UTF-8 (byte 0x{raw[error.start]:02x})", line, column)
 
 
-def parse_document(path: str, content: str | bytes) -> Document:
+def parse_document(
+    path: str, content: str | bytes, progress: Callable[[int], None] | None = None
+) -> Document:
+    """The document at ``path``; ``progress``, when given, is told how many characters of a YAML
+    document are read as its parse goes (see ``Corpus.from_snapshot``)."""
     kind = kind_for_path(path) or DocumentKind.DATA
     if isinstance(content, bytes):
         text, problem = decode(content)
@@ -282,7 +307,10 @@ def parse_document(path: str, content: str | bytes) -> Document:
 
         return Document(path, kind, text=text, prose=parse_markdown(text))
     try:
-        parsed = parse_json(text) if path.lower().endswith(".json") else parse_yaml(text)
+        if path.lower().endswith(".json"):
+            parsed = parse_json(text)
+        else:
+            parsed = parse_yaml(text, progress)
     except ParseFailure as failure:
         return Document(
             path,

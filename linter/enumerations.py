@@ -40,7 +40,7 @@ from .corpus import Corpus, Document, DocumentKind
 from .findings import Location
 from .prose import Heading
 from .shapes import Site, ValueSet, resolve, value_set
-from .structured import escape_token, join_pointer, split_pointer
+from .structured import join_pointer
 
 if TYPE_CHECKING:
     from .prose import ProseDocument
@@ -674,8 +674,3 @@ def all_prose_sets(corpus: Corpus) -> list[ProseSet]:
     for document in corpus.of_kind(DocumentKind.MARKDOWN):
         found += prose_sets(document)
     return sorted(found, key=lambda s: (s.path, s.line, s.values))
-
-
-def pointer_label(pointer: str) -> str:
-    tokens = split_pointer(pointer)
-    return "/".join(escape_token(t) for t in tokens)

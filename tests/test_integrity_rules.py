@@ -6,6 +6,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from conftest import schema
 from speclint.catalog import all_rules
 from speclint.corpus import Corpus
@@ -231,3 +233,70 @@ def test_remote_ref_fail_and_pass(make_corpus: MakeCorpus) -> None:
     corpus = Corpus.load(root, load_config(root))
     assert list(all_rules()["remote-ref"].check(corpus, {})) == []
     assert list(all_rules()["unresolved-ref"].check(corpus, {})) == []
+
+
+_SCHEMA_DEFECTS = {  # defect: (the schema, where the finding points in 3.0 and in 3.1)
+    "a valid document": ("", None),
+    "a schema of the wrong type": ("{type: 5}", "/type"),
+    "a discriminator that is not an object": ("{discriminator: 5}", "/discriminator"),
+    "a required list of numbers": ("{type: object, required: [1]}", "/required"),
+    "a property schema that is a string": ("{properties: {id: nope}}", "/properties/id"),
+    "a default that breaks its schema": ("{type: integer, default: soon}", "/default"),
+    "an unknown dialect": ("{$schema: 'https://example.org/dialect'}", ""),
+}
+
+
+@pytest.mark.parametrize("defect", sorted(_SCHEMA_DEFECTS))
+@pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
+def test_openapi_invalid_judges_schemas_as_openapi_spec_validator_does(
+    make_corpus: MakeCorpus, defect: str, version: str
+) -> None:
+    # The rule judges with jsonschema-rs first and asks the Python validators only about what it
+    # rejects (issue 13: a 20 MB document did not finish); the verdicts must stay the library's
+    # own, on every OpenAPI version's walker, each placed at the schema that is wrong.
+    import yaml
+    from openapi_spec_validator.shortcuts import get_validator_cls
+
+    bad, where = _SCHEMA_DEFECTS[defect]
+    chain = "".join(
+        f"    S{i}:\n      type: object\n      properties:\n"
+        f"        next: {{$ref: '#/components/schemas/S{i + 1}'}}\n"
+        for i in range(40)
+    )
+    doc = (
+        OPENAPI_HEAD.replace("3.1.0", version)
+        + "paths:\n  /runs:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+        + "          content: {application/json: {schema: {$ref: '#/components/schemas/S0'}}}\n"
+        + "components:\n  schemas:\n"
+        + chain
+        + "    S40: {type: string}\n"
+        + (f"    Bad: {bad}\n" if bad else "")
+    )
+    root = make_corpus({"api/openapi.yaml": doc})
+    data = yaml.safe_load(doc)
+    library = list(get_validator_cls(data)(data).iter_errors())
+    found = findings_of("openapi-invalid", root)
+    assert bool(found) == bool(library) == bool(bad), (found, library)
+    for finding in found:
+        assert finding.location.pointer.startswith("/components/schemas/Bad"), finding
+        assert finding.location.line == doc.count("\n", 0, doc.index("    Bad:")) + 1
+    if found and version == "3.1.0":
+        # 3.0's structural schema already rejects the schema object as a whole
+        assert any(f.location.pointer.startswith(f"/components/schemas/Bad{where}") for f in found)
+
+
+def test_openapi_invalid_reads_patterns_as_ecma_262(make_corpus: MakeCorpus) -> None:
+    # JSON Schema patterns are ECMA-262 (2020-12 Validation, section 6.3.3): Unicode property
+    # escapes and `(?<name>...)` groups are valid there, though Python's `re` rejects them.
+    def schemas(pattern: str) -> Path:
+        doc = OPENAPI_HEAD + (
+            "paths: {}\ncomponents:\n  schemas:\n"
+            f"    Name: {{type: string, pattern: '{pattern}'}}\n"
+        )
+        return make_corpus({"api/openapi.yaml": doc})
+
+    assert findings_of("openapi-invalid", schemas(r"^\p{L}+$")) == []
+    assert findings_of("openapi-invalid", schemas(r"^(?<word>\w+)$")) == []
+    [broken] = findings_of("openapi-invalid", schemas("^(("))
+    assert broken.location.pointer == "/components/schemas/Name/pattern"
+    assert "is not a 'regex'" in broken.message

@@ -65,3 +65,26 @@ def test_check_draws_a_bar_on_stderr_only_when_asked_or_on_a_terminal(
     parallel = cli("check", str(BUNDLED_CORPUS), "--progress", "--no-cache")
     assert "rules [" in parallel.stderr and parallel.stderr.endswith("\x1b[K")
     assert parallel.stdout == bundled.stdout
+
+
+def test_parsing_counts_kilobytes_and_moves_inside_one_big_yaml_document(
+    make_corpus: Callable[[dict[str, str | bytes]], Path],
+) -> None:
+    from speclint.corpus import PARSING, Corpus
+
+    # One big document is most of a parse: its bar must move while ruamel reads it (issue 13).
+    schemas = "".join(
+        f"    S{i}:\n      type: object\n      description: {'words ' * 20}\n" for i in range(4000)
+    )
+    big = f"openapi: 3.1.0\ninfo: {{title: t, version: 1.0.0}}\npaths: {{}}\ncomponents:\n  schemas:\n{schemas}"
+    root = make_corpus({"api/openapi.yaml": big, "schemas/a.schema.json": schema(type="string")})
+    seen: list[tuple[str, int, int]] = []
+    with reporting(lambda what, done, total: seen.append((what, done, total))):
+        corpus = Corpus.load(root)
+    assert corpus.documents["api/openapi.yaml"].data["components"]["schemas"]["S3999"]
+    parsing = [(done, total) for what, done, total in seen if what == PARSING]
+    total = len(big.encode()) // 1024 + 1
+    assert {t for _, t in parsing} == {total}
+    done = [d for d, _ in parsing]
+    assert done[0] == 0 and done[-1] == total and done == sorted(done)
+    assert len(set(done)) > 50  # counted as the document is read, not once it is parsed
