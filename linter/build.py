@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
-from .corpus import Corpus, Document, DocumentKind, glob_to_regex
+from .corpus import Corpus, Document, glob_to_regex, parse_document
+from .kinds import DocumentKind
 from .reading import read_raw
 from .references import REMOTE_SCHEMES, file_uri, ref_sites
 from .writing import write_output
@@ -300,7 +301,7 @@ def output_folder(corpus: Corpus, explicit: Path | None = None) -> tuple[Path, P
                 )
             if current.exists() and not current.is_dir():
                 raise BuildError(f"{current} is not a folder")
-        owned = set(_manifest(folder))
+        owned = {*_manifest(folder), MANIFEST}  # the manifest is the build's own, too
         includes = [glob_to_regex(p) for p in corpus.config.include]
         sources = sorted(
             path
@@ -308,6 +309,7 @@ def output_folder(corpus: Corpus, explicit: Path | None = None) -> tuple[Path, P
             if path.startswith(relative + "/")
             and path[len(relative) + 1 :] not in owned
             and any(r.match(path) for r in includes)
+            and _is_source(root, path)
         )
         if sources:
             shown = ", ".join(sources[:3]) + (
@@ -435,3 +437,14 @@ def write(result: BuildResult, output: Path, confined: Path | None = None) -> Wr
         except OSError:
             kept.append(relative)
     return Written(written, deleted, kept)
+
+
+def _is_source(root: Path, path: str) -> bool:
+    """Whether a file the build did not write is corpus content by what it is (a schema, an API
+    document, an instance, a page): a stray ``notes.json`` in the output folder is not, and is
+    left alone; a schema there means the folder holds sources."""
+    raw = read_raw(root, path)
+    if not isinstance(raw, bytes):
+        return False
+    document = parse_document(path, raw)
+    return document.usable and document.kind is not DocumentKind.DATA

@@ -428,7 +428,7 @@ class RuleCache:
 
     @staticmethod
     def key(corpus: Corpus, rule_id: str) -> str | None:
-        from .corpus import DocumentKind
+        from .kinds import DocumentKind
 
         documents = [d for d in corpus.documents.values() if d.kind is not DocumentKind.MARKDOWN]
         if any(not d.digest for d in documents):

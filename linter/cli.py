@@ -126,6 +126,7 @@ def check(
     """Check the spec corpus at PATH (default: the current directory)."""
     from .engine import Options, lint
     from .findings import Severity
+    from .inventory import checked_anything, nothing_found
     from .progress import TerminalProgress
     from .reporters import Report, renderer
 
@@ -148,6 +149,10 @@ def check(
     outcome = _engine(lambda: lint(path, options), debug)
     for note in outcome.notes:
         click.echo(f"speclint: {note}" if not note.startswith("  ") else note, err=True)
+    if not checked_anything(outcome.result.inventory):
+        # A gate that passes a repository it did not understand gives a false all-clear: as
+        # ESLint does for files no pattern matched, say so and fail (issue 14).
+        fail(nothing_found(path.as_posix().rstrip("/") or ".", outcome.result.inventory))
     findings = outcome.findings
     threshold = Severity.parse(fail_on) if fail_on else outcome.config.fail_on
     use_color = (
@@ -165,6 +170,7 @@ def check(
             color=use_color and destination is None and name == "text",
             waived=tuple(outcome.result.waived),
             gate=outcome.gate,
+            checked=outcome.result.inventory,
         )
         text = renderer(name)(report)
         if destination is None:
@@ -425,6 +431,25 @@ def _load_corpus(path: Path) -> Corpus:
     from .engine import load
 
     return _engine(lambda: load(path), False)
+
+
+@main.command(name="files")
+@click.argument(
+    "path",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    default=".",
+    required=False,
+)
+def show_files(path: Path) -> None:
+    """List each file speclint reads in PATH: its kind, dialect, and why it was classified so."""
+    from .inventory import entries, phrase
+
+    inventory = entries(_load_corpus(path))
+    width = max((len(entry.path) for entry in inventory), default=0)
+    for entry in inventory:
+        kind = f"{entry.kind} {entry.dialect}".strip()
+        click.echo(f"{entry.path:<{width}}  {kind:<22}  {entry.reason}")
+    click.echo(f"speclint: {phrase(inventory)}")
 
 
 @main.command(name="roles")

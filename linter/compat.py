@@ -38,9 +38,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .corpus import Corpus, Document, DocumentKind
+from .corpus import Corpus, Document
 from .findings import Location
 from .fingerprints import schema_locations
+from .kinds import DocumentKind
 from .policies import ANY_FIELD, Statement, binds, policy_statements
 from .shapes import Site, follow, is_closed_false, resolve, resolve_pointer, types_of
 from .structured import join_pointer, split_pointer

@@ -2,8 +2,9 @@
 
 Keys (all optional)::
 
-    include = ["schemas/**/*.json", ...]   # globs relative to the corpus root (defaults below)
-    exclude = ["schemas/v2/**"]
+    include = ["schemas/**/*.json", ...]   # globs relative to the corpus root (default: every
+                                           # JSON, YAML and Markdown file, classified by content)
+    exclude = ["schemas/v2/**"]            # added to .git, node_modules, git-ignored files
     fail-on = "error"                      # error | warning | info: the exit-1 threshold
     profile = "openwop"                    # a profile shipped with speclint, merged underneath
 
@@ -21,6 +22,9 @@ Keys (all optional)::
 
     [bindings]                             # prose enumeration -> the schema enum it describes
     "spec/interrupt.md#interruptpayload@kind" = "schemas/events.schema.json#/$defs/Interrupt/properties/kind"
+
+    [instances]                            # data files that do not name their schema -> schema
+    "examples/**/*.yaml" = "schema/workflow.yaml"
 
     [build]                                # speclint build
     output = "build"                       # folder for bundles and catalog.json (never linted)
@@ -44,18 +48,16 @@ from typing import Any
 from .findings import Severity
 from .reading import LoadProblem, read_raw
 
-# The layout of OpenWOP-style spec repositories; any repo can replace it with `include`.
+# Every JSON, YAML and Markdown file: discovery then reads each one's content to tell what it is
+# (speclint.kinds). `include` narrows it for a repository that wants less; `exclude` adds to the
+# folders never read (version control, installed packages, git-ignored files, the build output).
 DEFAULT_INCLUDE: tuple[str, ...] = (
-    "schemas/**/*.json",
-    "api/**/*.yaml",
-    "api/**/*.yml",
-    "api/**/*.json",
-    "spec/**/*.md",
-    "spec/**/*.json",
-    "rfcs/**/*.md",
-    "RFCS/**/*.md",
-    "*.md",
-    "package.json",
+    "**/*.json",
+    "**/*.yaml",
+    "**/*.yml",
+    "**/*.md",
+    "**/*.mdx",
+    "**/*.markdown",
 )
 DEFAULT_EXCLUDE: tuple[str, ...] = ("**/node_modules/**", "**/.git/**")
 ROLE_NAMES = ("client-submitted", "server-emitted", "both", "unused")
@@ -71,6 +73,7 @@ KNOWN_KEYS = {
     "bindings",
     "waivers",
     "build",
+    "instances",
 }
 
 
@@ -94,6 +97,9 @@ class Config:
     waivers: tuple[Mapping[str, Any], ...] = ()  # [[waivers]] tables, see speclint.waivers
     build_output: str = "build"  # relative to the corpus root; excluded from discovery
     build_schemas: tuple[str, ...] = ()  # globs of the schemas to bundle; empty: all
+    # [instances]: glob of data files -> the schema they follow (a corpus path), as
+    # check-jsonschema's --schemafile says it for files that do not name their schema.
+    instances: Mapping[str, str] = field(default_factory=dict)
     # For each [[waivers]] table: the line of its header and of its `expires` key (the header's
     # when it has none), so a bad value is reported where it is written.
     waiver_lines: tuple[tuple[int, int], ...] = ()
@@ -250,12 +256,20 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
             "(default `build`), not the root or a path out of it"
         )
     output = normal
+    instances = merged.get("instances", {})
+    if not isinstance(instances, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in instances.items()
+    ):
+        raise ConfigError(
+            f'{where}: `instances` must be a table of "glob" = "schema path" ([instances])'
+        )
     schemas = build.get("schemas", [])
     if not isinstance(schemas, list) or not all(isinstance(v, str) for v in schemas):
         raise ConfigError(f"{where}: build.schemas must be a list of glob strings")
     return Config(
         build_output=output.strip("/"),
         build_schemas=tuple(schemas),
+        instances=dict(instances),
         waivers=tuple(waivers),
         bindings=bindings,
         asyncapi_perspective=perspective,

@@ -10,7 +10,6 @@ references, the role map) are built lazily on first use.
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import Config
 from .findings import Location
+from .kinds import DocumentKind, classify
 from .reading import LoadProblem, read_raw, shown_path
 from .structured import DuplicateKey, ParseFailure, Position, parse_json, parse_yaml
 
@@ -29,17 +29,8 @@ if TYPE_CHECKING:
     from .references import ReferenceIndex
     from .roles import RoleMap
 
-JSON_SCHEMA_HOSTS = ("json-schema.org/",)
 PARSING = "parsing, kB"  # the progress phase, counted in kilobytes
 BIG_FILE = 256 * 1024  # bytes: a file this big reports progress while it is parsed
-
-
-class DocumentKind(enum.Enum):
-    SCHEMA = "json-schema"
-    OPENAPI = "openapi"
-    ASYNCAPI = "asyncapi"
-    DATA = "data"  # JSON/YAML that is none of the above (package.json, config files)
-    MARKDOWN = "markdown"
 
 
 @dataclass
@@ -53,6 +44,11 @@ class Document:
     prose: ProseDocument | None = None
     problem: LoadProblem | None = None
     digest: str = ""  # sha256 of the file's bytes, when read from disk (the caches' key)
+    # What discovery made of it (``speclint.kinds``): the dialect or API version, why, and for an
+    # instance the schema it names (as written).
+    dialect: str = ""
+    reason: str = ""
+    schema: str | None = None
     # Pure functions of this document's content, memoised (``enumerations.prose_sets``); they
     # travel with the document in the parse cache, so an unchanged page is not read again.
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -152,6 +148,7 @@ class Corpus:
             done += len(raw)
         if sink is not None:
             sink(PARSING, total, total)
+        refine(documents, config)
         shown = frozenset(shown_path(p) for p in tree) if tree is not None else frozenset(files)
         return cls(root.resolve(), config, dict(sorted(documents.items())), tree=shown)
 
@@ -196,8 +193,76 @@ class Corpus:
 
 # --- discovery ----------------------------------------------------------------------------------
 
+# Where in an API document a `$ref` names a schema (OpenAPI 3.x Schema Objects, Swagger 2.0 and
+# AsyncAPI payloads): a `$ref` elsewhere names a path item, a parameter, a message...
+_SCHEMA_PLACES = re.compile(r"/(schema|schemas|payload|headers|items|properties|definitions)(/|$)")
+
+
+def refine(documents: dict[str, Document], config: Config) -> None:
+    """Classification that needs the whole corpus (issue 14): files the configuration's
+    ``[instances]`` table names are instances of their schema, and a JSON/YAML file that a
+    schema's ``$ref`` targets is a schema, though it says nothing of itself. Refined documents
+    are replaced, not changed: the parse cache keeps what the file alone says."""
+    from dataclasses import replace
+
+    mapped = [(glob_to_regex(glob), schema) for glob, schema in sorted(config.instances.items())]
+    for path, document in list(documents.items()):
+        if not document.usable or document.kind is DocumentKind.MARKDOWN:
+            continue
+        schema = next((target for pattern, target in mapped if pattern.match(path)), None)
+        if schema is not None and document.kind in (DocumentKind.DATA, DocumentKind.INSTANCE):
+            named = classify(path, document.data, document.text, schema)
+            documents[path] = replace(
+                document, kind=named.kind, reason=named.reason, schema=named.schema
+            )
+    pending = [d for d in documents.values() if d.usable and d.kind in _REFERRING]
+    while pending:
+        referrer = pending.pop()
+        for target in _file_refs(referrer):
+            found = documents.get(target)
+            if (
+                found is not None
+                and found.usable
+                and found.kind is DocumentKind.DATA
+                and isinstance(found.data, (dict, bool))
+            ):
+                promoted = replace(
+                    found,
+                    kind=DocumentKind.SCHEMA,
+                    reason=f"the target of a `$ref` in {referrer.path}",
+                )
+                documents[target] = promoted
+                pending.append(promoted)
+
+
+def _file_refs(document: Document) -> set[str]:
+    """The corpus paths the document's relative ``$ref``s name (schema places only, in an API
+    document)."""
+    import posixpath
+
+    folder = posixpath.dirname(document.path)
+    api = document.kind is not DocumentKind.SCHEMA
+    found: set[str] = set()
+    stack: list[tuple[Any, str]] = [(document.data, "")]
+    while stack:  # iterative: generated schemas nest deeper than Python's recursion limit
+        node, pointer = stack.pop()
+        if isinstance(node, dict):
+            reference = node.get("$ref")
+            if isinstance(reference, str) and not (api and not _SCHEMA_PLACES.search(pointer)):
+                file_part = reference.split("#", 1)[0]
+                if file_part and "://" not in file_part and not file_part.startswith(("/", "urn:")):
+                    found.add(posixpath.normpath(posixpath.join(folder, file_part)))
+            stack.extend((value, f"{pointer}/{key}") for key, value in node.items())
+        elif isinstance(node, list):
+            stack.extend((value, f"{pointer}/{index}") for index, value in enumerate(node))
+    return found
+
+
 # Folders never walked: version control, installed packages, the cache of earlier versions.
 SKIPPED_FOLDERS = frozenset({".git", "node_modules", ".speclint-cache"})
+
+
+_REFERRING = (DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
 
 
 def snapshot(
@@ -234,15 +299,23 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
 
 def discover(root: Path, config: Config, tree: list[str] | None = None) -> list[str]:
     """The files of ``tree`` (default: every file under ``root``) that the configuration
-    includes, as listed (a name that is not UTF-8 keeps its undecodable bytes; see
-    :func:`shown_path`)."""
+    includes and git does not ignore, as listed (a name that is not UTF-8 keeps its undecodable
+    bytes; see :func:`shown_path`)."""
+    from .gitbase import ignored
+
     includes = [glob_to_regex(p) for p in config.include]
     # Build outputs are copies of the corpus's schemas (same `$id`s): never lint them as sources.
     excludes = [glob_to_regex(p) for p in (*config.exclude, f"{config.build_output}/**")]
+    # A repository's own .gitignore says what is not its content (a virtualenv, generated
+    # output): untracked files it ignores are not read (issue 14).
+    ignored_files, ignored_folders = ignored(root)
     found = {
         relative
         for relative in (listing(root) if tree is None else tree)
-        if any(r.match(relative) for r in includes) and not any(r.match(relative) for r in excludes)
+        if any(r.match(relative) for r in includes)
+        and not any(r.match(relative) for r in excludes)
+        and relative not in ignored_files
+        and not relative.startswith(ignored_folders)
     }
     return sorted(found)
 
@@ -272,7 +345,7 @@ def walk(root: Path) -> Iterator[Path]:
 
 def kind_for_path(path: str) -> DocumentKind | None:
     lowered = path.lower()
-    if lowered.endswith((".md", ".markdown")):
+    if lowered.endswith((".md", ".markdown", ".mdx")):
         return DocumentKind.MARKDOWN
     if lowered.endswith((".json", ".yaml", ".yml")):
         return DocumentKind.DATA  # refined from the content once parsed
@@ -307,10 +380,8 @@ def parse_document(
 
         return Document(path, kind, text=text, prose=parse_markdown(text))
     try:
-        if path.lower().endswith(".json"):
-            parsed = parse_json(text)
-        else:
-            parsed = parse_yaml(text, progress)
+        is_json = path.lower().endswith(".json")
+        parsed = parse_json(text) if is_json else parse_yaml(text, progress)
     except ParseFailure as failure:
         return Document(
             path,
@@ -318,28 +389,15 @@ def parse_document(
             text=text,
             problem=LoadProblem(failure.message, failure.line, failure.column),
         )
+    found = classify(path, parsed.data, text)
     return Document(
         path,
-        classify(path, parsed.data),
+        found.kind,
         text=text,
         data=parsed.data,
         positions=parsed.positions,
         duplicates=parsed.duplicates,
+        dialect=found.dialect,
+        reason=found.reason,
+        schema=found.schema,
     )
-
-
-def classify(path: str, data: Any) -> DocumentKind:
-    """What a parsed JSON/YAML document is, from its content first and its name second."""
-    if isinstance(data, dict):
-        if "openapi" in data or "swagger" in data:
-            return DocumentKind.OPENAPI
-        if "asyncapi" in data:
-            return DocumentKind.ASYNCAPI
-        dialect = data.get("$schema")
-        if isinstance(dialect, str) and any(host in dialect for host in JSON_SCHEMA_HOSTS):
-            return DocumentKind.SCHEMA
-    if path.lower().endswith(".schema.json") and isinstance(data, (dict, bool)):
-        return DocumentKind.SCHEMA
-    if path.startswith("schemas/") and path.endswith(".json") and isinstance(data, (dict, bool)):
-        return DocumentKind.SCHEMA
-    return DocumentKind.DATA

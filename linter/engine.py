@@ -40,6 +40,7 @@ from .config import Config, ConfigError, load_config
 from .corpus import Corpus, decode, listing, snapshot
 from .findings import Finding, Severity, sorted_findings
 from .gitbase import GitError, base_checkout, remove_stale_worktrees
+from .inventory import Entry as FileEntry
 from .lifecycle import TimeLimitReached, time_limit
 from .progress import Sink, reporting
 from .reading import LoadProblem
@@ -310,6 +311,7 @@ def _record(result: RunResult) -> dict[str, Any]:
             [info.id, info.severity, info.doc, info.module, info.needs_base, info.reads]
             for info in result.rules.values()
         ],
+        "inventory": [[e.path, e.kind, e.dialect, e.reason] for e in result.inventory],
     }
 
 
@@ -334,7 +336,13 @@ def _from_record(record: dict[str, Any] | None) -> RunResult | None:
         described[rule_id] = RuleInfo(
             rule_id, severity, str(doc), str(module), not_run, bool(needs_base), str(reads)
         )
-    return RunResult(findings, described, waived)
+    inventory = record.get("inventory")
+    if not isinstance(inventory, list) or not all(
+        isinstance(item, list) and len(item) == 4 and all(isinstance(v, str) for v in item)
+        for item in inventory
+    ):
+        return None
+    return RunResult(findings, described, waived, tuple(FileEntry(*item) for item in inventory))
 
 
 def lint_corpus(corpus: Corpus, options: Options | None = None) -> RunResult:

@@ -36,8 +36,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from .corpus import Corpus, Document, DocumentKind
+from .corpus import Corpus, Document
 from .findings import Location
+from .kinds import DocumentKind
 from .prose import Heading
 from .shapes import Site, ValueSet, resolve, value_set
 from .structured import join_pointer

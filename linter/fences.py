@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urldefrag
 
-from .corpus import Corpus, Document, DocumentKind
+from .corpus import Corpus, Document
+from .kinds import DocumentKind
 from .prose import CodeFence, Paragraph
 from .references import map_remote
 from .structured import Parsed, ParseFailure, parse_json, split_pointer

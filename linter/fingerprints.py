@@ -21,7 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .corpus import Corpus, Document, DocumentKind
+from .corpus import Corpus, Document
+from .kinds import DocumentKind
 from .shapes import Site, follow_once, use_sites
 from .structured import join_pointer
 

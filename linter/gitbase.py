@@ -62,6 +62,36 @@ def _git(cwd: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
+def ignored(root: Path) -> tuple[frozenset[str], tuple[str, ...]]:
+    """What git ignores under ``root`` and does not track: (files, folders ending in ``/``),
+    relative to ``root``. Empty when ``root`` is not in a git work tree or git cannot say (a
+    missing git, a repository git refuses): discovery then reads every file, and says nothing
+    more is hidden. Tracked files are never in it, even where a ``.gitignore`` matches them."""
+    if _git_folder(root.resolve()) is None:
+        return frozenset(), ()
+    try:
+        done = subprocess.run(
+            ["git", *_GIT_SAFETY, "ls-files", "-z", "--others", "--ignored", "--exclude-standard",
+             "--directory"],
+            cwd=root,
+            capture_output=True,
+            check=False,
+            timeout=60,
+            env={**os.environ, **_GIT_ENVIRONMENT},
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset(), ()
+    if done.returncode != 0:
+        return frozenset(), ()
+    names = [
+        os.fsdecode(name)
+        for name in done.stdout.split(b"\0")
+        if name and not name.startswith(b"../")
+    ]
+    folders = tuple(sorted(name for name in names if name.endswith("/")))
+    return frozenset(name for name in names if not name.endswith("/")), folders
+
+
 @contextmanager
 def base_checkout(corpus: Path, ref: str) -> Iterator[Path]:
     """The corpus folder as it is at ``ref``, in a temporary worktree."""

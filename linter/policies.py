@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .corpus import Corpus, DocumentKind
+from .corpus import Corpus
 from .findings import Location
+from .kinds import DocumentKind
 from .shapes import Site
 from .structured import join_pointer, split_pointer
 

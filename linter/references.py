@@ -123,7 +123,7 @@ class ReferenceIndex:
 
     @classmethod
     def build(cls, corpus: Corpus) -> ReferenceIndex:
-        from .corpus import DocumentKind
+        from .kinds import DocumentKind
 
         resources: list[tuple[str, Resource[Any]]] = []
         uri_to_path: dict[str, str] = {}
@@ -308,7 +308,7 @@ def escape_uri_segment(segment: str) -> str:
 
 
 def make_resource(document: Document) -> Resource[Any]:
-    from .corpus import DocumentKind
+    from .kinds import DocumentKind
 
     if document.kind is DocumentKind.SCHEMA and isinstance(document.data, dict):
         dialect = document.data.get("$schema")
@@ -333,7 +333,7 @@ def map_remote(ref_map: Mapping[str, str], target: str) -> str | None:
 
 def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
     """(pointer of the "$ref" member, its value, the base URI in force there)."""
-    from .corpus import DocumentKind
+    from .kinds import DocumentKind
 
     root_base = file_uri(document.path)
     track_ids = document.kind is DocumentKind.SCHEMA

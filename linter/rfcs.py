@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .corpus import Corpus, Document, DocumentKind
+from .corpus import Corpus, Document
+from .kinds import DocumentKind
 
 HEADER_WITHIN = 40
 _HEADER_NAMES = {

@@ -58,7 +58,7 @@ class RoleMap:
 
     @classmethod
     def build(cls, corpus: Corpus) -> RoleMap:
-        from .corpus import DocumentKind
+        from .kinds import DocumentKind
 
         role_map = cls()
         for document in corpus.of_kind(DocumentKind.OPENAPI):
@@ -166,7 +166,7 @@ class RoleMap:
     def listing(self, corpus: Corpus) -> list[RoleEntry]:
         """Every schema location with its role and why: each location a use or a ``$ref``
         reached, every schema file, and every ``components/schemas`` entry of the API documents."""
-        from .corpus import DocumentKind
+        from .kinds import DocumentKind
 
         places: set[tuple[str, str]] = set(self.evidence)
         for document in corpus.of_kind(DocumentKind.SCHEMA):

@@ -28,6 +28,7 @@ from .cache import RuleCache
 from .catalog import RuleInfo, all_rules
 from .corpus import Corpus
 from .findings import Finding, Location, Severity, sorted_findings
+from .inventory import Entry, entries
 from .lifecycle import child_started, start_child
 from .stack import deeply
 from .waivers import WAIVER_DOC, WAIVER_RULE, Waived
@@ -46,6 +47,7 @@ class RunResult:
     findings: list[Finding]
     rules: dict[str, RuleInfo]  # the rules that ran
     waived: list[Waived] = field(default_factory=list)  # accepted in writing, reported apart
+    inventory: tuple[Entry, ...] = ()  # every file the run read, with what it was (issue 14)
 
 
 def internal_error_info() -> RuleInfo:
@@ -330,7 +332,7 @@ def run_rules(
             WAIVER_RULE, Severity.WARNING, WAIVER_DOC, "speclint.waivers", lambda c, o: ()
         )
     waived.sort(key=lambda w: w.finding.sort_key())
-    return RunResult(sorted_findings(kept), ran, waived)
+    return RunResult(sorted_findings(kept), ran, waived, entries(corpus))
 
 
 def dedupe(findings: list[Finding]) -> list[Finding]:

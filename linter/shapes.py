@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
-from .corpus import Corpus, Document, DocumentKind
+from .corpus import Corpus, Document
 from .findings import Location
+from .kinds import DocumentKind
 from .references import ANNOTATIONS
 from .roles import Role, asyncapi_uses, openapi_uses
 from .structured import join_pointer, split_pointer

@@ -35,8 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .corpus import Corpus, DocumentKind
+from .corpus import Corpus
 from .findings import Finding, Location, Severity
+from .kinds import DocumentKind
 from .structured import join_pointer
 
 WAIVER_RULE = "waiver"

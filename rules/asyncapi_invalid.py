@@ -39,8 +39,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus, DocumentKind
+from speclint.corpus import Corpus
 from speclint.findings import Finding, Severity
+from speclint.kinds import DocumentKind
 from speclint.validation import asyncapi_validator, asyncapi_versions, located_errors
 
 ID = "asyncapi-invalid"

@@ -42,9 +42,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus, DocumentKind
+from speclint.corpus import Corpus
 from speclint.enumerations import CountedClaim, ProseSet, counted_claims, prose_sets
 from speclint.findings import Finding, Severity
+from speclint.kinds import DocumentKind
 
 ID = "count-drift"
 SEVERITY = Severity.WARNING

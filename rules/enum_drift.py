@@ -58,9 +58,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from speclint.corpus import Corpus, Document, DocumentKind
+from speclint.corpus import Corpus, Document
 from speclint.enumerations import Binder, Binding, ProseSet, all_prose_sets
 from speclint.findings import Finding, Location, Severity
+from speclint.kinds import DocumentKind
 from speclint.shapes import Site, ValueSet, resolve, value_set
 from speclint.structured import escape_token, join_pointer
 

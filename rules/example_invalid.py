@@ -81,9 +81,10 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
-from speclint.corpus import Corpus, Document, DocumentKind
+from speclint.corpus import Corpus, Document
 from speclint.fences import DEFAULT_MARKERS, fence_json, fence_ties
 from speclint.findings import Finding, Location, Severity
+from speclint.kinds import DocumentKind
 from speclint.references import file_uri
 from speclint.structured import ParseFailure, escape_token, join_pointer
 from speclint.validation import error_pointer, explain, short_message

@@ -55,8 +55,9 @@ from typing import Any, cast
 
 from referencing.exceptions import Unresolvable
 
-from speclint.corpus import Corpus, Document, DocumentKind
+from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Severity
+from speclint.kinds import DocumentKind
 from speclint.references import CORPUS_BASE, file_uri
 from speclint.stack import DEEP_RECURSION
 from speclint.structured import join_pointer

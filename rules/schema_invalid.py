@@ -42,8 +42,9 @@ from typing import Any
 from jsonschema import validators
 from jsonschema.protocols import Validator
 
-from speclint.corpus import Corpus, DocumentKind
+from speclint.corpus import Corpus
 from speclint.findings import Finding, Severity
+from speclint.kinds import DocumentKind
 from speclint.validation import located_errors, metaschema_registry
 
 ID = "schema-invalid"

@@ -50,9 +50,10 @@ from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
 from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
-from speclint.corpus import Corpus, Document, DocumentKind
+from speclint.corpus import Corpus, Document
 from speclint.fences import resolve_schema
 from speclint.findings import Finding, Location, Severity
+from speclint.kinds import DocumentKind
 from speclint.references import file_uri
 from speclint.structured import join_pointer
 

@@ -67,8 +67,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus, Document, DocumentKind
+from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity
+from speclint.kinds import DocumentKind
 from speclint.progress import tracked
 from speclint.references import file_uri
 from speclint.roles import Role, openapi_uses

@@ -45,8 +45,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus, Document, DocumentKind
+from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity
+from speclint.kinds import DocumentKind
 
 ID = "version-drift"
 SEVERITY = Severity.WARNING

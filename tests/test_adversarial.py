@@ -293,13 +293,16 @@ def test_every_attack_at_once_in_a_guarded_process(tmp_path: Path) -> None:
     assert "nest" in by_message["schemas/deep.schema.json"].lower()
 
 
-def test_an_empty_corpus_is_a_clean_run(tmp_path: Path) -> None:
+def test_an_empty_corpus_says_it_checked_nothing_and_fails(tmp_path: Path) -> None:
     from test_cli import cli
 
+    # A gate that passes what it did not understand gives a false all-clear (issue 14).
     empty = tmp_path / "empty"
     empty.mkdir()
+    (empty / "package.json").write_text('{"name": "x", "version": "1.0.0"}')
     done = cli("check", str(empty))
-    assert done.returncode == 0 and "no findings" in done.stdout
+    assert done.returncode == 2 and done.stdout == ""
+    assert "nothing to check" in done.stderr and "among 1 JSON/YAML/Markdown file" in done.stderr
     assert "Traceback" not in done.stderr
 
 

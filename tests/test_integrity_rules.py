@@ -217,7 +217,9 @@ def test_remote_ref_fail_and_pass(make_corpus: MakeCorpus) -> None:
     [finding] = findings_of("remote-ref", root)
     assert finding.location.pointer == "/properties/envelope/$ref"
     assert findings_of("unresolved-ref", root) == []
-    (root / "speclint.toml").write_text('[ref-map]\n"https://schemas.example.net/" = "vendor/"\n')
+    (root / "speclint.toml").write_text(
+        'include = ["schemas/**/*.json"]\n[ref-map]\n"https://schemas.example.net/" = "vendor/"\n'
+    )
     (root / "vendor").mkdir()
     (root / "vendor/envelope.json").write_text(schema(type="object"))
     from speclint.config import load_config

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..catalog import RuleInfo
 from ..findings import Finding
+from ..inventory import Entry
 from ..waivers import Waived
 
 
@@ -43,6 +44,7 @@ class Report:
     color: bool = False
     waived: tuple[Waived, ...] = ()  # findings accepted by a waiver, shown apart with the reason
     gate: Gate | None = None  # set by --diff-base / --baseline: findings are then the new ones
+    checked: tuple[Entry, ...] = ()  # every file read, with its kind (speclint.inventory)
 
 
 Renderer = Callable[[Report], str]

@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 
 from ..findings import Finding, Location, Severity
+from ..inventory import counts as checked_counts
 from . import Report
 
 FORMAT_VERSION = 1
@@ -50,6 +51,8 @@ def render(report: Report) -> str:
         # Every severity is present, zero included, so ``summary["error"]`` never needs a default.
         "summary": {s.label: counts[s] for s in Severity},
         "findings": [finding_json(f) for f in report.findings],
+        # What the run read, kind -> files (issue 14): "no findings" means something only with it.
+        "checked": checked_counts(report.checked),
         "waived": [
             {
                 **finding_json(w.finding),

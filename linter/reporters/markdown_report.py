@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from posixpath import splitext
 
 from ..findings import Finding, Location, Severity
+from ..inventory import phrase
 from . import Gate, Report
 from .text_report import count_phrase, detail, shown_path
 
@@ -219,6 +220,11 @@ def render(report: Report) -> str:
         f"Corpus {code(report.root or '.')}: {count_phrase(report.findings)} "
         f"(speclint {escape_text(report.tool_version)}).",
     ]
+    if report.checked:
+        lines += [
+            "",
+            escape_text(phrase(report.checked)[0].upper() + phrase(report.checked)[1:]) + ".",
+        ]
     if report.findings:
         lines += ["", "## Summary", "", *summary_table(report.findings)]
     by_rule: dict[str, list[Finding]] = defaultdict(list)

@@ -120,13 +120,23 @@ class _Log:
             for finding in everything
             for location in (finding.location, *finding.related)
         }
-        self.paths = sorted(paths)
+        # Every file the run read is an artifact (§3.24), with the kind discovery gave it: a
+        # reader sees what was checked, not only where findings are (issue 14).
+        self.kinds = {entry.path: entry for entry in report.checked}
+        self.paths = sorted(paths | set(self.kinds))
         self.artifact_index = {path: index for index, path in enumerate(self.paths)}
 
     def artifact_location(self, path: str) -> dict[str, Any]:
         # §3.4.5: index SHOULD be present when run.artifacts describes the file; uri is kept too
         # because some consumers (GitHub code scanning) do not follow the index.
         return {"uri": uri(path), "uriBaseId": SRCROOT, "index": self.artifact_index[path]}
+
+    def artifact(self, path: str) -> dict[str, Any]:
+        described: dict[str, Any] = {"location": self.artifact_location(path)}
+        entry = self.kinds.get(path)
+        if entry is not None:
+            described["properties"] = {"kind": entry.kind, "dialect": entry.dialect or None}
+        return described
 
     def location(self, location: Location) -> dict[str, Any]:
         region: dict[str, Any] = {"startLine": location.line, "startColumn": location.column}
@@ -224,7 +234,7 @@ def render(report: Report) -> str:
             }
         },
         "originalUriBaseIds": base_ids(report.root),
-        "artifacts": [{"location": log.artifact_location(path)} for path in log.paths],
+        "artifacts": [log.artifact(path) for path in log.paths],
         "results": [log.result(finding) for finding in report.findings]
         + [suppressed(log.result(w.finding), w) for w in report.waived],
         # §3.14.27: required when there are results over text files; speclint's columns are

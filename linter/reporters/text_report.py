@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..findings import Finding, Location, Severity
+from ..inventory import phrase
 from . import Report
 
 COLORS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
@@ -83,4 +84,6 @@ def render(report: Report) -> str:
             f"; {len(report.waived)} waived (see a json, sarif or markdown report for the reasons)"
         )
     lines.append(summary)
+    if report.checked:
+        lines.append(f"speclint: {phrase(report.checked)}")
     return "\n".join(lines) + "\n"

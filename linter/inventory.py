@@ -1,0 +1,109 @@
+"""What a run checked: every discovered file with its kind, dialect and the reason (issue 14).
+
+A linter that says "no findings" about a repository it did not understand gives a false
+all-clear. Every report therefore ends with what was checked (the text report's last line, the
+JSON report's ``checked`` object, SARIF's ``run.artifacts``), ``speclint files`` lists each file
+with the reason it was classified so, and a run that found nothing checkable says so and fails.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .corpus import Corpus
+from .kinds import DocumentKind
+
+# The kinds a run checks (anything else is counted and ignored), in the order reports list them.
+CHECKED_KINDS = (
+    DocumentKind.SCHEMA,
+    DocumentKind.OPENAPI,
+    DocumentKind.ASYNCAPI,
+    DocumentKind.INSTANCE,
+    DocumentKind.MARKDOWN,
+)
+UNREADABLE = "unreadable"  # the kind reported for a file that did not parse
+_NOUNS = {
+    DocumentKind.SCHEMA.value: ("JSON Schema", "JSON Schemas"),
+    DocumentKind.OPENAPI.value: ("OpenAPI document", "OpenAPI documents"),
+    DocumentKind.ASYNCAPI.value: ("AsyncAPI document", "AsyncAPI documents"),
+    DocumentKind.INSTANCE.value: ("instance", "instances"),
+    DocumentKind.MARKDOWN.value: ("Markdown page", "Markdown pages"),
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    path: str
+    kind: str  # a DocumentKind value, or UNREADABLE
+    dialect: str  # "2020-12", "OpenAPI 3.1", ""
+    reason: str
+
+
+def entries(corpus: Corpus) -> tuple[Entry, ...]:
+    """Every discovered file, in path order."""
+    found = []
+    for path, document in corpus.documents.items():
+        if not document.usable:
+            problem = document.problem.message if document.problem else "unreadable"
+            found.append(Entry(path, UNREADABLE, "", problem))
+            continue
+        reason = document.reason or (
+            "Markdown" if document.kind is DocumentKind.MARKDOWN else "read as data"
+        )
+        found.append(Entry(path, document.kind.value, document.dialect, reason))
+    return tuple(found)
+
+
+def counts(inventory: Sequence[Entry]) -> dict[str, int]:
+    """Kind -> how many files (the JSON report's ``checked`` object), checked kinds first."""
+    by_kind = Counter(entry.kind for entry in inventory)
+    order = [kind.value for kind in CHECKED_KINDS] + [DocumentKind.DATA.value, UNREADABLE]
+    return {kind: by_kind[kind] for kind in order if by_kind[kind]}
+
+
+def checked_anything(inventory: Sequence[Entry]) -> bool:
+    wanted = {kind.value for kind in CHECKED_KINDS}
+    return any(entry.kind in wanted for entry in inventory)
+
+
+def phrase(inventory: Sequence[Entry]) -> str:
+    """``checked 40 JSON Schemas (38 2020-12, 2 draft-07), 1 OpenAPI document (3.1), ...``."""
+    parts = []
+    for kind in CHECKED_KINDS:
+        these = [entry for entry in inventory if entry.kind == kind.value]
+        if not these:
+            continue
+        one, many = _NOUNS[kind.value]
+        part = f"{len(these)} {one if len(these) == 1 else many}"
+        dialects = Counter(entry.dialect or "no `$schema`" for entry in these)
+        if kind is not DocumentKind.MARKDOWN and kind is not DocumentKind.INSTANCE:
+            names = {
+                name: name.removeprefix("OpenAPI ").removeprefix("AsyncAPI ") for name in dialects
+            }
+            shown = [
+                f"{n} {names[name]}" if len(dialects) > 1 else names[name]
+                for name, n in sorted(dialects.items())
+            ]
+            part += f" ({', '.join(shown)})"
+        parts.append(part)
+    others = sum(1 for entry in inventory if entry.kind == DocumentKind.DATA.value)
+    unreadable = sum(1 for entry in inventory if entry.kind == UNREADABLE)
+    text = "checked " + (", ".join(parts) if parts else "nothing")
+    if unreadable:
+        text += f"; {unreadable} file{'s' if unreadable != 1 else ''} could not be read"
+    if others:
+        text += f"; {others} other JSON/YAML file{'s' if others != 1 else ''} ignored"
+    return text
+
+
+def nothing_found(root: str, inventory: Sequence[Entry]) -> str:
+    """The message for a run that found nothing it checks: what it looked for, and where."""
+    others = len(inventory)
+    return (
+        f"nothing to check in {root}: no JSON Schema, OpenAPI or AsyncAPI document, instance or "
+        f"Markdown page was found among {others} JSON/YAML/Markdown file"
+        f"{'s' if others != 1 else ''} (see `speclint files {root}`; `include` in speclint.toml "
+        "says where to look)"
+    )

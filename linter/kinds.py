@@ -1,0 +1,176 @@
+"""What a file is, read from its content: the classification behind discovery (issue 14).
+
+speclint finds the files of any spec repository by what they are, not where they are: a JSON or
+YAML document is an OpenAPI or AsyncAPI document by its version key, a JSON Schema by its
+``$schema`` (or, without one, by being the target of a schema's ``$ref``, or by its keywords), an
+instance when it names the schema it follows (``$schema`` naming a document that is not a
+metaschema, a ``# yaml-language-server: $schema=...`` modeline, or the configuration's
+``[instances]`` table), and other data otherwise. Each classification keeps its reason, which
+``speclint files`` prints.
+
+This module knows nothing of the corpus; ``speclint.corpus`` calls it while parsing.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from typing import Any
+
+
+class DocumentKind(enum.Enum):
+    SCHEMA = "json-schema"
+    OPENAPI = "openapi"
+    ASYNCAPI = "asyncapi"
+    INSTANCE = "instance"  # data that names the schema it follows
+    DATA = "data"  # JSON/YAML that is none of the above (package.json, config files)
+    MARKDOWN = "markdown"
+
+
+# The published metaschemas, by the draft name speclint reports (JSON Schema Core 2020-12,
+# section 8.1.1: `$schema` identifies the dialect). Trailing `#` and the http/https scheme vary
+# in the wild; both are accepted.
+DRAFTS: dict[str, str] = {
+    "json-schema.org/draft-03/schema": "draft-03",
+    "json-schema.org/draft-04/schema": "draft-04",
+    "json-schema.org/draft-06/schema": "draft-06",
+    "json-schema.org/draft-07/schema": "draft-07",
+    "json-schema.org/draft/2019-09/schema": "2019-09",
+    "json-schema.org/draft/2020-12/schema": "2020-12",
+}
+# Other dialects a schema may declare: OpenAPI's schema-object dialects (they extend 2020-12).
+DIALECT_HOSTS = ("json-schema.org/", "spec.openapis.org/oas/")
+
+# JSON Schema keywords of every draft (Core and Validation, draft-04 to 2020-12): a document with
+# no `$schema` is read as a schema when every top-level key is one of these (or an annotation or
+# an `x-` extension) and at least one says what its instances look like.
+SCHEMA_KEYWORDS = frozenset(
+    {
+        "$schema", "$id", "id", "$ref", "$defs", "definitions", "$anchor", "$dynamicAnchor",
+        "$dynamicRef", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$comment",
+        "type", "enum", "const", "properties", "patternProperties", "additionalProperties",
+        "required", "items", "prefixItems", "additionalItems", "contains", "minContains",
+        "maxContains", "unevaluatedProperties", "unevaluatedItems", "propertyNames",
+        "dependencies", "dependentRequired", "dependentSchemas", "allOf", "anyOf", "oneOf",
+        "not", "if", "then", "else", "minimum", "maximum", "exclusiveMinimum",
+        "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "format",
+        "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
+        "contentEncoding", "contentMediaType", "contentSchema",
+        "title", "description", "default", "examples", "example", "readOnly", "writeOnly",
+        "deprecated", "discriminator", "nullable", "xml", "externalDocs",
+    }
+)  # fmt: skip
+SHAPING_KEYWORDS = frozenset(
+    {
+        "$ref", "$defs", "definitions", "type", "properties", "patternProperties", "items",
+        "prefixItems", "allOf", "anyOf", "oneOf", "enum", "const", "required",
+    }
+)  # fmt: skip
+JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+
+# `# yaml-language-server: $schema=<uri>` (the Red Hat YAML language server's modeline), in the
+# comments at the top of a YAML file.
+MODELINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=(\S+)\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Classification:
+    kind: DocumentKind
+    dialect: str = ""  # "2020-12", "draft-07", "OpenAPI 3.1", "AsyncAPI 2.6.0"; "" unknown
+    reason: str = ""  # why, for `speclint files`
+    schema: str | None = None  # an instance's schema, as written
+
+
+def draft_of(uri: object) -> str | None:
+    """The draft a ``$schema`` URI names (``"draft-07"``), or None for another dialect."""
+    if not isinstance(uri, str):
+        return None
+    bare = uri.split("://", 1)[-1].rstrip("#")
+    return DRAFTS.get(bare)
+
+
+def is_dialect_uri(uri: object) -> bool:
+    """Whether a ``$schema`` value names a metaschema (a dialect), not a schema to follow."""
+    return isinstance(uri, str) and any(host in uri for host in DIALECT_HOSTS)
+
+
+def looks_like_schema(data: Any) -> bool:
+    """Whether a document with no ``$schema`` reads as a JSON Schema by its keywords."""
+    if isinstance(data, bool):
+        return False  # `true` alone is a schema, but far more often a data file's value
+    if not isinstance(data, dict) or not data:
+        return False
+    keys = [k for k in data if not k.startswith("x-")]
+    if not keys or not all(k in SCHEMA_KEYWORDS for k in keys):
+        return False
+    if not any(k in SHAPING_KEYWORDS for k in keys):
+        return False
+    kind = data.get("type")
+    if kind is not None and not (
+        kind in JSON_TYPES
+        or (isinstance(kind, list) and all(isinstance(t, str) and t in JSON_TYPES for t in kind))
+    ):
+        return False  # `"type": "module"` (package.json-like) is not a schema's type
+    properties = data.get("properties")
+    return properties is None or (
+        isinstance(properties, dict)
+        and all(isinstance(v, (dict, bool)) for v in properties.values())
+    )
+
+
+def classify(
+    path: str, data: Any, text: str | None = None, mapped_schema: str | None = None
+) -> Classification:
+    """What a parsed JSON/YAML document is; ``mapped_schema`` is the schema the configuration's
+    ``[instances]`` table names for this path, if any."""
+    if mapped_schema is not None:
+        return Classification(
+            DocumentKind.INSTANCE, reason="named by [instances] in the configuration",
+            schema=mapped_schema,
+        )  # fmt: skip
+    if isinstance(data, dict):
+        version = data.get("openapi")
+        if version is not None:
+            text_version = str(version)
+            return Classification(
+                DocumentKind.OPENAPI,
+                f"OpenAPI {'.'.join(text_version.split('.')[:2])}",
+                f"`openapi: {text_version}`",
+            )
+        if "swagger" in data:
+            return Classification(
+                DocumentKind.OPENAPI, f"Swagger {data['swagger']}", f"`swagger: {data['swagger']}`"
+            )
+        if "asyncapi" in data:
+            text_version = str(data["asyncapi"])
+            return Classification(
+                DocumentKind.ASYNCAPI,
+                f"AsyncAPI {'.'.join(text_version.split('.')[:2])}",
+                f"`asyncapi: {text_version}`",
+            )
+        declared = data.get("$schema")
+        if isinstance(declared, str):
+            draft = draft_of(declared)
+            if draft is not None:
+                return Classification(DocumentKind.SCHEMA, draft, f"`$schema` is {draft}")
+            if is_dialect_uri(declared) or looks_like_schema(data):
+                return Classification(
+                    DocumentKind.SCHEMA, "", f"`$schema` names the dialect {declared}"
+                )
+            return Classification(
+                DocumentKind.INSTANCE, reason=f"`$schema` names {declared}", schema=declared
+            )
+    if text is not None and not path.lower().endswith(".json"):
+        modeline = MODELINE.search(text[:4096])
+        if modeline is not None:
+            return Classification(
+                DocumentKind.INSTANCE,
+                reason="a `yaml-language-server: $schema=` modeline",
+                schema=modeline.group(1),
+            )
+    if path.lower().endswith(".schema.json") and isinstance(data, (dict, bool)):
+        return Classification(DocumentKind.SCHEMA, "", "named `*.schema.json`")
+    if looks_like_schema(data):
+        return Classification(DocumentKind.SCHEMA, "", "its keywords are JSON Schema keywords")
+    return Classification(DocumentKind.DATA, reason="not a schema, API document or instance")
