@@ -223,8 +223,8 @@ def _phase(name: str, started: float) -> float:
 def measure(folder: Path, rule_limit: float) -> None:
     from speclint.config import load_config
     from speclint.corpus import Corpus, listing, snapshot
-    from speclint.kinds import DocumentKind
     from speclint.enumerations import prose_sets
+    from speclint.kinds import DocumentKind
     from speclint.runner import select_rules
 
     root = folder.resolve()

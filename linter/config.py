@@ -26,6 +26,11 @@ Keys (all optional)::
     [instances]                            # data files that do not name their schema -> schema
     "examples/**/*.yaml" = "schema/workflow.yaml"
 
+    versions = "(?<![0-9])\\d+\\.\\d+\\.\\d+"      # the version in a path (default: 2.0.0, v1,
+                                           # 2025-06-18, draft); false: no version lines
+    fixtures = ["**/tests/**"]             # test fixtures: listed, not checked (default: test,
+                                           # tests, __tests__, fixtures, testdata folders)
+
     [build]                                # speclint build
     output = "build"                       # folder for bundles and catalog.json (never linted)
     schemas = ["schemas/**/*.json"]        # which schemas to bundle (default: every schema)
@@ -47,17 +52,27 @@ from typing import Any
 
 from .findings import Severity
 from .reading import LoadProblem, read_raw
+from .versions import DEFAULT_PATTERN as DEFAULT_VERSION_PATTERN
 
 # Every JSON, YAML and Markdown file: discovery then reads each one's content to tell what it is
 # (speclint.kinds). `include` narrows it for a repository that wants less; `exclude` adds to the
 # folders never read (version control, installed packages, git-ignored files, the build output).
 DEFAULT_INCLUDE: tuple[str, ...] = (
     "**/*.json",
+    "**/*.jsonc",
     "**/*.yaml",
     "**/*.yml",
     "**/*.md",
     "**/*.mdx",
     "**/*.markdown",
+)
+DEFAULT_FIXTURES: tuple[str, ...] = (
+    "**/test/**",
+    "**/tests/**",
+    "**/__tests__/**",
+    "**/fixtures/**",
+    "**/testdata/**",
+    "**/test-data/**",
 )
 DEFAULT_EXCLUDE: tuple[str, ...] = ("**/node_modules/**", "**/.git/**")
 ROLE_NAMES = ("client-submitted", "server-emitted", "both", "unused")
@@ -74,6 +89,8 @@ KNOWN_KEYS = {
     "waivers",
     "build",
     "instances",
+    "versions",
+    "fixtures",
 }
 
 
@@ -100,6 +117,12 @@ class Config:
     # [instances]: glob of data files -> the schema they follow (a corpus path), as
     # check-jsonschema's --schemafile says it for files that do not name their schema.
     instances: Mapping[str, str] = field(default_factory=dict)
+    # The version of a file from its path (speclint.versions): a regular expression, or None for
+    # no version grouping (`versions = false`).
+    versions: str | None = DEFAULT_VERSION_PATTERN
+    # Test fixtures: example documents of a test suite, not the contract (read, listed, and not
+    # checked); `fixtures = []` checks them.
+    fixtures: tuple[str, ...] = DEFAULT_FIXTURES
     # For each [[waivers]] table: the line of its header and of its `expires` key (the header's
     # when it has none), so a bad value is reported where it is written.
     waiver_lines: tuple[tuple[int, int], ...] = ()
@@ -263,6 +286,18 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
         raise ConfigError(
             f'{where}: `instances` must be a table of "glob" = "schema path" ([instances])'
         )
+    versions = merged.get("versions", DEFAULT_VERSION_PATTERN)
+    if versions is False:
+        versions = None
+    elif not isinstance(versions, str):
+        raise ConfigError(
+            f"{where}: `versions` must be a regular expression for the version in a path, or false"
+        )
+    else:
+        try:
+            re.compile(versions)
+        except re.error as error:
+            raise ConfigError(f"{where}: `versions` is not a regular expression: {error}") from None
     schemas = build.get("schemas", [])
     if not isinstance(schemas, list) or not all(isinstance(v, str) for v in schemas):
         raise ConfigError(f"{where}: build.schemas must be a list of glob strings")
@@ -270,6 +305,8 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
         build_output=output.strip("/"),
         build_schemas=tuple(schemas),
         instances=dict(instances),
+        versions=versions,
+        fixtures=globs("fixtures", DEFAULT_FIXTURES),
         waivers=tuple(waivers),
         bindings=bindings,
         asyncapi_perspective=perspective,

@@ -11,7 +11,7 @@ references, the role map) are built lazily on first use.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -21,13 +21,21 @@ from .config import Config
 from .findings import Location
 from .kinds import DocumentKind, classify
 from .reading import LoadProblem, read_raw, shown_path
-from .structured import DuplicateKey, ParseFailure, Position, parse_json, parse_yaml
+from .structured import (
+    DuplicateKey,
+    ParseFailure,
+    Position,
+    parse_json,
+    parse_yaml,
+    strip_jsonc,
+)
 
 if TYPE_CHECKING:
     from .cache import ParseCache
     from .prose import ProseDocument
     from .references import ReferenceIndex
     from .roles import RoleMap
+    from .versions import VersionLines
 
 PARSING = "parsing, kB"  # the progress phase, counted in kilobytes
 BIG_FILE = 256 * 1024  # bytes: a file this big reports progress while it is parsed
@@ -185,6 +193,21 @@ class Corpus:
         return ReferenceIndex.build(self)
 
     @cached_property
+    def versions(self) -> VersionLines:
+        """Each file's version, from its path (``speclint.versions``)."""
+        from .versions import version_lines
+
+        return version_lines(self.documents, self.config.versions)
+
+    @cached_property
+    def derived(self) -> dict[str, int]:
+        """Generated bundles that embed other files' schemas (``speclint.lineage``): path ->
+        how many they embed."""
+        from .lineage import derived_documents
+
+        return derived_documents(self)
+
+    @cached_property
     def roles(self) -> RoleMap:
         from .roles import RoleMap
 
@@ -305,7 +328,10 @@ def discover(root: Path, config: Config, tree: list[str] | None = None) -> list[
 
     includes = [glob_to_regex(p) for p in config.include]
     # Build outputs are copies of the corpus's schemas (same `$id`s): never lint them as sources.
-    excludes = [glob_to_regex(p) for p in (*config.exclude, f"{config.build_output}/**")]
+    # Test fixtures are a test suite's data, often wrong on purpose: listed, not checked.
+    excludes = [
+        glob_to_regex(p) for p in (*config.exclude, *config.fixtures, f"{config.build_output}/**")
+    ]
     # A repository's own .gitignore says what is not its content (a virtualenv, generated
     # output): untracked files it ignores are not read (issue 14).
     ignored_files, ignored_folders = ignored(root)
@@ -318,6 +344,20 @@ def discover(root: Path, config: Config, tree: list[str] | None = None) -> list[
         and not relative.startswith(ignored_folders)
     }
     return sorted(found)
+
+
+def fixtures(config: Config, tree: Iterable[str]) -> list[str]:
+    """The files of ``tree`` that discovery leaves out as test fixtures (``config.fixtures``)."""
+    includes = [glob_to_regex(p) for p in config.include]
+    marked = [glob_to_regex(p) for p in config.fixtures]
+    excludes = [glob_to_regex(p) for p in (*config.exclude, f"{config.build_output}/**")]
+    return sorted(
+        path
+        for path in tree
+        if any(r.match(path) for r in marked)
+        and any(r.match(path) for r in includes)
+        and not any(r.match(path) for r in excludes)
+    )
 
 
 def listing(root: Path) -> list[str]:
@@ -343,11 +383,23 @@ def walk(root: Path) -> Iterator[Path]:
 # --- reading and parsing ------------------------------------------------------------------------
 
 
+# Files that tools read as JSON with comments (VS Code's settings and `*.jsonc`, TypeScript's
+# tsconfig): comments and trailing commas there are not parse errors.
+_JSONC = re.compile(
+    r"(?:^|/)(?:[^/]+\.jsonc|(?:ts|js)config(?:\.[^/]*)?\.json|\.vscode/.+\.json|"
+    r"\.devcontainer/.+\.json|devcontainer\.json|\.eslintrc\.json|\.babelrc|\.swcrc)$"
+)
+
+
+def is_jsonc(path: str) -> bool:
+    return _JSONC.search(path) is not None
+
+
 def kind_for_path(path: str) -> DocumentKind | None:
     lowered = path.lower()
     if lowered.endswith((".md", ".markdown", ".mdx")):
         return DocumentKind.MARKDOWN
-    if lowered.endswith((".json", ".yaml", ".yml")):
+    if lowered.endswith((".json", ".jsonc", ".yaml", ".yml")):
         return DocumentKind.DATA  # refined from the content once parsed
     return None
 
@@ -380,8 +432,12 @@ def parse_document(
 
         return Document(path, kind, text=text, prose=parse_markdown(text))
     try:
-        is_json = path.lower().endswith(".json")
-        parsed = parse_json(text) if is_json else parse_yaml(text, progress)
+        if is_jsonc(path):
+            parsed = parse_json(strip_jsonc(text))
+        elif path.lower().endswith(".json"):
+            parsed = parse_json(text)
+        else:
+            parsed = parse_yaml(text, progress)
     except ParseFailure as failure:
         return Document(
             path,

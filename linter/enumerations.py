@@ -582,13 +582,20 @@ class Binder:
         configured = self._configured(prose)
         if configured is not None:
             return configured
-        explicit = self._explicit(prose)
+        explicit = [b for b in self._explicit(prose) if self._same_version(prose, b.target)]
         if explicit:
             return explicit
         if prose.field is None:
             return []
         found = []
         for site, values in self.index.by_field.get(prose.field, []):
+            if values.keyword == "const":
+                # A `const` is the tag of one branch of a union (MCP's
+                # elicitation `mode`: `form` in one branch, `url` in the other), not the
+                # field's vocabulary: a name alone does not bind a list of values to it.
+                continue
+            if not self._same_version(prose, site):
+                continue  # the 3.2 pages do not describe the 3.0 schema
             if _overlap(prose.values, values.values):
                 found.append(
                     Binding(
@@ -601,6 +608,9 @@ class Binder:
                     )
                 )
         return found
+
+    def _same_version(self, prose: ProseSet, site: Site) -> bool:
+        return self.corpus.versions.comparable(prose.path, site.document.path)
 
     def _configured(self, prose: ProseSet) -> list[Binding] | None:
         keys = [f"{prose.path}#{prose.anchor}@{prose.field}", f"{prose.path}#{prose.anchor}"]

@@ -144,7 +144,10 @@ def schema_locations(corpus: Corpus) -> Iterator[Site]:
             seen.add(key)
             yield site
 
+    derived = corpus.derived
     for document in corpus.of_kind(DocumentKind.SCHEMA):
+        if document.path in derived:
+            continue  # a generated bundle: its definitions are judged at their sources
         yield from once(Site(document, "", document.data))
         yield from _defs(document, document.data, "", once)
     for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
@@ -306,6 +309,10 @@ def inline_copies(corpus: Corpus, shapes: list[Shape], threshold: float = 0.8) -
         bar = 0.5 if claim else threshold
         best: tuple[float, bool, Shape] | None = None
         for original in originals:
+            if not corpus.versions.comparable(
+                shape.site.document.path, original.site.document.path
+            ):
+                continue  # another version's definition: history, not a copy
             score = 1.0 if original.digest == shape.digest else property_similarity(shape, original)
             if score < bar:
                 continue

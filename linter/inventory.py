@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .corpus import Corpus
+from .corpus import Corpus, fixtures
 from .kinds import DocumentKind
 
 # The kinds a run checks (anything else is counted and ignored), in the order reports list them.
@@ -24,6 +24,7 @@ CHECKED_KINDS = (
     DocumentKind.MARKDOWN,
 )
 UNREADABLE = "unreadable"  # the kind reported for a file that did not parse
+FIXTURE = "fixture"  # a test suite's file: listed, not checked
 _NOUNS = {
     DocumentKind.SCHEMA.value: ("JSON Schema", "JSON Schemas"),
     DocumentKind.OPENAPI.value: ("OpenAPI document", "OpenAPI documents"),
@@ -52,14 +53,19 @@ def entries(corpus: Corpus) -> tuple[Entry, ...]:
         reason = document.reason or (
             "Markdown" if document.kind is DocumentKind.MARKDOWN else "read as data"
         )
+        version = corpus.versions.of(path)
+        if version:
+            reason += f"; version {version}"
         found.append(Entry(path, document.kind.value, document.dialect, reason))
-    return tuple(found)
+    for path in fixtures(corpus.config, corpus.tree):
+        found.append(Entry(path, FIXTURE, "", "a test fixture: not checked (see `fixtures`)"))
+    return tuple(sorted(found, key=lambda entry: entry.path))
 
 
 def counts(inventory: Sequence[Entry]) -> dict[str, int]:
     """Kind -> how many files (the JSON report's ``checked`` object), checked kinds first."""
     by_kind = Counter(entry.kind for entry in inventory)
-    order = [kind.value for kind in CHECKED_KINDS] + [DocumentKind.DATA.value, UNREADABLE]
+    order = [kind.value for kind in CHECKED_KINDS] + [DocumentKind.DATA.value, UNREADABLE, FIXTURE]
     return {kind: by_kind[kind] for kind in order if by_kind[kind]}
 
 
@@ -95,6 +101,9 @@ def phrase(inventory: Sequence[Entry]) -> str:
         text += f"; {unreadable} file{'s' if unreadable != 1 else ''} could not be read"
     if others:
         text += f"; {others} other JSON/YAML file{'s' if others != 1 else ''} ignored"
+    left = sum(1 for entry in inventory if entry.kind == FIXTURE)
+    if left:
+        text += f"; {left} test fixture{'s' if left != 1 else ''} not checked"
     return text
 
 

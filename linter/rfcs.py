@@ -51,6 +51,7 @@ class Rfc:
     document: Document
     fields: dict[str, HeaderField] = field(default_factory=dict)
     table_line: int = 1
+    style: str = "table"  # how the header is written: "table" or "bullets"
 
     @property
     def path(self) -> str:
@@ -91,10 +92,45 @@ def rfc_numbers(text: str) -> list[str]:
     return sorted(set(_NUMBER.findall(text)))
 
 
+# `- **Status**: Final` (MCP's SEPs): a header written as a bullet list of bold field names.
+_BULLET_FIELD = re.compile(r"^\s*[-*+]\s+\*\*([^*:]+?):?\*\*:?\s*(.*?)\s*$")
+
+
+def _bullet_header(document: Document) -> Rfc | None:
+    """A header written as a bullet list, within the first lines."""
+    fields: dict[str, HeaderField] = {}
+    first = 0
+    for number, line in enumerate((document.text or "").split("\n")[:HEADER_WITHIN], 1):
+        match = _BULLET_FIELD.match(line)
+        if match is None:
+            if fields and line.strip():
+                break  # the list ended
+            continue
+        first = first or number
+        name, value = match.group(1).strip(), match.group(2)
+        fields.setdefault(name, HeaderField(name, value, number))
+    names = {n.lower() for n in fields}
+    if "status" in names and len(names & _HEADER_NAMES) >= 2:
+        return Rfc(document, fields, first, "bullets")
+    return None
+
+
 def parse_rfc(document: Document) -> Rfc | None:
+    """The header of an RFC: the first table or bullet list of fields (with `Status` among
+    them) in its first lines."""
     prose = document.prose
     if prose is None:
         return None
+    table = _table_header(document)
+    bullets = _bullet_header(document)
+    if table is not None and bullets is not None:
+        return table if table.table_line < bullets.table_line else bullets
+    return table or bullets
+
+
+def _table_header(document: Document) -> Rfc | None:
+    prose = document.prose
+    assert prose is not None
     for table in prose.tables:
         if table.line > HEADER_WITHIN:
             break
@@ -116,6 +152,8 @@ def parse_rfc(document: Document) -> Rfc | None:
 def corpus_rfcs(corpus: Corpus) -> list[Rfc]:
     found = []
     for document in corpus.of_kind(DocumentKind.MARKDOWN):
+        if "template" in document.path.rsplit("/", 1)[-1].lower():
+            continue  # `TEMPLATE.md`, `0000-template.md`: placeholders, not an RFC
         rfc = parse_rfc(document)
         if rfc is not None:
             found.append(rfc)

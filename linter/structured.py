@@ -184,6 +184,46 @@ class _JsonReader:
             raise self.fail("expected ',' or ']' after an array item", offset)
 
 
+def strip_jsonc(text: str) -> str:
+    """JSON with comments (``//``, ``/* */``) and trailing commas, as VS Code and TypeScript read
+    ``tsconfig.json`` and ``*.jsonc``, turned into JSON of the same length: comments and trailing
+    commas become spaces (newlines kept), so every line and column stays where the author sees
+    it."""
+    out = list(text)
+    index, length = 0, len(text)
+    last_comma: int | None = None
+    while index < length:
+        char = text[index]
+        if char == '"':
+            last_comma = None
+            index += 1
+            while index < length and text[index] != '"':
+                index += 2 if text[index] == "\\" else 1
+            index += 1
+            continue
+        if text.startswith("//", index):
+            end = text.find("\n", index)
+            end = length if end < 0 else end
+            out[index:end] = " " * (end - index)
+            index = end
+            continue
+        if text.startswith("/*", index):
+            end = text.find("*/", index + 2)
+            end = length if end < 0 else end + 2
+            out[index:end] = [c if c == "\n" else " " for c in text[index:end]]
+            index = end
+            continue
+        if char == ",":
+            last_comma = index
+        elif char in "}]" and last_comma is not None:
+            out[last_comma] = " "
+            last_comma = None
+        elif not char.isspace():
+            last_comma = None
+        index += 1
+    return "".join(out)
+
+
 def parse_json(text: str) -> Parsed:
     reader = _JsonReader(text)
     data = reader.read()
@@ -205,6 +245,14 @@ class _Reading(io.StringIO):
         chunk = super().read(size)
         self.progress(self.tell())
         return chunk
+
+
+# The tags of the YAML 1.2 core schema (and 1.1's timestamp, binary, set and omap, which the safe
+# constructor knows); any other tag is an application's.
+_CORE_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "int", "float", "bool", "null", "timestamp", "binary", "merge", "value")
+)
 
 
 def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Parsed:
@@ -274,6 +322,11 @@ def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Pars
         if id(node) in built:
             return built[id(node)]
         if isinstance(node, ScalarNode):
+            if node.tag not in _CORE_TAGS:
+                # An application tag (`!!python/name:...` in mkdocs.yml, `!Ref` in CloudFormation)
+                # is valid YAML that only its application constructs: keep the text, construct
+                # nothing (and never run anything).
+                return node.value
             value = constructor.construct_object(node, deep=True)
             if node.tag == "tag:yaml.org,2002:timestamp" or not isinstance(
                 value, (str, int, float, bool, type(None))

@@ -41,7 +41,7 @@ Options
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,7 +103,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 None,
             )
         )
-    for first, second in same_name_pairs(shapes):
+    for first, second in same_name_pairs(shapes, corpus.versions.same_line):
         group(first).append(
             _Member(
                 f"`{second.label}` (same name)",
@@ -118,9 +118,12 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             yield finding
 
 
-def same_name_pairs(shapes: list[Shape]) -> list[tuple[Shape, Shape]]:
+def same_name_pairs(
+    shapes: list[Shape], comparable: Callable[[str, str], bool] = lambda a, b: True
+) -> list[tuple[Shape, Shape]]:
     """Object shapes in different files with the same ``$defs``/component name or ``title``, most
-    of the same properties, and different fingerprints: one shape defined twice, now different."""
+    of the same properties, and different fingerprints: one shape defined twice, now different.
+    Files of different versions (``comparable`` says no) are history, not copies."""
     by_name: dict[str, list[Shape]] = {}
     for shape in shapes:
         if len(shape.properties) < 2:
@@ -138,11 +141,36 @@ def same_name_pairs(shapes: list[Shape]) -> list[tuple[Shape, Shape]]:
             for second in ordered[index + 1 :]:
                 if (
                     first.site.document.path != second.site.document.path
+                    and comparable(first.site.document.path, second.site.document.path)
                     and first.digest != second.digest
+                    and _own_refs_local(first) != _own_refs_local(second)
                     and property_similarity(first, second) >= 0.5
                 ):
                     pairs.setdefault((first.label, second.label), (first, second))
     return [pairs[key] for key in sorted(pairs)]
+
+
+def _own_refs_local(shape: Shape) -> Any:
+    """The shape with references into its own file written as local pointers: two files that
+    each point at their own `#/definitions/identifier` say the same (and the two `identifier`s
+    are compared as a pair of their own). Byte-identical copies are copies, not drift."""
+    own = shape.site.document.path + "#"
+
+    def local(node: Any) -> Any:
+        if isinstance(node, dict):
+            return {
+                key: (
+                    "#" + value[len(own) :]
+                    if key == "$ref" and isinstance(value, str) and value.startswith(own)
+                    else local(value)
+                )
+                for key, value in node.items()
+            }
+        if isinstance(node, list):
+            return [local(item) for item in node]
+        return node
+
+    return local(shape.normal)
 
 
 def _drift(original: Shape, members: list[_Member]) -> Finding | None:

@@ -105,6 +105,8 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             # The AsyncAPI Schema Object is a draft-07 superset.
             pairs, dialect = asyncapi_examples(document), Draft7Validator
             fix = "fix the example, or the schema if the example shows what the API really does"
+        elif document.path in corpus.derived:
+            continue  # a generated bundle: its examples are checked at their sources
         else:
             pairs = _schema_tree_examples(document.data, "")
             dialect = _declared_dialect(document.data)
@@ -363,16 +365,27 @@ def _schema_examples(node: Any, pointer: str) -> Iterator[tuple[str, str, Any]]:
             yield from _schema_examples(child, join_pointer(pointer, index))
 
 
+def _is_reference(example: Any) -> bool:
+    """An example written as ``{"$ref": ...}``: a reference to an example kept elsewhere (a common
+    bundling convention, AsyncAPI's ``"example": {"$ref": ".../examples/3.0.0/channel.json"}``),
+    not an example object with a ``$ref`` member."""
+    return (
+        isinstance(example, dict) and set(example) == {"$ref"} and isinstance(example["$ref"], str)
+    )
+
+
 def _schema_tree_examples(schema: Any, pointer: str) -> Iterator[tuple[str, str, Any]]:
     if not isinstance(schema, dict):
         return
     examples = schema.get("examples")
     if isinstance(examples, list):
         for index, value in enumerate(examples):
-            yield pointer, join_pointer(join_pointer(pointer, "examples"), index), value
-    if "example" in schema:
+            if not _is_reference(value):
+                yield pointer, join_pointer(join_pointer(pointer, "examples"), index), value
+    if "example" in schema and not _is_reference(schema["example"]):
         yield pointer, join_pointer(pointer, "example"), schema["example"]
-    for keyword in ("properties", "patternProperties", "$defs", "dependentSchemas"):
+    # `definitions` is draft-07 and older's `$defs` (draft-07 Validation, section 9).
+    for keyword in ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas"):
         for name, child in sorted(_mapping(schema.get(keyword)).items()):
             yield from _schema_tree_examples(
                 child, join_pointer(join_pointer(pointer, keyword), name)

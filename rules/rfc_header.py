@@ -1,14 +1,19 @@
 """An RFC header that is incomplete or contradicts itself or the RFCs it names.
 
 What it does
-    Reads the header table of every RFC in the corpus (a Markdown document whose first table has
-    ``RFC`` / ``Status`` rows; see ``speclint.rfcs``) and reports:
+    Reads the header of every RFC in the corpus (a Markdown document whose first table, or
+    bullet list of ``**Field**: value`` items, has ``Status`` among its fields; templates aside;
+    see ``speclint.rfcs``) and reports:
 
-    - a missing field. The required fields are those most RFCs of the corpus carry (every field
-      present in more than half of them, when there are at least three RFCs), else ``fields``
-      (default: RFC, Title, Status, Created, Updated, Affects, Compatibility);
-    - a ``Status`` outside the lifecycle (``statuses``, default Draft, Active, Accepted,
-      Rejected, Withdrawn, Superseded), a ``Superseded`` status without ``Superseded by``;
+    - a missing field. The required fields are those the RFCs beside it carry (same folder, same
+      header style: a field nine in ten of them have), when there are at least three; else
+      ``fields`` (default: RFC, Title, Status, Created, Updated, Affects, Compatibility);
+    - a ``Status`` outside the lifecycle, when the configuration states one (``statuses``; the
+      ``openwop`` profile: Draft, Active, Accepted, Rejected, Withdrawn, Superseded). Without
+      one, the corpus's own headers are the convention: a status only one RFC uses that is a
+      near-spelling of one the others use (``Acepted`` beside ``Accepted``) is reported, and any
+      other status is the corpus's business (MCP's SEPs say ``Final``);
+    - a ``Superseded`` status without ``Superseded by``;
     - a ``Created`` or ``Updated`` value without an ISO date, and ``Updated`` earlier than
       ``Created`` (the first date of each counts: OpenWOP appends the transition after it);
     - an ``RFC`` number that is not the one in the file name;
@@ -35,7 +40,7 @@ Use instead
 
 Options
     ``fields``: the required header fields when the corpus has fewer than three RFCs.
-    ``statuses``: the lifecycle.
+    ``statuses``: the lifecycle (default: learned from the corpus's headers, as above).
 """
 
 from __future__ import annotations
@@ -52,17 +57,31 @@ from speclint.rfcs import Rfc, corpus_rfcs, first_date, plain, rfc_numbers
 ID = "rfc-header"
 SEVERITY = Severity.WARNING
 DEFAULT_FIELDS = ("RFC", "Title", "Status", "Created", "Updated", "Affects", "Compatibility")
-DEFAULT_STATUSES = ("Draft", "Active", "Accepted", "Rejected", "Withdrawn", "Superseded")
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     rfcs = corpus_rfcs(corpus)
-    required = _required_fields(rfcs, tuple(options.get("fields", DEFAULT_FIELDS)))
-    statuses = tuple(str(s) for s in options.get("statuses", DEFAULT_STATUSES))
+    # Each folder's headers of one style are a convention of their own: MCP keeps SEPs as
+    # bullet-list headers in `seps/` and renders them as tables in `docs/seps/`.
+    groups: dict[tuple[str, str], list[Rfc]] = {}
+    for rfc in rfcs:
+        groups.setdefault(
+            (rfc.path.rsplit("/", 1)[0] if "/" in rfc.path else "", rfc.style), []
+        ).append(rfc)
+    default_fields = tuple(options.get("fields", DEFAULT_FIELDS))
+    required_by_group = {
+        key: _required_fields(group, default_fields) for key, group in groups.items()
+    }
+    stated = options.get("statuses")
+    conventional = _conventional_statuses(rfcs)
     by_number = {rfc.number: rfc for rfc in rfcs if rfc.number}
     for rfc in rfcs:
-        yield from _fields(rfc, required)
-        yield from _status(rfc, statuses)
+        folder = rfc.path.rsplit("/", 1)[0] if "/" in rfc.path else ""
+        yield from _fields(rfc, required_by_group[(folder, rfc.style)])
+        if stated is not None:
+            yield from _status(rfc, tuple(str(s) for s in stated))
+        else:
+            yield from _learned_status(rfc, conventional)
         yield from _dates(rfc)
         yield from _number(rfc)
         yield from _reciprocal(rfc, by_number)
@@ -72,7 +91,8 @@ def _required_fields(rfcs: list[Rfc], default: tuple[str, ...]) -> list[str]:
     if len(rfcs) < 3:
         return list(default)
     counts = Counter(name for rfc in rfcs for name in rfc.fields)
-    return sorted(name for name, count in counts.items() if count * 2 > len(rfcs))
+    # Nine in ten: a field a third of the headers leave out (MCP's `PR`) is optional there.
+    return sorted(name for name, count in counts.items() if count * 10 >= len(rfcs) * 9)
 
 
 def _at(rfc: Rfc, name: str) -> Location:
@@ -93,10 +113,57 @@ def _fields(rfc: Rfc, required: list[str]) -> Iterator[Finding]:
         yield _finding(
             rfc,
             "RFC",
-            f"the header lacks {', '.join(f'`{m}`' for m in missing)}, which the corpus's RFC "
-            "headers carry: add the row(s) (use `—` for an empty Supersedes)",
+            f"the header lacks {', '.join(f'`{m}`' for m in missing)}, which the other RFC "
+            "headers beside it carry: add the field(s) (use `—` for one that does not apply)",
             "missing",
         )
+
+
+def _status_word(rfc: Rfc) -> str:
+    status = rfc.get("Status")
+    words = plain(status.value).split() if status is not None else []
+    return words[0].rstrip(".,;") if words else ""
+
+
+def _conventional_statuses(rfcs: list[Rfc]) -> Counter[str]:
+    """The statuses the corpus's own RFCs use, each with how many use it."""
+    return Counter(word for word in map(_status_word, rfcs) if word)
+
+
+def _learned_status(rfc: Rfc, conventional: Counter[str]) -> Iterator[Finding]:
+    """Without a stated lifecycle, the corpus's headers are the convention (issue 14): a status
+    one RFC uses that is a near-spelling of one that others use is a typo; any other status is
+    the corpus's business."""
+    value = _status_word(rfc)
+    if not value or conventional[value] > 1 or sum(conventional.values()) < 3:
+        if value == "Superseded":
+            yield from _status(rfc, (value,))
+        return
+    for other, count in conventional.most_common():
+        if count > 1 and _near(value, other):
+            yield _finding(
+                rfc,
+                "Status",
+                f"`Status` is `{value}`, which no other RFC uses; {count} RFCs of the corpus use "
+                f"`{other}`: if that is what it means, write `{other}`",
+                "status",
+            )
+            return
+
+
+def _near(a: str, b: str) -> bool:
+    """Case apart, or at most two edits apart for words of five letters or more."""
+    if a.lower() == b.lower():
+        return True
+    if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 2:
+        return False
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a.lower(), 1):
+        current = [i]
+        for j, y in enumerate(b.lower(), 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1] <= 2
 
 
 def _status(rfc: Rfc, statuses: tuple[str, ...]) -> Iterator[Finding]:
@@ -105,7 +172,7 @@ def _status(rfc: Rfc, statuses: tuple[str, ...]) -> Iterator[Finding]:
         return
     words = plain(status.value).split()
     value = words[0].rstrip(".,;") if words else ""
-    if value not in statuses:
+    if value not in statuses and len(statuses) > 1:
         yield _finding(
             rfc,
             "Status",

@@ -1,0 +1,350 @@
+"""Discovery by content, what a run says it checked, version lines and derived bundles (issue 14).
+
+Every fixture here is written for the test; none is copied from a public repository.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_cli import cli
+
+from conftest import schema
+from speclint.catalog import all_rules
+from speclint.config import load_config
+from speclint.corpus import Corpus
+from speclint.findings import Finding
+from speclint.inventory import entries
+from speclint.kinds import DocumentKind, classify, looks_like_schema
+from speclint.versions import version_lines
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+
+def load(root: Path) -> Corpus:
+    return Corpus.load(root, load_config(root))
+
+
+def run(root: Path, rule: str) -> list[Finding]:
+    corpus = load(root)
+    return list(all_rules()[rule].check(corpus, corpus.config.rule_options.get(rule, {})))
+
+
+def draft(uri: str, **body: Any) -> str:
+    return json.dumps({"$schema": uri, **body}, indent=2)
+
+
+KINDS: dict[str, tuple[str, str, str]] = {
+    # path: (text, kind, dialect)
+    "a/d4.json": (draft("http://json-schema.org/draft-04/schema#", type="object"), "json-schema", "draft-04"),
+    "b/d6.json": (draft("http://json-schema.org/draft-06/schema#", type="string"), "json-schema", "draft-06"),
+    "c/d7.json": (draft("http://json-schema.org/draft-07/schema", type="array"), "json-schema", "draft-07"),
+    "d/d2019.json": (draft("https://json-schema.org/draft/2019-09/schema", type="integer"), "json-schema", "2019-09"),
+    "e/d2020.yaml": ("$schema: https://json-schema.org/draft/2020-12/schema\ntype: object\n", "json-schema", "2020-12"),
+    "f/bare.json": ('{"type": "object", "properties": {"id": {"type": "string"}}}', "json-schema", ""),
+    "g/openapi30.yaml": ("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n", "openapi", "OpenAPI 3.0"),
+    "g/openapi31.json": ('{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {}}', "openapi", "OpenAPI 3.1"),
+    "g/swagger.yaml": ("swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n", "openapi", "Swagger 2.0"),
+    "h/async2.yaml": ("asyncapi: 2.6.0\ninfo: {title: t, version: '1'}\nchannels: {}\n", "asyncapi", "AsyncAPI 2.6"),
+    "h/async3.yaml": ("asyncapi: 3.0.0\ninfo: {title: t, version: '1'}\n", "asyncapi", "AsyncAPI 3.0"),
+    "i/by-schema.json": ('{"$schema": "../f/bare.json", "id": "x"}', "instance", ""),
+    "i/by-modeline.yaml": ("# yaml-language-server: $schema=../f/bare.json\nid: x\n", "instance", ""),
+    "j/package.json": ('{"name": "x", "version": "1.0.0", "type": "module"}', "data", ""),
+    "j/workflow.yml": ("on: push\njobs: {build: {runs-on: ubuntu-latest}}\n", "data", ""),
+    "k/page.md": ("# Page\n\nText.\n", "markdown", ""),
+    "k/page.mdx": ("import X from './x'\n\n# Page\n\n<X />\n", "markdown", ""),
+}  # fmt: skip
+
+
+def test_every_kind_and_dialect_is_told_by_content(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({path: text for path, (text, _, _) in KINDS.items()})
+    found = {entry.path: entry for entry in entries(load(root))}
+    for path, (_, kind, dialect) in KINDS.items():
+        assert (found[path].kind, found[path].dialect) == (kind, dialect), (path, found[path])
+        assert found[path].reason, path
+
+
+def test_a_ref_target_is_a_schema_though_it_says_nothing_of_itself(make_corpus: MakeCorpus) -> None:
+    # A plain definitions container: no $schema, and keywords alone do not make it a schema.
+    shared = json.dumps({"definitions": {"Id": {"type": "string"}}, "info": "shared types"})
+    root = make_corpus(
+        {
+            "schemas/run.json": schema(
+                properties={"id": {"$ref": "../common/shared.json#/definitions/Id"}}
+            ),
+            "common/shared.json": shared,
+            "api/openapi.yaml": (
+                "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n"
+                "components:\n  schemas:\n    Tag: {$ref: '../common/tag.yaml'}\n"
+                "  parameters:\n    P: {$ref: '../common/param.yaml'}\n"
+            ),
+            "common/tag.yaml": "name: tag\nlabel: Tag\n",
+            "common/param.yaml": "name: p\nin: query\n",
+        }
+    )
+    corpus = load(root)
+    assert corpus.documents["common/shared.json"].kind is DocumentKind.SCHEMA
+    assert "a `$ref` in schemas/run.json" in corpus.documents["common/shared.json"].reason
+    assert corpus.documents["common/tag.yaml"].kind is DocumentKind.SCHEMA  # a schema place
+    assert corpus.documents["common/param.yaml"].kind is DocumentKind.DATA  # a parameter
+
+
+def test_schema_keywords_alone_are_not_enough_for_data_files() -> None:
+    assert looks_like_schema({"type": "object", "properties": {"a": {"type": "string"}}})
+    assert not looks_like_schema({"name": "x", "type": "module"})  # package.json
+    assert not looks_like_schema({"type": "module"})
+    assert not looks_like_schema({"title": "x", "description": "y"})  # nothing it constrains
+    assert not looks_like_schema({"properties": {"a": 1}})  # a property that is not a schema
+    assert (
+        classify("x.json", {"$schema": "https://example.org/my-dialect", "type": "object"}).kind
+        is DocumentKind.SCHEMA
+    )
+
+
+def test_configured_instances_and_fixtures(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schema/workflow.json": schema(type="object"),
+            "examples/a.yaml": "document: {name: a}\n",
+            "test/fixtures/broken.yaml": "document: [\n",
+            "speclint.toml": '[instances]\n"examples/*.yaml" = "schema/workflow.json"\n',
+        }
+    )
+    corpus = load(root)
+    example = corpus.documents["examples/a.yaml"]
+    assert (example.kind, example.schema) == (DocumentKind.INSTANCE, "schema/workflow.json")
+    assert "test/fixtures/broken.yaml" not in corpus.documents  # not read: no parse error
+    listed = {entry.path: entry for entry in entries(corpus)}
+    assert listed["test/fixtures/broken.yaml"].kind == "fixture"
+    (root / "speclint.toml").write_text("fixtures = []\n")
+    assert "test/fixtures/broken.yaml" in load(root).documents
+
+
+def test_jsonc_files_and_application_tags_are_valid(
+    make_corpus: MakeCorpus, tmp_path: Path
+) -> None:
+    marker = tmp_path / "ran"
+    root = make_corpus(
+        {
+            "tsconfig.json": '{\n  // options\n  "compilerOptions": {"strict": true,},\n}\n',
+            ".vscode/settings.json": '{"editor.tabSize": 2, /* team */ }\n',
+            "notes.jsonc": '{"a": 1, // one\n "b": [1, 2,]}\n',
+            "mkdocs.yml": (
+                "site_name: Spec\nmarkdown_extensions:\n"
+                "  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+                f"  - run: !!python/object/apply:os.system ['touch {marker}']\n"
+            ),
+            "schemas/a.schema.json": schema(type="string"),
+        }
+    )
+    corpus = load(root)
+    for path in ("tsconfig.json", ".vscode/settings.json", "notes.jsonc", "mkdocs.yml"):
+        assert corpus.documents[path].usable, (path, corpus.documents[path].problem)
+    assert corpus.documents["notes.jsonc"].data == {"a": 1, "b": [1, 2]}
+    assert corpus.documents["tsconfig.json"].position("/compilerOptions") == (3, 3)
+    assert run(root, "parse-error") == []
+    assert not marker.exists()
+    # A `.json` file that is not a JSONC file by name still has to be JSON.
+    (root / "data.json").write_text('{"a": 1,}\n')
+    assert [f.location.path for f in run(root, "parse-error")] == ["data.json"]
+
+
+def test_git_ignored_files_are_not_read_but_tracked_ones_are(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            ".gitignore": "generated/\n*.local.json\n",
+            "schemas/a.schema.json": schema(type="string"),
+            "generated/b.schema.json": "{ not json",
+            "schemas/c.local.json": "{ not json",
+            "schemas/kept.local.json": schema(type="integer"),
+        }
+    )
+    git = ["git", "-c", "user.email=t@example.org", "-c", "user.name=t"]
+    subprocess.run([*git, "init", "-q"], cwd=root, check=True)
+    subprocess.run(
+        [*git, "add", "-f", ".gitignore", "schemas/a.schema.json", "schemas/kept.local.json"],
+        cwd=root,
+        check=True,
+    )
+    subprocess.run([*git, "commit", "-qm", "x"], cwd=root, check=True)
+    corpus = load(root)
+    assert "generated/b.schema.json" not in corpus.documents
+    assert "schemas/c.local.json" not in corpus.documents
+    assert corpus.documents["schemas/kept.local.json"].kind is DocumentKind.SCHEMA  # tracked
+    assert run(root, "parse-error") == []
+
+
+def test_reports_say_what_was_checked(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": schema(type="string"),
+            "schemas/b.json": draft("http://json-schema.org/draft-07/schema#", type="string"),
+            "api/openapi.yaml": KINDS["g/openapi31.json"][0],
+            "spec/page.md": "# Page\n",
+            "package.json": KINDS["j/package.json"][0],
+        }
+    )
+    text = cli("check", str(root), "--no-cache")
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.splitlines()[-1] == (
+        "speclint: checked 2 JSON Schemas (1 2020-12, 1 draft-07), 1 OpenAPI document (3.1), "
+        "1 Markdown page; 1 other JSON/YAML file ignored"
+    )
+    report = json.loads(cli("check", str(root), "--format", "json").stdout)
+    assert report["checked"] == {"json-schema": 2, "openapi": 1, "markdown": 1, "data": 1}
+    sarif = json.loads(cli("check", str(root), "--format", "sarif").stdout)
+    artifacts = {
+        a["location"]["uri"]: a.get("properties", {}).get("kind")
+        for a in sarif["runs"][0]["artifacts"]
+    }
+    assert artifacts["schemas/b.json"] == "json-schema" and artifacts["package.json"] == "data"
+    listed = cli("files", str(root))
+    assert listed.returncode == 0
+    line = next(x for x in listed.stdout.splitlines() if x.startswith("schemas/b.json"))
+    assert "json-schema draft-07" in line and "`$schema` is draft-07" in line
+
+
+VERSIONED_PAGE = "# Modes\n\nThe `mode` is one of `fast`, `slow` or `safe`.\n"
+
+
+def versioned(version: str, required: list[str]) -> str:
+    return schema(
+        **{"$defs": {"Run": {"type": "object", "required": required, "properties": {
+            "id": {"type": "string"}, "mode": {"enum": ["fast", "slow"]}, "note": {"type": "string"},
+        }}}}
+    )  # fmt: skip
+
+
+def test_copies_in_different_versions_are_history_not_drift(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        "definitions/1.0.0/run.json": versioned("1.0.0", ["id"]),
+        "definitions/2.0.0/run.json": versioned("2.0.0", ["id", "mode"]),
+        "schema/2025-01-01/run.json": versioned("x", ["id", "note"]),
+        "schema/draft/run.json": versioned("x", ["id", "mode", "note"]),
+    }
+    root = make_corpus(files)
+    assert run(root, "copy-drift") == []
+    # The same two copies in one version do drift.
+    files["definitions/2.0.0/other.json"] = versioned("2.0.0", ["id", "note"])
+    [drift] = run(make_corpus(files), "copy-drift")
+    assert {drift.location.path, *(r.path for r in drift.related)} == {
+        "definitions/2.0.0/run.json",
+        "definitions/2.0.0/other.json",
+    }
+    # Version lines can be turned off.
+    files["speclint.toml"] = "versions = false\n"
+    assert len(run(make_corpus(files), "copy-drift")) >= 1
+
+
+def test_version_lines_read_folders_files_and_unreleased_siblings() -> None:
+    lines = version_lines(
+        [
+            "definitions/2.0.0/info.json",
+            "schemas/2.0.0-rc1.json",
+            "schemas/3.1.0-without-$id.json",
+            "schema/2025-06-18/schema.json",
+            "schema/draft/schema.json",
+            "spec/v1/runs.md",
+            "docs/draft/notes.md",  # `draft` with no versioned siblings: not a version
+            "schemas/run.schema.json",
+        ]
+    )
+    assert lines.of("definitions/2.0.0/info.json") == "2.0.0"
+    assert lines.of("schemas/2.0.0-rc1.json") == "2.0.0-rc1"
+    assert lines.of("schemas/3.1.0-without-$id.json") == "3.1.0"
+    assert lines.of("schema/draft/schema.json") == "draft"
+    assert lines.of("spec/v1/runs.md") == "v1"
+    assert lines.of("docs/draft/notes.md") == ""
+    assert lines.comparable("schemas/run.schema.json", "spec/v1/runs.md")
+    assert not lines.comparable("schema/draft/schema.json", "schema/2025-06-18/schema.json")
+
+
+def test_identical_copies_and_references_to_each_files_own_definitions_are_not_drift(
+    make_corpus: MakeCorpus,
+) -> None:
+    def binding(extra: dict[str, Any]) -> str:
+        return schema(**{"definitions": {
+            "policy": {"type": "object", "properties": {"queue": {"$ref": "#/definitions/id"}, "max": {"type": "integer"}}},
+            "id": {"type": "object", "properties": {"arn": {"type": "string"}, "name": {"type": "string"}, **extra}},
+        }})  # fmt: skip
+
+    root = make_corpus({"b/channel.json": binding({}), "b/operation.json": binding({})})
+    assert run(root, "copy-drift") == []
+    root = make_corpus({"b/channel.json": binding({}), "b/operation.json": binding({"x": {}})})
+    [drift] = run(root, "copy-drift")  # the two `id`s differ; `policy` itself says the same
+    assert drift.location.pointer == "/definitions/id"
+
+
+def test_a_generated_bundle_is_judged_at_its_sources(make_corpus: MakeCorpus) -> None:
+    def source(name: str) -> dict[str, Any]:
+        return {
+            "$id": f"https://example.org/definitions/1.0.0/{name}.json",
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+            "examples": [{"a": 1}],  # a defect, in the source
+        }
+
+    files: dict[str, str | bytes] = {
+        f"definitions/1.0.0/{name}.json": json.dumps(source(name))
+        for name in ("info", "tag", "server")
+    }
+    bundle = {
+        "type": "object",
+        "definitions": {source(n)["$id"]: source(n) for n in ("info", "tag", "server")},
+    }
+    files["schemas/1.0.0.json"] = json.dumps(bundle)
+    root = make_corpus(files)
+    assert load(root).derived == {"schemas/1.0.0.json": 3}
+    found = run(root, "example-invalid")
+    assert sorted(f.location.path for f in found) == sorted(
+        f"definitions/1.0.0/{n}.json" for n in ("info", "tag", "server")
+    )
+    assert run(root, "copy-drift") == []
+
+
+def test_examples_that_are_references_and_examples_under_definitions(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "schemas/a.json": draft(
+                "http://json-schema.org/draft-07/schema#",
+                definitions={"Port": {"type": "integer", "examples": [80, "eighty"]}},
+                type="object",
+                example={"$ref": "https://example.org/examples/a.json"},
+            )
+        }
+    )
+    [finding] = run(root, "example-invalid")
+    assert finding.location.pointer == "/definitions/Port/examples/1"
+
+
+def test_prose_binds_within_its_version_and_not_to_a_union_branch_tag(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = "# Modes\n\nThe `mode` is one of `fast`, `slow` or `safe`.\n"
+    union = schema(**{"$defs": {
+        "Fast": {"type": "object", "properties": {"mode": {"const": "fast"}}},
+        "Slow": {"type": "object", "properties": {"mode": {"const": "slow"}}},
+    }, "oneOf": [{"$ref": "#/$defs/Fast"}, {"$ref": "#/$defs/Slow"}]})  # fmt: skip
+    enum = schema(type="object", properties={"mode": {"enum": ["fast", "slow"]}})
+    files: dict[str, str | bytes] = {
+        "docs/2.0.0/modes.md": page,
+        "schema/1.0.0/run.json": enum,  # another version: the page does not describe it
+        "schema/2.0.0/union.json": union,  # one tag per branch: no vocabulary to drift from
+    }
+    assert run(make_corpus(files), "enum-drift") == []
+    files["schema/2.0.0/run.json"] = enum
+    [drift] = run(make_corpus(files), "enum-drift")
+    assert drift.location.path == "schema/2.0.0/run.json" and "`safe`" in drift.message
+
+
+@pytest.mark.parametrize("name", ["TEMPLATE.md", "0000-template.md"])
+def test_an_rfc_template_is_not_an_rfc(make_corpus: MakeCorpus, name: str) -> None:
+    template = "# RFC NNNN\n\n| Field | Value |\n|---|---|\n| RFC | NNNN |\n| Status | Draft |\n| Created | YYYY-MM-DD |\n"
+    assert run(make_corpus({f"rfcs/{name}": template}), "rfc-header") == []
