@@ -207,6 +207,10 @@ def property_similarity(a: Shape, b: Shape) -> float:
     return len(a.properties & b.properties) / len(a.properties | b.properties)
 
 
+def _unresolved(value: Any) -> bool:
+    return isinstance(value, str) and value.startswith("unresolved:")
+
+
 def differences(a: Shape, b: Shape) -> list[str]:
     """What differs between two object shapes, in words: required, properties, types, enums."""
     found: list[str] = []
@@ -231,6 +235,8 @@ def differences(a: Shape, b: Shape) -> list[str]:
         for keyword in ("type", "enum", "const", "format", "pattern", "$ref"):
             lv = left.get(keyword) if isinstance(left, dict) else None
             rv = right.get(keyword) if isinstance(right, dict) else None
+            if _unresolved(lv) or _unresolved(rv):
+                break  # a value speclint could not resolve is not a difference (unresolved-ref)
             if lv != rv:
                 found.append(f"`{name}.{keyword}`: {json.dumps(lv)} vs {json.dumps(rv)}")
                 break

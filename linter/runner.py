@@ -77,20 +77,42 @@ def default_jobs() -> int:
     return max(1, min(8, os.cpu_count() or 1))
 
 
-def _crashed(rule_id: str, what: str, partial: int = 0) -> Finding:
+def _crashed(rule_id: str, what: str, partial: int = 0, path: str | None = None) -> Finding:
     kept = (
         f"the {partial} finding(s) it reported before are kept, the rest of its results are missing"
         if partial
         else "its results are missing"
     )
+    where = f" while reading {path}" if path else ""
     return Finding(
         INTERNAL_ERROR,
         Severity.ERROR,
-        f"rule `{rule_id}` {what}; {kept}. Run with --debug for the traceback and report it "
-        "with the file that triggered it.",
-        Location(".", 1, 1),
+        f"rule `{rule_id}` {what}{where}; {kept}. Run with --debug for the traceback and report "
+        "it with the file that triggered it.",
+        Location(path or ".", 1, 1),
         key=rule_id,
     )
+
+
+def _culprit(error: BaseException) -> str | None:
+    """The corpus file a rule was reading when it crashed: the innermost frame of its traceback
+    holding a corpus ``Document`` (rules walk documents; one bad file is the usual cause), so an
+    internal error names the file as well as the rule (issue 14, item 8)."""
+    from .corpus import Document
+
+    found: str | None = None
+    trace = error.__traceback__
+    while trace is not None:
+        for value in trace.tb_frame.f_locals.values():
+            if isinstance(value, Document):
+                found = value.path
+                break
+            site_document = getattr(value, "document", None)
+            if isinstance(site_document, Document):
+                found = site_document.path
+                break
+        trace = trace.tb_next
+    return found
 
 
 def _produce(corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool) -> Iterator[Finding]:
@@ -108,7 +130,9 @@ def _produce(corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool) -> Itera
     except Exception as error:  # isolation is the point: one rule's bug is one finding
         if debug:
             traceback.print_exc()
-        yield _crashed(rule_id, f"crashed ({type(error).__name__}: {error})", count)
+        yield _crashed(
+            rule_id, f"crashed ({type(error).__name__}: {error})", count, _culprit(error)
+        )
 
 
 def _check(corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool) -> list[Finding]:

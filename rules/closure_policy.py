@@ -16,10 +16,12 @@ What it does
       its root, so a host can add an optional field in a minor release without breaking clients
       that validate. A shape with both roles stays open and is closed at its client use sites.
 
-    Where the corpus states its closure policy in prose (a paragraph saying client-submitted
-    shapes are closed, or server-emitted ones open: OpenWOP's COMPATIBILITY.md "Schema closure"),
-    the finding quotes and links it. A schema-valued ``additionalProperties`` (a map) or a
-    ``propertyNames`` constraint counts as a deliberate closure, not an open shape.
+    Each side of the policy applies only where the corpus states it in prose (a paragraph saying
+    client-submitted shapes are closed, or server-emitted ones open: OpenWOP's COMPATIBILITY.md
+    "Schema closure"), and the finding quotes and links that statement; or where ``enforce``
+    turns it on. A repository that states no closure policy is not judged by this one. A
+    schema-valued ``additionalProperties`` (a map) or a ``propertyNames`` constraint counts as
+    a deliberate closure, not an open shape.
 
 Why is this bad?
     RFC 0094 §G: an open request schema silently drops a client's misspelt field; a closed
@@ -49,9 +51,10 @@ Use instead
           unevaluatedProperties: false
 
 Options
-    None. Roles come from the API documents; override them per file or pointer in ``[roles]``
-    (``"schemas/x.schema.json" = "client-submitted"``), or turn the rule off for a file with
-    ``unused``.
+    ``enforce`` (default ``[]``): the sides (``"client"``, ``"server"``) to apply though the
+    prose states no policy. Roles come from the API documents; override them per file or
+    pointer in ``[roles]`` (``"schemas/x.schema.json" = "client-submitted"``), or turn the rule
+    off for a file with ``unused``.
 """
 
 from __future__ import annotations
@@ -84,8 +87,13 @@ SHOWN_USES = 3
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     policy = closure_policy(corpus)
-    yield from _client_findings(corpus, policy.get("client"))
-    yield from _server_findings(corpus, policy.get("server"))
+    # A repository is judged by its own rules (issue 14): each side of the policy applies where
+    # the corpus states it, or the configuration turns it on; never by default.
+    enforced = {str(side) for side in options.get("enforce", ())}
+    if "client" in policy or "client" in enforced:
+        yield from _client_findings(corpus, policy.get("client"))
+    if "server" in policy or "server" in enforced:
+        yield from _server_findings(corpus, policy.get("server"))
 
 
 def _cite(clause: PolicyClause | None) -> str:

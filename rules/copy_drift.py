@@ -42,7 +42,7 @@ Options
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from speclint.corpus import Corpus
@@ -60,6 +60,7 @@ from speclint.structured import join_pointer
 
 ID = "copy-drift"
 SEVERITY = Severity.ERROR
+SHOWN = 3  # differences in the message; the rest are on the related locations
 
 
 @dataclass(frozen=True)
@@ -104,10 +105,11 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             )
         )
     for first, second in same_name_pairs(shapes, corpus.versions.same_line):
+        same = "name" if _name(first) == _name(second) else "title"
         group(first).append(
             _Member(
-                f"`{second.label}` (same name)",
-                second.site.location(note="a definition with the same name"),
+                f"`{second.label}` (same {same})",
+                second.site.location(note=f"a definition with the same {same}"),
                 second.required,
                 second,
             )
@@ -148,6 +150,10 @@ def same_name_pairs(
                 ):
                     pairs.setdefault((first.label, second.label), (first, second))
     return [pairs[key] for key in sorted(pairs)]
+
+
+def _name(shape: Shape) -> str:
+    return shape.site.pointer.rsplit("/", 1)[-1].lower() if shape.site.pointer else ""
 
 
 def _own_refs_local(shape: Shape) -> Any:
@@ -192,15 +198,33 @@ def _drift(original: Shape, members: list[_Member]) -> Finding | None:
                 f"`{field}` is required by {', '.join(requiring)} but not by "
                 f"{', '.join(not_requiring)}{declared}"
             )
-    for member in members:
+    notes: dict[int, str] = {}
+    shape_lines: list[str] = []
+    for index, member in enumerate(members):
         if member.shape is not None and member.shape.digest != original.digest:
             rest = [
                 d for d in differences(original, member.shape) if not d.startswith("`required`")
             ]
             if rest:
-                lines.append(f"{member.label}: {'; '.join(rest[:4])}")
+                shape_lines.append(f"{member.label}: {rest[0]}")
+                notes[index] = "; ".join(rest[:4]) + (
+                    f" (and {len(rest) - 4} more)" if len(rest) > 4 else ""
+                )
+    # The `required` disagreements first: they are the drift RFC 0094 §D is about.
+    lines += shape_lines
     if not lines:
         return None
+    # One line a reviewer reads (issue 14, item 8): the first difference here, each copy's
+    # differences on its related location.
+    members = [
+        replace(
+            m,
+            location=replace(m.location, note=f"{m.location.note}: {notes[i]}"),
+        )
+        if i in notes
+        else m
+        for i, m in enumerate(members)
+    ]
     copies = [m for m in members if m.shape is not None]
     site = copies[0].shape.site if copies and copies[0].shape else original.site
     at = (
@@ -216,13 +240,19 @@ def _drift(original: Shape, members: list[_Member]) -> Finding | None:
     related += [m.location for m in members if m.shape is None or m.shape.site is not site]
     home = (
         "in one of the files"
-        if all(m.label.endswith("(same name)") for m in members)
+        if all(m.label.endswith(("(same name)", "(same title)")) for m in members)
         else f"in `{original.label}`"
     )
+    first = "; ".join(lines[:SHOWN])
+    if len(lines) > SHOWN:
+        more = len(lines) - SHOWN
+        first += (
+            f"; and {more} more difference{'s' if more > 1 else ''} (see the related locations)"
+        )
     return Finding(
         ID,
         SEVERITY,
-        f"{len(members) + 1} definitions of `{name}` disagree: {'; '.join(lines)}. Decide the one "
+        f"{len(members) + 1} definitions of `{name}` disagree: {first}. Decide the one "
         f"shape, write it once {home}, make the others `$ref`s to it, and make the prose say the "
         "same",
         at,

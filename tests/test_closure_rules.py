@@ -58,8 +58,15 @@ def api(request: str, response: str) -> str:
     )
 
 
+ENFORCED = {"enforce": ["client", "server"]}
+
+
 def run(root: Path, rule: str, options: dict[str, Any] | None = None) -> list[Finding]:
-    return list(all_rules()[rule].check(Corpus.load(root, load_config(root)), options or {}))
+    # These fixtures state no policy unless they say so: closure-policy is told to apply both
+    # sides (see test_a_repository_that_states_no_closure_policy_is_not_judged_by_one).
+    if options is None:
+        options = ENFORCED if rule == "closure-policy" else {}
+    return list(all_rules()[rule].check(Corpus.load(root, load_config(root)), options))
 
 
 CLOSED = "{type: object, properties: {a: {type: string}}, additionalProperties: false}"
@@ -293,3 +300,21 @@ def test_openwop_run_event_fires_both_rules_and_the_0094_repair_quiets_them(
     (copy / target).write_text(json.dumps(document, indent=2), encoding="utf-8")
     assert on_run_event("closed-event-union") == []
     assert on_run_event("closure-policy") == []
+
+
+def test_a_repository_that_states_no_closure_policy_is_not_judged_by_one(
+    make_corpus: MakeCorpus,
+) -> None:
+    snapshot = schema(type="object", properties={"id": {}}, additionalProperties=False)
+    files: dict[str, str | bytes] = {
+        "api/openapi.yaml": api(OPEN, "{$ref: '../schemas/snapshot.schema.json'}"),
+        "schemas/snapshot.schema.json": snapshot,
+    }
+    assert run(make_corpus(files), "closure-policy", {}) == []  # issue 14: OpenWOP's policy
+    server_only = POLICY.replace(
+        "- Client-submitted shapes are closed at their outermost composition.\n", ""
+    )
+    found = run(make_corpus({**files, "COMPATIBILITY.md": server_only}), "closure-policy", {})
+    assert [f.location.path for f in found] == ["schemas/snapshot.schema.json"]
+    both = run(make_corpus({**files, "COMPATIBILITY.md": POLICY}), "closure-policy", {})
+    assert len(both) == 2

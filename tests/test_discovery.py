@@ -348,3 +348,28 @@ def test_prose_binds_within_its_version_and_not_to_a_union_branch_tag(
 def test_an_rfc_template_is_not_an_rfc(make_corpus: MakeCorpus, name: str) -> None:
     template = "# RFC NNNN\n\n| Field | Value |\n|---|---|\n| RFC | NNNN |\n| Status | Draft |\n| Created | YYYY-MM-DD |\n"
     assert run(make_corpus({f"rfcs/{name}": template}), "rfc-header") == []
+
+
+def test_an_internal_error_names_the_file_and_the_rule(make_corpus: MakeCorpus) -> None:
+    from speclint.catalog import RuleInfo
+    from speclint.findings import Severity
+    from speclint.runner import INTERNAL_ERROR, run_rules
+
+    def fragile(corpus: Corpus, options: Any) -> Any:
+        for document in corpus.of_kind(DocumentKind.SCHEMA):
+            yield from document.data["properties"]["a"]  # a KeyError on the one without `a`
+
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": schema(properties={"a": {}}),
+            "schemas/b.schema.json": schema(properties={"b": {}}),
+        }
+    )
+    info = RuleInfo("fragile", Severity.ERROR, "A rule with a bug.", __name__, fragile)
+    result = run_rules(load(root), {"fragile": info}, debug=False, time_box=None)
+    [crash] = [f for f in result.findings if f.rule == INTERNAL_ERROR]
+    assert crash.location.path == "schemas/b.schema.json"
+    assert (
+        "rule `fragile` crashed (KeyError: 'a') while reading schemas/b.schema.json"
+        in crash.message
+    )

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import schema
+from conftest import schema, write_files
 from speclint.config import load_config
 from speclint.corpus import Corpus
 from speclint.reporters import Report, renderer
@@ -41,6 +41,18 @@ def result(root: Path) -> RunResult:
 
 def rules_of(run: RunResult) -> list[str]:
     return sorted(f.rule for f in run.findings)
+
+
+# The closure policy these corpora break: closure-policy judges only a corpus that states it.
+POLICY_PAGE = "# Compatibility\n\nServer-emitted shapes stay open, so a host can add a field.\n"
+
+
+@pytest.fixture
+def make_corpus(tmp_path: Path) -> MakeCorpus:
+    def build(files: dict[str, str | bytes]) -> Path:
+        return write_files(tmp_path / "spec", {"COMPATIBILITY.md": POLICY_PAGE, **files})
+
+    return build
 
 
 @pytest.fixture(autouse=True)
