@@ -29,6 +29,15 @@ class UsageProblem(click.ClickException):
         click.echo(f"speclint: error: {self.format_message()}", err=True)
 
 
+# The corpus root a command reads: a folder that exists, the current one by default.
+CORPUS_PATH = click.argument(
+    "path",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    default=".",
+    required=False,
+)
+
+
 def fail(message: str) -> NoReturn:
     raise UsageProblem(message)
 
@@ -223,12 +232,7 @@ def _write(destination: Path, text: str) -> None:
 
 
 @main.command(name="changes")
-@click.argument(
-    "path",
-    type=click.Path(path_type=Path, exists=True, file_okay=False),
-    default=".",
-    required=False,
-)
+@CORPUS_PATH
 @click.option("--diff-base", "diff_base", metavar="REF", required=True, help="The base revision.")
 @click.option("--breaking", "only_breaking", is_flag=True, help="List only breaking changes.")
 def show_changes(path: Path, diff_base: str, only_breaking: bool) -> None:
@@ -251,12 +255,7 @@ def show_changes(path: Path, diff_base: str, only_breaking: bool) -> None:
 
 
 @main.command(name="build")
-@click.argument(
-    "path",
-    type=click.Path(path_type=Path, exists=True, file_okay=False),
-    default=".",
-    required=False,
-)
+@CORPUS_PATH
 @click.option(
     "--check",
     "check_only",
@@ -399,12 +398,7 @@ def baseline_group() -> None:
 
 
 @baseline_group.command(name="write")
-@click.argument(
-    "path",
-    type=click.Path(path_type=Path, exists=True, file_okay=False),
-    default=".",
-    required=False,
-)
+@CORPUS_PATH
 @click.option(
     "-o",
     "--output",
@@ -434,12 +428,7 @@ def _load_corpus(path: Path) -> Corpus:
 
 
 @main.command(name="files")
-@click.argument(
-    "path",
-    type=click.Path(path_type=Path, exists=True, file_okay=False),
-    default=".",
-    required=False,
-)
+@CORPUS_PATH
 def show_files(path: Path) -> None:
     """List each file speclint reads in PATH: its kind, dialect, and why it was classified so."""
     from .inventory import entries, phrase
@@ -453,12 +442,7 @@ def show_files(path: Path) -> None:
 
 
 @main.command(name="roles")
-@click.argument(
-    "path",
-    type=click.Path(path_type=Path, exists=True, file_okay=False),
-    default=".",
-    required=False,
-)
+@CORPUS_PATH
 def show_roles(path: Path) -> None:
     """Print the role of each schema location in the corpus at PATH, with its evidence."""
     from collections import Counter
@@ -477,12 +461,7 @@ def show_roles(path: Path) -> None:
 
 
 @main.command(name="bindings")
-@click.argument(
-    "path",
-    type=click.Path(path_type=Path, exists=True, file_okay=False),
-    default=".",
-    required=False,
-)
+@CORPUS_PATH
 @click.option("--all", "show_all", is_flag=True, help="Also list prose sets that bind to nothing.")
 def show_bindings(path: Path, show_all: bool) -> None:
     """List the value sets in the prose of PATH and the schema enums they are bound to."""

@@ -31,7 +31,7 @@ from .corpus import Corpus, Document
 from .kinds import DocumentKind
 from .prose import CodeFence, Paragraph
 from .references import map_remote
-from .structured import Parsed, ParseFailure, parse_json, split_pointer
+from .structured import Parsed, ParseFailure, parse_json, split_pointer, strip_jsonc
 
 DEFAULT_MARKERS = ("normative-example", "schema", "example-of")
 JSON_LANGUAGES = ("json", "jsonc")
@@ -190,44 +190,7 @@ def fence_json(fence: CodeFence) -> Parsed:
     Raises :class:`ParseFailure`."""
     text = fence.content
     if fence.language == "jsonc":
-        text = blank_jsonc(text)
+        text = strip_jsonc(text)
     if not text.strip():
         raise ParseFailure("the code fence is empty")
     return parse_json(text)
-
-
-def blank_jsonc(text: str) -> str:
-    """Replace comments and trailing commas with spaces (newlines kept), outside strings."""
-    out = list(text)
-    index, length = 0, len(text)
-    last_comma: int | None = None
-    while index < length:
-        char = text[index]
-        if char == '"':
-            last_comma = None
-            index += 1
-            while index < length and text[index] != '"':
-                index += 2 if text[index] == "\\" else 1
-            index += 1
-            continue
-        if text.startswith("//", index):
-            end = text.find("\n", index)
-            end = length if end < 0 else end
-            out[index:end] = " " * (end - index)
-            index = end
-            continue
-        if text.startswith("/*", index):
-            end = text.find("*/", index + 2)
-            end = length if end < 0 else end + 2
-            out[index:end] = [c if c == "\n" else " " for c in text[index:end]]
-            index = end
-            continue
-        if char == ",":
-            last_comma = index
-        elif char in "}]" and last_comma is not None:
-            out[last_comma] = " "
-            last_comma = None
-        elif not char.isspace():
-            last_comma = None
-        index += 1
-    return "".join(out)

@@ -10,8 +10,8 @@ from pathlib import Path
 from conftest import DIALECT, schema
 from speclint.catalog import all_rules
 from speclint.corpus import Corpus
-from speclint.fences import blank_jsonc
 from speclint.findings import Finding
+from speclint.structured import strip_jsonc
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -265,9 +265,9 @@ def test_jsonc_fences_keep_positions_through_comments_and_trailing_commas(
     assert "keyword `maximum`" in finding.message
 
 
-def test_blank_jsonc_leaves_strings_and_positions_alone() -> None:
+def test_strip_jsonc_leaves_strings_and_positions_alone() -> None:
     source = '{"url": "https://x/*y*/", // note\n "a": [1, 2,], /* x\n */ "b": "\\"//",\n}'
-    blanked = blank_jsonc(source)
+    blanked = strip_jsonc(source)
     assert len(blanked) == len(source)
     assert [i for i, c in enumerate(blanked) if c == "\n"] == [
         i for i, c in enumerate(source) if c == "\n"
