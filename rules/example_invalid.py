@@ -209,6 +209,14 @@ def markdown_findings(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Fi
 
 
 def _openapi_dialect(document: Document) -> type[Validator]:
+    version = str(document.data.get("openapi", "")) if isinstance(document.data, dict) else ""
+    if version.startswith("3.0"):
+        # OpenAPI 3.0 Schema Objects are their own dialect (3.0.3 §4.7.24): `nullable`, boolean
+        # `exclusiveMinimum`; openapi-schema-validator implements it.
+        from openapi_schema_validator import OAS30Validator
+
+        oas30: type[Validator] = OAS30Validator
+        return oas30
     # OpenAPI 3.1 Schema Objects default to the OAS dialect, a 2020-12 vocabulary superset;
     # `jsonSchemaDialect` may name another (OpenAPI 3.1 §4.8.1).
     declared = document.data.get("jsonSchemaDialect") if isinstance(document.data, dict) else None
@@ -407,13 +415,21 @@ def asyncapi_examples(document: Document) -> Iterator[tuple[str, str, Any]]:
     for name, message in sorted(_mapping(_mapping(data.get("components")).get("messages")).items()):
         messages.append((f"/components/messages/{escape_token(name)}", _mapping(message)))
     for channel, item in sorted(_mapping(data.get("channels")).items()):
+        base = f"/channels/{escape_token(channel)}"
         for name, message in sorted(_mapping(_mapping(item).get("messages")).items()):
-            messages.append(
-                (
-                    f"/channels/{escape_token(channel)}/messages/{escape_token(name)}",
-                    _mapping(message),
-                )
-            )
+            messages.append((f"{base}/messages/{escape_token(name)}", _mapping(message)))
+        # AsyncAPI 2.x: a channel's `publish`/`subscribe` operation carries one message, or a
+        # `oneOf` of them (2.6.0 §4.3.4 Operation Object).
+        for verb in ("publish", "subscribe"):
+            message = _mapping(_mapping(item).get(verb)).get("message")
+            at = f"{base}/{verb}/message"
+            alternatives = _mapping(message).get("oneOf")
+            if isinstance(alternatives, list):
+                messages += [
+                    (f"{at}/oneOf/{index}", _mapping(one)) for index, one in enumerate(alternatives)
+                ]
+            elif isinstance(message, dict):
+                messages.append((at, message))
     for at, message in messages:
         if "payload" not in message or "$ref" in message:
             continue

@@ -373,3 +373,32 @@ def test_an_internal_error_names_the_file_and_the_rule(make_corpus: MakeCorpus) 
         "rule `fragile` crashed (KeyError: 'a') while reading schemas/b.schema.json"
         in crash.message
     )
+
+
+def test_openapi_30_examples_are_read_in_the_openapi_30_dialect(make_corpus: MakeCorpus) -> None:
+    # OpenAPI 3.0 Schema Objects: `nullable`, and boolean `exclusiveMinimum` (3.0.3 §4.7.24);
+    # read as 2020-12, `null` was "not a string" and `exclusiveMinimum: true` not a number.
+    doc = (
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /runs:\n    get:\n"
+        "      responses:\n        '200':\n          description: ok\n          content:\n"
+        "            application/json:\n              schema:\n                type: object\n"
+        "                properties:\n                  note: {type: string, nullable: true}\n"
+        "                  count: {type: integer, minimum: 0, exclusiveMinimum: true}\n"
+        "              example: {note: null, count: COUNT}\n"
+    )
+    assert run(make_corpus({"api/openapi.yaml": doc.replace("COUNT", "1")}), "example-invalid") == []
+    [finding] = run(make_corpus({"api/openapi.yaml": doc.replace("COUNT", "0")}), "example-invalid")
+    assert "less than or equal to the minimum of 0" in finding.message
+    assert finding.location.pointer.endswith("/example")
+
+
+def test_asyncapi_2_operation_messages_have_their_examples_checked(make_corpus: MakeCorpus) -> None:
+    doc = (
+        "asyncapi: 2.6.0\ninfo: {title: t, version: '1'}\nchannels:\n  runs:\n    subscribe:\n"
+        "      message:\n        oneOf:\n          - payload: {type: object, properties: {id: {type: string}}}\n"
+        "            examples: [{payload: {id: 7}}]\n"
+        "    publish:\n      message:\n        payload: {type: integer}\n        examples: [{payload: 1}]\n"
+    )
+    [finding] = run(make_corpus({"api/asyncapi.yaml": doc}), "example-invalid")
+    assert finding.location.pointer == "/channels/runs/subscribe/message/oneOf/0/examples/0/payload"
+    assert "7 is not of type 'string'" in finding.message
