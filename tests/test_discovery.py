@@ -386,7 +386,9 @@ def test_openapi_30_examples_are_read_in_the_openapi_30_dialect(make_corpus: Mak
         "                  count: {type: integer, minimum: 0, exclusiveMinimum: true}\n"
         "              example: {note: null, count: COUNT}\n"
     )
-    assert run(make_corpus({"api/openapi.yaml": doc.replace("COUNT", "1")}), "example-invalid") == []
+    assert (
+        run(make_corpus({"api/openapi.yaml": doc.replace("COUNT", "1")}), "example-invalid") == []
+    )
     [finding] = run(make_corpus({"api/openapi.yaml": doc.replace("COUNT", "0")}), "example-invalid")
     assert "less than or equal to the minimum of 0" in finding.message
     assert finding.location.pointer.endswith("/example")
@@ -402,3 +404,33 @@ def test_asyncapi_2_operation_messages_have_their_examples_checked(make_corpus: 
     [finding] = run(make_corpus({"api/asyncapi.yaml": doc}), "example-invalid")
     assert finding.location.pointer == "/channels/runs/subscribe/message/oneOf/0/examples/0/payload"
     assert "7 is not of type 'string'" in finding.message
+
+
+FENCES = {
+    "broken": ('{\n  "mimeType": "image/png"\n  "priority": 0.9\n}', True),
+    "typographic quotes": ('{\n  \u201cenumNames\u201d: ["Red"]\n}', True),
+    "broken yaml": ("kind: [a, b\nname: x", True),
+    "fine": ('{"a": [1, 2]}', False),
+    "a member fragment": ('"configurable": {\n  "model": {"type": "string"}\n}', False),
+    "a request line above a body": ('POST /v1/runs\n{"a": 1}', False),
+    "a stream of values": ('{"a": 1}\n{"b": 2}', False),
+    "a JWT": ('{"alg": "RS256"}.{"exp": 1}', False),
+    "an ellipsis": ('{"a": 1, ...}', False),
+    "a union sketch": ('{"kind": "a" | "b"}', False),
+    "comments in a json fence": ('{\n  // the id\n  "id": "x"\n}', False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FENCES))
+def test_a_broken_example_fence_is_a_finding_and_a_sketch_is_not(
+    make_corpus: MakeCorpus, name: str
+) -> None:
+    body, broken = FENCES[name]
+    language = "yaml" if "yaml" in name else "json"
+    page = f"# Tools\n\nAn example:\n\n```{language}\n{body}\n```\n"
+    found = run(make_corpus({"spec/tools.md": page}), "fence-invalid")
+    assert bool(found) == broken, found
+    if name == "broken":
+        [finding] = found
+        assert (finding.location.line, finding.location.column) == (8, 3)
+        assert "expected ',' or '}'" in finding.message and finding.location.pointer == "#tools"
