@@ -140,6 +140,11 @@ class ReferenceIndex:
                 if absolute not in uri_to_path:
                     resources.append((absolute, resource))
                     uri_to_path[absolute] = document.path
+            if document.kind is DocumentKind.SCHEMA:
+                for absolute, embedded in embedded_resources(document):
+                    if absolute not in uri_to_path:
+                        resources.append((absolute, embedded))
+                        uri_to_path[absolute] = document.path
         registry: Registry[Any] = Registry().with_resources(resources).crawl()
         index = cls(registry, [], uri_to_path, {})
         for document in corpus.of_kind(
@@ -320,6 +325,37 @@ def make_resource(document: Document) -> Resource[Any]:
     return DRAFT202012.create_resource(document.data)
 
 
+def embedded_resources(document: Document) -> Iterator[tuple[str, Resource[Any]]]:
+    """(absolute URI, resource) of each subschema that names itself with the id keyword of the
+    dialect in force there: `id` under draft-04, `$id` later; a nested `$schema` switches the
+    dialect. `referencing` crawls a resource by its root's dialect only, so an embedded draft-04
+    schema (`id`) inside a draft-07 bundle would not be found by its URI without this."""
+    root = document.data
+    dialect = root.get("$schema") if isinstance(root, dict) else None
+    stack: list[tuple[Any, str, str, Any]] = [(root, "", file_uri(document.path), dialect)]
+    while stack:
+        node, pointer, base, dialect = stack.pop()
+        if isinstance(node, dict):
+            if pointer and isinstance(node.get("$schema"), str):
+                dialect = node["$schema"]
+            declared = node.get("id") if _uses_plain_id(dialect) else node.get("$id")
+            if isinstance(declared, str):
+                base = urljoin(base, declared)
+                if pointer:
+                    specification = specification_with(
+                        str(dialect).rstrip("#") if isinstance(dialect, str) else "",
+                        default=DRAFT202012,
+                    )
+                    yield urldefrag(base).url, specification.create_resource(node)
+            for key, child in node.items():
+                if key not in DATA_KEYWORDS and isinstance(child, (dict, list)):
+                    stack.append((child, f"{pointer}/{escape_token(key)}", base, dialect))
+        elif isinstance(node, list):
+            for position, child in enumerate(node):
+                if isinstance(child, (dict, list)):
+                    stack.append((child, f"{pointer}/{position}", base, dialect))
+
+
 def map_remote(ref_map: Mapping[str, str], target: str) -> str | None:
     """Rewrite a remote URI through ``ref-map`` (longest prefix wins) to a corpus file URI."""
     for prefix, local in sorted(ref_map.items(), key=lambda item: (-len(item[0]), item[0])):
@@ -337,13 +373,23 @@ def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
 
     root_base = file_uri(document.path)
     track_ids = document.kind is DocumentKind.SCHEMA
-    stack: list[tuple[Any, str, str]] = [(document.data, "", root_base)]
+    root_dialect = document.data.get("$schema") if isinstance(document.data, dict) else None
+    stack: list[tuple[Any, str, str, bool]] = [
+        (document.data, "", root_base, _uses_plain_id(root_dialect))
+    ]
     while stack:
-        node, pointer, base = stack.pop()
+        node, pointer, base, plain_id = stack.pop()
         if isinstance(node, dict):
-            declared = node.get("$id")
+            # The dialect in force says which keyword sets the base URI: `id` up to draft-04,
+            # `$id` from draft-06 (draft-06 Core §9.2); a nested `$schema` switches it (an
+            # embedded draft-04 metaschema in a draft-07 bundle).
+            if "$schema" in node and pointer:
+                plain_id = _uses_plain_id(node.get("$schema"))
+            declared = node.get("id") if plain_id else node.get("$id")
             if track_ids and isinstance(declared, str):
-                base = urljoin(base, declared)
+                # Without its fragment: draft-04 ids end in an empty one (`...schema#`), and a
+                # base URI with `#` resolves no `#/...` pointer in `referencing`.
+                base = urldefrag(urljoin(base, declared)).url
             reference = node.get("$ref")
             if isinstance(reference, str):
                 yield join_pointer(pointer, "$ref"), reference, base
@@ -352,9 +398,16 @@ def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
                     continue
                 child = node[key]
                 if isinstance(child, (dict, list)):
-                    stack.append((child, f"{pointer}/{escape_token(key)}", base))
+                    stack.append((child, f"{pointer}/{escape_token(key)}", base, plain_id))
         elif isinstance(node, list):
             for position in range(len(node) - 1, -1, -1):
                 child = node[position]
                 if isinstance(child, (dict, list)):
-                    stack.append((child, f"{pointer}/{position}", base))
+                    stack.append((child, f"{pointer}/{position}", base, plain_id))
+
+
+def _uses_plain_id(dialect: object) -> bool:
+    """Whether a dialect names its base URI with `id` (draft-03 and draft-04)."""
+    from .kinds import draft_of
+
+    return draft_of(dialect) in ("draft-03", "draft-04")

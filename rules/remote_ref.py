@@ -50,7 +50,7 @@ READS = "structured"
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     groups: dict[str, list[Reference]] = defaultdict(list)
     for reference in corpus.references.references:
-        if reference.outcome == "remote":
+        if reference.outcome == "remote" and reference.path not in corpus.derived:
             groups[reference.target.split("#", 1)[0]].append(reference)
     for target, references in sorted(groups.items()):
         first, *others = references

@@ -36,6 +36,7 @@ Options
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -45,6 +46,8 @@ from jsonschema.protocols import Validator
 from speclint.corpus import Corpus
 from speclint.findings import Finding, Severity
 from speclint.kinds import DocumentKind
+from speclint.references import DATA_KEYWORDS
+from speclint.structured import join_pointer, split_pointer
 from speclint.validation import located_errors, metaschema_registry
 
 ID = "schema-invalid"
@@ -57,6 +60,8 @@ DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     registry = metaschema_registry()
     for document in corpus.of_kind(DocumentKind.SCHEMA):
+        if document.path in corpus.derived:
+            continue  # a generated bundle: judged at its sources
         schema = document.data
         dialect = (
             schema.get("$schema", DEFAULT_DIALECT) if isinstance(schema, dict) else DEFAULT_DIALECT
@@ -72,16 +77,68 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 key="unknown-dialect",
             )
             cls = validators.validator_for({"$schema": DEFAULT_DIALECT})
-        validator: Validator = cls(cls.META_SCHEMA, registry=registry)
-        for pointer, message in located_errors(validator, schema):
-            yield Finding(
-                ID,
-                SEVERITY,
-                f"{pointer or '/'}: {message}; the schema is invalid against its metaschema "
-                f"({dialect}), so validators may ignore or reject it: fix the keyword",
-                document.location(pointer),
-                key=f"{pointer}:{message}",
+        # Each embedded resource that declares its own `$schema` (a draft-04 metaschema bundled
+        # into a draft-07 schema) is judged by its own dialect, and only by it (JSON Schema Core
+        # 2020-12 §8.1.1; draft-07 Core §7): the enclosing dialect sees an empty schema there.
+        embedded = _embedded_resources(schema)
+        parts = [("", dialect, cls, _without(schema, [p for p, _ in embedded]))]
+        for at, node in embedded:
+            own = _validator_class(str(node["$schema"]))
+            if own is not None:
+                parts.append((at, str(node["$schema"]), own, node))
+        for at, declared, judge, part in parts:
+            validator: Validator = judge(judge.META_SCHEMA, registry=registry)
+            for inner, message in located_errors(validator, part):
+                pointer = at + inner
+                yield Finding(
+                    ID,
+                    SEVERITY,
+                    f"{pointer or '/'}: {message}; the schema is invalid against its metaschema "
+                    f"({declared}), so validators may ignore or reject it: fix the keyword",
+                    document.location(pointer),
+                    key=f"{pointer}:{message}",
+                )
+
+
+def _embedded_resources(schema: Any) -> list[tuple[str, dict[str, Any]]]:
+    """(pointer, node) of each subschema below the root that declares its own ``$schema``; the
+    outermost one of a nest (its own inner ones are its business)."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    stack: list[tuple[Any, str]] = [(schema, "")]
+    while stack:  # iterative: generated schemas nest deeper than Python's recursion limit
+        node, pointer = stack.pop()
+        if isinstance(node, dict):
+            if pointer and isinstance(node.get("$schema"), str):
+                found.append((pointer, node))
+                continue
+            for key, child in node.items():
+                if key not in DATA_KEYWORDS and isinstance(child, (dict, list)):
+                    stack.append((child, join_pointer(pointer, key)))
+        elif isinstance(node, list):
+            stack.extend(
+                (child, join_pointer(pointer, index))
+                for index, child in enumerate(node)
+                if isinstance(child, (dict, list))
             )
+    return sorted(found, key=lambda item: item[0])
+
+
+def _without(schema: Any, pointers: list[str]) -> Any:
+    """The schema with the subschemas at ``pointers`` replaced by ``true`` (a copy)."""
+    if not pointers:
+        return schema
+    copy = json.loads(json.dumps(schema))
+    for pointer in pointers:
+        tokens = split_pointer(pointer)
+        holder = copy
+        for token in tokens[:-1]:
+            holder = holder[int(token)] if isinstance(holder, list) else holder[token]
+        last = tokens[-1]
+        if isinstance(holder, list):
+            holder[int(last)] = True
+        else:
+            holder[last] = True
+    return copy
 
 
 def _validator_class(dialect: str) -> Any:

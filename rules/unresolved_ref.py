@@ -2,13 +2,17 @@
 
 What it does
     Resolves every ``$ref`` in schemas and API documents against the corpus (relative to the
-    document, or to the base URI its ``$id`` sets, JSON Schema 2020-12 §8.2) and reports those that
+    document, or to the base URI its ``$id`` sets, JSON Schema 2020-12 §8.2; ``id`` where the
+    dialect in force is draft-04, so an embedded draft-04 metaschema resolves its own
+    ``#/definitions/...``) and reports those that
     do not reach a schema: the file is missing, the JSON pointer names nothing in an existing file,
     the ``$id`` is not defined by any corpus schema, or the reference starts a loop of ``$ref``-only
     schemas that never reaches one. Nothing is fetched from the network (see ``remote-ref``).
 
     References to the same missing target are reported once, at the first referencing site, with
-    every other site as a related location, so a missing shared file is one finding, not eighty.
+    every other site as a related location, so a missing shared file is one finding, not eighty;
+    three or more missing ``$id``\\s under one folder are one finding too. A generated bundle (see
+    ``speclint.lineage``) is judged at its sources, not again in its copies.
 
 Why is this bad?
     A validator given the schema fails at run time (or, worse, some validators ignore the reference
@@ -55,11 +59,15 @@ SEVERITY = Severity.ERROR
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"
 RELATED_LIMIT = 200
+FAMILY = 3  # missing `$id`s under one folder reported as one finding
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     groups: dict[tuple[str, str], list[Reference]] = defaultdict(list)
+    derived = corpus.derived
     for reference in corpus.references.unresolved():
+        if reference.path in derived:
+            continue  # a generated bundle: its references are judged at their sources
         if reference.outcome == "missing-file":
             group = (reference.outcome, reference.target_path or reference.target)
         elif reference.outcome == "missing-pointer":
@@ -69,6 +77,15 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         else:
             group = (reference.outcome, reference.target)
         groups[group].append(reference)
+    # `$id`s no corpus schema declares, three or more under one folder: a generated family
+    # (`https://example.org/store/1.0.0.json`, `.../2.0.0.json`, ...) is one finding.
+    families: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for outcome, target in groups:
+        if outcome == "unknown-id":
+            families[target.split("#", 1)[0].rsplit("/", 1)[0] + "/"].append((outcome, target))
+    for folder, members in families.items():
+        if len({target.split("#", 1)[0] for _, target in members}) >= FAMILY:
+            groups[("unknown-id", folder)] = [r for key in members for r in groups.pop(key)]
     for (outcome, target), references in sorted(groups.items()):
         first, *others = sorted(references, key=lambda r: (r.path, r.pointer))
         document = corpus.documents[first.path]
@@ -91,11 +108,17 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             )
         elif outcome == "cycle":
             message = f"{first.detail}; make one of the schemas in the loop define the shape"
+        elif count > 1:
+            message = (
+                f"{count} `$ref`s name `$id`s under `{target}` that no corpus schema declares "
+                f"(`{first.target}` and {count - 1} more, listed as related locations). Add the "
+                "schemas, fix the `$id`s, or map the URIs to corpus files with [ref-map]"
+            )
         else:
             message = (
                 f"`{first.value}` resolves to `{first.target}`, which no corpus schema declares as "
-                f"its `$id`{'; ' + sites if sites else ''}. Add the schema, fix the `$id`, or map "
-                "the URI to a corpus file with [ref-map]"
+                "its `$id`. Add the schema, fix the `$id`, or map the URI to a corpus file with "
+                "[ref-map]"
             )
         related = tuple(
             corpus.documents[r.path].location(r.pointer, note=f"also references `{r.value}`")

@@ -434,3 +434,61 @@ def test_a_broken_example_fence_is_a_finding_and_a_sketch_is_not(
         [finding] = found
         assert (finding.location.line, finding.location.column) == (8, 3)
         assert "expected ',' or '}'" in finding.message and finding.location.pointer == "#tools"
+
+
+DRAFT4 = "http://json-schema.org/draft-04/schema#"
+
+
+def test_a_draft04_id_sets_the_base_of_its_own_definitions(make_corpus: MakeCorpus) -> None:
+    # A draft-07 schema that embeds a draft-04 schema whose `id` is its own base URI: its
+    # `#/definitions/...` are its own (draft-04 Core §7.2), and it is judged by draft-04.
+    embedded = {
+        "id": "https://example.org/legacy.json#",
+        "$schema": DRAFT4,
+        "definitions": {"positive": {"type": "integer", "minimum": 0, "exclusiveMinimum": True}},
+        "properties": {"count": {"$ref": "#/definitions/positive"}},
+    }
+    root = make_corpus(
+        {
+            "schemas/bundle.json": draft(
+                "http://json-schema.org/draft-07/schema#",
+                definitions={"legacy": embedded, "local": {"type": "string"}},
+                properties={
+                    "a": {"$ref": "#/definitions/local"},
+                    "b": {"$ref": "#/definitions/legacy"},
+                },
+            )
+        }
+    )
+    assert run(root, "unresolved-ref") == []
+    assert run(root, "schema-invalid") == []
+    # The same boolean exclusiveMinimum where draft-07 is in force is invalid.
+    broken = draft(
+        "http://json-schema.org/draft-07/schema#",
+        definitions={"n": {"type": "integer", "minimum": 0, "exclusiveMinimum": True}},
+    )
+    [finding] = run(make_corpus({"schemas/bundle.json": broken}), "schema-invalid")
+    assert finding.location.pointer == "/definitions/n/exclusiveMinimum"
+
+
+def test_missing_ids_of_one_generated_family_are_one_finding(make_corpus: MakeCorpus) -> None:
+    refs = [{"$ref": f"https://example.org/store/{v}.json"} for v in ("1.0.0", "2.0.0", "3.0.0")]
+    root = make_corpus(
+        {
+            "schemas/all.json": schema(**{"$id": "https://example.org/all.json", "oneOf": refs}),
+            "schemas/other.json": schema(
+                **{"$id": "https://example.org/other.json", "properties": {
+                    "a": {"$ref": "https://example.org/lone/a.json"},
+                    "b": {"$ref": "https://example.org/lone/b.json"},
+                }}
+            ),
+        }
+    )  # fmt: skip
+    found = sorted(run(root, "unresolved-ref"), key=lambda f: f.location.path)
+    assert [f.location.path for f in found] == [
+        "schemas/all.json",
+        "schemas/other.json",
+        "schemas/other.json",
+    ]
+    assert "3 `$ref`s name `$id`s under `https://example.org/store/`" in found[0].message
+    assert len(found[0].related) == 2
