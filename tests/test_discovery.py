@@ -492,3 +492,27 @@ def test_missing_ids_of_one_generated_family_are_one_finding(make_corpus: MakeCo
     ]
     assert "3 `$ref`s name `$id`s under `https://example.org/store/`" in found[0].message
     assert len(found[0].related) == 2
+
+
+def test_files_of_the_wrong_shape_for_a_schema_are_no_internal_error(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "schemas/list.schema.json": '[{"type": "string"}, {"type": "integer"}]',
+            "schemas/scalar.schema.json": '"just a string"',
+            "schemas/package.json": '{"name": "schemas", "version": "1.0.0"}',
+            "schemas/a.schema.json": schema(
+                properties={
+                    "x": {"$ref": "list.schema.json#/0"},
+                    "y": {"$ref": "scalar.schema.json"},
+                }
+            ),
+        }
+    )
+    done = cli("check", str(root), "--no-cache", "--format", "json")
+    report = json.loads(done.stdout)
+    assert not [f for f in report["findings"] if f["rule"] == "internal-error"], report["findings"]
+    assert report["checked"]["json-schema"] == 1
+    kinds = {e.path: e.kind for e in entries(load(root))}
+    assert kinds["schemas/list.schema.json"] == kinds["schemas/package.json"] == "data"

@@ -1,0 +1,205 @@
+"""A data file that fails the schema it names.
+
+What it does
+    Validates every *instance* of the corpus against its schema. An instance is a JSON or YAML
+    file that names the schema it follows (see ``speclint files``):
+
+    - a ``$schema`` member naming a document that is not a metaschema
+      (``"$schema": "./deprecations.schema.json"``);
+    - a ``# yaml-language-server: $schema=<uri>`` modeline at the top of a YAML file (the Red Hat
+      YAML language server's convention, which editors already honour);
+    - the configuration's ``[instances]`` table, glob to schema, as check-jsonschema's
+      ``--schemafile`` does for files that name nothing
+      (``"examples/**/*.yaml" = "schema/workflow.yaml"``).
+
+    The schema is found in the corpus: a relative reference from the instance's folder (the
+    table's paths from the corpus root), an absolute URI by the ``$id`` of a corpus schema, or
+    through ``[ref-map]``; a ``#/...`` fragment selects a definition. It is never fetched. The
+    instance is validated with the schema's own dialect (its ``$schema``; 2020-12 when it has
+    none), and each error is reported at the failing node, deepest ``oneOf``/``anyOf`` branch
+    first. Values that break the same rule of the schema (130 entries failing one ``pattern``)
+    are one finding, at the first, with the others as related locations; at most 50 per file. The instance's own top-level ``$schema`` member is an annotation
+    (as the YAML language server and check-jsonschema read it) and is left out of validation,
+    unless the schema declares a ``$schema`` property itself.
+
+    A named schema that is not in the corpus is a ``warning`` when the name is a relative path
+    (a broken reference), and an ``info`` "not checked" when it is a URL the corpus does not
+    hold: the file is not silently passed.
+
+Why is this bad?
+    Data files that name their schema are the examples, registries and configuration an
+    implementer copies; one that fails its own schema is either a wrong example or a wrong
+    schema, and editors already show the error to everyone who opens it.
+
+Example
+    ::
+
+        # yaml-language-server: $schema=../schema/workflow.json
+        document: {dsl: '1.0.0', name: order}
+        do: [{charge: {call: http2}}]
+
+    FAIL: ``examples/order.yaml:3:15: error [instance-invalid] /do/0/charge/call: 'http2' is not
+    one of ['http', 'grpc'] ...``
+
+Use instead
+    ``call: http``. PASS.
+
+Options
+    None; map files to schemas with ``[instances]`` in the configuration.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterator, Mapping
+from typing import Any
+from urllib.parse import urldefrag, urlsplit
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError, ValidationError
+from jsonschema.validators import validator_for
+from referencing.exceptions import Unresolvable
+
+from speclint.corpus import Corpus, Document
+from speclint.findings import Finding, Location, Severity
+from speclint.kinds import DocumentKind
+from speclint.references import file_uri, map_remote
+from speclint.validation import error_pointer, explain, short_message
+
+ID = "instance-invalid"
+SEVERITY = Severity.ERROR
+LIMIT = 50  # findings per instance (each a schema rule broken, with every value breaking it)
+RELATED = 100  # values listed as related locations of one finding
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    for document in corpus.of_kind(DocumentKind.INSTANCE):
+        if document.schema is None:
+            continue
+        target = _schema_of(corpus, document)
+        if isinstance(target, Finding):
+            yield target
+            continue
+        schema_document, fragment = target
+        yield from _validate(corpus, document, schema_document, fragment)
+
+
+def _named_at(document: Document) -> Location:
+    """Where the instance names its schema: its `$schema` member, or line 1."""
+    if isinstance(document.data, dict) and "$schema" in document.data:
+        return document.location("/$schema")
+    return document.location("")
+
+
+def _schema_of(corpus: Corpus, document: Document) -> tuple[Document, str] | Finding:
+    named = str(document.schema)
+    reference, fragment = urldefrag(named)
+    configured = "[instances]" in document.reason
+    path: str | None = None
+    if urlsplit(reference).scheme:
+        mapped = map_remote(corpus.config.ref_map, named)
+        uri = mapped if mapped is not None else reference
+        path = corpus.references.path_for(uri)
+        if mapped is not None and path is None:
+            path = corpus.references.missing_path(mapped)
+    else:
+        folder = "" if configured else posixpath.dirname(document.path)
+        joined = posixpath.normpath(posixpath.join(folder, reference))
+        path = None if joined.startswith("../") or joined == ".." else joined
+    schema_document = corpus.documents.get(path) if path else None
+    if schema_document is not None and schema_document.usable:
+        return schema_document, fragment
+    remote = bool(urlsplit(reference).scheme) and path is None
+    if schema_document is not None:
+        why = f"`{schema_document.path}` could not be read, so `{document.path}` is not checked"
+        return Finding(
+            ID, Severity.WARNING, f"{why}: fix that file", _named_at(document), key="unreadable"
+        )
+    if remote:
+        return Finding(
+            ID,
+            Severity.INFO,
+            f"not checked: it names its schema `{named}`, which is not in the corpus (speclint "
+            "never fetches); add the schema, or map its URI to a corpus file with [ref-map]",
+            _named_at(document),
+            key="not-in-corpus",
+        )
+    return Finding(
+        ID,
+        Severity.WARNING,
+        f"names its schema `{named}`, which is not in the corpus"
+        + (f" (`{path}`)" if path else " (outside the corpus root)")
+        + ", so it is not checked: fix the reference, or add the schema",
+        _named_at(document),
+        key="missing-schema",
+    )
+
+
+def _validate(
+    corpus: Corpus, document: Document, schema_document: Document, fragment: str
+) -> Iterator[Finding]:
+    root = schema_document.data
+    dialect = validator_for(root if isinstance(root, dict) else {}, default=Draft202012Validator)
+    uri = f"{file_uri(schema_document.path)}#{fragment}"
+    validator = corpus.references.validator(dialect, uri)
+    instance = document.data
+    if isinstance(instance, dict) and "$schema" in instance and not _declares_schema(root):
+        instance = {key: value for key, value in instance.items() if key != "$schema"}
+    try:
+        errors = sorted(
+            validator.iter_errors(instance),
+            key=lambda e: (list(map(str, e.absolute_path)), e.message),
+        )
+    except (Unresolvable, SchemaError):
+        return  # unresolved-ref and schema-invalid report the schema's own defect
+    named = (schema_document.location(fragment, note="the schema it names"),)
+    # One finding per schema rule broken: 130 entries failing one `pattern` are one defect
+    # (the first is reported, the others are related locations), not 130 lines.
+    groups: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+    for error in errors:
+        specific: ValidationError = explain(error)
+        key = tuple(map(str, specific.absolute_schema_path))
+        found = (error_pointer(specific), short_message(specific))
+        if found not in groups.setdefault(key, []):
+            groups[key].append(found)
+    ordered = sorted(groups.values(), key=lambda group: _order(group[0][0]))
+    for index, group in enumerate(ordered):
+        if index == LIMIT:
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"and {len(ordered) - LIMIT} more kinds of error against "
+                f"`{schema_document.path}`; fix the ones above first",
+                document.location(""),
+                related=named,
+                key="more",
+            )
+            return
+        (pointer, message), others = group[0], group[1:]
+        also = (
+            f" ({len(others)} more value{'s' if len(others) > 1 else ''} fail the same way, "
+            "listed as related locations)"
+            if others
+            else ""
+        )
+        yield Finding(
+            ID,
+            SEVERITY,
+            f"{pointer or '/'}: {message}{also}; fix the data, or the schema it names "
+            f"({schema_document.path}{'#' + fragment if fragment else ''})",
+            document.location(pointer),
+            related=(
+                *named,
+                *(document.location(p, note="fails the same way") for p, _ in others[:RELATED]),
+            ),
+            key=f"{pointer}:{message}",
+        )
+
+
+def _order(pointer: str) -> list[Any]:
+    return [int(t) if t.isdigit() else t for t in pointer.split("/")]
+
+
+def _declares_schema(schema: Any) -> bool:
+    properties = schema.get("properties") if isinstance(schema, dict) else None
+    return isinstance(properties, dict) and "$schema" in properties

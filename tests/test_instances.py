@@ -1,0 +1,153 @@
+"""instance-invalid: data files against the schema they name (issue 14, item 5).
+
+Every fixture is written here; none is copied from a public repository.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from speclint.catalog import all_rules
+from speclint.config import load_config
+from speclint.corpus import Corpus
+from speclint.findings import Finding, Severity
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+WORKFLOW = json.dumps(
+    {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://example.org/schemas/workflow.json",
+        "type": "object",
+        "required": ["document"],
+        "properties": {
+            "document": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}},
+                "required": ["name"],
+            },
+            "do": {
+                "type": "array",
+                "items": {"type": "object", "properties": {"call": {"enum": ["http", "grpc"]}}},
+            },
+        },
+        "additionalProperties": False,
+    },
+    indent=2,
+)
+GOOD = "document: {name: order}\ndo:\n  - call: http\n"
+BAD = "document: {name: order}\ndo:\n  - call: http2\n"
+
+
+def run(root: Path) -> list[Finding]:
+    corpus = Corpus.load(root, load_config(root))
+    return list(all_rules()["instance-invalid"].check(corpus, {}))
+
+
+@pytest.mark.parametrize(
+    ("how", "files"),
+    [
+        (
+            "a $schema member",
+            lambda body: {
+                "examples/order.json": json.dumps({"$schema": "../schema/workflow.json", **body})
+            },
+        ),
+        (
+            "a modeline",
+            lambda body: {
+                "examples/order.yaml": "# yaml-language-server: $schema=../schema/workflow.json\n"
+                + json.dumps(body)
+            },
+        ),
+        (
+            "the [instances] table",
+            lambda body: {
+                "examples/order.yaml": json.dumps(body),
+                "speclint.toml": '[instances]\n"examples/*.yaml" = "schema/workflow.json"\n',
+            },
+        ),
+        (
+            "the schema's $id",
+            lambda body: {
+                "examples/order.json": json.dumps(
+                    {"$schema": "https://example.org/schemas/workflow.json", **body}
+                )
+            },
+        ),
+    ],
+)
+def test_an_instance_is_checked_however_it_names_its_schema(
+    make_corpus: MakeCorpus, how: str, files: Callable[[dict[str, object]], dict[str, str]]
+) -> None:
+    good = {"document": {"name": "order"}, "do": [{"call": "http"}]}
+    bad = {"document": {"name": "order"}, "do": [{"call": "http2"}]}
+    assert run(make_corpus({"schema/workflow.json": WORKFLOW, **files(good)})) == [], how
+    [finding] = run(make_corpus({"schema/workflow.json": WORKFLOW, **files(bad)}))
+    assert finding.rule == "instance-invalid" and finding.severity is Severity.ERROR
+    assert finding.location.pointer == "/do/0/call", how
+    assert "'http2' is not one of ['http', 'grpc']" in finding.message
+    assert "(schema/workflow.json)" in finding.message
+    assert finding.related[0].path == "schema/workflow.json"
+
+
+def test_the_error_is_at_the_failing_line(make_corpus: MakeCorpus) -> None:
+    page = "# yaml-language-server: $schema=../schema/workflow.json\n" + BAD
+    [finding] = run(make_corpus({"schema/workflow.json": WORKFLOW, "examples/order.yaml": page}))
+    assert (finding.location.line, finding.location.column) == (4, 5)  # the member `call`
+
+
+def test_a_schema_outside_the_corpus_is_said_not_checked(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schema/other.json": WORKFLOW,
+            "a.yaml": "# yaml-language-server: $schema=./missing.json\n" + GOOD,
+            "b.json": json.dumps({"$schema": "https://schemas.example.net/x.json", "a": 1}),
+        }
+    )
+    found = {f.location.path: f for f in run(root)}
+    assert found["a.yaml"].severity is Severity.WARNING
+    assert (
+        "`./missing.json`, which is not in the corpus (`missing.json`)" in found["a.yaml"].message
+    )
+    assert found["b.json"].severity is Severity.INFO
+    assert found["b.json"].message.startswith("not checked:")
+    assert found["b.json"].location.pointer == "/$schema"
+
+
+def test_each_schema_is_its_own_dialect(make_corpus: MakeCorpus) -> None:
+    draft4 = json.dumps(
+        {
+            "$schema": "http://json-schema.org/draft-04/schema#",
+            "type": "object",
+            "properties": {"port": {"type": "integer", "minimum": 0, "exclusiveMinimum": True}},
+        }
+    )
+    ok = make_corpus({"s.json": draft4, "i.json": json.dumps({"$schema": "s.json", "port": 1})})
+    assert run(ok) == []
+    bad = make_corpus({"s.json": draft4, "i.json": json.dumps({"$schema": "s.json", "port": 0})})
+    [finding] = run(bad)
+    assert "less than or equal to the minimum of 0" in finding.message
+
+
+def test_an_unreadable_schema_is_said_and_values_failing_one_rule_are_one_finding(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"s.json": "{ broken", "i.json": json.dumps({"$schema": "s.json"})})
+    [finding] = run(root)
+    assert "`s.json` could not be read" in finding.message
+    schema = json.dumps(
+        {
+            "type": "object",
+            "properties": {"ids": {"type": "array", "items": {"pattern": "^G[0-9]+$"}}},
+        }
+    )
+    data = {"$schema": "s.json", "ids": ["G1", "x", "y", "G2", "z"]}
+    [grouped] = run(make_corpus({"s.json": schema, "i.json": json.dumps(data)}))
+    assert grouped.location.pointer == "/ids/1"
+    assert "(2 more values fail the same way" in grouped.message
+    assert [r.pointer for r in grouped.related[1:]] == ["/ids/2", "/ids/4"]
