@@ -9,7 +9,9 @@ What it does
     through the corpus only (offline); a schema whose references do not resolve is left undecided
     (``unresolved-ref`` reports the reference) unless the verdict is the same whether the missing
     schema accepts everything or nothing. The finding names the keyword that kills the schema
-    and the property it rejects, from the composition's closed ``allOf`` branches.
+    and the property it rejects, from the composition's closed ``allOf`` branches. A schema of
+    another dialect (draft-04/06/07 files, OpenAPI 2.0/3.0 and AsyncAPI 2 documents) is an
+    ``info`` "not checked", never a verdict the decider's 2020-12 reading would invent.
 
     A satisfiable schema can still reject a property it declares: ``allOf: [{properties: {a},
     additionalProperties: false}, {properties: {b}}]`` accepts ``{}`` and ``{"a": 1}`` but never
@@ -69,7 +71,7 @@ from typing import Any
 
 from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity
-from speclint.kinds import DocumentKind
+from speclint.kinds import DocumentKind, draft_of
 from speclint.progress import tracked
 from speclint.references import file_uri
 from speclint.roles import Role, openapi_uses
@@ -105,6 +107,12 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             if not isinstance(node, (dict, bool)):
                 continue
             in_place = {"$ref": in_place_uri(document, pointer)}
+            other = _other_dialect(document)
+            if other:
+                # The decider reads 2020-12 only: another dialect is "unknown", never a "no"
+                # that its own rules would not give (issue 14).
+                yield _undecided(document, pointer, label, budget, other)
+                continue
             verdict = decider.decide(in_place, PROBE_BASE, stand_in=True)
             if verdict in (TIMED_OUT, CRASHED):
                 yield _undecided(document, pointer, label, budget, verdict)
@@ -141,13 +149,20 @@ def _undecided(
 ) -> Finding:
     """The schema whose decision outlived its budget or killed the decider: unknown, said as such
     (never silence, never a verdict), and the rule goes on with the next schema."""
-    why = (
-        f"took longer than its budget of {budget:g} s (a large composition). Raise `budget` under "
-        "`[rules.unsatisfiable-schema]` to decide it, or simplify the composition"
-        if verdict == TIMED_OUT
-        else "stopped the decider (jsonschema-rs) without a verdict, as a `$ref` chain thousands "
-        "of schemas deep does. Shorten the chain to have it checked"
-    )
+    if verdict == TIMED_OUT:
+        why = (
+            f"took longer than its budget of {budget:g} s (a large composition). Raise `budget` "
+            "under `[rules.unsatisfiable-schema]` to decide it, or simplify the composition"
+        )
+    elif verdict == CRASHED:
+        why = (
+            "stopped the decider (jsonschema-rs) without a verdict, as a `$ref` chain thousands "
+            "of schemas deep does. Shorten the chain to have it checked"
+        )
+    else:
+        why = (
+            f"is not supported: the schema is {verdict}, and the decider reads JSON Schema 2020-12"
+        )
     return Finding(
         ID,
         Severity.INFO,
@@ -155,6 +170,20 @@ def _undecided(
         document.location(pointer),
         key=f"{pointer}#undecided",
     )
+
+
+def _other_dialect(document: Document) -> str:
+    """The dialect of a document the decider does not read ("" for 2020-12 and its supersets:
+    OpenAPI 3.1 and 3.2 Schema Objects, AsyncAPI 3 payloads, schemas without `$schema`)."""
+    data = document.data if isinstance(document.data, dict) else {}
+    if document.kind is DocumentKind.OPENAPI:
+        version = str(data.get("openapi", data.get("swagger", "")))
+        return "" if version.startswith(("3.1", "3.2")) else f"OpenAPI {version}"
+    if document.kind is DocumentKind.ASYNCAPI:
+        version = str(data.get("asyncapi", ""))
+        return "" if not version.startswith(("1.", "2.")) else f"AsyncAPI {version} (draft-07)"
+    draft = draft_of(data.get("$schema"))
+    return "" if draft in (None, "2020-12", "2019-09") else draft
 
 
 def _witness(corpus: Corpus, decider: Decider, document: Document, pointer: str, node: Any) -> str:

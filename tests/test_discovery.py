@@ -516,3 +516,44 @@ def test_files_of_the_wrong_shape_for_a_schema_are_no_internal_error(
     assert report["checked"]["json-schema"] == 1
     kinds = {e.path: e.kind for e in entries(load(root))}
     assert kinds["schemas/list.schema.json"] == kinds["schemas/package.json"] == "data"
+
+
+def test_satisfiability_of_another_dialect_is_unknown_not_no(make_corpus: MakeCorpus) -> None:
+    body = (
+        "{allOf: [{type: object, properties: {a: {type: string}}, required: [a],"
+        " additionalProperties: false}, {type: object, properties: {b: {type: string}},"
+        " required: [b], additionalProperties: false}]}"
+    )
+
+    def api(version: str) -> str:
+        return (
+            f"openapi: {version}\ninfo: {{title: t, version: '1'}}\npaths:\n  /runs:\n    post:\n"
+            "      requestBody:\n        content:\n          application/json:\n"
+            f"            schema: {body}\n      responses:\n        '201': {{description: ok}}\n"
+        )
+
+    [decided] = run(make_corpus({"api/openapi.yaml": api("3.1.0")}), "unsatisfiable-schema")
+    assert decided.severity.label == "error" and "no instance can satisfy" in decided.message
+    # The same body in an OpenAPI 3.0 document is never a "no": at most an info "not checked".
+    found = run(make_corpus({"api/openapi.yaml": api("3.0.3")}), "unsatisfiable-schema")
+    assert all(f.severity.label == "info" and "not checked" in f.message for f in found)
+    draft7 = json.dumps(
+        {"$schema": "http://json-schema.org/draft-07/schema#", **json.loads(json.dumps({"allOf": [
+            {"type": "object", "properties": {"a": {}}, "required": ["a"], "additionalProperties": False},
+            {"type": "object", "properties": {"b": {}}, "required": ["b"], "additionalProperties": False},
+        ]}))}
+    )  # fmt: skip
+    files = {
+        "api/openapi.yaml": api("3.1.0").replace(body, "{$ref: '../schemas/run.json'}"),
+        "schemas/run.json": draft7,
+    }
+    # A draft-07 schema behind the body: read by its own dialect or left undecided, never a "no"
+    # found by reading it as 2020-12.
+    assert all(f.severity.label == "info" for f in run(make_corpus(files), "unsatisfiable-schema"))
+    scoped = {**files, "speclint.toml": '[rules.unsatisfiable-schema]\nscope = "all"\n'}
+    corpus = load(make_corpus(scoped))
+    found = list(all_rules()["unsatisfiable-schema"].check(corpus, {"scope": "all"}))
+    at_file = [f for f in found if f.location.path == "schemas/run.json"]
+    assert at_file and all(
+        f.severity.label == "info" and "the schema is draft-07" in f.message for f in at_file
+    )
