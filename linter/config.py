@@ -73,6 +73,8 @@ DEFAULT_FIXTURES: tuple[str, ...] = (
     "**/fixtures/**",
     "**/testdata/**",
     "**/test-data/**",
+    "**/pass/**",  # a schema's passing and failing examples (OpenAPI-Specification, JSON-Schema-Test-Suite)
+    "**/fail/**",
 )
 DEFAULT_EXCLUDE: tuple[str, ...] = ("**/node_modules/**", "**/.git/**")
 ROLE_NAMES = ("client-submitted", "server-emitted", "both", "unused")

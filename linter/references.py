@@ -145,7 +145,11 @@ class ReferenceIndex:
                     if absolute not in uri_to_path:
                         resources.append((absolute, embedded))
                         uri_to_path[absolute] = document.path
-        registry: Registry[Any] = Registry().with_resources(resources).crawl()
+        # The published metaschemas (jsonschema-specifications) are known offline: a `$ref` to
+        # `http://json-schema.org/draft-04/schema#/properties/description` resolves, unfetched.
+        from jsonschema_specifications import REGISTRY as SPECIFICATIONS
+
+        registry: Registry[Any] = SPECIFICATIONS.with_resources(resources).crawl()
         index = cls(registry, [], uri_to_path, {})
         for document in corpus.of_kind(
             DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI

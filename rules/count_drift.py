@@ -10,8 +10,9 @@ What it does
       count that list;
     - otherwise the claim names a field (a code span, `` `kind` ``) or a noun ("kinds") and any
       words before it ("interrupt kinds"); the page's complete value sets for that field, whose
-      text also uses those words, are what it counts. The claim is reported when its number
-      matches none of them.
+      text also uses those words, are what it counts (a bare claim, "two types of fields", counts
+      only a list within 40 lines of it). The claim is reported when its number matches none of
+      them.
 
     A claim with no such set on its page is not checked: there is nothing to count.
 
@@ -49,6 +50,10 @@ from speclint.kinds import DocumentKind
 
 ID = "count-drift"
 SEVERITY = Severity.WARNING
+
+
+# Lines between a bare claim ("the three modes", no field named) and the list it counts.
+NEARBY = 40
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -97,8 +102,13 @@ def _counted(claim: CountedClaim, sets: list[ProseSet]) -> list[ProseSet]:
             + " "
             + (" ".join(prose.heading.path).lower() if prose.heading else "")
         )
-        if all(word in context for word in words):
-            found.append(prose)
+        if not all(word in context for word in words):
+            continue
+        if not words and not claim.field and abs(prose.line - claim.line) > NEARBY:
+            # "two types of fields" names no field and nothing more of what it counts: only a
+            # list close by is what it counts, not a `type` table three thousand lines down.
+            continue
+        found.append(prose)
     return found
 
 

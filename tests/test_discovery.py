@@ -557,3 +557,33 @@ def test_satisfiability_of_another_dialect_is_unknown_not_no(make_corpus: MakeCo
     assert at_file and all(
         f.severity.label == "info" and "the schema is draft-07" in f.message for f in at_file
     )
+
+
+def test_a_bare_count_counts_only_a_list_close_by(make_corpus: MakeCorpus) -> None:
+    far = "\n".join(["Filler line."] * 60)
+    table = "| `type` | use |\n|---|---|\n| `a` | x |\n| `b` | y |\n| `c` | z |\n"
+    page = f"# Fields\n\nObjects expose two types of fields.\n\n{far}\n\n## Types\n\n{table}"
+    assert run(make_corpus({"spec/page.md": page}), "count-drift") == []
+    near = f"# Fields\n\nObjects expose two types of fields.\n\n{table}"
+    [finding] = run(make_corpus({"spec/page.md": near}), "count-drift")
+    assert "claims 2 types" in finding.message
+
+
+def test_refs_to_published_metaschemas_resolve_offline_and_pass_fail_folders_are_fixtures(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "schemas/a.json": draft(
+                DRAFT4,
+                properties={
+                    "d": {"$ref": "http://json-schema.org/draft-04/schema#/properties/description"}
+                },
+            ),
+            "schemas/pass/example.yaml": "openapi: 3.0.0\ninfo: {title: t, version: '9.9.9'}\npaths: {}\n",
+            "schemas/fail/broken.yaml": "openapi: [\n",
+        }
+    )
+    assert run(root, "remote-ref") == [] and run(root, "unresolved-ref") == []
+    kinds = {e.path: e.kind for e in entries(load(root))}
+    assert kinds["schemas/pass/example.yaml"] == kinds["schemas/fail/broken.yaml"] == "fixture"
