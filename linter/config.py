@@ -29,7 +29,7 @@ Keys (all optional)::
     versions = "(?<![0-9])\\d+\\.\\d+\\.\\d+"      # the version in a path (default: 2.0.0, v1,
                                            # 2025-06-18, draft); false: no version lines
     fixtures = ["**/tests/**"]             # test fixtures: listed, not checked (default: test,
-                                           # tests, __tests__, fixtures, testdata folders)
+                                           # tests, __tests__, fixtures, testdata, pass, fail)
 
     [build]                                # speclint build
     output = "build"                       # folder for bundles and catalog.json (never linted)
