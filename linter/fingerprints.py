@@ -319,6 +319,10 @@ def inline_copies(corpus: Corpus, shapes: list[Shape], threshold: float = 0.8) -
                 shape.site.document.path, original.site.document.path
             ):
                 continue  # another version's definition: history, not a copy
+            if not claim and original.required and not shape.required:
+                # The same fields with none required is a partial view of the shape (a PATCH
+                # body, a subscription filter over CloudEvents attributes), not a copy of it.
+                continue
             score = 1.0 if original.digest == shape.digest else property_similarity(shape, original)
             if score < bar:
                 continue

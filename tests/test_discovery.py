@@ -587,3 +587,31 @@ def test_refs_to_published_metaschemas_resolve_offline_and_pass_fail_folders_are
     assert run(root, "remote-ref") == [] and run(root, "unresolved-ref") == []
     kinds = {e.path: e.kind for e in entries(load(root))}
     assert kinds["schemas/pass/example.yaml"] == kinds["schemas/fail/broken.yaml"] == "fixture"
+
+
+def test_a_partial_view_of_a_shape_is_not_an_inline_copy(make_corpus: MakeCorpus) -> None:
+    # CloudEvents' subscription filter lists the event attributes with none required: a view
+    # of the event for matching, not a copy of the event schema.
+    event = draft(
+        "http://json-schema.org/draft-07/schema#",
+        type="object",
+        required=["id", "source", "type"],
+        properties={k: {"type": "string"} for k in ("id", "source", "type", "subject", "time")},
+    )
+    filter_props = ", ".join(f"{k}: {{type: string}}" for k in ("id", "source", "type", "subject"))
+    doc = (
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n"
+        f"    Attributes: {{type: object, properties: {{{filter_props}}}}}\n"
+    )
+    root = make_corpus({"formats/event.json": event, "api/openapi.yaml": doc})
+    assert run(root, "inline-copy") == [] and run(root, "copy-drift") == []
+    copied = doc.replace("type: object, properties", "type: object, required: [id], properties")
+    assert (
+        len(
+            run(
+                make_corpus({"formats/event.json": event, "api/openapi.yaml": copied}),
+                "inline-copy",
+            )
+        )
+        == 1
+    )
