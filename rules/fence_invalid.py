@@ -9,7 +9,8 @@ What it does
     start with ``{`` or ``[`` once comments are blanked (a member fragment such as
     ``"configurable": {...}``, an HTTP request line above a body), several values one after
     the other (a stream of events, a JWT's ``header.payload``), and sketches (``...``, ``<id>``,
-    ``"a" | "b"`` unions, ``${var}`` templates).
+    ``"a" | "b"`` unions, ``${var}`` templates). Comments (``//``, ``/* */``) and trailing commas
+    are read as notes on a sketch, in a ``json`` fence too; what remains must parse.
 
 Why is this bad?
     Examples are what implementers copy first. A missing comma or a typographic quote
@@ -85,7 +86,8 @@ def _failure(fence: CodeFence) -> ParseFailure | None:
         if language in YAML_LANGUAGES:
             parse_yaml(text)
         else:
-            blanked = strip_jsonc(text) if language != "json" or "//" in text else text
+            commented = "//" in text or "/*" in text  # comments as sketch notes: not reported
+            blanked = strip_jsonc(text) if language != "json" or commented else text
             if blanked.lstrip()[:1] not in ("{", "["):
                 return None  # a fragment, a request line above a body: not a whole document
             parse_json(blanked)

@@ -418,6 +418,8 @@ FENCES = {
     "an ellipsis": ('{"a": 1, ...}', False),
     "a union sketch": ('{"kind": "a" | "b"}', False),
     "comments in a json fence": ('{\n  // the id\n  "id": "x"\n}', False),
+    "a block comment for a body": ('{"method": "send", "params": { /* the request */ }}', False),
+    "an unclosed object": ('{\n  "id": 1,\n  "result": {\n    /* a result */\n  }', True),
 }
 
 
