@@ -12,7 +12,9 @@ What it does
     ``$ref``\\s are followed only into documents of the corpus: a missing or remote target is treated
     as an empty schema here (``unresolved-ref`` and ``remote-ref`` report it), so one broken
     reference does not hide the document's other errors, and no network request is ever made.
-    A document too incomplete for the validator to run on (``openapi:`` with no value, a
+    A Swagger 2.0 document is validated too, with an ``info`` finding that the other rules,
+    which read OpenAPI 3, do not check it as a whole. A document too incomplete for the
+    validator to run on (``openapi:`` with no value, a
     truncated file without ``paths``) is one finding at its root instead of a crash. A valid
     document is never called invalid because it is deep: validation runs on a deep stack, and a
     document deeper still (a ``$ref`` chain of tens of thousands of schemas) gets an ``info``
@@ -75,6 +77,8 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     from openapi_spec_validator.versions.shortcuts import get_spec_version
 
     for document in corpus.of_kind(DocumentKind.OPENAPI):
+        if isinstance(document.data, dict) and "swagger" in document.data:
+            yield _partly_read(document)
         try:
             get_spec_version(document.data)
         except (OpenAPIVersionNotFound, ValidatorDetectError, TypeError):  # `openapi:` empty
@@ -295,6 +299,20 @@ def _linear(schema_keyword: type[Any]) -> type[Any]:
 
     Linear.__name__ = Linear.__qualname__ = f"Linear{schema_keyword.__name__}"
     return Linear
+
+
+def _partly_read(document: Document) -> Finding:
+    """Swagger 2.0 is validated here, but the other rules read OpenAPI 3 (`requestBody`,
+    `content`): said once per document, so a quiet report is not taken for a clean one."""
+    return Finding(
+        ID,
+        Severity.INFO,
+        f"`swagger: {document.data.get('swagger')}`: validated as Swagger 2.0, but its responses, "
+        "examples and roles are not read by the other rules, which read OpenAPI 3; convert the "
+        "document to OpenAPI 3 to have it checked as a whole",
+        document.location("/swagger"),
+        key="swagger-2",
+    )
 
 
 def _too_deep(document: Document) -> Finding:

@@ -18,7 +18,7 @@ from conftest import schema
 from speclint.catalog import all_rules
 from speclint.config import load_config
 from speclint.corpus import Corpus
-from speclint.findings import Finding
+from speclint.findings import Finding, Severity
 from speclint.inventory import entries
 from speclint.kinds import DocumentKind, classify, looks_like_schema
 from speclint.versions import version_lines
@@ -616,4 +616,22 @@ def test_a_partial_view_of_a_shape_is_not_an_inline_copy(make_corpus: MakeCorpus
             )
         )
         == 1
+    )
+
+
+def test_a_swagger_2_document_is_validated_and_said_to_be_read_in_part(
+    make_corpus: MakeCorpus,
+) -> None:
+    doc = (
+        "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths:\n  /runs:\n    get:\n"
+        "      responses:\n        '200': {description: ok, schema: {type: object}}\n"
+    )
+    [said] = run(make_corpus({"api/swagger.yaml": doc}), "openapi-invalid")
+    assert said.severity is Severity.INFO and "validated as Swagger 2.0" in said.message
+    assert said.location.pointer == "/swagger"
+    broken = doc.replace("description: ok, ", "")
+    found = run(make_corpus({"api/swagger.yaml": broken}), "openapi-invalid")
+    assert any(
+        f.severity is Severity.ERROR and "'description' is a required property" in f.message
+        for f in found
     )
