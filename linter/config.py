@@ -75,6 +75,13 @@ DEFAULT_FIXTURES: tuple[str, ...] = (
     "**/test-data/**",
     "**/pass/**",  # a schema's passing and failing examples (OpenAPI-Specification, JSON-Schema-Test-Suite)
     "**/fail/**",
+    # negative_test/, e2e-tests/, test_data/ (SchemaStore keeps its invalid samples in negative_test)
+    "**/*_test/**",
+    "**/*_tests/**",
+    "**/*-test/**",
+    "**/*-tests/**",
+    "**/test_*/**",
+    "**/test-*/**",
 )
 DEFAULT_EXCLUDE: tuple[str, ...] = ("**/node_modules/**", "**/.git/**")
 ROLE_NAMES = ("client-submitted", "server-emitted", "both", "unused")

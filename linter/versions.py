@@ -18,11 +18,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-# A version in a path segment: semantic-ish versions (`2.0.0`, `2.0.0-rc1`, `v1.2`), `v1`, and
-# dates (`2025-06-18`), not glued to other digits or letters.
+# A version in a path segment: semantic-ish versions (`2.0.0`, `2.0.0-rc1`, `v1.2`), `v1`, `18.x`,
+# dates (`2025-06-18`), not glued to other digits or letters; and a file name ending in a number.
 DEFAULT_PATTERN = (
     r"(?<![0-9A-Za-z.])(?:v?\d+\.\d+(?:\.\d+)?(?:-(?:rc|alpha|beta|pre)\.?\d*)?|v\d+|"
-    r"\d{4}-\d{2}-\d{2})(?![0-9A-Za-z]|\.\d)"
+    r"\d+\.x|\d{4}-\d{2}-\d{2})(?![0-9A-Za-z]|\.\d)"
+    # A file named by its version number: `manifest-5.json`, `cryproj.52.schema.json`.
+    r"|(?<=[-.])\d+(?=(?:\.schema)?\.(?:json|ya?ml)$)"
 )
 # Folder names that are versions when their siblings are (MCP's `schema/draft/`).
 UNRELEASED = frozenset({"draft", "next", "latest", "unreleased", "current", "dev", "main"})

@@ -252,8 +252,16 @@ def test_version_lines_read_folders_files_and_unreleased_siblings() -> None:
             "spec/v1/runs.md",
             "docs/draft/notes.md",  # `draft` with no versioned siblings: not a version
             "schemas/run.schema.json",
+            "schemas/clang-format-18.x.json",
+            "schemas/update-manifest-5.json",
+            "schemas/cryproj.52.schema.json",
+            "bench/s00042.schema.json",
         ]
     )
+    assert lines.of("schemas/clang-format-18.x.json") == "18.x"
+    assert lines.of("schemas/update-manifest-5.json") == "5"
+    assert lines.of("schemas/cryproj.52.schema.json") == "52"
+    assert lines.of("bench/s00042.schema.json") == ""
     assert lines.of("definitions/2.0.0/info.json") == "2.0.0"
     assert lines.of("schemas/2.0.0-rc1.json") == "2.0.0-rc1"
     assert lines.of("schemas/3.1.0-without-$id.json") == "3.1.0"
