@@ -326,12 +326,8 @@ def discover(root: Path, config: Config, tree: list[str] | None = None) -> list[
     bytes; see :func:`shown_path`)."""
     from .gitbase import ignored
 
-    includes = [glob_to_regex(p) for p in config.include]
-    # Build outputs are copies of the corpus's schemas (same `$id`s): never lint them as sources.
-    # Test fixtures are a test suite's data, often wrong on purpose: listed, not checked.
-    excludes = [
-        glob_to_regex(p) for p in (*config.exclude, *config.fixtures, f"{config.build_output}/**")
-    ]
+    includes, excludes = _filters(config)
+    fixture = [glob_to_regex(p) for p in config.fixtures]
     # A repository's own .gitignore says what is not its content (a virtualenv, generated
     # output): untracked files it ignores are not read (issue 14).
     ignored_files, ignored_folders = ignored(root)
@@ -339,7 +335,7 @@ def discover(root: Path, config: Config, tree: list[str] | None = None) -> list[
         relative
         for relative in (listing(root) if tree is None else tree)
         if any(r.match(relative) for r in includes)
-        and not any(r.match(relative) for r in excludes)
+        and not any(r.match(relative) for r in (*excludes, *fixture))
         and relative not in ignored_files
         and not relative.startswith(ignored_folders)
     }
@@ -348,9 +344,8 @@ def discover(root: Path, config: Config, tree: list[str] | None = None) -> list[
 
 def fixtures(config: Config, tree: Iterable[str]) -> list[str]:
     """The files of ``tree`` that discovery leaves out as test fixtures (``config.fixtures``)."""
-    includes = [glob_to_regex(p) for p in config.include]
+    includes, excludes = _filters(config)
     marked = [glob_to_regex(p) for p in config.fixtures]
-    excludes = [glob_to_regex(p) for p in (*config.exclude, f"{config.build_output}/**")]
     return sorted(
         path
         for path in tree
@@ -358,6 +353,15 @@ def fixtures(config: Config, tree: Iterable[str]) -> list[str]:
         and any(r.match(path) for r in includes)
         and not any(r.match(path) for r in excludes)
     )
+
+
+def _filters(config: Config) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
+    """(include, exclude) patterns. Build outputs are copies of the corpus's schemas (same
+    `$id`s): never linted as sources. Test fixtures are a test suite's data, often wrong on
+    purpose: ``discover`` leaves them out, ``fixtures`` lists them."""
+    includes = [glob_to_regex(p) for p in config.include]
+    excludes = [glob_to_regex(p) for p in (*config.exclude, f"{config.build_output}/**")]
+    return includes, excludes
 
 
 def listing(root: Path) -> list[str]:

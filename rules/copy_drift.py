@@ -9,10 +9,17 @@ What it does
     to the schema its section names) states for it. A field list is read as the shape's
     ``required`` set.
 
-    When the members disagree, one finding lists every copy and the exact differences: which
-    fields each one requires, properties a copy declares that the definition does not, and
-    differing types, enums and closure. It is reported at the inline copy when there is one (the
-    copy is what to delete), otherwise at the definition's ``required``.
+    Same-named definitions are compared only within one version line (``speclint.versions``:
+    ``definitions/2.0.0/`` and ``definitions/3.0.0/`` are history, ``bindings/sns/`` and
+    ``bindings/sqs/`` two specifications); generated bundles (``speclint.lineage``) are left to
+    their sources; byte-identical copies, and copies that differ only by pointing at their own
+    file's definitions, are not drift.
+
+    When the members disagree, one finding names the copies and up to three differences (which
+    fields each one requires, properties a copy declares that the definition does not, differing
+    types, enums and closure); every copy's own differences are on its related location. It is
+    reported at the inline copy when there is one (the copy is what to delete), otherwise at the
+    definition's ``required``.
 
 Why is this bad?
     RFC 0094 §D: ``ai.message.chunk`` had three definitions. The schema required ``[nodeId,

@@ -7,7 +7,9 @@ What it does
     property it describes: by ``[bindings]`` in the configuration, by a reference next to it
     (`` `RunSnapshot.status` ``, or a schema file named with the field), or by the field name the
     text gives matched against every enumerated property of that name whose values overlap.
-    ``speclint bindings`` lists every binding with its evidence and confidence.
+    ``speclint bindings`` lists every binding with its evidence and confidence. Prose binds only
+    to schemas of its own version (``speclint.versions``: the 3.2 pages do not describe the 3.0
+    schema), and a ``const`` (the tag of one branch of a union) is never bound by name.
 
     Two findings can come of a binding:
 

@@ -22,7 +22,12 @@ What it does
 
     The finding points at the example's line (inside a fence: the failing member's line) and
     names the failing keyword. A schema whose references do not resolve is skipped
-    (``unresolved-ref`` reports it).
+    (``unresolved-ref`` reports it). OpenAPI 3.0 examples are judged in the OpenAPI 3.0 dialect
+    (``nullable``, boolean ``exclusiveMinimum``); AsyncAPI 2.x ``publish``/``subscribe``
+    messages (and their ``oneOf``) are read like 3.x ones; examples under ``definitions`` are
+    checked like those under ``$defs``. An example written ``{"$ref": ...}`` is a reference to an
+    example kept elsewhere, not an example, and a generated bundle (``speclint.lineage``) is
+    checked at its sources, not again.
 
     An example tied by the paragraph above it is read as a *fragment*: the block of a larger
     document that the text is about (``capabilities.compensation``). Missing ``required``

@@ -9,6 +9,9 @@ What it does
     similarity ≥ ``similarity``, default 0.8), is a copy. A comment above it, or its
     ``description``, calling it "verbatim", "referenced" or a "copy of" something is taken as the
     author's word: the bar drops to 0.5. The finding gives the exact ``$ref`` to write instead.
+    Not copies: a definition of another version (``speclint.versions``), a generated bundle's,
+    and, without such a comment, a shape that requires none of the fields the original
+    requires (a PATCH body, a filter over an event's attributes: a partial view).
 
 Why is this bad?
     RFC 0094 §D: the ``ai.message.chunk`` payload in ``api/asyncapi.yaml`` was a hand-made copy of

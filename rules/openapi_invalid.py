@@ -126,7 +126,7 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
                 scheme: corpus_only for scheme in ("file", "http", "https", "<all_urls>")
             },
             "keyword_validators": keywords,
-            "schema_validator": _FirstJudged(base.schema_validator),
+            "schema_validator": _first_judged(base),
         },
     )
     validator = validator_cls(document.data, base_uri=file_uri(document.path))
@@ -158,6 +158,17 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
     except Exception as error:
         if not seen:  # otherwise the structural errors already say why
             yield _cannot_check(document, error)
+
+
+_JUDGES: dict[str, _FirstJudged] = {}
+
+
+def _first_judged(spec_validator: type[Any]) -> _FirstJudged:
+    """One structural judge per OpenAPI version, built once: each document reuses it."""
+    key = f"{spec_validator.__module__}.{spec_validator.__qualname__}"
+    if key not in _JUDGES:
+        _JUDGES[key] = _FirstJudged(spec_validator.schema_validator)
+    return _JUDGES[key]
 
 
 class _FirstJudged:

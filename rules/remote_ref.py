@@ -4,7 +4,9 @@ What it does
     Reports each ``$ref`` whose target is an ``http(s)`` URL outside the corpus' own ``$id``
     namespace. speclint never fetches it: resolving references chosen by a pull request over the
     network would let that pull request make the CI machine open arbitrary connections, and makes
-    the result depend on a server that can change or vanish.
+    the result depend on a server that can change or vanish. The published JSON Schema
+    metaschemas resolve offline (jsonschema-specifications) and are not reported; a generated
+    bundle's references are judged at its sources.
 
 Why is this bad?
     Validation and code generation depend on a document the corpus does not pin; it may change

@@ -4,7 +4,9 @@ What it does
     Validates every schema document against the metaschema its ``$schema`` names (2020-12, 2019-09,
     draft-07, draft-06 or draft-04; 2020-12 when ``$schema`` is absent), using jsonschema's official
     metaschemas, offline. Each violation is reported at the JSON pointer of the offending keyword. A
-    ``$schema`` that names no known dialect is reported too.
+    ``$schema`` that names no known dialect is reported too. An embedded resource that declares
+    its own ``$schema`` (a draft-04 metaschema bundled into a draft-07 schema) is judged by its
+    own dialect only; a generated bundle (``speclint.lineage``) is judged at its sources.
 
 Why is this bad?
     Validators disagree about invalid schemas: some reject them, some ignore the bad keyword, some

@@ -71,7 +71,7 @@ from typing import Any
 
 from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity
-from speclint.kinds import DocumentKind, draft_of
+from speclint.kinds import DocumentKind
 from speclint.progress import tracked
 from speclint.references import file_uri
 from speclint.roles import Role, openapi_uses
@@ -174,16 +174,14 @@ def _undecided(
 
 def _other_dialect(document: Document) -> str:
     """The dialect of a document the decider does not read ("" for 2020-12 and its supersets:
-    OpenAPI 3.1 and 3.2 Schema Objects, AsyncAPI 3 payloads, schemas without `$schema`)."""
-    data = document.data if isinstance(document.data, dict) else {}
-    if document.kind is DocumentKind.OPENAPI:
-        version = str(data.get("openapi", data.get("swagger", "")))
-        return "" if version.startswith(("3.1", "3.2")) else f"OpenAPI {version}"
-    if document.kind is DocumentKind.ASYNCAPI:
-        version = str(data.get("asyncapi", ""))
-        return "" if not version.startswith(("1.", "2.")) else f"AsyncAPI {version} (draft-07)"
-    draft = draft_of(data.get("$schema"))
-    return "" if draft in (None, "2020-12", "2019-09") else draft
+    OpenAPI 3.1 and 3.2 Schema Objects, AsyncAPI 3 payloads, schemas without `$schema`), from
+    what discovery recorded (``Document.dialect``, see ``speclint.kinds``)."""
+    dialect = document.dialect
+    if dialect in ("", "2020-12", "2019-09") or dialect.startswith(
+        ("OpenAPI 3.1", "OpenAPI 3.2", "AsyncAPI 3")
+    ):
+        return ""
+    return f"{dialect} (draft-07)" if dialect.startswith("AsyncAPI") else dialect
 
 
 def _witness(corpus: Corpus, decider: Decider, document: Document, pointer: str, node: Any) -> str:
