@@ -34,11 +34,12 @@ optional property, a new endpoint, a new value of an input enum) is additive and
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from .corpus import Corpus, Document
+from .dialects import dialect_at, modern
 from .findings import Location
 from .fingerprints import schema_locations
 from .kinds import DocumentKind
@@ -121,6 +122,8 @@ class _Differ:
         self.head = head
         self.changes: list[Change] = []
         self.seen: set[tuple[str, str, str, str]] = set()
+        # How each translated keyword is spelled in the file, per location (``speclint.dialects``)
+        self.written: dict[tuple[str, str], Mapping[str, str]] = {}
         self._statements: list[Statement] | None = None
 
     @property
@@ -167,10 +170,26 @@ class _Differ:
                 breaking,
                 role,
                 description,
-                head.at(*tokens),
-                base.at(*tokens),
+                head.at(*self.spelled(head, tokens)),
+                base.at(*self.spelled(base, tokens)),
             )
         )
+
+    def read(self, site: Site) -> Site:
+        """``site`` with its schema read in the 2020-12 vocabulary: a draft-04 boolean
+        ``exclusiveMinimum`` becomes a bound, an array ``items`` a ``prefixItems``, an OpenAPI 3.0
+        ``nullable`` a `"null"` type, so a change of dialect-specific spelling diffs by meaning."""
+        dialect = dialect_at(site.document.data, split_pointer(site.pointer), site.document.dialect)
+        reading = modern(site.node, dialect)
+        if reading is None:
+            return site
+        if reading.written:
+            self.written[(site.document.path, site.pointer)] = reading.written
+        return Site(site.document, site.pointer, reading.node)
+
+    def spelled(self, site: Site, tokens: tuple[str, ...]) -> tuple[str, ...]:
+        written = self.written.get((site.document.path, site.pointer), {})
+        return tuple(written.get(token, token) for token in tokens)
 
     def pair(self, base: Site, head: Site, field: str | None, depth: int) -> None:
         if depth > MAX_DEPTH:
@@ -180,6 +199,7 @@ class _Differ:
         if key in self.seen:
             return
         self.seen.add(key)
+        base, head = self.read(base), self.read(head)
         if not isinstance(base.node, dict) or not isinstance(head.node, dict):
             return
         field = _field_of(head.pointer) or field
@@ -196,11 +216,18 @@ class _Differ:
 
     def descend(self, base: Site, head: Site, field: str | None, depth: int) -> None:
         b, h = base.node, head.node
+
+        def bs(keyword: str) -> str:
+            return self.spelled(base, (keyword,))[0]
+
+        def hs(keyword: str) -> str:
+            return self.spelled(head, (keyword,))[0]
+
         for keyword in _MAPS:
             if isinstance(b.get(keyword), dict) and isinstance(h.get(keyword), dict):
                 for name in sorted(set(b[keyword]) & set(h[keyword])):
-                    at = join_pointer(join_pointer(head.pointer, keyword), name)
-                    bat = join_pointer(join_pointer(base.pointer, keyword), name)
+                    at = join_pointer(join_pointer(head.pointer, hs(keyword)), name)
+                    bat = join_pointer(join_pointer(base.pointer, bs(keyword)), name)
                     child = name if keyword == "properties" else field
                     self.pair(
                         Site(base.document, bat, b[keyword][name]),
@@ -211,8 +238,8 @@ class _Differ:
         for keyword in _SINGLE:
             if isinstance(b.get(keyword), dict) and isinstance(h.get(keyword), dict):
                 self.pair(
-                    Site(base.document, join_pointer(base.pointer, keyword), b[keyword]),
-                    Site(head.document, join_pointer(head.pointer, keyword), h[keyword]),
+                    Site(base.document, join_pointer(base.pointer, bs(keyword)), b[keyword]),
+                    Site(head.document, join_pointer(head.pointer, hs(keyword)), h[keyword]),
                     field,
                     depth + 1,
                 )
@@ -222,12 +249,12 @@ class _Differ:
                     self.pair(
                         Site(
                             base.document,
-                            join_pointer(join_pointer(base.pointer, keyword), index),
+                            join_pointer(join_pointer(base.pointer, bs(keyword)), index),
                             b[keyword][index],
                         ),
                         Site(
                             head.document,
-                            join_pointer(join_pointer(head.pointer, keyword), index),
+                            join_pointer(join_pointer(head.pointer, hs(keyword)), index),
                             h[keyword][index],
                         ),
                         field,

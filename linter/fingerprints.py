@@ -9,7 +9,9 @@ shape; two object shapes with mostly the same property names are *near* copies.
 
 Every schema location of the corpus is fingerprinted: schema files and their ``$defs``, OpenAPI
 ``components/schemas`` and inline use-site schemas, AsyncAPI ``components/schemas`` and message
-payloads.
+payloads. Each schema object is read in the 2020-12 vocabulary first (``speclint.dialects``:
+a draft-04 boolean ``exclusiveMinimum``, draft-07 tuple ``items`` and ``dependencies``, OpenAPI
+3.0 ``nullable``), so one definition spelled in two dialects has one fingerprint.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .corpus import Corpus, Document
+from .dialects import dialect_at, dialect_of_schema, modern
 from .kinds import DocumentKind
 from .shapes import Site, follow_once, use_sites
-from .structured import join_pointer
+from .structured import join_pointer, split_pointer
 
 IGNORED = frozenset(
     {
@@ -82,36 +85,50 @@ class Shape:
         return self.site.document.kind in {DocumentKind.OPENAPI, DocumentKind.ASYNCAPI}
 
 
-def normalise(corpus: Corpus, site: Site, depth: int = 0) -> Any:
-    """The schema at ``site`` reduced to what it constrains, ``$ref``\\s replaced by their target."""
-    node = site.node
-    if depth > 64 or not isinstance(node, dict):
-        return node
+def normalise(corpus: Corpus, site: Site, depth: int = 0, dialect: str | None = None) -> Any:
+    """The schema at ``site`` reduced to what it constrains, ``$ref``\\s replaced by their target,
+    read in the 2020-12 vocabulary whatever its dialect (``speclint.dialects``): a draft-04 copy
+    and a 2020-12 copy of one definition have one fingerprint."""
+    if dialect is None:
+        dialect = dialect_at(site.document.data, split_pointer(site.pointer), site.document.dialect)
+    elif isinstance(site.node, dict):
+        dialect = dialect_of_schema(site.node.get("$schema"), dialect)
+    reading = modern(site.node, dialect)
+    if depth > 64 or reading is None:
+        return site.node
+    node = reading.node
     result: dict[str, Any] = {}
     for key in sorted(node):
         if key in IGNORED or key.startswith("x-"):
             continue
         value = node[key]
-        at = join_pointer(site.pointer, key)
+        at = join_pointer(site.pointer, reading.source(key))
         if key == "$ref":
             target = follow_once(corpus, site)
             result[key] = target.label if target is not None else f"unresolved:{value}"
         elif key in SCHEMA_MAPS and isinstance(value, dict):
             result[key] = {
                 name: normalise(
-                    corpus, Site(site.document, join_pointer(at, name), child), depth + 1
+                    corpus, Site(site.document, join_pointer(at, name), child), depth + 1, dialect
                 )
                 for name, child in sorted(value.items())
             }
         elif key in SCHEMA_LISTS and isinstance(value, list):
             result[key] = [
-                normalise(corpus, Site(site.document, join_pointer(at, i), child), depth + 1)
+                normalise(
+                    corpus, Site(site.document, join_pointer(at, i), child), depth + 1, dialect
+                )
                 for i, child in enumerate(value)
             ]
         elif key in SCHEMA_VALUES:
-            result[key] = normalise(corpus, Site(site.document, at, value), depth + 1)
+            result[key] = normalise(corpus, Site(site.document, at, value), depth + 1, dialect)
         elif key in UNORDERED and isinstance(value, list):
             result[key] = sorted(value, key=lambda v: json.dumps(v, sort_keys=True))
+        elif key == "dependentRequired" and isinstance(value, dict):
+            result[key] = {
+                name: sorted(names, key=str) if isinstance(names, list) else names
+                for name, names in sorted(value.items())
+            }
         else:
             result[key] = value
     return result

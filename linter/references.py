@@ -15,13 +15,15 @@ following it never reaches a schema).
 from __future__ import annotations
 
 import bisect
+import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
-from referencing import Registry, Resource
+import attrs
+from referencing import Registry, Resource, Specification
 from referencing.exceptions import NoSuchResource, PointerToNowhere, Unresolvable
 from referencing.jsonschema import DRAFT202012, specification_with
 
@@ -127,6 +129,7 @@ class ReferenceIndex:
 
         resources: list[tuple[str, Resource[Any]]] = []
         uri_to_path: dict[str, str] = {}
+        contested: set[str] = set()  # `$id`s two files declare
         for document in corpus.of_kind(
             DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
         ):
@@ -140,6 +143,8 @@ class ReferenceIndex:
                 if absolute not in uri_to_path:
                     resources.append((absolute, resource))
                     uri_to_path[absolute] = document.path
+                elif uri_to_path[absolute] != document.path:
+                    contested.add(absolute)
             if document.kind is DocumentKind.SCHEMA:
                 for absolute, embedded in embedded_resources(document):
                     if absolute not in uri_to_path:
@@ -150,6 +155,12 @@ class ReferenceIndex:
         from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 
         registry: Registry[Any] = SPECIFICATIONS.with_resources(resources).crawl()
+        if contested:
+            # A crawl registers every resource under its own `$id`, in an order that varies
+            # between runs; the first file (in path order) keeps a contested `$id`, every run.
+            registry = registry.with_resources(
+                (uri, resource) for uri, resource in resources if uri in contested
+            ).crawl()
         index = cls(registry, [], uri_to_path, {})
         for document in corpus.of_kind(
             DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
@@ -179,6 +190,10 @@ class ReferenceIndex:
             target = mapped
         document_uri = file_uri(document.path)
         attempts = [base] if base == document_uri else [base, document_uri]
+        if value.startswith("#") and urldefrag(base).url == _root_base(document):
+            # A same-document reference means this document (RFC 3986 §4.4), even when another
+            # file declares the same `$id` and holds it in the registry.
+            attempts = [document_uri]
         last_error = ""
         for attempt in attempts:
             try:
@@ -248,13 +263,30 @@ class ReferenceIndex:
         )
 
     def is_own_namespace(self, uri: str) -> bool:
-        """Is ``uri`` under an authority the corpus' own ``$id``s use? Then it is ours, not remote."""
-        authority = urlsplit(uri).netloc
+        """Is ``uri`` under a namespace the corpus' own ``$id``\\s use? Then it is ours, not
+        remote. A namespace is the authority (``https://openwop.dev/`` owns
+        ``.../schemas/missing.json``), except on hosts that serve many owners' repositories,
+        where it is the owner and repository: an ``$id`` under
+        ``raw.githubusercontent.com/oasis-tcs/sarif-spec/`` does not make WordPress's schemas
+        on that host ours (SchemaStore's schemas refer to schemas others publish)."""
+        parts = urlsplit(uri)
+        host = parts.netloc.lower()
+        folders = tuple(parts.path.split("/")[1:3])
         return any(
-            urlsplit(known).netloc == authority
-            for known in self.uri_to_path
-            if known.startswith("http")
+            host not in SHARED_HOSTS or (len(prefix) == 2 and folders == prefix)
+            for prefix in self.namespaces.get(host, ())
         )
+
+    @cached_property
+    def namespaces(self) -> dict[str, set[tuple[str, ...]]]:
+        """Authority -> the first two path folders of each corpus ``$id`` on it."""
+        found: dict[str, set[tuple[str, ...]]] = {}
+        for known in self.uri_to_path:
+            if known.startswith("http"):
+                parts = urlsplit(known)
+                folders = tuple(parts.path.split("/")[1:-1])[:2]
+                found.setdefault(parts.netloc.lower(), set()).add(folders)
+        return found
 
     def missing_path(self, uri: str) -> str | None:
         """The corpus-relative path a file URI names, when it is inside the corpus root."""
@@ -322,11 +354,31 @@ def make_resource(document: Document) -> Resource[Any]:
     if document.kind is DocumentKind.SCHEMA and isinstance(document.data, dict):
         dialect = document.data.get("$schema")
         if isinstance(dialect, str):
-            return specification_with(dialect.rstrip("#"), default=DRAFT202012).create_resource(
-                document.data
-            )
+            return tolerant(dialect).create_resource(document.data)
     # OpenAPI 3.1 schema objects are 2020-12 dialect; pointer lookups work for any JSON.
-    return DRAFT202012.create_resource(document.data)
+    return tolerant("").create_resource(document.data)
+
+
+@functools.cache
+def tolerant(dialect: str) -> Specification[Any]:
+    """The `referencing` specification of ``dialect`` (2020-12 when unknown), made to step over
+    what is not a schema where a schema is expected. `referencing` 0.37 judges draft-04 to -07
+    `dependencies` by its first value, so `{"a": {...}, "b": ["a"]}` yields the list `["a"]` as a
+    subschema and its crawl dies on it (SchemaStore's tmlanguage.json); `"properties": []` dies
+    the same way. A malformed schema is schema-invalid's finding, never a crash of every rule."""
+    stock = specification_with(dialect.rstrip("#"), default=DRAFT202012)
+    walk = stock.subresources_of
+
+    def subresources_of(contents: Any) -> list[Any]:
+        try:
+            found = list(walk(contents))
+        except (AttributeError, TypeError):
+            return []
+        return [each for each in found if isinstance(each, (Mapping, bool))]
+
+    # `referencing` declares Specification with its own attrs wrapper, which mypy does not read
+    evolved: Specification[Any] = attrs.evolve(cast(Any, stock), subresources_of=subresources_of)
+    return evolved
 
 
 def embedded_resources(document: Document) -> Iterator[tuple[str, Resource[Any]]]:
@@ -346,10 +398,7 @@ def embedded_resources(document: Document) -> Iterator[tuple[str, Resource[Any]]
             if isinstance(declared, str):
                 base = urljoin(base, declared)
                 if pointer:
-                    specification = specification_with(
-                        str(dialect).rstrip("#") if isinstance(dialect, str) else "",
-                        default=DRAFT202012,
-                    )
+                    specification = tolerant(dialect if isinstance(dialect, str) else "")
                     yield urldefrag(base).url, specification.create_resource(node)
             for key, child in node.items():
                 if key not in DATA_KEYWORDS and isinstance(child, (dict, list)):
@@ -358,6 +407,21 @@ def embedded_resources(document: Document) -> Iterator[tuple[str, Resource[Any]]
             for position, child in enumerate(node):
                 if isinstance(child, (dict, list)):
                     stack.append((child, f"{pointer}/{position}", base, dialect))
+
+
+# Hosts that serve many owners' repositories: there, a namespace is `owner/repository/`.
+SHARED_HOSTS = frozenset(
+    {
+        "github.com",
+        "raw.githubusercontent.com",
+        "gist.githubusercontent.com",
+        "gitlab.com",
+        "bitbucket.org",
+        "codeberg.org",
+        "cdn.jsdelivr.net",
+        "unpkg.com",
+    }
+)
 
 
 def map_remote(ref_map: Mapping[str, str], target: str) -> str | None:
@@ -408,6 +472,14 @@ def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
                 child = node[position]
                 if isinstance(child, (dict, list)):
                     stack.append((child, f"{pointer}/{position}", base, plain_id))
+
+
+def _root_base(document: Document) -> str:
+    """The base URI of a document's root: its own `$id` (or draft-04 `id`), else its file URI."""
+    uri = file_uri(document.path)
+    data = document.data if isinstance(document.data, dict) else {}
+    declared = data.get("id") if _uses_plain_id(data.get("$schema")) else data.get("$id")
+    return urldefrag(urljoin(uri, declared)).url if isinstance(declared, str) else uri
 
 
 def _uses_plain_id(dialect: object) -> bool:

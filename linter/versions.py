@@ -20,8 +20,15 @@ from dataclasses import dataclass, field
 
 # A version in a path segment: semantic-ish versions (`2.0.0`, `2.0.0-rc1`, `v1.2`), `v1`, `18.x`,
 # dates (`2025-06-18`), not glued to other digits or letters; and a file name ending in a number.
+# A pre-release is a run of numbers and of words that are release words or carry a number
+# (`-rc1`, `-beta`, `-rtm.5`, `-csd.2.beta.2019-01-09`, OASIS's committee-draft naming), so
+# `3.1.0-without-$id` is `3.1.0`.
+_PRERELEASE_WORD = (
+    r"(?:rc|alpha|beta|pre|preview|dev|snapshot)\d*|[A-Za-z]+\d+|[A-Za-z]+(?=[.-]\d)|\d+"
+)
 DEFAULT_PATTERN = (
-    r"(?<![0-9A-Za-z.])(?:v?\d+\.\d+(?:\.\d+)?(?:-(?:rc|alpha|beta|pre)\.?\d*)?|v\d+|"
+    r"(?<![0-9A-Za-z.])(?:v?\d+\.\d+(?:\.\d+)?"
+    rf"(?:-(?:{_PRERELEASE_WORD})(?:[.-](?:{_PRERELEASE_WORD}))*)?|v\d+|"
     r"\d+\.x|\d{4}-\d{2}-\d{2})(?![0-9A-Za-z]|\.\d)"
     # A file named by its version number: `manifest-5.json`, `cryproj.52.schema.json`.
     r"|(?<=[-.])\d+(?=(?:\.schema)?\.(?:json|ya?ml)$)"

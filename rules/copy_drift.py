@@ -12,8 +12,10 @@ What it does
     Same-named definitions are compared only within one version line (``speclint.versions``:
     ``definitions/2.0.0/`` and ``definitions/3.0.0/`` are history, ``bindings/sns/`` and
     ``bindings/sqs/`` two specifications); generated bundles (``speclint.lineage``) are left to
-    their sources; byte-identical copies, and copies that differ only by pointing at their own
-    file's definitions, are not drift.
+    their sources; two schemas that a schema catalog lists (``speclint.schema_catalogs``: each
+    describes its own file format, as in SchemaStore) are compared only when one references the
+    other; byte-identical copies, and copies that differ only by pointing at their own file's
+    definitions (``#/definitions/x`` and ``#/$defs/x`` alike), are not drift.
 
     When the members disagree, one finding names the copies and up to three differences (which
     fields each one requires, properties a copy declares that the definition does not, differing
@@ -63,6 +65,7 @@ from speclint.fingerprints import (
     property_similarity,
     shape_of,
 )
+from speclint.schema_catalogs import schema_catalogs
 from speclint.structured import join_pointer
 
 ID = "copy-drift"
@@ -111,7 +114,14 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 None,
             )
         )
-    for first, second in same_name_pairs(shapes, corpus.versions.same_line):
+    catalogs = schema_catalogs(corpus)
+
+    def one_specification(first: str, second: str) -> bool:
+        return corpus.versions.same_line(first, second) and catalogs.one_specification(
+            first, second
+        )
+
+    for first, second in same_name_pairs(shapes, one_specification):
         same = "name" if _name(first) == _name(second) else "title"
         group(first).append(
             _Member(
@@ -166,14 +176,21 @@ def _name(shape: Shape) -> str:
 def _own_refs_local(shape: Shape) -> Any:
     """The shape with references into its own file written as local pointers: two files that
     each point at their own `#/definitions/identifier` say the same (and the two `identifier`s
-    are compared as a pair of their own). Byte-identical copies are copies, not drift."""
+    are compared as a pair of their own). Byte-identical copies are copies, not drift. The
+    container is the dialect's spelling: draft-07's `#/definitions/x` is 2020-12's `#/$defs/x`."""
     own = shape.site.document.path + "#"
+
+    def internal(reference: str) -> str:
+        pointer = reference[len(own) :]
+        if pointer.startswith("/definitions/"):
+            pointer = "/$defs/" + pointer.removeprefix("/definitions/")
+        return "#" + pointer
 
     def local(node: Any) -> Any:
         if isinstance(node, dict):
             return {
                 key: (
-                    "#" + value[len(own) :]
+                    internal(value)
                     if key == "$ref" and isinstance(value, str) and value.startswith(own)
                     else local(value)
                 )

@@ -1,0 +1,149 @@
+"""One schema object read in the 2020-12 vocabulary, whatever dialect it was written in.
+
+The rules that compare or diff schemas (``copy-drift``, ``inline-copy``, ``compat-claim``, the
+value sets of ``enum-drift``) reason in 2020-12 terms. A schema written in another dialect says
+some of the same things with other keywords, and reading those keywords by their 2020-12 meaning
+gives wrong answers: a draft-04 ``"exclusiveMinimum": true`` is not a bound of ``true``, and a
+draft-07 ``"items": [...]`` is not one item schema. :func:`modern` translates one schema object,
+so a draft-04 copy and a 2020-12 copy of one definition compare equal:
+
+==================================  ===================================  =======================
+written                             read as (2020-12)                    where
+==================================  ===================================  =======================
+``minimum: 0, exclusiveMinimum:     ``exclusiveMinimum: 0``              draft-04 §5.1.3,
+true`` (likewise maximum)                                                OpenAPI 3.0 (draft
+                                                                         wright-00)
+``items: [a, b]``,                  ``prefixItems: [a, b]``,             draft-04 to 2019-09
+``additionalItems: c``              ``items: c``                         (2020-12 §10.3.1.1)
+``dependencies: {x: [..]}``,        ``dependentRequired``,               draft-04 to -07
+``dependencies: {x: {..}}``         ``dependentSchemas``                 (2019-09 §6.5.4)
+``type: T, nullable: true``         ``type: [T, "null"]``                OpenAPI 3.0.3 §4.7.24.1
+``$ref`` with other keywords        the ``$ref`` alone                   draft-04 to -07,
+                                                                         OpenAPI 3.0 (siblings
+                                                                         are ignored)
+==================================  ===================================  =======================
+
+The first three are read by their shape, in any dialect: a boolean bound or an array ``items``
+is invalid in 2020-12, so the older meaning is the only one it can have. ``nullable`` and the
+ignored ``$ref`` siblings depend on the dialect, which :func:`dialect_at` finds: the document's,
+or the nearest ``$schema`` above the location.
+
+Each translated keyword remembers how it was written (``Reading.written``), so a finding still
+points at the keyword in the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .kinds import draft_of
+
+# Dialects whose `$ref` replaces its siblings (draft-07 §8.3; OpenAPI 3.0.3 §4.7.24: "This
+# object cannot be extended with additional properties and any properties added SHALL be ignored").
+_REF_ALONE = ("draft-03", "draft-04", "draft-06", "draft-07")
+_REF_ALONE_PREFIXES = ("OpenAPI 3.0", "Swagger", "AsyncAPI 2", "AsyncAPI 1")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A schema object in 2020-12 terms, and how each translated keyword was written."""
+
+    node: dict[str, Any]
+    written: Mapping[str, str] = field(default_factory=dict)  # modern keyword -> source keyword
+
+    def source(self, keyword: str) -> str:
+        """The keyword as the file spells it (for pointers and locations)."""
+        return self.written.get(keyword, keyword)
+
+
+def dialect_of_schema(declared: object, inherited: str) -> str:
+    """The dialect in force at a schema object: its own ``$schema`` when it names a draft,
+    else ``inherited``."""
+    draft = draft_of(declared) if isinstance(declared, str) else None
+    return draft if draft is not None else inherited
+
+
+def dialect_at(data: Any, pointer_tokens: list[str], document_dialect: str) -> str:
+    """The dialect at a location: the nearest ``$schema`` naming a draft on the way down from
+    the document root, else the document's own (``Document.dialect``)."""
+    dialect = (
+        dialect_of_schema(data.get("$schema"), document_dialect)
+        if isinstance(data, dict)
+        else document_dialect
+    )
+    node = data
+    for token in pointer_tokens:
+        if isinstance(node, dict):
+            node = node.get(token)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            break
+        if isinstance(node, dict):
+            dialect = dialect_of_schema(node.get("$schema"), dialect)
+    return dialect
+
+
+def ref_replaces_siblings(dialect: str) -> bool:
+    return dialect in _REF_ALONE or dialect.startswith(_REF_ALONE_PREFIXES)
+
+
+def has_nullable(dialect: str) -> bool:
+    """Whether ``nullable`` is a keyword here (OpenAPI 3.0 Schema Objects; 3.1 dropped it)."""
+    return dialect.startswith("OpenAPI 3.0")
+
+
+def modern(node: Any, dialect: str) -> Reading | None:
+    """``node`` read in the 2020-12 vocabulary (see the module docstring), or None when it is
+    not a schema object. The result shares unchanged values with ``node``; never mutate it."""
+    if not isinstance(node, dict):
+        return None
+    if isinstance(node.get("$ref"), str) and ref_replaces_siblings(dialect):
+        kept = {k: v for k, v in node.items() if k == "$ref" or k.startswith("x-")}
+        return Reading(kept) if len(kept) != len(node) else Reading(node)
+    if not _needs_translation(node, dialect):
+        return Reading(node)
+    result = dict(node)
+    written: dict[str, str] = {}
+    for bound, exclusive in (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")):
+        flag = result.get(exclusive)
+        if isinstance(flag, bool):
+            del result[exclusive]
+            if flag and isinstance(result.get(bound), (int, float)):
+                result[exclusive] = result.pop(bound)
+                written[exclusive] = bound
+    if isinstance(result.get("items"), list):
+        result["prefixItems"] = result.pop("items")
+        written["prefixItems"] = "items"
+        if "additionalItems" in result:
+            result["items"] = result.pop("additionalItems")
+            written["items"] = "additionalItems"
+    else:
+        result.pop("additionalItems", None)  # ignored when `items` is not an array
+    dependencies = result.pop("dependencies", None)
+    if isinstance(dependencies, dict):
+        names = {k: v for k, v in dependencies.items() if isinstance(v, list)}
+        schemas = {k: v for k, v in dependencies.items() if isinstance(v, (dict, bool))}
+        if names and "dependentRequired" not in result:
+            result["dependentRequired"] = names
+            written["dependentRequired"] = "dependencies"
+        if schemas and "dependentSchemas" not in result:
+            result["dependentSchemas"] = schemas
+            written["dependentSchemas"] = "dependencies"
+    nullable = result.pop("nullable", None) if has_nullable(dialect) else None
+    if nullable is True and isinstance(result.get("type"), str):
+        result["type"] = [result["type"], "null"]
+    return Reading(result, written)
+
+
+def _needs_translation(node: dict[str, Any], dialect: str) -> bool:
+    return (
+        isinstance(node.get("exclusiveMinimum"), bool)
+        or isinstance(node.get("exclusiveMaximum"), bool)
+        or isinstance(node.get("items"), list)
+        or "additionalItems" in node
+        or "dependencies" in node
+        or (has_nullable(dialect) and "nullable" in node)
+    )
