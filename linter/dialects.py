@@ -147,3 +147,115 @@ def _needs_translation(node: dict[str, Any], dialect: str) -> bool:
         or "dependencies" in node
         or (has_nullable(dialect) and "nullable" in node)
     )
+
+
+# --- whole schemas, for a decider that reads 2020-12 only --------------------------------------
+
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+# Keywords 2020-12 knows that an older dialect does not: there they are ignored annotations, so a
+# faithful translation drops them (draft-07 §6 lists its keywords; the rest were added later).
+_LATER_THAN_07 = frozenset(
+    {
+        "unevaluatedProperties", "unevaluatedItems", "dependentRequired", "dependentSchemas",
+        "prefixItems", "minContains", "maxContains", "$anchor", "$dynamicRef", "$dynamicAnchor",
+        "$recursiveRef", "$recursiveAnchor", "$vocabulary",
+    }
+)  # fmt: skip
+_LATER_THAN = {
+    "draft-07": _LATER_THAN_07,
+    "draft-06": _LATER_THAN_07 | {"if", "then", "else", "contentMediaType", "contentEncoding"},
+    "draft-04": _LATER_THAN_07
+    | {"if", "then", "else", "const", "contains", "propertyNames", "examples"},
+}
+# Subschema places of 2020-12 (Core §10, Validation §6): keyword -> how it holds schemas.
+_IN_VALUE = frozenset(
+    {
+        "additionalProperties", "unevaluatedProperties", "items", "unevaluatedItems", "contains",
+        "propertyNames", "not", "if", "then", "else", "contentSchema",
+    }
+)  # fmt: skip
+_IN_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+_IN_MAP = frozenset({"properties", "patternProperties", "dependentSchemas", "$defs", "definitions"})
+
+
+def translatable(dialect: str) -> bool:
+    """Whether :func:`to_2020_12` reads this dialect faithfully (draft-03 and unknown dialect
+    URIs are not; 2020-12 and 2019-09 need no translation)."""
+    return dialect in _LATER_THAN or dialect.startswith(("OpenAPI 3.0", "AsyncAPI 2"))
+
+
+def to_2020_12(node: Any, dialect: str, depth: int = 0) -> Any:
+    """A whole schema of ``dialect`` rewritten in 2020-12, meaning the same: each schema object
+    through :func:`modern`, keywords the dialect did not have dropped (it ignored them),
+    draft-04 ``id`` as ``$id``/``$anchor``, and ``$schema`` naming 2020-12. Locations of
+    translated keywords move (``items`` becomes ``prefixItems``); pointers to schema roots do
+    not. A nested ``$schema`` switches the dialect for its subtree."""
+    if not isinstance(node, dict) or depth > 200:
+        return node
+    dialect = dialect_of_schema(node.get("$schema"), dialect)
+    reading = modern(node, dialect)
+    assert reading is not None
+    dropped = _later_than(dialect)
+    result: dict[str, Any] = {}
+    for key, value in reading.node.items():
+        if key in dropped and key not in reading.written:
+            continue
+        if key == "$schema":
+            result[key] = DRAFT_2020_12
+        elif key == "id" and dialect == "draft-04" and isinstance(value, str):
+            base, _, fragment = value.partition("#")
+            if base:
+                result["$id"] = base
+            elif fragment and not fragment.startswith("/"):
+                result["$anchor"] = fragment
+        elif key in _IN_VALUE:
+            result[key] = to_2020_12(value, dialect, depth + 1)
+        elif key in _IN_LIST and isinstance(value, list):
+            result[key] = [to_2020_12(each, dialect, depth + 1) for each in value]
+        elif key in _IN_MAP and isinstance(value, dict):
+            result[key] = {k: to_2020_12(v, dialect, depth + 1) for k, v in value.items()}
+        else:
+            result[key] = value
+    return result
+
+
+def _later_than(dialect: str) -> frozenset[str]:
+    if dialect in _LATER_THAN:
+        return frozenset(_LATER_THAN[dialect])
+    if dialect.startswith(("OpenAPI 3.0", "AsyncAPI 2")):
+        return _LATER_THAN_07  # OpenAPI 3.0: draft wright-00 subset; AsyncAPI 2: draft-07
+    return frozenset()
+
+
+def has_unevaluated(dialect: str) -> bool:
+    """Whether ``unevaluatedProperties`` exists in this dialect (2019-09 on, OpenAPI 3.1+,
+    AsyncAPI 3): where it does not, a closed composition must be one closed schema."""
+    return not translatable(dialect) and dialect not in ("draft-03", "Swagger 2.0")
+
+
+def api_document_to_2020_12(data: Any, dialect: str) -> Any:
+    """An OpenAPI 3.0 or AsyncAPI 2 document with each Schema Object (``components/schemas``
+    entries, every ``schema`` and every message ``payload``) rewritten by :func:`to_2020_12`;
+    everything else as it is."""
+
+    def walk(node: Any, in_components: bool, depth: int) -> Any:
+        if depth > 200:
+            return node
+        if isinstance(node, list):
+            return [walk(each, False, depth + 1) for each in node]
+        if not isinstance(node, dict):
+            return node
+        result: dict[str, Any] = {}
+        for key, value in node.items():
+            if key in ("schema", "payload") and isinstance(value, dict):
+                if key == "payload" and "schemaFormat" in value:
+                    result[key] = value  # a Multi Format Schema Object: another language
+                else:
+                    result[key] = to_2020_12(value, dialect)
+            elif in_components and key == "schemas" and isinstance(value, dict):
+                result[key] = {k: to_2020_12(v, dialect) for k, v in value.items()}
+            else:
+                result[key] = walk(value, key == "components" and depth == 0, depth + 1)
+        return result
+
+    return walk(data, False, 0)

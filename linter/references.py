@@ -190,7 +190,7 @@ class ReferenceIndex:
             target = mapped
         document_uri = file_uri(document.path)
         attempts = [base] if base == document_uri else [base, document_uri]
-        if value.startswith("#") and urldefrag(base).url == _root_base(document):
+        if value.startswith("#") and urldefrag(base).url == root_base(document):
             # A same-document reference means this document (RFC 3986 §4.4), even when another
             # file declares the same `$id` and holds it in the registry.
             attempts = [document_uri]
@@ -474,7 +474,7 @@ def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
                     stack.append((child, f"{pointer}/{position}", base, plain_id))
 
 
-def _root_base(document: Document) -> str:
+def root_base(document: Document) -> str:
     """The base URI of a document's root: its own `$id` (or draft-04 `id`), else its file URI."""
     uri = file_uri(document.path)
     data = document.data if isinstance(document.data, dict) else {}

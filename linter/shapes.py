@@ -307,7 +307,8 @@ def _value_set(corpus: Corpus, site: Site, visiting: frozenset[tuple[str, str]])
         inner = _value_set(corpus, Site(site.document, at, branch), visiting)
         if inner is not None:
             return inner  # a branch that lists the values bounds the whole
-    if "items" in node and "array" in types_of(node):
+    # A draft-04..2019-09 tuple (`items: [...]`) has no one item schema (speclint.dialects).
+    if isinstance(node.get("items"), (dict, bool)) and "array" in types_of(node):
         return _value_set(
             corpus,
             Site(site.document, join_pointer(site.pointer, "items"), node["items"]),

@@ -1,7 +1,7 @@
 """A client-submitted schema that no instance can satisfy.
 
 What it does
-    Decides, for every client-submitted schema (OpenAPI 3.1 request bodies and parameters, and
+    Decides, for every client-submitted schema (OpenAPI 3.x request bodies and parameters, and
     the payloads of AsyncAPI messages the client sends; all schema files too with
     ``scope = "all"``), whether any JSON value can pass it. The decision is
     jsonschema-rs's canonicaliser, which understands JSON Schema 2020-12 including
@@ -9,9 +9,15 @@ What it does
     through the corpus only (offline); a schema whose references do not resolve is left undecided
     (``unresolved-ref`` reports the reference) unless the verdict is the same whether the missing
     schema accepts everything or nothing. The finding names the keyword that kills the schema
-    and the property it rejects, from the composition's closed ``allOf`` branches. A schema of
-    another dialect (draft-04/06/07 files, OpenAPI 2.0/3.0 and AsyncAPI 2 documents) is an
-    ``info`` "not checked", never a verdict the decider's 2020-12 reading would invent.
+    and the property it rejects, from the composition's closed ``allOf`` branches.
+
+    Schemas of other dialects are decided in their own terms: draft-04/06/07 files, OpenAPI 3.0
+    and AsyncAPI 2 documents are translated to 2020-12 first (``speclint.dialects``: a boolean
+    ``exclusiveMinimum`` is a bound, keywords beside a ``$ref`` are ignored, ``nullable`` admits
+    null, keywords the dialect did not have are dropped), and the advice fits the dialect
+    (OpenAPI 3.0 has no ``unevaluatedProperties``). A dialect it cannot translate (draft-03,
+    an unknown ``$schema``) is an ``info`` "not checked", never a verdict a 2020-12 reading
+    would invent.
 
     A satisfiable schema can still reject a property it declares: ``allOf: [{properties: {a},
     additionalProperties: false}, {properties: {b}}]`` accepts ``{}`` and ``{"a": 1}`` but never
@@ -70,10 +76,16 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.corpus import Corpus, Document
+from speclint.dialects import (
+    api_document_to_2020_12,
+    has_unevaluated,
+    to_2020_12,
+    translatable,
+)
 from speclint.findings import Finding, Location, Severity
 from speclint.kinds import DocumentKind
 from speclint.progress import tracked
-from speclint.references import file_uri
+from speclint.references import file_uri, root_base
 from speclint.roles import Role, openapi_uses
 from speclint.satisfiability import CRASHED, NO, TIMED_OUT, Decider
 from speclint.shapes import resolve_pointer, use_sites
@@ -128,16 +140,15 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 continue
             reasons, related = _explain(corpus, document, pointer, node)
             why = "; ".join(reasons) if reasons else "its constraints contradict each other"
-            witness = _witness(corpus, decider, document, pointer, node)
+            witness = (
+                "" if translated(document) else _witness(corpus, decider, document, pointer, node)
+            )
             if witness:
                 why = f"{why} ({witness})"
             yield Finding(
                 ID,
                 SEVERITY,
-                f"{label}: no instance can satisfy this schema: {why}. In JSON Schema 2020-12 "
-                "`additionalProperties` sees only its sibling `properties`, so a closed `allOf` "
-                "branch closes only itself: remove `additionalProperties: false` from the branches "
-                "and put `unevaluatedProperties: false` next to the `allOf`",
+                f"{label}: no instance can satisfy this schema: {why}. {_closure_advice(document)}",
                 document.location(pointer),
                 related=tuple(related),
                 key=pointer,
@@ -173,15 +184,45 @@ def _undecided(
 
 
 def _other_dialect(document: Document) -> str:
-    """The dialect of a document the decider does not read ("" for 2020-12 and its supersets:
-    OpenAPI 3.1 and 3.2 Schema Objects, AsyncAPI 3 payloads, schemas without `$schema`), from
-    what discovery recorded (``Document.dialect``, see ``speclint.kinds``)."""
+    """The dialect of a document the decider cannot read even translated ("" when it can:
+    2020-12 and its supersets as they are, draft-04/06/07, OpenAPI 3.0 and AsyncAPI 2 through
+    ``speclint.dialects.to_2020_12``), from what discovery recorded (``Document.dialect``)."""
     dialect = document.dialect
-    if dialect in ("", "2020-12", "2019-09") or dialect.startswith(
-        ("OpenAPI 3.1", "OpenAPI 3.2", "AsyncAPI 3")
-    ):
+    if dialect in ("", "2020-12", "2019-09") or translatable(dialect):
         return ""
-    return f"{dialect} (draft-07)" if dialect.startswith("AsyncAPI") else dialect
+    if dialect.startswith(("OpenAPI 3.", "AsyncAPI 3")):
+        return ""
+    return dialect
+
+
+def translated(document: Document) -> bool:
+    """Whether the decider reads this document through a 2020-12 translation."""
+    return translatable(document.dialect)
+
+
+def _decided_form(document: Document) -> Any:
+    """The document as the decider reads it: in 2020-12 terms (``speclint.dialects``)."""
+    if not translated(document):
+        return document.data
+    if document.kind is DocumentKind.SCHEMA:
+        return to_2020_12(document.data, document.dialect)
+    return api_document_to_2020_12(document.data, document.dialect)
+
+
+def _closure_advice(document: Document) -> str:
+    dialect = document.dialect or "JSON Schema 2020-12"
+    if has_unevaluated(document.dialect or "2020-12"):
+        return (
+            f"In {dialect} `additionalProperties` sees only its sibling `properties`, so a "
+            "closed `allOf` branch closes only itself: remove `additionalProperties: false` "
+            "from the branches and put `unevaluatedProperties: false` next to the `allOf`"
+        )
+    return (
+        f"In {dialect} `additionalProperties` sees only its sibling `properties` and there is "
+        "no `unevaluatedProperties`, so a closed `allOf` branch closes only itself: remove "
+        "`additionalProperties: false` from the branches, or write the composition as one "
+        "closed schema that lists every property"
+    )
 
 
 def _witness(corpus: Corpus, decider: Decider, document: Document, pointer: str, node: Any) -> str:
@@ -292,15 +333,25 @@ def _unreachable_properties(
             "; ".join(b for b, _ in blockers) if blockers else "the schema's constraints reject it"
         )
         where = f" (declared in `{origin}`)" if origin else ""
-        witness = _property_witness(corpus, decider, document, pointer, node, name)
+        witness = (
+            ""
+            if translated(document)
+            else _property_witness(corpus, decider, document, pointer, node, name)
+        )
         if witness:
             why = f"{why} ({witness})"
         yield Finding(
             ID,
             SEVERITY,
             f"{label}: property `{name}`{where} is declared but no valid instance may carry it: "
-            f"{why}. Close the composition with `unevaluatedProperties: false` instead of closing "
-            "a branch, or list the property in the closed branch",
+            f"{why}. "
+            + (
+                "Close the composition with `unevaluatedProperties: false` instead of closing "
+                "a branch, or list the property in the closed branch"
+                if has_unevaluated(document.dialect or "2020-12")
+                else f"{document.dialect} has no `unevaluatedProperties`: list the property in "
+                "the closed branch, or write the composition as one closed schema"
+            ),
             document.location(pointer),
             related=tuple(location for _, location in blockers),
             key=f"{pointer}#{name}",
@@ -329,8 +380,8 @@ def _closed_branches_without(
 
 def _targets(corpus: Corpus, scope: str) -> Iterator[tuple[Document, str, str]]:
     for document in corpus.of_kind(DocumentKind.OPENAPI):
-        if not str(document.data.get("openapi", "")).startswith("3.1"):
-            continue  # 3.0 schema objects are not JSON Schema 2020-12 (nullable, exclusive*)
+        if not str(document.data.get("openapi", "")).startswith("3."):
+            continue  # Swagger 2.0: openapi-invalid says what is not checked
         for pointer, role, origin in openapi_uses(document):
             if role is Role.CLIENT_SUBMITTED and pointer.endswith("/schema"):
                 yield document, pointer, origin
@@ -352,18 +403,23 @@ def _missing_targets(corpus: Corpus) -> list[str]:
 
 
 def _resources(corpus: Corpus) -> list[tuple[str, Any]]:
-    """Every schema and API document by file URI, and each schema by its ``$id`` as well."""
+    """Every schema and API document by file URI, and each schema by its ``$id`` as well, each
+    in the form the decider reads (:func:`_decided_form`)."""
     resources = []
+    decided: dict[str, Any] = {}
     seen: set[str] = set()
     for document in corpus.of_kind(
         DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
     ):
         uri = file_uri(document.path)
-        resources.append((uri, document.data))
+        decided[document.path] = _decided_form(document)
+        resources.append((uri, decided[document.path]))
         seen.add(uri)
     for uri, path in corpus.references.uri_to_path.items():
-        if uri not in seen and uri.startswith("http"):
-            resources.append((uri, corpus.documents[path].data))
+        # A document under its own root `$id`; an embedded resource's `$id` names a part of
+        # it, which the decider's registry finds by crawling the document.
+        if uri not in seen and uri.startswith("http") and uri == root_base(corpus.documents[path]):
+            resources.append((uri, decided[path]))
     return resources
 
 

@@ -528,45 +528,85 @@ def test_files_of_the_wrong_shape_for_a_schema_are_no_internal_error(
     assert kinds["schemas/list.schema.json"] == kinds["schemas/package.json"] == "data"
 
 
-def test_satisfiability_of_another_dialect_is_unknown_not_no(make_corpus: MakeCorpus) -> None:
+def test_satisfiability_of_another_dialect_is_decided_in_its_own_terms(
+    make_corpus: MakeCorpus,
+) -> None:
     body = (
         "{allOf: [{type: object, properties: {a: {type: string}}, required: [a],"
         " additionalProperties: false}, {type: object, properties: {b: {type: string}},"
         " required: [b], additionalProperties: false}]}"
     )
 
-    def api(version: str) -> str:
+    def api(version: str, schema: str = body) -> str:
         return (
             f"openapi: {version}\ninfo: {{title: t, version: '1'}}\npaths:\n  /runs:\n    post:\n"
             "      requestBody:\n        content:\n          application/json:\n"
-            f"            schema: {body}\n      responses:\n        '201': {{description: ok}}\n"
+            f"            schema: {schema}\n      responses:\n        '201': {{description: ok}}\n"
+            "components:\n  schemas:\n    Open: {type: object}\n"
         )
 
     [decided] = run(make_corpus({"api/openapi.yaml": api("3.1.0")}), "unsatisfiable-schema")
-    assert decided.severity.label == "error" and "no instance can satisfy" in decided.message
-    # The same body in an OpenAPI 3.0 document is never a "no": at most an info "not checked".
-    found = run(make_corpus({"api/openapi.yaml": api("3.0.3")}), "unsatisfiable-schema")
-    assert all(f.severity.label == "info" and "not checked" in f.message for f in found)
-    draft7 = json.dumps(
-        {"$schema": "http://json-schema.org/draft-07/schema#", **json.loads(json.dumps({"allOf": [
-            {"type": "object", "properties": {"a": {}}, "required": ["a"], "additionalProperties": False},
-            {"type": "object", "properties": {"b": {}}, "required": ["b"], "additionalProperties": False},
-        ]}))}
-    )  # fmt: skip
-    files = {
-        "api/openapi.yaml": api("3.1.0").replace(body, "{$ref: '../schemas/run.json'}"),
-        "schemas/run.json": draft7,
-    }
-    # A draft-07 schema behind the body: read by its own dialect or left undecided, never a "no"
-    # found by reading it as 2020-12.
-    assert all(f.severity.label == "info" for f in run(make_corpus(files), "unsatisfiable-schema"))
-    scoped = {**files, "speclint.toml": '[rules.unsatisfiable-schema]\nscope = "all"\n'}
-    corpus = load(make_corpus(scoped))
-    found = list(all_rules()["unsatisfiable-schema"].check(corpus, {"scope": "all"}))
-    at_file = [f for f in found if f.location.path == "schemas/run.json"]
-    assert at_file and all(
-        f.severity.label == "info" and "the schema is draft-07" in f.message for f in at_file
+    assert (
+        decided.severity.label == "error"
+        and "unevaluatedProperties: false` next" in decided.message
     )
+    # OpenAPI 3.0 has the same defect, and no `unevaluatedProperties` to fix it with.
+    [decided] = run(make_corpus({"api/openapi.yaml": api("3.0.3")}), "unsatisfiable-schema")
+    assert decided.severity.label == "error"
+    assert "In OpenAPI 3.0" in decided.message and "no `unevaluatedProperties`" in decided.message
+    # Read in 3.0's own terms, never as 2020-12: a boolean exclusive bound is a bound, and the
+    # keywords beside a `$ref` are ignored (OpenAPI 3.0.3 §4.7.24), so neither is a "no".
+    siblings = (
+        "{allOf: [{$ref: '#/components/schemas/Open', required: [x], properties: {x: {not: {}}}}]}"
+    )
+    bound = "{type: integer, minimum: 1, maximum: 2, exclusiveMinimum: true}"
+    for in_3_0 in (siblings, bound):
+        assert (
+            run(make_corpus({"api/openapi.yaml": api("3.0.3", in_3_0)}), "unsatisfiable-schema")
+            == []
+        )
+    # (In 3.1 the siblings apply, and the same schema is a "no".)
+    [decided] = run(
+        make_corpus({"api/openapi.yaml": api("3.1.0", siblings)}), "unsatisfiable-schema"
+    )
+    assert decided.severity.label == "error"
+    # ... while 3.0's bound read as 3.0 can still contradict: 1 < n < 2 has no integer.
+    tight = (
+        "{type: integer, minimum: 1, maximum: 2, exclusiveMinimum: true, exclusiveMaximum: true}"
+    )
+    [decided] = run(make_corpus({"api/openapi.yaml": api("3.0.3", tight)}), "unsatisfiable-schema")
+    assert decided.severity.label == "error"
+
+    def draft(uri: str, **body: Any) -> str:
+        return json.dumps({"$schema": uri, **body})
+
+    closed = {"allOf": [
+        {"type": "object", "properties": {"a": {}}, "required": ["a"], "additionalProperties": False},
+        {"type": "object", "properties": {"b": {}}, "required": ["b"], "additionalProperties": False},
+    ]}  # fmt: skip
+    ignored_siblings = {
+        "definitions": {"open": {"type": "object"}},
+        "allOf": [{"$ref": "#/definitions/open", "required": ["x"], "properties": {"x": False}}],
+    }
+    files = {
+        "schemas/closed.json": draft("http://json-schema.org/draft-07/schema#", **closed),
+        "schemas/siblings.json": draft(
+            "http://json-schema.org/draft-07/schema#", **ignored_siblings
+        ),
+        "schemas/old.json": draft("http://json-schema.org/draft-03/schema#", **closed),
+        "speclint.toml": '[rules.unsatisfiable-schema]\nscope = "all"\n',
+    }
+    corpus = load(make_corpus(files))
+    found = {
+        f.location.path: f
+        for f in all_rules()["unsatisfiable-schema"].check(corpus, {"scope": "all"})
+    }
+    assert found["schemas/closed.json"].severity.label == "error"
+    assert "In draft-07" in found["schemas/closed.json"].message
+    assert "schemas/siblings.json" not in found  # draft-07 ignores keywords beside `$ref`
+    # A dialect speclint cannot translate is "not checked", never a verdict.
+    assert found["schemas/old.json"].severity.label == "info"
+    assert "the schema is draft-03" in found["schemas/old.json"].message
 
 
 def test_a_bare_count_counts_only_a_list_close_by(make_corpus: MakeCorpus) -> None:
