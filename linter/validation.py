@@ -175,7 +175,8 @@ def short_message(error: ValidationError) -> str:
         if len(rendered) > 80:
             message = message.replace(repr(error.instance), rendered[:77] + "...")
         message = message[:237] + "..." if len(message) > 240 else message
-    keyword = f"{error.validator}" if error.validator else ""
+    # An error the library built itself has no keyword: jsonschema's `<unset>` sentinel.
+    keyword = error.validator if isinstance(error.validator, str) else ""
     return f"{message} (keyword `{keyword}`)" if keyword else message
 
 

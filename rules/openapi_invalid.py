@@ -58,9 +58,10 @@ from typing import Any, cast
 from referencing.exceptions import Unresolvable
 
 from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Severity
+from speclint.findings import Finding, Location, Severity
 from speclint.kinds import DocumentKind
 from speclint.references import CORPUS_BASE, file_uri
+from speclint.shapes import resolve_pointer
 from speclint.stack import DEEP_RECURSION
 from speclint.structured import join_pointer
 from speclint.validation import explain, short_message
@@ -118,6 +119,9 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
     keywords = dict(base.keyword_validators)
     if "schema" in keywords:
         keywords["schema"] = _linear(cast(Any, keywords["schema"]))
+    for name in PLACED_KEYWORDS:
+        if name in keywords:
+            keywords[name] = _placing(cast(Any, keywords[name]))
     validator_cls = type(
         f"CorpusOnly{base.__name__}",
         (base,),
@@ -141,12 +145,17 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
             if (pointer, message) in seen:
                 continue
             seen.add((pointer, message))
+            pointer, related = _second_of_pair(document, specific, pointer)
+            kind = "DuplicateTagName" if message.startswith("Duplicate tag name") else ""
+            fix = _FIXES.get(
+                kind or type(specific).__name__, "fix it so the document is valid OpenAPI {version}"
+            ).format(version=document.data.get("openapi", ""))
             yield Finding(
                 ID,
                 SEVERITY,
-                f"{pointer or '/'}: {message}; fix it so the document is valid OpenAPI "
-                f"{document.data.get('openapi', '')}",
+                f"{pointer or '/'}: {message}; {fix}",
                 document.location(pointer),
+                related=related,
                 key=f"{pointer}:{message}",
             )
     except Unresolvable:
@@ -158,6 +167,110 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
     except Exception as error:
         if not seen:  # otherwise the structural errors already say why
             yield _cannot_check(document, error)
+
+
+# What to do about the library's semantic errors (its messages say only what is wrong).
+_FIXES = {
+    "DuplicateOperationIDError": "give this operation an operationId of its own (code generators "
+    "name methods by it), as OpenAPI {version} requires",
+    "ParameterDuplicateError": "remove the repeated parameter (name and location are unique per "
+    "operation), as OpenAPI {version} requires",
+    "DuplicateTagName": "remove or rename the repeated tag (tag names are unique), as OpenAPI "
+    "{version} requires",
+    "UnresolvableParameterError": "declare each `{{name}}` of the path as an `in: path` parameter "
+    "(`required: true`) and no other, as OpenAPI {version} requires",
+}
+
+# The library's semantic checks that yield errors without a path (a duplicate operationId, an
+# undeclared path parameter, a repeated tag): each is placed at the object it was checking.
+PLACED_KEYWORDS = ("operation", "parameters", "parameter", "path", "paths", "tags", "components")
+
+
+@functools.cache
+def _placing(keyword: type[Any]) -> type[Any]:
+    """A keyword validator whose path-less errors are placed at the object it was called on.
+
+    openapi-spec-validator's keyword validators receive a ``SchemaPath`` (its ``parts`` are the
+    object's place in the document) but raise their own errors without one, so every one of them
+    was reported at ``1:1``. The innermost validator places an error, once, like ``_linear`` does
+    for schema objects.
+    """
+
+    class Placing(keyword):  # type: ignore[misc, valid-type]
+        def __call__(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+            at = next((a for a in args if hasattr(a, "parts")), None)
+            for error in super().__call__(*args, **kwargs):
+                if at is not None and not getattr(error, "speclint_placed", False):
+                    if not error.path:
+                        error.path.extendleft(reversed(tuple(at.parts)))
+                    error.speclint_placed = True
+                yield error
+
+    Placing.__name__ = Placing.__qualname__ = f"Placing{keyword.__name__}"
+    return Placing
+
+
+def _second_of_pair(
+    document: Document, error: Any, pointer: str
+) -> tuple[str, tuple[Location, ...]]:
+    """A uniqueness error, at the repetition, with the first occurrence as related.
+
+    The library says "Operation ID 'x' ... is not unique" at the second operation, "Duplicate
+    parameter 'x'" at a ``parameters`` list and "Duplicate tag name 'x'" at ``tags``; the finding
+    goes to the repeated name itself, and the first one is named (OpenAPI 3.1 §4.8.10:
+    operationIds are unique among all operations; §4.8.12 and §4.8.22: parameter and tag names).
+    """
+    from openapi_spec_validator.validation.exceptions import (
+        DuplicateOperationIDError,
+        ParameterDuplicateError,
+    )
+
+    def first(at: str) -> tuple[Location, ...]:
+        return (document.location(at, note="first occurrence"),)
+
+    message = str(getattr(error, "message", ""))
+    if isinstance(error, DuplicateOperationIDError):
+        name = _quoted(message)
+        here = join_pointer(pointer, "operationId")
+        for at in _operation_id_pointers(document.data, name):
+            if at != here:
+                return here, first(at)
+            break
+        return here, ()
+    entries = resolve_pointer(document.data, pointer)
+    if isinstance(entries, list) and (
+        isinstance(error, ParameterDuplicateError) or message.startswith("Duplicate tag name")
+    ):
+        name = _quoted(message)
+        seen: dict[tuple[Any, ...], int] = {}
+        for index, entry in enumerate(entries):
+            if not isinstance(entry, dict) or entry.get("name") != name:
+                continue
+            key = (entry.get("name"), entry.get("in"))
+            if key in seen:
+                here = join_pointer(join_pointer(pointer, index), "name")
+                return here, first(join_pointer(join_pointer(pointer, seen[key]), "name"))
+            seen[key] = index
+    return pointer, ()
+
+
+def _quoted(message: str) -> str:
+    start = message.find("'")
+    end = message.find("'", start + 1)
+    return message[start + 1 : end] if 0 <= start < end else ""
+
+
+def _operation_id_pointers(data: Any, name: str) -> Iterator[str]:
+    """Where operations declare ``operationId: name``, in document order (the library's order)."""
+    paths = data.get("paths") if isinstance(data, dict) else None
+    for route, item in (paths or {}).items() if isinstance(paths, dict) else ():
+        if not isinstance(item, dict):
+            continue
+        for method, operation in item.items():
+            if isinstance(operation, dict) and operation.get("operationId") == name:
+                yield join_pointer(
+                    join_pointer(join_pointer("/paths", route), method), "operationId"
+                )
 
 
 _JUDGES: dict[str, _FirstJudged] = {}

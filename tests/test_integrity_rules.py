@@ -123,6 +123,50 @@ def test_openapi_invalid_fail_and_pass(make_corpus: MakeCorpus) -> None:
     assert findings_of("openapi-invalid", root) == []
 
 
+def test_openapi_invalid_locates_the_semantic_errors_at_their_nodes(
+    make_corpus: MakeCorpus,
+) -> None:
+    """openapi-spec-validator's own checks carry no path: each is placed at its node, a repeated
+    name at the repetition with the first as related, and no `<unset>` keyword."""
+    doc = OPENAPI_HEAD + (
+        "tags:\n  - name: runs\n  - name: runs\n"
+        "paths:\n  /v1/runs:\n    get:\n      operationId: listRuns\n"
+        "      responses: {'200': {description: ok}}\n"
+        "    post:\n      operationId: listRuns\n      responses: {'200': {description: ok}}\n"
+        "  /v1/runs/{runId}:\n    get:\n      operationId: getRun\n      parameters:\n"
+        "        - {name: verbose, in: query, schema: {type: boolean}}\n"
+        "        - {name: verbose, in: query, schema: {type: boolean}}\n"
+        "      responses: {'200': {description: ok}}\n"
+    )
+    root = make_corpus({"api/openapi.yaml": doc})
+    found = {f.location.pointer: f for f in findings_of("openapi-invalid", root)}
+    assert all("<unset>" not in f.message for f in found.values())
+    operation = found["/paths/~1v1~1runs/post/operationId"]
+    assert (operation.location.line, operation.location.column) == (14, 7)
+    assert "'listRuns'" in operation.message and "operationId of its own" in operation.message
+    [first] = operation.related
+    assert (first.line, first.pointer) == (11, "/paths/~1v1~1runs/get/operationId")
+    parameter = found["/paths/~1v1~1runs~1{runId}/get/parameters/1/name"]
+    assert parameter.location.line == 21
+    assert parameter.related[0].pointer.endswith("/parameters/0/name")
+    assert found["/tags/1/name"].related[0].line == 6
+    unresolved = found["/paths/~1v1~1runs~1{runId}/get"]
+    assert "'runId'" in unresolved.message and unresolved.location.line == 17
+    fixed = (
+        doc.replace(
+            "    post:\n      operationId: listRuns", "    post:\n      operationId: startRun"
+        )
+        .replace("  - name: runs\n  - name: runs\n", "  - name: runs\n")
+        .replace(
+            "        - {name: verbose, in: query, schema: {type: boolean}}\n" * 2,
+            "        - {name: verbose, in: query, schema: {type: boolean}}\n"
+            "        - {name: runId, in: path, required: true, schema: {type: string}}\n",
+        )
+    )
+    (root / "api/openapi.yaml").write_text(fixed)
+    assert findings_of("openapi-invalid", root) == []
+
+
 def test_openapi_invalid_still_checks_past_a_missing_ref(make_corpus: MakeCorpus) -> None:
     doc = OPENAPI_HEAD + (
         "paths:\n  /v1/runs:\n    get:\n      responses:\n        '200':\n          description: ok\n"
