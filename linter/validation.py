@@ -198,3 +198,38 @@ def asyncapi_validator(version: str) -> Validator:
     )
     validator: Validator = jsonschema.Draft7Validator(schema, registry=registry)
     return validator
+
+
+def validator_class_at(kind: str, version: str, declared: str | None) -> Any:
+    """The validator class for a schema object: its nearest ``$schema`` when it names one, else
+    its document's dialect (``kind``: ``schema``, ``openapi`` or ``asyncapi``; ``version``: the
+    API document's version, or the schema file's discovered dialect such as ``draft-07``).
+
+    OpenAPI 3.0 Schema Objects are their own dialect (3.0.3 §4.7.24: ``nullable``, boolean
+    ``exclusiveMinimum``), which openapi-schema-validator implements; OpenAPI 3.1 defaults to the
+    OAS dialect, a 2020-12 superset (§4.8.24); the AsyncAPI Schema Object is a draft-07 superset
+    (2.6.0 §4.3.21, 3.0.0 §3.3.30).
+    """
+    from .kinds import draft_of
+
+    if isinstance(declared, str) and declared:
+        # `https://json-schema.org/draft-07/schema` (no `#`, https) names draft-07 too.
+        named = draft_of(declared)
+        return safe_validator_class({"$schema": _DRAFT_URIS[named] if named else declared})
+    if kind == "openapi" and version.startswith("3.0"):
+        from openapi_schema_validator import OAS30Validator
+
+        return OAS30Validator
+    if kind == "asyncapi":
+        return safe_validator_class({"$schema": "http://json-schema.org/draft-07/schema#"})
+    return safe_validator_class({"$schema": _DRAFT_URIS[version]} if version in _DRAFT_URIS else {})
+
+
+_DRAFT_URIS = {
+    "draft-03": "http://json-schema.org/draft-03/schema#",
+    "draft-04": "http://json-schema.org/draft-04/schema#",
+    "draft-06": "http://json-schema.org/draft-06/schema#",
+    "draft-07": "http://json-schema.org/draft-07/schema#",
+    "2019-09": "https://json-schema.org/draft/2019-09/schema",
+    "2020-12": "https://json-schema.org/draft/2020-12/schema",
+}

@@ -80,7 +80,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from jsonschema import Draft7Validator, Draft202012Validator
+from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
@@ -91,32 +91,28 @@ from speclint.fences import DEFAULT_MARKERS, fence_json, fence_ties
 from speclint.findings import Finding, Location, Severity
 from speclint.kinds import DocumentKind
 from speclint.references import file_uri
+from speclint.schema_objects import schema_holders, schema_objects
 from speclint.structured import ParseFailure, escape_token, join_pointer
-from speclint.validation import error_pointer, explain, short_message
+from speclint.validation import error_pointer, explain, short_message, validator_class_at
 
 ID = "example-invalid"
 SEVERITY = Severity.ERROR
-HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     for document in corpus.of_kind(
         DocumentKind.OPENAPI, DocumentKind.ASYNCAPI, DocumentKind.SCHEMA
     ):
-        if document.kind is DocumentKind.OPENAPI:
-            pairs, dialect = openapi_examples(document), _openapi_dialect(document)
-            fix = "fix the example, or the schema if the example shows what the API really does"
-        elif document.kind is DocumentKind.ASYNCAPI:
-            # The AsyncAPI Schema Object is a draft-07 superset.
-            pairs, dialect = asyncapi_examples(document), Draft7Validator
-            fix = "fix the example, or the schema if the example shows what the API really does"
-        elif document.path in corpus.derived:
+        if document.kind is DocumentKind.SCHEMA and document.path in corpus.derived:
             continue  # a generated bundle: its examples are checked at their sources
-        else:
-            pairs = _schema_tree_examples(document.data, "")
-            dialect = _declared_dialect(document.data)
-            fix = "fix the example, or the schema that lists it"
-        for schema_pointer, example_pointer, value in pairs:
+        if not document.usable:
+            continue
+        fix = (
+            "fix the example, or the schema that lists it"
+            if document.kind is DocumentKind.SCHEMA
+            else "fix the example, or the schema if the example shows what the API really does"
+        )
+        for schema_pointer, example_pointer, value, dialect in document_examples(document):
             uri = f"{file_uri(document.path)}#{schema_pointer}"
             failure = _first_failure(corpus.references.validator(dialect, uri), value)
             if failure is None:
@@ -213,21 +209,6 @@ def markdown_findings(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Fi
             )
 
 
-def _openapi_dialect(document: Document) -> type[Validator]:
-    version = str(document.data.get("openapi", "")) if isinstance(document.data, dict) else ""
-    if version.startswith("3.0"):
-        # OpenAPI 3.0 Schema Objects are their own dialect (3.0.3 §4.7.24): `nullable`, boolean
-        # `exclusiveMinimum`; openapi-schema-validator implements it.
-        from openapi_schema_validator import OAS30Validator
-
-        oas30: type[Validator] = OAS30Validator
-        return oas30
-    # OpenAPI 3.1 Schema Objects default to the OAS dialect, a 2020-12 vocabulary superset;
-    # `jsonSchemaDialect` may name another (OpenAPI 3.1 §4.8.1).
-    declared = document.data.get("jsonSchemaDialect") if isinstance(document.data, dict) else None
-    return _declared_dialect({"$schema": declared} if isinstance(declared, str) else {})
-
-
 def _declared_dialect(schema: Any) -> type[Validator]:
     """The validator for the draft a schema declares with ``$schema`` (2020-12 when none)."""
     cls: type[Validator] = validator_for(
@@ -299,10 +280,51 @@ def _resolve_local(document: Document, node: Any) -> Any:
     return node
 
 
+Example = tuple[str, str, Any, type[Validator]]  # schema pointer, example pointer, value, dialect
+
+
+def document_examples(document: Document) -> Iterator[Example]:
+    """Every example of a schema file or an API document, with the schema it illustrates and
+    the validator for the dialect that schema is written in."""
+    kind = "schema" if document.kind is DocumentKind.SCHEMA else document.kind.value
+    data = _mapping(document.data)
+    version = str(data.get("openapi", data.get("asyncapi", document.dialect)))
+    if kind == "schema":
+        version = document.dialect
+    if document.kind is DocumentKind.OPENAPI:
+        holder_dialect = validator_class_at(kind, version, _jsonschema_dialect(data))
+        for at, holder in schema_holders(document):
+            for schema_at, example_at, value in _holder_examples(document, holder, at):
+                yield schema_at, example_at, value, holder_dialect
+    if document.kind is DocumentKind.ASYNCAPI:
+        for schema_at, example_at, value in asyncapi_message_examples(document):
+            yield schema_at, example_at, value, validator_class_at(kind, version, None)
+    # OpenAPI 3.0 Schema Objects have `example` only; 3.1 and JSON Schema `examples` too.
+    listed = not (document.kind is DocumentKind.OPENAPI and version.startswith("3.0"))
+    default = _jsonschema_dialect(data) if document.kind is DocumentKind.OPENAPI else None
+    for schema in schema_objects(document):
+        node = schema.node
+        dialect = validator_class_at(kind, version, schema.declared or default)
+        examples = node.get("examples")
+        if listed and isinstance(examples, list):
+            for index, value in enumerate(examples):
+                if not _is_reference(value):
+                    at = join_pointer(join_pointer(schema.pointer, "examples"), index)
+                    yield schema.pointer, at, value, dialect
+        if "example" in node and not _is_reference(node["example"]):
+            yield schema.pointer, join_pointer(schema.pointer, "example"), node["example"], dialect
+
+
+def _jsonschema_dialect(data: dict[str, Any]) -> str | None:
+    """OpenAPI 3.1 ``jsonSchemaDialect`` (§4.8.1): the default ``$schema`` of its schemas."""
+    declared = data.get("jsonSchemaDialect")
+    return declared if isinstance(declared, str) else None
+
+
 def _holder_examples(
     document: Document, holder: dict[str, Any], at: str
 ) -> Iterator[tuple[str, str, Any]]:
-    """Examples of a media type or parameter object, against its ``schema``."""
+    """Examples of a media type, parameter or header object, against its ``schema``."""
     if "schema" not in holder:
         return
     schema_at = join_pointer(at, "schema")
@@ -317,67 +339,6 @@ def _holder_examples(
             yield schema_at, pointer, resolved["value"]
 
 
-def openapi_examples(document: Document) -> Iterator[tuple[str, str, Any]]:
-    """(schema pointer, example pointer, example value) for every example in an OpenAPI document."""
-    data = document.data
-    paths = _mapping(data.get("paths"))
-    for route, item in sorted(paths.items()):
-        base = join_pointer("/paths", route)
-        item = _mapping(item)
-        for index, parameter in enumerate(item.get("parameters") or []):
-            if isinstance(parameter, dict):
-                yield from _holder_examples(
-                    document, parameter, join_pointer(join_pointer(base, "parameters"), index)
-                )
-        for method in HTTP_METHODS:
-            operation = _mapping(item.get(method))
-            at = join_pointer(base, method)
-            for index, parameter in enumerate(operation.get("parameters") or []):
-                if isinstance(parameter, dict):
-                    yield from _holder_examples(
-                        document, parameter, join_pointer(join_pointer(at, "parameters"), index)
-                    )
-            body = _mapping(operation.get("requestBody"))
-            for media, entry in sorted(_mapping(body.get("content")).items()):
-                where = join_pointer(
-                    join_pointer(join_pointer(at, "requestBody"), "content"), media
-                )
-                yield from _holder_examples(document, _mapping(entry), where)
-            for status, response in sorted(_mapping(operation.get("responses")).items()):
-                for media, entry in sorted(_mapping(_mapping(response).get("content")).items()):
-                    where = join_pointer(
-                        join_pointer(
-                            join_pointer(join_pointer(at, "responses"), status), "content"
-                        ),
-                        media,
-                    )
-                    yield from _holder_examples(document, _mapping(entry), where)
-    if str(data.get("openapi", "")).startswith("3.1"):
-        yield from _schema_examples(data, "")
-
-
-def _schema_examples(node: Any, pointer: str) -> Iterator[tuple[str, str, Any]]:
-    """OpenAPI 3.1 Schema Objects are 2020-12 schemas: their ``examples`` must pass them."""
-    if isinstance(node, dict):
-        if "schema" in node and isinstance(node["schema"], dict):
-            yield from _schema_tree_examples(node["schema"], join_pointer(pointer, "schema"))
-        for key, child in node.items():
-            if key == "schema":
-                continue
-            if key == "schemas" and pointer == "/components" and isinstance(child, dict):
-                for name, schema in sorted(child.items()):
-                    yield from _schema_tree_examples(
-                        schema, join_pointer(join_pointer(pointer, key), name)
-                    )
-                continue
-            if key in {"example", "examples"}:
-                continue
-            yield from _schema_examples(child, join_pointer(pointer, key))
-    elif isinstance(node, list):
-        for index, child in enumerate(node):
-            yield from _schema_examples(child, join_pointer(pointer, index))
-
-
 def _is_reference(example: Any) -> bool:
     """An example written as ``{"$ref": ...}``: a reference to an example kept elsewhere (a common
     bundling convention, AsyncAPI's ``"example": {"$ref": ".../examples/3.0.0/channel.json"}``),
@@ -387,33 +348,7 @@ def _is_reference(example: Any) -> bool:
     )
 
 
-def _schema_tree_examples(schema: Any, pointer: str) -> Iterator[tuple[str, str, Any]]:
-    if not isinstance(schema, dict):
-        return
-    examples = schema.get("examples")
-    if isinstance(examples, list):
-        for index, value in enumerate(examples):
-            if not _is_reference(value):
-                yield pointer, join_pointer(join_pointer(pointer, "examples"), index), value
-    if "example" in schema and not _is_reference(schema["example"]):
-        yield pointer, join_pointer(pointer, "example"), schema["example"]
-    # `definitions` is draft-07 and older's `$defs` (draft-07 Validation, section 9).
-    for keyword in ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas"):
-        for name, child in sorted(_mapping(schema.get(keyword)).items()):
-            yield from _schema_tree_examples(
-                child, join_pointer(join_pointer(pointer, keyword), name)
-            )
-    for keyword in ("items", "additionalProperties", "not", "if", "then", "else", "contains"):
-        yield from _schema_tree_examples(schema.get(keyword), join_pointer(pointer, keyword))
-    for keyword in ("allOf", "anyOf", "oneOf", "prefixItems"):
-        children = schema.get(keyword)
-        for index, child in enumerate(children if isinstance(children, list) else []):
-            yield from _schema_tree_examples(
-                child, join_pointer(join_pointer(pointer, keyword), index)
-            )
-
-
-def asyncapi_examples(document: Document) -> Iterator[tuple[str, str, Any]]:
+def asyncapi_message_examples(document: Document) -> Iterator[tuple[str, str, Any]]:
     """Message ``examples[].payload`` against the message ``payload`` (AsyncAPI 2.x and 3.x)."""
     data = document.data
     messages: list[tuple[str, dict[str, Any]]] = []
@@ -436,16 +371,18 @@ def asyncapi_examples(document: Document) -> Iterator[tuple[str, str, Any]]:
             elif isinstance(message, dict):
                 messages.append((at, message))
     for at, message in messages:
-        if "payload" not in message or "$ref" in message:
+        payload = message.get("payload")
+        if payload is None or "$ref" in message:
+            continue
+        # A Multi Format Schema Object (3.x) or a message `schemaFormat` (2.x) of another
+        # schema language: not ours to judge.
+        if isinstance(payload, dict) and "schemaFormat" in payload:
+            continue
+        if not str(message.get("schemaFormat", "application/schema")).startswith(
+            ("application/schema", "application/vnd.aai.asyncapi")
+        ):
             continue
         for index, example in enumerate(message.get("examples") or []):
             if isinstance(example, dict) and "payload" in example:
                 where = join_pointer(join_pointer(join_pointer(at, "examples"), index), "payload")
                 yield join_pointer(at, "payload"), where, example["payload"]
-        payload = message["payload"]
-        # AsyncAPI 3 Multi Format Schema Objects wrap a schema in another format: not ours to judge.
-        if isinstance(payload, dict) and "schemaFormat" not in payload:
-            yield from _schema_tree_examples(payload, join_pointer(at, "payload"))
-    for name, schema in sorted(_mapping(_mapping(data.get("components")).get("schemas")).items()):
-        if isinstance(schema, dict) and "schemaFormat" not in schema:
-            yield from _schema_tree_examples(schema, f"/components/schemas/{escape_token(name)}")

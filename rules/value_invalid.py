@@ -1,0 +1,186 @@
+"""A ``default``, ``const`` or ``enum`` member that the schema it sits in rejects.
+
+What it does
+    Checks the values a schema states about itself, at every depth of every schema object (schema
+    files, and the schema objects of OpenAPI and AsyncAPI documents: components, parameters,
+    headers, media types, payloads), each in the dialect that object is written in:
+
+    - ``default``: validated against its schema (a ``default`` outside its own ``enum`` is the
+      classic case; JSON Schema Validation 2020-12 §9.2: it "SHOULD be valid against the
+      associated schema");
+    - ``const``: validated against the schema's other keywords (``type: string`` with
+      ``const: 3`` is a schema no instance satisfies);
+    - each ``enum`` member: validated against the schema's other keywords (``type: string`` with
+      ``enum: [a, b, null]`` never accepts ``null``; an OpenAPI 3.0 ``nullable: true`` does).
+
+    The finding is at the value (``.../default``, ``.../enum/2``) and names the keyword it breaks,
+    with that keyword as a related location. ``$ref``\\s resolve through the corpus; a schema whose
+    references do not resolve is skipped (``unresolved-ref`` reports it). In OpenAPI documents
+    ``default`` is left to ``openapi-invalid``, whose validator already checks it; ``examples``
+    and ``example`` are ``example-invalid``'s. A generated bundle (``speclint.lineage``) is
+    checked at its sources.
+
+Why is this bad?
+    A default is what a server assumes when the field is absent, and what generated clients and
+    forms pre-fill: a default the schema rejects makes the documented behaviour invalid by the
+    contract's own rules. An ``enum`` member or ``const`` the other keywords reject is a value no
+    valid instance can hold, so the enum documents a value the API can never send.
+
+Example
+    ::
+
+        "mode": {"type": "string", "enum": ["sync", "async"], "default": "auto"}
+
+    FAIL: ``error [value-invalid] `default` "auto" fails its own schema: 'auto' is not one of
+    ['sync', 'async'] (keyword `enum`) ...``
+
+Use instead
+    ::
+
+        "mode": {"type": "string", "enum": ["sync", "async"], "default": "sync"}
+
+    PASS.
+
+Options
+    ``keywords`` (default ``["default", "const", "enum"]``): the value keywords to check.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
+from referencing.exceptions import Unresolvable
+
+from speclint.corpus import Corpus, Document
+from speclint.findings import Finding, Severity
+from speclint.kinds import DocumentKind
+from speclint.references import file_uri
+from speclint.schema_objects import SchemaObject, schema_objects
+from speclint.structured import join_pointer
+from speclint.validation import error_pointer, explain, short_message, validator_class_at
+
+ID = "value-invalid"
+SEVERITY = Severity.ERROR
+READS = "structured"
+
+KEYWORDS = ("default", "const", "enum")
+_SHOWN = 40  # characters of a value quoted in a message
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    wanted = [str(k) for k in options.get("keywords", KEYWORDS) if str(k) in KEYWORDS]
+    for document in corpus.of_kind(
+        DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
+    ):
+        if document.path in corpus.derived or not document.usable:
+            continue
+        kind = document.kind.value if document.kind is not DocumentKind.SCHEMA else "schema"
+        version = _version(document)
+        for schema in schema_objects(document):
+            for keyword, pointer, value in _values(document, schema, wanted):
+                validator_class = validator_class_at(kind, version, schema.declared)
+                uri = f"{file_uri(document.path)}#{schema.pointer}"
+                error = _first_error(corpus.references.validator(validator_class, uri), value)
+                if error is not None:
+                    yield _finding(document, schema, keyword, pointer, value, error)
+
+
+def _version(document: Document) -> str:
+    data = document.data if isinstance(document.data, dict) else {}
+    if document.kind is DocumentKind.OPENAPI:
+        return str(data.get("openapi", ""))
+    if document.kind is DocumentKind.ASYNCAPI:
+        return str(data.get("asyncapi", ""))
+    return document.dialect
+
+
+def _values(
+    document: Document, schema: SchemaObject, wanted: list[str]
+) -> Iterator[tuple[str, str, Any]]:
+    """(keyword, pointer of the value, value) for each value this schema object states."""
+    node = schema.node
+    if "$ref" in node and len(node) > 1 and _ref_alone(document, schema):
+        return  # draft-07 and older, OpenAPI 3.0: the siblings of a `$ref` are ignored
+    if "default" in wanted and "default" in node and document.kind is not DocumentKind.OPENAPI:
+        yield "default", join_pointer(schema.pointer, "default"), node["default"]
+    if "const" in wanted and "const" in node:
+        yield "const", join_pointer(schema.pointer, "const"), node["const"]
+    members = node.get("enum")
+    if "enum" in wanted and isinstance(members, list):
+        for index, member in enumerate(members):
+            yield "enum", join_pointer(join_pointer(schema.pointer, "enum"), index), member
+
+
+def _ref_alone(document: Document, schema: SchemaObject) -> bool:
+    from speclint.dialects import dialect_of_schema, ref_replaces_siblings
+
+    if document.kind is DocumentKind.OPENAPI:
+        inherited = f"OpenAPI {_version(document)}"
+    elif document.kind is DocumentKind.ASYNCAPI:
+        inherited = f"AsyncAPI {_version(document)}"
+    else:
+        inherited = document.dialect or "2020-12"
+    return ref_replaces_siblings(dialect_of_schema(schema.declared, inherited))
+
+
+def _first_error(validator: Any, value: Any) -> ValidationError | None:
+    try:
+        errors = sorted(
+            validator.iter_errors(value), key=lambda e: [str(t) for t in e.absolute_path]
+        )
+    except Unresolvable:
+        return None  # unresolved-ref reports the broken reference
+    except (SchemaError, UnknownType, RecursionError):
+        return None  # an invalid schema is schema-invalid's finding
+    return explain(errors[0]) if errors else None
+
+
+def _finding(
+    document: Document,
+    schema: SchemaObject,
+    keyword: str,
+    pointer: str,
+    value: Any,
+    error: ValidationError,
+) -> Finding:
+    broken = error.validator if isinstance(error.validator, str) else ""
+    # The schema path is relative to this schema object; keep the part inside it (up to a
+    # `$ref`, where it leaves for another schema).
+    tokens = [str(t) for t in error.absolute_schema_path]
+    if "$ref" in tokens:
+        tokens = tokens[: tokens.index("$ref") + 1]
+    at = schema.pointer
+    for token in tokens:
+        at = join_pointer(at, token)
+    where = error_pointer(error)
+    inside = f" at {where}" if where else ""
+    what = "an `enum` member" if keyword == "enum" else f"`{keyword}`"
+    return Finding(
+        ID,
+        SEVERITY,
+        f"{what} {_shown(value)} fails its own schema{inside}: {short_message(error)}; "
+        f"{_advice(keyword, broken)}",
+        document.location(pointer),
+        related=(document.location(at, note=f"the `{broken or 'schema'}` it breaks"),),
+        key=pointer,
+    )
+
+
+def _advice(keyword: str, broken: str) -> str:
+    if keyword == "default" and broken == "enum":
+        return "make the default one of the `enum` values, or add it to the `enum`"
+    if keyword == "default":
+        return "make the default a value the schema accepts, or drop it"
+    if keyword == "enum" and broken == "type":
+        return "remove the member from the `enum`, or add its type to `type`"
+    if keyword == "enum":
+        return f"remove the member from the `enum`, or relax the `{broken}` it breaks"
+    return f"fix the `const`, or the `{broken}` it contradicts (no instance can match both)"
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, default=str)
+    return f"`{text}`" if len(text) <= _SHOWN else f"`{text[: _SHOWN - 3]}...`"

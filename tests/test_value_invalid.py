@@ -1,0 +1,123 @@
+"""value-invalid (defaults, consts and enum members against their own schema) and the examples
+example-invalid now finds at every depth."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import schema
+from speclint.catalog import all_rules
+from speclint.corpus import Corpus
+from speclint.findings import Finding
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+
+def findings_of(rule: str, root: Path, options: dict[str, object] | None = None) -> list[Finding]:
+    return list(all_rules()[rule].check(Corpus.load(root), options or {}))
+
+
+def test_default_outside_its_enum_fails_and_passes(make_corpus: MakeCorpus) -> None:
+    mode = {"type": "string", "enum": ["sync", "async"], "default": "auto"}
+    root = make_corpus(
+        {"schemas/run.schema.json": schema(type="object", properties={"mode": mode})}
+    )
+    [finding] = findings_of("value-invalid", root)
+    assert finding.location.pointer == "/properties/mode/default"
+    assert finding.location.line == 11
+    assert "keyword `enum`" in finding.message and '"auto"' in finding.message
+    assert "one of the `enum` values" in finding.message
+    assert finding.related[0].pointer == "/properties/mode/enum"
+    mode["default"] = "sync"
+    (root / "schemas/run.schema.json").write_text(schema(type="object", properties={"mode": mode}))
+    assert findings_of("value-invalid", root) == []
+
+
+def test_enum_member_and_const_against_their_siblings(make_corpus: MakeCorpus) -> None:
+    body = {
+        "type": "object",
+        "properties": {
+            "status": {"type": "string", "enum": ["running", None]},
+            "kind": {"type": "string", "const": 3},
+            "level": {"type": "integer", "minimum": 1, "enum": [0, 1, 2]},
+        },
+    }
+    root = make_corpus({"schemas/run.schema.json": schema(**body)})
+    found = {f.location.pointer: f for f in findings_of("value-invalid", root)}
+    assert set(found) == {
+        "/properties/status/enum/1",
+        "/properties/kind/const",
+        "/properties/level/enum/0",
+    }
+    assert "add its type to `type`" in found["/properties/status/enum/1"].message
+    assert "keyword `minimum`" in found["/properties/level/enum/0"].message
+    body["properties"] = {
+        "status": {"type": ["string", "null"], "enum": ["running", None]},
+        "kind": {"type": "string", "const": "3"},
+        "level": {"type": "integer", "minimum": 0, "enum": [0, 1, 2]},
+    }
+    (root / "schemas/run.schema.json").write_text(schema(**body))
+    assert findings_of("value-invalid", root) == []
+
+
+def test_values_are_judged_in_their_own_dialect(make_corpus: MakeCorpus) -> None:
+    """OpenAPI 3.0 `nullable` admits null into an enum; draft-07 ignores a `$ref`'s siblings;
+    OpenAPI `default`s are openapi-invalid's (its validator checks them)."""
+    openapi = (
+        "openapi: 3.0.3\ninfo: {title: Runs, version: 1.0.0}\npaths: {}\n"
+        "components:\n  schemas:\n    Run:\n      type: object\n      properties:\n"
+        "        status: {type: string, nullable: true, enum: [running, null]}\n"
+        "        mode: {type: string, enum: [a, b], default: c}\n"
+    )
+    draft7 = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {"m": {"enum": ["y"]}},
+        "properties": {"d": {"$ref": "#/definitions/m", "default": "x"}},
+    }
+    root = make_corpus({"api/openapi.yaml": openapi, "schemas/old.schema.json": json.dumps(draft7)})
+    assert findings_of("value-invalid", root) == []
+    (root / "api/openapi.yaml").write_text(openapi.replace("nullable: true, ", ""))
+    [finding] = findings_of("value-invalid", root)
+    assert finding.location.pointer == "/components/schemas/Run/properties/status/enum/1"
+
+
+def test_keywords_option_switches_checks_off(make_corpus: MakeCorpus) -> None:
+    body = {"properties": {"a": {"type": "string", "enum": ["x"], "default": "y", "const": 1}}}
+    root = make_corpus({"schemas/a.schema.json": schema(**body)})
+    assert len(findings_of("value-invalid", root)) == 3
+    only = findings_of("value-invalid", root, {"keywords": ["const"]})
+    assert [f.location.pointer for f in only] == ["/properties/a/const"]
+
+
+def test_examples_at_every_depth(make_corpus: MakeCorpus) -> None:
+    """Response headers, OpenAPI 3.0 schema objects and draft-04 tuple items hold examples too."""
+    openapi = (
+        "openapi: 3.0.3\ninfo: {title: Runs, version: 1.0.0}\n"
+        "paths:\n  /runs:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+        "          headers:\n            X-Rate:\n              schema: {type: integer}\n"
+        "              example: many\n"
+        "components:\n  schemas:\n    Run:\n      type: object\n      properties:\n"
+        "        size: {type: integer, example: big}\n"
+    )
+    draft4 = {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "type": "array",
+        "items": [{"type": "string"}, {"type": "integer", "examples": ["two"]}],
+    }
+    root = make_corpus(
+        {"api/openapi.yaml": openapi, "schemas/pair.schema.json": json.dumps(draft4, indent=2)}
+    )
+    found = sorted(f.location.pointer for f in findings_of("example-invalid", root))
+    assert found == [
+        "/components/schemas/Run/properties/size/example",
+        "/items/1/examples/0",
+        "/paths/~1runs/get/responses/200/headers/X-Rate/example",
+    ]
+    (root / "api/openapi.yaml").write_text(
+        openapi.replace("example: many", "example: 5").replace("example: big", "example: 3")
+    )
+    draft4["items"][1]["examples"] = [2]  # type: ignore[index]
+    (root / "schemas/pair.schema.json").write_text(json.dumps(draft4))
+    assert findings_of("example-invalid", root) == []
