@@ -135,6 +135,12 @@ class Config:
     # For each [[waivers]] table: the line of its header and of its `expires` key (the header's
     # when it has none), so a bad value is reported where it is written.
     waiver_lines: tuple[tuple[int, int], ...] = ()
+    # The configuration file's lines, so a finding about a configured entry can point at it.
+    text_lines: tuple[str, ...] = ()
+
+    def line_of(self, needle: str) -> int:
+        """The first line of the configuration file that holds ``needle`` (1 when none)."""
+        return next((n for n, line in enumerate(self.text_lines, 1) if needle in line), 1)
 
 
 def load_config(root: Path, explicit: Path | None = None) -> Config:
@@ -165,7 +171,11 @@ def load_config(root: Path, explicit: Path | None = None) -> Config:
             parsed = tool
         table, source = parsed, str(candidate)
         lines = _waiver_lines(text, candidate.name)
-        return replace(config_from_table(table, source), waiver_lines=lines)
+        return replace(
+            config_from_table(table, source),
+            waiver_lines=lines,
+            text_lines=tuple(text.split("\n")),
+        )
     return config_from_table(table, source)
 
 

@@ -99,6 +99,9 @@ class Corpus:
     # about the repository's files (``rfc-affects``) is answered from this list, never the disk,
     # so it stays inside the root and inside the run cache's key.
     tree: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    # Indexes that modules above build once per run from this corpus (``fences.definition_index``):
+    # kept here by name so the corpus model need not import them.
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def load(
@@ -172,6 +175,14 @@ class Corpus:
         for document in self.documents.values():
             if document.kind in kinds and document.usable:
                 yield document
+
+    def config_path(self) -> str:
+        """The configuration file as reports name files: relative to the root when inside it."""
+        source = self.config.source or "speclint.toml"
+        try:
+            return Path(source).resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return source
 
     def sources(self) -> dict[str, str]:
         return {path: doc.text for path, doc in self.documents.items() if doc.text is not None}

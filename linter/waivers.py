@@ -25,14 +25,12 @@ is the system's, or ``SPECLINT_TODAY`` (YYYY-MM-DD) when set, for reproducible r
 
 from __future__ import annotations
 
-import contextlib
 import datetime
 import json
 import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from .corpus import Corpus
@@ -202,9 +200,7 @@ def _markdown(path: str, text: str) -> list[Waiver]:
 def _configured(corpus: Corpus) -> list[Waiver]:
     found = []
     config = corpus.config
-    source = config.source or "speclint.toml"
-    with contextlib.suppress(ValueError):
-        source = Path(source).relative_to(corpus.root).as_posix()  # as reports name files
+    source = corpus.config_path()
     for index, table in enumerate(config.waivers):
         rules = _rules(table.get("rules", table.get("rule", "")))
         header, expiry_line = (

@@ -5,20 +5,23 @@ What it does
     written in (2020-12 unless it says otherwise), resolving ``$ref``\\s through the corpus
     (offline):
 
-    - OpenAPI media types and parameters: ``example``, and each ``examples.<name>.value``
-      (following ``$ref``\\s to ``components/examples``), against the sibling ``schema``;
-    - OpenAPI 3.1 schema objects: each item of ``examples`` (and a legacy ``example``), against
-      that schema;
-    - AsyncAPI messages: each ``examples[].payload`` against the message's ``payload``; schemas
-      in ``components/schemas`` and inline payloads: their ``examples`` (draft-07, the AsyncAPI
-      Schema Object's base);
-    - JSON Schema files: every ``examples`` item, against the (sub)schema that lists it, in the
-      draft its ``$schema`` declares;
+    - OpenAPI media types, parameters and headers (wherever they are: paths, webhooks,
+      components): ``example``, and each ``examples.<name>.value`` (following ``$ref``\\s to
+      ``components/examples``), against the sibling ``schema``;
+    - AsyncAPI messages: each ``examples[].payload`` against the message's ``payload``;
+    - every schema object at every depth (schema files; OpenAPI, AsyncAPI components, payloads
+      and headers): each item of ``examples`` and a legacy ``example``, against that schema, in
+      the dialect it is written in (its ``$schema``, else the document's: OpenAPI 3.0 Schema
+      Objects have ``example`` only; AsyncAPI's are draft-07);
     - Markdown: every ``json`` / ``jsonc`` code fence tied to a schema, by its info string
       (```` ```json schema=schemas/x.schema.json ````), by a marker comment just above it
       (``<!-- normative-example: x.schema.json -->``), by configuration, or by the paragraph just
       above it naming exactly one schema file (a link or a backticked file name). ``jsonc``
-      comments and trailing commas are allowed.
+      comments and trailing commas are allowed;
+    - Markdown: a fence that the paragraph introducing it, or its heading, says is one schema
+      definition, by its ``$defs``/``definitions`` key or ``title`` ("Request
+      `MessageSendParams` object:", "### `MessageSendParams` Object"), when one definition of
+      the page's version line has that name.
 
     The finding points at the example's line (inside a fence: the failing member's line) and
     names the failing keyword. A schema whose references do not resolve is skipped
@@ -71,12 +74,16 @@ Options
         [rules.example-invalid.fences]
         "spec/rest-endpoints.md#create-a-run" = "schemas/run-request.schema.json"
 
-    ``adjacent`` (default ``true``): tie fences by the paragraph above them; ``false`` keeps only
-    explicit ties.
+    A configured key whose page or heading does not exist is a warning at the configuration
+    entry: it would otherwise check nothing, silently.
+
+    ``adjacent`` (default ``true``): tie fences by the paragraph above them (a schema file it
+    names, or a definition it introduces); ``false`` keeps only explicit ties.
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -133,6 +140,7 @@ def markdown_findings(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Fi
     markers = tuple(str(m) for m in options.get("markers", DEFAULT_MARKERS))
     configured = {str(k): str(v) for k, v in dict(options.get("fences", {})).items()}
     adjacent = bool(options.get("adjacent", True))
+    yield from _unmatched_configuration(corpus, configured)
     for document in corpus.of_kind(DocumentKind.MARKDOWN):
         lines = (document.text or "").split("\n")
         for tie in fence_ties(corpus, document, markers, configured, adjacent):
@@ -206,6 +214,45 @@ def markdown_findings(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Fi
                     *((tie_location,) if tie.line != fence.line else ()),
                 ),
                 key=f"{fence.line}{where}",
+            )
+
+
+def _unmatched_configuration(corpus: Corpus, configured: Mapping[str, str]) -> Iterator[Finding]:
+    """A configured fence tie whose page or heading does not exist checks nothing, silently:
+    the heading was renamed, or the key misspelt."""
+    for key, schema_name in sorted(configured.items()):
+        page, _, anchor = key.partition("#")
+        document = corpus.documents.get(page)
+        where = Location(
+            corpus.config_path(),
+            corpus.config.line_of(f'"{key}"'),
+            1,
+            pointer=f"/rules/{ID}/fences/{escape_token(key)}",
+        )
+        if document is None or document.kind is not DocumentKind.MARKDOWN:
+            yield Finding(
+                ID,
+                Severity.WARNING,
+                f"the configured fence tie `{key}` names no Markdown page of the corpus, so no "
+                f"example is checked against `{schema_name}`: fix the page path (relative to the "
+                "corpus root) or remove the entry",
+                where,
+                key=f"config:{key}",
+            )
+            continue
+        anchors = [h.anchor for h in document.prose.headings] if document.prose else []
+        if anchor and anchor not in anchors:
+            close = difflib.get_close_matches(anchor, anchors, n=1)
+            hint = f" (did you mean `#{close[0]}`?)" if close else ""
+            yield Finding(
+                ID,
+                Severity.WARNING,
+                f"the configured fence tie `{key}` matches no heading of `{page}`{hint}, so no "
+                f"example is checked against `{schema_name}`: write the heading's anchor as "
+                "GitHub makes it, or remove the entry",
+                where,
+                related=(Location(page, 1, 1, note="the page it names"),),
+                key=f"config:{key}",
             )
 
 

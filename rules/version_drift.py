@@ -169,9 +169,7 @@ def _package(corpus: Corpus) -> tuple[str, Location] | None:
 def _corpus_version(corpus: Corpus, options: Mapping[str, Any]) -> tuple[str, Location, str] | None:
     configured = options.get("version")
     if configured is not None:
-        where = Location(
-            corpus.config.source or "speclint.toml", 1, 1, note="the configured version"
-        )
+        where = Location(corpus.config_path(), 1, 1, note="the configured version")
         return str(configured), where, "configured"
     changelog = _changelog(corpus)
     if changelog is not None:

@@ -121,3 +121,90 @@ def test_examples_at_every_depth(make_corpus: MakeCorpus) -> None:
     draft4["items"][1]["examples"] = [2]  # type: ignore[index]
     (root / "schemas/pair.schema.json").write_text(json.dumps(draft4))
     assert findings_of("example-invalid", root) == []
+
+
+SEND_PARAMS = {
+    "$defs": {
+        "MessageSendParams": {
+            "type": "object",
+            "properties": {"message": {"type": "string"}, "blocking": {"type": "boolean"}},
+            "required": ["message"],
+        },
+        "AgentSkill": {"type": "object", "properties": {"id": {"type": "string"}}},
+    }
+}
+
+
+def test_a_fence_is_tied_to_the_definition_its_heading_or_paragraph_introduces(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "# Methods\n\n### 7.1. `MessageSendParams` Object\n\n"
+        '```json\n{"message": "hi", "blocking": "yes"}\n```\n\n'
+        "Request `MessageSendParams` object:\n\n"
+        '```json\n{"blocking": 1}\n```\n'
+    )
+    root = make_corpus({"schemas/api.schema.json": schema(**SEND_PARAMS), "spec/methods.md": page})
+    found = findings_of("example-invalid", root)
+    assert [(f.location.line, f.related[1].line) for f in found] == [(6, 3), (12, 9)]
+    assert all("MessageSendParams" in f.message for f in found)
+    fixed = page.replace('"yes"', "true").replace('{"blocking": 1}', '{"blocking": false}')
+    (root / "spec/methods.md").write_text(fixed)
+    assert findings_of("example-invalid", root) == []
+
+
+def test_a_text_naming_a_definition_among_other_things_ties_nothing(
+    make_corpus: MakeCorpus,
+) -> None:
+    """ "Each `AgentSkill` maps to a `MessageSendParams`:" is about the fence, not its type; and
+    a heading with other words ("Sending `MessageSendParams` twice") is not the object's."""
+    page = (
+        "# Agents\n\nEach `AgentSkill` maps to one `MessageSendParams`:\n\n"
+        '```json\n{"name": "card", "skills": []}\n```\n\n'
+        "## Sending `MessageSendParams` twice\n\n"
+        '```json\n{"blocking": 1}\n```\n'
+    )
+    root = make_corpus({"schemas/api.schema.json": schema(**SEND_PARAMS), "spec/agents.md": page})
+    assert findings_of("example-invalid", root) == []
+
+
+def test_a_configured_fence_tie_that_matches_no_heading_is_a_finding(
+    make_corpus: MakeCorpus,
+) -> None:
+    config = (
+        "[rules.example-invalid.fences]\n"
+        '"spec/methods.md#send-a-mesage" = "schemas/api.schema.json#/$defs/MessageSendParams"\n'
+        '"spec/gone.md" = "schemas/api.schema.json"\n'
+    )
+    root = make_corpus(
+        {
+            "schemas/api.schema.json": schema(**SEND_PARAMS),
+            "spec/methods.md": "# Methods\n\n## Send a message\n\nText.\n",
+            "speclint.toml": config,
+        }
+    )
+    from speclint.config import load_config
+
+    corpus = Corpus.load(root, load_config(root))
+    options = corpus.config.rule_options.get("example-invalid", {})
+    found = sorted(
+        list(all_rules()["example-invalid"].check(corpus, options)), key=lambda f: f.location.line
+    )
+    assert [(f.location.line, f.severity.label) for f in found] == [(2, "warning"), (3, "warning")]
+    assert {f.location.path for f in found} == {"speclint.toml"}
+    assert "did you mean `#send-a-message`" in found[0].message
+    assert "names no Markdown page" in found[1].message
+    (root / "speclint.toml").write_text(
+        config.replace("mesage", "message").replace(
+            '"spec/gone.md" = "schemas/api.schema.json"\n', ""
+        )
+    )
+    corpus = Corpus.load(root, load_config(root))
+    assert (
+        list(
+            all_rules()["example-invalid"].check(
+                corpus, corpus.config.rule_options.get("example-invalid", {})
+            )
+        )
+        == []
+    )
