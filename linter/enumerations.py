@@ -6,7 +6,12 @@ Spec prose states value sets in a handful of shapes, each read here from the Mar
   `` `queued | running | failed` ``;
 - "one of `x`, `y` or `z`" (and "MUST be one of:"), and "Supported values are: `a`, `b`" (also
   one value per ``<br>- `a`: ...`` line, in a reference-table row whose first cell names the field);
-- a table column whose every cell is one code span (the column header names the field);
+- a table column whose every cell is one code span (the column header names the field, as
+  `` `Run.status` ``, ``status`` or ``Status``; a generic header such as "Value" leaves it to the
+  sentence introducing the table);
+- code spans joined by slashes, commas or "or" after the field they belong to ("the run's
+  `status` flips to `completed` / `failed` / `paused`"): a few of its values, never its
+  complete set, so only a value the schema lacks is drift;
 - a bullet list whose every item starts with a code span, introduced by a sentence that names the
   field;
 - a TypeScript-style literal union in a code fence, ``kind: 'approval' | 'clarification'``;
@@ -21,9 +26,12 @@ A *counted claim* is a number (word or digit) before what it counts: "four kind 
 2. a reference next to it: `` `RunSnapshot.status` `` (a schema ``title``, ``$defs`` or
    ``components/schemas`` name, then a property) or a schema file named in the same paragraph or
    its intro plus the field: high;
-3. the field name the text gives (table header, `` `kind` ``, ``kind:``) matched against every
-   enumerated property of that name in the corpus, kept only when the two value sets share at
-   least two values and one contains the other or they overlap by half (Jaccard ≥ 0.5): medium.
+3. the field name the text gives (table header, `` `kind` ``, ``kind:``, the sentence
+   introducing a "Value" column, the word before a list) matched against every enumerated
+   property of that name in the corpus, kept only when the two value sets share at least two
+   values and one contains the other or they overlap by half (Jaccard ≥ 0.5; for a list the
+   text does not give as complete, most of its values): medium. Not in a proposal (an RFC or
+   SEP page): it states a change, and binds only by 1 or 2.
 
 Anything weaker is not bound: a drift reported on a guess would be noise.
 """
@@ -67,6 +75,71 @@ _CODE = re.compile(r"`([^`\n]+)`")
 _UNION = re.compile(r"`[^`\n]+`(?:\s*\\?\|\s*`[^`\n]+`)+")
 _IN_SPAN_UNION = re.compile(rf"^\s*['\"]?{VALUE}['\"]?(?:\s*\|\s*['\"]?{VALUE}['\"]?)+\s*$")
 _ONE_OF = re.compile(r"\bone of\b:?\s*((?:`[^`\n]+`[\s,]*(?:or\s+|and\s+|/\s*|\|\s*)?){2,})", re.I)
+# Code spans joined by slashes, commas or "or": "`completed` / `failed` / `paused`",
+# "`sync`, `async`, `batch` or `stream`".
+_SEPARATED = re.compile(
+    r"`[^`\n]+`(?:\s*(?:/|,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+)\s*`[^`\n]+`)+"
+)
+# Words between a field and its values that are not the field ("the run's mode *is*").
+_NOT_FIELD = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "be",
+        "was",
+        "were",
+        "its",
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "from",
+        "with",
+        "as",
+        "may",
+        "can",
+        "must",
+        "should",
+        "will",
+        "shall",
+        "flips",
+        "flip",
+        "moves",
+        "move",
+        "becomes",
+        "become",
+        "transitions",
+        "changes",
+        "set",
+        "sets",
+        "either",
+        "also",
+        "then",
+        "when",
+        "only",
+        "one",
+        "value",
+        "values",
+        "field",
+        "property",
+        "either",
+        "takes",
+        "take",
+        "has",
+        "have",
+    ]
+)
 _TS_UNION = re.compile(
     r"""(?P<field>[A-Za-z_]\w*)\??\s*:\s*\|?\s*(?P<values>(?:['"][^'"\n]+['"]\s*\|\s*)+['"][^'"\n]+['"])"""
 )
@@ -275,6 +348,45 @@ def _inline_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
                     number,
                 )
 
+        # Last: the same spans read as a union, a "one of" or a counted list say more.
+        for match in _SEPARATED.finditer(text):
+            spans = _CODE.findall(match.group(0))
+            if not all(_is_value(v) for v in spans) or len(set(spans)) < 2:
+                continue
+            if "/" not in match.group(0) and len(spans) < 3:
+                continue  # "`a` or `b`" is too common a phrase to read as a value set
+            field_name = _field_in_sentence(text, match.start(), spans)
+            if field_name is None:
+                continue
+            line = paragraph.line + text[: match.start()].count("\n")
+            # The values a field *moves to* or *may be* here, not its whole vocabulary: only a
+            # value the schema lacks is drift (the set is never taken as complete).
+            yield ProseSet(
+                path, line, _values_of(spans), "list", paragraph.heading, field_name, text, False
+            )
+
+
+def _field_in_sentence(text: str, start: int, values: list[str]) -> str | None:
+    """The field a value list right after it belongs to, named in the same sentence: the last
+    field-like code span before the list (not a value), else the last plain word of the few
+    before it that is not grammar ("A run's mode is `sync`, ...")."""
+    sentence_start = max(text.rfind(". ", 0, start), text.rfind("\n\n", 0, start), -1) + 1
+    before = text[sentence_start:start]
+    named = [
+        m.group(1).strip()
+        for m in _CODE.finditer(before)
+        if re.fullmatch(r"[A-Za-z_][\w.-]*", m.group(1).strip())
+        and _clean(m.group(1)) not in values
+    ]
+    if named:
+        return named[-1].rsplit(".", 1)[-1]
+    words = re.findall(r"[A-Za-z_][\w'-]*", _CODE.sub(" ", before))[-4:]
+    for word in reversed(words):
+        if word.lower() in _NOT_FIELD or "'" in word:
+            continue
+        return word if re.fullmatch(r"[a-z_][\w-]*", word) else None
+    return None
+
 
 def _phrase_values(text: str) -> tuple[tuple[str, ...], int] | None:
     """ "Supported values are: `a`, `b` and `c`" (or one per ``<br>- `a`: ...`` line): the values,
@@ -329,9 +441,8 @@ def _table_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
                 spans.append(match.group(1))
             else:
                 if len(spans) >= 2:
-                    name = header.text.strip().strip("`").strip()
-                    field_name = name if re.fullmatch(r"[A-Za-z_][\w.-]*", name) else None
                     intro = _paragraph_before(prose, table.line)
+                    field_name = _column_field(header.text, intro.text if intro else "", spans)
                     yield ProseSet(
                         path,
                         table.line,
@@ -342,6 +453,62 @@ def _table_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
                         (intro.text if intro else "") + "\n" + header.text,
                         True,
                     )
+
+
+# Column headers that say "the values" without naming whose: the sentence introducing the table
+# names the field ("The `mode` of a run:" above "| Value | Meaning |").
+_GENERIC_HEADERS = frozenset(
+    [
+        "value",
+        "values",
+        "name",
+        "names",
+        "code",
+        "codes",
+        "literal",
+        "literals",
+        "token",
+        "tokens",
+        "constant",
+        "constants",
+        "identifier",
+        "id",
+        "enum",
+        "member",
+        "members",
+        "string",
+        "strings",
+        "option",
+        "options",
+    ]
+)
+
+
+def _column_field(header: str, intro: str, values: list[str]) -> str | None:
+    """The field a table column enumerates: its header (`` `Run.status` ``, ``status``,
+    ``Status``), or for a generic header ("Value") the field the introducing sentence names."""
+    name = header.strip()
+    quoted = name.startswith("`")
+    name = name.strip("`").strip()
+    if not re.fullmatch(r"[A-Za-z_][\w.-]*", name):
+        return None
+    if not quoted and name.lower() in _GENERIC_HEADERS:
+        return _named_field(intro, values)
+    if not quoted and name[:1].isupper() and name[1:].islower():
+        name = name.lower()  # a plain "Status" header is the `status` field
+    return name
+
+
+def _named_field(text: str, values: list[str] | tuple[str, ...]) -> str | None:
+    """The field the last sentence of ``text`` names in a code span (not one of the values)."""
+    last_sentence = re.split(r"(?<=[.!?])\s+", text.strip())[-1] if text.strip() else ""
+    named = [
+        m.group(1).strip()
+        for m in _CODE.finditer(last_sentence)
+        if re.fullmatch(r"[A-Za-z_][\w.-]*", m.group(1).strip())
+        and _clean(m.group(1)) not in values
+    ]
+    return named[-1].rsplit(".", 1)[-1] if named else None
 
 
 def _paragraph_before(prose: ProseDocument, line: int) -> Any:
@@ -556,15 +723,19 @@ class SchemaIndex:
                 self._walk(document, child, join_pointer(pointer, index))
 
 
-def _overlap(prose: tuple[str, ...], schema: tuple[Any, ...]) -> bool:
+def _overlap(prose: tuple[str, ...], schema: tuple[Any, ...], complete: bool = True) -> bool:
     """Same field, same values? Two shared values and half the union, or one set inside the
-    other (a value added on one side is exactly the drift to find)."""
+    other (a value added on one side is exactly the drift to find). A set the text does not
+    give as complete ("flips to `a` / `b` / `c`") is a few of the field's values: two shared
+    values that are most of it suffice."""
     a, b = set(prose), {str(v) for v in schema}
     common = a & b
     if not common:
         return False
     if a <= b or b <= a:
         return len(a) >= 2 and len(b) >= 1
+    if not complete:
+        return len(common) >= 2 and len(common) / len(a) > 0.5
     return len(common) >= 2 and len(common) / len(a | b) >= 0.5
 
 
@@ -573,6 +744,7 @@ class Binder:
 
     def __init__(self, corpus: Corpus) -> None:
         self.corpus = corpus
+        self._proposals: dict[str, bool] = {}
 
     @cached_property
     def index(self) -> SchemaIndex:
@@ -585,7 +757,10 @@ class Binder:
         explicit = [b for b in self._explicit(prose) if self._same_version(prose, b.target)]
         if explicit:
             return explicit
-        if prose.field is None:
+        if prose.field is None or self._is_proposal(prose.path):
+            # A proposal (an RFC, a SEP) states what it changes, or changed: its value sets
+            # bind to a schema only when it says which one (the explicit and configured
+            # bindings above), never by a field name alone.
             return []
         found = []
         for site, values in self.index.by_field.get(prose.field, []):
@@ -596,7 +771,7 @@ class Binder:
                 continue
             if not self._same_version(prose, site):
                 continue  # the 3.2 pages do not describe the 3.0 schema
-            if _overlap(prose.values, values.values):
+            if _overlap(prose.values, values.values, prose.complete):
                 found.append(
                     Binding(
                         prose,
@@ -608,6 +783,14 @@ class Binder:
                     )
                 )
         return found
+
+    def _is_proposal(self, path: str) -> bool:
+        if path not in self._proposals:
+            from .rfcs import parse_rfc
+
+            document = self.corpus.documents.get(path)
+            self._proposals[path] = document is not None and parse_rfc(document) is not None
+        return self._proposals[path]
 
     def _same_version(self, prose: ProseSet, site: Site) -> bool:
         return self.corpus.versions.comparable(prose.path, site.document.path)
@@ -646,7 +829,7 @@ class Binder:
                 owner, name = match.groups()
                 for schema in self.index.named.get(owner.lower(), []):
                     binding = self._property(prose, schema, name, f"the text names `{reference}`")
-                    if binding and _overlap(prose.values, binding.values.values):
+                    if binding and _overlap(prose.values, binding.values.values, prose.complete):
                         found.append(binding)
         if found or prose.field is None:
             return found
@@ -659,7 +842,9 @@ class Binder:
                 if document.path.rsplit("/", 1)[-1] != base:
                     continue
                 for site, values in self.index.by_field.get(prose.field, []):
-                    if site.document is document and _overlap(prose.values, values.values):
+                    if site.document is document and _overlap(
+                        prose.values, values.values, prose.complete
+                    ):
                         found.append(
                             Binding(
                                 prose,

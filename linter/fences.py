@@ -190,8 +190,25 @@ def _by_definition(
 
 # Words that call a name the object a fence shows ("`X` object", "Example `X` payload").
 _OBJECT_WORDS = frozenset(
-    "object objects payload schema message type example request response params parameters "
-    "result body structure definition format shape".split()
+    [
+        "object",
+        "objects",
+        "payload",
+        "schema",
+        "message",
+        "type",
+        "example",
+        "request",
+        "response",
+        "params",
+        "parameters",
+        "result",
+        "body",
+        "structure",
+        "definition",
+        "format",
+        "shape",
+    ]
 )
 
 

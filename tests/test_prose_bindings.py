@@ -1,0 +1,108 @@
+"""Prose value sets in tables and lists, bound to schema enums (issue 15, item 2)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import run_cli, schema
+from speclint.catalog import all_rules
+from speclint.corpus import Corpus
+from speclint.findings import Finding
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+RUN = schema(
+    title="RunSnapshot",
+    type="object",
+    properties={
+        "status": {"type": "string", "enum": ["queued", "running", "completed", "failed"]},
+        "mode": {"type": "string", "enum": ["sync", "async", "batch"]},
+    },
+)
+
+
+def drift(root: Path) -> list[Finding]:
+    return sorted(
+        all_rules()["enum-drift"].check(Corpus.load(root), {}),
+        key=lambda f: (f.location.path, f.location.line),
+    )
+
+
+def test_a_table_column_named_schema_field_binds_in_both_directions(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "# Runs\n\n| `RunSnapshot.status` | Meaning |\n| --- | --- |\n"
+        "| `queued` | waiting |\n| `running` | working |\n| `completed` | done |\n"
+        "| `cancelled` | stopped |\n"
+    )
+    root = make_corpus({"schemas/run.schema.json": RUN, "spec/runs.md": page})
+    schema_side, prose_side = drift(root)
+    # The schema lacks what the table documents...
+    assert schema_side.location.path == "schemas/run.schema.json"
+    assert "lacks `cancelled`" in schema_side.message
+    assert schema_side.related[0].path == "spec/runs.md"
+    # ...and the table lacks what the schema allows.
+    assert prose_side.location.path == "spec/runs.md" and prose_side.location.line == 3
+    assert "also allows `failed`" in prose_side.message
+    assert "`RunSnapshot.status`" in prose_side.message
+    fixed = page.replace("`cancelled` | stopped", "`failed` | broke")
+    (root / "spec/runs.md").write_text(fixed)
+    assert drift(root) == []
+
+
+def test_a_generic_value_column_takes_its_field_from_the_sentence_above(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "# Runs\n\nThe `mode` of a run:\n\n| Value | Meaning |\n| --- | --- |\n"
+        "| `sync` | inline |\n| `async` | later |\n| `batch` | grouped |\n| `stream` | live |\n"
+    )
+    root = make_corpus({"schemas/run.schema.json": RUN, "spec/runs.md": page})
+    [finding] = drift(root)
+    assert "lacks `stream`" in finding.message
+    (root / "spec/runs.md").write_text(page.replace("The `mode` of a run:", "Some values:"))
+    assert drift(root) == []  # no field named: the table is skipped, not guessed
+
+
+def test_a_slash_list_after_a_field_is_a_few_of_its_values(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Runs\n\nWhen the worker stops, the run's `status` flips to "
+        "`completed` / `failed` / `paused`.\n"
+    )
+    root = make_corpus({"schemas/run.schema.json": RUN, "spec/runs.md": page})
+    [finding] = drift(root)
+    assert finding.location.path == "schemas/run.schema.json"
+    assert "lacks `paused`" in finding.message
+    # Never complete: `queued` and `running` are not missing from the sentence.
+    (root / "spec/runs.md").write_text(page.replace("`paused`", "`failed`"))
+    assert drift(root) == []
+    bindings = run_cli("bindings", str(root))
+    assert "list `status` [completed, failed]" in bindings.output
+    assert "the text names `status`" in bindings.output
+
+
+def test_a_comma_list_names_its_field_in_plain_words(make_corpus: MakeCorpus) -> None:
+    page = "# Runs\n\nA run's mode is `sync`, `async`, `batch` or `stream`.\n"
+    root = make_corpus({"schemas/run.schema.json": RUN, "spec/runs.md": page})
+    [finding] = drift(root)
+    assert "lacks `stream`" in finding.message
+    # Two values joined by "or" are a phrase, not a value set.
+    (root / "spec/runs.md").write_text("# Runs\n\nA run's mode is `sync` or `stream`.\n")
+    assert drift(root) == []
+
+
+def test_a_proposal_binds_only_when_it_names_the_schema(make_corpus: MakeCorpus) -> None:
+    proposal = (
+        "# RFC 0007: Pausing\n\n| Field | Value |\n| --- | --- |\n| RFC | 0007 |\n"
+        "| Status | Draft |\n| Created | 2026-01-01 |\n\n## Proposal\n\nThe run's `status` flips to "
+        "`completed` / `failed` / `paused`.\n"
+    )
+    root = make_corpus({"schemas/run.schema.json": RUN, "rfcs/0007-pausing.md": proposal})
+    assert drift(root) == []
+    (root / "rfcs/0007-pausing.md").write_text(
+        proposal.replace("The run's `status`", "`RunSnapshot.status`")
+    )
+    [finding] = drift(root)
+    assert "lacks `paused`" in finding.message
