@@ -1,0 +1,325 @@
+"""AsyncAPI message names that disagree with the event-type enum they belong to, or with their
+own payload's discriminator.
+
+What it does
+    Reads each AsyncAPI document's messages by channel (3.x ``channels.<c>.messages``, following
+    ``$ref``\\s to ``components/messages``; 2.x the ``publish``/``subscribe`` message and its
+    ``oneOf``), each by its ``name`` (2.x also ``messageId``; a message with neither is skipped,
+    since a component key such as ``RunStarted`` is not a wire value). Then:
+
+    - **the payload's discriminator**: when the payload (through ``$ref``\\s) declares the
+      discriminator property (option ``discriminator``, default ``type``) with a ``const`` (or a
+      one-value ``enum``), it must equal the message name: the message says ``run.started`` and
+      its payload says ``run.begun`` is two names for one event;
+    - **the event-type enum**: a channel's message names are bound to one string enum of the
+      corpus's schemas, by configuration (option ``enums``: a table from channel name, or
+      ``"*"``, to ``schema.json#/pointer``), or inferred where one enum holds at least three
+      of the channel's message names and three quarters of them, and no other enum holds as
+      many. Each message name the enum lacks is a finding at the message; the enum's values that
+      no message of the document names are one finding at the enum (each is an event type the
+      API document does not describe). A channel with a single message is not inferred.
+
+    Channels of one document share its messages: a value named by any channel's message counts
+    as described. Schemas of another version line are not bound (``speclint.versions``).
+
+Why is this bad?
+    The event-type enum is what receivers validate the ``type`` of each event against; the
+    AsyncAPI document is what code generators and brokers are built from. A message the enum
+    lacks is an event that fails validation the moment it is sent; an enum value no message
+    describes is an event nobody documented the payload of. OpenWOP's maintainers keep a script
+    for exactly this ("AsyncAPI message names equal the event-type enum").
+
+Example
+    ::
+
+        # api/asyncapi.yaml
+        channels:
+          runEvents:
+            messages:
+              runStarted: {$ref: '#/components/messages/RunStarted'}    # name: run.started
+              runAnnotated: {$ref: '#/components/messages/RunAnnotated'} # name: run.annotated
+        # schemas/run-event.schema.json: "RunEventType": {"enum": ["run.started", "run.failed", ...]}
+
+    FAIL: ``warning [message-enum-drift] message `run.annotated` on channel `runEvents` is not a
+    value of `schemas/run-event.schema.json#/$defs/RunEventType` ...``
+
+Use instead
+    Add ``run.annotated`` to ``RunEventType`` (and a message for ``run.failed``). PASS.
+
+Options
+    ``enums`` (default none): ``{"<channel>" | "*" = "schema.json#/pointer"}``; a configured
+    binding is reported at ``error`` severity, an inferred one at ``warning``.
+
+    ``discriminator`` (default ``"type"``): the payload property whose ``const`` names the event.
+
+    ``infer`` (default ``true``): bind channels to enums by their shared values.
+
+    ``undescribed`` (default ``true``): report enum values no message names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from speclint.corpus import Corpus, Document
+from speclint.findings import Finding, Severity
+from speclint.kinds import DocumentKind
+from speclint.shapes import Site, follow, resolve_pointer
+from speclint.structured import join_pointer
+
+ID = "message-enum-drift"
+SEVERITY = Severity.WARNING
+READS = "structured"
+
+MIN_SHARED = 3  # message names an enum must hold to be inferred as the channel's event types
+MIN_SHARE = 0.75  # ... and this share of the channel's names
+_SHOWN = 8
+
+
+@dataclass(frozen=True)
+class Message:
+    name: str
+    channel: str
+    pointer: str  # where the message is used (the channel's entry)
+    definition: str  # where it is defined (after a `$ref`)
+
+
+@dataclass(frozen=True)
+class EventEnum:
+    site: Site
+    values: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        return f"{self.site.document.path}#{self.site.pointer}"
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    configured = {str(k): str(v) for k, v in dict(options.get("enums", {})).items()}
+    discriminator = str(options.get("discriminator", "type"))
+    infer = bool(options.get("infer", True))
+    undescribed = bool(options.get("undescribed", True))
+    enums: list[EventEnum] | None = None
+    for document in corpus.of_kind(DocumentKind.ASYNCAPI):
+        messages = list(_messages(document))
+        yield from _discriminators(corpus, document, messages, discriminator)
+        by_channel: dict[str, list[Message]] = {}
+        for message in messages:
+            by_channel.setdefault(message.channel, []).append(message)
+        bound: dict[str, tuple[EventEnum, str]] = {}
+        for channel, members in sorted(by_channel.items()):
+            target = configured.get(channel, configured.get("*"))
+            if target is not None:
+                event_enum = _configured_enum(corpus, target)
+                if event_enum is not None:
+                    bound[channel] = (event_enum, f"configured: `{target}`")
+                continue
+            if not infer or len({m.name for m in members}) < 2:
+                continue
+            if enums is None:
+                enums = list(_corpus_enums(corpus))
+            inferred = _infer(corpus, document, members, enums)
+            if inferred is not None:
+                bound[channel] = inferred
+        named = {m.name for m in messages}
+        reported: set[str] = set()
+        for channel, (event_enum, why) in sorted(bound.items()):
+            severity = Severity.ERROR if why.startswith("configured") else SEVERITY
+            for message in by_channel[channel]:
+                if message.name in event_enum.values:
+                    continue
+                yield Finding(
+                    ID,
+                    severity,
+                    f"message `{message.name}` on channel `{channel}` is not a value of "
+                    f"`{event_enum.label}` ({why}): add it to the enum, or rename the message "
+                    "to the event type it carries",
+                    document.location(message.pointer),
+                    related=(
+                        event_enum.site.document.location(
+                            event_enum.site.pointer, note="the event-type enum"
+                        ),
+                    ),
+                    key=f"{channel}:{message.name}",
+                )
+            missing = [v for v in event_enum.values if v not in named]
+            if undescribed and missing and event_enum.label not in reported:
+                reported.add(event_enum.label)
+                shown = ", ".join(f"`{v}`" for v in missing[:_SHOWN])
+                more = f" and {len(missing) - _SHOWN} more" if len(missing) > _SHOWN else ""
+                yield Finding(
+                    ID,
+                    severity,
+                    f"{len(missing)} value(s) of this event-type enum have no message in "
+                    f"`{document.path}`: {shown}{more}; describe each event with a message (its "
+                    "payload), or remove the values no host sends",
+                    event_enum.site.document.location(_enum_pointer(event_enum.site)),
+                    related=(
+                        document.location(
+                            join_pointer("/channels", channel),
+                            note=f"the channel bound to this enum ({why})",
+                        ),
+                    ),
+                    key=f"undescribed:{document.path}",
+                )
+
+
+def _messages(document: Document) -> Iterator[Message]:
+    data = document.data if isinstance(document.data, dict) else {}
+    channels = data.get("channels") if isinstance(data.get("channels"), dict) else {}
+    version = str(data.get("asyncapi", ""))
+    for channel, item in sorted(channels.items()):
+        if not isinstance(item, dict):
+            continue
+        at = join_pointer("/channels", channel)
+        entries: list[tuple[str, Any]] = []
+        if version.startswith("2."):
+            # 2.x: an operation's message, or a `oneOf` of them (2.6.0 §4.3.4).
+            for verb in ("publish", "subscribe"):
+                operation = item.get(verb)
+                message = operation.get("message") if isinstance(operation, dict) else None
+                here = join_pointer(join_pointer(at, verb), "message")
+                options = message.get("oneOf") if isinstance(message, dict) else None
+                if isinstance(options, list):
+                    entries += [
+                        (join_pointer(join_pointer(here, "oneOf"), i), m)
+                        for i, m in enumerate(options)
+                    ]
+                elif message is not None:
+                    entries.append((here, message))
+        else:
+            listed = item.get("messages")
+            for key, message in sorted(listed.items()) if isinstance(listed, dict) else ():
+                entries.append((join_pointer(join_pointer(at, "messages"), key), message))
+        for pointer, message in entries:
+            definition, node = _local(document, pointer, message)
+            if not isinstance(node, dict):
+                continue
+            name = node.get("name", node.get("messageId") if version.startswith("2.") else None)
+            if isinstance(name, str) and name:
+                yield Message(name, str(channel), pointer, definition)
+
+
+def _local(document: Document, pointer: str, node: Any) -> tuple[str, Any]:
+    """Follow same-document ``$ref``\\s (``#/components/messages/X``), a few hops at most."""
+    for _ in range(8):
+        reference = node.get("$ref") if isinstance(node, dict) else None
+        if not isinstance(reference, str) or not reference.startswith("#/"):
+            break
+        pointer = reference[1:]
+        node = resolve_pointer(document.data, pointer)
+    return pointer, node
+
+
+def _discriminators(
+    corpus: Corpus, document: Document, messages: list[Message], discriminator: str
+) -> Iterator[Finding]:
+    seen: set[str] = set()
+    for message in messages:
+        if message.definition in seen:
+            continue
+        seen.add(message.definition)
+        payload_at = join_pointer(message.definition, "payload")
+        site = follow(
+            corpus, Site(document, payload_at, resolve_pointer(document.data, payload_at))
+        )
+        tagged = _tag(corpus, site, discriminator)
+        if tagged is None or tagged[0] == message.name:
+            continue
+        value, where = tagged
+        yield Finding(
+            ID,
+            Severity.ERROR,
+            f"message `{message.name}` carries a payload whose `{discriminator}` is always "
+            f"`{value}`: one event with two names; make the message name and the payload's "
+            f"`{discriminator}` the same event type",
+            document.location(join_pointer(message.definition, "name")),
+            related=(
+                where.document.location(where.pointer, note=f"the payload's `{discriminator}`"),
+            ),
+            key=f"discriminator:{message.definition}",
+        )
+
+
+def _tag(corpus: Corpus, site: Site, discriminator: str) -> tuple[str, Site] | None:
+    """The one value the payload's discriminator may take, and where it is written."""
+    node = site.node
+    if not isinstance(node, dict):
+        return None
+    properties = node.get("properties")
+    if not isinstance(properties, dict) or discriminator not in properties:
+        return None
+    at = join_pointer(join_pointer(site.pointer, "properties"), discriminator)
+    target = follow(corpus, Site(site.document, at, properties[discriminator]))
+    declared = target.node if isinstance(target.node, dict) else {}
+    if isinstance(declared.get("const"), str):
+        return declared["const"], Site(
+            target.document, join_pointer(target.pointer, "const"), declared["const"]
+        )
+    values = declared.get("enum")
+    if isinstance(values, list) and len(values) == 1 and isinstance(values[0], str):
+        return values[0], Site(target.document, join_pointer(target.pointer, "enum"), values)
+    return None
+
+
+def _corpus_enums(corpus: Corpus) -> Iterator[EventEnum]:
+    """Every string enum of three or more values in the corpus's schema files."""
+    from speclint.schema_objects import schema_objects
+
+    for document in corpus.of_kind(DocumentKind.SCHEMA):
+        if document.path in corpus.derived:
+            continue
+        for schema in schema_objects(document):
+            values = schema.node.get("enum")
+            if (
+                isinstance(values, list)
+                and len(values) >= MIN_SHARED
+                and all(isinstance(v, str) for v in values)
+            ):
+                yield EventEnum(Site(document, schema.pointer, schema.node), tuple(values))
+
+
+def _infer(
+    corpus: Corpus, document: Document, members: list[Message], enums: list[EventEnum]
+) -> tuple[EventEnum, str] | None:
+    names = {m.name for m in members}
+    scored: list[tuple[int, EventEnum]] = []
+    for event_enum in enums:
+        if not corpus.versions.comparable(document.path, event_enum.site.document.path):
+            continue
+        shared = len(names & set(event_enum.values))
+        if shared >= MIN_SHARED and shared / len(names) >= MIN_SHARE:
+            scored.append((shared, event_enum))
+    if not scored:
+        return None
+    scored.sort(key=lambda item: (-item[0], item[1].label))
+    best = scored[0]
+    if (
+        len(scored) > 1
+        and scored[1][0] == best[0]
+        and set(scored[1][1].values) != set(best[1].values)
+    ):
+        return None  # two different enums fit as well: which one is meant is a guess
+    shared = best[0]
+    return best[1], (
+        f"inferred: it holds {shared} of the channel's {len(names)} message names; configure "
+        "`enums` to bind it for certain"
+    )
+
+
+def _configured_enum(corpus: Corpus, target: str) -> EventEnum | None:
+    path, _, pointer = target.partition("#")
+    document = corpus.documents.get(path)
+    if document is None or not document.usable:
+        return None
+    site = follow(corpus, Site(document, pointer, resolve_pointer(document.data, pointer)))
+    values = site.node.get("enum") if isinstance(site.node, dict) else None
+    if not isinstance(values, list):
+        return None
+    return EventEnum(site, tuple(str(v) for v in values))
+
+
+def _enum_pointer(site: Site) -> str:
+    return join_pointer(site.pointer, "enum")

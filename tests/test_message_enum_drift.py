@@ -1,0 +1,120 @@
+"""message-enum-drift: AsyncAPI message names against the event-type enum and their payloads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import schema
+from speclint.catalog import all_rules
+from speclint.corpus import Corpus
+from speclint.findings import Finding, Severity
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+EVENT_TYPES = ["run.started", "run.completed", "run.failed", "node.completed"]
+
+
+def asyncapi(names: list[str], payload_type: str | None = None) -> str:
+    lines = [
+        "asyncapi: 3.0.0",
+        "info: {title: Events, version: 1.0.0}",
+        "channels:",
+        "  runEvents:",
+        "    address: /runs/{runId}/events",
+        "    messages:",
+    ]
+    for index, _ in enumerate(names):
+        lines.append(f"      m{index}: {{$ref: '#/components/messages/M{index}'}}")
+    lines += ["components:", "  messages:"]
+    for index, name in enumerate(names):
+        lines += [f"    M{index}:", f"      name: {name}"]
+        if index == 0 and payload_type is not None:
+            lines += [
+                "      payload:",
+                "        type: object",
+                f"        properties: {{type: {{const: {payload_type}}}}}",
+            ]
+    return "\n".join(lines) + "\n"
+
+
+def findings(root: Path, options: dict[str, object] | None = None) -> list[Finding]:
+    return sorted(
+        all_rules()["message-enum-drift"].check(Corpus.load(root), options or {}),
+        key=lambda f: (f.location.path, f.location.line),
+    )
+
+
+def corpus_files(names: list[str], payload_type: str | None = None) -> dict[str, str | bytes]:
+    return {
+        "api/asyncapi.yaml": asyncapi(names, payload_type),
+        "schemas/run-event.schema.json": schema(
+            **{"$defs": {"RunEventType": {"type": "string", "enum": EVENT_TYPES}}}
+        ),
+    }
+
+
+def test_a_message_the_inferred_enum_lacks_and_values_without_messages(
+    make_corpus: MakeCorpus,
+) -> None:
+    names = ["run.started", "run.completed", "run.failed", "run.annotated"]
+    root = make_corpus(corpus_files(names))
+    message, undescribed = findings(root)
+    assert message.location.path == "api/asyncapi.yaml"
+    assert message.location.pointer == "/channels/runEvents/messages/m3"
+    assert "`run.annotated`" in message.message and "inferred" in message.message
+    assert message.related[0].pointer == "/$defs/RunEventType"
+    assert undescribed.location.pointer == "/$defs/RunEventType/enum"
+    assert "`node.completed`" in undescribed.message
+    (root / "api/asyncapi.yaml").write_text(asyncapi(EVENT_TYPES))
+    assert findings(root) == []
+
+
+def test_too_few_shared_names_bind_nothing(make_corpus: MakeCorpus) -> None:
+    """Two of four names in the enum: the channel may carry another family of events."""
+    root = make_corpus(corpus_files(["run.started", "run.failed", "chat.opened", "chat.closed"]))
+    assert findings(root) == []
+
+
+def test_a_configured_binding_is_an_error_and_needs_no_majority(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(corpus_files(["run.started", "chat.opened"]))
+    options = {"enums": {"runEvents": "schemas/run-event.schema.json#/$defs/RunEventType"}}
+    found = findings(root, options)
+    assert [f.severity for f in found] == [Severity.ERROR, Severity.ERROR]
+    assert "`chat.opened`" in found[0].message and "configured" in found[0].message
+    assert findings(root, {**options, "undescribed": False})[0].location.path == (
+        "api/asyncapi.yaml"
+    )
+
+
+def test_a_payload_discriminator_that_names_another_event(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(corpus_files(EVENT_TYPES, payload_type="run.begun"))
+    [finding] = findings(root)
+    assert finding.location.pointer == "/components/messages/M0/name"
+    assert "`run.begun`" in finding.message and finding.severity is Severity.ERROR
+    assert finding.related[0].pointer.endswith("/properties/type/const")
+    (root / "api/asyncapi.yaml").write_text(asyncapi(EVENT_TYPES, payload_type="run.started"))
+    assert findings(root) == []
+
+
+# --- undeclared-tag (the other half of "operationIds unique and tags declared") ---------------
+
+
+def test_undeclared_tag_fail_and_pass(make_corpus: MakeCorpus) -> None:
+    doc = (
+        "openapi: 3.1.0\ninfo: {title: Runs, version: 1.0.0}\ntags:\n  - name: runs\n"
+        "paths:\n  /v1/runs:\n    get:\n      tags: [run]\n"
+        "      responses: {'200': {description: ok}}\n"
+    )
+    root = make_corpus({"api/openapi.yaml": doc})
+    [finding] = all_rules()["undeclared-tag"].check(Corpus.load(root), {})
+    assert (finding.location.line, finding.location.pointer) == (
+        8,
+        "/paths/~1v1~1runs/get/tags/0",
+    )
+    assert "did you mean `runs`" in finding.message
+    (root / "api/openapi.yaml").write_text(doc.replace("[run]", "[runs]"))
+    assert list(all_rules()["undeclared-tag"].check(Corpus.load(root), {})) == []
+    # A document that declares no tags has no convention to break.
+    (root / "api/openapi.yaml").write_text(doc.replace("tags:\n  - name: runs\n", ""))
+    assert list(all_rules()["undeclared-tag"].check(Corpus.load(root), {})) == []
