@@ -76,7 +76,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     for document in corpus.of_kind(DocumentKind.INSTANCE):
         if document.schema is None:
             continue
-        target = _schema_of(corpus, document)
+        target = schema_of(corpus, document)
         if isinstance(target, Finding):
             yield target
             continue
@@ -91,7 +91,7 @@ def _named_at(document: Document) -> Location:
     return document.location("")
 
 
-def _schema_of(corpus: Corpus, document: Document) -> tuple[Document, str] | Finding:
+def schema_of(corpus: Corpus, document: Document) -> tuple[Document, str] | Finding:
     named = str(document.schema)
     reference, fragment = urldefrag(named)
     configured = "[instances]" in document.reason

@@ -168,7 +168,8 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 def _messages(document: Document) -> Iterator[Message]:
     data = document.data if isinstance(document.data, dict) else {}
-    channels = data.get("channels") if isinstance(data.get("channels"), dict) else {}
+    listed_channels = data.get("channels")
+    channels: dict[str, Any] = listed_channels if isinstance(listed_channels, dict) else {}
     version = str(data.get("asyncapi", ""))
     for channel, item in sorted(channels.items()):
         if not isinstance(item, dict):

@@ -1,0 +1,552 @@
+"""An index page that lists a file that does not exist, or misses one that does.
+
+What it does
+    Finds the *index pages* of the repository: Markdown tables and lists that claim to list the
+    files of one folder (``schemas/README.md``'s table of schemas, an RFC folder's status index),
+    and compares each with the folder. Each table row or list item is an *entry*; the file it names
+    first (a relative link, a code span such as ``run.schema.json``, or a table cell that is
+    nothing but a file name) is the file it lists.
+
+    A table, a list, or a section (a heading and its subsections, with the tables and lists in
+    them) is taken for the index of folder ``F`` and file suffix ``S`` (``.schema.json``,
+    ``.md``) only on evidence:
+
+    - at least 3 entries, and at least 80 % of them name a file of ``F`` ending with ``S`` (or of
+      a subfolder of ``F``: ``envelopes/ask.schema.json``; each subfolder the entries name is
+      then read too, and no other);
+    - the entries name at least 60 % of the files of ``F`` ending with ``S`` (option
+      ``coverage``): a "see also" list of three schemas in a folder of twenty claims nothing;
+    - the page is a folder's index page (``README.md``, ``index.md``, ``_index.md``,
+      ``SUMMARY.md``, ``contents.md``, ``toc.md``); any other page, and any list of the
+      repository root's own files (its ``CONTRIBUTING.md``, ``LICENSE.md``...), needs 5 entries
+      and a coverage of 90 %;
+    - the section is not a "See also", "Related", "References" or "Further reading" one.
+
+    Then it reports, as warnings:
+
+    - an entry whose file does not exist, at the entry; only for names in code spans and plain
+      table cells: a *link* to a missing file is a broken link, left to the ``broken-link`` rule so
+      one defect is reported once (option ``links`` reports them here too);
+    - each file of ``F`` ending with ``S`` that the page does not name anywhere (a link, a code
+      span or a plain mention anywhere on the page counts), once per file, at the table or list,
+      with the file as a related location.
+
+    The index page itself, files named like index pages (``README.md``, ``index.md``...), and the
+    files the ``ignore`` globs match are never required. Files of a kind speclint reads (JSON,
+    YAML, Markdown) are required only when discovery reads them: git-ignored, excluded and test
+    fixture files are not. Entries are resolved from the page's folder, then from the repository
+    root; nothing outside the root is looked at, and the answer comes from the repository's file
+    listing, never the disk.
+
+Why is this bad?
+    An index is how readers, and scripts that publish or bundle the folder, find its files. A
+    schema that is not in ``schemas/README.md`` is invisible to everyone who browses the spec; an
+    entry for a file that was renamed or never added sends them nowhere. Both creep in when a file
+    is added, renamed or removed and the index is edited by hand.
+
+Example
+    ``schemas/README.md``, with ``schemas/`` holding ``run.schema.json``, ``event.schema.json``,
+    ``error.schema.json`` and ``snapshot.schema.json``::
+
+        | Schema | Describes |
+        | --- | --- |
+        | `run.schema.json` | a run |
+        | `event.schema.json` | a run event |
+        | `error.schema.json` | an error body |
+        | `cancel.schema.json` | a cancel request |
+
+    FAIL: ``schemas/README.md:6:3: warning [index-drift] the table indexing `schemas/`
+    (`*.schema.json`) lists `cancel.schema.json`, which does not exist ...`` and
+    ``schemas/README.md:1:1: warning [index-drift] `schemas/snapshot.schema.json` is not listed
+    in the table indexing `schemas/` ...`` (with ``schemas/snapshot.schema.json`` as the related
+    location).
+
+Use instead
+    A row for ``snapshot.schema.json``, and no row for ``cancel.schema.json`` (or the file added).
+    PASS.
+
+Options
+    ``ignore`` (list of root-relative globs, default none): files never required in an index
+    (``["schemas/internal-*.schema.json"]``).
+
+    ``pages`` (table, page to glob, default none): declared index pages, for a repository that
+    wants no inference for them: ``"schemas/README.md" = "schemas/**/*.schema.json"``. Every file
+    the glob matches must be named on the page; every entry of the page's tables and lists whose
+    file the glob would match must exist.
+
+    ``infer`` (default ``true``): ``false`` checks the ``pages`` only.
+
+    ``links`` (default ``false``): also report entries that *link* to a missing file (by default
+    the ``broken-link`` rule's).
+
+    ``coverage`` (default ``0.6``): the share of the folder's files an inferred index must name.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from speclint.corpus import Corpus, Document, glob_to_regex, kind_for_path
+from speclint.findings import Finding, Location, Severity
+from speclint.kinds import DocumentKind
+from speclint.prose import Heading, ListItem, ProseDocument, Table, TableCell
+
+ID = "index-drift"
+SEVERITY = Severity.WARNING
+
+MIN_ENTRIES = 3
+SHARE = 0.8  # of the entries that name a file of the folder and suffix
+COVERAGE = 0.6  # of the folder's files that the entries name
+OTHER_PAGE_ENTRIES = 5  # a page that is not a folder's index page needs more evidence
+OTHER_PAGE_COVERAGE = 0.9
+INDEX_PAGES = frozenset({"readme", "index", "_index", "summary", "contents", "toc"})
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
+_NOT_AN_INDEX = re.compile(r"\b(see also|related|references|further reading)\b", re.IGNORECASE)
+# A file name as a code span or a plain cell writes it: folders, a name, an extension of letters.
+_FILE = re.compile(
+    r"^(?:\./|\.\./|/)*(?:[\w@+-][\w@.+-]*/)*[\w@+-][\w@.+-]*\.[A-Za-z][A-Za-z0-9]{0,9}$"
+)
+# An inline link (not an image): the destination, without a title.
+_LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^()\s<>]+)>?(?:\s+[\"'(][^)]*)?\)")
+_CODE = re.compile(r"(`+)(.+?)\1")
+_TOKEN = re.compile(r"[\w@.+%-]+")
+
+
+@dataclass(frozen=True)
+class Named:
+    """A file an entry names: ``path`` from the root, as ``written``, and where."""
+
+    path: str
+    written: str
+    line: int
+    column: int
+    linked: bool
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A table, a list, or a section: its entries (each the files one row or item names)."""
+
+    line: int
+    heading: Heading | None
+    entries: tuple[tuple[Named, ...], ...]
+    what: str  # "table", "list" or "section"
+
+
+@dataclass(frozen=True)
+class Index:
+    unit: Unit
+    folder: str  # the folder it lists ("" for the root)
+    suffix: str  # the shared file suffix; for a declared page, its glob
+    folders: frozenset[str]  # the folder and the subfolders its entries name (declared: none)
+    entries: tuple[Named, ...]  # the file each entry names first, when in the folder(s)
+    named: tuple[Named, ...]  # every file the entries name in the folder(s) with the suffix
+    expected: frozenset[str]  # the files it must list
+
+
+class Files:
+    """The repository's files, as the rule may know them."""
+
+    def __init__(self, corpus: Corpus, ignore: Iterable[str]) -> None:
+        self.present = frozenset(corpus.tree) | frozenset(corpus.documents)
+        self.read = frozenset(corpus.documents)
+        self.folders = _ancestors(self.present)
+        self.ignored = [glob_to_regex(glob) for glob in ignore]
+        self.by_folder: dict[str, list[str]] = {}
+        for path in sorted(self.present):
+            self.by_folder.setdefault(posixpath.dirname(path), []).append(path)
+
+    def exists(self, path: str) -> bool:
+        return path in self.present
+
+    def required(self, folders: Iterable[str], suffix: str, page: str) -> frozenset[str]:
+        found: set[str] = set()
+        for folder in folders:
+            for path in self.by_folder.get(folder, ()):
+                name = posixpath.basename(path)
+                if not name.endswith(suffix) or len(name) <= len(suffix) or path == page:
+                    continue
+                if _is_index_page(name) or any(r.match(path) for r in self.ignored):
+                    continue
+                # A JSON/YAML/Markdown file discovery did not read is git-ignored, excluded or a
+                # test fixture: not the folder's content.
+                if kind_for_path(path) is not None and path not in self.read:
+                    continue
+                found.add(path)
+        return frozenset(found)
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    ignore = options.get("ignore", ())
+    files = Files(corpus, [ignore] if isinstance(ignore, str) else [str(g) for g in ignore])
+    report_links = bool(options.get("links", False))
+    coverage = _fraction(options.get("coverage", COVERAGE))
+    declared = options.get("pages", {})
+    pages = (
+        {str(page): str(glob) for page, glob in declared.items()}
+        if isinstance(declared, Mapping)
+        else {}
+    )
+    infer = bool(options.get("infer", True))
+    for document in corpus.of_kind(DocumentKind.MARKDOWN):
+        if document.prose is None:
+            continue
+        units = _units(document, document.prose, files)
+        if document.path in pages:
+            indexes = _declared(document, units, files, pages[document.path])
+        elif infer:
+            indexes = _inferred(document, units, files, coverage)
+        else:
+            continue
+        yield from _findings(document, indexes, files, report_links)
+
+
+# --- what a page lists ------------------------------------------------------------------------
+
+
+def _units(document: Document, prose: ProseDocument, files: Files) -> list[Unit]:
+    """Every table, every run of list items under one heading, and every section: a heading
+    with its subsections (a document map split by topic), the page included, made of the tables
+    and lists in it that name a file in nearly every entry (a list of steps is no part of it)."""
+    folder = posixpath.dirname(document.path)
+    headings = {h.line: h for h in prose.headings}
+    units: list[Unit] = []
+    for table in prose.tables:
+        entries = _table_entries(document, table, folder, files)
+        units.append(Unit(table.line, table.heading, entries, "table"))
+    lists: dict[int, list[tuple[int, tuple[Named, ...]]]] = {}
+    for item in prose.list_items:
+        key = item.heading.line if item.heading else 0
+        lists.setdefault(key, []).append((item.line, _item_entry(item, folder, files)))
+    for key, items in sorted(lists.items()):
+        units.append(Unit(items[0][0], headings.get(key), tuple(e for _, e in items), "list"))
+    parents = _parents(prose.headings)
+    members: dict[int, list[Unit]] = {}
+    for unit in units:
+        if not _lists_files(unit) or _see_also(unit):
+            continue
+        probe: int | None = unit.heading.line if unit.heading else 0
+        while probe is not None:
+            members.setdefault(probe, []).append(unit)
+            probe = parents.get(probe)
+    for key, parts in sorted(members.items()):
+        if len(parts) < 2:
+            continue  # the table or list itself
+        parts.sort(key=lambda u: u.line)
+        entries = tuple(e for part in parts for e in part.entries)
+        units.append(Unit(parts[0].line, headings.get(key), entries, "section"))
+    return units
+
+
+def _lists_files(unit: Unit) -> bool:
+    return bool(unit.entries) and sum(1 for e in unit.entries if e) >= SHARE * len(unit.entries)
+
+
+def _see_also(unit: Unit) -> bool:
+    """Under a "See also" heading: a few files, chosen, not a folder's list."""
+    return unit.heading is not None and any(_NOT_AN_INDEX.search(t) for t in unit.heading.path)
+
+
+def _parents(headings: tuple[Heading, ...]) -> dict[int, int | None]:
+    """Heading line -> the line of the heading it sits under (0: the page)."""
+    parents: dict[int, int | None] = {0: None}
+    stack: list[Heading] = []
+    for heading in headings:
+        while stack and stack[-1].level >= heading.level:
+            stack.pop()
+        parents[heading.line] = stack[-1].line if stack else 0
+        stack.append(heading)
+    return parents
+
+
+def _table_entries(
+    document: Document, table: Table, folder: str, files: Files
+) -> tuple[tuple[Named, ...], ...]:
+    """Each row's files, from the column that names files in the most rows."""
+    if not table.rows:
+        return ()
+    width = max(len(row) for row in table.rows)
+    named = [
+        [_cell_files(document, row[c], folder, files) if c < len(row) else () for row in table.rows]
+        for c in range(width)
+    ]
+    best = max(range(width), key=lambda c: (sum(1 for cell in named[c] if cell), -c))
+    return tuple(named[best])
+
+
+def _cell_files(
+    document: Document, cell: TableCell, folder: str, files: Files
+) -> tuple[Named, ...]:
+    source = document.lines[cell.line - 1] if 0 < cell.line <= len(document.lines) else ""
+    found = _links(cell.text, cell.line, source, folder, files)
+    for code in cell.inline_code:
+        _add(found, _resolve(code.text, folder, files, code.line, code.column, linked=False))
+    if not found:
+        plain = cell.text.strip().strip("*_").strip()
+        at = source.find(plain) + 1 if plain else 0
+        _add(found, _resolve(plain, folder, files, cell.line, max(at, 1), linked=False))
+    return tuple(found)
+
+
+def _item_entry(item: ListItem, folder: str, files: Files) -> tuple[Named, ...]:
+    found: list[Named] = []
+    for offset, text in enumerate(item.text.split("\n")):
+        found.extend(_links(text, item.line + offset, text, folder, files))
+    for code in item.inline_code:
+        _add(found, _resolve(code.text, folder, files, code.line, code.column, linked=False))
+    return tuple(sorted(found, key=lambda n: (n.line, n.column)))
+
+
+def _links(text: str, line: int, source: str, folder: str, files: Files) -> list[Named]:
+    # Code spans are blanked first: a `[x](y)` inside one is an example, not a link.
+    blanked = _CODE.sub(lambda m: " " * len(m.group(0)), text)
+    found: list[Named] = []
+    for match in _LINK.finditer(blanked):
+        target = match.group(1)
+        parts = urlsplit(target)
+        if parts.scheme or parts.netloc or not parts.path:
+            continue  # a URL, a mail address or a `#anchor` of the page
+        at = source.find(target)
+        column = at + 1 if at >= 0 else 1
+        _add(found, _resolve(unquote(parts.path), folder, files, line, column, linked=True))
+    return found
+
+
+def _add(found: list[Named], named: Named | None) -> None:
+    """Add a file once per entry; a code span that is a link's text keeps the link's flag."""
+    if named is None:
+        return
+    for index, other in enumerate(found):
+        if other.path == named.path:
+            if named.linked and not other.linked:
+                found[index] = named
+            return
+    found.append(named)
+
+
+def _resolve(
+    written: str, folder: str, files: Files, line: int, column: int, *, linked: bool
+) -> Named | None:
+    """The root-relative file a name means: from the page's folder, then from the root (code
+    spans often write ``schemas/x.json`` on any page); None when it is no file name or leaves
+    the root."""
+    written = written.strip()
+    if not written or "://" in written or not _FILE.match(written):
+        return None
+    candidates: list[str] = []
+    if written.startswith("/"):
+        candidates.append(posixpath.normpath(written.lstrip("/")))
+    else:
+        candidates.append(posixpath.normpath(posixpath.join(folder, written)))
+        if not written.startswith(("./", "../")) and folder:
+            candidates.append(posixpath.normpath(written))
+    candidates = [c for c in candidates if c != ".." and not c.startswith(("../", "/"))]
+    if not candidates:
+        return None
+    chosen = next((c for c in candidates if files.exists(c)), None)
+    if chosen is None:
+        chosen = next(
+            (c for c in candidates if posixpath.dirname(c) in files.folders), candidates[0]
+        )
+    return Named(chosen, written, line, column, linked)
+
+
+def _ancestors(paths: Iterable[str]) -> frozenset[str]:
+    found: set[str] = {""}
+    for path in paths:
+        folder = posixpath.dirname(path)
+        while folder and folder not in found:
+            found.add(folder)
+            folder = posixpath.dirname(folder)
+    return frozenset(found)
+
+
+# --- which lists are indexes ------------------------------------------------------------------
+
+
+def _inferred(document: Document, units: list[Unit], files: Files, coverage: float) -> list[Index]:
+    index_page = _is_index_page(posixpath.basename(document.path))
+    best: dict[tuple[str, str], Index] = {}
+    for unit in units:
+        if _see_also(unit):
+            continue
+        found = _index_of(document, unit, files)
+        if found is None:
+            continue
+        # The root holds a project's community files (LICENSE.md, CHANGELOG.md...): a README's
+        # list of some of them needs the stronger evidence too.
+        strict = not index_page or not found.folder
+        least_entries = OTHER_PAGE_ENTRIES if strict else MIN_ENTRIES
+        least_coverage = max(coverage, OTHER_PAGE_COVERAGE) if strict else coverage
+        listed = {n.path for n in found.named} & found.expected
+        if len({n.path for n in found.entries}) < least_entries:
+            continue
+        if len(listed) < least_coverage * len(found.expected):
+            continue
+        key = (found.folder, found.suffix)
+        held = best.get(key)
+        if held is None or _rank(found) > _rank(held):
+            best[key] = found
+    return [best[key] for key in sorted(best)]
+
+
+def _rank(index: Index) -> tuple[int, int, int, int]:
+    """Prefer the unit that names the most of the folder's files, then the smallest (a table
+    rather than the section around it), then the one under the deepest heading (the section
+    rather than the page around it), then the first."""
+    listed = {n.path for n in index.named} & index.expected
+    level = index.unit.heading.level if index.unit.heading else 0
+    return (len(listed), -len(index.unit.entries), level, -index.unit.line)
+
+
+def _index_of(document: Document, unit: Unit, files: Files) -> Index | None:
+    """The folder and suffix that 80 % of the unit's entries name first, with the files it must
+    list; None when there are none."""
+    firsts = [entry[0] for entry in unit.entries if entry]
+    if len(firsts) < MIN_ENTRIES or len(firsts) < SHARE * len(unit.entries):
+        return None
+    extensions = Counter(posixpath.splitext(n.path)[1] for n in firsts)
+    extension = max(extensions.items(), key=lambda kv: (kv[1], kv[0]))[0]
+    same = [n for n in firsts if n.path.endswith(extension)]
+    folders = Counter(posixpath.dirname(n.path) for n in same)
+    folder = max(folders.items(), key=lambda kv: (kv[1], -kv[0].count("/"), kv[0]))[0]
+    suffix = _shared_suffix(
+        [posixpath.basename(n.path) for n in same if _within(n.path, folder)], extension
+    )
+    members = tuple(n for n in firsts if _within(n.path, folder) and n.path.endswith(suffix))
+    if len(members) < SHARE * len(unit.entries):
+        return None
+    every = (n for entry in unit.entries for n in entry)
+    named = tuple(n for n in every if _within(n.path, folder) and n.path.endswith(suffix))
+    folders_named = frozenset({folder} | {posixpath.dirname(n.path) for n in members})
+    expected = files.required(folders_named, suffix, document.path)
+    if not expected:
+        return None
+    return Index(unit, folder, suffix, folders_named, members, named, expected)
+
+
+def _within(path: str, folder: str) -> bool:
+    return not folder or path.startswith(folder + "/")
+
+
+def _shared_suffix(names: list[str], extension: str) -> str:
+    """The longest dotted suffix (``.schema.json``) shared by 80 % of the names, shorter than
+    each name that has it."""
+    counts: Counter[str] = Counter()
+    for name in names:
+        parts = name.split(".")
+        for size in range(2, len(parts)):  # never the whole name
+            counts["." + ".".join(parts[-size:])] += 1
+    shared = [s for s, n in counts.items() if n >= SHARE * len(names)]
+    return max(shared, key=lambda s: (len(s), s)) if shared else extension
+
+
+def _declared(document: Document, units: list[Unit], files: Files, glob: str) -> list[Index]:
+    """The index a ``pages`` entry declares: every required file the glob matches."""
+    pattern = glob_to_regex(glob)
+    expected = frozenset(
+        path
+        for path in files.required(sorted(files.by_folder), "", document.path)
+        if pattern.match(path)
+    )
+    entries: dict[tuple[int, int], Named] = {}
+    named: dict[tuple[int, int], Named] = {}
+    location = Unit(1, None, (), "page")
+    most = 0
+    for unit in units:
+        if unit.what == "section":
+            continue
+        firsts = [e[0] for e in unit.entries if e and pattern.match(e[0].path)]
+        entries.update(((n.line, n.column), n) for n in firsts)
+        named.update(
+            ((n.line, n.column), n) for e in unit.entries for n in e if pattern.match(n.path)
+        )
+        if len(firsts) > most:
+            location, most = unit, len(firsts)
+    return [
+        Index(
+            location,
+            "",
+            glob,
+            frozenset(),
+            tuple(entries[k] for k in sorted(entries)),
+            tuple(named[k] for k in sorted(named)),
+            expected,
+        )
+    ]
+
+
+# --- findings ---------------------------------------------------------------------------------
+
+
+def _findings(
+    document: Document, indexes: list[Index], files: Files, report_links: bool
+) -> Iterator[Finding]:
+    mentioned = _mentions(document)
+    reported: set[str] = set()
+    for index in indexes:
+        what = _describe(index)
+        anchor = f"#{index.unit.heading.anchor}" if index.unit.heading else ""
+        for named in index.entries:
+            if files.exists(named.path) or f"entry:{named.path}" in reported:
+                continue
+            if named.linked and not report_links:
+                continue  # a broken link: the `broken-link` rule's
+            reported.add(f"entry:{named.path}")
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"{what} lists `{named.written}`, which does not exist (`{named.path}`): remove "
+                "the entry, correct the name, or add the file",
+                Location(document.path, named.line, named.column, pointer=anchor),
+                key=f"absent:{named.path}",
+            )
+        listed = {n.path for n in index.named}
+        for path in sorted(index.expected - listed):
+            if posixpath.basename(path) in mentioned or f"file:{path}" in reported:
+                continue
+            reported.add(f"file:{path}")
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"`{path}` is not listed in {what}, which names {len(listed)} files: add an "
+                "entry for it, or leave it out with the rule's `ignore` option",
+                Location(document.path, index.unit.line, 1, pointer=anchor),
+                related=(Location(path, 1, 1, note="the file the index does not list"),),
+                key=f"missing:{path}",
+            )
+
+
+def _describe(index: Index) -> str:
+    if not index.folders:  # declared by the `pages` option
+        return f"the index of `{index.suffix}` (option `pages`)"
+    where = f"`{index.folder}/`" if index.folder else "the repository root"
+    deeper = sorted(f for f in index.folders if f != index.folder)
+    also = f" and {', '.join(f'`{f}/`' for f in deeper)}" if deeper else ""
+    return f"the {index.unit.what} indexing {where}{also} (`*{index.suffix}`)"
+
+
+def _mentions(document: Document) -> set[str]:
+    """Every file name the page writes anywhere (links, code spans, plain text): a file the page
+    mentions at all is not reported as unlisted."""
+    return {token.rstrip(".") for token in _TOKEN.findall(unquote(document.text or ""))}
+
+
+def _fraction(value: Any) -> float:
+    """The ``coverage`` option: a share from 0 to 1 (a malformed value keeps the default)."""
+    try:
+        share = float(value)
+    except (TypeError, ValueError):
+        return COVERAGE
+    return share if 0.0 <= share <= 1.0 else COVERAGE
+
+
+def _is_index_page(name: str) -> bool:
+    stem, extension = posixpath.splitext(name.lower())
+    return stem in INDEX_PAGES and extension in MARKDOWN_SUFFIXES
