@@ -440,7 +440,10 @@ def _table_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
                     break
                 spans.append(match.group(1))
             else:
-                if len(spans) >= 2:
+                # A column that repeats a value describes its rows (the `Type` column of a
+                # field reference table: `string`, `string`, `boolean`), it does not list a
+                # vocabulary.
+                if len(spans) >= 2 and len(set(spans)) == len(spans):
                     intro = _paragraph_before(prose, table.line)
                     field_name = _column_field(header.text, intro.text if intro else "", spans)
                     yield ProseSet(

@@ -106,3 +106,23 @@ def test_a_proposal_binds_only_when_it_names_the_schema(make_corpus: MakeCorpus)
     )
     [finding] = drift(root)
     assert "lacks `paused`" in finding.message
+
+
+def test_a_column_that_repeats_values_describes_rows_not_a_vocabulary(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A field reference table's `Type` column (`string`, `string`, `boolean`) is not the values
+    of a `type` field, and a count of "five data types" is not about it."""
+    kinds = schema(properties={"type": {"enum": ["string", "boolean", "array"]}})
+    page = (
+        "# Fields\n\nThe specification supports five data types.\n\n"
+        "| Field | Type | Description |\n| --- | --- | --- |\n"
+        "| name | `string` | The name. |\n| path | `string` | The path. |\n"
+        "| required | `boolean` | Whether. |\n"
+    )
+    root = make_corpus({"schemas/kinds.schema.json": kinds, "spec/fields.md": page})
+    assert drift(root) == []
+    assert list(all_rules()["count-drift"].check(Corpus.load(root), {})) == []
+    # The same column without repeats is a value set of `type`, and drifts.
+    (root / "spec/fields.md").write_text(page.replace("| path | `string` |", "| path | `date` |"))
+    assert any("lacks `date`" in f.message for f in drift(root))
