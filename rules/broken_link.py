@@ -1,0 +1,990 @@
+"""A Markdown link, image or section reference that leads nowhere in the repository.
+
+What it does
+    Reads every link of the Markdown pages (inline ``[t](x.md)``, reference-style ``[t][ref]``
+    with its ``[ref]: x.md`` definition, images ``![a](img.png)``, and raw HTML ``<a href>`` and
+    ``<img src>``; code spans and code blocks are skipped) and checks it offline:
+
+    - a relative path (``../x.md``, ``img/a%20b.png``, ``x.md?plain=1``) must name a file or
+      folder of the repository tree under the corpus root: any file counts, linted or not (an
+      image, a ``.py`` file), git-ignored or not. Paths are case-sensitive, as on GitHub: a link
+      that differs from a file only in case is reported with the right spelling. A path without
+      an extension may name a page of a documentation site (``../basic/auth`` for
+      ``auth.mdx``), and ``x.html`` the page ``x.md``: both count as present. A path that leaves
+      the root (``../../issues``, a sibling repository) is not the corpus's and is not checked;
+      nothing outside the root is ever looked at;
+    - a fragment (``x.md#create-a-run``, ``#create-a-run``) into a Markdown page of the corpus
+      must be one of that page's anchors: its headings' GitHub slugs (lower-case, punctuation
+      dropped, spaces to ``-``, ``-1``, ``-2``... for repeats), explicit ``<a name>`` / ``id``
+      attributes, ``{#id}`` heading ids, ``#top`` and ``#L10``-style line anchors. The
+      comparison is case-sensitive, as in markdownlint's MD051: GitHub's own pages forgive
+      ``#Create-A-Run``, other renderers and documentation sites do not, so a case-only
+      difference is reported with the anchor to write (``ignore-case`` turns that off).
+      Fragments into other files are not checked;
+    - an absolute ``http(s)`` URL is never fetched. It is checked only when it falls in a folder
+      the corpus's schemas clearly own (three or more schema ``$id``\\s in that same folder, with
+      the same file suffix): then it must be the ``$id`` of a corpus schema;
+    - a section reference in the prose, a page named as a link, code or bare file name followed
+      by ``§`` (`` `compat.md` §"Additive changes" ``, ``[compat](compat.md) §2.1``,
+      `` `packs.md` §Naming ``, several chained with ``,`` or ``+``), must name a section of
+      that page. A quoted title must be a heading, a bold lead-in (``**Convergence rule.**``)
+      or a label line (``Common error codes:``), or whole words of one, with case, quotes,
+      dashes, numbering and notes in parentheses set aside. A backticked name
+      (`` §`agents.goals` ``) or a single unquoted word (``§Naming``: where the name ends is
+      not written) must at least occur on the page. A number or letter (``§2.1``, ``§C``) must
+      start a heading, when the page numbers its headings at all. A page that is not in the
+      corpus, or a bare file name several pages have, is not checked; nor is a ``§`` inside a
+      link's label (the link is checked).
+
+    Documentation sites serve pages their own way, and a page under a folder with a site's
+    configuration (Mintlify's ``docs.json``, Docusaurus, MkDocs, mdBook) or an ``.mdx`` page is
+    read as the site reads it: a link starting with ``/`` is a site route, checked only when it
+    resolves to a page (its fragment then too) and never reported as a missing file; ``x.md``
+    may name the ``x.mdx`` the site builds; a route the site's ``redirects`` list is present;
+    fragments compare by letters and digits only (sites make their own slugs: ``#meta`` for
+    ``_meta``), and MDX component titles (``<Accordion title="Logs">``) are anchors too. Elsewhere
+    a link starting with ``/`` is read the same way unless ``root-relative`` says otherwise.
+
+    Links to the same missing file or anchor are one finding, at the first link, with the other
+    links as related locations.
+
+    The severity is ``warning``: a dead link misleads a reader, but it does not change the
+    contract an implementation is held to (errors are for contract defects).
+
+Why is this bad?
+    Links are how a spec's reader goes from a rule to its definition. A renamed heading or a moved
+    file breaks every link to it silently; "see `compat.md` §"Additive changes"" that names a
+    section that was renamed sends implementers looking for a rule that is no longer there, and a
+    link to a schema ``$id`` that no schema has points them at a contract that does not exist.
+
+Example
+    ``spec/runs.md``::
+
+        # Runs
+
+        See [the state machine](lifecycle.md#states), [create](#Create-A-Run) and
+        `errors.md` §"Retry budget".
+
+        ## Create a Run!
+
+    FAIL when ``spec/lifecycle.md`` has no heading "States" (``warning [broken-link]
+    `lifecycle.md#states`: `spec/lifecycle.md` has no heading or anchor `#states` (did you mean
+    `#run-states`?) ...``), for the case of ``#Create-A-Run`` (the anchor is
+    ``#create-a-run``), and when ``spec/errors.md`` has no section "Retry budget" (its heading
+    "Retry budgets" is another word).
+
+Use instead
+    ::
+
+        See [the state machine](lifecycle.md#run-states), [create](#create-a-run) and
+        `errors.md` §"Retry budgets".
+
+    PASS when ``lifecycle.md`` has a heading "Run states" and ``errors.md`` a heading
+    "Retry budgets (normative)". ``[create](#create-a-run)`` is the anchor GitHub makes of
+    "Create a Run!".
+
+Options
+    ``ignore`` (default ``[]``): globs of link targets not checked, matched against the target as
+    written and against the repository path it resolves to (``["generated/**",
+    "https://example.org/*"]``).
+
+    ``anchors`` (default ``true``): check fragments into Markdown pages.
+
+    ``ignore-case`` (default ``false``): accept a fragment that differs from an anchor only in
+    case (GitHub's own rendering does; markdownlint's MD051 ``ignore_case``).
+
+    ``section-references`` (default ``true``): check ``file.md §Section`` references.
+
+    ``schema-ids`` (default ``true``): check links into the corpus's own ``$id`` folders.
+
+    ``root-relative`` (default ``"site"``): how a link starting with ``/`` is read: ``"site"``
+    (a documentation-site route: checked only when it resolves to a repository path) or
+    ``"repository"`` (a path from the repository root, as GitHub reads it: reported when
+    missing).
+"""
+
+from __future__ import annotations
+
+import difflib
+import posixpath
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from speclint.corpus import Corpus, Document
+from speclint.findings import Finding, Location, Severity
+from speclint.kinds import DocumentKind
+
+ID = "broken-link"
+SEVERITY = Severity.WARNING
+RELATED_LIMIT = 200
+ID_FAMILY = 3  # schema `$id`s in one folder before the corpus is taken to own that folder
+MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
+# What a documentation site serves for an extension-less route (`../basic/auth`).
+PAGE_SUFFIXES = (".md", ".mdx", "/index.md", "/index.mdx", "/README.md", "/readme.md")
+# The configuration files that make a folder a documentation site's source.
+SITE_CONFIGS = (
+    "docs.json",
+    "mint.json",
+    "docusaurus.config.js",
+    "docusaurus.config.ts",
+    "docusaurus.config.mjs",
+    "mkdocs.yml",
+    "mkdocs.yaml",
+    "book.toml",
+)
+SCHEMA_SUFFIXES = (".schema.json", ".schema.yaml", ".schema.yml", ".json", ".yaml", ".yml")
+# A web address written without its scheme (`example.org`, `www.example.com/x`): a relative
+# path to GitHub.
+WEB_ADDRESS = re.compile(
+    r"^(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|edu|gov|info|ai|co)(?:/|$)",
+    re.IGNORECASE,
+)
+SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+# GitHub's line anchors (`#L10`, `#L10-L20`, `#L3C5-L8C2`) on a file's page.
+LINE_ANCHOR = re.compile(r"^L\d+(?:C\d+)?(?:-L\d+(?:C\d+)?)?$")
+# Not a path but a template or a placeholder: `{{ url }}`, `${base}/x`, `<your-file>`.
+TEMPLATE = re.compile(r"\{\{|\}\}|\$\{|[<>*]")
+# Raw HTML: links and images, and the anchors a page defines (`<a name>`, any `id`).
+HTML_TAG = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)\b([^<>]*)>", re.DOTALL)
+HTML_ATTRIBUTE = re.compile(
+    r"""\b([A-Za-z:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`{}]+))""", re.DOTALL
+)
+HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+HEADING_ID = re.compile(r"\s*\{#([^}\s]+)\}\s*$")
+EMOJI_CODE = re.compile(r":[a-z0-9_+-]+:")
+LABEL_LENGTH = 100  # characters: a paragraph's first line ending with `:` and this short is a label
+# A link with its label: a `§` inside the label belongs to the link, which is checked as one.
+LINK_LABEL = re.compile(r"\[[^\]\n]*\]\([^)\s]*\)")
+
+# `file.md §Section`: the page (a link, a code span or a bare file name), then `§` and the
+# section (quoted text, backticked text, a number or letter, or one word), then more sections
+# chained with `,` / `+` / `and`.
+_PAGE = (
+    r"(?:\[[^\]\n]*\]\((?P<link>[^)\s]+)\)"
+    r"|`(?P<code>[^`\s]+\.(?:mdx?|markdown))`"
+    r"|(?<![\w/.`-])(?P<bare>[\w./-]*\w\.(?:mdx?|markdown))(?![\w`-]))"
+)
+_SECTION = (
+    r"§\s?(?:\"(?P<dq>[^\"\n]+)\"|“(?P<cq>[^”\n]+)”|`(?P<bt>[^`\n]+)`"
+    r"|(?P<num>(?:\d+|[A-Z])(?:\.\d+)*)(?![\w.]\w|\w)|(?P<word>[A-Za-z][\w.-]*\w|[A-Za-z]))"
+)
+SECTION_REFERENCE = re.compile(_PAGE + r"\s*" + _SECTION)
+CHAINED_SECTION = re.compile(r"\s*(?:,|\+|;|/|&|\band\b|\bor\b)?\s*" + _SECTION)
+CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+# A heading's section number (`2.1 Scope`, `§3 — Errors`) or letter (`§A — Content`,
+# `Appendix B`, `C. Examples`): a bare capital starting a heading ("A note on ...") is no letter.
+NUMBERED = re.compile(
+    r"^\s*(?:§\s?|(?i:section|appendix|annex|part)\s+)?(\d+(?:\.\d+)*)(?=$|[\s.):—–-])"
+    r"|^\s*(?:§\s?|(?i:appendix|annex|part)\s+)([A-Z](?:\.\d+)*)(?=$|[\s.):—–-])"
+    r"|^\s*([A-Z](?:\.\d+)*)(?=\s*[.):—–]|\.\d)"
+)
+
+
+@dataclass(frozen=True)
+class LinkSite:
+    """One link of a page: ``target`` as written, where it is, and what wrote it."""
+
+    target: str
+    line: int
+    column: int
+    kind: str  # "link", "image", "html", "definition"
+
+
+@dataclass(frozen=True)
+class SectionSite:
+    """One ``file.md §Section`` reference: the page as written and the section named."""
+
+    page: str
+    section: str
+    kind: str  # "title" (quoted), "code" (backticked), "number" (2.1, C) or "word"
+    line: int
+    column: int
+    written: str
+
+
+@dataclass
+class Page:
+    """What this rule reads of one Markdown page."""
+
+    links: list[LinkSite] = field(default_factory=list)
+    anchors: set[str] = field(default_factory=set)
+    sections: list[SectionSite] = field(default_factory=list)
+    headings: list[str] = field(default_factory=list)
+    # What a section reference may name besides a heading: a bold lead-in (``**Convergence
+    # rule.**``) or a label line (``Common error codes:``).
+    labels: list[str] = field(default_factory=list)
+    words: str = ""  # the page's text, normalised: where a backticked or one-word name is sought
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A broken link, before grouping: ``group`` is what all sites of one defect share."""
+
+    group: tuple[str, ...]
+    path: str
+    site: LinkSite | SectionSite
+    message: str
+    related: tuple[Location, ...] = ()
+
+
+@dataclass(frozen=True)
+class Options:
+    ignore: tuple[str, ...]
+    anchors: bool
+    ignore_case: bool
+    sections: bool
+    schema_ids: bool
+    root_is_repository: bool
+
+    @classmethod
+    def read(cls, options: Mapping[str, Any]) -> Options:
+        ignore = options.get("ignore", ())
+        if isinstance(ignore, str):
+            ignore = (ignore,)
+        return cls(
+            ignore=tuple(str(g) for g in ignore),
+            anchors=bool(options.get("anchors", True)),
+            ignore_case=bool(options.get("ignore-case", False)),
+            sections=bool(options.get("section-references", True)),
+            schema_ids=bool(options.get("schema-ids", True)),
+            root_is_repository=str(options.get("root-relative", "site")) == "repository",
+        )
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    settings = Options.read(options)
+    pages = {
+        document.path: read_page(document)
+        for document in corpus.of_kind(DocumentKind.MARKDOWN)
+        if document.text is not None
+    }
+    tree = Tree(corpus, pages)
+    problems: list[Problem] = []
+    for path, page in pages.items():
+        for site in page.links:
+            problem = _link_problem(corpus, tree, settings, path, site)
+            if problem is not None:
+                problems.append(problem)
+        if settings.sections:
+            for section in page.sections:
+                problem = _section_problem(tree, path, section)
+                if problem is not None:
+                    problems.append(problem)
+    yield from _findings(corpus, pages, problems)
+
+
+# --- the repository tree ------------------------------------------------------------------------
+
+
+class Tree:
+    """The repository's files and folders (``Corpus.tree``, never the disk), its Markdown pages
+    and the corpus schemas' ``$id``\\s."""
+
+    def __init__(self, corpus: Corpus, pages: dict[str, Page]) -> None:
+        self.corpus = corpus
+        self.pages = pages
+        self.files = set(corpus.tree) | set(corpus.documents)
+        self.folders: set[str] = {""}
+        for path in self.files:
+            parts = path.split("/")[:-1]
+            for end in range(1, len(parts) + 1):
+                self.folders.add("/".join(parts[:end]))
+        self.by_case: dict[str, list[str]] = defaultdict(list)
+        for path in sorted(self.files | self.folders):
+            self.by_case[path.casefold()].append(path)
+        # For "did you mean": the files beside a missing one, and those with its name.
+        self.by_folder: dict[str, list[str]] = defaultdict(list)
+        self.by_name: dict[str, list[str]] = defaultdict(list)
+        for path in sorted(self.files):
+            folder, _, name = path.rpartition("/")
+            self.by_folder[folder].append(path)
+            self.by_name[name].append(path)
+        self._names: dict[str, list[str]] | None = None
+        self._sites: dict[str, str | None] = {}
+        self._ids: set[str] | None = None
+        self._id_folders: dict[str, list[str]] | None = None
+
+    def exists(self, path: str) -> bool:
+        return path in self.files or path in self.folders
+
+    def page_for(self, path: str, on_site: bool = False) -> str | None:
+        """The file a repository path names, as a documentation site reads it too (an
+        extension-less route, ``x.html`` for ``x.md``, and on a site's page ``x.md`` for the
+        ``x.mdx`` the site builds from); None when it names nothing."""
+        if self.exists(path):
+            return path
+        stem, extension = posixpath.splitext(path)
+        if not extension:
+            for suffix in PAGE_SUFFIXES:
+                if path + suffix in self.files:
+                    return path + suffix
+        elif extension in (".html", ".htm") or (on_site and extension in MARKDOWN_SUFFIXES):
+            for suffix in MARKDOWN_SUFFIXES:
+                if stem + suffix in self.files:
+                    return stem + suffix
+        return None
+
+    def site_of(self, path: str) -> str | None:
+        """The nearest folder above ``path`` that holds a documentation site's configuration
+        (Mintlify's ``docs.json``, Docusaurus, MkDocs...): its pages are read as the site
+        serves them. None for a page GitHub renders."""
+        folder = posixpath.dirname(path)
+        walked: list[str] = []
+        found: str | None = None
+        while True:
+            if folder in self._sites:
+                found = self._sites[folder]
+                break
+            walked.append(folder)
+            if any(posixpath.join(folder, name) in self.files for name in SITE_CONFIGS):
+                found = folder
+                break
+            if not folder:
+                break
+            folder = posixpath.dirname(folder)
+        for seen in walked:
+            self._sites[seen] = found
+        return found
+
+    def redirected(self, folder: str, route: str) -> bool:
+        """Whether the site's configuration redirects ``route`` (Mintlify ``redirects``, with
+        ``:param`` and ``*`` wildcards), read from the corpus's parsed copy of the file."""
+        for name in SITE_CONFIGS:
+            document = self.corpus.documents.get(posixpath.join(folder, name))
+            data = document.data if document is not None else None
+            redirects = data.get("redirects") if isinstance(data, dict) else None
+            for entry in redirects if isinstance(redirects, list) else ():
+                source = entry.get("source") if isinstance(entry, dict) else None
+                if isinstance(source, str) and _route_matches(source, route):
+                    return True
+        return False
+
+    def markdown_named(self, name: str) -> list[str]:
+        """The Markdown pages with this file name (for a bare ``interrupt.md``)."""
+        if self._names is None:
+            self._names = defaultdict(list)
+            for path in sorted(self.pages):
+                self._names[path.rsplit("/", 1)[-1]].append(path)
+        return self._names.get(name, [])
+
+    @property
+    def ids(self) -> set[str]:
+        if self._ids is None:
+            self._ids = set()
+            for uri in self.corpus.references.uri_to_path:
+                if uri.startswith(("http://", "https://")):
+                    self._ids.add(uri.split("#", 1)[0])
+            for document in self.corpus.of_kind(DocumentKind.SCHEMA):
+                declared = document.data.get("$id") if isinstance(document.data, dict) else None
+                if isinstance(declared, str) and declared.startswith(("http://", "https://")):
+                    self._ids.add(declared.split("#", 1)[0])
+        return self._ids
+
+    def id_folder(self, url: str) -> list[str]:
+        """The corpus ``$id``\\s in the folder of ``url``, when the corpus owns that folder:
+        three or more ``$id``\\s there, and ``url`` has the file suffix they share."""
+        if self._id_folders is None:
+            self._id_folders = defaultdict(list)
+            for known in sorted(self.ids):
+                self._id_folders[known.rsplit("/", 1)[0]].append(known)
+        folder, _, name = url.rpartition("/")
+        siblings = self._id_folders.get(folder, [])
+        if len(siblings) < ID_FAMILY:
+            return []
+        for suffix in SCHEMA_SUFFIXES:
+            if sum(s.endswith(suffix) for s in siblings) * 2 > len(siblings):
+                return siblings if name.endswith(suffix) and len(name) > len(suffix) else []
+        return []
+
+
+def _route_matches(source: str, route: str) -> bool:
+    pattern = re.escape(source.rstrip("/") or "/")
+    pattern = re.sub(r":\\?\w+\\\*|\\\*", ".*", pattern)
+    pattern = re.sub(r":\w+", "[^/]+", pattern)
+    return re.fullmatch(pattern + "/?", route) is not None
+
+
+# --- reading a page -----------------------------------------------------------------------------
+
+
+def read_page(document: Document) -> Page:
+    """The links, anchors and section references of a Markdown page."""
+    from markdown_it import MarkdownIt
+
+    text = document.text or ""
+    lines = text.split("\n")
+    page = Page()
+    env: dict[str, Any] = {}
+    try:
+        tokens = MarkdownIt("commonmark").enable("table").parse(_without_front_matter(text), env)
+    except Exception:  # a page the parser cannot read: parse-error's business, not ours
+        return page
+    skipped: set[int] = set()  # lines of code blocks and HTML blocks: no § references there
+    definitions = {str(d.get("href", "")) for d in dict(env.get("references", {})).values()}
+    slugs = _Slugs()
+    for index, token in enumerate(tokens):
+        if token.type in ("fence", "code_block") and token.map:
+            skipped.update(range(token.map[0] + 1, token.map[1] + 1))
+        elif token.type == "html_block" and token.map:
+            skipped.update(range(token.map[0] + 1, token.map[1] + 1))
+            _html(page, token.content, token.map[0] + 1, lines)
+        elif token.type == "inline":
+            line = token.map[0] + 1 if token.map else 1
+            if index > 0 and tokens[index - 1].type == "heading_open":
+                _heading(page, slugs, token)
+            elif index > 0 and tokens[index - 1].type == "paragraph_open":
+                first = token.content.split("\n", 1)[0].strip()
+                if first.endswith(":") and len(first) <= LABEL_LENGTH:
+                    page.labels.append(first.rstrip(":"))
+            _inline(page, token, line, lines, definitions)
+    for label, definition in dict(env.get("references", {})).items():
+        if str(label).startswith("^"):
+            continue  # a footnote (`[^1]: text`), read by CommonMark as a link definition
+        mapped = definition.get("map")
+        href = str(definition.get("href", ""))
+        if not mapped or not href:
+            continue
+        line = int(mapped[0]) + 1
+        page.links.append(
+            LinkSite(_as_written(href, lines, line), line, _column(lines, line, href), "definition")
+        )
+    if document.prose is not None:
+        page.anchors.update(h.anchor for h in document.prose.headings)
+        page.headings = [h.text for h in document.prose.headings]
+    page.sections = _section_references(lines, skipped)
+    page.words = _normal(text)
+    page.links.sort(key=lambda s: (s.line, s.column))
+    return page
+
+
+def _without_front_matter(text: str) -> str:
+    """YAML front matter blanked (line numbers kept): it is metadata, not a setext heading."""
+    match = re.match(r"\A---\r?\n.*?\r?\n(?:---|\.\.\.)\r?\n", text, re.DOTALL)
+    return "\n" * match.group(0).count("\n") + text[match.end() :] if match else text
+
+
+class _Slugs:
+    """GitHub's heading anchors, repeats numbered. Two numbering schemes are in use (the
+    html-pipeline filter counts repeats of a slug; github-slugger also skips a number another
+    heading already took), and a page's anchors are read under both."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.taken: set[str] = set()
+
+    def add(self, base: str) -> list[str]:
+        seen = self.counts.get(base, 0)
+        self.counts[base] = seen + 1
+        counted = base if seen == 0 else f"{base}-{seen}"
+        unique = base
+        number = 0
+        while unique in self.taken:
+            number += 1
+            unique = f"{base}-{number}"
+        self.taken.add(unique)
+        return [counted, unique]
+
+
+def github_slug(text: str) -> str:
+    """GitHub's slug of a heading's text: lower-case, then every character that is not a letter,
+    a mark, a decimal or letter number, a connector (``_``), ``-`` or a space dropped, and spaces
+    made hyphens (html-pipeline's ``[^\\p{Word}\\- ]``; github-slugger)."""
+    kept = "".join(
+        ch for ch in text.lower() if ch in " -" or unicodedata.category(ch) in _WORD_CATEGORIES
+    )
+    return kept.replace(" ", "-")
+
+
+_WORD_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "Pc"})
+
+
+def _heading(page: Page, slugs: _Slugs, inline: Any) -> None:
+    raw = "".join(c.content for c in (inline.children or ()) if c.type in ("text", "code_inline"))
+    explicit = HEADING_ID.search(raw)
+    if explicit:
+        page.anchors.add(explicit.group(1))
+        raw = raw[: explicit.start()]
+    page.anchors.update(slugs.add(github_slug(raw.strip())))
+    # What GitHub's renderer sees may differ from the source: a space kept before inline HTML
+    # (`## Title <a id="x"></a>` is `#title-`), an emoji shortcode rendered as an emoji.
+    page.anchors.add(github_slug(raw.lstrip()))
+    page.anchors.add(github_slug(EMOJI_CODE.sub("", raw).strip()))
+
+
+def _inline(page: Page, inline: Any, line: int, lines: list[str], definitions: set[str]) -> None:
+    cursor: dict[int, int] = {}
+    strong: list[str] | None = None
+    for child in inline.children or ():
+        if child.type == "strong_open":
+            strong = []
+        elif child.type == "strong_close" and strong is not None:
+            page.labels.append("".join(strong))
+            strong = None
+        elif strong is not None and child.type in ("text", "code_inline"):
+            strong.append(child.content)
+        if child.type in ("softbreak", "hardbreak"):
+            line += 1
+        elif child.type == "text" and "\n" in child.content:
+            line += child.content.count("\n")
+        elif child.type in ("link_open", "image"):
+            href = str(child.attrs.get("href" if child.type == "link_open" else "src", ""))
+            if not href or (child.markup == "autolink" and not href.startswith("http")):
+                continue
+            at = _find(lines, line, href, cursor, opener="(")
+            if at is None and child.markup != "autolink" and href in definitions:
+                continue  # a reference-style link: its definition is checked, once
+            if at is None and child.markup == "autolink":
+                at = _find(lines, line, href, cursor, opener="<")
+            column = at + 1 if at is not None else 1
+            kind = "image" if child.type == "image" else "link"
+            page.links.append(LinkSite(_as_written(href, lines, line), line, column, kind))
+        elif child.type == "html_inline":
+            _html(page, child.content, line, lines)
+
+
+def _html(page: Page, html: str, line: int, lines: list[str]) -> None:
+    """Links, images and anchors of raw HTML starting at ``line``."""
+    html = HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), html)
+    for tag in HTML_TAG.finditer(html):
+        name = tag.group(1).lower()
+        for attribute in HTML_ATTRIBUTE.finditer(tag.group(2)):
+            key = attribute.group(1).lower()
+            value = next((v for v in attribute.groups()[1:] if v is not None), "")
+            if key == "id" or (key == "name" and name == "a"):
+                page.anchors.add(value)
+            elif key == "title" and tag.group(1)[:1].isupper():
+                # An MDX component's title (`<Accordion title="Logs">`): sites anchor it.
+                page.anchors.add(github_slug(value.strip()))
+            elif (key, name) in (("href", "a"), ("src", "img")) and value:
+                at_line = line + html.count("\n", 0, tag.start(2) + attribute.start())
+                column = _column(lines, at_line, value)
+                page.links.append(LinkSite(value, at_line, column, "html"))
+        if re.fullmatch(r"h[1-6]", name):
+            closing = html.find(f"</{tag.group(1)}", tag.end())
+            if closing > 0:
+                inner = re.sub(r"<[^>]*>", "", html[tag.end() : closing])
+                page.anchors.add(github_slug(inner.strip()))
+
+
+def _find(
+    lines: list[str], line: int, href: str, cursor: dict[int, int], opener: str
+) -> int | None:
+    """The 0-based column of ``href`` as written after ``opener`` on ``line`` (the search moves on
+    from the last link found on that line)."""
+    if not 0 < line <= len(lines):
+        return None
+    row = lines[line - 1]
+    for written in dict.fromkeys((href, unquote(href), href.replace("%20", " "))):
+        for prefix in (opener, opener + "<", opener + " "):
+            at = row.find(prefix + written, cursor.get(line, 0))
+            if at >= 0:
+                cursor[line] = at + len(prefix)
+                return at + len(prefix)
+    return None
+
+
+def _column(lines: list[str], line: int, value: str) -> int:
+    if 0 < line <= len(lines):
+        for written in (value, unquote(value)):
+            at = lines[line - 1].find(written)
+            if at >= 0:
+                return at + 1
+    return 1
+
+
+def _as_written(href: str, lines: list[str], line: int) -> str:
+    """The link as the author wrote it, when the parser's percent-encoding changed it."""
+    row = lines[line - 1] if 0 < line <= len(lines) else ""
+    if href in row:
+        return href
+    decoded = unquote(href)
+    return decoded if decoded in row else href
+
+
+def _section_references(lines: list[str], skipped: set[int]) -> list[SectionSite]:
+    found: list[SectionSite] = []
+    for number, row in enumerate(lines, start=1):
+        if number in skipped or "§" not in row:
+            continue
+        code = [(m.start(), m.end()) for m in CODE_SPAN.finditer(row)]
+        labels = [(m.start(), m.end()) for m in LINK_LABEL.finditer(row)]
+        for match in SECTION_REFERENCE.finditer(row):
+            mark = row.index("§", match.start())
+            if any(start <= mark < end for start, end in code):
+                continue  # `§` inside a code span is an example, not a reference
+            if any(start < mark < end for start, end in labels):
+                continue  # `[x.md §Foo](x.md#foo)`: the link says where, and is checked
+            page = match.group("link") or match.group("code") or match.group("bare") or ""
+            end = match.end()
+            found.append(_section_site(page, match, number, row))
+            while True:
+                more = CHAINED_SECTION.match(row, end)
+                if more is None or more.end() == end:
+                    break
+                found.append(_section_site(page, more, number, row))
+                end = more.end()
+    return found
+
+
+def _section_site(page: str, match: re.Match[str], line: int, row: str) -> SectionSite:
+    title = match.group("dq") or match.group("cq")
+    if title and re.fullmatch(r"`[^`]+`", title):
+        section, kind = title.strip("`"), "code"  # §"`a.b`": a quoted name, not a title
+    elif title:
+        section, kind = title, "title"
+    elif match.group("bt"):
+        section, kind = match.group("bt"), "code"
+    elif match.group("num"):
+        section, kind = match.group("num"), "number"
+    else:
+        section, kind = match.group("word") or "", "word"
+    column = row.index("§", match.start()) + 1
+    return SectionSite(
+        page,
+        section,
+        kind,
+        line=line,
+        column=column,
+        written=row[column - 1 : match.end()],
+    )
+
+
+# --- judging ------------------------------------------------------------------------------------
+
+
+def _ignored(settings: Options, *targets: str) -> bool:
+    return any(fnmatchcase(t, glob) for glob in settings.ignore for t in targets if t)
+
+
+def _link_problem(
+    corpus: Corpus, tree: Tree, settings: Options, path: str, site: LinkSite
+) -> Problem | None:
+    target = site.target.strip()
+    if not target or TEMPLATE.search(target) or _ignored(settings, target):
+        return None
+    if SCHEME.match(target):
+        if settings.schema_ids and target.lower().startswith(("http://", "https://")):
+            return _id_problem(tree, path, site)
+        return None  # mailto:, data:, another scheme: nothing to check offline
+    if target.startswith("//"):
+        return None  # protocol-relative: another host
+    parts = urlsplit(target)
+    written_path, fragment = unquote(parts.path), unquote(parts.fragment)
+    if not written_path:
+        if settings.anchors and fragment and "#" in target:
+            return _anchor_problem(tree, settings, path, site, path, fragment)
+        return None
+    root_relative = written_path.startswith("/")
+    base = "" if root_relative else posixpath.dirname(path)
+    resolved = posixpath.normpath(posixpath.join(base, written_path.lstrip("/")))
+    if resolved == ".":
+        resolved = ""
+    if resolved == ".." or resolved.startswith("../"):
+        return None  # out of the corpus root: not this repository's to check (never looked at)
+    if _ignored(settings, resolved):
+        return None
+    site_folder = tree.site_of(path)
+    on_site = site_folder is not None or path.endswith(".mdx")
+    found = tree.page_for(resolved, on_site)
+    if found is None and root_relative and not settings.root_is_repository:
+        # A site route (`/specification/latest`): served from the site's own folder, or
+        # generated, or redirected; reported only when it names a page that lacks the anchor.
+        if site_folder is not None:
+            found = tree.page_for(posixpath.normpath(posixpath.join(site_folder, resolved)), True)
+        if found is None:
+            return None
+    if found is None and on_site:
+        found = _url_relative(tree, path, written_path)
+        route = _route(path, site_folder or "", written_path)
+        if found is None and site_folder is not None and tree.redirected(site_folder, route):
+            return None  # the site redirects that route (`redirects` in docs.json)
+    if found is None:
+        return _missing_file(tree, path, site, resolved)
+    if settings.anchors and fragment and found in tree.pages:
+        return _anchor_problem(tree, settings, path, site, found, fragment)
+    return None
+
+
+def _route(page: str, folder: str, written: str) -> str:
+    """The site route a link from ``page`` names: a documentation site serves
+    ``folder/a/b.mdx`` as ``/a/b`` and resolves a relative link against that URL."""
+    if written.startswith("/"):
+        return posixpath.normpath(written)
+    own = "/" + posixpath.relpath(posixpath.splitext(page)[0], folder or ".")
+    return posixpath.normpath(posixpath.join(posixpath.dirname(own), written))
+
+
+def _url_relative(tree: Tree, path: str, written: str) -> str | None:
+    """A documentation site resolves a relative link against the page's URL, where
+    ``folder/index.mdx`` is served as ``folder``: ``./lifecycle`` from it is ``../lifecycle``."""
+    name = posixpath.basename(path)
+    if posixpath.splitext(name)[0].lower() not in ("index", "readme"):
+        return None
+    folder = posixpath.dirname(path)
+    resolved = posixpath.normpath(posixpath.join(posixpath.dirname(folder), written))
+    if resolved == ".." or resolved.startswith("../"):
+        return None
+    return tree.page_for(resolved)
+
+
+def _missing_file(tree: Tree, path: str, site: LinkSite, resolved: str) -> Problem:
+    what = "image" if site.kind == "image" else "file"
+    cased = [p for p in tree.by_case.get(resolved.casefold(), []) if p != resolved]
+    if cased:
+        right = _relative(path, cased[0])
+        return Problem(
+            ("case", resolved),
+            path,
+            site,
+            f"`{site.target}` → `{resolved}` does not exist: the repository has `{cased[0]}`, "
+            f"and paths are case-sensitive (GitHub, Linux). Write `{right}`",
+        )
+    guess = _closest(resolved, _neighbours(tree, resolved))
+    hint = f" (did you mean `{_relative(path, guess)}`?)" if guess else ""
+    if WEB_ADDRESS.match(site.target):
+        hint = f" (a web address needs its scheme: `https://{site.target}`)"
+    return Problem(
+        ("missing", resolved),
+        path,
+        site,
+        f"`{site.target}` → `{resolved}`: no such {what} in the repository{hint}. Fix the path, "
+        "or add the file",
+    )
+
+
+def _neighbours(tree: Tree, resolved: str) -> list[str]:
+    folder, _, name = resolved.rpartition("/")
+    return sorted({*tree.by_folder.get(folder, ()), *tree.by_name.get(name, ())})
+
+
+def _relative(page: str, target: str) -> str:
+    return posixpath.relpath(target, posixpath.dirname(page) or ".")
+
+
+def _closest(word: str, candidates: Iterable[str], cutoff: float = 0.75) -> str | None:
+    options = sorted(set(candidates))
+    close = difflib.get_close_matches(word, options, n=1, cutoff=cutoff)
+    return close[0] if close else None
+
+
+def _anchor_problem(
+    tree: Tree, settings: Options, path: str, site: LinkSite, target: str, fragment: str
+) -> Problem | None:
+    page = tree.pages.get(target)
+    if page is None:
+        return None
+    name = fragment.removeprefix("user-content-")
+    if name in page.anchors or name == "top" or LINE_ANCHOR.match(name):
+        return None
+    # A documentation site makes its own anchors (Mintlify keeps `_meta`'s underscore out,
+    # `tasks/get` in): only letters and digits are compared there.
+    on_site = target.endswith(".mdx") or tree.site_of(target) is not None
+    if on_site and _bare(name) in {_bare(a) for a in [*page.anchors, *page.headings]}:
+        return None
+    here = target == path
+    where = "this page" if here else f"`{target}`"
+    related = () if here else (Location(target, 1, 1, note=f"has no anchor `#{name}`"),)
+    folded = {a.casefold(): a for a in sorted(page.anchors, reverse=True)}
+    if name.casefold() in folded:
+        if settings.ignore_case:
+            return None
+        right = folded[name.casefold()]
+        return Problem(
+            ("anchor-case", target, name),
+            path,
+            site,
+            f"`{site.target}`: the anchor of {where} is `#{right}`. GitHub's own pages forgive "
+            "the case, other renderers and documentation sites do not (markdownlint MD051): "
+            f"write `#{right}`",
+            related,
+        )
+    guess = _closest(name, page.anchors, cutoff=0.6)
+    hint = f" (did you mean `#{guess}`?)" if guess else ""
+    return Problem(
+        ("anchor", target, name),
+        path,
+        site,
+        f"`{site.target}`: {where} has no heading or anchor `#{name}`{hint}. Fix the fragment, "
+        "or restore the heading it named",
+        related,
+    )
+
+
+def _bare(anchor: str) -> str:
+    return "".join(ch for ch in anchor.casefold() if ch.isalnum())
+
+
+def _id_problem(tree: Tree, path: str, site: LinkSite) -> Problem | None:
+    parts = urlsplit(site.target.strip())
+    url = f"{parts.scheme.lower()}://{parts.netloc.lower()}{parts.path}"
+    siblings = tree.id_folder(url)
+    if not siblings or url in tree.ids:
+        return None
+    guess = _closest(url, siblings, cutoff=0.6)
+    hint = f" (did you mean `{guess}`?)" if guess else ""
+    folder = url.rsplit("/", 1)[0] + "/"
+    return Problem(
+        ("id", url),
+        path,
+        site,
+        f"`{site.target}` is in the folder of the corpus's schema `$id`s (`{folder}`, "
+        f"{len(siblings)} schemas), but no corpus schema has this `$id`{hint}. Fix the URL, or "
+        "add the schema",
+    )
+
+
+def _section_problem(tree: Tree, path: str, site: SectionSite) -> Problem | None:
+    target = _section_page(tree, path, site.page)
+    if target is None:
+        return None
+    page = tree.pages[target]
+    headings = page.headings
+    if not headings:
+        return None
+    if site.kind == "number":
+        wanted = site.section
+        digits = wanted[0].isdigit()
+        numbers = [
+            n
+            for h in headings
+            if (m := NUMBERED.match(h))
+            for n in m.groups()
+            if n and n[0].isdigit() == digits
+        ]
+        if not numbers:
+            return None  # the page does not number its sections so: §2 means something else
+        if any(n == wanted or n.startswith(wanted + ".") for n in numbers):
+            return None
+        return _section_finding(path, site, target, None)
+    if site.kind != "word" and (
+        github_slug(site.section) in page.anchors or _names(site.section, headings + page.labels)
+    ):
+        return None
+    if site.kind in ("word", "code"):
+        # A field or a name, not a title (`§heartbeat`, `§\`agents.goals\``): present when
+        # the page speaks of it at all.
+        wanted = _normal(site.section)
+        if not wanted or re.search(rf"(?<!\w){re.escape(wanted)}(?!\w)", page.words):
+            return None
+    forms = {_normal(_unnumbered(h)): h for h in headings + page.labels}
+    guess = _closest(_normal(site.section), forms, cutoff=0.6)
+    return _section_finding(path, site, target, forms.get(guess) if guess else None)
+
+
+def _names(section: str, titles: list[str]) -> bool:
+    """Whether ``section`` names one of ``titles`` (headings, bold lead-ins, labels): equal to
+    one, or a shortened form of one (whole words of it), once case, quotes, dashes, numbering
+    and parenthesised notes ("(normative)", "(RFC 0041)") are set aside."""
+    wanted = {_normal(section), _normal(_without_notes(section))} - {""}
+    for title in titles:
+        forms = {
+            _normal(title),
+            _normal(_unnumbered(title)),
+            _normal(_without_notes(_unnumbered(title))),
+        }
+        if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", f) for w in wanted for f in forms):
+            return True
+    return False
+
+
+def _without_notes(text: str) -> str:
+    return re.sub(r"\([^()]*\)", " ", text)
+
+
+def _section_finding(path: str, site: SectionSite, target: str, guess: str | None) -> Problem:
+    hint = f' (did you mean §"{guess}"?)' if guess else ""
+    return Problem(
+        ("section", target, _normal(site.section)),
+        path,
+        site,
+        f"`{site.page}` {site.written}: `{target}` has no section "
+        f"{'numbered ' if site.kind == 'number' else ''}`{site.section}`{hint}. Name the section as "
+        "its heading reads now, or point at the page that has it",
+        (Location(target, 1, 1, note=f"has no section `{site.section}`"),),
+    )
+
+
+def _section_page(tree: Tree, path: str, written: str) -> str | None:
+    """The Markdown page a section reference names: a link or path from the referring page's
+    folder, else from the root, else the only page of the corpus with that file name."""
+    if SCHEME.match(written) or written.startswith("//"):
+        return None
+    written = unquote(urlsplit(written).path)
+    if not written:
+        return None
+    folder = "" if written.startswith("/") else posixpath.dirname(path)
+    for candidate in (posixpath.join(folder, written.lstrip("/")), written.lstrip("/")):
+        resolved = posixpath.normpath(candidate)
+        if resolved in tree.pages:
+            return resolved
+    if "/" not in written:
+        named = tree.markdown_named(written)
+        if len(named) == 1:
+            return named[0]
+    return None
+
+
+def _normal(text: str) -> str:
+    """Heading or section text for comparison: case, code and emphasis marks, quotes, dashes and
+    spacing set aside (``SR-1 — Secret-Redaction`` is ``sr 1 secret redaction``)."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = re.sub(r"[`*\"“”‘’']", "", text)
+    text = re.sub(r"[—–‐_-]+", " ", text)
+    return " ".join(text.split()).strip(" .:")
+
+
+def _unnumbered(heading: str) -> str:
+    """The heading without its section number or letter (``2.1 Foo``, ``§A — Foo``)."""
+    return re.sub(r"^\s*(?:§\s?)?(?:\d+(?:\.\d+)*\.?\s+|[A-Z](?:\.\d+)*\s*[—–:.-]\s+)", "", heading)
+
+
+# --- findings -----------------------------------------------------------------------------------
+
+
+def _findings(corpus: Corpus, pages: dict[str, Page], problems: list[Problem]) -> Iterator[Finding]:
+    groups: dict[tuple[str, ...], list[Problem]] = defaultdict(list)
+    for problem in problems:
+        groups[problem.group].append(problem)
+    for group, members in sorted(groups.items()):
+        members.sort(key=lambda p: (p.path, p.site.line, p.site.column))
+        first, *others = members
+        count = len(members)
+        message = first.message
+        if count > 1:
+            message += f" ({count} links, all listed as related locations)"
+        related = tuple(
+            _location(corpus, p.path, p.site, note=f"also links `{_written(p.site)}`")
+            for p in others[:RELATED_LIMIT]
+        )
+        yield Finding(
+            ID,
+            SEVERITY,
+            message,
+            _location(corpus, first.path, first.site),
+            related=related + first.related,
+            key=":".join(group),
+        )
+
+
+def _written(site: LinkSite | SectionSite) -> str:
+    return site.target if isinstance(site, LinkSite) else f"{site.page} {site.written}"
+
+
+def _location(
+    corpus: Corpus, path: str, site: LinkSite | SectionSite, note: str | None = None
+) -> Location:
+    document = corpus.documents.get(path)
+    heading = document.prose.heading_at(site.line) if document and document.prose else None
+    return Location(
+        path,
+        site.line,
+        site.column,
+        pointer=f"#{heading.anchor}" if heading else "",
+        note=note,
+    )

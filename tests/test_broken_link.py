@@ -1,0 +1,446 @@
+"""broken-link: relative links, images, anchors, schema `$id` links and `file.md §Section`
+references, each with a PASS and a FAIL case on a small corpus written here."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import schema
+from speclint.catalog import all_rules
+from speclint.corpus import Corpus
+from speclint.findings import Finding
+from speclint.prose import github_anchor
+from speclint.rules.broken_link import github_slug
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+
+def findings_of(root: Path, options: Mapping[str, Any] | None = None) -> list[Finding]:
+    corpus = Corpus.load(root)
+    return list(all_rules()["broken-link"].check(corpus, options or {}))
+
+
+def messages(root: Path, options: Mapping[str, Any] | None = None) -> list[str]:
+    return [f.message for f in findings_of(root, options)]
+
+
+# --- the docstring's example --------------------------------------------------------------------
+
+RUNS = (
+    "# Runs\n"
+    "\n"
+    "See [the state machine](lifecycle.md#states), [create](#Create-A-Run) and\n"
+    '`errors.md` §"Retry budget".\n'
+    "\n"
+    "## Create a Run!\n"
+)
+
+
+def test_docstring_example_fails_then_passes(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "spec/runs.md": RUNS,
+            "spec/lifecycle.md": "# Lifecycle\n\n## Run states\n",
+            "spec/errors.md": "# Errors\n\n## Retry budgets (normative)\n",
+        }
+    )
+    found = sorted(findings_of(root), key=lambda f: (f.location.line, f.location.column))
+    third = RUNS.split("\n")[2]
+    assert [(f.location.line, f.location.column) for f in found] == [
+        (3, third.index("lifecycle.md#states") + 1),
+        (3, third.index("#Create-A-Run") + 1),
+        (4, 13),
+    ]
+    anchor, case, section = found
+    assert "`spec/lifecycle.md` has no heading or anchor `#states`" in anchor.message
+    assert "did you mean `#run-states`?" in anchor.message
+    assert anchor.related[0].path == "spec/lifecycle.md"
+    assert "write `#create-a-run`" in case.message
+    assert "`spec/errors.md` has no section `Retry budget`" in section.message
+    assert all(f.location.pointer == "#runs" for f in found)
+    (root / "spec/runs.md").write_text(
+        RUNS.replace("#states", "#run-states")
+        .replace("#Create-A-Run", "#create-a-run")
+        .replace("Retry budget", "Retry budgets")
+    )
+    assert findings_of(root) == []
+
+
+# --- files ---------------------------------------------------------------------------------------
+
+
+def test_relative_links_and_images_to_files_and_folders(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Guide\n\n"
+        "[up](../README.md), [folder](../tools/), [script](../tools/gen.py),\n"
+        "[space](my%20notes.md), [plain](../README.md?plain=1) ![diagram](img/flow.png)\n"
+        "[angle](<my notes.md>) [here](.)\n"
+    )
+    root = make_corpus(
+        {
+            "README.md": "# Readme\n",
+            "docs/guide.md": page,
+            "docs/my notes.md": "# Notes\n",
+            "docs/img/flow.png": b"\x89PNG\r\n\x1a\n",
+            "tools/gen.py": "print()\n",
+            "tools/README.md": "# Tools\n",
+        }
+    )
+    assert findings_of(root) == []
+    (root / "docs/img/flow.png").unlink()
+    (root / "tools/gen.py").unlink()
+    found = findings_of(root)
+    assert [f.message.split(":")[0] for f in found] == [
+        "`img/flow.png` → `docs/img/flow.png`",
+        "`../tools/gen.py` → `tools/gen.py`",
+    ]
+    image = next(f for f in found if "flow.png" in f.message)
+    assert "no such image" in image.message
+    assert (image.location.line, image.location.column) == (
+        4,
+        page.split("\n")[3].index("img/") + 1,
+    )
+
+
+def test_a_case_mismatch_is_broken_and_names_the_right_case(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {"README.md": "# Readme\n\nSee [governance](governance.md).\n", "GOVERNANCE.md": "# G\n"}
+    )
+    [finding] = findings_of(root)
+    assert "the repository has `GOVERNANCE.md`" in finding.message
+    assert "Write `GOVERNANCE.md`" in finding.message
+
+
+def test_a_missing_file_suggests_a_close_name_and_groups_its_links(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "spec/a.md": "# A\n\n[events](event.md)\n\n## More\n\nAgain [events](./event.md).\n",
+            "spec/b.md": "# B\n\n[events](event.md)\n",
+            "spec/events.md": "# Events\n",
+        }
+    )
+    [finding] = findings_of(root)
+    assert "`spec/event.md`: no such file" in finding.message
+    assert "did you mean `events.md`?" in finding.message
+    assert "3 links" in finding.message
+    assert (finding.location.path, finding.location.line) == ("spec/a.md", 3)
+    assert [(r.path, r.line, r.note) for r in finding.related] == [
+        ("spec/a.md", 7, "also links `./event.md`"),
+        ("spec/b.md", 3, "also links `event.md`"),
+    ]
+
+
+def test_links_out_of_the_root_are_never_looked_at(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"README.md": "# R\n\n[sibling](../other/README.md) [up](../../x)\n"})
+    (root.parent / "other").mkdir()
+    assert findings_of(root) == []
+
+
+def test_urls_and_other_schemes_are_not_fetched(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# R\n\n[site](https://example.org/missing.md) [mail](mailto:a@example.org)\n"
+        "[proto](//cdn.example.org/x.js) <https://example.org/x> [tpl]({{ base }}/x.md)\n"
+    )
+    root = make_corpus({"README.md": page})
+    assert findings_of(root) == []
+
+
+def test_a_web_address_without_its_scheme_is_a_relative_path(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"README.md": "# R\n\nSee [the store](schemastore.org).\n"})
+    [finding] = findings_of(root)
+    assert "needs its scheme: `https://schemastore.org`" in finding.message
+
+
+def test_code_spans_code_blocks_and_footnotes_are_not_links(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# R\n\n"
+        "Write `[x](missing.md)` like this.\n\n"
+        "```markdown\n[x](missing.md)\n```\n\n"
+        "    [x](indented.md)\n\n"
+        "A note.[^1]\n\n"
+        "[^1]: [issue 12](https://example.org/issues/12).\n"
+    )
+    root = make_corpus({"README.md": page})
+    assert findings_of(root) == []
+
+
+def test_reference_style_links_are_checked_once_at_the_definition(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = "# R\n\n[one][spec] and [two][spec], [ok][]\n\n[spec]: ./spec.md\n[ok]: ./README.md\n"
+    root = make_corpus({"README.md": page})
+    [finding] = findings_of(root)
+    assert (finding.location.line, finding.location.column) == (5, 9)
+    assert finding.message.startswith("`./spec.md` → `spec.md`")
+    (root / "spec.md").write_text("# Spec\n")
+    assert findings_of(root) == []
+
+
+def test_raw_html_links_and_images(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# R\n\n"
+        '<p align="center"><img src="logo.svg" alt="logo"></p>\n\n'
+        'Read <a href="docs/intro.md#start">the intro</a>.\n'
+    )
+    root = make_corpus({"README.md": page, "docs/intro.md": "# Intro\n\n## Start\n"})
+    assert [m.split(":")[0] for m in messages(root)] == ["`logo.svg` → `logo.svg`"]
+    (root / "logo.svg").write_text("<svg/>")
+    assert findings_of(root) == []
+
+
+# --- anchors -------------------------------------------------------------------------------------
+
+
+def test_an_anchor_written_from_the_heading_text_passes(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# API\n\n[create](#create-a-run), [other](other.md#the-best-section)\n\n## Create a Run!\n"
+    )
+    root = make_corpus({"api.md": page, "other.md": '# Other\n\n## The "Best" Section\n'})
+    assert findings_of(root) == []
+    (root / "api.md").write_text(page.replace("#create-a-run", "#create-run"))
+    [finding] = findings_of(root)
+    assert "this page has no heading or anchor `#create-run`" in finding.message
+    assert "did you mean `#create-a-run`?" in finding.message
+    assert finding.related == ()
+
+
+def test_a_case_only_difference_is_reported_unless_ignore_case(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"api.md": "# API\n\n[create](#Create-A-Run)\n\n## Create a Run\n"})
+    [finding] = findings_of(root)
+    assert "the anchor of this page is `#create-a-run`" in finding.message
+    assert "markdownlint MD051" in finding.message
+    assert findings_of(root, {"ignore-case": True}) == []
+
+
+def test_repeated_headings_and_explicit_anchors(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Page\n\n"
+        "[a](#example) [b](#example-1) [c](#example-2) [d](#legacy) [e](#pinned)\n"
+        "[f](#custom) [g](#top) [h](gen.py#L10-L20) [i](data.json#/definitions/x)\n"
+        "[j](#user-content-example) [k](#trailing-)\n\n"
+        "## Example\n\n## Example\n\n## Example\n\n"
+        '<a name="legacy"></a>\n\n<div id="pinned">x</div>\n\n'
+        "## Custom heading {#custom}\n\n"
+        '## Trailing <a id="t"></a>\n'
+    )
+    root = make_corpus({"page.md": page, "gen.py": "x = 1\n", "data.json": "{}\n"})
+    assert findings_of(root) == []
+    (root / "page.md").write_text(page.replace("#example-2", "#example-3"))
+    [finding] = findings_of(root)
+    assert "`#example-3`" in finding.message
+
+
+def test_anchors_switch_turns_fragment_checks_off(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"a.md": "# A\n\n[x](b.md#nowhere)\n", "b.md": "# B\n"})
+    assert len(findings_of(root)) == 1
+    assert findings_of(root, {"anchors": False}) == []
+
+
+@pytest.mark.parametrize(
+    ("heading", "anchor"),
+    [
+        ("Create a Run!", "create-a-run"),
+        ("😄 emoji", "-emoji"),
+        ("Valid Heading 20.04 ✔️", "valid-heading-2004-\ufe0f"),
+        ("Foo_bar baz", "foo_bar-baz"),
+        ("A — B", "a--b"),
+        ("Привет non-latin 你好", "привет-non-latin-你好"),
+        ("L'Hôpital's Rule", "lhôpitals-rule"),
+        ("`code` + *em*", "code--em"),
+        ("The (RFC 0041) rule: v1.2/v2", "the-rfc-0041-rule-v12v2"),
+    ],
+)
+def test_github_slug_rules(heading: str, anchor: str) -> None:
+    assert github_slug(heading) == anchor
+    assert github_anchor(heading) == anchor  # the prose model agrees on these
+
+
+def test_github_slug_drops_other_numbers_as_github_does() -> None:
+    # GitHub keeps \p{Word}: letters, marks, decimal and letter numbers, connectors.
+    assert github_slug("x² and ½") == "x-and-"
+
+
+def test_duplicate_numbering_under_both_schemes(make_corpus: MakeCorpus) -> None:
+    # "Foo", "Foo 1", "Foo": html-pipeline counts repeats (`foo-1` twice), github-slugger
+    # skips the taken `foo-1` (`foo-2`); both are accepted.
+    page = "# P\n\n[a](#foo-1) [b](#foo-2)\n\n## Foo\n\n## Foo 1\n\n## Foo\n"
+    root = make_corpus({"p.md": page})
+    assert findings_of(root) == []
+
+
+# --- documentation sites -------------------------------------------------------------------------
+
+
+def test_site_routes_and_extension_less_links(make_corpus: MakeCorpus) -> None:
+    docs_json = json.dumps(
+        {"redirects": [{"source": "/spec/basic/security", "destination": "/guides/security"}]}
+    )
+    page = (
+        "---\ntitle: Tools\n---\n\n# Tools\n\n"
+        "[auth](../basic/auth) [latest](/spec/latest) [meta](/spec/basic/index#meta)\n"
+        "[sec](../basic/security) [old](./2133-ext.md) [get](/spec/basic/index#tasks%2Fget)\n"
+    )
+    root = make_corpus(
+        {
+            "docs/docs.json": docs_json,
+            "docs/spec/server/tools.mdx": page,
+            "docs/spec/server/2133-ext.mdx": "# Ext\n",
+            "docs/spec/basic/auth.mdx": "# Auth\n",
+            "docs/spec/basic/index.mdx": "# Basic\n\n## `_meta`\n\n## `tasks/get`\n",
+        }
+    )
+    assert findings_of(root) == []
+    (root / "docs/spec/server/tools.mdx").write_text(page + "[gone](../basic/gone)\n")
+    [finding] = findings_of(root)
+    assert "`docs/spec/basic/gone`: no such file" in finding.message
+
+
+def test_root_relative_links_as_repository_paths(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"README.md": "# R\n\n[spec](/spec/intro.md)\n"})
+    assert findings_of(root) == []  # a site route by default: not reported
+    [finding] = findings_of(root, {"root-relative": "repository"})
+    assert "`spec/intro.md`: no such file" in finding.message
+
+
+def test_mdx_component_titles_are_anchors(make_corpus: MakeCorpus) -> None:
+    page = '# Debug\n\n[logs](#getting-logs)\n\n<Accordion title="Getting logs">\nx\n</Accordion>\n'
+    root = make_corpus({"debug.mdx": page})
+    assert findings_of(root) == []
+
+
+# --- schema $ids -----------------------------------------------------------------------------------
+
+BASE = "https://example.org/spec/v1/"
+
+
+def _id_corpus(make_corpus: MakeCorpus, page: str, ids: int = 3) -> Path:
+    files: dict[str, str | bytes] = {"spec/links.md": page}
+    for index in range(ids):
+        files[f"schemas/s{index}.schema.json"] = schema(
+            **{"$id": f"{BASE}s{index}.schema.json", "type": "object"}
+        )
+    return make_corpus(files)
+
+
+def test_a_link_to_an_id_no_schema_has(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Links\n\n"
+        f"[s1]({BASE}s1.schema.json) [home](https://example.org/spec/v1/intro)\n"
+        f"[other](https://other.example/spec/v1/x.schema.json) [gone]({BASE}s9.schema.json)\n"
+    )
+    [finding] = findings_of(_id_corpus(make_corpus, page))
+    assert "no corpus schema has this `$id`" in finding.message
+    assert "did you mean" in finding.message
+    assert finding.location.line == 4
+
+
+def test_a_folder_with_few_ids_is_not_owned(make_corpus: MakeCorpus) -> None:
+    page = f"# Links\n\n[gone]({BASE}s9.schema.json)\n"
+    assert findings_of(_id_corpus(make_corpus, page, ids=2)) == []
+    assert findings_of(_id_corpus(make_corpus, page), {"schema-ids": False}) == []
+
+
+# --- section references -------------------------------------------------------------------------
+
+COMPAT = (
+    "# Compatibility\n\n"
+    "## 1. Scope\n\n"
+    "## 2. Rules\n\n"
+    "### 2.1 Additive changes (normative)\n\n"
+    "**Convergence rule.** Hosts converge.\n\n"
+    "### R-1 — Host-Scoped Keys (normative)\n\n"
+    "Common error codes:\n\n"
+    "- `a`\n\n"
+    "## Appendix B — Examples\n"
+)
+
+
+@pytest.mark.parametrize(
+    "reference",
+    [
+        '`compat.md` §"Additive changes"',
+        '`compat.md` §"Additive"',  # a shortened title
+        "`compat.md` §“Rules”",
+        '[compat](./compat.md) §"Convergence rule"',  # a bold lead-in
+        'compat.md §"Common error codes"',  # a label line
+        "`compat.md` §2.1",
+        "`compat.md` §2",
+        "`compat.md` §B",
+        "`compat.md` §Scope",
+        "`compat.md` §`hosts`",  # a name the page speaks of
+        '`compat.md` §"`hosts`"',  # a quoted name, not a title
+        '`compat.md` §"R-1 host-scoped keys."',  # dashes and a closing period set aside
+        '`compat.md` §"Additive changes (RFC 9)"',  # notes in parentheses set aside
+        '`compat.md` §1, §2.1 and §"Rules"',
+        "`other.md` §Whatever",  # no such page: not this check's business
+        '`compat.md` `§"Nothing"` in code',
+        '[`compat.md` §"Nothing"](compat.md#2-rules)',  # inside a link: the link is checked
+    ],
+)
+def test_section_references_that_resolve(make_corpus: MakeCorpus, reference: str) -> None:
+    root = make_corpus({"spec/compat.md": COMPAT, "spec/page.md": f"# Page\n\nSee {reference}.\n"})
+    assert findings_of(root) == []
+
+
+@pytest.mark.parametrize(
+    ("reference", "section"),
+    [
+        ('`compat.md` §"Removal rules"', "Removal rules"),
+        ("`compat.md` §3.1", "numbered `3.1"),
+        ("`compat.md` §C", "numbered `C"),
+        ("`compat.md` §Deprecation", "Deprecation"),
+        ("`compat.md` §`lifetimes`", "lifetimes"),
+        ('`compat.md` §2, §"Gone"', "Gone"),
+        ('`spec/compat.md` §"Gone"', "Gone"),
+    ],
+)
+def test_section_references_that_name_nothing(
+    make_corpus: MakeCorpus, reference: str, section: str
+) -> None:
+    root = make_corpus({"spec/compat.md": COMPAT, "spec/page.md": f"# Page\n\nSee {reference}.\n"})
+    [finding] = findings_of(root)
+    name = section.removeprefix("numbered `")
+    shown = section if section != name else f"`{section}"
+    assert f"`spec/compat.md` has no section {shown}`" in finding.message
+    assert finding.location.line == 3
+    assert finding.location.column == 5 + reference.index("§", reference.find(name) - 3)
+    assert finding.related[0].path == "spec/compat.md"
+
+
+def test_numbers_are_not_checked_on_a_page_without_numbered_headings(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {"a.md": "# A\n\n## A note on scope\n", "b.md": "# B\n\nSee `a.md` §4 and `a.md` §C.\n"}
+    )
+    assert findings_of(root) == []
+
+
+def test_section_references_switch(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"a.md": "# A\n", "b.md": '# B\n\nSee `a.md` §"Nowhere".\n'})
+    assert len(findings_of(root)) == 1
+    assert findings_of(root, {"section-references": False}) == []
+
+
+# --- options -------------------------------------------------------------------------------------
+
+
+def test_ignore_globs_match_the_target_or_its_path(make_corpus: MakeCorpus) -> None:
+    page = "# R\n\n[a](generated/api.md) [b](../x/gen.md) [c](missing.md)\n"
+    root = make_corpus({"docs/readme.md": page})
+    assert len(findings_of(root)) == 3
+    assert messages(root, {"ignore": ["generated/*", "x/**", "docs/missing.md"]}) == []
+
+
+def test_bad_markdown_is_no_traceback(make_corpus: MakeCorpus) -> None:
+    page = "# R\n\n" + "[" * 500 + "x" + "](y.md)" * 3 + "\n\n" + ">" * 200 + " deep\n"
+    root = make_corpus({"r.md": page, "bin.md": b"\xff\xfe\x00bad"})
+    for finding in findings_of(root):
+        assert finding.location.path == "r.md"
