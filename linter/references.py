@@ -376,8 +376,22 @@ def tolerant(dialect: str) -> Specification[Any]:
             return []
         return [each for each in found if isinstance(each, (Mapping, bool))]
 
+    identify = stock.id_of
+
+    def id_of(contents: Any) -> str | None:
+        # A draft-04 `id` that is not a string (a property schema a `$ref` points into by
+        # mistake, SchemaStore's specif-1.0.json) names nothing; `referencing` calls
+        # `.startswith` on it.
+        try:
+            found = identify(contents)
+        except (AttributeError, TypeError):
+            return None
+        return found if isinstance(found, str) else None
+
     # `referencing` declares Specification with its own attrs wrapper, which mypy does not read
-    evolved: Specification[Any] = attrs.evolve(cast(Any, stock), subresources_of=subresources_of)
+    evolved: Specification[Any] = attrs.evolve(
+        cast(Any, stock), subresources_of=subresources_of, id_of=id_of
+    )
     return evolved
 
 

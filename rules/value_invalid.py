@@ -13,6 +13,10 @@ What it does
     - each ``enum`` member: validated against the schema's other keywords (``type: string`` with
       ``enum: [a, b, null]`` never accepts ``null``; an OpenAPI 3.0 ``nullable: true`` does).
 
+    Two defaults say "none" by a common convention and are not reported: ``default: null``, and
+    an empty ``{}`` or ``[]`` that fails only ``required``, ``minItems`` or ``minProperties``
+    (its members take their own defaults).
+
     The finding is at the value (``.../default``, ``.../enum/2``) and names the keyword it breaks,
     with that keyword as a related location. ``$ref``\\s resolve through the corpus; a schema whose
     references do not resolve is skipped (``unresolved-ref`` reports it). In OpenAPI documents
@@ -84,7 +88,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 validator_class = validator_class_at(kind, version, schema.declared)
                 uri = f"{file_uri(document.path)}#{schema.pointer}"
                 error = _first_error(corpus.references.validator(validator_class, uri), value)
-                if error is not None:
+                if error is not None and not _by_convention(keyword, value, error):
                     yield _finding(document, schema, keyword, pointer, value, error)
 
 
@@ -112,6 +116,18 @@ def _values(
     if "enum" in wanted and isinstance(members, list):
         for index, member in enumerate(members):
             yield "enum", join_pointer(join_pointer(schema.pointer, "enum"), index), member
+
+
+def _by_convention(keyword: str, value: Any, error: ValidationError) -> bool:
+    """Defaults that say "none" rather than a value: ``default: null`` (no default), and an empty
+    ``{}`` or ``[]`` whose members come from their own defaults; they fail ``type``,
+    ``required`` or ``minItems`` by design (SchemaStore has a thousand of them), not by mistake."""
+    if keyword != "default":
+        return False
+    if value is None:
+        return True
+    empty = value == {} or value == []
+    return empty and error.validator in {"required", "minItems", "minProperties"}
 
 
 def _ref_alone(document: Document, schema: SchemaObject) -> bool:

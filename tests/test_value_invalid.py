@@ -208,3 +208,39 @@ def test_a_configured_fence_tie_that_matches_no_heading_is_a_finding(
         )
         == []
     )
+
+
+def test_a_draft_04_property_named_id_is_no_crash(make_corpus: MakeCorpus) -> None:
+    """Reaching `#/properties/kind` steps through the `properties` map, whose `id` member is a
+    schema, not a draft-04 id: `referencing` called `.startswith` on it (SchemaStore's
+    specif-1.0.json)."""
+    body = {
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "items": {
+            "oneOf": [
+                {
+                    "properties": {
+                        "id": {"type": "string"},
+                        "kind": {"type": "string", "enum": ["a", 2]},
+                    }
+                }
+            ]
+        },
+    }
+    root = make_corpus({"schemas/odd.schema.json": json.dumps(body)})
+    [finding] = findings_of("value-invalid", root)
+    assert finding.location.pointer == "/items/oneOf/0/properties/kind/enum/1"
+
+
+def test_defaults_that_say_none_by_convention(make_corpus: MakeCorpus) -> None:
+    body = {
+        "properties": {
+            "name": {"type": "string", "default": None},
+            "limits": {"type": "object", "required": ["max"], "default": {}},
+            "tags": {"type": "array", "minItems": 1, "default": []},
+            "port": {"type": "integer", "default": "8080"},
+        }
+    }
+    root = make_corpus({"schemas/a.schema.json": schema(**body)})
+    [finding] = findings_of("value-invalid", root)
+    assert finding.location.pointer == "/properties/port/default"
