@@ -38,12 +38,12 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urlsplit
 
 from .corpus import Corpus, Document, glob_to_regex, parse_document
 from .kinds import DocumentKind
 from .reading import read_raw
-from .references import REMOTE_SCHEMES, file_uri, ref_sites
+from .references import REMOTE_SCHEMES, file_uri, join_uri, ref_sites
 from .writing import write_output
 
 CATALOG = "catalog.json"
@@ -88,7 +88,8 @@ def base_uri(document: Document) -> str:
     """The URI a schema document is known by: its ``$id`` (absolute), else its corpus file URI."""
     declared = document.data.get("$id") if isinstance(document.data, dict) else None
     uri = file_uri(document.path)
-    return urldefrag(urljoin(uri, declared)).url if isinstance(declared, str) else uri
+    joined = join_uri(uri, declared) if isinstance(declared, str) else None
+    return urldefrag(joined).url if joined is not None else uri
 
 
 def selected(corpus: Corpus) -> list[Document]:
@@ -122,7 +123,10 @@ def bundle(corpus: Corpus, document: Document) -> tuple[dict[str, Any] | None, l
         holder = queue.pop(0)
         for pointer, value, base in ref_sites(holder):
             reference = index.at(holder.path, pointer)
-            written = urldefrag(urljoin(base, value)).url
+            joined = join_uri(base, value)
+            if joined is None:
+                continue  # not a URI reference: unresolved-ref reports it, the build drops it
+            written = urldefrag(joined).url
             where = f"`{value}` at {holder.path}#{pointer}"
             if reference is None:
                 continue
@@ -213,21 +217,21 @@ def _unresolved(schema: dict[str, Any], path: str) -> str | None:
     """The first local ``$ref`` of a bundle that does not resolve in the bundle alone."""
     from referencing import Registry
     from referencing.exceptions import Unresolvable
-    from referencing.jsonschema import DRAFT202012, specification_with
+
+    from .references import tolerant
 
     dialect = schema.get("$schema")
-    specification = (
-        specification_with(dialect.rstrip("#"), default=DRAFT202012)
-        if isinstance(dialect, str)
-        else DRAFT202012
-    )
+    # Tolerant: an embedded `$id` that is no URI (`http://[bad`) names nothing, not a crash.
+    specification = tolerant(dialect if isinstance(dialect, str) else "")
     registry: Registry[Any] = Registry().with_resource(
         schema["$id"], specification.create_resource(schema)
     )
     registry = registry.crawl()
     probe = Document(path, DocumentKind.SCHEMA, data=schema)
     for pointer, value, base in ref_sites(probe):
-        target = urljoin(base, value)
+        target = join_uri(base, value)
+        if target is None:
+            continue  # not a URI reference: unresolved-ref reports it
         if urlsplit(target).scheme in REMOTE_SCHEMES and urldefrag(target).url not in schema.get(
             "$defs", {}
         ):

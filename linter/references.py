@@ -63,7 +63,7 @@ class Reference:
     pointer: str  # pointer of the "$ref" member
     value: str  # the reference as written
     target: str  # absolute URI it resolves to (with fragment)
-    outcome: str  # ok | missing-file | missing-pointer | unknown-id | remote | cycle
+    outcome: str  # ok | missing-file | missing-pointer | unknown-id | remote | cycle | invalid-uri
     target_path: str | None = None  # corpus file that holds the target, when local
     target_pointer: str | None = None
     detail: str = ""
@@ -137,9 +137,9 @@ class ReferenceIndex:
             resource = make_resource(document)
             resources.append((uri, resource))
             uri_to_path[uri] = document.path
-            declared = document.data.get("$id") if isinstance(document.data, dict) else None
-            if isinstance(declared, str) and document.kind is DocumentKind.SCHEMA:
-                absolute = urldefrag(urljoin(uri, declared)).url
+            # Its own `$id`, or a draft-04 `id` (draft-04 Core §7.2): the URI others name it by.
+            absolute = root_base(document)
+            if absolute != uri and document.kind is DocumentKind.SCHEMA:
                 if absolute not in uri_to_path:
                     resources.append((absolute, resource))
                     uri_to_path[absolute] = document.path
@@ -183,7 +183,17 @@ class ReferenceIndex:
     def resolve(
         self, corpus: Corpus, document: Document, pointer: str, value: str, base: str
     ) -> Reference:
-        target = urljoin(base, value)
+        joined = join_uri(base, value)
+        if joined is None:
+            return Reference(
+                document.path,
+                pointer,
+                value,
+                value,
+                "invalid-uri",
+                detail="not a URI reference (RFC 3986): an unclosed `[` or a bad port",
+            )
+        target = joined
         scheme = urlsplit(target).scheme
         mapped = map_remote(corpus.config.ref_map, target)
         if mapped is not None:
@@ -348,6 +358,17 @@ def escape_uri_segment(segment: str) -> str:
     return quote(segment, safe="@:+!$&'()*,;=-._~")
 
 
+def join_uri(base: str, value: str) -> str | None:
+    """``value`` resolved against ``base`` (RFC 3986 §5), or None when either is not a URI
+    reference Python can parse (``http://[bad``: an unclosed IPv6 literal raises ValueError)."""
+    try:
+        joined = urljoin(base, value)
+        urlsplit(joined)
+    except ValueError:
+        return None
+    return joined
+
+
 def make_resource(document: Document) -> Resource[Any]:
     from .kinds import DocumentKind
 
@@ -386,7 +407,9 @@ def tolerant(dialect: str) -> Specification[Any]:
             found = identify(contents)
         except (AttributeError, TypeError):
             return None
-        return found if isinstance(found, str) else None
+        # An id that is no URI reference (`http://[bad`) names nothing either: `referencing`
+        # would raise ValueError joining it, and end the whole run.
+        return found if isinstance(found, str) and join_uri("file:///", found) else None
 
     # `referencing` declares Specification with its own attrs wrapper, which mypy does not read
     evolved: Specification[Any] = attrs.evolve(
@@ -409,8 +432,9 @@ def embedded_resources(document: Document) -> Iterator[tuple[str, Resource[Any]]
             if pointer and isinstance(node.get("$schema"), str):
                 dialect = node["$schema"]
             declared = node.get("id") if _uses_plain_id(dialect) else node.get("$id")
-            if isinstance(declared, str):
-                base = urljoin(base, declared)
+            joined = join_uri(base, declared) if isinstance(declared, str) else None
+            if joined is not None:
+                base = joined
                 if pointer:
                     specification = tolerant(dialect if isinstance(dialect, str) else "")
                     yield urldefrag(base).url, specification.create_resource(node)
@@ -468,10 +492,11 @@ def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
             if "$schema" in node and pointer:
                 plain_id = _uses_plain_id(node.get("$schema"))
             declared = node.get("id") if plain_id else node.get("$id")
-            if track_ids and isinstance(declared, str):
+            joined = join_uri(base, declared) if track_ids and isinstance(declared, str) else None
+            if joined is not None:
                 # Without its fragment: draft-04 ids end in an empty one (`...schema#`), and a
                 # base URI with `#` resolves no `#/...` pointer in `referencing`.
-                base = urldefrag(urljoin(base, declared)).url
+                base = urldefrag(joined).url
             reference = node.get("$ref")
             if isinstance(reference, str):
                 yield join_pointer(pointer, "$ref"), reference, base
@@ -493,7 +518,8 @@ def root_base(document: Document) -> str:
     uri = file_uri(document.path)
     data = document.data if isinstance(document.data, dict) else {}
     declared = data.get("id") if _uses_plain_id(data.get("$schema")) else data.get("$id")
-    return urldefrag(urljoin(uri, declared)).url if isinstance(declared, str) else uri
+    joined = join_uri(uri, declared) if isinstance(declared, str) else None
+    return urldefrag(joined).url if joined is not None else uri
 
 
 def _uses_plain_id(dialect: object) -> bool:

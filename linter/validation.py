@@ -84,6 +84,46 @@ def _pattern_properties(
                 yield from validator.descend(value, subschema, path=key, schema_path=pattern)
 
 
+# Large enums (SchemaStore has enums of thousands of values) judged by hashing, not by comparing
+# the instance with each member: checking each member of a 5,000-value enum against its own
+# schema was 12 million comparisons. Keyed by the list's identity, which the cache pins.
+_ENUM_SETS: dict[int, tuple[list[Any], frozenset[Any], list[Any]]] = {}
+_HASHED_FROM = 16  # members; below this the plain scan is as fast
+
+
+def _enum_key(value: Any) -> tuple[Any, ...] | None:
+    """A hashable key with JSON Schema's equality (2020-12 Validation §6.1.2 via jsonschema's
+    `equal`): `1` equals `1.0`, `true` is not `1`; None for arrays and objects."""
+    if isinstance(value, str):
+        return ("s", value)
+    if value is None:
+        return ("n",)
+    if isinstance(value, bool):
+        return ("b", value)
+    if isinstance(value, (int, float)) and value == value:  # NaN equals nothing
+        return ("x", value)
+    return None
+
+
+def _enum(validator: Any, enums: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    from jsonschema._utils import equal
+
+    if not isinstance(enums, list) or len(enums) < _HASHED_FROM:
+        if all(not equal(each, instance) for each in enums):
+            yield ValidationError(f"{instance!r} is not one of {enums!r}")
+        return
+    entry = _ENUM_SETS.get(id(enums))
+    if entry is None or entry[0] is not enums:
+        keys = [_enum_key(each) for each in enums]
+        hashed = frozenset(key for key in keys if key is not None)
+        others = [each for each, key in zip(enums, keys, strict=True) if key is None]
+        entry = _ENUM_SETS[id(enums)] = (enums, hashed, others)
+    key = _enum_key(instance)
+    found = key in entry[1] if key is not None else any(equal(e, instance) for e in entry[2])
+    if not found:
+        yield ValidationError(f"{instance!r} is not one of {enums!r}")
+
+
 @cache
 def install_safe_patterns() -> None:
     """Register, for every JSON Schema draft, a validator class whose `pattern` and
@@ -100,7 +140,7 @@ def install_safe_patterns() -> None:
         jsonschema.Draft201909Validator,
         jsonschema.Draft202012Validator,
     ):
-        keywords: dict[str, Any] = {"pattern": _pattern}
+        keywords: dict[str, Any] = {"pattern": _pattern, "enum": _enum}
         if "patternProperties" in cls.VALIDATORS:
             keywords["patternProperties"] = _pattern_properties
         safe = validators.extend(cls, keywords)

@@ -106,6 +106,11 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 f"`{first.target_pointer or '#'}`{'; ' + sites if sites else ''}. Fix the JSON "
                 "pointer (check the spelling and the `$defs` name) or add the definition"
             )
+        elif outcome == "invalid-uri":
+            message = (
+                f"`{first.value}` is {first.detail}, so it resolves to nothing"
+                f"{'; ' + sites if sites else ''}. Fix the reference"
+            )
         elif outcome == "cycle":
             message = f"{first.detail}; make one of the schemas in the loop define the shape"
         elif count > 1:

@@ -347,3 +347,39 @@ def test_a_single_hanging_rule_is_time_boxed_too() -> None:
     rules = {"hangs": RuleInfo("hangs", Severity.ERROR, "Never returns.", "tests.hangs", hang)}
     result = run_rules(corpus, rules, jobs=1, time_box=1.0)
     assert [f.rule for f in result.findings] == ["internal-error"]
+
+
+def test_ids_and_refs_that_are_no_uris_are_findings_not_a_dead_run(tmp_path: Path) -> None:
+    """`http://[bad`: an unclosed IPv6 literal makes Python's URL functions raise ValueError;
+    it ended the whole run (exit 2) before, now the reference is an unresolved-ref finding and
+    every rule runs, `speclint build` included."""
+    root = write_files(
+        tmp_path / "spec",
+        {
+            "schemas/a.schema.json": schema(
+                **{
+                    "$id": "http://[bad/a.json",
+                    "properties": {
+                        "b": {"$ref": "http://[worse/b.json"},
+                        "c": {"$ref": "#/$defs/c"},
+                    },
+                    "$defs": {"c": {"type": "string", "examples": [1]}},
+                }
+            ),
+            "schemas/b.schema.json": schema(
+                **{"$defs": {"x": {"$id": "http://[in/x.json", "type": "string"}}}
+            ),
+        },
+    )
+    result = run_rules(Corpus.load(root))
+    rules = sorted(f.rule for f in result.findings)
+    assert rules == ["example-invalid", "unresolved-ref"]
+    [unresolved] = [f for f in result.findings if f.rule == "unresolved-ref"]
+    assert "not a URI reference" in unresolved.message
+    built = subprocess.run(
+        [sys.executable, "-m", "speclint", "build", str(root), "--output", str(tmp_path / "out")],
+        capture_output=True,
+        text=True,
+        timeout=TIME_BOX,
+    )
+    assert "Traceback" not in built.stderr and "internal error" not in built.stderr

@@ -229,3 +229,17 @@ def test_an_openapi_3_0_field_no_longer_nullable_is_a_narrowed_type() -> None:
     pointer = "/paths/~1runs/post/requestBody/content/application~1json/schema/properties/note/type"
     assert ("type narrowed", pointer) in found
     assert changes({"api/openapi.yaml": api(True)}, {"api/openapi.yaml": api(True)}) == set()
+
+
+def test_a_draft_04_root_id_is_the_uri_other_files_name_it_by(make_corpus: MakeCorpus) -> None:
+    """draft-04 names a schema with `id` (Core §7.2): a `$ref` to that URI reaches the file."""
+    first = {"$schema": DRAFT_04, "id": "http://acme.example/a.json", "definitions": {"y": {}}}
+    second = {
+        "$schema": DRAFT_04,
+        "properties": {"a": {"$ref": "http://acme.example/a.json#/definitions/y"}},
+    }
+    root = make_corpus({"schemas/a.json": json.dumps(first), "schemas/b.json": json.dumps(second)})
+    corpus = Corpus.load(root)
+    [reference] = [r for r in corpus.references.references if r.path == "schemas/b.json"]
+    assert (reference.outcome, reference.target_path) == ("ok", "schemas/a.json")
+    assert list(all_rules()["unresolved-ref"].check(corpus, {})) == []

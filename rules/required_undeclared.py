@@ -1,0 +1,703 @@
+"""A ``required`` name that no ``properties`` or ``patternProperties`` in scope declares.
+
+What it does
+    For every ``required`` list of every schema object (schema files, OpenAPI ``components``
+    and inline schemas, Swagger ``definitions``, AsyncAPI payloads, headers and
+    ``components/schemas``), looks each name up in everything that applies to the same
+    instance: the schema's own ``properties`` and ``patternProperties`` (a name a pattern
+    matches is declared), its ``allOf``/``anyOf``/``oneOf``/``if``/``then``/``else``/
+    ``dependentSchemas`` subschemas, the schema its ``$ref`` names (followed through the corpus;
+    in draft-07 and OpenAPI 3.0 a ``$ref`` makes its siblings, ``required`` too, ignored), the
+    parent when the ``required`` sits in one of those branches (2020-12 writes
+    ``then: {required: [x]}`` to make a declared property conditional), and the schemas that
+    ``$ref`` this one. Every dialect is read in its own terms (``speclint.dialects``: draft-04
+    ``definitions`` and ``dependencies``, OpenAPI 3.0 ``$ref`` siblings).
+
+    A name nothing declares is reported at its ``required`` item:
+
+    - ``error`` when the shape is closed (``additionalProperties: false``, or
+      ``unevaluatedProperties: false``, on a schema that always applies with it): no valid
+      instance can carry the name, so the ``required`` can never be met. When
+      ``unsatisfiable-schema`` already reports the whole schema (a client-submitted body that
+      must be an object), this is a ``warning`` that points at the cause, not a second error;
+      inside an ``if`` (a condition, not an assertion) it is a ``warning`` too;
+    - ``warning`` when the shape is open: the name is allowed with any value, and is most
+      likely a misspelling of a declared one, which the message suggests.
+
+    Nothing is guessed: a schema whose scope has a ``$ref`` that does not resolve, a
+    ``$dynamicRef``, a ``propertyNames`` or a map (``additionalProperties: {type: string}``:
+    required keys of a map need no declaration), or that declares no property at all (a pure
+    constraint such as ``anyOf: [{required: [a]}, {required: [b]}]`` with no parent that
+    declares ``a`` and ``b``), is skipped; so is a ``required`` under ``not``. Generated
+    bundles (``speclint.lineage``) are judged at their sources.
+
+Why is this bad?
+    ``required`` and ``properties`` are independent keywords: a name that is required but
+    not declared is accepted with any value, so a typo (``workflowID`` for ``workflowId``)
+    silently makes the real property optional and unvalidated. Under
+    ``additionalProperties: false`` it is worse: every instance fails.
+
+Example
+    ::
+
+        {"type": "object",
+         "properties": {"workflowId": {"type": "string"}},
+         "required": ["workflowID"]}
+
+    FAIL: ``warning [required-undeclared] `workflowID` is required but no `properties` in
+    scope declares it; did you mean `workflowId`? ...``
+
+Use instead
+    ::
+
+        {"type": "object",
+         "properties": {"workflowId": {"type": "string"}},
+         "required": ["workflowId"],
+         "if": {"properties": {"mode": {"const": "scheduled"}}},
+         "then": {"required": ["workflowId"]}}
+
+    PASS (the ``then`` branch's ``required`` finds ``workflowId`` in its parent).
+
+Options
+    ``suggest`` (default 0.75): how close (``difflib`` ratio, 0 to 1) a declared name must be
+    to be suggested; ``1`` turns suggestions off. Switch the rule off with
+    ``[rules] required-undeclared = "off"``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import deque
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+from urllib.parse import urldefrag
+
+from speclint.corpus import Corpus, Document
+from speclint.dialects import dialect_at, dialect_of_schema, has_unevaluated, modern
+from speclint.findings import Finding, Location, Severity
+from speclint.kinds import DocumentKind, is_dialect_uri
+from speclint.references import DATA_KEYWORDS, Reference, file_uri, join_uri, root_base
+from speclint.roles import Role, openapi_uses
+from speclint.shapes import resolve_pointer, types_of, use_sites
+from speclint.structured import join_pointer, split_pointer
+
+ID = "required-undeclared"
+SEVERITY = Severity.WARNING
+# Reads JSON/YAML documents only: its cached result stands while only prose changes.
+READS = "structured"
+
+# Subschemas that apply to the same instance as their parent (JSON Schema 2020-12 §10.2).
+IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
+IN_PLACE_VALUES = ("if", "then", "else", "not")
+IN_PLACE_MAPS = ("dependentSchemas",)
+# Subschemas that apply to another instance (a member, an item) or none (definitions).
+OTHER_VALUES = (
+    "additionalProperties", "unevaluatedProperties", "items", "additionalItems", "contains",
+    "propertyNames", "unevaluatedItems", "contentSchema",
+)  # fmt: skip
+OTHER_LISTS = ("prefixItems", "items")
+OTHER_MAPS = ("properties", "patternProperties", "$defs", "definitions")
+MAX_DEPTH = 256
+MAX_SCOPE = 2000  # schema objects one scope may visit before the rule gives up on it
+
+CHAIN, MUST, MAYBE = 3, 2, 1  # how surely a scope member applies when the schema does
+
+
+@dataclass(frozen=True)
+class Node:
+    """A schema object: where it is, its dialect, and its in-place parent."""
+
+    document: Document
+    pointer: str
+    raw: dict[str, Any]
+    dialect: str
+    parent: str | None = None  # pointer of the parent it applies in place with
+    link: str = ""  # the keyword under the parent: allOf, then, dependentSchemas...
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.document.path, self.pointer)
+
+
+@dataclass
+class Scope:
+    declared: dict[str, Node] = field(default_factory=dict)  # name -> where declared
+    patterns: list[str] = field(default_factory=list)
+    closing: tuple[Node, str] | None = None  # a node that always applies and closes the shape
+    evaluates_all: bool = False  # `additionalProperties: true` somewhere: nothing unevaluated
+    holders: list[Node] = field(default_factory=list)  # nodes with `properties`, chain first
+    must: set[tuple[str, str]] = field(default_factory=set)
+
+
+class Unknown(Exception):
+    """The scope holds something the rule does not read with certainty: skip the schema."""
+
+
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    cutoff = float(options.get("suggest", 0.75))
+    index = SchemaIndex.build(corpus)
+    derived = corpus.derived
+    reported_elsewhere: ReportedElsewhere | None = None
+    for node in index.ordered():
+        if node.document.path in derived:
+            continue
+        reading = modern(node.raw, node.dialect)
+        if reading is None or node.dialect == "draft-03":
+            continue  # draft-03 `required` is a boolean on the property
+        required = reading.node.get("required")
+        if not isinstance(required, list) or not required:
+            continue
+        if index.under_not(node):
+            continue  # `not: {required: [x]}` forbids x: it needs no declaration
+        types = types_of(reading.node)
+        if types and "object" not in types:
+            continue  # `required` never applies here
+        try:
+            scope = index.scope(node)
+        except Unknown:
+            continue
+        if not scope.declared and not scope.patterns:
+            continue  # a pure constraint with no context that declares anything
+        conditional = index.in_condition(node)
+        for position, name in enumerate(required):
+            if not isinstance(name, str) or name in scope.declared:
+                continue
+            if any(_matches(pattern, name) for pattern in scope.patterns):
+                continue
+            closing = scope.closing
+            if (
+                closing is not None
+                and closing[1] == "unevaluatedProperties"
+                and scope.evaluates_all
+            ):
+                closing = None  # `additionalProperties: true` somewhere evaluated every name
+            severity = Severity.ERROR if closing is not None and not conditional else SEVERITY
+            also = ""
+            if severity is Severity.ERROR:
+                if reported_elsewhere is None:
+                    reported_elsewhere = ReportedElsewhere(corpus, index)
+                use = reported_elsewhere.reporting(node, scope)
+                if use is not None:
+                    severity = Severity.WARNING
+                    also = f" (`unsatisfiable-schema` reports {use} as unsatisfiable: this is why)"
+            yield _finding(
+                node, position, name, scope, closing, severity, cutoff, also, conditional
+            )
+
+
+def _finding(
+    node: Node,
+    position: int,
+    name: str,
+    scope: Scope,
+    closing: tuple[Node, str] | None,
+    severity: Severity,
+    cutoff: float,
+    also: str,
+    conditional: bool,
+) -> Finding:
+    suggestion = _nearest(name, sorted(scope.declared), cutoff)
+    hint = f"; did you mean `{suggestion}`?" if suggestion else "."
+    related: list[Location] = []
+    holder = scope.holders[0] if scope.holders else None
+    if holder is not None:
+        shown = sorted(scope.declared)
+        listed = ", ".join(f"`{n}`" for n in shown[:8]) + (" ..." if len(shown) > 8 else "")
+        related.append(
+            holder.document.location(
+                join_pointer(holder.pointer, "properties"),
+                note=f"the properties in scope: {listed}",
+            )
+        )
+    fix = (
+        f"rename it to `{suggestion}` in `required`, or declare `{name}` in `properties`"
+        if suggestion
+        else f"declare `{name}` in `properties`, or remove it from `required`"
+    )
+    if closing is not None:
+        closer, keyword = closing
+        where = join_pointer(closer.pointer, keyword)
+        related.append(closer.document.location(where, note=f"`{keyword}: false` closes the shape"))
+        if severity is Severity.ERROR:
+            outcome = "so no valid instance can meet this `required`"
+        elif conditional:
+            outcome = "so this condition never holds"
+        else:
+            outcome = f"so no valid instance can meet this `required`{also}"
+        asked = f" (did you mean `{suggestion}`?)" if suggestion else ""
+        what = (
+            f"`{name}` is required but not declared{asked}, and `{keyword}: false` at "
+            f"`{where or '/'}` forbids it, {outcome}"
+        )
+    else:
+        what = (
+            f"`{name}` is required but no `properties` in scope declares it{hint} It is "
+            "accepted with any value and nothing checks it"
+        )
+    pointer = join_pointer(join_pointer(node.pointer, "required"), position)
+    return Finding(
+        ID,
+        severity,
+        f"{what}: {fix}",
+        node.document.location(pointer),
+        related=tuple(related),
+        key=f"{node.pointer}/required:{name}",
+    )
+
+
+def _nearest(name: str, declared: list[str], cutoff: float) -> str | None:
+    if cutoff >= 1:
+        return None
+    for candidate in declared:
+        if candidate.lower() == name.lower():
+            return candidate
+    found = difflib.get_close_matches(name, declared, n=1, cutoff=cutoff)
+    return found[0] if found else None
+
+
+_COMPILED: dict[str, re.Pattern[str] | None] = {}
+
+
+def _matches(pattern: str, name: str) -> bool:
+    """Does an ECMA-262 ``patternProperties`` regex match ``name``? A pattern Python cannot
+    read matches everything: the name may be declared, and the rule does not guess."""
+    if pattern not in _COMPILED:
+        try:
+            _COMPILED[pattern] = re.compile(pattern)
+        except (re.error, RecursionError):
+            _COMPILED[pattern] = None
+    compiled = _COMPILED[pattern]
+    return compiled is None or compiled.search(name) is not None
+
+
+# --- the schema objects of the corpus -------------------------------------------------------------
+
+
+@dataclass
+class SchemaIndex:
+    corpus: Corpus
+    nodes: dict[tuple[str, str], Node] = field(default_factory=dict)
+    referrers: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    roots: dict[str, str] = field(default_factory=dict)  # a schema file's root base URI -> path
+
+    @classmethod
+    def build(cls, corpus: Corpus) -> SchemaIndex:
+        index = cls(corpus)
+        for document in corpus.of_kind(
+            DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
+        ):
+            for pointer, node in schema_roots(document):
+                dialect = dialect_at(document.data, split_pointer(pointer), document.dialect)
+                index.walk(document, pointer, node, dialect)
+        derived = corpus.derived
+        for document in sorted(
+            corpus.of_kind(DocumentKind.SCHEMA), key=lambda d: (d.path in derived, d.path)
+        ):
+            try:
+                index.roots.setdefault(root_base(document), document.path)
+            except ValueError:
+                continue  # an `$id` that is not a URI (`http://[bad`)
+        for reference in corpus.references.references:
+            site = (reference.path, reference.pointer.removesuffix("/$ref"))
+            target = index.located(reference) if site in index.nodes else None
+            if target is not None:
+                index.referrers.setdefault(target, []).append(site)
+        return index
+
+    def walk(self, document: Document, pointer: str, root: Any, dialect: str) -> None:
+        """Register every schema object under ``root`` (iterative, depth-bounded)."""
+        stack: list[tuple[Any, str, str, str | None, str, int]] = [
+            (root, pointer, dialect, None, "", 0)
+        ]
+        while stack:
+            node, at, dialect, parent, link, depth = stack.pop()
+            if not isinstance(node, dict) or depth > MAX_DEPTH or (document.path, at) in self.nodes:
+                continue
+            dialect = dialect_of_schema(node.get("$schema"), dialect)
+            self.nodes[(document.path, at)] = Node(document, at, node, dialect, parent, link)
+            for key, value in node.items():
+                if key in DATA_KEYWORDS or key.startswith("x-"):
+                    continue
+                here = join_pointer(at, key)
+                if key in IN_PLACE_LISTS and isinstance(value, list):
+                    for i, child in enumerate(value):
+                        stack.append((child, join_pointer(here, i), dialect, at, key, depth + 1))
+                elif key in IN_PLACE_VALUES:
+                    stack.append((value, here, dialect, at, key, depth + 1))
+                elif key in (*IN_PLACE_MAPS, "dependencies") and isinstance(value, dict):
+                    for name, child in value.items():
+                        stack.append((child, join_pointer(here, name), dialect, at, key, depth + 1))
+                elif key in OTHER_LISTS and isinstance(value, list):
+                    for i, child in enumerate(value):
+                        stack.append((child, join_pointer(here, i), dialect, None, "", depth + 1))
+                elif key in OTHER_VALUES:
+                    stack.append((value, here, dialect, None, "", depth + 1))
+                elif key in OTHER_MAPS and isinstance(value, dict):
+                    for name, child in value.items():
+                        stack.append(
+                            (child, join_pointer(here, name), dialect, None, "", depth + 1)
+                        )
+
+    def ordered(self) -> list[Node]:
+        return [self.nodes[key] for key in sorted(self.nodes)]
+
+    def node_at(self, path: str, pointer: str) -> Node | None:
+        found = self.nodes.get((path, pointer))
+        if found is not None:
+            return found
+        document = self.corpus.documents.get(path)
+        if document is None:
+            return None
+        raw = resolve_pointer(document.data, pointer)
+        if not isinstance(raw, dict):
+            return None
+        dialect = dialect_at(document.data, split_pointer(pointer), document.dialect)
+        return Node(document, pointer, raw, dialect)
+
+    def parent_of(self, node: Node) -> Node | None:
+        if node.parent is None:
+            return None
+        return self.nodes.get((node.document.path, node.parent))
+
+    def under_not(self, node: Node) -> bool:
+        return any(link == "not" for link in self._chain_links(node))
+
+    def in_condition(self, node: Node) -> bool:
+        return any(link == "if" for link in self._chain_links(node))
+
+    def _chain_links(self, node: Node) -> Iterator[str]:
+        current: Node | None = node
+        while current is not None and current.parent is not None:
+            yield current.link
+            current = self.parent_of(current)
+
+    def target(self, node: Node, reference: str) -> Node | frozenset[str]:
+        """The schema a ``$ref`` names, through the corpus index, or the property names of the
+        published metaschema it names; ``Unknown`` when it resolves to neither."""
+        found = self.corpus.references.at(node.document.path, join_pointer(node.pointer, "$ref"))
+        if found is not None and found.outcome == "ok":
+            # The published metaschema, wherever the corpus holds a copy (a bundle embeds it)
+            names = metaschema_properties(found.target)
+            if names is not None:
+                return names
+        where = self.located(found) if found is not None else None
+        target = self.node_at(*where) if where is not None else None
+        if target is None:
+            raise Unknown(reference)
+        return target
+
+    def located(self, found: Reference) -> tuple[str, str] | None:
+        """(path, pointer) of a resolved reference's target in the corpus, or None."""
+        if found.outcome != "ok" or found.target_path is None or found.target_pointer is None:
+            return None
+        holder = self.corpus.documents.get(found.target_path)
+        base = urldefrag(found.target).url
+        try:
+            own = {file_uri(holder.path), root_base(holder)} if holder is not None else set()
+        except ValueError:
+            own = {file_uri(found.target_path)}
+        if base in own:
+            return found.target_path, found.target_pointer
+        # The URI names the root of another file (a draft-04 root `id`, which the index may
+        # hold under a bundle that embeds it), or a resource embedded in a file, whose fragment
+        # is relative to that resource, not to the file's root: that one is not followed.
+        path = self.roots.get(base)
+        return (path, found.target_pointer) if path is not None else None
+
+    def scope(self, start: Node) -> Scope:
+        """Everything that applies to the instance ``start`` applies to, each with how surely:
+        ``CHAIN`` (``start`` and the parents it sits in place under), ``MUST`` (what those
+        always apply: their ``allOf`` branches and ``$ref`` targets), ``MAYBE`` (alternatives,
+        conditions, and the schemas that reference ``start`` or a parent of it). Parents and
+        referrers are followed upward from ``start`` only: a schema that references a sibling
+        alternative applies that alternative, not ``start``."""
+        scope = Scope()
+        state: dict[tuple[str, str], tuple[int, bool]] = {}
+        queue: deque[tuple[Node, int, bool]] = deque([(start, CHAIN, True)])
+        while queue:
+            node, tier, upward = queue.popleft()
+            before = state.get(node.key)
+            if before is not None and before[0] >= tier and (before[1] or not upward):
+                continue
+            state[node.key] = (
+                max(tier, before[0]) if before else tier,
+                upward or (before[1] if before else False),
+            )
+            if len(state) > MAX_SCOPE:
+                raise Unknown("scope too large")
+            reading = modern(node.raw, node.dialect)
+            if reading is None:
+                continue
+            schema = reading.node
+            if before is None:
+                self._read(node, schema, scope)
+            if tier >= MUST and node.key not in scope.must:
+                scope.must.add(node.key)
+                closing = _closing(schema, node.dialect)
+                if closing is not None and scope.closing is None:
+                    scope.closing = (node, closing)
+            below = MUST if tier >= MUST else MAYBE
+            reference = schema.get("$ref")
+            if isinstance(reference, str):
+                target = self.target(node, reference)
+                if isinstance(target, Node):
+                    queue.append((target, below, False))
+                else:
+                    for name in target:
+                        scope.declared.setdefault(name, node)
+            for keyword in IN_PLACE_LISTS:
+                children = schema.get(keyword)
+                if isinstance(children, list):
+                    for i, _ in enumerate(children):
+                        inner = self.nodes.get((node.document.path, _at(node, keyword, i)))
+                        if inner is not None:
+                            queue.append((inner, below if keyword == "allOf" else MAYBE, False))
+            for keyword in ("if", "then", "else"):
+                inner = self.nodes.get((node.document.path, _at(node, keyword)))
+                if inner is not None and keyword in schema:
+                    queue.append((inner, MAYBE, False))
+            dependent = schema.get("dependentSchemas")
+            if isinstance(dependent, dict):
+                source = reading.source("dependentSchemas")
+                for name in dependent:
+                    inner = self.nodes.get(
+                        (node.document.path, join_pointer(join_pointer(node.pointer, source), name))
+                    )
+                    if inner is not None:
+                        queue.append((inner, MAYBE, False))
+            if not upward:
+                continue
+            parent = self.parent_of(node)
+            if parent is not None and node.link != "not":
+                queue.append((parent, CHAIN if tier == CHAIN else MAYBE, True))
+            for site in self.referrers.get(node.key, ()):
+                referrer = self.nodes.get(site)
+                if referrer is not None:
+                    queue.append((referrer, MAYBE, True))
+        scope.holders.sort(key=lambda n: -state[n.key][0])
+        return scope
+
+    def _read(self, node: Node, schema: dict[str, Any], scope: Scope) -> None:
+        """What one scope member declares, and whether the rule can read it with certainty."""
+        if "$dynamicRef" in schema or "$recursiveRef" in schema:
+            raise Unknown("dynamic reference")
+        if isinstance(schema.get("propertyNames"), (dict, bool)):
+            raise Unknown("propertyNames")
+        for keyword in ("additionalProperties", "unevaluatedProperties"):
+            value = schema.get(keyword)
+            if isinstance(value, dict) and value:
+                raise Unknown("a map")  # required keys of a map need no declaration
+            if keyword == "additionalProperties" and (value is True or value == {}):
+                scope.evaluates_all = True
+        self._declare(node, schema, scope)
+
+    def _declare(self, node: Node, schema: dict[str, Any], scope: Scope) -> None:
+        properties = schema.get("properties")
+        for keyword in ("properties", "patternProperties"):
+            value = schema.get(keyword)
+            if isinstance(value, dict) and isinstance(value.get("$ref"), str):
+                # `properties: {$ref: attributes.yml#/x}`: the whole map is a JSON Reference
+                # that bundlers inline (not a property named `$ref`, whose value is a schema).
+                raise Unknown(f"{keyword} by reference")
+        if isinstance(properties, dict):
+            for name in properties:
+                scope.declared.setdefault(name, node)
+            scope.holders.append(node)
+        patterns = schema.get("patternProperties")
+        if isinstance(patterns, dict):
+            scope.patterns.extend(p for p in patterns if isinstance(p, str))
+
+
+@cache
+def metaschema_properties(uri: str) -> frozenset[str] | None:
+    """The property names a published metaschema (draft-04 to 2020-12, known offline through
+    ``jsonschema-specifications``) declares, its vocabularies' included; None for any other
+    URI. They declare every keyword, and close nothing."""
+    from jsonschema_specifications import REGISTRY
+    from referencing.exceptions import Unresolvable
+
+    if urldefrag(uri).fragment or not is_dialect_uri(uri):
+        return None
+    names: set[str] = set()
+    pending = [urldefrag(uri).url]
+    seen: set[str] = set()
+    while pending:
+        current = pending.pop()
+        if current in seen or len(seen) > 32:
+            continue
+        seen.add(current)
+        try:
+            contents = REGISTRY.contents(current)
+        except (Unresolvable, LookupError):
+            return None
+        if not isinstance(contents, dict):
+            return None
+        properties = contents.get("properties")
+        if isinstance(properties, dict):
+            names.update(properties)
+        for branch in contents.get("allOf", []) if isinstance(contents.get("allOf"), list) else []:
+            if isinstance(branch, dict) and isinstance(branch.get("$ref"), str):
+                joined = join_uri(current, branch["$ref"])
+                if joined is not None:
+                    pending.append(joined)
+    return frozenset(names)
+
+
+def _at(node: Node, keyword: str, index: int | None = None) -> str:
+    at: str = join_pointer(node.pointer, keyword)
+    return at if index is None else join_pointer(at, index)
+
+
+def _closing(schema: dict[str, Any], dialect: str) -> str | None:
+    if schema.get("additionalProperties") is False:
+        return "additionalProperties"
+    if schema.get("unevaluatedProperties") is False and has_unevaluated(dialect or "2020-12"):
+        return "unevaluatedProperties"
+    return None
+
+
+def schema_roots(document: Document) -> Iterator[tuple[str, Any]]:
+    """Where the schema objects of a document start: a schema file's root; an OpenAPI
+    document's ``components/schemas``, Swagger ``definitions`` and every ``schema``; an AsyncAPI
+    document's ``components/schemas``, message ``payload``\\s and ``headers`` (not one in
+    another schema format, ``schemaFormat``)."""
+    data = document.data
+    if document.kind is DocumentKind.SCHEMA:
+        yield "", data
+        return
+    if not isinstance(data, dict):
+        return
+    asyncapi = document.kind is DocumentKind.ASYNCAPI
+    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
+    while stack:
+        node, pointer, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            continue
+        if isinstance(node, list):
+            for i, child in enumerate(node):
+                stack.append((child, join_pointer(pointer, i), depth + 1))
+            continue
+        if not isinstance(node, dict):
+            continue
+        for key, value in node.items():
+            at = join_pointer(pointer, key)
+            if key in ("example", "examples", "bindings") or key.startswith("x-"):
+                continue
+            if (pointer in ("/components", "") and key in ("schemas", "definitions")) and (
+                isinstance(value, dict)
+            ):
+                if key == "definitions" and pointer == "" and asyncapi:
+                    continue
+                for name, schema in value.items():
+                    if isinstance(schema, dict):
+                        yield join_pointer(at, name), schema
+                continue
+            if key == "schema" and isinstance(value, dict) and not _is_multi_format(node):
+                yield at, value
+                continue
+            if asyncapi and key in ("payload", "headers") and isinstance(value, dict):
+                if _json_schema_format(node.get("schemaFormat")):
+                    if "schemaFormat" in value and "schema" in value:  # a Multi Format Schema
+                        if _json_schema_format(value.get("schemaFormat")):
+                            yield join_pointer(at, "schema"), value["schema"]
+                    else:
+                        yield at, value
+                continue
+            stack.append((value, at, depth + 1))
+
+
+def _is_multi_format(node: dict[str, Any]) -> bool:
+    """An AsyncAPI 3 Multi Format Schema Object of another language (`schemaFormat: avro`)."""
+    return "schemaFormat" in node and not _json_schema_format(node.get("schemaFormat"))
+
+
+def _json_schema_format(declared: Any) -> bool:
+    """Whether an AsyncAPI ``schemaFormat`` (absent: the AsyncAPI schema) is JSON Schema."""
+    if declared is None:
+        return True
+    text = str(declared).lower()
+    return "asyncapi" in text or "schema+json" in text or "schema+yaml" in text
+
+
+# --- what unsatisfiable-schema already reports ----------------------------------------------------
+
+
+class ReportedElsewhere:
+    """The schemas ``unsatisfiable-schema`` decides (with its configured scope), and what
+    each always applies: a closed ``required`` among them on an object makes the whole schema
+    unsatisfiable, which that rule reports as an error at the use site."""
+
+    RULE = "unsatisfiable-schema"
+
+    def __init__(self, corpus: Corpus, index: SchemaIndex) -> None:
+        self.index = index
+        self.targets: list[tuple[str, set[tuple[str, str]], bool]] = []
+        if corpus.config.rule_severity.get(self.RULE, Severity.ERROR) is None:
+            return  # switched off: nothing reports it
+        scope = str(corpus.config.rule_options.get(self.RULE, {}).get("scope", "client-submitted"))
+        sites: list[tuple[Document, str, str]] = []
+        for document in corpus.of_kind(DocumentKind.OPENAPI):
+            if not str(document.data.get("openapi", "")).startswith("3."):
+                continue
+            for pointer, role, label in openapi_uses(document):
+                if role is Role.CLIENT_SUBMITTED and pointer.endswith("/schema"):
+                    sites.append((document, pointer, label))
+        for use in use_sites(corpus):
+            if (
+                use.site.document.kind is DocumentKind.ASYNCAPI
+                and use.role is Role.CLIENT_SUBMITTED
+            ):
+                sites.append((use.site.document, use.site.pointer, use.label))
+        if scope == "all":
+            for document in corpus.of_kind(DocumentKind.SCHEMA):
+                sites.append((document, "", f"schema {document.path}"))
+        for document, pointer, label in sites:
+            node = index.node_at(document.path, pointer)
+            if node is None:
+                continue
+            always, is_object = self._always(node)
+            self.targets.append((label, always, is_object))
+
+    def _always(self, start: Node) -> tuple[set[tuple[str, str]], bool]:
+        """What always applies with ``start`` (its ``allOf`` branches and ``$ref`` targets),
+        and whether one of them says the instance is an object."""
+        seen: set[tuple[str, str]] = set()
+        is_object = False
+        pending = [start]
+        while pending and len(seen) < MAX_SCOPE:
+            node = pending.pop()
+            if node.key in seen:
+                continue
+            seen.add(node.key)
+            reading = modern(node.raw, node.dialect)
+            if reading is None:
+                continue
+            if types_of(reading.node) == {"object"}:
+                is_object = True
+            if isinstance(reading.node.get("$ref"), str):
+                try:
+                    target = self.index.target(node, reading.node["$ref"])
+                except Unknown:
+                    target = frozenset()
+                if isinstance(target, Node):
+                    pending.append(target)
+            branches = reading.node.get("allOf")
+            for i, _ in enumerate(branches if isinstance(branches, list) else []):
+                inner = self.index.nodes.get((node.document.path, _at(node, "allOf", i)))
+                if inner is not None:
+                    pending.append(inner)
+        return seen, is_object
+
+    def reporting(self, node: Node, scope: Scope) -> str | None:
+        """The use site whose unsatisfiability this closed ``required`` causes, if any: the
+        schema holding it and the schema closing the shape both always apply there, and the
+        instance must be an object."""
+        if scope.closing is None:
+            return None
+        for label, always, is_object in self.targets:
+            if is_object and node.key in always and scope.closing[0].key in always:
+                return f"the {label}"
+        return None

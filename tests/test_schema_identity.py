@@ -1,0 +1,485 @@
+"""Identity and structure of a schema corpus: duplicate-id and required-undeclared."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from conftest import schema
+from speclint.catalog import all_rules
+from speclint.corpus import Corpus
+from speclint.findings import Finding, Severity
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+DRAFT_04 = "http://json-schema.org/draft-04/schema#"
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+BASE = "https://example.org/schemas/"
+
+
+def findings_of(rule: str, root: Path, options: Mapping[str, Any] | None = None) -> list[Finding]:
+    corpus = Corpus.load(root)
+    chosen = corpus.config.rule_options.get(rule, {}) if options is None else options
+    return sorted(all_rules()[rule].check(corpus, chosen), key=Finding.sort_key)
+
+
+def ided(path: str, identifier: str | None = None, **body: Any) -> str:
+    """A 2020-12 schema file whose `$id` names its own path under BASE (or ``identifier``)."""
+    return schema(**{"$id": identifier or BASE + path.removeprefix("schemas/"), **body})
+
+
+# --- duplicate-id --------------------------------------------------------------------------------
+
+
+def test_duplicate_id_fail_at_the_copied_id_and_pass(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/run.schema.json": ided("schemas/run.schema.json", type="object"),
+            # path order puts run-request first; its `$id` is the copied one
+            "schemas/run-request.schema.json": ided(
+                "x", BASE + "run.schema.json", type="object", required=["a"]
+            ),
+        }
+    )
+    [finding] = findings_of("duplicate-id", root)
+    assert finding.severity is Severity.ERROR
+    assert finding.location.path == "schemas/run-request.schema.json"
+    assert finding.location.pointer == "/$id"
+    assert finding.location.line == 3
+    assert "is also declared by schemas/run.schema.json" in finding.message
+    assert f"`{BASE}run-request.schema.json`" in finding.message  # the id it should have
+    assert [r.path for r in finding.related] == ["schemas/run.schema.json"]
+    assert finding.related[0].note
+    (root / "schemas/run-request.schema.json").write_text(
+        ided("schemas/run-request.schema.json", type="object")
+    )
+    assert findings_of("duplicate-id", root) == []
+
+
+def test_duplicate_id_reports_the_second_in_path_order(make_corpus: MakeCorpus) -> None:
+    same = BASE + "event.json"
+    root = make_corpus(
+        {
+            "a/event.json": schema(**{"$id": same, "type": "object"}),
+            "b/event.json": schema(**{"$id": same, "type": "string"}),
+        }
+    )
+    [finding] = findings_of("duplicate-id", root)
+    assert finding.location.path == "b/event.json"
+    assert finding.related[0].path == "a/event.json"
+
+
+def test_duplicate_id_across_version_lines_is_history(make_corpus: MakeCorpus) -> None:
+    same = "https://example.org/definitions/x.json"
+    files: dict[str, str | bytes] = {
+        "definitions/2.0.0/x.json": schema(**{"$id": same, "type": "object"}),
+        "definitions/3.0.0/x.json": schema(**{"$id": same, "type": "string"}),
+    }
+    assert findings_of("duplicate-id", make_corpus(files)) == []
+
+
+def test_duplicate_id_within_one_version_line_is_reported(make_corpus: MakeCorpus) -> None:
+    same = "https://example.org/definitions/2.0.0/a.json"
+    root = make_corpus(
+        {
+            "definitions/2.0.0/a.json": schema(**{"$id": same, "type": "object"}),
+            "definitions/2.0.0/b.json": schema(**{"$id": same, "type": "string"}),
+        }
+    )
+    [finding] = findings_of("duplicate-id", root)
+    assert finding.location.path == "definitions/2.0.0/b.json"
+    assert "https://example.org/definitions/2.0.0/b.json" in finding.message
+
+
+def test_duplicate_id_ignores_bundles_copies_metaschemas_and_fixtures(
+    make_corpus: MakeCorpus,
+) -> None:
+    def source(name: str) -> dict[str, Any]:
+        return {"$id": f"https://example.org/definitions/1.0.0/{name}.json", "type": "object"}
+
+    names = ("info", "tag", "server")
+    metaschema = {"id": DRAFT_04, "$schema": DRAFT_04, "type": "object"}
+    files: dict[str, str | bytes] = {
+        f"definitions/1.0.0/{name}.json": json.dumps(source(name)) for name in names
+    }
+    # A generated bundle embeds its sources under their `$id`s (speclint.lineage).
+    files["schemas/1.0.0.json"] = json.dumps(
+        {
+            "type": "object",
+            "definitions": {source(n)["$id"]: {**source(n), "title": n} for n in names},
+        }
+    )
+    # Two schemas that embed (differently trimmed) copies of the draft-04 metaschema.
+    for index, extra in enumerate(({}, {"title": "trimmed"})):
+        files[f"formats/f{index}.json"] = json.dumps(
+            {"$schema": DRAFT_07, "definitions": {"meta": {**metaschema, **extra}}}
+        )
+    # The same resource vendored twice, byte for byte.
+    vendored = {"$id": "https://vendor.example/common.json", "type": "string"}
+    files["vendor/a/common.json"] = json.dumps(vendored)
+    files["vendor/b/common.json"] = json.dumps(vendored)
+    # A test fixture that copies an `$id` on purpose.
+    files["tests/fail/info.json"] = json.dumps({**source("info"), "type": "string"})
+    assert findings_of("duplicate-id", make_corpus(files)) == []
+
+
+def test_duplicate_id_of_an_embedded_resource_and_a_draft04_root(make_corpus: MakeCorpus) -> None:
+    shared = BASE + "shared.json"
+    root = make_corpus(
+        {
+            "schemas/shared.json": json.dumps(
+                {"$schema": DRAFT_04, "id": shared, "type": "object"}
+            ),
+            "schemas/bundle.json": schema(
+                **{"$defs": {"shared": {"$id": shared, "type": "string"}}, "type": "object"}
+            ),
+        }
+    )
+    [finding] = findings_of("duplicate-id", root)
+    # the root that names its own file keeps the `$id`; the embedded copy is reported
+    assert (finding.location.path, finding.location.pointer) == (
+        "schemas/bundle.json",
+        "/$defs/shared/$id",
+    )
+    assert finding.related[0].path == "schemas/shared.json"
+    assert finding.related[0].pointer == "/id"
+
+
+def _corpus_of_ids(extra: dict[str, str]) -> dict[str, str | bytes]:
+    files: dict[str, str | bytes] = {
+        f"schemas/{name}.schema.json": ided(f"schemas/{name}.schema.json", type="object")
+        for name in ("agent", "capabilities", "event", "manifest", "snapshot")
+    }
+    files.update(extra)
+    return files
+
+
+def test_duplicate_id_infers_the_pattern_and_names_the_expected_id(
+    make_corpus: MakeCorpus,
+) -> None:
+    copied = ided("x", BASE + "capability.schema.json", type="object")
+    root = make_corpus(_corpus_of_ids({"schemas/run-request.schema.json": copied}))
+    [finding] = findings_of("duplicate-id", root)
+    assert finding.severity is Severity.WARNING
+    assert finding.location.path == "schemas/run-request.schema.json"
+    assert f"expected `{BASE}run-request.schema.json`" in finding.message
+    assert findings_of("duplicate-id", root, {"infer": False}) == []
+
+
+def test_duplicate_id_infers_nothing_without_a_strong_majority(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        f"schemas/{n}.json": ided(f"schemas/{n}.json", type="object") for n in ("a", "b", "c")
+    }
+    files["schemas/d.json"] = ided("x", BASE + "other.json", type="object")
+    assert findings_of("duplicate-id", make_corpus(files)) == []  # 4 schemas: below `minimum`
+    files["schemas/e.json"] = ided("x", BASE + "else.json", type="object")
+    files["schemas/f.json"] = ided("schemas/f.json", type="object")
+    assert findings_of("duplicate-id", make_corpus(files)) == []  # 4 of 6 agree: not 80 %
+    # an `$id` that names a folder, not a file, follows another convention: left alone
+    files = dict(_corpus_of_ids({"schemas/folder.schema.json": ided("x", BASE + "things/")}))
+    assert findings_of("duplicate-id", make_corpus(files)) == []
+
+
+def test_duplicate_id_version_folder_left_from_a_copy(make_corpus: MakeCorpus) -> None:
+    host = "https://example.org/"
+    files: dict[str, str | bytes] = {}
+    for version in ("1.0.0", "2.0.0"):
+        for name in ("info", "tag", "server"):
+            path = f"definitions/{version}/{name}.json"
+            files[path] = schema(**{"$id": host + path, "type": "object"})
+    files["definitions/2.0.0/contact.json"] = schema(
+        **{"$id": host + "definitions/1.0.0/contact.json", "type": "object"}
+    )
+    [finding] = findings_of("duplicate-id", make_corpus(files))
+    assert finding.location.path == "definitions/2.0.0/contact.json"
+    assert f"expected `{host}definitions/2.0.0/contact.json`" in finding.message
+    assert "version folder `2.0.0`" in finding.message
+
+
+def test_duplicate_id_published_elsewhere_on_purpose_is_left_alone(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A file whose `$id` is its published address on another host (Swagger 2.0's
+    # `http://swagger.io/v2/schema.json` in `v2.0/`): no other file maps there.
+    host = "https://example.org/"
+    files: dict[str, str | bytes] = {
+        f"schemas/v1.2/{n}.json": schema(**{"$id": f"{host}schemas/v1.2/{n}.json"})
+        for n in ("a", "b", "c", "d", "e")
+    }
+    files["schemas/v2.0/schema.json"] = schema(**{"$id": "http://other.example/v2/schema.json"})
+    assert findings_of("duplicate-id", make_corpus(files)) == []
+
+
+def test_duplicate_id_configured_pattern(make_corpus: MakeCorpus) -> None:
+    options = {"pattern": "https://example.org/spec/{path}", "folder": "schemas"}
+    root = make_corpus(
+        {
+            "schemas/ok.schema.json": schema(**{"$id": "https://example.org/spec/ok.schema.json"}),
+            "schemas/sub/bad.schema.json": schema(**{"$id": "https://example.org/bad.schema.json"}),
+            "schemas/none.schema.json": schema(type="object"),
+            "elsewhere/free.schema.json": schema(**{"$id": "urn:free"}),
+        }
+    )
+    found = {f.location.path: f for f in findings_of("duplicate-id", root, options)}
+    assert sorted(found) == ["schemas/none.schema.json", "schemas/sub/bad.schema.json"]
+    assert found["schemas/sub/bad.schema.json"].severity is Severity.WARNING
+    assert (
+        "`https://example.org/spec/sub/bad.schema.json`"
+        in found["schemas/sub/bad.schema.json"].message
+    )
+    assert found["schemas/none.schema.json"].severity is Severity.INFO
+    [bad_option] = findings_of("duplicate-id", root, {"pattern": "https://x/{file}"})
+    assert "`pattern`" in bad_option.message and "`{file}`" in bad_option.message
+    [bad_format] = findings_of("duplicate-id", root, {"pattern": "https://x/{path:d}"})
+    assert "cannot fill" in bad_format.message
+
+
+# --- required-undeclared -------------------------------------------------------------------------
+
+
+def test_required_undeclared_fail_with_a_suggestion_and_pass(make_corpus: MakeCorpus) -> None:
+    body = {"type": "object", "properties": {"workflowId": {"type": "string"}}}
+    root = make_corpus({"schemas/run.schema.json": schema(**body, required=["workflowID"])})
+    [finding] = findings_of("required-undeclared", root)
+    assert finding.severity is Severity.WARNING
+    assert finding.location.pointer == "/required/0"
+    assert finding.location.line == 10
+    assert "did you mean `workflowId`?" in finding.message
+    assert finding.related[0].pointer == "/properties"
+    assert "`workflowId`" in (finding.related[0].note or "")
+    conditional = {
+        **body,
+        "required": ["workflowId"],
+        "if": {"properties": {"mode": {"const": "scheduled"}}},
+        "then": {"required": ["workflowId"]},
+    }
+    (root / "schemas/run.schema.json").write_text(schema(**conditional))
+    assert findings_of("required-undeclared", root) == []
+
+
+def test_required_undeclared_in_a_closed_shape_is_an_error(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/a.json": schema(
+                type="object",
+                properties={"name": {"type": "string"}},
+                required=["name", "version"],
+                additionalProperties=False,
+            )
+        }
+    )
+    [finding] = findings_of("required-undeclared", root)
+    assert finding.severity is Severity.ERROR
+    assert finding.location.pointer == "/required/1"
+    assert "`additionalProperties: false`" in finding.message
+    assert any(r.pointer == "/additionalProperties" for r in finding.related)
+
+
+def test_required_undeclared_reads_the_whole_scope(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        "schemas/base.json": schema(type="object", properties={"id": {"type": "string"}}),
+        # allOf branches, a `$ref` to another file, unevaluatedProperties over the composition
+        "schemas/composed.json": schema(
+            allOf=[{"$ref": "base.json"}, {"properties": {"name": {}}}],
+            required=["id", "name"],
+            unevaluatedProperties=False,
+        ),
+        # pure constraints under a parent that declares the names
+        "schemas/either.json": schema(
+            properties={"a": {}, "b": {}}, anyOf=[{"required": ["a"]}, {"required": ["b"]}]
+        ),
+        # a pure constraint with no context at all
+        "schemas/lonely.json": schema(anyOf=[{"required": ["a"]}, {"required": ["b"]}]),
+        # a pattern declares the name; `not` forbids a name; a map's keys need no declaration
+        "schemas/pattern.json": schema(
+            properties={"a": {}}, patternProperties={"^x-": {}}, required=["x-trace"]
+        ),
+        "schemas/forbid.json": schema(properties={"a": {}}, **{"not": {"required": ["legacy"]}}),
+        "schemas/map.json": schema(
+            properties={"a": {}}, additionalProperties={"type": "string"}, required=["b"]
+        ),
+        # a mixin: the schema that uses it declares `b`
+        "schemas/mixin.json": schema(
+            **{
+                "$defs": {"needsB": {"properties": {"a": {}}, "required": ["b"]}},
+                "allOf": [{"$ref": "#/$defs/needsB"}, {"properties": {"b": {}}}],
+            }
+        ),
+        # the draft-07 metaschema declares `type`
+        "schemas/meta.json": json.dumps(
+            {"$schema": DRAFT_07, "allOf": [{"$ref": DRAFT_07}], "required": ["type"]}
+        ),
+    }
+    assert findings_of("required-undeclared", make_corpus(files)) == []
+    files["schemas/composed.json"] = schema(
+        allOf=[{"$ref": "base.json"}, {"properties": {"name": {}}}],
+        required=["id", "nmae"],
+        unevaluatedProperties=False,
+    )
+    [finding] = findings_of("required-undeclared", make_corpus(files))
+    assert finding.severity is Severity.ERROR
+    assert "`nmae`" in finding.message and "did you mean `name`?" in finding.message
+
+
+def test_required_undeclared_skips_what_it_cannot_read(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        "schemas/missing.json": schema(
+            allOf=[{"$ref": "nowhere.json"}], properties={"a": {}}, required=["b"]
+        ),
+        "schemas/remote.json": schema(
+            allOf=[{"$ref": "https://remote.example/x.json"}], properties={"a": {}}, required=["b"]
+        ),
+        "schemas/names.json": schema(
+            properties={"a": {}}, propertyNames={"maxLength": 3}, required=["b"]
+        ),
+        # `properties` that is itself a JSON Reference (inlined by bundlers)
+        "api/models/thing.yml": "type: object\nproperties:\n  $ref: 'attributes.yml#/x'\nrequired: [b]\n",
+        "api/models/attributes.yml": "x:\n  b: {type: string}\n",
+        "api/openapi.yaml": (
+            "openapi: 3.0.3\ninfo: {title: T, version: 1.0.0}\npaths: {}\ncomponents:\n  schemas:\n"
+            "    Thing: {$ref: 'models/thing.yml'}\n"
+        ),
+        # draft-07: `required` beside a `$ref` is ignored, as every sibling
+        "schemas/sibling.json": json.dumps(
+            {
+                "$schema": DRAFT_07,
+                "definitions": {"a": {"properties": {"x": {}}}},
+                "properties": {"p": {"$ref": "#/definitions/a", "required": ["y"]}},
+            }
+        ),
+    }
+    assert findings_of("required-undeclared", make_corpus(files)) == []
+
+
+def test_required_undeclared_in_a_condition_is_a_warning(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/a.json": schema(
+                properties={"kind": {}},
+                additionalProperties=False,
+                **{"if": {"required": ["knd"]}, "then": {"required": ["kind"]}},
+            )
+        }
+    )
+    [finding] = findings_of("required-undeclared", root)
+    assert finding.location.pointer == "/if/required/0"
+    assert finding.severity is Severity.WARNING
+    assert "did you mean `kind`?" in finding.message
+
+
+def test_required_undeclared_in_every_dialect_and_api_document(make_corpus: MakeCorpus) -> None:
+    openapi = {
+        "openapi": "3.0.3",
+        "info": {"title": "T", "version": "1.0.0"},
+        "paths": {
+            "/runs": {
+                "post": {
+                    "responses": {
+                        "200": {
+                            "description": "ok",
+                            "content": {
+                                "application/json": {
+                                    "schema": {"properties": {"runId": {}}, "required": ["runID"]}
+                                }
+                            },
+                        }
+                    }
+                }
+            }
+        },
+        "components": {"schemas": {"Run": {"properties": {"status": {}}, "required": ["state"]}}},
+    }
+    asyncapi = {
+        "asyncapi": "2.6.0",
+        "info": {"title": "T", "version": "1.0.0"},
+        "channels": {},
+        "components": {
+            "messages": {"Ping": {"payload": {"properties": {"at": {}}, "required": ["when"]}}}
+        },
+    }
+    swagger = {
+        "swagger": "2.0",
+        "info": {"title": "T", "version": "1.0.0"},
+        "paths": {},
+        "definitions": {"Pet": {"properties": {"name": {}}, "required": ["nmae"]}},
+    }
+    draft04 = {
+        "$schema": DRAFT_04,
+        "definitions": {"item": {"properties": {"size": {}}, "required": ["sise"]}},
+        "properties": {"a": {}},
+        "dependencies": {"a": {"properties": {"b": {}}, "required": ["c"]}},
+    }
+    root = make_corpus(
+        {
+            "api/openapi.json": json.dumps(openapi),
+            "api/asyncapi.json": json.dumps(asyncapi),
+            "api/swagger.json": json.dumps(swagger),
+            "schemas/old.json": json.dumps(draft04),
+        }
+    )
+    found = {
+        (f.location.path, f.location.pointer) for f in findings_of("required-undeclared", root)
+    }
+    assert found == {
+        (
+            "api/openapi.json",
+            "/paths/~1runs/post/responses/200/content/application~1json/schema/required/0",
+        ),
+        ("api/openapi.json", "/components/schemas/Run/required/0"),
+        ("api/asyncapi.json", "/components/messages/Ping/payload/required/0"),
+        ("api/swagger.json", "/definitions/Pet/required/0"),
+        ("schemas/old.json", "/definitions/item/required/0"),
+        ("schemas/old.json", "/dependencies/a/required/0"),
+    }
+
+
+def test_required_undeclared_defers_to_unsatisfiable_schema(make_corpus: MakeCorpus) -> None:
+    body = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}},
+        "required": ["nmae"],
+        "additionalProperties": False,
+    }
+    openapi = {
+        "openapi": "3.1.0",
+        "info": {"title": "T", "version": "1.0.0"},
+        "paths": {
+            "/runs": {
+                "post": {
+                    "requestBody": {"content": {"application/json": {"schema": body}}},
+                    "responses": {"204": {"description": "ok"}},
+                }
+            }
+        },
+    }
+    root = make_corpus({"api/openapi.json": json.dumps(openapi)})
+    [unsatisfiable] = findings_of("unsatisfiable-schema", root)
+    assert unsatisfiable.severity is Severity.ERROR
+    [finding] = findings_of("required-undeclared", root)
+    # one defect, one error: this finding points at its cause
+    assert finding.severity is Severity.WARNING
+    assert "`unsatisfiable-schema` reports the POST /runs request body" in finding.message
+
+
+def test_required_undeclared_leaves_generated_bundles_to_their_sources(
+    make_corpus: MakeCorpus,
+) -> None:
+    def source(name: str) -> dict[str, Any]:
+        return {
+            "$id": f"https://example.org/definitions/1.0.0/{name}.json",
+            "properties": {"a": {}},
+            "required": ["b"],
+        }
+
+    names = ("info", "tag", "server")
+    files: dict[str, str | bytes] = {
+        f"definitions/1.0.0/{n}.json": json.dumps({"$schema": DRAFT_07, **source(n)}) for n in names
+    }
+    files["schemas/1.0.0.json"] = json.dumps(
+        {"$schema": DRAFT_07, "definitions": {source(n)["$id"]: source(n) for n in names}}
+    )
+    found = findings_of("required-undeclared", make_corpus(files))
+    assert sorted(f.location.path for f in found) == [
+        f"definitions/1.0.0/{n}.json" for n in sorted(names)
+    ]
