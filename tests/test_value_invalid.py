@@ -244,3 +244,16 @@ def test_defaults_that_say_none_by_convention(make_corpus: MakeCorpus) -> None:
     root = make_corpus({"schemas/a.schema.json": schema(**body)})
     [finding] = findings_of("value-invalid", root)
     assert finding.location.pointer == "/properties/port/default"
+
+
+def test_a_large_enum_keeps_json_schema_equality() -> None:
+    """Enums of 16 or more members are checked by hashing: `1.0` is the member `1`, `true` is not
+    `1`, and arrays and objects still compare by value."""
+    from speclint.validation import safe_validator_class
+
+    members: list[object] = [f"v{i}" for i in range(20)] + [1, False, None, [1, 2], {"a": 1}]
+    validator = safe_validator_class({})({"enum": members})
+    for accepted in ("v7", 1.0, 1, False, None, [1, 2], {"a": 1}):
+        assert validator.is_valid(accepted), accepted
+    for rejected in ("v20", True, 0, 2, [2, 1], {"a": 2}, [1]):
+        assert not validator.is_valid(rejected), rejected
