@@ -704,11 +704,31 @@ def _link_problem(
         route = _route(path, site_folder or "", written_path)
         if found is None and site_folder is not None and tree.redirected(site_folder, route):
             return None  # the site redirects that route (`redirects` in docs.json)
+    if found is None and _built_page(tree, resolved):
+        return None  # the HTML a documentation build writes (Sphinx `_build`, `api/index.html`)
     if found is None:
         return _missing_file(tree, path, site, resolved)
     if settings.anchors and fragment and found in tree.pages:
         return _anchor_problem(tree, settings, path, site, found, fragment)
     return None
+
+
+# The configuration of a documentation build whose output is HTML pages not in the repository.
+BUILD_CONFIGS = ("conf.py", "Doxyfile", "typedoc.json", "jsdoc.json", *SITE_CONFIGS)
+
+
+def _built_page(tree: Tree, resolved: str) -> bool:
+    """Whether a missing ``.html`` file lies under a folder that configures a documentation build
+    (Sphinx ``conf.py``, Doxygen, TypeDoc, a site): the build writes it, git does not hold it."""
+    if not resolved.endswith((".html", ".htm")):
+        return False
+    folder = posixpath.dirname(resolved)
+    while True:
+        if any(posixpath.join(folder, name) in tree.files for name in BUILD_CONFIGS):
+            return True
+        if not folder:
+            return False
+        folder = posixpath.dirname(folder)
 
 
 def _route(page: str, folder: str, written: str) -> str:

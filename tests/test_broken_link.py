@@ -444,3 +444,18 @@ def test_bad_markdown_is_no_traceback(make_corpus: MakeCorpus) -> None:
     root = make_corpus({"r.md": page, "bin.md": b"\xff\xfe\x00bad"})
     for finding in findings_of(root):
         assert finding.location.path == "r.md"
+
+
+def test_html_a_documentation_build_writes_is_not_missing(make_corpus: MakeCorpus) -> None:
+    """`python/api/index.html` beside a Sphinx `conf.py` is build output (A2A's SDK page read by
+    hand); the same link with no build configured above it is broken."""
+    files: dict[str, str | bytes] = {
+        "docs/sdk/python.md": "# Python SDK\n\nSee the [API reference](python/api/index.html).\n",
+        "docs/sdk/python/conf.py": "project = 'sdk'\n",
+        "docs/sdk/python/index.rst": "SDK\n===\n",
+    }
+    root = make_corpus(files)
+    assert findings_of(root) == []
+    (root / "docs/sdk/python/conf.py").unlink()
+    [finding] = findings_of(root)
+    assert "python/api/index.html" in finding.message
