@@ -10,6 +10,7 @@ references, the role map) are built lazily on first use.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -443,9 +444,16 @@ def parse_document(
     else:
         text = content
     if kind is DocumentKind.MARKDOWN:
-        from .prose import parse_markdown
+        from .links import DERIVED_KEY, page_of
+        from .prose import parse_markdown_with_tokens
 
-        return Document(path, kind, text=text, prose=parse_markdown(text))
+        prose, tokens, env = parse_markdown_with_tokens(text)
+        document = Document(path, kind, text=text, prose=prose)
+        # The links of the page, from the same parse (``speclint.links``): cached with it. A
+        # page it cannot read is read again by the rule, which reports the failure.
+        with contextlib.suppress(Exception):
+            document.derived[DERIVED_KEY] = page_of(text, tokens, env, prose.headings)
+        return document
     try:
         if is_jsonc(path):
             parsed = parse_json(strip_jsonc(text))

@@ -138,27 +138,45 @@ def _parser() -> Any:
 _FRONT_MATTER = re.compile(r"\A---\r?\n.*?\r?\n(?:---|\.\.\.)\r?\n", re.DOTALL)
 
 
-def parse_markdown(text: str) -> ProseDocument:
-    lines = text.split("\n")
-    # YAML front matter is metadata, not a setext heading: blank it out, keeping line numbers.
+def markdown_tokens(text: str) -> tuple[list[Any], dict[str, Any]]:
+    """markdown-it's tokens of a page and its environment (link reference definitions). YAML
+    front matter is metadata, not a setext heading: it is blanked out, keeping line numbers."""
     front = _FRONT_MATTER.match(text)
     source = ("\n" * front.group(0).count("\n") + text[front.end() :]) if front else text
+    env: dict[str, Any] = {}
+    return _parser().parse(source, env), env
+
+
+def parse_markdown(text: str) -> ProseDocument:
+    return parse_markdown_with_tokens(text)[0]
+
+
+def parse_markdown_with_tokens(
+    text: str,
+) -> tuple[ProseDocument, list[Any], dict[str, Any]]:
+    """The prose model, and the tokens it was built from (for the other readers of the same
+    parse: ``speclint.links``)."""
+    lines = text.split("\n")
     try:
-        tokens = _parser().parse(source)
+        tokens, env = markdown_tokens(text)
     except Exception:  # a prose model with nothing in it beats a crashed run
-        tokens = []
+        tokens, env = [], {}
     builder = _Builder(lines)
     builder.walk(tokens)
-    return ProseDocument(
-        headings=tuple(builder.headings),
-        paragraphs=tuple(builder.paragraphs),
-        list_items=tuple(builder.list_items),
-        tables=tuple(builder.tables),
-        fences=tuple(builder.fences),
-        inline_code=tuple(builder.inline_code),
-        line_count=len(lines),
-        links=tuple(builder.links),
-        comments=tuple(builder.comments),
+    return (
+        ProseDocument(
+            headings=tuple(builder.headings),
+            paragraphs=tuple(builder.paragraphs),
+            list_items=tuple(builder.list_items),
+            tables=tuple(builder.tables),
+            fences=tuple(builder.fences),
+            inline_code=tuple(builder.inline_code),
+            line_count=len(lines),
+            links=tuple(builder.links),
+            comments=tuple(builder.comments),
+        ),
+        tokens,
+        env,
     )
 
 

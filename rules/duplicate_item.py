@@ -86,6 +86,8 @@ from speclint.validation import search
 
 ID = "duplicate-item"
 SEVERITY = Severity.ERROR  # declared by the annotation; a description's claim is a warning
+# Reads JSON/YAML documents only: its cached result stands while only prose changes.
+READS = "structured"
 MAX_STEPS = 200_000  # (value, schema) pairs visited per instance
 MAX_BRANCH_CHECKS = 2_000  # anyOf/oneOf branch validations per instance
 MAX_HOPS = 64  # schemas visited to find an item's properties

@@ -44,6 +44,8 @@ from speclint.structured import split_pointer
 
 ID = "duplicate-key"
 SEVERITY = Severity.ERROR
+# Reads JSON/YAML documents only: its cached result stands while only prose changes.
+READS = "structured"
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:

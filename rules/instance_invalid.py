@@ -68,6 +68,8 @@ from speclint.validation import error_pointer, explain, short_message
 
 ID = "instance-invalid"
 SEVERITY = Severity.ERROR
+# Reads JSON/YAML documents only: its cached result stands while only prose changes.
+READS = "structured"
 LIMIT = 50  # findings per instance (each a schema rule broken, with every value breaking it)
 RELATED = 100  # values listed as related locations of one finding
 

@@ -1,0 +1,367 @@
+"""What a Markdown page links to, and the anchors and sections it offers.
+
+A pure function of a page's text, read from the same markdown-it token stream as the prose model
+(``speclint.prose``) when a page is parsed, and kept with it in the parse cache: the
+``broken-link`` rule reads it, and a page is parsed once per change, not once per reader.
+
+- links: inline and reference-style links (checked at their ``[ref]: x`` definition), images,
+  raw HTML ``<a href>`` / ``<img src>``, each with its line and column as written;
+- anchors: GitHub's heading slugs (both numbering schemes of repeated headings), explicit
+  ``{#id}`` ids, HTML ``id`` / ``<a name>`` anchors and MDX component titles;
+- ``file.md §Section`` references outside code, and the labels (bold lead-ins, ``Label:``
+  lines) a section reference may name.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
+
+if TYPE_CHECKING:
+    from .corpus import Document
+    from .prose import Heading
+
+
+# Raw HTML: links and images, and the anchors a page defines (`<a name>`, any `id`).
+HTML_TAG = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)\b([^<>]*)>", re.DOTALL)
+HTML_ATTRIBUTE = re.compile(
+    r"""\b([A-Za-z:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`{}]+))""", re.DOTALL
+)
+HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+HEADING_ID = re.compile(r"\s*\{#([^}\s]+)\}\s*$")
+EMOJI_CODE = re.compile(r":[a-z0-9_+-]+:")
+LABEL_LENGTH = 100  # characters: a paragraph's first line ending with `:` and this short is a label
+# A link with its label: a `§` inside the label belongs to the link, which is checked as one.
+LINK_LABEL = re.compile(r"\[[^\]\n]*\]\([^)\s]*\)")
+
+# `file.md §Section`: the page (a link, a code span or a bare file name), then `§` and the
+# section (quoted text, backticked text, a number or letter, or one word), then more sections
+# chained with `,` / `+` / `and`.
+_PAGE = (
+    r"(?:\[[^\]\n]*\]\((?P<link>[^)\s]+)\)"
+    r"|`(?P<code>[^`\s]+\.(?:mdx?|markdown))`"
+    r"|(?<![\w/.`-])(?P<bare>[\w./-]*\w\.(?:mdx?|markdown))(?![\w`-]))"
+)
+_SECTION = (
+    r"§\s?(?:\"(?P<dq>[^\"\n]+)\"|“(?P<cq>[^”\n]+)”|`(?P<bt>[^`\n]+)`"
+    r"|(?P<num>(?:\d+|[A-Z])(?:\.\d+)*)(?![\w.]\w|\w)|(?P<word>[A-Za-z][\w.-]*\w|[A-Za-z]))"
+)
+SECTION_REFERENCE = re.compile(_PAGE + r"\s*" + _SECTION)
+CHAINED_SECTION = re.compile(r"\s*(?:,|\+|;|/|&|\band\b|\bor\b)?\s*" + _SECTION)
+CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
+# A heading's section number (`2.1 Scope`, `§3 — Errors`) or letter (`§A — Content`,
+# `Appendix B`, `C. Examples`): a bare capital starting a heading ("A note on ...") is no letter.
+NUMBERED = re.compile(
+    r"^\s*(?:§\s?|(?i:section|appendix|annex|part)\s+)?(\d+(?:\.\d+)*)(?=$|[\s.):—–-])"
+    r"|^\s*(?:§\s?|(?i:appendix|annex|part)\s+)([A-Z](?:\.\d+)*)(?=$|[\s.):—–-])"
+    r"|^\s*([A-Z](?:\.\d+)*)(?=\s*[.):—–]|\.\d)"
+)
+
+
+@dataclass(frozen=True)
+class LinkSite:
+    """One link of a page: ``target`` as written, where it is, and what wrote it."""
+
+    target: str
+    line: int
+    column: int
+    kind: str  # "link", "image", "html", "definition"
+
+
+@dataclass(frozen=True)
+class SectionSite:
+    """One ``file.md §Section`` reference: the page as written and the section named."""
+
+    page: str
+    section: str
+    kind: str  # "title" (quoted), "code" (backticked), "number" (2.1, C) or "word"
+    line: int
+    column: int
+    written: str
+
+
+@dataclass
+class Page:
+    """What this rule reads of one Markdown page."""
+
+    links: list[LinkSite] = field(default_factory=list)
+    anchors: set[str] = field(default_factory=set)
+    sections: list[SectionSite] = field(default_factory=list)
+    headings: list[str] = field(default_factory=list)
+    # What a section reference may name besides a heading: a bold lead-in (``**Convergence
+    # rule.**``) or a label line (``Common error codes:``).
+    labels: list[str] = field(default_factory=list)
+    words: str = ""  # the page's text, normalised: where a backticked or one-word name is sought
+
+
+def read_page(document: Document) -> Page:
+    """The links, anchors and section references of a Markdown page: made when the page was
+    parsed (``prose.parse_markdown_with_links``) and cached with it; read here once otherwise."""
+    memo = document.derived.get(DERIVED_KEY)
+    if isinstance(memo, Page):
+        return memo
+    from .prose import markdown_tokens
+
+    text = document.text or ""
+    try:
+        tokens, env = markdown_tokens(text)
+    except Exception:  # a page the parser cannot read: parse-error's business, not ours
+        return Page()
+    headings = document.prose.headings if document.prose is not None else ()
+    page = document.derived[DERIVED_KEY] = page_of(text, tokens, env, headings)
+    return page
+
+
+DERIVED_KEY = "links"
+
+
+def page_of(
+    text: str, tokens: list[Any], env: Mapping[str, Any], headings: Sequence[Heading]
+) -> Page:
+    """The page read from its markdown-it tokens and environment (the link reference
+    definitions), with the headings the prose model found."""
+    lines = text.split("\n")
+    page = Page()
+    skipped: set[int] = set()  # lines of code blocks and HTML blocks: no § references there
+    definitions = {str(d.get("href", "")) for d in dict(env.get("references", {})).values()}
+    slugs = _Slugs()
+    for index, token in enumerate(tokens):
+        if token.type in ("fence", "code_block") and token.map:
+            skipped.update(range(token.map[0] + 1, token.map[1] + 1))
+        elif token.type == "html_block" and token.map:
+            skipped.update(range(token.map[0] + 1, token.map[1] + 1))
+            _html(page, token.content, token.map[0] + 1, lines)
+        elif token.type == "inline":
+            line = token.map[0] + 1 if token.map else 1
+            if index > 0 and tokens[index - 1].type == "heading_open":
+                _heading(page, slugs, token)
+            elif index > 0 and tokens[index - 1].type == "paragraph_open":
+                first = token.content.split("\n", 1)[0].strip()
+                if first.endswith(":") and len(first) <= LABEL_LENGTH:
+                    page.labels.append(first.rstrip(":"))
+            _inline(page, token, line, lines, definitions)
+    for label, definition in dict(env.get("references", {})).items():
+        if str(label).startswith("^"):
+            continue  # a footnote (`[^1]: text`), read by CommonMark as a link definition
+        mapped = definition.get("map")
+        href = str(definition.get("href", ""))
+        if not mapped or not href:
+            continue
+        line = int(mapped[0]) + 1
+        page.links.append(
+            LinkSite(_as_written(href, lines, line), line, _column(lines, line, href), "definition")
+        )
+    page.anchors.update(h.anchor for h in headings)
+    page.headings = [h.text for h in headings]
+    page.sections = _section_references(lines, skipped)
+    page.words = normal_text(text)
+    page.links.sort(key=lambda s: (s.line, s.column))
+    return page
+
+
+def _without_front_matter(text: str) -> str:
+    """YAML front matter blanked (line numbers kept): it is metadata, not a setext heading."""
+    match = re.match(r"\A---\r?\n.*?\r?\n(?:---|\.\.\.)\r?\n", text, re.DOTALL)
+    return "\n" * match.group(0).count("\n") + text[match.end() :] if match else text
+
+
+class _Slugs:
+    """GitHub's heading anchors, repeats numbered. Two numbering schemes are in use (the
+    html-pipeline filter counts repeats of a slug; github-slugger also skips a number another
+    heading already took), and a page's anchors are read under both."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.taken: set[str] = set()
+
+    def add(self, base: str) -> list[str]:
+        seen = self.counts.get(base, 0)
+        self.counts[base] = seen + 1
+        counted = base if seen == 0 else f"{base}-{seen}"
+        unique = base
+        number = 0
+        while unique in self.taken:
+            number += 1
+            unique = f"{base}-{number}"
+        self.taken.add(unique)
+        return [counted, unique]
+
+
+def github_slug(text: str) -> str:
+    """GitHub's slug of a heading's text: lower-case, then every character that is not a letter,
+    a mark, a decimal or letter number, a connector (``_``), ``-`` or a space dropped, and spaces
+    made hyphens (html-pipeline's ``[^\\p{Word}\\- ]``; github-slugger)."""
+    kept = "".join(
+        ch for ch in text.lower() if ch in " -" or unicodedata.category(ch) in _WORD_CATEGORIES
+    )
+    return kept.replace(" ", "-")
+
+
+_WORD_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "Pc"})
+
+
+def _heading(page: Page, slugs: _Slugs, inline: Any) -> None:
+    raw = "".join(c.content for c in (inline.children or ()) if c.type in ("text", "code_inline"))
+    explicit = HEADING_ID.search(raw)
+    if explicit:
+        page.anchors.add(explicit.group(1))
+        raw = raw[: explicit.start()]
+    page.anchors.update(slugs.add(github_slug(raw.strip())))
+    # What GitHub's renderer sees may differ from the source: a space kept before inline HTML
+    # (`## Title <a id="x"></a>` is `#title-`), an emoji shortcode rendered as an emoji.
+    page.anchors.add(github_slug(raw.lstrip()))
+    page.anchors.add(github_slug(EMOJI_CODE.sub("", raw).strip()))
+
+
+def _inline(page: Page, inline: Any, line: int, lines: list[str], definitions: set[str]) -> None:
+    cursor: dict[int, int] = {}
+    strong: list[str] | None = None
+    for child in inline.children or ():
+        if child.type == "strong_open":
+            strong = []
+        elif child.type == "strong_close" and strong is not None:
+            page.labels.append("".join(strong))
+            strong = None
+        elif strong is not None and child.type in ("text", "code_inline"):
+            strong.append(child.content)
+        if child.type in ("softbreak", "hardbreak"):
+            line += 1
+        elif child.type == "text" and "\n" in child.content:
+            line += child.content.count("\n")
+        elif child.type in ("link_open", "image"):
+            href = str(child.attrs.get("href" if child.type == "link_open" else "src", ""))
+            if not href or (child.markup == "autolink" and not href.startswith("http")):
+                continue
+            at = _find(lines, line, href, cursor, opener="(")
+            if at is None and child.markup != "autolink" and href in definitions:
+                continue  # a reference-style link: its definition is checked, once
+            if at is None and child.markup == "autolink":
+                at = _find(lines, line, href, cursor, opener="<")
+            column = at + 1 if at is not None else 1
+            kind = "image" if child.type == "image" else "link"
+            page.links.append(LinkSite(_as_written(href, lines, line), line, column, kind))
+        elif child.type == "html_inline":
+            _html(page, child.content, line, lines)
+
+
+def _html(page: Page, html: str, line: int, lines: list[str]) -> None:
+    """Links, images and anchors of raw HTML starting at ``line``."""
+    html = HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), html)
+    for tag in HTML_TAG.finditer(html):
+        name = tag.group(1).lower()
+        for attribute in HTML_ATTRIBUTE.finditer(tag.group(2)):
+            key = attribute.group(1).lower()
+            value = next((v for v in attribute.groups()[1:] if v is not None), "")
+            if key == "id" or (key == "name" and name == "a"):
+                page.anchors.add(value)
+            elif key == "title" and tag.group(1)[:1].isupper():
+                # An MDX component's title (`<Accordion title="Logs">`): sites anchor it.
+                page.anchors.add(github_slug(value.strip()))
+            elif (key, name) in (("href", "a"), ("src", "img")) and value:
+                at_line = line + html.count("\n", 0, tag.start(2) + attribute.start())
+                column = _column(lines, at_line, value)
+                page.links.append(LinkSite(value, at_line, column, "html"))
+        if re.fullmatch(r"h[1-6]", name):
+            closing = html.find(f"</{tag.group(1)}", tag.end())
+            if closing > 0:
+                inner = re.sub(r"<[^>]*>", "", html[tag.end() : closing])
+                page.anchors.add(github_slug(inner.strip()))
+
+
+def _find(
+    lines: list[str], line: int, href: str, cursor: dict[int, int], opener: str
+) -> int | None:
+    """The 0-based column of ``href`` as written after ``opener`` on ``line`` (the search moves on
+    from the last link found on that line)."""
+    if not 0 < line <= len(lines):
+        return None
+    row = lines[line - 1]
+    for written in dict.fromkeys((href, unquote(href), href.replace("%20", " "))):
+        for prefix in (opener, opener + "<", opener + " "):
+            at = row.find(prefix + written, cursor.get(line, 0))
+            if at >= 0:
+                cursor[line] = at + len(prefix)
+                return at + len(prefix)
+    return None
+
+
+def _column(lines: list[str], line: int, value: str) -> int:
+    if 0 < line <= len(lines):
+        for written in (value, unquote(value)):
+            at = lines[line - 1].find(written)
+            if at >= 0:
+                return at + 1
+    return 1
+
+
+def _as_written(href: str, lines: list[str], line: int) -> str:
+    """The link as the author wrote it, when the parser's percent-encoding changed it."""
+    row = lines[line - 1] if 0 < line <= len(lines) else ""
+    if href in row:
+        return href
+    decoded = unquote(href)
+    return decoded if decoded in row else href
+
+
+def _section_references(lines: list[str], skipped: set[int]) -> list[SectionSite]:
+    found: list[SectionSite] = []
+    for number, row in enumerate(lines, start=1):
+        if number in skipped or "§" not in row:
+            continue
+        code = [(m.start(), m.end()) for m in CODE_SPAN.finditer(row)]
+        labels = [(m.start(), m.end()) for m in LINK_LABEL.finditer(row)]
+        for match in SECTION_REFERENCE.finditer(row):
+            mark = row.index("§", match.start())
+            if any(start <= mark < end for start, end in code):
+                continue  # `§` inside a code span is an example, not a reference
+            if any(start < mark < end for start, end in labels):
+                continue  # `[x.md §Foo](x.md#foo)`: the link says where, and is checked
+            page = match.group("link") or match.group("code") or match.group("bare") or ""
+            end = match.end()
+            found.append(_section_site(page, match, number, row))
+            while True:
+                more = CHAINED_SECTION.match(row, end)
+                if more is None or more.end() == end:
+                    break
+                found.append(_section_site(page, more, number, row))
+                end = more.end()
+    return found
+
+
+def _section_site(page: str, match: re.Match[str], line: int, row: str) -> SectionSite:
+    title = match.group("dq") or match.group("cq")
+    if title and re.fullmatch(r"`[^`]+`", title):
+        section, kind = title.strip("`"), "code"  # §"`a.b`": a quoted name, not a title
+    elif title:
+        section, kind = title, "title"
+    elif match.group("bt"):
+        section, kind = match.group("bt"), "code"
+    elif match.group("num"):
+        section, kind = match.group("num"), "number"
+    else:
+        section, kind = match.group("word") or "", "word"
+    column = row.index("§", match.start()) + 1
+    return SectionSite(
+        page,
+        section,
+        kind,
+        line=line,
+        column=column,
+        written=row[column - 1 : match.end()],
+    )
+
+
+# --- judging ------------------------------------------------------------------------------------
+
+
+def normal_text(text: str) -> str:
+    """Heading or section text for comparison: case, code and emphasis marks, quotes, dashes and
+    spacing set aside (``SR-1 — Secret-Redaction`` is ``sr 1 secret redaction``)."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = re.sub(r"[`*\"“”‘’']", "", text)
+    text = re.sub(r"[—–‐_-]+", " ", text)
+    return " ".join(text.split()).strip(" .:")
