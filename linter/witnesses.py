@@ -70,6 +70,95 @@ def _generate(schema: Any, count: int) -> list[Any]:
     return found
 
 
+def find_rejected(branch: Any, composed: Draft202012Validator) -> Witness | None:
+    """The witness for ``branch``: first the smallest instance built by hand (:func:`minimal`),
+    which settles the common case (a closed branch and a field another branch requires) in
+    microseconds; hypothesis-jsonschema's generated instances only when that one is not
+    evidence (0.1 to 0.3 s a schema: 13 s of a 1,000-schema corpus's run, issue 16)."""
+    quick = minimal(branch)
+    if quick is not _NONE:
+        witness = first_rejected(branch, composed, [quick])
+        if witness is not None:
+            return witness
+    return first_rejected(branch, composed, generate(branch))
+
+
+class _Nothing:
+    """No instance could be built by hand (distinct from the instance ``null``)."""
+
+
+_NONE: Any = _Nothing()
+_DEPTH = 16
+
+
+def minimal(schema: Any, root: Any = None, depth: int = 0) -> Any:
+    r"""The smallest instance of a simple schema, or ``_NONE``: an object of its required
+    properties, each the least value of its type (``""``, ``0``, ``false``, ``null``, ``[]``), a
+    ``const``, the first ``enum`` member; through local ``$ref``\s and ``allOf``. A pattern, a
+    format, a bound it would have to meet or a choice (``anyOf``, ``oneOf``, ``not``, ``if``)
+    gives up: hypothesis knows those. The result is only a candidate, judged by a validator."""
+    root = schema if root is None else root
+    if depth > _DEPTH or not isinstance(schema, dict):
+        return {} if schema is True and depth else _NONE
+    if any(k in schema for k in ("anyOf", "oneOf", "not", "if", "$dynamicRef", "dependentSchemas")):
+        return _NONE
+    reference = schema.get("$ref")
+    if isinstance(reference, str):
+        if not reference.startswith("#/") or len(schema) > 1:
+            return _NONE
+        target: Any = root
+        for token in reference[2:].split("/"):
+            token = token.replace("~1", "/").replace("~0", "~")
+            target = target.get(token) if isinstance(target, dict) else None
+        return minimal(target, root, depth + 1)
+    if "const" in schema:
+        return schema["const"]
+    members = schema.get("enum")
+    if isinstance(members, list):
+        return members[0] if members else _NONE
+    merged = dict(schema)
+    for branch in schema.get("allOf") or ():
+        if not isinstance(branch, dict) or set(branch) - {"type", "required", "properties"}:
+            return _NONE
+        merged["required"] = [*merged.get("required", []), *branch.get("required", [])]
+        merged["properties"] = {**branch.get("properties", {}), **merged.get("properties", {})}
+    kind = merged.get("type")
+    if kind is None and ("properties" in merged or "required" in merged):
+        kind = "object"
+    if isinstance(kind, list):
+        kind = kind[0] if kind else None
+    if kind == "object":
+        if merged.get("minProperties") or merged.get("propertyNames"):
+            return _NONE
+        declared = merged.get("properties")
+        properties: dict[str, Any] = declared if isinstance(declared, dict) else {}
+        built: dict[str, Any] = {}
+        for name in merged.get("required") or ():
+            value = minimal(properties.get(name, True), root, depth + 1)
+            if value is _NONE or not isinstance(name, str):
+                return _NONE
+            built[name] = value
+        return built
+    if kind == "string":
+        if any(k in merged for k in ("pattern", "format", "minLength", "contentEncoding")):
+            return _NONE
+        return ""
+    if kind in ("integer", "number"):
+        if any(
+            k in merged
+            for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+        ):
+            return _NONE
+        return 0
+    if kind == "boolean":
+        return False
+    if kind == "null":
+        return None
+    if kind == "array":
+        return [] if not merged.get("minItems") and "contains" not in merged else _NONE
+    return _NONE
+
+
 def first_rejected(
     branch: Any, composed: Draft202012Validator, generated: list[Any]
 ) -> Witness | None:

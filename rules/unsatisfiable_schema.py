@@ -230,7 +230,7 @@ def _witness(corpus: Corpus, decider: Decider, document: Document, pointer: str,
     relaxed) accepts and the real composition rejects. Never trusted from the generator alone:
     both judgements come from a 2020-12 validator."""
     from speclint.validation import safe_validator_class
-    from speclint.witnesses import first_rejected, generate, relax_closure
+    from speclint.witnesses import find_rejected, relax_closure
 
     branches = node.get("allOf") if isinstance(node, dict) else None
     if not isinstance(branches, list):
@@ -242,13 +242,13 @@ def _witness(corpus: Corpus, decider: Decider, document: Document, pointer: str,
         standalone = _standalone(decider, document, branch)
         if standalone is None:
             continue
-        witness = first_rejected(standalone, composed, generate(standalone))
+        witness = find_rejected(standalone, composed)
         if witness is not None:
             return witness.describe(f"allOf/{index}")
     whole = _standalone(decider, document, node)
     if whole is not None:
         relaxed = relax_closure(whole)
-        witness = first_rejected(relaxed, composed, generate(relaxed))
+        witness = find_rejected(relaxed, composed)
         if witness is not None:
             return witness.describe("the composition with its closure keywords relaxed")
     return ""
@@ -260,7 +260,7 @@ def _property_witness(
     """An instance carrying ``name`` that the relaxed composition accepts and the real one
     rejects: the evidence that the property is unreachable."""
     from speclint.validation import safe_validator_class
-    from speclint.witnesses import first_rejected, generate, relax_closure
+    from speclint.witnesses import find_rejected, relax_closure
 
     whole = _standalone(decider, document, node)
     if whole is None:
@@ -269,7 +269,7 @@ def _property_witness(
     composed = corpus.references.validator(
         safe_validator_class({}), in_place_uri(document, pointer)
     )
-    witness = first_rejected(relaxed, composed, generate(relaxed))
+    witness = find_rejected(relaxed, composed)
     return witness.describe("the composition with its closure keywords relaxed") if witness else ""
 
 

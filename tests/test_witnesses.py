@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from jsonschema import Draft202012Validator
 from referencing import Registry
 
@@ -47,3 +48,57 @@ def test_relax_closure_drops_only_false_closure_keywords_at_any_depth() -> None:
         "allOf": [{"properties": {"a": {"type": "object"}}}, {}],
         "additionalProperties": {"type": "string"},
     }
+
+
+def test_the_smallest_instance_is_built_by_hand_where_the_schema_is_simple() -> None:
+    from speclint.witnesses import _NONE, minimal
+
+    schema = {
+        "type": "object",
+        "required": ["id", "kind", "count", "tags", "done", "ref"],
+        "properties": {
+            "id": {"type": "string"},
+            "kind": {"enum": ["a", "b"]},
+            "count": {"type": "integer"},
+            "tags": {"type": "array"},
+            "done": {"type": "boolean"},
+            "ref": {"$ref": "#/$defs/Ref"},
+        },
+        "$defs": {"Ref": {"const": "x"}},
+    }
+    assert minimal(schema) == {
+        "id": "",
+        "kind": "a",
+        "count": 0,
+        "tags": [],
+        "done": False,
+        "ref": "x",
+    }
+    # What it cannot be sure of is left to hypothesis.
+    for hard in (
+        {"type": "string", "pattern": "^[a-z]+$"},
+        {"anyOf": [{}, {}]},
+        {"minimum": 3, "type": "integer"},
+    ):
+        assert minimal(hard) is _NONE
+
+
+def test_a_closed_branch_conflict_is_witnessed_without_hypothesis(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import speclint.witnesses as witnesses
+
+    def no_generation(schema: object, count: int = 0) -> list[object]:
+        raise AssertionError("hypothesis was asked")
+
+    monkeypatch.setattr(witnesses, "generate", no_generation)
+    branch = {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}}
+    other = {
+        "type": "object",
+        "properties": {"id": {"type": "string"}},
+        "additionalProperties": False,
+    }
+    composed = Draft202012Validator({"allOf": [branch, other]})
+    witness = witnesses.find_rejected(branch, composed)
+    assert witness is not None and witness.instance == {"name": ""}
+    assert witness.keyword_path == "allOf/1/additionalProperties"
