@@ -24,8 +24,10 @@ from .kinds import DocumentKind, classify
 from .reading import LoadProblem, read_raw, shown_path
 from .structured import (
     DuplicateKey,
+    Parsed,
     ParseFailure,
     Position,
+    fast_json,
     parse_json,
     parse_yaml,
     strip_jsonc,
@@ -53,6 +55,9 @@ class Document:
     prose: ProseDocument | None = None
     problem: LoadProblem | None = None
     digest: str = ""  # sha256 of the file's bytes, when read from disk (the caches' key)
+    # "json" / "jsonc": ``positions`` are found from the text when first asked for
+    # (``structured.fast_json``: read by the C decoder, positions left for a finding that needs one).
+    positions_from: str = ""
     # What discovery made of it (``speclint.kinds``): the dialect or API version, why, and for an
     # instance the schema it names (as written).
     dialect: str = ""
@@ -74,6 +79,8 @@ class Document:
 
     def position(self, pointer: str) -> Position:
         """The closest recorded position: the pointer itself or its nearest ancestor."""
+        if self.positions_from and not self.positions:
+            self.positions = _positions_of(self.text or "", self.positions_from)
         probe = pointer
         while True:
             found = self.positions.get(probe)
@@ -431,6 +438,14 @@ def decode(raw: bytes) -> tuple[str | None, LoadProblem | None]:
         return None, LoadProblem(f"not valid UTF-8 (byte 0x{raw[error.start]:02x})", line, column)
 
 
+def _positions_of(text: str, reader: str) -> dict[str, Position]:
+    """The positions of a document whose data the C decoder read (``Document.positions_from``)."""
+    try:
+        return parse_json(strip_jsonc(text) if reader == "jsonc" else text).positions
+    except ParseFailure:
+        return {"": (1, 1)}
+
+
 def parse_document(
     path: str, content: str | bytes, progress: Callable[[int], None] | None = None
 ) -> Document:
@@ -454,11 +469,16 @@ def parse_document(
         with contextlib.suppress(Exception):
             document.derived[DERIVED_KEY] = page_of(text, tokens, env, prose.headings)
         return document
+    positions_from = ""
     try:
-        if is_jsonc(path):
-            parsed = parse_json(strip_jsonc(text))
-        elif path.lower().endswith(".json"):
-            parsed = parse_json(text)
+        if is_jsonc(path) or path.lower().endswith(".json"):
+            positions_from = "jsonc" if is_jsonc(path) else "json"
+            source = strip_jsonc(text) if positions_from == "jsonc" else text
+            fast = fast_json(source)
+            if fast is not None:
+                parsed = Parsed(fast[0])
+            else:
+                parsed, positions_from = parse_json(source), ""
         else:
             parsed = parse_yaml(text, progress)
     except ParseFailure as failure:
@@ -476,6 +496,7 @@ def parse_document(
         data=parsed.data,
         positions=parsed.positions,
         duplicates=parsed.duplicates,
+        positions_from=positions_from,
         dialect=found.dialect,
         reason=found.reason,
         schema=found.schema,

@@ -127,9 +127,14 @@ def base_checkout(corpus: Path, ref: str) -> Iterator[Path]:
 def _remove_worktree(top: Path, scratch: Path) -> None:
     worktree = scratch / "base"
     try:
-        _git(top, "worktree", "remove", "--force", str(worktree))
+        # Twice `--force`: a run killed inside `git worktree add` leaves the worktree locked
+        # ("initializing"), and a locked worktree is neither removed by one `--force` nor pruned
+        # (git-worktree(1), "remove").
+        _git(top, "worktree", "remove", "--force", "--force", str(worktree))
     except GitError:
         shutil.rmtree(worktree, ignore_errors=True)  # inside our own scratch folder
+        with contextlib.suppress(GitError):
+            _git(top, "worktree", "unlock", str(worktree))
         with contextlib.suppress(GitError):
             _git(top, "worktree", "prune")
     with contextlib.suppress(OSError):

@@ -121,3 +121,68 @@ def test_yaml_syntax_error_location() -> None:
 def test_yaml_multiple_documents_rejected() -> None:
     with pytest.raises(ParseFailure, match="more than one YAML document"):
         parse_yaml("a: 1\n---\nb: 2\n")
+
+
+@settings(derandomize=True, max_examples=200)
+@given(json_values, st.sampled_from([None, 2]))
+def test_a_document_read_by_the_c_decoder_has_the_scanners_data_and_positions(
+    value: Any, indent: int | None
+) -> None:
+    """`fast_json` skips the position scanner; the positions found later are the scanner's."""
+    from speclint.corpus import parse_document
+
+    text = json.dumps(value, indent=indent)
+    document = parse_document("a.json", text)
+    scanned = parse_json(text)
+    assert document.data == scanned.data
+    if document.positions_from:
+        assert document.positions == {}  # not yet: nothing asked for one
+    for pointer in pointers(scanned.data):
+        assert document.position(pointer) == scanned.positions[pointer]
+
+
+def test_what_only_the_scanner_can_judge_is_left_to_it() -> None:
+    from speclint.structured import fast_json
+
+    assert fast_json('{"a": 1, "b": [true, null]}') == ({"a": 1, "b": [True, None]},)
+    for text in (
+        '{"a": 1, "a": 2}',  # a duplicate key: the scanner records where
+        '{"a": NaN}',  # not JSON
+        "\ufeff{}",  # a byte-order mark
+        "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),  # deeper than the scanner allows
+        '{"a": }',  # broken: the scanner says where
+    ):
+        assert fast_json(text) is None, text
+
+
+def test_yaml_core_schema_scalars_through_libyaml() -> None:
+    """YAML 1.2.2 §10.3.2: 1.1's `yes`/`on` and `017` octal are gone; `0o17` and `0x1F` are
+    integers; a value that is not what its explicit tag says is a parse failure."""
+    parsed = parse_yaml("a: yes\nb: 017\nc: 0o17\nd: 0x1F\ne: .inf\nf: ~\ng: TRUE\nh: '3'\n")
+    assert parsed.data == {
+        "a": "yes",
+        "b": 17,
+        "c": 15,
+        "d": 31,
+        "e": float("inf"),
+        "f": None,
+        "g": True,
+        "h": "3",
+    }
+    with pytest.raises(ParseFailure) as failure:
+        parse_yaml("x: !!int abc\n")
+    assert (failure.value.line, failure.value.column) == (1, 4)
+
+
+def test_without_libyaml_ruamel_composes_the_same_document(monkeypatch: pytest.MonkeyPatch) -> None:
+    import speclint.structured as structured
+
+    text = "on: push\nb: 017\nlist:\n  - {x: 1, y: [a, b]}\nq: 'yes'\na: 1\na: 2\n"
+    fast = parse_yaml(text)
+    monkeypatch.setattr(structured, "_libyaml_loader", lambda: None)
+    slow = parse_yaml(text)
+    assert (slow.data, slow.positions, slow.duplicates) == (
+        fast.data,
+        fast.positions,
+        fast.duplicates,
+    )

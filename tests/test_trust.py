@@ -930,3 +930,26 @@ def test_a_deep_call_keeps_the_callers_context_and_error() -> None:
         assert deeply(current) is sink  # a rule's progress bar still reaches the user
     with pytest.raises(KeyError):
         deeply(lambda: {}["missing"])
+
+
+@GIT
+def test_a_worktree_left_locked_by_a_run_killed_inside_git_worktree_add_is_removed(
+    repository_with_history: Path, tmp_path: Path
+) -> None:
+    """`git worktree add` locks the worktree while it initialises; a run killed then leaves it
+    locked, and one `--force` neither removes nor prunes a locked worktree."""
+    from speclint.gitbase import OWNER_FILE, SCRATCH_PREFIX, remove_stale_worktrees
+
+    repo = repository_with_history
+    scratch = tmp_path / f"{SCRATCH_PREFIX}killed"
+    scratch.mkdir()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()  # a pid that is gone
+    top = git("rev-parse", "--show-toplevel", cwd=repo).strip()
+    (scratch / OWNER_FILE).write_text(json.dumps({"pid": dead.pid, "repository": top}))
+    git("worktree", "add", "--detach", str(scratch / "base"), "HEAD", cwd=repo)
+    git("worktree", "lock", "--reason", "initializing", str(scratch / "base"), cwd=repo)
+    assert len(worktrees(repo)) == 2
+    assert remove_stale_worktrees(repo) == [scratch]
+    assert len(worktrees(repo)) == 1
+    assert not scratch.exists()
