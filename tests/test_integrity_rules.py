@@ -346,3 +346,31 @@ def test_openapi_invalid_reads_patterns_as_ecma_262(make_corpus: MakeCorpus) -> 
     [broken] = findings_of("openapi-invalid", schemas("^(("))
     assert broken.location.pointer == "/components/schemas/Name/pattern"
     assert "is not a 'regex'" in broken.message
+
+
+def test_schema_invalid_asks_the_python_validator_only_about_rejected_schemas(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """jsonschema-rs judges first; the slower validator explains only what it rejects, with the
+    same findings as before (issue 16)."""
+    import speclint.rules.schema_invalid as rule
+
+    asked: list[object] = []
+    original = rule.located_errors
+
+    def counting(validator: object, part: object) -> object:
+        asked.append(part)
+        return original(validator, part)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rule, "located_errors", counting)
+    draft7 = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}
+    root = make_corpus(
+        {
+            "schemas/ok.schema.json": schema(type="object", properties={"a": {"type": "string"}}),
+            "schemas/old.schema.json": json.dumps(draft7),
+            "schemas/bad.schema.json": schema(type="objekt"),
+        }
+    )
+    [finding] = findings_of("schema-invalid", root)
+    assert finding.location.path == "schemas/bad.schema.json" and "objekt" in finding.message
+    assert len(asked) == 1
