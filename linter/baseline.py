@@ -51,7 +51,7 @@ def _content(corpus: Corpus, finding: Finding) -> str:
         return ""
     pointer = location.pointer or ""
     if document.data is not None and (pointer == "" or pointer.startswith("/")):
-        from .shapes import resolve_pointer
+        from .structured import resolve_pointer
 
         return json.dumps(resolve_pointer(document.data, pointer), sort_keys=True, default=str)
     lines = (document.text or "").split("\n")

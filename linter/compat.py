@@ -44,8 +44,8 @@ from .findings import Location
 from .fingerprints import schema_locations
 from .kinds import DocumentKind
 from .policies import ANY_FIELD, Statement, binds, policy_statements
-from .shapes import Site, follow, is_closed_false, resolve, resolve_pointer, types_of
-from .structured import join_pointer, split_pointer
+from .shapes import Site, follow, is_closed_false, resolve, types_of
+from .structured import join_pointer, resolve_pointer, split_pointer
 
 MAX_DEPTH = 48
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")

@@ -20,7 +20,7 @@ from typing import Any
 
 from .corpus import Document
 from .kinds import DocumentKind
-from .structured import join_pointer
+from .structured import join_pointer, resolve_pointer
 
 MAX_DEPTH = 200
 
@@ -53,7 +53,7 @@ class SchemaObject:
 
 def schema_objects(document: Document) -> Iterator[SchemaObject]:
     """Every schema object (a mapping; boolean schemas say nothing to check) of ``document``."""
-    for pointer, node in _roots(document):
+    for pointer, node in schema_roots(document):
         yield from _subschemas(node, pointer, None)
 
 
@@ -66,26 +66,16 @@ def schema_holders(document: Document) -> Iterator[tuple[str, dict[str, Any]]]:
         holder_pointer, _, last = pointer.rpartition("/")
         if last != "schema" or holder_pointer == "/components/schemas":
             continue  # a `components/schemas` entry: a schema, not a holder
-        holder = _at(document.data, holder_pointer)
+        holder = resolve_pointer(document.data, holder_pointer)
         if isinstance(holder, dict):
             yield holder_pointer, holder
 
 
-def _at(data: Any, pointer: str) -> Any:
-    from .structured import split_pointer
-
-    node = data
-    for token in split_pointer(pointer):
-        if isinstance(node, dict):
-            node = node.get(token)
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return node
-
-
-def _roots(document: Document) -> Iterator[tuple[str, Any]]:
+def schema_roots(document: Document) -> Iterator[tuple[str, Any]]:
+    """Where the schema objects of a document start: a schema file's root; an OpenAPI
+    document's ``components/schemas`` (Swagger 2.0: ``definitions``) and every ``schema``; an
+    AsyncAPI document's ``components/schemas``, message ``payload``\\s and ``headers`` and
+    parameter ``schema``\\s, never one written in another schema format (``schemaFormat``)."""
     data = document.data
     if document.kind is DocumentKind.SCHEMA:
         yield "", data
@@ -113,10 +103,19 @@ def _api_roots(data: dict[str, Any], at: str, keys: frozenset[str]) -> Iterator[
                 here = join_pointer(pointer, key)
                 if key.startswith("x-") or key in _NOT_API_STRUCTURE:
                     continue
-                if pointer == "/components" and key == "schemas" and isinstance(value, dict):
+                if (
+                    key in ("schemas", "definitions")
+                    and isinstance(value, dict)
+                    and (
+                        (pointer == "/components" and key == "schemas")
+                        or (pointer == "" and key == "definitions" and "swagger" in data)
+                    )
+                ):
                     for name, schema in value.items():
-                        yield join_pointer(here, str(name)), schema
+                        yield from _schema_or_multi_format(join_pointer(here, str(name)), schema)
                 elif key in keys and isinstance(value, dict):
+                    if _multi_format(node) and key == "schema":
+                        continue  # the schema of a Multi Format Schema Object: judged above
                     if key == "payload" and "schemaFormat" in value:
                         # AsyncAPI 3 Multi Format Schema Object: the schema is its `schema`, and
                         # only when the format is JSON Schema or AsyncAPI's own (3.0.0 §3.3.32).
@@ -134,6 +133,18 @@ def _api_roots(data: dict[str, Any], at: str, keys: frozenset[str]) -> Iterator[
             children = [(join_pointer(pointer, index), value) for index, value in enumerate(node)]
         for child in reversed(children):
             stack.append((child[0], child[1], depth + 1))
+
+
+def _multi_format(node: Any) -> bool:
+    """An AsyncAPI 3 Multi Format Schema Object (3.0.0 §3.3.32): ``schemaFormat`` and ``schema``."""
+    return isinstance(node, dict) and "schemaFormat" in node and "schema" in node
+
+
+def _schema_or_multi_format(pointer: str, node: Any) -> Iterator[tuple[str, Any]]:
+    if not _multi_format(node):
+        yield pointer, node
+    elif _json_schema_format(node.get("schemaFormat")):
+        yield join_pointer(pointer, "schema"), node["schema"]
 
 
 def _json_schema_format(schema_format: Any) -> bool:

@@ -25,7 +25,7 @@ from .findings import Location
 from .kinds import DocumentKind
 from .references import ANNOTATIONS
 from .roles import Role, asyncapi_uses, openapi_uses
-from .structured import join_pointer, split_pointer
+from .structured import join_pointer, resolve_pointer
 
 if TYPE_CHECKING:
     from .prose import Heading
@@ -58,19 +58,6 @@ class Site:
 
 def resolve(document: Document, pointer: str) -> Any:
     return resolve_pointer(document.data, pointer)
-
-
-def resolve_pointer(data: Any, pointer: str) -> Any:
-    """The value at a JSON pointer, or None when there is none."""
-    node = data
-    for token in split_pointer(pointer):
-        if isinstance(node, dict):
-            node = node.get(token)
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return node
 
 
 def follow_once(corpus: Corpus, site: Site) -> Site | None:

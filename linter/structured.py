@@ -65,6 +65,19 @@ def join_pointer(base: str, token: str | int) -> str:
     return f"{base}/{escape_token(token)}"
 
 
+def resolve_pointer(data: Any, pointer: str) -> Any:
+    """The value at a JSON pointer, or None when there is none."""
+    node = data
+    for token in split_pointer(pointer):
+        if isinstance(node, dict):
+            node = node.get(token)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
 def split_pointer(pointer: str) -> list[str]:
     if not pointer:
         return []

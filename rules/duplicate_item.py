@@ -80,8 +80,8 @@ from speclint.references import file_uri
 
 # One source of truth for how an instance names its schema: instance-invalid's own lookup.
 from speclint.rules.instance_invalid import schema_of
-from speclint.shapes import Site, follow_once, resolve, resolve_pointer
-from speclint.structured import escape_token, join_pointer, split_pointer
+from speclint.shapes import Site, follow_once, resolve
+from speclint.structured import escape_token, join_pointer, resolve_pointer, split_pointer
 from speclint.validation import search
 
 ID = "duplicate-item"

@@ -66,8 +66,8 @@ from typing import Any
 from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Severity
 from speclint.kinds import DocumentKind
-from speclint.shapes import Site, follow, resolve_pointer
-from speclint.structured import join_pointer
+from speclint.shapes import Site, follow
+from speclint.structured import join_pointer, resolve_pointer
 
 ID = "message-enum-drift"
 SEVERITY = Severity.WARNING

@@ -61,9 +61,8 @@ from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity
 from speclint.kinds import DocumentKind
 from speclint.references import CORPUS_BASE, file_uri
-from speclint.shapes import resolve_pointer
 from speclint.stack import DEEP_RECURSION
-from speclint.structured import join_pointer
+from speclint.structured import join_pointer, resolve_pointer
 from speclint.validation import explain, short_message
 
 ID = "openapi-invalid"

@@ -81,8 +81,9 @@ from speclint.findings import Finding, Location, Severity
 from speclint.kinds import DocumentKind, is_dialect_uri
 from speclint.references import DATA_KEYWORDS, Reference, file_uri, join_uri, root_base
 from speclint.roles import Role, openapi_uses
-from speclint.shapes import resolve_pointer, types_of, use_sites
-from speclint.structured import join_pointer, split_pointer
+from speclint.schema_objects import schema_roots
+from speclint.shapes import types_of, use_sites
+from speclint.structured import join_pointer, resolve_pointer, split_pointer
 
 ID = "required-undeclared"
 SEVERITY = Severity.WARNING
@@ -557,69 +558,6 @@ def _closing(schema: dict[str, Any], dialect: str) -> str | None:
     if schema.get("unevaluatedProperties") is False and has_unevaluated(dialect or "2020-12"):
         return "unevaluatedProperties"
     return None
-
-
-def schema_roots(document: Document) -> Iterator[tuple[str, Any]]:
-    """Where the schema objects of a document start: a schema file's root; an OpenAPI
-    document's ``components/schemas``, Swagger ``definitions`` and every ``schema``; an AsyncAPI
-    document's ``components/schemas``, message ``payload``\\s and ``headers`` (not one in
-    another schema format, ``schemaFormat``)."""
-    data = document.data
-    if document.kind is DocumentKind.SCHEMA:
-        yield "", data
-        return
-    if not isinstance(data, dict):
-        return
-    asyncapi = document.kind is DocumentKind.ASYNCAPI
-    stack: list[tuple[Any, str, int]] = [(data, "", 0)]
-    while stack:
-        node, pointer, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            continue
-        if isinstance(node, list):
-            for i, child in enumerate(node):
-                stack.append((child, join_pointer(pointer, i), depth + 1))
-            continue
-        if not isinstance(node, dict):
-            continue
-        for key, value in node.items():
-            at = join_pointer(pointer, key)
-            if key in ("example", "examples", "bindings") or key.startswith("x-"):
-                continue
-            if (pointer in ("/components", "") and key in ("schemas", "definitions")) and (
-                isinstance(value, dict)
-            ):
-                if key == "definitions" and pointer == "" and asyncapi:
-                    continue
-                for name, schema in value.items():
-                    if isinstance(schema, dict):
-                        yield join_pointer(at, name), schema
-                continue
-            if key == "schema" and isinstance(value, dict) and not _is_multi_format(node):
-                yield at, value
-                continue
-            if asyncapi and key in ("payload", "headers") and isinstance(value, dict):
-                if _json_schema_format(node.get("schemaFormat")):
-                    if "schemaFormat" in value and "schema" in value:  # a Multi Format Schema
-                        if _json_schema_format(value.get("schemaFormat")):
-                            yield join_pointer(at, "schema"), value["schema"]
-                    else:
-                        yield at, value
-                continue
-            stack.append((value, at, depth + 1))
-
-
-def _is_multi_format(node: dict[str, Any]) -> bool:
-    """An AsyncAPI 3 Multi Format Schema Object of another language (`schemaFormat: avro`)."""
-    return "schemaFormat" in node and not _json_schema_format(node.get("schemaFormat"))
-
-
-def _json_schema_format(declared: Any) -> bool:
-    """Whether an AsyncAPI ``schemaFormat`` (absent: the AsyncAPI schema) is JSON Schema."""
-    if declared is None:
-        return True
-    text = str(declared).lower()
-    return "asyncapi" in text or "schema+json" in text or "schema+yaml" in text
 
 
 # --- what unsatisfiable-schema already reports ----------------------------------------------------

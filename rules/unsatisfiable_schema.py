@@ -88,8 +88,8 @@ from speclint.progress import tracked
 from speclint.references import file_uri, root_base
 from speclint.roles import Role, openapi_uses
 from speclint.satisfiability import CRASHED, NO, TIMED_OUT, Decider
-from speclint.shapes import resolve_pointer, use_sites
-from speclint.structured import join_pointer
+from speclint.shapes import use_sites
+from speclint.structured import join_pointer, resolve_pointer
 
 ID = "unsatisfiable-schema"
 # Probes reference the schema where it stands instead of copying it: a copied schema's `$ref: "#"`
