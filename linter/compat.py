@@ -44,11 +44,11 @@ from .findings import Location
 from .fingerprints import schema_locations
 from .kinds import DocumentKind
 from .policies import ANY_FIELD, Statement, binds, policy_statements
+from .roles import HTTP_METHODS
 from .shapes import Site, follow, is_closed_false, resolve, types_of
 from .structured import join_pointer, resolve_pointer, split_pointer
 
 MAX_DEPTH = 48
-HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 # `not` and `if` are conditions, not shapes: a change inside them reads the other way round.
 _SINGLE = (

@@ -29,7 +29,8 @@ from .structured import escape_token, join_pointer
 if TYPE_CHECKING:
     from .corpus import Corpus, Document
 
-HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+# OpenAPI 3.2 adds `query` (§4.10): a safe method whose request body is client-submitted.
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace", "query")
 
 
 ORIGINS_KEPT = 3  # origins of one role kept per location: enough to explain it

@@ -21,6 +21,7 @@ from typing import Any
 from .corpus import Document
 from .kinds import DocumentKind
 from .structured import join_pointer, resolve_pointer
+from .validation import validator_class_at
 
 MAX_DEPTH = 200
 
@@ -55,6 +56,24 @@ def schema_objects(document: Document) -> Iterator[SchemaObject]:
     """Every schema object (a mapping; boolean schemas say nothing to check) of ``document``."""
     for pointer, node in schema_roots(document):
         yield from _subschemas(node, pointer, None)
+
+
+def validator_class_of(document: Document, declared: str | None = None) -> Any:
+    """The validator class for a schema object of ``document`` whose nearest ``$schema`` is
+    ``declared`` (``SchemaObject.declared``): that dialect, else the document's own: a schema
+    file's discovered draft, OpenAPI 3.1's ``jsonSchemaDialect`` (§4.8.1) or its OAS dialect,
+    OpenAPI 3.0's Schema Object dialect, AsyncAPI's draft-07 (``validation.validator_class_at``)."""
+    data = document.data if isinstance(document.data, dict) else {}
+    if document.kind is DocumentKind.OPENAPI:
+        default = data.get("jsonSchemaDialect")
+        fallback = default if isinstance(default, str) else None
+        return validator_class_at("openapi", str(data.get("openapi", "")), declared or fallback)
+    if document.kind is DocumentKind.ASYNCAPI:
+        return validator_class_at("asyncapi", str(data.get("asyncapi", "")), declared)
+    own = data.get("$schema")
+    return validator_class_at(
+        "schema", document.dialect, declared or (own if isinstance(own, str) else None)
+    )
 
 
 def schema_holders(document: Document) -> Iterator[tuple[str, dict[str, Any]]]:

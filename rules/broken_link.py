@@ -43,7 +43,9 @@ What it does
     may name the ``x.mdx`` the site builds; a route the site's ``redirects`` list is present;
     fragments compare by letters and digits only (sites make their own slugs: ``#meta`` for
     ``_meta``), and MDX component titles (``<Accordion title="Logs">``) are anchors too. Elsewhere
-    a link starting with ``/`` is read the same way unless ``root-relative`` says otherwise.
+    a link starting with ``/`` is read the same way unless ``root-relative`` says otherwise. A
+    missing ``.html`` page under a folder that configures a documentation build (Sphinx
+    ``conf.py``, Doxygen, TypeDoc, a site) is that build's output, not a broken link.
 
     Links to the same missing file or anchor are one finding, at the first link, with the other
     links as related locations.

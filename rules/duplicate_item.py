@@ -333,6 +333,18 @@ def _items_of(
     description often sits beside the ``$ref`` to the array it describes)."""
     if isinstance(node.get("items"), dict):
         return Site(site.document, join_pointer(site.pointer, source("items")), node["items"])
+    for current, reading in _scope(corpus, site, dialect):
+        items = reading.node.get("items")
+        if isinstance(items, dict):
+            return Site(
+                current.document, join_pointer(current.pointer, reading.source("items")), items
+            )
+    return None
+
+
+def _scope(corpus: Corpus, site: Site, dialect: str) -> Iterator[tuple[Site, Any]]:
+    """The schema at ``site`` and what applies to the same instance with it: its ``$ref``
+    targets and ``allOf`` branches, each once, read in 2020-12 terms (``dialects.modern``)."""
     pending = [site]
     seen: set[tuple[str, str]] = set()
     while pending and len(seen) < MAX_HOPS:
@@ -343,18 +355,13 @@ def _items_of(
         reading = modern(current.node, dialect)
         if reading is None:
             continue
-        items = reading.node.get("items")
-        if isinstance(items, dict):
-            return Site(
-                current.document, join_pointer(current.pointer, reading.source("items")), items
-            )
+        yield current, reading
         target = follow_once(corpus, current)
         if target is not None:
             pending.append(target)
         for index, branch in enumerate(_list(reading.node.get("allOf"))):
             where = join_pointer(join_pointer(current.pointer, "allOf"), index)
             pending.append(Site(current.document, where, branch))
-    return None
 
 
 def _annotated_keys(value: Any) -> list[tuple[str, ...]]:
@@ -415,16 +422,7 @@ def _negated(text: str, at: int) -> bool:
 def _item_properties(corpus: Corpus, site: Site, dialect: str) -> dict[str, Site]:
     """The properties every item has a schema for: through ``$ref`` and ``allOf``."""
     found: dict[str, Site] = {}
-    pending = [site]
-    seen: set[tuple[str, str]] = set()
-    while pending and len(seen) < MAX_HOPS:
-        current = pending.pop()
-        if (current.document.path, current.pointer) in seen:
-            continue
-        seen.add((current.document.path, current.pointer))
-        reading = modern(current.node, dialect)
-        if reading is None:
-            continue
+    for current, reading in _scope(corpus, site, dialect):
         for key, schema in _dict(reading.node.get("properties")).items():
             if key not in found:
                 found[key] = Site(
@@ -432,17 +430,6 @@ def _item_properties(corpus: Corpus, site: Site, dialect: str) -> dict[str, Site
                     join_pointer(join_pointer(current.pointer, "properties"), key),
                     schema,
                 )
-        target = follow_once(corpus, current)
-        if target is not None:
-            pending.append(target)
-        for index, branch in enumerate(_list(reading.node.get("allOf"))):
-            pending.append(
-                Site(
-                    current.document,
-                    join_pointer(join_pointer(current.pointer, "allOf"), index),
-                    branch,
-                )
-            )
     return found
 
 

@@ -2,11 +2,16 @@
 
 What it does
     Reads every value set the Markdown states (a union of code spans, "one of `a`, `b` or `c`",
-    "Supported values are: `a`, `b`" in a reference-table row, a table column of code spans, a bullet list of code spans, a TypeScript literal union in a
-    code fence, "the eight `kind` discriminators (`a`, `b`, ...)") and binds each to the schema
-    property it describes: by ``[bindings]`` in the configuration, by a reference next to it
-    (`` `RunSnapshot.status` ``, or a schema file named with the field), or by the field name the
-    text gives matched against every enumerated property of that name whose values overlap.
+    "Supported values are: `a`, `b`" in a reference-table row, a table column of distinct code
+    spans headed by the field (`` `RunSnapshot.status` ``, ``status``, ``Status``, or "Value"
+    under a sentence naming it), a bullet list of code spans, code spans joined by ``/``, commas
+    or "or" after the field ("`status` flips to `a` / `b` / `c`": a few of its values, never
+    its complete set), a TypeScript literal union in a code fence, "the eight `kind`
+    discriminators (`a`, `b`, ...)") and binds each to the schema property it describes: by
+    ``[bindings]`` in the configuration, by a reference next to it (`` `RunSnapshot.status` ``,
+    or a schema file named with the field), or by the field name the text gives matched against
+    every enumerated property of that name whose values overlap; not by name alone on a
+    proposal's page (an RFC or SEP states a change, not the contract).
     ``speclint bindings`` lists every binding with its evidence and confidence. Prose binds only
     to schemas of its own version (``speclint.versions``: the 3.2 pages do not describe the 3.0
     schema), and a ``const`` (the tag of one branch of a union) is never bound by name.

@@ -87,10 +87,8 @@ import difflib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
 from jsonschema.protocols import Validator
-from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
 from speclint.corpus import Corpus, Document
@@ -98,9 +96,9 @@ from speclint.fences import DEFAULT_MARKERS, fence_json, fence_ties
 from speclint.findings import Finding, Location, Severity
 from speclint.kinds import DocumentKind
 from speclint.references import file_uri
-from speclint.schema_objects import schema_holders, schema_objects
-from speclint.structured import ParseFailure, escape_token, join_pointer
-from speclint.validation import error_pointer, explain, short_message, validator_class_at
+from speclint.schema_objects import schema_holders, schema_objects, validator_class_of
+from speclint.structured import ParseFailure, escape_token, join_pointer, resolve_pointer
+from speclint.validation import error_pointer, explain, short_message
 
 ID = "example-invalid"
 SEVERITY = Severity.ERROR
@@ -190,7 +188,7 @@ def markdown_findings(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Fi
                 continue
             target = tie.target
             uri = f"{file_uri(target.document.path)}#{target.pointer}"
-            dialect = _declared_dialect(target.document.data)
+            dialect = validator_class_of(target.document)
             errors = _errors(corpus.references.validator(dialect, uri), parsed.data)
             if not tie.explicit:
                 # An inferred tie often shows one block of a larger document (the `compensation`
@@ -256,14 +254,6 @@ def _unmatched_configuration(corpus: Corpus, configured: Mapping[str, str]) -> I
             )
 
 
-def _declared_dialect(schema: Any) -> type[Validator]:
-    """The validator for the draft a schema declares with ``$schema`` (2020-12 when none)."""
-    cls: type[Validator] = validator_for(
-        schema if isinstance(schema, dict) else {}, default=Draft202012Validator
-    )
-    return cls
-
-
 def _without_required(errors: Iterable[ValidationError]) -> list[ValidationError]:
     """The errors a fragment is answerable for: what it says, not what it leaves out.
 
@@ -319,11 +309,7 @@ def _resolve_local(document: Document, node: Any) -> Any:
     """Follow a same-document ``$ref`` (``#/components/examples/x``)."""
     reference = node.get("$ref") if isinstance(node, dict) else None
     if isinstance(reference, str) and reference.startswith("#/"):
-        current: Any = document.data
-        for token in reference[2:].split("/"):
-            token = token.replace("~1", "/").replace("~0", "~")
-            current = current.get(token) if isinstance(current, dict) else None
-        return current
+        return resolve_pointer(document.data, reference[1:])
     return node
 
 
@@ -333,25 +319,19 @@ Example = tuple[str, str, Any, type[Validator]]  # schema pointer, example point
 def document_examples(document: Document) -> Iterator[Example]:
     """Every example of a schema file or an API document, with the schema it illustrates and
     the validator for the dialect that schema is written in."""
-    kind = "schema" if document.kind is DocumentKind.SCHEMA else document.kind.value
-    data = _mapping(document.data)
-    version = str(data.get("openapi", data.get("asyncapi", document.dialect)))
-    if kind == "schema":
-        version = document.dialect
     if document.kind is DocumentKind.OPENAPI:
-        holder_dialect = validator_class_at(kind, version, _jsonschema_dialect(data))
+        holder_dialect = validator_class_of(document)
         for at, holder in schema_holders(document):
             for schema_at, example_at, value in _holder_examples(document, holder, at):
                 yield schema_at, example_at, value, holder_dialect
     if document.kind is DocumentKind.ASYNCAPI:
         for schema_at, example_at, value in asyncapi_message_examples(document):
-            yield schema_at, example_at, value, validator_class_at(kind, version, None)
+            yield schema_at, example_at, value, validator_class_of(document)
     # OpenAPI 3.0 Schema Objects have `example` only; 3.1 and JSON Schema `examples` too.
-    listed = not (document.kind is DocumentKind.OPENAPI and version.startswith("3.0"))
-    default = _jsonschema_dialect(data) if document.kind is DocumentKind.OPENAPI else None
+    listed = not document.dialect.startswith("OpenAPI 3.0")
     for schema in schema_objects(document):
         node = schema.node
-        dialect = validator_class_at(kind, version, schema.declared or default)
+        dialect = validator_class_of(document, schema.declared)
         examples = node.get("examples")
         if listed and isinstance(examples, list):
             for index, value in enumerate(examples):
@@ -360,12 +340,6 @@ def document_examples(document: Document) -> Iterator[Example]:
                     yield schema.pointer, at, value, dialect
         if "example" in node and not _is_reference(node["example"]):
             yield schema.pointer, join_pointer(schema.pointer, "example"), node["example"], dialect
-
-
-def _jsonschema_dialect(data: dict[str, Any]) -> str | None:
-    """OpenAPI 3.1 ``jsonSchemaDialect`` (§4.8.1): the default ``$schema`` of its schemas."""
-    declared = data.get("jsonSchemaDialect")
-    return declared if isinstance(declared, str) else None
 
 
 def _holder_examples(

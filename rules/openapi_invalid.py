@@ -5,7 +5,9 @@ What it does
     the official OpenAPI JSON Schema for its declared ``openapi:`` version, then its semantic checks
     (path parameters declared, ``default`` values that fit their schema, unique operationIds, ...).
     Each error about a schema object is placed at that schema (``/components/schemas/Run/type``),
-    not at the document's root. jsonschema-rs judges the document and each schema object first,
+    not at the document's root, and so is each of the library's own semantic errors: a repeated
+    ``operationId``, parameter or tag name at the repetition, with the first as a related
+    location, an undeclared path parameter at its operation, each with what to do about it. jsonschema-rs judges the document and each schema object first,
     so a 20 MB document is checked in seconds; what it rejects is explained by the library's own
     messages. A ``pattern`` is read as the ECMA-262 regular expression JSON Schema says it is:
     ``^\\p{L}+$`` is valid, though Python's ``re`` (and so the library alone) rejects it.

@@ -48,13 +48,12 @@ from typing import Any
 from speclint.corpus import Corpus
 from speclint.findings import Finding, Severity
 from speclint.kinds import DocumentKind
+from speclint.roles import HTTP_METHODS
 from speclint.structured import join_pointer
 
 ID = "undeclared-tag"
 SEVERITY = Severity.WARNING
 READS = "structured"
-
-HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace", "query")
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:

@@ -6,8 +6,9 @@ What it does
     dialect in force is draft-04, so an embedded draft-04 metaschema resolves its own
     ``#/definitions/...``) and reports those that
     do not reach a schema: the file is missing, the JSON pointer names nothing in an existing file,
-    the ``$id`` is not defined by any corpus schema, or the reference starts a loop of ``$ref``-only
-    schemas that never reaches one. Nothing is fetched from the network (see ``remote-ref``).
+    the ``$id`` is not defined by any corpus schema, the reference is not a URI reference at all
+    (``http://[host``, RFC 3986), or the reference starts a loop of ``$ref``-only schemas that
+    never reaches one. Nothing is fetched from the network (see ``remote-ref``).
 
     References to the same missing target are reported once, at the first referencing site, with
     every other site as a related location, so a missing shared file is one finding, not eighty;

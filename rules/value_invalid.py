@@ -59,12 +59,13 @@ from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
 from referencing.exceptions import Unresolvable
 
 from speclint.corpus import Corpus, Document
+from speclint.dialects import dialect_of_schema, ref_replaces_siblings
 from speclint.findings import Finding, Severity
 from speclint.kinds import DocumentKind
 from speclint.references import file_uri
-from speclint.schema_objects import SchemaObject, schema_objects
+from speclint.schema_objects import SchemaObject, schema_objects, validator_class_of
 from speclint.structured import join_pointer
-from speclint.validation import error_pointer, explain, short_message, validator_class_at
+from speclint.validation import error_pointer, explain, short_message
 
 ID = "value-invalid"
 SEVERITY = Severity.ERROR
@@ -81,24 +82,13 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     ):
         if document.path in corpus.derived or not document.usable:
             continue
-        kind = document.kind.value if document.kind is not DocumentKind.SCHEMA else "schema"
-        version = _version(document)
         for schema in schema_objects(document):
             for keyword, pointer, value in _values(document, schema, wanted):
-                validator_class = validator_class_at(kind, version, schema.declared)
+                validator_class = validator_class_of(document, schema.declared)
                 uri = f"{file_uri(document.path)}#{schema.pointer}"
                 error = _first_error(corpus.references.validator(validator_class, uri), value)
                 if error is not None and not _by_convention(keyword, value, error):
                     yield _finding(document, schema, keyword, pointer, value, error)
-
-
-def _version(document: Document) -> str:
-    data = document.data if isinstance(document.data, dict) else {}
-    if document.kind is DocumentKind.OPENAPI:
-        return str(data.get("openapi", ""))
-    if document.kind is DocumentKind.ASYNCAPI:
-        return str(data.get("asyncapi", ""))
-    return document.dialect
 
 
 def _values(
@@ -131,15 +121,7 @@ def _by_convention(keyword: str, value: Any, error: ValidationError) -> bool:
 
 
 def _ref_alone(document: Document, schema: SchemaObject) -> bool:
-    from speclint.dialects import dialect_of_schema, ref_replaces_siblings
-
-    if document.kind is DocumentKind.OPENAPI:
-        inherited = f"OpenAPI {_version(document)}"
-    elif document.kind is DocumentKind.ASYNCAPI:
-        inherited = f"AsyncAPI {_version(document)}"
-    else:
-        inherited = document.dialect or "2020-12"
-    return ref_replaces_siblings(dialect_of_schema(schema.declared, inherited))
+    return ref_replaces_siblings(dialect_of_schema(schema.declared, document.dialect or "2020-12"))
 
 
 def _first_error(validator: Any, value: Any) -> ValidationError | None:
