@@ -12,7 +12,9 @@ Three kinds of entry:
 - the **parse cache** keeps each file's parsed document (data, positions, prose model) under the
   hash of its path and bytes, so after a change only the changed files are parsed again;
 - the **rule cache** keeps the findings of rules that read only JSON/YAML documents
-  (``READS = "structured"``), keyed on those documents, so a prose edit does not re-run them.
+  (``READS = "structured"``), keyed on those documents, so a prose edit does not re-run them;
+  and, for rules checked one unit at a time (``READS = "page"`` or ``"document"``,
+  :mod:`speclint.units`), each unit's result, keyed on what that unit reads.
 
 Where, and why there (issue 13): the repository under check may come from a fork, so nothing in
 it is ever read as a cache. The caches live in ``$SPECLINT_CACHE_DIR``, else the platform's user
@@ -44,6 +46,7 @@ from . import __version__
 from .storage import StorageError, dumps, loads
 
 if TYPE_CHECKING:
+    from .catalog import RuleInfo
     from .config import Config
     from .corpus import Corpus, Document
     from .reading import LoadProblem
@@ -438,6 +441,40 @@ class RuleCache:
         for document in documents:
             digest.update(f"{document.path}\x00{document.digest}\x00".encode())
         return digest.hexdigest()
+
+    @staticmethod
+    def unit_keys(corpus: Corpus, rule_id: str, info: RuleInfo) -> dict[str, str] | None:
+        """The key of each unit of a ``READS = "page"`` or ``"document"`` rule (``speclint.units``):
+        what every unit of that kind may read, then the unit's document and the other documents it
+        reads. None for an in-memory corpus."""
+        from .kinds import DocumentKind
+        from .units import reach
+
+        if info.units is None or any(not d.digest for d in corpus.documents.values()):
+            return None
+        shared = hashlib.sha256()
+        shared.update(f"{code_fingerprint()}\x00{rule_id}\x00{info.reads}\x00".encode())
+        shared.update(f"{corpus.config!r}\x00".encode("utf-8", "surrogateescape"))
+        for present in sorted(corpus.tree):
+            shared.update(present.encode("utf-8", "surrogateescape") + b"\x00")
+        shared.update(b"\x01")
+        for document in corpus.documents.values():
+            shared.update(f"{document.path}\x00{document.kind.value}\x00".encode())
+            # A page's unit reads every JSON/YAML document; a document's, those it reaches.
+            if info.reads == "page" and document.kind is not DocumentKind.MARKDOWN:
+                shared.update(f"{document.digest}\x00".encode())
+        keys: dict[str, str] = {}
+        for unit in info.units(corpus):
+            inputs = set(reach(corpus, unit.path)) if info.reads == "document" else set()
+            if info.unit_inputs is not None:
+                inputs.update(info.unit_inputs(corpus, unit))
+            inputs.discard(unit.path)
+            digest = shared.copy()
+            for path in [unit.path, *sorted(inputs)]:
+                other = corpus.documents.get(path)
+                digest.update(f"{path}\x00{other.digest if other else '-'}\x00".encode())
+            keys[unit.path] = digest.hexdigest()
+        return keys
 
     def get(self, key: str) -> Any:
         found = self.entries.get(key)

@@ -3,6 +3,8 @@
 A rule module (yamllint's model, see ``docs`` in the README) has a docstring that is its
 documentation, and the constants ``ID`` (a readable slug) and ``SEVERITY`` (its default), and a
 ``check(corpus, options)`` generator that yields findings. Nothing else is needed to register it.
+A rule checked one document at a time declares ``READS = "page"`` or ``"document"`` and its
+``check_unit`` (``speclint.units``), so an edit re-checks only the units it touches.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from .findings import Finding, Severity
 
 if TYPE_CHECKING:
-    from .corpus import Corpus
+    from .corpus import Corpus, Document
+    from .units import Combine, UnitCheck, Units
 
 CheckFunction = Callable[["Corpus", Mapping[str, Any]], Iterable[Finding]]
 
@@ -31,6 +34,11 @@ class RuleInfo:
     check: CheckFunction
     needs_base: bool = False  # judges a change: silent without --diff-base (compat-claim)
     reads: str = "all"  # "structured": only JSON/YAML documents (its result survives prose edits)
+    # READS = "page" / "document" (speclint.units): checked one unit at a time, cached per unit.
+    check_unit: UnitCheck | None = None
+    units: Units | None = None
+    unit_inputs: Callable[[Corpus, Document], Iterable[str]] | None = None
+    combine: Combine | None = None
 
     @property
     def summary(self) -> str:
@@ -54,6 +62,15 @@ def all_rules() -> dict[str, RuleInfo]:
             continue
         if rule_id in found:
             raise RuntimeError(f"rule id {rule_id!r} is defined twice ({module.__name__})")
+        reads = str(getattr(module, "READS", "all"))
+        check_unit = getattr(module, "check_unit", None)
+        if reads in ("page", "document") and check_unit is None:
+            raise RuntimeError(f"{module.__name__}: READS = {reads!r} needs a check_unit")
+        units = getattr(module, "units", None)
+        if reads == "page" and units is None:
+            from .units import pages
+
+            units = pages
         found[rule_id] = RuleInfo(
             id=rule_id,
             severity=module.SEVERITY,
@@ -61,6 +78,10 @@ def all_rules() -> dict[str, RuleInfo]:
             module=module.__name__,
             check=module.check,
             needs_base=bool(getattr(module, "NEEDS_BASE", False)),
-            reads=str(getattr(module, "READS", "all")),
+            reads=reads,
+            check_unit=check_unit,
+            units=units,
+            unit_inputs=getattr(module, "unit_inputs", None),
+            combine=getattr(module, "combine", None),
         )
     return dict(sorted(found.items()))

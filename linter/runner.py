@@ -31,6 +31,7 @@ from .findings import Finding, Location, Severity, sorted_findings
 from .inventory import Entry, entries
 from .lifecycle import child_started, start_child
 from .stack import deeply
+from .units import UNIT_KINDS, checked
 from .waivers import WAIVER_DOC, WAIVER_RULE, Waived
 from .waivers import apply as apply_waivers
 
@@ -115,7 +116,19 @@ def _culprit(error: BaseException) -> str | None:
     return found
 
 
-def _produce(corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool) -> Iterator[Finding]:
+@dataclass
+class _Units:
+    """A unit rule's results (``speclint.units``): those the rule cache holds, by unit path, and
+    those this run checks."""
+
+    keys: dict[str, str]
+    cached: dict[str, list[Any]]
+    fresh: dict[str, list[Any]] = field(default_factory=dict)
+
+
+def _produce(
+    corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool, units: _Units | None = None
+) -> Iterator[Finding]:
     """One rule's findings as it finds them, with the configured severity; a crash ends them
     with one ``internal-error`` finding."""
     # A configured severity replaces the rule's own; otherwise a rule may grade its findings
@@ -124,7 +137,12 @@ def _produce(corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool) -> Itera
     options = corpus.config.rule_options.get(rule_id, {})
     count = 0
     try:
-        for finding in info.check(corpus, options):
+        found = (
+            info.check(corpus, options)
+            if units is None
+            else checked(corpus, options, info, units.cached, units.fresh)
+        )
+        for finding in found:
             count += 1
             yield finding.with_severity(configured) if configured else finding
     except Exception as error:  # isolation is the point: one rule's bug is one finding
@@ -135,15 +153,18 @@ def _produce(corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool) -> Itera
         )
 
 
-def _check(corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool) -> list[Finding]:
+def _check(
+    corpus: Corpus, rule_id: str, info: RuleInfo, debug: bool, units: _Units | None = None
+) -> list[Finding]:
     # In this process (--debug, or no fork): on a deep stack too, as in the forked children.
-    return deeply(lambda: list(_produce(corpus, rule_id, info, debug)))
+    return deeply(lambda: list(_produce(corpus, rule_id, info, debug, units)))
 
 
 # A child sends what it found in batches, so a rule stopped at its time box (or the run's time
 # limit) still reports the findings it had: a rule degrades by what it did not reach, not whole.
 BATCH_SECONDS = 0.5
 DONE = "done"
+UNITS = "units"  # a unit rule's fresh results follow, for the rule cache
 
 
 @dataclass
@@ -153,6 +174,7 @@ class _Running:
     stop: float  # time.monotonic() at which it is stopped
     started: float
     found: list[Finding] = field(default_factory=list)
+    fresh: dict[str, list[Any]] = field(default_factory=dict)
 
 
 def _forked(
@@ -162,6 +184,7 @@ def _forked(
     time_box: float,
     durations: dict[str, float] | None = None,
     deadline: float | None = None,
+    units: Mapping[str, _Units] | None = None,
 ) -> dict[str, list[Finding]] | None:
     """Each rule in a forked child, ``jobs`` at a time, stopped after ``time_box`` seconds or at
     the run's ``deadline`` (``time.monotonic()``). None where fork is unavailable."""
@@ -194,12 +217,15 @@ def _forked(
             batch: list[Finding] = []
             sent = time.monotonic()
             try:
-                for finding in _produce(corpus, rule_id, info, False):
+                own = (units or {}).get(rule_id)
+                for finding in _produce(corpus, rule_id, info, False, own):
                     batch.append(finding)
                     if time.monotonic() - sent >= BATCH_SECONDS:
                         out.send(batch)
                         batch, sent = [], time.monotonic()
                 out.send(batch)
+                if own is not None:
+                    out.send((UNITS, own.fresh))
                 out.send(DONE)
             except Exception as error:  # results that cannot be sent back
                 out.send([_crashed(rule_id, f"crashed ({type(error).__name__}: {error})")])
@@ -253,11 +279,16 @@ def _forked(
                         )
                     )
                     message = DONE
+                if isinstance(message, tuple) and message[:1] == (UNITS,):
+                    entry.fresh = message[1]
+                    continue
                 if message != DONE:
                     entry.found.extend(message)
                     continue
                 del running[ready]
                 results[entry.rule_id] = entry.found
+                if units is not None and entry.rule_id in units:
+                    units[entry.rule_id].fresh.update(entry.fresh)
                 if durations is not None:
                     durations[entry.rule_id] = round(time.monotonic() - entry.started, 3)
                 ready.close()
@@ -272,7 +303,7 @@ def _forked(
                 with contextlib.suppress(EOFError, OSError):
                     while receive.poll():
                         message = receive.recv()
-                        if message != DONE:
+                        if isinstance(message, list):
                             entry.found.extend(message)
                 receive.close()
                 del running[receive]
@@ -317,32 +348,63 @@ def run_rules(
     # Rules that read only JSON/YAML documents keep their findings while only prose changes.
     cached: dict[str, list[Finding]] = {}
     keys: dict[str, str] = {}
+    # Rules checked one unit at a time (speclint.units) re-check only the units an edit touched.
+    units: dict[str, _Units] = {}
     if cache is not None:
         for rule_id, info in selected.items():
+            if info.reads in UNIT_KINDS:
+                unit_keys = cache.unit_keys(corpus, rule_id, info)
+                if unit_keys is not None:
+                    hits = {path: cache.get(key) for path, key in unit_keys.items()}
+                    units[rule_id] = _Units(
+                        unit_keys, {path: hit for path, hit in hits.items() if hit is not None}
+                    )
+                continue
             key = cache.key(corpus, rule_id) if info.reads == "structured" else None
             if key is not None:
                 keys[rule_id] = key
                 hit = cache.get(key)
                 if hit is not None:
                     cached[rule_id] = hit
-    to_run = {rule_id: info for rule_id, info in selected.items() if rule_id not in cached}
+    # A unit rule whose every unit is cached only combines them: in this process, no fork.
+    combined = {
+        rule_id: _check(corpus, rule_id, selected[rule_id], debug, own)
+        for rule_id, own in units.items()
+        if len(own.cached) == len(own.keys)
+    }
+    to_run = {
+        rule_id: info
+        for rule_id, info in selected.items()
+        if rule_id not in cached and rule_id not in combined
+    }
     by_rule: dict[str, list[Finding]] | None = None
     # Forked even for one rule when there is a time box: the guarantee holds for `--rule X` too.
     if not debug and (jobs > 1 or time_box is not None) and to_run:
         durations = cache.durations() if cache is not None else None
-        by_rule = _forked(corpus, to_run, jobs, time_box or DEFAULT_TIME_BOX, durations, deadline)
+        by_rule = _forked(
+            corpus, to_run, jobs, time_box or DEFAULT_TIME_BOX, durations, deadline, units
+        )
         if cache is not None and durations is not None:
             cache.record_durations(durations)
     if by_rule is None:
         by_rule = {
-            rule_id: _check(corpus, rule_id, info, debug) for rule_id, info in to_run.items()
+            rule_id: _check(corpus, rule_id, info, debug, units.get(rule_id))
+            for rule_id, info in to_run.items()
         }
     if cache is not None:
         for rule_id, produced in by_rule.items():
-            if rule_id in keys and not any(f.rule == INTERNAL_ERROR for f in produced):
+            if any(f.rule == INTERNAL_ERROR for f in produced):
+                continue  # a rule stopped or crashed: nothing of this run is kept for it
+            if rule_id in keys:
                 cache.put(keys[rule_id], produced)
+            own = units.get(rule_id)
+            if own is not None:
+                for path, result in own.fresh.items():
+                    if path in own.keys:
+                        cache.put(own.keys[path], result)
         cache.save()
     by_rule.update(cached)
+    by_rule.update(combined)
     findings: list[Finding] = []
     for rule_id in selected:  # the catalog's order, whatever order the children finished in
         findings.extend(by_rule.get(rule_id, []))

@@ -39,23 +39,32 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus
+from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Severity
 from speclint.kinds import DocumentKind
+from speclint.units import check_by_unit
 from speclint.validation import asyncapi_validator, asyncapi_versions, located_errors
 
 ID = "asyncapi-invalid"
 SEVERITY = Severity.ERROR
-# Reads JSON/YAML documents only: its cached result stands while only prose changes.
-READS = "structured"
+# One AsyncAPI document at a time (speclint.units).
+READS = "document"
+
+
+def units(corpus: Corpus) -> list[Document]:
+    return list(corpus.of_kind(DocumentKind.ASYNCAPI))
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    return check_by_unit(corpus, options, check_unit, units=units)
+
+
+def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     known = asyncapi_versions()
-    for document in corpus.of_kind(DocumentKind.ASYNCAPI):
-        declared = str(document.data.get("asyncapi", ""))
-        if declared not in known:
-            yield Finding(
+    declared = str(document.data.get("asyncapi", ""))
+    if declared not in known:
+        return [
+            Finding(
                 ID,
                 SEVERITY,
                 f"`asyncapi: {declared}` has no published AsyncAPI schema; declare one of "
@@ -63,12 +72,14 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 document.location("/asyncapi"),
                 key="unknown-version",
             )
-            continue
-        for pointer, message in located_errors(asyncapi_validator(declared), document.data):
-            yield Finding(
-                ID,
-                SEVERITY,
-                f"{pointer or '/'}: {message}; fix it so the document is valid AsyncAPI {declared}",
-                document.location(pointer),
-                key=f"{pointer}:{message}",
-            )
+        ]
+    return [
+        Finding(
+            ID,
+            SEVERITY,
+            f"{pointer or '/'}: {message}; fix it so the document is valid AsyncAPI {declared}",
+            document.location(pointer),
+            key=f"{pointer}:{message}",
+        )
+        for pointer, message in located_errors(asyncapi_validator(declared), document.data)
+    ]

@@ -117,7 +117,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from speclint.corpus import Corpus
+from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity
 from speclint.kinds import DocumentKind
 from speclint.links import (
@@ -129,6 +129,7 @@ from speclint.links import (
     normal_text,
     read_page,
 )
+from speclint.units import check_by_unit
 
 ID = "broken-link"
 SEVERITY = Severity.WARNING
@@ -197,26 +198,82 @@ class Options:
         )
 
 
+READS = "page"  # each page's links, against the listing and the pages they point into
+
+
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    return check_by_unit(corpus, options, check_unit, combine)
+
+
+def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Problem]:
+    """The broken links of one page, before they are grouped across pages."""
     settings = Options.read(options)
-    pages = {
-        document.path: read_page(document)
-        for document in corpus.of_kind(DocumentKind.MARKDOWN)
-        if document.text is not None
-    }
-    tree = Tree(corpus, pages)
+    tree = _tree(corpus)
+    path = document.path
+    page = tree.pages.get(path)
     problems: list[Problem] = []
-    for path, page in pages.items():
-        for site in page.links:
-            problem = _link_problem(corpus, tree, settings, path, site)
+    for site in page.links if page is not None else ():
+        problem = _link_problem(corpus, tree, settings, path, site)
+        if problem is not None:
+            problems.append(problem)
+    if settings.sections and page is not None:
+        for section in page.sections:
+            problem = _section_problem(tree, path, section)
             if problem is not None:
                 problems.append(problem)
-        if settings.sections:
-            for section in page.sections:
-                problem = _section_problem(tree, path, section)
-                if problem is not None:
-                    problems.append(problem)
-    yield from _findings(corpus, pages, problems)
+    return problems
+
+
+def unit_inputs(corpus: Corpus, document: Document) -> list[str]:
+    """The other pages one page's check reads: those a link with a fragment or a section
+    reference may point into (by file name; for a folder or an extension-less route, also the index pages that
+    serve one), for their anchors and headings. Everything else it reads is the listing and the JSON/YAML documents."""
+    tree = _tree(corpus)
+    page = tree.pages.get(document.path)
+    if page is None:
+        return []
+    stems = {_stem(site.page) for site in page.sections}
+    for site in page.links:
+        if "#" not in site.target:
+            continue  # without a fragment, only the target's existence is read (the listing)
+        stem = _stem(site.target)
+        stems.add(stem)
+        if "." not in posixpath.basename(urlsplit(site.target.strip()).path):
+            stems |= {"index", "readme"}  # a folder or an extension-less route: its index page
+    by_stem = corpus.memo.get(f"{ID}:stems")
+    if by_stem is None:
+        by_stem = corpus.memo[f"{ID}:stems"] = defaultdict(list)
+        for other in sorted(tree.pages):
+            by_stem[_stem(other)].append(other)
+    return [other for stem in sorted(stems) for other in by_stem.get(stem, ())]
+
+
+def _stem(written: str) -> str:
+    name = posixpath.basename(unquote(urlsplit(written.strip()).path).rstrip("/"))
+    for suffix in (*MARKDOWN_SUFFIXES, ".html", ".htm"):
+        name = name.removesuffix(suffix)
+    return name.casefold()
+
+
+def combine(
+    corpus: Corpus, results: Mapping[str, list[Problem]], options: Mapping[str, Any]
+) -> Iterator[Finding]:
+    problems = [problem for found in results.values() for problem in found]
+    yield from _findings(corpus, problems)
+
+
+def _tree(corpus: Corpus) -> Tree:
+    """The repository tree with every page read: built once per run, for every page's check."""
+    tree = corpus.memo.get(ID)
+    if tree is None:
+        pages = {
+            document.path: read_page(document)
+            for document in corpus.of_kind(DocumentKind.MARKDOWN)
+            if document.text is not None
+        }
+        tree = corpus.memo[ID] = Tree(corpus, pages)
+    assert isinstance(tree, Tree)
+    return tree
 
 
 # --- the repository tree ------------------------------------------------------------------------
@@ -653,7 +710,7 @@ def _unnumbered(heading: str) -> str:
 # --- findings -----------------------------------------------------------------------------------
 
 
-def _findings(corpus: Corpus, pages: dict[str, Page], problems: list[Problem]) -> Iterator[Finding]:
+def _findings(corpus: Corpus, problems: list[Problem]) -> Iterator[Finding]:
     groups: dict[tuple[str, ...], list[Problem]] = defaultdict(list)
     for problem in problems:
         groups[problem.group].append(problem)

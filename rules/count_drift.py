@@ -43,10 +43,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus
+from speclint.corpus import Corpus, Document
 from speclint.enumerations import CountedClaim, ProseSet, counted_claims, prose_sets
 from speclint.findings import Finding, Severity
-from speclint.kinds import DocumentKind
+from speclint.units import check_by_unit
 
 ID = "count-drift"
 SEVERITY = Severity.WARNING
@@ -56,38 +56,48 @@ SEVERITY = Severity.WARNING
 NEARBY = 40
 
 
+READS = "page"  # each page's claims against its own lists (speclint.units)
+
+
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
-    for document in corpus.of_kind(DocumentKind.MARKDOWN):
-        sets = prose_sets(document)
-        for prose in sets:
-            if prose.claimed is not None and prose.claimed != len(prose.values):
-                yield Finding(
-                    ID,
-                    SEVERITY,
-                    f"claims {prose.claimed} values of `{prose.field or 'this field'}` but lists "
-                    f"{len(prose.values)}: {_shown(prose)}. Correct the number, or the list",
-                    prose.location(),
-                    key=f"list:{prose.line}",
-                )
-        listed_lines = {p.line for p in sets if p.claimed is not None}
-        for claim in counted_claims(document):
-            if claim.line in listed_lines:
-                continue  # checked against its own list above
-            counted = _counted(claim, sets)
-            if not counted or any(len(p.values) == claim.number for p in counted):
-                continue
-            target = max(counted, key=lambda p: (len(p.values), -p.line))
+    return check_by_unit(corpus, options, check_unit)
+
+
+def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+    return list(_page_findings(document))
+
+
+def _page_findings(document: Document) -> Iterator[Finding]:
+    sets = prose_sets(document)
+    for prose in sets:
+        if prose.claimed is not None and prose.claimed != len(prose.values):
             yield Finding(
                 ID,
                 SEVERITY,
-                f'"{claim.text}" claims {claim.number} '
-                f"{' '.join([*_qualifiers(claim), claim.subject])}s, but this page lists "
-                f"{len(target.values)} values of `{target.field}` (line {target.line}: "
-                f"{_shown(target)}). Correct the number, or the list if it is the one out of date",
-                claim.location(),
-                related=(target.location(note=f"the {len(target.values)} values it counts"),),
-                key=f"claim:{claim.line}:{claim.number}",
+                f"claims {prose.claimed} values of `{prose.field or 'this field'}` but lists "
+                f"{len(prose.values)}: {_shown(prose)}. Correct the number, or the list",
+                prose.location(),
+                key=f"list:{prose.line}",
             )
+    listed_lines = {p.line for p in sets if p.claimed is not None}
+    for claim in counted_claims(document):
+        if claim.line in listed_lines:
+            continue  # checked against its own list above
+        counted = _counted(claim, sets)
+        if not counted or any(len(p.values) == claim.number for p in counted):
+            continue
+        target = max(counted, key=lambda p: (len(p.values), -p.line))
+        yield Finding(
+            ID,
+            SEVERITY,
+            f'"{claim.text}" claims {claim.number} '
+            f"{' '.join([*_qualifiers(claim), claim.subject])}s, but this page lists "
+            f"{len(target.values)} values of `{target.field}` (line {target.line}: "
+            f"{_shown(target)}). Correct the number, or the list if it is the one out of date",
+            claim.location(),
+            related=(target.location(note=f"the {len(target.values)} values it counts"),),
+            key=f"claim:{claim.line}:{claim.number}",
+        )
 
 
 def _counted(claim: CountedClaim, sets: list[ProseSet]) -> list[ProseSet]:

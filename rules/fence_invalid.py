@@ -44,11 +44,11 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus
+from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity
-from speclint.kinds import DocumentKind
 from speclint.prose import CodeFence
 from speclint.structured import ParseFailure, parse_json, parse_yaml, strip_jsonc
+from speclint.units import check_by_unit
 
 ID = "fence-invalid"
 SEVERITY = Severity.WARNING
@@ -58,16 +58,22 @@ YAML_LANGUAGES = frozenset({"yaml", "yml"})
 SKETCH = re.compile(r"\.\.\.|…|<[A-Za-z][^<>\n]*>|\$\{|\{\{|[\"\d\]}el]\s*\|\s*[\"\d\[{tfn]")
 
 
+READS = "page"  # each page's fences alone (speclint.units)
+
+
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
-    for document in corpus.of_kind(DocumentKind.MARKDOWN):
-        if document.prose is None:
+    return check_by_unit(corpus, options, check_unit)
+
+
+def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+    found = []
+    for fence in document.prose.fences if document.prose is not None else ():
+        failure = _failure(fence)
+        if failure is None:
             continue
-        for fence in document.prose.fences:
-            failure = _failure(fence)
-            if failure is None:
-                continue
-            heading = f"#{fence.heading.anchor}" if fence.heading else ""
-            yield Finding(
+        heading = f"#{fence.heading.anchor}" if fence.heading else ""
+        found.append(
+            Finding(
                 ID,
                 SEVERITY,
                 f"the {fence.language} fence does not parse: {failure.message}; fix the example "
@@ -75,6 +81,8 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 Location(document.path, fence.line + failure.line, failure.column, pointer=heading),
                 key=f"{fence.line}",
             )
+        )
+    return found
 
 
 def _failure(fence: CodeFence) -> ParseFailure | None:

@@ -94,8 +94,8 @@ from urllib.parse import unquote, urlsplit
 
 from speclint.corpus import Corpus, Document, glob_to_regex, kind_for_path
 from speclint.findings import Finding, Location, Severity
-from speclint.kinds import DocumentKind
 from speclint.prose import Heading, ListItem, ProseDocument, Table, TableCell
+from speclint.units import check_by_unit
 
 ID = "index-drift"
 SEVERITY = Severity.WARNING
@@ -182,9 +182,20 @@ class Files:
         return frozenset(found)
 
 
+READS = "page"  # each page against the file listing (speclint.units)
+
+
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
-    ignore = options.get("ignore", ())
-    files = Files(corpus, [ignore] if isinstance(ignore, str) else [str(g) for g in ignore])
+    return check_by_unit(corpus, options, check_unit)
+
+
+def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+    files = corpus.memo.get(ID)
+    if files is None:  # the listing, read once per run for every page
+        ignore = options.get("ignore", ())
+        files = corpus.memo[ID] = Files(
+            corpus, [ignore] if isinstance(ignore, str) else [str(g) for g in ignore]
+        )
     report_links = bool(options.get("links", False))
     coverage = _fraction(options.get("coverage", COVERAGE))
     declared = options.get("pages", {})
@@ -193,18 +204,16 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         if isinstance(declared, Mapping)
         else {}
     )
-    infer = bool(options.get("infer", True))
-    for document in corpus.of_kind(DocumentKind.MARKDOWN):
-        if document.prose is None:
-            continue
-        units = _units(document, document.prose, files)
-        if document.path in pages:
-            indexes = _declared(document, units, files, pages[document.path])
-        elif infer:
-            indexes = _inferred(document, units, files, coverage)
-        else:
-            continue
-        yield from _findings(document, indexes, files, report_links)
+    if document.prose is None:
+        return []
+    units = _units(document, document.prose, files)
+    if document.path in pages:
+        indexes = _declared(document, units, files, pages[document.path])
+    elif bool(options.get("infer", True)):
+        indexes = _inferred(document, units, files, coverage)
+    else:
+        return []
+    return list(_findings(document, indexes, files, report_links))
 
 
 # --- what a page lists ------------------------------------------------------------------------

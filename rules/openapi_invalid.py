@@ -65,46 +65,57 @@ from speclint.kinds import DocumentKind
 from speclint.references import CORPUS_BASE, file_uri
 from speclint.stack import DEEP_RECURSION
 from speclint.structured import join_pointer, resolve_pointer
+from speclint.units import check_by_unit
 from speclint.validation import explain, short_message
 
 ID = "openapi-invalid"
 SEVERITY = Severity.ERROR
-# Reads JSON/YAML documents only: its cached result stands while only prose changes.
-READS = "structured"
+# One API document at a time, with the files its `$ref`s reach (speclint.units).
+READS = "document"
+
+
+def units(corpus: Corpus) -> list[Document]:
+    return list(corpus.of_kind(DocumentKind.OPENAPI))
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    return check_by_unit(corpus, options, check_unit, units=units)
+
+
+def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     from openapi_spec_validator.validation.exceptions import ValidatorDetectError
     from openapi_spec_validator.versions.exceptions import OpenAPIVersionNotFound
     from openapi_spec_validator.versions.shortcuts import get_spec_version
 
-    for document in corpus.of_kind(DocumentKind.OPENAPI):
-        if isinstance(document.data, dict) and "swagger" in document.data:
-            yield _partly_read(document)
-        try:
-            get_spec_version(document.data)
-        except (OpenAPIVersionNotFound, ValidatorDetectError, TypeError):  # `openapi:` empty
-            declared = document.data.get("openapi", document.data.get("swagger"))
-            yield Finding(
+    found: list[Finding] = []
+    if isinstance(document.data, dict) and "swagger" in document.data:
+        found.append(_partly_read(document))
+    try:
+        get_spec_version(document.data)
+    except (OpenAPIVersionNotFound, ValidatorDetectError, TypeError):  # `openapi:` empty
+        declared = document.data.get("openapi", document.data.get("swagger"))
+        found.append(
+            Finding(
                 ID,
                 SEVERITY,
-                f"`openapi: {declared}` is not a version openapi-spec-validator knows; declare one "
-                "of 2.0, 3.0.x, 3.1.x or 3.2.x",
+                f"`openapi: {declared}` is not a version openapi-spec-validator knows; declare "
+                "one of 2.0, 3.0.x, 3.1.x or 3.2.x",
                 document.location("/openapi"),
                 key="unknown-version",
             )
-            continue
-        try:
-            # The runner runs rules on a deep stack (speclint.stack): a valid document nested
-            # deeply is not "invalid" because Python's recursion limit says so (issue 13).
-            found = list(_validate(corpus, document))
-        except RecursionError:
-            found = [_too_deep(document)]
-        except Exception as error:
-            # openapi-spec-validator assumes a document that is whole: `openapi:` with no value,
-            # or a truncated document without `paths`, raises instead of reporting.
-            found = [_cannot_check(document, error)]
-        yield from found
+        )
+        return found
+    try:
+        # The runner runs rules on a deep stack (speclint.stack): a valid document nested
+        # deeply is not "invalid" because Python's recursion limit says so (issue 13).
+        found += list(_validate(corpus, document))
+    except RecursionError:
+        found.append(_too_deep(document))
+    except Exception as error:
+        # openapi-spec-validator assumes a document that is whole: `openapi:` with no value,
+        # or a truncated document without `paths`, raises instead of reporting.
+        found.append(_cannot_check(document, error))
+    return found
 
 
 def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:

@@ -45,63 +45,74 @@ from typing import Any
 from jsonschema import validators
 from jsonschema.protocols import Validator
 
-from speclint.corpus import Corpus
+from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Severity
 from speclint.kinds import DocumentKind
 from speclint.references import DATA_KEYWORDS
 from speclint.structured import join_pointer, split_pointer
+from speclint.units import check_by_unit
 from speclint.validation import located_errors, metaschema_registry
 
 ID = "schema-invalid"
 SEVERITY = Severity.ERROR
-# Reads JSON/YAML documents only: its cached result stands while only prose changes.
-READS = "structured"
+# One schema at a time (speclint.units): an edit re-judges that schema alone.
+READS = "document"
 DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 
+def units(corpus: Corpus) -> list[Document]:
+    """Each schema file, but a generated bundle's (judged at its sources)."""
+    return [d for d in corpus.of_kind(DocumentKind.SCHEMA) if d.path not in corpus.derived]
+
+
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    return check_by_unit(corpus, options, check_unit, units=units)
+
+
+def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+    return list(_judged(document))
+
+
+def _judged(document: Document) -> Iterator[Finding]:
     registry = metaschema_registry()
-    for document in corpus.of_kind(DocumentKind.SCHEMA):
-        if document.path in corpus.derived:
-            continue  # a generated bundle: judged at its sources
-        schema = document.data
-        dialect = (
-            schema.get("$schema", DEFAULT_DIALECT) if isinstance(schema, dict) else DEFAULT_DIALECT
+    schema = document.data
+    dialect = (
+        schema.get("$schema", DEFAULT_DIALECT) if isinstance(schema, dict) else DEFAULT_DIALECT
+    )
+    cls = _validator_class(str(dialect))
+    if cls is None:
+        yield Finding(
+            ID,
+            SEVERITY,
+            f"`$schema` names an unknown dialect {dialect!r}; use a JSON Schema metaschema URI "
+            f"such as {DEFAULT_DIALECT!r} (checked as 2020-12 meanwhile)",
+            document.location("/$schema"),
+            key="unknown-dialect",
         )
-        cls = _validator_class(str(dialect))
-        if cls is None:
+        cls = validators.validator_for({"$schema": DEFAULT_DIALECT})
+    # Each embedded resource that declares its own `$schema` (a draft-04 metaschema bundled
+    # into a draft-07 schema) is judged by its own dialect, and only by it (JSON Schema Core
+    # 2020-12 §8.1.1; draft-07 Core §7): the enclosing dialect sees an empty schema there.
+    embedded = _embedded_resources(schema)
+    parts = [("", dialect, cls, _without(schema, [p for p, _ in embedded]))]
+    for at, node in embedded:
+        own = _validator_class(str(node["$schema"]))
+        if own is not None:
+            parts.append((at, str(node["$schema"]), own, node))
+    for at, declared, judge, part in parts:
+        if _accepted_fast(judge, part):
+            continue
+        validator: Validator = judge(judge.META_SCHEMA, registry=registry)
+        for inner, message in located_errors(validator, part):
+            pointer = at + inner
             yield Finding(
                 ID,
                 SEVERITY,
-                f"`$schema` names an unknown dialect {dialect!r}; use a JSON Schema metaschema URI "
-                f"such as {DEFAULT_DIALECT!r} (checked as 2020-12 meanwhile)",
-                document.location("/$schema"),
-                key="unknown-dialect",
+                f"{pointer or '/'}: {message}; the schema is invalid against its metaschema "
+                f"({declared}), so validators may ignore or reject it: fix the keyword",
+                document.location(pointer),
+                key=f"{pointer}:{message}",
             )
-            cls = validators.validator_for({"$schema": DEFAULT_DIALECT})
-        # Each embedded resource that declares its own `$schema` (a draft-04 metaschema bundled
-        # into a draft-07 schema) is judged by its own dialect, and only by it (JSON Schema Core
-        # 2020-12 §8.1.1; draft-07 Core §7): the enclosing dialect sees an empty schema there.
-        embedded = _embedded_resources(schema)
-        parts = [("", dialect, cls, _without(schema, [p for p, _ in embedded]))]
-        for at, node in embedded:
-            own = _validator_class(str(node["$schema"]))
-            if own is not None:
-                parts.append((at, str(node["$schema"]), own, node))
-        for at, declared, judge, part in parts:
-            if _accepted_fast(judge, part):
-                continue
-            validator: Validator = judge(judge.META_SCHEMA, registry=registry)
-            for inner, message in located_errors(validator, part):
-                pointer = at + inner
-                yield Finding(
-                    ID,
-                    SEVERITY,
-                    f"{pointer or '/'}: {message}; the schema is invalid against its metaschema "
-                    f"({declared}), so validators may ignore or reject it: fix the keyword",
-                    document.location(pointer),
-                    key=f"{pointer}:{message}",
-                )
 
 
 _FAST: dict[Any, Any] = {}

@@ -56,6 +56,7 @@ from speclint.findings import Finding, Location, Severity
 from speclint.kinds import DocumentKind
 from speclint.references import file_uri
 from speclint.structured import join_pointer
+from speclint.units import check_by_unit
 
 ID = "undocumented-field"
 SEVERITY = Severity.ERROR
@@ -64,14 +65,26 @@ _NOT_FIELDS = {"md", "json", "yaml", "yml", "ts", "js", "py", "txt", "html", "to
 CLOSING = {"additionalProperties", "unevaluatedProperties"}
 
 
+READS = "page"  # each page against the schemas (speclint.units)
+
+
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
-    by_stem = _schemas_by_name(corpus)
-    values = _enumerated_values(corpus)
+    return check_by_unit(corpus, options, check_unit)
+
+
+def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+    return list(_page_findings(corpus, document))
+
+
+def _page_findings(corpus: Corpus, document: Document) -> Iterator[Finding]:
+    # The schemas' names and enumerated values, made once per run for every page.
+    shared = corpus.memo.get(ID)
+    if shared is None:
+        shared = corpus.memo[ID] = (_schemas_by_name(corpus), _enumerated_values(corpus))
+    by_stem, values = shared
     seen: set[tuple[str, int, str]] = set()
-    for document in corpus.of_kind(DocumentKind.MARKDOWN):
-        prose = document.prose
-        if prose is None:
-            continue
+    prose = document.prose
+    if prose is not None:
         page_schemas = _page_schemas(corpus, document)
         sentences = _sentences(document)
         for code in prose.inline_code:

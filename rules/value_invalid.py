@@ -65,30 +65,44 @@ from speclint.kinds import DocumentKind
 from speclint.references import file_uri
 from speclint.schema_objects import SchemaObject, schema_objects, validator_class_of
 from speclint.structured import join_pointer
+from speclint.units import check_by_unit
 from speclint.validation import error_pointer, explain, short_message
 
 ID = "value-invalid"
 SEVERITY = Severity.ERROR
-READS = "structured"
+# One document at a time (speclint.units), with the schemas its `$ref`s reach.
+READS = "document"
 
 KEYWORDS = ("default", "const", "enum")
 _SHOWN = 40  # characters of a value quoted in a message
 
 
+def units(corpus: Corpus) -> list[Document]:
+    """Each schema and API document, but a generated bundle (judged at its sources)."""
+    return [
+        document
+        for document in corpus.of_kind(
+            DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
+        )
+        if document.path not in corpus.derived
+    ]
+
+
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    return check_by_unit(corpus, options, check_unit, units=units)
+
+
+def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     wanted = [str(k) for k in options.get("keywords", KEYWORDS) if str(k) in KEYWORDS]
-    for document in corpus.of_kind(
-        DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
-    ):
-        if document.path in corpus.derived or not document.usable:
-            continue
-        for schema in schema_objects(document):
-            for keyword, pointer, value in _values(document, schema, wanted):
-                validator_class = validator_class_of(document, schema.declared)
-                uri = f"{file_uri(document.path)}#{schema.pointer}"
-                error = _first_error(corpus.references.validator(validator_class, uri), value)
-                if error is not None and not _by_convention(keyword, value, error):
-                    yield _finding(document, schema, keyword, pointer, value, error)
+    found = []
+    for schema in schema_objects(document):
+        for keyword, pointer, value in _values(document, schema, wanted):
+            validator_class = validator_class_of(document, schema.declared)
+            uri = f"{file_uri(document.path)}#{schema.pointer}"
+            error = _first_error(corpus.references.validator(validator_class, uri), value)
+            if error is not None and not _by_convention(keyword, value, error):
+                found.append(_finding(document, schema, keyword, pointer, value, error))
+    return found
 
 
 def _values(

@@ -1,0 +1,137 @@
+"""Incremental rules (issue 16, item 2): after an edit, the rules checked one unit at a time
+(``READS = "page"`` or ``"document"``) re-check only the units that read the edited file, and the
+reports are byte for byte those of a run with no cache, in one process and in many."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from test_cache import corpus_copy, folder_of, reports
+
+from conftest import OPENWOP
+from speclint.cache import RuleCache
+from speclint.catalog import all_rules
+from speclint.config import load_config
+from speclint.corpus import Corpus
+
+
+def unit_rules() -> dict[str, str]:
+    return {
+        rule: info.reads for rule, info in all_rules().items() if info.reads in ("page", "document")
+    }
+
+
+def stale_units(root: Path) -> dict[str, set[str]]:
+    """For each unit rule, the units the rule cache does not hold for the corpus as it is now."""
+    corpus = Corpus.load(root, load_config(root))
+    cache = RuleCache(folder_of(root))
+    stale: dict[str, set[str]] = {}
+    for rule, info in all_rules().items():
+        keys = (
+            RuleCache.unit_keys(corpus, rule, info) if info.reads in ("page", "document") else None
+        )
+        if keys is not None:
+            stale[rule] = {path for path, key in keys.items() if cache.get(key) is None}
+    return stale
+
+
+def replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} is not in {path}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+EDITS: list[tuple[str, Callable[[Path], None], dict[str, set[str]]]] = [
+    # (what is edited, the edit, unit rule -> the units it must re-check; the rest stay cached)
+    (
+        "a paragraph",
+        lambda root: replace(
+            root / "spec/interrupt.md", "\n## ", "\nOne more paragraph, `RunOptions.bogus`.\n\n## "
+        ),
+        {"page": {"spec/interrupt.md"}},
+    ),
+    (
+        "a heading another page links to",
+        lambda root: replace(
+            root / "spec/stream-modes.md", "## Resuming a stream", "## Resumption"
+        ),
+        # The page itself, and every page that may link into it (by its file name).
+        {
+            "page": {"spec/stream-modes.md"},
+            "broken-link": {"spec/stream-modes.md", "spec/rest-endpoints.md"},
+        },
+    ),
+    (
+        "a page removed",
+        lambda root: (root / "spec/capabilities.md").unlink(),
+        # The listing changed: every unit reads it (a link's target, a schema's path).
+        {"page": {"*"}},
+    ),
+    (
+        "a page added with a broken fence",
+        lambda root: (root / "spec/new.md").write_text(
+            '# New\n\nSee [streams](stream-modes.md#resumption).\n\n```json\n{"a": 1,}\n```\n',
+            encoding="utf-8",
+        ),
+        {"page": {"*"}},
+    ),
+    (
+        "a schema's enum",
+        lambda root: replace(root / "schemas/run-snapshot.schema.json", ', "cancelled"]', "]"),
+        # Every page is read against the schemas; a document unit only when it reaches the schema.
+        {"page": {"*"}},
+    ),
+]
+
+
+def test_an_edit_rechecks_only_what_reads_it_and_reports_what_a_fresh_run_does(
+    tmp_path: Path,
+) -> None:
+    assert {"broken-link", "undocumented-field", "fence-invalid"} <= set(unit_rules())
+    root = corpus_copy(tmp_path)
+    assert reports(root) == reports(root, "--no-cache")
+    assert not any(stale_units(root).values())  # the run filled the rule cache
+    for what, edit, expected in EDITS:
+        edit(root)
+        stale = stale_units(root)
+        pages = {p.relative_to(root).as_posix() for p in root.rglob("*.md")}
+        for rule, units in stale.items():
+            kind = unit_rules()[rule]
+            wanted = expected.get(rule, expected["page"] if kind == "page" else set())
+            if wanted == {"*"}:
+                assert units, (what, rule)
+            elif kind == "page":
+                assert units == wanted, (what, rule, units)
+            else:
+                assert units < pages | set(stale[rule]), (what, rule)
+        fresh = reports(root, "--no-cache")
+        assert reports(root) == fresh, what  # forked, from the rule cache
+        assert reports(root, "--debug") == fresh, what  # the same, in this process
+        assert not any(stale_units(root).values()), what
+
+
+@pytest.mark.skipif(not OPENWOP.is_dir(), reason="the OpenWOP snapshot is not beside the checkout")
+def test_incremental_runs_on_the_openwop_snapshot_report_what_a_fresh_run_does(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "openwop"
+    shutil.copytree(OPENWOP, root)
+    assert reports(root) == reports(root, "--no-cache")
+    pages = sorted(root.rglob("*.md"))
+    # A heading renamed on a page others link into, and a link broken on another page.
+    linked = next(
+        p for p in pages if "\n## " in p.read_text(encoding="utf-8") and p.stem != "README"
+    )
+    text = linked.read_text(encoding="utf-8")
+    heading = text[text.index("\n## ") + 4 :].split("\n", 1)[0]
+    linked.write_text(text.replace(f"\n## {heading}\n", f"\n## {heading} (renamed)\n", 1))
+    other = pages[0]
+    other.write_text(other.read_text(encoding="utf-8") + "\n[gone](./no-such-page.md)\n")
+    schema = sorted(root.rglob("*.schema.json"))[0]
+    schema.write_text(schema.read_text(encoding="utf-8").replace('"description"', '"title"', 1))
+    assert os.environ.get("SPECLINT_NO_CACHE", "") in ("", "0")
+    assert reports(root) == reports(root, "--no-cache")
