@@ -12,7 +12,8 @@ Three kinds of entry:
 - the **parse cache** keeps each file's parsed document (data, positions, prose model) under the
   hash of its path and bytes, so after a change only the changed files are parsed again;
 - the **rule cache** keeps the findings of rules that read only JSON/YAML documents
-  (``READS = "structured"``), keyed on those documents, so a prose edit does not re-run them;
+  (``READS = "structured"``), keyed on those documents, so a prose edit does not re-run them,
+  or only what they read of the prose (``READS = "extract"``);
   and, for rules checked one unit at a time (``READS = "page"`` or ``"document"``,
   :mod:`speclint.units`), each unit's result, keyed on what that unit reads.
 
@@ -430,16 +431,27 @@ class RuleCache:
         self.used: dict[str, Any] = {}
 
     @staticmethod
-    def key(corpus: Corpus, rule_id: str) -> str | None:
+    def key(corpus: Corpus, rule_id: str, info: RuleInfo | None = None) -> str | None:
+        """The key of a ``READS = "structured"`` rule's findings: every JSON/YAML document, the
+        listing and every document's path and kind; for a ``READS = "extract"`` rule, also what
+        it reads of each Markdown page (``speclint.units.extract_digest``)."""
         from .kinds import DocumentKind
+        from .units import extract_digest
 
         documents = [d for d in corpus.documents.values() if d.kind is not DocumentKind.MARKDOWN]
         if any(not d.digest for d in documents):
             return None  # an in-memory corpus: nothing to key on
         digest = hashlib.sha256()
         digest.update(f"{code_fingerprint()}\x00{rule_id}\x00{corpus.config!r}\x00".encode())
-        for document in documents:
-            digest.update(f"{document.path}\x00{document.digest}\x00".encode())
+        for present in sorted(corpus.tree):
+            digest.update(present.encode("utf-8", "surrogateescape") + b"\x00")
+        digest.update(b"\x01")
+        for document in corpus.documents.values():
+            digest.update(f"{document.path}\x00{document.kind.value}\x00".encode())
+            if document.kind is not DocumentKind.MARKDOWN:
+                digest.update(f"{document.digest}\x00".encode())
+            elif info is not None and info.extract is not None and document.usable:
+                digest.update(f"{extract_digest(document, rule_id, info.extract)}\x00".encode())
         return digest.hexdigest()
 
     @staticmethod
@@ -460,9 +472,17 @@ class RuleCache:
         shared.update(b"\x01")
         for document in corpus.documents.values():
             shared.update(f"{document.path}\x00{document.kind.value}\x00".encode())
-            # A page's unit reads every JSON/YAML document; a document's, those it reaches.
-            if info.reads == "page" and document.kind is not DocumentKind.MARKDOWN:
+            # A page's unit reads every JSON/YAML document (or what its `shared` says it reads
+            # of them); a document's, those it reaches.
+            if (
+                info.reads == "page"
+                and info.shared is None
+                and document.kind is not DocumentKind.MARKDOWN
+            ):
                 shared.update(f"{document.digest}\x00".encode())
+        if info.shared is not None:
+            shown = repr(info.shared(corpus)).encode("utf-8", "surrogateescape")
+            shared.update(b"\x02" + hashlib.sha256(shown).digest())
         keys: dict[str, str] = {}
         for unit in info.units(corpus):
             inputs = set(reach(corpus, unit.path)) if info.reads == "document" else set()

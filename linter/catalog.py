@@ -39,6 +39,9 @@ class RuleInfo:
     units: Units | None = None
     unit_inputs: Callable[[Corpus, Document], Iterable[str]] | None = None
     combine: Combine | None = None
+    shared: Callable[[Corpus], Any] | None = None
+    # READS = "extract": what the rule reads of one Markdown page (speclint.units).
+    extract: Callable[[Document], Any] | None = None
 
     @property
     def summary(self) -> str:
@@ -66,6 +69,8 @@ def all_rules() -> dict[str, RuleInfo]:
         check_unit = getattr(module, "check_unit", None)
         if reads in ("page", "document") and check_unit is None:
             raise RuntimeError(f"{module.__name__}: READS = {reads!r} needs a check_unit")
+        if reads == "extract" and getattr(module, "extract", None) is None:
+            raise RuntimeError(f"{module.__name__}: READS = 'extract' needs an extract")
         units = getattr(module, "units", None)
         if reads == "page" and units is None:
             from .units import pages
@@ -83,5 +88,7 @@ def all_rules() -> dict[str, RuleInfo]:
             units=units,
             unit_inputs=getattr(module, "unit_inputs", None),
             combine=getattr(module, "combine", None),
+            shared=getattr(module, "shared", None) if reads == "page" else None,
+            extract=getattr(module, "extract", None) if reads == "extract" else None,
         )
     return dict(sorted(found.items()))

@@ -413,23 +413,7 @@ def payload_claims(corpus: Corpus) -> Iterator[PayloadClaim]:
                     fields, document.path, _line_of(document, comment[1], fields), target
                 )
     for document in corpus.of_kind(DocumentKind.MARKDOWN):
-        prose = document.prose
-        if prose is None:
-            continue
-        for paragraph in prose.paragraphs:
-            match = _MINIMUM.search(paragraph.text)
-            fields = _fields(match.group(1) or match.group(2)) if match else None
-            if not fields:
-                continue
-            section = [
-                code.text
-                for code in prose.inline_code
-                if code.heading == paragraph.heading and ".json" in code.text
-            ] + [
-                link.target
-                for link in prose.links
-                if link.heading == paragraph.heading and ".json" in link.target
-            ]
+        for fields, line, section in page_payload_lists(document):
             targets = {
                 t.label: t
                 for name in section
@@ -441,13 +425,33 @@ def payload_claims(corpus: Corpus) -> Iterator[PayloadClaim]:
                 if not isinstance(node, dict) or not isinstance(node.get("properties"), dict):
                     continue  # the section names a file, not the shape the list describes
                 yield PayloadClaim(
-                    fields,
-                    document.path,
-                    paragraph.line + paragraph.text[: match.start()].count("\n")
-                    if match
-                    else paragraph.line,
-                    Site(named.document, named.pointer, node),
+                    fields, document.path, line, Site(named.document, named.pointer, node)
                 )
+
+
+def page_payload_lists(document: Document) -> list[tuple[tuple[str, ...], int, list[str]]]:
+    """The minimum-payload field lists of one Markdown page: (fields, line, the schema files its
+    section names). All that is read of the page (``READS = "extract"``)."""
+    prose = document.prose
+    found: list[tuple[tuple[str, ...], int, list[str]]] = []
+    for paragraph in prose.paragraphs if prose is not None else ():
+        match = _MINIMUM.search(paragraph.text)
+        fields = _fields(match.group(1) or match.group(2)) if match else None
+        if not fields or match is None:
+            continue
+        assert prose is not None
+        section = [
+            code.text
+            for code in prose.inline_code
+            if code.heading == paragraph.heading and ".json" in code.text
+        ] + [
+            link.target
+            for link in prose.links
+            if link.heading == paragraph.heading and ".json" in link.target
+        ]
+        line = paragraph.line + paragraph.text[: match.start()].count("\n")
+        found.append((fields, line, section))
+    return found
 
 
 def _line_of(document: Document, start: int, fields: tuple[str, ...]) -> int:

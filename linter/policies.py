@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .corpus import Corpus
+from .corpus import Corpus, Document
 from .findings import Location
 from .kinds import DocumentKind
 from .shapes import Site
@@ -77,25 +77,7 @@ def binds(statement: Statement, name: str, shape: Site, field: Site, holder: Sit
 def policy_statements(corpus: Corpus) -> Iterator[Statement]:
     """Every ignore-unknown statement in the prose and in schema descriptions."""
     for document in corpus.of_kind(DocumentKind.MARKDOWN):
-        prose = document.prose
-        if prose is None:
-            continue
-        for paragraph in prose.paragraphs:
-            for sentence in _SENTENCE.split(" ".join(paragraph.plain.split())):
-                for statement in _parse(sentence):
-                    anchor = f"#{paragraph.heading.anchor}" if paragraph.heading else ""
-                    yield Statement(
-                        statement[0],
-                        statement[1],
-                        _clip(sentence),
-                        Location(
-                            document.path,
-                            paragraph.line,
-                            1,
-                            pointer=anchor,
-                            note="the ignore-unknown policy",
-                        ),
-                    )
+        yield from page_statements(document)
     for document in corpus.of_kind(DocumentKind.SCHEMA):
         for pointer, text in _descriptions(document.data, ""):
             for sentence in _SENTENCE.split(" ".join(text.split())):
@@ -110,6 +92,31 @@ def policy_statements(corpus: Corpus) -> Iterator[Statement]:
                         ),
                         schema=(document.path, pointer),
                     )
+
+
+def page_statements(document: Document) -> list[Statement]:
+    """The ignore-unknown statements of one Markdown page: all that is read of the page (a rule
+    keyed on it, ``READS = "extract"``, keeps its findings while they stay the same)."""
+    found: list[Statement] = []
+    for paragraph in document.prose.paragraphs if document.prose is not None else ():
+        for sentence in _SENTENCE.split(" ".join(paragraph.plain.split())):
+            for statement in _parse(sentence):
+                anchor = f"#{paragraph.heading.anchor}" if paragraph.heading else ""
+                found.append(
+                    Statement(
+                        statement[0],
+                        statement[1],
+                        _clip(sentence),
+                        Location(
+                            document.path,
+                            paragraph.line,
+                            1,
+                            pointer=anchor,
+                            note="the ignore-unknown policy",
+                        ),
+                    )
+                )
+    return found
 
 
 def _parse(sentence: str) -> Iterator[tuple[str, str]]:

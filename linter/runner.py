@@ -31,7 +31,7 @@ from .findings import Finding, Location, Severity, sorted_findings
 from .inventory import Entry, entries
 from .lifecycle import child_started, start_child
 from .stack import deeply
-from .units import UNIT_KINDS, checked
+from .units import CACHED_WHOLE, UNIT_KINDS, checked
 from .waivers import WAIVER_DOC, WAIVER_RULE, Waived
 from .waivers import apply as apply_waivers
 
@@ -360,7 +360,7 @@ def run_rules(
                         unit_keys, {path: hit for path, hit in hits.items() if hit is not None}
                     )
                 continue
-            key = cache.key(corpus, rule_id) if info.reads == "structured" else None
+            key = cache.key(corpus, rule_id, info) if info.reads in CACHED_WHOLE else None
             if key is not None:
                 keys[rule_id] = key
                 hit = cache.get(key)

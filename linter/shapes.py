@@ -331,22 +331,33 @@ def closure_policy(corpus: Corpus) -> dict[str, PolicyClause]:
     """Where the corpus states its closure policy in prose: {"client": ..., "server": ...}."""
     found: dict[str, PolicyClause] = {}
     for document in corpus.of_kind(DocumentKind.MARKDOWN):
-        prose = document.prose
-        if prose is None:
-            continue
-        for paragraph in prose.paragraphs:
-            for side, pattern in (("client", _CLIENT_CLAUSE), ("server", _SERVER_CLAUSE)):
-                if side not in found and pattern.search(paragraph.plain):
-                    found[side] = PolicyClause(
-                        _first_sentence(paragraph.plain),
-                        Location(
-                            document.path,
-                            paragraph.line,
-                            1,
-                            pointer=_anchor(paragraph.heading),
-                            note="the closure policy this corpus states",
+        for side, clause in page_clauses(document):
+            found.setdefault(side, clause)
+    return found
+
+
+def page_clauses(document: Document) -> list[tuple[str, PolicyClause]]:
+    """The closure-policy clauses of one Markdown page, in order: all that is read of the page
+    (``READS = "extract"``)."""
+    found: list[tuple[str, PolicyClause]] = []
+    for paragraph in document.prose.paragraphs if document.prose is not None else ():
+        for side, pattern in (("client", _CLIENT_CLAUSE), ("server", _SERVER_CLAUSE)):
+            if pattern.search(paragraph.plain):
+                found.append(
+                    (
+                        side,
+                        PolicyClause(
+                            _first_sentence(paragraph.plain),
+                            Location(
+                                document.path,
+                                paragraph.line,
+                                1,
+                                pointer=_anchor(paragraph.heading),
+                                note="the closure policy this corpus states",
+                            ),
                         ),
                     )
+                )
     return found
 
 

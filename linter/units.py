@@ -16,6 +16,14 @@ A rule module opts in by declaring what one unit of its work reads, with ``READS
     listing, every document's path and kind, and the configuration. A schema edit re-checks
     that schema and the documents that reference it.
 
+``READS = "extract"``
+    Checked whole, as ``READS = "structured"`` rules are, but keyed also on what the rule reads
+    of each Markdown page: ``extract(document)``, a pure function of the page (the
+    ignore-unknown statements ``closed-event-union`` reads, the value sets ``enum-drift``
+    binds), through which, and only through which, the rule reads Markdown. An edit that
+    leaves every page's extract as it was (a sentence reworded, a link fixed) keeps the rule's
+    findings.
+
 and the functions:
 
 - ``check_unit(corpus, document, options) -> list``: what the rule finds in one unit, as
@@ -26,7 +34,11 @@ and the functions:
   document order, where a rule groups across units (one finding for the same broken link on
   five pages). Without it, the findings are each unit's, in document order;
 - ``units(corpus)`` (``"document"`` rules; ``"page"`` rules default to every Markdown page);
-- ``unit_inputs(corpus, document)`` (optional): other corpus paths one unit reads.
+- ``unit_inputs(corpus, document)`` (optional): other corpus paths one unit reads;
+- ``shared(corpus)`` (optional, ``"page"`` rules): what every unit reads of the JSON/YAML
+  documents, as data whose ``repr`` is exact (``None``: nothing), in place of all of them, so a
+  schema edit keeps the results of a rule that never reads schemas (``fence-invalid``), or
+  reads only their ``$id``\\s (``broken-link``).
 
 Its ``check`` is then :func:`check_by_unit`, which is what runs without a cache (``--no-cache``,
 an in-memory corpus); the runner calls :func:`checked` with the cached results, so the two give
@@ -46,6 +58,7 @@ if TYPE_CHECKING:
     from .corpus import Corpus, Document
 
 UNIT_KINDS = ("page", "document")
+CACHED_WHOLE = ("structured", "extract")  # one rule-cache entry for all the rule's findings
 UnitCheck = Callable[["Corpus", "Document", Mapping[str, Any]], list[Any]]
 Combine = Callable[["Corpus", Mapping[str, list[Any]], Mapping[str, Any]], Iterable[Finding]]
 Units = Callable[["Corpus"], Iterable["Document"]]
@@ -116,3 +129,18 @@ def reach(corpus: Corpus, path: str) -> list[str]:
                 stack.append(target)
     seen.discard(path)
     return sorted(seen)
+
+
+def extract_digest(document: Document, rule_id: str, extract: Callable[[Document], Any]) -> str:
+    """The digest of what a ``READS = "extract"`` rule reads of a page: memoised on the document,
+    so the parse cache keeps it with the page (a pure function of the page's text, and of the
+    code, which names the parse cache's folder)."""
+    import hashlib
+
+    name = f"extract:{rule_id}"
+    memo = document.derived.get(name)
+    if isinstance(memo, str):
+        return memo
+    shown = repr(extract(document)).encode("utf-8", "surrogateescape")
+    digest = document.derived[name] = hashlib.sha256(shown).hexdigest()
+    return digest

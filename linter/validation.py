@@ -168,6 +168,45 @@ def metaschema_registry() -> Registry[Any]:
     return registry
 
 
+_METASCHEMA_JUDGES: dict[Any, Any] = {}
+
+
+def metaschema_judge(validator_cls: Any) -> Any:
+    """A jsonschema-rs validator of ``validator_cls``'s metaschema (a jsonschema draft class),
+    formats asserted, over the same metaschema registry; None where it cannot be built.
+
+    A schema it accepts is one ``validator_cls.check_schema`` accepts too, so callers ask
+    jsonschema only about the schemas it rejects, for the paths and messages of the findings:
+    jsonschema-rs is the stricter of the two where they differ (it asserts formats in draft-07
+    and older), never the other way (schema-invalid, issue 16: no disagreement on 2,528 Schema
+    Store schemas and mutants). 40 schemas took the Python validator 0.5 s."""
+    if validator_cls not in _METASCHEMA_JUDGES:
+        try:
+            import jsonschema_rs
+
+            registry = metaschema_registry()
+            rs_registry = jsonschema_rs.Registry(
+                [(uri, registry.contents(uri)) for uri in registry]
+            )
+            _METASCHEMA_JUDGES[validator_cls] = jsonschema_rs.validator_for(
+                validator_cls.META_SCHEMA, registry=rs_registry, validate_formats=True
+            )
+        except Exception:  # a metaschema it cannot build: the Python validator judges alone
+            _METASCHEMA_JUDGES[validator_cls] = None
+    return _METASCHEMA_JUDGES[validator_cls]
+
+
+def accepted_fast(validator_cls: Any, schema: Any) -> bool:
+    """Whether :func:`metaschema_judge` accepts ``schema`` (False when it cannot tell)."""
+    judge = metaschema_judge(validator_cls)
+    if judge is None:
+        return False
+    try:
+        return bool(judge.is_valid(schema))
+    except Exception:  # a value it cannot take (a YAML date, a huge integer): Python judges
+        return False
+
+
 def error_pointer(error: ValidationError) -> str:
     pointer = ""
     for token in error.absolute_path:

@@ -248,6 +248,17 @@ def unit_inputs(corpus: Corpus, document: Document) -> list[str]:
     return [other for stem in sorted(stems) for other in by_stem.get(stem, ())]
 
 
+def shared(corpus: Corpus) -> tuple[list[str], list[tuple[str, str]]]:
+    r"""What every page's check reads of the JSON/YAML documents: the schemas' ``$id``\s, and
+    the documentation sites' configuration files (their redirects)."""
+    configs = [
+        (document.path, document.digest)
+        for document in corpus.documents.values()
+        if posixpath.basename(document.path) in SITE_CONFIGS
+    ]
+    return sorted(_tree(corpus).ids), configs
+
+
 def _stem(written: str) -> str:
     name = posixpath.basename(unquote(urlsplit(written.strip()).path).rstrip("/"))
     for suffix in (*MARKDOWN_SUFFIXES, ".html", ".htm"):

@@ -59,12 +59,15 @@ from typing import Any
 
 from speclint.corpus import Corpus
 from speclint.findings import Finding, Severity
-from speclint.policies import Statement, binds, policy_statements
+from speclint.policies import Statement, binds, page_statements, policy_statements
 from speclint.shapes import Site, closed_values, follow, is_object_shape, named_shapes, use_sites
 from speclint.structured import join_pointer
 
 ID = "closed-event-union"
 SEVERITY = Severity.ERROR
+# Reads the schemas, and of the prose only its ignore-unknown statements (speclint.units).
+READS = "extract"
+extract = page_statements
 DEFAULT_VENDOR_PATTERN = r"^x-[a-z0-9-]+\."
 SHOWN_STATEMENTS = 3
 

@@ -76,12 +76,16 @@ from speclint.shapes import (
     is_closed_false,
     is_object_shape,
     named_shapes,
+    page_clauses,
     use_sites,
 )
 from speclint.structured import join_pointer
 
 ID = "closure-policy"
 SEVERITY = Severity.WARNING
+# Reads the schemas, and of the prose only its closure-policy clauses (speclint.units).
+READS = "extract"
+extract = page_clauses
 SHOWN_USES = 3
 
 

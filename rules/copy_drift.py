@@ -61,6 +61,7 @@ from speclint.fingerprints import (
     all_shapes,
     differences,
     inline_copies,
+    page_payload_lists,
     payload_claims,
     property_similarity,
     shape_of,
@@ -70,6 +71,9 @@ from speclint.structured import join_pointer
 
 ID = "copy-drift"
 SEVERITY = Severity.ERROR
+# Reads the schemas, and of the prose only its minimum-payload lists (speclint.units).
+READS = "extract"
+extract = page_payload_lists
 SHOWN = 3  # differences in the message; the rest are on the related locations
 
 

@@ -66,9 +66,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from speclint.corpus import Corpus, Document
-from speclint.enumerations import Binder, Binding, ProseSet, all_prose_sets
+from speclint.enumerations import Binder, Binding, ProseSet, all_prose_sets, prose_sets
 from speclint.findings import Finding, Location, Severity
 from speclint.kinds import DocumentKind
+from speclint.rfcs import parse_rfc
 from speclint.shapes import Site, ValueSet, resolve, value_set
 from speclint.structured import escape_token, join_pointer
 
@@ -78,6 +79,15 @@ _EXCLUSION = re.compile(
 )
 ID = "enum-drift"
 SEVERITY = Severity.ERROR
+# Reads the schemas, and of the prose only its value sets and whether a page is a proposal
+# (speclint.units).
+READS = "extract"
+
+
+def extract(document: Document) -> tuple[list[ProseSet], bool]:
+    return prose_sets(document), parse_rfc(document) is not None
+
+
 SHOWN = 4
 
 

@@ -185,6 +185,11 @@ class Files:
 READS = "page"  # each page against the file listing (speclint.units)
 
 
+def shared(corpus: Corpus) -> None:
+    """No JSON/YAML document is read: a schema edit keeps every page's result."""
+    return None
+
+
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit)
 

@@ -54,6 +54,8 @@ from speclint.fingerprints import all_shapes, differences, inline_copies, relati
 
 ID = "inline-copy"
 SEVERITY = Severity.WARNING
+# Reads JSON/YAML documents only: its cached result stands while only prose changes.
+READS = "structured"
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:

@@ -57,6 +57,7 @@ import functools
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 
+from jsonschema import validators
 from referencing.exceptions import Unresolvable
 
 from speclint.corpus import Corpus, Document
@@ -66,7 +67,7 @@ from speclint.references import CORPUS_BASE, file_uri
 from speclint.stack import DEEP_RECURSION
 from speclint.structured import join_pointer, resolve_pointer
 from speclint.units import check_by_unit
-from speclint.validation import explain, short_message
+from speclint.validation import explain, metaschema_judge, short_message
 
 ID = "openapi-invalid"
 SEVERITY = Severity.ERROR
@@ -336,6 +337,10 @@ class _Ids(set[int]):
         self.add(schema_id)
 
 
+# What every jsonschema draft validator class checks its schemas with.
+_JSONSCHEMA_CHECK = getattr(validators.Draft202012Validator.check_schema, "__func__", None)
+
+
 def _library_checker() -> tuple[Any, Any]:
     """The registry ``check_openapi_schema`` builds its validators on, and that function; both
     None where openapi-schema-validator lays them out otherwise (its own checker then judges)."""
@@ -370,6 +375,10 @@ def _linear(schema_keyword: type[Any]) -> type[Any]:
 
     def first_judge(validator_cls: type[Any]) -> Any:
         judged_by = getattr(validator_cls.check_schema, "__func__", None)
+        if judged_by is _JSONSCHEMA_CHECK:
+            # A schema object that names a JSON Schema dialect (`$schema`: 2020-12): judged as
+            # schema-invalid judges schema files.
+            return metaschema_judge(validator_cls)
         if registry_ is None or judged_by is not library_check:
             return None
         if validator_cls not in fast:

@@ -51,7 +51,7 @@ from speclint.kinds import DocumentKind
 from speclint.references import DATA_KEYWORDS
 from speclint.structured import join_pointer, split_pointer
 from speclint.units import check_by_unit
-from speclint.validation import located_errors, metaschema_registry
+from speclint.validation import accepted_fast, located_errors, metaschema_registry
 
 ID = "schema-invalid"
 SEVERITY = Severity.ERROR
@@ -100,7 +100,7 @@ def _judged(document: Document) -> Iterator[Finding]:
         if own is not None:
             parts.append((at, str(node["$schema"]), own, node))
     for at, declared, judge, part in parts:
-        if _accepted_fast(judge, part):
+        if accepted_fast(judge, part):
             continue
         validator: Validator = judge(judge.META_SCHEMA, registry=registry)
         for inner, message in located_errors(validator, part):
@@ -113,35 +113,6 @@ def _judged(document: Document) -> Iterator[Finding]:
                 document.location(pointer),
                 key=f"{pointer}:{message}",
             )
-
-
-_FAST: dict[Any, Any] = {}
-
-
-def _accepted_fast(judge: Any, part: Any) -> bool:
-    """Whether jsonschema-rs accepts ``part`` against ``judge``'s metaschema: then the Python
-    validator would too, and is not asked (40 schemas took it 0.5 s, issue 16). jsonschema-rs is
-    the stricter of the two where they differ (it asserts formats in draft-07 and older), so a
-    schema it rejects goes to the Python validator, whose errors carry the paths and messages of
-    the findings; never the other way."""
-    if judge not in _FAST:
-        try:
-            import jsonschema_rs
-
-            registry = metaschema_registry()
-            rs_registry = jsonschema_rs.Registry(
-                [(uri, registry.contents(uri)) for uri in registry]
-            )
-            _FAST[judge] = jsonschema_rs.validator_for(judge.META_SCHEMA, registry=rs_registry)
-        except Exception:  # a metaschema it cannot build: the Python validator judges alone
-            _FAST[judge] = None
-    fast = _FAST[judge]
-    if fast is None:
-        return False
-    try:
-        return bool(fast.is_valid(part))
-    except Exception:  # a value it cannot take (a YAML date, a huge integer): Python judges
-        return False
 
 
 def _embedded_resources(schema: Any) -> list[tuple[str, dict[str, Any]]]:

@@ -51,6 +51,21 @@ from speclint.kinds import DocumentKind
 
 ID = "version-drift"
 SEVERITY = Severity.WARNING
+# Reads the API documents and package.json, and of the prose only the changelog's latest
+# release (speclint.units).
+READS = "extract"
+CHANGELOGS = ("CHANGELOG.md", "changelog.md", "CHANGES.md")
+
+
+def extract(document: Document) -> tuple[str, int] | None:
+    """The latest release a changelog page names, and its line."""
+    if document.path not in CHANGELOGS or document.text is None:
+        return None
+    for match in _RELEASE.finditer(document.text):
+        return match.group(1), document.text[: match.start()].count("\n") + 1
+    return None
+
+
 _RELEASE = re.compile(r"^#{1,3}\s*\[?v?(\d+\.\d+(?:\.\d+)?(?:-[\w.]+)?)\]?(?:\s|$)", re.MULTILINE)
 _SELF = re.compile(r"\b(OpenAPI|AsyncAPI)\s+v?(\d+\.\d+(?:\.\d+)?)\b")
 
@@ -143,13 +158,11 @@ def _same(a: str, b: str, precision: str) -> bool:
 
 
 def _changelog(corpus: Corpus) -> tuple[str, Location] | None:
-    for path in ("CHANGELOG.md", "changelog.md", "CHANGES.md"):
+    for path in CHANGELOGS:
         document = corpus.documents.get(path)
-        if document is None or document.text is None:
-            continue
-        for match in _RELEASE.finditer(document.text):
-            line = document.text[: match.start()].count("\n") + 1
-            return match.group(1), Location(path, line, 1, note="the latest release")
+        release = extract(document) if document is not None else None
+        if release is not None:
+            return release[0], Location(path, release[1], 1, note="the latest release")
     return None
 
 

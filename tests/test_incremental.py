@@ -39,20 +39,45 @@ def stale_units(root: Path) -> dict[str, set[str]]:
     return stale
 
 
+def stale_rules(root: Path) -> set[str]:
+    """The rules cached whole (READS = "structured" or "extract") whose entry does not match the
+    corpus as it is now."""
+    corpus = Corpus.load(root, load_config(root))
+    cache = RuleCache(folder_of(root))
+    return {
+        rule
+        for rule, info in all_rules().items()
+        if info.reads in ("structured", "extract")
+        and cache.get(RuleCache.key(corpus, rule, info) or "") is None
+    }
+
+
 def replace(path: Path, old: str, new: str) -> None:
     text = path.read_text(encoding="utf-8")
     assert old in text, f"{old!r} is not in {path}"
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
-EDITS: list[tuple[str, Callable[[Path], None], dict[str, set[str]]]] = [
-    # (what is edited, the edit, unit rule -> the units it must re-check; the rest stay cached)
+EDITS: list[tuple[str, Callable[[Path], None], dict[str, set[str]], set[str]]] = [
+    # (what is edited, the edit, unit rule -> the units it must re-check, the rules cached whole
+    # that must run again; the rest stay cached)
     (
-        "a paragraph",
+        "a sentence reworded (no line moves)",
         lambda root: replace(
-            root / "spec/interrupt.md", "\n## ", "\nOne more paragraph, `RunOptions.bogus`.\n\n## "
+            root / "spec/interrupt.md",
+            "wait for input from outside.",
+            "wait for input from outside (`RunOptions.bogus`).",
         ),
         {"page": {"spec/interrupt.md"}},
+        # No value set, policy statement or payload list changed (lines moved would change
+        # their locations, and so the findings).
+        set(),
+    ),
+    (
+        "a value list in the prose",
+        lambda root: replace(root / "spec/interrupt.md", "\n## ", "\n- `gamma`\n\n## "),
+        {"page": {"spec/interrupt.md"}},
+        {"enum-drift"},
     ),
     (
         "a heading another page links to",
@@ -64,12 +89,14 @@ EDITS: list[tuple[str, Callable[[Path], None], dict[str, set[str]]]] = [
             "page": {"spec/stream-modes.md"},
             "broken-link": {"spec/stream-modes.md", "spec/rest-endpoints.md"},
         },
+        set(),
     ),
     (
         "a page removed",
         lambda root: (root / "spec/capabilities.md").unlink(),
         # The listing changed: every unit reads it (a link's target, a schema's path).
         {"page": {"*"}},
+        {"*"},  # the listing changed
     ),
     (
         "a page added with a broken fence",
@@ -78,12 +105,26 @@ EDITS: list[tuple[str, Callable[[Path], None], dict[str, set[str]]]] = [
             encoding="utf-8",
         ),
         {"page": {"*"}},
+        {"*"},
     ),
     (
         "a schema's enum",
         lambda root: replace(root / "schemas/run-snapshot.schema.json", ', "cancelled"]', "]"),
-        # Every page is read against the schemas; a document unit only when it reaches the schema.
-        {"page": {"*"}},
+        # Only the page rules that read the schemas re-check every page (fence-invalid reads
+        # none, broken-link only their `$id`s); a document unit only when it reaches the schema.
+        {"page": set(), "undocumented-field": {"*"}},
+        {"*"},
+    ),
+    (
+        "a schema's $id",
+        lambda root: replace(
+            root / "schemas/run-filter.schema.json",
+            "run-filter.schema.json",
+            "run-filters.schema.json",
+        ),
+        # broken-link reads the `$id`s: every page is checked against the new set.
+        {"page": set(), "undocumented-field": {"*"}, "broken-link": {"*"}},
+        {"*"},
     ),
 ]
 
@@ -95,8 +136,11 @@ def test_an_edit_rechecks_only_what_reads_it_and_reports_what_a_fresh_run_does(
     root = corpus_copy(tmp_path)
     assert reports(root) == reports(root, "--no-cache")
     assert not any(stale_units(root).values())  # the run filled the rule cache
-    for what, edit, expected in EDITS:
+    assert not stale_rules(root)
+    whole = {r for r, i in all_rules().items() if i.reads in ("structured", "extract")}
+    for what, edit, expected, rerun in EDITS:
         edit(root)
+        assert stale_rules(root) == (whole if rerun == {"*"} else rerun), what
         stale = stale_units(root)
         pages = {p.relative_to(root).as_posix() for p in root.rglob("*.md")}
         for rule, units in stale.items():
@@ -112,6 +156,7 @@ def test_an_edit_rechecks_only_what_reads_it_and_reports_what_a_fresh_run_does(
         assert reports(root) == fresh, what  # forked, from the rule cache
         assert reports(root, "--debug") == fresh, what  # the same, in this process
         assert not any(stale_units(root).values()), what
+        assert not stale_rules(root), what
 
 
 @pytest.mark.skipif(not OPENWOP.is_dir(), reason="the OpenWOP snapshot is not beside the checkout")

@@ -289,6 +289,12 @@ _SCHEMA_DEFECTS = {  # defect: (the schema, where the finding points in 3.0 and 
     "a property schema that is a string": ("{properties: {id: nope}}", "/properties/id"),
     "a default that breaks its schema": ("{type: integer, default: soon}", "/default"),
     "an unknown dialect": ("{$schema: 'https://example.org/dialect'}", ""),
+    # A schema object naming a JSON Schema dialect is judged by that dialect's metaschema
+    # (jsonschema-rs first there too, issue 16).
+    "a 2020-12 schema of the wrong type": (
+        "{$schema: 'https://json-schema.org/draft/2020-12/schema', type: 5}",
+        "/type",
+    ),
 }
 
 
