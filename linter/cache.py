@@ -39,7 +39,7 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -386,20 +386,26 @@ class ParseCache:
         self.parsed: dict[str, Document] = {}
         self.misses = 0
 
-    def document(
-        self, path: str, raw: bytes, progress: Callable[[int], None] | None = None
-    ) -> Document:
-        from .corpus import Document, parse_document
+    @staticmethod
+    def _name(path: str, raw: bytes) -> str:
+        return hashlib.sha256(path.encode("utf-8", "surrogateescape") + b"\x00" + raw).hexdigest()
 
-        name = hashlib.sha256(path.encode("utf-8", "surrogateescape") + b"\x00" + raw).hexdigest()
+    def cached(self, path: str, raw: bytes) -> Document | None:
+        """The parsed document, when this path with these bytes was parsed before; else None (a
+        miss, to be parsed and given to :meth:`add`)."""
+        from .corpus import Document
+
+        name = self._name(path, raw)
         self.used.add(name)
         found = _fetch(self.folder / f"{name}{ENTRY}") if self.usable else None
         if isinstance(found, Document) and found.path == path:
             return found
         self.misses += 1
-        document = parse_document(path, raw, progress)
-        self.parsed[name] = document
-        return document
+        return None
+
+    def add(self, path: str, raw: bytes, document: Document) -> None:
+        """A document parsed in this run, stored by :meth:`save`."""
+        self.parsed[self._name(path, raw)] = document
 
     def save(self) -> None:
         if not self.usable:

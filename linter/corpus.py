@@ -132,6 +132,7 @@ class Corpus:
         """The corpus from files already read (see ``snapshot``); unchanged files come from the
         parse cache when one is given. ``tree`` is the root's file listing (``listing``)."""
         import hashlib
+        import os
 
         from .progress import current
 
@@ -149,22 +150,48 @@ class Corpus:
             )
 
         documents: dict[str, Document] = {}
+        pending: list[tuple[str, bytes]] = []  # not in the parse cache: parsed below
         for path, raw in files.items():
-            if sink is not None:
-                sink(PARSING, done // 1024, total)
             if isinstance(raw, LoadProblem):
                 documents[path] = Document(
                     path, kind_for_path(path) or DocumentKind.DATA, problem=raw
                 )
                 documents[path].digest = hashlib.sha256(repr(raw).encode()).hexdigest()
                 continue
-            progress = reading(done // 1024) if len(raw) >= BIG_FILE else None
-            if cache is not None:
-                documents[path] = cache.document(path, raw, progress)
+            found = cache.cached(path, raw) if cache is not None else None
+            if found is None:
+                pending.append((path, raw))
             else:
-                documents[path] = parse_document(path, raw, progress)
-            documents[path].digest = hashlib.sha256(raw).hexdigest()
+                documents[path] = found
+                done += len(raw)
+
+        drawing = os.getpid()  # a forked parser does not draw over this process's bar
+
+        def parse(item: tuple[str, bytes]) -> Document:
+            nonlocal done
+            path, raw = item
+            mine = sink is not None and os.getpid() == drawing
+            if sink is not None and mine:
+                sink(PARSING, done // 1024, total)
+            progress = reading(done // 1024) if len(raw) >= BIG_FILE and mine else None
+            parsed = parse_document(path, raw, progress)
             done += len(raw)
+            return parsed
+
+        # A cold corpus is parsed on every core (``speclint.parallel``); the result is the same.
+        from .parallel import default_jobs, forked_map
+
+        weights = [len(raw) for _, raw in pending]
+        for (path, raw), document in zip(
+            pending, forked_map(parse, pending, weights, default_jobs()), strict=True
+        ):
+            documents[path] = document
+            if cache is not None:
+                cache.add(path, raw, document)
+        documents = {path: documents[path] for path in files}  # the listing's order, as before
+        for path, raw in files.items():
+            if isinstance(raw, bytes):
+                documents[path].digest = hashlib.sha256(raw).hexdigest()
         if sink is not None:
             sink(PARSING, total, total)
         refine(documents, config)

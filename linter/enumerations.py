@@ -162,7 +162,7 @@ _PARTIAL = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ProseSet:
     """A value set the prose states."""
 
@@ -186,7 +186,7 @@ class ProseSet:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CountedClaim:
     path: str
     line: int

@@ -62,7 +62,7 @@ NUMBERED = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LinkSite:
     """One link of a page: ``target`` as written, where it is, and what wrote it."""
 
@@ -72,7 +72,7 @@ class LinkSite:
     kind: str  # "link", "image", "html", "definition"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SectionSite:
     """One ``file.md §Section`` reference: the page as written and the section named."""
 
@@ -95,7 +95,6 @@ class Page:
     # What a section reference may name besides a heading: a bold lead-in (``**Convergence
     # rule.**``) or a label line (``Common error codes:``).
     labels: list[str] = field(default_factory=list)
-    words: str = ""  # the page's text, normalised: where a backticked or one-word name is sought
 
 
 def read_page(document: Document) -> Page:
@@ -158,7 +157,6 @@ def page_of(
     page.anchors.update(h.anchor for h in headings)
     page.headings = [h.text for h in headings]
     page.sections = _section_references(lines, skipped)
-    page.words = normal_text(text)
     page.links.sort(key=lambda s: (s.line, s.column))
     return page
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Heading:
     level: int
     text: str
@@ -24,7 +24,7 @@ class Heading:
     path: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class InlineCode:
     text: str
     line: int
@@ -32,7 +32,7 @@ class InlineCode:
     heading: Heading | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Link:
     """An inline link: ``target`` is the raw destination (relative path, ``#anchor`` or URL)."""
 
@@ -42,7 +42,7 @@ class Link:
     heading: Heading | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HtmlComment:
     """An HTML comment block (``<!-- key: value -->``), the place authors leave machine markers."""
 
@@ -52,7 +52,7 @@ class HtmlComment:
     heading: Heading | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Paragraph:
     text: str
     plain: str
@@ -64,7 +64,7 @@ class Paragraph:
     links: tuple[Link, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ListItem:
     text: str
     line: int
@@ -75,14 +75,14 @@ class ListItem:
     inline_code: tuple[InlineCode, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TableCell:
     text: str
     line: int
     inline_code: tuple[InlineCode, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Table:
     header: tuple[TableCell, ...]
     rows: tuple[tuple[TableCell, ...], ...]
@@ -91,7 +91,7 @@ class Table:
     heading: Heading | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CodeFence:
     language: str
     info: str
@@ -101,7 +101,7 @@ class CodeFence:
     heading: Heading | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ProseDocument:
     headings: tuple[Heading, ...]
     paragraphs: tuple[Paragraph, ...]

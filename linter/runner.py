@@ -21,7 +21,6 @@ import time
 import traceback
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from .cache import RuleCache
@@ -30,6 +29,7 @@ from .corpus import Corpus
 from .findings import Finding, Location, Severity, sorted_findings
 from .inventory import Entry, entries
 from .lifecycle import child_started, start_child
+from .parallel import default_jobs
 from .stack import deeply
 from .units import CACHED_WHOLE, UNIT_KINDS, checked
 from .waivers import WAIVER_DOC, WAIVER_RULE, Waived
@@ -69,13 +69,6 @@ def select_rules(corpus: Corpus, only: Iterable[str] | None = None) -> dict[str,
 
 
 DEFAULT_TIME_BOX = 120.0  # seconds per rule
-
-
-def default_jobs() -> int:
-    configured = os.environ.get("SPECLINT_JOBS", "")
-    if configured.isdigit() and int(configured) > 0:
-        return int(configured)
-    return max(1, min(8, os.cpu_count() or 1))
 
 
 def _crashed(rule_id: str, what: str, partial: int = 0, path: str | None = None) -> Finding:
@@ -189,6 +182,7 @@ def _forked(
     """Each rule in a forked child, ``jobs`` at a time, stopped after ``time_box`` seconds or at
     the run's ``deadline`` (``time.monotonic()``). None where fork is unavailable."""
     import multiprocessing
+    from multiprocessing.connection import Connection, wait  # here: a cached run never forks
 
     try:
         context = multiprocessing.get_context("fork")

@@ -43,10 +43,31 @@ class StorageError(Exception):
 class _Tag:
     """A decoded extension type: what the list that starts with it stands for."""
 
-    __slots__ = ("cls", "code", "fields")
+    __slots__ = ("cls", "code", "fields", "setters")
 
-    def __init__(self, code: int, cls: Any = None, fields: tuple[str, ...] = ()) -> None:
-        self.code, self.cls, self.fields = code, cls, fields
+    def __init__(
+        self,
+        code: int,
+        cls: Any = None,
+        fields: tuple[str, ...] = (),
+        setters: tuple[Any, ...] | None = None,
+    ) -> None:
+        self.code, self.cls, self.fields, self.setters = code, cls, fields, setters
+
+
+def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...] | None:
+    """The ``__set__`` of each field's slot descriptor, for a dataclass made with ``slots=True``
+    (no ``__dict__`` to fill); None for a class with a ``__dict__``. A slot descriptor is the
+    interpreter's own accessor: setting through it runs no method of the class."""
+    if "__slots__" not in vars(cls):
+        return None
+    setters = []
+    for name in names:
+        descriptor: Any = vars(cls).get(name)
+        if descriptor is None or type(descriptor).__name__ != "member_descriptor":
+            raise StorageError(f"{cls.__qualname__}.{name} is not a slot")
+        setters.append(descriptor.__set__)
+    return tuple(setters)
 
 
 _PLAIN_TAGS = {code: msgpack.ExtType(code, b"") for code in (_TUPLE, _AGAIN, _SET, _FROZENSET)}
@@ -136,7 +157,8 @@ def _extension(code: int, data: bytes) -> _Tag:
             cls, enum.Enum
         ):
             raise StorageError(f"{cls.__qualname__} is not a dataclass")
-        tag = _Tag(code, cls, tuple(f.name for f in dataclasses.fields(cls)))
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        tag = _Tag(code, cls, names, _slot_setters(cls, names))
     else:
         raise StorageError(f"unknown extension type {code}")
     _decoded_tags[key] = tag
@@ -162,9 +184,11 @@ def loads(blob: bytes) -> Any:
             if len(items) != len(tag.fields) + 2:
                 raise StorageError(f"{tag.cls.__qualname__}: wrong number of fields")
             made = object.__new__(tag.cls)
-            made.__dict__.update(
-                zip(tag.fields, items[2:], strict=True)
-            )  # frozen or not: no method runs
+            if tag.setters is None:  # frozen or not: no method runs
+                made.__dict__.update(zip(tag.fields, items[2:], strict=True))
+            else:
+                for setter, value in zip(tag.setters, items[2:], strict=True):
+                    setter(made, value)
             memo[items[1]] = made
             return made
         if code == _MEMBER:

@@ -314,12 +314,21 @@ class Tree:
             self.by_folder[folder].append(path)
             self.by_name[name].append(path)
         self._names: dict[str, list[str]] | None = None
+        self._words: dict[str, str] = {}
         self._sites: dict[str, str | None] = {}
         self._ids: set[str] | None = None
         self._id_folders: dict[str, list[str]] | None = None
 
     def exists(self, path: str) -> bool:
         return path in self.files or path in self.folders
+
+    def words(self, page: str) -> str:
+        """The page's text, normalised: where a backticked or one-word name is sought. Made
+        when a section reference asks, not kept with every page (a second copy of its text)."""
+        if page not in self._words:
+            document = self.corpus.documents.get(page)
+            self._words[page] = normal_text(document.text or "") if document else ""
+        return self._words[page]
 
     def page_for(self, path: str, on_site: bool = False) -> str | None:
         """The file a repository path names, as a documentation site reads it too (an
@@ -653,7 +662,7 @@ def _section_problem(tree: Tree, path: str, site: SectionSite) -> Problem | None
         # A field or a name, not a title (`§heartbeat`, `§\`agents.goals\``): present when
         # the page speaks of it at all.
         wanted = normal_text(site.section)
-        if not wanted or re.search(rf"(?<!\w){re.escape(wanted)}(?!\w)", page.words):
+        if not wanted or re.search(rf"(?<!\w){re.escape(wanted)}(?!\w)", tree.words(target)):
             return None
     forms = {normal_text(_unnumbered(h)): h for h in headings + page.labels}
     guess = _closest(normal_text(site.section), forms, cutoff=0.6)

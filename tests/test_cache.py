@@ -146,7 +146,7 @@ def test_caches_of_other_speclint_code_are_never_used(tmp_path: Path, monkeypatc
     assert len(list((folder / before[0]).glob(f"*{ENTRY}"))) > 10  # one per document
     monkeypatch.setattr(cache, "code_fingerprint", lambda: "1111111111111111")
     other = cache.ParseCache(folder)
-    other.document("spec/interrupt.md", (root / "spec/interrupt.md").read_bytes())
+    assert other.cached("spec/interrupt.md", (root / "spec/interrupt.md").read_bytes()) is None
     assert other.misses == 1  # nothing of the real installation's entries is read
     monkeypatch.undo()
     assert reports(root) == fresh  # the CLI (its own fingerprint) still reports the same

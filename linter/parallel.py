@@ -1,0 +1,91 @@
+"""Work split across forked processes: parsing a cold corpus on every core (issue 16, item 3).
+
+:func:`forked_map` gives ``[function(item) for item in items]``, with the items dealt to ``jobs``
+processes by weight (file sizes) where ``fork`` is available: this process takes one share and
+forked children the others, each sending its results back pickled over a pipe. Pickle is safe
+here, and only here: the bytes were written by a child of this run, for this run, and are read
+once. A child that dies or cannot send its results (a value that does not pickle) is not an
+error: this process computes that share itself, so the result never depends on the split.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import pickle
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from .lifecycle import child_started, start_child
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+
+def default_jobs() -> int:
+    """How many processes share the work: ``SPECLINT_JOBS``, else the number of CPUs, at most 8."""
+    configured = os.environ.get("SPECLINT_JOBS", "")
+    if configured.isdigit() and int(configured) > 0:
+        return int(configured)
+    return max(1, min(8, os.cpu_count() or 1))
+
+
+# Below this much work (bytes of input, by the caller's weights) a fork costs more than it saves.
+MIN_WEIGHT = 512 * 1024
+
+
+def shares(weights: Sequence[int], jobs: int) -> list[list[int]]:
+    """Indexes of ``weights`` dealt into ``jobs`` shares of about equal weight (heaviest first
+    into the lightest share), each share in index order: deterministic."""
+    dealt: list[list[int]] = [[] for _ in range(max(1, jobs))]
+    loads = [0] * len(dealt)
+    for index in sorted(range(len(weights)), key=lambda i: (-weights[i], i)):
+        lightest = loads.index(min(loads))
+        dealt[lightest].append(index)
+        loads[lightest] += weights[index]
+    return [sorted(share) for share in dealt if share]
+
+
+def forked_map(
+    function: Callable[[Item], Result],
+    items: Sequence[Item],
+    weights: Sequence[int],
+    jobs: int,
+) -> list[Result]:
+    """``[function(item) for item in items]``, computed ``jobs`` ways in parallel when the work
+    is worth it and the platform forks."""
+    if jobs < 2 or len(items) < 2 or sum(weights) < MIN_WEIGHT:
+        return [function(item) for item in items]
+    import multiprocessing
+
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:
+        return [function(item) for item in items]
+    own, *others = shares(weights, jobs)
+    parent = os.getpid()
+
+    def child(share: list[int], out: Any) -> None:
+        child_started(parent)
+        with contextlib.suppress(Exception):  # if not sent, this process computes the share
+            out.send_bytes(pickle.dumps([function(items[i]) for i in share], protocol=5))
+        out.close()
+
+    started = []
+    for share in others:
+        receive, send = context.Pipe(duplex=False)
+        process = context.Process(target=child, args=(share, send), daemon=True)
+        start_child(process)
+        send.close()
+        started.append((share, receive, process))
+    results: dict[int, Result] = {i: function(items[i]) for i in own}
+    for share, receive, process in started:
+        found: list[Result] | None = None
+        with contextlib.suppress(EOFError, OSError, pickle.UnpicklingError):
+            found = pickle.loads(receive.recv_bytes())
+        receive.close()
+        process.join()
+        if found is None or len(found) != len(share):
+            found = [function(items[i]) for i in share]
+        results.update(zip(share, found, strict=True))
+    return [results[i] for i in range(len(items))]
