@@ -21,6 +21,7 @@ import time
 import traceback
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from .cache import RuleCache
@@ -163,11 +164,17 @@ UNITS = "units"  # a unit rule's fresh results follow, for the rule cache
 @dataclass
 class _Running:
     rule_id: str
-    process: Any
+    worker: _Worker
     stop: float  # time.monotonic() at which it is stopped
     started: float
     found: list[Finding] = field(default_factory=list)
     fresh: dict[str, list[Any]] = field(default_factory=dict)
+
+
+@dataclass
+class _Worker:
+    process: Any
+    connection: Any  # the parent's end of a duplex pipe
 
 
 def _forked(
@@ -179,32 +186,42 @@ def _forked(
     deadline: float | None = None,
     units: Mapping[str, _Units] | None = None,
 ) -> dict[str, list[Finding]] | None:
-    """Each rule in a forked child, ``jobs`` at a time, stopped after ``time_box`` seconds or at
-    the run's ``deadline`` (``time.monotonic()``). None where fork is unavailable."""
+    """The rules in ``jobs`` forked worker processes, each running one rule after another (the
+    indexes a rule builds serve the next ones in that worker, and a process is started per
+    worker, not per rule); a rule still running after ``time_box`` seconds, or at the run's
+    ``deadline`` (``time.monotonic()``), is stopped with its worker, and a new worker takes the
+    rules left. None where fork is unavailable."""
     import multiprocessing
-    from multiprocessing.connection import Connection, wait  # here: a cached run never forks
+    from multiprocessing.connection import wait  # here: a cached run never forks
 
     try:
         context = multiprocessing.get_context("fork")
     except ValueError:
         return None
-    # Built once here and inherited by every child (copy-on-write), not once per rule.
+    # Built once here and inherited by every worker (copy-on-write), not once per rule.
     corpus.prime()
 
     from .progress import current, reporting
 
     sink = current()
-    # One rule alone may draw its own bar (the satisfiability decider's); several children would
+    # One rule alone may draw its own bar (the satisfiability decider's); several workers would
     # draw over each other, so then the parent draws one bar of rules done instead.
     child_sink = sink if len(selected) == 1 else None
     parent = os.getpid()
 
-    def child(rule_id: str, info: RuleInfo, out: Any) -> None:
+    def work(connection: Any) -> None:
         child_started(parent)  # dies with the parent; Ctrl-C is the parent's to handle
-        # On a deep stack: a validator recursing through a valid, deeply nested document must not
-        # turn Python's recursion limit into a verdict (issue 13, item 9).
-        deeply(lambda: serve(rule_id, info, out))
-        out.close()
+        while True:
+            try:
+                rule_id = connection.recv()
+            except (EOFError, OSError):
+                break
+            if rule_id is None:
+                break
+            # On a deep stack: a validator recursing through a valid, deeply nested document
+            # must not turn Python's recursion limit into a verdict (issue 13, item 9).
+            deeply(partial(serve, rule_id, selected[rule_id], connection))
+        connection.close()
 
     def serve(rule_id: str, info: RuleInfo, out: Any) -> None:
         with reporting(child_sink):
@@ -225,14 +242,33 @@ def _forked(
                 out.send([_crashed(rule_id, f"crashed ({type(error).__name__}: {error})")])
                 out.send(DONE)
 
+    def start_worker() -> _Worker:
+        mine, theirs = context.Pipe(duplex=True)
+        # Not a daemon: a rule may fork its own worker (the satisfiability decider does).
+        process = context.Process(target=work, args=(theirs,), daemon=False)
+        start_child(process)
+        theirs.close()
+        return _Worker(process, mine)
+
+    def stop_worker(worker: _Worker, kill: bool) -> None:
+        if kill:
+            worker.process.kill()
+        else:
+            with contextlib.suppress(OSError):
+                worker.connection.send(None)
+        worker.process.join()
+        worker.connection.close()
+
     results: dict[str, list[Finding]] = {}
     # Longest first (by the last run's durations, when known): the slowest rule must not start
     # last while the other workers sit idle.
     last = durations or {}
     pending = sorted(selected.items(), key=lambda item: -last.get(item[0], 0.0))
-    running: dict[Any, _Running] = {}
+    idle: list[_Worker] = []
+    running: dict[Any, _Running] = {}  # connection -> the rule its worker runs
     total = len(pending)
     drawing = sink is not None and child_sink is None and total > 1
+    workers = min(jobs, total)
     try:
         while pending or running:
             if deadline is not None and time.monotonic() >= deadline:
@@ -243,28 +279,31 @@ def _forked(
                 pending.clear()
                 if not running:
                     break
-            while pending and len(running) < jobs:
-                rule_id, info = pending.pop(0)
-                receive, send = context.Pipe(duplex=False)
-                # Not a daemon: a rule may fork its own worker (the satisfiability decider does).
-                process = context.Process(target=child, args=(rule_id, info, send), daemon=False)
-                start_child(process)
-                send.close()
+            while pending and (idle or len(running) < workers):
+                worker = idle.pop() if idle else start_worker()
+                rule_id, _ = pending.pop(0)
                 now = time.monotonic()
                 stop = now + time_box if deadline is None else min(now + time_box, deadline)
-                running[receive] = _Running(rule_id, process, stop, now)
+                try:
+                    worker.connection.send(rule_id)
+                except OSError:  # the worker is gone: the rule goes to a new one
+                    stop_worker(worker, kill=True)
+                    pending.insert(0, (rule_id, selected[rule_id]))
+                    continue
+                running[worker.connection] = _Running(rule_id, worker, stop, now)
             if drawing and sink is not None:
                 sink("rules", len(results), total)
+            if not running:
+                continue
             nearest = min(entry.stop for entry in running.values())
             for ready in wait(list(running), timeout=max(0.0, nearest - time.monotonic())):
-                assert isinstance(ready, Connection)
                 entry = running[ready]
                 message: Any
                 try:
-                    message = ready.recv()
+                    message = entry.worker.connection.recv()
                 except (EOFError, OSError):
-                    entry.process.join()
-                    code = entry.process.exitcode
+                    entry.worker.process.join()
+                    code = entry.worker.process.exitcode
                     entry.found.append(
                         _crashed(
                             entry.rule_id,
@@ -272,7 +311,10 @@ def _forked(
                             len(entry.found),
                         )
                     )
-                    message = DONE
+                    del running[ready]
+                    results[entry.rule_id] = entry.found
+                    stop_worker(entry.worker, kill=True)
+                    continue
                 if isinstance(message, tuple) and message[:1] == (UNITS,):
                     entry.fresh = message[1]
                     continue
@@ -285,22 +327,22 @@ def _forked(
                     units[entry.rule_id].fresh.update(entry.fresh)
                 if durations is not None:
                     durations[entry.rule_id] = round(time.monotonic() - entry.started, 3)
-                ready.close()
-                entry.process.join()
+                if pending:
+                    idle.append(entry.worker)
+                else:
+                    stop_worker(entry.worker, kill=False)
             now = time.monotonic()
-            for receive, entry in list(running.items()):
+            for connection, entry in list(running.items()):
                 if now < entry.stop:
                     continue
-                entry.process.kill()
-                entry.process.join()
                 # What it sent before it was stopped is kept.
                 with contextlib.suppress(EOFError, OSError):
-                    while receive.poll():
-                        message = receive.recv()
+                    while connection.poll():
+                        message = connection.recv()
                         if isinstance(message, list):
                             entry.found.extend(message)
-                receive.close()
-                del running[receive]
+                stop_worker(entry.worker, kill=True)
+                del running[connection]
                 if deadline is not None and entry.stop >= deadline:
                     what = "was still running when the run reached its time limit, and was stopped"
                 else:
@@ -313,11 +355,13 @@ def _forked(
                     _crashed(entry.rule_id, what, len(entry.found)),
                 ]
     finally:
-        # Interrupted (a signal, the run's time limit): no child outlives the run.
-        for receive, entry in running.items():
-            entry.process.kill()
-            entry.process.join()
-            receive.close()
+        # Interrupted (a signal, the run's time limit): no worker outlives the run.
+        for entry in running.values():
+            entry.worker.process.kill()
+            entry.worker.process.join()
+            entry.worker.connection.close()
+        for worker in idle:
+            stop_worker(worker, kill=False)
     if drawing and sink is not None:
         sink("rules", len(results), total)
     return results

@@ -180,3 +180,36 @@ def test_incremental_runs_on_the_openwop_snapshot_report_what_a_fresh_run_does(
     schema.write_text(schema.read_text(encoding="utf-8").replace('"description"', '"title"', 1))
     assert os.environ.get("SPECLINT_NO_CACHE", "") in ("", "0")
     assert reports(root) == reports(root, "--no-cache")
+
+
+def test_a_generated_corpus_reports_the_same_cached_uncached_in_one_process_and_many(
+    tmp_path: Path,
+) -> None:
+    """The benchmark's generated corpus (cross-file `$ref`s, prose, an OpenAPI document): every
+    way of running gives the same reports, before and after an edit of a schema and a page."""
+    import sys
+
+    from conftest import REPOSITORY
+
+    sys.path.insert(0, str(REPOSITORY / "benchmarks"))
+    try:
+        from scale import generate_small
+    finally:
+        sys.path.remove(str(REPOSITORY / "benchmarks"))
+    root = tmp_path / "generated"
+    generate_small(root, 60, 8)
+
+    def every_way() -> tuple[str, str, str, int]:
+        fresh = reports(root, "--no-cache")
+        assert reports(root) == fresh
+        assert reports(root) == fresh  # now from the run cache
+        assert reports(root, "--debug") == fresh  # the rules in this process
+        return fresh
+
+    before = every_way()
+    schema = sorted((root / "schemas").glob("*.json"))[3]
+    schema.write_text(schema.read_text().replace('"minLength": 1', '"minLength": 2', 1))
+    page = sorted((root / "spec").glob("*.md"))[0]
+    page.write_text(page.read_text() + "\nSee [nowhere](missing.md#gone).\n")
+    after = every_way()
+    assert after != before and "missing.md" in after[0]
