@@ -128,9 +128,13 @@ class Corpus:
         files: dict[str, bytes | LoadProblem],
         cache: ParseCache | None = None,
         tree: list[str] | None = None,
+        prepare: Callable[[Document], None] | None = None,
     ) -> Corpus:
         """The corpus from files already read (see ``snapshot``); unchanged files come from the
-        parse cache when one is given. ``tree`` is the root's file listing (``listing``)."""
+        parse cache when one is given. ``tree`` is the root's file listing (``listing``).
+        ``prepare`` is called on each document parsed here, in the process that parses it: what
+        the run memoises on a page (its value sets), made on every core and kept with the page
+        in the parse cache."""
         import hashlib
         import os
 
@@ -175,6 +179,8 @@ class Corpus:
                 sink(PARSING, done // 1024, total)
             progress = reading(done // 1024) if len(raw) >= BIG_FILE and mine else None
             parsed = parse_document(path, raw, progress)
+            if prepare is not None:
+                prepare(parsed)
             done += len(raw)
             return parsed
 

@@ -37,7 +37,7 @@ from .baseline import load as load_baseline
 from .cache import ParseCache, RuleCache, RunCache, corpus_folder, enabled, forget_stale, run_key
 from .catalog import RuleInfo
 from .config import Config, ConfigError, load_config
-from .corpus import Corpus, decode, listing, snapshot
+from .corpus import Corpus, Document, decode, listing, snapshot
 from .findings import Finding, Severity, sorted_findings
 from .gitbase import GitError, base_checkout, remove_stale_worktrees
 from .inventory import Entry as FileEntry
@@ -144,7 +144,9 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
     if result is None or needs_corpus:
         phase[0] = "parsing"
         parse_cache = ParseCache(folder) if folder is not None else None
-        corpus = Corpus.from_snapshot(root, config, files, parse_cache, tree)
+        corpus = Corpus.from_snapshot(
+            root, config, files, parse_cache, tree, _preparation(config, options, caching)
+        )
     base_entries: list[Entry] | None = None
     if result is None:
         assert corpus is not None
@@ -171,6 +173,34 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
             run_cache.put(key, _record(result))
     phase[0] = "comparing"
     return _compared(options, config, result, sources, corpus, base_entries)
+
+
+def _preparation(config: Config, options: Options, caching: bool) -> Callable[[Document], None]:
+    """What the rules will memoise on every page, made as it is parsed (on every core): its
+    value sets, and, when the rule cache keys on them, what each ``READS = "extract"`` rule
+    reads of it (``speclint.units``)."""
+    from .catalog import all_rules
+    from .enumerations import prose_sets
+    from .kinds import DocumentKind
+    from .units import extract_digest
+
+    extracts = [
+        (rule_id, info.extract)
+        for rule_id, info in all_rules().items()
+        if caching
+        and info.extract is not None
+        and (not options.rules or rule_id in options.rules)
+        and config.rule_severity.get(rule_id, info.severity) is not None
+    ]
+
+    def prepare(document: Document) -> None:
+        if document.kind is not DocumentKind.MARKDOWN or not document.usable:
+            return
+        prose_sets(document)
+        for rule_id, extract in extracts:
+            extract_digest(document, rule_id, extract)
+
+    return prepare
 
 
 def _deadline(started: float, limit: float | None) -> float | None:

@@ -14,6 +14,7 @@ A pure function of a page's text, read from the same markdown-it token stream as
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -356,6 +357,7 @@ def _section_site(page: str, match: re.Match[str], line: int, row: str) -> Secti
 # --- judging ------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a pure function, asked again for every reference
 def normal_text(text: str) -> str:
     """Heading or section text for comparison: case, code and emphasis marks, quotes, dashes and
     spacing set aside (``SR-1 — Secret-Redaction`` is ``sr 1 secret redaction``)."""

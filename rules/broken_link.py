@@ -108,6 +108,7 @@ Options
 from __future__ import annotations
 
 import difflib
+import functools
 import posixpath
 import re
 from collections import defaultdict
@@ -560,7 +561,12 @@ def _relative(page: str, target: str) -> str:
 
 
 def _closest(word: str, candidates: Iterable[str], cutoff: float = 0.75) -> str | None:
-    options = sorted(set(candidates))
+    return _closest_of(word, tuple(sorted(set(candidates))), cutoff)
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _closest_of(word: str, options: tuple[str, ...], cutoff: float) -> str | None:
+    # The same missing target is usually linked from many pages: asked once.
     close = difflib.get_close_matches(word, options, n=1, cutoff=cutoff)
     return close[0] if close else None
 
@@ -674,15 +680,23 @@ def _names(section: str, titles: list[str]) -> bool:
     one, or a shortened form of one (whole words of it), once case, quotes, dashes, numbering
     and parenthesised notes ("(normative)", "(RFC 0041)") are set aside."""
     wanted = {normal_text(section), normal_text(_without_notes(section))} - {""}
-    for title in titles:
-        forms = {
-            normal_text(title),
-            normal_text(_unnumbered(title)),
-            normal_text(_without_notes(_unnumbered(title))),
-        }
-        if any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", f) for w in wanted for f in forms):
-            return True
-    return False
+    patterns = [re.compile(rf"(?<!\w){re.escape(w)}(?!\w)") for w in sorted(wanted)]
+    return any(p.search(f) for title in titles for f in _title_forms(title) for p in patterns)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _title_forms(title: str) -> tuple[str, ...]:
+    """The forms a title is compared in: as written, unnumbered, and without its notes."""
+    unnumbered = _unnumbered(title)
+    return tuple(
+        dict.fromkeys(
+            (
+                normal_text(title),
+                normal_text(unnumbered),
+                normal_text(_without_notes(unnumbered)),
+            )
+        )
+    )
 
 
 def _without_notes(text: str) -> str:
@@ -722,6 +736,7 @@ def _section_page(tree: Tree, path: str, written: str) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _unnumbered(heading: str) -> str:
     """The heading without its section number or letter (``2.1 Foo``, ``§A — Foo``)."""
     return re.sub(r"^\s*(?:§\s?)?(?:\d+(?:\.\d+)*\.?\s+|[A-Z](?:\.\d+)*\s*[—–:.-]\s+)", "", heading)

@@ -502,6 +502,8 @@ def _declared(document: Document, units: list[Unit], files: Files, glob: str) ->
 def _findings(
     document: Document, indexes: list[Index], files: Files, report_links: bool
 ) -> Iterator[Finding]:
+    if not indexes:
+        return
     mentioned = _mentions(document)
     reported: set[str] = set()
     for index in indexes:
