@@ -34,6 +34,8 @@ class RuleInfo:
     check: CheckFunction
     needs_base: bool = False  # judges a change: silent without --diff-base (compat-claim)
     reads: str = "all"  # "structured": only JSON/YAML documents (its result survives prose edits)
+    # False: reads none of the indexes ``Corpus.prime`` builds, so it may start before them.
+    needs_indexes: bool = True
     # READS = "page" / "document" (speclint.units): checked one unit at a time, cached per unit.
     check_unit: UnitCheck | None = None
     units: Units | None = None
@@ -84,6 +86,7 @@ def all_rules() -> dict[str, RuleInfo]:
             check=module.check,
             needs_base=bool(getattr(module, "NEEDS_BASE", False)),
             reads=reads,
+            needs_indexes=bool(getattr(module, "NEEDS_INDEXES", True)),
             check_unit=check_unit,
             units=units,
             unit_inputs=getattr(module, "unit_inputs", None),

@@ -130,7 +130,6 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
     phase[0] = "reading the files"
     tree = listing(root.resolve())
     files = snapshot(root, config, tree)
-    sources = _sources(files)
     # A run against a base judges the change (compat-claim, new and fixed findings): never
     # answered from, nor stored in, the run cache of plain runs.
     run_cache = RunCache(folder) if folder is not None and options.diff_base is None else None
@@ -147,6 +146,10 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
         corpus = Corpus.from_snapshot(
             root, config, files, parse_cache, tree, _preparation(config, options, caching)
         )
+    # The report's excerpts: the parsed documents' own texts (not a second copy of each), and
+    # the bytes read are let go before the rules run (a ×10 corpus: 80 MB less in every worker).
+    sources = corpus.sources() if corpus is not None else _sources(files)
+    del files
     base_entries: list[Entry] | None = None
     if result is None:
         assert corpus is not None

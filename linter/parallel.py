@@ -2,7 +2,7 @@
 
 :func:`forked_map` gives ``[function(item) for item in items]``, with the items dealt to ``jobs``
 processes by weight (file sizes) where ``fork`` is available: this process takes one share and
-forked children the others, each sending its results back pickled over a pipe. Pickle is safe
+forked children the others, each sending its results back one by one, pickled, over a pipe. Pickle is safe
 here, and only here: the bytes were written by a child of this run, for this run, and are read
 once. A child that dies or cannot send its results (a value that does not pickle) is not an
 error: this process computes that share itself, so the result never depends on the split.
@@ -67,8 +67,11 @@ def forked_map(
 
     def child(share: list[int], out: Any) -> None:
         child_started(parent)
-        with contextlib.suppress(Exception):  # if not sent, this process computes the share
-            out.send_bytes(pickle.dumps([function(items[i]) for i in share], protocol=5))
+        # The whole share first (a send blocks until the parent, busy with its own share,
+        # reads), then one result at a time: the parent never holds a share's bytes at once.
+        with contextlib.suppress(Exception):  # what is not sent, this process computes
+            for blob in [pickle.dumps(function(items[i]), protocol=5) for i in share]:
+                out.send_bytes(blob)
         out.close()
 
     started = []
@@ -80,12 +83,14 @@ def forked_map(
         started.append((share, receive, process))
     results: dict[int, Result] = {i: function(items[i]) for i in own}
     for share, receive, process in started:
-        found: list[Result] | None = None
-        with contextlib.suppress(EOFError, OSError, pickle.UnpicklingError):
-            found = pickle.loads(receive.recv_bytes())
+        for index in share:
+            try:
+                results[index] = pickle.loads(receive.recv_bytes())
+            except (EOFError, OSError, pickle.UnpicklingError):
+                break
         receive.close()
         process.join()
-        if found is None or len(found) != len(share):
-            found = [function(items[i]) for i in share]
-        results.update(zip(share, found, strict=True))
+        for index in share:
+            if index not in results:
+                results[index] = function(items[index])
     return [results[i] for i in range(len(items))]

@@ -49,6 +49,8 @@ ID = "asyncapi-invalid"
 SEVERITY = Severity.ERROR
 # One AsyncAPI document at a time (speclint.units).
 READS = "document"
+# Reads no shared index (Corpus.prime): it may start while they are built.
+NEEDS_INDEXES = False
 
 
 def units(corpus: Corpus) -> list[Document]:

@@ -1,0 +1,79 @@
+"""Work on every core (issue 16, item 3): the parse split across forked processes and the pool of
+rule workers give the results a single process gives, whatever the split and whatever a worker
+does (retires, dies, cannot send its results)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import BUNDLED_CORPUS
+from speclint import parallel, runner
+from speclint.config import load_config
+from speclint.corpus import Corpus
+
+
+def test_shares_are_balanced_by_weight_and_deterministic() -> None:
+    weights = [50, 10, 10, 10, 10, 10]
+    dealt = parallel.shares(weights, 2)
+    assert dealt == parallel.shares(weights, 2)
+    assert sorted(i for share in dealt for i in share) == list(range(len(weights)))
+    assert sorted(sum(weights[i] for i in share) for share in dealt) == [50, 50]
+
+
+def test_a_forked_map_gives_the_sequential_results_in_order() -> None:
+    items = list(range(40))
+    weights = [parallel.MIN_WEIGHT] * len(items)
+    pids: set[int] = set()
+
+    def square(n: int) -> tuple[int, int]:
+        return n * n, os.getpid()
+
+    found = parallel.forked_map(square, items, weights, 3)
+    assert [value for value, _ in found] == [n * n for n in items]
+    pids = {pid for _, pid in found}
+    assert len(pids) == 3 and os.getpid() in pids  # three processes shared the work
+
+
+def test_what_a_child_cannot_send_is_computed_here() -> None:
+    parent = os.getpid()
+
+    def awkward(n: int) -> Any:
+        # In a child, a value pickle refuses: the parent computes that share itself.
+        return (lambda: n) if os.getpid() != parent else n
+
+    items = list(range(10))
+    found = parallel.forked_map(awkward, items, [parallel.MIN_WEIGHT] * len(items), 2)
+    assert found == items
+
+
+def test_small_work_is_not_forked() -> None:
+    found = parallel.forked_map(lambda n: os.getpid(), [1, 2, 3], [10, 10, 10], 4)
+    assert set(found) == {os.getpid()}
+
+
+@pytest.mark.parametrize("retire", [True, False])
+def test_the_rule_pool_reports_what_one_process_does_whether_workers_retire_or_not(
+    monkeypatch: pytest.MonkeyPatch, retire: bool
+) -> None:
+    root = Path(BUNDLED_CORPUS)
+    corpus = Corpus.load(root, load_config(root))
+    alone = runner.run_rules(corpus, debug=True)
+    monkeypatch.setattr(runner, "_grown", lambda worker, ceiling: retire)
+    started: list[int] = []
+    original = runner.start_child
+
+    def counting(process: Any) -> None:
+        started.append(1)
+        original(process)
+
+    monkeypatch.setattr(runner, "start_child", counting)
+    pooled = runner.run_rules(Corpus.load(root, load_config(root)), jobs=2)
+    assert pooled.findings == alone.findings
+    if retire:
+        assert len(started) >= len(alone.rules) - 1  # a fresh worker for (nearly) every rule
+    else:
+        assert len(started) <= 3  # two workers, and the early one for openapi-invalid
