@@ -39,7 +39,7 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -406,6 +406,28 @@ class ParseCache:
     def add(self, path: str, raw: bytes, document: Document) -> None:
         """A document parsed in this run, stored by :meth:`save`."""
         self.parsed[self._name(path, raw)] = document
+
+    def save_soon(self) -> Callable[[], None]:
+        """:meth:`save` in a forked process, so the rules run while the entries are written (a
+        cold run's 12 MB of entries); the function returned waits for it. Where the platform
+        cannot fork, that function saves in this process."""
+        import multiprocessing
+
+        from .lifecycle import child_started, start_child
+
+        try:
+            context = multiprocessing.get_context("fork")
+        except ValueError:
+            return self.save
+        parent = os.getpid()
+
+        def write() -> None:
+            child_started(parent)
+            self.save()
+
+        process = context.Process(target=write, daemon=True)
+        start_child(process)
+        return process.join
 
     def save(self) -> None:
         if not self.usable:
