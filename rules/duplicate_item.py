@@ -75,19 +75,20 @@ from referencing.exceptions import Unresolvable
 from speclint.corpus import Corpus, Document
 from speclint.dialects import dialect_at, dialect_of_schema, modern
 from speclint.findings import Finding, Location, Severity
-from speclint.kinds import DocumentKind
 from speclint.references import file_uri
 
 # One source of truth for how an instance names its schema: instance-invalid's own lookup.
-from speclint.rules.instance_invalid import schema_of
+from speclint.rules.instance_invalid import schema_of, units
 from speclint.shapes import Site, follow_once, resolve
 from speclint.structured import escape_token, join_pointer, resolve_pointer, split_pointer
+from speclint.units import check_by_unit
 from speclint.validation import search
 
 ID = "duplicate-item"
 SEVERITY = Severity.ERROR  # declared by the annotation; a description's claim is a warning
-# Reads JSON/YAML documents only: its cached result stands while only prose changes.
-READS = "structured"
+# One instance at a time, with the schema it names and what that reaches (speclint.units:
+# `units` and `unit_inputs` are instance-invalid's).
+READS = "document"
 MAX_STEPS = 200_000  # (value, schema) pairs visited per instance
 MAX_BRANCH_CHECKS = 2_000  # anyOf/oneOf branch validations per instance
 MAX_HOPS = 64  # schemas visited to find an item's properties
@@ -130,20 +131,21 @@ class Walk:
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    return check_by_unit(corpus, options, check_unit, units=units)
+
+
+def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     annotation = str(options.get("annotation", "x-unique-keys"))
     descriptions = bool(options.get("descriptions", True))
-    for document in corpus.of_kind(DocumentKind.INSTANCE):
-        if document.schema is None:
-            continue
-        target = schema_of(corpus, document)
-        if isinstance(target, Finding):
-            continue  # instance-invalid reports a schema it cannot find
-        schema_document, fragment = target
-        if fragment and not fragment.startswith("/"):
-            continue  # a plain-name anchor: not followed here
-        site = Site(schema_document, fragment, resolve(schema_document, fragment))
-        walk = Walk(corpus, document, annotation, descriptions)
-        yield from _walk(walk, site)
+    target = schema_of(corpus, document)
+    if isinstance(target, Finding):
+        return []  # instance-invalid reports a schema it cannot find
+    schema_document, fragment = target
+    if fragment and not fragment.startswith("/"):
+        return []  # a plain-name anchor: not followed here
+    site = Site(schema_document, fragment, resolve(schema_document, fragment))
+    walk = Walk(corpus, document, annotation, descriptions)
+    return list(_walk(walk, site))
 
 
 def _walk(walk: Walk, root: Site) -> Iterator[Finding]:

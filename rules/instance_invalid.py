@@ -64,26 +64,41 @@ from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity
 from speclint.kinds import DocumentKind
 from speclint.references import file_uri, map_remote
+from speclint.units import check_by_unit, reach
 from speclint.validation import error_pointer, explain, short_message
 
 ID = "instance-invalid"
 SEVERITY = Severity.ERROR
-# Reads JSON/YAML documents only: its cached result stands while only prose changes.
-READS = "structured"
+# One instance at a time, with the schema it names and what that schema reaches (speclint.units).
+READS = "document"
 LIMIT = 50  # findings per instance (each a schema rule broken, with every value breaking it)
 RELATED = 100  # values listed as related locations of one finding
 
 
+def units(corpus: Corpus) -> list[Document]:
+    """Each instance that names its schema."""
+    return [d for d in corpus.of_kind(DocumentKind.INSTANCE) if d.schema is not None]
+
+
+def unit_inputs(corpus: Corpus, document: Document) -> list[str]:
+    """The schema the instance names, and the documents that schema's `$ref`s reach."""
+    target = schema_of(corpus, document)
+    if isinstance(target, Finding):
+        return []
+    path = target[0].path
+    return [path, *reach(corpus, path)]
+
+
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
-    for document in corpus.of_kind(DocumentKind.INSTANCE):
-        if document.schema is None:
-            continue
-        target = schema_of(corpus, document)
-        if isinstance(target, Finding):
-            yield target
-            continue
-        schema_document, fragment = target
-        yield from _validate(corpus, document, schema_document, fragment)
+    return check_by_unit(corpus, options, check_unit, units=units)
+
+
+def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+    target = schema_of(corpus, document)
+    if isinstance(target, Finding):
+        return [target]
+    schema_document, fragment = target
+    return list(_validate(corpus, document, schema_document, fragment))
 
 
 def _named_at(document: Document) -> Location:
