@@ -98,121 +98,156 @@ from speclint.kinds import DocumentKind
 from speclint.references import file_uri
 from speclint.schema_objects import schema_holders, schema_objects, validator_class_of
 from speclint.structured import ParseFailure, escape_token, join_pointer, resolve_pointer
+from speclint.units import check_by_unit
 from speclint.validation import error_pointer, explain, short_message
 
 ID = "example-invalid"
 SEVERITY = Severity.ERROR
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
-    for document in corpus.of_kind(
-        DocumentKind.OPENAPI, DocumentKind.ASYNCAPI, DocumentKind.SCHEMA
-    ):
-        if document.kind is DocumentKind.SCHEMA and document.path in corpus.derived:
-            continue  # a generated bundle: its examples are checked at their sources
-        if not document.usable:
-            continue
-        fix = (
-            "fix the example, or the schema that lists it"
-            if document.kind is DocumentKind.SCHEMA
-            else "fix the example, or the schema if the example shows what the API really does"
+# One unit per page, and per schema or API document with examples (speclint.units): a page
+# edit re-checks that page's fences against the unchanged schemas.
+READS = "page"
+
+
+def units(corpus: Corpus) -> list[Document]:
+    """The schema and API documents with examples (not a generated bundle: its examples are
+    checked at their sources), then the Markdown pages."""
+    documents = [
+        document
+        for document in corpus.of_kind(
+            DocumentKind.OPENAPI, DocumentKind.ASYNCAPI, DocumentKind.SCHEMA
         )
-        for schema_pointer, example_pointer, value, dialect in document_examples(document):
-            uri = f"{file_uri(document.path)}#{schema_pointer}"
-            failure = _first_failure(corpus.references.validator(dialect, uri), value)
-            if failure is None:
-                continue
-            yield Finding(
-                ID,
-                SEVERITY,
-                f"{failure}; it fails the schema at `{schema_pointer or '/'}`: {fix}",
-                document.location(example_pointer),
-                related=(document.location(schema_pointer, note="the schema it fails"),),
-                key=example_pointer,
-            )
-    yield from markdown_findings(corpus, options)
+        if not (document.kind is DocumentKind.SCHEMA and document.path in corpus.derived)
+    ]
+    return [*documents, *corpus.of_kind(DocumentKind.MARKDOWN)]
 
 
-def markdown_findings(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
-    """JSON code fences in Markdown, against the schema each one is tied to."""
+def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+    return check_by_unit(corpus, options, check_unit, combine, units)
+
+
+def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+    if document.kind is DocumentKind.MARKDOWN:
+        return list(_page_findings(corpus, document, options))
+    return list(_document_findings(corpus, document))
+
+
+def combine(
+    corpus: Corpus, results: Mapping[str, list[Finding]], options: Mapping[str, Any]
+) -> Iterator[Finding]:
+    """The documents' findings, the configured ties that match nothing, the pages' findings."""
+    pages = [path for path in results if corpus.documents[path].kind is DocumentKind.MARKDOWN]
+    for path, found in results.items():
+        if path not in pages:
+            yield from found
+    configured = {str(k): str(v) for k, v in dict(options.get("fences", {})).items()}
+    yield from _unmatched_configuration(corpus, configured)
+    for path in pages:
+        yield from results[path]
+
+
+def _document_findings(corpus: Corpus, document: Document) -> Iterator[Finding]:
+    fix = (
+        "fix the example, or the schema that lists it"
+        if document.kind is DocumentKind.SCHEMA
+        else "fix the example, or the schema if the example shows what the API really does"
+    )
+    for schema_pointer, example_pointer, value, dialect in document_examples(document):
+        uri = f"{file_uri(document.path)}#{schema_pointer}"
+        failure = _first_failure(corpus.references.validator(dialect, uri), value)
+        if failure is None:
+            continue
+        yield Finding(
+            ID,
+            SEVERITY,
+            f"{failure}; it fails the schema at `{schema_pointer or '/'}`: {fix}",
+            document.location(example_pointer),
+            related=(document.location(schema_pointer, note="the schema it fails"),),
+            key=example_pointer,
+        )
+
+
+def _page_findings(
+    corpus: Corpus, document: Document, options: Mapping[str, Any]
+) -> Iterator[Finding]:
+    """One page's JSON code fences, against the schema each one is tied to."""
     markers = tuple(str(m) for m in options.get("markers", DEFAULT_MARKERS))
     configured = {str(k): str(v) for k, v in dict(options.get("fences", {})).items()}
     adjacent = bool(options.get("adjacent", True))
-    yield from _unmatched_configuration(corpus, configured)
-    for document in corpus.of_kind(DocumentKind.MARKDOWN):
-        lines = (document.text or "").split("\n")
-        for tie in fence_ties(corpus, document, markers, configured, adjacent):
-            fence = tie.fence
-            opening = lines[fence.line - 1] if fence.line <= len(lines) else ""
-            indent = len(opening) - len(opening.lstrip())
-            tie_location = Location(
-                document.path,
-                tie.line,
-                1,
-                pointer=fence.heading.anchor if fence.heading else "",
-                note=f"the {tie.how} that ties this example to `{tie.named}`",
-            )
-            heading = f"#{fence.heading.anchor}" if fence.heading else ""
-            if tie.target is None:
-                if tie.explicit:
-                    yield Finding(
-                        ID,
-                        Severity.WARNING,
-                        f"the example is tied by {tie.how} to `{tie.named}`, which names no schema "
-                        "in the corpus, so it is not checked: fix the name (a path relative to "
-                        "this page or the corpus root, or a file name only one schema has), or add "
-                        "the schema",
-                        Location(document.path, tie.line, 1, pointer=heading),
-                        key=f"{fence.line}:unresolved",
-                    )
-                continue
-            try:
-                parsed = fence_json(fence)
-            except ParseFailure as error:
-                if tie.explicit:
-                    yield Finding(
-                        ID,
-                        Severity.WARNING,
-                        f"the example tied to `{tie.named}` is not {fence.language.upper()}: "
-                        f"{error.message}; it cannot be checked. Make it complete JSON (use a "
-                        "`jsonc` fence for comments), or drop the tie if it is only a sketch",
-                        Location(
-                            document.path,
-                            fence.line + error.line,
-                            error.column + (indent if error.line > 0 else 0),
-                            pointer=heading,
-                        ),
-                        related=(tie_location,) if tie.line != fence.line else (),
-                        key=f"{fence.line}:not-json",
-                    )
-                continue
-            target = tie.target
-            uri = f"{file_uri(target.document.path)}#{target.pointer}"
-            dialect = validator_class_of(target.document)
-            errors = _errors(corpus.references.validator(dialect, uri), parsed.data)
-            if not tie.explicit:
-                # An inferred tie often shows one block of a larger document (the `compensation`
-                # family of a capabilities document): check what the example says, not what it
-                # leaves out.
-                errors = _without_required(errors)
-            if not errors:
-                continue
-            failure = _describe(errors)
-            where = error_pointer(explain(errors[0]))
-            line, column = parsed.positions.get(where, (1, 1))
-            yield Finding(
-                ID,
-                SEVERITY,
-                f"{failure}; the example fails `{target.label}`, which the {tie.how} ties it to: "
-                "fix the example, or the schema if the example shows what the protocol really "
-                "does",
-                Location(document.path, fence.line + line, column + indent, pointer=heading),
-                related=(
-                    target.document.location(target.pointer, note="the schema it fails"),
-                    *((tie_location,) if tie.line != fence.line else ()),
-                ),
-                key=f"{fence.line}{where}",
-            )
+    lines = (document.text or "").split("\n")
+    for tie in fence_ties(corpus, document, markers, configured, adjacent):
+        fence = tie.fence
+        opening = lines[fence.line - 1] if fence.line <= len(lines) else ""
+        indent = len(opening) - len(opening.lstrip())
+        tie_location = Location(
+            document.path,
+            tie.line,
+            1,
+            pointer=fence.heading.anchor if fence.heading else "",
+            note=f"the {tie.how} that ties this example to `{tie.named}`",
+        )
+        heading = f"#{fence.heading.anchor}" if fence.heading else ""
+        if tie.target is None:
+            if tie.explicit:
+                yield Finding(
+                    ID,
+                    Severity.WARNING,
+                    f"the example is tied by {tie.how} to `{tie.named}`, which names no schema "
+                    "in the corpus, so it is not checked: fix the name (a path relative to "
+                    "this page or the corpus root, or a file name only one schema has), or add "
+                    "the schema",
+                    Location(document.path, tie.line, 1, pointer=heading),
+                    key=f"{fence.line}:unresolved",
+                )
+            continue
+        try:
+            parsed = fence_json(fence)
+        except ParseFailure as error:
+            if tie.explicit:
+                yield Finding(
+                    ID,
+                    Severity.WARNING,
+                    f"the example tied to `{tie.named}` is not {fence.language.upper()}: "
+                    f"{error.message}; it cannot be checked. Make it complete JSON (use a "
+                    "`jsonc` fence for comments), or drop the tie if it is only a sketch",
+                    Location(
+                        document.path,
+                        fence.line + error.line,
+                        error.column + (indent if error.line > 0 else 0),
+                        pointer=heading,
+                    ),
+                    related=(tie_location,) if tie.line != fence.line else (),
+                    key=f"{fence.line}:not-json",
+                )
+            continue
+        target = tie.target
+        uri = f"{file_uri(target.document.path)}#{target.pointer}"
+        dialect = validator_class_of(target.document)
+        errors = _errors(corpus.references.validator(dialect, uri), parsed.data)
+        if not tie.explicit:
+            # An inferred tie often shows one block of a larger document (the `compensation`
+            # family of a capabilities document): check what the example says, not what it
+            # leaves out.
+            errors = _without_required(errors)
+        if not errors:
+            continue
+        failure = _describe(errors)
+        where = error_pointer(explain(errors[0]))
+        line, column = parsed.positions.get(where, (1, 1))
+        yield Finding(
+            ID,
+            SEVERITY,
+            f"{failure}; the example fails `{target.label}`, which the {tie.how} ties it to: "
+            "fix the example, or the schema if the example shows what the protocol really "
+            "does",
+            Location(document.path, fence.line + line, column + indent, pointer=heading),
+            related=(
+                target.document.location(target.pointer, note="the schema it fails"),
+                *((tie_location,) if tie.line != fence.line else ()),
+            ),
+            key=f"{fence.line}{where}",
+        )
 
 
 def _unmatched_configuration(corpus: Corpus, configured: Mapping[str, str]) -> Iterator[Finding]:

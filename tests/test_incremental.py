@@ -112,7 +112,7 @@ EDITS: list[tuple[str, Callable[[Path], None], dict[str, set[str]], set[str]]] =
         lambda root: replace(root / "schemas/run-snapshot.schema.json", ', "cancelled"]', "]"),
         # Only the page rules that read the schemas re-check every page (fence-invalid reads
         # none, broken-link only their `$id`s); a document unit only when it reaches the schema.
-        {"page": set(), "undocumented-field": {"*"}},
+        {"page": set(), "undocumented-field": {"*"}, "example-invalid": {"*"}},
         {"*"},
     ),
     (
@@ -123,7 +123,12 @@ EDITS: list[tuple[str, Callable[[Path], None], dict[str, set[str]], set[str]]] =
             "run-filters.schema.json",
         ),
         # broken-link reads the `$id`s: every page is checked against the new set.
-        {"page": set(), "undocumented-field": {"*"}, "broken-link": {"*"}},
+        {
+            "page": set(),
+            "undocumented-field": {"*"},
+            "example-invalid": {"*"},
+            "broken-link": {"*"},
+        },
         {"*"},
     ),
 ]
