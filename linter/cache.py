@@ -433,7 +433,7 @@ class ParseCache:
         if not self.usable:
             return
         for name, document in self.parsed.items():
-            _store(self.folder / f"{name}{ENTRY}", document)
+            _store(self.folder / f"{name}{ENTRY}", _packed(document))
         try:
             present = list(self.folder.iterdir())
         except OSError:
@@ -445,6 +445,21 @@ class ParseCache:
             for other in self.parent.iterdir():
                 if other.name.startswith("parse-") and other != self.folder:
                     _remove_ours(other)  # another installation's entries
+
+
+def _packed(document: Document) -> Document:
+    """The document as its entry keeps it: the prose model packed apart, so a later run decodes
+    it only if it reads it (``Document.prose``)."""
+    import dataclasses
+
+    model = document.model
+    if model is None:
+        return document
+    try:
+        packed = dumps(model)
+    except StorageError:
+        return document
+    return dataclasses.replace(document, model=None, packed_model=packed)
 
 
 class RuleCache:

@@ -52,7 +52,7 @@ class Document:
     data: Any = None
     positions: dict[str, Position] = field(default_factory=dict)
     duplicates: list[DuplicateKey] = field(default_factory=list)
-    prose: ProseDocument | None = None
+    model: ProseDocument | None = None  # a Markdown page's prose model: read it as ``prose``
     problem: LoadProblem | None = None
     digest: str = ""  # sha256 of the file's bytes, when read from disk (the caches' key)
     # "json" / "jsonc": ``positions`` are found from the text when first asked for
@@ -66,10 +66,32 @@ class Document:
     # Pure functions of this document's content, memoised (``enumerations.prose_sets``); they
     # travel with the document in the parse cache, so an unchanged page is not read again.
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # The prose model as the parse cache keeps it (``speclint.storage`` bytes), decoded when
+    # first read: a run re-checking one page never decodes the other pages' models.
+    packed_model: bytes | None = field(default=None, repr=False, compare=False)
 
     @property
     def usable(self) -> bool:
         return self.problem is None
+
+    @property
+    def prose(self) -> ProseDocument | None:
+        if self.model is None and self.packed_model is not None:
+            from .prose import ProseDocument
+            from .storage import StorageError, loads
+
+            packed, self.packed_model = self.packed_model, None
+            try:
+                model = loads(packed)
+            except StorageError:
+                model = None
+            if not isinstance(model, ProseDocument) and self.text is not None:
+                # A damaged entry is a miss, never a page without prose: parse it again.
+                from .prose import parse_markdown_with_tokens
+
+                model = parse_markdown_with_tokens(self.text)[0]
+            self.model = model if isinstance(model, ProseDocument) else None
+        return self.model
 
     @cached_property
     def lines(self) -> list[str]:
@@ -237,6 +259,11 @@ class Corpus:
         self.roles  # noqa: B018
         for document in self.of_kind(DocumentKind.MARKDOWN):
             prose_sets(document)
+
+    def adopt_references(self, index: ReferenceIndex) -> None:
+        """Use ``index`` (restored from the rule cache, made from these same JSON/YAML documents)
+        as this corpus's reference index instead of building it."""
+        self.__dict__["references"] = index
 
     @cached_property
     def references(self) -> ReferenceIndex:
@@ -496,7 +523,7 @@ def parse_document(
         from .prose import parse_markdown_with_tokens
 
         prose, tokens, env = parse_markdown_with_tokens(text)
-        document = Document(path, kind, text=text, prose=prose)
+        document = Document(path, kind, text=text, model=prose)
         # The links of the page, from the same parse (``speclint.links``): cached with it. A
         # page it cannot read is read again by the rule, which reports the failure.
         with contextlib.suppress(Exception):

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import bisect
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
@@ -71,7 +71,7 @@ class Reference:
 
 @dataclass
 class ReferenceIndex:
-    registry: Registry[Any]
+    built: Registry[Any] | None  # the corpus's schemas as a registry (``registry``, made lazily)
     references: list[Reference]
     uri_to_path: dict[str, str]
     # (path, pointer) of each resolved target -> the referenced value, for the other analyses
@@ -79,6 +79,44 @@ class ReferenceIndex:
     _by_site: dict[tuple[str, str], Reference] | None = None
     _validators: dict[type, Any] = field(default_factory=dict, repr=False)
     _by_path: dict[str, tuple[list[str], list[Reference]]] | None = field(default=None, repr=False)
+    # Makes the registry of an index restored from its record (``from_record``).
+    _make_registry: Callable[[], Registry[Any]] | None = field(default=None, repr=False)
+
+    @property
+    def registry(self) -> Registry[Any]:
+        if self.built is None:
+            assert self._make_registry is not None
+            self.built = self._make_registry()
+        return self.built
+
+    def record(self) -> list[Any]:
+        """What the index found, as plain data for the rule cache: its references (outcomes and
+        cycles included) and which file holds each URI. The registry is not kept: it is made
+        again when a validator is asked for."""
+        return [list(self.references), dict(self.uri_to_path)]
+
+    @classmethod
+    def from_record(cls, corpus: Corpus, record: Any) -> ReferenceIndex | None:
+        """The index a :meth:`record` holds (made from this corpus's JSON/YAML documents as they
+        are now: the cache keys it on them), or None when it is not one."""
+        if not (isinstance(record, list) and len(record) == 2):
+            return None
+        references, uri_to_path = record
+        if not isinstance(references, list) or not all(
+            isinstance(r, Reference) for r in references
+        ):
+            return None
+        if not isinstance(uri_to_path, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in uri_to_path.items()
+        ):
+            return None
+        return cls(
+            None,
+            references,
+            uri_to_path,
+            {},
+            _make_registry=lambda: _registry_of(corpus)[0],
+        )
 
     @cached_property
     def all_resolved(self) -> bool:
@@ -127,40 +165,7 @@ class ReferenceIndex:
     def build(cls, corpus: Corpus) -> ReferenceIndex:
         from .kinds import DocumentKind
 
-        resources: list[tuple[str, Resource[Any]]] = []
-        uri_to_path: dict[str, str] = {}
-        contested: set[str] = set()  # `$id`s two files declare
-        for document in corpus.of_kind(
-            DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
-        ):
-            uri = file_uri(document.path)
-            resource = make_resource(document)
-            resources.append((uri, resource))
-            uri_to_path[uri] = document.path
-            # Its own `$id`, or a draft-04 `id` (draft-04 Core §7.2): the URI others name it by.
-            absolute = root_base(document)
-            if absolute != uri and document.kind is DocumentKind.SCHEMA:
-                if absolute not in uri_to_path:
-                    resources.append((absolute, resource))
-                    uri_to_path[absolute] = document.path
-                elif uri_to_path[absolute] != document.path:
-                    contested.add(absolute)
-            if document.kind is DocumentKind.SCHEMA:
-                for absolute, embedded in embedded_resources(document):
-                    if absolute not in uri_to_path:
-                        resources.append((absolute, embedded))
-                        uri_to_path[absolute] = document.path
-        # The published metaschemas (jsonschema-specifications) are known offline: a `$ref` to
-        # `http://json-schema.org/draft-04/schema#/properties/description` resolves, unfetched.
-        from jsonschema_specifications import REGISTRY as SPECIFICATIONS
-
-        registry: Registry[Any] = SPECIFICATIONS.with_resources(resources).crawl()
-        if contested:
-            # A crawl registers every resource under its own `$id`, in an order that varies
-            # between runs; the first file (in path order) keeps a contested `$id`, every run.
-            registry = registry.with_resources(
-                (uri, resource) for uri, resource in resources if uri in contested
-            ).crawl()
+        registry, uri_to_path = _registry_of(corpus)
         index = cls(registry, [], uri_to_path, {})
         for document in corpus.of_kind(
             DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
@@ -346,6 +351,48 @@ class ReferenceIndex:
 
     def unresolved(self) -> Iterator[Reference]:
         return (r for r in self.references if r.outcome not in {"ok", "remote"})
+
+
+def _registry_of(corpus: Corpus) -> tuple[Registry[Any], dict[str, str]]:
+    """The corpus's schema and API documents as a crawled registry, and which file each URI
+    (file URI, ``$id``, embedded resource) names."""
+    from .kinds import DocumentKind
+
+    resources: list[tuple[str, Resource[Any]]] = []
+    uri_to_path: dict[str, str] = {}
+    contested: set[str] = set()  # `$id`s two files declare
+    for document in corpus.of_kind(
+        DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
+    ):
+        uri = file_uri(document.path)
+        resource = make_resource(document)
+        resources.append((uri, resource))
+        uri_to_path[uri] = document.path
+        # Its own `$id`, or a draft-04 `id` (draft-04 Core §7.2): the URI others name it by.
+        absolute = root_base(document)
+        if absolute != uri and document.kind is DocumentKind.SCHEMA:
+            if absolute not in uri_to_path:
+                resources.append((absolute, resource))
+                uri_to_path[absolute] = document.path
+            elif uri_to_path[absolute] != document.path:
+                contested.add(absolute)
+        if document.kind is DocumentKind.SCHEMA:
+            for absolute, embedded in embedded_resources(document):
+                if absolute not in uri_to_path:
+                    resources.append((absolute, embedded))
+                    uri_to_path[absolute] = document.path
+    # The published metaschemas (jsonschema-specifications) are known offline: a `$ref` to
+    # `http://json-schema.org/draft-04/schema#/properties/description` resolves, unfetched.
+    from jsonschema_specifications import REGISTRY as SPECIFICATIONS
+
+    registry: Registry[Any] = SPECIFICATIONS.with_resources(resources).crawl()
+    if contested:
+        # A crawl registers every resource under its own `$id`, in an order that varies
+        # between runs; the first file (in path order) keeps a contested `$id`, every run.
+        registry = registry.with_resources(
+            (uri, resource) for uri, resource in resources if uri in contested
+        ).crawl()
+    return registry, uri_to_path
 
 
 def file_uri(path: str) -> str:

@@ -159,6 +159,7 @@ def _check(
 BATCH_SECONDS = 0.5
 DONE = "done"
 UNITS = "units"  # a unit rule's fresh results follow, for the rule cache
+REFERENCES = "(references)"  # the rule cache's entry of the reference index (not a rule id)
 
 
 @dataclass
@@ -432,6 +433,14 @@ def run_rules(
     install_safe_patterns()  # every `pattern` a rule evaluates is time-limited
     selected = dict(rules) if rules is not None else select_rules(corpus)
     jobs = default_jobs() if jobs is None else max(1, jobs)
+    # The reference index is a function of the JSON/YAML documents: kept with the rules' results.
+    references_key = cache.key(corpus, REFERENCES) if cache is not None else None
+    if cache is not None and references_key is not None:
+        from .references import ReferenceIndex
+
+        restored = ReferenceIndex.from_record(corpus, cache.get(references_key))
+        if restored is not None:
+            corpus.adopt_references(restored)
     # Rules that read only JSON/YAML documents keep their findings while only prose changes.
     cached: dict[str, list[Finding]] = {}
     keys: dict[str, str] = {}
@@ -489,6 +498,8 @@ def run_rules(
                 for path, result in own.fresh.items():
                     if path in own.keys:
                         cache.put(own.keys[path], result)
+        if references_key is not None and "references" in vars(corpus):
+            cache.put(references_key, corpus.references.record())
         cache.save()
     by_rule.update(cached)
     by_rule.update(combined)

@@ -107,6 +107,7 @@ Options
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import posixpath
@@ -173,6 +174,7 @@ class Problem:
     site: LinkSite | SectionSite
     message: str
     related: tuple[Location, ...] = ()
+    pointer: str = ""  # the anchor of the heading the link is under (set by ``check_unit``)
 
 
 @dataclass(frozen=True)
@@ -222,7 +224,16 @@ def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -
             problem = _section_problem(tree, path, section)
             if problem is not None:
                 problems.append(problem)
-    return problems
+    # Where each one sits, from this page's model: combining them reads no page again.
+    return [
+        dataclasses.replace(problem, pointer=_pointer(document, problem.site.line))
+        for problem in problems
+    ]
+
+
+def _pointer(document: Document, line: int) -> str:
+    heading = document.prose.heading_at(line) if document.prose else None
+    return f"#{heading.anchor}" if heading else ""
 
 
 def unit_inputs(corpus: Corpus, document: Document) -> list[str]:
@@ -757,14 +768,13 @@ def _findings(corpus: Corpus, problems: list[Problem]) -> Iterator[Finding]:
         if count > 1:
             message += f" ({count} links, all listed as related locations)"
         related = tuple(
-            _location(corpus, p.path, p.site, note=f"also links `{_written(p.site)}`")
-            for p in others[:RELATED_LIMIT]
+            _location(p, note=f"also links `{_written(p.site)}`") for p in others[:RELATED_LIMIT]
         )
         yield Finding(
             ID,
             SEVERITY,
             message,
-            _location(corpus, first.path, first.site),
+            _location(first),
             related=related + first.related,
             key=":".join(group),
         )
@@ -774,15 +784,6 @@ def _written(site: LinkSite | SectionSite) -> str:
     return site.target if isinstance(site, LinkSite) else f"{site.page} {site.written}"
 
 
-def _location(
-    corpus: Corpus, path: str, site: LinkSite | SectionSite, note: str | None = None
-) -> Location:
-    document = corpus.documents.get(path)
-    heading = document.prose.heading_at(site.line) if document and document.prose else None
-    return Location(
-        path,
-        site.line,
-        site.column,
-        pointer=f"#{heading.anchor}" if heading else "",
-        note=note,
-    )
+def _location(problem: Problem, note: str | None = None) -> Location:
+    site = problem.site
+    return Location(problem.path, site.line, site.column, pointer=problem.pointer, note=note)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from test_cache import corpus_copy, folder_of, reports
 
-from conftest import OPENWOP
+from conftest import BUNDLED_CORPUS, OPENWOP
 from speclint.cache import RuleCache
 from speclint.catalog import all_rules
 from speclint.config import load_config
@@ -218,3 +218,45 @@ def test_a_generated_corpus_reports_the_same_cached_uncached_in_one_process_and_
     page.write_text(page.read_text() + "\nSee [nowhere](missing.md#gone).\n")
     after = every_way()
     assert after != before and "missing.md" in after[0]
+
+
+def test_the_reference_index_kept_in_the_rule_cache_is_the_one_a_build_makes() -> None:
+    """Restored from its record, the index has the same references and URIs, and makes its
+    registry only when a validator is asked for (a page edit does not pay for the crawl)."""
+    from jsonschema import Draft202012Validator
+
+    from speclint.references import ReferenceIndex, file_uri
+    from speclint.storage import dumps, loads
+
+    root = Path(BUNDLED_CORPUS)
+    built = Corpus.load(root, load_config(root)).references
+    corpus = Corpus.load(root, load_config(root))
+    restored = ReferenceIndex.from_record(corpus, loads(dumps(built.record())))
+    assert restored is not None
+    assert restored.references == built.references
+    assert restored.uri_to_path == built.uri_to_path
+    assert restored.built is None  # no registry yet
+    validator = restored.validator(
+        Draft202012Validator, file_uri("schemas/run-snapshot.schema.json")
+    )
+    assert not validator.is_valid({"status": "no-such-status"})
+    assert restored.built is not None
+    assert ReferenceIndex.from_record(corpus, ["not", "a record"]) is None
+
+
+def test_a_page_from_the_parse_cache_decodes_its_prose_model_only_when_read() -> None:
+    from speclint.cache import _packed
+    from speclint.corpus import parse_document
+    from speclint.storage import dumps, loads
+
+    page = parse_document(
+        "spec/interrupt.md", (Path(BUNDLED_CORPUS) / "spec/interrupt.md").read_bytes()
+    )
+    assert page.prose is not None
+    stored = loads(dumps(_packed(page)))
+    assert stored.model is None and isinstance(stored.packed_model, bytes)
+    assert stored.prose == page.prose  # decoded on first read
+    assert stored.packed_model is None
+    damaged = loads(dumps(_packed(page)))
+    damaged.packed_model = b"not an entry"
+    assert damaged.prose == page.prose  # a damaged model is parsed again from the text
