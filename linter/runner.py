@@ -476,6 +476,7 @@ def run_rules(
     by_rule: dict[str, list[Finding]] | None = None
     # Forked even for one rule when there is a time box: the guarantee holds for `--rule X` too.
     if not debug and (jobs > 1 or time_box is not None) and to_run:
+        _read_models(corpus, to_run, units)
         durations = cache.durations() if cache is not None else None
         by_rule = _forked(
             corpus, to_run, jobs, time_box or DEFAULT_TIME_BOX, durations, deadline, units
@@ -517,6 +518,31 @@ def run_rules(
         )
     waived.sort(key=lambda w: w.finding.sort_key())
     return RunResult(sorted_findings(kept), ran, waived, entries(corpus))
+
+
+def _read_models(
+    corpus: Corpus, to_run: Mapping[str, RuleInfo], units: Mapping[str, _Units]
+) -> None:
+    """Decode, here, the prose models (kept packed in the parse cache, ``Document.prose``) that
+    several workers would otherwise each decode: every page's when a rule that reads the
+    prose whole runs again (``READS = "extract"``), else those of the pages a page rule
+    re-checks. A run that re-checks one page decodes that page."""
+    from .kinds import DocumentKind
+
+    pages = list(corpus.of_kind(DocumentKind.MARKDOWN))
+    if any(info.reads == "extract" for info in to_run.values()):
+        wanted = {page.path for page in pages}
+    else:
+        wanted = {
+            path
+            for rule_id, info in to_run.items()
+            if info.reads == "page" and rule_id in units
+            for path in units[rule_id].keys
+            if path not in units[rule_id].cached
+        }
+    for page in pages:
+        if page.path in wanted:
+            page.prose  # noqa: B018
 
 
 def dedupe(findings: list[Finding]) -> list[Finding]:
