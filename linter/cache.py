@@ -57,6 +57,7 @@ LEGACY_FOLDER = ".speclint-cache"
 KEEP_RUNS = 8
 FORGET_AFTER_DAYS = 30  # a corpus folder nobody used for this long is removed
 ENTRY = ".msgpack"
+WRITER_WAIT = 120.0  # seconds a run waits at its end for the parse cache's writer
 TEMPORARY = ".tmp-"
 
 # The installed packages that decide what a finding is: a changed vocabulary in
@@ -427,7 +428,14 @@ class ParseCache:
 
         process = context.Process(target=write, daemon=True)
         start_child(process)
-        return process.join
+
+        def wait() -> None:
+            process.join(WRITER_WAIT)
+            if process.exitcode is None:  # never a run held up by its cache: entries are atomic
+                process.kill()
+                process.join()
+
+        return wait
 
     def save(self) -> None:
         if not self.usable:

@@ -149,34 +149,40 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
     # The new entries are written while the rules run (each page memoised what the rules read
     # of it as it was parsed: ``_preparation``).
     saved = parse_cache.save_soon() if parse_cache is not None else None
-    # The report's excerpts: the parsed documents' own texts (not a second copy of each), and
-    # the bytes read are let go before the rules run (a ×10 corpus: 80 MB less in every worker).
-    sources = corpus.sources() if corpus is not None else _sources(files)
-    del files
-    base_entries: list[Entry] | None = None
-    if result is None:
-        assert corpus is not None
-        try:
-            rules = select_rules(corpus, options.rules or None)
-        except KeyError as error:
-            raise EngineError(
-                f"unknown rule id(s): {error.args[0]} (see `speclint rules`)"
-            ) from None
-        deadline = _deadline(started, options.time_limit)
-        if options.diff_base is not None:
-            # The base first: rules that judge the change itself (compat-claim) read it.
-            phase[0] = f"linting the base revision {options.diff_base}"
-            corpus.base, base_entries = _lint_base(
-                root, options.diff_base, config, options.rules, deadline
+    try:
+        # The report's excerpts: the parsed documents' own texts (not a second copy of each), and
+        # the bytes read are let go before the rules run (a ×10 corpus: 80 MB less in every worker).
+        sources = corpus.sources() if corpus is not None else _sources(files)
+        del files
+        base_entries: list[Entry] | None = None
+        if result is None:
+            assert corpus is not None
+            try:
+                rules = select_rules(corpus, options.rules or None)
+            except KeyError as error:
+                raise EngineError(
+                    f"unknown rule id(s): {error.args[0]} (see `speclint rules`)"
+                ) from None
+            deadline = _deadline(started, options.time_limit)
+            if options.diff_base is not None:
+                # The base first: rules that judge the change itself (compat-claim) read it.
+                phase[0] = f"linting the base revision {options.diff_base}"
+                corpus.base, base_entries = _lint_base(
+                    root, options.diff_base, config, options.rules, deadline
+                )
+            phase[0] = "running the rules"
+            rule_cache = (
+                RuleCache(folder) if folder is not None and options.diff_base is None else None
             )
-        phase[0] = "running the rules"
-        rule_cache = RuleCache(folder) if folder is not None and options.diff_base is None else None
-        result = run_rules(corpus, rules, debug=options.debug, cache=rule_cache, deadline=deadline)
-        # A rule stopped by its time box (a busy machine?) is tried again next time.
-        if run_cache is not None and not any(f.rule == INTERNAL_ERROR for f in result.findings):
-            run_cache.put(key, _record(result))
-    if saved is not None:
-        saved()
+            result = run_rules(
+                corpus, rules, debug=options.debug, cache=rule_cache, deadline=deadline
+            )
+            # A rule stopped by its time box (a busy machine?) is tried again next time.
+            if run_cache is not None and not any(f.rule == INTERNAL_ERROR for f in result.findings):
+                run_cache.put(key, _record(result))
+    finally:
+        if saved is not None:
+            saved()  # the entries are written, also when the run is interrupted
     phase[0] = "comparing"
     return _compared(options, config, result, sources, corpus, base_entries)
 

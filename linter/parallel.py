@@ -75,22 +75,32 @@ def forked_map(
         out.close()
 
     started = []
-    for share in others:
-        receive, send = context.Pipe(duplex=False)
-        process = context.Process(target=child, args=(share, send), daemon=True)
-        start_child(process)
-        send.close()
-        started.append((share, receive, process))
-    results: dict[int, Result] = {i: function(items[i]) for i in own}
-    for share, receive, process in started:
-        for index in share:
+    try:
+        for share in others:
+            receive, send = context.Pipe(duplex=False)
+            process = context.Process(target=child, args=(share, send), daemon=True)
+            started.append((share, receive, process))  # before it starts: see runner
             try:
-                results[index] = pickle.loads(receive.recv_bytes())
-            except (EOFError, OSError, pickle.UnpicklingError):
-                break
-        receive.close()
-        process.join()
-        for index in share:
-            if index not in results:
-                results[index] = function(items[index])
+                start_child(process)
+            finally:
+                send.close()
+        results: dict[int, Result] = {i: function(items[i]) for i in own}
+        for share, receive, process in started:
+            for index in share:
+                try:
+                    results[index] = pickle.loads(receive.recv_bytes())
+                except (EOFError, OSError, pickle.UnpicklingError):
+                    break
+            receive.close()
+            process.join()
+            for index in share:
+                if index not in results:
+                    results[index] = function(items[index])
+    finally:
+        # Interrupted (a signal, the run's time limit): no child outlives the call.
+        for _, receive, process in started:
+            if process.pid is not None and process.exitcode is None:
+                process.kill()
+                process.join()
+            receive.close()
     return [results[i] for i in range(len(items))]

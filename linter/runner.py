@@ -260,13 +260,20 @@ def _forked(
                 out.send([_crashed(rule_id, f"crashed ({type(error).__name__}: {error})")])
                 out.send(DONE)
 
+    everyone: list[_Worker] = []  # every worker started: none outlives this function
+
     def start_worker() -> _Worker:
         mine, theirs = context.Pipe(duplex=True)
         # Not a daemon: a rule may fork its own worker (the satisfiability decider does).
         process = context.Process(target=work, args=(theirs,), daemon=False)
-        start_child(process)
-        theirs.close()
-        return _Worker(process, mine)
+        worker = _Worker(process, mine)
+        # Recorded before it starts: a signal held across the fork is raised as it returns.
+        everyone.append(worker)
+        try:
+            start_child(process)
+        finally:
+            theirs.close()
+        return worker
 
     def stop_worker(worker: _Worker, kill: bool) -> None:
         if kill:
@@ -405,13 +412,17 @@ def _forked(
                     _crashed(entry.rule_id, what, len(entry.found)),
                 ]
     finally:
-        # Interrupted (a signal, the run's time limit): no worker outlives the run.
-        for entry in running.values():
-            entry.worker.process.kill()
-            entry.worker.process.join()
-            entry.worker.connection.close()
         for worker in idle:
             stop_worker(worker, kill=False)
+        # Interrupted (a signal, the run's time limit), even between starting a worker and
+        # giving it a rule: no worker outlives the run (one waiting for a rule would wait for
+        # ever, and the interpreter waits for it at exit).
+        for worker in everyone:
+            if worker.process.pid is not None and worker.process.exitcode is None:
+                worker.process.kill()
+                worker.process.join()
+            with contextlib.suppress(OSError):
+                worker.connection.close()
     if drawing and sink is not None:
         sink("rules", len(results), total)
     return results

@@ -56,7 +56,7 @@ from speclint.findings import Finding, Location, Severity
 from speclint.kinds import DocumentKind
 from speclint.references import file_uri
 from speclint.structured import join_pointer
-from speclint.units import check_by_unit
+from speclint.units import check_by_unit, reach
 
 ID = "undocumented-field"
 SEVERITY = Severity.ERROR
@@ -65,11 +65,50 @@ _NOT_FIELDS = {"md", "json", "yaml", "yml", "ts", "js", "py", "txt", "html", "to
 CLOSING = {"additionalProperties", "unevaluatedProperties"}
 
 
-READS = "page"  # each page against the schemas (speclint.units)
+READS = "page"  # each page against the schemas it names (speclint.units)
+# What a unit may name: a code span's first segment (`RunOptions.`), a `.json` file it links to
+# or writes. Read from the page's text, a superset of what its prose model holds, so the key
+# of a page is made without decoding its model.
+_FIRST_SEGMENT = re.compile(r"`\s*([A-Za-z_][\w-]*)(?:\[\])?\.")
+_JSON_NAME = re.compile(r"[^\s`()<>\[\]\"']+\.json")
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit)
+
+
+def shared(corpus: Corpus) -> tuple[list[tuple[str, str]], list[str]]:
+    """What every page's check reads of the schemas as a whole: which schema each name (file
+    stem, title) means, and every enumerated value (an event type is not a field path)."""
+    by_stem, values = _shared(corpus)
+    return sorted((name, d.path) for name, d in by_stem.items()), sorted(values)
+
+
+def unit_inputs(corpus: Corpus, document: Document) -> list[str]:
+    """The schemas one page may bind a field path to (by a name its code spans start with, or a
+    `.json` file it names), and the documents their `$ref`s reach."""
+    by_stem, _ = _shared(corpus)
+    text = document.text or ""
+    named = {
+        by_stem[stem].path
+        for stem in {m.group(1).lower() for m in _FIRST_SEGMENT.finditer(text)}
+        if stem in by_stem
+    }
+    for name in set(_JSON_NAME.findall(text)):
+        if "://" not in name:
+            target = resolve_schema(corpus, document.path, name.split("#", 1)[0])
+            if target is not None:
+                named.add(target.document.path)
+    return sorted({*named, *(path for schema in named for path in reach(corpus, schema))})
+
+
+def _shared(corpus: Corpus) -> tuple[dict[str, Document], set[str]]:
+    # The schemas' names and enumerated values, made once per run for every page.
+    found = corpus.memo.get(ID)
+    if found is None:
+        found = corpus.memo[ID] = (_schemas_by_name(corpus), _enumerated_values(corpus))
+    assert isinstance(found, tuple)
+    return found
 
 
 def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
@@ -77,11 +116,7 @@ def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -
 
 
 def _page_findings(corpus: Corpus, document: Document) -> Iterator[Finding]:
-    # The schemas' names and enumerated values, made once per run for every page.
-    shared = corpus.memo.get(ID)
-    if shared is None:
-        shared = corpus.memo[ID] = (_schemas_by_name(corpus), _enumerated_values(corpus))
-    by_stem, values = shared
+    by_stem, values = _shared(corpus)
     seen: set[tuple[str, int, str]] = set()
     prose = document.prose
     if prose is not None:

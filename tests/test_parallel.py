@@ -77,3 +77,29 @@ def test_the_rule_pool_reports_what_one_process_does_whether_workers_retire_or_n
         assert len(started) >= len(alone.rules) - 1  # a fresh worker for (nearly) every rule
     else:
         assert len(started) <= 3  # two workers, and the early one for openapi-invalid
+
+
+def test_a_signal_raised_as_a_worker_starts_leaves_no_worker_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A signal held across the fork is raised as ``start_child`` returns: the worker it started
+    must still be stopped, or the interpreter waits for it at exit (a hung, killed run)."""
+    import multiprocessing
+
+    from speclint.lifecycle import Interrupted
+
+    original = runner.start_child
+    calls: list[int] = []
+
+    def interrupted_after_start(process: Any) -> None:
+        original(process)
+        calls.append(1)
+        if len(calls) == 2:  # the second worker: the first is already running a rule
+            raise Interrupted(15)
+
+    monkeypatch.setattr(runner, "start_child", interrupted_after_start)
+    root = Path(BUNDLED_CORPUS)
+    with pytest.raises(Interrupted):
+        runner.run_rules(Corpus.load(root, load_config(root)), jobs=2)
+    assert calls == [1, 1]
+    assert multiprocessing.active_children() == []  # every worker was stopped and joined
