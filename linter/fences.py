@@ -269,12 +269,7 @@ def resolve_schema(corpus: Corpus, markdown_path: str, name: str) -> SchemaTarge
             posixpath.normpath(posixpath.join(posixpath.dirname(markdown_path), address)),
             posixpath.normpath(address.lstrip("/")),
         ]
-        base = posixpath.basename(address)
-        same_name = [
-            d.path
-            for d in corpus.of_kind(DocumentKind.SCHEMA)
-            if posixpath.basename(d.path) == base
-        ]
+        same_name = _schemas_named(corpus).get(posixpath.basename(address), [])
         if len(same_name) == 1:
             candidates.append(same_name[0])
     for path in candidates:
@@ -284,6 +279,17 @@ def resolve_schema(corpus: Corpus, markdown_path: str, name: str) -> SchemaTarge
         pointer = _pointer(target.data, unquote(fragment))
         return SchemaTarget(target, pointer) if pointer is not None else None
     return None
+
+
+def _schemas_named(corpus: Corpus) -> dict[str, list[str]]:
+    """The schema files by file name, made once per run (every page asks)."""
+    found: dict[str, list[str]] | None = corpus.memo.get("schemas_named")
+    if found is None:
+        found = {}
+        for document in corpus.of_kind(DocumentKind.SCHEMA):
+            found.setdefault(posixpath.basename(document.path), []).append(document.path)
+        corpus.memo["schemas_named"] = found
+    return found
 
 
 def _pointer(schema: Any, fragment: str) -> str | None:

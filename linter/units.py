@@ -112,6 +112,14 @@ def check_by_unit(
 def reach(corpus: Corpus, path: str) -> list[str]:
     """The corpus documents a ``"document"`` unit reads besides itself: those its ``$ref``\\s
     reach, transitively, and the corpus metaschemas their ``$schema`` names; sorted."""
+    memo: dict[str, list[str]] = corpus.memo.setdefault("units.reach", {})
+    found = memo.get(path)
+    if found is None:
+        found = memo[path] = _reach(corpus, path)
+    return found
+
+
+def _reach(corpus: Corpus, path: str) -> list[str]:
     index = corpus.references
     seen = {path}
     stack = [path]
