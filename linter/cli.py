@@ -190,6 +190,111 @@ def check(
     sys.exit(1 if failing else 0)
 
 
+@main.command(name="hook")
+@CORPUS_PATH
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Fail on every finding of the corpus, not only on those the commit introduces.",
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "info"]),
+    default=None,
+    help="Lowest severity that blocks the commit (default: from config, else error).",
+)
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Configuration file (default: speclint.toml or pyproject.toml in PATH).",
+)
+@click.option("--color/--no-color", default=None, help="Colour the findings (default: on a tty).")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="SECONDS",
+    help="Time limit of the whole run (default: SPECLINT_TIME_LIMIT, else 900; 0: none).",
+)
+@click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+def commit_hook(
+    path: Path,
+    strict: bool,
+    fail_on: str | None,
+    config_path: Path | None,
+    color: bool | None,
+    time_limit: float | None,
+    debug: bool,
+) -> None:
+    """Judge the commit being made (the pre-commit hook): lint the files of git's index at PATH,
+    the whole corpus (drift is between files), and fail only on the findings the commit
+    introduces against HEAD, wherever they land. Findings that were already there are counted,
+    not shown. --strict fails on every finding instead."""
+    from .engine import Options, lint
+    from .findings import Severity
+    from .gitbase import head_commit
+    from .inventory import checked_anything, nothing_found
+    from .reporters import Report, renderer
+
+    base = None if strict else head_commit(path)
+    options = Options(
+        config_path=config_path,
+        diff_base=base,
+        staged=True,
+        time_limit=_time_limit(time_limit),
+        debug=debug,
+    )
+    outcome = _engine(lambda: lint(path, options), debug)
+    shown_root = path.as_posix().rstrip("/") or "."
+    if not checked_anything(outcome.result.inventory):
+        fail(nothing_found(shown_root, outcome.result.inventory))
+    use_color = (
+        color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+    )
+    report = Report(
+        findings=outcome.findings,
+        rules=outcome.result.rules,
+        sources=outcome.sources,
+        root=shown_root,
+        tool_version=__version__,
+        color=use_color,
+        waived=tuple(outcome.result.waived),
+        checked=outcome.result.inventory,
+    )
+    click.echo(renderer("text")(report), nl=False)
+    if outcome.gate is not None:
+        known, fixed = len(outcome.gate.known), len(outcome.gate.fixed)
+        if known:
+            were = "finding was" if known == 1 else "findings were"
+            click.echo(
+                f"speclint: {known} {were} already present before this commit; "
+                "`speclint check` lists them",
+                err=True,
+            )
+        if fixed:
+            click.echo(f"speclint: this commit fixes {fixed} finding(s)", err=True)
+    elif not strict:
+        click.echo(
+            "speclint: no commit to compare with (a first commit, or not a git work tree): "
+            "every finding is the commit's",
+            err=True,
+        )
+    threshold = Severity.parse(fail_on) if fail_on else outcome.config.fail_on
+    sys.exit(1 if any(f.severity >= threshold for f in outcome.findings) else 0)
+
+
+@main.command(name="lsp")
+def language_server() -> None:
+    """Run the language server on stdio: diagnostics for every file of the workspace's corpus
+    while you type (install the extra: pip install 'speclint[lsp]')."""
+    try:
+        from .lsp import serve
+    except ImportError as error:
+        fail(f"the language server needs pygls ({error}): pip install 'speclint[lsp]'")
+    serve()
+
+
 def _time_limit(given: float | None) -> float | None:
     """--time-limit, else SPECLINT_TIME_LIMIT, else the default; 0 means none."""
     from .engine import DEFAULT_TIME_LIMIT

@@ -453,14 +453,16 @@ def listing(root: Path) -> list[str]:
 
 def walk(root: Path) -> Iterator[Path]:
     """Every file under ``root``, in order, without following folder symlinks or entering
-    ``.git``, ``node_modules`` and the cache folder."""
+    ``.git``, ``node_modules`` and the cache folder. A ``.git`` file (a linked worktree's or a
+    submodule's pointer to its repository) is git's, not the corpus's."""
     # os.walk without following directory symlinks: a link to "/" must not make us read the disk.
     import os
 
     for folder, subfolders, files in os.walk(root, followlinks=False):
         subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_FOLDERS)
         for name in sorted(files):
-            yield Path(folder) / name
+            if name != ".git":
+                yield Path(folder) / name
 
 
 # --- reading and parsing ------------------------------------------------------------------------

@@ -25,7 +25,7 @@ it and exits 2.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -68,6 +68,12 @@ class Options:
     time_limit: float | None = DEFAULT_TIME_LIMIT
     progress: Sink | None = None
     keep_corpus: bool = False  # parse the corpus even when the run cache answers
+    # The files of git's index (what the commit being made holds), not every file of the folder:
+    # the pre-commit hook judges the commit, and an untracked scratch file is not part of it.
+    staged: bool = False
+    # Root-relative path -> text that replaces the file's (the language server's open editors,
+    # saved or not; a path not on disk is a new file).
+    overlay: Mapping[str, str] | None = None
 
 
 @dataclass
@@ -128,27 +134,37 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
     if folder is not None:
         forget_stale()
     phase[0] = "reading the files"
-    tree = listing(root.resolve())
+    tree = _tree(root, options.staged)
+    if options.overlay:
+        tree = _overlaid_tree(tree, options.overlay)
     files = snapshot(root, config, tree)
-    # A run against a base judges the change (compat-claim, new and fixed findings): never
-    # answered from, nor stored in, the run cache of plain runs.
-    run_cache = RunCache(folder) if folder is not None and options.diff_base is None else None
+    for path, text in (options.overlay or {}).items():
+        if path in files:  # discovered: the configuration includes it, git does not ignore it
+            files[path] = text.encode("utf-8", "surrogateescape")
+    run_cache = RunCache(folder) if folder is not None else None
     key = run_key(root, config, files, options.rules, tree) if run_cache else ""
-    result = None
+    # The run cache holds plain runs. A run against a base judges the change as well
+    # (compat-claim, new and fixed findings): it uses the plain result only as `_judged` says.
+    plain = None
     if run_cache is not None and not options.debug:
-        result = _from_record(run_cache.get(key))
+        plain = _from_record(run_cache.get(key))
+    result = plain if options.diff_base is None else None
     corpus = None
     parse_cache = None
+    prepare = _preparation(config, options, caching)
     needs_corpus = options.keep_corpus or options.baseline is not None or options.diff_base
     if result is None or needs_corpus:
         phase[0] = "parsing"
         parse_cache = ParseCache(folder) if folder is not None else None
-        corpus = Corpus.from_snapshot(
-            root, config, files, parse_cache, tree, _preparation(config, options, caching)
-        )
+        corpus = Corpus.from_snapshot(root, config, files, parse_cache, tree, prepare)
     # The new entries are written while the rules run (each page memoised what the rules read
-    # of it as it was parsed: ``_preparation``).
-    saved = parse_cache.save_soon() if parse_cache is not None else None
+    # of it as it was parsed: ``_preparation``); with a base, once the base is parsed too (an
+    # entry no document of this run used is dropped).
+    saved = (
+        parse_cache.save_soon() if parse_cache is not None and options.diff_base is None else None
+    )
+    # One rule cache for the base and the head: it keeps the entries either used.
+    rule_cache = RuleCache(folder) if folder is not None else None
     try:
         # The report's excerpts: the parsed documents' own texts (not a second copy of each), and
         # the bytes read are let go before the rules run (a ×10 corpus: 80 MB less in every worker).
@@ -167,24 +183,104 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
             if options.diff_base is not None:
                 # The base first: rules that judge the change itself (compat-claim) read it.
                 phase[0] = f"linting the base revision {options.diff_base}"
+                caches = _Caches(parse_cache, rule_cache, run_cache, prepare)
                 corpus.base, base_entries = _lint_base(
-                    root, options.diff_base, config, options.rules, deadline
+                    root, options.diff_base, config, options.rules, deadline, caches
                 )
+                if parse_cache is not None:
+                    saved = parse_cache.save_soon()
+                result = _judged(corpus, rules, plain, options.debug, deadline)
             phase[0] = "running the rules"
-            rule_cache = (
-                RuleCache(folder) if folder is not None and options.diff_base is None else None
-            )
-            result = run_rules(
-                corpus, rules, debug=options.debug, cache=rule_cache, deadline=deadline
-            )
-            # A rule stopped by its time box (a busy machine?) is tried again next time.
-            if run_cache is not None and not any(f.rule == INTERNAL_ERROR for f in result.findings):
-                run_cache.put(key, _record(result))
+            if result is None:
+                result = run_rules(
+                    corpus, rules, debug=options.debug, cache=rule_cache, deadline=deadline
+                )
+                # A rule stopped by its time box (a busy machine?) is tried again next time; a
+                # result with the change judged is a plain run's only when that found nothing.
+                if (
+                    run_cache is not None
+                    and not any(f.rule == INTERNAL_ERROR for f in result.findings)
+                    and (options.diff_base is None or not _judging_found(result))
+                ):
+                    run_cache.put(key, _record(result, _entries(corpus, result)))
     finally:
         if saved is not None:
             saved()  # the entries are written, also when the run is interrupted
     phase[0] = "comparing"
     return _compared(options, config, result, sources, corpus, base_entries)
+
+
+def _tree(root: Path, staged: bool) -> list[str]:
+    """Every file of the corpus folder, or, ``staged``, of git's index there (outside a git work
+    tree: of the folder)."""
+    if staged:
+        from .corpus import SKIPPED_FOLDERS
+        from .gitbase import tracked_listing
+
+        found = tracked_listing(root.resolve(), SKIPPED_FOLDERS)
+        if found is not None:
+            return found
+    return listing(root.resolve())
+
+
+def _overlaid_tree(tree: list[str], overlay: Mapping[str, str]) -> list[str]:
+    """The listing with the overlay's new files in it, in the walk's order."""
+    from .gitbase import walk_order
+
+    new = [
+        path
+        for path in overlay
+        if path not in tree and path and not path.startswith("/") and ".." not in path.split("/")
+    ]
+    return sorted([*tree, *new], key=walk_order) if new else tree
+
+
+@dataclass
+class _Caches:
+    """The caches of a run, which its base revision's lint shares: every key is made of
+    contents, never of where the files are."""
+
+    parse: ParseCache | None
+    rules: RuleCache | None
+    runs: RunCache | None
+    prepare: Callable[[Document], None] | None
+
+
+def _judged(
+    corpus: Corpus,
+    rules: dict[str, RuleInfo],
+    plain: RunResult | None,
+    debug: bool,
+    deadline: float | None,
+) -> RunResult | None:
+    """With a base: the result of a plain run on the same files, when the rules that judge the
+    change itself (``NEEDS_BASE``: compat-claim) find nothing in it. Every other rule reads the
+    head alone, so the whole result, waivers applied, is then the plain run's. None when it must
+    be made (no plain result, or a judging rule found something)."""
+    if plain is None:
+        return None
+    judging = {rule_id: info for rule_id, info in rules.items() if info.needs_base}
+    if not judging:
+        return plain
+    found = run_rules(corpus, judging, debug=debug, deadline=deadline, waivers=False)
+    return None if found.findings else plain
+
+
+def _judging_found(result: RunResult) -> bool:
+    """Whether a rule that reads the base found something (reported or waived): without it,
+    the result is the plain run's on the same files."""
+    judging = {rule_id for rule_id, info in result.rules.items() if info.needs_base}
+    return any(f.rule in judging or f.rule == INTERNAL_ERROR for f in result.findings) or any(
+        w.finding.rule in judging for w in result.waived
+    )
+
+
+def _entries(corpus: Corpus | None, result: RunResult) -> list[Entry] | None:
+    """The baseline entries of a result's findings (what a later run against this revision as
+    its base compares with), from the corpus they were found in."""
+    if corpus is None:
+        return None
+    return [entry_for(corpus, finding) for finding in result.findings]
 
 
 def _preparation(config: Config, options: Options, caching: bool) -> Callable[[Document], None]:
@@ -317,20 +413,42 @@ def _lint_base(
     config: Config,
     only_rules: tuple[str, ...] | None,
     deadline: float | None = None,
+    caches: _Caches | None = None,
 ) -> tuple[Corpus, list[Entry]]:
     """The corpus at git revision REF, loaded in a temporary worktree, and linted there unless
-    ``only_rules`` is None (rules may look at the worktree's files, so they run inside it)."""
+    ``only_rules`` is None (rules may look at the worktree's files, so they run inside it).
+
+    With ``caches``, the base is parsed and linted as a plain run on the same files would be: its
+    result is keyed by the files' contents (and the corpus root's path, not the worktree's: no
+    rule reads where the corpus is), so the run that checked this revision before it was
+    committed (the pre-commit hook, or ``speclint check``) answers for it."""
+    caches = caches or _Caches(None, None, None, None)
     try:
         with base_checkout(root, ref) as base_path:
             if not base_path.is_dir():
                 raise EngineError(f"{root} does not exist at {ref}: nothing to compare with")
-            base_corpus = Corpus.load(base_path, config)
+            tree = listing(base_path.resolve())
+            files = snapshot(base_path, config, tree)
+            base_corpus = Corpus.from_snapshot(
+                base_path, config, files, caches.parse, tree, caches.prepare
+            )
             if only_rules is None:
                 return base_corpus, []
+            key = run_key(root, config, files, only_rules, tree) if caches.runs else ""
+            del files
+            known = _recorded_entries(caches.runs.get(key)) if caches.runs else None
+            if known is not None:
+                return base_corpus, known
             base = run_rules(
-                base_corpus, select_rules(base_corpus, only_rules or None), deadline=deadline
+                base_corpus,
+                select_rules(base_corpus, only_rules or None),
+                deadline=deadline,
+                cache=caches.rules,
             )
-            return base_corpus, [entry_for(base_corpus, f) for f in base.findings]
+            entries = [entry_for(base_corpus, f) for f in base.findings]
+            if caches.runs is not None and not any(f.rule == INTERNAL_ERROR for f in base.findings):
+                caches.runs.put(key, _record(base, entries))
+            return base_corpus, entries
     except GitError as error:
         raise EngineError(str(error)) from None
 
@@ -344,9 +462,15 @@ def base_corpus(root: Path, ref: str, config: Config) -> Corpus:
 # --- the run cache's record of a result ---------------------------------------------------------
 
 
-def _record(result: RunResult) -> dict[str, Any]:
-    """The result as plain data for the run cache (rule descriptions without their code)."""
+def _record(result: RunResult, entries: list[Entry] | None = None) -> dict[str, Any]:
+    """The result as plain data for the run cache (rule descriptions without their code), with
+    the baseline entries of its findings when the corpus was at hand to make them."""
     return {
+        "entries": (
+            None
+            if entries is None
+            else [[e.id, e.rule, e.path, e.where, e.message] for e in entries]
+        ),
         "findings": list(result.findings),
         "waived": list(result.waived),
         "rules": [
@@ -355,6 +479,19 @@ def _record(result: RunResult) -> dict[str, Any]:
         ],
         "inventory": [[e.path, e.kind, e.dialect, e.reason] for e in result.inventory],
     }
+
+
+def _recorded_entries(record: dict[str, Any] | None) -> list[Entry] | None:
+    """The baseline entries a run record holds, or None (not a record, or made without them)."""
+    if record is None or _from_record(record) is None:
+        return None
+    entries = record.get("entries")
+    if not isinstance(entries, list) or not all(
+        isinstance(item, list) and len(item) == 5 and all(isinstance(v, str) for v in item)
+        for item in entries
+    ):
+        return None
+    return [Entry(*item) for item in entries]
 
 
 def _from_record(record: dict[str, Any] | None) -> RunResult | None:

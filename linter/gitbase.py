@@ -40,6 +40,47 @@ class GitError(Exception):
 # itself and makes no network call (SECURITY.md).
 _GIT_SAFETY = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
 _GIT_ENVIRONMENT = {"GIT_LFS_SKIP_SMUDGE": "1", "GIT_TERMINAL_PROMPT": "0"}
+# What git sets for a hook it runs (`git rev-parse --local-env-vars`): a relative GIT_INDEX_FILE
+# would make `git worktree add` write the base's index over the commit's, so every git speclint
+# runs finds its repository from the folder it runs in. The index of the commit being made is
+# read on purpose, by `tracked_listing` alone.
+_LOCAL_VARIABLES = frozenset(
+    {
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_CONFIG",
+        "GIT_CONFIG_PARAMETERS",
+        "GIT_CONFIG_COUNT",
+        "GIT_OBJECT_DIRECTORY",
+        "GIT_DIR",
+        "GIT_WORK_TREE",
+        "GIT_IMPLICIT_WORK_TREE",
+        "GIT_GRAFT_FILE",
+        "GIT_INDEX_FILE",
+        "GIT_NO_REPLACE_OBJECTS",
+        "GIT_REPLACE_REF_BASE",
+        "GIT_PREFIX",
+        "GIT_INTERNAL_SUPER_PREFIX",
+        "GIT_SHALLOW_FILE",
+        "GIT_COMMON_DIR",
+    }
+)
+
+
+def _environment(index: bool = False) -> dict[str, str]:
+    """The environment of a git that speclint runs; ``index``: with the index a calling git
+    named (``git commit -a`` and ``git commit FILE`` commit a temporary index), made absolute."""
+    environment = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in _LOCAL_VARIABLES
+        and not name.startswith("GIT_CONFIG_KEY_")
+        and not name.startswith("GIT_CONFIG_VALUE_")
+    }
+    named = os.environ.get("GIT_INDEX_FILE")
+    if index and named:
+        # git gives a hook the path relative to the folder it runs the hook in.
+        environment["GIT_INDEX_FILE"] = os.path.abspath(named)
+    return {**environment, **_GIT_ENVIRONMENT}
 
 
 def _git(cwd: Path, *args: str) -> str:
@@ -51,7 +92,7 @@ def _git(cwd: Path, *args: str) -> str:
             text=True,
             check=False,
             timeout=120,
-            env={**os.environ, **_GIT_ENVIRONMENT},
+            env=_environment(),
         )
     except FileNotFoundError:
         raise GitError("git is not installed, and --diff-base needs it") from None
@@ -77,7 +118,7 @@ def ignored(root: Path) -> tuple[frozenset[str], tuple[str, ...]]:
             capture_output=True,
             check=False,
             timeout=60,
-            env={**os.environ, **_GIT_ENVIRONMENT},
+            env=_environment(),
         )  # fmt: skip
     except (OSError, subprocess.TimeoutExpired):
         return frozenset(), ()
@@ -90,6 +131,62 @@ def ignored(root: Path) -> tuple[frozenset[str], tuple[str, ...]]:
     ]
     folders = tuple(sorted(name for name in names if name.endswith("/")))
     return frozenset(name for name in names if not name.endswith("/")), folders
+
+
+def head_commit(root: Path) -> str | None:
+    """The commit ``HEAD`` names in the repository holding ``root``; None outside a git work
+    tree, or before the first commit (there is nothing to compare a change with)."""
+    if _git_folder(root.resolve()) is None:
+        return None
+    try:
+        return _git(root, "rev-parse", "--verify", "--quiet", "HEAD^{commit}") or None
+    except GitError:
+        return None
+
+
+def tracked_listing(root: Path, skipped: frozenset[str]) -> list[str] | None:
+    """The files of the index (what the next commit holds) under ``root``, root-relative, in the
+    order :func:`speclint.corpus.listing` walks a folder in (a folder's files, then its
+    subfolders, each sorted), so a corpus listed from the index of a commit and one listed from a
+    checkout of that commit are keyed alike. Submodules (gitlinks) are not files here, nor is
+    anything under a ``skipped`` folder, nor a file deleted from the working tree but not from
+    the index. None when ``root`` is not in a git work tree or git cannot say."""
+    if _git_folder(root.resolve()) is None:
+        return None
+    try:
+        done = subprocess.run(
+            ["git", *_GIT_SAFETY, "ls-files", "-z", "--cached", "--stage", "--", "."],
+            cwd=root,
+            capture_output=True,
+            check=False,
+            timeout=60,
+            env=_environment(index=True),
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    found: set[str] = set()
+    for record in done.stdout.split(b"\0"):
+        # "<mode> <object> <stage>\t<path>"; a conflicted path has several stages.
+        meta, _, name = record.partition(b"\t")
+        if not name or meta.startswith(b"160000"):
+            continue
+        relative = os.fsdecode(name)
+        parts = relative.split("/")
+        if any(part in skipped for part in parts[:-1]) or parts[-1] == ".git":
+            continue
+        # As the walk: a symlink to a folder is not entered, a deleted file is not there.
+        if os.path.lexists(root / relative) and not (root / relative).is_dir():
+            found.add(relative)
+    return sorted(found, key=walk_order)
+
+
+def walk_order(relative: str) -> tuple[tuple[int, str], ...]:
+    """The sort key of the order ``speclint.corpus.walk`` lists files in."""
+    # os.walk, top-down with sorted names, yields a folder's files before its subfolders' files.
+    *folders, name = relative.split("/")
+    return (*((1, folder) for folder in folders), (0, name))
 
 
 @contextmanager

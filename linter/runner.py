@@ -436,9 +436,11 @@ def run_rules(
     time_box: float | None = DEFAULT_TIME_BOX,
     cache: RuleCache | None = None,
     deadline: float | None = None,
+    waivers: bool = True,
 ) -> RunResult:
-    """Every selected rule's findings, waivers applied. ``deadline`` (``time.monotonic()``) stops
-    the rules still running when the run's time limit comes (each is an ``internal-error``)."""
+    """Every selected rule's findings, waivers applied (unless ``waivers`` is false: the rules'
+    own findings). ``deadline`` (``time.monotonic()``) stops the rules still running when the
+    run's time limit comes (each is an ``internal-error``)."""
     from .validation import install_safe_patterns
 
     install_safe_patterns()  # every `pattern` a rule evaluates is time-limited
@@ -518,8 +520,11 @@ def run_rules(
     findings: list[Finding] = []
     for rule_id in selected:  # the catalog's order, whatever order the children finished in
         findings.extend(by_rule.get(rule_id, []))
-    kept, waived, problems = apply_waivers(corpus, dedupe(findings))
-    kept += problems
+    if waivers:
+        kept, waived, problems = apply_waivers(corpus, dedupe(findings))
+        kept += problems
+    else:
+        kept, waived, problems = dedupe(findings), [], []
     ran = dict(selected)
     if any(f.rule == INTERNAL_ERROR for f in kept):
         ran[INTERNAL_ERROR] = internal_error_info()

@@ -1,4 +1,8 @@
-"""speclint's published hook (.pre-commit-hooks.yaml) run by real pre-commit in a real git repo."""
+"""speclint's published hook (.pre-commit-hooks.yaml) run by real pre-commit in a real git repo.
+
+The hook is installed once per session from a snapshot of this checkout (what ``pre-commit
+try-repo`` does, kept so that every test reuses one hook environment), and is then run the way a
+spec author meets it: ``pre-commit install``, then ``git commit``."""
 
 from __future__ import annotations
 
@@ -6,51 +10,236 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from conftest import REPOSITORY, schema, write_files
 
-pytestmark = pytest.mark.slow
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed"),
+]
+
+IDENTITY = {
+    "GIT_AUTHOR_NAME": "Spec Author",
+    "GIT_AUTHOR_EMAIL": "author@example.org",
+    "GIT_COMMITTER_NAME": "Spec Author",
+    "GIT_COMMITTER_EMAIL": "author@example.org",
+}
 
 
-def git(*args: str, cwd: Path) -> None:
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True)
-
-
-def pre_commit(*args: str, cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+def git(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", *args],
+        ["git", *args],
         cwd=cwd,
+        check=True,
         capture_output=True,
+        text=True,
+        env={**os.environ, **IDENTITY},
+    )
+
+
+@pytest.fixture(scope="module")
+def hook_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str, Path]]:
+    """(a git repository holding this checkout as it is now, its commit, PRE_COMMIT_HOME)."""
+    base = tmp_path_factory.mktemp("hook")
+    shadow = base / "speclint"
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPOSITORY,
+        check=True,
+        capture_output=True,
+    ).stdout.split(b"\0")
+    for name in filter(None, listed):
+        source = REPOSITORY / os.fsdecode(name)
+        if source.is_file():
+            target = shadow / os.fsdecode(name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    git("init", "-q", cwd=shadow)
+    git("add", "-A", cwd=shadow)
+    git("commit", "-q", "-m", "speclint as it is being tested", cwd=shadow)
+    commit = git("rev-parse", "HEAD", cwd=shadow).stdout.strip()
+    yield shadow, commit, base / "pre-commit-home"
+
+
+def spec_repository(
+    root: Path, hook_home: tuple[Path, str, Path], files: dict[str, str | bytes], args: str = ""
+) -> dict[str, str]:
+    """A spec repository at ``root`` with speclint's hook in its .pre-commit-config.yaml and
+    installed as git's pre-commit hook; the environment to run git in."""
+    shadow, commit, home = hook_home
+    hook = "      - id: speclint\n" + (f"        args: [{args}]\n" if args else "")
+    write_files(
+        root,
+        {
+            ".pre-commit-config.yaml": (
+                f"repos:\n  - repo: {shadow.as_posix()}\n    rev: {commit}\n    hooks:\n{hook}"
+            ),
+            **files,
+        },
+    )
+    git("init", "-q", cwd=root)
+    env = {
+        **os.environ,
+        **IDENTITY,
+        "PRE_COMMIT_HOME": str(home),
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "NO_COLOR": "1",
+    }
+    subprocess.run(
+        [sys.executable, "-m", "pre_commit", "install"],
+        cwd=root,
+        check=True,
+        capture_output=True,
+        env=env,
+    )
+    return env
+
+
+def commit(root: Path, env: dict[str, str], message: str) -> subprocess.CompletedProcess[str]:
+    """``git add -A`` and ``git commit``, the hook deciding."""
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, env=env)
+    return subprocess.run(
+        ["git", "commit", "-q", "-m", message],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # git shows the hook's output on its standard error
         text=True,
         env=env,
         timeout=900,
     )
 
 
-@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-def test_hook_fails_on_a_defect_and_passes_after_the_fix(tmp_path: Path) -> None:
-    spec = tmp_path / "spec-repo"
-    write_files(spec, {"schemas/run.schema.json": schema(type="object", required="runId")})
-    git("init", "-q", cwd=spec)
-    git("add", "-A", cwd=spec)
-    home = tmp_path / "pre-commit-home"
-    # try-repo installs the hook from this checkout (including uncommitted changes) into its own
-    # virtualenv, exactly as a spec repository's `repos:` entry would.
-    failing = pre_commit(
-        "try-repo", str(REPOSITORY), "speclint", "--all-files", cwd=spec, home=home
-    )
-    assert failing.returncode == 1, failing.stdout + failing.stderr
-    assert "schema-invalid" in failing.stdout
-    assert "schemas/run.schema.json" in failing.stdout
+def head_message(root: Path) -> str:
+    return git("log", "-1", "--format=%s", cwd=root).stdout.strip()
 
-    (spec / "schemas/run.schema.json").write_text(schema(type="object", required=["runId"]))
-    git("add", "-A", cwd=spec)
-    passing = pre_commit(
-        "try-repo", str(REPOSITORY), "speclint", "--all-files", cwd=spec, home=home
+
+RUN_SNAPSHOT = schema(
+    title="RunSnapshot",
+    type="object",
+    properties={"runId": {"type": "string"}, "status": {"enum": ["queued", "running", "done"]}},
+)
+RUNS_PAGE = (
+    "# Runs\n\n`RunSnapshot.status` is one of `queued` | `running` | `done`.\n\n"
+    "A run starts queued.\n"
+)
+# A finding the repository already has when the hook is adopted: `required` is not an array.
+LEGACY = schema(type="object", required="legacyId")
+
+
+def test_the_hook_judges_the_commit_not_the_corpus(
+    tmp_path: Path, hook_home: tuple[Path, str, Path]
+) -> None:
+    root = tmp_path / "spec-repo"
+    env = spec_repository(
+        root,
+        hook_home,
+        {
+            "schemas/run-snapshot.schema.json": RUN_SNAPSHOT,
+            "schemas/legacy.schema.json": LEGACY,
+            "spec/runs.md": RUNS_PAGE,
+        },
     )
-    assert passing.returncode == 0, passing.stdout + passing.stderr
-    assert "Passed" in passing.stdout
+    # The first commit has nothing to be compared with: every finding is its own.
+    first = commit(root, env, "adopt speclint")
+    assert first.returncode == 1, first.stdout
+    assert "schema-invalid" in first.stdout and "schemas/legacy.schema.json" in first.stdout
+    assert "no commit to compare with" in first.stdout
+    git("commit", "-q", "--no-verify", "-m", "adopt speclint", cwd=root)
+
+    # A typo fixed in an unrelated page passes, though the corpus still has its old error.
+    (root / "spec/runs.md").write_text(RUNS_PAGE.replace("starts queued", "starts out queued"))
+    typo = commit(root, env, "typo")
+    assert typo.returncode == 0, typo.stdout
+    assert head_message(root) == "typo"
+    assert "1 finding was already present before this commit" in typo.stdout
+    assert "schemas/legacy.schema.json" not in typo.stdout
+
+    # A defect in the file the commit touches blocks it.
+    (root / "schemas/run-snapshot.schema.json").write_text(
+        RUN_SNAPSHOT.replace('"type": "object"', '"type": "objekt"')
+    )
+    touched = commit(root, env, "defect in the touched file")
+    assert touched.returncode == 1, touched.stdout
+    assert "schemas/run-snapshot.schema.json" in touched.stdout
+    assert "schema-invalid" in touched.stdout
+    assert head_message(root) == "typo"
+    (root / "schemas/run-snapshot.schema.json").write_text(RUN_SNAPSHOT)
+
+    # An enum value added to the schema: the drift lands on the prose page, which the commit does
+    # not touch, and blocks it all the same.
+    (root / "schemas/run-snapshot.schema.json").write_text(
+        RUN_SNAPSHOT.replace('"done"', '"done",\n          "failed"')
+    )
+    elsewhere = commit(root, env, "a status the prose does not list")
+    assert elsewhere.returncode == 1, elsewhere.stdout
+    assert "spec/runs.md:3:" in elsewhere.stdout
+    assert "[enum-drift]" in elsewhere.stdout and "`failed`" in elsewhere.stdout
+    assert head_message(root) == "typo"
+
+    # Fixed on both sides, it passes.
+    (root / "spec/runs.md").write_text(RUNS_PAGE.replace("| `done`.", "| `done` | `failed`."))
+    fixed = commit(root, env, "document the failed status")
+    assert fixed.returncode == 0, fixed.stdout
+    assert head_message(root) == "document the failed status"
+
+
+def test_strict_mode_blocks_on_every_finding_of_the_corpus(
+    tmp_path: Path, hook_home: tuple[Path, str, Path]
+) -> None:
+    root = tmp_path / "spec-repo"
+    env = spec_repository(
+        root,
+        hook_home,
+        {
+            "schemas/run-snapshot.schema.json": RUN_SNAPSHOT,
+            "schemas/legacy.schema.json": LEGACY,
+            "spec/runs.md": RUNS_PAGE,
+        },
+        args="--strict",
+    )
+    git("add", "-A", cwd=root)
+    git("commit", "-q", "--no-verify", "-m", "adopt speclint", cwd=root)
+    (root / "spec/runs.md").write_text(RUNS_PAGE.replace("starts queued", "starts out queued"))
+    typo = commit(root, env, "typo")
+    assert typo.returncode == 1, typo.stdout
+    assert "schemas/legacy.schema.json" in typo.stdout
+    assert head_message(root) == "adopt speclint"
+    (root / "schemas/legacy.schema.json").write_text(schema(type="object", required=["legacyId"]))
+    clean = commit(root, env, "typo and the legacy schema fixed")
+    assert clean.returncode == 0, clean.stdout
+
+
+def test_files_left_out_of_the_commit_are_not_judged(
+    tmp_path: Path, hook_home: tuple[Path, str, Path]
+) -> None:
+    root = tmp_path / "spec-repo"
+    env = spec_repository(
+        root,
+        hook_home,
+        {"schemas/run-snapshot.schema.json": RUN_SNAPSHOT, "spec/runs.md": RUNS_PAGE},
+    )
+    git("add", "-A", cwd=root)
+    git("commit", "-q", "--no-verify", "-m", "start", cwd=root)
+    # An untracked draft with an error and an unstaged broken edit: neither is in the commit.
+    (root / "schemas/draft.schema.json").write_text(LEGACY)
+    (root / "spec/runs.md").write_text(RUNS_PAGE.replace("starts queued", "starts out queued"))
+    subprocess.run(["git", "add", "spec/runs.md"], cwd=root, check=True)
+    (root / "schemas/run-snapshot.schema.json").write_text(RUN_SNAPSHOT.replace("object", "objekt"))
+    done = subprocess.run(
+        ["git", "commit", "-q", "-m", "typo only"],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stdout
+    assert head_message(root) == "typo only"
+    # pre-commit put the unstaged edit back; the draft is still there.
+    assert "objekt" in (root / "schemas/run-snapshot.schema.json").read_text()
+    assert (root / "schemas/draft.schema.json").is_file()
