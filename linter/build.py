@@ -14,6 +14,9 @@ is, with a warning, since speclint never fetches.
 document's URI, so ``common.schema.json#/$defs/Id`` no longer resolves in its output; it is not
 used here. Each bundle built here is checked to resolve every local ``$ref`` on its own.)
 
+Each OpenAPI 3.x / AsyncAPI document is bundled into one file as well (``speclint.api_bundle``);
+one that cannot be (an unresolved ``$ref``) is "not built", and ``--check`` fails on it.
+
 The catalog (``catalog.json``) maps each ``$id`` to its file, title, role and draft.
 ``speclint build --check`` builds in memory and compares with the output folder: a stale,
 missing or extra file fails the check, the pattern that keeps generated artifacts honest.
@@ -67,6 +70,10 @@ class BuildResult:
     files: dict[str, str] = field(default_factory=dict)  # output-relative path -> text
     problems: list[BuildProblem] = field(default_factory=list)
     bundles: dict[str, Any] = field(default_factory=dict)  # corpus path -> bundled schema
+    # corpus path of an API document -> its single-file bundle (plain data), and its output path
+    api_bundles: dict[str, Any] = field(default_factory=dict)
+    api_outputs: dict[str, str] = field(default_factory=dict)
+    api_not_built: list[str] = field(default_factory=list)  # API documents that could not be
 
 
 @dataclass(frozen=True)
@@ -243,9 +250,12 @@ def _unresolved(schema: dict[str, Any], path: str) -> str | None:
     return None
 
 
-def build(corpus: Corpus) -> BuildResult:
-    """Every selected schema bundled, and the catalog, as output-relative path -> text."""
+def build(corpus: Corpus, dereferenced: bool = False) -> BuildResult:
+    """Every selected schema bundled, every OpenAPI/AsyncAPI document bundled into one file
+    (``speclint.api_bundle``; ``dereferenced``: with no ``$ref`` left), and the catalog, as
+    output-relative path -> text."""
     result = BuildResult()
+    _build_api(corpus, result, dereferenced)
     catalog: dict[str, Any] = {}
     for document in selected(corpus):
         built, problems = bundle(corpus, document)
@@ -272,6 +282,37 @@ def build(corpus: Corpus) -> BuildResult:
         }
     )
     return result
+
+
+def _build_api(corpus: Corpus, result: BuildResult, dereferenced: bool) -> None:
+    from .api_bundle import BundleError, api_documents, bundle_api, dereference, render_bundle
+
+    for document in api_documents(corpus):
+        try:
+            built = bundle_api(corpus, document)
+            if dereferenced:
+                built.tree = dereference(built.tree)
+        except BundleError as error:
+            result.problems.append(BuildProblem(document.path, str(error), True))
+            result.api_not_built.append(document.path)
+            continue
+        for note in built.renamed:
+            result.problems.append(BuildProblem(document.path, f"renamed: {note}", False))
+        for remote in built.kept_remote:
+            result.problems.append(
+                BuildProblem(
+                    document.path,
+                    f"remote `$ref` kept (speclint never fetches; map it with [ref-map] to "
+                    f"bundle it): {remote}",
+                    False,
+                )
+            )
+        extension, text = render_bundle(built, corpus.config.build_api_format)
+        stem = document.path.rsplit(".", 1)[0]
+        output = f"{stem}{extension}"
+        result.files[output] = text
+        result.api_bundles[document.path] = built.plain()
+        result.api_outputs[document.path] = output
 
 
 # --- the output folder ----------------------------------------------------------------------------

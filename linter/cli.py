@@ -373,8 +373,14 @@ def show_changes(path: Path, diff_base: str, only_breaking: bool) -> None:
     type=click.Path(path_type=Path, file_okay=False),
     help="Output folder (default: [build] output in the configuration, else PATH/build).",
 )
-def build_command(path: Path, check_only: bool, output: Path | None) -> None:
-    """Bundle each schema of PATH into a self-contained 2020-12 schema, with a catalog."""
+@click.option(
+    "--dereference",
+    is_flag=True,
+    help="Write the API bundles with no $ref at all (fails on a recursive schema).",
+)
+def build_command(path: Path, check_only: bool, output: Path | None, dereference: bool) -> None:
+    """Bundle each schema of PATH into a self-contained 2020-12 schema, with a catalog, and each
+    OpenAPI 3.x / AsyncAPI document into a single file."""
     from .build import BuildError, build, output_folder, staleness, write
     from .writing import OutputError
 
@@ -384,7 +390,7 @@ def build_command(path: Path, check_only: bool, output: Path | None) -> None:
     except BuildError as error:
         fail(str(error))
     shown_folder = (output if output is not None else path / corpus.config.build_output).as_posix()
-    result = _engine(lambda: build(corpus), False)
+    result = _engine(lambda: build(corpus, dereferenced=dereference), False)
     shown: dict[tuple[str, bool], list[str]] = {}
     for problem in result.problems:
         shown.setdefault((problem.path, problem.fatal), []).append(problem.message)
@@ -392,14 +398,24 @@ def build_command(path: Path, check_only: bool, output: Path | None) -> None:
         more = f" (and {len(messages) - 1} more)" if len(messages) > 1 else ""
         label = "not built" if fatal else "warning"
         click.echo(f"speclint: {label}: {schema_path}: {messages[0]}{more}", err=True)
-    built = len(result.bundles)
+    built = len(result.bundles) + len(result.api_bundles)
     if check_only:
         state = staleness(result, folder)
-        if state.clean:
+        if result.api_not_built:
+            # An API document is what a spec repository publishes: one that cannot be bundled
+            # is a broken publication, not a skipped file.
+            click.echo(
+                f"speclint: {len(result.api_not_built)} API document(s) could not be bundled "
+                f"({', '.join(result.api_not_built)}): see above",
+                err=True,
+            )
+        if state.clean and not result.api_not_built:
             click.echo(
                 f"speclint: {shown_folder}: {built} bundle(s) and the catalog are up to date"
             )
             return
+        if state.clean:
+            sys.exit(1)
         for label, paths in (
             ("missing", state.missing),
             ("stale", state.stale),

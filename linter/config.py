@@ -34,6 +34,8 @@ Keys (all optional)::
     [build]                                # speclint build
     output = "build"                       # folder for bundles and catalog.json (never linted)
     schemas = ["schemas/**/*.json"]        # which schemas to bundle (default: every schema)
+    api-format = "json"                    # the API documents' bundles: yaml | json (default:
+                                           # the source's)
 
 In ``speclint.toml`` the keys are top-level; in ``pyproject.toml`` they sit under
 ``[tool.speclint]`` (sub-tables ``[tool.speclint.rules]`` and so on).
@@ -123,6 +125,7 @@ class Config:
     waivers: tuple[Mapping[str, Any], ...] = ()  # [[waivers]] tables, see speclint.waivers
     build_output: str = "build"  # relative to the corpus root; excluded from discovery
     build_schemas: tuple[str, ...] = ()  # globs of the schemas to bundle; empty: all
+    build_api_format: str = "source"  # the API bundles' format: source | yaml | json
     # [instances]: glob of data files -> the schema they follow (a corpus path), as
     # check-jsonschema's --schemafile says it for files that do not name their schema.
     instances: Mapping[str, str] = field(default_factory=dict)
@@ -320,9 +323,15 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
     schemas = build.get("schemas", [])
     if not isinstance(schemas, list) or not all(isinstance(v, str) for v in schemas):
         raise ConfigError(f"{where}: build.schemas must be a list of glob strings")
+    api_format = build.get("api-format", "source")
+    if api_format not in ("source", "yaml", "json"):
+        raise ConfigError(
+            f'{where}: build.api-format must be "yaml" or "json" (default: the source\'s format)'
+        )
     return Config(
         build_output=output.strip("/"),
         build_schemas=tuple(schemas),
+        build_api_format=str(api_format),
         instances=dict(instances),
         versions=versions,
         fixtures=globs("fixtures", DEFAULT_FIXTURES),

@@ -31,6 +31,11 @@ def copy_of_bundled(tmp_path: Path) -> Path:
 
 def test_check_passes_after_build_and_fails_after_a_schema_edit(tmp_path: Path) -> None:
     corpus = copy_of_bundled(tmp_path)
+    # The one schema the bundled OpenAPI document references and lacks (a seeded unresolved-ref):
+    # an API document that cannot be bundled fails --check on its own (tests/test_api_bundle.py).
+    (corpus / "schemas/run-page.schema.json").write_text(
+        '{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "RunPage"}\n'
+    )
     before = cli("build", str(corpus), "--check")
     assert (
         before.returncode == 1 and f"{corpus.as_posix()}/build/{CATALOG}: missing" in before.stdout
@@ -57,17 +62,17 @@ def test_check_passes_after_build_and_fails_after_a_schema_edit(tmp_path: Path) 
 
     # A schema that is gone leaves its bundle behind (extra); a file the build never wrote is
     # not the build's business: it is neither reported nor touched.
-    (corpus / "schemas/heartbeat-ack.schema.json").unlink()
+    (corpus / "schemas/heartbeat.schema.json").unlink()  # no API document reaches it
     (corpus / "build/schemas/notes.json").write_text("{}\n")
     (corpus / "build/schemas/error.schema.json").unlink()
     worse = cli("build", str(corpus), "--check")
-    assert "build/schemas/heartbeat-ack.schema.json: extra" in worse.stdout
+    assert "build/schemas/heartbeat.schema.json: extra" in worse.stdout
     assert "error.schema.json: missing" in worse.stdout
     assert "notes.json" not in worse.stdout
     rebuilt = cli("build", str(corpus))
     assert rebuilt.returncode == 0 and "removed 1 it no longer builds" in rebuilt.stdout
     assert cli("build", str(corpus), "--check").returncode == 0
-    assert not (corpus / "build/schemas/heartbeat-ack.schema.json").exists()
+    assert not (corpus / "build/schemas/heartbeat.schema.json").exists()
     assert (corpus / "build/schemas/notes.json").read_text() == "{}\n"
 
 

@@ -66,6 +66,13 @@ def bundled_files() -> dict[str, str | bytes]:
     }
 
 
+def buildable_files() -> dict[str, str | bytes]:
+    """The bundled corpus with the one schema its OpenAPI document references and lacks (a
+    seeded unresolved-ref): every API document builds, so `build --check` can pass."""
+    page = '{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "RunPage"}\n'
+    return {**bundled_files(), "schemas/run-page.schema.json": page}
+
+
 def snapshot_of(folder: Path) -> dict[str, bytes | str]:
     """Every file (bytes) and symlink (its target) under ``folder``, without following links."""
     found: dict[str, bytes | str] = {}
@@ -193,7 +200,7 @@ def test_a_committed_cache_symlink_is_neither_written_nor_emptied(tmp_path: Path
 
 
 def test_build_never_deletes_or_changes_files_it_did_not_write(tmp_path: Path) -> None:
-    corpus = write_files(tmp_path / "spec", bundled_files())
+    corpus = write_files(tmp_path / "spec", buildable_files())
     out = write_files(
         tmp_path / "dist",
         {"package.json": '{"name": "schemas"}\n', "deep/nested/settings.json": '{"a": 1}\n'},
@@ -202,12 +209,12 @@ def test_build_never_deletes_or_changes_files_it_did_not_write(tmp_path: Path) -
     for _ in range(2):
         done = cli("build", str(corpus), "-o", str(out))
         assert done.returncode == 0, done.stderr
-    (corpus / "schemas/heartbeat-ack.schema.json").unlink()  # its bundle is now stale output
+    (corpus / "schemas/heartbeat.schema.json").unlink()  # its bundle is now stale output
     done = cli("build", str(corpus), "-o", str(out))
     assert done.returncode == 0 and "removed 1" in done.stdout
     after = snapshot_of(out)
     assert {k: after.get(k) for k in theirs} == theirs
-    assert "schemas/heartbeat-ack.schema.json" not in after
+    assert "schemas/heartbeat.schema.json" not in after
     assert cli("build", str(corpus), "-o", str(out), "--check").returncode == 0
 
 
@@ -751,7 +758,7 @@ def test_a_full_disk_is_a_clear_error_and_leaves_the_old_output(tmp_path: Path) 
 
 
 def test_a_torn_bundle_is_stale_not_a_crash(tmp_path: Path) -> None:
-    corpus = write_files(tmp_path / "spec", bundled_files())
+    corpus = write_files(tmp_path / "spec", buildable_files())
     assert cli("build", str(corpus)).returncode == 0
     bundle = corpus / "build/schemas/common.schema.json"
     bundle.write_bytes(bundle.read_bytes()[:50] + b"\xff\xfe")
