@@ -178,9 +178,13 @@ def bundle_api(corpus: Corpus, document: Document) -> ApiBundle:
         used.add(name)
         names[target] = (kind, name)
 
+    by_file: dict[str, list[tuple[str, tuple[str, str]]]] = {}
+    for (root_path, root_pointer), named in names.items():
+        by_file.setdefault(root_path, []).append((root_pointer, named))
+
     def rewritten(path: str, pointer: str) -> str:
-        for (root_path, root_pointer), (kind, name) in names.items():
-            if root_path == path and _within(pointer, root_pointer):
+        for root_pointer, (kind, name) in by_file.get(path, []):
+            if _within(pointer, root_pointer):
                 rest = pointer[len(root_pointer) :]
                 return f"#{join_pointer(join_pointer('/components', kind), name)}{rest}"
         raise AssertionError(f"no component for {path}#{pointer}")  # every target has a root

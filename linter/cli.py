@@ -18,6 +18,8 @@ from . import __version__
 
 if TYPE_CHECKING:
     from .corpus import Corpus
+    from .engine import Outcome
+    from .reporters import Gate, Report
 
 FORMAT_NAMES = ("text", "json", "sarif", "markdown", "github", "afp")
 
@@ -36,6 +38,34 @@ CORPUS_PATH = click.argument(
     default=".",
     required=False,
 )
+
+
+# Options that `check` and `hook` share.
+FAIL_ON = click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "info"]),
+    default=None,
+    help="Lowest severity that makes the exit code 1 (default: from config, else error).",
+)
+CONFIG_PATH = click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Configuration file (default: speclint.toml or pyproject.toml in PATH).",
+)
+COLOR = click.option(
+    "--color/--no-color",
+    default=None,
+    help="Colour the text report (default: when stdout is a terminal).",
+)
+TIME_LIMIT = click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="SECONDS",
+    help="Time limit of the whole run (default: SPECLINT_TIME_LIMIT, else 900; 0: none).",
+)
+DEBUG = click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 
 
 def fail(message: str) -> NoReturn:
@@ -66,26 +96,12 @@ def main() -> None:
     type=click.Path(path_type=Path, dir_okay=False),
     help="File for the --format at the same position (formats without one go to stdout).",
 )
-@click.option(
-    "--fail-on",
-    type=click.Choice(["error", "warning", "info"]),
-    default=None,
-    help="Lowest severity that makes the exit code 1 (default: from config, else error).",
-)
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Configuration file (default: speclint.toml or pyproject.toml in PATH).",
-)
+@FAIL_ON
+@CONFIG_PATH
 @click.option(
     "--rule", "only_rules", multiple=True, metavar="ID", help="Run only this rule (repeatable)."
 )
-@click.option(
-    "--color/--no-color",
-    default=None,
-    help="Colour the text report (default: when stdout is a terminal).",
-)
+@COLOR
 @click.option(
     "--progress/--no-progress",
     default=None,
@@ -109,14 +125,8 @@ def main() -> None:
     default=True,
     help="Reuse results and parses of unchanged files from the user's cache (default: on).",
 )
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0),
-    default=None,
-    metavar="SECONDS",
-    help="Time limit of the whole run (default: SPECLINT_TIME_LIMIT, else 900; 0: none).",
-)
-@click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+@TIME_LIMIT
+@DEBUG
 def check(
     path: Path,
     formats: tuple[str, ...],
@@ -134,10 +144,8 @@ def check(
 ) -> None:
     """Check the spec corpus at PATH (default: the current directory)."""
     from .engine import Options, lint
-    from .findings import Severity
-    from .inventory import checked_anything, nothing_found
     from .progress import TerminalProgress
-    from .reporters import Report, renderer
+    from .reporters import renderer
 
     formats = formats or ("text",)
     if len(outputs) > len(formats):
@@ -158,36 +166,57 @@ def check(
     outcome = _engine(lambda: lint(path, options), debug)
     for note in outcome.notes:
         click.echo(f"speclint: {note}" if not note.startswith("  ") else note, err=True)
-    if not checked_anything(outcome.result.inventory):
-        # A gate that passes a repository it did not understand gives a false all-clear: as
-        # ESLint does for files no pattern matched, say so and fail (issue 14).
-        fail(nothing_found(path.as_posix().rstrip("/") or ".", outcome.result.inventory))
-    findings = outcome.findings
-    threshold = Severity.parse(fail_on) if fail_on else outcome.config.fail_on
-    use_color = (
-        color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ)
-    )
-    shown_root = path.as_posix().rstrip("/") or "."
+    shown_root = _understood(path, outcome)
+    use_color = _use_color(color)
     for index, name in enumerate(formats):
         destination = outputs[index] if index < len(outputs) else None
-        report = Report(
-            findings=findings,
-            rules=outcome.result.rules,
-            sources=outcome.sources,
-            root=shown_root,
-            tool_version=__version__,
-            color=use_color and destination is None and name == "text",
-            waived=tuple(outcome.result.waived),
-            gate=outcome.gate,
-            checked=outcome.result.inventory,
-        )
-        text = renderer(name)(report)
+        coloured = use_color and destination is None and name == "text"
+        text = renderer(name)(_report(outcome, shown_root, coloured, outcome.gate))
         if destination is None:
             click.echo(text, nl=False)
         else:
             _write(destination, text)
-    failing = any(f.severity >= threshold for f in findings)
-    sys.exit(1 if failing else 0)
+    sys.exit(_exit_code(outcome, fail_on))
+
+
+def _understood(path: Path, outcome: Outcome) -> str:
+    """How the corpus root is shown; a usage error when nothing in it could be checked."""
+    from .inventory import checked_anything, nothing_found
+
+    shown_root = path.as_posix().rstrip("/") or "."
+    if not checked_anything(outcome.result.inventory):
+        # A gate that passes a repository it did not understand gives a false all-clear: as
+        # ESLint does for files no pattern matched, say so and fail (issue 14).
+        fail(nothing_found(shown_root, outcome.result.inventory))
+    return shown_root
+
+
+def _use_color(color: bool | None) -> bool:
+    return color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+
+
+def _report(outcome: Outcome, shown_root: str, color: bool, gate: Gate | None) -> Report:
+    from .reporters import Report
+
+    return Report(
+        findings=outcome.findings,
+        rules=outcome.result.rules,
+        sources=outcome.sources,
+        root=shown_root,
+        tool_version=__version__,
+        color=color,
+        waived=tuple(outcome.result.waived),
+        gate=gate,
+        checked=outcome.result.inventory,
+    )
+
+
+def _exit_code(outcome: Outcome, fail_on: str | None) -> int:
+    """1 when a reported finding is at or above --fail-on (else the configuration's)."""
+    from .findings import Severity
+
+    threshold = Severity.parse(fail_on) if fail_on else outcome.config.fail_on
+    return 1 if any(f.severity >= threshold for f in outcome.findings) else 0
 
 
 @main.command(name="hook")
@@ -197,27 +226,11 @@ def check(
     is_flag=True,
     help="Fail on every finding of the corpus, not only on those the commit introduces.",
 )
-@click.option(
-    "--fail-on",
-    type=click.Choice(["error", "warning", "info"]),
-    default=None,
-    help="Lowest severity that blocks the commit (default: from config, else error).",
-)
-@click.option(
-    "--config",
-    "config_path",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Configuration file (default: speclint.toml or pyproject.toml in PATH).",
-)
-@click.option("--color/--no-color", default=None, help="Colour the findings (default: on a tty).")
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0),
-    default=None,
-    metavar="SECONDS",
-    help="Time limit of the whole run (default: SPECLINT_TIME_LIMIT, else 900; 0: none).",
-)
-@click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+@FAIL_ON
+@CONFIG_PATH
+@COLOR
+@TIME_LIMIT
+@DEBUG
 def commit_hook(
     path: Path,
     strict: bool,
@@ -232,10 +245,8 @@ def commit_hook(
     introduces against HEAD, wherever they land. Findings that were already there are counted,
     not shown. --strict fails on every finding instead."""
     from .engine import Options, lint
-    from .findings import Severity
     from .gitbase import head_commit
-    from .inventory import checked_anything, nothing_found
-    from .reporters import Report, renderer
+    from .reporters import renderer
 
     base = None if strict else head_commit(path)
     options = Options(
@@ -246,23 +257,9 @@ def commit_hook(
         debug=debug,
     )
     outcome = _engine(lambda: lint(path, options), debug)
-    shown_root = path.as_posix().rstrip("/") or "."
-    if not checked_anything(outcome.result.inventory):
-        fail(nothing_found(shown_root, outcome.result.inventory))
-    use_color = (
-        color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ)
-    )
-    report = Report(
-        findings=outcome.findings,
-        rules=outcome.result.rules,
-        sources=outcome.sources,
-        root=shown_root,
-        tool_version=__version__,
-        color=use_color,
-        waived=tuple(outcome.result.waived),
-        checked=outcome.result.inventory,
-    )
-    click.echo(renderer("text")(report), nl=False)
+    shown_root = _understood(path, outcome)
+    # The new findings only, listed plainly: the gate's sections are for reviewers' reports.
+    click.echo(renderer("text")(_report(outcome, shown_root, _use_color(color), None)), nl=False)
     if outcome.gate is not None:
         known, fixed = len(outcome.gate.known), len(outcome.gate.fixed)
         if known:
@@ -280,8 +277,7 @@ def commit_hook(
             "every finding is the commit's",
             err=True,
         )
-    threshold = Severity.parse(fail_on) if fail_on else outcome.config.fail_on
-    sys.exit(1 if any(f.severity >= threshold for f in outcome.findings) else 0)
+    sys.exit(_exit_code(outcome, fail_on))
 
 
 @main.command(name="lsp")

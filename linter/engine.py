@@ -202,7 +202,10 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
                     and not any(f.rule == INTERNAL_ERROR for f in result.findings)
                     and (options.diff_base is None or not _judging_found(result))
                 ):
-                    run_cache.put(key, _record(result, _entries(corpus, result)))
+                    # With the findings' baseline entries: a later run against these files as
+                    # its base compares with them, unparsed.
+                    entries = [entry_for(corpus, finding) for finding in result.findings]
+                    run_cache.put(key, _record(result, entries))
     finally:
         if saved is not None:
             saved()  # the entries are written, also when the run is interrupted
@@ -270,17 +273,9 @@ def _judging_found(result: RunResult) -> bool:
     """Whether a rule that reads the base found something (reported or waived): without it,
     the result is the plain run's on the same files."""
     judging = {rule_id for rule_id, info in result.rules.items() if info.needs_base}
-    return any(f.rule in judging or f.rule == INTERNAL_ERROR for f in result.findings) or any(
+    return any(f.rule in judging for f in result.findings) or any(
         w.finding.rule in judging for w in result.waived
     )
-
-
-def _entries(corpus: Corpus | None, result: RunResult) -> list[Entry] | None:
-    """The baseline entries of a result's findings (what a later run against this revision as
-    its base compares with), from the corpus they were found in."""
-    if corpus is None:
-        return None
-    return [entry_for(corpus, finding) for finding in result.findings]
 
 
 def _preparation(config: Config, options: Options, caching: bool) -> Callable[[Document], None]:

@@ -418,21 +418,16 @@ def server() -> SpeclintServer:
         ls.root = Path(root).resolve()
         ls.schedule()
 
-    @ls.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: SpeclintServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.schedule()
+    def changed(ls: SpeclintServer, params: object) -> None:
+        ls.schedule()  # on close too: the file on disk counts again
 
-    @ls.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: SpeclintServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.schedule()
-
-    @ls.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: SpeclintServer, params: types.DidSaveTextDocumentParams) -> None:
-        ls.schedule()
-
-    @ls.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: SpeclintServer, params: types.DidCloseTextDocumentParams) -> None:
-        ls.schedule()  # the file on disk counts again
+    for event in (
+        types.TEXT_DOCUMENT_DID_OPEN,
+        types.TEXT_DOCUMENT_DID_CHANGE,
+        types.TEXT_DOCUMENT_DID_SAVE,
+        types.TEXT_DOCUMENT_DID_CLOSE,
+    ):
+        ls.feature(event)(changed)
 
     @ls.feature(types.TEXT_DOCUMENT_HOVER)
     def hover(ls: SpeclintServer, params: types.HoverParams) -> types.Hover | None:

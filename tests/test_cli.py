@@ -34,7 +34,9 @@ GOOD_OPENAPI = textwrap.dedent(
 )
 
 
-def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def cli(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run speclint in a child process, as a user (and pre-commit) would."""
     return subprocess.run(
         [sys.executable, "-m", "speclint", *args],
@@ -42,6 +44,7 @@ def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         text=True,
         cwd=cwd,
         timeout=300,
+        env=env,
     )
 
 

@@ -7,12 +7,15 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from test_cli import cli
+from test_compat_claim import STREAM_MODES
+from test_compat_claim import pull_request as compat_pull_request
+from test_diff_base import git
 
-from conftest import BUNDLED_CORPUS, write_files
+from conftest import write_files
 from speclint import engine
 from speclint.corpus import SKIPPED_FOLDERS, listing
 from speclint.gitbase import head_commit, tracked_listing
@@ -20,26 +23,9 @@ from speclint.gitbase import head_commit, tracked_listing
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
 
-def git(cwd: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return done.stdout.strip()
-
-
 def speclint(cwd: Path, cache: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "speclint", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=300,
-        env={**os.environ, "SPECLINT_CACHE_DIR": str(cache)},
-    )
+    """speclint in a child process with a cache folder of the test's own."""
+    return cli(*args, cwd=cwd, env={**os.environ, "SPECLINT_CACHE_DIR": str(cache)})
 
 
 def test_the_index_is_listed_in_the_order_a_checkout_is_walked(tmp_path: Path) -> None:
@@ -75,23 +61,9 @@ def test_the_index_is_listed_in_the_order_a_checkout_is_walked(tmp_path: Path) -
 def pull_request(tmp_path: Path, compatibility: str) -> Path:
     """The bundled corpus as a base commit, and a head that removes a request enum value while
     its RFC claims ``compatibility`` (compat-claim fires on "additive")."""
-    repo = tmp_path / "spec-repo"
-    shutil.copytree(BUNDLED_CORPUS, repo / "corpus")
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "base")
-    options = repo / "corpus/schemas/run-options.schema.json"
-    text = options.read_text()
-    assert '"enum": ["updates", "values", "messages"]' in text
-    options.write_text(text.replace(', "messages"]', "]", 1))
-    rfc = repo / "corpus/rfcs/0001-run-cancellation.md"
-    rfc.write_text(
-        rfc.read_text()
-        .replace("| Compatibility | additive |", f"| Compatibility | {compatibility} |")
-        .replace("| Updated | 2026-02-20 |", "| Updated | 2026-03-20 |")
+    return compat_pull_request(
+        tmp_path, (STREAM_MODES, '"enum": ["updates", "values"]'), compatibility
     )
-    git(repo, "commit", "-q", "-am", "RFC 0001: change run options")
-    return repo
 
 
 @pytest.mark.parametrize("compatibility", ["additive", "breaking"])
