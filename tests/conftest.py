@@ -6,6 +6,7 @@ import atexit
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -43,6 +44,45 @@ def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
         else:
             target.write_text(content, encoding="utf-8")
     return root
+
+
+def snapshot_checkout(destination: Path) -> str:
+    """A git repository at ``destination`` holding this checkout as it is now (its tracked and
+    untracked, not ignored, files) in one commit, the way a fresh clone would have it; the commit id.
+    Tests install speclint from it as a user installs from a clone."""
+    identity = {
+        "GIT_AUTHOR_NAME": "speclint tests",
+        "GIT_AUTHOR_EMAIL": "tests@speclint.invalid",
+        "GIT_COMMITTER_NAME": "speclint tests",
+        "GIT_COMMITTER_EMAIL": "tests@speclint.invalid",
+    }
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args],
+            cwd=destination,
+            check=True,
+            capture_output=True,
+            text=True,
+            env={**os.environ, **identity},
+        ).stdout
+
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPOSITORY,
+        check=True,
+        capture_output=True,
+    ).stdout.split(b"\0")
+    for name in filter(None, listed):
+        source = REPOSITORY / os.fsdecode(name)
+        if source.is_file():
+            target = destination / os.fsdecode(name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "speclint as it is being tested")
+    return git("rev-parse", "HEAD").strip()
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPOSITORY, schema, write_files
+from conftest import schema, snapshot_checkout, write_files
 
 pytestmark = [
     pytest.mark.slow,
@@ -46,22 +46,7 @@ def hook_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, 
     """(a git repository holding this checkout as it is now, its commit, PRE_COMMIT_HOME)."""
     base = tmp_path_factory.mktemp("hook")
     shadow = base / "speclint"
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=REPOSITORY,
-        check=True,
-        capture_output=True,
-    ).stdout.split(b"\0")
-    for name in filter(None, listed):
-        source = REPOSITORY / os.fsdecode(name)
-        if source.is_file():
-            target = shadow / os.fsdecode(name)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
-    git("init", "-q", cwd=shadow)
-    git("add", "-A", cwd=shadow)
-    git("commit", "-q", "-m", "speclint as it is being tested", cwd=shadow)
-    commit = git("rev-parse", "HEAD", cwd=shadow).stdout.strip()
+    commit = snapshot_checkout(shadow)
     yield shadow, commit, base / "pre-commit-home"
 
 
