@@ -21,12 +21,13 @@ import hashlib
 import json
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from .corpus import Corpus
 from .findings import Finding
-from .reading import LoadProblem, read_raw
+from .reading import LoadProblem, read_named
 
 FORMAT_VERSION = 1
 
@@ -84,10 +85,13 @@ _ID = re.compile(r"[0-9a-f]{24}")
 _FIELDS = {"id": True, "rule": True, "path": True, "where": False, "message": False}
 
 
-def load(path: Path) -> list[Entry]:
-    """The entries of a baseline file; :class:`BaselineError` names what is wrong with it."""
-    where = path.absolute()
-    raw = read_raw(Path(where.anchor), str(where.relative_to(where.anchor)))
+def load(path: Path, root: Path | None = None) -> list[Entry]:
+    """The entries of a baseline file; :class:`BaselineError` names what is wrong with it.
+
+    With ``root``, the corpus root: a baseline path in the corpus is read as a corpus file, so a
+    committed link out of the root is refused (:func:`speclint.reading.read_named`). A message
+    names a place in the file, never a value from it: the file may not be the user's to show."""
+    raw = read_named(root if root is not None else Path(path.absolute().anchor), path)
     if isinstance(raw, LoadProblem):
         if not path.exists() and not path.is_symlink():
             raise BaselineError(
@@ -96,20 +100,29 @@ def load(path: Path) -> list[Entry]:
         raise BaselineError(f"{path}: {raw.message}")
     try:
         document = json.loads(raw.decode("utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise BaselineError(f"{path}: not a speclint baseline ({error})") from None
+    except UnicodeDecodeError as error:
+        raise BaselineError(
+            f"{path}: not a speclint baseline (not UTF-8 at byte {error.start})"
+        ) from None
+    except json.JSONDecodeError as error:
+        raise BaselineError(
+            f"{path}: not a speclint baseline (not JSON: {error.msg} at line {error.lineno}, "
+            f"column {error.colno})"
+        ) from None
+    except RecursionError:
+        raise BaselineError(
+            f"{path}: not a speclint baseline (nested too deep to read; a baseline is one level "
+            "of entries)"
+        ) from None
     version = document.get("speclint-baseline") if isinstance(document, dict) else None
     if type(version) is not int or version != FORMAT_VERSION:
         raise BaselineError(
             f'{path}: not a speclint baseline of format {FORMAT_VERSION} (`"speclint-baseline": '
-            f"{FORMAT_VERSION}` expected, found {json.dumps(version)}); write it again with "
-            "`speclint baseline write`"
+            f"{FORMAT_VERSION}` expected); write it again with `speclint baseline write`"
         )
     items = document.get("entries")
     if not isinstance(items, list):
-        raise BaselineError(
-            f"{path}: `entries` must be a list of findings (found {json.dumps(items)[:40]})"
-        )
+        raise BaselineError(f"{path}: `entries` must be a list of findings")
     entries = []
     for index, item in enumerate(items):
         if not isinstance(item, dict):
@@ -144,26 +157,50 @@ class Applied:
     fixed: list[Entry]  # baseline entries nothing matched any more: the baseline can shrink
 
 
-def _identity(entry: Entry) -> tuple[str, str, str, str]:
+def baseline_identity(entry: Entry) -> tuple[str, ...]:
     # Every field a reviewer reads, not the hash alone: an entry rewritten to another rule or file
     # keeps its `id` but no longer matches anything (issue 13).
     return (entry.id, entry.rule, entry.path, entry.where)
 
 
-def apply(corpus: Corpus, findings: list[Finding], entries: list[Entry]) -> Applied:
-    remaining = Counter(_identity(e) for e in entries)
+# Line numbers a message names ("first at line 12", "spec/runs.md:40"): lines above move.
+_LINE_NUMBER = re.compile(r"\b(line )\d+|(\.[A-Za-z0-9]+):\d+(?::\d+)?\b")
+
+
+def _unnumbered(message: str) -> str:
+    return _LINE_NUMBER.sub(lambda m: f"{m.group(1) or m.group(2) + ':'}#", message)
+
+
+def gate_identity(entry: Entry) -> tuple[str, ...]:
+    """How the ``--diff-base`` gate (and the hook) matches a finding of the head with one of the
+    base: by rule, file, pointer (or heading) and what it says, line numbers aside. Not by the
+    hash of the offending content, as a baseline is: a commit that rewords the line holding an
+    old drift, or edits the enum beside it, has not made that drift new, and has not fixed it
+    (issue 25, item 12). A finding whose message changes (other values missing) is new."""
+    return (entry.rule, entry.path, entry.where, _unnumbered(entry.message))
+
+
+def apply(
+    corpus: Corpus,
+    findings: list[Finding],
+    entries: list[Entry],
+    identity: Callable[[Entry], tuple[str, ...]] = baseline_identity,
+) -> Applied:
+    """Match ``findings`` with ``entries`` by ``identity`` (a baseline file's, by default),
+    multiplicity counted."""
+    remaining = Counter(identity(e) for e in entries)
     new: list[Finding] = []
     known: list[Finding] = []
     for finding in findings:
-        identity = _identity(entry_for(corpus, finding))
-        if remaining[identity] > 0:
-            remaining[identity] -= 1
+        key = identity(entry_for(corpus, finding))
+        if remaining[key] > 0:
+            remaining[key] -= 1
             known.append(finding)
         else:
             new.append(finding)
     fixed: list[Entry] = []
     for entry in entries:
-        if remaining[_identity(entry)] > 0:
-            remaining[_identity(entry)] -= 1
+        if remaining[identity(entry)] > 0:
+            remaining[identity(entry)] -= 1
             fixed.append(entry)
     return Applied(new, known, fixed)

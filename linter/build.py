@@ -21,19 +21,24 @@ The catalog (``catalog.json``) maps each ``$id`` to its file, title, role and dr
 ``speclint build --check`` builds in memory and compares with the output folder: a stale,
 missing or extra file fails the check, the pattern that keeps generated artifacts honest.
 
-The output folder is the build's, and only what the build wrote in it is touched (issue 13). The
-manifest ``.speclint-build.json`` lists every file the build wrote, with its sha256. A later build
-deletes only files that the manifest lists, that it no longer produces, and that still hold the
-bytes it wrote; any other file in the folder (a ``package.json``, a hand-written note) is never
-touched. Files are written whole (``writing``), and never through a symlink: below the corpus root
-every folder on the way must be a real folder. An output folder that is the corpus root, contains
-it, lies in ``.git``, or holds the corpus's source files (``[build] output = "schemas"``) is
-refused before anything is written.
+The output folder is the build's, and only what the build wrote in it is touched (issues 13, 25).
+The manifest ``.speclint-build.json`` lists every file the build wrote, with its sha256. A later
+build deletes only files that the manifest lists, that it no longer produces, and that still hold
+the bytes it wrote; any other file in the folder (a ``package.json``, a hand-written note) is never
+touched. A file at a path the build writes is replaced only when the manifest lists it or it holds
+those very bytes already: a ``catalog.json`` of someone else's stops the build. Files are written
+whole (``writing``), and never through a symlink: the output path is resolved as the system
+resolves it before it is compared with the (resolved) root, and at or below the root every folder
+on the way must be a real folder. An output folder that is the corpus root, contains it, lies in
+``.git``, or holds the corpus's source files (``[build] output = "schemas"``) is refused, and so
+is any target in the way (a link, a file where a folder goes, a file the build did not write):
+all are checked before anything is written. A missing output folder is created.
 """
 
 from __future__ import annotations
 
 import copy
+import errno
 import hashlib
 import json
 import os
@@ -318,34 +323,27 @@ def _build_api(corpus: Corpus, result: BuildResult, dereferenced: bool) -> None:
 # --- the output folder ----------------------------------------------------------------------------
 
 
+# What Linux allows on one path lookup before ELOOP: a loop of links is an error, not a hang.
+_MAX_LINKS = 40
+
+
 def output_folder(corpus: Corpus, explicit: Path | None = None) -> tuple[Path, Path]:
-    """(the output folder, the folder below which no symlink is followed), or :class:`BuildError`
-    when the folder is not one the build may own."""
-    root = corpus.root
-    if explicit is None:
-        folder = root / corpus.config.build_output  # validated relative by the configuration
-    else:
-        folder = Path(os.path.normpath(explicit.absolute()))
-    inside = folder == root or folder.is_relative_to(root)
+    """(the output folder, every link on the way resolved; the real folder below which nothing
+    is followed and missing folders are created), or :class:`BuildError` when the folder is not
+    one the build may own."""
+    root = corpus.root  # resolved by Corpus.load
+    named = root / corpus.config.build_output if explicit is None else explicit.absolute()
+    folder, confined = _locate(named, root)
     if root.is_relative_to(folder):
         raise BuildError(
             f"{folder} is the corpus root or contains it: the build would write among the "
             "sources; choose a folder of its own (default `build`)"
         )
-    if inside:
+    if folder.is_relative_to(root):
+        confined = root
         relative = folder.relative_to(root).as_posix()
         if ".git" in relative.split("/"):
             raise BuildError(f"{folder} is inside .git; choose another output folder")
-        current = root
-        for part in relative.split("/"):
-            current = current / part
-            if current.is_symlink():
-                raise BuildError(
-                    f"{current} is a symlink; the build never writes through a symlink (it "
-                    "could point out of the repository): remove it, or choose another folder"
-                )
-            if current.exists() and not current.is_dir():
-                raise BuildError(f"{current} is not a folder")
         owned = {*_manifest(folder), MANIFEST}  # the manifest is the build's own, too
         includes = [glob_to_regex(p) for p in corpus.config.include]
         sources = sorted(
@@ -364,22 +362,86 @@ def output_folder(corpus: Corpus, explicit: Path | None = None) -> tuple[Path, P
                 f"{folder} holds source files of the corpus ({shown}); the build would "
                 "overwrite or delete them: choose an output folder of its own (default `build`)"
             )
-    return folder, (root if inside else folder)
+    return folder, confined
+
+
+def _locate(path: Path, root: Path) -> tuple[Path, Path]:
+    """``path`` resolved the way the system resolves it, and the deepest folder of it that exists.
+
+    The root is resolved, so the output must be too before the two are compared: a corpus named
+    through a symlinked folder (``/tmp`` is one on macOS) was taken for outside its own root, and
+    a committed ``build -> ../outside`` was then followed (issue 25). A link outside the root is
+    the user's, and is followed; a link at or below the root is the repository's, and is refused.
+    Each step is ``lstat``-ed, so a link is never followed by accident on the way."""
+    pending = list(reversed(path.parts[1:]))
+    current = deepest = Path(path.anchor)
+    links = 0
+    while pending:
+        part = pending.pop()
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if current == deepest:
+                deepest = deepest.parent  # the parent of a real folder is real
+            current = current.parent
+            continue
+        candidate = current / part
+        if current != deepest:
+            current = candidate  # below a folder that does not exist: nothing to follow
+            continue
+        try:
+            status = os.lstat(candidate)
+        except FileNotFoundError:
+            current = candidate
+            continue
+        except OSError as error:
+            raise BuildError(f"cannot use {candidate}: {error.strerror or error}") from None
+        if stat.S_ISLNK(status.st_mode):
+            if candidate.is_relative_to(root):
+                raise BuildError(
+                    f"{candidate} is a symlink; the build never writes through a symlink (it "
+                    "could point out of the repository): remove it, or choose another folder"
+                )
+            links += 1
+            if links > _MAX_LINKS:
+                raise BuildError(f"cannot use {path}: {os.strerror(errno.ELOOP)}")
+            try:
+                target = Path(os.readlink(candidate))
+            except OSError as error:
+                raise BuildError(f"cannot use {candidate}: {error.strerror or error}") from None
+            if target.is_absolute():
+                current = deepest = Path(target.anchor)
+                pending.extend(reversed(target.parts[1:]))
+            else:
+                pending.extend(reversed(target.parts))
+            continue
+        if not stat.S_ISDIR(status.st_mode):
+            raise BuildError(f"{candidate} is not a folder")
+        current = deepest = candidate
+    return current, deepest
+
+
+def _manifest_document(folder: Path) -> dict[str, Any] | None:
+    """The manifest in ``folder`` as a JSON object, when there is one that says it is one."""
+    raw = read_raw(folder, MANIFEST) if folder.is_dir() else None
+    if not isinstance(raw, bytes):
+        return None
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return document if isinstance(document, dict) and "speclint-build" in document else None
 
 
 def _manifest(folder: Path) -> dict[str, str]:
     """What the last build wrote in ``folder`` (path -> sha256); empty when there is no valid
     manifest. The manifest is in the repository, so it is checked like any input: only plain
     relative paths below the folder are believed."""
-    raw = read_raw(folder, MANIFEST) if folder.is_dir() else None
-    if not isinstance(raw, bytes):
+    document = _manifest_document(folder)
+    if document is None or document.get("speclint-build") != MANIFEST_VERSION:
         return {}
-    try:
-        document = json.loads(raw.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return {}
-    files = document.get("files") if isinstance(document, dict) else None
-    if not isinstance(files, dict) or document.get("speclint-build") != MANIFEST_VERSION:
+    files = document.get("files")
+    if not isinstance(files, dict):
         return {}
     return {
         relative: digest
@@ -425,7 +487,8 @@ def staleness(result: BuildResult, output: Path) -> Staleness:
     build's business."""
     missing, stale = [], []
     for relative, text in sorted(result.files.items()):
-        found = _read(output, relative)
+        # Through a link below the folder is not in it: the build would refuse to write there.
+        found = _read(output, relative) if _no_symlink_below(output, relative) else None
         if found is None:
             missing.append(relative)
         elif found != text.encode("utf-8"):
@@ -445,9 +508,97 @@ class Written:
     kept: list[str]  # such files that changed since the build wrote them: left in place
 
 
+_FOREIGN = (
+    f"exists and speclint did not write it (no {MANIFEST} in its folder lists it); the build "
+    "never overwrites a file it did not write"
+)
+
+
+def _in_the_way(result: BuildResult, output: Path, confined: Path) -> list[tuple[Path, str]]:
+    """Every target of the build that it must not write, with the reason: a symlink or a file
+    on the way to it (every folder from ``confined`` down is looked at), or a file there that the
+    build did not write. All are found before anything is written (issue 25: a link found half
+    way left orphaned outputs that blocked every later build)."""
+    previous = _manifest(output)
+    found: dict[Path, str] = {}
+    for relative, text in sorted(result.files.items()):
+        target = output / relative
+        on_the_way = _folder_in_the_way(confined, target.parent)
+        if on_the_way is not None:
+            found.setdefault(*on_the_way)
+            continue
+        reason = _occupied(output, relative, text, previous)
+        if reason is not None:
+            found[target] = reason
+    return sorted(found.items())
+
+
+def _folder_in_the_way(confined: Path, folder: Path) -> tuple[Path, str] | None:
+    current = confined
+    for part in folder.relative_to(confined).parts:
+        current = current / part
+        try:
+            status = os.lstat(current)
+        except FileNotFoundError:
+            return None  # it and all below it are created as real folders
+        except OSError as error:
+            return current, f"cannot be used ({error.strerror or error})"
+        if stat.S_ISLNK(status.st_mode):
+            return current, (
+                "is a symlink; the build never writes through a symlink (it could point out of "
+                "the repository)"
+            )
+        if not stat.S_ISDIR(status.st_mode):
+            return current, "is not a folder"
+    return None
+
+
+def _occupied(output: Path, relative: str, text: str, previous: dict[str, str]) -> str | None:
+    """Why the file at ``relative`` must not be replaced, or None. A file is the build's when
+    the folder's manifest lists it (an edited or torn bundle is rebuilt: that is what `--check`
+    calls stale) or when it already holds the very bytes the build writes; anything else there
+    is someone else's file (issue 25: a `catalog.json` of the user's was overwritten, then
+    deleted as no longer built)."""
+    try:
+        status = os.lstat(output / relative)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        return f"cannot be used ({error.strerror or error})"
+    if stat.S_ISLNK(status.st_mode):
+        return "is a symlink, which the build did not make"
+    if stat.S_ISDIR(status.st_mode):
+        return "is a folder"
+    if not stat.S_ISREG(status.st_mode):
+        return "is not a regular file"
+    if relative == MANIFEST:
+        return None if _manifest_document(output) is not None else _FOREIGN
+    if relative in previous or _read(output, relative) == text.encode("utf-8"):
+        return None
+    return _FOREIGN
+
+
+def _refusal(blocked: list[tuple[Path, str]]) -> str:
+    """One line for what :func:`_in_the_way` found."""
+    (first, reason), rest = blocked[0], blocked[1:]
+    also = ""
+    if rest:
+        named = ", ".join(str(path) for path, _ in rest[:3])
+        more = f" and {len(rest) - 3} more" if len(rest) > 3 else ""
+        also = f" (in the way too: {named}{more})"
+    return (
+        f"{first} {reason}{also}: move it away, or choose another output folder; nothing was "
+        "written"
+    )
+
+
 def write(result: BuildResult, output: Path, confined: Path | None = None) -> Written:
-    """Write the build into ``output``; raises ``writing.OutputError`` when a file cannot be
+    """Write the build into ``output``; raises :class:`BuildError`, with nothing written, when a
+    target is in the way (:func:`_in_the_way`), and ``writing.OutputError`` when a file cannot be
     written (nothing is deleted then)."""
+    blocked = _in_the_way(result, output, confined or output)
+    if blocked:
+        raise BuildError(_refusal(blocked))
     previous = _manifest(output)
     written: list[str] = []
     # The manifest last: until it is written, the old one still names what is on disk.

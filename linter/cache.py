@@ -22,34 +22,42 @@ it is ever read as a cache. The caches live in ``$SPECLINT_CACHE_DIR``, else the
 cache folder (``$XDG_CACHE_HOME/speclint`` or ``~/.cache/speclint`` on Linux), one folder per
 corpus path. Every folder is used only when it is a real directory (not a symlink), owned by the
 user running speclint and writable by nobody else; otherwise speclint runs without a cache and
-says so once. Entries are msgpack read back only into speclint's own data classes
-(:mod:`speclint.storage`): a damaged or forged entry is a miss, never code. Pruning removes only
-files named as speclint names its entries, one by one; it never removes a folder tree.
+says so once. Entries are msgpack read back only into a fixed list of speclint's own data classes,
+each field of its declared type, and each entry of the type its reader expects
+(:mod:`speclint.storage`): a damaged or forged entry is a miss, never code and never a crash.
+Pruning removes only files named as speclint names its entries, one by one; it never removes a
+folder tree, and never follows a link. Hypothesis keeps its files here too (``hypothesis/``,
+:func:`keep_hypothesis_private`), not in the repository.
 
 ``--no-cache`` (or ``SPECLINT_NO_CACHE=1``) bypasses all three.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import hashlib
 import os
+import shutil
 import stat
 import sys
 import tempfile
 import time
+import typing
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
-from .storage import StorageError, dumps, loads
+from .corpus import Corpus, Document
+from .enumerations import ProseSet
+from .findings import Finding
+from .storage import StorageError, checker, dumps, loads, stored_class
 
 if TYPE_CHECKING:
     from .catalog import RuleInfo
     from .config import Config
-    from .corpus import Corpus, Document
     from .reading import LoadProblem
 
 # The folder name earlier versions kept inside the corpus; it is still never linted, never read.
@@ -209,6 +217,41 @@ def corpus_folder(root: Path) -> Path | None:
     return folder
 
 
+HYPOTHESIS = "HYPOTHESIS_STORAGE_DIRECTORY"
+
+
+@functools.cache
+def hypothesis_home() -> Path:
+    """Where Hypothesis keeps its files (its Unicode tables, the constants it collects): the
+    ``hypothesis`` folder of the cache folder; when caching is off or that folder is not private,
+    a private folder of this user in the temporary folder (made afresh if someone else holds that
+    name). Never ``.hypothesis`` in the working directory, Hypothesis's default, which is the
+    repository under check when speclint runs from its root."""
+    if enabled():
+        home = cache_home()
+        folder = home / "hypothesis"
+        if private_folder(home) and private_folder(folder):
+            return folder
+    user = os.geteuid() if hasattr(os, "geteuid") else os.environ.get("USERNAME", "")
+    shared = Path(tempfile.gettempdir()) / f"speclint-hypothesis-{user}"
+    if private_folder(shared):
+        return shared
+    made = Path(tempfile.mkdtemp(prefix="speclint-hypothesis-"))
+    atexit.register(shutil.rmtree, made, True)
+    return made
+
+
+def keep_hypothesis_private() -> None:
+    """Point Hypothesis (which generates the witnesses of ``unsatisfiable-schema``) at
+    :func:`hypothesis_home` before it is imported. It reads ``$HYPOTHESIS_STORAGE_DIRECTORY`` the
+    first time it needs a file, and reads back what it finds there: a gzip bomb committed as
+    ``.hypothesis/unicode_data/.../charmap.json.gz`` took a check 50 s and 6 GB (issue 25). Set
+    in the process that forks the rules, every child inherits it. A process that imported
+    Hypothesis itself (a test session) has chosen where it keeps its files."""
+    if "hypothesis" not in sys.modules:
+        os.environ[HYPOTHESIS] = str(hypothesis_home())
+
+
 # --- reading and writing entries -----------------------------------------------------------------
 
 
@@ -231,8 +274,9 @@ def _store(target: Path, value: Any) -> None:
         _write_bytes(target, dumps(value))
 
 
-def _fetch(source: Path) -> Any:
-    """The entry's value, or None: missing, not a regular file of this user, damaged, forged."""
+def _fetch(source: Path, expected: Any = Any) -> Any:
+    """The entry's value, or None: missing, not a regular file of this user, damaged, forged, or
+    not of type ``expected``."""
     try:
         descriptor = os.open(source, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
@@ -250,7 +294,7 @@ def _fetch(source: Path) -> Any:
     finally:
         os.close(descriptor)
     try:
-        return loads(blob)
+        return loads(blob, expected)
     except StorageError:
         return None
 
@@ -292,6 +336,14 @@ def forget_stale(home: Path | None = None, days: float = FORGET_AFTER_DAYS) -> N
 
 
 def _remove_ours(folder: Path) -> None:
+    """Remove our entries in ``folder`` and in its ``parse-*`` and ``runs`` folders, file by file,
+    then each folder that this emptied. A link is never followed, wherever it is: one named like
+    our folders (``parse-0 -> /home/me``) may point anywhere, and is left as it is."""
+    try:
+        if not stat.S_ISDIR(os.lstat(folder).st_mode):
+            return
+    except OSError:
+        return
     with contextlib.suppress(OSError):
         for entry in os.scandir(folder):
             path = Path(entry.path)
@@ -352,8 +404,8 @@ class RunCache:
     def get(self, key: str) -> dict[str, Any] | None:
         if not self.usable:
             return None
-        found = _fetch(self.folder / f"{key}{ENTRY}")
-        if isinstance(found, dict) and found.get("code") == code_fingerprint():
+        found: dict[str, Any] | None = _fetch(self.folder / f"{key}{ENTRY}", dict[str, Any])
+        if found is not None and found.get("code") == code_fingerprint():
             return found
         return None
 
@@ -364,7 +416,7 @@ class RunCache:
         try:
             runs = sorted(
                 (p for p in self.folder.iterdir() if p.name.endswith(ENTRY)),
-                key=lambda p: p.stat().st_mtime,
+                key=lambda p: p.lstat().st_mtime,  # a link is not followed, even to be dated
             )
         except OSError:
             return
@@ -394,12 +446,18 @@ class ParseCache:
     def cached(self, path: str, raw: bytes) -> Document | None:
         """The parsed document, when this path with these bytes was parsed before; else None (a
         miss, to be parsed and given to :meth:`add`)."""
-        from .corpus import Document
-
         name = self._name(path, raw)
         self.used.add(name)
-        found = _fetch(self.folder / f"{name}{ENTRY}") if self.usable else None
-        if isinstance(found, Document) and found.path == path:
+        found: Document | None = (
+            _fetch(self.folder / f"{name}{ENTRY}", Document) if self.usable else None
+        )
+        # Of the memos a page keeps, the value sets are taken as they are by their reader
+        # (``enumerations.prose_sets``); ``links.read_page`` and ``units.extract_digest`` check theirs.
+        if (
+            found is not None
+            and found.path == path
+            and checker(list[ProseSet] | None)(found.derived.get("prose_sets"))
+        ):
             return found
         self.misses += 1
         return None
@@ -470,6 +528,42 @@ def _packed(document: Document) -> Document:
     return dataclasses.replace(document, model=None, packed_model=packed)
 
 
+# A rule-cache key starts with what its entry is a list of, and the run takes an entry as it is once
+# it is that: a rule's findings, a unit rule's results as its ``check_unit`` declares them
+# (``broken-link``'s are its own ``Problem``\s), or anything (the reference index's record, which
+# ``ReferenceIndex.from_record`` checks item by item).
+ANYTHING = "any"
+
+
+def _holding(items: Any) -> str:
+    return ANYTHING if items is Any else f"{items.__module__}:{items.__qualname__}"
+
+
+def _held(key: str) -> Any:
+    """The type of the entry under ``key``: a list of what the key starts with; None for a key
+    that names no class an entry may hold."""
+    name, _, _ = key.partition("/")
+    if name == ANYTHING:
+        return list[Any]
+    try:
+        return list[stored_class(name)]  # type: ignore[misc]
+    except StorageError:
+        return None
+
+
+def _unit_results(info: RuleInfo) -> Any:
+    """What a unit rule's ``check_unit`` says it returns (``list[Finding]``, or its own dataclass:
+    ``broken-link``'s ``list[Problem]``), read from its annotations; findings when they say nothing
+    that can be read."""
+    try:
+        declared = typing.get_type_hints(
+            info.check_unit, localns={"Corpus": Corpus, "Document": Document}
+        )
+    except Exception:  # an annotation naming what the module does not import at run time
+        return list[Finding]
+    return declared.get("return", list[Finding])
+
+
 class RuleCache:
     """Findings of rules that read only JSON/YAML documents (``READS = "structured"``), keyed by
     those documents' contents and the configuration: an edit to prose does not re-run them."""
@@ -477,8 +571,8 @@ class RuleCache:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.file = folder / f"rules-{code_fingerprint()}{ENTRY}"
-        loaded = _fetch(self.file)
-        self.entries: dict[str, Any] = loaded if isinstance(loaded, dict) else {}
+        loaded = _fetch(self.file, dict[str, list[Any]])
+        self.entries: dict[str, list[Any]] = loaded if loaded is not None else {}
         self.used: dict[str, Any] = {}
 
     @staticmethod
@@ -503,7 +597,9 @@ class RuleCache:
                 digest.update(f"{document.digest}\x00".encode())
             elif info is not None and info.extract is not None and document.usable:
                 digest.update(f"{extract_digest(document, rule_id, info.extract)}\x00".encode())
-        return digest.hexdigest()
+        # A name in parentheses is not a rule's (``runner.REFERENCES``, the reference index).
+        items = Any if rule_id.startswith("(") else Finding
+        return f"{_holding(items)}/{digest.hexdigest()}"
 
     @staticmethod
     def unit_keys(corpus: Corpus, rule_id: str, info: RuleInfo) -> dict[str, str] | None:
@@ -535,6 +631,8 @@ class RuleCache:
             shown = repr(info.shared(corpus)).encode("utf-8", "surrogateescape")
             shared.update(b"\x02" + hashlib.sha256(shown).digest())
         keys: dict[str, str] = {}
+        [items] = typing.get_args(_unit_results(info)) or (Finding,)
+        holds = _holding(items)
         for unit in info.units(corpus):
             inputs = set(reach(corpus, unit.path)) if info.reads == "document" else set()
             if info.unit_inputs is not None:
@@ -544,12 +642,13 @@ class RuleCache:
             for path in [unit.path, *sorted(inputs)]:
                 other = corpus.documents.get(path)
                 digest.update(f"{path}\x00{other.digest if other else '-'}\x00".encode())
-            keys[unit.path] = digest.hexdigest()
+            keys[unit.path] = f"{holds}/{digest.hexdigest()}"
         return keys
 
     def get(self, key: str) -> Any:
         found = self.entries.get(key)
-        if not isinstance(found, list):
+        holds = _held(key)
+        if found is None or holds is None or not checker(holds)(found):
             return None
         self.used[key] = found
         return found
@@ -567,8 +666,8 @@ class RuleCache:
 
     def durations(self) -> dict[str, float]:
         """Seconds each rule took last time (the runner starts the slowest first)."""
-        found = _fetch(self.folder / f"durations{ENTRY}")
-        if not isinstance(found, dict):
+        found = _fetch(self.folder / f"durations{ENTRY}", dict[str, float])
+        if found is None:
             return {}
         return {
             str(k): float(v) for k, v in found.items() if isinstance(v, (int, float)) and v >= 0

@@ -1,11 +1,13 @@
 """The ``speclint`` command line: thin click commands over the engine's plain functions.
 
-Exit codes (architecture.md): 0 no finding at or above ``--fail-on``; 1 such findings; 2 a usage
-error or an internal error, reported in one line (the traceback only with ``--debug``).
+Exit codes (architecture.md): 0 no finding at or above ``--fail-on``; 1 such findings, or more
+warnings than ``--max-warnings``; 2 a usage error (an ``--output`` that cannot be written among
+them) or an internal error, reported in one line (the traceback only with ``--debug``).
 """
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -17,11 +19,13 @@ import click
 from . import __version__
 
 if TYPE_CHECKING:
+    from .catalog import RuleInfo
     from .corpus import Corpus
     from .engine import Outcome
     from .reporters import Gate, Report
+    from .roots import Scope
 
-FORMAT_NAMES = ("text", "json", "sarif", "markdown", "github", "afp")
+FORMAT_NAMES = ("text", "json", "sarif", "markdown", "github", "afp", "junit", "gitlab")
 
 
 class UsageProblem(click.ClickException):
@@ -51,7 +55,7 @@ CONFIG_PATH = click.option(
     "--config",
     "config_path",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Configuration file (default: speclint.toml or pyproject.toml in PATH).",
+    help="Configuration file (default: speclint.toml or pyproject.toml at the corpus root).",
 )
 COLOR = click.option(
     "--color/--no-color",
@@ -79,7 +83,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("path", type=click.Path(path_type=Path), default=".", required=False)
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option(
     "-f",
     "--format",
@@ -93,10 +97,21 @@ def main() -> None:
     "--output",
     "outputs",
     multiple=True,
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="File for the --format at the same position (formats without one go to stdout).",
+    type=click.Path(path_type=Path),
+    help="File for the --format at the same position (formats without one go to stdout); "
+    "without a --format, the format comes from the extension (.sarif, .json, .md, .xml, .txt).",
 )
 @FAIL_ON
+@click.option(
+    "--max-warnings",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Exit 1 when there are more than N warnings, whatever --fail-on says.",
+)
+@click.option(
+    "-q", "--quiet", is_flag=True, help="Print the findings only: no summary, no 'checked' line."
+)
 @CONFIG_PATH
 @click.option(
     "--rule", "only_rules", multiple=True, metavar="ID", help="Run only this rule (repeatable)."
@@ -128,7 +143,7 @@ def main() -> None:
 @TIME_LIMIT
 @DEBUG
 def check(
-    path: Path,
+    paths: tuple[Path, ...],
     formats: tuple[str, ...],
     outputs: tuple[Path, ...],
     fail_on: str | None,
@@ -141,19 +156,23 @@ def check(
     use_cache: bool,
     time_limit: float | None,
     debug: bool,
+    quiet: bool,
+    max_warnings: int | None,
 ) -> None:
-    """Check the spec corpus at PATH (default: the current directory)."""
+    """Check the spec files and folders PATHS (default: the current directory).
+
+    The corpus they belong to is linted whole (drift is between files), at its root: the nearest
+    folder upward with speclint.toml or [tool.speclint] in pyproject.toml, else the git work
+    tree's top, else the folder named. Findings are shown for PATHS, which share one root."""
     from .engine import Options, lint
     from .progress import TerminalProgress
-    from .reporters import renderer
 
-    formats = formats or ("text",)
-    if len(outputs) > len(formats):
-        fail("more --output than --format options: each --output belongs to one --format")
-    if len(formats) - len(outputs) > 1:
-        fail("only one report can go to stdout: give an --output for each extra --format")
+    reports = _destinations(formats, outputs)
+    _runnable(only_rules, diff_base)
     show_progress = progress if progress is not None else sys.stderr.isatty()
+    scope = _scope(paths)
     options = Options(
+        focus=scope.focus,
         config_path=config_path,
         rules=only_rules,
         baseline=baseline_path,
@@ -163,39 +182,76 @@ def check(
         time_limit=_time_limit(time_limit),
         progress=TerminalProgress(sys.stderr) if show_progress else None,
     )
-    outcome = _engine(lambda: lint(path, options), debug)
+    outcome = _engine(lambda: lint(scope.root, options), debug)
     for note in outcome.notes:
         click.echo(f"speclint: {note}" if not note.startswith("  ") else note, err=True)
-    shown_root = _understood(path, outcome)
-    use_color = _use_color(color)
-    for index, name in enumerate(formats):
-        destination = outputs[index] if index < len(outputs) else None
-        coloured = use_color and destination is None and name == "text"
-        text = renderer(name)(_report(outcome, shown_root, coloured, outcome.gate))
-        if destination is None:
-            click.echo(text, nl=False)
-        else:
-            _write(destination, text)
-    sys.exit(_exit_code(outcome, fail_on))
+    shown_root = _understood(scope.root, outcome, scope.focus)
+    report = _report(outcome, shown_root, False, outcome.gate, quiet, max_warnings)
+    _deliver(_focused(report, outcome, scope.focus), reports, _use_color(color))
+    sys.exit(_exit_code(outcome, fail_on, max_warnings))
 
 
-def _understood(path: Path, outcome: Outcome) -> str:
-    """How the corpus root is shown; a usage error when nothing in it could be checked."""
+def _scope(paths: tuple[Path, ...]) -> Scope:
+    """The corpus root of PATHS and the part of it to report on; exit 2 when there is none."""
+    from .roots import RootError, scope_of
+
+    try:
+        return scope_of(paths)
+    except RootError as error:
+        fail(str(error))
+
+
+def _understood(root: Path, outcome: Outcome, focus: tuple[str, ...] | None = None) -> str:
+    """How the corpus root is shown; a usage error when nothing in it (in ``focus``, when
+    given) could be checked."""
     from .inventory import checked_anything, nothing_found
+    from .reporters.text_report import shown_path
+    from .roots import in_focus
 
-    shown_root = path.as_posix().rstrip("/") or "."
+    shown_root = root.as_posix().rstrip("/") or "."
     if not checked_anything(outcome.result.inventory):
         # A gate that passes a repository it did not understand gives a false all-clear: as
         # ESLint does for files no pattern matched, say so and fail (issue 14).
         fail(nothing_found(shown_root, outcome.result.inventory))
+    if focus is not None:
+        inside = [e for e in outcome.result.inventory if in_focus(e.path, focus)]
+        if not checked_anything(inside):
+            named = ", ".join(shown_path(shown_root, path) for path in focus)
+            fail(
+                f"{named}: no file speclint checks in the corpus at {shown_root} (see "
+                f"`speclint files {shown_root}`: a file may be excluded, ignored by git, or "
+                "not a JSON Schema, OpenAPI, AsyncAPI, instance or Markdown file)"
+            )
     return shown_root
+
+
+def _focused(report: Report, outcome: Outcome, focus: tuple[str, ...] | None) -> Report:
+    """The report, saying for which of the corpus's files it shows findings."""
+    from dataclasses import replace
+
+    from .reporters.text_report import shown_path
+    from .roots import in_focus
+
+    if focus is None:
+        return report
+    files = outcome.result.inventory
+    shown = sum(1 for entry in files if in_focus(entry.path, focus))
+    named = ", ".join(shown_path(report.root, path) for path in focus)
+    return replace(report, scope=f"(findings shown for {shown} of {len(files)} files: {named})")
 
 
 def _use_color(color: bool | None) -> bool:
     return color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ)
 
 
-def _report(outcome: Outcome, shown_root: str, color: bool, gate: Gate | None) -> Report:
+def _report(
+    outcome: Outcome,
+    shown_root: str,
+    color: bool,
+    gate: Gate | None,
+    quiet: bool = False,
+    max_warnings: int | None = None,
+) -> Report:
     from .reporters import Report
 
     return Report(
@@ -208,19 +264,124 @@ def _report(outcome: Outcome, shown_root: str, color: bool, gate: Gate | None) -
         waived=tuple(outcome.result.waived),
         gate=gate,
         checked=outcome.result.inventory,
+        quiet=quiet,
+        max_warnings=max_warnings,
     )
 
 
-def _exit_code(outcome: Outcome, fail_on: str | None) -> int:
-    """1 when a reported finding is at or above --fail-on (else the configuration's)."""
-    from .findings import Severity
+def _exit_code(outcome: Outcome, fail_on: str | None, max_warnings: int | None = None) -> int:
+    """1 when a reported finding is at or above --fail-on (else the configuration's), or when
+    there are more warnings than --max-warnings (ESLint's option: errors fail regardless)."""
+    from .findings import Severity, warnings_over
 
     threshold = Severity.parse(fail_on) if fail_on else outcome.config.fail_on
-    return 1 if any(f.severity >= threshold for f in outcome.findings) else 0
+    if any(f.severity >= threshold for f in outcome.findings):
+        return 1
+    return 1 if warnings_over(outcome.findings, max_warnings) else 0
+
+
+# An --output without a --format of its own is written in the format its name says.
+OUTPUT_EXTENSIONS = (
+    (".sarif.json", "sarif"),
+    (".sarif", "sarif"),
+    (".json", "json"),
+    (".md", "markdown"),
+    (".xml", "junit"),
+    (".txt", "text"),
+)
+
+Destinations = list[tuple[str, Path | None]]  # (format, file, or None for stdout)
+
+
+def _destinations(formats: tuple[str, ...], outputs: tuple[Path, ...]) -> Destinations:
+    """Each report's format and file: the n-th --output takes the n-th --format, else the format
+    its extension names; the --formats left over go to stdout (one at most). Every file is
+    checked before anything runs, so a bad one fails fast and no report is half-delivered."""
+    if not formats and not outputs:
+        return [("text", None)]
+    reports: Destinations = [
+        (formats[index] if index < len(formats) else _format_of(output), output)
+        for index, output in enumerate(outputs)
+    ]
+    to_stdout = formats[len(outputs) :]
+    if len(to_stdout) > 1:
+        fail("only one report can go to stdout: give an --output for each extra --format")
+    for _, destination in reports:
+        assert destination is not None
+        _check_destination(destination)
+    return reports + [(name, None) for name in to_stdout]
+
+
+def _format_of(output: Path) -> str:
+    name = output.name.lower()
+    for extension, format_name in OUTPUT_EXTENSIONS:
+        if name.endswith(extension) and name != extension:
+            return format_name
+    accepted = ", ".join(extension for extension, _ in OUTPUT_EXTENSIONS)
+    fail(
+        f"--output {output}: no --format for it, and its name does not say one; give --format, "
+        f"or end the name in {accepted}"
+    )
+
+
+def _check_destination(output: Path) -> None:
+    """A file speclint can write, or a one-line error naming what is in the way. Missing folders
+    on the way are created when the report is written, as ESLint's and ruff's --output-file do."""
+    if output.is_dir():
+        fail(f"--output {output} is a folder, not a file")
+    folder = output.parent
+    while not os.path.lexists(folder) and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        fail(f"--output {output}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK):
+        fail(f"--output {output}: cannot write in {folder} (permission denied)")
+
+
+def _runnable(only_rules: tuple[str, ...], diff_base: str | None) -> None:
+    """A rule that judges a change (compat-claim) cannot run without the base to compare with:
+    run alone, it would find nothing, which reads as a pass."""
+    if diff_base is not None or not only_rules:
+        return
+    from .catalog import all_rules
+
+    catalog = all_rules()
+    for rule_id in only_rules:
+        info = catalog.get(rule_id)
+        if info is not None and info.needs_base:
+            fail(
+                f"--rule {rule_id} judges a change and cannot run without --diff-base REF "
+                "(the revision to compare with, e.g. origin/main)"
+            )
+
+
+def _deliver(report: Report, reports: Destinations, color: bool) -> None:
+    """Each report to its file or stdout. Unless --quiet, stderr says where each file report went
+    and, when no report on stdout ends with it (text, github), gives the one-line summary."""
+    from dataclasses import replace
+
+    from .reporters import renderer
+    from .reporters.text_report import summary_line
+
+    written = []
+    for name, destination in reports:
+        coloured = color and destination is None and name == "text"
+        text = renderer(name)(replace(report, color=coloured))
+        if destination is None:
+            click.echo(text, nl=False, color=coloured or None)
+        else:
+            _write(destination, text)
+            written.append(f"speclint: wrote {name} to {destination}")
+    if report.quiet:
+        return
+    for line in written:
+        click.echo(line, err=True)
+    if not any(name in ("text", "github") for name, destination in reports if destination is None):
+        click.echo(summary_line(report), err=True)
 
 
 @main.command(name="hook")
-@CORPUS_PATH
+@click.argument("path", type=click.Path(path_type=Path), required=False)
 @click.option(
     "--strict",
     is_flag=True,
@@ -232,7 +393,7 @@ def _exit_code(outcome: Outcome, fail_on: str | None) -> int:
 @TIME_LIMIT
 @DEBUG
 def commit_hook(
-    path: Path,
+    path: Path | None,
     strict: bool,
     fail_on: str | None,
     config_path: Path | None,
@@ -240,26 +401,78 @@ def commit_hook(
     time_limit: float | None,
     debug: bool,
 ) -> None:
-    """Judge the commit being made (the pre-commit hook): lint the files of git's index at PATH,
-    the whole corpus (drift is between files), and fail only on the findings the commit
-    introduces against HEAD, wherever they land. Findings that were already there are counted,
-    not shown. --strict fails on every finding instead."""
+    """Judge the commit being made (the pre-commit hook): lint the files of git's index, the
+    whole corpus (drift is between files), and fail only on the findings the commit introduces
+    against HEAD, wherever they land. Findings that were already there are counted, not shown.
+    --strict fails on every finding instead.
+
+    The corpus is each folder with speclint.toml (or [tool.speclint] in pyproject.toml) that
+    holds a staged file, else the repository; PATH names it instead, as for `speclint check`
+    (findings shown for PATH). Outside a git work tree there is no commit: exit 2."""
+    from .gitbase import work_tree_top
+    from .roots import RootError, commit_roots, named_from_here
+
+    if path is not None:
+        scope = _scope((path,))
+        if work_tree_top(scope.root) is None:
+            fail(
+                f"{path.as_posix()} is not in a git work tree, and `speclint hook` judges a commit "
+                "(lint a folder with `speclint check`)"
+            )
+        targets = [(scope.root, scope.focus)]
+    else:
+        try:
+            roots, configured = commit_roots(Path(os.curdir))
+        except RootError as error:
+            fail(str(error))
+        if not roots:
+            corpora = ", ".join(named_from_here(root).as_posix() for root in configured)
+            click.echo(
+                f"speclint: the commit changes no file of this repository's corpora ({corpora}): "
+                "nothing to judge",
+                err=True,
+            )
+            sys.exit(0)
+        targets = [(named_from_here(root), None) for root in roots]
+    code = 0
+    for root, focus in targets:
+        if len(targets) > 1:
+            click.echo(f"speclint: the corpus at {root.as_posix()}:", err=True)
+        options = (strict, fail_on, config_path, color, time_limit, debug)
+        code = max(code, _judge_commit(root, focus, *options))
+    sys.exit(code)
+
+
+def _judge_commit(
+    root: Path,
+    focus: tuple[str, ...] | None,
+    strict: bool,
+    fail_on: str | None,
+    config_path: Path | None,
+    color: bool | None,
+    time_limit: float | None,
+    debug: bool,
+) -> int:
+    """Lint the commit's corpus at ``root`` against HEAD; print; the exit code it deserves."""
     from .engine import Options, lint
     from .gitbase import head_commit
     from .reporters import renderer
 
-    base = None if strict else head_commit(path)
+    base = None if strict else head_commit(root)
     options = Options(
         config_path=config_path,
         diff_base=base,
         staged=True,
+        focus=focus,
         time_limit=_time_limit(time_limit),
         debug=debug,
     )
-    outcome = _engine(lambda: lint(path, options), debug)
-    shown_root = _understood(path, outcome)
-    # The new findings only, listed plainly: the gate's sections are for reviewers' reports.
-    click.echo(renderer("text")(_report(outcome, shown_root, _use_color(color), None)), nl=False)
+    outcome = _engine(lambda: lint(root, options), debug)
+    shown_root = _understood(root, outcome, focus)
+    # The new findings only, listed plainly ("no new findings" when there are none): the gate's
+    # sections are for reviewers' reports.
+    report = _report(outcome, shown_root, _use_color(color), outcome.gate)
+    click.echo(renderer("text")(_focused(report, outcome, focus)), nl=False)
     if outcome.gate is not None:
         known, fixed = len(outcome.gate.known), len(outcome.gate.fixed)
         if known:
@@ -273,11 +486,11 @@ def commit_hook(
             click.echo(f"speclint: this commit fixes {fixed} finding(s)", err=True)
     elif not strict:
         click.echo(
-            "speclint: no commit to compare with (a first commit, or not a git work tree): "
-            "every finding is the commit's",
+            "speclint: no commit to compare with (the repository's first commit): every finding "
+            "is the commit's",
             err=True,
         )
-    sys.exit(_exit_code(outcome, fail_on))
+    return _exit_code(outcome, fail_on)
 
 
 @main.command(name="lsp")
@@ -296,11 +509,18 @@ def _time_limit(given: float | None) -> float | None:
     from .engine import DEFAULT_TIME_LIMIT
 
     if given is None:
-        configured = os.environ.get("SPECLINT_TIME_LIMIT", "")
+        configured = os.environ.get("SPECLINT_TIME_LIMIT", "").strip()
         try:
             given = float(configured) if configured else DEFAULT_TIME_LIMIT
         except ValueError:
-            fail(f"SPECLINT_TIME_LIMIT={configured!r} is not a number of seconds")
+            given = -1.0
+        # A negative, "nan" or "inf" limit would quietly mean "no limit": as --time-limit does,
+        # take a number of seconds, 0 or more, and nothing else.
+        if not math.isfinite(given) or given < 0:
+            fail(
+                f"SPECLINT_TIME_LIMIT must be a number of seconds, 0 or more (0: no limit); "
+                f"it is {configured!r}"
+            )
     return given if given and given > 0 else None
 
 
@@ -336,23 +556,33 @@ def _write(destination: Path, text: str) -> None:
 @CORPUS_PATH
 @click.option("--diff-base", "diff_base", metavar="REF", required=True, help="The base revision.")
 @click.option("--breaking", "only_breaking", is_flag=True, help="List only breaking changes.")
-def show_changes(path: Path, diff_base: str, only_breaking: bool) -> None:
+@click.option(
+    "--fail-on",
+    type=click.Choice(["breaking"]),
+    default=None,
+    help="Exit 1 when a breaking change is listed.",
+)
+def show_changes(path: Path, diff_base: str, only_breaking: bool, fail_on: str | None) -> None:
     """List the contract changes of PATH since git revision REF, classified by role."""
     from .compat import schema_changes
     from .engine import base_corpus
+    from .reporters.text_report import position
 
     corpus = _load_corpus(path)
     base = _engine(lambda: base_corpus(path, diff_base, corpus.config), False)
     changes = [c for c in schema_changes(base, corpus) if c.breaking or not only_breaking]
+    shown_root = path.as_posix().rstrip("/") or "."
     for change in changes:
         verdict = "breaking" if change.breaking else "additive"
-        where = change.location
+        # Paths as `check` shows them (the root as typed, joined), so a terminal can open them.
         click.echo(
-            f"{where.path}:{where.line}:{where.column}: {verdict} [{change.kind}] "
+            f"{position(shown_root, change.location)}: {verdict} [{change.kind}] "
             f"{change.description}"
         )
     broken = sum(c.breaking for c in changes)
     click.echo(f"speclint: {len(changes)} change(s) since {diff_base}, {broken} breaking", err=True)
+    if fail_on == "breaking" and broken:
+        sys.exit(1)
 
 
 @main.command(name="build")
@@ -361,7 +591,8 @@ def show_changes(path: Path, diff_base: str, only_breaking: bool) -> None:
     "--check",
     "check_only",
     is_flag=True,
-    help="Write nothing; exit 1 when the build outputs are missing, stale or extra.",
+    help="Write nothing; exit 1 when the build outputs are missing, stale or extra, or when an "
+    "API document cannot be built.",
 )
 @click.option(
     "-o",
@@ -395,23 +626,14 @@ def build_command(path: Path, check_only: bool, output: Path | None, dereference
         label = "not built" if fatal else "warning"
         click.echo(f"speclint: {label}: {schema_path}: {messages[0]}{more}", err=True)
     built = len(result.bundles) + len(result.api_bundles)
+    out_of_date = False
     if check_only:
         state = staleness(result, folder)
-        if result.api_not_built:
-            # An API document is what a spec repository publishes: one that cannot be bundled
-            # is a broken publication, not a skipped file.
-            click.echo(
-                f"speclint: {len(result.api_not_built)} API document(s) could not be bundled "
-                f"({', '.join(result.api_not_built)}): see above",
-                err=True,
-            )
-        if state.clean and not result.api_not_built:
+        out_of_date = not state.clean
+        if state.clean:
             click.echo(
                 f"speclint: {shown_folder}: {built} bundle(s) and the catalog are up to date"
             )
-            return
-        if state.clean:
-            sys.exit(1)
         for label, paths in (
             ("missing", state.missing),
             ("stale", state.stale),
@@ -419,25 +641,36 @@ def build_command(path: Path, check_only: bool, output: Path | None, dereference
         ):
             for relative in paths:
                 click.echo(f"{shown_folder}/{relative}: {label}")
+        if out_of_date:
+            click.echo(
+                f"speclint: {shown_folder}: build outputs are out of date ({len(state.missing)} "
+                f"missing, {len(state.stale)} stale, {len(state.extra)} extra); run "
+                f"`speclint build {path.as_posix()}` and commit the result",
+                err=True,
+            )
+    else:
+        try:
+            done = write(result, folder, confined)
+        except (BuildError, OutputError) as error:
+            fail(str(error))
+        for relative in done.kept:
+            click.echo(
+                f"speclint: left {shown_folder}/{relative} in place: an earlier build wrote it, "
+                "but it changed since (delete it by hand if it is not needed)",
+                err=True,
+            )
+        removed = f", removed {len(done.deleted)} it no longer builds" if done.deleted else ""
+        click.echo(f"speclint: wrote {built} bundle(s) and {shown_folder}/catalog.json{removed}")
+    if result.api_not_built:
+        # An API document is what a spec repository publishes: one that cannot be bundled is a
+        # broken publication, not a skipped file, for the build as for --check.
         click.echo(
-            f"speclint: {shown_folder}: build outputs are out of date "
-            f"({len(state.missing)} missing, {len(state.stale)} stale, {len(state.extra)} extra); "
-            f"run `speclint build {path.as_posix()}` and commit the result",
+            f"speclint: {len(result.api_not_built)} API document(s) could not be bundled "
+            f"({', '.join(result.api_not_built)}): see above",
             err=True,
         )
+    if out_of_date or result.api_not_built:
         sys.exit(1)
-    try:
-        done = write(result, folder, confined)
-    except OutputError as error:
-        fail(str(error))
-    for relative in done.kept:
-        click.echo(
-            f"speclint: left {shown_folder}/{relative} in place: an earlier build wrote it, but it "
-            "changed since (delete it by hand if it is not needed)",
-            err=True,
-        )
-    removed = f", removed {len(done.deleted)} it no longer builds" if done.deleted else ""
-    click.echo(f"speclint: wrote {built} bundle(s) and {shown_folder}/catalog.json{removed}")
 
 
 @main.command(name="afp")
@@ -488,9 +721,7 @@ def agent_feedback(path: Path | None) -> None:
 @main.command(name="rules")
 def list_rules() -> None:
     """List the rules with their default severity and summary."""
-    from .catalog import all_rules
-
-    catalog = all_rules()
+    catalog = _documented_rules()
     width = max(len(rule_id) for rule_id in catalog)
     for rule_id, info in catalog.items():
         click.echo(f"{rule_id:<{width}}  {info.severity.label:<7}  {info.summary}")
@@ -498,15 +729,33 @@ def list_rules() -> None:
 
 @main.command(name="rule")
 @click.argument("rule_id")
-def show_rule(rule_id: str) -> None:
+@COLOR
+def show_rule(rule_id: str, color: bool | None) -> None:
     """Print the documentation of rule RULE_ID."""
-    from .catalog import all_rules
+    from .reporters.rule_doc import render_doc
 
-    info = all_rules().get(rule_id)
+    info = _documented_rules().get(rule_id)
     if info is None:
         fail(f"unknown rule {rule_id!r} (see `speclint rules`)")
+    use_color = _use_color(color)
     click.echo(f"{info.id} [{info.severity.label}]\n")
-    click.echo(info.doc)
+    # click strips colour from output that is not a terminal unless told: --color means colour.
+    click.echo(render_doc(info.doc, use_color), nl=False, color=use_color or None)
+
+
+def _documented_rules() -> dict[str, RuleInfo]:
+    """Every rule id a report can carry: the rule modules', and the findings speclint itself
+    makes about waivers (``waiver``) and crashed rules (``internal-error``)."""
+    from .catalog import RuleInfo, all_rules
+    from .findings import Severity
+    from .runner import internal_error_info
+    from .waivers import WAIVER_DOC, WAIVER_RULE
+
+    waiver = RuleInfo(
+        WAIVER_RULE, Severity.WARNING, WAIVER_DOC, "speclint.waivers", lambda c, o: ()
+    )
+    crashed = internal_error_info()
+    return dict(sorted({**all_rules(), waiver.id: waiver, crashed.id: crashed}.items()))
 
 
 @main.group(name="baseline")
@@ -547,15 +796,23 @@ def _load_corpus(path: Path) -> Corpus:
 @main.command(name="files")
 @CORPUS_PATH
 def show_files(path: Path) -> None:
-    """List each file speclint reads in PATH: its kind, dialect, and why it was classified so."""
-    from .inventory import entries, phrase
+    """List each file speclint reads in PATH: its kind, dialect, and why it was classified so;
+    and each folder it did not enter (a virtual environment, installed packages), and why."""
+    from .inventory import SKIPPED, entries, phrase, skipped
 
-    inventory = entries(_load_corpus(path))
-    width = max((len(entry.path) for entry in inventory), default=0)
-    for entry in inventory:
+    corpus = _load_corpus(path)
+    inventory = entries(corpus)
+    folders = skipped(corpus)
+    listed = sorted((*inventory, *folders), key=lambda entry: entry.path)
+    width = max((len(entry.path) for entry in listed), default=0)
+    for entry in listed:
+        if entry.kind == SKIPPED:
+            click.echo(f"{entry.path:<{width}}  skipped: {entry.reason}")
+            continue
         kind = f"{entry.kind} {entry.dialect}".strip()
         click.echo(f"{entry.path:<{width}}  {kind:<22}  {entry.reason}")
-    click.echo(f"speclint: {phrase(inventory)}")
+    left = f"; {len(folders)} folder{'s' if len(folders) != 1 else ''} skipped" if folders else ""
+    click.echo(f"speclint: {phrase(inventory)}{left}")
 
 
 @main.command(name="roles")

@@ -39,21 +39,27 @@ Keys (all optional)::
 
 In ``speclint.toml`` the keys are top-level; in ``pyproject.toml`` they sit under
 ``[tool.speclint]`` (sub-tables ``[tool.speclint.rules]`` and so on).
+
+A key not listed here (at the top, in ``[build]`` or in a ``[[waivers]]`` table), a rule id in
+``[rules]`` that is no rule, or an option a rule's documentation does not list is an error that
+names it and the nearest valid one: a typo must not turn a check off without a word.
 """
 
 from __future__ import annotations
 
+import difflib
+import os
 import posixpath
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from .findings import Severity
-from .reading import LoadProblem, read_raw
+from .reading import LoadProblem, read_named
 from .versions import DEFAULT_PATTERN as DEFAULT_VERSION_PATTERN
 
 # Every JSON, YAML and Markdown file: discovery then reads each one's content to tell what it is
@@ -103,6 +109,8 @@ KNOWN_KEYS = {
     "versions",
     "fixtures",
 }
+WAIVER_KEYS = {"rule", "rules", "path", "where", "reason", "who", "expires"}
+BUILD_KEYS = {"output", "schemas", "api-format"}
 
 
 class ConfigError(Exception):
@@ -147,30 +155,44 @@ class Config:
 
 
 def load_config(root: Path, explicit: Path | None = None) -> Config:
-    """Read the corpus configuration; a missing file means defaults."""
+    """Read the corpus configuration; a missing file means defaults.
+
+    Both the corpus's own files and ``--config`` are read by :func:`speclint.reading.read_named`:
+    in the corpus root, a committed link out of it is refused; any path must be a regular file
+    (a FIFO named ``speclint.toml`` is an error, not skipped, and never blocks)."""
     table: dict[str, Any] = {}
     source: str | None = None
     candidates = [explicit] if explicit else [root / "speclint.toml", root / "pyproject.toml"]
     for candidate in candidates:
-        if candidate is None or not (candidate.is_file() or candidate.is_symlink()):
+        # lexists: a FIFO, a folder or a dangling link by this name is there, and is refused
+        # below rather than passed over as "no configuration".
+        if candidate is None or not os.path.lexists(candidate):
             if explicit is not None:
                 raise ConfigError(f"{explicit}: no such configuration file")
             continue
-        # The corpus's own configuration is repository content: read like any corpus file (no
-        # symlink out of the root, no FIFO, bounded). An explicit --config is the user's choice.
-        folder = Path(candidate.anchor) if explicit is not None else root
-        raw = read_raw(folder, str(candidate.absolute().relative_to(folder)))
+        raw = read_named(root, candidate)
         if isinstance(raw, LoadProblem):
             raise ConfigError(f"{candidate}: {raw.message}")
         try:
             text = raw.decode("utf-8")
             parsed = tomllib.loads(text)
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        except UnicodeDecodeError as error:
+            raise ConfigError(
+                f"{candidate}: not valid TOML (not UTF-8 at byte {error.start})"
+            ) from None
+        except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"{candidate}: not valid TOML: {error}") from None
+        except RecursionError:
+            raise ConfigError(
+                f"{candidate}: not valid TOML (arrays or tables nested too deep to read)"
+            ) from None
         if candidate.name == "pyproject.toml" and explicit is None:
-            tool = parsed.get("tool", {}).get("speclint")
+            tools = parsed.get("tool")
+            tool = tools.get("speclint") if isinstance(tools, dict) else None
             if tool is None:
                 continue
+            if not isinstance(tool, dict):
+                raise ConfigError(f"{candidate}: `tool.speclint` must be a table ([tool.speclint])")
             parsed = tool
         table, source = parsed, str(candidate)
         lines = _waiver_lines(text, candidate.name)
@@ -218,8 +240,9 @@ def load_profile(name: str) -> dict[str, Any]:
     file outside the installation (nor show what is in one)."""
     known = profile_names()
     if not _PROFILE_NAME.fullmatch(name) or name not in known:
+        # The name is not repeated: the message names the key, never a value from the file.
         raise ConfigError(
-            f"unknown profile {name!r}: a profile is one of the names speclint ships "
+            f"unknown profile in `profile`: a profile is one of the names speclint ships "
             f"({', '.join(known)}), not a path"
         )
     text = resources.files("speclint").joinpath("profiles", f"{name}.toml").read_text("utf-8")
@@ -227,15 +250,20 @@ def load_profile(name: str) -> dict[str, Any]:
 
 
 def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Config:
+    """The configuration a table says (a parsed ``speclint.toml``, or ``[tool.speclint]``).
+
+    A message names a key, never a value from the file: the file may not be the user's to show,
+    and a CI log is public."""
     where = source or "configuration"
-    unknown = sorted(set(table) - KNOWN_KEYS)
-    if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)}")
+    _known_keys(where, "", table, KNOWN_KEYS)
     merged: dict[str, Any] = {}
     if "profile" in table:
         if not isinstance(table["profile"], str):
             raise ConfigError(f"{where}: `profile` must be a profile name (a string)")
-        merged.update(load_profile(table["profile"]))
+        try:
+            merged.update(load_profile(table["profile"]))
+        except ConfigError as error:
+            raise ConfigError(f"{where}: {error}") from None
     for key, value in table.items():
         if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
             merged[key] = {**merged[key], **value}
@@ -250,12 +278,15 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
 
     try:
         fail_on = Severity.parse(str(merged.get("fail-on", "error")))
-    except ValueError as error:
-        raise ConfigError(f"{where}: fail-on: {error}") from None
+    except ValueError:
+        raise ConfigError(f"{where}: `fail-on` must be one of: {_LEVELS}") from None
 
     severities: dict[str, Severity | None] = {}
     options: dict[str, Mapping[str, Any]] = {}
-    for rule, setting in dict(merged.get("rules", {})).items():
+    rules = merged.get("rules", {})
+    if not isinstance(rules, Mapping):
+        raise ConfigError(f"{where}: `rules` must be a table ([rules])")
+    for rule, setting in rules.items():
         level = setting.get("severity") if isinstance(setting, Mapping) else setting
         if isinstance(setting, Mapping):
             options[rule] = {k: v for k, v in setting.items() if k != "severity"}
@@ -266,15 +297,16 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
             continue
         try:
             severities[rule] = Severity.parse(str(level))
-        except ValueError as error:
-            raise ConfigError(f"{where}: rules.{rule}: {error}") from None
+        except ValueError:
+            raise ConfigError(
+                f"{where}: rules.{rule}: not a severity (expected one of: {_LEVELS}, off)"
+            ) from None
 
     roles = {str(k): str(v) for k, v in dict(merged.get("roles", {})).items()}
     for target, role in roles.items():
         if role not in ROLE_NAMES:
             raise ConfigError(
-                f"{where}: roles.{target}: unknown role {role!r} "
-                f"(expected one of: {', '.join(ROLE_NAMES)})"
+                f"{where}: roles.{target}: unknown role (expected one of: {', '.join(ROLE_NAMES)})"
             )
     perspective = merged.get("asyncapi-perspective")
     if perspective is not None and perspective not in {"host", "client"}:
@@ -290,9 +322,26 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
     waivers = merged.get("waivers", [])
     if not isinstance(waivers, list) or not all(isinstance(w, Mapping) for w in waivers):
         raise ConfigError(f"{where}: `waivers` must be an array of tables ([[waivers]])")
+    for number, waiver in enumerate(waivers, start=1):
+        _known_keys(where, f"[[waivers]] number {number}: ", waiver, WAIVER_KEYS)
     build = merged.get("build", {})
     if not isinstance(build, Mapping):
         raise ConfigError(f"{where}: `build` must be a table ([build])")
+    _known_keys(where, "[build]: ", build, BUILD_KEYS)
+    ref_map = merged.get("ref-map", {})
+    if not isinstance(ref_map, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in ref_map.items()
+    ):
+        raise ConfigError(f'{where}: `ref-map` must be a table of "URL prefix" = "corpus path"')
+    for prefix, local in ref_map.items():
+        # A target is looked up among the corpus's own files, never opened; one out of the root
+        # could only ever be a missing file, so it is a mistake to say so now.
+        normal = posixpath.normpath(local) if local else "."
+        if local.startswith("/") or normal == ".." or normal.startswith("../"):
+            raise ConfigError(
+                f'{where}: ref-map."{prefix}": the target must be a file or folder inside the '
+                "corpus root (a path relative to it), not a path out of it"
+            )
     output = build.get("output", "build")
     normal = posixpath.normpath(output) if isinstance(output, str) and output else "."
     if normal in (".", "/") or normal.startswith(("/", "../")) or normal == "..":
@@ -343,7 +392,64 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
         fail_on=fail_on,
         rule_severity=severities,
         roles=roles,
-        ref_map={str(k): str(v) for k, v in dict(merged.get("ref-map", {})).items()},
+        ref_map=dict(ref_map),
         source=source,
         rule_options=options,
     )
+
+
+_LEVELS = ", ".join(s.label for s in Severity)
+
+
+def _known_keys(where: str, place: str, table: Mapping[str, Any], known: Iterable[str]) -> None:
+    """Refuse a key the table cannot have, naming it and the nearest one it can (a typo must
+    not switch a setting off without a word)."""
+    unknown = sorted(str(key) for key in table if key not in known)
+    if unknown:
+        raise ConfigError(f"{where}: {place}{_unknown('key', unknown, known)}")
+
+
+def _unknown(what: str, names: list[str], known: Iterable[str], fallback: str = "") -> str:
+    """``unknown key `exlude` (did you mean `exclude`?)`` for each name, on one line."""
+    choices = sorted(known)
+    parts = []
+    for name in names:
+        near = difflib.get_close_matches(name, choices, n=1, cutoff=0.6)
+        hint = f" (did you mean `{near[0]}`?)" if near else fallback
+        parts.append(f"unknown {what} `{name}`{hint}")
+    return "; ".join(parts)
+
+
+_OPTIONS_SECTION = re.compile(r"^Options[^\n]*\n(.*?)(?=^\S|\Z)", re.M | re.S)
+_OPTION_NAME = re.compile(r"``([a-z][a-z0-9-]*)``\s*[(:]")
+
+
+def documented_options(doc: str) -> frozenset[str]:
+    """The options a rule's documentation lists in its *Options* section: each written as
+    ``name`` followed by its default in parentheses or by a colon (the house style). They are
+    the options the rule accepts; a test holds them to the options its code reads."""
+    section = _OPTIONS_SECTION.search(doc)
+    return frozenset(_OPTION_NAME.findall(section.group(1))) if section else frozenset()
+
+
+def check_rule_settings(config: Config, documentation: Mapping[str, str]) -> None:
+    """Refuse a ``[rules]`` entry that names no rule, or an option the rule does not have, with
+    the nearest valid name. ``documentation``: each rule's id and its docstring (the catalog's;
+    the configuration does not load the rules itself, they sit above it)."""
+    where = config.source or "configuration"
+    configured = {*config.rule_severity, *config.rule_options}
+    unknown = sorted(rule for rule in configured if rule not in documentation)
+    if unknown:
+        raise ConfigError(
+            f"{where}: [rules]: {_unknown('rule', unknown, documentation)}; "
+            "`speclint rules` lists them"
+        )
+    for rule, options in sorted(config.rule_options.items()):
+        accepted = documented_options(documentation[rule])
+        wrong = sorted(str(key) for key in options if key not in accepted)
+        if wrong:
+            none = f" ({rule} has no options besides `severity`)" if not accepted else ""
+            raise ConfigError(
+                f"{where}: [rules.{rule}]: {_unknown('option', wrong, accepted, none)}; "
+                f"`speclint rule {rule}` lists its options"
+            )

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from .config import Config
 from .findings import Location
-from .kinds import DocumentKind, classify
+from .kinds import INSTALLED_FOLDER_NAMES, DocumentKind, classify, installed_folder
 from .reading import LoadProblem, read_raw, shown_path
 from .structured import (
     DuplicateKey,
@@ -360,8 +360,11 @@ def _file_refs(document: Document) -> set[str]:
     return found
 
 
-# Folders never walked: version control, installed packages, the cache of earlier versions.
-SKIPPED_FOLDERS = frozenset({".git", "node_modules", ".speclint-cache"})
+# Folders never walked: version control and the cache of earlier versions, unmentioned; and
+# installed software, which `speclint files` lists as skipped (a folder an installer marked, such
+# as a virtual environment's `pyvenv.cfg`, is recognised as the walk reaches it: `walk`).
+_UNSEEN_FOLDERS = frozenset({".git", ".speclint-cache"})
+SKIPPED_FOLDERS = _UNSEEN_FOLDERS | frozenset(INSTALLED_FOLDER_NAMES)
 
 
 _REFERRING = (DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
@@ -451,15 +454,33 @@ def listing(root: Path) -> list[str]:
     return [path.relative_to(root).as_posix() for path in walk(root)]
 
 
-def walk(root: Path) -> Iterator[Path]:
+def skipped_folders(root: Path) -> list[tuple[str, str]]:
+    """The folders under ``root`` that discovery does not enter because they hold installed
+    software or a tool's cache: (root-relative path with a trailing ``/``, why), in walk order."""
+    found: list[tuple[str, str]] = []
+    for _ in walk(root, found):
+        pass
+    return found
+
+
+def walk(root: Path, skipped: list[tuple[str, str]] | None = None) -> Iterator[Path]:
     """Every file under ``root``, in order, without following folder symlinks or entering
-    ``.git``, ``node_modules`` and the cache folder. A ``.git`` file (a linked worktree's or a
-    submodule's pointer to its repository) is git's, not the corpus's."""
+    ``.git``, the cache folder, or a folder of installed software or a tool's cache
+    (``kinds.installed_folder``: a virtual environment, ``node_modules``, ``site-packages``...),
+    which is added to ``skipped`` as (its path with a trailing ``/``, why). A ``.git`` file (a
+    linked worktree's or a submodule's pointer to its repository) is git's, not the corpus's."""
     # os.walk without following directory symlinks: a link to "/" must not make us read the disk.
     import os
 
     for folder, subfolders, files in os.walk(root, followlinks=False):
-        subfolders[:] = sorted(d for d in subfolders if d not in SKIPPED_FOLDERS)
+        here = Path(folder)
+        why = installed_folder(here.name, files, subfolders) if here != Path(root) else None
+        if why is not None:
+            subfolders[:] = []
+            if skipped is not None:
+                skipped.append((shown_path(here.relative_to(root).as_posix()) + "/", why))
+            continue
+        subfolders[:] = sorted(d for d in subfolders if d not in _UNSEEN_FOLDERS)
         for name in sorted(files):
             if name != ".git":
                 yield Path(folder) / name

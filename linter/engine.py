@@ -26,25 +26,27 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .baseline import Applied, BaselineError, Entry, entry_for
+from .baseline import Applied, BaselineError, Entry, baseline_identity, entry_for, gate_identity
 from .baseline import apply as apply_baseline
 from .baseline import load as load_baseline
 from .cache import ParseCache, RuleCache, RunCache, corpus_folder, enabled, forget_stale, run_key
-from .catalog import RuleInfo
-from .config import Config, ConfigError, load_config
+from .catalog import RuleInfo, all_rules
+from .config import Config, ConfigError, check_rule_settings, load_config
 from .corpus import Corpus, Document, decode, listing, snapshot
 from .findings import Finding, Severity, sorted_findings
 from .gitbase import GitError, base_checkout, remove_stale_worktrees
 from .inventory import Entry as FileEntry
 from .lifecycle import TimeLimitReached, time_limit
+from .parallel import default_jobs
 from .progress import Sink, reporting
 from .reading import LoadProblem
 from .reporters import FixedFinding, Gate
+from .roots import in_focus
 from .runner import INTERNAL_ERROR, RunResult, not_run, run_rules, select_rules
 from .waivers import Waived, today
 
@@ -74,6 +76,9 @@ class Options:
     # Root-relative path -> text that replaces the file's (the language server's open editors,
     # saved or not; a path not on disk is a new file).
     overlay: Mapping[str, str] | None = None
+    # Root-relative files and folders whose findings are reported (`speclint check FILE`): the
+    # whole corpus is linted, as drift is between files. None: all of them.
+    focus: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -95,13 +100,17 @@ def _configuration(root: Path, config_path: Path | None) -> Config:
             f"{root}: not a directory (speclint checks a whole corpus: pass its root)"
         )
     try:
-        today()  # a bad SPECLINT_TODAY is the user's to fix before anything runs
+        today()  # a bad SPECLINT_TODAY or SPECLINT_JOBS is the user's to fix before anything runs
+        default_jobs()
     except ValueError as error:
         raise EngineError(str(error)) from None
     try:
-        return load_config(root.resolve(), config_path)
+        config = load_config(root.resolve(), config_path)
+        if config.rule_severity or config.rule_options:  # the rule modules load only if named
+            check_rule_settings(config, {rule: info.doc for rule, info in all_rules().items()})
     except ConfigError as error:
         raise EngineError(str(error)) from None
+    return config
 
 
 def load(root: Path, config_path: Path | None = None) -> Corpus:
@@ -322,13 +331,16 @@ def _compared(
 ) -> Outcome:
     # Each comparison (the base revision's findings, then a baseline file) keeps what it does not
     # know; the report says what each one held back and which of its entries are fixed.
-    comparisons: list[tuple[str, list[Entry], Callable[[Applied], list[str]]]] = []
+    comparisons: list[
+        tuple[str, list[Entry], Callable[[Entry], tuple[str, ...]], Callable[[Applied], list[str]]]
+    ] = []
     if options.diff_base is not None and base_entries is not None:
         ref = options.diff_base
         comparisons.append(
             (
                 f"`{ref}`",
                 base_entries,
+                gate_identity,
                 lambda done: [
                     f"against {ref}: {len(done.new)} new finding(s), {len(done.fixed)} fixed, "
                     f"{len(done.known)} unchanged (not shown)",
@@ -339,20 +351,42 @@ def _compared(
     if options.baseline is not None:
         path = options.baseline
         try:
-            entries = load_baseline(path)
+            entries = load_baseline(path, corpus.root if corpus is not None else None)
         except BaselineError as error:
             raise EngineError(str(error)) from None
         comparisons.append(
-            (f"baseline `{path.as_posix()}`", entries, partial(_baseline_notes, path))
+            (
+                f"baseline `{path.as_posix()}`",
+                entries,
+                baseline_identity,
+                partial(_baseline_notes, path),
+            )
         )
-    findings = result.findings
+    focus = options.focus
+
+    def shown(finding: Finding) -> bool:
+        # Where the finding is, as ruff and ESLint show a file's own problems: the other side of
+        # a drift outside the paths given is in its related locations, not a reason to show it.
+        return focus is None or in_focus(finding.location.path, focus)
+
+    findings = [finding for finding in result.findings if shown(finding)]
+    everything = result.findings
     known: list[Finding] = []
     fixed: list[Entry] = []
     against: list[str] = []
     notes: list[str] = []
-    for label, entries, describe in comparisons:
+    for label, entries, identity, describe in comparisons:
         assert corpus is not None  # built for every run with a base or a baseline
-        applied = apply_baseline(corpus, findings, entries)
+        # Matched over the whole corpus, then narrowed to the focus: a finding outside it must
+        # not make its entry look fixed.
+        applied = apply_baseline(corpus, everything, entries, identity)
+        everything = applied.new
+        if focus is not None:
+            applied = Applied(
+                [f for f in applied.new if shown(f)],
+                [f for f in applied.known if shown(f)],
+                [e for e in applied.fixed if in_focus(e.path, focus)],
+            )
         findings = applied.new
         known += applied.known
         fixed += applied.fixed
@@ -370,6 +404,8 @@ def _compared(
                 )
             ),
         )
+    if focus is not None:
+        result = replace(result, waived=[w for w in result.waived if shown(w.finding)])
     return Outcome(config, result, findings, sources, gate, notes, corpus)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 
@@ -82,6 +83,15 @@ class Finding:
     def sort_key(self) -> tuple[str, int, int, str, str]:
         loc = self.location
         return (loc.path, loc.line, loc.column, self.rule, self.message)
+
+
+def warnings_over(findings: Sequence[Finding], maximum: int | None) -> int:
+    """How many warnings ``findings`` hold beyond ``--max-warnings`` (ESLint's option: more
+    warnings than that fails the run); 0 when within it or when there is no maximum."""
+    if maximum is None:
+        return 0
+    warnings = sum(finding.severity is Severity.WARNING for finding in findings)
+    return warnings if warnings > maximum else 0
 
 
 def sorted_findings(findings: list[Finding]) -> list[Finding]:

@@ -144,6 +144,64 @@ def head_commit(root: Path) -> str | None:
         return None
 
 
+def work_tree_top(folder: Path) -> Path | None:
+    """The top folder of the git work tree holding ``folder`` (resolved); None outside one, in a
+    bare repository, or when git cannot say."""
+    if _git_folder(folder.resolve()) is None:
+        return None
+    try:
+        top = _git(folder, "rev-parse", "--show-toplevel")
+    except GitError:
+        return None
+    return Path(top) if top else None
+
+
+def staged_paths(top: Path) -> list[str] | None:
+    """The paths the commit being made adds, changes or deletes (the index against ``HEAD``; in
+    a first commit, every file of the index), relative to the work tree's ``top``. None when git
+    cannot say."""
+    has_head = head_commit(top) is not None
+    command = (
+        ["diff", "--cached", "--name-only", "--no-renames", "-z", "HEAD", "--"]
+        if has_head
+        else ["ls-files", "-z", "--cached", "--"]
+    )
+    try:
+        done = subprocess.run(
+            ["git", *_GIT_SAFETY, *command],
+            cwd=top,
+            capture_output=True,
+            check=False,
+            timeout=60,
+            env=_environment(index=True),
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    return sorted({os.fsdecode(name) for name in done.stdout.split(b"\0") if name})
+
+
+def tracked_named(top: Path, names: tuple[str, ...]) -> list[str]:
+    """The files of the index under ``top`` whose base name is one of ``names``, relative to
+    ``top`` (empty when git cannot say)."""
+    try:
+        done = subprocess.run(
+            ["git", *_GIT_SAFETY, "ls-files", "-z", "--cached", "--"],
+            cwd=top,
+            capture_output=True,
+            check=False,
+            timeout=60,
+            env=_environment(index=True),
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    if done.returncode != 0:
+        return []
+    found = (os.fsdecode(name) for name in done.stdout.split(b"\0") if name)
+    return sorted({path for path in found if path.rsplit("/", 1)[-1] in names})
+
+
 def tracked_listing(root: Path, skipped: frozenset[str]) -> list[str] | None:
     """The files of the index (what the next commit holds) under ``root``, root-relative, in the
     order :func:`speclint.corpus.listing` walks a folder in (a folder's files, then its

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .corpus import Corpus, fixtures
+from .corpus import Corpus, fixtures, skipped_folders
 from .kinds import DocumentKind
 
 # The kinds a run checks (anything else is counted and ignored), in the order reports list them.
@@ -25,6 +25,7 @@ CHECKED_KINDS = (
 )
 UNREADABLE = "unreadable"  # the kind reported for a file that did not parse
 FIXTURE = "fixture"  # a test suite's file: listed, not checked
+SKIPPED = "skipped"  # a folder of installed software or a tool's cache: not entered
 _NOUNS = {
     DocumentKind.SCHEMA.value: ("JSON Schema", "JSON Schemas"),
     DocumentKind.OPENAPI.value: ("OpenAPI document", "OpenAPI documents"),
@@ -60,6 +61,13 @@ def entries(corpus: Corpus) -> tuple[Entry, ...]:
     for path in fixtures(corpus.config, corpus.tree):
         found.append(Entry(path, FIXTURE, "", "a test fixture: not checked (see `fixtures`)"))
     return tuple(sorted(found, key=lambda entry: entry.path))
+
+
+def skipped(corpus: Corpus) -> tuple[Entry, ...]:
+    """The folders discovery did not enter, and why (a virtual environment, ``node_modules``, a
+    cache): ``speclint files`` lists them, so a user who expected their content sees where it
+    went. Walked again from the root, only for that listing."""
+    return tuple(Entry(path, SKIPPED, "", why) for path, why in skipped_folders(corpus.root))
 
 
 def counts(inventory: Sequence[Entry]) -> dict[str, int]:

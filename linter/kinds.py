@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,6 +69,44 @@ SHAPING_KEYWORDS = frozenset(
     }
 )  # fmt: skip
 JSON_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+
+# Folders that are installed software or a tool's working files, never a repository's own
+# content, by a name only such tools use (issue 25, item 10: `python -m venv .venv` at the root
+# made 202 of a check's 334 findings).
+INSTALLED_FOLDER_NAMES: dict[str, str] = {
+    "node_modules": "installed npm packages (node_modules)",
+    "site-packages": "installed Python packages (site-packages)",
+    "dist-packages": "installed Python packages (dist-packages)",
+    "__pypackages__": "installed Python packages (PEP 582 __pypackages__)",
+    ".tox": "tox's environments (.tox)",
+    ".nox": "nox's environments (.nox)",
+}
+
+
+def installed_folder(name: str, files: Collection[str], folders: Collection[str]) -> str | None:
+    """Why the folder ``name``, holding ``files`` and ``folders``, is installed software or a
+    tool's cache and not the repository's content (None: it is content).
+
+    Beyond the names above, only a marker an installer or tool leaves decides: a name says too
+    little (`vendor/schemas/` is often a corpus's own copy of a standard's schemas, which
+    `[ref-map]` points at; Go's and Composer's `vendor/` is not)."""
+    named = INSTALLED_FOLDER_NAMES.get(name)
+    if named is not None:
+        return named
+    if "pyvenv.cfg" in files:  # PEP 405: every virtual environment has one (venv, virtualenv, uv)
+        return "a Python virtual environment (pyvenv.cfg)"
+    if "conda-meta" in folders:
+        return "a conda environment (conda-meta/)"
+    if "CACHEDIR.TAG" in files:  # the Cache Directory Tagging convention (pytest, mypy, ruff)
+        return "a cache folder (CACHEDIR.TAG)"
+    if name == "vendor" and "modules.txt" in files:
+        return "Go modules copied by `go mod vendor` (modules.txt)"
+    if name == "vendor" and "autoload.php" in files and "composer" in folders:
+        return "PHP packages installed by Composer (autoload.php, composer/)"
+    if "gems" in folders and "specifications" in folders:
+        return "Ruby gems installed by Bundler or gem (gems/, specifications/)"
+    return None
+
 
 # `# yaml-language-server: $schema=<uri>` (the Red Hat YAML language server's modeline), in the
 # comments at the top of a YAML file.

@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Iterator
 from types import FrameType
-from typing import Any
+from typing import Any, NoReturn
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
@@ -72,6 +72,12 @@ def interruptible() -> Iterator[None]:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+
+
+def exit_interrupted(interruption: Interrupted) -> NoReturn:
+    """End the process as an interrupted run ends: one line, and the shell's exit code."""
+    print(f"speclint: interrupted ({interruption}); nothing was reported", file=sys.stderr)
+    sys.exit(interruption.exit_code)
 
 
 @contextlib.contextmanager

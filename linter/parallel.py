@@ -23,11 +23,17 @@ Result = TypeVar("Result")
 
 
 def default_jobs() -> int:
-    """How many processes share the work: ``SPECLINT_JOBS``, else the number of CPUs, at most 8."""
-    configured = os.environ.get("SPECLINT_JOBS", "")
-    if configured.isdigit() and int(configured) > 0:
-        return int(configured)
-    return max(1, min(8, os.cpu_count() or 1))
+    """How many processes share the work: ``SPECLINT_JOBS``, else the number of CPUs, at most 8.
+    Raises ``ValueError`` for a ``SPECLINT_JOBS`` that is not a whole number of at least 1 (a
+    typo must not quietly mean "all the CPUs")."""
+    configured = os.environ.get("SPECLINT_JOBS", "").strip()
+    if not configured:
+        return max(1, min(8, os.cpu_count() or 1))
+    if not configured.isascii() or not configured.isdigit() or int(configured) < 1:
+        raise ValueError(
+            f"SPECLINT_JOBS must be a whole number of processes, 1 or more (it is {configured!r})"
+        )
+    return int(configured)
 
 
 # Below this much work (bytes of input, by the caller's weights) a fork costs more than it saves.

@@ -113,3 +113,31 @@ def _reason(error: OSError) -> str:
     if error.errno == errno.ELOOP:
         return "it is a symlink in a loop (the link points back at itself): fix or remove the link"
     return error.strerror or str(error)
+
+
+def read_named(root: Path, path: Path) -> bytes | LoadProblem:
+    """A file named by a path the user or the configuration gives (``--baseline``, ``--config``,
+    ``speclint.toml``), with ``root`` the corpus root.
+
+    A path that lies in the corpus (as written, or once the folders above it are resolved: the
+    root named through a symlinked parent, as ``/tmp`` is on macOS) names repository content: it
+    is read as a corpus file, and refused when it, or a folder on the way to it, is a committed
+    link that leads out of the root. A path outside the root is the user's own and is read as
+    given. Either way only a regular file is opened, non-blocking, and bounded (:func:`read_raw`)."""
+    given = Path(os.path.abspath(path))
+    real_root = Path(os.path.realpath(root))
+    # The first folder on the way down that is in the root: every step after it is the
+    # repository's, so a link out of the root from there on is a committed one.
+    for folder in reversed(given.parents):
+        real_folder = Path(os.path.realpath(folder))
+        if real_folder.is_relative_to(real_root):
+            relative = (real_folder / given.relative_to(folder)).relative_to(real_root)
+            if not Path(os.path.realpath(real_root / relative)).is_relative_to(real_root):
+                return LoadProblem(
+                    "it lies in the corpus root and leads through a symlink to a file outside "
+                    "the corpus root, so it was not read: a committed link cannot name a file "
+                    "outside the repository; give the file's own path",
+                    unread=True,
+                )
+            return read_raw(real_root, relative.as_posix())
+    return read_raw(Path(given.anchor), str(given.relative_to(given.anchor)))

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from .cache import RuleCache
+from .cache import RuleCache, keep_hypothesis_private
 from .catalog import RuleInfo, all_rules
 from .corpus import Corpus
 from .findings import Finding, Location, Severity, sorted_findings
@@ -444,6 +444,7 @@ def run_rules(
     from .validation import install_safe_patterns
 
     install_safe_patterns()  # every `pattern` a rule evaluates is time-limited
+    keep_hypothesis_private()  # never `.hypothesis` in the working directory (the repository)
     selected = dict(rules) if rules is not None else select_rules(corpus)
     jobs = default_jobs() if jobs is None else max(1, jobs)
     # The reference index is a function of the JSON/YAML documents: kept with the rules' results.

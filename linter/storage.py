@@ -14,26 +14,70 @@ msgpack extension types and rebuilds itself:
   node at its ``Heading`` object: written once each, a parsed page is half the size and decodes
   twice as fast, and the identities come back as they were.
 
-A tag that names a module outside ``speclint``, or a class that is not a dataclass or an enum, is
-refused, and so is anything malformed: :func:`loads` raises :class:`StorageError`, which the caches
-treat as a miss. Values msgpack cannot hold (an integer over 64 bits in a JSON document) make
-:func:`dumps` raise it too, and that entry is simply not stored.
+Only the classes :data:`STORED` lists are written or read back, and a tag that names any other is
+refused before anything is imported (issue 25: an entry naming ``speclint.__main__`` ran the command
+line inside decoding, and its ``SystemExit`` escaped). Every field of a rebuilt instance is checked
+against the field's declared type, and :func:`loads` checks the whole value against the type its
+reader expects: an entry of the right classes with a line number that is a string would otherwise
+end the run with an internal error far from here. Anything refused or malformed makes :func:`loads`
+raise :class:`StorageError`, which the caches treat as a miss. Values msgpack cannot hold (an
+integer over 64 bits in a JSON document) make :func:`dumps` raise it too, and that entry is simply
+not stored.
 """
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import enum
+import functools
 import importlib
-import re
+import operator
 import sys
+import types
+import typing
+from collections.abc import Callable
 from typing import Any
 
 import msgpack
 
 MAGIC = b"speclint-cache\x00\x01"  # file format version 1
+Check = Callable[[Any], bool]
 _TUPLE, _OBJECT, _MEMBER, _AGAIN, _SET, _FROZENSET = range(1, 7)
-_CLASS_NAME = re.compile(r"speclint(?:\.[a-z_][a-z0-9_]*)*:[A-Za-z_][A-Za-z0-9_]*")
+
+# The classes an entry may hold, by the name it is written under (``module:qualname``). Nothing
+# else is ever looked up, so an entry can make speclint import only these modules, which it
+# imports for every run anyway. A class the caches newly store goes here (a test holds this list
+# to the classes the stored ones hold); until it does, an entry holding it is not stored.
+STORED = frozenset(
+    {
+        "speclint.corpus:Document",
+        "speclint.enumerations:ProseSet",
+        "speclint.findings:Finding",
+        "speclint.findings:Location",
+        "speclint.findings:Severity",
+        "speclint.kinds:DocumentKind",
+        "speclint.links:LinkSite",
+        "speclint.links:Page",
+        "speclint.links:SectionSite",
+        "speclint.prose:CodeFence",
+        "speclint.prose:Heading",
+        "speclint.prose:HtmlComment",
+        "speclint.prose:InlineCode",
+        "speclint.prose:Link",
+        "speclint.prose:ListItem",
+        "speclint.prose:Paragraph",
+        "speclint.prose:ProseDocument",
+        "speclint.prose:Table",
+        "speclint.prose:TableCell",
+        "speclint.reading:LoadProblem",
+        "speclint.references:Reference",
+        "speclint.rules.broken_link:Problem",
+        "speclint.structured:DuplicateKey",
+        "speclint.waivers:Waived",
+        "speclint.waivers:Waiver",
+    }
+)
 
 
 class StorageError(Exception):
@@ -43,7 +87,7 @@ class StorageError(Exception):
 class _Tag:
     """A decoded extension type: what the list that starts with it stands for."""
 
-    __slots__ = ("cls", "code", "fields", "setters")
+    __slots__ = ("cls", "code", "deep", "fields", "kinds", "setters")
 
     def __init__(
         self,
@@ -51,8 +95,10 @@ class _Tag:
         cls: Any = None,
         fields: tuple[str, ...] = (),
         setters: tuple[Any, ...] | None = None,
+        checks: tuple[tuple[Any, ...], tuple[tuple[int, Check], ...]] = ((), ()),
     ) -> None:
         self.code, self.cls, self.fields, self.setters = code, cls, fields, setters
+        self.kinds, self.deep = checks
 
 
 def _slot_setters(cls: type, names: tuple[str, ...]) -> tuple[Any, ...] | None:
@@ -79,9 +125,9 @@ def _describe(kind: type) -> tuple[msgpack.ExtType, tuple[str, ...]] | None:
     if kind in _encodable:
         return _encodable[kind]
     found: tuple[msgpack.ExtType, tuple[str, ...]] | None = None
-    module = kind.__module__
-    if module == "speclint" or module.startswith("speclint."):
-        name = f"{module}:{kind.__qualname__}".encode()
+    text = f"{kind.__module__}:{kind.__qualname__}"
+    if text in STORED:
+        name = text.encode()
         if issubclass(kind, enum.Enum):
             found = (msgpack.ExtType(_MEMBER, name), ())
         elif dataclasses.is_dataclass(kind):
@@ -127,16 +173,143 @@ _decoded_tags: dict[tuple[int, bytes], _Tag] = {}
 
 
 def _resolve(name: bytes) -> Any:
-    text = name.decode("ascii", "strict")
-    if not _CLASS_NAME.fullmatch(text):
+    return stored_class(name.decode("ascii", "strict"))
+
+
+def stored_class(text: str) -> Any:
+    """The class :data:`STORED` lists under ``text``; :class:`StorageError` for any other name."""
+    if text not in STORED:
         raise StorageError(f"refused class name {text!r}")
+    return _stored_class(text)
+
+
+def _stored_class(text: str) -> Any:
     module_name, _, qualname = text.partition(":")
-    # Importing one of speclint's own modules runs only speclint's code.
     module = sys.modules.get(module_name) or importlib.import_module(module_name)
     found = getattr(module, qualname, None)
     if not isinstance(found, type) or found.__module__ != module_name:
         raise StorageError(f"{text} is not a class of {module_name}")
     return found
+
+
+@functools.cache
+def _stored_names() -> dict[str, Any]:
+    """Every stored class by its name: what the modules' annotations name (some only under
+    ``TYPE_CHECKING``, to keep their imports one way)."""
+    return {text.partition(":")[2]: _stored_class(text) for text in sorted(STORED)}
+
+
+@functools.cache
+def field_types(cls: type) -> dict[str, Any]:
+    """Each field of dataclass ``cls`` and its declared type, resolved."""
+    module = sys.modules[cls.__module__]
+    try:
+        hints = typing.get_type_hints(cls, {**_stored_names(), **vars(module)})
+    except Exception as error:  # an annotation that names what it cannot see
+        raise StorageError(f"{cls.__qualname__}: {error}") from None
+    return {f.name: hints[f.name] for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+
+
+_ABSTRACT = {
+    collections.abc.Sequence: (list, tuple),
+    collections.abc.Mapping: (dict,),
+    collections.abc.Set: (set, frozenset),
+}
+
+
+class _Everything:
+    """The kinds of a value of type ``Any``."""
+
+    def __contains__(self, kind: object) -> bool:
+        return True
+
+
+_EVERYTHING: Any = _Everything()
+
+
+@functools.cache
+def kinds_of(hint: Any) -> frozenset[type] | None:
+    """The exact types a value of type ``hint`` may have, when its type alone settles it (no
+    items to look into); None otherwise. Decoded values are of exactly their class: msgpack makes
+    ``int``, ``str``, ``list``...; :func:`loads` makes stored classes with ``object.__new__``."""
+    if hint is None or hint is type(None):
+        return frozenset({type(None)})
+    if hint is float:  # 0 is a fine number of seconds
+        return frozenset({float, int})
+    origin = typing.get_origin(hint)
+    if origin is None:
+        # A class: an int field takes no True, and no IntEnum member.
+        return frozenset({hint}) if isinstance(hint, type) and hint is not object else None
+    if origin is typing.Union or origin is types.UnionType:
+        options = [kinds_of(option) for option in typing.get_args(hint)]
+        return None if None in options else frozenset().union(*options)  # type: ignore[arg-type]
+    return None
+
+
+@functools.cache
+def checker(hint: Any) -> Check:
+    """Whether a decoded value (plain data and stored classes) is of type ``hint``, as a function
+    made once per type: a corpus's parse cache holds a hundred thousand objects. For the types the
+    stored classes' fields declare; a value of any other type is refused."""
+    if hint is Any or hint is object:
+        return lambda value: True
+    kinds = kinds_of(hint)
+    if kinds is not None:
+        return lambda value: type(value) in kinds
+    origin = typing.get_origin(hint)
+    arguments = typing.get_args(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        options = tuple(checker(option) for option in arguments)
+        return lambda value: any(check(value) for check in options)
+    if origin is typing.Literal:
+        return lambda value: any(
+            type(value) is type(option) and value == option for option in arguments
+        )
+    if origin is tuple and not (len(arguments) == 2 and arguments[1] is Ellipsis):
+        parts = tuple(checker(argument) for argument in arguments)
+        return lambda value: (
+            type(value) is tuple
+            and len(value) == len(parts)
+            and all(check(item) for check, item in zip(parts, value, strict=True))
+        )
+    containers = _ABSTRACT.get(origin, (origin,))
+    if not all(isinstance(container, type) for container in containers):
+        return lambda value: False
+    if dict in containers:
+        key, item = (checker(argument) for argument in arguments or (Any, Any))
+        return lambda value: (
+            type(value) is dict and all(key(k) and item(v) for k, v in value.items())
+        )
+    each = arguments[0] if arguments else Any
+    if each is Any or each is object:
+        return lambda value: type(value) in containers
+    simple = kinds_of(each)
+    if simple is not None:  # tuple[Heading, ...]: the items' types, in C
+        return lambda value: (
+            type(value) in containers and all(map(simple.__contains__, map(type, value)))
+        )
+    check = checker(each)
+    return lambda value: type(value) in containers and all(map(check, value))
+
+
+def _field_checks(
+    declared: dict[str, Any],
+) -> tuple[tuple[Any, ...], tuple[tuple[int, Check], ...]]:
+    """For each field, the types its value may have (what its own type settles), and the fields
+    whose items must be looked into, with their checks."""
+    kinds: list[Any] = []
+    deep: list[tuple[int, Check]] = []
+    for index, hint in enumerate(declared.values()):
+        if hint is Any or hint is object:
+            kinds.append(_EVERYTHING)
+            continue
+        settled = kinds_of(hint)
+        if settled is None:
+            kinds.append(_EVERYTHING)
+            deep.append((index, checker(hint)))
+        else:
+            kinds.append(settled)
+    return tuple(kinds), tuple(deep)
 
 
 def _extension(code: int, data: bytes) -> _Tag:
@@ -157,16 +330,18 @@ def _extension(code: int, data: bytes) -> _Tag:
             cls, enum.Enum
         ):
             raise StorageError(f"{cls.__qualname__} is not a dataclass")
-        names = tuple(f.name for f in dataclasses.fields(cls))
-        tag = _Tag(code, cls, names, _slot_setters(cls, names))
+        declared = field_types(cls)
+        names = tuple(declared)
+        tag = _Tag(code, cls, names, _slot_setters(cls, names), _field_checks(declared))
     else:
         raise StorageError(f"unknown extension type {code}")
     _decoded_tags[key] = tag
     return tag
 
 
-def loads(blob: bytes) -> Any:
-    """The value :func:`dumps` wrote; :class:`StorageError` for anything else."""
+def loads(blob: bytes, expected: Any = Any) -> Any:
+    """The value :func:`dumps` wrote, when it is of type ``expected``; :class:`StorageError` for
+    anything else."""
     if not blob.startswith(MAGIC):
         raise StorageError("not a speclint cache entry (or another format version)")
     memo: dict[int, Any] = {}
@@ -183,6 +358,11 @@ def loads(blob: bytes) -> Any:
         if code == _OBJECT:
             if len(items) != len(tag.fields) + 2:
                 raise StorageError(f"{tag.cls.__qualname__}: wrong number of fields")
+            values = items[2:]
+            if not all(map(operator.contains, tag.kinds, map(type, values))) or not all(
+                check(values[index]) for index, check in tag.deep
+            ):
+                raise StorageError(f"{tag.cls.__qualname__}: a field of another type")
             made = object.__new__(tag.cls)
             if tag.setters is None:  # frozen or not: no method runs
                 made.__dict__.update(zip(tag.fields, items[2:], strict=True))
@@ -198,7 +378,7 @@ def loads(blob: bytes) -> Any:
         return frozenset(items[1:])
 
     try:
-        return msgpack.unpackb(
+        value = msgpack.unpackb(
             blob[len(MAGIC) :],
             ext_hook=_extension,
             list_hook=rebuild,
@@ -209,3 +389,6 @@ def loads(blob: bytes) -> Any:
         raise
     except Exception as error:  # truncated, malformed, a value of the wrong shape: a miss
         raise StorageError(f"{type(error).__name__}: {error}") from None
+    if not checker(expected)(value):
+        raise StorageError(f"not a {expected}")
+    return value

@@ -89,6 +89,8 @@ def split_pointer(pointer: str) -> list[str]:
 _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
 _LITERALS = {"true": True, "false": False, "null": None}
+_VALUE_STARTS = frozenset('{["-0123456789tfn')
+_BARE_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*")
 
 
 class _JsonReader:
@@ -123,8 +125,13 @@ class _JsonReader:
             raise self.fail("extra data after the JSON document", offset)
         return value
 
-    def value(self, offset: int, pointer: str, depth: int) -> tuple[Any, int]:
+    def value(
+        self, offset: int, pointer: str, depth: int, within: tuple[str, int] | None = None
+    ) -> tuple[Any, int]:
+        """The value at ``offset``; ``within``: the container it is in and where that opened."""
         if offset >= len(self.text):
+            if within is not None:
+                raise self.unexpected(offset, "a JSON value", *within)
             raise self.fail("unexpected end of file: expected a JSON value", offset)
         char = self.text[offset]
         if char == "{" or char == "[":
@@ -144,6 +151,9 @@ class _JsonReader:
             if match.group(1) or match.group(2):
                 return float(number), match.end()
             return int(number), match.end()
+        fault = self.fault_at(offset)
+        if fault is not None:
+            raise self.fail(f"expected a JSON value: {fault}", offset)
         raise self.fail(f"expected a JSON value, found {char!r}", offset)
 
     def string(self, offset: int) -> tuple[str, int]:
@@ -154,12 +164,13 @@ class _JsonReader:
 
     def object(self, offset: int, pointer: str, depth: int) -> tuple[dict[str, Any], int]:
         result: dict[str, Any] = {}
+        opened = offset - 1
         offset = self.skip(offset)
         if self.text.startswith("}", offset):
             return result, offset + 1
         while True:
             if not self.text.startswith('"', offset):
-                raise self.fail("expected a double-quoted property name", offset)
+                raise self.unexpected(offset, "a double-quoted property name", "object", opened)
             key_at = self.where(offset)
             key, offset = self.string(offset + 1)
             member = join_pointer(pointer, key)
@@ -168,34 +179,86 @@ class _JsonReader:
             self.positions[member] = key_at
             offset = self.skip(offset)
             if not self.text.startswith(":", offset):
-                raise self.fail("expected ':' after the property name", offset)
+                raise self.unexpected(offset, "':' after the property name", "object", opened)
             offset = self.skip(offset + 1)
-            result[key], offset = self.value(offset, member, depth)
+            result[key], offset = self.value(offset, member, depth, ("object", opened))
             offset = self.skip(offset)
             if self.text.startswith(",", offset):
-                offset = self.skip(offset + 1)
+                comma, offset = offset, self.skip(offset + 1)
+                if self.text.startswith("}", offset):
+                    raise self.trailing_comma(comma, "}")
                 continue
             if self.text.startswith("}", offset):
                 return result, offset + 1
-            raise self.fail("expected ',' or '}' after an object member", offset)
+            if self.text.startswith('"', offset):
+                raise self.fail(
+                    "expected ',' or '}' after an object member: a ',' is missing before this "
+                    "member",
+                    offset,
+                )
+            raise self.unexpected(offset, "',' or '}' after an object member", "object", opened)
 
     def array(self, offset: int, pointer: str, depth: int) -> tuple[list[Any], int]:
         result: list[Any] = []
+        opened = offset - 1
         offset = self.skip(offset)
         if self.text.startswith("]", offset):
             return result, offset + 1
         while True:
             item = join_pointer(pointer, len(result))
             self.positions[item] = self.where(offset)
-            value, offset = self.value(offset, item, depth)
+            value, offset = self.value(offset, item, depth, ("array", opened))
             result.append(value)
             offset = self.skip(offset)
             if self.text.startswith(",", offset):
-                offset = self.skip(offset + 1)
+                comma, offset = offset, self.skip(offset + 1)
+                if self.text.startswith("]", offset):
+                    raise self.trailing_comma(comma, "]")
                 continue
             if self.text.startswith("]", offset):
                 return result, offset + 1
-            raise self.fail("expected ',' or ']' after an array item", offset)
+            if offset < len(self.text) and self.text[offset] in _VALUE_STARTS:
+                raise self.fail(
+                    "expected ',' or ']' after an array item: a ',' is missing before this item",
+                    offset,
+                )
+            raise self.unexpected(offset, "',' or ']' after an array item", "array", opened)
+
+    # The faults people make writing JSON by hand, named where they are (issue 25, item 16): a
+    # parser's "expected a double-quoted property name" on the line after a trailing comma sends
+    # the reader to the wrong line.
+
+    def trailing_comma(self, comma: int, closing: str) -> ParseFailure:
+        last = "member (RFC 8259 §4)" if closing == "}" else "item (RFC 8259 §5)"
+        return self.fail(
+            f"trailing comma before `{closing}`: JSON allows no ',' after the last {last}", comma
+        )
+
+    def unexpected(self, offset: int, expected: str, container: str, opened: int) -> ParseFailure:
+        """What was expected at ``offset``, with what the text has there instead when it is a
+        common mistake: the end of the file, a comment, single quotes, an unquoted name."""
+        if offset >= len(self.text):
+            line = self.where(opened)[0]
+            return self.fail(
+                f"unexpected end of file: the {container} opened at line {line} is not closed",
+                offset,
+            )
+        found = self.fault_at(offset)
+        if found is None and expected.startswith("a double-quoted"):
+            name = _BARE_NAME.match(self.text, offset)
+            if name is not None:
+                found = f'property name `{name.group(0)}` is not quoted: write "{name.group(0)}"'
+        return self.fail(f"expected {expected}" + (f": {found}" if found else ""), offset)
+
+    def fault_at(self, offset: int) -> str | None:
+        if self.text.startswith(("//", "/*"), offset):
+            return (
+                "JSON has no comments (a file of JSON with comments is read as such when it is "
+                "named `*.jsonc`)"
+            )
+        if self.text.startswith("'", offset):
+            return "JSON strings and property names are in double quotes, not single quotes"
+        return None
 
 
 def strip_jsonc(text: str) -> str:

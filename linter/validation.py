@@ -7,7 +7,10 @@ to fetching unknown ``$ref`` URLs over HTTP, which a linter that gates pull requ
 from __future__ import annotations
 
 import json
+import re
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -29,21 +32,50 @@ ASYNCAPI_DATA = "data/asyncapi"
 # classes that ECMA-262 patterns use), under a time limit; a timeout is a validation error that
 # names the pattern, not a hung linter.
 PATTERN_TIMEOUT = 0.25  # seconds per search
+# The limit is per search, and a rule searches one pattern against every example: 600 long
+# values against `(a+)+$` were 150 s, past the rule's time box, and all its findings were lost
+# (issue 25, item 7). So a pattern that has timed out once gets SLOW_PATTERN_TIMEOUT per search
+# from then on (a value it is quick on is still judged: that takes microseconds), and once
+# PATTERN_BUDGET seconds have gone on timeouts in this process, so does every pattern (many
+# different slow patterns). Within a `patterns_judged_once` scope (one document of a rule), a
+# pattern that timed out is not searched again at all, and reported once.
+SLOW_PATTERN_TIMEOUT = 0.01
+PATTERN_BUDGET = 10.0
+_SLOW: set[str] = set()  # the patterns that have timed out in this process
+_SPENT = [0.0]  # seconds spent on searches that timed out, in this process
+_SCOPES: list[set[str]] = []  # per open scope: the patterns that timed out in it
 
 
 class PatternTimeout(ValidationError):  # type: ignore[misc]
     """A pattern that took longer than ``PATTERN_TIMEOUT`` on one value."""
 
 
+@contextmanager
+def patterns_judged_once() -> Iterator[None]:
+    """A scope (a rule's one document) where a pattern that times out is reported at the first
+    value it times out on, and not judged against the scope's later values: reported once, its
+    time spent once. A scope per document, not per run, so that a document's findings are the
+    same whether it is checked alone or with the others (the rule cache keeps them per
+    document)."""
+    _SCOPES.append(set())
+    try:
+        yield
+    finally:
+        _SCOPES.pop()
+
+
 def search(pattern: str, text: str) -> bool | None:
     """Does ``pattern`` match somewhere in ``text``? None: it ran out of time."""
-    import re
-
     import regex
 
+    quick = pattern in _SLOW or _SPENT[0] >= PATTERN_BUDGET
+    timeout = SLOW_PATTERN_TIMEOUT if quick else PATTERN_TIMEOUT
+    started = time.monotonic()
     try:
-        return regex.search(pattern, text, timeout=PATTERN_TIMEOUT) is not None
+        return regex.search(pattern, text, timeout=timeout) is not None
     except TimeoutError:
+        _SLOW.add(pattern)
+        _SPENT[0] += time.monotonic() - started
         return None
     except regex.error:
         try:  # a pattern `regex` refuses but `re` takes: no backtracking guard, as before
@@ -52,18 +84,57 @@ def search(pattern: str, text: str) -> bool | None:
             return True  # an invalid pattern is schema-invalid's finding, not every value's
 
 
+def _not_judged(pattern: str) -> bool:
+    """Whether ``pattern`` has timed out in the current scope, so is not searched again there."""
+    return bool(_SCOPES) and pattern in _SCOPES[-1]
+
+
+def _judged(pattern: str, text: str) -> bool | None:
+    """:func:`search`, but True for a pattern not judged in the current scope (no error on a
+    guess); a timeout is remembered there."""
+    scope = _SCOPES[-1] if _SCOPES else None
+    if scope is not None and pattern in scope:
+        return True
+    found = search(pattern, text)
+    if found is None and scope is not None:
+        scope.add(pattern)
+    return found
+
+
+class _BoundedRe:
+    """The `re` that jsonschema's own keyword code sees: its `search` is :func:`_judged`.
+
+    jsonschema finds the keys ``patternProperties`` covers with a bare ``re.search`` inside
+    ``additionalProperties`` and ``unevaluatedProperties`` (``jsonschema._utils``), which no
+    keyword override reaches: ``^(a|a)*$`` against a 26-character key took 8 s there, and twice
+    that per further character. A search that runs out of time counts as a match, so a key is
+    never called an extra property on a guess (our ``patternProperties``, which sees the same
+    patterns, reports the timeout)."""
+
+    def search(self, pattern: Any, string: Any, flags: int = 0) -> Any:
+        if flags or not isinstance(pattern, str) or not isinstance(string, str):
+            return re.search(pattern, string, flags)
+        found = _judged(pattern, string)
+        return True if found is None else (found or None)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(re, name)
+
+
 def _too_slow(pattern: str, text: str) -> PatternTimeout:
     shown = text if len(text) <= 40 else text[:37] + "..."
+    again = ", and is not judged against it again in this file" if _SCOPES else ""
     return PatternTimeout(
-        f"pattern {pattern!r} takes longer than {PATTERN_TIMEOUT} s on {shown!r} "
-        "(catastrophic backtracking): rewrite it without nested or overlapping quantifiers"
+        f"pattern {pattern!r} runs out of time on {shown!r} (catastrophic backtracking: over "
+        f"{PATTERN_TIMEOUT} s on a value){again}: rewrite it without nested or overlapping "
+        "quantifiers"
     )
 
 
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
     if not validator.is_type(instance, "string"):
         return
-    found = search(pattern, instance)
+    found = _judged(pattern, instance)
     if found is None:
         yield _too_slow(pattern, instance)
     elif not found:
@@ -76,8 +147,10 @@ def _pattern_properties(
     if not validator.is_type(instance, "object"):
         return
     for pattern, subschema in properties.items():
+        if _not_judged(pattern):
+            continue  # whether it covers a key is unknown: its subschema is not applied on a guess
         for key, value in instance.items():
-            found = search(pattern, key)
+            found = _judged(pattern, key)
             if found is None:
                 yield _too_slow(pattern, key)
             elif found:
@@ -130,8 +203,11 @@ def install_safe_patterns() -> None:
     `patternProperties` are time-limited. Registration (``jsonschema.validators.validates``) is
     what ``validator_for`` and a ``$ref`` into a resource with its own ``$schema`` consult, so
     every validation in the process uses them."""
-    from jsonschema import validators
+    from jsonschema import _keywords, _legacy_keywords, _utils, validators
 
+    # The bare `re.search` calls left in jsonschema's keyword code (see _BoundedRe).
+    for module in (_keywords, _legacy_keywords, _utils):
+        vars(module)["re"] = _BoundedRe()
     for cls in (
         jsonschema.Draft3Validator,
         jsonschema.Draft4Validator,
@@ -296,12 +372,22 @@ def validator_class_at(kind: str, version: str, declared: str | None) -> Any:
         named = draft_of(declared)
         return safe_validator_class({"$schema": _DRAFT_URIS[named] if named else declared})
     if kind == "openapi" and version.startswith("3.0"):
-        from openapi_schema_validator import OAS30Validator
-
-        return OAS30Validator
+        return _oas30_validator_class()
     if kind == "asyncapi":
         return safe_validator_class({"$schema": "http://json-schema.org/draft-07/schema#"})
     return safe_validator_class({"$schema": _DRAFT_URIS[version]} if version in _DRAFT_URIS else {})
+
+
+@cache
+def _oas30_validator_class() -> Any:
+    """openapi-schema-validator's OpenAPI 3.0 dialect, with time-limited patterns: its own
+    `pattern` runs the `regress` engine, which backtracks without a limit (``^(a|a)*$`` took
+    43 s on 29 characters)."""
+    from jsonschema import validators
+    from openapi_schema_validator import OAS30Validator
+
+    install_safe_patterns()
+    return validators.extend(OAS30Validator, {"pattern": _pattern})
 
 
 _DRAFT_URIS = {

@@ -13,12 +13,15 @@ Three places hold waivers:
       <!-- speclint-ignore enum-drift: the table lists the v2 statuses on purpose -->
 
 - in the configuration, as ``[[waivers]]`` tables with ``rule`` (or a list ``rules``), ``path``,
-  optional ``where`` (a JSON pointer, or ``#heading-anchor``), ``reason``, ``who`` and ``expires``.
+  optional ``where`` (a JSON pointer, or ``#heading-anchor``), ``reason``, ``who`` and ``expires``;
+  any other key is a configuration error (``speclint.config``).
 
 A waiver with no reason waives nothing and is itself reported; so is one whose ``expires`` is not
 a date (``YYYY-MM-DD``, or a TOML date: ``"never"``, ``"Dec 2020"``, ``false`` and ``2020-13-45``
 are refused at the value, not read as "forever" or "long ago"), one whose date has passed (the
-findings it covered come back), and one that matches no finding (stale: delete it). Today's date
+findings it covered come back), one in a document with a key it cannot have (``reasn``,
+``expirs``, ``x-speclint-expire``: named with the nearest valid key), and one that matches no
+finding (stale: delete it). Today's date
 is the system's, or ``SPECLINT_TODAY`` (YYYY-MM-DD) when set, for reproducible runs; any other
 ``SPECLINT_TODAY`` is an error.
 """
@@ -26,6 +29,7 @@ is the system's, or ``SPECLINT_TODAY`` (YYYY-MM-DD) when set, for reproducible r
 from __future__ import annotations
 
 import datetime
+import difflib
 import json
 import os
 import re
@@ -39,11 +43,12 @@ from .kinds import DocumentKind
 from .structured import join_pointer
 
 WAIVER_RULE = "waiver"
-WAIVER_DOC = """A waiver that cannot be honoured: it has no reason, its `expires` is not a date, it has expired, or it matches nothing.
+WAIVER_DOC = """A waiver that cannot be honoured: it has no reason, its `expires` is not a date, it has a key a waiver cannot have, it has expired, or it matches nothing.
 
 Waivers accept a finding in writing (``x-speclint-ignore`` on a node, ``<!-- speclint-ignore
 rule: reason -->`` in Markdown, or ``[[waivers]]`` in the configuration). One without a reason
-waives nothing; an expired one stops waiving; one that matches no finding is stale and should be
+waives nothing, nor does one with a mistyped key (``reasn``: the finding names the nearest valid
+key); an expired one stops waiving; one that matches no finding is stale and should be
 deleted so the list stays honest.
 """
 _MARKDOWN = re.compile(
@@ -65,6 +70,8 @@ class Waiver:
     used: int = field(default=0)
     bad_expiry: str | None = None  # the `expires` value as written, when it is not a date
     expiry_origin: Location | None = None  # where `expires` is written
+    # A key the waiver cannot have (`reasn`), with the nearest it can: the waiver waives nothing.
+    unknown_key: tuple[str, str | None] | None = None
 
     def covers(self, finding: Finding) -> bool:
         if finding.location.path != self.path:
@@ -133,11 +140,30 @@ def _rules(value: Any) -> tuple[str, ...]:
     return ()
 
 
+# The keys of an in-source waiver: in the mapping form, and beside the marker on the node.
+_MAPPING_KEYS = ("rules", "reason", "who", "expires")
+_NODE_KEYS = ("x-speclint-ignore", "x-speclint-reason", "x-speclint-who", "x-speclint-expires")
+
+
+def _unknown_key(keys: list[str], known: tuple[str, ...]) -> tuple[str, str | None] | None:
+    """The first key that is not a waiver key, and the nearest one that is (or None)."""
+    for key in sorted(keys):
+        if key not in known:
+            near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+            return key, near[0] if near else None
+    return None
+
+
 def _structured(document: Any, node: Any, pointer: str) -> Iterator[Waiver]:
     if isinstance(node, dict):
         marker = node.get("x-speclint-ignore")
         if marker is not None:
             details = marker if isinstance(marker, dict) else {}
+            # A mistyped key (`reasn`, `expirs`, `x-speclint-expire`) would otherwise be dropped
+            # without a word: a waiver without its reason, or one that never expires.
+            unknown = _unknown_key([str(k) for k in details], _MAPPING_KEYS) or _unknown_key(
+                [str(k) for k in node if str(k).startswith("x-speclint")], _NODE_KEYS
+            )
             rules = _rules(details.get("rules") if details else marker)
             reason = str(details.get("reason") or node.get("x-speclint-reason") or "").strip()
             if "expires" in details:
@@ -158,6 +184,7 @@ def _structured(document: Any, node: Any, pointer: str) -> Iterator[Waiver]:
                 "inSource",
                 bad_expiry=bad,
                 expiry_origin=document.location(expiry_pointer, note="the waiver's `expires`"),
+                unknown_key=unknown,
             )
         for key, child in node.items():
             if isinstance(child, (dict, list)) and not key.startswith("x-speclint"):
@@ -248,7 +275,18 @@ def apply(
     usable: list[Waiver] = []
     for waiver in waivers:
         what = ", ".join(waiver.rules) or "no rule"
-        if waiver.bad_expiry is not None:
+        if waiver.unknown_key is not None:
+            key, near = waiver.unknown_key
+            hint = f" (did you mean `{near}`?)" if near else ""
+            problems.append(
+                _problem(
+                    waiver,
+                    f"the waiver of {what} has `{key}`, which is not a waiver key{hint}, so it "
+                    "waives nothing: correct the key",
+                    "unknown-key",
+                )
+            )
+        elif waiver.bad_expiry is not None:
             problems.append(
                 _problem(
                     waiver,

@@ -9,7 +9,12 @@ so the same corpus gives the same witness, byte for byte.
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
+import shutil
+import sys
+import tempfile
 import warnings
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +52,16 @@ def generate(schema: Any, count: int = MAX_EXAMPLES) -> list[Any]:
 
 
 def _generate(schema: Any, count: int) -> list[Any]:
+    # Hypothesis keeps files (and reads them back) in `.hypothesis` under the working directory,
+    # the repository under check, unless told otherwise: the run tells it before it is imported
+    # (``speclint.cache.keep_hypothesis_private``). Called outside a run with nothing chosen: a
+    # folder of this process's own.
+    if "hypothesis" not in sys.modules and not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        own = tempfile.mkdtemp(prefix="speclint-hypothesis-")
+        atexit.register(shutil.rmtree, own, True)
+        os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = own
+    # Deferred: Hypothesis and hypothesis-jsonschema take a second to import, and most corpora
+    # never need a generated witness.
     from hypothesis import HealthCheck, given, settings
     from hypothesis_jsonschema import from_schema
 
@@ -56,7 +71,7 @@ def _generate(schema: Any, count: int) -> list[Any]:
         @settings(
             derandomize=True,
             max_examples=count,
-            database=None,
+            database=None,  # no example database: nothing is read back from an earlier run
             deadline=None,
             suppress_health_check=list(HealthCheck),
         )

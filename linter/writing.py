@@ -11,8 +11,9 @@ speclint writes in that folder.
 A target that exists and is not a regular file (``/dev/stdout``, a terminal, a pipe) is written in
 place: renaming over it would replace the device.
 
-Below a ``confined`` folder (the corpus root, for ``speclint build``), every folder on the way to
-the target must be a real folder: a committed symlink ``build -> /elsewhere`` is refused, not
+Below a ``confined`` folder (for ``speclint build``: the corpus root, or the deepest existing
+folder of an output folder outside it), every folder on the way to the target must be a real
+folder, and missing ones are created: a committed symlink ``build -> /elsewhere`` is refused, not
 followed.
 """
 

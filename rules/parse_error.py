@@ -25,7 +25,11 @@ Example
           "required": ["id"],
         }
 
-    FAIL: ``schemas/run.schema.json:4:1: error [parse-error] expected a double-quoted property name``
+    FAIL: ``schemas/run.schema.json:3:21: error [parse-error] trailing comma before `}` ...``
+
+    The message names the fault where it is: a trailing comma at the comma, a missing comma at
+    the member after it, single quotes, an unquoted property name, a comment, an object or array
+    left open (with the line it opened at).
 
 Use instead
     ::

@@ -388,7 +388,8 @@ def test_dereference_inlines_everything_and_refuses_recursion(tmp_path: Path) ->
     with pytest.raises(BundleError, match="recursive: #/components/schemas/Node"):
         dereference(built.tree)
     done = cli("build", str(tmp_path / "recursive"), "--dereference")
-    assert done.returncode == 0  # the other outputs are written; the document is not
+    assert done.returncode == 1  # the other outputs are written; the document is not
+    assert (tmp_path / "recursive/build/catalog.json").is_file()
     assert "not built: api/openapi.yaml: recursive" in done.stderr
 
 
@@ -419,7 +420,7 @@ def test_a_document_that_cannot_be_bundled_is_not_built_and_fails_the_check(
         tmp_path / "spec",
         {**CLEAN, "api/openapi.yaml": CLEAN["api/openapi.yaml"].replace("v2/error", "v3/error")},
     )
-    assert cli("build", str(root)).returncode == 0
+    assert cli("build", str(root)).returncode == 1  # like --check
     checked = cli("build", str(root), "--check")
     assert checked.returncode == 1
     assert "not built: api/openapi.yaml: `../schemas/v3/error.schema.json`" in checked.stderr

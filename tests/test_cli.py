@@ -155,7 +155,7 @@ def test_fail_on_threshold(make_corpus: MakeCorpus) -> None:
 def test_usage_and_config_errors_exit_2_without_traceback(make_corpus: MakeCorpus) -> None:
     root = make_corpus({"schemas/r.schema.json": schema(type="object")})
     missing = cli("check", str(root / "nope"))
-    assert missing.returncode == 2 and "no such directory" in missing.stderr
+    assert missing.returncode == 2 and "no such file or folder" in missing.stderr
     (root / "speclint.toml").write_text("fail-on = \n")
     broken = cli("check", str(root))
     assert broken.returncode == 2 and "not valid TOML" in broken.stderr

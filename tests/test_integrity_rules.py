@@ -33,10 +33,12 @@ def test_parse_error_fail_and_pass(make_corpus: MakeCorpus) -> None:
     [finding] = findings_of("parse-error", root)
     assert (finding.location.path, finding.location.line, finding.location.column) == (
         "schemas/run.schema.json",
-        4,
-        1,
+        3,
+        21,
     )
-    assert "property name" in finding.message
+    # At the trailing comma itself, named as what it is (not "expected a property name" on the
+    # next line, where the decoder gave up).
+    assert "trailing comma before `}`" in finding.message
     (root / "schemas/run.schema.json").write_text(schema(type="object", required=["id"]))
     assert findings_of("parse-error", root) == []
 

@@ -81,7 +81,8 @@ def test_json_duplicate_keys_are_recorded_and_last_value_kept() -> None:
 def test_json_syntax_error_location() -> None:
     with pytest.raises(ParseFailure) as caught:
         parse_json('{\n  "type": "object",\n  "required": ["id"],\n}\n')
-    assert (caught.value.line, caught.value.column) == (4, 1)
+    # At the trailing comma, which is the fault, not at the `}` after it (issue 25, item 16).
+    assert (caught.value.line, caught.value.column) == (3, 21)
 
 
 def test_deep_json_nesting_is_a_parse_failure_not_a_recursion_error() -> None:

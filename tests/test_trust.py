@@ -192,7 +192,7 @@ def test_a_committed_cache_symlink_is_neither_written_nor_emptied(tmp_path: Path
     assert (clone / ".speclint-cache").is_symlink()
     for _ in range(2):
         assert cli("check", str(clone)).returncode == 1
-    assert cli("build", str(clone)).returncode == 0
+    assert cli("build", str(clone)).returncode == 1  # api/openapi.yaml is not built
     assert snapshot_of(outside) == before
 
 
@@ -239,7 +239,7 @@ def test_a_forged_manifest_cannot_make_the_build_delete(tmp_path: Path) -> None:
         )
     )
     before = snapshot_of(corpus)
-    assert cli("build", str(corpus)).returncode == 0
+    assert cli("build", str(corpus)).returncode == 1  # api/openapi.yaml is not built
     after = snapshot_of(corpus)
     changed = {k for k in before if before[k] != after.get(k)}
     assert changed == {"build/.speclint-build.json"}  # replaced by the build's own manifest
@@ -451,7 +451,7 @@ def wait_for(condition: Any, seconds: float = 10.0) -> bool:
 @LINUX
 @GIT
 @pytest.mark.slow
-@pytest.mark.parametrize("delay", [0.4, 1.5, 3.0])
+@pytest.mark.parametrize("delay", [0.0, 1.1, 2.6])
 @pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
 def test_a_killed_diff_base_run_leaves_no_worktree_folder_or_process(
     repository_with_history: Path, tmp_path: Path, delay: float, how: signal.Signals
@@ -461,6 +461,19 @@ def test_a_killed_diff_base_run_leaves_no_worktree_folder_or_process(
     temporary.mkdir()
     mark = uuid.uuid4().hex
     run = start_slow(repo, temporary, mark, "--diff-base", "HEAD~1")
+
+    def handles_sigterm() -> bool:
+        """Has speclint installed its SIGTERM handler? (The kernel's mask of caught signals.)"""
+        try:
+            status = Path(f"/proc/{run.pid}/status").read_text()
+        except OSError:
+            return False
+        caught = [line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:")]
+        return bool(caught) and bool(int(caught[0], 16) >> (signal.SIGTERM - 1) & 1)
+
+    # Killed `delay` seconds after speclint is ready to be: under load, starting Python and
+    # importing speclint take longer than any fixed delay (0.4 s was once too short).
+    assert wait_for(handles_sigterm, 60), run.poll()
     time.sleep(delay)
     assert run.poll() is None, run.communicate()  # killed mid-run, not after it ended
     run.send_signal(how)
@@ -728,14 +741,15 @@ def test_writes_into_a_read_only_folder_fail_clearly(
     done = speclint_as_user(*(a.format(corpus=read_only) for a in args))
     assert done.returncode == 2, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
-    assert "Permission denied" in done.stderr or "Read-only" in done.stderr, done.stderr
+    said = done.stderr.lower()
+    assert "permission denied" in said or "read-only" in said, done.stderr
     assert snapshot_of(read_only) == before
 
 
 def test_a_full_disk_is_a_clear_error_and_leaves_the_old_output(tmp_path: Path) -> None:
     corpus = write_files(tmp_path / "spec", bundled_files())
     if Path("/dev/full").exists():
-        done = cli("check", str(corpus), "--output", "/dev/full")
+        done = cli("check", str(corpus), "--format", "text", "--output", "/dev/full")
         assert done.returncode == 2 and "No space left" in done.stderr, done.stderr
     report = tmp_path / "report.sarif"
     report.write_text("the previous report\n")

@@ -1,6 +1,7 @@
 """Reporters: pure functions from a :class:`Report` to text.
 
-Each reporter module defines ``render(report: Report) -> str``. Output is deterministic: findings
+Each reporter module (``<format>_report.py``) defines ``render(report: Report) -> str``;
+``rule_doc`` renders a rule's documentation for the terminal instead. Output is deterministic: findings
 arrive sorted, and nothing time- or machine-dependent is written unless the caller asks for it.
 """
 
@@ -45,6 +46,11 @@ class Report:
     waived: tuple[Waived, ...] = ()  # findings accepted by a waiver, shown apart with the reason
     gate: Gate | None = None  # set by --diff-base / --baseline: findings are then the new ones
     checked: tuple[Entry, ...] = ()  # every file read, with its kind (speclint.inventory)
+    # For which files findings are shown, when not for the whole corpus (`speclint check FILE`):
+    # "(findings shown for 1 of 40 files: api/openapi.yaml)".
+    scope: str = ""
+    quiet: bool = False  # --quiet: the findings only, no summary or "checked" lines
+    max_warnings: int | None = None  # --max-warnings: the summary says when warnings exceed it
 
 
 Renderer = Callable[[Report], str]
@@ -60,4 +66,4 @@ def renderer(name: str) -> Renderer:
     return render
 
 
-FORMATS = ("text", "json", "sarif", "markdown", "github", "afp")
+FORMATS = ("text", "json", "sarif", "markdown", "github", "afp", "junit", "gitlab")

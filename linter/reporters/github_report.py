@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..findings import Finding, Severity
 from . import Report
-from .text_report import RELATED_SHOWN, count_phrase, detail, position, shown_path
+from .text_report import RELATED_SHOWN, detail, position, shown_path, summary_line
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -54,6 +54,7 @@ def annotation(report: Report, finding: Finding) -> str:
 
 def render(report: Report) -> str:
     lines = [annotation(report, finding) for finding in report.findings]
-    # A plain line is ordinary log output in the job log: the count, for whoever reads the log.
-    lines.append(f"speclint: {count_phrase(report.findings)}")
-    return "\n".join(lines) + "\n"
+    if not report.quiet:
+        # A plain line is ordinary log output in the job log: the count, for whoever reads it.
+        lines.append(summary_line(report))
+    return "\n".join(lines) + "\n" if lines else ""

@@ -1,10 +1,11 @@
 """A reviewer-facing drift report in GitHub-flavoured Markdown.
 
 It opens with the corpus root and the counts, then a table of findings by rule and severity, then a
-section per rule. Each finding shows its message and an excerpt of the file around it; each related
-location (the other side of the drift) gets its own excerpt, so a reviewer can compare both sides
-without opening the files. Excerpts come from ``Report.sources``; a file that is not there (binary,
-unreadable) is named but not quoted.
+section per rule; rules with errors come first, then those with warnings, then info. Each finding
+shows its message and an excerpt of the file around it; each related location (the other side of
+the drift) gets its own excerpt, so a reviewer can compare both sides without opening the files.
+Excerpts come from ``Report.sources``; a file that is not there (binary, unreadable) is named but
+not quoted.
 
 Findings' messages are written for a terminal but quote names in backtick code spans, so code
 spans are kept as they are and everything else is escaped: text from a corpus (a pointer, a key
@@ -152,13 +153,22 @@ def anchor(location: Location) -> str:
     return f" ({code('#' + location.heading)})" if location.heading else ""
 
 
+def by_severity(findings: Sequence[Finding]) -> list[str]:
+    """The rules of ``findings``, those with errors first, then warnings, then info; by id within
+    a severity. A reviewer reads from the top, and what fails the gate belongs there."""
+    worst: dict[str, Severity] = {}
+    for finding in findings:
+        worst[finding.rule] = max(worst.get(finding.rule, finding.severity), finding.severity)
+    return sorted(worst, key=lambda rule: (-worst[rule], rule))
+
+
 def summary_table(findings: Sequence[Finding]) -> list[str]:
     by_rule: dict[str, Counter[Severity]] = defaultdict(Counter)
     for finding in findings:
         by_rule[finding.rule][finding.severity] += 1
     order = (Severity.ERROR, Severity.WARNING, Severity.INFO)
     lines = ["| Rule | Errors | Warnings | Info | Total |", "| --- | ---: | ---: | ---: | ---: |"]
-    for rule in sorted(by_rule):
+    for rule in by_severity(findings):
         counts = by_rule[rule]
         numbers = " | ".join(str(counts[s]) for s in order)
         lines.append(f"| {cell(code(rule))} | {numbers} | {sum(counts.values())} |")
@@ -232,7 +242,7 @@ def render(report: Report) -> str:
         by_rule[finding.rule].append(finding)
     if report.waived:
         lines += ["", "## Waived (accepted in writing)", "", *waived_lines(report)]
-    for rule in sorted(by_rule):
+    for rule in by_severity(report.findings):
         lines += ["", f"## {code(rule)}"]
         info = report.rules.get(rule)
         if info is not None and info.summary:

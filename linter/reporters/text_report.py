@@ -2,9 +2,10 @@
 
 Paths are the corpus root as the user typed it joined with the corpus-relative path, so that an
 editor or terminal run from the user's working directory can open them (``corpus/schemas/a.json``).
-Related locations, the other side of a drift, follow on indented lines. The last line counts the
-findings. Colour is added to the severity word only when the report asks for it (a terminal without
-``NO_COLOR``); files and pipes get plain text.
+Related locations, the other side of a drift, follow on indented lines. Two lines close the report:
+the count of findings (with ``--max-warnings``, the warnings beyond it) and what was read;
+``--quiet`` leaves them out. Colour is added to the severity word only when the report asks for it
+(a terminal without ``NO_COLOR``); files and pipes get plain text.
 
 The helpers :func:`shown_path`, :func:`count_phrase` and :func:`detail` are shared with the other
 human-facing reporters (``markdown``, ``github``) so that all of them name places the same way.
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..findings import Finding, Location, Severity
+from ..findings import Finding, Location, Severity, warnings_over
 from ..inventory import phrase
 from . import Report
 
@@ -49,17 +50,18 @@ def detail(location: Location) -> str:
     return ""
 
 
-def count_phrase(findings: Sequence[Finding]) -> str:
-    """``12 findings (3 errors, 8 warnings, 1 info) in 9 files``, or ``no findings``."""
+def count_phrase(findings: Sequence[Finding], new: bool = False) -> str:
+    """``12 findings (3 errors, 8 warnings, 1 info) in 9 files``, or ``no findings``; ``new``
+    (a gate's findings): ``12 new findings ...``, ``no new findings``."""
     if not findings:
-        return "no findings"
+        return "no new findings" if new else "no findings"
     counts = Counter(f.severity for f in findings)
     parts = ", ".join(
         f"{counts[s]} {s.label if s is Severity.INFO or counts[s] == 1 else s.label + 's'}"
         for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)
     )
     files = len({f.location.path for f in findings})
-    noun = "finding" if len(findings) == 1 else "findings"
+    noun = ("new " if new else "") + ("finding" if len(findings) == 1 else "findings")
     return f"{len(findings)} {noun} ({parts}) in {files} file{'' if files == 1 else 's'}"
 
 
@@ -78,12 +80,26 @@ def render(report: Report) -> str:
             lines.append(f"{CONTINUATION}related: {where} {detail(related)}".rstrip())
         if len(finding.related) > RELATED_SHOWN:
             lines.append(f"{CONTINUATION}... and {len(finding.related) - RELATED_SHOWN} more")
-    summary = f"speclint: {count_phrase(report.findings)}"
+    if not report.quiet:
+        lines.append(summary_line(report))
+        if report.checked:
+            checked = phrase(report.checked)
+            lines.append(
+                f"speclint: {checked} {report.scope}" if report.scope else f"speclint: {checked}"
+            )
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def summary_line(report: Report) -> str:
+    """``speclint: 12 findings (...) in 9 files``, with what was waived and the warnings beyond
+    ``--max-warnings``: the run's verdict in one line (also on stderr when reports go to files)."""
+    summary = f"speclint: {count_phrase(report.findings, new=report.gate is not None)}"
     if report.waived:
         summary += (
             f"; {len(report.waived)} waived (see a json, sarif or markdown report for the reasons)"
         )
-    lines.append(summary)
-    if report.checked:
-        lines.append(f"speclint: {phrase(report.checked)}")
-    return "\n".join(lines) + "\n"
+    over = warnings_over(report.findings, report.max_warnings)
+    if over:
+        said = "warning exceeds" if over == 1 else "warnings exceed"
+        summary += f"; {over} {said} --max-warnings {report.max_warnings}"
+    return summary

@@ -1,0 +1,426 @@
+"""What users of ESLint, ruff and CI tools expect of the command line (issue 25, items 14 and 15):
+outputs that fail or succeed out loud, the format from the file name, --quiet, --max-warnings,
+JUnit XML and GitLab Code Quality reports, `changes --fail-on breaking`, rule documentation as
+readable text, and a README whose sample output is what the tool prints."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+from test_cli import MakeCorpus, cli
+from test_compat_claim import STREAM_MODES
+from test_diff_base import git
+
+from conftest import BUNDLED_CORPUS, REPOSITORY, schema
+from speclint.findings import Finding, Location, Severity
+from speclint.reporters import Report, renderer
+from speclint.reporters.rule_doc import render_doc
+
+FINDING_LINE = re.compile(r"^\S.*:\d+:\d+: (error|warning|info) \[[\w-]+\] ")
+
+
+def corpus_findings() -> list[dict[str, object]]:
+    """The bundled corpus's findings, from the JSON report."""
+    result = cli("check", "corpus/", "--format", "json", cwd=REPOSITORY)
+    assert result.returncode == 1, result.stderr
+    findings: list[dict[str, object]] = json.loads(result.stdout)["findings"]
+    return findings
+
+
+def text_summary() -> str:
+    """The one-line summary of the text report of the bundled corpus."""
+    result = cli("check", "corpus/", cwd=REPOSITORY)
+    (summary,) = [
+        ln for ln in result.stdout.splitlines() if " finding" in ln and ln.startswith("speclint: ")
+    ]
+    return summary
+
+
+def warnings_only(make_corpus: MakeCorpus) -> Path:
+    """A corpus whose only finding is one warning (a remote $ref, never fetched)."""
+    return make_corpus(
+        {
+            "schemas/remote.schema.json": schema(
+                type="object", properties={"x": {"$ref": "https://schemas.example.net/x.json"}}
+            )
+        }
+    )
+
+
+# --- item 14: outputs -----------------------------------------------------------------------------
+
+
+def test_an_output_under_a_file_is_one_line_exit_2_and_nothing_is_written(tmp_path: Path) -> None:
+    blocker = tmp_path / "reports"
+    blocker.write_text("a file, not a folder\n")
+    first = tmp_path / "first.json"
+    result = cli(
+        "check",
+        "corpus/",
+        "-f",
+        "json",
+        "-o",
+        str(first),
+        "-f",
+        "sarif",
+        "-o",
+        str(blocker / "x.sarif"),
+        cwd=REPOSITORY,
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("speclint: error: ")
+    assert f"{blocker} is not a folder" in result.stderr
+    # Every --output is checked before the run: no report is half-delivered.
+    assert not first.exists()
+
+
+def test_an_output_that_is_a_folder_is_one_line_exit_2(tmp_path: Path) -> None:
+    result = cli("check", "corpus/", "-f", "json", "-o", str(tmp_path), cwd=REPOSITORY)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert f"{tmp_path} is a folder" in result.stderr
+
+
+def test_missing_parent_folders_of_an_output_are_created(tmp_path: Path) -> None:
+    # As ESLint (`mkdir(dirname, {recursive: true})`) and ruff (astral-sh/ruff#11550) do.
+    target = tmp_path / "not" / "yet" / "there.sarif"
+    result = cli("check", "corpus/", "-o", str(target), cwd=REPOSITORY)
+    assert result.returncode == 1, result.stderr
+    assert json.loads(target.read_text())["version"] == "2.1.0"
+
+
+def test_reports_all_in_files_leave_the_summary_and_their_places_on_stderr(tmp_path: Path) -> None:
+    sarif, markdown = tmp_path / "x.sarif", tmp_path / "x.md"
+    result = cli(
+        "check",
+        "corpus/",
+        "-f",
+        "sarif",
+        "-o",
+        str(sarif),
+        "-f",
+        "markdown",
+        "-o",
+        str(markdown),
+        cwd=REPOSITORY,
+    )
+    assert result.returncode == 1
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert f"speclint: wrote sarif to {sarif}" in lines
+    assert f"speclint: wrote markdown to {markdown}" in lines
+    assert lines[-1] == text_summary()
+    quiet = cli("check", "corpus/", "-o", str(sarif), "--quiet", cwd=REPOSITORY)
+    assert quiet.returncode == 1 and quiet.stdout == "" and quiet.stderr == ""
+
+
+def test_the_format_of_an_output_comes_from_its_extension(tmp_path: Path) -> None:
+    names = ["a.sarif", "b.sarif.json", "c.json", "d.md", "e.xml", "f.txt"]
+    args = [arg for name in names for arg in ("-o", str(tmp_path / name))]
+    result = cli("check", "corpus/", *args, cwd=REPOSITORY)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout == ""
+    read = {name: (tmp_path / name).read_text() for name in names}
+    assert json.loads(read["a.sarif"])["version"] == "2.1.0"
+    assert json.loads(read["b.sarif.json"])["version"] == "2.1.0"
+    assert json.loads(read["c.json"])["version"] == 1
+    assert read["d.md"].startswith("# speclint report")
+    assert ElementTree.fromstring(read["e.xml"]).tag == "testsuites"
+    assert read["f.txt"].splitlines()[-2] == text_summary()
+    # A format given for the position wins over the extension.
+    explicit = cli("check", "corpus/", "-f", "json", "-o", str(tmp_path / "g.txt"), cwd=REPOSITORY)
+    assert json.loads((tmp_path / "g.txt").read_text())["version"] == 1, explicit.stderr
+
+
+def test_an_unknown_output_extension_is_refused_naming_the_accepted_ones(tmp_path: Path) -> None:
+    target = tmp_path / "report.yaml"
+    result = cli("check", "corpus/", "-o", str(target), cwd=REPOSITORY)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    for extension in (".sarif", ".sarif.json", ".json", ".md", ".xml", ".txt"):
+        assert extension in result.stderr
+    assert "--format" in result.stderr
+    assert not target.exists()
+
+
+# --- item 15: CLI habits --------------------------------------------------------------------------
+
+
+def test_quiet_prints_the_findings_only() -> None:
+    result = cli("check", "corpus/", "--quiet", cwd=REPOSITORY)
+    assert result.returncode == 1, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines and not any(line.startswith("speclint:") for line in lines)
+    assert all(FINDING_LINE.match(line) or line.startswith("    ") for line in lines)
+    assert sum(bool(FINDING_LINE.match(line)) for line in lines) == len(corpus_findings())
+
+
+def test_max_warnings_fails_on_too_many_warnings(make_corpus: MakeCorpus) -> None:
+    root = warnings_only(make_corpus)
+    plain = cli("check", str(root))
+    assert plain.returncode == 0, plain.stdout + plain.stderr
+    assert "1 finding (0 errors, 1 warning, 0 info)" in plain.stdout
+    over = cli("check", str(root), "--max-warnings", "0")
+    assert over.returncode == 1
+    assert (
+        "speclint: 1 finding (0 errors, 1 warning, 0 info) in 1 file; 1 warning exceeds --max-warnings 0"
+        in over.stdout
+    )
+    within = cli("check", str(root), "--max-warnings", "1")
+    assert within.returncode == 0 and "exceed" not in within.stdout
+    # Errors still fail whatever the warning budget is (ESLint's semantics).
+    assert cli("check", "corpus/", "--max-warnings", "1000", cwd=REPOSITORY).returncode == 1
+    assert cli("check", str(root), "--max-warnings", "-1").returncode == 2
+
+
+def test_junit_report_has_one_suite_per_file_and_one_failure_per_finding() -> None:
+    result = cli("check", "corpus/", "--format", "junit", cwd=REPOSITORY)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith('<?xml version="1.0" encoding="UTF-8"?>\n')
+    root = ElementTree.fromstring(result.stdout)
+    findings = corpus_findings()
+    assert root.tag == "testsuites" and root.get("name") == "speclint"
+    suites = root.findall("testsuite")
+    names = [suite.get("name") for suite in suites]
+    assert names == sorted(names) and len(set(names)) == len(names)
+    total_tests = total_failures = 0
+    for suite in suites:
+        cases = suite.findall("testcase")
+        failures = [case for case in cases if case.find("failure") is not None]
+        assert suite.get("tests") == str(len(cases)) and cases
+        assert suite.get("failures") == str(len(failures))
+        assert suite.get("errors") == "0" and suite.get("skipped") == "0"
+        for case in cases:
+            assert case.get("name") and case.get("classname")
+            assert case.get("file") == suite.get("name")
+            for failure in case.findall("failure"):
+                assert failure.get("type") in {"error", "warning", "info"}
+                assert failure.get("message")
+        total_tests += len(cases)
+        total_failures += len(failures)
+    assert root.get("tests") == str(total_tests) and root.get("failures") == str(total_failures)
+    assert total_failures == len(findings)
+    failing_files = {
+        suite.get("name") for suite in suites if suite.find("testcase/failure") is not None
+    }
+    assert failing_files == {f"corpus/{f['location']['path']}" for f in findings}  # type: ignore[index]
+    # Files without findings are passing test cases: a CI viewer shows what was checked.
+    assert len(suites) > len(failing_files)
+    again = cli("check", "corpus/", "--format", "junit", cwd=REPOSITORY)
+    assert again.stdout == result.stdout
+
+
+def test_junit_report_survives_what_xml_cannot_hold() -> None:
+    finding = Finding(
+        "parse-error",
+        Severity.ERROR,
+        'bad byte \x01 and ]]> and <tag> & "quote"\x7f \ud800',
+        Location("schemas/a&b<.json", 3, 4),
+    )
+    report = Report(findings=[finding], rules={}, sources={}, root="spec", tool_version="0")
+    text = renderer("junit")(report)
+    case = ElementTree.fromstring(text.encode("utf-8")).find("testsuite/testcase")
+    assert case is not None and case.get("file") == "spec/schemas/a&b<.json"
+    failure = case.find("failure")
+    assert failure is not None and ']]> and <tag> & "quote"' in (failure.get("message") or "")
+
+
+def test_gitlab_code_quality_report() -> None:
+    result = cli("check", "corpus/", "--format", "gitlab", cwd=REPOSITORY)
+    assert result.returncode == 1, result.stderr
+    issues = json.loads(result.stdout)
+    findings = corpus_findings()
+    assert isinstance(issues, list) and len(issues) == len(findings)
+    levels = {"error": "major", "warning": "minor", "info": "info"}
+    for issue, finding in zip(issues, findings, strict=True):
+        assert issue["check_name"] == finding["rule"]
+        assert issue["description"] == " ".join(str(finding["message"]).split())
+        assert issue["severity"] == levels[str(finding["severity"])]
+        assert re.fullmatch(r"[0-9a-f]{32,64}", issue["fingerprint"])
+        location = finding["location"]
+        assert isinstance(location, dict)
+        assert issue["location"]["path"] == f"corpus/{location['path']}"
+        assert (REPOSITORY / issue["location"]["path"]).is_file()
+        assert issue["location"]["lines"]["begin"] == location["line"]
+    assert len({issue["fingerprint"] for issue in issues}) == len(issues)
+    again = cli("check", "corpus/", "--format", "gitlab", cwd=REPOSITORY)
+    assert again.stdout == result.stdout
+
+
+def test_markdown_report_lists_rules_by_severity() -> None:
+    result = cli("check", "corpus/", "--format", "markdown", cwd=REPOSITORY)
+    worst: dict[str, int] = {}
+    for finding in corpus_findings():
+        level = Severity.parse(str(finding["severity"]))
+        worst[str(finding["rule"])] = max(worst.get(str(finding["rule"]), 0), level)
+    sections = re.findall(r"^## `([\w-]+)`$", result.stdout, re.MULTILINE)
+    assert sorted(sections) == sorted(worst)
+    assert sections == sorted(worst, key=lambda rule: (-worst[rule], rule))
+    table = re.findall(r"^\| `([\w-]+)` \|", result.stdout, re.MULTILINE)
+    assert table == sections
+
+
+def pull_request(tmp_path: Path, edits: list[tuple[str, str]]) -> Path:
+    """A repository whose base is the bundled corpus and whose head edits run-options."""
+    repo = tmp_path / "spec-repo"
+    shutil.copytree(BUNDLED_CORPUS, repo / "corpus")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    options = repo / "corpus/schemas/run-options.schema.json"
+    for old, new in edits:
+        assert old in options.read_text()
+        options.write_text(options.read_text().replace(old, new, 1))
+    git(repo, "commit", "-q", "-am", "change run options")
+    return repo
+
+
+REMOVE_MESSAGES = (STREAM_MODES, '"enum": ["updates", "values"]')
+ADD_LABEL = ('"properties": {', '"properties": {\n    "label": {"type": "string"},')
+
+
+def test_changes_fail_on_breaking(tmp_path: Path) -> None:
+    breaking = pull_request(tmp_path / "one", [REMOVE_MESSAGES])
+    result = cli(
+        "changes", "corpus", "--diff-base", "HEAD~1", "--fail-on", "breaking", cwd=breaking
+    )
+    assert result.returncode == 1, result.stderr
+    assert "breaking [enum value removed]" in result.stdout
+    assert cli("changes", "corpus", "--diff-base", "HEAD~1", cwd=breaking).returncode == 0
+    additive = pull_request(tmp_path / "two", [ADD_LABEL])
+    passed = cli(
+        "changes", "corpus", "--diff-base", "HEAD~1", "--fail-on", "breaking", cwd=additive
+    )
+    assert passed.returncode == 0, passed.stderr
+    assert "additive [property added]" in passed.stdout
+
+
+def test_compat_claim_without_a_base_says_why_it_cannot_run() -> None:
+    result = cli("check", "corpus/", "--rule", "compat-claim", cwd=REPOSITORY)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert "compat-claim" in result.stderr and "--diff-base" in result.stderr
+    assert result.stdout == ""
+
+
+# --- rule documentation as text ------------------------------------------------------------------
+
+RST_MARKUP = (
+    re.compile(r"(?<!`)``(?!`)"),
+    re.compile(r"::\s*$", re.MULTILINE),
+    re.compile(r"^\s*\.\. ", re.MULTILINE),
+    re.compile(r":(ref|doc|class|func|code):`"),
+    re.compile(r"`_\b"),
+)
+
+
+def test_rules_lists_and_rule_documents_waiver_and_internal_error() -> None:
+    listing = cli("rules")
+    assert listing.returncode == 0
+    ids = [line.split()[0] for line in listing.stdout.splitlines()]
+    assert "waiver" in ids and "internal-error" in ids and "unresolved-ref" in ids
+    for rule_id in ("waiver", "internal-error"):
+        shown = cli("rule", rule_id)
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout.startswith(f"{rule_id} [")
+        assert len(shown.stdout.splitlines()) > 3
+
+
+def test_rule_documentation_is_readable_text() -> None:
+    shown = cli("rule", "unresolved-ref")
+    assert shown.returncode == 0
+    for pattern in RST_MARKUP:
+        assert not pattern.search(shown.stdout), pattern.pattern
+    # A literal block keeps its text and its indentation under its lead-in.
+    assert (
+        "`api/openapi.yaml`:\n\n        schema:\n          $ref: '../schemas/error-envelope.schema.json'\n"
+        in shown.stdout
+    )
+    # reST's escaped plural: ``$id``\s reads `$id`s.
+    assert "missing `$id`s under one folder" in shown.stdout
+
+
+def test_rule_headings_are_bold_on_a_colour_terminal_only() -> None:
+    coloured = cli("rule", "duplicate-key", "--color")
+    assert coloured.returncode == 0, coloured.stderr
+    assert "\n\x1b[1mWhat it does\x1b[0m\n" in coloured.stdout
+    plain = cli("rule", "duplicate-key")  # a pipe: no colour
+    assert "\x1b[" not in plain.stdout and "\nWhat it does\n" in plain.stdout
+
+
+def test_every_rule_document_renders_without_markup() -> None:
+    from speclint.catalog import all_rules
+
+    for rule_id, info in all_rules().items():
+        text = render_doc(info.doc)
+        for pattern in RST_MARKUP:
+            assert not pattern.search(text), (rule_id, pattern.pattern)
+        assert "\\s" not in re.sub(r"`[^`\n]*`", "", text), rule_id
+        for heading in ("What it does", "Why is this bad?", "Example", "Use instead", "Options"):
+            assert f"\n{heading}\n" in text, (rule_id, heading)
+
+
+def test_rule_doc_rendering_of_other_rest_constructs() -> None:
+    doc = (
+        "Summary with *emphasis*, **strong**, :ref:`a role`, and `a link <https://x.example>`_.\n"
+        "\n"
+        "Example\n"
+        "    .. code-block:: json\n"
+        "\n"
+        '        {"a": "``kept``"}\n'
+        "\n"
+        "    Escaped \\*star\\*.\n"
+    )
+    text = render_doc(doc)
+    assert "Summary with emphasis, strong, `a role`, and a link (https://x.example)." in text
+    assert '        {"a": "``kept``"}' in text
+    assert "code-block" not in text
+    assert "Escaped *star*." in text
+
+
+# --- the README's sample output ----------------------------------------------------------------
+
+
+def readme_block_after(marker: str) -> list[str]:
+    """The lines of the first fenced block after ``marker`` in the README."""
+    readme = (REPOSITORY / "README.md").read_text(encoding="utf-8")
+    start = readme.index(marker)
+    match = re.search(r"```[a-z]*\n(.*?)```", readme[start:], re.DOTALL)
+    assert match is not None, marker
+    return match.group(1).splitlines()
+
+
+def matches_sample(sample: str, lines: list[str]) -> bool:
+    """``sample`` is one of ``lines``, where `` ... `` in the sample stands for elided text."""
+    head, _, tail = sample.partition(" ...")
+    return any(line.startswith(head) and line.endswith(tail) for line in lines)
+
+
+def test_readme_check_sample_is_what_the_tool_prints() -> None:
+    result = cli("check", "corpus/", cwd=REPOSITORY)
+    assert result.returncode == 1
+    printed = result.stdout.splitlines()
+    (sample,) = readme_block_after("The command prints one line per finding")
+    assert matches_sample(sample, printed), (
+        f"README sample {sample!r} is not printed:\n{result.stdout}"
+    )
+    (checked,) = readme_block_after("The last line says what was checked")
+    assert checked == printed[-1]
+
+
+def test_readme_changes_sample_is_what_the_tool_prints(tmp_path: Path) -> None:
+    repo = pull_request(tmp_path, [REMOVE_MESSAGES, ADD_LABEL])
+    result = cli("changes", "corpus/", "--diff-base", "HEAD~1", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    printed = result.stdout.splitlines()
+    samples = readme_block_after("classification by role, for reviewers")
+    assert samples
+    for sample in samples:
+        assert matches_sample(sample, printed), (
+            f"README sample {sample!r} is not printed:\n{result.stdout}"
+        )
