@@ -1,4 +1,5 @@
-"""``python -m speclint``: the command line, with SIGINT and SIGTERM handled from the start.
+"""``python -m speclint`` and the ``speclint`` console script: the command line, with SIGINT and
+SIGTERM handled from the start.
 
 The handlers are installed before the command line and its dependencies are imported (a quarter of a
 second, more under load), so a signal at any moment ends the run the same way: one line, and the
@@ -7,10 +8,19 @@ shell's exit code (130 or 143).
 
 from speclint.lifecycle import Interrupted, exit_interrupted, interruptible
 
-try:
-    with interruptible():
-        from speclint.cli import entry
 
-        entry()
-except Interrupted as interruption:
-    exit_interrupted(interruption)
+def run() -> None:
+    try:
+        with interruptible():
+            # Imported here, not above, on purpose: the handlers must be in place before the
+            # command line's imports (click, the engine) start, or a signal in that window kills
+            # the process with a traceback-free but unreported -15 instead of 143.
+            from speclint.cli import main
+
+            main()
+    except Interrupted as interruption:
+        exit_interrupted(interruption)
+
+
+if __name__ == "__main__":
+    run()

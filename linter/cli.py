@@ -42,6 +42,8 @@ CORPUS_PATH = click.argument(
     default=".",
     required=False,
 )
+# A file or folder of a corpus, whose root is found as `check` finds it.
+SPEC_PATH = click.argument("path", type=click.Path(path_type=Path), default=".", required=False)
 
 
 # Options that `check` and `hook` share.
@@ -70,6 +72,16 @@ TIME_LIMIT = click.option(
     help="Time limit of the whole run (default: SPECLINT_TIME_LIMIT, else 900; 0: none).",
 )
 DEBUG = click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+MAX_WARNINGS = click.option(
+    "--max-warnings",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Exit 1 when there are more than N warnings, whatever --fail-on says.",
+)
+QUIET = click.option(
+    "-q", "--quiet", is_flag=True, help="Print the findings only: no summary, no 'checked' line."
+)
 
 
 def fail(message: str) -> NoReturn:
@@ -102,16 +114,8 @@ def main() -> None:
     "without a --format, the format comes from the extension (.sarif, .json, .md, .xml, .txt).",
 )
 @FAIL_ON
-@click.option(
-    "--max-warnings",
-    type=click.IntRange(min=0),
-    default=None,
-    metavar="N",
-    help="Exit 1 when there are more than N warnings, whatever --fail-on says.",
-)
-@click.option(
-    "-q", "--quiet", is_flag=True, help="Print the findings only: no summary, no 'checked' line."
-)
+@MAX_WARNINGS
+@QUIET
 @CONFIG_PATH
 @click.option(
     "--rule", "only_rules", multiple=True, metavar="ID", help="Run only this rule (repeatable)."
@@ -388,6 +392,8 @@ def _deliver(report: Report, reports: Destinations, color: bool) -> None:
     help="Fail on every finding of the corpus, not only on those the commit introduces.",
 )
 @FAIL_ON
+@MAX_WARNINGS
+@QUIET
 @CONFIG_PATH
 @COLOR
 @TIME_LIMIT
@@ -396,6 +402,8 @@ def commit_hook(
     path: Path | None,
     strict: bool,
     fail_on: str | None,
+    max_warnings: int | None,
+    quiet: bool,
     config_path: Path | None,
     color: bool | None,
     time_limit: float | None,
@@ -438,7 +446,7 @@ def commit_hook(
     for root, focus in targets:
         if len(targets) > 1:
             click.echo(f"speclint: the corpus at {root.as_posix()}:", err=True)
-        options = (strict, fail_on, config_path, color, time_limit, debug)
+        options = (strict, fail_on, max_warnings, quiet, config_path, color, time_limit, debug)
         code = max(code, _judge_commit(root, focus, *options))
     sys.exit(code)
 
@@ -448,6 +456,8 @@ def _judge_commit(
     focus: tuple[str, ...] | None,
     strict: bool,
     fail_on: str | None,
+    max_warnings: int | None,
+    quiet: bool,
     config_path: Path | None,
     color: bool | None,
     time_limit: float | None,
@@ -471,10 +481,17 @@ def _judge_commit(
     shown_root = _understood(root, outcome, focus)
     # The new findings only, listed plainly ("no new findings" when there are none): the gate's
     # sections are for reviewers' reports.
-    report = _report(outcome, shown_root, _use_color(color), outcome.gate)
+    report = _report(outcome, shown_root, _use_color(color), outcome.gate, quiet, max_warnings)
     click.echo(renderer("text")(_focused(report, outcome, focus)), nl=False)
-    if outcome.gate is not None:
-        known, fixed = len(outcome.gate.known), len(outcome.gate.fixed)
+    if not quiet:
+        _say_against_head(outcome.gate, strict)
+    return _exit_code(outcome, fail_on, max_warnings)
+
+
+def _say_against_head(gate: Gate | None, strict: bool) -> None:
+    """The hook's lines on what HEAD already had and what the commit fixes."""
+    if gate is not None:
+        known, fixed = len(gate.known), len(gate.fixed)
         if known:
             were = "finding was" if known == 1 else "findings were"
             click.echo(
@@ -490,7 +507,6 @@ def _judge_commit(
             "is the commit's",
             err=True,
         )
-    return _exit_code(outcome, fail_on)
 
 
 @main.command(name="lsp")
@@ -793,16 +809,28 @@ def _load_corpus(path: Path) -> Corpus:
     return _engine(lambda: load(path), False)
 
 
+def _corpus_around(path: Path) -> tuple[Corpus, Callable[[str], bool]]:
+    """The corpus PATH belongs to, found as `check` finds it (a file or a subfolder is judged in
+    its whole corpus), and which of its root-relative paths PATH covers."""
+    from .roots import in_focus
+
+    scope = _scope((path,))
+    focus = scope.focus
+    if focus is not None:
+        click.echo(f"speclint: the corpus at {scope.root.as_posix()} ({scope.found_by})", err=True)
+    return _load_corpus(scope.root), lambda where: focus is None or in_focus(where, focus)
+
+
 @main.command(name="files")
-@CORPUS_PATH
+@SPEC_PATH
 def show_files(path: Path) -> None:
     """List each file speclint reads in PATH: its kind, dialect, and why it was classified so;
     and each folder it did not enter (a virtual environment, installed packages), and why."""
     from .inventory import SKIPPED, entries, phrase, skipped
 
-    corpus = _load_corpus(path)
-    inventory = entries(corpus)
-    folders = skipped(corpus)
+    corpus, covered = _corpus_around(path)
+    inventory = [entry for entry in entries(corpus) if covered(entry.path)]
+    folders = [entry for entry in skipped(corpus) if covered(entry.path)]
     listed = sorted((*inventory, *folders), key=lambda entry: entry.path)
     width = max((len(entry.path) for entry in listed), default=0)
     for entry in listed:
@@ -816,15 +844,15 @@ def show_files(path: Path) -> None:
 
 
 @main.command(name="roles")
-@CORPUS_PATH
+@SPEC_PATH
 def show_roles(path: Path) -> None:
     """Print the role of each schema location in the corpus at PATH, with its evidence."""
     from collections import Counter
 
     from .config import ROLE_NAMES
 
-    corpus = _load_corpus(path)
-    entries = corpus.roles.listing(corpus)
+    corpus, covered = _corpus_around(path)
+    entries = [entry for entry in corpus.roles.listing(corpus) if covered(entry.path)]
     for entry in entries:
         click.echo(f"{entry.path}#{entry.pointer or '/'}: {entry.role}")
         for line in entry.evidence:
@@ -835,16 +863,18 @@ def show_roles(path: Path) -> None:
 
 
 @main.command(name="bindings")
-@CORPUS_PATH
+@SPEC_PATH
 @click.option("--all", "show_all", is_flag=True, help="Also list prose sets that bind to nothing.")
 def show_bindings(path: Path, show_all: bool) -> None:
     """List the value sets in the prose of PATH and the schema enums they are bound to."""
     from .enumerations import Binder, all_prose_sets
 
-    corpus = _load_corpus(path)
+    corpus, covered = _corpus_around(path)
     binder = Binder(corpus)
     bound = unbound = 0
     for prose in all_prose_sets(corpus):
+        if not covered(prose.path):
+            continue
         bindings = binder.bindings(prose)
         if not bindings and not show_all:
             unbound += 1
@@ -866,17 +896,17 @@ def show_bindings(path: Path, show_all: bool) -> None:
 
 
 def entry() -> None:
-    """The ``speclint`` console script: SIGINT and SIGTERM end the run cleanly (children killed,
-    the base worktree removed) with the shell's exit code, 130 or 143, and one line, never a
-    traceback; 1 would mean "findings"."""
-    from .lifecycle import Interrupted, interruptible
+    """The command line for callers that have imported it already (tests, embedding): SIGINT and
+    SIGTERM end the run cleanly (children killed, the base worktree removed) with the shell's exit
+    code, 130 or 143, and one line, never a traceback; 1 would mean "findings". The console script
+    is ``speclint.__main__:run``, which installs the handlers before this module is imported."""
+    from .lifecycle import Interrupted, exit_interrupted, interruptible
 
     try:
         with interruptible():
             main()
     except Interrupted as interruption:
-        click.echo(f"speclint: interrupted ({interruption}); nothing was reported", err=True)
-        sys.exit(interruption.exit_code)
+        exit_interrupted(interruption)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 MAX_FILE_BYTES = 25 * 1024 * 1024
@@ -139,5 +139,14 @@ def read_named(root: Path, path: Path) -> bytes | LoadProblem:
                     "outside the repository; give the file's own path",
                     unread=True,
                 )
-            return read_raw(real_root, relative.as_posix())
-    return read_raw(Path(given.anchor), str(given.relative_to(given.anchor)))
+            return _as_named(read_raw(real_root, relative.as_posix()))
+    return _as_named(read_raw(Path(given.anchor), str(given.relative_to(given.anchor))))
+
+
+def _as_named(read: bytes | LoadProblem) -> bytes | LoadProblem:
+    """A corpus file's advice fits a file named by a path only in part: excluding it from the
+    corpus does not stop a path from naming it."""
+    if isinstance(read, LoadProblem) and read.message.endswith(", or exclude it"):
+        advice = "make it a regular file" if "not a regular file" in read.message else "split it"
+        return replace(read, message=read.message.rsplit(": ", 1)[0] + f": {advice}")
+    return read

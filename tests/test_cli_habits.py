@@ -178,6 +178,28 @@ def test_max_warnings_fails_on_too_many_warnings(make_corpus: MakeCorpus) -> Non
     assert cli("check", str(root), "--max-warnings", "-1").returncode == 2
 
 
+def test_the_hook_takes_quiet_and_max_warnings_too(make_corpus: MakeCorpus) -> None:
+    """The commit's gate speaks the same options as `check`: a warning the commit adds fails it
+    under --max-warnings 0, and --quiet leaves only the finding."""
+    root = make_corpus({"schemas/ok.schema.json": schema(type="object")})
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    root.joinpath("schemas/remote.schema.json").write_text(
+        schema(type="object", properties={"x": {"$ref": "https://schemas.example.net/x.json"}})
+    )
+    git(root, "add", "-A")
+    plain = cli("hook", cwd=root)
+    assert plain.returncode == 0, plain.stdout + plain.stderr
+    assert "[remote-ref]" in plain.stdout and "1 new finding" in plain.stdout
+    over = cli("hook", "--max-warnings", "0", cwd=root)
+    assert over.returncode == 1 and "exceeds --max-warnings 0" in over.stdout
+    quiet = cli("hook", "--quiet", "--max-warnings", "0", cwd=root)
+    assert quiet.returncode == 1
+    assert [line for line in quiet.stdout.splitlines() if FINDING_LINE.match(line)]
+    assert "speclint:" not in quiet.stdout + quiet.stderr
+
+
 def test_junit_report_has_one_suite_per_file_and_one_failure_per_finding() -> None:
     result = cli("check", "corpus/", "--format", "junit", cwd=REPOSITORY)
     assert result.returncode == 1, result.stderr

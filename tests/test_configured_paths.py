@@ -158,6 +158,8 @@ def test_a_fifo_configuration_is_an_error_not_ignored_nor_a_hang(tmp_path: Path,
     os.mkfifo(corpus / name)
     message = one_line_error(cli("check", str(corpus)))
     assert name in message and "not a regular file" in message, message
+    # Advice that fits a configuration file: excluding it from the corpus would not help.
+    assert "exclude" not in message and message.rstrip().endswith("make it a regular file"), message
 
 
 def test_a_fifo_given_as_config_is_not_a_regular_file(tmp_path: Path) -> None:

@@ -82,6 +82,25 @@ def test_a_subfolder_resolves_refs_that_leave_it(tmp_path: Path) -> None:
     assert "(findings shown for 1 of 3 files: corpus/api)" in done.stdout
 
 
+def test_files_roles_and_bindings_find_the_corpus_of_a_path(tmp_path: Path) -> None:
+    """The listing commands take a file or a subfolder as `check` does: the corpus is loaded at
+    its root (so a `$ref` out of the folder still gives the schema its role) and the listing is
+    of the path given."""
+    work = write_files(tmp_path / "work", corpus_files())
+    files = speclint("files", "corpus/api", cwd=work)
+    assert files.returncode == 0, files.stderr
+    assert [line.split()[0] for line in files.stdout.splitlines()[:-1]] == ["api/openapi.yaml"]
+    assert "the corpus at corpus (corpus/speclint.toml)" in files.stderr
+    roles = speclint("roles", "corpus/schemas/run.schema.json", cwd=work)
+    assert roles.returncode == 0, roles.stderr
+    listed = [line for line in roles.stdout.splitlines() if not line.startswith(" ")]
+    assert listed[:-1] and all(line.startswith("schemas/run.schema.json#") for line in listed[:-1])
+    assert "unused" not in listed[0]  # reached from the API document, outside the path given
+    bindings = speclint("bindings", "corpus/schemas", cwd=work)
+    assert bindings.returncode == 0, bindings.stderr
+    assert speclint("files", "corpus/nowhere.yaml", cwd=work).returncode == 2
+
+
 def test_several_paths_share_one_root(tmp_path: Path) -> None:
     work = write_files(tmp_path / "work", corpus_files())
     done = speclint("check", "corpus/api/openapi.yaml", "corpus/schemas", cwd=work)

@@ -9,6 +9,7 @@ the attack is a commit), as an attacker or a careless user would.
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import json
 import os
 import pickle
@@ -497,6 +498,23 @@ def test_a_killed_diff_base_run_leaves_no_worktree_folder_or_process(
         )
     assert len(worktrees(repo)) == 1, worktrees(repo)
     assert not [p for p in temporary.iterdir() if p.name.startswith("speclint-base-")]
+
+
+def test_the_console_script_installs_the_signal_handlers_before_the_command_line() -> None:
+    """Issue 25, item 8: a signal during the quarter second of imports is handled like any other
+    (143 and one line), because the console script is `speclint.__main__:run`, which installs the
+    handlers before it imports click and the engine."""
+    (script,) = importlib.metadata.entry_points(group="console_scripts", name="speclint")
+    assert script.value == "speclint.__main__:run"
+    probe = (
+        "import signal, sys; import speclint.__main__; "
+        "assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL; "
+        "print(sorted(m for m in ('click', 'speclint.cli', 'speclint.engine') if m in sys.modules))"
+    )
+    imported = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
+    assert imported.strip() == "[]"  # importing it runs nothing and loads nothing heavy
 
 
 @LINUX

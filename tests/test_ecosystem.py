@@ -1,0 +1,141 @@
+"""The ecosystem check's lists and bookkeeping (benchmarks/ecosystem/check.py), without network or
+mirrors: repos.toml and labels.toml validate, precision counts noise against, the diff goes by
+fingerprint, and the sample of unlabelled findings is fixed by its seed."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+ECOSYSTEM = Path(__file__).resolve().parent.parent / "benchmarks" / "ecosystem"
+_spec = importlib.util.spec_from_file_location("ecosystem_check", ECOSYSTEM / "check.py")
+assert _spec is not None and _spec.loader is not None
+check = importlib.util.module_from_spec(_spec)
+sys.modules["ecosystem_check"] = check  # dataclasses resolve their module by name
+_spec.loader.exec_module(check)
+
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+def hit(fingerprint: str, rule: str = "broken-link", path: str = "a.md", line: int = 1) -> object:
+    return check.Hit(rule, "warning", path, line, f"message {fingerprint}", fingerprint)
+
+
+def result(repo: str, *hits: object, commit: str = COMMIT) -> object:
+    return check.Result(repo, commit, 1.0, 50.0, 0, 3, list(hits))
+
+
+def label(fingerprint: str, verdict: str, repo: str = "o/a", rule: str = "broken-link") -> object:
+    return check.Label(repo, COMMIT, rule, "a.md", fingerprint, verdict, "because")
+
+
+def test_the_repository_list_validates_and_is_varied_enough() -> None:
+    repos = check.load_repos()
+    assert len(repos) >= 30
+    assert len({r.name for r in repos}) == len(repos)
+    assert any(r.slow for r in repos)
+
+
+def test_the_labels_validate_against_the_repository_list() -> None:
+    labels = check.load_labels(check.load_repos())
+    assert all(label.verdict in check.VERDICTS for label in labels)
+
+
+def write_labels(tmp_path: Path, body: str) -> Path:
+    path = tmp_path / "labels.toml"
+    path.write_text(body, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("change", "complaint"),
+    [
+        ({"repo": "o/unknown"}, "not in repos.toml"),
+        ({"commit": "f" * 40}, "commit is not the one"),
+        ({"verdict": "maybe"}, "verdict must be"),
+        ({"reason": "  "}, "missing or empty reason"),
+    ],
+)
+def test_a_bad_label_is_an_error(tmp_path: Path, change: dict[str, str], complaint: str) -> None:
+    entry = {
+        "repo": "o/a",
+        "commit": COMMIT,
+        "rule": "broken-link",
+        "path": "a.md",
+        "fingerprint": "f1",
+        "verdict": "true",
+        "reason": "the anchor is gone",
+    }
+    entry.update(change)
+    body = "[[label]]\n" + "".join(f'{k} = "{v}"\n' for k, v in entry.items())
+    repos = [check.Repo("o/a", COMMIT, "test")]
+    with pytest.raises(ValueError, match=complaint):
+        check.load_labels(repos, write_labels(tmp_path, body))
+    entry.update({"repo": "o/a", "commit": COMMIT, "verdict": "true", "reason": "fine"})
+    body = "[[label]]\n" + "".join(f'{k} = "{v}"\n' for k, v in entry.items())
+    assert len(check.load_labels(repos, write_labels(tmp_path, body))) == 1
+
+
+def test_a_bad_repository_entry_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "repos.toml"
+    path.write_text('[[repo]]\nname = "nobody"\ncommit = "abc"\nkind = ""\n', encoding="utf-8")
+    with pytest.raises(ValueError) as raised:
+        check.load_repos(path)
+    assert "owner/repo" in str(raised.value) and "40 lowercase hex" in str(raised.value)
+    assert "one non-empty line" in str(raised.value)
+
+
+def test_precision_counts_noise_against() -> None:
+    results = [result("o/a", hit("f1"), hit("f2"), hit("f3"), hit("f4"), hit("x", rule="other"))]
+    labels = [label("f1", "true"), label("f2", "noise"), label("f3", "false")]
+    (links, other) = check.tally(results, labels)
+    assert (links.rule, links.findings, links.repos, links.labelled) == ("broken-link", 4, 1, 3)
+    assert links.precision == pytest.approx(1 / 3)
+    assert other.precision is None
+
+
+def test_a_label_counts_only_at_its_commit() -> None:
+    moved = [result("o/a", hit("f1"), commit="f" * 40)]
+    assert check.tally(moved, [label("f1", "true")])[0].labelled == 0
+
+
+def test_the_diff_goes_by_fingerprint() -> None:
+    before = {"o/a": result("o/a", hit("kept"), hit("gone")), "o/new": result("o/new")}
+    renamed = check.Hit("broken-link", "warning", "a.md", 9, "reworded", "kept")
+    after = {
+        "o/a": result("o/a", renamed, hit("fresh")),
+        "o/b": result("o/b", hit("first run")),
+        "o/new": result("o/new"),
+    }
+    (change,) = check.diff(before, after)
+    assert change.repo == "o/a"
+    assert [h.fingerprint for h in change.gained] == ["fresh"]
+    assert [h.fingerprint for h in change.lost] == ["gone"]
+    assert "+ a.md:1: broken-link message fresh" in check.diff_text([change], limit=5)
+
+
+def test_stale_labels_are_those_whose_finding_is_gone() -> None:
+    results = {"o/a": result("o/a", hit("f1"))}
+    labels = [label("f1", "true"), label("f2", "false"), label("f3", "true", repo="o/not-run")]
+    assert [x.fingerprint for x in check.stale(results, labels)] == ["f2"]
+
+
+def test_the_sample_is_fixed_by_its_seed_and_skips_labelled_findings() -> None:
+    hits = [hit(f"f{i:02}", line=i) for i in range(40)]
+    results = [result("o/a", *hits[:20]), result("o/b", *hits[20:])]
+    labels = [label("f00", "true")]
+    first = check.sample(results, labels, 10, seed=7)
+    assert first == check.sample(list(reversed(results)), labels, 10, seed=7)
+    assert len(first["broken-link"]) == 10
+    assert ("o/a", hits[0]) not in first["broken-link"]
+    assert first != check.sample(results, labels, 10, seed=8)
+    assert len(check.sample(results, labels, 100, seed=7)["broken-link"]) == 39
+
+
+def test_the_markdown_report_has_both_tables() -> None:
+    results = {"o/a": result("o/a", hit("f1"))}
+    text = check.markdown_report(results, check.tally(results.values(), []), [], "meta")
+    assert "| o/a | 3 | 1 | 0/1/0 |" in text and "| broken-link | 1 | 1 | 0 |" in text
