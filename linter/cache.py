@@ -53,6 +53,7 @@ from . import __version__
 from .corpus import Corpus, Document
 from .enumerations import ProseSet
 from .findings import Finding
+from .reading import read_raw
 from .storage import StorageError, checker, dumps, loads, stored_class
 
 if TYPE_CHECKING:
@@ -386,6 +387,10 @@ def run_key(
         digest.update(part.encode("utf-8", "surrogateescape") + b"\x00")
     for present in tree:
         digest.update(present.encode("utf-8", "surrogateescape") + b"\x00")
+        if present == ".gitattributes" or present.endswith("/.gitattributes"):
+            # Read by the run (``Corpus.generated``), though not a corpus file: its text is key.
+            attributes = read_raw(root, present)
+            digest.update(attributes if isinstance(attributes, bytes) else b"\x02")
     digest.update(b"\x01")
     for path, raw in files.items():
         digest.update(path.encode("utf-8", "surrogateescape") + b"\x00")

@@ -28,6 +28,9 @@ Keys (all optional)::
 
     versions = "(?<![0-9])\\d+\\.\\d+\\.\\d+"      # the version in a path (default: 2.0.0, v1,
                                            # 2025-06-18, draft); false: no version lines
+    released-versions = "newest"           # a defect in frozen released copies: reported once,
+                                           # at the newest copy (default) | "report" every copy
+                                           # | "ignore" (frozen copies not reported)
     fixtures = ["**/tests/**"]             # test fixtures: listed, not checked (default: test,
                                            # tests, __tests__, fixtures, testdata, pass, fail)
 
@@ -107,8 +110,11 @@ KNOWN_KEYS = {
     "build",
     "instances",
     "versions",
+    "released-versions",
     "fixtures",
 }
+# What a run reports of the frozen copies of released versions (speclint.history).
+RELEASED_VERSIONS = ("newest", "report", "ignore")
 WAIVER_KEYS = {"rule", "rules", "path", "where", "reason", "who", "expires"}
 BUILD_KEYS = {"output", "schemas", "api-format"}
 
@@ -140,6 +146,9 @@ class Config:
     # The version of a file from its path (speclint.versions): a regular expression, or None for
     # no version grouping (`versions = false`).
     versions: str | None = DEFAULT_VERSION_PATTERN
+    # A defect in the frozen copies of released versions (speclint.history): "newest" reports it
+    # once at the newest copy, "report" at every copy, "ignore" not in frozen copies at all.
+    released_versions: str = "newest"
     # Test fixtures: example documents of a test suite, not the contract (read, listed, and not
     # checked); `fixtures = []` checks them.
     fixtures: tuple[str, ...] = DEFAULT_FIXTURES
@@ -369,6 +378,10 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
             re.compile(versions)
         except re.error as error:
             raise ConfigError(f"{where}: `versions` is not a regular expression: {error}") from None
+    released = merged.get("released-versions", "newest")
+    if released not in RELEASED_VERSIONS:
+        names = " | ".join(f'"{name}"' for name in RELEASED_VERSIONS)
+        raise ConfigError(f"{where}: `released-versions` must be one of {names}, not {released!r}")
     schemas = build.get("schemas", [])
     if not isinstance(schemas, list) or not all(isinstance(v, str) for v in schemas):
         raise ConfigError(f"{where}: build.schemas must be a list of glob strings")
@@ -383,6 +396,7 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
         build_api_format=str(api_format),
         instances=dict(instances),
         versions=versions,
+        released_versions=str(released),
         fixtures=globs("fixtures", DEFAULT_FIXTURES),
         waivers=tuple(waivers),
         bindings=bindings,

@@ -20,7 +20,16 @@ from typing import TYPE_CHECKING, Any
 
 from .config import Config
 from .findings import Location
-from .kinds import INSTALLED_FOLDER_NAMES, DocumentKind, classify, installed_folder
+from .kinds import (
+    INSTALLED_FOLDER_NAMES,
+    AttributeRule,
+    DocumentKind,
+    classify,
+    generated_header,
+    gitattributes_rules,
+    installed_folder,
+    linguist_generated,
+)
 from .reading import LoadProblem, read_raw, shown_path
 from .structured import (
     DuplicateKey,
@@ -285,6 +294,27 @@ class Corpus:
         from .lineage import derived_documents
 
         return derived_documents(self)
+
+    @cached_property
+    def generated(self) -> dict[str, str]:
+        """The documents a tool writes (issue 26): path -> why (a ``Code generated ... DO NOT
+        EDIT.`` header, ``linguist-generated`` in a ``.gitattributes``). The ``.gitattributes``
+        files are read as text from the root (``read_raw``: never out of it), never run."""
+        rules: list[AttributeRule] = []
+        files = [p for p in self.tree if p == ".gitattributes" or p.endswith("/.gitattributes")]
+        for path in sorted(files, key=lambda p: (p.count("/"), p)):
+            raw = read_raw(self.root, path)
+            if isinstance(raw, bytes):
+                text = raw.decode("utf-8", "replace")
+                rules += gitattributes_rules(path.rpartition("/")[0], text)
+        found: dict[str, str] = {}
+        for path, document in self.documents.items():
+            header = generated_header(document.text) if document.text is not None else None
+            if header is not None:
+                found[path] = header
+            elif rules and linguist_generated(path, rules):
+                found[path] = ".gitattributes: linguist-generated"
+        return found
 
     @cached_property
     def roles(self) -> RoleMap:

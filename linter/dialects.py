@@ -259,3 +259,62 @@ def api_document_to_2020_12(data: Any, dialect: str) -> Any:
         return result
 
     return walk(data, False, 0)
+
+
+# --- the draft a schema is written in, when its `$schema` does not say -------------------------
+
+# `$schema` URIs that once meant "the latest draft" (json-schema.org served the newest
+# metaschema, and hyper-schema, there until draft-06 added versioned URIs): they name no draft.
+LATEST_OF_THEIR_DAY = frozenset({"json-schema.org/schema", "json-schema.org/hyper-schema"})
+_SINCE_2019 = frozenset(
+    {
+        "$defs", "$anchor", "$recursiveRef", "$recursiveAnchor", "unevaluatedProperties",
+        "unevaluatedItems", "dependentRequired", "dependentSchemas", "minContains", "maxContains",
+    }
+)  # fmt: skip
+_SINCE_2020 = frozenset({"$dynamicRef", "$dynamicAnchor", "prefixItems"})
+
+
+def names_latest_draft(uri: object) -> bool:
+    """Whether ``uri`` is a legacy "latest draft" URI (``http://json-schema.org/schema#``)."""
+    return isinstance(uri, str) and uri.split("://", 1)[-1].rstrip("#") in LATEST_OF_THEIR_DAY
+
+
+def draft_by_keywords(schema: Any, limit: int = 20_000) -> str:
+    """The draft a schema's keywords say it is written in, for a ``$schema`` that names none:
+    2020-12 keywords (``prefixItems``, ``$dynamicRef``) say 2020-12; other 2019-09 ones
+    (``$defs``, ``unevaluatedProperties``) say 2019-09 when ``items`` is also an array (2020-12
+    reads that as an error), else 2020-12; a boolean ``exclusiveMinimum``/``exclusiveMaximum``
+    or a root ``id`` without ``$id`` says draft-04; anything else reads as draft-07, which
+    accepts the keywords of draft-04 to -07 with their meaning (``definitions``, array
+    ``items``, ``dependencies``)."""
+    seen_2019 = seen_2020 = array_items = draft_04 = False
+    if isinstance(schema, dict) and isinstance(schema.get("id"), str) and "$id" not in schema:
+        draft_04 = True
+    stack: list[Any] = [schema]
+    visited = 0
+    while stack and visited < limit:  # bounded: a generated schema may be huge
+        node = stack.pop()
+        visited += 1
+        if isinstance(node, dict):
+            keys = node.keys()
+            seen_2020 = seen_2020 or not _SINCE_2020.isdisjoint(keys)
+            seen_2019 = seen_2019 or not _SINCE_2019.isdisjoint(keys)
+            array_items = array_items or isinstance(node.get("items"), list)
+            draft_04 = draft_04 or any(
+                isinstance(node.get(k), bool) for k in ("exclusiveMinimum", "exclusiveMaximum")
+            )
+            stack.extend(
+                v for k, v in node.items() if k not in _DATA and isinstance(v, (dict, list))
+            )
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, (dict, list)))
+    if seen_2020:
+        return "2020-12"
+    if seen_2019:
+        return "2019-09" if array_items else "2020-12"
+    return "draft-04" if draft_04 else "draft-07"
+
+
+# Values that are instance data, not schemas (their keys say nothing of the dialect).
+_DATA = frozenset({"enum", "const", "examples", "example", "default"})

@@ -11,7 +11,8 @@ A run is, in order (architecture.md, "Data flow"):
 4. the corpus, parsed (unchanged files from the parse cache), and, with ``diff_base``, the same
    corpus at the base revision, linted in a temporary worktree;
 5. the rules (``runner.run_rules``: forked, time-boxed, the structured ones from the rule cache),
-   and the waivers;
+   and the waivers; a defect repeated in frozen released copies folded into one finding
+   (``speclint.history``);
 6. the comparisons: against the base's findings, against a baseline file.
 
 The whole run has a time limit as well as each rule (``Options.time_limit``): the rules still
@@ -40,6 +41,7 @@ from .config import Config, ConfigError, check_rule_settings, load_config
 from .corpus import Corpus, Document, decode, listing, snapshot
 from .findings import Finding, Severity, sorted_findings
 from .gitbase import GitError, base_checkout, remove_stale_worktrees
+from .history import collapsed
 from .inventory import Entry as FileEntry
 from .lifecycle import TimeLimitReached, time_limit
 from .parallel import default_jobs
@@ -201,8 +203,11 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
                 result = _judged(corpus, rules, plain, options.debug, deadline)
             phase[0] = "running the rules"
             if result is None:
-                result = run_rules(
-                    corpus, rules, debug=options.debug, cache=rule_cache, deadline=deadline
+                result = collapsed(
+                    run_rules(
+                        corpus, rules, debug=options.debug, cache=rule_cache, deadline=deadline
+                    ),
+                    corpus,
                 )
                 # A rule stopped by its time box (a busy machine?) is tried again next time; a
                 # result with the change judged is a plain run's only when that found nothing.
@@ -470,11 +475,14 @@ def _lint_base(
             known = _recorded_entries(caches.runs.get(key)) if caches.runs else None
             if known is not None:
                 return base_corpus, known
-            base = run_rules(
+            base = collapsed(
+                run_rules(
+                    base_corpus,
+                    select_rules(base_corpus, only_rules or None),
+                    deadline=deadline,
+                    cache=caches.rules,
+                ),
                 base_corpus,
-                select_rules(base_corpus, only_rules or None),
-                deadline=deadline,
-                cache=caches.rules,
             )
             entries = [entry_for(base_corpus, f) for f in base.findings]
             if caches.runs is not None and not any(f.rule == INTERNAL_ERROR for f in base.findings):
@@ -563,8 +571,14 @@ def lint_corpus(corpus: Corpus, options: Options | None = None) -> RunResult:
     try:
         with reporting(options.progress), time_limit(options.time_limit):
             rules = select_rules(corpus, options.rules or None)
-            return run_rules(
-                corpus, rules, debug=options.debug, deadline=_deadline(started, options.time_limit)
+            return collapsed(
+                run_rules(
+                    corpus,
+                    rules,
+                    debug=options.debug,
+                    deadline=_deadline(started, options.time_limit),
+                ),
+                corpus,
             )
     except KeyError as error:
         raise EngineError(f"unknown rule id(s): {error.args[0]} (see `speclint rules`)") from None

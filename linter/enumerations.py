@@ -33,7 +33,15 @@ A *counted claim* is a number (word or digit) before what it counts: "four kind 
    text does not give as complete, most of its values): medium. Not in a proposal (an RFC or
    SEP page): it states a change, and binds only by 1 or 2.
 
-Anything weaker is not bound: a drift reported on a guess would be noise.
+Anything weaker is not bound: a drift reported on a guess would be noise. A ``const`` or a
+one-value ``enum`` that other schemas fix to other values (a variant per file) is one variant's
+tag, never bound by name alone. A ``oneOf``/``anyOf``
+whose every branch fixes one property to one value (``kind: {enum: [TABLE]}``, ``[TASK]``) is
+indexed as one set of that property's values at the union, and the branches' one-value tags are
+not bound by name (each would "lack" the others' values).
+
+A bullet list interrupted by a block quote (``> **Note**``, a quoted example), a code fence or a
+paragraph labelled "Note:" or "Example:", and resuming at the same depth, is one list.
 """
 
 from __future__ import annotations
@@ -48,7 +56,7 @@ from .corpus import Corpus, Document
 from .findings import Location
 from .kinds import DocumentKind
 from .prose import Heading
-from .shapes import Site, ValueSet, resolve, value_set
+from .shapes import Site, ValueSet, follow, resolve, value_set
 from .structured import join_pointer
 
 if TYPE_CHECKING:
@@ -550,13 +558,40 @@ def _list_sets(path: str, prose: ProseDocument, lines: list[str]) -> Iterator[Pr
                     not _PARTIAL.search(intro_text),
                 )
 
+    fenced = [(f.line, f.end_line) for f in prose.fences]
+    headed = {h.line for h in prose.headings}
+
+    def only_an_aside(first: int, last: int) -> bool:
+        """Are source lines ``first``..``last`` (1-based) blank, a block quote (``> **Note**``,
+        a quoted example), a code fence, or a paragraph labelled as a note or an example? A
+        list that resumes after one of these at the same depth is the same list."""
+        line = first
+        while line <= last:
+            if line in headed:
+                return False
+            fence = next((end for start, end in fenced if start == line), None)
+            if fence is not None:
+                line = fence + 1
+                continue
+            text = lines[line - 1].strip() if line - 1 < len(lines) else ""
+            if text and not text.startswith(">"):
+                if not _ASIDE.match(text):
+                    return False
+                while line + 1 <= last and lines[line].strip():
+                    line += 1  # the rest of the labelled paragraph
+            line += 1
+        return True
+
     previous = None
     for item in items:
         starts_with_code = bool(_CODE.match(item.text.lstrip("-*+ 0123456789.)")))
         contiguous = (
             previous is not None
             and item.depth == previous.depth
-            and item.line <= previous.end_line + 1
+            and (
+                item.line <= previous.end_line + 1
+                or only_an_aside(previous.end_line + 1, item.line - 1)
+            )
         )
         if starts_with_code and (contiguous or not run):
             run.append(item)
@@ -565,6 +600,10 @@ def _list_sets(path: str, prose: ProseDocument, lines: list[str]) -> Iterator[Pr
             run = [item] if starts_with_code else []
         previous = item
     yield from flush()
+
+
+# A paragraph that interrupts a list without ending it: "NOTE:", "**Note**", "Example 2:".
+_ASIDE = re.compile(r"^[*_]*(?:note|example|e\.g\.)\b[\w ]*[*_]*\s*[:.\-\u2014]", re.IGNORECASE)
 
 
 def _heading_field(heading: Heading | None) -> str | None:
@@ -674,6 +713,9 @@ class SchemaIndex:
     corpus: Corpus
     by_field: dict[str, list[tuple[Site, ValueSet]]] = field(default_factory=dict)
     named: dict[str, list[Site]] = field(default_factory=dict)  # lower-case name -> schemas
+    # (path, pointer) of a property that fixes one branch of a union to one value: the
+    # branch's tag, not a vocabulary of its own (the union's entry in by_field is).
+    tags: set[tuple[str, str]] = field(default_factory=set)
 
     @classmethod
     def build(cls, corpus: Corpus) -> SchemaIndex:
@@ -687,6 +729,13 @@ class SchemaIndex:
                     document.path.rsplit("/", 1)[-1].removesuffix(".json").removesuffix(".schema")
                 )
                 index.named.setdefault(stem.lower(), []).append(Site(document, "", document.data))
+        # Variants written as separate schemas (one per `linkType`, each `enum: [START]`,
+        # `[END]`, ...) and joined by no union: a field that several schemas fix to one value
+        # each, and to different values, is tagging variants; those one-value sites are tags.
+        for sites in index.by_field.values():
+            single = [(site, v.values[0]) for site, v in sites if len(v.values) == 1]
+            if len({str(value) for _, value in single}) >= 2:
+                index.tags.update((site.document.path, site.pointer) for site, _ in single)
         return index
 
     def _walk(self, document: Document, node: Any, pointer: str) -> None:
@@ -716,6 +765,8 @@ class SchemaIndex:
                                     document, join_pointer(join_pointer(pointer, key), name), child
                                 )
                             )
+            for keyword in ("oneOf", "anyOf"):
+                self._union(document, node, pointer, keyword)
             for key, child in node.items():
                 # `if` and `not` subschemas are conditions, not the values a field may take.
                 if key in {"enum", "const", "examples", "example", "default", "if", "not"}:
@@ -724,6 +775,44 @@ class SchemaIndex:
         elif isinstance(node, list):
             for index, child in enumerate(node):
                 self._walk(document, child, join_pointer(pointer, index))
+
+    def _union(self, document: Document, node: dict[str, Any], pointer: str, keyword: str) -> None:
+        """A ``oneOf``/``anyOf`` whose every branch fixes a property to one value (``kind:
+        {enum: [TABLE]}`` in one, ``[TASK]`` in the other) lists that property's values as
+        the union of the branches' tags: indexed as one set at the union, so prose listing
+        `TABLE` | `TASK` binds to it, not to each branch (which would each "lack" the other)."""
+        branches = node.get(keyword)
+        if not isinstance(branches, list) or len(branches) < 2:
+            return
+        at = join_pointer(pointer, keyword)
+        tags: list[dict[str, tuple[Site, Any]]] = []
+        for index, branch in enumerate(branches):
+            site = follow(self.corpus, Site(document, join_pointer(at, index), branch))
+            properties = site.node.get("properties") if isinstance(site.node, dict) else None
+            if not isinstance(properties, dict):
+                return
+            found: dict[str, tuple[Site, Any]] = {}
+            for name, child in properties.items():
+                tag = Site(
+                    site.document,
+                    join_pointer(join_pointer(site.pointer, "properties"), name),
+                    child,
+                )
+                values = value_set(self.corpus, tag)
+                if values is not None and len(values.values) == 1 and not values.open:
+                    found[name] = (tag, values.values[0])
+            tags.append(found)
+        holder = Site(document, pointer, node)
+        for name in sorted(set.intersection(*(set(t) for t in tags))):
+            listed = [t[name][1] for t in tags]
+            if len(set(map(str, listed))) < len(listed) or not all(
+                isinstance(v, str) for v in listed
+            ):
+                continue  # two branches with one tag: not a discriminated union
+            self.by_field.setdefault(name, []).append(
+                (holder, ValueSet(tuple(listed), holder, keyword, False))
+            )
+            self.tags.update((t[name][0].document.path, t[name][0].pointer) for t in tags)
 
 
 def _overlap(prose: tuple[str, ...], schema: tuple[Any, ...], complete: bool = True) -> bool:
@@ -767,6 +856,8 @@ class Binder:
             return []
         found = []
         for site, values in self.index.by_field.get(prose.field, []):
+            if (site.document.path, site.pointer) in self.index.tags:
+                continue  # one branch's tag: the union's entry binds instead
             if values.keyword == "const":
                 # A `const` is the tag of one branch of a union (MCP's
                 # elicitation `mode`: `form` in one branch, `url` in the other), not the
@@ -781,8 +872,7 @@ class Binder:
                         site,
                         values,
                         "medium",
-                        f"the text names `{prose.field}`; this property of that name lists "
-                        "overlapping values",
+                        f"the text names `{prose.field}`, values overlap",
                     )
                 )
         return found
@@ -845,6 +935,8 @@ class Binder:
                 if document.path.rsplit("/", 1)[-1] != base:
                     continue
                 for site, values in self.index.by_field.get(prose.field, []):
+                    if (site.document.path, site.pointer) in self.index.tags:
+                        continue  # one branch's tag: the union's entry binds instead
                     if site.document is document and _overlap(
                         prose.values, values.values, prose.complete
                     ):

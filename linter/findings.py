@@ -85,6 +85,21 @@ class Finding:
         return (loc.path, loc.line, loc.column, self.rule, self.message)
 
 
+# A finding's first line is what a reviewer reads in a terminal or an annotation: about this
+# long at most (issue 26); the long lists (every value, every copy) go on related locations.
+FIRST_LINE = 200
+
+
+def first_fitting(*candidates: str, limit: int = FIRST_LINE) -> str:
+    """The first of ``candidates`` (most to least detailed) whose first line fits ``limit``;
+    else the last, cut at a word before the limit with an ellipsis."""
+    for candidate in candidates:
+        if len(candidate.split("\n", 1)[0]) <= limit:
+            return candidate
+    last = candidates[-1].split("\n", 1)[0]
+    return last[: limit - 2].rsplit(" ", 1)[0] + " \u2026"
+
+
 def warnings_over(findings: Sequence[Finding], maximum: int | None) -> int:
     """How many warnings ``findings`` hold beyond ``--max-warnings`` (ESLint's option: more
     warnings than that fails the run); 0 when within it or when there is no maximum."""

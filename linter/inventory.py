@@ -9,11 +9,12 @@ with the reason it was classified so, and a run that found nothing checkable say
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .corpus import Corpus, fixtures, skipped_folders
-from .kinds import DocumentKind
+from .findings import Finding, Location
+from .kinds import DocumentKind, generated_blocks
 
 # The kinds a run checks (anything else is counted and ignored), in the order reports list them.
 CHECKED_KINDS = (
@@ -57,10 +58,69 @@ def entries(corpus: Corpus) -> tuple[Entry, ...]:
         version = corpus.versions.of(path)
         if version:
             reason += f"; version {version}"
+        generated = corpus.generated.get(path)
+        if generated:
+            reason += f"; generated ({generated})"
         found.append(Entry(path, document.kind.value, document.dialect, reason))
     for path in fixtures(corpus.config, corpus.tree):
         found.append(Entry(path, FIXTURE, "", "a test fixture: not checked (see `fixtures`)"))
     return tuple(sorted(found, key=lambda entry: entry.path))
+
+
+# The rules that still report inside a generated file: a file every consumer fails to read or
+# validate is broken whoever wrote it. The others judge writing (links, examples, prose that
+# drifts from a schema, schema design), which is fixed in the generator, not in its output.
+GENERATED_STILL_CHECKED = frozenset(
+    {
+        "parse-error",
+        "duplicate-key",
+        "schema-invalid",
+        "openapi-invalid",
+        "asyncapi-invalid",
+        "instance-invalid",
+        "unresolved-ref",
+        "remote-ref",
+        "duplicate-id",
+        "internal-error",
+    }
+)
+
+
+def written_by_hand(corpus: Corpus, findings: Iterable[Finding]) -> list[Finding]:
+    """The findings that are not about generated content (issue 26): none at a line of a block
+    a tool marks as its own in a Markdown page (``kinds.generated_blocks``), and in a generated
+    file only those of ``GENERATED_STILL_CHECKED``. A finding that also names a hand-written
+    page (prose that drifts from a generated schema) stays: the fix may be in that page."""
+    blocks: dict[str, tuple[tuple[int, int, str], ...]] = {}
+
+    def in_block(location: Location) -> bool:
+        document = corpus.documents.get(location.path)
+        if document is None or document.kind is not DocumentKind.MARKDOWN or not document.text:
+            return False
+        if location.path not in blocks:
+            blocks[location.path] = generated_blocks(document.text)
+        return any(first <= location.line <= last for first, last, _ in blocks[location.path])
+
+    def by_hand(location: Location) -> bool:
+        document = corpus.documents.get(location.path)
+        return (
+            document is not None
+            and document.kind is DocumentKind.MARKDOWN
+            and location.path not in corpus.generated
+            and not in_block(location)
+        )
+
+    def about_generated(finding: Finding) -> bool:
+        if finding.rule == "internal-error":
+            return False
+        generated = finding.location.path in corpus.generated
+        if not in_block(finding.location) and (
+            not generated or finding.rule in GENERATED_STILL_CHECKED
+        ):
+            return False
+        return not any(by_hand(related) for related in finding.related)
+
+    return [finding for finding in findings if not about_generated(finding)]
 
 
 def skipped(corpus: Corpus) -> tuple[Entry, ...]:

@@ -108,6 +108,147 @@ def installed_folder(name: str, files: Collection[str], folders: Collection[str]
     return None
 
 
+# --- generated content (issue 26) ---------------------------------------------------------------
+# A file or block a tool writes is fixed in the tool, not by hand: the rules that judge writing do
+# not report inside it (``speclint.inventory.GENERATED_STILL_CHECKED`` says which still do).
+
+# Go's convention (go.dev/s/generatedcode): a line `Code generated ... DO NOT EDIT.`.
+_GO_GENERATED = re.compile(r"Code generated\b[^\n]*?\bDO NOT EDIT\b")
+_SAYS_GENERATED = re.compile(
+    r"(?i)\b(?:auto-?generated|automatically generated|generated (?:by|from|with|automatically)|"
+    r"this (?:file|page|document) (?:is|was) generated)\b[^\n]{0,200}?\bdo not (?:edit|modify)\b"
+)
+_DO_NOT_EDIT = re.compile(r"(?:<!--|#|//|/\*|\*)\s*[^\n]{0,80}?\bDO NOT EDIT\b")
+_BLOCK_COMMENT = re.compile(r"<!--(.*?)(?:-->|\Z)", re.DOTALL)
+HEADER_LINES = 10  # a header is among the first lines of the file (after a shebang, a title)
+
+
+def generated_header(text: str) -> str | None:
+    """Why the comments among the first lines of ``text`` mark the file as written by a tool, or
+    None. Only comments count: a README that says in its prose that *another* file is generated
+    and not to be edited is not itself generated."""
+    lines = text[:4096].split("\n")[:HEADER_LINES]
+    comments = [body.replace("\n", " ") for body in _BLOCK_COMMENT.findall("\n".join(lines))]
+    # A JSON file has no comments; its `"$comment"` (JSON Schema) or `"//"` member says it.
+    openers = ("#", "//", "/*", "* ", '"$comment"', '"//"')
+    comments += [line for line in lines if line.lstrip().startswith(openers)]
+    head = "\n".join(comments)
+    if _GO_GENERATED.search(head):
+        return "a `Code generated ... DO NOT EDIT.` header"
+    if _SAYS_GENERATED.search(head):
+        return "a `generated ... do not edit` header"
+    if _DO_NOT_EDIT.search(head):
+        return "a `DO NOT EDIT` header"
+    return None
+
+
+_COMMENT = re.compile(r"<!--(.*?)-->")
+_OPENS = re.compile(r"(?<![A-Za-z])(?:START|BEGIN)(?![a-z])", re.IGNORECASE)
+_CLOSES = re.compile(r"(?<![A-Za-z])END(?![a-z])", re.IGNORECASE)
+# The tools that fence what they write in a Markdown page with a pair of comments: all-contributors
+# (`ALL-CONTRIBUTORS-LIST:START`), markdown-magic (`AUTO-GENERATED-CONTENT:START`), doctoc,
+# terraform-docs (`BEGIN_TF_DOCS`), and any pair that says "generated".
+_TOOL_WORD = re.compile(r"(?i)all-contributors|tf_docs|doctoc|generated")
+
+
+def generated_blocks(text: str) -> tuple[tuple[int, int, str], ...]:
+    """The blocks of a Markdown page between a tool's start and end comments: (first line, last
+    line, the start comment), 1-based and inclusive. A start without its end marks nothing."""
+    found: list[tuple[int, int, str]] = []
+    opened: tuple[int, str, str] | None = None  # line, tool word, comment
+    for number, line in enumerate(text.split("\n"), 1):
+        if "<!--" not in line:
+            continue
+        for comment in _COMMENT.findall(line):
+            tool = _TOOL_WORD.search(comment)
+            if tool is None:
+                continue
+            word = tool.group(0).lower()
+            if opened is None and _OPENS.search(comment):
+                opened = (number, word, comment.strip())
+            elif opened is not None and word == opened[1] and _CLOSES.search(comment):
+                found.append((opened[0], number, f"<!-- {opened[2][:60]} -->"))
+                opened = None
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class AttributeRule:
+    folder: str  # the folder of the .gitattributes file ("" for the root)
+    pattern: re.Pattern[str]  # matched against the path relative to ``folder``
+    generated: bool  # set (True) or unset (False)
+
+
+def gitattributes_rules(folder: str, text: str) -> list[AttributeRule]:
+    """The ``linguist-generated`` lines of one ``.gitattributes`` file (gitattributes(5)):
+    ``linguist-generated`` and ``linguist-generated=true`` set it, ``-linguist-generated``,
+    ``!linguist-generated`` and ``=false`` unset it. Read as text; nothing is run."""
+    rules: list[AttributeRule] = []
+    for raw in text.split("\n"):
+        fields = raw.strip().split()
+        if len(fields) < 2 or fields[0].startswith(("#", "[attr]", '"')):
+            continue
+        for attribute in fields[1:]:
+            name, _, value = attribute.partition("=")
+            state: bool | None = None
+            if name == "linguist-generated":
+                state = value.lower() not in ("false", "0") if value else True
+            elif name in ("-linguist-generated", "!linguist-generated"):
+                state = False
+            if state is not None:
+                rules.append(AttributeRule(folder, _attribute_pattern(fields[0]), state))
+    return rules
+
+
+def _attribute_pattern(pattern: str) -> re.Pattern[str]:
+    """A gitattributes pattern (gitignore(5) rules, without negation): one without a slash matches
+    a file name at any depth; one with a slash is relative to its file's folder; ``*`` and ``?``
+    stay within a name, ``**`` crosses folders."""
+    anchored = "/" in pattern.rstrip("/")
+    pattern = pattern.lstrip("/")
+    parts: list[str] = [] if anchored else ["(?:.*/)?"]
+    index = 0
+    while index < len(pattern):
+        if pattern.startswith("**/", index):
+            parts.append("(?:.*/)?")
+            index += 3
+        elif pattern.startswith("**", index):
+            parts.append(".*")
+            index += 2
+        elif pattern[index] == "*":
+            parts.append("[^/]*")
+            index += 1
+        elif pattern[index] == "?":
+            parts.append("[^/]")
+            index += 1
+        elif pattern[index] == "[":
+            end = pattern.find("]", index + 1)
+            if end < 0:
+                parts.append(re.escape("["))
+                index += 1
+                continue
+            body = pattern[index + 1 : end]
+            negate = body[:1] == "!"
+            body = re.escape(body[1:] if negate else body).replace(r"\-", "-")
+            parts.append(f"[{'^' if negate else ''}{body}]")
+            index = end + 1
+        else:
+            parts.append(re.escape(pattern[index]))
+            index += 1
+    return re.compile("".join(parts) + r"\Z")
+
+
+def linguist_generated(path: str, rules: list[AttributeRule]) -> bool:
+    """Whether ``path`` is ``linguist-generated``: the last matching line wins, and a deeper
+    ``.gitattributes`` wins over a shallower one (``rules`` in that order)."""
+    state = False
+    for rule in rules:
+        prefix = f"{rule.folder}/" if rule.folder else ""
+        if path.startswith(prefix) and rule.pattern.match(path[len(prefix) :]):
+            state = rule.generated
+    return state
+
+
 # `# yaml-language-server: $schema=<uri>` (the Red Hat YAML language server's modeline), in the
 # comments at the top of a YAML file.
 MODELINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=(\S+)\s*$", re.MULTILINE)

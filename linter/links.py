@@ -7,9 +7,11 @@ A pure function of a page's text, read from the same markdown-it token stream as
 - links: inline and reference-style links (checked at their ``[ref]: x`` definition), images,
   raw HTML ``<a href>`` / ``<img src>``, each with its line and column as written;
 - anchors: GitHub's heading slugs (both numbering schemes of repeated headings), explicit
-  ``{#id}`` ids, HTML ``id`` / ``<a name>`` anchors and MDX component titles;
+  ``{#id}`` / ``{id="id"}`` ids, HTML ``id`` / ``<a name>`` anchors and MDX component titles;
 - ``file.md §Section`` references outside code, and the labels (bold lead-ins, ``Label:``
-  lines) a section reference may name.
+  lines) a section reference may name;
+- whether the page has YAML front matter (written for a site generator) and whether it pulls
+  in content at build time (its anchors are then not all in its text).
 """
 
 from __future__ import annotations
@@ -33,7 +35,11 @@ HTML_ATTRIBUTE = re.compile(
     r"""\b([A-Za-z:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`{}]+))""", re.DOTALL
 )
 HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-HEADING_ID = re.compile(r"\s*\{#([^}\s]+)\}\s*$")
+# A heading's explicit id: `{#x}` (Pandoc, kramdown, MkDocs attr_list), with classes or
+# attributes beside it (`{#x .wide}`), or as an attribute (`{id="x"}`: Hugo's Goldmark).
+HEADING_ID = re.compile(
+    r"\s*\{\s*(?:[^}]*?\s)?(?:#([^}\s]+)|id=\"([^\"]+)\"|id='([^']+)')(?:\s[^}]*)?\}\s*$"
+)
 EMOJI_CODE = re.compile(r":[a-z0-9_+-]+:")
 LABEL_LENGTH = 100  # characters: a paragraph's first line ending with `:` and this short is a label
 # A link with its label: a `§` inside the label belongs to the link, which is checked as one.
@@ -96,6 +102,13 @@ class Page:
     # What a section reference may name besides a heading: a bold lead-in (``**Convergence
     # rule.**``) or a label line (``Common error codes:``).
     labels: list[str] = field(default_factory=list)
+    # The top-level keys of the page's YAML front matter, with the values of those a site
+    # routes by (``slug``, ``id``): a page that has front matter is written for a site
+    # generator (GitHub shows it as a table and routes nothing by it).
+    front_matter: dict[str, str] = field(default_factory=dict)
+    # Whether the page pulls in content at build time (a Hugo shortcode, a Liquid or Jinja
+    # `include`, a pymdownx snippet): then its headings, and so its anchors, are not all here.
+    includes: bool = False
 
 
 def read_page(document: Document) -> Page:
@@ -159,7 +172,41 @@ def page_of(
     page.headings = [h.text for h in headings]
     page.sections = _section_references(lines, skipped)
     page.links.sort(key=lambda s: (s.line, s.column))
+    page.front_matter = site_front_matter(text)
+    page.includes = INCLUDE.search(_without_fences(text)) is not None
     return page
+
+
+# Build-time inclusion: Hugo shortcodes (`{{% http-api %}}`, `{{< include >}}`), Liquid and
+# Jinja includes (`{% include x.md %}`), pymdownx snippets (`--8<-- "x.md"`).
+INCLUDE = re.compile(r"\{\{[%<]|\{%-?\s*include|^\s*--8<--", re.MULTILINE)
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1", re.MULTILINE | re.DOTALL)
+
+
+def _without_fences(text: str) -> str:
+    """The text without its fenced code (where a page that teaches a template quotes one)."""
+    return FENCE.sub("", text) if "``" in text or "~~" in text else text
+
+
+# The front-matter keys whose values route a page (Docusaurus's `slug` and `id`).
+ROUTE_KEYS = frozenset({"slug", "id"})
+FRONT_MATTER = re.compile(r"\A---\r?\n(.*?)\r?\n(?:---|\.\.\.)\r?\n", re.DOTALL)
+FRONT_MATTER_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*?)\s*$")
+
+
+def site_front_matter(text: str) -> dict[str, str]:
+    """The top-level keys of a page's YAML front matter, with the routing ones' values unquoted
+    (read line by line: a route is one scalar, and a page's YAML is not parsed twice)."""
+    match = FRONT_MATTER.match(text)
+    if match is None:
+        return {}
+    found: dict[str, str] = {}
+    for line in match.group(1).splitlines():
+        key = FRONT_MATTER_KEY.match(line)
+        if key is not None:
+            value = key.group(2).strip("'\"") if key.group(1) in ROUTE_KEYS else ""
+            found[key.group(1)] = value
+    return found
 
 
 def _without_front_matter(text: str) -> str:
@@ -207,7 +254,7 @@ def _heading(page: Page, slugs: _Slugs, inline: Any) -> None:
     raw = "".join(c.content for c in (inline.children or ()) if c.type in ("text", "code_inline"))
     explicit = HEADING_ID.search(raw)
     if explicit:
-        page.anchors.add(explicit.group(1))
+        page.anchors.add(next(g for g in explicit.groups() if g))
         raw = raw[: explicit.start()]
     page.anchors.update(slugs.add(github_slug(raw.strip())))
     # What GitHub's renderer sees may differ from the source: a space kept before inline HTML

@@ -223,19 +223,22 @@ class SpeclintServer(LanguageServer):
         for diagnostic in diagnostics:
             if diagnostic.source != "speclint" or not isinstance(diagnostic.code, str):
                 continue
-            reference = _INLINE_COPY_REF.search(diagnostic.message)
+            reference = inline_copy_reference(
+                diagnostic.message,
+                (related.message for related in diagnostic.related_information or ()),
+            )
             if diagnostic.code == "inline-copy" and reference is not None:
                 text = self.workspace.get_text_document(uri).source
                 replaced = ref_replacement(
                     text,
                     diagnostic.range.start,
-                    reference.group(1),
+                    reference,
                     json=relative.lower().endswith((".json", ".jsonc")),
                 )
                 if replaced is not None:
                     actions.append(
                         types.CodeAction(
-                            title=f"Replace the copy with $ref: '{reference.group(1)}'",
+                            title=f"Replace the copy with $ref: '{reference}'",
                             kind=types.CodeActionKind.QuickFix,
                             diagnostics=[diagnostic],
                             edit=types.WorkspaceEdit(changes={uri: [replaced]}),
@@ -307,8 +310,18 @@ class SpeclintServer(LanguageServer):
         )
 
 
-# The inline-copy rule's fix, as its message states it (rules/inline_copy.py).
-_INLINE_COPY_REF = re.compile(r"replace it with `\$ref: '([^'`]+)'`")
+# The inline-copy rule's fix, as it states it (rules/inline_copy.py): in the message when it fits
+# the first line, always in the note of the related location (the definition it copies).
+_INLINE_COPY_REF = re.compile(r"`\$ref: '([^'`]+)'`")
+
+
+def inline_copy_reference(message: str, notes: Iterable[str]) -> str | None:
+    """The `$ref` an inline-copy finding says to write: from its message, else its notes."""
+    for text in (message, *notes):
+        found = _INLINE_COPY_REF.search(text)
+        if found is not None:
+            return found.group(1)
+    return None
 
 
 def ref_replacement(

@@ -8,8 +8,13 @@ pull request cannot make speclint open a network connection. ``ref-map`` in the 
 remote prefixes to corpus files for the references that are meant to be remote.
 
 Each reference gets one outcome: ``ok``, ``missing-file``, ``missing-pointer``, ``unknown-id``,
-``remote`` or ``cycle`` (a chain of ``$ref``-only schemas that returns to its start: a validator
-following it never reaches a schema).
+``remote``, ``cycle`` (a chain of ``$ref``-only schemas that returns to its start: a validator
+following it never reaches a schema), ``invalid-uri`` or ``text`` (a file that is there but is not
+JSON or YAML: Redocly replaces a ``$ref`` to a Markdown description or a code sample by its text).
+
+A plain YAML/JSON file that such a document reaches by ``$ref`` (a fragment: servers, parameters,
+path items kept in files of their own) is registered under its file URI as well, opaque (not
+crawled as a schema), and its own ``$ref``\\s are resolved and checked like the others.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
-from urllib.parse import unquote, urldefrag, urljoin, urlsplit
+from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
 
 import attrs
 from referencing import Registry, Resource, Specification
@@ -63,7 +68,9 @@ class Reference:
     pointer: str  # pointer of the "$ref" member
     value: str  # the reference as written
     target: str  # absolute URI it resolves to (with fragment)
-    outcome: str  # ok | missing-file | missing-pointer | unknown-id | remote | cycle | invalid-uri
+    # ok | missing-file | missing-pointer | unknown-id | remote | cycle | invalid-uri | text (a
+    # file that exists but is not JSON/YAML: its text is what some tools put in its place)
+    outcome: str
     target_path: str | None = None  # corpus file that holds the target, when local
     target_pointer: str | None = None
     detail: str = ""
@@ -167,8 +174,9 @@ class ReferenceIndex:
 
         registry, uri_to_path = _registry_of(corpus)
         index = cls(registry, [], uri_to_path, {})
-        for document in corpus.of_kind(
-            DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
+        for document in (
+            *corpus.of_kind(DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI),
+            *fragments(corpus),
         ):
             for pointer, value, base in ref_sites(document):
                 index.references.append(index.resolve(corpus, document, pointer, value, base))
@@ -188,7 +196,10 @@ class ReferenceIndex:
     def resolve(
         self, corpus: Corpus, document: Document, pointer: str, value: str, base: str
     ) -> Reference:
-        joined = join_uri(base, value)
+        # A reference written as a file path (`paths/runs_{runId}.yaml`, a space) names that
+        # file, as the tools that write them read it; as a URI its `{` and `}` are escaped.
+        ref = as_uri_reference(value)
+        joined = join_uri(base, ref)
         if joined is None:
             return Reference(
                 document.path,
@@ -213,16 +224,16 @@ class ReferenceIndex:
         for attempt in attempts:
             try:
                 resolved = self.registry.resolver(base_uri=attempt).lookup(
-                    value if mapped is None else target
+                    ref if mapped is None else target
                 )
             except PointerToNowhere:
-                fragment = urldefrag(urljoin(attempt, value)).fragment
-                holder = self.path_for(urljoin(attempt, value))
+                fragment = urldefrag(urljoin(attempt, ref)).fragment
+                holder = self.path_for(urljoin(attempt, ref))
                 return Reference(
                     document.path,
                     pointer,
                     value,
-                    urljoin(attempt, value),
+                    urljoin(attempt, ref),
                     "missing-pointer",
                     holder,
                     unquote(fragment),
@@ -231,7 +242,7 @@ class ReferenceIndex:
             except (NoSuchResource, Unresolvable) as error:
                 last_error = str(error)
                 continue
-            resolved_uri = urljoin(attempt, value if mapped is None else target)
+            resolved_uri = urljoin(attempt, ref if mapped is None else target)
             holder = self.path_for(resolved_uri)
             fragment = unquote(urldefrag(resolved_uri).fragment)
             target_pointer = fragment if fragment.startswith("/") or not fragment else None
@@ -256,9 +267,24 @@ class ReferenceIndex:
             return Reference(
                 document.path, pointer, value, target, "remote", detail="remote URL, not fetched"
             )
-        relative_uri = urljoin(document_uri, value)
+        # The file a validator looks for: relative to the base in force when that is a corpus
+        # file (a relative `$id` moves it, JSON Schema 2020-12 §8.2.1), else to the document.
+        relative_uri = urljoin(base if base.startswith(CORPUS_BASE) else document_uri, ref)
         if urlsplit(relative_uri).scheme == "file" and not urlsplit(value).scheme:
             missing = self.missing_path(relative_uri)
+            if missing is not None and missing in corpus.tree and not _structured(missing):
+                # The file is there but is no JSON/YAML document: Redocly and others replace
+                # such a reference (a Markdown description, a code sample) by the file's text.
+                return Reference(
+                    document.path,
+                    pointer,
+                    value,
+                    relative_uri,
+                    "text",
+                    missing,
+                    None,
+                    "a file that is not JSON or YAML",
+                )
             if missing is not None:
                 return Reference(
                     document.path, pointer, value, relative_uri, "missing-file", missing, None
@@ -350,7 +376,7 @@ class ReferenceIndex:
                 current = following
 
     def unresolved(self) -> Iterator[Reference]:
-        return (r for r in self.references if r.outcome not in {"ok", "remote"})
+        return (r for r in self.references if r.outcome not in {"ok", "remote", "text"})
 
 
 def _registry_of(corpus: Corpus) -> tuple[Registry[Any], dict[str, str]]:
@@ -385,14 +411,86 @@ def _registry_of(corpus: Corpus) -> tuple[Registry[Any], dict[str, str]]:
     # `http://json-schema.org/draft-04/schema#/properties/description` resolves, unfetched.
     from jsonschema_specifications import REGISTRY as SPECIFICATIONS
 
-    registry: Registry[Any] = SPECIFICATIONS.with_resources(resources).crawl()
+    for document in fragments(corpus):
+        # A plain YAML/JSON file an API document or schema reaches by `$ref` (servers,
+        # parameters, path items kept in files of their own): registered under its file URI
+        # only, as an opaque resource, so a pointer into it resolves but nothing in it is
+        # crawled for `$id`s or anchors (it is not a schema: it was not reached as one).
+        uri = file_uri(document.path)
+        resources.append((uri, Specification.OPAQUE.create_resource(document.data)))
+        uri_to_path[uri] = document.path
+    registry = _crawled(SPECIFICATIONS, resources)
     if contested:
         # A crawl registers every resource under its own `$id`, in an order that varies
         # between runs; the first file (in path order) keeps a contested `$id`, every run.
-        registry = registry.with_resources(
-            (uri, resource) for uri, resource in resources if uri in contested
-        ).crawl()
+        registry = _crawled(registry, [(uri, r) for uri, r in resources if uri in contested])
     return registry, uri_to_path
+
+
+# What `referencing` raises when a crawl meets what is not a schema where one goes.
+_UNWALKABLE = (AttributeError, TypeError, ValueError)
+
+
+def _crawled(base: Registry[Any], resources: list[tuple[str, Resource[Any]]]) -> Registry[Any]:
+    """``base`` with ``resources``, crawled for the `$id`s and anchors inside them.
+
+    `referencing` gives an embedded resource that names its dialect (`$schema`) the stock
+    specification of that dialect, detected afresh (``Resource.from_contents``), not the
+    :func:`tolerant` one of its document; so a number where a schema goes inside it (the
+    generated `additionalProperties: 1` of ga4gh-beacon/beacon-v2) ended the crawl, and with it
+    every rule that reads references. Then the resources are crawled one by one, and one whose
+    crawl fails is registered uncrawled: its own URIs and the pointers into it still resolve
+    (:func:`embedded_resources` registered its embedded `$id`s already), and schema-invalid
+    reports what is malformed in it."""
+    try:
+        return base.with_resources(resources).crawl()
+    except _UNWALKABLE:
+        pass
+    registry = base
+    for uri, resource in resources:
+        try:
+            registry = registry.with_resource(uri, resource).crawl()
+        except _UNWALKABLE:
+            opaque = Specification.OPAQUE.create_resource(resource.contents)
+            registry = registry.with_resource(uri, opaque).crawl()
+    return registry
+
+
+def fragments(corpus: Corpus) -> list[Document]:
+    """The plain JSON/YAML documents (kind DATA) that a schema or API document reaches by
+    ``$ref``, directly or through other such fragments, in path order.
+
+    Multi-file API descriptions keep servers, parameters, responses and path items in files of
+    their own (``$ref: ../common/servers.yaml#/prod``, the layout AsyncAPI and Redocly
+    recommend); such a file says nothing of itself, so discovery calls it data. A fragment
+    reached at a schema position is a schema already (``speclint.corpus.refine``); the others
+    are registered so their pointers resolve, and stay data for every other analysis."""
+    from .kinds import DocumentKind
+
+    memo = corpus.memo.get("references.fragments")
+    if isinstance(memo, list):
+        return memo
+    found: dict[str, Document] = {}
+    pending = list(corpus.of_kind(DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI))
+    while pending:
+        document = pending.pop()
+        for _, value, base in ref_sites(document):
+            joined = join_uri(base, as_uri_reference(value))
+            if joined is None or not joined.startswith(CORPUS_BASE):
+                continue
+            path = unquote(urldefrag(joined).url[len(CORPUS_BASE) :])
+            target = corpus.documents.get(path)
+            if (
+                target is not None
+                and path not in found
+                and target.usable
+                and target.kind is DocumentKind.DATA
+            ):
+                found[path] = target
+                pending.append(target)
+    ordered = [found[path] for path in sorted(found)]
+    corpus.memo["references.fragments"] = ordered
+    return ordered
 
 
 def file_uri(path: str) -> str:
@@ -400,9 +498,23 @@ def file_uri(path: str) -> str:
 
 
 def escape_uri_segment(segment: str) -> str:
-    from urllib.parse import quote
-
     return quote(segment, safe="@:+!$&'()*,;=-._~")
+
+
+# Characters a URI reference may hold as they are (RFC 3986 §2.2 and §2.3), and `%`, which
+# starts an escape the author wrote.
+_URI_CHARACTERS = ":/?#[]@!$&'()*+,;=-._~%"
+_STRUCTURED = (".json", ".jsonc", ".yaml", ".yml")
+
+
+def as_uri_reference(value: str) -> str:
+    """``value`` with what a URI cannot hold (``{``, ``}``, a space, non-ASCII) percent-encoded:
+    a ``$ref`` written as a file path names the file a validator reading paths would open."""
+    return quote(value, safe=_URI_CHARACTERS)
+
+
+def _structured(path: str) -> bool:
+    return path.lower().endswith(_STRUCTURED)
 
 
 def join_uri(base: str, value: str) -> str | None:

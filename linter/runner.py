@@ -28,7 +28,7 @@ from .cache import RuleCache, keep_hypothesis_private
 from .catalog import RuleInfo, all_rules
 from .corpus import Corpus
 from .findings import Finding, Location, Severity, sorted_findings
-from .inventory import Entry, entries
+from .inventory import Entry, entries, written_by_hand
 from .lifecycle import child_started, start_child
 from .parallel import default_jobs
 from .stack import deeply
@@ -521,6 +521,7 @@ def run_rules(
     findings: list[Finding] = []
     for rule_id in selected:  # the catalog's order, whatever order the children finished in
         findings.extend(by_rule.get(rule_id, []))
+    findings = written_by_hand(corpus, findings)  # not generated content (issue 26)
     if waivers:
         kept, waived, problems = apply_waivers(corpus, dedupe(findings))
         kept += problems

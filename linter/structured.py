@@ -10,7 +10,8 @@ last one, which hides a defect.
   instead of a ``RecursionError``.
 - YAML is read with ruamel.yaml as YAML 1.2 (``on:`` stays a string key, ``no`` stays a string),
   composing the node graph so aliases can be bounded: a document whose alias expansion exceeds
-  ``MAX_NODES`` is a parse error, not an hour of CPU (the "billion laughs" attack).
+  ``MAX_NODES`` is a parse error, not an hour of CPU (the "billion laughs" attack). YAML 1.1's
+  merge key (``<<: *base``), which YAML 1.2 tools still read, merges as 1.1 defines it.
 """
 
 from __future__ import annotations
@@ -461,13 +462,15 @@ def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Pars
         if isinstance(node, MappingNode):
             mapping: dict[str, Any] = {}
             built[id(node)] = mapping
+            merged: dict[str, Any] = {}
+            merged_at: dict[str, Position] = {}
             for key_node, value_node in node.value:
                 if key_node.tag == "tag:yaml.org,2002:merge":
-                    raise ParseFailure(
-                        "YAML merge keys (<<) are not part of YAML 1.2 and are not supported",
-                        key_node.start_mark.line + 1,
-                        key_node.start_mark.column + 1,
-                    )
+                    at = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                    for key_text, value in _merged(value_node, pointer).items():
+                        merged.setdefault(key_text, value)
+                        merged_at.setdefault(key_text, at)
+                    continue
                 key = build(key_node, pointer)
                 key_text = key if isinstance(key, str) else json.dumps(key)
                 member = join_pointer(pointer, key_text)
@@ -476,8 +479,30 @@ def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Pars
                     duplicates.append(DuplicateKey(member, positions.get(member, at), at))
                 positions[member] = at
                 mapping[key_text] = build(value_node, member)
+            # YAML 1.1 merge (yaml.org/type/merge.html): the keys written in the mapping win,
+            # then the merged mappings in the order given; a merged key is no duplicate.
+            for key_text, value in merged.items():
+                if key_text not in mapping:
+                    mapping[key_text] = value
+                    positions.setdefault(join_pointer(pointer, key_text), merged_at[key_text])
             return mapping
         raise ParseFailure(f"unsupported YAML node {type(node).__name__}")
+
+    def _merged(value_node: Any, pointer: str) -> dict[str, Any]:
+        # `<<: *base` or `<<: [*a, *b]`; a mapping earlier in the list wins over a later one.
+        sources = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
+        found: dict[str, Any] = {}
+        for source in sources:
+            if not isinstance(source, MappingNode):
+                raise ParseFailure(
+                    "a YAML merge key (<<) takes a mapping or a list of mappings",
+                    source.start_mark.line + 1,
+                    source.start_mark.column + 1,
+                )
+            value = build(source, pointer)
+            for key_text, item in value.items():
+                found.setdefault(key_text, item)
+        return found
 
     try:
         data = build(root, "")
@@ -555,7 +580,8 @@ def _libyaml_loader() -> Any:
             r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
             list("-+.0123456789"),
         ),
-        # Not 1.2, but read as ruamel reads it, so a merge key is reported, not silently kept.
+        # Not 1.2, but YAML 1.1's merge key is what YAML tools of every version still read
+        # (ruamel reads it so too): `<<: *base` merges, it is not a key named `<<`.
         ("tag:yaml.org,2002:merge", r"^<<$", ["<"]),
     )
     for tag, pattern, first in implicit:

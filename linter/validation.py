@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Any
 
 import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
+from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
 from jsonschema.protocols import Validator
 from referencing import Registry
 from referencing.jsonschema import DRAFT7
@@ -44,6 +44,19 @@ PATTERN_BUDGET = 10.0
 _SLOW: set[str] = set()  # the patterns that have timed out in this process
 _SPENT = [0.0]  # seconds spent on searches that timed out, in this process
 _SCOPES: list[set[str]] = []  # per open scope: the patterns that timed out in it
+
+
+# What validating against a schema its metaschema rejects raises, besides a ValidationError:
+# SchemaError and UnknownType (`type: objekt`), and a TypeError or AttributeError from inside a
+# keyword (`type: null` is iterated, `properties: 1` asked for its items; opengeospatial's
+# ogcapi-features has the first). Such a schema is schema-invalid's finding: an example, instance
+# or value judged against it is left unjudged, and the rule goes on with the others.
+MALFORMED_SCHEMA: tuple[type[Exception], ...] = (
+    SchemaError,
+    UnknownType,
+    TypeError,
+    AttributeError,
+)
 
 
 class PatternTimeout(ValidationError):  # type: ignore[misc]

@@ -16,11 +16,14 @@ What it does
     - a fragment (``x.md#create-a-run``, ``#create-a-run``) into a Markdown page of the corpus
       must be one of that page's anchors: its headings' GitHub slugs (lower-case, punctuation
       dropped, spaces to ``-``, ``-1``, ``-2``... for repeats), explicit ``<a name>`` / ``id``
-      attributes, ``{#id}`` heading ids, ``#top`` and ``#L10``-style line anchors. The
-      comparison is case-sensitive, as in markdownlint's MD051: GitHub's own pages forgive
-      ``#Create-A-Run``, other renderers and documentation sites do not, so a case-only
-      difference is reported with the anchor to write (``ignore-case`` turns that off).
-      Fragments into other files are not checked;
+      attributes, ``{#id}`` and ``{id="id"}`` heading ids, ``#top`` and ``#L10``-style line anchors (a
+      browser's text fragment, ``#:~:text=...``, is not an anchor). A page that pulls in
+      content at build time (a Hugo shortcode ``{{% x %}}``, a Liquid or Jinja
+      ``{% include %}``, a ``--8<--`` snippet) has anchors not written in it: fragments into
+      it are not checked. A fragment that differs from an anchor only in case
+      (``#Create-A-Run``) works on GitHub, which forgives the case, and is an ``info`` naming
+      the anchor to write, for other renderers (markdownlint's MD051; ``ignore-case`` drops
+      it). Fragments into other files are not checked;
     - an absolute ``http(s)`` URL is never fetched. It is checked only when it falls in a folder
       the corpus's schemas clearly own (three or more schema ``$id``\\s in that same folder, with
       the same file suffix): then it must be the ``$id`` of a corpus schema;
@@ -36,22 +39,40 @@ What it does
       corpus, or a bare file name several pages have, is not checked; nor is a ``§`` inside a
       link's label (the link is checked).
 
-    Documentation sites serve pages their own way, and a page under a folder with a site's
-    configuration (Mintlify's ``docs.json``, Docusaurus, MkDocs, mdBook) or an ``.mdx`` page is
-    read as the site reads it: a link starting with ``/`` is a site route, checked only when it
-    resolves to a page (its fragment then too) and never reported as a missing file; ``x.md``
-    may name the ``x.mdx`` the site builds; a route the site's ``redirects`` list is present;
-    fragments compare by letters and digits only (sites make their own slugs: ``#meta`` for
-    ``_meta``), and MDX component titles (``<Accordion title="Logs">``) are anchors too. Elsewhere
-    a link starting with ``/`` is read the same way unless ``root-relative`` says otherwise. A
-    missing ``.html`` page under a folder that configures a documentation build (Sphinx
-    ``conf.py``, Doxygen, TypeDoc, a site) is that build's output, not a broken link.
+    A link starting with ``/`` on a page GitHub renders is a path from the repository root, as
+    GitHub resolves it: ``/spec/intro.md`` must be a file. Documentation sites serve pages their
+    own way, and a page under a folder with a site's configuration (Docusaurus, Mintlify's
+    ``docs.json``, MkDocs, Hugo, VitePress, mdBook, Jekyll's ``_config.yml``, Astro, Nextra,
+    Gatsby), an ``.mdx`` page, or a page with YAML front matter (GitHub routes nothing by it;
+    sites do: ``slug``, ``permalink``, ``layout``...) is read as the site reads it, and so
+    are the site-absolute links of a page a build renders into a site (``seps/12-x.md`` beside
+    the site's ``docs/seps/12-x.mdx``: a route the site lacks is reported on the copy). A link
+    starting with ``/`` is a route of that site, looked up where the site serves it:
+
+    - Docusaurus: ``/docs/a/b`` is the doc ``docs/a/b.md`` or ``.mdx`` (number prefixes
+      ``01-`` dropped, ``index``/``README`` for the folder, ``id`` and ``slug`` front matter
+      honoured), ``/img/x.png`` a file of ``static/``, other routes pages of ``src/pages/``;
+    - Mintlify: the page's path from the folder of ``docs.json`` without its extension, or a
+      route its ``redirects`` list;
+    - MkDocs: a page of ``docs_dir``; Hugo: a page of ``content/`` (``_index.md`` for a
+      section) or a file of ``static/``; VitePress: a page of its folder or ``public/``.
+
+    A route that names no page is reported only where every route is known: Docusaurus's
+    ``/docs`` (its ``docs/`` folder present, no ``versions.json``) and a Mintlify site without
+    generated ``openapi`` pages. Elsewhere (a blog, a plugin's page, a customised
+    ``routeBasePath``, a generator that routes by code) it is not judged: speclint never runs a
+    site's JavaScript configuration, and does not guess. On a site ``x.md`` may also name the
+    ``x.mdx`` the site builds; fragments compare by letters and digits only (sites make their own
+    slugs: ``#meta`` for ``_meta``), and MDX component titles (``<Accordion title="Logs">``) are
+    anchors too. A missing ``.html`` page under a folder that configures a documentation build
+    (Sphinx ``conf.py``, Doxygen, TypeDoc, a site) is that build's output, not a broken link.
 
     Links to the same missing file or anchor are one finding, at the first link, with the other
     links as related locations.
 
     The severity is ``warning``: a dead link misleads a reader, but it does not change the
-    contract an implementation is held to (errors are for contract defects).
+    contract an implementation is held to (errors are for contract defects). A case-only
+    anchor difference is an ``info``: the link works on GitHub.
 
 Why is this bad?
     Links are how a spec's reader goes from a rule to its definition. A renamed heading or a moved
@@ -71,8 +92,8 @@ Example
 
     FAIL when ``spec/lifecycle.md`` has no heading "States" (``warning [broken-link]
     `lifecycle.md#states`: `spec/lifecycle.md` has no heading or anchor `#states` (did you mean
-    `#run-states`?) ...``), for the case of ``#Create-A-Run`` (the anchor is
-    ``#create-a-run``), and when ``spec/errors.md`` has no section "Retry budget" (its heading
+    `#run-states`?) ...``), with an ``info`` for the case of ``#Create-A-Run`` (the anchor is
+    ``#create-a-run``; GitHub forgives it, other renderers do not), and when ``spec/errors.md`` has no section "Retry budget" (its heading
     "Retry budgets" is another word).
 
 Use instead
@@ -93,16 +114,18 @@ Options
     ``anchors`` (default ``true``): check fragments into Markdown pages.
 
     ``ignore-case`` (default ``false``): accept a fragment that differs from an anchor only in
-    case (GitHub's own rendering does; markdownlint's MD051 ``ignore_case``).
+    case without the ``info`` (GitHub's own rendering does; markdownlint's MD051
+    ``ignore_case``).
 
     ``section-references`` (default ``true``): check ``file.md §Section`` references.
 
     ``schema-ids`` (default ``true``): check links into the corpus's own ``$id`` folders.
 
-    ``root-relative`` (default ``"site"``): how a link starting with ``/`` is read: ``"site"``
-    (a documentation-site route: checked only when it resolves to a repository path) or
-    ``"repository"`` (a path from the repository root, as GitHub reads it: reported when
-    missing).
+    ``root-relative`` (default ``"auto"``): how a link starting with ``/`` is read: ``"auto"``
+    (as the page's renderer reads it: a site route on a documentation site's page, a path from
+    the repository root elsewhere), ``"site"`` (always a site route, checked only when it
+    resolves to a page) or ``"repository"`` (always a path from the repository root, as GitHub
+    reads it: reported when missing).
 """
 
 from __future__ import annotations
@@ -110,10 +133,11 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
+import json
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
@@ -140,17 +164,42 @@ ID_FAMILY = 3  # schema `$id`s in one folder before the corpus is taken to own t
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 # What a documentation site serves for an extension-less route (`../basic/auth`).
 PAGE_SUFFIXES = (".md", ".mdx", "/index.md", "/index.mdx", "/README.md", "/readme.md")
-# The configuration files that make a folder a documentation site's source.
-SITE_CONFIGS = (
-    "docs.json",
-    "mint.json",
-    "docusaurus.config.js",
-    "docusaurus.config.ts",
-    "docusaurus.config.mjs",
-    "mkdocs.yml",
-    "mkdocs.yaml",
-    "book.toml",
-)
+# The configuration files that make a folder a documentation site's source, by generator.
+# Only their presence and, for the JSON/YAML ones, the corpus's parsed copy are read: a
+# JavaScript configuration is code, and speclint never runs it.
+SITE_KINDS = {
+    "docs.json": "mintlify",
+    "mint.json": "mintlify",
+    "docusaurus.config.js": "docusaurus",
+    "docusaurus.config.ts": "docusaurus",
+    "docusaurus.config.mjs": "docusaurus",
+    "docusaurus.config.cjs": "docusaurus",
+    "mkdocs.yml": "mkdocs",
+    "mkdocs.yaml": "mkdocs",
+    "hugo.toml": "hugo",
+    "hugo.yaml": "hugo",
+    "hugo.yml": "hugo",
+    "hugo.json": "hugo",
+    ".vitepress/config.js": "vitepress",
+    ".vitepress/config.ts": "vitepress",
+    ".vitepress/config.mjs": "vitepress",
+    ".vitepress/config.mts": "vitepress",
+    "book.toml": "mdbook",
+    "_config.yml": "jekyll",
+    "astro.config.mjs": "astro",
+    "astro.config.ts": "astro",
+    "theme.config.tsx": "nextra",
+    "theme.config.jsx": "nextra",
+    "gatsby-config.js": "gatsby",
+    "gatsby-config.ts": "gatsby",
+}
+SITE_CONFIGS = tuple(SITE_KINDS)
+# Hugo's older configuration names are too common to mean a site alone: with a `content/`
+# folder beside them they do.
+HUGO_LEGACY = ("config.toml", "config.yaml", "config.yml")
+HUGO_CONFIGS = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", *HUGO_LEGACY)
+# Docusaurus strips a number prefix from each folder and file of a doc's id (`01-basics/02-x`).
+NUMBER_PREFIX = re.compile(r"^\d+[-_.]")
 SCHEMA_SUFFIXES = (".schema.json", ".schema.yaml", ".schema.yml", ".json", ".yaml", ".yml")
 # A web address written without its scheme (`example.org`, `www.example.com/x`): a relative
 # path to GitHub.
@@ -175,6 +224,7 @@ class Problem:
     message: str
     related: tuple[Location, ...] = ()
     pointer: str = ""  # the anchor of the heading the link is under (set by ``check_unit``)
+    severity: Severity = SEVERITY
 
 
 @dataclass(frozen=True)
@@ -184,7 +234,7 @@ class Options:
     ignore_case: bool
     sections: bool
     schema_ids: bool
-    root_is_repository: bool
+    root_relative: str  # "auto", "site" or "repository"
 
     @classmethod
     def read(cls, options: Mapping[str, Any]) -> Options:
@@ -197,7 +247,7 @@ class Options:
             ignore_case=bool(options.get("ignore-case", False)),
             sections=bool(options.get("section-references", True)),
             schema_ids=bool(options.get("schema-ids", True)),
-            root_is_repository=str(options.get("root-relative", "site")) == "repository",
+            root_relative=str(options.get("root-relative", "auto")),
         )
 
 
@@ -252,6 +302,9 @@ def unit_inputs(corpus: Corpus, document: Document) -> list[str]:
         stems.add(stem)
         if "." not in posixpath.basename(urlsplit(site.target.strip()).path):
             stems |= {"index", "readme"}  # a folder or an extension-less route: its index page
+    if any(site.target.startswith("/") and not site.target.startswith("//") for site in page.links):
+        # A site route may name a page by its front matter (`slug`, `id`): those pages too.
+        stems |= {_stem(other) for other in _routed_pages(tree)}
     by_stem = corpus.memo.get(f"{ID}:stems")
     if by_stem is None:
         by_stem = corpus.memo[f"{ID}:stems"] = defaultdict(list)
@@ -260,13 +313,24 @@ def unit_inputs(corpus: Corpus, document: Document) -> list[str]:
     return [other for stem in sorted(stems) for other in by_stem.get(stem, ())]
 
 
+def _routed_pages(tree: Tree) -> list[str]:
+    """The pages whose route their front matter sets (``slug``, ``id``)."""
+    return [
+        path
+        for path, page in sorted(tree.pages.items())
+        if "slug" in page.front_matter or "id" in page.front_matter
+    ]
+
+
 def shared(corpus: Corpus) -> tuple[list[str], list[tuple[str, str]]]:
     r"""What every page's check reads of the JSON/YAML documents: the schemas' ``$id``\s, and
-    the documentation sites' configuration files (their redirects)."""
+    the documentation sites' configuration files (their redirects, Mintlify's ``openapi``,
+    MkDocs's ``docs_dir``, Docusaurus's category slugs)."""
     configs = [
         (document.path, document.digest)
         for document in corpus.documents.values()
         if posixpath.basename(document.path) in SITE_CONFIGS
+        or posixpath.basename(document.path).startswith("_category_.")
     ]
     return sorted(_tree(corpus).ids), configs
 
@@ -275,7 +339,8 @@ def _stem(written: str) -> str:
     name = posixpath.basename(unquote(urlsplit(written.strip()).path).rstrip("/"))
     for suffix in (*MARKDOWN_SUFFIXES, ".html", ".htm"):
         name = name.removesuffix(suffix)
-    return name.casefold()
+    # `02-install.md` is served as `install` by Docusaurus: both spellings share a stem.
+    return NUMBER_PREFIX.sub("", name).casefold()
 
 
 def combine(
@@ -328,6 +393,8 @@ class Tree:
         self._names: dict[str, list[str]] | None = None
         self._words: dict[str, str] = {}
         self._sites: dict[str, str | None] = {}
+        self._site_models: dict[str, Site] = {}
+        self._twins: dict[str, set[str]] | None = None
         self._ids: set[str] | None = None
         self._id_folders: dict[str, list[str]] | None = None
 
@@ -371,7 +438,7 @@ class Tree:
                 found = self._sites[folder]
                 break
             walked.append(folder)
-            if any(posixpath.join(folder, name) in self.files for name in SITE_CONFIGS):
+            if self.site_config(folder) is not None:
                 found = folder
                 break
             if not folder:
@@ -380,6 +447,40 @@ class Tree:
         for seen in walked:
             self._sites[seen] = found
         return found
+
+    def twin_site(self, path: str) -> str | None:
+        """The site folder holding the only other page named as ``path`` (``seps/12-x.md`` and
+        ``docs/seps/12-x.mdx``), when ``path`` itself is on no site: a copy a build renders."""
+        if self._twins is None:
+            self._twins = defaultdict(set)
+            for page in sorted(self.pages):
+                folder = self.site_of(page)
+                if folder is not None:
+                    self._twins[posixpath.splitext(posixpath.basename(page))[0]].add(folder)
+        folders = self._twins.get(posixpath.splitext(posixpath.basename(path))[0], set())
+        name = posixpath.basename(path).lower()
+        if len(folders) != 1 or name.startswith(("readme.", "index.", "changelog.")):
+            return None
+        return next(iter(folders))
+
+    def site_config(self, folder: str) -> tuple[str, str] | None:
+        """The site configuration file in ``folder`` (a repository path) and the generator it
+        configures, if any."""
+        for name in SITE_CONFIGS:
+            if posixpath.join(folder, name) in self.files:
+                return posixpath.join(folder, name), SITE_KINDS[name]
+        if posixpath.join(folder, "content") in self.folders:
+            # Hugo: `config.toml`, or a configuration folder (`config/_default/hugo.toml`).
+            for name in (*HUGO_LEGACY, *(f"config/_default/{n}" for n in HUGO_CONFIGS)):
+                if posixpath.join(folder, name) in self.files:
+                    return posixpath.join(folder, name), "hugo"
+        return None
+
+    def site(self, folder: str) -> Site:
+        """How the site configured in ``folder`` serves its routes."""
+        if folder not in self._site_models:
+            self._site_models[folder] = Site.read(self, folder)
+        return self._site_models[folder]
 
     def redirected(self, folder: str, route: str) -> bool:
         """Whether the site's configuration redirects ``route`` (Mintlify ``redirects``, with
@@ -432,6 +533,145 @@ class Tree:
         return []
 
 
+@dataclass
+class Site:
+    """A documentation site's routing, as far as it can be known without running anything:
+    ``mounts`` are (route prefix, repository folder) pairs a route is looked up under, in order;
+    ``judged`` the route prefixes under which every page is known, so that a route naming none
+    is a broken link. Elsewhere (a blog, a plugin's page, a generator whose routes are set in
+    code or in front matter this rule does not read) a route that names no file is not judged."""
+
+    folder: str
+    kind: str
+    mounts: tuple[tuple[str, str], ...]
+    judged: tuple[str, ...] = ()
+    unjudged: tuple[str, ...] = ()  # prefixes inside ``judged`` that the site generates
+    routes: dict[str, str] = dataclasses.field(default_factory=dict)  # route -> page
+
+    @classmethod
+    def read(cls, tree: Tree, folder: str) -> Site:
+        config, kind = tree.site_config(folder) or ("", "other")
+
+        def at(*parts: str) -> str:
+            joined = posixpath.normpath(posixpath.join(folder, *parts))
+            return "" if joined == "." else joined
+
+        data = tree.corpus.documents[config].data if config in tree.corpus.documents else None
+        if kind == "mintlify":
+            # Mintlify serves `folder/a/b.mdx` as `/a/b`; an `openapi` entry makes a page per
+            # operation, routes with no file, so then a missing route is not judged.
+            known = isinstance(data, dict) and '"openapi"' not in json.dumps(data)
+            return cls(folder, kind, (("/", at(".")),), ("/",) if known else ())
+        if kind == "docusaurus":
+            return _docusaurus(tree, folder, at)
+        if kind == "mkdocs":
+            docs_dir = data.get("docs_dir") if isinstance(data, dict) else None
+            return cls(folder, kind, (("/", at(str(docs_dir or "docs"))),))
+        if kind == "hugo":
+            return cls(folder, kind, (("/", at("content")), ("/", at("static"))))
+        if kind == "vitepress":
+            return cls(folder, kind, (("/", at(".")), ("/", at("public"))))
+        if kind == "mdbook":
+            return cls(folder, kind, (("/", at("src")),))
+        return cls(folder, kind, (("/", at(".")),))
+
+    def find(self, tree: Tree, route: str) -> str | None:
+        """The file the site serves at ``route`` (``/docs/intro``), or None."""
+        route = "/" + route.strip("/")
+        if route.rstrip("/") in self.routes:
+            return self.routes[route.rstrip("/")]
+        for prefix, folder in self.mounts:
+            rest = _under(route, prefix)
+            if rest is None:
+                continue
+            found = tree.page_for(posixpath.join(folder, rest).rstrip("/") or folder, True)
+            if found is not None:
+                return found
+        return None
+
+    def judges(self, route: str) -> bool:
+        route = "/" + route.strip("/")
+        return any(_under(route, p) is not None for p in self.judged) and not any(
+            _under(route, p) is not None for p in self.unjudged
+        )
+
+    def known_routes(self, tree: Tree) -> list[str]:
+        """The routes of the judged part of the site (for "did you mean")."""
+        found = set(self.routes)
+        if found:
+            return sorted(found)  # every doc's route, as the site makes it (Docusaurus)
+        for prefix, folder in self.mounts:
+            if prefix not in self.judged:
+                continue
+            for page in tree.pages:
+                rest = _under("/" + page, "/" + folder) if folder not in ("", ".") else page
+                if rest is not None:
+                    found.add(posixpath.join(prefix, posixpath.splitext(rest)[0]))
+        return sorted(found)
+
+
+def _under(route: str, prefix: str) -> str | None:
+    """``route`` relative to ``prefix`` (``/docs/a`` under ``/docs`` is ``a``), or None."""
+    prefix = prefix.rstrip("/")
+    if route == prefix or (not prefix and route == "/"):
+        return ""
+    if route.startswith(prefix + "/"):
+        return route[len(prefix) + 1 :]
+    return None
+
+
+def _docusaurus(tree: Tree, folder: str, at: Callable[..., str]) -> Site:
+    """Docusaurus's defaults (docs/ at ``/docs``, static/ and src/pages/ at ``/``), with each
+    doc's route as Docusaurus makes it: number prefixes dropped, ``index``/``README`` and a
+    file named as its folder for the folder, ``id`` and ``slug`` front matter. A customised
+    ``routeBasePath`` or docs path lives in the JavaScript configuration, which is code: then
+    ``/docs`` names no folder here, and routes are looked up but not judged."""
+    docs = at("docs")
+    site = Site(
+        folder,
+        "docusaurus",
+        (("/docs", docs), ("/", at("static")), ("/", at("src/pages"))),
+    )
+    if docs not in tree.folders:
+        return site
+    # Versioned docs (`/docs/1.0/x`, `/docs/next/x`) are served from other folders: looked up
+    # where the current docs are, never judged.
+    versioned = at("versions.json") in tree.files
+    site.judged = () if versioned else ("/docs",)
+    # Docusaurus generates tag pages, and a category's index page (`_category_.json` with a
+    # `generated-index` link) at `/docs/category/<label>` unless the link names its slug.
+    site.unjudged = ("/docs/tags", "/docs/category")
+    for path in sorted(tree.files):
+        if _under("/" + path, "/" + docs) is None or not posixpath.basename(path).startswith(
+            "_category_."
+        ):
+            continue
+        document = tree.corpus.documents.get(path)
+        link = document.data.get("link") if document and isinstance(document.data, dict) else None
+        slug = link.get("slug") if isinstance(link, dict) else None
+        if isinstance(slug, str) and slug:
+            site.routes[posixpath.normpath("/docs/" + slug.strip("/"))] = path
+    for path in sorted(tree.pages):
+        rest = _under("/" + path, "/" + docs) if docs not in ("", ".") else path
+        if rest is None:
+            continue
+        front = tree.pages[path].front_matter
+        parts = [NUMBER_PREFIX.sub("", p) for p in posixpath.dirname(rest).split("/") if p]
+        name = NUMBER_PREFIX.sub("", posixpath.splitext(posixpath.basename(rest))[0])
+        name = front.get("id", name)
+        if name.lower() in ("index", "readme") or (parts and name == parts[-1]):
+            own = parts
+        else:
+            own = [*parts, name]
+        slug = front.get("slug")
+        if slug:
+            route = slug if slug.startswith("/") else "/".join(("", *parts, slug))
+        else:
+            route = "/" + "/".join(own)
+        site.routes[posixpath.normpath("/docs/" + route.strip("/")).rstrip("/")] = path
+    return site
+
+
 def _route_matches(source: str, route: str) -> bool:
     pattern = re.escape(source.rstrip("/") or "/")
     pattern = re.sub(r":\\?\w+\\\*|\\\*", ".*", pattern)
@@ -476,13 +716,16 @@ def _link_problem(
     site_folder = tree.site_of(path)
     on_site = site_folder is not None or path.endswith(".mdx")
     found = tree.page_for(resolved, on_site)
-    if found is None and root_relative and not settings.root_is_repository:
-        # A site route (`/specification/latest`): served from the site's own folder, or
-        # generated, or redirected; reported only when it names a page that lacks the anchor.
-        if site_folder is not None:
-            found = tree.page_for(posixpath.normpath(posixpath.join(site_folder, resolved)), True)
-        if found is None:
-            return None
+    if found is None and root_relative and _served_by_site(tree, settings, path, site_folder):
+        # A site route (`/docs/intro`, `/specification/latest`): served as the site serves it;
+        # reported only where the site's routes are known, else only when it names a page that
+        # lacks the anchor.
+        return _route_problem(tree, settings, path, site, site_folder, written_path, fragment)
+    twin = tree.twin_site(path) if found is None and root_relative and site_folder is None else None
+    if twin is not None and settings.root_relative == "auto":
+        # A page a build script renders into a site (`seps/x.md` -> `docs/seps/x.mdx`): its
+        # routes are the site's. A route the site lacks is reported on the rendered copy.
+        return _route_problem(tree, settings, path, site, twin, written_path, fragment, False)
     if found is None and on_site:
         found = _url_relative(tree, path, written_path)
         route = _route(path, site_folder or "", written_path)
@@ -499,6 +742,56 @@ def _link_problem(
 
 # The configuration of a documentation build whose output is HTML pages not in the repository.
 BUILD_CONFIGS = ("conf.py", "Doxyfile", "typedoc.json", "jsdoc.json", *SITE_CONFIGS)
+
+
+def _served_by_site(tree: Tree, settings: Options, path: str, site_folder: str | None) -> bool:
+    """Whether a link starting with ``/`` on ``path`` is a site route, not a repository path:
+    the page is under a site's configuration, is an ``.mdx`` page (no GitHub rendering of it
+    is meant), or has YAML front matter (only site generators read it: ``slug``, ``layout``...).
+    Elsewhere GitHub renders the page, and resolves ``/x`` from the repository root."""
+    if settings.root_relative == "repository":
+        return False
+    if settings.root_relative == "site" or site_folder is not None or path.endswith(".mdx"):
+        return True
+    page = tree.pages.get(path)
+    return page is not None and bool(page.front_matter)
+
+
+def _route_problem(
+    tree: Tree,
+    settings: Options,
+    path: str,
+    site: LinkSite,
+    site_folder: str | None,
+    written: str,
+    fragment: str,
+    judge: bool = True,
+) -> Problem | None:
+    route = posixpath.normpath(written)
+    model = tree.site(site_folder) if site_folder is not None else None
+    found = model.find(tree, route) if model is not None else None
+    if found is None and site_folder:
+        found = tree.page_for(
+            posixpath.normpath(posixpath.join(site_folder, route.lstrip("/"))), True
+        )
+    if found is not None:
+        if settings.anchors and fragment and found in tree.pages:
+            return _anchor_problem(tree, settings, path, site, found, fragment)
+        return None
+    if model is None or not judge or settings.root_relative == "site" or not model.judges(route):
+        return None  # generated, from another plugin, or routed by code: not known here
+    if tree.redirected(model.folder, route):
+        return None  # the site redirects that route (`redirects` in docs.json)
+    guess = _closest(route, model.known_routes(tree), cutoff=0.6)
+    hint = f" (did you mean `{guess}`?)" if guess else ""
+    where = model.folder or "the repository root"
+    return Problem(
+        ("route", model.folder, route),
+        path,
+        site,
+        f"`{site.target}`: no page of the documentation site at `{where}` ({model.kind}) "
+        f"serves the route `{route}`{hint}. Fix the link, or add the page",
+    )
 
 
 def _built_page(tree: Tree, resolved: str) -> bool:
@@ -588,8 +881,11 @@ def _anchor_problem(
     page = tree.pages.get(target)
     if page is None:
         return None
-    name = fragment.removeprefix("user-content-")
-    if name in page.anchors or name == "top" or LINE_ANCHOR.match(name):
+    # A text fragment (`#:~:text=...`, `#intro:~:text=...`) is the browser's, not an anchor.
+    name = fragment.removeprefix("user-content-").split(":~:", 1)[0]
+    if page.includes:
+        return None  # its build pulls in headings (a shortcode, an include) not seen here
+    if not name or name in page.anchors or name == "top" or LINE_ANCHOR.match(name):
         return None
     # A documentation site makes its own anchors (Mintlify keeps `_meta`'s underscore out,
     # `tasks/get` in): only letters and digits are compared there.
@@ -609,9 +905,11 @@ def _anchor_problem(
             path,
             site,
             f"`{site.target}`: the anchor of {where} is `#{right}`. GitHub's own pages forgive "
-            "the case, other renderers and documentation sites do not (markdownlint MD051): "
+            "the case, other renderers do not (markdownlint MD051): "
             f"write `#{right}`",
             related,
+            # The link works where the page is read (GitHub), so not a broken link.
+            severity=Severity.INFO,
         )
     guess = _closest(name, page.anchors, cutoff=0.6)
     hint = f" (did you mean `#{guess}`?)" if guess else ""
@@ -772,7 +1070,7 @@ def _findings(corpus: Corpus, problems: list[Problem]) -> Iterator[Finding]:
         )
         yield Finding(
             ID,
-            SEVERITY,
+            first.severity,
             message,
             _location(first),
             related=related + first.related,

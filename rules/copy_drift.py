@@ -19,9 +19,11 @@ What it does
 
     When the members disagree, one finding names the copies and up to three differences (which
     fields each one requires, properties a copy declares that the definition does not, differing
-    types, enums and closure); every copy's own differences are on its related location. It is
+    types, enums and closure), as many as fit a first line of about 200 characters; every copy's
+    own differences, and the ones the first line leaves out, are on its related locations. It is
     reported at the inline copy when there is one (the copy is what to delete), otherwise at the
-    definition's ``required``.
+    definition's ``required``. The copies are found by name, similar properties or the section
+    a field list sits in, which is inferred: a warning.
 
 Why is this bad?
     RFC 0094 §D: ``ai.message.chunk`` had three definitions. The schema required ``[nodeId,
@@ -37,7 +39,7 @@ Example
         <!-- spec/stream-modes.md, in the section that names that schema -->
         The minimum compliant payload is `{nodeId, runId, chunk, isLast}`.
 
-    FAIL: ``error [copy-drift] 2 definitions of `outputChunk` disagree: `runId`, `isLast` are
+    FAIL: ``warning [copy-drift] 2 definitions of `outputChunk` disagree: `runId`, `isLast` are
     required by spec/stream-modes.md:9 but not by the schema ...``
 
 Use instead
@@ -55,7 +57,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from speclint.corpus import Corpus
-from speclint.findings import Finding, Location, Severity
+from speclint.findings import Finding, Location, Severity, first_fitting
 from speclint.fingerprints import (
     Shape,
     all_shapes,
@@ -70,7 +72,9 @@ from speclint.schema_catalogs import schema_catalogs
 from speclint.structured import join_pointer
 
 ID = "copy-drift"
-SEVERITY = Severity.ERROR
+# The copies are found by name, by similar properties or by a section that names the schema:
+# inferred, so a warning (issue 26: severity follows the evidence).
+SEVERITY = Severity.WARNING
 # Reads the schemas, and of the prose only its minimum-payload lists (speclint.units).
 READS = "extract"
 extract = page_payload_lists
@@ -271,18 +275,36 @@ def _drift(original: Shape, members: list[_Member]) -> Finding | None:
         if all(m.label.endswith(("(same name)", "(same title)")) for m in members)
         else f"in `{original.label}`"
     )
-    first = "; ".join(lines[:SHOWN])
-    if len(lines) > SHOWN:
-        more = len(lines) - SHOWN
-        first += (
-            f"; and {more} more difference{'s' if more > 1 else ''} (see the related locations)"
+    fix = (
+        f"Decide the one shape, write it once {home}, make the others `$ref`s to it, and make "
+        "the prose say the same"
+    )
+    count = f"{len(members) + 1} definitions of `{name}` disagree"
+    short_fix = "write it once and `$ref` it"
+    candidates = []
+    for shown in range(min(SHOWN, len(lines)), 0, -1):
+        first = "; ".join(lines[:shown])
+        if len(lines) > shown:
+            more = len(lines) - shown
+            first += f"; and {more} more (see the related locations)"
+        candidates += [
+            (shown, f"{count}: {first}. {fix}"),
+            (shown, f"{count}: {first}: {short_fix}"),
+        ]
+        candidates.append((shown, f"{count}: {first}"))
+    candidates.append((0, f"{count} in {len(lines)} way(s), on the related locations: {short_fix}"))
+    message = first_fitting(*(text for _, text in candidates))
+    shown = next((n for n, text in candidates if text == message), 0)
+    if shown < len(lines) and related:
+        # What the first line leaves out is on a related location, every difference of it.
+        head = related[0]
+        related[0] = replace(
+            head, note=f"{head.note or 'a copy'}; also: {'; '.join(lines[shown:])}"
         )
     return Finding(
         ID,
         SEVERITY,
-        f"{len(members) + 1} definitions of `{name}` disagree: {first}. Decide the one "
-        f"shape, write it once {home}, make the others `$ref`s to it, and make the prose say the "
-        "same",
+        message,
         at,
         related=tuple(related),
         key=original.site.pointer or original.site.document.path,

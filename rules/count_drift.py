@@ -45,7 +45,7 @@ from typing import Any
 
 from speclint.corpus import Corpus, Document
 from speclint.enumerations import CountedClaim, ProseSet, counted_claims, prose_sets
-from speclint.findings import Finding, Severity
+from speclint.findings import Finding, Severity, first_fitting
 from speclint.units import check_by_unit
 
 ID = "count-drift"
@@ -79,8 +79,14 @@ def _page_findings(document: Document) -> Iterator[Finding]:
             yield Finding(
                 ID,
                 SEVERITY,
-                f"claims {prose.claimed} values of `{prose.field or 'this field'}` but lists "
-                f"{len(prose.values)}: {_shown(prose)}. Correct the number, or the list",
+                first_fitting(
+                    f"claims {prose.claimed} values of `{prose.field or 'this field'}` but lists "
+                    f"{len(prose.values)}: {_shown(prose)}. Correct the number, or the list",
+                    f"claims {prose.claimed} values of `{prose.field or 'this field'}` but lists "
+                    f"{len(prose.values)}. Correct the number, or the list",
+                    f"claims {prose.claimed} values but lists {len(prose.values)}. Correct the "
+                    "number, or the list",
+                ),
                 prose.location(),
                 key=f"list:{prose.line}",
             )
@@ -92,15 +98,36 @@ def _page_findings(document: Document) -> Iterator[Finding]:
         if not counted or any(len(p.values) == claim.number for p in counted):
             continue
         target = max(counted, key=lambda p: (len(p.values), -p.line))
+        claimed = f"{claim.number} {' '.join([*_qualifiers(claim), claim.subject])}s"
         yield Finding(
             ID,
             SEVERITY,
-            f'"{claim.text}" claims {claim.number} '
-            f"{' '.join([*_qualifiers(claim), claim.subject])}s, but this page lists "
-            f"{len(target.values)} values of `{target.field}` (line {target.line}: "
-            f"{_shown(target)}). Correct the number, or the list if it is the one out of date",
+            first_fitting(
+                *(
+                    f'"{_cut(claim.text, cut)}" claims {claimed}, but this page lists '
+                    f"{len(target.values)} values of `{target.field}` (line {target.line}: "
+                    f"{_shown(target)}). {fix}"
+                    for fix in (
+                        "Correct the number, or the list if it is the one out of date",
+                        "Correct the number, or the list",
+                    )
+                    for cut in (len(claim.text), 80, 40)
+                ),
+                f"this sentence claims {claimed}, but this page lists {len(target.values)} values "
+                f"of `{target.field}` (line {target.line}: {_shown(target)}). Correct the number, "
+                "or the list if it is the one out of date",
+                f"this sentence claims {claimed}, but this page lists {len(target.values)} values "
+                f"of `{target.field}` (line {target.line}). Correct the number, or the list",
+                f"this sentence claims {claimed}, but the list it counts has "
+                f"{len(target.values)} (see the related location)",
+            ),
             claim.location(),
-            related=(target.location(note=f"the {len(target.values)} values it counts"),),
+            related=(
+                target.location(
+                    note=f"the {len(target.values)} values it counts: "
+                    + ", ".join(f"`{v}`" for v in target.values)
+                ),
+            ),
             key=f"claim:{claim.line}:{claim.number}",
         )
 
@@ -135,3 +162,8 @@ def _qualifiers(claim: CountedClaim) -> list[str]:
 def _shown(prose: ProseSet) -> str:
     values = ", ".join(f"`{v}`" for v in prose.values[:6])
     return values + (", ..." if len(prose.values) > 6 else "")
+
+
+def _cut(text: str, limit: int) -> str:
+    """The start of a quoted sentence, cut at a word: the whole sentence is at the location."""
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " ..."

@@ -10,9 +10,12 @@ What it does
       with its own file's name and the other does not, the finding is at the one that does not:
       that is the copied ``$id``. Copies in different version lines (``speclint.versions``:
       ``definitions/2.0.0/`` and ``definitions/3.0.0/``), generated bundles that embed other
-      files' schemas (``speclint.lineage``), identical copies of one resource, and embedded
-      metaschemas (``id: http://json-schema.org/draft-04/schema#`` inside a draft-07 schema)
-      are not conflicts;
+      files' schemas (``speclint.lineage``), identical copies of one resource, one schema
+      published twice as YAML and as JSON (``schemas/run.yaml`` beside ``schemas/run.json``,
+      paths that differ only by extension, with content equal up to what converting between
+      the formats changes: ``$schema``, the trailing newline of a block scalar, YAML 1.1
+      booleans such as ``yes``), and embedded metaschemas (``id:
+      http://json-schema.org/draft-04/schema#`` inside a draft-07 schema) are not conflicts;
     - a root ``$id`` that does not follow the corpus's pattern (``warning``), with the ``$id``
       the pattern gives. The pattern is the ``pattern`` option when set; otherwise it is
       inferred, and only when a strong majority of the root ``$id``\\s (``majority``, at least
@@ -60,6 +63,7 @@ Options
 
 from __future__ import annotations
 
+import posixpath
 import re
 import string
 from collections import Counter
@@ -234,6 +238,8 @@ def _duplicates(
             for declaration in line:
                 if declaration is owner or _same_resource(declaration.node, owner.node):
                     continue
+                if _one_schema_two_formats(declaration, owner):
+                    continue
                 yield (
                     _duplicate(corpus, uri, declaration, owner, expected),
                     declaration.document.path,
@@ -266,6 +272,50 @@ def _same_resource(first: Any, second: Any) -> bool:
             k: v for k, v in second.items() if k != "$schema"
         }
     return bool(first == second)
+
+
+# The two formats one schema is published in (`run.yaml` and `run.json`).
+_FORMATS = ((".json",), (".yaml", ".yml"))
+# YAML 1.1 booleans: a YAML 1.2 reader keeps them strings, the YAML 1.1 tool that wrote the
+# JSON copy turned them into `true`/`false` (yaml.org/type/bool.html).
+_YAML11_BOOLEANS = {
+    **dict.fromkeys(("y", "yes", "on", "true"), True),
+    **dict.fromkeys(("n", "no", "off", "false"), False),
+}
+
+
+def _one_schema_two_formats(first: Declaration, second: Declaration) -> bool:
+    """One schema published as YAML and as JSON (`schemas/run.yaml` beside `schemas/run.json`,
+    the root `$id` of both): the same paths but for the extension, and the same content up to
+    what converting between the two formats changes (``_as_converted``)."""
+    if first.pointer or second.pointer:
+        return False
+    one, other = first.document.path, second.document.path
+    (stem, suffix), (other_stem, other_suffix) = (
+        posixpath.splitext(one), posixpath.splitext(other)
+    )  # fmt: skip
+    if stem != other_stem:
+        return False
+    kinds = {
+        i for i, names in enumerate(_FORMATS) for s in (suffix, other_suffix) if s.lower() in names
+    }
+    if kinds != {0, 1}:
+        return False
+    return bool(_as_converted(first.node) == _as_converted(second.node))
+
+
+def _as_converted(node: Any) -> Any:
+    """``node`` as a YAML-to-JSON conversion leaves it comparable: no `$schema` (a build may
+    add or drop it), strings without the trailing newline of a YAML block scalar, and YAML 1.1
+    booleans (``yes``, ``on``) as the booleans a YAML 1.1 converter made of them."""
+    if isinstance(node, dict):
+        return {k: _as_converted(v) for k, v in node.items() if k != "$schema"}
+    if isinstance(node, list):
+        return [_as_converted(each) for each in node]
+    if isinstance(node, str):
+        flag = _YAML11_BOOLEANS.get(node.lower())
+        return flag if flag is not None else node.rstrip()
+    return node
 
 
 def _duplicate(

@@ -68,7 +68,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
 from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
@@ -82,7 +81,7 @@ from speclint.rules.instance_invalid import schema_of, units
 from speclint.shapes import Site, follow_once, resolve
 from speclint.structured import escape_token, join_pointer, resolve_pointer, split_pointer
 from speclint.units import check_by_unit
-from speclint.validation import search
+from speclint.validation import MALFORMED_SCHEMA, search
 
 ID = "duplicate-item"
 SEVERITY = Severity.ERROR  # declared by the annotation; a description's claim is a warning
@@ -128,6 +127,10 @@ class Walk:
     descriptions: bool
     steps: int = 0
     branch_checks: int = 0
+
+
+# A schema that cannot judge the value: its defect is another rule's finding.
+_NOT_JUDGED: tuple[type[BaseException], ...] = (*MALFORMED_SCHEMA, Unresolvable, RecursionError)
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -277,7 +280,7 @@ def _valid_branches(
         try:
             if walk.corpus.references.validator(dialect, uri).is_valid(value):
                 valid.append(index)
-        except (Unresolvable, SchemaError, RecursionError):
+        except _NOT_JUDGED:
             return []
     return valid
 

@@ -2,6 +2,8 @@
 
 What it does
     Reports each repeated key, at the repetition, with the first occurrence as a related location.
+    A YAML merge key (``<<: *base``) is not a key: what it merges in is overridden by the keys the
+    mapping writes, as YAML 1.1 defines it, and a second ``<<`` merges too.
 
 Why is this bad?
     JSON (RFC 8259 §4) says names SHOULD be unique and leaves duplicates undefined; YAML 1.2 forbids

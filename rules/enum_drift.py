@@ -14,7 +14,10 @@ What it does
     proposal's page (an RFC or SEP states a change, not the contract).
     ``speclint bindings`` lists every binding with its evidence and confidence. Prose binds only
     to schemas of its own version (``speclint.versions``: the 3.2 pages do not describe the 3.0
-    schema), and a ``const`` (the tag of one branch of a union) is never bound by name.
+    schema), and a ``const``, or a one-value ``enum`` that tags one variant (in a union, or in
+    one of several schemas fixing the field to different values), is never bound by name: a ``oneOf``/``anyOf`` whose every branch fixes the field to one value
+    (`` `TABLE` `` in one, `` `TASK` `` in the other) lists the union of those values, and prose
+    listing them binds to the union as one set.
 
     Two findings can come of a binding:
 
@@ -25,9 +28,11 @@ What it does
 
     A forward-compatible enum (``anyOf`` of an ``enum`` and a pattern) is compared on its
     ``enum``. A value the schema's own description mentions (``card`` "is excluded here") is a
-    deliberate difference and is not reported. Bindings by reference or configuration give
-    errors; bindings by name alone give errors when one set contains the other (a value added on
-    one side) and warnings otherwise.
+    deliberate difference and is not reported. Severity follows the binding's evidence:
+    bindings by reference or configuration ("high") give errors; bindings by name alone
+    ("medium") and API projections are inferred, and give warnings. The first line names up to
+    four values and the binding's evidence as far as it fits about 200 characters; every place,
+    every value it documents and the evidence are on the related locations.
 
 Why is this bad?
     RFC 0094 §B and §E: ``cancelling`` was documented in rest-endpoints.md and the OpenAPI cancel
@@ -44,7 +49,8 @@ Example
         "status": {"enum": ["queued", "running", "cancelled"]}
 
     FAIL: ``error [enum-drift] `status` of `schemas/run-snapshot.schema.json` lacks `cancelling`,
-    which the prose documents (spec/rest-endpoints.md:1) ...``
+    which the prose documents (1 place) ...`` (with ``The `status` is one of ...``, bound by the
+    field name alone: a warning).
 
 Use instead
     ::
@@ -62,12 +68,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from speclint.corpus import Corpus, Document
 from speclint.enumerations import Binder, Binding, ProseSet, all_prose_sets, prose_sets
-from speclint.findings import Finding, Location, Severity
+from speclint.findings import Finding, Location, Severity, first_fitting
 from speclint.kinds import DocumentKind
 from speclint.rfcs import parse_rfc
 from speclint.shapes import Site, ValueSet, resolve, value_set
@@ -86,9 +92,6 @@ READS = "extract"
 
 def extract(document: Document) -> tuple[list[ProseSet], bool]:
     return prose_sets(document), parse_rfc(document) is not None
-
-
-SHOWN = 4
 
 
 @dataclass(frozen=True)
@@ -120,7 +123,9 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 note(
                     binding,
                     _Source(
-                        prose.location(note=f"documents {_quote(prose_only)} ({prose.form})"),
+                        prose.location(
+                            note=f"documents {_quote(prose_only, len(prose_only))} ({prose.form})"
+                        ),
                         prose.form,
                         tuple(prose_only),
                         _severity([binding], prose.values),
@@ -183,10 +188,13 @@ def _projections(corpus: Corpus, binder: Binder) -> Iterator[tuple[_Target, _Sou
                         yield (
                             target,
                             _Source(
-                                own.holder.location(note=f"lists {_quote(extra)} (inline schema)"),
+                                own.holder.location(
+                                    note=f"lists {_quote(extra, len(extra))} (inline schema)"
+                                ),
                                 "inline schema",
                                 tuple(extra),
-                                SEVERITY,
+                                # Bound by a shape that looks like a projection: inferred.
+                                Severity.WARNING,
                                 f"`{document.path}#{site.pointer}` has properties "
                                 f"{', '.join(sorted(names))}, all of `{schema_site.document.path}`'s",
                             ),
@@ -221,65 +229,106 @@ def _explained(binding: Binding | _Target, value: str) -> bool:
 
 
 def _severity(bindings: list[Binding], prose_values: tuple[str, ...]) -> Severity:
+    """An error when a binding is certain (configured, or the text names the schema), a
+    warning when it is inferred from a field name and overlapping values: the finding is only
+    as sure as the binding it rests on (issue 26)."""
     if any(b.confidence == "high" for b in bindings):
         return SEVERITY
-    for binding in bindings:
-        listed = {str(v) for v in binding.values.values}
-        if listed <= set(prose_values) or set(prose_values) <= listed:
-            return SEVERITY
     return Severity.WARNING
 
 
-def _field(binding: Binding) -> str:
-    return binding.target.pointer.rsplit("/", 1)[-1]
+def _field(target: Binding | _Target) -> str:
+    """The property the values are of: the last token of its pointer, or for a union of
+    one-value branches (a site that is no property) the field the prose names."""
+    head, _, name = target.target.pointer.rpartition("/")
+    if head.endswith("/properties") or head == "/properties":
+        return name
+    prose = target.prose if isinstance(target, Binding) else None
+    return prose.field if prose is not None and prose.field else name
 
 
-def _quote(values: list[str]) -> str:
-    shown = ", ".join(f"`{v}`" for v in values[:8])
-    return shown + (f" and {len(values) - 8} more" if len(values) > 8 else "")
+def _quote(values: list[str], shown: int = 8) -> str:
+    text = ", ".join(f"`{v}`" for v in values[:shown])
+    return text + (f" and {len(values) - shown} more" if len(values) > shown else "")
+
+
+def _brief(evidence: str) -> str:
+    """The evidence without its target: "[bindings] `page.md#a`" for a configured binding."""
+    return evidence.split(" = ")[0].split(" and the field")[0]
+
+
+def _them(values: list[str]) -> str:
+    return "it" if len(values) == 1 else "them"
 
 
 def _missing_in_schema(target: Binding | _Target, sources: list[_Source]) -> Finding:
     values: list[str] = []
     for source in sources:
         values += [v for v in source.missing if v not in values]
-    places = ", ".join(f"{s.location.path}:{s.location.line}" for s in sources[:SHOWN])
-    if len(sources) > SHOWN:
-        places += f" and {len(sources) - SHOWN} more"
     holder = target.values.holder
     keyword = target.values.keyword
     closed = " (its closed part)" if target.values.open else ""
+    field = _field(target)
+    path = target.target.document.path
+    side = (
+        "the prose documents"
+        if any(s.what != "inline schema" for s in sources)
+        else "an API document lists"
+    )
     evidence = "; ".join(sorted({s.evidence for s in sources}))
-    field = target.target.pointer.rsplit("/", 1)[-1]
+    places = f"{len(sources)} place{'s' if len(sources) > 1 else ''}"
+    them = _them(values)
+    fixes = (
+        f"add {them} to the enum{closed} at `{holder.pointer}/{keyword}`, or remove {them} from "
+        "the other side",
+        f"add {them} to the enum{closed}, or remove {them} from the other side",
+    )
+    # Every place, what it documents and the binding's evidence are on the related locations;
+    # the first line says as much of it as fits (issue 26), the evidence before the pointer.
+    related = tuple(
+        replace(s.location, note=f"{s.location.note}; bound by: {s.evidence}") for s in sources
+    )
+    tags = (f" [binding: {evidence}]", f" [binding: {_brief(evidence)}]", "")
+    candidates = [
+        f"`{field}`{of} lacks {_quote(values, shown)}, which {side} ({places}): {fix}{tag}"
+        for shown, tiers in ((8, tags[:1]), (4, tags), (3, tags), (1, tags))
+        for tag in tiers
+        for of in (f" of `{path}`", "")
+        for fix in fixes
+    ]
     return Finding(
         ID,
         max(s.severity for s in sources),
-        f"`{field}` of `{target.target.document.path}` lacks {_quote(values)}, which "
-        f"{'the prose documents' if any(s.what != 'inline schema' for s in sources) else 'an API document lists'} "
-        f"({places}): the enum{closed} at `{holder.pointer}/{keyword}` rejects what the spec says "
-        f"is valid. Add {'it' if len(values) == 1 else 'them'} to the enum, or remove "
-        f"{'it' if len(values) == 1 else 'them'} from the other side if not part of the protocol "
-        f"[binding: {evidence}]",
+        first_fitting(*candidates),
         holder.at(keyword),
-        related=tuple(s.location for s in sources[:SHOWN]),
+        related=related,
         key=f"schema:{holder.pointer}",
     )
 
 
 def _missing_in_prose(prose: ProseSet, binding: Binding, values: list[str]) -> Finding:
     holder = binding.values.holder
+    path = binding.target.document.path
+    fix = f"document {_them(values)} here, or remove {_them(values)} from the schema"
+    evidence = binding.evidence
+    tags = (f" [binding: {evidence}]", f" [binding: {_brief(evidence)}]", "")
+    candidates = [
+        f"this {prose.form} lists {len(prose.values)} values of `{_field(binding)}`, but "
+        f"{where} also allows {_quote(values, shown)}: {fix}{tag}"
+        for shown, tiers in ((8, tags[:1]), (4, tags), (3, tags), (1, tags))
+        for tag in tiers
+        for where in (f"`{path}`", "the schema")
+    ]
     return Finding(
         ID,
         _severity([binding], prose.values),
-        f"this {prose.form} lists {len(prose.values)} values of `{_field(binding)}`, but "
-        f"`{binding.target.document.path}` also allows {_quote(values)}: document "
-        f"{'it' if len(values) == 1 else 'them'} here, or remove "
-        f"{'it' if len(values) == 1 else 'them'} from the schema "
-        f"[binding: {binding.evidence}]",
+        first_fitting(*candidates),
         prose.location(),
         related=(
             holder.document.location(
-                f"{holder.pointer}/{binding.values.keyword}", note="the schema enum"
+                f"{holder.pointer}/{binding.values.keyword}",
+                note=f"the schema enum, which also allows {_quote(values, len(values))}; "
+                f"bound by: {binding.evidence}",
             ),
         ),
         key=f"prose:{prose.line}:{holder.document.path}{holder.pointer}",

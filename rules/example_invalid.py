@@ -89,7 +89,7 @@ import difflib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
+from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
@@ -101,7 +101,13 @@ from speclint.references import file_uri
 from speclint.schema_objects import schema_holders, schema_objects, validator_class_of
 from speclint.structured import ParseFailure, escape_token, join_pointer, resolve_pointer
 from speclint.units import check_by_unit
-from speclint.validation import error_pointer, explain, patterns_judged_once, short_message
+from speclint.validation import (
+    MALFORMED_SCHEMA,
+    error_pointer,
+    explain,
+    patterns_judged_once,
+    short_message,
+)
 
 ID = "example-invalid"
 SEVERITY = Severity.ERROR
@@ -321,7 +327,7 @@ def _errors(validator: Validator, value: Any) -> list[ValidationError]:
         return sorted(validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
     except Unresolvable:
         return []  # unresolved-ref reports the broken reference
-    except (SchemaError, UnknownType):
+    except MALFORMED_SCHEMA:
         return []  # an invalid schema (`type: objekt`) is schema-invalid's finding, not the example's
 
 

@@ -8,9 +8,19 @@ What it does
     Spec prose shows JSON in other ways too, and those are not reported: a fence that does not
     start with ``{`` or ``[`` once comments are blanked (a member fragment such as
     ``"configurable": {...}``, an HTTP request line above a body), several values one after
-    the other (a stream of events, a JWT's ``header.payload``), and sketches (``...``, ``<id>``,
-    ``"a" | "b"`` unions, ``${var}`` templates). Comments (``//``, ``/* */``) and trailing commas
-    are read as notes on a sketch, in a ``json`` fence too; what remains must parse.
+    the other (a stream of events, a JWT's ``header.payload``), and sketches (``<id>``,
+    ``"a" | "b"`` unions, ``${var}`` templates).
+
+    Specifications state conventions for their examples, and an example that follows them is
+    not a parse error. Comments (``//``, ``/* */``, ``#``) and trailing commas are read as notes,
+    in a ``json`` fence too; an elision (``...``, ``…``) stands for members or items left out
+    (``{"id": 1, ...}``) or, after a ``:``, for a value; and where the specification says its
+    examples break lines for display (on the page, or on any page of the repository: "line
+    breaks are for display purposes only", "strings are wrapped for readability"), a string
+    broken across lines is read as one. What remains must parse: a missing comma or an
+    unbalanced brace next to a comment or an elision is still reported. A YAML fence with
+    ``...`` is not judged (``...`` also ends a YAML document); YAML merge keys (``<<: *base``)
+    parse.
 
 Why is this bad?
     Examples are what implementers copy first. A missing comma or a typographic quote
@@ -46,6 +56,7 @@ from typing import Any
 
 from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity
+from speclint.kinds import DocumentKind
 from speclint.prose import CodeFence
 from speclint.structured import ParseFailure, parse_json, parse_yaml, strip_jsonc
 from speclint.units import check_by_unit
@@ -54,16 +65,42 @@ ID = "fence-invalid"
 SEVERITY = Severity.WARNING
 JSON_LANGUAGES = frozenset({"json", "jsonc", "json5"})
 YAML_LANGUAGES = frozenset({"yaml", "yml"})
-# Sketch notation: an ellipsis, a <placeholder>, a template, a `"a" | "b"` union of values.
-SKETCH = re.compile(r"\.\.\.|…|<[A-Za-z][^<>\n]*>|\$\{|\{\{|[\"\d\]}el]\s*\|\s*[\"\d\[{tfn]")
+# Sketch notation: a <placeholder>, a template, a `"a" | "b"` union of values.
+SKETCH = re.compile(r"<[A-Za-z][^<>\n]*>|\$\{|\{\{|[\"\d\]}el]\s*\|\s*[\"\d\[{tfn]")
+ELLIPSIS = re.compile(r"\(\s*(?:\.{3,}|…)\s*\)|\.{3,}|…")  # `...`, `(...)`, `…`
+ELIDED_END = re.compile(r"(?:\.{3,}|…)\s*\)?\s*\Z")
+# A specification saying its examples wrap long lines ("line breaks are for display purposes
+# only", RFC 7519 §3.1; "strings are broken across lines for readability").
+_WRAPPING = (
+    r"line[- ]?breaks?|wrapped|(?:broken|split|folded) (?:across|over|into|onto) (?:\w+ )?lines?"
+)
+_WHY = r"readab\w*|legib\w*|clarity|(?:display|presentation|formatting) purposes"
+WRAPPED_STATED = re.compile(
+    rf"(?i)\b(?:{_WRAPPING})\b[^.\n]{{0,120}}?\b(?:{_WHY})|\b(?:{_WHY})\b[^.\n]{{0,120}}?\b(?:{_WRAPPING})\b"
+)
+WRAPPED = "strings broken across lines"
 
 
 READS = "page"  # each page's fences alone (speclint.units)
 
 
-def shared(corpus: Corpus) -> None:
-    """No JSON/YAML document is read: a schema edit keeps every page's result."""
-    return None
+def shared(corpus: Corpus) -> tuple[str, ...]:
+    """No JSON/YAML document is read: a schema edit keeps every page's result. What is read of
+    every page is whether it states an example convention for the whole specification."""
+    return stated_conventions(corpus)
+
+
+def stated_conventions(corpus: Corpus) -> tuple[str, ...]:
+    """The example conventions some page of the corpus states (a conventions section, a README)."""
+    found: tuple[str, ...] | None = corpus.memo.get(ID + ":conventions")
+    if found is None:
+        found = ()
+        for page in corpus.of_kind(DocumentKind.MARKDOWN):
+            if page.text is not None and WRAPPED_STATED.search(page.text):
+                found = (WRAPPED,)
+                break
+        corpus.memo[ID + ":conventions"] = found
+    return found
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -72,8 +109,11 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     found = []
+    wrapped = WRAPPED in stated_conventions(corpus) or bool(
+        document.text and WRAPPED_STATED.search(document.text)
+    )
     for fence in document.prose.fences if document.prose is not None else ():
-        failure = _failure(fence)
+        failure = _failure(fence, wrapped)
         if failure is None:
             continue
         heading = f"#{fence.heading.anchor}" if fence.heading else ""
@@ -90,22 +130,76 @@ def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -
     return found
 
 
-def _failure(fence: CodeFence) -> ParseFailure | None:
+def _failure(fence: CodeFence, wrapped: bool = False) -> ParseFailure | None:
     language = fence.language.lower()
     text = fence.content
     if language not in JSON_LANGUAGES | YAML_LANGUAGES or not text.strip() or SKETCH.search(text):
         return None
     try:
         if language in YAML_LANGUAGES:
+            if ELLIPSIS.search(text):
+                return None  # `...` ends a YAML document: an elision cannot be told from one
             parse_yaml(text)
         else:
-            commented = "//" in text or "/*" in text  # comments as sketch notes: not reported
-            blanked = strip_jsonc(text) if language != "json" or commented else text
+            noted = sketch_notes(text, wrapped)
+            commented = noted != text or "//" in text or "/*" in text
+            # comments and elisions as sketch notes: not reported
+            blanked = strip_jsonc(noted) if language != "json" or commented else text
             if blanked.lstrip()[:1] not in ("{", "["):
                 return None  # a fragment, a request line above a body: not a whole document
             parse_json(blanked)
     except ParseFailure as failure:
         if failure.message.startswith("extra data"):
             return None  # several values in a row: a stream, a JWT's header.payload
+        if failure.message.startswith("unexpected end") and ELIDED_END.search(text):
+            return None  # `...` at the end elides the rest, closing brackets included
         return failure
     return None
+
+
+def sketch_notes(text: str, wrapped: bool = False) -> str:
+    """``text`` with what a JSON example's conventions allow taken out, lines kept where they
+    were: a ``#`` comment (never JSON outside a string) blanked; an elision (``...``, ``…``)
+    blanked where it stands for members or items (with the comma after it) and read as a value
+    after a ``:``; and, when ``wrapped`` (the specification says so), a line break inside a
+    string joined, the break moved after the string's closing quote. Anything else that does
+    not parse is left to fail."""
+    out: list[str] = []
+    index, length = 0, len(text)
+    while index < length:
+        char = text[index]
+        if char == '"':
+            start, index, breaks = index, index + 1, 0
+            while index < length and text[index] != '"':
+                if text[index] == "\n" and wrapped:
+                    breaks += 1
+                index += 2 if text[index] == "\\" else 1
+            piece = text[start : index + 1]
+            out.append(piece.replace("\n", " ") + "\n" * breaks if breaks else piece)
+            index += 1
+            continue
+        if char == "#":
+            end = text.find("\n", index)
+            end = length if end < 0 else end
+            out.append(" " * (end - index))
+            index = end
+            continue
+        elision = ELLIPSIS.match(text, index) if char in ".…(" else None
+        if elision is None:
+            out.append(char)
+            index += 1
+            continue
+        width = elision.end() - index
+        before = next(
+            (c for piece in reversed(out) for c in reversed(piece) if not c.isspace()), ""
+        )
+        index = elision.end()
+        if before == ":":
+            out.append("0" + " " * (width - 1))  # a value left out
+            continue
+        out.append(" " * width)
+        after = len(text[index:]) - len(text[index:].lstrip(" \t"))
+        if before in ("{", "[", ",") and text[index + after : index + after + 1] == ",":
+            out.append(text[index : index + after] + " ")
+            index += after + 1
+    return "".join(out)

@@ -49,7 +49,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.corpus import Corpus
-from speclint.findings import Finding, Severity
+from speclint.findings import Finding, Severity, first_fitting
 from speclint.fingerprints import all_shapes, differences, inline_copies, relative_ref
 
 ID = "inline-copy"
@@ -63,10 +63,11 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     for found in inline_copies(corpus, all_shapes(corpus), threshold):
         copy, original = found.copy, found.original
         reference = relative_ref(copy.site.document.path, original.site)
-        sameness = (
-            "the same shape as"
+        share = round(found.similarity * 100)
+        samenesses = (
+            ("the same shape as",)
             if copy.digest == original.digest
-            else f"a near copy ({round(found.similarity * 100)}% of the property names) of"
+            else (f"a near copy ({share}% of the property names) of", f"a near copy ({share}%) of")
         )
         claim = f' Its comment says so: "{found.claim.rstrip(".")}".' if found.claim else ""
         drift = differences(original, copy)
@@ -76,9 +77,30 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         yield Finding(
             ID,
             SEVERITY,
-            f"this inline schema is {sameness} `{original.label}`.{claim}{drifted} Define the shape "
-            f"once: replace it with `$ref: '{reference}'`",
+            first_fitting(
+                # The `$ref` to write, then the original's name, then the comment's claim.
+                *(
+                    f"this inline schema is {sameness} {what}.{said}{drift_note} {fix}"
+                    for fix in (
+                        f"Define the shape once: replace it with `$ref: '{reference}'`",
+                        f"Replace it with `$ref: '{reference}'`",
+                    )
+                    for what in (f"`{original.label}`", "the definition on the related location")
+                    for said in (claim, " Its comment says so." if claim else "", "")
+                    for sameness in samenesses
+                    for drift_note in (drifted, "")
+                    if fix.startswith("Replace") or (said == claim and drift_note == drifted)
+                ),
+                f"this inline schema is {samenesses[-1]} the definition on the related location: "
+                "replace it with a `$ref` to it",
+            ),
             copy.site.location(),
-            related=(original.site.location(note="the definition it copies"),),
+            related=(
+                original.site.location(
+                    note=f"the definition it copies (`$ref: '{reference}'`)"
+                    + (f"; differences: {'; '.join(drift)}" if drift else "")
+                    + (f"; the comment says: {found.claim}" if found.claim else "")
+                ),
+            ),
             key=copy.site.pointer,
         )

@@ -56,7 +56,7 @@ from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError, ValidationError
+from jsonschema.exceptions import ValidationError
 from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
@@ -65,7 +65,7 @@ from speclint.findings import Finding, Location, Severity
 from speclint.kinds import DocumentKind
 from speclint.references import file_uri, map_remote
 from speclint.units import check_by_unit, reach
-from speclint.validation import error_pointer, explain, short_message
+from speclint.validation import MALFORMED_SCHEMA, error_pointer, explain, short_message
 
 ID = "instance-invalid"
 SEVERITY = Severity.ERROR
@@ -73,6 +73,10 @@ SEVERITY = Severity.ERROR
 READS = "document"
 LIMIT = 50  # findings per instance (each a schema rule broken, with every value breaking it)
 RELATED = 100  # values listed as related locations of one finding
+
+
+# A schema that cannot judge the value: its defect is another rule's finding.
+_NOT_JUDGED: tuple[type[BaseException], ...] = (*MALFORMED_SCHEMA, Unresolvable)
 
 
 def units(corpus: Corpus) -> list[Document]:
@@ -167,7 +171,7 @@ def _validate(
             validator.iter_errors(instance),
             key=lambda e: (list(map(str, e.absolute_path)), e.message),
         )
-    except (Unresolvable, SchemaError):
+    except _NOT_JUDGED:
         return  # unresolved-ref and schema-invalid report the schema's own defect
     named = (schema_document.location(fragment, note="the schema it names"),)
     # One finding per schema rule broken: 130 entries failing one `pattern` are one defect

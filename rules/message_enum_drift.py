@@ -64,7 +64,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Severity
+from speclint.findings import Finding, Severity, first_fitting
 from speclint.kinds import DocumentKind
 from speclint.shapes import Site, follow
 from speclint.structured import join_pointer, resolve_pointer
@@ -130,16 +130,25 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             for message in by_channel[channel]:
                 if message.name in event_enum.values:
                     continue
+                fix = "add it to the enum, or rename the message to the event type it carries"
                 yield Finding(
                     ID,
                     severity,
-                    f"message `{message.name}` on channel `{channel}` is not a value of "
-                    f"`{event_enum.label}` ({why}): add it to the enum, or rename the message "
-                    "to the event type it carries",
+                    first_fitting(
+                        f"message `{message.name}` on channel `{channel}` is not a value of "
+                        f"`{event_enum.label}` ({why}): {fix}",
+                        f"message `{message.name}` on channel `{channel}` is not a value of "
+                        f"`{event_enum.label}` ({why.split(':')[0]}): {fix}",
+                        f"message `{message.name}` is not a value of `{event_enum.label}` "
+                        f"({why.split(':')[0]}): {fix}",
+                        f"message `{message.name}` is not a value of the event-type enum "
+                        f"({why.split(':')[0]}): {fix}",
+                        f"message `{message.name}` is not a value of the event-type enum: {fix}",
+                    ),
                     document.location(message.pointer),
                     related=(
                         event_enum.site.document.location(
-                            event_enum.site.pointer, note="the event-type enum"
+                            event_enum.site.pointer, note=f"the event-type enum ({why})"
                         ),
                     ),
                     key=f"{channel}:{message.name}",
@@ -149,17 +158,24 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 reported.add(event_enum.label)
                 shown = ", ".join(f"`{v}`" for v in missing[:_SHOWN])
                 more = f" and {len(missing) - _SHOWN} more" if len(missing) > _SHOWN else ""
+                fix = "describe each event with a message (its payload), or remove the values no host sends"
+                every = ", ".join(f"`{v}`" for v in missing)
                 yield Finding(
                     ID,
                     severity,
-                    f"{len(missing)} value(s) of this event-type enum have no message in "
-                    f"`{document.path}`: {shown}{more}; describe each event with a message (its "
-                    "payload), or remove the values no host sends",
+                    first_fitting(
+                        f"{len(missing)} value(s) of this event-type enum have no message in "
+                        f"`{document.path}`: {shown}{more}; {fix}",
+                        f"{len(missing)} value(s) of this event-type enum have no message in "
+                        f"`{document.path}` (see the related location); {fix}",
+                        f"{len(missing)} value(s) of this event-type enum have no message (see "
+                        "the related location)",
+                    ),
                     event_enum.site.document.location(_enum_pointer(event_enum.site)),
                     related=(
                         document.location(
                             join_pointer("/channels", channel),
-                            note=f"the channel bound to this enum ({why})",
+                            note=f"the channel bound to this enum ({why}); no message for {every}",
                         ),
                     ),
                     key=f"undescribed:{document.path}",

@@ -11,9 +11,12 @@ What it does
     so a 20 MB document is checked in seconds; what it rejects is explained by the library's own
     messages. A ``pattern`` is read as the ECMA-262 regular expression JSON Schema says it is:
     ``^\\p{L}+$`` is valid, though Python's ``re`` (and so the library alone) rejects it.
-    ``$ref``\\s are followed only into documents of the corpus: a missing or remote target is treated
-    as an empty schema here (``unresolved-ref`` and ``remote-ref`` report it), so one broken
-    reference does not hide the document's other errors, and no network request is ever made.
+    ``$ref``\\s are followed only into documents of the corpus (plain YAML/JSON fragment files
+    too), and no network request is ever made. A reference that does not resolve here (a
+    missing file, a pointer to nothing, a remote URL) ends only the check of the object that
+    holds it (one operation's path parameters, which are unknown while one of its parameters
+    is); ``unresolved-ref`` and ``remote-ref`` report it, once, and every other object is still
+    checked: a broken parameter reference does not hide a repeated ``operationId`` elsewhere.
     A Swagger 2.0 document is validated too, with an ``info`` finding that the other rules,
     which read OpenAPI 3, do not check it as a whole. A document too incomplete for the
     validator to run on (``openapi:`` with no value, a
@@ -56,9 +59,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
+from urllib.parse import unquote
 
 from jsonschema import validators
-from referencing.exceptions import Unresolvable
+from referencing.exceptions import NoSuchResource, Unresolvable
 
 from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity
@@ -125,16 +129,20 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
     from openapi_spec_validator.shortcuts import get_validator_cls
 
     def corpus_only(uri: str) -> Any:
-        # Only documents the corpus loaded; anything else is an empty schema (see the docstring).
+        # Only documents the corpus loaded. Anything else (a remote URL, a missing file)
+        # resolves to nothing, which ends only the check of the object that names it: an
+        # empty object in its place is no *parameter* (the library crashed on its `name`).
         path = uri.split("#", 1)[0][len(CORPUS_BASE) :] if uri.startswith(CORPUS_BASE) else None
-        target = corpus.documents.get(path) if path else None
-        return target.data if target is not None and target.usable else {}
+        target = corpus.documents.get(unquote(path)) if path is not None else None
+        if target is None or not target.usable:
+            raise NoSuchResource(uri)  # type: ignore[call-arg]  # attrs' __init__, unread by mypy
+        return target.data
 
     base = get_validator_cls(document.data)
     keywords = dict(base.keyword_validators)
     if "schema" in keywords:
         keywords["schema"] = _linear(cast(Any, keywords["schema"]))
-    for name in PLACED_KEYWORDS:
+    for name in TOLERANT_KEYWORDS:
         if name in keywords:
             keywords[name] = _placing(cast(Any, keywords[name]))
     validator_cls = type(
@@ -174,8 +182,7 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
                 key=f"{pointer}:{message}",
             )
     except Unresolvable:
-        # A pointer into a corpus document that does not exist: unresolved-ref reports it, and the
-        # semantic checks past it cannot run. The structural errors above were already reported.
+        # Raised outside every keyword (``_unresolvable_stops_here``): nothing is left to check.
         return
     except RecursionError:
         yield _too_deep(document)
@@ -199,6 +206,11 @@ _FIXES = {
 # The library's semantic checks that yield errors without a path (a duplicate operationId, an
 # undeclared path parameter, a repeated tag): each is placed at the object it was checking.
 PLACED_KEYWORDS = ("operation", "parameters", "parameter", "path", "paths", "tags", "components")
+# The keywords that step through `$ref`s: each one stops alone at a reference that does not
+# resolve (see ``_unresolvable_stops_here``), and the others go on.
+TOLERANT_KEYWORDS = (
+    *PLACED_KEYWORDS, "responses", "response", "content", "mediaType", "schemas"
+)  # fmt: skip
 
 
 @functools.cache
@@ -214,7 +226,7 @@ def _placing(keyword: type[Any]) -> type[Any]:
     class Placing(keyword):  # type: ignore[misc, valid-type]
         def __call__(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
             at = next((a for a in args if hasattr(a, "parts")), None)
-            for error in super().__call__(*args, **kwargs):
+            for error in _unresolvable_stops_here(super().__call__(*args, **kwargs)):
                 if at is not None and not getattr(error, "speclint_placed", False):
                     if not error.path:
                         error.path.extendleft(reversed(tuple(at.parts)))
@@ -223,6 +235,21 @@ def _placing(keyword: type[Any]) -> type[Any]:
 
     Placing.__name__ = Placing.__qualname__ = f"Placing{keyword.__name__}"
     return Placing
+
+
+def _unresolvable_stops_here(errors: Iterator[Any]) -> Iterator[Any]:
+    """The errors of one keyword's check, ending quietly where it meets a ``$ref`` that does not
+    resolve (a missing file's pointer, a pointer to nothing: ``unresolved-ref`` reports it once).
+
+    The library follows references as it checks, and one that does not resolve raised out of
+    the whole document: a missing parameter file silenced the duplicate-operationId and
+    path-parameter checks of every operation. Caught at the innermost keyword, it ends only the
+    check of the object holding that reference (one operation's path parameters, which are
+    unknown while one of its parameters is), and every other object is still checked."""
+    try:
+        yield from errors
+    except Unresolvable:
+        return
 
 
 def _second_of_pair(
@@ -406,7 +433,7 @@ def _linear(schema_keyword: type[Any]) -> type[Any]:
             # no property, a `default` that breaks it) carry paths inside that schema, or none:
             # all were reported at the document's root. Each is placed under the schema here,
             # once, by the innermost schema that raised it.
-            for error in super().__call__(schema, *args, **kwargs):
+            for error in _unresolvable_stops_here(super().__call__(schema, *args, **kwargs)):
                 if not getattr(error, "speclint_placed", False):
                     error.path.extendleft(reversed(tuple(schema.parts)))
                     error.speclint_placed = True

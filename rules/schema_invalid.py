@@ -3,8 +3,15 @@
 What it does
     Validates every schema document against the metaschema its ``$schema`` names (2020-12, 2019-09,
     draft-07, draft-06 or draft-04; 2020-12 when ``$schema`` is absent), using jsonschema's official
-    metaschemas, offline. Each violation is reported at the JSON pointer of the offending keyword. A
-    ``$schema`` that names no known dialect is reported too. An embedded resource that declares
+    metaschemas, offline. Each violation is reported at the JSON pointer of the offending keyword.
+    A ``$schema`` no validator knows is judged as the draft it stands for, with one ``info``
+    finding per file that says which draft was assumed and the URI to use instead: a draft in
+    another spelling (``https://json-schema.org/draft-06/schema``: draft-06), a custom
+    metaschema the corpus holds (the draft its own ``$schema`` names), a legacy "latest draft"
+    URI (``http://json-schema.org/schema#``, ``.../hyper-schema#``) or an unknown dialect (the
+    draft its keywords are written in: ``speclint.dialects.draft_by_keywords``). It is never
+    judged as 2020-12 by default, which flooded draft-04 to -07 schemas with false errors
+    (an array ``items``). An embedded resource that declares
     its own ``$schema`` (a draft-04 metaschema bundled into a draft-07 schema) is judged by its
     own dialect only; a generated bundle (``speclint.lineage``) is judged at its sources.
 
@@ -46,8 +53,9 @@ from jsonschema import validators
 from jsonschema.protocols import Validator
 
 from speclint.corpus import Corpus, Document
+from speclint.dialects import draft_by_keywords, names_latest_draft
 from speclint.findings import Finding, Severity
-from speclint.kinds import DocumentKind
+from speclint.kinds import DocumentKind, draft_of
 from speclint.references import DATA_KEYWORDS
 from speclint.structured import join_pointer, split_pointer
 from speclint.units import check_by_unit
@@ -58,6 +66,15 @@ SEVERITY = Severity.ERROR
 # One schema at a time (speclint.units): an edit re-judges that schema alone.
 READS = "document"
 DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+# Each draft's metaschema URI as published (the spelling every validator knows).
+CANONICAL = {
+    "draft-03": "http://json-schema.org/draft-03/schema#",
+    "draft-04": "http://json-schema.org/draft-04/schema#",
+    "draft-06": "http://json-schema.org/draft-06/schema#",
+    "draft-07": "http://json-schema.org/draft-07/schema#",
+    "2019-09": "https://json-schema.org/draft/2019-09/schema",
+    "2020-12": DEFAULT_DIALECT,
+}
 
 
 def units(corpus: Corpus) -> list[Document]:
@@ -70,10 +87,10 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 
 def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
-    return list(_judged(document))
+    return list(_judged(corpus, document))
 
 
-def _judged(document: Document) -> Iterator[Finding]:
+def _judged(corpus: Corpus, document: Document) -> Iterator[Finding]:
     registry = metaschema_registry()
     schema = document.data
     dialect = (
@@ -81,22 +98,30 @@ def _judged(document: Document) -> Iterator[Finding]:
     )
     cls = _validator_class(str(dialect))
     if cls is None:
+        draft, why, custom = _assumed_draft(corpus, str(dialect), schema)
+        cls = _validator_class(CANONICAL[draft])
+        advice = (
+            "its own keywords are not checked"
+            if custom
+            else f"use {CANONICAL[draft]!r} so every validator reads it the same way"
+        )
         yield Finding(
             ID,
-            SEVERITY,
-            f"`$schema` names an unknown dialect {dialect!r}; use a JSON Schema metaschema URI "
-            f"such as {DEFAULT_DIALECT!r} (checked as 2020-12 meanwhile)",
+            Severity.INFO,
+            f"`$schema` {dialect!r} is not a metaschema URI validators know; judged as {draft} "
+            f"({why}): {advice}",
             document.location("/$schema"),
-            key="unknown-dialect",
+            key="assumed-dialect",
         )
-        cls = validators.validator_for({"$schema": DEFAULT_DIALECT})
+        dialect = CANONICAL[draft]
     # Each embedded resource that declares its own `$schema` (a draft-04 metaschema bundled
     # into a draft-07 schema) is judged by its own dialect, and only by it (JSON Schema Core
     # 2020-12 §8.1.1; draft-07 Core §7): the enclosing dialect sees an empty schema there.
     embedded = _embedded_resources(schema)
     parts = [("", dialect, cls, _without(schema, [p for p, _ in embedded]))]
     for at, node in embedded:
-        own = _validator_class(str(node["$schema"]))
+        named = draft_of(node["$schema"])
+        own = _validator_class(str(node["$schema"]) if named is None else CANONICAL[named])
         if own is not None:
             parts.append((at, str(node["$schema"]), own, node))
     for at, declared, judge, part in parts:
@@ -154,6 +179,31 @@ def _without(schema: Any, pointers: list[str]) -> Any:
         else:
             holder[last] = True
     return copy
+
+
+def _assumed_draft(corpus: Corpus, dialect: str, schema: Any) -> tuple[str, str, bool]:
+    """The draft a ``$schema`` no validator knows stands for, and why: the draft it names in
+    another spelling (``https://json-schema.org/draft-06/schema``), the draft of a corpus
+    metaschema with that ``$id`` (a custom dialect built on a draft), or, for a legacy "latest
+    draft" URI (``http://json-schema.org/schema#``) or a dialect unknown here, the draft its
+    keywords are written in. The flag: a custom dialect (a corpus metaschema)."""
+    named = draft_of(dialect)
+    if named is not None:
+        return named, "the draft its URI names", False
+    holder = corpus.references.path_for(dialect.rstrip("#")) if is_absolute(dialect) else None
+    meta = corpus.documents.get(holder) if holder is not None else None
+    if meta is not None and isinstance(meta.data, dict):
+        underlying = draft_of(meta.data.get("$schema"))
+        if underlying is not None:
+            return underlying, f"the draft the metaschema {holder} builds on", True
+    by_keywords = draft_by_keywords(schema)
+    if names_latest_draft(dialect):
+        return by_keywords, "a legacy URI for the latest draft of its day: by its keywords", False
+    return by_keywords, "an unknown dialect: by its keywords", False
+
+
+def is_absolute(uri: str) -> bool:
+    return "://" in uri
 
 
 def _validator_class(dialect: str) -> Any:

@@ -15,7 +15,8 @@ What it does
     by name: an ``additionalProperties: false`` or ``unevaluatedProperties: false`` on the way
     says the documented field cannot be sent. Errors about the placeholder value or missing
     siblings are not the field's fault and are ignored. A path that binds to no schema is left
-    alone (``run.started`` is an event type, not a field).
+    alone (``run.started`` is an event type, not a field). A path that names its schema is an
+    error; one read relative to a schema the page cites is inferred, and a warning.
 
 Why is this bad?
     RFC 0094 §H: capabilities.md documented ``limits.maxRequestBodyBytes`` and grpc-transport.md
@@ -30,8 +31,9 @@ Example
         "limits": {"type": "object", "properties": {"maxConcurrentRuns": {}},
                    "additionalProperties": false}
 
-    FAIL: ``error [undocumented-field] `limits.maxRequestBodyBytes` is documented here, but
-    `schemas/capabilities.schema.json` rejects it: ...``
+    FAIL: ``warning [undocumented-field] `limits.maxRequestBodyBytes` is documented here, but
+    `schemas/capabilities.schema.json` rejects it: ...`` (read relative to the schema the page
+    cites; `` `Capabilities.limits.maxRequestBodyBytes` `` names it, and is an error).
 
 Use instead
     Add ``maxRequestBodyBytes`` to ``limits.properties``. PASS.
@@ -45,6 +47,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
@@ -53,7 +56,7 @@ from referencing.exceptions import Unresolvable
 
 from speclint.corpus import Corpus, Document
 from speclint.fences import resolve_schema
-from speclint.findings import Finding, Location, Severity
+from speclint.findings import Finding, Location, Severity, first_fitting
 from speclint.kinds import DocumentKind
 from speclint.references import file_uri
 from speclint.structured import join_pointer
@@ -163,6 +166,10 @@ def _page_findings(corpus: Corpus, document: Document) -> Iterator[Finding]:
             if tokens[-1].endswith("ed") and _EVENTS.search(sentence):
                 continue  # `content.page.published` beside "emits": an event name, not a field
             candidates: list[tuple[Document, list[str]]] = []
+            # The path names its schema (`Capabilities.limits.x`, or the first segment is a
+            # schema the page cites): certain, an error. A path read relative to a schema the
+            # page cites and the sentence names: inferred, a warning (issue 26).
+            severity = SEVERITY
             named = by_stem.get(tokens[0].lower())
             if named is not None and (tokens[0][0].isupper() or named in page_schemas):
                 defs = named.data.get("$defs", {}) if isinstance(named.data, dict) else {}
@@ -186,6 +193,7 @@ def _page_findings(corpus: Corpus, document: Document) -> Iterator[Finding]:
                         continue
                     if any(name in where for name in _names(schema)):
                         candidates.append((schema, tokens))
+                        severity = Severity.WARNING
             verdicts = [_rejection(corpus, schema, path) for schema, path in candidates]
             if not verdicts or any(v is None for v in verdicts):
                 continue  # unbound, or some binding accepts the field
@@ -194,14 +202,24 @@ def _page_findings(corpus: Corpus, document: Document) -> Iterator[Finding]:
             assert first is not None
             message, closing = first
             anchor = f"#{code.heading.anchor}" if code.heading else ""
+            fix = (
+                "Add the field to the schema (the prose says it is part of the shape), or "
+                "correct the prose"
+            )
             yield Finding(
                 ID,
-                SEVERITY,
-                f"`{text}` is documented here, but `{schema.path}` rejects it: {message}. Add the "
-                "field to the schema (the prose says it is part of the shape), or correct the "
-                "prose",
+                severity,
+                first_fitting(
+                    f"`{text}` is documented here, but `{schema.path}` rejects it: {message}. {fix}",
+                    f"`{text}` is documented here, but `{schema.path}` rejects it: {message}. "
+                    "Add it to the schema, or correct the prose",
+                    f"`{text}` is documented here, but `{schema.path}` rejects it (see the "
+                    "related location). Add it to the schema, or correct the prose",
+                    f"`{text}` is documented here, but its schema rejects it (see the related "
+                    "location)",
+                ),
                 Location(document.path, code.line, code.column, pointer=anchor),
-                related=(closing,),
+                related=(replace(closing, note=f"{closing.note or 'rejects it'}: {message}"),),
                 key=f"{code.line}:{text}",
             )
 

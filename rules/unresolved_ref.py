@@ -11,8 +11,17 @@ What it does
     never reaches one. Nothing is fetched from the network (see ``remote-ref``).
 
     References to the same missing target are reported once, at the first referencing site, with
-    every other site as a related location, so a missing shared file is one finding, not eighty;
-    three or more missing ``$id``\\s under one folder are one finding too. A generated bundle (see
+    every other site as a related location, so a missing shared file is one finding, not eighty,
+    whatever folder each reference is written from and however it spells the path
+    (``../shared/x.json``, ``./x.json``); the finding names the missing file by its corpus path.
+    A reference by ``$id`` to where the corpus publishes that same file (its other ``$id``\\s say
+    ``https://example.org/spec/`` is ``schemas/``) joins it; an ``$id`` no reference names by
+    path is reported with the file that would declare it. Three or more missing ``$id``\\s under
+    one folder are one finding too. A reference into a plain YAML/JSON fragment file (``$ref:
+    ../common/servers.yaml#/prod``) resolves like one into a schema, a reference written as a file
+    path (``paths/runs_{runId}.yaml``) names that file, and one to a file that is there but is
+    not JSON or YAML (a Markdown description or a code sample, which Redocly puts in its place)
+    is not reported. A generated bundle (see
     ``speclint.lineage``) is judged at its sources, not again in its copies.
 
 Why is this bad?
@@ -50,6 +59,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from typing import Any
+from urllib.parse import unquote
 
 from speclint.corpus import Corpus
 from speclint.findings import Finding, Severity
@@ -78,6 +88,15 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         else:
             group = (reference.outcome, reference.target)
         groups[group].append(reference)
+    # An `$id` no schema declares, where the corpus's other `$id`s say which file would declare
+    # it, and that file is the one other references name as missing: one root cause, one finding.
+    published = _published_folders(corpus)
+    for outcome, target in list(groups):
+        if outcome != "unknown-id":
+            continue
+        named = [p for p in _files_for(published, target) if ("missing-file", p) in groups]
+        if len(named) == 1:
+            groups[("missing-file", named[0])] += groups.pop((outcome, target))
     # `$id`s no corpus schema declares, three or more under one folder: a generated family
     # (`https://example.org/store/1.0.0.json`, `.../2.0.0.json`, ...) is one finding.
     families: dict[str, list[tuple[str, str]]] = defaultdict(list)
@@ -88,7 +107,8 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         if len({target.split("#", 1)[0] for _, target in members}) >= FAMILY:
             groups[("unknown-id", folder)] = [r for key in members for r in groups.pop(key)]
     for (outcome, target), references in sorted(groups.items()):
-        first, *others = sorted(references, key=lambda r: (r.path, r.pointer))
+        # The first site that names the file itself, when some name it by `$id` instead.
+        first, *others = sorted(references, key=lambda r: (r.outcome != outcome, r.path, r.pointer))
         document = corpus.documents[first.path]
         count = len(references)
         sites = (
@@ -96,7 +116,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         )
         if outcome == "missing-file":
             message = (
-                f"`{first.value}` → `{first.target_path}` does not exist in the corpus"
+                f"`{first.value}` → `{target}` does not exist in the corpus"
                 f"{' (' + first.detail + ')' if first.detail else ''}"
                 f"{'; ' + sites if sites else ''}. Add the file, or point the reference at the "
                 "schema that replaced it"
@@ -121,10 +141,16 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 "schemas, fix the `$id`s, or map the URIs to corpus files with [ref-map]"
             )
         else:
+            expected = [p for p in _files_for(published, first.target) if p not in corpus.documents]
+            where = (
+                f" (by the corpus's other `$id`s, `{expected[0]}` would, and it does not exist)"
+                if len(expected) == 1
+                else ""
+            )
             message = (
                 f"`{first.value}` resolves to `{first.target}`, which no corpus schema declares as "
-                "its `$id`. Add the schema, fix the `$id`, or map the URI to a corpus file with "
-                "[ref-map]"
+                f"its `$id`{where}. Add the schema, fix the `$id`, or map the URI to a corpus file "
+                "with [ref-map]"
             )
         related = tuple(
             corpus.documents[r.path].location(r.pointer, note=f"also references `{r.value}`")
@@ -138,3 +164,27 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             related=related,
             key=f"{outcome}:{target}",
         )
+
+
+def _published_folders(corpus: Corpus) -> dict[str, set[str]]:
+    """URL folder -> the corpus folders whose schemas are published under it, read off the
+    root `$id`s that end with their own file's name (``https://example.org/spec/v1/run.json``
+    in ``schemas/run.json``: ``https://example.org/spec/v1/`` is ``schemas/``)."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for uri, path in corpus.references.uri_to_path.items():
+        if not uri.startswith(("http://", "https://")):
+            continue
+        folder, _, name = uri.rpartition("/")
+        path_folder, _, path_name = path.rpartition("/")
+        if name and name == path_name:
+            found[folder + "/"].add(path_folder + "/" if path_folder else "")
+    return found
+
+
+def _files_for(published: Mapping[str, set[str]], target: str) -> list[str]:
+    """The corpus files an `$id` would be in: its name in each corpus folder published under
+    its URL folder."""
+    folder, _, name = target.split("#", 1)[0].rpartition("/")
+    if not name:
+        return []
+    return sorted(unquote(each + name) for each in published.get(folder + "/", ()))

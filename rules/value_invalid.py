@@ -55,7 +55,7 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
+from jsonschema.exceptions import ValidationError
 from referencing.exceptions import Unresolvable
 
 from speclint.corpus import Corpus, Document
@@ -66,7 +66,7 @@ from speclint.references import file_uri
 from speclint.schema_objects import SchemaObject, schema_objects, validator_class_of
 from speclint.structured import join_pointer
 from speclint.units import check_by_unit
-from speclint.validation import error_pointer, explain, short_message
+from speclint.validation import MALFORMED_SCHEMA, error_pointer, explain, short_message
 
 ID = "value-invalid"
 SEVERITY = Severity.ERROR
@@ -75,6 +75,10 @@ READS = "document"
 
 KEYWORDS = ("default", "const", "enum")
 _SHOWN = 40  # characters of a value quoted in a message
+
+
+# A schema that cannot judge the value: its defect is another rule's finding.
+_NOT_JUDGED: tuple[type[BaseException], ...] = (*MALFORMED_SCHEMA, RecursionError)
 
 
 def units(corpus: Corpus) -> list[Document]:
@@ -145,7 +149,7 @@ def _first_error(validator: Any, value: Any) -> ValidationError | None:
         )
     except Unresolvable:
         return None  # unresolved-ref reports the broken reference
-    except (SchemaError, UnknownType, RecursionError):
+    except _NOT_JUDGED:
         return None  # an invalid schema is schema-invalid's finding
     return explain(errors[0]) if errors else None
 

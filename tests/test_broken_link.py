@@ -280,7 +280,12 @@ def test_duplicate_numbering_under_both_schemes(make_corpus: MakeCorpus) -> None
 
 def test_site_routes_and_extension_less_links(make_corpus: MakeCorpus) -> None:
     docs_json = json.dumps(
-        {"redirects": [{"source": "/spec/basic/security", "destination": "/guides/security"}]}
+        {
+            "redirects": [
+                {"source": "/spec/basic/security", "destination": "/guides/security"},
+                {"source": "/spec/latest", "destination": "/spec/basic"},
+            ]
+        }
     )
     page = (
         "---\ntitle: Tools\n---\n\n# Tools\n\n"
@@ -304,9 +309,9 @@ def test_site_routes_and_extension_less_links(make_corpus: MakeCorpus) -> None:
 
 def test_root_relative_links_as_repository_paths(make_corpus: MakeCorpus) -> None:
     root = make_corpus({"README.md": "# R\n\n[spec](/spec/intro.md)\n"})
-    assert findings_of(root) == []  # a site route by default: not reported
-    [finding] = findings_of(root, {"root-relative": "repository"})
+    [finding] = findings_of(root)  # GitHub renders README.md: `/` is the repository root
     assert "`spec/intro.md`: no such file" in finding.message
+    assert findings_of(root, {"root-relative": "site"}) == []  # read as a site route
 
 
 def test_mdx_component_titles_are_anchors(make_corpus: MakeCorpus) -> None:

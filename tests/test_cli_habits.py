@@ -364,7 +364,9 @@ def test_rule_documentation_is_readable_text() -> None:
         in shown.stdout
     )
     # reST's escaped plural: ``$id``\s reads `$id`s.
-    assert "missing `$id`s under one folder" in shown.stdout
+    assert render_doc("three missing ``$id``\\s under one folder") == (
+        "three missing `$id`s under one folder\n"
+    )
 
 
 def test_rule_headings_are_bold_on_a_colour_terminal_only() -> None:

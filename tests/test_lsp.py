@@ -189,20 +189,22 @@ def inline_copy_fixed(root: Path, path: str) -> tuple[Any, str, list[str]]:
     """The document at ``path`` after the inline-copy finding's code action, parsed, and the
     ``$ref`` the finding named."""
     from speclint.engine import Options, lint
-    from speclint.lsp import _INLINE_COPY_REF, ref_replacement
+    from speclint.lsp import inline_copy_reference, ref_replacement
 
     outcome = lint(root, Options(rules=("inline-copy",), cache=False))
     (finding,) = [f for f in outcome.findings if f.location.path == path]
-    reference = _INLINE_COPY_REF.search(finding.message)
+    reference = inline_copy_reference(
+        finding.message, (related.note or "" for related in finding.related)
+    )
     assert reference is not None
     text = (root / path).read_text(encoding="utf-8")
     at = types.Position(finding.location.line - 1, finding.location.column - 1)
-    edit = ref_replacement(text, at, reference.group(1), json=path.endswith(".json"))
+    edit = ref_replacement(text, at, reference, json=path.endswith(".json"))
     assert edit is not None
     fixed = apply(text, [edit])
     pointer = finding.location.pointer or ""
     keys = [k.replace("~1", "/").replace("~0", "~") for k in pointer.split("/")[1:]]
-    return load_yaml(fixed), reference.group(1), keys
+    return load_yaml(fixed), reference, keys
 
 
 def at_keys(document: Any, keys: list[str]) -> Any:

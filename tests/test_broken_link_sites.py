@@ -1,0 +1,234 @@
+"""broken-link on documentation sites and on GitHub (issue 26): a link starting with ``/`` is
+read as the place that renders the page reads it (GitHub: from the repository root; a
+documentation site: by its routes, or not judged when they cannot be known), and an anchor that
+differs from a heading only in case is at most an info."""
+
+from __future__ import annotations
+
+import json
+
+from test_broken_link import MakeCorpus, findings_of
+
+from speclint.findings import Severity
+
+# --- GitHub ---------------------------------------------------------------------------------------
+
+
+def test_a_leading_slash_is_the_repository_root_on_github(make_corpus: MakeCorpus) -> None:
+    readme = "# R\n\n[intro](/spec/intro.md) [logo](/img/logo.png) [api](/spec/intro.md#scope)\n"
+    root = make_corpus(
+        {
+            "README.md": readme,
+            "spec/intro.md": "# Intro\n\n## Scope\n",
+            "img/logo.png": b"\x89PNG",
+        }
+    )
+    assert findings_of(root) == []
+    (root / "README.md").write_text(readme + "\n[gone](/spec/gone.md) [old](/spec/intro.md#aims)\n")
+    found = sorted(f.message for f in findings_of(root))
+    assert len(found) == 2
+    assert "`/spec/gone.md` → `spec/gone.md`: no such file" in found[0]
+    assert "`spec/intro.md` has no heading or anchor `#aims`" in found[1]
+
+
+def test_root_relative_option_still_chooses(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"README.md": "# R\n\n[gone](/spec/gone.md)\n"})
+    assert findings_of(root, {"root-relative": "site"}) == []
+    assert len(findings_of(root, {"root-relative": "repository"})) == 1
+
+
+def test_a_site_page_by_its_front_matter_is_not_judged_as_github(make_corpus: MakeCorpus) -> None:
+    # Jekyll, Hugo... front matter: the page is served by a site whose routes are not known here.
+    page = "---\nlayout: page\npermalink: /guide/\n---\n\n# Guide\n\n[about](/about/)\n"
+    titled = "---\ntitle: Terms\ndescription: x\n---\n\nSee [v1](/provenance/v1).\n"
+    root = make_corpus({"guide.md": page, "spec/terms.md": titled})
+    assert findings_of(root) == []
+
+
+# --- Docusaurus -----------------------------------------------------------------------------------
+
+DOCUSAURUS_PAGE = (
+    "# Setup\n\n"
+    "[intro](/docs/intro) [welcome](/docs/intro#welcome) [install](/docs/basics/install)\n"
+    "[start](/docs/start) [logo](/img/logo.png) [post](/blog/2024/hello) [self](/docs/guide/setup)\n"
+)
+
+
+def _docusaurus(make_corpus: MakeCorpus, page: str) -> MakeCorpus:
+    return make_corpus(
+        {
+            "website/docusaurus.config.js": "export default {title: 'x'};\n",
+            "website/docs/intro.md": "# Intro\n\n## Welcome\n",
+            "website/docs/guide/setup.mdx": page,
+            "website/docs/01-basics/02-install.md": "# Install\n",
+            "website/docs/custom.md": "---\nslug: /start\n---\n\n# Start here\n",
+            "website/static/img/logo.png": b"\x89PNG",
+        }
+    )
+
+
+def test_docusaurus_routes_resolve(make_corpus: MakeCorpus) -> None:
+    root = _docusaurus(make_corpus, DOCUSAURUS_PAGE)
+    assert findings_of(root) == []
+
+
+def test_a_missing_docusaurus_route_is_reported(make_corpus: MakeCorpus) -> None:
+    root = _docusaurus(
+        make_corpus, DOCUSAURUS_PAGE + "[gone](/docs/gone) [bad](/docs/intro#nope)\n"
+    )
+    found = sorted(findings_of(root), key=lambda f: f.location.column)
+    assert len(found) == 2
+    assert "`/docs/gone`" in found[0].message
+    assert "no page of the documentation site" in found[0].message
+    assert "`#nope`" in found[1].message
+
+
+def test_docusaurus_routes_outside_the_docs_are_not_judged(make_corpus: MakeCorpus) -> None:
+    # A blog post, a plugin's page, a tag or category page the site generates: routes this
+    # rule cannot know.
+    extra = "[x](/blog/nothing) [y](/community/chat) [t](/docs/tags/api) [c](/docs/category/x)\n"
+    root = _docusaurus(make_corpus, DOCUSAURUS_PAGE + extra)
+    assert findings_of(root) == []
+
+
+def test_a_docusaurus_category_slug_is_a_route(make_corpus: MakeCorpus) -> None:
+    category = json.dumps({"label": "Guides", "link": {"type": "generated-index", "slug": "/all"}})
+    root = _docusaurus(make_corpus, DOCUSAURUS_PAGE + "[all](/docs/all) [no](/docs/none)\n")
+    (root / "website/docs/guide/_category_.json").write_text(category)
+    [finding] = findings_of(root)
+    assert "`/docs/none`" in finding.message
+
+
+# --- Mintlify -------------------------------------------------------------------------------------
+
+
+def test_mintlify_routes_are_file_paths_from_the_docs_root(make_corpus: MakeCorpus) -> None:
+    page = "# A\n\n[b](/guides/b) [c](/guides/b#usage)\n"
+    files: dict[str, str | bytes] = {
+        "docs/docs.json": json.dumps({"name": "x", "navigation": []}),
+        "docs/guides/a.mdx": page,
+        "docs/guides/b.mdx": "# B\n\n## Usage\n",
+    }
+    root = make_corpus(files)
+    assert findings_of(root) == []
+    (root / "docs/guides/a.mdx").write_text(page + "[gone](/guides/gone)\n")
+    [finding] = findings_of(root)
+    assert "`/guides/gone`" in finding.message
+    assert "no page of the documentation site" in finding.message
+
+
+def test_mintlify_generated_reference_pages_are_not_judged(make_corpus: MakeCorpus) -> None:
+    # `openapi` in the navigation makes a page per operation: routes with no file.
+    config = {"name": "x", "navigation": [{"group": "API", "openapi": "openapi.yaml"}]}
+    root = make_corpus(
+        {
+            "docs/docs.json": json.dumps(config),
+            "docs/guides/a.mdx": "# A\n\n[op](/api-reference/users/list)\n",
+        }
+    )
+    assert findings_of(root) == []
+
+
+# --- MkDocs, Hugo ---------------------------------------------------------------------------------
+
+
+def test_mkdocs_and_hugo_routes_resolve_or_are_not_judged(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "mkdocs.yml": "site_name: x\ndocs_dir: pages\n",
+            "pages/index.md": "# Home\n\n[a](/guide/a/) [b](/guide/a/#part) [c](/unknown/)\n",
+            "pages/guide/a.md": "# A\n\n## Part\n",
+            "site/hugo.toml": "title = 'x'\n",
+            "site/content/docs/one.md": "# One\n\n[two](/docs/two/) [z](/docs/elsewhere/)\n",
+            "site/content/docs/two/_index.md": "# Two\n",
+        }
+    )
+    assert findings_of(root) == []
+    (root / "pages/index.md").write_text("# Home\n\n[b](/guide/a/#whole)\n")
+    [finding] = findings_of(root)
+    assert "`#whole`" in finding.message
+
+
+# --- anchors --------------------------------------------------------------------------------------
+
+
+def test_a_case_only_anchor_difference_is_an_info(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "api.md": "# API\n\n[create](#Create-A-Run) [other](other.md#The-Part)\n\n## Create a Run\n",
+            "other.md": "# Other\n\n## The part\n",
+        }
+    )
+    found = findings_of(root)
+    assert len(found) == 2
+    assert {f.severity for f in found} == {Severity.INFO}
+    assert all("GitHub" in f.message for f in found)
+
+
+def test_a_hugo_configuration_folder_makes_a_site(make_corpus: MakeCorpus) -> None:
+    # `config/_default/hugo.toml` beside `content/`: the pages are the site's, not GitHub's.
+    root = make_corpus(
+        {
+            "config/_default/hugo.toml": "title = 'x'\n",
+            "content/docs/one.md": "# One\n\n[two](/docs/two/) [z](/docs/elsewhere/)\n",
+            "content/docs/two.md": "# Two\n",
+        }
+    )
+    assert findings_of(root) == []
+    (root / "content/docs/one.md").write_text("# One\n\n[two](/docs/two/#gone)\n")
+    [finding] = findings_of(root)
+    assert "`#gone`" in finding.message
+
+
+def test_a_page_rendered_into_a_site_reads_the_sites_routes(make_corpus: MakeCorpus) -> None:
+    # `seps/12-x.md` is what a build script renders to `docs/seps/12-x.mdx`: its `/` links are
+    # the site's routes, and a route the site lacks is reported once, on the rendered copy.
+    page = "# SEP 12\n\n[charter](/community/charter) [gone](/community/gone)\n"
+    root = make_corpus(
+        {
+            "docs/docs.json": json.dumps({"name": "x"}),
+            "docs/community/charter.mdx": "# Charter\n",
+            "docs/seps/12-proposal.mdx": page,
+            "seps/12-proposal.md": page,
+        }
+    )
+    [finding] = findings_of(root)
+    assert finding.location.path == "docs/seps/12-proposal.mdx"
+    assert "`/community/gone`" in finding.message
+
+
+def test_a_text_fragment_is_not_an_anchor(make_corpus: MakeCorpus) -> None:
+    page = "# A\n\n[x](b.md#:~:text=How%20to) [y](b.md#usage:~:text=z) [z](b.md#nope:~:text=z)\n"
+    root = make_corpus({"a.md": page, "b.md": "# B\n\n## Usage\n"})
+    [finding] = findings_of(root)
+    assert "`#nope`" in finding.message
+
+
+def test_fragments_into_a_page_with_build_time_includes_are_not_judged(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A Hugo shortcode renders headings (an API's operations) that the source does not hold.
+    api = '# API\n\n{{% http-api spec="server" api="rooms" %}}\n'
+    taught = '# API\n\n```\n{{% http-api spec="server" %}}\n```\n'
+    root = make_corpus(
+        {
+            "api.md": api,
+            "taught.md": taught,
+            "guide.md": "# Guide\n\n[join](api.md#put_join) [x](taught.md#put_join)\n",
+        }
+    )
+    [finding] = findings_of(root)  # a page that only quotes a shortcode is read as written
+    assert "`taught.md` has no heading or anchor `#put_join`" in finding.message
+
+
+def test_heading_attributes_give_anchors(make_corpus: MakeCorpus) -> None:
+    # Hugo's Goldmark `{id="x"}`, and an id among classes (`{#x .wide}`, kramdown, attr_list).
+    page = (
+        "# P\n\n[a](#legacy-login) [b](#wide-one) [c](#login)\n\n"
+        '## Login {id="legacy-login"}\n\n## Wide {#wide-one .wide}\n\n## Login\n'
+    )
+    root = make_corpus({"p.md": page})
+    assert findings_of(root) == []
+    (root / "p.md").write_text(page.replace("(#login)", "(#legacy)"))
+    [finding] = findings_of(root)
+    assert "`#legacy`" in finding.message
