@@ -27,6 +27,7 @@ from .kinds import (
     classify,
     generated_header,
     gitattributes_rules,
+    glob_body,
     installed_folder,
     linguist_generated,
 )
@@ -411,25 +412,7 @@ def snapshot(
 
 def glob_to_regex(pattern: str) -> re.Pattern[str]:
     """Translate a root-relative glob with ``**`` (any number of folders) into a regex."""
-    parts: list[str] = []
-    index = 0
-    while index < len(pattern):
-        if pattern.startswith("**/", index):
-            parts.append("(?:.*/)?")
-            index += 3
-        elif pattern.startswith("**", index):
-            parts.append(".*")
-            index += 2
-        elif pattern[index] == "*":
-            parts.append("[^/]*")
-            index += 1
-        elif pattern[index] == "?":
-            parts.append("[^/]")
-            index += 1
-        else:
-            parts.append(re.escape(pattern[index]))
-            index += 1
-    return re.compile("".join(parts) + r"\Z")
+    return re.compile(glob_body(pattern) + r"\Z")
 
 
 def discover(root: Path, config: Config, tree: list[str] | None = None) -> list[str]:

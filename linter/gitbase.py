@@ -156,6 +156,25 @@ def work_tree_top(folder: Path) -> Path | None:
     return Path(top) if top else None
 
 
+def _index_records(folder: Path, *command: str) -> list[bytes] | None:
+    """The NUL-separated records a git command prints on the index (run in ``folder``, with the
+    calling git's index), or None when git cannot say."""
+    try:
+        done = subprocess.run(
+            ["git", *_GIT_SAFETY, *command],
+            cwd=folder,
+            capture_output=True,
+            check=False,
+            timeout=60,
+            env=_environment(index=True),
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode != 0:
+        return None
+    return [record for record in done.stdout.split(b"\0") if record]
+
+
 def staged_paths(top: Path) -> list[str] | None:
     """The paths the commit being made adds, changes or deletes (the index against ``HEAD``; in
     a first commit, every file of the index), relative to the work tree's ``top``. None when git
@@ -166,39 +185,15 @@ def staged_paths(top: Path) -> list[str] | None:
         if has_head
         else ["ls-files", "-z", "--cached", "--"]
     )
-    try:
-        done = subprocess.run(
-            ["git", *_GIT_SAFETY, *command],
-            cwd=top,
-            capture_output=True,
-            check=False,
-            timeout=60,
-            env=_environment(index=True),
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if done.returncode != 0:
-        return None
-    return sorted({os.fsdecode(name) for name in done.stdout.split(b"\0") if name})
+    records = _index_records(top, *command)
+    return None if records is None else sorted({os.fsdecode(name) for name in records})
 
 
 def tracked_named(top: Path, names: tuple[str, ...]) -> list[str]:
     """The files of the index under ``top`` whose base name is one of ``names``, relative to
     ``top`` (empty when git cannot say)."""
-    try:
-        done = subprocess.run(
-            ["git", *_GIT_SAFETY, "ls-files", "-z", "--cached", "--"],
-            cwd=top,
-            capture_output=True,
-            check=False,
-            timeout=60,
-            env=_environment(index=True),
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return []
-    if done.returncode != 0:
-        return []
-    found = (os.fsdecode(name) for name in done.stdout.split(b"\0") if name)
+    records = _index_records(top, "ls-files", "-z", "--cached", "--")
+    found = (os.fsdecode(name) for name in records or ())
     return sorted({path for path in found if path.rsplit("/", 1)[-1] in names})
 
 
@@ -211,21 +206,11 @@ def tracked_listing(root: Path, skipped: frozenset[str]) -> list[str] | None:
     the index. None when ``root`` is not in a git work tree or git cannot say."""
     if _git_folder(root.resolve()) is None:
         return None
-    try:
-        done = subprocess.run(
-            ["git", *_GIT_SAFETY, "ls-files", "-z", "--cached", "--stage", "--", "."],
-            cwd=root,
-            capture_output=True,
-            check=False,
-            timeout=60,
-            env=_environment(index=True),
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if done.returncode != 0:
+    records = _index_records(root, "ls-files", "-z", "--cached", "--stage", "--", ".")
+    if records is None:
         return None
     found: set[str] = set()
-    for record in done.stdout.split(b"\0"):
+    for record in records:
         # "<mode> <object> <stage>\t<path>"; a conflicted path has several stages.
         meta, _, name = record.partition(b"\t")
         if not name or meta.startswith(b"160000"):

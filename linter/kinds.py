@@ -205,8 +205,15 @@ def _attribute_pattern(pattern: str) -> re.Pattern[str]:
     a file name at any depth; one with a slash is relative to its file's folder; ``*`` and ``?``
     stay within a name, ``**`` crosses folders."""
     anchored = "/" in pattern.rstrip("/")
-    pattern = pattern.lstrip("/")
-    parts: list[str] = [] if anchored else ["(?:.*/)?"]
+    prefix = "" if anchored else "(?:.*/)?"
+    return re.compile(prefix + glob_body(pattern.lstrip("/"), classes=True) + r"\Z")
+
+
+def glob_body(pattern: str, classes: bool = False) -> str:
+    """The regex of a root-relative glob: ``**/`` any number of folders, ``**`` anything, ``*``
+    and ``?`` within a name; ``[...]`` a character class when ``classes`` (gitattributes), else
+    a literal (speclint's own globs, as they have always read)."""
+    parts: list[str] = []
     index = 0
     while index < len(pattern):
         if pattern.startswith("**/", index):
@@ -221,7 +228,7 @@ def _attribute_pattern(pattern: str) -> re.Pattern[str]:
         elif pattern[index] == "?":
             parts.append("[^/]")
             index += 1
-        elif pattern[index] == "[":
+        elif pattern[index] == "[" and classes:
             end = pattern.find("]", index + 1)
             if end < 0:
                 parts.append(re.escape("["))
@@ -235,7 +242,7 @@ def _attribute_pattern(pattern: str) -> re.Pattern[str]:
         else:
             parts.append(re.escape(pattern[index]))
             index += 1
-    return re.compile("".join(parts) + r"\Z")
+    return "".join(parts)
 
 
 def linguist_generated(path: str, rules: list[AttributeRule]) -> bool:
