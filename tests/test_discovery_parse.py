@@ -60,33 +60,35 @@ def _slow_corpus() -> Corpus:
     )
 
 
-def full_limit_searches(monkeypatch: pytest.MonkeyPatch) -> list[float]:
-    """The time limits `validation.search` passes to `regex`, recorded as searches run: the count
-    of full-limit searches bounds the time spent whatever the machine's load."""
-    limits: list[float] = []
+def full_limit_searches(monkeypatch: pytest.MonkeyPatch, log: Path) -> Callable[[], list[float]]:
+    """The time limits `validation.search` passes to `regex`, as searches run (in this process
+    or a rule worker forked from it: each appends a line to ``log``); the count of full-limit
+    searches bounds the time spent whatever the machine's load."""
     real = regex.search
 
     def recording(pattern: str, text: str, timeout: float | None = None) -> object:
-        limits.append(timeout or 0.0)
+        with log.open("a", encoding="utf-8") as out:
+            out.write(f"{timeout or 0.0}\n")
         return real(pattern, text, timeout=timeout)
 
     monkeypatch.setattr(regex, "search", recording)
-    return limits
+    return lambda: [float(line) for line in log.read_text().split()] if log.exists() else []
 
 
 @NO_FORK
 def test_a_catastrophic_pattern_does_not_time_box_example_invalid(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     corpus = _slow_corpus()
-    limits = full_limit_searches(monkeypatch)
+    recorded = full_limit_searches(monkeypatch, tmp_path / "limits")
     started = time.monotonic()
     result = run_rules(corpus, select_rules(corpus, ["example-invalid"]), jobs=1, time_box=BOX)
     elapsed = time.monotonic() - started
+    limits = recorded()
     assert not [f for f in result.findings if f.rule == "internal-error"], result.findings
     # At most one full-limit search per document (17), not one per slow value (32): bounded by
     # the mechanism, not by how busy the machine is. The wall clock only catches a hang.
-    assert limits, "the rule ran in this process, where the searches are recorded"
+    assert limits, "every search is recorded, in the worker too"
     assert sum(limit == validation.PATTERN_TIMEOUT for limit in limits) <= 17, limits
     assert elapsed < BOX * 4, elapsed
     at = {(f.location.path, f.key) for f in result.findings}
@@ -147,16 +149,19 @@ def test_patterns_are_bounded_where_jsonschema_and_openapi_3_0_search_them() -> 
     assert "additional" not in by_path["schemas/keys.schema.json"].lower(), by_path
 
 
-def test_patterns_that_time_out_have_a_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_patterns_that_time_out_have_a_budget(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """Many different slow patterns: after the budget of time spent on timeouts, each further
     search has a short limit, so their total time is bounded too."""
     monkeypatch.setattr(validation, "PATTERN_BUDGET", 1.0)
     monkeypatch.setattr(validation, "_SLOW", set())
     monkeypatch.setattr(validation, "_SPENT", [0.0])
     patterns = [f"(?:x{index})?(a+)+$" for index in range(40)]  # 40 x 0.25 s unbounded
-    limits = full_limit_searches(monkeypatch)
+    recorded = full_limit_searches(monkeypatch, tmp_path / "limits")
     started = time.monotonic()
     assert [validation.search(p, LONG) for p in patterns] == [None] * 40
+    limits = recorded()
     # Once 1 s has gone on timeouts, every search gets the short limit: at most 1 / 0.25 + 1
     # full-limit searches (more only if a timeout overran under load), the rest short.
     full = sum(limit == validation.PATTERN_TIMEOUT for limit in limits)
