@@ -284,7 +284,8 @@ def run_speclint(repo: Repo, tree: Path, scratch: Path, time_limit: int) -> Resu
             _, status, usage = os.wait4(process.pid, 0)
             process.returncode = os.waitstatus_to_exitcode(status)  # Popen must not wait again
         seconds = time.perf_counter() - start
-        document = json.loads(report.read_text(encoding="utf-8")) if report.exists() else {}
+        report_written = report.exists()
+        document = json.loads(report.read_text(encoding="utf-8")) if report_written else {}
         tail = errors.read_text(encoding="utf-8", errors="replace")[-2000:]
     prefix = f"{repo.subfolder.strip('/')}/" if repo.subfolder else ""
     hits = [
@@ -306,7 +307,9 @@ def run_speclint(repo: Repo, tree: Path, scratch: Path, time_limit: int) -> Resu
         exit_code=process.returncode,
         files=sum(document.get("checked", {}).values()) if document else 0,
         findings=hits,
-        stderr="" if process.returncode in (0, 1) else tail,
+        # A run that wrote no report did not check anything, whatever its exit code (exit 1 from
+        # an interpreter that cannot import speclint looks like "findings" otherwise).
+        stderr="" if process.returncode in (0, 1) and report_written else tail or "no report",
     )
 
 
@@ -676,6 +679,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             results = {r.repo: r for r in pool.map(one, chosen) if r is not None}
 
+    unchecked = sorted(name for name, r in results.items() if not r.files)
+    if unchecked:
+        print(
+            f"{len(unchecked)} repositories checked no file: {', '.join(unchecked)}",
+            file=sys.stderr,
+        )
+        if len(unchecked) == len(results):
+            print("no repository was checked: is speclint installed?", file=sys.stderr)
+            return 2
     tallies = tally(results.values(), labels)
     changes = diff(previous, results)
     meta = f"Run `{run_name}` of speclint `{revision}`, {len(results)} repositories."
