@@ -52,6 +52,9 @@ if TYPE_CHECKING:
 
 PARSING = "parsing, kB"  # the progress phase, counted in kilobytes
 BIG_FILE = 256 * 1024  # bytes: a file this big reports progress while it is parsed
+# Why a vendored file is in ``Corpus.generated``: kept from elsewhere (GitHub Linguist's
+# ``linguist-vendored``), fixed where it comes from, so nothing in it is judged (issue 26).
+VENDORED = ".gitattributes: linguist-vendored"
 
 
 @dataclass
@@ -299,7 +302,8 @@ class Corpus:
     @cached_property
     def generated(self) -> dict[str, str]:
         """The documents a tool writes (issue 26): path -> why (a ``Code generated ... DO NOT
-        EDIT.`` header, ``linguist-generated`` in a ``.gitattributes``). The ``.gitattributes``
+        EDIT.`` header, ``linguist-generated`` in a ``.gitattributes``), and those kept from
+        elsewhere (``linguist-vendored``: ``VENDORED``). The ``.gitattributes``
         files are read as text from the root (``read_raw``: never out of it), never run."""
         rules: list[AttributeRule] = []
         files = [p for p in self.tree if p == ".gitattributes" or p.endswith("/.gitattributes")]
@@ -315,6 +319,8 @@ class Corpus:
                 found[path] = header
             elif rules and linguist_generated(path, rules):
                 found[path] = ".gitattributes: linguist-generated"
+            elif rules and linguist_generated(path, rules, "linguist-vendored"):
+                found[path] = VENDORED
         return found
 
     @cached_property

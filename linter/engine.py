@@ -12,7 +12,8 @@ A run is, in order (architecture.md, "Data flow"):
    corpus at the base revision, linted in a temporary worktree;
 5. the rules (``runner.run_rules``: forked, time-boxed, the structured ones from the rule cache),
    and the waivers; a defect repeated in frozen released copies folded into one finding
-   (``speclint.history``);
+   (``speclint.history``), and one repeated in a document's JSON and YAML twins
+   (``speclint.twins``);
 6. the comparisons: against the base's findings, against a baseline file.
 
 The whole run has a time limit as well as each rule (``Options.time_limit``): the rules still
@@ -50,11 +51,17 @@ from .reading import LoadProblem
 from .reporters import FixedFinding, Gate
 from .roots import in_focus
 from .runner import INTERNAL_ERROR, RunResult, not_run, run_rules, select_rules
+from .twins import folded
 from .waivers import Waived, today
 
 DEFAULT_TIME_LIMIT = 900.0  # seconds for a whole run; each rule also has its own time box
 # Before the limit, the rules still running are stopped, so the report of the others is written.
 REPORT_MARGIN = 30.0
+
+
+def _folded(result: RunResult, corpus: Corpus) -> RunResult:
+    """A run's findings with copies' repeats folded: released versions, then format twins."""
+    return folded(collapsed(result, corpus), corpus)
 
 
 class EngineError(Exception):
@@ -203,7 +210,7 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
                 result = _judged(corpus, rules, plain, options.debug, deadline)
             phase[0] = "running the rules"
             if result is None:
-                result = collapsed(
+                result = _folded(
                     run_rules(
                         corpus, rules, debug=options.debug, cache=rule_cache, deadline=deadline
                     ),
@@ -475,7 +482,7 @@ def _lint_base(
             known = _recorded_entries(caches.runs.get(key)) if caches.runs else None
             if known is not None:
                 return base_corpus, known
-            base = collapsed(
+            base = _folded(
                 run_rules(
                     base_corpus,
                     select_rules(base_corpus, only_rules or None),
@@ -571,7 +578,7 @@ def lint_corpus(corpus: Corpus, options: Options | None = None) -> RunResult:
     try:
         with reporting(options.progress), time_limit(options.time_limit):
             rules = select_rules(corpus, options.rules or None)
-            return collapsed(
+            return _folded(
                 run_rules(
                     corpus,
                     rules,

@@ -31,7 +31,10 @@ A *counted claim* is a number (word or digit) before what it counts: "four kind 
    property of that name in the corpus, kept only when the two value sets share at least two
    values and one contains the other or they overlap by half (Jaccard ≥ 0.5; for a list the
    text does not give as complete, most of its values): medium. Not in a proposal (an RFC or
-   SEP page): it states a change, and binds only by 1 or 2.
+   SEP page): it states a change, and binds only by 1 or 2. Not to an enum in a ``then`` or
+   ``else`` (it narrows the field for some instances). When several schemas have the field and
+   some list every value a list the text does not give as complete names, that list binds to
+   those only (the others merely share the name: a deprecated endpoint's older enum).
 
 Anything weaker is not bound: a drift reported on a guess would be noise. A ``const`` or a
 one-value ``enum`` that other schemas fix to other values (a variant per file) is one variant's
@@ -865,6 +868,8 @@ class Binder:
                 continue
             if not self._same_version(prose, site):
                 continue  # the 3.2 pages do not describe the 3.0 schema
+            if _conditional(site.pointer):
+                continue  # a `then` narrows the field for some instances: not its vocabulary
             if _overlap(prose.values, values.values, prose.complete):
                 found.append(
                     Binding(
@@ -875,7 +880,15 @@ class Binder:
                         f"the text names `{prose.field}`, values overlap",
                     )
                 )
-        return found
+        if prose.complete:
+            return found
+        # A few values named in passing ("flips to `join` / `invite` / `knock`") where several
+        # schemas have a field of that name (a deprecated endpoint's older enum beside the
+        # event's): the text speaks of those whose values hold all it names, when there are
+        # such, not of the others that merely share the name. A complete list claims the
+        # field's vocabulary, and disagrees with every schema of that name that lacks a value.
+        agreeing = [b for b in found if set(prose.values) <= {str(v) for v in b.values.values}]
+        return agreeing or found
 
     def _is_proposal(self, path: str) -> bool:
         if path not in self._proposals:
@@ -958,6 +971,17 @@ class Binder:
             ):
                 return Binding(prose, site, values, "high", why)
         return None
+
+
+def _conditional(pointer: str) -> bool:
+    """Whether the site is inside a ``then`` or ``else`` (2020-12 §10.2.2.1): an enum there
+    narrows the field for the instances its ``if`` selects."""
+    tokens = pointer.split("/")
+    return any(
+        token in ("then", "else") and tokens[n - 1] not in ("properties", "patternProperties")
+        for n, token in enumerate(tokens)
+        if n
+    )
 
 
 def all_prose_sets(corpus: Corpus) -> list[ProseSet]:

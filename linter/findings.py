@@ -100,6 +100,23 @@ def first_fitting(*candidates: str, limit: int = FIRST_LINE) -> str:
     return last[: limit - 2].rsplit(" ", 1)[0] + " \u2026"
 
 
+def headed(head: str, tail: str, *shorter: str, limit: int = FIRST_LINE) -> str:
+    """``head + tail`` on one line when it fits ``limit``; else a first line that fits (``head``
+    or the first of the ``shorter`` heads that does) and the detail on the next line: ``tail``,
+    or the whole ``head + tail`` when the head had to be shortened (nothing is lost). The
+    tail's leading ``,``/``;``/``:`` stays at the end of the first line, so the message read as
+    one line is the same sentence."""
+    whole = head + tail
+    if len(whole) <= limit:
+        return whole
+    rest = tail.lstrip()
+    mark = rest[0] if rest[:1] in (",", ";", ":") else ""
+    first = first_fitting(head + mark, *(s + mark for s in shorter), limit=limit)
+    if first == head + mark:
+        return f"{first}\n{rest[len(mark) :].lstrip()}"
+    return f"{first}\n{whole}"
+
+
 def warnings_over(findings: Sequence[Finding], maximum: int | None) -> int:
     """How many warnings ``findings`` hold beyond ``--max-warnings`` (ESLint's option: more
     warnings than that fails the run); 0 when within it or when there is no maximum."""

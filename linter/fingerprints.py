@@ -12,15 +12,22 @@ Every schema location of the corpus is fingerprinted: schema files and their ``$
 payloads. Each schema object is read in the 2020-12 vocabulary first (``speclint.dialects``:
 a draft-04 boolean ``exclusiveMinimum``, draft-07 tuple ``items`` and ``dependencies``, OpenAPI
 3.0 ``nullable``), so one definition spelled in two dialects has one fingerprint.
+
+``Equivalence`` goes further when comparing two copies: a ``$ref`` to each file's own copy of a
+definition, a ``$ref`` beside the inline schema it points at, an ``allOf`` written out, and
+OpenAPI 3.0's spellings of null say the same. ``definition_name`` says which locations have a
+name of their own (a ``$defs`` or component entry, a schema file), unlike an inline schema
+under the document format's ``schema`` or ``payload`` key.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from .corpus import Corpus, Document
@@ -39,6 +46,8 @@ IGNORED = frozenset(
         "default",
         "$id",
         "$schema",
+        "$anchor",
+        "$dynamicAnchor",
         "$defs",
         "definitions",
         "deprecated",
@@ -122,6 +131,9 @@ def normalise(corpus: Corpus, site: Site, depth: int = 0, dialect: str | None = 
             ]
         elif key in SCHEMA_VALUES:
             result[key] = normalise(corpus, Site(site.document, at, value), depth + 1, dialect)
+        elif key == "enum" and isinstance(value, list) and len(value) == 1 and "const" not in node:
+            # One allowed value is `const` (OpenAPI 3.0 has no `const` and writes `enum: [x]`).
+            result["const"] = value[0]
         elif key in UNORDERED and isinstance(value, list):
             result[key] = sorted(value, key=lambda v: json.dumps(v, sort_keys=True))
         elif key == "dependentRequired" and isinstance(value, dict):
@@ -224,12 +236,346 @@ def property_similarity(a: Shape, b: Shape) -> float:
     return len(a.properties & b.properties) / len(a.properties | b.properties)
 
 
+# Member names and keys of the document formats themselves: the key of a media type object's
+# `schema`, a message's `payload`, `items`. A schema found under one of them is an inline schema
+# of that place, not a definition with that name (issue 26: every request body is at `.../schema`).
+STRUCTURAL = frozenset(
+    {
+        "",
+        "schema",
+        "schemas",
+        "payload",
+        "items",
+        "properties",
+        "patternproperties",
+        "additionalproperties",
+        "allof",
+        "anyof",
+        "oneof",
+        "not",
+        "if",
+        "then",
+        "else",
+        "content",
+        "headers",
+        "parameters",
+        "requestbody",
+        "responses",
+        "components",
+        "definitions",
+        "$defs",
+    }
+)
+_SCHEMA_SUFFIX = re.compile(r"(\.schema)?\.(json|ya?ml)$", re.IGNORECASE)
+
+
+def file_stem(path: str) -> str:
+    """``schemas/bom-1.3.schema.json`` -> ``bom-1.3``."""
+    return _SCHEMA_SUFFIX.sub("", posixpath.basename(path))
+
+
+def definition_name(site: Site) -> str | None:
+    """The name a definition is known by: its ``$defs``/``definitions``/``components/schemas``
+    key, or a schema file's stem. None for an inline schema (a request body, a payload, a
+    property): the key it sits under is the document format's vocabulary, not a name."""
+    tokens = split_pointer(site.pointer)
+    if not tokens:
+        return file_stem(site.document.path) if site.document.kind is DocumentKind.SCHEMA else None
+    if (len(tokens) >= 2 and tokens[-2] in ("$defs", "definitions")) or (
+        len(tokens) == 3 and tokens[0] == "components" and tokens[1] == "schemas"
+    ):
+        name = str(tokens[-1])
+    else:
+        return None
+    return None if name.lower() in STRUCTURAL or "/" in name else name
+
+
+def _comparable_name(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
+
+
+def names_match(first: str, second: str) -> int:
+    """2 when two definition names are one name (``multiPoint``, ``multipoint``), 1 when one
+    is the other with a qualifier (``multipoint``, ``multipointGeoJSON``), else 0."""
+    a, b = _comparable_name(first), _comparable_name(second)
+    if not a or not b:
+        return 0
+    if a == b:
+        return 2
+    short, long = sorted((a, b), key=len)
+    return 1 if len(short) >= 4 and long.startswith(short) else 0
+
+
+@dataclass
+class Equivalence:
+    """When two normalised schemas say the same although they are spelled differently.
+
+    Equal, and also: two ``$ref``\\s to each file's own copy of a definition (``a.json`` ->
+    ``a.json#/$defs/x`` and ``b.json`` -> ``b.json#/$defs/x``; ``#/definitions/x`` and an API
+    document's ``#/components/schemas/x`` are ``#/$defs/x``), two ``$ref``\\s to files of one name in twin folders (``json/common.json``
+    and ``src/common.yaml``), two ``$ref``\\s whose targets say the same, and a ``$ref`` beside
+    an inline schema that says what its target says.
+
+    ``relaxes`` asks the same in one direction: does the second schema say what the first says
+    or less (a variant file's edition that requires fewer members, leaves the shape open or drops
+    a type), optionally declaring members of its own?"""
+
+    normals: dict[str, Any]
+    anchors: dict[tuple[str, str], str] = field(default_factory=dict)  # (path, anchor) -> label
+    _memo: dict[tuple[str, str, str, str, int], bool] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, shapes: list[Shape]) -> Equivalence:
+        anchors: dict[tuple[str, str], str] = {}
+        for shape in shapes:
+            node = shape.site.node if isinstance(shape.site.node, dict) else {}
+            for keyword in ("$dynamicAnchor", "$anchor"):
+                if isinstance(node.get(keyword), str):
+                    anchors.setdefault((shape.site.document.path, node[keyword]), shape.label)
+        return cls({shape.label: shape.normal for shape in shapes}, anchors)
+
+    def _dynamic(self, node: dict[str, Any], home: str) -> dict[str, Any]:
+        """``{"$dynamicRef": "#name"}`` as a ``$ref`` to the schema of its file that declares
+        that anchor (the usual single-file use: an extension point of a recursive schema)."""
+        reference = node.get("$dynamicRef")
+        if isinstance(reference, str) and reference.startswith("#"):
+            label = self.anchors.get((home, reference[1:]))
+            if label is not None:
+                rest = {k: v for k, v in node.items() if k != "$dynamicRef"}
+                return {**rest, "$ref": label}
+        return node
+
+    def _flat(self, node: dict[str, Any]) -> dict[str, Any] | None:
+        """An ``allOf`` of object schemas merged into one (a base ``$ref`` plus members), or
+        None when the branches say more than members, ``required`` and one ``type``."""
+        merged = {k: v for k, v in node.items() if k != "allOf"}
+        for branch in node["allOf"] if isinstance(node["allOf"], list) else [None]:
+            if isinstance(branch, dict) and set(branch) == {"$ref"}:
+                branch = self.normals.get(branch["$ref"])
+            if not isinstance(branch, dict) or not set(branch) <= {
+                "type",
+                "properties",
+                "required",
+            }:
+                return None
+            if "type" in branch and merged.setdefault("type", branch["type"]) != branch["type"]:
+                return None
+            members = branch.get("properties", {})
+            mine = merged.setdefault("properties", {})
+            if not isinstance(members, dict) or set(members) & set(mine):
+                return None
+            merged["properties"] = {**mine, **members}
+            if isinstance(branch.get("required"), list):
+                merged["required"] = sorted(
+                    {*merged.get("required", []), *branch["required"]}, key=str
+                )
+        return merged
+
+    def shapes(self, a: Shape, b: Shape) -> bool:
+        return self.same(a.normal, b.normal, a.site.document.path, b.site.document.path)
+
+    def relaxes(self, stricter: Shape, looser: Shape, additions: bool = False) -> bool:
+        homes = (stricter.site.document.path, looser.site.document.path)
+        return self._same(stricter.normal, looser.normal, homes, 2 if additions else 1, set(), 0)
+
+    def members(self, a: Shape, b: Shape) -> Callable[[Any, Any], bool]:
+        """``differences``' ``same`` for the members of these two shapes."""
+        return lambda left, right: self.same(
+            left, right, a.site.document.path, b.site.document.path
+        )
+
+    def same(self, left: Any, right: Any, home_a: str, home_b: str, mode: int = 0) -> bool:
+        """``mode`` 0: the same; 1: ``right`` says ``left`` or less; 2: or less, with members
+        of its own."""
+        return self._same(left, right, (home_a, home_b), mode, set(), 0)
+
+    def _key(self, label: str, homes: tuple[str, str]) -> str:
+        path, _, pointer = label.partition("#")
+        for container in ("/definitions/", "/components/schemas/"):
+            if pointer.startswith(container):
+                pointer = "/$defs/" + pointer.removeprefix(container)
+        return ("#" if path in homes else file_stem(path) + "#") + pointer
+
+    def _same(
+        self,
+        left: Any,
+        right: Any,
+        homes: tuple[str, str],
+        mode: int,
+        assumed: set[tuple[str, str]],
+        depth: int,
+    ) -> bool:
+        if left == right:
+            return True
+        if depth > 24:
+            return False
+        if isinstance(left, list) and isinstance(right, list):
+            return len(left) == len(right) and all(
+                self._same(x, y, homes, mode, assumed, depth + 1)
+                for x, y in zip(left, right, strict=True)
+            )
+        if not isinstance(left, dict) or not isinstance(right, dict):
+            return False
+        left, right = self._dynamic(left, homes[0]), self._dynamic(right, homes[1])
+        left, right = _canonical(left), _canonical(right)
+        null_l, null_r = _nullable(left), _nullable(right)
+        if null_l is not None and null_r is None:
+            left, right = null_l, _without_null(right)
+        elif null_r is not None and null_l is None:
+            left, right = _without_null(left), null_r
+        if ("allOf" in left) != ("allOf" in right):
+            # One copy composes a base and members, the other writes them out.
+            flat = self._flat(left if "allOf" in left else right)
+            if flat is not None:
+                left, right = (flat, right) if "allOf" in left else (left, flat)
+        ref_l, ref_r = left.get("$ref"), right.get("$ref")
+        if isinstance(ref_l, str) and isinstance(ref_r, str):
+            rest_l = {k: v for k, v in left.items() if k != "$ref"}
+            rest_r = {k: v for k, v in right.items() if k != "$ref"}
+            return self._same(rest_l, rest_r, homes, mode, assumed, depth + 1) and (
+                self._key(ref_l, homes) == self._key(ref_r, homes)
+                or self._targets(ref_l, ref_r, homes, mode, assumed, depth)
+            )
+        if isinstance(ref_l, str) and len(left) == 1 and ref_l in self.normals:
+            return self._same(self.normals[ref_l], right, homes, mode, assumed, depth + 1)
+        if isinstance(ref_r, str) and len(right) == 1 and ref_r in self.normals:
+            return self._same(left, self.normals[ref_r], homes, mode, assumed, depth + 1)
+        if mode:
+            return self._weaker(left, right, homes, mode, assumed, depth)
+        if set(left) != set(right):
+            return False
+        return all(
+            self._same(left[key], right[key], homes, mode, assumed, depth + 1) for key in left
+        )
+
+    def _weaker(
+        self,
+        left: dict[str, Any],
+        right: dict[str, Any],
+        homes: tuple[str, str],
+        mode: int,
+        assumed: set[tuple[str, str]],
+        depth: int,
+    ) -> bool:
+        """Does ``right`` constrain what ``left`` does, or less? It may drop any keyword, and
+        widen a schema into a union with it (``anyOf: [<left>, <a placeholder>]``)."""
+        for union in ("anyOf", "oneOf"):
+            branches = right.get(union)
+            if (
+                union not in left
+                and isinstance(branches, list)
+                and any(self._same(left, b, homes, mode, assumed, depth + 1) for b in branches)
+            ):
+                right = {k: v for k, v in right.items() if k != union}
+        for key, value in right.items():
+            if key not in left:
+                if key in ("additionalProperties", "unevaluatedProperties") and value in (True, {}):
+                    continue  # spelled open
+                if key == "properties" and mode == 2:
+                    continue
+                return False
+            mine = left[key]
+            if key == "required" and isinstance(value, list) and isinstance(mine, list):
+                if not set(map(str, value)) <= set(map(str, mine)):
+                    return False
+            elif key == "properties" and isinstance(value, dict) and isinstance(mine, dict):
+                for name, member in value.items():
+                    if name not in mine:
+                        if mode == 2:
+                            continue
+                        return False
+                    if not self._same(mine[name], member, homes, mode, assumed, depth + 1):
+                        return False
+            elif not self._same(mine, value, homes, mode, assumed, depth + 1):
+                return False
+        return True
+
+    def _targets(
+        self,
+        ref_l: str,
+        ref_r: str,
+        homes: tuple[str, str],
+        mode: int,
+        assumed: set[tuple[str, str]],
+        depth: int,
+    ) -> bool:
+        if ref_l not in self.normals or ref_r not in self.normals:
+            return False
+        if (ref_l, ref_r) in assumed:
+            return True  # a recursive definition: equal unless something else differs
+        memo = (ref_l, ref_r, *homes, mode)
+        if memo not in self._memo:
+            # The targets are compared from their own files: each one's own references are home.
+            targets = (ref_l.partition("#")[0], ref_r.partition("#")[0])
+            self._memo[memo] = self._same(
+                self.normals[ref_l],
+                self.normals[ref_r],
+                targets,
+                mode,
+                assumed | {(ref_l, ref_r)},
+                depth + 1,
+            )
+        return self._memo[memo]
+
+
+def _canonical(node: dict[str, Any]) -> dict[str, Any]:
+    """One spelling of a type union: ``type: [string, integer]`` for ``oneOf: [{type: string},
+    {type: integer}]``, and a YAML ``null`` in a type list read as the type ``"null"`` that its
+    author meant."""
+    result = node
+    declared = node.get("type")
+    if isinstance(declared, list) and None in declared:
+        result = {**node, "type": sorted(("null" if t is None else t for t in declared), key=str)}
+    if "type" not in node:
+        for union in ("oneOf", "anyOf"):
+            branches = node.get(union)
+            if (
+                isinstance(branches, list)
+                and len(branches) > 1
+                and all(
+                    isinstance(b, dict) and set(b) == {"type"} and isinstance(b["type"], str)
+                    for b in branches
+                )
+            ):
+                rest = {k: v for k, v in node.items() if k != union}
+                return {**rest, "type": sorted(b["type"] for b in branches)}
+    return result
+
+
+def _without_null(node: dict[str, Any]) -> dict[str, Any]:
+    declared = node.get("type")
+    if isinstance(declared, list) and "null" in declared:
+        rest = [t for t in declared if t != "null"]
+        return {**node, "type": rest[0] if len(rest) == 1 else rest}
+    return node
+
+
+def _nullable(node: dict[str, Any]) -> dict[str, Any] | None:
+    """The other alternative of ``oneOf: [{type: null}, X]``: OpenAPI 3.0 cannot say "null or
+    this ``$ref``", so a per-version edition writes X alone (not a difference of substance)."""
+    for union in ("oneOf", "anyOf"):
+        branches = node.get(union)
+        if isinstance(branches, list) and len(branches) == 2 and len(node) == 1:
+            nulls = [
+                b
+                for b in branches
+                if isinstance(b, dict) and set(b) == {"type"} and b["type"] in (None, "null")
+            ]
+            if len(nulls) == 1:
+                other = branches[1] if nulls[0] is branches[0] else branches[0]
+                return other if isinstance(other, dict) else None
+    return None
+
+
 def _unresolved(value: Any) -> bool:
     return isinstance(value, str) and value.startswith("unresolved:")
 
 
-def differences(a: Shape, b: Shape) -> list[str]:
-    """What differs between two object shapes, in words: required, properties, types, enums."""
+def differences(a: Shape, b: Shape, same: Callable[[Any, Any], bool] | None = None) -> list[str]:
+    """What differs between two object shapes, in words: required, properties, types, enums.
+    ``same`` says when two member schemas agree although they are spelled differently (a
+    ``$ref`` to each file's own copy, a ``$ref`` to what the other inlines: ``Equivalence``)."""
+    agree = same if same is not None else (lambda left, right: left == right)
     found: list[str] = []
     only_a = sorted(a.required - b.required)
     only_b = sorted(b.required - a.required)
@@ -247,7 +593,15 @@ def differences(a: Shape, b: Shape) -> list[str]:
     props_b = b.normal.get("properties", {}) if isinstance(b.normal, dict) else {}
     for name in sorted(a.properties & b.properties):
         left, right = props_a.get(name), props_b.get(name)
-        if left == right:
+        if agree(left, right):
+            continue
+        refs = [side.get("$ref") if isinstance(side, dict) else None for side in (left, right)]
+        if (refs[0] is None) != (refs[1] is None) and not any(map(_unresolved, refs)):
+            # One side names a definition, the other writes a schema out: comparing their
+            # keywords would report the `$ref`'s missing `type` ("array" vs null), which is not
+            # what differs; the target itself does (Equivalence looked through the `$ref`).
+            target = refs[0] or refs[1]
+            found.append(f"`{name}`: `$ref` to {target} vs an inline schema that differs from it")
             continue
         for keyword in ("type", "enum", "const", "format", "pattern", "$ref"):
             lv = left.get(keyword) if isinstance(left, dict) else None
@@ -262,7 +616,7 @@ def differences(a: Shape, b: Shape) -> list[str]:
     for keyword in ("additionalProperties", "unevaluatedProperties", "type"):
         lv = a.normal.get(keyword) if isinstance(a.normal, dict) else None
         rv = b.normal.get(keyword) if isinstance(b.normal, dict) else None
-        if lv != rv:
+        if not agree(lv, rv):
             found.append(f"`{keyword}`: {json.dumps(lv)} vs {json.dumps(rv)}")
     return found
 
@@ -281,6 +635,7 @@ class InlineCopy:
     similarity: float
     claim: str | None  # the comment or description that calls it a reference, if any
     claim_line: int | None
+    exact: bool = False  # the same shape (``Equivalence``), not a near copy
 
 
 def comment_above(document: Document, line: int, limit: int = 12) -> tuple[str, int] | None:
@@ -318,10 +673,18 @@ def _claim(shape: Shape) -> tuple[str, int] | None:
 
 
 def inline_copies(corpus: Corpus, shapes: list[Shape], threshold: float = 0.8) -> list[InlineCopy]:
-    """Inline API schemas that copy (or nearly copy) a schema-file definition."""
-    originals = [
-        s for s in shapes if s.site.document.kind is DocumentKind.SCHEMA and len(s.properties) >= 2
-    ]
+    """Inline API schemas that copy (or nearly copy) a schema-file definition.
+
+    The same shape (``Equivalence``: a ``$ref`` to one's own copy of a member is that member) is
+    a copy. Otherwise mostly the same property names must come with more evidence: a comment
+    calling it a copy, the same name, or, for an inline schema without a name of its own, most
+    shared members agreeing (every GeoJSON geometry has ``type`` and ``coordinates``, every
+    CQL2 operator ``op`` and ``args``), for a component of another name all of them. When a
+    schema file defines the copy's own name, only that definition can be its original."""
+    equivalence = Equivalence.of(shapes)
+    definitions = [s for s in shapes if s.site.document.kind is DocumentKind.SCHEMA]
+    originals = {s.label for s in definitions if len(s.properties) >= 2}
+    known = [(shape_names(s), s) for s in definitions]
     found: list[InlineCopy] = []
     for shape in shapes:
         node = shape.site.node
@@ -330,20 +693,38 @@ def inline_copies(corpus: Corpus, shapes: list[Shape], threshold: float = 0.8) -
         claim = _claim(shape)
         # A comment calling the copy a reference lowers the bar: the author meant that schema.
         bar = 0.5 if claim else threshold
+        comparable = [
+            (names, s)
+            for names, s in known
+            if corpus.versions.comparable(shape.site.document.path, s.site.document.path)
+        ]
+        named = _own_named(shape, comparable)
+        own_name = definition_name(shape.site) is not None
+        candidates = named or [s for _, s in comparable]
         best: tuple[float, bool, Shape] | None = None
-        for original in originals:
-            if not corpus.versions.comparable(
-                shape.site.document.path, original.site.document.path
-            ):
-                continue  # another version's definition: history, not a copy
+        for original in candidates:
+            if original.label not in originals:
+                continue
             if not claim and original.required and not shape.required:
                 # The same fields with none required is a partial view of the shape (a PATCH
                 # body, a subscription filter over CloudEvents attributes), not a copy of it.
                 continue
-            score = 1.0 if original.digest == shape.digest else property_similarity(shape, original)
+            exact = original.digest == shape.digest or (
+                original.properties == shape.properties and equivalence.shapes(shape, original)
+            )
+            score = 1.0 if exact else property_similarity(shape, original)
             if score < bar:
                 continue
-            candidate = (score, original.digest == shape.digest, original)
+            if not (exact or claim or named) and (
+                agreement(shape, original, equivalence) < 1.0
+                if own_name
+                else agreement(shape, original, equivalence) <= 0.5
+            ):
+                # The same member names saying different things; a definition of another name
+                # must agree on every shared member (`buildingGeoJSON` beside `featureGeoJSON`
+                # is a specialised shape).
+                continue
+            candidate = (score, exact, original)
             if best is None or candidate[:2] > best[:2]:
                 best = candidate
         if best is not None:
@@ -354,15 +735,78 @@ def inline_copies(corpus: Corpus, shapes: list[Shape], threshold: float = 0.8) -
                     best[0],
                     claim[0] if claim else None,
                     claim[1] if claim else None,
+                    best[1],
                 )
             )
     return found
 
 
+def shape_names(shape: Shape) -> set[str]:
+    """The names a shape goes by: its definition name and its ``title``."""
+    names = {definition_name(shape.site) or ""}
+    title = shape.site.node.get("title") if isinstance(shape.site.node, dict) else None
+    if isinstance(title, str):
+        names.add(title)
+    return {n for n in names if n.lower() not in STRUCTURAL}
+
+
+def _own_named(shape: Shape, definitions: list[tuple[set[str], Shape]]) -> list[Shape]:
+    """The definitions that carry this shape's own name (the best match only)."""
+    mine = shape_names(shape)
+    if not mine:
+        return []
+    scored = [
+        (max((names_match(a, b) for a in mine for b in names), default=0), d)
+        for names, d in definitions
+    ]
+    top = max((score for score, _ in scored), default=0)
+    return [d for score, d in scored if top and score == top]
+
+
+def agreement(a: Shape, b: Shape, equivalence: Equivalence) -> float:
+    """The share of the members both shapes declare that agree: the same, or of one type with
+    no value that one allows and the other does not (a ``format`` more or less is a drift of
+    one shape; `type: {const: LineString}` against `{const: MultiPoint}` is another shape)."""
+    shared = sorted(a.properties & b.properties)
+    if not shared:
+        return 0.0
+    props_a = a.normal.get("properties", {}) if isinstance(a.normal, dict) else {}
+    props_b = b.normal.get("properties", {}) if isinstance(b.normal, dict) else {}
+    same = equivalence.members(a, b)
+    agreeing = 0
+    for name in shared:
+        left, right = props_a.get(name), props_b.get(name)
+        agreeing += same(left, right) or _compatible(left, right)
+    return agreeing / len(shared)
+
+
+def _compatible(left: Any, right: Any) -> bool:
+    if (
+        not isinstance(left, dict)
+        or not isinstance(right, dict)
+        or "$ref" in left
+        or "$ref" in right
+    ):
+        return False
+    left, right = _canonical(left), _canonical(right)
+    if left.get("type") != right.get("type"):
+        return False
+
+    def allowed(node: dict[str, Any]) -> list[Any] | None:
+        if "const" in node:
+            return [node["const"]]
+        return node["enum"] if isinstance(node.get("enum"), list) else None
+
+    values_l, values_r = allowed(left), allowed(right)
+    return (
+        values_l is None
+        or values_r is None
+        or sorted(map(str, values_l)) == sorted(map(str, values_r))
+    )
+
+
 def relative_ref(from_path: str, to: Site) -> str:
     """The ``$ref`` a document at ``from_path`` writes to reach ``to``."""
-    import posixpath
-
     relative = posixpath.relpath(to.document.path, posixpath.dirname(from_path) or ".")
     return relative + (f"#{to.pointer}" if to.pointer else "")
 

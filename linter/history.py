@@ -14,8 +14,12 @@ frozen.
 - ``"newest"`` (default): a defect found in several copies of one file (the same rule, the same
   path within the version folder or the same ``$id`` but for the version, the same pointer or
   heading, the same message once the version is taken out) is reported once, at the newest copy that has it, with the frozen
-  copies as related locations. A defect only frozen copies have (a file the newest version
-  dropped) is still reported, at the newest of them;
+  copies as related locations. The defects only frozen releases have (a file or a reference
+  the newest version dropped; a release has a minor part or is a date, where a bare ``v1`` is an
+  API line served beside ``v2``) are one info per rule, at the newest of them, the others
+  as related locations: a released file does not change, so its maintainer can only know.
+  Those in the text of released pages (Markdown) are not reported: readers read the newest
+  text, while validators still load a released schema;
 - ``"report"``: every copy's findings, as the rules report them;
 - ``"ignore"``: nothing in frozen copies: the live version's findings only.
 
@@ -31,7 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from .corpus import Corpus
-from .findings import Finding, sorted_findings
+from .findings import Finding, Severity, first_fitting, sorted_findings
 from .kinds import DocumentKind
 from .runner import RunResult
 from .versions import UNRELEASED, VersionLines, newest_first, version_place
@@ -90,7 +94,9 @@ def collapse_findings(
             _without_version(finding.message, copy.version),
         )
         groups.setdefault(key, []).append(finding)
-    if all(len({f.location.path for f in group}) == 1 for group in groups.values()):
+    if all(len({f.location.path for f in group}) == 1 for group in groups.values()) and not any(
+        _frozen(copies, f.location.path) for f in findings
+    ):
         return findings
     out: list[Finding] = []
     for group in groups.values():
@@ -119,7 +125,60 @@ def collapse_findings(
             )
         )
         out += [replace(live[0], related=(*live[0].related, *related)), *live[1:]]
-    return sorted_findings(out)
+    return sorted_findings(_frozen_only(out, copies))
+
+
+# A release: a version with a minor part (`1.0.2`, `1-0-4`, `v1_0`) or a date. A bare major
+# (`v1`, `v2beta1`, twilio's `numbers_v1.yaml` beside `numbers_v2.yaml`) names an API line that
+# is served and maintained beside the newer one, not a frozen snapshot.
+_PAGES = (".md", ".mdx", ".markdown")
+_RELEASE = re.compile(r"v?\d+[._-]\d+(?:[._-]\d+)*(?:[-.+][0-9A-Za-z.-]+)?")
+
+
+def _frozen_only(findings: list[Finding], copies: dict[str, _Copy]) -> list[Finding]:
+    """``findings`` with those no live copy has (a reference the newest version dropped) folded:
+    one info per rule, at the newest frozen release, the others as related locations. A released
+    file does not change; what its maintainer can do is know, once (a repository that froze the
+    same slip into every file of a release gets one line, not one per file)."""
+    kept: list[Finding] = []
+    frozen: dict[str, list[Finding]] = {}
+    for finding in findings:
+        copy = copies.get(finding.location.path)
+        if copy is not None and copy.frozen and _RELEASE.fullmatch(copy.version):
+            if not finding.location.path.lower().endswith(_PAGES):
+                frozen.setdefault(finding.rule, []).append(finding)
+            # A slip in the text of a released page (an example's missing comma in the 3.1.0
+            # specification, fixed in 3.1.1) is history: readers read the newest text, and no
+            # tool loads the old page, unlike a released schema that validators still use.
+        else:
+            kept.append(finding)
+    for group in frozen.values():
+        rank = {
+            v: n
+            for n, v in enumerate(newest_first({copies[f.location.path].version for f in group}))
+        }
+        group.sort(key=lambda f: (rank[copies[f.location.path].version], f.sort_key()))
+        first, others = group[0], group[1:]
+        more = f"; {len(others)} more like it are related locations" if others else ""
+        kept.append(
+            replace(
+                first,
+                severity=min(first.severity, Severity.INFO),
+                message=first_fitting(
+                    f"{first.message} [only released copies have this, and they do not "
+                    f"change{more}]",
+                    f"only released copies have this{more}: {first.message}",
+                ),
+                related=(
+                    *first.related,
+                    *(
+                        replace(f.location, note=f"also only in released copies: {f.message}")
+                        for f in others
+                    ),
+                ),
+            )
+        )
+    return kept
 
 
 def _copies(lines: VersionLines, identifiers: Mapping[str, str]) -> dict[str, _Copy]:

@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .corpus import Corpus, fixtures, skipped_folders
+from .corpus import VENDORED, Corpus, fixtures, skipped_folders
 from .findings import Finding, Location
 from .kinds import DocumentKind, generated_blocks
 
@@ -59,7 +59,9 @@ def entries(corpus: Corpus) -> tuple[Entry, ...]:
         if version:
             reason += f"; version {version}"
         generated = corpus.generated.get(path)
-        if generated:
+        if generated == VENDORED:
+            reason += "; vendored (.gitattributes: linguist-vendored), not judged"
+        elif generated:
             reason += f"; generated ({generated})"
         found.append(Entry(path, document.kind.value, document.dialect, reason))
     for path in fixtures(corpus.config, corpus.tree):
@@ -113,9 +115,11 @@ def written_by_hand(corpus: Corpus, findings: Iterable[Finding]) -> list[Finding
     def about_generated(finding: Finding) -> bool:
         if finding.rule == "internal-error":
             return False
-        generated = finding.location.path in corpus.generated
+        why = corpus.generated.get(finding.location.path)
+        # A vendored file is someone else's (or another tool's) output kept here: its defects
+        # are fixed where it comes from, so not even the consumer-facing rules judge it.
         if not in_block(finding.location) and (
-            not generated or finding.rule in GENERATED_STILL_CHECKED
+            why is None or (why != VENDORED and finding.rule in GENERATED_STILL_CHECKED)
         ):
             return False
         return not any(by_hand(related) for related in finding.related)

@@ -10,8 +10,10 @@ A pure function of a page's text, read from the same markdown-it token stream as
   ``{#id}`` / ``{id="id"}`` ids, HTML ``id`` / ``<a name>`` anchors and MDX component titles;
 - ``file.md §Section`` references outside code, and the labels (bold lead-ins, ``Label:``
   lines) a section reference may name;
-- whether the page has YAML front matter (written for a site generator) and whether it pulls
-  in content at build time (its anchors are then not all in its text).
+- whether the page has YAML front matter (written for a site generator), the pages it
+  includes by name (Jekyll's ``include_relative``, spec-md's imports), whether it pulls in
+  content at build time it does not name (its anchors are then not all in the corpus), and the
+  level of its first heading (a page that starts at ``##`` is a section of a larger document).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 HEADING_ID = re.compile(
     r"\s*\{\s*(?:[^}]*?\s)?(?:#([^}\s]+)|id=\"([^\"]+)\"|id='([^']+)')(?:\s[^}]*)?\}\s*$"
 )
+IMPORT_HEADING = re.compile(r"\[[^\]\n]+\]\(([^()\n]+\.(?:md|markdown))\)")
 EMOJI_CODE = re.compile(r":[a-z0-9_+-]+:")
 LABEL_LENGTH = 100  # characters: a paragraph's first line ending with `:` and this short is a label
 # A link with its label: a `§` inside the label belongs to the link, which is checked as one.
@@ -106,9 +109,18 @@ class Page:
     # routes by (``slug``, ``id``): a page that has front matter is written for a site
     # generator (GitHub shows it as a table and routes nothing by it).
     front_matter: dict[str, str] = field(default_factory=dict)
-    # Whether the page pulls in content at build time (a Hugo shortcode, a Liquid or Jinja
-    # `include`, a pymdownx snippet): then its headings, and so its anchors, are not all here.
+    # Whether the page pulls in content at build time that is not named here (a Hugo
+    # shortcode, an MkDocs macro, a pymdownx snippet, an include whose target is computed):
+    # then its headings, and so its anchors, are not all in the corpus.
     includes: bool = False
+    # The pages it pulls in by name, as (how, target as written): Jekyll's
+    # ``{% include_relative x.md %}`` ("relative") and ``{% include x.md %}`` ("site", from the
+    # site's ``_includes/``), and a heading that is only a link to a page ("import": spec-md
+    # imports the page there; read as an import only where the repository uses spec-md).
+    included: list[tuple[str, str]] = field(default_factory=list)
+    # The level of the page's first heading (0 when it has none): a page that starts below
+    # level 1 is a section of something larger.
+    first_level: int = 0
 
 
 def read_page(document: Document) -> Page:
@@ -173,13 +185,23 @@ def page_of(
     page.sections = _section_references(lines, skipped)
     page.links.sort(key=lambda s: (s.line, s.column))
     page.front_matter = site_front_matter(text)
-    page.includes = INCLUDE.search(_without_fences(text)) is not None
+    page.first_level = headings[0].level if headings else 0
+    source = _without_fences(text)
+    for directive in NAMED_INCLUDE.finditer(source):
+        how = "relative" if directive.group(1) == "include_relative" else "site"
+        page.included.append((how, directive.group(2)))
+    page.includes = INCLUDE.search(NAMED_INCLUDE.sub("", source)) is not None
     return page
 
 
 # Build-time inclusion: Hugo shortcodes (`{{% http-api %}}`, `{{< include >}}`), Liquid and
-# Jinja includes (`{% include x.md %}`), pymdownx snippets (`--8<-- "x.md"`).
-INCLUDE = re.compile(r"\{\{[%<]|\{%-?\s*include|^\s*--8<--", re.MULTILINE)
+# Jinja includes (`{% include x.md %}`), MkDocs macros and Jinja calls
+# (`{{ MACROS___make_glossary() }}`), pymdownx snippets (`--8<-- "x.md"`).
+INCLUDE = re.compile(
+    r"\{\{[%<]|\{%-?\s*include|\{\{-?\s*[A-Za-z_][\w.]*\s*\(|^\s*--8<--", re.MULTILINE
+)
+# A Jekyll include of a file named as written (not computed: no `{{ }}` in it).
+NAMED_INCLUDE = re.compile(r"\{%-?\s*(include_relative|include)\s+([^\s{}%]+)[^%{}]*?-?%\}")
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1", re.MULTILINE | re.DOTALL)
 
 
@@ -252,6 +274,11 @@ _WORD_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "N
 
 def _heading(page: Page, slugs: _Slugs, inline: Any) -> None:
     raw = "".join(c.content for c in (inline.children or ()) if c.type in ("text", "code_inline"))
+    # spec-md's import: the heading is only a link to a page, whose name may hold spaces
+    # (`# [Overview](Section 1 -- Overview.md)`: no CommonMark link, so read from the text).
+    imported = IMPORT_HEADING.fullmatch(str(inline.content).strip())
+    if imported and not re.match(r"[A-Za-z][\w+.-]*:|/", imported.group(1)):
+        page.included.append(("import", unquote(imported.group(1))))
     explicit = HEADING_ID.search(raw)
     if explicit:
         page.anchors.add(next(g for g in explicit.groups() if g))

@@ -16,6 +16,7 @@ the guarantee against inputs nobody foresaw (a pathological pattern, a rule bug 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import time
 import traceback
@@ -428,6 +429,21 @@ def _forked(
     return results
 
 
+# Where each rule's wall time of this run goes, as JSON ({rule: seconds}), when the user asks
+# (the ecosystem check reads it): an environment variable, not a report field, because reports
+# are byte-identical run to run and times are not. In forked workers the time of a rule includes
+# waiting for its worker's share of the indexes it reads.
+RULE_TIMES_ENV = "SPECLINT_RULE_TIMES"
+
+
+def _report_durations(durations: Mapping[str, float]) -> None:
+    target = os.environ.get(RULE_TIMES_ENV)
+    if target:
+        with contextlib.suppress(OSError), open(target, "w", encoding="utf-8") as out:
+            json.dump(dict(sorted(durations.items())), out, indent=1)
+            out.write("\n")
+
+
 def run_rules(
     corpus: Corpus,
     rules: Mapping[str, RuleInfo] | None = None,
@@ -491,17 +507,21 @@ def run_rules(
     # Forked even for one rule when there is a time box: the guarantee holds for `--rule X` too.
     if not debug and (jobs > 1 or time_box is not None) and to_run:
         _read_models(corpus, to_run, units)
-        durations = cache.durations() if cache is not None else None
+        durations = cache.durations() if cache is not None else {}
         by_rule = _forked(
             corpus, to_run, jobs, time_box or DEFAULT_TIME_BOX, durations, deadline, units
         )
         if cache is not None and durations is not None:
             cache.record_durations(durations)
+        if by_rule is not None:
+            _report_durations({r: d for r, d in durations.items() if r in to_run})
     if by_rule is None:
-        by_rule = {
-            rule_id: _check(corpus, rule_id, info, debug, units.get(rule_id))
-            for rule_id, info in to_run.items()
-        }
+        by_rule, durations = {}, {}
+        for rule_id, info in to_run.items():
+            started = time.monotonic()
+            by_rule[rule_id] = _check(corpus, rule_id, info, debug, units.get(rule_id))
+            durations[rule_id] = round(time.monotonic() - started, 3)
+        _report_durations(durations)
     if cache is not None:
         for rule_id, produced in by_rule.items():
             if any(f.rule == INTERNAL_ERROR for f in produced):

@@ -400,7 +400,33 @@ def _oas30_validator_class() -> Any:
     from openapi_schema_validator import OAS30Validator
 
     install_safe_patterns()
-    return validators.extend(OAS30Validator, {"pattern": _pattern})
+    keywords: dict[str, Any] = {"pattern": _pattern}
+    for keyword in ("$ref", "allOf", "anyOf", "oneOf"):
+        keywords[keyword] = _nullable_beside(OAS30Validator.VALIDATORS[keyword])
+    return validators.extend(OAS30Validator, keywords)
+
+
+def _nullable_beside(keyword: Any) -> Any:
+    """``keyword`` (``$ref`` or a combinator), but a ``null`` is accepted where ``nullable: true``
+    stands beside it with no ``type`` of its own.
+
+    3.0.3 §4.7.24 makes ``nullable`` act only with a ``type`` of the same Schema Object, and
+    §4.7.25 has the siblings of a ``$ref`` ignored, so ``{$ref: ..., nullable: true}`` is, to the
+    letter, not nullable. Generators write it everywhere (a nullable enum kept in components),
+    its intent is plain, and every 3.0 tool honours it (3.1 dropped the keyword for this
+    ambiguity): a ``null`` there is what the author meant, not a defect of the example."""
+
+    def judged(validator: Any, value: Any, instance: Any, schema: Any) -> Any:
+        if (
+            instance is None
+            and isinstance(schema, dict)
+            and schema.get("nullable") is True
+            and "type" not in schema
+        ):
+            return iter(())
+        return keyword(validator, value, instance, schema)
+
+    return judged
 
 
 _DRAFT_URIS = {

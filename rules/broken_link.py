@@ -67,8 +67,45 @@ What it does
     anchors too. A missing ``.html`` page under a folder that configures a documentation build
     (Sphinx ``conf.py``, Doxygen, TypeDoc, a site) is that build's output, not a broken link.
 
+    A specification a build assembles from several pages is judged as the one document readers
+    see (``speclint.assembly``): a folder of fragments a script concatenates (three or more
+    numbered pages, ``body-07-rules.md``, most of them starting below level 1 and without front
+    matter), a page with Jekyll's ``{% include_relative x.md %}`` / ``{% include x.md %}``,
+    and spec-md's imports (``# [Overview](Section 1 -- Overview.md)``, where a
+    ``package.json`` names spec-md). A fragment's ``#anchor`` may be in any part. A committed
+    copy of the assembled fragments (a page holding most of their headings) is part of the
+    document too: a defect in a fragment and in the copy is one finding, at the fragment, with
+    the copy's link related; so is an excerpt of it (a page elsewhere that starts below level
+    1 and whose every heading is one of the document's). Ids the build generates
+    (``#def;term`` for a glossary entry, a reference's ``#RFC3986``: upper case or punctuation
+    no GitHub slug has) are judged only against such a copy; without one they cannot be known,
+    and are not judged. A page whose
+    content a template renders at build time (an MkDocs macro ``{{ make_glossary() }}``, a
+    shortcode, an include that names no page of the corpus) has anchors not written anywhere:
+    fragments into it are not judged (links to files still are). spec-md's section anchors
+    (``#sec-Field-Rules``, ``#sec-Scalars.Custom-Scalars`` for a bold sub-heading) name the
+    heading whose words they are.
+
+    A page an API description ``$ref``\\s as text (a tag's description, ``$ref:
+    ./tags/Auth.md``) is rendered into the API reference, where its links mean what the
+    renderer makes of them (Redoc's ``#tag/Auth``, ``#operation/x``, paths of the published
+    site): its links are not judged.
+
+    Links written against a published site's layout are judged only where the site's routes
+    can be known: on a Hugo or Jekyll site's page, a route (no extension, a trailing ``/``,
+    ``.html``) whose last part names a page or folder of the repository (``../index.html``,
+    ``spec/latest/levels``) is served by the site's own rules (pretty URLs, permalinks), and
+    on a page rendered by a site built elsewhere (front matter or template code, no site
+    configuration in the repository), or on a site with a Netlify ``_redirects`` file (not
+    read), no route is judged. Hugo and Jekyll serve ``a/page.md`` at ``a/page/``: a link that
+    names a file read from there is not judged. A path through a version folder that is not
+    in the repository (``../v0.1/levels.md``, ``spec/latest/levels``) from a page written for
+    a site is a version the site adds at build: not judged either. A missing ``.md`` file is
+    still reported.
+
     Links to the same missing file or anchor are one finding, at the first link, with the other
-    links as related locations.
+    links as related locations. The first line of a finding stays under about 200 characters
+    (a long link is cut in its middle); the whole message is then a related location.
 
     The severity is ``warning``: a dead link misleads a reader, but it does not change the
     contract an implementation is held to (errors are for contract defects). A case-only
@@ -143,8 +180,10 @@ from fnmatch import fnmatchcase
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from speclint import assembly
+from speclint.assembly import Assembly
 from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Location, Severity
+from speclint.findings import Finding, Location, Severity, first_fitting
 from speclint.kinds import DocumentKind
 from speclint.links import (
     NUMBERED,
@@ -225,6 +264,7 @@ class Problem:
     related: tuple[Location, ...] = ()
     pointer: str = ""  # the anchor of the heading the link is under (set by ``check_unit``)
     severity: Severity = SEVERITY
+    rank: int = 0  # 1 on a committed copy of an assembled document: its parts' sites go first
 
 
 @dataclass(frozen=True)
@@ -265,7 +305,11 @@ def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -
     path = document.path
     page = tree.pages.get(path)
     problems: list[Problem] = []
-    for site in page.links if page is not None else ():
+    # A page an API description `$ref`s as its text (a tag's description) is rendered into the
+    # API reference (Redoc's `#tag/x`, `#operation/x`, paths of the published site): its links
+    # are written for that rendering, which is not knowable here.
+    rendered_in_api = path in tree.api_texts
+    for site in page.links if page is not None and not rendered_in_api else ():
         problem = _link_problem(corpus, tree, settings, path, site)
         if problem is not None:
             problems.append(problem)
@@ -310,7 +354,15 @@ def unit_inputs(corpus: Corpus, document: Document) -> list[str]:
         by_stem = corpus.memo[f"{ID}:stems"] = defaultdict(list)
         for other in sorted(tree.pages):
             by_stem[_stem(other)].append(other)
-    return [other for stem in sorted(stems) for other in by_stem.get(stem, ())]
+    read = [document.path, *(other for stem in sorted(stems) for other in by_stem.get(stem, ()))]
+    # A part of an assembled document is judged against the whole document's anchors.
+    parts = {
+        part
+        for other in read
+        for found in tree.documents_of(other)
+        for part in (*found.members, *found.copies)
+    }
+    return sorted({*read[1:], *parts} - {document.path})
 
 
 def _routed_pages(tree: Tree) -> list[str]:
@@ -322,17 +374,21 @@ def _routed_pages(tree: Tree) -> list[str]:
     ]
 
 
-def shared(corpus: Corpus) -> tuple[list[str], list[tuple[str, str]]]:
+def shared(corpus: Corpus) -> tuple[list[str], list[tuple[str, str]], list[Any]]:
     r"""What every page's check reads of the JSON/YAML documents: the schemas' ``$id``\s, and
     the documentation sites' configuration files (their redirects, Mintlify's ``openapi``,
-    MkDocs's ``docs_dir``, Docusaurus's category slugs)."""
+    MkDocs's ``docs_dir``, Docusaurus's category slugs); and which pages make one assembled
+    document (what a page's check reads of the others' structure)."""
     configs = [
         (document.path, document.digest)
         for document in corpus.documents.values()
         if posixpath.basename(document.path) in SITE_CONFIGS
         or posixpath.basename(document.path).startswith("_category_.")
     ]
-    return sorted(_tree(corpus).ids), configs
+    # Which pages make one document (read from every page, and from `package.json`: spec-md).
+    tree = _tree(corpus)
+    documents = [(a.key, a.kind, a.members, a.copies, a.known) for a in tree.assemblies]
+    return sorted(tree.ids), configs, [*documents, ("api-texts", *sorted(tree.api_texts))]
 
 
 def _stem(written: str) -> str:
@@ -397,6 +453,49 @@ class Tree:
         self._twins: dict[str, set[str]] | None = None
         self._ids: set[str] | None = None
         self._id_folders: dict[str, list[str]] | None = None
+        self._assemblies: list[Assembly] | None = None
+        self._stems: set[str] | None = None
+        self._api_texts: set[str] | None = None
+        self._members: dict[str, list[Assembly]] = defaultdict(list)
+        self._copies: dict[str, Assembly] = {}
+        self._assembly_anchors: dict[str, set[str]] = {}
+
+    @property
+    def assemblies(self) -> list[Assembly]:
+        """The documents a build assembles from several pages (``speclint.assembly``)."""
+        if self._assemblies is None:
+            manifests = [
+                d.data
+                for d in self.corpus.documents.values()
+                if posixpath.basename(d.path) == "package.json"
+            ]
+            self._assemblies = assembly.assemblies(
+                self.pages,
+                lambda path: self.site_of(path) is not None,
+                assembly.uses_spec_md(manifests),
+            )
+            for found in self._assemblies:
+                for member in found.members:
+                    self._members[member].append(found)
+                for copy in found.copies:
+                    self._copies.setdefault(copy, found)
+        return self._assemblies
+
+    def documents_of(self, path: str) -> list[Assembly]:
+        """The assembled documents ``path`` is a part of."""
+        _ = self.assemblies
+        return self._members.get(path, [])
+
+    def copy_of(self, path: str) -> Assembly | None:
+        """The assembled document ``path`` is a committed copy of."""
+        _ = self.assemblies
+        return self._copies.get(path)
+
+    def document_anchors(self, found: Assembly) -> set[str]:
+        key = f"{found.kind}:{found.key}"
+        if key not in self._assembly_anchors:
+            self._assembly_anchors[key] = assembly.anchors(found, self.pages)
+        return self._assembly_anchors[key]
 
     def exists(self, path: str) -> bool:
         return path in self.files or path in self.folders
@@ -495,6 +594,16 @@ class Tree:
                     return True
         return False
 
+    def names_page(self, stem: str) -> bool:
+        """Whether some file or folder of the repository is named ``stem`` (with any
+        extension): a page a site may serve under that name."""
+        if not stem:
+            return True  # `../`, `./`: a folder's index
+        if self._stems is None:
+            self._stems = {posixpath.splitext(posixpath.basename(p))[0] for p in self.files}
+            self._stems |= {posixpath.basename(f) for f in self.folders}
+        return stem in self._stems
+
     def markdown_named(self, name: str) -> list[str]:
         """The Markdown pages with this file name (for a bare ``interrupt.md``)."""
         if self._names is None:
@@ -502,6 +611,18 @@ class Tree:
             for path in sorted(self.pages):
                 self._names[path.rsplit("/", 1)[-1]].append(path)
         return self._names.get(name, [])
+
+    @property
+    def api_texts(self) -> set[str]:
+        """The Markdown pages a JSON/YAML document ``$ref``\\s as text (an API description's
+        tag or info description, rendered into the API reference)."""
+        if self._api_texts is None:
+            self._api_texts = {
+                r.target_path
+                for r in self.corpus.references.references
+                if r.outcome == "text" and r.target_path in self.pages
+            }
+        return self._api_texts
 
     @property
     def ids(self) -> set[str]:
@@ -733,6 +854,8 @@ def _link_problem(
             return None  # the site redirects that route (`redirects` in docs.json)
     if found is None and _built_page(tree, resolved):
         return None  # the HTML a documentation build writes (Sphinx `_build`, `api/index.html`)
+    if found is None and _unknown_route(tree, path, site_folder, written_path, resolved):
+        return None
     if found is None:
         return _missing_file(tree, path, site, resolved)
     if settings.anchors and fragment and found in tree.pages:
@@ -806,6 +929,62 @@ def _built_page(tree: Tree, resolved: str) -> bool:
         if not folder:
             return False
         folder = posixpath.dirname(folder)
+
+
+# Sites whose relative routes are set by the site's own rules (Hugo's pretty URLs and
+# `_index.md` sections, Jekyll's permalinks and collections), not by the files' places.
+ROUTED_BY_SITE = ("hugo", "jekyll")
+# A host's redirect rules beside a site (Netlify's `_redirects`): any route may be redirected.
+REDIRECT_FILES = ("_redirects", "static/_redirects", "public/_redirects")
+# A folder of one released version, as a site that adds older versions at build names it.
+VERSION_FOLDER = re.compile(r"^(?:v?\d+(?:[._-]\d+)*|latest|current|draft|next|stable)$", re.I)
+
+
+def _unknown_route(
+    tree: Tree, path: str, site_folder: str | None, written: str, resolved: str
+) -> bool:
+    """Whether a link that names no file is written against a published site's layout that is
+    not knowable here, and so not judged:
+
+    - a route (no extension, a trailing ``/``, ``.html``) on the page of a Hugo or Jekyll site
+      whose last part names some page or folder of the repository (``../index.html``,
+      ``spec/latest/levels``: the site serves it somewhere), or on a page rendered by a site
+      built elsewhere (front matter or template code, no site configuration here), or on a
+      site whose host redirects routes by a file (Netlify's ``_redirects``, not read);
+    - on a Hugo or Jekyll site's page, a path that names a file when read from the page's
+      pretty URL (``a/page.md`` is served at ``a/page/``);
+    - a path through a version folder that is not in the repository (``../v0.1/levels.md``,
+      ``spec/latest/levels``) from a page written for a site (front matter, template code, or
+      a site's page): the site adds the other versions at build."""
+    page = tree.pages.get(path)
+    rendered = page is not None and (bool(page.front_matter) or page.includes)
+    if site_folder is None and not rendered:
+        return False
+    name = posixpath.basename(written.rstrip("/"))
+    stem, extension = posixpath.splitext(name)
+    config = tree.site_config(site_folder) if site_folder is not None else None
+    routed = config is not None and config[1] in ROUTED_BY_SITE
+    if written.endswith("/") or not extension or extension in (".html", ".htm"):
+        if site_folder is None:
+            return True  # content of a site built elsewhere: its routes are not here
+        if routed and tree.names_page(stem):
+            return True
+        if any(posixpath.join(site_folder, name) in tree.files for name in REDIRECT_FILES):
+            return True  # the host redirects routes by a file speclint does not read
+    own = posixpath.splitext(path)[0]
+    if routed and posixpath.basename(own).lower() not in ("index", "_index", "readme"):
+        # Hugo and Jekyll serve `a/page.md` at `a/page/` (pretty URLs): a relative link is
+        # read from there, one folder deeper than the file (`../img/x.png` for `a/img/x.png`).
+        served = posixpath.normpath(posixpath.join(own, written))
+        if not served.startswith("../") and tree.page_for(served) is not None:
+            return True
+    # The folders of the path that the repository lacks: one named as a version is added at build.
+    folder = posixpath.dirname(resolved)
+    while folder and not tree.exists(folder):
+        if VERSION_FOLDER.match(posixpath.basename(folder)):
+            return True
+        folder = posixpath.dirname(folder)
+    return False
 
 
 def _route(page: str, folder: str, written: str) -> str:
@@ -883,25 +1062,45 @@ def _anchor_problem(
         return None
     # A text fragment (`#:~:text=...`, `#intro:~:text=...`) is the browser's, not an anchor.
     name = fragment.removeprefix("user-content-").split(":~:", 1)[0]
-    if page.includes:
+    if not name or name == "top" or LINE_ANCHOR.match(name):
+        return None
+    anchors, headings, group, rank = page.anchors, [*page.headings, *page.labels], target, 0
+    documents = tree.documents_of(target)
+    if documents:
+        # A part of a document a build assembles: its anchors are the whole document's.
+        if not all(d.known for d in documents):
+            return None  # a part its build pulls in from outside the corpus (a macro...)
+        anchors = set().union(*(tree.document_anchors(d) for d in documents))
+        headings = [t for d in documents for ts in assembly.texts(d, tree.pages) for t in ts]
+        group = documents[0].key
+        fragments = [d for d in documents if d.kind == "fragments"]
+        if name not in anchors and fragments and not fragments[0].copies and GENERATED.search(name):
+            # Ids its build makes (`#def;term`, a reference's `#RFC3986`) that no copy of
+            # the assembled document shows: not known here, so not judged.
+            return None
+    elif page.includes:
         return None  # its build pulls in headings (a shortcode, an include) not seen here
-    if not name or name in page.anchors or name == "top" or LINE_ANCHOR.match(name):
+    elif (copied := tree.copy_of(target)) is not None:
+        group, rank = copied.key, 1  # the same defect in the parts is reported there, once
+    if name in anchors or _spec_md_section(name, headings):
         return None
     # A documentation site makes its own anchors (Mintlify keeps `_meta`'s underscore out,
     # `tasks/get` in): only letters and digits are compared there.
     on_site = target.endswith(".mdx") or tree.site_of(target) is not None
-    if on_site and _bare(name) in {_bare(a) for a in [*page.anchors, *page.headings]}:
+    if on_site and _bare(name) in {_bare(a) for a in [*anchors, *page.headings]}:
         return None
     here = target == path
     where = "this page" if here else f"`{target}`"
+    if documents:
+        where = f"the document assembled from `{group}`"
     related = () if here else (Location(target, 1, 1, note=f"has no anchor `#{name}`"),)
-    folded = {a.casefold(): a for a in sorted(page.anchors, reverse=True)}
+    folded = {a.casefold(): a for a in sorted(anchors, reverse=True)}
     if name.casefold() in folded:
         if settings.ignore_case:
             return None
         right = folded[name.casefold()]
         return Problem(
-            ("anchor-case", target, name),
+            ("anchor-case", group, name),
             path,
             site,
             f"`{site.target}`: the anchor of {where} is `#{right}`. GitHub's own pages forgive "
@@ -910,16 +1109,52 @@ def _anchor_problem(
             related,
             # The link works where the page is read (GitHub), so not a broken link.
             severity=Severity.INFO,
+            rank=rank,
         )
-    guess = _closest(name, page.anchors, cutoff=0.6)
+    guess = _word_of(name, headings, anchors) or _closest(name, anchors, cutoff=0.6)
     hint = f" (did you mean `#{guess}`?)" if guess else ""
     return Problem(
-        ("anchor", target, name),
+        ("anchor", group, name),
         path,
         site,
         f"`{site.target}`: {where} has no heading or anchor `#{name}`{hint}. Fix the fragment, "
         "or restore the heading it named",
         related,
+        rank=rank,
+    )
+
+
+def _word_of(name: str, headings: Iterable[str], anchors: set[str]) -> str | None:
+    """The anchor of the shortest heading that holds ``name`` as whole words, notes in
+    parentheses set aside (``#cdevent-context`` for ``#context``, not "id (context)";
+    ``#id-context`` for ``#id``): a better guess than the closest spelling (``#content``)."""
+    if len(name) < 2:
+        return None
+    pattern = re.compile(rf"(?:^|-){re.escape(name.casefold())}(?:-|$)")
+    held = [
+        anchor
+        for heading in headings
+        if (anchor := github_slug(heading.strip())) in anchors
+        and anchor != name
+        and pattern.search(github_slug(_without_notes(heading).strip()))
+    ]
+    return min(held, key=lambda a: (len(a), a)) if held else None
+
+
+# An id no GitHub slug has (upper case, `;`, `.`, `:`): one a build makes or a page writes.
+GENERATED = re.compile(r"[^a-z0-9_-]")
+
+
+def _spec_md_section(name: str, titles: list[str]) -> bool:
+    """Whether ``name`` is spec-md's anchor of one of ``titles``: ``sec-`` and the title's words
+    joined by ``-`` (numbering and punctuation dropped: ``#sec-Appendix-Conformance`` for
+    "A. Appendix: Conformance", ``#sec--oneOf`` for "@oneOf"), and for a subsection headed by
+    a bold line, its section's anchor, ``.`` and its own (``#sec-Scalars.Custom-Scalars``)."""
+    if not name.startswith("sec-") or len(name) <= 4:
+        return False
+    wanted = _bare(name[4:].rsplit(".", 1)[-1])
+    return bool(wanted) and any(
+        wanted in (_bare(title), _bare(_unnumbered(title))) for title in titles
     )
 
 
@@ -934,15 +1169,14 @@ def _id_problem(tree: Tree, path: str, site: LinkSite) -> Problem | None:
     if not siblings or url in tree.ids:
         return None
     guess = _closest(url, siblings, cutoff=0.6)
-    hint = f" (did you mean `{guess}`?)" if guess else ""
     folder = url.rsplit("/", 1)[0] + "/"
+    hint = f" (did you mean `{guess.removeprefix(folder)}`?)" if guess else ""
     return Problem(
         ("id", url),
         path,
         site,
-        f"`{site.target}` is in the folder of the corpus's schema `$id`s (`{folder}`, "
-        f"{len(siblings)} schemas), but no corpus schema has this `$id`{hint}. Fix the URL, or "
-        "add the schema",
+        f"`{site.target}`: no corpus schema has this `$id`, though `{folder}` holds "
+        f"{len(siblings)} of theirs{hint}. Fix the URL, or add the schema",
     )
 
 
@@ -1059,15 +1293,16 @@ def _findings(corpus: Corpus, problems: list[Problem]) -> Iterator[Finding]:
     for problem in problems:
         groups[problem.group].append(problem)
     for group, members in sorted(groups.items()):
-        members.sort(key=lambda p: (p.path, p.site.line, p.site.column))
+        members.sort(key=lambda p: (p.rank, p.path, p.site.line, p.site.column))
         first, *others = members
         count = len(members)
-        message = first.message
-        if count > 1:
-            message += f" ({count} links, all listed as related locations)"
+        message = _fitting(first.message, count)
         related = tuple(
             _location(p, note=f"also links `{_written(p.site)}`") for p in others[:RELATED_LIMIT]
         )
+        if not message.startswith(first.message):
+            # The whole message, where the first line had to be shortened (item 5 of issue 26).
+            related = (_location(first, note=first.message), *related)
         yield Finding(
             ID,
             first.severity,
@@ -1076,6 +1311,29 @@ def _findings(corpus: Corpus, problems: list[Problem]) -> Iterator[Finding]:
             related=related + first.related,
             key=":".join(group),
         )
+
+
+LONG_CODE = 60  # characters of a code span kept whole in a shortened first line
+CODE = re.compile(r"`([^`\n]+)`")
+
+
+def _fitting(message: str, count: int) -> str:
+    """The message, with the number of links when there are several, in a first line of at
+    most ~200 characters: whole when it fits, else with the count shortened, without the
+    "did you mean" hint, then with long names cut in their middle (the whole message then
+    goes to a related location)."""
+    suffix = f" ({count} links, all listed as related locations)" if count > 1 else ""
+    short = f" ({count} links)" if count > 1 else ""
+    plain = re.sub(r" \(did you mean [^()]*\)", "", message)
+    cut = CODE.sub(
+        lambda m: (
+            m.group(0)
+            if len(m.group(1)) <= LONG_CODE
+            else f"`{m.group(1)[:40]}\u2026{m.group(1)[-15:]}`"
+        ),
+        plain,
+    )
+    return first_fitting(message + suffix, message + short, plain + short, cut + short)
 
 
 def _written(site: LinkSite | SectionSite) -> str:

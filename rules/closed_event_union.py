@@ -58,7 +58,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.corpus import Corpus
-from speclint.findings import Finding, Severity
+from speclint.findings import Finding, Severity, headed
 from speclint.policies import Statement, binds, page_statements, policy_statements
 from speclint.shapes import Site, closed_values, follow, is_object_shape, named_shapes, use_sites
 from speclint.structured import join_pointer
@@ -144,10 +144,17 @@ def _finding(
     return Finding(
         ID,
         SEVERITY,
-        f"`{name}` of server-emitted {where} is a closed {kind} of {len(values)} values, but "
-        f"{said}: a client that validates rejects every new or vendor value instead of ignoring "
-        f"it. Keep the list as the catalog and admit the rest: `anyOf: [{{enum: [...]}}, "
-        f'{{type: string, pattern: "{vendor}"}}]`, on an open object',
+        headed(
+            f"`{name}` of server-emitted {where} is a closed {kind} of {len(values)} values, but "
+            f"{said}",
+            ": a client that validates rejects every new or vendor value instead of ignoring "
+            f"it. Keep the list as the catalog and admit the rest: `anyOf: [{{enum: [...]}}, "
+            f'{{type: string, pattern: "{vendor}"}}]`, on an open object',
+            f"`{name}` of server-emitted {where} is a closed {kind} of {len(values)} values, but "
+            "the documentation says to ignore unknown values",
+            f"`{name}` of a server-emitted shape is a closed {kind} of {len(values)} values, but "
+            "the documentation says to ignore unknown values",
+        ),
         holder.at(keyword),
         related=(
             shape.location(note=f"the server-emitted shape whose `{name}` it is"),

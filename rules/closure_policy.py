@@ -64,7 +64,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from speclint.corpus import Corpus
-from speclint.findings import Finding, Location, Severity
+from speclint.findings import Finding, Location, Severity, headed
 from speclint.roles import Role
 from speclint.shapes import (
     PolicyClause,
@@ -141,11 +141,20 @@ def _client_findings(corpus: Corpus, clause: PolicyClause | None) -> Iterator[Fi
             if (u.site.document.path, u.site.pointer)
             != (problem.site.document.path, problem.site.pointer)
         ]
+        policy = "policy: client-submitted shapes are closed at the outermost composition"
+        first = uses[0].label + (f" and {len(uses) - 1} more" if len(uses) > 1 else "")
+        brief = problem.what.split(":", 1)[0]  # "is open", "closes `allOf` branches ..."
         yield Finding(
             ID,
             SEVERITY,
-            f"client-submitted shape ({named}) {problem.what}; policy: client-submitted shapes "
-            f"are closed at the outermost composition{_cite(clause)}. {problem.fix}",
+            headed(
+                f"client-submitted shape ({named}) {problem.what}",
+                f"; {policy}{_cite(clause)}. {problem.fix}",
+                f"client-submitted shape ({first}) {problem.what}",
+                f"client-submitted shape {problem.what}",
+                f"client-submitted shape ({first}) {brief}",
+                f"client-submitted shape {brief}",
+            ),
             problem.site.location(),
             related=(*problem.related, *elsewhere, *_related(clause)),
             key=f"client:{pointer}",
@@ -277,13 +286,16 @@ def _server_findings(corpus: Corpus, clause: PolicyClause | None) -> Iterator[Fi
             if both
             else f"Remove `{keyword}: false` (document the known fields; clients ignore the rest)"
         )
+        also = " (also client-submitted)" if both else ""
         yield Finding(
             ID,
             SEVERITY,
-            f"server-emitted shape {shape}{' (also client-submitted)' if both else ''} is closed at "
-            f"its root by `{keyword}: false`, so a client that validates rejects any optional "
-            f"field a host adds in a minor release{origins}; policy: server-emitted shapes stay "
-            f"open{_cite(clause)}. {fix}",
+            headed(
+                f"server-emitted shape {shape}{also} is closed at its root by `{keyword}: false`",
+                ", so a client that validates rejects any optional field a host adds in a minor "
+                f"release{origins}; policy: server-emitted shapes stay open{_cite(clause)}. {fix}",
+                f"server-emitted shape{also} is closed at its root by `{keyword}: false`",
+            ),
             site.at(keyword),
             related=(site.location(note="the shape"), *_related(clause)),
             key=f"server:{pointer}",

@@ -14,8 +14,20 @@ What it does
     ``bindings/sqs/`` two specifications); generated bundles (``speclint.lineage``) are left to
     their sources; two schemas that a schema catalog lists (``speclint.schema_catalogs``: each
     describes its own file format, as in SchemaStore) are compared only when one references the
-    other; byte-identical copies, and copies that differ only by pointing at their own file's
-    definitions (``#/definitions/x`` and ``#/$defs/x`` alike), are not drift.
+    other. Only definitions have names: a request body or payload sits under a key of the
+    document format (``schema``, ``payload``) and its ``title`` names it for one API's code
+    generators, so inline schemas are grouped only as copies of a definition.
+
+    Not drift (``speclint.fingerprints.Equivalence``): copies that differ only by pointing at
+    their own file's definitions (``#/definitions/x``, ``#/$defs/x`` and
+    ``#/components/schemas/x`` alike) or at same-named files in twin folders (a YAML source and
+    its JSON build), by a ``$ref`` where the other copy inlines what it points at, by an
+    ``allOf`` of a base and members that the other writes out, ``enum: [x]`` for ``const: x``,
+    or OpenAPI 3.0's spellings of null. Variant files of one schema, whose definitions mostly
+    share names, differ by design where one loosens the other (a strict and a lax edition: fewer
+    ``required``, an open shape; a Thing Model that admits placeholders and adds members), and
+    when most of what they share disagrees; a changed member both declare is still drift, and
+    sibling files that each gained members are still compared.
 
     When the members disagree, one finding names the copies and up to three differences (which
     fields each one requires, properties a copy declares that the definition does not, differing
@@ -59,8 +71,11 @@ from typing import Any
 from speclint.corpus import Corpus
 from speclint.findings import Finding, Location, Severity, first_fitting
 from speclint.fingerprints import (
+    STRUCTURAL,
+    Equivalence,
     Shape,
     all_shapes,
+    definition_name,
     differences,
     inline_copies,
     page_payload_lists,
@@ -78,7 +93,18 @@ SEVERITY = Severity.WARNING
 # Reads the schemas, and of the prose only its minimum-payload lists (speclint.units).
 READS = "extract"
 extract = page_payload_lists
+# Variant files with this many disagreeing definitions, a third of those they share or more,
+# are editions that differ by design.
+PERVASIVE = 5
 SHOWN = 3  # differences in the message; the rest are on the related locations
+# What a variant file may differ in by design (``differences``' words for it).
+_RELAXATIONS = (
+    "properties only in",
+    "`additionalProperties`: false vs null",
+    "`additionalProperties`: null vs false",
+    "`unevaluatedProperties`: false vs null",
+    "`unevaluatedProperties`: null vs false",
+)
 
 
 @dataclass(frozen=True)
@@ -87,18 +113,26 @@ class _Member:
     location: Location
     required: frozenset[str]
     shape: Shape | None  # None for a field list in prose or a comment
+    relaxed: bool = False  # a definition of a variant file: only a changed shared member counts
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     shapes = all_shapes(corpus)
+    equivalence = Equivalence.of(shapes)
     groups: dict[tuple[str, str], tuple[Shape, list[_Member]]] = {}
 
     def group(original: Shape) -> list[_Member]:
         key = (original.site.document.path, original.site.pointer)
         return groups.setdefault(key, (original, []))[1]
 
+    # An inline copy's label -> the definition it copies: a same-named definition of either
+    # joins that group, so one disagreement is one finding.
+    copied_from: dict[str, Shape] = {}
     for found in inline_copies(corpus, shapes, float(options.get("similarity", 0.8))):
         copy = found.copy
+        copied_from[copy.label] = found.original
+        if found.exact:
+            continue  # the same shape: a copy (inline-copy), not yet a disagreeing one
         group(found.original).append(
             _Member(
                 f"the inline copy in {copy.site.document.path}",
@@ -129,37 +163,62 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             first, second
         )
 
-    for first, second in same_name_pairs(shapes, one_specification):
+    for first, second, variant in same_name_pairs(shapes, one_specification, equivalence):
         same = "name" if _name(first) == _name(second) else "title"
+        joined = copied_from.get(second.label) or copied_from.get(first.label)
+        if joined is not None:
+            other = first if second.label in copied_from else second
+            if other.label != joined.label and not equivalence.shapes(joined, other):
+                group(joined).append(
+                    _Member(
+                        f"`{other.label}` (same {same})",
+                        other.site.location(note=f"a definition with the same {same}"),
+                        other.required,
+                        other,
+                        variant,
+                    )
+                )
+            continue
         group(first).append(
             _Member(
                 f"`{second.label}` (same {same})",
                 second.site.location(note=f"a definition with the same {same}"),
                 second.required,
                 second,
+                variant,
             )
         )
     for _, (original, members) in sorted(groups.items()):
-        finding = _drift(original, members)
+        finding = _drift(original, members, equivalence)
         if finding is not None:
             yield finding
 
 
 def same_name_pairs(
-    shapes: list[Shape], comparable: Callable[[str, str], bool] = lambda a, b: True
-) -> list[tuple[Shape, Shape]]:
+    shapes: list[Shape],
+    comparable: Callable[[str, str], bool] = lambda a, b: True,
+    equivalence: Equivalence | None = None,
+) -> list[tuple[Shape, Shape, bool]]:
     """Object shapes in different files with the same ``$defs``/component name or ``title``, most
-    of the same properties, and different fingerprints: one shape defined twice, now different.
-    Files of different versions (``comparable`` says no) are history, not copies."""
+    of the same properties, that say different things: one shape defined twice, now different.
+    The flag says the two files are variants (``loosened_variants``): only a changed member
+    both declare is drift.
+
+    Only definitions have names: an inline schema (a request body, a message payload) sits under
+    a key of the document format (``schema``, ``payload``), and its ``title`` names it for code
+    generators of that one API, not as a shape other documents share. Files of different
+    versions (``comparable`` says no) are history, not copies; two copies that ``Equivalence``
+    finds the same are not drift."""
+    same = equivalence or Equivalence.of(shapes)
     by_name: dict[str, list[Shape]] = {}
     for shape in shapes:
-        if len(shape.properties) < 2:
+        if len(shape.properties) < 2 or definition_name(shape.site) is None:
             continue
         node = shape.site.node
-        names = {shape.site.pointer.rsplit("/", 1)[-1].lower()} if shape.site.pointer else set()
+        names = {_name(shape)} if shape.site.pointer else set()
         if isinstance(node.get("title"), str):
             names.add(node["title"].lower())
-        for name in names - {"", "payload", "schema"}:
+        for name in names - STRUCTURAL:
             by_name.setdefault(name, []).append(shape)
     pairs: dict[tuple[str, str], tuple[Shape, Shape]] = {}
     for group in by_name.values():
@@ -170,57 +229,118 @@ def same_name_pairs(
                     first.site.document.path != second.site.document.path
                     and comparable(first.site.document.path, second.site.document.path)
                     and first.digest != second.digest
-                    and _own_refs_local(first) != _own_refs_local(second)
                     and property_similarity(first, second) >= 0.5
+                    and not same.shapes(first, second)
                 ):
                     pairs.setdefault((first.label, second.label), (first, second))
-    return [pairs[key] for key in sorted(pairs)]
+    found = [pairs[key] for key in sorted(pairs)]
+    loosened = loosened_variants(found, same)
+    result: list[tuple[Shape, Shape, bool]] = []
+    for first, second in found:
+        looser = loosened.get(_pair(first, second))
+        if looser is None:
+            result.append((first, second, False))
+            continue
+        if not looser:
+            continue  # editions that differ throughout
+        stricter, loose = (second, first) if first.site.document.path == looser else (first, second)
+        if not same.relaxes(stricter, loose, additions=True):
+            result.append((first, second, True))
+    return result
+
+
+def loosened_variants(
+    pairs: list[tuple[Shape, Shape]], same: Equivalence
+) -> dict[tuple[str, str], str]:
+    """Pairs of files that are editions of one schema, one the other loosened, with the looser
+    file: most of their definitions share names (a strict and a lax edition, a Thing Model and
+    the Thing Description schema it relaxes), and where one of their definitions only loosens
+    the other's, it is always the same file that loosens (fewer ``required``, an open shape, a
+    dropped type, members of its own). Two files that each only add members (sibling schemas
+    kept in sync by hand, one of which gained an option) are not a loosened edition. Variant
+    files that disagree on most of what they share (``PERVASIVE``) are editions that differ by
+    design: the looser file is then "" (nothing between them is reported)."""
+    names: dict[str, set[str]] = {}
+    by_files: dict[tuple[str, str], list[tuple[Shape, Shape]]] = {}
+    for first, second in pairs:
+        by_files.setdefault(_pair(first, second), []).append((first, second))
+    result: dict[tuple[str, str], str] = {}
+    for files, members in sorted(by_files.items()):
+        for path in files:
+            if path not in names:
+                document = members[0][0].site.document
+                if document.path != path:
+                    document = members[0][1].site.document
+                names[path] = _definition_names(document.data)
+        shared = names[files[0]] & names[files[1]]
+        if len(shared) < 3 or len(shared) < 0.6 * len(names[files[0]] | names[files[1]]):
+            continue
+        if len(members) >= PERVASIVE and 3 * len(members) >= len(shared):
+            # Most of what they share disagrees: two editions that differ by design (a model
+            # schema that admits placeholders everywhere), not one copy that drifted.
+            result[files] = ""
+            continue
+        looser: set[str] = set()
+        for first, second in members:
+            one_way = same.relaxes(first, second, additions=True)
+            other_way = same.relaxes(second, first, additions=True)
+            if one_way != other_way:  # both ways: members added on each side, not a loosening
+                looser.add(second.site.document.path if one_way else first.site.document.path)
+        if len(looser) == 1:
+            result[files] = looser.pop()
+    return result
+
+
+def _definition_names(data: Any) -> set[str]:
+    names: set[str] = set()
+    if isinstance(data, dict):
+        for key in ("$defs", "definitions"):
+            if isinstance(data.get(key), dict):
+                names |= set(data[key])
+        components = data.get("components")
+        if isinstance(components, dict) and isinstance(components.get("schemas"), dict):
+            names |= set(components["schemas"])
+    return names
 
 
 def _name(shape: Shape) -> str:
     return shape.site.pointer.rsplit("/", 1)[-1].lower() if shape.site.pointer else ""
 
 
-def _own_refs_local(shape: Shape) -> Any:
-    """The shape with references into its own file written as local pointers: two files that
-    each point at their own `#/definitions/identifier` say the same (and the two `identifier`s
-    are compared as a pair of their own). Byte-identical copies are copies, not drift. The
-    container is the dialect's spelling: draft-07's `#/definitions/x` is 2020-12's `#/$defs/x`."""
-    own = shape.site.document.path + "#"
-
-    def internal(reference: str) -> str:
-        pointer = reference[len(own) :]
-        if pointer.startswith("/definitions/"):
-            pointer = "/$defs/" + pointer.removeprefix("/definitions/")
-        return "#" + pointer
-
-    def local(node: Any) -> Any:
-        if isinstance(node, dict):
-            return {
-                key: (
-                    internal(value)
-                    if key == "$ref" and isinstance(value, str) and value.startswith(own)
-                    else local(value)
-                )
-                for key, value in node.items()
-            }
-        if isinstance(node, list):
-            return [local(item) for item in node]
-        return node
-
-    return local(shape.normal)
+def _pair(first: Shape, second: Shape) -> tuple[str, str]:
+    a, b = first.site.document.path, second.site.document.path
+    return (a, b) if a <= b else (b, a)
 
 
-def _drift(original: Shape, members: list[_Member]) -> Finding | None:
+def _agreeing(
+    equivalence: Equivalence, homes: tuple[str, str], loose: bool
+) -> Callable[[Any, Any], bool]:
+    """When two members agree: the same, or for a variant file's, one loosening the other."""
+
+    def agree(left: Any, right: Any) -> bool:
+        return equivalence.same(left, right, *homes) or (
+            loose
+            and (
+                equivalence.same(left, right, *homes, mode=2)
+                or equivalence.same(right, left, homes[1], homes[0], mode=2)
+            )
+        )
+
+    return agree
+
+
+def _drift(original: Shape, members: list[_Member], equivalence: Equivalence) -> Finding | None:
     name = original.site.pointer.rsplit("/", 1)[-1] or original.site.document.path
     lines: list[str] = []
-    fields = sorted(set().union(original.required, *(m.required for m in members)))
+    # A variant file may require less by design: its `required` is not compared.
+    strict = [m for m in members if not m.relaxed]
+    fields = sorted(set().union(original.required, *(m.required for m in strict)))
     for field in fields:
         requiring = (["the schema"] if field in original.required else []) + [
-            m.label for m in members if field in m.required
+            m.label for m in strict if field in m.required
         ]
         not_requiring = (["the schema"] if field not in original.required else []) + [
-            m.label for m in members if field not in m.required
+            m.label for m in strict if field not in m.required
         ]
         if requiring and not_requiring:
             declared = (
@@ -234,8 +354,16 @@ def _drift(original: Shape, members: list[_Member]) -> Finding | None:
     shape_lines: list[str] = []
     for index, member in enumerate(members):
         if member.shape is not None and member.shape.digest != original.digest:
+            homes = (original.site.document.path, member.shape.site.document.path)
             rest = [
-                d for d in differences(original, member.shape) if not d.startswith("`required`")
+                d
+                for d in differences(
+                    original,
+                    member.shape,
+                    _agreeing(equivalence, homes, member.relaxed),
+                )
+                if not d.startswith("`required`")
+                and not (member.relaxed and d.startswith(_RELAXATIONS))
             ]
             if rest:
                 shape_lines.append(f"{member.label}: {rest[0]}")

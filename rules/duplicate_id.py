@@ -15,7 +15,11 @@ What it does
       paths that differ only by extension, with content equal up to what converting between
       the formats changes: ``$schema``, the trailing newline of a block scalar, YAML 1.1
       booleans such as ``yes``), and embedded metaschemas (``id:
-      http://json-schema.org/draft-04/schema#`` inside a draft-07 schema) are not conflicts;
+      http://json-schema.org/draft-04/schema#`` inside a draft-07 schema) are not conflicts.
+      Two editions of one schema in one folder, whose file names differ only by an edition word
+      (``bom-1.3.schema.json`` and ``bom-1.3-strict.schema.json``, ``cvss.json`` and
+      ``cvss_strict.json``; also ``lax``, ``loose``, ``relaxed``, ``min``, ``full``, ``bundled``,
+      ``deref``), share the ``$id`` on purpose: an ``info`` that a tool is to load one of them;
     - a root ``$id`` that does not follow the corpus's pattern (``warning``), with the ``$id``
       the pattern gives. The pattern is the ``pattern`` option when set; otherwise it is
       inferred, and only when a strong majority of the root ``$id``\\s (``majority``, at least
@@ -73,7 +77,7 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Location, Severity
+from speclint.findings import Finding, Location, Severity, headed
 from speclint.kinds import DocumentKind, draft_of, is_dialect_uri
 from speclint.references import DATA_KEYWORDS, file_uri
 from speclint.structured import escape_token
@@ -163,9 +167,12 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         yield Finding(
             ID,
             Severity.WARNING,
-            f"`$id` `{declaration.written}` does not follow {want.why}: expected "
-            f"`{want.uri}`. Change the `$id` (and the `$ref`s that use the old one), or rename "
-            "the file",
+            headed(
+                f"`$id` `{declaration.written}` does not follow {want.why}",
+                f": expected `{want.uri}`. Change the `$id` (and the `$ref`s that use the old "
+                "one), or rename the file",
+                f"this `$id` does not follow {want.why}",
+            ),
             declaration.location(),
             key=f"pattern:{declaration.uri}",
         )
@@ -318,6 +325,27 @@ def _as_converted(node: Any) -> Any:
     return node
 
 
+# A file published in editions of one schema: `bom-1.3.schema.json` and `bom-1.3-strict.schema.json`,
+# `cvss-v3.1.json` and `cvss-v3.1_strict.json`. Editions keep one `$id` on purpose (a tool loads the
+# one it wants), so the shared `$id` is a notice, not a defect.
+_EDITION = re.compile(
+    r"[-_.](?:strict|lax|loose|relaxed|min|minimal|full|bundled|deref(?:erenced)?)$"
+)
+
+
+def _editions(one: Declaration, other: Declaration) -> bool:
+    """Two root declarations in files whose names differ only by an edition word
+    (``x.json``/``x-strict.json``), in one folder."""
+    if one.pointer or other.pointer:
+        return False
+    first, second = one.document.path, other.document.path
+    if posixpath.dirname(first) != posixpath.dirname(second):
+        return False
+    stems = sorted((_stem(posixpath.basename(first)), _stem(posixpath.basename(second))), key=len)
+    short, long = stems
+    return long.startswith(short) and bool(_EDITION.fullmatch(long[len(short) :]))
+
+
 def _duplicate(
     corpus: Corpus,
     uri: str,
@@ -327,6 +355,21 @@ def _duplicate(
 ) -> Finding:
     winner = corpus.references.path_for(uri)
     where = owner.document.path + ("" if not owner.pointer else f"#{owner.pointer}")
+    if _editions(declaration, owner):
+        return Finding(
+            ID,
+            Severity.INFO,
+            headed(
+                f"`$id` `{uri}` is shared with {where}, another edition of this schema",
+                ": a `$ref` to it reaches whichever of the two a validator loads, so load only "
+                "one, or give this edition its own `$id` if both are loaded together",
+                f"`$id` `{uri}` is shared with {where}, another edition",
+                "this `$id` is shared with another edition of this schema",
+            ),
+            declaration.location(),
+            related=(owner.location(note=f"also declares `{uri}`"),),
+            key=f"duplicate:{uri}",
+        )
     if winner in (owner.document.path, declaration.document.path):
         resolves = f"a `$ref` to it reaches only one of them (today {winner})"
     else:
@@ -340,8 +383,13 @@ def _duplicate(
     return Finding(
         ID,
         SEVERITY,
-        f"`$id` `{uri}` is also declared by {where} (line {owner.location().line}), and "
-        f"{resolves}: {fix}, or remove one of the two",
+        headed(
+            f"`$id` `{uri}` is also declared by {where} (line {owner.location().line})",
+            f", and {resolves}: {fix}, or remove one of the two",
+            f"`$id` `{uri}` is also declared by {where}",
+            f"this `$id` is also declared by {where}",
+            "this `$id` is also declared by another schema (the related location)",
+        ),
         declaration.location(),
         related=(owner.location(note=f"also declares `{uri}`"),),
         key=f"duplicate:{uri}",

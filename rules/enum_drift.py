@@ -11,7 +11,9 @@ What it does
     ``[bindings]`` in the configuration, by a reference next to it (`` `RunSnapshot.status` ``,
     or a schema file named with the field), or by the field name the text gives matched against
     every enumerated property of that name whose values overlap; not by name alone on a
-    proposal's page (an RFC or SEP states a change, not the contract).
+    proposal's page (an RFC or SEP states a change, not the contract), nor to an enum in a
+    ``then``/``else`` (a conditional narrowing). Values named in passing (a list not given as
+    complete) bind, where several schemas have the field, to those that hold them all.
     ``speclint bindings`` lists every binding with its evidence and confidence. Prose binds only
     to schemas of its own version (``speclint.versions``: the 3.2 pages do not describe the 3.0
     schema), and a ``const``, or a one-value ``enum`` that tags one variant (in a union, or in
@@ -24,7 +26,12 @@ What it does
     - values the prose documents that the schema does not list: one finding at the schema's
       ``enum``, naming every prose place that documents them (RFC 0094 §B: ``cancelling``);
     - values the schema lists that a complete prose set leaves out: one finding at the prose
-      (a set introduced with "e.g." or "such as" is not complete, and is not checked this way).
+      (a set introduced with "e.g." or "such as" is not complete, and is not checked this way;
+      nor is a set bound by name alone that lists under half the schema's values: a table of a
+      feature's two methods is not the whole ``method`` vocabulary).
+
+    An API document's inline object is a projection of a schema's when its properties are a
+    subset of the schema object's, and not only ``title``, ``description``, ``type`` and the like.
 
     A forward-compatible enum (``anyOf`` of an ``enum`` and a pattern) is compared on its
     ``enum``. A value the schema's own description mentions (``card`` "is excluded here") is a
@@ -132,7 +139,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                         binding.evidence,
                     ),
                 )
-            if schema_only and prose.complete:
+            if schema_only and prose.complete and _whole(binding, listed, prose.values):
                 yield _missing_in_prose(prose, binding, schema_only)
     for projected, source in _projections(corpus, binder):
         note(projected, source)
@@ -156,8 +163,8 @@ def _projections(corpus: Corpus, binder: Binder) -> Iterator[tuple[_Target, _Sou
     for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
         for site in _inline_objects(document, document.data, ""):
             names = set(site.node["properties"])
-            if len(names) < 2:
-                continue
+            if len(names) < 2 or names <= _ANNOTATIONS:
+                continue  # `title`, `description`, `type`: every definition object has them
             for name in sorted(names):
                 own = value_set(
                     corpus,
@@ -211,6 +218,17 @@ def _inline_objects(document: Document, node: Any, pointer: str) -> Iterator[Sit
     elif isinstance(node, list):
         for index, child in enumerate(node):
             yield from _inline_objects(document, child, join_pointer(pointer, index))
+
+
+def _whole(binding: Binding, listed: list[str], prose: tuple[str, ...]) -> bool:
+    """Whether the prose can be read as the field's whole vocabulary: bound for certain, or
+    listing at least half the schema's values. A table of two methods on a feature's page,
+    bound by the name `method` to the union of every method, documents that feature."""
+    return binding.confidence == "high" or 2 * len(set(listed) & set(prose)) >= len(listed)
+
+
+# Property names every schema-like object has: a shape sharing only these is no projection.
+_ANNOTATIONS = frozenset({"title", "description", "type", "name", "summary", "format", "default"})
 
 
 def _explained(binding: Binding | _Target, value: str) -> bool:

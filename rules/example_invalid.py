@@ -34,6 +34,20 @@ What it does
     (catastrophic backtracking, over 0.25 s) is reported at the first example of the file it
     runs out of time on, and not tried on that file's other examples.
 
+    Some examples are not instances, and are not judged as such: a prose sentence where the
+    schema wants an object or an array (a description of the value); an example wrapped in a
+    caption (``{"description": "In the example below ...", "inputs": {...}}``) or keyed by its
+    property's name (``{"scale": [1, 2]}`` under ``scale``), judged by the member it wraps; the
+    part of an example written as a ``$ref`` with members beside it (a documentation build
+    merges another example file there); an array or object of a parameter, header or form
+    field (``application/x-www-form-urlencoded``, ``multipart/form-data``) given in its
+    serialised form, one value, ``a,b`` or a JSON text (OpenAPI 3.0.3 §4.7.12.1 ``style``).
+    In OpenAPI 3.0, ``nullable: true`` beside a ``$ref`` (or an ``allOf``/``oneOf``/``anyOf``
+    without a ``type``) admits ``null``, as every 3.0 tool reads it, and the ``null``\\s an
+    example gives where nothing says ``nullable`` are one info for the document (a
+    generator's habit), each example a related location. The first line of a finding stays within about 200 characters
+    (the schema's pointer moves to its related location).
+
     An example tied by the paragraph above it is read as a *fragment*: the block of a larger
     document that the text is about (``capabilities.compensation``). Missing ``required``
     members are not reported for it; wrong types, unknown members and bad values are. An
@@ -95,7 +109,7 @@ from referencing.exceptions import Unresolvable
 
 from speclint.corpus import Corpus, Document
 from speclint.fences import DEFAULT_MARKERS, fence_json, fence_ties
-from speclint.findings import Finding, Location, Severity
+from speclint.findings import Finding, Location, Severity, first_fitting
 from speclint.kinds import DocumentKind
 from speclint.references import file_uri
 from speclint.schema_objects import schema_holders, schema_objects, validator_class_of
@@ -164,19 +178,57 @@ def _document_findings(corpus: Corpus, document: Document) -> Iterator[Finding]:
         if document.kind is DocumentKind.SCHEMA
         else "fix the example, or the schema if the example shows what the API really does"
     )
+    # OpenAPI 3.0 generators give `null` to every absent value and seldom say `nullable` where
+    # a `$ref` or a shared enum stands: one defect of the document, not one per example.
+    oas30 = document.kind is DocumentKind.OPENAPI and document.dialect.startswith("OpenAPI 3.0")
+    nulls: list[Location] = []
     for schema_pointer, example_pointer, value, dialect in document_examples(document):
         uri = f"{file_uri(document.path)}#{schema_pointer}"
-        failure = _first_failure(corpus.references.validator(dialect, uri), value)
-        if failure is None:
+        validator = corpus.references.validator(dialect, uri)
+        errors = _answerable(
+            validator, value, _serialised_depth(document, schema_pointer), _named(schema_pointer)
+        )
+        if oas30:
+            kept = [e for e in errors if explain(e).instance is not None]
+            if len(kept) < len(errors):
+                nulls.append(document.location(example_pointer))
+            errors = kept
+        if not errors:
             continue
+        failure = _describe(errors)
         yield Finding(
             ID,
             SEVERITY,
-            f"{failure}; it fails the schema at `{schema_pointer or '/'}`: {fix}",
+            first_fitting(
+                f"{failure}; it fails the schema at `{schema_pointer or '/'}`: {fix}",
+                f"{failure}; it fails the schema (a related location): {fix}",
+                f"{failure}: {fix}",
+            ),
             document.location(example_pointer),
             related=(document.location(schema_pointer, note="the schema it fails"),),
             key=example_pointer,
         )
+    if nulls:
+        yield _null_examples(nulls)
+
+
+def _null_examples(places: list[Location]) -> Finding:
+    """One info for the examples of an OpenAPI 3.0 document that give ``null`` to a value whose
+    schema is not ``nullable``: a generator's habit, shown once."""
+    count = f"{len(places)} example{'s' if len(places) > 1 else ''}"
+    return Finding(
+        ID,
+        Severity.INFO,
+        f"{count} in this document give `null` to a value whose schema is not `nullable` "
+        "(each listed as a related location): add `nullable: true` to those schemas, or leave "
+        "the value out of the examples",
+        places[0],
+        related=tuple(
+            Location(p.path, p.line, p.column, pointer=p.pointer, note="another example with it")
+            for p in places[1:]
+        ),
+        key="null-for-not-nullable",
+    )
 
 
 def _page_findings(
@@ -249,9 +301,14 @@ def _page_findings(
         yield Finding(
             ID,
             SEVERITY,
-            f"{failure}; the example fails `{target.label}`, which the {tie.how} ties it to: "
-            "fix the example, or the schema if the example shows what the protocol really "
-            "does",
+            first_fitting(
+                f"{failure}; the example fails `{target.label}`, which the {tie.how} ties it "
+                "to: fix the example, or the schema if the example shows what the protocol "
+                "really does",
+                f"{failure}; the {tie.how} ties it to `{target.label}`: fix the example, or "
+                "the schema",
+                f"{failure}; the {tie.how} ties it to `{target.label}`",
+            ),
             Location(document.path, fence.line + line, column + indent, pointer=heading),
             related=(
                 target.document.location(target.pointer, note="the schema it fails"),
@@ -331,6 +388,135 @@ def _errors(validator: Validator, value: Any) -> list[ValidationError]:
         return []  # an invalid schema (`type: objekt`) is schema-invalid's finding, not the example's
 
 
+# Members that describe an example rather than belong to it (SchemaStore's
+# `{"description": "In the example below ...", "inputs": {...}}`).
+_CAPTIONS = ("description", "summary", "title", "comment")
+# Media types whose values are serialised as form fields: an array is a repeated field or a
+# comma-separated list (OpenAPI 3.0.3 §4.7.12.1 Style Values, `form`, and §4.7.14.1).
+_FORM_MEDIA = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _answerable(
+    validator: Validator, value: Any, serialised: int | None, name: str = ""
+) -> list[ValidationError]:
+    """The errors of ``value`` that its author can answer for.
+
+    Not judged: an example that is a prose sentence where the schema wants an object or an
+    array (a description of the value, CycloneDX's ``"a reference to a service (a bom-ref)"``);
+    an example wrapped in a caption (``description`` beside the one member that is the example)
+    or in its property's name (``{"scale": [1, 2]}`` for the ``scale`` property, ``name``) is
+    judged by that member; the part of an example holding a ``$ref`` (an example merged from
+    a file by the documentation build); and an array of a serialised parameter or form field
+    exemplified by a single value or a comma-separated string (``serialised``: how deep its
+    fields sit in the example, None when it is not serialised)."""
+    errors = _errors(validator, value)
+    if not errors:
+        return errors
+    explained = [explain(e) for e in errors]
+    if (
+        _prose(value)
+        and not any(len(e.absolute_path) for e in explained)
+        and any(_rejects_strings(e) for e in explained)
+    ):
+        return []
+    inner = _captioned(value, errors)
+    if inner is None and isinstance(value, dict) and name and list(value) == [name]:
+        inner = name
+    if inner is not None:
+        errors = _errors(validator, value[inner])
+        for error in errors:
+            error.path.appendleft(inner)  # where it is in the example as written
+    return [
+        e
+        for e in errors
+        if not _inside_reference(value, explain(e))
+        and not (serialised is not None and _serialised_array(explain(e), serialised))
+    ]
+
+
+def _named(schema_pointer: str) -> str:
+    """The property a schema object describes (``.../properties/scale``), or ""."""
+    head, _, last = schema_pointer.rpartition("/")
+    if not head.endswith("/properties") and head != "/properties":
+        return ""
+    return last.replace("~1", "/").replace("~0", "~")
+
+
+def _prose(value: Any) -> bool:
+    return isinstance(value, str) and len(value.split()) >= 4
+
+
+def _rejects_strings(error: ValidationError) -> bool:
+    """A ``type`` error at the example's root whose types leave strings out."""
+    if error.validator != "type" or len(error.absolute_path):
+        return False
+    types = (
+        error.validator_value
+        if isinstance(error.validator_value, list)
+        else [error.validator_value]
+    )
+    return "string" not in types
+
+
+def _captioned(value: Any, errors: list[ValidationError]) -> str | None:
+    """The member that is the example, when ``value`` is a caption beside one other member and
+    the schema rejects the caption (so it is not one of the schema's own members)."""
+    if not isinstance(value, dict) or len(value) != 2:
+        return None
+    captions = [k for k in _CAPTIONS if _prose(value.get(k))]
+    if len(captions) != 1:
+        return None
+    rejected = {str(explain(e).absolute_path[0]) for e in errors if explain(e).absolute_path}
+    if captions[0] not in rejected:
+        return None
+    [inner] = [k for k in value if k != captions[0]]
+    return str(inner)
+
+
+def _inside_reference(value: Any, error: ValidationError) -> bool:
+    """Whether the error lies in (or at) a part of the example written as a ``$ref`` with
+    members beside it: what the documentation build merges in is not what we see."""
+    node = value
+    for token in [None, *error.absolute_path]:
+        if token is not None:
+            found = (isinstance(node, dict) and token in node) or (
+                isinstance(node, list) and isinstance(token, int) and token < len(node)
+            )
+            if not found:
+                return False
+            node = node[token]
+        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            return True
+    return False
+
+
+def _serialised_array(error: ValidationError, depth: int) -> bool:
+    """An array or object exemplified as its serialised form (``pending,reserved``, one value,
+    a JSON text in a form field)."""
+    wanted = error.validator_value
+    types = wanted if isinstance(wanted, list) else [wanted]
+    as_array = "array" in types and not isinstance(error.instance, (dict, list))
+    as_object = "object" in types and isinstance(error.instance, str)
+    return (
+        error.validator == "type" and (as_array or as_object) and len(error.absolute_path) == depth
+    )
+
+
+def _serialised_depth(document: Document, schema_pointer: str) -> int | None:
+    """0 for the schema of a parameter or header (the example is the value), 1 for a form media
+    type (the example's members are the fields); None for anything else."""
+    if document.kind is not DocumentKind.OPENAPI:
+        return None
+    holder_pointer, _, last = schema_pointer.rpartition("/")
+    if last != "schema":
+        return None
+    holder = resolve_pointer(document.data, holder_pointer)
+    if isinstance(holder, dict) and ("in" in holder or "/headers/" in holder_pointer + "/"):
+        return 0
+    media = holder_pointer.rpartition("/")[2].replace("~1", "/").replace("~0", "~")
+    return 1 if media.lower().startswith(_FORM_MEDIA) else None
+
+
 def _describe(errors: list[ValidationError]) -> str:
     specific = explain(errors[0])
     where = error_pointer(specific) or "/"
@@ -340,11 +526,6 @@ def _describe(errors: list[ValidationError]) -> str:
         else ""
     )
     return f"example at {where}: {short_message(specific)}{more}"
-
-
-def _first_failure(validator: Validator, value: Any) -> str | None:
-    errors = _errors(validator, value)
-    return _describe(errors) if errors else None
 
 
 def _mapping(value: Any) -> dict[str, Any]:

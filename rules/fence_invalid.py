@@ -17,7 +17,15 @@ What it does
     (``{"id": 1, ...}``) or, after a ``:``, for a value; and where the specification says its
     examples break lines for display (on the page, or on any page of the repository: "line
     breaks are for display purposes only", "strings are wrapped for readability"), a string
-    broken across lines is read as one. What remains must parse: a missing comma or an
+    broken across lines is read as one; so it is where three examples or more of the corpus
+    break strings that way and parse once joined (a convention shown by use, SARIF's). A JSON
+    type name where a value goes (``"retry_after_ms": integer``) is a schematic sketch, a
+    variable (``$RETRY_MAX_MS``) a template, and a YAML fence of several documents (``---``
+    between manifests) a stream whose documents each parse. A fence
+    of a design record or a proposal (a folder such as ``adr/``, ``architecture-decisions/``,
+    ``proposals/``, ``rfcs/``, or an RFC header) is not judged: it sketches a change under
+    discussion, placeholders (``R``, ``some-lambda``) and all, not the contract.
+    What remains must parse: a missing comma or an
     unbalanced brace next to a comment or an elision is still reported. A YAML fence with
     ``...`` is not judged (``...`` also ends a YAML document); YAML merge keys (``<<: *base``)
     parse.
@@ -58,6 +66,7 @@ from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity
 from speclint.kinds import DocumentKind
 from speclint.prose import CodeFence
+from speclint.rfcs import parse_rfc
 from speclint.structured import ParseFailure, parse_json, parse_yaml, strip_jsonc
 from speclint.units import check_by_unit
 
@@ -79,6 +88,18 @@ WRAPPED_STATED = re.compile(
     rf"(?i)\b(?:{_WRAPPING})\b[^.\n]{{0,120}}?\b(?:{_WHY})|\b(?:{_WHY})\b[^.\n]{{0,120}}?\b(?:{_WRAPPING})\b"
 )
 WRAPPED = "strings broken across lines"
+WRAPPED_BY_USE = 3  # examples
+# A JSON type name where a value goes (`"retry_after_ms": integer`): a schematic sketch.
+_TYPE_NAMES = frozenset(
+    {"string", "integer", "int", "number", "float", "boolean", "bool", "object", "array"}
+)
+# Folders of design records and proposals: sketches of what might be, not the contract.
+_DESIGN_FOLDERS = frozenset(
+    {
+        "adr", "adrs", "decisions", "architecture-decisions", "design-decisions", "design",
+        "proposals", "proposal", "rfcs", "rfc", "oteps", "enhancements", "seps",
+    }
+)  # fmt: skip
 
 
 READS = "page"  # each page's fences alone (speclint.units)
@@ -91,14 +112,30 @@ def shared(corpus: Corpus) -> tuple[str, ...]:
 
 
 def stated_conventions(corpus: Corpus) -> tuple[str, ...]:
-    """The example conventions some page of the corpus states (a conventions section, a README)."""
+    """The example conventions of the corpus: stated by some page (a conventions section, a
+    README), or shown by use: WRAPPED_BY_USE examples or more whose one defect is a string
+    broken across lines are a specification that wraps strings for display (SARIF's), not that
+    many slips."""
     found: tuple[str, ...] | None = corpus.memo.get(ID + ":conventions")
     if found is None:
         found = ()
-        for page in corpus.of_kind(DocumentKind.MARKDOWN):
-            if page.text is not None and WRAPPED_STATED.search(page.text):
-                found = (WRAPPED,)
-                break
+        pages = list(corpus.of_kind(DocumentKind.MARKDOWN))
+        if any(page.text is not None and WRAPPED_STATED.search(page.text) for page in pages):
+            found = (WRAPPED,)
+        else:
+            wrapped = 0
+            for page in pages:
+                for fence in page.prose.fences if page.prose is not None else ():
+                    if (
+                        fence.language.lower() in JSON_LANGUAGES
+                        and '"' in fence.content
+                        and _failure(fence) is not None
+                        and _failure(fence, wrapped=True) is None
+                    ):
+                        wrapped += 1
+                if wrapped >= WRAPPED_BY_USE:
+                    found = (WRAPPED,)
+                    break
         corpus.memo[ID + ":conventions"] = found
     return found
 
@@ -112,10 +149,17 @@ def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -
     wrapped = WRAPPED in stated_conventions(corpus) or bool(
         document.text and WRAPPED_STATED.search(document.text)
     )
+    if _design_page(document):
+        # A design record's or a proposal's example sketches a change under discussion,
+        # placeholders and all (`R`, `some-lambda`); read as reports, these were noise.
+        return []
     for fence in document.prose.fences if document.prose is not None else ():
         failure = _failure(fence, wrapped)
         if failure is None:
             continue
+        word = _bare_word(fence, failure)
+        if word.lower() in _TYPE_NAMES or word.startswith("$"):
+            continue  # a type sketch (`"count": integer`), a variable (`$RETRY_MAX`): a template
         heading = f"#{fence.heading.anchor}" if fence.heading else ""
         found.append(
             Finding(
@@ -128,6 +172,23 @@ def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -
             )
         )
     return found
+
+
+def _bare_word(fence: CodeFence, failure: ParseFailure) -> str:
+    """The unquoted word a JSON parse stopped at (a placeholder), or ""."""
+    if fence.language.lower() not in JSON_LANGUAGES:
+        return ""
+    lines = fence.content.split("\n")
+    if not 1 <= failure.line <= len(lines):
+        return ""
+    found = re.match(r"[A-Za-z_$][\w$.-]*", lines[failure.line - 1][max(failure.column - 1, 0) :])
+    return found.group(0) if found else ""
+
+
+def _design_page(document: Document) -> bool:
+    """A design record or a proposal (by its folder, or an RFC header), not the specification."""
+    folders = {part.lower() for part in document.path.split("/")[:-1]}
+    return bool(folders & _DESIGN_FOLDERS) or parse_rfc(document) is not None
 
 
 def _failure(fence: CodeFence, wrapped: bool = False) -> ParseFailure | None:
@@ -149,8 +210,10 @@ def _failure(fence: CodeFence, wrapped: bool = False) -> ParseFailure | None:
                 return None  # a fragment, a request line above a body: not a whole document
             parse_json(blanked)
     except ParseFailure as failure:
-        if failure.message.startswith("extra data"):
-            return None  # several values in a row: a stream, a JWT's header.payload
+        if failure.message.startswith(("extra data", "more than one YAML document")):
+            # several values in a row: a stream, a JWT's header.payload, Kubernetes manifests
+            # after `---` (each document parsed: a broken one fails before this)
+            return None
         if failure.message.startswith("unexpected end") and ELIDED_END.search(text):
             return None  # `...` at the end elides the rest, closing brackets included
         return failure

@@ -5,13 +5,24 @@ What it does
     ``required``, enums, constraints and ``$ref`` targets, ignoring descriptions and key order) and
     compares each inline object schema of an OpenAPI or AsyncAPI document (component schemas,
     request and response bodies, message payloads) with the object schemas of the schema files. An
-    inline schema with the same fingerprint, or with mostly the same property names (Jaccard
-    similarity ≥ ``similarity``, default 0.8), is a copy. A comment above it, or its
-    ``description``, calling it "verbatim", "referenced" or a "copy of" something is taken as the
-    author's word: the bar drops to 0.5. The finding gives the exact ``$ref`` to write instead.
-    Not copies: a definition of another version (``speclint.versions``), a generated bundle's,
-    and, without such a comment, a shape that requires none of the fields the original
-    requires (a PATCH body, a filter over an event's attributes: a partial view).
+    inline schema that says the same (``speclint.fingerprints.Equivalence``: a ``$ref`` to its own
+    document's copy of a member is that member) is a copy. Mostly the same property names
+    (Jaccard similarity ≥ ``similarity``, default 0.8) make a near copy only with more evidence:
+    the same name, most shared members agreeing (every GeoJSON geometry has ``type`` and
+    ``coordinates``, with different values; for a component of another name, all of them), or
+    a comment above it, or its ``description``, calling it
+    "verbatim", "referenced" or a "copy of" something (the author's word: the bar then drops to
+    0.5). When a schema file carries the inline schema's own name, only that one is its original.
+    The finding gives the exact ``$ref`` to write instead. Not copies: a definition of another
+    version (``speclint.versions``), a generated bundle's, and, without such a comment, a shape
+    that requires none of the fields the original requires (a PATCH body, a filter over an
+    event's attributes: a partial view).
+
+    Not reported here: a near copy that already disagrees with its original (one root cause:
+    ``copy-drift`` reports it with every difference), unless its comment calls it a copy; and
+    the copies in a document that mirrors the schema files (``EDITION`` exact copies or more,
+    most of its copies: a bundle per OpenAPI version, a YAML edition of a JSON schema), which
+    copies them by design.
 
 Why is this bad?
     RFC 0094 §D: the ``ai.message.chunk`` payload in ``api/asyncapi.yaml`` was a hand-made copy of
@@ -50,7 +61,7 @@ from typing import Any
 
 from speclint.corpus import Corpus
 from speclint.findings import Finding, Severity, first_fitting
-from speclint.fingerprints import all_shapes, differences, inline_copies, relative_ref
+from speclint.fingerprints import Equivalence, all_shapes, differences, inline_copies, relative_ref
 
 ID = "inline-copy"
 SEVERITY = Severity.WARNING
@@ -58,19 +69,45 @@ SEVERITY = Severity.WARNING
 READS = "structured"
 
 
+# An API document holding this many exact copies of schema-file definitions, as most of the
+# copies found in it, is an edition of those files kept on purpose (issue 26).
+EDITION = 3
+
+
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     threshold = float(options.get("similarity", 0.8))
-    for found in inline_copies(corpus, all_shapes(corpus), threshold):
+    shapes = all_shapes(corpus)
+    equivalence = Equivalence.of(shapes)
+    copies = inline_copies(corpus, shapes, threshold)
+    exact: dict[str, int] = {}
+    total: dict[str, int] = {}
+    for found in copies:
+        path = found.copy.site.document.path
+        total[path] = total.get(path, 0) + 1
+        exact[path] = exact.get(path, 0) + found.exact
+    editions = {
+        path for path, count in exact.items() if count >= EDITION and 2 * count >= total[path]
+    }
+    for found in copies:
         copy, original = found.copy, found.original
+        if not found.claim and copy.site.document.path in editions:
+            # A document that mirrors the schema files (a bundle per OpenAPI version, a YAML
+            # edition of a JSON schema, a proposal's own copy) copies them by design: "replace
+            # it with a `$ref`" is not the fix. Its copies that drifted are copy-drift's.
+            continue
+        drift = differences(original, copy, equivalence.members(original, copy))
+        if drift and not found.claim:
+            # A near copy that already disagrees is one root cause: copy-drift reports it, with
+            # every difference. The author's word that it is a copy keeps it here too.
+            continue
         reference = relative_ref(copy.site.document.path, original.site)
         share = round(found.similarity * 100)
         samenesses = (
             ("the same shape as",)
-            if copy.digest == original.digest
+            if found.exact
             else (f"a near copy ({share}% of the property names) of", f"a near copy ({share}%) of")
         )
         claim = f' Its comment says so: "{found.claim.rstrip(".")}".' if found.claim else ""
-        drift = differences(original, copy)
         drifted = (
             f" It has already drifted ({'; '.join(drift[:3])}: see copy-drift)." if drift else ""
         )

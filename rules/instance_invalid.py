@@ -20,11 +20,13 @@ What it does
     first. Values that break the same rule of the schema (130 entries failing one ``pattern``)
     are one finding, at the first, with the others as related locations; at most 50 per file. The instance's own top-level ``$schema`` member is an annotation
     (as the YAML language server and check-jsonschema read it) and is left out of validation,
-    unless the schema declares a ``$schema`` property itself.
+    unless the schema declares a ``$schema`` property or requires one.
 
     A named schema that is not in the corpus is a ``warning`` when the name is a relative path
     (a broken reference), and an ``info`` "not checked" when it is a URL the corpus does not
-    hold: the file is not silently passed.
+    hold: the file is not silently passed. The files that name one such URL are one notice,
+    at the first, with the others as related locations. A custom meta-schema that names or
+    requires ``$schema`` itself (or through a schema it reaches) judges that member too.
 
 Why is this bad?
     Data files that name their schema are the examples, registries and configuration an
@@ -52,6 +54,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
@@ -61,7 +64,7 @@ from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
 from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Location, Severity
+from speclint.findings import Finding, Location, Severity, headed
 from speclint.kinds import DocumentKind
 from speclint.references import file_uri, map_remote
 from speclint.units import check_by_unit, reach
@@ -73,6 +76,7 @@ SEVERITY = Severity.ERROR
 READS = "document"
 LIMIT = 50  # findings per instance (each a schema rule broken, with every value breaking it)
 RELATED = 100  # values listed as related locations of one finding
+NOT_IN_CORPUS = "not-in-corpus:"  # key of a "not checked" notice, then the schema as named
 
 
 # A schema that cannot judge the value: its defect is another rule's finding.
@@ -94,7 +98,45 @@ def unit_inputs(corpus: Corpus, document: Document) -> list[str]:
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
-    return check_by_unit(corpus, options, check_unit, units=units)
+    return check_by_unit(corpus, options, check_unit, combine, units=units)
+
+
+def combine(
+    corpus: Corpus, results: Mapping[str, list[Any]], options: Mapping[str, Any]
+) -> Iterator[Finding]:
+    """Each instance's findings, but the "not checked" notices for one remote schema are one
+    notice, at the first file, with the others as related locations (a model of 60 files that
+    all name one published schema is one thing to know, not 60)."""
+    unchecked: dict[str, list[Finding]] = {}
+    for found in results.values():
+        for finding in found:
+            if finding.key is not None and finding.key.startswith(NOT_IN_CORPUS):
+                unchecked.setdefault(finding.key, []).append(finding)
+            else:
+                yield finding
+    for key, findings in sorted(unchecked.items()):
+        first, *others = sorted(findings, key=lambda f: f.location.path)
+        if not others:
+            yield first
+            continue
+        named = key[len(NOT_IN_CORPUS) :]
+        yield Finding(
+            ID,
+            Severity.INFO,
+            headed(
+                f"{len(findings)} files are not checked: they name their schema `{named}`, "
+                "which is not in the corpus",
+                " (speclint never fetches); add the schema, or map its URI to a corpus file "
+                "with [ref-map]",
+                f"{len(findings)} files are not checked: the remote schema they name is not in "
+                "the corpus",
+            ),
+            first.location,
+            related=tuple(
+                replace(f.location, note="names the same schema") for f in others[:RELATED]
+            ),
+            key=NOT_IN_CORPUS + named,
+        )
 
 
 def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
@@ -140,10 +182,14 @@ def schema_of(corpus: Corpus, document: Document) -> tuple[Document, str] | Find
         return Finding(
             ID,
             Severity.INFO,
-            f"not checked: it names its schema `{named}`, which is not in the corpus (speclint "
-            "never fetches); add the schema, or map its URI to a corpus file with [ref-map]",
+            headed(
+                f"not checked: it names its schema `{named}`, which is not in the corpus",
+                " (speclint never fetches); add the schema, or map its URI to a corpus file "
+                "with [ref-map]",
+                "not checked: the remote schema it names is not in the corpus",
+            ),
             _named_at(document),
-            key="not-in-corpus",
+            key=NOT_IN_CORPUS + named,
         )
     return Finding(
         ID,
@@ -164,7 +210,11 @@ def _validate(
     uri = f"{file_uri(schema_document.path)}#{fragment}"
     validator = corpus.references.validator(dialect, uri)
     instance = document.data
-    if isinstance(instance, dict) and "$schema" in instance and not _declares_schema(root):
+    if (
+        isinstance(instance, dict)
+        and "$schema" in instance
+        and not _declares_schema(corpus, schema_document)
+    ):
         instance = {key: value for key, value in instance.items() if key != "$schema"}
     try:
         errors = sorted(
@@ -197,17 +247,19 @@ def _validate(
             )
             return
         (pointer, message), others = group[0], group[1:]
-        also = (
-            f" ({len(others)} more value{'s' if len(others) > 1 else ''} fail the same way, "
-            "listed as related locations)"
-            if others
-            else ""
-        )
+        more = f"{len(others)} more value{'s' if len(others) > 1 else ''}"
+        also = f" ({more} fail the same way, listed as related locations)" if others else ""
+        brief = f" ({more} fail too)" if others else ""
+        schema_named = f"{schema_document.path}{'#' + fragment if fragment else ''}"
         yield Finding(
             ID,
             SEVERITY,
-            f"{pointer or '/'}: {message}{also}; fix the data, or the schema it names "
-            f"({schema_document.path}{'#' + fragment if fragment else ''})",
+            headed(
+                f"{pointer or '/'}: {message}{also}",
+                f"; fix the data, or the schema it names ({schema_named})",
+                f"{pointer or '/'}: {message}{brief}",
+                f"{message}{brief}",
+            ),
             document.location(pointer),
             related=(
                 *named,
@@ -221,6 +273,27 @@ def _order(pointer: str) -> list[Any]:
     return [int(t) if t.isdigit() else t for t in pointer.split("/")]
 
 
-def _declares_schema(schema: Any) -> bool:
-    properties = schema.get("properties") if isinstance(schema, dict) else None
-    return isinstance(properties, dict) and "$schema" in properties
+def _declares_schema(corpus: Corpus, schema_document: Document) -> bool:
+    """Whether the schema, or one it reaches, names ``$schema`` as a property or requires it: a
+    custom meta-schema (a dialect of its own, as device-tree bindings have) judges the
+    ``$schema`` of the documents written in it, so there the member is data to check."""
+    documents = [schema_document.data]
+    documents += [
+        corpus.documents[path].data
+        for path in reach(corpus, schema_document.path)
+        if path in corpus.documents
+    ]
+    stack: list[Any] = documents
+    while stack:  # iterative: generated schemas nest deeper than Python's recursion limit
+        node = stack.pop()
+        if isinstance(node, dict):
+            properties = node.get("properties")
+            required = node.get("required")
+            if (isinstance(properties, dict) and "$schema" in properties) or (
+                isinstance(required, list) and "$schema" in required
+            ):
+                return True
+            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, (dict, list)))
+    return False

@@ -17,6 +17,11 @@ What it does
     holds it (one operation's path parameters, which are unknown while one of its parameters
     is); ``unresolved-ref`` and ``remote-ref`` report it, once, and every other object is still
     checked: a broken parameter reference does not hide a repeated ``operationId`` elsewhere.
+    A ``$ref`` to a text file where the format wants a string (``description: {$ref:
+    intro.md}``) is a bundler's source convention (Redocly inlines the file's text): it is not
+    reported when the file exists, and is when it does not. An OpenAPI 3.0 document with no
+    ``paths``, ``components`` or ``webhooks`` (prose pages for an API reference renderer) gets
+    an ``info`` that 3.0 still requires ``paths``; one with components gets the error.
     A Swagger 2.0 document is validated too, with an ``info`` finding that the other rules,
     which read OpenAPI 3, do not check it as a whole. A document too incomplete for the
     validator to run on (``openapi:`` with no value, a
@@ -57,6 +62,7 @@ Options
 from __future__ import annotations
 
 import functools
+import posixpath
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 from urllib.parse import unquote
@@ -65,7 +71,7 @@ from jsonschema import validators
 from referencing.exceptions import NoSuchResource, Unresolvable
 
 from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Location, Severity
+from speclint.findings import Finding, Location, Severity, headed
 from speclint.kinds import DocumentKind
 from speclint.references import CORPUS_BASE, file_uri
 from speclint.stack import DEEP_RECURSION
@@ -168,6 +174,15 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
             if (pointer, message) in seen:
                 continue
             seen.add((pointer, message))
+            inlined = _inlined_text(corpus, document, pointer)
+            if inlined is not None:
+                if inlined:  # the file it names is missing: that is worth fixing
+                    yield inlined[0]
+                continue
+            missing_paths = pointer == "" and message.startswith("'paths' is a required")
+            if missing_paths and _docs_only(document.data):
+                yield _docs_only_notice(document, message)
+                continue
             pointer, related = _second_of_pair(document, specific, pointer)
             kind = "DuplicateTagName" if message.startswith("Duplicate tag name") else ""
             fix = _FIXES.get(
@@ -176,7 +191,7 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
             yield Finding(
                 ID,
                 SEVERITY,
-                f"{pointer or '/'}: {message}; {fix}",
+                headed(f"{pointer or '/'}: {message}", f"; {fix}", message),
                 document.location(pointer),
                 related=related,
                 key=f"{pointer}:{message}",
@@ -189,6 +204,56 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
     except Exception as error:
         if not seen:  # otherwise the structural errors already say why
             yield _cannot_check(document, error)
+
+
+# A `$ref` to a file that is no JSON or YAML, where the format wants a string
+# (`description: {$ref: ./tags/intro.md}`), is a bundler's source convention: Redocly and others
+# put the file's text in its place, and the bundle they publish is valid. Judged in the bundle.
+_STRUCTURED_SUFFIXES = (".json", ".yaml", ".yml")
+
+
+def _inlined_text(corpus: Corpus, document: Document, pointer: str) -> list[Finding] | None:
+    """None when the node at ``pointer`` is no such reference; else what to report about it:
+    nothing when the file is in the corpus, one finding when it is missing."""
+    node = resolve_pointer(document.data, pointer)
+    reference = node.get("$ref") if isinstance(node, dict) else None
+    if not isinstance(reference, str) or "://" in reference:
+        return None
+    file_part = reference.split("#", 1)[0]
+    if not file_part or file_part.lower().endswith(_STRUCTURED_SUFFIXES):
+        return None
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(document.path), file_part))
+    if target in corpus.tree:
+        return []
+    return [
+        Finding(
+            ID,
+            SEVERITY,
+            f"{pointer}: `$ref: {reference}` names a text file for a bundler to inline, but "
+            f"`{target}` does not exist: fix the path, or write the text in place",
+            document.location(join_pointer(pointer, "$ref")),
+            key=f"{pointer}:inlined-missing",
+        )
+    ]
+
+
+def _docs_only(data: Any) -> bool:
+    """An OpenAPI 3.0 document with no `paths`, `components` or `webhooks`: prose pages
+    (an `info` and `tags` with descriptions) rendered by an API reference tool."""
+    return isinstance(data, dict) and not any(
+        key in data for key in ("paths", "components", "webhooks")
+    )
+
+
+def _docs_only_notice(document: Document, message: str) -> Finding:
+    return Finding(
+        ID,
+        Severity.INFO,
+        f"/: {message}: this document holds no operations or components (prose for an API "
+        "reference renderer); OpenAPI 3.0 still requires `paths: {}` for tools that validate it",
+        document.location(""),
+        key="docs-only",
+    )
 
 
 # What to do about the library's semantic errors (its messages say only what is wrong).

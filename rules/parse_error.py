@@ -6,6 +6,12 @@ What it does
     alias expansion past two million nodes. The finding points at the line and column where
     parsing stopped.
 
+    A YAML file of several documents (``---`` between them) is reported only when one of
+    them is a spec document (an ``openapi``, ``asyncapi``, ``swagger``, ``$schema`` or ``$id``
+    key at the top level, or a ``yaml-language-server`` modeline): API tools read only the
+    first. A stream of data documents (a Kubernetes manifest) is normal YAML, not a defect;
+    speclint does not check it further.
+
     It also reports the files speclint will not read, because reading them is unsafe or
     impossible: a symlink that leaves the corpus root or points back at itself, a FIFO, socket
     or device with a schema's name (opening a FIFO would wait forever), a file over 25 MB, and a
@@ -47,6 +53,7 @@ Options
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -55,6 +62,19 @@ from speclint.findings import Finding, Location, Severity
 
 ID = "parse-error"
 SEVERITY = Severity.ERROR
+# speclint.structured's message for a YAML stream of several documents (`---` between them).
+MULTI_DOCUMENT = "more than one YAML document"
+# A top-level key, or the editor modeline, that makes a YAML document a spec document.
+_SPEC_KEY = re.compile(
+    r"^(?:openapi|asyncapi|swagger|\$schema|\$id)\s*:|^#\s*yaml-language-server:\s*\$schema=",
+    re.MULTILINE,
+)
+
+
+def _spec_like(text: str) -> bool:
+    """Whether a document of a YAML stream is an API document, a schema or an instance that
+    names its schema: for those, a second document is one no tool reads."""
+    return _SPEC_KEY.search(text) is not None
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -62,6 +82,8 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         problem = document.problem
         if problem is None:
             continue
+        if problem.message.startswith(MULTI_DOCUMENT) and not _spec_like(document.text or ""):
+            continue  # a YAML stream of data (a Kubernetes manifest): YAML, not a defect
         advice = (
             " (nothing in it was checked)"
             if problem.unread

@@ -1,12 +1,20 @@
 """A ``$ref`` to a network URL that the corpus does not hold and no ``ref-map`` entry maps.
 
 What it does
-    Reports each ``$ref`` whose target is an ``http(s)`` URL outside the corpus' own ``$id``
-    namespace. speclint never fetches it: resolving references chosen by a pull request over the
-    network would let that pull request make the CI machine open arbitrary connections, and makes
-    the result depend on a server that can change or vanish. The published JSON Schema
-    metaschemas resolve offline (jsonschema-specifications) and are not reported; a generated
-    bundle's references are judged at its sources.
+    Reports, once per file, the ``$ref``\\s whose target is an ``http(s)`` URL outside the
+    corpus' own ``$id`` namespace, as an ``info`` notice that what is behind them is not
+    checked: the first at the finding, the others as related locations. speclint never fetches
+    them: resolving references chosen by a pull request over the network would let that pull
+    request make the CI machine open arbitrary connections, and makes the result depend on a
+    server that can change or vanish. The published JSON Schema metaschemas resolve offline
+    (jsonschema-specifications) and are not reported; a generated bundle's references are
+    judged at its sources. When a GitHub raw URL
+    (``raw.githubusercontent.com/<owner>/<repo>/<branch>/<path>``) names a path the corpus
+    holds, the notice says so: the repository's own file can be referenced relatively (it is
+    not resolved to that file: the branch named may differ from the one checked). A remote URL
+    is often deliberate (a catalog delegating to the upstream schema, an extension naming the
+    published parts it builds on), so it is a notice, not a warning; raise it with
+    ``[rules] remote-ref = "warning"`` to require vendoring.
 
 Why is this bad?
     Validation and code generation depend on a document the corpus does not pin; it may change
@@ -18,7 +26,8 @@ Example
         payload:
           $ref: 'https://schemas.example.net/envelope.json'
 
-    FAIL: ``warning [remote-ref] `https://schemas.example.net/envelope.json` is a remote URL ...``
+    FAIL: ``info [remote-ref] `https://schemas.example.net/envelope.json` is a remote `$ref`: not
+    checked ...``
 
 Use instead
     Vendor the schema into the corpus and reference it relatively, or keep the URL and map it in
@@ -38,34 +47,94 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from speclint.corpus import Corpus
-from speclint.findings import Finding, Severity
+from speclint.findings import Finding, Severity, headed
 from speclint.references import Reference
 
 ID = "remote-ref"
-SEVERITY = Severity.WARNING
+# A notice: a remote URL is often deliberate (a catalog delegating to the upstream schema, an
+# extension naming the published parts it builds on, a meta-schema), and nothing is wrong yet.
+SEVERITY = Severity.INFO
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
-    groups: dict[str, list[Reference]] = defaultdict(list)
+    by_file: dict[str, list[Reference]] = defaultdict(list)
     for reference in corpus.references.references:
         if reference.outcome == "remote" and reference.path not in corpus.derived:
-            groups[reference.target.split("#", 1)[0]].append(reference)
-    for target, references in sorted(groups.items()):
+            by_file[reference.path].append(reference)
+    for path, references in sorted(by_file.items()):
+        document = corpus.documents[path]
         first, *others = references
+        urls = sorted({r.target.split("#", 1)[0] for r in references})
+        hosts = sorted({urlsplit(url).netloc for url in urls})
+        local = {url: _held_here(corpus, url) for url in urls}
+        held = sorted(url for url, path in local.items() if path)
+        fix = (
+            "vendor the schemas and reference them relatively, or map the URLs to corpus files "
+            "with [ref-map] in speclint.toml"
+        )
+        if held and len(held) == len(urls):
+            fix = (
+                "each names a file this repository holds at the same path (a GitHub raw URL): "
+                "reference those files relatively"
+            )
+        elif held:
+            fix += (
+                f"; {len(held)} of the URLs name files this repository holds (GitHub raw URLs "
+                "of the same path): reference those relatively"
+            )
+        if len(urls) == 1:
+            fix = (
+                f"`{local[urls[0]]}` is that file in this repository: reference it relatively"
+                if held
+                else "vendor the schema and reference it relatively, or map the URL to a corpus "
+                "file with [ref-map] in speclint.toml"
+            )
+            message = headed(
+                f"`{first.value}` is a remote `$ref`: not checked",
+                " (speclint never fetches, so the schema behind it is not validated and nothing "
+                f"is resolved through it); {fix}",
+                f"a remote `$ref` to {hosts[0]} is not checked",
+            )
+        else:
+            what = f"{len(references)} remote `$ref`s to {len(urls)} URLs"
+            message = headed(
+                f"{what} ({', '.join(hosts)}) are not checked",
+                " (speclint never fetches, so the schemas behind them are not validated and "
+                f"nothing is resolved through them); {fix}",
+                f"{what} on {len(hosts)} hosts are not checked",
+            )
+        related = []
+        for reference in others:
+            holds = local[reference.target.split("#", 1)[0]]
+            held_note = f" (this repository holds `{holds}`)" if holds else ""
+            related.append(
+                document.location(reference.pointer, note=f"`{reference.value}`{held_note}")
+            )
         yield Finding(
             ID,
             SEVERITY,
-            f"`{first.value}` is a remote URL; speclint does not fetch it, so nothing behind it is "
-            "checked. Vendor the schema into the corpus and reference it relatively, or map the "
-            "URL to a corpus file with [ref-map] in speclint.toml",
-            corpus.documents[first.path].location(first.pointer),
-            related=tuple(
-                corpus.documents[r.path].location(r.pointer, note="also references it")
-                for r in others
-            ),
-            key=target,
+            message,
+            document.location(first.pointer),
+            related=tuple(related),
+            key="remote-refs",
         )
+
+
+def _held_here(corpus: Corpus, url: str) -> str | None:
+    """The corpus file a GitHub raw URL names when the repository holds a file at that path
+    (``https://raw.githubusercontent.com/<owner>/<repo>/<branch or refs/heads/x>/<path>``): the
+    repository's own schema, published by its host; the longest such path. Never fetched."""
+    parts = urlsplit(url)
+    if parts.netloc != "raw.githubusercontent.com":
+        return None
+    segments = [s for s in parts.path.split("/") if s]
+    for start in range(3, len(segments)):
+        candidate = "/".join(segments[start:])
+        if candidate in corpus.documents:
+            return candidate
+    return None

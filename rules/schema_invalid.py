@@ -54,8 +54,8 @@ from jsonschema.protocols import Validator
 
 from speclint.corpus import Corpus, Document
 from speclint.dialects import draft_by_keywords, names_latest_draft
-from speclint.findings import Finding, Severity
-from speclint.kinds import DocumentKind, draft_of
+from speclint.findings import Finding, Severity, headed
+from speclint.kinds import REFERENCED_REASON, DocumentKind, contradicts_schema, draft_of
 from speclint.references import DATA_KEYWORDS
 from speclint.structured import join_pointer, split_pointer
 from speclint.units import check_by_unit
@@ -78,8 +78,22 @@ CANONICAL = {
 
 
 def units(corpus: Corpus) -> list[Document]:
-    """Each schema file, but a generated bundle's (judged at its sources)."""
-    return [d for d in corpus.of_kind(DocumentKind.SCHEMA) if d.path not in corpus.derived]
+    """Each schema file, but a generated bundle's (judged at its sources), and but a file known
+    as a schema only because a ``$ref`` names it whose root ``type`` is no JSON type: an API's
+    ``$ref`` to an example event (``"type": "m.room.message"``) names data, not a schema."""
+    return [
+        d
+        for d in corpus.of_kind(DocumentKind.SCHEMA)
+        if d.path not in corpus.derived and not _example_by_reference(d)
+    ]
+
+
+def _example_by_reference(document: Document) -> bool:
+    data = document.data
+    declares = isinstance(data, dict) and isinstance(data.get("$schema"), str)
+    return (
+        not declares and document.reason.startswith(REFERENCED_REASON) and contradicts_schema(data)
+    )
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -133,8 +147,12 @@ def _judged(corpus: Corpus, document: Document) -> Iterator[Finding]:
             yield Finding(
                 ID,
                 SEVERITY,
-                f"{pointer or '/'}: {message}; the schema is invalid against its metaschema "
-                f"({declared}), so validators may ignore or reject it: fix the keyword",
+                headed(
+                    f"{pointer or '/'}: {message}",
+                    f"; the schema is invalid against its metaschema ({declared}), so validators "
+                    "may ignore or reject it: fix the keyword",
+                    message,
+                ),
                 document.location(pointer),
                 key=f"{pointer}:{message}",
             )

@@ -2,18 +2,23 @@
 
 What it does
     In an OpenAPI document that declares its tags (a top-level ``tags`` list), reports each
-    operation tag (in ``paths`` and ``webhooks``) that is not one of them, at the tag, with the
-    declared list as related location and the closest declared name when there is one. A
-    document that declares no tags states no convention and is not checked. (A repeated
+    operation tag (in ``paths`` and ``webhooks``) that looks like a misspelling of a declared
+    one (the same but for letter case; or, on a tag only one operation carries, within two
+    edits, one for a name under five letters) as a warning at the tag, with the declared list
+    as related location. The other undeclared tags are one ``info`` notice per document, their
+    uses as related locations: OpenAPI allows them, and a generator that declares most tags but
+    not one (however close its name) costs only a group description; so the notice is given
+    only where most declared tags carry a ``description`` (a list of bare names loses nothing).
+    A document that declares no tags states no convention and is not checked. (A repeated
     declared tag, and a repeated ``operationId``, are ``openapi-invalid``'s: the OpenAPI
     specification forbids them.)
 
 Why is this bad?
     OpenAPI allows undeclared tags (3.1 §4.8.10: "tags that are not declared MAY be organized
-    randomly or based on the tools' logic"), but in a document that declares them an undeclared
-    tag is almost always a typo or a rename left half done: documentation renderers show the
-    operation under a group of its own, without the declared group's description, and SDK
-    generators that split clients by tag make a new class for it.
+    randomly or based on the tools' logic"), but a tag one letter away from a declared one is a
+    typo or a rename left half done: documentation renderers show the operation under a group
+    of its own, without the declared group's description, and SDK generators that split
+    clients by tag make a new class for it.
 
 Example
     ::
@@ -41,12 +46,11 @@ Options
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Severity
+from speclint.corpus import Corpus, Document
+from speclint.findings import Finding, Severity, first_fitting
 from speclint.kinds import DocumentKind
 from speclint.roles import HTTP_METHODS
 from speclint.structured import join_pointer
@@ -63,22 +67,98 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         if not isinstance(declared_list, list) or not declared_list:
             continue
         declared = [t["name"] for t in declared_list if isinstance(t, dict) and "name" in t]
-        names = {str(n) for n in declared}
+        names = sorted({str(n) for n in declared})
+        uses: dict[str, list[tuple[str, str, str]]] = {}  # tag -> (operation, label, at)
         for pointer, label, tags in _operation_tags(data):
             for index, tag in enumerate(tags):
-                if not isinstance(tag, str) or tag in names:
-                    continue
-                close = difflib.get_close_matches(tag, sorted(names), n=1, cutoff=0.6)
-                hint = f" (did you mean `{close[0]}`?)" if close else ""
+                if isinstance(tag, str) and tag not in names:
+                    at = join_pointer(join_pointer(pointer, "tags"), index)
+                    uses.setdefault(tag, []).append((pointer, label, at))
+        undeclared: dict[str, list[str]] = {}  # tag -> pointers of its uses, in document order
+        for tag, sites in uses.items():
+            meant = _typo_of(tag, names, len(sites))
+            if meant is None:
+                undeclared[tag] = [at for _, _, at in sites]
+                continue
+            for pointer, label, at in sites:
                 yield Finding(
                     ID,
                     SEVERITY,
-                    f"operation {label} is tagged `{tag}`, which `tags` does not declare{hint}: "
-                    "use a declared tag, or declare it (with a description) in `tags`",
-                    document.location(join_pointer(join_pointer(pointer, "tags"), index)),
+                    f"operation {label} is tagged `{tag}`, which `tags` does not declare (did "
+                    f"you mean `{meant}`?): use the declared tag, or declare it (with a "
+                    "description) in `tags`",
+                    document.location(at),
                     related=(document.location("/tags", note="the declared tags"),),
                     key=f"{pointer}:{tag}",
                 )
+        # The notice is about the group description a reader misses: where the declared tags
+        # carry none (a generator listing bare names), declaring one more adds nothing.
+        described = sum(
+            1
+            for t in declared_list
+            if isinstance(t, dict) and str(t.get("description", "")).strip()
+        )
+        if undeclared and described * 2 >= len(declared_list):
+            yield _undeclared_notice(document, undeclared)
+
+
+def _undeclared_notice(document: Document, undeclared: dict[str, list[str]]) -> Finding:
+    tags = sorted(undeclared)
+    uses = [p for tag in tags for p in undeclared[tag]]
+    listed = ", ".join(f"`{t}`" for t in tags)
+    fix = "declare each one meant as a group (with a description) in `tags`"
+    subject = f"{len(tags)} operation tag{'s' if len(tags) > 1 else ''}"
+    verb = "are" if len(tags) > 1 else "is"
+    candidates = (
+        f"{subject} ({listed}) {verb} not declared in `tags`: renderers group their operations without "
+        f"a description; {fix}",
+        f"{subject} {verb} not declared in `tags` (listed as related locations): renderers group "
+        f"their operations without a description; {fix}",
+    )
+    return Finding(
+        ID,
+        Severity.INFO,
+        first_fitting(*candidates),
+        document.location(uses[0]),
+        related=tuple(
+            document.location(p, note=f"tagged `{tag}`")
+            for tag in tags
+            for p in undeclared[tag]
+            if p != uses[0]
+        ),
+        key="undeclared",
+    )
+
+
+def _typo_of(tag: str, names: list[str], used: int) -> str | None:
+    """The declared name ``tag`` is likely a misspelling of: the same but for letter case, or,
+    for a tag only one operation carries, within two edits (one for a name under five letters).
+    A tag further from every declared name, or several operations share, is a group of its own
+    the document did not describe (OpenAPI allows that)."""
+    for name in names:
+        if name.lower() == tag.lower():
+            return name
+    if used > 1:
+        return None
+    allowed = 1 if len(tag) < 5 else 2
+    close = [(_distance(tag.lower(), n.lower()), n) for n in names]
+    best = min(close, default=None)
+    return best[1] if best is not None and best[0] <= allowed else None
+
+
+def _distance(a: str, b: str) -> int:
+    """Optimal-string-alignment edit distance (a swap of neighbours is one edit)."""
+    previous2: list[int] = []
+    previous = list(range(len(b) + 1))
+    for i, left in enumerate(a, 1):
+        current = [i] + [0] * len(b)
+        for j, right in enumerate(b, 1):
+            cost = 0 if left == right else 1
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and left == b[j - 2] and a[i - 2] == right:
+                current[j] = min(current[j], previous2[j - 2] + 1)
+        previous2, previous = previous, current
+    return previous[len(b)]
 
 
 def _operation_tags(data: dict[str, Any]) -> Iterator[tuple[str, str, list[Any]]]:

@@ -19,7 +19,9 @@ What it does
     path is reported with the file that would declare it. Three or more missing ``$id``\\s under
     one folder are one finding too. A reference into a plain YAML/JSON fragment file (``$ref:
     ../common/servers.yaml#/prod``) resolves like one into a schema, a reference written as a file
-    path (``paths/runs_{runId}.yaml``) names that file, and one to a file that is there but is
+    path (``paths/runs_{runId}.yaml``) names that file, a reference by URL to a file of the
+    folder the corpus publishes at that URL (its other ``$id``\\s say so) reaches that file (it
+    is served there, whatever ``$id`` it declares), and one to a file that is there but is
     not JSON or YAML (a Markdown description or a code sample, which Redocly puts in its place)
     is not reported. A generated bundle (see
     ``speclint.lineage``) is judged at its sources, not again in its copies.
@@ -93,6 +95,13 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     published = _published_folders(corpus)
     for outcome, target in list(groups):
         if outcome != "unknown-id":
+            continue
+        if any(path in corpus.documents for path in _files_for(published, target)):
+            # The file is in the folder the corpus publishes at that URL (a schema store's
+            # `x-without-$id.json` beside the `all.json` that names it by URL): that URL serves
+            # it, whatever `$id` it declares, so the reference reaches it (2020-12 §9.1.1: a
+            # schema retrieved by a URI other than its `$id` is still that schema).
+            del groups[(outcome, target)]
             continue
         named = [p for p in _files_for(published, target) if ("missing-file", p) in groups]
         if len(named) == 1:

@@ -82,7 +82,7 @@ from speclint.dialects import (
     to_2020_12,
     translatable,
 )
-from speclint.findings import Finding, Location, Severity
+from speclint.findings import Finding, Location, Severity, headed
 from speclint.kinds import DocumentKind
 from speclint.progress import tracked
 from speclint.references import file_uri, root_base
@@ -148,7 +148,11 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             yield Finding(
                 ID,
                 SEVERITY,
-                f"{label}: no instance can satisfy this schema: {why}. {_closure_advice(document)}",
+                headed(
+                    f"{label}: no instance can satisfy this schema",
+                    f": {why}. {_closure_advice(document)}",
+                    "no instance can satisfy this schema",
+                ),
                 document.location(pointer),
                 related=tuple(related),
                 key=pointer,
@@ -333,6 +337,13 @@ def _unreachable_properties(
             "; ".join(b for b, _ in blockers) if blockers else "the schema's constraints reject it"
         )
         where = f" (declared in `{origin}`)" if origin else ""
+        fix = (
+            "Close the composition with `unevaluatedProperties: false` instead of closing "
+            "a branch, or list the property in the closed branch"
+            if has_unevaluated(document.dialect or "2020-12")
+            else f"{document.dialect} has no `unevaluatedProperties`: list the property in "
+            "the closed branch, or write the composition as one closed schema"
+        )
         witness = (
             ""
             if translated(document)
@@ -343,14 +354,11 @@ def _unreachable_properties(
         yield Finding(
             ID,
             SEVERITY,
-            f"{label}: property `{name}`{where} is declared but no valid instance may carry it: "
-            f"{why}. "
-            + (
-                "Close the composition with `unevaluatedProperties: false` instead of closing "
-                "a branch, or list the property in the closed branch"
-                if has_unevaluated(document.dialect or "2020-12")
-                else f"{document.dialect} has no `unevaluatedProperties`: list the property in "
-                "the closed branch, or write the composition as one closed schema"
+            headed(
+                f"{label}: property `{name}`{where} is declared but no valid instance may carry it",
+                f": {why}. {fix}",
+                f"property `{name}`{where} is declared but no valid instance may carry it",
+                f"property `{name}` is declared but no valid instance may carry it",
             ),
             document.location(pointer),
             related=tuple(location for _, location in blockers),

@@ -15,7 +15,12 @@ What it does
 
     Two defaults say "none" by a common convention and are not reported: ``default: null``, and
     an empty ``{}`` or ``[]`` that fails only ``required``, ``minItems`` or ``minProperties``
-    (its members take their own defaults).
+    (its members take their own defaults). Defaults that stand for "unset" or "the newest" and
+    fail only for that (an empty string outside the ``enum``, ``pattern`` or ``minLength``; a
+    machine integer's largest value, ``2^63 - 1``, over a ``maximum`` of ``2^53 - 1``;
+    ``latest`` beside an ``enum`` of version numbers) are one info per file, the others as
+    related locations: true to the letter, and no maintainer changes them. A default of the
+    wrong type (``""`` or ``"8"`` for an integer, ``"false"`` for a boolean) is an error.
 
     The finding is at the value (``.../default``, ``.../enum/2``) and names the keyword it breaks,
     with that keyword as a related location. ``$ref``\\s resolve through the corpus; a schema whose
@@ -52,6 +57,7 @@ Options
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -60,7 +66,7 @@ from referencing.exceptions import Unresolvable
 
 from speclint.corpus import Corpus, Document
 from speclint.dialects import dialect_of_schema, ref_replaces_siblings
-from speclint.findings import Finding, Severity
+from speclint.findings import Finding, Severity, first_fitting
 from speclint.kinds import DocumentKind
 from speclint.references import file_uri
 from speclint.schema_objects import SchemaObject, schema_objects, validator_class_of
@@ -99,13 +105,23 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
 def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     wanted = [str(k) for k in options.get("keywords", KEYWORDS) if str(k) in KEYWORDS]
     found = []
+    placeholders: list[str] = []
     for schema in schema_objects(document):
         for keyword, pointer, value in _values(document, schema, wanted):
             validator_class = validator_class_of(document, schema.declared)
             uri = f"{file_uri(document.path)}#{schema.pointer}"
-            error = _first_error(corpus.references.validator(validator_class, uri), value)
-            if error is not None and not _by_convention(keyword, value, error):
-                found.append(_finding(document, schema, keyword, pointer, value, error))
+            errors = _errors(corpus.references.validator(validator_class, uri), value)
+            if not errors or _by_convention(keyword, value, errors[0]):
+                continue
+            if keyword == "default":
+                real = [e for e in errors if not _placeholder(e)]
+                if not real:
+                    placeholders.append(pointer)
+                    continue
+                errors = real
+            found.append(_finding(document, schema, keyword, pointer, value, errors[0]))
+    if placeholders:
+        found.append(_placeholder_defaults(document, placeholders))
     return found
 
 
@@ -142,16 +158,69 @@ def _ref_alone(document: Document, schema: SchemaObject) -> bool:
     return ref_replaces_siblings(dialect_of_schema(schema.declared, document.dialect or "2020-12"))
 
 
-def _first_error(validator: Any, value: Any) -> ValidationError | None:
+def _errors(validator: Any, value: Any) -> list[ValidationError]:
+    """The value's errors, each at its most specific, in the order of their place in it."""
     try:
         errors = sorted(
             validator.iter_errors(value), key=lambda e: [str(t) for t in e.absolute_path]
         )
     except Unresolvable:
-        return None  # unresolved-ref reports the broken reference
+        return []  # unresolved-ref reports the broken reference
     except _NOT_JUDGED:
-        return None  # an invalid schema is schema-invalid's finding
-    return explain(errors[0]) if errors else None
+        return []  # an invalid schema is schema-invalid's finding
+    return [explain(e) for e in errors]
+
+
+# The largest (smallest) value of a machine integer type: what a generator writes as the
+# default of "no limit", against the `maximum` of 2^53 - 1 it writes for JSON numbers.
+_MACHINE_BOUNDS = frozenset({2**31 - 1, 2**32 - 1, 2**63 - 1, 2**64 - 1, -(2**31), -(2**63)})
+_VERSION = re.compile(r"v?\d+(?:[._-]\d+)*(?:-[0-9A-Za-z.]+)?")
+# Keywords an empty string fails when it stands for "not set" rather than for a value.
+_EMPTY_FAILS = frozenset({"enum", "pattern", "minLength", "format", "const"})
+
+
+def _placeholder(error: ValidationError) -> bool:
+    """A default that says "unset" or "the newest" rather than a value: an empty string
+    outside the ``enum``, ``pattern`` or ``minLength`` (its type is right), a machine integer's
+    largest value above ``maximum``, ``latest`` beside an ``enum`` of version numbers. True to
+    the letter, and no maintainer will change them: one info per file."""
+    instance, keyword = error.instance, error.validator
+    if instance == "" and keyword in _EMPTY_FAILS:
+        return True
+    if (
+        keyword in {"maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum"}
+        and isinstance(instance, int)
+        and not isinstance(instance, bool)
+    ):
+        return instance in _MACHINE_BOUNDS
+    members = error.validator_value
+    return (
+        keyword == "enum"
+        and instance == "latest"
+        and isinstance(members, list)
+        and bool(members)
+        and all(isinstance(m, str) and _VERSION.fullmatch(m) for m in members)
+    )
+
+
+def _placeholder_defaults(document: Document, pointers: list[str]) -> Finding:
+    count = f"{len(pointers)} default{'s' if len(pointers) > 1 else ''}"
+    return Finding(
+        ID,
+        Severity.INFO,
+        first_fitting(
+            f'{count} in this file stand for "unset" and fail their schema (`""` outside an '
+            "`enum` or `pattern`, `latest` beside versions, a machine integer's largest value "
+            "over `maximum`): drop them, or let the schema accept them",
+            f'{count} in this file stand for "unset" and fail their schema (each a related '
+            "location): drop them, or let the schema accept them",
+        ),
+        document.location(pointers[0]),
+        related=tuple(
+            document.location(p, note="another placeholder default") for p in pointers[1:]
+        ),
+        key="placeholder-defaults",
+    )
 
 
 def _finding(

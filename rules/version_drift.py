@@ -5,7 +5,9 @@ What it does
 
     - the corpus version: ``version`` in this rule's options, else the latest release heading of
       ``CHANGELOG.md`` (``## [1.2.0] - 2026-05-01``; ``Unreleased`` is skipped), else
-      ``package.json``'s ``version``;
+      ``package.json``'s ``version`` unless it is a
+      placeholder no release had (``0.0.0``, ``0.0.1``: a documentation site's or a tool's
+      package, not the protocol's) that no API document shares;
     - ``info.version`` of every OpenAPI and AsyncAPI document;
     - the spec version each API document declares (``openapi: 3.1.0``, ``asyncapi: 3.0.0``) and
       the one its own ``info.description`` names ("This document follows AsyncAPI 3.0.0").
@@ -92,7 +94,12 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
                 related=(where,),
                 key=document.path,
             )
-        if changelog and package and not _same(changelog[0], package[0], precision):
+        if (
+            changelog
+            and package
+            and not _placeholder(package[0])
+            and not _same(changelog[0], package[0], precision)
+        ):
             yield Finding(
                 ID,
                 SEVERITY,
@@ -188,6 +195,25 @@ def _corpus_version(corpus: Corpus, options: Mapping[str, Any]) -> tuple[str, Lo
     if changelog is not None:
         return changelog[0], changelog[1], f"CHANGELOG.md:{changelog[1].line}"
     package = _package(corpus)
-    if package is not None:
+    if package is not None and (
+        not _placeholder(package[0]) or _shared_by_an_api_document(corpus, package[0])
+    ):
         return package[0], package[1], "package.json"
     return None
+
+
+def _placeholder(version: str) -> bool:
+    """A version no release ever had: ``0.0.0``, ``0.0.1`` (npm's and site generators'
+    defaults), ``0.0.0-development`` (semantic-release's). A site's or a tool's package keeps
+    one; the protocol's version is not there."""
+    parts = _parts(version)
+    return not parts or parts[:2] == (0, 0)
+
+
+def _shared_by_an_api_document(corpus: Corpus, version: str) -> bool:
+    for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+        info = document.data.get("info") if isinstance(document.data, dict) else None
+        declared = info.get("version") if isinstance(info, dict) else None
+        if declared is not None and _same(str(declared), version, "patch"):
+            return True
+    return False

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from filelock import FileLock
 
 from speclint.cli import main
 
@@ -24,10 +25,17 @@ OPENWOP = REPOSITORY.parent / "shared" / "openwop-corpus"
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 # The caches of every speclint the tests start (in process, or as a child that inherits the
-# environment) go to a folder of this session, not the user's cache folder.
-if "SPECLINT_CACHE_DIR" not in os.environ:
-    _CACHE = tempfile.mkdtemp(prefix="speclint-test-cache-")
-    os.environ["SPECLINT_CACHE_DIR"] = _CACHE
+# environment) go to a folder of this session, not the user's cache folder. An xdist worker
+# inherits the environment of the process that started it, folder included: it makes one of its
+# own (SESSION_CACHE says the folder was ours, not the user's), so no test reads an entry that a
+# test of another worker wrote, or meets its run in the same corpus folder.
+SESSION_CACHE = "SPECLINT_TESTS_SESSION_CACHE"
+if "SPECLINT_CACHE_DIR" not in os.environ or os.environ["SPECLINT_CACHE_DIR"] == os.environ.get(
+    SESSION_CACHE
+):
+    _worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    _CACHE = tempfile.mkdtemp(prefix=f"speclint-test-cache-{_worker}-")
+    os.environ["SPECLINT_CACHE_DIR"] = os.environ[SESSION_CACHE] = _CACHE
     atexit.register(shutil.rmtree, _CACHE, True)
 
 
@@ -95,6 +103,25 @@ def make_corpus(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
 
 def run_cli(*args: str) -> Result:
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture(scope="session")
+def hook_home(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, Path]:
+    """(a git repository holding this checkout as it is now, its commit, PRE_COMMIT_HOME), made
+    once per test run, so that every test of the pre-commit hook, in any file and on any xdist
+    worker, reuses one hook environment. The first worker to take the lock makes the snapshot;
+    pre-commit installs the environment under its own lock in PRE_COMMIT_HOME."""
+    base = tmp_path_factory.getbasetemp()
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        base = base.parent  # the folder of this run that all its workers share
+    shared = base / "pre-commit-hook"
+    shadow, made = shared / "speclint", shared / "commit"
+    with FileLock(str(base / "pre-commit-hook.lock")):
+        if not made.is_file():
+            shutil.rmtree(shared, ignore_errors=True)  # a worker that died half way
+            shadow.mkdir(parents=True)
+            made.write_text(snapshot_checkout(shadow), encoding="utf-8")
+    return shadow, made.read_text(encoding="utf-8"), shared / "pre-commit-home"
 
 
 @pytest.fixture(scope="session")

@@ -143,9 +143,10 @@ def test_fail_on_threshold(make_corpus: MakeCorpus) -> None:
     root = make_corpus(
         {"schemas/r.schema.json": schema(properties={"x": {"$ref": "https://example.net/x.json"}})}
     )
-    assert cli("check", str(root)).returncode == 0  # remote-ref is a warning
-    assert cli("check", str(root), "--fail-on", "warning").returncode == 1
-    (root / "speclint.toml").write_text('fail-on = "warning"\n')
+    assert cli("check", str(root)).returncode == 0  # remote-ref is an info
+    assert cli("check", str(root), "--fail-on", "warning").returncode == 0
+    assert cli("check", str(root), "--fail-on", "info").returncode == 1
+    (root / "speclint.toml").write_text('fail-on = "warning"\n[rules]\nremote-ref = "warning"\n')
     assert cli("check", str(root)).returncode == 1
     (root / "speclint.toml").write_text('[rules]\nremote-ref = "off"\n')
     result = cli("check", str(root), "--fail-on", "info")

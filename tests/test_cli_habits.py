@@ -41,12 +41,14 @@ def text_summary() -> str:
 
 
 def warnings_only(make_corpus: MakeCorpus) -> Path:
-    """A corpus whose only finding is one warning (a remote $ref, never fetched)."""
+    """A corpus whose only finding is one warning (a remote $ref, never fetched: an info by
+    default, raised to a warning by the configuration)."""
     return make_corpus(
         {
             "schemas/remote.schema.json": schema(
                 type="object", properties={"x": {"$ref": "https://schemas.example.net/x.json"}}
-            )
+            ),
+            "speclint.toml": '[rules]\nremote-ref = "warning"\n',
         }
     )
 
@@ -181,7 +183,12 @@ def test_max_warnings_fails_on_too_many_warnings(make_corpus: MakeCorpus) -> Non
 def test_the_hook_takes_quiet_and_max_warnings_too(make_corpus: MakeCorpus) -> None:
     """The commit's gate speaks the same options as `check`: a warning the commit adds fails it
     under --max-warnings 0, and --quiet leaves only the finding."""
-    root = make_corpus({"schemas/ok.schema.json": schema(type="object")})
+    root = make_corpus(
+        {
+            "schemas/ok.schema.json": schema(type="object"),
+            "speclint.toml": '[rules]\nremote-ref = "warning"\n',  # an info by default
+        }
+    )
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "base")

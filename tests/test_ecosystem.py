@@ -5,6 +5,9 @@ fingerprint, and the sample of unlabelled findings is fixed by its seed."""
 from __future__ import annotations
 
 import importlib.util
+import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -139,3 +142,52 @@ def test_the_markdown_report_has_both_tables() -> None:
     results = {"o/a": result("o/a", hit("f1"))}
     text = check.markdown_report(results, check.tally(results.values(), []), [], "meta")
     assert "| o/a | 3 | 1 | 0/1/0 |" in text and "| broken-link | 1 | 1 | 0 |" in text
+
+
+def test_rule_times_are_summed_and_the_slowest_repository_named() -> None:
+    a = result("o/a", hit("f1"))
+    a.rule_seconds = {"broken-link": 1.5, "schema-invalid": 0.25}
+    b = result("o/b", hit("f2"))
+    b.rule_seconds = {"broken-link": 2.0}
+    links, schemas = check.tally([a, b], [])
+    assert (links.seconds, links.slowest) == (3.5, "o/b")
+    assert (schemas.rule, schemas.findings, schemas.seconds) == ("schema-invalid", 0, 0.25)
+    assert "slowest in" in check.rule_table([links, schemas], markdown=False)
+
+
+def test_speclint_writes_each_rules_time_where_asked(tmp_path: Path) -> None:
+    """SPECLINT_RULE_TIMES: the file the ecosystem check reads; every rule that ran is in it."""
+    root = tmp_path / "corpus"
+    root.mkdir()
+    (root / "a.json").write_text(
+        '{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}\n'
+    )
+    times = tmp_path / "times.json"
+    env = {**os.environ, "SPECLINT_RULE_TIMES": str(times), "SPECLINT_NO_CACHE": "1"}
+    for extra in ([], ["--debug"]):  # forked workers, and in this process (--debug)
+        times.unlink(missing_ok=True)
+        run = subprocess.run(
+            [sys.executable, "-m", "speclint", "check", str(root), "--no-progress", *extra],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert run.returncode == 0, run.stderr
+        spent = json.loads(times.read_text(encoding="utf-8"))
+        assert "schema-invalid" in spent and all(v >= 0 for v in spent.values())
+
+
+def test_a_label_judges_its_finding_only_at_the_severity_it_was_read() -> None:
+    """A warning called noise and since made an info is read again, not counted as noise."""
+    info = check.Hit("broken-link", "info", "a.md", 1, "message f1", "f1")
+    noise = check.Label("o/a", COMMIT, "broken-link", "a.md", "f1", "noise", "why", "warning")
+    (links,) = check.tally([result("o/a", info)], [noise])
+    assert links.labelled == 0
+    assert check.stale({"o/a": result("o/a", info)}, [noise]) == [noise]
+    assert [
+        h.fingerprint for _, h in check.sample([result("o/a", info)], [noise], 5, 1)["broken-link"]
+    ] == ["f1"]
+    same = check.Label("o/a", COMMIT, "broken-link", "a.md", "f1", "noise", "why", "info")
+    (links,) = check.tally([result("o/a", info)], [same])
+    assert links.labelled == 1 and check.stale({"o/a": result("o/a", info)}, [same]) == []

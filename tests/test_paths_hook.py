@@ -22,13 +22,10 @@ from test_pre_commit_hook import (
     RUNS_PAGE,
     commit,
     head_message,
-    hook_home,
     spec_repository,
 )
 
 from conftest import schema, write_files
-
-__all__ = ["hook_home"]  # the fixture, imported so that this module installs the hook once
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -1,8 +1,9 @@
 """speclint's published hook (.pre-commit-hooks.yaml) run by real pre-commit in a real git repo.
 
-The hook is installed once per session from a snapshot of this checkout (what ``pre-commit
-try-repo`` does, kept so that every test reuses one hook environment), and is then run the way a
-spec author meets it: ``pre-commit install``, then ``git commit``."""
+The hook is installed once per test run from a snapshot of this checkout (what ``pre-commit
+try-repo`` does, kept so that every test reuses one hook environment: the ``hook_home`` fixture of
+conftest.py), and is then run the way a spec author meets it: ``pre-commit install``, then
+``git commit``."""
 
 from __future__ import annotations
 
@@ -10,12 +11,11 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from conftest import schema, snapshot_checkout, write_files
+from conftest import schema, write_files
 
 pytestmark = [
     pytest.mark.slow,
@@ -39,15 +39,6 @@ def git(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         text=True,
         env={**os.environ, **IDENTITY},
     )
-
-
-@pytest.fixture(scope="module")
-def hook_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str, Path]]:
-    """(a git repository holding this checkout as it is now, its commit, PRE_COMMIT_HOME)."""
-    base = tmp_path_factory.mktemp("hook")
-    shadow = base / "speclint"
-    commit = snapshot_checkout(shadow)
-    yield shadow, commit, base / "pre-commit-home"
 
 
 def spec_repository(

@@ -81,6 +81,14 @@ class Label:
     fingerprint: str
     verdict: str
     reason: str
+    # The severity the finding had when it was read: a verdict of "noise" on a warning says
+    # nothing of the same finding made an info, so a label whose severity no longer matches is
+    # read again instead of counted. Empty in labels written before it was recorded.
+    severity: str = ""
+
+    def judges(self, hit: Hit) -> bool:
+        """Whether this verdict still applies to ``hit`` (its finding, at its severity)."""
+        return not self.severity or self.severity == hit.severity
 
 
 @dataclass(frozen=True)
@@ -105,6 +113,9 @@ class Result:
     files: int
     findings: list[Hit] = field(default_factory=list)
     stderr: str = ""
+    # Each rule's wall time in this repository (speclint's SPECLINT_RULE_TIMES file); empty in
+    # runs stored before it was recorded.
+    rule_seconds: dict[str, float] = field(default_factory=dict)
 
     @property
     def internal_errors(self) -> int:
@@ -166,6 +177,7 @@ def load_labels(repos: Sequence[Repo], path: Path = LABELS_FILE) -> list[Label]:
     pinned = {r.name: r.commit for r in repos}
     labels, errors, seen = [], [], set()
     keys = ("repo", "commit", "rule", "path", "fingerprint", "verdict", "reason")
+    optional = ("severity",)
     for index, table in enumerate(tables, 1):
         where = (
             f"{path.name} label #{index} ({table.get('repo', '?')} {table.get('fingerprint', '?')})"
@@ -174,9 +186,11 @@ def load_labels(repos: Sequence[Repo], path: Path = LABELS_FILE) -> list[Label]:
         if missing:
             errors.append(f"{where}: missing or empty {', '.join(missing)}")
             continue
-        if set(table) - set(keys):
-            errors.append(f"{where}: unknown keys {sorted(set(table) - set(keys))}")
-        label = Label(**{k: table[k] for k in keys})
+        if set(table) - set(keys) - set(optional):
+            errors.append(f"{where}: unknown keys {sorted(set(table) - set(keys) - set(optional))}")
+        if table.get("severity", "error") not in ("error", "warning", "info"):
+            errors.append(f"{where}: severity must be error, warning or info")
+        label = Label(**{k: table[k] for k in keys}, severity=str(table.get("severity", "")))
         if label.repo not in pinned:
             errors.append(f"{where}: repository not in repos.toml")
         elif label.commit != pinned[label.repo]:
@@ -258,7 +272,12 @@ def run_speclint(repo: Repo, tree: Path, scratch: Path, time_limit: int) -> Resu
     root = tree / repo.subfolder if repo.subfolder else tree
     with tempfile.TemporaryDirectory(prefix="speclint-eco-", dir=scratch) as private:
         report = Path(private) / "report.json"
-        env = {**os.environ, "SPECLINT_CACHE_DIR": str(Path(private) / "cache")}
+        times = Path(private) / "rule-times.json"
+        env = {
+            **os.environ,
+            "SPECLINT_CACHE_DIR": str(Path(private) / "cache"),
+            "SPECLINT_RULE_TIMES": str(times),
+        }
         command = [
             sys.executable,
             "-m",
@@ -287,6 +306,7 @@ def run_speclint(repo: Repo, tree: Path, scratch: Path, time_limit: int) -> Resu
         report_written = report.exists()
         document = json.loads(report.read_text(encoding="utf-8")) if report_written else {}
         tail = errors.read_text(encoding="utf-8", errors="replace")[-2000:]
+        rule_seconds = json.loads(times.read_text(encoding="utf-8")) if times.exists() else {}
     prefix = f"{repo.subfolder.strip('/')}/" if repo.subfolder else ""
     hits = [
         Hit(
@@ -310,6 +330,7 @@ def run_speclint(repo: Repo, tree: Path, scratch: Path, time_limit: int) -> Resu
         # A run that wrote no report did not check anything, whatever its exit code (exit 1 from
         # an interpreter that cannot import speclint looks like "findings" otherwise).
         stderr="" if process.returncode in (0, 1) and report_written else tail or "no report",
+        rule_seconds=rule_seconds,
     )
 
 
@@ -360,6 +381,8 @@ class RuleTally:
     findings: int
     repos: int
     verdicts: Counter[str]
+    seconds: float = 0.0  # summed over the repositories
+    slowest: str = ""  # the repository where it took longest
 
     @property
     def labelled(self) -> int:
@@ -381,16 +404,29 @@ def tally(results: Iterable[Result], labels: Iterable[Label]) -> list[RuleTally]
     counts: Counter[str] = Counter()
     repos: dict[str, set[str]] = defaultdict(set)
     verdicts: dict[str, Counter[str]] = defaultdict(Counter)
+    seconds: Counter[str] = Counter()
+    slowest: dict[str, tuple[float, str]] = {}
     for result in results:
+        for rule, spent in result.rule_seconds.items():
+            seconds[rule] += spent
+            if spent > slowest.get(rule, (-1.0, ""))[0]:
+                slowest[rule] = (spent, result.repo)
         for hit in result.findings:
             counts[hit.rule] += 1
             repos[hit.rule].add(result.repo)
             label = index.get((result.repo, result.commit, hit.fingerprint))
-            if label is not None:
+            if label is not None and label.judges(hit):
                 verdicts[hit.rule][label.verdict] += 1
     return [
-        RuleTally(rule, counts[rule], len(repos[rule]), verdicts[rule])
-        for rule in sorted(counts, key=lambda r: (-counts[r], r))
+        RuleTally(
+            rule,
+            counts[rule],
+            len(repos[rule]),
+            verdicts[rule],
+            round(seconds[rule], 2),
+            slowest.get(rule, (0.0, ""))[1],
+        )
+        for rule in sorted(counts.keys() | seconds.keys(), key=lambda r: (-counts[r], r))
     ]
 
 
@@ -428,14 +464,18 @@ def diff(previous: dict[str, Result], current: dict[str, Result]) -> list[Change
 
 
 def stale(results: dict[str, Result], labels: Iterable[Label]) -> list[Label]:
-    """Labels of a repository that ran at the labelled commit whose finding did not appear."""
-    present = {(r.repo, r.commit, h.fingerprint) for r in results.values() for h in r.findings}
+    """Labels of a repository that ran at the labelled commit whose finding did not appear, or
+    appeared at another severity (to read again)."""
+    present = {(r.repo, r.commit, h.fingerprint): h for r in results.values() for h in r.findings}
     return [
         label
         for label in labels
         if label.repo in results
         and results[label.repo].commit == label.commit
-        and (label.repo, label.commit, label.fingerprint) not in present
+        and (
+            (hit := present.get((label.repo, label.commit, label.fingerprint))) is None
+            or not label.judges(hit)
+        )
     ]
 
 
@@ -448,7 +488,8 @@ def sample(
     pool: dict[str, list[tuple[str, Hit]]] = defaultdict(list)
     for result in results:
         for hit in result.findings:
-            if (result.repo, result.commit, hit.fingerprint) not in index:
+            label = index.get((result.repo, result.commit, hit.fingerprint))
+            if label is None or not label.judges(hit):
                 pool[hit.rule].append((result.repo, hit))
     chosen = {}
     for rule in sorted(pool):
@@ -519,10 +560,21 @@ def rule_table(tallies: Sequence[RuleTally], markdown: bool) -> str:
             t.labelled,
             f"{t.verdicts['true']}/{t.verdicts['false']}/{t.verdicts['noise']}",
             "—" if t.precision is None else f"{t.precision:.0%}",
+            f"{t.seconds:.1f}",
+            t.slowest or "—",
         )
         for t in tallies
     ]
-    header = ("rule", "findings", "repos", "labelled", "true/false/noise", "precision")
+    header = (
+        "rule",
+        "findings",
+        "repos",
+        "labelled",
+        "true/false/noise",
+        "precision",
+        "s (sum)",
+        "slowest in",
+    )
     return table(header, rows, markdown)
 
 
@@ -697,7 +749,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("Against the previous run:\n" + diff_text(changes, args.diff_limit) + "\n")
     old = stale(results, labels)
     if old:
-        print(f"Stale labels ({len(old)}): their finding no longer appears")
+        print(f"Stale labels ({len(old)}): their finding no longer appears, or changed severity")
         for label in old:
             print(f"  {label.repo} {label.fingerprint} {label.path} {label.rule}")
         print()

@@ -1,0 +1,402 @@
+"""Issue 26, items 4 and 5: precision of version-drift, remote-ref, undeclared-tag,
+instance-invalid, openapi-invalid, schema-invalid and parse-error on layouts seen in public spec
+repositories, and short first lines for the closure, union, satisfiability and identity rules.
+Every fixture here is our own."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import schema
+from speclint.catalog import all_rules
+from speclint.config import load_config
+from speclint.corpus import Corpus
+from speclint.findings import Finding, Severity
+from speclint.kinds import DocumentKind
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+FIRST_LINE = 200
+
+
+def run(root: Path, rule: str) -> list[Finding]:
+    return list(all_rules()[rule].check(Corpus.load(root, load_config(root)), {}))
+
+
+def yaml(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def api(version: str = "1.0.0", extra: str = "") -> str:
+    return (
+        yaml(
+            f"""
+        openapi: 3.1.0
+        info: {{title: Widgets, version: "{version}"}}
+        paths: {{}}
+        """
+        )
+        + extra
+    )
+
+
+# --- version-drift: a placeholder manifest version is no corpus version -------------------------
+
+
+def test_a_placeholder_package_version_is_not_the_corpus_version(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "package.json": json.dumps(
+                {"name": "site", "version": "0.0.1", "private": True, "description": "theme"}
+            ),
+            "api/one.yaml": api("1.0.0"),
+            "api/two.yaml": api("2.0.0"),
+        }
+    )
+    assert run(root, "version-drift") == []
+
+
+def test_a_placeholder_version_an_api_document_shares_is_still_compared(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "package.json": json.dumps({"name": "proto", "version": "0.0.3"}),
+            "api/one.yaml": api("0.0.3"),
+            "api/two.yaml": api("0.2.0"),
+        }
+    )
+    found = run(root, "version-drift")
+    assert [f.location.path for f in found] == ["api/two.yaml"]
+
+
+def test_a_real_package_version_is_still_the_corpus_version(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "package.json": json.dumps({"name": "proto", "version": "1.4.0", "private": True}),
+            "api/one.yaml": api("1.0.0"),
+        }
+    )
+    assert [f.location.path for f in run(root, "version-drift")] == ["api/one.yaml"]
+
+
+# --- remote-ref: a notice, one per file --------------------------------------------------------
+
+
+def test_remote_refs_are_one_info_per_file(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": schema(
+                type="object",
+                properties={
+                    "x": {"$ref": "https://example.net/one.json"},
+                    "y": {"$ref": "https://example.net/two.json"},
+                    "z": {"$ref": "https://other.example.org/three.json"},
+                },
+            ),
+            "schemas/b.schema.json": schema(
+                type="object", properties={"x": {"$ref": "https://example.net/one.json"}}
+            ),
+        }
+    )
+    found = run(root, "remote-ref")
+    assert [(f.location.path, f.severity) for f in found] == [
+        ("schemas/a.schema.json", Severity.INFO),
+        ("schemas/b.schema.json", Severity.INFO),
+    ]
+    first = found[0]
+    assert "3 remote" in first.message and "not checked" in first.message
+    assert len(first.related) == 2
+    assert all(len(f.message.split("\n")[0]) <= FIRST_LINE for f in found)
+
+
+def test_a_raw_github_url_of_a_file_the_repository_holds_says_so(make_corpus: MakeCorpus) -> None:
+    own = "https://raw.githubusercontent.com/acme/widgets/refs/heads/main/v1/widget.json"
+    root = make_corpus(
+        {
+            "v1/widget.json": schema(type="object"),
+            "api/openapi.json": schema(type="object", properties={"w": {"$ref": own}}),
+        }
+    )
+    (found,) = run(root, "remote-ref")
+    assert "`v1/widget.json` is that file in this repository" in found.message
+
+
+# --- undeclared-tag: a warning only for a likely typo ------------------------------------------
+
+
+TAGGED = yaml(
+    """
+    openapi: 3.1.0
+    info: {title: Widgets, version: "1.0"}
+    tags: [{name: widgets, description: The widgets}, {name: gadgets, description: Gadgets}]
+    paths:
+      /a:
+        get: {tags: [widget], responses: {"200": {description: ok}}}
+      /b:
+        get: {tags: [Gadgets], responses: {"200": {description: ok}}}
+      /c:
+        get: {tags: [billing], responses: {"200": {description: ok}}}
+      /d:
+        get: {tags: [reports], responses: {"200": {description: ok}}}
+      /e:
+        get: {tags: [gadget], responses: {"200": {description: ok}}}
+      /f:
+        get: {tags: [gadget], responses: {"200": {description: ok}}}
+    """
+)
+
+
+def test_an_undeclared_tag_is_a_warning_only_when_it_looks_like_a_typo(
+    make_corpus: MakeCorpus,
+) -> None:
+    found = run(make_corpus({"api.yaml": TAGGED}), "undeclared-tag")
+    warnings = sorted(f.message.split("`")[1] for f in found if f.severity is Severity.WARNING)
+    assert warnings == ["Gadgets", "widget"]
+    infos = [f for f in found if f.severity is Severity.INFO]
+    # `billing` and `reports`, and `gadget`, close to `gadgets` but a group two operations
+    # share: one notice for the document.
+    assert len(infos) == 1
+    assert all(tag in infos[0].message for tag in ("billing", "reports", "gadget"))
+    assert len(infos[0].related) == 3  # the first use is the finding's location
+
+
+def test_no_notice_where_the_declared_tags_are_bare_names(make_corpus: MakeCorpus) -> None:
+    # A generator that declares its tags without descriptions: declaring one more adds nothing
+    # a reader sees, so only the likely typos are reported.
+    bare = TAGGED.replace(
+        "{name: widgets, description: The widgets}, {name: gadgets, description: Gadgets}",
+        "{name: widgets}, {name: gadgets}",
+    )
+    found = run(make_corpus({"api.yaml": bare}), "undeclared-tag")
+    assert found and all(f.severity is Severity.WARNING for f in found)
+
+
+# --- instance-invalid --------------------------------------------------------------------------
+
+
+def test_an_instance_whose_meta_schema_requires_schema_keeps_its_schema_member(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A custom meta-schema (its own dialect) requires `$schema` through a `$ref`ed base, and the
+    # documents it judges name it in `$schema`: that member is data here, not an annotation.
+    root = make_corpus(
+        {
+            "meta/base.yaml": yaml(
+                """
+                $id: http://widgets.example/meta/base.yaml#
+                $schema: https://json-schema.org/draft/2019-09/schema
+                properties:
+                  $schema: {enum: ["http://widgets.example/meta/core.yaml#"]}
+                required: [$id, $schema, title]
+                """
+            ),
+            "meta/core.yaml": yaml(
+                """
+                $id: http://widgets.example/meta/core.yaml#
+                $schema: https://json-schema.org/draft/2019-09/schema
+                allOf: [{$ref: "http://widgets.example/meta/base.yaml#"}]
+                """
+            ),
+            "bindings/widget.yaml": yaml(
+                """
+                $id: http://widgets.example/schemas/widget.yaml#
+                $schema: http://widgets.example/meta/core.yaml#
+                title: A widget
+                """
+            ),
+            "bindings/gadget.yaml": yaml(
+                """
+                $id: http://widgets.example/schemas/gadget.yaml#
+                $schema: http://widgets.example/meta/core.yaml#
+                """
+            ),
+        }
+    )
+    found = run(root, "instance-invalid")
+    assert [(f.location.path, "'title'" in f.message) for f in found] == [
+        ("bindings/gadget.yaml", True)
+    ]
+
+
+def test_a_remote_schema_named_by_many_files_is_one_notice(make_corpus: MakeCorpus) -> None:
+    named = "https://tools.example/schemas/model.json"
+    root = make_corpus(
+        {
+            f"model/{name}.yaml": f"# yaml-language-server: $schema={named}\ngroups: []\n"
+            for name in ("a", "b", "c")
+        }
+        | {"other.json": json.dumps({"$schema": "https://else.example/x.json", "a": 1})}
+    )
+    found = sorted(run(root, "instance-invalid"), key=lambda f: f.location.path)
+    assert [(f.location.path, f.severity, len(f.related)) for f in found] == [
+        ("model/a.yaml", Severity.INFO, 2),
+        ("other.json", Severity.INFO, 0),
+    ]
+    assert "3 files" in found[0].message
+
+
+# --- openapi-invalid ---------------------------------------------------------------------------
+
+
+def test_a_bundler_configuration_with_an_openapi_section_is_not_an_api_document(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "redocly.yaml": yaml(
+                """
+                apis:
+                  main: {root: openapi/openapi.yaml}
+                openapi:
+                  theme: {colors: {primary: {main: '#123456'}}}
+                """
+            ),
+            "openapi/openapi.yaml": api(),
+        }
+    )
+    corpus = Corpus.load(root, load_config(root))
+    assert corpus.documents["redocly.yaml"].kind is DocumentKind.DATA
+    assert run(root, "openapi-invalid") == []
+
+
+def test_a_text_file_ref_where_a_string_belongs_is_the_bundlers_business(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "openapi/api.yaml": yaml(
+                """
+                openapi: 3.0.3
+                info:
+                  title: Widgets
+                  version: "1.0"
+                  description: {$ref: ./intro.md}
+                tags:
+                  - name: About
+                    description: {$ref: ./tags/about.md}
+                  - name: Broken
+                    description: {$ref: ./tags/missing.md}
+                paths: {}
+                """
+            ),
+            "openapi/intro.md": "# Intro\n",
+            "openapi/tags/about.md": "About.\n",
+        }
+    )
+    found = run(root, "openapi-invalid")
+    assert [f.location.pointer for f in found] == ["/tags/1/description/$ref"]
+    assert "missing.md" in found[0].message
+
+
+def test_a_docs_only_openapi_30_document_without_paths_is_a_notice(
+    make_corpus: MakeCorpus,
+) -> None:
+    docs_only = yaml(
+        """
+        openapi: 3.0.3
+        info: {title: Background, version: "1.0"}
+        tags: [{name: About, description: Prose only.}]
+        """
+    )
+    components_only = yaml(
+        """
+        openapi: 3.0.3
+        info: {title: Parts, version: "1.0"}
+        components: {schemas: {Widget: {type: object}}}
+        """
+    )
+    root = make_corpus({"docs/openapi.yaml": docs_only, "parts/openapi.yaml": components_only})
+    found = {f.location.path: f.severity for f in run(root, "openapi-invalid")}
+    assert found == {"docs/openapi.yaml": Severity.INFO, "parts/openapi.yaml": Severity.ERROR}
+
+
+# --- schema-invalid: an example is not a schema ------------------------------------------------
+
+
+def test_an_event_example_referenced_from_an_api_is_not_judged_as_a_schema(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "api.yaml": yaml(
+                """
+                openapi: 3.1.0
+                info: {title: Events, version: "1.0"}
+                paths:
+                  /events:
+                    get:
+                      responses:
+                        "200":
+                          description: ok
+                          content:
+                            application/json:
+                              schema:
+                                type: object
+                                properties:
+                                  event: {$ref: examples/ping.json}
+                """
+            ),
+            "examples/ping.json": json.dumps(
+                {"type": "org.example.ping", "content": {"body": "hi"}}
+            ),
+        }
+    )
+    assert run(root, "schema-invalid") == []
+
+
+def test_a_schema_with_a_wrong_type_name_is_still_invalid(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {"schemas/count.schema.json": schema(type="object", properties={"n": {"type": "int"}})}
+    )
+    assert [f.location.pointer for f in run(root, "schema-invalid")] == ["/properties/n/type"]
+
+
+# --- parse-error: a YAML stream of data documents ----------------------------------------------
+
+
+def test_a_multi_document_manifest_is_not_a_parse_error(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "deploy/app.yaml": "kind: Service\nname: a\n---\nkind: Deployment\nname: a\n",
+            "api/two.yaml": api() + "---\nkind: Other\n",
+        }
+    )
+    assert [f.location.path for f in run(root, "parse-error")] == ["api/two.yaml"]
+
+
+# --- item 5: first lines ------------------------------------------------------------------------
+
+CAPPED = ("closure-policy", "closed-event-union", "unsatisfiable-schema", "duplicate-id")
+MINE = (
+    *CAPPED,
+    "version-drift",
+    "remote-ref",
+    "undeclared-tag",
+    "instance-invalid",
+    "openapi-invalid",
+    "schema-invalid",
+    "parse-error",
+)
+
+
+def _long_first_lines(root: Path) -> list[tuple[str, int, str]]:
+    corpus = Corpus.load(root, load_config(root))
+    long = []
+    for rule in MINE:
+        for finding in all_rules()[rule].check(corpus, {}):
+            first = finding.message.split("\n")[0]
+            if len(first) > FIRST_LINE:
+                long.append((rule, len(first), first))
+    return long
+
+
+def test_first_lines_are_short_on_the_bundled_corpus() -> None:
+    root = Path(__file__).resolve().parents[1] / "corpus"
+    assert _long_first_lines(root) == []
+
+
+def test_first_lines_are_short_on_openwop(openwop: Path) -> None:
+    assert _long_first_lines(openwop) == []
