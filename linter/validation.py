@@ -11,6 +11,7 @@ import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from decimal import Decimal, InvalidOperation
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -210,6 +211,22 @@ def _enum(validator: Any, enums: Any, instance: Any, schema: Any) -> Iterator[Va
         yield ValidationError(f"{instance!r} is not one of {enums!r}")
 
 
+def _multiple_of(
+    validator: Any, factor: Any, instance: Any, schema: Any
+) -> Iterator[ValidationError]:
+    """``multipleOf`` on the decimal numbers the document wrote (JSON Schema 2020-12 validation
+    §6.2.1 speaks of numbers, not binary floats): 2.9 is a multiple of 0.1, though
+    ``2.9 / 0.1`` is 28.999999999999996 in floating point, which jsonschema's own check reports."""
+    if not validator.is_type(instance, "number") or not validator.is_type(factor, "number"):
+        return
+    try:
+        failed = bool(Decimal(repr(instance)) % Decimal(repr(factor)))
+    except (InvalidOperation, ValueError):  # a zero or non-finite factor: the metaschema's
+        return
+    if failed:
+        yield ValidationError(f"{instance!r} is not a multiple of {factor}")
+
+
 @cache
 def install_safe_patterns() -> None:
     """Register, for every JSON Schema draft, a validator class whose `pattern` and
@@ -230,6 +247,8 @@ def install_safe_patterns() -> None:
         jsonschema.Draft202012Validator,
     ):
         keywords: dict[str, Any] = {"pattern": _pattern, "enum": _enum}
+        if "multipleOf" in cls.VALIDATORS:
+            keywords["multipleOf"] = _multiple_of
         if "patternProperties" in cls.VALIDATORS:
             keywords["patternProperties"] = _pattern_properties
         safe = validators.extend(cls, keywords)
@@ -400,7 +419,7 @@ def _oas30_validator_class() -> Any:
     from openapi_schema_validator import OAS30Validator
 
     install_safe_patterns()
-    keywords: dict[str, Any] = {"pattern": _pattern}
+    keywords: dict[str, Any] = {"pattern": _pattern, "multipleOf": _multiple_of}
     for keyword in ("$ref", "allOf", "anyOf", "oneOf"):
         keywords[keyword] = _nullable_beside(OAS30Validator.VALIDATORS[keyword])
     return validators.extend(OAS30Validator, keywords)

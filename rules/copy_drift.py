@@ -27,7 +27,9 @@ What it does
     share names, differ by design where one loosens the other (a strict and a lax edition: fewer
     ``required``, an open shape; a Thing Model that admits placeholders and adds members), and
     when most of what they share disagrees; a changed member both declare is still drift, and
-    sibling files that each gained members are still compared.
+    sibling files that each gained members are still compared. Schemas in a folder of design
+    records or proposals (``proposals/``, ``rfcs/``, ``adr/``, ...: ``kinds.DESIGN_FOLDERS``)
+    are drafts of a change under discussion, not copies to keep in step.
 
     When the members disagree, one finding names the copies and up to three differences (which
     fields each one requires, properties a copy declares that the definition does not, differing
@@ -83,6 +85,7 @@ from speclint.fingerprints import (
     property_similarity,
     shape_of,
 )
+from speclint.kinds import in_design_folder
 from speclint.schema_catalogs import schema_catalogs
 from speclint.structured import join_pointer
 
@@ -117,7 +120,9 @@ class _Member:
 
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
-    shapes = all_shapes(corpus)
+    # A proposal's or a design record's schemas are drafts of a change under discussion: not
+    # copies to keep in step with the contract (as fence-invalid reads their examples).
+    shapes = [s for s in all_shapes(corpus) if not in_design_folder(s.site.document.path)]
     equivalence = Equivalence.of(shapes)
     groups: dict[tuple[str, str], tuple[Shape, list[_Member]]] = {}
 

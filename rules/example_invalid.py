@@ -214,14 +214,15 @@ def _document_findings(corpus: Corpus, document: Document) -> Iterator[Finding]:
 
 def _null_examples(places: list[Location]) -> Finding:
     """One info for the examples of an OpenAPI 3.0 document that give ``null`` to a value whose
-    schema is not ``nullable``: a generator's habit, shown once."""
+    schema does not allow it (not ``nullable``, or an ``enum`` without ``null``): a generator's
+    habit, shown once."""
     count = f"{len(places)} example{'s' if len(places) > 1 else ''}"
     return Finding(
         ID,
         Severity.INFO,
-        f"{count} in this document give `null` to a value whose schema is not `nullable` "
-        "(each listed as a related location): add `nullable: true` to those schemas, or leave "
-        "the value out of the examples",
+        f"{count} in this document give `null` to a value whose schema does not allow it (each "
+        "listed as a related location): add `nullable: true` to those schemas (and `null` to "
+        "an `enum`, as OpenAPI 3.0.3 asks), or leave the value out of the examples",
         places[0],
         related=tuple(
             Location(p.path, p.line, p.column, pointer=p.pointer, note="another example with it")

@@ -64,7 +64,7 @@ from typing import Any
 
 from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity
-from speclint.kinds import DocumentKind
+from speclint.kinds import DocumentKind, in_design_folder
 from speclint.prose import CodeFence
 from speclint.rfcs import parse_rfc
 from speclint.structured import ParseFailure, parse_json, parse_yaml, strip_jsonc
@@ -93,13 +93,6 @@ WRAPPED_BY_USE = 3  # examples
 _TYPE_NAMES = frozenset(
     {"string", "integer", "int", "number", "float", "boolean", "bool", "object", "array"}
 )
-# Folders of design records and proposals: sketches of what might be, not the contract.
-_DESIGN_FOLDERS = frozenset(
-    {
-        "adr", "adrs", "decisions", "architecture-decisions", "design-decisions", "design",
-        "proposals", "proposal", "rfcs", "rfc", "oteps", "enhancements", "seps",
-    }
-)  # fmt: skip
 
 
 READS = "page"  # each page's fences alone (speclint.units)
@@ -187,8 +180,7 @@ def _bare_word(fence: CodeFence, failure: ParseFailure) -> str:
 
 def _design_page(document: Document) -> bool:
     """A design record or a proposal (by its folder, or an RFC header), not the specification."""
-    folders = {part.lower() for part in document.path.split("/")[:-1]}
-    return bool(folders & _DESIGN_FOLDERS) or parse_rfc(document) is not None
+    return in_design_folder(document.path) or parse_rfc(document) is not None
 
 
 def _failure(fence: CodeFence, wrapped: bool = False) -> ParseFailure | None:

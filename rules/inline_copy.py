@@ -22,7 +22,8 @@ What it does
     ``copy-drift`` reports it with every difference), unless its comment calls it a copy; and
     the copies in a document that mirrors the schema files (``EDITION`` exact copies or more,
     most of its copies: a bundle per OpenAPI version, a YAML edition of a JSON schema), which
-    copies them by design.
+    copies them by design; nor the schemas of a folder of design records or proposals
+    (``proposals/``, ``rfcs/``, ``adr/``, ...: ``kinds.DESIGN_FOLDERS``), drafts of a change.
 
 Why is this bad?
     RFC 0094 §D: the ``ai.message.chunk`` payload in ``api/asyncapi.yaml`` was a hand-made copy of
@@ -62,6 +63,7 @@ from typing import Any
 from speclint.corpus import Corpus
 from speclint.findings import Finding, Severity, first_fitting
 from speclint.fingerprints import Equivalence, all_shapes, differences, inline_copies, relative_ref
+from speclint.kinds import in_design_folder
 
 ID = "inline-copy"
 SEVERITY = Severity.WARNING
@@ -76,7 +78,9 @@ EDITION = 3
 
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     threshold = float(options.get("similarity", 0.8))
-    shapes = all_shapes(corpus)
+    # A proposal's or a design record's schemas are drafts of a change under discussion: not
+    # copies to keep in step with the contract (as fence-invalid reads their examples).
+    shapes = [s for s in all_shapes(corpus) if not in_design_folder(s.site.document.path)]
     equivalence = Equivalence.of(shapes)
     copies = inline_copies(corpus, shapes, threshold)
     exact: dict[str, int] = {}

@@ -288,3 +288,36 @@ def test_an_edition_of_the_schema_files_reports_only_its_drift(
     [drift] = run(root, "copy-drift")
     assert drift.location.pointer == "/components/schemas/deltafour"
     assert "`note` is required by the inline copy in api/edition.yaml" in drift.message
+
+
+def test_a_proposals_schema_copy_is_a_draft_not_a_drifting_copy(make_corpus: MakeCorpus) -> None:
+    # proposals/search/ keeps its own copy of a definition while the change is discussed; it
+    # differs (a bbox capped at four numbers). The same copy outside a proposal is drift.
+    live = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {
+            "point": {
+                "type": "object",
+                "required": ["type", "coordinates"],
+                "properties": {
+                    "type": {"type": "string"},
+                    "coordinates": {"type": "array", "items": {"type": "number"}},
+                    "bbox": {"type": "array", "minItems": 4},
+                },
+            }
+        },
+    }
+    draft = json.loads(json.dumps(live))
+    draft["$defs"]["point"]["properties"]["bbox"]["maxItems"] = 4
+    draft["$defs"]["point"]["required"] = ["type"]
+    text = json.dumps(draft, indent=2) + "\n"
+    root = make_corpus(
+        {
+            "schemas/geometry.json": json.dumps(live, indent=2) + "\n",
+            "proposals/search/geometry-draft.json": text,
+        }
+    )
+    assert run(root, "copy-drift") == []
+    (root / "proposals/search/geometry-draft.json").unlink()
+    (root / "schemas/geometry-old.json").write_text(text, encoding="utf-8")
+    assert [f.rule for f in run(root, "copy-drift")] == ["copy-drift"]
