@@ -5,7 +5,7 @@ Spec repositories keep history beside the current text: ``definitions/2.0.0/`` a
 ``2.0.0.json``. Copies of one definition in two versions are history, not drift, and a table in
 the 3.2 pages does not describe the 3.0 schema. A file's version is the version-like segment of
 its path, in every spelling repositories use: ``2.0.0``, ``1-0-2``, ``v1_0``, ``v1.0``, ``v2``,
-``1.x``, ``2023-01``, ``2025-06-18``, Kubernetes' ``v1beta1``, a file's ``schema-1.0.2.json`` or
+``1.x``, ``2023-01``, ``2025-06-18``, Kubernetes' ``v1beta1``, W3C's ``ver11``, a file's ``schema-1.0.2.json`` or
 ``foo.v1.json``, and ``draft``, ``next`` or ``latest`` beside versions; a number glued to a word
 (``http2``, ``ipv6``, ``oauth2``, ``2fa``) or a lone ``utf-8`` is not one. Two files are
 compared only when they have the same version or either has none. ``newest_first`` orders the
@@ -37,6 +37,8 @@ DEFAULT_PATTERN = (
     rf"(?:-(?:{_PRERELEASE_WORD})(?:[.-](?:{_PRERELEASE_WORD}))*)?|"
     # `v1_0`, `v1_0_2` (a bare `1_0` is too often something else), `v1beta1`, `v1`.
     rf"v\d+(?:_\d+){{1,2}}|v\d+(?:{_STAGE})?|"
+    # `ver10`, `ver11`: W3C publication snapshots (`publication/ver11/`).
+    r"ver\d+|"
     # Dates before year-months, so `2023-01-15` is not read as `2023-01`; `1-0-2` (three small
     # numbers: two, as in `page-1-2`, are not a version).
     rf"v?\d+\.x|\d{{4}}-{_MONTH}-\d{{2}}|\d{{4}}-{_MONTH}(?!-\d)|"
@@ -116,7 +118,8 @@ def order_key(version: str) -> tuple[int, tuple[int, ...], int, tuple[int, ...]]
     pre-release (``2.0.0-rc1``, Kubernetes' ``v1beta1``) below its release."""
     if version.lower() in UNRELEASED:
         return (1, (), 0, ())
-    text = version.lower().removeprefix("v")
+    text = version.lower()
+    text = text.removeprefix("ver") if re.fullmatch(r"ver\d+", text) else text.removeprefix("v")
     release = re.match(r"\d+(?:[._-](?:\d+|x)(?![a-z]))*", text)
     if release is None:
         return (0, (), 0, ())

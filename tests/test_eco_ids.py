@@ -10,6 +10,8 @@ from pathlib import Path
 
 from test_cli import cli
 
+from speclint.versions import newest_first
+
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 
@@ -55,3 +57,26 @@ def test_editions_share_an_id_as_an_info_and_copies_stay_errors(make_corpus: Mak
         severity == "error" and "strict" in path and path.startswith("schema/")
         for path, severity in found
     )
+
+
+def test_a_publication_snapshot_folder_is_a_version(make_corpus: MakeCorpus) -> None:
+    # W3C keeps each publication's files under `publication/ver10/`, `publication/ver11/`: the
+    # snapshot declares the `$id` the working file declares, and is history, not a duplicate.
+    same = schema("https://example.org/td-validation.json")
+    root = make_corpus(
+        {
+            "validation/td-validation.json": same,
+            "publication/ver11/resources/validation/td-validation.json": same.replace(
+                '"object"', '"object", "title": "1.1"'
+            ),
+            "publication/ver10/resources/validation/td-validation.json": same.replace(
+                '"object"', '"object", "title": "1.0"'
+            ),
+        }
+    )
+    run = cli("check", str(root), "--no-cache", "--format", "json", "--rule", "duplicate-id")
+    assert json.loads(run.stdout)["findings"] == []
+
+
+def test_publication_snapshots_are_ordered_by_number() -> None:
+    assert newest_first(["ver9", "ver11", "ver10"]) == ["ver11", "ver10", "ver9"]
