@@ -14,6 +14,14 @@ A specification is often written as pages that are never read alone:
   copy is one defect. So does an excerpt of it: a page elsewhere that starts below level 1,
   without front matter, whose every heading is one of the document's (an example page cut
   from the standard, its links written for the document);
+- **a folder whose README lists its pages in order by path** (``- front/cover``,
+  ``- annexes/history``: the structure of a document a build makes, a PDF): at least
+  ``MANIFEST_ITEMS`` list items that are bare page paths without extension, two or more of them
+  pages of the folder. Items the folder lacks may name pages of one other folder the build
+  combines it with (``licenses/CC-BY-3.0`` is ``docs/licenses/CC-BY-3.0.md``). The listed pages
+  of the folder are one document, and a relative link in them may be written from the top of
+  the folder or of that other folder (``images/x.png`` in ``annexes/history.md`` for the
+  folder's ``images/``): the document's ``roots``;
 - **pages included by name**: Jekyll's ``{% include_relative x.md %}`` and
   ``{% include x.md %}`` (from the ``_includes/`` folder of the site), and spec-md's imports
   (a heading that is only a link to a page, ``# [Overview](Section 1 -- Overview.md)``)
@@ -35,6 +43,7 @@ from dataclasses import dataclass
 from .links import HEADING_ID, Page, github_slug
 
 FRAGMENTS = 3  # numbered, headless pages in a folder before it is read as one document
+MANIFEST_ITEMS = 5  # page paths a README lists before it is read as a document's structure
 COPY_SHARE = 0.6  # of a document's headings a page must hold to be its committed copy
 COPY_HEADINGS = 5  # headings a document needs before a copy of it can be recognised
 # A numbered page name: `file-format-07-x.md`, `tests-01-mndtr-04-x.md`, `07-x.md`.
@@ -48,10 +57,13 @@ class Assembly:
     committed copies of the whole, and ``known`` whether every part is in the corpus."""
 
     key: str
-    kind: str  # "fragments", "include" or "spec-md"
+    kind: str  # "fragments", "include", "spec-md" or "manifest"
     members: tuple[str, ...]
     copies: tuple[str, ...] = ()
     known: bool = True
+    # The folders a relative link of a part may be written from, besides the part's own
+    # (a manifest's folder, and the folder its build combines it with).
+    roots: tuple[str, ...] = ()
 
 
 def assemblies(
@@ -60,7 +72,7 @@ def assemblies(
     """Every assembled document of the corpus, sorted by key. ``on_site`` says whether a page is
     served by a documentation site (whose pages are pages of their own, whatever their
     headings); ``spec_md`` whether the repository builds with spec-md."""
-    found = [*_fragment_folders(pages, on_site), *_inclusions(pages, spec_md)]
+    found = [*_fragment_folders(pages, on_site), *_inclusions(pages, spec_md), *_manifests(pages)]
     return sorted(found, key=lambda a: (a.key, a.kind))
 
 
@@ -121,6 +133,36 @@ def _heading_slugs(page: Page) -> list[str]:
         explicit = HEADING_ID.search(heading)
         slugs.append(github_slug((heading[: explicit.start()] if explicit else heading).strip()))
     return slugs
+
+
+def _manifests(pages: Mapping[str, Page]) -> list[Assembly]:
+    """The folders whose README lists the document's pages by path (see the module's doc)."""
+    by_suffix: dict[str, list[str]] = defaultdict(list)  # `licenses/x.md` -> its full paths
+    for path in pages:
+        parts = path.split("/")
+        for start in range(1, len(parts)):
+            by_suffix["/".join(parts[start:])].append(path)
+    found: list[Assembly] = []
+    for path, page in sorted(pages.items()):
+        if posixpath.basename(path).lower() != "readme.md" or len(page.items) < MANIFEST_ITEMS:
+            continue
+        folder = posixpath.dirname(path)
+        own: list[str] = []
+        elsewhere: Counter[str] = Counter()
+        for item in page.items:
+            name = f"{item}.md"
+            if posixpath.join(folder, name) in pages:
+                own.append(posixpath.join(folder, name))
+                continue
+            others = {p[: -len(name)].rstrip("/") for p in by_suffix.get(name, ())}
+            if len(others) == 1:
+                elsewhere.update(others)
+        combined = sorted(f for f, n in elsewhere.items() if n >= 2 and f != folder)
+        named = len(own) + sum(elsewhere[f] for f in combined)
+        if len(own) < 2 or named * 2 < len(page.items):
+            continue
+        found.append(Assembly(folder, "manifest", tuple(own), roots=(folder, *combined)))
+    return found
 
 
 def _inclusions(pages: Mapping[str, Page], spec_md: bool) -> list[Assembly]:

@@ -93,6 +93,12 @@ DEFAULT_FIXTURES: tuple[str, ...] = (
     "**/*-tests/**",
     "**/test_*/**",
     "**/test-*/**",
+    # Pages made to exercise a tool (a link checker's broken-on-purpose `fake-docs/`), mocks.
+    "**/fake/**",
+    "**/fakes/**",
+    "**/fake-*/**",
+    "**/fake_*/**",
+    "**/mocks/**",
 )
 DEFAULT_EXCLUDE: tuple[str, ...] = ("**/node_modules/**", "**/.git/**")
 ROLE_NAMES = ("client-submitted", "server-emitted", "both", "unused")

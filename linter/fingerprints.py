@@ -35,6 +35,7 @@ from .dialects import dialect_at, dialect_of_schema, modern
 from .kinds import DocumentKind
 from .shapes import Site, follow_once, use_sites
 from .structured import join_pointer, split_pointer
+from .versions import order_key
 
 IGNORED = frozenset(
     {
@@ -312,9 +313,10 @@ class Equivalence:
 
     Equal, and also: two ``$ref``\\s to each file's own copy of a definition (``a.json`` ->
     ``a.json#/$defs/x`` and ``b.json`` -> ``b.json#/$defs/x``; ``#/definitions/x`` and an API
-    document's ``#/components/schemas/x`` are ``#/$defs/x``), two ``$ref``\\s to files of one name in twin folders (``json/common.json``
-    and ``src/common.yaml``), two ``$ref``\\s whose targets say the same, and a ``$ref`` beside
-    an inline schema that says what its target says.
+    document's ``#/components/schemas/x`` are ``#/$defs/x``, and so is a schema file ``x.yaml``
+    as a whole: a bundle's own copy of it), two ``$ref``\\s to files of one name in twin
+    folders (``json/common.json`` and ``src/common.yaml``), two ``$ref``\\s whose targets say
+    the same, and a ``$ref`` beside an inline schema that says what its target says.
 
     ``relaxes`` asks the same in one direction: does the second schema say what the first says
     or less (a variant file's edition that requires fewer members, leaves the shape open or drops
@@ -394,6 +396,10 @@ class Equivalence:
         for container in ("/definitions/", "/components/schemas/"):
             if pointer.startswith(container):
                 pointer = "/$defs/" + pointer.removeprefix(container)
+        if path not in homes and pointer in ("", "/"):
+            # A schema file is the definition its stem names: a bundle's
+            # `#/components/schemas/extent` is its copy of `extent.yaml` (issue 26).
+            return "#/$defs/" + file_stem(path)
         return ("#" if path in homes else file_stem(path) + "#") + pointer
 
     def _same(
@@ -638,6 +644,40 @@ class InlineCopy:
     exact: bool = False  # the same shape (``Equivalence``), not a near copy
 
 
+def self_contained(corpus: Corpus, document: Document) -> bool:
+    """Whether an API document is a bundle: it is assembled from its own components (a
+    ``$ref`` to ``#/...``) and none of its ``$ref``\\s reaches another file of the repository
+    (published ``https://`` addresses may stay). Such a document republishes the schema files
+    it holds on purpose, so that it stands alone. A document with no ``$ref`` at all is not
+    known to be one: its inline schemas may be hand-made copies."""
+    local = False
+    for reference in corpus.references.within(document.path, ""):
+        if reference.target_path is not None and reference.target_path != document.path:
+            return False
+        if reference.outcome in ("missing-file", "text"):
+            return False  # a relative path: meant as a file of the repository
+        local = local or reference.value.startswith("#")
+    return local
+
+
+def superseded(corpus: Corpus) -> set[str]:
+    """API documents that an API document of the same ``info.title`` and a newer
+    ``info.version`` replaces: an earlier release kept beside the current one (the 1.0.1 bundle
+    beside the 1.1.0 one), frozen history rather than a copy to keep in step."""
+    releases: dict[str, list[tuple[tuple[Any, ...], str]]] = {}
+    for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+        info = document.data.get("info") if isinstance(document.data, dict) else None
+        title = info.get("title") if isinstance(info, dict) else None
+        version = info.get("version") if isinstance(info, dict) else None
+        if isinstance(title, str) and isinstance(version, str) and order_key(version)[1]:
+            releases.setdefault(title.strip(), []).append((order_key(version), document.path))
+    older: set[str] = set()
+    for found in releases.values():
+        newest = max(key for key, _ in found)
+        older |= {path for key, path in found if key < newest}
+    return older
+
+
 def comment_above(document: Document, line: int, limit: int = 12) -> tuple[str, int] | None:
     """The YAML comment block ending just above ``line`` (1-based), joined, with its first line."""
     if document.text is None:
@@ -724,6 +764,10 @@ def inline_copies(corpus: Corpus, shapes: list[Shape], threshold: float = 0.8) -
                 # must agree on every shared member (`buildingGeoJSON` beside `featureGeoJSON`
                 # is a specialised shape).
                 continue
+            if not (exact or claim or named) and not corroborated(shape, original, equivalence):
+                # Most key names in common, each of a compatible type, and nothing else: a
+                # member event beside the stripped state it contains, not a copy of it.
+                continue
             candidate = (score, exact, original)
             if best is None or candidate[:2] > best[:2]:
                 best = candidate
@@ -778,6 +822,20 @@ def agreement(a: Shape, b: Shape, equivalence: Equivalence) -> float:
         left, right = props_a.get(name), props_b.get(name)
         agreeing += same(left, right) or _compatible(left, right)
     return agreeing / len(shared)
+
+
+def corroborated(a: Shape, b: Shape, equivalence: Equivalence) -> bool:
+    """Evidence beyond shared key names that two shapes without a name in common are one: the
+    same members, the same ``required`` members, or most shared members saying exactly the same
+    (a type alone is not enough: every event has a string ``type``)."""
+    if a.properties == b.properties or (a.required and a.required == b.required):
+        return True
+    shared = sorted(a.properties & b.properties)
+    props_a = a.normal.get("properties", {}) if isinstance(a.normal, dict) else {}
+    props_b = b.normal.get("properties", {}) if isinstance(b.normal, dict) else {}
+    same = equivalence.members(a, b)
+    agreeing = sum(1 for name in shared if same(props_a.get(name), props_b.get(name)))
+    return 2 * agreeing > len(shared)
 
 
 def _compatible(left: Any, right: Any) -> bool:

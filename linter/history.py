@@ -15,7 +15,7 @@ frozen.
   path within the version folder or the same ``$id`` but for the version, the same pointer or
   heading, the same message once the version is taken out) is reported once, at the newest copy that has it, with the frozen
   copies as related locations. The defects only frozen releases have (a file or a reference
-  the newest version dropped; a release has a minor part or is a date, where a bare ``v1`` is an
+  the newest version dropped; a release has a minor part, is a date or a W3C snapshot (``ver11``), where a bare ``v1`` is an
   API line served beside ``v2``) are one info per rule, at the newest of them, the others
   as related locations: a released file does not change, so its maintainer can only know.
   Those in the text of released pages (Markdown) are not reported: readers read the newest
@@ -132,7 +132,9 @@ def collapse_findings(
 # (`v1`, `v2beta1`, twilio's `numbers_v1.yaml` beside `numbers_v2.yaml`) names an API line that
 # is served and maintained beside the newer one, not a frozen snapshot.
 _PAGES = (".md", ".mdx", ".markdown")
-_RELEASE = re.compile(r"v?\d+[._-]\d+(?:[._-]\d+)*(?:[-.+][0-9A-Za-z.-]+)?")
+# W3C's publication snapshots (`publication/ver10/`, `ver11/`: 1.0 and 1.1 as published) are
+# releases too.
+_RELEASE = re.compile(r"v?\d+[._-]\d+(?:[._-]\d+)*(?:[-.+][0-9A-Za-z.-]+)?|ver\d{2,}")
 
 
 def _frozen_only(findings: list[Finding], copies: dict[str, _Copy]) -> list[Finding]:

@@ -36,6 +36,9 @@ _NOUNS = {
 }
 
 
+OTHER_DIALECT = "another dialect"
+
+
 @dataclass(frozen=True)
 class Entry:
     path: str
@@ -63,7 +66,13 @@ def entries(corpus: Corpus) -> tuple[Entry, ...]:
             reason += "; vendored (.gitattributes: linguist-vendored), not judged"
         elif generated:
             reason += f"; generated ({generated})"
-        found.append(Entry(path, document.kind.value, document.dialect, reason))
+        dialect = document.dialect
+        data = document.data
+        if not dialect and document.kind is DocumentKind.SCHEMA and isinstance(data, dict):
+            # A `$schema` no validator knows (a project's own dialect, a next draft): say so,
+            # not "no `$schema`" (schema-invalid says which draft it was judged as).
+            dialect = OTHER_DIALECT if isinstance(data.get("$schema"), str) else ""
+        found.append(Entry(path, document.kind.value, dialect, reason))
     for path in fixtures(corpus.config, corpus.tree):
         found.append(Entry(path, FIXTURE, "", "a test fixture: not checked (see `fixtures`)"))
     return tuple(sorted(found, key=lambda entry: entry.path))

@@ -5,7 +5,9 @@ A pure function of a page's text, read from the same markdown-it token stream as
 ``broken-link`` rule reads it, and a page is parsed once per change, not once per reader.
 
 - links: inline and reference-style links (checked at their ``[ref]: x`` definition), images,
-  raw HTML ``<a href>`` / ``<img src>``, each with its line and column as written;
+  raw HTML ``<a href>`` / ``<img src>``, each with its line and column as written (not the
+  HTML inside a JavaScript string of a JSX expression, ``{{__html: "..."}}``: the page injects
+  it as written when it runs; only its ids are read, as anchors);
 - anchors: GitHub's heading slugs (both numbering schemes of repeated headings), explicit
   ``{#id}`` / ``{id="id"}`` ids, HTML ``id`` / ``<a name>`` anchors and MDX component titles;
 - ``file.md §Section`` references outside code, and the labels (bold lead-ins, ``Label:``
@@ -121,6 +123,9 @@ class Page:
     # The level of the page's first heading (0 when it has none): a page that starts below
     # level 1 is a section of something larger.
     first_level: int = 0
+    # The list items that are a bare page path and nothing else (``- front/cover``): a README
+    # listing a document's pages in order (``speclint.assembly``).
+    items: list[str] = field(default_factory=list)
 
 
 def read_page(document: Document) -> Page:
@@ -142,6 +147,8 @@ def read_page(document: Document) -> Page:
 
 
 DERIVED_KEY = "links"
+# A list item that is only a page's path, without extension: `front/cover`, `scope`.
+PAGE_PATH_ITEM = re.compile(r"[A-Za-z0-9][\w.-]*(?:/[A-Za-z0-9][\w.-]*)*")
 
 
 def page_of(
@@ -153,6 +160,7 @@ def page_of(
     page = Page()
     skipped: set[int] = set()  # lines of code blocks and HTML blocks: no § references there
     definitions = {str(d.get("href", "")) for d in dict(env.get("references", {})).values()}
+    used: set[str] = set()  # the targets of the reference-style links the page writes
     slugs = _Slugs()
     for index, token in enumerate(tokens):
         if token.type in ("fence", "code_block") and token.map:
@@ -165,16 +173,22 @@ def page_of(
             if index > 0 and tokens[index - 1].type == "heading_open":
                 _heading(page, slugs, token)
             elif index > 0 and tokens[index - 1].type == "paragraph_open":
+                item = token.content.strip()
+                in_item = index > 1 and tokens[index - 2].type == "list_item_open"
+                if in_item and PAGE_PATH_ITEM.fullmatch(item):
+                    page.items.append(item)
                 first = token.content.split("\n", 1)[0].strip()
                 if first.endswith(":") and len(first) <= LABEL_LENGTH:
                     page.labels.append(first.rstrip(":"))
-            _inline(page, token, line, lines, definitions)
+            _inline(page, token, line, lines, definitions, used)
     for label, definition in dict(env.get("references", {})).items():
         if str(label).startswith("^"):
             continue  # a footnote (`[^1]: text`), read by CommonMark as a link definition
         mapped = definition.get("map")
         href = str(definition.get("href", ""))
-        if not mapped or not href:
+        if not mapped or not href or href not in used:
+            # No link uses it: CommonMark renders nothing for it, so it leads nowhere to
+            # nobody (an unused definition left behind by an edit).
             continue
         line = int(mapped[0]) + 1
         page.links.append(
@@ -290,7 +304,9 @@ def _heading(page: Page, slugs: _Slugs, inline: Any) -> None:
     page.anchors.add(github_slug(EMOJI_CODE.sub("", raw).strip()))
 
 
-def _inline(page: Page, inline: Any, line: int, lines: list[str], definitions: set[str]) -> None:
+def _inline(
+    page: Page, inline: Any, line: int, lines: list[str], definitions: set[str], used: set[str]
+) -> None:
     cursor: dict[int, int] = {}
     strong: list[str] | None = None
     for child in inline.children or ():
@@ -311,6 +327,7 @@ def _inline(page: Page, inline: Any, line: int, lines: list[str], definitions: s
                 continue
             at = _find(lines, line, href, cursor, opener="(")
             if at is None and child.markup != "autolink" and href in definitions:
+                used.add(href)
                 continue  # a reference-style link: its definition is checked, once
             if at is None and child.markup == "autolink":
                 at = _find(lines, line, href, cursor, opener="<")
@@ -321,9 +338,17 @@ def _inline(page: Page, inline: Any, line: int, lines: list[str], definitions: s
             _html(page, child.content, line, lines)
 
 
-def _html(page: Page, html: str, line: int, lines: list[str]) -> None:
-    """Links, images and anchors of raw HTML starting at ``line``."""
+def _html(page: Page, html: str, line: int, lines: list[str], links: bool = True) -> None:
+    """Links, images and anchors of raw HTML starting at ``line`` (only its anchors when not
+    ``links``)."""
     html = HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), html)
+    if "{" in html and JSX_EXPRESSION.search(html):
+        html, strings = _javascript_strings(html)
+        for string in strings:
+            # HTML a JSX expression injects at run time (`dangerouslySetInnerHTML={{__html:
+            # "<a href=\"#x\">"}}`: a generated API page): rendered as written, never
+            # resolved by the site, so its links are not judged; its ids are the page's anchors.
+            _html(page, string, line, lines, links=False)
     for tag in HTML_TAG.finditer(html):
         name = tag.group(1).lower()
         for attribute in HTML_ATTRIBUTE.finditer(tag.group(2)):
@@ -334,7 +359,7 @@ def _html(page: Page, html: str, line: int, lines: list[str]) -> None:
             elif key == "title" and tag.group(1)[:1].isupper():
                 # An MDX component's title (`<Accordion title="Logs">`): sites anchor it.
                 page.anchors.add(github_slug(value.strip()))
-            elif (key, name) in (("href", "a"), ("src", "img")) and value:
+            elif links and (key, name) in (("href", "a"), ("src", "img")) and value:
                 at_line = line + html.count("\n", 0, tag.start(2) + attribute.start())
                 column = _column(lines, at_line, value)
                 page.links.append(LinkSite(value, at_line, column, "html"))
@@ -343,6 +368,77 @@ def _html(page: Page, html: str, line: int, lines: list[str]) -> None:
             if closing > 0:
                 inner = re.sub(r"<[^>]*>", "", html[tag.end() : closing])
                 page.anchors.add(github_slug(inner.strip()))
+
+
+# A JSX attribute whose value is a JavaScript expression (`values={[...]}`, `style={{...}}`).
+JSX_EXPRESSION = re.compile(r"(?<=\s)[A-Za-z_$][\w$:.-]*\s*=\s*\{")
+# Where a string literal starts inside an expression: after an operator or an opener. After
+# `=` it is a JSX attribute of an element written in the expression (`icon={<I href="x" />}`),
+# raw HTML of the page, and after a letter a quote is text (`<p>Don't</p>`).
+JS_VALUE_BEFORE = frozenset("{([,:?+!&|")
+JS_ESCAPE = re.compile(r"\\(u\{[0-9A-Fa-f]+\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|\n|.)", re.DOTALL)
+JS_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0", "\n": ""}
+
+
+def _javascript_strings(html: str) -> tuple[str, list[str]]:
+    """``html`` with the string literals of its JSX attribute expressions blanked (spaces, the
+    newlines kept: positions do not move), and those strings decoded (``\\"`` is ``"``)."""
+    blanked = list(html)
+    strings: list[str] = []
+    end = 0
+    for expression in JSX_EXPRESSION.finditer(html):
+        if expression.start() < end:
+            continue  # inside the expression just read
+        at, depth, end = expression.end() - 1, 0, len(html)
+        while at < len(html):
+            char = html[at]
+            if char in "\"'`":
+                before = _before(html, at)
+                closing = _string_end(html, at) if before in JS_VALUE_BEFORE | {"="} else at
+                if before in JS_VALUE_BEFORE:
+                    strings.append(_decoded(html[at + 1 : closing]))
+                    for blank in range(at, min(closing + 1, len(html))):
+                        blanked[blank] = "\n" if html[blank] == "\n" else " "
+                at = closing
+            elif char == "{":
+                depth += 1
+            elif char == "}":
+                depth -= 1
+                if depth == 0:
+                    end = at + 1
+                    break
+            at += 1
+    return "".join(blanked), strings
+
+
+def _before(text: str, at: int) -> str:
+    """The last character before ``at`` that is not white space ("" at the start)."""
+    at -= 1
+    while at >= 0 and text[at].isspace():
+        at -= 1
+    return text[at] if at >= 0 else ""
+
+
+def _string_end(text: str, start: int) -> int:
+    """The index of the quote closing the JavaScript string opened at ``start`` (escapes
+    skipped), or the end of ``text`` when it does not close there."""
+    quote, at = text[start], start + 1
+    while at < len(text) and text[at] != quote:
+        if quote != "`" and text[at] == "\n":
+            return at  # a quoted string ends at its line
+        at += 2 if text[at] == "\\" else 1
+    return min(at, len(text))
+
+
+def _decoded(literal: str) -> str:
+    def escape(match: re.Match[str]) -> str:
+        code = match.group(1)
+        if code[:1] in ("u", "x") and len(code) > 1:
+            point = int(code[1:].strip("{}"), 16)
+            return chr(point) if point <= 0x10FFFF else match.group(0)
+        return JS_ESCAPES.get(code, code)
+
+    return JS_ESCAPE.sub(escape, literal)
 
 
 def _find(

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import bisect
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, cast
@@ -629,6 +629,21 @@ def map_remote(ref_map: Mapping[str, str], target: str) -> str | None:
         rest, hash_mark, fragment = target[len(prefix) :].partition("#")
         mapped = file_uri(local + rest) if local.endswith("/") else file_uri(local)
         return mapped + hash_mark + fragment
+    return None
+
+
+def held_at_raw_url(paths: Container[str], url: str) -> str | None:
+    """The corpus file a GitHub raw URL names when the repository holds a file at that path
+    (``https://raw.githubusercontent.com/<owner>/<repo>/<branch or refs/heads/x>/<path>``): the
+    repository's own file, published by its host; the longest such path. Never fetched."""
+    parts = urlsplit(url)
+    if parts.netloc != "raw.githubusercontent.com":
+        return None
+    segments = [s for s in parts.path.split("/") if s]
+    for start in range(3, len(segments)):
+        candidate = "/".join(segments[start:])
+        if candidate in paths:
+            return candidate
     return None
 
 

@@ -2,7 +2,8 @@
 
 What it does
     Reads every link of the Markdown pages (inline ``[t](x.md)``, reference-style ``[t][ref]``
-    with its ``[ref]: x.md`` definition, images ``![a](img.png)``, and raw HTML ``<a href>`` and
+    with its ``[ref]: x.md`` definition: one that no link uses renders nothing and is not
+    checked, images ``![a](img.png)``, and raw HTML ``<a href>`` and
     ``<img src>``; code spans and code blocks are skipped) and checks it offline:
 
     - a relative path (``../x.md``, ``img/a%20b.png``, ``x.md?plain=1``) must name a file or
@@ -20,7 +21,10 @@ What it does
       browser's text fragment, ``#:~:text=...``, is not an anchor). A page that pulls in
       content at build time (a Hugo shortcode ``{{% x %}}``, a Liquid or Jinja
       ``{% include %}``, a ``--8<--`` snippet) has anchors not written in it: fragments into
-      it are not checked. A fragment that differs from an anchor only in case
+      it are not checked; nor are fragments into a template a build fills in
+      (``spec-template.md``, ``README.template.md``), or into a page of a Sphinx project (a folder with
+      ``conf.py``), where MyST reads ``#name`` as a cross-reference to any target of the
+      project (autodoc's ``#pkg.module.Class``, a ``(label)=``). A fragment that differs from an anchor only in case
       (``#Create-A-Run``) works on GitHub, which forgives the case, and is an ``info`` naming
       the anchor to write, for other renderers (markdownlint's MD051; ``ignore-case`` drops
       it). Fragments into other files are not checked;
@@ -51,7 +55,14 @@ What it does
 
     - Docusaurus: ``/docs/a/b`` is the doc ``docs/a/b.md`` or ``.mdx`` (number prefixes
       ``01-`` dropped, ``index``/``README`` for the folder, ``id`` and ``slug`` front matter
-      honoured), ``/img/x.png`` a file of ``static/``, other routes pages of ``src/pages/``;
+      honoured), ``/img/x.png`` a file of ``static/``, other routes pages of ``src/pages/``.
+      A relative link without an extension (``../getting-started``) is a URL, resolved against
+      the page's route: from a doc or a page of ``src/pages/`` it names what the site serves
+      there (a URL that reaches no doc is reported), from a blog post (routed by its date and
+      slug), a page of ``versioned_docs/`` or a partial (``_x.md``, rendered at the route of
+      the page importing it) it is not judged. A file path to a Markdown page (``spec/x.md``, not ``./`` or
+      ``../``) is looked up from the page's folder, then from the docs (or blog) content root,
+      then from the site folder, as Docusaurus does;
     - Mintlify: the page's path from the folder of ``docs.json`` without its extension, or a
       route its ``redirects`` list;
     - MkDocs: a page of ``docs_dir``; Hugo: a page of ``content/`` (``_index.md`` for a
@@ -64,13 +75,20 @@ What it does
     site's JavaScript configuration, and does not guess. On a site ``x.md`` may also name the
     ``x.mdx`` the site builds; fragments compare by letters and digits only (sites make their own
     slugs: ``#meta`` for ``_meta``), and MDX component titles (``<Accordion title="Logs">``) are
-    anchors too. A missing ``.html`` page under a folder that configures a documentation build
+    anchors too. HTML inside a JavaScript string of a JSX expression
+    (``dangerouslySetInnerHTML={{__html: "<a href=\\"#x\\">..."}}``, a generated API page) is
+    injected as written when the page runs: its links are not judged, and its ids are anchors
+    of the page. A missing ``.html`` page under a folder that configures a documentation build
     (Sphinx ``conf.py``, Doxygen, TypeDoc, a site) is that build's output, not a broken link.
 
     A specification a build assembles from several pages is judged as the one document readers
     see (``speclint.assembly``): a folder of fragments a script concatenates (three or more
     numbered pages, ``body-07-rules.md``, most of them starting below level 1 and without front
-    matter), a page with Jekyll's ``{% include_relative x.md %}`` / ``{% include x.md %}``,
+    matter), a folder whose README lists its pages in order by path (``- front/cover``,
+    ``- annexes/history``: the structure of a PDF a build makes; a relative link in those pages
+    may be written from the top of the folder, or of the one folder holding the listed pages it
+    lacks, which the build combines with it), a page with Jekyll's
+    ``{% include_relative x.md %}`` / ``{% include x.md %}``,
     and spec-md's imports (``# [Overview](Section 1 -- Overview.md)``, where a
     ``package.json`` names spec-md). A fragment's ``#anchor`` may be in any part. A committed
     copy of the assembled fragments (a page holding most of their headings) is part of the
@@ -85,6 +103,11 @@ What it does
     fragments into it are not judged (links to files still are). spec-md's section anchors
     (``#sec-Field-Rules``, ``#sec-Scalars.Custom-Scalars`` for a bold sub-heading) name the
     heading whose words they are.
+
+    A page in a folder of meeting records (``minutes/``, ``meeting_minutes/``, ``meetings/``,
+    ``agendas/``) or of an archive (``archive/``, ``_archive_/``, ``attic/``:
+    ``speclint.kinds.RECORD_FOLDERS``) is history, quoting the specification as it stood that
+    day or kept unmaintained: its links are not judged.
 
     A page an API description ``$ref``\\s as text (a tag's description, ``$ref:
     ./tags/Auth.md``) is rendered into the API reference, where its links mean what the
@@ -184,7 +207,7 @@ from speclint import assembly
 from speclint.assembly import Assembly
 from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity, first_fitting
-from speclint.kinds import DocumentKind
+from speclint.kinds import DocumentKind, in_record_folder
 from speclint.links import (
     NUMBERED,
     LinkSite,
@@ -309,11 +332,14 @@ def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -
     # API reference (Redoc's `#tag/x`, `#operation/x`, paths of the published site): its links
     # are written for that rendering, which is not knowable here.
     rendered_in_api = path in tree.api_texts
-    for site in page.links if page is not None and not rendered_in_api else ():
+    # A meeting's record (minutes quoting the specification of that day, its section links
+    # included) is history: nobody edits it when the specification moves on.
+    record = in_record_folder(path)
+    for site in page.links if page is not None and not rendered_in_api and not record else ():
         problem = _link_problem(corpus, tree, settings, path, site)
         if problem is not None:
             problems.append(problem)
-    if settings.sections and page is not None:
+    if settings.sections and page is not None and not record:
         for section in page.sections:
             problem = _section_problem(tree, path, section)
             if problem is not None:
@@ -387,7 +413,7 @@ def shared(corpus: Corpus) -> tuple[list[str], list[tuple[str, str]], list[Any]]
     ]
     # Which pages make one document (read from every page, and from `package.json`: spec-md).
     tree = _tree(corpus)
-    documents = [(a.key, a.kind, a.members, a.copies, a.known) for a in tree.assemblies]
+    documents = [(a.key, a.kind, a.members, a.copies, a.known, a.roots) for a in tree.assemblies]
     return sorted(tree.ids), configs, [*documents, ("api-texts", *sorted(tree.api_texts))]
 
 
@@ -852,14 +878,34 @@ def _link_problem(
         route = _route(path, site_folder or "", written_path)
         if found is None and site_folder is not None and tree.redirected(site_folder, route):
             return None  # the site redirects that route (`redirects` in docs.json)
+    if found is None and site_folder is not None and not root_relative:
+        found, judged = _docusaurus_relative(tree, path, site_folder, written_path)
+        if not judged:
+            return None  # a URL from a page whose route is not known here (a blog post)
     if found is None and _built_page(tree, resolved):
         return None  # the HTML a documentation build writes (Sphinx `_build`, `api/index.html`)
     if found is None and _unknown_route(tree, path, site_folder, written_path, resolved):
         return None
+    if found is None and not root_relative:
+        found = _from_document_roots(tree, path, written_path)
     if found is None:
         return _missing_file(tree, path, site, resolved)
     if settings.anchors and fragment and found in tree.pages:
         return _anchor_problem(tree, settings, path, site, found, fragment)
+    return None
+
+
+def _from_document_roots(tree: Tree, path: str, written: str) -> str | None:
+    """What a relative link of a part of an assembled document names when written from the top
+    of the document (``speclint.assembly``: a README's listed pages, combined with another
+    folder by the build), or None."""
+    for document in tree.documents_of(path):
+        for root in document.roots:
+            candidate = posixpath.normpath(posixpath.join(root, written))
+            if candidate != ".." and not candidate.startswith("../"):
+                found = tree.page_for(candidate, False)
+                if found is not None:
+                    return found
     return None
 
 
@@ -920,11 +966,21 @@ def _route_problem(
 def _built_page(tree: Tree, resolved: str) -> bool:
     """Whether a missing ``.html`` file lies under a folder that configures a documentation build
     (Sphinx ``conf.py``, Doxygen, TypeDoc, a site): the build writes it, git does not hold it."""
-    if not resolved.endswith((".html", ".htm")):
-        return False
-    folder = posixpath.dirname(resolved)
+    return resolved.endswith((".html", ".htm")) and _under_build(tree, resolved, BUILD_CONFIGS)
+
+
+# A page a build fills in to make the published one (`spec-template.md`, `README.template.md`):
+# the sections it adds, and their anchors, are not written in it.
+TEMPLATE_PAGE = re.compile(r"(?:^|[-_.])template\.(?:md|mdx|markdown)$", re.IGNORECASE)
+# Sphinx's configuration: the pages under it are built by Sphinx (MyST for Markdown).
+SPHINX_CONFIGS = ("conf.py",)
+
+
+def _under_build(tree: Tree, path: str, configs: tuple[str, ...]) -> bool:
+    """Whether ``path`` lies under a folder that holds one of ``configs``."""
+    folder = posixpath.dirname(path)
     while True:
-        if any(posixpath.join(folder, name) in tree.files for name in BUILD_CONFIGS):
+        if any(posixpath.join(folder, name) in tree.files for name in configs):
             return True
         if not folder:
             return False
@@ -1009,6 +1065,107 @@ def _url_relative(tree: Tree, path: str, written: str) -> str | None:
     return tree.page_for(resolved)
 
 
+# The last part of a path with a file's extension (`x.png`, `a.json`): `1.0-release`, `v2.1` are
+# names, not extensions.
+FILE_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}$")
+
+
+def _docusaurus_relative(
+    tree: Tree, path: str, site_folder: str, written: str
+) -> tuple[str | None, bool]:
+    """What a relative link that names no file from ``path`` names on a Docusaurus site, and
+    whether a link naming nothing is judged (docusaurus.io, "Markdown links"):
+
+    - a file path to a Markdown page (``spec/x.md``, not ``./`` or ``../``) is looked up from
+      the current folder, then from the plugin's content root (``docs/``, ``blog/``, a
+      version's folder), then from the site folder;
+    - a link without an extension (``../getting-started``) is a URL, resolved by the browser
+      against the page's route: where that route is known (a doc, a page of ``src/pages/``)
+      it names the page the site serves there, and reaching no doc is judged; from a page
+      whose route is not known here (a blog post: dates and slugs) it is not judged.
+
+    Elsewhere (another generator, a page the site does not serve) there is nothing to add."""
+    model = tree.site(site_folder)
+    place = _docusaurus_place(site_folder, path) if model.kind == "docusaurus" else None
+    if place is None:
+        return None, True
+    plugin, content_root = place
+    name = posixpath.basename(written.rstrip("/"))
+    extension = posixpath.splitext(name)[1]
+    if extension in MARKDOWN_SUFFIXES:
+        if written.startswith(("./", "../")) or plugin == "pages":
+            return None, True
+        for root in (content_root, site_folder):
+            candidate = posixpath.normpath(posixpath.join(root, written))
+            found = None if candidate.startswith("../") else tree.page_for(candidate, True)
+            if found is not None:
+                return found, True
+        return None, True
+    if FILE_EXTENSION.search(name) and not written.endswith("/"):
+        return None, True  # a file (an image, an asset): the page's folder is where it is
+    route = _docusaurus_route(tree, model, path, plugin, content_root)
+    if route is None:
+        return None, False
+    # Served at `/docs/a/b`, or at `/docs/a/b/` by a host that adds the slash: either base.
+    targets = [
+        posixpath.normpath(posixpath.join(base, written))
+        for base in (posixpath.dirname(route), route)
+    ]
+    for target in targets:
+        found = model.find(tree, target)
+        if found is not None:
+            return found, True
+    docs = any(
+        _under(target, "/docs") is not None
+        and not any(_under(target, p) is not None for p in model.unjudged)
+        for target in targets
+    )
+    return None, (docs and bool(model.routes)) or any(model.judges(t) for t in targets)
+
+
+def _docusaurus_place(site_folder: str, path: str) -> tuple[str, str] | None:
+    """The plugin of a Docusaurus site that serves ``path`` ("docs", "versioned", "blog" or
+    "pages"), with its content root, by Docusaurus's default folders; None for a page the
+    site does not serve (a README beside the configuration, a custom plugin's page)."""
+
+    def at(*parts: str) -> str:
+        joined = posixpath.normpath(posixpath.join(site_folder, *parts))
+        return "" if joined == "." else joined
+
+    for plugin, root in (("docs", at("docs")), ("blog", at("blog")), ("pages", at("src/pages"))):
+        if _under("/" + path, "/" + root) is not None:
+            return plugin, root
+    version = _under("/" + path, "/" + at("versioned_docs"))
+    if version and "/" in version:
+        return "versioned", posixpath.join(at("versioned_docs"), version.split("/", 1)[0])
+    return None
+
+
+def _docusaurus_route(
+    tree: Tree, model: Site, path: str, plugin: str, content_root: str
+) -> str | None:
+    """The route a Docusaurus site serves ``path`` at, where it is known: a current doc's (its
+    ``id``, ``slug`` and number prefixes: ``Site.routes``) and a page of ``src/pages/``. A blog
+    post's (dates, slugs, the blog's own options) and a version's are not known here."""
+    rest = posixpath.splitext(_under("/" + path, "/" + content_root) or "")[0]
+    if any(part.startswith("_") for part in rest.split("/")):
+        # A partial (`_x.md`, `_parts/`: excluded by Docusaurus's default): rendered inside
+        # the page that imports it, at that page's route.
+        return None
+    if plugin == "pages":
+        if posixpath.basename(rest) == "index":
+            rest = posixpath.dirname(rest)
+        return "/" + rest
+    if plugin != "docs":
+        return None
+    key = f"{ID}:doc-routes:{model.folder}"
+    routes = tree.corpus.memo.get(key)
+    if routes is None:
+        routes = tree.corpus.memo[key] = {page: route for route, page in model.routes.items()}
+    found = routes.get(path)
+    return found if isinstance(found, str) else None
+
+
 def _missing_file(tree: Tree, path: str, site: LinkSite, resolved: str) -> Problem:
     what = "image" if site.kind == "image" else "file"
     cased = [p for p in tree.by_case.get(resolved.casefold(), []) if p != resolved]
@@ -1080,6 +1237,13 @@ def _anchor_problem(
             return None
     elif page.includes:
         return None  # its build pulls in headings (a shortcode, an include) not seen here
+    elif TEMPLATE_PAGE.search(posixpath.basename(target)):
+        return None  # a build fills it in (`spec-template.md` plus sections from a schema)
+    elif _under_build(tree, target, SPHINX_CONFIGS):
+        # A MyST page of a Sphinx project: `#name` is a cross-reference to any target of the
+        # project (autodoc's `#pkg.module.Class`, a `(label)=`), not only a heading of this page
+        # (MyST "Cross-referencing": local links starting with `#`); they are not known here.
+        return None
     elif (copied := tree.copy_of(target)) is not None:
         group, rank = copied.key, 1  # the same defect in the parts is reported there, once
     if name in anchors or _spec_md_section(name, headings):

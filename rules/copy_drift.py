@@ -16,21 +16,27 @@ What it does
     describes its own file format, as in SchemaStore) are compared only when one references the
     other. Only definitions have names: a request body or payload sits under a key of the
     document format (``schema``, ``payload``) and its ``title`` names it for one API's code
-    generators, so inline schemas are grouped only as copies of a definition.
+    generators, so inline schemas are grouped only as copies of a definition. An API document
+    that one of the same ``info.title`` and a newer ``info.version`` replaces (the 1.0.1 bundle
+    kept beside the 1.1.0 one: ``speclint.fingerprints.superseded``) is history, not a copy.
 
     Not drift (``speclint.fingerprints.Equivalence``): copies that differ only by pointing at
     their own file's definitions (``#/definitions/x``, ``#/$defs/x`` and
-    ``#/components/schemas/x`` alike) or at same-named files in twin folders (a YAML source and
-    its JSON build), by a ``$ref`` where the other copy inlines what it points at, by an
-    ``allOf`` of a base and members that the other writes out, ``enum: [x]`` for ``const: x``,
-    or OpenAPI 3.0's spellings of null. Variant files of one schema, whose definitions mostly
-    share names, differ by design where one loosens the other (a strict and a lax edition: fewer
-    ``required``, an open shape; a Thing Model that admits placeholders and adds members), and
-    when most of what they share disagrees; a changed member both declare is still drift, and
-    sibling files that each gained members are still compared. Schemas in a folder of design
-    records or proposals (``proposals/``, ``rfcs/``, ``adr/``, ...: ``kinds.DESIGN_FOLDERS``)
-    are drafts of a change under discussion, not copies to keep in step.
+    ``#/components/schemas/x`` alike, and a schema file ``x.yaml`` too: a bundle's own copy of
+    it, whose drift is that copy's finding) or at same-named files in twin folders (a YAML
+    source and its JSON build), by a ``$ref`` where the other copy inlines what it points at,
+    by an ``allOf`` of a base and members that the other writes out, ``enum: [x]`` for
+    ``const: x``, or OpenAPI 3.0's spellings of null. Variant files of one schema, whose
+    definitions mostly share names, differ by design where one loosens the other (a strict and
+    a lax edition: fewer ``required``, an open shape; a Thing Model that admits placeholders and
+    adds members), and when most of what they share disagrees; a changed member both declare
+    is still drift, and sibling files that each gained members are still compared. Schemas in a
+    folder of design records or proposals (``proposals/``, ``rfcs/``, ``adr/``, ...:
+    ``kinds.DESIGN_FOLDERS``) are drafts of a change under discussion, not copies to keep in
+    step.
 
+    One definition that disagrees across several files is one finding, whichever pairs of
+    them disagree: every copy of it is on the related locations (a pair is not reported again).
     When the members disagree, one finding names the copies and up to three differences (which
     fields each one requires, properties a copy declares that the definition does not, differing
     types, enums and closure), as many as fit a first line of about 200 characters; every copy's
@@ -84,6 +90,7 @@ from speclint.fingerprints import (
     payload_claims,
     property_similarity,
     shape_of,
+    superseded,
 )
 from speclint.kinds import in_design_folder
 from speclint.schema_catalogs import schema_catalogs
@@ -122,7 +129,13 @@ class _Member:
 def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     # A proposal's or a design record's schemas are drafts of a change under discussion: not
     # copies to keep in step with the contract (as fence-invalid reads their examples).
-    shapes = [s for s in all_shapes(corpus) if not in_design_folder(s.site.document.path)]
+    # An earlier release of an API document (``superseded``) is history, not a copy either.
+    history = superseded(corpus)
+    shapes = [
+        s
+        for s in all_shapes(corpus)
+        if not in_design_folder(s.site.document.path) and s.site.document.path not in history
+    ]
     equivalence = Equivalence.of(shapes)
     groups: dict[tuple[str, str], tuple[Shape, list[_Member]]] = {}
 
@@ -168,31 +181,59 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             first, second
         )
 
+    # One definition drifting across N files is one finding (issue 26: a group and then its
+    # pairs again was one drift reported three times): the pairs are joined into sets of
+    # definitions linked by a disagreement, each set one group.
+    parent: dict[str, str] = {}
+
+    def find(label: str) -> str:
+        while parent.setdefault(label, label) != label:
+            parent[label] = parent[parent[label]]
+            label = parent[label]
+        return label
+
+    by_label: dict[str, Shape] = {}
+    relaxed: dict[str, bool] = {}
+    same: dict[str, str] = {}
     for first, second, variant in same_name_pairs(shapes, one_specification, equivalence):
-        same = "name" if _name(first) == _name(second) else "title"
-        joined = copied_from.get(second.label) or copied_from.get(first.label)
-        if joined is not None:
-            other = first if second.label in copied_from else second
-            if other.label != joined.label and not equivalence.shapes(joined, other):
-                group(joined).append(
-                    _Member(
-                        f"`{other.label}` (same {same})",
-                        other.site.location(note=f"a definition with the same {same}"),
-                        other.required,
-                        other,
-                        variant,
-                    )
-                )
-            continue
-        group(first).append(
-            _Member(
-                f"`{second.label}` (same {same})",
-                second.site.location(note=f"a definition with the same {same}"),
-                second.required,
-                second,
-                variant,
-            )
+        word = "name" if _name(first) == _name(second) else "title"
+        for shape in (first, second):
+            by_label[shape.label] = shape
+            relaxed[shape.label] = relaxed.get(shape.label, False) or variant
+            same.setdefault(shape.label, word)
+        a, b = find(first.label), find(second.label)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    linked: dict[str, list[str]] = {}
+    for label in sorted(by_label):
+        linked.setdefault(find(label), []).append(label)
+
+    def member(shape: Shape) -> _Member:
+        word = same[shape.label]
+        return _Member(
+            f"`{shape.label}` (same {word})",
+            shape.site.location(note=f"a definition with the same {word}"),
+            shape.required,
+            shape,
+            relaxed[shape.label],
         )
+
+    for labels in linked.values():
+        joined = next((copied_from[label] for label in labels if label in copied_from), None)
+        if joined is not None:
+            # An inline copy's original already has a group: the definitions of that name
+            # join it.
+            for label in labels:
+                other = by_label[label]
+                if (
+                    label not in copied_from
+                    and label != joined.label
+                    and not equivalence.shapes(joined, other)
+                ):
+                    group(joined).append(member(other))
+            continue
+        root, *rest = labels
+        group(by_label[root]).extend(member(by_label[label]) for label in rest)
     for _, (original, members) in sorted(groups.items()):
         finding = _drift(original, members, equivalence)
         if finding is not None:

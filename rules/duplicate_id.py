@@ -19,7 +19,10 @@ What it does
       Two editions of one schema in one folder, whose file names differ only by an edition word
       (``bom-1.3.schema.json`` and ``bom-1.3-strict.schema.json``, ``cvss.json`` and
       ``cvss_strict.json``; also ``lax``, ``loose``, ``relaxed``, ``min``, ``full``, ``bundled``,
-      ``deref``), share the ``$id`` on purpose: an ``info`` that a tool is to load one of them;
+      ``deref``), share the ``$id`` on purpose: an ``info`` that a tool is to load one of them.
+      A schema in a folder of proposals or design records (``speclint.kinds.DESIGN_FOLDERS``:
+      ``proposals/``, ``rfcs/``, ``adr/``...) drafts a change to a published schema and may
+      reuse its ``$id``: it conflicts only with another draft;
     - a root ``$id`` that does not follow the corpus's pattern (``warning``), with the ``$id``
       the pattern gives. The pattern is the ``pattern`` option when set; otherwise it is
       inferred, and only when a strong majority of the root ``$id``\\s (``majority``, at least
@@ -78,7 +81,7 @@ from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity, headed
-from speclint.kinds import DocumentKind, draft_of, is_dialect_uri
+from speclint.kinds import DocumentKind, draft_of, in_design_folder, is_dialect_uri
 from speclint.references import DATA_KEYWORDS, file_uri
 from speclint.structured import escape_token
 
@@ -228,6 +231,14 @@ def _duplicates(
     for declaration in declarations:
         by_uri.setdefault(declaration.uri, []).append(declaration)
     for uri, group in sorted(by_uri.items()):
+        if len(group) < 2:
+            continue
+        # A proposal's or design record's schema (`proposals/x/schema.json`) is a draft of a
+        # change to the published schema, and reuses its `$id` on purpose: no conflict with the
+        # published one (only with another draft).
+        published = [d for d in group if not in_design_folder(d.document.path)]
+        if published:
+            group = published
         if len(group) < 2:
             continue
         group.sort(key=lambda d: (d.document.path, d.pointer))

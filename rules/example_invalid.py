@@ -45,7 +45,10 @@ What it does
     In OpenAPI 3.0, ``nullable: true`` beside a ``$ref`` (or an ``allOf``/``oneOf``/``anyOf``
     without a ``type``) admits ``null``, as every 3.0 tool reads it, and the ``null``\\s an
     example gives where nothing says ``nullable`` are one info for the document (a
-    generator's habit), each example a related location. The first line of a finding stays within about 200 characters
+    generator's habit), each example a related location; its advice names what is missing
+    (``nullable: true``, or ``null`` in the ``enum`` of a schema that says ``nullable``
+    already). A value written ``"..."``, ``"…"`` or ``"etc."`` is an elision (coordinates cut
+    short), not a value: it is not judged. The first line of a finding stays within about 200 characters
     (the schema's pointer moves to its related location).
 
     An example tied by the paragraph above it is read as a *fragment*: the block of a larger
@@ -182,16 +185,21 @@ def _document_findings(corpus: Corpus, document: Document) -> Iterator[Finding]:
     # a `$ref` or a shared enum stands: one defect of the document, not one per example.
     oas30 = document.kind is DocumentKind.OPENAPI and document.dialect.startswith("OpenAPI 3.0")
     nulls: list[Location] = []
+    in_enums = 0  # of them, those where only the `enum` of a `nullable` schema lacks `null`
     for schema_pointer, example_pointer, value, dialect in document_examples(document):
         uri = f"{file_uri(document.path)}#{schema_pointer}"
         validator = corpus.references.validator(dialect, uri)
         errors = _answerable(
             validator, value, _serialised_depth(document, schema_pointer), _named(schema_pointer)
         )
+        # `"..."` where a value belongs is an elision a documentation example writes
+        # (coordinates cut short, "and so on"), not a value the API sends.
+        errors = [e for e in errors if explain(e).instance not in ELISIONS]
         if oas30:
             kept = [e for e in errors if explain(e).instance is not None]
             if len(kept) < len(errors):
                 nulls.append(document.location(example_pointer))
+                in_enums += all(_enum_of_nullable(explain(e)) for e in errors if e not in kept)
             errors = kept
         if not errors:
             continue
@@ -209,20 +217,55 @@ def _document_findings(corpus: Corpus, document: Document) -> Iterator[Finding]:
             key=example_pointer,
         )
     if nulls:
-        yield _null_examples(nulls)
+        yield _null_examples(nulls, in_enums)
 
 
-def _null_examples(places: list[Location]) -> Finding:
+# Strings that stand for values left out of an example.
+ELISIONS = ("...", "…", "etc", "etc.")
+
+
+def _enum_of_nullable(error: Any) -> bool:
+    """Whether ``null`` fails only an ``enum`` of a schema that says ``nullable: true`` (read
+    in the 2020-12 form the OpenAPI 3.0 dialect is judged in: ``null`` among its types)."""
+    schema = error.schema
+    if error.validator != "enum" or not isinstance(schema, dict):
+        return False
+    types = schema.get("type")
+    return (
+        schema.get("nullable") is True
+        or types == "null"
+        or (isinstance(types, list) and "null" in types)
+    )
+
+
+def _null_examples(places: list[Location], in_enums: int) -> Finding:
     """One info for the examples of an OpenAPI 3.0 document that give ``null`` to a value whose
     schema does not allow it (not ``nullable``, or an ``enum`` without ``null``): a generator's
-    habit, shown once."""
-    count = f"{len(places)} example{'s' if len(places) > 1 else ''}"
+    habit, shown once. The advice names what is missing: ``nullable: true``, or, where the
+    schemas say it already, ``null`` in their ``enum`` (OpenAPI 3.0.3 §4.7.24.1: an ``enum``
+    restricts ``null`` too)."""
+    many = len(places) > 1
+    count = f"{len(places)} examples in this document give" if many else "an example gives"
+    listed = "each listed as a related location" if many else "at this location"
+    if in_enums == len(places):
+        what = (
+            f"whose schema says `nullable: true` but whose `enum` lacks `null` ({listed}): add "
+            "`null` to the enum, as OpenAPI 3.0.3 asks"
+        )
+    elif in_enums:
+        what = (
+            f"whose schema does not allow it ({listed}): add "
+            "`nullable: true` to those schemas, and `null` to the `enum` of the "
+            f"{in_enums} that say `nullable` already, as OpenAPI 3.0.3 asks"
+        )
+    else:
+        schemas = "those schemas" if many else "the schema"
+        what = f"whose schema does not allow it ({listed}): add `nullable: true` to {schemas}"
     return Finding(
         ID,
         Severity.INFO,
-        f"{count} in this document give `null` to a value whose schema does not allow it (each "
-        "listed as a related location): add `nullable: true` to those schemas (and `null` to "
-        "an `enum`, as OpenAPI 3.0.3 asks), or leave the value out of the examples",
+        f"{count} `null` to a value {what}, or leave the value out of the example"
+        + ("s" if many else ""),
         places[0],
         related=tuple(
             Location(p.path, p.line, p.column, pointer=p.pointer, note="another example with it")

@@ -5,7 +5,8 @@ What it does
     files of one folder (``schemas/README.md``'s table of schemas, an RFC folder's status index),
     and compares each with the folder. Each table row or list item is an *entry*; the file it names
     first (a relative link, a code span such as ``run.schema.json``, or a table cell that is
-    nothing but a file name) is the file it lists.
+    nothing but a file name) is the file it lists. A link target may hold a space when written
+    as CommonMark allows (``<obj/a b.md>``, ``obj/a%20b.md``).
 
     A table, a list, or a section (a heading and its subsections, with the tables and lists in
     them) is taken for the index of folder ``F`` and file suffix ``S`` (``.schema.json``,
@@ -16,11 +17,20 @@ What it does
       then read too, and no other);
     - the entries name at least 60 % of the files of ``F`` ending with ``S`` (option
       ``coverage``): a "see also" list of three schemas in a folder of twenty claims nothing;
+    - a list in one section of a page names nearly all of them (80 %), unless it shows that it
+      means to be complete: a "Specifications" list naming 4 of a folder's 6 pages may be a
+      selection. It shows it when it is the page's own (under the page's title, in no section
+      of it), when its heading or the sentence before it says so ("Contents", "Index", "All
+      schemas", "Every page of this folder", "the following files"), or when a comment before
+      it says a tool generated it;
     - the page is a folder's index page (``README.md``, ``index.md``, ``_index.md``,
       ``SUMMARY.md``, ``contents.md``, ``toc.md``); any other page, and any list of the
       repository root's own files (its ``CONTRIBUTING.md``, ``LICENSE.md``...), needs 5 entries
       and a coverage of 90 %;
-    - the section is not a "See also", "Related", "References" or "Further reading" one.
+    - the section is not a "See also", "Related", "References" or "Further reading" one, nor
+      a tour that gives each file a heading of its own (an examples README with one list of
+      one example under each heading): that walks through some files, it does not list a
+      folder.
 
     Then it reports, as warnings:
 
@@ -29,9 +39,18 @@ What it does
       one defect is reported once (option ``links`` reports them here too);
     - each file of ``F`` ending with ``S`` that the page does not name anywhere (a link, a code
       span or a plain mention anywhere on the page counts), once per file, at the table or list,
-      with the file as a related location.
+      with the file as a related location;
+    - an entry that names its file in a link whose target has a raw space
+      (``[Complex Value](obj/Complex Value.md)``): CommonMark makes no link of it, so the page
+      shows it as text, and ``broken-link``, which reads links as CommonMark does, never sees
+      it. The file is listed, so it is not reported as missing; the entry is, at its target,
+      with the fix: ``<obj/Complex Value.md>`` or ``obj/Complex%20Value.md``. A page MkDocs
+      builds (an ``mkdocs.yml`` above it) is rendered by Python-Markdown, which makes a link
+      of such a target: not reported there.
 
-    The index page itself, files named like index pages (``README.md``, ``index.md``...), and the
+    The index page itself, files named like index pages (``README.md``, ``index.md``...), pages
+    named for what is left over (``other.md``, ``others.md``, ``misc.md``,
+    ``miscellaneous.md``: "Other servers" collects the ones the entries do not name), and the
     files the ``ignore`` globs match are never required. Files of a kind speclint reads (JSON,
     YAML, Markdown) are required only when discovery reads them: git-ignored, excluded and test
     fixture files are not. Entries are resolved from the page's folder, then from the repository
@@ -79,7 +98,8 @@ Options
     ``links`` (default ``false``): also report entries that *link* to a missing file (by default
     the ``broken-link`` rule's).
 
-    ``coverage`` (default ``0.6``): the share of the folder's files an inferred index must name.
+    ``coverage`` (default ``0.6``): the share of the folder's files an inferred index must name
+    (a list in one section of a page that does not say it is complete: at least 80 %).
 """
 
 from __future__ import annotations
@@ -88,7 +108,7 @@ import posixpath
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -103,17 +123,36 @@ SEVERITY = Severity.WARNING
 MIN_ENTRIES = 3
 SHARE = 0.8  # of the entries that name a file of the folder and suffix
 COVERAGE = 0.6  # of the folder's files that the entries name
+SELECTION_COVERAGE = 0.8  # for a list in one section of a page that does not say it is complete
 OTHER_PAGE_ENTRIES = 5  # a page that is not a folder's index page needs more evidence
 OTHER_PAGE_COVERAGE = 0.9
 INDEX_PAGES = frozenset({"readme", "index", "_index", "summary", "contents", "toc"})
+# A page named for what is left over ("Other servers": the ones no longer maintained) holds
+# what the entries do not; a list of the named ones is whole without it.
+LEFTOVER_PAGES = frozenset({"other", "others", "misc", "miscellaneous"})
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 _NOT_AN_INDEX = re.compile(r"\b(see also|related|references|further reading)\b", re.IGNORECASE)
+# A heading or a sentence that says the list is the folder's whole content, or a comment that
+# says a tool wrote it.
+_COMPLETE = re.compile(
+    r"\b(?:all|every|complete|full list|index|contents|catalog(?:ue)?|"
+    r"the following (?:files|pages|documents|schemas))\b",
+    re.IGNORECASE,
+)
+_GENERATED = re.compile(r"\b(?:auto-?generated|generated|do not edit)\b", re.IGNORECASE)
 # A file name as a code span or a plain cell writes it: folders, a name, an extension of letters.
 _FILE = re.compile(
     r"^(?:\./|\.\./|/)*(?:[\w@+-][\w@.+-]*/)*[\w@+-][\w@.+-]*\.[A-Za-z][A-Za-z0-9]{0,9}$"
 )
-# An inline link (not an image): the destination, without a title.
-_LINK = re.compile(r"(?<!!)\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^()\s<>]+)>?(?:\s+[\"'(][^)]*)?\)")
+# An inline link (not an image): the destination (`<a b.md>` may hold spaces), without a title.
+_LINK = re.compile(
+    r"(?<!!)\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*(?:<([^<>\n]+)>|([^()\s<>]+))(?:\s+[\"'(][^)]*)?\s*\)"
+)
+# A link whose target holds a raw space: CommonMark makes no link of it (the target must be
+# written `<a b.md>` or `a%20b.md`), so the page shows the brackets as text.
+_SPACED_LINK = re.compile(
+    r"(?<!!)\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*([^()<>\"'\s][^()<>\"']*?\s[^()<>\"']*?[^()<>\"'\s])\s*\)"
+)
 _CODE = re.compile(r"(`+)(.+?)\1")
 _TOKEN = re.compile(r"[\w@.+%-]+")
 
@@ -127,6 +166,7 @@ class Named:
     line: int
     column: int
     linked: bool
+    unrendered: bool = False  # written as a link whose raw space CommonMark rejects
 
 
 @dataclass(frozen=True)
@@ -150,6 +190,10 @@ class Index:
     expected: frozenset[str]  # the files it must list
 
 
+# MkDocs' configuration: the pages under it are rendered by Python-Markdown.
+MKDOCS_CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
+
+
 class Files:
     """The repository's files, as the rule may know them."""
 
@@ -165,6 +209,17 @@ class Files:
     def exists(self, path: str) -> bool:
         return path in self.present
 
+    def python_markdown(self, page: str) -> bool:
+        """Whether ``page`` is built by MkDocs (an ``mkdocs.yml`` in a folder above it), whose
+        Python-Markdown takes a link target with a space as a link, where CommonMark does not."""
+        folder = posixpath.dirname(page)
+        while True:
+            if any(posixpath.join(folder, name) in self.present for name in MKDOCS_CONFIGS):
+                return True
+            if not folder:
+                return False
+            folder = posixpath.dirname(folder)
+
     def required(self, folders: Iterable[str], suffix: str, page: str) -> frozenset[str]:
         found: set[str] = set()
         for folder in folders:
@@ -173,6 +228,8 @@ class Files:
                 if not name.endswith(suffix) or len(name) <= len(suffix) or path == page:
                     continue
                 if _is_index_page(name) or any(r.match(path) for r in self.ignored):
+                    continue
+                if _is_leftover_page(name):
                     continue
                 # A JSON/YAML/Markdown file discovery did not read is git-ignored, excluded or a
                 # test fixture: not the folder's content.
@@ -237,7 +294,7 @@ def _units(document: Document, prose: ProseDocument, files: Files) -> list[Unit]
     lists: dict[int, list[tuple[int, tuple[Named, ...]]]] = {}
     for item in prose.list_items:
         key = item.heading.line if item.heading else 0
-        lists.setdefault(key, []).append((item.line, _item_entry(item, folder, files)))
+        lists.setdefault(key, []).append((item.line, _item_entry(document, item, folder, files)))
     for key, items in sorted(lists.items()):
         units.append(Unit(items[0][0], headings.get(key), tuple(e for _, e in items), "list"))
     parents = _parents(prose.headings)
@@ -252,6 +309,8 @@ def _units(document: Document, prose: ProseDocument, files: Files) -> list[Unit]
     for key, parts in sorted(members.items()):
         if len(parts) < 2:
             continue  # the table or list itself
+        if all(len(part.entries) == 1 for part in parts):
+            continue  # one file per heading: a tour of some files (examples), not a list
         parts.sort(key=lambda u: u.line)
         entries = tuple(e for part in parts for e in part.entries)
         units.append(Unit(parts[0].line, headings.get(key), entries, "section"))
@@ -308,10 +367,13 @@ def _cell_files(
     return tuple(found)
 
 
-def _item_entry(item: ListItem, folder: str, files: Files) -> tuple[Named, ...]:
+def _item_entry(document: Document, item: ListItem, folder: str, files: Files) -> tuple[Named, ...]:
     found: list[Named] = []
     for offset, text in enumerate(item.text.split("\n")):
-        found.extend(_links(text, item.line + offset, text, folder, files))
+        line = item.line + offset
+        # Columns count on the page's line, which has the item's marker and indent too.
+        source = document.lines[line - 1] if 0 < line <= len(document.lines) else text
+        found.extend(_links(text, line, source, folder, files))
     for code in item.inline_code:
         _add(found, _resolve(code.text, folder, files, code.line, code.column, linked=False))
     return tuple(sorted(found, key=lambda n: (n.line, n.column)))
@@ -322,13 +384,28 @@ def _links(text: str, line: int, source: str, folder: str, files: Files) -> list
     blanked = _CODE.sub(lambda m: " " * len(m.group(0)), text)
     found: list[Named] = []
     for match in _LINK.finditer(blanked):
-        target = match.group(1)
+        target = match.group(1) or match.group(2)
         parts = urlsplit(target)
         if parts.scheme or parts.netloc or not parts.path:
             continue  # a URL, a mail address or a `#anchor` of the page
         at = source.find(target)
         column = at + 1 if at >= 0 else 1
-        _add(found, _resolve(unquote(parts.path), folder, files, line, column, linked=True))
+        # A link's target may hold a space, written `<a b.md>` or `a%20b.md`.
+        path = unquote(parts.path)
+        _add(found, _resolve(path, folder, files, line, column, linked=True, spaced=True))
+    for match in _SPACED_LINK.finditer(blanked):
+        target = match.group(1)
+        parts = urlsplit(target)
+        if parts.scheme or parts.netloc or not parts.path:
+            continue
+        at = source.find(target)
+        column = at + 1 if at >= 0 else 1
+        named = _resolve(
+            unquote(parts.path), folder, files, line, column, linked=False, spaced=True
+        )
+        # Only a file that is there: brackets around words with a space are not always a link.
+        if named is not None and files.exists(named.path):
+            _add(found, replace(named, written=target, unrendered=True))
     return found
 
 
@@ -338,20 +415,30 @@ def _add(found: list[Named], named: Named | None) -> None:
         return
     for index, other in enumerate(found):
         if other.path == named.path:
-            if named.linked and not other.linked:
+            if (named.linked and not other.linked) or (other.unrendered and not named.unrendered):
                 found[index] = named
             return
     found.append(named)
 
 
 def _resolve(
-    written: str, folder: str, files: Files, line: int, column: int, *, linked: bool
+    written: str,
+    folder: str,
+    files: Files,
+    line: int,
+    column: int,
+    *,
+    linked: bool,
+    spaced: bool = False,
 ) -> Named | None:
     """The root-relative file a name means: from the page's folder, then from the root (code
     spans often write ``schemas/x.json`` on any page); None when it is no file name or leaves
     the root."""
     written = written.strip()
-    if not written or "://" in written or not _FILE.match(written):
+    # A name with spaces is a file name only as a link's target (`spaced`): in a code span or
+    # a plain cell it is words.
+    shape = written.replace(" ", "_") if spaced else written
+    if not written or "://" in written or not _FILE.match(shape):
         return None
     candidates: list[str] = []
     if written.startswith("/"):
@@ -386,6 +473,8 @@ def _ancestors(paths: Iterable[str]) -> frozenset[str]:
 
 def _inferred(document: Document, units: list[Unit], files: Files, coverage: float) -> list[Index]:
     index_page = _is_index_page(posixpath.basename(document.path))
+    prose = document.prose
+    parents = _parents(prose.headings) if prose else {}
     best: dict[tuple[str, str], Index] = {}
     for unit in units:
         if _see_also(unit):
@@ -397,7 +486,12 @@ def _inferred(document: Document, units: list[Unit], files: Files, coverage: flo
         # list of some of them needs the stronger evidence too.
         strict = not index_page or not found.folder
         least_entries = OTHER_PAGE_ENTRIES if strict else MIN_ENTRIES
-        least_coverage = max(coverage, OTHER_PAGE_COVERAGE) if strict else coverage
+        if strict:
+            least_coverage = max(coverage, OTHER_PAGE_COVERAGE)
+        elif prose is None or _meant_complete(unit, prose, parents):
+            least_coverage = coverage
+        else:  # a list in one section of the page may be a selection: it must name nearly all
+            least_coverage = max(coverage, SELECTION_COVERAGE)
         listed = {n.path for n in found.named} & found.expected
         if len({n.path for n in found.entries}) < least_entries:
             continue
@@ -408,6 +502,29 @@ def _inferred(document: Document, units: list[Unit], files: Files, coverage: flo
         if held is None or _rank(found) > _rank(held):
             best[key] = found
     return [best[key] for key in sorted(best)]
+
+
+def _meant_complete(unit: Unit, prose: ProseDocument, parents: Mapping[int, int | None]) -> bool:
+    """Whether a list shows that it means to name every file: it is the page's own (under the
+    page's title, not in one of its sections), its heading or the sentence before it says so
+    ("Contents", "All schemas", "the following files"), or a comment before it says a tool
+    wrote it. A "Specifications" list in one section of a README may pick some pages."""
+    heading = unit.heading
+    if heading is None or not parents.get(heading.line):
+        return True
+    if _COMPLETE.search(heading.text):
+        return True
+    before = [
+        p
+        for p in prose.paragraphs
+        if p.heading == heading and not p.in_list_item and p.end_line < unit.line
+    ]
+    if before and _COMPLETE.search(max(before, key=lambda p: p.line).plain):
+        return True
+    return any(
+        c.heading == heading and c.end_line < unit.line and _GENERATED.search(c.text)
+        for c in prose.comments
+    )
 
 
 def _rank(index: Index) -> tuple[int, int, int, int]:
@@ -523,6 +640,25 @@ def _findings(
                 Location(document.path, named.line, named.column, pointer=anchor),
                 key=f"absent:{named.path}",
             )
+        rendered = {n.path for n in index.named if not n.unrendered}
+        for named in index.named:
+            if not named.unrendered or named.path in rendered or f"file:{named.path}" in reported:
+                continue
+            if files.python_markdown(document.path):
+                continue  # MkDocs renders the target with its space as a link
+            # The list does name the file; what is wrong is its link, which no renderer makes.
+            # `broken-link` reads links as CommonMark does and never sees this one.
+            reported.add(f"file:{named.path}")
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"{what} names `{named.path}` in a link whose target `{named.written}` has a "
+                "space, so the entry renders as text, not a link: write the target "
+                f"`<{named.written}>` or `{named.written.replace(' ', '%20')}`",
+                Location(document.path, named.line, named.column, pointer=anchor),
+                related=(Location(named.path, 1, 1, note="the file the entry means to link"),),
+                key=f"unlinked:{named.path}",
+            )
         listed = {n.path for n in index.named}
         for path in sorted(index.expected - listed):
             if posixpath.basename(path) in mentioned or f"file:{path}" in reported:
@@ -561,6 +697,11 @@ def _fraction(value: Any) -> float:
     except (TypeError, ValueError):
         return COVERAGE
     return share if 0.0 <= share <= 1.0 else COVERAGE
+
+
+def _is_leftover_page(name: str) -> bool:
+    stem, extension = posixpath.splitext(name.lower())
+    return stem in LEFTOVER_PAGES and extension in MARKDOWN_SUFFIXES
 
 
 def _is_index_page(name: str) -> bool:

@@ -9,20 +9,27 @@ What it does
     document's copy of a member is that member) is a copy. Mostly the same property names
     (Jaccard similarity ≥ ``similarity``, default 0.8) make a near copy only with more evidence:
     the same name, most shared members agreeing (every GeoJSON geometry has ``type`` and
-    ``coordinates``, with different values; for a component of another name, all of them), or
-    a comment above it, or its ``description``, calling it
+    ``coordinates``, with different values; for a component of another name, all of them) and,
+    for a schema of no name in common with the original, the same members, the same
+    ``required`` members or most shared members saying exactly the same (a few key names of a
+    compatible type, as an invite event shares with the stripped state it contains, are not a
+    copy); or a comment above it, or its ``description``, calling it
     "verbatim", "referenced" or a "copy of" something (the author's word: the bar then drops to
     0.5). When a schema file carries the inline schema's own name, only that one is its original.
     The finding gives the exact ``$ref`` to write instead. Not copies: a definition of another
-    version (``speclint.versions``), a generated bundle's, and, without such a comment, a shape
-    that requires none of the fields the original requires (a PATCH body, a filter over an
-    event's attributes: a partial view).
+    version (``speclint.versions``), a generated bundle's, an earlier release of an API document
+    (one of the same ``info.title`` has a newer ``info.version``: history), and, without such a
+    comment, a shape that requires none of the fields the original requires (a PATCH body, a
+    filter over an event's attributes: a partial view).
 
     Not reported here: a near copy that already disagrees with its original (one root cause:
     ``copy-drift`` reports it with every difference), unless its comment calls it a copy; and
     the copies in a document that mirrors the schema files (``EDITION`` exact copies or more,
-    most of its copies: a bundle per OpenAPI version, a YAML edition of a JSON schema), which
-    copies them by design; nor the schemas of a folder of design records or proposals
+    most of its copies: a bundle per OpenAPI version, a YAML edition of a JSON schema) or that is
+    a self-contained bundle (``speclint.fingerprints.self_contained``: built from its own
+    ``#/components`` with no ``$ref`` into another file of the repository, published addresses
+    aside), which copies them by design so that it stands alone (advising a ``$ref`` to the
+    file would undo the bundle); nor the schemas of a folder of design records or proposals
     (``proposals/``, ``rfcs/``, ``adr/``, ...: ``kinds.DESIGN_FOLDERS``), drafts of a change.
 
 Why is this bad?
@@ -62,7 +69,15 @@ from typing import Any
 
 from speclint.corpus import Corpus
 from speclint.findings import Finding, Severity, first_fitting
-from speclint.fingerprints import Equivalence, all_shapes, differences, inline_copies, relative_ref
+from speclint.fingerprints import (
+    Equivalence,
+    all_shapes,
+    differences,
+    inline_copies,
+    relative_ref,
+    self_contained,
+    superseded,
+)
 from speclint.kinds import in_design_folder
 
 ID = "inline-copy"
@@ -80,9 +95,22 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     threshold = float(options.get("similarity", 0.8))
     # A proposal's or a design record's schemas are drafts of a change under discussion: not
     # copies to keep in step with the contract (as fence-invalid reads their examples).
-    shapes = [s for s in all_shapes(corpus) if not in_design_folder(s.site.document.path)]
+    # An earlier release of an API document (``superseded``) is history, not a copy either.
+    history = superseded(corpus)
+    shapes = [
+        s
+        for s in all_shapes(corpus)
+        if not in_design_folder(s.site.document.path) and s.site.document.path not in history
+    ]
     equivalence = Equivalence.of(shapes)
     copies = inline_copies(corpus, shapes, threshold)
+    # A bundle (no `$ref` into another file) republishes the schema files so that it stands
+    # alone: "replace it with a `$ref` to the file" would undo the bundle.
+    bundles = {
+        path
+        for path in {found.copy.site.document.path for found in copies}
+        if self_contained(corpus, corpus.documents[path])
+    }
     exact: dict[str, int] = {}
     total: dict[str, int] = {}
     for found in copies:
@@ -92,12 +120,13 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     editions = {
         path for path, count in exact.items() if count >= EDITION and 2 * count >= total[path]
     }
+    mirrors = bundles | editions
     for found in copies:
         copy, original = found.copy, found.original
-        if not found.claim and copy.site.document.path in editions:
-            # A document that mirrors the schema files (a bundle per OpenAPI version, a YAML
-            # edition of a JSON schema, a proposal's own copy) copies them by design: "replace
-            # it with a `$ref`" is not the fix. Its copies that drifted are copy-drift's.
+        if not found.claim and copy.site.document.path in mirrors:
+            # A document that mirrors the schema files (a bundle, an edition per OpenAPI
+            # version, a YAML edition of a JSON schema) copies them by design: "replace it with
+            # a `$ref`" is not the fix. Its copies that drifted are copy-drift's.
             continue
         drift = differences(original, copy, equivalence.members(original, copy))
         if drift and not found.claim:

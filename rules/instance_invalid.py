@@ -14,7 +14,9 @@ What it does
 
     The schema is found in the corpus: a relative reference from the instance's folder (the
     table's paths from the corpus root), an absolute URI by the ``$id`` of a corpus schema, or
-    through ``[ref-map]``; a ``#/...`` fragment selects a definition. It is never fetched. The
+    through ``[ref-map]``, or a GitHub raw URL of a file the repository holds
+    (``https://raw.githubusercontent.com/o/r/main/schemas/x.json``: ``schemas/x.json`` as this
+    revision has it); a ``#/...`` fragment selects a definition. It is never fetched. The
     instance is validated with the schema's own dialect (its ``$schema``; 2020-12 when it has
     none), and each error is reported at the failing node, deepest ``oneOf``/``anyOf`` branch
     first. Values that break the same rule of the schema (130 entries failing one ``pattern``)
@@ -66,7 +68,7 @@ from referencing.exceptions import Unresolvable
 from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity, headed
 from speclint.kinds import DocumentKind
-from speclint.references import file_uri, map_remote
+from speclint.references import file_uri, held_at_raw_url, map_remote
 from speclint.units import check_by_unit, reach
 from speclint.validation import MALFORMED_SCHEMA, error_pointer, explain, short_message
 
@@ -169,6 +171,10 @@ def schema_of(corpus: Corpus, document: Document) -> tuple[Document, str] | Find
         folder = "" if configured else posixpath.dirname(document.path)
         joined = posixpath.normpath(posixpath.join(folder, reference))
         path = None if joined.startswith("../") or joined == ".." else joined
+    if path is None and urlsplit(reference).scheme:
+        # A GitHub raw URL of a file this repository holds (`.../master/schemas/x.json`): the
+        # repository's own schema, judged as this revision has it (never fetched).
+        path = held_at_raw_url(corpus.documents, reference)
     schema_document = corpus.documents.get(path) if path else None
     if schema_document is not None and schema_document.usable:
         return schema_document, fragment
@@ -177,6 +183,22 @@ def schema_of(corpus: Corpus, document: Document) -> tuple[Document, str] | Find
         why = f"`{schema_document.path}` could not be read, so `{document.path}` is not checked"
         return Finding(
             ID, Severity.WARNING, f"{why}: fix that file", _named_at(document), key="unreadable"
+        )
+    held = held_at_raw_url(corpus.tree, reference) if remote else None
+    if held is not None:
+        # The repository holds it, in a folder discovery leaves out (a test fixture folder).
+        return Finding(
+            ID,
+            Severity.INFO,
+            headed(
+                f"not checked: the schema it names is `{held}` in this repository, which is not "
+                "loaded (a test fixture, or left out by `include`/`exclude`)",
+                "; to check this instance, take that file out of `fixtures` (or into `include`) "
+                "in speclint.toml, or move the schema beside the files that use it",
+                f"not checked: its schema `{held}` is a file speclint does not load",
+            ),
+            _named_at(document),
+            key=NOT_IN_CORPUS + named,
         )
     if remote:
         return Finding(

@@ -14,7 +14,9 @@ What it does
     not resolved to that file: the branch named may differ from the one checked). A remote URL
     is often deliberate (a catalog delegating to the upstream schema, an extension naming the
     published parts it builds on), so it is a notice, not a warning; raise it with
-    ``[rules] remote-ref = "warning"`` to require vendoring.
+    ``[rules] remote-ref = "warning"`` to require vendoring. A URL whose host is a bare word
+    (``https://schemas/opengis.org/x.json``: a ``/`` typed for a ``.``; not ``localhost``) can
+    never resolve: a ``warning`` of its own, with the URL it likely meant.
 
 Why is this bad?
     Validation and code generation depend on a document the corpus does not pin; it may change
@@ -49,9 +51,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from speclint.corpus import Corpus
+from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Severity, headed
-from speclint.references import Reference
+from speclint.references import Reference, held_at_raw_url
 
 ID = "remote-ref"
 # A notice: a remote URL is often deliberate (a catalog delegating to the upstream schema, an
@@ -68,10 +70,17 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             by_file[reference.path].append(reference)
     for path, references in sorted(by_file.items()):
         document = corpus.documents[path]
+        malformed = [r for r in references if _not_a_host(r.target)]
+        yield from (_malformed(document, r) for r in malformed)
+        references = [r for r in references if r not in malformed]
+        if not references:
+            continue
+        # In the order the file writes them: the finding sits at the first.
+        references.sort(key=lambda r: (document.location(r.pointer).line, r.pointer))
         first, *others = references
         urls = sorted({r.target.split("#", 1)[0] for r in references})
         hosts = sorted({urlsplit(url).netloc for url in urls})
-        local = {url: _held_here(corpus, url) for url in urls}
+        local = {url: held_at_raw_url(corpus.documents, url) for url in urls}
         held = sorted(url for url, path in local.items() if path)
         fix = (
             "vendor the schemas and reference them relatively, or map the URLs to corpus files "
@@ -125,16 +134,33 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         )
 
 
-def _held_here(corpus: Corpus, url: str) -> str | None:
-    """The corpus file a GitHub raw URL names when the repository holds a file at that path
-    (``https://raw.githubusercontent.com/<owner>/<repo>/<branch or refs/heads/x>/<path>``): the
-    repository's own schema, published by its host; the longest such path. Never fetched."""
-    parts = urlsplit(url)
-    if parts.netloc != "raw.githubusercontent.com":
-        return None
-    segments = [s for s in parts.path.split("/") if s]
-    for start in range(3, len(segments)):
-        candidate = "/".join(segments[start:])
-        if candidate in corpus.documents:
-            return candidate
-    return None
+def _not_a_host(url: str) -> bool:
+    """Whether the URL's host is a bare word that names no host on the network: no dot, not
+    ``localhost``, not an address (``https://schemas/opengis.org/x.json``: a `/` for a `.`)."""
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return False
+    return bool(host) and "." not in host and ":" not in host and host != "localhost"
+
+
+def _malformed(document: Document, reference: Reference) -> Finding:
+    parts = urlsplit(reference.target)
+    segments = parts.path.lstrip("/").split("/", 1)
+    meant = ""
+    if "." in segments[0]:
+        # `https://schemas/opengis.org/cql2.json` -> `https://schemas.opengis.org/cql2.json`
+        rest = f"/{segments[1]}" if len(segments) > 1 else ""
+        meant = f" (did you mean `{parts.scheme}://{parts.netloc}.{segments[0]}{rest}`?)"
+    return Finding(
+        ID,
+        Severity.WARNING,
+        headed(
+            f"`{reference.value}`: the host `{parts.netloc}` is not a domain name, so this "
+            f"`$ref` can never resolve{meant}",
+            ". Fix the URL, or reference the schema relatively if the repository holds it",
+            f"this `$ref`'s host `{parts.netloc}` is not a domain name{meant}",
+        ),
+        document.location(reference.pointer),
+        key=f"malformed:{reference.pointer}",
+    )

@@ -4,13 +4,21 @@ What it does
     Validates every schema document against the metaschema its ``$schema`` names (2020-12, 2019-09,
     draft-07, draft-06 or draft-04; 2020-12 when ``$schema`` is absent), using jsonschema's official
     metaschemas, offline. Each violation is reported at the JSON pointer of the offending keyword.
-    A ``$schema`` no validator knows is judged as the draft it stands for, with one ``info``
-    finding per file that says which draft was assumed and the URI to use instead: a draft in
-    another spelling (``https://json-schema.org/draft-06/schema``: draft-06), a custom
-    metaschema the corpus holds (the draft its own ``$schema`` names), a legacy "latest draft"
-    URI (``http://json-schema.org/schema#``, ``.../hyper-schema#``) or an unknown dialect (the
-    draft its keywords are written in: ``speclint.dialects.draft_by_keywords``). It is never
-    judged as 2020-12 by default, which flooded draft-04 to -07 schemas with false errors
+    A custom dialect whose metaschema the corpus holds (a draft's metaschema plus constraints of
+    the project's own, every ``$ref`` of it resolving offline) is judged by that metaschema
+    itself, with no notice. Any other ``$schema`` no validator knows is judged as the draft it
+    stands for, with one ``info`` finding per file that says which draft was assumed: a draft in
+    another spelling (``https://json-schema.org/draft-06/schema``: draft-06) or a legacy "latest
+    draft" URI (``http://json-schema.org/schema#``, ``.../hyper-schema#``), with the URI to use
+    instead; a held metaschema that does not resolve (the draft its own ``$schema`` names); an
+    unknown dialect (the draft its keywords are written in:
+    ``speclint.dialects.draft_by_keywords``), which is not taken for a typo: a standards
+    repository writing its next draft, or a project publishing its own metaschema, is told what
+    was not checked and that adding the metaschema to the repository has it checked. A dialect
+    published on the host of the schema's own ``$id`` (``https://json-schema.org/v1`` in a
+    schema with ``$id: https://json-schema.org/v1/2026``) is the project's own: no notice, and
+    the run's summary counts the schema as "another dialect". It is
+    never judged as 2020-12 by default, which flooded draft-04 to -07 schemas with false errors
     (an array ``items``). An embedded resource that declares
     its own ``$schema`` (a draft-04 metaschema bundled into a draft-07 schema) is judged by its
     own dialect only; a generated bundle (``speclint.lineage``) is judged at its sources.
@@ -48,7 +56,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
+import referencing
+import referencing.exceptions
+import referencing.jsonschema
 from jsonschema import validators
 from jsonschema.protocols import Validator
 
@@ -112,21 +124,26 @@ def _judged(corpus: Corpus, document: Document) -> Iterator[Finding]:
     )
     cls = _validator_class(str(dialect))
     if cls is None:
-        draft, why, custom = _assumed_draft(corpus, str(dialect), schema)
+        draft, why, kind = _assumed_draft(corpus, str(dialect), schema)
+        held = _held_metaschema(corpus, str(dialect)) if kind == "custom" else None
+        if held is not None:
+            # The corpus holds the dialect's metaschema (a custom dialect built on a draft):
+            # judge the schema by that metaschema itself, its own constraints included.
+            yield from _judged_by_held(document, str(dialect), CANONICAL[draft], held)
+            return
         cls = _validator_class(CANONICAL[draft])
-        advice = (
-            "its own keywords are not checked"
-            if custom
-            else f"use {CANONICAL[draft]!r} so every validator reads it the same way"
-        )
-        yield Finding(
-            ID,
-            Severity.INFO,
-            f"`$schema` {dialect!r} is not a metaschema URI validators know; judged as {draft} "
-            f"({why}): {advice}",
-            document.location("/$schema"),
-            key="assumed-dialect",
-        )
+        if kind == "known" or not _own_dialect(str(dialect), schema):
+            yield Finding(
+                ID,
+                Severity.INFO,
+                headed(
+                    f"`$schema` {dialect!r} is not a metaschema URI validators know; judged as "
+                    f"{draft} ({why})",
+                    f": {_advice(draft, kind)}",
+                ),
+                document.location("/$schema"),
+                key="assumed-dialect",
+            )
         dialect = CANONICAL[draft]
     # Each embedded resource that declares its own `$schema` (a draft-04 metaschema bundled
     # into a draft-07 schema) is judged by its own dialect, and only by it (JSON Schema Core
@@ -199,25 +216,117 @@ def _without(schema: Any, pointers: list[str]) -> Any:
     return copy
 
 
-def _assumed_draft(corpus: Corpus, dialect: str, schema: Any) -> tuple[str, str, bool]:
+def _assumed_draft(corpus: Corpus, dialect: str, schema: Any) -> tuple[str, str, str]:
     """The draft a ``$schema`` no validator knows stands for, and why: the draft it names in
     another spelling (``https://json-schema.org/draft-06/schema``), the draft of a corpus
     metaschema with that ``$id`` (a custom dialect built on a draft), or, for a legacy "latest
     draft" URI (``http://json-schema.org/schema#``) or a dialect unknown here, the draft its
-    keywords are written in. The flag: a custom dialect (a corpus metaschema)."""
+    keywords are written in. The kind: "known" (a draft it names or meant), "custom" (a corpus
+    metaschema) or "unknown"."""
     named = draft_of(dialect)
     if named is not None:
-        return named, "the draft its URI names", False
+        return named, "the draft its URI names", "known"
     holder = corpus.references.path_for(dialect.rstrip("#")) if is_absolute(dialect) else None
     meta = corpus.documents.get(holder) if holder is not None else None
     if meta is not None and isinstance(meta.data, dict):
         underlying = draft_of(meta.data.get("$schema"))
         if underlying is not None:
-            return underlying, f"the draft the metaschema {holder} builds on", True
+            return underlying, f"the draft the metaschema {holder} builds on", "custom"
     by_keywords = draft_by_keywords(schema)
     if names_latest_draft(dialect):
-        return by_keywords, "a legacy URI for the latest draft of its day: by its keywords", False
-    return by_keywords, "an unknown dialect: by its keywords", False
+        return by_keywords, "a legacy URI for the latest draft of its day: by its keywords", "known"
+    return by_keywords, "an unknown dialect: by its keywords", "unknown"
+
+
+def _own_dialect(dialect: str, schema: Any) -> bool:
+    """Whether ``dialect`` is published where the schema itself is (the host of its ``$id``):
+    the project's own dialect, such as the next draft a standards repository is writing. It is
+    deliberate, not a typo; the run's summary says the schema is of another dialect."""
+    identifier = schema.get("$id") if isinstance(schema, dict) else None
+    if not isinstance(identifier, str) or not is_absolute(dialect):
+        return False
+    try:
+        own, named = urlsplit(identifier).hostname, urlsplit(dialect).hostname
+    except ValueError:
+        return False
+    return bool(own) and own == named
+
+
+def _advice(draft: str, kind: str) -> str:
+    """What to do about a dialect no validator knows. A draft in another spelling or a legacy
+    "latest draft" URI meant a known draft: name its URI. A dialect of the project's own (a
+    metaschema it publishes, or the next draft a standards repository is writing) is not a
+    mistake to correct: say what was not checked and how to have it checked."""
+    if kind == "custom":
+        return "its own keywords are not checked (its metaschema does not resolve offline)"
+    if kind == "known":
+        return f"use {CANONICAL[draft]!r} so every validator reads it the same way"
+    return (
+        f"keywords of that dialect are not checked; if it means {draft}, use "
+        f"{CANONICAL[draft]!r} so every validator reads it the same way, and if it is a dialect "
+        "of its own, add its metaschema to the repository to have it checked"
+    )
+
+
+def _held_metaschema(corpus: Corpus, dialect: str) -> dict[str, Any] | None:
+    """The corpus's metaschema with the ``$id`` ``dialect`` when every ``$ref`` in it resolves
+    among the official metaschemas or itself (the usual custom dialect: an ``allOf`` of a
+    draft's vocabulary metaschemas plus constraints of its own); None otherwise."""
+    holder = corpus.references.path_for(dialect.rstrip("#")) if is_absolute(dialect) else None
+    meta = corpus.documents.get(holder) if holder is not None else None
+    if meta is None or not isinstance(meta.data, dict):
+        return None
+    try:
+        registry = _with_metaschema(dialect, meta.data)
+        resolver = registry.resolver(base_uri=dialect)
+        for ref in _refs(meta.data):
+            resolver.lookup(ref)
+    except (
+        referencing.exceptions.Unresolvable,
+        referencing.exceptions.CannotDetermineSpecification,
+    ):
+        return None
+    return meta.data
+
+
+def _with_metaschema(dialect: str, metaschema: dict[str, Any]) -> Any:
+    resource = referencing.Resource.from_contents(
+        metaschema, default_specification=referencing.jsonschema.DRAFT202012
+    )
+    return metaschema_registry().with_resource(dialect.rstrip("#"), resource)
+
+
+def _refs(node: Any) -> Iterator[str]:
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            ref = item.get("$ref")
+            if isinstance(ref, str):
+                yield ref
+            stack.extend(v for k, v in item.items() if k not in DATA_KEYWORDS)
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _judged_by_held(
+    document: Document, dialect: str, draft_uri: str, metaschema: dict[str, Any]
+) -> Iterator[Finding]:
+    judge = _validator_class(draft_uri)
+    validator: Validator = judge(metaschema, registry=_with_metaschema(dialect, metaschema))
+    for pointer, message in located_errors(validator, document.data):
+        yield Finding(
+            ID,
+            SEVERITY,
+            headed(
+                f"{pointer or '/'}: {message}",
+                f"; the schema is invalid against its metaschema ({dialect}), so validators "
+                "may ignore or reject it: fix the keyword",
+                message,
+            ),
+            document.location(pointer),
+            key=f"{pointer}:{message}",
+        )
 
 
 def is_absolute(uri: str) -> bool:

@@ -3,8 +3,9 @@
 What it does
     In an OpenAPI document that declares its tags (a top-level ``tags`` list), reports each
     operation tag (in ``paths`` and ``webhooks``) that looks like a misspelling of a declared
-    one (the same but for letter case; or, on a tag only one operation carries, within two
-    edits, one for a name under five letters) as a warning at the tag, with the declared list
+    one (the same but for letter case; or within two edits, one for a name under five letters,
+    on a tag only one operation carries or of a declared tag no operation carries: a rename
+    half done) as a warning at the tag, with the declared list
     as related location. The other undeclared tags are one ``info`` notice per document, their
     uses as related locations: OpenAPI allows them, and a generator that declares most tags but
     not one (however close its name) costs only a group description; so the notice is given
@@ -69,14 +70,18 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         declared = [t["name"] for t in declared_list if isinstance(t, dict) and "name" in t]
         names = sorted({str(n) for n in declared})
         uses: dict[str, list[tuple[str, str, str]]] = {}  # tag -> (operation, label, at)
+        carried: set[str] = set()  # the declared tags some operation carries
         for pointer, label, tags in _operation_tags(data):
             for index, tag in enumerate(tags):
-                if isinstance(tag, str) and tag not in names:
+                if isinstance(tag, str) and tag in names:
+                    carried.add(tag)
+                elif isinstance(tag, str):
                     at = join_pointer(join_pointer(pointer, "tags"), index)
                     uses.setdefault(tag, []).append((pointer, label, at))
         undeclared: dict[str, list[str]] = {}  # tag -> pointers of its uses, in document order
         for tag, sites in uses.items():
-            meant = _typo_of(tag, names, len(sites))
+            orphans = [n for n in names if n not in carried]
+            meant = _typo_of(tag, names, len(sites), orphans)
             if meant is None:
                 undeclared[tag] = [at for _, _, at in sites]
                 continue
@@ -130,18 +135,20 @@ def _undeclared_notice(document: Document, undeclared: dict[str, list[str]]) -> 
     )
 
 
-def _typo_of(tag: str, names: list[str], used: int) -> str | None:
-    """The declared name ``tag`` is likely a misspelling of: the same but for letter case, or,
-    for a tag only one operation carries, within two edits (one for a name under five letters).
-    A tag further from every declared name, or several operations share, is a group of its own
-    the document did not describe (OpenAPI allows that)."""
+def _typo_of(tag: str, names: list[str], used: int, orphans: list[str]) -> str | None:
+    """The declared name ``tag`` is likely a misspelling of: the same but for letter case, or
+    within two edits (one for a name under five letters) of a declared name, for a tag only one
+    operation carries, or for any tag when that declared name is carried by no operation at all
+    (``OrganizationAccounts`` on the operations of a declared ``OrganizationAccount`` nobody
+    uses: a rename half done). A tag further from every declared name, or several operations
+    share beside a declared name in use, is a group of its own the document did not describe
+    (OpenAPI allows that)."""
     for name in names:
         if name.lower() == tag.lower():
             return name
-    if used > 1:
-        return None
+    candidates = names if used == 1 else orphans
     allowed = 1 if len(tag) < 5 else 2
-    close = [(_distance(tag.lower(), n.lower()), n) for n in names]
+    close = [(_distance(tag.lower(), n.lower()), n) for n in candidates]
     best = min(close, default=None)
     return best[1] if best is not None and best[0] <= allowed else None
 

@@ -80,3 +80,24 @@ def test_a_publication_snapshot_folder_is_a_version(make_corpus: MakeCorpus) -> 
 
 def test_publication_snapshots_are_ordered_by_number() -> None:
     assert newest_first(["ver9", "ver11", "ver10"]) == ["ver11", "ver10", "ver9"]
+
+
+def test_a_proposal_reusing_a_published_id_is_a_draft_not_a_duplicate(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A schema in a proposals folder drafts a change to the published one under its `$id`;
+    two drafts under one `$id` still conflict with each other."""
+    published = "https://example.org/validation/thing.json"
+    root = make_corpus(
+        {
+            "validation/thing.json": schema(published),
+            "proposals/bigger-thing/tooling/full.schema.json": schema(published, closed=True),
+            "proposals/bigger-thing/a.json": schema("https://example.org/draft.json"),
+            "proposals/other-idea/b.json": schema("https://example.org/draft.json", closed=True),
+        }
+    )
+    result = cli("check", str(root), "--no-cache", "--format", "json")
+    found = [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "duplicate-id"]
+    assert [(f["location"]["path"], f["severity"]) for f in found] == [
+        ("proposals/other-idea/b.json", "error")
+    ], found

@@ -145,6 +145,8 @@ TAGGED = yaml(
         get: {tags: [gadget], responses: {"200": {description: ok}}}
       /f:
         get: {tags: [gadget], responses: {"200": {description: ok}}}
+      /g:
+        get: {tags: [gadgets], responses: {"200": {description: ok}}}
     """
 )
 
@@ -161,6 +163,20 @@ def test_an_undeclared_tag_is_a_warning_only_when_it_looks_like_a_typo(
     assert len(infos) == 1
     assert all(tag in infos[0].message for tag in ("billing", "reports", "gadget"))
     assert len(infos[0].related) == 3  # the first use is the finding's location
+
+
+def test_a_near_name_of_a_declared_tag_nobody_carries_is_a_rename_half_done(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `gadgets` is declared (with its description) but no operation carries it, while two carry
+    # `gadget`: the operations were retagged and the declaration was not, or the reverse.
+    orphaned = TAGGED.replace("[gadgets]", "[]")
+    assert orphaned != TAGGED
+    found = run(make_corpus({"api.yaml": orphaned}), "undeclared-tag")
+    warned = [f for f in found if f.severity is Severity.WARNING and "`gadget`" in f.message]
+    assert len(warned) == 2 and all("did you mean `gadgets`?" in f.message for f in warned)
+    [info] = [f for f in found if f.severity is Severity.INFO]
+    assert "gadget`" not in info.message
 
 
 def test_no_notice_where_the_declared_tags_are_bare_names(make_corpus: MakeCorpus) -> None:

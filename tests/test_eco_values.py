@@ -82,6 +82,54 @@ def test_oas30_nullable_beside_ref_admits_null_and_other_nulls_are_one_info(
     assert len(nulls.related) == 2
 
 
+def test_oas30_null_in_a_nullable_enum_is_told_to_add_null_to_the_enum(
+    make_corpus: MakeCorpus,
+) -> None:
+    """The schema says `nullable: true` already; only its `enum` lacks `null` (OpenAPI 3.0.3
+    has an enum restrict null too): the notice asks for `null` in the enum, not for
+    `nullable`, which is there."""
+    nullable_enum = OAS30_NULLS.replace(
+        "owner: {$ref: '#/components/schemas/owner'}",
+        "owner: {type: string, nullable: true, enum: [ann, bob]}",
+    ).replace("owner: {name: ann}", "owner: ann")
+    root = make_corpus({"api/openapi.yaml": nullable_enum})
+    [nulls] = [f for f in findings_of("example-invalid", root) if f.severity is Severity.INFO]
+    assert "3 examples" in nulls.message
+    assert "add `null` to the enum" in nulls.message
+    assert "add `nullable: true`" not in nulls.message
+
+
+def test_an_elided_value_in_an_example_is_not_judged(make_corpus: MakeCorpus) -> None:
+    """`"..."` among coordinates is "and so on", not a number; a wrong value beside it still
+    fails."""
+    api = textwrap.dedent(
+        """\
+        openapi: 3.0.3
+        info: {title: Places, version: 1.0.0}
+        paths:
+          /places:
+            get:
+              responses:
+                '200':
+                  description: Places.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        properties:
+                          coordinates: {type: array, items: {type: number}}
+                      examples:
+                        cut: {value: {coordinates: [7.1, 50.7, "...", 8.2]}}
+                        wrong: {value: {coordinates: [7.1, "north"]}}
+        """
+    )
+    root = make_corpus({"api/openapi.yaml": api})
+    found = errors(findings_of("example-invalid", root))
+    assert [f.location.pointer for f in found] == [
+        "/paths/~1places/get/responses/200/content/application~1json/examples/wrong/value"
+    ], [f.message for f in found]
+
+
 FORM_ARRAYS = textwrap.dedent(
     """\
     openapi: 3.0.1

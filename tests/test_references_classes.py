@@ -13,6 +13,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from test_cli import cli
+
 from speclint.api_bundle import bundle_api, external_refs
 from speclint.catalog import all_rules
 from speclint.corpus import Corpus
@@ -410,12 +412,42 @@ def test_legacy_uri_still_reports_real_errors_in_the_draft_it_names(
     assert "draft-06" in errors[0].message
 
 
-def test_an_unknown_dialect_is_one_info_judged_by_its_draft(make_corpus: MakeCorpus) -> None:
-    """A custom metaschema in the corpus names its own draft: the schema is judged by it."""
+def test_a_custom_dialect_the_corpus_holds_is_judged_by_its_metaschema(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A custom metaschema in the corpus (a draft's metaschema plus constraints of its own) is
+    the judge itself: its own constraints are checked, and no info says they are not."""
     meta = {
         "$schema": "http://json-schema.org/draft-07/schema#",
         "$id": "https://example.org/meta.json",
         "allOf": [{"$ref": "http://json-schema.org/draft-07/schema#"}],
+        "required": ["title"],
+    }
+    root = make_corpus(
+        {
+            "schemas/meta.json": json.dumps(meta),
+            "schemas/s.json": legacy_schema("https://example.org/meta.json"),
+        }
+    )
+    found = [f for f in findings_of("schema-invalid", root) if f.location.path == "schemas/s.json"]
+    assert [(f.severity, f.message.split(" (keyword")[0]) for f in found] == [
+        (Severity.ERROR, "/: 'title' is a required property")
+    ], [f.message for f in found]
+    assert "https://example.org/meta.json" in found[0].message
+    body = json.loads(legacy_schema("https://example.org/meta.json"))
+    (root / "schemas/s.json").write_text(json.dumps({**body, "title": "A count"}))
+    assert [
+        f for f in findings_of("schema-invalid", root) if f.location.path == "schemas/s.json"
+    ] == []
+
+
+def test_a_custom_metaschema_that_does_not_resolve_is_one_info(make_corpus: MakeCorpus) -> None:
+    """A held metaschema whose own `$ref` leaves the corpus: judged by the draft it builds on,
+    and one info says its own keywords were not checked."""
+    meta = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": "https://example.org/meta.json",
+        "allOf": [{"$ref": "https://example.org/elsewhere.json"}],
     }
     root = make_corpus(
         {
@@ -427,3 +459,47 @@ def test_an_unknown_dialect_is_one_info_judged_by_its_draft(make_corpus: MakeCor
     [info] = [f for f in found if f.location.path == "schemas/s.json"]
     assert info.severity is Severity.INFO
     assert "draft-07" in info.message
+    assert "its own keywords are not checked" in info.message
+
+
+def test_an_unknown_dialect_is_not_told_to_become_a_draft(make_corpus: MakeCorpus) -> None:
+    """A dialect nobody here holds (the next draft a standards repository writes, a project's
+    published metaschema) is not a typo: the info says what was not checked and how to have it
+    checked, and offers the draft's URI only as a condition."""
+    root = make_corpus({"schemas/s.json": legacy_schema("https://example.org/next/schema")})
+    [info] = findings_of("schema-invalid", root)
+    assert info.severity is Severity.INFO
+    assert "keywords of that dialect are not checked" in info.message
+    assert "if it means draft-07, use 'http://json-schema.org/draft-07/schema#'" in info.message
+    assert "add its metaschema to the repository" in info.message
+
+
+def test_a_dialect_published_where_the_schema_is_is_the_projects_own(
+    make_corpus: MakeCorpus,
+) -> None:
+    """The repository that writes the next draft declares it in its own schemas (the same host
+    as their `$id`): no notice; a schema elsewhere naming that dialect still gets one."""
+    own = json.loads(legacy_schema("https://example.org/next/schema"))
+    own["$id"] = "https://example.org/next/output/schema"
+    foreign = {**own, "$id": "https://other.example.net/schema.json"}
+    root = make_corpus(
+        {"specs/output/schema.json": json.dumps(own), "vendor/schema.json": json.dumps(foreign)}
+    )
+    found = findings_of("schema-invalid", root)
+    assert [(f.location.path, f.severity) for f in found] == [("vendor/schema.json", Severity.INFO)]
+
+
+def test_the_summary_counts_an_unknown_dialect_as_another_dialect(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A schema whose `$schema` no validator knows has a dialect, just not one named here: the
+    run's summary says "another dialect", not "no `$schema`"."""
+    root = make_corpus(
+        {
+            "schemas/next.json": legacy_schema("https://example.org/next/schema"),
+            "schemas/bare.json": json.dumps({"type": "object"}),
+        }
+    )
+    run = cli("check", str(root), "--no-cache", "--no-progress")
+    summary = run.stdout + run.stderr
+    assert "2 JSON Schemas (1 another dialect, 1 no `$schema`)" in summary, summary

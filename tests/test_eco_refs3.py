@@ -1,0 +1,81 @@
+"""remote-ref on what the third ecosystem reading showed (issue 26): a URL whose host is a bare
+word can never resolve, and a file's notice sits at its first remote `$ref`."""
+
+from __future__ import annotations
+
+import json
+
+from test_eco_misc import MakeCorpus, run
+
+from speclint.findings import Severity
+
+
+def test_a_url_whose_host_is_a_bare_word_is_a_warning_with_the_url_meant(
+    make_corpus: MakeCorpus,
+) -> None:
+    body = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "filter": {"$ref": "https://schemas/example.org/filter/filter.json"},
+            "local": {"$ref": "http://localhost:8080/dev.json"},
+            "remote": {"$ref": "https://schemas.example.org/other.json"},
+        },
+    }
+    root = make_corpus({"schemas/query.json": json.dumps(body, indent=2)})
+    found = run(root, "remote-ref")
+    [warning] = [f for f in found if f.severity is Severity.WARNING]
+    assert "host `schemas` is not a domain name" in warning.message
+    assert "did you mean `https://schemas.example.org/filter/filter.json`?" in warning.message
+    assert warning.location.pointer == "/properties/filter/$ref"
+    [notice] = [f for f in found if f.severity is Severity.INFO]
+    assert notice.message.startswith("2 remote `$ref`s")
+
+
+def test_the_notice_sits_at_the_files_first_remote_ref(make_corpus: MakeCorpus) -> None:
+    properties = {f"p{n}": {"$ref": f"https://example.net/{n}.json"} for n in range(12)}
+    body = {"type": "object", "properties": properties}
+    root = make_corpus({"schemas/many.json": json.dumps(body, indent=2)})
+    [notice] = run(root, "remote-ref")
+    assert notice.location.pointer == "/properties/p0/$ref"
+    lines = [r.line for r in notice.related]
+    assert lines == sorted(lines) and notice.location.line < lines[0]
+
+
+def test_an_instance_naming_its_schema_by_a_raw_url_of_a_held_file_is_checked(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`$schema: https://raw.githubusercontent.com/o/r/main/schemas/t.json` names this
+    repository's own `schemas/t.json`: the instance is judged by it, not left unchecked."""
+    raw = "https://raw.githubusercontent.com/acme/widgets/main/schemas/translations.json"
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {"lang": {"type": "string", "pattern": "^[a-z]{2}$"}},
+    }
+    root = make_corpus(
+        {
+            "schemas/translations.json": json.dumps(schema, indent=2),
+            "data/translations.json": json.dumps({"$schema": raw, "lang": "English"}, indent=2),
+        }
+    )
+    [finding] = run(root, "instance-invalid")
+    assert finding.severity is Severity.ERROR and "English" in finding.message
+
+
+def test_a_raw_url_of_a_held_file_discovery_leaves_out_says_where_it_is(
+    make_corpus: MakeCorpus,
+) -> None:
+    """The schema sits in a test folder (a fixture, not loaded): the notice names the file and
+    how to have the instance checked, not "not in the corpus"."""
+    raw = "https://raw.githubusercontent.com/acme/widgets/main/test/translations_schema.json"
+    root = make_corpus(
+        {
+            "test/translations_schema.json": json.dumps({"type": "object"}),
+            "data/translations.json": json.dumps({"$schema": raw, "lang": "en"}, indent=2),
+        }
+    )
+    [notice] = run(root, "instance-invalid")
+    assert notice.severity is Severity.INFO
+    assert "`test/translations_schema.json` in this repository" in notice.message
+    assert "not in the corpus" not in notice.message
