@@ -100,6 +100,35 @@ def first_fitting(*candidates: str, limit: int = FIRST_LINE) -> str:
     return last[: limit - 2].rsplit(" ", 1)[0] + " \u2026"
 
 
+def fitted(message: str, limit: int = FIRST_LINE) -> str:
+    """``message`` with a first line longer than ``limit`` broken at its last clause boundary
+    that fits (``; ``, ``: ``, ``. ``, ``, ``, outside a backticked span), else at its last
+    space that fits (outside a span if one is far enough in): the rest continues on the next line, nothing dropped. Rules shape their
+    messages with ``headed`` and ``first_fitting``; this is the text report's guarantee for a
+    message none of them shortened (a long value quoted in it)."""
+    first, newline, rest = message.partition("\n")
+    if len(first) <= limit:
+        return message
+    quoted = False
+    clause = space = any_space = -1
+    for index, char in enumerate(first[:limit]):
+        if char == "`":
+            quoted = not quoted
+        elif not quoted and char in ";:.," and first[index + 1 : index + 2] == " ":
+            clause = index
+        elif char == " ":
+            any_space = index
+            space = space if quoted else index
+    if clause > limit // 3:
+        head, tail = first[: clause + 1], first[clause + 2 :]
+    elif max(space, any_space) > 0:
+        at = space if space > limit // 3 else any_space
+        head, tail = first[:at], first[at + 1 :]
+    else:
+        return message  # one unbroken word: nothing to break at
+    return f"{head}\n{tail}{newline}{rest}"
+
+
 def headed(head: str, tail: str, *shorter: str, limit: int = FIRST_LINE) -> str:
     """``head + tail`` on one line when it fits ``limit``; else a first line that fits (``head``
     or the first of the ``shorter`` heads that does) and the detail on the next line: ``tail``,

@@ -2,7 +2,9 @@
 
 Paths are the corpus root as the user typed it joined with the corpus-relative path, so that an
 editor or terminal run from the user's working directory can open them (``corpus/schemas/a.json``).
-Related locations, the other side of a drift, follow on indented lines. Two lines close the report:
+A message whose first line a rule left longer than about 200 characters (a long value quoted in
+it) is broken at its last clause that fits (``speclint.findings.fitted``), the rest on the next
+line. Related locations, the other side of a drift, follow on indented lines. Two lines close the report:
 the count of findings (with ``--max-warnings``, the warnings beyond it) and what was read;
 ``--quiet`` leaves them out. Colour is added to the severity word only when the report asks for it
 (a terminal without ``NO_COLOR``); files and pipes get plain text.
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..findings import Finding, Location, Severity, warnings_over
+from ..findings import Finding, Location, Severity, fitted, warnings_over
 from ..inventory import phrase
 from . import Report
 
@@ -71,7 +73,8 @@ def render(report: Report) -> str:
         label = finding.severity.label
         if report.color:
             label = f"{COLORS[finding.severity]}{label}{RESET}"
-        message = finding.message.replace("\r\n", "\n").replace("\n", "\n" + CONTINUATION)
+        message = fitted(finding.message.replace("\r\n", "\n"))
+        message = message.replace("\n", "\n" + CONTINUATION)
         lines.append(
             f"{position(report.root, finding.location)}: {label} [{finding.rule}] {message}"
         )
