@@ -332,7 +332,17 @@ def explain(error: ValidationError) -> ValidationError:
     if not error.context:
         return error
     deepest = max(len(e.absolute_path) for e in error.context)
-    candidates = [e for e in error.context if len(e.absolute_path) == deepest]
+    # In a stable order first: jsonschema builds some contexts by iterating a set (evaluated
+    # property names, under `unevaluatedProperties`), so their order, and `best_match`'s pick
+    # among equally relevant errors, changed with the process's hash seed.
+    candidates = sorted(
+        (e for e in error.context if len(e.absolute_path) == deepest),
+        key=lambda e: (
+            list(map(str, e.absolute_path)),
+            list(map(str, e.absolute_schema_path)),
+            e.message,
+        ),
+    )
     return explain(best_match(candidates))
 
 

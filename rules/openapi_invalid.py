@@ -68,6 +68,7 @@ from typing import Any, cast
 from urllib.parse import unquote
 
 from jsonschema import validators
+from jsonschema.exceptions import SchemaError
 from referencing.exceptions import NoSuchResource, Unresolvable
 
 from speclint.corpus import Corpus, Document
@@ -466,6 +467,7 @@ def _linear(schema_keyword: type[Any]) -> type[Any]:
     registry_, library_check = _library_checker()
 
     fast: dict[type[Any], Any] = {}
+    ordered_checks: dict[type[Any], Callable[[Any], None] | None] = {}
 
     def first_judge(validator_cls: type[Any]) -> Any:
         judged_by = getattr(validator_cls.check_schema, "__func__", None)
@@ -525,6 +527,11 @@ def _linear(schema_keyword: type[Any]) -> type[Any]:
             judge = first_judge(validator_cls) if validator_cls is not None else None
             if judge is None:
                 return slow
+            if validator_cls not in ordered_checks:
+                ordered_checks[validator_cls] = _first_in_document_order(
+                    validator_cls, registry_, library_check
+                )
+            ordered = ordered_checks[validator_cls]
 
             def check(value: Any) -> None:
                 try:
@@ -532,12 +539,61 @@ def _linear(schema_keyword: type[Any]) -> type[Any]:
                         return
                 except Exception:  # a value it cannot take (a YAML date): the library judges
                     pass
-                slow(value)
+                (ordered or slow)(value)
 
             return check
 
     Linear.__name__ = Linear.__qualname__ = f"Linear{schema_keyword.__name__}"
     return Linear
+
+
+def _first_in_document_order(
+    validator_cls: Any, registry: Any, library_check: Any
+) -> Callable[[Any], None] | None:
+    """The metaschema check the library makes of a schema object (it raises the first error its
+    metaschema validator yields), raising instead the error that comes first in the schema as
+    written. jsonschema yields the errors of ``additionalProperties`` in the order of a set of
+    property names, which changes with the process's hash seed: a schema with two bad
+    properties was reported at one or the other from run to run. None where the library's
+    checker is not the one known here (it then judges alone)."""
+    judged_by = getattr(validator_cls.check_schema, "__func__", None)
+    if judged_by is library_check and registry is not None:
+        meta = validators.validator_for(validator_cls.META_SCHEMA, default=validator_cls)(
+            validator_cls.META_SCHEMA,
+            format_checker=validator_cls.FORMAT_CHECKER,
+            registry=registry,
+        )
+    elif judged_by is _JSONSCHEMA_CHECK:
+        meta = validators.validator_for(validator_cls.META_SCHEMA, default=validator_cls)(
+            validator_cls.META_SCHEMA, format_checker=validator_cls.FORMAT_CHECKER
+        )
+    else:
+        return None
+
+    def check(value: Any) -> None:
+        errors = list(meta.iter_errors(value))
+        if errors:
+            first = min(errors, key=lambda e: (_written_order(value, e.absolute_path), e.message))
+            raise SchemaError.create_from(first)
+
+    return check
+
+
+def _written_order(value: Any, path: Any) -> tuple[int, ...]:
+    """Where ``path`` lies in ``value`` as written: each step's position among its siblings."""
+    place: list[int] = []
+    node = value
+    for token in path:
+        if isinstance(node, Mapping):
+            keys = list(node)
+            place.append(keys.index(token) if token in keys else len(keys))
+            node = node.get(token)
+        elif isinstance(node, list) and isinstance(token, int) and 0 <= token < len(node):
+            place.append(token)
+            node = node[token]
+        else:
+            break
+    return tuple(place)
 
 
 def _partly_read(document: Document) -> Finding:
