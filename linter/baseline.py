@@ -37,6 +37,25 @@ class BaselineError(Exception):
 
 
 @dataclass(frozen=True)
+class FixedFinding:
+    """A finding of the base (or the baseline) that the change no longer has."""
+
+    rule: str
+    path: str
+    where: str  # JSON pointer or heading anchor
+    message: str
+
+
+@dataclass(frozen=True)
+class Gate:
+    """What a pull-request gate compared: ``findings`` are the new ones, these are the rest."""
+
+    against: str  # "origin/main", "baseline speclint-baseline.json"
+    known: tuple[Finding, ...] = ()  # present before the change too: not the change's doing
+    fixed: tuple[FixedFinding, ...] = ()
+
+
+@dataclass(frozen=True)
 class Entry:
     id: str
     rule: str

@@ -33,7 +33,16 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .baseline import Applied, BaselineError, Entry, baseline_identity, entry_for, gate_identity
+from .baseline import (
+    Applied,
+    BaselineError,
+    Entry,
+    FixedFinding,
+    Gate,
+    baseline_identity,
+    entry_for,
+    gate_identity,
+)
 from .baseline import apply as apply_baseline
 from .baseline import load as load_baseline
 from .cache import ParseCache, RuleCache, RunCache, corpus_folder, enabled, forget_stale, run_key
@@ -48,7 +57,6 @@ from .lifecycle import TimeLimitReached, time_limit
 from .parallel import default_jobs
 from .progress import Sink, reporting
 from .reading import LoadProblem
-from .reporters import FixedFinding, Gate
 from .roots import in_focus
 from .runner import INTERNAL_ERROR, RunResult, not_run, run_rules, select_rules
 from .twins import folded

@@ -10,29 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+# The gate's comparison is made by the run (speclint.engine, from speclint.baseline); its types
+# are re-exported here, where reporters and callers have always imported them.
+from ..baseline import FixedFinding as FixedFinding
+from ..baseline import Gate as Gate
 from ..catalog import RuleInfo
 from ..findings import Finding
 from ..inventory import Entry
 from ..waivers import Waived
-
-
-@dataclass(frozen=True)
-class FixedFinding:
-    """A finding of the base (or the baseline) that the change no longer has."""
-
-    rule: str
-    path: str
-    where: str  # JSON pointer or heading anchor
-    message: str
-
-
-@dataclass(frozen=True)
-class Gate:
-    """What a pull-request gate compared: ``findings`` are the new ones, these are the rest."""
-
-    against: str  # "origin/main", "baseline speclint-baseline.json"
-    known: tuple[Finding, ...] = ()  # present before the change too: not the change's doing
-    fixed: tuple[FixedFinding, ...] = ()
 
 
 @dataclass(frozen=True)
