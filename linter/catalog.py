@@ -34,7 +34,7 @@ class RuleInfo:
     check: CheckFunction
     needs_base: bool = False  # judges a change: silent without --diff-base (compat-claim)
     reads: str = "all"  # "structured": only JSON/YAML documents (its result survives prose edits)
-    # False: reads none of the indexes ``Corpus.prime`` builds, so it may start before them.
+    # False: reads none of the indexes ``runner.prime`` builds, so it may start before them.
     needs_indexes: bool = True
     # READS = "page" / "document" (speclint.units): checked one unit at a time, cached per unit.
     check_unit: UnitCheck | None = None

@@ -263,16 +263,6 @@ class Corpus:
     def sources(self) -> dict[str, str]:
         return {path: doc.text for path, doc in self.documents.items() if doc.text is not None}
 
-    def prime(self) -> None:
-        """Build what several rules share before they run in forked processes (each would
-        otherwise build it again): the reference index, the roles, the prose value sets."""
-        from .enumerations import prose_sets
-
-        self.references  # noqa: B018
-        self.roles  # noqa: B018
-        for document in self.of_kind(DocumentKind.MARKDOWN):
-            prose_sets(document)
-
     def adopt_references(self, index: ReferenceIndex) -> None:
         """Use ``index`` (restored from the rule cache, made from these same JSON/YAML documents)
         as this corpus's reference index instead of building it."""

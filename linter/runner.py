@@ -28,8 +28,10 @@ from typing import Any
 from .cache import RuleCache, keep_hypothesis_private
 from .catalog import RuleInfo, all_rules
 from .corpus import Corpus
+from .enumerations import prose_sets
 from .findings import Finding, Location, Severity, sorted_findings
 from .inventory import Entry, entries, written_by_hand
+from .kinds import DocumentKind
 from .lifecycle import child_started, start_child
 from .parallel import default_jobs
 from .stack import deeply
@@ -51,6 +53,16 @@ class RunResult:
     rules: dict[str, RuleInfo]  # the rules that ran
     waived: list[Waived] = field(default_factory=list)  # accepted in writing, reported apart
     inventory: tuple[Entry, ...] = ()  # every file the run read, with what it was (issue 14)
+
+
+def prime(corpus: Corpus) -> None:
+    """Build what several rules share before they run in forked processes (each would
+    otherwise build it again): the reference index, the roles, the prose value sets. The run
+    does this, not the corpus model, which knows nothing of the analyses (issue 27)."""
+    corpus.references  # noqa: B018
+    corpus.roles  # noqa: B018
+    for document in corpus.of_kind(DocumentKind.MARKDOWN):
+        prose_sets(document)
 
 
 def internal_error_info() -> RuleInfo:
@@ -329,7 +341,7 @@ def _forked(
             early.unprimed = True
             assign(early, first)
         # Built once here and inherited by every other worker (copy-on-write).
-        corpus.prime()
+        prime(corpus)
         while pending or running:
             if deadline is not None and time.monotonic() >= deadline:
                 for rule_id, _ in pending:
@@ -565,8 +577,6 @@ def _read_models(
     several workers would otherwise each decode: every page's when a rule that reads the
     prose whole runs again (``READS = "extract"``), else those of the pages a page rule
     re-checks. A run that re-checks one page decodes that page."""
-    from .kinds import DocumentKind
-
     pages = list(corpus.of_kind(DocumentKind.MARKDOWN))
     if any(info.reads == "extract" for info in to_run.values()):
         wanted = {page.path for page in pages}

@@ -49,7 +49,7 @@ ID = "asyncapi-invalid"
 SEVERITY = Severity.ERROR
 # One AsyncAPI document at a time (speclint.units).
 READS = "document"
-# Reads no shared index (Corpus.prime): it may start while they are built.
+# Reads no shared index (speclint.runner.prime): it may start while they are built.
 NEEDS_INDEXES = False
 
 

@@ -84,7 +84,7 @@ ID = "openapi-invalid"
 SEVERITY = Severity.ERROR
 # One API document at a time, with the files its `$ref`s reach (speclint.units).
 READS = "document"
-# Reads no shared index (Corpus.prime): it may start while they are built.
+# Reads no shared index (speclint.runner.prime): it may start while they are built.
 NEEDS_INDEXES = False
 
 
