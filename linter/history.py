@@ -38,6 +38,7 @@ from .corpus import Corpus
 from .findings import Finding, Severity, first_fitting, sorted_findings
 from .kinds import DocumentKind
 from .runner import RunResult
+from .unions import DisjointSets
 from .versions import UNRELEASED, VersionLines, newest_first, version_place
 
 
@@ -188,14 +189,8 @@ def _copies(lines: VersionLines, identifiers: Mapping[str, str]) -> dict[str, _C
     or its ``$id`` so), and its version; frozen when its line, or a copy of the same file, has a
     newer version, and it is not an unreleased folder."""
     # Copies are linked by their place in the version and by their `$id`: a union of both.
-    parent: dict[str, str] = {}
-
-    def find(node: str) -> str:
-        while parent.setdefault(node, node) != node:
-            parent[node] = parent[parent[node]]
-            node = parent[node]
-        return node
-
+    groups = DisjointSets()
+    find = groups.find
     # A `$id` names a copy only when it holds the version and one file of that version
     # declares it (a duplicated `$id` is a defect of its own, not an identity).
     declared: dict[tuple[str, str], list[str]] = {}
@@ -209,11 +204,8 @@ def _copies(lines: VersionLines, identifiers: Mapping[str, str]) -> dict[str, _C
     for path, version in lines.version.items():
         line, _ = version_place(path, version)
         placed[path] = (line, version)
-        place = find(_place_node(path, version))
         if path in named:
-            other = find("id\x00" + named[path])
-            if place != other:
-                parent[max(place, other)] = min(place, other)
+            groups.union(_place_node(path, version), "id\x00" + named[path])
     in_line: dict[str, set[str]] = {}
     in_copies: dict[str, set[str]] = {}
     for path, (line, version) in placed.items():

@@ -14,8 +14,9 @@ This module knows nothing of the corpus; ``speclint.corpus`` calls it while pars
 from __future__ import annotations
 
 import enum
+import posixpath
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Container, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -213,6 +214,19 @@ DESIGN_FOLDERS = frozenset(
 def in_design_folder(path: str) -> bool:
     """Whether ``path`` lies in a folder of design records or proposals (``DESIGN_FOLDERS``)."""
     return any(part.lower() in DESIGN_FOLDERS for part in path.split("/")[:-1])
+
+
+def under_folder_holding(files: Container[str], path: str, names: Iterable[str]) -> bool:
+    """Whether a folder above ``path`` (up to the root) holds a file named one of ``names``:
+    the configuration of a build that renders it (Sphinx's ``conf.py``, ``mkdocs.yml``)."""
+    wanted = tuple(names)
+    folder = posixpath.dirname(path)
+    while True:
+        if any(posixpath.join(folder, name) in files for name in wanted):
+            return True
+        if not folder:
+            return False
+        folder = posixpath.dirname(folder)
 
 
 # Folders of records: meetings (minutes, agendas, notes of a call: what was said on a day, quoted

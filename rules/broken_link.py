@@ -207,7 +207,7 @@ from speclint import assembly
 from speclint.assembly import Assembly
 from speclint.corpus import Corpus, Document
 from speclint.findings import Finding, Location, Severity, first_fitting
-from speclint.kinds import DocumentKind, in_record_folder
+from speclint.kinds import DocumentKind, in_record_folder, under_folder_holding
 from speclint.links import (
     NUMBERED,
     LinkSite,
@@ -978,13 +978,7 @@ SPHINX_CONFIGS = ("conf.py",)
 
 def _under_build(tree: Tree, path: str, configs: tuple[str, ...]) -> bool:
     """Whether ``path`` lies under a folder that holds one of ``configs``."""
-    folder = posixpath.dirname(path)
-    while True:
-        if any(posixpath.join(folder, name) in tree.files for name in configs):
-            return True
-        if not folder:
-            return False
-        folder = posixpath.dirname(folder)
+    return under_folder_holding(tree.files, path, configs)
 
 
 # Sites whose relative routes are set by the site's own rules (Hugo's pretty URLs and

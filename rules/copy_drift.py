@@ -95,6 +95,7 @@ from speclint.fingerprints import (
 from speclint.kinds import in_design_folder
 from speclint.schema_catalogs import schema_catalogs
 from speclint.structured import join_pointer
+from speclint.unions import DisjointSets
 
 ID = "copy-drift"
 # The copies are found by name, by similar properties or by a section that names the schema:
@@ -184,14 +185,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
     # One definition drifting across N files is one finding (issue 26: a group and then its
     # pairs again was one drift reported three times): the pairs are joined into sets of
     # definitions linked by a disagreement, each set one group.
-    parent: dict[str, str] = {}
-
-    def find(label: str) -> str:
-        while parent.setdefault(label, label) != label:
-            parent[label] = parent[parent[label]]
-            label = parent[label]
-        return label
-
+    linking = DisjointSets()
     by_label: dict[str, Shape] = {}
     relaxed: dict[str, bool] = {}
     same: dict[str, str] = {}
@@ -201,12 +195,10 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
             by_label[shape.label] = shape
             relaxed[shape.label] = relaxed.get(shape.label, False) or variant
             same.setdefault(shape.label, word)
-        a, b = find(first.label), find(second.label)
-        if a != b:
-            parent[max(a, b)] = min(a, b)
+        linking.union(first.label, second.label)
     linked: dict[str, list[str]] = {}
     for label in sorted(by_label):
-        linked.setdefault(find(label), []).append(label)
+        linked.setdefault(linking.find(label), []).append(label)
 
     def member(shape: Shape) -> _Member:
         word = same[shape.label]

@@ -114,6 +114,7 @@ from urllib.parse import unquote, urlsplit
 
 from speclint.corpus import Corpus, Document, glob_to_regex, kind_for_path
 from speclint.findings import Finding, Location, Severity
+from speclint.kinds import under_folder_holding
 from speclint.prose import Heading, ListItem, ProseDocument, Table, TableCell
 from speclint.units import check_by_unit
 
@@ -212,13 +213,7 @@ class Files:
     def python_markdown(self, page: str) -> bool:
         """Whether ``page`` is built by MkDocs (an ``mkdocs.yml`` in a folder above it), whose
         Python-Markdown takes a link target with a space as a link, where CommonMark does not."""
-        folder = posixpath.dirname(page)
-        while True:
-            if any(posixpath.join(folder, name) in self.present for name in MKDOCS_CONFIGS):
-                return True
-            if not folder:
-                return False
-            folder = posixpath.dirname(folder)
+        return under_folder_holding(self.present, page, MKDOCS_CONFIGS)
 
     def required(self, folders: Iterable[str], suffix: str, page: str) -> frozenset[str]:
         found: set[str] = set()

@@ -129,7 +129,7 @@ def _judged(corpus: Corpus, document: Document) -> Iterator[Finding]:
         if held is not None:
             # The corpus holds the dialect's metaschema (a custom dialect built on a draft):
             # judge the schema by that metaschema itself, its own constraints included.
-            yield from _judged_by_held(document, str(dialect), CANONICAL[draft], held)
+            yield from _judged_by_held(document, str(dialect), CANONICAL[draft], *held)
             return
         cls = _validator_class(CANONICAL[draft])
         if kind == "known" or not _own_dialect(str(dialect), schema):
@@ -268,10 +268,11 @@ def _advice(draft: str, kind: str) -> str:
     )
 
 
-def _held_metaschema(corpus: Corpus, dialect: str) -> dict[str, Any] | None:
+def _held_metaschema(corpus: Corpus, dialect: str) -> tuple[dict[str, Any], Any] | None:
     """The corpus's metaschema with the ``$id`` ``dialect`` when every ``$ref`` in it resolves
     among the official metaschemas or itself (the usual custom dialect: an ``allOf`` of a
-    draft's vocabulary metaschemas plus constraints of its own); None otherwise."""
+    draft's vocabulary metaschemas plus constraints of its own), with the registry that
+    resolves them; None otherwise."""
     holder = corpus.references.path_for(dialect.rstrip("#")) if is_absolute(dialect) else None
     meta = corpus.documents.get(holder) if holder is not None else None
     if meta is None or not isinstance(meta.data, dict):
@@ -286,7 +287,7 @@ def _held_metaschema(corpus: Corpus, dialect: str) -> dict[str, Any] | None:
         referencing.exceptions.CannotDetermineSpecification,
     ):
         return None
-    return meta.data
+    return meta.data, registry
 
 
 def _with_metaschema(dialect: str, metaschema: dict[str, Any]) -> Any:
@@ -310,10 +311,10 @@ def _refs(node: Any) -> Iterator[str]:
 
 
 def _judged_by_held(
-    document: Document, dialect: str, draft_uri: str, metaschema: dict[str, Any]
+    document: Document, dialect: str, draft_uri: str, metaschema: dict[str, Any], registry: Any
 ) -> Iterator[Finding]:
     judge = _validator_class(draft_uri)
-    validator: Validator = judge(metaschema, registry=_with_metaschema(dialect, metaschema))
+    validator: Validator = judge(metaschema, registry=registry)
     for pointer, message in located_errors(validator, document.data):
         yield Finding(
             ID,
