@@ -57,8 +57,8 @@ import json, sys, time
 from pathlib import Path
 import yaml
 from markdown_it import MarkdownIt
-from speclint.config import load_config
-from speclint.corpus import discover
+from speclint.model.config import load_config
+from speclint.model.corpus import discover
 root = Path(sys.argv[1]).resolve()
 paths = discover(root, load_config(root))
 loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -142,10 +142,10 @@ def anchors(tools: Path | None, root: Path) -> dict[str, list[str]]:
     """The one-document linters' commands on ``root``'s API documents (those installed)."""
     if tools is None:
         return {}
-    from speclint.corpus import Corpus
-    from speclint.kinds import DocumentKind
+    from speclint.analyses.context import Context
+    from speclint.parsing.kinds import DocumentKind
 
-    corpus = Corpus.load(root)
+    corpus = Context.load(root)
     openapi = [d.path for d in corpus.of_kind(DocumentKind.OPENAPI)]
     asyncapi = [d.path for d in corpus.of_kind(DocumentKind.ASYNCAPI)]
     found: dict[str, list[str]] = {}

@@ -221,11 +221,12 @@ def _phase(name: str, started: float) -> float:
 
 
 def measure(folder: Path, rule_limit: float) -> None:
-    from speclint.config import load_config
-    from speclint.corpus import Corpus, listing, snapshot
-    from speclint.enumerations import prose_sets
-    from speclint.kinds import DocumentKind
-    from speclint.runner import select_rules
+    from speclint.analyses.context import Context
+    from speclint.analyses.enumerations import prose_sets
+    from speclint.model.config import load_config
+    from speclint.model.corpus import listing, snapshot
+    from speclint.parsing.kinds import DocumentKind
+    from speclint.run.runner import select_rules
 
     root = folder.resolve()
     print(f"{root}: set-up phases")
@@ -234,7 +235,7 @@ def measure(folder: Path, rule_limit: float) -> None:
     tree = listing(root)
     files = snapshot(root, config, tree)
     at = _phase(f"listing and reading ({len(files)})", started)
-    corpus = Corpus.from_snapshot(root, config, files, None, tree)
+    corpus = Context.from_snapshot(root, config, files, None, tree)
     at = _phase("parsing", at)
     corpus.references  # noqa: B018
     at = _phase("reference index", at)

@@ -6,7 +6,7 @@ second, more under load), so a signal at any moment ends the run the same way: o
 shell's exit code (130 or 143).
 """
 
-from speclint.lifecycle import Interrupted, exit_interrupted, interruptible
+from speclint.common.lifecycle import Interrupted, exit_interrupted, interruptible
 
 
 def run() -> None:
@@ -15,7 +15,7 @@ def run() -> None:
             # Imported here, not above, on purpose: the handlers must be in place before the
             # command line's imports (click, the engine) start, or a signal in that window kills
             # the process with a traceback-free but unreported -15 instead of 143.
-            from speclint.cli import main
+            from speclint.frontends.cli import main
 
             main()
     except Interrupted as interruption:

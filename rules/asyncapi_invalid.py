@@ -39,29 +39,30 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Severity
-from speclint.kinds import DocumentKind
-from speclint.units import check_by_unit
-from speclint.validation import asyncapi_validator, asyncapi_versions, located_errors
+from speclint.analyses.context import Context
+from speclint.analyses.units import check_by_unit
+from speclint.analyses.validation import asyncapi_validator, asyncapi_versions, located_errors
+from speclint.common.findings import Finding, Severity
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
 
 ID = "asyncapi-invalid"
 SEVERITY = Severity.ERROR
-# One AsyncAPI document at a time (speclint.units).
+# One AsyncAPI document at a time (speclint.analyses.units).
 READS = "document"
-# Reads no shared index (speclint.runner.prime): it may start while they are built.
+# Reads no shared index (speclint.run.runner.prime): it may start while they are built.
 NEEDS_INDEXES = False
 
 
-def units(corpus: Corpus) -> list[Document]:
+def units(corpus: Context) -> list[Document]:
     return list(corpus.of_kind(DocumentKind.ASYNCAPI))
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit, units=units)
 
 
-def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     known = asyncapi_versions()
     declared = str(document.data.get("asyncapi", ""))
     if declared not in known:

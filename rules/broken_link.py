@@ -203,12 +203,14 @@ from fnmatch import fnmatchcase
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from speclint import assembly
-from speclint.assembly import Assembly
-from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Location, Severity, first_fitting
-from speclint.kinds import DocumentKind, in_record_folder, under_folder_holding
-from speclint.links import (
+from speclint.analyses import assembly
+from speclint.analyses.assembly import Assembly
+from speclint.analyses.context import Context
+from speclint.analyses.units import check_by_unit
+from speclint.common.findings import Finding, Location, Severity, first_fitting
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind, in_record_folder, under_folder_holding
+from speclint.parsing.links import (
     NUMBERED,
     LinkSite,
     Page,
@@ -217,10 +219,10 @@ from speclint.links import (
     normal_text,
     read_page,
 )
-from speclint.units import check_by_unit
 
 ID = "broken-link"
 SEVERITY = Severity.WARNING
+FACTS = ("references",)  # speclint.analyses.context
 RELATED_LIMIT = 200
 ID_FAMILY = 3  # schema `$id`s in one folder before the corpus is taken to own that folder
 MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
@@ -317,11 +319,11 @@ class Options:
 READS = "page"  # each page's links, against the listing and the pages they point into
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit, combine)
 
 
-def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Problem]:
+def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Problem]:
     """The broken links of one page, before they are grouped across pages."""
     settings = Options.read(options)
     tree = _tree(corpus)
@@ -356,7 +358,7 @@ def _pointer(document: Document, line: int) -> str:
     return f"#{heading.anchor}" if heading else ""
 
 
-def unit_inputs(corpus: Corpus, document: Document) -> list[str]:
+def unit_inputs(corpus: Context, document: Document) -> list[str]:
     """The other pages one page's check reads: those a link with a fragment or a section
     reference may point into (by file name; for a folder or an extension-less route, also the index pages that
     serve one), for their anchors and headings. Everything else it reads is the listing and the JSON/YAML documents."""
@@ -400,7 +402,7 @@ def _routed_pages(tree: Tree) -> list[str]:
     ]
 
 
-def shared(corpus: Corpus) -> tuple[list[str], list[tuple[str, str]], list[Any]]:
+def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]]:
     r"""What every page's check reads of the JSON/YAML documents: the schemas' ``$id``\s, and
     the documentation sites' configuration files (their redirects, Mintlify's ``openapi``,
     MkDocs's ``docs_dir``, Docusaurus's category slugs); and which pages make one assembled
@@ -426,13 +428,13 @@ def _stem(written: str) -> str:
 
 
 def combine(
-    corpus: Corpus, results: Mapping[str, list[Problem]], options: Mapping[str, Any]
+    corpus: Context, results: Mapping[str, list[Problem]], options: Mapping[str, Any]
 ) -> Iterator[Finding]:
     problems = [problem for found in results.values() for problem in found]
     yield from _findings(corpus, problems)
 
 
-def _tree(corpus: Corpus) -> Tree:
+def _tree(corpus: Context) -> Tree:
     """The repository tree with every page read: built once per run, for every page's check."""
     tree = corpus.memo.get(ID)
     if tree is None:
@@ -453,7 +455,7 @@ class Tree:
     """The repository's files and folders (``Corpus.tree``, never the disk), its Markdown pages
     and the corpus schemas' ``$id``\\s."""
 
-    def __init__(self, corpus: Corpus, pages: dict[str, Page]) -> None:
+    def __init__(self, corpus: Context, pages: dict[str, Page]) -> None:
         self.corpus = corpus
         self.pages = pages
         self.files = set(corpus.tree) | set(corpus.documents)
@@ -488,7 +490,7 @@ class Tree:
 
     @property
     def assemblies(self) -> list[Assembly]:
-        """The documents a build assembles from several pages (``speclint.assembly``)."""
+        """The documents a build assembles from several pages (``speclint.analyses.assembly``)."""
         if self._assemblies is None:
             manifests = [
                 d.data
@@ -834,7 +836,7 @@ def _ignored(settings: Options, *targets: str) -> bool:
 
 
 def _link_problem(
-    corpus: Corpus, tree: Tree, settings: Options, path: str, site: LinkSite
+    corpus: Context, tree: Tree, settings: Options, path: str, site: LinkSite
 ) -> Problem | None:
     target = site.target.strip()
     if not target or TEMPLATE.search(target) or _ignored(settings, target):
@@ -897,7 +899,7 @@ def _link_problem(
 
 def _from_document_roots(tree: Tree, path: str, written: str) -> str | None:
     """What a relative link of a part of an assembled document names when written from the top
-    of the document (``speclint.assembly``: a README's listed pages, combined with another
+    of the document (``speclint.analyses.assembly``: a README's listed pages, combined with another
     folder by the build), or None."""
     for document in tree.documents_of(path):
         for root in document.roots:
@@ -1446,7 +1448,7 @@ def _unnumbered(heading: str) -> str:
 # --- findings -----------------------------------------------------------------------------------
 
 
-def _findings(corpus: Corpus, problems: list[Problem]) -> Iterator[Finding]:
+def _findings(corpus: Context, problems: list[Problem]) -> Iterator[Finding]:
     groups: dict[tuple[str, ...], list[Problem]] = defaultdict(list)
     for problem in problems:
         groups[problem.group].append(problem)

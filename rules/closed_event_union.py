@@ -57,22 +57,30 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Severity, headed
-from speclint.policies import Statement, binds, page_statements, policy_statements
-from speclint.shapes import Site, closed_values, follow, is_object_shape, named_shapes, use_sites
-from speclint.structured import join_pointer
+from speclint.analyses.context import Context
+from speclint.analyses.policies import Statement, binds, page_statements, policy_statements
+from speclint.analyses.shapes import (
+    Site,
+    closed_values,
+    follow,
+    is_object_shape,
+    named_shapes,
+    use_sites,
+)
+from speclint.common.findings import Finding, Severity, headed
+from speclint.parsing.structured import join_pointer
 
 ID = "closed-event-union"
 SEVERITY = Severity.ERROR
-# Reads the schemas, and of the prose only its ignore-unknown statements (speclint.units).
+FACTS = ("references", "roles")  # speclint.analyses.context
+# Reads the schemas, and of the prose only its ignore-unknown statements (speclint.analyses.units).
 READS = "extract"
 extract = page_statements
 DEFAULT_VENDOR_PATTERN = r"^x-[a-z0-9-]+\."
 SHOWN_STATEMENTS = 3
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     statements = list(policy_statements(corpus))
     configured = {str(f) for f in options.get("fields", ())}
     vendor = str(options.get("vendor-pattern", DEFAULT_VENDOR_PATTERN))
@@ -108,7 +116,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 
 def _finding(
-    corpus: Corpus,
+    corpus: Context,
     name: str,
     shape: Site,
     holder: Site,
@@ -164,7 +172,7 @@ def _finding(
     )
 
 
-def _server_shapes(corpus: Corpus) -> Iterator[Site]:
+def _server_shapes(corpus: Context) -> Iterator[Site]:
     found: dict[tuple[str, str], Site] = {}
     for site in named_shapes(corpus):
         found[(site.document.path, site.pointer)] = site

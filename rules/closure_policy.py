@@ -63,10 +63,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Location, Severity, headed
-from speclint.roles import Role
-from speclint.shapes import (
+from speclint.analyses.context import Context
+from speclint.analyses.roles import Role
+from speclint.analyses.shapes import (
     PolicyClause,
     Site,
     UseSite,
@@ -79,17 +78,19 @@ from speclint.shapes import (
     page_clauses,
     use_sites,
 )
-from speclint.structured import join_pointer
+from speclint.common.findings import Finding, Location, Severity, headed
+from speclint.parsing.structured import join_pointer
 
 ID = "closure-policy"
 SEVERITY = Severity.WARNING
-# Reads the schemas, and of the prose only its closure-policy clauses (speclint.units).
+FACTS = ("references", "roles")  # speclint.analyses.context
+# Reads the schemas, and of the prose only its closure-policy clauses (speclint.analyses.units).
 READS = "extract"
 extract = page_clauses
 SHOWN_USES = 3
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     policy = closure_policy(corpus)
     # A repository is judged by its own rules (issue 14): each side of the policy applies where
     # the corpus states it, or the configuration turns it on; never by default.
@@ -120,7 +121,7 @@ class _Problem:
     uses: list[UseSite]
 
 
-def _client_findings(corpus: Corpus, clause: PolicyClause | None) -> Iterator[Finding]:
+def _client_findings(corpus: Context, clause: PolicyClause | None) -> Iterator[Finding]:
     problems: dict[tuple[str, str], _Problem] = {}
     for use in use_sites(corpus):
         if use.role is not Role.CLIENT_SUBMITTED or _overridden(corpus, use.site, "client"):
@@ -161,7 +162,7 @@ def _client_findings(corpus: Corpus, clause: PolicyClause | None) -> Iterator[Fi
         )
 
 
-def _client_problem(corpus: Corpus, use: Site) -> _Problem | None:
+def _client_problem(corpus: Context, use: Site) -> _Problem | None:
     outer = follow(corpus, use)
     if not is_object_shape(outer.node):
         return None
@@ -263,7 +264,7 @@ def _client_problem(corpus: Corpus, use: Site) -> _Problem | None:
 # --- server-emitted ---------------------------------------------------------------------------
 
 
-def _server_findings(corpus: Corpus, clause: PolicyClause | None) -> Iterator[Finding]:
+def _server_findings(corpus: Context, clause: PolicyClause | None) -> Iterator[Finding]:
     candidates: dict[tuple[str, str], Site] = {}
     for site in named_shapes(corpus):
         candidates[(site.document.path, site.pointer)] = site
@@ -302,7 +303,7 @@ def _server_findings(corpus: Corpus, clause: PolicyClause | None) -> Iterator[Fi
         )
 
 
-def _origins(corpus: Corpus, path: str, pointer: str) -> str:
+def _origins(corpus: Context, path: str, pointer: str) -> str:
     """The first operations or messages that make a location server-emitted."""
     chains: list[str] = []
     for (where, at), evidence in corpus.roles.evidence.items():
@@ -316,7 +317,7 @@ def _origins(corpus: Corpus, path: str, pointer: str) -> str:
     return f" (emitted by {shown}{more})"
 
 
-def _overridden(corpus: Corpus, site: Site, side: str) -> bool:
+def _overridden(corpus: Context, site: Site, side: str) -> bool:
     """A ``[roles]`` override that takes this location out of the side's policy."""
     override = corpus.config.roles.get(
         f"{site.document.path}#{site.pointer}"

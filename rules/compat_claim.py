@@ -60,14 +60,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from speclint.compat import Change, schema_changes
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Location, Severity
-from speclint.rfcs import Rfc, corpus_rfcs, plain
+from speclint.analyses.compat import Change, schema_changes
+from speclint.analyses.context import Context
+from speclint.analyses.rfcs import Rfc, corpus_rfcs, plain
+from speclint.common.findings import Finding, Location, Severity
 from speclint.rules.rfc_affects import affected_paths
 
 ID = "compat-claim"
 SEVERITY = Severity.ERROR
+FACTS = ("derived", "references", "roles")  # speclint.analyses.context
 NEEDS_BASE = True  # silent without --diff-base (the bundled-corpus test knows)
 SHOWN_CHANGES = 3
 
@@ -77,7 +78,7 @@ _ADDITIVE = re.compile(
 _BREAKING = re.compile(r"(?<!non-)(?<!non )(?<!not )(?<!no )\bbreaking\b|\bincompatible\b", re.I)
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     base = corpus.base
     if base is None:
         return  # only a change can break compatibility: see --diff-base
@@ -120,12 +121,12 @@ def _claim_text(value: str) -> str:
     return text if len(text) <= 60 else text[:57].rsplit(" ", 1)[0] + " ..."
 
 
-def _changed(base: Corpus, rfc: Rfc) -> bool:
+def _changed(base: Context, rfc: Rfc) -> bool:
     before = base.documents.get(rfc.path)
     return before is None or before.text != rfc.document.text
 
 
-def _affected(corpus: Corpus, rfc: Rfc) -> set[str]:
+def _affected(corpus: Context, rfc: Rfc) -> set[str]:
     """The corpus files an RFC's ``Affects`` names (by path, folder or unique file name)."""
     affects = rfc.get("Affects")
     if affects is None:

@@ -76,9 +76,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Location, Severity, first_fitting
-from speclint.fingerprints import (
+from speclint.analyses.context import Context
+from speclint.analyses.fingerprints import (
     STRUCTURAL,
     Equivalence,
     Shape,
@@ -92,16 +91,18 @@ from speclint.fingerprints import (
     shape_of,
     superseded,
 )
-from speclint.kinds import in_design_folder
-from speclint.schema_catalogs import schema_catalogs
-from speclint.structured import join_pointer
-from speclint.unions import DisjointSets
+from speclint.analyses.schema_catalogs import schema_catalogs
+from speclint.common.findings import Finding, Location, Severity, first_fitting
+from speclint.common.unions import DisjointSets
+from speclint.parsing.kinds import in_design_folder
+from speclint.parsing.structured import join_pointer
 
 ID = "copy-drift"
 # The copies are found by name, by similar properties or by a section that names the schema:
 # inferred, so a warning (issue 26: severity follows the evidence).
 SEVERITY = Severity.WARNING
-# Reads the schemas, and of the prose only its minimum-payload lists (speclint.units).
+FACTS = ("derived", "references")  # speclint.analyses.context
+# Reads the schemas, and of the prose only its minimum-payload lists (speclint.analyses.units).
 READS = "extract"
 extract = page_payload_lists
 # Variant files with this many disagreeing definitions, a third of those they share or more,
@@ -127,7 +128,7 @@ class _Member:
     relaxed: bool = False  # a definition of a variant file: only a changed shared member counts
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     # A proposal's or a design record's schemas are drafts of a change under discussion: not
     # copies to keep in step with the contract (as fence-invalid reads their examples).
     # An earlier release of an API document (``superseded``) is history, not a copy either.

@@ -43,32 +43,34 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus, Document
-from speclint.enumerations import CountedClaim, ProseSet, counted_claims, prose_sets
-from speclint.findings import Finding, Severity, first_fitting
-from speclint.units import check_by_unit
+from speclint.analyses.context import Context
+from speclint.analyses.enumerations import CountedClaim, ProseSet, counted_claims, prose_sets
+from speclint.analyses.units import check_by_unit
+from speclint.common.findings import Finding, Severity, first_fitting
+from speclint.model.corpus import Document
 
 ID = "count-drift"
 SEVERITY = Severity.WARNING
+FACTS = ("references",)  # speclint.analyses.context
 
 
 # Lines between a bare claim ("the three modes", no field named) and the list it counts.
 NEARBY = 40
 
 
-READS = "page"  # each page's claims against its own lists (speclint.units)
+READS = "page"  # each page's claims against its own lists (speclint.analyses.units)
 
 
-def shared(corpus: Corpus) -> None:
+def shared(corpus: Context) -> None:
     """No JSON/YAML document is read: a schema edit keeps every page's result."""
     return None
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit)
 
 
-def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     return list(_page_findings(document))
 
 

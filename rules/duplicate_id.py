@@ -79,14 +79,16 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
-from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Location, Severity, headed
-from speclint.kinds import DocumentKind, draft_of, in_design_folder, is_dialect_uri
-from speclint.references import DATA_KEYWORDS, file_uri
-from speclint.structured import escape_token
+from speclint.analyses.context import Context
+from speclint.analyses.references import DATA_KEYWORDS, file_uri
+from speclint.common.findings import Finding, Location, Severity, headed
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind, draft_of, in_design_folder, is_dialect_uri
+from speclint.parsing.structured import escape_token
 
 ID = "duplicate-id"
 SEVERITY = Severity.ERROR
+FACTS = ("derived", "references")  # speclint.analyses.context
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"
 
@@ -121,7 +123,7 @@ class Expected:
     why: str
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     derived = corpus.derived
     declarations: list[Declaration] = []
     roots: dict[str, Declaration] = {}
@@ -182,7 +184,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 
 def declared_ids(document: Document) -> Iterator[Declaration]:
-    """Every schema resource identifier in ``document``, as ``speclint.references`` registers
+    """Every schema resource identifier in ``document``, as ``speclint.analyses.references`` registers
     them: the id keyword of the dialect in force (``id`` under draft-03/04, ``$id`` later; a
     nested ``$schema`` switches it), resolved against the enclosing base URI. Anchors (an id
     that is only a fragment, ``#foo``) name no resource and are left out."""
@@ -225,7 +227,7 @@ def declared_ids(document: Document) -> Iterator[Declaration]:
 
 
 def _duplicates(
-    corpus: Corpus, declarations: list[Declaration], expected: dict[str, Expected]
+    corpus: Context, declarations: list[Declaration], expected: dict[str, Expected]
 ) -> Iterator[tuple[Finding, str]]:
     by_uri: dict[str, list[Declaration]] = {}
     for declaration in declarations:
@@ -358,7 +360,7 @@ def _editions(one: Declaration, other: Declaration) -> bool:
 
 
 def _duplicate(
-    corpus: Corpus,
+    corpus: Context,
     uri: str,
     declaration: Declaration,
     owner: Declaration,
@@ -435,7 +437,7 @@ def _stem(name: str) -> str:
 
 
 def _configured(
-    corpus: Corpus, roots: dict[str, Declaration], pattern: str, folder: str
+    corpus: Context, roots: dict[str, Declaration], pattern: str, folder: str
 ) -> tuple[dict[str, Expected], list[Finding]]:
     """Each schema file under ``folder`` -> the `$id` ``pattern`` gives it."""
     try:
@@ -491,7 +493,7 @@ class _Claim:
 
 
 def _inferred(
-    corpus: Corpus, roots: dict[str, Declaration], majority: float, minimum: int
+    corpus: Context, roots: dict[str, Declaration], majority: float, minimum: int
 ) -> dict[str, Expected]:
     """Files whose root `$id` names another file, or another version folder, when a strong
     majority of root `$id`s end with their own file's name."""

@@ -71,21 +71,23 @@ from jsonschema import Draft202012Validator
 from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
-from speclint.corpus import Corpus, Document
-from speclint.dialects import dialect_at, dialect_of_schema, modern
-from speclint.findings import Finding, Location, Severity
-from speclint.references import file_uri
+from speclint.analyses.context import Context
+from speclint.analyses.references import file_uri
+from speclint.analyses.shapes import Site, follow_once, resolve
+from speclint.analyses.units import check_by_unit
+from speclint.analyses.validation import MALFORMED_SCHEMA, search
+from speclint.common.findings import Finding, Location, Severity
+from speclint.model.corpus import Document
+from speclint.parsing.dialects import dialect_at, dialect_of_schema, modern
+from speclint.parsing.structured import escape_token, join_pointer, resolve_pointer, split_pointer
 
 # One source of truth for how an instance names its schema: instance-invalid's own lookup.
 from speclint.rules.instance_invalid import schema_of, units
-from speclint.shapes import Site, follow_once, resolve
-from speclint.structured import escape_token, join_pointer, resolve_pointer, split_pointer
-from speclint.units import check_by_unit
-from speclint.validation import MALFORMED_SCHEMA, search
 
 ID = "duplicate-item"
 SEVERITY = Severity.ERROR  # declared by the annotation; a description's claim is a warning
-# One instance at a time, with the schema it names and what that reaches (speclint.units:
+FACTS = ("references",)  # speclint.analyses.context
+# One instance at a time, with the schema it names and what that reaches (speclint.analyses.units:
 # `units` and `unit_inputs` are instance-invalid's).
 READS = "document"
 MAX_STEPS = 200_000  # (value, schema) pairs visited per instance
@@ -121,7 +123,7 @@ class Claim:
 
 @dataclass
 class Walk:
-    corpus: Corpus
+    corpus: Context
     document: Document
     annotation: str
     descriptions: bool
@@ -133,11 +135,11 @@ class Walk:
 _NOT_JUDGED: tuple[type[BaseException], ...] = (*MALFORMED_SCHEMA, Unresolvable, RecursionError)
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit, units=units)
 
 
-def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     annotation = str(options.get("annotation", "x-unique-keys"))
     descriptions = bool(options.get("descriptions", True))
     target = schema_of(corpus, document)
@@ -332,7 +334,7 @@ def _claims(
 
 
 def _items_of(
-    corpus: Corpus, site: Site, node: dict[str, Any], source: Any, dialect: str
+    corpus: Context, site: Site, node: dict[str, Any], source: Any, dialect: str
 ) -> Site | None:
     r"""The item schema of an array schema, here or through its ``$ref``\s and ``allOf``s (a
     description often sits beside the ``$ref`` to the array it describes)."""
@@ -347,7 +349,7 @@ def _items_of(
     return None
 
 
-def _scope(corpus: Corpus, site: Site, dialect: str) -> Iterator[tuple[Site, Any]]:
+def _scope(corpus: Context, site: Site, dialect: str) -> Iterator[tuple[Site, Any]]:
     """The schema at ``site`` and what applies to the same instance with it: its ``$ref``
     targets and ``allOf`` branches, each once, read in 2020-12 terms (``dialects.modern``)."""
     pending = [site]
@@ -424,7 +426,7 @@ def _negated(text: str, at: int) -> bool:
     return _NEGATED.search(text[max(0, at - 40) : at]) is not None
 
 
-def _item_properties(corpus: Corpus, site: Site, dialect: str) -> dict[str, Site]:
+def _item_properties(corpus: Context, site: Site, dialect: str) -> dict[str, Site]:
     """The properties every item has a schema for: through ``$ref`` and ``allOf``."""
     found: dict[str, Site] = {}
     for current, reading in _scope(corpus, site, dialect):

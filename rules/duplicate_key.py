@@ -40,9 +40,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Location, Severity
-from speclint.structured import split_pointer
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Location, Severity
+from speclint.parsing.structured import split_pointer
 
 ID = "duplicate-key"
 SEVERITY = Severity.ERROR
@@ -50,7 +50,7 @@ SEVERITY = Severity.ERROR
 READS = "structured"
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     for document in corpus.documents.values():
         for duplicate in document.duplicates:
             tokens = split_pointer(duplicate.pointer)

@@ -78,13 +78,14 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from speclint.corpus import Corpus, Document
-from speclint.enumerations import Binder, Binding, ProseSet, all_prose_sets, prose_sets
-from speclint.findings import Finding, Location, Severity, first_fitting
-from speclint.kinds import DocumentKind
-from speclint.rfcs import parse_rfc
-from speclint.shapes import Site, ValueSet, resolve, value_set
-from speclint.structured import escape_token, join_pointer
+from speclint.analyses.context import Context
+from speclint.analyses.enumerations import Binder, Binding, ProseSet, all_prose_sets, prose_sets
+from speclint.analyses.rfcs import parse_rfc
+from speclint.analyses.shapes import Site, ValueSet, resolve, value_set
+from speclint.common.findings import Finding, Location, Severity, first_fitting
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import escape_token, join_pointer
 
 _EXCLUSION = re.compile(
     r"\b(exclud\w*|omit\w*|not (?:allowed|listed|included|part of))\b",
@@ -92,8 +93,9 @@ _EXCLUSION = re.compile(
 )
 ID = "enum-drift"
 SEVERITY = Severity.ERROR
+FACTS = ("references",)  # speclint.analyses.context
 # Reads the schemas, and of the prose only its value sets and whether a page is a proposal
-# (speclint.units).
+# (speclint.analyses.units).
 READS = "extract"
 
 
@@ -112,7 +114,7 @@ class _Source:
     evidence: str
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     binder = Binder(corpus)
     missing_in_schema: dict[tuple[str, str], tuple[Binding | _Target, list[_Source]]] = {}
 
@@ -155,7 +157,7 @@ class _Target:
     values: ValueSet
 
 
-def _projections(corpus: Corpus, binder: Binder) -> Iterator[tuple[_Target, _Source]]:
+def _projections(corpus: Context, binder: Binder) -> Iterator[tuple[_Target, _Source]]:
     """Machine-to-machine drift: an inline object in an API document whose properties are a
     subset of a schema object's (a projection of that shape, like a cancel response carrying
     ``runId`` and ``status`` of the run snapshot) and whose enum lists values the schema's lacks."""

@@ -110,32 +110,34 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
-from speclint.corpus import Corpus, Document
-from speclint.fences import DEFAULT_MARKERS, fence_json, fence_ties
-from speclint.findings import Finding, Location, Severity, first_fitting
-from speclint.kinds import DocumentKind
-from speclint.references import file_uri
-from speclint.schema_objects import schema_holders, schema_objects, validator_class_of
-from speclint.structured import ParseFailure, escape_token, join_pointer, resolve_pointer
-from speclint.units import check_by_unit
-from speclint.validation import (
+from speclint.analyses.context import Context
+from speclint.analyses.fences import DEFAULT_MARKERS, fence_json, fence_ties
+from speclint.analyses.references import file_uri
+from speclint.analyses.schema_objects import schema_holders, schema_objects, validator_class_of
+from speclint.analyses.units import check_by_unit
+from speclint.analyses.validation import (
     MALFORMED_SCHEMA,
     error_pointer,
     explain,
     patterns_judged_once,
     short_message,
 )
+from speclint.common.findings import Finding, Location, Severity, first_fitting
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import ParseFailure, escape_token, join_pointer, resolve_pointer
 
 ID = "example-invalid"
 SEVERITY = Severity.ERROR
+FACTS = ("derived", "references")  # speclint.analyses.context
 
 
-# One unit per page, and per schema or API document with examples (speclint.units): a page
+# One unit per page, and per schema or API document with examples (speclint.analyses.units): a page
 # edit re-checks that page's fences against the unchanged schemas.
 READS = "page"
 
 
-def units(corpus: Corpus) -> list[Document]:
+def units(corpus: Context) -> list[Document]:
     """The schema and API documents with examples (not a generated bundle: its examples are
     checked at their sources), then the Markdown pages."""
     documents = [
@@ -148,11 +150,11 @@ def units(corpus: Corpus) -> list[Document]:
     return [*documents, *corpus.of_kind(DocumentKind.MARKDOWN)]
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit, combine, units)
 
 
-def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     # A pattern that runs out of time on one example is reported there and not tried on the
     # document's other examples: 600 of them at 0.25 s each outran the rule's time box.
     with patterns_judged_once():
@@ -162,7 +164,7 @@ def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -
 
 
 def combine(
-    corpus: Corpus, results: Mapping[str, list[Finding]], options: Mapping[str, Any]
+    corpus: Context, results: Mapping[str, list[Finding]], options: Mapping[str, Any]
 ) -> Iterator[Finding]:
     """The documents' findings, the configured ties that match nothing, the pages' findings."""
     pages = [path for path in results if corpus.documents[path].kind is DocumentKind.MARKDOWN]
@@ -175,7 +177,7 @@ def combine(
         yield from results[path]
 
 
-def _document_findings(corpus: Corpus, document: Document) -> Iterator[Finding]:
+def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]:
     fix = (
         "fix the example, or the schema that lists it"
         if document.kind is DocumentKind.SCHEMA
@@ -276,7 +278,7 @@ def _null_examples(places: list[Location], in_enums: int) -> Finding:
 
 
 def _page_findings(
-    corpus: Corpus, document: Document, options: Mapping[str, Any]
+    corpus: Context, document: Document, options: Mapping[str, Any]
 ) -> Iterator[Finding]:
     """One page's JSON code fences, against the schema each one is tied to."""
     markers = tuple(str(m) for m in options.get("markers", DEFAULT_MARKERS))
@@ -362,7 +364,7 @@ def _page_findings(
         )
 
 
-def _unmatched_configuration(corpus: Corpus, configured: Mapping[str, str]) -> Iterator[Finding]:
+def _unmatched_configuration(corpus: Context, configured: Mapping[str, str]) -> Iterator[Finding]:
     """A configured fence tie whose page or heading does not exist checks nothing, silently:
     the heading was renamed, or the key misspelt."""
     for key, schema_name in sorted(configured.items()):

@@ -62,13 +62,14 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Location, Severity
-from speclint.kinds import DocumentKind, in_design_folder
-from speclint.prose import CodeFence
-from speclint.rfcs import parse_rfc
-from speclint.structured import ParseFailure, parse_json, parse_yaml, strip_jsonc
-from speclint.units import check_by_unit
+from speclint.analyses.context import Context
+from speclint.analyses.rfcs import parse_rfc
+from speclint.analyses.units import check_by_unit
+from speclint.common.findings import Finding, Location, Severity
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind, in_design_folder
+from speclint.parsing.prose import CodeFence
+from speclint.parsing.structured import ParseFailure, parse_json, parse_yaml, strip_jsonc
 
 ID = "fence-invalid"
 SEVERITY = Severity.WARNING
@@ -95,16 +96,16 @@ _TYPE_NAMES = frozenset(
 )
 
 
-READS = "page"  # each page's fences alone (speclint.units)
+READS = "page"  # each page's fences alone (speclint.analyses.units)
 
 
-def shared(corpus: Corpus) -> tuple[str, ...]:
+def shared(corpus: Context) -> tuple[str, ...]:
     """No JSON/YAML document is read: a schema edit keeps every page's result. What is read of
     every page is whether it states an example convention for the whole specification."""
     return stated_conventions(corpus)
 
 
-def stated_conventions(corpus: Corpus) -> tuple[str, ...]:
+def stated_conventions(corpus: Context) -> tuple[str, ...]:
     """The example conventions of the corpus: stated by some page (a conventions section, a
     README), or shown by use: WRAPPED_BY_USE examples or more whose one defect is a string
     broken across lines are a specification that wraps strings for display (SARIF's), not that
@@ -133,11 +134,11 @@ def stated_conventions(corpus: Corpus) -> tuple[str, ...]:
     return found
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit)
 
 
-def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     found = []
     wrapped = WRAPPED in stated_conventions(corpus) or bool(
         document.text and WRAPPED_STATED.search(document.text)

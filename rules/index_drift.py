@@ -112,11 +112,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from speclint.corpus import Corpus, Document, glob_to_regex, kind_for_path
-from speclint.findings import Finding, Location, Severity
-from speclint.kinds import under_folder_holding
-from speclint.prose import Heading, ListItem, ProseDocument, Table, TableCell
-from speclint.units import check_by_unit
+from speclint.analyses.context import Context
+from speclint.analyses.units import check_by_unit
+from speclint.common.findings import Finding, Location, Severity
+from speclint.model.corpus import Document, glob_to_regex, kind_for_path
+from speclint.parsing.kinds import under_folder_holding
+from speclint.parsing.prose import Heading, ListItem, ProseDocument, Table, TableCell
 
 ID = "index-drift"
 SEVERITY = Severity.WARNING
@@ -198,7 +199,7 @@ MKDOCS_CONFIGS = ("mkdocs.yml", "mkdocs.yaml")
 class Files:
     """The repository's files, as the rule may know them."""
 
-    def __init__(self, corpus: Corpus, ignore: Iterable[str]) -> None:
+    def __init__(self, corpus: Context, ignore: Iterable[str]) -> None:
         self.present = frozenset(corpus.tree) | frozenset(corpus.documents)
         self.read = frozenset(corpus.documents)
         self.folders = _ancestors(self.present)
@@ -234,19 +235,19 @@ class Files:
         return frozenset(found)
 
 
-READS = "page"  # each page against the file listing (speclint.units)
+READS = "page"  # each page against the file listing (speclint.analyses.units)
 
 
-def shared(corpus: Corpus) -> None:
+def shared(corpus: Context) -> None:
     """No JSON/YAML document is read: a schema edit keeps every page's result."""
     return None
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit)
 
 
-def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     files = corpus.memo.get(ID)
     if files is None:  # the listing, read once per run for every page
         ignore = options.get("ignore", ())

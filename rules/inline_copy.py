@@ -67,9 +67,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Severity, first_fitting
-from speclint.fingerprints import (
+from speclint.analyses.context import Context
+from speclint.analyses.fingerprints import (
     Equivalence,
     all_shapes,
     differences,
@@ -78,10 +77,12 @@ from speclint.fingerprints import (
     self_contained,
     superseded,
 )
-from speclint.kinds import in_design_folder
+from speclint.common.findings import Finding, Severity, first_fitting
+from speclint.parsing.kinds import in_design_folder
 
 ID = "inline-copy"
 SEVERITY = Severity.WARNING
+FACTS = ("derived", "references")  # speclint.analyses.context
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"
 
@@ -91,7 +92,7 @@ READS = "structured"
 EDITION = 3
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     threshold = float(options.get("similarity", 0.8))
     # A proposal's or a design record's schemas are drafts of a change under discussion: not
     # copies to keep in step with the contract (as fence-invalid reads their examples).

@@ -65,16 +65,18 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
-from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Location, Severity, headed
-from speclint.kinds import DocumentKind
-from speclint.references import file_uri, held_at_raw_url, map_remote
-from speclint.units import check_by_unit, reach
-from speclint.validation import MALFORMED_SCHEMA, error_pointer, explain, short_message
+from speclint.analyses.context import Context
+from speclint.analyses.references import file_uri, held_at_raw_url, map_remote
+from speclint.analyses.units import check_by_unit, reach
+from speclint.analyses.validation import MALFORMED_SCHEMA, error_pointer, explain, short_message
+from speclint.common.findings import Finding, Location, Severity, headed
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
 
 ID = "instance-invalid"
 SEVERITY = Severity.ERROR
-# One instance at a time, with the schema it names and what that schema reaches (speclint.units).
+FACTS = ("references",)  # speclint.analyses.context
+# One instance at a time, with the schema it names and what that schema reaches (speclint.analyses.units).
 READS = "document"
 LIMIT = 50  # findings per instance (each a schema rule broken, with every value breaking it)
 RELATED = 100  # values listed as related locations of one finding
@@ -85,12 +87,12 @@ NOT_IN_CORPUS = "not-in-corpus:"  # key of a "not checked" notice, then the sche
 _NOT_JUDGED: tuple[type[BaseException], ...] = (*MALFORMED_SCHEMA, Unresolvable)
 
 
-def units(corpus: Corpus) -> list[Document]:
+def units(corpus: Context) -> list[Document]:
     """Each instance that names its schema."""
     return [d for d in corpus.of_kind(DocumentKind.INSTANCE) if d.schema is not None]
 
 
-def unit_inputs(corpus: Corpus, document: Document) -> list[str]:
+def unit_inputs(corpus: Context, document: Document) -> list[str]:
     """The schema the instance names, and the documents that schema's `$ref`s reach."""
     target = schema_of(corpus, document)
     if isinstance(target, Finding):
@@ -99,12 +101,12 @@ def unit_inputs(corpus: Corpus, document: Document) -> list[str]:
     return [path, *reach(corpus, path)]
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit, combine, units=units)
 
 
 def combine(
-    corpus: Corpus, results: Mapping[str, list[Any]], options: Mapping[str, Any]
+    corpus: Context, results: Mapping[str, list[Any]], options: Mapping[str, Any]
 ) -> Iterator[Finding]:
     """Each instance's findings, but the "not checked" notices for one remote schema are one
     notice, at the first file, with the others as related locations (a model of 60 files that
@@ -141,7 +143,7 @@ def combine(
         )
 
 
-def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     target = schema_of(corpus, document)
     if isinstance(target, Finding):
         return [target]
@@ -156,7 +158,7 @@ def _named_at(document: Document) -> Location:
     return document.location("")
 
 
-def schema_of(corpus: Corpus, document: Document) -> tuple[Document, str] | Finding:
+def schema_of(corpus: Context, document: Document) -> tuple[Document, str] | Finding:
     named = str(document.schema)
     reference, fragment = urldefrag(named)
     configured = "[instances]" in document.reason
@@ -225,7 +227,7 @@ def schema_of(corpus: Corpus, document: Document) -> tuple[Document, str] | Find
 
 
 def _validate(
-    corpus: Corpus, document: Document, schema_document: Document, fragment: str
+    corpus: Context, document: Document, schema_document: Document, fragment: str
 ) -> Iterator[Finding]:
     root = schema_document.data
     dialect = validator_for(root if isinstance(root, dict) else {}, default=Draft202012Validator)
@@ -295,7 +297,7 @@ def _order(pointer: str) -> list[Any]:
     return [int(t) if t.isdigit() else t for t in pointer.split("/")]
 
 
-def _declares_schema(corpus: Corpus, schema_document: Document) -> bool:
+def _declares_schema(corpus: Context, schema_document: Document) -> bool:
     """Whether the schema, or one it reaches, names ``$schema`` as a property or requires it: a
     custom meta-schema (a dialect of its own, as device-tree bindings have) judges the
     ``$schema`` of the documents written in it, so there the member is data to check."""

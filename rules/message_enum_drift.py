@@ -63,14 +63,17 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Severity, first_fitting
-from speclint.kinds import DocumentKind
-from speclint.shapes import Site, follow
-from speclint.structured import join_pointer, resolve_pointer
+from speclint.analyses.context import Context
+from speclint.analyses.schema_objects import schema_objects
+from speclint.analyses.shapes import Site, follow
+from speclint.common.findings import Finding, Severity, first_fitting
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import join_pointer, resolve_pointer
 
 ID = "message-enum-drift"
 SEVERITY = Severity.WARNING
+FACTS = ("derived", "references")  # speclint.analyses.context
 READS = "structured"
 
 MIN_SHARED = 3  # message names an enum must hold to be inferred as the channel's event types
@@ -96,7 +99,7 @@ class EventEnum:
         return f"{self.site.document.path}#{self.site.pointer}"
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     configured = {str(k): str(v) for k, v in dict(options.get("enums", {})).items()}
     discriminator = str(options.get("discriminator", "type"))
     infer = bool(options.get("infer", True))
@@ -231,7 +234,7 @@ def _local(document: Document, pointer: str, node: Any) -> tuple[str, Any]:
 
 
 def _discriminators(
-    corpus: Corpus, document: Document, messages: list[Message], discriminator: str
+    corpus: Context, document: Document, messages: list[Message], discriminator: str
 ) -> Iterator[Finding]:
     seen: set[str] = set()
     for message in messages:
@@ -260,7 +263,7 @@ def _discriminators(
         )
 
 
-def _tag(corpus: Corpus, site: Site, discriminator: str) -> tuple[str, Site] | None:
+def _tag(corpus: Context, site: Site, discriminator: str) -> tuple[str, Site] | None:
     """The one value the payload's discriminator may take, and where it is written."""
     node = site.node
     if not isinstance(node, dict):
@@ -281,9 +284,8 @@ def _tag(corpus: Corpus, site: Site, discriminator: str) -> tuple[str, Site] | N
     return None
 
 
-def _corpus_enums(corpus: Corpus) -> Iterator[EventEnum]:
+def _corpus_enums(corpus: Context) -> Iterator[EventEnum]:
     """Every string enum of three or more values in the corpus's schema files."""
-    from speclint.schema_objects import schema_objects
 
     for document in corpus.of_kind(DocumentKind.SCHEMA):
         if document.path in corpus.derived:
@@ -299,7 +301,7 @@ def _corpus_enums(corpus: Corpus) -> Iterator[EventEnum]:
 
 
 def _infer(
-    corpus: Corpus, document: Document, members: list[Message], enums: list[EventEnum]
+    corpus: Context, document: Document, members: list[Message], enums: list[EventEnum]
 ) -> tuple[EventEnum, str] | None:
     names = {m.name for m in members}
     scored: list[tuple[int, EventEnum]] = []
@@ -326,7 +328,7 @@ def _infer(
     )
 
 
-def _configured_enum(corpus: Corpus, target: str) -> EventEnum | None:
+def _configured_enum(corpus: Context, target: str) -> EventEnum | None:
     path, _, pointer = target.partition("#")
     document = corpus.documents.get(path)
     if document is None or not document.usable:

@@ -67,36 +67,41 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, cast
 from urllib.parse import unquote
 
+import jsonschema_rs
 from jsonschema import validators
 from jsonschema.exceptions import SchemaError
+from jsonschema.validators import validator_for
 from referencing.exceptions import NoSuchResource, Unresolvable
 
-from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Location, Severity, headed
-from speclint.kinds import DocumentKind
-from speclint.references import CORPUS_BASE, file_uri
-from speclint.stack import DEEP_RECURSION
-from speclint.structured import join_pointer, resolve_pointer
-from speclint.units import check_by_unit
-from speclint.validation import explain, metaschema_judge, short_message
+from speclint.analyses.context import Context
+from speclint.analyses.references import CORPUS_BASE, file_uri
+from speclint.analyses.units import check_by_unit
+from speclint.analyses.validation import explain, metaschema_judge, short_message
+from speclint.common.findings import Finding, Location, Severity, headed
+from speclint.common.stack import DEEP_RECURSION
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import join_pointer, resolve_pointer
 
 ID = "openapi-invalid"
 SEVERITY = Severity.ERROR
-# One API document at a time, with the files its `$ref`s reach (speclint.units).
+# One API document at a time, with the files its `$ref`s reach (speclint.analyses.units).
 READS = "document"
-# Reads no shared index (speclint.runner.prime): it may start while they are built.
+# Reads no shared index (speclint.run.runner.prime): it may start while they are built.
 NEEDS_INDEXES = False
 
 
-def units(corpus: Corpus) -> list[Document]:
+def units(corpus: Context) -> list[Document]:
     return list(corpus.of_kind(DocumentKind.OPENAPI))
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit, units=units)
 
 
-def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+    # Deferred (here and below): openapi-spec-validator takes 0.6 s to import, and a corpus
+    # without an OpenAPI document never needs it.
     from openapi_spec_validator.validation.exceptions import ValidatorDetectError
     from openapi_spec_validator.versions.exceptions import OpenAPIVersionNotFound
     from openapi_spec_validator.versions.shortcuts import get_spec_version
@@ -120,7 +125,7 @@ def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -
         )
         return found
     try:
-        # The runner runs rules on a deep stack (speclint.stack): a valid document nested
+        # The runner runs rules on a deep stack (speclint.common.stack): a valid document nested
         # deeply is not "invalid" because Python's recursion limit says so (issue 13).
         found += list(_validate(corpus, document))
     except RecursionError:
@@ -132,7 +137,8 @@ def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -
     return found
 
 
-def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
+def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
+    # Deferred: openapi-spec-validator (see check_unit).
     from openapi_spec_validator.shortcuts import get_validator_cls
 
     def corpus_only(uri: str) -> Any:
@@ -213,7 +219,7 @@ def _validate(corpus: Corpus, document: Document) -> Iterator[Finding]:
 _STRUCTURED_SUFFIXES = (".json", ".yaml", ".yml")
 
 
-def _inlined_text(corpus: Corpus, document: Document, pointer: str) -> list[Finding] | None:
+def _inlined_text(corpus: Context, document: Document, pointer: str) -> list[Finding] | None:
     """None when the node at ``pointer`` is no such reference; else what to report about it:
     nothing when the file is in the corpus, one finding when it is missing."""
     node = resolve_pointer(document.data, pointer)
@@ -328,6 +334,7 @@ def _second_of_pair(
     goes to the repeated name itself, and the first one is named (OpenAPI 3.1 §4.8.10:
     operationIds are unique among all operations; §4.8.12 and §4.8.22: parameter and tag names).
     """
+    # Deferred: openapi-spec-validator (see check_unit).
     from openapi_spec_validator.validation.exceptions import (
         DuplicateOperationIDError,
         ParameterDuplicateError,
@@ -405,11 +412,8 @@ class _FirstJudged:
         self.judges: tuple[Any, Any] | None = None
 
     def iter_errors(self, instance: Any) -> Iterator[Any]:
-        from jsonschema.validators import validator_for
 
         if self.judges is None:
-            import jsonschema_rs
-
             schema = dict(self.library.schema)
             try:
                 fast = jsonschema_rs.validator_for(schema)
@@ -438,7 +442,8 @@ _JSONSCHEMA_CHECK = getattr(validators.Draft202012Validator.check_schema, "__fun
 
 def _library_checker() -> tuple[Any, Any]:
     """The registry ``check_openapi_schema`` builds its validators on, and that function; both
-    None where openapi-schema-validator lays them out otherwise (its own checker then judges)."""
+    None where openapi-schema-validator lays them out otherwise (its own checker then judges).
+    Deferred, and guarded: the library's private layout may change."""
     try:
         from openapi_schema_validator._specifications import REGISTRY
         from openapi_schema_validator.validators import check_openapi_schema
@@ -462,7 +467,6 @@ def _linear(schema_keyword: type[Any]) -> type[Any]:
     ``re`` rejects valid ones such as ``\\p{L}``). Schemas of other dialects, and values
     jsonschema-rs cannot take, keep the library's checker.
     """
-    import jsonschema_rs
 
     registry_, library_check = _library_checker()
 

@@ -57,12 +57,12 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Location, Severity
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Location, Severity
 
 ID = "parse-error"
 SEVERITY = Severity.ERROR
-# speclint.structured's message for a YAML stream of several documents (`---` between them).
+# speclint.parsing.structured's message for a YAML stream of several documents (`---` between them).
 MULTI_DOCUMENT = "more than one YAML document"
 # A top-level key, or the editor modeline, that makes a YAML document a spec document.
 _SPEC_KEY = re.compile(
@@ -77,7 +77,7 @@ def _spec_like(text: str) -> bool:
     return _SPEC_KEY.search(text) is not None
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     for document in corpus.documents.values():
         problem = document.problem
         if problem is None:

@@ -51,19 +51,21 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Severity, headed
-from speclint.references import Reference, held_at_raw_url
+from speclint.analyses.context import Context
+from speclint.analyses.references import Reference, held_at_raw_url
+from speclint.common.findings import Finding, Severity, headed
+from speclint.model.corpus import Document
 
 ID = "remote-ref"
 # A notice: a remote URL is often deliberate (a catalog delegating to the upstream schema, an
 # extension naming the published parts it builds on, a meta-schema), and nothing is wrong yet.
 SEVERITY = Severity.INFO
+FACTS = ("derived", "references")  # speclint.analyses.context
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     by_file: dict[str, list[Reference]] = defaultdict(list)
     for reference in corpus.references.references:
         if reference.outcome == "remote" and reference.path not in corpus.derived:

@@ -75,18 +75,23 @@ from functools import cache
 from typing import Any
 from urllib.parse import urldefrag
 
-from speclint.corpus import Corpus, Document
-from speclint.dialects import dialect_at, dialect_of_schema, has_unevaluated, modern
-from speclint.findings import Finding, Location, Severity
-from speclint.kinds import DocumentKind, is_dialect_uri
-from speclint.references import DATA_KEYWORDS, Reference, file_uri, join_uri, root_base
-from speclint.roles import Role, openapi_uses
-from speclint.schema_objects import schema_roots
-from speclint.shapes import types_of, use_sites
-from speclint.structured import join_pointer, resolve_pointer, split_pointer
+from jsonschema_specifications import REGISTRY
+from referencing.exceptions import Unresolvable
+
+from speclint.analyses.context import Context
+from speclint.analyses.references import DATA_KEYWORDS, Reference, file_uri, join_uri, root_base
+from speclint.analyses.roles import Role, openapi_uses
+from speclint.analyses.schema_objects import schema_roots
+from speclint.analyses.shapes import types_of, use_sites
+from speclint.common.findings import Finding, Location, Severity
+from speclint.model.corpus import Document
+from speclint.parsing.dialects import dialect_at, dialect_of_schema, has_unevaluated, modern
+from speclint.parsing.kinds import DocumentKind, is_dialect_uri
+from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
 
 ID = "required-undeclared"
 SEVERITY = Severity.WARNING
+FACTS = ("derived", "references")  # speclint.analyses.context
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"
 
@@ -137,7 +142,7 @@ class Unknown(Exception):
     """The scope holds something the rule does not read with certainty: skip the schema."""
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     cutoff = float(options.get("suggest", 0.75))
     index = SchemaIndex.build(corpus)
     derived = corpus.derived
@@ -279,13 +284,13 @@ def _matches(pattern: str, name: str) -> bool:
 
 @dataclass
 class SchemaIndex:
-    corpus: Corpus
+    corpus: Context
     nodes: dict[tuple[str, str], Node] = field(default_factory=dict)
     referrers: dict[tuple[str, str], list[tuple[str, str]]] = field(default_factory=dict)
     roots: dict[str, str] = field(default_factory=dict)  # a schema file's root base URI -> path
 
     @classmethod
-    def build(cls, corpus: Corpus) -> SchemaIndex:
+    def build(cls, corpus: Context) -> SchemaIndex:
         index = cls(corpus)
         for document in corpus.of_kind(
             DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
@@ -517,8 +522,6 @@ def metaschema_properties(uri: str) -> frozenset[str] | None:
     """The property names a published metaschema (draft-04 to 2020-12, known offline through
     ``jsonschema-specifications``) declares, its vocabularies' included; None for any other
     URI. They declare every keyword, and close nothing."""
-    from jsonschema_specifications import REGISTRY
-    from referencing.exceptions import Unresolvable
 
     if urldefrag(uri).fragment or not is_dialect_uri(uri):
         return None
@@ -570,7 +573,7 @@ class ReportedElsewhere:
 
     RULE = "unsatisfiable-schema"
 
-    def __init__(self, corpus: Corpus, index: SchemaIndex) -> None:
+    def __init__(self, corpus: Context, index: SchemaIndex) -> None:
         self.index = index
         self.targets: list[tuple[str, set[tuple[str, str]], bool]] = []
         if corpus.config.rule_severity.get(self.RULE, Severity.ERROR) is None:

@@ -37,9 +37,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Location, Severity
-from speclint.rfcs import corpus_rfcs
+from speclint.analyses.context import Context
+from speclint.analyses.rfcs import corpus_rfcs
+from speclint.common.findings import Finding, Location, Severity
 
 ID = "rfc-affects"
 SEVERITY = Severity.WARNING
@@ -51,7 +51,7 @@ _PATH = re.compile(
 )
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     names = _file_names(corpus)
     for rfc in corpus_rfcs(corpus):
         affects = rfc.get("Affects")
@@ -93,7 +93,7 @@ def affected_paths(value: str) -> list[str]:
     return found
 
 
-def _file_names(corpus: Corpus) -> dict[str, int]:
+def _file_names(corpus: Context) -> dict[str, int]:
     """How many files of the repository have each file name (for bare-name lookups)."""
     counts: dict[str, int] = {}
     for path in corpus.tree or corpus.documents:
@@ -102,7 +102,7 @@ def _file_names(corpus: Corpus) -> dict[str, int]:
     return counts
 
 
-def _exists(corpus: Corpus, rfc_path: str, path: str, names: dict[str, int]) -> bool:
+def _exists(corpus: Context, rfc_path: str, path: str, names: dict[str, int]) -> bool:
     """Whether the repository has ``path`` (a file, or a folder with files), from the root or
     from the RFC's folder. Answered from the corpus's file listing, never the disk: a path that
     leaves the root (``../sibling``) is not the repository's, whatever is there."""

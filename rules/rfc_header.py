@@ -50,16 +50,16 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Location, Severity
-from speclint.rfcs import Rfc, corpus_rfcs, first_date, plain, rfc_numbers
+from speclint.analyses.context import Context
+from speclint.analyses.rfcs import Rfc, corpus_rfcs, first_date, plain, rfc_numbers
+from speclint.common.findings import Finding, Location, Severity
 
 ID = "rfc-header"
 SEVERITY = Severity.WARNING
 DEFAULT_FIELDS = ("RFC", "Title", "Status", "Created", "Updated", "Affects", "Compatibility")
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     rfcs = corpus_rfcs(corpus)
     # Each folder's headers of one style are a convention of their own: MCP keeps SEPs as
     # bullet-list headers in `seps/` and renders them as tables in `docs/seps/`.

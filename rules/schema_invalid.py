@@ -64,18 +64,20 @@ import referencing.jsonschema
 from jsonschema import validators
 from jsonschema.protocols import Validator
 
-from speclint.corpus import Corpus, Document
-from speclint.dialects import draft_by_keywords, names_latest_draft
-from speclint.findings import Finding, Severity, headed
-from speclint.kinds import REFERENCED_REASON, DocumentKind, contradicts_schema, draft_of
-from speclint.references import DATA_KEYWORDS
-from speclint.structured import join_pointer, split_pointer
-from speclint.units import check_by_unit
-from speclint.validation import accepted_fast, located_errors, metaschema_registry
+from speclint.analyses.context import Context
+from speclint.analyses.references import DATA_KEYWORDS
+from speclint.analyses.units import check_by_unit
+from speclint.analyses.validation import accepted_fast, located_errors, metaschema_registry
+from speclint.common.findings import Finding, Severity, headed
+from speclint.model.corpus import Document
+from speclint.parsing.dialects import draft_by_keywords, names_latest_draft
+from speclint.parsing.kinds import REFERENCED_REASON, DocumentKind, contradicts_schema, draft_of
+from speclint.parsing.structured import join_pointer, split_pointer
 
 ID = "schema-invalid"
 SEVERITY = Severity.ERROR
-# One schema at a time (speclint.units): an edit re-judges that schema alone.
+FACTS = ("derived", "references")  # speclint.analyses.context
+# One schema at a time (speclint.analyses.units): an edit re-judges that schema alone.
 READS = "document"
 DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 # Each draft's metaschema URI as published (the spelling every validator knows).
@@ -89,7 +91,7 @@ CANONICAL = {
 }
 
 
-def units(corpus: Corpus) -> list[Document]:
+def units(corpus: Context) -> list[Document]:
     """Each schema file, but a generated bundle's (judged at its sources), and but a file known
     as a schema only because a ``$ref`` names it whose root ``type`` is no JSON type: an API's
     ``$ref`` to an example event (``"type": "m.room.message"``) names data, not a schema."""
@@ -108,15 +110,15 @@ def _example_by_reference(document: Document) -> bool:
     )
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit, units=units)
 
 
-def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     return list(_judged(corpus, document))
 
 
-def _judged(corpus: Corpus, document: Document) -> Iterator[Finding]:
+def _judged(corpus: Context, document: Document) -> Iterator[Finding]:
     registry = metaschema_registry()
     schema = document.data
     dialect = (
@@ -216,7 +218,7 @@ def _without(schema: Any, pointers: list[str]) -> Any:
     return copy
 
 
-def _assumed_draft(corpus: Corpus, dialect: str, schema: Any) -> tuple[str, str, str]:
+def _assumed_draft(corpus: Context, dialect: str, schema: Any) -> tuple[str, str, str]:
     """The draft a ``$schema`` no validator knows stands for, and why: the draft it names in
     another spelling (``https://json-schema.org/draft-06/schema``), the draft of a corpus
     metaschema with that ``$id`` (a custom dialect built on a draft), or, for a legacy "latest
@@ -268,7 +270,7 @@ def _advice(draft: str, kind: str) -> str:
     )
 
 
-def _held_metaschema(corpus: Corpus, dialect: str) -> tuple[dict[str, Any], Any] | None:
+def _held_metaschema(corpus: Context, dialect: str) -> tuple[dict[str, Any], Any] | None:
     """The corpus's metaschema with the ``$id`` ``dialect`` when every ``$ref`` in it resolves
     among the official metaschemas or itself (the usual custom dialect: an ``allOf`` of a
     draft's vocabulary metaschemas plus constraints of its own), with the registry that

@@ -50,18 +50,19 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Severity, first_fitting
-from speclint.kinds import DocumentKind
-from speclint.roles import HTTP_METHODS
-from speclint.structured import join_pointer
+from speclint.analyses.context import Context
+from speclint.analyses.roles import HTTP_METHODS
+from speclint.common.findings import Finding, Severity, first_fitting
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import join_pointer
 
 ID = "undeclared-tag"
 SEVERITY = Severity.WARNING
 READS = "structured"
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     for document in corpus.of_kind(DocumentKind.OPENAPI):
         data = document.data if isinstance(document.data, dict) else {}
         declared_list = data.get("tags")

@@ -54,22 +54,24 @@ from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
 from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
-from speclint.corpus import Corpus, Document
-from speclint.fences import resolve_schema
-from speclint.findings import Finding, Location, Severity, first_fitting
-from speclint.kinds import DocumentKind
-from speclint.references import file_uri
-from speclint.structured import join_pointer
-from speclint.units import check_by_unit, reach
+from speclint.analyses.context import Context
+from speclint.analyses.fences import resolve_schema
+from speclint.analyses.references import file_uri
+from speclint.analyses.units import check_by_unit, reach
+from speclint.common.findings import Finding, Location, Severity, first_fitting
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import join_pointer
 
 ID = "undocumented-field"
 SEVERITY = Severity.ERROR
+FACTS = ("derived", "references")  # speclint.analyses.context
 _PATH = re.compile(r"^[A-Za-z_][\w-]*(?:\[\])?(?:\.[A-Za-z_$][\w-]*(?:\[\])?)+$")
 _NOT_FIELDS = {"md", "json", "yaml", "yml", "ts", "js", "py", "txt", "html", "toml", "proto", "tsx"}
 CLOSING = {"additionalProperties", "unevaluatedProperties"}
 
 
-READS = "page"  # each page against the schemas it names (speclint.units)
+READS = "page"  # each page against the schemas it names (speclint.analyses.units)
 # What a unit may name: a code span's first segment (`RunOptions.`), a `.json` file it links to
 # or writes. Read from the page's text, a superset of what its prose model holds, so the key
 # of a page is made without decoding its model.
@@ -78,18 +80,18 @@ _JSON_END = re.compile(r"\.json(?![\w.-])")
 _NAME_STOPS = frozenset(" \t\n\r`()<>[]\"'")
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit)
 
 
-def shared(corpus: Corpus) -> tuple[list[tuple[str, str]], list[str]]:
+def shared(corpus: Context) -> tuple[list[tuple[str, str]], list[str]]:
     """What every page's check reads of the schemas as a whole: which schema each name (file
     stem, title) means, and every enumerated value (an event type is not a field path)."""
     by_stem, values = _shared(corpus)
     return sorted((name, d.path) for name, d in by_stem.items()), sorted(values)
 
 
-def unit_inputs(corpus: Corpus, document: Document) -> list[str]:
+def unit_inputs(corpus: Context, document: Document) -> list[str]:
     """The schemas one page may bind a field path to (by a name its code spans start with, or a
     `.json` file it names), and the documents their `$ref`s reach."""
     by_stem, _ = _shared(corpus)
@@ -127,7 +129,7 @@ def _json_names(text: str) -> set[str]:
     return names
 
 
-def _shared(corpus: Corpus) -> tuple[dict[str, Document], set[str]]:
+def _shared(corpus: Context) -> tuple[dict[str, Document], set[str]]:
     # The schemas' names and enumerated values, made once per run for every page.
     found = corpus.memo.get(ID)
     if found is None:
@@ -136,11 +138,11 @@ def _shared(corpus: Corpus) -> tuple[dict[str, Document], set[str]]:
     return found
 
 
-def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     return list(_page_findings(corpus, document))
 
 
-def _page_findings(corpus: Corpus, document: Document) -> Iterator[Finding]:
+def _page_findings(corpus: Context, document: Document) -> Iterator[Finding]:
     by_stem, values = _shared(corpus)
     seen: set[tuple[str, int, str]] = set()
     prose = document.prose
@@ -243,7 +245,7 @@ def _names(schema: Document) -> set[str]:
     return names
 
 
-def _enumerated_values(corpus: Corpus) -> set[str]:
+def _enumerated_values(corpus: Context) -> set[str]:
     """Every string an ``enum`` or ``const`` lists anywhere in the corpus (event types, kinds)."""
     found: set[str] = set()
 
@@ -291,7 +293,7 @@ def _sentences(document: Document) -> dict[tuple[int, str], str]:
     return found
 
 
-def _schemas_by_name(corpus: Corpus) -> dict[str, Document]:
+def _schemas_by_name(corpus: Context) -> dict[str, Document]:
     """Schema files by file stem and root title (lower-case), when only one schema has it."""
     names: dict[str, list[Document]] = {}
     for document in corpus.of_kind(DocumentKind.SCHEMA):
@@ -305,7 +307,7 @@ def _schemas_by_name(corpus: Corpus) -> dict[str, Document]:
     return {name: found[0] for name, found in names.items() if len(found) == 1}
 
 
-def _page_schemas(corpus: Corpus, document: Document) -> list[Document]:
+def _page_schemas(corpus: Context, document: Document) -> list[Document]:
     """The schema files a page links to or names in a code span."""
     prose = document.prose
     if prose is None:
@@ -336,7 +338,7 @@ def _instance(path: list[str]) -> tuple[Any, list[list[str | int]]]:
     return value, parents
 
 
-def _rejection(corpus: Corpus, schema: Document, path: list[str]) -> tuple[str, Location] | None:
+def _rejection(corpus: Context, schema: Document, path: list[str]) -> tuple[str, Location] | None:
     """Why the validator rejects the field at ``path`` by name, or None when it does not."""
     if not path:
         return None
@@ -362,7 +364,7 @@ def _rejection(corpus: Corpus, schema: Document, path: list[str]) -> tuple[str, 
     return None
 
 
-def _keyword_location(corpus: Corpus, error: ValidationError) -> Location:
+def _keyword_location(corpus: Context, error: ValidationError) -> Location:
     """Where the closing keyword that fired is written, found by identity in the corpus."""
     for document in corpus.of_kind(DocumentKind.SCHEMA, DocumentKind.OPENAPI):
         pointer = _find(document.data, error.schema, "")

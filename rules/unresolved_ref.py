@@ -63,19 +63,20 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote
 
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Severity
-from speclint.references import Reference
+from speclint.analyses.context import Context
+from speclint.analyses.references import Reference
+from speclint.common.findings import Finding, Severity
 
 ID = "unresolved-ref"
 SEVERITY = Severity.ERROR
+FACTS = ("derived", "references")  # speclint.analyses.context
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"
 RELATED_LIMIT = 200
 FAMILY = 3  # missing `$id`s under one folder reported as one finding
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     groups: dict[tuple[str, str], list[Reference]] = defaultdict(list)
     derived = corpus.derived
     for reference in corpus.references.unresolved():
@@ -175,7 +176,7 @@ def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
         )
 
 
-def _published_folders(corpus: Corpus) -> dict[str, set[str]]:
+def _published_folders(corpus: Context) -> dict[str, set[str]]:
     """URL folder -> the corpus folders whose schemas are published under it, read off the
     root `$id`s that end with their own file's name (``https://example.org/spec/v1/run.json``
     in ``schemas/run.json``: ``https://example.org/spec/v1/`` is ``schemas/``)."""

@@ -74,22 +74,28 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
+from urllib.parse import quote
 
-from speclint.corpus import Corpus, Document
-from speclint.dialects import (
+import jsonschema_rs
+
+from speclint.analyses.context import Context
+from speclint.analyses.references import file_uri, root_base
+from speclint.analyses.roles import Role, openapi_uses
+from speclint.analyses.satisfiability import CRASHED, NO, TIMED_OUT, Decider
+from speclint.analyses.shapes import use_sites
+from speclint.analyses.validation import safe_validator_class
+from speclint.analyses.witnesses import find_rejected, relax_closure
+from speclint.common.findings import Finding, Location, Severity, headed
+from speclint.common.progress import tracked
+from speclint.model.corpus import Document
+from speclint.parsing.dialects import (
     api_document_to_2020_12,
     has_unevaluated,
     to_2020_12,
     translatable,
 )
-from speclint.findings import Finding, Location, Severity, headed
-from speclint.kinds import DocumentKind
-from speclint.progress import tracked
-from speclint.references import file_uri, root_base
-from speclint.roles import Role, openapi_uses
-from speclint.satisfiability import CRASHED, NO, TIMED_OUT, Decider
-from speclint.shapes import use_sites
-from speclint.structured import join_pointer, resolve_pointer
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import join_pointer, resolve_pointer
 
 ID = "unsatisfiable-schema"
 # Probes reference the schema where it stands instead of copying it: a copied schema's `$ref: "#"`
@@ -99,17 +105,17 @@ FRAGMENT_SAFE = "/~!$&'()*+,;=:@-._"  # RFC 3986 §3.5 fragment characters, kept
 
 
 def in_place_uri(document: Document, pointer: str) -> str:
-    from urllib.parse import quote
 
     return f"{file_uri(document.path)}#{quote(pointer, safe=FRAGMENT_SAFE)}"
 
 
 SEVERITY = Severity.ERROR
+FACTS = ("references",)  # speclint.analyses.context
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     budget = float(options.get("budget", 2.0))
     missing = _missing_targets(corpus)
     with Decider(_resources(corpus), budget, missing) as decider:
@@ -190,7 +196,7 @@ def _undecided(
 def _other_dialect(document: Document) -> str:
     """The dialect of a document the decider cannot read even translated ("" when it can:
     2020-12 and its supersets as they are, draft-04/06/07, OpenAPI 3.0 and AsyncAPI 2 through
-    ``speclint.dialects.to_2020_12``), from what discovery recorded (``Document.dialect``)."""
+    ``speclint.parsing.dialects.to_2020_12``), from what discovery recorded (``Document.dialect``)."""
     dialect = document.dialect
     if dialect in ("", "2020-12", "2019-09") or translatable(dialect):
         return ""
@@ -205,7 +211,7 @@ def translated(document: Document) -> bool:
 
 
 def _decided_form(document: Document) -> Any:
-    """The document as the decider reads it: in 2020-12 terms (``speclint.dialects``)."""
+    """The document as the decider reads it: in 2020-12 terms (``speclint.parsing.dialects``)."""
     if not translated(document):
         return document.data
     if document.kind is DocumentKind.SCHEMA:
@@ -229,12 +235,10 @@ def _closure_advice(document: Document) -> str:
     )
 
 
-def _witness(corpus: Corpus, decider: Decider, document: Document, pointer: str, node: Any) -> str:
+def _witness(corpus: Context, decider: Decider, document: Document, pointer: str, node: Any) -> str:
     """A generated instance that one branch (or the composition with its closure keywords
     relaxed) accepts and the real composition rejects. Never trusted from the generator alone:
     both judgements come from a 2020-12 validator."""
-    from speclint.validation import safe_validator_class
-    from speclint.witnesses import find_rejected, relax_closure
 
     branches = node.get("allOf") if isinstance(node, dict) else None
     if not isinstance(branches, list):
@@ -259,12 +263,10 @@ def _witness(corpus: Corpus, decider: Decider, document: Document, pointer: str,
 
 
 def _property_witness(
-    corpus: Corpus, decider: Decider, document: Document, pointer: str, node: Any, name: str
+    corpus: Context, decider: Decider, document: Document, pointer: str, node: Any, name: str
 ) -> str:
     """An instance carrying ``name`` that the relaxed composition accepts and the real one
     rejects: the evidence that the property is unreachable."""
-    from speclint.validation import safe_validator_class
-    from speclint.witnesses import find_rejected, relax_closure
 
     whole = _standalone(decider, document, node)
     if whole is None:
@@ -280,7 +282,6 @@ def _property_witness(
 def _standalone(decider: Decider, document: Document, schema: Any) -> Any:
     """``schema`` with every ``$ref`` inlined through the corpus (stand-ins for missing files),
     or None when it cannot be made self-contained (a recursive schema)."""
-    import jsonschema_rs
 
     registry = decider.registry(True)
     if registry is None:
@@ -294,7 +295,7 @@ def _standalone(decider: Decider, document: Document, schema: Any) -> Any:
 
 
 def _declared(
-    corpus: Corpus, document: Document, pointer: str, node: Any
+    corpus: Context, document: Document, pointer: str, node: Any
 ) -> dict[str, tuple[str, Document, str]]:
     """Property names the schema declares (its own ``properties`` and its ``allOf`` branches'):
     name -> (where it is declared, the declaring document, the pointer of its subschema)."""
@@ -317,7 +318,7 @@ def _declared(
 
 
 def _unreachable_properties(
-    corpus: Corpus, decider: Decider, document: Document, pointer: str, node: Any, label: str
+    corpus: Context, decider: Decider, document: Document, pointer: str, node: Any, label: str
 ) -> Iterator[Finding]:
     """A satisfiable schema can still reject a property it declares (RFC 0094 §A's cousin: a
     closed ``allOf`` branch that does not list a sibling branch's optional field)."""
@@ -367,7 +368,7 @@ def _unreachable_properties(
 
 
 def _closed_branches_without(
-    corpus: Corpus, document: Document, pointer: str, node: Any, name: str
+    corpus: Context, document: Document, pointer: str, node: Any, name: str
 ) -> list[tuple[str, Location]]:
     found: list[tuple[str, Location]] = []
     branches = node.get("allOf") if isinstance(node, dict) else None
@@ -386,7 +387,7 @@ def _closed_branches_without(
     return found
 
 
-def _targets(corpus: Corpus, scope: str) -> Iterator[tuple[Document, str, str]]:
+def _targets(corpus: Context, scope: str) -> Iterator[tuple[Document, str, str]]:
     for document in corpus.of_kind(DocumentKind.OPENAPI):
         if not str(document.data.get("openapi", "")).startswith("3."):
             continue  # Swagger 2.0: openapi-invalid says what is not checked
@@ -401,7 +402,7 @@ def _targets(corpus: Corpus, scope: str) -> Iterator[tuple[Document, str, str]]:
             yield document, "", f"schema {document.path}"
 
 
-def _missing_targets(corpus: Corpus) -> list[str]:
+def _missing_targets(corpus: Context) -> list[str]:
     """URIs of referenced schemas the corpus lacks: the registries answer them with stand-ins."""
     return [
         r.target.split("#", 1)[0]
@@ -410,7 +411,7 @@ def _missing_targets(corpus: Corpus) -> list[str]:
     ]
 
 
-def _resources(corpus: Corpus) -> list[tuple[str, Any]]:
+def _resources(corpus: Context) -> list[tuple[str, Any]]:
     """Every schema and API document by file URI, and each schema by its ``$id`` as well, each
     in the form the decider reads (:func:`_decided_form`)."""
     resources = []
@@ -431,7 +432,7 @@ def _resources(corpus: Corpus) -> list[tuple[str, Any]]:
     return resources
 
 
-def _reaches_unresolved(corpus: Corpus, path: str, pointer: str) -> bool:
+def _reaches_unresolved(corpus: Context, path: str, pointer: str) -> bool:
     """Does the schema at path#pointer reach, through ``$ref``s, one that does not resolve?"""
     if corpus.references.all_resolved:
         return False
@@ -449,7 +450,7 @@ def _reaches_unresolved(corpus: Corpus, path: str, pointer: str) -> bool:
     return False
 
 
-def _branch(corpus: Corpus, document: Document, pointer: str, node: Any) -> tuple[Any, Location]:
+def _branch(corpus: Context, document: Document, pointer: str, node: Any) -> tuple[Any, Location]:
     """A branch's schema with its ``$ref`` followed (through the corpus), and where it is defined."""
     if isinstance(node, dict) and isinstance(node.get("$ref"), str):
         reference = corpus.references.at(document.path, join_pointer(pointer, "$ref"))
@@ -476,7 +477,7 @@ def _requirements(branch: dict[str, Any]) -> Iterator[tuple[str, list[str]]]:
 
 
 def _explain(
-    corpus: Corpus, document: Document, pointer: str, node: Any
+    corpus: Context, document: Document, pointer: str, node: Any
 ) -> tuple[list[str], list[Location]]:
     """Name each closed ``allOf`` branch that forbids a property another branch requires."""
     branches = node.get("allOf") if isinstance(node, dict) else None

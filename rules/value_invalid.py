@@ -64,19 +64,21 @@ from typing import Any
 from jsonschema.exceptions import ValidationError
 from referencing.exceptions import Unresolvable
 
-from speclint.corpus import Corpus, Document
-from speclint.dialects import dialect_of_schema, ref_replaces_siblings
-from speclint.findings import Finding, Severity, first_fitting
-from speclint.kinds import DocumentKind
-from speclint.references import file_uri
-from speclint.schema_objects import SchemaObject, schema_objects, validator_class_of
-from speclint.structured import join_pointer
-from speclint.units import check_by_unit
-from speclint.validation import MALFORMED_SCHEMA, error_pointer, explain, short_message
+from speclint.analyses.context import Context
+from speclint.analyses.references import file_uri
+from speclint.analyses.schema_objects import SchemaObject, schema_objects, validator_class_of
+from speclint.analyses.units import check_by_unit
+from speclint.analyses.validation import MALFORMED_SCHEMA, error_pointer, explain, short_message
+from speclint.common.findings import Finding, Severity, first_fitting
+from speclint.model.corpus import Document
+from speclint.parsing.dialects import dialect_of_schema, ref_replaces_siblings
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import join_pointer
 
 ID = "value-invalid"
 SEVERITY = Severity.ERROR
-# One document at a time (speclint.units), with the schemas its `$ref`s reach.
+FACTS = ("derived", "references")  # speclint.analyses.context
+# One document at a time (speclint.analyses.units), with the schemas its `$ref`s reach.
 READS = "document"
 
 KEYWORDS = ("default", "const", "enum")
@@ -87,7 +89,7 @@ _SHOWN = 40  # characters of a value quoted in a message
 _NOT_JUDGED: tuple[type[BaseException], ...] = (*MALFORMED_SCHEMA, RecursionError)
 
 
-def units(corpus: Corpus) -> list[Document]:
+def units(corpus: Context) -> list[Document]:
     """Each schema and API document, but a generated bundle (judged at its sources)."""
     return [
         document
@@ -98,11 +100,11 @@ def units(corpus: Corpus) -> list[Document]:
     ]
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit, units=units)
 
 
-def check_unit(corpus: Corpus, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     wanted = [str(k) for k in options.get("keywords", KEYWORDS) if str(k) in KEYWORDS]
     found = []
     placeholders: list[str] = []

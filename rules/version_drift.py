@@ -47,14 +47,15 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from speclint.corpus import Corpus, Document
-from speclint.findings import Finding, Location, Severity
-from speclint.kinds import DocumentKind
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Location, Severity
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
 
 ID = "version-drift"
 SEVERITY = Severity.WARNING
 # Reads the API documents and package.json, and of the prose only the changelog's latest
-# release (speclint.units).
+# release (speclint.analyses.units).
 READS = "extract"
 CHANGELOGS = ("CHANGELOG.md", "changelog.md", "CHANGES.md")
 
@@ -72,7 +73,7 @@ _RELEASE = re.compile(r"^#{1,3}\s*\[?v?(\d+\.\d+(?:\.\d+)?(?:-[\w.]+)?)\]?(?:\s|
 _SELF = re.compile(r"\b(OpenAPI|AsyncAPI)\s+v?(\d+\.\d+(?:\.\d+)?)\b")
 
 
-def check(corpus: Corpus, options: Mapping[str, Any]) -> Iterator[Finding]:
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     precision = str(options.get("precision", "minor"))
     corpus_version = _corpus_version(corpus, options)
     changelog = _changelog(corpus)
@@ -164,7 +165,7 @@ def _same(a: str, b: str, precision: str) -> bool:
     return left[:size] == right[:size]
 
 
-def _changelog(corpus: Corpus) -> tuple[str, Location] | None:
+def _changelog(corpus: Context) -> tuple[str, Location] | None:
     for path in CHANGELOGS:
         document = corpus.documents.get(path)
         release = extract(document) if document is not None else None
@@ -173,7 +174,7 @@ def _changelog(corpus: Corpus) -> tuple[str, Location] | None:
     return None
 
 
-def _package(corpus: Corpus) -> tuple[str, Location] | None:
+def _package(corpus: Context) -> tuple[str, Location] | None:
     document = corpus.documents.get("package.json")
     if document is None or not isinstance(document.data, dict):
         return None
@@ -186,7 +187,9 @@ def _package(corpus: Corpus) -> tuple[str, Location] | None:
     )
 
 
-def _corpus_version(corpus: Corpus, options: Mapping[str, Any]) -> tuple[str, Location, str] | None:
+def _corpus_version(
+    corpus: Context, options: Mapping[str, Any]
+) -> tuple[str, Location, str] | None:
     configured = options.get("version")
     if configured is not None:
         where = Location(corpus.config_path(), 1, 1, note="the configured version")
@@ -210,7 +213,7 @@ def _placeholder(version: str) -> bool:
     return not parts or parts[:2] == (0, 0)
 
 
-def _shared_by_an_api_document(corpus: Corpus, version: str) -> bool:
+def _shared_by_an_api_document(corpus: Context, version: str) -> bool:
     for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
         info = document.data.get("info") if isinstance(document.data, dict) else None
         declared = info.get("version") if isinstance(info, dict) else None

@@ -44,16 +44,16 @@ def whole_run(corpus: Path, repeat: int) -> tuple[float, int, str]:
 
 
 def per_rule(corpus_root: Path, repeat: int) -> list[tuple[str, float, int]]:
-    from speclint.catalog import all_rules
-    from speclint.config import load_config
-    from speclint.corpus import Corpus
-    from speclint.runner import run_rules
+    from speclint.analyses.context import Context
+    from speclint.model.config import load_config
+    from speclint.run.catalog import all_rules
+    from speclint.run.runner import run_rules
 
     rows = []
     for rule_id, info in all_rules().items():
         times, count = [], 0
         for _ in range(repeat):
-            corpus = Corpus.load(corpus_root, load_config(corpus_root))
+            corpus = Context.load(corpus_root, load_config(corpus_root))
             _ = corpus.references  # shared set-up, timed apart below
             _ = corpus.roles
             start = time.perf_counter()
@@ -64,17 +64,17 @@ def per_rule(corpus_root: Path, repeat: int) -> list[tuple[str, float, int]]:
 
 
 def setup_times(corpus_root: Path) -> dict[str, float]:
-    from speclint.config import load_config
-    from speclint.corpus import Corpus
+    from speclint.analyses.context import Context
+    from speclint.model.config import load_config
 
     start = time.perf_counter()
-    corpus = Corpus.load(corpus_root, load_config(corpus_root))
+    corpus = Context.load(corpus_root, load_config(corpus_root))
     loaded = time.perf_counter()
     _ = corpus.references
     referenced = time.perf_counter()
     _ = corpus.roles
     roled = time.perf_counter()
-    from speclint.fingerprints import all_shapes
+    from speclint.analyses.fingerprints import all_shapes
 
     shapes = len(all_shapes(corpus))
     fingerprinted = time.perf_counter()
@@ -89,11 +89,11 @@ def setup_times(corpus_root: Path) -> dict[str, float]:
 
 
 def decision_tally(corpus_root: Path, scope: str) -> tuple[Counter[str], float]:
-    from speclint.config import load_config
-    from speclint.corpus import Corpus
+    from speclint.analyses.context import Context
+    from speclint.model.config import load_config
     from speclint.rules.unsatisfiable_schema import decisions
 
-    corpus = Corpus.load(corpus_root, load_config(corpus_root))
+    corpus = Context.load(corpus_root, load_config(corpus_root))
     start = time.perf_counter()
     tally = Counter(verdict for _, verdict in decisions(corpus, scope))
     return tally, time.perf_counter() - start

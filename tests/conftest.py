@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner, Result
 from filelock import FileLock
 
-from speclint.cli import main
+from speclint.frontends.cli import main
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 BUNDLED_CORPUS = REPOSITORY / "corpus"

@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import schema, write_files
-from speclint.corpus import Corpus
-from speclint.reading import MAX_FILE_BYTES
-from speclint.runner import run_rules
+from speclint.analyses.context import Context
+from speclint.parsing.reading import MAX_FILE_BYTES
+from speclint.run.runner import run_rules
 
 TIME_BOX = 90  # seconds for a whole run of the adversarial corpus (it takes a few)
 DERANDOMIZED = settings(
@@ -102,7 +102,7 @@ def corrupted(text: str) -> st.SearchStrategy[str]:
 
 
 def check_in_process(files: dict[str, str]) -> list[Any]:
-    corpus = Corpus.from_texts(files)
+    corpus = Context.from_texts(files)
     result = run_rules(corpus, jobs=1, time_box=None)
     assert not [f for f in result.findings if f.rule == "internal-error"], result.findings
     for finding in result.findings:
@@ -237,7 +237,7 @@ def audit(event, args):
             with open(log, "a") as out:
                 out.write("OUTSIDE " + path + "\\n")
 sys.addaudithook(audit)
-from speclint.cli import main
+from speclint.frontends.cli import main
 sys.argv = ["speclint", "check", root, "--format", "json", "--no-progress"]
 main()
 """
@@ -317,15 +317,15 @@ NO_FORK = pytest.mark.skipif(
 def test_a_rule_that_hangs_is_stopped_by_its_time_box(box: float, tmp_path: Path) -> None:
     """The runner's guarantee, independent of any one attack: a rule that never returns is killed
     and reported, and the other rules' findings stand."""
-    from speclint.catalog import RuleInfo
-    from speclint.findings import Severity
-    from speclint.runner import select_rules
+    from speclint.common.findings import Severity
+    from speclint.run.catalog import RuleInfo
+    from speclint.run.runner import select_rules
 
     def hang(corpus: Any, options: Any) -> Any:
         while True:
             pass
 
-    corpus = Corpus.from_texts({"schemas/canary.schema.json": CANARY})
+    corpus = Context.from_texts({"schemas/canary.schema.json": CANARY})
     rules = dict(select_rules(corpus, ["unresolved-ref"]))
     rules["hangs"] = RuleInfo("hangs", Severity.ERROR, "Never returns.", "tests.hangs", hang)
     result = run_rules(corpus, rules, jobs=2, time_box=box)
@@ -336,14 +336,14 @@ def test_a_rule_that_hangs_is_stopped_by_its_time_box(box: float, tmp_path: Path
 
 @NO_FORK
 def test_a_single_hanging_rule_is_time_boxed_too() -> None:
-    from speclint.catalog import RuleInfo
-    from speclint.findings import Severity
+    from speclint.common.findings import Severity
+    from speclint.run.catalog import RuleInfo
 
     def hang(corpus: Any, options: Any) -> Any:
         while True:
             pass
 
-    corpus = Corpus.from_texts({"schemas/canary.schema.json": CANARY})
+    corpus = Context.from_texts({"schemas/canary.schema.json": CANARY})
     rules = {"hangs": RuleInfo("hangs", Severity.ERROR, "Never returns.", "tests.hangs", hang)}
     result = run_rules(corpus, rules, jobs=1, time_box=1.0)
     assert [f.rule for f in result.findings] == ["internal-error"]
@@ -371,7 +371,7 @@ def test_ids_and_refs_that_are_no_uris_are_findings_not_a_dead_run(tmp_path: Pat
             ),
         },
     )
-    result = run_rules(Corpus.load(root))
+    result = run_rules(Context.load(root))
     rules = sorted(f.rule for f in result.findings)
     assert rules == ["example-invalid", "unresolved-ref"]
     [unresolved] = [f for f in result.findings if f.rule == "unresolved-ref"]

@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator
 from test_cli import cli
 
 from conftest import BUNDLED_CORPUS
-from speclint.afp import ID_PATTERN, schema
+from speclint.outputs.afp import ID_PATTERN, schema
 
 REQUEST = Draft202012Validator(schema("request"))
 RESPONSE = Draft202012Validator(schema("response"))

@@ -20,18 +20,18 @@ from test_build import errors, instances
 from test_cli import cli
 
 from conftest import BUNDLED_CORPUS, schema, write_files
-from speclint.api_bundle import BundleError, bundle_api, dereference, external_refs
-from speclint.build import build
-from speclint.config import load_config
-from speclint.corpus import Corpus
-from speclint.references import file_uri
-from speclint.validation import metaschema_registry
+from speclint.analyses.context import Context
+from speclint.analyses.references import file_uri
+from speclint.analyses.validation import metaschema_registry
+from speclint.model.config import load_config
+from speclint.outputs.api_bundle import BundleError, bundle_api, dereference, external_refs
+from speclint.outputs.build import build
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 
-def load(root: Path) -> Corpus:
-    return Corpus.load(root, load_config(root.resolve()))
+def load(root: Path) -> Context:
+    return Context.load(root, load_config(root.resolve()))
 
 
 def bundled_corpus_copy(tmp_path: Path) -> Path:
@@ -224,7 +224,7 @@ def operations(document: dict[str, Any]) -> set[tuple[str, str, str]]:
     }
 
 
-def schema_targets(corpus: Corpus, path: str) -> set[tuple[str, str]]:
+def schema_targets(corpus: Context, path: str) -> set[tuple[str, str]]:
     """The distinct (file, pointer) schemas outside ``path`` that its `$ref`s reach."""
     index = corpus.references
     found: set[tuple[str, str]] = set()

@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from conftest import schema
-from speclint.catalog import all_rules
-from speclint.config import load_config
-from speclint.corpus import Corpus, parse_document
-from speclint.enumerations import Binder, all_prose_sets, prose_sets
-from speclint.findings import Finding, Severity
+from speclint.analyses.context import Context
+from speclint.analyses.enumerations import Binder, all_prose_sets, prose_sets
+from speclint.common.findings import Finding, Severity
+from speclint.model.config import load_config
+from speclint.model.corpus import parse_document
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -31,7 +32,7 @@ FIRST_LINE = 200
 
 
 def run(root: Path, rule: str) -> list[Finding]:
-    return list(all_rules()[rule].check(Corpus.load(root, load_config(root)), {}))
+    return list(all_rules()[rule].check(Context.load(root, load_config(root)), {}))
 
 
 def page(text: str) -> str:
@@ -75,7 +76,7 @@ def test_a_union_of_one_value_branches_binds_as_one_set(
 ) -> None:
     text = f"# Targets\n\n{sentence}\n"
     root = make_corpus({"schemas/lineage.schema.json": LINEAGE, "spec/targets.md": text})
-    corpus = Corpus.load(root)
+    corpus = Context.load(root)
     [prose] = all_prose_sets(corpus)
     bindings = Binder(corpus).bindings(prose)
     # One binding, to the union: not one per branch, each "lacking" the other branch's tag.
@@ -316,7 +317,7 @@ def test_a_long_copy_drift_keeps_its_first_line_short(make_corpus: MakeCorpus) -
 
 
 def _first_lines(root: Path) -> list[tuple[str, int, str]]:
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     long = []
     for rule in BINDING_RULES:
         for finding in all_rules()[rule].check(corpus, {}):

@@ -11,17 +11,17 @@ from typing import Any
 import pytest
 
 from conftest import schema
-from speclint.catalog import all_rules
-from speclint.corpus import Corpus
-from speclint.findings import Finding
-from speclint.prose import github_anchor
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding
+from speclint.parsing.prose import github_anchor
 from speclint.rules.broken_link import github_slug
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 
 def findings_of(root: Path, options: Mapping[str, Any] | None = None) -> list[Finding]:
-    corpus = Corpus.load(root)
+    corpus = Context.load(root)
     return list(all_rules()["broken-link"].check(corpus, options or {}))
 
 

@@ -9,7 +9,7 @@ import json
 
 from test_broken_link import MakeCorpus, findings_of
 
-from speclint.findings import Severity
+from speclint.common.findings import Severity
 
 # --- GitHub ---------------------------------------------------------------------------------------
 

@@ -17,10 +17,10 @@ from referencing import Registry
 from test_cli import cli
 
 from conftest import BUNDLED_CORPUS, schema, write_files
-from speclint.build import CATALOG, build
-from speclint.config import load_config
-from speclint.corpus import Corpus
-from speclint.validation import metaschema_registry
+from speclint.analyses.context import Context
+from speclint.analyses.validation import metaschema_registry
+from speclint.model.config import load_config
+from speclint.outputs.build import CATALOG, build
 
 
 def copy_of_bundled(tmp_path: Path) -> Path:
@@ -131,7 +131,7 @@ def test_a_mapped_remote_reference_is_vendored_into_the_bundle(make_corpus: Any)
             "vendor/trace.json": schema(type="string", minLength=3),
         }
     )
-    result = build(Corpus.load(root, load_config(root)))
+    result = build(Context.load(root, load_config(root)))
     assert not [p for p in result.problems if p.path == "schemas/event.schema.json"]
     bundled = result.bundles["schemas/event.schema.json"]
     assert list(bundled["$defs"]) == ["https://w3c.example.org/schemas/trace.json"]
@@ -193,7 +193,7 @@ def errors(validator: Any, instance: Any) -> list[tuple[str, ...]]:
 
 
 def equivalence(root: Path) -> None:
-    corpus = Corpus.load(root, load_config(root.resolve()))
+    corpus = Context.load(root, load_config(root.resolve()))
     result = build(corpus)
     assert result.bundles, "nothing was bundled"
     registry: Registry[Any] = metaschema_registry().combine(corpus.references.registry)
@@ -253,7 +253,7 @@ def test_a_bundle_resolves_only_inside_itself(tmp_path: Path) -> None:
             ),
         },
     )
-    bundled = build(Corpus.load(root, load_config(root))).bundles["schemas/a.schema.json"]
+    bundled = build(Context.load(root, load_config(root))).bundles["schemas/a.schema.json"]
     validator = validator_for(bundled)(bundled, registry=metaschema_registry())
     assert validator.is_valid({"b": 2})
     assert not validator.is_valid({"b": 0}) and not validator.is_valid({})

@@ -13,7 +13,7 @@ from test_cli import cli
 from test_trust import GIT, committed, git, snapshot_of
 
 from conftest import write_files
-from speclint.build import CATALOG, MANIFEST
+from speclint.outputs.build import CATALOG, MANIFEST
 
 UNBUILDABLE = {
     **CLEAN,

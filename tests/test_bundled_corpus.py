@@ -6,10 +6,10 @@ import re
 from collections import Counter
 
 from conftest import BUNDLED_CORPUS
-from speclint.catalog import all_rules
-from speclint.config import load_config
-from speclint.corpus import Corpus
-from speclint.runner import run_rules
+from speclint.analyses.context import Context
+from speclint.model.config import load_config
+from speclint.run.catalog import all_rules
+from speclint.run.runner import run_rules
 
 ROW = re.compile(r"^\|\s*`(?P<rule>[a-z-]+)`\s*\|\s*`(?P<file>[^`]+)`\s*\|")
 
@@ -35,7 +35,7 @@ def test_the_readme_lists_a_seeded_defect_for_every_rule_in_the_catalog() -> Non
 
 
 def test_every_implemented_rule_finds_its_seeded_defect_and_nothing_else() -> None:
-    corpus = Corpus.load(BUNDLED_CORPUS, load_config(BUNDLED_CORPUS))
+    corpus = Context.load(BUNDLED_CORPUS, load_config(BUNDLED_CORPUS))
     result = run_rules(corpus)
     # A rule that judges a change (compat-claim) is silent without a base; its own tests give it one.
     implemented = {rule_id for rule_id, info in all_rules().items() if not info.needs_base}

@@ -10,7 +10,7 @@ from typing import Any
 from test_cli import cli
 
 from conftest import BUNDLED_CORPUS
-from speclint.cache import ENTRY, cache_home, corpus_folder
+from speclint.run.cache import ENTRY, cache_home, corpus_folder
 
 
 def corpus_copy(tmp_path: Path) -> Path:
@@ -108,10 +108,10 @@ def test_rules_that_read_only_json_and_yaml_keep_results_across_prose_edits(tmp_
     """unresolved-ref and its kind (READS = "structured") are served from the rule cache after a
     prose edit, and re-run after a schema edit (rules checked one unit at a time are
     test_incremental's)."""
-    from speclint.cache import RuleCache
-    from speclint.catalog import all_rules
-    from speclint.config import load_config
-    from speclint.corpus import Corpus
+    from speclint.analyses.context import Context
+    from speclint.model.config import load_config
+    from speclint.run.cache import RuleCache
+    from speclint.run.catalog import all_rules
 
     root = corpus_copy(tmp_path)
     structured = sorted(r for r, info in all_rules().items() if info.reads == "structured")
@@ -119,14 +119,14 @@ def test_rules_that_read_only_json_and_yaml_keep_results_across_prose_edits(tmp_
     reports(root)
     page = root / "spec/interrupt.md"
     page.write_text(page.read_text() + "\nMore prose.\n")
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     cache = RuleCache(folder_of(root))
     assert all(cache.get(k) is not None for k in (cache.key(corpus, r) or "" for r in structured))
     assert reports(root) == reports(root, "--no-cache")
 
     ack = root / "schemas/heartbeat-ack.schema.json"
     ack.write_text(ack.read_text().replace('"required": ["sequence"]', '"required": "sequence"'))
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     assert RuleCache(folder_of(root)).get(RuleCache.key(corpus, "unresolved-ref") or "") is None
     after = reports(root)
     assert "heartbeat-ack.schema.json" in after[0] and "[schema-invalid]" in after[0]
@@ -136,7 +136,7 @@ def test_rules_that_read_only_json_and_yaml_keep_results_across_prose_edits(tmp_
 def test_caches_of_other_speclint_code_are_never_used(tmp_path: Path, monkeypatch: Any) -> None:
     """The caches are keyed on the installed code, not only the version: entries written by
     other code (an upgrade, or an edit within one version) are ignored."""
-    import speclint.cache as cache
+    import speclint.run.cache as cache
 
     root = corpus_copy(tmp_path)
     fresh = reports(root)

@@ -11,18 +11,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from speclint.catalog import all_rules
-from speclint.config import load_config
-from speclint.corpus import Corpus
-from speclint.findings import Finding
-from speclint.versions import version_lines
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding
+from speclint.model.config import load_config
+from speclint.parsing.versions import version_lines
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
 
 
 def run(root: Path, rule: str) -> list[Finding]:
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     return list(all_rules()[rule].check(corpus, corpus.config.rule_options.get(rule, {})))
 
 
@@ -123,7 +123,7 @@ def test_a_same_document_reference_stays_in_its_document_when_another_file_has_i
     )
     assert run(root, "unresolved-ref") == []
     # Another file's reference by the contested `$id` goes to the first file, on every run.
-    corpus = Corpus.load(root)
+    corpus = Context.load(root)
     [by_id] = [r for r in corpus.references.references if r.path == "schemas/user.json"]
     assert (by_id.outcome, by_id.target_path) == ("ok", "schemas/bigconfig.json")
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from conftest import schema
-from speclint.findings import Finding
-from speclint.runner import run_rules
+from speclint.common.findings import Finding
+from speclint.run.runner import run_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -114,7 +114,7 @@ def test_no_network_call_is_attempted(make_corpus: MakeCorpus, tmp_path: Path) -
                     out.write(event + " " + repr(args) + "\\n")
                 raise OSError("network access is forbidden in this test")
         sys.addaudithook(audit)
-        from speclint.cli import main
+        from speclint.frontends.cli import main
         sys.argv = ["speclint", "check", {str(root)!r}]
         main()
         """
@@ -171,15 +171,15 @@ def test_usage_and_config_errors_exit_2_without_traceback(make_corpus: MakeCorpu
 
 
 def test_a_crashing_rule_becomes_an_internal_error_finding(make_corpus: MakeCorpus) -> None:
-    from speclint.catalog import RuleInfo, all_rules
-    from speclint.corpus import Corpus
-    from speclint.findings import Severity
+    from speclint.analyses.context import Context
+    from speclint.common.findings import Severity
+    from speclint.run.catalog import RuleInfo, all_rules
 
-    def explode(corpus: Corpus, options: object) -> list[Finding]:
+    def explode(corpus: Context, options: object) -> list[Finding]:
         raise ZeroDivisionError("boom")
 
     root = make_corpus({"schemas/r.schema.json": '{"type": "object",, }'})
-    corpus = Corpus.load(root)
+    corpus = Context.load(root)
     rules = {
         "exploding-rule": RuleInfo("exploding-rule", Severity.ERROR, "Explodes.", "test", explode)
     }

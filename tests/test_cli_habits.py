@@ -16,9 +16,9 @@ from test_compat_claim import STREAM_MODES
 from test_diff_base import git
 
 from conftest import BUNDLED_CORPUS, REPOSITORY, schema
-from speclint.findings import Finding, Location, Severity
-from speclint.reporters import Report, renderer
-from speclint.reporters.rule_doc import render_doc
+from speclint.common.findings import Finding, Location, Severity
+from speclint.outputs.reporters import Report, renderer
+from speclint.outputs.reporters.rule_doc import render_doc
 
 FINDING_LINE = re.compile(r"^\S.*:\d+:\d+: (error|warning|info) \[[\w-]+\] ")
 
@@ -385,7 +385,7 @@ def test_rule_headings_are_bold_on_a_colour_terminal_only() -> None:
 
 
 def test_every_rule_document_renders_without_markup() -> None:
-    from speclint.catalog import all_rules
+    from speclint.run.catalog import all_rules
 
     for rule_id, info in all_rules().items():
         text = render_doc(info.doc)

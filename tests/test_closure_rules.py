@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from conftest import schema
-from speclint.catalog import all_rules
-from speclint.config import load_config
-from speclint.corpus import Corpus
-from speclint.findings import Finding
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding
+from speclint.model.config import load_config
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -66,7 +66,7 @@ def run(root: Path, rule: str, options: dict[str, Any] | None = None) -> list[Fi
     # sides (see test_a_repository_that_states_no_closure_policy_is_not_judged_by_one).
     if options is None:
         options = ENFORCED if rule == "closure-policy" else {}
-    return list(all_rules()[rule].check(Corpus.load(root, load_config(root)), options))
+    return list(all_rules()[rule].check(Context.load(root, load_config(root)), options))
 
 
 CLOSED = "{type: object, properties: {a: {type: string}}, additionalProperties: false}"

@@ -10,15 +10,15 @@ from test_cli import cli
 from test_diff_base import git
 
 from conftest import BUNDLED_CORPUS
-from speclint.compat import Change, schema_changes
-from speclint.config import load_config
-from speclint.corpus import Corpus
-from speclint.rfcs import corpus_rfcs
+from speclint.analyses.compat import Change, schema_changes
+from speclint.analyses.context import Context
+from speclint.analyses.rfcs import corpus_rfcs
+from speclint.model.config import load_config
 from speclint.rules.compat_claim import claim
 
 
-def bundled() -> Corpus:
-    return Corpus.load(BUNDLED_CORPUS, load_config(BUNDLED_CORPUS))
+def bundled() -> Context:
+    return Context.load(BUNDLED_CORPUS, load_config(BUNDLED_CORPUS))
 
 
 def changed(edits: dict[str, tuple[str, str]]) -> list[Change]:
@@ -28,7 +28,7 @@ def changed(edits: dict[str, tuple[str, str]]) -> list[Change]:
     for path, (old, new) in edits.items():
         assert old in texts[path], f"{old!r} is not in {path}"
         texts[path] = texts[path].replace(old, new, 1)
-    head = Corpus.from_texts(texts, base.config)
+    head = Context.from_texts(texts, base.config)
     return schema_changes(base, head)
 
 
@@ -163,7 +163,7 @@ def test_a_removed_operation_and_a_removed_schema_file_are_breaking() -> None:
     start = openapi.index("  /.well-known/acme:")
     texts["api/openapi.yaml"] = openapi[:start] + openapi[openapi.index("components:", start) :]
     del texts["schemas/run-filter.schema.json"]
-    changes = schema_changes(base, Corpus.from_texts(texts, base.config))
+    changes = schema_changes(base, Context.from_texts(texts, base.config))
     removed = {(c.kind, c.location.path) for c in changes if c.breaking}
     assert removed == {
         ("operation removed", "api/openapi.yaml"),
@@ -199,7 +199,7 @@ def test_a_ref_replaced_by_its_copy_compares_by_content() -> None:
 )
 def test_what_a_compatibility_field_claims(value: str, expected: str | None) -> None:
     text = f"# RFC 0007\n\n| Field | Value |\n| --- | --- |\n| RFC | 0007 |\n| Status | Draft |\n| Compatibility | {value} |\n"
-    (rfc,) = corpus_rfcs(Corpus.from_texts({"rfcs/0007.md": text}))
+    (rfc,) = corpus_rfcs(Context.from_texts({"rfcs/0007.md": text}))
     assert claim(rfc) == expected
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from speclint.config import DEFAULT_INCLUDE, ConfigError, config_from_table, load_config
-from speclint.findings import Severity
+from speclint.common.findings import Severity
+from speclint.model.config import DEFAULT_INCLUDE, ConfigError, config_from_table, load_config
 
 
 def test_defaults_without_a_file(tmp_path: Path) -> None:

@@ -22,9 +22,9 @@ from test_cli import cli
 from test_trust import GIT, committed
 
 from conftest import BUNDLED_CORPUS, REPOSITORY, schema, write_files
-from speclint.catalog import all_rules
-from speclint.config import config_from_table, load_config
-from speclint.engine import EngineError, load
+from speclint.model.config import config_from_table, load_config
+from speclint.run.catalog import all_rules
+from speclint.run.engine import EngineError, load
 
 SECRET = "TOPSECRET-abc123"
 SPEC = {
@@ -295,7 +295,7 @@ def test_a_correct_configuration_still_loads(tmp_path: Path) -> None:
 def test_every_option_a_rule_reads_is_documented() -> None:
     """The options a rule accepts are those its docstring's Options section lists: an option
     the code reads and the documentation misses would be refused as a typo."""
-    from speclint.config import documented_options
+    from speclint.model.config import documented_options
 
     for rule_id, info in all_rules().items():
         source = Path(__import__(info.module, fromlist=["_"]).__file__ or "").read_text("utf-8")

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from speclint.catalog import all_rules
-from speclint.compat import schema_changes
-from speclint.config import load_config
-from speclint.corpus import Corpus
-from speclint.dialects import dialect_at, modern
-from speclint.findings import Finding
-from speclint.fingerprints import shape_of
-from speclint.shapes import Site
+from speclint.analyses.compat import schema_changes
+from speclint.analyses.context import Context
+from speclint.analyses.fingerprints import shape_of
+from speclint.analyses.shapes import Site
+from speclint.common.findings import Finding
+from speclint.model.config import load_config
+from speclint.parsing.dialects import dialect_at, modern
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 DRAFT_04 = "http://json-schema.org/draft-04/schema#"
@@ -102,7 +102,7 @@ def price(uri: str, amount: dict[str, Any], container: str) -> str:
 
 
 def run(root: Path, rule: str) -> list[Finding]:
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     return list(all_rules()[rule].check(corpus, corpus.config.rule_options.get(rule, {})))
 
 
@@ -118,7 +118,7 @@ def test_one_definition_in_draft_04_and_2020_12_spelling_is_one_shape(
         }
     )
     assert run(root, "copy-drift") == []
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     sites = [
         Site(corpus.documents[path], pointer, None)
         for path, pointer in (
@@ -194,7 +194,7 @@ def test_tuple_items_are_compared_by_their_member_schemas(make_corpus: MakeCorpu
 def changes(base: dict[str, str], head: dict[str, str]) -> set[tuple[str, str | None]]:
     return {
         (c.kind, c.location.pointer)
-        for c in schema_changes(Corpus.from_texts(base), Corpus.from_texts(head))
+        for c in schema_changes(Context.from_texts(base), Context.from_texts(head))
     }
 
 
@@ -239,7 +239,7 @@ def test_a_draft_04_root_id_is_the_uri_other_files_name_it_by(make_corpus: MakeC
         "properties": {"a": {"$ref": "http://acme.example/a.json#/definitions/y"}},
     }
     root = make_corpus({"schemas/a.json": json.dumps(first), "schemas/b.json": json.dumps(second)})
-    corpus = Corpus.load(root)
+    corpus = Context.load(root)
     [reference] = [r for r in corpus.references.references if r.path == "schemas/b.json"]
     assert (reference.outcome, reference.target_path) == ("ok", "schemas/a.json")
     assert list(all_rules()["unresolved-ref"].check(corpus, {})) == []

@@ -15,19 +15,19 @@ import pytest
 from test_cli import cli
 
 from conftest import schema
-from speclint.catalog import all_rules
-from speclint.config import load_config
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Severity
-from speclint.inventory import entries
-from speclint.kinds import DocumentKind, classify, looks_like_schema
-from speclint.versions import version_lines
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Severity
+from speclint.model.config import load_config
+from speclint.parsing.kinds import DocumentKind, classify, looks_like_schema
+from speclint.parsing.versions import version_lines
+from speclint.run.catalog import all_rules
+from speclint.run.inventory import entries
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 
-def load(root: Path) -> Corpus:
-    return Corpus.load(root, load_config(root))
+def load(root: Path) -> Context:
+    return Context.load(root, load_config(root))
 
 
 def run(root: Path, rule: str) -> list[Finding]:
@@ -367,11 +367,11 @@ def test_an_rfc_template_is_not_an_rfc(make_corpus: MakeCorpus, name: str) -> No
 
 
 def test_an_internal_error_names_the_file_and_the_rule(make_corpus: MakeCorpus) -> None:
-    from speclint.catalog import RuleInfo
-    from speclint.findings import Severity
-    from speclint.runner import INTERNAL_ERROR, run_rules
+    from speclint.common.findings import Severity
+    from speclint.run.catalog import RuleInfo
+    from speclint.run.runner import INTERNAL_ERROR, run_rules
 
-    def fragile(corpus: Corpus, options: Any) -> Any:
+    def fragile(corpus: Context, options: Any) -> Any:
         for document in corpus.of_kind(DocumentKind.SCHEMA):
             yield from document.data["properties"]["a"]  # a KeyError on the one without `a`
 

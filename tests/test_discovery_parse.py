@@ -18,10 +18,10 @@ import regex
 from test_cli import cli
 
 from conftest import BUNDLED_CORPUS, schema, write_files
-from speclint import validation
-from speclint.corpus import Corpus
-from speclint.runner import run_rules, select_rules
-from speclint.structured import ParseFailure, parse_json
+from speclint.analyses import validation
+from speclint.analyses.context import Context
+from speclint.parsing.structured import ParseFailure, parse_json
+from speclint.run.runner import run_rules, select_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -37,8 +37,8 @@ LONG = "a" * 5000 + "!"  # `(a+)+$` backtracks exponentially on it: every search
 BOX = 5.0  # the rule's time box here; unbounded, the slow values alone take 32 x 0.25 s
 
 
-def _slow_corpus() -> Corpus:
-    return Corpus.from_texts(
+def _slow_corpus() -> Context:
+    return Context.from_texts(
         {
             # 16 values against the pattern in one schema, and a wrong type after them.
             "schemas/many.schema.json": schema(
@@ -129,7 +129,7 @@ def test_patterns_are_bounded_where_jsonschema_and_openapi_3_0_search_them() -> 
     """`additionalProperties` finds the keys `patternProperties` covers with its own bare
     `re.search`, and OpenAPI 3.0's dialect searches `pattern` with `regress`: both backtrack
     without a limit (2^40 steps here)."""
-    corpus = Corpus.from_texts(
+    corpus = Context.from_texts(
         {
             "api/openapi.yaml": OPENAPI_30,
             "schemas/keys.schema.json": schema(

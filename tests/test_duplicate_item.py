@@ -8,16 +8,16 @@ from pathlib import Path
 from typing import Any
 
 from conftest import schema
-from speclint.catalog import all_rules
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Severity
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Severity
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 RULE = "duplicate-item"
 
 
 def run(root: Path, options: Mapping[str, Any] | None = None) -> list[Finding]:
-    return list(all_rules()[RULE].check(Corpus.load(root), options or {}))
+    return list(all_rules()[RULE].check(Context.load(root), options or {}))
 
 
 def entries_schema(**array: Any) -> str:

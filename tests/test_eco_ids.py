@@ -10,7 +10,7 @@ from pathlib import Path
 
 from test_cli import cli
 
-from speclint.versions import newest_first
+from speclint.parsing.versions import newest_first
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from test_index_page import run
 
-from speclint.catalog import all_rules
-from speclint.config import load_config
-from speclint.corpus import Corpus
+from speclint.analyses.context import Context
+from speclint.model.config import load_config
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -99,7 +99,7 @@ TERMS = (
 
 
 def broken_links(root: Path) -> list[str]:
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     return [f.location.path for f in all_rules()["broken-link"].check(corpus, {})]
 
 

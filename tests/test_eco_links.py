@@ -8,7 +8,7 @@ import json
 
 from test_broken_link import MakeCorpus, findings_of
 
-from speclint.findings import FIRST_LINE
+from speclint.common.findings import FIRST_LINE
 
 # --- fragments a build script concatenates ---------------------------------------------------------
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from test_broken_link import MakeCorpus, findings_of
 
-from speclint.links import page_of
-from speclint.prose import markdown_tokens
+from speclint.parsing.links import page_of
+from speclint.parsing.prose import markdown_tokens
 
 CONFIG = "export default {title: 'x'};\n"
 

@@ -11,18 +11,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import schema
-from speclint.catalog import all_rules
-from speclint.config import load_config
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Severity
-from speclint.kinds import DocumentKind
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Severity
+from speclint.model.config import load_config
+from speclint.parsing.kinds import DocumentKind
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 FIRST_LINE = 200
 
 
 def run(root: Path, rule: str) -> list[Finding]:
-    return list(all_rules()[rule].check(Corpus.load(root, load_config(root)), {}))
+    return list(all_rules()[rule].check(Context.load(root, load_config(root)), {}))
 
 
 def yaml(text: str) -> str:
@@ -273,7 +273,7 @@ def test_a_bundler_configuration_with_an_openapi_section_is_not_an_api_document(
             "openapi/openapi.yaml": api(),
         }
     )
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     assert corpus.documents["redocly.yaml"].kind is DocumentKind.DATA
     assert run(root, "openapi-invalid") == []
 
@@ -399,7 +399,7 @@ MINE = (
 
 
 def _long_first_lines(root: Path) -> list[tuple[str, int, str]]:
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     long = []
     for rule in MINE:
         for finding in all_rules()[rule].check(corpus, {}):

@@ -7,7 +7,7 @@ import json
 
 from test_eco_misc import MakeCorpus, run
 
-from speclint.findings import Severity
+from speclint.common.findings import Severity
 
 
 def test_a_url_whose_host_is_a_bare_word_is_a_warning_with_the_url_meant(

@@ -14,16 +14,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import schema
-from speclint.catalog import all_rules
-from speclint.corpus import Corpus
-from speclint.engine import Options, lint
-from speclint.findings import Finding, Severity
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Severity
+from speclint.run.catalog import all_rules
+from speclint.run.engine import Options, lint
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 
 def findings_of(rule: str, root: Path) -> list[Finding]:
-    return list(all_rules()[rule].check(Corpus.load(root), {}))
+    return list(all_rules()[rule].check(Context.load(root), {}))
 
 
 def errors(found: list[Finding]) -> list[Finding]:

@@ -8,10 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import DIALECT, schema
-from speclint.catalog import all_rules
-from speclint.corpus import Corpus
-from speclint.findings import Finding
-from speclint.structured import strip_jsonc
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding
+from speclint.parsing.structured import strip_jsonc
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -50,7 +50,7 @@ def openapi(example: str, extra: str = "") -> str:
 
 
 def findings(root: Path) -> list[Finding]:
-    return list(all_rules()["example-invalid"].check(Corpus.load(root), {}))
+    return list(all_rules()["example-invalid"].check(Context.load(root), {}))
 
 
 def test_media_type_example_fail_and_pass(make_corpus: MakeCorpus) -> None:
@@ -140,7 +140,7 @@ def page(*blocks: str) -> str:
 
 
 def fence_findings(root: Path, options: dict[str, object] | None = None) -> list[Finding]:
-    return list(all_rules()["example-invalid"].check(Corpus.load(root), options or {}))
+    return list(all_rules()["example-invalid"].check(Context.load(root), options or {}))
 
 
 def test_marker_comment_ties_a_fence_and_the_finding_points_inside_it(

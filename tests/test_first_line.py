@@ -9,7 +9,7 @@ from pathlib import Path
 
 from test_cli import cli
 
-from speclint.findings import FIRST_LINE, fitted
+from speclint.common.findings import FIRST_LINE, fitted
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 

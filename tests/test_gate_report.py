@@ -11,9 +11,9 @@ from test_cli import cli
 from test_diff_base import repository
 from test_reporters import DRIFT, DUPLICATE, NOTE, make_report
 
-from speclint.findings import Finding, Location, Severity
-from speclint.reporters import FixedFinding, Gate, renderer
-from speclint.reporters.markdown_report import GATE_BUDGET
+from speclint.common.findings import Finding, Location, Severity
+from speclint.outputs.reporters import FixedFinding, Gate, renderer
+from speclint.outputs.reporters.markdown_report import GATE_BUDGET
 
 PR_COMMENT_LIMIT = 65_536  # GitHub's limit on an issue or pull-request comment body
 

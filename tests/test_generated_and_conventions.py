@@ -12,9 +12,9 @@ import pytest
 from test_cli import cli
 from test_integrity_rules import findings_of
 
-from speclint.corpus import Corpus
-from speclint.kinds import generated_header
-from speclint.structured import ParseFailure, parse_yaml
+from speclint.analyses.context import Context
+from speclint.parsing.kinds import generated_header
+from speclint.parsing.structured import ParseFailure, parse_yaml
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -114,9 +114,9 @@ ELIDED_BUT_BROKEN = """\
 
 
 def fence_findings(pages: dict[str, str]) -> list[tuple[str, int]]:
-    from speclint.catalog import all_rules
+    from speclint.run.catalog import all_rules
 
-    corpus = Corpus.from_texts(pages)
+    corpus = Context.from_texts(pages)
     return [
         (f.location.path, f.location.line) for f in all_rules()["fence-invalid"].check(corpus, {})
     ]

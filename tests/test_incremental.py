@@ -13,10 +13,10 @@ import pytest
 from test_cache import corpus_copy, folder_of, reports
 
 from conftest import BUNDLED_CORPUS, OPENWOP
-from speclint.cache import RuleCache
-from speclint.catalog import all_rules
-from speclint.config import load_config
-from speclint.corpus import Corpus
+from speclint.analyses.context import Context
+from speclint.model.config import load_config
+from speclint.run.cache import RuleCache
+from speclint.run.catalog import all_rules
 
 
 def unit_rules() -> dict[str, str]:
@@ -27,7 +27,7 @@ def unit_rules() -> dict[str, str]:
 
 def stale_units(root: Path) -> dict[str, set[str]]:
     """For each unit rule, the units the rule cache does not hold for the corpus as it is now."""
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     cache = RuleCache(folder_of(root))
     stale: dict[str, set[str]] = {}
     for rule, info in all_rules().items():
@@ -42,7 +42,7 @@ def stale_units(root: Path) -> dict[str, set[str]]:
 def stale_rules(root: Path) -> set[str]:
     """The rules cached whole (READS = "structured" or "extract") whose entry does not match the
     corpus as it is now."""
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     cache = RuleCache(folder_of(root))
     return {
         rule
@@ -225,12 +225,12 @@ def test_the_reference_index_kept_in_the_rule_cache_is_the_one_a_build_makes() -
     registry only when a validator is asked for (a page edit does not pay for the crawl)."""
     from jsonschema import Draft202012Validator
 
-    from speclint.references import ReferenceIndex, file_uri
-    from speclint.storage import dumps, loads
+    from speclint.analyses.references import ReferenceIndex, file_uri
+    from speclint.common.storage import dumps, loads
 
     root = Path(BUNDLED_CORPUS)
-    built = Corpus.load(root, load_config(root)).references
-    corpus = Corpus.load(root, load_config(root))
+    built = Context.load(root, load_config(root)).references
+    corpus = Context.load(root, load_config(root))
     restored = ReferenceIndex.from_record(corpus, loads(dumps(built.record())))
     assert restored is not None
     assert restored.references == built.references
@@ -245,9 +245,9 @@ def test_the_reference_index_kept_in_the_rule_cache_is_the_one_a_build_makes() -
 
 
 def test_a_page_from_the_parse_cache_decodes_its_prose_model_only_when_read() -> None:
-    from speclint.cache import _packed
-    from speclint.corpus import parse_document
-    from speclint.storage import dumps, loads
+    from speclint.common.storage import dumps, loads
+    from speclint.model.corpus import parse_document
+    from speclint.run.cache import _packed
 
     page = parse_document(
         "spec/interrupt.md", (Path(BUNDLED_CORPUS) / "spec/interrupt.md").read_bytes()

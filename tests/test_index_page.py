@@ -7,17 +7,17 @@ from pathlib import Path
 from typing import Any
 
 from conftest import schema
-from speclint.catalog import all_rules
-from speclint.config import load_config
-from speclint.corpus import Corpus
-from speclint.findings import Finding
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding
+from speclint.model.config import load_config
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 RULE = "index-drift"
 
 
 def run(root: Path, options: Mapping[str, Any] | None = None) -> list[Finding]:
-    return list(all_rules()[RULE].check(Corpus.load(root, load_config(root)), options or {}))
+    return list(all_rules()[RULE].check(Context.load(root, load_config(root)), options or {}))
 
 
 def schemas(*names: str) -> dict[str, str | bytes]:

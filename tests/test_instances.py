@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from speclint.catalog import all_rules
-from speclint.config import load_config
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Severity
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Severity
+from speclint.model.config import load_config
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -44,7 +44,7 @@ BAD = "document: {name: order}\ndo:\n  - call: http2\n"
 
 
 def run(root: Path) -> list[Finding]:
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     return list(all_rules()["instance-invalid"].check(corpus, {}))
 
 

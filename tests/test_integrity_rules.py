@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from conftest import schema
-from speclint.catalog import all_rules
-from speclint.corpus import Corpus
-from speclint.findings import Finding
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding
+from speclint.run.catalog import all_rules
 
 
 def findings_of(rule: str, root: Path) -> list[Finding]:
-    corpus = Corpus.load(root)
+    corpus = Context.load(root)
     return list(all_rules()[rule].check(corpus, {}))
 
 
@@ -268,9 +268,9 @@ def test_remote_ref_fail_and_pass(make_corpus: MakeCorpus) -> None:
     )
     (root / "vendor").mkdir()
     (root / "vendor/envelope.json").write_text(schema(type="object"))
-    from speclint.config import load_config
+    from speclint.model.config import load_config
 
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     assert list(all_rules()["remote-ref"].check(corpus, {})) == []
     [missing] = all_rules()["unresolved-ref"].check(corpus, {})
     assert "did not load (check `include`)" in missing.message  # vendor/ is outside the globs
@@ -278,7 +278,7 @@ def test_remote_ref_fail_and_pass(make_corpus: MakeCorpus) -> None:
         'include = ["schemas/**/*.json", "vendor/**/*.json"]\n'
         '[ref-map]\n"https://schemas.example.net/" = "vendor/"\n'
     )
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     assert list(all_rules()["remote-ref"].check(corpus, {})) == []
     assert list(all_rules()["unresolved-ref"].check(corpus, {})) == []
 

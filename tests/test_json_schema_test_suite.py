@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from speclint.catalog import all_rules
-from speclint.corpus import Corpus
+from speclint.analyses.context import Context
+from speclint.run.catalog import all_rules
 
 SUITE = Path(__file__).parent / "data" / "json-schema-test-suite"
 
@@ -43,7 +43,7 @@ def test_no_schema_with_a_valid_instance_is_reported(tmp_path: Path) -> None:
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / relative).write_text(json.dumps(content), encoding="utf-8")
     findings = list(
-        all_rules()["unsatisfiable-schema"].check(Corpus.load(tmp_path), {"scope": "all"})
+        all_rules()["unsatisfiable-schema"].check(Context.load(tmp_path), {"scope": "all"})
     )
     by_file: dict[str, list[str]] = {}
     for finding in findings:
@@ -73,7 +73,7 @@ def test_listed_instances_validate_as_the_suite_says(name: str, group: dict[str,
 
 @pytest.mark.parametrize("schema", [False, {"allOf": [True, False]}])
 def test_false_and_allof_true_false_are_unsatisfiable(schema: Any) -> None:
-    from speclint.satisfiability import NO, Decider
+    from speclint.analyses.satisfiability import NO, Decider
 
     with Decider([]) as decider:
         assert decider.decide(schema, "file:///corpus/x.json", stand_in=True) == NO

@@ -188,8 +188,8 @@ def load_yaml(text: str) -> Any:
 def inline_copy_fixed(root: Path, path: str) -> tuple[Any, str, list[str]]:
     """The document at ``path`` after the inline-copy finding's code action, parsed, and the
     ``$ref`` the finding named."""
-    from speclint.engine import Options, lint
-    from speclint.lsp import inline_copy_reference, ref_replacement
+    from speclint.frontends.lsp import inline_copy_reference, ref_replacement
+    from speclint.run.engine import Options, lint
 
     outcome = lint(root, Options(rules=("inline-copy",), cache=False))
     (finding,) = [f for f in outcome.findings if f.location.path == path]

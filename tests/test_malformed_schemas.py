@@ -12,7 +12,7 @@ from pathlib import Path
 from test_cli import MakeCorpus
 
 from conftest import DIALECT
-from speclint.engine import Options, lint
+from speclint.run.engine import Options, lint
 
 REMOTE = {"$ref": "https://schemas.example.net/x.json"}
 

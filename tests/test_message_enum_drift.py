@@ -6,9 +6,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import schema
-from speclint.catalog import all_rules
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Severity
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Severity
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -40,7 +40,7 @@ def asyncapi(names: list[str], payload_type: str | None = None) -> str:
 
 def findings(root: Path, options: dict[str, object] | None = None) -> list[Finding]:
     return sorted(
-        all_rules()["message-enum-drift"].check(Corpus.load(root), options or {}),
+        all_rules()["message-enum-drift"].check(Context.load(root), options or {}),
         key=lambda f: (f.location.path, f.location.line),
     )
 
@@ -107,14 +107,14 @@ def test_undeclared_tag_fail_and_pass(make_corpus: MakeCorpus) -> None:
         "      responses: {'200': {description: ok}}\n"
     )
     root = make_corpus({"api/openapi.yaml": doc})
-    [finding] = all_rules()["undeclared-tag"].check(Corpus.load(root), {})
+    [finding] = all_rules()["undeclared-tag"].check(Context.load(root), {})
     assert (finding.location.line, finding.location.pointer) == (
         8,
         "/paths/~1v1~1runs/get/tags/0",
     )
     assert "did you mean `runs`" in finding.message
     (root / "api/openapi.yaml").write_text(doc.replace("[run]", "[runs]"))
-    assert list(all_rules()["undeclared-tag"].check(Corpus.load(root), {})) == []
+    assert list(all_rules()["undeclared-tag"].check(Context.load(root), {})) == []
     # A document that declares no tags has no convention to break.
     (root / "api/openapi.yaml").write_text(doc.replace("tags:\n  - name: runs\n", ""))
-    assert list(all_rules()["undeclared-tag"].check(Corpus.load(root), {})) == []
+    assert list(all_rules()["undeclared-tag"].check(Context.load(root), {})) == []

@@ -10,9 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from speclint.catalog import all_rules
-from speclint.corpus import Corpus
-from speclint.validation import install_safe_patterns, safe_validator_class, validator_class_at
+from speclint.analyses.context import Context
+from speclint.analyses.validation import (
+    install_safe_patterns,
+    safe_validator_class,
+    validator_class_at,
+)
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -43,5 +47,5 @@ def test_a_default_that_is_a_decimal_multiple_is_not_reported(make_corpus: MakeC
         },
     }
     root = make_corpus({"schemas/score.json": json.dumps(body, indent=2) + "\n"})
-    found = list(all_rules()["value-invalid"].check(Corpus.load(root), {}))
+    found = list(all_rules()["value-invalid"].check(Context.load(root), {}))
     assert [f.location.pointer for f in found] == ["/properties/ratio/default"]

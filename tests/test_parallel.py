@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from conftest import BUNDLED_CORPUS
-from speclint import parallel, runner
-from speclint.config import load_config
-from speclint.corpus import Corpus
+from speclint.analyses.context import Context
+from speclint.common import parallel
+from speclint.model.config import load_config
+from speclint.run import runner
 
 
 def test_shares_are_balanced_by_weight_and_deterministic() -> None:
@@ -60,7 +61,7 @@ def test_the_rule_pool_reports_what_one_process_does_whether_workers_retire_or_n
     monkeypatch: pytest.MonkeyPatch, retire: bool
 ) -> None:
     root = Path(BUNDLED_CORPUS)
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     alone = runner.run_rules(corpus, debug=True)
     monkeypatch.setattr(runner, "_grown", lambda worker, ceiling: retire)
     started: list[int] = []
@@ -71,7 +72,7 @@ def test_the_rule_pool_reports_what_one_process_does_whether_workers_retire_or_n
         original(process)
 
     monkeypatch.setattr(runner, "start_child", counting)
-    pooled = runner.run_rules(Corpus.load(root, load_config(root)), jobs=2)
+    pooled = runner.run_rules(Context.load(root, load_config(root)), jobs=2)
     assert pooled.findings == alone.findings
     if retire:
         assert len(started) >= len(alone.rules) - 1  # a fresh worker for (nearly) every rule
@@ -86,7 +87,7 @@ def test_a_signal_raised_as_a_worker_starts_leaves_no_worker_behind(
     must still be stopped, or the interpreter waits for it at exit (a hung, killed run)."""
     import multiprocessing
 
-    from speclint.lifecycle import Interrupted
+    from speclint.common.lifecycle import Interrupted
 
     original = runner.start_child
     calls: list[int] = []
@@ -100,6 +101,6 @@ def test_a_signal_raised_as_a_worker_starts_leaves_no_worker_behind(
     monkeypatch.setattr(runner, "start_child", interrupted_after_start)
     root = Path(BUNDLED_CORPUS)
     with pytest.raises(Interrupted):
-        runner.run_rules(Corpus.load(root, load_config(root)), jobs=2)
+        runner.run_rules(Context.load(root, load_config(root)), jobs=2)
     assert calls == [1, 1]
     assert multiprocessing.active_children() == []  # every worker was stopped and joined

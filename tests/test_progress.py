@@ -10,7 +10,7 @@ from pathlib import Path
 from test_cli import cli
 
 from conftest import BUNDLED_CORPUS, schema
-from speclint.progress import TerminalProgress, reporting, tracked
+from speclint.common.progress import TerminalProgress, reporting, tracked
 
 
 def test_tracked_reports_each_step_to_the_installed_sink_only() -> None:
@@ -70,7 +70,8 @@ def test_check_draws_a_bar_on_stderr_only_when_asked_or_on_a_terminal(
 def test_parsing_counts_kilobytes_and_moves_inside_one_big_yaml_document(
     make_corpus: Callable[[dict[str, str | bytes]], Path],
 ) -> None:
-    from speclint.corpus import PARSING, Corpus
+    from speclint.analyses.context import Context
+    from speclint.model.corpus import PARSING
 
     # One big document is most of a parse: its bar must move while ruamel reads it (issue 13).
     schemas = "".join(
@@ -80,7 +81,7 @@ def test_parsing_counts_kilobytes_and_moves_inside_one_big_yaml_document(
     root = make_corpus({"api/openapi.yaml": big, "schemas/a.schema.json": schema(type="string")})
     seen: list[tuple[str, int, int]] = []
     with reporting(lambda what, done, total: seen.append((what, done, total))):
-        corpus = Corpus.load(root)
+        corpus = Context.load(root)
     assert corpus.documents["api/openapi.yaml"].data["components"]["schemas"]["S3999"]
     parsing = [(done, total) for what, done, total in seen if what == PARSING]
     total = len(big.encode()) // 1024 + 1

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_cli, schema
-from speclint.catalog import all_rules
-from speclint.corpus import Corpus
-from speclint.findings import Finding
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -24,7 +24,7 @@ RUN = schema(
 
 def drift(root: Path) -> list[Finding]:
     return sorted(
-        all_rules()["enum-drift"].check(Corpus.load(root), {}),
+        all_rules()["enum-drift"].check(Context.load(root), {}),
         key=lambda f: (f.location.path, f.location.line),
     )
 
@@ -122,7 +122,7 @@ def test_a_column_that_repeats_values_describes_rows_not_a_vocabulary(
     )
     root = make_corpus({"schemas/kinds.schema.json": kinds, "spec/fields.md": page})
     assert drift(root) == []
-    assert list(all_rules()["count-drift"].check(Corpus.load(root), {})) == []
+    assert list(all_rules()["count-drift"].check(Context.load(root), {})) == []
     # The same column without repeats is a value set of `type`, and drifts.
     (root / "spec/fields.md").write_text(page.replace("| path | `string` |", "| path | `date` |"))
     assert any("lacks `date`" in f.message for f in drift(root))

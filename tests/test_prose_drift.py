@@ -12,17 +12,18 @@ from typing import Any
 import pytest
 
 from conftest import schema
-from speclint.catalog import all_rules
-from speclint.config import load_config
-from speclint.corpus import Corpus, parse_document
-from speclint.enumerations import Binder, all_prose_sets, counted_claims, prose_sets
-from speclint.findings import Finding
+from speclint.analyses.context import Context
+from speclint.analyses.enumerations import Binder, all_prose_sets, counted_claims, prose_sets
+from speclint.common.findings import Finding
+from speclint.model.config import load_config
+from speclint.model.corpus import parse_document
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 
 def run(root: Path, rule: str) -> list[Finding]:
-    return list(all_rules()[rule].check(Corpus.load(root, load_config(root)), {}))
+    return list(all_rules()[rule].check(Context.load(root, load_config(root)), {}))
 
 
 def page(text: str) -> str:
@@ -431,7 +432,7 @@ def test_openwop_every_consistent_binding_catches_a_value_dropped_from_its_schem
 ) -> None:
     """Not just the RFC 0094 cases: for every prose set bound to a schema enum with the same
     values, dropping any one value from the schema must produce a finding naming it."""
-    corpus = Corpus.load(openwop, load_config(openwop))
+    corpus = Context.load(openwop, load_config(openwop))
     binder = Binder(corpus)
     consistent = [
         binding

@@ -15,17 +15,17 @@ from pathlib import Path
 
 from test_cli import cli
 
-from speclint.api_bundle import bundle_api, external_refs
-from speclint.catalog import all_rules
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Severity
-from speclint.kinds import DocumentKind
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Severity
+from speclint.outputs.api_bundle import bundle_api, external_refs
+from speclint.parsing.kinds import DocumentKind
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 
 def findings_of(rule: str, root: Path) -> list[Finding]:
-    corpus = Corpus.load(root)
+    corpus = Context.load(root)
     return list(all_rules()[rule].check(corpus, {}))
 
 
@@ -92,7 +92,7 @@ def fragment_corpus(make_corpus: MakeCorpus) -> Path:
 def test_ref_into_a_plain_fragment_file_resolves(make_corpus: MakeCorpus) -> None:
     root = fragment_corpus(make_corpus)
     assert findings_of("unresolved-ref", root) == []
-    corpus = Corpus.load(root)
+    corpus = Context.load(root)
     # The fragments stay data: no rule reads them as schemas.
     for path in ("common/servers.yaml", "common/parameters.yaml", "api/paths/run.yaml"):
         assert corpus.documents[path].kind is DocumentKind.DATA
@@ -106,7 +106,7 @@ def test_ref_into_a_plain_fragment_file_resolves(make_corpus: MakeCorpus) -> Non
 def test_an_api_with_fragment_files_bundles(make_corpus: MakeCorpus) -> None:
     """The bundler follows resolved references: fragments become components."""
     root = fragment_corpus(make_corpus)
-    corpus = Corpus.load(root)
+    corpus = Context.load(root)
     built = bundle_api(corpus, corpus.documents["api/openapi.yaml"]).plain()
     assert list(external_refs(built)) == []
     assert set(built["components"]["parameters"]) == {"runId", "verbose"}
@@ -138,7 +138,7 @@ def test_a_file_path_ref_with_braces_names_that_file(make_corpus: MakeCorpus) ->
         text.replace("paths/run.yaml", "paths/runs_{runId} copy.yaml")
     )
     assert findings_of("unresolved-ref", root) == []
-    corpus = Corpus.load(root)
+    corpus = Context.load(root)
     [inner] = [r for r in corpus.references.references if r.path.startswith("api/paths/")]
     assert inner.outcome == "ok"
 

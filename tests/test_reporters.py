@@ -15,10 +15,10 @@ from jsonschema import Draft4Validator
 from markdown_it import MarkdownIt
 from referencing import Registry
 
-from speclint.catalog import RuleInfo
-from speclint.findings import Finding, Location, Severity, sorted_findings
-from speclint.reporters import FORMATS, Report, renderer
-from speclint.reporters.github_report import escape_data, escape_property
+from speclint.common.findings import Finding, Location, Severity, sorted_findings
+from speclint.outputs.reporters import FORMATS, Report, renderer
+from speclint.outputs.reporters.github_report import escape_data, escape_property
+from speclint.run.catalog import RuleInfo
 
 # The OASIS file sarif-2.1/schema/sarif-schema-2.1.0.json of oasis-tcs/sarif-spec.
 SARIF_SCHEMA_SHA256 = "c3b4bb2d6093897483348925aaa73af03b3e3f4bd4ca38cef26dcb4212a2682e"

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from speclint.catalog import all_rules
-from speclint.config import load_config
-from speclint.corpus import Corpus
-from speclint.findings import Finding
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding
+from speclint.model.config import load_config
 from speclint.rules.rfc_affects import affected_paths
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -34,7 +34,7 @@ def rfc(number: str, **fields: str) -> str:
 
 
 def run(root: Path, rule: str) -> list[Finding]:
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     return list(all_rules()[rule].check(corpus, corpus.config.rule_options.get(rule, {})))
 
 

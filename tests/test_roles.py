@@ -7,8 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import schema
-from speclint.config import load_config
-from speclint.corpus import Corpus
+from speclint.analyses.context import Context
+from speclint.model.config import load_config
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -74,7 +74,7 @@ def asyncapi(protocol: str) -> str:
 
 
 def test_openapi_roles_flow_through_refs(make_corpus: MakeCorpus) -> None:
-    corpus = Corpus.load(make_corpus({**SCHEMAS, "api/openapi.yaml": OPENAPI}))
+    corpus = Context.load(make_corpus({**SCHEMAS, "api/openapi.yaml": OPENAPI}))
     roles = corpus.roles
     assert roles.roles_of("schemas/run-request.schema.json") == {"client-submitted"}
     assert roles.roles_of("schemas/run.schema.json") == {"server-emitted"}
@@ -95,7 +95,7 @@ def test_openapi_roles_flow_through_refs(make_corpus: MakeCorpus) -> None:
 def test_asyncapi_perspective_is_inferred_from_the_server_protocol(make_corpus: MakeCorpus) -> None:
     for protocol in ("kafka", "https"):
         root = make_corpus({**SCHEMAS, "api/asyncapi.yaml": asyncapi(protocol)})
-        roles = Corpus.load(root).roles
+        roles = Context.load(root).roles
         assert roles.roles_of("schemas/event.schema.json") == {"server-emitted"}, protocol
         assert roles.roles_of("schemas/ack.schema.json") == {"client-submitted"}, protocol
 
@@ -105,7 +105,7 @@ def test_configured_perspective_and_role_overrides_win(make_corpus: MakeCorpus) 
     (root / "speclint.toml").write_text(
         'asyncapi-perspective = "client"\n[roles]\n"schemas/ack.schema.json" = "both"\n'
     )
-    roles = Corpus.load(root, load_config(root)).roles
+    roles = Context.load(root, load_config(root)).roles
     assert roles.roles_of("schemas/event.schema.json") == {"client-submitted"}
     assert roles.roles_of("schemas/ack.schema.json") == {"client-submitted", "server-emitted"}
 
@@ -113,7 +113,7 @@ def test_configured_perspective_and_role_overrides_win(make_corpus: MakeCorpus) 
 def test_a_schema_used_in_both_directions_is_both_and_every_schema_is_listed(
     make_corpus: MakeCorpus,
 ) -> None:
-    corpus = Corpus.load(make_corpus({**SCHEMAS, "api/openapi.yaml": OPENAPI}))
+    corpus = Context.load(make_corpus({**SCHEMAS, "api/openapi.yaml": OPENAPI}))
     listing = {(e.path, e.pointer): e for e in corpus.roles.listing(corpus)}
     assert listing[("schemas/common.schema.json", "/$defs/Options")].role == "both"
     assert corpus.roles.role_name("schemas/common.schema.json", "/$defs/Options") == "both"
@@ -139,7 +139,7 @@ def test_roles_propagate_around_a_ref_cycle_and_stop(make_corpus: MakeCorpus) ->
         ),
         "schemas/run.schema.json": schema(type="object"),
     }
-    corpus = Corpus.load(make_corpus({**cyclic, "api/openapi.yaml": OPENAPI}))
+    corpus = Context.load(make_corpus({**cyclic, "api/openapi.yaml": OPENAPI}))
     for path in ("schemas/node.schema.json", "schemas/tree.schema.json"):
         assert corpus.roles.roles_of(path) == {"client-submitted"}, path
         [evidence] = corpus.roles.evidence[(path, "")]

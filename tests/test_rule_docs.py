@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from speclint.catalog import all_rules
-from speclint.findings import Severity
+from speclint.common.findings import Severity
+from speclint.run.catalog import all_rules
 
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Options")
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from conftest import schema
-from speclint.catalog import all_rules
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Severity
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Severity
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 DRAFT_04 = "http://json-schema.org/draft-04/schema#"
@@ -19,7 +19,7 @@ BASE = "https://example.org/schemas/"
 
 
 def findings_of(rule: str, root: Path, options: Mapping[str, Any] | None = None) -> list[Finding]:
-    corpus = Corpus.load(root)
+    corpus = Context.load(root)
     chosen = corpus.config.rule_options.get(rule, {}) if options is None else options
     return sorted(all_rules()[rule].check(corpus, chosen), key=Finding.sort_key)
 
@@ -103,7 +103,7 @@ def test_duplicate_id_ignores_bundles_copies_metaschemas_and_fixtures(
     files: dict[str, str | bytes] = {
         f"definitions/1.0.0/{name}.json": json.dumps(source(name)) for name in names
     }
-    # A generated bundle embeds its sources under their `$id`s (speclint.lineage).
+    # A generated bundle embeds its sources under their `$id`s (speclint.analyses.lineage).
     files["schemas/1.0.0.json"] = json.dumps(
         {
             "type": "object",

@@ -12,18 +12,18 @@ from typing import Any
 import pytest
 
 from conftest import schema
-from speclint.catalog import all_rules
-from speclint.config import load_config
-from speclint.corpus import Corpus
-from speclint.findings import Finding
-from speclint.fingerprints import all_shapes, shape_of
-from speclint.shapes import Site
+from speclint.analyses.context import Context
+from speclint.analyses.fingerprints import all_shapes, shape_of
+from speclint.analyses.shapes import Site
+from speclint.common.findings import Finding
+from speclint.model.config import load_config
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 
 def run(root: Path, rule: str, options: dict[str, Any] | None = None) -> list[Finding]:
-    return list(all_rules()[rule].check(Corpus.load(root, load_config(root)), options or {}))
+    return list(all_rules()[rule].check(Context.load(root, load_config(root)), options or {}))
 
 
 CHUNK = {
@@ -87,7 +87,7 @@ def test_fingerprints_ignore_prose_and_order_but_not_refs_required_or_constraint
         },
     }
     defs = {"X": {"type": "string"}, "Y": {"type": "string"}, "base": base, **variants}
-    corpus = Corpus.load(make_corpus({"schemas/s.schema.json": schema(**{"$defs": defs})}))
+    corpus = Context.load(make_corpus({"schemas/s.schema.json": schema(**{"$defs": defs})}))
     document = corpus.documents["schemas/s.schema.json"]
     digest = {
         name: shape_of(corpus, Site(document, f"/$defs/{name}", value)).digest
@@ -323,7 +323,7 @@ def test_openwop_inline_copy_without_islast_and_version_1_0(openwop: Path, tmp_p
 
 
 def test_fingerprinting_openwop_covers_every_schema_location(openwop: Path) -> None:
-    corpus = Corpus.load(openwop, load_config(openwop))
+    corpus = Context.load(openwop, load_config(openwop))
     shapes = all_shapes(corpus)
     assert len(shapes) > 300
     assert len({(s.site.document.path, s.site.pointer) for s in shapes}) == len(shapes)

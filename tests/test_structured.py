@@ -9,7 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from speclint.structured import MAX_DEPTH, ParseFailure, join_pointer, parse_json, parse_yaml
+from speclint.parsing.structured import (
+    MAX_DEPTH,
+    ParseFailure,
+    join_pointer,
+    parse_json,
+    parse_yaml,
+)
 
 json_values = st.recursive(
     st.none()
@@ -130,7 +136,7 @@ def test_a_document_read_by_the_c_decoder_has_the_scanners_data_and_positions(
     value: Any, indent: int | None
 ) -> None:
     """`fast_json` skips the position scanner; the positions found later are the scanner's."""
-    from speclint.corpus import parse_document
+    from speclint.model.corpus import parse_document
 
     text = json.dumps(value, indent=indent)
     document = parse_document("a.json", text)
@@ -143,7 +149,7 @@ def test_a_document_read_by_the_c_decoder_has_the_scanners_data_and_positions(
 
 
 def test_what_only_the_scanner_can_judge_is_left_to_it() -> None:
-    from speclint.structured import fast_json
+    from speclint.parsing.structured import fast_json
 
     assert fast_json('{"a": 1, "b": [true, null]}') == ({"a": 1, "b": [True, None]},)
     for text in (
@@ -176,7 +182,7 @@ def test_yaml_core_schema_scalars_through_libyaml() -> None:
 
 
 def test_without_libyaml_ruamel_composes_the_same_document(monkeypatch: pytest.MonkeyPatch) -> None:
-    import speclint.structured as structured
+    import speclint.parsing.structured as structured
 
     text = "on: push\nb: 017\nlist:\n  - {x: 1, y: [a, b]}\nq: 'yes'\na: 1\na: 2\n"
     fast = parse_yaml(text)

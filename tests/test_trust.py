@@ -129,19 +129,24 @@ def test_a_committed_pickle_cache_never_runs(tmp_path: Path) -> None:
 def test_cache_entries_that_name_foreign_code_are_a_miss_not_a_call() -> None:
     import msgpack
 
-    from speclint.storage import MAGIC, StorageError, dumps, loads
+    from speclint.common.storage import MAGIC, StorageError, dumps, loads
 
     forged = MAGIC + msgpack.packb(
         [msgpack.ExtType(2, b"os:system"), "touch /tmp/never"], use_bin_type=True
     )
     with pytest.raises(StorageError):
         loads(forged)
-    for name in (b"speclint.cli:main", b"builtins:eval", b"speclint.storage:loads", b"../x:y"):
+    for name in (
+        b"speclint.frontends.cli:main",
+        b"builtins:eval",
+        b"speclint.common.storage:loads",
+        b"../x:y",
+    ):
         with pytest.raises(StorageError):
             loads(MAGIC + msgpack.packb([msgpack.ExtType(2, name), 1, "x"], use_bin_type=True))
     with pytest.raises(StorageError):
         loads(pickle.dumps({"a": 1}))  # a pickle is not an entry
-    from speclint.findings import Finding, Location, Severity
+    from speclint.common.findings import Finding, Location, Severity
 
     finding = Finding("r", Severity.ERROR, "m", Location("a.json", 2, 3, pointer="/x"), key="k")
     assert loads(dumps([finding, (1, 2), {"k": frozenset({"v"})}])) == [
@@ -374,9 +379,9 @@ def test_a_changed_dependency_invalidates_every_cache(tmp_path: Path) -> None:
 SLOW_RUN = textwrap.dedent(
     """
     import sys, time
-    import speclint.catalog as catalog
-    from speclint.findings import Severity
-    from speclint.satisfiability import Decider
+    import speclint.run.catalog as catalog
+    from speclint.common.findings import Severity
+    from speclint.analyses.satisfiability import Decider
 
     def slow(corpus, options):
         # Like the satisfiability rule: a worker process of its own, then a long computation.
@@ -390,7 +395,7 @@ SLOW_RUN = textwrap.dedent(
     info = next(iter(real.values()))
     fake = {"slow": type(info)("slow", Severity.ERROR, "Slow.", "tests.slow", slow)}
     catalog.all_rules = lambda: {**real, **fake}
-    from speclint.cli import entry
+    from speclint.frontends.cli import entry
     sys.argv = ["speclint", *sys.argv[1:]]
     entry()
     """
@@ -509,7 +514,7 @@ def test_the_console_script_installs_the_signal_handlers_before_the_command_line
     probe = (
         "import signal, sys; import speclint.__main__; "
         "assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL; "
-        "print(sorted(m for m in ('click', 'speclint.cli', 'speclint.engine') if m in sys.modules))"
+        "print(sorted(m for m in ('click', 'speclint.frontends.cli', 'speclint.run.engine') if m in sys.modules))"
     )
     imported = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
@@ -537,16 +542,16 @@ def test_ctrl_c_exits_130_without_tracebacks_and_kills_the_rules(tmp_path: Path)
 def test_the_whole_run_has_a_time_limit(tmp_path: Path) -> None:
     """Each rule has its time box; the run as a whole has a limit too, so a run of many slow
     rules ends, with the finished rules' findings and the others reported."""
-    from speclint.catalog import RuleInfo
-    from speclint.corpus import Corpus
-    from speclint.findings import Severity
-    from speclint.runner import run_rules, select_rules
+    from speclint.analyses.context import Context
+    from speclint.common.findings import Severity
+    from speclint.run.catalog import RuleInfo
+    from speclint.run.runner import run_rules, select_rules
 
     def slow(corpus: Any, options: Any) -> Any:
         time.sleep(60)
         return ()
 
-    corpus = Corpus.from_texts(
+    corpus = Context.from_texts(
         {"schemas/canary.schema.json": schema(properties={"x": {"$ref": "nowhere.json"}})}
     )
     rules = dict(select_rules(corpus, ["unresolved-ref"]))
@@ -775,7 +780,7 @@ def test_a_full_disk_is_a_clear_error_and_leaves_the_old_output(tmp_path: Path) 
     limited = (
         "import resource, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
         "resource.setrlimit(resource.RLIMIT_FSIZE, (1024, 1024)); "
-        "from speclint.cli import entry; sys.argv = ['speclint'] + sys.argv[1:]; entry()"
+        "from speclint.frontends.cli import entry; sys.argv = ['speclint'] + sys.argv[1:]; entry()"
     )
     done = subprocess.run(
         [sys.executable, "-c", limited, "check", str(corpus), "-f", "sarif", "-o", str(report)],
@@ -876,7 +881,7 @@ def test_no_recursion_limit_decides_that_a_valid_document_is_invalid(tmp_path: P
 def test_a_deep_ref_chain_is_decided_not_a_crash() -> None:
     # jsonschema-rs follows a $ref chain in native code: 2,000 deep overflowed the decider's
     # stack (SIGSEGV), and every such schema was "unknown".
-    from speclint.satisfiability import NO, Decider
+    from speclint.analyses.satisfiability import NO, Decider
 
     depth = 2000
     resources = [
@@ -903,7 +908,7 @@ def test_the_corpus_registry_is_built_once_not_per_decision(
 ) -> None:
     # Built in each worker, the registries of 5,000 schemas took longer than the 2 s budget:
     # every decision "timed out", killed its worker, and the next built them again.
-    from speclint import satisfiability
+    from speclint.analyses import satisfiability
 
     built: list[int] = []
     real = satisfiability._build_registries
@@ -926,11 +931,11 @@ def test_the_corpus_registry_is_built_once_not_per_decision(
 
 
 def test_looking_above_a_position_does_not_split_the_document_each_time() -> None:
-    from speclint.corpus import Corpus
-    from speclint.fingerprints import comment_above
+    from speclint.analyses.context import Context
+    from speclint.analyses.fingerprints import comment_above
 
     text = "openapi: 3.1.0\n# verbatim copy\nx: 1\n" + "y: 2\n" * 1000
-    corpus = Corpus.from_texts({"api/openapi.yaml": text})
+    corpus = Context.from_texts({"api/openapi.yaml": text})
     document = corpus.documents["api/openapi.yaml"]
     assert comment_above(document, 3) == ("verbatim copy", 2)
     assert document.lines is document.lines  # made once
@@ -941,8 +946,8 @@ def test_validators_share_one_merged_registry(make_corpus: Any) -> None:
     # `registry=`: 20 ms each at 5,000 schemas, 100 s for their examples.
     from jsonschema import Draft202012Validator
 
-    from speclint.corpus import Corpus
-    from speclint.references import file_uri
+    from speclint.analyses.context import Context
+    from speclint.analyses.references import file_uri
 
     root = make_corpus(
         {
@@ -950,7 +955,7 @@ def test_validators_share_one_merged_registry(make_corpus: Any) -> None:
             "schemas/b.schema.json": schema(type="string"),
         }
     )
-    index = Corpus.load(root).references
+    index = Context.load(root).references
     first = index.validator(Draft202012Validator, file_uri("schemas/a.schema.json"))
     second = index.validator(Draft202012Validator, file_uri("schemas/b.schema.json"))
     assert first._resolver is second._resolver  # one merge, shared
@@ -959,8 +964,8 @@ def test_validators_share_one_merged_registry(make_corpus: Any) -> None:
 
 
 def test_a_deep_call_keeps_the_callers_context_and_error() -> None:
-    from speclint.progress import current, reporting
-    from speclint.stack import deeply
+    from speclint.common.progress import current, reporting
+    from speclint.common.stack import deeply
 
     def sink(*_: Any) -> None:
         return None
@@ -977,7 +982,7 @@ def test_a_worktree_left_locked_by_a_run_killed_inside_git_worktree_add_is_remov
 ) -> None:
     """`git worktree add` locks the worktree while it initialises; a run killed then leaves it
     locked, and one `--force` neither removes nor prunes a locked worktree."""
-    from speclint.gitbase import OWNER_FILE, SCRATCH_PREFIX, remove_stale_worktrees
+    from speclint.parsing.gitbase import OWNER_FILE, SCRATCH_PREFIX, remove_stale_worktrees
 
     repo = repository_with_history
     scratch = tmp_path / f"{SCRATCH_PREFIX}killed"

@@ -135,16 +135,20 @@ def test_pruning_never_follows_a_link_out_of_the_cache_folder(tmp_path: Path) ->
 
 
 def forged(name: bytes, *fields: Any) -> bytes:
-    from speclint.storage import MAGIC
+    from speclint.common.storage import MAGIC
 
     return MAGIC + msgpack.packb([msgpack.ExtType(2, name), 0, *fields], use_bin_type=True)
 
 
 def test_an_entry_naming_a_class_outside_the_allow_list_imports_nothing() -> None:
-    from speclint.storage import StorageError, loads
+    from speclint.common.storage import StorageError, loads
 
     # Importing `speclint.__main__` would run the command line (and its SystemExit) in here.
-    for name in (b"speclint.__main__:entry", b"speclint.cli:UsageProblem", b"speclint.rules:X"):
+    for name in (
+        b"speclint.__main__:entry",
+        b"speclint.frontends.cli:UsageProblem",
+        b"speclint.rules:X",
+    ):
         module = name.decode().partition(":")[0]
         loaded = module in sys.modules
         with pytest.raises(StorageError):
@@ -157,8 +161,8 @@ def test_a_forged_entry_naming_the_command_line_is_a_miss(
 ) -> None:
     # In this process: the code fingerprint (which names the entries) is computed once, so the
     # second run reads what the first wrote even while the checkout is being edited.
-    from speclint.engine import lint
-    from speclint.storage import MAGIC
+    from speclint.common.storage import MAGIC
+    from speclint.run.engine import lint
 
     corpus = write_files(tmp_path / "spec", {"api/openapi.yaml": DEAD_PROPERTY})
     cache = tmp_path / "cache"
@@ -180,8 +184,8 @@ def test_a_forged_entry_naming_the_command_line_is_a_miss(
 
 
 def text_report(outcome: Any) -> str:
-    from speclint.findings import sorted_findings
-    from speclint.reporters import Report, renderer
+    from speclint.common.findings import sorted_findings
+    from speclint.outputs.reporters import Report, renderer
 
     findings = sorted_findings(outcome.findings)
     shown = Report(findings, outcome.result.rules, outcome.sources, "spec", "test")
@@ -191,7 +195,7 @@ def text_report(outcome: Any) -> str:
 def retyped(value: Any, seen: dict[int, Any]) -> Any:
     """``value`` with every finding's severity a string and every location's line a string:
     well-formed entries, of the right classes, with fields of the wrong types."""
-    from speclint.findings import Finding, Location
+    from speclint.common.findings import Finding, Location
 
     if id(value) in seen:
         return seen[id(value)]
@@ -215,8 +219,8 @@ def retyped(value: Any, seen: dict[int, Any]) -> Any:
 def test_entries_with_fields_of_the_wrong_type_are_a_miss(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from speclint.engine import lint
-    from speclint.storage import dumps, loads
+    from speclint.common.storage import dumps, loads
+    from speclint.run.engine import lint
 
     corpus = write_files(tmp_path / "spec", {"api/openapi.yaml": DEAD_PROPERTY})
     cache = tmp_path / "cache"
@@ -239,10 +243,10 @@ def test_entries_with_fields_of_the_wrong_type_are_a_miss(
 def test_rule_results_of_the_wrong_shape_are_a_miss(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from speclint.cache import code_fingerprint
-    from speclint.engine import lint
-    from speclint.findings import Finding
-    from speclint.storage import dumps, loads
+    from speclint.common.findings import Finding
+    from speclint.common.storage import dumps, loads
+    from speclint.run.cache import code_fingerprint
+    from speclint.run.engine import lint
 
     corpus = write_files(tmp_path / "spec", {"api/openapi.yaml": DEAD_PROPERTY})
     cache = tmp_path / "cache"
@@ -264,12 +268,12 @@ def test_rule_results_of_the_wrong_shape_are_a_miss(
 
 
 STORED_ROOTS = (
-    "speclint.corpus:Document",
-    "speclint.findings:Finding",
-    "speclint.waivers:Waived",
-    "speclint.references:Reference",
-    "speclint.enumerations:ProseSet",
-    "speclint.links:Page",
+    "speclint.model.corpus:Document",
+    "speclint.common.findings:Finding",
+    "speclint.run.waivers:Waived",
+    "speclint.analyses.references:Reference",
+    "speclint.analyses.enumerations:ProseSet",
+    "speclint.parsing.links:Page",
     "speclint.rules.broken_link:Problem",
 )
 
@@ -279,7 +283,7 @@ def test_the_allow_list_holds_every_class_a_stored_class_holds() -> None:
     and every field's type can be checked: an entry of them is never a miss for want of one."""
     import importlib
 
-    from speclint.storage import STORED, field_types
+    from speclint.common.storage import STORED, field_types
 
     def classes(hint: Any) -> list[Any]:
         found = [hint] if isinstance(hint, type) else []
@@ -307,10 +311,10 @@ def test_the_allow_list_holds_every_class_a_stored_class_holds() -> None:
 
 
 def test_every_unit_rule_declares_results_the_rule_cache_can_check() -> None:
-    from speclint.cache import _unit_results
-    from speclint.catalog import all_rules
-    from speclint.findings import Finding
-    from speclint.storage import STORED, checker
+    from speclint.common.findings import Finding
+    from speclint.common.storage import STORED, checker
+    from speclint.run.cache import _unit_results
+    from speclint.run.catalog import all_rules
 
     for rule, info in all_rules().items():
         if info.check_unit is None:

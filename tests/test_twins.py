@@ -11,7 +11,7 @@ from pathlib import Path
 
 from test_cli import cli
 
-from speclint.twins import twins
+from speclint.run.twins import twins
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 

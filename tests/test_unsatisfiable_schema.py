@@ -13,10 +13,10 @@ import pytest
 import yaml
 
 from conftest import schema
-from speclint.catalog import all_rules
-from speclint.config import Config
-from speclint.corpus import Corpus
-from speclint.findings import Finding, Severity
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Severity
+from speclint.model.config import Config
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -54,7 +54,7 @@ def run_options(closed: bool) -> str:
 
 
 def findings(root: Path, scope: str = "client-submitted") -> list[Finding]:
-    return list(all_rules()["unsatisfiable-schema"].check(Corpus.load(root), {"scope": scope}))
+    return list(all_rules()["unsatisfiable-schema"].check(Context.load(root), {"scope": scope}))
 
 
 def test_createrun_defect_is_found_with_keyword_and_property(make_corpus: MakeCorpus) -> None:
@@ -139,7 +139,7 @@ def test_openwop_createrun_repaired_passes_and_pre_0094_form_is_found(
     (copy / "schemas/run-options.schema.json").write_text(json.dumps(options))
     config = Config(include=("schemas/**/*.json", "api/openapi.yaml"))
     rule = all_rules()["unsatisfiable-schema"]
-    assert list(rule.check(Corpus.load(copy, config), {})) == []
+    assert list(rule.check(Context.load(copy, config), {})) == []
 
     api = yaml.safe_load((copy / "api/openapi.yaml").read_text(encoding="utf-8"))
     body = api["paths"]["/v1/runs"]["post"]["requestBody"]["content"]["application/json"]["schema"]
@@ -149,7 +149,7 @@ def test_openwop_createrun_repaired_passes_and_pre_0094_form_is_found(
         json.dumps({**options, "additionalProperties": False})
     )
     (copy / "api/openapi.yaml").write_text(json.dumps(api, indent=1))
-    [finding] = rule.check(Corpus.load(copy, config), {})
+    [finding] = rule.check(Context.load(copy, config), {})
     assert "createRun" in finding.message
     assert "forbids `workflowId`" in finding.message
 
@@ -172,7 +172,7 @@ def huge_composition(size: int) -> dict[str, object]:
 def test_a_decision_past_its_budget_is_unknown_and_the_run_goes_on() -> None:
     import time
 
-    from speclint.satisfiability import NO, TIMED_OUT, Decider
+    from speclint.analyses.satisfiability import NO, TIMED_OUT, Decider
 
     with Decider([], budget=0.3) as decider:
         started = time.monotonic()
@@ -194,7 +194,7 @@ def test_the_budget_option_reaches_the_rule(make_corpus: MakeCorpus) -> None:
     )
     rule = all_rules()["unsatisfiable-schema"]
     # Not judged, and said so: one info finding for that schema, no verdict.
-    (finding,) = rule.check(Corpus.load(root), {"scope": "all", "budget": 0.3})
+    (finding,) = rule.check(Context.load(root), {"scope": "all", "budget": 0.3})
     assert finding.severity is Severity.INFO
     assert finding.location.path == "schemas/huge.schema.json"
     assert "not checked" in finding.message and "0.3 s" in finding.message

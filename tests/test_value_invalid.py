@@ -8,15 +8,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import schema
-from speclint.catalog import all_rules
-from speclint.corpus import Corpus
-from speclint.findings import Finding
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 
 def findings_of(rule: str, root: Path, options: dict[str, object] | None = None) -> list[Finding]:
-    return list(all_rules()[rule].check(Corpus.load(root), options or {}))
+    return list(all_rules()[rule].check(Context.load(root), options or {}))
 
 
 def test_default_outside_its_enum_fails_and_passes(make_corpus: MakeCorpus) -> None:
@@ -183,9 +183,9 @@ def test_a_configured_fence_tie_that_matches_no_heading_is_a_finding(
             "speclint.toml": config,
         }
     )
-    from speclint.config import load_config
+    from speclint.model.config import load_config
 
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     options = corpus.config.rule_options.get("example-invalid", {})
     found = sorted(
         list(all_rules()["example-invalid"].check(corpus, options)), key=lambda f: f.location.line
@@ -199,7 +199,7 @@ def test_a_configured_fence_tie_that_matches_no_heading_is_a_finding(
             '"spec/gone.md" = "schemas/api.schema.json"\n', ""
         )
     )
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     assert (
         list(
             all_rules()["example-invalid"].check(
@@ -249,7 +249,7 @@ def test_defaults_that_say_none_by_convention(make_corpus: MakeCorpus) -> None:
 def test_a_large_enum_keeps_json_schema_equality() -> None:
     """Enums of 16 or more members are checked by hashing: `1.0` is the member `1`, `true` is not
     `1`, and arrays and objects still compare by value."""
-    from speclint.validation import safe_validator_class
+    from speclint.analyses.validation import safe_validator_class
 
     members: list[object] = [f"v{i}" for i in range(20)] + [1, False, None, [1, 2], {"a": 1}]
     validator = safe_validator_class({})({"enum": members})

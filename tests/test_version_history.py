@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from speclint.config import ConfigError, load_config
-from speclint.engine import Options, lint
-from speclint.findings import Finding
-from speclint.versions import newest_first, version_lines
+from speclint.common.findings import Finding
+from speclint.model.config import ConfigError, load_config
+from speclint.parsing.versions import newest_first, version_lines
+from speclint.run.engine import Options, lint
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 

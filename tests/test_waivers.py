@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from conftest import schema, write_files
-from speclint.config import load_config
-from speclint.corpus import Corpus
-from speclint.reporters import Report, renderer
-from speclint.runner import RunResult, run_rules
+from speclint.analyses.context import Context
+from speclint.model.config import load_config
+from speclint.outputs.reporters import Report, renderer
+from speclint.run.runner import RunResult, run_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -36,7 +36,7 @@ CLOSED = {"type": "object", "properties": {"code": {}}, "additionalProperties": 
 
 
 def result(root: Path) -> RunResult:
-    return run_rules(Corpus.load(root, load_config(root)))
+    return run_rules(Context.load(root, load_config(root)))
 
 
 def rules_of(run: RunResult) -> list[str]:
@@ -160,7 +160,7 @@ def test_sarif_with_suppressions_still_validates_and_other_reports_show_the_reas
 
     waived = {**CLOSED, "x-speclint-ignore": ["closure-policy"], "x-speclint-reason": "frozen"}
     root = make_corpus({"api/openapi.yaml": OPENAPI, "schemas/error.schema.json": schema(**waived)})
-    corpus = Corpus.load(root, load_config(root))
+    corpus = Context.load(root, load_config(root))
     run = run_rules(corpus)
     report = Report(
         run.findings, run.rules, corpus.sources(), "corpus", "0", waived=tuple(run.waived)

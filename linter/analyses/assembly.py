@@ -1,0 +1,259 @@
+"""The documents readers see, when a build assembles them from several Markdown pages.
+
+A specification is often written as pages that are never read alone:
+
+- **fragments a build script concatenates** (``src/file-format-07-array-properties.md`` and
+  its siblings, joined by a script into one document): a folder holding at least
+  ``FRAGMENTS`` numbered pages (``part-07-x.md``, ``07-x.md``) of which most start below
+  level 1 (``## Array properties``, no front matter): each is a section of a larger
+  document, not a page of its own. The whole folder is one document. The build's script and
+  its list of fragments are not read (speclint reads Markdown, JSON and YAML, and runs
+  nothing): the folder's pages are the evidence. A committed copy of the assembled document
+  (the build's output kept in the repository) is a page elsewhere holding most of the
+  fragments' headings; it belongs to the document too, so a defect in a fragment and in the
+  copy is one defect. So does an excerpt of it: a page elsewhere that starts below level 1,
+  without front matter, whose every heading is one of the document's (an example page cut
+  from the standard, its links written for the document);
+- **a folder whose README lists its pages in order by path** (``- front/cover``,
+  ``- annexes/history``: the structure of a document a build makes, a PDF): at least
+  ``MANIFEST_ITEMS`` list items that are bare page paths without extension, two or more of them
+  pages of the folder. Items the folder lacks may name pages of one other folder the build
+  combines it with (``licenses/CC-BY-3.0`` is ``docs/licenses/CC-BY-3.0.md``). The listed pages
+  of the folder are one document, and a relative link in them may be written from the top of
+  the folder or of that other folder (``images/x.png`` in ``annexes/history.md`` for the
+  folder's ``images/``): the document's ``roots``;
+- **pages included by name**: Jekyll's ``{% include_relative x.md %}`` and
+  ``{% include x.md %}`` (from the ``_includes/`` folder of the site), and spec-md's imports
+  (a heading that is only a link to a page, ``# [Overview](Section 1 -- Overview.md)``)
+  where the repository uses spec-md (a ``package.json`` naming it).
+
+An anchor of any page of such a document is an anchor of all of them. A document whose parts
+are not all in the corpus (an include that names no page, a page that pulls in content it does
+not name: a shortcode, a macro) is not ``known``: its anchors are not all written anywhere.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+from speclint.parsing.links import HEADING_ID, Page, github_slug
+
+FRAGMENTS = 3  # numbered, headless pages in a folder before it is read as one document
+MANIFEST_ITEMS = 5  # page paths a README lists before it is read as a document's structure
+COPY_SHARE = 0.6  # of a document's headings a page must hold to be its committed copy
+COPY_HEADINGS = 5  # headings a document needs before a copy of it can be recognised
+# A numbered page name: `file-format-07-x.md`, `tests-01-mndtr-04-x.md`, `07-x.md`.
+NUMBERED_NAME = re.compile(r"^(?:.*?[-_.])?\d{2,}(?:[-_.].*)?\.(?:md|markdown)$")
+
+
+@dataclass(frozen=True)
+class Assembly:
+    """One document assembled from pages: ``key`` names it (the fragments' folder, or the page
+    that includes the others), ``members`` are the pages whose text is in it, ``copies`` the
+    committed copies of the whole, and ``known`` whether every part is in the corpus."""
+
+    key: str
+    kind: str  # "fragments", "include", "spec-md" or "manifest"
+    members: tuple[str, ...]
+    copies: tuple[str, ...] = ()
+    known: bool = True
+    # The folders a relative link of a part may be written from, besides the part's own
+    # (a manifest's folder, and the folder its build combines it with).
+    roots: tuple[str, ...] = ()
+
+
+def assemblies(
+    pages: Mapping[str, Page], on_site: Callable[[str], bool], spec_md: bool
+) -> list[Assembly]:
+    """Every assembled document of the corpus, sorted by key. ``on_site`` says whether a page is
+    served by a documentation site (whose pages are pages of their own, whatever their
+    headings); ``spec_md`` whether the repository builds with spec-md."""
+    found = [*_fragment_folders(pages, on_site), *_inclusions(pages, spec_md), *_manifests(pages)]
+    return sorted(found, key=lambda a: (a.key, a.kind))
+
+
+def _fragment_folders(pages: Mapping[str, Page], on_site: Callable[[str], bool]) -> list[Assembly]:
+    by_folder: dict[str, list[str]] = defaultdict(list)
+    for path in sorted(pages):
+        by_folder[posixpath.dirname(path)].append(path)
+    found: list[Assembly] = []
+    in_fragments: set[str] = set()
+    for folder, members in sorted(by_folder.items()):
+        numbered = [p for p in members if NUMBERED_NAME.match(posixpath.basename(p))]
+        if len(numbered) < FRAGMENTS or any(on_site(p) for p in members):
+            continue
+        headless = [p for p in numbered if pages[p].first_level != 1 and not pages[p].front_matter]
+        if len(headless) * 2 <= len(numbered) or len(headless) < FRAGMENTS:
+            continue
+        found.append(Assembly(folder, "fragments", tuple(members)))
+        in_fragments.update(members)
+    found = [_with_excerpts(a, pages, in_fragments) for a in found]
+    in_fragments.update(p for a in found for p in a.members)
+    return [_with_copies(a, pages, in_fragments) for a in found]
+
+
+def _with_excerpts(assembly: Assembly, pages: Mapping[str, Page], excluded: set[str]) -> Assembly:
+    """The assembly with the pages elsewhere that copy a section of it: a page that starts
+    below level 1, without front matter, whose every heading is one of the document's (an
+    example page cut from the standard). Its links were written for the document."""
+    wanted = {s for p in assembly.members for s in _heading_slugs(pages[p])}
+    excerpts = tuple(
+        path
+        for path, page in sorted(pages.items())
+        if path not in excluded
+        and page.first_level > 1
+        and not page.front_matter
+        and set(_heading_slugs(page)) <= wanted
+    )
+    members = (*assembly.members, *excerpts)
+    return Assembly(assembly.key, assembly.kind, members, assembly.copies, assembly.known)
+
+
+def _with_copies(assembly: Assembly, pages: Mapping[str, Page], excluded: set[str]) -> Assembly:
+    """The assembly with the pages that hold most of its headings: its committed copies."""
+    wanted = {s for p in assembly.members for s in _heading_slugs(pages[p])}
+    if len(wanted) < COPY_HEADINGS:
+        return assembly
+    copies = tuple(
+        path
+        for path, page in sorted(pages.items())
+        if path not in excluded and len(wanted & page.anchors) >= COPY_SHARE * len(wanted)
+    )
+    return Assembly(assembly.key, assembly.kind, assembly.members, copies, assembly.known)
+
+
+def _heading_slugs(page: Page) -> list[str]:
+    """The GitHub slugs of a page's headings, explicit ids set aside (a repeat not numbered)."""
+    slugs = []
+    for heading in page.headings:
+        explicit = HEADING_ID.search(heading)
+        slugs.append(github_slug((heading[: explicit.start()] if explicit else heading).strip()))
+    return slugs
+
+
+def _manifests(pages: Mapping[str, Page]) -> list[Assembly]:
+    """The folders whose README lists the document's pages by path (see the module's doc)."""
+    by_suffix: dict[str, list[str]] = defaultdict(list)  # `licenses/x.md` -> its full paths
+    for path in pages:
+        parts = path.split("/")
+        for start in range(1, len(parts)):
+            by_suffix["/".join(parts[start:])].append(path)
+    found: list[Assembly] = []
+    for path, page in sorted(pages.items()):
+        if posixpath.basename(path).lower() != "readme.md" or len(page.items) < MANIFEST_ITEMS:
+            continue
+        folder = posixpath.dirname(path)
+        own: list[str] = []
+        elsewhere: Counter[str] = Counter()
+        for item in page.items:
+            name = f"{item}.md"
+            if posixpath.join(folder, name) in pages:
+                own.append(posixpath.join(folder, name))
+                continue
+            others = {p[: -len(name)].rstrip("/") for p in by_suffix.get(name, ())}
+            if len(others) == 1:
+                elsewhere.update(others)
+        combined = sorted(f for f, n in elsewhere.items() if n >= 2 and f != folder)
+        named = len(own) + sum(elsewhere[f] for f in combined)
+        if len(own) < 2 or named * 2 < len(page.items):
+            continue
+        found.append(Assembly(folder, "manifest", tuple(own), roots=(folder, *combined)))
+    return found
+
+
+def _inclusions(pages: Mapping[str, Page], spec_md: bool) -> list[Assembly]:
+    found: list[Assembly] = []
+    for entry in sorted(pages):
+        named = _named(pages[entry], spec_md)
+        if not named:
+            continue
+        members = [entry]
+        known = not pages[entry].includes
+        imports = False
+        queue = [(entry, how, target) for how, target in named]
+        while queue:
+            page, how, target = queue.pop(0)
+            imports = imports or how == "import"
+            resolved = _resolve(pages, page, how, target)
+            if resolved is None:
+                known = False  # an include that names no page of the corpus
+                continue
+            if resolved in members:
+                continue
+            members.append(resolved)
+            known = known and not pages[resolved].includes
+            queue.extend((resolved, h, t) for h, t in _named(pages[resolved], spec_md))
+        kind = "spec-md" if imports else "include"
+        found.append(Assembly(entry, kind, tuple(members), (), known))
+    return found
+
+
+def _named(page: Page, spec_md: bool) -> list[tuple[str, str]]:
+    return [(how, t) for how, t in page.included if how != "import" or spec_md]
+
+
+def _resolve(pages: Mapping[str, Page], page: str, how: str, target: str) -> str | None:
+    folder = posixpath.dirname(page)
+    if how in ("relative", "import"):
+        path = posixpath.normpath(posixpath.join(folder, target))
+        return path if path in pages else None
+    # Jekyll's `{% include x %}` reads `_includes/x` of the site: the nearest such folder up.
+    while True:
+        path = posixpath.normpath(posixpath.join(folder, "_includes", target))
+        if path in pages:
+            return path
+        if not folder:
+            return None
+        folder = posixpath.dirname(folder)
+
+
+def anchors(assembly: Assembly, pages: Mapping[str, Page]) -> set[str]:
+    """The anchors of the assembled document: every part's, with the numbered repeats a heading
+    repeated across parts gets in the whole (``#language-1``), and its copies'."""
+    found: set[str] = set()
+    counts: Counter[str] = Counter()
+    for path in (*assembly.members, *assembly.copies):
+        page = pages.get(path)
+        if page is None:
+            continue
+        found |= page.anchors
+        if path in assembly.members:
+            counts.update(_heading_slugs(page))
+    for slug, count in counts.items():
+        found.update(f"{slug}-{n}" for n in range(1, count))
+    return found
+
+
+def texts(assembly: Assembly, pages: Mapping[str, Page]) -> tuple[list[str], list[str]]:
+    """The headings and labels (bold lead-ins) of the assembled document's parts."""
+    headings: list[str] = []
+    labels: list[str] = []
+    for path in assembly.members:
+        page = pages.get(path)
+        if page is not None:
+            headings.extend(page.headings)
+            labels.extend(page.labels)
+    return headings, labels
+
+
+def uses_spec_md(manifests: Iterable[object]) -> bool:
+    """Whether a ``package.json`` (its parsed data) builds with spec-md: a dependency on it, or a
+    script that calls it. Read as data; nothing in it is run."""
+    for data in manifests:
+        if not isinstance(data, dict):
+            continue
+        for key in ("dependencies", "devDependencies"):
+            listed = data.get(key)
+            if isinstance(listed, dict) and "spec-md" in listed:
+                return True
+        scripts = data.get("scripts")
+        if isinstance(scripts, dict) and any(
+            isinstance(v, str) and re.search(r"(?<![\w-])spec-md(?![\w-])", v)
+            for v in scripts.values()
+        ):
+            return True
+    return False

@@ -1,0 +1,526 @@
+"""What a change does to the corpus's contract, by role: the schema diff behind ``compat-claim``.
+
+``schema_changes(base, head)`` pairs every schema location of the head corpus (schema files, their
+``$defs``, API ``components/schemas``, every request, response, parameter and message schema) with
+the same file and JSON pointer at the base revision, walks both trees together (following
+``$ref``s on each side, so a copy replaced by a reference compares by content), and classifies
+each difference by the role of the location (``speclint roles``), as oasdiff does for one OpenAPI
+document, but for the whole corpus:
+
+=====================  ===================================================  =====================
+change                 breaking when the location is                        why
+=====================  ===================================================  =====================
+enum value removed     client-submitted                                     old requests rejected
+enum value added       server-emitted, unless an ignore-unknown statement   validating clients
+                       binds the property (see ``speclint.analyses.policies``)       reject the new value
+``required`` added     client-submitted                                     old requests lack it
+``required`` removed   server-emitted                                       clients relied on it
+shape closed           client-submitted                                     extra members rejected
+property removed       server-emitted; client-submitted when closed         readers / old requests
+type narrowed          client-submitted                                     old values rejected
+type widened           server-emitted                                       clients get new types
+bound tightened        client-submitted (``minimum``, ``maxLength`` ...)    old values rejected
+pattern added          client-submitted                                     old values rejected
+schema file removed    any role                                             ``$ref``s to it break
+operation removed      (OpenAPI operation, AsyncAPI operation or channel)   clients call it
+=====================  ===================================================  =====================
+
+A location no use reaches (role ``unused``) is judged from both sides: whoever validates against
+it is a client of some kind. Give it a role in ``[roles]`` to narrow that. Everything else (a new
+optional property, a new endpoint, a new value of an input enum) is additive and listed with
+``breaking`` false, for reviewers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from speclint.analyses.context import Context
+from speclint.analyses.fingerprints import schema_locations
+from speclint.analyses.policies import ANY_FIELD, Statement, binds, policy_statements
+from speclint.analyses.roles import HTTP_METHODS
+from speclint.analyses.shapes import Site, follow, is_closed_false, resolve, types_of
+from speclint.common.findings import Location
+from speclint.model.corpus import Document
+from speclint.parsing.dialects import dialect_at, modern
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
+
+MAX_DEPTH = 48
+_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+# `not` and `if` are conditions, not shapes: a change inside them reads the other way round.
+_SINGLE = (
+    "items",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "contains",
+    "then",
+    "else",
+)
+_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+_LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
+_UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
+
+
+@dataclass(frozen=True)
+class Change:
+    kind: str  # "enum value removed", "required added", ...
+    breaking: bool
+    role: str  # client-submitted | server-emitted | both | unused | operation
+    description: str  # what changed, in Markdown, naming the field and values
+    location: Location  # in the head corpus; in the base corpus when the node is gone
+    base: Location | None = None  # the same node at the base revision
+
+    @property
+    def identity(self) -> str:
+        where = self.location.pointer or ""
+        return f"{self.kind}\x1f{self.location.path}\x1f{where}\x1f{self.description}"
+
+
+def schema_changes(base: Context, head: Context) -> list[Change]:
+    """Every contract change from ``base`` to ``head``, breaking or not, in a stable order."""
+    differ = _Differ(base, head)
+    differ.run()
+    unique = {change.identity: change for change in differ.changes}
+    return sorted(
+        unique.values(),
+        key=lambda c: (c.location.path, c.location.line, c.location.column, c.kind, c.description),
+    )
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _shown(values: list[Any]) -> str:
+    listed = ", ".join(f"`{_canonical(v).strip(chr(34))}`" for v in values[:5])
+    return listed + (f" and {len(values) - 5} more" if len(values) > 5 else "")
+
+
+def _values(node: dict[str, Any]) -> list[Any] | None:
+    if isinstance(node.get("enum"), list):
+        return list(node["enum"])
+    if "const" in node:
+        return [node["const"]]
+    return None
+
+
+def _field_of(pointer: str) -> str | None:
+    tokens = split_pointer(pointer)
+    for index in range(len(tokens) - 1, 0, -1):
+        if tokens[index - 1] == "properties":
+            return tokens[index]
+    return None
+
+
+class _Differ:
+    def __init__(self, base: Context, head: Context) -> None:
+        self.base = base
+        self.head = head
+        self.changes: list[Change] = []
+        self.seen: set[tuple[str, str, str, str]] = set()
+        # How each translated keyword is spelled in the file, per location (``speclint.parsing.dialects``)
+        self.written: dict[tuple[str, str], Mapping[str, str]] = {}
+        self._statements: list[Statement] | None = None
+
+    @property
+    def statements(self) -> list[Statement]:
+        if self._statements is None:
+            self._statements = list(policy_statements(self.head))
+        return self._statements
+
+    def run(self) -> None:
+        for site in schema_locations(self.head):  # the one list of places a shape is defined
+            base_document = self.base.documents.get(site.document.path)
+            if base_document is None or not base_document.usable:
+                continue  # a new file: everything in it is additive
+            if base_document.kind is not site.document.kind:
+                continue
+            base_node = resolve(base_document, site.pointer)
+            if base_node is None:
+                continue  # a new location
+            self.pair(Site(base_document, site.pointer, base_node), site, None, 0)
+        self.removed_files()
+        self.removed_operations()
+
+    # --- schemas -------------------------------------------------------------------------------
+
+    def role(self, head: Site, base: Site) -> str:
+        name = self.head.roles.role_name(head.document.path, head.pointer)
+        if name == "unused":
+            name = self.base.roles.role_name(base.document.path, base.pointer)
+        return name
+
+    def add(
+        self,
+        kind: str,
+        breaking: bool,
+        role: str,
+        description: str,
+        head: Site,
+        base: Site,
+        *tokens: str,
+    ) -> None:
+        self.changes.append(
+            Change(
+                kind,
+                breaking,
+                role,
+                description,
+                head.at(*self.spelled(head, tokens)),
+                base.at(*self.spelled(base, tokens)),
+            )
+        )
+
+    def read(self, site: Site) -> Site:
+        """``site`` with its schema read in the 2020-12 vocabulary: a draft-04 boolean
+        ``exclusiveMinimum`` becomes a bound, an array ``items`` a ``prefixItems``, an OpenAPI 3.0
+        ``nullable`` a `"null"` type, so a change of dialect-specific spelling diffs by meaning."""
+        dialect = dialect_at(site.document.data, split_pointer(site.pointer), site.document.dialect)
+        reading = modern(site.node, dialect)
+        if reading is None:
+            return site
+        if reading.written:
+            self.written[(site.document.path, site.pointer)] = reading.written
+        return Site(site.document, site.pointer, reading.node)
+
+    def spelled(self, site: Site, tokens: tuple[str, ...]) -> tuple[str, ...]:
+        written = self.written.get((site.document.path, site.pointer), {})
+        return tuple(written.get(token, token) for token in tokens)
+
+    def pair(self, base: Site, head: Site, field: str | None, depth: int) -> None:
+        if depth > MAX_DEPTH:
+            return
+        base, head = follow(self.base, base), follow(self.head, head)
+        key = (base.document.path, base.pointer, head.document.path, head.pointer)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        base, head = self.read(base), self.read(head)
+        if not isinstance(base.node, dict) or not isinstance(head.node, dict):
+            return
+        field = _field_of(head.pointer) or field
+        role = self.role(head, base)
+        client = role in ("client-submitted", "both", "unused")
+        server = role in ("server-emitted", "both", "unused")
+        self.compare_values(base, head, field, role, client, server)
+        self.compare_required(base, head, role, client, server)
+        self.compare_members(base, head, role, client, server)
+        self.compare_types(base, head, field, role, client, server)
+        if client:
+            self.compare_bounds(base, head, field, role)
+        self.descend(base, head, field, depth)
+
+    def descend(self, base: Site, head: Site, field: str | None, depth: int) -> None:
+        b, h = base.node, head.node
+
+        def bs(keyword: str) -> str:
+            return self.spelled(base, (keyword,))[0]
+
+        def hs(keyword: str) -> str:
+            return self.spelled(head, (keyword,))[0]
+
+        for keyword in _MAPS:
+            if isinstance(b.get(keyword), dict) and isinstance(h.get(keyword), dict):
+                for name in sorted(set(b[keyword]) & set(h[keyword])):
+                    at = join_pointer(join_pointer(head.pointer, hs(keyword)), name)
+                    bat = join_pointer(join_pointer(base.pointer, bs(keyword)), name)
+                    child = name if keyword == "properties" else field
+                    self.pair(
+                        Site(base.document, bat, b[keyword][name]),
+                        Site(head.document, at, h[keyword][name]),
+                        child,
+                        depth + 1,
+                    )
+        for keyword in _SINGLE:
+            if isinstance(b.get(keyword), dict) and isinstance(h.get(keyword), dict):
+                self.pair(
+                    Site(base.document, join_pointer(base.pointer, bs(keyword)), b[keyword]),
+                    Site(head.document, join_pointer(head.pointer, hs(keyword)), h[keyword]),
+                    field,
+                    depth + 1,
+                )
+        for keyword in _LISTS:
+            if isinstance(b.get(keyword), list) and isinstance(h.get(keyword), list):
+                for index in range(min(len(b[keyword]), len(h[keyword]))):
+                    self.pair(
+                        Site(
+                            base.document,
+                            join_pointer(join_pointer(base.pointer, bs(keyword)), index),
+                            b[keyword][index],
+                        ),
+                        Site(
+                            head.document,
+                            join_pointer(join_pointer(head.pointer, hs(keyword)), index),
+                            h[keyword][index],
+                        ),
+                        field,
+                        depth + 1,
+                    )
+
+    def tolerated(self, head: Site, field: str | None) -> bool:
+        """Do the corpus's ignore-unknown statements cover new values of this discriminator?"""
+        if any(s.discriminator == ANY_FIELD for s in self.statements):
+            return True
+        if field is None:
+            return False
+        return any(binds(s, field, head, head, head) for s in self.statements)
+
+    def compare_values(
+        self, base: Site, head: Site, field: str | None, role: str, client: bool, server: bool
+    ) -> None:
+        before, after = _values(base.node), _values(head.node)
+        keyword = "enum" if "enum" in head.node or "enum" in base.node else "const"
+        name = f"`{field}`" if field else "the value"
+        if before is not None and after is not None:
+            now = {_canonical(v) for v in after}
+            was = {_canonical(v) for v in before}
+            removed = _shown([v for v in before if _canonical(v) not in now])
+            added = _shown([v for v in after if _canonical(v) not in was])
+        elif before is not None:  # the enum is gone: any value is allowed now
+            removed, added = "", "any value"
+        elif after is not None:  # a new enum: every other value is refused now
+            removed, added = "any value outside " + _shown(after), ""
+        else:
+            return
+        if removed:
+            self.add(
+                "enum value removed",
+                client,
+                role,
+                f"{name} of {role} `{head.label}` no longer accepts {removed}"
+                + (": requests that send it are rejected" if client else ""),
+                head,
+                base,
+                keyword if keyword in head.node else "",
+            )
+        if added:
+            tolerated = self.tolerated(head, field)
+            self.add(
+                "enum value added",
+                server and not tolerated,
+                role,
+                f"{name} of {role} `{head.label}` may now be {added}"
+                + (
+                    ": a client validating against the base rejects it, and no ignore-unknown "
+                    "statement covers this field"
+                    if server and not tolerated
+                    else ""
+                ),
+                head,
+                base,
+                keyword if keyword in head.node else "",
+            )
+
+    def compare_required(
+        self, base: Site, head: Site, role: str, client: bool, server: bool
+    ) -> None:
+        before = base.node.get("required")
+        after = head.node.get("required")
+        was = {r for r in before if isinstance(r, str)} if isinstance(before, list) else set()
+        now = {r for r in after if isinstance(r, str)} if isinstance(after, list) else set()
+        added, removed = sorted(now - was), sorted(was - now)
+        if added:
+            self.add(
+                "required added",
+                client,
+                role,
+                f"{role} `{head.label}` now requires {_shown(list(added))}"
+                + (": requests written against the base lack it" if client else ""),
+                head,
+                base,
+                "required",
+            )
+        if removed:
+            self.add(
+                "required removed",
+                server,
+                role,
+                f"{role} `{head.label}` no longer guarantees {_shown(list(removed))}"
+                + (": clients that read it may get nothing" if server else ""),
+                head,
+                base,
+                "required" if "required" in head.node else "",
+            )
+
+    def compare_members(
+        self, base: Site, head: Site, role: str, client: bool, server: bool
+    ) -> None:
+        closed_before = is_closed_false(base.node)
+        closed_after = is_closed_false(head.node)
+        if closed_after and not closed_before:
+            self.add(
+                "shape closed",
+                client,
+                role,
+                f"{role} `{head.label}` is now closed (`{closed_after}: false`)"
+                + (": requests with members the base allowed are rejected" if client else ""),
+                head,
+                base,
+                closed_after,
+            )
+        before = base.node.get("properties")
+        after = head.node.get("properties")
+        was = set(before) if isinstance(before, dict) else set()
+        now = set(after) if isinstance(after, dict) else set()
+        removed = sorted(was - now)
+        added = sorted(now - was)
+        if removed:
+            breaking = server or (client and closed_after is not None)
+            why = (
+                ": clients that read it lose it"
+                if server
+                else (": requests that still send it are rejected" if breaking else "")
+            )
+            self.add(
+                "property removed",
+                breaking,
+                role,
+                f"{role} `{head.label}` no longer has {_shown(list(removed))}{why}",
+                head,
+                base,
+                "properties" if "properties" in head.node else "",
+            )
+        if added:
+            self.add(
+                "property added",
+                False,
+                role,
+                f"{role} `{head.label}` has new {_shown(list(added))}",
+                head,
+                base,
+                "properties",
+            )
+
+    def compare_types(
+        self, base: Site, head: Site, field: str | None, role: str, client: bool, server: bool
+    ) -> None:
+        before, after = types_of(base.node), types_of(head.node)
+
+        def covered(kind: str, types: set[str]) -> bool:
+            return not types or kind in types or (kind == "integer" and "number" in types)
+
+        narrowed = _shown(sorted(t for t in before if not covered(t, after)))
+        if not before and after:
+            narrowed = "anything but " + " or ".join(f"`{t}`" for t in sorted(after))
+        widened = sorted(t for t in after if before and not covered(t, before))
+        name = f"`{field}` of " if field else ""
+        if narrowed:
+            self.add(
+                "type narrowed",
+                client,
+                role,
+                f"{name}{role} `{head.label}` no longer accepts type {narrowed}",
+                head,
+                base,
+                "type",
+            )
+        if widened:
+            self.add(
+                "type widened",
+                server,
+                role,
+                f"{name}{role} `{head.label}` may now be of type {_shown(list(widened))}",
+                head,
+                base,
+                "type",
+            )
+
+    def compare_bounds(self, base: Site, head: Site, field: str | None, role: str) -> None:
+        name = f"`{field}` of " if field else ""
+        for keyword in (*_LOWER_BOUNDS, *_UPPER_BOUNDS):
+            before, after = base.node.get(keyword), head.node.get(keyword)
+            if not isinstance(after, (int, float)) or isinstance(after, bool):
+                continue
+            tighter = (
+                before is None
+                or not isinstance(before, (int, float))
+                or (after > before if keyword in _LOWER_BOUNDS else after < before)
+            )
+            if tighter:
+                was = "none" if before is None else _canonical(before)
+                self.add(
+                    "bound tightened",
+                    True,
+                    role,
+                    f"{name}{role} `{head.label}`: `{keyword}` is now {_canonical(after)} "
+                    f"(was {was}): values the base accepted are rejected",
+                    head,
+                    base,
+                    keyword,
+                )
+        if isinstance(head.node.get("pattern"), str) and "pattern" not in base.node:
+            self.add(
+                "pattern added",
+                True,
+                role,
+                f"{name}{role} `{head.label}` now has `pattern` {head.node['pattern']!r}: values "
+                "the base accepted may be rejected",
+                head,
+                base,
+                "pattern",
+            )
+
+    # --- files and operations ------------------------------------------------------------------
+
+    def removed_files(self) -> None:
+        for document in self.base.of_kind(DocumentKind.SCHEMA):
+            if document.path in self.head.documents:
+                continue
+            role = self.base.roles.role_name(document.path, "")
+            self.changes.append(
+                Change(
+                    "schema file removed",
+                    True,
+                    role,
+                    f"{role} schema `{document.path}` was removed: every `$ref` and `$id` "
+                    "consumer of it breaks",
+                    Location(document.path, 1, 1, pointer="", note="at the base revision"),
+                    None,
+                )
+            )
+
+    def removed_operations(self) -> None:
+        for base_document in self.base.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+            head_document = self.head.documents.get(base_document.path)
+            head_data = head_document.data if head_document is not None else None
+            for pointer, label in _operations(base_document):
+                if resolve_pointer(head_data, pointer) is not None:
+                    continue
+                holder = head_document if head_document is not None else base_document
+                line, column = holder.position(pointer)
+                self.changes.append(
+                    Change(
+                        "operation removed",
+                        True,
+                        "operation",
+                        f"{label} was removed from `{base_document.path}`: clients that use it "
+                        "break",
+                        Location(base_document.path, line, column, pointer=pointer),
+                        base_document.location(pointer, note="at the base revision"),
+                    )
+                )
+
+
+def _operations(document: Document) -> Iterator[tuple[str, str]]:
+    data = document.data if isinstance(document.data, dict) else {}
+    if document.kind is DocumentKind.OPENAPI:
+        paths = data.get("paths")
+        for route, item in sorted(paths.items()) if isinstance(paths, dict) else ():
+            for method in HTTP_METHODS:
+                if isinstance(item, dict) and isinstance(item.get(method), dict):
+                    operation_id = item[method].get("operationId")
+                    named = f" ({operation_id})" if isinstance(operation_id, str) else ""
+                    yield (
+                        join_pointer(join_pointer("/paths", route), method),
+                        f"`{method.upper()} {route}`{named}",
+                    )
+    else:
+        for holder in ("operations", "channels"):
+            entries = data.get(holder)
+            for name in sorted(entries) if isinstance(entries, dict) else ():
+                yield join_pointer(f"/{holder}", name), f"AsyncAPI {holder[:-1]} `{name}`"

@@ -1,0 +1,112 @@
+"""The corpus with the facts the analyses derive from it: the one object a rule receives.
+
+The corpus model (``speclint.model.corpus.Corpus``) is plain data: documents, the configuration,
+the file listing. What is computed across its files belongs to the analysis layer, and a
+``Context`` holds it: a ``Corpus`` (a rule still reads ``corpus.documents``) plus each derived
+fact, built on first use and kept for the run (issue 27):
+
+``references``
+    every ``$ref`` of the corpus resolved against a registry of the corpus itself
+    (``speclint.analyses.references.ReferenceIndex``);
+``roles``
+    whether a schema location is submitted by clients, emitted by servers, or both
+    (``speclint.analyses.roles.RoleMap``, carried through the references);
+``derived``
+    the generated bundles that embed other files' schemas, path -> how many
+    (``speclint.analyses.lineage``);
+
+and ``base``, the same corpus at the pull request's base revision (``check --diff-base``) for the
+rules that judge a change (``compat-claim``).
+
+A rule module declares the facts it reads, ``FACTS = ("references", "derived")``, directly or
+through the analyses it calls; a rule that reads none leaves ``FACTS`` out. The runner gives each
+rule a view of the context (``reading``) on which any other fact raises ``UndeclaredFact``, so a
+declaration cannot drift from the code: what a rule depends on across files is written at its
+top, beside ``READS`` (which of its units an edit re-checks, ``speclint.analyses.units``).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from speclint.analyses.lineage import derived_documents
+from speclint.analyses.references import ReferenceIndex
+from speclint.analyses.roles import RoleMap
+from speclint.model.corpus import Corpus
+
+FACTS = frozenset({"references", "roles", "derived"})
+
+T = TypeVar("T")
+
+
+class UndeclaredFact(RuntimeError):
+    """A rule read a derived fact its module does not declare in ``FACTS``."""
+
+
+@dataclass
+class Context(Corpus):
+    base: Context | None = field(default=None, repr=False, compare=False)
+    # The facts made so far, by name: shared by every view of this context (``reading``), so a
+    # fact is built once per run whichever rule asks first.
+    facts: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # The facts this view may read; None: all (the run itself, the command line, tests).
+    declared: frozenset[str] | None = field(default=None, repr=False, compare=False)
+
+    @classmethod
+    def of(cls, corpus: Corpus) -> Context:
+        """``corpus`` (sharing its documents) with the derived facts."""
+        if isinstance(corpus, Context):
+            return corpus
+        return cls(corpus.root, corpus.config, corpus.documents, tree=corpus.tree, memo=corpus.memo)
+
+    def reading(self, names: Iterable[str]) -> Context:
+        """A view of this context on which only the facts ``names`` can be read."""
+        view = copy.copy(self)
+        view.declared = frozenset(names)
+        return view
+
+    def adopt_references(self, index: ReferenceIndex) -> None:
+        """Use ``index`` (restored from the rule cache, made from these same JSON/YAML documents)
+        as this corpus's reference index instead of building it."""
+        self.facts["references"] = index
+
+    @property
+    def references(self) -> ReferenceIndex:
+        return self._read("references", self._references)
+
+    @property
+    def roles(self) -> RoleMap:
+        return self._read("roles", self._roles)
+
+    @property
+    def derived(self) -> dict[str, int]:
+        return self._read("derived", self._derived)
+
+    def _read(self, name: str, build: Callable[[], T]) -> T:
+        if self.declared is not None and name not in self.declared:
+            raise UndeclaredFact(
+                f"the rule reads `{name}` without declaring it: add it to the FACTS of its module"
+            )
+        return build()
+
+    # The builders: each fact from the corpus and the facts below it, made once.
+    def _references(self) -> ReferenceIndex:
+        found = self.facts.get("references")
+        if found is None:
+            found = self.facts["references"] = ReferenceIndex.build(self)
+        return found  # type: ignore[no-any-return]
+
+    def _roles(self) -> RoleMap:
+        found = self.facts.get("roles")
+        if found is None:
+            found = self.facts["roles"] = RoleMap.build(self, self._references())
+        return found  # type: ignore[no-any-return]
+
+    def _derived(self) -> dict[str, int]:
+        found = self.facts.get("derived")
+        if found is None:
+            found = self.facts["derived"] = derived_documents(self)
+        return found  # type: ignore[no-any-return]

@@ -1,0 +1,991 @@
+"""Value sets and counted claims in the prose, and the schema locations they describe.
+
+Spec prose states value sets in a handful of shapes, each read here from the Markdown model:
+
+- a union of code spans, `` `queued` | `running` | `failed` ``, or a code span holding one,
+  `` `queued | running | failed` ``;
+- "one of `x`, `y` or `z`" (and "MUST be one of:"), and "Supported values are: `a`, `b`" (also
+  one value per ``<br>- `a`: ...`` line, in a reference-table row whose first cell names the field);
+- a table column whose every cell is one code span (the column header names the field, as
+  `` `Run.status` ``, ``status`` or ``Status``; a generic header such as "Value" leaves it to the
+  sentence introducing the table);
+- code spans joined by slashes, commas or "or" after the field they belong to ("the run's
+  `status` flips to `completed` / `failed` / `paused`"): a few of its values, never its
+  complete set, so only a value the schema lacks is drift;
+- a bullet list whose every item starts with a code span, introduced by a sentence that names the
+  field;
+- a TypeScript-style literal union in a code fence, ``kind: 'approval' | 'clarification'``;
+- a counted list, "the eight `kind` discriminators (`approval`, `clarification`, ...)".
+
+A *counted claim* is a number (word or digit) before what it counts: "four kind discriminators",
+"five modes".
+
+**Binding.** Which schema location does a prose set describe? In order of confidence:
+
+1. ``[bindings]`` in the configuration (``"page.md#anchor@field" = "schema.json#/pointer"``): high;
+2. a reference next to it: `` `RunSnapshot.status` `` (a schema ``title``, ``$defs`` or
+   ``components/schemas`` name, then a property) or a schema file named in the same paragraph or
+   its intro plus the field: high;
+3. the field name the text gives (table header, `` `kind` ``, ``kind:``, the sentence
+   introducing a "Value" column, the word before a list) matched against every enumerated
+   property of that name in the corpus, kept only when the two value sets share at least two
+   values and one contains the other or they overlap by half (Jaccard ≥ 0.5; for a list the
+   text does not give as complete, most of its values): medium. Not in a proposal (an RFC or
+   SEP page): it states a change, and binds only by 1 or 2. Not to an enum in a ``then`` or
+   ``else`` (it narrows the field for some instances). When several schemas have the field and
+   some list every value a list the text does not give as complete names, that list binds to
+   those only (the others merely share the name: a deprecated endpoint's older enum).
+
+Anything weaker is not bound: a drift reported on a guess would be noise. A ``const`` or a
+one-value ``enum`` that other schemas fix to other values (a variant per file) is one variant's
+tag, never bound by name alone. A ``oneOf``/``anyOf``
+whose every branch fixes one property to one value (``kind: {enum: [TABLE]}``, ``[TASK]``) is
+indexed as one set of that property's values at the union, and the branches' one-value tags are
+not bound by name (each would "lack" the others' values).
+
+A bullet list interrupted by a block quote (``> **Note**``, a quoted example), a code fence or a
+paragraph labelled "Note:" or "Example:", and resuming at the same depth, is one list.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from speclint.analyses.context import Context
+from speclint.analyses.rfcs import parse_rfc
+from speclint.analyses.shapes import Site, ValueSet, follow, resolve, value_set
+from speclint.common.findings import Location
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.prose import Heading
+from speclint.parsing.structured import join_pointer
+
+if TYPE_CHECKING:
+    from speclint.parsing.prose import ProseDocument
+
+NUMBER_WORDS = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
+    "fifteen": 15,
+}
+VALUE = r"[A-Za-z0-9][\w.:/+-]*"
+_CODE = re.compile(r"`([^`\n]+)`")
+_UNION = re.compile(r"`[^`\n]+`(?:\s*\\?\|\s*`[^`\n]+`)+")
+_IN_SPAN_UNION = re.compile(rf"^\s*['\"]?{VALUE}['\"]?(?:\s*\|\s*['\"]?{VALUE}['\"]?)+\s*$")
+_ONE_OF = re.compile(r"\bone of\b:?\s*((?:`[^`\n]+`[\s,]*(?:or\s+|and\s+|/\s*|\|\s*)?){2,})", re.I)
+# Code spans joined by slashes, commas or "or": "`completed` / `failed` / `paused`",
+# "`sync`, `async`, `batch` or `stream`".
+_SEPARATED = re.compile(
+    r"`[^`\n]+`(?:\s*(?:/|,\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+)\s*`[^`\n]+`)+"
+)
+# Words between a field and its values that are not the field ("the run's mode *is*").
+_NOT_FIELD = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "is",
+        "are",
+        "be",
+        "was",
+        "were",
+        "its",
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "from",
+        "with",
+        "as",
+        "may",
+        "can",
+        "must",
+        "should",
+        "will",
+        "shall",
+        "flips",
+        "flip",
+        "moves",
+        "move",
+        "becomes",
+        "become",
+        "transitions",
+        "changes",
+        "set",
+        "sets",
+        "either",
+        "also",
+        "then",
+        "when",
+        "only",
+        "one",
+        "value",
+        "values",
+        "field",
+        "property",
+        "either",
+        "takes",
+        "take",
+        "has",
+        "have",
+    ]
+)
+_TS_UNION = re.compile(
+    r"""(?P<field>[A-Za-z_]\w*)\??\s*:\s*\|?\s*(?P<values>(?:['"][^'"\n]+['"]\s*\|\s*)+['"][^'"\n]+['"])"""
+)
+_COUNT_WORD = "|".join(NUMBER_WORDS)
+_COUNTED = re.compile(
+    rf"(?<![\d.])\b(?P<number>{_COUNT_WORD}|\d{{1,2}})\s+(?P<between>(?:`?[\w.-]+`?\s+){{0,2}}?)"
+    r"(?P<noun>kinds?|modes?|values?|statuses|states?|types?|discriminators?|levels?|actions?|"
+    r"variants?|phases?|categories|roles?|reasons?|outcomes?|scopes?)\b",
+    re.IGNORECASE,
+)
+_VALUES_PHRASE = re.compile(
+    r"\b(?:supported|possible|allowed|valid|accepted|permitted)\s+values\s+(?:are|is|include)?\s*:?",
+    re.IGNORECASE,
+)
+_VALUES_END = re.compile(r"\b(?:defaults?\s+to|default\s+is|if not set)\b", re.IGNORECASE)
+_TYPE_FIELD = re.compile(r"^([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)$")
+_SCHEMA_FILE = re.compile(r"([\w./-]+\.json)(?:#\S*)?$")
+_PARTIAL = re.compile(
+    r"\b(e\.g\.|for example|examples?|such as|including|includes?|among others|etc\.?)", re.I
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ProseSet:
+    """A value set the prose states."""
+
+    path: str
+    line: int
+    values: tuple[str, ...]
+    form: str  # union | one-of | table | list | fence | counted
+    heading: Heading | None
+    field: str | None  # the field it enumerates, when the text names one
+    context: str  # the sentence/intro around it, for references
+    complete: bool  # False when the text says it lists examples only
+    claimed: int | None = None  # a number the text gives for it ("the eight kinds")
+
+    @property
+    def anchor(self) -> str:
+        return self.heading.anchor if self.heading else ""
+
+    def location(self, note: str | None = None) -> Location:
+        return Location(
+            self.path, self.line, 1, pointer=f"#{self.anchor}" if self.anchor else "", note=note
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CountedClaim:
+    path: str
+    line: int
+    number: int
+    subject: str  # what it counts, singular: "kind", "mode"
+    field: str | None  # a backticked field name in the claim ("`kind` discriminators")
+    text: str
+    heading: Heading | None
+    qualifiers: tuple[str, ...] = ()  # plain words between number and noun ("interrupt")
+
+    def location(self, note: str | None = None) -> Location:
+        anchor = f"#{self.heading.anchor}" if self.heading else ""
+        return Location(self.path, self.line, 1, pointer=anchor, note=note)
+
+
+@dataclass(frozen=True)
+class Binding:
+    prose: ProseSet
+    target: Site  # the property whose values the prose lists
+    values: ValueSet
+    confidence: str  # high | medium
+    evidence: str
+
+
+# --- extraction -----------------------------------------------------------------------------------
+
+
+def _clean(value: str) -> str:
+    return value.strip().strip("'\"").strip()
+
+
+def _values_of(spans: list[str]) -> tuple[str, ...]:
+    seen: list[str] = []
+    for span in spans:
+        value = _clean(span)
+        if value and value not in seen:
+            seen.append(value)
+    return tuple(seen)
+
+
+def _is_value(text: str) -> bool:
+    return bool(re.fullmatch(VALUE, _clean(text)))
+
+
+def _field_before(text: str, end: int) -> str | None:
+    """The last field-like code span before ``end`` in ``text`` (`` `status` ``, `` `Run.status` ``)."""
+    found = None
+    for match in _CODE.finditer(text[:end]):
+        span = match.group(1).strip()
+        if re.fullmatch(r"[A-Za-z_][\w.-]*", span):
+            found = span.rsplit(".", 1)[-1]
+    return found
+
+
+def prose_sets(document: Document) -> list[ProseSet]:
+    """Every value set the page states (memoised on the document: a pure function of its text)."""
+    memo = document.derived.get("prose_sets")
+    if memo is None:
+        memo = document.derived["prose_sets"] = _prose_sets(document)
+    return list(memo)
+
+
+def _prose_sets(document: Document) -> list[ProseSet]:
+    prose = document.prose
+    if prose is None or document.text is None:
+        return []
+    lines = document.text.split("\n")
+    found: list[ProseSet] = []
+    found += _inline_sets(document.path, prose)
+    found += _table_sets(document.path, prose)
+    found += _list_sets(document.path, prose, lines)
+    found += _fence_sets(document.path, prose)
+    # The same set stated twice on one line (a union inside a "one of" sentence) is one set.
+    unique: dict[tuple[int, tuple[str, ...]], ProseSet] = {}
+    for item in found:
+        unique.setdefault((item.line, item.values), item)
+    return list(unique.values())
+
+
+def _inline_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
+    for paragraph in prose.paragraphs:
+        text = paragraph.text
+        partial = bool(_PARTIAL.search(text))
+        for match in _UNION.finditer(text):
+            spans = _CODE.findall(match.group(0))
+            if len(spans) >= 2 and all(_is_value(s) for s in spans):
+                line = paragraph.line + text[: match.start()].count("\n")
+                yield ProseSet(
+                    path,
+                    line,
+                    _values_of(spans),
+                    "union",
+                    paragraph.heading,
+                    _field_before(text, match.start()),
+                    text,
+                    not partial,
+                )
+        for match in _CODE.finditer(text):
+            span = match.group(1)
+            if "|" in span and _IN_SPAN_UNION.match(span):
+                line = paragraph.line + text[: match.start()].count("\n")
+                yield ProseSet(
+                    path,
+                    line,
+                    _values_of(span.split("|")),
+                    "union",
+                    paragraph.heading,
+                    _field_before(text, match.start()),
+                    text,
+                    not partial,
+                )
+        phrase = _phrase_values(text)
+        if phrase:
+            line = paragraph.line + text[: phrase[1]].count("\n")
+            yield ProseSet(
+                path,
+                line,
+                phrase[0],
+                "values",
+                paragraph.heading,
+                _field_before(text, phrase[1]),
+                text,
+                not _PARTIAL.search(text),
+            )
+        for match in _ONE_OF.finditer(text):
+            spans = _CODE.findall(match.group(1))
+            if len(spans) >= 2 and all(_is_value(s) for s in spans):
+                line = paragraph.line + text[: match.start()].count("\n")
+                yield ProseSet(
+                    path,
+                    line,
+                    _values_of(spans),
+                    "one-of",
+                    paragraph.heading,
+                    _field_before(text, match.start()),
+                    text,
+                    not partial,
+                )
+        for match in _COUNTED.finditer(text):
+            after = text[match.end() :]
+            listed = re.match(r"\s*\(([^()]*)\)", after)
+            spans = _CODE.findall(listed.group(1)) if listed else []
+            rest = _CODE.sub(" ", listed.group(1)) if listed else ""
+            if re.sub(r"\b(and|or)\b|[\s,;/|]|—.*$", "", rest):
+                spans = []  # words other than separators: a remark, not a list
+            if len(spans) >= 2 and all(_is_value(s) for s in spans):
+                number = _number(match.group("number"))
+                between = _CODE.findall(match.group("between"))
+                line = paragraph.line + text[: match.start()].count("\n")
+                yield ProseSet(
+                    path,
+                    line,
+                    _values_of(spans),
+                    "counted",
+                    paragraph.heading,
+                    between[-1] if between else None,
+                    text,
+                    True,
+                    number,
+                )
+
+        # Last: the same spans read as a union, a "one of" or a counted list say more.
+        for match in _SEPARATED.finditer(text):
+            spans = _CODE.findall(match.group(0))
+            if not all(_is_value(v) for v in spans) or len(set(spans)) < 2:
+                continue
+            if "/" not in match.group(0) and len(spans) < 3:
+                continue  # "`a` or `b`" is too common a phrase to read as a value set
+            field_name = _field_in_sentence(text, match.start(), spans)
+            if field_name is None:
+                continue
+            line = paragraph.line + text[: match.start()].count("\n")
+            # The values a field *moves to* or *may be* here, not its whole vocabulary: only a
+            # value the schema lacks is drift (the set is never taken as complete).
+            yield ProseSet(
+                path, line, _values_of(spans), "list", paragraph.heading, field_name, text, False
+            )
+
+
+def _field_in_sentence(text: str, start: int, values: list[str]) -> str | None:
+    """The field a value list right after it belongs to, named in the same sentence: the last
+    field-like code span before the list (not a value), else the last plain word of the few
+    before it that is not grammar ("A run's mode is `sync`, ...")."""
+    sentence_start = max(text.rfind(". ", 0, start), text.rfind("\n\n", 0, start), -1) + 1
+    before = text[sentence_start:start]
+    named = [
+        m.group(1).strip()
+        for m in _CODE.finditer(before)
+        if re.fullmatch(r"[A-Za-z_][\w.-]*", m.group(1).strip())
+        and _clean(m.group(1)) not in values
+    ]
+    if named:
+        return named[-1].rsplit(".", 1)[-1]
+    words = re.findall(r"[A-Za-z_][\w'-]*", _CODE.sub(" ", before))[-4:]
+    for word in reversed(words):
+        if word.lower() in _NOT_FIELD or "'" in word:
+            continue
+        return word if re.fullmatch(r"[a-z_][\w-]*", word) else None
+    return None
+
+
+def _phrase_values(text: str) -> tuple[tuple[str, ...], int] | None:
+    """ "Supported values are: `a`, `b` and `c`" (or one per ``<br>- `a`: ...`` line): the values,
+    and where the phrase starts. Code spans after "Defaults to" are not values."""
+    match = _VALUES_PHRASE.search(text)
+    if not match:
+        return None
+    rest = text[match.end() :]
+    end = _VALUES_END.search(rest)
+    if end:
+        rest = rest[: end.start()]
+    bullets = re.split(r"<br\s*/?>\s*\**\s*-\s*", rest)
+    if len(bullets) > 2:
+        spans = [m.group(1) for b in bullets[1:] if (m := _CODE.search(b))]
+    else:
+        spans = _CODE.findall(rest.split("<br")[0])
+    if len(spans) >= 2 and all(_is_value(v) for v in spans):
+        return _values_of(spans), match.start()
+    return None
+
+
+def _table_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
+    for table in prose.tables:
+        # "| read | string | ... | Supported values are: `data`, `envelope`, `raw` |": the
+        # first column names the field a row's description enumerates.
+        for row in table.rows:
+            if len(row) < 2:
+                continue
+            name = row[0].text.strip().strip("`").strip()
+            if not re.fullmatch(r"[A-Za-z_][\w.-]*", name):
+                continue
+            for cell in row[1:]:
+                found = _phrase_values(cell.text)
+                if found:
+                    yield ProseSet(
+                        path,
+                        cell.line,
+                        found[0],
+                        "table-row",
+                        table.heading,
+                        name.rsplit(".", 1)[-1],
+                        cell.text,
+                        not _PARTIAL.search(cell.text),
+                    )
+        for column, header in enumerate(table.header):
+            cells = [row[column] for row in table.rows if column < len(row)]
+            spans = []
+            for cell in cells:
+                match = re.fullmatch(r"\s*`([^`]+)`\s*", cell.text)
+                if not match or not _is_value(match.group(1)):
+                    break
+                spans.append(match.group(1))
+            else:
+                # A column that repeats a value describes its rows (the `Type` column of a
+                # field reference table: `string`, `string`, `boolean`), it does not list a
+                # vocabulary.
+                if len(spans) >= 2 and len(set(spans)) == len(spans):
+                    intro = _paragraph_before(prose, table.line)
+                    field_name = _column_field(header.text, intro.text if intro else "", spans)
+                    yield ProseSet(
+                        path,
+                        table.line,
+                        _values_of(spans),
+                        "table",
+                        table.heading,
+                        field_name.rsplit(".", 1)[-1] if field_name else None,
+                        (intro.text if intro else "") + "\n" + header.text,
+                        True,
+                    )
+
+
+# Column headers that say "the values" without naming whose: the sentence introducing the table
+# names the field ("The `mode` of a run:" above "| Value | Meaning |").
+_GENERIC_HEADERS = frozenset(
+    [
+        "value",
+        "values",
+        "name",
+        "names",
+        "code",
+        "codes",
+        "literal",
+        "literals",
+        "token",
+        "tokens",
+        "constant",
+        "constants",
+        "identifier",
+        "id",
+        "enum",
+        "member",
+        "members",
+        "string",
+        "strings",
+        "option",
+        "options",
+    ]
+)
+
+
+def _column_field(header: str, intro: str, values: list[str]) -> str | None:
+    """The field a table column enumerates: its header (`` `Run.status` ``, ``status``,
+    ``Status``), or for a generic header ("Value") the field the introducing sentence names."""
+    name = header.strip()
+    quoted = name.startswith("`")
+    name = name.strip("`").strip()
+    if not re.fullmatch(r"[A-Za-z_][\w.-]*", name):
+        return None
+    if not quoted and name.lower() in _GENERIC_HEADERS:
+        return _named_field(intro, values)
+    if not quoted and name[:1].isupper() and name[1:].islower():
+        name = name.lower()  # a plain "Status" header is the `status` field
+    return name
+
+
+def _named_field(text: str, values: list[str] | tuple[str, ...]) -> str | None:
+    """The field the last sentence of ``text`` names in a code span (not one of the values)."""
+    last_sentence = re.split(r"(?<=[.!?])\s+", text.strip())[-1] if text.strip() else ""
+    named = [
+        m.group(1).strip()
+        for m in _CODE.finditer(last_sentence)
+        if re.fullmatch(r"[A-Za-z_][\w.-]*", m.group(1).strip())
+        and _clean(m.group(1)) not in values
+    ]
+    return named[-1].rsplit(".", 1)[-1] if named else None
+
+
+def _paragraph_before(prose: ProseDocument, line: int) -> Any:
+    before = [p for p in prose.paragraphs if p.end_line < line and line - p.end_line <= 2]
+    return before[-1] if before else None
+
+
+def _list_sets(path: str, prose: ProseDocument, lines: list[str]) -> Iterator[ProseSet]:
+    items = sorted(prose.list_items, key=lambda i: i.line)
+    run: list[Any] = []
+
+    def flush() -> Iterator[ProseSet]:
+        if len(run) >= 2:
+            spans = [_CODE.match(item.text.lstrip("-*+ 0123456789.)")).group(1) for item in run]  # type: ignore[union-attr]
+            intro = _paragraph_before(prose, run[0].line)
+            heading = run[0].heading
+            if all(_is_value(s) for s in spans) and (intro is not None or heading is not None):
+                # Without an intro sentence, the heading names the field ("## Kinds").
+                intro_text = intro.text if intro is not None else ""
+                last_sentence = re.split(r"(?<=[.!?])\s+", intro_text.strip())[-1]
+                named = [
+                    m.group(1).strip()
+                    for m in _CODE.finditer(last_sentence)
+                    if re.fullmatch(r"[A-Za-z_][\w.-]*", m.group(1).strip())
+                    and _clean(m.group(1)) not in spans
+                ]
+                field_name = named[-1].rsplit(".", 1)[-1] if named else _heading_field(heading)
+                yield ProseSet(
+                    path,
+                    run[0].line,
+                    _values_of(spans),
+                    "list",
+                    run[0].heading,
+                    field_name,
+                    intro_text,
+                    not _PARTIAL.search(intro_text),
+                )
+
+    fenced = [(f.line, f.end_line) for f in prose.fences]
+    headed = {h.line for h in prose.headings}
+
+    def only_an_aside(first: int, last: int) -> bool:
+        """Are source lines ``first``..``last`` (1-based) blank, a block quote (``> **Note**``,
+        a quoted example), a code fence, or a paragraph labelled as a note or an example? A
+        list that resumes after one of these at the same depth is the same list."""
+        line = first
+        while line <= last:
+            if line in headed:
+                return False
+            fence = next((end for start, end in fenced if start == line), None)
+            if fence is not None:
+                line = fence + 1
+                continue
+            text = lines[line - 1].strip() if line - 1 < len(lines) else ""
+            if text and not text.startswith(">"):
+                if not _ASIDE.match(text):
+                    return False
+                while line + 1 <= last and lines[line].strip():
+                    line += 1  # the rest of the labelled paragraph
+            line += 1
+        return True
+
+    previous = None
+    for item in items:
+        starts_with_code = bool(_CODE.match(item.text.lstrip("-*+ 0123456789.)")))
+        contiguous = (
+            previous is not None
+            and item.depth == previous.depth
+            and (
+                item.line <= previous.end_line + 1
+                or only_an_aside(previous.end_line + 1, item.line - 1)
+            )
+        )
+        if starts_with_code and (contiguous or not run):
+            run.append(item)
+        else:
+            yield from flush()
+            run = [item] if starts_with_code else []
+        previous = item
+    yield from flush()
+
+
+# A paragraph that interrupts a list without ending it: "NOTE:", "**Note**", "Example 2:".
+_ASIDE = re.compile(r"^[*_]*(?:note|example|e\.g\.)\b[\w ]*[*_]*\s*[:.\-\u2014]", re.IGNORECASE)
+
+
+def _heading_field(heading: Heading | None) -> str | None:
+    """ "Kinds" or "Run statuses" -> "kind", "status": a heading that is a plural noun."""
+    if heading is None:
+        return None
+    words = heading.text.strip("`").split()
+    if not words or len(words) > 3:
+        return None
+    last = words[-1].lower()
+    if last.endswith("statuses"):
+        return "status"
+    return last[:-1] if last.endswith("s") and last[:-1].isalpha() else None
+
+
+_PLAIN_UNION = re.compile(
+    rf"""^\s*["']?(?P<field>[A-Za-z_]\w*)["']?\s*:\s*(?P<values>{VALUE}(?:\s*\|\s*{VALUE})+)\s*,?\s*(?:#.*|//.*)?$""",
+    re.MULTILINE,
+)
+
+
+def _fence_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
+    for fence in prose.fences:
+        if fence.language in {"yaml", "yml", "json", "jsonc"}:
+            # A shape sketch: `status: queued | running | done`.
+            for match in _PLAIN_UNION.finditer(fence.content):
+                values = [v.strip() for v in match.group("values").split("|")]
+                line = fence.line + 1 + fence.content[: match.start()].count("\n")
+                yield ProseSet(
+                    path,
+                    line,
+                    _values_of(values),
+                    "fence",
+                    fence.heading,
+                    match.group("field"),
+                    match.group(0),
+                    True,
+                )
+            continue
+        if fence.language not in {"ts", "typescript", "js", "javascript", "tsx"}:
+            continue
+        for match in _TS_UNION.finditer(fence.content):
+            values = re.findall(r"""['"]([^'"\n]+)['"]""", match.group("values"))
+            if len(values) >= 2 and all(_is_value(v) for v in values):
+                line = fence.line + 1 + fence.content[: match.start()].count("\n")
+                yield ProseSet(
+                    path,
+                    line,
+                    _values_of(values),
+                    "fence",
+                    fence.heading,
+                    match.group("field"),
+                    fence.content[max(0, match.start() - 200) : match.end()],
+                    True,
+                )
+
+
+def _number(text: str) -> int:
+    return int(text) if text.isdigit() else NUMBER_WORDS[text.lower()]
+
+
+def counted_claims(document: Document) -> Iterator[CountedClaim]:
+    prose = document.prose
+    if prose is None:
+        return
+    for paragraph in prose.paragraphs:
+        for match in _COUNTED.finditer(paragraph.text):
+            between = _CODE.findall(match.group("between"))
+            noun = match.group("noun").lower()
+            subject = (
+                noun[:-3] + "y"
+                if noun.endswith("ies")
+                else noun.rstrip("s")
+                if noun != "statuses"
+                else "status"
+            )
+            line = paragraph.line + paragraph.text[: match.start()].count("\n")
+            plain_words = tuple(
+                w.lower() for w in _CODE.sub(" ", match.group("between")).split() if w.isalpha()
+            )
+            yield CountedClaim(
+                document.path,
+                line,
+                _number(match.group("number")),
+                subject,
+                between[-1].strip() if between else None,
+                _sentence(paragraph.text, match.start()),
+                paragraph.heading,
+                plain_words,
+            )
+
+
+def _sentence(text: str, at: int) -> str:
+    flat_start = max(text.rfind(". ", 0, at) + 2, 0) if text.rfind(". ", 0, at) >= 0 else 0
+    end = text.find(". ", at)
+    sentence = " ".join(text[flat_start : end + 1 if end >= 0 else len(text)].split())
+    return sentence if len(sentence) <= 200 else sentence[:197].rsplit(" ", 1)[0] + " ..."
+
+
+# --- the schema side ------------------------------------------------------------------------------
+
+
+@dataclass
+class SchemaIndex:
+    """Every enumerated property in the corpus, by property name, and the named schemas."""
+
+    corpus: Context
+    by_field: dict[str, list[tuple[Site, ValueSet]]] = field(default_factory=dict)
+    named: dict[str, list[Site]] = field(default_factory=dict)  # lower-case name -> schemas
+    # (path, pointer) of a property that fixes one branch of a union to one value: the
+    # branch's tag, not a vocabulary of its own (the union's entry in by_field is).
+    tags: set[tuple[str, str]] = field(default_factory=set)
+
+    @classmethod
+    def build(cls, corpus: Context) -> SchemaIndex:
+        index = cls(corpus)
+        for document in corpus.of_kind(
+            DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
+        ):
+            index._walk(document, document.data, "")
+            if document.kind is DocumentKind.SCHEMA:
+                stem = (
+                    document.path.rsplit("/", 1)[-1].removesuffix(".json").removesuffix(".schema")
+                )
+                index.named.setdefault(stem.lower(), []).append(Site(document, "", document.data))
+        # Variants written as separate schemas (one per `linkType`, each `enum: [START]`,
+        # `[END]`, ...) and joined by no union: a field that several schemas fix to one value
+        # each, and to different values, is tagging variants; those one-value sites are tags.
+        for sites in index.by_field.values():
+            single = [(site, v.values[0]) for site, v in sites if len(v.values) == 1]
+            if len({str(value) for _, value in single}) >= 2:
+                index.tags.update((site.document.path, site.pointer) for site, _ in single)
+        return index
+
+    def _walk(self, document: Document, node: Any, pointer: str) -> None:
+        if isinstance(node, dict):
+            title = node.get("title")
+            if isinstance(title, str) and re.fullmatch(r"[A-Za-z_][\w-]*", title):
+                self.named.setdefault(title.lower(), []).append(Site(document, pointer, node))
+            properties = node.get("properties")
+            if isinstance(properties, dict):
+                for name, child in properties.items():
+                    at = join_pointer(join_pointer(pointer, "properties"), name)
+                    site = Site(document, at, child)
+                    values = value_set(self.corpus, site)
+                    if (
+                        values is not None
+                        and values.values
+                        and all(isinstance(v, str) for v in values.values)
+                    ):
+                        self.by_field.setdefault(name, []).append((site, values))
+            for key in ("$defs", "definitions", "schemas"):
+                holder = node.get(key)
+                if isinstance(holder, dict):
+                    for name, child in holder.items():
+                        if isinstance(child, dict):
+                            self.named.setdefault(name.lower(), []).append(
+                                Site(
+                                    document, join_pointer(join_pointer(pointer, key), name), child
+                                )
+                            )
+            for keyword in ("oneOf", "anyOf"):
+                self._union(document, node, pointer, keyword)
+            for key, child in node.items():
+                # `if` and `not` subschemas are conditions, not the values a field may take.
+                if key in {"enum", "const", "examples", "example", "default", "if", "not"}:
+                    continue
+                self._walk(document, child, join_pointer(pointer, key))
+        elif isinstance(node, list):
+            for index, child in enumerate(node):
+                self._walk(document, child, join_pointer(pointer, index))
+
+    def _union(self, document: Document, node: dict[str, Any], pointer: str, keyword: str) -> None:
+        """A ``oneOf``/``anyOf`` whose every branch fixes a property to one value (``kind:
+        {enum: [TABLE]}`` in one, ``[TASK]`` in the other) lists that property's values as
+        the union of the branches' tags: indexed as one set at the union, so prose listing
+        `TABLE` | `TASK` binds to it, not to each branch (which would each "lack" the other)."""
+        branches = node.get(keyword)
+        if not isinstance(branches, list) or len(branches) < 2:
+            return
+        at = join_pointer(pointer, keyword)
+        tags: list[dict[str, tuple[Site, Any]]] = []
+        for index, branch in enumerate(branches):
+            site = follow(self.corpus, Site(document, join_pointer(at, index), branch))
+            properties = site.node.get("properties") if isinstance(site.node, dict) else None
+            if not isinstance(properties, dict):
+                return
+            found: dict[str, tuple[Site, Any]] = {}
+            for name, child in properties.items():
+                tag = Site(
+                    site.document,
+                    join_pointer(join_pointer(site.pointer, "properties"), name),
+                    child,
+                )
+                values = value_set(self.corpus, tag)
+                if values is not None and len(values.values) == 1 and not values.open:
+                    found[name] = (tag, values.values[0])
+            tags.append(found)
+        holder = Site(document, pointer, node)
+        for name in sorted(set.intersection(*(set(t) for t in tags))):
+            listed = [t[name][1] for t in tags]
+            if len(set(map(str, listed))) < len(listed) or not all(
+                isinstance(v, str) for v in listed
+            ):
+                continue  # two branches with one tag: not a discriminated union
+            self.by_field.setdefault(name, []).append(
+                (holder, ValueSet(tuple(listed), holder, keyword, False))
+            )
+            self.tags.update((t[name][0].document.path, t[name][0].pointer) for t in tags)
+
+
+def _overlap(prose: tuple[str, ...], schema: tuple[Any, ...], complete: bool = True) -> bool:
+    """Same field, same values? Two shared values and half the union, or one set inside the
+    other (a value added on one side is exactly the drift to find). A set the text does not
+    give as complete ("flips to `a` / `b` / `c`") is a few of the field's values: two shared
+    values that are most of it suffice."""
+    a, b = set(prose), {str(v) for v in schema}
+    common = a & b
+    if not common:
+        return False
+    if a <= b or b <= a:
+        return len(a) >= 2 and len(b) >= 1
+    if not complete:
+        return len(common) >= 2 and len(common) / len(a) > 0.5
+    return len(common) >= 2 and len(common) / len(a | b) >= 0.5
+
+
+class Binder:
+    """Binds prose sets to schema enumerations (see the module docstring for the order)."""
+
+    def __init__(self, corpus: Context) -> None:
+        self.corpus = corpus
+        self._proposals: dict[str, bool] = {}
+
+    @cached_property
+    def index(self) -> SchemaIndex:
+        return SchemaIndex.build(self.corpus)
+
+    def bindings(self, prose: ProseSet) -> list[Binding]:
+        configured = self._configured(prose)
+        if configured is not None:
+            return configured
+        explicit = [b for b in self._explicit(prose) if self._same_version(prose, b.target)]
+        if explicit:
+            return explicit
+        if prose.field is None or self._is_proposal(prose.path):
+            # A proposal (an RFC, a SEP) states what it changes, or changed: its value sets
+            # bind to a schema only when it says which one (the explicit and configured
+            # bindings above), never by a field name alone.
+            return []
+        found = []
+        for site, values in self.index.by_field.get(prose.field, []):
+            if (site.document.path, site.pointer) in self.index.tags:
+                continue  # one branch's tag: the union's entry binds instead
+            if values.keyword == "const":
+                # A `const` is the tag of one branch of a union (MCP's
+                # elicitation `mode`: `form` in one branch, `url` in the other), not the
+                # field's vocabulary: a name alone does not bind a list of values to it.
+                continue
+            if not self._same_version(prose, site):
+                continue  # the 3.2 pages do not describe the 3.0 schema
+            if _conditional(site.pointer):
+                continue  # a `then` narrows the field for some instances: not its vocabulary
+            if _overlap(prose.values, values.values, prose.complete):
+                found.append(
+                    Binding(
+                        prose,
+                        site,
+                        values,
+                        "medium",
+                        f"the text names `{prose.field}`, values overlap",
+                    )
+                )
+        if prose.complete:
+            return found
+        # A few values named in passing ("flips to `join` / `invite` / `knock`") where several
+        # schemas have a field of that name (a deprecated endpoint's older enum beside the
+        # event's): the text speaks of those whose values hold all it names, when there are
+        # such, not of the others that merely share the name. A complete list claims the
+        # field's vocabulary, and disagrees with every schema of that name that lacks a value.
+        agreeing = [b for b in found if set(prose.values) <= {str(v) for v in b.values.values}]
+        return agreeing or found
+
+    def _is_proposal(self, path: str) -> bool:
+        if path not in self._proposals:
+            document = self.corpus.documents.get(path)
+            self._proposals[path] = document is not None and parse_rfc(document) is not None
+        return self._proposals[path]
+
+    def _same_version(self, prose: ProseSet, site: Site) -> bool:
+        return self.corpus.versions.comparable(prose.path, site.document.path)
+
+    def _configured(self, prose: ProseSet) -> list[Binding] | None:
+        keys = [f"{prose.path}#{prose.anchor}@{prose.field}", f"{prose.path}#{prose.anchor}"]
+        for key in keys:
+            targets = self.corpus.config.bindings.get(key)
+            if targets is None:
+                continue
+            found = []
+            for target in targets:
+                site = self._site(target)
+                values = value_set(self.corpus, site) if site else None
+                if site is not None and values is not None:
+                    found.append(
+                        Binding(prose, site, values, "high", f"[bindings] `{key}` = `{target}`")
+                    )
+            return found
+        return None
+
+    def _site(self, target: str) -> Site | None:
+        path, _, pointer = target.partition("#")
+        document = self.corpus.documents.get(path)
+        if document is None or not document.usable:
+            return None
+        node = resolve(document, pointer)
+        return Site(document, pointer, node) if node is not None else None
+
+    def _explicit(self, prose: ProseSet) -> list[Binding]:
+        references = [m.group(1).strip() for m in _CODE.finditer(prose.context)]
+        found: list[Binding] = []
+        for reference in references:
+            match = _TYPE_FIELD.match(reference)
+            if match:
+                owner, name = match.groups()
+                for schema in self.index.named.get(owner.lower(), []):
+                    binding = self._property(prose, schema, name, f"the text names `{reference}`")
+                    if binding and _overlap(prose.values, binding.values.values, prose.complete):
+                        found.append(binding)
+        if found or prose.field is None:
+            return found
+        for reference in references:
+            file_match = _SCHEMA_FILE.search(reference)
+            if not file_match:
+                continue
+            base = file_match.group(1).rsplit("/", 1)[-1]
+            for document in self.corpus.of_kind(DocumentKind.SCHEMA):
+                if document.path.rsplit("/", 1)[-1] != base:
+                    continue
+                for site, values in self.index.by_field.get(prose.field, []):
+                    if (site.document.path, site.pointer) in self.index.tags:
+                        continue  # one branch's tag: the union's entry binds instead
+                    if site.document is document and _overlap(
+                        prose.values, values.values, prose.complete
+                    ):
+                        found.append(
+                            Binding(
+                                prose,
+                                site,
+                                values,
+                                "high",
+                                f"the text names `{reference}` and the field `{prose.field}`",
+                            )
+                        )
+        return found
+
+    def _property(self, prose: ProseSet, schema: Site, name: str, why: str) -> Binding | None:
+        for site, values in self.index.by_field.get(name, []):
+            if site.document is schema.document and site.pointer == join_pointer(
+                join_pointer(schema.pointer, "properties"), name
+            ):
+                return Binding(prose, site, values, "high", why)
+        return None
+
+
+def _conditional(pointer: str) -> bool:
+    """Whether the site is inside a ``then`` or ``else`` (2020-12 §10.2.2.1): an enum there
+    narrows the field for the instances its ``if`` selects."""
+    tokens = pointer.split("/")
+    return any(
+        token in ("then", "else") and tokens[n - 1] not in ("properties", "patternProperties")
+        for n, token in enumerate(tokens)
+        if n
+    )
+
+
+def all_prose_sets(corpus: Context) -> list[ProseSet]:
+    found: list[ProseSet] = []
+    for document in corpus.of_kind(DocumentKind.MARKDOWN):
+        found += prose_sets(document)
+    return sorted(found, key=lambda s: (s.path, s.line, s.values))

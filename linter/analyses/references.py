@@ -1,0 +1,698 @@
+"""Every ``$ref`` in the corpus, resolved against a registry of the corpus itself.
+
+The registry is a ``referencing.Registry`` holding each schema under its file URI and under its
+``$id`` (JSON Schema 2020-12 §8.2.1: ``$id`` sets the base URI that relative references resolve
+against), plus the OpenAPI and AsyncAPI documents under their file URIs. It has no ``retrieve``
+function: a reference that the corpus does not hold fails to resolve instead of being fetched, so a
+pull request cannot make speclint open a network connection. ``ref-map`` in the configuration maps
+remote prefixes to corpus files for the references that are meant to be remote.
+
+Each reference gets one outcome: ``ok``, ``missing-file``, ``missing-pointer``, ``unknown-id``,
+``remote``, ``cycle`` (a chain of ``$ref``-only schemas that returns to its start: a validator
+following it never reaches a schema), ``invalid-uri`` or ``text`` (a file that is there but is not
+JSON or YAML: Redocly replaces a ``$ref`` to a Markdown description or a code sample by its text).
+
+A plain YAML/JSON file that such a document reaches by ``$ref`` (a fragment: servers, parameters,
+path items kept in files of their own) is registered under its file URI as well, opaque (not
+crawled as a schema), and its own ``$ref``\\s are resolved and checked like the others.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+from collections.abc import Callable, Container, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any, cast
+from urllib.parse import quote, unquote, urldefrag, urljoin, urlsplit
+
+import attrs
+from jsonschema_specifications import REGISTRY as SPECIFICATIONS
+from referencing import Registry, Resource, Specification
+from referencing.exceptions import NoSuchResource, PointerToNowhere, Unresolvable
+from referencing.jsonschema import DRAFT202012, specification_with
+
+from speclint.parsing.kinds import DocumentKind, draft_of
+from speclint.parsing.structured import escape_token, join_pointer
+
+if TYPE_CHECKING:
+    from speclint.model.corpus import Corpus, Document
+
+CORPUS_BASE = "file:///corpus/"  # a fixed base keeps URIs (and so reports) machine-independent
+REMOTE_SCHEMES = ("http", "https")
+# Keywords whose values are instance data, not schemas: a "$ref" member inside them is data.
+DATA_KEYWORDS = frozenset({"enum", "const", "examples", "example", "default", "x-examples"})
+# Annotations that do not change what a "$ref"-only schema means (for cycle detection).
+ANNOTATIONS = frozenset(
+    {
+        "$comment",
+        "description",
+        "title",
+        "examples",
+        "deprecated",
+        "$id",
+        "$schema",
+        "$defs",
+        "definitions",
+        "$anchor",
+        "$dynamicAnchor",
+        "$vocabulary",
+        "readOnly",
+        "writeOnly",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Reference:
+    path: str  # the referencing document
+    pointer: str  # pointer of the "$ref" member
+    value: str  # the reference as written
+    target: str  # absolute URI it resolves to (with fragment)
+    # ok | missing-file | missing-pointer | unknown-id | remote | cycle | invalid-uri | text (a
+    # file that exists but is not JSON/YAML: its text is what some tools put in its place)
+    outcome: str
+    target_path: str | None = None  # corpus file that holds the target, when local
+    target_pointer: str | None = None
+    detail: str = ""
+
+
+@dataclass
+class ReferenceIndex:
+    built: Registry[Any] | None  # the corpus's schemas as a registry (``registry``, made lazily)
+    references: list[Reference]
+    uri_to_path: dict[str, str]
+    # (path, pointer) of each resolved target -> the referenced value, for the other analyses
+    targets: dict[tuple[str, str], Any]
+    _by_site: dict[tuple[str, str], Reference] | None = None
+    _validators: dict[type, Any] = field(default_factory=dict, repr=False)
+    _by_path: dict[str, tuple[list[str], list[Reference]]] | None = field(default=None, repr=False)
+    # Makes the registry of an index restored from its record (``from_record``).
+    _make_registry: Callable[[], Registry[Any]] | None = field(default=None, repr=False)
+
+    @property
+    def registry(self) -> Registry[Any]:
+        if self.built is None:
+            assert self._make_registry is not None
+            self.built = self._make_registry()
+        return self.built
+
+    def record(self) -> list[Any]:
+        """What the index found, as plain data for the rule cache: its references (outcomes and
+        cycles included) and which file holds each URI. The registry is not kept: it is made
+        again when a validator is asked for."""
+        return [list(self.references), dict(self.uri_to_path)]
+
+    @classmethod
+    def from_record(cls, corpus: Corpus, record: Any) -> ReferenceIndex | None:
+        """The index a :meth:`record` holds (made from this corpus's JSON/YAML documents as they
+        are now: the cache keys it on them), or None when it is not one."""
+        if not (isinstance(record, list) and len(record) == 2):
+            return None
+        references, uri_to_path = record
+        if not isinstance(references, list) or not all(
+            isinstance(r, Reference) for r in references
+        ):
+            return None
+        if not isinstance(uri_to_path, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in uri_to_path.items()
+        ):
+            return None
+        return cls(
+            None,
+            references,
+            uri_to_path,
+            {},
+            _make_registry=lambda: _registry_of(corpus)[0],
+        )
+
+    @cached_property
+    def all_resolved(self) -> bool:
+        """Does every reference resolve to a corpus file? (Then no walk can meet one that does not.)"""
+        return all(r.outcome == "ok" and r.target_path is not None for r in self.references)
+
+    def within(self, path: str, pointer: str) -> list[Reference]:
+        """The references in ``path`` at or below ``pointer`` ("" for the whole document).
+
+        From an index sorted by pointer (bisect), so a walk along references costs what it visits,
+        not the corpus's reference count at each step (issue 13, item 9: 0.5 s a step at 5,000
+        schemas)."""
+        if self._by_path is None:
+            grouped: dict[str, list[Reference]] = {}
+            for reference in self.references:
+                grouped.setdefault(reference.path, []).append(reference)
+            self._by_path = {}
+            for where, found in grouped.items():
+                found.sort(key=lambda r: r.pointer)
+                self._by_path[where] = ([r.pointer for r in found], found)
+        pointers, found = self._by_path.get(path, ([], []))
+        if not pointer:
+            return list(found)
+        start = bisect.bisect_left(pointers, pointer)
+        end = bisect.bisect_left(pointers, pointer + "0")  # "0" follows "/": past the subtree
+        return [
+            r
+            for r in found[start:end]
+            if r.pointer == pointer or r.pointer.startswith(pointer + "/")
+        ]
+
+    def validator(self, dialect: type[Any], uri: str) -> Any:
+        """A ``dialect`` validator for the schema at ``uri`` (absolute, fragment allowed), resolving
+        through the corpus registry.
+
+        A validator built with ``registry=`` merges jsonschema's metaschema registry into it, at a
+        cost that grows with the corpus (5,000 schemas: 20 ms a validator, 100 s for their
+        examples); each dialect's merge is made once here and shared through ``evolve``, which
+        keeps the resolver (the ``$ref`` is absolute, so the root it resolves against is moot)."""
+        base = self._validators.get(dialect)
+        if base is None:
+            base = self._validators[dialect] = dialect({}, registry=self.registry)
+        return base.evolve(schema={"$ref": uri})
+
+    @classmethod
+    def build(cls, corpus: Corpus) -> ReferenceIndex:
+
+        registry, uri_to_path = _registry_of(corpus)
+        index = cls(registry, [], uri_to_path, {})
+        for document in (
+            *corpus.of_kind(DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI),
+            *fragments(corpus),
+        ):
+            for pointer, value, base in ref_sites(document):
+                index.references.append(index.resolve(corpus, document, pointer, value, base))
+        index.mark_cycles(corpus)
+        index.references.sort(key=lambda r: (r.path, r.pointer))
+        return index
+
+    def at(self, path: str, pointer: str) -> Reference | None:
+        """The reference whose ``$ref`` member is at path#pointer."""
+        if self._by_site is None:
+            self._by_site = {(r.path, r.pointer): r for r in self.references}
+        return self._by_site.get((path, pointer))
+
+    def path_for(self, uri: str) -> str | None:
+        return self.uri_to_path.get(urldefrag(uri).url)
+
+    def resolve(
+        self, corpus: Corpus, document: Document, pointer: str, value: str, base: str
+    ) -> Reference:
+        # A reference written as a file path (`paths/runs_{runId}.yaml`, a space) names that
+        # file, as the tools that write them read it; as a URI its `{` and `}` are escaped.
+        ref = as_uri_reference(value)
+        joined = join_uri(base, ref)
+        if joined is None:
+            return Reference(
+                document.path,
+                pointer,
+                value,
+                value,
+                "invalid-uri",
+                detail="not a URI reference (RFC 3986): an unclosed `[` or a bad port",
+            )
+        target = joined
+        scheme = urlsplit(target).scheme
+        mapped = map_remote(corpus.config.ref_map, target)
+        if mapped is not None:
+            target = mapped
+        document_uri = file_uri(document.path)
+        attempts = [base] if base == document_uri else [base, document_uri]
+        if value.startswith("#") and urldefrag(base).url == root_base(document):
+            # A same-document reference means this document (RFC 3986 §4.4), even when another
+            # file declares the same `$id` and holds it in the registry.
+            attempts = [document_uri]
+        last_error = ""
+        for attempt in attempts:
+            try:
+                resolved = self.registry.resolver(base_uri=attempt).lookup(
+                    ref if mapped is None else target
+                )
+            except PointerToNowhere:
+                fragment = urldefrag(urljoin(attempt, ref)).fragment
+                holder = self.path_for(urljoin(attempt, ref))
+                return Reference(
+                    document.path,
+                    pointer,
+                    value,
+                    urljoin(attempt, ref),
+                    "missing-pointer",
+                    holder,
+                    unquote(fragment),
+                    f"{holder or 'the target'} has no `{unquote(fragment)}`",
+                )
+            except (NoSuchResource, Unresolvable) as error:
+                last_error = str(error)
+                continue
+            resolved_uri = urljoin(attempt, ref if mapped is None else target)
+            holder = self.path_for(resolved_uri)
+            fragment = unquote(urldefrag(resolved_uri).fragment)
+            target_pointer = fragment if fragment.startswith("/") or not fragment else None
+            if holder is not None and target_pointer is not None:
+                self.targets[(holder, target_pointer)] = resolved.contents
+            return Reference(
+                document.path, pointer, value, resolved_uri, "ok", holder, target_pointer
+            )
+        if mapped is not None:
+            local = self.missing_path(target)
+            return Reference(
+                document.path,
+                pointer,
+                value,
+                target,
+                "missing-file",
+                local,
+                None,
+                f"mapped by [ref-map] to `{local}`, which the corpus did not load (check `include`)",
+            )
+        if scheme in REMOTE_SCHEMES and not self.is_own_namespace(target):
+            return Reference(
+                document.path, pointer, value, target, "remote", detail="remote URL, not fetched"
+            )
+        # The file a validator looks for: relative to the base in force when that is a corpus
+        # file (a relative `$id` moves it, JSON Schema 2020-12 §8.2.1), else to the document.
+        relative_uri = urljoin(base if base.startswith(CORPUS_BASE) else document_uri, ref)
+        if urlsplit(relative_uri).scheme == "file" and not urlsplit(value).scheme:
+            missing = self.missing_path(relative_uri)
+            if missing is not None and missing in corpus.tree and not _structured(missing):
+                # The file is there but is no JSON/YAML document: Redocly and others replace
+                # such a reference (a Markdown description, a code sample) by the file's text.
+                return Reference(
+                    document.path,
+                    pointer,
+                    value,
+                    relative_uri,
+                    "text",
+                    missing,
+                    None,
+                    "a file that is not JSON or YAML",
+                )
+            if missing is not None:
+                return Reference(
+                    document.path, pointer, value, relative_uri, "missing-file", missing, None
+                )
+        if urlsplit(target).scheme in REMOTE_SCHEMES:
+            return Reference(document.path, pointer, value, target, "unknown-id", detail=last_error)
+        fragment = urldefrag(target).fragment
+        return Reference(
+            document.path,
+            pointer,
+            value,
+            target,
+            "missing-pointer",
+            self.path_for(target),
+            unquote(fragment),
+            last_error,
+        )
+
+    def is_own_namespace(self, uri: str) -> bool:
+        """Is ``uri`` under a namespace the corpus' own ``$id``\\s use? Then it is ours, not
+        remote. A namespace is the authority (``https://openwop.dev/`` owns
+        ``.../schemas/missing.json``), except on hosts that serve many owners' repositories,
+        where it is the owner and repository: an ``$id`` under
+        ``raw.githubusercontent.com/oasis-tcs/sarif-spec/`` does not make WordPress's schemas
+        on that host ours (SchemaStore's schemas refer to schemas others publish)."""
+        parts = urlsplit(uri)
+        host = parts.netloc.lower()
+        folders = tuple(parts.path.split("/")[1:3])
+        return any(
+            host not in SHARED_HOSTS or (len(prefix) == 2 and folders == prefix)
+            for prefix in self.namespaces.get(host, ())
+        )
+
+    @cached_property
+    def namespaces(self) -> dict[str, set[tuple[str, ...]]]:
+        """Authority -> the first two path folders of each corpus ``$id`` on it."""
+        found: dict[str, set[tuple[str, ...]]] = {}
+        for known in self.uri_to_path:
+            if known.startswith("http"):
+                parts = urlsplit(known)
+                folders = tuple(parts.path.split("/")[1:-1])[:2]
+                found.setdefault(parts.netloc.lower(), set()).add(folders)
+        return found
+
+    def missing_path(self, uri: str) -> str | None:
+        """The corpus-relative path a file URI names, when it is inside the corpus root."""
+        if not uri.startswith(CORPUS_BASE):
+            return None
+        path = unquote(urldefrag(uri).url[len(CORPUS_BASE) :])
+        return path
+
+    def mark_cycles(self, corpus: Corpus) -> None:
+        """Replace the outcome of references that start a ``$ref``-only loop with ``cycle``."""
+        by_site = {(r.path, r.pointer): r for r in self.references}
+        reported: set[frozenset[tuple[str, str]]] = set()
+        for index, reference in enumerate(self.references):
+            chain = [(reference.path, reference.pointer)]
+            current = reference
+            while current.outcome == "ok" and current.target_path is not None:
+                node_pointer = current.target_pointer or ""
+                node = self.targets.get((current.target_path, node_pointer))
+                if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+                    break
+                if set(node) - ANNOTATIONS - {"$ref"}:
+                    break  # the schema asserts something besides following the reference
+                site = (current.target_path, join_pointer(node_pointer, "$ref"))
+                if site in chain:
+                    loop = frozenset(chain[chain.index(site) :])
+                    if loop not in reported and site == chain[0]:
+                        reported.add(loop)
+                        steps = " → ".join(
+                            f"{p}#{q.rsplit('/$ref', 1)[0] or '/'}" for p, q in [*chain, site]
+                        )
+                        self.references[index] = Reference(
+                            reference.path,
+                            reference.pointer,
+                            reference.value,
+                            reference.target,
+                            "cycle",
+                            reference.target_path,
+                            reference.target_pointer,
+                            f"circular $ref chain that never reaches a schema: {steps}",
+                        )
+                    break
+                chain.append(site)
+                following = by_site.get(site)
+                if following is None:
+                    break
+                current = following
+
+    def unresolved(self) -> Iterator[Reference]:
+        return (r for r in self.references if r.outcome not in {"ok", "remote", "text"})
+
+
+def _registry_of(corpus: Corpus) -> tuple[Registry[Any], dict[str, str]]:
+    """The corpus's schema and API documents as a crawled registry, and which file each URI
+    (file URI, ``$id``, embedded resource) names."""
+
+    resources: list[tuple[str, Resource[Any]]] = []
+    uri_to_path: dict[str, str] = {}
+    contested: set[str] = set()  # `$id`s two files declare
+    for document in corpus.of_kind(
+        DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
+    ):
+        uri = file_uri(document.path)
+        resource = make_resource(document)
+        resources.append((uri, resource))
+        uri_to_path[uri] = document.path
+        # Its own `$id`, or a draft-04 `id` (draft-04 Core §7.2): the URI others name it by.
+        absolute = root_base(document)
+        if absolute != uri and document.kind is DocumentKind.SCHEMA:
+            if absolute not in uri_to_path:
+                resources.append((absolute, resource))
+                uri_to_path[absolute] = document.path
+            elif uri_to_path[absolute] != document.path:
+                contested.add(absolute)
+        if document.kind is DocumentKind.SCHEMA:
+            for absolute, embedded in embedded_resources(document):
+                if absolute not in uri_to_path:
+                    resources.append((absolute, embedded))
+                    uri_to_path[absolute] = document.path
+    # The published metaschemas (jsonschema-specifications) are known offline: a `$ref` to
+    # `http://json-schema.org/draft-04/schema#/properties/description` resolves, unfetched.
+
+    for document in fragments(corpus):
+        # A plain YAML/JSON file an API document or schema reaches by `$ref` (servers,
+        # parameters, path items kept in files of their own): registered under its file URI
+        # only, as an opaque resource, so a pointer into it resolves but nothing in it is
+        # crawled for `$id`s or anchors (it is not a schema: it was not reached as one).
+        uri = file_uri(document.path)
+        resources.append((uri, Specification.OPAQUE.create_resource(document.data)))
+        uri_to_path[uri] = document.path
+    registry = _crawled(SPECIFICATIONS, resources)
+    if contested:
+        # A crawl registers every resource under its own `$id`, in an order that varies
+        # between runs; the first file (in path order) keeps a contested `$id`, every run.
+        registry = _crawled(registry, [(uri, r) for uri, r in resources if uri in contested])
+    return registry, uri_to_path
+
+
+# What `referencing` raises when a crawl meets what is not a schema where one goes.
+_UNWALKABLE = (AttributeError, TypeError, ValueError)
+
+
+def _crawled(base: Registry[Any], resources: list[tuple[str, Resource[Any]]]) -> Registry[Any]:
+    """``base`` with ``resources``, crawled for the `$id`s and anchors inside them.
+
+    `referencing` gives an embedded resource that names its dialect (`$schema`) the stock
+    specification of that dialect, detected afresh (``Resource.from_contents``), not the
+    :func:`tolerant` one of its document; so a number where a schema goes inside it (the
+    generated `additionalProperties: 1` of ga4gh-beacon/beacon-v2) ended the crawl, and with it
+    every rule that reads references. Then the resources are crawled one by one, and one whose
+    crawl fails is registered uncrawled: its own URIs and the pointers into it still resolve
+    (:func:`embedded_resources` registered its embedded `$id`s already), and schema-invalid
+    reports what is malformed in it."""
+    try:
+        return base.with_resources(resources).crawl()
+    except _UNWALKABLE:
+        pass
+    registry = base
+    for uri, resource in resources:
+        try:
+            registry = registry.with_resource(uri, resource).crawl()
+        except _UNWALKABLE:
+            opaque = Specification.OPAQUE.create_resource(resource.contents)
+            registry = registry.with_resource(uri, opaque).crawl()
+    return registry
+
+
+def fragments(corpus: Corpus) -> list[Document]:
+    """The plain JSON/YAML documents (kind DATA) that a schema or API document reaches by
+    ``$ref``, directly or through other such fragments, in path order.
+
+    Multi-file API descriptions keep servers, parameters, responses and path items in files of
+    their own (``$ref: ../common/servers.yaml#/prod``, the layout AsyncAPI and Redocly
+    recommend); such a file says nothing of itself, so discovery calls it data. A fragment
+    reached at a schema position is a schema already (``speclint.model.corpus.refine``); the others
+    are registered so their pointers resolve, and stay data for every other analysis."""
+
+    memo = corpus.memo.get("references.fragments")
+    if isinstance(memo, list):
+        return memo
+    found: dict[str, Document] = {}
+    pending = list(corpus.of_kind(DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI))
+    while pending:
+        document = pending.pop()
+        for _, value, base in ref_sites(document):
+            joined = join_uri(base, as_uri_reference(value))
+            if joined is None or not joined.startswith(CORPUS_BASE):
+                continue
+            path = unquote(urldefrag(joined).url[len(CORPUS_BASE) :])
+            target = corpus.documents.get(path)
+            if (
+                target is not None
+                and path not in found
+                and target.usable
+                and target.kind is DocumentKind.DATA
+            ):
+                found[path] = target
+                pending.append(target)
+    ordered = [found[path] for path in sorted(found)]
+    corpus.memo["references.fragments"] = ordered
+    return ordered
+
+
+def file_uri(path: str) -> str:
+    return CORPUS_BASE + "/".join(escape_uri_segment(s) for s in path.split("/"))
+
+
+def escape_uri_segment(segment: str) -> str:
+    return quote(segment, safe="@:+!$&'()*,;=-._~")
+
+
+# Characters a URI reference may hold as they are (RFC 3986 §2.2 and §2.3), and `%`, which
+# starts an escape the author wrote.
+_URI_CHARACTERS = ":/?#[]@!$&'()*+,;=-._~%"
+_STRUCTURED = (".json", ".jsonc", ".yaml", ".yml")
+
+
+def as_uri_reference(value: str) -> str:
+    """``value`` with what a URI cannot hold (``{``, ``}``, a space, non-ASCII) percent-encoded:
+    a ``$ref`` written as a file path names the file a validator reading paths would open."""
+    return quote(value, safe=_URI_CHARACTERS)
+
+
+def _structured(path: str) -> bool:
+    return path.lower().endswith(_STRUCTURED)
+
+
+def join_uri(base: str, value: str) -> str | None:
+    """``value`` resolved against ``base`` (RFC 3986 §5), or None when either is not a URI
+    reference Python can parse (``http://[bad``: an unclosed IPv6 literal raises ValueError)."""
+    try:
+        joined = urljoin(base, value)
+        urlsplit(joined)
+    except ValueError:
+        return None
+    return joined
+
+
+def make_resource(document: Document) -> Resource[Any]:
+
+    if document.kind is DocumentKind.SCHEMA and isinstance(document.data, dict):
+        dialect = document.data.get("$schema")
+        if isinstance(dialect, str):
+            return tolerant(dialect).create_resource(document.data)
+    # OpenAPI 3.1 schema objects are 2020-12 dialect; pointer lookups work for any JSON.
+    return tolerant("").create_resource(document.data)
+
+
+@functools.cache
+def tolerant(dialect: str) -> Specification[Any]:
+    """The `referencing` specification of ``dialect`` (2020-12 when unknown), made to step over
+    what is not a schema where a schema is expected. `referencing` 0.37 judges draft-04 to -07
+    `dependencies` by its first value, so `{"a": {...}, "b": ["a"]}` yields the list `["a"]` as a
+    subschema and its crawl dies on it (SchemaStore's tmlanguage.json); `"properties": []` dies
+    the same way. A malformed schema is schema-invalid's finding, never a crash of every rule."""
+    stock = specification_with(dialect.rstrip("#"), default=DRAFT202012)
+    walk = stock.subresources_of
+
+    def subresources_of(contents: Any) -> list[Any]:
+        try:
+            found = list(walk(contents))
+        except (AttributeError, TypeError):
+            return []
+        return [each for each in found if isinstance(each, (Mapping, bool))]
+
+    identify = stock.id_of
+
+    def id_of(contents: Any) -> str | None:
+        # A draft-04 `id` that is not a string (a property schema a `$ref` points into by
+        # mistake, SchemaStore's specif-1.0.json) names nothing; `referencing` calls
+        # `.startswith` on it.
+        try:
+            found = identify(contents)
+        except (AttributeError, TypeError):
+            return None
+        # An id that is no URI reference (`http://[bad`) names nothing either: `referencing`
+        # would raise ValueError joining it, and end the whole run.
+        return found if isinstance(found, str) and join_uri("file:///", found) else None
+
+    # `referencing` declares Specification with its own attrs wrapper, which mypy does not read
+    evolved: Specification[Any] = attrs.evolve(
+        cast(Any, stock), subresources_of=subresources_of, id_of=id_of
+    )
+    return evolved
+
+
+def embedded_resources(document: Document) -> Iterator[tuple[str, Resource[Any]]]:
+    """(absolute URI, resource) of each subschema that names itself with the id keyword of the
+    dialect in force there: `id` under draft-04, `$id` later; a nested `$schema` switches the
+    dialect. `referencing` crawls a resource by its root's dialect only, so an embedded draft-04
+    schema (`id`) inside a draft-07 bundle would not be found by its URI without this."""
+    root = document.data
+    dialect = root.get("$schema") if isinstance(root, dict) else None
+    stack: list[tuple[Any, str, str, Any]] = [(root, "", file_uri(document.path), dialect)]
+    while stack:
+        node, pointer, base, dialect = stack.pop()
+        if isinstance(node, dict):
+            if pointer and isinstance(node.get("$schema"), str):
+                dialect = node["$schema"]
+            declared = node.get("id") if _uses_plain_id(dialect) else node.get("$id")
+            joined = join_uri(base, declared) if isinstance(declared, str) else None
+            if joined is not None:
+                base = joined
+                if pointer:
+                    specification = tolerant(dialect if isinstance(dialect, str) else "")
+                    yield urldefrag(base).url, specification.create_resource(node)
+            for key, child in node.items():
+                if key not in DATA_KEYWORDS and isinstance(child, (dict, list)):
+                    stack.append((child, f"{pointer}/{escape_token(key)}", base, dialect))
+        elif isinstance(node, list):
+            for position, child in enumerate(node):
+                if isinstance(child, (dict, list)):
+                    stack.append((child, f"{pointer}/{position}", base, dialect))
+
+
+# Hosts that serve many owners' repositories: there, a namespace is `owner/repository/`.
+SHARED_HOSTS = frozenset(
+    {
+        "github.com",
+        "raw.githubusercontent.com",
+        "gist.githubusercontent.com",
+        "gitlab.com",
+        "bitbucket.org",
+        "codeberg.org",
+        "cdn.jsdelivr.net",
+        "unpkg.com",
+    }
+)
+
+
+def map_remote(ref_map: Mapping[str, str], target: str) -> str | None:
+    """Rewrite a remote URI through ``ref-map`` (longest prefix wins) to a corpus file URI."""
+    for prefix, local in sorted(ref_map.items(), key=lambda item: (-len(item[0]), item[0])):
+        if not target.startswith(prefix):
+            continue
+        rest, hash_mark, fragment = target[len(prefix) :].partition("#")
+        mapped = file_uri(local + rest) if local.endswith("/") else file_uri(local)
+        return mapped + hash_mark + fragment
+    return None
+
+
+def held_at_raw_url(paths: Container[str], url: str) -> str | None:
+    """The corpus file a GitHub raw URL names when the repository holds a file at that path
+    (``https://raw.githubusercontent.com/<owner>/<repo>/<branch or refs/heads/x>/<path>``): the
+    repository's own file, published by its host; the longest such path. Never fetched."""
+    parts = urlsplit(url)
+    if parts.netloc != "raw.githubusercontent.com":
+        return None
+    segments = [s for s in parts.path.split("/") if s]
+    for start in range(3, len(segments)):
+        candidate = "/".join(segments[start:])
+        if candidate in paths:
+            return candidate
+    return None
+
+
+def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
+    """(pointer of the "$ref" member, its value, the base URI in force there)."""
+
+    root_base = file_uri(document.path)
+    track_ids = document.kind is DocumentKind.SCHEMA
+    root_dialect = document.data.get("$schema") if isinstance(document.data, dict) else None
+    stack: list[tuple[Any, str, str, bool]] = [
+        (document.data, "", root_base, _uses_plain_id(root_dialect))
+    ]
+    while stack:
+        node, pointer, base, plain_id = stack.pop()
+        if isinstance(node, dict):
+            # The dialect in force says which keyword sets the base URI: `id` up to draft-04,
+            # `$id` from draft-06 (draft-06 Core §9.2); a nested `$schema` switches it (an
+            # embedded draft-04 metaschema in a draft-07 bundle).
+            if "$schema" in node and pointer:
+                plain_id = _uses_plain_id(node.get("$schema"))
+            declared = node.get("id") if plain_id else node.get("$id")
+            joined = join_uri(base, declared) if track_ids and isinstance(declared, str) else None
+            if joined is not None:
+                # Without its fragment: draft-04 ids end in an empty one (`...schema#`), and a
+                # base URI with `#` resolves no `#/...` pointer in `referencing`.
+                base = urldefrag(joined).url
+            reference = node.get("$ref")
+            if isinstance(reference, str):
+                yield join_pointer(pointer, "$ref"), reference, base
+            for key in sorted(node, reverse=True):
+                if key in DATA_KEYWORDS:
+                    continue
+                child = node[key]
+                if isinstance(child, (dict, list)):
+                    stack.append((child, f"{pointer}/{escape_token(key)}", base, plain_id))
+        elif isinstance(node, list):
+            for position in range(len(node) - 1, -1, -1):
+                child = node[position]
+                if isinstance(child, (dict, list)):
+                    stack.append((child, f"{pointer}/{position}", base, plain_id))
+
+
+def root_base(document: Document) -> str:
+    """The base URI of a document's root: its own `$id` (or draft-04 `id`), else its file URI."""
+    uri = file_uri(document.path)
+    data = document.data if isinstance(document.data, dict) else {}
+    declared = data.get("id") if _uses_plain_id(data.get("$schema")) else data.get("$id")
+    joined = join_uri(uri, declared) if isinstance(declared, str) else None
+    return urldefrag(joined).url if joined is not None else uri
+
+
+def _uses_plain_id(dialect: object) -> bool:
+    """Whether a dialect names its base URI with `id` (draft-03 and draft-04)."""
+
+    return draft_of(dialect) in ("draft-03", "draft-04")

@@ -1,0 +1,2 @@
+"""What every layer uses: the finding vocabulary, progress, how a run ends, forked work, safe
+writing, deep recursion, union-find and the caches' file format. Imports nothing of speclint."""

@@ -1,0 +1,944 @@
+"""The ``speclint`` command line: thin click commands over the engine's plain functions.
+
+Exit codes (architecture.md): 0 no finding at or above ``--fail-on``; 1 such findings, or more
+warnings than ``--max-warnings``; 2 a usage error (an ``--output`` that cannot be written among
+them) or an internal error, reported in one line (the traceback only with ``--debug``).
+
+The engine, the outputs and the analyses are imported inside the commands that use them, each
+import marked "Deferred": together they cost about 0.4 s (jsonschema, referencing, markdown-it,
+ruamel.yaml, the rules), which ``speclint --version``, ``--help`` and a command that fails on its
+arguments should not pay. No import here dodges an import circle: the package has none
+(``docs/architecture.md``).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+
+import click
+
+from speclint import __version__
+from speclint.common.findings import Severity, warnings_over
+from speclint.common.lifecycle import Interrupted, exit_interrupted, interruptible
+from speclint.common.progress import TerminalProgress
+from speclint.common.writing import OutputError, write_output
+from speclint.model.config import ROLE_NAMES
+from speclint.parsing.gitbase import head_commit, work_tree_top
+
+if TYPE_CHECKING:
+    from speclint.analyses.context import Context
+    from speclint.outputs.reporters import Gate, Report
+    from speclint.run.catalog import RuleInfo
+    from speclint.run.engine import Outcome
+    from speclint.run.roots import Scope
+
+FORMAT_NAMES = ("text", "json", "sarif", "markdown", "github", "afp", "junit", "gitlab")
+
+
+class UsageProblem(click.ClickException):
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"speclint: error: {self.format_message()}", err=True)
+
+
+# The corpus root a command reads: a folder that exists, the current one by default.
+CORPUS_PATH = click.argument(
+    "path",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    default=".",
+    required=False,
+)
+# A file or folder of a corpus, whose root is found as `check` finds it.
+SPEC_PATH = click.argument("path", type=click.Path(path_type=Path), default=".", required=False)
+
+
+# Options that `check` and `hook` share.
+FAIL_ON = click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "info"]),
+    default=None,
+    help="Lowest severity that makes the exit code 1 (default: from config, else error).",
+)
+CONFIG_PATH = click.option(
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Configuration file (default: speclint.toml or pyproject.toml at the corpus root).",
+)
+COLOR = click.option(
+    "--color/--no-color",
+    default=None,
+    help="Colour the text report (default: when stdout is a terminal).",
+)
+TIME_LIMIT = click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="SECONDS",
+    help="Time limit of the whole run (default: SPECLINT_TIME_LIMIT, else 900; 0: none).",
+)
+DEBUG = click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+MAX_WARNINGS = click.option(
+    "--max-warnings",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Exit 1 when there are more than N warnings, whatever --fail-on says.",
+)
+QUIET = click.option(
+    "-q", "--quiet", is_flag=True, help="Print the findings only: no summary, no 'checked' line."
+)
+
+
+def fail(message: str) -> NoReturn:
+    raise UsageProblem(message)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "-V", "--version", prog_name="speclint")
+def main() -> None:
+    """speclint: lint a spec corpus (JSON Schema, OpenAPI, AsyncAPI, Markdown) for consistency."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option(
+    "-f",
+    "--format",
+    "formats",
+    multiple=True,
+    type=click.Choice(FORMAT_NAMES),
+    help="Report format; repeat for several reports. Default: text.",
+)
+@click.option(
+    "-o",
+    "--output",
+    "outputs",
+    multiple=True,
+    type=click.Path(path_type=Path),
+    help="File for the --format at the same position (formats without one go to stdout); "
+    "without a --format, the format comes from the extension (.sarif, .json, .md, .xml, .txt).",
+)
+@FAIL_ON
+@MAX_WARNINGS
+@QUIET
+@CONFIG_PATH
+@click.option(
+    "--rule", "only_rules", multiple=True, metavar="ID", help="Run only this rule (repeatable)."
+)
+@COLOR
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Show a progress bar on stderr for long checks (default: when stderr is a terminal).",
+)
+@click.option(
+    "--baseline",
+    "baseline_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Report only findings not in this baseline (see `speclint baseline write`).",
+)
+@click.option(
+    "--diff-base",
+    "diff_base",
+    metavar="REF",
+    help="Lint the corpus at git revision REF too; report only what this change introduces.",
+)
+@click.option(
+    "--cache/--no-cache",
+    "use_cache",
+    default=True,
+    help="Reuse results and parses of unchanged files from the user's cache (default: on).",
+)
+@TIME_LIMIT
+@DEBUG
+def check(
+    paths: tuple[Path, ...],
+    formats: tuple[str, ...],
+    outputs: tuple[Path, ...],
+    fail_on: str | None,
+    config_path: Path | None,
+    only_rules: tuple[str, ...],
+    color: bool | None,
+    progress: bool | None,
+    baseline_path: Path | None,
+    diff_base: str | None,
+    use_cache: bool,
+    time_limit: float | None,
+    debug: bool,
+    quiet: bool,
+    max_warnings: int | None,
+) -> None:
+    """Check the spec files and folders PATHS (default: the current directory).
+
+    The corpus they belong to is linted whole (drift is between files), at its root: the nearest
+    folder upward with speclint.toml or [tool.speclint] in pyproject.toml, else the git work
+    tree's top, else the folder named. Findings are shown for PATHS, which share one root."""
+    # Deferred: startup (module docstring).
+    from speclint.run.engine import Options, lint
+
+    reports = _destinations(formats, outputs)
+    _runnable(only_rules, diff_base)
+    show_progress = progress if progress is not None else sys.stderr.isatty()
+    scope = _scope(paths)
+    options = Options(
+        focus=scope.focus,
+        config_path=config_path,
+        rules=only_rules,
+        baseline=baseline_path,
+        diff_base=diff_base,
+        cache=use_cache,
+        debug=debug,
+        time_limit=_time_limit(time_limit),
+        progress=TerminalProgress(sys.stderr) if show_progress else None,
+    )
+    outcome = _engine(lambda: lint(scope.root, options), debug)
+    for note in outcome.notes:
+        click.echo(f"speclint: {note}" if not note.startswith("  ") else note, err=True)
+    shown_root = _understood(scope.root, outcome, scope.focus)
+    report = _report(outcome, shown_root, False, outcome.gate, quiet, max_warnings)
+    _deliver(_focused(report, outcome, scope.focus), reports, _use_color(color))
+    sys.exit(_exit_code(outcome, fail_on, max_warnings))
+
+
+def _scope(paths: tuple[Path, ...]) -> Scope:
+    """The corpus root of PATHS and the part of it to report on; exit 2 when there is none."""
+    # Deferred: startup (module docstring).
+    from speclint.run.roots import RootError, scope_of
+
+    try:
+        return scope_of(paths)
+    except RootError as error:
+        fail(str(error))
+
+
+def _understood(root: Path, outcome: Outcome, focus: tuple[str, ...] | None = None) -> str:
+    """How the corpus root is shown; a usage error when nothing in it (in ``focus``, when
+    given) could be checked."""
+    # Deferred: startup (module docstring).
+    from speclint.outputs.reporters.text_report import shown_path
+    from speclint.run.inventory import checked_anything, nothing_found
+    from speclint.run.roots import in_focus
+
+    shown_root = root.as_posix().rstrip("/") or "."
+    if not checked_anything(outcome.result.inventory):
+        # A gate that passes a repository it did not understand gives a false all-clear: as
+        # ESLint does for files no pattern matched, say so and fail (issue 14).
+        fail(nothing_found(shown_root, outcome.result.inventory))
+    if focus is not None:
+        inside = [e for e in outcome.result.inventory if in_focus(e.path, focus)]
+        if not checked_anything(inside):
+            named = ", ".join(shown_path(shown_root, path) for path in focus)
+            fail(
+                f"{named}: no file speclint checks in the corpus at {shown_root} (see "
+                f"`speclint files {shown_root}`: a file may be excluded, ignored by git, or "
+                "not a JSON Schema, OpenAPI, AsyncAPI, instance or Markdown file)"
+            )
+    return shown_root
+
+
+def _focused(report: Report, outcome: Outcome, focus: tuple[str, ...] | None) -> Report:
+    """The report, saying for which of the corpus's files it shows findings."""
+
+    # Deferred: startup (module docstring).
+    from speclint.outputs.reporters.text_report import shown_path
+    from speclint.run.roots import in_focus
+
+    if focus is None:
+        return report
+    files = outcome.result.inventory
+    shown = sum(1 for entry in files if in_focus(entry.path, focus))
+    named = ", ".join(shown_path(report.root, path) for path in focus)
+    return replace(report, scope=f"(findings shown for {shown} of {len(files)} files: {named})")
+
+
+def _use_color(color: bool | None) -> bool:
+    return color if color is not None else (sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+
+
+def _report(
+    outcome: Outcome,
+    shown_root: str,
+    color: bool,
+    gate: Gate | None,
+    quiet: bool = False,
+    max_warnings: int | None = None,
+) -> Report:
+    # Deferred: startup (module docstring).
+    from speclint.outputs.reporters import Report
+
+    return Report(
+        findings=outcome.findings,
+        rules=outcome.result.rules,
+        sources=outcome.sources,
+        root=shown_root,
+        tool_version=__version__,
+        color=color,
+        waived=tuple(outcome.result.waived),
+        gate=gate,
+        checked=outcome.result.inventory,
+        quiet=quiet,
+        max_warnings=max_warnings,
+    )
+
+
+def _exit_code(outcome: Outcome, fail_on: str | None, max_warnings: int | None = None) -> int:
+    """1 when a reported finding is at or above --fail-on (else the configuration's), or when
+    there are more warnings than --max-warnings (ESLint's option: errors fail regardless)."""
+
+    threshold = Severity.parse(fail_on) if fail_on else outcome.config.fail_on
+    if any(f.severity >= threshold for f in outcome.findings):
+        return 1
+    return 1 if warnings_over(outcome.findings, max_warnings) else 0
+
+
+# An --output without a --format of its own is written in the format its name says.
+OUTPUT_EXTENSIONS = (
+    (".sarif.json", "sarif"),
+    (".sarif", "sarif"),
+    (".json", "json"),
+    (".md", "markdown"),
+    (".xml", "junit"),
+    (".txt", "text"),
+)
+
+Destinations = list[tuple[str, Path | None]]  # (format, file, or None for stdout)
+
+
+def _destinations(formats: tuple[str, ...], outputs: tuple[Path, ...]) -> Destinations:
+    """Each report's format and file: the n-th --output takes the n-th --format, else the format
+    its extension names; the --formats left over go to stdout (one at most). Every file is
+    checked before anything runs, so a bad one fails fast and no report is half-delivered."""
+    if not formats and not outputs:
+        return [("text", None)]
+    reports: Destinations = [
+        (formats[index] if index < len(formats) else _format_of(output), output)
+        for index, output in enumerate(outputs)
+    ]
+    to_stdout = formats[len(outputs) :]
+    if len(to_stdout) > 1:
+        fail("only one report can go to stdout: give an --output for each extra --format")
+    for _, destination in reports:
+        assert destination is not None
+        _check_destination(destination)
+    return reports + [(name, None) for name in to_stdout]
+
+
+def _format_of(output: Path) -> str:
+    name = output.name.lower()
+    for extension, format_name in OUTPUT_EXTENSIONS:
+        if name.endswith(extension) and name != extension:
+            return format_name
+    accepted = ", ".join(extension for extension, _ in OUTPUT_EXTENSIONS)
+    fail(
+        f"--output {output}: no --format for it, and its name does not say one; give --format, "
+        f"or end the name in {accepted}"
+    )
+
+
+def _check_destination(output: Path) -> None:
+    """A file speclint can write, or a one-line error naming what is in the way. Missing folders
+    on the way are created when the report is written, as ESLint's and ruff's --output-file do."""
+    if output.is_dir():
+        fail(f"--output {output} is a folder, not a file")
+    folder = output.parent
+    while not os.path.lexists(folder) and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        fail(f"--output {output}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK):
+        fail(f"--output {output}: cannot write in {folder} (permission denied)")
+
+
+def _runnable(only_rules: tuple[str, ...], diff_base: str | None) -> None:
+    """A rule that judges a change (compat-claim) cannot run without the base to compare with:
+    run alone, it would find nothing, which reads as a pass."""
+    if diff_base is not None or not only_rules:
+        return
+    # Deferred: startup (module docstring).
+    from speclint.run.catalog import all_rules
+
+    catalog = all_rules()
+    for rule_id in only_rules:
+        info = catalog.get(rule_id)
+        if info is not None and info.needs_base:
+            fail(
+                f"--rule {rule_id} judges a change and cannot run without --diff-base REF "
+                "(the revision to compare with, e.g. origin/main)"
+            )
+
+
+def _deliver(report: Report, reports: Destinations, color: bool) -> None:
+    """Each report to its file or stdout. Unless --quiet, stderr says where each file report went
+    and, when no report on stdout ends with it (text, github), gives the one-line summary."""
+
+    # Deferred: startup (module docstring).
+    from speclint.outputs.reporters import renderer
+    from speclint.outputs.reporters.text_report import summary_line
+
+    written = []
+    for name, destination in reports:
+        coloured = color and destination is None and name == "text"
+        text = renderer(name)(replace(report, color=coloured))
+        if destination is None:
+            click.echo(text, nl=False, color=coloured or None)
+        else:
+            _write(destination, text)
+            written.append(f"speclint: wrote {name} to {destination}")
+    if report.quiet:
+        return
+    for line in written:
+        click.echo(line, err=True)
+    if not any(name in ("text", "github") for name, destination in reports if destination is None):
+        click.echo(summary_line(report), err=True)
+
+
+@main.command(name="hook")
+@click.argument("path", type=click.Path(path_type=Path), required=False)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Fail on every finding of the corpus, not only on those the commit introduces.",
+)
+@FAIL_ON
+@MAX_WARNINGS
+@QUIET
+@CONFIG_PATH
+@COLOR
+@TIME_LIMIT
+@DEBUG
+def commit_hook(
+    path: Path | None,
+    strict: bool,
+    fail_on: str | None,
+    max_warnings: int | None,
+    quiet: bool,
+    config_path: Path | None,
+    color: bool | None,
+    time_limit: float | None,
+    debug: bool,
+) -> None:
+    """Judge the commit being made (the pre-commit hook): lint the files of git's index, the
+    whole corpus (drift is between files), and fail only on the findings the commit introduces
+    against HEAD, wherever they land. Findings that were already there are counted, not shown.
+    --strict fails on every finding instead.
+
+    The corpus is each folder with speclint.toml (or [tool.speclint] in pyproject.toml) that
+    holds a staged file, else the repository; PATH names it instead, as for `speclint check`
+    (findings shown for PATH). Outside a git work tree there is no commit: exit 2."""
+    # Deferred: startup (module docstring).
+    from speclint.run.roots import RootError, commit_roots, named_from_here
+
+    if path is not None:
+        scope = _scope((path,))
+        if work_tree_top(scope.root) is None:
+            fail(
+                f"{path.as_posix()} is not in a git work tree, and `speclint hook` judges a commit "
+                "(lint a folder with `speclint check`)"
+            )
+        targets = [(scope.root, scope.focus)]
+    else:
+        try:
+            roots, configured = commit_roots(Path(os.curdir))
+        except RootError as error:
+            fail(str(error))
+        if not roots:
+            corpora = ", ".join(named_from_here(root).as_posix() for root in configured)
+            click.echo(
+                f"speclint: the commit changes no file of this repository's corpora ({corpora}): "
+                "nothing to judge",
+                err=True,
+            )
+            sys.exit(0)
+        targets = [(named_from_here(root), None) for root in roots]
+    code = 0
+    for root, focus in targets:
+        if len(targets) > 1:
+            click.echo(f"speclint: the corpus at {root.as_posix()}:", err=True)
+        options = (strict, fail_on, max_warnings, quiet, config_path, color, time_limit, debug)
+        code = max(code, _judge_commit(root, focus, *options))
+    sys.exit(code)
+
+
+def _judge_commit(
+    root: Path,
+    focus: tuple[str, ...] | None,
+    strict: bool,
+    fail_on: str | None,
+    max_warnings: int | None,
+    quiet: bool,
+    config_path: Path | None,
+    color: bool | None,
+    time_limit: float | None,
+    debug: bool,
+) -> int:
+    """Lint the commit's corpus at ``root`` against HEAD; print; the exit code it deserves."""
+    # Deferred: startup (module docstring).
+    from speclint.outputs.reporters import renderer
+    from speclint.run.engine import Options, lint
+
+    base = None if strict else head_commit(root)
+    options = Options(
+        config_path=config_path,
+        diff_base=base,
+        staged=True,
+        focus=focus,
+        time_limit=_time_limit(time_limit),
+        debug=debug,
+    )
+    outcome = _engine(lambda: lint(root, options), debug)
+    shown_root = _understood(root, outcome, focus)
+    # The new findings only, listed plainly ("no new findings" when there are none): the gate's
+    # sections are for reviewers' reports.
+    report = _report(outcome, shown_root, _use_color(color), outcome.gate, quiet, max_warnings)
+    click.echo(renderer("text")(_focused(report, outcome, focus)), nl=False)
+    if not quiet:
+        _say_against_head(outcome.gate, strict)
+    return _exit_code(outcome, fail_on, max_warnings)
+
+
+def _say_against_head(gate: Gate | None, strict: bool) -> None:
+    """The hook's lines on what HEAD already had and what the commit fixes."""
+    if gate is not None:
+        known, fixed = len(gate.known), len(gate.fixed)
+        if known:
+            were = "finding was" if known == 1 else "findings were"
+            click.echo(
+                f"speclint: {known} {were} already present before this commit; "
+                "`speclint check` lists them",
+                err=True,
+            )
+        if fixed:
+            click.echo(f"speclint: this commit fixes {fixed} finding(s)", err=True)
+    elif not strict:
+        click.echo(
+            "speclint: no commit to compare with (the repository's first commit): every finding "
+            "is the commit's",
+            err=True,
+        )
+
+
+@main.command(name="lsp")
+def language_server() -> None:
+    """Run the language server on stdio: diagnostics for every file of the workspace's corpus
+    while you type (install the extra: pip install 'speclint[lsp]')."""
+    try:
+        # Deferred: the language server needs the lsp extra (pygls).
+        from speclint.frontends.lsp import serve
+    except ImportError as error:
+        fail(f"the language server needs pygls ({error}): pip install 'speclint[lsp]'")
+    serve()
+
+
+def _time_limit(given: float | None) -> float | None:
+    """--time-limit, else SPECLINT_TIME_LIMIT, else the default; 0 means none."""
+    # Deferred: startup (module docstring).
+    from speclint.run.engine import DEFAULT_TIME_LIMIT
+
+    if given is None:
+        configured = os.environ.get("SPECLINT_TIME_LIMIT", "").strip()
+        try:
+            given = float(configured) if configured else DEFAULT_TIME_LIMIT
+        except ValueError:
+            given = -1.0
+        # A negative, "nan" or "inf" limit would quietly mean "no limit": as --time-limit does,
+        # take a number of seconds, 0 or more, and nothing else.
+        if not math.isfinite(given) or given < 0:
+            fail(
+                f"SPECLINT_TIME_LIMIT must be a number of seconds, 0 or more (0: no limit); "
+                f"it is {configured!r}"
+            )
+    return given if given and given > 0 else None
+
+
+Result = TypeVar("Result")
+
+
+def _engine(work: Callable[[], Result], debug: bool) -> Result:
+    """Run engine work: its errors exit 2 with one line (a traceback only with --debug)."""
+    # Deferred: startup (module docstring).
+    from speclint.run.engine import EngineError
+
+    try:
+        return work()
+    except EngineError as error:
+        fail(str(error))
+    except UsageProblem:
+        raise
+    except Exception as error:
+        if debug:
+            raise
+        fail(f"internal error: {type(error).__name__}: {error} (run with --debug for details)")
+
+
+def _write(destination: Path, text: str) -> None:
+
+    try:
+        write_output(destination, text)
+    except OutputError as error:
+        fail(str(error))
+
+
+@main.command(name="changes")
+@CORPUS_PATH
+@click.option("--diff-base", "diff_base", metavar="REF", required=True, help="The base revision.")
+@click.option("--breaking", "only_breaking", is_flag=True, help="List only breaking changes.")
+@click.option(
+    "--fail-on",
+    type=click.Choice(["breaking"]),
+    default=None,
+    help="Exit 1 when a breaking change is listed.",
+)
+def show_changes(path: Path, diff_base: str, only_breaking: bool, fail_on: str | None) -> None:
+    """List the contract changes of PATH since git revision REF, classified by role."""
+    # Deferred: startup (module docstring).
+    from speclint.analyses.compat import schema_changes
+    from speclint.outputs.reporters.text_report import position
+    from speclint.run.engine import base_corpus
+
+    corpus = _load_corpus(path)
+    base = _engine(lambda: base_corpus(path, diff_base, corpus.config), False)
+    changes = [c for c in schema_changes(base, corpus) if c.breaking or not only_breaking]
+    shown_root = path.as_posix().rstrip("/") or "."
+    for change in changes:
+        verdict = "breaking" if change.breaking else "additive"
+        # Paths as `check` shows them (the root as typed, joined), so a terminal can open them.
+        click.echo(
+            f"{position(shown_root, change.location)}: {verdict} [{change.kind}] "
+            f"{change.description}"
+        )
+    broken = sum(c.breaking for c in changes)
+    click.echo(f"speclint: {len(changes)} change(s) since {diff_base}, {broken} breaking", err=True)
+    if fail_on == "breaking" and broken:
+        sys.exit(1)
+
+
+@main.command(name="build")
+@CORPUS_PATH
+@click.option(
+    "--check",
+    "check_only",
+    is_flag=True,
+    help="Write nothing; exit 1 when the build outputs are missing, stale or extra, or when an "
+    "API document cannot be built.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Output folder (default: [build] output in the configuration, else PATH/build).",
+)
+@click.option(
+    "--dereference",
+    is_flag=True,
+    help="Write the API bundles with no $ref at all (fails on a recursive schema).",
+)
+def build_command(path: Path, check_only: bool, output: Path | None, dereference: bool) -> None:
+    """Bundle each schema of PATH into a self-contained 2020-12 schema, with a catalog, and each
+    OpenAPI 3.x / AsyncAPI document into a single file."""
+    # Deferred: startup (module docstring).
+    from speclint.outputs.build import BuildError, build, output_folder, staleness, write
+
+    corpus = _load_corpus(path)
+    try:
+        folder, confined = output_folder(corpus, output)
+    except BuildError as error:
+        fail(str(error))
+    shown_folder = (output if output is not None else path / corpus.config.build_output).as_posix()
+    result = _engine(lambda: build(corpus, dereferenced=dereference), False)
+    shown: dict[tuple[str, bool], list[str]] = {}
+    for problem in result.problems:
+        shown.setdefault((problem.path, problem.fatal), []).append(problem.message)
+    for (schema_path, fatal), messages in sorted(shown.items()):
+        more = f" (and {len(messages) - 1} more)" if len(messages) > 1 else ""
+        label = "not built" if fatal else "warning"
+        click.echo(f"speclint: {label}: {schema_path}: {messages[0]}{more}", err=True)
+    built = len(result.bundles) + len(result.api_bundles)
+    out_of_date = False
+    if check_only:
+        state = staleness(result, folder)
+        out_of_date = not state.clean
+        if state.clean:
+            click.echo(
+                f"speclint: {shown_folder}: {built} bundle(s) and the catalog are up to date"
+            )
+        for label, paths in (
+            ("missing", state.missing),
+            ("stale", state.stale),
+            ("extra", state.extra),
+        ):
+            for relative in paths:
+                click.echo(f"{shown_folder}/{relative}: {label}")
+        if out_of_date:
+            click.echo(
+                f"speclint: {shown_folder}: build outputs are out of date ({len(state.missing)} "
+                f"missing, {len(state.stale)} stale, {len(state.extra)} extra); run "
+                f"`speclint build {path.as_posix()}` and commit the result",
+                err=True,
+            )
+    else:
+        try:
+            done = write(result, folder, confined)
+        except (BuildError, OutputError) as error:
+            fail(str(error))
+        for relative in done.kept:
+            click.echo(
+                f"speclint: left {shown_folder}/{relative} in place: an earlier build wrote it, "
+                "but it changed since (delete it by hand if it is not needed)",
+                err=True,
+            )
+        removed = f", removed {len(done.deleted)} it no longer builds" if done.deleted else ""
+        click.echo(f"speclint: wrote {built} bundle(s) and {shown_folder}/catalog.json{removed}")
+    if result.api_not_built:
+        # An API document is what a spec repository publishes: one that cannot be bundled is a
+        # broken publication, not a skipped file, for the build as for --check.
+        click.echo(
+            f"speclint: {len(result.api_not_built)} API document(s) could not be bundled "
+            f"({', '.join(result.api_not_built)}): see above",
+            err=True,
+        )
+    if out_of_date or result.api_not_built:
+        sys.exit(1)
+
+
+@main.command(name="afp")
+@click.argument(
+    "path",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    required=False,
+)
+def agent_feedback(path: Path | None) -> None:
+    """Answer an Agent Feedback Protocol v1.2 request on stdin with a response on stdout.
+
+    The artifact is a corpus folder (media type `inode/directory`, content its path) or one inline
+    document (`application/schema+json`, `application/json`, `application/yaml`, `text/markdown`).
+    With PATH, an inline document is linted inside the corpus at PATH, in place of the file its
+    `x-speclint-path` names; without PATH, on its own. Exit 0 with a `success` response, 2 with an
+    `error` response.
+    """
+    # Deferred: startup (module docstring).
+    from speclint.outputs.afp import (
+        RequestError,
+        artifact_corpus,
+        dumps,
+        error_response,
+        parse_request,
+        response,
+    )
+
+    try:
+        request = parse_request(sys.stdin.read())
+        corpus, focus = artifact_corpus(request, path)
+        # Deferred: startup (module docstring).
+        from speclint.run.engine import Options, lint_corpus
+
+        result = lint_corpus(corpus, Options(time_limit=_time_limit(None)))
+        findings = [
+            f
+            for f in result.findings
+            if focus is None or f.location.path == focus or any(r.path == focus for r in f.related)
+        ]
+        answer = response(
+            findings,
+            result.rules,
+            request.iteration,
+            len(result.waived),
+            request.applied if request.applied else None,
+        )
+    except RequestError as error:
+        click.echo(dumps(error_response(error)), nl=False)
+        sys.exit(2)
+    except Exception as error:  # an AFP client needs a response object, not a traceback
+        failure = RequestError("INTERNAL_ERROR", f"{type(error).__name__}: {error}")
+        click.echo(dumps(error_response(failure)), nl=False)
+        sys.exit(2)
+    click.echo(dumps(answer), nl=False)
+
+
+@main.command(name="rules")
+def list_rules() -> None:
+    """List the rules with their default severity and summary."""
+    catalog = _documented_rules()
+    width = max(len(rule_id) for rule_id in catalog)
+    for rule_id, info in catalog.items():
+        click.echo(f"{rule_id:<{width}}  {info.severity.label:<7}  {info.summary}")
+
+
+@main.command(name="rule")
+@click.argument("rule_id")
+@COLOR
+def show_rule(rule_id: str, color: bool | None) -> None:
+    """Print the documentation of rule RULE_ID."""
+    # Deferred: startup (module docstring).
+    from speclint.outputs.reporters.rule_doc import render_doc
+
+    info = _documented_rules().get(rule_id)
+    if info is None:
+        fail(f"unknown rule {rule_id!r} (see `speclint rules`)")
+    use_color = _use_color(color)
+    click.echo(f"{info.id} [{info.severity.label}]\n")
+    # click strips colour from output that is not a terminal unless told: --color means colour.
+    click.echo(render_doc(info.doc, use_color), nl=False, color=use_color or None)
+
+
+def _documented_rules() -> dict[str, RuleInfo]:
+    """Every rule id a report can carry: the rule modules', and the findings speclint itself
+    makes about waivers (``waiver``) and crashed rules (``internal-error``)."""
+    # Deferred: startup (module docstring).
+    from speclint.run.catalog import RuleInfo, all_rules
+    from speclint.run.runner import internal_error_info
+    from speclint.run.waivers import WAIVER_DOC, WAIVER_RULE
+
+    waiver = RuleInfo(
+        WAIVER_RULE, Severity.WARNING, WAIVER_DOC, "speclint.run.waivers", lambda c, o: ()
+    )
+    crashed = internal_error_info()
+    return dict(sorted({**all_rules(), waiver.id: waiver, crashed.id: crashed}.items()))
+
+
+@main.group(name="baseline")
+def baseline_group() -> None:
+    """Accept the current findings, so a gate fails only on new ones."""
+
+
+@baseline_group.command(name="write")
+@CORPUS_PATH
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Baseline file (default: speclint-baseline.json in PATH).",
+)
+def baseline_write(path: Path, output: Path | None) -> None:
+    """Record every current finding of the corpus at PATH in a baseline file."""
+    # Deferred: startup (module docstring).
+    from speclint.run.baseline import render
+    from speclint.run.engine import Options, lint
+
+    outcome = _engine(
+        lambda: lint(path, Options(keep_corpus=True, time_limit=_time_limit(None))), False
+    )
+    assert outcome.corpus is not None
+    findings = outcome.result.findings
+    target = output or path / "speclint-baseline.json"
+    _write(target, render(outcome.corpus, findings))
+    click.echo(f"speclint: wrote {len(findings)} finding(s) to {target}")
+
+
+def _load_corpus(path: Path) -> Context:
+    """The corpus at PATH with its configuration; a bad configuration exits 2 with its reason."""
+    # Deferred: startup (module docstring).
+    from speclint.run.engine import load
+
+    return _engine(lambda: load(path), False)
+
+
+def _corpus_around(path: Path) -> tuple[Context, Callable[[str], bool]]:
+    """The corpus PATH belongs to, found as `check` finds it (a file or a subfolder is judged in
+    its whole corpus), and which of its root-relative paths PATH covers."""
+    # Deferred: startup (module docstring).
+    from speclint.run.roots import in_focus
+
+    scope = _scope((path,))
+    focus = scope.focus
+    if focus is not None:
+        click.echo(f"speclint: the corpus at {scope.root.as_posix()} ({scope.found_by})", err=True)
+    return _load_corpus(scope.root), lambda where: focus is None or in_focus(where, focus)
+
+
+@main.command(name="files")
+@SPEC_PATH
+def show_files(path: Path) -> None:
+    """List each file speclint reads in PATH: its kind, dialect, and why it was classified so;
+    and each folder it did not enter (a virtual environment, installed packages), and why."""
+    # Deferred: startup (module docstring).
+    from speclint.run.inventory import SKIPPED, entries, phrase, skipped
+
+    corpus, covered = _corpus_around(path)
+    inventory = [entry for entry in entries(corpus) if covered(entry.path)]
+    folders = [entry for entry in skipped(corpus) if covered(entry.path)]
+    listed = sorted((*inventory, *folders), key=lambda entry: entry.path)
+    width = max((len(entry.path) for entry in listed), default=0)
+    for entry in listed:
+        if entry.kind == SKIPPED:
+            click.echo(f"{entry.path:<{width}}  skipped: {entry.reason}")
+            continue
+        kind = f"{entry.kind} {entry.dialect}".strip()
+        click.echo(f"{entry.path:<{width}}  {kind:<22}  {entry.reason}")
+    left = f"; {len(folders)} folder{'s' if len(folders) != 1 else ''} skipped" if folders else ""
+    click.echo(f"speclint: {phrase(inventory)}{left}")
+
+
+@main.command(name="roles")
+@SPEC_PATH
+def show_roles(path: Path) -> None:
+    """Print the role of each schema location in the corpus at PATH, with its evidence."""
+
+    corpus, covered = _corpus_around(path)
+    entries = [entry for entry in corpus.roles.listing(corpus) if covered(entry.path)]
+    for entry in entries:
+        click.echo(f"{entry.path}#{entry.pointer or '/'}: {entry.role}")
+        for line in entry.evidence:
+            click.echo(f"    {line}")
+    tally = Counter(entry.role for entry in entries)
+    shown = ", ".join(f"{tally[r]} {r}" for r in ROLE_NAMES if tally[r])
+    click.echo(f"speclint: {len(entries)} schema locations: {shown}")
+
+
+@main.command(name="bindings")
+@SPEC_PATH
+@click.option("--all", "show_all", is_flag=True, help="Also list prose sets that bind to nothing.")
+def show_bindings(path: Path, show_all: bool) -> None:
+    """List the value sets in the prose of PATH and the schema enums they are bound to."""
+    # Deferred: startup (module docstring).
+    from speclint.analyses.enumerations import Binder, all_prose_sets
+
+    corpus, covered = _corpus_around(path)
+    binder = Binder(corpus)
+    bound = unbound = 0
+    for prose in all_prose_sets(corpus):
+        if not covered(prose.path):
+            continue
+        bindings = binder.bindings(prose)
+        if not bindings and not show_all:
+            unbound += 1
+            continue
+        field = f" `{prose.field}`" if prose.field else ""
+        values = ", ".join(prose.values[:6]) + (", ..." if len(prose.values) > 6 else "")
+        click.echo(f"{prose.path}:{prose.line} {prose.form}{field} [{values}]")
+        if not bindings:
+            unbound += 1
+            click.echo("    (not bound)")
+        for binding in bindings:
+            bound += 1
+            listed = {str(v) for v in binding.values.values}
+            same = "same values" if listed == set(prose.values) else "values differ"
+            click.echo(
+                f"    -> {binding.target.label} ({binding.confidence}; {same}): {binding.evidence}"
+            )
+    click.echo(f"speclint: {bound} binding(s); {unbound} prose set(s) bound to nothing")
+
+
+def entry() -> None:
+    """The command line for callers that have imported it already (tests, embedding): SIGINT and
+    SIGTERM end the run cleanly (children killed, the base worktree removed) with the shell's exit
+    code, 130 or 143, and one line, never a traceback; 1 would mean "findings". The console script
+    is ``speclint.__main__:run``, which installs the handlers before this module is imported."""
+
+    try:
+        with interruptible():
+            main()
+    except Interrupted as interruption:
+        exit_interrupted(interruption)
+
+
+if __name__ == "__main__":
+    entry()

@@ -1,0 +1,559 @@
+"""The corpus model: every file of a spec repository, parsed once, with positions.
+
+``Corpus.load(root)`` discovers files by the configured globs, reads each one (never a file outside
+the root, never a binary file as text), and parses it by kind: JSON and YAML into data with a line
+and column for every JSON pointer, Markdown into the prose model. A file that cannot be read or
+parsed stays in the corpus with its ``problem`` set, so the rest of the corpus is still checked and
+the ``parse-error`` rule reports it.
+
+The corpus is plain data: documents, the configuration, the file listing, each file's version
+line. What is computed across files (the reference index, roles, derived bundles) is the analysis
+layer's (``speclint.analyses.context.Context``: a corpus with those facts); this module imports
+nothing above parsing (issue 27).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import posixpath
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Protocol, Self
+
+from speclint.common.findings import Location
+from speclint.common.parallel import default_jobs, forked_map
+from speclint.common.progress import current
+from speclint.common.storage import StorageError, loads
+from speclint.model.config import Config
+from speclint.parsing.gitbase import ignored
+from speclint.parsing.kinds import (
+    INSTALLED_FOLDER_NAMES,
+    AttributeRule,
+    DocumentKind,
+    classify,
+    generated_header,
+    gitattributes_rules,
+    glob_body,
+    installed_folder,
+    linguist_generated,
+)
+from speclint.parsing.links import DERIVED_KEY, page_of
+from speclint.parsing.prose import ProseDocument, parse_markdown_with_tokens
+from speclint.parsing.reading import LoadProblem, read_raw, shown_path
+from speclint.parsing.structured import (
+    DuplicateKey,
+    Parsed,
+    ParseFailure,
+    Position,
+    fast_json,
+    parse_json,
+    parse_yaml,
+    strip_jsonc,
+)
+from speclint.parsing.versions import VersionLines, version_lines
+
+PARSING = "parsing, kB"  # the progress phase, counted in kilobytes
+BIG_FILE = 256 * 1024  # bytes: a file this big reports progress while it is parsed
+# Why a vendored file is in ``Corpus.generated``: kept from elsewhere (GitHub Linguist's
+# ``linguist-vendored``), fixed where it comes from, so nothing in it is judged (issue 26).
+VENDORED = ".gitattributes: linguist-vendored"
+
+
+@dataclass
+class Document:
+    path: str  # POSIX, relative to the corpus root
+    kind: DocumentKind
+    text: str | None = None
+    data: Any = None
+    positions: dict[str, Position] = field(default_factory=dict)
+    duplicates: list[DuplicateKey] = field(default_factory=list)
+    model: ProseDocument | None = None  # a Markdown page's prose model: read it as ``prose``
+    problem: LoadProblem | None = None
+    digest: str = ""  # sha256 of the file's bytes, when read from disk (the caches' key)
+    # "json" / "jsonc": ``positions`` are found from the text when first asked for
+    # (``structured.fast_json``: read by the C decoder, positions left for a finding that needs one).
+    positions_from: str = ""
+    # What discovery made of it (``speclint.parsing.kinds``): the dialect or API version, why, and for an
+    # instance the schema it names (as written).
+    dialect: str = ""
+    reason: str = ""
+    schema: str | None = None
+    # Pure functions of this document's content, memoised (``enumerations.prose_sets``); they
+    # travel with the document in the parse cache, so an unchanged page is not read again.
+    derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # The prose model as the parse cache keeps it (``speclint.common.storage`` bytes), decoded when
+    # first read: a run re-checking one page never decodes the other pages' models.
+    packed_model: bytes | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def usable(self) -> bool:
+        return self.problem is None
+
+    @property
+    def prose(self) -> ProseDocument | None:
+        if self.model is None and self.packed_model is not None:
+            packed, self.packed_model = self.packed_model, None
+            try:
+                model = loads(packed)
+            except StorageError:
+                model = None
+            if not isinstance(model, ProseDocument) and self.text is not None:
+                # A damaged entry is a miss, never a page without prose: parse it again.
+                model = parse_markdown_with_tokens(self.text)[0]
+            self.model = model if isinstance(model, ProseDocument) else None
+        return self.model
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The text's lines (split on ``\n``), made once: rules that look around a position (the
+        comment above a schema) would otherwise split a 20 MB document at every look."""
+        return self.text.split("\n") if self.text is not None else []
+
+    def position(self, pointer: str) -> Position:
+        """The closest recorded position: the pointer itself or its nearest ancestor."""
+        if self.positions_from and not self.positions:
+            self.positions = _positions_of(self.text or "", self.positions_from)
+        probe = pointer
+        while True:
+            found = self.positions.get(probe)
+            if found is not None:
+                return found
+            if not probe:
+                return (1, 1)
+            probe = probe.rsplit("/", 1)[0]
+
+    def location(self, pointer: str = "", note: str | None = None) -> Location:
+        line, column = self.position(pointer)
+        return Location(self.path, line, column, pointer=pointer, note=note)
+
+
+class DocumentCache(Protocol):
+    """Where unchanged files' documents come from (``speclint.run.cache.ParseCache``): the
+    model says what it needs of a cache, the run provides one."""
+
+    def cached(self, path: str, raw: bytes) -> Document | None: ...
+
+    def add(self, path: str, raw: bytes, document: Document) -> None: ...
+
+
+@dataclass
+class Corpus:
+    root: Path
+    config: Config
+    documents: dict[str, Document]
+    # Every file under the root, linted or not (as ``shown_path`` writes them): what rules ask
+    # about the repository's files (``rfc-affects``) is answered from this list, never the disk,
+    # so it stays inside the root and inside the run cache's key.
+    tree: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+    # Indexes that modules above build once per run from this corpus (``fences.definition_index``):
+    # kept here by name, as opaque data, so the corpus model need not import them.
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def load(
+        cls, root: Path, config: Config | None = None, cache: DocumentCache | None = None
+    ) -> Self:
+        config = config or Config()
+        root = root.resolve()
+        tree = listing(root)
+        return cls.from_snapshot(root, config, snapshot(root, config, tree), cache, tree)
+
+    @classmethod
+    def from_snapshot(
+        cls,
+        root: Path,
+        config: Config,
+        files: dict[str, bytes | LoadProblem],
+        cache: DocumentCache | None = None,
+        tree: list[str] | None = None,
+        prepare: Callable[[Document], None] | None = None,
+    ) -> Self:
+        """The corpus from files already read (see ``snapshot``); unchanged files come from the
+        parse cache when one is given. ``tree`` is the root's file listing (``listing``).
+        ``prepare`` is called on each document parsed here, in the process that parses it: what
+        the run memoises on a page (its value sets), made on every core and kept with the page
+        in the parse cache."""
+
+        # Progress in kilobytes, not files: one 20 MB document is most of the work, and its bar
+        # moves as ruamel reads it (issue 13, item 9).
+        sink = current()
+        total = sum(len(raw) for raw in files.values() if isinstance(raw, bytes)) // 1024 + 1
+        done = 0
+
+        def reading(before: int) -> Callable[[int], None] | None:
+            if sink is None:
+                return None
+            return lambda characters: sink(
+                PARSING, min(total - 1, before + characters // 1024), total
+            )
+
+        documents: dict[str, Document] = {}
+        pending: list[tuple[str, bytes]] = []  # not in the parse cache: parsed below
+        for path, raw in files.items():
+            if isinstance(raw, LoadProblem):
+                documents[path] = Document(
+                    path, kind_for_path(path) or DocumentKind.DATA, problem=raw
+                )
+                documents[path].digest = hashlib.sha256(repr(raw).encode()).hexdigest()
+                continue
+            found = cache.cached(path, raw) if cache is not None else None
+            if found is None:
+                pending.append((path, raw))
+            else:
+                documents[path] = found
+                done += len(raw)
+
+        drawing = os.getpid()  # a forked parser does not draw over this process's bar
+
+        def parse(item: tuple[str, bytes]) -> Document:
+            nonlocal done
+            path, raw = item
+            mine = sink is not None and os.getpid() == drawing
+            if sink is not None and mine:
+                sink(PARSING, done // 1024, total)
+            progress = reading(done // 1024) if len(raw) >= BIG_FILE and mine else None
+            parsed = parse_document(path, raw, progress)
+            if prepare is not None:
+                prepare(parsed)
+            done += len(raw)
+            return parsed
+
+        # A cold corpus is parsed on every core (``speclint.common.parallel``); the result is the same.
+        weights = [len(raw) for _, raw in pending]
+        for (path, raw), document in zip(
+            pending, forked_map(parse, pending, weights, default_jobs()), strict=True
+        ):
+            documents[path] = document
+            if cache is not None:
+                cache.add(path, raw, document)
+        documents = {path: documents[path] for path in files}  # the listing's order, as before
+        for path, raw in files.items():
+            if isinstance(raw, bytes):
+                documents[path].digest = hashlib.sha256(raw).hexdigest()
+        if sink is not None:
+            sink(PARSING, total, total)
+        refine(documents, config)
+        shown = frozenset(shown_path(p) for p in tree) if tree is not None else frozenset(files)
+        return cls(root.resolve(), config, dict(sorted(documents.items())), tree=shown)
+
+    @classmethod
+    def from_texts(cls, files: dict[str, str], config: Config | None = None) -> Self:
+        """A corpus built in memory (tests, and the single-file API): path -> text."""
+        documents = {path: parse_document(path, text) for path, text in sorted(files.items())}
+        return cls(
+            Path("/nonexistent-corpus-root"), config or Config(), documents, tree=frozenset(files)
+        )
+
+    def of_kind(self, *kinds: DocumentKind) -> Iterator[Document]:
+        for document in self.documents.values():
+            if document.kind in kinds and document.usable:
+                yield document
+
+    def config_path(self) -> str:
+        """The configuration file as reports name files: relative to the root when inside it."""
+        source = self.config.source or "speclint.toml"
+        try:
+            return Path(source).resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return source
+
+    def sources(self) -> dict[str, str]:
+        return {path: doc.text for path, doc in self.documents.items() if doc.text is not None}
+
+    @cached_property
+    def versions(self) -> VersionLines:
+        """Each file's version, from its path (``speclint.parsing.versions``)."""
+        return version_lines(self.documents, self.config.versions)
+
+    @cached_property
+    def generated(self) -> dict[str, str]:
+        """The documents a tool writes (issue 26): path -> why (a ``Code generated ... DO NOT
+        EDIT.`` header, ``linguist-generated`` in a ``.gitattributes``), and those kept from
+        elsewhere (``linguist-vendored``: ``VENDORED``). The ``.gitattributes``
+        files are read as text from the root (``read_raw``: never out of it), never run."""
+        rules: list[AttributeRule] = []
+        files = [p for p in self.tree if p == ".gitattributes" or p.endswith("/.gitattributes")]
+        for path in sorted(files, key=lambda p: (p.count("/"), p)):
+            raw = read_raw(self.root, path)
+            if isinstance(raw, bytes):
+                text = raw.decode("utf-8", "replace")
+                rules += gitattributes_rules(path.rpartition("/")[0], text)
+        found: dict[str, str] = {}
+        for path, document in self.documents.items():
+            header = generated_header(document.text) if document.text is not None else None
+            if header is not None:
+                found[path] = header
+            elif rules and linguist_generated(path, rules):
+                found[path] = ".gitattributes: linguist-generated"
+            elif rules and linguist_generated(path, rules, "linguist-vendored"):
+                found[path] = VENDORED
+        return found
+
+
+# --- discovery ----------------------------------------------------------------------------------
+
+# Where in an API document a `$ref` names a schema (OpenAPI 3.x Schema Objects, Swagger 2.0 and
+# AsyncAPI payloads): a `$ref` elsewhere names a path item, a parameter, a message...
+_SCHEMA_PLACES = re.compile(r"/(schema|schemas|payload|headers|items|properties|definitions)(/|$)")
+
+
+def refine(documents: dict[str, Document], config: Config) -> None:
+    """Classification that needs the whole corpus (issue 14): files the configuration's
+    ``[instances]`` table names are instances of their schema, and a JSON/YAML file that a
+    schema's ``$ref`` targets is a schema, though it says nothing of itself. Refined documents
+    are replaced, not changed: the parse cache keeps what the file alone says."""
+    mapped = [(glob_to_regex(glob), schema) for glob, schema in sorted(config.instances.items())]
+    for path, document in list(documents.items()):
+        if not document.usable or document.kind is DocumentKind.MARKDOWN:
+            continue
+        schema = next((target for pattern, target in mapped if pattern.match(path)), None)
+        if schema is not None and document.kind in (DocumentKind.DATA, DocumentKind.INSTANCE):
+            named = classify(path, document.data, document.text, schema)
+            documents[path] = replace(
+                document, kind=named.kind, reason=named.reason, schema=named.schema
+            )
+    pending = [d for d in documents.values() if d.usable and d.kind in _REFERRING]
+    while pending:
+        referrer = pending.pop()
+        for target in _file_refs(referrer):
+            found = documents.get(target)
+            if (
+                found is not None
+                and found.usable
+                and found.kind is DocumentKind.DATA
+                and isinstance(found.data, (dict, bool))
+            ):
+                promoted = replace(
+                    found,
+                    kind=DocumentKind.SCHEMA,
+                    reason=f"the target of a `$ref` in {referrer.path}",
+                )
+                documents[target] = promoted
+                pending.append(promoted)
+
+
+def _file_refs(document: Document) -> set[str]:
+    """The corpus paths the document's relative ``$ref``s name (schema places only, in an API
+    document)."""
+    folder = posixpath.dirname(document.path)
+    api = document.kind is not DocumentKind.SCHEMA
+    found: set[str] = set()
+    stack: list[tuple[Any, str]] = [(document.data, "")]
+    while stack:  # iterative: generated schemas nest deeper than Python's recursion limit
+        node, pointer = stack.pop()
+        if isinstance(node, dict):
+            reference = node.get("$ref")
+            if isinstance(reference, str) and not (api and not _SCHEMA_PLACES.search(pointer)):
+                file_part = reference.split("#", 1)[0]
+                if file_part and "://" not in file_part and not file_part.startswith(("/", "urn:")):
+                    found.add(posixpath.normpath(posixpath.join(folder, file_part)))
+            stack.extend((value, f"{pointer}/{key}") for key, value in node.items())
+        elif isinstance(node, list):
+            stack.extend((value, f"{pointer}/{index}") for index, value in enumerate(node))
+    return found
+
+
+# Folders never walked: version control and the cache of earlier versions, unmentioned; and
+# installed software, which `speclint files` lists as skipped (a folder an installer marked, such
+# as a virtual environment's `pyvenv.cfg`, is recognised as the walk reaches it: `walk`).
+_UNSEEN_FOLDERS = frozenset({".git", ".speclint-cache"})
+SKIPPED_FOLDERS = _UNSEEN_FOLDERS | frozenset(INSTALLED_FOLDER_NAMES)
+
+
+_REFERRING = (DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
+
+
+def snapshot(
+    root: Path, config: Config, tree: list[str] | None = None
+) -> dict[str, bytes | LoadProblem]:
+    """Every discovered file's bytes (or why it is not read), in path order."""
+    root = root.resolve()
+    listed = listing(root) if tree is None else tree
+    return {shown_path(path): read_raw(root, path) for path in discover(root, config, listed)}
+
+
+def glob_to_regex(pattern: str) -> re.Pattern[str]:
+    """Translate a root-relative glob with ``**`` (any number of folders) into a regex."""
+    return re.compile(glob_body(pattern) + r"\Z")
+
+
+def discover(root: Path, config: Config, tree: list[str] | None = None) -> list[str]:
+    """The files of ``tree`` (default: every file under ``root``) that the configuration
+    includes and git does not ignore, as listed (a name that is not UTF-8 keeps its undecodable
+    bytes; see :func:`shown_path`)."""
+    includes, excludes = _filters(config)
+    fixture = [glob_to_regex(p) for p in config.fixtures]
+    # A repository's own .gitignore says what is not its content (a virtualenv, generated
+    # output): untracked files it ignores are not read (issue 14).
+    ignored_files, ignored_folders = ignored(root)
+    found = {
+        relative
+        for relative in (listing(root) if tree is None else tree)
+        if any(r.match(relative) for r in includes)
+        and not any(r.match(relative) for r in (*excludes, *fixture))
+        and relative not in ignored_files
+        and not relative.startswith(ignored_folders)
+    }
+    return sorted(found)
+
+
+def fixtures(config: Config, tree: Iterable[str]) -> list[str]:
+    """The files of ``tree`` that discovery leaves out as test fixtures (``config.fixtures``)."""
+    includes, excludes = _filters(config)
+    marked = [glob_to_regex(p) for p in config.fixtures]
+    return sorted(
+        path
+        for path in tree
+        if any(r.match(path) for r in marked)
+        and any(r.match(path) for r in includes)
+        and not any(r.match(path) for r in excludes)
+    )
+
+
+def _filters(config: Config) -> tuple[list[re.Pattern[str]], list[re.Pattern[str]]]:
+    """(include, exclude) patterns. Build outputs are copies of the corpus's schemas (same
+    `$id`s): never linted as sources. Test fixtures are a test suite's data, often wrong on
+    purpose: ``discover`` leaves them out, ``fixtures`` lists them."""
+    includes = [glob_to_regex(p) for p in config.include]
+    excludes = [glob_to_regex(p) for p in (*config.exclude, f"{config.build_output}/**")]
+    return includes, excludes
+
+
+def listing(root: Path) -> list[str]:
+    """Every file under ``root`` (root-relative POSIX paths, sorted), without following folder
+    symlinks or entering ``SKIPPED_FOLDERS``. Symlinks to files are listed (``read_raw`` decides
+    whether they may be read); a name that is not valid UTF-8 is listed with its undecodable
+    bytes as surrogates, the way the operating system gave it."""
+    return [path.relative_to(root).as_posix() for path in walk(root)]
+
+
+def skipped_folders(root: Path) -> list[tuple[str, str]]:
+    """The folders under ``root`` that discovery does not enter because they hold installed
+    software or a tool's cache: (root-relative path with a trailing ``/``, why), in walk order."""
+    found: list[tuple[str, str]] = []
+    for _ in walk(root, found):
+        pass
+    return found
+
+
+def walk(root: Path, skipped: list[tuple[str, str]] | None = None) -> Iterator[Path]:
+    """Every file under ``root``, in order, without following folder symlinks or entering
+    ``.git``, the cache folder, or a folder of installed software or a tool's cache
+    (``kinds.installed_folder``: a virtual environment, ``node_modules``, ``site-packages``...),
+    which is added to ``skipped`` as (its path with a trailing ``/``, why). A ``.git`` file (a
+    linked worktree's or a submodule's pointer to its repository) is git's, not the corpus's."""
+    # os.walk without following directory symlinks: a link to "/" must not make us read the disk.
+    for folder, subfolders, files in os.walk(root, followlinks=False):
+        here = Path(folder)
+        why = installed_folder(here.name, files, subfolders) if here != Path(root) else None
+        if why is not None:
+            subfolders[:] = []
+            if skipped is not None:
+                skipped.append((shown_path(here.relative_to(root).as_posix()) + "/", why))
+            continue
+        subfolders[:] = sorted(d for d in subfolders if d not in _UNSEEN_FOLDERS)
+        for name in sorted(files):
+            if name != ".git":
+                yield Path(folder) / name
+
+
+# --- reading and parsing ------------------------------------------------------------------------
+
+
+# Files that tools read as JSON with comments (VS Code's settings and `*.jsonc`, TypeScript's
+# tsconfig): comments and trailing commas there are not parse errors.
+_JSONC = re.compile(
+    r"(?:^|/)(?:[^/]+\.jsonc|(?:ts|js)config(?:\.[^/]*)?\.json|\.vscode/.+\.json|"
+    r"\.devcontainer/.+\.json|devcontainer\.json|\.eslintrc\.json|\.babelrc|\.swcrc)$"
+)
+
+
+def is_jsonc(path: str) -> bool:
+    return _JSONC.search(path) is not None
+
+
+def kind_for_path(path: str) -> DocumentKind | None:
+    lowered = path.lower()
+    if lowered.endswith((".md", ".markdown", ".mdx")):
+        return DocumentKind.MARKDOWN
+    if lowered.endswith((".json", ".jsonc", ".yaml", ".yml")):
+        return DocumentKind.DATA  # refined from the content once parsed
+    return None
+
+
+def decode(raw: bytes) -> tuple[str | None, LoadProblem | None]:
+    if b"\x00" in raw[:8192]:
+        return None, LoadProblem("binary file (NUL bytes), not UTF-8 text")
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        return None, LoadProblem(f"not valid UTF-8 (byte 0x{raw[error.start]:02x})", line, column)
+
+
+def _positions_of(text: str, reader: str) -> dict[str, Position]:
+    """The positions of a document whose data the C decoder read (``Document.positions_from``)."""
+    try:
+        return parse_json(strip_jsonc(text) if reader == "jsonc" else text).positions
+    except ParseFailure:
+        return {"": (1, 1)}
+
+
+def parse_document(
+    path: str, content: str | bytes, progress: Callable[[int], None] | None = None
+) -> Document:
+    """The document at ``path``; ``progress``, when given, is told how many characters of a YAML
+    document are read as its parse goes (see ``Corpus.from_snapshot``)."""
+    kind = kind_for_path(path) or DocumentKind.DATA
+    if isinstance(content, bytes):
+        text, problem = decode(content)
+        if text is None:
+            return Document(path, kind, problem=problem)
+    else:
+        text = content
+    if kind is DocumentKind.MARKDOWN:
+        prose, tokens, env = parse_markdown_with_tokens(text)
+        document = Document(path, kind, text=text, model=prose)
+        # The links of the page, from the same parse (``speclint.parsing.links``): cached with it. A
+        # page it cannot read is read again by the rule, which reports the failure.
+        with contextlib.suppress(Exception):
+            document.derived[DERIVED_KEY] = page_of(text, tokens, env, prose.headings)
+        return document
+    positions_from = ""
+    try:
+        if is_jsonc(path) or path.lower().endswith(".json"):
+            positions_from = "jsonc" if is_jsonc(path) else "json"
+            source = strip_jsonc(text) if positions_from == "jsonc" else text
+            fast = fast_json(source)
+            if fast is not None:
+                parsed = Parsed(fast[0])
+            else:
+                parsed, positions_from = parse_json(source), ""
+        else:
+            parsed = parse_yaml(text, progress)
+    except ParseFailure as failure:
+        return Document(
+            path,
+            kind,
+            text=text,
+            problem=LoadProblem(failure.message, failure.line, failure.column),
+        )
+    found = classify(path, parsed.data, text)
+    return Document(
+        path,
+        found.kind,
+        text=text,
+        data=parsed.data,
+        positions=parsed.positions,
+        duplicates=parsed.duplicates,
+        positions_from=positions_from,
+        dialect=found.dialect,
+        reason=found.reason,
+        schema=found.schema,
+    )

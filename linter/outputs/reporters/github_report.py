@@ -1,0 +1,66 @@
+"""GitHub Actions workflow commands: each finding becomes an annotation on the pull request.
+
+One line per finding, ``::error file=<path>,line=L,col=C,title=<rule-id>::<message>`` (``warning``
+for warnings, ``notice`` for info). GitHub resolves ``file`` against the workspace, i.e. the
+directory the job runs in, so the path is the corpus root as given joined with the corpus-relative
+path, like the text report's. The related locations, the other side of a drift, are appended to the
+message on their own lines: an annotation shows only one place, and the reviewer needs both.
+
+A workflow command is a single line, so values are escaped the way ``@actions/core`` does it
+(``escapeData`` / ``escapeProperty`` in ``packages/core/src/command.ts``): ``%``, CR and LF in
+the message; additionally ``:`` and ``,`` in property values, which would otherwise end the
+property list or the property.
+"""
+
+from __future__ import annotations
+
+from speclint.common.findings import Finding, Severity
+from speclint.outputs.reporters import Report
+from speclint.outputs.reporters.text_report import (
+    RELATED_SHOWN,
+    detail,
+    position,
+    shown_path,
+    summary_line,
+)
+
+COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
+
+
+def escape_data(text: str) -> str:
+    # ``%`` first, or the escapes introduced for CR/LF would be escaped again.
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def message(report: Report, finding: Finding) -> str:
+    lines = [finding.message]
+    for related in finding.related[:RELATED_SHOWN]:
+        lines.append(f"related: {position(report.root, related)} {detail(related)}".rstrip())
+    if len(finding.related) > RELATED_SHOWN:
+        lines.append(f"... and {len(finding.related) - RELATED_SHOWN} more")
+    return "\n".join(lines)
+
+
+def annotation(report: Report, finding: Finding) -> str:
+    location = finding.location
+    properties = [
+        ("file", shown_path(report.root, location.path)),
+        ("line", str(location.line)),
+    ]
+    if location.end_line is not None and location.end_line >= location.line:
+        properties.append(("endLine", str(location.end_line)))
+    properties += [("col", str(location.column)), ("title", finding.rule)]
+    rendered = ",".join(f"{name}={escape_property(value)}" for name, value in properties)
+    return f"::{COMMANDS[finding.severity]} {rendered}::{escape_data(message(report, finding))}"
+
+
+def render(report: Report) -> str:
+    lines = [annotation(report, finding) for finding in report.findings]
+    if not report.quiet:
+        # A plain line is ordinary log output in the job log: the count, for whoever reads it.
+        lines.append(summary_line(report))
+    return "\n".join(lines) + "\n" if lines else ""

@@ -1,0 +1,55 @@
+"""GitLab Code Quality report: the JSON array GitLab shows in merge requests and pipelines
+(``artifacts: reports: codequality:``).
+
+Each finding is one object with the fields GitLab's documentation lists as required:
+``description`` (the message, on one line), ``check_name`` (the rule id), ``fingerprint``,
+``severity`` and ``location.path`` with ``location.lines.begin``. Severities map as ESLint's
+GitLab formatters map them: error -> ``major``, warning -> ``minor``, info -> ``info``.
+
+GitLab compares the fingerprints of the merge request's report with the target branch's to say
+what the change introduces, fixes or leaves, so a fingerprint is the finding's own (rule, file,
+pointer or heading, and what it is about: never the line), made unique within the report when two
+findings share one. ``location.path`` is the path as the text report shows it: run speclint from
+the repository root (as CI jobs do) and it is the repository-relative path GitLab links to.
+Deterministic: findings sorted, keys sorted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from speclint.common.findings import Finding, Severity
+from speclint.outputs.reporters import Report
+from speclint.outputs.reporters.text_report import shown_path
+
+SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
+
+
+def issue(report: Report, finding: Finding, fingerprint: str) -> dict[str, Any]:
+    location = finding.location
+    lines = {"begin": location.line}
+    if location.end_line is not None and location.end_line > location.line:
+        lines["end"] = location.end_line
+    return {
+        "description": " ".join(finding.message.split()),
+        "check_name": finding.rule,
+        "fingerprint": fingerprint,
+        "severity": SEVERITIES[finding.severity],
+        "location": {"path": shown_path(report.root, location.path), "lines": lines},
+    }
+
+
+def render(report: Report) -> str:
+    issues = []
+    seen: dict[str, int] = {}
+    for finding in report.findings:
+        fingerprint = finding.fingerprint
+        repeat = seen.get(fingerprint, 0)
+        seen[fingerprint] = repeat + 1
+        if repeat:
+            # The n-th finding with one identity: stable as long as the findings' order is.
+            fingerprint = hashlib.sha256(f"{fingerprint}\x1f{repeat}".encode()).hexdigest()[:32]
+        issues.append(issue(report, finding, fingerprint))
+    return json.dumps(issues, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -1,0 +1,79 @@
+"""Machine-readable report: every finding with its locations, as JSON.
+
+The document is versioned (``"version": 1``) so that consumers can detect a change of shape. Paths
+stay corpus-relative (``root`` says how the corpus root was given); keys are sorted and the findings
+arrive sorted, so the same input always gives the same bytes. Absent optional values are ``null``
+rather than missing, so consumers can index without guarding.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from speclint.common.findings import Finding, Location, Severity
+from speclint.outputs.reporters import Report
+from speclint.run.inventory import counts as checked_counts
+
+FORMAT_VERSION = 1
+
+
+def location_json(location: Location) -> dict[str, Any]:
+    return {
+        "path": location.path,
+        "line": location.line,
+        "column": location.column,
+        "end_line": location.end_line,
+        "pointer": location.pointer,
+        "heading": location.heading,
+        "note": location.note,
+    }
+
+
+def finding_json(finding: Finding) -> dict[str, Any]:
+    return {
+        "rule": finding.rule,
+        "severity": finding.severity.label,
+        "message": finding.message,
+        "fingerprint": finding.fingerprint,
+        "location": location_json(finding.location),
+        "related": [location_json(r) for r in finding.related],
+    }
+
+
+def render(report: Report) -> str:
+    counts = Counter(f.severity for f in report.findings)
+    document = {
+        "version": FORMAT_VERSION,
+        "tool": {"name": "speclint", "version": report.tool_version},
+        "root": report.root,
+        # Every severity is present, zero included, so ``summary["error"]`` never needs a default.
+        "summary": {s.label: counts[s] for s in Severity},
+        "findings": [finding_json(f) for f in report.findings],
+        # What the run read, kind -> files (issue 14): "no findings" means something only with it.
+        "checked": checked_counts(report.checked),
+        "waived": [
+            {
+                **finding_json(w.finding),
+                "waiver": {
+                    "reason": w.waiver.reason,
+                    "who": w.waiver.who or None,
+                    "expires": w.waiver.expires,
+                    "location": location_json(w.waiver.origin),
+                },
+            }
+            for w in report.waived
+        ],
+    }
+    if report.gate is not None:
+        # `findings` are then the new ones; what the change fixed and what it left alone follow.
+        document["gate"] = {
+            "against": report.gate.against.replace("`", ""),
+            "fixed": [
+                {"rule": f.rule, "path": f.path, "where": f.where, "message": f.message}
+                for f in report.gate.fixed
+            ],
+            "unchanged": [finding_json(f) for f in report.gate.known],
+        }
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"

@@ -1,0 +1,116 @@
+"""JUnit XML: the test-report format every CI server shows (GitLab test reports, Jenkins, Azure
+Pipelines, the JUnit actions of GitHub).
+
+There is no normative JUnit XML schema. This writes the elements and attributes of Jenkins'
+``junit-10.xsd`` (the de facto reference), plus a test case's ``file`` and ``line``, which GitLab and
+the JUnit actions of GitHub read to link to the source and other readers ignore; the shape is the
+one ESLint's ``junit`` formatter uses:
+- one ``<testsuite>`` per file, named by its path as the text report shows it (so a viewer groups
+  the findings the way an author fixes them, one file at a time);
+- one failing ``<testcase>`` per finding: ``classname`` ``speclint.<rule>`` (Jenkins groups by it),
+  ``file`` and ``line`` for viewers that link to the source, and a ``<failure>`` whose ``type``
+  is the severity, whose ``message`` is the finding's message and whose text adds the related
+  locations. Every finding fails its test, warnings too: the exit code, not this report, says
+  whether the run fails;
+- one passing ``<testcase>`` for each checked file without findings, so the report shows what was
+  checked, not only what failed.
+
+Deterministic: no timestamps or host names, every ``time`` is ``0``, suites sorted by path.
+Characters XML 1.0 cannot hold (control characters, lone surrogates: corpus text can carry them)
+are written as ``\\xNN`` / ``\\uNNNN`` escapes instead of making the report unreadable.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ElementTree
+from collections import defaultdict
+
+from speclint.common.findings import Finding
+from speclint.outputs.reporters import Report
+from speclint.outputs.reporters.text_report import detail, position, shown_path
+from speclint.run.inventory import CHECKED_KINDS
+
+# XML 1.0 §2.2 Char: what a document may contain at all (escaped or not).
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_text(text: str) -> str:
+    def escape(match: re.Match[str]) -> str:
+        code = ord(match.group(0))
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+    return _NOT_XML.sub(escape, text)
+
+
+def failure_text(report: Report, finding: Finding) -> str:
+    lines = [
+        f"{position(report.root, finding.location)}: {finding.severity.label} "
+        f"[{finding.rule}] {finding.message}"
+    ]
+    for related in finding.related:
+        lines.append(f"related: {position(report.root, related)} {detail(related)}".rstrip())
+    return "\n".join(lines)
+
+
+def testcase(report: Report, finding: Finding) -> ElementTree.Element:
+    location = finding.location
+    case = ElementTree.Element(
+        "testcase",
+        {
+            "name": f"{finding.rule} at line {location.line}, column {location.column}",
+            "classname": f"speclint.{finding.rule}",
+            "file": xml_text(shown_path(report.root, location.path)),
+            "line": str(location.line),
+            "time": "0",
+        },
+    )
+    failure = ElementTree.SubElement(
+        case,
+        "failure",
+        {"message": xml_text(" ".join(finding.message.split())), "type": finding.severity.label},
+    )
+    failure.text = xml_text(failure_text(report, finding))
+    return case
+
+
+def render(report: Report) -> str:
+    by_path: dict[str, list[Finding]] = defaultdict(list)
+    for finding in report.findings:
+        by_path[finding.location.path].append(finding)
+    checked = {kind.value for kind in CHECKED_KINDS}
+    paths = set(by_path) | {entry.path for entry in report.checked if entry.kind in checked}
+    root = ElementTree.Element("testsuites", {"name": "speclint"})
+    tests = failures = 0
+    for path in sorted(paths, key=lambda p: shown_path(report.root, p)):
+        shown = xml_text(shown_path(report.root, path))
+        findings = by_path.get(path, [])
+        cases = [testcase(report, finding) for finding in findings]
+        if not cases:
+            cases = [
+                ElementTree.Element(
+                    "testcase",
+                    {"name": "no findings", "classname": "speclint", "file": shown, "time": "0"},
+                )
+            ]
+        suite = ElementTree.SubElement(
+            root,
+            "testsuite",
+            {
+                "name": shown,
+                "tests": str(len(cases)),
+                "failures": str(len(findings)),
+                "errors": "0",
+                "skipped": "0",
+                "time": "0",
+            },
+        )
+        suite.extend(cases)
+        tests += len(cases)
+        failures += len(findings)
+    root.attrib.update(
+        {"tests": str(tests), "failures": str(failures), "errors": "0", "skipped": "0", "time": "0"}
+    )
+    ElementTree.indent(root)
+    body = ElementTree.tostring(root, encoding="unicode", short_empty_elements=True)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + body + "\n"

@@ -1,0 +1,351 @@
+"""A reviewer-facing drift report in GitHub-flavoured Markdown.
+
+It opens with the corpus root and the counts, then a table of findings by rule and severity, then a
+section per rule; rules with errors come first, then those with warnings, then info. Each finding
+shows its message and an excerpt of the file around it; each related location (the other side of
+the drift) gets its own excerpt, so a reviewer can compare both sides without opening the files.
+Excerpts come from ``Report.sources``; a file that is not there (binary, unreadable) is named but
+not quoted.
+
+Findings' messages are written for a terminal but quote names in backtick code spans, so code
+spans are kept as they are and everything else is escaped: text from a corpus (a pointer, a key
+name, a heading) must not turn into emphasis, links, HTML or table columns in the rendered report.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from posixpath import splitext
+
+from speclint.common.findings import Finding, Location, Severity
+from speclint.outputs.reporters import Gate, Report
+from speclint.outputs.reporters.text_report import count_phrase, detail, shown_path
+from speclint.run.inventory import phrase
+
+CONTEXT = 3  # lines shown before and after the line a location points at
+RELATED_SHOWN = 5
+SHORT_MESSAGE = 80  # characters of the message shown in a finding's heading
+# Excerpt lines are cut to this many characters: a minified JSON file is one huge line, and the
+# report should show where in it the finding is, not the whole file once per finding.
+EXCERPT_WIDTH = 160
+# Fence info strings, so that GitHub highlights each excerpt in its own language.
+LANGUAGES = {
+    ".json": "json",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".md": "markdown",
+    ".markdown": "markdown",
+}
+
+# A code span: a run of backticks, content, the same run (CommonMark §6.1).
+_CODE_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)", re.DOTALL)
+# ASCII punctuation that can start inline or block syntax. CommonMark lets any ASCII punctuation be
+# backslash-escaped, so escaping a few more than strictly needed is harmless.
+_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&#])")
+# Line starts that would open a block (heading, quote, list, thematic break, setext underline).
+_BLOCK_START = re.compile(r"^(#|>|[-+=]|\d+[.)])")
+
+
+def escape_text(text: str, in_table: bool = False) -> str:
+    """Escape Markdown syntax in ``text``, keeping its backtick code spans as code.
+
+    In a table cell a ``|`` ends the cell even inside a code span; GFM removes a ``\\`` before it
+    there (GFM spec, tables extension), so pipes in code spans are escaped too.
+    """
+    out: list[str] = []
+    position = 0
+    for match in _CODE_SPAN.finditer(text):
+        out.append(_INLINE_SPECIAL.sub(r"\\\1", text[position : match.start()]))
+        span = match.group(0).replace("\n", " ")
+        out.append(span.replace("|", "\\|") if in_table else span)
+        position = match.end()
+    out.append(_INLINE_SPECIAL.sub(r"\\\1", text[position:]))
+    return "".join(out)
+
+
+def paragraph(text: str) -> str:
+    """A possibly multi-line message as one Markdown paragraph with hard line breaks."""
+    lines = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        line = escape_text(line.strip())
+        match = _BLOCK_START.match(line)
+        if match:
+            # Escape the character that opens the block (the ``.``/``)`` of an ordered list).
+            end = match.end() - 1
+            line = f"{line[:end]}\\{line[end:]}"
+        lines.append(line)
+    # Two trailing spaces are fragile (editors strip them); a backslash is a hard break too.
+    return "\\\n".join(line for line in lines if line) or "(no message)"
+
+
+def cell(text: str) -> str:
+    """A table cell: escaped, one line; GFM needs ``\\|`` even inside code spans."""
+    return escape_text(" ".join(text.split()), in_table=True)
+
+
+def code(text: str) -> str:
+    """``text`` as an inline code span, whatever backticks it holds (CommonMark §6.1)."""
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def short(message: str) -> str:
+    first = message.strip().split("\n", 1)[0].strip()
+    if len(first) <= SHORT_MESSAGE:
+        return first
+    cut = first[:SHORT_MESSAGE].rsplit(" ", 1)[0] or first[:SHORT_MESSAGE]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def language(path: str) -> str:
+    return LANGUAGES.get(splitext(path)[1].lower(), "text")
+
+
+def clip(line: str, column: int) -> str:
+    """At most ``EXCERPT_WIDTH`` characters of ``line``, keeping ``column`` (1-based) in view."""
+    if len(line) <= EXCERPT_WIDTH:
+        return line
+    start = max(0, min(column - 1 - EXCERPT_WIDTH // 4, len(line) - EXCERPT_WIDTH))
+    text = line[start : start + EXCERPT_WIDTH]
+    return ("…" if start else "") + text + ("…" if start + EXCERPT_WIDTH < len(line) else "")
+
+
+def excerpt(sources: Mapping[str, str], location: Location) -> list[str]:
+    """Lines ``CONTEXT`` before and after ``location.line``, numbered, in a fenced block."""
+    text = sources.get(location.path)
+    if text is None:
+        return ["(source not available)"]
+    # Lines as the parsers count them: split on LF only (``str.splitlines`` also splits on form
+    # feeds and Unicode separators, which would shift the numbering).
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    if text.endswith("\n"):
+        lines.pop()
+    # Mark the whole range when the location has one, but not a whole 500-line object.
+    last_line = min(max(location.end_line or location.line, location.line), location.line + 9)
+    if not 1 <= location.line <= len(lines):
+        return [f"(line {location.line} is not in the source, which has {len(lines)} lines)"]
+    first, last = max(1, location.line - CONTEXT), min(len(lines), last_line + CONTEXT)
+    width = len(str(last))
+    body = [
+        f"{'>' if location.line <= number <= last_line else ' '} {number:>{width}} | "
+        f"{clip(lines[number - 1], location.column if number == location.line else 1)}".rstrip()
+        for number in range(first, last + 1)
+    ]
+    # A fence longer than any backtick run inside, so a Markdown source's own fences cannot close
+    # it (CommonMark §4.5).
+    runs = re.findall(r"`{3,}", "\n".join(body))
+    fence = "`" * max([3, *(len(run) + 1 for run in runs)])
+    return [f"{fence}{language(location.path)}", *body, fence]
+
+
+def place(root: str, location: Location, with_column: bool = True) -> str:
+    where = f"{shown_path(root, location.path)}:{location.line}"
+    return f"{where}:{location.column}" if with_column else where
+
+
+def anchor(location: Location) -> str:
+    """`` (`/json/pointer`)`` or `` (`#heading`)``: what in the file the location designates."""
+    if location.pointer is not None:
+        return f" ({code(location.pointer or '/')})"
+    return f" ({code('#' + location.heading)})" if location.heading else ""
+
+
+def by_severity(findings: Sequence[Finding]) -> list[str]:
+    """The rules of ``findings``, those with errors first, then warnings, then info; by id within
+    a severity. A reviewer reads from the top, and what fails the gate belongs there."""
+    worst: dict[str, Severity] = {}
+    for finding in findings:
+        worst[finding.rule] = max(worst.get(finding.rule, finding.severity), finding.severity)
+    return sorted(worst, key=lambda rule: (-worst[rule], rule))
+
+
+def summary_table(findings: Sequence[Finding]) -> list[str]:
+    by_rule: dict[str, Counter[Severity]] = defaultdict(Counter)
+    for finding in findings:
+        by_rule[finding.rule][finding.severity] += 1
+    order = (Severity.ERROR, Severity.WARNING, Severity.INFO)
+    lines = ["| Rule | Errors | Warnings | Info | Total |", "| --- | ---: | ---: | ---: | ---: |"]
+    for rule in by_severity(findings):
+        counts = by_rule[rule]
+        numbers = " | ".join(str(counts[s]) for s in order)
+        lines.append(f"| {cell(code(rule))} | {numbers} | {sum(counts.values())} |")
+    totals = Counter(f.severity for f in findings)
+    numbers = " | ".join(f"**{totals[s]}**" for s in order)
+    lines.append(f"| **Total** | {numbers} | **{len(findings)}** |")
+    return lines
+
+
+def finding_section(report: Report, finding: Finding) -> list[str]:
+    location = finding.location
+    lines = [
+        f"### {code(place(report.root, location, with_column=False))} — "
+        f"{escape_text(short(finding.message))}",
+        "",
+        f"**{finding.severity.label}** at {code(place(report.root, location))}{anchor(location)}",
+        "",
+        paragraph(finding.message),
+        "",
+        *excerpt(report.sources, location),
+    ]
+    if finding.related:
+        lines += ["", f"Related locations ({len(finding.related)}):"]
+    for related in finding.related[:RELATED_SHOWN]:
+        note = " ".join(detail(related).split())
+        said = f" — {escape_text(note)}" if note else ""
+        lines += [
+            "",
+            f"- {code(place(report.root, related))}{said}",
+            "",
+            *(f"  {line}" if line else "" for line in excerpt(report.sources, related)),
+        ]
+    if len(finding.related) > RELATED_SHOWN:
+        rest = len(finding.related) - RELATED_SHOWN
+        lines += ["", f"- … and {rest} more related location{'' if rest == 1 else 's'}"]
+    return lines
+
+
+def waived_lines(report: Report) -> list[str]:
+    lines = []
+    for waived in report.waived:
+        finding, waiver = waived.finding, waived.waiver
+        where = f"{waiver.origin.path}:{waiver.origin.line}"
+        who = f", by {escape_text(waiver.who)}" if waiver.who else ""
+        until = f", until {waiver.expires}" if waiver.expires else ""
+        lines.append(
+            f"- {code(finding.rule)} at {code(finding.location.path + ':' + str(finding.location.line))}: "
+            f"{escape_text(waiver.reason)} (waiver at {code(where)}{who}{until})"
+        )
+    return lines
+
+
+def render(report: Report) -> str:
+    if report.gate is not None:
+        return render_gate(report, report.gate)
+    lines = [
+        "# speclint report",
+        "",
+        f"Corpus {code(report.root or '.')}: {count_phrase(report.findings)} "
+        f"(speclint {escape_text(report.tool_version)}).",
+    ]
+    if report.checked:
+        lines += [
+            "",
+            escape_text(phrase(report.checked)[0].upper() + phrase(report.checked)[1:]) + ".",
+        ]
+    if report.findings:
+        lines += ["", "## Summary", "", *summary_table(report.findings)]
+    by_rule: dict[str, list[Finding]] = defaultdict(list)
+    for finding in report.findings:
+        by_rule[finding.rule].append(finding)
+    if report.waived:
+        lines += ["", "## Waived (accepted in writing)", "", *waived_lines(report)]
+    for rule in by_severity(report.findings):
+        lines += ["", f"## {code(rule)}"]
+        info = report.rules.get(rule)
+        if info is not None and info.summary:
+            lines += ["", paragraph(info.summary)]
+        for finding in by_rule[rule]:
+            lines += ["", *finding_section(report, finding)]
+    return "\n".join(lines) + "\n"
+
+
+# --- gate mode ----------------------------------------------------------------------------------
+
+# GitHub refuses issue and pull-request comments over 65,536 characters; keep clear of it, so the
+# report can be posted as it is (and fits $GITHUB_STEP_SUMMARY, whose limit is 1 MiB).
+GATE_BUDGET = 60_000
+
+
+ONE_LINE_MESSAGE = 240  # characters of a message in the one-line lists
+
+
+def one_line(report: Report, finding: Finding) -> str:
+    where = code(place(report.root, finding.location)) + anchor(finding.location)
+    message = " ".join(finding.message.split())
+    if len(message) > ONE_LINE_MESSAGE:
+        message = message[:ONE_LINE_MESSAGE].rsplit(" ", 1)[0] + " …"
+        if message.count("`") % 2:  # never leave a code span open
+            message = message[: message.rfind("`")].rstrip() + " …"
+    return f"- **{finding.severity.label}** {code(finding.rule)} at {where}: {escape_text(message)}"
+
+
+def render_gate(report: Report, gate: Gate) -> str:
+    """The reviewer's report of a pull-request gate: what the change adds, fixes and waives first,
+    everything that was already there collapsed at the end."""
+    new = report.findings
+    failing = [f for f in new if f.severity >= Severity.ERROR]
+    verdict = (
+        f"**The change adds {len(failing)} error{'' if len(failing) == 1 else 's'}.**"
+        if failing
+        else "**The change adds no error.**"
+    )
+    lines = [
+        "# speclint: what this change does to the spec",
+        "",
+        f"Corpus {code(report.root or '.')} against {escape_text(gate.against)} "
+        f"(speclint {escape_text(report.tool_version)}): **{len(new)} new**, "
+        f"**{len(gate.fixed)} fixed**, {len(report.waived)} waived, "
+        f"{len(gate.known)} unchanged. {verdict}",
+        "",
+        f"## New in this change ({len(new)})",
+        "",
+    ]
+    if not new:
+        lines.append("Nothing new.")
+    else:
+        lines += [*summary_table(new), ""]
+    budget = GATE_BUDGET - sum(len(line) + 1 for line in lines)
+    # Each new finding with its excerpts while they fit; the rest one line each (tail reserve
+    # for the fixed / waived / unchanged sections).
+    reserve = min(budget // 3, 15_000)
+    compact: list[Finding] = []
+    for finding in new:
+        section = finding_section(report, finding)
+        size = sum(len(line) + 1 for line in section) + 1
+        if not compact and size <= budget - reserve:
+            lines += ["", *section]
+            budget -= size
+        else:
+            compact.append(finding)
+    if compact:
+        lines += ["", f"More new findings ({len(compact)}), one line each:", ""]
+        for finding in compact:
+            line = one_line(report, finding)
+            if len(line) + 1 > budget - reserve // 2:
+                lines.append("- … and more: see the SARIF or JSON report")
+                break
+            lines.append(line)
+            budget -= len(line) + 1
+    lines += ["", f"## Fixed by this change ({len(gate.fixed)})", ""]
+    if not gate.fixed:
+        lines.append("Nothing fixed.")
+    for fixed in gate.fixed:
+        where = code(fixed.path) + (f" ({code(fixed.where)})" if fixed.where else "")
+        line = f"- {code(fixed.rule)} at {where}: {escape_text(' '.join(fixed.message.split()))}"
+        lines.append(line)
+        budget -= len(line) + 1
+    lines += ["", f"## Waived, with reasons ({len(report.waived)})", ""]
+    lines += waived_lines(report) or ["Nothing waived."]
+    budget -= sum(len(line) + 1 for line in waived_lines(report))
+    if gate.known:
+        lines += [
+            "",
+            "<details>",
+            f"<summary>Unchanged: {len(gate.known)} finding{'' if len(gate.known) == 1 else 's'} "
+            "the base already had (not this change's doing)</summary>",
+            "",
+        ]
+        for index, finding in enumerate(gate.known):
+            line = one_line(report, finding)
+            if len(line) + 1 > budget - 200:
+                lines.append(
+                    f"- … and {len(gate.known) - index} more: see the SARIF or JSON report"
+                )
+                break
+            lines.append(line)
+            budget -= len(line) + 1
+        lines += ["", "</details>"]
+    return "\n".join(lines) + "\n"

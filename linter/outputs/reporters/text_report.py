@@ -1,0 +1,108 @@
+"""The default report: one line per finding, ``path:line:col: severity [rule] message``.
+
+Paths are the corpus root as the user typed it joined with the corpus-relative path, so that an
+editor or terminal run from the user's working directory can open them (``corpus/schemas/a.json``).
+A message whose first line a rule left longer than about 200 characters (a long value quoted in
+it) is broken at its last clause that fits (``speclint.common.findings.fitted``), the rest on the next
+line. Related locations, the other side of a drift, follow on indented lines. Two lines close the report:
+the count of findings (with ``--max-warnings``, the warnings beyond it) and what was read;
+``--quiet`` leaves them out. Colour is added to the severity word only when the report asks for it
+(a terminal without ``NO_COLOR``); files and pipes get plain text.
+
+The helpers :func:`shown_path`, :func:`count_phrase` and :func:`detail` are shared with the other
+human-facing reporters (``markdown``, ``github``) so that all of them name places the same way.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from speclint.common.findings import Finding, Location, Severity, fitted, warnings_over
+from speclint.outputs.reporters import Report
+from speclint.run.inventory import phrase
+
+COLORS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
+RESET = "\x1b[0m"
+RELATED_SHOWN = 10
+# Continuation lines of a multi-line message are indented so that every line that starts in
+# column 1 is still a ``path:line:col:`` line (grep- and editor-friendly).
+CONTINUATION = "    "
+
+
+def shown_path(root: str, path: str) -> str:
+    """``path`` (corpus-relative, POSIX) as seen from where the user ran speclint."""
+    if root in ("", ".", "./"):
+        return path
+    return f"{root}{path}" if root.endswith("/") else f"{root}/{path}"
+
+
+def position(root: str, location: Location) -> str:
+    return f"{shown_path(root, location.path)}:{location.line}:{location.column}"
+
+
+def detail(location: Location) -> str:
+    """What to say about a related location: its note, else its JSON pointer or heading."""
+    if location.note:
+        return location.note
+    if location.pointer is not None:
+        return location.pointer or "/"
+    if location.heading:
+        return f"#{location.heading}"
+    return ""
+
+
+def count_phrase(findings: Sequence[Finding], new: bool = False) -> str:
+    """``12 findings (3 errors, 8 warnings, 1 info) in 9 files``, or ``no findings``; ``new``
+    (a gate's findings): ``12 new findings ...``, ``no new findings``."""
+    if not findings:
+        return "no new findings" if new else "no findings"
+    counts = Counter(f.severity for f in findings)
+    parts = ", ".join(
+        f"{counts[s]} {s.label if s is Severity.INFO or counts[s] == 1 else s.label + 's'}"
+        for s in (Severity.ERROR, Severity.WARNING, Severity.INFO)
+    )
+    files = len({f.location.path for f in findings})
+    noun = ("new " if new else "") + ("finding" if len(findings) == 1 else "findings")
+    return f"{len(findings)} {noun} ({parts}) in {files} file{'' if files == 1 else 's'}"
+
+
+def render(report: Report) -> str:
+    lines: list[str] = []
+    for finding in report.findings:
+        label = finding.severity.label
+        if report.color:
+            label = f"{COLORS[finding.severity]}{label}{RESET}"
+        message = fitted(finding.message.replace("\r\n", "\n"))
+        message = message.replace("\n", "\n" + CONTINUATION)
+        lines.append(
+            f"{position(report.root, finding.location)}: {label} [{finding.rule}] {message}"
+        )
+        for related in finding.related[:RELATED_SHOWN]:
+            where = position(report.root, related)
+            lines.append(f"{CONTINUATION}related: {where} {detail(related)}".rstrip())
+        if len(finding.related) > RELATED_SHOWN:
+            lines.append(f"{CONTINUATION}... and {len(finding.related) - RELATED_SHOWN} more")
+    if not report.quiet:
+        lines.append(summary_line(report))
+        if report.checked:
+            checked = phrase(report.checked)
+            lines.append(
+                f"speclint: {checked} {report.scope}" if report.scope else f"speclint: {checked}"
+            )
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def summary_line(report: Report) -> str:
+    """``speclint: 12 findings (...) in 9 files``, with what was waived and the warnings beyond
+    ``--max-warnings``: the run's verdict in one line (also on stderr when reports go to files)."""
+    summary = f"speclint: {count_phrase(report.findings, new=report.gate is not None)}"
+    if report.waived:
+        summary += (
+            f"; {len(report.waived)} waived (see a json, sarif or markdown report for the reasons)"
+        )
+    over = warnings_over(report.findings, report.max_warnings)
+    if over:
+        said = "warning exceeds" if over == 1 else "warnings exceed"
+        summary += f"; {over} {said} --max-warnings {report.max_warnings}"
+    return summary

@@ -1,0 +1,359 @@
+"""The prose model: Markdown parsed by a real CommonMark parser, with source lines everywhere.
+
+markdown-it-py (CommonMark plus GFM tables) turns each page into headings (with GitHub's anchors),
+paragraphs, list items, tables, code fences and inline code spans. Each element keeps its 1-based
+source lines and the heading it sits under, so a prose finding can cite ``file:line`` and
+``#anchor``. Rules read enumerations and counted claims from this model; nothing here interprets them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Any
+
+from markdown_it import MarkdownIt
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    level: int
+    text: str
+    anchor: str
+    line: int
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class InlineCode:
+    text: str
+    line: int
+    column: int
+    heading: Heading | None
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """An inline link: ``target`` is the raw destination (relative path, ``#anchor`` or URL)."""
+
+    target: str
+    text: str
+    line: int
+    heading: Heading | None
+
+
+@dataclass(frozen=True, slots=True)
+class HtmlComment:
+    """An HTML comment block (``<!-- key: value -->``), the place authors leave machine markers."""
+
+    text: str
+    line: int
+    end_line: int
+    heading: Heading | None
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraph:
+    text: str
+    plain: str
+    line: int
+    end_line: int
+    heading: Heading | None
+    in_list_item: bool
+    inline_code: tuple[InlineCode, ...]
+    links: tuple[Link, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ListItem:
+    text: str
+    line: int
+    end_line: int
+    ordered: bool
+    depth: int
+    heading: Heading | None
+    inline_code: tuple[InlineCode, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableCell:
+    text: str
+    line: int
+    inline_code: tuple[InlineCode, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    header: tuple[TableCell, ...]
+    rows: tuple[tuple[TableCell, ...], ...]
+    line: int
+    end_line: int
+    heading: Heading | None
+
+
+@dataclass(frozen=True, slots=True)
+class CodeFence:
+    language: str
+    info: str
+    content: str
+    line: int
+    end_line: int
+    heading: Heading | None
+
+
+@dataclass(frozen=True, slots=True)
+class ProseDocument:
+    headings: tuple[Heading, ...]
+    paragraphs: tuple[Paragraph, ...]
+    list_items: tuple[ListItem, ...]
+    tables: tuple[Table, ...]
+    fences: tuple[CodeFence, ...]
+    inline_code: tuple[InlineCode, ...]
+    line_count: int
+    links: tuple[Link, ...] = ()
+    comments: tuple[HtmlComment, ...] = ()
+
+    def heading_at(self, line: int) -> Heading | None:
+        index = bisect_right([h.line for h in self.headings], line) - 1
+        return self.headings[index] if index >= 0 else None
+
+    def anchor_exists(self, anchor: str) -> bool:
+        return any(h.anchor == anchor for h in self.headings)
+
+
+def github_anchor(text: str) -> str:
+    """GitHub's heading slug (github-slugger): lower-case, drop punctuation, spaces to hyphens."""
+    kept = "".join(
+        ch for ch in text.lower() if ch in " -_" or unicodedata.category(ch)[0] in {"L", "N", "M"}
+    )
+    return kept.replace(" ", "-")
+
+
+def _parser() -> Any:
+
+    return MarkdownIt("commonmark").enable("table")
+
+
+_FRONT_MATTER = re.compile(r"\A---\r?\n.*?\r?\n(?:---|\.\.\.)\r?\n", re.DOTALL)
+
+
+def markdown_tokens(text: str) -> tuple[list[Any], dict[str, Any]]:
+    """markdown-it's tokens of a page and its environment (link reference definitions). YAML
+    front matter is metadata, not a setext heading: it is blanked out, keeping line numbers."""
+    front = _FRONT_MATTER.match(text)
+    source = ("\n" * front.group(0).count("\n") + text[front.end() :]) if front else text
+    env: dict[str, Any] = {}
+    return _parser().parse(source, env), env
+
+
+def parse_markdown(text: str) -> ProseDocument:
+    return parse_markdown_with_tokens(text)[0]
+
+
+def parse_markdown_with_tokens(
+    text: str,
+) -> tuple[ProseDocument, list[Any], dict[str, Any]]:
+    """The prose model, and the tokens it was built from (for the other readers of the same
+    parse: ``speclint.parsing.links``)."""
+    lines = text.split("\n")
+    try:
+        tokens, env = markdown_tokens(text)
+    except Exception:  # a prose model with nothing in it beats a crashed run
+        tokens, env = [], {}
+    builder = _Builder(lines)
+    builder.walk(tokens)
+    return (
+        ProseDocument(
+            headings=tuple(builder.headings),
+            paragraphs=tuple(builder.paragraphs),
+            list_items=tuple(builder.list_items),
+            tables=tuple(builder.tables),
+            fences=tuple(builder.fences),
+            inline_code=tuple(builder.inline_code),
+            line_count=len(lines),
+            links=tuple(builder.links),
+            comments=tuple(builder.comments),
+        ),
+        tokens,
+        env,
+    )
+
+
+class _Builder:
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.headings: list[Heading] = []
+        self.paragraphs: list[Paragraph] = []
+        self.list_items: list[ListItem] = []
+        self.tables: list[Table] = []
+        self.fences: list[CodeFence] = []
+        self.inline_code: list[InlineCode] = []
+        self.links: list[Link] = []
+        self.comments: list[HtmlComment] = []
+        self.anchors: dict[str, int] = {}
+        self.stack: list[Heading] = []
+
+    @property
+    def heading(self) -> Heading | None:
+        return self.headings[-1] if self.headings else None
+
+    def source(self, start: int, end: int) -> str:
+        return "\n".join(self.lines[start:end])
+
+    def codes(self, inline: Any, first_line: int) -> tuple[InlineCode, ...]:
+        """Code spans of an inline token with their exact line (softbreaks move to the next)."""
+        found: list[InlineCode] = []
+        line = first_line
+        searched_from: dict[int, int] = {}
+        for child in inline.children or ():
+            if child.type in {"softbreak", "hardbreak"}:
+                line += 1
+            elif child.type == "code_inline":
+                row = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+                ticks = child.markup or "`"
+                at = row.find(ticks + child.content, searched_from.get(line, 0))
+                if at < 0:
+                    at = row.find(child.content, searched_from.get(line, 0))
+                searched_from[line] = max(at, 0) + 1
+                code = InlineCode(child.content, line, max(at, 0) + 1, self.heading)
+                found.append(code)
+                self.inline_code.append(code)
+            elif child.type == "text" and "\n" in child.content:
+                line += child.content.count("\n")
+        return tuple(found)
+
+    def link_targets(self, inline: Any, first_line: int) -> tuple[Link, ...]:
+        """Links of an inline token, each with the line its opening bracket is on."""
+        found: list[Link] = []
+        line = first_line
+        children = list(inline.children or ())
+        for position, child in enumerate(children):
+            if child.type in {"softbreak", "hardbreak"}:
+                line += 1
+            elif child.type == "text" and "\n" in child.content:
+                line += child.content.count("\n")
+            elif child.type == "link_open":
+                label = []
+                for following in children[position + 1 :]:
+                    if following.type == "link_close":
+                        break
+                    label.append(following.content)
+                link = Link(str(child.attrs.get("href", "")), "".join(label), line, self.heading)
+                found.append(link)
+                self.links.append(link)
+        return tuple(found)
+
+    def walk(self, tokens: list[Any]) -> None:
+        list_stack: list[bool] = []
+        item_starts: list[tuple[int, int, bool, int]] = []
+        index = 0
+        while index < len(tokens):
+            token = tokens[index]
+            kind = token.type
+            if kind in {"bullet_list_open", "ordered_list_open"}:
+                list_stack.append(kind == "ordered_list_open")
+            elif kind in {"bullet_list_close", "ordered_list_close"}:
+                if list_stack:
+                    list_stack.pop()
+            elif kind == "list_item_open" and token.map:
+                item_starts.append(
+                    (
+                        token.map[0],
+                        token.map[1],
+                        list_stack[-1] if list_stack else False,
+                        len(list_stack),
+                    )
+                )
+            elif kind == "list_item_close":
+                if item_starts:
+                    item_starts.pop()
+            elif kind == "heading_open" and token.map:
+                inline = tokens[index + 1]
+                text = "".join(
+                    c.content for c in (inline.children or ()) if c.type in {"text", "code_inline"}
+                ).strip()
+                level = int(token.tag[1])
+                base = github_anchor(text)
+                seen = self.anchors.get(base, 0)
+                self.anchors[base] = seen + 1
+                anchor = base if seen == 0 else f"{base}-{seen}"
+                while self.stack and self.stack[-1].level >= level:
+                    self.stack.pop()
+                heading = Heading(
+                    level, text, anchor, token.map[0] + 1, (*(h.text for h in self.stack), text)
+                )
+                self.stack.append(heading)
+                self.headings.append(heading)
+                self.codes(inline, token.map[0] + 1)
+                index += 3
+                continue
+            elif kind == "paragraph_open" and token.map:
+                inline = tokens[index + 1]
+                start, end = token.map
+                codes = self.codes(inline, start + 1)
+                links = self.link_targets(inline, start + 1)
+                plain = "".join(
+                    c.content
+                    if c.type in {"text", "code_inline"}
+                    else (" " if "break" in c.type else "")
+                    for c in (inline.children or ())
+                )
+                in_item = bool(item_starts) and item_starts[-1][0] <= start < item_starts[-1][1]
+                raw = self.source(start, end)
+                self.paragraphs.append(
+                    Paragraph(raw, plain, start + 1, end, self.heading, in_item, codes, links)
+                )
+                if in_item and item_starts[-1][0] == start:
+                    _, item_end, ordered, depth = item_starts[-1]
+                    self.list_items.append(
+                        ListItem(raw, start + 1, item_end, ordered, depth, self.heading, codes)
+                    )
+                index += 3
+                continue
+            elif kind == "fence" and token.map:
+                info = token.info.strip()
+                language = info.split()[0].lower() if info else ""
+                self.fences.append(
+                    CodeFence(
+                        language, info, token.content, token.map[0] + 1, token.map[1], self.heading
+                    )
+                )
+            elif kind == "html_block" and token.map and "<!--" in token.content:
+                self.comments.append(
+                    HtmlComment(token.content.strip(), token.map[0] + 1, token.map[1], self.heading)
+                )
+            elif kind == "table_open" and token.map:
+                index = self.table(tokens, index)
+                continue
+            index += 1
+
+    def table(self, tokens: list[Any], index: int) -> int:
+        start, end = tokens[index].map
+        header: list[TableCell] = []
+        rows: list[tuple[TableCell, ...]] = []
+        row: list[TableCell] = []
+        row_line = start + 1
+        in_head = False
+        index += 1
+        while index < len(tokens) and tokens[index].type != "table_close":
+            token = tokens[index]
+            if token.type == "thead_open":
+                in_head = True
+            elif token.type == "thead_close":
+                in_head = False
+            elif token.type == "tr_open":
+                row = []
+                row_line = token.map[0] + 1 if token.map else row_line + 1
+            elif token.type == "tr_close":
+                if in_head:
+                    header = row
+                else:
+                    rows.append(tuple(row))
+            elif token.type == "inline":
+                self.link_targets(token, row_line)
+                row.append(TableCell(token.content, row_line, self.codes(token, row_line)))
+            index += 1
+        self.tables.append(Table(tuple(header), tuple(rows), start + 1, end, self.heading))
+        return index + 1

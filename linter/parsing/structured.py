@@ -1,0 +1,637 @@
+"""Parse JSON and YAML into plain data plus a position for every JSON pointer.
+
+Every finding needs a line and a column, so parsing keeps, for each RFC 6901 pointer, where its key
+(for a mapping member) or item (for a sequence element) starts. Duplicate keys are recorded, not
+silently collapsed: JSON (RFC 8259 §4) and YAML both leave them undefined and real parsers keep the
+last one, which hides a defect.
+
+- JSON is read by a small recursive-descent reader over the standard library's C string scanner:
+  exact JSON semantics, positions, duplicate keys, and a nesting limit that fails with a location
+  instead of a ``RecursionError``.
+- YAML is read with ruamel.yaml as YAML 1.2 (``on:`` stays a string key, ``no`` stays a string),
+  composing the node graph so aliases can be bounded: a document whose alias expansion exceeds
+  ``MAX_NODES`` is a parse error, not an hour of CPU (the "billion laughs" attack). YAML 1.1's
+  merge key (``<<: *base``), which YAML 1.2 tools still read, merges as 1.1 defines it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from bisect import bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from ruamel.yaml import YAML
+
+MAX_DEPTH = 256
+MAX_NODES = 2_000_000
+
+Position = tuple[int, int]
+
+
+class ParseFailure(Exception):
+    """The text is not a well-formed document; ``line``/``column`` are 1-based."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+@dataclass(frozen=True)
+class DuplicateKey:
+    pointer: str  # pointer of the mapping member that is repeated
+    first: Position
+    again: Position
+
+
+@dataclass
+class Parsed:
+    data: Any
+    positions: dict[str, Position] = field(default_factory=dict)
+    duplicates: list[DuplicateKey] = field(default_factory=list)
+
+
+def escape_token(token: str | int) -> str:
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def unescape_token(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def join_pointer(base: str, token: str | int) -> str:
+    return f"{base}/{escape_token(token)}"
+
+
+def resolve_pointer(data: Any, pointer: str) -> Any:
+    """The value at a JSON pointer, or None when there is none."""
+    node = data
+    for token in split_pointer(pointer):
+        if isinstance(node, dict):
+            node = node.get(token)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
+def split_pointer(pointer: str) -> list[str]:
+    if not pointer:
+        return []
+    return [unescape_token(t) for t in pointer.lstrip("/").split("/")] if pointer != "/" else [""]
+
+
+# --- JSON ---------------------------------------------------------------------------------------
+
+_WS = re.compile(r"[ \t\n\r]*")
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?")
+_LITERALS = {"true": True, "false": False, "null": None}
+_VALUE_STARTS = frozenset('{["-0123456789tfn')
+_BARE_NAME = re.compile(r"[A-Za-z_$][A-Za-z0-9_$-]*")
+
+
+class _JsonReader:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.positions: dict[str, Position] = {"": (1, 1)}
+        self.duplicates: list[DuplicateKey] = []
+        # Offsets of line starts, for offset -> (line, column) by bisection.
+        self.line_starts = [0] + [m.end() for m in re.finditer(r"\n", text)]
+
+    def where(self, offset: int) -> Position:
+
+        index = bisect_right(self.line_starts, offset) - 1
+        return index + 1, offset - self.line_starts[index] + 1
+
+    def fail(self, message: str, offset: int) -> ParseFailure:
+        line, column = self.where(min(offset, len(self.text)))
+        return ParseFailure(message, line, column)
+
+    def skip(self, offset: int) -> int:
+        match = _WS.match(self.text, offset)
+        return match.end() if match else offset
+
+    def read(self) -> Any:
+        offset = self.skip(0)
+        if offset < len(self.text) and self.text[offset] == "\ufeff":
+            offset = self.skip(offset + 1)
+        value, offset = self.value(offset, "", 0)
+        offset = self.skip(offset)
+        if offset != len(self.text):
+            raise self.fail("extra data after the JSON document", offset)
+        return value
+
+    def value(
+        self, offset: int, pointer: str, depth: int, within: tuple[str, int] | None = None
+    ) -> tuple[Any, int]:
+        """The value at ``offset``; ``within``: the container it is in and where that opened."""
+        if offset >= len(self.text):
+            if within is not None:
+                raise self.unexpected(offset, "a JSON value", *within)
+            raise self.fail("unexpected end of file: expected a JSON value", offset)
+        char = self.text[offset]
+        if char == "{" or char == "[":
+            if depth >= MAX_DEPTH:
+                raise self.fail(f"nesting deeper than {MAX_DEPTH} levels", offset)
+            if char == "{":
+                return self.object(offset + 1, pointer, depth + 1)
+            return self.array(offset + 1, pointer, depth + 1)
+        if char == '"':
+            return self.string(offset + 1)
+        for word, literal in _LITERALS.items():
+            if self.text.startswith(word, offset):
+                return literal, offset + len(word)
+        match = _NUMBER.match(self.text, offset)
+        if match and match.end() > offset:
+            number = match.group(0)
+            if match.group(1) or match.group(2):
+                return float(number), match.end()
+            return int(number), match.end()
+        fault = self.fault_at(offset)
+        if fault is not None:
+            raise self.fail(f"expected a JSON value: {fault}", offset)
+        raise self.fail(f"expected a JSON value, found {char!r}", offset)
+
+    def string(self, offset: int) -> tuple[str, int]:
+        try:
+            return json.decoder.scanstring(self.text, offset, True)  # type: ignore[attr-defined,no-any-return]
+        except json.JSONDecodeError as error:
+            raise self.fail(error.msg.lower(), error.pos) from None
+
+    def object(self, offset: int, pointer: str, depth: int) -> tuple[dict[str, Any], int]:
+        result: dict[str, Any] = {}
+        opened = offset - 1
+        offset = self.skip(offset)
+        if self.text.startswith("}", offset):
+            return result, offset + 1
+        while True:
+            if not self.text.startswith('"', offset):
+                raise self.unexpected(offset, "a double-quoted property name", "object", opened)
+            key_at = self.where(offset)
+            key, offset = self.string(offset + 1)
+            member = join_pointer(pointer, key)
+            if key in result:
+                self.duplicates.append(DuplicateKey(member, self.positions[member], key_at))
+            self.positions[member] = key_at
+            offset = self.skip(offset)
+            if not self.text.startswith(":", offset):
+                raise self.unexpected(offset, "':' after the property name", "object", opened)
+            offset = self.skip(offset + 1)
+            result[key], offset = self.value(offset, member, depth, ("object", opened))
+            offset = self.skip(offset)
+            if self.text.startswith(",", offset):
+                comma, offset = offset, self.skip(offset + 1)
+                if self.text.startswith("}", offset):
+                    raise self.trailing_comma(comma, "}")
+                continue
+            if self.text.startswith("}", offset):
+                return result, offset + 1
+            if self.text.startswith('"', offset):
+                raise self.fail(
+                    "expected ',' or '}' after an object member: a ',' is missing before this "
+                    "member",
+                    offset,
+                )
+            raise self.unexpected(offset, "',' or '}' after an object member", "object", opened)
+
+    def array(self, offset: int, pointer: str, depth: int) -> tuple[list[Any], int]:
+        result: list[Any] = []
+        opened = offset - 1
+        offset = self.skip(offset)
+        if self.text.startswith("]", offset):
+            return result, offset + 1
+        while True:
+            item = join_pointer(pointer, len(result))
+            self.positions[item] = self.where(offset)
+            value, offset = self.value(offset, item, depth, ("array", opened))
+            result.append(value)
+            offset = self.skip(offset)
+            if self.text.startswith(",", offset):
+                comma, offset = offset, self.skip(offset + 1)
+                if self.text.startswith("]", offset):
+                    raise self.trailing_comma(comma, "]")
+                continue
+            if self.text.startswith("]", offset):
+                return result, offset + 1
+            if offset < len(self.text) and self.text[offset] in _VALUE_STARTS:
+                raise self.fail(
+                    "expected ',' or ']' after an array item: a ',' is missing before this item",
+                    offset,
+                )
+            raise self.unexpected(offset, "',' or ']' after an array item", "array", opened)
+
+    # The faults people make writing JSON by hand, named where they are (issue 25, item 16): a
+    # parser's "expected a double-quoted property name" on the line after a trailing comma sends
+    # the reader to the wrong line.
+
+    def trailing_comma(self, comma: int, closing: str) -> ParseFailure:
+        last = "member (RFC 8259 §4)" if closing == "}" else "item (RFC 8259 §5)"
+        return self.fail(
+            f"trailing comma before `{closing}`: JSON allows no ',' after the last {last}", comma
+        )
+
+    def unexpected(self, offset: int, expected: str, container: str, opened: int) -> ParseFailure:
+        """What was expected at ``offset``, with what the text has there instead when it is a
+        common mistake: the end of the file, a comment, single quotes, an unquoted name."""
+        if offset >= len(self.text):
+            line = self.where(opened)[0]
+            return self.fail(
+                f"unexpected end of file: the {container} opened at line {line} is not closed",
+                offset,
+            )
+        found = self.fault_at(offset)
+        if found is None and expected.startswith("a double-quoted"):
+            name = _BARE_NAME.match(self.text, offset)
+            if name is not None:
+                found = f'property name `{name.group(0)}` is not quoted: write "{name.group(0)}"'
+        return self.fail(f"expected {expected}" + (f": {found}" if found else ""), offset)
+
+    def fault_at(self, offset: int) -> str | None:
+        if self.text.startswith(("//", "/*"), offset):
+            return (
+                "JSON has no comments (a file of JSON with comments is read as such when it is "
+                "named `*.jsonc`)"
+            )
+        if self.text.startswith("'", offset):
+            return "JSON strings and property names are in double quotes, not single quotes"
+        return None
+
+
+def strip_jsonc(text: str) -> str:
+    """JSON with comments (``//``, ``/* */``) and trailing commas, as VS Code and TypeScript read
+    ``tsconfig.json`` and ``*.jsonc``, turned into JSON of the same length: comments and trailing
+    commas become spaces (newlines kept), so every line and column stays where the author sees
+    it."""
+    out = list(text)
+    index, length = 0, len(text)
+    last_comma: int | None = None
+    while index < length:
+        char = text[index]
+        if char == '"':
+            last_comma = None
+            index += 1
+            while index < length and text[index] != '"':
+                index += 2 if text[index] == "\\" else 1
+            index += 1
+            continue
+        if text.startswith("//", index):
+            end = text.find("\n", index)
+            end = length if end < 0 else end
+            out[index:end] = " " * (end - index)
+            index = end
+            continue
+        if text.startswith("/*", index):
+            end = text.find("*/", index + 2)
+            end = length if end < 0 else end + 2
+            out[index:end] = [c if c == "\n" else " " for c in text[index:end]]
+            index = end
+            continue
+        if char == ",":
+            last_comma = index
+        elif char in "}]" and last_comma is not None:
+            out[last_comma] = " "
+            last_comma = None
+        elif not char.isspace():
+            last_comma = None
+        index += 1
+    return "".join(out)
+
+
+def parse_json(text: str) -> Parsed:
+    reader = _JsonReader(text)
+    data = reader.read()
+    return Parsed(data, reader.positions, reader.duplicates)
+
+
+def fast_json(text: str) -> tuple[Any] | None:
+    """``(data,)`` read by the C decoder, when it reads ``text`` exactly as :func:`parse_json`
+    would: no duplicate key, no ``NaN``/``Infinity``, no BOM, nesting within ``MAX_DEPTH``. Its
+    positions are left for :func:`parse_json` to find if a finding ever needs one: the scanner is
+    twenty times slower than the decoder, and most documents have no finding (issue 16). None
+    when only the scanner can say what the text is (it also says where it goes wrong)."""
+    duplicated = False
+
+    def members(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal duplicated
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            duplicated = True
+        return result
+
+    def constant(name: str) -> Any:
+        raise ValueError(name)  # JSON (RFC 8259 §6) has no NaN or Infinity
+
+    try:
+        data = json.loads(text, object_pairs_hook=members, parse_constant=constant)
+    except (ValueError, RecursionError):
+        return None
+    if duplicated or not _nested_within(data, MAX_DEPTH):
+        return None
+    return (data,)
+
+
+def _nested_within(data: Any, limit: int) -> bool:
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children: Any = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        if depth > limit:
+            return False
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return True
+
+
+# --- YAML ---------------------------------------------------------------------------------------
+
+
+class _Reading(io.StringIO):
+    """The text, read by the YAML parser in chunks, telling ``progress`` how many characters are read: a
+    20 MB document takes a minute to compose, and a bar that does not move looks like a hang."""
+
+    def __init__(self, text: str, progress: Callable[[int], None]) -> None:
+        super().__init__(text)
+        self.progress = progress
+
+    def read(self, size: int | None = -1) -> str:
+        # Small chunks, so the bar moves often: libyaml asks for its whole buffer at a time.
+        chunk = super().read(min(size, self.CHUNK) if size is not None and size > 0 else self.CHUNK)
+        self.progress(self.tell())
+        return chunk
+
+    CHUNK = 8192
+
+
+# The tags of the YAML 1.2 core schema (and 1.1's timestamp, binary, set and omap, which the safe
+# constructor knows); any other tag is an application's.
+_CORE_TAGS = frozenset(
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "int", "float", "bool", "null", "timestamp", "binary", "merge", "value")
+)
+
+
+def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Parsed:
+    """The YAML 1.2 document in ``text``, with the line and column of every value;
+    ``progress``, when given, is told how many characters are read as the parse goes."""
+    libyaml = _libyaml_loader() is not None
+    MarkedYAMLError, YAMLError, MappingNode, _, ScalarNode, SequenceNode = _yaml_types(libyaml)
+    try:
+        documents = (
+            _compose_with_libyaml(text, progress)
+            if libyaml
+            else _compose_with_ruamel(text, progress)
+        )
+    except MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise ParseFailure(_yaml_message(error), line, column) from None
+    except YAMLError as error:
+        raise ParseFailure(str(error).strip().splitlines()[0]) from None
+    except RecursionError:
+        raise ParseFailure("YAML nesting too deep to parse") from None
+    if len(documents) > 1:
+        second = documents[1]
+        mark = second.start_mark if second is not None else None
+        raise ParseFailure(
+            "more than one YAML document in the file; a spec document must be a single document",
+            mark.line + 1 if mark else 1,
+        )
+    root = documents[0] if documents else None
+    if root is None:
+        return Parsed(None, {"": (1, 1)})
+
+    positions: dict[str, Position] = {"": (root.start_mark.line + 1, root.start_mark.column + 1)}
+    duplicates: list[DuplicateKey] = []
+    sizes: dict[int, int] = {}
+
+    def expanded_size(node: Any, depth: int) -> int:
+        # Aliases make the node graph a DAG; its tree expansion can be exponential in its size.
+        known = sizes.get(id(node))
+        if known is not None:
+            if known < 0:
+                raise ParseFailure("recursive YAML alias", node.start_mark.line + 1)
+            return known
+        if depth > MAX_DEPTH:
+            raise ParseFailure(f"nesting deeper than {MAX_DEPTH} levels", node.start_mark.line + 1)
+        sizes[id(node)] = -1
+        total = 1
+        if isinstance(node, MappingNode):
+            total += sum(expanded_size(v, depth + 1) for _, v in node.value)
+        elif isinstance(node, SequenceNode):
+            total += sum(expanded_size(v, depth + 1) for v in node.value)
+        if total > MAX_NODES:
+            raise ParseFailure(
+                f"document expands to more than {MAX_NODES:,} nodes (YAML alias bomb?)",
+                node.start_mark.line + 1,
+                node.start_mark.column + 1,
+            )
+        sizes[id(node)] = total
+        return total
+
+    expanded_size(root, 0)
+    built: dict[int, Any] = {}
+
+    def build(node: Any, pointer: str) -> Any:
+        # An aliased node is built once and shared; positions are recorded at its first use.
+        if id(node) in built:
+            return built[id(node)]
+        if isinstance(node, ScalarNode):
+            if node.tag not in _CORE_TAGS:
+                # An application tag (`!!python/name:...` in mkdocs.yml, `!Ref` in CloudFormation)
+                # is valid YAML that only its application constructs: keep the text, construct
+                # nothing (and never run anything).
+                return node.value
+            return _core_scalar(node.tag, node.value, node.start_mark)
+        if isinstance(node, SequenceNode):
+            items: list[Any] = []
+            built[id(node)] = items
+            for index, child in enumerate(node.value):
+                item = join_pointer(pointer, index)
+                positions.setdefault(item, (child.start_mark.line + 1, child.start_mark.column + 1))
+                items.append(build(child, item))
+            return items
+        if isinstance(node, MappingNode):
+            mapping: dict[str, Any] = {}
+            built[id(node)] = mapping
+            merged: dict[str, Any] = {}
+            merged_at: dict[str, Position] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    at = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                    for key_text, value in _merged(value_node, pointer).items():
+                        merged.setdefault(key_text, value)
+                        merged_at.setdefault(key_text, at)
+                    continue
+                key = build(key_node, pointer)
+                key_text = key if isinstance(key, str) else json.dumps(key)
+                member = join_pointer(pointer, key_text)
+                at = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                if key_text in mapping:
+                    duplicates.append(DuplicateKey(member, positions.get(member, at), at))
+                positions[member] = at
+                mapping[key_text] = build(value_node, member)
+            # YAML 1.1 merge (yaml.org/type/merge.html): the keys written in the mapping win,
+            # then the merged mappings in the order given; a merged key is no duplicate.
+            for key_text, value in merged.items():
+                if key_text not in mapping:
+                    mapping[key_text] = value
+                    positions.setdefault(join_pointer(pointer, key_text), merged_at[key_text])
+            return mapping
+        raise ParseFailure(f"unsupported YAML node {type(node).__name__}")
+
+    def _merged(value_node: Any, pointer: str) -> dict[str, Any]:
+        # `<<: *base` or `<<: [*a, *b]`; a mapping earlier in the list wins over a later one.
+        sources = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
+        found: dict[str, Any] = {}
+        for source in sources:
+            if not isinstance(source, MappingNode):
+                raise ParseFailure(
+                    "a YAML merge key (<<) takes a mapping or a list of mappings",
+                    source.start_mark.line + 1,
+                    source.start_mark.column + 1,
+                )
+            value = build(source, pointer)
+            for key_text, item in value.items():
+                found.setdefault(key_text, item)
+        return found
+
+    try:
+        data = build(root, "")
+    except MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        raise ParseFailure(
+            _yaml_message(error), mark.line + 1 if mark else 1, mark.column + 1 if mark else 1
+        ) from None
+    return Parsed(data, positions, duplicates)
+
+
+def _compose_with_ruamel(text: str, progress: Callable[[int], None] | None) -> list[Any]:
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.version = (1, 2)  # type: ignore[assignment]
+    return list(yaml.compose_all(text if progress is None else _Reading(text, progress)))
+
+
+def _compose_with_libyaml(text: str, progress: Callable[[int], None] | None) -> list[Any]:
+    """The node trees of ``text`` from libyaml's C parser and composer (PyYAML's CParser), with
+    YAML 1.2 core-schema tags: ten times the speed of the pure-Python composer, the same nodes
+    and marks (issue 16). At most two: a second document is reported by the caller."""
+    loader = _libyaml_loader()(text if progress is None else _Reading(text, progress))
+    try:
+        documents: list[Any] = []
+        while len(documents) < 2 and loader.check_node():
+            documents.append(loader.get_node())
+        return documents
+    finally:
+        loader.dispose()
+
+
+def _yaml_types(libyaml: bool) -> tuple[Any, ...]:
+    """The error and node classes of the composer in use: PyYAML's over libyaml, else ruamel's
+    pure-Python one (a PyYAML built without libyaml). Imported here: which one is known only
+    at run time."""
+    if libyaml:
+        from yaml import error, nodes
+    else:
+        from ruamel.yaml import error, nodes  # type: ignore[no-redef]
+    return (
+        error.MarkedYAMLError,
+        error.YAMLError,
+        nodes.MappingNode,
+        nodes.Node,
+        nodes.ScalarNode,
+        nodes.SequenceNode,
+    )
+
+
+@cache
+def _libyaml_loader() -> Any:
+    """A loader class of libyaml's parser and composer and a YAML 1.2 core-schema resolver
+    (YAML 1.2.2 §10.3.2): `on`, `yes` and `no` stay strings, `0o17` is octal, `017` is 17.
+    None where PyYAML was built without libyaml (the import below fails)."""
+    try:
+        from yaml.cyaml import CParser  # type: ignore[attr-defined]
+        from yaml.resolver import BaseResolver
+    except ImportError:
+        return None
+
+    class CoreSchema(BaseResolver):  # type: ignore[misc]
+        pass
+
+    implicit = (
+        ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+        ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
+        (
+            "tag:yaml.org,2002:int",
+            r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$",
+            list("-+0123456789"),
+        ),
+        (
+            "tag:yaml.org,2002:float",
+            r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?"
+            r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+            list("-+.0123456789"),
+        ),
+        # Not 1.2, but YAML 1.1's merge key is what YAML tools of every version still read
+        # (ruamel reads it so too): `<<: *base` merges, it is not a key named `<<`.
+        ("tag:yaml.org,2002:merge", r"^<<$", ["<"]),
+    )
+    for tag, pattern, first in implicit:
+        CoreSchema.add_implicit_resolver(tag, re.compile(pattern), first)
+
+    class Loader(CParser, CoreSchema):  # type: ignore[misc]
+        def __init__(self, stream: Any) -> None:
+            CParser.__init__(self, stream)
+            CoreSchema.__init__(self)
+
+    return Loader
+
+
+def _core_scalar(tag: str, value: str, mark: Any) -> Any:
+    """A scalar of the YAML 1.2 core schema (or a 1.1 tag the safe constructor knew: a
+    timestamp, binary, kept as the text the author wrote)."""
+    name = tag.rsplit(":", 1)[-1]
+    try:
+        if name == "null":
+            return None
+        if name == "bool":
+            lowered = value.lower()
+            if lowered in ("true", "false"):
+                return lowered == "true"
+            raise ValueError(value)
+        if name == "int":
+            cleaned = value.replace("_", "")
+            if cleaned.startswith(("0o", "+0o", "-0o")):
+                return int(cleaned.replace("0o", ""), 8)
+            if cleaned.startswith(("0x", "+0x", "-0x")):
+                return int(cleaned, 16)
+            return int(cleaned, 10)
+        if name == "float":
+            lowered = value.lower()
+            if lowered.endswith(".inf"):
+                return float("-inf") if lowered.startswith("-") else float("inf")
+            if lowered == ".nan":
+                return float("nan")
+            return float(value)
+    except ValueError:
+        raise ParseFailure(
+            f"`{value}` is tagged !!{name} but is not one", mark.line + 1, mark.column + 1
+        ) from None
+    return value
+
+
+def _yaml_message(error: Exception) -> str:
+    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    context = getattr(error, "context", None)
+    return f"{context}: {problem}" if context else str(problem)

@@ -1,0 +1,682 @@
+"""Content-hash caches in the user's cache folder, so a pre-commit run that changed nothing costs a
+hash of each file.
+
+Three kinds of entry:
+
+- the **run cache** keeps a whole run's result (findings, waived findings, the rules that ran)
+  under a key that hashes everything the result depends on: the code that judges (speclint and
+  the installed dependencies that parse and validate), the configuration (its file and the
+  profile it names), every discovered file's path and content, which files exist at all, the
+  rules selected, and today's date (waivers expire). The same key gives byte-identical reports,
+  because reports are a pure function of the result and the files;
+- the **parse cache** keeps each file's parsed document (data, positions, prose model) under the
+  hash of its path and bytes, so after a change only the changed files are parsed again;
+- the **rule cache** keeps the findings of rules that read only JSON/YAML documents
+  (``READS = "structured"``), keyed on those documents, so a prose edit does not re-run them,
+  or only what they read of the prose (``READS = "extract"``);
+  and, for rules checked one unit at a time (``READS = "page"`` or ``"document"``,
+  :mod:`speclint.analyses.units`), each unit's result, keyed on what that unit reads.
+
+Where, and why there (issue 13): the repository under check may come from a fork, so nothing in
+it is ever read as a cache. The caches live in ``$SPECLINT_CACHE_DIR``, else the platform's user
+cache folder (``$XDG_CACHE_HOME/speclint`` or ``~/.cache/speclint`` on Linux), one folder per
+corpus path. Every folder is used only when it is a real directory (not a symlink), owned by the
+user running speclint and writable by nobody else; otherwise speclint runs without a cache and
+says so once. Entries are msgpack read back only into a fixed list of speclint's own data classes,
+each field of its declared type, and each entry of the type its reader expects
+(:mod:`speclint.common.storage`): a damaged or forged entry is a miss, never code and never a crash.
+Pruning removes only files named as speclint names its entries, one by one; it never removes a
+folder tree, and never follows a link. Hypothesis keeps its files here too (``hypothesis/``,
+:func:`keep_hypothesis_private`), not in the repository.
+
+``--no-cache`` (or ``SPECLINT_NO_CACHE=1``) bypasses all three.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import dataclasses
+import functools
+import hashlib
+import importlib.util
+import os
+import shutil
+import stat
+import sys
+import tempfile
+import time
+import typing
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from speclint import __version__
+from speclint import rules as rule_package
+from speclint.analyses.context import Context
+from speclint.analyses.enumerations import ProseSet
+from speclint.analyses.units import extract_digest, reach
+from speclint.common.findings import Finding
+from speclint.common.lifecycle import child_started, start_child
+from speclint.common.storage import StorageError, checker, dumps, loads, stored_class
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.reading import read_raw
+from speclint.run.waivers import today
+
+if TYPE_CHECKING:
+    from speclint.model.config import Config
+    from speclint.parsing.reading import LoadProblem
+    from speclint.run.catalog import RuleInfo
+
+# The folder name earlier versions kept inside the corpus; it is still never linted, never read.
+LEGACY_FOLDER = ".speclint-cache"
+KEEP_RUNS = 8
+FORGET_AFTER_DAYS = 30  # a corpus folder nobody used for this long is removed
+ENTRY = ".msgpack"
+WRITER_WAIT = 120.0  # seconds a run waits at its end for the parse cache's writer
+TEMPORARY = ".tmp-"
+
+# The installed packages that decide what a finding is: a changed vocabulary in
+# jsonschema-specifications, a new openapi-spec-validator, another YAML or Markdown parser must
+# never meet results cached under the old one (issue 13: 113 cached findings against 797).
+JUDGING_MODULES = (
+    "jsonschema",
+    "jsonschema_specifications",
+    "referencing",
+    "rpds",
+    "openapi_spec_validator",
+    "openapi_schema_validator",
+    "jsonschema_path",
+    "pathable",
+    "ruamel.yaml",
+    "yaml",
+    "_yaml",
+    "markdown_it",
+    "mdit_py_plugins",
+    "mdurl",
+    "regex",
+    "jsonschema_rs",
+    "hypothesis",
+    "hypothesis_jsonschema",
+    "msgpack",
+)
+
+
+def enabled() -> bool:
+    return os.environ.get("SPECLINT_NO_CACHE", "") in ("", "0")
+
+
+def _tree_digest(digest: Any, folders: Iterable[str]) -> None:
+    """Every file under ``folders``: path, size and modification time (an upgrade, or an edit in
+    place, changes them), in a stable order. ``__pycache__`` is derived and skipped."""
+    stack = sorted(set(folders), reverse=True)
+    while stack:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = sorted(entries, key=lambda e: e.name)
+        except OSError:
+            continue
+        below = []
+        for entry in listed:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__":
+                        below.append(entry.path)
+                    continue
+                status = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            digest.update(f"{entry.path}\x00{status.st_size}\x00{status.st_mtime_ns}\x00".encode())
+        stack.extend(reversed(below))
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """The code that judges a corpus: this installation of speclint (every file of its packages)
+    and of each package in ``JUDGING_MODULES``, and the Python that runs them. Every cache key
+    starts with it."""
+
+    digest = hashlib.sha256(f"{__version__}\x00{sys.version}\x00".encode())
+    # The whole package (every layer), not this module's folder, and the rules.
+    package = Path(__file__).resolve().parents[1]
+    own = {str(package), str(Path(rule_package.__file__).resolve().parent)}
+    _tree_digest(digest, own)
+    for name in JUDGING_MODULES:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None:
+            digest.update(f"{name}\x00absent\x00".encode())
+            continue
+        locations = list(spec.submodule_search_locations or ())
+        if not locations and spec.origin:
+            # A single-module distribution: the module file alone.
+            with contextlib.suppress(OSError):
+                status = os.stat(spec.origin)
+                digest.update(f"{spec.origin}\x00{status.st_size}\x00{status.st_mtime_ns}".encode())
+        digest.update(f"{name}\x00".encode())
+        _tree_digest(digest, locations)
+    return digest.hexdigest()[:16]
+
+
+# --- where the caches live ----------------------------------------------------------------------
+
+
+def cache_home() -> Path:
+    configured = os.environ.get("SPECLINT_CACHE_DIR")
+    if configured:
+        return Path(configured)
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "speclint"
+    if os.name == "nt":
+        return Path(os.environ.get("LOCALAPPDATA") or Path.home()) / "speclint" / "Cache"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "speclint"
+
+
+def private_folder(folder: Path) -> bool:
+    """Create ``folder`` (mode 0700) if it is missing; True when it is a real directory owned by
+    this user and writable by no one else, the only kind a cache is read from."""
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        status = os.lstat(folder)
+    except OSError:
+        return False
+    if not stat.S_ISDIR(status.st_mode):
+        return False  # a symlink (to anywhere) or a file: never followed
+    if os.name == "posix":
+        return status.st_uid == os.geteuid() and not status.st_mode & 0o022
+    return True
+
+
+_warned: set[str] = set()
+
+
+def _refuse(folder: Path) -> None:
+    if str(folder) not in _warned:
+        _warned.add(str(folder))
+        print(
+            f"speclint: {folder} is not a private folder of this user (a symlink, someone "
+            "else's, or writable by others): running without a cache",
+            file=sys.stderr,
+        )
+
+
+def corpus_folder(root: Path) -> Path | None:
+    """This corpus's cache folder (by its resolved path), or None when no private one can be had."""
+    home = cache_home()
+    resolved = str(root.resolve())
+    folder = (
+        home
+        / "corpora"
+        / hashlib.sha256(resolved.encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    )
+    for level in (home, home / "corpora", folder):
+        if not private_folder(level):
+            _refuse(level)
+            return None
+    marker = folder / "root.txt"
+    with contextlib.suppress(OSError):
+        # Names the corpus for a person looking in the folder, and its mtime says when it was last
+        # used (stale corpus folders are forgotten, see ``forget_stale``).
+        _write_bytes(marker, (resolved + "\n").encode("utf-8", "surrogateescape"))
+    return folder
+
+
+HYPOTHESIS = "HYPOTHESIS_STORAGE_DIRECTORY"
+
+
+@functools.cache
+def hypothesis_home() -> Path:
+    """Where Hypothesis keeps its files (its Unicode tables, the constants it collects): the
+    ``hypothesis`` folder of the cache folder; when caching is off or that folder is not private,
+    a private folder of this user in the temporary folder (made afresh if someone else holds that
+    name). Never ``.hypothesis`` in the working directory, Hypothesis's default, which is the
+    repository under check when speclint runs from its root."""
+    if enabled():
+        home = cache_home()
+        folder = home / "hypothesis"
+        if private_folder(home) and private_folder(folder):
+            return folder
+    user = os.geteuid() if hasattr(os, "geteuid") else os.environ.get("USERNAME", "")
+    shared = Path(tempfile.gettempdir()) / f"speclint-hypothesis-{user}"
+    if private_folder(shared):
+        return shared
+    made = Path(tempfile.mkdtemp(prefix="speclint-hypothesis-"))
+    atexit.register(shutil.rmtree, made, True)
+    return made
+
+
+def keep_hypothesis_private() -> None:
+    """Point Hypothesis (which generates the witnesses of ``unsatisfiable-schema``) at
+    :func:`hypothesis_home` before it is imported. It reads ``$HYPOTHESIS_STORAGE_DIRECTORY`` the
+    first time it needs a file, and reads back what it finds there: a gzip bomb committed as
+    ``.hypothesis/unicode_data/.../charmap.json.gz`` took a check 50 s and 6 GB (issue 25). Set
+    in the process that forks the rules, every child inherits it. A process that imported
+    Hypothesis itself (a test session) has chosen where it keeps its files."""
+    if "hypothesis" not in sys.modules:
+        os.environ[HYPOTHESIS] = str(hypothesis_home())
+
+
+# --- reading and writing entries -----------------------------------------------------------------
+
+
+def _write_bytes(target: Path, payload: bytes) -> None:
+    """Write atomically: a concurrent run reads the old entry or the new one, never half."""
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=TEMPORARY)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(payload)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _store(target: Path, value: Any) -> None:
+    # A full disk, a value msgpack cannot hold: run without this entry.
+    with contextlib.suppress(OSError, StorageError):
+        _write_bytes(target, dumps(value))
+
+
+def _fetch(source: Path, expected: Any = Any) -> Any:
+    """The entry's value, or None: missing, not a regular file of this user, damaged, forged, or
+    not of type ``expected``."""
+    try:
+        descriptor = os.open(source, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        status = os.fstat(descriptor)
+        if not stat.S_ISREG(status.st_mode):
+            return None
+        if os.name == "posix" and status.st_uid != os.geteuid():
+            return None
+        with os.fdopen(descriptor, "rb", closefd=False) as handle:
+            blob = handle.read()
+    except OSError:
+        return None
+    finally:
+        os.close(descriptor)
+    try:
+        return loads(blob, expected)
+    except StorageError:
+        return None
+
+
+def _remove_entry(path: Path) -> None:
+    """Unlink one of our entries: a regular file with our name pattern, never a folder."""
+    with contextlib.suppress(OSError):
+        if stat.S_ISREG(os.lstat(path).st_mode):
+            path.unlink()
+
+
+def _sweep_temporaries(folder: Path, older_than: float = 3600.0) -> None:
+    """Temporary files a killed run left behind (atomic writes not renamed)."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if entry.name.startswith(TEMPORARY) and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    if now - entry.stat(follow_symlinks=False).st_mtime > older_than:
+                        os.unlink(entry.path)
+
+
+def forget_stale(home: Path | None = None, days: float = FORGET_AFTER_DAYS) -> None:
+    """Remove the entries of corpus folders unused for ``days`` (their ``root.txt`` says when),
+    file by file, then the folders if that emptied them."""
+    corpora = (home or cache_home()) / "corpora"
+    limit = time.time() - days * 86400
+    with contextlib.suppress(OSError):
+        for folder in os.scandir(corpora):
+            if not folder.is_dir(follow_symlinks=False):
+                continue
+            marker = Path(folder.path) / "root.txt"
+            try:
+                if os.lstat(marker).st_mtime > limit:
+                    continue
+            except OSError:
+                continue  # not a folder of ours
+            _remove_ours(Path(folder.path))
+
+
+def _remove_ours(folder: Path) -> None:
+    """Remove our entries in ``folder`` and in its ``parse-*`` and ``runs`` folders, file by file,
+    then each folder that this emptied. A link is never followed, wherever it is: one named like
+    our folders (``parse-0 -> /home/me``) may point anywhere, and is left as it is."""
+    try:
+        if not stat.S_ISDIR(os.lstat(folder).st_mode):
+            return
+    except OSError:
+        return
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            path = Path(entry.path)
+            if entry.is_dir(follow_symlinks=False) and (
+                entry.name.startswith("parse-") or entry.name == "runs"
+            ):
+                _remove_ours(path)
+            elif (
+                entry.name.endswith(ENTRY)
+                or entry.name.startswith(TEMPORARY)
+                or entry.name == "root.txt"
+            ):
+                _remove_entry(path)
+    with contextlib.suppress(OSError):
+        folder.rmdir()  # only when nothing else is in it
+
+
+# --- the three caches ----------------------------------------------------------------------------
+
+
+def run_key(
+    root: Path,
+    config: Config,
+    files: dict[str, bytes | LoadProblem],
+    rules: Iterable[str],
+    tree: Iterable[str] = (),
+) -> str:
+    """The key of a whole run. ``tree`` is every file under the root, linted or not
+    (``rfc-affects`` asks whether a path an RFC names exists)."""
+
+    digest = hashlib.sha256()
+    for part in (
+        code_fingerprint(),
+        str(root.resolve()),
+        repr(sorted(rules)),
+        today().isoformat(),
+        repr(config),  # a plain dataclass of strings, tuples and mappings: its repr is exact
+    ):
+        digest.update(part.encode("utf-8", "surrogateescape") + b"\x00")
+    for present in tree:
+        digest.update(present.encode("utf-8", "surrogateescape") + b"\x00")
+        if present == ".gitattributes" or present.endswith("/.gitattributes"):
+            # Read by the run (``Corpus.generated``), though not a corpus file: its text is key.
+            attributes = read_raw(root, present)
+            digest.update(attributes if isinstance(attributes, bytes) else b"\x02")
+    digest.update(b"\x01")
+    for path, raw in files.items():
+        digest.update(path.encode("utf-8", "surrogateescape") + b"\x00")
+        digest.update(raw if isinstance(raw, bytes) else repr(raw).encode("utf-8") + b"\x01")
+        digest.update(b"\x00")
+    return digest.hexdigest()[:40]
+
+
+class RunCache:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder / "runs"
+        self.usable = private_folder(self.folder)
+        if self.usable:
+            _sweep_temporaries(self.folder)
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        if not self.usable:
+            return None
+        found: dict[str, Any] | None = _fetch(self.folder / f"{key}{ENTRY}", dict[str, Any])
+        if found is not None and found.get("code") == code_fingerprint():
+            return found
+        return None
+
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        if not self.usable:
+            return
+        _store(self.folder / f"{key}{ENTRY}", {**value, "code": code_fingerprint()})
+        try:
+            runs = sorted(
+                (p for p in self.folder.iterdir() if p.name.endswith(ENTRY)),
+                key=lambda p: p.lstat().st_mtime,  # a link is not followed, even to be dated
+            )
+        except OSError:
+            return
+        for old in runs[:-KEEP_RUNS]:
+            _remove_entry(old)
+
+
+class ParseCache:
+    """Parsed documents by content hash, one entry per document (``parse-<code>/<sha>.msgpack``),
+    so a one-file change reads the others' entries and writes one. ``save`` stores the documents
+    parsed in this run (with what the run memoised on them) and drops entries no file has now."""
+
+    def __init__(self, folder: Path) -> None:
+        self.parent = folder
+        self.folder = folder / f"parse-{code_fingerprint()}"
+        self.usable = private_folder(self.folder)
+        if self.usable:
+            _sweep_temporaries(self.folder)
+        self.used: set[str] = set()
+        self.parsed: dict[str, Document] = {}
+        self.misses = 0
+
+    @staticmethod
+    def _name(path: str, raw: bytes) -> str:
+        return hashlib.sha256(path.encode("utf-8", "surrogateescape") + b"\x00" + raw).hexdigest()
+
+    def cached(self, path: str, raw: bytes) -> Document | None:
+        """The parsed document, when this path with these bytes was parsed before; else None (a
+        miss, to be parsed and given to :meth:`add`)."""
+        name = self._name(path, raw)
+        self.used.add(name)
+        found: Document | None = (
+            _fetch(self.folder / f"{name}{ENTRY}", Document) if self.usable else None
+        )
+        # Of the memos a page keeps, the value sets are taken as they are by their reader
+        # (``enumerations.prose_sets``); ``links.read_page`` and ``units.extract_digest`` check theirs.
+        if (
+            found is not None
+            and found.path == path
+            and checker(list[ProseSet] | None)(found.derived.get("prose_sets"))
+        ):
+            return found
+        self.misses += 1
+        return None
+
+    def add(self, path: str, raw: bytes, document: Document) -> None:
+        """A document parsed in this run, stored by :meth:`save`."""
+        self.parsed[self._name(path, raw)] = document
+
+    def save_soon(self) -> Callable[[], None]:
+        """:meth:`save` in a forked process, so the rules run while the entries are written (a
+        cold run's 12 MB of entries); the function returned waits for it. Where the platform
+        cannot fork, that function saves in this process."""
+        # Deferred: multiprocessing is imported only by a run that writes entries.
+        import multiprocessing
+
+        try:
+            context = multiprocessing.get_context("fork")
+        except ValueError:
+            return self.save
+        parent = os.getpid()
+
+        def write() -> None:
+            child_started(parent)
+            self.save()
+
+        process = context.Process(target=write, daemon=True)
+        start_child(process)
+
+        def wait() -> None:
+            process.join(WRITER_WAIT)
+            if process.exitcode is None:  # never a run held up by its cache: entries are atomic
+                process.kill()
+                process.join()
+
+        return wait
+
+    def save(self) -> None:
+        if not self.usable:
+            return
+        for name, document in self.parsed.items():
+            _store(self.folder / f"{name}{ENTRY}", _packed(document))
+        try:
+            present = list(self.folder.iterdir())
+        except OSError:
+            return
+        for entry in present:
+            if entry.name.endswith(ENTRY) and entry.name[: -len(ENTRY)] not in self.used:
+                _remove_entry(entry)
+        with contextlib.suppress(OSError):
+            for other in self.parent.iterdir():
+                if other.name.startswith("parse-") and other != self.folder:
+                    _remove_ours(other)  # another installation's entries
+
+
+def _packed(document: Document) -> Document:
+    """The document as its entry keeps it: the prose model packed apart, so a later run decodes
+    it only if it reads it (``Document.prose``)."""
+
+    model = document.model
+    if model is None:
+        return document
+    try:
+        packed = dumps(model)
+    except StorageError:
+        return document
+    return dataclasses.replace(document, model=None, packed_model=packed)
+
+
+# A rule-cache key starts with what its entry is a list of, and the run takes an entry as it is once
+# it is that: a rule's findings, a unit rule's results as its ``check_unit`` declares them
+# (``broken-link``'s are its own ``Problem``\s), or anything (the reference index's record, which
+# ``ReferenceIndex.from_record`` checks item by item).
+ANYTHING = "any"
+
+
+def _holding(items: Any) -> str:
+    return ANYTHING if items is Any else f"{items.__module__}:{items.__qualname__}"
+
+
+def _held(key: str) -> Any:
+    """The type of the entry under ``key``: a list of what the key starts with; None for a key
+    that names no class an entry may hold."""
+    name, _, _ = key.partition("/")
+    if name == ANYTHING:
+        return list[Any]
+    try:
+        return list[stored_class(name)]  # type: ignore[misc]
+    except StorageError:
+        return None
+
+
+def _unit_results(info: RuleInfo) -> Any:
+    """What a unit rule's ``check_unit`` says it returns (``list[Finding]``, or its own dataclass:
+    ``broken-link``'s ``list[Problem]``), read from its annotations; findings when they say nothing
+    that can be read."""
+    try:
+        declared = typing.get_type_hints(
+            info.check_unit, localns={"Context": Context, "Document": Document}
+        )
+    except Exception:  # an annotation naming what the module does not import at run time
+        return list[Finding]
+    return declared.get("return", list[Finding])
+
+
+class RuleCache:
+    """Findings of rules that read only JSON/YAML documents (``READS = "structured"``), keyed by
+    those documents' contents and the configuration: an edit to prose does not re-run them."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.file = folder / f"rules-{code_fingerprint()}{ENTRY}"
+        loaded = _fetch(self.file, dict[str, list[Any]])
+        self.entries: dict[str, list[Any]] = loaded if loaded is not None else {}
+        self.used: dict[str, Any] = {}
+
+    @staticmethod
+    def key(corpus: Context, rule_id: str, info: RuleInfo | None = None) -> str | None:
+        """The key of a ``READS = "structured"`` rule's findings: every JSON/YAML document, the
+        listing and every document's path and kind; for a ``READS = "extract"`` rule, also what
+        it reads of each Markdown page (``speclint.analyses.units.extract_digest``)."""
+
+        documents = [d for d in corpus.documents.values() if d.kind is not DocumentKind.MARKDOWN]
+        if any(not d.digest for d in documents):
+            return None  # an in-memory corpus: nothing to key on
+        digest = hashlib.sha256()
+        digest.update(f"{code_fingerprint()}\x00{rule_id}\x00{corpus.config!r}\x00".encode())
+        for present in sorted(corpus.tree):
+            digest.update(present.encode("utf-8", "surrogateescape") + b"\x00")
+        digest.update(b"\x01")
+        for document in corpus.documents.values():
+            digest.update(f"{document.path}\x00{document.kind.value}\x00".encode())
+            if document.kind is not DocumentKind.MARKDOWN:
+                digest.update(f"{document.digest}\x00".encode())
+            elif info is not None and info.extract is not None and document.usable:
+                digest.update(f"{extract_digest(document, rule_id, info.extract)}\x00".encode())
+        # A name in parentheses is not a rule's (``runner.REFERENCES``, the reference index).
+        items = Any if rule_id.startswith("(") else Finding
+        return f"{_holding(items)}/{digest.hexdigest()}"
+
+    @staticmethod
+    def unit_keys(corpus: Context, rule_id: str, info: RuleInfo) -> dict[str, str] | None:
+        """The key of each unit of a ``READS = "page"`` or ``"document"`` rule (``speclint.analyses.units``):
+        what every unit of that kind may read, then the unit's document and the other documents it
+        reads. None for an in-memory corpus."""
+
+        if info.units is None or any(not d.digest for d in corpus.documents.values()):
+            return None
+        shared = hashlib.sha256()
+        shared.update(f"{code_fingerprint()}\x00{rule_id}\x00{info.reads}\x00".encode())
+        shared.update(f"{corpus.config!r}\x00".encode("utf-8", "surrogateescape"))
+        for present in sorted(corpus.tree):
+            shared.update(present.encode("utf-8", "surrogateescape") + b"\x00")
+        shared.update(b"\x01")
+        for document in corpus.documents.values():
+            shared.update(f"{document.path}\x00{document.kind.value}\x00".encode())
+            # A page's unit reads every JSON/YAML document (or what its `shared` says it reads
+            # of them); a document's, those it reaches.
+            if (
+                info.reads == "page"
+                and info.shared is None
+                and document.kind is not DocumentKind.MARKDOWN
+            ):
+                shared.update(f"{document.digest}\x00".encode())
+        if info.shared is not None:
+            shown = repr(info.shared(corpus)).encode("utf-8", "surrogateescape")
+            shared.update(b"\x02" + hashlib.sha256(shown).digest())
+        keys: dict[str, str] = {}
+        [items] = typing.get_args(_unit_results(info)) or (Finding,)
+        holds = _holding(items)
+        for unit in info.units(corpus):
+            inputs = set(reach(corpus, unit.path)) if info.reads == "document" else set()
+            if info.unit_inputs is not None:
+                inputs.update(info.unit_inputs(corpus, unit))
+            inputs.discard(unit.path)
+            digest = shared.copy()
+            for path in [unit.path, *sorted(inputs)]:
+                other = corpus.documents.get(path)
+                digest.update(f"{path}\x00{other.digest if other else '-'}\x00".encode())
+            keys[unit.path] = f"{holds}/{digest.hexdigest()}"
+        return keys
+
+    def get(self, key: str) -> Any:
+        found = self.entries.get(key)
+        holds = _held(key)
+        if found is None or holds is None or not checker(holds)(found):
+            return None
+        self.used[key] = found
+        return found
+
+    def put(self, key: str, findings: Any) -> None:
+        self.used[key] = findings
+
+    def save(self) -> None:
+        if set(self.used) != set(self.entries):
+            _store(self.file, self.used)
+            with contextlib.suppress(OSError):
+                for other in self.folder.iterdir():
+                    if other.name.startswith("rules-") and other != self.file:
+                        _remove_entry(other)
+
+    def durations(self) -> dict[str, float]:
+        """Seconds each rule took last time (the runner starts the slowest first)."""
+        found = _fetch(self.folder / f"durations{ENTRY}", dict[str, float])
+        if found is None:
+            return {}
+        return {
+            str(k): float(v) for k, v in found.items() if isinstance(v, (int, float)) and v >= 0
+        }
+
+    def record_durations(self, durations: dict[str, float]) -> None:
+        _store(self.folder / f"durations{ENTRY}", durations)

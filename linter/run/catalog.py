@@ -1,0 +1,105 @@
+"""The rule catalog: every module in ``speclint.rules`` that defines a rule.
+
+A rule module (yamllint's model, see ``docs`` in the README) has a docstring that is its
+documentation, and the constants ``ID`` (a readable slug) and ``SEVERITY`` (its default), and a
+``check(corpus, options)`` generator that yields findings. Nothing else is needed to register it.
+A rule checked one document at a time declares ``READS = "page"`` or ``"document"`` and its
+``check_unit`` (``speclint.analyses.units``), so an edit re-checks only the units it touches.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from speclint import rules as package
+from speclint.analyses.context import FACTS
+from speclint.analyses.units import pages
+from speclint.common.findings import Finding, Severity
+
+if TYPE_CHECKING:
+    from speclint.analyses.context import Context
+    from speclint.analyses.units import Combine, UnitCheck, Units
+    from speclint.model.corpus import Document
+
+CheckFunction = Callable[["Context", Mapping[str, Any]], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    id: str
+    severity: Severity
+    doc: str
+    module: str
+    check: CheckFunction
+    needs_base: bool = False  # judges a change: silent without --diff-base (compat-claim)
+    reads: str = "all"  # "structured": only JSON/YAML documents (its result survives prose edits)
+    # False: reads none of the indexes ``runner.prime`` builds, so it may start before them.
+    needs_indexes: bool = True
+    # READS = "page" / "document" (speclint.analyses.units): checked one unit at a time, cached per unit.
+    check_unit: UnitCheck | None = None
+    units: Units | None = None
+    unit_inputs: Callable[[Context, Document], Iterable[str]] | None = None
+    combine: Combine | None = None
+    shared: Callable[[Context], Any] | None = None
+    # READS = "extract": what the rule reads of one Markdown page (speclint.analyses.units).
+    extract: Callable[[Document], Any] | None = None
+    # FACTS: the derived facts it reads (speclint.analyses.context); it is given no other.
+    facts: frozenset[str] = frozenset()
+
+    @property
+    def summary(self) -> str:
+        """The docstring's first paragraph on one line: for `speclint rules` and SARIF."""
+        first = self.doc.strip().split("\n\n", 1)[0]
+        # Docstrings use reST literals (``$ref``); one-line summaries read as Markdown (`$ref`).
+        return " ".join(first.split()).replace("``", "`")
+
+
+@cache
+def all_rules() -> dict[str, RuleInfo]:
+
+    found: dict[str, RuleInfo] = {}
+    for module_info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        if module_info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{package.__name__}.{module_info.name}")
+        rule_id = getattr(module, "ID", None)
+        if rule_id is None:
+            continue
+        if rule_id in found:
+            raise RuntimeError(f"rule id {rule_id!r} is defined twice ({module.__name__})")
+        reads = str(getattr(module, "READS", "all"))
+        check_unit = getattr(module, "check_unit", None)
+        if reads in ("page", "document") and check_unit is None:
+            raise RuntimeError(f"{module.__name__}: READS = {reads!r} needs a check_unit")
+        if reads == "extract" and getattr(module, "extract", None) is None:
+            raise RuntimeError(f"{module.__name__}: READS = 'extract' needs an extract")
+        facts = frozenset(getattr(module, "FACTS", ()))
+        if not facts <= FACTS:
+            unknown = ", ".join(sorted(facts - FACTS))
+            raise RuntimeError(f"{module.__name__}: FACTS names no derived fact: {unknown}")
+        units = getattr(module, "units", None)
+        if reads == "page" and units is None:
+            units = pages
+        found[rule_id] = RuleInfo(
+            id=rule_id,
+            severity=module.SEVERITY,
+            doc=(module.__doc__ or "").strip(),
+            module=module.__name__,
+            check=module.check,
+            needs_base=bool(getattr(module, "NEEDS_BASE", False)),
+            reads=reads,
+            needs_indexes=bool(getattr(module, "NEEDS_INDEXES", True)),
+            check_unit=check_unit,
+            units=units,
+            unit_inputs=getattr(module, "unit_inputs", None),
+            combine=getattr(module, "combine", None),
+            shared=getattr(module, "shared", None) if reads == "page" else None,
+            extract=getattr(module, "extract", None) if reads == "extract" else None,
+            facts=facts,
+        )
+    return dict(sorted(found.items()))

@@ -1,0 +1,613 @@
+"""The run: one entry point for everything that lints a corpus.
+
+``speclint check`` (and so the pre-commit hook), ``speclint baseline write`` and the Agent Feedback
+Protocol command call :func:`lint`; commands that only need the parsed corpus call :func:`load`.
+A run is, in order (architecture.md, "Data flow"):
+
+1. the configuration, and the date waivers are judged against;
+2. the root's file listing and the bytes of every discovered file (``corpus.snapshot``);
+3. the run cache: a run whose every input is unchanged is answered from it (never a run with a
+   base revision, which judges a change);
+4. the corpus, parsed (unchanged files from the parse cache), and, with ``diff_base``, the same
+   corpus at the base revision, linted in a temporary worktree;
+5. the rules (``runner.run_rules``: forked, time-boxed, the structured ones from the rule cache),
+   and the waivers; a defect repeated in frozen released copies folded into one finding
+   (``speclint.run.history``), and one repeated in a document's JSON and YAML twins
+   (``speclint.run.twins``);
+6. the comparisons: against the base's findings, against a baseline file.
+
+The whole run has a time limit as well as each rule (``Options.time_limit``): the rules still
+running near the limit are stopped and reported as ``internal-error`` findings, and a run that is
+still parsing at the limit ends with :class:`EngineError`. Every problem the user can act on (a bad
+configuration, an unknown rule, a base revision that is not fetched, a malformed baseline, a bad
+``SPECLINT_TODAY``) is an :class:`EngineError` with a one-line message; the command line prints
+it and exits 2.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from speclint.analyses.context import Context
+from speclint.analyses.enumerations import prose_sets
+from speclint.analyses.units import extract_digest
+from speclint.common.findings import Finding, Severity, sorted_findings
+from speclint.common.lifecycle import TimeLimitReached, time_limit
+from speclint.common.parallel import default_jobs
+from speclint.common.progress import Sink, reporting
+from speclint.model.config import Config, ConfigError, check_rule_settings, load_config
+from speclint.model.corpus import SKIPPED_FOLDERS, Document, decode, listing, snapshot
+from speclint.parsing.gitbase import (
+    GitError,
+    base_checkout,
+    remove_stale_worktrees,
+    tracked_listing,
+    walk_order,
+)
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.reading import LoadProblem
+from speclint.run.baseline import (
+    Applied,
+    BaselineError,
+    Entry,
+    FixedFinding,
+    Gate,
+    baseline_identity,
+    entry_for,
+    gate_identity,
+)
+from speclint.run.baseline import apply as apply_baseline
+from speclint.run.baseline import load as load_baseline
+from speclint.run.cache import (
+    ParseCache,
+    RuleCache,
+    RunCache,
+    corpus_folder,
+    enabled,
+    forget_stale,
+    run_key,
+)
+from speclint.run.catalog import RuleInfo, all_rules
+from speclint.run.history import collapsed
+from speclint.run.inventory import Entry as FileEntry
+from speclint.run.roots import in_focus
+from speclint.run.runner import INTERNAL_ERROR, RunResult, not_run, run_rules, select_rules
+from speclint.run.twins import folded
+from speclint.run.waivers import Waived, today
+
+DEFAULT_TIME_LIMIT = 900.0  # seconds for a whole run; each rule also has its own time box
+# Before the limit, the rules still running are stopped, so the report of the others is written.
+REPORT_MARGIN = 30.0
+
+
+def _folded(result: RunResult, corpus: Context) -> RunResult:
+    """A run's findings with copies' repeats folded: released versions, then format twins."""
+    return folded(collapsed(result, corpus), corpus)
+
+
+class EngineError(Exception):
+    """The run cannot be done as asked; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Options:
+    config_path: Path | None = None
+    rules: tuple[str, ...] = ()  # only these rules (default: all that the configuration enables)
+    baseline: Path | None = None
+    diff_base: str | None = None
+    cache: bool = True
+    debug: bool = False  # rules in this process, tracebacks shown
+    time_limit: float | None = DEFAULT_TIME_LIMIT
+    progress: Sink | None = None
+    keep_corpus: bool = False  # parse the corpus even when the run cache answers
+    # The files of git's index (what the commit being made holds), not every file of the folder:
+    # the pre-commit hook judges the commit, and an untracked scratch file is not part of it.
+    staged: bool = False
+    # Root-relative path -> text that replaces the file's (the language server's open editors,
+    # saved or not; a path not on disk is a new file).
+    overlay: Mapping[str, str] | None = None
+    # Root-relative files and folders whose findings are reported (`speclint check FILE`): the
+    # whole corpus is linted, as drift is between files. None: all of them.
+    focus: tuple[str, ...] | None = None
+
+
+@dataclass
+class Outcome:
+    config: Config
+    result: RunResult  # every finding of the corpus (waivers applied) and the rules that ran
+    findings: list[Finding]  # what is reported: the new ones when there is a base or baseline
+    sources: dict[str, str]  # path -> text, for report excerpts
+    gate: Gate | None = None
+    notes: list[str] = field(default_factory=list)  # for standard error
+    corpus: Context | None = None  # parsed unless the run cache answered (see keep_corpus)
+
+
+def _configuration(root: Path, config_path: Path | None) -> Config:
+    if not root.exists():
+        raise EngineError(f"{root}: no such directory")
+    if not root.is_dir():
+        raise EngineError(
+            f"{root}: not a directory (speclint checks a whole corpus: pass its root)"
+        )
+    try:
+        today()  # a bad SPECLINT_TODAY or SPECLINT_JOBS is the user's to fix before anything runs
+        default_jobs()
+    except ValueError as error:
+        raise EngineError(str(error)) from None
+    try:
+        config = load_config(root.resolve(), config_path)
+        if config.rule_severity or config.rule_options:  # the rule modules load only if named
+            check_rule_settings(config, {rule: info.doc for rule, info in all_rules().items()})
+    except ConfigError as error:
+        raise EngineError(str(error)) from None
+    return config
+
+
+def load(root: Path, config_path: Path | None = None) -> Context:
+    """The corpus at ``root`` with its configuration, parsed (no rules run)."""
+    config = _configuration(root, config_path)
+    return Context.load(root, config)
+
+
+def lint(root: Path, options: Options | None = None) -> Outcome:
+    """Lint the corpus at ``root``."""
+    options = options or Options()
+    started = time.monotonic()
+    limit = options.time_limit
+    phase = ["reading the configuration"]
+    try:
+        with reporting(options.progress), time_limit(limit):
+            return _lint(root, options, started, phase)
+    except TimeLimitReached:
+        raise EngineError(
+            f"the run did not finish within its time limit of {limit:g} s (it was "
+            f"{phase[0]}); raise it with --time-limit, or check a smaller part of the corpus"
+        ) from None
+
+
+def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Outcome:
+    config = _configuration(root, options.config_path)
+    remove_stale_worktrees(root, thorough=True)  # what a killed --diff-base run left behind
+    caching = options.cache and enabled()
+    folder = corpus_folder(root) if caching else None
+    if folder is not None:
+        forget_stale()
+    phase[0] = "reading the files"
+    tree = _tree(root, options.staged)
+    if options.overlay:
+        tree = _overlaid_tree(tree, options.overlay)
+    files = snapshot(root, config, tree)
+    for path, text in (options.overlay or {}).items():
+        if path in files:  # discovered: the configuration includes it, git does not ignore it
+            files[path] = text.encode("utf-8", "surrogateescape")
+    run_cache = RunCache(folder) if folder is not None else None
+    key = run_key(root, config, files, options.rules, tree) if run_cache else ""
+    # The run cache holds plain runs. A run against a base judges the change as well
+    # (compat-claim, new and fixed findings): it uses the plain result only as `_judged` says.
+    plain = None
+    if run_cache is not None and not options.debug:
+        plain = _from_record(run_cache.get(key))
+    result = plain if options.diff_base is None else None
+    corpus = None
+    parse_cache = None
+    prepare = _preparation(config, options, caching)
+    needs_corpus = options.keep_corpus or options.baseline is not None or options.diff_base
+    if result is None or needs_corpus:
+        phase[0] = "parsing"
+        parse_cache = ParseCache(folder) if folder is not None else None
+        corpus = Context.from_snapshot(root, config, files, parse_cache, tree, prepare)
+    # The new entries are written while the rules run (each page memoised what the rules read
+    # of it as it was parsed: ``_preparation``); with a base, once the base is parsed too (an
+    # entry no document of this run used is dropped).
+    saved = (
+        parse_cache.save_soon() if parse_cache is not None and options.diff_base is None else None
+    )
+    # One rule cache for the base and the head: it keeps the entries either used.
+    rule_cache = RuleCache(folder) if folder is not None else None
+    try:
+        # The report's excerpts: the parsed documents' own texts (not a second copy of each), and
+        # the bytes read are let go before the rules run (a ×10 corpus: 80 MB less in every worker).
+        sources = corpus.sources() if corpus is not None else _sources(files)
+        del files
+        base_entries: list[Entry] | None = None
+        if result is None:
+            assert corpus is not None
+            try:
+                rules = select_rules(corpus, options.rules or None)
+            except KeyError as error:
+                raise EngineError(
+                    f"unknown rule id(s): {error.args[0]} (see `speclint rules`)"
+                ) from None
+            deadline = _deadline(started, options.time_limit)
+            if options.diff_base is not None:
+                # The base first: rules that judge the change itself (compat-claim) read it.
+                phase[0] = f"linting the base revision {options.diff_base}"
+                caches = _Caches(parse_cache, rule_cache, run_cache, prepare)
+                corpus.base, base_entries = _lint_base(
+                    root, options.diff_base, config, options.rules, deadline, caches
+                )
+                if parse_cache is not None:
+                    saved = parse_cache.save_soon()
+                result = _judged(corpus, rules, plain, options.debug, deadline)
+            phase[0] = "running the rules"
+            if result is None:
+                result = _folded(
+                    run_rules(
+                        corpus, rules, debug=options.debug, cache=rule_cache, deadline=deadline
+                    ),
+                    corpus,
+                )
+                # A rule stopped by its time box (a busy machine?) is tried again next time; a
+                # result with the change judged is a plain run's only when that found nothing.
+                if (
+                    run_cache is not None
+                    and not any(f.rule == INTERNAL_ERROR for f in result.findings)
+                    and (options.diff_base is None or not _judging_found(result))
+                ):
+                    # With the findings' baseline entries: a later run against these files as
+                    # its base compares with them, unparsed.
+                    entries = [entry_for(corpus, finding) for finding in result.findings]
+                    run_cache.put(key, _record(result, entries))
+    finally:
+        if saved is not None:
+            saved()  # the entries are written, also when the run is interrupted
+    phase[0] = "comparing"
+    return _compared(options, config, result, sources, corpus, base_entries)
+
+
+def _tree(root: Path, staged: bool) -> list[str]:
+    """Every file of the corpus folder, or, ``staged``, of git's index there (outside a git work
+    tree: of the folder)."""
+    if staged:
+        found = tracked_listing(root.resolve(), SKIPPED_FOLDERS)
+        if found is not None:
+            return found
+    return listing(root.resolve())
+
+
+def _overlaid_tree(tree: list[str], overlay: Mapping[str, str]) -> list[str]:
+    """The listing with the overlay's new files in it, in the walk's order."""
+
+    new = [
+        path
+        for path in overlay
+        if path not in tree and path and not path.startswith("/") and ".." not in path.split("/")
+    ]
+    return sorted([*tree, *new], key=walk_order) if new else tree
+
+
+@dataclass
+class _Caches:
+    """The caches of a run, which its base revision's lint shares: every key is made of
+    contents, never of where the files are."""
+
+    parse: ParseCache | None
+    rules: RuleCache | None
+    runs: RunCache | None
+    prepare: Callable[[Document], None] | None
+
+
+def _judged(
+    corpus: Context,
+    rules: dict[str, RuleInfo],
+    plain: RunResult | None,
+    debug: bool,
+    deadline: float | None,
+) -> RunResult | None:
+    """With a base: the result of a plain run on the same files, when the rules that judge the
+    change itself (``NEEDS_BASE``: compat-claim) find nothing in it. Every other rule reads the
+    head alone, so the whole result, waivers applied, is then the plain run's. None when it must
+    be made (no plain result, or a judging rule found something)."""
+    if plain is None:
+        return None
+    judging = {rule_id: info for rule_id, info in rules.items() if info.needs_base}
+    if not judging:
+        return plain
+    found = run_rules(corpus, judging, debug=debug, deadline=deadline, waivers=False)
+    return None if found.findings else plain
+
+
+def _judging_found(result: RunResult) -> bool:
+    """Whether a rule that reads the base found something (reported or waived): without it,
+    the result is the plain run's on the same files."""
+    judging = {rule_id for rule_id, info in result.rules.items() if info.needs_base}
+    return any(f.rule in judging for f in result.findings) or any(
+        w.finding.rule in judging for w in result.waived
+    )
+
+
+def _preparation(config: Config, options: Options, caching: bool) -> Callable[[Document], None]:
+    """What the rules will memoise on every page, made as it is parsed (on every core): its
+    value sets, and, when the rule cache keys on them, what each ``READS = "extract"`` rule
+    reads of it (``speclint.analyses.units``)."""
+
+    extracts = [
+        (rule_id, info.extract)
+        for rule_id, info in all_rules().items()
+        if caching
+        and info.extract is not None
+        and (not options.rules or rule_id in options.rules)
+        and config.rule_severity.get(rule_id, info.severity) is not None
+    ]
+
+    def prepare(document: Document) -> None:
+        if document.kind is not DocumentKind.MARKDOWN or not document.usable:
+            return
+        prose_sets(document)
+        for rule_id, extract in extracts:
+            extract_digest(document, rule_id, extract)
+
+    return prepare
+
+
+def _deadline(started: float, limit: float | None) -> float | None:
+    if limit is None or limit <= 0:
+        return None
+    return started + max(limit * 0.5, limit - REPORT_MARGIN)
+
+
+def _compared(
+    options: Options,
+    config: Config,
+    result: RunResult,
+    sources: dict[str, str],
+    corpus: Context | None,
+    base_entries: list[Entry] | None,
+) -> Outcome:
+    # Each comparison (the base revision's findings, then a baseline file) keeps what it does not
+    # know; the report says what each one held back and which of its entries are fixed.
+    comparisons: list[
+        tuple[str, list[Entry], Callable[[Entry], tuple[str, ...]], Callable[[Applied], list[str]]]
+    ] = []
+    if options.diff_base is not None and base_entries is not None:
+        ref = options.diff_base
+        comparisons.append(
+            (
+                f"`{ref}`",
+                base_entries,
+                gate_identity,
+                lambda done: [
+                    f"against {ref}: {len(done.new)} new finding(s), {len(done.fixed)} fixed, "
+                    f"{len(done.known)} unchanged (not shown)",
+                    *_fixed_lines(done.fixed),
+                ],
+            )
+        )
+    if options.baseline is not None:
+        path = options.baseline
+        try:
+            entries = load_baseline(path, corpus.root if corpus is not None else None)
+        except BaselineError as error:
+            raise EngineError(str(error)) from None
+        comparisons.append(
+            (
+                f"baseline `{path.as_posix()}`",
+                entries,
+                baseline_identity,
+                partial(_baseline_notes, path),
+            )
+        )
+    focus = options.focus
+
+    def shown(finding: Finding) -> bool:
+        # Where the finding is, as ruff and ESLint show a file's own problems: the other side of
+        # a drift outside the paths given is in its related locations, not a reason to show it.
+        return focus is None or in_focus(finding.location.path, focus)
+
+    findings = [finding for finding in result.findings if shown(finding)]
+    everything = result.findings
+    known: list[Finding] = []
+    fixed: list[Entry] = []
+    against: list[str] = []
+    notes: list[str] = []
+    for label, entries, identity, describe in comparisons:
+        assert corpus is not None  # built for every run with a base or a baseline
+        # Matched over the whole corpus, then narrowed to the focus: a finding outside it must
+        # not make its entry look fixed.
+        applied = apply_baseline(corpus, everything, entries, identity)
+        everything = applied.new
+        if focus is not None:
+            applied = Applied(
+                [f for f in applied.new if shown(f)],
+                [f for f in applied.known if shown(f)],
+                [e for e in applied.fixed if in_focus(e.path, focus)],
+            )
+        findings = applied.new
+        known += applied.known
+        fixed += applied.fixed
+        against.append(label)
+        notes += describe(applied)
+    gate = None
+    if against:
+        gate = Gate(
+            " and ".join(against),
+            tuple(sorted_findings(known)),
+            tuple(
+                sorted(
+                    {FixedFinding(e.rule, e.path, e.where, e.message) for e in fixed},
+                    key=lambda e: (e.path, e.rule, e.where, e.message),
+                )
+            ),
+        )
+    if focus is not None:
+        result = replace(result, waived=[w for w in result.waived if shown(w.finding)])
+    return Outcome(config, result, findings, sources, gate, notes, corpus)
+
+
+def _fixed_lines(fixed: list[Entry]) -> list[str]:
+    return [f"  fixed: [{e.rule}] {e.path} {e.where}" for e in fixed]
+
+
+def _baseline_notes(path: Path, applied: Applied) -> list[str]:
+    notes = [
+        f"baseline {path}: {len(applied.known)} known finding(s) not shown, {len(applied.new)} new"
+    ]
+    if applied.fixed:
+        entries = "entry is" if len(applied.fixed) == 1 else "entries are"
+        notes.append(
+            f"{len(applied.fixed)} baseline {entries} fixed; shrink the baseline with "
+            "`speclint baseline write`:"
+        )
+        notes += _fixed_lines(applied.fixed)
+    return notes
+
+
+def _sources(files: dict[str, bytes | LoadProblem]) -> dict[str, str]:
+    """The text of every readable file, for report excerpts (what ``Corpus.sources`` gives)."""
+    texts = {}
+    for relative, raw in files.items():
+        if isinstance(raw, bytes):
+            text, _ = decode(raw)
+            if text is not None:
+                texts[relative] = text
+    return texts
+
+
+def _lint_base(
+    root: Path,
+    ref: str,
+    config: Config,
+    only_rules: tuple[str, ...] | None,
+    deadline: float | None = None,
+    caches: _Caches | None = None,
+) -> tuple[Context, list[Entry]]:
+    """The corpus at git revision REF, loaded in a temporary worktree, and linted there unless
+    ``only_rules`` is None (rules may look at the worktree's files, so they run inside it).
+
+    With ``caches``, the base is parsed and linted as a plain run on the same files would be: its
+    result is keyed by the files' contents (and the corpus root's path, not the worktree's: no
+    rule reads where the corpus is), so the run that checked this revision before it was
+    committed (the pre-commit hook, or ``speclint check``) answers for it."""
+    caches = caches or _Caches(None, None, None, None)
+    try:
+        with base_checkout(root, ref) as base_path:
+            if not base_path.is_dir():
+                raise EngineError(f"{root} does not exist at {ref}: nothing to compare with")
+            tree = listing(base_path.resolve())
+            files = snapshot(base_path, config, tree)
+            base_corpus = Context.from_snapshot(
+                base_path, config, files, caches.parse, tree, caches.prepare
+            )
+            if only_rules is None:
+                return base_corpus, []
+            key = run_key(root, config, files, only_rules, tree) if caches.runs else ""
+            del files
+            known = _recorded_entries(caches.runs.get(key)) if caches.runs else None
+            if known is not None:
+                return base_corpus, known
+            base = _folded(
+                run_rules(
+                    base_corpus,
+                    select_rules(base_corpus, only_rules or None),
+                    deadline=deadline,
+                    cache=caches.rules,
+                ),
+                base_corpus,
+            )
+            entries = [entry_for(base_corpus, f) for f in base.findings]
+            if caches.runs is not None and not any(f.rule == INTERNAL_ERROR for f in base.findings):
+                caches.runs.put(key, _record(base, entries))
+            return base_corpus, entries
+    except GitError as error:
+        raise EngineError(str(error)) from None
+
+
+def base_corpus(root: Path, ref: str, config: Config) -> Context:
+    """The corpus at git revision REF, parsed but not linted (``speclint changes``)."""
+    corpus, _ = _lint_base(root, ref, config, None)
+    return corpus
+
+
+# --- the run cache's record of a result ---------------------------------------------------------
+
+
+def _record(result: RunResult, entries: list[Entry] | None = None) -> dict[str, Any]:
+    """The result as plain data for the run cache (rule descriptions without their code), with
+    the baseline entries of its findings when the corpus was at hand to make them."""
+    return {
+        "entries": (
+            None
+            if entries is None
+            else [[e.id, e.rule, e.path, e.where, e.message] for e in entries]
+        ),
+        "findings": list(result.findings),
+        "waived": list(result.waived),
+        "rules": [
+            [info.id, info.severity, info.doc, info.module, info.needs_base, info.reads]
+            for info in result.rules.values()
+        ],
+        "inventory": [[e.path, e.kind, e.dialect, e.reason] for e in result.inventory],
+    }
+
+
+def _recorded_entries(record: dict[str, Any] | None) -> list[Entry] | None:
+    """The baseline entries a run record holds, or None (not a record, or made without them)."""
+    if record is None or _from_record(record) is None:
+        return None
+    entries = record.get("entries")
+    if not isinstance(entries, list) or not all(
+        isinstance(item, list) and len(item) == 5 and all(isinstance(v, str) for v in item)
+        for item in entries
+    ):
+        return None
+    return [Entry(*item) for item in entries]
+
+
+def _from_record(record: dict[str, Any] | None) -> RunResult | None:
+    """The result a record holds, or None when it is not one (checked item by item)."""
+    if record is None:
+        return None
+    findings, waived, rules = record.get("findings"), record.get("waived"), record.get("rules")
+    if not (isinstance(findings, list) and isinstance(waived, list) and isinstance(rules, list)):
+        return None
+    if not all(isinstance(f, Finding) for f in findings):
+        return None
+    if not all(isinstance(w, Waived) for w in waived):
+        return None
+    described: dict[str, RuleInfo] = {}
+    for item in rules:
+        if not (isinstance(item, list) and len(item) == 6):
+            return None
+        rule_id, severity, doc, module, needs_base, reads = item
+        if not (isinstance(severity, Severity) and isinstance(rule_id, str)):
+            return None
+        described[rule_id] = RuleInfo(
+            rule_id, severity, str(doc), str(module), not_run, bool(needs_base), str(reads)
+        )
+    inventory = record.get("inventory")
+    if not isinstance(inventory, list) or not all(
+        isinstance(item, list) and len(item) == 4 and all(isinstance(v, str) for v in item)
+        for item in inventory
+    ):
+        return None
+    return RunResult(findings, described, waived, tuple(FileEntry(*item) for item in inventory))
+
+
+def lint_corpus(corpus: Context, options: Options | None = None) -> RunResult:
+    """Lint a corpus built in memory (an Agent Feedback Protocol inline artifact) under the same
+    time box and time limit as :func:`lint`; nothing is cached."""
+    options = options or Options()
+    started = time.monotonic()
+    try:
+        with reporting(options.progress), time_limit(options.time_limit):
+            rules = select_rules(corpus, options.rules or None)
+            return _folded(
+                run_rules(
+                    corpus,
+                    rules,
+                    debug=options.debug,
+                    deadline=_deadline(started, options.time_limit),
+                ),
+                corpus,
+            )
+    except KeyError as error:
+        raise EngineError(f"unknown rule id(s): {error.args[0]} (see `speclint rules`)") from None
+    except TimeLimitReached:
+        raise EngineError(
+            f"the run did not finish within its time limit of {options.time_limit:g} s"
+        ) from None

@@ -1,0 +1,237 @@
+"""Released versions: a defect repeated in the frozen copies of a schema is one finding (issue 26).
+
+A repository that keeps every released version (``schemas/1.0.0/``, ``schemas/1.1.0/``,
+``schemas/2.0.0/``; ``schema/2025-06-18/`` beside ``schema/draft/``) repeats a defect of an
+old version in every copy made since. The released copies are frozen: nobody edits
+``schemas/1.0.0/run.json`` after 1.0.0 shipped, and a defect in all three copies is one thing
+to fix, in the live copy. The live copy of a version line is its newest version
+(``speclint.parsing.versions.newest_first``: semantic versions and dates in order, a ``draft``,
+``next``, ``latest`` or ``main`` folder above every release); every other released version is
+frozen.
+
+``released-versions`` in the configuration says what a run reports of them:
+
+- ``"newest"`` (default): a defect found in several copies of one file (the same rule, the same
+  path within the version folder or the same ``$id`` but for the version, the same pointer or
+  heading, the same message once the version is taken out) is reported once, at the newest copy that has it, with the frozen
+  copies as related locations. The defects only frozen releases have (a file or a reference
+  the newest version dropped; a release has a minor part, is a date or a W3C snapshot (``ver11``), where a bare ``v1`` is an
+  API line served beside ``v2``) are one info per rule, at the newest of them, the others
+  as related locations: a released file does not change, so its maintainer can only know.
+  Those in the text of released pages (Markdown) are not reported: readers read the newest
+  text, while validators still load a released schema;
+- ``"report"``: every copy's findings, as the rules report them;
+- ``"ignore"``: nothing in frozen copies: the live version's findings only.
+
+This runs over the findings of a whole run (``speclint.run.engine``), after the rules and their
+waivers, before baselines and base revisions compare them, so every comparison sees the
+same findings. The collapsed finding keeps the newest copy's fingerprint.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Severity, first_fitting, sorted_findings
+from speclint.common.unions import DisjointSets
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.versions import UNRELEASED, VersionLines, newest_first, version_place
+from speclint.run.runner import RunResult
+
+
+@dataclass(frozen=True)
+class _Copy:
+    copies: str  # which file this is a copy of: the same for every version's copy
+    version: str
+    frozen: bool
+
+
+def collapsed(result: RunResult, corpus: Context) -> RunResult:
+    """The run's findings as ``released-versions`` asks (``result`` itself when unchanged)."""
+    mode = corpus.config.released_versions
+    if mode == "report" or corpus.config.versions is None:
+        return result
+    identifiers = {
+        document.path: identifier
+        for document in corpus.of_kind(DocumentKind.SCHEMA)
+        if isinstance(document.data, dict)
+        and isinstance(identifier := document.data.get("$id", document.data.get("id")), str)
+    }
+    findings = collapse_findings(result.findings, corpus.versions, mode, identifiers)
+    return result if findings is result.findings else replace(result, findings=findings)
+
+
+def collapse_findings(
+    findings: list[Finding],
+    lines: VersionLines,
+    mode: str,
+    identifiers: Mapping[str, str] | None = None,
+) -> list[Finding]:
+    """``findings`` with those of frozen copies folded (``"newest"``) or left out
+    (``"ignore"``); ``identifiers``: each schema's ``$id``, which links copies whose paths
+    differ by more than the version (``1.0.0/run.json`` and ``2.0.0/workflow-run.json`` that
+    both say ``https://example.org/<version>/run.json``)."""
+    copies = _copies(lines, identifiers or {})
+    if not any(copy.frozen for copy in copies.values()):
+        return findings
+    if mode == "ignore":
+        kept = [f for f in findings if not _frozen(copies, f.location.path)]
+        return kept if len(kept) != len(findings) else findings
+    groups: dict[tuple[str, ...], list[Finding]] = {}
+    for number, finding in enumerate(findings):
+        copy = copies.get(finding.location.path)
+        if copy is None:
+            groups[("", str(number))] = [finding]
+            continue
+        where = finding.location
+        key = (
+            finding.rule,
+            copy.copies,
+            where.pointer if where.pointer is not None else "\x00",
+            where.heading or "",
+            _without_version(finding.message, copy.version),
+        )
+        groups.setdefault(key, []).append(finding)
+    if all(len({f.location.path for f in group}) == 1 for group in groups.values()) and not any(
+        _frozen(copies, f.location.path) for f in findings
+    ):
+        return findings
+    out: list[Finding] = []
+    for group in groups.values():
+        if len({f.location.path for f in group}) == 1:  # one file's own (or of no version)
+            out += group
+            continue
+        rank = {
+            version: n
+            for n, version in enumerate(
+                newest_first(copies[f.location.path].version for f in group)
+            )
+        }
+        newest = min(rank, key=rank.__getitem__)
+        live = [f for f in group if copies[f.location.path].version == newest]
+        # Another copy that is not frozen (a `next/` beside a `draft/`) is its own finding.
+        folded = [f for f in group if f not in live and copies[f.location.path].frozen]
+        out += [f for f in group if f not in live and not copies[f.location.path].frozen]
+        related = tuple(
+            replace(
+                f.location,
+                note=f"the same in released version {copies[f.location.path].version} "
+                "(a frozen copy)",
+            )
+            for f in sorted(
+                folded, key=lambda f: (rank[copies[f.location.path].version], f.sort_key())
+            )
+        )
+        out += [replace(live[0], related=(*live[0].related, *related)), *live[1:]]
+    return sorted_findings(_frozen_only(out, copies))
+
+
+# A release: a version with a minor part (`1.0.2`, `1-0-4`, `v1_0`) or a date. A bare major
+# (`v1`, `v2beta1`, twilio's `numbers_v1.yaml` beside `numbers_v2.yaml`) names an API line that
+# is served and maintained beside the newer one, not a frozen snapshot.
+_PAGES = (".md", ".mdx", ".markdown")
+# W3C's publication snapshots (`publication/ver10/`, `ver11/`: 1.0 and 1.1 as published) are
+# releases too.
+_RELEASE = re.compile(r"v?\d+[._-]\d+(?:[._-]\d+)*(?:[-.+][0-9A-Za-z.-]+)?|ver\d{2,}")
+
+
+def _frozen_only(findings: list[Finding], copies: dict[str, _Copy]) -> list[Finding]:
+    """``findings`` with those no live copy has (a reference the newest version dropped) folded:
+    one info per rule, at the newest frozen release, the others as related locations. A released
+    file does not change; what its maintainer can do is know, once (a repository that froze the
+    same slip into every file of a release gets one line, not one per file)."""
+    kept: list[Finding] = []
+    frozen: dict[str, list[Finding]] = {}
+    for finding in findings:
+        copy = copies.get(finding.location.path)
+        if copy is not None and copy.frozen and _RELEASE.fullmatch(copy.version):
+            if not finding.location.path.lower().endswith(_PAGES):
+                frozen.setdefault(finding.rule, []).append(finding)
+            # A slip in the text of a released page (an example's missing comma in the 3.1.0
+            # specification, fixed in 3.1.1) is history: readers read the newest text, and no
+            # tool loads the old page, unlike a released schema that validators still use.
+        else:
+            kept.append(finding)
+    for group in frozen.values():
+        rank = {
+            v: n
+            for n, v in enumerate(newest_first({copies[f.location.path].version for f in group}))
+        }
+        group.sort(key=lambda f: (rank[copies[f.location.path].version], f.sort_key()))
+        first, others = group[0], group[1:]
+        more = f"; {len(others)} more like it are related locations" if others else ""
+        kept.append(
+            replace(
+                first,
+                severity=min(first.severity, Severity.INFO),
+                message=first_fitting(
+                    f"{first.message} [only released copies have this, and they do not "
+                    f"change{more}]",
+                    f"only released copies have this{more}: {first.message}",
+                ),
+                related=(
+                    *first.related,
+                    *(
+                        replace(f.location, note=f"also only in released copies: {f.message}")
+                        for f in others
+                    ),
+                ),
+            )
+        )
+    return kept
+
+
+def _copies(lines: VersionLines, identifiers: Mapping[str, str]) -> dict[str, _Copy]:
+    """Every versioned path: which file it is a copy of (the path with the version taken out,
+    or its ``$id`` so), and its version; frozen when its line, or a copy of the same file, has a
+    newer version, and it is not an unreleased folder."""
+    # Copies are linked by their place in the version and by their `$id`: a union of both.
+    groups = DisjointSets()
+    find = groups.find
+    # A `$id` names a copy only when it holds the version and one file of that version
+    # declares it (a duplicated `$id` is a defect of its own, not an identity).
+    declared: dict[tuple[str, str], list[str]] = {}
+    for path, version in lines.version.items():
+        identifier = identifiers.get(path, "")
+        unversioned = _without_version(identifier, version)
+        if unversioned != identifier:
+            declared.setdefault((version, unversioned), []).append(path)
+    named = {paths[0]: key[1] for key, paths in declared.items() if len(paths) == 1}
+    placed: dict[str, tuple[str, str]] = {}
+    for path, version in lines.version.items():
+        line, _ = version_place(path, version)
+        placed[path] = (line, version)
+        if path in named:
+            groups.union(_place_node(path, version), "id\x00" + named[path])
+    in_line: dict[str, set[str]] = {}
+    in_copies: dict[str, set[str]] = {}
+    for path, (line, version) in placed.items():
+        in_line.setdefault(line, set()).add(version)
+        in_copies.setdefault(find(_place_node(path, version)), set()).add(version)
+    newest_in_line = {line: newest_first(found)[0] for line, found in in_line.items()}
+    newest_copy = {root: newest_first(found)[0] for root, found in in_copies.items()}
+    found: dict[str, _Copy] = {}
+    for path, (line, version) in placed.items():
+        root = find(_place_node(path, version))
+        newer = version != newest_in_line[line] or version != newest_copy[root]
+        found[path] = _Copy(root, version, newer and version not in UNRELEASED)
+    return found
+
+
+def _place_node(path: str, version: str) -> str:
+    line, inside = version_place(path, version)
+    return f"place\x00{line}\x00{inside}"
+
+
+def _frozen(copies: dict[str, _Copy], path: str) -> bool:
+    copy = copies.get(path)
+    return copy is not None and copy.frozen
+
+
+def _without_version(text: str, version: str) -> str:
+    """``text`` with ``version`` taken out where it stands as a whole (``1.0`` in
+    ``schemas/1.0/run.json``, not in ``11.0``)."""
+    return re.sub(rf"(?<![0-9A-Za-z.]){re.escape(version)}(?![0-9A-Za-z]|\.\d)", "\x00", text)

@@ -1,0 +1,200 @@
+"""What a run checked: every discovered file with its kind, dialect and the reason (issue 14).
+
+A linter that says "no findings" about a repository it did not understand gives a false
+all-clear. Every report therefore ends with what was checked (the text report's last line, the
+JSON report's ``checked`` object, SARIF's ``run.artifacts``), ``speclint files`` lists each file
+with the reason it was classified so, and a run that found nothing checkable says so and fails.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Location
+from speclint.model.corpus import VENDORED, fixtures, skipped_folders
+from speclint.parsing.kinds import DocumentKind, generated_blocks
+
+# The kinds a run checks (anything else is counted and ignored), in the order reports list them.
+CHECKED_KINDS = (
+    DocumentKind.SCHEMA,
+    DocumentKind.OPENAPI,
+    DocumentKind.ASYNCAPI,
+    DocumentKind.INSTANCE,
+    DocumentKind.MARKDOWN,
+)
+UNREADABLE = "unreadable"  # the kind reported for a file that did not parse
+FIXTURE = "fixture"  # a test suite's file: listed, not checked
+SKIPPED = "skipped"  # a folder of installed software or a tool's cache: not entered
+_NOUNS = {
+    DocumentKind.SCHEMA.value: ("JSON Schema", "JSON Schemas"),
+    DocumentKind.OPENAPI.value: ("OpenAPI document", "OpenAPI documents"),
+    DocumentKind.ASYNCAPI.value: ("AsyncAPI document", "AsyncAPI documents"),
+    DocumentKind.INSTANCE.value: ("instance", "instances"),
+    DocumentKind.MARKDOWN.value: ("Markdown page", "Markdown pages"),
+}
+
+
+OTHER_DIALECT = "another dialect"
+
+
+@dataclass(frozen=True)
+class Entry:
+    path: str
+    kind: str  # a DocumentKind value, or UNREADABLE
+    dialect: str  # "2020-12", "OpenAPI 3.1", ""
+    reason: str
+
+
+def entries(corpus: Context) -> tuple[Entry, ...]:
+    """Every discovered file, in path order."""
+    found = []
+    for path, document in corpus.documents.items():
+        if not document.usable:
+            problem = document.problem.message if document.problem else "unreadable"
+            found.append(Entry(path, UNREADABLE, "", problem))
+            continue
+        reason = document.reason or (
+            "Markdown" if document.kind is DocumentKind.MARKDOWN else "read as data"
+        )
+        version = corpus.versions.of(path)
+        if version:
+            reason += f"; version {version}"
+        generated = corpus.generated.get(path)
+        if generated == VENDORED:
+            reason += "; vendored (.gitattributes: linguist-vendored), not judged"
+        elif generated:
+            reason += f"; generated ({generated})"
+        dialect = document.dialect
+        data = document.data
+        if not dialect and document.kind is DocumentKind.SCHEMA and isinstance(data, dict):
+            # A `$schema` no validator knows (a project's own dialect, a next draft): say so,
+            # not "no `$schema`" (schema-invalid says which draft it was judged as).
+            dialect = OTHER_DIALECT if isinstance(data.get("$schema"), str) else ""
+        found.append(Entry(path, document.kind.value, dialect, reason))
+    for path in fixtures(corpus.config, corpus.tree):
+        found.append(Entry(path, FIXTURE, "", "a test fixture: not checked (see `fixtures`)"))
+    return tuple(sorted(found, key=lambda entry: entry.path))
+
+
+# The rules that still report inside a generated file: a file every consumer fails to read or
+# validate is broken whoever wrote it. The others judge writing (links, examples, prose that
+# drifts from a schema, schema design), which is fixed in the generator, not in its output.
+GENERATED_STILL_CHECKED = frozenset(
+    {
+        "parse-error",
+        "duplicate-key",
+        "schema-invalid",
+        "openapi-invalid",
+        "asyncapi-invalid",
+        "instance-invalid",
+        "unresolved-ref",
+        "remote-ref",
+        "duplicate-id",
+        "internal-error",
+    }
+)
+
+
+def written_by_hand(corpus: Context, findings: Iterable[Finding]) -> list[Finding]:
+    """The findings that are not about generated content (issue 26): none at a line of a block
+    a tool marks as its own in a Markdown page (``kinds.generated_blocks``), and in a generated
+    file only those of ``GENERATED_STILL_CHECKED``. A finding that also names a hand-written
+    page (prose that drifts from a generated schema) stays: the fix may be in that page."""
+    blocks: dict[str, tuple[tuple[int, int, str], ...]] = {}
+
+    def in_block(location: Location) -> bool:
+        document = corpus.documents.get(location.path)
+        if document is None or document.kind is not DocumentKind.MARKDOWN or not document.text:
+            return False
+        if location.path not in blocks:
+            blocks[location.path] = generated_blocks(document.text)
+        return any(first <= location.line <= last for first, last, _ in blocks[location.path])
+
+    def by_hand(location: Location) -> bool:
+        document = corpus.documents.get(location.path)
+        return (
+            document is not None
+            and document.kind is DocumentKind.MARKDOWN
+            and location.path not in corpus.generated
+            and not in_block(location)
+        )
+
+    def about_generated(finding: Finding) -> bool:
+        if finding.rule == "internal-error":
+            return False
+        why = corpus.generated.get(finding.location.path)
+        # A vendored file is someone else's (or another tool's) output kept here: its defects
+        # are fixed where it comes from, so not even the consumer-facing rules judge it.
+        if not in_block(finding.location) and (
+            why is None or (why != VENDORED and finding.rule in GENERATED_STILL_CHECKED)
+        ):
+            return False
+        return not any(by_hand(related) for related in finding.related)
+
+    return [finding for finding in findings if not about_generated(finding)]
+
+
+def skipped(corpus: Context) -> tuple[Entry, ...]:
+    """The folders discovery did not enter, and why (a virtual environment, ``node_modules``, a
+    cache): ``speclint files`` lists them, so a user who expected their content sees where it
+    went. Walked again from the root, only for that listing."""
+    return tuple(Entry(path, SKIPPED, "", why) for path, why in skipped_folders(corpus.root))
+
+
+def counts(inventory: Sequence[Entry]) -> dict[str, int]:
+    """Kind -> how many files (the JSON report's ``checked`` object), checked kinds first."""
+    by_kind = Counter(entry.kind for entry in inventory)
+    order = [kind.value for kind in CHECKED_KINDS] + [DocumentKind.DATA.value, UNREADABLE, FIXTURE]
+    return {kind: by_kind[kind] for kind in order if by_kind[kind]}
+
+
+def checked_anything(inventory: Sequence[Entry]) -> bool:
+    wanted = {kind.value for kind in CHECKED_KINDS}
+    return any(entry.kind in wanted for entry in inventory)
+
+
+def phrase(inventory: Sequence[Entry]) -> str:
+    """``checked 40 JSON Schemas (38 2020-12, 2 draft-07), 1 OpenAPI document (3.1), ...``."""
+    parts = []
+    for kind in CHECKED_KINDS:
+        these = [entry for entry in inventory if entry.kind == kind.value]
+        if not these:
+            continue
+        one, many = _NOUNS[kind.value]
+        part = f"{len(these)} {one if len(these) == 1 else many}"
+        dialects = Counter(entry.dialect or "no `$schema`" for entry in these)
+        if kind is not DocumentKind.MARKDOWN and kind is not DocumentKind.INSTANCE:
+            names = {
+                name: name.removeprefix("OpenAPI ").removeprefix("AsyncAPI ") for name in dialects
+            }
+            shown = [
+                f"{n} {names[name]}" if len(dialects) > 1 else names[name]
+                for name, n in sorted(dialects.items())
+            ]
+            part += f" ({', '.join(shown)})"
+        parts.append(part)
+    others = sum(1 for entry in inventory if entry.kind == DocumentKind.DATA.value)
+    unreadable = sum(1 for entry in inventory if entry.kind == UNREADABLE)
+    text = "checked " + (", ".join(parts) if parts else "nothing")
+    if unreadable:
+        text += f"; {unreadable} file{'s' if unreadable != 1 else ''} could not be read"
+    if others:
+        text += f"; {others} other JSON/YAML file{'s' if others != 1 else ''} ignored"
+    left = sum(1 for entry in inventory if entry.kind == FIXTURE)
+    if left:
+        text += f"; {left} test fixture{'s' if left != 1 else ''} not checked"
+    return text
+
+
+def nothing_found(root: str, inventory: Sequence[Entry]) -> str:
+    """The message for a run that found nothing it checks: what it looked for, and where."""
+    others = len(inventory)
+    return (
+        f"nothing to check in {root}: no JSON Schema, OpenAPI or AsyncAPI document, instance or "
+        f"Markdown page was found among {others} JSON/YAML/Markdown file"
+        f"{'s' if others != 1 else ''} (see `speclint files {root}`; `include` in speclint.toml "
+        "says where to look)"
+    )

@@ -1,0 +1,346 @@
+"""Waivers: a person accepts a finding, in writing, with a reason (and optionally who and until when).
+
+Three places hold waivers:
+
+- on a node of a JSON/YAML document, for findings at or under it::
+
+      x-speclint-ignore: [closure-policy]
+      x-speclint-reason: the error body is frozen until v2 (RFC 0073)
+
+  or ``x-speclint-ignore: {rules: [...], reason: ..., who: ..., expires: 2027-01-01}``;
+- in Markdown, for findings in the block that follows the comment::
+
+      <!-- speclint-ignore enum-drift: the table lists the v2 statuses on purpose -->
+
+- in the configuration, as ``[[waivers]]`` tables with ``rule`` (or a list ``rules``), ``path``,
+  optional ``where`` (a JSON pointer, or ``#heading-anchor``), ``reason``, ``who`` and ``expires``;
+  any other key is a configuration error (``speclint.model.config``).
+
+A waiver with no reason waives nothing and is itself reported; so is one whose ``expires`` is not
+a date (``YYYY-MM-DD``, or a TOML date: ``"never"``, ``"Dec 2020"``, ``false`` and ``2020-13-45``
+are refused at the value, not read as "forever" or "long ago"), one whose date has passed (the
+findings it covered come back), one in a document with a key it cannot have (``reasn``,
+``expirs``, ``x-speclint-expire``: named with the nearest valid key), and one that matches no
+finding (stale: delete it). Today's date
+is the system's, or ``SPECLINT_TODAY`` (YYYY-MM-DD) when set, for reproducible runs; any other
+``SPECLINT_TODAY`` is an error.
+"""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+import json
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Location, Severity
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import join_pointer
+
+WAIVER_RULE = "waiver"
+WAIVER_DOC = """A waiver that cannot be honoured: it has no reason, its `expires` is not a date, it has a key a waiver cannot have, it has expired, or it matches nothing.
+
+Waivers accept a finding in writing (``x-speclint-ignore`` on a node, ``<!-- speclint-ignore
+rule: reason -->`` in Markdown, or ``[[waivers]]`` in the configuration). One without a reason
+waives nothing, nor does one with a mistyped key (``reasn``: the finding names the nearest valid
+key); an expired one stops waiving; one that matches no finding is stale and should be
+deleted so the list stays honest.
+"""
+_MARKDOWN = re.compile(
+    r"^\s*<!--\s*speclint-ignore\s+([\w*][\w*,\s-]*?)\s*(?::\s*(.*?))?\s*-->\s*$"
+)
+
+
+@dataclass
+class Waiver:
+    rules: tuple[str, ...]
+    path: str
+    where: str  # JSON pointer prefix, "#anchor", or "" for the whole file
+    reason: str
+    who: str
+    expires: str | None  # ISO date (YYYY-MM-DD), when the waiver gives a valid one
+    origin: Location
+    kind: str  # "inSource" | "external" (SARIF suppression kinds)
+    lines: tuple[int, int] | None = None  # a Markdown block
+    used: int = field(default=0)
+    bad_expiry: str | None = None  # the `expires` value as written, when it is not a date
+    expiry_origin: Location | None = None  # where `expires` is written
+    # A key the waiver cannot have (`reasn`), with the nearest it can: the waiver waives nothing.
+    unknown_key: tuple[str, str | None] | None = None
+
+    def covers(self, finding: Finding) -> bool:
+        if finding.location.path != self.path:
+            return False
+        if "*" not in self.rules and finding.rule not in self.rules:
+            return False
+        if self.lines is not None:
+            return self.lines[0] <= finding.location.line <= self.lines[1]
+        pointer = finding.location.pointer or ""
+        return not self.where or pointer == self.where or pointer.startswith(self.where + "/")
+
+
+@dataclass(frozen=True)
+class Waived:
+    finding: Finding
+    waiver: Waiver
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def parse_date(value: Any) -> datetime.date | None:
+    """A calendar date from a TOML/YAML date or a ``YYYY-MM-DD`` string; None for anything else."""
+    if isinstance(value, datetime.datetime):
+        return value.date()
+    if isinstance(value, datetime.date):
+        return value
+    if isinstance(value, str) and _ISO_DATE.fullmatch(value.strip()):
+        try:
+            return datetime.date.fromisoformat(value.strip())
+        except ValueError:
+            return None  # 2020-13-45
+    return None
+
+
+def today() -> datetime.date:
+    """The date expiry is judged against: ``SPECLINT_TODAY`` when set, else the system's.
+    Raises ``ValueError`` for a ``SPECLINT_TODAY`` that is not a date."""
+    fixed = os.environ.get("SPECLINT_TODAY")
+    if not fixed:
+        return datetime.date.today()
+    parsed = parse_date(fixed)
+    if parsed is None:
+        raise ValueError(f"SPECLINT_TODAY={fixed!r} is not a date: write it as YYYY-MM-DD")
+    return parsed
+
+
+def collect(corpus: Context) -> list[Waiver]:
+    found: list[Waiver] = []
+    for document in corpus.documents.values():
+        if not document.usable:
+            continue
+        if document.kind is DocumentKind.MARKDOWN:
+            found += _markdown(document.path, document.text or "")
+        elif document.data is not None:
+            found += list(_structured(document, document.data, ""))
+    found += _configured(corpus)
+    return found
+
+
+def _rules(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return tuple(r.strip() for r in value.split(",") if r.strip())
+    if isinstance(value, list):
+        return tuple(str(r) for r in value)
+    return ()
+
+
+# The keys of an in-source waiver: in the mapping form, and beside the marker on the node.
+_MAPPING_KEYS = ("rules", "reason", "who", "expires")
+_NODE_KEYS = ("x-speclint-ignore", "x-speclint-reason", "x-speclint-who", "x-speclint-expires")
+
+
+def _unknown_key(keys: list[str], known: tuple[str, ...]) -> tuple[str, str | None] | None:
+    """The first key that is not a waiver key, and the nearest one that is (or None)."""
+    for key in sorted(keys):
+        if key not in known:
+            near = difflib.get_close_matches(key, known, n=1, cutoff=0.6)
+            return key, near[0] if near else None
+    return None
+
+
+def _structured(document: Any, node: Any, pointer: str) -> Iterator[Waiver]:
+    if isinstance(node, dict):
+        marker = node.get("x-speclint-ignore")
+        if marker is not None:
+            details = marker if isinstance(marker, dict) else {}
+            # A mistyped key (`reasn`, `expirs`, `x-speclint-expire`) would otherwise be dropped
+            # without a word: a waiver without its reason, or one that never expires.
+            unknown = _unknown_key([str(k) for k in details], _MAPPING_KEYS) or _unknown_key(
+                [str(k) for k in node if str(k).startswith("x-speclint")], _NODE_KEYS
+            )
+            rules = _rules(details.get("rules") if details else marker)
+            reason = str(details.get("reason") or node.get("x-speclint-reason") or "").strip()
+            if "expires" in details:
+                expiry_pointer = join_pointer(join_pointer(pointer, "x-speclint-ignore"), "expires")
+                written = details["expires"]
+            else:
+                expiry_pointer = join_pointer(pointer, "x-speclint-expires")
+                written = node.get("x-speclint-expires")
+            expires, bad = _expiry(written)
+            yield Waiver(
+                rules,
+                document.path,
+                pointer,
+                reason,
+                str(details.get("who") or node.get("x-speclint-who") or ""),
+                expires,
+                document.location(join_pointer(pointer, "x-speclint-ignore"), note="the waiver"),
+                "inSource",
+                bad_expiry=bad,
+                expiry_origin=document.location(expiry_pointer, note="the waiver's `expires`"),
+                unknown_key=unknown,
+            )
+        for key, child in node.items():
+            if isinstance(child, (dict, list)) and not key.startswith("x-speclint"):
+                yield from _structured(document, child, join_pointer(pointer, key))
+    elif isinstance(node, list):
+        for index, child in enumerate(node):
+            yield from _structured(document, child, join_pointer(pointer, index))
+
+
+def _markdown(path: str, text: str) -> list[Waiver]:
+    lines = text.split("\n")
+    found = []
+    for number, line in enumerate(lines, start=1):
+        match = _MARKDOWN.match(line)
+        if not match:
+            continue
+        # The block that follows: from the next non-blank line to the blank line that ends it.
+        start = number + 1
+        while start <= len(lines) and not lines[start - 1].strip():
+            start += 1
+        end = start
+        while end + 1 <= len(lines) and lines[end].strip():
+            end += 1
+        found.append(
+            Waiver(
+                _rules(match.group(1)),
+                path,
+                "",
+                (match.group(2) or "").strip(),
+                "",
+                None,
+                Location(path, number, 1, note="the waiver"),
+                "inSource",
+                lines=(start, end),
+            )
+        )
+    return found
+
+
+def _configured(corpus: Context) -> list[Waiver]:
+    found = []
+    config = corpus.config
+    source = corpus.config_path()
+    for index, table in enumerate(config.waivers):
+        rules = _rules(table.get("rules", table.get("rule", "")))
+        header, expiry_line = (
+            config.waiver_lines[index] if index < len(config.waiver_lines) else (1, 1)
+        )
+        expires, bad = _expiry(table.get("expires"))
+        found.append(
+            Waiver(
+                rules,
+                str(table.get("path", "")),
+                str(table.get("where", "")),
+                str(table.get("reason", "")).strip(),
+                str(table.get("who", "")),
+                expires,
+                Location(source, header, 1, pointer=f"/waivers/{index}", note="the waiver"),
+                "external",
+                bad_expiry=bad,
+                expiry_origin=Location(
+                    source, expiry_line, 1, pointer=f"/waivers/{index}/expires", note="`expires`"
+                ),
+            )
+        )
+    return found
+
+
+def _expiry(value: Any) -> tuple[str | None, str | None]:
+    """(the ISO date, None) for a date; (None, the value as written) for anything else; (None,
+    None) when there is no ``expires``."""
+    if value is None:
+        return None, None
+    parsed = parse_date(value)
+    if parsed is None:
+        written = value if isinstance(value, str) else json.dumps(value, default=str)
+        return None, str(written)
+    return parsed.isoformat(), None
+
+
+def apply(
+    corpus: Context, findings: list[Finding]
+) -> tuple[list[Finding], list[Waived], list[Finding]]:
+    """(findings still reported, waived findings, findings about the waivers themselves)."""
+    waivers = collect(corpus)
+    now = today().isoformat()  # ISO dates order as strings once both are valid dates
+    problems: list[Finding] = []
+    usable: list[Waiver] = []
+    for waiver in waivers:
+        what = ", ".join(waiver.rules) or "no rule"
+        if waiver.unknown_key is not None:
+            key, near = waiver.unknown_key
+            hint = f" (did you mean `{near}`?)" if near else ""
+            problems.append(
+                _problem(
+                    waiver,
+                    f"the waiver of {what} has `{key}`, which is not a waiver key{hint}, so it "
+                    "waives nothing: correct the key",
+                    "unknown-key",
+                )
+            )
+        elif waiver.bad_expiry is not None:
+            problems.append(
+                _problem(
+                    waiver,
+                    f"the waiver of {what} has `expires: {waiver.bad_expiry}`, which is not a "
+                    "date, so it waives nothing: write the last day it holds as YYYY-MM-DD, or "
+                    "remove `expires` for a waiver without end",
+                    "bad-expiry",
+                    waiver.expiry_origin,
+                )
+            )
+        elif not waiver.reason:
+            problems.append(
+                _problem(
+                    waiver,
+                    f"the waiver of {what} gives no reason, so it waives nothing: add one (who accepted the finding and why)",
+                    "reason",
+                )
+            )
+        elif waiver.expires is not None and waiver.expires < now:
+            problems.append(
+                _problem(
+                    waiver,
+                    f"the waiver of {what} expired on {waiver.expires}; the findings it covered are reported again: fix them, or renew the waiver with a new date and reason",
+                    "expired",
+                )
+            )
+        else:
+            usable.append(waiver)
+    kept: list[Finding] = []
+    waived: list[Waived] = []
+    for finding in findings:
+        match = next((w for w in usable if w.covers(finding)), None)
+        if match is None:
+            kept.append(finding)
+        else:
+            match.used += 1
+            waived.append(Waived(finding, match))
+    for waiver in usable:
+        if waiver.used == 0:
+            what = ", ".join(waiver.rules)
+            problems.append(
+                _problem(
+                    waiver, f"the waiver of {what} matches no finding any more: delete it", "stale"
+                )
+            )
+    return kept, waived, problems
+
+
+def _problem(waiver: Waiver, message: str, kind: str, where: Location | None = None) -> Finding:
+    origin = where or waiver.origin
+    return Finding(
+        WAIVER_RULE,
+        Severity.WARNING,
+        message,
+        Location(origin.path, origin.line, origin.column, pointer=origin.pointer),
+        key=f"{kind}:{waiver.path}:{waiver.where}:{','.join(waiver.rules)}:{waiver.origin.line}",
+    )
