@@ -82,7 +82,7 @@ What it does
     (Sphinx ``conf.py``, Doxygen, TypeDoc, a site) is that build's output, not a broken link.
 
     A specification a build assembles from several pages is judged as the one document readers
-    see (``speclint.assembly``): a folder of fragments a script concatenates (three or more
+    see (``speclint.analyses.assembly``): a folder of fragments a script concatenates (three or more
     numbered pages, ``body-07-rules.md``, most of them starting below level 1 and without front
     matter), a folder whose README lists its pages in order by path (``- front/cover``,
     ``- annexes/history``: the structure of a PDF a build makes; a relative link in those pages
@@ -106,8 +106,8 @@ What it does
 
     A page in a folder of meeting records (``minutes/``, ``meeting_minutes/``, ``meetings/``,
     ``agendas/``) or of an archive (``archive/``, ``_archive_/``, ``attic/``:
-    ``speclint.kinds.RECORD_FOLDERS``) is history, quoting the specification as it stood that
-    day or kept unmaintained: its links are not judged.
+    ``speclint.parsing.kinds.RECORD_FOLDERS``) is history, quoting the specification as it stood
+    that day or kept unmaintained: its links are not judged.
 
     A page an API description ``$ref``\\s as text (a tag's description, ``$ref:
     ./tags/Auth.md``) is rendered into the API reference, where its links mean what the

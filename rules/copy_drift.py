@@ -9,19 +9,20 @@ What it does
     to the schema its section names) states for it. A field list is read as the shape's
     ``required`` set.
 
-    Same-named definitions are compared only within one version line (``speclint.versions``:
+    Same-named definitions are compared only within one version line (``speclint.parsing.versions``:
     ``definitions/2.0.0/`` and ``definitions/3.0.0/`` are history, ``bindings/sns/`` and
-    ``bindings/sqs/`` two specifications); generated bundles (``speclint.lineage``) are left to
-    their sources; two schemas that a schema catalog lists (``speclint.schema_catalogs``: each
-    describes its own file format, as in SchemaStore) are compared only when one references the
-    other. Only definitions have names: a request body or payload sits under a key of the
-    document format (``schema``, ``payload``) and its ``title`` names it for one API's code
-    generators, so inline schemas are grouped only as copies of a definition. An API document
-    that one of the same ``info.title`` and a newer ``info.version`` replaces (the 1.0.1 bundle
-    kept beside the 1.1.0 one: ``speclint.fingerprints.superseded``) is history, not a copy.
+    ``bindings/sqs/`` two specifications); generated bundles (``speclint.analyses.lineage``) are
+    left to their sources; two schemas that a schema catalog lists
+    (``speclint.analyses.schema_catalogs``: each describes its own file format, as in SchemaStore)
+    are compared only when one references the other. Only definitions have names: a request body or
+    payload sits under a key of the document format (``schema``, ``payload``) and its ``title``
+    names it for one API's code generators, so inline schemas are grouped only as copies of a
+    definition. An API document that one of the same ``info.title`` and a newer ``info.version``
+    replaces (the 1.0.1 bundle kept beside the 1.1.0 one:
+    ``speclint.analyses.fingerprints.superseded``) is history, not a copy.
 
-    Not drift (``speclint.fingerprints.Equivalence``): copies that differ only by pointing at
-    their own file's definitions (``#/definitions/x``, ``#/$defs/x`` and
+    Not drift (``speclint.analyses.fingerprints.Equivalence``): copies that differ only by pointing
+    at their own file's definitions (``#/definitions/x``, ``#/$defs/x`` and
     ``#/components/schemas/x`` alike, and a schema file ``x.yaml`` too: a bundle's own copy of
     it, whose drift is that copy's finding) or at same-named files in twin folders (a YAML
     source and its JSON build), by a ``$ref`` where the other copy inlines what it points at,

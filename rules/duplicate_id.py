@@ -8,9 +8,9 @@ What it does
     - the same absolute ``$id`` declared by two schemas (``error``): one finding at the second,
       in path order, with the first as a related location. When one of the two ``$id``\\s ends
       with its own file's name and the other does not, the finding is at the one that does not:
-      that is the copied ``$id``. Copies in different version lines (``speclint.versions``:
+      that is the copied ``$id``. Copies in different version lines (``speclint.parsing.versions``:
       ``definitions/2.0.0/`` and ``definitions/3.0.0/``), generated bundles that embed other
-      files' schemas (``speclint.lineage``), identical copies of one resource, one schema
+      files' schemas (``speclint.analyses.lineage``), identical copies of one resource, one schema
       published twice as YAML and as JSON (``schemas/run.yaml`` beside ``schemas/run.json``,
       paths that differ only by extension, with content equal up to what converting between
       the formats changes: ``$schema``, the trailing newline of a block scalar, YAML 1.1
@@ -20,9 +20,9 @@ What it does
       (``bom-1.3.schema.json`` and ``bom-1.3-strict.schema.json``, ``cvss.json`` and
       ``cvss_strict.json``; also ``lax``, ``loose``, ``relaxed``, ``min``, ``full``, ``bundled``,
       ``deref``), share the ``$id`` on purpose: an ``info`` that a tool is to load one of them.
-      A schema in a folder of proposals or design records (``speclint.kinds.DESIGN_FOLDERS``:
-      ``proposals/``, ``rfcs/``, ``adr/``...) drafts a change to a published schema and may
-      reuse its ``$id``: it conflicts only with another draft;
+      A schema in a folder of proposals or design records
+      (``speclint.parsing.kinds.DESIGN_FOLDERS``: ``proposals/``, ``rfcs/``, ``adr/``...) drafts a
+      change to a published schema and may reuse its ``$id``: it conflicts only with another draft;
     - a root ``$id`` that does not follow the corpus's pattern (``warning``), with the ``$id``
       the pattern gives. The pattern is the ``pattern`` option when set; otherwise it is
       inferred, and only when a strong majority of the root ``$id``\\s (``majority``, at least
@@ -59,7 +59,7 @@ Options
     have, with ``{path}`` (the file's path relative to ``folder``), ``{name}`` (its file name),
     ``{stem}`` (the name without ``.schema.json``, ``.json``, ``.yaml``...), ``{dir}`` (its
     folder relative to ``folder``, ending in ``/`` unless empty) and ``{version}`` (its version,
-    ``speclint.versions``). ``folder`` (default ``""``, the corpus root). ``infer`` (default
+    ``speclint.parsing.versions``). ``folder`` (default ``""``, the corpus root). ``infer`` (default
     ``true``): ``false`` turns the inferred pattern off. ``majority`` (default 0.8) and
     ``minimum`` (default 5): how many root ``$id``\\s must agree before a pattern is inferred::
 
@@ -184,9 +184,9 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 
 def declared_ids(document: Document) -> Iterator[Declaration]:
-    """Every schema resource identifier in ``document``, as ``speclint.analyses.references`` registers
-    them: the id keyword of the dialect in force (``id`` under draft-03/04, ``$id`` later; a
-    nested ``$schema`` switches it), resolved against the enclosing base URI. Anchors (an id
+    """Every schema resource identifier in ``document``, as ``speclint.analyses.references``
+    registers them: the id keyword of the dialect in force (``id`` under draft-03/04, ``$id`` later;
+    a nested ``$schema`` switches it), resolved against the enclosing base URI. Anchors (an id
     that is only a fragment, ``#foo``) name no resource and are left out."""
     root = document.data
     dialect = root.get("$schema") if isinstance(root, dict) else None

@@ -15,8 +15,8 @@ What it does
     ``then``/``else`` (a conditional narrowing). Values named in passing (a list not given as
     complete) bind, where several schemas have the field, to those that hold them all.
     ``speclint bindings`` lists every binding with its evidence and confidence. Prose binds only
-    to schemas of its own version (``speclint.versions``: the 3.2 pages do not describe the 3.0
-    schema), and a ``const``, or a one-value ``enum`` that tags one variant (in a union, or in
+    to schemas of its own version (``speclint.parsing.versions``: the 3.2 pages do not describe the
+    3.0 schema), and a ``const``, or a one-value ``enum`` that tags one variant (in a union, or in
     one of several schemas fixing the field to different values), is never bound by name: a ``oneOf``/``anyOf`` whose every branch fixes the field to one value
     (`` `TABLE` `` in one, `` `TASK` `` in the other) lists the union of those values, and prose
     listing them binds to the union as one set.

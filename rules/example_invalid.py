@@ -29,8 +29,8 @@ What it does
     (``nullable``, boolean ``exclusiveMinimum``); AsyncAPI 2.x ``publish``/``subscribe``
     messages (and their ``oneOf``) are read like 3.x ones; examples under ``definitions`` are
     checked like those under ``$defs``. An example written ``{"$ref": ...}`` is a reference to an
-    example kept elsewhere, not an example, and a generated bundle (``speclint.lineage``) is
-    checked at its sources, not again. A ``pattern`` that runs out of time on an example
+    example kept elsewhere, not an example, and a generated bundle (``speclint.analyses.lineage``)
+    is checked at its sources, not again. A ``pattern`` that runs out of time on an example
     (catastrophic backtracking, over 0.25 s) is reported at the first example of the file it
     runs out of time on, and not tried on that file's other examples.
 

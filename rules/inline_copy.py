@@ -1,15 +1,15 @@
 """An inline schema in an API document that copies a schema already defined in a schema file.
 
 What it does
-    Fingerprints every schema location (see ``speclint.fingerprints``: property names, types,
-    ``required``, enums, constraints and ``$ref`` targets, ignoring descriptions and key order) and
-    compares each inline object schema of an OpenAPI or AsyncAPI document (component schemas,
-    request and response bodies, message payloads) with the object schemas of the schema files. An
-    inline schema that says the same (``speclint.fingerprints.Equivalence``: a ``$ref`` to its own
-    document's copy of a member is that member) is a copy. Mostly the same property names
-    (Jaccard similarity ≥ ``similarity``, default 0.8) make a near copy only with more evidence:
-    the same name, most shared members agreeing (every GeoJSON geometry has ``type`` and
-    ``coordinates``, with different values; for a component of another name, all of them) and,
+    Fingerprints every schema location (see ``speclint.analyses.fingerprints``: property names,
+    types, ``required``, enums, constraints and ``$ref`` targets, ignoring descriptions and key
+    order) and compares each inline object schema of an OpenAPI or AsyncAPI document (component
+    schemas, request and response bodies, message payloads) with the object schemas of the schema
+    files. An inline schema that says the same (``speclint.analyses.fingerprints.Equivalence``: a
+    ``$ref`` to its own document's copy of a member is that member) is a copy. Mostly the same
+    property names (Jaccard similarity ≥ ``similarity``, default 0.8) make a near copy only with
+    more evidence: the same name, most shared members agreeing (every GeoJSON geometry has ``type``
+    and ``coordinates``, with different values; for a component of another name, all of them) and,
     for a schema of no name in common with the original, the same members, the same
     ``required`` members or most shared members saying exactly the same (a few key names of a
     compatible type, as an invite event shares with the stripped state it contains, are not a
@@ -17,16 +17,16 @@ What it does
     "verbatim", "referenced" or a "copy of" something (the author's word: the bar then drops to
     0.5). When a schema file carries the inline schema's own name, only that one is its original.
     The finding gives the exact ``$ref`` to write instead. Not copies: a definition of another
-    version (``speclint.versions``), a generated bundle's, an earlier release of an API document
-    (one of the same ``info.title`` has a newer ``info.version``: history), and, without such a
-    comment, a shape that requires none of the fields the original requires (a PATCH body, a
+    version (``speclint.parsing.versions``), a generated bundle's, an earlier release of an API
+    document (one of the same ``info.title`` has a newer ``info.version``: history), and, without
+    such a comment, a shape that requires none of the fields the original requires (a PATCH body, a
     filter over an event's attributes: a partial view).
 
     Not reported here: a near copy that already disagrees with its original (one root cause:
     ``copy-drift`` reports it with every difference), unless its comment calls it a copy; and
     the copies in a document that mirrors the schema files (``EDITION`` exact copies or more,
     most of its copies: a bundle per OpenAPI version, a YAML edition of a JSON schema) or that is
-    a self-contained bundle (``speclint.fingerprints.self_contained``: built from its own
+    a self-contained bundle (``speclint.analyses.fingerprints.self_contained``: built from its own
     ``#/components`` with no ``$ref`` into another file of the repository, published addresses
     aside), which copies them by design so that it stands alone (advising a ``$ref`` to the
     file would undo the bundle); nor the schemas of a folder of design records or proposals

@@ -76,7 +76,8 @@ from speclint.parsing.kinds import DocumentKind
 ID = "instance-invalid"
 SEVERITY = Severity.ERROR
 FACTS = ("references",)  # speclint.analyses.context
-# One instance at a time, with the schema it names and what that schema reaches (speclint.analyses.units).
+# One instance at a time, with the schema it names and what that schema reaches
+# (speclint.analyses.units).
 READS = "document"
 LIMIT = 50  # findings per instance (each a schema rule broken, with every value breaking it)
 RELATED = 100  # values listed as related locations of one finding

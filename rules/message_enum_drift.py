@@ -20,7 +20,7 @@ What it does
       API document does not describe). A channel with a single message is not inferred.
 
     Channels of one document share its messages: a value named by any channel's message counts
-    as described. Schemas of another version line are not bound (``speclint.versions``).
+    as described. Schemas of another version line are not bound (``speclint.parsing.versions``).
 
 Why is this bad?
     The event-type enum is what receivers validate the ``type`` of each event against; the

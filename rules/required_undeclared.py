@@ -10,8 +10,8 @@ What it does
     in draft-07 and OpenAPI 3.0 a ``$ref`` makes its siblings, ``required`` too, ignored), the
     parent when the ``required`` sits in one of those branches (2020-12 writes
     ``then: {required: [x]}`` to make a declared property conditional), and the schemas that
-    ``$ref`` this one. Every dialect is read in its own terms (``speclint.dialects``: draft-04
-    ``definitions`` and ``dependencies``, OpenAPI 3.0 ``$ref`` siblings).
+    ``$ref`` this one. Every dialect is read in its own terms (``speclint.parsing.dialects``:
+    draft-04 ``definitions`` and ``dependencies``, OpenAPI 3.0 ``$ref`` siblings).
 
     A name nothing declares is reported at its ``required`` item:
 
@@ -29,7 +29,7 @@ What it does
     required keys of a map need no declaration), or that declares no property at all (a pure
     constraint such as ``anyOf: [{required: [a]}, {required: [b]}]`` with no parent that
     declares ``a`` and ``b``), is skipped; so is a ``required`` under ``not``. Generated
-    bundles (``speclint.lineage``) are judged at their sources.
+    bundles (``speclint.analyses.lineage``) are judged at their sources.
 
 Why is this bad?
     ``required`` and ``properties`` are independent keywords: a name that is required but

@@ -3,7 +3,7 @@
 What it does
     Reads the header of every RFC in the corpus (a Markdown document whose first table, or
     bullet list of ``**Field**: value`` items, has ``Status`` among its fields; templates aside;
-    see ``speclint.rfcs``) and reports:
+    see ``speclint.analyses.rfcs``) and reports:
 
     - a missing field. The required fields are those the RFCs beside it carry (same folder, same
       header style: a field nine in ten of them have), when there are at least three; else

@@ -12,7 +12,7 @@ What it does
     draft" URI (``http://json-schema.org/schema#``, ``.../hyper-schema#``), with the URI to use
     instead; a held metaschema that does not resolve (the draft its own ``$schema`` names); an
     unknown dialect (the draft its keywords are written in:
-    ``speclint.dialects.draft_by_keywords``), which is not taken for a typo: a standards
+    ``speclint.parsing.dialects.draft_by_keywords``), which is not taken for a typo: a standards
     repository writing its next draft, or a project publishing its own metaschema, is told what
     was not checked and that adding the metaschema to the repository has it checked. A dialect
     published on the host of the schema's own ``$id`` (``https://json-schema.org/v1`` in a
@@ -21,7 +21,7 @@ What it does
     never judged as 2020-12 by default, which flooded draft-04 to -07 schemas with false errors
     (an array ``items``). An embedded resource that declares
     its own ``$schema`` (a draft-04 metaschema bundled into a draft-07 schema) is judged by its
-    own dialect only; a generated bundle (``speclint.lineage``) is judged at its sources.
+    own dialect only; a generated bundle (``speclint.analyses.lineage``) is judged at its sources.
 
 Why is this bad?
     Validators disagree about invalid schemas: some reject them, some ignore the bad keyword, some

@@ -24,7 +24,7 @@ What it does
     is served there, whatever ``$id`` it declares), and one to a file that is there but is
     not JSON or YAML (a Markdown description or a code sample, which Redocly puts in its place)
     is not reported. A generated bundle (see
-    ``speclint.lineage``) is judged at its sources, not again in its copies.
+    ``speclint.analyses.lineage``) is judged at its sources, not again in its copies.
 
 Why is this bad?
     A validator given the schema fails at run time (or, worse, some validators ignore the reference

@@ -12,9 +12,9 @@ What it does
     and the property it rejects, from the composition's closed ``allOf`` branches.
 
     Schemas of other dialects are decided in their own terms: draft-04/06/07 files, OpenAPI 3.0
-    and AsyncAPI 2 documents are translated to 2020-12 first (``speclint.dialects``: a boolean
-    ``exclusiveMinimum`` is a bound, keywords beside a ``$ref`` are ignored, ``nullable`` admits
-    null, keywords the dialect did not have are dropped), and the advice fits the dialect
+    and AsyncAPI 2 documents are translated to 2020-12 first (``speclint.parsing.dialects``: a
+    boolean ``exclusiveMinimum`` is a bound, keywords beside a ``$ref`` are ignored, ``nullable``
+    admits null, keywords the dialect did not have are dropped), and the advice fits the dialect
     (OpenAPI 3.0 has no ``unevaluatedProperties``). A dialect it cannot translate (draft-03,
     an unknown ``$schema``) is an ``info`` "not checked", never a verdict a 2020-12 reading
     would invent.
@@ -196,7 +196,8 @@ def _undecided(
 def _other_dialect(document: Document) -> str:
     """The dialect of a document the decider cannot read even translated ("" when it can:
     2020-12 and its supersets as they are, draft-04/06/07, OpenAPI 3.0 and AsyncAPI 2 through
-    ``speclint.parsing.dialects.to_2020_12``), from what discovery recorded (``Document.dialect``)."""
+    ``speclint.parsing.dialects.to_2020_12``), from what discovery recorded
+    (``Document.dialect``)."""
     dialect = document.dialect
     if dialect in ("", "2020-12", "2019-09") or translatable(dialect):
         return ""

@@ -26,7 +26,7 @@ What it does
     with that keyword as a related location. ``$ref``\\s resolve through the corpus; a schema whose
     references do not resolve is skipped (``unresolved-ref`` reports it). In OpenAPI documents
     ``default`` is left to ``openapi-invalid``, whose validator already checks it; ``examples``
-    and ``example`` are ``example-invalid``'s. A generated bundle (``speclint.lineage``) is
+    and ``example`` are ``example-invalid``'s. A generated bundle (``speclint.analyses.lineage``) is
     checked at its sources.
 
 Why is this bad?

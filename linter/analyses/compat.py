@@ -12,7 +12,7 @@ change                 breaking when the location is                        why
 =====================  ===================================================  =====================
 enum value removed     client-submitted                                     old requests rejected
 enum value added       server-emitted, unless an ignore-unknown statement   validating clients
-                       binds the property (see ``speclint.analyses.policies``)       reject the new value
+                       binds the property (``speclint.analyses.policies``)  reject the new value
 ``required`` added     client-submitted                                     old requests lack it
 ``required`` removed   server-emitted                                       clients relied on it
 shape closed           client-submitted                                     extra members rejected
@@ -123,7 +123,8 @@ class _Differ:
         self.head = head
         self.changes: list[Change] = []
         self.seen: set[tuple[str, str, str, str]] = set()
-        # How each translated keyword is spelled in the file, per location (``speclint.parsing.dialects``)
+        # How each translated keyword is spelled in the file, per location
+        # (``speclint.parsing.dialects``)
         self.written: dict[tuple[str, str], Mapping[str, str]] = {}
         self._statements: list[Statement] | None = None
 

@@ -100,8 +100,8 @@ class Shape:
 
 def normalise(corpus: Context, site: Site, depth: int = 0, dialect: str | None = None) -> Any:
     """The schema at ``site`` reduced to what it constrains, ``$ref``\\s replaced by their target,
-    read in the 2020-12 vocabulary whatever its dialect (``speclint.parsing.dialects``): a draft-04 copy
-    and a 2020-12 copy of one definition have one fingerprint."""
+    read in the 2020-12 vocabulary whatever its dialect (``speclint.parsing.dialects``): a draft-04
+    copy and a 2020-12 copy of one definition have one fingerprint."""
     if dialect is None:
         dialect = dialect_at(site.document.data, split_pointer(site.pointer), site.document.dialect)
     elif isinstance(site.node, dict):

@@ -28,8 +28,8 @@ and the functions:
 
 - ``check_unit(corpus, document, options) -> list``: what the rule finds in one unit, as
   findings or as the rule's own dataclasses (stored in the rule cache, so made only of what
-  ``speclint.common.storage`` writes). It must read nothing beyond what its kind allows: a result read
-  from the cache is trusted to be the one a fresh check would give;
+  ``speclint.common.storage`` writes). It must read nothing beyond what its kind allows: a result
+  read from the cache is trusted to be the one a fresh check would give;
 - ``combine(corpus, results, options)`` (optional): the findings, from every unit's result in
   document order, where a rule groups across units (one finding for the same broken link on
   five pages). Without it, the findings are each unit's, in document order;

@@ -265,8 +265,8 @@ class SpeclintServer(LanguageServer):
         self, uri: str, diagnostic: types.Diagnostic
     ) -> types.WorkspaceEdit | None:
         lines = self.workspace.get_text_document(uri).source.split("\n")
-        # A Markdown waiver covers the block after it (speclint.run.waivers): above the block's first
-        # line, which is the first of the non-blank lines that run up to the finding.
+        # A Markdown waiver covers the block after it (speclint.run.waivers): above the block's
+        # first line, which is the first of the non-blank lines that run up to the finding.
         start = min(diagnostic.range.start.line, len(lines) - 1)
         while start > 0 and lines[start - 1].strip():
             start -= 1

@@ -66,8 +66,8 @@ from speclint.parsing.reading import LoadProblem, read_named
 from speclint.parsing.versions import DEFAULT_PATTERN as DEFAULT_VERSION_PATTERN
 
 # Every JSON, YAML and Markdown file: discovery then reads each one's content to tell what it is
-# (speclint.parsing.kinds). `include` narrows it for a repository that wants less; `exclude` adds to the
-# folders never read (version control, installed packages, git-ignored files, the build output).
+# (speclint.parsing.kinds). `include` narrows it for a repository that wants less; `exclude` adds to
+# the folders never read (version control, installed packages, git-ignored files, the build output).
 DEFAULT_INCLUDE: tuple[str, ...] = (
     "**/*.json",
     "**/*.jsonc",
@@ -149,8 +149,8 @@ class Config:
     # [instances]: glob of data files -> the schema they follow (a corpus path), as
     # check-jsonschema's --schemafile says it for files that do not name their schema.
     instances: Mapping[str, str] = field(default_factory=dict)
-    # The version of a file from its path (speclint.parsing.versions): a regular expression, or None for
-    # no version grouping (`versions = false`).
+    # The version of a file from its path (speclint.parsing.versions): a regular expression, or None
+    # for no version grouping (`versions = false`).
     versions: str | None = DEFAULT_VERSION_PATTERN
     # A defect in the frozen copies of released versions (speclint.run.history): "newest" reports it
     # once at the newest copy, "report" at every copy, "ignore" not in frozen copies at all.
@@ -172,9 +172,9 @@ class Config:
 def load_config(root: Path, explicit: Path | None = None) -> Config:
     """Read the corpus configuration; a missing file means defaults.
 
-    Both the corpus's own files and ``--config`` are read by :func:`speclint.parsing.reading.read_named`:
-    in the corpus root, a committed link out of it is refused; any path must be a regular file
-    (a FIFO named ``speclint.toml`` is an error, not skipped, and never blocks)."""
+    Both the corpus's own files and ``--config`` are read by
+    :func:`speclint.parsing.reading.read_named`: in the corpus root, a committed link out of it is
+    refused; any path must be a regular file (a FIFO named ``speclint.toml`` is an error, not skipped, and never blocks)."""
     table: dict[str, Any] = {}
     source: str | None = None
     candidates = [explicit] if explicit else [root / "speclint.toml", root / "pyproject.toml"]

@@ -78,8 +78,8 @@ class Document:
     # "json" / "jsonc": ``positions`` are found from the text when first asked for
     # (``structured.fast_json``: read by the C decoder, positions left for a finding that needs one).
     positions_from: str = ""
-    # What discovery made of it (``speclint.parsing.kinds``): the dialect or API version, why, and for an
-    # instance the schema it names (as written).
+    # What discovery made of it (``speclint.parsing.kinds``): the dialect or API version, why, and
+    # for an instance the schema it names (as written).
     dialect: str = ""
     reason: str = ""
     schema: str | None = None
@@ -223,7 +223,8 @@ class Corpus:
             done += len(raw)
             return parsed
 
-        # A cold corpus is parsed on every core (``speclint.common.parallel``); the result is the same.
+        # A cold corpus is parsed on every core (``speclint.common.parallel``); the result is the
+        # same.
         weights = [len(raw) for _, raw in pending]
         for (path, raw), document in zip(
             pending, forked_map(parse, pending, weights, default_jobs()), strict=True

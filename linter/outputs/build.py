@@ -14,8 +14,9 @@ is, with a warning, since speclint never fetches.
 document's URI, so ``common.schema.json#/$defs/Id`` no longer resolves in its output; it is not
 used here. Each bundle built here is checked to resolve every local ``$ref`` on its own.)
 
-Each OpenAPI 3.x / AsyncAPI document is bundled into one file as well (``speclint.outputs.api_bundle``);
-one that cannot be (an unresolved ``$ref``) is "not built", and ``--check`` fails on it.
+Each OpenAPI 3.x / AsyncAPI document is bundled into one file as well
+(``speclint.outputs.api_bundle``); one that cannot be (an unresolved ``$ref``) is "not built", and
+``--check`` fails on it.
 
 The catalog (``catalog.json``) maps each ``$id`` to its file, title, role and draft.
 ``speclint build --check`` builds in memory and compares with the output folder: a stale,

@@ -359,8 +359,8 @@ def looks_like_schema(data: Any) -> bool:
     )
 
 
-# The start of the reason ``speclint.model.corpus.refine`` gives a file it classifies as a schema only
-# because a `$ref` names it (the file says nothing of itself).
+# The start of the reason ``speclint.model.corpus.refine`` gives a file it classifies as a schema
+# only because a `$ref` names it (the file says nothing of itself).
 REFERENCED_REASON = "the target of a `$ref`"
 
 

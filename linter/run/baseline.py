@@ -107,8 +107,9 @@ def load(path: Path, root: Path | None = None) -> list[Entry]:
     """The entries of a baseline file; :class:`BaselineError` names what is wrong with it.
 
     With ``root``, the corpus root: a baseline path in the corpus is read as a corpus file, so a
-    committed link out of the root is refused (:func:`speclint.parsing.reading.read_named`). A message
-    names a place in the file, never a value from it: the file may not be the user's to show."""
+    committed link out of the root is refused (:func:`speclint.parsing.reading.read_named`). A
+    message names a place in the file, never a value from it: the file may not be the user's to
+    show."""
     raw = read_named(root if root is not None else Path(path.absolute().anchor), path)
     if isinstance(raw, LoadProblem):
         if not path.exists() and not path.is_symlink():

@@ -610,9 +610,9 @@ class RuleCache:
 
     @staticmethod
     def unit_keys(corpus: Context, rule_id: str, info: RuleInfo) -> dict[str, str] | None:
-        """The key of each unit of a ``READS = "page"`` or ``"document"`` rule (``speclint.analyses.units``):
-        what every unit of that kind may read, then the unit's document and the other documents it
-        reads. None for an in-memory corpus."""
+        """The key of each unit of a ``READS = "page"`` or ``"document"`` rule
+        (``speclint.analyses.units``): what every unit of that kind may read, then the unit's
+        document and the other documents it reads. None for an in-memory corpus."""
 
         if info.units is None or any(not d.digest for d in corpus.documents.values()):
             return None

@@ -40,7 +40,8 @@ class RuleInfo:
     reads: str = "all"  # "structured": only JSON/YAML documents (its result survives prose edits)
     # False: reads none of the indexes ``runner.prime`` builds, so it may start before them.
     needs_indexes: bool = True
-    # READS = "page" / "document" (speclint.analyses.units): checked one unit at a time, cached per unit.
+    # READS = "page" / "document" (speclint.analyses.units): checked one unit at a time, cached per
+    # unit.
     check_unit: UnitCheck | None = None
     units: Units | None = None
     unit_inputs: Callable[[Context, Document], Iterable[str]] | None = None

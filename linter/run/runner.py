@@ -128,8 +128,8 @@ def _culprit(error: BaseException) -> str | None:
 
 @dataclass
 class _Units:
-    """A unit rule's results (``speclint.analyses.units``): those the rule cache holds, by unit path, and
-    those this run checks."""
+    """A unit rule's results (``speclint.analyses.units``): those the rule cache holds, by unit
+    path, and those this run checks."""
 
     keys: dict[str, str]
     cached: dict[str, list[Any]]
@@ -507,7 +507,8 @@ def run_rules(
     # Rules that read only JSON/YAML documents keep their findings while only prose changes.
     cached: dict[str, list[Finding]] = {}
     keys: dict[str, str] = {}
-    # Rules checked one unit at a time (speclint.analyses.units) re-check only the units an edit touched.
+    # Rules checked one unit at a time (speclint.analyses.units) re-check only the units an edit
+    # touched.
     units: dict[str, _Units] = {}
     if cache is not None:
         for rule_id, info in selected.items():

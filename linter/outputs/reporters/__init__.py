@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from speclint.common.findings import Finding
 
-# The gate's comparison is made by the run (speclint.run.engine, from speclint.run.baseline); its types
-# are re-exported here, where reporters and callers have always imported them.
+# The gate's comparison is made by the run (speclint.run.engine, from speclint.run.baseline); its
+# types are re-exported here, where reporters and callers have always imported them.
 from speclint.run.baseline import FixedFinding as FixedFinding
 from speclint.run.baseline import Gate as Gate
 from speclint.run.catalog import RuleInfo

@@ -3,11 +3,11 @@
 Paths are the corpus root as the user typed it joined with the corpus-relative path, so that an
 editor or terminal run from the user's working directory can open them (``corpus/schemas/a.json``).
 A message whose first line a rule left longer than about 200 characters (a long value quoted in
-it) is broken at its last clause that fits (``speclint.common.findings.fitted``), the rest on the next
-line. Related locations, the other side of a drift, follow on indented lines. Two lines close the report:
-the count of findings (with ``--max-warnings``, the warnings beyond it) and what was read;
-``--quiet`` leaves them out. Colour is added to the severity word only when the report asks for it
-(a terminal without ``NO_COLOR``); files and pipes get plain text.
+it) is broken at its last clause that fits (``speclint.common.findings.fitted``), the rest on the
+next line. Related locations, the other side of a drift, follow on indented lines. Two lines close
+the report: the count of findings (with ``--max-warnings``, the warnings beyond it) and what was
+read; ``--quiet`` leaves them out. Colour is added to the severity word only when the report asks
+for it (a terminal without ``NO_COLOR``); files and pipes get plain text.
 
 The helpers :func:`shown_path`, :func:`count_phrase` and :func:`detail` are shared with the other
 human-facing reporters (``markdown``, ``github``) so that all of them name places the same way.
