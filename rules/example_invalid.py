@@ -21,7 +21,15 @@ What it does
     - Markdown: a fence that the paragraph introducing it, or its heading, says is one schema
       definition, by its ``$defs``/``definitions`` key or ``title`` ("Request
       `MessageSendParams` object:", "### `MessageSendParams` Object"), when one definition of
-      the page's version line has that name.
+      the page's version line has that name;
+    - Markdown: any other JSON or YAML fence (``json,title=x`` and an untagged fence holding a
+      JSON object included), bound by what the example is (issue 28): by its values, when the
+      values it gives to members that definitions fix with a ``const`` or ``enum`` leave one
+      definition of the page's version line (JSON-RPC's ``"method": "message/send"``,
+      ``"kind": "task"``; a discriminator's ``const`` is enough, an ``enum`` value needs the
+      definition to declare most of the example's members too); else by its shape, when one
+      definition declares every member of the example (three or more) and fits it clearly
+      better than any other. An example two definitions fit equally is not bound.
 
     The finding points at the example's line (inside a fence: the failing member's line) and
     names the failing keyword. A schema whose references do not resolve is skipped
@@ -53,9 +61,20 @@ What it does
 
     An example tied by the paragraph above it is read as a *fragment*: the block of a larger
     document that the text is about (``capabilities.compensation``). Missing ``required``
-    members are not reported for it; wrong types, unknown members and bad values are. An
-    explicit tie (info string, marker, configuration) checks the whole example, and a warning
-    says when the schema it names is not in the corpus or the fence is not JSON.
+    members are not reported for it; wrong types, unknown members and bad values are; unless
+    it gives at least half of its definition's required members ("An example `AgentCard`:"),
+    when it is meant whole. An explicit tie (info string, marker, configuration) checks the
+    whole example, and a warning says when the schema it names is not in the corpus or the
+    fence is not JSON.
+
+    An example bound by its values or shape is an instance of its definition: what it lacks is
+    reported ("bound to `SendMessageRequest` by `method: "message/send"`"), except in an
+    object that gives under half of its required members (a sketch of a few of them) or that
+    elides some (a ``"..."`` key or value). Placeholders (``"<task-id>"``, ``"{{user}}"``) and
+    a description where an object goes (``"details": "object (optional)"``) are not judged,
+    nor is an example its heading or the paragraph beside it calls negative, invalid, wrong or
+    rejected (a counter-example), nor a fence that does not parse (a sketch with ``...``). A
+    finding of an example bound by its shape alone is a warning; by its values, an error.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render. An
@@ -98,11 +117,18 @@ Options
 
     ``adjacent`` (default ``true``): tie fences by the paragraph above them (a schema file it
     names, or a definition it introduces); ``false`` keeps only explicit ties.
+
+    ``by-value`` (default ``true``): bind the other examples by the values they give to
+    members a definition fixes; ``false`` turns it off.
+
+    ``by-shape`` (default ``true``): bind them by their shape (a warning); ``false`` turns it
+    off.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -111,7 +137,15 @@ from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
-from speclint.analyses.fences import DEFAULT_MARKERS, fence_json, fence_ties
+from speclint.analyses.fences import (
+    BY_SHAPE,
+    BY_TEXT,
+    BY_VALUE,
+    DEFAULT_MARKERS,
+    SchemaTarget,
+    fence_data,
+    fence_ties,
+)
 from speclint.analyses.references import file_uri
 from speclint.analyses.schema_objects import schema_holders, schema_objects, validator_class_of
 from speclint.analyses.units import check_by_unit
@@ -125,7 +159,14 @@ from speclint.analyses.validation import (
 from speclint.common.findings import Finding, Location, Severity, first_fitting
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import ParseFailure, escape_token, join_pointer, resolve_pointer
+from speclint.parsing.prose import CodeFence
+from speclint.parsing.structured import (
+    Parsed,
+    ParseFailure,
+    escape_token,
+    join_pointer,
+    resolve_pointer,
+)
 
 ID = "example-invalid"
 SEVERITY = Severity.ERROR
@@ -224,6 +265,126 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
 
 # Strings that stand for values left out of an example.
 ELISIONS = ("...", "…", "etc", "etc.")
+# A placeholder where a value goes: `<task-id>`, `{{user}}`, `${TOKEN}`.
+PLACEHOLDER = re.compile(r"^(?:<[^<>]+>|\{\{.*\}\}|\$\{[^}]+\})$", re.DOTALL)
+
+
+def _prose_for(instance: Any, types: Any) -> bool:
+    """A string of words where only objects or arrays belong: what the value is, described."""
+    wanted = types if isinstance(types, list) else [types]
+    return (
+        isinstance(instance, str)
+        and len(instance.split()) >= 2
+        and bool(wanted)
+        and all(t in ("object", "array") for t in wanted)
+    )
+
+
+def _sketched(error: ValidationError, by_shape: bool = False) -> bool:
+    """A ``required`` error at an object that lacks two or more of its schema's required members
+    and gives under half of them (or, bound by shape, lacks two or more)."""
+    if error.validator != "required" or not isinstance(error.instance, dict):
+        return False
+    required = error.validator_value if isinstance(error.validator_value, list) else []
+    given = sum(1 for name in required if name in error.instance)
+    # One member missing is a defect however few the object has; several, from an object that
+    # gives under half, is a sketch. An example bound by its shape alone has less to say it is
+    # meant whole: two members missing make it a sketch (an event shown with only the fields a
+    # section discusses).
+    missing = len(required) - given
+    return missing >= 2 and (by_shape or given * 2 < len(required))
+
+
+# What the prose around an example calls it when the example is shown to fail: a negative case
+# ("### Negative: kind/contents mismatch"), an invalid or rejected one.
+COUNTER_EXAMPLE = re.compile(
+    r"\b(negative|invalid|not valid|incorrect|wrong|rejected|rejects?|reject|anti-?pattern|"
+    r"counter-?example)\b",
+    re.IGNORECASE,
+)
+
+
+# What a section says of an example that is not a valid instance ("Even though not strictly a
+# valid CloudEvent").
+NOT_VALID = re.compile(
+    r"\b(not (strictly |necessarily |quite )?(a )?valid|invalid|negative|counter-?example)\b",
+    re.IGNORECASE,
+)
+
+
+# What the text says of an example that leaves members out on purpose.
+SHORTENED = re.compile(
+    r"\b(for brevity|trimmed|omitted|abbreviated|simplified|excerpts?|truncated|elided|"
+    r"shortened|partial)\b",
+    re.IGNORECASE,
+)
+
+
+def _shortened(document: Document, fence: CodeFence) -> bool:
+    """Whether the paragraph just before the fence (or before the run of fences it ends), or a
+    comment on its first line, says the example leaves members out."""
+    first = fence.content.lstrip().split("\n", 1)[0]
+    if first.startswith(("#", "//")) and SHORTENED.search(first):
+        return True
+    prose = document.prose
+    if prose is None:
+        return False
+    # Over the fences just above (one statement for a run of examples) to the paragraph.
+    start = fence.line
+    for other in reversed([f for f in prose.fences if f.end_line <= fence.line - 1]):
+        if start - other.end_line > 2:
+            break
+        start = other.line
+    before = [p for p in prose.paragraphs if p.end_line < start]
+    return bool(before and start - before[-1].end_line <= 2 and SHORTENED.search(before[-1].plain))
+
+
+def _counter_example(document: Document, fence: CodeFence) -> bool:
+    """Whether the fence's heading, or the paragraph just before or after it, says the example
+    is one to reject, or its section says it is not valid."""
+    prose = document.prose
+    texts = [fence.heading.text] if fence.heading is not None else []
+    if prose is not None and fence.heading is not None:
+        section = [p.plain for p in prose.paragraphs if p.heading == fence.heading]
+        if any(NOT_VALID.search(text) for text in section):
+            return True
+    if prose is not None:
+        before = [p for p in prose.paragraphs if p.end_line < fence.line]
+        after = [p for p in prose.paragraphs if p.line > fence.end_line]
+        if before and fence.line - before[-1].end_line <= 2:
+            texts.append(before[-1].plain)
+        if after and after[0].line - fence.end_line <= 2:
+            texts.append(after[0].plain)
+    return any(COUNTER_EXAMPLE.search(text) for text in texts)
+
+
+def _whole(target: SchemaTarget, example: Any) -> bool:
+    """Whether an example tied by text gives at least half of the required members of the
+    definition it is tied to (two or more), so it is meant as a whole instance."""
+    node = resolve_pointer(target.document.data, target.pointer)
+    required = node.get("required") if isinstance(node, dict) else None
+    if not isinstance(example, dict) or not isinstance(required, list) or len(required) < 2:
+        return False
+    given = sum(1 for name in required if name in example)
+    return given * 2 >= len(required)
+
+
+def _stands_in(error: ValidationError) -> bool:
+    """Whether ``error`` is about what an example stands in for rather than what it says: a
+    placeholder or an elision where a value goes, a description where an object or array goes
+    (``"details": "object (optional, error-specific)"``), or a member missing from an object
+    that elides some (a ``"..."`` key or value)."""
+    instance = explain(error).instance
+    if isinstance(instance, str) and (instance in ELISIONS or PLACEHOLDER.match(instance)):
+        return True
+    if error.validator == "type" and _prose_for(instance, error.validator_value):
+        return True
+    if error.validator == "required" and isinstance(instance, dict):
+        return any(
+            key in ELISIONS or (isinstance(value, str) and value in ELISIONS)
+            for key, value in instance.items()
+        )
+    return False
 
 
 def _enum_of_nullable(error: Any) -> bool:
@@ -284,8 +445,12 @@ def _page_findings(
     markers = tuple(str(m) for m in options.get("markers", DEFAULT_MARKERS))
     configured = {str(k): str(v) for k, v in dict(options.get("fences", {})).items()}
     adjacent = bool(options.get("adjacent", True))
+    by_value = bool(options.get("by-value", True))
+    by_shape = bool(options.get("by-shape", True))
     lines = (document.text or "").split("\n")
-    for tie in fence_ties(corpus, document, markers, configured, adjacent):
+    for tie in fence_ties(
+        corpus, document, markers, configured, adjacent, by_value=by_value, by_shape=by_shape
+    ):
         fence = tie.fence
         opening = lines[fence.line - 1] if fence.line <= len(lines) else ""
         indent = len(opening) - len(opening.lstrip())
@@ -311,7 +476,7 @@ def _page_findings(
                 )
             continue
         try:
-            parsed = fence_json(fence)
+            parsed = fence_data(fence)
         except ParseFailure as error:
             if tie.explicit:
                 yield Finding(
@@ -333,34 +498,77 @@ def _page_findings(
         target = tie.target
         uri = f"{file_uri(target.document.path)}#{target.pointer}"
         dialect = validator_class_of(target.document)
-        errors = _errors(corpus.references.validator(dialect, uri), parsed.data)
-        if not tie.explicit:
-            # An inferred tie often shows one block of a larger document (the `compensation`
+        # A fragment's part (`/result`) is the instance; where errors are is said in the whole.
+        instance = resolve_pointer(parsed.data, tie.part) if tie.part else parsed.data
+        errors = _errors(corpus.references.validator(dialect, uri), instance)
+        if tie.how in BY_TEXT and not _whole(target, parsed.data):
+            # A tie by text often shows one block of a larger document (the `compensation`
             # family of a capabilities document): check what the example says, not what it
-            # leaves out.
+            # leaves out. One that gives most of the definition's required members is meant
+            # whole ("An example `AgentCard`:"), and what it lacks is its defect.
             errors = _without_required(errors)
+        # What an example stands in for is not judged: a placeholder (`<task-id>`) where a
+        # value goes, a member left out of an object that elides others (`"...": "..."`).
+        errors = [e for e in errors if not _stands_in(e)]
+        if tie.how in (BY_VALUE, BY_SHAPE):
+            if _counter_example(document, fence):
+                continue  # shown to be rejected ("### Negative: ..."): its errors are the point
+            # An object that gives under half of its required members is a sketch of a few of
+            # them: what it leaves out is not its defect; nor is it in an example the text says
+            # is shortened ("Unimportant fields trimmed for brevity.", "# ... (excerpt)").
+            if _shortened(document, fence):
+                errors = _without_required(errors)
+            errors = [e for e in errors if not _sketched(e, by_shape=tie.how == BY_SHAPE)]
         if not errors:
             continue
-        failure = _describe(errors)
-        where = error_pointer(explain(errors[0]))
+        failure = _describe(errors, tie.part)
+        where = tie.part + error_pointer(explain(errors[0]))
         line, column = parsed.positions.get(where, (1, 1))
+        verb = "binds" if tie.how in (BY_VALUE, BY_SHAPE) else "ties"
         yield Finding(
             ID,
-            SEVERITY,
+            Severity.WARNING if tie.how == BY_SHAPE else SEVERITY,
             first_fitting(
-                f"{failure}; the example fails `{target.label}`, which the {tie.how} ties it "
+                f"{failure}; the example fails `{target.label}`, which {tie.phrase} {verb} it "
                 "to: fix the example, or the schema if the example shows what the protocol "
                 "really does",
-                f"{failure}; the {tie.how} ties it to `{target.label}`: fix the example, or "
+                f"{failure}; {tie.phrase} {verb} it to `{target.label}`: fix the example, or "
                 "the schema",
-                f"{failure}; the {tie.how} ties it to `{target.label}`",
+                f"{failure}; {tie.phrase} {verb} it to `{target.label}`",
             ),
             Location(document.path, fence.line + line, column + indent, pointer=heading),
             related=(
                 target.document.location(target.pointer, note="the schema it fails"),
                 *((tie_location,) if tie.line != fence.line else ()),
+                *_other_errors(document, fence, parsed, tie.part, errors[1:], indent, heading),
             ),
             key=f"{fence.line}{where}",
+        )
+
+
+RELATED_ERRORS = 10  # the example's other errors shown as related locations
+
+
+def _other_errors(
+    document: Document,
+    fence: CodeFence,
+    parsed: Parsed,
+    part: str,
+    errors: list[ValidationError],
+    indent: int,
+    heading: str,
+) -> Iterator[Location]:
+    """The example's other errors, each where it is in the fence (issue 28, item 2)."""
+    for error in errors[:RELATED_ERRORS]:
+        specific = explain(error)
+        where = part + error_pointer(specific)
+        line, column = parsed.positions.get(where, (1, 1))
+        yield Location(
+            document.path,
+            fence.line + line,
+            column + indent,
+            pointer=heading,
+            note=f"also at {where or '/'}: {short_message(specific)}",
         )
 
 
@@ -563,9 +771,11 @@ def _serialised_depth(document: Document, schema_pointer: str) -> int | None:
     return 1 if media.lower().startswith(_FORM_MEDIA) else None
 
 
-def _describe(errors: list[ValidationError]) -> str:
+def _describe(errors: list[ValidationError], part: str = "") -> str:
+    """The first error where it is in the example (``part``: where the instance judged sits in
+    it), with how many more there are."""
     specific = explain(errors[0])
-    where = error_pointer(specific) or "/"
+    where = part + error_pointer(specific) or "/"
     more = (
         f" (and {len(errors) - 1} more error{'s' if len(errors) > 2 else ''})"
         if len(errors) > 1

@@ -12,11 +12,19 @@ Spec prose shows payloads in fenced code blocks. A fence is *tied* to a schema, 
 5. by definition name: that paragraph, or else the fence's heading, names in a code span one
    schema definition of the corpus, by its ``$defs``/``definitions`` key or its ``title``
    (specification pages write "Request `MessageSendParams` object"), and no other definition of
-   the page's version line has that name.
+   the page's version line has that name;
+6. by the example's values (issue 28): the values it gives to properties that definitions fix
+   with a ``const`` or an ``enum`` (JSON-RPC's ``"method": "message/send"``, ``"kind": "task"``,
+   ``"eventType": "START"``) leave exactly one definition of the page's version line that allows
+   them all, and that definition declares most of the example's members;
+7. by the example's shape: exactly one definition declares every member the example has (three
+   or more), or one fits clearly better than any other; a missing required member does not stop
+   the binding (it is the defect to report).
 
 The first three are *explicit*: the author said which schema the example follows, so a tie that names
-no corpus schema, or an example that is not JSON, is itself worth a finding. The last two are
-inferences, dropped quietly when they are ambiguous.
+no corpus schema, or an example that is not JSON, is itself worth a finding. The others are
+inferences, dropped quietly when they are ambiguous. Ties 6 and 7 read the example itself, so the
+example is a whole instance of what it binds to.
 
 ``jsonc`` fences may hold ``//`` and ``/* */`` comments and trailing commas; they are blanked to
 spaces before parsing so every line and column still matches the Markdown source.
@@ -24,23 +32,26 @@ spaces before parsing so every line and column still matches the Markdown source
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 from urllib.parse import unquote, urldefrag
 
 from speclint.analyses.context import Context
 from speclint.analyses.references import map_remote
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.prose import CodeFence, Paragraph
 from speclint.parsing.structured import (
     Parsed,
     ParseFailure,
     escape_token,
     parse_json,
+    parse_yaml,
+    resolve_pointer,
     split_pointer,
     strip_jsonc,
 )
@@ -49,7 +60,18 @@ DEFAULT_MARKERS = ("normative-example", "schema", "example-of")
 JSON_LANGUAGES = ("json", "jsonc")
 SCHEMA_FILE = re.compile(r"^[\w./@-]+\.json(?:#\S*)?$")
 _MARKER = re.compile(r"<!--\s*([\w-]+)\s*:\s*(\S+?)\s*-->")
-INFERRED = frozenset({"adjacent text", "definition name"})
+BY_VALUE = "example value"
+BY_SHAPE = "example shape"
+INFERRED = frozenset({"adjacent text", "definition name", BY_VALUE, BY_SHAPE})
+# The ties by text that names a schema: what they bind is often one block of a larger document,
+# so what the example leaves out (``required``) is not judged.
+BY_TEXT = frozenset({"adjacent text", "definition name"})
+# The languages of a fence that holds an example: JSON and YAML; an untagged fence whose content
+# is a JSON object is one too.
+EXAMPLE_LANGUAGES = ("json", "jsonc", "yaml", "yml", "")
+YAML_LANGUAGES = ("yaml", "yml")
+SHAPE_MINIMUM = 3  # members an example needs before its shape alone binds it
+SHAPE_MARGIN = 2.0  # the best fit by shape must fill its definition this many times the next
 # A definition name as prose writes it in a code span: an identifier, not a sentence.
 _DEFINITION_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]{2,}$")
 _INFO_ATTRIBUTE = re.compile(r"""\bschema\s*=\s*["']?([^"'\s]+)""")
@@ -72,10 +94,25 @@ class FenceTie:
     named: str  # the schema as the author wrote it
     target: SchemaTarget | None  # None: the name matches no schema in the corpus
     line: int  # where the tie is written (the marker, the paragraph, or the fence itself)
+    # A tie by the example itself: what in it binds (`` `method: "message/send"` ``).
+    evidence: str = ""
+    # Where in the example the bound instance is: "" for the whole, "/result" for the part of a
+    # larger message bound by its own values (a fragment).
+    part: str = ""
 
     @property
     def explicit(self) -> bool:
         return self.how not in INFERRED
+
+    @property
+    def phrase(self) -> str:
+        """What binds the example, as a finding says it: "the marker comment", "its
+        `method: "message/send"`"."""
+        if self.how == BY_VALUE:
+            return f"its {self.evidence}"
+        if self.how == BY_SHAPE:
+            return f"its members ({self.evidence})"
+        return f"the {self.how}"
 
 
 def fence_ties(
@@ -85,19 +122,25 @@ def fence_ties(
     configured: Mapping[str, str] | None = None,
     adjacent: bool = True,
     languages: tuple[str, ...] = JSON_LANGUAGES,
+    by_value: bool = False,
+    by_shape: bool = False,
 ) -> Iterator[FenceTie]:
-    """Every JSON fence of a Markdown ``document`` that is tied to a schema."""
+    """Every fence of a Markdown ``document`` in ``languages`` that is tied to a schema; with
+    ``by_value`` or ``by_shape``, also the JSON and YAML examples bound by what they are (ties 6
+    and 7)."""
     prose = document.prose
     if prose is None or document.text is None:
         return
     lines = document.text.split("\n")
     by_end = {p.end_line: p for p in prose.paragraphs}
     for fence in prose.fences:
-        if fence.language not in languages:
-            continue
-        tie = _tie(corpus, document, fence, lines, by_end, markers, configured or {}, adjacent)
+        tie = None
+        if fence.language in languages:
+            tie = _tie(corpus, document, fence, lines, by_end, markers, configured or {}, adjacent)
         if tie is not None:
             yield tie
+        elif (by_value or by_shape) and fence.language in EXAMPLE_LANGUAGES:
+            yield from _by_example(corpus, document, fence, by_value, by_shape)
 
 
 def _tie(
@@ -319,3 +362,258 @@ def fence_json(fence: CodeFence) -> Parsed:
     if not text.strip():
         raise ParseFailure("the code fence is empty")
     return parse_json(text)
+
+
+def fence_data(fence: CodeFence) -> Parsed:
+    """The example in a JSON, JSONC or YAML fence (or an untagged fence holding a JSON object),
+    with positions as :func:`fence_json` gives them; a fence holding object members
+    (``"message": {...}``: a fragment of a larger message) is read as the object of those
+    members. Raises :class:`ParseFailure`."""
+    if fence.language not in YAML_LANGUAGES and fence.content.lstrip().startswith('"'):
+        try:
+            return fence_json(fence)
+        except ParseFailure as failure:
+            wrapped = CodeFence(
+                fence.language,
+                fence.info,
+                "{" + fence.content.rstrip().rstrip(",") + "\n}",
+                fence.line,
+                fence.end_line,
+                fence.heading,
+            )
+            try:
+                return fence_json(wrapped)
+            except ParseFailure:
+                raise failure from None
+    if fence.language in YAML_LANGUAGES:
+        if not fence.content.strip():
+            raise ParseFailure("the code fence is empty")
+        return parse_yaml(fence.content)
+    if fence.language == "" and not fence.content.lstrip().startswith("{"):
+        raise ParseFailure("an untagged fence that is not a JSON object")
+    return fence_json(fence)
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A schema definition an example can be an instance of (ties 6 and 7)."""
+
+    target: SchemaTarget
+    properties: frozenset[str]  # the members it declares (its own and its allOf parts')
+    # Member -> the JSON texts of the values a `const` or `enum` allows there, and whether that
+    # is one value (a `const` or a one-value `enum`: a discriminator).
+    fixed: Mapping[str, tuple[frozenset[str], bool]]
+    digest: str  # the definition's JSON text: two identical copies are one candidate
+
+
+def example_definitions(corpus: Context) -> tuple[Definition, ...]:
+    """Every object definition of the corpus's schema files (a root, a ``$defs`` or
+    ``definitions`` member) with the members it declares and fixes. Built once."""
+    cached = corpus.memo.get("example_definitions")
+    if cached is not None:
+        return cast(tuple[Definition, ...], cached)
+    found: list[Definition] = []
+    for document in corpus.of_kind(DocumentKind.SCHEMA):
+        if document.path in corpus.derived or not isinstance(document.data, dict):
+            continue
+        places = [("", document.data)]
+        for keyword in ("$defs", "definitions"):
+            members = document.data.get(keyword)
+            for key, member in (members or {}).items() if isinstance(members, dict) else ():
+                places.append((f"/{keyword}/{escape_token(str(key))}", member))
+        for pointer, node in places:
+            definition = _definition(document, pointer, node)
+            if definition is not None:
+                found.append(definition)
+    result = tuple(found)
+    corpus.memo["example_definitions"] = result
+    return result
+
+
+def _definition(document: Document, pointer: str, node: Any) -> Definition | None:
+    if not isinstance(node, dict):
+        return None
+    properties: dict[str, Any] = {}
+    for part in [node, *_local_parts(document.data, node)]:
+        declared = part.get("properties")
+        if isinstance(declared, dict):
+            for name, schema in declared.items():
+                properties.setdefault(str(name), _local(document.data, schema))
+    if not properties:
+        return None
+    fixed: dict[str, tuple[frozenset[str], bool]] = {}
+    for name, schema in properties.items():
+        if not isinstance(schema, dict):
+            continue
+        if "const" in schema:
+            fixed[name] = (frozenset({_text(schema["const"])}), True)
+        elif isinstance(schema.get("enum"), list) and schema["enum"]:
+            values = frozenset(_text(v) for v in schema["enum"])
+            fixed[name] = (values, len(values) == 1)
+    digest = json.dumps(node, sort_keys=True, default=str)
+    return Definition(SchemaTarget(document, pointer), frozenset(properties), fixed, digest)
+
+
+def _local_parts(root: Any, node: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``allOf`` members of ``node`` (a local ``$ref`` followed once)."""
+    parts = node.get("allOf")
+    found = []
+    for part in parts if isinstance(parts, list) else ():
+        resolved = _local(root, part)
+        if isinstance(resolved, dict):
+            found.append(resolved)
+    return found
+
+
+def _local(root: Any, schema: Any) -> Any:
+    """``schema``, or what its ``$ref`` names when that is in the same document."""
+    if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
+        reference = schema["$ref"]
+        if reference.startswith("#/"):
+            found = resolve_pointer(root, unquote(reference[1:]))
+            return found if found is not None else schema
+    return schema
+
+
+def _text(value: Any) -> str:
+    """A value as JSON text: ``1`` and ``true`` stay different (Python says ``1 == True``)."""
+    return json.dumps(value, sort_keys=True)
+
+
+def _by_example(
+    corpus: Context, document: Document, fence: CodeFence, by_value: bool, by_shape: bool
+) -> Iterator[FenceTie]:
+    """Ties 6 and 7: the definition the example is an instance of, by what it holds; where the
+    whole binds neither way, each object member bound by its own values (a JSON-RPC response's
+    ``result``, the ``"message": {...}`` of a fragment). Not on a page of proposals or design
+    records: a proposal shows the shapes it would change to."""
+    if in_design_folder(document.path):
+        return
+    try:
+        data = fence_data(fence).data
+    except ParseFailure:
+        return  # a sketch, or a fragment with elisions: nothing concrete to bind
+    if not isinstance(data, dict) or not data:
+        return
+    candidates = [
+        d
+        for d in example_definitions(corpus)
+        if corpus.versions.comparable(document.path, d.target.document.path)
+    ]
+    whole = _bind(fence, candidates, data, by_value, by_shape)
+    if whole is not None:
+        yield whole
+        return
+    if not by_value:
+        return
+    for key, member in data.items():
+        if isinstance(member, dict) and member:
+            part = _bind(fence, candidates, member, True, False)
+            # A part is bound only where its definition declares every member it has: a
+            # value alone (`"algorithm": "m.megolm.v1.aes-sha2"`) is shared by the contents of
+            # several messages, some of them defined where no definition is found.
+            if part is not None and _declares_all(part, member):
+                yield replace(part, part=f"/{escape_token(str(key))}")
+
+
+def _declares_all(tie: FenceTie, member: dict[str, Any]) -> bool:
+    assert tie.target is not None  # a binding always has its definition
+    node = resolve_pointer(tie.target.document.data, tie.target.pointer)
+    definition = _definition(tie.target.document, tie.target.pointer, node)
+    return definition is not None and {str(k) for k in member} <= definition.properties
+
+
+def _bind(
+    fence: CodeFence,
+    candidates: list[Definition],
+    data: dict[str, Any],
+    by_value: bool,
+    by_shape: bool,
+) -> FenceTie | None:
+    keys = frozenset(str(k) for k in data)
+    if by_value:
+        found = _by_values(candidates, data, keys)
+        if found is not None:
+            definition, evidence = found
+            return FenceTie(
+                fence, BY_VALUE, definition.target.label, definition.target, fence.line, evidence
+            )
+    if by_shape:
+        shaped = _by_shape(candidates, data, keys)
+        if shaped is not None:
+            evidence = f"only `{_name(shaped.target)}` declares every one of them"
+            return FenceTie(
+                fence, BY_SHAPE, shaped.target.label, shaped.target, fence.line, evidence
+            )
+    return None
+
+
+def _by_values(
+    candidates: list[Definition], data: dict[str, Any], keys: frozenset[str]
+) -> tuple[Definition, str] | None:
+    """The one definition whose fixed members allow every fixed value the example gives, with
+    the values that single it out."""
+    allowing: list[tuple[str, set[int], bool]] = []
+    for key, value in data.items():
+        if isinstance(value, (dict, list)) or value is None:
+            continue
+        text = _text(value)
+        matched = {
+            index
+            for index, d in enumerate(candidates)
+            if key in d.fixed and text in d.fixed[key][0]
+        }
+        if matched:
+            one = any(candidates[i].fixed[str(key)][1] for i in matched)
+            allowing.append((f"`{key}: {text}`", matched, one))
+    if not allowing:
+        return None
+    left = set.intersection(*(matched for _, matched, _ in allowing))
+    unique = {candidates[i].digest: candidates[i] for i in sorted(left)}
+    if len(unique) != 1:
+        return None
+    [definition] = unique.values()
+    covered = len(keys & definition.properties) / len(keys)
+    # A constant (a discriminator) is strong evidence; an enum's value alone needs the shape too.
+    constant = any(one for _, _, one in allowing)
+    if covered < (0.75 if constant else 0.9) or (not constant and len(keys) < 2):
+        return None
+    # The values that single it out: those fewest definitions allow.
+    fewest = min(len(matched) for _, matched, _ in allowing)
+    evidence = " and ".join(text for text, matched, _ in allowing if len(matched) == fewest)
+    return definition, evidence
+
+
+def _by_shape(
+    candidates: list[Definition], data: dict[str, Any], keys: frozenset[str]
+) -> Definition | None:
+    """The one definition that declares every member of the example and fits it clearly better
+    than any other (by the share of its members the example gives); none where a fixed member
+    of it has another value in the example."""
+    if len(keys) < SHAPE_MINIMUM:
+        return None
+    fits: dict[str, tuple[float, Definition]] = {}
+    for definition in candidates:
+        if not keys <= definition.properties:
+            continue
+        if any(
+            key in data and _text(data[key]) not in allowed
+            for key, (allowed, _) in definition.fixed.items()
+            if not isinstance(data.get(key), (dict, list))
+        ):
+            continue
+        score = len(keys) / len(definition.properties)
+        fits.setdefault(definition.digest, (score, definition))
+    ranked = sorted(fits.values(), key=lambda fit: -fit[0])
+    if not ranked:
+        return None
+    if len(ranked) > 1 and ranked[0][0] < SHAPE_MARGIN * ranked[1][0]:
+        return None
+    return ranked[0][1]
+
+
+def _name(target: SchemaTarget) -> str:
+    """A definition as prose names it: its key, or the file's name for a root."""
+    if target.pointer:
+        return split_pointer(target.pointer)[-1]
+    return posixpath.basename(target.document.path)

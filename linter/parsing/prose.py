@@ -314,7 +314,8 @@ class _Builder:
                 continue
             elif kind == "fence" and token.map:
                 info = token.info.strip()
-                language = info.split()[0].lower() if info else ""
+                # `json,title=x`, `json{title=x}` and `json title=x` are all JSON fences.
+                language = re.split(r"[\s,{]", info, maxsplit=1)[0].lower() if info else ""
                 self.fences.append(
                     CodeFence(
                         language, info, token.content, token.map[0] + 1, token.map[1], self.heading

@@ -1,0 +1,242 @@
+"""Examples bound by what they are (issue 28): a fence of the prose matched to the definition it
+is an instance of by its own values or shape, then validated whole."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from speclint.analyses.context import Context
+from speclint.analyses.fences import BY_SHAPE, BY_VALUE, fence_ties
+from speclint.common.findings import Finding, Severity
+from speclint.run.catalog import all_rules
+
+PROTOCOL = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "definitions": {
+        "SendRequest": {
+            "type": "object",
+            "properties": {
+                "jsonrpc": {"const": "2.0"},
+                "id": {"type": ["string", "integer"]},
+                "method": {"const": "message/send"},
+                "params": {"$ref": "#/definitions/SendParams"},
+            },
+            "required": ["jsonrpc", "id", "method", "params"],
+        },
+        "CancelRequest": {
+            "type": "object",
+            "properties": {
+                "jsonrpc": {"const": "2.0"},
+                "id": {"type": ["string", "integer"]},
+                "method": {"const": "tasks/cancel"},
+                "params": {"type": "object"},
+            },
+            "required": ["jsonrpc", "id", "method", "params"],
+        },
+        "SendParams": {
+            "type": "object",
+            "properties": {"message": {"$ref": "#/definitions/Message"}},
+            "required": ["message"],
+        },
+        "Message": {
+            "type": "object",
+            "properties": {
+                "kind": {"const": "message"},
+                "role": {"enum": ["user", "agent"]},
+                "messageId": {"type": "string"},
+                "count": {"type": "integer"},
+            },
+            "required": ["kind", "role", "messageId"],
+        },
+        "Card": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "url": {"type": "string"},
+                "version": {"type": "string"},
+                "skills": {"type": "array"},
+                "icon": {"type": "string"},
+            },
+            "required": ["name", "url", "version", "skills"],
+        },
+        "Left": {
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {}, "c": {}, "d": {}},
+            "required": ["d"],
+        },
+        "Right": {
+            "type": "object",
+            "properties": {"a": {"type": "integer"}, "b": {}, "c": {}, "e": {}},
+            "required": ["e"],
+        },
+    },
+}
+
+
+def fence(value: Any, language: str = "json") -> str:
+    body = json.dumps(value, indent=2) if language.startswith("json") else value
+    return f"```{language}\n{body}\n```\n"
+
+
+def corpus(page: str) -> Context:
+    return Context.from_texts(
+        {"schemas/protocol.json": json.dumps(PROTOCOL), "spec/guide.md": f"# Guide\n\n{page}"}
+    )
+
+
+def findings(page: str, options: dict[str, Any] | None = None) -> list[Finding]:
+    return list(all_rules()["example-invalid"].check(corpus(page), options or {}))
+
+
+REQUEST = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "message/send",
+    "params": {"message": {"role": "user", "messageId": "m-1"}},
+}
+
+
+def test_a_request_is_bound_by_its_method_and_what_it_lacks_is_reported() -> None:
+    [finding] = findings("Send it like this:\n\n" + fence(REQUEST))
+    assert finding.severity is Severity.ERROR
+    assert "'kind' is a required property" in finding.message
+    assert '`method: "message/send"`' in finding.message
+    assert "protocol.json#/definitions/SendRequest" in finding.message
+    assert finding.location.line == 11  # the line of `"message"` in the fence
+
+
+def test_a_valid_request_bound_by_value_is_quiet() -> None:
+    good = json.loads(json.dumps(REQUEST))
+    good["params"]["message"]["kind"] = "message"
+    assert findings(fence(good)) == []
+
+
+def test_an_object_bound_by_a_constant_of_its_own() -> None:
+    message = {"kind": "message", "role": "robot", "messageId": "m-1"}
+    [finding] = findings(fence(message))
+    assert "'robot' is not one of" in finding.message
+    assert '`kind: "message"`' in finding.message
+
+
+def test_an_example_is_bound_by_shape_alone_at_warning() -> None:
+    card = {"name": "Magic", "url": "https://example.org", "skills": []}
+    [finding] = findings("Here is one:\n\n" + fence(card))
+    assert finding.severity is Severity.WARNING
+    assert "'version' is a required property" in finding.message
+    assert "only `Card` declares every one of them" in finding.message
+
+
+def test_an_example_two_definitions_fit_equally_is_left_unbound() -> None:
+    ambiguous = {"a": 1, "b": 2, "c": 3}
+    context = corpus(fence(ambiguous))
+    assert list(fence_ties(context, context.documents["spec/guide.md"], by_shape=True)) == []
+    assert findings(fence(ambiguous)) == []
+
+
+def test_elisions_and_placeholders_are_not_judged() -> None:
+    elided = {
+        "jsonrpc": "2.0",
+        "id": "<request-id>",
+        "method": "message/send",
+        "params": {"message": {"role": "user", "messageId": "m-1", "...": "..."}},
+    }
+    assert findings(fence(elided)) == []
+    placeholder = {"kind": "message", "role": "user", "messageId": "m", "count": "<n>"}
+    assert findings(fence(placeholder)) == []
+    # A fence that elides with `...` outside a string is a sketch: not JSON, not bound.
+    assert findings('```json\n{"method": "message/send", ...}\n```\n') == []
+
+
+def test_yaml_fences_and_info_attributes_are_examples_too() -> None:
+    yaml_card = "name: Magic\nurl: https://example.org\nversion: 1\nskills: []\n"
+    [finding] = findings(fence(yaml_card, "yaml"))
+    assert "is not of type 'string'" in finding.message
+    titled = "```json,title=request.json\n" + json.dumps(REQUEST) + "\n```\n"
+    [finding] = findings(titled)
+    assert "'kind' is a required property" in finding.message
+
+
+def test_each_binding_mode_can_be_switched_off() -> None:
+    card = {"name": "Magic", "url": "https://example.org", "skills": []}
+    page = fence(REQUEST) + "\n" + fence(card)
+    assert [f.severity for f in findings(page)] == [Severity.ERROR, Severity.WARNING]
+    # Without values, the request still fits one definition by its members alone: a warning.
+    without_values = findings(page, {"by-value": False})
+    assert [f.severity for f in without_values] == [Severity.WARNING, Severity.WARNING]
+    assert "only `SendRequest` declares" in without_values[0].message
+    assert len(findings(page, {"by-shape": False})) == 1
+    assert findings(page, {"by-value": False, "by-shape": False}) == []
+    context = corpus(page)
+    ties = list(fence_ties(context, context.documents["spec/guide.md"], by_value=True))
+    assert [t.how for t in ties] == [BY_VALUE]
+    ties = list(fence_ties(context, context.documents["spec/guide.md"], by_shape=True))
+    assert BY_SHAPE in [t.how for t in ties]
+
+
+def test_a_text_tie_to_a_definition_judges_a_whole_example_whole() -> None:
+    # "An example `Card`:" with most of Card's required members is a whole Card: what it lacks
+    # is its defect. With few of them it is a fragment, judged on what it says.
+    whole = {"name": "Magic", "url": "https://example.org", "skills": []}
+    [finding] = findings("An example `Card`:\n\n" + fence(whole))
+    assert "'version' is a required property" in finding.message
+    assert "the definition name ties it" in finding.message
+    fragment = {"icon": "x.png"}
+    assert findings("An example `Card`:\n\n" + fence(fragment)) == []
+
+
+def test_counter_examples_sketches_and_proposals_are_not_judged() -> None:
+    wrong = {"kind": "message", "role": "robot", "messageId": "m-1"}
+    assert findings("### Negative: an unknown role\n\n" + fence(wrong)) == []
+    assert findings(fence(wrong) + "\nThe server rejects it with `invalid_params`.\n") == []
+    # A sketch of one member of a large object: what it leaves out is not its defect, what it
+    # says still is.
+    sketch = {"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": {}}}
+    sketch["params"]["message"] = {"kind": "x"}  # one of Message's three required members
+    [finding] = findings(fence(sketch))
+    assert "'message' was expected" in finding.message
+    assert "required" not in finding.message
+    # A proposal shows the shapes it would change to.
+    context = Context.from_texts(
+        {"schemas/protocol.json": json.dumps(PROTOCOL), "rfcs/0001-new-send.md": fence(REQUEST)}
+    )
+    assert list(all_rules()["example-invalid"].check(context, {})) == []
+
+
+def test_a_description_where_an_object_goes_is_not_judged() -> None:
+    card = {"name": "M", "url": "u", "version": "1", "skills": "array of skill objects"}
+    assert findings(fence(card)) == []
+    card["skills"] = "none"  # one word is a value, and the wrong type
+    [finding] = findings(fence(card))
+    assert "is not of type 'array'" in finding.message
+
+
+def test_a_fragment_is_bound_to_its_part() -> None:
+    # A response no definition here describes whole: its `result` binds by its own `kind`.
+    response = {"jsonrpc": "2.0", "id": 1, "result": {"kind": "message", "messageId": "m-1"}}
+    [finding] = findings(fence(response))
+    assert finding.message.startswith("example at /result: 'role' is a required property")
+    assert '`kind: "message"`' in finding.message and "#/definitions/Message" in finding.message
+    # A fence holding a member of a larger message, `"message": {...}`, is that member.
+    member = '```json\n"message": {\n  "kind": "message",\n  "role": "bot",\n  "messageId": "m"\n}\n```\n'
+    [finding] = findings(member)
+    assert "example at /message/role: 'bot' is not one of" in finding.message
+    assert finding.location.line == 6  # `"role": "bot"` on the page
+    # A part with a member its definition does not declare is not bound by a value alone.
+    other = {"id": 1, "result": {"kind": "message", "messageId": "m", "ciphertext": "x"}}
+    assert findings(fence(other)) == []
+
+
+def test_an_example_the_text_calls_shortened_is_not_judged_on_what_it_leaves_out() -> None:
+    short = {"jsonrpc": "2.0", "method": "message/send", "params": {"message": {"role": "x"}}}
+    page = "Unimportant fields trimmed for brevity:\n\n" + fence(short)
+    [finding] = findings(page)  # the wrong role still counts, the missing `id` does not
+    assert "'x' is not one of" in finding.message
+    assert "required" not in finding.message
+
+
+def test_a_statement_of_brevity_covers_the_run_of_fences_below_it() -> None:
+    short = {"jsonrpc": "2.0", "method": "message/send", "params": {"message": {"role": "user"}}}
+    page = "Fields trimmed for brevity:\n\n" + fence(short) + fence(short)
+    assert findings(page) == []
+    assert len(findings("Two requests:\n\n" + fence(short) + fence(short))) == 2
