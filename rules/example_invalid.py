@@ -315,17 +315,19 @@ NOT_VALID = re.compile(
 # What the text says of an example that leaves members out on purpose.
 SHORTENED = re.compile(
     r"\b(for brevity|trimmed|omitted|abbreviated|simplified|excerpts?|truncated|elided|"
-    r"shortened|partial)\b",
+    r"shortened|partial|excluded|left out|not shown|irrelevant)\b",
     re.IGNORECASE,
 )
 
 
 def _shortened(document: Document, fence: CodeFence) -> bool:
     """Whether the paragraph just before the fence (or before the run of fences it ends), or a
-    comment on its first line, says the example leaves members out."""
-    first = fence.content.lstrip().split("\n", 1)[0]
-    if first.startswith(("#", "//")) and SHORTENED.search(first):
-        return True
+    comment line in it, says the example leaves members out."""
+    # A comment line in the fence: `// irrelevant fields excluded`, `# WorkflowDefinition (excerpt)`.
+    for line in fence.content.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith(("#", "//")) and SHORTENED.search(stripped):
+            return True
     prose = document.prose
     if prose is None:
         return False
@@ -476,7 +478,7 @@ def _page_findings(
                 )
             continue
         try:
-            parsed = fence_data(fence)
+            parsed = fence_data(fence, lenient=tie.how in (BY_VALUE, BY_SHAPE))
         except ParseFailure as error:
             if tie.explicit:
                 yield Finding(

@@ -4,12 +4,17 @@ is an instance of by its own values or shape, then validated whole."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from conftest import run_cli
 from speclint.analyses.context import Context
 from speclint.analyses.fences import BY_SHAPE, BY_VALUE, fence_ties
 from speclint.common.findings import Finding, Severity
 from speclint.run.catalog import all_rules
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 PROTOCOL = {
     "$schema": "http://json-schema.org/draft-07/schema#",
@@ -240,3 +245,45 @@ def test_a_statement_of_brevity_covers_the_run_of_fences_below_it() -> None:
     page = "Fields trimmed for brevity:\n\n" + fence(short) + fence(short)
     assert findings(page) == []
     assert len(findings("Two requests:\n\n" + fence(short) + fence(short))) == 2
+
+
+def test_speclint_bindings_lists_each_example_with_its_evidence_or_why_not(
+    make_corpus: MakeCorpus,
+) -> None:
+    ambiguous = {"a": 1, "b": 2, "c": 3}
+    page = (
+        "# Guide\n\n"
+        + fence(REQUEST)
+        + "\n"
+        + fence(ambiguous)
+        + '\n```json\n{"method": "message/send", ...}\n```\n'
+        + "\n```sh\ncurl -X POST https://example.org\n```\n"
+    )
+    root = make_corpus({"schemas/protocol.json": json.dumps(PROTOCOL), "spec/guide.md": page})
+    output = run_cli("bindings", str(root)).output
+    assert "spec/guide.md:3 json example" in output
+    assert (
+        "-> schemas/protocol.json#/definitions/SendRequest (by example value: "
+        '`method: "message/send"`)' in output
+    )
+    assert "its members fit several definitions about as well (Left, Right)" in output
+    assert "(not bound: not parsed (" in output and "a sketch)" in output
+    assert "sh example" not in output  # a shell fence is no example
+    assert "speclint: 1 example binding(s); 2 example(s) bound to nothing" in output
+    # Switched off in the configuration, the listing says so.
+    (root / "speclint.toml").write_text(
+        "[rules.example-invalid]\nby-value = false\nby-shape = false\n"
+    )
+    output = run_cli("bindings", str(root)).output
+    assert "binding by the example is off" in output
+
+
+def test_a_json_fence_with_comments_is_an_example_too() -> None:
+    commented = '```json\n{\n  "jsonrpc": "2.0", // always\n  "id": 1,\n  "method": "message/send",\n  "params": {"message": {"role": "user", "messageId": "m"}}\n}\n```\n'
+    [finding] = findings(commented)
+    assert "'kind' is a required property" in finding.message
+
+
+def test_a_comment_in_the_fence_that_says_fields_are_left_out() -> None:
+    body = json.dumps(REQUEST, indent=2).replace("{", "{\n  // irrelevant fields excluded", 1)
+    assert findings(f"```json\n{body}\n```\n") == []

@@ -364,11 +364,21 @@ def fence_json(fence: CodeFence) -> Parsed:
     return parse_json(text)
 
 
-def fence_data(fence: CodeFence) -> Parsed:
+def fence_data(fence: CodeFence, lenient: bool = False) -> Parsed:
     """The example in a JSON, JSONC or YAML fence (or an untagged fence holding a JSON object),
     with positions as :func:`fence_json` gives them; a fence holding object members
     (``"message": {...}``: a fragment of a larger message) is read as the object of those
-    members. Raises :class:`ParseFailure`."""
+    members. ``lenient``: a ``json`` fence with ``//`` comments, as documentation writes them,
+    is read as JSONC (for an example bound by what it holds; an explicit tie asks for JSON).
+    Raises :class:`ParseFailure`."""
+    if lenient and fence.language == "json":
+        try:
+            return fence_data(fence)
+        except ParseFailure as failure:
+            try:
+                return fence_data(_as_jsonc(fence))
+            except ParseFailure:
+                raise failure from None
     if fence.language not in YAML_LANGUAGES and fence.content.lstrip().startswith('"'):
         try:
             return fence_json(fence)
@@ -392,6 +402,10 @@ def fence_data(fence: CodeFence) -> Parsed:
     if fence.language == "" and not fence.content.lstrip().startswith("{"):
         raise ParseFailure("an untagged fence that is not a JSON object")
     return fence_json(fence)
+
+
+def _as_jsonc(fence: CodeFence) -> CodeFence:
+    return CodeFence("jsonc", fence.info, fence.content, fence.line, fence.end_line, fence.heading)
 
 
 @dataclass(frozen=True)
@@ -490,7 +504,7 @@ def _by_example(
     if in_design_folder(document.path):
         return
     try:
-        data = fence_data(fence).data
+        data = fence_data(fence, lenient=True).data
     except ParseFailure:
         return  # a sketch, or a fragment with elisions: nothing concrete to bind
     if not isinstance(data, dict) or not data:
@@ -553,6 +567,14 @@ def _by_values(
 ) -> tuple[Definition, str] | None:
     """The one definition whose fixed members allow every fixed value the example gives, with
     the values that single it out."""
+    found, _ = _value_diagnosis(candidates, data, keys)
+    return found
+
+
+def _value_diagnosis(
+    candidates: list[Definition], data: dict[str, Any], keys: frozenset[str]
+) -> tuple[tuple[Definition, str] | None, str]:
+    """Tie 6's answer: the definition and its evidence, or None and why."""
     allowing: list[tuple[str, set[int], bool]] = []
     for key, value in data.items():
         if isinstance(value, (dict, list)) or value is None:
@@ -567,21 +589,27 @@ def _by_values(
             one = any(candidates[i].fixed[str(key)][1] for i in matched)
             allowing.append((f"`{key}: {text}`", matched, one))
     if not allowing:
-        return None
+        return None, "no value of it is one a definition fixes with a `const` or `enum`"
     left = set.intersection(*(matched for _, matched, _ in allowing))
     unique = {candidates[i].digest: candidates[i] for i in sorted(left)}
-    if len(unique) != 1:
-        return None
+    if not unique:
+        return None, "its fixed values point at different definitions"
+    if len(unique) > 1:
+        names = ", ".join(sorted({_name(d.target) for d in unique.values()})[:4])
+        return None, f"its values fit several definitions ({names})"
     [definition] = unique.values()
     covered = len(keys & definition.properties) / len(keys)
     # A constant (a discriminator) is strong evidence; an enum's value alone needs the shape too.
     constant = any(one for _, _, one in allowing)
     if covered < (0.75 if constant else 0.9) or (not constant and len(keys) < 2):
-        return None
+        return None, (
+            f"its values point at `{_name(definition.target)}`, which does not declare most "
+            "of its members"
+        )
     # The values that single it out: those fewest definitions allow.
     fewest = min(len(matched) for _, matched, _ in allowing)
     evidence = " and ".join(text for text, matched, _ in allowing if len(matched) == fewest)
-    return definition, evidence
+    return (definition, evidence), ""
 
 
 def _by_shape(
@@ -590,8 +618,16 @@ def _by_shape(
     """The one definition that declares every member of the example and fits it clearly better
     than any other (by the share of its members the example gives); none where a fixed member
     of it has another value in the example."""
+    found, _ = _shape_diagnosis(candidates, data, keys)
+    return found
+
+
+def _shape_diagnosis(
+    candidates: list[Definition], data: dict[str, Any], keys: frozenset[str]
+) -> tuple[Definition | None, str]:
+    """Tie 7's answer: the definition, or None and why."""
     if len(keys) < SHAPE_MINIMUM:
-        return None
+        return None, f"fewer than {SHAPE_MINIMUM} members to bind it by shape"
     fits: dict[str, tuple[float, Definition]] = {}
     for definition in candidates:
         if not keys <= definition.properties:
@@ -606,10 +642,79 @@ def _by_shape(
         fits.setdefault(definition.digest, (score, definition))
     ranked = sorted(fits.values(), key=lambda fit: -fit[0])
     if not ranked:
-        return None
+        return None, "no definition declares every member it has"
     if len(ranked) > 1 and ranked[0][0] < SHAPE_MARGIN * ranked[1][0]:
-        return None
-    return ranked[0][1]
+        names = ", ".join(_name(d.target) for _, d in ranked[:4])
+        return None, f"its members fit several definitions about as well ({names})"
+    return ranked[0][1], ""
+
+
+@dataclass(frozen=True)
+class ExampleBinding:
+    """What ``speclint bindings`` says of one example fence: its ties, or why it has none."""
+
+    fence: CodeFence
+    ties: tuple[FenceTie, ...]
+    why: str = ""
+
+
+def example_bindings(
+    corpus: Context,
+    document: Document,
+    markers: tuple[str, ...] = DEFAULT_MARKERS,
+    configured: Mapping[str, str] | None = None,
+    adjacent: bool = True,
+    by_value: bool = True,
+    by_shape: bool = True,
+) -> Iterator[ExampleBinding]:
+    """Every example fence of a Markdown page (JSON, JSONC, YAML, or an untagged fence that
+    opens an object) with the ties that bind it, or why none does."""
+    prose = document.prose
+    if prose is None:
+        return
+    ties: dict[int, list[FenceTie]] = {}
+    for tie in fence_ties(
+        corpus, document, markers, configured, adjacent, by_value=by_value, by_shape=by_shape
+    ):
+        ties.setdefault(tie.fence.line, []).append(tie)
+    for fence in prose.fences:
+        if fence.language not in EXAMPLE_LANGUAGES:
+            continue
+        if fence.language == "" and not fence.content.lstrip().startswith(("{", '"')):
+            continue
+        found = tuple(ties.get(fence.line, ()))
+        why = "" if found else _unbound(corpus, document, fence, by_value, by_shape)
+        yield ExampleBinding(fence, found, why)
+
+
+def _unbound(
+    corpus: Context, document: Document, fence: CodeFence, by_value: bool, by_shape: bool
+) -> str:
+    """Why no tie binds an example fence."""
+    if not (by_value or by_shape):
+        return "nothing names its schema, and binding by the example is off"
+    if in_design_folder(document.path):
+        return "a page of proposals or design records: its examples show what it would change"
+    try:
+        data = fence_data(fence, lenient=True).data
+    except ParseFailure as failure:
+        return f"not parsed ({failure.message}): a sketch"
+    if not isinstance(data, dict) or not data:
+        return "not an object"
+    candidates = [
+        d
+        for d in example_definitions(corpus)
+        if corpus.versions.comparable(document.path, d.target.document.path)
+    ]
+    if not candidates:
+        return "no schema definition of this page's version line"
+    keys = frozenset(str(k) for k in data)
+    reasons = []
+    if by_value:
+        reasons.append(_value_diagnosis(candidates, data, keys)[1])
+    if by_shape:
+        reasons.append(_shape_diagnosis(candidates, data, keys)[1])
+    return "; ".join(r for r in reasons if r)
 
 
 def _name(target: SchemaTarget) -> str:

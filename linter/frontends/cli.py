@@ -31,6 +31,7 @@ from speclint.common.progress import TerminalProgress
 from speclint.common.writing import OutputError, write_output
 from speclint.model.config import ROLE_NAMES
 from speclint.parsing.gitbase import head_commit, work_tree_top
+from speclint.parsing.kinds import DocumentKind
 
 if TYPE_CHECKING:
     from speclint.analyses.context import Context
@@ -925,6 +926,43 @@ def show_bindings(path: Path, show_all: bool) -> None:
                 f"    -> {binding.target.label} ({binding.confidence}; {same}): {binding.evidence}"
             )
     click.echo(f"speclint: {bound} binding(s); {unbound} prose set(s) bound to nothing")
+    _show_example_bindings(corpus, covered)
+
+
+def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:
+    """Every example fence of the prose, with the definition it is bound to and the evidence,
+    or why it is not bound (issue 28), read with example-invalid's configured options."""
+    # Deferred: startup (module docstring).
+    from speclint.analyses.fences import DEFAULT_MARKERS, example_bindings
+
+    options = corpus.config.rule_options.get("example-invalid", {})
+    markers = tuple(str(m) for m in options.get("markers", DEFAULT_MARKERS))
+    configured = {str(k): str(v) for k, v in dict(options.get("fences", {})).items()}
+    bound = unbound = 0
+    for document in corpus.of_kind(DocumentKind.MARKDOWN):
+        if not covered(document.path):
+            continue
+        for example in example_bindings(
+            corpus,
+            document,
+            markers,
+            configured,
+            bool(options.get("adjacent", True)),
+            bool(options.get("by-value", True)),
+            bool(options.get("by-shape", True)),
+        ):
+            language = example.fence.language or "untagged"
+            click.echo(f"{document.path}:{example.fence.line} {language} example")
+            if not example.ties:
+                unbound += 1
+                click.echo(f"    (not bound: {example.why})")
+            for tie in example.ties:
+                bound += 1
+                target = tie.target.label if tie.target else f"{tie.named} (no such schema)"
+                part = f" at {tie.part}" if tie.part else ""
+                evidence = tie.evidence or f"`{tie.named}`"
+                click.echo(f"    -> {target}{part} (by {tie.how}: {evidence})")
+    click.echo(f"speclint: {bound} example binding(s); {unbound} example(s) bound to nothing")
 
 
 def entry() -> None:
