@@ -29,7 +29,12 @@ What it does
       ``"kind": "task"``; a discriminator's ``const`` is enough, an ``enum`` value needs the
       definition to declare most of the example's members too); else by its shape, when one
       definition declares every member of the example (three or more) and fits it clearly
-      better than any other. An example two definitions fit equally is not bound.
+      better than any other. An example two definitions fit equally is not bound. Where the
+      whole binds neither way, an object member is bound as a part by its own values when its
+      definition declares every member it has (a JSON-RPC response's ``result`` by its
+      ``kind``); a fence holding members (``"a2a": {...}``) is read as their object, and a
+      ``json`` fence with ``//`` comments as JSONC. ``speclint bindings`` lists every example
+      with what binds it, or why nothing does.
 
     The finding points at the example's line (inside a fence: the failing member's line) and
     names the failing keyword. A schema whose references do not resolve is skipped
@@ -70,7 +75,9 @@ What it does
     An example bound by its values or shape is an instance of its definition: what it lacks is
     reported ("bound to `SendMessageRequest` by `method: "message/send"`"), except in an
     object that gives under half of its required members (a sketch of a few of them) or that
-    elides some (a ``"..."`` key or value). Placeholders (``"<task-id>"``, ``"{{user}}"``) and
+    elides some (a ``"..."`` key or value), nor in an example the paragraph above it (or
+    above the run of fences it ends) or a comment line in it calls shortened ("trimmed for
+    brevity", ``// irrelevant fields excluded``). Placeholders (``"<task-id>"``, ``"{{user}}"``) and
     a description where an object goes (``"details": "object (optional)"``) are not judged,
     nor is an example its heading or the paragraph beside it calls negative, invalid, wrong or
     rejected (a counter-example), nor a fence that does not parse (a sketch with ``...``). A
@@ -159,7 +166,7 @@ from speclint.analyses.validation import (
 from speclint.common.findings import Finding, Location, Severity, first_fitting
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.prose import CodeFence
+from speclint.parsing.prose import CodeFence, ProseDocument
 from speclint.parsing.structured import (
     Parsed,
     ParseFailure,
@@ -337,27 +344,37 @@ def _shortened(document: Document, fence: CodeFence) -> bool:
         if start - other.end_line > 2:
             break
         start = other.line
-    before = [p for p in prose.paragraphs if p.end_line < start]
-    return bool(before and start - before[-1].end_line <= 2 and SHORTENED.search(before[-1].plain))
+    before = _beside(prose, start, start)[0]
+    return before is not None and SHORTENED.search(before) is not None
 
 
 def _counter_example(document: Document, fence: CodeFence) -> bool:
     """Whether the fence's heading, or the paragraph just before or after it, says the example
     is one to reject, or its section says it is not valid."""
     prose = document.prose
-    texts = [fence.heading.text] if fence.heading is not None else []
-    if prose is not None and fence.heading is not None:
-        section = [p.plain for p in prose.paragraphs if p.heading == fence.heading]
-        if any(NOT_VALID.search(text) for text in section):
-            return True
-    if prose is not None:
-        before = [p for p in prose.paragraphs if p.end_line < fence.line]
-        after = [p for p in prose.paragraphs if p.line > fence.end_line]
-        if before and fence.line - before[-1].end_line <= 2:
-            texts.append(before[-1].plain)
-        if after and after[0].line - fence.end_line <= 2:
-            texts.append(after[0].plain)
-    return any(COUNTER_EXAMPLE.search(text) for text in texts)
+    if prose is None:
+        return False
+    heading = fence.heading
+    if heading is not None and any(
+        NOT_VALID.search(p.plain) for p in prose.paragraphs if p.heading == heading
+    ):
+        return True
+    texts = [
+        heading.text if heading is not None else "",
+        *_beside(prose, fence.line, fence.end_line),
+    ]
+    return any(text is not None and COUNTER_EXAMPLE.search(text) for text in texts)
+
+
+def _beside(prose: ProseDocument, first: int, last: int) -> tuple[str | None, str | None]:
+    """The text of the paragraph ending just before line ``first`` and of the one starting just
+    after line ``last`` (a blank line between at most), where there is one."""
+    before = [p for p in prose.paragraphs if p.end_line < first]
+    after = [p for p in prose.paragraphs if p.line > last]
+    return (
+        before[-1].plain if before and first - before[-1].end_line <= 2 else None,
+        after[0].plain if after and after[0].line - last <= 2 else None,
+    )
 
 
 def _whole(target: SchemaTarget, example: Any) -> bool:

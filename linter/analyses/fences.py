@@ -36,7 +36,7 @@ import json
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, cast
 from urllib.parse import unquote, urldefrag
 
@@ -521,20 +521,18 @@ def _by_example(
     if not by_value:
         return
     for key, member in data.items():
-        if isinstance(member, dict) and member:
-            part = _bind(fence, candidates, member, True, False)
-            # A part is bound only where its definition declares every member it has: a
-            # value alone (`"algorithm": "m.megolm.v1.aes-sha2"`) is shared by the contents of
-            # several messages, some of them defined where no definition is found.
-            if part is not None and _declares_all(part, member):
-                yield replace(part, part=f"/{escape_token(str(key))}")
-
-
-def _declares_all(tie: FenceTie, member: dict[str, Any]) -> bool:
-    assert tie.target is not None  # a binding always has its definition
-    node = resolve_pointer(tie.target.document.data, tie.target.pointer)
-    definition = _definition(tie.target.document, tie.target.pointer, node)
-    return definition is not None and {str(k) for k in member} <= definition.properties
+        if not isinstance(member, dict) or not member:
+            continue
+        keys = frozenset(str(k) for k in member)
+        found, _ = _value_diagnosis(candidates, member, keys)
+        # A part is bound only where its definition declares every member it has: a value
+        # alone (`"algorithm": "m.megolm.v1.aes-sha2"`) is shared by the contents of several
+        # messages, some of them defined where no definition is found.
+        if found is not None and keys <= found[0].properties:
+            definition, evidence = found
+            target = definition.target
+            part = f"/{escape_token(str(key))}"
+            yield FenceTie(fence, BY_VALUE, target.label, target, fence.line, evidence, part)
 
 
 def _bind(
@@ -546,14 +544,14 @@ def _bind(
 ) -> FenceTie | None:
     keys = frozenset(str(k) for k in data)
     if by_value:
-        found = _by_values(candidates, data, keys)
+        found, _ = _value_diagnosis(candidates, data, keys)
         if found is not None:
             definition, evidence = found
             return FenceTie(
                 fence, BY_VALUE, definition.target.label, definition.target, fence.line, evidence
             )
     if by_shape:
-        shaped = _by_shape(candidates, data, keys)
+        shaped, _ = _shape_diagnosis(candidates, data, keys)
         if shaped is not None:
             evidence = f"only `{_name(shaped.target)}` declares every one of them"
             return FenceTie(
@@ -562,19 +560,11 @@ def _bind(
     return None
 
 
-def _by_values(
-    candidates: list[Definition], data: dict[str, Any], keys: frozenset[str]
-) -> tuple[Definition, str] | None:
-    """The one definition whose fixed members allow every fixed value the example gives, with
-    the values that single it out."""
-    found, _ = _value_diagnosis(candidates, data, keys)
-    return found
-
-
 def _value_diagnosis(
     candidates: list[Definition], data: dict[str, Any], keys: frozenset[str]
 ) -> tuple[tuple[Definition, str] | None, str]:
-    """Tie 6's answer: the definition and its evidence, or None and why."""
+    """Tie 6: the one definition whose fixed members allow every fixed value the example gives,
+    with the values that single it out; or None and why."""
     allowing: list[tuple[str, set[int], bool]] = []
     for key, value in data.items():
         if isinstance(value, (dict, list)) or value is None:
@@ -612,20 +602,12 @@ def _value_diagnosis(
     return (definition, evidence), ""
 
 
-def _by_shape(
-    candidates: list[Definition], data: dict[str, Any], keys: frozenset[str]
-) -> Definition | None:
-    """The one definition that declares every member of the example and fits it clearly better
-    than any other (by the share of its members the example gives); none where a fixed member
-    of it has another value in the example."""
-    found, _ = _shape_diagnosis(candidates, data, keys)
-    return found
-
-
 def _shape_diagnosis(
     candidates: list[Definition], data: dict[str, Any], keys: frozenset[str]
 ) -> tuple[Definition | None, str]:
-    """Tie 7's answer: the definition, or None and why."""
+    """Tie 7: the one definition that declares every member of the example and fits it clearly
+    better than any other (by the share of its members the example gives), none where a fixed
+    member of it has another value in the example; or None and why."""
     if len(keys) < SHAPE_MINIMUM:
         return None, f"fewer than {SHAPE_MINIMUM} members to bind it by shape"
     fits: dict[str, tuple[float, Definition]] = {}
