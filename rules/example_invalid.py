@@ -29,7 +29,17 @@ What it does
       ``"kind": "task"``; a discriminator's ``const`` is enough, an ``enum`` value needs the
       definition to declare most of the example's members too); else by its shape, when one
       definition declares every member of the example (three or more) and fits it clearly
-      better than any other. An example two definitions fit equally is not bound. Where the
+      better than any other. An example two definitions fit equally is not bound. Where its
+      own members fix nothing, the members of its object members can (an envelope's
+      ``"context": {"type": "dev.cdevents.approval.closed.0.1.0"}``). Between the two, by the
+      operation it sits under: the heading or the paragraph above names an OpenAPI operation by
+      method and path and says which side the fence shows ("#### `POST /v1/runs` request",
+      "Response:" under it), and that side has one JSON schema declaring at least half of the
+      example's members; a JSON-RPC response (``result``, no ``method``) whose result nothing
+      else binds answers the request shown above it in its section (the same ``id``) or the
+      method the text names, and is bound to that method's result definition by the request
+      definition's name (``CallToolRequest`` -> ``CallToolResult``; else the whole to
+      ``SendMessageSuccessResponse``, or ``...Response``, declaring ``result``). Where the
       whole binds neither way, an object member is bound as a part by its own values when its
       definition declares every member it has (a JSON-RPC response's ``result`` by its
       ``kind``); a fence holding members (``"a2a": {...}``) is read as their object, and a
@@ -77,11 +87,14 @@ What it does
     object that gives under half of its required members (a sketch of a few of them) or that
     elides some (a ``"..."`` key or value), nor in an example the paragraph above it (or
     above the run of fences it ends) or a comment line in it calls shortened ("trimmed for
-    brevity", ``// irrelevant fields excluded``). Placeholders (``"<task-id>"``, ``"{{user}}"``) and
-    a description where an object goes (``"details": "object (optional)"``) are not judged,
+    brevity", ``// irrelevant fields excluded``). Placeholders (``"<task-id>"``, ``"{{user}}"``),
+    a description where an object goes (``"details": "object (optional)"``) and a type written
+    where a value goes (``"count": "integer"``, ``"status": "pending | running | ..."``, a
+    field sketch) are not judged,
     nor is an example its heading or the paragraph beside it calls negative, invalid, wrong or
     rejected (a counter-example), nor a fence that does not parse (a sketch with ``...``). A
-    finding of an example bound by its shape alone is a warning; by its values, an error.
+    finding of an example bound by its shape alone is a warning; by its values, the operation
+    it sits under or the request it answers, an error.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render. An
@@ -130,6 +143,9 @@ Options
 
     ``by-shape`` (default ``true``): bind them by their shape (a warning); ``false`` turns it
     off.
+
+    ``by-operation`` (default ``true``): bind them by the OpenAPI operation they sit under, and
+    a JSON-RPC response by the request it answers; ``false`` turns it off.
 """
 
 from __future__ import annotations
@@ -145,11 +161,14 @@ from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
 from speclint.analyses.fences import (
+    BY_EXAMPLE,
     BY_SHAPE,
     BY_TEXT,
     BY_VALUE,
     DEFAULT_MARKERS,
     SchemaTarget,
+    example_file,
+    example_file_binding,
     fence_data,
     fence_ties,
 )
@@ -187,7 +206,7 @@ READS = "page"
 
 def units(corpus: Context) -> list[Document]:
     """The schema and API documents with examples (not a generated bundle: its examples are
-    checked at their sources), then the Markdown pages."""
+    checked at their sources), the example files, then the Markdown pages."""
     documents = [
         document
         for document in corpus.of_kind(
@@ -195,7 +214,8 @@ def units(corpus: Context) -> list[Document]:
         )
         if not (document.kind is DocumentKind.SCHEMA and document.path in corpus.derived)
     ]
-    return [*documents, *corpus.of_kind(DocumentKind.MARKDOWN)]
+    files = [d for d in corpus.of_kind(DocumentKind.DATA) if example_file(d)]
+    return [*documents, *files, *corpus.of_kind(DocumentKind.MARKDOWN)]
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -208,6 +228,8 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
     with patterns_judged_once():
         if document.kind is DocumentKind.MARKDOWN:
             return list(_page_findings(corpus, document, options))
+        if document.kind is DocumentKind.DATA:
+            return list(_file_findings(corpus, document, options))
         return list(_document_findings(corpus, document))
 
 
@@ -270,10 +292,77 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
         yield _null_examples(nulls, in_enums)
 
 
+def _file_findings(
+    corpus: Context, document: Document, options: Mapping[str, Any]
+) -> Iterator[Finding]:
+    """An example file (a JSON or YAML file of an example folder, with no ``$schema``) against
+    the definition its values or shape bind it to."""
+    binding = example_file_binding(
+        corpus,
+        document,
+        bool(options.get("by-value", True)),
+        bool(options.get("by-shape", True)),
+    )
+    target = binding.target
+    if target is None:
+        return
+    uri = f"{file_uri(target.document.path)}#{target.pointer}"
+    validator = corpus.references.validator(validator_class_of(target.document), uri)
+    # A `$ref` with members beside it merges a base example in (Matrix's event examples
+    # name `core/state_event.json`): what it brings is not what the file shows.
+    errors = [
+        e
+        for e in _errors(validator, document.data)
+        if not (_stands_in(e) or _inside_reference(document.data, explain(e)))
+    ]
+    errors = [e for e in errors if not _sketched(e, by_shape=binding.how == BY_SHAPE)]
+    if not errors:
+        return
+    phrase = (
+        f"its {binding.evidence}"
+        if binding.how == BY_VALUE
+        else f"its members ({binding.evidence})"
+    )
+    where = error_pointer(explain(errors[0]))
+    yield Finding(
+        ID,
+        Severity.WARNING if binding.how == BY_SHAPE else SEVERITY,
+        first_fitting(
+            f"{_describe(errors)}; the example file fails `{target.label}`, which {phrase} "
+            "binds it to: fix the example, or the schema if the example shows what the "
+            "protocol really does (or give the file a `$schema`)",
+            f"{_describe(errors)}; {phrase} binds it to `{target.label}`: fix the example, or "
+            "the schema",
+            f"{_describe(errors)}; {phrase} binds it to `{target.label}`",
+        ),
+        document.location(where),
+        related=(
+            target.document.location(target.pointer, note="the schema it fails"),
+            *(
+                document.location(
+                    error_pointer(explain(e)),
+                    note=f"also at {error_pointer(explain(e)) or '/'}: {short_message(explain(e))}",
+                )
+                for e in errors[1:RELATED_ERRORS]
+            ),
+        ),
+        key=f"file{where}",
+    )
+
+
 # Strings that stand for values left out of an example.
 ELISIONS = ("...", "…", "etc", "etc.")
 # A placeholder where a value goes: `<task-id>`, `{{user}}`, `${TOKEN}`.
 PLACEHOLDER = re.compile(r"^(?:<[^<>]+>|\{\{.*\}\}|\$\{[^}]+\})$", re.DOTALL)
+# A type written where a value goes, in an example that sketches a payload's fields
+# (`"runId": "string"`, `"tags": "string[] (optional)"`, `"at": "ISO8601"`), or the values it
+# may take (`"status": "pending | running | ..."`).
+TYPE_SKETCH = re.compile(
+    r"^(?:string|str|integer|int(?:32|64)?|number|float|double|boolean|bool|object|array|any|"
+    r"uri|url|uuid|iso[- ]?8601|date(?:-time)?|timestamp)(?:\[\])?(?:\s*[(,].*)?$"
+    r"|^[\w.:/-]+\s*\|\s*[\w.:/-]+",
+    re.IGNORECASE | re.DOTALL,
+)
 
 
 def _prose_for(instance: Any, types: Any) -> bool:
@@ -330,10 +419,13 @@ SHORTENED = re.compile(
 def _shortened(document: Document, fence: CodeFence) -> bool:
     """Whether the paragraph just before the fence (or before the run of fences it ends), or a
     comment line in it, says the example leaves members out."""
-    # A comment line in the fence: `// irrelevant fields excluded`, `# WorkflowDefinition (excerpt)`.
+    # A comment line in the fence: `// irrelevant fields excluded`, `# WorkflowDefinition (excerpt)`,
+    # `// ... other fields ...` (an elision written as a comment).
     for line in fence.content.split("\n"):
         stripped = line.strip()
-        if stripped.startswith(("#", "//")) and SHORTENED.search(stripped):
+        if stripped.startswith(("#", "//", "/*")) and (
+            SHORTENED.search(stripped) or "..." in stripped or "…" in stripped
+        ):
             return True
     prose = document.prose
     if prose is None:
@@ -394,7 +486,9 @@ def _stands_in(error: ValidationError) -> bool:
     (``"details": "object (optional, error-specific)"``), or a member missing from an object
     that elides some (a ``"..."`` key or value)."""
     instance = explain(error).instance
-    if isinstance(instance, str) and (instance in ELISIONS or PLACEHOLDER.match(instance)):
+    if isinstance(instance, str) and (
+        instance in ELISIONS or PLACEHOLDER.match(instance) or TYPE_SKETCH.match(instance)
+    ):
         return True
     if error.validator == "type" and _prose_for(instance, error.validator_value):
         return True
@@ -466,9 +560,17 @@ def _page_findings(
     adjacent = bool(options.get("adjacent", True))
     by_value = bool(options.get("by-value", True))
     by_shape = bool(options.get("by-shape", True))
+    by_operation = bool(options.get("by-operation", True))
     lines = (document.text or "").split("\n")
     for tie in fence_ties(
-        corpus, document, markers, configured, adjacent, by_value=by_value, by_shape=by_shape
+        corpus,
+        document,
+        markers,
+        configured,
+        adjacent,
+        by_value=by_value,
+        by_shape=by_shape,
+        by_operation=by_operation,
     ):
         fence = tie.fence
         opening = lines[fence.line - 1] if fence.line <= len(lines) else ""
@@ -495,7 +597,7 @@ def _page_findings(
                 )
             continue
         try:
-            parsed = fence_data(fence, lenient=tie.how in (BY_VALUE, BY_SHAPE))
+            parsed = fence_data(fence, lenient=tie.how in BY_EXAMPLE)
         except ParseFailure as error:
             if tie.explicit:
                 yield Finding(
@@ -520,7 +622,7 @@ def _page_findings(
         # A fragment's part (`/result`) is the instance; where errors are is said in the whole.
         instance = resolve_pointer(parsed.data, tie.part) if tie.part else parsed.data
         errors = _errors(corpus.references.validator(dialect, uri), instance)
-        if tie.how in BY_TEXT and not _whole(target, parsed.data):
+        if tie.how in BY_TEXT and not _whole(target, instance):
             # A tie by text often shows one block of a larger document (the `compensation`
             # family of a capabilities document): check what the example says, not what it
             # leaves out. One that gives most of the definition's required members is meant
@@ -528,8 +630,10 @@ def _page_findings(
             errors = _without_required(errors)
         # What an example stands in for is not judged: a placeholder (`<task-id>`) where a
         # value goes, a member left out of an object that elides others (`"...": "..."`).
-        errors = [e for e in errors if not _stands_in(e)]
-        if tie.how in (BY_VALUE, BY_SHAPE):
+        errors = [
+            e for e in errors if not (_stands_in(e) or _inside_reference(instance, explain(e)))
+        ]
+        if tie.how in BY_EXAMPLE:
             if _counter_example(document, fence):
                 continue  # shown to be rejected ("### Negative: ..."): its errors are the point
             # An object that gives under half of its required members is a sketch of a few of
@@ -543,7 +647,7 @@ def _page_findings(
         failure = _describe(errors, tie.part)
         where = tie.part + error_pointer(explain(errors[0]))
         line, column = parsed.positions.get(where, (1, 1))
-        verb = "binds" if tie.how in (BY_VALUE, BY_SHAPE) else "ties"
+        verb = "binds" if tie.how in BY_EXAMPLE else "ties"
         yield Finding(
             ID,
             Severity.WARNING if tie.how == BY_SHAPE else SEVERITY,

@@ -3,7 +3,8 @@
 What it does
     Validates each OpenAPI 2.0 / 3.0 / 3.1 / 3.2 document with openapi-spec-validator: first against
     the official OpenAPI JSON Schema for its declared ``openapi:`` version, then its semantic checks
-    (path parameters declared, ``default`` values that fit their schema, unique operationIds, ...).
+    (path parameters declared, unique operationIds, ...; a ``default`` that its schema rejects is
+    ``value-invalid``'s, reported once where it is written).
     Each error about a schema object is placed at that schema (``/components/schemas/Run/type``),
     not at the document's root, and so is each of the library's own semantic errors: a repeated
     ``operationId``, parameter or tag name at the repetition, with the first as a related
@@ -512,12 +513,12 @@ def _linear(schema_keyword: type[Any]) -> type[Any]:
 
         @property
         def default_validator(self) -> Callable[[Any, Any], Iterator[Any]]:
-            judge = super().default_validator
-
+            # value-invalid judges every `default` where it is written: a component's once,
+            # not at each operation that reaches it, and all of OpenAPI 3.1's (the library
+            # judged a parameter's, not a property's in a request body), with its conventions
+            # for "unset" defaults.
             def validate(schema: Any, value: Any) -> Iterator[Any]:
-                for error in judge(schema, value):
-                    error.path.appendleft("default")
-                    yield error
+                return iter(())
 
             return validate
 

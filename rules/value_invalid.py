@@ -24,10 +24,12 @@ What it does
 
     The finding is at the value (``.../default``, ``.../enum/2``) and names the keyword it breaks,
     with that keyword as a related location. ``$ref``\\s resolve through the corpus; a schema whose
-    references do not resolve is skipped (``unresolved-ref`` reports it). In OpenAPI documents
-    ``default`` is left to ``openapi-invalid``, whose validator already checks it; ``examples``
-    and ``example`` are ``example-invalid``'s. A generated bundle (``speclint.analyses.lineage``) is
-    checked at its sources.
+    references do not resolve is skipped (``unresolved-ref`` reports it). OpenAPI documents'
+    defaults are judged here too, in the document's dialect (3.0's ``nullable``; 3.1's 2020-12,
+    of whose defaults openapi-spec-validator judged only some), each once where it is written: a
+    default in a component is reported at the component, not at every operation that reaches
+    it. ``examples`` and ``example`` are ``example-invalid``'s. A generated bundle
+    (``speclint.analyses.lineage``) is checked at its sources.
 
 Why is this bad?
     A default is what a server assumes when the field is absent, and what generated clients and
@@ -134,7 +136,7 @@ def _values(
     node = schema.node
     if "$ref" in node and len(node) > 1 and _ref_alone(document, schema):
         return  # draft-07 and older, OpenAPI 3.0: the siblings of a `$ref` are ignored
-    if "default" in wanted and "default" in node and document.kind is not DocumentKind.OPENAPI:
+    if "default" in wanted and "default" in node:
         yield "default", join_pointer(schema.pointer, "default"), node["default"]
     if "const" in wanted and "const" in node:
         yield "const", join_pointer(schema.pointer, "const"), node["const"]

@@ -272,7 +272,7 @@ def test_speclint_bindings_lists_each_example_with_its_evidence_or_why_not(
     assert "speclint: 1 example binding(s); 2 example(s) bound to nothing" in output
     # Switched off in the configuration, the listing says so.
     (root / "speclint.toml").write_text(
-        "[rules.example-invalid]\nby-value = false\nby-shape = false\n"
+        "[rules.example-invalid]\nby-value = false\nby-shape = false\nby-operation = false\n"
     )
     output = run_cli("bindings", str(root)).output
     assert "binding by the example is off" in output

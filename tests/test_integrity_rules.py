@@ -330,6 +330,12 @@ def test_openapi_invalid_judges_schemas_as_openapi_spec_validator_does(
     data = yaml.safe_load(doc)
     library = list(get_validator_cls(data)(data).iter_errors())
     found = findings_of("openapi-invalid", root)
+    if where == "/default":
+        # The library's verdict, given once at the default by value-invalid (issue 28).
+        assert library and not found, (found, library)
+        [value] = findings_of("value-invalid", root)
+        assert value.location.pointer == "/components/schemas/Bad/default"
+        return
     assert bool(found) == bool(library) == bool(bad), (found, library)
     for finding in found:
         assert finding.location.pointer.startswith("/components/schemas/Bad"), finding

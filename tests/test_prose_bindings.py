@@ -52,6 +52,25 @@ def test_a_table_column_named_schema_field_binds_in_both_directions(
     assert drift(root) == []
 
 
+def test_a_column_header_with_a_note_after_the_field_binds_as_the_field(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Issue 28, item 5: "`state` (stored form)" names the field `state`; the note does not stop
+    # the binding (it did: the header was read whole, and no field is called that).
+    page = (
+        "# Runs\n\n| `status` (stored form) | Meaning |\n| --- | --- |\n"
+        "| `queued` | waiting |\n| `running` | working |\n| `completed` | done |\n"
+        "| `cancelled` | stopped |\n"
+    )
+    root = make_corpus({"schemas/run.schema.json": RUN, "spec/runs.md": page})
+    found = drift(root)
+    assert any("lacks `cancelled`" in f.message for f in found)
+    assert all("the text names `status`" in f.message for f in found)
+    # A header that names no field, with a note, is still no binding.
+    (root / "spec/runs.md").write_text(page.replace("`status` (stored form)", "Stored (form)"))
+    assert drift(root) == []
+
+
 def test_a_generic_value_column_takes_its_field_from_the_sentence_above(
     make_corpus: MakeCorpus,
 ) -> None:

@@ -64,7 +64,7 @@ def test_enum_member_and_const_against_their_siblings(make_corpus: MakeCorpus) -
 
 def test_values_are_judged_in_their_own_dialect(make_corpus: MakeCorpus) -> None:
     """OpenAPI 3.0 `nullable` admits null into an enum; draft-07 ignores a `$ref`'s siblings;
-    OpenAPI `default`s are openapi-invalid's (its validator checks them)."""
+    OpenAPI `default`s are judged here too (issue 28), once, where they are written."""
     openapi = (
         "openapi: 3.0.3\ninfo: {title: Runs, version: 1.0.0}\npaths: {}\n"
         "components:\n  schemas:\n    Run:\n      type: object\n      properties:\n"
@@ -77,10 +77,14 @@ def test_values_are_judged_in_their_own_dialect(make_corpus: MakeCorpus) -> None
         "properties": {"d": {"$ref": "#/definitions/m", "default": "x"}},
     }
     root = make_corpus({"api/openapi.yaml": openapi, "schemas/old.schema.json": json.dumps(draft7)})
-    assert findings_of("value-invalid", root) == []
+    [default] = findings_of("value-invalid", root)
+    assert default.location.pointer == "/components/schemas/Run/properties/mode/default"
     (root / "api/openapi.yaml").write_text(openapi.replace("nullable: true, ", ""))
-    [finding] = findings_of("value-invalid", root)
-    assert finding.location.pointer == "/components/schemas/Run/properties/status/enum/1"
+    found = findings_of("value-invalid", root)
+    assert [f.location.pointer for f in found] == [
+        "/components/schemas/Run/properties/status/enum/1",
+        "/components/schemas/Run/properties/mode/default",
+    ]
 
 
 def test_keywords_option_switches_checks_off(make_corpus: MakeCorpus) -> None:

@@ -7,7 +7,8 @@ Spec prose states value sets in a handful of shapes, each read here from the Mar
 - "one of `x`, `y` or `z`" (and "MUST be one of:"), and "Supported values are: `a`, `b`" (also
   one value per ``<br>- `a`: ...`` line, in a reference-table row whose first cell names the field);
 - a table column whose every cell is one code span (the column header names the field, as
-  `` `Run.status` ``, ``status`` or ``Status``; a generic header such as "Value" leaves it to the
+  `` `Run.status` ``, ``status`` or ``Status``, a note after it aside: "`` `Run.status` `` (stored
+  form)"; a generic header such as "Value" leaves it to the
   sentence introducing the table);
 - code spans joined by slashes, commas or "or" after the field they belong to ("the run's
   `status` flips to `completed` / `failed` / `paused`"): a few of its values, never its
@@ -500,12 +501,17 @@ _GENERIC_HEADERS = frozenset(
 )
 
 
+_NOTED_HEADER = re.compile(r"`([^`]+)`\s*(?:\([^()]*\)|[—–-]\s.*)")
+
+
 def _column_field(header: str, intro: str, values: list[str]) -> str | None:
     """The field a table column enumerates: its header (`` `Run.status` ``, ``status``,
     ``Status``), or for a generic header ("Value") the field the introducing sentence names."""
     name = header.strip()
     quoted = name.startswith("`")
-    name = name.strip("`").strip()
+    # A note after the code span names the same field: "`A2ATaskState.state` (stored form)".
+    noted = _NOTED_HEADER.fullmatch(name)
+    name = noted.group(1).strip() if noted else name.strip("`").strip()
     if not re.fullmatch(r"[A-Za-z_][\w.-]*", name):
         return None
     if not quoted and name.lower() in _GENERIC_HEADERS:

@@ -17,14 +17,21 @@ Spec prose shows payloads in fenced code blocks. A fence is *tied* to a schema, 
    with a ``const`` or an ``enum`` (JSON-RPC's ``"method": "message/send"``, ``"kind": "task"``,
    ``"eventType": "START"``) leave exactly one definition of the page's version line that allows
    them all, and that definition declares most of the example's members;
-7. by the example's shape: exactly one definition declares every member the example has (three
+7. by the operation it sits under: the fence's heading or the paragraph above it names an
+   OpenAPI operation by method and path ("#### `POST /v1/runs` request") and says which side it
+   shows, so the example is that operation's request body or success response (one schema); a
+   JSON-RPC response (a ``result`` with no ``method``) answers the request shown above it in its
+   section (the same ``id``) or the method its heading or paragraph names, so its ``result`` is
+   the result definition of that method (``CallToolRequest`` -> ``CallToolResult``; or the whole
+   is the method's ``...SuccessResponse``/``...Response`` where that declares ``result``);
+8. by the example's shape: exactly one definition declares every member the example has (three
    or more), or one fits clearly better than any other; a missing required member does not stop
    the binding (it is the defect to report).
 
 The first three are *explicit*: the author said which schema the example follows, so a tie that names
 no corpus schema, or an example that is not JSON, is itself worth a finding. The others are
-inferences, dropped quietly when they are ambiguous. Ties 6 and 7 read the example itself, so the
-example is a whole instance of what it binds to.
+inferences, dropped quietly when they are ambiguous. Ties 6 to 8 read the example itself, so the
+example is a whole instance of what it binds to (or, for a fragment, the part of it they name).
 
 ``jsonc`` fences may hold ``//`` and ``/* */`` comments and trailing commas; they are blanked to
 spaces before parsing so every line and column still matches the Markdown source.
@@ -32,16 +39,20 @@ spaces before parsing so every line and column still matches the Markdown source
 
 from __future__ import annotations
 
+import functools
 import json
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 from urllib.parse import unquote, urldefrag
 
+from referencing.exceptions import NoSuchResource, Unresolvable
+
 from speclint.analyses.context import Context
-from speclint.analyses.references import map_remote
+from speclint.analyses.operations import Operation, named_operations
+from speclint.analyses.references import file_uri, map_remote
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.prose import CodeFence, Paragraph
@@ -62,7 +73,10 @@ SCHEMA_FILE = re.compile(r"^[\w./@-]+\.json(?:#\S*)?$")
 _MARKER = re.compile(r"<!--\s*([\w-]+)\s*:\s*(\S+?)\s*-->")
 BY_VALUE = "example value"
 BY_SHAPE = "example shape"
-INFERRED = frozenset({"adjacent text", "definition name", BY_VALUE, BY_SHAPE})
+BY_OPERATION = "example operation"
+INFERRED = frozenset({"adjacent text", "definition name", BY_VALUE, BY_SHAPE, BY_OPERATION})
+# The ties by what the example is (6 to 8).
+BY_EXAMPLE = frozenset({BY_VALUE, BY_SHAPE, BY_OPERATION})
 # The ties by text that names a schema: what they bind is often one block of a larger document,
 # so what the example leaves out (``required``) is not judged.
 BY_TEXT = frozenset({"adjacent text", "definition name"})
@@ -112,6 +126,8 @@ class FenceTie:
             return f"its {self.evidence}"
         if self.how == BY_SHAPE:
             return f"its members ({self.evidence})"
+        if self.how == BY_OPERATION:
+            return f"its place ({self.evidence})"
         return f"the {self.how}"
 
 
@@ -124,23 +140,39 @@ def fence_ties(
     languages: tuple[str, ...] = JSON_LANGUAGES,
     by_value: bool = False,
     by_shape: bool = False,
+    by_operation: bool = False,
 ) -> Iterator[FenceTie]:
     """Every fence of a Markdown ``document`` in ``languages`` that is tied to a schema; with
-    ``by_value`` or ``by_shape``, also the JSON and YAML examples bound by what they are (ties 6
-    and 7)."""
+    ``by_value``, ``by_operation`` or ``by_shape``, also the JSON and YAML examples bound by
+    what they are (ties 6 to 8)."""
     prose = document.prose
     if prose is None or document.text is None:
         return
     lines = document.text.split("\n")
     by_end = {p.end_line: p for p in prose.paragraphs}
+    modes = _Modes(by_value, by_shape, by_operation)
+    asked: dict[int, tuple[str, Any]] = {}  # section (heading line) -> the request shown last
     for fence in prose.fences:
         tie = None
         if fence.language in languages:
             tie = _tie(corpus, document, fence, lines, by_end, markers, configured or {}, adjacent)
         if tie is not None:
             yield tie
-        elif (by_value or by_shape) and fence.language in EXAMPLE_LANGUAGES:
-            yield from _by_example(corpus, document, fence, by_value, by_shape)
+        elif modes.any and fence.language in EXAMPLE_LANGUAGES:
+            yield from _by_example(corpus, document, fence, modes, asked)
+
+
+@dataclass(frozen=True)
+class _Modes:
+    """Which ties by the example itself are on (example-invalid's options)."""
+
+    value: bool
+    shape: bool
+    operation: bool
+
+    @property
+    def any(self) -> bool:
+        return self.value or self.shape or self.operation
 
 
 def _tie(
@@ -418,6 +450,9 @@ class Definition:
     # is one value (a `const` or a one-value `enum`: a discriminator).
     fixed: Mapping[str, tuple[frozenset[str], bool]]
     digest: str  # the definition's JSON text: two identical copies are one candidate
+    # The same for the members of its object members (an envelope's `context.type`), keyed by
+    # (member, its member): evidence where the example's own members fix nothing.
+    nested: Mapping[tuple[str, str], tuple[frozenset[str], bool]] = field(default_factory=dict)
 
 
 def example_definitions(corpus: Context) -> tuple[Definition, ...]:
@@ -455,6 +490,20 @@ def _definition(document: Document, pointer: str, node: Any) -> Definition | Non
                 properties.setdefault(str(name), _local(document.data, schema))
     if not properties:
         return None
+    fixed = _fixed(properties)
+    nested: dict[tuple[str, str], tuple[frozenset[str], bool]] = {}
+    for name, schema in properties.items():
+        inner = schema.get("properties") if isinstance(schema, dict) else None
+        if isinstance(inner, dict):
+            members = {str(k): _local(document.data, v) for k, v in inner.items()}
+            for member, allowed in _fixed(members).items():
+                nested[(name, member)] = allowed
+    digest = json.dumps(node, sort_keys=True, default=str)
+    return Definition(SchemaTarget(document, pointer), frozenset(properties), fixed, digest, nested)
+
+
+def _fixed(properties: Mapping[str, Any]) -> dict[str, tuple[frozenset[str], bool]]:
+    """The members a ``const`` or ``enum`` fixes, with the values allowed and whether one."""
     fixed: dict[str, tuple[frozenset[str], bool]] = {}
     for name, schema in properties.items():
         if not isinstance(schema, dict):
@@ -464,8 +513,7 @@ def _definition(document: Document, pointer: str, node: Any) -> Definition | Non
         elif isinstance(schema.get("enum"), list) and schema["enum"]:
             values = frozenset(_text(v) for v in schema["enum"])
             fixed[name] = (values, len(values) == 1)
-    digest = json.dumps(node, sort_keys=True, default=str)
-    return Definition(SchemaTarget(document, pointer), frozenset(properties), fixed, digest)
+    return fixed
 
 
 def _local_parts(root: Any, node: dict[str, Any]) -> list[dict[str, Any]]:
@@ -495,12 +543,17 @@ def _text(value: Any) -> str:
 
 
 def _by_example(
-    corpus: Context, document: Document, fence: CodeFence, by_value: bool, by_shape: bool
+    corpus: Context,
+    document: Document,
+    fence: CodeFence,
+    modes: _Modes,
+    asked: dict[int, tuple[str, Any]],
 ) -> Iterator[FenceTie]:
-    """Ties 6 and 7: the definition the example is an instance of, by what it holds; where the
-    whole binds neither way, each object member bound by its own values (a JSON-RPC response's
-    ``result``, the ``"message": {...}`` of a fragment). Not on a page of proposals or design
-    records: a proposal shows the shapes it would change to."""
+    """Ties 6 to 8: the definition the example is an instance of, by what it holds or where it
+    is; where the whole binds no way, each object member bound by its own values (a JSON-RPC
+    response's ``result``, the ``"message": {...}`` of a fragment), else a JSON-RPC response's
+    ``result`` by the request it answers. Not on a page of proposals or design records: a
+    proposal shows the shapes it would change to."""
     if in_design_folder(document.path):
         return
     try:
@@ -509,17 +562,109 @@ def _by_example(
         return  # a sketch, or a fragment with elisions: nothing concrete to bind
     if not isinstance(data, dict) or not data:
         return
-    candidates = [
+    section = fence.heading.line if fence.heading is not None else 0
+    if isinstance(data.get("method"), str):
+        # A JSON-RPC request: what a `result` below it in its section answers.
+        asked[section] = (data["method"], data.get("id"))
+    candidates = _candidates(corpus, document)
+    keys = frozenset(str(k) for k in data)
+    if modes.value:
+        found, _ = _value_diagnosis(candidates, data, keys)
+        if found is not None:
+            definition, evidence = found
+            target = definition.target
+            yield FenceTie(fence, BY_VALUE, target.label, target, fence.line, evidence)
+            return
+    if modes.operation:
+        placed = _by_operation(corpus, document, fence, keys)
+        if placed is not None:
+            yield placed
+            return
+    if modes.shape:
+        shaped, _ = _shape_diagnosis(candidates, data, keys)
+        if shaped is not None:
+            evidence = f"only `{_name(shaped.target)}` declares every one of them"
+            target = shaped.target
+            yield FenceTie(fence, BY_SHAPE, target.label, target, fence.line, evidence)
+            return
+    parts = list(_parts(fence, candidates, data)) if modes.value else []
+    yield from parts
+    if not parts and modes.operation and "result" in data and "method" not in data:
+        answer = _by_request(corpus, document, fence, candidates, data, asked.get(section))
+        if answer is not None:
+            yield answer
+
+
+# The folders whose JSON and YAML files are examples of the corpus's schemas (issue 28): an
+# `examples/` folder beside the schemas, a conformance set of sample events.
+EXAMPLE_FOLDERS = frozenset({"example", "examples", "sample", "samples", "conformance"})
+# A folder or file whose name says its examples are meant to fail.
+_MEANT_TO_FAIL = re.compile(
+    r"(?:^|[\W_])(invalid|negative|bad|fail(?:s|ing|ures?)?|errors?)(?:$|[\W_])", re.I
+)
+
+
+def example_file(document: Document) -> bool:
+    """Whether a data file (JSON or YAML that declares no ``$schema``) is an example: it lies in
+    an example folder, and nothing in its path says it is meant to fail."""
+    parts = document.path.lower().split("/")
+    return (
+        document.kind is DocumentKind.DATA
+        and any(part in EXAMPLE_FOLDERS for part in parts[:-1])
+        and not any(_MEANT_TO_FAIL.search(part) for part in parts)
+        and not in_design_folder(document.path)
+    )
+
+
+@dataclass(frozen=True)
+class FileBinding:
+    """An example file bound by its values or shape (tie 6 or 8), or why it is not."""
+
+    document: Document
+    how: str  # BY_VALUE | BY_SHAPE | "" (not bound)
+    target: SchemaTarget | None
+    evidence: str  # what binds it, or why nothing does
+
+
+def example_file_binding(
+    corpus: Context, document: Document, by_value: bool = True, by_shape: bool = True
+) -> FileBinding:
+    """The definition an example file is an instance of, by the same evidence as a fence."""
+    data = document.data
+    if not isinstance(data, dict) or not data:
+        return FileBinding(document, "", None, "not an object")
+    if not (by_value or by_shape):
+        return FileBinding(document, "", None, "binding by the example is off")
+    candidates = _candidates(corpus, document)
+    keys = frozenset(str(k) for k in data)
+    reasons = []
+    if by_value:
+        found, why = _value_diagnosis(candidates, data, keys)
+        if found is not None:
+            definition, evidence = found
+            return FileBinding(document, BY_VALUE, definition.target, evidence)
+        reasons.append(why)
+    if by_shape:
+        shaped, why = _shape_diagnosis(candidates, data, keys)
+        if shaped is not None:
+            evidence = f"only `{_name(shaped.target)}` declares every one of them"
+            return FileBinding(document, BY_SHAPE, shaped.target, evidence)
+        reasons.append(why)
+    return FileBinding(document, "", None, "; ".join(reasons))
+
+
+def _candidates(corpus: Context, document: Document) -> list[Definition]:
+    return [
         d
         for d in example_definitions(corpus)
         if corpus.versions.comparable(document.path, d.target.document.path)
     ]
-    whole = _bind(fence, candidates, data, by_value, by_shape)
-    if whole is not None:
-        yield whole
-        return
-    if not by_value:
-        return
+
+
+def _parts(
+    fence: CodeFence, candidates: list[Definition], data: dict[str, Any]
+) -> Iterator[FenceTie]:
+    """Each object member of the example bound by its own values."""
     for key, member in data.items():
         if not isinstance(member, dict) or not member:
             continue
@@ -535,29 +680,165 @@ def _by_example(
             yield FenceTie(fence, BY_VALUE, target.label, target, fence.line, evidence, part)
 
 
-def _bind(
+# What a text says a fence shows of an operation: what is sent, or what comes back.
+_REQUEST_WORDS = re.compile(r"\b(request|requests|request body|body|sends?)\b", re.IGNORECASE)
+_RESPONSE_WORDS = re.compile(
+    r"\b(responses?|returns?|answers?|replies|reply|responds?)\b", re.IGNORECASE
+)
+
+
+def _by_operation(
+    corpus: Context, document: Document, fence: CodeFence, keys: frozenset[str]
+) -> FenceTie | None:
+    """Tie 7 for HTTP: the OpenAPI operation the paragraph above the fence, else its heading,
+    names by method and path, and the side of it the same text says the fence shows (a request
+    or a response); one JSON schema there, declaring at least half of the example's members."""
+    prose = document.prose
+    if prose is None:
+        return None
+    above = _paragraph_above(document, fence)
+    texts = [t for t in (above, fence.heading.text if fence.heading else None) if t]
+    operations: tuple[Operation, ...] = ()
+    direction = ""
+    for text in texts:
+        if not direction:
+            request, response = _REQUEST_WORDS.search(text), _RESPONSE_WORDS.search(text)
+            if bool(request) != bool(response):
+                direction = "request" if request else "response"
+        if not operations:
+            operations = named_operations(corpus, text)
+    if len(operations) != 1 or not direction:
+        return None
+    (operation,) = operations
+    bodies = {
+        json.dumps(resolve_pointer(b.document.data, b.pointer), sort_keys=True, default=str): b
+        for b in operation.of(direction)
+    }
+    if len(bodies) != 1:
+        return None  # none, or several success responses of different shapes
+    (body,) = bodies.values()
+    declared = _declared(corpus, body.document, body.pointer)
+    if declared is None or len(keys & declared) * 2 < len(keys):
+        return None  # not the shape of that body: something else the section shows
+    target = SchemaTarget(body.document, body.pointer)
+    side = "request body" if direction == "request" else f"{body.status} response"
+    evidence = f"under `{operation.label}`, its {side}"
+    return FenceTie(fence, BY_OPERATION, target.label, target, fence.line, evidence)
+
+
+def _paragraph_above(document: Document, fence: CodeFence) -> str | None:
+    """The text of the paragraph ending just above the fence (a blank line between at most)."""
+    prose = document.prose
+    before = [p for p in prose.paragraphs if p.end_line < fence.line] if prose else []
+    if before and fence.line - before[-1].end_line <= 2:
+        return before[-1].plain
+    return None
+
+
+def _declared(corpus: Context, document: Document, pointer: str) -> frozenset[str] | None:
+    """The members a schema declares (its ``properties``, its ``allOf`` parts', ``$ref``\\s
+    followed through the corpus), or None where that cannot be told (a ``oneOf``, a reference
+    out of the corpus)."""
+    node = resolve_pointer(document.data, pointer)
+    resolver = corpus.references.registry.resolver(base_uri=file_uri(document.path))
+    found: set[str] = set()
+
+    def walk(schema: Any, resolver: Any, depth: int) -> bool:
+        if not isinstance(schema, dict) or depth > 8:
+            return False
+        reference = schema.get("$ref")
+        if isinstance(reference, str):
+            try:
+                resolved = resolver.lookup(reference)
+            except (NoSuchResource, Unresolvable):
+                return False  # out of the corpus: what it declares is not known
+            if not walk(resolved.contents, resolved.resolver, depth + 1):
+                return False
+        declared = schema.get("properties")
+        if isinstance(declared, dict):
+            found.update(str(k) for k in declared)
+        parts = schema.get("allOf")
+        for part in parts if isinstance(parts, list) else ():
+            if not walk(part, resolver, depth + 1):
+                return False
+        return True
+
+    return frozenset(found) if walk(node, resolver, 0) and found else None
+
+
+def _by_request(
+    corpus: Context,
+    document: Document,
     fence: CodeFence,
     candidates: list[Definition],
     data: dict[str, Any],
-    by_value: bool,
-    by_shape: bool,
+    asked: tuple[str, Any] | None,
 ) -> FenceTie | None:
-    keys = frozenset(str(k) for k in data)
-    if by_value:
-        found, _ = _value_diagnosis(candidates, data, keys)
-        if found is not None:
-            definition, evidence = found
-            return FenceTie(
-                fence, BY_VALUE, definition.target.label, definition.target, fence.line, evidence
-            )
-    if by_shape:
-        shaped, _ = _shape_diagnosis(candidates, data, keys)
-        if shaped is not None:
-            evidence = f"only `{_name(shaped.target)}` declares every one of them"
-            return FenceTie(
-                fence, BY_SHAPE, shaped.target.label, shaped.target, fence.line, evidence
-            )
+    """Tie 7 for JSON-RPC: a response's ``result`` answers the request shown above it in its
+    section (the same ``id``, where both give one), or else the one method the heading or the
+    paragraph above names; it is that method's result definition, found by the request
+    definition's name (``CallToolRequest`` -> ``CallToolResult``, or the whole response is
+    ``SendMessageSuccessResponse`` where that declares ``result``)."""
+    methods = _request_methods(candidates)
+    method = ""
+    if asked is not None and (asked[1] is None or data.get("id") in (None, asked[1])):
+        method = asked[0]
+        how = f"answering the `{method}` request above"
+    else:
+        named = set()
+        for text in (
+            _paragraph_above(document, fence),
+            fence.heading.text if fence.heading else "",
+        ):
+            named = {
+                m
+                for m in methods
+                if text and re.search(rf"(?<![\w/]){re.escape(m)}(?![\w/])", text)
+            }
+            if named:
+                break
+        if len(named) != 1:
+            return None
+        (method,) = named
+        how = f"answering `{method}`, which the text names"
+    request = methods.get(method)
+    if request is None:
+        return None
+    stem = _name(request.target).removesuffix("Request")
+    if not stem or stem == _name(request.target):
+        return None  # no naming scheme to find its result by
+    by_name: dict[str, list[Definition]] = {}
+    for definition in candidates:
+        by_name.setdefault(_name(definition.target), []).append(definition)
+
+    def only(name: str) -> Definition | None:
+        found = {d.digest: d for d in by_name.get(name, ())}
+        return next(iter(found.values())) if len(found) == 1 else None
+
+    result = only(f"{stem}Result")
+    if result is not None and isinstance(data.get("result"), dict):
+        target = result.target
+        return FenceTie(fence, BY_OPERATION, target.label, target, fence.line, how, "/result")
+    for name in (f"{stem}SuccessResponse", f"{stem}ResultResponse", f"{stem}Response"):
+        whole = only(name)
+        if whole is not None and "result" in whole.properties:
+            target = whole.target
+            return FenceTie(fence, BY_OPERATION, target.label, target, fence.line, how)
     return None
+
+
+def _request_methods(candidates: list[Definition]) -> dict[str, Definition]:
+    """Each JSON-RPC method a request definition fixes with a constant, when one definition
+    (identical copies aside) does."""
+    found: dict[str, dict[str, Definition]] = {}
+    for definition in candidates:
+        allowed = definition.fixed.get("method")
+        if allowed is not None and allowed[1] and "params" in definition.properties:
+            (value,) = allowed[0]
+            method = json.loads(value)
+            if isinstance(method, str):
+                found.setdefault(method, {})[definition.digest] = definition
+    return {m: next(iter(d.values())) for m, d in found.items() if len(d) == 1}
 
 
 def _value_diagnosis(
@@ -565,19 +846,12 @@ def _value_diagnosis(
 ) -> tuple[tuple[Definition, str] | None, str]:
     """Tie 6: the one definition whose fixed members allow every fixed value the example gives,
     with the values that single it out; or None and why."""
-    allowing: list[tuple[str, set[int], bool]] = []
-    for key, value in data.items():
-        if isinstance(value, (dict, list)) or value is None:
-            continue
-        text = _text(value)
-        matched = {
-            index
-            for index, d in enumerate(candidates)
-            if key in d.fixed and text in d.fixed[key][0]
-        }
-        if matched:
-            one = any(candidates[i].fixed[str(key)][1] for i in matched)
-            allowing.append((f"`{key}: {text}`", matched, one))
+    allowing = _allowing(candidates, data, exact=True)
+    if not allowing:
+        # A versioned identifier one definition fixes at another version
+        # (`dev.cdevents.change.merged.0.1.2` where the schema says `...0.3.0`): the example is
+        # that definition's, written for an older (or newer) version of it.
+        allowing = _allowing(candidates, data, exact=False)
     if not allowing:
         return None, "no value of it is one a definition fixes with a `const` or `enum`"
     left = set.intersection(*(matched for _, matched, _ in allowing))
@@ -600,6 +874,69 @@ def _value_diagnosis(
     fewest = min(len(matched) for _, matched, _ in allowing)
     evidence = " and ".join(text for text, matched, _ in allowing if len(matched) == fewest)
     return (definition, evidence), ""
+
+
+def _allowing(
+    candidates: list[Definition], data: dict[str, Any], exact: bool
+) -> list[tuple[str, set[int], bool]]:
+    """The example's values that candidates fix, each with the candidates that allow it and
+    whether one of them fixes it to that one value: its own members', else (an envelope) its
+    object members' (CloudEvents-style `context.type`). Not ``exact``: a versioned identifier
+    matched without its version, against definitions that fix one value only."""
+    for nested in (False, True):
+        found: list[tuple[str, set[int], bool]] = []
+        for place, value in _scalars(data, nested):
+            text = _text(value)
+            if not exact and _unversioned(text) is None:
+                continue
+            matched: set[int] = set()
+            one = False
+            for index, definition in enumerate(candidates):
+                allowed = (
+                    definition.nested.get((place[0], place[-1]))
+                    if nested
+                    else definition.fixed.get(place[0])
+                )
+                if allowed is None:
+                    continue
+                values, single = allowed
+                if exact and text in values:
+                    matched.add(index)
+                    one = one or single
+                elif not exact and single:
+                    (only,) = values
+                    if only != text and _unversioned(only) == _unversioned(text):
+                        matched.add(index)
+                        one = True
+            if matched:
+                note = "" if exact else " (fixed at another version)"
+                found.append((f"`{'.'.join(place)}: {text}`{note}", matched, one))
+        if found:
+            return found
+    return []
+
+
+def _scalars(data: dict[str, Any], nested: bool) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """The example's scalar members (``nested``: its object members' scalar members)."""
+    for key, value in data.items():
+        if not nested:
+            if not isinstance(value, (dict, list)) and value is not None:
+                yield (str(key),), value
+            continue
+        for member, inner in value.items() if isinstance(value, dict) else ():
+            if not isinstance(inner, (dict, list)) and inner is not None:
+                yield (str(key), str(member)), inner
+
+
+# A trailing version in an identifier: `.0.3.0`, `-v2.1`, `/1.0.0-draft`.
+_VERSIONED = re.compile(r'^"(.*?[A-Za-z].*?)[./@_-]v?\d+(?:\.\d+){1,2}(?:-[0-9A-Za-z.]+)?"$')
+
+
+@functools.lru_cache(maxsize=4096)
+def _unversioned(text: str) -> str | None:
+    """A JSON string's text without its trailing version, or None when it has none."""
+    matched = _VERSIONED.match(text)
+    return matched.group(1) if matched else None
 
 
 def _shape_diagnosis(
@@ -648,6 +985,7 @@ def example_bindings(
     adjacent: bool = True,
     by_value: bool = True,
     by_shape: bool = True,
+    by_operation: bool = True,
 ) -> Iterator[ExampleBinding]:
     """Every example fence of a Markdown page (JSON, JSONC, YAML, or an untagged fence that
     opens an object) with the ties that bind it, or why none does."""
@@ -655,8 +993,16 @@ def example_bindings(
     if prose is None:
         return
     ties: dict[int, list[FenceTie]] = {}
+    modes = _Modes(by_value, by_shape, by_operation)
     for tie in fence_ties(
-        corpus, document, markers, configured, adjacent, by_value=by_value, by_shape=by_shape
+        corpus,
+        document,
+        markers,
+        configured,
+        adjacent,
+        by_value=by_value,
+        by_shape=by_shape,
+        by_operation=by_operation,
     ):
         ties.setdefault(tie.fence.line, []).append(tie)
     for fence in prose.fences:
@@ -665,15 +1011,13 @@ def example_bindings(
         if fence.language == "" and not fence.content.lstrip().startswith(("{", '"')):
             continue
         found = tuple(ties.get(fence.line, ()))
-        why = "" if found else _unbound(corpus, document, fence, by_value, by_shape)
+        why = "" if found else _unbound(corpus, document, fence, modes)
         yield ExampleBinding(fence, found, why)
 
 
-def _unbound(
-    corpus: Context, document: Document, fence: CodeFence, by_value: bool, by_shape: bool
-) -> str:
+def _unbound(corpus: Context, document: Document, fence: CodeFence, modes: _Modes) -> str:
     """Why no tie binds an example fence."""
-    if not (by_value or by_shape):
+    if not modes.any:
         return "nothing names its schema, and binding by the example is off"
     if in_design_folder(document.path):
         return "a page of proposals or design records: its examples show what it would change"
@@ -683,18 +1027,16 @@ def _unbound(
         return f"not parsed ({failure.message}): a sketch"
     if not isinstance(data, dict) or not data:
         return "not an object"
-    candidates = [
-        d
-        for d in example_definitions(corpus)
-        if corpus.versions.comparable(document.path, d.target.document.path)
-    ]
-    if not candidates:
+    candidates = _candidates(corpus, document)
+    if not candidates and not modes.operation:
         return "no schema definition of this page's version line"
     keys = frozenset(str(k) for k in data)
     reasons = []
-    if by_value:
+    if modes.value:
         reasons.append(_value_diagnosis(candidates, data, keys)[1])
-    if by_shape:
+    if modes.operation:
+        reasons.append("no operation named above it, nor a request it answers, binds it")
+    if modes.shape:
         reasons.append(_shape_diagnosis(candidates, data, keys)[1])
     return "; ".join(r for r in reasons if r)
 

@@ -933,7 +933,12 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
     """Every example fence of the prose, with the definition it is bound to and the evidence,
     or why it is not bound (issue 28), read with example-invalid's configured options."""
     # Deferred: startup (module docstring).
-    from speclint.analyses.fences import DEFAULT_MARKERS, example_bindings
+    from speclint.analyses.fences import (
+        DEFAULT_MARKERS,
+        example_bindings,
+        example_file,
+        example_file_binding,
+    )
 
     options = corpus.config.rule_options.get("example-invalid", {})
     markers = tuple(str(m) for m in options.get("markers", DEFAULT_MARKERS))
@@ -950,6 +955,7 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
             bool(options.get("adjacent", True)),
             bool(options.get("by-value", True)),
             bool(options.get("by-shape", True)),
+            bool(options.get("by-operation", True)),
         ):
             language = example.fence.language or "untagged"
             click.echo(f"{document.path}:{example.fence.line} {language} example")
@@ -962,6 +968,22 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
                 part = f" at {tie.part}" if tie.part else ""
                 evidence = tie.evidence or f"`{tie.named}`"
                 click.echo(f"    -> {target}{part} (by {tie.how}: {evidence})")
+    for document in corpus.of_kind(DocumentKind.DATA):
+        if not (covered(document.path) and example_file(document)):
+            continue
+        binding = example_file_binding(
+            corpus,
+            document,
+            bool(options.get("by-value", True)),
+            bool(options.get("by-shape", True)),
+        )
+        click.echo(f"{document.path} example file")
+        if binding.target is None:
+            unbound += 1
+            click.echo(f"    (not bound: {binding.evidence})")
+        else:
+            bound += 1
+            click.echo(f"    -> {binding.target.label} (by {binding.how}: {binding.evidence})")
     click.echo(f"speclint: {bound} example binding(s); {unbound} example(s) bound to nothing")
 
 
