@@ -39,15 +39,24 @@ What it does
       else binds answers the request shown above it in its section (the same ``id``) or the
       method the text names, and is bound to that method's result definition by the request
       definition's name (``CallToolRequest`` -> ``CallToolResult``; else the whole to
-      ``SendMessageSuccessResponse``, or ``...Response``, declaring ``result``). Where the
+      ``SendMessageSuccessResponse``, or ``...Response``, declaring ``result``), when every
+      member the result gives is one that definition declares. An example of one or two
+      members (``{"aiProviders": {...}}``) is a fragment of the one definition that declares
+      them, when each object member's members are all declared by that member's schema (a
+      warning; the definition's other required members are not its to give). Where the
       whole binds neither way, an object member is bound as a part by its own values when its
       definition declares every member it has (a JSON-RPC response's ``result`` by its
       ``kind``); a fence holding members (``"a2a": {...}``) is read as their object, and a
       ``json`` fence with ``//`` comments as JSONC. ``speclint bindings`` lists every example
       with what binds it, or why nothing does.
 
+    - example files: a JSON or YAML file with no ``$schema`` in an ``examples``, ``samples`` or
+      ``conformance`` folder (not one named ``invalid``, ``negative``, ``bad``, ``fail...``), bound
+      by its values or shape as a fence is.
+
     The finding points at the example's line (inside a fence: the failing member's line) and
-    names the failing keyword. A schema whose references do not resolve is skipped
+    names the failing keyword; where a ``oneOf`` fails, the branch whose discriminator the
+    example matches explains it (a ``file`` part is told what a file part lacks). A schema whose references do not resolve is skipped
     (``unresolved-ref`` reports it). OpenAPI 3.0 examples are judged in the OpenAPI 3.0 dialect
     (``nullable``, boolean ``exclusiveMinimum``); AsyncAPI 2.x ``publish``/``subscribe``
     messages (and their ``oneOf``) are read like 3.x ones; examples under ``definitions`` are
@@ -633,6 +642,9 @@ def _page_findings(
         errors = [
             e for e in errors if not (_stands_in(e) or _inside_reference(instance, explain(e)))
         ]
+        if tie.fragment:
+            # One member shown alone: the others its definition requires are elsewhere.
+            errors = [e for e in errors if not (e.validator == "required" and not e.path)]
         if tie.how in BY_EXAMPLE:
             if _counter_example(document, fence):
                 continue  # shown to be rejected ("### Negative: ..."): its errors are the point

@@ -9,9 +9,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import jsonschema
+
 from conftest import run_cli
 from speclint.analyses.context import Context
 from speclint.analyses.fences import BY_OPERATION, fence_ties
+from speclint.analyses.validation import explain
 from speclint.common.findings import Finding, Severity
 from speclint.run.catalog import all_rules
 
@@ -306,3 +309,91 @@ def test_openapi_defaults_are_judged_once_where_they_are_written() -> None:
     assert not [
         f for f in rules["openapi-invalid"].check(corpus, {}) if "default" in f.location.pointer
     ]
+
+
+CAPABILITIES = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+        "protocolVersion": {"type": "string"},
+        "search": {
+            "type": "object",
+            "properties": {
+                "supported": {"type": "boolean"},
+                "backends": {"type": "array", "items": {"enum": ["lucene", "sphinx"]}},
+            },
+            "additionalProperties": False,
+        },
+        "limits": {"type": "object", "properties": {"maxRuns": {"type": "integer"}}},
+    },
+    "required": ["protocolVersion"],
+}
+
+
+def test_a_member_shown_alone_is_bound_as_a_fragment_of_its_definition() -> None:
+    def page(value: Any) -> dict[str, str]:
+        return {
+            "schemas/capabilities.json": json.dumps(CAPABILITIES),
+            "spec/search.md": "# Search\n\nAdvertised as:\n\n" + fence(value),
+        }
+
+    shown = {"search": {"supported": True, "backends": ["lucene", "in-memory"]}}
+    [finding] = example_findings(page(shown))
+    assert finding.severity is Severity.WARNING
+    assert "example at /search/backends/1: 'in-memory' is not one of" in finding.message
+    assert "only `capabilities.json` declares `search`" in finding.message
+    # What the definition requires besides the member shown is not the fragment's to give.
+    assert "protocolVersion" not in finding.message
+    assert example_findings(page({"search": {"supported": True, "backends": ["lucene"]}})) == []
+    # A member whose members its schema does not declare is some other thing of that name.
+    assert example_findings(page({"search": {"engine": "x", "backends": ["in-memory"]}})) == []
+    # One member alone (a single value) is too little to bind.
+    assert example_findings(page({"limits": {"maxRuns": "many"}})) == []
+
+
+def test_a_oneof_failure_is_explained_by_the_branch_its_discriminator_names() -> None:
+    # A `file` part that gives `data` where `bytes` is required: the explanation is the file
+    # branch's, not "'text' was expected" from the text branch (issue 28).
+    part = {
+        "oneOf": [
+            {
+                "properties": {"kind": {"const": "text"}, "text": {"type": "string"}},
+                "required": ["kind", "text"],
+            },
+            {
+                "properties": {
+                    "kind": {"const": "file"},
+                    "file": {"oneOf": [{"required": ["bytes"]}, {"required": ["uri"]}]},
+                },
+                "required": ["kind", "file"],
+            },
+        ]
+    }
+    message = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {"kind": {"const": "message"}, "parts": {"type": "array", "items": part}},
+        "required": ["kind"],
+    }
+    example = {"kind": "message", "parts": [{"kind": "file", "file": {"data": "aGk="}}]}
+    files = {
+        "schemas/message.json": json.dumps(message),
+        "spec/parts.md": "# Parts\n\n" + fence(example),
+    }
+    [finding] = example_findings(files)
+    assert "example at /parts/0/file: 'bytes' is a required property" in finding.message
+    assert "'text' was expected" not in finding.message
+
+
+def test_a_result_of_another_kind_is_not_bound_by_the_request_name() -> None:
+    # `tools/call` answered with a task handle, not a CallToolResult: its members say so.
+    answer = {"jsonrpc": "2.0", "id": 7, "result": {"task": {"taskId": "t-1"}}}
+    assert example_findings(rpc_page("## Calling\n\n" + fence(CALL) + fence(answer))) == []
+
+
+def test_an_array_items_enum_is_no_discriminator() -> None:
+    # The metaschema's `type: anyOf [enum, array of enum]`: `["object", null]` fails the array
+    # branch at its item 1, which is the explanation (not "is not one of" for the whole list).
+    names = {"enum": ["object", "string", "null"]}
+    schema = {"anyOf": [names, {"type": "array", "items": names}]}
+    [error] = jsonschema.Draft202012Validator(schema).iter_errors(["object", None])
+    assert list(explain(error).absolute_path) == [1]

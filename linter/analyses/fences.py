@@ -113,6 +113,10 @@ class FenceTie:
     # Where in the example the bound instance is: "" for the whole, "/result" for the part of a
     # larger message bound by its own values (a fragment).
     part: str = ""
+    # The example is a fragment of its definition: one or two of its members, shown alone
+    # (`{"aiProviders": {...}}` of a capabilities document), so what else it requires is not
+    # the example's to give.
+    fragment: bool = False
 
     @property
     def explicit(self) -> bool:
@@ -593,6 +597,61 @@ def _by_example(
         answer = _by_request(corpus, document, fence, candidates, data, asked.get(section))
         if answer is not None:
             yield answer
+            return
+    if not parts and modes.shape and len(keys) < SHAPE_MINIMUM:
+        member = _by_member(corpus, candidates, data, keys)
+        if member is not None:
+            definition, evidence = member
+            target = definition.target
+            yield FenceTie(
+                fence, BY_SHAPE, target.label, target, fence.line, evidence, fragment=True
+            )
+
+
+def _by_member(
+    corpus: Context, candidates: list[Definition], data: dict[str, Any], keys: frozenset[str]
+) -> tuple[Definition, str] | None:
+    """Tie 8 for a fragment: the one definition that declares each of the example's one or two
+    members, where those members are objects whose every member their schema there declares
+    (two or more in all): ``{"aiProviders": {"supported": true, ...}}`` is a capabilities
+    document's ``aiProviders``, shown alone."""
+    objects = {k: v for k, v in data.items() if isinstance(v, dict) and v}
+    if not objects or sum(len(v) for v in objects.values()) < 2:
+        return None
+    declaring = {d.digest: d for d in candidates if keys <= d.properties}
+    if len(declaring) != 1:
+        return None  # none, or several: a member name alone does not say whose it is
+    (definition,) = declaring.values()
+    target = definition.target
+    for key, value in objects.items():
+        pointer = _member_pointer(target.document, target.pointer, str(key))
+        declared = _declared(corpus, target.document, pointer) if pointer is not None else None
+        if declared is None or not {str(k) for k in value} <= declared:
+            return None
+    named = ", ".join(f"`{k}`" for k in sorted(keys))
+    return definition, f"only `{_name(target)}` declares {named}, and every member given there"
+
+
+def _member_pointer(document: Document, pointer: str, name: str) -> str | None:
+    """Where the definition at ``pointer`` declares its member ``name``: its own
+    ``properties``, or an ``allOf`` part's (a local ``$ref`` followed)."""
+    node = resolve_pointer(document.data, pointer)
+    if not isinstance(node, dict):
+        return None
+    places = [(pointer, node)]
+    parts = node.get("allOf")
+    for index, part in enumerate(parts if isinstance(parts, list) else ()):
+        reference = part.get("$ref") if isinstance(part, dict) else None
+        if isinstance(reference, str) and reference.startswith("#/"):
+            at = unquote(reference[1:])
+            places.append((at, resolve_pointer(document.data, at)))
+        else:
+            places.append((f"{pointer}/allOf/{index}", part))
+    for at, place in places:
+        declared = place.get("properties") if isinstance(place, dict) else None
+        if isinstance(declared, dict) and name in declared:
+            return f"{at}/properties/{escape_token(name)}"
+    return None
 
 
 # The folders whose JSON and YAML files are examples of the corpus's schemas (issue 28): an
@@ -816,7 +875,15 @@ def _by_request(
         return next(iter(found.values())) if len(found) == 1 else None
 
     result = only(f"{stem}Result")
-    if result is not None and isinstance(data.get("result"), dict):
+    given = data.get("result")
+    # Every member the result gives is one its definition declares: a request can be answered
+    # with another kind of result (MCP's task-augmented `tools/call` returns a
+    # `CreateTaskResult`), and then the name is not the evidence it seems.
+    if (
+        result is not None
+        and isinstance(given, dict)
+        and {str(k) for k in given} <= result.properties
+    ):
         target = result.target
         return FenceTie(fence, BY_OPERATION, target.label, target, fence.line, how, "/result")
     for name in (f"{stem}SuccessResponse", f"{stem}ResultResponse", f"{stem}Response"):

@@ -325,18 +325,21 @@ def error_pointer(error: ValidationError) -> str:
 def explain(error: ValidationError) -> ValidationError:
     """The most specific error behind a ``oneOf``/``anyOf`` failure.
 
-    The branch whose error lies deepest in the instance is the one the author was writing (an
-    AsyncAPI channel that is not a ``$ref`` fails the Reference branch at the channel itself, and
-    the Channel branch at the bad field inside it); ties go to jsonschema's ``best_match``.
+    A branch whose discriminator the instance does not match (a ``const`` or ``enum`` of one of
+    its members) is set aside first; of the others, the branch whose error lies deepest in the
+    instance is the one the author was writing (an AsyncAPI channel that is not a ``$ref`` fails
+    the Reference branch at the channel itself, and the Channel branch at the bad field inside
+    it); ties go to jsonschema's ``best_match``.
     """
     if not error.context:
         return error
-    deepest = max(len(e.absolute_path) for e in error.context)
+    context = _matching_branches(error)
+    deepest = max(len(e.absolute_path) for e in context)
     # In a stable order first: jsonschema builds some contexts by iterating a set (evaluated
     # property names, under `unevaluatedProperties`), so their order, and `best_match`'s pick
     # among equally relevant errors, changed with the process's hash seed.
     candidates = sorted(
-        (e for e in error.context if len(e.absolute_path) == deepest),
+        (e for e in context if len(e.absolute_path) == deepest),
         key=lambda e: (
             list(map(str, e.absolute_path)),
             list(map(str, e.absolute_schema_path)),
@@ -344,6 +347,30 @@ def explain(error: ValidationError) -> ValidationError:
         ),
     )
     return explain(best_match(candidates))
+
+
+def _matching_branches(error: ValidationError) -> list[ValidationError]:
+    """The errors of the branches whose discriminator the instance matches: a branch that
+    fails a ``const`` or ``enum`` on a member of the instance itself (``kind: "text"`` for a
+    part whose ``kind`` is ``"file"``) is another kind of thing, and what else it says is beside
+    the point. All of them where every branch fails that way, or none does."""
+    if not isinstance(error.instance, dict):
+        return list(error.context)  # only an object's member discriminates (not an array item)
+    depth = len(error.absolute_path) + 1
+    other_kinds = {
+        e.relative_schema_path[0]
+        for e in error.context
+        if e.validator in ("const", "enum")
+        and len(e.absolute_path) == depth
+        and isinstance(e.absolute_path[-1], str)
+        and e.relative_schema_path
+    }
+    kept = [
+        e
+        for e in error.context
+        if not e.relative_schema_path or e.relative_schema_path[0] not in other_kinds
+    ]
+    return kept or list(error.context)
 
 
 def located_errors(
