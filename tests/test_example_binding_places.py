@@ -397,3 +397,27 @@ def test_an_array_items_enum_is_no_discriminator() -> None:
     schema = {"anyOf": [names, {"type": "array", "items": names}]}
     [error] = jsonschema.Draft202012Validator(schema).iter_errors(["object", None])
     assert list(explain(error).absolute_path) == [1]
+
+
+def test_an_example_naming_its_schema_is_bound_to_it(make_corpus: MakeCorpus) -> None:
+    run = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://example.org/schemas/run.json",
+        "type": "object",
+        "properties": {"status": {"enum": ["queued", "done"]}, "id": {"type": "string"}},
+    }
+    named = {"$schema": "https://example.org/schemas/run.json", "status": "lost", "id": "r"}
+    files = {"schemas/run.json": json.dumps(run), "spec/runs.md": "# Runs\n\n" + fence(named)}
+    [finding] = example_findings(files)
+    assert "'lost' is not one of ['queued', 'done']" in finding.message
+    assert '`$schema: "https://example.org/schemas/run.json"`' in finding.message
+    # A `$schema` naming nothing in the corpus binds nothing by itself.
+    elsewhere = dict(named, **{"$schema": "https://example.org/other.json"})
+    files["spec/runs.md"] = "# Runs\n\n" + fence(elsewhere)
+    assert example_findings(files) == []
+    # An example file naming its schema by OpenLineage's `_schemaURL`.
+    files["examples/run.json"] = json.dumps(
+        {"_schemaURL": "https://example.org/schemas/run.json", "status": "lost"}
+    )
+    [finding] = example_findings(files)
+    assert finding.location.path == "examples/run.json"

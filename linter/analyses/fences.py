@@ -570,6 +570,12 @@ def _by_example(
     if isinstance(data.get("method"), str):
         # A JSON-RPC request: what a `result` below it in its section answers.
         asked[section] = (data["method"], data.get("id"))
+    if modes.value:
+        named = _named_schema(corpus, document, data)
+        if named is not None:
+            target, evidence = named
+            yield FenceTie(fence, BY_VALUE, target.label, target, fence.line, evidence)
+            return
     candidates = _candidates(corpus, document)
     keys = frozenset(str(k) for k in data)
     if modes.value:
@@ -694,6 +700,9 @@ def example_file_binding(
         return FileBinding(document, "", None, "not an object")
     if not (by_value or by_shape):
         return FileBinding(document, "", None, "binding by the example is off")
+    named = _named_schema(corpus, document, data) if by_value else None
+    if named is not None:
+        return FileBinding(document, BY_VALUE, named[0], named[1])
     candidates = _candidates(corpus, document)
     keys = frozenset(str(k) for k in data)
     reasons = []
@@ -710,6 +719,25 @@ def example_file_binding(
             return FileBinding(document, BY_SHAPE, shaped.target, evidence)
         reasons.append(why)
     return FileBinding(document, "", None, "; ".join(reasons))
+
+
+# Members by which an instance names its own schema: JSON Schema's `$schema` (an instance's
+# use of it, as `instance-invalid` reads it for files), OpenLineage's `_schemaURL`.
+_SCHEMA_MEMBERS = ("$schema", "_schemaURL", "schemaURL", "schemaUrl", "schema_url")
+
+
+def _named_schema(
+    corpus: Context, document: Document, data: dict[str, Any]
+) -> tuple[SchemaTarget, str] | None:
+    """The corpus schema the example names as its own, by a ``$schema``-like member whose value
+    is that schema's ``$id`` (or its path, or a URL the configuration maps into the corpus)."""
+    for member in _SCHEMA_MEMBERS:
+        value = data.get(member)
+        if isinstance(value, str) and value.strip():
+            target = resolve_schema(corpus, document.path, value)
+            if target is not None:
+                return target, f"`{member}: {_text(value)}`"
+    return None
 
 
 def _candidates(corpus: Context, document: Document) -> list[Definition]:
