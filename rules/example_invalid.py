@@ -23,8 +23,10 @@ What it does
       `MessageSendParams` object:", "### `MessageSendParams` Object"), when one definition of
       the page's version line has that name;
     - Markdown: any other JSON or YAML fence (``json,title=x`` and an untagged fence holding a
-      JSON object included), bound by what the example is (issue 28): by its values, when the
-      values it gives to members that definitions fix with a ``const`` or ``enum`` leave one
+      JSON object included), bound by what the example is (issue 28): by the schema it names
+      as its own (``"$schema"`` or ``"_schemaURL"`` holding a corpus schema's ``$id`` or
+      path); by its values, when the values it gives to members that definitions fix with a
+      ``const`` or ``enum`` leave one
       definition of the page's version line (JSON-RPC's ``"method": "message/send"``,
       ``"kind": "task"``; a discriminator's ``const`` is enough, an ``enum`` value needs the
       definition to declare most of the example's members too); else by its shape, when one

@@ -13,7 +13,9 @@ Spec prose shows payloads in fenced code blocks. A fence is *tied* to a schema, 
    schema definition of the corpus, by its ``$defs``/``definitions`` key or its ``title``
    (specification pages write "Request `MessageSendParams` object"), and no other definition of
    the page's version line has that name;
-6. by the example's values (issue 28): the values it gives to properties that definitions fix
+6. by the example's values (issue 28): the schema it names as its own (``$schema``,
+   ``_schemaURL``, as a corpus schema's ``$id`` or path); else the values it gives to properties
+   that definitions fix
    with a ``const`` or an ``enum`` (JSON-RPC's ``"method": "message/send"``, ``"kind": "task"``,
    ``"eventType": "START"``) leave exactly one definition of the page's version line that allows
    them all, and that definition declares most of the example's members;
