@@ -263,6 +263,9 @@ def _witness(corpus: Context, decider: Decider, document: Document, pointer: str
     return ""
 
 
+PROPERTY_EXAMPLES = 5  # generated instances tried for a property's witness
+
+
 def _property_witness(
     corpus: Context, decider: Decider, document: Document, pointer: str, node: Any, name: str
 ) -> str:
@@ -276,7 +279,9 @@ def _property_witness(
     composed = corpus.references.validator(
         safe_validator_class({}), in_place_uri(document, pointer)
     )
-    witness = find_rejected(relaxed, composed)
+    # The property is unreachable (the decider said so): every instance of the relaxed
+    # composition that carries it is rejected, so a few generated ones are evidence enough.
+    witness = find_rejected(relaxed, composed, PROPERTY_EXAMPLES)
     return witness.describe("the composition with its closure keywords relaxed") if witness else ""
 
 

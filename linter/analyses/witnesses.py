@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import atexit
 import json
+import math
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -73,7 +75,10 @@ def _generate(schema: Any, count: int) -> list[Any]:
             max_examples=count,
             database=None,  # no example database: nothing is read back from an earlier run
             deadline=None,
-            suppress_health_check=list(HealthCheck),
+            # All but `filter_too_much`: a schema whose instances hypothesis-jsonschema can
+            # only find by filtering (a `not` of a `not`) gave none after a thousand draws and
+            # 27 s; failing that check early gives none at once.
+            suppress_health_check=[h for h in HealthCheck if h != HealthCheck.filter_too_much],
         )
         @given(from_schema(schema))
         def collect(instance: Any) -> None:
@@ -85,17 +90,20 @@ def _generate(schema: Any, count: int) -> list[Any]:
     return found
 
 
-def find_rejected(branch: Any, composed: Draft202012Validator) -> Witness | None:
+def find_rejected(
+    branch: Any, composed: Draft202012Validator, count: int = MAX_EXAMPLES
+) -> Witness | None:
     """The witness for ``branch``: first the smallest instance built by hand (:func:`minimal`),
     which settles the common case (a closed branch and a field another branch requires) in
-    microseconds; hypothesis-jsonschema's generated instances only when that one is not
-    evidence (0.1 to 0.3 s a schema: 13 s of a 1,000-schema corpus's run, issue 16)."""
+    microseconds; hypothesis-jsonschema's generated instances (``count`` of them) only when that
+    one is not evidence (0.1 to 0.3 s a schema: 13 s of a 1,000-schema corpus's run, issue 16;
+    seconds where the branch keeps ``unevaluatedProperties``, ``not`` or ``anyOf``)."""
     quick = minimal(branch)
     if quick is not _NONE:
         witness = first_rejected(branch, composed, [quick])
         if witness is not None:
             return witness
-    return first_rejected(branch, composed, generate(branch))
+    return first_rejected(branch, composed, generate(branch, count))
 
 
 class _Nothing:
@@ -106,12 +114,95 @@ _NONE: Any = _Nothing()
 _DEPTH = 16
 
 
+# Strings tried against a ``pattern``, shortest first: most identifiers' patterns accept one.
+_TRIED_STRINGS = ("a", "aaaa", "a1", "a-1", "a_1", "0", "0000", "A", "AAAA", "a" * 16, "a.a")
+
+
+def _least_string(schema: dict[str, Any]) -> Any:
+    """The shortest simple string a schema's ``minLength``, ``maxLength`` and ``pattern``
+    allow, or ``_NONE`` (a ``format``, an encoding, a pattern none of a few strings meets)."""
+    if "format" in schema or "contentEncoding" in schema:
+        return _NONE
+    shortest, longest = schema.get("minLength", 0), schema.get("maxLength")
+    if not isinstance(shortest, int) or not 0 <= shortest <= 1024:
+        return _NONE
+    pattern = schema.get("pattern")
+    if pattern is None:
+        return "a" * shortest
+    try:
+        compiled = re.compile(pattern) if isinstance(pattern, str) else None
+    except re.error:
+        return _NONE
+    for tried in ("", *_TRIED_STRINGS):
+        fits = len(tried) >= shortest and (not isinstance(longest, int) or len(tried) <= longest)
+        if fits and compiled is not None and compiled.search(tried):
+            return tried
+    return _NONE
+
+
+def _least_number(schema: dict[str, Any]) -> Any:
+    """The number nearest zero that a simple numeric schema's bounds allow, or ``_NONE``
+    (a ``multipleOf``, a bound that is not a number). A candidate only, like all of these."""
+    if "multipleOf" in schema:
+        return _NONE
+    bounds = [schema.get(k) for k in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")]
+    if any(
+        b is not None and (isinstance(b, bool) or not isinstance(b, (int, float))) for b in bounds
+    ):
+        return _NONE
+    low, low_open, high, high_open = bounds
+    value = 0
+    if low is not None and value < low:
+        value = math.ceil(low)
+    if low_open is not None and value <= low_open:
+        value = math.floor(low_open) + 1
+    if high is not None and value > high:
+        value = math.floor(high)
+    if high_open is not None and value >= high_open:
+        value = math.ceil(high_open) - 1
+    return value
+
+
+# What an ``allOf`` branch may say and still be merged into its parent by hand: its shape, and
+# words that constrain nothing (a closure keyword the caller relaxed is gone already).
+_MERGEABLE = frozenset(
+    {"type", "required", "properties", "allOf", "title", "description", "$comment", "examples",
+     "default", "deprecated", "readOnly", "writeOnly", "$id", "$schema", "$defs", "definitions"}
+)  # fmt: skip
+# Closure keywords that close nothing: `unevaluatedProperties: true` is no constraint.
+_OPEN = frozenset({"additionalProperties", "unevaluatedProperties"})
+
+
+def _merged(schema: dict[str, Any], depth: int = 0) -> dict[str, Any] | None:
+    """``schema`` with its ``allOf`` branches (and theirs) merged in: their ``required`` and
+    ``properties`` (a property the schema declares itself wins), or None where a branch says
+    more than that or two branches disagree on the type."""
+    merged = {k: v for k, v in schema.items() if k != "allOf"}
+    for branch in schema.get("allOf") or ():
+        if not isinstance(branch, dict) or depth > _DEPTH:
+            return None
+        if any(k not in _MERGEABLE and not (k in _OPEN and branch[k] is True) for k in branch):
+            return None
+        inner = _merged(branch, depth + 1)
+        if inner is None:
+            return None
+        if "type" in inner:
+            if "type" in merged and merged["type"] != inner["type"]:
+                return None
+            merged["type"] = inner["type"]
+        merged["required"] = [*merged.get("required", []), *inner.get("required", [])]
+        merged["properties"] = {**inner.get("properties", {}), **merged.get("properties", {})}
+    return merged
+
+
 def minimal(schema: Any, root: Any = None, depth: int = 0) -> Any:
     r"""The smallest instance of a simple schema, or ``_NONE``: an object of its required
-    properties, each the least value of its type (``""``, ``0``, ``false``, ``null``, ``[]``), a
-    ``const``, the first ``enum`` member; through local ``$ref``\s and ``allOf``. A pattern, a
-    format, a bound it would have to meet or a choice (``anyOf``, ``oneOf``, ``not``, ``if``)
-    gives up: hypothesis knows those. The result is only a candidate, judged by a validator."""
+    properties, each the least value of its type (``""``, ``0``, ``false``, ``null``, ``[]``; a
+    string of ``minLength`` letters, or one of a few that meets its ``pattern``; the number
+    nearest zero within its bounds), a ``const``, the first ``enum`` member; through local
+    ``$ref``\s and ``allOf``. A format, another pattern, a ``multipleOf``, an array bound or a
+    choice (``anyOf``, ``oneOf``, ``not``, ``if``) gives up: hypothesis knows those. The result
+    is only a candidate, judged by a validator."""
     root = schema if root is None else root
     if depth > _DEPTH or not isinstance(schema, dict):
         return {} if schema is True and depth else _NONE
@@ -131,12 +222,9 @@ def minimal(schema: Any, root: Any = None, depth: int = 0) -> Any:
     members = schema.get("enum")
     if isinstance(members, list):
         return members[0] if members else _NONE
-    merged = dict(schema)
-    for branch in schema.get("allOf") or ():
-        if not isinstance(branch, dict) or set(branch) - {"type", "required", "properties"}:
-            return _NONE
-        merged["required"] = [*merged.get("required", []), *branch.get("required", [])]
-        merged["properties"] = {**branch.get("properties", {}), **merged.get("properties", {})}
+    merged = _merged(schema)
+    if merged is None:
+        return _NONE
     kind = merged.get("type")
     if kind is None and ("properties" in merged or "required" in merged):
         kind = "object"
@@ -155,16 +243,9 @@ def minimal(schema: Any, root: Any = None, depth: int = 0) -> Any:
             built[name] = value
         return built
     if kind == "string":
-        if any(k in merged for k in ("pattern", "format", "minLength", "contentEncoding")):
-            return _NONE
-        return ""
+        return _least_string(merged)
     if kind in ("integer", "number"):
-        if any(
-            k in merged
-            for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
-        ):
-            return _NONE
-        return 0
+        return _least_number(merged)
     if kind == "boolean":
         return False
     if kind == "null":
