@@ -81,7 +81,7 @@ import jsonschema_rs
 from speclint.analyses.context import Context
 from speclint.analyses.references import file_uri, root_base
 from speclint.analyses.roles import Role, openapi_uses
-from speclint.analyses.satisfiability import CRASHED, NO, TIMED_OUT, Decider
+from speclint.analyses.satisfiability import CRASHED, NO, TIMED_OUT, Decider, Scope
 from speclint.analyses.shapes import use_sites
 from speclint.analyses.validation import safe_validator_class
 from speclint.analyses.witnesses import find_rejected, relax_closure
@@ -118,9 +118,12 @@ READS = "structured"
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     budget = float(options.get("budget", 2.0))
     missing = _missing_targets(corpus)
-    with Decider(_resources(corpus), budget, missing) as decider:
+    resources, holders = _resources(corpus)
+    with Decider(resources, budget, missing) as decider:
         targets = list(_targets(corpus, str(options.get("scope", "client-submitted"))))
         for document, pointer, label in tracked(targets, f"{ID}: deciding schemas"):
+            # Against the resources this document reaches, not the whole corpus (issue 29).
+            decider.focus(_scope(corpus, holders, document.path, pointer))
             node = resolve_pointer(document.data, pointer)
             if not isinstance(node, (dict, bool)):
                 continue
@@ -417,11 +420,12 @@ def _missing_targets(corpus: Context) -> list[str]:
     ]
 
 
-def _resources(corpus: Context) -> list[tuple[str, Any]]:
+def _resources(corpus: Context) -> tuple[list[tuple[str, Any]], dict[str, list[str]]]:
     """Every schema and API document by file URI, and each schema by its ``$id`` as well, each
-    in the form the decider reads (:func:`_decided_form`)."""
+    in the form the decider reads (:func:`_decided_form`); and the URIs of each document."""
     resources = []
     decided: dict[str, Any] = {}
+    holders: dict[str, list[str]] = {}
     seen: set[str] = set()
     for document in corpus.of_kind(
         DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
@@ -429,13 +433,43 @@ def _resources(corpus: Context) -> list[tuple[str, Any]]:
         uri = file_uri(document.path)
         decided[document.path] = _decided_form(document)
         resources.append((uri, decided[document.path]))
+        holders.setdefault(document.path, []).append(uri)
         seen.add(uri)
     for uri, path in corpus.references.uri_to_path.items():
         # A document under its own root `$id`; an embedded resource's `$id` names a part of
         # it, which the decider's registry finds by crawling the document.
         if uri not in seen and uri.startswith("http") and uri == root_base(corpus.documents[path]):
             resources.append((uri, decided[path]))
-    return resources
+            holders.setdefault(path, []).append(uri)
+    return resources, holders
+
+
+def _scope(corpus: Context, holders: Mapping[str, list[str]], path: str, pointer: str) -> Scope:
+    """The resources a decision about the schema at ``pointer`` of ``path`` may reach: the
+    documents the ``$ref``\\s under it reach, followed pointer by pointer, each by its URIs; of
+    an API document only the parts reached (a request body of a large document reaches a few of
+    its schemas, not every one it holds)."""
+    index = corpus.references
+    seen = {(path, pointer)}
+    stack = [(path, pointer)]
+    while stack:
+        where, at = stack.pop()
+        for reference in index.within(where, at):
+            if reference.target_path not in corpus.documents:
+                continue  # not local, or a file the corpus lacks (a stand-in answers it)
+            target = (reference.target_path, reference.target_pointer or "")
+            if target not in seen:
+                seen.add(target)
+                stack.append(target)
+    parts: dict[str, set[str]] = {}
+    for where, at in seen:
+        parts.setdefault(where, set()).add(at)
+    scope: list[tuple[str, tuple[str, ...]]] = []
+    for where in sorted(parts):
+        api = corpus.documents[where].kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
+        pointers = tuple(sorted(parts[where])) if api else ()
+        scope.extend((uri, pointers) for uri in holders.get(where, ()))
+    return tuple(scope)
 
 
 def _reaches_unresolved(corpus: Context, path: str, pointer: str) -> bool:

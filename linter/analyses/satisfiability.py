@@ -7,10 +7,14 @@ runs in a worker process: a decision that outlives the budget is ``timed-out``, 
 worker is ``crashed`` (unknowns the caller reports as such), and the worker is replaced. No
 decision can hang or end a run.
 
-The registries of the corpus are built once, in the calling process, before the first worker is
-forked: every worker inherits them. Built in the worker, they took longer than the budget on a
+A decision about one document is made against a registry of the resources that document's
+``$ref``\\s reach (:meth:`Decider.focus`), built in the worker from the resources it inherited:
+jsonschema-rs's cost grows with the registry it is given, and a registry of the whole corpus made
+the rule's time grow with the square of the corpus (issue 29). The whole corpus's registry, for a
+decision the smaller one cannot make, is built once, in the calling process, before a worker is
+forked: every worker inherits it. Built in the worker, it took longer than the budget on a
 5,000-schema corpus (1.4 s each), so every decision "timed out", killed the worker, and the next one
-built them again.
+built it again.
 
 References the corpus lacks are answered by the registry's retriever with a boolean stand-in schema
 (``true`` or ``false``); nothing is ever fetched.
@@ -101,7 +105,7 @@ def _build_registries(resources: list[tuple[str, Any]], missing: list[str]) -> d
 DECISION_STACK = 1 << 30
 
 
-def _worker(connection: Connection, registries: dict[bool, Any], parent: int) -> None:
+def _worker(connection: Connection, registries: _Registries, parent: int) -> None:
 
     child_started(parent)  # killed with the rule process that started it, never an orphan
     try:
@@ -118,16 +122,92 @@ def _worker(connection: Connection, registries: dict[bool, Any], parent: int) ->
     decisions.join()
 
 
-def _serve(connection: Connection, registries: dict[bool, Any]) -> None:
+def _serve(connection: Connection, registries: _Registries) -> None:
     while True:
         task = connection.recv()
         if task is None:
             return
-        node, base_uri, stand_in = task
-        if stand_in not in registries:
+        node, base_uri, stand_in, scope = task
+        chosen = registries.get(stand_in, scope)
+        if chosen is None:
             connection.send(UNDECIDABLE)
             continue
-        connection.send(_decide_in_process(registries, node, base_uri, stand_in))
+        connection.send(_decide_in_process({stand_in: chosen}, node, base_uri, stand_in))
+
+
+SCOPED_KEPT = 64  # registries of one document's reach kept at once (a corpus decides in order)
+
+
+class _Registries:
+    """The registries decisions are made against: the whole corpus's (built when first asked,
+    before a worker is forked: never per worker), or those of one document's reach.
+
+    jsonschema-rs's canonicalisation costs time in proportion to the registry it is given, and
+    building a registry more than that (a 4,000-schema corpus: 7 ms a decision, 0.9 s a build,
+    against 0.8 ms and 0.06 s at 1,000; issue 29, item 4). A decision about one document needs
+    only the resources its ``$ref``\\s reach, so it is made against a registry of those: cost
+    that grows with the document's reach, not the corpus."""
+
+    def __init__(self, resources: list[tuple[str, Any]], missing: list[str]) -> None:
+        self.resources = resources
+        self.by_uri = dict(resources)
+        self.missing = missing
+        self.whole: dict[bool, Any] | None = None
+        self.scoped: dict[tuple[Scope, bool], Any] = {}
+
+    def get(self, stand_in: bool, scope: Scope | None = None) -> Any:
+        if scope is None:
+            if self.whole is None:
+                self.whole = _build_registries(self.resources, self.missing)
+            return self.whole.get(stand_in)
+        key = (scope, stand_in)
+        if key not in self.scoped:
+            if len(self.scoped) >= SCOPED_KEPT:
+                self.scoped.pop(next(iter(self.scoped)))
+            kept = [
+                (uri, skeleton(self.by_uri[uri], pointers) if pointers else self.by_uri[uri])
+                for uri, pointers in scope
+                if uri in self.by_uri
+            ]
+            try:
+                self.scoped[key] = build_registry(kept, self.missing, stand_in)
+            except Exception:  # a URI jsonschema-rs refuses: the whole corpus's registry decides
+                self.scoped[key] = None
+        return self.scoped[key]
+
+
+# A scope: each resource a decision may reach, by URI, with the pointers of the parts of it that
+# are reached (a large API document), or none (the whole resource).
+Scope = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def skeleton(document: Any, pointers: tuple[str, ...]) -> Any:
+    """``document`` with only the subtrees at ``pointers`` (and the objects that hold them):
+    what a decision reaches of a large API document, at the same pointers, so its references
+    resolve as in the whole. Building a registry costs the size of what it holds; a request body
+    of a 4,000-operation document reaches a few of its schemas (issue 29)."""
+    if "" in pointers or not isinstance(document, dict):
+        return document
+    kept: dict[str, Any] = {}
+    for pointer in pointers:
+        source: Any = document
+        target: Any = kept
+        tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:]]
+        for index, token in enumerate(tokens):
+            child = source.get(token) if isinstance(source, dict) else None
+            if child is None:
+                break
+            last = index == len(tokens) - 1
+            if last or not isinstance(child, dict):
+                target[token] = child  # the subtree whole (a list is kept whole)
+                break
+            held = target.get(token)
+            if held is child:
+                break  # an ancestor's subtree is kept whole already
+            if held is None:
+                held = target[token] = {}
+            source, target = child, held
+    return kept
 
 
 class Decider:
@@ -143,20 +223,26 @@ class Decider:
         self.missing = sorted(set(missing or ()))
         self.budget = budget
         self.timeouts = 0
-        self._registries: dict[bool, Any] | None = None
+        self._registries = _Registries(resources, self.missing)
+        self._scope: Scope | None = None
         self._process: Any = None
         self._connection: Connection | None = None
 
+    def focus(self, scope: Scope | None) -> None:
+        """Decide what follows against a registry of the resources ``scope`` names (the URIs
+        of one document's reach) instead of the whole corpus's; None: the whole corpus. A
+        decision the smaller registry cannot make (a reference out of it) is made again with
+        the whole one, so the verdicts are the same."""
+        self._scope = scope
+
     def registry(self, stand_in: bool) -> Any:
-        """The jsonschema-rs registry of the corpus with ``stand_in`` for missing targets (None
-        when jsonschema-rs refuses every entry); built once, shared with the workers."""
-        if self._registries is None:
-            self._registries = _build_registries(self.resources, self.missing)
-        return self._registries.get(stand_in)
+        """The jsonschema-rs registry decisions are made against now (:meth:`focus`), with
+        ``stand_in`` for missing targets (None when jsonschema-rs refuses every entry)."""
+        return self._registries.get(stand_in, self._scope) or self._registries.get(stand_in)
 
     def _start(self) -> Connection:
-        self.registry(True)  # built here, before the fork, and inherited: never per worker
-        # fork: the worker inherits the registries instead of receiving them pickled.
+        # fork: the worker inherits the resources (and the whole registry, if it was built)
+        # instead of receiving them pickled.
         context = multiprocessing.get_context("fork")
         parent, child = context.Pipe()
         self._process = context.Process(
@@ -171,8 +257,20 @@ class Decider:
         return parent
 
     def decide(self, node: Any, base_uri: str, stand_in: bool) -> str:
+        verdict = self._decide(node, base_uri, stand_in, self._scope)
+        if verdict == UNDECIDABLE and self._scope is not None:
+            verdict = self._decide(node, base_uri, stand_in, None)
+        return verdict
+
+    def _decide(self, node: Any, base_uri: str, stand_in: bool, scope: Scope | None) -> str:
+        if scope is None and self._registries.whole is None:
+            # The whole corpus's registry is built here, before a worker is forked, and
+            # inherited: built in each worker, it took longer than the budget on a large corpus
+            # (1.4 s), every decision timed out, and the next worker built it again.
+            self.close()
+            self._registries.get(stand_in)
         connection = self._connection or self._start()
-        connection.send((node, base_uri, stand_in))
+        connection.send((node, base_uri, stand_in, scope))
         verdict = TIMED_OUT
         if connection.poll(self.budget):
             try:
