@@ -496,10 +496,15 @@ def _stands_in(error: ValidationError) -> bool:
     placeholder or an elision where a value goes, a description where an object or array goes
     (``"details": "object (optional, error-specific)"``), or a member missing from an object
     that elides some (a ``"..."`` key or value)."""
-    instance = explain(error).instance
-    if isinstance(instance, str) and (
-        instance in ELISIONS or PLACEHOLDER.match(instance) or TYPE_SKETCH.match(instance)
-    ):
+    specific = explain(error)
+    instance = specific.instance
+    if isinstance(instance, str) and (instance in ELISIONS or PLACEHOLDER.match(instance)):
+        return True
+    # A type named where a value of another type goes (`"count": "integer"`), or the values a
+    # member may take written as one (`"status": "pending | running"`); not a wrong value of
+    # the right type that happens to be a type's name (`"kind": "object"` outside its enum).
+    sketched = isinstance(instance, str) and TYPE_SKETCH.match(instance) is not None
+    if sketched and (specific.validator in ("type", "format") or "|" in instance):
         return True
     if error.validator == "type" and _prose_for(instance, error.validator_value):
         return True
@@ -646,7 +651,12 @@ def _page_findings(
         ]
         if tie.fragment:
             # One member shown alone: the others its definition requires are elsewhere.
-            errors = [e for e in errors if not (e.validator == "required" and not e.path)]
+            root = [e for e in errors if not e.path]
+            errors = [e for e in errors if e.path] + [
+                e
+                for e in _without_required(root)
+                if e.validator not in ("dependentRequired", "minProperties")
+            ]
         if tie.how in BY_EXAMPLE:
             if _counter_example(document, fence):
                 continue  # shown to be rejected ("### Negative: ..."): its errors are the point

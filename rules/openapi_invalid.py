@@ -155,7 +155,10 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
     base = get_validator_cls(document.data)
     keywords = dict(base.keyword_validators)
     if "schema" in keywords:
-        keywords["schema"] = _linear(cast(Any, keywords["schema"]))
+        # OpenAPI 3's defaults are value-invalid's; Swagger 2.0's stay here (draft-04 with
+        # OpenAPI's words, which value-invalid does not read).
+        swagger = str(document.data.get("swagger", "")).startswith("2")
+        keywords["schema"] = _linear(cast(Any, keywords["schema"]), judge_defaults=swagger)
     for name in TOLERANT_KEYWORDS:
         if name in keywords:
             keywords[name] = _placing(cast(Any, keywords[name]))
@@ -454,7 +457,7 @@ def _library_checker() -> tuple[Any, Any]:
 
 
 @functools.cache
-def _linear(schema_keyword: type[Any]) -> type[Any]:
+def _linear(schema_keyword: type[Any], judge_defaults: bool = False) -> type[Any]:
     """openapi-spec-validator's schema walker, with the same verdicts in linear time (issue 13).
 
     The walker keeps the schemas it has visited in lists, and checks every schema object against
@@ -520,6 +523,15 @@ def _linear(schema_keyword: type[Any]) -> type[Any]:
             def validate(schema: Any, value: Any) -> Iterator[Any]:
                 return iter(())
 
+            if judge_defaults:
+                judge = super().default_validator
+
+                def placed(schema: Any, value: Any) -> Iterator[Any]:
+                    for error in judge(schema, value):
+                        error.path.appendleft("default")
+                        yield error
+
+                return placed
             return validate
 
         def _get_schema_checker(self, schema: Any, schema_value: Any) -> Callable[[Any], None]:

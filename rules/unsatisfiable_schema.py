@@ -292,15 +292,19 @@ def _standalone(decider: Decider, document: Document, schema: Any) -> Any:
     """``schema`` with every ``$ref`` inlined through the corpus (stand-ins for missing files),
     or None when it cannot be made self-contained (a recursive schema)."""
 
-    registry = decider.registry(True)
-    if registry is None:
-        return None
-    try:
-        return jsonschema_rs.dereference(
-            schema, registry=registry, base_uri=file_uri(document.path)
-        )
-    except Exception:  # cannot be made self-contained: no witness from it
-        return None
+    # The registry of what the schema reaches first; the whole corpus's where that one cannot
+    # (a reference out of its scope), as decisions do.
+    for whole in (False, True):
+        registry = decider.registry(True, whole=whole)
+        if registry is None:
+            continue
+        try:
+            return jsonschema_rs.dereference(
+                schema, registry=registry, base_uri=file_uri(document.path)
+            )
+        except Exception:  # cannot be made self-contained (here): no witness from it
+            continue
+    return None
 
 
 def _declared(

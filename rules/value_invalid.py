@@ -136,7 +136,10 @@ def _values(
     node = schema.node
     if "$ref" in node and len(node) > 1 and _ref_alone(document, schema):
         return  # draft-07 and older, OpenAPI 3.0: the siblings of a `$ref` are ignored
-    if "default" in wanted and "default" in node:
+    # Swagger 2.0's Schema Objects are draft-04 with OpenAPI's words (a boolean
+    # `exclusiveMinimum`): openapi-invalid's validator judges their defaults.
+    swagger = document.kind is DocumentKind.OPENAPI and document.dialect.startswith("Swagger")
+    if "default" in wanted and "default" in node and not swagger:
         yield "default", join_pointer(schema.pointer, "default"), node["default"]
     if "const" in wanted and "const" in node:
         yield "const", join_pointer(schema.pointer, "const"), node["const"]

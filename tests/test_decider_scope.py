@@ -45,3 +45,19 @@ def test_a_focused_decision_gives_the_whole_corpus_verdict() -> None:
         assert focused.decide(probe, base, stand_in=True) == NO
         focused.focus(((uri, ("/components/schemas/Unrelated",)),))
         assert focused.decide({"$ref": f"{uri}#/components/schemas/Unrelated"}, base, True) == YES
+
+
+def test_a_reference_out_of_the_scope_is_decided_by_the_whole_corpus() -> None:
+    # `a` reaches `b`, which accepts nothing; a scope holding `a` alone must not answer "yes"
+    # (a stand-in for `b`): the reference out of it is an error, and the whole corpus decides.
+    a, b = "file:///corpus/a.json", "file:///corpus/b.json"
+    resources = [
+        (a, {"allOf": [{"$ref": "b.json"}]}),
+        (b, {"allOf": [{"type": "string"}, {"type": "integer"}]}),
+    ]
+    probe, base = {"$ref": a}, "file:///corpus/.probe.json"
+    with Decider(resources) as whole:
+        assert whole.decide(probe, base, stand_in=True) == NO
+    with Decider(resources) as focused:
+        focused.focus(((a, ()),))
+        assert focused.decide(probe, base, stand_in=True) == NO

@@ -421,3 +421,32 @@ def test_an_example_naming_its_schema_is_bound_to_it(make_corpus: MakeCorpus) ->
     )
     [finding] = example_findings(files)
     assert finding.location.path == "examples/run.json"
+
+
+def test_a_type_name_as_a_wrong_value_of_the_right_type_is_judged() -> None:
+    # `"role": "object"` is a wrong value, not a field sketch: only a type named where another
+    # type goes, or a union of values, stands in.
+    call = dict(CALL, params={"name": "x"}, jsonrpc="object")
+    [finding] = example_findings(rpc_page("## Calling\n\n" + fence(call)))
+    assert "'2.0' was expected" in finding.message
+
+
+SWAGGER = """\
+swagger: '2.0'
+info: {title: Pages, version: '1'}
+paths: {}
+definitions:
+  Page:
+    type: object
+    properties:
+      size: {type: integer, minimum: 0, exclusiveMinimum: false, default: 0}
+      mode: {type: string, enum: [a, b], default: c}
+"""
+
+
+def test_swagger_defaults_are_not_judged_as_2020_12() -> None:
+    corpus = Context.from_texts({"api/swagger.yaml": SWAGGER})
+    # Draft-04 with OpenAPI's words (a boolean `exclusiveMinimum` is no bound of 0): value-invalid
+    # leaves Swagger 2.0's defaults to openapi-invalid's validator, as before issue 28.
+    found = all_rules()["value-invalid"].check(corpus, {})
+    assert not [f for f in found if "default" in f.location.pointer]

@@ -667,8 +667,12 @@ def _member_pointer(document: Document, pointer: str, name: str) -> str | None:
 EXAMPLE_FOLDERS = frozenset({"example", "examples", "sample", "samples", "conformance"})
 # A folder or file whose name says its examples are meant to fail.
 _MEANT_TO_FAIL = re.compile(
-    r"(?:^|[\W_])(invalid|negative|bad|fail(?:s|ing|ures?)?|errors?)(?:$|[\W_])", re.I
+    r"(?:^|[\W_])(invalid|negative|bad|fail(?:s|ing|ures?)?)(?:$|[\W_])", re.I
 )
+
+
+# Files in an example folder that configure a tool rather than exemplify a schema.
+_TOOL_FILES = frozenset({"package.json", "package-lock.json", "tsconfig.json", "composer.json"})
 
 
 def example_file(document: Document) -> bool:
@@ -680,6 +684,8 @@ def example_file(document: Document) -> bool:
         and any(part in EXAMPLE_FOLDERS for part in parts[:-1])
         and not any(_MEANT_TO_FAIL.search(part) for part in parts)
         and not in_design_folder(document.path)
+        and parts[-1] not in _TOOL_FILES
+        and not parts[-1].startswith(".")
     )
 
 
@@ -725,7 +731,7 @@ def example_file_binding(
 
 # Members by which an instance names its own schema: JSON Schema's `$schema` (an instance's
 # use of it, as `instance-invalid` reads it for files), OpenLineage's `_schemaURL`.
-_SCHEMA_MEMBERS = ("$schema", "_schemaURL", "schemaURL", "schemaUrl", "schema_url")
+_SCHEMA_MEMBERS = ("$schema", "_schemaURL")
 
 
 def _named_schema(
@@ -795,7 +801,12 @@ def _by_operation(
             if bool(request) != bool(response):
                 direction = "request" if request else "response"
         if not operations:
-            operations = named_operations(corpus, text)
+            operations = tuple(
+                operation
+                for operation in named_operations(corpus, text)
+                if operation.document.path not in corpus.derived
+                and corpus.versions.comparable(document.path, operation.document.path)
+            )
     if len(operations) != 1 or not direction:
         return None
     (operation,) = operations
@@ -916,6 +927,8 @@ def _by_request(
     ):
         target = result.target
         return FenceTie(fence, BY_OPERATION, target.label, target, fence.line, how, "/result")
+    if result is not None:
+        return None  # its result definition does not declare what the result gives
     for name in (f"{stem}SuccessResponse", f"{stem}ResultResponse", f"{stem}Response"):
         whole = only(name)
         if whole is not None and "result" in whole.properties:

@@ -37,8 +37,14 @@ TIMED_OUT = "timed-out"  # an unknown: the decision outlived its budget
 CRASHED = "crashed"  # an unknown: the decider died on this schema (native code)
 
 
+def _refuse(uri: str) -> Any:
+    """The retriever of a registry of one schema's reach: a reference out of it is an error (the
+    whole corpus's registry decides), never a stand-in that could change the verdict."""
+    raise LookupError(f"{uri} is not in the scope of this decision")
+
+
 def _decide_in_process(
-    registries: dict[bool, Any], node: Any, base_uri: str, stand_in: bool
+    registries: dict[bool, Any], node: Any, base_uri: str, stand_in: bool, strict: bool = False
 ) -> str:
 
     try:
@@ -46,7 +52,7 @@ def _decide_in_process(
             node,
             registry=registries[stand_in],
             base_uri=base_uri,
-            retriever=lambda uri: stand_in,
+            retriever=_refuse if strict else lambda uri: stand_in,
         )
     except Exception:  # a pointer to nowhere, an unsupported keyword: no verdict
         return UNDECIDABLE
@@ -58,7 +64,9 @@ def _decide_in_process(
     return UNKNOWN
 
 
-def build_registry(resources: list[tuple[str, Any]], missing: list[str], stand_in: bool) -> Any:
+def build_registry(
+    resources: list[tuple[str, Any]], missing: list[str], stand_in: bool, strict: bool = False
+) -> Any:
     """A jsonschema-rs registry of the corpus. Missing targets are registered up front with the
     stand-in: jsonschema-rs crawls only schema keywords, so a ``$ref`` under an OpenAPI ``paths``
     entry is met during canonicalisation, when the registry no longer retrieves."""
@@ -66,7 +74,7 @@ def build_registry(resources: list[tuple[str, Any]], missing: list[str], stand_i
     return jsonschema_rs.Registry(
         [*resources, *((uri, stand_in) for uri in missing)],
         draft=jsonschema_rs.Draft202012,
-        retriever=lambda uri: stand_in,
+        retriever=_refuse if strict else lambda uri: stand_in,
     )
 
 
@@ -132,7 +140,8 @@ def _serve(connection: Connection, registries: _Registries) -> None:
         if chosen is None:
             connection.send(UNDECIDABLE)
             continue
-        connection.send(_decide_in_process({stand_in: chosen}, node, base_uri, stand_in))
+        strict = scope is not None
+        connection.send(_decide_in_process({stand_in: chosen}, node, base_uri, stand_in, strict))
 
 
 SCOPED_KEPT = 64  # registries of one document's reach kept at once (a corpus decides in order)
@@ -170,7 +179,7 @@ class _Registries:
                 if uri in self.by_uri
             ]
             try:
-                self.scoped[key] = build_registry(kept, self.missing, stand_in)
+                self.scoped[key] = build_registry(kept, self.missing, stand_in, strict=True)
             except Exception:  # a URI jsonschema-rs refuses: the whole corpus's registry decides
                 self.scoped[key] = None
         return self.scoped[key]
@@ -235,9 +244,12 @@ class Decider:
         the whole one, so the verdicts are the same."""
         self._scope = scope
 
-    def registry(self, stand_in: bool) -> Any:
-        """The jsonschema-rs registry decisions are made against now (:meth:`focus`), with
-        ``stand_in`` for missing targets (None when jsonschema-rs refuses every entry)."""
+    def registry(self, stand_in: bool, whole: bool = False) -> Any:
+        """The jsonschema-rs registry decisions are made against now (:meth:`focus`; ``whole``:
+        the whole corpus's), with ``stand_in`` for missing targets (None when jsonschema-rs
+        refuses every entry). A focused one refuses references out of its scope."""
+        if whole or self._scope is None:
+            return self._registries.get(stand_in)
         return self._registries.get(stand_in, self._scope) or self._registries.get(stand_in)
 
     def _start(self) -> Connection:

@@ -351,7 +351,7 @@ def explain(error: ValidationError) -> ValidationError:
 
 def _matching_branches(error: ValidationError) -> list[ValidationError]:
     """The errors of the branches whose discriminator the instance matches: a branch that
-    fails a ``const`` or ``enum`` on a member of the instance itself (``kind: "text"`` for a
+    fails a ``const`` (or a one-value ``enum``) on a member of the instance itself (``kind: "text"`` for a
     part whose ``kind`` is ``"file"``) is another kind of thing, and what else it says is beside
     the point. All of them where every branch fails that way, or none does."""
     if not isinstance(error.instance, dict):
@@ -360,7 +360,14 @@ def _matching_branches(error: ValidationError) -> list[ValidationError]:
     other_kinds = {
         e.relative_schema_path[0]
         for e in error.context
-        if e.validator in ("const", "enum")
+        if (
+            e.validator == "const"
+            or (
+                e.validator == "enum"
+                and isinstance(e.validator_value, list)
+                and len(e.validator_value) == 1
+            )
+        )
         and len(e.absolute_path) == depth
         and isinstance(e.absolute_path[-1], str)
         and e.relative_schema_path

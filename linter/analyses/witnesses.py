@@ -147,7 +147,9 @@ def _least_number(schema: dict[str, Any]) -> Any:
         return _NONE
     bounds = [schema.get(k) for k in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")]
     if any(
-        b is not None and (isinstance(b, bool) or not isinstance(b, (int, float))) for b in bounds
+        b is not None
+        and (isinstance(b, bool) or not isinstance(b, (int, float)) or not math.isfinite(b))
+        for b in bounds
     ):
         return _NONE
     low, low_open, high, high_open = bounds
