@@ -176,7 +176,7 @@ from speclint.analyses.fences import (
     BY_SHAPE,
     BY_TEXT,
     BY_VALUE,
-    DEFAULT_MARKERS,
+    Binding,
     SchemaTarget,
     example_file,
     example_file_binding,
@@ -308,12 +308,7 @@ def _file_findings(
 ) -> Iterator[Finding]:
     """An example file (a JSON or YAML file of an example folder, with no ``$schema``) against
     the definition its values or shape bind it to."""
-    binding = example_file_binding(
-        corpus,
-        document,
-        bool(options.get("by-value", True)),
-        bool(options.get("by-shape", True)),
-    )
+    binding = example_file_binding(corpus, document, Binding.of(options))
     target = binding.target
     if target is None:
         return
@@ -571,23 +566,8 @@ def _page_findings(
     corpus: Context, document: Document, options: Mapping[str, Any]
 ) -> Iterator[Finding]:
     """One page's JSON code fences, against the schema each one is tied to."""
-    markers = tuple(str(m) for m in options.get("markers", DEFAULT_MARKERS))
-    configured = {str(k): str(v) for k, v in dict(options.get("fences", {})).items()}
-    adjacent = bool(options.get("adjacent", True))
-    by_value = bool(options.get("by-value", True))
-    by_shape = bool(options.get("by-shape", True))
-    by_operation = bool(options.get("by-operation", True))
     lines = (document.text or "").split("\n")
-    for tie in fence_ties(
-        corpus,
-        document,
-        markers,
-        configured,
-        adjacent,
-        by_value=by_value,
-        by_shape=by_shape,
-        by_operation=by_operation,
-    ):
+    for tie in fence_ties(corpus, document, Binding.of(options)):
         fence = tie.fence
         opening = lines[fence.line - 1] if fence.line <= len(lines) else ""
         indent = len(opening) - len(opening.lstrip())

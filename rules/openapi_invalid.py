@@ -4,7 +4,7 @@ What it does
     Validates each OpenAPI 2.0 / 3.0 / 3.1 / 3.2 document with openapi-spec-validator: first against
     the official OpenAPI JSON Schema for its declared ``openapi:`` version, then its semantic checks
     (path parameters declared, unique operationIds, ...; a ``default`` that its schema rejects is
-    ``value-invalid``'s, reported once where it is written).
+    ``value-invalid``'s, reported once where it is written; Swagger 2.0's are judged here).
     Each error about a schema object is placed at that schema (``/components/schemas/Run/type``),
     not at the document's root, and so is each of the library's own semantic errors: a repeated
     ``operationId``, parameter or tag name at the repetition, with the first as a related

@@ -28,7 +28,8 @@ What it does
     defaults are judged here too, in the document's dialect (3.0's ``nullable``; 3.1's 2020-12,
     of whose defaults openapi-spec-validator judged only some), each once where it is written: a
     default in a component is reported at the component, not at every operation that reaches
-    it. ``examples`` and ``example`` are ``example-invalid``'s. A generated bundle
+    it (Swagger 2.0's, draft-04 with OpenAPI's words, stay ``openapi-invalid``'s). ``examples``
+    and ``example`` are ``example-invalid``'s. A generated bundle
     (``speclint.analyses.lineage``) is checked at its sources.
 
 Why is this bad?

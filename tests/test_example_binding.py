@@ -10,7 +10,7 @@ from typing import Any
 
 from conftest import run_cli
 from speclint.analyses.context import Context
-from speclint.analyses.fences import BY_SHAPE, BY_VALUE, fence_ties
+from speclint.analyses.fences import BY_SHAPE, BY_VALUE, Binding, fence_ties
 from speclint.common.findings import Finding, Severity
 from speclint.run.catalog import all_rules
 
@@ -135,7 +135,14 @@ def test_an_example_is_bound_by_shape_alone_at_warning() -> None:
 def test_an_example_two_definitions_fit_equally_is_left_unbound() -> None:
     ambiguous = {"a": 1, "b": 2, "c": 3}
     context = corpus(fence(ambiguous))
-    assert list(fence_ties(context, context.documents["spec/guide.md"], by_shape=True)) == []
+    assert (
+        list(
+            fence_ties(
+                context, context.documents["spec/guide.md"], Binding(value=False, operation=False)
+            )
+        )
+        == []
+    )
     assert findings(fence(ambiguous)) == []
 
 
@@ -173,9 +180,17 @@ def test_each_binding_mode_can_be_switched_off() -> None:
     assert len(findings(page, {"by-shape": False})) == 1
     assert findings(page, {"by-value": False, "by-shape": False}) == []
     context = corpus(page)
-    ties = list(fence_ties(context, context.documents["spec/guide.md"], by_value=True))
+    ties = list(
+        fence_ties(
+            context, context.documents["spec/guide.md"], Binding(shape=False, operation=False)
+        )
+    )
     assert [t.how for t in ties] == [BY_VALUE]
-    ties = list(fence_ties(context, context.documents["spec/guide.md"], by_shape=True))
+    ties = list(
+        fence_ties(
+            context, context.documents["spec/guide.md"], Binding(value=False, operation=False)
+        )
+    )
     assert BY_SHAPE in [t.how for t in ties]
 
 

@@ -13,7 +13,7 @@ import jsonschema
 
 from conftest import run_cli
 from speclint.analyses.context import Context
-from speclint.analyses.fences import BY_OPERATION, fence_ties
+from speclint.analyses.fences import BY_OPERATION, Binding, fence_ties
 from speclint.analyses.validation import explain
 from speclint.common.findings import Finding, Severity
 from speclint.run.catalog import all_rules
@@ -175,7 +175,9 @@ def test_an_operation_without_a_side_or_with_another_shape_binds_nothing() -> No
     page = "#### `POST /v1/runs/{runId}:pause` response\n\n" + fence(event)
     assert example_findings(api_page(page)) == []
     corpus = Context.from_texts(api_page(page))
-    ties = list(fence_ties(corpus, corpus.documents["spec/rest.md"], by_operation=True))
+    ties = list(
+        fence_ties(corpus, corpus.documents["spec/rest.md"], Binding(value=False, shape=False))
+    )
     assert not [t for t in ties if t.how == BY_OPERATION]
 
 

@@ -137,48 +137,63 @@ class FenceTie:
         return f"the {self.how}"
 
 
+@dataclass(frozen=True)
+class Binding:
+    """How examples are tied to schemas: example-invalid's options (``Binding.of``), read
+    once for the rule and for ``speclint bindings`` alike."""
+
+    markers: tuple[str, ...] = DEFAULT_MARKERS
+    configured: Mapping[str, str] = field(default_factory=dict)
+    adjacent: bool = True  # ties 4 and 5, by the text above
+    value: bool = True  # tie 6
+    shape: bool = True  # tie 8
+    operation: bool = True  # tie 7
+
+    @classmethod
+    def of(cls, options: Mapping[str, Any]) -> Binding:
+        return cls(
+            tuple(str(m) for m in options.get("markers", DEFAULT_MARKERS)),
+            {str(k): str(v) for k, v in dict(options.get("fences", {})).items()},
+            bool(options.get("adjacent", True)),
+            bool(options.get("by-value", True)),
+            bool(options.get("by-shape", True)),
+            bool(options.get("by-operation", True)),
+        )
+
+    @property
+    def by_example(self) -> bool:
+        """Whether any tie by the example itself (6 to 8) is on."""
+        return self.value or self.shape or self.operation
+
+
+# The ties by text only (1 to 5): what the rules that read fences without example-invalid's
+# options (and tests) ask for.
+BY_TEXT_ONLY = Binding(value=False, shape=False, operation=False)
+
+
 def fence_ties(
     corpus: Context,
     document: Document,
-    markers: tuple[str, ...] = DEFAULT_MARKERS,
-    configured: Mapping[str, str] | None = None,
-    adjacent: bool = True,
+    binding: Binding = BY_TEXT_ONLY,
     languages: tuple[str, ...] = JSON_LANGUAGES,
-    by_value: bool = False,
-    by_shape: bool = False,
-    by_operation: bool = False,
 ) -> Iterator[FenceTie]:
-    """Every fence of a Markdown ``document`` in ``languages`` that is tied to a schema; with
-    ``by_value``, ``by_operation`` or ``by_shape``, also the JSON and YAML examples bound by
-    what they are (ties 6 to 8)."""
+    """Every fence of a Markdown ``document`` in ``languages`` that is tied to a schema; with a
+    tie by the example on in ``binding``, also the JSON and YAML examples bound by what they
+    are (ties 6 to 8)."""
     prose = document.prose
     if prose is None or document.text is None:
         return
     lines = document.text.split("\n")
     by_end = {p.end_line: p for p in prose.paragraphs}
-    modes = _Modes(by_value, by_shape, by_operation)
     asked: dict[int, tuple[str, Any]] = {}  # section (heading line) -> the request shown last
     for fence in prose.fences:
         tie = None
         if fence.language in languages:
-            tie = _tie(corpus, document, fence, lines, by_end, markers, configured or {}, adjacent)
+            tie = _tie(corpus, document, fence, lines, by_end, binding)
         if tie is not None:
             yield tie
-        elif modes.any and fence.language in EXAMPLE_LANGUAGES:
-            yield from _by_example(corpus, document, fence, modes, asked)
-
-
-@dataclass(frozen=True)
-class _Modes:
-    """Which ties by the example itself are on (example-invalid's options)."""
-
-    value: bool
-    shape: bool
-    operation: bool
-
-    @property
-    def any(self) -> bool:
-        return self.value or self.shape or self.operation
+        elif binding.by_example and fence.language in EXAMPLE_LANGUAGES:
+            yield from _by_example(corpus, document, fence, binding, asked)
 
 
 def _tie(
@@ -187,9 +202,7 @@ def _tie(
     fence: CodeFence,
     lines: list[str],
     by_end: dict[int, Paragraph],
-    markers: tuple[str, ...],
-    configured: Mapping[str, str],
-    adjacent: bool,
+    binding: Binding,
 ) -> FenceTie | None:
     def tie(how: str, named: str, line: int) -> FenceTie:
         return FenceTie(fence, how, named, resolve_schema(corpus, document.path, named), line)
@@ -203,14 +216,14 @@ def _tie(
         not lines[line - 1].strip() or lines[line - 1].lstrip().startswith("<!--")
     ):
         for key, value in _MARKER.findall(lines[line - 1]):
-            if key in markers:
+            if key in binding.markers:
                 return tie("marker comment", value, line)
         line -= 1
     keys = [f"{document.path}#{fence.heading.anchor}"] if fence.heading else []
     for key in [*keys, document.path]:
-        if key in configured:
-            return tie("configuration", configured[key], fence.line)
-    if not adjacent:
+        if key in binding.configured:
+            return tie("configuration", binding.configured[key], fence.line)
+    if not binding.adjacent:
         return None
     paragraph = by_end.get(line) if line >= 1 else None
     if paragraph is None:
@@ -552,7 +565,7 @@ def _by_example(
     corpus: Context,
     document: Document,
     fence: CodeFence,
-    modes: _Modes,
+    modes: Binding,
     asked: dict[int, tuple[str, Any]],
 ) -> Iterator[FenceTie]:
     """Ties 6 to 8: the definition the example is an instance of, by what it holds or where it
@@ -700,9 +713,10 @@ class FileBinding:
 
 
 def example_file_binding(
-    corpus: Context, document: Document, by_value: bool = True, by_shape: bool = True
+    corpus: Context, document: Document, binding: Binding = Binding()
 ) -> FileBinding:
     """The definition an example file is an instance of, by the same evidence as a fence."""
+    by_value, by_shape = binding.value, binding.shape
     data = document.data
     if not isinstance(data, dict) or not data:
         return FileBinding(document, "", None, "not an object")
@@ -1088,14 +1102,7 @@ class ExampleBinding:
 
 
 def example_bindings(
-    corpus: Context,
-    document: Document,
-    markers: tuple[str, ...] = DEFAULT_MARKERS,
-    configured: Mapping[str, str] | None = None,
-    adjacent: bool = True,
-    by_value: bool = True,
-    by_shape: bool = True,
-    by_operation: bool = True,
+    corpus: Context, document: Document, binding: Binding = Binding()
 ) -> Iterator[ExampleBinding]:
     """Every example fence of a Markdown page (JSON, JSONC, YAML, or an untagged fence that
     opens an object) with the ties that bind it, or why none does."""
@@ -1103,17 +1110,7 @@ def example_bindings(
     if prose is None:
         return
     ties: dict[int, list[FenceTie]] = {}
-    modes = _Modes(by_value, by_shape, by_operation)
-    for tie in fence_ties(
-        corpus,
-        document,
-        markers,
-        configured,
-        adjacent,
-        by_value=by_value,
-        by_shape=by_shape,
-        by_operation=by_operation,
-    ):
+    for tie in fence_ties(corpus, document, binding):
         ties.setdefault(tie.fence.line, []).append(tie)
     for fence in prose.fences:
         if fence.language not in EXAMPLE_LANGUAGES:
@@ -1121,13 +1118,13 @@ def example_bindings(
         if fence.language == "" and not fence.content.lstrip().startswith(("{", '"')):
             continue
         found = tuple(ties.get(fence.line, ()))
-        why = "" if found else _unbound(corpus, document, fence, modes)
+        why = "" if found else _unbound(corpus, document, fence, binding)
         yield ExampleBinding(fence, found, why)
 
 
-def _unbound(corpus: Context, document: Document, fence: CodeFence, modes: _Modes) -> str:
+def _unbound(corpus: Context, document: Document, fence: CodeFence, modes: Binding) -> str:
     """Why no tie binds an example fence."""
-    if not modes.any:
+    if not modes.by_example:
         return "nothing names its schema, and binding by the example is off"
     if in_design_folder(document.path):
         return "a page of proposals or design records: its examples show what it would change"

@@ -17,12 +17,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, cast
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from speclint.analyses.context import Context
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import join_pointer
+from speclint.parsing.structured import join_pointer, resolve_pointer
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # "POST /v1/runs", "`GET /tasks/{id}`": a method in capitals, then a path.
@@ -109,11 +109,7 @@ def _local(root: Any, node: Any) -> Any:
     """A Request Body or Response Object, its ``$ref`` to a component followed."""
     reference = node.get("$ref") if isinstance(node, dict) else None
     if isinstance(reference, str) and reference.startswith("#/"):
-        found: Any = root
-        for token in reference[2:].split("/"):
-            token = token.replace("~1", "/").replace("~0", "~")
-            found = found.get(token) if isinstance(found, dict) else None
-        return found
+        return resolve_pointer(root, unquote(reference[1:]))
     return node
 
 

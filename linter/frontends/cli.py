@@ -934,29 +934,18 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
     or why it is not bound (issue 28), read with example-invalid's configured options."""
     # Deferred: startup (module docstring).
     from speclint.analyses.fences import (
-        DEFAULT_MARKERS,
+        Binding,
         example_bindings,
         example_file,
         example_file_binding,
     )
 
-    options = corpus.config.rule_options.get("example-invalid", {})
-    markers = tuple(str(m) for m in options.get("markers", DEFAULT_MARKERS))
-    configured = {str(k): str(v) for k, v in dict(options.get("fences", {})).items()}
+    binding = Binding.of(corpus.config.rule_options.get("example-invalid", {}))
     bound = unbound = 0
     for document in corpus.of_kind(DocumentKind.MARKDOWN):
         if not covered(document.path):
             continue
-        for example in example_bindings(
-            corpus,
-            document,
-            markers,
-            configured,
-            bool(options.get("adjacent", True)),
-            bool(options.get("by-value", True)),
-            bool(options.get("by-shape", True)),
-            bool(options.get("by-operation", True)),
-        ):
+        for example in example_bindings(corpus, document, binding):
             language = example.fence.language or "untagged"
             click.echo(f"{document.path}:{example.fence.line} {language} example")
             if not example.ties:
@@ -971,19 +960,14 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
     for document in corpus.of_kind(DocumentKind.DATA):
         if not (covered(document.path) and example_file(document)):
             continue
-        binding = example_file_binding(
-            corpus,
-            document,
-            bool(options.get("by-value", True)),
-            bool(options.get("by-shape", True)),
-        )
+        found = example_file_binding(corpus, document, binding)
         click.echo(f"{document.path} example file")
-        if binding.target is None:
+        if found.target is None:
             unbound += 1
-            click.echo(f"    (not bound: {binding.evidence})")
+            click.echo(f"    (not bound: {found.evidence})")
         else:
             bound += 1
-            click.echo(f"    -> {binding.target.label} (by {binding.how}: {binding.evidence})")
+            click.echo(f"    -> {found.target.label} (by {found.how}: {found.evidence})")
     click.echo(f"speclint: {bound} example binding(s); {unbound} example(s) bound to nothing")
 
 
