@@ -6,12 +6,26 @@ second, more under load), so a signal at any moment ends the run the same way: o
 shell's exit code (130 or 143).
 """
 
+import sys
+
 from speclint.common.lifecycle import Interrupted, exit_interrupted, interruptible
 
 
 def run() -> None:
     try:
         with interruptible():
+            # Deferred, as the command line below: after the handlers (the client imports the
+            # root finder, which is all it needs to reach a daemon).
+            from speclint.frontends import client
+
+            arguments = sys.argv[1:]
+            if client.wanted(arguments):
+                # ``--daemon``: the command goes to the corpus's resident checker, and this
+                # process never imports the engine (issue 29). Without one, it runs here.
+                code = client.forward(arguments)
+                if code is not None:
+                    sys.exit(code)
+                sys.argv[1:] = client.without_flag(arguments)
             # Imported here, not above, on purpose: the handlers must be in place before the
             # command line's imports (click, the engine) start, or a signal in that window kills
             # the process with a traceback-free but unreported -15 instead of 143.

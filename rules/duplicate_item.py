@@ -83,6 +83,7 @@ from speclint.parsing.structured import escape_token, join_pointer, resolve_poin
 
 # One source of truth for how an instance names its schema: instance-invalid's own lookup.
 from speclint.rules.instance_invalid import schema_of, units
+from speclint.rules.instance_invalid import unit_inputs as unit_inputs  # the unit cache's key
 
 ID = "duplicate-item"
 SEVERITY = Severity.ERROR  # declared by the annotation; a description's claim is a warning

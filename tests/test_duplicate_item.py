@@ -267,3 +267,22 @@ def test_an_instance_whose_schema_is_missing_is_left_to_instance_invalid(
 ) -> None:
     root = make_corpus({"data/registry.json": instance([{"id": 1}, {"id": 1}])})
     assert run(root) == []
+
+
+def test_a_cached_result_follows_an_edit_of_the_schema_the_instance_names(
+    make_corpus: MakeCorpus,
+) -> None:
+    """The unit cache keys each instance's result on the schema it names too (``unit_inputs``):
+    moving the claim in the schema moves the related location of a warm run's finding."""
+    # Deferred: the engine, only for this test of the caches.
+    from speclint.run.engine import Options, lint
+
+    data = instance([{"id": "a"}, {"id": "a"}])
+    root = build(make_corpus, entries_schema(**{"x-unique-keys": ["id"]}), data)
+    [before] = [f for f in lint(root, Options()).findings if f.rule == RULE]
+    schema_file = root / "data/registry.schema.json"
+    schema_file.write_text("\n" * 5 + schema_file.read_text())
+    warm = [f for f in lint(root, Options()).findings if f.rule == RULE]
+    cold = [f for f in lint(root, Options(cache=False)).findings if f.rule == RULE]
+    assert warm == cold
+    assert warm[0].related[1].line == before.related[1].line + 5

@@ -18,6 +18,7 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from speclint.outputs.reporters import Gate, Report
     from speclint.run.catalog import RuleInfo
     from speclint.run.engine import Outcome
+    from speclint.run.resident import Resident
     from speclint.run.roots import Scope
 
 FORMAT_NAMES = ("text", "json", "sarif", "markdown", "github", "afp", "junit", "gitlab")
@@ -87,6 +89,16 @@ TIME_LIMIT = click.option(
     help="Time limit of the whole run (default: SPECLINT_TIME_LIMIT, else 900; 0: none).",
 )
 DEBUG = click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+DAEMON = click.option(
+    "--daemon",
+    "use_daemon",
+    is_flag=True,
+    help="Run through the corpus's resident checker, starting it if none runs "
+    "(see `speclint daemon`); the output is the same.",
+)
+# The resident checker's memory of its corpus, while a daemon runs a command
+# (``speclint.frontends.daemon``): the commands pass it to the engine.
+RESIDENT: ContextVar[Resident | None] = ContextVar("RESIDENT", default=None)
 MAX_WARNINGS = click.option(
     "--max-warnings",
     type=click.IntRange(min=0),
@@ -161,6 +173,7 @@ def main() -> None:
 )
 @TIME_LIMIT
 @DEBUG
+@DAEMON
 def check(
     paths: tuple[Path, ...],
     formats: tuple[str, ...],
@@ -177,12 +190,15 @@ def check(
     debug: bool,
     quiet: bool,
     max_warnings: int | None,
+    use_daemon: bool,
 ) -> None:
     """Check the spec files and folders PATHS (default: the current directory).
 
     The corpus they belong to is linted whole (drift is between files), at its root: the nearest
     folder upward with speclint.toml or [tool.speclint] in pyproject.toml, else the git work
     tree's top, else the folder named. Findings are shown for PATHS, which share one root."""
+    if use_daemon:
+        _through_daemon()
     # Deferred: startup (module docstring).
     from speclint.run.engine import Options, lint
 
@@ -200,6 +216,7 @@ def check(
         debug=debug,
         time_limit=_time_limit(time_limit),
         progress=TerminalProgress(sys.stderr) if show_progress else None,
+        resident=RESIDENT.get(),
     )
     outcome = _engine(lambda: lint(scope.root, options), debug)
     for note in outcome.notes:
@@ -416,6 +433,7 @@ def _deliver(report: Report, reports: Destinations, color: bool) -> None:
 @COLOR
 @TIME_LIMIT
 @DEBUG
+@DAEMON
 def commit_hook(
     path: Path | None,
     strict: bool,
@@ -426,6 +444,7 @@ def commit_hook(
     color: bool | None,
     time_limit: float | None,
     debug: bool,
+    use_daemon: bool,
 ) -> None:
     """Judge the commit being made (the pre-commit hook): lint the files of git's index, the
     whole corpus (drift is between files), and fail only on the findings the commit introduces
@@ -435,6 +454,8 @@ def commit_hook(
     The corpus is each folder with speclint.toml (or [tool.speclint] in pyproject.toml) that
     holds a staged file, else the repository; PATH names it instead, as for `speclint check`
     (findings shown for PATH). Outside a git work tree there is no commit: exit 2."""
+    if use_daemon:
+        _through_daemon()
     # Deferred: startup (module docstring).
     from speclint.run.roots import RootError, commit_roots, named_from_here
 
@@ -494,6 +515,7 @@ def _judge_commit(
         focus=focus,
         time_limit=_time_limit(time_limit),
         debug=debug,
+        resident=RESIDENT.get(),
     )
     outcome = _engine(lambda: lint(root, options), debug)
     shown_root = _understood(root, outcome, focus)
@@ -537,6 +559,92 @@ def language_server() -> None:
     except ImportError as error:
         fail(f"the language server needs pygls ({error}): pip install 'speclint[lsp]'")
     serve()
+
+
+def _through_daemon() -> None:
+    """``--daemon`` reached the command line (the console script hands it to the client before
+    importing this module): forward the command, unless this process is the daemon."""
+    if RESIDENT.get() is not None:
+        return
+    # Deferred: startup (module docstring).
+    from speclint.frontends.client import forward
+
+    code = forward(sys.argv[1:])
+    if code is not None:
+        sys.exit(code)
+
+
+@main.group(name="daemon")
+def daemon_group() -> None:
+    """The resident checker of a corpus: it keeps the parsed corpus, its indexes and the rules'
+    results in memory, and answers `speclint check --daemon` and `speclint hook --daemon` with
+    only the changed files read again. One per corpus root, started by the first --daemon
+    command (or `start`); it exits after --idle-timeout seconds without a request."""
+
+
+IDLE = click.option(
+    "--idle-timeout",
+    type=click.FloatRange(min=1),
+    default=None,
+    metavar="SECONDS",
+    help="Exit after this many seconds without a request (default: 1800).",
+)
+
+
+def _daemon_root(path: Path) -> Path:
+    return _scope((path,)).root.resolve()
+
+
+@daemon_group.command(name="start")
+@SPEC_PATH
+@IDLE
+def daemon_start(path: Path, idle_timeout: float | None) -> None:
+    """Start the daemon of the corpus at PATH (default: the current directory's)."""
+    # Deferred: startup (module docstring).
+    from speclint.frontends.client import IDLE_TIMEOUT, DaemonUnavailable, start
+
+    root = _daemon_root(path)
+    try:
+        pid = start(root, idle_timeout or IDLE_TIMEOUT)
+    except DaemonUnavailable as error:
+        fail(f"the daemon of {root} cannot start: {error}")
+    click.echo(f"speclint: the daemon of {root} is running (process {pid})", err=True)
+
+
+@daemon_group.command(name="stop")
+@SPEC_PATH
+def daemon_stop(path: Path) -> None:
+    """Stop the daemon of the corpus at PATH, if one runs."""
+    # Deferred: startup (module docstring).
+    from speclint.frontends.client import DaemonUnavailable, ask
+
+    root = _daemon_root(path)
+    try:
+        ask(root, {"command": "stop"})
+    except DaemonUnavailable as error:
+        click.echo(f"speclint: no daemon of {root} to stop: {error}", err=True)
+        return
+    click.echo(f"speclint: the daemon of {root} stopped", err=True)
+
+
+@daemon_group.command(name="status")
+@SPEC_PATH
+def daemon_status(path: Path) -> None:
+    """Whether the daemon of the corpus at PATH runs, and what it holds; exit 1 when none."""
+    # Deferred: startup (module docstring).
+    from speclint.frontends.client import DaemonUnavailable, ask
+
+    root = _daemon_root(path)
+    try:
+        found = ask(root, {"command": "status"})
+    except DaemonUnavailable as error:
+        click.echo(f"speclint: no daemon of {root}: {error}")
+        sys.exit(1)
+    click.echo(
+        f"speclint: the daemon of {root} runs (process {found.get('pid')}); it has answered "
+        f"{found.get('served')} command(s) and holds {found.get('files')} file(s), "
+        f"{found.get('documents')} parsed"
+    )
 
 
 def _time_limit(given: float | None) -> float | None:

@@ -3,8 +3,9 @@
 An editor sees speclint's findings as diagnostics while the author types, in every file of the
 corpus, not only the one being edited: drift is between files, so an enum edited in a schema shows
 its drift on the prose page that lists the old values. Each check is the engine's (``lint``), run
-on the open editors' texts (saved or not) over the on-disk rest of the corpus, with the caches a
-command-line run uses, so a change costs what the files it touches cost.
+on the open editors' texts (saved or not) over the on-disk rest of the corpus, with the corpus
+kept in memory between checks as the daemon keeps it (``speclint.run.resident``), so a change
+costs what the files it touches cost.
 
 - **When**: on open, change, save and close, debounced (:data:`DEBOUNCE` of quiet); a check that
   is running finishes, and the latest texts are checked next. Checks run in a worker thread:
@@ -42,6 +43,7 @@ from pygls.lsp.server import LanguageServer
 from speclint import __version__
 from speclint.common.findings import Finding, Location, Severity
 from speclint.run.engine import EngineError, Options, Outcome, lint
+from speclint.run.resident import Resident
 
 DEBOUNCE = 0.25  # seconds of quiet after a change before the corpus is checked
 WAIVER_REASON = "say why this finding is accepted"
@@ -99,6 +101,9 @@ class SpeclintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("speclint", __version__)
         self.root: Path | None = None
+        # The corpus kept in memory between checks (``speclint.run.resident``): a keystroke's
+        # check reads and parses only the edited file again.
+        self.resident: Resident | None = None
         self.published: dict[str, list[Published]] = {}  # corpus-relative path -> diagnostics
         self.docs: dict[str, str] = {}  # rule id -> documentation, of the rules that ran
         self.wanted = 0  # incremented by every change; a check answers for the one it read
@@ -139,7 +144,9 @@ class SpeclintServer(LanguageServer):
     def _lint(self, overlay: dict[str, str]) -> Outcome | None:
         assert self.root is not None
         try:
-            return lint(self.root, Options(overlay=overlay))
+            if self.resident is None or not self.resident.serves(self.root):
+                self.resident = Resident(self.root)
+            return lint(self.root, Options(overlay=overlay, resident=self.resident))
         except EngineError as error:
             self.window_show_message(
                 types.ShowMessageParams(types.MessageType.Error, f"speclint: {error}")

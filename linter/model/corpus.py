@@ -370,12 +370,16 @@ _REFERRING = (DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
 
 
 def snapshot(
-    root: Path, config: Config, tree: list[str] | None = None
+    root: Path,
+    config: Config,
+    tree: list[str] | None = None,
+    read: Callable[[Path, str], bytes | LoadProblem] = read_raw,
 ) -> dict[str, bytes | LoadProblem]:
-    """Every discovered file's bytes (or why it is not read), in path order."""
+    """Every discovered file's bytes (or why it is not read), in path order. ``read`` reads one
+    (``read_raw``; a resident checker's keeps the bytes of files whose status is unchanged)."""
     root = root.resolve()
     listed = listing(root) if tree is None else tree
-    return {shown_path(path): read_raw(root, path) for path in discover(root, config, listed)}
+    return {shown_path(path): read(root, path) for path in discover(root, config, listed)}
 
 
 def glob_to_regex(pattern: str) -> re.Pattern[str]:

@@ -58,6 +58,7 @@ from speclint.analyses.enumerations import ProseSet
 from speclint.analyses.units import extract_digest, reach
 from speclint.common.findings import Finding
 from speclint.common.lifecycle import child_started, start_child
+from speclint.common.places import cache_home, private_folder
 from speclint.common.storage import StorageError, checker, dumps, loads, stored_class
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -136,7 +137,13 @@ def _tree_digest(digest: Any, folders: Iterable[str]) -> None:
 def code_fingerprint() -> str:
     """The code that judges a corpus: this installation of speclint (every file of its packages)
     and of each package in ``JUDGING_MODULES``, and the Python that runs them. Every cache key
-    starts with it."""
+    starts with it. Computed once per process; :func:`installed_code` looks again."""
+    return installed_code()
+
+
+def installed_code() -> str:
+    """:func:`code_fingerprint` as the installed files are now (a few milliseconds): a resident
+    checker asks before every run whether the code it runs is still the code installed."""
 
     digest = hashlib.sha256(f"{__version__}\x00{sys.version}\x00".encode())
     # The whole package (every layer), not this module's folder, and the rules.
@@ -163,32 +170,6 @@ def code_fingerprint() -> str:
 
 
 # --- where the caches live ----------------------------------------------------------------------
-
-
-def cache_home() -> Path:
-    configured = os.environ.get("SPECLINT_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches" / "speclint"
-    if os.name == "nt":
-        return Path(os.environ.get("LOCALAPPDATA") or Path.home()) / "speclint" / "Cache"
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "speclint"
-
-
-def private_folder(folder: Path) -> bool:
-    """Create ``folder`` (mode 0700) if it is missing; True when it is a real directory owned by
-    this user and writable by no one else, the only kind a cache is read from."""
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        status = os.lstat(folder)
-    except OSError:
-        return False
-    if not stat.S_ISDIR(status.st_mode):
-        return False  # a symlink (to anywhere) or a file: never followed
-    if os.name == "posix":
-        return status.st_uid == os.geteuid() and not status.st_mode & 0o022
-    return True
 
 
 _warned: set[str] = set()

@@ -50,7 +50,7 @@ from speclint.parsing.gitbase import (
     walk_order,
 )
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.reading import LoadProblem
+from speclint.parsing.reading import LoadProblem, read_raw
 from speclint.run.baseline import (
     Applied,
     BaselineError,
@@ -75,6 +75,7 @@ from speclint.run.cache import (
 from speclint.run.catalog import RuleInfo, all_rules
 from speclint.run.history import collapsed
 from speclint.run.inventory import Entry as FileEntry
+from speclint.run.resident import Resident
 from speclint.run.roots import in_focus
 from speclint.run.runner import INTERNAL_ERROR, RunResult, not_run, run_rules, select_rules
 from speclint.run.twins import folded
@@ -114,6 +115,10 @@ class Options:
     # Root-relative files and folders whose findings are reported (`speclint check FILE`): the
     # whole corpus is linted, as drift is between files. None: all of them.
     focus: tuple[str, ...] | None = None
+    # A resident checker's memory of this corpus (a daemon's, the language server's): its caches
+    # stand in for the cache folder's. Used only for the corpus it was made for, and not with
+    # --no-cache.
+    resident: Resident | None = None
 
 
 @dataclass
@@ -173,19 +178,26 @@ def lint(root: Path, options: Options | None = None) -> Outcome:
 def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Outcome:
     config = _configuration(root, options.config_path)
     remove_stale_worktrees(root, thorough=True)  # what a killed --diff-base run left behind
-    caching = options.cache and enabled()
-    folder = corpus_folder(root) if caching else None
+    resident = options.resident
+    if resident is not None and not (options.cache and resident.serves(root)):
+        resident = None
+    caching = options.cache and (resident is not None or enabled())
+    folder = corpus_folder(root) if caching and resident is None else None
     if folder is not None:
         forget_stale()
+    if resident is not None:
+        resident.begin()
     phase[0] = "reading the files"
     tree = _tree(root, options.staged)
     if options.overlay:
         tree = _overlaid_tree(tree, options.overlay)
-    files = snapshot(root, config, tree)
+    files = snapshot(root, config, tree, resident.files.read if resident else read_raw)
+    if resident is not None:
+        resident.end()  # files no longer listed are forgotten
     for path, text in (options.overlay or {}).items():
         if path in files:  # discovered: the configuration includes it, git does not ignore it
             files[path] = text.encode("utf-8", "surrogateescape")
-    run_cache = RunCache(folder) if folder is not None else None
+    run_cache = resident.runs if resident else RunCache(folder) if folder is not None else None
     key = run_key(root, config, files, options.rules, tree) if run_cache else ""
     # The run cache holds plain runs. A run against a base judges the change as well
     # (compat-claim, new and fixed findings): it uses the plain result only as `_judged` says.
@@ -194,12 +206,15 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
         plain = _from_record(run_cache.get(key))
     result = plain if options.diff_base is None else None
     corpus = None
-    parse_cache = None
+    parse_cache: ParseCache | None = None
     prepare = _preparation(config, options, caching)
     needs_corpus = options.keep_corpus or options.baseline is not None or options.diff_base
     if result is None or needs_corpus:
         phase[0] = "parsing"
-        parse_cache = ParseCache(folder) if folder is not None else None
+        if resident is not None:
+            parse_cache = resident.documents
+        elif folder is not None:
+            parse_cache = ParseCache(folder)
         corpus = Context.from_snapshot(root, config, files, parse_cache, tree, prepare)
     # The new entries are written while the rules run (each page memoised what the rules read
     # of it as it was parsed: ``_preparation``); with a base, once the base is parsed too (an
@@ -208,7 +223,7 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
         parse_cache.save_soon() if parse_cache is not None and options.diff_base is None else None
     )
     # One rule cache for the base and the head: it keeps the entries either used.
-    rule_cache = RuleCache(folder) if folder is not None else None
+    rule_cache = resident.results if resident else RuleCache(folder) if folder is not None else None
     try:
         # The report's excerpts: the parsed documents' own texts (not a second copy of each), and
         # the bytes read are let go before the rules run (a ×10 corpus: 80 MB less in every worker).

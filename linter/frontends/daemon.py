@@ -1,0 +1,241 @@
+"""The resident checker: one process per corpus root that keeps the corpus in memory and answers
+``speclint check --daemon`` and ``speclint hook --daemon`` (issue 29, item 3).
+
+dmypy and eslint_d are the models. The daemon imports the engine and every rule once, and keeps
+what a run reads back from the cache folder in memory (``speclint.run.resident``): a check in which
+nothing changed costs a status call per file and the report; after an edit, only the edited files
+are read and parsed again, and only the rules whose inputs changed run again (forked from this
+process, which has everything imported). Each request is the command line as the user typed it
+(without ``--daemon``), run by the same command-line code in this process, with the client's
+working folder and environment, so what it prints and exits with is what a cold run's would be:
+``tests/test_daemon.py`` compares them byte for byte after an edit of each kind of document.
+
+Lifetime and trust (SECURITY.md, "The daemon"): it listens on a Unix socket in the user's private
+daemon folder (``speclint.common.places.daemon_folder``), mode 0600, named by the hash of the
+root's path. It answers only a peer running as the same user (``SO_PEERCRED``) and only requests
+for its own root. It exits after ``--idle-timeout`` seconds without a request, on ``speclint
+daemon stop``, on SIGTERM or SIGINT, when its code is upgraded under it (the request is answered
+"restart" and the client starts a new daemon), and when another daemon has taken its socket's
+name. It never reads a request over 8 MB, and never runs anything a request names but speclint's
+own commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import socket
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+import click
+
+from speclint.common.lifecycle import Interrupted, interruptible
+from speclint.frontends import cli
+from speclint.frontends.client import (
+    COMMANDS,
+    IDLE_TIMEOUT,
+    PROTOCOL,
+    REQUEST_LIMIT,
+    DaemonUnavailable,
+    peer_user,
+    receive,
+    send,
+    socket_path,
+)
+from speclint.run.cache import installed_code
+from speclint.run.catalog import all_rules
+from speclint.run.resident import Resident
+
+TICK = 2.0  # seconds between the idle, socket and stop checks while no request comes
+READ_WAIT = 10.0  # seconds a connected client has to send its request
+
+
+class _Output(io.StringIO):
+    """What a command prints, for the client; a terminal when the client's is one (colors)."""
+
+    def __init__(self, terminal: bool) -> None:
+        super().__init__()
+        self.terminal = terminal
+
+    def isatty(self) -> bool:
+        return self.terminal
+
+
+def _warm() -> None:
+    """Import what every run needs, so each request's forked rules start with it: the rules,
+    and the validators they import on first use."""
+    all_rules()  # imports every rule module
+    # Deferred imports of the rules, made once here instead of in every forked rule.
+    for module in ("openapi_spec_validator", "openapi_schema_validator", "jsonschema_rs"):
+        with contextlib.suppress(ImportError):
+            __import__(module)
+
+
+class Daemon:
+    def __init__(self, root: Path, idle: float) -> None:
+        self.root = root.resolve()
+        self.idle = idle
+        self.resident = Resident(self.root)
+        self.code = installed_code()
+        self.started = time.time()
+        self.served = 0
+        self.stopping = False
+
+    def answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The answer to one request (already checked to come from this user)."""
+        command = request.get("command")
+        if request.get("protocol") == PROTOCOL and command == "stop":
+            self.stopping = True  # whoever asks is this user: any of theirs may stop it
+            return {"stopped": True}
+        if request.get("protocol") != PROTOCOL or request.get("root") != str(self.root):
+            return {"refused": f"this daemon serves {self.root} with protocol {PROTOCOL}"}
+        if command == "status":
+            return {
+                "pid": os.getpid(),
+                "started": self.started,
+                "served": self.served,
+                "files": len(self.resident.files.kept),
+                "documents": len(self.resident.documents.kept),
+            }
+        if command != "run":
+            return {"refused": f"unknown command {command!r}"}
+        if installed_code() != self.code:
+            self.stopping = True
+            return {"restart": "speclint was upgraded under this daemon"}
+        argv, cwd, env = request.get("argv"), request.get("cwd"), request.get("env")
+        if not (
+            isinstance(argv, list)
+            and argv
+            and all(isinstance(a, str) for a in argv)
+            and argv[0] in COMMANDS
+            and isinstance(cwd, str)
+            and isinstance(env, dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
+        ):
+            return {"refused": "a malformed request"}
+        self.served += 1
+        return self.run(argv, cwd, env, request.get("stdout_tty") is True)
+
+    def run(self, argv: list[str], cwd: str, env: dict[str, str], tty: bool) -> dict[str, Any]:
+        """``speclint ARGV`` in ``cwd`` with ``env``, as the command line runs it, captured."""
+        saved_environment = dict(os.environ)
+        saved_folder = os.getcwd()
+        out, err = _Output(tty), _Output(False)
+        code: int = 0
+        try:
+            os.environ.clear()
+            os.environ.update(env)
+            os.chdir(cwd)
+            token = cli.RESIDENT.set(self.resident)
+            try:
+                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                    cli.main.main(args=argv, prog_name="speclint", standalone_mode=True)
+            except SystemExit as ending:
+                code = _exit_code(ending.code, err)
+            except Exception:  # the command line's own errors exit 2; this is a defect of ours
+                err.write("speclint: internal error in the daemon:\n" + traceback.format_exc())
+                code = 2
+            finally:
+                cli.RESIDENT.reset(token)
+        except OSError as error:
+            err.write(f"speclint: {cwd}: {error.strerror}\n")
+            code = 2
+        finally:
+            os.chdir(saved_folder)
+            os.environ.clear()
+            os.environ.update(saved_environment)
+        return {"stdout": out.getvalue(), "stderr": err.getvalue(), "code": code}
+
+    def serve(self) -> None:
+        path = socket_path(self.root)
+        if path is None:
+            raise click.ClickException("no private folder for the daemon's socket")
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        # Bound under a name of its own, then renamed over the root's: two daemons started at
+        # once each bind, and the last rename wins; the other sees it and exits.
+        temporary = path.with_name(f".{path.stem}.{os.getpid()}.sock")
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        listener.bind(str(temporary))
+        os.chmod(temporary, 0o600)
+        listener.listen(16)
+        _warm()
+        os.replace(temporary, path)
+        mine = os.lstat(path).st_ino
+        listener.settimeout(TICK)
+        last = time.monotonic()
+        try:
+            while not self.stopping:
+                try:
+                    connection, _ = listener.accept()
+                except TimeoutError:
+                    if time.monotonic() - last > self.idle or not _still_ours(path, mine):
+                        break
+                    continue
+                with connection:
+                    self.handle(connection)
+                last = time.monotonic()
+        finally:
+            listener.close()
+            if _still_ours(path, mine):
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+
+    def handle(self, connection: socket.socket) -> None:
+        connection.settimeout(READ_WAIT)
+        try:
+            if peer_user(connection) not in (None, os.geteuid()):
+                return  # another user's process: no answer at all
+            request = receive(connection, REQUEST_LIMIT)
+            connection.settimeout(None)
+            answer = self.answer(request)
+            send(connection, {**answer, "protocol": PROTOCOL, "root": str(self.root)})
+        except (DaemonUnavailable, OSError):
+            return  # the client went away, or sent what is not a request: nothing to answer
+
+
+def _exit_code(code: object, err: io.StringIO) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    err.write(f"{code}\n")  # sys.exit("message") prints the message and exits 1
+    return 1
+
+
+def _still_ours(path: Path, inode: int) -> bool:
+    try:
+        return os.lstat(path).st_ino == inode
+    except OSError:
+        return False
+
+
+def serve(root: Path, idle: float) -> None:
+    """Run the daemon of ``root`` in this process until it stops (see the module docstring)."""
+    daemon = Daemon(root, idle)
+    try:
+        with interruptible():
+            daemon.serve()
+    except Interrupted:
+        pass
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m speclint.frontends.daemon [--idle-timeout SECONDS] ROOT``: what the client
+    starts in the background (``speclint.frontends.client.start``)."""
+    parser = argparse.ArgumentParser(prog="python -m speclint.frontends.daemon")
+    parser.add_argument("--idle-timeout", type=float, default=IDLE_TIMEOUT)
+    parser.add_argument("root", type=Path)
+    arguments = parser.parse_args(argv)
+    if not arguments.root.is_dir() or arguments.idle_timeout <= 0:
+        parser.error("ROOT must be a folder and --idle-timeout a positive number of seconds")
+    serve(arguments.root, arguments.idle_timeout)
+
+
+if __name__ == "__main__":
+    main()
