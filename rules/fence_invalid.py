@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from functools import partial
 from typing import Any
 
 from speclint.analyses.context import Context
@@ -113,25 +114,32 @@ def stated_conventions(corpus: Context) -> tuple[str, ...]:
     found: tuple[str, ...] | None = corpus.memo.get(ID + ":conventions")
     if found is None:
         found = ()
-        pages = list(corpus.of_kind(DocumentKind.MARKDOWN))
-        if any(page.text is not None and WRAPPED_STATED.search(page.text) for page in pages):
-            found = (WRAPPED,)
-        else:
-            wrapped = 0
-            for page in pages:
-                for fence in page.prose.fences if page.prose is not None else ():
-                    if (
-                        fence.language.lower() in JSON_LANGUAGES
-                        and '"' in fence.content
-                        and _failure(fence) is not None
-                        and _failure(fence, wrapped=True) is None
-                    ):
-                        wrapped += 1
-                if wrapped >= WRAPPED_BY_USE:
-                    found = (WRAPPED,)
-                    break
+        wrapped = 0
+        for page in corpus.of_kind(DocumentKind.MARKDOWN):
+            states, shown = page.remember(f"{ID}:conventions", partial(_page_conventions, page))
+            wrapped += shown
+            if states or wrapped >= WRAPPED_BY_USE:
+                found = (WRAPPED,)
+                break
         corpus.memo[ID + ":conventions"] = found
     return found
+
+
+def _page_conventions(page: Document) -> tuple[bool, int]:
+    """Whether the page states that examples wrap long strings, and how many of its JSON fences
+    have a string broken across lines as their one defect (a function of the page alone)."""
+    if page.text is not None and WRAPPED_STATED.search(page.text):
+        return True, 0
+    wrapped = 0
+    for fence in page.prose.fences if page.prose is not None else ():
+        if (
+            fence.language.lower() in JSON_LANGUAGES
+            and '"' in fence.content
+            and _failure(fence) is not None
+            and _failure(fence, wrapped=True) is None
+        ):
+            wrapped += 1
+    return False, wrapped
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:

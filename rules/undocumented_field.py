@@ -48,6 +48,7 @@ import posixpath
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
@@ -95,15 +96,11 @@ def unit_inputs(corpus: Context, document: Document) -> list[str]:
     """The schemas one page may bind a field path to (by a name its code spans start with, or a
     `.json` file it names), and the documents their `$ref`s reach."""
     by_stem, _ = _shared(corpus)
-    text = document.text or ""
-    named = {
-        by_stem[stem].path
-        for stem in {m.group(1).lower() for m in _FIRST_SEGMENT.finditer(text)}
-        if stem in by_stem
-    }
+    stems, json_names = document.remember(f"{ID}:names", partial(_names_written, document))
+    named = {by_stem[stem].path for stem in stems if stem in by_stem}
     folder = posixpath.dirname(document.path)
     resolved: dict[tuple[str, str], str | None] = corpus.memo.setdefault(f"{ID}:resolved", {})
-    for name in _json_names(text):
+    for name in json_names:
         if "://" in name:
             continue
         key = (folder, name.split("#", 1)[0])
@@ -113,6 +110,14 @@ def unit_inputs(corpus: Context, document: Document) -> list[str]:
         if resolved[key] is not None:
             named.add(str(resolved[key]))
     return sorted({*named, *(path for schema in named for path in reach(corpus, schema))})
+
+
+def _names_written(document: Document) -> tuple[frozenset[str], frozenset[str]]:
+    """The first segments of the page's code spans (lower-cased) and the `.json` names it
+    writes: what its inputs are found from (a function of the page alone)."""
+    text = document.text or ""
+    stems = frozenset(m.group(1).lower() for m in _FIRST_SEGMENT.finditer(text))
+    return stems, frozenset(_json_names(text))
 
 
 def _json_names(text: str) -> set[str]:

@@ -34,6 +34,7 @@ from typing import Any
 
 import click
 
+from speclint.analyses.context import Context
 from speclint.common.lifecycle import Interrupted, interruptible
 from speclint.frontends import cli
 from speclint.frontends.client import (
@@ -49,10 +50,12 @@ from speclint.frontends.client import (
 )
 from speclint.run.cache import installed_code
 from speclint.run.catalog import all_rules
+from speclint.run.engine import Options, lint_corpus
 from speclint.run.resident import Resident
 
 TICK = 2.0  # seconds between the idle, socket and stop checks while no request comes
 READ_WAIT = 10.0  # seconds a connected client has to send its request
+WARM_UP_LIMIT = 60.0  # seconds for the check of ``_WARM_UP`` at start
 
 
 class _Output(io.StringIO):
@@ -66,14 +69,32 @@ class _Output(io.StringIO):
         return self.terminal
 
 
+# A corpus of one document of each common kind, checked once in this process when the daemon
+# starts: what the rules build on first use (the validators of each OpenAPI and AsyncAPI version,
+# compiled metaschemas, the imports they defer) is then built here, once, and every forked rule
+# starts with it instead of building it again at every request.
+_WARM_UP = {
+    "openapi-30.yaml": "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n"
+    "  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+    "          content: {application/json: {schema: {type: object}}}\n",
+    "openapi-31.yaml": "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n"
+    "  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+    "          content: {application/json: {schema: {$ref: 'a.schema.json'}}}\n",
+    "asyncapi.yaml": "asyncapi: 3.0.0\ninfo: {title: t, version: '1'}\n",
+    "a.schema.json": '{"$schema": "https://json-schema.org/draft/2020-12/schema", '
+    '"type": "object", "properties": {"a": {"enum": ["x", "y"]}}, "examples": [{"a": "x"}]}',
+    "b.schema.json": '{"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"}',
+    "page.md": '# Page\n\nThe `a` is one of `x` | `y`.\n\n```json\n{"a": "x"}\n```\n',
+}
+
+
 def _warm() -> None:
-    """Import what every run needs, so each request's forked rules start with it: the rules,
-    and the validators they import on first use."""
+    """Build, in this process, what every request's forked rules would otherwise build each
+    time: the rule modules, the imports they defer, and their first-use caches (``_WARM_UP``).
+    Its findings are not kept; a failure only means a colder first request."""
     all_rules()  # imports every rule module
-    # Deferred imports of the rules, made once here instead of in every forked rule.
-    for module in ("openapi_spec_validator", "openapi_schema_validator", "jsonschema_rs"):
-        with contextlib.suppress(ImportError):
-            __import__(module)
+    with contextlib.suppress(Exception):
+        lint_corpus(Context.from_texts(_WARM_UP), Options(debug=True, time_limit=WARM_UP_LIMIT))
 
 
 class Daemon:

@@ -21,9 +21,9 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
-from typing import Any, Protocol, Self
+from typing import Any, Protocol, Self, TypeVar, cast
 
 from speclint.common.findings import Location
 from speclint.common.parallel import default_jobs, forked_map
@@ -64,6 +64,9 @@ BIG_FILE = 256 * 1024  # bytes: a file this big reports progress while it is par
 VENDORED = ".gitattributes: linguist-vendored"
 
 
+T = TypeVar("T")
+
+
 @dataclass
 class Document:
     path: str  # POSIX, relative to the corpus root
@@ -89,6 +92,11 @@ class Document:
     # The prose model as the parse cache keeps it (``speclint.common.storage`` bytes), decoded when
     # first read: a run re-checking one page never decodes the other pages' models.
     packed_model: bytes | None = field(default=None, repr=False, compare=False)
+    # Pure functions of this document's path and content that a run computes for every document
+    # and that are cheap to redo but not free (its waivers, its file `$ref`s): memoised here in
+    # memory only (see :meth:`remember`). The parse cache does not store them; a resident checker
+    # (``speclint.run.resident``), which keeps the document itself, keeps them with it.
+    kept: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def usable(self) -> bool:
@@ -107,6 +115,13 @@ class Document:
                 model = parse_markdown_with_tokens(self.text)[0]
             self.model = model if isinstance(model, ProseDocument) else None
         return self.model
+
+    def remember(self, name: str, make: Callable[[], T]) -> T:
+        """``make()``, computed once per document: ``make`` must be a pure function of the
+        document's path and content (never of the corpus around it)."""
+        if name not in self.kept:
+            self.kept[name] = make()
+        return cast(T, self.kept[name])
 
     @cached_property
     def lines(self) -> list[str]:
@@ -321,7 +336,8 @@ def refine(documents: dict[str, Document], config: Config) -> None:
     pending = [d for d in documents.values() if d.usable and d.kind in _REFERRING]
     while pending:
         referrer = pending.pop()
-        for target in _file_refs(referrer):
+        refs = referrer.remember(f"file-refs:{referrer.kind.value}", partial(_file_refs, referrer))
+        for target in refs:
             found = documents.get(target)
             if (
                 found is not None

@@ -510,12 +510,12 @@ def _packed(document: Document) -> Document:
 
     model = document.model
     if model is None:
-        return document
+        return dataclasses.replace(document, kept={}) if document.kept else document
     try:
         packed = dumps(model)
     except StorageError:
-        return document
-    return dataclasses.replace(document, model=None, packed_model=packed)
+        return dataclasses.replace(document, kept={})
+    return dataclasses.replace(document, model=None, packed_model=packed, kept={})
 
 
 # A rule-cache key starts with what its entry is a list of, and the run takes an entry as it is once

@@ -34,11 +34,13 @@ import json
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Location, Severity
+from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer
 
@@ -124,12 +126,19 @@ def collect(corpus: Context) -> list[Waiver]:
     for document in corpus.documents.values():
         if not document.usable:
             continue
-        if document.kind is DocumentKind.MARKDOWN:
-            found += _markdown(document.path, document.text or "")
-        elif document.data is not None:
-            found += list(_structured(document, document.data, ""))
+        # Each document's own waivers are a function of its path and content: read once, and
+        # copied for each run, which counts their uses on them.
+        if document.kind is DocumentKind.MARKDOWN or document.data is not None:
+            own = document.remember("waivers", partial(_own_waivers, document))
+            found += [replace(waiver, used=0) for waiver in own]
     found += _configured(corpus)
     return found
+
+
+def _own_waivers(document: Document) -> list[Waiver]:
+    if document.kind is DocumentKind.MARKDOWN:
+        return _markdown(document.path, document.text or "")
+    return list(_structured(document, document.data, ""))
 
 
 def _rules(value: Any) -> tuple[str, ...]:
