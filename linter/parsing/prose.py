@@ -1,6 +1,7 @@
 """The prose model: Markdown parsed by a real CommonMark parser, with source lines everywhere.
 
-markdown-it-py (CommonMark plus GFM tables) turns each page into headings (with GitHub's anchors),
+pulldown-cmark (CommonMark plus GFM tables, through pyromark, read as markdown-it's tokens:
+``speclint.parsing.pulldown``) turns each page into headings (with GitHub's anchors),
 paragraphs, list items, tables, code fences and inline code spans. Each element keeps its 1-based
 source lines and the heading it sits under, so a prose finding can cite ``file:line`` and
 ``#anchor``. Rules read enumerations and counted claims from this model; nothing here interprets them.
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from markdown_it import MarkdownIt
+
+from speclint.parsing import pulldown
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,18 +135,22 @@ def github_anchor(text: str) -> str:
 
 
 def _parser() -> Any:
-
+    """markdown-it, as the pages were read before pulldown-cmark (``tests/test_pulldown.py``
+    compares the two readings)."""
     return MarkdownIt("commonmark").enable("table")
 
 
 _FRONT_MATTER = re.compile(r"\A---\r?\n.*?\r?\n(?:---|\.\.\.)\r?\n", re.DOTALL)
 
 
-def markdown_tokens(text: str) -> tuple[list[Any], dict[str, Any]]:
-    """markdown-it's tokens of a page and its environment (link reference definitions). YAML
+def markdown_tokens(text: str, reader: str = "pulldown") -> tuple[list[Any], dict[str, Any]]:
+    """The tokens of a page, in markdown-it's shape, and its environment (link reference
+    definitions): read by pulldown-cmark, or by markdown-it with ``reader="markdown-it"``. YAML
     front matter is metadata, not a setext heading: it is blanked out, keeping line numbers."""
     front = _FRONT_MATTER.match(text)
     source = ("\n" * front.group(0).count("\n") + text[front.end() :]) if front else text
+    if reader == "pulldown":
+        return pulldown.tokens(source)
     env: dict[str, Any] = {}
     return _parser().parse(source, env), env
 
@@ -153,13 +160,13 @@ def parse_markdown(text: str) -> ProseDocument:
 
 
 def parse_markdown_with_tokens(
-    text: str,
+    text: str, reader: str = "pulldown"
 ) -> tuple[ProseDocument, list[Any], dict[str, Any]]:
     """The prose model, and the tokens it was built from (for the other readers of the same
-    parse: ``speclint.parsing.links``)."""
+    parse: ``speclint.parsing.links``); ``reader`` as :func:`markdown_tokens` takes it."""
     lines = text.split("\n")
     try:
-        tokens, env = markdown_tokens(text)
+        tokens, env = markdown_tokens(text, reader)
     except Exception:  # a prose model with nothing in it beats a crashed run
         tokens, env = [], {}
     builder = _Builder(lines)

@@ -94,6 +94,7 @@ JUDGING_MODULES = (
     "yaml",
     "_yaml",
     "markdown_it",
+    "pyromark",
     "mdit_py_plugins",
     "mdurl",
     "regex",
