@@ -22,6 +22,7 @@ from test_diff_base import git
 
 from conftest import BUNDLED_CORPUS, write_files
 from speclint.frontends import cli, client, daemon
+from speclint.run import resident as resident_module
 from speclint.run.engine import Options, lint
 from speclint.run.resident import RACY_NANOSECONDS, Resident
 
@@ -41,7 +42,7 @@ def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
         with client.socket.socket(socket.AF_UNIX) as connection:
             try:
                 connection.connect(str(sock))
-                connection.sendall(b'{"command": "stop", "protocol": 1}\n')
+                client.send(connection, {"command": "stop", "protocol": client.PROTOCOL})
             except OSError:
                 pass
     shutil.rmtree(folder, ignore_errors=True)
@@ -55,14 +56,6 @@ def speclint(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=300,
     )
-
-
-def aged(root: Path) -> None:
-    """Every file dated an hour ago: the daemon keeps the bytes of files it may trust by status
-    (a file written in the last two seconds is read again every time)."""
-    past = time.time() - 3600
-    for path in root.rglob("*"):
-        os.utime(path, (past, past), follow_symlinks=False)
 
 
 def same_output(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -119,6 +112,7 @@ def test_the_flag_is_told_from_an_option_value() -> None:
     assert client.wanted(["check", "--daemon", "corpus"])
     assert client.wanted(["hook", "--strict", "--daemon"])
     assert not client.wanted(["check", "--output", "--daemon"])  # a file named --daemon
+    assert not client.wanted(["check", "-qo", "--daemon"])  # -q, then -o's value
     assert not client.wanted(["rules", "--daemon"])
     assert not client.wanted(["check", "--", "--daemon"])
     assert client.without_flag(["check", "-o", "--daemon", "--daemon", "a"]) == [
@@ -127,21 +121,45 @@ def test_the_flag_is_told_from_an_option_value() -> None:
         "--daemon",
         "a",
     ]
-    assert client._positionals(["check", "-f", "json", "corpus", "--rule", "x", "b"]) == [
-        "corpus",
-        "b",
+    assert client.without_flag(["check", "--daemon", "--", "--daemon"]) == [
+        "check",
+        "--",
+        "--daemon",
     ]
+    assert client._positionals(
+        ["check", "-f", "json", "corpus", "--rule", "x", "-fjson", "--format=json", "b"]
+    ) == ["corpus", "b"]
+
+
+def test_the_client_knows_the_runs_default_time_limit() -> None:
+    # Deferred: the engine, which the client itself never imports.
+    from speclint.run.engine import DEFAULT_TIME_LIMIT
+
+    assert client.DEFAULT_LIMIT == DEFAULT_TIME_LIMIT
+    assert client._answer_wait(["check"]) == DEFAULT_TIME_LIMIT + client.ANSWER_MARGIN
+    assert client._answer_wait(["check", "--time-limit", "0"]) is None
+    assert client._answer_wait(["check", "--time-limit=30"]) == 30 + client.ANSWER_MARGIN
+
+
+def test_each_installation_has_a_daemon_of_its_own(
+    tmp_path: Path, runtime: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mine = client.socket_path(tmp_path)
+    monkeypatch.setattr(client, "installation", lambda: "/other/python\x00/other/speclint")
+    assert client.socket_path(tmp_path) not in (None, mine)
 
 
 # --- the resident memory ------------------------------------------------------------------------
 
 
 def test_a_resident_run_reads_only_what_changed_and_finds_what_a_cold_run_finds(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = tmp_path / "corpus"
     shutil.copytree(BUNDLED_CORPUS, root)
-    aged(root)
+    # The files were just written (their change time is now): trusted by status at once here,
+    # not two seconds later; the two seconds are put back below.
+    monkeypatch.setattr(resident_module, "RACY_NANOSECONDS", 0)
     resident = Resident(root)
     first = lint(root, Options(resident=resident))
     assert resident.files.reads == len(first.result.inventory) > 0
@@ -158,6 +176,7 @@ def test_a_resident_run_reads_only_what_changed_and_finds_what_a_cold_run_finds(
     assert resident.files.reads == 1 and resident.documents.misses == 1
     assert edited.findings == lint(root, Options(cache=False)).findings
     # A file just written is read again every time: its status may not show a second edit.
+    monkeypatch.setattr(resident_module, "RACY_NANOSECONDS", RACY_NANOSECONDS)
     page.write_text(page.read_text() + "\nOne more line.\n")
     lint(root, Options(resident=resident))
     lint(root, Options(resident=resident))
@@ -169,7 +188,9 @@ def test_a_resident_run_reads_only_what_changed_and_finds_what_a_cold_run_finds(
     assert page.relative_to(root).as_posix() not in resident.files.kept
 
 
-def test_a_resident_serves_only_its_own_root_and_never_with_no_cache(tmp_path: Path) -> None:
+def test_a_resident_serves_only_its_own_root_and_never_with_no_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     root = write_files(tmp_path / "a", {"a.md": "# A\n"})
     other = write_files(tmp_path / "b", {"b.md": "# B\n"})
     resident = Resident(root)
@@ -177,6 +198,9 @@ def test_a_resident_serves_only_its_own_root_and_never_with_no_cache(tmp_path: P
     assert resident.files.kept == {}
     lint(root, Options(resident=resident, cache=False))
     assert resident.files.kept == {} and resident.runs.records == {}
+    monkeypatch.setenv("SPECLINT_NO_CACHE", "1")
+    lint(root, Options(resident=resident))
+    assert resident.runs.records == {}
 
 
 # --- the daemon ---------------------------------------------------------------------------------
@@ -187,7 +211,6 @@ def test_the_daemon_prints_what_a_cold_run_prints_after_an_edit_of_each_kind(
 ) -> None:
     root = tmp_path / "corpus"
     shutil.copytree(BUNDLED_CORPUS, root)
-    aged(root)
     same_output(root, "check", "-f", "json")  # starts the daemon, cold
     started = speclint(root, "daemon", "status")
     assert started.returncode == 0 and "answered 1 command" in started.stdout
@@ -236,7 +259,21 @@ def test_the_hook_through_the_daemon_judges_the_commit_as_a_cold_hook_does(
     edit_json(schema, {"$id": "https://example.invalid/moved.json"})
     git(repo, "add", "-A")
     first = same_output(repo, "hook")
-    assert first.stdout or first.stderr
+    assert first.stdout and first.stderr
+    # Printed to one terminal, the two streams interleave as a cold run's do.
+    merged = [
+        subprocess.run(
+            [sys.executable, "-m", "speclint", "hook", *extra],
+            cwd=repo,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            timeout=300,
+            env={**os.environ, **env},
+        ).stdout
+        for extra, env in ((["--daemon"], {}), ([], {"SPECLINT_NO_CACHE": "1"}))
+    ]
+    assert merged[0] == merged[1]
     # An unstaged edit is not the commit's.
     (repo / "spec").mkdir(exist_ok=True)
     write_files(repo, {"spec/draft.md": "# Draft\n"})
@@ -302,7 +339,13 @@ def test_a_daemon_answers_its_own_root_only_and_restarts_on_new_code(
 ) -> None:
     root = write_files(tmp_path / "c", {"a.md": "# A\n"})
     served = daemon.Daemon(root, idle=60)
-    base = {"protocol": client.PROTOCOL, "root": str(root.resolve()), "command": "run"}
+    base = {
+        "protocol": client.PROTOCOL,
+        "root": str(root.resolve()),
+        "command": "run",
+        **client.identity(),
+    }
+    assert "refused" in served.answer({**base, "installation": "another"})
     assert "refused" in served.answer({**base, "root": str(tmp_path)})
     assert "refused" in served.answer({**base, "protocol": 0})
     assert "refused" in served.answer({**base, "argv": ["afp"], "cwd": "/", "env": {}})
@@ -326,6 +369,14 @@ def test_a_daemon_exits_when_idle_and_removes_its_socket(tmp_path: Path, runtime
     finally:
         process.kill()
     assert not path.exists()
+
+
+def test_debug_is_never_run_by_the_daemon(tmp_path: Path, runtime: Path) -> None:
+    root = write_files(tmp_path / "c", {"a.md": "# A\n"})
+    result = speclint(root, "check", "--daemon", "--debug")
+    assert "--debug runs the rules in this process" in result.stderr
+    assert result.returncode == 0
+    assert not list((runtime / "speclint").glob("*.sock"))
 
 
 def test_the_client_never_imports_the_engine(tmp_path: Path, runtime: Path) -> None:

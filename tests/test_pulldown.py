@@ -132,3 +132,24 @@ def test_where_the_parsers_read_gfm_tables_differently_the_model_is_pulldown_cma
     (old_model, _), (model, _) = readings(tabbed)
     assert model == old_model
     assert [[c.text for c in row] for row in model.tables[0].rows] == [["a", ""]]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Title\n\t---\n",  # a setext underline indented by a tab
+        "a | b\n\t| --- | --- |\nc | d\n",  # a delimiter row indented by a tab: no table
+        "- a | b\n\t|---|---|\n",
+        "para\n\n    code\n\t|---|\n",  # an indented code line that looks like a row
+        "a `b\r\nc` d\r\n",  # a code span across a CRLF line ending
+        "x\x00y\n",
+        "[![image](i.png) text](t.md) and [**bold** `code`](u.md)\n",
+        "# Title with `code` and <b>html</b> ##\n\n## [Import](Section 1 -- Overview.md)\n",
+        "- ```json\n  {}\n  ```\n-\n- after an empty item\n",
+        "> | a |\n> | - |\n> | 1 |\n\n- | b |\n  | - |\n  | 2 |\n",
+    ],
+)
+def test_edge_cases_read_alike(text: str) -> None:
+    (old_model, old_page), (model, page) = readings(text)
+    assert model == old_model
+    assert page == old_page

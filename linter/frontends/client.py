@@ -16,6 +16,7 @@ note on standard error, never against an answer it cannot trust.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -29,11 +30,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+try:
+    import fcntl
+except ImportError:  # Windows: no daemon (it has no Unix sockets either)
+    fcntl = None  # type: ignore[assignment]
+
 from speclint.common.places import daemon_folder
 from speclint.run.roots import RootError, commit_roots, scope_of
 
-PROTOCOL = 1
+PROTOCOL = 2
 DAEMON_FLAG = "--daemon"
+DEBUG_FLAG = "--debug"
 # The commands a daemon answers, with their options that take a value (the rest are flags):
 # what the client needs to tell the paths of a command line from option values, without click.
 # ``tests/test_daemon.py`` checks this table against the commands' definitions.
@@ -57,6 +64,11 @@ COMMANDS: dict[str, frozenset[str]] = {
 }
 IDLE_TIMEOUT = 1800.0  # seconds without a request before a daemon exits
 START_WAIT = 30.0  # seconds a client waits for the daemon it started to listen
+SEND_WAIT = 30.0  # seconds either side gives the other to take a message
+ANSWER_WAIT = 60.0  # seconds for an answer that is not a run (status, stop)
+ANSWER_MARGIN = 120.0  # seconds beyond a run's time limit before the client gives up on it
+DEFAULT_LIMIT = 900.0  # the run's default time limit (speclint.run.engine.DEFAULT_TIME_LIMIT)
+LOG_LIMIT = 1 << 20  # a daemon's log over this many bytes is started afresh
 REQUEST_LIMIT = 8 * 1024 * 1024
 _PEER_CREDENTIALS = struct.Struct("3i")  # struct ucred: pid, uid, gid
 
@@ -65,13 +77,22 @@ class DaemonUnavailable(Exception):
     """No trustworthy daemon can answer; the message says why."""
 
 
+def installation() -> str:
+    """This installation of speclint: the interpreter and the package's folder. A pre-commit
+    environment and a global install each have their own daemon, whose answers are their own
+    version's."""
+    package = Path(__file__).resolve().parents[1]
+    return f"{sys.executable}\x00{package}"
+
+
 def socket_path(root: Path) -> Path | None:
-    """Where the daemon of the corpus at ``root`` listens, or None without a private folder."""
+    """Where this installation's daemon of the corpus at ``root`` listens, or None without a
+    private folder."""
     folder = daemon_folder()
     if folder is None:
         return None
-    name = hashlib.sha256(str(root.resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:24]
-    return folder / f"{name}.sock"
+    key = f"{root.resolve()}\x00{installation()}".encode("utf-8", "surrogateescape")
+    return folder / f"{hashlib.sha256(key).hexdigest()[:24]}.sock"
 
 
 def wanted(argv: Sequence[str]) -> bool:
@@ -82,33 +103,41 @@ def wanted(argv: Sequence[str]) -> bool:
     return DAEMON_FLAG in _flags(argv)
 
 
-def _flags(argv: Sequence[str]) -> list[str]:
+def _words(argv: Sequence[str]) -> list[tuple[str, str]]:
+    """The command line's words after the command, each as ("option", "value", "argument" or
+    "end"), read as click reads them: an option that takes a value takes the next word (or what
+    follows ``=``, or the rest of a cluster of short options: ``-qo FILE``, ``-ojson``), and every
+    word after ``--`` is an argument."""
     takes_value = COMMANDS.get(argv[0], frozenset())
-    flags, skip = [], False
-    for word in argv[1:]:
-        if skip:
-            skip = False
-        elif word == "--":
+    found: list[tuple[str, str]] = []
+    words = iter(argv[1:])
+    for word in words:
+        if word == "--":
+            found.append(("end", word))
+            found.extend(("argument", rest) for rest in words)
             break
-        elif word.startswith("-"):
-            flags.append(word.split("=", 1)[0])
-            skip = word in takes_value
-    return flags
+        if word.startswith("--"):
+            found.append(("option", word))
+            if "=" not in word and word in takes_value:
+                found.extend(("value", value) for value in [next(words, "")])
+        elif word.startswith("-") and len(word) > 1:
+            found.append(("option", word))
+            for position, letter in enumerate(word[1:], start=1):
+                if f"-{letter}" in takes_value:
+                    if position == len(word) - 1:  # the value is the next word
+                        found.extend(("value", value) for value in [next(words, "")])
+                    break
+        else:
+            found.append(("argument", word))
+    return found
+
+
+def _flags(argv: Sequence[str]) -> list[str]:
+    return [word.split("=", 1)[0] for kind, word in _words(argv) if kind == "option"]
 
 
 def _positionals(argv: Sequence[str]) -> list[str]:
-    takes_value = COMMANDS.get(argv[0], frozenset())
-    found, skip, rest = [], False, False
-    for word in argv[1:]:
-        if rest or (not skip and not word.startswith("-")):
-            found.append(word)
-        elif skip:
-            skip = False
-        elif word == "--":
-            rest = True
-        else:
-            skip = word in takes_value
-    return found
+    return [word for kind, word in _words(argv) if kind == "argument"]
 
 
 def command_root(argv: Sequence[str]) -> Path | None:
@@ -126,14 +155,9 @@ def command_root(argv: Sequence[str]) -> Path | None:
 
 def without_flag(argv: Sequence[str]) -> list[str]:
     """The command line as the daemon runs it: without ``--daemon``."""
-    takes_value = COMMANDS.get(argv[0], frozenset())
-    kept, skip = [argv[0]], False
-    for word in argv[1:]:
-        if not skip and word == DAEMON_FLAG:
-            continue
-        kept.append(word)
-        skip = not skip and word in takes_value
-    return kept
+    return [argv[0]] + [
+        word for kind, word in _words(argv) if not (kind == "option" and word == DAEMON_FLAG)
+    ]
 
 
 # --- talking to a daemon ------------------------------------------------------------------------
@@ -181,14 +205,22 @@ def send(connection: socket.socket, message: dict[str, Any]) -> None:
     connection.sendall(json.dumps(message, sort_keys=True).encode("utf-8") + b"\n")
 
 
-def receive(connection: socket.socket, limit: int | None = None) -> dict[str, Any]:
-    """One newline-ended JSON object; a :class:`DaemonUnavailable` when the other end closes
-    first, sends more than ``limit`` bytes, or sends something else."""
+def receive(
+    connection: socket.socket, limit: int | None = None, wait: float | None = None
+) -> dict[str, Any]:
+    """One newline-ended JSON object, within ``wait`` seconds in all; a
+    :class:`DaemonUnavailable` when the other end closes first, is too slow, sends more than
+    ``limit`` bytes, or sends something else."""
     chunks: list[bytes] = []
     size = 0
+    until = None if wait is None else time.monotonic() + wait
     while True:
+        if until is not None:
+            connection.settimeout(max(until - time.monotonic(), 0.001))
         try:
             chunk = connection.recv(1 << 16)
+        except TimeoutError:
+            raise DaemonUnavailable(f"no whole message within {wait:g} s") from None
         except OSError as error:
             raise DaemonUnavailable(f"the connection failed ({error.strerror})") from None
         if not chunk:
@@ -201,16 +233,19 @@ def receive(connection: socket.socket, limit: int | None = None) -> dict[str, An
             break
     try:
         message = json.loads(b"".join(chunks))
-    except ValueError:
-        raise DaemonUnavailable("an answer that is not JSON") from None
+    except (ValueError, RecursionError):
+        raise DaemonUnavailable("a message that is not JSON") from None
     if not isinstance(message, dict):
-        raise DaemonUnavailable("an answer that is not a JSON object")
+        raise DaemonUnavailable("a message that is not a JSON object")
     return message
 
 
-def ask(root: Path, message: dict[str, Any], start: bool = False) -> dict[str, Any]:
-    """Send ``message`` to the daemon of ``root`` (starting one first when ``start`` and none
-    answers) and return its answer, checked to be a daemon's of this protocol and root."""
+def ask(
+    root: Path, message: dict[str, Any], start: bool = False, wait: float | None = ANSWER_WAIT
+) -> dict[str, Any]:
+    """Send ``message`` to this installation's daemon of ``root`` (starting one first when
+    ``start`` and none answers) and return its answer within ``wait`` seconds, checked to be a
+    daemon's of this protocol, installation and root."""
     path = socket_path(root)
     if path is None:
         raise DaemonUnavailable("no private folder for its socket (see SECURITY.md)")
@@ -221,11 +256,24 @@ def ask(root: Path, message: dict[str, Any], start: bool = False) -> dict[str, A
             raise
         connection = _spawn(root, path)
     with connection:
-        send(connection, {**message, "protocol": PROTOCOL, "root": str(root)})
-        answer = receive(connection)
-    if answer.get("protocol") != PROTOCOL or answer.get("root") != str(root):
-        raise DaemonUnavailable("it answered for another protocol or corpus: not trusted")
+        connection.settimeout(SEND_WAIT)
+        try:
+            send(connection, {**message, "protocol": PROTOCOL, "root": str(root), **identity()})
+        except OSError as error:
+            raise DaemonUnavailable(f"the request could not be sent ({error})") from None
+        answer = receive(connection, wait=wait)
+    if (
+        answer.get("protocol") != PROTOCOL
+        or answer.get("root") != str(root)
+        or answer.get("installation") != installation()
+    ):
+        raise DaemonUnavailable("it answered for another protocol, installation or corpus")
     return answer
+
+
+def identity() -> dict[str, str]:
+    """What a request and an answer carry to say which installation they are of."""
+    return {"installation": installation()}
 
 
 def start(root: Path, idle: float = IDLE_TIMEOUT) -> int:
@@ -245,43 +293,97 @@ def start(root: Path, idle: float = IDLE_TIMEOUT) -> int:
 
 
 def _spawn(root: Path, path: Path, idle: float = IDLE_TIMEOUT) -> socket.socket:
-    """Start the daemon of ``root`` in its own session and connect once it listens."""
-    log = path.with_suffix(".log")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
+    """Start the daemon of ``root`` in its own session and connect once it listens.
+
+    Only one client starts it: the others wait on the lock beside the socket, then find it. It
+    runs with ``-P`` from ``/``: nothing of the folder it was started in (the repository, which
+    may come from a fork) is on its import path."""
+    lock = _locked(path.with_suffix(".lock"))
     try:
-        output = os.open(log, flags, 0o600)
-    except OSError as error:
-        raise DaemonUnavailable(f"cannot open its log {log}: {error.strerror}") from None
-    command = [sys.executable, "-m", "speclint.frontends.daemon", "--idle-timeout", str(idle)]
-    try:
-        subprocess.Popen(
-            [*command, str(root)],
-            stdin=subprocess.DEVNULL,
-            stdout=output,
-            stderr=output,
-            start_new_session=True,  # not killed with the terminal or the hook that started it
-            close_fds=True,
-        )
-    except OSError as error:
-        raise DaemonUnavailable(f"cannot start it: {error.strerror}") from None
-    finally:
-        os.close(output)
-    waited_until = time.monotonic() + START_WAIT
-    while True:
+        with contextlib.suppress(DaemonUnavailable):
+            return _connect(path)  # another client started it while this one waited
+        log = path.with_suffix(".log")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
         try:
-            return _connect(path)
-        except DaemonUnavailable:
-            if time.monotonic() > waited_until:
-                raise DaemonUnavailable(
-                    f"it did not start within {START_WAIT:g} s (its log: {log})"
-                ) from None
-            time.sleep(0.02)
+            with contextlib.suppress(OSError):
+                if os.lstat(log).st_size > LOG_LIMIT:
+                    os.unlink(log)
+            output = os.open(log, flags, 0o600)
+        except OSError as error:
+            raise DaemonUnavailable(f"cannot open its log {log}: {error.strerror}") from None
+        command = [sys.executable, "-P", "-m", "speclint.frontends.daemon"]
+        try:
+            process = subprocess.Popen(  # our own interpreter and module, no shell
+                [*command, "--idle-timeout", str(idle), str(root)],
+                stdin=subprocess.DEVNULL,
+                stdout=output,
+                stderr=output,
+                cwd="/",
+                start_new_session=True,  # not killed with the terminal or hook that started it
+                close_fds=True,
+            )
+        except OSError as error:
+            raise DaemonUnavailable(f"cannot start it: {error.strerror}") from None
+        finally:
+            os.close(output)
+        waited_until = time.monotonic() + START_WAIT
+        while True:
+            try:
+                return _connect(path)
+            except DaemonUnavailable:
+                if process.poll() is not None:
+                    raise DaemonUnavailable(f"it exited at start (its log: {log})") from None
+                if time.monotonic() > waited_until:
+                    raise DaemonUnavailable(
+                        f"it did not start within {START_WAIT:g} s (its log: {log})"
+                    ) from None
+                time.sleep(0.02)
+    finally:
+        os.close(lock)
+
+
+def _locked(path: Path) -> int:
+    """An exclusive lock on ``path`` (made if missing, never through a link), held until its
+    descriptor is closed."""
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        descriptor = os.open(path, flags, 0o600)
+    except OSError as error:
+        raise DaemonUnavailable(f"cannot open its lock {path}: {error.strerror}") from None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+    except OSError as error:
+        os.close(descriptor)
+        raise DaemonUnavailable(f"cannot lock {path}: {error.strerror}") from None
+    return descriptor
+
+
+def _answer_wait(argv: Sequence[str]) -> float | None:
+    """How long the client waits for the run: its time limit (--time-limit, else
+    SPECLINT_TIME_LIMIT, else the default) and a margin; None when the run has no limit."""
+    given = None
+    words = _words(argv)
+    for (kind, word), following in zip(words, [*words[1:], ("", "")], strict=False):
+        if kind == "option" and word.startswith("--time-limit"):
+            given = word.partition("=")[2] or following[1]
+    given = given or os.environ.get("SPECLINT_TIME_LIMIT", "").strip() or str(DEFAULT_LIMIT)
+    try:
+        seconds = float(given)
+    except ValueError:
+        return ANSWER_WAIT  # the run says what is wrong with it
+    return None if seconds == 0 else max(seconds, 0) + ANSWER_MARGIN
 
 
 def forward(argv: Sequence[str]) -> int | None:
     """Run ``speclint ARGV`` (with ``--daemon``) through the daemon of its corpus, printing what
     it prints; the exit code, or None when no daemon can answer (the caller then runs the
     command itself, after the note printed here)."""
+    if not hasattr(socket, "AF_UNIX") or fcntl is None:
+        _not_used("this system has no Unix sockets")
+        return None
+    if DEBUG_FLAG in _flags(argv):
+        _not_used("--debug runs the rules in this process")
+        return None
     root = command_root(argv)
     if root is None:
         return None  # no root, or several: this process's run says which
@@ -290,28 +392,49 @@ def forward(argv: Sequence[str]) -> int | None:
         "argv": without_flag(argv),
         "cwd": os.getcwd(),
         "env": dict(os.environ),
+        "umask": _umask(),
         "stdout_tty": sys.stdout.isatty(),
     }
     answer: dict[str, Any] = {}
     try:
         for _ in range(2):  # a daemon whose code was upgraded exits: a new one answers
-            answer = ask(root, request, start=True)
+            answer = ask(root, request, start=True, wait=_answer_wait(argv))
             if "restart" not in answer:
                 break
     except DaemonUnavailable as error:
-        print(
-            f"speclint: the daemon is not used: {error}; checking in this process", file=sys.stderr
-        )
+        _not_used(str(error))
         return None
-    out, err, code = answer.get("stdout"), answer.get("stderr"), answer.get("code")
-    if not (isinstance(out, str) and isinstance(err, str) and isinstance(code, int)):
-        reason = answer.get("refused", "an answer without output")
-        print(
-            f"speclint: the daemon is not used: {reason}; checking in this process", file=sys.stderr
+    output, code = answer.get("output"), answer.get("code")
+    if not (
+        isinstance(code, int)
+        and isinstance(output, list)
+        and all(
+            isinstance(part, list)
+            and len(part) == 2
+            and part[0] in (1, 2)
+            and isinstance(part[1], str)
+            for part in output
         )
+    ):
+        _not_used(str(answer.get("refused", "an answer without output")))
         return None
-    sys.stderr.buffer.write(err.encode("utf-8", "surrogateescape"))
-    sys.stderr.flush()
-    sys.stdout.buffer.write(out.encode("utf-8", "surrogateescape"))
-    sys.stdout.flush()
+    try:
+        for stream, text in output:
+            target = sys.stdout if stream == 1 else sys.stderr
+            target.buffer.write(text.encode(target.encoding or "utf-8", "surrogateescape"))
+            target.flush()
+    except BrokenPipeError:  # `speclint check --daemon | head`: as a cold run, quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
     return code
+
+
+def _not_used(reason: str) -> None:
+    print(f"speclint: the daemon is not used: {reason}; checking in this process", file=sys.stderr)
+
+
+def _umask() -> int:
+    current = os.umask(0o022)
+    os.umask(current)
+    return current

@@ -25,8 +25,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import math
 import os
 import socket
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -39,10 +41,14 @@ from speclint.common.lifecycle import Interrupted, interruptible
 from speclint.frontends import cli
 from speclint.frontends.client import (
     COMMANDS,
+    DEBUG_FLAG,
     IDLE_TIMEOUT,
     PROTOCOL,
     REQUEST_LIMIT,
+    SEND_WAIT,
     DaemonUnavailable,
+    identity,
+    installation,
     peer_user,
     receive,
     send,
@@ -54,16 +60,39 @@ from speclint.run.engine import Options, lint_corpus
 from speclint.run.resident import Resident
 
 TICK = 2.0  # seconds between the idle, socket and stop checks while no request comes
-READ_WAIT = 10.0  # seconds a connected client has to send its request
+READ_WAIT = 10.0  # seconds a connected client has to send its whole request
+DAEMON_UMASK = 0o077  # the daemon's own, between requests (it writes only private files)
 WARM_UP_LIMIT = 60.0  # seconds for the check of ``_WARM_UP`` at start
 
 
-class _Output(io.StringIO):
-    """What a command prints, for the client; a terminal when the client's is one (colors)."""
+class _Output(io.TextIOBase):
+    """One of a command's output streams, for the client: what it writes is kept in order with
+    the other stream's (``printed``), so that a client printing both to one terminal shows them
+    as a cold run does; a terminal when the client's is one (colors)."""
 
-    def __init__(self, terminal: bool) -> None:
+    def __init__(self, number: int, printed: list[list[Any]], terminal: bool) -> None:
         super().__init__()
+        self.number = number
+        self.printed = printed
         self.terminal = terminal
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):  # click asks whether bytes go through: they do not
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        if text:
+            last = self.printed[-1] if self.printed else None
+            if last is not None and last[0] == self.number:
+                last[1] += text
+            else:
+                self.printed.append([self.number, text])
+        return len(text)
 
     def isatty(self) -> bool:
         return self.terminal
@@ -113,8 +142,12 @@ class Daemon:
         if request.get("protocol") == PROTOCOL and command == "stop":
             self.stopping = True  # whoever asks is this user: any of theirs may stop it
             return {"stopped": True}
-        if request.get("protocol") != PROTOCOL or request.get("root") != str(self.root):
-            return {"refused": f"this daemon serves {self.root} with protocol {PROTOCOL}"}
+        if (
+            request.get("protocol") != PROTOCOL
+            or request.get("root") != str(self.root)
+            or request.get("installation") != installation()
+        ):
+            return {"refused": f"this daemon serves {self.root} for {installation()!r}"}
         if command == "status":
             return {
                 "pid": os.getpid(),
@@ -129,28 +162,35 @@ class Daemon:
             self.stopping = True
             return {"restart": "speclint was upgraded under this daemon"}
         argv, cwd, env = request.get("argv"), request.get("cwd"), request.get("env")
+        umask = request.get("umask", 0o022)
         if not (
             isinstance(argv, list)
             and argv
             and all(isinstance(a, str) for a in argv)
             and argv[0] in COMMANDS
+            and DEBUG_FLAG not in argv
             and isinstance(cwd, str)
+            and "\x00" not in cwd
             and isinstance(env, dict)
-            and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
+            and all(_settable(k, v) for k, v in env.items())
+            and isinstance(umask, int)
+            and 0 <= umask <= 0o777
         ):
             return {"refused": "a malformed request"}
         self.served += 1
-        return self.run(argv, cwd, env, request.get("stdout_tty") is True)
+        return self.run(argv, cwd, env, umask, request.get("stdout_tty") is True)
 
-    def run(self, argv: list[str], cwd: str, env: dict[str, str], tty: bool) -> dict[str, Any]:
-        """``speclint ARGV`` in ``cwd`` with ``env``, as the command line runs it, captured."""
+    def run(
+        self, argv: list[str], cwd: str, env: dict[str, str], umask: int, tty: bool
+    ) -> dict[str, Any]:
+        """``speclint ARGV`` in ``cwd`` with ``env`` and ``umask``, as the command line runs it,
+        its output captured in order."""
         saved_environment = dict(os.environ)
-        saved_folder = os.getcwd()
-        out, err = _Output(tty), _Output(False)
+        printed: list[list[Any]] = []
+        out, err = _Output(1, printed, tty), _Output(2, printed, False)
         code: int = 0
         try:
-            os.environ.clear()
-            os.environ.update(env)
+            _take_on(env, umask)
             os.chdir(cwd)
             token = cli.RESIDENT.set(self.resident)
             try:
@@ -163,14 +203,13 @@ class Daemon:
                 code = 2
             finally:
                 cli.RESIDENT.reset(token)
-        except OSError as error:
-            err.write(f"speclint: {cwd}: {error.strerror}\n")
+        except (OSError, ValueError) as error:
+            err.write(f"speclint: {cwd}: {error}\n")
             code = 2
         finally:
-            os.chdir(saved_folder)
-            os.environ.clear()
-            os.environ.update(saved_environment)
-        return {"stdout": out.getvalue(), "stderr": err.getvalue(), "code": code}
+            os.chdir("/")
+            _take_on(saved_environment, DAEMON_UMASK)
+        return {"output": printed, "code": code}
 
     def serve(self) -> None:
         path = socket_path(self.root)
@@ -178,16 +217,24 @@ class Daemon:
             raise click.ClickException("no private folder for the daemon's socket")
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         # Bound under a name of its own, then renamed over the root's: two daemons started at
-        # once each bind, and the last rename wins; the other sees it and exits.
+        # once each bind, and the last rename wins; the other sees it and exits. The inode is
+        # read before the rename, which keeps it: the name may be another's a moment after.
         temporary = path.with_name(f".{path.stem}.{os.getpid()}.sock")
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
-        listener.bind(str(temporary))
-        os.chmod(temporary, 0o600)
-        listener.listen(16)
+        try:
+            listener.bind(str(temporary))
+            os.chmod(temporary, 0o600)
+            listener.listen(16)
+            mine = os.lstat(temporary).st_ino
+            os.replace(temporary, path)
+        except OSError:
+            listener.close()
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+        # Clients may connect from now on; the first is answered once this is done.
         _warm()
-        os.replace(temporary, path)
-        mine = os.lstat(path).st_ino
         listener.settimeout(TICK)
         last = time.monotonic()
         try:
@@ -208,19 +255,46 @@ class Daemon:
                     os.unlink(path)
 
     def handle(self, connection: socket.socket) -> None:
-        connection.settimeout(READ_WAIT)
         try:
             if peer_user(connection) not in (None, os.geteuid()):
                 return  # another user's process: no answer at all
-            request = receive(connection, REQUEST_LIMIT)
-            connection.settimeout(None)
+            request = receive(connection, REQUEST_LIMIT, READ_WAIT)
             answer = self.answer(request)
-            send(connection, {**answer, "protocol": PROTOCOL, "root": str(self.root)})
+            connection.settimeout(SEND_WAIT)  # a client that stopped reading holds no one up
+            send(
+                connection,
+                {**answer, "protocol": PROTOCOL, "root": str(self.root), **identity()},
+            )
         except (DaemonUnavailable, OSError):
             return  # the client went away, or sent what is not a request: nothing to answer
+        except Exception:  # a defect of ours: this request is lost, the daemon serves on
+            traceback.print_exc()
 
 
-def _exit_code(code: object, err: io.StringIO) -> int:
+def _settable(key: object, value: object) -> bool:
+    """Whether ``os.environ[key] = value`` can be: strings, no NUL, no ``=`` in the name."""
+    return (
+        isinstance(key, str)
+        and isinstance(value, str)
+        and bool(key)
+        and "=" not in key
+        and "\x00" not in key
+        and "\x00" not in value
+    )
+
+
+def _take_on(env: dict[str, str], umask: int) -> None:
+    """The process's environment, time zone, temporary folder and file mode mask as given (the
+    client's for a request, the daemon's own after it)."""
+    os.environ.clear()
+    os.environ.update(env)
+    if hasattr(time, "tzset"):
+        time.tzset()  # `today()` (waiver expiry) in the client's time zone
+    tempfile.tempdir = None  # read from TMPDIR again
+    os.umask(umask)
+
+
+def _exit_code(code: object, err: _Output) -> int:
     if code is None:
         return 0
     if isinstance(code, int):
@@ -238,6 +312,9 @@ def _still_ours(path: Path, inode: int) -> bool:
 
 def serve(root: Path, idle: float) -> None:
     """Run the daemon of ``root`` in this process until it stops (see the module docstring)."""
+    root = root.resolve()
+    os.chdir("/")  # nothing of the folder it was started from: it may be deleted, or a fork's
+    os.umask(DAEMON_UMASK)
     daemon = Daemon(root, idle)
     try:
         with interruptible():
@@ -253,7 +330,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--idle-timeout", type=float, default=IDLE_TIMEOUT)
     parser.add_argument("root", type=Path)
     arguments = parser.parse_args(argv)
-    if not arguments.root.is_dir() or arguments.idle_timeout <= 0:
+    if not arguments.root.is_dir() or not (
+        math.isfinite(arguments.idle_timeout) and arguments.idle_timeout > 0
+    ):
         parser.error("ROOT must be a folder and --idle-timeout a positive number of seconds")
     serve(arguments.root, arguments.idle_timeout)
 

@@ -385,26 +385,46 @@ def references(text: str, source: _Source | None = None) -> dict[str, dict[str, 
     return found
 
 
-# A table's delimiter row with a tab in it (`|---\t|---\t|`): GitHub and markdown-it read a table,
-# pulldown-cmark a paragraph. Its tabs are given to pulldown-cmark as spaces (one byte for one:
-# every range stays where it is).
-_TABBED_DELIMITER_ROW = re.compile(
-    r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$", re.MULTILINE
-)
+# A table's delimiter row with a tab between its cells (`|---\t|---\t|`), under a header row:
+# GitHub and markdown-it read a table, pulldown-cmark a paragraph. Those tabs are given to
+# pulldown-cmark as spaces (one byte for one: every range stays where it is). A row indented by a
+# tab, or without a pipe, is left as written (an indented code line, a setext underline).
+_DELIMITER_ROW = re.compile(r" {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*")
 
 
 def _untabbed_delimiter_rows(text: str) -> str:
-    if "\t" not in text or "-" not in text:
+    if "\t" not in text or "|" not in text:
         return text
-    return _TABBED_DELIMITER_ROW.sub(
-        lambda row: row.group(0).replace("\t", " ") if "\t" in row.group(0) else row.group(0),
-        text,
-    )
+    lines = text.split("\n")
+    changed = False
+    for number in range(1, len(lines)):
+        row = lines[number]
+        if (
+            "\t" in row
+            and "|" in row
+            and "|" in lines[number - 1]
+            and _DELIMITER_ROW.fullmatch(row.rstrip("\r"))
+        ):
+            lines[number] = row.replace("\t", " ")
+            changed = True
+    return "\n".join(lines) if changed else text
+
+
+def _normalised(text: str) -> str:
+    """The text as markdown-it reads it: line endings ``\\r\\n`` and ``\\r`` made ``\\n``, and
+    NUL made U+FFFD (CommonMark's "insecure characters")."""
+    if "\r" in text:
+        text = _LINE_ENDINGS.sub("\n", text)
+    return text.replace("\x00", "\ufffd") if "\x00" in text else text
+
+
+_LINE_ENDINGS = re.compile(r"\r\n?")
 
 
 def tokens(text: str) -> tuple[list[Token], dict[str, Any]]:
     """The page's tokens and environment, as ``MarkdownIt("commonmark").enable("table")``
     gives them (see the module docstring)."""
+    text = _normalised(text)
     source = _Source(text)
     given = _untabbed_delimiter_rows(text)
     emitter = _Emitter(source, given if given != text else None)

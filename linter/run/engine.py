@@ -179,8 +179,8 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
     config = _configuration(root, options.config_path)
     remove_stale_worktrees(root, thorough=True)  # what a killed --diff-base run left behind
     resident = options.resident
-    if resident is not None and not (options.cache and resident.serves(root)):
-        resident = None
+    if resident is not None and not (options.cache and enabled() and resident.serves(root)):
+        resident = None  # --no-cache and SPECLINT_NO_CACHE=1 mean a cold run, here too
     caching = options.cache and (resident is not None or enabled())
     folder = corpus_folder(root) if caching and resident is None else None
     if folder is not None:

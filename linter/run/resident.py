@@ -6,9 +6,9 @@ run otherwise reads back from the user's cache folder (``speclint.run.cache``), 
 keys, so the same inputs give the same result, byte for byte:
 
 - each file's **bytes**, re-read only when its status changes (size, modification and change
-  times, inode: of the link and of what it points to). A file modified in the last two seconds is
-  re-read every time, since a second edit within the file system's timestamp resolution would not
-  show in its status (git's "racily clean" files);
+  times, inode). A file modified or changed in the last two seconds is re-read every time, since a
+  second edit within the file system's timestamp resolution would not show in its status (git's
+  "racily clean" files); so is a symlink, whose target may move without its status changing;
 - each **parsed document**, by the hash of its path and bytes, as the parse cache keys it; a
   document is the parse cache's, what a run memoises on it is a pure function of its content
   (``Document.derived``), and refined classifications replace a document, never change it
@@ -84,11 +84,11 @@ class Files:
         self.reads += 1
         raw = read_raw(root, path)
         self.kept.pop(path, None)
-        newest = max(signature[2], signature[7]) if signature is not None else 0
         if (
             signature is not None
+            and signature[0] == signature[5]  # not a link: one's target may move unseen
             and isinstance(raw, bytes)
-            and time.time_ns() - newest > RACY_NANOSECONDS
+            and time.time_ns() - max(signature[2:4]) > RACY_NANOSECONDS
             and _signature(root / path) == signature  # not changed while it was read
         ):
             self.kept[path] = (signature, raw)
