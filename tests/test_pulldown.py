@@ -144,6 +144,8 @@ def test_where_the_parsers_read_gfm_tables_differently_the_model_is_pulldown_cma
         "a `b\r\nc` d\r\n",  # a code span across a CRLF line ending
         "x\x00y\n",
         "[![image](i.png) text](t.md) and [**bold** `code`](u.md)\n",
+        "[![*a* `c` text](i.png)](x.md)\n",
+        "\\*Note:\n\n- \\*Item:\n",
         "# Title with `code` and <b>html</b> ##\n\n## [Import](Section 1 -- Overview.md)\n",
         "- ```json\n  {}\n  ```\n-\n- after an empty item\n",
         "> | a |\n> | - |\n> | 1 |\n\n- | b |\n  | - |\n  | 2 |\n",

@@ -62,6 +62,7 @@ BLOCKS = frozenset(
     }
 )
 BACKTICK = 0x60
+BACKSLASH = 0x5C
 
 
 class Token:
@@ -187,8 +188,12 @@ class _Emitter:
     def paragraph(self, run: list[_Node]) -> None:
         first = self.source.line(run[0].start)
         last = self.source.line(max(run[-1].end - 1, run[-1].start))
+        # A tight item's text that starts with an escape (`- \\*x`) starts at the backslash.
+        start = run[0].start
+        if start > 0 and self.source.raw[start - 1] == BACKSLASH:
+            start -= 1
         self.out.append(Token("paragraph_open", [first, last + 1]))
-        self.out.append(self.inline(run, [first, last + 1]))
+        self.out.append(self.inline(run, [first, last + 1], start=start))
         self.out.append(Token("paragraph_close"))
 
     def block(self, node: _Node) -> None:
@@ -196,7 +201,7 @@ class _Emitter:
         if name == "Paragraph":
             mapped = source.span(node)
             out.append(Token("paragraph_open", mapped))
-            out.append(self.inline(node.children, mapped))
+            out.append(self.inline(node.children, mapped, start=node.start))
             out.append(Token("paragraph_close"))
         elif name == "Heading":
             mapped = source.span(node)
@@ -282,8 +287,16 @@ class _Emitter:
 
     # --- inline content ------------------------------------------------------------------------
 
-    def inline(self, nodes: list[_Node], mapped: list[int], heading: bool = False) -> Token:
-        return Token("inline", mapped, self.content(nodes, heading), self.inlines(nodes))
+    def inline(
+        self,
+        nodes: list[_Node],
+        mapped: list[int],
+        heading: bool = False,
+        start: int | None = None,
+    ) -> Token:
+        """An inline token; its content starts at ``start`` (a paragraph's first byte: an
+        escape's backslash is before its text's range), else at the first element."""
+        return Token("inline", mapped, self.content(nodes, heading, start), self.inlines(nodes))
 
     def cell(self, cell: _Node) -> str:
         """A cell's source, as markdown-it splits a row: at unescaped pipes, escapes dropped."""
@@ -294,13 +307,13 @@ class _Emitter:
             text = text[:-1]
         return text.strip().replace("\\|", "|")
 
-    def content(self, nodes: list[_Node], heading: bool) -> str:
+    def content(self, nodes: list[_Node], heading: bool, start: int | None = None) -> str:
         """The inline source: from the first element to the end of its line (of a heading: to
         its last element, before a closing ``#`` sequence), later lines without indentation."""
         if not nodes:
             return ""
         source = self.source
-        start = nodes[0].start
+        start = nodes[0].start if start is None else start
         first = source.line(start)
         last = source.line(max(nodes[-1].end - 1, start))
         if heading and first == last:
@@ -341,10 +354,13 @@ class _Emitter:
                 self.link(node, out)
             elif name == "Image":
                 alt = self.inlines(node.children)
+                # markdown-it's `content` of an image is its label as written (`*a*`, `` `c` ``).
+                label = node.children
+                written = self.source.text(label[0].start, label[-1].end) if label else ""
                 out.append(
                     Token(
                         "image",
-                        content="".join(t.content for t in alt),
+                        content=written,
                         children=alt,
                         attrs={"src": normalizeLink(str(node.detail["dest_url"]))},
                     )
