@@ -21,7 +21,11 @@ both, the median of ``--repeat`` runs (default 3) of:
   started and warmed first, in a daemon folder of the benchmark's own), and the daemon's peak.
 
 It also generates a corpus of ``--schemas`` (default 1,000) schemas with cross-file ``$ref``\s,
-prose and an OpenAPI document (``benchmarks/scale.py generate``) and times its cold check.
+prose and an OpenAPI document (``benchmarks/scale.py generate``) and times its cold check;
+``--series 1000,2000,4000,8000`` times the scaling series (each size against the one before: a
+doubling should cost no more than 2.1 ×), and ``--ecosystem RUN`` lists each repository's time and
+peak from an ecosystem run (``benchmarks/ecosystem/check.py``; its runs are under its scratch
+folder's ``runs/``).
 
 ``--compare`` times the one-document linters on the same machine, in the same run, alternating
 with speclint's cold check: Spectral (``spectral:oas`` and ``spectral:asyncapi``) on the corpus's
@@ -41,6 +45,7 @@ notes, never asserted in tests.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -310,6 +315,28 @@ def scaled(source: Path, target: Path, scale: int) -> Path:
     return target
 
 
+def print_ecosystem(run: Path) -> None:
+    """Each repository's time and peak memory in an ecosystem run (its JSON files)."""
+    rows = []
+    for found in sorted(run.glob("*.json")):
+        try:
+            record = json.loads(found.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(record, dict) and "seconds" in record:
+            rows.append(record)
+    print(f"\n| ecosystem run {run.name} | files | findings | seconds | peak |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for record in rows:
+        print(
+            f"| {record.get('repo')} | {record.get('files')} | {len(record.get('findings', []))} "
+            f"| {record.get('seconds', 0):.1f} s | {record.get('peak_mb', 0):.0f} MB |"
+        )
+    total = sum(float(r.get("seconds", 0)) for r in rows)
+    peak = max((float(r.get("peak_mb", 0)) for r in rows), default=0.0)
+    print(f"| total ({len(rows)}) | | | {total:.1f} s | {peak:.0f} MB |")
+
+
 def verdict(ok: bool) -> str:
     return "met" if ok else "NOT met"
 
@@ -321,6 +348,21 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--scale", type=int, default=10)
     parser.add_argument("--schemas", type=int, default=1000)
+    parser.add_argument(
+        "--series",
+        default="",
+        metavar="N,N,...",
+        help="also time a cold check of generated corpora of these many schemas (the scaling "
+        "series: each size against the one before)",
+    )
+    parser.add_argument(
+        "--ecosystem",
+        type=Path,
+        default=None,
+        metavar="RUN",
+        help="also list the times and peaks of an ecosystem run (a folder "
+        "benchmarks/ecosystem/check.py wrote under SCRATCH/runs/)",
+    )
     parser.add_argument(
         "--compare",
         nargs="?",
@@ -362,6 +404,14 @@ def main() -> None:
             lambda: shutil.rmtree(cache, ignore_errors=True),
             env,
         )
+        series = []
+        for count in (int(n) for n in args.series.split(",") if n.strip()):
+            folder = Path(scratch) / f"series{count}"
+            generate_small(folder, count, 50)
+            command = [sys.executable, "-m", "speclint", "check", str(folder), "--no-progress"]
+            seconds, peak, _ = timed(command, 1, env={**os.environ, "SPECLINT_NO_CACHE": "1"})
+            series.append((count, seconds, peak))
+            shutil.rmtree(folder, ignore_errors=True)
     print(f"speclint benchmark on {os.cpu_count()} CPU(s), median of {args.repeat}\n")
     print(
         "| corpus | files | MB | parse floor | cold | warm | one page changed | "
