@@ -7,15 +7,19 @@ conftest.py), and is then run the way a spec author meets it: ``pre-commit insta
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import socket
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from conftest import schema, write_files
+from speclint.frontends import client
 
 pytestmark = [
     pytest.mark.slow,
@@ -219,3 +223,41 @@ def test_files_left_out_of_the_commit_are_not_judged(
     # pre-commit put the unstaged edit back; the draft is still there.
     assert "objekt" in (root / "schemas/run-snapshot.schema.json").read_text()
     assert (root / "schemas/draft.schema.json").is_file()
+
+
+def test_the_hook_through_its_daemon_judges_as_it_does_alone(
+    tmp_path: Path, hook_home: tuple[Path, str, Path]
+) -> None:
+    """``args: [--daemon]``: the hook environment's own daemon answers (issue 29), and the
+    commit is judged as without it."""
+    runtime = Path(tempfile.mkdtemp(prefix="sl-hook-", dir="/tmp"))
+    root = tmp_path / "spec-repo"
+    env = spec_repository(
+        root,
+        hook_home,
+        {"schemas/run-snapshot.schema.json": RUN_SNAPSHOT, "spec/runs.md": RUNS_PAGE},
+        args="--daemon",
+    )
+    env["XDG_RUNTIME_DIR"] = str(runtime)
+    try:
+        git("add", "-A", cwd=root)
+        git("commit", "-q", "--no-verify", "-m", "adopt speclint", cwd=root)
+        (root / "spec/runs.md").write_text(RUNS_PAGE.replace("starts queued", "starts out queued"))
+        typo = commit(root, env, "typo")
+        assert typo.returncode == 0, typo.stdout
+        assert "daemon is not used" not in typo.stdout
+        assert list((runtime / "speclint").glob("*.sock")), "no daemon answered"
+        (root / "schemas/run-snapshot.schema.json").write_text(
+            RUN_SNAPSHOT.replace('"done"', '"done",\n          "failed"')
+        )
+        drift = commit(root, env, "a status the prose does not list")
+        assert drift.returncode == 1, drift.stdout
+        assert "[enum-drift]" in drift.stdout and "`failed`" in drift.stdout
+        assert "daemon is not used" not in drift.stdout
+        assert head_message(root) == "typo"
+    finally:
+        for sock in (runtime / "speclint").glob("*.sock"):
+            with socket.socket(socket.AF_UNIX) as connection, contextlib.suppress(OSError):
+                connection.connect(str(sock))
+                client.send(connection, {"command": "stop", "protocol": client.PROTOCOL})
+        shutil.rmtree(runtime, ignore_errors=True)
