@@ -18,6 +18,8 @@ from pathlib import Path
 
 import click
 import pytest
+from click.testing import CliRunner
+from test_cli import cli as run_speclint
 from test_diff_base import git
 
 from conftest import BUNDLED_CORPUS, write_files
@@ -49,28 +51,13 @@ def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 def speclint(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "speclint", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return run_speclint(*args, cwd=cwd)
 
 
 def same_output(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """The command through the daemon, compared byte for byte with a cold run's."""
+    """The command through the daemon, compared byte for byte with a cold run's (no cache)."""
     served = speclint(cwd, *args, "--daemon")
-    cold = speclint(cwd, *args, "--no-cache") if args[0] == "check" else None
-    if cold is None:
-        cold = subprocess.run(
-            [sys.executable, "-m", "speclint", *args],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            env={**os.environ, "SPECLINT_NO_CACHE": "1"},
-        )
+    cold = run_speclint(*args, cwd=cwd, env={**os.environ, "SPECLINT_NO_CACHE": "1"})
     assert "daemon is not used" not in served.stderr, served.stderr
     assert (served.returncode, served.stdout, served.stderr) == (
         cold.returncode,
@@ -393,3 +380,14 @@ def test_the_client_never_imports_the_engine(tmp_path: Path, runtime: Path) -> N
     imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()}
     assert "speclint.frontends.client" in imported
     assert not {"speclint.run.engine", "click", "jsonschema", "markdown_it"} & imported
+
+
+def test_daemon_asked_of_the_command_line_from_python_checks_in_this_process(
+    tmp_path: Path, runtime: Path
+) -> None:
+    """Through click's runner (or an embedding), ``sys.argv`` is the caller's, never forwarded."""
+    root = write_files(tmp_path / "c", {"a.md": "# A\n"})
+    result = CliRunner().invoke(cli.main, ["check", str(root), "--daemon"])
+    assert result.exit_code == 0, result.output
+    assert "--daemon is read by the speclint command" in result.output
+    assert not (runtime / "speclint").exists() or not list((runtime / "speclint").glob("*.sock"))

@@ -32,6 +32,11 @@ from typing import Any, NoReturn
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
+# Seconds for a whole run (each rule also has its own time box): the engine's default, and what a
+# daemon's client waits for beside a margin (it never imports the engine).
+DEFAULT_TIME_LIMIT = 900.0
+
+
 class Interrupted(BaseException):
     """The run was asked to stop by a signal. A BaseException, like KeyboardInterrupt, so that no
     ``except Exception`` on the way turns it into a finding."""

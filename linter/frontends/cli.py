@@ -27,7 +27,12 @@ import click
 
 from speclint import __version__
 from speclint.common.findings import Severity, warnings_over
-from speclint.common.lifecycle import Interrupted, exit_interrupted, interruptible
+from speclint.common.lifecycle import (
+    DEFAULT_TIME_LIMIT,
+    Interrupted,
+    exit_interrupted,
+    interruptible,
+)
 from speclint.common.progress import TerminalProgress
 from speclint.common.writing import OutputError, write_output
 from speclint.model.config import ROLE_NAMES
@@ -567,9 +572,18 @@ def _through_daemon() -> None:
     if RESIDENT.get() is not None:
         return
     # Deferred: startup (module docstring).
-    from speclint.frontends.client import forward
+    from speclint.frontends.client import forward, wanted
 
-    code = forward(sys.argv[1:])
+    # Called from Python (click's test runner, an embedding), sys.argv is the caller's, not this
+    # command's: the command then runs here, as without a daemon.
+    arguments = sys.argv[1:]
+    if not wanted(arguments):
+        click.echo(
+            "speclint: --daemon is read by the speclint command; checking in this process",
+            err=True,
+        )
+        return
+    code = forward(arguments)
     if code is not None:
         sys.exit(code)
 
@@ -611,34 +625,36 @@ def daemon_start(path: Path, idle_timeout: float | None) -> None:
     click.echo(f"speclint: the daemon of {root} is running (process {pid})", err=True)
 
 
-@daemon_group.command(name="stop")
-@SPEC_PATH
-def daemon_stop(path: Path) -> None:
-    """Stop the daemon of the corpus at PATH, if one runs."""
+def _ask_daemon(path: Path, command: str) -> tuple[Path, dict[str, Any] | None, str]:
+    """The root of PATH, and its daemon's answer to ``command`` (None, with why, when none)."""
     # Deferred: startup (module docstring).
     from speclint.frontends.client import DaemonUnavailable, ask
 
     root = _daemon_root(path)
     try:
-        ask(root, {"command": "stop"})
+        return root, ask(root, {"command": command}), ""
     except DaemonUnavailable as error:
-        click.echo(f"speclint: no daemon of {root} to stop: {error}", err=True)
-        return
-    click.echo(f"speclint: the daemon of {root} stopped", err=True)
+        return root, None, str(error)
+
+
+@daemon_group.command(name="stop")
+@SPEC_PATH
+def daemon_stop(path: Path) -> None:
+    """Stop the daemon of the corpus at PATH, if one runs."""
+    root, answer, why = _ask_daemon(path, "stop")
+    if answer is None:
+        click.echo(f"speclint: no daemon of {root} to stop: {why}", err=True)
+    else:
+        click.echo(f"speclint: the daemon of {root} stopped", err=True)
 
 
 @daemon_group.command(name="status")
 @SPEC_PATH
 def daemon_status(path: Path) -> None:
     """Whether the daemon of the corpus at PATH runs, and what it holds; exit 1 when none."""
-    # Deferred: startup (module docstring).
-    from speclint.frontends.client import DaemonUnavailable, ask
-
-    root = _daemon_root(path)
-    try:
-        found = ask(root, {"command": "status"})
-    except DaemonUnavailable as error:
-        click.echo(f"speclint: no daemon of {root}: {error}")
+    root, found, why = _ask_daemon(path, "status")
+    if found is None:
+        click.echo(f"speclint: no daemon of {root}: {why}")
         sys.exit(1)
     click.echo(
         f"speclint: the daemon of {root} runs (process {found.get('pid')}); it has answered "
@@ -649,9 +665,6 @@ def daemon_status(path: Path) -> None:
 
 def _time_limit(given: float | None) -> float | None:
     """--time-limit, else SPECLINT_TIME_LIMIT, else the default; 0 means none."""
-    # Deferred: startup (module docstring).
-    from speclint.run.engine import DEFAULT_TIME_LIMIT
-
     if given is None:
         configured = os.environ.get("SPECLINT_TIME_LIMIT", "").strip()
         try:

@@ -35,6 +35,7 @@ try:
 except ImportError:  # Windows: no daemon (it has no Unix sockets either)
     fcntl = None  # type: ignore[assignment]
 
+from speclint.common.lifecycle import DEFAULT_TIME_LIMIT
 from speclint.common.places import daemon_folder
 from speclint.run.roots import RootError, commit_roots, scope_of
 
@@ -67,7 +68,7 @@ START_WAIT = 30.0  # seconds a client waits for the daemon it started to listen
 SEND_WAIT = 30.0  # seconds either side gives the other to take a message
 ANSWER_WAIT = 60.0  # seconds for an answer that is not a run (status, stop)
 ANSWER_MARGIN = 120.0  # seconds beyond a run's time limit before the client gives up on it
-DEFAULT_LIMIT = 900.0  # the run's default time limit (speclint.run.engine.DEFAULT_TIME_LIMIT)
+DEFAULT_LIMIT = DEFAULT_TIME_LIMIT  # the run's, when neither --time-limit nor the variable says
 LOG_LIMIT = 1 << 20  # a daemon's log over this many bytes is started afresh
 REQUEST_LIMIT = 8 * 1024 * 1024
 _PEER_CREDENTIALS = struct.Struct("3i")  # struct ucred: pid, uid, gid

@@ -386,8 +386,10 @@ class _Emitter:
 
 def references(text: str, source: _Source | None = None) -> dict[str, dict[str, Any]]:
     """The link reference definitions as markdown-it's ``env["references"]`` holds them."""
-    source = source or _Source(text)
     found: dict[str, dict[str, Any]] = {}
+    if "]:" not in text:  # a definition is `[label]:`: no second block pass for such a page
+        return found
+    source = source or _Source(text)
     for label, definition in pyromark.reference_definitions(text).items():
         key = normalizeReference(label)
         if key in found:

@@ -37,7 +37,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.enumerations import prose_sets
 from speclint.analyses.units import extract_digest
 from speclint.common.findings import Finding, Severity, sorted_findings
-from speclint.common.lifecycle import TimeLimitReached, time_limit
+from speclint.common.lifecycle import DEFAULT_TIME_LIMIT, TimeLimitReached, time_limit
 from speclint.common.parallel import default_jobs
 from speclint.common.progress import Sink, reporting
 from speclint.model.config import Config, ConfigError, check_rule_settings, load_config
@@ -81,7 +81,6 @@ from speclint.run.runner import INTERNAL_ERROR, RunResult, not_run, run_rules, s
 from speclint.run.twins import folded
 from speclint.run.waivers import Waived, today
 
-DEFAULT_TIME_LIMIT = 900.0  # seconds for a whole run; each rule also has its own time box
 # Before the limit, the rules still running are stopped, so the report of the others is written.
 REPORT_MARGIN = 30.0
 

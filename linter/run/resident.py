@@ -62,6 +62,11 @@ def _signature(full: Path) -> Signature | None:
     )
 
 
+def _through_link(signature: Signature) -> bool:
+    """Whether the path is a symlink: its own inode is not its target's."""
+    return signature[0] != signature[5]
+
+
 class Files:
     """The bytes of the corpus's files, by path, with the status they were read at."""
 
@@ -86,7 +91,7 @@ class Files:
         self.kept.pop(path, None)
         if (
             signature is not None
-            and signature[0] == signature[5]  # not a link: one's target may move unseen
+            and not _through_link(signature)  # a link's target may move unseen
             and isinstance(raw, bytes)
             and time.time_ns() - max(signature[2:4]) > RACY_NANOSECONDS
             and _signature(root / path) == signature  # not changed while it was read
