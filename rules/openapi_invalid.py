@@ -440,8 +440,19 @@ class _Ids(set[int]):
         self.add(schema_id)
 
 
-# What every jsonschema draft validator class checks its schemas with.
+# What every jsonschema draft validator class checks its schemas with. Each class
+# ``jsonschema.validators.create`` makes (the drafts, and the time-limited ones
+# ``install_safe_patterns`` registers in every run) has a function of its own, all of one code.
 _JSONSCHEMA_CHECK = getattr(validators.Draft202012Validator.check_schema, "__func__", None)
+
+
+def _checks_like_jsonschema(validator_cls: Any) -> bool:
+    """Whether ``validator_cls`` checks schemas with jsonschema's own ``check_schema``: a
+    draft class, or one extended from it (``validators.extend``), which reads its metaschema."""
+    judged_by = getattr(validator_cls.check_schema, "__func__", None)
+    return judged_by is not None and getattr(judged_by, "__code__", None) is getattr(
+        _JSONSCHEMA_CHECK, "__code__", False
+    )
 
 
 def _library_checker() -> tuple[Any, Any]:
@@ -479,7 +490,7 @@ def _linear(schema_keyword: type[Any], judge_defaults: bool = False) -> type[Any
 
     def first_judge(validator_cls: type[Any]) -> Any:
         judged_by = getattr(validator_cls.check_schema, "__func__", None)
-        if judged_by is _JSONSCHEMA_CHECK:
+        if _checks_like_jsonschema(validator_cls):
             # A schema object that names a JSON Schema dialect (`$schema`: 2020-12): judged as
             # schema-invalid judges schema files.
             return metaschema_judge(validator_cls)
@@ -580,7 +591,7 @@ def _first_in_document_order(
             format_checker=validator_cls.FORMAT_CHECKER,
             registry=registry,
         )
-    elif judged_by is _JSONSCHEMA_CHECK:
+    elif _checks_like_jsonschema(validator_cls):
         meta = validators.validator_for(validator_cls.META_SCHEMA, default=validator_cls)(
             validator_cls.META_SCHEMA, format_checker=validator_cls.FORMAT_CHECKER
         )

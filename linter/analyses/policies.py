@@ -100,7 +100,12 @@ def page_statements(document: Document) -> list[Statement]:
     keyed on it, ``READS = "extract"``, keeps its findings while they stay the same)."""
     found: list[Statement] = []
     for paragraph in document.prose.paragraphs if document.prose is not None else ():
-        for sentence in _SENTENCE.split(" ".join(paragraph.plain.split())):
+        flat = " ".join(paragraph.plain.split())
+        # A statement needs a tolerant verb (`_parse`): most paragraphs have none, and a match
+        # inside one of its sentences is a match in the whole paragraph.
+        if not _TOLERANT.search(flat):
+            continue
+        for sentence in _SENTENCE.split(flat):
             for statement in _parse(sentence):
                 anchor = f"#{paragraph.heading.anchor}" if paragraph.heading else ""
                 found.append(

@@ -179,7 +179,7 @@ class ReferenceIndex:
             *corpus.of_kind(DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI),
             *fragments(corpus),
         ):
-            for pointer, value, base in ref_sites(document):
+            for pointer, value, base in _sites(document):
                 index.references.append(index.resolve(corpus, document, pointer, value, base))
         index.mark_cycles(corpus)
         index.references.sort(key=lambda r: (r.path, r.pointer))
@@ -192,7 +192,7 @@ class ReferenceIndex:
         return self._by_site.get((path, pointer))
 
     def path_for(self, uri: str) -> str | None:
-        return self.uri_to_path.get(urldefrag(uri).url)
+        return self.uri_to_path.get(_defragmented(uri))
 
     def resolve(
         self, corpus: Corpus, document: Document, pointer: str, value: str, base: str
@@ -217,7 +217,7 @@ class ReferenceIndex:
             target = mapped
         document_uri = file_uri(document.path)
         attempts = [base] if base == document_uri else [base, document_uri]
-        if value.startswith("#") and urldefrag(base).url == root_base(document):
+        if value.startswith("#") and _defragmented(base) == root_base(document):
             # A same-document reference means this document (RFC 3986 §4.4), even when another
             # file declares the same `$id` and holds it in the registry.
             attempts = [document_uri]
@@ -228,13 +228,13 @@ class ReferenceIndex:
                     ref if mapped is None else target
                 )
             except PointerToNowhere:
-                fragment = urldefrag(urljoin(attempt, ref)).fragment
-                holder = self.path_for(urljoin(attempt, ref))
+                fragment = urldefrag(_join(attempt, ref)).fragment
+                holder = self.path_for(_join(attempt, ref))
                 return Reference(
                     document.path,
                     pointer,
                     value,
-                    urljoin(attempt, ref),
+                    _join(attempt, ref),
                     "missing-pointer",
                     holder,
                     unquote(fragment),
@@ -243,7 +243,7 @@ class ReferenceIndex:
             except (NoSuchResource, Unresolvable) as error:
                 last_error = str(error)
                 continue
-            resolved_uri = urljoin(attempt, ref if mapped is None else target)
+            resolved_uri = _join(attempt, ref if mapped is None else target)
             holder = self.path_for(resolved_uri)
             fragment = unquote(urldefrag(resolved_uri).fragment)
             target_pointer = fragment if fragment.startswith("/") or not fragment else None
@@ -270,7 +270,7 @@ class ReferenceIndex:
             )
         # The file a validator looks for: relative to the base in force when that is a corpus
         # file (a relative `$id` moves it, JSON Schema 2020-12 §8.2.1), else to the document.
-        relative_uri = urljoin(base if base.startswith(CORPUS_BASE) else document_uri, ref)
+        relative_uri = _join(base if base.startswith(CORPUS_BASE) else document_uri, ref)
         if urlsplit(relative_uri).scheme == "file" and not urlsplit(value).scheme:
             missing = self.missing_path(relative_uri)
             if missing is not None and missing in corpus.tree and not _structured(missing):
@@ -334,7 +334,7 @@ class ReferenceIndex:
         """The corpus-relative path a file URI names, when it is inside the corpus root."""
         if not uri.startswith(CORPUS_BASE):
             return None
-        path = unquote(urldefrag(uri).url[len(CORPUS_BASE) :])
+        path = unquote(_defragmented(uri)[len(CORPUS_BASE) :])
         return path
 
     def mark_cycles(self, corpus: Corpus) -> None:
@@ -386,12 +386,18 @@ def _registry_of(corpus: Corpus) -> tuple[Registry[Any], dict[str, str]]:
 
     resources: list[tuple[str, Resource[Any]]] = []
     uri_to_path: dict[str, str] = {}
-    contested: set[str] = set()  # `$id`s two files declare
+    contested: set[str] = set()  # `$id`s two files declare (at their roots, or inside)
+    # What each `$id` names, as a resource whose crawl registers it alone (not what is inside).
+    unwalked: dict[str, Resource[Any]] = {}
     for document in corpus.of_kind(
         DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
     ):
         uri = file_uri(document.path)
-        resource = make_resource(document)
+        embedded = (
+            list(embedded_resources(document)) if document.kind is DocumentKind.SCHEMA else []
+        )
+        flat = document.kind is DocumentKind.SCHEMA and not embedded and _without_anchors(document)
+        resource = make_resource(document, flat)
         resources.append((uri, resource))
         uri_to_path[uri] = document.path
         # Its own `$id`, or a draft-04 `id` (draft-04 Core §7.2): the URI others name it by.
@@ -400,13 +406,16 @@ def _registry_of(corpus: Corpus) -> tuple[Registry[Any], dict[str, str]]:
             if absolute not in uri_to_path:
                 resources.append((absolute, resource))
                 uri_to_path[absolute] = document.path
+                unwalked[absolute] = make_resource(document, flat=True)
             elif uri_to_path[absolute] != document.path:
                 contested.add(absolute)
-        if document.kind is DocumentKind.SCHEMA:
-            for absolute, embedded in embedded_resources(document):
-                if absolute not in uri_to_path:
-                    resources.append((absolute, embedded))
-                    uri_to_path[absolute] = document.path
+        for absolute, node, dialect in embedded:
+            if absolute not in uri_to_path:
+                resources.append((absolute, tolerant(dialect).create_resource(node)))
+                uri_to_path[absolute] = document.path
+                unwalked[absolute] = tolerant(dialect, flat=True).create_resource(node)
+            elif uri_to_path[absolute] != document.path:
+                contested.add(absolute)  # a bundle's copy of another file's schema
     # The published metaschemas (jsonschema-specifications) are known offline: a `$ref` to
     # `http://json-schema.org/draft-04/schema#/properties/description` resolves, unfetched.
 
@@ -421,8 +430,11 @@ def _registry_of(corpus: Corpus) -> tuple[Registry[Any], dict[str, str]]:
     registry = _crawled(SPECIFICATIONS, resources)
     if contested:
         # A crawl registers every resource under its own `$id`, in an order that varies
-        # between runs; the first file (in path order) keeps a contested `$id`, every run.
-        registry = _crawled(registry, [(uri, r) for uri, r in resources if uri in contested])
+        # between runs (with the hash seed); the first file (in path order) keeps a contested
+        # `$id`, every run. Registered again unwalked: walking it would register its inner
+        # `$id`s once more, in that varying order (asyncapi/spec-json-schemas: a bundle holding
+        # copies of 351 files' schemas gave one copy or the other from run to run).
+        registry = _crawled(registry, [(uri, unwalked[uri]) for uri in sorted(contested)])
     return registry, uri_to_path
 
 
@@ -472,11 +484,11 @@ def fragments(corpus: Corpus) -> list[Document]:
     pending = list(corpus.of_kind(DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI))
     while pending:
         document = pending.pop()
-        for _, value, base in ref_sites(document):
+        for _, value, base in _sites(document):
             joined = join_uri(base, as_uri_reference(value))
             if joined is None or not joined.startswith(CORPUS_BASE):
                 continue
-            path = unquote(urldefrag(joined).url[len(CORPUS_BASE) :])
+            path = unquote(_defragmented(joined)[len(CORPUS_BASE) :])
             target = corpus.documents.get(path)
             if (
                 target is not None
@@ -491,8 +503,22 @@ def fragments(corpus: Corpus) -> list[Document]:
     return ordered
 
 
+# Memoised, as `join_uri` below: both are pure functions of their strings, and the reference
+# index asks them of the same few thousand paths and bases a hundred thousand times (SchemaStore:
+# 120,000 file URIs of 4,000 paths, 180,000 joins, each one `urllib.parse` in Python).
+@functools.lru_cache(maxsize=1 << 16)
 def file_uri(path: str) -> str:
     return CORPUS_BASE + "/".join(escape_uri_segment(s) for s in path.split("/"))
+
+
+# `urljoin`, memoised: ``resolve`` joins each reference to its base three times over.
+_join = functools.lru_cache(maxsize=1 << 17)(urljoin)
+
+
+def _defragmented(uri: str) -> str:
+    """``urldefrag(uri).url``, without parsing a URI that has no fragment (it returns those as
+    they are)."""
+    return uri if "#" not in uri else urldefrag(uri).url
 
 
 def escape_uri_segment(segment: str) -> str:
@@ -515,6 +541,7 @@ def _structured(path: str) -> bool:
     return path.lower().endswith(_STRUCTURED)
 
 
+@functools.lru_cache(maxsize=1 << 17)
 def join_uri(base: str, value: str) -> str | None:
     """``value`` resolved against ``base`` (RFC 3986 §5), or None when either is not a URI
     reference Python can parse (``http://[bad``: an unclosed IPv6 literal raises ValueError)."""
@@ -526,18 +553,30 @@ def join_uri(base: str, value: str) -> str | None:
     return joined
 
 
-def make_resource(document: Document) -> Resource[Any]:
+def make_resource(document: Document, flat: bool = False) -> Resource[Any]:
+    """The document as a `referencing` resource; ``flat``: one whose subschemas hold no `$id`
+    and no anchor (see :func:`_without_anchors`), which the registry's crawl need not walk."""
 
     if document.kind is DocumentKind.SCHEMA and isinstance(document.data, dict):
         dialect = document.data.get("$schema")
         if isinstance(dialect, str):
-            return tolerant(dialect).create_resource(document.data)
+            return tolerant(dialect, flat).create_resource(document.data)
     # OpenAPI 3.1 schema objects are 2020-12 dialect; pointer lookups work for any JSON.
-    return tolerant("").create_resource(document.data)
+    return tolerant("", flat).create_resource(document.data)
+
+
+def _without_anchors(document: Document) -> bool:
+    """Whether a schema names no anchor (`$anchor`, `$dynamicAnchor`, `$recursiveAnchor`) in its
+    text. With no embedded `$id` either (:func:`embedded_resources`, which reads more of the
+    document than `referencing` walks), crawling its subschemas would register nothing: the
+    crawl registers a subschema only by its `$id` or its anchors (draft-07's `$id: "#name"`
+    is an `$id` to both). SchemaStore: 2.5 s of crawling, for a handful of documents."""
+    text = document.text or ""
+    return "$anchor" not in text and "Anchor" not in text
 
 
 @functools.cache
-def tolerant(dialect: str) -> Specification[Any]:
+def tolerant(dialect: str, flat: bool = False) -> Specification[Any]:
     """The `referencing` specification of ``dialect`` (2020-12 when unknown), made to step over
     what is not a schema where a schema is expected. `referencing` 0.37 judges draft-04 to -07
     `dependencies` by its first value, so `{"a": {...}, "b": ["a"]}` yields the list `["a"]` as a
@@ -547,6 +586,8 @@ def tolerant(dialect: str) -> Specification[Any]:
     walk = stock.subresources_of
 
     def subresources_of(contents: Any) -> list[Any]:
+        if flat:
+            return []
         try:
             found = list(walk(contents))
         except (AttributeError, TypeError):
@@ -574,8 +615,8 @@ def tolerant(dialect: str) -> Specification[Any]:
     return evolved
 
 
-def embedded_resources(document: Document) -> Iterator[tuple[str, Resource[Any]]]:
-    """(absolute URI, resource) of each subschema that names itself with the id keyword of the
+def embedded_resources(document: Document) -> Iterator[tuple[str, Any, str]]:
+    """(absolute URI, contents, dialect) of each subschema that names itself with the id keyword of the
     dialect in force there: `id` under draft-04, `$id` later; a nested `$schema` switches the
     dialect. `referencing` crawls a resource by its root's dialect only, so an embedded draft-04
     schema (`id`) inside a draft-07 bundle would not be found by its URI without this."""
@@ -592,8 +633,7 @@ def embedded_resources(document: Document) -> Iterator[tuple[str, Resource[Any]]
             if joined is not None:
                 base = joined
                 if pointer:
-                    specification = tolerant(dialect if isinstance(dialect, str) else "")
-                    yield urldefrag(base).url, specification.create_resource(node)
+                    yield _defragmented(base), node, dialect if isinstance(dialect, str) else ""
             for key, child in node.items():
                 if key not in DATA_KEYWORDS and isinstance(child, (dict, list)):
                     stack.append((child, f"{pointer}/{escape_token(key)}", base, dialect))
@@ -666,7 +706,7 @@ def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
             if joined is not None:
                 # Without its fragment: draft-04 ids end in an empty one (`...schema#`), and a
                 # base URI with `#` resolves no `#/...` pointer in `referencing`.
-                base = urldefrag(joined).url
+                base = _defragmented(joined)
             reference = node.get("$ref")
             if isinstance(reference, str):
                 yield join_pointer(pointer, "$ref"), reference, base
@@ -683,13 +723,23 @@ def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
                     stack.append((child, f"{pointer}/{position}", base, plain_id))
 
 
+def _sites(document: Document) -> list[tuple[str, str, str]]:
+    """:func:`ref_sites` of a corpus document, walked once: finding the fragments and building
+    the index both read them (SchemaStore: 2.5 s a walk)."""
+    return document.remember("references.ref_sites", lambda: list(ref_sites(document)))
+
+
 def root_base(document: Document) -> str:
     """The base URI of a document's root: its own `$id` (or draft-04 `id`), else its file URI."""
+    return document.remember("references.root_base", lambda: _root_base(document))
+
+
+def _root_base(document: Document) -> str:
     uri = file_uri(document.path)
     data = document.data if isinstance(document.data, dict) else {}
     declared = data.get("id") if _uses_plain_id(data.get("$schema")) else data.get("$id")
     joined = join_uri(uri, declared) if isinstance(declared, str) else None
-    return urldefrag(joined).url if joined is not None else uri
+    return _defragmented(joined) if joined is not None else uri
 
 
 def _uses_plain_id(dialect: object) -> bool:

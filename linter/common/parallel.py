@@ -36,7 +36,8 @@ def default_jobs() -> int:
     return int(configured)
 
 
-# Below this much work (bytes of input, by the caller's weights) a fork costs more than it saves.
+# Below this much work (by the caller's weights: bytes, or for the parse, bytes of JSON to read
+# the same time) a fork costs more than it saves.
 MIN_WEIGHT = 512 * 1024
 
 

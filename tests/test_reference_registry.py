@@ -1,0 +1,154 @@
+"""The corpus registry behind every `$ref` (speclint.analyses.references, issue 29).
+
+The registry is crawled once per run. A schema whose subschemas hold no `$id` and no anchor is
+registered without walking them (SchemaStore: 2.5 s of crawling saved); these tests hold what the
+crawl must still find: anchors (`$anchor`, draft-07's `$id: "#name"`), embedded `$id`s, and, for an
+`$id` two files declare (a bundle holding a copy of another file's schema), the same file every run,
+whatever the process's hash seed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from speclint.analyses.context import Context
+from speclint.analyses.references import Reference
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema"
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+
+
+def reference_at(root: Path, path: str, pointer: str) -> Reference:
+    found = Context.load(root).references.at(path, pointer)
+    assert found is not None, (path, pointer)
+    return found
+
+
+def test_an_anchor_inside_another_file_resolves(make_corpus: MakeCorpus) -> None:
+    names = {
+        "$schema": DRAFT_2020,
+        "$defs": {"name": {"$anchor": "name", "type": "string", "minLength": 1}},
+    }
+    user = {
+        "$schema": DRAFT_2020,
+        "type": "object",
+        "properties": {
+            "name": {"$ref": "names.json#name"},
+            "alias": {"$ref": "names.json#alias"},
+        },
+    }
+    root = make_corpus(
+        {"schemas/names.json": json.dumps(names), "schemas/user.json": json.dumps(user)}
+    )
+    found = reference_at(root, "schemas/user.json", "/properties/name/$ref")
+    assert found.outcome == "ok", found
+    assert found.target_path == "schemas/names.json"
+    missing = reference_at(root, "schemas/user.json", "/properties/alias/$ref")
+    assert missing.outcome != "ok", missing
+
+
+def test_a_draft_07_plain_name_id_resolves(make_corpus: MakeCorpus) -> None:
+    # Draft-07 Core §8.2.3: `"$id": "#name"` names a subschema; there is no `$anchor` in it.
+    names = {
+        "$schema": DRAFT_07,
+        "definitions": {"code": {"$id": "#code", "type": "string", "pattern": "^[A-Z]+$"}},
+    }
+    user = {"$schema": DRAFT_07, "properties": {"code": {"$ref": "names.json#code"}}}
+    root = make_corpus(
+        {"schemas/names.json": json.dumps(names), "schemas/user.json": json.dumps(user)}
+    )
+    found = reference_at(root, "schemas/user.json", "/properties/code/$ref")
+    assert found.outcome == "ok", found
+
+
+def test_an_embedded_id_resolves_by_its_uri(make_corpus: MakeCorpus) -> None:
+    bundle = {
+        "$schema": DRAFT_2020,
+        "$id": "https://example.test/bundle.json",
+        "$defs": {"money": {"$id": "https://example.test/money.json", "type": "number"}},
+    }
+    order = {
+        "$schema": DRAFT_2020,
+        "properties": {"total": {"$ref": "https://example.test/money.json"}},
+    }
+    root = make_corpus(
+        {"schemas/bundle.json": json.dumps(bundle), "schemas/order.json": json.dumps(order)}
+    )
+    found = reference_at(root, "schemas/order.json", "/properties/total/$ref")
+    assert found.outcome == "ok", found
+    assert found.target_path == "schemas/bundle.json"
+
+
+# Which file's schema the registry holds under an `$id` two files declare, printed by a child
+# process of a given hash seed (the crawl's order followed the seed).
+_WINNER = """
+import sys
+from pathlib import Path
+from speclint.analyses.context import Context
+corpus = Context.load(Path(sys.argv[1]))
+resolver = corpus.references.registry.resolver()
+for name in ["info", *(f"info{number}" for number in range(12))]:
+    print(resolver.lookup(f"https://example.test/{name}.json").contents.get("description"))
+"""
+
+
+def test_an_id_two_files_declare_names_the_first_file_every_run(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {}
+    # Thirteen contested `$id`s: with one, a lucky seed would pass whatever the order.
+    for number in range(12):
+        files[f"definitions/info{number}.json"] = json.dumps(
+            {
+                "$schema": DRAFT_07,
+                "$id": f"https://example.test/info{number}.json",
+                "description": "the file",
+                "type": "object",
+            }
+        )
+    files["definitions/info.json"] = json.dumps(
+        {
+            "$schema": DRAFT_07,
+            "$id": "https://example.test/info.json",
+            "description": "the file",
+            "type": "object",
+        }
+    )
+    files["schemas/bundle.json"] = json.dumps(
+        {
+            "$schema": DRAFT_07,
+            "$id": "https://example.test/bundle.json",
+            "definitions": {
+                "info": {
+                    "$id": "https://example.test/info.json",
+                    "description": "the bundle's copy",
+                    "type": "object",
+                },
+                **{
+                    f"info{number}": {
+                        "$id": f"https://example.test/info{number}.json",
+                        "description": "the bundle's copy",
+                    }
+                    for number in range(12)
+                },
+            },
+        }
+    )
+    root = make_corpus(files)
+    seen = set()
+    for seed in ("0", "1", "2", "3", "4", "5"):
+        done = subprocess.run(
+            [sys.executable, "-c", _WINNER, str(root)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=True,
+        )
+        seen.update(done.stdout.splitlines())
+    # `definitions/` comes before `schemas/`: the standalone file keeps its `$id`.
+    assert seen == {"the file"}
