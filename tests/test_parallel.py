@@ -5,6 +5,7 @@ does (retires, dies, cannot send its results)."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,10 @@ import pytest
 from conftest import BUNDLED_CORPUS
 from speclint.analyses.context import Context
 from speclint.common import parallel
+from speclint.common.findings import Severity
 from speclint.model.config import load_config
 from speclint.run import runner
+from speclint.run.catalog import RuleInfo
 
 
 def test_shares_are_balanced_by_weight_and_deterministic() -> None:
@@ -78,6 +81,33 @@ def test_the_rule_pool_reports_what_one_process_does_whether_workers_retire_or_n
         assert len(started) >= len(alone.rules) - 1  # a fresh worker for (nearly) every rule
     else:
         assert len(started) <= 3  # two workers, and the early one for openapi-invalid
+
+
+def test_a_rule_is_timed_in_its_worker_not_by_when_this_process_reads_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The rule forked before the shared indexes (``NEEDS_INDEXES = False``) finished long before
+    the parent, building the indexes, read its answer: its duration was the parent's (SchemaStore:
+    asyncapi-invalid "15 s", 0.02 s alone), and the next run ordered its rules by it."""
+    root = Path(BUNDLED_CORPUS)
+    corpus = Context.load(root, load_config(root))
+
+    def quick(corpus: Context, options: Any) -> list[Any]:
+        return []
+
+    def slow_prime(corpus: Context) -> None:
+        time.sleep(1.5)
+
+    selected = {
+        "early": RuleInfo("early", Severity.ERROR, "", __name__, quick, needs_indexes=False),
+        "late": RuleInfo("late", Severity.ERROR, "", __name__, quick),
+    }
+    monkeypatch.setattr(runner, "prime", slow_prime)
+    durations: dict[str, float] = {}
+    found = runner._forked(corpus, selected, 2, 60.0, durations)
+    assert found == {"early": [], "late": []}
+    assert set(durations) == {"early", "late"}
+    assert durations["early"] < 1.0, durations
 
 
 def test_a_signal_raised_as_a_worker_starts_leaves_no_worker_behind(

@@ -194,7 +194,7 @@ def _check(
 # A child sends what it found in batches, so a rule stopped at its time box (or the run's time
 # limit) still reports the findings it had: a rule degrades by what it did not reach, not whole.
 BATCH_SECONDS = 0.5
-DONE = "done"
+DONE = "done"  # sent as (DONE, the rule's seconds in its worker)
 UNITS = "units"  # a unit rule's fresh results follow, for the rule cache
 REFERENCES = "(references)"  # the rule cache's entry of the reference index (not a rule id)
 
@@ -204,7 +204,6 @@ class _Running:
     rule_id: str
     worker: _Worker
     stop: float  # time.monotonic() at which it is stopped
-    started: float
     found: list[Finding] = field(default_factory=list)
     fresh: dict[str, list[Any]] = field(default_factory=dict)
 
@@ -281,7 +280,7 @@ def _forked(
     def serve(rule_id: str, info: RuleInfo, out: Any) -> None:
         with reporting(child_sink):
             batch: list[Finding] = []
-            sent = time.monotonic()
+            sent = started = time.monotonic()
             try:
                 own = (units or {}).get(rule_id)
                 for finding in _produce(corpus, rule_id, info, False, own):
@@ -292,10 +291,10 @@ def _forked(
                 out.send(batch)
                 if own is not None:
                     out.send((UNITS, own.fresh))
-                out.send(DONE)
+                out.send((DONE, time.monotonic() - started))
             except Exception as error:  # results that cannot be sent back
                 out.send([_crashed(rule_id, f"crashed ({type(error).__name__}: {error})")])
-                out.send(DONE)
+                out.send((DONE, time.monotonic() - started))
 
     everyone: list[_Worker] = []  # every worker started: none outlives this function
 
@@ -345,7 +344,7 @@ def _forked(
             stop_worker(worker, kill=True)
             pending.insert(0, (rule_id, selected[rule_id]))
             return False
-        running[worker.connection] = _Running(rule_id, worker, stop, now)
+        running[worker.connection] = _Running(rule_id, worker, stop)
         return True
 
     def unprimed_rule() -> str | None:
@@ -406,7 +405,7 @@ def _forked(
                 if isinstance(message, tuple) and message[:1] == (UNITS,):
                     entry.fresh = message[1]
                     continue
-                if message != DONE:
+                if not (isinstance(message, tuple) and message[:1] == (DONE,)):
                     entry.found.extend(message)
                     continue
                 del running[ready]
@@ -414,7 +413,10 @@ def _forked(
                 if units is not None and entry.rule_id in units:
                     units[entry.rule_id].fresh.update(entry.fresh)
                 if durations is not None:
-                    durations[entry.rule_id] = round(time.monotonic() - entry.started, 3)
+                    # As the worker timed it: this process may read the answer late (it builds
+                    # the shared indexes while the first worker runs), and the order of the
+                    # next run's rules follows these durations.
+                    durations[entry.rule_id] = round(message[1], 3)
                 if entry.worker.unprimed:
                     following = unprimed_rule()
                     if following is None:
@@ -467,8 +469,9 @@ def _forked(
 
 # Where each rule's wall time of this run goes, as JSON ({rule: seconds}), when the user asks
 # (the ecosystem check reads it): an environment variable, not a report field, because reports
-# are byte-identical run to run and times are not. In forked workers the time of a rule includes
-# waiting for its worker's share of the indexes it reads.
+# are byte-identical run to run and times are not. A forked rule is timed in its worker: from the
+# rule's start to its last finding, with what it builds there (an index no earlier rule of that
+# worker built), not the time this process took to read its answer.
 RULE_TIMES_ENV = "SPECLINT_RULE_TIMES"
 
 
