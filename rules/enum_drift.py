@@ -80,7 +80,7 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.enumerations import Binder, Binding, ProseSet, all_prose_sets, prose_sets
-from speclint.analyses.rfcs import parse_rfc
+from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.shapes import Site, ValueSet, resolve, value_set
 from speclint.common.findings import Finding, Location, Severity, first_fitting
 from speclint.model.corpus import Document
@@ -100,7 +100,7 @@ READS = "extract"
 
 
 def extract(document: Document) -> tuple[list[ProseSet], bool]:
-    return prose_sets(document), parse_rfc(document) is not None
+    return prose_sets(document), is_rfc(document)
 
 
 @dataclass(frozen=True)

@@ -60,17 +60,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from functools import partial
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.rfcs import parse_rfc
-from speclint.analyses.units import check_by_unit
+from speclint.analyses.rfcs import is_rfc
+from speclint.analyses.units import check_by_unit, prepared
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.prose import CodeFence
-from speclint.parsing.structured import ParseFailure, parse_json, parse_yaml, strip_jsonc
+from speclint.parsing.structured import (
+    ParseFailure,
+    fast_json,
+    parse_json,
+    parse_yaml,
+    strip_jsonc,
+)
 
 ID = "fence-invalid"
 SEVERITY = Severity.WARNING
@@ -116,7 +121,7 @@ def stated_conventions(corpus: Context) -> tuple[str, ...]:
         found = ()
         wrapped = 0
         for page in corpus.of_kind(DocumentKind.MARKDOWN):
-            states, shown = page.remember(f"{ID}:conventions", partial(_page_conventions, page))
+            states, shown = prepared(page, ID, prepare, _conventions_read)
             wrapped += shown
             if states or wrapped >= WRAPPED_BY_USE:
                 found = (WRAPPED,)
@@ -125,9 +130,10 @@ def stated_conventions(corpus: Context) -> tuple[str, ...]:
     return found
 
 
-def _page_conventions(page: Document) -> tuple[bool, int]:
+def prepare(page: Document) -> tuple[bool, int]:
     """Whether the page states that examples wrap long strings, and how many of its JSON fences
-    have a string broken across lines as their one defect (a function of the page alone)."""
+    have a string broken across lines as their one defect (a function of the page alone: made as
+    the page is parsed and kept with it, ``speclint.analyses.units.prepared``)."""
     if page.text is not None and WRAPPED_STATED.search(page.text):
         return True, 0
     wrapped = 0
@@ -140,6 +146,17 @@ def _page_conventions(page: Document) -> tuple[bool, int]:
         ):
             wrapped += 1
     return False, wrapped
+
+
+def _conventions_read(value: Any) -> bool:
+    """Whether a page's conventions read back from the parse cache are what ``prepare`` makes."""
+    return (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and isinstance(value[0], bool)
+        and isinstance(value[1], int)
+        and not isinstance(value[1], bool)
+    )
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -189,7 +206,7 @@ def _bare_word(fence: CodeFence, failure: ParseFailure) -> str:
 
 def _design_page(document: Document) -> bool:
     """A design record or a proposal (by its folder, or an RFC header), not the specification."""
-    return in_design_folder(document.path) or parse_rfc(document) is not None
+    return in_design_folder(document.path) or is_rfc(document)
 
 
 def _failure(fence: CodeFence, wrapped: bool = False) -> ParseFailure | None:
@@ -209,7 +226,10 @@ def _failure(fence: CodeFence, wrapped: bool = False) -> ParseFailure | None:
             blanked = strip_jsonc(noted) if language != "json" or commented else text
             if blanked.lstrip()[:1] not in ("{", "["):
                 return None  # a fragment, a request line above a body: not a whole document
-            parse_json(blanked)
+            # The C decoder first: where it reads the text, the scanner would too (`fast_json`),
+            # and only a failure needs the scanner's message and place.
+            if fast_json(blanked) is None:
+                parse_json(blanked)
     except ParseFailure as failure:
         if failure.message.startswith(("extra data", "more than one YAML document")):
             # several values in a row: a stream, a JWT's header.payload, Kubernetes manifests

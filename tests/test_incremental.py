@@ -14,9 +14,14 @@ from test_cache import corpus_copy, folder_of, reports
 
 from conftest import BUNDLED_CORPUS, OPENWOP
 from speclint.analyses.context import Context
-from speclint.model.config import load_config
-from speclint.run.cache import RuleCache
+from speclint.analyses.rfcs import corpus_rfcs
+from speclint.common.storage import dumps, loads
+from speclint.model.config import Config, load_config
+from speclint.model.corpus import parse_document
+from speclint.rules import fence_invalid
+from speclint.run.cache import RuleCache, _packed
 from speclint.run.catalog import all_rules
+from speclint.run.engine import Options, _preparation
 
 
 def unit_rules() -> dict[str, str]:
@@ -260,3 +265,52 @@ def test_a_page_from_the_parse_cache_decodes_its_prose_model_only_when_read() ->
     damaged = loads(dumps(_packed(page)))
     damaged.packed_model = b"not an entry"
     assert damaged.prose == page.prose  # a damaged model is parsed again from the text
+
+
+def test_what_a_rule_prepares_of_a_page_is_read_without_decoding_its_prose() -> None:
+    """fence-invalid reads every page's example conventions for each run (its ``shared``); made
+    as the page is parsed and kept in the parse cache with it, they are read back without
+    decoding the page's prose model (a one-page edit of OpenWOP decoded the other 72 for them)."""
+    wrapped = (
+        "# Conventions\n\nLong strings are broken across lines for readability.\n\n"
+        '```json\n{"a": "one\ntwo"}\n```\n'
+    )
+    plain = "# Runs\n\nA run has a status.\n"
+    prepare = _preparation(Config(), Options(), caching=True)
+    fresh = Context.from_texts({"spec/a.md": plain, "spec/z.md": wrapped})
+    expected = fence_invalid.stated_conventions(fresh)
+    assert expected == (fence_invalid.WRAPPED,)
+
+    corpus = Context.from_texts({"spec/a.md": plain, "spec/z.md": wrapped})
+    for path in ("spec/a.md", "spec/z.md"):
+        page = parse_document(path, {"spec/a.md": plain, "spec/z.md": wrapped}[path])
+        prepare(page)  # as the run does, on every core
+        corpus.documents[path] = loads(dumps(_packed(page)))  # as the parse cache keeps it
+    assert fence_invalid.stated_conventions(corpus) == expected
+    for page in corpus.documents.values():
+        assert page.model is None and isinstance(page.packed_model, bytes), page.path
+    # A value the cache holds that is not what `prepare` makes is made again.
+    corpus.documents["spec/z.md"].derived[f"prepare:{fence_invalid.ID}"] = ["not", "it"]
+    corpus.memo.clear()
+    assert fence_invalid.stated_conventions(corpus) == expected
+
+
+def test_finding_the_rfcs_decodes_the_prose_of_the_rfcs_alone() -> None:
+    """Whether a page is an RFC is asked as it is parsed and kept with it in the parse cache: the
+    rules that read the RFCs decode those pages, not every page (a one-page edit of OpenWOP
+    decoded 72 pages in each of two workers for them)."""
+    rfc = (
+        "# RFC 0007: Run leases\n\n| Field | Value |\n| --- | --- |\n| Status | Draft |\n"
+        "| Created | 2026-01-02 |\n| Affects | spec/runs.md |\n\n## Summary\n\nLeases.\n"
+    )
+    texts = {"rfcs/0007-run-leases.md": rfc, "spec/runs.md": "# Runs\n\nA run has a status.\n"}
+    prepare = _preparation(Config(), Options(), caching=False)
+    corpus = Context.from_texts(texts)
+    for path, text in texts.items():
+        page = parse_document(path, text)
+        prepare(page)
+        corpus.documents[path] = loads(dumps(_packed(page)))
+    [found] = corpus_rfcs(corpus)
+    assert found.document.path == "rfcs/0007-run-leases.md"
+    runs = corpus.documents["spec/runs.md"]
+    assert runs.model is None and isinstance(runs.packed_model, bytes)

@@ -57,7 +57,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.rfcs import parse_rfc
+from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.shapes import Site, ValueSet, follow, resolve, value_set
 from speclint.common.findings import Location
 from speclint.model.corpus import Document
@@ -919,7 +919,7 @@ class Binder:
     def _is_proposal(self, path: str) -> bool:
         if path not in self._proposals:
             document = self.corpus.documents.get(path)
-            self._proposals[path] = document is not None and parse_rfc(document) is not None
+            self._proposals[path] = document is not None and is_rfc(document)
         return self._proposals[path]
 
     def _same_version(self, prose: ProseSet, site: Site) -> bool:

@@ -49,6 +49,9 @@ class RuleInfo:
     shared: Callable[[Context], Any] | None = None
     # READS = "extract": what the rule reads of one Markdown page (speclint.analyses.units).
     extract: Callable[[Document], Any] | None = None
+    # What it reads of one Markdown page alone, made as the page is parsed and kept with it
+    # (speclint.analyses.units.prepared).
+    prepare: Callable[[Document], Any] | None = None
     # FACTS: the derived facts it reads (speclint.analyses.context); it is given no other.
     facts: frozenset[str] = frozenset()
 
@@ -101,6 +104,7 @@ def all_rules() -> dict[str, RuleInfo]:
             combine=getattr(module, "combine", None),
             shared=getattr(module, "shared", None) if reads == "page" else None,
             extract=getattr(module, "extract", None) if reads == "extract" else None,
+            prepare=getattr(module, "prepare", None),
             facts=facts,
         )
     return dict(sorted(found.items()))

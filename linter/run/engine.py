@@ -35,7 +35,8 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.enumerations import prose_sets
-from speclint.analyses.units import extract_digest
+from speclint.analyses.rfcs import is_rfc
+from speclint.analyses.units import extract_digest, prepared
 from speclint.common.findings import Finding, Severity, sorted_findings
 from speclint.common.lifecycle import DEFAULT_TIME_LIMIT, TimeLimitReached, time_limit
 from speclint.common.parallel import default_jobs
@@ -337,22 +338,25 @@ def _judging_found(result: RunResult) -> bool:
 
 def _preparation(config: Config, options: Options, caching: bool) -> Callable[[Document], None]:
     """What the rules will memoise on every page, made as it is parsed (on every core): its
-    value sets, and, when the rule cache keys on them, what each ``READS = "extract"`` rule
-    reads of it (``speclint.analyses.units``)."""
+    value sets, what each rule's ``prepare`` reads of it, and, when the rule cache keys on
+    them, what each ``READS = "extract"`` rule reads of it (``speclint.analyses.units``)."""
 
-    extracts = [
-        (rule_id, info.extract)
+    running = [
+        (rule_id, info)
         for rule_id, info in all_rules().items()
-        if caching
-        and info.extract is not None
-        and (not options.rules or rule_id in options.rules)
+        if (not options.rules or rule_id in options.rules)
         and config.rule_severity.get(rule_id, info.severity) is not None
     ]
+    extracts = [(r, i.extract) for r, i in running if caching and i.extract is not None]
+    preparers = [(r, i.prepare) for r, i in running if i.prepare is not None]
 
     def prepare(document: Document) -> None:
         if document.kind is not DocumentKind.MARKDOWN or not document.usable:
             return
         prose_sets(document)
+        is_rfc(document)
+        for rule_id, make in preparers:
+            prepared(document, rule_id, make, lambda value: True)
         for rule_id, extract in extracts:
             extract_digest(document, rule_id, extract)
 
