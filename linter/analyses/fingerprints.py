@@ -35,6 +35,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.fences import resolve_schema
 from speclint.analyses.references import ref_sites
 from speclint.analyses.shapes import Site, follow_once, resolve, use_sites
+from speclint.analyses.units import kept_with_page
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_at, dialect_of_schema, modern
 from speclint.parsing.kinds import DocumentKind
@@ -962,9 +963,19 @@ def payload_claims(corpus: Context) -> Iterator[PayloadClaim]:
                 )
 
 
-def page_payload_lists(document: Document) -> list[tuple[tuple[str, ...], int, list[str]]]:
+PayloadList = tuple[tuple[str, ...], int, list[str]]
+
+
+def page_payload_lists(document: Document) -> list[PayloadList]:
     """The minimum-payload field lists of one Markdown page: (fields, line, the schema files its
-    section names). All that is read of the page (``READS = "extract"``)."""
+    section names). All that is read of the page (``READS = "extract"``), kept with it
+    (``speclint.analyses.units.kept_with_page``)."""
+    return kept_with_page(
+        document, "fingerprints.payload_lists", _page_payload_lists, list[PayloadList]
+    )
+
+
+def _page_payload_lists(document: Document) -> list[PayloadList]:
     prose = document.prose
     found: list[tuple[tuple[str, ...], int, list[str]]] = []
     for paragraph in prose.paragraphs if prose is not None else ():

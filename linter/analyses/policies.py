@@ -18,6 +18,7 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.shapes import Site
+from speclint.analyses.units import kept_with_page
 from speclint.common.findings import Location
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -97,7 +98,12 @@ def policy_statements(corpus: Context) -> Iterator[Statement]:
 
 def page_statements(document: Document) -> list[Statement]:
     """The ignore-unknown statements of one Markdown page: all that is read of the page (a rule
-    keyed on it, ``READS = "extract"``, keeps its findings while they stay the same)."""
+    keyed on it, ``READS = "extract"``, keeps its findings while they stay the same), kept
+    with it (``speclint.analyses.units.kept_with_page``)."""
+    return kept_with_page(document, "policies.statements", _page_statements, list[Statement])
+
+
+def _page_statements(document: Document) -> list[Statement]:
     found: list[Statement] = []
     for paragraph in document.prose.paragraphs if document.prose is not None else ():
         flat = " ".join(paragraph.plain.split())

@@ -23,6 +23,7 @@ from urllib.parse import unquote
 from speclint.analyses.context import Context
 from speclint.analyses.references import ANNOTATIONS
 from speclint.analyses.roles import Role, asyncapi_uses, openapi_uses
+from speclint.analyses.units import kept_with_page
 from speclint.common.findings import Location
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -341,7 +342,11 @@ def closure_policy(corpus: Context) -> dict[str, PolicyClause]:
 
 def page_clauses(document: Document) -> list[tuple[str, PolicyClause]]:
     """The closure-policy clauses of one Markdown page, in order: all that is read of the page
-    (``READS = "extract"``)."""
+    (``READS = "extract"``), kept with it (``speclint.analyses.units.kept_with_page``)."""
+    return kept_with_page(document, "shapes.clauses", _page_clauses, list[tuple[str, PolicyClause]])
+
+
+def _page_clauses(document: Document) -> list[tuple[str, PolicyClause]]:
     found: list[tuple[str, PolicyClause]] = []
     for paragraph in document.prose.paragraphs if document.prose is not None else ():
         for side, pattern in (("client", _CLIENT_CLAUSE), ("server", _SERVER_CLAUSE)):

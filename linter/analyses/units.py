@@ -54,11 +54,13 @@ the same findings in the same order, by construction.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from speclint.common.findings import Finding
+from speclint.common.storage import checker
 from speclint.parsing.kinds import DocumentKind
 
 if TYPE_CHECKING:
@@ -128,6 +130,23 @@ def _reach(corpus: Context, path: str) -> list[str]:
                 stack.append(target)
     seen.discard(path)
     return sorted(seen)
+
+
+def kept_with_page(document: Document, name: str, make: Callable[[Document], T], hint: Any) -> T:
+    """``make(document)``, kept in ``document.derived`` under ``name``: the parse cache stores it
+    with the page (made at parse time when a ``READS = "extract"`` rule's digest asks for it),
+    so a later run reads it without decoding the page's prose. A value read back is taken only
+    when it is of type ``hint`` (``speclint.common.storage.checker``); else it is made again."""
+    memo = document.derived.get(name)
+    if memo is not None and _accepts(hint)(memo):
+        return cast(T, memo)
+    made = document.derived[name] = make(document)
+    return made
+
+
+@functools.cache
+def _accepts(hint: Any) -> Callable[[Any], bool]:
+    return checker(hint)
 
 
 def prepared(

@@ -53,6 +53,8 @@ STORED = frozenset(
     {
         "speclint.model.corpus:Document",
         "speclint.analyses.enumerations:ProseSet",
+        "speclint.analyses.policies:Statement",
+        "speclint.analyses.shapes:PolicyClause",
         "speclint.common.findings:Finding",
         "speclint.common.findings:Location",
         "speclint.common.findings:Severity",

@@ -28,6 +28,7 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.analyses.enumerations import prose_sets
 from speclint.analyses.references import ReferenceIndex
+from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.units import CACHED_WHOLE, UNIT_KINDS, concatenated
 from speclint.analyses.validation import install_safe_patterns
 from speclint.common.findings import Finding, Location, Severity, sorted_findings
@@ -599,20 +600,21 @@ def _read_models(
     corpus: Context, to_run: Mapping[str, RuleInfo], units: Mapping[str, _Units]
 ) -> None:
     """Decode, here, the prose models (kept packed in the parse cache, ``Document.prose``) that
-    several workers would otherwise each decode: every page's when a rule that reads the
-    prose whole runs again (``READS = "extract"``), else those of the pages a page rule
-    re-checks. A run that re-checks one page decodes that page."""
+    several workers would otherwise each decode: those of the pages a page rule re-checks, and
+    the RFCs' when a rule that reads the corpus whole runs (the RFC rules, in two workers). A
+    rule that reads prose only through its extract (``READS = "extract"``) decodes nothing:
+    the extracts are kept with the pages (``speclint.analyses.units.kept_with_page``). A run
+    that re-checks one page decodes that page."""
     pages = list(corpus.of_kind(DocumentKind.MARKDOWN))
-    if any(info.reads == "extract" for info in to_run.values()):
-        wanted = {page.path for page in pages}
-    else:
-        wanted = {
-            path
-            for rule_id, info in to_run.items()
-            if info.reads == "page" and rule_id in units
-            for path in units[rule_id].keys
-            if path not in units[rule_id].cached
-        }
+    wanted = {
+        path
+        for rule_id, info in to_run.items()
+        if info.reads == "page" and rule_id in units
+        for path in units[rule_id].keys
+        if path not in units[rule_id].cached
+    }
+    if any(info.reads == "all" for info in to_run.values()):
+        wanted |= {page.path for page in pages if is_rfc(page)}
     for page in pages:
         if page.path in wanted:
             page.prose  # noqa: B018
