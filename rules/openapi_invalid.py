@@ -486,7 +486,7 @@ def _linear(schema_keyword: type[Any], judge_defaults: bool = False) -> type[Any
     registry_, library_check = _library_checker()
 
     fast: dict[type[Any], Any] = {}
-    ordered_checks: dict[type[Any], Callable[[Any], None] | None] = {}
+    ordered_checks: dict[tuple[type[Any], Any], Callable[[Any], None] | None] = {}
 
     def first_judge(validator_cls: type[Any]) -> Any:
         judged_by = getattr(validator_cls.check_schema, "__func__", None)
@@ -555,11 +555,14 @@ def _linear(schema_keyword: type[Any], judge_defaults: bool = False) -> type[Any
             judge = first_judge(validator_cls) if validator_cls is not None else None
             if judge is None:
                 return slow
-            if validator_cls not in ordered_checks:
-                ordered_checks[validator_cls] = _first_in_document_order(
-                    validator_cls, registry_, library_check
+            # The formats the library asserts (OpenAPI 3.1's checker: an ECMA-262 `regex`), not
+            # the class's own (jsonschema's `regex` is Python's `re`).
+            formats = getattr(self, "schema_validator_format_checker", None)
+            if (validator_cls, formats) not in ordered_checks:
+                ordered_checks[(validator_cls, formats)] = _first_in_document_order(
+                    validator_cls, registry_, library_check, formats
                 )
-            ordered = ordered_checks[validator_cls]
+            ordered = ordered_checks[(validator_cls, formats)]
 
             def check(value: Any) -> None:
                 try:
@@ -576,7 +579,7 @@ def _linear(schema_keyword: type[Any], judge_defaults: bool = False) -> type[Any
 
 
 def _first_in_document_order(
-    validator_cls: Any, registry: Any, library_check: Any
+    validator_cls: Any, registry: Any, library_check: Any, formats: Any = None
 ) -> Callable[[Any], None] | None:
     """The metaschema check the library makes of a schema object (it raises the first error its
     metaschema validator yields), raising instead the error that comes first in the schema as
@@ -593,7 +596,8 @@ def _first_in_document_order(
         )
     elif _checks_like_jsonschema(validator_cls):
         meta = validators.validator_for(validator_cls.META_SCHEMA, default=validator_cls)(
-            validator_cls.META_SCHEMA, format_checker=validator_cls.FORMAT_CHECKER
+            validator_cls.META_SCHEMA,
+            format_checker=validator_cls.FORMAT_CHECKER if formats is None else formats,
         )
     else:
         return None

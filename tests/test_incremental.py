@@ -19,6 +19,7 @@ from speclint.common.storage import dumps, loads
 from speclint.model.config import Config, load_config
 from speclint.model.corpus import parse_document
 from speclint.rules import fence_invalid
+from speclint.run import engine
 from speclint.run.cache import RuleCache, _packed
 from speclint.run.catalog import all_rules
 from speclint.run.engine import Options, _preparation
@@ -314,3 +315,19 @@ def test_finding_the_rfcs_decodes_the_prose_of_the_rfcs_alone() -> None:
     assert found.document.path == "rfcs/0007-run-leases.md"
     runs = corpus.documents["spec/runs.md"]
     assert runs.model is None and isinstance(runs.packed_model, bytes)
+
+
+def test_a_failure_while_preparing_a_page_is_left_to_the_rule_that_reads_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What the run makes of each page as it is parsed (value sets, whether it is an RFC, the
+    rules' ``prepare``) runs outside the rules' isolation: a bug there must not end the parse.
+    The page is left without it, and the rule that reads it makes it in its own worker."""
+    root = Path(BUNDLED_CORPUS)
+    expected = engine.lint(root, engine.Options(cache=False)).findings
+
+    def broken(document: object) -> bool:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(engine, "is_rfc", broken)
+    assert engine.lint(root, engine.Options(cache=False)).findings == expected

@@ -396,6 +396,44 @@ def test_openapi_invalid_judges_jsonschema_dialects_first_with_the_run_s_classes
     assert asked
 
 
+@pytest.mark.parametrize(
+    ("pattern", "invalid"),
+    [(r"^\p{L}+$", False), (r"[\d-z]", False), (r"\h", False), ("(?i)a", True), ("(?P<x>a)", True)],
+)
+def test_a_schema_object_naming_its_dialect_reads_patterns_as_ecma_262_too(
+    make_corpus: MakeCorpus, pattern: str, invalid: bool
+) -> None:
+    """With `$schema` in the object (and the run's time-limited draft classes registered, as in
+    every run), a `pattern` is still judged by OpenAPI 3.1's ECMA-262 `regex` format, as the
+    library judges it: not by Python's `re` (which accepts `(?i)a` and rejects `[\\d-z]`)."""
+    install_safe_patterns()
+    doc = OPENAPI_HEAD + (
+        "paths: {}\ncomponents:\n  schemas:\n"
+        "    Name:\n      $schema: https://json-schema.org/draft/2020-12/schema\n"
+        f"      type: string\n      pattern: '{pattern}'\n"
+    )
+    found = findings_of("openapi-invalid", make_corpus({"api/openapi.yaml": doc}))
+    assert bool(found) == invalid, found
+    for finding in found:
+        assert finding.location.pointer == "/components/schemas/Name/pattern"
+        assert "is not a 'regex'" in finding.message
+
+
+def test_a_schema_object_naming_its_dialect_is_reported_at_its_first_error_as_written(
+    make_corpus: MakeCorpus,
+) -> None:
+    """As an object without `$schema` is: the error that comes first in the object as written
+    (`format` before `minLength` here), not the first the metaschema validator yields."""
+    install_safe_patterns()
+    doc = OPENAPI_HEAD + (
+        "paths: {}\ncomponents:\n  schemas:\n"
+        "    Name:\n      $schema: https://json-schema.org/draft/2020-12/schema\n"
+        "      type: string\n      format: 5\n      minLength: -1\n"
+    )
+    [finding] = findings_of("openapi-invalid", make_corpus({"api/openapi.yaml": doc}))
+    assert finding.location.pointer == "/components/schemas/Name/format", finding
+
+
 def test_schema_invalid_asks_the_python_validator_only_about_rejected_schemas(
     make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from speclint.analyses.context import Context
 from speclint.analyses.references import Reference
+from speclint.run.engine import Options, lint
+from speclint.run.resident import Resident
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -152,3 +154,106 @@ def test_an_id_two_files_declare_names_the_first_file_every_run(make_corpus: Mak
         seen.update(done.stdout.splitlines())
     # `definitions/` comes before `schemas/`: the standalone file keeps its `$id`.
     assert seen == {"the file"}
+
+
+def test_an_inner_id_under_an_https_draft_04_dialect_uri_resolves(make_corpus: MakeCorpus) -> None:
+    # `referencing` reads the https form of the draft-04 URI as 2020-12 (`$id`); the check that
+    # lets a schema skip the crawl must not read it as draft-04 (`id`) and miss the `$id`.
+    bundle = {
+        "$schema": "https://json-schema.org/draft-04/schema#",
+        "definitions": {"money": {"$id": "https://example.test/money.json", "type": "number"}},
+    }
+    order = {
+        "$schema": DRAFT_2020,
+        "properties": {"total": {"$ref": "https://example.test/money.json"}},
+    }
+    root = make_corpus(
+        {"schemas/bundle.json": json.dumps(bundle), "schemas/order.json": json.dumps(order)}
+    )
+    found = reference_at(root, "schemas/order.json", "/properties/total/$ref")
+    assert found.outcome == "ok", found
+
+
+def test_an_anchor_written_with_an_escaped_key_resolves(make_corpus: MakeCorpus) -> None:
+    # `"\u0024anchor"` is `$anchor` once parsed: judged from the data, not the text.
+    names = '{"$schema": "%s", "$defs": {"name": {"\\u0024anchor": "name", "type": "string"}}}'
+    user = {"$schema": DRAFT_2020, "properties": {"name": {"$ref": "names.json#name"}}}
+    root = make_corpus(
+        {"schemas/names.json": names % DRAFT_2020, "schemas/user.json": json.dumps(user)}
+    )
+    found = reference_at(root, "schemas/user.json", "/properties/name/$ref")
+    assert found.outcome == "ok", found
+
+
+_ANCHOR_WINNER = """
+import sys
+from pathlib import Path
+from speclint.analyses.context import Context
+corpus = Context.load(Path(sys.argv[1]))
+resolver = corpus.references.registry.resolver()
+print(resolver.lookup("https://example.test/x.json#n").contents.get("type"))
+"""
+
+
+def test_an_anchor_inside_an_id_two_files_declare_is_the_first_file_s(
+    make_corpus: MakeCorpus,
+) -> None:
+    def copy(kind: str) -> str:
+        return json.dumps(
+            {
+                "$schema": DRAFT_2020,
+                "$id": "https://example.test/x.json",
+                "$defs": {"n": {"$anchor": "n", "type": kind}},
+            }
+        )
+
+    root = make_corpus({"a/x.json": copy("string"), "b/x.json": copy("integer")})
+    seen = set()
+    for seed in ("0", "1", "2", "3", "4", "5", "6", "7"):
+        done = subprocess.run(
+            [sys.executable, "-c", _ANCHOR_WINNER, str(root)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=True,
+        )
+        seen.add(done.stdout.strip())
+    assert seen == {"string"}
+
+
+def test_a_resident_checker_reads_a_file_promoted_to_a_schema_afresh(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A plain JSON file an API document reaches (a path item: data) becomes a schema when a
+    schema references it; its `$id` then moves the base of its `$ref`s. The resident checker
+    (the daemon, the language server) keeps documents between runs: what it memoised of the file
+    as data must not be read for the schema (a false unresolved-ref the CLI did not give)."""
+    thing = {
+        "$id": "sub/thing.json",
+        "get": {
+            "responses": {
+                "200": {
+                    "description": "ok",
+                    "content": {"application/json": {"schema": {"$ref": "other.json"}}},
+                }
+            }
+        },
+    }
+    api = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /x:\n    $ref: '../shared/thing.json'\n"
+    root = make_corpus(
+        {
+            "api/openapi.yaml": api,
+            "shared/thing.json": json.dumps(thing),
+            "shared/sub/other.json": json.dumps({"$schema": DRAFT_2020, "type": "string"}),
+        }
+    )
+    resident = Resident(root)
+    options = Options(resident=resident, rules=("unresolved-ref",))
+    cold = Options(rules=("unresolved-ref",), cache=False)
+    assert lint(root, options).findings == lint(root, cold).findings
+    user = {"$schema": DRAFT_2020, "$ref": "../shared/thing.json"}
+    (root / "schemas").mkdir()
+    (root / "schemas/user.json").write_text(json.dumps(user))
+    fresh = lint(root, cold).findings
+    assert fresh == []  # a schema: `other.json` is read against its `$id`, `shared/sub/`
+    assert lint(root, options).findings == fresh

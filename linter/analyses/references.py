@@ -388,6 +388,7 @@ def _registry_of(corpus: Corpus) -> tuple[Registry[Any], dict[str, str]]:
     uri_to_path: dict[str, str] = {}
     contested: set[str] = set()  # `$id`s two files declare (at their roots, or inside)
     # What each `$id` names, as a resource whose crawl registers it alone (not what is inside).
+    # What each `$id` names, walked only through its own subschemas (not into inner `$id`s).
     unwalked: dict[str, Resource[Any]] = {}
     for document in corpus.of_kind(
         DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
@@ -396,8 +397,8 @@ def _registry_of(corpus: Corpus) -> tuple[Registry[Any], dict[str, str]]:
         embedded = (
             list(embedded_resources(document)) if document.kind is DocumentKind.SCHEMA else []
         )
-        flat = document.kind is DocumentKind.SCHEMA and not embedded and _without_anchors(document)
-        resource = make_resource(document, flat)
+        flat = document.kind is DocumentKind.SCHEMA and not _names_inside(document.data)
+        resource = make_resource(document, FLAT if flat else WALKED)
         resources.append((uri, resource))
         uri_to_path[uri] = document.path
         # Its own `$id`, or a draft-04 `id` (draft-04 Core §7.2): the URI others name it by.
@@ -406,14 +407,14 @@ def _registry_of(corpus: Corpus) -> tuple[Registry[Any], dict[str, str]]:
             if absolute not in uri_to_path:
                 resources.append((absolute, resource))
                 uri_to_path[absolute] = document.path
-                unwalked[absolute] = make_resource(document, flat=True)
+                unwalked[absolute] = make_resource(document, OWN)
             elif uri_to_path[absolute] != document.path:
                 contested.add(absolute)
         for absolute, node, dialect in embedded:
             if absolute not in uri_to_path:
                 resources.append((absolute, tolerant(dialect).create_resource(node)))
                 uri_to_path[absolute] = document.path
-                unwalked[absolute] = tolerant(dialect, flat=True).create_resource(node)
+                unwalked[absolute] = tolerant(dialect, OWN).create_resource(node)
             elif uri_to_path[absolute] != document.path:
                 contested.add(absolute)  # a bundle's copy of another file's schema
     # The published metaschemas (jsonschema-specifications) are known offline: a `$ref` to
@@ -431,9 +432,10 @@ def _registry_of(corpus: Corpus) -> tuple[Registry[Any], dict[str, str]]:
     if contested:
         # A crawl registers every resource under its own `$id`, in an order that varies
         # between runs (with the hash seed); the first file (in path order) keeps a contested
-        # `$id`, every run. Registered again unwalked: walking it would register its inner
-        # `$id`s once more, in that varying order (asyncapi/spec-json-schemas: a bundle holding
-        # copies of 351 files' schemas gave one copy or the other from run to run).
+        # `$id`, every run, with the anchors inside it. Walked again only as far as its own
+        # subschemas go: walking into an inner `$id` would register that once more, in that
+        # varying order (asyncapi/spec-json-schemas: a bundle holding copies of 351 files'
+        # schemas gave one copy or the other from run to run).
         registry = _crawled(registry, [(uri, unwalked[uri]) for uri in sorted(contested)])
     return registry, uri_to_path
 
@@ -553,46 +555,76 @@ def join_uri(base: str, value: str) -> str | None:
     return joined
 
 
-def make_resource(document: Document, flat: bool = False) -> Resource[Any]:
-    """The document as a `referencing` resource; ``flat``: one whose subschemas hold no `$id`
-    and no anchor (see :func:`_without_anchors`), which the registry's crawl need not walk."""
+# How far the registry's crawl walks a resource (see :func:`tolerant`).
+WALKED = "walked"  # every subschema, as `referencing` does
+FLAT = "flat"  # none: its subschemas name nothing (no inner `$id`, no anchor)
+OWN = "own"  # its own subschemas, not those with an `$id` of their own or a `$schema`
+
+
+def make_resource(document: Document, walk: str = WALKED) -> Resource[Any]:
+    """The document as a `referencing` resource, crawled as ``walk`` says."""
 
     if document.kind is DocumentKind.SCHEMA and isinstance(document.data, dict):
         dialect = document.data.get("$schema")
         if isinstance(dialect, str):
-            return tolerant(dialect, flat).create_resource(document.data)
+            return tolerant(dialect, walk).create_resource(document.data)
     # OpenAPI 3.1 schema objects are 2020-12 dialect; pointer lookups work for any JSON.
-    return tolerant("", flat).create_resource(document.data)
+    return tolerant("", walk).create_resource(document.data)
 
 
-def _without_anchors(document: Document) -> bool:
-    """Whether a schema names no anchor (`$anchor`, `$dynamicAnchor`, `$recursiveAnchor`) in its
-    text. With no embedded `$id` either (:func:`embedded_resources`, which reads more of the
-    document than `referencing` walks), crawling its subschemas would register nothing: the
-    crawl registers a subschema only by its `$id` or its anchors (draft-07's `$id: "#name"`
-    is an `$id` to both). SchemaStore: 2.5 s of crawling, for a handful of documents."""
-    text = document.text or ""
-    return "$anchor" not in text and "Anchor" not in text
+# What makes a subschema worth a crawl: `referencing` registers a subschema by its id or its
+# anchors (draft-07's `$id: "#name"` is an id to both).
+_NAMING = frozenset({"$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor"})
+_ANCHORS = frozenset({"$anchor", "$dynamicAnchor", "$recursiveAnchor"})
+
+
+def _names_inside(data: Any) -> bool:
+    """Whether a schema's crawl could register anything but its root: an `$id` or `id` string
+    below the root (both keywords, whatever the dialect says), or an anchor anywhere. Read from
+    the parsed data, a superset of what `referencing` walks (every member but the values:
+    ``DATA_KEYWORDS``). A schema without any is registered without walking its subschemas
+    (SchemaStore: 2.5 s of crawling, for a handful of documents)."""
+    stack: list[tuple[Any, bool]] = [(data, True)]
+    while stack:
+        node, root = stack.pop()
+        if isinstance(node, dict):
+            if not _NAMING.isdisjoint(node):
+                if not _ANCHORS.isdisjoint(node):
+                    return True
+                if not root and any(isinstance(node.get(k), str) for k in ("$id", "id")):
+                    return True
+            for key, child in node.items():
+                if key not in DATA_KEYWORDS and isinstance(child, (dict, list)):
+                    stack.append((child, False))
+        elif isinstance(node, list):
+            stack.extend((child, False) for child in node if isinstance(child, (dict, list)))
+    return False
 
 
 @functools.cache
-def tolerant(dialect: str, flat: bool = False) -> Specification[Any]:
+def tolerant(dialect: str, walk: str = WALKED) -> Specification[Any]:
     """The `referencing` specification of ``dialect`` (2020-12 when unknown), made to step over
     what is not a schema where a schema is expected. `referencing` 0.37 judges draft-04 to -07
     `dependencies` by its first value, so `{"a": {...}, "b": ["a"]}` yields the list `["a"]` as a
     subschema and its crawl dies on it (SchemaStore's tmlanguage.json); `"properties": []` dies
     the same way. A malformed schema is schema-invalid's finding, never a crash of every rule."""
     stock = specification_with(dialect.rstrip("#"), default=DRAFT202012)
-    walk = stock.subresources_of
+    stock_walk = stock.subresources_of
 
     def subresources_of(contents: Any) -> list[Any]:
-        if flat:
+        if walk == FLAT:
             return []
         try:
-            found = list(walk(contents))
+            found = list(stock_walk(contents))
         except (AttributeError, TypeError):
             return []
-        return [each for each in found if isinstance(each, (Mapping, bool))]
+        found = [each for each in found if isinstance(each, (Mapping, bool))]
+        if walk == OWN:
+            found = [each for each in found if not _own_resource(each)]
+        return found
+
+    def _own_resource(each: Any) -> bool:
+        return isinstance(each, Mapping) and ("$schema" in each or id_of(each) is not None)
 
     identify = stock.id_of
 
@@ -726,7 +758,11 @@ def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
 def _sites(document: Document) -> list[tuple[str, str, str]]:
     """:func:`ref_sites` of a corpus document, walked once: finding the fragments and building
     the index both read them (SchemaStore: 2.5 s a walk)."""
-    return document.remember("references.ref_sites", lambda: list(ref_sites(document)))
+    # By kind too: `ref_sites` tracks `$id`s in schemas only, and a resident document can be
+    # promoted from data to schema between runs (``speclint.model.corpus.refine``).
+    return document.remember(
+        f"references.ref_sites:{document.kind.value}", lambda: list(ref_sites(document))
+    )
 
 
 def root_base(document: Document) -> str:

@@ -68,6 +68,7 @@ if TYPE_CHECKING:
     from speclint.model.corpus import Document
 
 T = TypeVar("T")
+E = TypeVar("E")
 
 UNIT_KINDS = ("page", "document")
 CACHED_WHOLE = ("structured", "extract")  # one rule-cache entry for all the rule's findings
@@ -132,16 +133,17 @@ def _reach(corpus: Context, path: str) -> list[str]:
     return sorted(seen)
 
 
-def kept_with_page(document: Document, name: str, make: Callable[[Document], T], hint: Any) -> T:
+def kept_with_page(
+    document: Document, name: str, make: Callable[[Document], list[E]], hint: Any
+) -> list[E]:
     """``make(document)``, kept in ``document.derived`` under ``name``: the parse cache stores it
     with the page (made at parse time when a ``READS = "extract"`` rule's digest asks for it),
     so a later run reads it without decoding the page's prose. A value read back is taken only
     when it is of type ``hint`` (``speclint.common.storage.checker``); else it is made again."""
     memo = document.derived.get(name)
-    if memo is not None and _accepts(hint)(memo):
-        return cast(T, memo)
-    made = document.derived[name] = make(document)
-    return made
+    if memo is None or not _accepts(hint)(memo):
+        memo = document.derived[name] = make(document)
+    return list(memo)  # a copy: the memo is stored as it is
 
 
 @functools.cache

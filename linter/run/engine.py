@@ -26,6 +26,7 @@ it and exits 2.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -338,8 +339,9 @@ def _judging_found(result: RunResult) -> bool:
 
 def _preparation(config: Config, options: Options, caching: bool) -> Callable[[Document], None]:
     """What the rules will memoise on every page, made as it is parsed (on every core): its
-    value sets, what each rule's ``prepare`` reads of it, and, when the rule cache keys on
-    them, what each ``READS = "extract"`` rule reads of it (``speclint.analyses.units``)."""
+    value sets, whether it is an RFC, what each rule's ``prepare`` reads of it, and, when the
+    rule cache keys on them, what each ``READS = "extract"`` rule reads of it
+    (``speclint.analyses.units``). Each is kept with the page in the parse cache."""
 
     running = [
         (rule_id, info)
@@ -348,19 +350,31 @@ def _preparation(config: Config, options: Options, caching: bool) -> Callable[[D
         and config.rule_severity.get(rule_id, info.severity) is not None
     ]
     extracts = [(r, i.extract) for r, i in running if caching and i.extract is not None]
-    preparers = [(r, i.prepare) for r, i in running if i.prepare is not None]
+    # Every rule's, selected or not: a page's entry is written once, and a later run with all
+    # the rules would otherwise make them in the workers until the page changes.
+    preparers = [(r, i.prepare) for r, i in all_rules().items() if i.prepare is not None]
 
     def prepare(document: Document) -> None:
         if document.kind is not DocumentKind.MARKDOWN or not document.usable:
             return
-        prose_sets(document)
-        is_rfc(document)
-        for rule_id, make in preparers:
-            prepared(document, rule_id, make, lambda value: True)
-        for rule_id, extract in extracts:
-            extract_digest(document, rule_id, extract)
+        steps: list[Callable[[], object]] = [
+            partial(prose_sets, document),
+            partial(is_rfc, document),
+            *(partial(prepared, document, r, make, _anything) for r, make in preparers),
+            *(partial(extract_digest, document, r, extract) for r, extract in extracts),
+        ]
+        for step in steps:
+            # Isolated as the rules are: what a step fails to make here is missing from the
+            # page, and the rule that reads it makes it in its own worker, where a crash is
+            # that rule's internal-error finding, not the end of the whole parse.
+            with contextlib.suppress(Exception):
+                step()
 
     return prepare
+
+
+def _anything(value: object) -> bool:
+    return True
 
 
 def _deadline(started: float, limit: float | None) -> float | None:
