@@ -121,7 +121,7 @@ def stated_conventions(corpus: Context) -> tuple[str, ...]:
         found = ()
         wrapped = 0
         for page in corpus.of_kind(DocumentKind.MARKDOWN):
-            states, shown = prepared(page, ID, prepare, _conventions_read)
+            states, shown = prepared(page, ID, prepare, tuple[bool, int])
             wrapped += shown
             if states or wrapped >= WRAPPED_BY_USE:
                 found = (WRAPPED,)
@@ -146,17 +146,6 @@ def prepare(page: Document) -> tuple[bool, int]:
         ):
             wrapped += 1
     return False, wrapped
-
-
-def _conventions_read(value: Any) -> bool:
-    """Whether a page's conventions read back from the parse cache are what ``prepare`` makes."""
-    return (
-        isinstance(value, tuple)
-        and len(value) == 2
-        and isinstance(value[0], bool)
-        and isinstance(value[1], int)
-        and not isinstance(value[1], bool)
-    )
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:

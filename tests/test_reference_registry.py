@@ -70,10 +70,11 @@ def test_a_draft_07_plain_name_id_resolves(make_corpus: MakeCorpus) -> None:
     assert found.outcome == "ok", found
 
 
-def test_an_embedded_id_resolves_by_its_uri(make_corpus: MakeCorpus) -> None:
+def embedded_money(make_corpus: MakeCorpus, bundle_head: dict[str, str]) -> Reference:
+    """The reference of `order.json` to the `$id` a bundle embeds under ``$defs`` (the bundle's
+    root members: ``bundle_head``)."""
     bundle = {
-        "$schema": DRAFT_2020,
-        "$id": "https://example.test/bundle.json",
+        **bundle_head,
         "$defs": {"money": {"$id": "https://example.test/money.json", "type": "number"}},
     }
     order = {
@@ -83,9 +84,37 @@ def test_an_embedded_id_resolves_by_its_uri(make_corpus: MakeCorpus) -> None:
     root = make_corpus(
         {"schemas/bundle.json": json.dumps(bundle), "schemas/order.json": json.dumps(order)}
     )
-    found = reference_at(root, "schemas/order.json", "/properties/total/$ref")
+    return reference_at(root, "schemas/order.json", "/properties/total/$ref")
+
+
+def test_an_embedded_id_resolves_by_its_uri(make_corpus: MakeCorpus) -> None:
+    head = {"$schema": DRAFT_2020, "$id": "https://example.test/bundle.json"}
+    found = embedded_money(make_corpus, head)
     assert found.outcome == "ok", found
     assert found.target_path == "schemas/bundle.json"
+
+
+def test_an_inner_id_under_an_https_draft_04_dialect_uri_resolves(make_corpus: MakeCorpus) -> None:
+    # `referencing` reads the https form of the draft-04 URI as 2020-12 (`$id`); the check that
+    # lets a schema skip the crawl must not read it as draft-04 (`id`) and miss the `$id`.
+    found = embedded_money(make_corpus, {"$schema": "https://json-schema.org/draft-04/schema#"})
+    assert found.outcome == "ok", found
+
+
+def printed_under_seeds(script: str, root: Path, seeds: int) -> set[str]:
+    """The lines ``script`` prints for ``root`` in child processes of ``seeds`` hash seeds (the
+    registry's crawl order followed the seed)."""
+    seen: set[str] = set()
+    for seed in range(seeds):
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(root)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            check=True,
+        )
+        seen.update(done.stdout.splitlines())
+    return seen
 
 
 # Which file's schema the registry holds under an `$id` two files declare, printed by a child
@@ -142,36 +171,9 @@ def test_an_id_two_files_declare_names_the_first_file_every_run(make_corpus: Mak
         }
     )
     root = make_corpus(files)
-    seen = set()
-    for seed in ("0", "1", "2", "3", "4", "5"):
-        done = subprocess.run(
-            [sys.executable, "-c", _WINNER, str(root)],
-            capture_output=True,
-            text=True,
-            env={**os.environ, "PYTHONHASHSEED": seed},
-            check=True,
-        )
-        seen.update(done.stdout.splitlines())
+    seen = printed_under_seeds(_WINNER, root, 6)
     # `definitions/` comes before `schemas/`: the standalone file keeps its `$id`.
     assert seen == {"the file"}
-
-
-def test_an_inner_id_under_an_https_draft_04_dialect_uri_resolves(make_corpus: MakeCorpus) -> None:
-    # `referencing` reads the https form of the draft-04 URI as 2020-12 (`$id`); the check that
-    # lets a schema skip the crawl must not read it as draft-04 (`id`) and miss the `$id`.
-    bundle = {
-        "$schema": "https://json-schema.org/draft-04/schema#",
-        "definitions": {"money": {"$id": "https://example.test/money.json", "type": "number"}},
-    }
-    order = {
-        "$schema": DRAFT_2020,
-        "properties": {"total": {"$ref": "https://example.test/money.json"}},
-    }
-    root = make_corpus(
-        {"schemas/bundle.json": json.dumps(bundle), "schemas/order.json": json.dumps(order)}
-    )
-    found = reference_at(root, "schemas/order.json", "/properties/total/$ref")
-    assert found.outcome == "ok", found
 
 
 def test_an_anchor_written_with_an_escaped_key_resolves(make_corpus: MakeCorpus) -> None:
@@ -208,16 +210,7 @@ def test_an_anchor_inside_an_id_two_files_declare_is_the_first_file_s(
         )
 
     root = make_corpus({"a/x.json": copy("string"), "b/x.json": copy("integer")})
-    seen = set()
-    for seed in ("0", "1", "2", "3", "4", "5", "6", "7"):
-        done = subprocess.run(
-            [sys.executable, "-c", _ANCHOR_WINNER, str(root)],
-            capture_output=True,
-            text=True,
-            env={**os.environ, "PYTHONHASHSEED": seed},
-            check=True,
-        )
-        seen.add(done.stdout.strip())
+    seen = printed_under_seeds(_ANCHOR_WINNER, root, 8)
     assert seen == {"string"}
 
 

@@ -387,7 +387,6 @@ def _registry_of(corpus: Corpus) -> tuple[Registry[Any], dict[str, str]]:
     resources: list[tuple[str, Resource[Any]]] = []
     uri_to_path: dict[str, str] = {}
     contested: set[str] = set()  # `$id`s two files declare (at their roots, or inside)
-    # What each `$id` names, as a resource whose crawl registers it alone (not what is inside).
     # What each `$id` names, walked only through its own subschemas (not into inner `$id`s).
     unwalked: dict[str, Resource[Any]] = {}
     for document in corpus.of_kind(
@@ -397,7 +396,12 @@ def _registry_of(corpus: Corpus) -> tuple[Registry[Any], dict[str, str]]:
         embedded = (
             list(embedded_resources(document)) if document.kind is DocumentKind.SCHEMA else []
         )
-        flat = document.kind is DocumentKind.SCHEMA and not _names_inside(document.data)
+        # An embedded `$id` already says the crawl must walk it: no second walk to find out.
+        flat = (
+            document.kind is DocumentKind.SCHEMA
+            and not embedded
+            and not _names_inside(document.data)
+        )
         resource = make_resource(document, FLAT if flat else WALKED)
         resources.append((uri, resource))
         uri_to_path[uri] = document.path

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from speclint.analyses.units import kept
 from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import DocumentKind
 
@@ -158,11 +159,11 @@ def is_rfc(document: Document) -> bool:
     asks it as each page is parsed, and the parse cache keeps the answer, so finding a corpus's
     RFCs decodes the prose of the RFCs alone, not of every page (a one-page edit of OpenWOP:
     0.2 s in each of the two rules that read them)."""
-    memo = document.derived.get(RFC_KEY)
-    if isinstance(memo, bool):
-        return memo
-    found = document.derived[RFC_KEY] = parse_rfc(document) is not None
-    return found
+    return kept(document, RFC_KEY, _has_header, bool)
+
+
+def _has_header(document: Document) -> bool:
+    return parse_rfc(document) is not None
 
 
 def corpus_rfcs(corpus: Corpus) -> list[Rfc]:

@@ -133,17 +133,15 @@ def _reach(corpus: Context, path: str) -> list[str]:
     return sorted(seen)
 
 
-def kept_with_page(
-    document: Document, name: str, make: Callable[[Document], list[E]], hint: Any
-) -> list[E]:
+def kept(document: Document, name: str, make: Callable[[Document], T], hint: Any) -> T:
     """``make(document)``, kept in ``document.derived`` under ``name``: the parse cache stores it
-    with the page (made at parse time when a ``READS = "extract"`` rule's digest asks for it),
-    so a later run reads it without decoding the page's prose. A value read back is taken only
-    when it is of type ``hint`` (``speclint.common.storage.checker``); else it is made again."""
+    with the page, so a later run reads it without decoding the page's prose. A value read back
+    is taken only when it is of type ``hint`` (``speclint.common.storage.checker``); else it is
+    made again."""
     memo = document.derived.get(name)
     if memo is None or not _accepts(hint)(memo):
         memo = document.derived[name] = make(document)
-    return list(memo)  # a copy: the memo is stored as it is
+    return cast(T, memo)
 
 
 @functools.cache
@@ -151,17 +149,17 @@ def _accepts(hint: Any) -> Callable[[Any], bool]:
     return checker(hint)
 
 
-def prepared(
-    document: Document, rule_id: str, prepare: Callable[[Document], T], valid: Callable[[Any], bool]
-) -> T:
-    """``prepare(document)``, kept on the document (``derived``, which the parse cache stores with
-    the page: ``valid`` judges a value read back from it; one it rejects is made again)."""
-    name = f"prepare:{rule_id}"
-    memo = document.derived.get(name)
-    if memo is not None and valid(memo):
-        return cast(T, memo)
-    made = document.derived[name] = prepare(document)
-    return made
+def kept_with_page(
+    document: Document, name: str, make: Callable[[Document], list[E]], hint: Any
+) -> list[E]:
+    """:func:`kept` for a list (an extract, made at parse time when a ``READS = "extract"``
+    rule's digest asks for it), returned as a copy: the memo is stored as it is."""
+    return list(kept(document, name, make, hint))
+
+
+def prepared(document: Document, rule_id: str, prepare: Callable[[Document], T], hint: Any) -> T:
+    """A rule's ``prepare(document)``, :func:`kept` (``hint``: the type it returns)."""
+    return kept(document, f"prepare:{rule_id}", prepare, hint)
 
 
 def extract_digest(document: Document, rule_id: str, extract: Callable[[Document], Any]) -> str:

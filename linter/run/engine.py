@@ -360,7 +360,7 @@ def _preparation(config: Config, options: Options, caching: bool) -> Callable[[D
         steps: list[Callable[[], object]] = [
             partial(prose_sets, document),
             partial(is_rfc, document),
-            *(partial(prepared, document, r, make, _anything) for r, make in preparers),
+            *(partial(prepared, document, r, make, Any) for r, make in preparers),
             *(partial(extract_digest, document, r, extract) for r, extract in extracts),
         ]
         for step in steps:
@@ -371,10 +371,6 @@ def _preparation(config: Config, options: Options, caching: bool) -> Callable[[D
                 step()
 
     return prepare
-
-
-def _anything(value: object) -> bool:
-    return True
 
 
 def _deadline(started: float, limit: float | None) -> float | None:
