@@ -8,7 +8,12 @@ shell's exit code (130 or 143).
 
 import sys
 
-from speclint.common.lifecycle import Interrupted, exit_interrupted, interruptible
+from speclint.common.lifecycle import (
+    Interrupted,
+    exit_interrupted,
+    exit_without_teardown,
+    interruptible,
+)
 
 
 def run() -> None:
@@ -34,6 +39,9 @@ def run() -> None:
             main()
     except Interrupted as interruption:
         exit_interrupted(interruption)
+    except SystemExit as done:
+        # Every command ends here (click's ``main`` raises it): see exit_without_teardown.
+        exit_without_teardown(done.code)
 
 
 if __name__ == "__main__":

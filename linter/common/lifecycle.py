@@ -19,6 +19,7 @@ What ``SIGKILL`` of the parent leaves on disk (a worktree) is removed by the nex
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import signal
@@ -83,6 +84,32 @@ def exit_interrupted(interruption: Interrupted) -> NoReturn:
     """End the process as an interrupted run ends: one line, and the shell's exit code."""
     print(f"speclint: interrupted ({interruption}); nothing was reported", file=sys.stderr)
     sys.exit(interruption.exit_code)
+
+
+def exit_without_teardown(code: object) -> NoReturn:
+    """End the process as ``sys.exit(code)`` would, without the interpreter's teardown.
+
+    After a run, freeing the parsed corpus object by object and clearing every module took
+    0.2-0.28 s of a 1.8 s one-schema-changed check on OpenWOP, and nothing depends on it: the
+    ``atexit`` functions (temporary folders removed, ``multiprocessing``'s children joined) still
+    run, the standard streams are flushed, and the run's own files are closed by then (mypy ends
+    the same way, for the same reason). A stdout that cannot be flushed (``speclint check |
+    head``) ends as CPython ends then: status 120 where the run would have returned 0."""
+    if code is None:
+        status = 0
+    elif isinstance(code, int):
+        status = code
+    else:  # `sys.exit("message")`: printed, status 1
+        print(code, file=sys.stderr)
+        status = 1
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            if stream is sys.stdout and status == 0:
+                status = 120
+    os._exit(status)
 
 
 @contextlib.contextmanager

@@ -16,6 +16,7 @@ import pickle
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from speclint.common.collector import before_fork, frozen_heap
 from speclint.common.lifecycle import child_started, start_child
 
 Item = TypeVar("Item")
@@ -84,32 +85,34 @@ def forked_map(
         out.close()
 
     started = []
-    try:
-        for share in others:
-            receive, send = context.Pipe(duplex=False)
-            process = context.Process(target=child, args=(share, send), daemon=True)
-            started.append((share, receive, process))  # before it starts: see runner
-            try:
-                start_child(process)
-            finally:
-                send.close()
-        results: dict[int, Result] = {i: function(items[i]) for i in own}
-        for share, receive, process in started:
-            for index in share:
+    with frozen_heap():  # each child is forked just after before_fork()
+        try:
+            for share in others:
+                receive, send = context.Pipe(duplex=False)
+                process = context.Process(target=child, args=(share, send), daemon=True)
+                started.append((share, receive, process))  # before it starts: see runner
                 try:
-                    results[index] = pickle.loads(receive.recv_bytes())
-                except (EOFError, OSError, pickle.UnpicklingError):
-                    break
-            receive.close()
-            process.join()
-            for index in share:
-                if index not in results:
-                    results[index] = function(items[index])
-    finally:
-        # Interrupted (a signal, the run's time limit): no child outlives the call.
-        for _, receive, process in started:
-            if process.pid is not None and process.exitcode is None:
-                process.kill()
+                    before_fork()
+                    start_child(process)
+                finally:
+                    send.close()
+            results: dict[int, Result] = {i: function(items[i]) for i in own}
+            for share, receive, process in started:
+                for index in share:
+                    try:
+                        results[index] = pickle.loads(receive.recv_bytes())
+                    except (EOFError, OSError, pickle.UnpicklingError):
+                        break
+                receive.close()
                 process.join()
-            receive.close()
+                for index in share:
+                    if index not in results:
+                        results[index] = function(items[index])
+        finally:
+            # Interrupted (a signal, the run's time limit): no child outlives the call.
+            for _, receive, process in started:
+                if process.pid is not None and process.exitcode is None:
+                    process.kill()
+                    process.join()
+                receive.close()
     return [results[i] for i in range(len(items))]

@@ -38,6 +38,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.enumerations import prose_sets
 from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.units import extract_digest, prepared
+from speclint.common.collector import run_collector
 from speclint.common.findings import Finding, Severity, sorted_findings
 from speclint.common.lifecycle import DEFAULT_TIME_LIMIT, TimeLimitReached, time_limit
 from speclint.common.parallel import default_jobs
@@ -167,7 +168,7 @@ def lint(root: Path, options: Options | None = None) -> Outcome:
     limit = options.time_limit
     phase = ["reading the configuration"]
     try:
-        with reporting(options.progress), time_limit(limit):
+        with reporting(options.progress), time_limit(limit), run_collector():
             return _lint(root, options, started, phase)
     except TimeLimitReached:
         raise EngineError(

@@ -31,6 +31,7 @@ from speclint.analyses.references import ReferenceIndex
 from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.units import CACHED_WHOLE, UNIT_KINDS, concatenated
 from speclint.analyses.validation import install_safe_patterns
+from speclint.common.collector import before_fork, frozen_heap
 from speclint.common.findings import Finding, Location, Severity, sorted_findings
 from speclint.common.lifecycle import child_started, start_child
 from speclint.common.parallel import default_jobs
@@ -307,6 +308,7 @@ def _forked(
         # Recorded before it starts: a signal held across the fork is raised as it returns.
         everyone.append(worker)
         try:
+            before_fork()  # the worker's collector leaves what it inherits alone (collector)
             start_child(process)
         finally:
             theirs.close()
@@ -355,114 +357,117 @@ def _forked(
         pending.remove(found)
         return found[0]
 
-    try:
-        # A rule that reads none of the shared indexes (openapi-invalid: the API document and
-        # the files it references) starts at once, in a worker forked before they are built,
-        # while this process builds them for the others.
-        first = unprimed_rule() if workers > 1 else None
-        if first is not None:
-            early = start_worker()
-            early.unprimed = True
-            assign(early, first)
-        # Built once here and inherited by every other worker (copy-on-write).
-        prime(corpus)
-        while pending or running:
-            if deadline is not None and time.monotonic() >= deadline:
-                for rule_id, _ in pending:
-                    results[rule_id] = [
-                        _crashed(rule_id, "did not start before the run reached its time limit")
-                    ]
-                pending.clear()
+    with frozen_heap():  # each worker is forked just after before_fork()
+        try:
+            # A rule that reads none of the shared indexes (openapi-invalid: the API document and
+            # the files it references) starts at once, in a worker forked before they are built,
+            # while this process builds them for the others.
+            first = unprimed_rule() if workers > 1 else None
+            if first is not None:
+                early = start_worker()
+                early.unprimed = True
+                assign(early, first)
+            # Built once here and inherited by every other worker (copy-on-write).
+            prime(corpus)
+            while pending or running:
+                if deadline is not None and time.monotonic() >= deadline:
+                    for rule_id, _ in pending:
+                        results[rule_id] = [
+                            _crashed(rule_id, "did not start before the run reached its time limit")
+                        ]
+                    pending.clear()
+                    if not running:
+                        break
+                while pending and (idle or len(running) < workers):
+                    worker = idle.pop() if idle else start_worker()
+                    rule_id, _ = pending.pop(0)
+                    assign(worker, rule_id)
+                if drawing and sink is not None:
+                    sink("rules", len(results), total)
                 if not running:
-                    break
-            while pending and (idle or len(running) < workers):
-                worker = idle.pop() if idle else start_worker()
-                rule_id, _ = pending.pop(0)
-                assign(worker, rule_id)
-            if drawing and sink is not None:
-                sink("rules", len(results), total)
-            if not running:
-                continue
-            nearest = min(entry.stop for entry in running.values())
-            for ready in wait(list(running), timeout=max(0.0, nearest - time.monotonic())):
-                entry = running[ready]
-                message: Any
-                try:
-                    message = entry.worker.connection.recv()
-                except (EOFError, OSError):
-                    entry.worker.process.join()
-                    code = entry.worker.process.exitcode
-                    entry.found.append(
-                        _crashed(
-                            entry.rule_id,
-                            f"died (its process exited with {code})",
-                            len(entry.found),
+                    continue
+                nearest = min(entry.stop for entry in running.values())
+                for ready in wait(list(running), timeout=max(0.0, nearest - time.monotonic())):
+                    entry = running[ready]
+                    message: Any
+                    try:
+                        message = entry.worker.connection.recv()
+                    except (EOFError, OSError):
+                        entry.worker.process.join()
+                        code = entry.worker.process.exitcode
+                        entry.found.append(
+                            _crashed(
+                                entry.rule_id,
+                                f"died (its process exited with {code})",
+                                len(entry.found),
+                            )
                         )
-                    )
+                        del running[ready]
+                        results[entry.rule_id] = entry.found
+                        stop_worker(entry.worker, kill=True)
+                        continue
+                    if isinstance(message, tuple) and message[:1] == (UNITS,):
+                        entry.fresh = message[1]
+                        continue
+                    if not (isinstance(message, tuple) and message[:1] == (DONE,)):
+                        entry.found.extend(message)
+                        continue
                     del running[ready]
                     results[entry.rule_id] = entry.found
-                    stop_worker(entry.worker, kill=True)
-                    continue
-                if isinstance(message, tuple) and message[:1] == (UNITS,):
-                    entry.fresh = message[1]
-                    continue
-                if not (isinstance(message, tuple) and message[:1] == (DONE,)):
-                    entry.found.extend(message)
-                    continue
-                del running[ready]
-                results[entry.rule_id] = entry.found
-                if units is not None and entry.rule_id in units:
-                    units[entry.rule_id].fresh.update(entry.fresh)
-                if durations is not None:
-                    # As the worker timed it: this process may read the answer late (it builds
-                    # the shared indexes while the first worker runs), and the order of the
-                    # next run's rules follows these durations.
-                    durations[entry.rule_id] = round(message[1], 3)
-                if entry.worker.unprimed:
-                    following = unprimed_rule()
-                    if following is None:
-                        stop_worker(entry.worker, kill=False)
+                    if units is not None and entry.rule_id in units:
+                        units[entry.rule_id].fresh.update(entry.fresh)
+                    if durations is not None:
+                        # As the worker timed it: this process may read the answer late (it builds
+                        # the shared indexes while the first worker runs), and the order of the
+                        # next run's rules follows these durations.
+                        durations[entry.rule_id] = round(message[1], 3)
+                    if entry.worker.unprimed:
+                        following = unprimed_rule()
+                        if following is None:
+                            stop_worker(entry.worker, kill=False)
+                        else:
+                            assign(entry.worker, following)
+                    elif pending and not _grown(entry.worker, ceiling):
+                        idle.append(entry.worker)
                     else:
-                        assign(entry.worker, following)
-                elif pending and not _grown(entry.worker, ceiling):
-                    idle.append(entry.worker)
-                else:
-                    stop_worker(entry.worker, kill=False)
-            now = time.monotonic()
-            for connection, entry in list(running.items()):
-                if now < entry.stop:
-                    continue
-                # What it sent before it was stopped is kept.
-                with contextlib.suppress(EOFError, OSError):
-                    while connection.poll():
-                        message = connection.recv()
-                        if isinstance(message, list):
-                            entry.found.extend(message)
-                stop_worker(entry.worker, kill=True)
-                del running[connection]
-                if deadline is not None and entry.stop >= deadline:
-                    what = "was still running when the run reached its time limit, and was stopped"
-                else:
-                    what = (
-                        f"ran longer than its time box of {time_box:g} s and was stopped "
-                        "(a pathological input, or a bug)"
-                    )
-                results[entry.rule_id] = [
-                    *entry.found,
-                    _crashed(entry.rule_id, what, len(entry.found)),
-                ]
-    finally:
-        for worker in idle:
-            stop_worker(worker, kill=False)
-        # Interrupted (a signal, the run's time limit), even between starting a worker and
-        # giving it a rule: no worker outlives the run (one waiting for a rule would wait for
-        # ever, and the interpreter waits for it at exit).
-        for worker in everyone:
-            if worker.process.pid is not None and worker.process.exitcode is None:
-                worker.process.kill()
-                worker.process.join()
-            with contextlib.suppress(OSError):
-                worker.connection.close()
+                        stop_worker(entry.worker, kill=False)
+                now = time.monotonic()
+                for connection, entry in list(running.items()):
+                    if now < entry.stop:
+                        continue
+                    # What it sent before it was stopped is kept.
+                    with contextlib.suppress(EOFError, OSError):
+                        while connection.poll():
+                            message = connection.recv()
+                            if isinstance(message, list):
+                                entry.found.extend(message)
+                    stop_worker(entry.worker, kill=True)
+                    del running[connection]
+                    if deadline is not None and entry.stop >= deadline:
+                        what = (
+                            "was still running when the run reached its time limit, and was stopped"
+                        )
+                    else:
+                        what = (
+                            f"ran longer than its time box of {time_box:g} s and was stopped "
+                            "(a pathological input, or a bug)"
+                        )
+                    results[entry.rule_id] = [
+                        *entry.found,
+                        _crashed(entry.rule_id, what, len(entry.found)),
+                    ]
+        finally:
+            for worker in idle:
+                stop_worker(worker, kill=False)
+            # Interrupted (a signal, the run's time limit), even between starting a worker and
+            # giving it a rule: no worker outlives the run (one waiting for a rule would wait for
+            # ever, and the interpreter waits for it at exit).
+            for worker in everyone:
+                if worker.process.pid is not None and worker.process.exitcode is None:
+                    worker.process.kill()
+                    worker.process.join()
+                with contextlib.suppress(OSError):
+                    worker.connection.close()
     if drawing and sink is not None:
         sink("rules", len(results), total)
     return results

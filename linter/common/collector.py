@@ -1,0 +1,69 @@
+"""The garbage collector during a run (issue 29).
+
+A run builds a large heap that lives until it ends (every parsed document, its data and prose
+model, the indexes) and frees little of it before then. CPython's cyclic collector assumes
+otherwise: by default it makes a young-generation pass every 700 allocations and a full pass
+every 100 of those, re-traversing every tracked object each time. Measured on OpenWOP, cold, on
+2 cores: 0.46 s of CPU in the collector (0.16 s in the parent, 0.08-0.12 s in each rule
+worker); in a resident checker holding the corpus, 0.09 s of a 0.34 s one-page check.
+
+- :func:`run_collector`: fewer passes for the run's duration, with the previous thresholds
+  restored after it (a daemon or language server lives on between runs). Cyclic garbage still
+  goes: young cycles at the next young pass, as before, only less often.
+- :func:`frozen_heap` and :func:`before_fork`: right before each fork, the objects the parent
+  has are moved to the collector's permanent generation (``gc.freeze``), so a forked child's
+  passes neither traverse nor write to them: they stay shared with the parent instead of being
+  copied page by page (the use the ``gc.freeze`` documentation describes). They are moved back
+  when the block that forked is done.
+
+Together, on OpenWOP ten times over (cold, 2 cores, one run each): 38.3 s and 68.8 s of CPU
+before, 27.8 s and 50.9 s after; the thresholds alone, 32.0 s, with a peak of 485 MB instead
+of 433 MB (each child's passes then copied the pages they traversed); both, 434 MB.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from collections.abc import Iterator
+
+# A young pass every 50,000 net allocations (not 700), an older one every 20 of those, a full
+# one every 100 older ones: a cold OpenWOP run makes 3 passes instead of about 480, and its
+# collector time goes from 0.46 s to 0.05-0.09 s of CPU.
+RUN_THRESHOLDS = (50_000, 20, 100)
+
+
+@contextlib.contextmanager
+def run_collector() -> Iterator[None]:
+    """The run's collector thresholds while the block runs; the previous ones after it."""
+    previous = gc.get_threshold()
+    gc.set_threshold(*RUN_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*previous)
+
+
+_forking = [0]  # how many frozen_heap blocks are open (a fork may happen within one)
+
+
+@contextlib.contextmanager
+def frozen_heap() -> Iterator[None]:
+    """A block that forks: what :func:`before_fork` leaves out of collections in it is taken
+    back when it ends (by the outermost such block, where they nest)."""
+    outermost = _forking[0] == 0 and gc.get_freeze_count() == 0
+    _forking[0] += 1
+    try:
+        yield
+    finally:
+        _forking[0] -= 1
+        if outermost:
+            gc.unfreeze()
+
+
+def before_fork() -> None:
+    """Leave every object tracked now out of collections, so a child forked next inherits them
+    untouched by its collector; only inside a :func:`frozen_heap` block, which takes them back
+    (elsewhere nothing would, and the process's cyclic garbage would never be collected)."""
+    if _forking[0]:
+        gc.freeze()
