@@ -73,13 +73,19 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
-from urllib.parse import urldefrag
 
 from jsonschema_specifications import REGISTRY
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
-from speclint.analyses.references import DATA_KEYWORDS, Reference, file_uri, join_uri, root_base
+from speclint.analyses.references import (
+    DATA_KEYWORDS,
+    Reference,
+    defragmented,
+    file_uri,
+    join_uri,
+    root_base,
+)
 from speclint.analyses.roles import Role, openapi_uses
 from speclint.analyses.schema_objects import schema_roots
 from speclint.analyses.shapes import types_of, use_sites
@@ -400,7 +406,7 @@ class SchemaIndex:
         if found.outcome != "ok" or found.target_path is None or found.target_pointer is None:
             return None
         holder = self.corpus.documents.get(found.target_path)
-        base = urldefrag(found.target).url
+        base = defragmented(found.target)
         try:
             own = {file_uri(holder.path), root_base(holder)} if holder is not None else set()
         except ValueError:
@@ -523,10 +529,10 @@ def metaschema_properties(uri: str) -> frozenset[str] | None:
     ``jsonschema-specifications``) declares, its vocabularies' included; None for any other
     URI. They declare every keyword, and close nothing."""
 
-    if urldefrag(uri).fragment or not is_dialect_uri(uri):
+    if uri.partition("#")[2] or not is_dialect_uri(uri):  # urldefrag's fragment: after the first #
         return None
     names: set[str] = set()
-    pending = [urldefrag(uri).url]
+    pending = [defragmented(uri)]
     seen: set[str] = set()
     while pending:
         current = pending.pop()

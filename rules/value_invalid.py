@@ -112,10 +112,18 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
     found = []
     placeholders: list[str] = []
     for schema in schema_objects(document):
-        for keyword, pointer, value in _values(document, schema, wanted):
-            validator_class = validator_class_of(document, schema.declared)
-            uri = f"{file_uri(document.path)}#{schema.pointer}"
-            errors = _errors(corpus.references.validator(validator_class, uri), value)
+        values = list(_values(document, schema, wanted))
+        if not values:
+            continue
+        validator_class = validator_class_of(document, schema.declared)
+        uri = f"{file_uri(document.path)}#{schema.pointer}"
+        try:
+            # Looked up once for all the object's values (an `enum` of hundreds).
+            validator = corpus.references.validator_at(validator_class, uri)
+        except Unresolvable:
+            continue  # unresolved-ref reports the broken reference
+        for keyword, pointer, value in values:
+            errors = _errors(validator, value)
             if not errors or _by_convention(keyword, value, errors[0]):
                 continue
             if keyword == "default":

@@ -15,9 +15,14 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
-from speclint.analyses.references import Reference
+from speclint.analyses.references import Reference, file_uri
 from speclint.run.engine import Options, lint
 from speclint.run.resident import Resident
 
@@ -250,3 +255,66 @@ def test_a_resident_checker_reads_a_file_promoted_to_a_schema_afresh(
     fresh = lint(root, cold).findings
     assert fresh == []  # a schema: `other.json` is read against its `$id`, `shared/sub/`
     assert lint(root, options).findings == fresh
+
+
+def _shown(errors: Any) -> list[tuple[Any, ...]]:
+    return sorted(
+        (e.message, e.validator, list(e.absolute_path), [str(t) for t in e.absolute_schema_path])
+        for e in errors
+    )
+
+
+def test_a_schema_looked_up_once_judges_values_as_its_reference_does(
+    make_corpus: MakeCorpus,
+) -> None:
+    """value-invalid looks each schema object up once for all its values
+    (``ReferenceIndex.validator_at``: SchemaStore's 77,000 values, 80 µs a lookup) instead of
+    validating each through ``{"$ref": uri}``: the errors must be the same ones, schema paths
+    included (its related location reads them), under an embedded `$id` whose relative `$ref`
+    resolves against it, through another file, at a `false` schema, in another dialect."""
+    shared = {"$schema": DRAFT_2020, "$defs": {"code": {"type": "string", "pattern": "^[A-Z]+$"}}}
+    main = {
+        "$schema": DRAFT_2020,
+        "$id": "https://example.com/main.json",
+        "$defs": {
+            "inner": {
+                "$id": "https://example.com/nested/inner.json",
+                "type": "object",
+                "properties": {"code": {"$ref": "../shared.json#/$defs/code"}},
+                "required": ["code"],
+            },
+            "level": {"enum": ["low", "high"], "default": "mid"},
+            "never": False,
+            "old": {"$schema": DRAFT_07, "type": "integer", "exclusiveMinimum": 3},
+        },
+    }
+    shared["$id"] = "https://example.com/shared.json"
+    root = make_corpus(
+        {"schemas/main.json": json.dumps(main), "schemas/shared.json": json.dumps(shared)}
+    )
+    index = Context.load(root).references
+    dialect = Draft202012Validator
+    uri_of = {
+        pointer: f"{file_uri('schemas/main.json')}#{pointer}"
+        for pointer in ("/$defs/inner", "/$defs/level", "/$defs/never", "/$defs/old")
+    }
+    cases = [
+        ("/$defs/inner", {"code": "abc"}),
+        ("/$defs/inner", {}),
+        ("/$defs/inner", {"code": "ABC"}),
+        ("/$defs/level", "mid"),
+        ("/$defs/level", "low"),
+        ("/$defs/never", 1),
+        ("/$defs/old", 3),
+        ("/$defs/old", "x"),
+    ]
+    for pointer, value in cases:
+        through_ref = _shown(index.validator(dialect, uri_of[pointer]).iter_errors(value))
+        looked_up = _shown(index.validator_at(dialect, uri_of[pointer]).iter_errors(value))
+        assert looked_up == through_ref, (pointer, value)
+    # Every case above but the valid ones fails: the comparison is not of empty lists.
+    assert (
+        sum(bool(_shown(index.validator(dialect, uri_of[p]).iter_errors(v))) for p, v in cases) == 6
+    )
+    with pytest.raises(Unresolvable):
+        index.validator_at(dialect, f"{file_uri('schemas/main.json')}#/$defs/missing")

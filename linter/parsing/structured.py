@@ -58,11 +58,15 @@ class Parsed:
 
 
 def escape_token(token: str | int) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = token if isinstance(token, str) else str(token)
+    # Most tokens need no escape: no copies, no scans past the two tests (RFC 6901 §3).
+    if "~" in text or "/" in text:
+        return text.replace("~", "~0").replace("/", "~1")
+    return text
 
 
 def unescape_token(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
+    return token.replace("~1", "/").replace("~0", "~") if "~" in token else token
 
 
 def join_pointer(base: str, token: str | int) -> str:
@@ -85,7 +89,10 @@ def resolve_pointer(data: Any, pointer: str) -> Any:
 def split_pointer(pointer: str) -> list[str]:
     if not pointer:
         return []
-    return [unescape_token(t) for t in pointer.lstrip("/").split("/")] if pointer != "/" else [""]
+    if pointer == "/":
+        return [""]
+    tokens = pointer.lstrip("/").split("/")
+    return [unescape_token(t) for t in tokens] if "~" in pointer else tokens
 
 
 # --- JSON ---------------------------------------------------------------------------------------
