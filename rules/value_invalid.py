@@ -90,6 +90,8 @@ _SHOWN = 40  # characters of a value quoted in a message
 
 # A schema that cannot judge the value: its defect is another rule's finding.
 _NOT_JUDGED: tuple[type[BaseException], ...] = (*MALFORMED_SCHEMA, RecursionError)
+# What ends the check of a value without a finding of this rule (see _errors).
+_UNCHECKED: tuple[type[BaseException], ...] = (Unresolvable, *_NOT_JUDGED)
 
 
 def units(corpus: Context) -> list[Document]:
@@ -118,10 +120,11 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
         validator_class = validator_class_of(document, schema.declared)
         uri = f"{file_uri(document.path)}#{schema.pointer}"
         try:
-            # Looked up once for all the object's values (an `enum` of hundreds).
+            # Looked up once for all the object's values (an `enum` of hundreds); what the
+            # look-up raises, each value's check would have (see _errors).
             validator = corpus.references.validator_at(validator_class, uri)
-        except Unresolvable:
-            continue  # unresolved-ref reports the broken reference
+        except _UNCHECKED:
+            continue
         for keyword, pointer, value in values:
             errors = _errors(validator, value)
             if not errors or _by_convention(keyword, value, errors[0]):

@@ -175,3 +175,25 @@ def test_a_parse_child_inherits_the_heap_frozen_and_nothing_stays_frozen() -> No
     children = [frozen for pid, frozen in found if pid != os.getpid()]
     assert children and all(frozen > 1000 for frozen in children)
     assert gc.get_freeze_count() == 0
+
+
+def test_a_process_that_froze_its_own_objects_keeps_collecting_what_it_makes_after() -> None:
+    """A host that called ``gc.freeze`` itself (objects it cannot take back selectively): a fork
+    in speclint then freezes nothing, or the cycles it makes after would never be collected."""
+    import weakref
+
+    class Node:
+        pass
+
+    gc.freeze()
+    try:
+        # A cycle alive during the fork, garbage after it.
+        cycle = Node()
+        cycle.me = cycle  # type: ignore[attr-defined]
+        alive = weakref.ref(cycle)
+        parallel.forked_map(lambda n: os.getpid(), [1, 2], [parallel.MIN_WEIGHT] * 2, 2)
+        del cycle
+        gc.collect()
+        assert alive() is None
+    finally:
+        gc.unfreeze()

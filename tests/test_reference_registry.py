@@ -271,7 +271,8 @@ def test_a_schema_looked_up_once_judges_values_as_its_reference_does(
     (``ReferenceIndex.validator_at``: SchemaStore's 77,000 values, 80 µs a lookup) instead of
     validating each through ``{"$ref": uri}``: the errors must be the same ones, schema paths
     included (its related location reads them), under an embedded `$id` whose relative `$ref`
-    resolves against it, through another file, at a `false` schema, in another dialect."""
+    resolves against it, through another file, at a `false` schema, in another dialect (a
+    `$ref` with siblings included, which the outer validator's dialect reads)."""
     shared = {"$schema": DRAFT_2020, "$defs": {"code": {"type": "string", "pattern": "^[A-Z]+$"}}}
     main = {
         "$schema": DRAFT_2020,
@@ -286,6 +287,8 @@ def test_a_schema_looked_up_once_judges_values_as_its_reference_does(
             "level": {"enum": ["low", "high"], "default": "mid"},
             "never": False,
             "old": {"$schema": DRAFT_07, "type": "integer", "exclusiveMinimum": 3},
+            # Draft-07 ignores a `$ref`'s siblings, 2020-12 does not: the outer class decides.
+            "beside": {"$schema": DRAFT_07, "$ref": "#/$defs/level", "type": "integer"},
         },
     }
     shared["$id"] = "https://example.com/shared.json"
@@ -296,7 +299,13 @@ def test_a_schema_looked_up_once_judges_values_as_its_reference_does(
     dialect = Draft202012Validator
     uri_of = {
         pointer: f"{file_uri('schemas/main.json')}#{pointer}"
-        for pointer in ("/$defs/inner", "/$defs/level", "/$defs/never", "/$defs/old")
+        for pointer in (
+            "/$defs/inner",
+            "/$defs/level",
+            "/$defs/never",
+            "/$defs/old",
+            "/$defs/beside",
+        )
     }
     cases = [
         ("/$defs/inner", {"code": "abc"}),
@@ -307,6 +316,7 @@ def test_a_schema_looked_up_once_judges_values_as_its_reference_does(
         ("/$defs/never", 1),
         ("/$defs/old", 3),
         ("/$defs/old", "x"),
+        ("/$defs/beside", "low"),
     ]
     for pointer, value in cases:
         through_ref = _shown(index.validator(dialect, uri_of[pointer]).iter_errors(value))
@@ -314,7 +324,7 @@ def test_a_schema_looked_up_once_judges_values_as_its_reference_does(
         assert looked_up == through_ref, (pointer, value)
     # Every case above but the valid ones fails: the comparison is not of empty lists.
     assert (
-        sum(bool(_shown(index.validator(dialect, uri_of[p]).iter_errors(v))) for p, v in cases) == 6
+        sum(bool(_shown(index.validator(dialect, uri_of[p]).iter_errors(v))) for p, v in cases) == 7
     )
     with pytest.raises(Unresolvable):
         index.validator_at(dialect, f"{file_uri('schemas/main.json')}#/$defs/missing")

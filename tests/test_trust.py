@@ -544,10 +544,44 @@ def test_a_run_ends_without_teardown_but_with_its_output_exit_functions_and_stat
         "sys.stdout.write('x' * 200_000)\n"
         f"exit_without_teardown({code})\n"
     )
-    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    # Buffered as a pipe is (PYTHONUNBUFFERED would make the flush untested).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    run = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, env=env
+    )
     assert run.returncode == status
     assert run.stdout == "x" * 200_000 + "exit function ran"
     assert run.stderr.strip() == printed  # no "freed": the interpreter was not torn down
+
+
+@pytest.mark.parametrize(
+    ("setup", "ended_by"),
+    [
+        ("sys.stdout = None", "os._exit"),  # started with the descriptor closed (`>&-`)
+        ("sys.setprofile(lambda *a: None)", "SystemExit"),  # `python -m cProfile -m speclint`
+        ("sys.settrace(lambda *a: None)", "SystemExit"),  # coverage
+    ],
+)
+def test_a_run_without_stdout_or_under_a_profiler_still_ends_cleanly(
+    setup: str, ended_by: str
+) -> None:
+    """No stdout to flush is no traceback; a profiler or a tracer writes its results after
+    ``sys.exit``, so under one the process ends the usual way (``SystemExit``, teardown
+    included)."""
+    probe = (
+        "import sys\n"
+        "from speclint.common.lifecycle import exit_without_teardown\n"
+        f"{setup}\n"
+        "try:\n"
+        "    exit_without_teardown(0)\n"
+        "except SystemExit:\n"
+        "    sys.stderr.write('SystemExit')\n"
+        "    raise\n"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    assert run.stderr == ("SystemExit" if ended_by == "SystemExit" else "")
 
 
 def test_the_console_script_ends_without_teardown_with_the_runs_status(tmp_path: Path) -> None:

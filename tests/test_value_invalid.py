@@ -261,3 +261,22 @@ def test_a_large_enum_keeps_json_schema_equality() -> None:
         assert validator.is_valid(accepted), accepted
     for rejected in ("v20", True, 0, 2, [2, 1], {"a": 2}, [1]):
         assert not validator.is_valid(rejected), rejected
+
+
+def test_a_schema_object_whose_schema_is_no_string_is_left_and_the_rest_is_checked(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A `"$schema": 5` inside a schema is schema-invalid's to report; value-invalid leaves that
+    object's values unjudged and judges the others (it looks each object up once, and the look-up
+    of that one raised out of the rule: an internal error, every finding of the file lost)."""
+    body = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "bad": {"$schema": 5, "type": "string", "enum": ["x", 1]},
+            "other": {"type": "string", "enum": ["y", 2]},
+        },
+    }
+    root = make_corpus({"schemas/run.schema.json": json.dumps(body, indent=1)})
+    found = findings_of("value-invalid", root)
+    assert [f.location.pointer for f in found] == ["/properties/other/enum/1"]

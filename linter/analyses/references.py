@@ -176,17 +176,22 @@ class ReferenceIndex:
         errors are those :meth:`validator`'s would be (jsonschema does not put the ``$ref`` in an
         error's schema path). For a rule validating many values against one schema object:
         SchemaStore's 77,000 ``enum``/``default`` values, at 80 µs a lookup. Raises
-        ``Unresolvable`` where ``uri`` does not resolve; where jsonschema keeps its resolver
-        otherwise than as ``_resolver`` (a private name), :meth:`validator`'s."""
+        ``Unresolvable`` where ``uri`` does not resolve, and what building a validator of that
+        schema raises (a ``$schema`` that is no string) where validating through the root would
+        have; :meth:`validator`'s where jsonschema keeps its resolver otherwise than as
+        ``_resolver`` (a private name) or the schema names another dialect."""
         root = self.validator(dialect, uri)
         resolver = getattr(root, "_resolver", None)
         if resolver is None:
             return root
         resolved = resolver.lookup(uri)
         try:
-            return root.evolve(schema=resolved.contents, _resolver=resolved.resolver)
+            at = root.evolve(schema=resolved.contents, _resolver=resolved.resolver)
         except TypeError:  # no `_resolver` field to evolve
             return root
+        # A schema naming another dialect than ``dialect``: jsonschema reads the `$ref`'s
+        # siblings by the outer class, so only the `$ref` root judges it as before.
+        return at if type(at) is type(root) else root
 
     @classmethod
     def build(cls, corpus: Corpus) -> ReferenceIndex:

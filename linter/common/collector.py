@@ -44,26 +44,34 @@ def run_collector() -> Iterator[None]:
         gc.set_threshold(*previous)
 
 
-_forking = [0]  # how many frozen_heap blocks are open (a fork may happen within one)
+# Whether an open frozen_heap block owns the freeze: it found nothing frozen, so what is frozen
+# until it ends is its own to take back.
+_owned = [False]
 
 
 @contextlib.contextmanager
 def frozen_heap() -> Iterator[None]:
     """A block that forks: what :func:`before_fork` leaves out of collections in it is taken
-    back when it ends (by the outermost such block, where they nest)."""
-    outermost = _forking[0] == 0 and gc.get_freeze_count() == 0
-    _forking[0] += 1
+    back when it ends. Where blocks nest, the outermost does it; where the process had frozen
+    objects of its own before (a host that called ``gc.freeze``), nothing is frozen, since it
+    could not be told apart to be taken back."""
+    owner = not _owned[0] and gc.get_freeze_count() == 0
+    if owner:
+        _owned[0] = True
     try:
         yield
     finally:
-        _forking[0] -= 1
-        if outermost:
-            gc.unfreeze()
+        if owner:
+            try:
+                gc.unfreeze()
+            finally:
+                _owned[0] = False
 
 
 def before_fork() -> None:
     """Leave every object tracked now out of collections, so a child forked next inherits them
-    untouched by its collector; only inside a :func:`frozen_heap` block, which takes them back
-    (elsewhere nothing would, and the process's cyclic garbage would never be collected)."""
-    if _forking[0]:
+    untouched by its collector; only inside a :func:`frozen_heap` block that owns the freeze,
+    which takes them back (elsewhere nothing would, and the process's cyclic garbage would
+    never be collected)."""
+    if _owned[0]:
         gc.freeze()
