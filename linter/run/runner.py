@@ -612,8 +612,9 @@ def _read_models(
     workers run: a schema edit makes example-invalid re-check every page (the others keep
     theirs), and decoding the 73 pages of OpenWOP here held every rule back 0.2 s. A rule that
     reads prose only through its extract (``READS = "extract"``) decodes nothing: the extracts
-    are kept with the pages (``speclint.analyses.units.kept_with_page``). A run that re-checks
-    one page decodes that page."""
+    are kept with the pages (``speclint.analyses.units.kept_with_page``). A page edit is
+    re-checked by every page rule: that page is decoded here. (A resident checker keeps its
+    documents parsed, never packed: nothing is decoded here.)"""
     pages = list(corpus.of_kind(DocumentKind.MARKDOWN))
     readers = Counter(
         path
