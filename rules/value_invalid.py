@@ -90,7 +90,8 @@ _SHOWN = 40  # characters of a value quoted in a message
 
 # A schema that cannot judge the value: its defect is another rule's finding.
 _NOT_JUDGED: tuple[type[BaseException], ...] = (*MALFORMED_SCHEMA, RecursionError)
-# What ends the check of a value without a finding of this rule (see _errors).
+# What ends the check of a value without a finding of this rule: a reference that does not
+# resolve (unresolved-ref reports it), an invalid schema (schema-invalid's finding).
 _UNCHECKED: tuple[type[BaseException], ...] = (Unresolvable, *_NOT_JUDGED)
 
 
@@ -183,10 +184,8 @@ def _errors(validator: Any, value: Any) -> list[ValidationError]:
         errors = sorted(
             validator.iter_errors(value), key=lambda e: [str(t) for t in e.absolute_path]
         )
-    except Unresolvable:
-        return []  # unresolved-ref reports the broken reference
-    except _NOT_JUDGED:
-        return []  # an invalid schema is schema-invalid's finding
+    except _UNCHECKED:
+        return []
     return [explain(e) for e in errors]
 
 

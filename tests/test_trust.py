@@ -522,6 +522,16 @@ def test_the_console_script_installs_the_signal_handlers_before_the_command_line
     assert imported.strip() == "[]"  # importing it runs nothing and loads nothing heavy
 
 
+def _ending(body: str) -> subprocess.CompletedProcess[str]:
+    """A fresh Python running ``body`` with ``sys`` and ``exit_without_teardown`` imported, its
+    output buffered as a pipe's is (PYTHONUNBUFFERED would leave the flush untested)."""
+    probe = f"import sys\nfrom speclint.common.lifecycle import exit_without_teardown\n{body}"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    return subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, env=env
+    )
+
+
 @pytest.mark.parametrize(
     ("code", "status", "printed"),
     [("None", 0, ""), ("1", 1, ""), ("2", 2, ""), ("'speclint: no'", 1, "speclint: no")],
@@ -534,20 +544,14 @@ def test_a_run_ends_without_teardown_but_with_its_output_exit_functions_and_stat
     happen: buffered output flushed, ``atexit`` functions run (they remove temporary folders),
     ``sys.exit``'s status kept, a message code printed; and the teardown is skipped (an object
     that says so when freed is not freed)."""
-    probe = (
-        "import atexit, sys\n"
-        "from speclint.common.lifecycle import exit_without_teardown\n"
+    run = _ending(
+        "import atexit\n"
         "class Noisy:\n"
         "    def __del__(self): sys.stderr.write('freed')\n"
         "kept = Noisy()\n"
         "atexit.register(lambda: sys.stdout.write('exit function ran'))\n"
         "sys.stdout.write('x' * 200_000)\n"
         f"exit_without_teardown({code})\n"
-    )
-    # Buffered as a pipe is (PYTHONUNBUFFERED would make the flush untested).
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-    run = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, env=env
     )
     assert run.returncode == status
     assert run.stdout == "x" * 200_000 + "exit function ran"
@@ -568,9 +572,7 @@ def test_a_run_without_stdout_or_under_a_profiler_still_ends_cleanly(
     """No stdout to flush is no traceback; a profiler or a tracer writes its results after
     ``sys.exit``, so under one the process ends the usual way (``SystemExit``, teardown
     included)."""
-    probe = (
-        "import sys\n"
-        "from speclint.common.lifecycle import exit_without_teardown\n"
+    run = _ending(
         f"{setup}\n"
         "try:\n"
         "    exit_without_teardown(0)\n"
@@ -578,7 +580,6 @@ def test_a_run_without_stdout_or_under_a_profiler_still_ends_cleanly(
         "    sys.stderr.write('SystemExit')\n"
         "    raise\n"
     )
-    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stderr
     assert run.stderr == ("SystemExit" if ended_by == "SystemExit" else "")
