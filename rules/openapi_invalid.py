@@ -5,6 +5,16 @@ What it does
     the official OpenAPI JSON Schema for its declared ``openapi:`` version, then its semantic checks
     (path parameters declared, unique operationIds, ...; a ``default`` that its schema rejects is
     ``value-invalid``'s, reported once where it is written; Swagger 2.0's are judged here).
+    Every schema object of an OpenAPI 3 document is judged by its dialect's metaschema where it
+    is written: each ``schema`` (parameters, headers, media types of request bodies and
+    responses, callbacks, webhooks, every component) and each ``components/schemas`` entry, in
+    the document and in the files its path items, parameters and responses are kept in (the
+    finding is in that file, and names the document that reaches it); the library's own walk
+    reached operations' parameters and responses and ``components/schemas`` only. A schema
+    file that a ``$ref`` names is schema-invalid's, in its own dialect (an OpenAPI 3.0 Schema
+    Object's when only 3.0 documents name it), so its errors are reported once, in it, and an
+    edit of it does not re-check the API document. A ``required`` name that no property
+    declares is required-undeclared's. Swagger 2.0's schemas are judged by the library's walk.
     Each error about a schema object is placed at that schema (``/components/schemas/Run/type``),
     not at the document's root, and so is each of the library's own semantic errors: a repeated
     ``operationId``, parameter or tag name at the repetition, with the first as a related
@@ -76,13 +86,14 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 
 from speclint.analyses.context import Context
 from speclint.analyses.references import CORPUS_BASE, file_uri
-from speclint.analyses.units import check_by_unit
+from speclint.analyses.schema_objects import openapi_schema_roots
+from speclint.analyses.units import check_by_unit, reach
 from speclint.analyses.validation import explain, metaschema_judge, short_message
 from speclint.common.findings import Finding, Location, Severity, headed
 from speclint.common.stack import DEEP_RECURSION
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import join_pointer, resolve_pointer
+from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
 
 ID = "openapi-invalid"
 SEVERITY = Severity.ERROR
@@ -154,11 +165,15 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
 
     base = get_validator_cls(document.data)
     keywords = dict(base.keyword_validators)
+    swagger = _swagger(document)
     if "schema" in keywords:
-        # OpenAPI 3's defaults are value-invalid's; Swagger 2.0's stay here (draft-04 with
-        # OpenAPI's words, which value-invalid does not read).
-        swagger = str(document.data.get("swagger", "")).startswith("2")
-        keywords["schema"] = _linear(cast(Any, keywords["schema"]), judge_defaults=swagger)
+        # OpenAPI 3's schema objects are judged below, each where it is written, the library's
+        # walk reaching only some of them (`_schema_errors`); Swagger 2.0's stay with the walk,
+        # its defaults too (draft-04 with OpenAPI's words, which value-invalid does not read).
+        keywords["schema"] = cast(
+            Any,
+            _linear(cast(Any, keywords["schema"]), judge_defaults=True) if swagger else _Unwalked,
+        )
     for name in TOLERANT_KEYWORDS:
         if name in keywords:
             keywords[name] = _placing(cast(Any, keywords[name]))
@@ -174,36 +189,47 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
         },
     )
     validator = validator_cls(document.data, base_uri=file_uri(document.path))
-    seen: set[tuple[str, str]] = set()
-    try:
+    seen: set[tuple[str, str, str]] = set()
+
+    def errors() -> Iterator[tuple[Document, Any]]:
         for error in validator.iter_errors():
+            yield document, error
+        if not swagger:
+            yield from _schema_errors(corpus, document)
+
+    try:
+        for holder, error in errors():
             specific = explain(error)
             pointer = ""
             for token in getattr(specific, "absolute_path", ()):
                 pointer = join_pointer(pointer, token)
             message = short_message(specific) if hasattr(specific, "validator") else str(specific)
-            if (pointer, message) in seen:
+            if (holder.path, pointer, message) in seen:
                 continue
-            seen.add((pointer, message))
-            inlined = _inlined_text(corpus, document, pointer)
+            seen.add((holder.path, pointer, message))
+            inlined = _inlined_text(corpus, holder, pointer)
             if inlined is not None:
                 if inlined:  # the file it names is missing: that is worth fixing
                     yield inlined[0]
                 continue
             missing_paths = pointer == "" and message.startswith("'paths' is a required")
-            if missing_paths and _docs_only(document.data):
+            if missing_paths and holder is document and _docs_only(document.data):
                 yield _docs_only_notice(document, message)
                 continue
-            pointer, related = _second_of_pair(document, specific, pointer)
+            related: tuple[Location, ...] = ()
+            if holder is document:
+                pointer, related = _second_of_pair(document, specific, pointer)
             kind = "DuplicateTagName" if message.startswith("Duplicate tag name") else ""
             fix = _FIXES.get(
                 kind or type(specific).__name__, "fix it so the document is valid OpenAPI {version}"
             ).format(version=document.data.get("openapi", ""))
+            if holder is not document:
+                fix += f" (`{document.path}` reaches this file by `$ref`)"
             yield Finding(
                 ID,
                 SEVERITY,
                 headed(f"{pointer or '/'}: {message}", f"; {fix}", message),
-                document.location(pointer),
+                holder.location(pointer),
                 related=related,
                 key=f"{pointer}:{message}",
             )
@@ -215,6 +241,176 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
     except Exception as error:
         if not seen:  # otherwise the structural errors already say why
             yield _cannot_check(document, error)
+
+
+def _swagger(document: Document) -> bool:
+    return isinstance(document.data, dict) and str(document.data.get("swagger", "")).startswith("2")
+
+
+class _Unwalked:
+    """The library's schema keyword, for OpenAPI 3: it walks nothing. The library reaches the
+    schemas of operations' parameters and responses and ``components/schemas``, not those of
+    request bodies, headers, callbacks, webhooks or the other components, and judged the
+    files a schema's ``$ref`` names at that ``$ref``; ``_schema_errors`` judges every schema
+    object where it is written instead."""
+
+    def __init__(self, registry: Any) -> None:
+        self.registry = registry
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        return iter(())
+
+
+def _schema_errors(corpus: Context, document: Document) -> Iterator[tuple[Document, Any]]:
+    """(file, error) for each schema object of an OpenAPI 3 document that its dialect's
+    metaschema rejects: every ``schema`` and ``components/schemas`` entry of the document, and
+    of the files its path items, parameters and responses are kept in (``_api_parts``), each
+    judged once, as the library judges one (``_schema_checker``). A ``$ref`` to a schema file is
+    not followed: schema-invalid judges that file, in its own dialect (an OpenAPI 3.0 Schema
+    Object's when only 3.0 documents name it: ``speclint.model.corpus.refine``), so an error
+    is reported once, where it is written, and a schema edit re-judges that file alone."""
+    # Deferred: imported with openapi-spec-validator (see check_unit).
+    from jsonschema.exceptions import ValidationError
+    from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
+
+    data = document.data
+    version = str(data.get("openapi", ""))
+    checked: set[int] = set()
+    for holder, at, node in _api_parts(corpus, document):
+        if holder is not document and holder.kind is not DocumentKind.DATA:
+            continue  # an API document judges its own; a schema file is schema-invalid's
+        for pointer, value in openapi_schema_roots(node, at):
+            if id(value) in checked:  # one object at two places (a YAML alias): judged once
+                continue
+            checked.add(id(value))
+            error: Any = None
+            if not isinstance(value, (Mapping, bool)):
+                error = OpenAPIValidationError(f"{value!r} is not of type 'object', 'boolean'")
+            else:
+                try:
+                    _metaschema_check(version, data, value)(value)
+                except ValueError as unknown:  # a `$schema` that names no dialect known here
+                    error = OpenAPIValidationError(str(unknown))
+                except (SchemaError, ValidationError) as invalid:
+                    error = OpenAPIValidationError.create_from(invalid)
+            if error is not None:
+                error.path.extendleft(reversed(split_pointer(pointer)))
+                yield holder, error
+
+
+def _metaschema_check(version: str, data: Mapping[str, Any], value: Any) -> Callable[[Any], None]:
+    """The check openapi-spec-validator makes of a schema object of an OpenAPI ``version``
+    document: OpenAPI 3.0's one dialect; in 3.1 and later, the dialect its ``$schema`` names,
+    else the document's ``jsonSchemaDialect``, else the OAS base dialect (3.1.1 §4.8.24.1)."""
+    # Deferred: imported with openapi-spec-validator (see check_unit).
+    from openapi_schema_validator import (
+        OAS31_BASE_DIALECT_ID,
+        OAS32_BASE_DIALECT_ID,
+        OAS30Validator,
+        oas31_format_checker,
+        oas32_format_checker,
+    )
+
+    if version.startswith("3.0"):
+        return _schema_checker(OAS30Validator, None, OAS30Validator.check_schema)
+    later = version.startswith("3.2")
+    declared = value.get("$schema") if isinstance(value, Mapping) else None
+    if isinstance(value, Mapping) and "$schema" in value and not isinstance(declared, str):
+        raise ValueError(f"Unknown JSON Schema dialect: {declared!r}")
+    default = data.get("jsonSchemaDialect")
+    if not isinstance(default, str):
+        default = OAS32_BASE_DIALECT_ID if later else OAS31_BASE_DIALECT_ID
+    dialect = declared if isinstance(declared, str) else default
+    validator_cls = validator_for({"$schema": dialect}, default=cast(Any, None))
+    if validator_cls is None:
+        raise ValueError(f"Unknown JSON Schema dialect: {dialect!r}")
+    formats = oas32_format_checker if later else oas31_format_checker
+    return _schema_checker(
+        validator_cls,
+        formats,
+        functools.partial(validator_cls.check_schema, format_checker=formats),
+    )
+
+
+# Keys of an OpenAPI document whose values are data or extensions, never its structure.
+_NOT_STRUCTURE = frozenset({"example", "examples", "default", "enum", "const"})
+
+
+def _api_parts(corpus: Context, document: Document) -> list[tuple[Document, str, Any]]:
+    """The document, and each part of another corpus file that its structure reaches by a
+    ``$ref`` outside its schema objects (a path item, parameter or response kept apart, the
+    layout Redocly recommends), transitively: (file, pointer, node). A reference that does not
+    resolve here is ``unresolved-ref``'s. The files are what one unit of this rule reads
+    (``unit_reach``), with the schema files they name left out (schema-invalid's)."""
+    parts: list[tuple[Document, str, Any]] = [(document, "", document.data)]
+    seen = {(document.path, "")}
+    for holder, at, node in parts:  # grows as it goes
+        schemas = frozenset(pointer for pointer, _ in openapi_schema_roots(node, at))
+        for reference in _structure_refs(node, at, schemas):
+            target = _target(corpus, holder, reference)
+            if target is None or (target[0].path, target[1]) in seen:
+                continue
+            seen.add((target[0].path, target[1]))
+            if target[0].path != document.path:  # the document is walked whole already
+                parts.append(target)
+    return parts
+
+
+def _structure_refs(node: Any, at: str, schemas: frozenset[str]) -> Iterator[str]:
+    """Each ``$ref`` below ``node`` but in a schema object (at ``schemas``), an extension
+    (``x-``) or data."""
+    stack: list[tuple[str, Any]] = [(at, node)]
+    while stack:
+        pointer, current = stack.pop()
+        if pointer in schemas:
+            continue
+        if isinstance(current, dict):
+            reference = current.get("$ref")
+            if isinstance(reference, str):
+                yield reference
+            for key, value in current.items():
+                key = str(key)
+                if isinstance(value, (dict, list)) and not (
+                    key.startswith("x-") or key in _NOT_STRUCTURE
+                ):
+                    stack.append((join_pointer(pointer, key), value))
+        elif isinstance(current, list):
+            stack.extend(
+                (join_pointer(pointer, index), value)
+                for index, value in enumerate(current)
+                if isinstance(value, (dict, list))
+            )
+
+
+def _target(corpus: Context, holder: Document, reference: str) -> tuple[Document, str, Any] | None:
+    """The corpus file and node a relative ``$ref`` names, as the library resolves it (no
+    ``$id`` applies outside schema objects); None for a remote, absolute or broken one."""
+    file_part, _, fragment = reference.partition("#")
+    if "://" in file_part or file_part.startswith(("/", "urn:")):
+        return None
+    path = (
+        posixpath.normpath(posixpath.join(posixpath.dirname(holder.path), unquote(file_part)))
+        if file_part
+        else holder.path
+    )
+    target = corpus.documents.get(path)
+    if target is None or not target.usable:
+        return None
+    pointer = unquote(fragment)
+    if pointer and not pointer.startswith("/"):
+        return None  # an anchor: no OpenAPI structure is named so
+    node = resolve_pointer(target.data, pointer)
+    return None if node is None else (target, pointer, node)
+
+
+def unit_reach(corpus: Context, document: Document) -> list[str]:
+    """What one unit reads besides its document (``speclint.analyses.units``): the files of
+    ``_api_parts``; not the schema files its schemas ``$ref`` (schema-invalid judges them), so
+    a schema edit does not re-check the API document. Swagger 2.0's schemas are walked through
+    their references by the library: that unit reads all it reaches."""
+    if _swagger(document):
+        return reach(corpus, document.path)
+    return sorted({part.path for part, _, _ in _api_parts(corpus, document)} - {document.path})
 
 
 # A `$ref` to a file that is no JSON or YAML, where the format wants a string
@@ -455,6 +651,7 @@ def _checks_like_jsonschema(validator_cls: Any) -> bool:
     )
 
 
+@functools.cache
 def _library_checker() -> tuple[Any, Any]:
     """The registry ``check_openapi_schema`` builds its validators on, and that function; both
     None where openapi-schema-validator lays them out otherwise (its own checker then judges).
@@ -467,46 +664,75 @@ def _library_checker() -> tuple[Any, Any]:
     return REGISTRY, check_openapi_schema
 
 
+_FAST_JUDGES: dict[type[Any], Any] = {}
+_ORDERED_CHECKS: dict[tuple[type[Any], Any], Callable[[Any], None] | None] = {}
+
+
+def _fast_judge(validator_cls: type[Any]) -> Any:
+    """A jsonschema-rs validator of the metaschema ``validator_cls`` checks schemas against, over
+    the registry the library checks them with; None where the library's checker is not the one
+    known here, or jsonschema-rs cannot build it (the library then judges alone)."""
+    registry_, library_check = _library_checker()
+    judged_by = getattr(validator_cls.check_schema, "__func__", None)
+    if _checks_like_jsonschema(validator_cls):
+        # A schema object that names a JSON Schema dialect (`$schema`: 2020-12): judged as
+        # schema-invalid judges schema files.
+        return metaschema_judge(validator_cls)
+    if registry_ is None or judged_by is not library_check:
+        return None
+    if validator_cls not in _FAST_JUDGES:
+        try:
+            registry = jsonschema_rs.Registry([(uri, registry_.contents(uri)) for uri in registry_])
+            _FAST_JUDGES[validator_cls] = jsonschema_rs.validator_for(
+                validator_cls.META_SCHEMA, registry=registry, validate_formats=True
+            )
+        except Exception:  # a metaschema jsonschema-rs cannot build: the library judges
+            _FAST_JUDGES[validator_cls] = None
+    return _FAST_JUDGES[validator_cls]
+
+
+def _schema_checker(
+    validator_cls: type[Any], formats: Any, slow: Callable[[Any], None]
+) -> Callable[[Any], None]:
+    """The library's metaschema check of a schema object (``slow``: it raises the first error),
+    judged first by jsonschema-rs (1,900 schemas in 30 ms) against the same metaschema and
+    registry. Only a schema it rejects goes to the library's checker, which says why with the
+    library's own message, in the order the schema is written (``_first_in_document_order``);
+    so a schema is reported exactly when the library reports it, except that a ``pattern`` is
+    judged as the ECMA-262 regular expression JSON Schema says it is (Python's ``re`` rejects
+    valid ones such as ``\\p{L}``). ``formats``: the format checker the library asserts (OpenAPI
+    3.1's: an ECMA-262 ``regex``), None for the class's own."""
+    judge = _fast_judge(validator_cls)
+    if judge is None:
+        return slow
+    if (validator_cls, formats) not in _ORDERED_CHECKS:
+        registry_, library_check = _library_checker()
+        _ORDERED_CHECKS[(validator_cls, formats)] = _first_in_document_order(
+            validator_cls, registry_, library_check, formats
+        )
+    ordered = _ORDERED_CHECKS[(validator_cls, formats)]
+
+    def check(value: Any) -> None:
+        try:
+            if judge.is_valid(value):
+                return
+        except Exception:  # a value it cannot take (a YAML date): the library judges
+            pass
+        (ordered or slow)(value)
+
+    return check
+
+
 @functools.cache
 def _linear(schema_keyword: type[Any], judge_defaults: bool = False) -> type[Any]:
-    """openapi-spec-validator's schema walker, with the same verdicts in linear time (issue 13).
+    """openapi-spec-validator's schema walker, with the same verdicts in linear time (issue 13):
+    Swagger 2.0's (OpenAPI 3's schema objects are judged by ``_schema_errors``).
 
     The walker keeps the schemas it has visited in lists, and checks every schema object against
     the dialect's metaschema with a new Python validator over a new, uncrawled registry: about
     10 ms a schema, so a 20 MB document did not finish in the rule's time box. Here the visited
-    schemas are sets, and each schema is first judged by jsonschema-rs (the engine
-    unsatisfiable-schema uses; 1,900 schemas in 30 ms) against the same metaschema and registry.
-    Only a schema it rejects goes to the library's checker, which says why with the library's
-    own message; so a schema is reported exactly when the library reports it, except that a
-    ``pattern`` is judged as the ECMA-262 regular expression JSON Schema says it is (Python's
-    ``re`` rejects valid ones such as ``\\p{L}``). Schemas of other dialects, and values
-    jsonschema-rs cannot take, keep the library's checker.
+    schemas are sets, and each schema is judged by :func:`_schema_checker`.
     """
-
-    registry_, library_check = _library_checker()
-
-    fast: dict[type[Any], Any] = {}
-    ordered_checks: dict[tuple[type[Any], Any], Callable[[Any], None] | None] = {}
-
-    def first_judge(validator_cls: type[Any]) -> Any:
-        judged_by = getattr(validator_cls.check_schema, "__func__", None)
-        if _checks_like_jsonschema(validator_cls):
-            # A schema object that names a JSON Schema dialect (`$schema`: 2020-12): judged as
-            # schema-invalid judges schema files.
-            return metaschema_judge(validator_cls)
-        if registry_ is None or judged_by is not library_check:
-            return None
-        if validator_cls not in fast:
-            try:
-                registry = jsonschema_rs.Registry(
-                    [(uri, registry_.contents(uri)) for uri in registry_]
-                )
-                fast[validator_cls] = jsonschema_rs.validator_for(
-                    validator_cls.META_SCHEMA, registry=registry, validate_formats=True
-                )
-            except Exception:  # a metaschema jsonschema-rs cannot build: the library judges
-                fast[validator_cls] = None
-        return fast[validator_cls]
 
     class Linear(schema_keyword):  # type: ignore[misc, valid-type]
         def __init__(self, registry: Any) -> None:
@@ -547,32 +773,10 @@ def _linear(schema_keyword: type[Any], judge_defaults: bool = False) -> type[Any
 
         def _get_schema_checker(self, schema: Any, schema_value: Any) -> Callable[[Any], None]:
             slow = cast(Callable[[Any], None], super()._get_schema_checker(schema, schema_value))
-            if hasattr(self, "_get_validator_class_for_dialect"):  # OpenAPI 3.1 and later
-                dialect = self._get_schema_dialect_id(schema, schema_value)
-                validator_cls = self._get_validator_class_for_dialect(dialect)
-            else:  # OpenAPI 2.0 and 3.0: one dialect
-                validator_cls = getattr(self, "schema_validator_cls", None)
-            judge = first_judge(validator_cls) if validator_cls is not None else None
-            if judge is None:
+            validator_cls = getattr(self, "schema_validator_cls", None)
+            if validator_cls is None:
                 return slow
-            # The formats the library asserts (OpenAPI 3.1's checker: an ECMA-262 `regex`), not
-            # the class's own (jsonschema's `regex` is Python's `re`).
-            formats = getattr(self, "schema_validator_format_checker", None)
-            if (validator_cls, formats) not in ordered_checks:
-                ordered_checks[(validator_cls, formats)] = _first_in_document_order(
-                    validator_cls, registry_, library_check, formats
-                )
-            ordered = ordered_checks[(validator_cls, formats)]
-
-            def check(value: Any) -> None:
-                try:
-                    if judge.is_valid(value):
-                        return
-                except Exception:  # a value it cannot take (a YAML date): the library judges
-                    pass
-                (ordered or slow)(value)
-
-            return check
+            return _schema_checker(validator_cls, None, slow)
 
     Linear.__name__ = Linear.__qualname__ = f"Linear{schema_keyword.__name__}"
     return Linear

@@ -22,6 +22,9 @@ What it does
     (an array ``items``). An embedded resource that declares
     its own ``$schema`` (a draft-04 metaschema bundled into a draft-07 schema) is judged by its
     own dialect only; a generated bundle (``speclint.analyses.lineage``) is judged at its sources.
+    A schema file without ``$schema`` that only OpenAPI 3.0 documents ``$ref`` (directly or through
+    other such files) is an OpenAPI 3.0 Schema Object kept apart, and is judged by that dialect's
+    metaschema (3.0.3 §4.7.24): ``exclusiveMinimum: true`` beside a ``minimum`` is valid there.
 
 Why is this bad?
     Validators disagree about invalid schemas: some reject them, some ignore the bad keyword, some
@@ -67,7 +70,12 @@ from jsonschema.protocols import Validator
 from speclint.analyses.context import Context
 from speclint.analyses.references import DATA_KEYWORDS
 from speclint.analyses.units import check_by_unit
-from speclint.analyses.validation import accepted_fast, located_errors, metaschema_registry
+from speclint.analyses.validation import (
+    accepted_fast,
+    located_errors,
+    metaschema_registry,
+    validator_class_at,
+)
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import draft_by_keywords, names_latest_draft
@@ -80,6 +88,7 @@ FACTS = ("derived", "references")  # speclint.analyses.context
 # One schema at a time (speclint.analyses.units): an edit re-judges that schema alone.
 READS = "document"
 DEFAULT_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+OAS30 = "OpenAPI 3.0"  # a file of OpenAPI 3.0 Schema Objects (``speclint.model.corpus.refine``)
 # Each draft's metaschema URI as published (the spelling every validator knows).
 CANONICAL = {
     "draft-03": "http://json-schema.org/draft-03/schema#",
@@ -121,6 +130,9 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
 def _judged(corpus: Context, document: Document) -> Iterator[Finding]:
     registry = metaschema_registry()
     schema = document.data
+    if document.dialect == OAS30 and not (isinstance(schema, dict) and "$schema" in schema):
+        yield from _judged_as_oas30(document, registry)
+        return
     dialect = (
         schema.get("$schema", DEFAULT_DIALECT) if isinstance(schema, dict) else DEFAULT_DIALECT
     )
@@ -175,6 +187,33 @@ def _judged(corpus: Context, document: Document) -> Iterator[Finding]:
                 document.location(pointer),
                 key=f"{pointer}:{message}",
             )
+
+
+def _judged_as_oas30(document: Document, registry: Any) -> Iterator[Finding]:
+    """A file of OpenAPI 3.0 Schema Objects (reached by ``$ref`` only from OpenAPI 3.0
+    documents: ``speclint.model.corpus.refine``), judged by that dialect's metaschema, as
+    openapi-schema-validator's ``check_schema`` does: ``nullable`` and a boolean
+    ``exclusiveMinimum`` are its keywords, a type array is not."""
+    judge = validator_class_at("schema", OAS30, None)
+    if accepted_fast(judge, document.data):
+        return
+    meta = judge.META_SCHEMA
+    validator = validators.validator_for(meta, default=judge)(
+        meta, format_checker=judge.FORMAT_CHECKER, registry=registry
+    )
+    for pointer, message in located_errors(validator, document.data):
+        yield Finding(
+            ID,
+            SEVERITY,
+            headed(
+                f"{pointer or '/'}: {message}",
+                "; the schema is invalid as the OpenAPI 3.0 Schema Object it is (only OpenAPI 3.0 "
+                "documents `$ref` it), so tools may ignore or reject it: fix the keyword",
+                message,
+            ),
+            document.location(pointer),
+            key=f"{pointer}:{message}",
+        )
 
 
 def _embedded_resources(schema: Any) -> list[tuple[str, dict[str, Any]]]:

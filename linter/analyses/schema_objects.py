@@ -102,9 +102,16 @@ def schema_roots(document: Document) -> Iterator[tuple[str, Any]]:
     if not isinstance(data, dict):
         return
     if document.kind is DocumentKind.OPENAPI:
-        yield from _api_roots(data, "", frozenset({"schema"}))
+        yield from openapi_schema_roots(data)
     elif document.kind is DocumentKind.ASYNCAPI:
         yield from _api_roots(data, "", frozenset({"payload", "headers", "schema"}))
+
+
+def openapi_schema_roots(node: Any, at: str = "") -> Iterator[tuple[str, Any]]:
+    """:func:`schema_roots` of a part of an OpenAPI document at ``at``: a whole document, or a
+    path item, parameter or response kept in a file of its own and reached by ``$ref``."""
+    if isinstance(node, dict):
+        yield from _api_roots(node, at, frozenset({"schema"}))
 
 
 def _api_roots(data: dict[str, Any], at: str, keys: frozenset[str]) -> Iterator[tuple[str, Any]]:

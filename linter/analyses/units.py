@@ -35,6 +35,10 @@ and the functions:
   five pages). Without it, the findings are each unit's, in document order;
 - ``units(corpus)`` (``"document"`` rules; ``"page"`` rules default to every Markdown page);
 - ``unit_inputs(corpus, document)`` (optional): other corpus paths one unit reads;
+- ``unit_reach(corpus, document)`` (optional, ``"document"`` rules): the corpus paths one unit
+  reads besides its document, in place of all that its ``$ref``\\s reach (``openapi-invalid``
+  reads the files its API structure is kept in, not the schema files its schemas name, which
+  schema-invalid judges: a schema edit keeps its result);
 - ``shared(corpus)`` (optional, ``"page"`` rules): what every unit reads of the JSON/YAML
   documents, as data whose ``repr`` is exact (``None``: nothing), in place of all of them, so a
   schema edit keeps the results of a rule that never reads schemas (``fence-invalid``), or

@@ -446,7 +446,9 @@ def validator_class_at(kind: str, version: str, declared: str | None) -> Any:
         # `https://json-schema.org/draft-07/schema` (no `#`, https) names draft-07 too.
         named = draft_of(declared)
         return safe_validator_class({"$schema": _DRAFT_URIS[named] if named else declared})
-    if kind == "openapi" and version.startswith("3.0"):
+    if (kind == "openapi" and version.startswith("3.0")) or (
+        kind == "schema" and version == "OpenAPI 3.0"  # a file of 3.0 Schema Objects (`refine`)
+    ):
         return _oas30_validator_class()
     if kind == "asyncapi":
         return safe_validator_class({"$schema": "http://json-schema.org/draft-07/schema#"})

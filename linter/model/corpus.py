@@ -352,13 +352,67 @@ def refine(documents: dict[str, Document], config: Config) -> None:
                 )
                 documents[target] = promoted
                 pending.append(promoted)
+    _inherit_oas30_dialect(documents)
 
 
-def _file_refs(document: Document) -> set[str]:
+def _inherit_oas30_dialect(documents: dict[str, Document]) -> None:
+    """A schema file that says nothing of its dialect (no ``$schema``), reached by ``$ref`` only
+    from OpenAPI 3.0 documents, is an OpenAPI 3.0 Schema Object kept in a file of its own: that
+    is a dialect of its own (3.0.3 §4.7.24: ``nullable``, a boolean ``exclusiveMinimum``, no type
+    arrays), so it is recorded as the file's (``Document.dialect``), and every rule judges it so
+    (schema-invalid called ``exclusiveMinimum: true`` an error there). Reached through other
+    such files too, cycles included; one reached also from anything else (an OpenAPI 3.1
+    document, a schema declaring its draft) is left to the default, since no one dialect is
+    its own. Replaced, not changed, as ``refine`` does."""
+
+    def open_dialect(document: Document | None) -> bool:
+        return (
+            document is not None
+            and document.usable
+            and document.kind is DocumentKind.SCHEMA
+            and not document.dialect
+            and not (isinstance(document.data, dict) and "$schema" in document.data)
+        )
+
+    def file_refs(document: Document) -> set[str]:
+        # A schema's every `$ref`; an API document's or a fragment's, wherever it is: its
+        # responses and parameters kept in files of their own hold schemas too.
+        if document.kind is DocumentKind.SCHEMA:
+            return document.remember("file-refs:schema", partial(_file_refs, document))
+        return document.remember("file-refs:anywhere", partial(_file_refs, document, True))
+
+    roots = [
+        d for d in documents.values() if d.usable and d.kind in _REFERRING and not open_dialect(d)
+    ]
+    if not any(d.dialect.startswith("OpenAPI 3.0") for d in roots):
+        return
+    reaching: dict[str, set[str]] = {}
+    for root in roots:
+        family = "OpenAPI 3.0" if root.dialect.startswith("OpenAPI 3.0") else root.dialect or "?"
+        seen: set[str] = set()
+        stack = sorted(file_refs(root))
+        while stack:
+            target = stack.pop()
+            found = documents.get(target)
+            if target in seen or found is None or not found.usable:
+                continue
+            if found.kind is DocumentKind.DATA:  # a fragment: a response, a parameter kept apart
+                seen.add(target)
+                stack.extend(sorted(file_refs(found)))
+            elif open_dialect(found):
+                seen.add(target)
+                reaching.setdefault(target, set()).add(family)
+                stack.extend(sorted(file_refs(found)))
+    for path, families in sorted(reaching.items()):
+        if families == {"OpenAPI 3.0"}:
+            documents[path] = replace(documents[path], dialect="OpenAPI 3.0")
+
+
+def _file_refs(document: Document, anywhere: bool = False) -> set[str]:
     """The corpus paths the document's relative ``$ref``s name (schema places only, in an API
-    document)."""
+    document, unless ``anywhere``)."""
     folder = posixpath.dirname(document.path)
-    api = document.kind is not DocumentKind.SCHEMA
+    api = document.kind is not DocumentKind.SCHEMA and not anywhere
     found: set[str] = set()
     stack: list[tuple[Any, str]] = [(document.data, "")]
     while stack:  # iterative: generated schemas nest deeper than Python's recursion limit

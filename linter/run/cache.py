@@ -582,6 +582,7 @@ class RuleCache:
         digest.update(b"\x01")
         for document in corpus.documents.values():
             digest.update(f"{document.path}\x00{document.kind.value}\x00".encode())
+            digest.update(f"{document.dialect}\x00".encode())
             if document.kind is not DocumentKind.MARKDOWN:
                 digest.update(f"{document.digest}\x00".encode())
             elif info is not None and info.extract is not None and document.usable:
@@ -605,7 +606,9 @@ class RuleCache:
             shared.update(present.encode("utf-8", "surrogateescape") + b"\x00")
         shared.update(b"\x01")
         for document in corpus.documents.values():
+            # The kind and dialect: a file's dialect may come of who `$ref`s it (`refine`).
             shared.update(f"{document.path}\x00{document.kind.value}\x00".encode())
+            shared.update(f"{document.dialect}\x00".encode())
             # A page's unit reads every JSON/YAML document (or what its `shared` says it reads
             # of them); a document's, those it reaches.
             if (
@@ -621,7 +624,11 @@ class RuleCache:
         [items] = typing.get_args(_unit_results(info)) or (Finding,)
         holds = _holding(items)
         for unit in info.units(corpus):
-            inputs = set(reach(corpus, unit.path)) if info.reads == "document" else set()
+            inputs: set[str] = set()
+            if info.unit_reach is not None:
+                inputs.update(info.unit_reach(corpus, unit))
+            elif info.reads == "document":
+                inputs.update(reach(corpus, unit.path))
             if info.unit_inputs is not None:
                 inputs.update(info.unit_inputs(corpus, unit))
             inputs.discard(unit.path)

@@ -45,6 +45,9 @@ class RuleInfo:
     check_unit: UnitCheck | None = None
     units: Units | None = None
     unit_inputs: Callable[[Context, Document], Iterable[str]] | None = None
+    # What one unit of a READS = "document" rule reads besides its document, in place of all
+    # that its `$ref`s reach (speclint.analyses.units.reach).
+    unit_reach: Callable[[Context, Document], Iterable[str]] | None = None
     combine: Combine | None = None
     shared: Callable[[Context], Any] | None = None
     # READS = "extract": what the rule reads of one Markdown page (speclint.analyses.units).
@@ -101,6 +104,7 @@ def all_rules() -> dict[str, RuleInfo]:
             check_unit=check_unit,
             units=units,
             unit_inputs=getattr(module, "unit_inputs", None),
+            unit_reach=getattr(module, "unit_reach", None) if reads == "document" else None,
             combine=getattr(module, "combine", None),
             shared=getattr(module, "shared", None) if reads == "page" else None,
             extract=getattr(module, "extract", None) if reads == "extract" else None,
