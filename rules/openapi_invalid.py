@@ -86,7 +86,7 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 
 from speclint.analyses.context import Context
 from speclint.analyses.references import CORPUS_BASE, file_uri
-from speclint.analyses.schema_objects import openapi_schema_roots
+from speclint.analyses.schema_objects import openapi_schema_roots, structural_default
 from speclint.analyses.units import check_by_unit, reach
 from speclint.analyses.validation import explain, metaschema_judge, short_message
 from speclint.common.findings import Finding, Location, Severity, headed
@@ -277,8 +277,8 @@ def _schema_errors(corpus: Context, document: Document) -> Iterator[tuple[Docume
     version = str(data.get("openapi", ""))
     checked: set[int] = set()
     for holder, at, node in _api_parts(corpus, document):
-        if holder is not document and holder.kind is not DocumentKind.DATA:
-            continue  # an API document judges its own; a schema file is schema-invalid's
+        if holder is not document and holder.kind is DocumentKind.OPENAPI:
+            continue  # an API document judges its own
         for pointer, value in openapi_schema_roots(node, at):
             if id(value) in checked:  # one object at two places (a YAML alias): judged once
                 continue
@@ -371,7 +371,8 @@ def _structure_refs(node: Any, at: str, schemas: frozenset[str]) -> Iterator[str
             for key, value in current.items():
                 key = str(key)
                 if isinstance(value, (dict, list)) and not (
-                    key.startswith("x-") or key in _NOT_STRUCTURE
+                    key.startswith("x-")
+                    or (key in _NOT_STRUCTURE and not structural_default(key, pointer))
                 ):
                     stack.append((join_pointer(pointer, key), value))
         elif isinstance(current, list):

@@ -127,7 +127,9 @@ def _api_roots(data: dict[str, Any], at: str, keys: frozenset[str]) -> Iterator[
             for key, value in node.items():
                 key = str(key)
                 here = join_pointer(pointer, key)
-                if key.startswith("x-") or key in _NOT_API_STRUCTURE:
+                if key.startswith("x-") or (
+                    key in _NOT_API_STRUCTURE and not structural_default(key, pointer)
+                ):
                     continue
                 if (
                     key in ("schemas", "definitions")
@@ -159,6 +161,12 @@ def _api_roots(data: dict[str, Any], at: str, keys: frozenset[str]) -> Iterator[
             children = [(join_pointer(pointer, index), value) for index, value in enumerate(node)]
         for child in reversed(children):
             stack.append((child[0], child[1], depth + 1))
+
+
+def structural_default(key: str, pointer: str) -> bool:
+    """Whether ``key`` at ``pointer`` is part of an API document's structure though it is a data
+    keyword elsewhere: a Responses Object's ``default`` response (OpenAPI 3.1.1 §4.8.16.1)."""
+    return key == "default" and pointer.endswith("/responses")
 
 
 def _multi_format(node: Any) -> bool:

@@ -334,8 +334,19 @@ def refine(documents: dict[str, Document], config: Config) -> None:
                 document, kind=named.kind, reason=named.reason, schema=named.schema
             )
     pending = [d for d in documents.values() if d.usable and d.kind in _REFERRING]
+    fragments: set[str] = set()
     while pending:
         referrer = pending.pop()
+        if referrer.kind in _API_KINDS or referrer.path in fragments:
+            # The parts of an API document kept in files of their own (a response, a parameter,
+            # a path item) say nothing of themselves and stay data, but the `$ref`s of the
+            # schemas they hold name schemas as the document's own do.
+            for target in _anywhere_refs(referrer):
+                found = documents.get(target)
+                usable = found is not None and found.usable and found.kind is DocumentKind.DATA
+                if usable and found is not None and target not in fragments:
+                    fragments.add(target)
+                    pending.append(found)
         refs = referrer.remember(f"file-refs:{referrer.kind.value}", partial(_file_refs, referrer))
         for target in refs:
             found = documents.get(target)
@@ -360,10 +371,12 @@ def _inherit_oas30_dialect(documents: dict[str, Document]) -> None:
     from OpenAPI 3.0 documents, is an OpenAPI 3.0 Schema Object kept in a file of its own: that
     is a dialect of its own (3.0.3 §4.7.24: ``nullable``, a boolean ``exclusiveMinimum``, no type
     arrays), so it is recorded as the file's (``Document.dialect``), and every rule judges it so
-    (schema-invalid called ``exclusiveMinimum: true`` an error there). Reached through other
-    such files too, cycles included; one reached also from anything else (an OpenAPI 3.1
-    document, a schema declaring its draft) is left to the default, since no one dialect is
-    its own. Replaced, not changed, as ``refine`` does."""
+    (schema-invalid called ``exclusiveMinimum: true`` an error there). Reached through API
+    fragments and other such files too, cycles included; one reached also from anything else
+    (an OpenAPI 3.1 document, a schema declaring its draft, a schema no 3.0 document reaches,
+    which is 2020-12 by default) keeps the default, since no one dialect is its own. Replaced,
+    not changed, as ``refine`` does. Linear: each file's set of reaching dialects only grows,
+    and there are few dialects."""
 
     def open_dialect(document: Document | None) -> bool:
         return (
@@ -379,33 +392,55 @@ def _inherit_oas30_dialect(documents: dict[str, Document]) -> None:
         # responses and parameters kept in files of their own hold schemas too.
         if document.kind is DocumentKind.SCHEMA:
             return document.remember("file-refs:schema", partial(_file_refs, document))
-        return document.remember("file-refs:anywhere", partial(_file_refs, document, True))
+        return _anywhere_refs(document)
 
-    roots = [
-        d for d in documents.values() if d.usable and d.kind in _REFERRING and not open_dialect(d)
-    ]
-    if not any(d.dialect.startswith("OpenAPI 3.0") for d in roots):
+    def passable(document: Document | None) -> bool:
+        return (
+            document is not None
+            and document.usable
+            and (document.kind is DocumentKind.DATA or open_dialect(document))
+        )
+
+    def spread(sources: dict[str, str]) -> dict[str, set[str]]:
+        """The dialect families that reach each passable file from ``sources`` (path: family)."""
+        reaching: dict[str, set[str]] = {}
+        work = sorted(sources)
+        while work:
+            path = work.pop()
+            families = {sources[path]} if path in sources else reaching.get(path, set())
+            for target in sorted(file_refs(documents[path])):
+                if not passable(documents.get(target)):
+                    continue
+                had = reaching.setdefault(target, set())
+                if not families <= had:
+                    had |= families
+                    work.append(target)
+        return reaching
+
+    def family(document: Document) -> str:
+        return (
+            "OpenAPI 3.0" if document.dialect.startswith("OpenAPI 3.0") else document.dialect or "?"
+        )
+
+    roots = {
+        d.path: family(d)
+        for d in documents.values()
+        if d.usable and d.kind in _REFERRING and not open_dialect(d)
+    }
+    if "OpenAPI 3.0" not in roots.values():
         return
-    reaching: dict[str, set[str]] = {}
-    for root in roots:
-        family = "OpenAPI 3.0" if root.dialect.startswith("OpenAPI 3.0") else root.dialect or "?"
-        seen: set[str] = set()
-        stack = sorted(file_refs(root))
-        while stack:
-            target = stack.pop()
-            found = documents.get(target)
-            if target in seen or found is None or not found.usable:
-                continue
-            if found.kind is DocumentKind.DATA:  # a fragment: a response, a parameter kept apart
-                seen.add(target)
-                stack.extend(sorted(file_refs(found)))
-            elif open_dialect(found):
-                seen.add(target)
-                reaching.setdefault(target, set()).add(family)
-                stack.extend(sorted(file_refs(found)))
-    for path, families in sorted(reaching.items()):
-        if families == {"OpenAPI 3.0"}:
+    from_30 = spread({path: f for path, f in roots.items() if f == "OpenAPI 3.0"})
+    # A schema without `$schema` that no 3.0 document reaches is 2020-12's, and so is what it names.
+    for document in documents.values():
+        if open_dialect(document) and document.path not in from_30:
+            roots[document.path] = "2020-12"
+    for path, families in sorted(spread(roots).items()):
+        if families == {"OpenAPI 3.0"} and open_dialect(documents[path]):
             documents[path] = replace(documents[path], dialect="OpenAPI 3.0")
+
+
+def _anywhere_refs(document: Document) -> set[str]:
+    return document.remember("file-refs:anywhere", partial(_file_refs, document, True))
 
 
 def _file_refs(document: Document, anywhere: bool = False) -> set[str]:
@@ -437,6 +472,7 @@ SKIPPED_FOLDERS = _UNSEEN_FOLDERS | frozenset(INSTALLED_FOLDER_NAMES)
 
 
 _REFERRING = (DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
+_API_KINDS = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
 
 
 def snapshot(
