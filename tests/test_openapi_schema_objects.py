@@ -11,6 +11,7 @@ import pytest
 
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding
+from speclint.parsing.kinds import DocumentKind
 from speclint.run.cache import RuleCache
 from speclint.run.catalog import all_rules
 
@@ -293,3 +294,25 @@ def test_a_schema_file_a_2020_12_schema_names_too_keeps_the_default_dialect(
         "schemas/name.json",
         "/exclusiveMinimum",
     )
+
+
+def test_a_route_or_header_name_is_no_schema_place(make_corpus: MakeCorpus) -> None:
+    # `refine` matched schema places on unescaped pointers: the path item of `/orders/{id}/items`
+    # looked like an `items` schema, and became one; an OpenAPI `headers` map holds Header
+    # Objects, not schemas (an AsyncAPI one holds a schema).
+    root = make_corpus(
+        {
+            "api/openapi.yaml": HEAD.format(version="3.1.0")
+            + "paths:\n  /orders/{id}/items: {$ref: 'order-items.yaml'}\n"
+            + "  /pets:\n    get:\n      responses:\n        '200':\n"
+            + "          description: ok\n          headers: {X-Rate: {$ref: 'rate.yaml'}}\n"
+            + "          content: {application/json: {schema: {$ref: 'pet.yaml'}}}\n",
+            "api/order-items.yaml": "get:\n  responses: {'200': {description: ok}}\n",
+            "api/rate.yaml": "schema: {type: integer}\n",
+            "api/pet.yaml": "title: Pet\n",
+        }
+    )
+    documents = Context.load(root).documents
+    assert documents["api/order-items.yaml"].kind is DocumentKind.DATA
+    assert documents["api/rate.yaml"].kind is DocumentKind.DATA
+    assert documents["api/pet.yaml"].kind is DocumentKind.SCHEMA  # a schema place still is one

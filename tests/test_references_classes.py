@@ -503,3 +503,22 @@ def test_the_summary_counts_an_unknown_dialect_as_another_dialect(
     run = cli("check", str(root), "--no-cache", "--no-progress")
     summary = run.stdout + run.stderr
     assert "2 JSON Schemas (1 another dialect, 1 no `$schema`)" in summary, summary
+
+
+def test_a_name_below_a_list_in_a_pointer_is_a_missing_pointer_not_a_crash(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `referencing` reads a token below a list with `int()`: `#/list/name` raised ValueError out
+    # of the reference index, and the whole run ended in an internal error.
+    root = make_corpus(
+        {
+            "api.yaml": "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /pets:\n"
+            "    get:\n      parameters:\n        - $ref: 'p.yaml#/list/name'\n"
+            "      responses: {'200': {description: ok}}\n",
+            "p.yaml": "list:\n  - {name: a, in: query, schema: {type: string}}\n",
+        }
+    )
+    [reference] = [r for r in Context.load(root).references.references if r.path == "api.yaml"]
+    assert (reference.outcome, reference.target_path) == ("missing-pointer", "p.yaml")
+    [finding] = findings_of("unresolved-ref", root)
+    assert finding.location.line == 7

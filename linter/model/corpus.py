@@ -50,6 +50,7 @@ from speclint.parsing.structured import (
     Parsed,
     ParseFailure,
     Position,
+    escape_token,
     fast_json,
     parse_json,
     parse_yaml,
@@ -314,8 +315,11 @@ class Corpus:
 # --- discovery ----------------------------------------------------------------------------------
 
 # Where in an API document a `$ref` names a schema (OpenAPI 3.x Schema Objects, Swagger 2.0 and
-# AsyncAPI payloads): a `$ref` elsewhere names a path item, a parameter, a message...
+# AsyncAPI payloads): a `$ref` elsewhere names a path item, a parameter, a message... Matched on
+# escaped pointers, so a route's own `/items` (`/paths/~1orders~1{id}~1items`) is no place. An
+# OpenAPI `headers` map holds Header Objects (3.1.1 §4.8.21), an AsyncAPI one a schema.
 _SCHEMA_PLACES = re.compile(r"/(schema|schemas|payload|headers|items|properties|definitions)(/|$)")
+_OPENAPI_SCHEMA_PLACES = re.compile(r"/(schema|schemas|items|properties|definitions)(/|$)")
 
 
 def refine(documents: dict[str, Document], config: Config) -> None:
@@ -448,17 +452,21 @@ def _file_refs(document: Document, anywhere: bool = False) -> set[str]:
     document, unless ``anywhere``)."""
     folder = posixpath.dirname(document.path)
     api = document.kind is not DocumentKind.SCHEMA and not anywhere
+    # A fragment's own kind of API is not known here: AsyncAPI's places, `headers` too.
+    places = _OPENAPI_SCHEMA_PLACES if document.kind is DocumentKind.OPENAPI else _SCHEMA_PLACES
     found: set[str] = set()
     stack: list[tuple[Any, str]] = [(document.data, "")]
     while stack:  # iterative: generated schemas nest deeper than Python's recursion limit
         node, pointer = stack.pop()
         if isinstance(node, dict):
             reference = node.get("$ref")
-            if isinstance(reference, str) and not (api and not _SCHEMA_PLACES.search(pointer)):
+            if isinstance(reference, str) and not (api and not places.search(pointer)):
                 file_part = reference.split("#", 1)[0]
                 if file_part and "://" not in file_part and not file_part.startswith(("/", "urn:")):
                     found.add(posixpath.normpath(posixpath.join(folder, file_part)))
-            stack.extend((value, f"{pointer}/{key}") for key, value in node.items())
+            stack.extend(
+                (value, f"{pointer}/{escape_token(str(key))}") for key, value in node.items()
+            )
         elif isinstance(node, list):
             stack.extend((value, f"{pointer}/{index}") for index, value in enumerate(node))
     return found
