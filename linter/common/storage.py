@@ -67,6 +67,7 @@ STORED = frozenset(
         "speclint.parsing.prose:HtmlComment",
         "speclint.parsing.prose:InlineCode",
         "speclint.parsing.prose:Link",
+        "speclint.parsing.prose:PageText",
         "speclint.parsing.prose:ListItem",
         "speclint.parsing.prose:Paragraph",
         "speclint.parsing.prose:ProseDocument",

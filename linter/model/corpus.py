@@ -114,6 +114,11 @@ class Document:
             if not isinstance(model, ProseDocument) and self.text is not None:
                 # A damaged entry is a miss, never a page without prose: parse it again.
                 model = parse_markdown_with_tokens(self.text)[0]
+            elif isinstance(model, ProseDocument) and model.page is not None:
+                if model.page.text != self.text:  # offsets into another text: parse it again
+                    model = parse_markdown_with_tokens(self.text or "")[0]
+                else:  # one copy of the page in memory, not two
+                    object.__setattr__(model.page, "text", self.text)
             self.model = model if isinstance(model, ProseDocument) else None
         return self.model
 
