@@ -310,9 +310,22 @@ def test_a_route_or_header_name_is_no_schema_place(make_corpus: MakeCorpus) -> N
             "api/order-items.yaml": "get:\n  responses: {'200': {description: ok}}\n",
             "api/rate.yaml": "schema: {type: integer}\n",
             "api/pet.yaml": "title: Pet\n",
+            # a path item kept apart, whose response names a header kept apart (review)
+            "api/cats.yaml": "get:\n  responses:\n    '200':\n      description: ok\n"
+            "      headers: {X-Rate: {$ref: 'rate2.yaml'}}\n",
+            "api/rate2.yaml": "required: true\nschema: {type: integer}\n",
+            # AsyncAPI's `headers` is a schema, in a fragment it reaches too
+            "events/asyncapi.yaml": "asyncapi: 3.0.0\ninfo: {title: t, version: '1'}\n"
+            "components: {messages: {Ping: {$ref: 'ping.yaml'}}}\n",
+            "events/ping.yaml": "headers: {$ref: 'ping-headers.yaml'}\npayload: {type: object}\n",
+            "events/ping-headers.yaml": "type: object\nproperties: {id: {type: string}}\n",
         }
     )
+    api = root / "api/openapi.yaml"
+    api.write_text(api.read_text().replace("paths:\n", "paths:\n  /cats: {$ref: 'cats.yaml'}\n"))
     documents = Context.load(root).documents
     assert documents["api/order-items.yaml"].kind is DocumentKind.DATA
     assert documents["api/rate.yaml"].kind is DocumentKind.DATA
+    assert documents["api/rate2.yaml"].kind is DocumentKind.DATA
+    assert documents["events/ping-headers.yaml"].kind is DocumentKind.SCHEMA
     assert documents["api/pet.yaml"].kind is DocumentKind.SCHEMA  # a schema place still is one

@@ -11,7 +11,7 @@ import pytest
 from speclint.common.storage import dumps
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.prose import parse_markdown
+from speclint.parsing.prose import PageText, parse_markdown
 from speclint.run.cache import _packed
 
 PAGE = """---
@@ -92,3 +92,22 @@ def test_a_model_of_another_text_is_made_again() -> None:
     assert model is not None
     assert any(p.text.startswith("One run is") for p in model.paragraphs)
     assert model.page is not None and model.page.text is other.text
+
+
+def test_a_model_whose_offsets_leave_its_page_is_made_again() -> None:
+    # A damaged or forged entry: the page is the document's text, but a paragraph points into
+    # another text, or past the end (review).
+    model = parse_markdown(PAGE)
+    elsewhere = PageText("X" * len(PAGE))
+    for forged in (
+        dataclasses.replace(model.paragraphs[0], page=elsewhere),
+        dataclasses.replace(model.paragraphs[0], start=-3),
+        dataclasses.replace(model.paragraphs[0], stop=10**9),
+    ):
+        bad = dataclasses.replace(model, paragraphs=(forged, *model.paragraphs[1:]))
+        document = Document(
+            "spec/runs.md", DocumentKind.MARKDOWN, text=PAGE, packed_model=dumps(bad)
+        )
+        read = document.prose
+        assert read is not None and read.paragraphs[0].text == model.paragraphs[0].text
+        assert read.paragraphs[0].page is read.page

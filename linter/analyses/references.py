@@ -250,9 +250,10 @@ class ReferenceIndex:
                 resolved = self.registry.resolver(base_uri=attempt).lookup(
                     ref if mapped is None else target
                 )
-            except (PointerToNowhere, ValueError):
-                # ValueError: `referencing` reads a token below a list as an index with `int()`
-                # (`#/list/name`), which points to nothing just the same.
+            except (PointerToNowhere, ValueError, TypeError):
+                # `referencing` reads a token below a list as an index with `int()` (`#/list/name`:
+                # ValueError) and indexes whatever it meets (`#/count/x` below a number:
+                # TypeError); each points to nothing just the same.
                 fragment = urldefrag(_join(attempt, ref)).fragment
                 holder = self.path_for(_join(attempt, ref))
                 return Reference(

@@ -43,7 +43,7 @@ from speclint.parsing.kinds import (
     linguist_generated,
 )
 from speclint.parsing.links import DERIVED_KEY, page_of
-from speclint.parsing.prose import ProseDocument, parse_markdown_with_tokens
+from speclint.parsing.prose import ListItem, Paragraph, ProseDocument, parse_markdown_with_tokens
 from speclint.parsing.reading import LoadProblem, read_raw, shown_path
 from speclint.parsing.structured import (
     DuplicateKey,
@@ -114,11 +114,12 @@ class Document:
             if not isinstance(model, ProseDocument) and self.text is not None:
                 # A damaged entry is a miss, never a page without prose: parse it again.
                 model = parse_markdown_with_tokens(self.text)[0]
+            elif isinstance(model, ProseDocument) and not _slices(model, self.text):
+                # Offsets into another text, or out of it (a damaged or forged entry): never
+                # sliced wrongly, parsed again.
+                model = parse_markdown_with_tokens(self.text or "")[0]
             elif isinstance(model, ProseDocument) and model.page is not None:
-                if model.page.text != self.text:  # offsets into another text: parse it again
-                    model = parse_markdown_with_tokens(self.text or "")[0]
-                else:  # one copy of the page in memory, not two
-                    object.__setattr__(model.page, "text", self.text)
+                object.__setattr__(model.page, "text", self.text)  # one copy in memory, not two
             self.model = model if isinstance(model, ProseDocument) else None
         return self.model
 
@@ -342,21 +343,25 @@ def refine(documents: dict[str, Document], config: Config) -> None:
             documents[path] = replace(
                 document, kind=named.kind, reason=named.reason, schema=named.schema
             )
+    # The parts of API documents kept in files of their own (a response, a parameter, a path
+    # item) say nothing of themselves and stay data, but the `$ref`s of the schemas they hold
+    # name schemas as the documents' own do, in the places of the kinds of API that reach them.
+    fragments = _fragments_reached(documents)
     pending = [d for d in documents.values() if d.usable and d.kind in _REFERRING]
-    fragments: set[str] = set()
+    pending += [documents[path] for path in sorted(fragments, reverse=True)]
     while pending:
         referrer = pending.pop()
-        if referrer.kind in _API_KINDS or referrer.path in fragments:
-            # The parts of an API document kept in files of their own (a response, a parameter,
-            # a path item) say nothing of themselves and stay data, but the `$ref`s of the
-            # schemas they hold name schemas as the document's own do.
-            for target in _anywhere_refs(referrer):
-                found = documents.get(target)
-                usable = found is not None and found.usable and found.kind is DocumentKind.DATA
-                if usable and found is not None and target not in fragments:
-                    fragments.add(target)
-                    pending.append(found)
-        refs = referrer.remember(f"file-refs:{referrer.kind.value}", partial(_file_refs, referrer))
+        if referrer.kind is DocumentKind.DATA:
+            openapi = fragments.get(referrer.path) == {DocumentKind.OPENAPI}
+            refs = sorted(
+                referrer.remember(
+                    f"file-refs:data:{openapi}", partial(_file_refs, referrer, openapi=openapi)
+                )
+            )
+        else:
+            refs = sorted(
+                referrer.remember(f"file-refs:{referrer.kind.value}", partial(_file_refs, referrer))
+            )
         for target in refs:
             found = documents.get(target)
             if (
@@ -373,6 +378,17 @@ def refine(documents: dict[str, Document], config: Config) -> None:
                 documents[target] = promoted
                 pending.append(promoted)
     _inherit_oas30_dialect(documents)
+
+
+def _slices(model: ProseDocument, text: str | None) -> bool:
+    """Whether every paragraph and list item of a model read back from the parse cache is a
+    slice of ``text``, through the model's own page."""
+    page = model.page
+    if page is None or page.text != text:
+        return False
+    size = len(page.text)
+    nodes: list[Paragraph | ListItem] = [*model.paragraphs, *model.list_items]
+    return all(node.page is page and 0 <= node.start <= node.stop <= size for node in nodes)
 
 
 def _inherit_oas30_dialect(documents: dict[str, Document]) -> None:
@@ -448,17 +464,39 @@ def _inherit_oas30_dialect(documents: dict[str, Document]) -> None:
             documents[path] = replace(documents[path], dialect="OpenAPI 3.0")
 
 
+def _fragments_reached(documents: dict[str, Document]) -> dict[str, set[DocumentKind]]:
+    """Each plain JSON/YAML file that an API document reaches by ``$ref`` (anywhere), directly
+    or through other such files, with the kinds of API documents that reach it."""
+    reached: dict[str, set[DocumentKind]] = {}
+    for document in documents.values():
+        if not (document.usable and document.kind in _API_KINDS):
+            continue
+        seen: set[str] = set()
+        stack = sorted(_anywhere_refs(document))
+        while stack:
+            target = stack.pop()
+            found = documents.get(target)
+            if target in seen or found is None or not found.usable:
+                continue
+            if found.kind is DocumentKind.DATA:
+                seen.add(target)
+                reached.setdefault(target, set()).add(document.kind)
+                stack.extend(sorted(_anywhere_refs(found)))
+    return reached
+
+
 def _anywhere_refs(document: Document) -> set[str]:
     return document.remember("file-refs:anywhere", partial(_file_refs, document, True))
 
 
-def _file_refs(document: Document, anywhere: bool = False) -> set[str]:
+def _file_refs(document: Document, anywhere: bool = False, openapi: bool = False) -> set[str]:
     """The corpus paths the document's relative ``$ref``s name (schema places only, in an API
-    document, unless ``anywhere``)."""
+    document or a fragment, unless ``anywhere``; OpenAPI's places in an OpenAPI document, and in
+    a fragment only OpenAPI documents reach: ``openapi``)."""
     folder = posixpath.dirname(document.path)
     api = document.kind is not DocumentKind.SCHEMA and not anywhere
-    # A fragment's own kind of API is not known here: AsyncAPI's places, `headers` too.
-    places = _OPENAPI_SCHEMA_PLACES if document.kind is DocumentKind.OPENAPI else _SCHEMA_PLACES
+    openapi = openapi or document.kind is DocumentKind.OPENAPI
+    places = _OPENAPI_SCHEMA_PLACES if openapi else _SCHEMA_PLACES
     found: set[str] = set()
     stack: list[tuple[Any, str]] = [(document.data, "")]
     while stack:  # iterative: generated schemas nest deeper than Python's recursion limit

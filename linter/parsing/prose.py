@@ -65,9 +65,10 @@ class HtmlComment:
 class PageText:
     """The text of one page, one object that its paragraphs and list items keep offsets into:
     a copy of each was the largest part of the model (2.4 of OpenWOP's 12.6 MB of models for
-    1.9 MB of pages). The parse cache writes it once per page (``speclint.common.storage``
-    writes an object seen before as a back-reference), and a page read back from it shares its
-    ``Document.text`` (``speclint.model.corpus.Document.prose``)."""
+    1.9 MB of pages). A packed model holds it once (``speclint.common.storage`` writes an object
+    seen before as a back-reference), beside the entry's ``Document.text``: the entries are
+    about as large as before (the copies are gone, the page is there once more). A model read
+    back shares its ``Document.text`` (``speclint.model.corpus.Document.prose``)."""
 
     text: str
 

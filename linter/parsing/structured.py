@@ -25,8 +25,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from ruamel.yaml import YAML
-
 MAX_DEPTH = 256
 MAX_NODES = 2_000_000
 
@@ -524,6 +522,9 @@ def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Pars
 
 
 def _compose_with_ruamel(text: str, progress: Callable[[int], None] | None) -> list[Any]:
+    # Deferred: ruamel.yaml takes 0.02 s to import, and it composes only where libyaml is
+    # missing; a run that parses no YAML (a page edit, a warm run) never needs it.
+    from ruamel.yaml import YAML
 
     yaml = YAML(typ="safe", pure=True)
     yaml.version = (1, 2)  # type: ignore[assignment]
