@@ -174,19 +174,7 @@ def _judged(corpus: Context, document: Document) -> Iterator[Finding]:
             continue
         validator: Validator = judge(judge.META_SCHEMA, registry=registry)
         for inner, message in located_errors(validator, part):
-            pointer = at + inner
-            yield Finding(
-                ID,
-                SEVERITY,
-                headed(
-                    f"{pointer or '/'}: {message}",
-                    f"; the schema is invalid against its metaschema ({declared}), so validators "
-                    "may ignore or reject it: fix the keyword",
-                    message,
-                ),
-                document.location(pointer),
-                key=f"{pointer}:{message}",
-            )
+            yield _invalid(document, at + inner, message, f"against its metaschema ({declared})")
 
 
 def _judged_as_oas30(document: Document, registry: Any) -> Iterator[Finding]:
@@ -202,18 +190,31 @@ def _judged_as_oas30(document: Document, registry: Any) -> Iterator[Finding]:
         meta, format_checker=judge.FORMAT_CHECKER, registry=registry
     )
     for pointer, message in located_errors(validator, document.data):
-        yield Finding(
-            ID,
-            SEVERITY,
-            headed(
-                f"{pointer or '/'}: {message}",
-                "; the schema is invalid as the OpenAPI 3.0 Schema Object it is (only OpenAPI 3.0 "
-                "documents `$ref` it), so tools may ignore or reject it: fix the keyword",
-                message,
-            ),
-            document.location(pointer),
-            key=f"{pointer}:{message}",
+        yield _invalid(
+            document,
+            pointer,
+            message,
+            "as the OpenAPI 3.0 Schema Object it is (only OpenAPI 3.0 documents `$ref` it)",
+            "tools",
         )
+
+
+def _invalid(
+    document: Document, pointer: str, message: str, judged: str, readers: str = "validators"
+) -> Finding:
+    """A metaschema's error at ``pointer``, with how the schema was ``judged``."""
+    return Finding(
+        ID,
+        SEVERITY,
+        headed(
+            f"{pointer or '/'}: {message}",
+            f"; the schema is invalid {judged}, so {readers} may ignore or reject it: fix the "
+            "keyword",
+            message,
+        ),
+        document.location(pointer),
+        key=f"{pointer}:{message}",
+    )
 
 
 def _embedded_resources(schema: Any) -> list[tuple[str, dict[str, Any]]]:
@@ -357,18 +358,7 @@ def _judged_by_held(
     judge = _validator_class(draft_uri)
     validator: Validator = judge(metaschema, registry=registry)
     for pointer, message in located_errors(validator, document.data):
-        yield Finding(
-            ID,
-            SEVERITY,
-            headed(
-                f"{pointer or '/'}: {message}",
-                f"; the schema is invalid against its metaschema ({dialect}), so validators "
-                "may ignore or reject it: fix the keyword",
-                message,
-            ),
-            document.location(pointer),
-            key=f"{pointer}:{message}",
-        )
+        yield _invalid(document, pointer, message, f"against its metaschema ({dialect})")
 
 
 def is_absolute(uri: str) -> bool:
