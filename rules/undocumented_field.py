@@ -48,7 +48,6 @@ import posixpath
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
-from functools import partial
 from typing import Any
 
 from jsonschema.exceptions import SchemaError, UnknownType, ValidationError
@@ -58,7 +57,7 @@ from referencing.exceptions import Unresolvable
 from speclint.analyses.context import Context
 from speclint.analyses.fences import resolve_schema
 from speclint.analyses.references import file_uri
-from speclint.analyses.units import check_by_unit, reach
+from speclint.analyses.units import check_by_unit, prepared, reach
 from speclint.common.findings import Finding, Location, Severity, first_fitting
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -96,7 +95,7 @@ def unit_inputs(corpus: Context, document: Document) -> list[str]:
     """The schemas one page may bind a field path to (by a name its code spans start with, or a
     `.json` file it names), and the documents their `$ref`s reach."""
     by_stem, _ = _shared(corpus)
-    stems, json_names = document.remember(f"{ID}:names", partial(_names_written, document))
+    stems, json_names = prepared(document, ID, prepare, tuple[frozenset[str], frozenset[str]])
     named = {by_stem[stem].path for stem in stems if stem in by_stem}
     folder = posixpath.dirname(document.path)
     resolved: dict[tuple[str, str], str | None] = corpus.memo.setdefault(f"{ID}:resolved", {})
@@ -112,9 +111,11 @@ def unit_inputs(corpus: Context, document: Document) -> list[str]:
     return sorted({*named, *(path for schema in named for path in reach(corpus, schema))})
 
 
-def _names_written(document: Document) -> tuple[frozenset[str], frozenset[str]]:
+def prepare(document: Document) -> tuple[frozenset[str], frozenset[str]]:
     """The first segments of the page's code spans (lower-cased) and the `.json` names it
-    writes: what its inputs are found from (a function of the page alone)."""
+    writes: what its inputs are found from (a function of the page alone, so made as the page
+    is parsed and kept with it in the parse cache: ``speclint.analyses.units.prepared``; every
+    run read all 73 of OpenWOP's pages for it, 0.03 s of a one-page edit)."""
     text = document.text or ""
     stems = frozenset(m.group(1).lower() for m in _FIRST_SEGMENT.finditer(text))
     return stems, frozenset(_json_names(text))

@@ -19,7 +19,7 @@ from speclint.common.findings import Severity
 from speclint.common.storage import dumps, loads
 from speclint.model.config import Config, load_config
 from speclint.model.corpus import parse_document
-from speclint.rules import fence_invalid
+from speclint.rules import fence_invalid, undocumented_field
 from speclint.run import engine, runner
 from speclint.run.cache import RuleCache, _packed
 from speclint.run.catalog import RuleInfo, all_rules
@@ -295,6 +295,31 @@ def test_what_a_rule_prepares_of_a_page_is_read_without_decoding_its_prose() -> 
     corpus.documents["spec/z.md"].derived[f"prepare:{fence_invalid.ID}"] = ["not", "it"]
     corpus.memo.clear()
     assert fence_invalid.stated_conventions(corpus) == expected
+
+
+def test_the_names_a_page_writes_are_kept_with_it_for_undocumented_field_s_inputs() -> None:
+    """undocumented-field finds a page's inputs from the names the page writes; made as the page
+    is parsed and kept in the parse cache, a later run does not read every page again for them
+    (0.03 s of a one-page edit of OpenWOP), and finds the same inputs."""
+    schema = '{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}'
+    texts = {
+        "schemas/run.schema.json": schema,
+        "spec/runs.md": "# Runs\n\n`run.status` is set; see [run](../schemas/run.schema.json).\n",
+    }
+    fresh = Context.from_texts(texts)
+    expected = undocumented_field.unit_inputs(fresh, fresh.documents["spec/runs.md"])
+    assert expected == ["schemas/run.schema.json"]
+    prepare = _preparation(Config(), Options(), caching=True)
+    page = parse_document("spec/runs.md", texts["spec/runs.md"])
+    prepare(page)
+    kept = loads(dumps(_packed(page)))
+    assert kept.derived[f"prepare:{undocumented_field.ID}"] == (
+        frozenset({"run"}),
+        frozenset({"../schemas/run.schema.json"}),
+    )
+    corpus = Context.from_texts(texts)
+    corpus.documents["spec/runs.md"] = kept
+    assert undocumented_field.unit_inputs(corpus, kept) == expected
 
 
 def test_finding_the_rfcs_decodes_the_prose_of_the_rfcs_alone() -> None:

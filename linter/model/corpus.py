@@ -347,8 +347,10 @@ def refine(documents: dict[str, Document], config: Config) -> None:
     # item) say nothing of themselves and stay data, but the `$ref`s of the schemas they hold
     # name schemas as the documents' own do, in the places of the kinds of API that reach them.
     fragments = _fragments_reached(documents)
-    pending = [d for d in documents.values() if d.usable and d.kind in _REFERRING]
-    pending += [documents[path] for path in sorted(fragments, reverse=True)]
+    # The fragments last (the list is a stack): a file a schema and a fragment both name is
+    # "the target of a `$ref` in" the schema, as before fragments were read.
+    pending = [documents[path] for path in sorted(fragments, reverse=True)]
+    pending += [d for d in documents.values() if d.usable and d.kind in _REFERRING]
     while pending:
         referrer = pending.pop()
         if referrer.kind is DocumentKind.DATA:
@@ -467,21 +469,26 @@ def _inherit_oas30_dialect(documents: dict[str, Document]) -> None:
 def _fragments_reached(documents: dict[str, Document]) -> dict[str, set[DocumentKind]]:
     """Each plain JSON/YAML file that an API document reaches by ``$ref`` (anywhere), directly
     or through other such files, with the kinds of API documents that reach it."""
+    # One work list for all the documents: a file's set of kinds only grows, and there are two
+    # kinds, so each file is walked at most twice (a walk per document was documents × files:
+    # 400 versions of one API sharing 2,000 fragments took 3.4 s; review).
     reached: dict[str, set[DocumentKind]] = {}
-    for document in documents.values():
-        if not (document.usable and document.kind in _API_KINDS):
+    work = [
+        (target, frozenset({document.kind}))
+        for document in documents.values()
+        if document.usable and document.kind in _API_KINDS
+        for target in sorted(_anywhere_refs(document))
+    ]
+    while work:
+        target, kinds = work.pop()
+        found = documents.get(target)
+        if found is None or not found.usable or found.kind is not DocumentKind.DATA:
             continue
-        seen: set[str] = set()
-        stack = sorted(_anywhere_refs(document))
-        while stack:
-            target = stack.pop()
-            found = documents.get(target)
-            if target in seen or found is None or not found.usable:
-                continue
-            if found.kind is DocumentKind.DATA:
-                seen.add(target)
-                reached.setdefault(target, set()).add(document.kind)
-                stack.extend(sorted(_anywhere_refs(found)))
+        had = reached.setdefault(target, set())
+        if kinds <= had:
+            continue
+        had |= kinds
+        work.extend((onward, frozenset(had)) for onward in sorted(_anywhere_refs(found)))
     return reached
 
 
