@@ -86,7 +86,7 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 
 from speclint.analyses.context import Context
 from speclint.analyses.references import CORPUS_BASE, file_uri
-from speclint.analyses.schema_objects import openapi_schema_roots, structural_default
+from speclint.analyses.schema_objects import api_structure, openapi_schema_roots
 from speclint.analyses.units import check_by_unit, reach
 from speclint.analyses.validation import explain, metaschema_judge, short_message
 from speclint.common.findings import Finding, Location, Severity, headed
@@ -332,17 +332,18 @@ def _metaschema_check(version: str, data: Mapping[str, Any], value: Any) -> Call
     )
 
 
-# Keys of an OpenAPI document whose values are data or extensions, never its structure.
-_NOT_STRUCTURE = frozenset({"example", "examples", "default", "enum", "const"})
-
-
 def _api_parts(corpus: Context, document: Document) -> list[tuple[Document, str, Any]]:
     """The document, and each part of another corpus file that its structure reaches by a
     ``$ref`` outside its schema objects (a path item, parameter or response kept apart, the
     layout Redocly recommends), transitively: (file, pointer, node). A reference that does not
     resolve here is ``unresolved-ref``'s. The files are what one unit of this rule reads
     (``unit_reach``), with the schema files they name left out (schema-invalid's)."""
+    # Memoised for the run: the unit's key (`unit_reach`) and its check both ask.
+    memo: dict[str, list[tuple[Document, str, Any]]] = corpus.memo.setdefault(f"{ID}:parts", {})
+    if document.path in memo:
+        return memo[document.path]
     parts: list[tuple[Document, str, Any]] = [(document, "", document.data)]
+    memo[document.path] = parts
     seen = {(document.path, "")}
     for holder, at, node in parts:  # grows as it goes
         schemas = frozenset(pointer for pointer, _ in openapi_schema_roots(node, at))
@@ -370,10 +371,7 @@ def _structure_refs(node: Any, at: str, schemas: frozenset[str]) -> Iterator[str
                 yield reference
             for key, value in current.items():
                 key = str(key)
-                if isinstance(value, (dict, list)) and not (
-                    key.startswith("x-")
-                    or (key in _NOT_STRUCTURE and not structural_default(key, pointer))
-                ):
+                if isinstance(value, (dict, list)) and api_structure(key, pointer):
                     stack.append((join_pointer(pointer, key), value))
         elif isinstance(current, list):
             stack.extend(

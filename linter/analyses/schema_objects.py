@@ -127,9 +127,7 @@ def _api_roots(data: dict[str, Any], at: str, keys: frozenset[str]) -> Iterator[
             for key, value in node.items():
                 key = str(key)
                 here = join_pointer(pointer, key)
-                if key.startswith("x-") or (
-                    key in _NOT_API_STRUCTURE and not structural_default(key, pointer)
-                ):
+                if not api_structure(key, pointer):
                     continue
                 if (
                     key in ("schemas", "definitions")
@@ -163,10 +161,14 @@ def _api_roots(data: dict[str, Any], at: str, keys: frozenset[str]) -> Iterator[
             stack.append((child[0], child[1], depth + 1))
 
 
-def structural_default(key: str, pointer: str) -> bool:
-    """Whether ``key`` at ``pointer`` is part of an API document's structure though it is a data
-    keyword elsewhere: a Responses Object's ``default`` response (OpenAPI 3.1.1 §4.8.16.1)."""
-    return key == "default" and pointer.endswith("/responses")
+def api_structure(key: str, pointer: str) -> bool:
+    """Whether the member ``key`` of the object at ``pointer`` of an API document is part of its
+    structure, to walk into for schemas and references: not an extension (``x-``) nor data
+    (an example, a default, an enum), but a Responses Object's ``default`` response is
+    structure (OpenAPI 3.1.1 §4.8.16.1)."""
+    if key.startswith("x-"):
+        return False
+    return key not in _NOT_API_STRUCTURE or (key == "default" and pointer.endswith("/responses"))
 
 
 def _multi_format(node: Any) -> bool:

@@ -353,17 +353,9 @@ def refine(documents: dict[str, Document], config: Config) -> None:
     pending += [d for d in documents.values() if d.usable and d.kind in _REFERRING]
     while pending:
         referrer = pending.pop()
-        if referrer.kind is DocumentKind.DATA:
-            openapi = fragments.get(referrer.path) == {DocumentKind.OPENAPI}
-            refs = sorted(
-                referrer.remember(
-                    f"file-refs:data:{openapi}", partial(_file_refs, referrer, openapi=openapi)
-                )
-            )
-        else:
-            refs = sorted(
-                referrer.remember(f"file-refs:{referrer.kind.value}", partial(_file_refs, referrer))
-            )
+        # A fragment only OpenAPI documents reach is read with OpenAPI's places.
+        openapi = fragments.get(referrer.path) == {DocumentKind.OPENAPI}
+        refs = _file_refs(referrer, openapi=openapi)
         for target in refs:
             found = documents.get(target)
             if (
@@ -414,13 +406,6 @@ def _inherit_oas30_dialect(documents: dict[str, Document]) -> None:
             and not (isinstance(document.data, dict) and "$schema" in document.data)
         )
 
-    def file_refs(document: Document) -> set[str]:
-        # A schema's every `$ref`; an API document's or a fragment's, wherever it is: its
-        # responses and parameters kept in files of their own hold schemas too.
-        if document.kind is DocumentKind.SCHEMA:
-            return document.remember("file-refs:schema", partial(_file_refs, document))
-        return _anywhere_refs(document)
-
     def passable(document: Document | None) -> bool:
         return (
             document is not None
@@ -435,7 +420,9 @@ def _inherit_oas30_dialect(documents: dict[str, Document]) -> None:
         while work:
             path = work.pop()
             families = {sources[path]} if path in sources else reaching.get(path, set())
-            for target in sorted(file_refs(documents[path])):
+            # Every `$ref` of a file: an API document's responses and parameters kept in
+            # files of their own hold schemas too.
+            for target in _anywhere_refs(documents[path]):
                 if not passable(documents.get(target)):
                     continue
                 had = reaching.setdefault(target, set())
@@ -477,7 +464,7 @@ def _fragments_reached(documents: dict[str, Document]) -> dict[str, set[Document
         (target, frozenset({document.kind}))
         for document in documents.values()
         if document.usable and document.kind in _API_KINDS
-        for target in sorted(_anywhere_refs(document))
+        for target in _anywhere_refs(document)
     ]
     while work:
         target, kinds = work.pop()
@@ -488,32 +475,45 @@ def _fragments_reached(documents: dict[str, Document]) -> dict[str, set[Document
         if kinds <= had:
             continue
         had |= kinds
-        work.extend((onward, frozenset(had)) for onward in sorted(_anywhere_refs(found)))
+        work.extend((onward, frozenset(had)) for onward in _anywhere_refs(found))
     return reached
 
 
-def _anywhere_refs(document: Document) -> set[str]:
-    return document.remember("file-refs:anywhere", partial(_file_refs, document, True))
+def _anywhere_refs(document: Document) -> list[str]:
+    """The corpus paths every relative ``$ref`` of the document names, sorted."""
+    return sorted({target for _, target in _ref_sites(document)})
 
 
-def _file_refs(document: Document, anywhere: bool = False, openapi: bool = False) -> set[str]:
-    """The corpus paths the document's relative ``$ref``s name (schema places only, in an API
-    document or a fragment, unless ``anywhere``; OpenAPI's places in an OpenAPI document, and in
-    a fragment only OpenAPI documents reach: ``openapi``)."""
-    folder = posixpath.dirname(document.path)
-    api = document.kind is not DocumentKind.SCHEMA and not anywhere
+def _file_refs(document: Document, openapi: bool = False) -> list[str]:
+    r"""The corpus paths the document's relative ``$ref``\s name, sorted: a schema's every one;
+    an API document's or a fragment's at schema places only (OpenAPI's in an OpenAPI document,
+    and in a fragment only OpenAPI documents reach: ``openapi``)."""
+    sites = _ref_sites(document)
+    if document.kind is DocumentKind.SCHEMA:
+        return sorted({target for _, target in sites})
     openapi = openapi or document.kind is DocumentKind.OPENAPI
     places = _OPENAPI_SCHEMA_PLACES if openapi else _SCHEMA_PLACES
-    found: set[str] = set()
+    return sorted({target for pointer, target in sites if places.search(pointer)})
+
+
+def _ref_sites(document: Document) -> list[tuple[str, str]]:
+    """(escaped pointer of the holding object, corpus path named) of each relative ``$ref`` of
+    the document: one walk per document and run, which the readings above filter."""
+    return document.remember("ref-sites", partial(_walk_ref_sites, document))
+
+
+def _walk_ref_sites(document: Document) -> list[tuple[str, str]]:
+    folder = posixpath.dirname(document.path)
+    found: list[tuple[str, str]] = []
     stack: list[tuple[Any, str]] = [(document.data, "")]
     while stack:  # iterative: generated schemas nest deeper than Python's recursion limit
         node, pointer = stack.pop()
         if isinstance(node, dict):
             reference = node.get("$ref")
-            if isinstance(reference, str) and not (api and not places.search(pointer)):
+            if isinstance(reference, str):
                 file_part = reference.split("#", 1)[0]
                 if file_part and "://" not in file_part and not file_part.startswith(("/", "urn:")):
-                    found.add(posixpath.normpath(posixpath.join(folder, file_part)))
+                    found.append((pointer, posixpath.normpath(posixpath.join(folder, file_part))))
             stack.extend(
                 (value, f"{pointer}/{escape_token(str(key))}") for key, value in node.items()
             )
