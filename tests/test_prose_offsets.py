@@ -5,13 +5,16 @@ page and which shares ``Document.text`` when read back."""
 from __future__ import annotations
 
 import dataclasses
+from array import array
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from speclint.common.storage import dumps
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.prose import PageText, parse_markdown
+from speclint.parsing.prose import PageText, markdown_tokens, parse_markdown
 from speclint.run.cache import _packed
 
 PAGE = """---
@@ -69,15 +72,16 @@ def test_the_parse_cache_writes_the_page_once_and_reads_it_back_shared() -> None
     text = PAGE + "\n\n" + "\n\n".join(f"{marker} number {n}." for n in range(50)) + "\n"
     packed = _packed(_page(text))
     assert packed.model is None and packed.packed_model is not None
-    # each sentence is in the entry twice: in the one page text and in its paragraph's `plain`
-    # (the rendered text); a copy per paragraph made it three times
-    assert packed.packed_model.count(marker.encode()) == 2 * 50
+    # each sentence is in the entry once, in the one page text: a paragraph's text and its
+    # rendered text (`plain`) are slices of it (a copy of each made it three times)
+    assert packed.packed_model.count(marker.encode()) == 50
     restored = dataclasses.replace(packed, text=str(text))  # a separately decoded text
     model = restored.prose
     assert model is not None and model.page is not None
     assert model.page.text is restored.text
     fresh = parse_markdown(text)
     assert [p.text for p in model.paragraphs] == [p.text for p in fresh.paragraphs]
+    assert [p.plain for p in model.paragraphs] == [p.plain for p in fresh.paragraphs]
     assert [i.text for i in model.list_items] == [i.text for i in fresh.list_items]
 
 
@@ -103,6 +107,9 @@ def test_a_model_whose_offsets_leave_its_page_is_made_again() -> None:
         dataclasses.replace(model.paragraphs[0], page=elsewhere),
         dataclasses.replace(model.paragraphs[0], start=-3),
         dataclasses.replace(model.paragraphs[0], stop=10**9),
+        dataclasses.replace(model.paragraphs[0], rendering=array("i", [0, 10**9]).tobytes()),
+        dataclasses.replace(model.paragraphs[0], rendering=array("i", [-7, 3]).tobytes()),
+        dataclasses.replace(model.paragraphs[0], rendering=b"\x00\x00\x00"),
     ):
         bad = dataclasses.replace(model, paragraphs=(forged, *model.paragraphs[1:]))
         document = Document(
@@ -110,4 +117,85 @@ def test_a_model_whose_offsets_leave_its_page_is_made_again() -> None:
         )
         read = document.prose
         assert read is not None and read.paragraphs[0].text == model.paragraphs[0].text
+        assert read.paragraphs[0].plain == model.paragraphs[0].plain
         assert read.paragraphs[0].page is read.page
+
+
+def _rendered_by_tokens(text: str) -> list[str]:
+    """Each paragraph's rendered text as the tokens give it: text and code spans, a space for
+    each line break (what ``plain`` was kept as before it was kept as slices)."""
+    tokens, _ = markdown_tokens(text)
+    return [
+        "".join(
+            c.content if c.type in {"text", "code_inline"} else (" " if "break" in c.type else "")
+            for c in tokens[at + 1].children or ()
+        )
+        for at, token in enumerate(tokens)
+        if token.type == "paragraph_open" and token.map
+    ]
+
+
+RENDERED_CASES = [
+    "A `code` span, *emphasis*, **strong**, a [link](x.md) and <https://example.invalid>.",
+    "Escapes \\* and \\` and entities &amp; &lt; &#42; and a hard  \nbreak.",
+    "A code span `across\nlines` and a soft\nbreak; `` a `tick` span ``.",
+    "- item with `code`\n  continued\n- &copy; item\n\n> quoted *text*\n> again",
+    "Tabs\tand trailing spaces   \nand CRLF\r\nline ends\r\n",
+    "Text [ref] and [other][ref].\n\n[ref]: ./target.md",
+    "Unicode — “quotes” and 😀 emoji `naïve` text.",
+]
+
+
+@pytest.mark.parametrize("text", RENDERED_CASES)
+def test_each_paragraph_renders_as_its_tokens(text: str) -> None:
+    model = parse_markdown(text)
+    assert [p.plain for p in model.paragraphs] == _rendered_by_tokens(text)
+    assert model.paragraphs
+
+
+def test_the_rendered_text_is_slices_of_the_page_where_it_can_be() -> None:
+    model = parse_markdown(RENDERED_CASES[0] + "\n\n" + RENDERED_CASES[1])
+    sliced, entities = model.paragraphs
+    assert isinstance(sliced.rendering, bytes)  # every piece is in the page as written
+    assert isinstance(entities.rendering, str)  # `&amp;` renders as `&`, which is no slice
+    assert sliced.plain.startswith("A code span, emphasis, strong, a link and https://")
+
+
+_MARKDOWN_BITS = st.sampled_from(
+    [
+        "a",
+        "b",
+        " ",
+        "  ",
+        "\n",
+        "\n\n",
+        "\r\n",
+        "\t",
+        "`",
+        "``",
+        "*",
+        "_",
+        "\\",
+        "&amp;",
+        "[",
+        "]",
+        "(",
+        ")",
+        "<",
+        ">",
+        "#",
+        "- ",
+        "1. ",
+        "> ",
+        "|",
+        "—",
+        "😀",
+        "http://x.y",
+    ]
+)
+
+
+@settings(derandomize=True, max_examples=300, deadline=None)
+@given(st.lists(_MARKDOWN_BITS, max_size=40).map("".join))
+def test_any_page_renders_as_its_tokens(text: str) -> None:
+    assert [p.plain for p in parse_markdown(text).paragraphs] == _rendered_by_tokens(text)

@@ -349,13 +349,14 @@ def page_clauses(document: Document) -> list[tuple[str, PolicyClause]]:
 def _page_clauses(document: Document) -> list[tuple[str, PolicyClause]]:
     found: list[tuple[str, PolicyClause]] = []
     for paragraph in document.prose.paragraphs if document.prose is not None else ():
+        plain = paragraph.plain  # made from the page's slices at each reading (prose.Paragraph)
         for side, pattern in (("client", _CLIENT_CLAUSE), ("server", _SERVER_CLAUSE)):
-            if pattern.search(paragraph.plain):
+            if pattern.search(plain):
                 found.append(
                     (
                         side,
                         PolicyClause(
-                            _first_sentence(paragraph.plain),
+                            _first_sentence(plain),
                             Location(
                                 document.path,
                                 paragraph.line,

@@ -376,13 +376,26 @@ def refine(documents: dict[str, Document], config: Config) -> None:
 
 def _slices(model: ProseDocument, text: str | None) -> bool:
     """Whether every paragraph and list item of a model read back from the parse cache is a
-    slice of ``text``, through the model's own page."""
+    slice of ``text``, through the model's own page, and every paragraph's rendered text is
+    made of such slices (``Paragraph.rendering``: pairs of offsets, ``-1, -1`` a space)."""
     page = model.page
     if page is None or page.text != text:
         return False
     size = len(page.text)
     nodes: list[Paragraph | ListItem] = [*model.paragraphs, *model.list_items]
-    return all(node.page is page and 0 <= node.start <= node.stop <= size for node in nodes)
+    if not all(node.page is page and 0 <= node.start <= node.stop <= size for node in nodes):
+        return False
+    for paragraph in model.paragraphs:
+        rendering = paragraph.rendering
+        if isinstance(rendering, bytes) and rendering:
+            if len(rendering) % 8:
+                return False
+            numbers = memoryview(rendering).cast("i")
+            if min(numbers) < -1 or max(numbers) > size:
+                return False
+        elif not isinstance(rendering, (bytes, str)):
+            return False
+    return True
 
 
 def _inherit_oas30_dialect(documents: dict[str, Document]) -> None:

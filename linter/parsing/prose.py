@@ -6,8 +6,9 @@ paragraphs, list items, tables, code fences and inline code spans. Each element 
 source lines and the heading it sits under, so a prose finding can cite ``file:line`` and
 ``#anchor``. Rules read enumerations and counted claims from this model; nothing here interprets them.
 Paragraphs and list items keep offsets into the page's one text (``PageText``), not copies of
-their lines; what is kept as strings is what the page renders to (``plain``, code spans, cells),
-which no slice of the source is.
+their lines, and a paragraph's rendered text (``plain``) is kept as the slices of the page it is
+made of (``Paragraph.rendering``). What is kept as strings is what is short and read often: code
+spans (interned), table cells, headings, fences.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
+from array import array
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any
@@ -73,15 +75,22 @@ class PageText:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Paragraph:
     """A paragraph: ``text`` is its source lines as written (a slice of the page), ``plain``
-    the text it renders to (no markup, a space for each line break)."""
+    the text it renders to (no markup, a space for each line break).
+
+    ``rendering`` is how ``plain`` is kept: the slices of ``page.text`` it is made of, as pairs
+    of offsets packed in bytes (a pair ``-1, -1`` is the space of a line break), or, where a
+    piece of the rendered text is no slice of the page (an entity, a code span across lines),
+    the rendered text itself. The strings were the largest part of the model (2.25 of OpenWOP's
+    10.5 MB of models; the slices take 0.5 MB), and they are read only while a page's
+    statements are extracted, which the parse cache keeps (``READS = "extract"``)."""
 
     page: PageText
     start: int  # offsets of ``text`` in ``page.text``
     stop: int
-    plain: str
+    rendering: bytes | str
     line: int
     end_line: int
     heading: Heading | None
@@ -92,6 +101,43 @@ class Paragraph:
     @property
     def text(self) -> str:
         return self.page.text[self.start : self.stop]
+
+    def _compared(self) -> tuple[Any, ...]:
+        # Two readings of a page that render a paragraph alike are alike: which slices make up
+        # ``plain`` depends on how a reader splits the text (``tests/test_pulldown.py``).
+        return (
+            self.start,
+            self.stop,
+            self.text,
+            self.plain,
+            self.line,
+            self.end_line,
+            self.heading,
+            self.in_list_item,
+            self.inline_code,
+            self.links,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Paragraph:
+            return NotImplemented
+        assert isinstance(other, Paragraph)
+        return self._compared() == other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
+
+    @property
+    def plain(self) -> str:
+        rendering = self.rendering
+        if isinstance(rendering, str):
+            return rendering
+        page = self.page.text
+        numbers = memoryview(rendering).cast("i").tolist()
+        if len(numbers) == 2:  # a paragraph without markup, on one line (a sixth of them)
+            return page[numbers[0] : numbers[1]]
+        pairs = zip(numbers[::2], numbers[1::2], strict=True)
+        return "".join([page[start:stop] if start >= 0 else " " for start, stop in pairs])
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +270,14 @@ def parse_markdown_with_tokens(
     )
 
 
+def _rendered(inline: Any) -> str:
+    """An inline token's rendered text: its text and code spans, a space for each line break."""
+    return "".join(
+        c.content if c.type in {"text", "code_inline"} else (" " if "break" in c.type else "")
+        for c in (inline.children or ())
+    )
+
+
 class _Builder:
     def __init__(self, lines: list[str], page: PageText) -> None:
         self.lines = lines
@@ -253,6 +307,29 @@ class _Builder:
         end = min(max(end, start), len(self.lines))
         start = min(start, end)
         return self.starts[start], max(self.starts[end] - 1, self.starts[start])
+
+    def rendering(self, inline: Any, first: int, last: int) -> bytes | str:
+        """What a paragraph renders to (its text and code spans, a space for each line break),
+        as the slices of the page's text between ``first`` and ``last`` it is made of; the
+        rendered text itself if a piece is none (``Paragraph.rendering``)."""
+        find = self.page.text.find
+        pieces: list[int] = []
+        cursor = first
+        for child in inline.children or ():
+            kind = child.type
+            if kind == "text" or kind == "code_inline":
+                content = child.content
+                at = find(content, cursor, last)
+                if at < 0:
+                    return _rendered(inline)
+                if at == cursor and pieces and pieces[-1] == at:
+                    cursor = pieces[-1] = at + len(content)  # it goes on where the last one stopped
+                else:
+                    cursor = at + len(content)
+                    pieces += (at, cursor)
+            elif kind == "softbreak" or kind == "hardbreak":
+                pieces += (-1, -1)
+        return array("i", pieces).tobytes()
 
     def codes(self, inline: Any, first_line: int) -> tuple[InlineCode, ...]:
         """Code spans of an inline token with their exact line (softbreaks move to the next)."""
@@ -348,12 +425,6 @@ class _Builder:
                 start, end = token.map
                 codes = self.codes(inline, start + 1)
                 links = self.link_targets(inline, start + 1)
-                plain = "".join(
-                    c.content
-                    if c.type in {"text", "code_inline"}
-                    else (" " if "break" in c.type else "")
-                    for c in (inline.children or ())
-                )
                 in_item = bool(item_starts) and item_starts[-1][0] <= start < item_starts[-1][1]
                 first, last = self.span(start, end)
                 self.paragraphs.append(
@@ -361,7 +432,7 @@ class _Builder:
                         self.page,
                         first,
                         last,
-                        plain,
+                        self.rendering(inline, first, last),
                         start + 1,
                         end,
                         self.heading,
