@@ -3,7 +3,7 @@
 Keys (all optional)::
 
     include = ["schemas/**/*.json", ...]   # globs relative to the corpus root (default: every
-                                           # JSON, YAML and Markdown file, classified by content)
+                                           # JSON, YAML, Markdown and .proto file, classified by content)
     exclude = ["schemas/v2/**"]            # added to .git, node_modules, git-ignored files
     fail-on = "error"                      # error | warning | info: the exit-1 threshold
     profile = "openwop"                    # a profile shipped with speclint, merged underneath
@@ -65,7 +65,7 @@ from speclint.common.findings import Severity
 from speclint.parsing.reading import LoadProblem, read_named
 from speclint.parsing.versions import DEFAULT_PATTERN as DEFAULT_VERSION_PATTERN
 
-# Every JSON, YAML and Markdown file: discovery then reads each one's content to tell what it is
+# Every JSON, YAML, Markdown and .proto file: discovery then reads each one's content to tell what it is
 # (speclint.parsing.kinds). `include` narrows it for a repository that wants less; `exclude` adds to
 # the folders never read (version control, installed packages, git-ignored files, the build output).
 DEFAULT_INCLUDE: tuple[str, ...] = (
@@ -76,6 +76,7 @@ DEFAULT_INCLUDE: tuple[str, ...] = (
     "**/*.md",
     "**/*.mdx",
     "**/*.markdown",
+    "**/*.proto",
 )
 DEFAULT_FIXTURES: tuple[str, ...] = (
     "**/test/**",

@@ -44,6 +44,7 @@ from speclint.parsing.kinds import (
 )
 from speclint.parsing.links import DERIVED_KEY, page_of
 from speclint.parsing.prose import ListItem, Paragraph, ProseDocument, parse_markdown_with_tokens
+from speclint.parsing.protobuf import syntax_of
 from speclint.parsing.reading import LoadProblem, read_raw, shown_path
 from speclint.parsing.structured import (
     DuplicateKey,
@@ -680,6 +681,8 @@ def kind_for_path(path: str) -> DocumentKind | None:
         return DocumentKind.MARKDOWN
     if lowered.endswith((".json", ".jsonc", ".yaml", ".yml")):
         return DocumentKind.DATA  # refined from the content once parsed
+    if lowered.endswith(".proto"):
+        return DocumentKind.PROTO
     return None
 
 
@@ -714,6 +717,12 @@ def parse_document(
             return Document(path, kind, problem=problem)
     else:
         text = content
+    if kind is DocumentKind.PROTO:
+        # Read by protoc with the other protos it may import (speclint.analyses.protos): here
+        # only what the file says it is.
+        syntax = syntax_of(text)
+        reason = f'Protocol Buffers (`syntax = "{syntax}"`)' if syntax else "Protocol Buffers"
+        return Document(path, kind, text=text, dialect=syntax or "proto2", reason=reason)
     if kind is DocumentKind.MARKDOWN:
         prose, tokens, env = parse_markdown_with_tokens(text)
         document = Document(path, kind, text=text, model=prose)

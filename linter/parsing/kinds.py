@@ -28,6 +28,7 @@ class DocumentKind(enum.Enum):
     INSTANCE = "instance"  # data that names the schema it follows
     DATA = "data"  # JSON/YAML that is none of the above (package.json, config files)
     MARKDOWN = "markdown"
+    PROTO = "protobuf"  # a Protocol Buffers file (`.proto`), compiled by protoc (issue 30)
 
 
 # The published metaschemas, by the draft name speclint reports (JSON Schema Core 2020-12,

@@ -24,6 +24,7 @@ CHECKED_KINDS = (
     DocumentKind.ASYNCAPI,
     DocumentKind.INSTANCE,
     DocumentKind.MARKDOWN,
+    DocumentKind.PROTO,
 )
 UNREADABLE = "unreadable"  # the kind reported for a file that did not parse
 FIXTURE = "fixture"  # a test suite's file: listed, not checked
@@ -34,6 +35,7 @@ _NOUNS = {
     DocumentKind.ASYNCAPI.value: ("AsyncAPI document", "AsyncAPI documents"),
     DocumentKind.INSTANCE.value: ("instance", "instances"),
     DocumentKind.MARKDOWN.value: ("Markdown page", "Markdown pages"),
+    DocumentKind.PROTO.value: ("Protocol Buffers file", "Protocol Buffers files"),
 }
 
 
@@ -193,8 +195,8 @@ def nothing_found(root: str, inventory: Sequence[Entry]) -> str:
     """The message for a run that found nothing it checks: what it looked for, and where."""
     others = len(inventory)
     return (
-        f"nothing to check in {root}: no JSON Schema, OpenAPI or AsyncAPI document, instance or "
-        f"Markdown page was found among {others} JSON/YAML/Markdown file"
+        f"nothing to check in {root}: no JSON Schema, OpenAPI or AsyncAPI document, instance, "
+        f"Markdown page or Protocol Buffers file was found among {others} JSON/YAML/Markdown file"
         f"{'s' if others != 1 else ''} (see `speclint files {root}`; `include` in speclint.toml "
         "says where to look)"
     )

@@ -1,0 +1,149 @@
+"""The corpus's Protocol Buffers: its ``.proto`` files and the proto fences of its pages, compiled
+together by protoc (``speclint.parsing.protobuf``), once per run (issue 30).
+
+A fence is read as protobuf when its info string says so (``proto``, ``protobuf``; OpenWOP
+writes ``protobuf``, A2A ``proto``). It is compiled as a file of its own beside the corpus's
+files (so it may import them), under a name no corpus file has, and its diagnostics are given
+back at the page's line and column: a fence's line ``k`` is the page's ``fence.line + k``, and
+its column is shifted by the indentation the page gives it (A2A's fences sit 8 spaces deep in
+list items). Only a fence meant as a whole file, one with a ``syntax`` or ``edition`` line, is
+compiled: the rest are excerpts (a message, a service, a few fields), as fence-invalid leaves a
+JSON member fragment alone.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+
+from speclint.analyses.context import Context
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.prose import CodeFence
+from speclint.parsing.protobuf import Compilation, ProtoFile, compile_protos, syntax_of
+
+PROTO_LANGUAGES = frozenset({"proto", "protobuf", "proto2", "proto3"})
+FENCE_FOLDER = ".speclint-fences"  # where fences are compiled: a name no corpus file is under
+_MEMO = "protos:compiled"
+
+
+@dataclass(frozen=True)
+class ProtoFence:
+    """A proto fence of a page: ``name`` is the file it is compiled as (when ``whole``), and
+    ``indents`` the characters before each of its lines on the page."""
+
+    page: str
+    fence: CodeFence
+    name: str
+    whole: bool
+    indents: tuple[int, ...]
+
+    def page_position(self, line: int, column: int) -> tuple[int, int]:
+        """The page's line and column of the fence's ``line`` and ``column`` (1-based)."""
+        indent = self.indents[line - 1] if 0 < line <= len(self.indents) else 0
+        return self.fence.line + line, column + indent
+
+
+@dataclass(frozen=True)
+class CorpusProtos:
+    """The corpus's proto files and fences as protoc read them."""
+
+    compilation: Compilation
+    files: tuple[str, ...]  # the corpus's .proto files, by path
+    fences: tuple[ProtoFence, ...]
+
+    def file(self, path: str) -> ProtoFile | None:
+        return self.compilation.files.get(path)
+
+    def fence_file(self, fence: ProtoFence) -> ProtoFile | None:
+        return self.compilation.files.get(fence.name)
+
+    def place(self, path: str, line: int, column: int) -> tuple[str, int, int]:
+        """The corpus path, line and column of a position in a compiled file: a fence's
+        are its page's."""
+        for fence in self.fences:
+            if fence.name == path:
+                return (fence.page, *fence.page_position(line, column))
+        return path, line, column
+
+
+def proto_fences(corpus: Context) -> tuple[ProtoFence, ...]:
+    """Every proto fence of the corpus's pages, in path and line order."""
+    return tuple(
+        fence
+        for document in corpus.of_kind(DocumentKind.MARKDOWN)
+        for fence in page_fences(document)
+    )
+
+
+def page_fences(document: Document) -> tuple[ProtoFence, ...]:
+    """The proto fences of one page: all that is read of a page for its protos (a pure function
+    of its text: ``proto-invalid``'s ``extract``)."""
+    prose = document.prose if document.usable else None
+    if prose is None:
+        return ()
+    page_lines = (document.text or "").split("\n")
+    return tuple(
+        ProtoFence(
+            document.path,
+            fence,
+            posixpath.join(FENCE_FOLDER, document.path, f"line-{fence.line}.proto"),
+            bool(syntax_of(fence.content)),
+            _indents(fence, page_lines),
+        )
+        for fence in prose.fences
+        if fence.language in PROTO_LANGUAGES
+    )
+
+
+def _indents(fence: CodeFence, page_lines: list[str]) -> tuple[int, ...]:
+    """How many characters come before each line of the fence's content on the page (a fence
+    in a list item or a quote loses them in its content)."""
+    indents = []
+    for number, line in enumerate(fence.content.split("\n"), 1):
+        index = fence.line + number - 1
+        written = page_lines[index] if index < len(page_lines) else line
+        written = written.rstrip("\r")
+        indents.append(len(written) - len(line) if line and written.endswith(line) else 0)
+    return tuple(indents)
+
+
+def corpus_protos(corpus: Context) -> CorpusProtos:
+    """The corpus's protos compiled, once per run (kept in ``corpus.memo``)."""
+    found: CorpusProtos | None = corpus.memo.get(_MEMO)
+    if found is None:
+        files = {
+            document.path: document.text or ""
+            for document in corpus.of_kind(DocumentKind.PROTO)
+            if _readable(document)
+        }
+        fences = proto_fences(corpus)
+        sources = dict(files)
+        for fence in fences:
+            if fence.whole and fence.name not in sources:
+                sources[fence.name] = fence.fence.content
+        unreadable = [
+            document.path
+            for document in corpus.documents.values()
+            if document.kind is DocumentKind.PROTO and not document.usable
+        ]
+        compilation = (
+            compile_protos(
+                sources,
+                unreadable=unreadable,
+                apart=[fence.name for fence in fences if fence.whole],
+            )
+            if sources
+            else Compilation()
+        )
+        found = CorpusProtos(compilation, tuple(sorted(files)), fences)
+        corpus.memo[_MEMO] = found
+    return found
+
+
+def _readable(document: Document) -> bool:
+    return (
+        document.usable
+        and document.text is not None
+        and not document.path.startswith(FENCE_FOLDER + "/")
+    )

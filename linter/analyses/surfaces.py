@@ -1,0 +1,193 @@
+"""The gRPC surface beside the others (issue 30, item 3): the rpcs the corpus's protos declare,
+their ``google.api.http`` routes, and the method tables of the prose that name them.
+
+A method table is a Markdown table with a column headed ``gRPC`` (A2A's "Method Mapping Reference
+Table": JSON-RPC method, gRPC method, REST endpoint; OpenWOP's "gRPC method | Scope"). What it
+names is bound by evidence only: a gRPC name is the rpc of that name; a REST route (``POST
+/v1/tasks/{id}:cancel``) is the rpc whose http rule has that verb and path once path variables
+are read as wildcards (``/v1/{name=tasks/*}:cancel`` is ``/v1/tasks/{}:cancel``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from speclint.analyses.context import Context
+from speclint.analyses.protos import corpus_protos
+from speclint.model.corpus import Document
+from speclint.parsing.prose import Table, TableCell
+from speclint.parsing.protobuf import HttpRule, ProtoRpc
+
+# A column of gRPC methods: "gRPC Method", "gRPC rpc", "Method (gRPC)"; not "gRPC Code" (status
+# codes, OTLP's retry table) nor a bare "gRPC" (a comparison of properties).
+_GRPC_HEADER = re.compile(
+    r"(?i)\bgrpc\b[\s_-]*(?:methods?|rpcs?|calls?|operations?)\b"
+    r"|\b(?:methods?|rpcs?)\b[^|]*\bgrpc\b"
+)
+_REST_HEADER = re.compile(r"(?i)\b(?:rest|http)\b|\bendpoints?\b|\broutes?\b|\burl\b|\bpath\b")
+_JSONRPC_HEADER = re.compile(r"(?i)json[- ]?rpc")
+_ROUTE = re.compile(r"\b(GET|POST|PUT|PATCH|DELETE)\s+`?(/?[A-Za-z0-9_{}:.\-/=*]+)")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*")
+_NO_NAME = frozenset({"n/a", "na", "none", "-", "—", "–", "tbd"})
+_VARIABLE = re.compile(r"\{([^{}=]+)(?:=([^{}]*))?\}")
+
+
+@dataclass(frozen=True)
+class Route:
+    verb: str  # lower case
+    path: str  # as written
+    column: int  # where it is written in its cell's line (1-based)
+
+    @property
+    def shape(self) -> tuple[str, ...]:
+        return route_shape(self.path)
+
+
+@dataclass(frozen=True)
+class MethodRow:
+    """One row of a method table: where it is, and what its cells name."""
+
+    page: str
+    line: int
+    heading: str | None
+    grpc: tuple[tuple[str, int], ...]  # (name as written, column)
+    routes: tuple[Route, ...]
+    jsonrpc: str  # the JSON-RPC method the row gives ("" when none)
+
+
+@dataclass(frozen=True)
+class BoundRule:
+    """An http rule with the rpc it belongs to and where both are."""
+
+    rule: HttpRule
+    rpc: ProtoRpc
+    service: str
+    path: str  # the proto file's corpus path (or a fence's compiled name)
+
+    @property
+    def shape(self) -> tuple[str, ...]:
+        return route_shape(self.rule.path)
+
+
+def route_shape(path: str) -> tuple[str, ...]:
+    """A route's segments with every variable a wildcard: ``/v1/{name=tasks/*}:cancel`` and
+    ``/v1/tasks/{id}:cancel`` are both ``("v1", "tasks", "{}:cancel")`` (google.api.http's
+    template syntax, AIP-127: ``{var=pattern}`` stands for the pattern, ``*`` one segment)."""
+    path = path.split("?", 1)[0].strip().strip("`")
+
+    def expand(match: re.Match[str]) -> str:
+        pattern = match.group(2)
+        return pattern if pattern else "*"
+
+    expanded = _VARIABLE.sub(expand, path)
+    segments = [segment for segment in expanded.split("/") if segment]
+    return tuple("{}" + s[2:] if s.startswith("**") else s.replace("*", "{}") for s in segments)
+
+
+def method_rows(document: Document) -> tuple[MethodRow, ...]:
+    """The rows of the page's method tables (a table with a column headed gRPC)."""
+    prose = document.prose if document.usable else None
+    if prose is None:
+        return ()
+    lines = (document.text or "").split("\n")
+    rows: list[MethodRow] = []
+    for table in prose.tables:
+        rows += _rows(document.path, table, lines)
+    return tuple(rows)
+
+
+def _rows(page: str, table: Table, lines: list[str]) -> Iterator[MethodRow]:
+    headers = [cell.text for cell in table.header]
+    grpc = [i for i, text in enumerate(headers) if _GRPC_HEADER.search(text)]
+    if not grpc:
+        return
+    rest = [
+        i
+        for i, text in enumerate(headers)
+        if i not in grpc and _REST_HEADER.search(text) and not _JSONRPC_HEADER.search(text)
+    ]
+    jsonrpc = [i for i, text in enumerate(headers) if _JSONRPC_HEADER.search(text)]
+    heading = table.heading.anchor if table.heading else None
+    for row in table.rows:
+        names = tuple(
+            name for index in grpc if index < len(row) for name in _names(row[index], lines)
+        )
+        routes = tuple(
+            route for index in rest if index < len(row) for route in _routes(row[index], lines)
+        )
+        method = ""
+        if jsonrpc and jsonrpc[0] < len(row):
+            spans = row[jsonrpc[0]].inline_code
+            method = spans[0].text if spans else row[jsonrpc[0]].text.strip()
+        if names or routes:
+            yield MethodRow(
+                page, row[0].line if row else table.line, heading, names, routes, method
+            )
+
+
+def _column(cell: TableCell, written: str, lines: list[str], start: int = 0) -> int:
+    row = lines[cell.line - 1] if 0 < cell.line <= len(lines) else ""
+    at = row.find(written, start)
+    return at + 1 if at >= 0 else 1
+
+
+def _names(cell: TableCell, lines: list[str]) -> Iterator[tuple[str, int]]:
+    """The rpc names a gRPC cell gives: its code spans, else its words; a qualified name
+    (``A2AService.SendMessage``, ``/a2a.v1.A2AService/SendMessage``) by its last part."""
+    spans = [code.text for code in cell.inline_code] or cell.text.replace("/", " ").split()
+    row = lines[cell.line - 1] if 0 < cell.line <= len(lines) else ""
+    for span in spans:
+        text = span.strip().strip("`")
+        if text.lower() in _NO_NAME or not _NAME.fullmatch(text.lstrip("/")):
+            continue
+        name = re.split(r"[./]", text)[-1]
+        if not name[:1].isupper() or name.isupper():  # PascalCase: not a word, not a CONSTANT
+            continue
+        at = row.find(text)
+        yield name, at + 1 if at >= 0 else 1
+
+
+def _routes(cell: TableCell, lines: list[str]) -> Iterator[Route]:
+    row = lines[cell.line - 1] if 0 < cell.line <= len(lines) else ""
+    for match in _ROUTE.finditer(cell.text):
+        written = match.group(0)
+        at = row.find(written)
+        yield Route(match.group(1).lower(), match.group(2), at + 1 if at >= 0 else 1)
+
+
+@dataclass(frozen=True)
+class RpcIndex:
+    """The rpcs of the corpus's protos, by name, and their http rules."""
+
+    by_name: dict[str, list[tuple[ProtoRpc, str, str]]]  # name -> (rpc, service, file)
+    rules: tuple[BoundRule, ...]
+    services: dict[str, tuple[str, int, int]]  # name -> (file, line, column)
+
+    def __bool__(self) -> bool:
+        return bool(self.by_name)
+
+
+def rpc_index(corpus: Context) -> RpcIndex:
+    """Every rpc the corpus's .proto files and whole proto fences declare (kept in the memo)."""
+    found: RpcIndex | None = corpus.memo.get("surfaces:rpcs")
+    if found is None:
+        protos = corpus_protos(corpus)
+        by_name: dict[str, list[tuple[ProtoRpc, str, str]]] = {}
+        rules: list[BoundRule] = []
+        services: dict[str, tuple[str, int, int]] = {}
+        files = [protos.compilation.files[path] for path in sorted(protos.compilation.files)]
+        for proto in files:
+            for service in proto.services:
+                services.setdefault(service.name, (proto.path, service.line, service.column))
+                for rpc in service.rpcs:
+                    by_name.setdefault(rpc.name, []).append((rpc, service.name, proto.path))
+                    rules += [BoundRule(rule, rpc, service.name, proto.path) for rule in rpc.http]
+        found = RpcIndex(by_name, tuple(rules), services)
+        corpus.memo["surfaces:rpcs"] = found
+    return found
+
+
+def camel_words(name: str) -> list[str]:
+    return re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)

@@ -1,0 +1,891 @@
+"""Protocol Buffers files, compiled by protoc, as plain data with source lines (issue 30).
+
+protoc is the reference compiler: what it rejects does not compile for anyone, and what it
+accepts it describes completely (names resolved, ``json_name`` derived, options read). speclint
+runs the protoc that grpcio-tools ships (``python -m grpc_tools.protoc``, with the well-known
+types ``google/protobuf/*.proto``), and puts googleapis-common-protos' sources on the import path
+(``google/api/annotations.proto`` and ``http.proto``, ``google/rpc/status.proto``...), which a
+specification's protos import without vendoring them.
+
+protoc is a native program reading untrusted files, so it is run as the other untrusted-input
+work is: in a child process with a time limit, in a private temporary folder that holds copies of
+the corpus's files and nothing else (no symlink, no path out of it), with no plugin and no output
+but the descriptor set. Its diagnostics (``FILE:LINE:COL: message``) and the descriptor set's
+``SourceCodeInfo`` (0-based spans) give the lines; protoc counts a tab as the spaces to the next
+multiple of 8, and columns are given back in characters (:func:`character_column`).
+
+protoc writes no descriptors when any input fails, and stops at the first input that fails:
+:func:`compile_protos` compiles all inputs at once and, when that fails, each input alone (the
+others importable), so every file's own errors are found and the files that compile are read.
+An import that is nowhere (neither in the corpus nor shipped) is reported, an empty file stands
+in for it, and the custom options it would have declared are blanked (spaces, so lines and
+columns stay), so the rest of the file is still read.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import util
+from typing import Any
+
+PROTOC_TIME_LIMIT = 60.0  # seconds for one protoc run (A2A's 713 lines: 0.1 s)
+_STUB = 'syntax = "proto3";\n'
+_DIAGNOSTIC = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<column>\d+): (?P<message>.*)$")
+_UNKNOWN_OPTION = re.compile(r'^Option "\((?P<name>[^)]+)\)" unknown\.')
+_IMPORT = re.compile(
+    r'^[ \t]*(?P<keyword>import)\s+(?:public\s+|weak\s+)?"(?P<path>[^"\n]+)"\s*;', re.MULTILINE
+)
+_SYNTAX = re.compile(r'^[ \t]*(?P<keyword>syntax|edition)\s*=\s*"(?P<value>[^"\n]*)"', re.MULTILINE)
+_TIMED_OUT = -1000  # the exit code a run of protoc over its time limit is given
+_PASSES = 4  # compilations of one input while imports are stubbed and options blanked
+# What the label and type numbers of FieldDescriptorProto (descriptor.proto) are called.
+_LABELS = {1: "optional", 2: "required", 3: "repeated"}
+_TYPES = {
+    1: "double", 2: "float", 3: "int64", 4: "uint64", 5: "int32", 6: "fixed64", 7: "fixed32",
+    8: "bool", 9: "string", 10: "group", 11: "message", 12: "bytes", 13: "uint32", 14: "enum",
+    15: "sfixed32", 16: "sfixed64", 17: "sint32", 18: "sint64",
+}  # fmt: skip
+_HTTP_EXTENSION = "google.api.http"  # google/api/annotations.proto, field 72295728 of MethodOptions
+_HTTP_VERBS = ("get", "put", "post", "delete", "patch")
+
+
+@dataclass(frozen=True, slots=True)
+class ProtoProblem:
+    """A diagnostic of protoc, at a 1-based line and character column of ``path`` (a corpus
+    path); ``kind`` says what it is: ``"error"``, ``"warning"``, ``"import"`` (an import
+    found nowhere: the file was read with an empty file in its place), ``"timeout"`` (protoc
+    ran out of time on it: not read), ``"unread"`` (a path protoc cannot take), or ``"alias"``
+    (an import naming a corpus file otherwise than the other imports of it)."""
+
+    path: str
+    line: int
+    column: int
+    message: str
+    kind: str = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class ProtoField:
+    name: str
+    number: int
+    json_name: str  # as ProtoJSON writes the field: lowerCamelCase, or the `json_name` option
+    json_name_written: bool  # the `json_name` option is in the source
+    type: str  # "string", "int64", "message", "enum"...
+    type_name: str  # the message or enum, fully qualified, without the leading dot ("" else)
+    label: str  # "optional", "required", "repeated"
+    proto3_optional: bool
+    oneof: str  # the oneof it belongs to ("" if none; not a proto3 `optional`'s synthetic one)
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProtoMessage:
+    name: str  # fully qualified: `a2a.v1.Task`, a nested one `a2a.v1.Task.Status`
+    fields: tuple[ProtoField, ...]
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProtoEnumValue:
+    name: str
+    number: int
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProtoEnum:
+    name: str  # fully qualified
+    values: tuple[ProtoEnumValue, ...]
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class HttpRule:
+    """A ``google.api.http`` binding: ``verb`` (lower case, or a custom verb) and path
+    template as written (``/v1/{name=tasks/*}``), and ``body``."""
+
+    verb: str
+    path: str
+    body: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProtoRpc:
+    name: str
+    input: str  # fully qualified message names
+    output: str
+    client_streaming: bool
+    server_streaming: bool
+    http: tuple[HttpRule, ...]  # the binding, then its additional_bindings
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProtoService:
+    name: str  # fully qualified
+    rpcs: tuple[ProtoRpc, ...]
+    line: int
+    column: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProtoFile:
+    path: str  # the corpus path (or the page of a fence)
+    package: str
+    syntax: str  # "proto2", "proto3", "editions"
+    imports: tuple[str, ...]
+    messages: tuple[ProtoMessage, ...]  # nested ones too
+    enums: tuple[ProtoEnum, ...]  # nested ones too
+    services: tuple[ProtoService, ...]
+
+
+@dataclass(frozen=True)
+class Compilation:
+    """What protoc made of some files: the files it read (by corpus path), and its diagnostics
+    (sorted, each once). ``unavailable`` says why protoc could not be run at all."""
+
+    files: dict[str, ProtoFile] = field(default_factory=dict)
+    problems: tuple[ProtoProblem, ...] = ()
+    unavailable: str = ""
+
+
+def syntax_of(text: str) -> str:
+    """The ``syntax`` a file declares (``proto3``), or its edition (``edition 2023``); "" when
+    it declares neither (protoc then reads it as proto2)."""
+    found = _SYNTAX.search(text.lstrip("\ufeff"))
+    if found is None:
+        return ""
+    value = found.group("value")
+    return f"edition {value}" if found.group("keyword") == "edition" else value
+
+
+def imports_of(text: str) -> tuple[str, ...]:
+    return tuple(match.group("path") for match in _IMPORT.finditer(text))
+
+
+def safe_path(path: str) -> bool:
+    """Whether ``path`` is a relative POSIX path that stays inside its folder (and a name protoc
+    accepts: no backslash, no ``.`` or ``..`` part)."""
+    parts = path.split("/")
+    return (
+        bool(path)
+        and not path.startswith("/")
+        and "\\" not in path
+        and "\x00" not in path
+        and (all(part not in ("", ".", "..") for part in parts))
+    )
+
+
+def include_roots(texts: Mapping[str, str]) -> list[str]:
+    """The folders of the corpus that imports are relative to: the root, and a folder that
+    makes an import resolve to a corpus file (``opentelemetry/proto/common/v1/common.proto``
+    imported from files kept under ``proto/``) when the import names no file at the root; of
+    several such folders, the nearest above the importing file. A folder is left out when it
+    would give one of its files the name of another corpus file (protoc reads one file per
+    name: the other would be shadowed). Deepest first, as protoc names a file by the first
+    folder that holds it."""
+    paths = set(texts)
+    by_suffix: dict[str, list[str]] = {}
+    for path in paths:
+        parts = path.split("/")
+        for index in range(1, len(parts)):
+            by_suffix.setdefault("/".join(parts[index:]), []).append(path)
+    wanted: set[str] = set()
+    for importer, text in sorted(texts.items()):
+        for imported in imports_of(text):
+            if imported in paths:
+                continue
+            holders = sorted(path[: -len(imported) - 1] for path in by_suffix.get(imported, []))
+            if not holders:
+                continue
+            above = [root for root in holders if importer.startswith(root + "/")]
+            wanted.add(max(above, key=len) if above else holders[0])
+    names = set(paths)
+    kept = [""]
+    for root in sorted(wanted, key=lambda r: (-r.count("/"), r)):
+        under = [path[len(root) + 1 :] for path in paths if path.startswith(root + "/")]
+        if any(name in names for name in under):
+            continue
+        kept.append(root)
+        names.update(under)
+    return sorted(kept, key=lambda root: (-root.count("/") - (root != ""), root))
+
+
+def character_column(line_text: str, column: int) -> int:
+    """The 1-based character column of protoc's 1-based column on ``line_text``: protoc counts
+    bytes of UTF-8, and a tab as the spaces to the next multiple of 8."""
+    visual = 0
+    for index, character in enumerate(line_text):
+        if visual >= column - 1:
+            return index + 1
+        if character == "\t":
+            visual = (visual // 8 + 1) * 8
+        else:
+            visual += len(character.encode("utf-8", "surrogatepass"))
+    return len(line_text) + 1 if visual < column - 1 else max(column, 1)
+
+
+def _googleapis_protos() -> list[tuple[str, str]]:
+    """googleapis-common-protos' ``.proto`` sources: (name below the include folder, file)."""
+    spec = util.find_spec("google.api")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        if not os.path.isfile(os.path.join(folder, "http.proto")):
+            continue
+        base = os.path.dirname(os.path.dirname(folder))
+        found = []
+        for here, _, files in os.walk(os.path.join(base, "google")):
+            for name in sorted(files):
+                if name.endswith(".proto"):
+                    full = os.path.join(here, name)
+                    found.append((os.path.relpath(full, base).replace(os.sep, "/"), full))
+        return sorted(found)
+    return []
+
+
+def _wkt_names() -> set[str]:
+    """The well-known types grpcio-tools ships (``google/protobuf/*.proto``), which its protoc
+    finds by itself."""
+    spec = util.find_spec("grpc_tools")
+    if spec is None or not spec.origin:
+        return set()
+    base = os.path.join(os.path.dirname(spec.origin), "_proto")
+    found = set()
+    for here, _, files in os.walk(base):
+        for name in files:
+            if name.endswith(".proto"):
+                found.add(os.path.relpath(os.path.join(here, name), base).replace(os.sep, "/"))
+    return found
+
+
+def _packages() -> str:
+    """Where grpcio-tools and what it imports are installed, for a child that is given no other
+    environment (an install beside the user's, or on ``PYTHONPATH``, is found all the same)."""
+    folders: list[str] = []
+    for name in ("grpc_tools", "grpc", "google.protobuf"):
+        spec = util.find_spec(name)
+        if spec is None or not spec.origin:
+            continue
+        folder = os.path.dirname(os.path.dirname(spec.origin))
+        if name == "google.protobuf":
+            folder = os.path.dirname(folder)
+        if folder not in folders:
+            folders.append(folder)
+    return os.pathsep.join(folders)
+
+
+def _protoc_available() -> str:
+    """Why protoc cannot be run ("" when it can)."""
+    if util.find_spec("grpc_tools") is None:
+        return "protoc is not installed (the grpcio-tools package)"
+    return ""
+
+
+@dataclass
+class _Run:
+    """One private folder: the corpus files under ``src`` (protoc's working folder), empty
+    files for imports found nowhere under ``stubs``, googleapis' sources under ``shipped``."""
+
+    folder: str
+    roots: list[str]
+    time_limit: float
+
+    def write(self, sources: Mapping[str, str], base: str = "src") -> None:
+        for path, text in sources.items():
+            target = os.path.join(self.folder, base, *path.split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "w", encoding="utf-8", newline="", errors="surrogatepass") as out:
+                out.write(text)
+
+    def protoc(self, inputs: Sequence[str]) -> tuple[int, str, bytes]:
+        """protoc's exit code, diagnostics and descriptor set for ``inputs`` (corpus paths)."""
+        out = os.path.join(self.folder, "set.pb")
+        if os.path.exists(out):
+            os.remove(out)
+        includes = [f"-I{root}" if root else "-I." for root in self.roots]
+        command = [
+            sys.executable,
+            "-m",
+            "grpc_tools.protoc",
+            *includes,
+            "-I../stubs",
+            "-I../shipped",
+            "--include_imports",
+            "--include_source_info",
+            "--descriptor_set_out=../set.pb",
+            *inputs,
+        ]
+        environment = {"PATH": os.environ.get("PATH", ""), "LC_ALL": "C", "PYTHONPATH": _packages()}
+        try:
+            done = subprocess.run(
+                command,
+                cwd=os.path.join(self.folder, "src"),
+                capture_output=True,
+                timeout=self.time_limit,
+                env=environment,
+                stdin=subprocess.DEVNULL,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return _TIMED_OUT, f"protoc took more than {self.time_limit:g} s", b""
+        blob = b""
+        if done.returncode == 0 and os.path.exists(out):
+            with open(out, "rb") as handle:
+                blob = handle.read()
+        return done.returncode, done.stderr.decode("utf-8", "replace"), blob
+
+
+def compile_protos(
+    sources: Mapping[str, str],
+    inputs: Sequence[str] | None = None,
+    time_limit: float = PROTOC_TIME_LIMIT,
+    unreadable: Iterable[str] = (),
+    apart: Collection[str] = (),
+) -> Compilation:
+    """Compile ``inputs`` (default: every file of ``sources``, corpus path -> text), the other
+    sources importable, and read what compiles. ``unreadable``: corpus ``.proto`` files that
+    could not be read (an import of one is said to be so). ``apart``: inputs compiled each by
+    itself, not as part of the corpus's one program (an example may repeat a message the
+    corpus defines).
+
+    A file whose path protoc cannot take (outside the corpus, a backslash) is not compiled and
+    is reported; nothing is ever written out of the private folder."""
+    unavailable = _protoc_available()
+    if unavailable:
+        return Compilation(unavailable=unavailable)
+    refused = sorted(path for path in sources if not safe_path(path))
+    sources = {path: text for path, text in sources.items() if safe_path(path)}
+    wanted = sorted(p for p in (sources if inputs is None else inputs) if p in sources)
+    problems: list[ProtoProblem] = [
+        ProtoProblem(path, 1, 1, "not compiled: protoc takes no such path", "unread")
+        for path in refused
+    ]
+    roots = include_roots(sources)
+    shipped = _googleapis_protos()
+    known = _wkt_names() | {name for name, _ in shipped}
+    missing = _missing_imports(sources, roots, known)
+    lost = set(unreadable)
+    with tempfile.TemporaryDirectory(prefix="speclint-protoc-") as folder:
+        os.chmod(folder, 0o700)
+        run = _Run(folder, roots, time_limit)
+        run.write(sources)
+        for name, full in shipped:
+            with open(full, encoding="utf-8", errors="replace") as handle:
+                run.write({name: handle.read()}, "shipped")
+        run.write({name: _STUB for name in missing}, "stubs")
+        os.makedirs(os.path.join(folder, "stubs"), exist_ok=True)
+        files, found = _compile(run, sources, wanted, missing, set(apart))
+    problems += found
+    for path in wanted:
+        for name in imports_of(sources[path]):
+            if name not in missing:
+                continue
+            corpus = next(
+                (
+                    f"{r}/{name}" if r else name
+                    for r in roots
+                    if (f"{r}/{name}" if r else name) in lost
+                ),
+                None,
+            )
+            line, column = _import_site(sources[path], name)
+            message = (
+                f'the import "{name}" is the corpus file {corpus}, which could not be read '
+                "(parse-error says why): the file was read without it (its options ignored)"
+                if corpus
+                else f'the import "{name}" is neither in the corpus nor shipped with protoc or '
+                "googleapis-common-protos: the file was read without it (its options ignored)"
+            )
+            problems.append(ProtoProblem(path, line, column, message, "import"))
+    timed_out = next((p.message for p in problems if p.kind == "timeout"), "")
+    return Compilation(files, tuple(sorted(set(problems), key=_problem_order)), timed_out)
+
+
+def _missing_imports(
+    sources: Mapping[str, str], roots: Sequence[str], known: Collection[str]
+) -> set[str]:
+    """The imports that name no corpus file (under any include folder) and nothing shipped."""
+    found: set[str] = set()
+    for text in sources.values():
+        for name in imports_of(text):
+            if not safe_path(name) or name in known:
+                continue
+            if not any((f"{root}/{name}" if root else name) in sources for root in roots):
+                found.add(name)
+    return found
+
+
+def _compile(
+    run: _Run,
+    sources: Mapping[str, str],
+    wanted: Sequence[str],
+    missing: set[str],
+    apart: set[str],
+) -> tuple[dict[str, ProtoFile], list[ProtoProblem]]:
+    """Every input compiled in as few protoc runs as it takes. protoc writes nothing when an
+    input fails and stops at the first input that fails, so each run's failing files leave the
+    set and the rest is compiled again; options an import found nowhere would have declared are
+    blanked where protoc names them (spaces: lines and columns stay)."""
+    texts = dict(sources)
+    closure = _import_closure(sources, run.roots)
+    affected = {path for path, reached in closure.items() if reached & missing}
+    remaining = [path for path in wanted if path not in apart]
+    solo: set[str] = set(apart)
+    errors: list[ProtoProblem] = []
+    warnings: list[ProtoProblem] = []
+    files: dict[str, ProtoFile] = {}
+    for _ in range(len(wanted) + _PASSES):
+        if not remaining:
+            break
+        code, stderr, blob = run.protoc(remaining)
+        if code == _TIMED_OUT:
+            return files, [ProtoProblem(remaining[0], 1, 1, stderr, "timeout")]
+        located = _diagnostics(stderr, run, sources)
+        if code == 0:
+            warnings += [d for d in located if d.kind == "warning"]
+            files.update(_read_set(blob, run, sources, remaining))
+            break
+        twins = {d.path for d in located if _two_names(d, run, sources)}
+        if twins:  # one file imported under two names: compiled apart, the names reported
+            apart = twins | {path for path in sources if closure[path] & twins}
+            warnings += _aliases(twins, run, sources)
+            solo |= apart
+            remaining = [path for path in remaining if path not in apart]
+            continue
+        unknown = [
+            d
+            for d in located
+            if d.kind == "error" and d.path in affected and _UNKNOWN_OPTION.match(d.message)
+        ]
+        changed = {}
+        for path in sorted({d.path for d in unknown}):
+            text = texts[path]
+            for d in sorted(
+                (d for d in unknown if d.path == path), key=_problem_order, reverse=True
+            ):
+                text = blank_option(text, d.line, d.column)
+            if text != texts[path]:
+                changed[path] = texts[path] = text
+        if changed:
+            run.write(changed)
+            continue
+        unlocated = _unlocated(stderr, run, sources)
+        errors += [d for d in located if d.kind == "error"] + unlocated
+        leaving = {d.path for d in located if d.kind == "error"} | {d.path for d in unlocated}
+        # What imports a failing file fails with it: it leaves now, not one protoc run each.
+        leaving |= {path for path in remaining if closure[path] & leaving}
+        leaving &= set(remaining)
+        if not leaving:  # protoc failed and named no input: each is said to have failed
+            first = next((line for line in stderr.splitlines() if line.strip()), "no message")
+            errors += [
+                ProtoProblem(path, 1, 1, f"protoc failed (exit {code}): {first}")
+                for path in remaining
+            ]
+            break
+        remaining = [path for path in remaining if path not in leaving]
+    for path in sorted(solo & set(wanted)):
+        code, stderr, blob = run.protoc([path])
+        if code == 0:
+            files.update(_read_set(blob, run, sources, [path]))
+        elif code != _TIMED_OUT:
+            errors += [
+                d
+                for d in _diagnostics(stderr, run, sources)
+                if d.kind == "error" and not _two_names(d, run, sources)
+            ]
+    own = [d for d in errors if not _cascade(d, sources, closure, missing, errors)]
+    return files, own + [w for w in warnings if not _unused_stub(w, missing)]
+
+
+_ALREADY = re.compile(r'^"[^"]+" is already defined in file "(?P<file>[^"]+)"\.$')
+
+
+def _two_names(problem: ProtoProblem, run: _Run, sources: Mapping[str, str]) -> bool:
+    """protoc's "already defined" where the other file is this one under another name."""
+    found = _ALREADY.match(problem.message)
+    return found is not None and _corpus_path(found.group("file"), run, sources) == problem.path
+
+
+def _aliases(twins: set[str], run: _Run, sources: Mapping[str, str]) -> list[ProtoProblem]:
+    """A warning at each import that names one of ``twins`` otherwise than protoc names it."""
+    found = []
+    for path in twins:
+        named = next(
+            (path[len(root) + 1 :] if root else path)
+            for root in run.roots
+            if not root or path.startswith(root + "/")
+        )
+        for importer, text in sorted(sources.items()):
+            for name in imports_of(text):
+                if name != named and _corpus_path(name, run, sources) == path:
+                    found.append(
+                        ProtoProblem(
+                            importer,
+                            *_import_site(text, name),
+                            f'imports "{name}", which other files import as "{named}": '
+                            "compiled together, protoc reads one file under two names (each "
+                            'definition "already defined"); import it by one name',
+                            "alias",
+                        )
+                    )
+    return found
+
+
+def _import_closure(sources: Mapping[str, str], roots: Sequence[str]) -> dict[str, set[str]]:
+    """Each file's imports, transitively (as written, and as corpus paths when they are)."""
+    direct: dict[str, set[str]] = {}
+    for path, text in sources.items():
+        names = set(imports_of(text))
+        for name in list(names):
+            names |= {f"{r}/{name}" if r else name for r in roots} & sources.keys()
+        direct[path] = names
+    closure: dict[str, set[str]] = {}
+    for path in sources:
+        seen: set[str] = set()
+        work = [path]
+        while work:
+            for name in direct.get(work.pop(), ()):
+                if name not in seen:
+                    seen.add(name)
+                    work.append(name)
+        closure[path] = seen
+    return closure
+
+
+def _cascade(
+    problem: ProtoProblem,
+    sources: Mapping[str, str],
+    closure: Mapping[str, set[str]],
+    missing: set[str],
+    errors: Sequence[ProtoProblem],
+) -> bool:
+    """A diagnostic another failure explains: an import that failed (a corpus file with errors
+    of its own, reported there, or one found nowhere, reported as such), or a name such an
+    import would have defined."""
+    message = problem.message
+    reached = closure.get(problem.path, set())
+    failing = {d.path for d in errors if d.path != problem.path} & reached
+    if message.startswith("Import ") and message.endswith("was not found or had errors."):
+        name = message.split('"')[1] if '"' in message else ""
+        return name in missing or any(path.endswith(name) for path in failing)
+    if message.endswith("is not defined."):
+        name = message.split('"')[1] if '"' in message else ""
+        last = name.rsplit(".", 1)[-1]
+        declared = re.compile(rf"\b(?:message|enum|service)\s+{re.escape(last)}\b")
+        if any(declared.search(sources[path]) for path in failing):
+            return True
+        packages = {_package(sources[path]) for path in failing} - {""}
+        if any(name.lstrip(".").startswith(package + ".") for package in packages):
+            return True
+        prefix = name.rsplit(".", 1)[0] if "." in name else ""
+        return bool(prefix) and any(
+            name_dir.replace("/", ".").startswith(prefix)
+            or prefix.startswith(name_dir.replace("/", "."))
+            for name_dir in (posixpath.dirname(m) for m in missing & reached)
+            if name_dir
+        )
+    return False
+
+
+_PACKAGE = re.compile(r"^[ \t]*package\s+([\w.]+)\s*;", re.MULTILINE)
+
+
+def _package(text: str) -> str:
+    found = _PACKAGE.search(text)
+    return found.group(1) if found else ""
+
+
+def _unused_stub(problem: ProtoProblem, missing: set[str]) -> bool:
+    """protoc's "Import x is unused" of an import that is an empty stand-in."""
+    return problem.message.startswith("Import ") and any(
+        problem.message == f"Import {name} is unused." for name in missing
+    )
+
+
+def _problem_order(problem: ProtoProblem) -> tuple[str, int, int, str, str]:
+    return problem.path, problem.line, problem.column, problem.kind, problem.message
+
+
+def _import_site(text: str, name: str) -> tuple[int, int]:
+    """The 1-based line and column of the ``import`` of ``name``."""
+    for match in _IMPORT.finditer(text):
+        if match.group("path") == name:
+            at = match.start("keyword")
+            return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+    return 1, 1
+
+
+def blank_option(text: str, line: int, column: int) -> str:
+    """``text`` with the option whose name starts at ``line``:``column`` (1-based characters;
+    protoc points at the ``(`` of ``(google.api.http)``) replaced by spaces, lines kept: a whole
+    ``option (x) = ...;`` statement, or one ``(x) = ...`` of a field's ``[...]`` with its comma
+    (the brackets too when it is the only one). Strings and comments are skipped over."""
+    starts = [0]
+    for index, character in enumerate(text):
+        if character == "\n":
+            starts.append(index + 1)
+    if not 0 < line <= len(starts):
+        return text
+    begin = at = starts[line - 1] + column - 1
+    before = text[:at].rstrip()
+    if before.endswith("option"):
+        begin = len(before) - len("option")
+    depth, index, quote = 0, at, ""
+    while index < len(text):
+        character = text[index]
+        if quote:
+            if character == "\\":
+                index += 1
+            elif character == quote:
+                quote = ""
+        elif text.startswith("//", index):
+            newline = text.find("\n", index)
+            index = len(text) if newline < 0 else newline
+            continue
+        elif text.startswith("/*", index):
+            close = text.find("*/", index + 2)
+            index = len(text) if close < 0 else close + 2
+            continue
+        elif character in "\"'":
+            quote = character
+        elif character in "{[(":
+            depth += 1
+        elif character in "}])" and depth > 0:
+            depth -= 1
+        elif depth == 0 and character in ";,]":
+            break
+        index += 1
+    if index >= len(text):
+        return text
+    end = index + 1 if text[index] in ";," else index
+    head = text[:begin].rstrip()
+    if text[index] == "]" and head.endswith(","):
+        begin = len(head) - 1
+    elif text[index] == "]" and head.endswith("["):
+        begin, end = len(head) - 1, index + 1
+    return text[:begin] + re.sub(r"[^\n]", " ", text[begin:end]) + text[end:]
+
+
+def _corpus_path(name: str, run: _Run, sources: Mapping[str, str]) -> str | None:
+    """The corpus path of protoc's name for a file (its name below the first include folder
+    that holds it), or None for a stub or a shipped file."""
+    name = name.replace("\\", "/")
+    for root in run.roots:
+        path = f"{root}/{name}" if root else name
+        if path in sources:
+            return path
+    return None
+
+
+def _diagnostics(stderr: str, run: _Run, sources: Mapping[str, str]) -> list[ProtoProblem]:
+    """protoc's located diagnostics (``FILE:LINE:COL: message``) of corpus files."""
+    found: list[ProtoProblem] = []
+    for raw in stderr.splitlines():
+        match = _DIAGNOSTIC.match(raw.strip())
+        if match is None:
+            continue
+        path = _corpus_path(match.group("file"), run, sources)
+        if path is None:
+            continue
+        message = match.group("message").strip()
+        warning = message.startswith("warning: ")
+        line = int(match.group("line"))
+        lines = sources[path].split("\n")
+        row = lines[line - 1] if 0 < line <= len(lines) else ""
+        column = character_column(row, int(match.group("column")))
+        kind = "warning" if warning else "error"
+        found.append(ProtoProblem(path, line, column, message.removeprefix("warning: "), kind))
+    return found
+
+
+def _unlocated(stderr: str, run: _Run, sources: Mapping[str, str]) -> list[ProtoProblem]:
+    """protoc's diagnostics of a corpus file with no line (``x.proto: Input is shadowed ...``),
+    at the file's first line."""
+    found = []
+    for raw in stderr.splitlines():
+        text = raw.strip()
+        if _DIAGNOSTIC.match(text) or text.endswith(": File not found."):
+            continue
+        name, separator, message = text.partition(": ")
+        path = _corpus_path(name, run, sources) if separator else None
+        if path is not None and message:
+            found.append(ProtoProblem(path, 1, 1, message))
+    return found
+
+
+# --- the descriptor set, read -------------------------------------------------------------------
+
+
+def _read_set(
+    blob: bytes, run: _Run, sources: Mapping[str, str], wanted: Sequence[str]
+) -> dict[str, ProtoFile]:
+    """The files of a descriptor set that are corpus files, as plain data."""
+    # Deferred: protobuf is imported only by a run with protos to read (it costs every other
+    # run its import time).
+    from google.protobuf import descriptor_pb2
+
+    descriptors = descriptor_pb2.FileDescriptorSet()
+    descriptors.ParseFromString(blob)
+    rules = _http_rules(descriptors)
+    files: dict[str, ProtoFile] = {}
+    for proto in descriptors.file:
+        path = _corpus_path(proto.name, run, sources)
+        if path is None or path not in wanted:
+            continue
+        files[path] = _file(path, proto, sources[path], rules)
+    return files
+
+
+def _http_rules(descriptors: Any) -> dict[tuple[str, str], list[tuple[str, str, str]]]:
+    """(service, rpc) -> [(verb, path, body)] of the ``google.api.http`` options, read through a
+    descriptor pool made of the set itself (no generated code: the set holds http.proto when a
+    file imports it)."""
+    names = {proto.name for proto in descriptors.file}
+    if "google/api/annotations.proto" not in names:
+        return {}
+    # Deferred: as in _read_set.
+    from google.protobuf import descriptor_pool, message_factory
+
+    pool = descriptor_pool.DescriptorPool()
+    try:
+        for proto in descriptors.file:  # in the order protoc wrote them: imports first
+            pool.Add(proto)
+        extension = pool.FindExtensionByName(_HTTP_EXTENSION)
+        options_class = message_factory.GetMessageClass(
+            pool.FindMessageTypeByName("google.protobuf.MethodOptions")
+        )
+    except (KeyError, TypeError, ValueError):
+        return {}
+    found: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
+    for proto in descriptors.file:
+        package = f"{proto.package}." if proto.package else ""
+        for service in proto.service:
+            for method in service.method:
+                if not method.HasField("options"):
+                    continue
+                options = options_class.FromString(method.options.SerializeToString())
+                if not options.HasExtension(extension):
+                    continue
+                rule = options.Extensions[extension]
+                bindings = [rule, *rule.additional_bindings]
+                found[(package + service.name, method.name)] = [
+                    _binding(binding) for binding in bindings
+                ]
+    return found
+
+
+def _binding(rule: Any) -> tuple[str, str, str]:
+    pattern = rule.WhichOneof("pattern")
+    if pattern == "custom":
+        return rule.custom.kind, rule.custom.path, rule.body
+    return (pattern or ""), (getattr(rule, pattern) if pattern else ""), rule.body
+
+
+def _file(
+    path: str,
+    proto: Any,
+    text: str,
+    rules: Mapping[tuple[str, str], list[tuple[str, str, str]]],
+) -> ProtoFile:
+    lines = text.split("\n")
+    spans = {
+        tuple(location.path): tuple(location.span) for location in proto.source_code_info.location
+    }
+
+    def at(*where: int) -> tuple[int, int]:
+        span = spans.get(where)
+        if not span:
+            return 1, 1
+        row = lines[span[0]] if span[0] < len(lines) else ""
+        return span[0] + 1, character_column(row, span[1] + 1)
+
+    package = proto.package
+    messages: list[ProtoMessage] = []
+    enums: list[ProtoEnum] = []
+
+    def enum(descriptor: Any, prefix: str, where: tuple[int, ...]) -> None:
+        values = tuple(
+            ProtoEnumValue(value.name, value.number, *at(*where, 2, index))
+            for index, value in enumerate(descriptor.value)
+        )
+        enums.append(ProtoEnum(prefix + descriptor.name, values, *at(*where)))
+
+    def message(descriptor: Any, prefix: str, where: tuple[int, ...]) -> None:
+        name = prefix + descriptor.name
+        oneofs = [oneof.name for oneof in descriptor.oneof_decl]
+        fields = []
+        for index, item in enumerate(descriptor.field):
+            synthetic = item.proto3_optional
+            oneof = (
+                oneofs[item.oneof_index]
+                if item.HasField("oneof_index") and not synthetic and item.oneof_index < len(oneofs)
+                else ""
+            )
+            fields.append(
+                ProtoField(
+                    item.name,
+                    item.number,
+                    item.json_name,
+                    (*where, 2, index, 10) in spans,
+                    _TYPES.get(item.type, str(item.type)),
+                    item.type_name.lstrip("."),
+                    _LABELS.get(item.label, ""),
+                    synthetic,
+                    oneof,
+                    *at(*where, 2, index),
+                )
+            )
+        messages.append(ProtoMessage(name, tuple(fields), *at(*where)))
+        for index, nested in enumerate(descriptor.nested_type):
+            if not nested.options.map_entry:
+                message(nested, name + ".", (*where, 3, index))
+        for index, nested_enum in enumerate(descriptor.enum_type):
+            enum(nested_enum, name + ".", (*where, 4, index))
+
+    prefix = f"{package}." if package else ""
+    for index, descriptor in enumerate(proto.message_type):
+        message(descriptor, prefix, (4, index))
+    for index, descriptor in enumerate(proto.enum_type):
+        enum(descriptor, prefix, (5, index))
+    services = []
+    for index, service in enumerate(proto.service):
+        rpcs = []
+        for number, method in enumerate(service.method):
+            option_at = at(6, index, 2, number, 4, 72295728)
+            bindings = rules.get((prefix + service.name, method.name), [])
+            rpcs.append(
+                ProtoRpc(
+                    method.name,
+                    method.input_type.lstrip("."),
+                    method.output_type.lstrip("."),
+                    method.client_streaming,
+                    method.server_streaming,
+                    tuple(
+                        HttpRule(verb, route, body, *option_at) for verb, route, body in bindings
+                    ),
+                    *at(6, index, 2, number),
+                )
+            )
+        services.append(ProtoService(prefix + service.name, tuple(rpcs), *at(6, index)))
+    return ProtoFile(
+        path,
+        package,
+        proto.syntax or "proto2",
+        tuple(proto.dependency),
+        tuple(messages),
+        tuple(enums),
+        tuple(services),
+    )

@@ -1,0 +1,127 @@
+"""A Protocol Buffers file, or a proto fence meant as a whole file, that does not compile.
+
+What it does
+    Compiles the corpus's ``.proto`` files, and the ``proto``/``protobuf`` fences of its pages
+    that declare a ``syntax`` or ``edition`` (a whole file, not an excerpt), with protoc (the
+    one grpcio-tools ships, the well-known types and googleapis-common-protos'
+    ``google/api``, ``google/rpc`` and ``google/type`` files importable), and reports each of
+    protoc's errors at its line and column: a syntax error, a name that is not defined, a field
+    number used twice, an import that is not there.
+
+    An import that is neither in the corpus nor shipped with those packages (a
+    ``buf.build`` dependency that is not vendored) is an info, not an error: the file is read
+    with an empty file in its place, the custom options it would have declared are set aside,
+    and the rest of the file is still checked. What that import would have defined is not
+    reported as missing.
+
+    A file that fails because a file it imports fails is not reported again: the error is
+    reported once, where it is. In a fence, a name the fence uses and does not define (a
+    service shown without its messages) is an excerpt's, not an error, and an import the fence
+    names is not required to be there.
+
+Why is this bad?
+    A ``.proto`` that does not compile breaks every client and server generated from it, and a
+    proto example that does not compile is one a reader cannot paste. protoc only says so when
+    someone runs it; a spec repository's CI often does not.
+
+Example
+    ::
+
+        message Task {
+          string id = 1;
+          string context_id = 1;
+        }
+
+    FAIL: ``api/tasks.proto:3:23: error [proto-invalid] protoc: Field number 1 has already been
+    used in "tasks.v1.Task" by field "id" ...``
+
+Use instead
+    ``string context_id = 2;``. PASS.
+
+Options
+    None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.analyses.context import Context
+from speclint.analyses.protos import ProtoFence, corpus_protos, page_fences
+from speclint.common.findings import Finding, Location, Severity
+from speclint.model.corpus import Document
+from speclint.parsing.protobuf import ProtoProblem
+
+ID = "proto-invalid"
+SEVERITY = Severity.ERROR
+READS = "extract"  # the .proto files, and of a page only its proto fences (speclint.analyses.units)
+# In a fence, what an excerpt leaves to the file it is taken from.
+_EXCERPT = ("is not defined.", "File not found.", "was not found or had errors.")
+
+
+def extract(document: Document) -> tuple[ProtoFence, ...]:
+    return page_fences(document)
+
+
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    protos = corpus_protos(corpus)
+    if not protos.files and not any(fence.whole for fence in protos.fences):
+        return
+    if protos.compilation.unavailable:
+        where = protos.files[0] if protos.files else protos.fences[0].page
+        yield Finding(
+            ID,
+            Severity.WARNING,
+            f"the Protocol Buffers of the corpus were not checked: {protos.compilation.unavailable}",
+            Location(where),
+        )
+        return
+    fences = {fence.name: fence for fence in protos.fences if fence.whole}
+    for problem in protos.compilation.problems:
+        fence = fences.get(problem.path)
+        if fence is not None:
+            found = _in_fence(problem, fence)
+            if found is not None:
+                yield found
+        elif problem.kind != "warning":
+            yield _in_file(problem)
+
+
+def _in_file(problem: ProtoProblem) -> Finding:
+    where = Location(problem.path, problem.line, problem.column)
+    if problem.kind == "import":
+        return Finding(
+            ID,
+            Severity.INFO,
+            problem.message + "; vendor it (or add its package's path) to have it checked",
+            where,
+            key=f"import:{problem.message}",
+        )
+    if problem.kind in ("timeout", "unread", "alias"):
+        return Finding(ID, Severity.WARNING, problem.message, where)
+    said = problem.message if problem.message.endswith(".") else problem.message + "."
+    return Finding(
+        ID,
+        SEVERITY,
+        f"protoc: {said} The file does not compile: fix it here (each client and server "
+        "generated from it fails the same way)",
+        where,
+        key=problem.message,
+    )
+
+
+def _in_fence(problem: ProtoProblem, fence: ProtoFence) -> Finding | None:
+    if problem.kind != "error" or problem.message.endswith(_EXCERPT):
+        return None
+    line, column = fence.page_position(problem.line, problem.column)
+    heading = fence.fence.heading.anchor if fence.fence.heading else None
+    return Finding(
+        ID,
+        Severity.WARNING,
+        f"the {fence.fence.language} fence does not compile: {problem.message} (line "
+        f"{problem.line} of the fence); fix the example, or drop its `syntax` line if it is an "
+        "excerpt",
+        Location(fence.page, line, column, heading=heading),
+        key=f"fence:{fence.fence.line}:{problem.message}",
+    )

@@ -1,0 +1,432 @@
+"""Issue 30, items 1 and 2: Protocol Buffers files and proto fences read by protoc, and
+proto-invalid. Every corpus here is written for the test; protoc is the one grpcio-tools ships."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from test_integrity_rules import findings_of
+
+from speclint.analyses.context import Context
+from speclint.analyses.protos import corpus_protos
+from speclint.common.findings import Severity
+from speclint.parsing import protobuf
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.protobuf import blank_option, character_column, compile_protos
+from speclint.run.inventory import entries, phrase
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+TASKS = """\
+syntax = "proto3";
+
+package tasks.v1;
+
+import "google/api/annotations.proto";
+
+service Tasks {
+  rpc GetTask(GetTaskRequest) returns (Task) {
+    option (google.api.http) = {
+      get: "/v1/{name=tasks/*}"
+      additional_bindings { post: "/v1/{name=tasks/*}:get" body: "*" }
+    };
+  }
+}
+
+message GetTaskRequest {
+  string name = 1;
+}
+
+message Task {
+  string id = 1;
+  string context_id = 2;
+  string display = 3 [json_name = "shownAs"];
+  State state = 4;
+  enum State {
+    STATE_UNSPECIFIED = 0;
+    STATE_WORKING = 1;
+  }
+}
+"""
+
+
+def test_a_proto_file_is_a_kind_of_its_own_listed_and_counted(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"api/tasks.proto": TASKS, "README.md": "# Tasks\n"})
+    corpus = Context.load(root)
+    document = corpus.documents["api/tasks.proto"]
+    assert document.kind is DocumentKind.PROTO and document.dialect == "proto3"
+    listed = {entry.path: entry for entry in entries(corpus)}
+    assert listed["api/tasks.proto"].kind == "protobuf"
+    assert "proto3" in listed["api/tasks.proto"].reason
+    assert "1 Protocol Buffers file (proto3)" in phrase(entries(corpus))
+    assert findings_of("proto-invalid", root) == []
+
+
+def test_protoc_reads_messages_enums_rpcs_and_http_rules_with_their_lines(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/tasks.proto": TASKS})
+    read = corpus_protos(Context.load(root)).file("api/tasks.proto")
+    assert read is not None and read.package == "tasks.v1"
+    task = next(m for m in read.messages if m.name == "tasks.v1.Task")
+    assert (task.line, task.column) == (20, 1)
+    fields = {f.name: f for f in task.fields}
+    # ProtoJSON: lowerCamelCase, or the json_name option as written
+    assert fields["context_id"].json_name == "contextId"
+    assert not fields["context_id"].json_name_written
+    assert fields["display"].json_name == "shownAs" and fields["display"].json_name_written
+    assert fields["state"].type == "enum" and fields["state"].type_name == "tasks.v1.Task.State"
+    assert (fields["context_id"].line, fields["context_id"].column) == (22, 3)
+    state = next(e for e in read.enums if e.name == "tasks.v1.Task.State")
+    assert [(v.name, v.number, v.line) for v in state.values] == [
+        ("STATE_UNSPECIFIED", 0, 26),
+        ("STATE_WORKING", 1, 27),
+    ]
+    (service,) = read.services
+    (rpc,) = service.rpcs
+    assert (rpc.name, rpc.input, rpc.output, rpc.line) == (
+        "GetTask",
+        "tasks.v1.GetTaskRequest",
+        "tasks.v1.Task",
+        8,
+    )
+    assert [(h.verb, h.path, h.body) for h in rpc.http] == [
+        ("get", "/v1/{name=tasks/*}", ""),
+        ("post", "/v1/{name=tasks/*}:get", "*"),
+    ]
+
+
+def test_a_syntax_error_is_reported_at_protocs_line_and_column(make_corpus: MakeCorpus) -> None:
+    broken = TASKS.replace("message GetTaskRequest {", "messag GetTaskRequest {")
+    root = make_corpus({"api/tasks.proto": broken})
+    (finding,) = findings_of("proto-invalid", root)
+    assert finding.severity is Severity.ERROR
+    assert (finding.location.path, finding.location.line, finding.location.column) == (
+        "api/tasks.proto",
+        16,
+        1,
+    )
+    assert "Expected top-level statement" in finding.message
+
+
+def test_a_field_number_used_twice_is_reported_and_the_fixed_file_is_quiet(
+    make_corpus: MakeCorpus,
+) -> None:
+    twice = TASKS.replace("string context_id = 2;", "string context_id = 1;")
+    root = make_corpus({"api/tasks.proto": twice})
+    (finding,) = findings_of("proto-invalid", root)
+    assert (finding.location.line, finding.location.column) == (22, 23)
+    assert "Field number 1 has already been used" in finding.message
+    (root / "api/tasks.proto").write_text(TASKS)
+    assert findings_of("proto-invalid", root) == []
+
+
+def test_an_import_found_nowhere_is_an_info_and_the_rest_of_the_file_is_still_checked(
+    make_corpus: MakeCorpus,
+) -> None:
+    text = TASKS.replace(
+        'import "google/api/annotations.proto";',
+        'import "google/api/annotations.proto";\nimport "buf/validate/validate.proto";',
+    ).replace("string name = 1;", "string name = 1 [(buf.validate.field).string.min_len = 1];")
+    root = make_corpus({"api/tasks.proto": text})
+    found = findings_of("proto-invalid", root)
+    assert [(f.severity, f.location.line) for f in found] == [(Severity.INFO, 6)]
+    assert '"buf/validate/validate.proto"' in found[0].message
+    read = corpus_protos(Context.load(root)).file("api/tasks.proto")
+    assert read is not None  # read without it: the messages are there
+    assert {m.name for m in read.messages} >= {"tasks.v1.Task", "tasks.v1.GetTaskRequest"}
+    # a real error in the same file is still an error
+    worse = text.replace("string context_id = 2;", "string context_id = 1;")
+    (root / "api/tasks.proto").write_text(worse)
+    found = findings_of("proto-invalid", root)
+    assert [(f.severity, f.location.line) for f in found] == [
+        (Severity.INFO, 6),
+        (Severity.ERROR, 23),
+    ]
+
+
+def test_a_broken_import_is_reported_once_where_it_is(make_corpus: MakeCorpus) -> None:
+    common = 'syntax = "proto3";\npackage c.v1;\nmessag Id { string value = 1; }\n'
+    user = (
+        'syntax = "proto3";\npackage u.v1;\nimport "c/v1/common.proto";\n'
+        "message User { c.v1.Id id = 1; }\n"
+    )
+    root = make_corpus({"proto/c/v1/common.proto": common, "proto/u/v1/user.proto": user})
+    found = findings_of("proto-invalid", root)
+    assert [(f.location.path, f.location.line) for f in found] == [("proto/c/v1/common.proto", 3)]
+    # the import resolved below the folder that holds both (an include root found from it)
+    (root / "proto/c/v1/common.proto").write_text(common.replace("messag ", "message "))
+    assert findings_of("proto-invalid", root) == []
+
+
+PAGE = """\
+# Transport
+
+The service:
+
+```protobuf
+syntax = "proto3";
+package tasks.v1;
+service Tasks {
+  rpc GetTask(GetTaskRequest) returns (Task);
+}
+```
+
+An excerpt:
+
+```proto
+message Task { string id; }
+```
+
+1. A whole file in a list item:
+
+    ```proto
+    syntax = "proto3";
+    message Broken {
+      string id = 1;
+      int32 id = 2;
+    }
+    ```
+"""
+
+
+def test_a_whole_file_fence_is_compiled_and_excerpts_are_not(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"spec/transport.md": PAGE})
+    found = findings_of("proto-invalid", root)
+    # The service's undefined messages are the excerpt's (defined elsewhere); the excerpt
+    # without a syntax line is not compiled; the list item's fence has a real error.
+    assert len(found) == 1
+    (finding,) = found
+    assert finding.severity is Severity.WARNING
+    assert finding.location.path == "spec/transport.md"
+    assert (finding.location.line, finding.location.column) == (25, 13)
+    assert '"id" is already defined in "Broken"' in finding.message
+    assert finding.location.heading == "transport"
+    fixed = PAGE.replace("int32 id = 2;", "int32 count = 2;")
+    (root / "spec/transport.md").write_text(fixed)
+    assert findings_of("proto-invalid", root) == []
+    protos = corpus_protos(Context.load(root))
+    assert [fence.whole for fence in protos.fences] == [True, False, True]
+    last = protos.fence_file(protos.fences[2])
+    assert last is not None and [m.name for m in last.messages] == ["Broken"]
+
+
+def test_a_fence_may_import_the_corpus_files(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Use\n\n```proto\n"
+        'syntax = "proto3";\nimport "api/tasks.proto";\n'
+        "message Wrapper { tasks.v1.Task task = 1; }\n```\n"
+    )
+    root = make_corpus({"api/tasks.proto": TASKS, "spec/use.md": page})
+    assert findings_of("proto-invalid", root) == []
+    protos = corpus_protos(Context.load(root))
+    wrapper = protos.fence_file(protos.fences[0])
+    assert wrapper is not None
+    assert wrapper.messages[0].fields[0].type_name == "tasks.v1.Task"
+
+
+def test_protoc_columns_count_tabs_as_characters() -> None:
+    assert character_column("\tint32 x = 1;", 9) == 2  # protoc: a tab runs to column 9
+    assert character_column("ab\tc", 9) == 4
+    assert character_column("plain", 3) == 3
+    text = 'syntax = "proto3";\nmessage M {\n\tstring a = 1;\n\tint32 a = 2;\n}\n'
+    compiled = compile_protos({"m.proto": text})
+    (problem,) = compiled.problems
+    assert (problem.line, problem.column) == (4, 8)  # `a` of `int32 a`, in characters
+
+
+def test_an_option_is_blanked_in_place() -> None:
+    text = 'message M {\n  string a = 1 [(x.y) = true];\n  option (z) = { a: "}" };\n}\n'
+    once = blank_option(text, 2, 17)  # protoc points at the `(` of the option's name
+    assert once.split("\n")[1] == "  string a = 1" + " " * 15 + ";"  # the only one: [] too
+    twice = blank_option(once, 3, 10)
+    assert twice.split("\n")[2].strip() == ""  # the statement, braces and quoted `}` too
+    assert [len(line) for line in twice.split("\n")] == [len(line) for line in text.split("\n")]
+
+
+@pytest.mark.parametrize(
+    "path", ["../outside.proto", "/etc/x.proto", "a/../../b.proto", "we\\ird.proto"]
+)
+def test_a_path_protoc_cannot_take_is_never_written_and_is_said_not_compiled(path: str) -> None:
+    compiled = compile_protos({path: 'syntax = "proto3";\n', "ok.proto": 'syntax = "proto3";\n'})
+    assert [(p.path, p.kind) for p in compiled.problems] == [(path, "unread")]
+    assert list(compiled.files) == ["ok.proto"]
+
+
+def test_protos_not_checked_are_said_to_be_not_checked(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Never a silent all-clear: without protoc, the run says the protos were not checked.
+    root = make_corpus({"api/tasks.proto": TASKS})
+    monkeypatch.setattr(protobuf, "_protoc_available", lambda: "protoc is not installed (test)")
+    (finding,) = findings_of("proto-invalid", root)
+    assert finding.severity is Severity.WARNING and finding.location.path == "api/tasks.proto"
+    assert "were not checked: protoc is not installed (test)" in finding.message
+
+
+def test_protoc_over_its_time_limit_is_stopped_and_said_so() -> None:
+    compiled = compile_protos({"api/tasks.proto": TASKS}, time_limit=0.001)
+    assert compiled.files == {} and "protoc took more than" in compiled.unavailable
+
+
+# --- the cases a review found (each a small corpus written here) ---------------------------------
+
+VALIDATE = 'import "buf/validate/validate.proto";\n'
+OPTION = "string id = 1 [(buf.validate.field).string.min_len = 1];"
+
+
+def _compiled(files: dict[str, str]) -> tuple[list[tuple[str, int, str]], list[str]]:
+    compiled = compile_protos(files)
+    return [(p.path, p.line, p.kind) for p in compiled.problems], sorted(compiled.files)
+
+
+def test_an_import_found_nowhere_is_said_on_each_file_naming_it_and_every_file_is_read() -> None:
+    head = 'syntax = "proto3";\npackage p;\n'
+    problems, read = _compiled(
+        {
+            "a.proto": head + VALIDATE + "message A { " + OPTION + " }\n",
+            "b.proto": head + VALIDATE + "message B { " + OPTION + " }\n",
+            "z.proto": head + 'import "a.proto";\nmessage Z { A a = 1; }\n',
+        }
+    )
+    assert problems == [("a.proto", 3, "import"), ("b.proto", 3, "import")]
+    assert read == ["a.proto", "b.proto", "z.proto"]
+
+
+def test_a_real_error_beside_an_import_found_nowhere_is_still_an_error() -> None:
+    text = 'syntax = "proto3";\npackage p;\n' + VALIDATE + "message A {\n  Strng typo = 1;\n}\n"
+    problems, _ = _compiled({"a.proto": text})
+    assert problems == [("a.proto", 3, "import"), ("a.proto", 5, "error")]
+
+
+def test_two_imports_that_define_one_name_are_an_error() -> None:
+    head = 'syntax = "proto3";\npackage p;\n'
+    problems, read = _compiled(
+        {
+            "a.proto": head + "message X {}\n",
+            "b.proto": head + "message X {}\n",
+            "c.proto": head + 'import "a.proto";\nimport "b.proto";\nmessage C { X x = 1; }\n',
+        }
+    )
+    assert [p for p in problems if p[2] == "error"] == [("b.proto", 3, "error")]
+    assert "a.proto" in read
+
+
+def test_a_file_is_never_shadowed_by_a_same_named_one_deeper_down() -> None:
+    problems, read = _compiled(
+        {
+            "x.proto": 'syntax = "proto3";\npackage top;\nmessage X { int32 a = 1; int32 b = 1; }\n',
+            "sub/x.proto": 'syntax = "proto3";\npackage sub;\nmessage X {}\n',
+            "sub/y.proto": 'syntax = "proto3";\npackage sub;\nimport "x.proto";\nmessage Y {}\n',
+        }
+    )
+    assert ("x.proto", 3, "error") in problems  # reported, not dropped behind the other
+    assert "sub/x.proto" in read
+
+
+def test_an_import_two_folders_could_hold_is_read_from_the_nearest() -> None:
+    problems, read = _compiled(
+        {
+            "a/common.proto": 'syntax = "proto3";\npackage a;\nmessage Common {}\n',
+            "b/common.proto": 'syntax = "proto3";\npackage b;\nmessage Common {}\n',
+            "b/c.proto": 'syntax = "proto3";\npackage b;\nimport "common.proto";\n'
+            "message C { b.Common c = 1; }\n",
+        }
+    )
+    assert problems == [] and read == ["a/common.proto", "b/c.proto", "b/common.proto"]
+
+
+def test_one_file_imported_under_two_names_is_said_once_and_read() -> None:
+    a = 'syntax = "proto3";\npackage foo.v1;\nmessage A { int32 x = 1; }\n'
+    problems, read = _compiled(
+        {
+            "proto/foo/v1/a.proto": a,
+            "proto/foo/v1/b.proto": 'syntax = "proto3";\npackage foo.v1;\n'
+            'import "foo/v1/a.proto";\nmessage B { A a = 1; }\n',
+            "other/c.proto": 'syntax = "proto3";\npackage other;\n'
+            'import "proto/foo/v1/a.proto";\nmessage C { foo.v1.A a = 1; }\n',
+        }
+    )
+    assert problems == [("other/c.proto", 3, "alias")]
+    assert len(read) == 3
+
+
+def test_a_folder_named_src_keeps_its_files_apart() -> None:
+    problems, read = _compiled(
+        {
+            "a.proto": 'syntax = "proto3";\npackage top;\nmessage Top {}\n',
+            "src/a.proto": 'syntax = "proto3";\npackage inner;\nmessage Inner {}\n',
+        }
+    )
+    compiled = compile_protos(
+        {
+            "a.proto": 'syntax = "proto3";\npackage top;\nmessage Top {}\n',
+            "src/a.proto": 'syntax = "proto3";\npackage inner;\nmessage Inner {}\n',
+        }
+    )
+    assert problems == [] and read == ["a.proto", "src/a.proto"]
+    assert [m.name for m in compiled.files["a.proto"].messages] == ["top.Top"]
+    assert [m.name for m in compiled.files["src/a.proto"].messages] == ["inner.Inner"]
+
+
+def test_a_path_with_a_colon_keeps_its_errors() -> None:
+    problems, _ = _compiled(
+        {"a:b.proto": 'syntax = "proto3";\nmessage A { int32 x = 1; int32 y = 1; }\n'}
+    )
+    assert problems == [("a:b.proto", 2, "error")]
+
+
+def test_only_shipped_protos_are_importable_not_the_rest_of_the_installation() -> None:
+    problems, _ = _compiled({"a.proto": 'syntax = "proto3";\nimport "click/__init__.py";\n'})
+    assert problems == [("a.proto", 2, "import")]
+
+
+def test_protoc_failing_without_a_word_is_still_a_finding(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(protobuf._Run, "protoc", lambda self, inputs: (-11, "", b""))
+    compiled = compile_protos({"a.proto": 'syntax = "proto3";\n'})
+    assert [(p.path, p.kind) for p in compiled.problems] == [("a.proto", "error")]
+    assert "protoc failed (exit -11)" in compiled.problems[0].message
+
+
+def test_columns_count_characters_after_non_ascii_text_and_a_bom() -> None:
+    text = '\ufeffsyntax = "proto3";\npackage p;\n/* ü */ message B { /* üü */ int32 r = 2; }\n'
+    compiled = compile_protos({"a.proto": text})
+    assert protobuf.syntax_of(text) == "proto3"
+    (message,) = compiled.files["a.proto"].messages
+    assert (message.line, message.column) == (3, 9)
+    assert (message.fields[0].line, message.fields[0].column) == (3, 30)
+
+
+def test_an_option_is_blanked_past_comments() -> None:
+    text = (
+        "message M {\n  string a = 1 [(x.y) = 1 /* see a, b */];\n"
+        "  option (z) = {\n    // the user's name\n    a: 1\n  };\n}\n"
+    )
+    once = blank_option(text, 2, 17)
+    assert once.split("\n")[1].strip() == "string a = 1" + " " * 27 + ";"
+    twice = blank_option(once, 3, 10)
+    assert [line.strip() for line in twice.split("\n")[2:6]] == ["", "", "", ""]
+
+
+def test_a_fence_may_repeat_a_message_the_corpus_defines(make_corpus: MakeCorpus) -> None:
+    page = (
+        '# Tasks\n\n```proto\nsyntax = "proto3";\npackage tasks.v1;\n'
+        "message Task { string id = 1; }\n```\n"
+    )
+    root = make_corpus({"api/tasks.proto": TASKS, "spec/tasks.md": page})
+    assert findings_of("proto-invalid", root) == []
+    protos = corpus_protos(Context.load(root))
+    assert protos.fence_file(protos.fences[0]) is not None
+
+
+def test_an_import_of_an_unreadable_corpus_file_says_so(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "latin.proto": b'syntax = "proto3";\nmessage L { string caf\xe9 = 1; }\n',
+            "user.proto": 'syntax = "proto3";\nimport "latin.proto";\nmessage U {}\n',
+        }
+    )
+    (finding,) = findings_of("proto-invalid", root)
+    assert finding.severity is Severity.INFO and "the corpus file latin.proto" in finding.message
