@@ -14,7 +14,8 @@ JSON member fragment alone.
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 
 from speclint.analyses.context import Context
 from speclint.model.corpus import Document
@@ -25,6 +26,8 @@ from speclint.parsing.protobuf import Compilation, ProtoFile, compile_protos, sy
 PROTO_LANGUAGES = frozenset({"proto", "protobuf", "proto2", "proto3"})
 FENCE_FOLDER = ".speclint-fences"  # where fences are compiled: a name no corpus file is under
 _MEMO = "protos:compiled"
+_UNDEFINED = "is not defined."
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
 @dataclass(frozen=True)
@@ -51,12 +54,20 @@ class CorpusProtos:
     compilation: Compilation
     files: tuple[str, ...]  # the corpus's .proto files, by path
     fences: tuple[ProtoFence, ...]
+    # whole fences read as excerpts (their undefined names stubbed), by compiled name
+    excerpts: dict[str, ProtoFile] = field(default_factory=dict)
 
     def file(self, path: str) -> ProtoFile | None:
         return self.compilation.files.get(path)
 
     def fence_file(self, fence: ProtoFence) -> ProtoFile | None:
-        return self.compilation.files.get(fence.name)
+        """What protoc read of a fence: as written, or as an excerpt."""
+        return self.compilation.files.get(fence.name) or self.excerpts.get(fence.name)
+
+    def read(self) -> list[ProtoFile]:
+        """Every file and fence protoc read, in path order."""
+        found = {**self.excerpts, **self.compilation.files}
+        return [found[name] for name in sorted(found)]
 
     def place(self, path: str, line: int, column: int) -> tuple[str, int, int]:
         """The corpus path, line and column of a position in a compiled file: a fence's
@@ -136,9 +147,49 @@ def corpus_protos(corpus: Context) -> CorpusProtos:
             if sources
             else Compilation()
         )
-        found = CorpusProtos(compilation, tuple(sorted(files)), fences)
+        excerpts = _excerpts(fences, compilation, files)
+        found = CorpusProtos(compilation, tuple(sorted(files)), fences, excerpts)
         corpus.memo[_MEMO] = found
     return found
+
+
+def _excerpts(
+    fences: tuple[ProtoFence, ...], compilation: Compilation, files: dict[str, str]
+) -> dict[str, ProtoFile]:
+    """The whole fences that protoc read only as excerpts (a service shown without its
+    messages: every error a name the fence does not define), read once more with an empty
+    message in place of each such name, so their rpcs, messages and enums are known. A dotted
+    name (``google.protobuf.Empty`` without its import) becomes one of the fence's own, on its
+    line. Lines stay where they are written."""
+    stubbed: dict[str, str] = {}
+    for fence in fences:
+        if not fence.whole or fence.name in compilation.files:
+            continue
+        own = [p for p in compilation.problems if p.path == fence.name and p.kind == "error"]
+        if not own or not all(p.message.endswith(_UNDEFINED) for p in own):
+            continue
+        lines = fence.fence.content.split("\n")
+        names: set[str] = set()
+        for problem in sorted(own, key=lambda p: (p.line, -p.column)):
+            name = problem.message.split('"')[1] if '"' in problem.message else ""
+            if not _IDENTIFIER.fullmatch(name):
+                continue
+            if "." in name:
+                row = lines[problem.line - 1] if 0 < problem.line <= len(lines) else ""
+                at = problem.column - 1
+                if row[at : at + len(name)] != name:
+                    continue
+                local = name.replace(".", "_")
+                lines[problem.line - 1] = row[:at] + local + row[at + len(name) :]
+                name = local
+            names.add(name)
+        if names:
+            stubs = "".join(f"message {name} {{}}\n" for name in sorted(names))
+            stubbed[fence.name] = "\n".join(lines) + "\n" + stubs
+    if not stubbed:
+        return {}
+    read = compile_protos({**files, **stubbed}, inputs=sorted(stubbed), apart=sorted(stubbed))
+    return {name: proto for name, proto in read.files.items() if name in stubbed}
 
 
 def _readable(document: Document) -> bool:

@@ -23,8 +23,7 @@ from speclint.parsing.protobuf import HttpRule, ProtoRpc
 # A column of gRPC methods: "gRPC Method", "gRPC rpc", "Method (gRPC)"; not "gRPC Code" (status
 # codes, OTLP's retry table) nor a bare "gRPC" (a comparison of properties).
 _GRPC_HEADER = re.compile(
-    r"(?i)\bgrpc\b[\s_-]*(?:methods?|rpcs?|calls?|operations?)\b"
-    r"|\b(?:methods?|rpcs?)\b[^|]*\bgrpc\b"
+    r"(?i)\bgrpc\b[\s_-]*(?:methods?|rpcs?|calls?|operations?)\b|\bmethods?\b[^|]*\bgrpc\b"
 )
 _REST_HEADER = re.compile(r"(?i)\b(?:rest|http)\b|\bendpoints?\b|\broutes?\b|\burl\b|\bpath\b")
 _JSONRPC_HEADER = re.compile(r"(?i)json[- ]?rpc")
@@ -100,7 +99,12 @@ def method_rows(document: Document) -> tuple[MethodRow, ...]:
 
 def _rows(page: str, table: Table, lines: list[str]) -> Iterator[MethodRow]:
     headers = [cell.text for cell in table.header]
-    grpc = [i for i, text in enumerate(headers) if _GRPC_HEADER.search(text)]
+    # A column of several transports' names ("JSON-RPC / gRPC / HTTP") is no gRPC column.
+    grpc = [
+        i
+        for i, text in enumerate(headers)
+        if _GRPC_HEADER.search(text) and not _JSONRPC_HEADER.search(text)
+    ]
     if not grpc:
         return
     rest = [
@@ -177,8 +181,7 @@ def rpc_index(corpus: Context) -> RpcIndex:
         by_name: dict[str, list[tuple[ProtoRpc, str, str]]] = {}
         rules: list[BoundRule] = []
         services: dict[str, tuple[str, int, int]] = {}
-        files = [protos.compilation.files[path] for path in sorted(protos.compilation.files)]
-        for proto in files:
+        for proto in protos.read():
             for service in proto.services:
                 services.setdefault(service.name, (proto.path, service.line, service.column))
                 for rpc in service.rpcs:

@@ -44,7 +44,7 @@ _IMPORT = re.compile(
 )
 _SYNTAX = re.compile(r'^[ \t]*(?P<keyword>syntax|edition)\s*=\s*"(?P<value>[^"\n]*)"', re.MULTILINE)
 _TIMED_OUT = -1000  # the exit code a run of protoc over its time limit is given
-_PASSES = 4  # compilations of one input while imports are stubbed and options blanked
+_PASSES = 4  # protoc runs beyond one per input (options blanked, files set apart)
 # What the label and type numbers of FieldDescriptorProto (descriptor.proto) are called.
 _LABELS = {1: "optional", 2: "required", 3: "repeated"}
 _TYPES = {
@@ -53,7 +53,6 @@ _TYPES = {
     15: "sfixed32", 16: "sfixed64", 17: "sint32", 18: "sint64",
 }  # fmt: skip
 _HTTP_EXTENSION = "google.api.http"  # google/api/annotations.proto, field 72295728 of MethodOptions
-_HTTP_VERBS = ("get", "put", "post", "delete", "patch")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,142 @@
+"""An rpc of the gRPC surface whose HTTP binding or name disagrees with the OpenAPI document.
+
+What it does
+    Holds each rpc of the corpus's ``.proto`` files and proto fences (a service shown without
+    its messages is read too) to the operations of its OpenAPI documents, where the evidence
+    binds the two:
+
+    - by name: the operation whose ``operationId``, in PascalCase, is the rpc's name
+      (``createRun`` and ``CreateRun``);
+    - by route: the operation with the method and path of the rpc's ``google.api.http``
+      binding (path variables read as wildcards, the servers' base paths allowed).
+
+    An rpc bound by name whose HTTP binding names another operation, or none, is reported with
+    both places. An rpc bound neither way is reported where the corpus shows that its rpcs are
+    named after the operations (three rpcs or more, and most of them so named), unless the
+    protos bind other rpcs to HTTP and not this one (it is gRPC-only, as Temporal's task-queue
+    polls are); an operation without an rpc is not reported (a REST surface may be larger than
+    its gRPC one).
+
+Why is this bad?
+    Two surfaces of one protocol (``POST /v1/runs`` and ``CreateRun``) that the specification
+    promises are the same method drift apart when one is edited: a route moves, an rpc is
+    renamed, and gateways and generated clients route one transport to another method.
+
+Example
+    ::
+
+        rpc GetRun(GetRunRequest) returns (Run) {
+          option (google.api.http) = { get: "/v1/run/{run_id}" };
+        }
+
+    with ``GET /v1/runs/{runId}`` (``operationId: getRun``) in the OpenAPI document. FAIL:
+    ``api/grpc/runs.proto:18:5: warning [rpc-operation-drift] rpc `GetRun` is bound to
+    `GET /v1/run/{run_id}`, but its operation `getRun` is `GET /v1/runs/{runId}` ...``
+
+Use instead
+    ``get: "/v1/runs/{run_id}"``. PASS.
+
+Options
+    None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.analyses.context import Context
+from speclint.analyses.operations import Operation, api_operations, named_operations
+from speclint.analyses.protos import ProtoFence, corpus_protos, page_fences
+from speclint.analyses.surfaces import route_shape, rpc_index
+from speclint.common.findings import Finding, Location, Severity
+from speclint.model.corpus import Document
+from speclint.parsing.protobuf import HttpRule, ProtoRpc
+from speclint.parsing.structured import resolve_pointer
+
+ID = "rpc-operation-drift"
+SEVERITY = Severity.WARNING
+READS = "extract"  # of a page, only its proto fences (speclint.analyses.units)
+NAMED_AFTER = 3  # rpcs named after operationIds before an unnamed one is one to report
+
+
+def extract(document: Document) -> tuple[ProtoFence, ...]:
+    return page_fences(document)
+
+
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    index = rpc_index(corpus)
+    operations = api_operations(corpus)
+    if not index or not operations:
+        return
+    place = corpus_protos(corpus).place
+    by_name: dict[str, list[tuple[Operation, str]]] = {}
+    for operation in operations:
+        data = resolve_pointer(operation.document.data, operation.pointer)
+        identifier = data.get("operationId") if isinstance(data, dict) else None
+        if isinstance(identifier, str) and identifier:
+            by_name.setdefault(identifier[:1].upper() + identifier[1:], []).append(
+                (operation, identifier)
+            )
+    rpcs = sorted(
+        (entry for entries in index.by_name.values() for entry in entries),
+        key=lambda entry: (entry[2], entry[0].line, entry[0].name),
+    )
+    named = sum(1 for rpc, _, _ in rpcs if rpc.name in by_name)
+    # Where the protos bind rpcs to HTTP, one without a binding is gRPC-only by their word.
+    bindings = any(rpc.http for rpc, _, _ in rpcs)
+    after_names = named >= NAMED_AFTER and named * 2 > len(rpcs)
+    for rpc, service, path in rpcs:
+        page, line, column = place(path, rpc.line, rpc.column)
+        here = Location(page, line, column, pointer=f"/{service}/{rpc.name}")
+        bound = by_name.get(rpc.name, [])
+        routed = {rule: named_operations(corpus, _text(rule)) for rule in rpc.http}
+        if bound and rpc.http:
+            if any(op in served for op, _ in bound for served in routed.values()):
+                continue
+            operation, identifier = bound[0]
+            rule = rpc.http[0]
+            page, line, column = place(path, rule.line, rule.column)
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"rpc `{rpc.name}` is bound to `{rule.verb.upper()} {rule.path}` "
+                f"(google.api.http), but its operation `{identifier}` is `{operation.label}`: "
+                "make the binding and the path say the same route",
+                Location(page, line, column, pointer=f"/{service}/{rpc.name}"),
+                (_where(operation, f"operation {identifier}"),),
+                key=f"route:{rpc.name}",
+            )
+        elif not bound and not any(routed.values()) and after_names and (rpc.http or not bindings):
+            shown = f"`{rpc.name[:1].lower()}{rpc.name[1:]}`"
+            route = "".join(f" nor any at `{r.verb.upper()} {r.path}`" for r in rpc.http)
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"rpc `{rpc.name}` has no operation in the OpenAPI document: no operationId "
+                f"{shown}{route}, though {named} of the {len(rpcs)} rpcs are named after "
+                "theirs: add the operation, or name the rpc after the one it serves",
+                here,
+                tuple(_closest(rpc, by_name)),
+                key=f"missing:{rpc.name}",
+            )
+
+
+def _text(rule: HttpRule) -> str:
+    """The binding as prose names an operation (``POST /v1/tasks/{}:cancel``)."""
+    return f"{rule.verb.upper()} /{'/'.join(route_shape(rule.path))}"
+
+
+def _where(operation: Operation, note: str) -> Location:
+    line, column = operation.document.position(operation.pointer)
+    return Location(operation.document.path, line, column, pointer=operation.pointer, note=note)
+
+
+def _closest(
+    rpc: ProtoRpc, by_name: Mapping[str, list[tuple[Operation, str]]]
+) -> Iterator[Location]:
+    """The operation whose name differs from the rpc's by letter case only, if any."""
+    for name, entries in sorted(by_name.items()):
+        if name.lower() == rpc.name.lower():
+            operation, identifier = entries[0]
+            yield _where(operation, f"operation {identifier}")

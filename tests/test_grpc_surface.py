@@ -1,0 +1,251 @@
+"""Issue 30, item 3: the gRPC surface against the prose's method tables (method-table-drift) and
+the OpenAPI document (rpc-operation-drift). Every corpus here is written for the test."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from test_integrity_rules import findings_of
+
+from speclint.analyses.context import Context
+from speclint.analyses.protos import corpus_protos
+from speclint.analyses.surfaces import route_shape
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+PROTO = """\
+syntax = "proto3";
+
+package tasks.v1;
+
+import "google/api/annotations.proto";
+
+service Tasks {
+  rpc GetTask(GetTaskRequest) returns (Task) {
+    option (google.api.http) = {get: "/v1/{name=tasks/*}"};
+  }
+  rpc CancelTask(GetTaskRequest) returns (Task) {
+    option (google.api.http) = {post: "/v1/{name=tasks/*}:cancel" body: "*"};
+  }
+  rpc CreateTaskConfig(GetTaskRequest) returns (Task) {
+    option (google.api.http) = {post: "/v1/{parent=task/*}/configs" body: "*"};
+  }
+  rpc ListTaskConfig(GetTaskRequest) returns (Task) {
+    option (google.api.http) = {get: "/v1/{parent=tasks/*}/configs"};
+  }
+}
+
+message GetTaskRequest {
+  string name = 1;
+}
+
+message Task {
+  string id = 1;
+}
+"""
+
+HEADER = "# Methods\n\n| JSON-RPC Method | gRPC Method | REST Endpoint |\n| --- | --- | --- |\n"
+
+
+def _table(*rows: str) -> str:
+    return HEADER + "".join(row + "\n" for row in rows)
+
+
+def test_a_route_the_proto_binds_with_another_verb_is_reported_and_fixed_is_quiet(
+    make_corpus: MakeCorpus,
+) -> None:
+    row = "| `tasks/cancel` | `CancelTask` | `GET /v1/tasks/{id}:cancel` |"
+    root = make_corpus({"api/tasks.proto": PROTO, "docs/methods.md": _table(row)})
+    (finding,) = findings_of("method-table-drift", root)
+    assert finding.location.path == "docs/methods.md" and finding.location.line == 5
+    assert finding.location.column == row.index("GET") + 1
+    assert "which the proto binds with POST" in finding.message
+    assert [(r.path, r.line) for r in finding.related] == [("api/tasks.proto", 12)]
+    (root / "docs/methods.md").write_text(_table(row.replace("GET /v1", "POST /v1")))
+    assert findings_of("method-table-drift", root) == []
+
+
+def test_a_name_that_is_no_rpc_is_reported_with_the_rpc_its_route_is_bound_to(
+    make_corpus: MakeCorpus,
+) -> None:
+    rows = (
+        "| `tasks/config/list` | `ListTask` | `GET /v1/tasks/{id}/configs` |",
+        "| `tasks/config/set` | `CreateTask` | `POST /v1/tasks/{id}/configs` |",
+    )
+    root = make_corpus({"api/tasks.proto": PROTO, "docs/methods.md": _table(*rows)})
+    found = findings_of("method-table-drift", root)
+    by_line = {(f.location.line, f.location.column): f for f in found}
+    listed = by_line[(5, rows[0].index("ListTask") + 1)]
+    # the route is the evidence: ListTaskConfig is bound to GET /v1/{parent=tasks/*}/configs
+    assert "is rpc `ListTaskConfig`'s" in listed.message
+    created = by_line[(6, rows[1].index("CreateTask") + 1)]
+    # no route evidence (the proto says `task/*`): the name plus one word is suggested
+    assert "has `CreateTaskConfig`" in created.message
+    route = by_line[(6, rows[1].index("POST") + 1)]
+    assert "no rpc is bound" in route.message and "says `task` where the table says `tasks`" in (
+        route.message
+    )
+    assert len(found) == 3
+
+
+def test_a_method_with_no_rpc_at_all_is_one_finding(make_corpus: MakeCorpus) -> None:
+    row = "| `tasks/list` | `ListTasks` | `GET /v1/tasks` |"
+    root = make_corpus({"api/tasks.proto": PROTO, "docs/methods.md": _table(row)})
+    (finding,) = findings_of("method-table-drift", root)
+    assert "which no rpc of `tasks.v1.Tasks` has, and no rpc is bound to `GET /v1/tasks`" in (
+        finding.message
+    )
+    assert [r.line for r in finding.related] == [7]  # the service
+
+
+def test_tables_of_other_grpc_things_are_not_method_tables(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Retry\n\n| gRPC Code | Retryable? |\n| --- | --- |\n| CANCELLED | Yes |\n"
+        "| Unavailable | Yes |\n\n| Property | gRPC | HTTP |\n| --- | --- | --- |\n"
+        "| Span name | `Sent.Method` | `GET /x` |\n\n"
+        "| Error (JSON-RPC / gRPC / HTTP) | When |\n| --- | --- |\n"
+        "| `TaskNotFoundError` (`-32001` / `NOT_FOUND` / `404`) | never |\n"
+    )
+    root = make_corpus({"api/tasks.proto": PROTO, "docs/retry.md": page})
+    assert findings_of("method-table-drift", root) == []
+
+
+def test_without_a_proto_service_a_method_table_is_not_judged(make_corpus: MakeCorpus) -> None:
+    row = "| `tasks/list` | `ListTask` | `GET /v1/tasks` |"
+    root = make_corpus({"docs/methods.md": _table(row)})
+    assert findings_of("method-table-drift", root) == []
+
+
+def test_route_shapes_read_variables_as_wildcards() -> None:
+    assert route_shape("/v1/{name=tasks/*}:cancel") == ("v1", "tasks", "{}:cancel")
+    assert route_shape("/v1/tasks/{id}:cancel?x=1") == ("v1", "tasks", "{}:cancel")
+    assert route_shape("v1/{parent=tasks/*}/configs") == ("v1", "tasks", "{}", "configs")
+    assert route_shape("/v1/{name=files/**}") == ("v1", "files", "{}")
+
+
+OPENAPI = """\
+openapi: 3.1.0
+info:
+  title: Runs
+  version: 1.0.0
+servers:
+  - url: https://api.example.test/api
+paths:
+  /v1/runs:
+    post:
+      operationId: createRun
+      responses:
+        "201":
+          description: created
+  /v1/runs/{runId}:
+    get:
+      operationId: getRun
+      responses:
+        "200":
+          description: the run
+  /v1/runs/{runId}:cancel:
+    post:
+      operationId: cancelRun
+      responses:
+        "200":
+          description: cancelled
+"""
+
+RUNS = """\
+syntax = "proto3";
+package runs.v1;
+import "google/api/annotations.proto";
+service Runs {
+  rpc CreateRun(Req) returns (Req) { option (google.api.http) = {post: "/api/v1/runs" body: "*"}; }
+  rpc GetRun(Req) returns (Req) { option (google.api.http) = {get: "/v1/run/{run_id}"}; }
+  rpc CancelRun(Req) returns (Req);
+}
+message Req { string run_id = 1; }
+"""
+
+
+def test_an_rpc_bound_to_another_route_than_its_operation_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yaml": OPENAPI, "api/runs.proto": RUNS})
+    (finding,) = findings_of("rpc-operation-drift", root)
+    assert (finding.location.path, finding.location.line) == ("api/runs.proto", 6)
+    assert "rpc `GetRun` is bound to `GET /v1/run/{run_id}`" in finding.message
+    assert "its operation `getRun` is `GET /v1/runs/{runId}`" in finding.message
+    assert [(r.path, r.pointer) for r in finding.related] == [
+        ("api/openapi.yaml", "/paths/~1v1~1runs~1{runId}/get")
+    ]
+    # CreateRun's route names the operation through the server's base path: no finding
+    (root / "api/runs.proto").write_text(RUNS.replace("/v1/run/{run_id}", "/v1/runs/{run_id}"))
+    assert findings_of("rpc-operation-drift", root) == []
+
+
+PLAIN = """\
+syntax = "proto3";
+package runs.v1;
+service Runs {
+  rpc CreateRun(Req) returns (Req);
+  rpc GetRun(Req) returns (Req);
+  rpc CancelRun(Req) returns (Req);
+  rpc PauseRun(Req) returns (Req);
+}
+message Req { string run_id = 1; }
+"""
+
+
+def test_an_rpc_named_after_no_operation_is_reported_only_where_rpcs_are_so_named(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yaml": OPENAPI, "api/runs.proto": PLAIN})
+    (finding,) = findings_of("rpc-operation-drift", root)
+    assert "rpc `PauseRun` has no operation" in finding.message
+    assert "3 of the 4 rpcs are named after theirs" in finding.message
+    # two rpcs named after operations are no convention yet
+    fewer = PLAIN.replace("  rpc CancelRun(Req) returns (Req);\n", "")
+    (root / "api/runs.proto").write_text(fewer.replace("rpc CreateRun", "rpc MakeRun"))
+    assert findings_of("rpc-operation-drift", root) == []
+
+
+def test_an_rpc_without_a_binding_beside_bound_ones_is_grpc_only(make_corpus: MakeCorpus) -> None:
+    bound = RUNS.replace("/v1/run/{run_id}", "/v1/runs/{run_id}").replace(
+        "  rpc CancelRun(Req) returns (Req);\n",
+        "  rpc CancelRun(Req) returns (Req);\n  rpc PollRuns(Req) returns (Req);\n",
+    )
+    root = make_corpus({"api/openapi.yaml": OPENAPI, "api/runs.proto": bound})
+    assert findings_of("rpc-operation-drift", root) == []
+    # bound to a route the OpenAPI document does not have: reported
+    routed = bound.replace(
+        "rpc PollRuns(Req) returns (Req);",
+        'rpc PollRuns(Req) returns (Req) { option (google.api.http) = {get: "/v1/polls"}; }',
+    )
+    (root / "api/runs.proto").write_text(routed)
+    (finding,) = findings_of("rpc-operation-drift", root)
+    assert "rpc `PollRuns` has no operation" in finding.message
+    assert "nor any at `GET /v1/polls`" in finding.message
+
+
+def test_a_service_fence_shown_without_its_messages_is_read_and_compared(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        '# gRPC\n\n```protobuf\nsyntax = "proto3";\npackage runs.v1;\n'
+        "service Runs {\n  rpc CreateRun(CreateRunRequest) returns (Run);\n"
+        "  rpc GetRun(GetRunRequest) returns (Run);\n"
+        "  rpc CancelRun(CancelRunRequest) returns (google.protobuf.Empty);\n"
+        "  rpc ForkRun(ForkRunRequest) returns (Run);\n}\n```\n"
+    )
+    root = make_corpus({"api/openapi.yaml": OPENAPI, "spec/grpc.md": page})
+    protos = corpus_protos(Context.load(root))
+    excerpt = protos.fence_file(protos.fences[0])
+    assert excerpt is not None
+    assert [rpc.name for rpc in excerpt.services[0].rpcs] == [
+        "CreateRun",
+        "GetRun",
+        "CancelRun",
+        "ForkRun",
+    ]
+    assert findings_of("proto-invalid", root) == []  # an excerpt, not an error
+    (finding,) = findings_of("rpc-operation-drift", root)
+    assert (finding.location.path, finding.location.line) == ("spec/grpc.md", 10)
+    assert "rpc `ForkRun` has no operation" in finding.message
