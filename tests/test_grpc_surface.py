@@ -249,3 +249,76 @@ def test_a_service_fence_shown_without_its_messages_is_read_and_compared(
     (finding,) = findings_of("rpc-operation-drift", root)
     assert (finding.location.path, finding.location.line) == ("spec/grpc.md", 10)
     assert "rpc `ForkRun` has no operation" in finding.message
+
+
+ENUMS = """\
+syntax = "proto3";
+package tasks.v1;
+enum TaskState {
+  TASK_STATE_UNSPECIFIED = 0;
+  TASK_STATE_SUBMITTED = 1;
+  TASK_STATE_INPUT_REQUIRED = 2;
+  TASK_STATE_CANCELLED = 3;
+}
+enum Role {
+  ROLE_UNSPECIFIED = 0;
+  ROLE_USER = 1;
+  ROLE_AGENT = 2;
+}
+message Message {
+  Role role = 1;
+  repeated Role seen_by = 2;
+}
+"""
+
+SCHEMA = """\
+{
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "definitions": {
+    "TaskState": {"type": "string", "enum": ["submitted", "input-required", "canceled", "unknown"]},
+    "Message": {
+      "type": "object",
+      "properties": {
+        "role": {"type": "string", "enum": ["agent", "user"]},
+        "seenBy": {"type": "array", "items": {"type": "string", "enum": ["agent", "user", "tool"]}}
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_proto_enum_and_the_schema_enum_of_its_name_or_use_are_compared(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"grpc/tasks.proto": ENUMS, "json/tasks.json": SCHEMA})
+    found = sorted(findings_of("proto-enum-drift", root), key=lambda f: f.location.line)
+    assert [(f.location.path, f.location.line) for f in found] == [
+        ("grpc/tasks.proto", 3),
+        ("grpc/tasks.proto", 9),
+    ]
+    state, role = found
+    # by name: the prefix dropped, `-` for `_`, the zero value aside
+    assert "`TASK_STATE_CANCELLED` only in the proto" in state.message
+    assert "`canceled`, `unknown` only in the schema" in state.message
+    assert state.related[0].pointer == "/definitions/TaskState/enum"
+    # by use: Message.role agrees; Message.seen_by's items list `tool`
+    assert "`Message.seenBy`" in role.message and "`tool` only in the schema" in role.message
+    fixed = SCHEMA.replace('"canceled", "unknown"', '"cancelled"').replace(', "tool"', "")
+    (root / "json/tasks.json").write_text(fixed)
+    assert findings_of("proto-enum-drift", root) == []
+
+
+def test_enum_values_written_whole_as_protojson_does_are_the_same(make_corpus: MakeCorpus) -> None:
+    schema = SCHEMA.replace(
+        '["submitted", "input-required", "canceled", "unknown"]',
+        '["TASK_STATE_SUBMITTED", "TASK_STATE_INPUT_REQUIRED", "TASK_STATE_CANCELLED"]',
+    ).replace(', "tool"', "")
+    root = make_corpus({"grpc/tasks.proto": ENUMS, "json/tasks.json": schema})
+    assert findings_of("proto-enum-drift", root) == []
+
+
+def test_an_enum_no_schema_names_is_not_compared(make_corpus: MakeCorpus) -> None:
+    other = SCHEMA.replace('"TaskState"', '"TaskPhase"').replace('"Message"', '"Envelope"')
+    root = make_corpus({"grpc/tasks.proto": ENUMS, "json/tasks.json": other})
+    assert findings_of("proto-enum-drift", root) == []
