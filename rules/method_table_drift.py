@@ -15,8 +15,13 @@ What it does
       found, some rpc must be bound to it. A route is checked only where the protos declare
       http bindings at all.
 
-    A pair is compared only when the evidence binds it: the same rpc name, or the same verb
-    and path. Nothing is paired by a similar name alone; a near name is only suggested.
+    A pair is compared only when the evidence binds it: the same rpc name (a qualified one,
+    ``Tasks.GetTask``, in its own service), or the same verb and path. Nothing is paired by a
+    similar name alone; a near name is only suggested. A cell of prose ("Not supported"), a
+    message or enum name beside the rpc's, a row that says it has no gRPC form ("N/A", "—"),
+    a route in a link or after "see", and the protos of other APIs kept in the corpus
+    (``google.*``, ``third_party/``, ``vendor/``) are not read as names or routes; and where a
+    proto fence showing a service could not be read, no name or route is said to have no rpc.
 
 Why is this bad?
     A specification that publishes a REST/JSON surface and a gRPC surface of one protocol
@@ -58,10 +63,12 @@ from speclint.analyses.surfaces import (
     camel_words,
     method_rows,
     rpc_index,
+    rpc_name,
 )
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.protobuf import ProtoRpc
 
 ID = "method-table-drift"
 SEVERITY = Severity.WARNING
@@ -90,13 +97,15 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 
 def _row_findings(row: MethodRow, index: RpcIndex, where: Any) -> Iterator[Finding]:
-    bound = [entry for name, _ in row.grpc for entry in index.by_name.get(name, [])]
-    checked_routes = bool(index.rules)
+    bound = [entry for written, _ in row.grpc for entry in index.lookup(written)]
+    # A row that says it has no gRPC form is not held to the protos at all.
+    checked_routes = bool(index.rules) and not row.no_grpc
     by_route = {route: _serving(route, index) for route in row.routes} if checked_routes else {}
     unbound_routes = [route for route in row.routes if checked_routes and not by_route[route]]
-    for name, column in row.grpc:
-        if name in index.by_name:
-            continue
+    for written, column in row.grpc:
+        name = rpc_name(written)
+        if index.lookup(written) or name in index.types or not index.complete:
+            continue  # a message or enum named beside the rpc; or rpcs we could not all read
         serving = sorted(
             {rule.rpc.name for route in row.routes for rule in by_route.get(route, [])}
         )
@@ -108,23 +117,23 @@ def _row_findings(row: MethodRow, index: RpcIndex, where: Any) -> Iterator[Findi
             yield Finding(
                 ID,
                 SEVERITY,
-                f"the table names gRPC method `{name}`{what}, which no rpc has; its route "
+                f"the table names gRPC method `{written}`{what}, which no rpc has; its route "
                 f"`{rule.rule.verb.upper()} {rule.rule.path}` is rpc `{rule.rpc.name}`'s: name "
                 f"`{rule.rpc.name}` in the table (or rename the rpc)",
                 here,
                 (where(rule.path, rule.rpc.line, rule.rpc.column, f"rpc {rule.rpc.name}"),),
-                key=f"name:{name}",
+                key=f"name:{written}",
             )
         elif near:
             rpc, service, path = near[0]
             yield Finding(
                 ID,
                 SEVERITY,
-                f"the table names gRPC method `{name}`{what}, which no rpc has; service "
+                f"the table names gRPC method `{written}`{what}, which no rpc has; service "
                 f"`{service}` has `{rpc.name}`: name it so in the table (or rename the rpc)",
                 here,
                 (where(path, rpc.line, rpc.column, f"rpc {rpc.name}"),),
-                key=f"name:{name}",
+                key=f"name:{written}",
             )
         else:
             routes = ", ".join(f"`{r.verb.upper()} {r.path}`" for r in unbound_routes)
@@ -133,18 +142,22 @@ def _row_findings(row: MethodRow, index: RpcIndex, where: Any) -> Iterator[Findi
             yield Finding(
                 ID,
                 SEVERITY,
-                f"the table names gRPC method `{name}`{what}, which no rpc of "
+                f"the table names gRPC method `{written}`{what}, which no rpc of "
                 f"{', '.join(f'`{s}`' for s in services)} has{also}: add the rpc to the proto, "
                 "or say in the table that the method has no gRPC form",
                 here,
                 tuple(_service_locations(index, where)),
-                key=f"name:{name}",
+                key=f"name:{written}",
             )
             unbound_routes = []  # said with the name: one finding for a method the proto lacks
     for route in row.routes:
         if not checked_routes:
             break
         yield from _route_findings(row, route, bound, by_route[route], unbound_routes, index, where)
+
+
+def _binds(rpc: ProtoRpc, route: Route) -> bool:
+    return any(r.verb == route.verb and _same(r.path, route) for r in rpc.http)
 
 
 def _route_findings(
@@ -158,10 +171,11 @@ def _route_findings(
 ) -> Iterator[Finding]:
     here = Location(row.page, row.line, route.column, heading=row.heading)
     shown = f"`{route.verb.upper()} {route.path}`"
+    # A row naming several rpcs gives a route of one of them: reported only when none binds it.
+    if any(_binds(rpc, route) for rpc, _, _ in bound):
+        return
     for rpc, _, path in bound:
         if not rpc.http:
-            continue
-        if any(r.verb == route.verb and _same(r.path, route) for r in rpc.http):
             continue
         rule = next((r for r in rpc.http if _same(r.path, route)), rpc.http[0])
         differs = (
@@ -179,8 +193,8 @@ def _route_findings(
             key=f"route:{rpc.name}:{route.verb}:{route.path}",
         )
         return
-    if bound or serving or route not in unbound:
-        return
+    if bound or serving or route not in unbound or not index.complete:
+        return  # (a proto fence showing a service could not be read: its routes are unknown)
     near = _near_route(route, index)
     hint = ""
     related: tuple[Location, ...] = ()

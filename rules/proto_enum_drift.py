@@ -12,7 +12,7 @@ What it does
 
     Values are compared as ProtoJSON and specifications write them: a proto value without its
     enum's prefix (``TASK_STATE_INPUT_REQUIRED`` is ``INPUT_REQUIRED``), in any letter case, with
-    ``-`` for ``_`` (``input-required``); the proto3 zero value ``…_UNSPECIFIED`` stands for
+    hyphens for underscores (``input-required``); the proto3 zero value ``…_UNSPECIFIED`` stands for
     "not set" and is not expected in the schema. A value on one side only is reported, once per
     pair, at the proto enum, with the schema's enum related.
 
@@ -201,8 +201,8 @@ def _compare(enum: ProtoEnum, schema: _SchemaEnum, proto: ProtoFile, place: Any)
         ID,
         SEVERITY,
         f"proto enum `{simple}` and the JSON Schema enum {schema.name} disagree: "
-        f"{'; '.join(parts)} (values compared without the `{prefix}` prefix, in any case, `-` "
-        "for `_`): give both surfaces the same values",
+        f"{'; '.join(parts)} (values compared without the `{prefix}` prefix, in any case, hyphens "
+        "for underscores): give both surfaces the same values",
         Location(page, line, column, pointer=f"/{enum.name}"),
         (
             Location(

@@ -8,7 +8,13 @@ What it does
     - by name: the operation whose ``operationId``, in PascalCase, is the rpc's name
       (``createRun`` and ``CreateRun``);
     - by route: the operation with the method and path of the rpc's ``google.api.http``
-      binding (path variables read as wildcards, the servers' base paths allowed).
+      binding (path variables read as wildcards, an operation's variable standing for several
+      segments as grpc-gateway writes them; below the servers' base paths, a server variable
+      read as its default, or Swagger 2.0's ``basePath``).
+
+    An operation another rpc's binding serves is that rpc's, not evidence for a same-named one
+    (a ``v2`` service beside ``v1``); the protos of other APIs kept in the corpus (``google.*``,
+    ``third_party/``, ``vendor/``) are not compared.
 
     An rpc bound by name whose HTTP binding names another operation, or none, is reported with
     both places. An rpc bound neither way is reported where the corpus shows that its rpcs are
@@ -44,14 +50,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from speclint.analyses.context import Context
-from speclint.analyses.operations import Operation, api_operations, named_operations
+from speclint.analyses.operations import Operation, api_operations
 from speclint.analyses.protos import ProtoFence, corpus_protos, page_fences
 from speclint.analyses.surfaces import route_shape, rpc_index
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
-from speclint.parsing.protobuf import HttpRule, ProtoRpc
+from speclint.parsing.protobuf import ProtoRpc
 from speclint.parsing.structured import resolve_pointer
 
 ID = "rpc-operation-drift"
@@ -71,6 +78,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         return
     place = corpus_protos(corpus).place
     by_name: dict[str, list[tuple[Operation, str]]] = {}
+    by_verb: dict[str, list[tuple[Operation, list[tuple[str, ...]]]]] = {}
     for operation in operations:
         data = resolve_pointer(operation.document.data, operation.pointer)
         identifier = data.get("operationId") if isinstance(data, dict) else None
@@ -78,21 +86,31 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             by_name.setdefault(identifier[:1].upper() + identifier[1:], []).append(
                 (operation, identifier)
             )
+        by_verb.setdefault(operation.method, []).append((operation, _shapes(operation)))
     rpcs = sorted(
         (entry for entries in index.by_name.values() for entry in entries),
         key=lambda entry: (entry[2], entry[0].line, entry[0].name),
     )
-    named = sum(1 for rpc, _, _ in rpcs if rpc.name in by_name)
+    routed = {id(rpc): _served(rpc, by_verb) for rpc, _, _ in rpcs}
+    claimed = {id(op): id(rpc) for rpc, _, _ in rpcs for op in routed[id(rpc)]}
+    names = {rpc.name for rpc, _, _ in rpcs}
+    named = len(names & by_name.keys())
+    after_names = named >= NAMED_AFTER and named * 2 > len(names)
     # Where the protos bind rpcs to HTTP, one without a binding is gRPC-only by their word.
     bindings = any(rpc.http for rpc, _, _ in rpcs)
-    after_names = named >= NAMED_AFTER and named * 2 > len(rpcs)
+    documents = sorted({op.document.path for op in operations})
     for rpc, service, path in rpcs:
         page, line, column = place(path, rpc.line, rpc.column)
         here = Location(page, line, column, pointer=f"/{service}/{rpc.name}")
-        bound = by_name.get(rpc.name, [])
-        routed = {rule: named_operations(corpus, _text(rule)) for rule in rpc.http}
+        # an operation another rpc's route serves is that rpc's, not evidence for this one
+        bound = [
+            (op, identifier)
+            for op, identifier in by_name.get(rpc.name, [])
+            if claimed.get(id(op), id(rpc)) == id(rpc)
+        ]
+        served = routed[id(rpc)]
         if bound and rpc.http:
-            if any(op in served for op, _ in bound for served in routed.values()):
+            if any(op in served for op, _ in bound):
                 continue
             operation, identifier = bound[0]
             rule = rpc.http[0]
@@ -105,26 +123,104 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                 "make the binding and the path say the same route",
                 Location(page, line, column, pointer=f"/{service}/{rpc.name}"),
                 (_where(operation, f"operation {identifier}"),),
-                key=f"route:{rpc.name}",
+                key=f"route:{service}.{rpc.name}",
             )
-        elif not bound and not any(routed.values()) and after_names and (rpc.http or not bindings):
+        elif (
+            not by_name.get(rpc.name) and not served and after_names and (rpc.http or not bindings)
+        ):
             shown = f"`{rpc.name[:1].lower()}{rpc.name[1:]}`"
             route = "".join(f" nor any at `{r.verb.upper()} {r.path}`" for r in rpc.http)
+            related = list(_closest(rpc, by_name)) or [
+                Location(path, 1, 1, note="the OpenAPI document") for path in documents[:1]
+            ]
             yield Finding(
                 ID,
                 SEVERITY,
                 f"rpc `{rpc.name}` has no operation in the OpenAPI document: no operationId "
-                f"{shown}{route}, though {named} of the {len(rpcs)} rpcs are named after "
-                "theirs: add the operation, or name the rpc after the one it serves",
+                f"{shown}{route}, though {named} of the {len(names)} rpc names are "
+                "operationIds: add the operation, or name the rpc after the one it serves",
                 here,
-                tuple(_closest(rpc, by_name)),
-                key=f"missing:{rpc.name}",
+                tuple(related),
+                key=f"missing:{service}.{rpc.name}",
             )
 
 
-def _text(rule: HttpRule) -> str:
-    """The binding as prose names an operation (``POST /v1/tasks/{}:cancel``)."""
-    return f"{rule.verb.upper()} /{'/'.join(route_shape(rule.path))}"
+def _shapes(operation: Operation) -> list[tuple[str, ...]]:
+    """The operation's path as a shape, alone and below each base path of its document
+    (OpenAPI 3 servers, a variable read as its default; Swagger 2.0's ``basePath``)."""
+    path = route_shape(operation.path)
+    found = [path]
+    data = operation.document.data if isinstance(operation.document.data, dict) else {}
+    bases: list[str] = []
+    servers = data.get("servers")
+    for server in servers if isinstance(servers, list) else ():
+        url = server.get("url") if isinstance(server, dict) else None
+        if not isinstance(url, str):
+            continue
+        variables = server.get("variables") if isinstance(server.get("variables"), dict) else {}
+        for name, variable in variables.items():
+            default = variable.get("default") if isinstance(variable, dict) else None
+            if isinstance(default, str):
+                url = url.replace("{" + str(name) + "}", default)
+        bases.append(urlsplit(url).path if "://" in url else url)
+    if isinstance(data.get("basePath"), str):
+        bases.append(data["basePath"])
+    for base in bases:
+        shape = route_shape(base)
+        if shape:
+            found.append(shape + path)
+    return found
+
+
+def _served(
+    rpc: ProtoRpc, by_verb: Mapping[str, list[tuple[Operation, list[tuple[str, ...]]]]]
+) -> list[Operation]:
+    """The operations the rpc's bindings name: same verb, same path (variables as wildcards; a
+    variable of the operation may stand for several segments, as grpc-gateway writes
+    ``/v1/{name}`` for ``/v1/{name=tasks/*}``)."""
+    found = []
+    for rule in rpc.http:
+        mine = route_shape(rule.path)
+        exact = [op for op, shapes in by_verb.get(rule.verb, []) if mine in shapes]
+        candidates = exact or [
+            op
+            for op, shapes in by_verb.get(rule.verb, [])
+            if any(_matches(mine, shape) for shape in shapes)
+        ]
+        found += [op for op in candidates if op not in found]
+    return found
+
+
+def _matches(binding: tuple[str, ...], operation: tuple[str, ...]) -> bool:
+    """Whether a binding's path is an operation's: segment by segment (a custom verb, the
+    ``:cancel`` of ``{}:cancel``, must be the same), a ``{}`` of either side any segment, and a
+    ``{}`` of the operation's any run of segments."""
+    if not operation:
+        return not binding
+    theirs, others = operation[0], operation[1:]
+    if _base(theirs) == "{}":
+        longest = len(binding) - len(others)
+        return any(
+            _verb(binding[taken - 1]) == _verb(theirs) and _matches(binding[taken:], others)
+            for taken in range(1, longest + 1)
+        )
+    if not binding:
+        return False
+    mine = binding[0]
+    return (
+        _base(mine) in ("{}", _base(theirs))
+        and _verb(mine) == _verb(theirs)
+        and _matches(binding[1:], others)
+    )
+
+
+def _base(segment: str) -> str:
+    return segment.rsplit(":", 1)[0] if ":" in segment else segment
+
+
+def _verb(segment: str) -> str:
+    """A custom method's verb (``:cancel`` of ``{}:cancel``), or ""."""
+    return segment.rsplit(":", 1)[1] if ":" in segment else ""
 
 
 def _where(operation: Operation, note: str) -> Location:

@@ -200,7 +200,7 @@ def test_an_rpc_named_after_no_operation_is_reported_only_where_rpcs_are_so_name
     root = make_corpus({"api/openapi.yaml": OPENAPI, "api/runs.proto": PLAIN})
     (finding,) = findings_of("rpc-operation-drift", root)
     assert "rpc `PauseRun` has no operation" in finding.message
-    assert "3 of the 4 rpcs are named after theirs" in finding.message
+    assert "3 of the 4 rpc names are operationIds" in finding.message
     # two rpcs named after operations are no convention yet
     fewer = PLAIN.replace("  rpc CancelRun(Req) returns (Req);\n", "")
     (root / "api/runs.proto").write_text(fewer.replace("rpc CreateRun", "rpc MakeRun"))
@@ -322,3 +322,127 @@ def test_an_enum_no_schema_names_is_not_compared(make_corpus: MakeCorpus) -> Non
     other = SCHEMA.replace('"TaskState"', '"TaskPhase"').replace('"Message"', '"Envelope"')
     root = make_corpus({"grpc/tasks.proto": ENUMS, "json/tasks.json": other})
     assert findings_of("proto-enum-drift", root) == []
+
+
+# --- the cases a review found (each a small corpus written here) ---------------------------------
+
+
+def test_cells_that_name_no_rpc_are_not_read_as_rpc_names(make_corpus: MakeCorpus) -> None:
+    page = _table(
+        "| `tasks/get` | `GetTask` / `CancelTask` | `GET /v1/tasks/{id}`, `POST /v1/tasks/{id}:cancel` |",
+        "| `tasks/watch` | Not supported | N/A |",
+        "| `tasks/x` | — | `GET /healthz` |",
+        "| `tasks/y` | `GetTask` (returns `Task`) | see `GET /v1/tasks/{id}` |",
+        "| `tasks/z` | `Tasks.GetTask` | `GET https://api.example.test/v1/tasks/{id}` |",
+    ) + (
+        "\n| Method available over gRPC | Compression method for gRPC | gRPC calls |\n"
+        "| --- | --- | --- |\n| Yes | Gzip | Unary |\n"
+    )
+    root = make_corpus({"api/tasks.proto": PROTO, "docs/methods.md": page})
+    assert findings_of("method-table-drift", root) == []
+
+
+def test_a_qualified_name_is_held_to_its_own_service(make_corpus: MakeCorpus) -> None:
+    two = PROTO.replace("service Tasks {", "service Tasks {").replace(
+        "message GetTaskRequest {",
+        "service Projects {\n  rpc GetTask(GetTaskRequest) returns (Task) {\n"
+        '    option (google.api.http) = {get: "/v1/{name=projects/*}"};\n  }\n}\n\n'
+        "message GetTaskRequest {",
+    )
+    rows = (
+        "| `a` | `Tasks.GetTask` | `GET /v1/tasks/{id}` |",
+        "| `b` | `Projects.GetTask` | `GET /v1/projects/{id}` |",
+    )
+    root = make_corpus({"api/tasks.proto": two, "docs/methods.md": _table(*rows)})
+    assert findings_of("method-table-drift", root) == []
+    swapped = _table(rows[0].replace("tasks/{id}", "projects/{id}"), rows[1])
+    (root / "docs/methods.md").write_text(swapped)
+    (finding,) = findings_of("method-table-drift", root)
+    assert "for rpc `GetTask`, which the proto binds to `GET /v1/{name=tasks/*}`" in finding.message
+
+
+def test_a_service_fence_that_could_not_be_read_makes_no_claim(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Events\n\n```proto\nservice Events {\n  rpc Watch(W) returns (stream W) {\n"
+        '    option (google.api.http) = {get: "/v1/events:watch"};\n  }\n}\n```\n\n'
+        + _table("| `events/watch` | `Watch` | `GET /v1/events:watch` |")
+    )
+    root = make_corpus({"api/tasks.proto": PROTO, "docs/events.md": page})
+    assert findings_of("method-table-drift", root) == []
+
+
+SERVED = """\
+syntax = "proto3";
+package tasks.v1;
+import "google/api/annotations.proto";
+service Tasks {
+  rpc GetTask(R) returns (R) { option (google.api.http) = {get: "/v1/{name=tasks/*}"}; }
+  rpc CancelTask(R) returns (R) {
+    option (google.api.http) = {post: "/v1/{name=tasks/*}:cancel" body: "*"};
+  }
+  rpc ListTasks(R) returns (R) { option (google.api.http) = {get: "/v1/tasks"}; }
+}
+message R { string name = 1; }
+"""
+
+
+def _openapi(head: str, paths: dict[str, tuple[str, str]]) -> str:
+    body = "".join(
+        f"  {path}:\n    {verb}:\n      operationId: {name}\n      responses:\n"
+        '        "200":\n          description: ok\n'
+        for path, (verb, name) in paths.items()
+    )
+    return head + "paths:\n" + body
+
+
+def test_routes_are_read_below_base_paths_and_as_gateway_templates(
+    make_corpus: MakeCorpus,
+) -> None:
+    paths = {
+        "/tasks/{name}": ("get", "getTask"),
+        "/tasks/{name}:cancel": ("post", "cancelTask"),
+        "/tasks": ("get", "listTasks"),
+    }
+    variable = (
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\nservers:\n"
+        "  - url: https://api.example.test/{version}\n    variables:\n"
+        "      version: {default: v1}\n"
+    )
+    root = make_corpus({"api/tasks.proto": SERVED, "openapi.yaml": _openapi(variable, paths)})
+    assert findings_of("rpc-operation-drift", root) == []
+    swagger = "swagger: '2.0'\ninfo: {title: t, version: '1'}\nbasePath: /v1\n"
+    (root / "openapi.yaml").write_text(_openapi(swagger, paths))
+    assert findings_of("rpc-operation-drift", root) == []
+    gateway = {  # grpc-gateway writes the binding's template, or a variable for its segments
+        "/v1/{name=tasks/*}": ("get", "getTask"),
+        "/v1/{name}:cancel": ("post", "cancelTask"),
+        "/v1/tasks": ("get", "listTasks"),
+    }
+    (root / "openapi.yaml").write_text(_openapi(swagger.replace("basePath: /v1\n", ""), gateway))
+    assert findings_of("rpc-operation-drift", root) == []
+
+
+def test_vendored_protos_and_operations_other_rpcs_serve_are_not_compared(
+    make_corpus: MakeCorpus,
+) -> None:
+    paths = {
+        "/v1/tasks/{name}": ("get", "getTask"),
+        "/v1/tasks/{name}:cancel": ("post", "cancelTask"),
+        "/v1/tasks": ("get", "listTasks"),
+    }
+    vendored = (
+        'syntax = "proto3";\npackage google.longrunning;\nservice Operations {\n'
+        "  rpc ListOperations(L) returns (L);\n  rpc GetOperation(L) returns (L);\n}\n"
+        "message L {}\n"
+    )
+    v2 = SERVED.replace("package tasks.v1;", "package tasks.v2;").replace("/v1/", "/v2/")
+    root = make_corpus(
+        {
+            "api/v1/tasks.proto": SERVED,
+            "api/v2/tasks.proto": v2,
+            "third_party/google/longrunning/operations.proto": vendored,
+            "openapi.yaml": _openapi("openapi: 3.1.0\ninfo: {title: t, version: '1'}\n", paths),
+        }
+    )
+    # v2's rpcs share v1's names; their operations are v1's, which v1's routes serve
+    assert findings_of("rpc-operation-drift", root) == []

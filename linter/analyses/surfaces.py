@@ -16,20 +16,28 @@ from dataclasses import dataclass
 
 from speclint.analyses.context import Context
 from speclint.analyses.protos import corpus_protos
-from speclint.model.corpus import Document
+from speclint.model.corpus import VENDORED, Document
 from speclint.parsing.prose import Table, TableCell
 from speclint.parsing.protobuf import HttpRule, ProtoRpc
 
 # A column of gRPC methods: "gRPC Method", "gRPC rpc", "Method (gRPC)"; not "gRPC Code" (status
-# codes, OTLP's retry table) nor a bare "gRPC" (a comparison of properties).
-_GRPC_HEADER = re.compile(
-    r"(?i)\bgrpc\b[\s_-]*(?:methods?|rpcs?|calls?|operations?)\b|\bmethods?\b[^|]*\bgrpc\b"
-)
+# codes, OTLP's retry table), "gRPC calls" (call types), a bare "gRPC" (a comparison of
+# properties) nor "Compression method for gRPC".
+_GRPC_HEADER = re.compile(r"(?i)\bgrpc[\s_-]*(?:methods?|rpcs?)\b|\bmethods?\s*\(\s*grpc\s*\)")
 _REST_HEADER = re.compile(r"(?i)\b(?:rest|http)\b|\bendpoints?\b|\broutes?\b|\burl\b|\bpath\b")
 _JSONRPC_HEADER = re.compile(r"(?i)json[- ]?rpc")
-_ROUTE = re.compile(r"\b(GET|POST|PUT|PATCH|DELETE)\s+`?(/?[A-Za-z0-9_{}:.\-/=*]+)")
+# A route: a verb, then a path from its first `/` (a scheme and host, or a `{baseUrl}`, before it
+# are the server's, not the route's).
+_ROUTE = re.compile(
+    r"\b(GET|POST|PUT|PATCH|DELETE)\s+`?(?:https?://[^/\s`]+|\{[A-Za-z_]+\})?(/[A-Za-z0-9_{}:.\-/=*]*)"
+)
+_NO_GRPC = re.compile(
+    r"(?i)^\W*(?:n/?a|none|no|-+|—|–|not (?:supported|available|applicable)|unsupported|"
+    r"(?:rest|http|json-?rpc)[\s-]*only)\W*$"
+)
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*")
 _NO_NAME = frozenset({"n/a", "na", "none", "-", "—", "–", "tbd"})
+_SERVICE = re.compile(r"^\s*service\s+\w+\s*\{", re.MULTILINE)
 _VARIABLE = re.compile(r"\{([^{}=]+)(?:=([^{}]*))?\}")
 
 
@@ -51,9 +59,10 @@ class MethodRow:
     page: str
     line: int
     heading: str | None
-    grpc: tuple[tuple[str, int], ...]  # (name as written, column)
+    grpc: tuple[tuple[str, int], ...]  # (name as written, column): `Get`, `Tasks.Get`
     routes: tuple[Route, ...]
     jsonrpc: str  # the JSON-RPC method the row gives ("" when none)
+    no_grpc: bool = False  # the gRPC cell says the method has none ("N/A", "—")
 
 
 @dataclass(frozen=True)
@@ -118,6 +127,7 @@ def _rows(page: str, table: Table, lines: list[str]) -> Iterator[MethodRow]:
         names = tuple(
             name for index in grpc if index < len(row) for name in _names(row[index], lines)
         )
+        no_grpc = any(index < len(row) and _NO_GRPC.match(row[index].text) for index in grpc)
         routes = tuple(
             route for index in rest if index < len(row) for route in _routes(row[index], lines)
         )
@@ -127,38 +137,54 @@ def _rows(page: str, table: Table, lines: list[str]) -> Iterator[MethodRow]:
             method = spans[0].text if spans else row[jsonrpc[0]].text.strip()
         if names or routes:
             yield MethodRow(
-                page, row[0].line if row else table.line, heading, names, routes, method
+                page, row[0].line if row else table.line, heading, names, routes, method, no_grpc
             )
 
 
-def _column(cell: TableCell, written: str, lines: list[str], start: int = 0) -> int:
-    row = lines[cell.line - 1] if 0 < cell.line <= len(lines) else ""
-    at = row.find(written, start)
-    return at + 1 if at >= 0 else 1
-
-
 def _names(cell: TableCell, lines: list[str]) -> Iterator[tuple[str, int]]:
-    """The rpc names a gRPC cell gives: its code spans, else its words; a qualified name
-    (``A2AService.SendMessage``, ``/a2a.v1.A2AService/SendMessage``) by its last part."""
-    spans = [code.text for code in cell.inline_code] or cell.text.replace("/", " ").split()
+    """The rpc names a gRPC cell gives, as written (a qualified name, ``A2AService.SendMessage``
+    or ``/a2a.v1.A2AService/SendMessage``, with its qualifier): its code spans, or, in a cell
+    without any, its words when the cell is nothing but names (``GetRun / StreamRunEvents``);
+    a cell of prose ("Not supported") names none."""
+    spans = [code.text for code in cell.inline_code]
+    if not spans:
+        parts = [part.strip() for part in re.split(r"\s*(?:,|\|| or | and |\s/\s)\s*", cell.text)]
+        if not all(_NAME.fullmatch(part.lstrip("/")) for part in parts if part):
+            return
+        spans = [part for part in parts if part]
     row = lines[cell.line - 1] if 0 < cell.line <= len(lines) else ""
     for span in spans:
-        text = span.strip().strip("`")
-        if text.lower() in _NO_NAME or not _NAME.fullmatch(text.lstrip("/")):
+        text = span.strip().strip("`").lstrip("/")
+        if text.lower() in _NO_NAME or not _NAME.fullmatch(text):
             continue
         name = re.split(r"[./]", text)[-1]
         if not name[:1].isupper() or name.isupper():  # PascalCase: not a word, not a CONSTANT
             continue
-        at = row.find(text)
-        yield name, at + 1 if at >= 0 else 1
+        found = re.search(rf"(?<![A-Za-z0-9_]){re.escape(text)}(?![A-Za-z0-9_])", row)
+        yield text, found.start() + 1 if found else 1
 
 
 def _routes(cell: TableCell, lines: list[str]) -> Iterator[Route]:
+    """The routes a REST cell gives; one in a link's text or after "see" is a reference."""
     row = lines[cell.line - 1] if 0 < cell.line <= len(lines) else ""
     for match in _ROUTE.finditer(cell.text):
+        before = cell.text[: match.start()].rstrip().lower()
+        if before.endswith(("[", "see", "(see", "cf.")):
+            continue
         written = match.group(0)
         at = row.find(written)
         yield Route(match.group(1).lower(), match.group(2), at + 1 if at >= 0 else 1)
+
+
+def rpc_name(written: str) -> str:
+    """The rpc a name as written names: its last part."""
+    return re.split(r"[./]", written)[-1]
+
+
+def qualifier(written: str) -> str:
+    """The service a name as written names (``Tasks`` of ``Tasks.Get``), or ""."""
+    parts = re.split(r"[./]", written)
+    return parts[-2] if len(parts) > 1 else ""
 
 
 @dataclass(frozen=True)
@@ -168,9 +194,20 @@ class RpcIndex:
     by_name: dict[str, list[tuple[ProtoRpc, str, str]]]  # name -> (rpc, service, file)
     rules: tuple[BoundRule, ...]
     services: dict[str, tuple[str, int, int]]  # name -> (file, line, column)
+    types: frozenset[str] = frozenset()  # the simple names of the messages and enums
+    # False when a proto fence that shows a service could not be read: its rpcs are unknown
+    complete: bool = True
 
     def __bool__(self) -> bool:
         return bool(self.by_name)
+
+    def lookup(self, written: str) -> list[tuple[ProtoRpc, str, str]]:
+        """The rpcs a name as written names: by its last part, in the service it names."""
+        found = self.by_name.get(rpc_name(written), [])
+        service = qualifier(written)
+        if service:
+            found = [entry for entry in found if entry[1].rsplit(".", 1)[-1] == service]
+        return found
 
 
 def rpc_index(corpus: Context) -> RpcIndex:
@@ -182,14 +219,38 @@ def rpc_index(corpus: Context) -> RpcIndex:
         rules: list[BoundRule] = []
         services: dict[str, tuple[str, int, int]] = {}
         for proto in protos.read():
+            if _vendored(proto.path, proto.package, corpus):
+                continue  # another API's protos kept here (googleapis' longrunning): not ours
             for service in proto.services:
                 services.setdefault(service.name, (proto.path, service.line, service.column))
                 for rpc in service.rpcs:
                     by_name.setdefault(rpc.name, []).append((rpc, service.name, proto.path))
                     rules += [BoundRule(rule, rpc, service.name, proto.path) for rule in rpc.http]
-        found = RpcIndex(by_name, tuple(rules), services)
+        types = frozenset(
+            [m.name.rsplit(".", 1)[-1] for proto in protos.read() for m in proto.messages]
+            + [e.name.rsplit(".", 1)[-1] for proto in protos.read() for e in proto.enums]
+        )
+        unread = any(
+            _SERVICE.search(fence.fence.content) and protos.fence_file(fence) is None
+            for fence in protos.fences
+        )
+        found = RpcIndex(by_name, tuple(rules), services, types, not unread)
         corpus.memo["surfaces:rpcs"] = found
     return found
+
+
+_VENDOR_FOLDERS = frozenset({"third_party", "third-party", "thirdparty", "vendor", "external"})
+
+
+def _vendored(path: str, package: str, corpus: Context) -> bool:
+    """A proto of another API kept in the corpus: googleapis' packages (``google.*``), a file
+    under ``third_party/`` or ``vendor/``, or one ``.gitattributes`` marks vendored."""
+    return (
+        package == "google"
+        or package.startswith("google.")
+        or bool(_VENDOR_FOLDERS & set(path.split("/")[:-1]))
+        or corpus.generated.get(path) == VENDORED
+    )
 
 
 def camel_words(name: str) -> list[str]:

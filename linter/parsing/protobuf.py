@@ -504,7 +504,7 @@ def _compile(
                 d
                 for d in _diagnostics(stderr, run, sources)
                 if d.kind == "error" and not _two_names(d, run, sources)
-            ]
+            ] + _unlocated(stderr, run, sources)
     own = [d for d in errors if not _cascade(d, sources, closure, missing, errors)]
     return files, own + [w for w in warnings if not _unused_stub(w, missing)]
 
