@@ -73,6 +73,7 @@ from speclint.parsing.protobuf import ProtoRpc
 ID = "method-table-drift"
 SEVERITY = Severity.WARNING
 READS = "extract"  # of a page: its method tables and its proto fences (speclint.analyses.units)
+READS_PROTOS = True  # the corpus's compiled protos (speclint.analyses.protos)
 
 
 def extract(document: Document) -> tuple[tuple[MethodRow, ...], tuple[ProtoFence, ...]]:

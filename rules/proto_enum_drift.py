@@ -57,6 +57,7 @@ from speclint.parsing.structured import join_pointer
 ID = "proto-enum-drift"
 SEVERITY = Severity.WARNING
 READS = "extract"  # of a page, only its proto fences (speclint.analyses.units)
+READS_PROTOS = True  # the corpus's compiled protos (speclint.analyses.protos)
 _NAME = re.compile(r"[A-Z][A-Za-z0-9]*")
 SHOWN = 4  # values of each side in the message; all of them on the related locations
 

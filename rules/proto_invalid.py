@@ -56,6 +56,7 @@ from speclint.parsing.protobuf import ProtoProblem
 ID = "proto-invalid"
 SEVERITY = Severity.ERROR
 READS = "extract"  # the .proto files, and of a page only its proto fences (speclint.analyses.units)
+READS_PROTOS = True  # the corpus's compiled protos (speclint.analyses.protos)
 # In a fence, what an excerpt leaves to the file it is taken from.
 _EXCERPT = ("is not defined.", "File not found.", "was not found or had errors.")
 

@@ -64,6 +64,7 @@ from speclint.parsing.structured import resolve_pointer
 ID = "rpc-operation-drift"
 SEVERITY = Severity.WARNING
 READS = "extract"  # of a page, only its proto fences (speclint.analyses.units)
+READS_PROTOS = True  # the corpus's compiled protos (speclint.analyses.protos)
 NAMED_AFTER = 3  # rpcs named after operationIds before an unnamed one is one to report
 
 

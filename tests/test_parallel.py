@@ -96,7 +96,7 @@ def test_a_rule_is_timed_in_its_worker_not_by_when_this_process_reads_it(
     def quick(corpus: Context, options: Any) -> list[Any]:
         return []
 
-    def slow_prime(corpus: Context) -> None:
+    def slow_prime(corpus: Context, protos: bool = False) -> None:
         time.sleep(1.5)
 
     selected = {

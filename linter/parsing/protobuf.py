@@ -32,6 +32,7 @@ import sys
 import tempfile
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import util
 from typing import Any
 
@@ -238,6 +239,7 @@ def character_column(line_text: str, column: int) -> int:
     return len(line_text) + 1 if visual < column - 1 else max(column, 1)
 
 
+@cache
 def _googleapis_protos() -> list[tuple[str, str]]:
     """googleapis-common-protos' ``.proto`` sources: (name below the include folder, file)."""
     spec = util.find_spec("google.api")
@@ -255,19 +257,20 @@ def _googleapis_protos() -> list[tuple[str, str]]:
     return []
 
 
-def _wkt_names() -> set[str]:
+@cache
+def _wkt_names() -> frozenset[str]:
     """The well-known types grpcio-tools ships (``google/protobuf/*.proto``), which its protoc
     finds by itself."""
     spec = util.find_spec("grpc_tools")
     if spec is None or not spec.origin:
-        return set()
+        return frozenset()
     base = os.path.join(os.path.dirname(spec.origin), "_proto")
     found = set()
     for here, _, files in os.walk(base):
         for name in files:
             if name.endswith(".proto"):
                 found.add(os.path.relpath(os.path.join(here, name), base).replace(os.sep, "/"))
-    return found
+    return frozenset(found)
 
 
 def _packages() -> str:
@@ -381,9 +384,10 @@ def compile_protos(
         os.chmod(folder, 0o700)
         run = _Run(folder, roots, time_limit)
         run.write(sources)
-        for name, full in shipped:
-            with open(full, encoding="utf-8", errors="replace") as handle:
-                run.write({name: handle.read()}, "shipped")
+        for name, full in shipped:  # each shipped .proto linked, nothing else of the install
+            target = os.path.join(folder, "shipped", *name.split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            os.symlink(full, target)
         run.write({name: _STUB for name in missing}, "stubs")
         os.makedirs(os.path.join(folder, "stubs"), exist_ok=True)
         files, found = _compile(run, sources, wanted, missing, set(apart))

@@ -40,6 +40,9 @@ class RuleInfo:
     reads: str = "all"  # "structured": only JSON/YAML documents (its result survives prose edits)
     # False: reads none of the indexes ``runner.prime`` builds, so it may start before them.
     needs_indexes: bool = True
+    # READS_PROTOS = True: reads the corpus's compiled protos (speclint.analyses.protos), which
+    # the run compiles once before the workers fork when two such rules run.
+    reads_protos: bool = False
     # READS = "page" / "document" (speclint.analyses.units): checked one unit at a time, cached per
     # unit.
     check_unit: UnitCheck | None = None
@@ -101,6 +104,7 @@ def all_rules() -> dict[str, RuleInfo]:
             needs_base=bool(getattr(module, "NEEDS_BASE", False)),
             reads=reads,
             needs_indexes=bool(getattr(module, "NEEDS_INDEXES", True)),
+            reads_protos=bool(getattr(module, "READS_PROTOS", False)),
             check_unit=check_unit,
             units=units,
             unit_inputs=getattr(module, "unit_inputs", None),

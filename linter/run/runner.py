@@ -28,6 +28,7 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.enumerations import prose_sets
+from speclint.analyses.protos import corpus_protos
 from speclint.analyses.references import ReferenceIndex
 from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.units import CACHED_WHOLE, UNIT_KINDS, concatenated
@@ -62,14 +63,17 @@ class RunResult:
     inventory: tuple[Entry, ...] = ()  # every file the run read, with what it was (issue 14)
 
 
-def prime(corpus: Context) -> None:
+def prime(corpus: Context, protos: bool = False) -> None:
     """Build what several rules share before they run in forked processes (each would
-    otherwise build it again): the reference index, the roles, the prose value sets. The run
+    otherwise build it again): the reference index, the roles, the prose value sets, and, when
+    ``protos``, the corpus's protos compiled (protoc runs once, not once per rule). The run
     does this, not the corpus model, which knows nothing of the analyses (issue 27)."""
     corpus.references  # noqa: B018
     corpus.roles  # noqa: B018
     for document in corpus.of_kind(DocumentKind.MARKDOWN):
         prose_sets(document)
+    if protos:
+        corpus_protos(corpus)
 
 
 def internal_error_info() -> RuleInfo:
@@ -369,7 +373,7 @@ def _forked(
                 early.unprimed = True
                 assign(early, first)
             # Built once here and inherited by every other worker (copy-on-write).
-            prime(corpus)
+            prime(corpus, sum(info.reads_protos for _, info in pending) > 1)
             while pending or running:
                 if deadline is not None and time.monotonic() >= deadline:
                     for rule_id, _ in pending:
