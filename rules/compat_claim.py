@@ -60,8 +60,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
-from speclint.analyses.compat import Change, schema_changes
+from speclint.analyses.compat import Change
 from speclint.analyses.context import Context
+from speclint.analyses.proto_changes import contract_changes
 from speclint.analyses.rfcs import Rfc, corpus_rfcs, plain
 from speclint.common.findings import Finding, Location, Severity
 from speclint.rules.rfc_affects import affected_paths
@@ -88,7 +89,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     claims = [rfc for rfc in changed if claim(rfc) == "additive"]
     if not claims:
         return
-    breaking = [c for c in schema_changes(base, corpus) if c.breaking]
+    breaking = [c for c in contract_changes(base, corpus) if c.breaking]
     declared: set[str] = set()
     for rfc in changed:
         if claim(rfc) == "breaking":

@@ -8,7 +8,9 @@ from pathlib import Path
 
 from test_integrity_rules import findings_of
 
+from conftest import write_files
 from speclint.analyses.context import Context
+from speclint.analyses.proto_changes import contract_changes
 from speclint.analyses.protos import corpus_protos
 from speclint.analyses.surfaces import route_shape
 
@@ -446,3 +448,66 @@ def test_vendored_protos_and_operations_other_rpcs_serve_are_not_compared(
     )
     # v2's rpcs share v1's names; their operations are v1's, which v1's routes serve
     assert findings_of("rpc-operation-drift", root) == []
+
+
+# --- item 4: what changed in the proto surface ---------------------------------------------------
+
+V1 = """\
+syntax = "proto3";
+package tasks.v1;
+import "google/api/annotations.proto";
+service Tasks {
+  rpc GetTask(GetTaskRequest) returns (Task) {
+    option (google.api.http) = {get: "/v1/{name=tasks/*}"};
+  }
+  rpc DeleteTask(GetTaskRequest) returns (Task);
+}
+message GetTaskRequest { string name = 1; }
+message Task {
+  string id = 1;
+  string context_id = 2;
+  State state = 3;
+  string note = 4;
+}
+enum State {
+  STATE_UNSPECIFIED = 0;
+  STATE_WORKING = 1;
+  STATE_CANCELLED = 2;
+  STATE_FAILED = 3;
+}
+"""
+
+V2 = (
+    V1.replace('get: "/v1/{name=tasks/*}"', 'post: "/v1/{name=tasks/*}:get" body: "*"')
+    .replace("  rpc DeleteTask(GetTaskRequest) returns (Task);\n", "")
+    .replace("string context_id = 2;", "string context_id = 5;")
+    .replace("  string note = 4;\n", "  repeated string note = 4;\n  string owner = 6;\n")
+    .replace("STATE_CANCELLED = 2;", "STATE_CANCELED = 2;")
+    .replace("  STATE_FAILED = 3;\n", "  STATE_REJECTED = 4;\n")
+)
+
+
+def test_the_proto_surface_changes_are_listed_as_buf_breaking_judges_them(tmp_path: Path) -> None:
+
+    base = Context.load(write_files(tmp_path / "base", {"api/tasks.proto": V1}))
+    head = Context.load(write_files(tmp_path / "head", {"api/tasks.proto": V2}))
+    changes = {(c.kind, c.breaking) for c in contract_changes(base, head)}
+    assert changes == {
+        ("rpc HTTP binding changed", True),
+        ("rpc removed", True),
+        ("field renumbered", True),
+        ("field type changed", True),
+        ("field added", False),
+        ("enum value renamed", True),
+        ("enum value removed", True),
+        ("enum value added", False),
+    }
+    renamed = next(c for c in contract_changes(base, head) if c.kind == "enum value renamed")
+    assert "`STATE_CANCELLED` -> `STATE_CANCELED`" in renamed.description
+    assert renamed.location.path == "api/tasks.proto" and renamed.base is not None
+    assert contract_changes(base, base) == []
+    # a package renamed is one change, and the definitions are still paired across it
+    moved = V2.replace("package tasks.v1;", "package acme.tasks.v1;")
+    head = Context.load(write_files(tmp_path / "moved", {"api/tasks.proto": moved}))
+    kinds = {(c.kind, c.breaking) for c in contract_changes(base, head)}
+    assert kinds == changes | {("package renamed", True)}

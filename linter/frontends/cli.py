@@ -722,13 +722,13 @@ def _write(destination: Path, text: str) -> None:
 def show_changes(path: Path, diff_base: str, only_breaking: bool, fail_on: str | None) -> None:
     """List the contract changes of PATH since git revision REF, classified by role."""
     # Deferred: startup (module docstring).
-    from speclint.analyses.compat import schema_changes
+    from speclint.analyses.proto_changes import contract_changes
     from speclint.outputs.reporters.text_report import position
     from speclint.run.engine import base_corpus
 
     corpus = _load_corpus(path)
     base = _engine(lambda: base_corpus(path, diff_base, corpus.config), False)
-    changes = [c for c in schema_changes(base, corpus) if c.breaking or not only_breaking]
+    changes = [c for c in contract_changes(base, corpus) if c.breaking or not only_breaking]
     shown_root = path.as_posix().rstrip("/") or "."
     for change in changes:
         verdict = "breaking" if change.breaking else "additive"
