@@ -50,10 +50,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import Any
-from urllib.parse import urlsplit
 
 from speclint.analyses.context import Context
-from speclint.analyses.operations import Operation, api_operations
+from speclint.analyses.operations import Operation, api_operations, base_paths
 from speclint.analyses.protos import ProtoFence, corpus_protos, page_fences
 from speclint.analyses.surfaces import route_shape, rpc_index
 from speclint.common.findings import Finding, Location, Severity
@@ -148,29 +147,10 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 def _shapes(operation: Operation) -> list[tuple[str, ...]]:
     """The operation's path as a shape, alone and below each base path of its document
-    (OpenAPI 3 servers, a variable read as its default; Swagger 2.0's ``basePath``)."""
+    (``operations.base_paths``: servers, their variables' defaults, Swagger's ``basePath``)."""
     path = route_shape(operation.path)
-    found = [path]
-    data = operation.document.data if isinstance(operation.document.data, dict) else {}
-    bases: list[str] = []
-    servers = data.get("servers")
-    for server in servers if isinstance(servers, list) else ():
-        url = server.get("url") if isinstance(server, dict) else None
-        if not isinstance(url, str):
-            continue
-        variables = server.get("variables") if isinstance(server.get("variables"), dict) else {}
-        for name, variable in variables.items():
-            default = variable.get("default") if isinstance(variable, dict) else None
-            if isinstance(default, str):
-                url = url.replace("{" + str(name) + "}", default)
-        bases.append(urlsplit(url).path if "://" in url else url)
-    if isinstance(data.get("basePath"), str):
-        bases.append(data["basePath"])
-    for base in bases:
-        shape = route_shape(base)
-        if shape:
-            found.append(shape + path)
-    return found
+    bases = (route_shape(base) for base in base_paths(operation.document))
+    return [path, *(base + path for base in bases if base)]
 
 
 def _served(

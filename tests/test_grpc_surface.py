@@ -10,6 +10,7 @@ from test_integrity_rules import findings_of
 
 from conftest import write_files
 from speclint.analyses.context import Context
+from speclint.analyses.operations import named_operations
 from speclint.analyses.proto_changes import contract_changes
 from speclint.analyses.protos import corpus_protos
 from speclint.analyses.surfaces import route_shape
@@ -511,3 +512,21 @@ def test_the_proto_surface_changes_are_listed_as_buf_breaking_judges_them(tmp_pa
     head = Context.load(write_files(tmp_path / "moved", {"api/tasks.proto": moved}))
     kinds = {(c.kind, c.breaking) for c in contract_changes(base, head)}
     assert kinds == changes | {("package renamed", True)}
+
+
+def test_base_paths_read_server_variables_and_swagger_base_path(make_corpus: MakeCorpus) -> None:
+    # the shared mechanism the example binding reads too (`operations.named_operations`)
+    paths = {"/tasks/{name}": ("get", "getTask")}
+    head = (
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\nservers:\n"
+        "  - url: https://api.example.test/{version}\n    variables:\n"
+        "      version: {default: v1}\n"
+    )
+    root = make_corpus({"openapi.yaml": _openapi(head, paths)})
+    corpus = Context.load(root)
+    assert [op.path for op in named_operations(corpus, "GET /v1/tasks/{id}")] == ["/tasks/{name}"]
+    swagger = "swagger: '2.0'\ninfo: {title: t, version: '1'}\nbasePath: /api/\n"
+    (root / "openapi.yaml").write_text(_openapi(swagger, paths))
+    corpus = Context.load(root)
+    assert [op.path for op in named_operations(corpus, "GET /api/tasks/{id}")] == ["/tasks/{name}"]
+    assert named_operations(corpus, "GET /v1/tasks/{id}") == ()

@@ -129,20 +129,30 @@ def _same_path(operation: Operation, written: str) -> bool:
     route = _TEMPLATE.sub("{}", operation.path.rstrip("/") or "/")
     return wanted == route or any(
         wanted == (base + route if route != "/" else base or "/")
-        for base in _base_paths(operation.document)
+        for base in base_paths(operation.document)
     )
 
 
-def _base_paths(document: Document) -> tuple[str, ...]:
-    """The path parts of the document's server URLs (``/api/v2``), templates kept as ``{}``."""
+def base_paths(document: Document) -> tuple[str, ...]:
+    """The path parts of the document's server URLs (``/api/v2``): a server variable read as
+    its default (OpenAPI 3.1 §4.8.6) and, where it has none, as a ``{}`` template; and Swagger
+    2.0's ``basePath``."""
     data = document.data if isinstance(document.data, dict) else {}
     servers = data.get("servers")
     found = []
     for server in servers if isinstance(servers, list) else ():
         url = server.get("url") if isinstance(server, dict) else None
-        if isinstance(url, str):
-            path = urlsplit(url).path if "://" in url else url
-            path = _TEMPLATE.sub("{}", path.rstrip("/"))
-            if path:
-                found.append(path)
+        if not isinstance(url, str):
+            continue
+        variables = server.get("variables")
+        for name, variable in variables.items() if isinstance(variables, dict) else ():
+            default = variable.get("default") if isinstance(variable, dict) else None
+            if isinstance(default, str):
+                url = url.replace("{" + str(name) + "}", default)
+        path = urlsplit(url).path if "://" in url else url
+        path = _TEMPLATE.sub("{}", path.rstrip("/"))
+        if path:
+            found.append(path)
+    if isinstance(data.get("basePath"), str) and data["basePath"].rstrip("/"):
+        found.append(data["basePath"].rstrip("/"))
     return tuple(found)

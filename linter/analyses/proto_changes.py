@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
 from speclint.analyses.compat import Change, schema_changes
 from speclint.analyses.context import Context
@@ -86,38 +87,16 @@ def _changes(before: list[ProtoFile], after: list[ProtoFile]) -> Iterator[Change
     before = [_renamed(proto, renamed) for proto in before] if renamed else before
     old_messages = {m.name: (m, f) for f in before for m in f.messages}
     new_messages = {m.name: (m, f) for f in after for m in f.messages}
+    yield from _presence("message", old_messages, new_messages, "both")
     for name, (message, proto) in sorted(old_messages.items()):
-        if name not in new_messages:
-            yield Change(
-                "message removed",
-                True,
-                "both",
-                f"message `{name}` was removed",
-                _at(proto, message.line, message.column, f"/{name}"),
-            )
-            continue
-        new, new_proto = new_messages[name]
-        yield from _fields(name, message.fields, new.fields, proto, new_proto, new)
-    for name, (message, proto) in sorted(new_messages.items()):
-        if name not in old_messages:
-            yield Change(
-                "message added",
-                False,
-                "both",
-                f"message `{name}` was added",
-                _at(proto, message.line, message.column, f"/{name}"),
-            )
+        if name in new_messages:
+            new, new_proto = new_messages[name]
+            yield from _fields(name, message.fields, new.fields, proto, new_proto, new)
     old_enums = {e.name: (e, f) for f in before for e in f.enums}
     new_enums = {e.name: (e, f) for f in after for e in f.enums}
+    yield from _presence("enum", old_enums, new_enums, "both")
     for name, (enum, proto) in sorted(old_enums.items()):
         if name not in new_enums:
-            yield Change(
-                "enum removed",
-                True,
-                "both",
-                f"enum `{name}` was removed",
-                _at(proto, enum.line, enum.column, f"/{name}"),
-            )
             continue
         new_enum, new_proto = new_enums[name]
         values = {v.number: v for v in new_enum.values}
@@ -153,20 +132,14 @@ def _changes(before: list[ProtoFile], after: list[ProtoFile]) -> Iterator[Change
                     f"`{value.name}` (= {value.number}) was added to enum `{name}`",
                     _at(new_proto, value.line, value.column, f"/{name}/{value.name}"),
                 )
-    old_rpcs = {(s.name, r.name): (r, f) for f in before for s in f.services for r in s.rpcs}
-    new_rpcs = {(s.name, r.name): (r, f) for f in after for s in f.services for r in s.rpcs}
-    for (service, name), (rpc, proto) in sorted(old_rpcs.items()):
-        where = f"/{service}/{name}"
-        if (service, name) not in new_rpcs:
-            yield Change(
-                "rpc removed",
-                True,
-                "operation",
-                f"rpc `{service}.{name}` was removed",
-                _at(proto, rpc.line, rpc.column, where),
-            )
+    old_rpcs = {f"{s.name}.{r.name}": (r, f) for f in before for s in f.services for r in s.rpcs}
+    new_rpcs = {f"{s.name}.{r.name}": (r, f) for f in after for s in f.services for r in s.rpcs}
+    yield from _presence("rpc", old_rpcs, new_rpcs, "operation")
+    for qualified, (rpc, proto) in sorted(old_rpcs.items()):
+        if qualified not in new_rpcs:
             continue
-        current, new_proto = new_rpcs[(service, name)]
+        where = _pointer(qualified, rpc)
+        current, new_proto = new_rpcs[qualified]
         signature = (rpc.input, rpc.output, rpc.client_streaming, rpc.server_streaming)
         if signature != (
             current.input,
@@ -178,7 +151,7 @@ def _changes(before: list[ProtoFile], after: list[ProtoFile]) -> Iterator[Change
                 "rpc signature changed",
                 True,
                 "operation",
-                f"rpc `{service}.{name}` was `{_signature(rpc)}`, is `{_signature(current)}`",
+                f"rpc `{qualified}` was `{_signature(rpc)}`, is `{_signature(current)}`",
                 _at(new_proto, current.line, current.column, where),
                 _at(proto, rpc.line, rpc.column, where),
             )
@@ -189,20 +162,45 @@ def _changes(before: list[ProtoFile], after: list[ProtoFile]) -> Iterator[Change
                 "rpc HTTP binding changed",
                 True,
                 "operation",
-                f"rpc `{service}.{name}` was bound to "
+                f"rpc `{qualified}` was bound to "
                 f"{', '.join(f'{v.upper()} {p}' for v, p in routes)}, is bound to {shown}",
                 _at(new_proto, current.line, current.column, where),
                 _at(proto, rpc.line, rpc.column, where),
             )
-    for (service, name), (rpc, proto) in sorted(new_rpcs.items()):
-        if (service, name) not in old_rpcs:
+
+
+def _presence(
+    what: str,
+    before: dict[str, tuple[Any, ProtoFile]],
+    after: dict[str, tuple[Any, ProtoFile]],
+    role: str,
+) -> Iterator[Change]:
+    """A message, enum or rpc (by qualified name) removed, breaking, or added, additive."""
+    for name, (item, proto) in sorted(before.items()):
+        if name not in after:
             yield Change(
-                "rpc added",
-                False,
-                "operation",
-                f"rpc `{service}.{name}` was added",
-                _at(proto, rpc.line, rpc.column, f"/{service}/{name}"),
+                f"{what} removed",
+                True,
+                role,
+                f"{what} `{name}` was removed",
+                _at(proto, item.line, item.column, _pointer(name, item)),
             )
+    for name, (item, proto) in sorted(after.items()):
+        if name not in before:
+            yield Change(
+                f"{what} added",
+                False,
+                role,
+                f"{what} `{name}` was added",
+                _at(proto, item.line, item.column, _pointer(name, item)),
+            )
+
+
+def _pointer(qualified: str, item: Any) -> str:
+    """``/pkg.Message``; an rpc's ``/pkg.Service/Method``."""
+    if isinstance(item, ProtoRpc):
+        return f"/{qualified[: -len(item.name) - 1]}/{item.name}"
+    return f"/{qualified}"
 
 
 def _renamed(proto: ProtoFile, renamed: dict[str, str]) -> ProtoFile:

@@ -218,7 +218,8 @@ def rpc_index(corpus: Context) -> RpcIndex:
         by_name: dict[str, list[tuple[ProtoRpc, str, str]]] = {}
         rules: list[BoundRule] = []
         services: dict[str, tuple[str, int, int]] = {}
-        for proto in protos.read():
+        read = protos.read()
+        for proto in read:
             if _vendored(proto.path, proto.package, corpus):
                 continue  # another API's protos kept here (googleapis' longrunning): not ours
             for service in proto.services:
@@ -227,8 +228,8 @@ def rpc_index(corpus: Context) -> RpcIndex:
                     by_name.setdefault(rpc.name, []).append((rpc, service.name, proto.path))
                     rules += [BoundRule(rule, rpc, service.name, proto.path) for rule in rpc.http]
         types = frozenset(
-            [m.name.rsplit(".", 1)[-1] for proto in protos.read() for m in proto.messages]
-            + [e.name.rsplit(".", 1)[-1] for proto in protos.read() for e in proto.enums]
+            [m.name.rsplit(".", 1)[-1] for proto in read for m in proto.messages]
+            + [e.name.rsplit(".", 1)[-1] for proto in read for e in proto.enums]
         )
         unread = any(
             _SERVICE.search(fence.fence.content) and protos.fence_file(fence) is None
