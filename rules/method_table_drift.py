@@ -101,7 +101,7 @@ def _row_findings(row: MethodRow, index: RpcIndex, where: Any) -> Iterator[Findi
     bound = [entry for written, _ in row.grpc for entry in index.lookup(written)]
     # A row that says it has no gRPC form is not held to the protos at all.
     checked_routes = bool(index.rules) and not row.no_grpc
-    by_route = {route: _serving(route, index) for route in row.routes} if checked_routes else {}
+    by_route = {route: index.serving(route) for route in row.routes} if checked_routes else {}
     unbound_routes = [route for route in row.routes if checked_routes and not by_route[route]]
     for written, column in row.grpc:
         name = rpc_name(written)
@@ -219,10 +219,6 @@ def _route_findings(
 
 def _same(path: str, route: Route) -> bool:
     return Route("", path, 0).shape == route.shape
-
-
-def _serving(route: Route, index: RpcIndex) -> list[BoundRule]:
-    return [r for r in index.rules if r.rule.verb == route.verb and r.shape == route.shape]
 
 
 def _near(name: str, index: RpcIndex) -> list[Any]:

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 from speclint.analyses.context import Context
-from speclint.model.corpus import Document
+from speclint.model.corpus import VENDORED, Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.prose import CodeFence
 from speclint.parsing.protobuf import Compilation, ProtoFile, compile_protos, syntax_of
@@ -197,4 +197,18 @@ def _readable(document: Document) -> bool:
         document.usable
         and document.text is not None
         and not document.path.startswith(FENCE_FOLDER + "/")
+    )
+
+
+_VENDOR_FOLDERS = frozenset({"third_party", "third-party", "thirdparty", "vendor", "external"})
+
+
+def vendored_proto(path: str, package: str, corpus: Context) -> bool:
+    """A proto of another API kept in the corpus: googleapis' packages (``google.*``), a file
+    under ``third_party/`` or ``vendor/``, or one ``.gitattributes`` marks vendored."""
+    return (
+        package == "google"
+        or package.startswith("google.")
+        or bool(_VENDOR_FOLDERS & set(path.split("/")[:-1]))
+        or corpus.generated.get(path) == VENDORED
     )

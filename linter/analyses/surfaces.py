@@ -11,14 +11,16 @@ are read as wildcards (``/v1/{name=tasks/*}:cancel`` is ``/v1/tasks/{}:cancel``)
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from speclint.analyses.context import Context
-from speclint.analyses.protos import corpus_protos
-from speclint.model.corpus import VENDORED, Document
+from speclint.analyses.operations import Operation, api_operations, base_paths
+from speclint.analyses.protos import corpus_protos, vendored_proto
+from speclint.model.corpus import Document
 from speclint.parsing.prose import Table, TableCell
 from speclint.parsing.protobuf import HttpRule, ProtoRpc
+from speclint.parsing.structured import resolve_pointer
 
 # A column of gRPC methods: "gRPC Method", "gRPC rpc", "Method (gRPC)"; not "gRPC Code" (status
 # codes, OTLP's retry table), "gRPC calls" (call types), a bare "gRPC" (a comparison of
@@ -201,6 +203,10 @@ class RpcIndex:
     def __bool__(self) -> bool:
         return bool(self.by_name)
 
+    def serving(self, route: Route) -> list[BoundRule]:
+        """The http rules that bind the route's verb and path."""
+        return [r for r in self.rules if r.rule.verb == route.verb and r.shape == route.shape]
+
     def lookup(self, written: str) -> list[tuple[ProtoRpc, str, str]]:
         """The rpcs a name as written names: by its last part, in the service it names."""
         found = self.by_name.get(rpc_name(written), [])
@@ -220,7 +226,7 @@ def rpc_index(corpus: Context) -> RpcIndex:
         services: dict[str, tuple[str, int, int]] = {}
         read = protos.read()
         for proto in read:
-            if _vendored(proto.path, proto.package, corpus):
+            if vendored_proto(proto.path, proto.package, corpus):
                 continue  # another API's protos kept here (googleapis' longrunning): not ours
             for service in proto.services:
                 services.setdefault(service.name, (proto.path, service.line, service.column))
@@ -240,19 +246,134 @@ def rpc_index(corpus: Context) -> RpcIndex:
     return found
 
 
-_VENDOR_FOLDERS = frozenset({"third_party", "third-party", "thirdparty", "vendor", "external"})
+def camel_words(name: str) -> list[str]:
+    return re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)
 
 
-def _vendored(path: str, package: str, corpus: Context) -> bool:
-    """A proto of another API kept in the corpus: googleapis' packages (``google.*``), a file
-    under ``third_party/`` or ``vendor/``, or one ``.gitattributes`` marks vendored."""
+# --- rpcs and the OpenAPI document's operations --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RpcBinding:
+    """An rpc and the operations the evidence binds it to: ``named``, those whose operationId
+    is its name (``createRun`` for ``CreateRun``) and that no other rpc's route serves;
+    ``served``, those its ``google.api.http`` bindings name."""
+
+    rpc: ProtoRpc
+    service: str
+    path: str  # the proto file's corpus path (or a fence's compiled name)
+    named: tuple[tuple[Operation, str], ...]  # (operation, its operationId)
+    served: tuple[Operation, ...]
+
+
+@dataclass(frozen=True)
+class RpcOperations:
+    bindings: tuple[RpcBinding, ...]  # every rpc, in file and line order
+    by_name: dict[str, list[tuple[Operation, str]]]  # PascalCase operationId -> operations
+    documents: tuple[str, ...]  # the API documents the operations are in
+
+
+def rpc_operations(corpus: Context) -> RpcOperations | None:
+    """The corpus's rpcs with the operations each is bound to, or None when the corpus has no
+    rpc or no operation (kept in the memo)."""
+    if "surfaces:operations" in corpus.memo:
+        found: RpcOperations | None = corpus.memo["surfaces:operations"]
+        return found
+    index = rpc_index(corpus)
+    operations = api_operations(corpus)
+    found = None
+    if index and operations:
+        by_name: dict[str, list[tuple[Operation, str]]] = {}
+        by_verb: dict[str, list[tuple[Operation, list[tuple[str, ...]]]]] = {}
+        for operation in operations:
+            data = resolve_pointer(operation.document.data, operation.pointer)
+            identifier = data.get("operationId") if isinstance(data, dict) else None
+            if isinstance(identifier, str) and identifier:
+                by_name.setdefault(identifier[:1].upper() + identifier[1:], []).append(
+                    (operation, identifier)
+                )
+            by_verb.setdefault(operation.method, []).append((operation, _shapes(operation)))
+        rpcs = sorted(
+            (entry for entries in index.by_name.values() for entry in entries),
+            key=lambda entry: (entry[2], entry[0].line, entry[0].name),
+        )
+        routed = {id(rpc): _served(rpc, by_verb) for rpc, _, _ in rpcs}
+        claimed = {id(op): id(rpc) for rpc, _, _ in rpcs for op in routed[id(rpc)]}
+        bindings = tuple(
+            RpcBinding(
+                rpc,
+                service,
+                path,
+                # an operation another rpc's route serves is that rpc's, not this one's
+                tuple(
+                    (op, identifier)
+                    for op, identifier in by_name.get(rpc.name, [])
+                    if claimed.get(id(op), id(rpc)) == id(rpc)
+                ),
+                tuple(routed[id(rpc)]),
+            )
+            for rpc, service, path in rpcs
+        )
+        documents = tuple(sorted({op.document.path for op in operations}))
+        found = RpcOperations(bindings, by_name, documents)
+    corpus.memo["surfaces:operations"] = found
+    return found
+
+
+def _shapes(operation: Operation) -> list[tuple[str, ...]]:
+    """The operation's path as a shape, alone and below each base path of its document
+    (``operations.base_paths``: servers, their variables' defaults, Swagger's ``basePath``)."""
+    path = route_shape(operation.path)
+    bases = (route_shape(base) for base in base_paths(operation.document))
+    return [path, *(base + path for base in bases if base)]
+
+
+def _served(
+    rpc: ProtoRpc, by_verb: Mapping[str, list[tuple[Operation, list[tuple[str, ...]]]]]
+) -> list[Operation]:
+    """The operations the rpc's bindings name: same verb, same path (variables as wildcards; a
+    variable of the operation may stand for several segments, as grpc-gateway writes
+    ``/v1/{name}`` for ``/v1/{name=tasks/*}``)."""
+    found = []
+    for rule in rpc.http:
+        mine = route_shape(rule.path)
+        exact = [op for op, shapes in by_verb.get(rule.verb, []) if mine in shapes]
+        candidates = exact or [
+            op
+            for op, shapes in by_verb.get(rule.verb, [])
+            if any(_matches(mine, shape) for shape in shapes)
+        ]
+        found += [op for op in candidates if op not in found]
+    return found
+
+
+def _matches(binding: tuple[str, ...], operation: tuple[str, ...]) -> bool:
+    """Whether a binding's path is an operation's: segment by segment (a custom verb, the
+    ``:cancel`` of ``{}:cancel``, must be the same), a ``{}`` of either side any segment, and a
+    ``{}`` of the operation's any run of segments."""
+    if not operation:
+        return not binding
+    theirs, others = operation[0], operation[1:]
+    if _base(theirs) == "{}":
+        longest = len(binding) - len(others)
+        return any(
+            _verb(binding[taken - 1]) == _verb(theirs) and _matches(binding[taken:], others)
+            for taken in range(1, longest + 1)
+        )
+    if not binding:
+        return False
+    mine = binding[0]
     return (
-        package == "google"
-        or package.startswith("google.")
-        or bool(_VENDOR_FOLDERS & set(path.split("/")[:-1]))
-        or corpus.generated.get(path) == VENDORED
+        _base(mine) in ("{}", _base(theirs))
+        and _verb(mine) == _verb(theirs)
+        and _matches(binding[1:], others)
     )
 
 
-def camel_words(name: str) -> list[str]:
-    return re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+", name)
+def _base(segment: str) -> str:
+    return segment.rsplit(":", 1)[0] if ":" in segment else segment
+
+
+def _verb(segment: str) -> str:
+    """A custom method's verb (``:cancel`` of ``{}:cancel``), or ""."""
+    return segment.rsplit(":", 1)[1] if ":" in segment else ""

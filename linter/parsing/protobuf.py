@@ -84,6 +84,7 @@ class ProtoField:
     oneof: str  # the oneof it belongs to ("" if none; not a proto3 `optional`'s synthetic one)
     line: int
     column: int
+    map: bool = False  # a `map<K, V>` field (a repeated entry message, an object in ProtoJSON)
 
 
 @dataclass(frozen=True, slots=True)
@@ -829,6 +830,7 @@ def _file(
     def message(descriptor: Any, prefix: str, where: tuple[int, ...]) -> None:
         name = prefix + descriptor.name
         oneofs = [oneof.name for oneof in descriptor.oneof_decl]
+        maps = {f"{name}.{n.name}" for n in descriptor.nested_type if n.options.map_entry}
         fields = []
         for index, item in enumerate(descriptor.field):
             synthetic = item.proto3_optional
@@ -849,6 +851,7 @@ def _file(
                     synthetic,
                     oneof,
                     *at(*where, 2, index),
+                    item.type_name.lstrip(".") in maps,
                 )
             )
         messages.append(ProtoMessage(name, tuple(fields), *at(*where)))

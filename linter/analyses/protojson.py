@@ -1,0 +1,442 @@
+"""The ProtoJSON mapping, and the JSON Schema definitions it binds to the corpus's proto messages
+and enums (issue 30, item 3).
+
+ProtoJSON (https://protobuf.dev/programming-guides/json/) writes a message as a JSON object whose
+members are its fields by their JSON name (lowerCamelCase, or the ``json_name`` option; parsers
+accept the field's own name too), a ``repeated`` field as an array, a ``map`` as an object, an
+enum value as its name (or number), 64-bit integers as strings (numbers accepted), ``bytes`` as
+base64 strings, and the well-known types as their JSON forms (``Timestamp`` an RFC 3339 string,
+``Struct`` an object, ``Value`` anything, the wrappers their primitive or ``null``).
+
+A proto message or enum and a JSON Schema definition are paired only by evidence: the same name
+(a ``$defs``/``definitions`` entry, an OpenAPI ``components/schemas`` or Swagger ``definitions``
+entry, or a schema file's ``title``), or, for an enum, its use (the property, by JSON name, of
+the definition named as a message whose field has the enum's type). A same-named message and
+definition are compared only when they are the same thing written twice: they share at least a
+third of their fields. A2A's JSON Schema names its JSON-RPC envelopes as its proto names the gRPC
+requests (``SendMessageRequest``: ``jsonrpc, id, method, params`` against ``message,
+configuration, metadata``); nothing in common is two things under one name, not a drift.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from speclint.analyses.context import Context
+from speclint.analyses.protos import corpus_protos, vendored_proto
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.protobuf import ProtoEnum, ProtoField, ProtoFile, ProtoMessage
+from speclint.parsing.structured import join_pointer
+
+_MEMO = "protojson:definitions"
+_NAME = re.compile(r"[A-Z][A-Za-z0-9]*")
+_DEPTH = 8  # how deep `$ref` and `allOf` are followed: a cycle or a long chain stops here
+
+# The JSON types ProtoJSON writes (and accepts) for each scalar type; "integer" stands for a
+# whole number, which JSON Schema's "number" admits too.
+_SCALARS: dict[str, frozenset[str]] = {
+    "double": frozenset({"number", "string"}),  # "NaN", "Infinity" are strings
+    "float": frozenset({"number", "string"}),
+    "int32": frozenset({"integer"}),
+    "sint32": frozenset({"integer"}),
+    "sfixed32": frozenset({"integer"}),
+    "uint32": frozenset({"integer"}),
+    "fixed32": frozenset({"integer"}),
+    "int64": frozenset({"integer", "string"}),  # written as a string, a number accepted
+    "sint64": frozenset({"integer", "string"}),
+    "sfixed64": frozenset({"integer", "string"}),
+    "uint64": frozenset({"integer", "string"}),
+    "fixed64": frozenset({"integer", "string"}),
+    "bool": frozenset({"boolean"}),
+    "string": frozenset({"string"}),
+    "bytes": frozenset({"string"}),  # base64
+    "enum": frozenset({"string", "integer"}),
+}
+_ANY = frozenset({"object", "array", "string", "number", "integer", "boolean", "null"})
+# google.protobuf's well-known types, as their JSON forms (the ProtoJSON guide's table)
+_WELL_KNOWN: dict[str, frozenset[str]] = {
+    "google.protobuf.Timestamp": frozenset({"string"}),
+    "google.protobuf.Duration": frozenset({"string"}),
+    "google.protobuf.FieldMask": frozenset({"string"}),
+    "google.protobuf.Struct": frozenset({"object"}),
+    "google.protobuf.Any": frozenset({"object"}),
+    "google.protobuf.Empty": frozenset({"object"}),
+    "google.protobuf.Value": _ANY,
+    "google.protobuf.ListValue": frozenset({"array"}),
+    "google.protobuf.NullValue": frozenset({"null"}),
+    "google.protobuf.DoubleValue": frozenset({"number", "string", "null"}),
+    "google.protobuf.FloatValue": frozenset({"number", "string", "null"}),
+    "google.protobuf.Int64Value": frozenset({"integer", "string", "null"}),
+    "google.protobuf.UInt64Value": frozenset({"integer", "string", "null"}),
+    "google.protobuf.Int32Value": frozenset({"integer", "null"}),
+    "google.protobuf.UInt32Value": frozenset({"integer", "null"}),
+    "google.protobuf.BoolValue": frozenset({"boolean", "null"}),
+    "google.protobuf.StringValue": frozenset({"string", "null"}),
+    "google.protobuf.BytesValue": frozenset({"string", "null"}),
+}
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A named JSON Schema definition of the corpus: ``pointer`` is where its schema is in
+    ``document`` ("" for a whole schema file named by its ``title``)."""
+
+    document: Document
+    pointer: str
+    schema: dict[str, Any]
+    name: str
+
+    @property
+    def label(self) -> str:
+        return f"{self.document.path}#{self.pointer}" if self.pointer else self.document.path
+
+
+def schema_definitions(corpus: Context) -> dict[str, list[Definition]]:
+    """The corpus's JSON Schema definitions by name (kept in the memo): every ``$defs`` and
+    ``definitions`` entry of a schema file and its title when that is a name (``RunSnapshot``),
+    and the ``components/schemas`` of OpenAPI 3 and AsyncAPI documents and Swagger 2's
+    ``definitions``."""
+    found: dict[str, list[Definition]] | None = corpus.memo.get(_MEMO)
+    if found is not None:
+        return found
+    found = {}
+    holders = {
+        DocumentKind.SCHEMA: (("$defs",), ("definitions",)),
+        DocumentKind.OPENAPI: (("components", "schemas"), ("definitions",)),
+        DocumentKind.ASYNCAPI: (("components", "schemas"),),
+    }
+    for document in corpus.of_kind(*holders):
+        data = document.data if document.usable else None
+        if not isinstance(data, dict):
+            continue
+        title = data.get("title")
+        if (
+            document.kind is DocumentKind.SCHEMA
+            and isinstance(title, str)
+            and _NAME.fullmatch(title)
+        ):
+            found.setdefault(title, []).append(Definition(document, "", data, title))
+        for path in holders[document.kind]:
+            holder: Any = data
+            for step in path:
+                holder = holder.get(step) if isinstance(holder, dict) else None
+            for name, schema in sorted(holder.items()) if isinstance(holder, dict) else ():
+                if isinstance(schema, dict):
+                    pointer = "".join(join_pointer("", step) for step in (*path, str(name)))
+                    found.setdefault(str(name), []).append(
+                        Definition(document, pointer, schema, str(name))
+                    )
+    corpus.memo[_MEMO] = found
+    return found
+
+
+def own_protos(corpus: Context) -> list[ProtoFile]:
+    """The protos the corpus's own API declares: every file and fence protoc read, less the
+    vendored ones (googleapis' packages, ``third_party/``)."""
+    return [
+        proto
+        for proto in corpus_protos(corpus).read()
+        if not vendored_proto(proto.path, proto.package, corpus)
+    ]
+
+
+def simple_name(name: str) -> str:
+    """``a2a.v1.Task.Status`` -> ``Status``."""
+    return name.rsplit(".", 1)[-1]
+
+
+# --- types -------------------------------------------------------------------------------------
+
+
+def field_types(field: ProtoField, *, element: bool = False) -> frozenset[str] | None:
+    """The JSON types ProtoJSON gives a field (its elements' when ``element``), or None when
+    any will do. A message is an object unless it is a well-known type."""
+    if not element and field.map:
+        return frozenset({"object"})
+    if not element and field.label == "repeated":
+        return frozenset({"array"})
+    if field.type == "message":
+        return _WELL_KNOWN.get(field.type_name, frozenset({"object"}))
+    if field.type == "enum" and field.type_name == "google.protobuf.NullValue":
+        return frozenset({"null"})
+    return _SCALARS.get(field.type)
+
+
+def schema_types(schema: Any, root: Any, depth: int = 0) -> frozenset[str] | None:
+    """The JSON types a schema admits, read from ``type``, ``const``, ``enum``, local ``$ref``s
+    and the branches of ``anyOf``/``oneOf``; None when they cannot be told (no type written, a
+    reference out of the document), which is never a disagreement."""
+    if schema is True or depth > _DEPTH:
+        return None
+    if not isinstance(schema, dict):
+        return None
+    written = schema.get("type")
+    if isinstance(written, str):
+        types = {written}
+    elif isinstance(written, list) and all(isinstance(t, str) for t in written):
+        types = set(written)
+    elif "const" in schema:
+        types = {_json_type(schema["const"])}
+    elif isinstance(schema.get("enum"), list) and schema["enum"]:
+        types = {_json_type(value) for value in schema["enum"]}
+    elif isinstance(schema.get("$ref"), str):
+        target = _local(root, schema["$ref"])
+        return None if target is None else schema_types(target, root, depth + 1)
+    elif isinstance(schema.get("properties"), dict):
+        types = {"object"}
+    else:
+        branches = schema.get("anyOf") or schema.get("oneOf")
+        if not isinstance(branches, list) or not branches:
+            return None
+        union: set[str] = set()
+        for branch in branches:
+            found = schema_types(branch, root, depth + 1)
+            if found is None:
+                return None
+            union |= found
+        types = union
+    if schema.get("nullable") is True:  # OpenAPI 3.0
+        types.add("null")
+    if "number" in types:
+        types.add("integer")  # JSON Schema's number admits whole numbers
+    return frozenset(types)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def _local(root: Any, reference: str) -> Any:
+    """The schema a reference into its own document names (``#/definitions/Task``), or None."""
+    if not reference.startswith("#"):
+        return None
+    node = root
+    for step in reference[1:].split("/")[1:]:
+        step = step.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and step in node:
+            node = node[step]
+        elif isinstance(node, list) and step.isdigit() and int(step) < len(node):
+            node = node[int(step)]
+        else:
+            return None
+    return node
+
+
+def described(types: frozenset[str]) -> str:
+    """``{"integer", "string"}`` -> ``an integer or a string``."""
+    shown = sorted(types - {"integer"} if "number" in types else types)
+    return " or ".join(("an " if t[0] in "aeiou" else "a ") + t for t in shown)
+
+
+# --- messages ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Property:
+    name: str
+    pointer: str  # in the definition's document
+    schema: Any
+
+
+@dataclass(frozen=True)
+class MessagePair:
+    """A proto message and the JSON Schema definition of its name. ``compared`` says whether
+    they are one thing written twice; ``why`` is the evidence, or why they are not compared."""
+
+    proto: ProtoFile
+    message: ProtoMessage
+    definition: Definition
+    properties: tuple[Property, ...]  # the definition's, tags aside
+    shared: tuple[tuple[ProtoField, Property], ...]
+    compared: bool
+    why: str
+
+    @property
+    def only_proto(self) -> tuple[ProtoField, ...]:
+        paired = {field.number for field, _ in self.shared}
+        return tuple(f for f in self.message.fields if f.number not in paired)
+
+    @property
+    def only_schema(self) -> tuple[Property, ...]:
+        paired = {prop.name for _, prop in self.shared}
+        return tuple(p for p in self.properties if p.name not in paired)
+
+
+def message_pairs(corpus: Context) -> list[MessagePair]:
+    """Every proto message of the corpus's own protos beside each JSON Schema definition of its
+    name, in proto path and line order (kept in the memo)."""
+    found: list[MessagePair] | None = corpus.memo.get("protojson:messages")
+    if found is not None:
+        return found
+    found = []
+    definitions = schema_definitions(corpus)
+    for proto in own_protos(corpus):
+        for message in proto.messages:
+            for definition in definitions.get(simple_name(message.name), ()):
+                found.append(_pair(proto, message, definition))
+    corpus.memo["protojson:messages"] = found
+    return found
+
+
+def _pair(proto: ProtoFile, message: ProtoMessage, definition: Definition) -> MessagePair:
+    read = _properties(definition)
+    name = simple_name(message.name)
+    if isinstance(read, str):
+        return MessagePair(proto, message, definition, (), (), False, read)
+    tags = {p.name for p in read if _tag(p.schema)}
+    by_name = {p.name: p for p in read}
+    shared: list[tuple[ProtoField, Property]] = []
+    for field in message.fields:
+        prop = by_name.get(field.json_name) or by_name.get(field.name)
+        if prop is not None:
+            shared.append((field, prop))
+    paired = {prop.name for _, prop in shared}
+    # a tag (`"kind": {"const": "task"}`) names the JSON form's variant: ProtoJSON has none
+    properties = tuple(p for p in read if p.name not in tags or p.name in paired)
+    union = len(message.fields) + len(properties) - len(shared)
+    if not shared or 3 * len(shared) < union:
+        why = (
+            f"by name: `{name}` names both, but they share {len(shared)} of {union} fields: "
+            "two things under one name"
+        )
+        return MessagePair(proto, message, definition, properties, tuple(shared), False, why)
+    why = f"by name: `{name}` names both; they share {len(shared)} of {union} fields"
+    return MessagePair(proto, message, definition, properties, tuple(shared), True, why)
+
+
+def _tag(schema: Any) -> bool:
+    """A property that only names its object's variant: a ``const``, or an ``enum`` of one."""
+    if not isinstance(schema, dict):
+        return False
+    values = schema.get("enum")
+    return "const" in schema or (isinstance(values, list) and len(values) == 1)
+
+
+def _properties(definition: Definition) -> tuple[Property, ...] | str:
+    """The properties a definition gives its objects, its ``allOf`` branches' and local
+    references' included; a string saying why when they cannot all be known."""
+    root = definition.document.data
+    found: dict[str, Property] = {}
+
+    def read(schema: Any, pointer: str, depth: int) -> str:
+        if depth > _DEPTH or not isinstance(schema, dict):
+            return ""
+        reference = schema.get("$ref")
+        if isinstance(reference, str):
+            target = _local(root, reference)
+            if target is None:
+                return f"it refers to `{reference}`, which is not read here"
+            fault = read(target, reference[1:], depth + 1)
+            if fault:
+                return fault
+        for index, branch in enumerate(schema.get("allOf") or ()):
+            fault = read(branch, f"{pointer}/allOf/{index}", depth + 1)
+            if fault:
+                return fault
+        properties = schema.get("properties")
+        for name, value in properties.items() if isinstance(properties, dict) else ():
+            where = join_pointer(f"{pointer}/properties", str(name))
+            found.setdefault(str(name), Property(str(name), where, value))
+        return ""
+
+    fault = read(definition.schema, definition.pointer, 0)
+    if fault:
+        return f"its properties cannot all be read: {fault}"
+    if not found:
+        return "it declares no properties (a union, a scalar or an open object)"
+    return tuple(found.values())
+
+
+# --- enums -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EnumPair:
+    """A proto enum and a JSON Schema enum it is bound to: ``pointer`` is the schema holding
+    ``enum`` in ``document``; ``name`` how the schema side is named in messages; ``why`` the
+    evidence."""
+
+    proto: ProtoFile
+    enum: ProtoEnum
+    document: Document
+    pointer: str
+    values: tuple[str, ...]
+    name: str
+    why: str
+
+
+def enum_pairs(corpus: Context) -> list[EnumPair]:
+    """Every proto enum of the corpus's own protos with the JSON Schema enums bound to it, by
+    name or by use, one pair per enum and schema location (kept in the memo)."""
+    found: list[EnumPair] | None = corpus.memo.get("protojson:enums")
+    if found is not None:
+        return found
+    found = []
+    read = own_protos(corpus)
+    definitions = schema_definitions(corpus)
+    seen: set[tuple[str, str, str]] = set()
+    for proto in read:
+        for enum in proto.enums:
+            for pair in _enum_bound(proto, enum, read, definitions):
+                key = (enum.name, pair.document.path, pair.pointer)
+                if key not in seen:
+                    seen.add(key)
+                    found.append(pair)
+    corpus.memo["protojson:enums"] = found
+    return found
+
+
+def _strings(schema: Any) -> tuple[str, ...] | None:
+    values = schema.get("enum") if isinstance(schema, dict) else None
+    if isinstance(values, list) and values and all(isinstance(v, str) for v in values):
+        return tuple(values)
+    return None
+
+
+def _enum_bound(
+    proto: ProtoFile,
+    enum: ProtoEnum,
+    read: list[ProtoFile],
+    definitions: Mapping[str, list[Definition]],
+) -> Iterator[EnumPair]:
+    simple = simple_name(enum.name)
+    for definition in definitions.get(simple, ()):
+        values = _strings(definition.schema)
+        if values is not None:
+            why = f"by name: `{simple}` names both"
+            yield EnumPair(
+                proto, enum, definition.document, definition.pointer, values, f"`{simple}`", why
+            )
+    for other in read:
+        for message in other.messages:
+            fields = [f for f in message.fields if f.type == "enum" and f.type_name == enum.name]
+            name = simple_name(message.name)
+            for field in fields:
+                for definition in definitions.get(name, ()):
+                    properties = definition.schema.get("properties")
+                    prop = properties.get(field.json_name) if isinstance(properties, dict) else None
+                    if not isinstance(prop, dict):
+                        continue
+                    repeated = field.label == "repeated"
+                    values = _strings(prop.get("items") if repeated else prop)
+                    if values is None:
+                        continue
+                    where = join_pointer(f"{definition.pointer}/properties", field.json_name)
+                    where += "/items" if repeated else ""
+                    label = f"`{name}.{field.json_name}`"
+                    why = f"by use: the field `{name}.{field.name}`, of the enum's type"
+                    yield EnumPair(proto, enum, definition.document, where, values, label, why)

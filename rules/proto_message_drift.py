@@ -1,0 +1,170 @@
+"""A protobuf message and the JSON Schema definition of the same name that give different fields.
+
+What it does
+    Pairs each message of the corpus's own ``.proto`` files (and read proto fences; vendored
+    protos aside) with the JSON Schema definitions of its name: a ``$defs``/``definitions``
+    entry, an OpenAPI ``components/schemas`` (Swagger ``definitions``) entry, or a schema file
+    whose ``title`` is the name. ``speclint bindings`` lists every pair with its evidence.
+
+    The two are compared as ProtoJSON writes the message: each field by its JSON name
+    (lowerCamelCase, or its ``json_name`` option; the field's own name is accepted too), a
+    ``repeated`` field as an array, a ``map`` as an object, 64-bit integers as strings or
+    numbers, enums as strings, the ``google.protobuf`` well-known types as their JSON forms
+    (``Timestamp`` a string, ``Struct`` an object, ``Value`` anything). Reported, once per pair:
+
+    - a field only the proto has, and a property only the schema has (a property that only tags
+      its object's variant, ``"kind": {"const": "task"}``, is the JSON form's and not expected in
+      the proto);
+    - a field whose JSON types and the property's share none (``int32`` against ``"type":
+      "string"``; a ``repeated`` field against a schema that is no array).
+
+    A schema's ``required`` is not compared: every proto3 field is optional on the wire, and a
+    required property is the JSON surface's own promise.
+
+    A same-named message and definition are compared only when they are one thing written twice:
+    when they share at least a third of their fields. A JSON-RPC envelope named as the gRPC
+    request it carries (A2A's ``SendMessageRequest``: ``jsonrpc, id, method, params`` against
+    ``message, configuration, metadata``) shares none, and is not compared; a definition that is
+    a union with no properties of its own, or whose ``allOf`` reaches a reference out of its
+    document, is not compared either. ``speclint bindings`` says why.
+
+Why is this bad?
+    A protocol that publishes a gRPC surface and a JSON surface promises one message. A field
+    the JSON Schema lacks is data a gateway between the transports drops; a property named
+    otherwise (``in`` against the proto's ``location``) is one a ProtoJSON parser rejects as
+    unknown.
+
+Example
+    ::
+
+        message Message { string message_id = 1; repeated Part content = 2; }
+
+    with ``"Message": {"properties": {"messageId": {"type": "string"}, "parts": {...}}}``.
+    FAIL: ``warning [proto-message-drift] proto message `Message` and the JSON Schema definition
+    `Message` disagree: field `content` only in the proto; `parts` only in the schema ...``
+
+Use instead
+    The same fields on both sides, named as ProtoJSON names them (``json_name`` where the JSON
+    surface needs another name). PASS.
+
+Options
+    None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.analyses.context import Context
+from speclint.analyses.protojson import (
+    MessagePair,
+    described,
+    field_types,
+    message_pairs,
+    schema_types,
+    simple_name,
+)
+from speclint.analyses.protos import ProtoFence, corpus_protos, page_fences
+from speclint.common.findings import Finding, Location, Severity
+from speclint.model.corpus import Document
+from speclint.parsing.protobuf import ProtoField
+
+ID = "proto-message-drift"
+SEVERITY = Severity.WARNING
+READS = "extract"  # of a page, only its proto fences (speclint.analyses.units)
+READS_PROTOS = True  # the corpus's compiled protos (speclint.analyses.protos)
+SHOWN = 4  # names of each kind in the message; every one on the related locations
+RELATED = 12  # related locations at most, the definition first
+
+
+def extract(document: Document) -> tuple[ProtoFence, ...]:
+    return page_fences(document)
+
+
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    place = corpus_protos(corpus).place
+    for pair in message_pairs(corpus):
+        if pair.compared:
+            found = _compare(pair, place)
+            if found is not None:
+                yield found
+
+
+def _mismatch(field: ProtoField, schema: Any, root: Any) -> str:
+    """How a shared field's JSON types and its property's disagree, or ""."""
+    mine = field_types(field)
+    theirs = schema_types(schema, root)
+    if mine is None or theirs is None:
+        return ""
+    if not mine & theirs:
+        return f"{described(mine)} in the proto, {described(theirs)} in the schema"
+    if field.label == "repeated" and not field.map and isinstance(schema, dict):
+        items = schema.get("items")
+        elements = field_types(field, element=True)
+        theirs_items = schema_types(items, root) if isinstance(items, dict) else None
+        if elements and theirs_items and not elements & theirs_items:
+            return (
+                f"an array whose items are {described(elements)} in the proto, "
+                f"{described(theirs_items)} in the schema"
+            )
+    return ""
+
+
+def _shown(names: list[str]) -> str:
+    return ", ".join(f"`{n}`" for n in names[:SHOWN]) + (" ..." if len(names) > SHOWN else "")
+
+
+def _compare(pair: MessagePair, place: Any) -> Finding | None:
+    document = pair.definition.document
+    root = document.data
+    only_proto = pair.only_proto
+    only_schema = pair.only_schema
+    mismatched = [
+        (field, prop, why)
+        for field, prop in pair.shared
+        if (why := _mismatch(field, prop.schema, root))
+    ]
+    if not only_proto and not only_schema and not mismatched:
+        return None
+    name = simple_name(pair.message.name)
+    parts = []
+    if only_proto:
+        parts.append(f"{_shown([f.json_name for f in only_proto])} only in the proto")
+    if only_schema:
+        parts.append(f"{_shown([p.name for p in only_schema])} only in the schema")
+    for field, _, why in mismatched[:SHOWN]:
+        parts.append(f"`{field.json_name}` is {why}")
+    if len(mismatched) > SHOWN:
+        parts.append(f"{len(mismatched) - SHOWN} more of other types")
+    line, column = document.position(pair.definition.pointer)
+    related = [
+        Location(
+            document.path,
+            line,
+            column,
+            pointer=pair.definition.pointer,
+            note=f"the JSON Schema definition `{pair.definition.name}` ({pair.why})",
+        )
+    ]
+    for prop in only_schema:
+        at = document.position(prop.pointer)
+        related.append(Location(document.path, *at, pointer=prop.pointer, note="schema only"))
+    for _, prop, why in mismatched:
+        at = document.position(prop.pointer)
+        related.append(Location(document.path, *at, pointer=prop.pointer, note=why))
+    for field in only_proto:
+        path, line, column = place(pair.proto.path, field.line, field.column)
+        note = f"field `{field.name}` ({field.json_name}), proto only"
+        related.append(Location(path, line, column, pointer=f"/{pair.message.name}", note=note))
+    page, line, column = place(pair.proto.path, pair.message.line, pair.message.column)
+    return Finding(
+        ID,
+        SEVERITY,
+        f"proto message `{name}` and the JSON Schema definition `{pair.definition.name}` "
+        f"disagree: {'; '.join(parts)} (fields compared by their ProtoJSON names and types): "
+        "give both surfaces the same fields, or a `json_name` where the JSON name differs",
+        Location(page, line, column, pointer=f"/{pair.message.name}"),
+        tuple(related[:RELATED]),
+        key=f"{pair.message.name}:{pair.definition.label}",
+    )

@@ -1,0 +1,255 @@
+"""Issue 30, item 3b: a proto message against the JSON Schema definition of its name, as ProtoJSON
+writes the message (proto-message-drift), and the pairs ``speclint bindings`` lists. Every corpus
+here is written for the test."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from test_integrity_rules import findings_of
+
+from speclint.analyses.protojson import described, field_types, schema_types
+from speclint.frontends.cli import main
+from speclint.parsing.protobuf import ProtoField
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+PROTO = """\
+syntax = "proto3";
+package tasks.v1;
+
+import "google/protobuf/struct.proto";
+import "google/protobuf/timestamp.proto";
+
+message Task {
+  string id = 1;
+  string context_id = 2;
+  int32 retries = 3;
+  repeated string labels = 4;
+  map<string, string> annotations = 5;
+  google.protobuf.Timestamp created_at = 6;
+  google.protobuf.Struct metadata = 7;
+  int64 size_bytes = 8;
+  string display = 9 [json_name = "title"];
+}
+
+message SendMessageRequest {
+  string text = 1;
+  google.protobuf.Struct metadata = 2;
+}
+"""
+
+
+def _schema(task: dict[str, Any], **more: Any) -> str:
+    return json.dumps(
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": {"Task": task, **more},
+        },
+        indent=2,
+    )
+
+
+AGREED = {
+    "type": "object",
+    "required": ["id", "kind"],
+    "properties": {
+        "kind": {"const": "task"},
+        "id": {"type": "string"},
+        "contextId": {"type": "string"},
+        "retries": {"type": "integer"},
+        "labels": {"type": "array", "items": {"type": "string"}},
+        "annotations": {"type": "object", "additionalProperties": {"type": "string"}},
+        "createdAt": {"type": "string", "format": "date-time"},
+        "metadata": {"type": "object"},
+        "sizeBytes": {"type": "string"},
+        "title": {"type": "string"},
+    },
+}
+
+
+def _drift(root: Path) -> list[Any]:
+    return sorted(findings_of("proto-message-drift", root), key=lambda f: f.location.line)
+
+
+def test_a_message_written_as_protojson_writes_it_agrees(make_corpus: MakeCorpus) -> None:
+    # json names, json_name, a map as an object, a Timestamp as a string, int64 as a string, the
+    # `kind` tag of the JSON form: all one message
+    root = make_corpus({"proto/tasks.proto": PROTO, "json/tasks.json": _schema(AGREED)})
+    assert _drift(root) == []
+
+
+def test_a_field_on_one_side_only_is_reported_in_both_directions(make_corpus: MakeCorpus) -> None:
+    task = json.loads(json.dumps(AGREED))
+    del task["properties"]["retries"]  # the proto's only
+    task["properties"]["priority"] = {"type": "integer"}  # the schema's only
+    root = make_corpus({"proto/tasks.proto": PROTO, "json/tasks.json": _schema(task)})
+    [found] = _drift(root)
+    assert (found.location.path, found.location.line) == ("proto/tasks.proto", 7)
+    assert "`retries` only in the proto" in found.message
+    assert "`priority` only in the schema" in found.message
+    notes = {(r.path, r.pointer, r.note) for r in found.related}
+    assert ("json/tasks.json", "/definitions/Task/properties/priority", "schema only") in notes
+    proto_side = [r for r in found.related if r.path == "proto/tasks.proto"]
+    assert [(r.line, r.column) for r in proto_side] == [(10, 3)]  # the field `retries`
+    assert found.related[0].pointer == "/definitions/Task"
+    # fixed on either side: quiet
+    (root / "json/tasks.json").write_text(_schema(AGREED))
+    assert _drift(root) == []
+
+
+def test_the_field_name_is_not_the_json_name(make_corpus: MakeCorpus) -> None:
+    # `title` is the field `display`'s JSON name; a schema saying `display` is accepted (parsers
+    # take both), a schema saying `contextID` is not the field `context_id`
+    task = json.loads(json.dumps(AGREED))
+    task["properties"]["display"] = task["properties"].pop("title")
+    task["properties"]["contextID"] = task["properties"].pop("contextId")
+    root = make_corpus({"proto/tasks.proto": PROTO, "json/tasks.json": _schema(task)})
+    [found] = _drift(root)
+    assert "`contextId` only in the proto" in found.message
+    assert "`contextID` only in the schema" in found.message
+    assert "display" not in found.message
+
+
+@pytest.mark.parametrize(
+    ("name", "schema", "said"),
+    [
+        ("retries", {"type": "string"}, "`retries` is an integer in the proto, a string"),
+        ("labels", {"type": "string"}, "`labels` is an array in the proto, a string"),
+        ("labels", {"type": "array", "items": {"type": "integer"}}, "items are a string"),
+        ("createdAt", {"type": "integer"}, "`createdAt` is a string in the proto, an integer"),
+        ("annotations", {"type": "array"}, "`annotations` is an object in the proto, an array"),
+        ("metadata", {"type": "string"}, "`metadata` is an object in the proto, a string"),
+    ],
+)
+def test_a_type_protojson_cannot_write_is_reported(
+    make_corpus: MakeCorpus, name: str, schema: dict[str, Any], said: str
+) -> None:
+    task = json.loads(json.dumps(AGREED))
+    task["properties"][name] = schema
+    root = make_corpus({"proto/tasks.proto": PROTO, "json/tasks.json": _schema(task)})
+    [found] = _drift(root)
+    assert said in found.message
+    pointer = f"/definitions/Task/properties/{name}"
+    assert any(r.pointer == pointer for r in found.related)
+
+
+def test_types_read_through_local_references_and_unions(make_corpus: MakeCorpus) -> None:
+    task = json.loads(json.dumps(AGREED))
+    task["properties"]["retries"] = {"$ref": "#/definitions/Count"}
+    task["properties"]["sizeBytes"] = {"oneOf": [{"type": "integer"}, {"type": "null"}]}
+    task["properties"]["id"] = {"$ref": "other.json#/Id"}  # not read here: no claim
+    root = make_corpus(
+        {
+            "proto/tasks.proto": PROTO,
+            "json/tasks.json": _schema(task, Count={"type": "integer", "minimum": 0}),
+        }
+    )
+    assert _drift(root) == []
+    task["properties"]["retries"] = {"$ref": "#/definitions/Count"}
+    (root / "json/tasks.json").write_text(_schema(task, Count={"type": "boolean"}))
+    [found] = _drift(root)
+    assert "`retries` is an integer in the proto, a boolean in the schema" in found.message
+
+
+def test_properties_of_all_of_branches_count(make_corpus: MakeCorpus) -> None:
+    base = {"type": "object", "properties": {"id": {"type": "string"}}}
+    rest = json.loads(json.dumps(AGREED))
+    del rest["properties"]["id"]
+    task = {"allOf": [{"$ref": "#/definitions/Base"}, rest]}
+    root = make_corpus({"proto/tasks.proto": PROTO, "json/tasks.json": _schema(task, Base=base)})
+    assert _drift(root) == []
+
+
+def test_same_named_things_that_share_no_fields_are_not_compared(make_corpus: MakeCorpus) -> None:
+    # A2A's shape: the JSON Schema's `SendMessageRequest` is the JSON-RPC envelope, the proto's
+    # the gRPC request; a union with no properties is no object to compare either
+    envelope = {
+        "type": "object",
+        "properties": {
+            "jsonrpc": {"const": "2.0"},
+            "id": {"type": "string"},
+            "method": {"const": "message/send"},
+            "params": {"type": "object"},
+        },
+    }
+    union = {"anyOf": [{"$ref": "#/definitions/Envelope"}]}
+    schema = _schema(AGREED, SendMessageRequest=envelope, Envelope=envelope)
+    root = make_corpus({"proto/tasks.proto": PROTO, "json/tasks.json": schema})
+    assert _drift(root) == []
+    schema = _schema(union, SendMessageRequest=envelope, Envelope=envelope)
+    (root / "json/tasks.json").write_text(schema)
+    assert _drift(root) == []
+    result = CliRunner().invoke(main, ["bindings", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "proto message `SendMessageRequest`" in result.output
+    assert "share 0 of 4 fields: two things under one name)" in result.output
+    assert "declares no properties" in result.output
+
+
+def test_openapi_components_are_definitions_too(make_corpus: MakeCorpus) -> None:
+    task = json.loads(json.dumps(AGREED))
+    task["properties"]["retries"] = {"type": "boolean"}
+    openapi = json.dumps(
+        {
+            "openapi": "3.1.0",
+            "info": {"title": "Tasks", "version": "1.0.0"},
+            "paths": {},
+            "components": {"schemas": {"Task": task}},
+        }
+    )
+    root = make_corpus({"proto/tasks.proto": PROTO, "openapi.json": openapi})
+    [found] = _drift(root)
+    assert found.related[0].path == "openapi.json"
+    assert found.related[0].pointer == "/components/schemas/Task"
+
+
+def test_vendored_protos_are_not_compared(make_corpus: MakeCorpus) -> None:
+    task = json.loads(json.dumps(AGREED))
+    task["properties"]["priority"] = {"type": "integer"}
+    root = make_corpus({"third_party/tasks.proto": PROTO, "json/tasks.json": _schema(task)})
+    assert _drift(root) == []
+
+
+def test_the_bindings_command_lists_the_proto_pairs_with_their_evidence(
+    make_corpus: MakeCorpus,
+) -> None:
+    task = json.loads(json.dumps(AGREED))
+    task["properties"]["state"] = {"type": "string", "enum": ["open", "closed"]}
+    proto = (
+        PROTO.replace(
+            "  string display = 9",
+            "  State state = 10;\n  string display = 9",
+        )
+        + "enum State {\n  STATE_UNSPECIFIED = 0;\n  STATE_OPEN = 1;\n}\n"
+    )
+    root = make_corpus({"proto/tasks.proto": proto, "json/tasks.json": _schema(task)})
+    result = CliRunner().invoke(main, ["bindings", str(root)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = lines.index("proto/tasks.proto:7 proto message `Task`")
+    assert lines[at + 1].startswith("    -> json/tasks.json#/definitions/Task (compared;")
+    assert "proto enum `State`" in result.output
+    assert "(by use: the field `Task.state`, of the enum's type)" in result.output
+
+
+def test_protojson_types_of_fields() -> None:
+    def field(kind: str, label: str = "optional", name: str = "", is_map: bool = False) -> Any:
+        return ProtoField("f", 1, "f", False, kind, name, label, False, "", 1, 1, is_map)
+
+    assert field_types(field("int64")) == {"integer", "string"}
+    assert field_types(field("message", name="google.protobuf.Value")) is not None
+    assert "null" in (field_types(field("message", name="google.protobuf.Value")) or ())
+    assert field_types(field("message", "repeated", "x.Entry", is_map=True)) == {"object"}
+    assert field_types(field("string", "repeated"), element=True) == {"string"}
+    assert schema_types({"type": "number"}, {}) == {"number", "integer"}
+    assert schema_types({"enum": ["a", 1]}, {}) == {"string", "integer"}
+    assert schema_types({"description": "anything"}, {}) is None
+    assert schema_types({"type": "string", "nullable": True}, {}) == {"string", "null"}
+    assert described(frozenset({"integer", "string"})) == "an integer or a string"
+    assert described(frozenset({"number", "integer"})) == "a number"
