@@ -93,13 +93,14 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     declared: set[str] = set()
     for rfc in changed:
         if claim(rfc) == "breaking":
-            declared |= _affected(corpus, rfc)
+            # a removal is located where the base had it: a moved or deleted file is the base's
+            declared |= _affected(corpus, rfc) | _affected(base, rfc)
     breaking = [c for c in breaking if c.location.path not in declared]
     only_affects = str(options.get("scope", "all")) == "affects"
     for rfc in claims:
         mine = breaking
         if only_affects:
-            named = _affected(corpus, rfc)
+            named = _affected(corpus, rfc) | _affected(base, rfc)
             mine = [c for c in breaking if c.location.path in named]
         if mine:
             yield _finding(rfc, mine)

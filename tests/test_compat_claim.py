@@ -264,3 +264,40 @@ def test_without_diff_base_the_rule_is_silent() -> None:
     # In a whole run; asked for alone, it is refused (test_cli_habits.py).
     result = cli("check", str(BUNDLED_CORPUS))
     assert result.returncode == 1 and "[compat-claim]" not in result.stdout
+
+
+def test_a_removal_from_a_moved_proto_is_the_breaking_rfcs_not_an_additive_ones(
+    tmp_path: Path,
+) -> None:
+    # A review found it: the rpc removed with its file's move is located in the base's path,
+    # which only the base has; the RFC that declares that path breaking owns it.
+    repo = tmp_path / "spec-repo"
+    shutil.copytree(BUNDLED_CORPUS, repo / "corpus")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    old = repo / "corpus/api/grpc/runs.proto"
+    text = old.read_text()
+    cancel = text[text.index("  rpc CancelRun") : text.index("}\n\nmessage CreateRunRequest")]
+    (repo / "corpus/api/runs.proto").write_text(text.replace(cancel, ""))
+    old.unlink()
+    rfc = repo / "corpus/rfcs/0001-run-cancellation.md"
+    rfc.write_text(
+        rfc.read_text()
+        .replace("| Compatibility | additive |", "| Compatibility | breaking |")
+        .replace("`api/openapi.yaml` ·", "`api/grpc/runs.proto` · `api/runs.proto` ·")
+    )
+    additive = (repo / "corpus/rfcs/0001-run-cancellation.md").read_text()
+    (repo / "corpus/rfcs/0002-wording.md").write_text(
+        additive.replace("RFC 0001: Run cancellation", "RFC 0002: Wording")
+        .replace("| RFC | 0001 |", "| RFC | 0002 |")
+        .replace("| Compatibility | breaking |", "| Compatibility | additive |")
+        .replace("`api/grpc/runs.proto` · `api/runs.proto` ·", "`README.md` ·")
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "RFC 0001: the gRPC surface moves; RFC 0002: wording")
+    listed = cli("changes", "corpus", "--diff-base", "HEAD~1", "--breaking", cwd=repo)
+    assert "breaking [rpc removed]" in listed.stdout
+    assert "corpus/api/grpc/runs.proto:" in listed.stdout  # where the base had it
+    result = cli("check", "corpus", "--diff-base", "HEAD~1", "--rule", "compat-claim", cwd=repo)
+    assert "[compat-claim]" not in result.stdout, result.stdout

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from test_integrity_rules import findings_of
 
 from conftest import write_files
@@ -495,6 +496,7 @@ def test_the_proto_surface_changes_are_listed_as_buf_breaking_judges_them(tmp_pa
     changes = {(c.kind, c.breaking) for c in contract_changes(base, head)}
     assert changes == {
         ("rpc HTTP binding changed", True),
+        ("rpc HTTP binding added", False),
         ("rpc removed", True),
         ("field renumbered", True),
         ("field type changed", True),
@@ -512,6 +514,134 @@ def test_the_proto_surface_changes_are_listed_as_buf_breaking_judges_them(tmp_pa
     head = Context.load(write_files(tmp_path / "moved", {"api/tasks.proto": moved}))
     kinds = {(c.kind, c.breaking) for c in contract_changes(base, head)}
     assert kinds == changes | {("package renamed", True)}
+
+
+BASE = """\
+syntax = "proto3";
+package t.v1;
+import "google/api/annotations.proto";
+service Tasks {
+  rpc Get(Task) returns (Task) {
+    option (google.api.http) = {get: "/v1/{id=tasks/*}"};
+  }
+  rpc Send(Task) returns (Task) {
+    option (google.api.http) = {post: "/v1/tasks" body: "*"};
+  }
+}
+message Task {
+  reserved 9;
+  reserved "legacy";
+  string id = 1;
+  oneof body {
+    string text = 2;
+    bytes raw = 3;
+  }
+  string note = 4;
+  map<string, string> labels = 5;
+  int32 retries = 6;
+  Task parent = 7;
+}
+enum State {
+  option allow_alias = true;
+  STATE_UNSPECIFIED = 0;
+  STATE_CANCELLED = 1;
+  STATE_CANCELED = 1;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("edit", "expected"),
+    [
+        # an aliased enum unchanged, and a binding added or reordered: nothing breaks
+        ((), set()),
+        (
+            (
+                (
+                    'get: "/v1/{id=tasks/*}"};',
+                    'get: "/v1/{id=tasks/*}" '
+                    'additional_bindings {get: "/v1/{tenant}/{id=tasks/*}"}};',
+                ),
+            ),
+            {("rpc HTTP binding added", False)},
+        ),
+        ((('body: "*"', 'body: "note"'),), {("rpc HTTP binding changed", True)}),
+        ((("  reserved 9;\n", ""),), {("reserved removed", True)}),
+        (
+            # the reservation dropped, and its name used again
+            (('  reserved "legacy";\n', '  string legacy = 10;\n'),),
+            {("reserved removed", True), ("reserved reused", True)},
+        ),
+        ((("    bytes raw = 3;\n  }", "  }\n  bytes raw = 3;"),), {("field oneof changed", True)}),
+        (
+            (("map<string, string> labels", "map<string, int32> labels"),),
+            {("field type changed", True)},
+        ),
+        (
+            (("int32 retries = 6;", "optional int32 retries = 6;"),),
+            {("field presence changed", True)},
+        ),
+        (
+            (("Task parent = 7;", "string tenant = 7;"),),
+            {("field number reused", True)},
+        ),
+        (
+            (("string note = 4;", 'string note = 4 [json_name = "remark"];'),),
+            {("field JSON name changed", True)},
+        ),
+        (
+            (("  STATE_CANCELED = 1;\n", ""), ("  option allow_alias = true;\n", "")),
+            {("enum value renamed", True)},  # one alias of 1 gone
+        ),
+        (
+            (("  string note = 4;\n", '  string note = 4;\n  reserved "gone";\n'),),
+            set(),  # a reservation added breaks nothing
+        ),
+    ],
+)
+def test_proto_changes_follow_buf_on_the_cases_a_review_found(
+    tmp_path: Path, edit: tuple[tuple[str, str], ...], expected: set[tuple[str, bool]]
+) -> None:
+    head_text = BASE
+    for old, new in edit:
+        assert old in head_text
+        head_text = head_text.replace(old, new)
+    base = Context.load(write_files(tmp_path / "base", {"api/t.proto": BASE}))
+    head = Context.load(write_files(tmp_path / "head", {"api/t.proto": head_text}))
+    assert {(c.kind, c.breaking) for c in contract_changes(base, head)} == expected
+
+
+def test_a_proto_that_does_not_compile_at_one_revision_is_not_compared_and_that_breaks(
+    tmp_path: Path,
+) -> None:
+    base = Context.load(write_files(tmp_path / "base", {"api/t.proto": BASE}))
+    broken = BASE.replace("string id = 1;", "string id = 1")
+    head = Context.load(write_files(tmp_path / "head", {"api/t.proto": broken}))
+    [change] = contract_changes(base, head)
+    assert (change.kind, change.breaking) == ("proto not compared", True)
+    assert "at the head revision" in change.description and "api/t.proto" in change.description
+    # broken alike at both revisions: nothing to say; vendored protos are another API's
+    assert contract_changes(head, head) == []
+    vendored = {"third_party/t.proto": BASE}
+    base = Context.load(write_files(tmp_path / "vb", vendored))
+    head = Context.load(
+        write_files(
+            tmp_path / "vh", {"third_party/t.proto": BASE.replace("  string note = 4;\n", "")}
+        )
+    )
+    assert contract_changes(base, head) == []
+
+
+def test_a_package_swapped_for_an_unrelated_one_is_no_rename(tmp_path: Path) -> None:
+    other = 'syntax = "proto3";\npackage billing.v1;\nmessage Invoice { string id = 1; }\n'
+    base = Context.load(write_files(tmp_path / "base", {"api/t.proto": BASE}))
+    head = Context.load(write_files(tmp_path / "head", {"api/t.proto": other}))
+    kinds = {c.kind for c in contract_changes(base, head)}
+    assert "package renamed" not in kinds
+    assert {"message removed", "service removed", "message added"} <= kinds
+    removed = [c for c in contract_changes(base, head) if c.kind == "service removed"]
+    assert [c.description.split("`")[1] for c in removed] == ["t.v1.Tasks"]
+    assert "rpc removed" not in kinds  # said with their service
 
 
 def test_base_paths_read_server_variables_and_swagger_base_path(make_corpus: MakeCorpus) -> None:

@@ -239,13 +239,13 @@ def test_the_bindings_command_lists_the_proto_pairs_with_their_evidence(
 
 
 def test_protojson_types_of_fields() -> None:
-    def field(kind: str, label: str = "optional", name: str = "", is_map: bool = False) -> Any:
+    def field(kind: str, label: str = "optional", name: str = "", is_map: str = "") -> Any:
         return ProtoField("f", 1, "f", False, kind, name, label, False, "", 1, 1, is_map)
 
     assert field_types(field("int64")) == {"integer", "string"}
     assert field_types(field("message", name="google.protobuf.Value")) is not None
     assert "null" in (field_types(field("message", name="google.protobuf.Value")) or ())
-    assert field_types(field("message", "repeated", "x.Entry", is_map=True)) == {"object"}
+    assert field_types(field("message", "repeated", "x.Entry", is_map="map<string, int32>")) == {"object"}
     assert field_types(field("string", "repeated"), element=True) == {"string"}
     assert schema_types({"type": "number"}, {}) == {"number", "integer"}
     assert schema_types({"enum": ["a", 1]}, {}) == {"string", "integer"}

@@ -1,14 +1,20 @@
 """What changed in the gRPC surface between two revisions (issue 30, item 4), as ``buf breaking``
 judges it, for ``speclint changes`` and compat-claim beside the schema changes.
 
-The corpus's ``.proto`` files (not the prose's fences: they are examples) are read at both
-revisions (``speclint.analyses.protos``) and paired by fully qualified name: messages, enums,
-services. Within them, a field is its number (the wire), an enum value its number, an rpc its
-name. Breaking, as buf's ``FILE`` rules have it: a message, enum, service, rpc, field or enum
-value removed; a field renumbered (its name at another number) or renamed (its JSON name is the
-ProtoJSON wire); a field's type or cardinality changed; an enum value renamed (ProtoJSON writes
-the name); an rpc's request, response or streaming changed, or its HTTP binding. Additions are
-reported as not breaking.
+The corpus's own ``.proto`` files (not the prose's fences: they are examples; not vendored
+protos: another API's) are read at both revisions (``speclint.analyses.protos``) and paired by
+fully qualified name: messages, enums, services. Within them, a field is its number (the wire),
+an enum value its number, an rpc its name. The judgement is buf's ``PACKAGE`` and ``WIRE_JSON``
+categories (a definition moved between files of one package breaks no client of the spec),
+plus the REST transcoding: breaking are a message, enum, service, rpc, field or enum value
+removed; a field renumbered, renamed or given another JSON name (ProtoJSON parsers read both
+names); a field's type, cardinality (``repeated``, proto2's ``required``), presence (proto3's
+``optional``) or oneof changed; a reservation dropped, or a reserved number or name used again;
+an enum value renamed (ProtoJSON writes the name); an rpc's request, response or streaming
+changed; an HTTP binding (verb, path and body) gone. Additions are listed as not breaking.
+
+A ``.proto`` file that could not be read or compiled at either revision is not compared, and
+that is itself listed as breaking: a gate must not read "could not compile" as "removed".
 """
 
 from __future__ import annotations
@@ -19,9 +25,17 @@ from typing import Any
 
 from speclint.analyses.compat import Change, schema_changes
 from speclint.analyses.context import Context
-from speclint.analyses.protos import corpus_protos
+from speclint.analyses.protos import corpus_protos, vendored_proto
 from speclint.common.findings import Location
-from speclint.parsing.protobuf import ProtoField, ProtoFile, ProtoMessage, ProtoRpc
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.protobuf import (
+    ProtoEnum,
+    ProtoField,
+    ProtoFile,
+    ProtoMessage,
+    ProtoRpc,
+    ProtoService,
+)
 
 
 def contract_changes(base: Context, head: Context) -> list[Change]:
@@ -36,18 +50,60 @@ def contract_changes(base: Context, head: Context) -> list[Change]:
 
 def proto_changes(base: Context, head: Context) -> list[Change]:
     """Every change of the corpus's ``.proto`` files from ``base`` to ``head``."""
-    before = _files(base)
-    after = _files(head)
-    if not before and not after:
+    before, base_failed = _files(base)
+    after, head_failed = _files(head)
+    if not before and not after and not base_failed and not head_failed:
         return []
-    return list(_changes(before, after))
+    changes = []
+    unknown = set(base_failed) | set(head_failed)
+    for path in sorted(unknown):
+        base_text, head_text = _text(base, path), _text(head, path)
+        if path in base_failed and path in head_failed and base_text == head_text:
+            continue  # broken at both revisions alike: nothing changed that could be compared
+        where = "head" if path in head_failed else "base"
+        why = (head_failed if where == "head" else base_failed)[path]
+        changes.append(
+            Change(
+                "proto not compared",
+                True,
+                "both",
+                f"`{path}` could not be compiled at the {where} revision ({why}): its changes "
+                "are unknown, so they are counted as breaking; fix the file (`speclint check` "
+                "says why) and compare again",
+                Location(path, 1, 1, pointer="/"),
+            )
+        )
+    before = [proto for proto in before if proto.path not in unknown]
+    after = [proto for proto in after if proto.path not in unknown]
+    return changes + list(_changes(before, after))
 
 
-def _files(corpus: Context) -> list[ProtoFile]:
+def _files(corpus: Context) -> tuple[list[ProtoFile], dict[str, str]]:
+    """The corpus's own compiled protos, and those it has that protoc did not read, with why."""
     protos = corpus_protos(corpus)
-    return [
-        protos.compilation.files[path] for path in protos.files if path in protos.compilation.files
-    ]
+    read = []
+    failed: dict[str, str] = {}
+    for path in protos.files:
+        proto = protos.compilation.files.get(path)
+        if proto is not None:
+            if not vendored_proto(path, proto.package, corpus):
+                read.append(proto)
+            continue
+        problems = [p for p in protos.compilation.problems if p.path == path]
+        failed[path] = (
+            f"{problems[0].line}:{problems[0].column}: {problems[0].message}"
+            if problems
+            else protos.compilation.unavailable or "protoc did not read it"
+        )
+    for document in corpus.documents.values():
+        if document.kind is DocumentKind.PROTO and not document.usable:
+            failed.setdefault(document.path, "it could not be read as text")
+    return read, failed
+
+
+def _text(corpus: Context, path: str) -> str | None:
+    document = corpus.documents.get(path)
+    return None if document is None else document.text
 
 
 def _at(proto: ProtoFile, line: int, column: int, pointer: str) -> Location:
@@ -55,14 +111,37 @@ def _at(proto: ProtoFile, line: int, column: int, pointer: str) -> Location:
 
 
 def _renamed_packages(before: list[ProtoFile], after: list[ProtoFile]) -> dict[str, str]:
-    """A package that is gone, when exactly one new package came (A2A's ``a2a.v1`` ->
-    ``lf.a2a.v1``): old -> new, so the two revisions' definitions are still paired (the
-    rename is reported once, as buf's FILE_SAME_PACKAGE)."""
+    """A package that is gone, when exactly one new package came and most of the old one's
+    definitions came back in it by their names (A2A's ``a2a.v1`` -> ``lf.a2a.v1``): old ->
+    new, so the two revisions' definitions are still paired (the rename is reported once, as
+    buf's ``FILE_SAME_PACKAGE``). An unrelated package swapped in is no rename."""
     old = {f.package for f in before} - {f.package for f in after}
     new = {f.package for f in after} - {f.package for f in before}
-    if len(old) == 1 and len(new) == 1:
-        return {old.pop(): new.pop()}
-    return {}
+    if len(old) != 1 or len(new) != 1:
+        return {}
+    gone, came = old.pop(), new.pop()
+    if not gone or not came:
+        return {}
+    was = _relative(before, gone)
+    now = _relative(after, came)
+    if not was or 2 * len(was & now) < len(was):
+        return {}
+    return {gone: came}
+
+
+def _relative(protos: list[ProtoFile], package: str) -> set[str]:
+    """The names of a package's messages, enums and services, without the package."""
+    cut = len(package) + 1
+    return {
+        item.name[cut:]
+        for proto in protos
+        if proto.package == package
+        for item in _definitions(proto)
+    }
+
+
+def _definitions(proto: ProtoFile) -> list[ProtoMessage | ProtoEnum | ProtoService]:
+    return [*proto.messages, *proto.enums, *proto.services]
 
 
 def _requalified(name: str, renamed: dict[str, str]) -> str:
@@ -81,92 +160,179 @@ def _changes(before: list[ProtoFile], after: list[ProtoFile]) -> Iterator[Change
             True,
             "both",
             f"package `{gone}` was renamed `{came}`: every message, enum and service changed "
-            "its full name (gRPC routes calls by it, `Any` types by it)",
-            _at(proto, 1, 1, f"/{came}"),
+            "its full name (gRPC routes calls by it, `Any` types by it); keep the package, or "
+            "publish the new one beside the old",
+            _at(proto, proto.package_line, 1, f"/{came}"),
         )
+    # the names the base wrote, for what is gone (pairing reads them in the new package)
+    original = {
+        _requalified(item.name, renamed): item.name
+        for proto in before
+        for item in _definitions(proto)
+    }
     before = [_renamed(proto, renamed) for proto in before] if renamed else before
     old_messages = {m.name: (m, f) for f in before for m in f.messages}
     new_messages = {m.name: (m, f) for f in after for m in f.messages}
-    yield from _presence("message", old_messages, new_messages, "both")
+    yield from _presence("message", old_messages, new_messages, "both", original)
     for name, (message, proto) in sorted(old_messages.items()):
         if name in new_messages:
             new, new_proto = new_messages[name]
-            yield from _fields(name, message.fields, new.fields, proto, new_proto, new)
+            yield from _fields(name, message, new, proto, new_proto)
     old_enums = {e.name: (e, f) for f in before for e in f.enums}
     new_enums = {e.name: (e, f) for f in after for e in f.enums}
-    yield from _presence("enum", old_enums, new_enums, "both")
+    yield from _presence("enum", old_enums, new_enums, "both", original)
     for name, (enum, proto) in sorted(old_enums.items()):
-        if name not in new_enums:
-            continue
-        new_enum, new_proto = new_enums[name]
-        values = {v.number: v for v in new_enum.values}
-        for value in enum.values:
-            now = values.get(value.number)
+        if name in new_enums:
+            new_enum, new_proto = new_enums[name]
+            yield from _values(name, enum, new_enum, proto, new_proto)
+    old_services = {s.name: (s, f) for f in before for s in f.services}
+    new_services = {s.name: (s, f) for f in after for s in f.services}
+    yield from _presence("service", old_services, new_services, "operation", original)
+    old_rpcs = {f"{s.name}.{r.name}": (r, f) for f in before for s in f.services for r in s.rpcs}
+    new_rpcs = {f"{s.name}.{r.name}": (r, f) for f in after for s in f.services for r in s.rpcs}
+    # the rpcs of a removed service are said with it
+    dropped = {f"{name}." for name in old_services if name not in new_services}
+    kept_rpcs = {n: v for n, v in old_rpcs.items() if not any(n.startswith(d) for d in dropped)}
+    rpc_names = {
+        f"{service}.{rpc.name}": f"{original.get(service, service)}.{rpc.name}"
+        for service in old_services
+        for rpc in old_services[service][0].rpcs
+    }
+    yield from _presence("rpc", kept_rpcs, new_rpcs, "operation", rpc_names)
+    for qualified, (rpc, proto) in sorted(old_rpcs.items()):
+        if qualified in new_rpcs:
+            current, new_proto = new_rpcs[qualified]
+            yield from _rpc(qualified, rpc, current, proto, new_proto)
+
+
+def _values(
+    name: str, enum: ProtoEnum, new_enum: ProtoEnum, proto: ProtoFile, new_proto: ProtoFile
+) -> Iterator[Change]:
+    """An enum's values by number: every name a number has (``allow_alias`` gives several)."""
+    names: dict[int, list[Any]] = {}
+    for value in new_enum.values:
+        names.setdefault(value.number, []).append(value)
+    was: dict[int, list[Any]] = {}
+    for value in enum.values:
+        was.setdefault(value.number, []).append(value)
+    for number, values in sorted(was.items()):
+        now = names.get(number)
+        for value in values:
             where = f"/{name}/{value.name}"
             if now is None:
                 yield Change(
                     "enum value removed",
                     True,
                     "both",
-                    f"`{value.name}` (= {value.number}) was removed from enum `{name}`",
+                    f"`{value.name}` (= {number}) was removed from enum `{name}`: keep it (mark "
+                    f'it `deprecated`), or `reserved {number}; reserved "{value.name}";`',
                     _at(new_proto, new_enum.line, new_enum.column, where),
                     _at(proto, value.line, value.column, where),
                 )
-            elif now.name != value.name:
+            elif value.name not in {v.name for v in now}:
+                if any(v.name in {n.name for n in now} for v in values):
+                    # another alias of the number stays: this name alone is gone
+                    shown = ", ".join(f"`{v.name}`" for v in now)
+                    text = f"alias `{value.name}` of value {number} of enum `{name}` was "
+                    text += f"removed (still {shown}): ProtoJSON readers of the name reject it"
+                else:
+                    text = f"value {number} of enum `{name}` was renamed `{value.name}` -> "
+                    text += f"`{now[0].name}` (ProtoJSON writes the name): keep the old name, "
+                    text += "or add the new one as an alias (`allow_alias`)"
                 yield Change(
                     "enum value renamed",
                     True,
                     "both",
-                    f"value {value.number} of enum `{name}` was renamed `{value.name}` -> "
-                    f"`{now.name}` (ProtoJSON writes the name)",
-                    _at(new_proto, now.line, now.column, where),
+                    text,
+                    _at(new_proto, now[0].line, now[0].column, where),
                     _at(proto, value.line, value.column, where),
                 )
-        numbers = {v.number for v in enum.values}
-        for value in new_enum.values:
-            if value.number not in numbers:
-                yield Change(
-                    "enum value added",
-                    False,
-                    "both",
-                    f"`{value.name}` (= {value.number}) was added to enum `{name}`",
-                    _at(new_proto, value.line, value.column, f"/{name}/{value.name}"),
-                )
-    old_rpcs = {f"{s.name}.{r.name}": (r, f) for f in before for s in f.services for r in s.rpcs}
-    new_rpcs = {f"{s.name}.{r.name}": (r, f) for f in after for s in f.services for r in s.rpcs}
-    yield from _presence("rpc", old_rpcs, new_rpcs, "operation")
-    for qualified, (rpc, proto) in sorted(old_rpcs.items()):
-        if qualified not in new_rpcs:
+    yield from _reservations("enum", name, enum, new_enum, proto, new_proto)
+    written = {v.name for v in enum.values}
+    for value in new_enum.values:
+        if value.number in was and value.name in written:
             continue
-        where = _pointer(qualified, rpc)
-        current, new_proto = new_rpcs[qualified]
-        signature = (rpc.input, rpc.output, rpc.client_streaming, rpc.server_streaming)
-        if signature != (
-            current.input,
-            current.output,
-            current.client_streaming,
-            current.server_streaming,
-        ):
+        where = f"/{name}/{value.name}"
+        reserved = _reserved(enum, value.number, value.name)
+        if reserved:
             yield Change(
-                "rpc signature changed",
+                "reserved reused",
                 True,
-                "operation",
-                f"rpc `{qualified}` was `{_signature(rpc)}`, is `{_signature(current)}`",
-                _at(new_proto, current.line, current.column, where),
-                _at(proto, rpc.line, rpc.column, where),
+                "both",
+                f"`{value.name}` (= {value.number}) of enum `{name}` uses {reserved}, which the "
+                "base reserved: a retired value comes back with another meaning; give it a new "
+                "number and name",
+                _at(new_proto, value.line, value.column, where),
             )
-        routes = [(h.verb, h.path) for h in rpc.http]
-        if routes and routes != [(h.verb, h.path) for h in current.http]:
+        elif value.number not in was:
+            yield Change(
+                "enum value added",
+                False,
+                "both",
+                f"`{value.name}` (= {value.number}) was added to enum `{name}`",
+                _at(new_proto, value.line, value.column, where),
+            )
+        elif {v.name for v in was[value.number]} & {v.name for v in names[value.number]}:
+            yield Change(
+                "enum value added",
+                False,
+                "both",
+                f"`{value.name}` was added to enum `{name}` as an alias of {value.number}",
+                _at(new_proto, value.line, value.column, where),
+            )
+
+
+def _rpc(
+    qualified: str, rpc: ProtoRpc, current: ProtoRpc, proto: ProtoFile, new_proto: ProtoFile
+) -> Iterator[Change]:
+    where = _pointer(qualified, rpc)
+    signature = (rpc.input, rpc.output, rpc.client_streaming, rpc.server_streaming)
+    if signature != (
+        current.input,
+        current.output,
+        current.client_streaming,
+        current.server_streaming,
+    ):
+        yield Change(
+            "rpc signature changed",
+            True,
+            "operation",
+            f"rpc `{qualified}` was `{_signature(rpc)}`, is `{_signature(current)}`: keep the "
+            "signature, or add a new rpc beside it",
+            _at(new_proto, current.line, current.column, where),
+            _at(proto, rpc.line, rpc.column, where),
+        )
+    # REST transcoding: a route (verb, path, body) is kept or gone; which one is first and the
+    # routes added beside the old ones break no client
+    was = {(h.verb, h.path, h.body) for h in rpc.http}
+    now = {(h.verb, h.path, h.body) for h in current.http}
+    for verb, path, body in sorted(was - now):
+        changed = [h for h in current.http if (h.verb, h.path) == (verb, path)]
+        if changed:
+            text = f"the body of rpc `{qualified}`'s `{verb.upper()} {path}` was "
+            text += f"`{body or '(none)'}`, is `{changed[0].body or '(none)'}`"
+        else:
             shown = ", ".join(f"{h.verb.upper()} {h.path}" for h in current.http) or "none"
-            yield Change(
-                "rpc HTTP binding changed",
-                True,
-                "operation",
-                f"rpc `{qualified}` was bound to "
-                f"{', '.join(f'{v.upper()} {p}' for v, p in routes)}, is bound to {shown}",
-                _at(new_proto, current.line, current.column, where),
-                _at(proto, rpc.line, rpc.column, where),
-            )
+            text = f"rpc `{qualified}` is no longer bound to `{verb.upper()} {path}` (its "
+            text += f"routes now: {shown})"
+        yield Change(
+            "rpc HTTP binding changed",
+            True,
+            "operation",
+            text + ": REST clients of the old route fail; keep it as an `additional_bindings`",
+            _at(new_proto, current.line, current.column, where),
+            _at(proto, rpc.line, rpc.column, where),
+        )
+    for verb, path, _ in sorted(now - was):
+        if any((h.verb, h.path) == (verb, path) for h in rpc.http):
+            continue  # a body change, said above
+        yield Change(
+            "rpc HTTP binding added",
+            False,
+            "operation",
+            f"rpc `{qualified}` is bound to `{verb.upper()} {path}` too",
+            _at(new_proto, current.line, current.column, where),
+        )
 
 
 def _presence(
@@ -174,16 +340,21 @@ def _presence(
     before: dict[str, tuple[Any, ProtoFile]],
     after: dict[str, tuple[Any, ProtoFile]],
     role: str,
+    original: dict[str, str],
 ) -> Iterator[Change]:
-    """A message, enum or rpc (by qualified name) removed, breaking, or added, additive."""
+    """A message, enum, service or rpc (by qualified name) removed, breaking, or added,
+    additive. A removed one is located where the base had it, and named as the base named
+    it (``original``: its name before a package rename)."""
     for name, (item, proto) in sorted(before.items()):
         if name not in after:
+            shown = original.get(name, name)
             yield Change(
                 f"{what} removed",
                 True,
                 role,
-                f"{what} `{name}` was removed",
-                _at(proto, item.line, item.column, _pointer(name, item)),
+                f"{what} `{shown}` was removed: keep it (`option deprecated = true;`) until "
+                "a new major version",
+                _at(proto, item.line, item.column, _pointer(shown, item)),
             )
     for name, (item, proto) in sorted(after.items()):
         if name not in before:
@@ -242,72 +413,190 @@ def _signature(rpc: ProtoRpc) -> str:
 
 def _fields(
     message: str,
-    before: tuple[ProtoField, ...],
-    after: tuple[ProtoField, ...],
+    old: ProtoMessage,
+    new: ProtoMessage,
     proto: ProtoFile,
     new_proto: ProtoFile,
-    new: ProtoMessage,
 ) -> Iterator[Change]:
+    before, after = old.fields, new.fields
     by_number = {f.number: f for f in after}
     by_name = {f.name: f for f in after}
+    was_numbers = {f.number for f in before}
     line, column = new.line, new.column
+    renumbered: set[int] = set()
     for field in before:
         where = f"/{message}/{field.name}"
         now = by_number.get(field.number)
         if now is None:
             moved = by_name.get(field.name)
-            if moved is not None:
+            if moved is not None and moved.number not in was_numbers:
+                renumbered.add(moved.number)
                 yield Change(
                     "field renumbered",
                     True,
                     "both",
                     f"field `{message}.{field.name}` moved from number {field.number} to "
-                    f"{moved.number} (the wire reads it by number)",
+                    f"{moved.number} (the wire reads it by number; {moved.number} is a new "
+                    f"field to old readers): give it back {field.number}",
                     _at(new_proto, moved.line, moved.column, where),
                     _at(proto, field.line, field.column, where),
                 )
             else:
+                reserved = _reserved(new, field.number, field.name)
+                advice = (
+                    f"{reserved} is reserved now: old clients' values are dropped"
+                    if reserved
+                    else f'keep it (`[deprecated = true]`), or `reserved {field.number}; reserved "{field.name}";`'
+                )
                 yield Change(
                     "field removed",
                     True,
                     "both",
-                    f"field `{message}.{field.name}` (= {field.number}) was removed",
+                    f"field `{message}.{field.name}` (= {field.number}) was removed: {advice}",
                     _at(new_proto, line, column, where),
                     _at(proto, field.line, field.column, where),
                 )
             continue
-        if now.name != field.name or now.json_name != field.json_name:
+        if now.name != field.name and _kind(now) != _kind(field):
+            # the number now holds another field: the worst wire break, said once
+            yield Change(
+                "field number reused",
+                True,
+                "both",
+                f"number {field.number} of `{message}` now holds another field (`{field.name}` "
+                f"{_type(field)} -> `{now.name}` {_type(now)}): keep {field.number} for "
+                f"`{field.name}` and give `{now.name}` a new number, or reserve "
+                f"{field.number} and `{field.name}`",
+                _at(new_proto, now.line, now.column, where),
+                _at(proto, field.line, field.column, where),
+            )
+            continue
+        if now.name != field.name:
             yield Change(
                 "field renamed",
                 True,
                 "both",
                 f"field {field.number} of `{message}` was renamed `{field.name}` -> `{now.name}` "
-                f"(ProtoJSON `{field.json_name}` -> `{now.json_name}`)",
+                "(ProtoJSON parsers read the field's name as well as its JSON name): keep the "
+                "name",
                 _at(new_proto, now.line, now.column, where),
                 _at(proto, field.line, field.column, where),
             )
-        was = (field.type, field.type_name, field.label == "repeated")
-        if was != (now.type, now.type_name, now.label == "repeated"):
+        elif now.json_name != field.json_name:
+            yield Change(
+                "field JSON name changed",
+                True,
+                "both",
+                f"the JSON name of field `{message}.{field.name}` was `{field.json_name}`, is "
+                f"`{now.json_name}` (ProtoJSON writes the JSON name): keep `{field.json_name}`",
+                _at(new_proto, now.line, now.column, where),
+                _at(proto, field.line, field.column, where),
+            )
+        if _kind(now) != _kind(field):
             yield Change(
                 "field type changed",
                 True,
                 "both",
-                f"field `{message}.{field.name}` was `{_type(field)}`, is `{_type(now)}`",
+                f"field `{message}.{field.name}` was `{_type(field)}`, is `{_type(now)}`: keep "
+                "the type, or add a new field beside it",
                 _at(new_proto, now.line, now.column, where),
                 _at(proto, field.line, field.column, where),
             )
-    numbers = {f.number for f in before}
+        if now.proto3_optional != field.proto3_optional:
+            state = "explicit (`optional`)" if now.proto3_optional else "implicit"
+            yield Change(
+                "field presence changed",
+                True,
+                "both",
+                f"field `{message}.{field.name}` has {state} presence now: the wire and "
+                "ProtoJSON stay compatible, but generated code changes and an unset value and "
+                "its zero value no longer read alike (buf FILE_SAME_FIELD_PRESENCE)",
+                _at(new_proto, now.line, now.column, where),
+                _at(proto, field.line, field.column, where),
+            )
+        if now.oneof != field.oneof:
+            state = (
+                f"from oneof `{field.oneof or '(none)'}` to `{now.oneof or '(none)'}`"
+                if field.oneof and now.oneof
+                else (f"into oneof `{now.oneof}`" if now.oneof else f"out of oneof `{field.oneof}`")
+            )
+            yield Change(
+                "field oneof changed",
+                True,
+                "both",
+                f"field `{message}.{field.name}` moved {state}: setting one member clears the "
+                "others, so messages that set both read otherwise; keep the oneof as it was",
+                _at(new_proto, now.line, now.column, where),
+                _at(proto, field.line, field.column, where),
+            )
+    yield from _reservations("message", message, old, new, proto, new_proto)
+    names = {f.name for f in before}
     for field in after:
-        if field.number not in numbers and field.name not in {f.name for f in before}:
+        if field.number in was_numbers or field.number in renumbered:
+            continue
+        where = f"/{message}/{field.name}"
+        reserved = _reserved(old, field.number, field.name)
+        if reserved:
+            yield Change(
+                "reserved reused",
+                True,
+                "both",
+                f"field `{message}.{field.name}` (= {field.number}) uses {reserved}, which the "
+                "base reserved: old data of the retired field is read as this one; give it a "
+                "new number and name",
+                _at(new_proto, field.line, field.column, where),
+            )
+        else:
+            again = " (a new field under an old field's name)" if field.name in names else ""
             yield Change(
                 "field added",
                 False,
                 "both",
-                f"field `{message}.{field.name}` (= {field.number}) was added",
-                _at(new_proto, field.line, field.column, f"/{message}/{field.name}"),
+                f"field `{message}.{field.name}` (= {field.number}) was added{again}",
+                _at(new_proto, field.line, field.column, where),
             )
 
 
+def _reserved(item: ProtoMessage | ProtoEnum, number: int, name: str) -> str:
+    """How ``item`` reserves a number or a name (``number 2``, ``the name `note```), or ""."""
+    if any(start <= number <= end for start, end in item.reserved):
+        return f"number {number}"
+    if name in item.reserved_names:
+        return f"the name `{name}`"
+    return ""
+
+
+def _reservations(
+    what: str,
+    name: str,
+    old: ProtoMessage | ProtoEnum,
+    new: ProtoMessage | ProtoEnum,
+    proto: ProtoFile,
+    new_proto: ProtoFile,
+) -> Iterator[Change]:
+    """Reserved numbers and names the base had and the head dropped (buf
+    ``RESERVED_MESSAGE_NO_DELETE``, ``RESERVED_ENUM_NO_DELETE``)."""
+    kept = set(new.reserved)
+    gone = [f"{a}" if a == b else f"{a} to {b}" for a, b in old.reserved if (a, b) not in kept]
+    gone += [f'"{n}"' for n in old.reserved_names if n not in new.reserved_names]
+    if gone:
+        yield Change(
+            "reserved removed",
+            True,
+            "both",
+            f"{what} `{name}` no longer reserves {', '.join(gone)}: a retired number or name can "
+            "be used again with another meaning; keep the reservation",
+            _at(new_proto, new.line, new.column, f"/{name}"),
+            _at(proto, old.line, old.column, f"/{name}"),
+        )
+
+
+def _kind(field: ProtoField) -> tuple[str, str, str, str]:
+    return (field.type, field.map or field.type_name, field.label, field.map)
+
+
 def _type(field: ProtoField) -> str:
+    if field.map:
+        return field.map
     kind = field.type_name or field.type
-    return f"repeated {kind}" if field.label == "repeated" else kind
+    return f"{field.label} {kind}" if field.label in ("repeated", "required") else kind

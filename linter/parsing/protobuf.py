@@ -84,7 +84,7 @@ class ProtoField:
     oneof: str  # the oneof it belongs to ("" if none; not a proto3 `optional`'s synthetic one)
     line: int
     column: int
-    map: bool = False  # a `map<K, V>` field (a repeated entry message, an object in ProtoJSON)
+    map: str = ""  # a map field's `map<K, V>` (a repeated entry message; an object in ProtoJSON)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +93,8 @@ class ProtoMessage:
     fields: tuple[ProtoField, ...]
     line: int
     column: int
+    reserved: tuple[tuple[int, int], ...] = ()  # reserved numbers, as inclusive ranges
+    reserved_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +111,8 @@ class ProtoEnum:
     values: tuple[ProtoEnumValue, ...]
     line: int
     column: int
+    reserved: tuple[tuple[int, int], ...] = ()  # reserved numbers, as inclusive ranges
+    reserved_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +156,7 @@ class ProtoFile:
     messages: tuple[ProtoMessage, ...]  # nested ones too
     enums: tuple[ProtoEnum, ...]  # nested ones too
     services: tuple[ProtoService, ...]
+    package_line: int = 1  # where the `package` statement is (1 when there is none)
 
 
 @dataclass(frozen=True)
@@ -798,6 +803,11 @@ def _binding(rule: Any) -> tuple[str, str, str]:
     return (pattern or ""), (getattr(rule, pattern) if pattern else ""), rule.body
 
 
+def _type_of(field: Any) -> str:
+    """A field's type as the source writes it: ``int32``, or the message or enum's name."""
+    return field.type_name.lstrip(".") or _TYPES.get(field.type, str(field.type))
+
+
 def _file(
     path: str,
     proto: Any,
@@ -825,12 +835,26 @@ def _file(
             ProtoEnumValue(value.name, value.number, *at(*where, 2, index))
             for index, value in enumerate(descriptor.value)
         )
-        enums.append(ProtoEnum(prefix + descriptor.name, values, *at(*where)))
+        # an enum's reserved range ends where it says; a message's one past (descriptor.proto)
+        reserved = tuple((r.start, r.end) for r in descriptor.reserved_range)
+        enums.append(
+            ProtoEnum(
+                prefix + descriptor.name,
+                values,
+                *at(*where),
+                reserved,
+                tuple(descriptor.reserved_name),
+            )
+        )
 
     def message(descriptor: Any, prefix: str, where: tuple[int, ...]) -> None:
         name = prefix + descriptor.name
         oneofs = [oneof.name for oneof in descriptor.oneof_decl]
-        maps = {f"{name}.{n.name}" for n in descriptor.nested_type if n.options.map_entry}
+        maps = {
+            f"{name}.{n.name}": "map<{}, {}>".format(*(_type_of(f) for f in n.field))
+            for n in descriptor.nested_type
+            if n.options.map_entry and len(n.field) == 2
+        }
         fields = []
         for index, item in enumerate(descriptor.field):
             synthetic = item.proto3_optional
@@ -851,10 +875,18 @@ def _file(
                     synthetic,
                     oneof,
                     *at(*where, 2, index),
-                    item.type_name.lstrip(".") in maps,
+                    maps.get(item.type_name.lstrip("."), ""),
                 )
             )
-        messages.append(ProtoMessage(name, tuple(fields), *at(*where)))
+        messages.append(
+            ProtoMessage(
+                name,
+                tuple(fields),
+                *at(*where),
+                tuple((r.start, r.end - 1) for r in descriptor.reserved_range),
+                tuple(descriptor.reserved_name),
+            )
+        )
         for index, nested in enumerate(descriptor.nested_type):
             if not nested.options.map_entry:
                 message(nested, name + ".", (*where, 3, index))
@@ -894,4 +926,5 @@ def _file(
         tuple(messages),
         tuple(enums),
         tuple(services),
+        at(2)[0],
     )
