@@ -569,7 +569,7 @@ enum State {
         ((("  reserved 9;\n", ""),), {("reserved removed", True)}),
         (
             # the reservation dropped, and its name used again
-            (('  reserved "legacy";\n', '  string legacy = 10;\n'),),
+            (('  reserved "legacy";\n', "  string legacy = 10;\n"),),
             {("reserved removed", True), ("reserved reused", True)},
         ),
         ((("    bytes raw = 3;\n  }", "  }\n  bytes raw = 3;"),), {("field oneof changed", True)}),

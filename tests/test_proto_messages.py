@@ -245,7 +245,9 @@ def test_protojson_types_of_fields() -> None:
     assert field_types(field("int64")) == {"integer", "string"}
     assert field_types(field("message", name="google.protobuf.Value")) is not None
     assert "null" in (field_types(field("message", name="google.protobuf.Value")) or ())
-    assert field_types(field("message", "repeated", "x.Entry", is_map="map<string, int32>")) == {"object"}
+    assert field_types(field("message", "repeated", "x.Entry", is_map="map<string, int32>")) == {
+        "object"
+    }
     assert field_types(field("string", "repeated"), element=True) == {"string"}
     assert schema_types({"type": "number"}, {}) == {"number", "integer"}
     assert schema_types({"enum": ["a", 1]}, {}) == {"string", "integer"}
