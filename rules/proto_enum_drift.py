@@ -43,6 +43,7 @@ Options
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -74,7 +75,16 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 
 def _prefix(enum: ProtoEnum) -> str:
-    """``TaskState`` -> ``TASK_STATE_`` (the style guide's value prefix)."""
+    """The prefix its values share up to an underscore (``TASK_STATE_``), as the style guide
+    has them written; else the enum's name in upper snake case (``TaskState`` ->
+    ``TASK_STATE_``). Read from the values first: ``HTTPMethod``'s are ``HTTP_METHOD_…``, a
+    nested ``Task.State``'s ``TASK_STATE_…``."""
+    names = [value.name for value in enum.values]
+    if len(names) > 1:
+        common = os.path.commonprefix(names)
+        cut = common.rfind("_")
+        if cut > 0:
+            return common[: cut + 1]
     simple = enum.name.rsplit(".", 1)[-1]
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", simple).upper() + "_"
 

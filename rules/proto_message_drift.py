@@ -18,15 +18,21 @@ What it does
     - a field whose JSON types and the property's share none (``int32`` against ``"type":
       "string"``; a ``repeated`` field against a schema that is no array).
 
-    A schema's ``required`` is not compared: every proto3 field is optional on the wire, and a
-    required property is the JSON surface's own promise.
+    A definition's properties are its own, its ``allOf`` branches' and its ``oneOf``/``anyOf``
+    branches' (a proto ``oneof`` is written so), local references followed. A field an rpc's
+    ``google.api.http`` binding carries in its path (``/v1/{parent=projects/*}/tasks``) is not
+    expected in the request's body schema. A schema's ``required`` is not compared: every
+    proto3 field is optional on the wire, and a required property is the JSON surface's own
+    promise.
 
     A same-named message and definition are compared only when they are one thing written twice:
     when they share at least a third of their fields. A JSON-RPC envelope named as the gRPC
     request it carries (A2A's ``SendMessageRequest``: ``jsonrpc, id, method, params`` against
     ``message, configuration, metadata``) shares none, and is not compared; a definition that is
     a union with no properties of its own, or whose ``allOf`` reaches a reference out of its
-    document, is not compared either. ``speclint bindings`` says why.
+    document, is not compared either; where several messages of one name (other packages,
+    nested ones) fit one definition, only the one sharing the most fields is compared with it.
+    ``speclint bindings`` says why.
 
 Why is this bad?
     A protocol that publishes a gRPC surface and a JSON surface promises one message. A field

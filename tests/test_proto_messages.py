@@ -178,7 +178,7 @@ def test_same_named_things_that_share_no_fields_are_not_compared(make_corpus: Ma
             "params": {"type": "object"},
         },
     }
-    union = {"anyOf": [{"$ref": "#/definitions/Envelope"}]}
+    union = {"anyOf": [{"type": "string"}, {"type": "integer"}]}
     schema = _schema(AGREED, SendMessageRequest=envelope, Envelope=envelope)
     root = make_corpus({"proto/tasks.proto": PROTO, "json/tasks.json": schema})
     assert _drift(root) == []
@@ -255,3 +255,66 @@ def test_protojson_types_of_fields() -> None:
     assert schema_types({"type": "string", "nullable": True}, {}) == {"string", "null"}
     assert described(frozenset({"integer", "string"})) == "an integer or a string"
     assert described(frozenset({"number", "integer"})) == "a number"
+
+
+# --- the cases a review found (each a small corpus written here) ---------------------------------
+
+
+def test_a_oneof_written_as_one_of_branches_and_odd_keywords_are_read(
+    make_corpus: MakeCorpus,
+) -> None:
+    task = json.loads(json.dumps(AGREED))
+    retries = task["properties"].pop("retries")
+    task["oneOf"] = [{"properties": {"retries": retries}}, {"required": ["id"]}]
+    task["allOf"] = 5  # not a list: read as nothing, never a crash
+    root = make_corpus({"proto/tasks.proto": PROTO, "json/tasks.json": _schema(task)})
+    assert _drift(root) == []
+    result = CliRunner().invoke(main, ["bindings", str(root)])
+    assert result.exit_code == 0, result.output
+
+
+def test_of_several_messages_of_one_name_the_one_that_fits_is_compared(
+    make_corpus: MakeCorpus,
+) -> None:
+    other = PROTO.replace("package tasks.v1;", "package archive.v1;").replace(
+        "  int32 retries = 3;\n", "  int32 retries = 3;\n  string archived_by = 10;\n"
+    )
+    root = make_corpus(
+        {
+            "proto/tasks.proto": PROTO,
+            "proto/archive.proto": other,
+            "json/tasks.json": _schema(AGREED),
+        }
+    )
+    assert _drift(root) == []  # tasks.v1.Task fits; archive.v1.Task is another thing
+
+
+def test_fields_a_route_carries_in_its_path_are_not_expected_in_the_body(
+    make_corpus: MakeCorpus,
+) -> None:
+    service = (
+        'import "google/api/annotations.proto";\n'
+        "service Tasks {\n  rpc CreateTask(CreateTaskRequest) returns (Task) {\n"
+        '    option (google.api.http) = {post: "/v1/{parent=projects/*}/tasks" body: "*"};\n'
+        "  }\n}\n"
+        "message CreateTaskRequest {\n  string parent = 1;\n  string title = 2;\n"
+        "  string note = 3;\n}\n"
+    )
+    body = {"type": "object", "properties": {"title": {"type": "string"}, "note": {}}}
+    root = make_corpus(
+        {
+            "proto/tasks.proto": PROTO + service,
+            "json/tasks.json": _schema(AGREED, CreateTaskRequest=body),
+        }
+    )
+    assert _drift(root) == []
+
+
+def test_an_enum_prefix_is_read_from_its_values(make_corpus: MakeCorpus) -> None:
+    proto = (
+        'syntax = "proto3";\npackage t.v1;\n'
+        "enum HTTPMethod { HTTP_METHOD_UNSPECIFIED = 0; HTTP_METHOD_GET = 1; HTTP_METHOD_POST = 2; }\n"
+    )
+    schema = _schema(AGREED, HTTPMethod={"type": "string", "enum": ["get", "post"]})
+    root = make_corpus({"proto/t.proto": proto, "json/tasks.json": schema})
+    assert findings_of("proto-enum-drift", root) == []

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from speclint.analyses.context import Context
@@ -222,8 +222,8 @@ def _json_type(value: Any) -> str:
 
 def _local(root: Any, reference: str) -> Any:
     """The schema a reference into its own document names (``#/definitions/Task``), or None."""
-    if not reference.startswith("#"):
-        return None
+    if reference != "#" and not reference.startswith("#/"):
+        return None  # another document, or an anchor (`#task`): not read here
     node = root
     for step in reference[1:].split("/")[1:]:
         step = step.replace("~1", "/").replace("~0", "~")
@@ -264,11 +264,15 @@ class MessagePair:
     shared: tuple[tuple[ProtoField, Property], ...]
     compared: bool
     why: str
+    # fields an rpc's HTTP binding carries in its path: not expected in a body's schema
+    outside: frozenset[str] = frozenset()
 
     @property
     def only_proto(self) -> tuple[ProtoField, ...]:
         paired = {field.number for field, _ in self.shared}
-        return tuple(f for f in self.message.fields if f.number not in paired)
+        return tuple(
+            f for f in self.message.fields if f.number not in paired and f.name not in self.outside
+        )
 
     @property
     def only_schema(self) -> tuple[Property, ...]:
@@ -278,25 +282,64 @@ class MessagePair:
 
 def message_pairs(corpus: Context) -> list[MessagePair]:
     """Every proto message of the corpus's own protos beside each JSON Schema definition of its
-    name, in proto path and line order (kept in the memo)."""
+    name, in proto path and line order (kept in the memo). Where several messages of one simple
+    name (nested ones, other packages) fit a definition, only the one sharing the most of its
+    fields is compared with it."""
     found: list[MessagePair] | None = corpus.memo.get("protojson:messages")
     if found is not None:
         return found
     found = []
     definitions = schema_definitions(corpus)
-    for proto in own_protos(corpus):
+    protos = own_protos(corpus)
+    outside = _outside_body(protos)
+    for proto in protos:
         for message in proto.messages:
             for definition in definitions.get(simple_name(message.name), ()):
-                found.append(_pair(proto, message, definition))
+                found.append(_pair(proto, message, definition, outside.get(message.name, set())))
+    best: dict[int, MessagePair] = {}
+    for pair in found:
+        held = best.get(id(pair.definition))
+        if pair.compared and (held is None or _fit(pair) > _fit(held)):
+            best[id(pair.definition)] = pair
+    for index, pair in enumerate(found):
+        chosen = best.get(id(pair.definition))
+        if pair.compared and chosen is not None and chosen is not pair:
+            why = f"`{chosen.message.name}` shares more of its fields: compared with that one"
+            found[index] = replace(pair, compared=False, why=why)
     corpus.memo["protojson:messages"] = found
     return found
 
 
-def _pair(proto: ProtoFile, message: ProtoMessage, definition: Definition) -> MessagePair:
+def _fit(pair: MessagePair) -> float:
+    union = len(pair.message.fields) + len(pair.properties) - len(pair.shared)
+    return len(pair.shared) / union if union else 0.0
+
+
+_VARIABLE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def _outside_body(protos: list[ProtoFile]) -> dict[str, set[str]]:
+    """The fields of each request message that an rpc's ``google.api.http`` binding carries in
+    its path (``/v1/{parent=tasks/*}``): not in the JSON body a request schema describes."""
+    found: dict[str, set[str]] = {}
+    for proto in protos:
+        for service in proto.services:
+            for rpc in service.rpcs:
+                for rule in rpc.http:
+                    found.setdefault(rpc.input, set()).update(_VARIABLE.findall(rule.path))
+    return found
+
+
+def _pair(
+    proto: ProtoFile,
+    message: ProtoMessage,
+    definition: Definition,
+    outside: set[str] | frozenset[str] = frozenset(),
+) -> MessagePair:
     read = _properties(definition)
     name = simple_name(message.name)
     if isinstance(read, str):
-        return MessagePair(proto, message, definition, (), (), False, read)
+        return MessagePair(proto, message, definition, (), (), False, read, frozenset(outside))
     tags = {p.name for p in read if _tag(p.schema)}
     by_name = {p.name: p for p in read}
     shared: list[tuple[ProtoField, Property]] = []
@@ -305,17 +348,23 @@ def _pair(proto: ProtoFile, message: ProtoMessage, definition: Definition) -> Me
         if prop is not None:
             shared.append((field, prop))
     paired = {prop.name for _, prop in shared}
+    paired_fields = {field.name for field, _ in shared}
     # a tag (`"kind": {"const": "task"}`) names the JSON form's variant: ProtoJSON has none
     properties = tuple(p for p in read if p.name not in tags or p.name in paired)
-    union = len(message.fields) + len(properties) - len(shared)
+    fields = [f for f in message.fields if f.name not in outside or f.name in paired_fields]
+    union = len(fields) + len(properties) - len(shared)
     if not shared or 3 * len(shared) < union:
         why = (
             f"by name: `{name}` names both, but they share {len(shared)} of {union} fields: "
             "two things under one name"
         )
-        return MessagePair(proto, message, definition, properties, tuple(shared), False, why)
+        return MessagePair(
+            proto, message, definition, properties, tuple(shared), False, why, frozenset(outside)
+        )
     why = f"by name: `{name}` names both; they share {len(shared)} of {union} fields"
-    return MessagePair(proto, message, definition, properties, tuple(shared), True, why)
+    return MessagePair(
+        proto, message, definition, properties, tuple(shared), True, why, frozenset(outside)
+    )
 
 
 def _tag(schema: Any) -> bool:
@@ -332,21 +381,28 @@ def _properties(definition: Definition) -> tuple[Property, ...] | str:
     root = definition.document.data
     found: dict[str, Property] = {}
 
+    seen: set[str] = set()  # references read once: a diamond of `allOf`s is no fan-out
+
     def read(schema: Any, pointer: str, depth: int) -> str:
         if depth > _DEPTH or not isinstance(schema, dict):
             return ""
         reference = schema.get("$ref")
-        if isinstance(reference, str):
+        if isinstance(reference, str) and reference not in seen:
+            seen.add(reference)
             target = _local(root, reference)
             if target is None:
                 return f"it refers to `{reference}`, which is not read here"
             fault = read(target, reference[1:], depth + 1)
             if fault:
                 return fault
-        for index, branch in enumerate(schema.get("allOf") or ()):
-            fault = read(branch, f"{pointer}/allOf/{index}", depth + 1)
-            if fault:
-                return fault
+        # `allOf` branches add to the object; `oneOf`/`anyOf` branches are the members it may
+        # have (a proto `oneof` is written so)
+        for keyword in ("allOf", "oneOf", "anyOf"):
+            branches = schema.get(keyword)
+            for index, branch in enumerate(branches if isinstance(branches, list) else ()):
+                fault = read(branch, f"{pointer}/{keyword}/{index}", depth + 1)
+                if fault:
+                    return fault
         properties = schema.get("properties")
         for name, value in properties.items() if isinstance(properties, dict) else ():
             where = join_pointer(f"{pointer}/properties", str(name))
@@ -427,6 +483,8 @@ def _enum_bound(
             name = simple_name(message.name)
             for field in fields:
                 for definition in definitions.get(name, ()):
+                    if not _pair(other, message, definition).compared:
+                        continue  # two things under one name: its property is not this field
                     properties = definition.schema.get("properties")
                     prop = properties.get(field.json_name) if isinstance(properties, dict) else None
                     if not isinstance(prop, dict):
