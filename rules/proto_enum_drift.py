@@ -43,7 +43,6 @@ Options
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -81,7 +80,10 @@ def _prefix(enum: ProtoEnum) -> str:
     nested ``Task.State``'s ``TASK_STATE_…``."""
     names = [value.name for value in enum.values]
     if len(names) > 1:
-        common = os.path.commonprefix(names)
+        common = min(names)
+        for other in names:  # the characters every name starts with
+            while not other.startswith(common):
+                common = common[:-1]
         cut = common.rfind("_")
         if cut > 0:
             return common[: cut + 1]
