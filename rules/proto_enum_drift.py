@@ -91,6 +91,18 @@ def _prefix(enum: ProtoEnum) -> str:
     return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", simple).upper() + "_"
 
 
+def _unset(enum: ProtoEnum, number: int, prefix: str) -> bool:
+    """proto3's zero value (``…_UNSPECIFIED = 0``): "not set", not a value the schema must
+    list (it may: then it agrees)."""
+    if number != 0:
+        return False
+    names = [v.name[len(prefix) :] if v.name.startswith(prefix) else v.name for v in enum.values]
+    return any(
+        v.number == 0 and n in ("UNSPECIFIED", "UNKNOWN", "UNSET", "NONE")
+        for v, n in zip(enum.values, names, strict=True)
+    )
+
+
 def _key(value: str) -> str:
     return value.upper().replace("-", "_").replace(" ", "_")
 
@@ -98,24 +110,20 @@ def _key(value: str) -> str:
 def _compare(pair: EnumPair, place: Any) -> Finding | None:
     enum, proto = pair.enum, pair.proto
     prefix = _prefix(enum)
-    written = {value.name: value for value in enum.values}
-    mine: dict[str, str] = {}
+    theirs = {_key(v): v for v in pair.values}
+    # every spelling of each number: its names (aliases too), with and without the prefix;
+    # ProtoJSON writes the names whole (`TASK_STATE_SUBMITTED`), specifications the short ones
+    spellings: dict[int, set[str]] = {}
     for value in enum.values:
         short = value.name[len(prefix) :] if value.name.startswith(prefix) else value.name
-        if value.number == 0 and short in ("UNSPECIFIED", "UNKNOWN", "UNSET", "NONE"):
-            continue  # proto3's zero value: "not set", not a value of the other side
-        mine[_key(short)] = value.name
-    theirs = {_key(v): v for v in pair.values}
-    # ProtoJSON writes the names whole (`TASK_STATE_SUBMITTED`): accepted too
-    theirs_whole = {_key(v) for v in pair.values}
+        spellings.setdefault(value.number, set()).update({_key(short), _key(value.name)})
     only_proto = sorted(
-        name for key, name in mine.items() if key not in theirs and _key(name) not in theirs_whole
+        min(v.name for v in enum.values if v.number == number)
+        for number, keys in spellings.items()
+        if not keys & theirs.keys() and not _unset(enum, number, prefix)
     )
-    only_schema = sorted(
-        value
-        for key, value in theirs.items()
-        if key not in mine and not any(_key(name) == key for name in written)
-    )
+    known = set().union(*spellings.values())
+    only_schema = sorted(value for key, value in theirs.items() if key not in known)
     if not only_proto and not only_schema:
         return None
     simple = enum.name.rsplit(".", 1)[-1]

@@ -318,3 +318,33 @@ def test_an_enum_prefix_is_read_from_its_values(make_corpus: MakeCorpus) -> None
     schema = _schema(AGREED, HTTPMethod={"type": "string", "enum": ["get", "post"]})
     root = make_corpus({"proto/t.proto": proto, "json/tasks.json": schema})
     assert findings_of("proto-enum-drift", root) == []
+
+
+@pytest.mark.parametrize(
+    ("values", "schema"),
+    [
+        # the zero value listed by the schema agrees; aliases of one number are one value
+        ("STATE_UNSPECIFIED = 0; STATE_OPEN = 1;", ["unspecified", "open"]),
+        (
+            "option allow_alias = true; STATE_UNSPECIFIED = 0; STATE_CANCELED = 1; "
+            "STATE_CANCELLED = 1;",
+            ["canceled"],
+        ),
+    ],
+)
+def test_zero_values_and_aliases_written_in_the_schema_agree(
+    make_corpus: MakeCorpus, values: str, schema: list[str]
+) -> None:
+    proto = f'syntax = "proto3";\npackage t.v1;\nenum State {{ {values} }}\n'
+    root = make_corpus(
+        {"proto/t.proto": proto, "json/t.json": _schema(AGREED, State={"enum": schema})}
+    )
+    assert findings_of("proto-enum-drift", root) == []
+    (root / "json/t.json").write_text(_schema(AGREED, State={"enum": [*schema, "closed"]}))
+    [found] = findings_of("proto-enum-drift", root)
+    assert "`closed` only in the schema" in found.message
+
+
+def test_a_type_json_schema_no_longer_has_makes_no_claim() -> None:
+    assert schema_types({"type": "any"}, {}) is None
+    assert schema_types({"type": ["string", "any"]}, {}) is None

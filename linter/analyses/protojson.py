@@ -175,6 +175,8 @@ def schema_types(schema: Any, root: Any, depth: int = 0) -> frozenset[str] | Non
     if not isinstance(schema, dict):
         return None
     written = schema.get("type")
+    if isinstance(written, str | list) and not set(_listed(written)) <= _ANY:
+        return None  # draft-03's "any", a schema as a type: not told here
     if isinstance(written, str):
         types = {written}
     elif isinstance(written, list) and all(isinstance(t, str) for t in written):
@@ -204,6 +206,10 @@ def schema_types(schema: Any, root: Any, depth: int = 0) -> frozenset[str] | Non
     if "number" in types:
         types.add("integer")  # JSON Schema's number admits whole numbers
     return frozenset(types)
+
+
+def _listed(written: Any) -> list[Any]:
+    return [written] if isinstance(written, str) else list(written)
 
 
 def _json_type(value: Any) -> str:
