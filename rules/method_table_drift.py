@@ -54,7 +54,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.protos import ProtoFence, corpus_protos, page_fences
+from speclint.analyses.protos import corpus_protos
 from speclint.analyses.surfaces import (
     BoundRule,
     MethodRow,
@@ -72,12 +72,12 @@ from speclint.parsing.protobuf import ProtoRpc
 
 ID = "method-table-drift"
 SEVERITY = Severity.WARNING
-READS = "extract"  # of a page: its method tables and its proto fences (speclint.analyses.units)
-READS_PROTOS = True  # the corpus's compiled protos (speclint.analyses.protos)
+READS = "extract"  # of a page: its method tables (speclint.analyses.units)
+READS_PROTOS = True  # the compiled protos, of a page its proto fences (speclint.run.catalog)
 
 
-def extract(document: Document) -> tuple[tuple[MethodRow, ...], tuple[ProtoFence, ...]]:
-    return method_rows(document), page_fences(document)
+def extract(document: Document) -> tuple[MethodRow, ...]:
+    return method_rows(document)
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:

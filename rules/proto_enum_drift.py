@@ -5,18 +5,22 @@ What it does
     aside) with a JSON Schema enum, where the evidence binds them (``speclint bindings`` lists
     each pair and its evidence):
 
-    - by name: a ``definitions``/``$defs`` entry, an OpenAPI ``components/schemas`` (Swagger
-      ``definitions``) entry, or a schema file's ``title``, named as the proto enum
-      (``TaskState``), whose ``enum`` lists strings;
-    - by use: a proto message's field of that enum type and the JSON Schema definition (or
-      schema file title) named as the message, its property named as the field's JSON name
-      (``Message.role`` and ``definitions/Message/properties/role``).
+    - by name: a JSON Schema definition named as the proto enum (``TaskState``) whose
+      ``enum`` lists strings: a ``$defs``/``definitions`` key or a schema's ``title``, an OpenAPI
+      ``components/schemas`` (Swagger ``definitions``) entry; a derived copy (a bundle) is none,
+      nor is a definition of another version;
+    - by use: the property that proto-message-drift's pairing of a message and its definition
+      matches with a field of that enum type (``Message.role`` and
+      ``definitions/Message/properties/role``, an ``allOf`` branch's property too; ``items`` for
+      a ``repeated`` field). A same-named definition that is another thing binds nothing.
 
-    Values are compared as ProtoJSON and specifications write them: a proto value without its
-    enum's prefix (``TASK_STATE_INPUT_REQUIRED`` is ``INPUT_REQUIRED``), in any letter case, with
-    hyphens for underscores (``input-required``); the proto3 zero value ``…_UNSPECIFIED`` stands for
-    "not set" and is not expected in the schema. A value on one side only is reported, once per
-    pair, at the proto enum, with the schema's enum related.
+    Values are compared as ProtoJSON and specifications write them: a proto value with or
+    without the prefix its values share (``TASK_STATE_INPUT_REQUIRED`` is ``INPUT_REQUIRED``;
+    the prefix is read from the values, else from the enum's name), in any letter case, with
+    hyphens for underscores (``input-required``). The aliases of one number are one value. A
+    proto3 zero value named for "not set" (``…_UNSPECIFIED``, ``…_UNKNOWN``, ``…_NULL``...)
+    is not expected in the schema, and no disagreement when it is there. A value on one side only is reported, once per pair, at
+    the proto enum, with the schema's enum related.
 
 Why is this bad?
     A protocol that publishes a JSON surface and a gRPC surface promises one set of values.
@@ -49,20 +53,18 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.protojson import EnumPair, enum_pairs
-from speclint.analyses.protos import ProtoFence, corpus_protos, page_fences
+from speclint.analyses.protos import corpus_protos
 from speclint.common.findings import Finding, Location, Severity
-from speclint.model.corpus import Document
 from speclint.parsing.protobuf import ProtoEnum
 
 ID = "proto-enum-drift"
 SEVERITY = Severity.WARNING
-READS = "extract"  # of a page, only its proto fences (speclint.analyses.units)
-READS_PROTOS = True  # the corpus's compiled protos (speclint.analyses.protos)
+READS_PROTOS = True  # the compiled protos, of a page its proto fences (speclint.run.catalog)
+FACTS = ("derived",)  # a derived copy (a bundle) is no definition of its own (protojson)
 SHOWN = 4  # values of each side in the message; all of them on the related locations
-
-
-def extract(document: Document) -> tuple[ProtoFence, ...]:
-    return page_fences(document)
+# The names a proto3 zero value is given when it means "not set" (the style guide's UNSPECIFIED,
+# and what repositories write instead: CycloneDX's `NULL`, A2A's `UNKNOWN`).
+_NOT_SET = frozenset({"UNSPECIFIED", "UNKNOWN", "UNSET", "NOT_SET", "NONE", "NULL", "UNDEFINED"})
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -97,10 +99,7 @@ def _unset(enum: ProtoEnum, number: int, prefix: str) -> bool:
     if number != 0:
         return False
     names = [v.name[len(prefix) :] if v.name.startswith(prefix) else v.name for v in enum.values]
-    return any(
-        v.number == 0 and n in ("UNSPECIFIED", "UNKNOWN", "UNSET", "NONE")
-        for v, n in zip(enum.values, names, strict=True)
-    )
+    return any(v.number == 0 and n in _NOT_SET for v, n in zip(enum.values, names, strict=True))
 
 
 def _key(value: str) -> str:

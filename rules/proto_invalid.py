@@ -48,21 +48,21 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.protos import ProtoFence, corpus_protos, page_fences
+from speclint.analyses.protos import ProtoFence, corpus_protos
 from speclint.common.findings import Finding, Location, Severity
-from speclint.model.corpus import Document
 from speclint.parsing.protobuf import ProtoProblem
 
 ID = "proto-invalid"
 SEVERITY = Severity.ERROR
-READS = "extract"  # the .proto files, and of a page only its proto fences (speclint.analyses.units)
-READS_PROTOS = True  # the corpus's compiled protos (speclint.analyses.protos)
+READS_PROTOS = True  # the compiled protos, of a page its proto fences (speclint.run.catalog)
 # In a fence, what an excerpt leaves to the file it is taken from.
 _EXCERPT = ("is not defined.", "File not found.", "was not found or had errors.")
-
-
-def extract(document: Document) -> tuple[ProtoFence, ...]:
-    return page_fences(document)
+# How to mend what kept protoc from reading a file (its alias message says so itself).
+_HINTS = {
+    "timeout": ": the file was not checked; split it, or look for what makes protoc loop",
+    "unread": ": rename the file (a relative path of plain names, no backslash)",
+    "alias": "",
+}
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -74,7 +74,8 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         yield Finding(
             ID,
             Severity.WARNING,
-            f"the Protocol Buffers of the corpus were not checked: {protos.compilation.unavailable}",
+            f"the Protocol Buffers of the corpus were not checked: {protos.compilation.unavailable}"
+            ": install speclint with its dependencies (grpcio-tools ships protoc)",
             Location(where),
         )
         return
@@ -100,7 +101,7 @@ def _in_file(problem: ProtoProblem) -> Finding:
             key=f"import:{problem.message}",
         )
     if problem.kind in ("timeout", "unread", "alias"):
-        return Finding(ID, Severity.WARNING, problem.message, where)
+        return Finding(ID, Severity.WARNING, problem.message + _HINTS[problem.kind], where)
     said = problem.message if problem.message.endswith(".") else problem.message + "."
     return Finding(
         ID,

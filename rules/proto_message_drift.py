@@ -2,12 +2,15 @@
 
 What it does
     Pairs each message of the corpus's own ``.proto`` files (and read proto fences; vendored
-    protos aside) with the JSON Schema definitions of its name: a ``$defs``/``definitions``
-    entry, an OpenAPI ``components/schemas`` (Swagger ``definitions``) entry, or a schema file
-    whose ``title`` is the name. ``speclint bindings`` lists every pair with its evidence.
+    protos aside) with the JSON Schema definitions of its name: a ``$defs``/``definitions`` key
+    or a schema's ``title`` (as the example binding names definitions), an OpenAPI
+    ``components/schemas`` (Swagger ``definitions``) entry; a derived copy (a bundle) is none,
+    and a definition of another version (``bom-1.6.schema.json`` for ``bom-1.7.proto``) is
+    not compared. ``speclint bindings`` lists every pair with its evidence.
 
     The two are compared as ProtoJSON writes the message: each field by its JSON name
-    (lowerCamelCase, or its ``json_name`` option; the field's own name is accepted too), a
+    (lowerCamelCase, or its ``json_name`` option; the field's own name is accepted too, and a
+    kebab-case property is the field of that spelling: ``bom-ref`` is ``bom_ref``), a
     ``repeated`` field as an array, a ``map`` as an object, 64-bit integers as strings or
     numbers, enums as strings, the ``google.protobuf`` well-known types as their JSON forms
     (``Timestamp`` a string, ``Struct`` an object, ``Value`` anything). Reported, once per pair:
@@ -71,21 +74,16 @@ from speclint.analyses.protojson import (
     schema_types,
     simple_name,
 )
-from speclint.analyses.protos import ProtoFence, corpus_protos, page_fences
+from speclint.analyses.protos import corpus_protos
 from speclint.common.findings import Finding, Location, Severity
-from speclint.model.corpus import Document
 from speclint.parsing.protobuf import ProtoField
 
 ID = "proto-message-drift"
 SEVERITY = Severity.WARNING
-READS = "extract"  # of a page, only its proto fences (speclint.analyses.units)
-READS_PROTOS = True  # the corpus's compiled protos (speclint.analyses.protos)
+READS_PROTOS = True  # the compiled protos, of a page its proto fences (speclint.run.catalog)
+FACTS = ("derived",)  # a derived copy (a bundle) is no definition of its own (protojson)
 SHOWN = 4  # names of each kind in the message; every one on the related locations
 RELATED = 12  # related locations at most, the definition first
-
-
-def extract(document: Document) -> tuple[ProtoFence, ...]:
-    return page_fences(document)
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:

@@ -53,21 +53,15 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.operations import Operation
-from speclint.analyses.protos import ProtoFence, corpus_protos, page_fences
+from speclint.analyses.protos import corpus_protos
 from speclint.analyses.surfaces import rpc_operations
 from speclint.common.findings import Finding, Location, Severity
-from speclint.model.corpus import Document
 from speclint.parsing.protobuf import ProtoRpc
 
 ID = "rpc-operation-drift"
 SEVERITY = Severity.WARNING
-READS = "extract"  # of a page, only its proto fences (speclint.analyses.units)
-READS_PROTOS = True  # the corpus's compiled protos (speclint.analyses.protos)
+READS_PROTOS = True  # the compiled protos, of a page its proto fences (speclint.run.catalog)
 NAMED_AFTER = 3  # rpcs named after operationIds before an unnamed one is one to report
-
-
-def extract(document: Document) -> tuple[ProtoFence, ...]:
-    return page_fences(document)
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -85,9 +79,10 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         page, line, column = place(path, rpc.line, rpc.column)
         here = Location(page, line, column, pointer=f"/{service}/{rpc.name}")
         if binding.named and rpc.http:
-            if any(op in binding.served for op, _ in binding.named):
+            if any(op in binding.served for op in binding.named):
                 continue
-            operation, identifier = binding.named[0]
+            operation = binding.named[0]
+            identifier = operation.identifier
             rule = rpc.http[0]
             page, line, column = place(path, rule.line, rule.column)
             yield Finding(
@@ -128,11 +123,8 @@ def _where(operation: Operation, note: str) -> Location:
     return Location(operation.document.path, line, column, pointer=operation.pointer, note=note)
 
 
-def _closest(
-    rpc: ProtoRpc, by_name: Mapping[str, list[tuple[Operation, str]]]
-) -> Iterator[Location]:
+def _closest(rpc: ProtoRpc, by_name: Mapping[str, list[Operation]]) -> Iterator[Location]:
     """The operation whose name differs from the rpc's by letter case only, if any."""
     for name, entries in sorted(by_name.items()):
         if name.lower() == rpc.name.lower():
-            operation, identifier = entries[0]
-            yield _where(operation, f"operation {identifier}")
+            yield _where(entries[0], f"operation {entries[0].identifier}")

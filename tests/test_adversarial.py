@@ -302,7 +302,10 @@ def test_an_empty_corpus_says_it_checked_nothing_and_fails(tmp_path: Path) -> No
     (empty / "package.json").write_text('{"name": "x", "version": "1.0.0"}')
     done = cli("check", str(empty))
     assert done.returncode == 2 and done.stdout == ""
-    assert "nothing to check" in done.stderr and "among 1 JSON/YAML/Markdown file" in done.stderr
+    assert (
+        "nothing to check" in done.stderr
+        and "among 1 JSON/YAML/Markdown/.proto file" in done.stderr
+    )
     assert "Traceback" not in done.stderr
 
 

@@ -99,6 +99,18 @@ EDITS: list[tuple[str, Callable[[Path], None], dict[str, set[str]], set[str]]] =
         set(),
     ),
     (
+        "a proto fence added to a page",
+        lambda root: replace(
+            root / "spec/grpc-transport.md",
+            "| `POST /v1/runs/{runId}` |\n",
+            "| `POST /v1/runs/{runId}` |\n\n```proto\nmessage Ping { string id = 1; }\n```\n",
+        ),
+        {"page": {"spec/grpc-transport.md"}},
+        # The rules that read the protos are keyed on each page's proto fences (READS_PROTOS:
+        # speclint.run.catalog), whatever else they read of the pages.
+        {r for r, i in all_rules().items() if i.reads_protos},
+    ),
+    (
         "a page removed",
         lambda root: (root / "spec/capabilities.md").unlink(),
         # The listing changed: every unit reads it (a link's target, a schema's path).

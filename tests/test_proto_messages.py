@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from test_integrity_rules import findings_of
 
 from speclint.analyses.protojson import described, field_types, schema_types
+from speclint.analyses.surfaces import path_fields
 from speclint.frontends.cli import main
 from speclint.parsing.protobuf import ProtoField
 
@@ -348,3 +349,52 @@ def test_zero_values_and_aliases_written_in_the_schema_agree(
 def test_a_type_json_schema_no_longer_has_makes_no_claim() -> None:
     assert schema_types({"type": "any"}, {}) is None
     assert schema_types({"type": ["string", "any"]}, {}) is None
+
+
+def test_an_enum_is_bound_by_use_through_the_properties_its_message_pair_reads(
+    make_corpus: MakeCorpus,
+) -> None:
+    # the property sits in an `allOf` branch: bound as the message pair reads it
+    proto = PROTO.replace("  string display = 9", "  State state = 10;\n  string display = 9")
+    proto += "enum State {\n  STATE_UNSPECIFIED = 0;\n  STATE_OPEN = 1;\n}\n"
+    base = {"properties": {"state": {"type": "string", "enum": ["open", "closed"]}}}
+    task = {"allOf": [{"$ref": "#/definitions/Base"}, AGREED]}
+    root = make_corpus({"proto/tasks.proto": proto, "json/tasks.json": _schema(task, Base=base)})
+    [found] = findings_of("proto-enum-drift", root)
+    assert "`closed` only in the schema" in found.message
+    assert found.related[0].pointer == "/definitions/Base/properties/state/enum"
+
+
+def test_the_fields_a_route_template_carries() -> None:
+    assert path_fields("/v1/{parent=projects/*}/tasks/{task.name=*}:get") == {"parent", "task"}
+    assert path_fields("/v1/tasks") == set()
+
+
+# --- the cases the ecosystem check found (CycloneDX keeps a .proto beside each schema version) --
+
+
+def test_a_proto_is_compared_with_the_definitions_of_its_own_version(
+    make_corpus: MakeCorpus,
+) -> None:
+    proto = (
+        'syntax = "proto3";\npackage t.v1;\n'
+        "enum Severity { SEVERITY_NULL = 0; SEVERITY_HIGH = 1; SEVERITY_INFO = 2; }\n"
+    )
+    old = _schema(AGREED, Severity={"enum": ["high"]})  # 1.0 had no `info`
+    new = _schema(AGREED, Severity={"enum": ["high", "info"]})
+    root = make_corpus(
+        {"schema/bom-1.1.proto": proto, "schema/bom-1.0.json": old, "schema/bom-1.1.json": new}
+    )
+    assert findings_of("proto-enum-drift", root) == []  # `NULL` is the zero value, 1.0 apart
+    (root / "schema/bom-1.1.json").write_text(old)
+    [found] = findings_of("proto-enum-drift", root)
+    assert found.related[0].path == "schema/bom-1.1.json"
+
+
+def test_a_json_surface_written_in_kebab_case_names_the_fields_its_own_way(
+    make_corpus: MakeCorpus,
+) -> None:
+    task = json.loads(json.dumps(AGREED))
+    task["properties"]["context-id"] = task["properties"].pop("contextId")
+    root = make_corpus({"proto/tasks.proto": PROTO, "json/tasks.json": _schema(task)})
+    assert _drift(root) == []

@@ -49,6 +49,7 @@ class Operation:
     path: str  # as the Paths Object writes it
     pointer: str  # JSON pointer of the Operation Object
     bodies: tuple[Body, ...]
+    identifier: str = ""  # its operationId ("" when it has none)
 
     @property
     def label(self) -> str:
@@ -76,7 +77,17 @@ def api_operations(corpus: Context) -> tuple[Operation, ...]:
                 if isinstance(operation, dict):
                     pointer = join_pointer(join_pointer("/paths", str(route)), method)
                     bodies = tuple(_bodies(document, pointer, operation))
-                    found.append(Operation(document, method, str(route), pointer, bodies))
+                    identifier = operation.get("operationId")
+                    found.append(
+                        Operation(
+                            document,
+                            method,
+                            str(route),
+                            pointer,
+                            bodies,
+                            identifier if isinstance(identifier, str) else "",
+                        )
+                    )
     result = tuple(found)
     corpus.memo["api_operations"] = result
     return result

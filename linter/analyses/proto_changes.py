@@ -19,8 +19,8 @@ that is itself listed as breaking: a gate must not read "could not compile" as "
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import replace
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from typing import Any
 
 from speclint.analyses.compat import Change, schema_changes
@@ -110,6 +110,39 @@ def _at(proto: ProtoFile, line: int, column: int, pointer: str) -> Location:
     return Location(proto.path, line, column, pointer=pointer)
 
 
+@dataclass(frozen=True)
+class _Sides:
+    """The base's and the head's file of a definition both revisions have."""
+
+    base: ProtoFile
+    head: ProtoFile
+
+    def broke(
+        self, kind: str, text: str, now: Any, was: Any, pointer: str, role: str = "both"
+    ) -> Change:
+        """A breaking change: located at the head's ``now``, the base's ``was`` beside it."""
+        return Change(
+            kind,
+            True,
+            role,
+            text,
+            _at(self.head, now.line, now.column, pointer),
+            _at(self.base, was.line, was.column, pointer),
+        )
+
+    def new(
+        self,
+        kind: str,
+        text: str,
+        now: Any,
+        pointer: str,
+        breaking: bool = False,
+        role: str = "both",
+    ) -> Change:
+        """A change the head alone locates (an addition; a reserved name used again)."""
+        return Change(kind, breaking, role, text, _at(self.head, now.line, now.column, pointer))
+
+
 def _renamed_packages(before: list[ProtoFile], after: list[ProtoFile]) -> dict[str, str]:
     """A package that is gone, when exactly one new package came and most of the old one's
     definitions came back in it by their names (A2A's ``a2a.v1`` -> ``lf.a2a.v1``): old ->
@@ -171,22 +204,18 @@ def _changes(before: list[ProtoFile], after: list[ProtoFile]) -> Iterator[Change
         for item in _definitions(proto)
     }
     before = [_renamed(proto, renamed) for proto in before] if renamed else before
-    old_messages = {m.name: (m, f) for f in before for m in f.messages}
-    new_messages = {m.name: (m, f) for f in after for m in f.messages}
-    yield from _presence("message", old_messages, new_messages, "both", original)
-    for name, (message, proto) in sorted(old_messages.items()):
-        if name in new_messages:
-            new, new_proto = new_messages[name]
-            yield from _fields(name, message, new, proto, new_proto)
-    old_enums = {e.name: (e, f) for f in before for e in f.enums}
-    new_enums = {e.name: (e, f) for f in after for e in f.enums}
-    yield from _presence("enum", old_enums, new_enums, "both", original)
-    for name, (enum, proto) in sorted(old_enums.items()):
-        if name in new_enums:
-            new_enum, new_proto = new_enums[name]
-            yield from _values(name, enum, new_enum, proto, new_proto)
-    old_services = {s.name: (s, f) for f in before for s in f.services}
-    new_services = {s.name: (s, f) for f in after for s in f.services}
+    compared: tuple[tuple[str, Callable[[ProtoFile], Any], Any], ...] = (
+        ("message", lambda proto: proto.messages, _fields),
+        ("enum", lambda proto: proto.enums, _values),
+    )
+    for what, items, compare in compared:
+        old, new = _by_name(before, items), _by_name(after, items)
+        yield from _presence(what, old, new, "both", original)
+        for name, (item, proto) in sorted(old.items()):
+            if name in new:
+                yield from compare(name, item, new[name][0], _Sides(proto, new[name][1]))
+    old_services = _by_name(before, lambda proto: proto.services)
+    new_services = _by_name(after, lambda proto: proto.services)
     yield from _presence("service", old_services, new_services, "operation", original)
     old_rpcs = {f"{s.name}.{r.name}": (r, f) for f in before for s in f.services for r in s.rpcs}
     new_rpcs = {f"{s.name}.{r.name}": (r, f) for f in after for s in f.services for r in s.rpcs}
@@ -202,12 +231,17 @@ def _changes(before: list[ProtoFile], after: list[ProtoFile]) -> Iterator[Change
     for qualified, (rpc, proto) in sorted(old_rpcs.items()):
         if qualified in new_rpcs:
             current, new_proto = new_rpcs[qualified]
-            yield from _rpc(qualified, rpc, current, proto, new_proto)
+            yield from _rpc(qualified, rpc, current, _Sides(proto, new_proto))
 
 
-def _values(
-    name: str, enum: ProtoEnum, new_enum: ProtoEnum, proto: ProtoFile, new_proto: ProtoFile
-) -> Iterator[Change]:
+def _by_name(
+    protos: list[ProtoFile], items: Callable[[ProtoFile], Any]
+) -> dict[str, tuple[Any, ProtoFile]]:
+    """A kind of definition of the files, by qualified name, each with its file."""
+    return {item.name: (item, proto) for proto in protos for item in items(proto)}
+
+
+def _values(name: str, enum: ProtoEnum, new_enum: ProtoEnum, sides: _Sides) -> Iterator[Change]:
     """An enum's values by number: every name a number has (``allow_alias`` gives several)."""
     names: dict[int, list[Any]] = {}
     for value in new_enum.values:
@@ -220,14 +254,13 @@ def _values(
         for value in values:
             where = f"/{name}/{value.name}"
             if now is None:
-                yield Change(
+                yield sides.broke(
                     "enum value removed",
-                    True,
-                    "both",
                     f"`{value.name}` (= {number}) was removed from enum `{name}`: keep it (mark "
                     f'it `deprecated`), or `reserved {number}; reserved "{value.name}";`',
-                    _at(new_proto, new_enum.line, new_enum.column, where),
-                    _at(proto, value.line, value.column, where),
+                    new_enum,
+                    value,
+                    where,
                 )
             elif value.name not in {v.name for v in now}:
                 if any(v.name in {n.name for n in now} for v in values):
@@ -239,15 +272,14 @@ def _values(
                     text = f"value {number} of enum `{name}` was renamed `{value.name}` -> "
                     text += f"`{now[0].name}` (ProtoJSON writes the name): keep the old name, "
                     text += "or add the new one as an alias (`allow_alias`)"
-                yield Change(
+                yield sides.broke(
                     "enum value renamed",
-                    True,
-                    "both",
                     text,
-                    _at(new_proto, now[0].line, now[0].column, where),
-                    _at(proto, value.line, value.column, where),
+                    now[0],
+                    value,
+                    where,
                 )
-    yield from _reservations("enum", name, enum, new_enum, proto, new_proto)
+    yield from _reservations("enum", name, enum, new_enum, sides)
     written = {v.name for v in enum.values}
     for value in new_enum.values:
         if value.number in was and value.name in written:
@@ -255,36 +287,32 @@ def _values(
         where = f"/{name}/{value.name}"
         reserved = _reserved(enum, value.number, value.name)
         if reserved:
-            yield Change(
+            yield sides.new(
                 "reserved reused",
-                True,
-                "both",
                 f"`{value.name}` (= {value.number}) of enum `{name}` uses {reserved}, which the "
                 "base reserved: a retired value comes back with another meaning; give it a new "
                 "number and name",
-                _at(new_proto, value.line, value.column, where),
+                value,
+                where,
+                breaking=True,
             )
         elif value.number not in was:
-            yield Change(
+            yield sides.new(
                 "enum value added",
-                False,
-                "both",
                 f"`{value.name}` (= {value.number}) was added to enum `{name}`",
-                _at(new_proto, value.line, value.column, where),
+                value,
+                where,
             )
         elif {v.name for v in was[value.number]} & {v.name for v in names[value.number]}:
-            yield Change(
+            yield sides.new(
                 "enum value added",
-                False,
-                "both",
                 f"`{value.name}` was added to enum `{name}` as an alias of {value.number}",
-                _at(new_proto, value.line, value.column, where),
+                value,
+                where,
             )
 
 
-def _rpc(
-    qualified: str, rpc: ProtoRpc, current: ProtoRpc, proto: ProtoFile, new_proto: ProtoFile
-) -> Iterator[Change]:
+def _rpc(qualified: str, rpc: ProtoRpc, current: ProtoRpc, sides: _Sides) -> Iterator[Change]:
     where = _pointer(qualified, rpc)
     signature = (rpc.input, rpc.output, rpc.client_streaming, rpc.server_streaming)
     if signature != (
@@ -293,14 +321,14 @@ def _rpc(
         current.client_streaming,
         current.server_streaming,
     ):
-        yield Change(
+        yield sides.broke(
             "rpc signature changed",
-            True,
-            "operation",
             f"rpc `{qualified}` was `{_signature(rpc)}`, is `{_signature(current)}`: keep the "
             "signature, or add a new rpc beside it",
-            _at(new_proto, current.line, current.column, where),
-            _at(proto, rpc.line, rpc.column, where),
+            current,
+            rpc,
+            where,
+            role="operation",
         )
     # REST transcoding: a route (verb, path, body) is kept or gone; which one is first and the
     # routes added beside the old ones break no client
@@ -315,23 +343,23 @@ def _rpc(
             shown = ", ".join(f"{h.verb.upper()} {h.path}" for h in current.http) or "none"
             text = f"rpc `{qualified}` is no longer bound to `{verb.upper()} {path}` (its "
             text += f"routes now: {shown})"
-        yield Change(
+        yield sides.broke(
             "rpc HTTP binding changed",
-            True,
-            "operation",
             text + ": REST clients of the old route fail; keep it as an `additional_bindings`",
-            _at(new_proto, current.line, current.column, where),
-            _at(proto, rpc.line, rpc.column, where),
+            current,
+            rpc,
+            where,
+            role="operation",
         )
     for verb, path, _ in sorted(now - was):
         if any((h.verb, h.path) == (verb, path) for h in rpc.http):
             continue  # a body change, said above
-        yield Change(
+        yield sides.new(
             "rpc HTTP binding added",
-            False,
-            "operation",
             f"rpc `{qualified}` is bound to `{verb.upper()} {path}` too",
-            _at(new_proto, current.line, current.column, where),
+            current,
+            where,
+            role="operation",
         )
 
 
@@ -415,14 +443,12 @@ def _fields(
     message: str,
     old: ProtoMessage,
     new: ProtoMessage,
-    proto: ProtoFile,
-    new_proto: ProtoFile,
+    sides: _Sides,
 ) -> Iterator[Change]:
     before, after = old.fields, new.fields
     by_number = {f.number: f for f in after}
     by_name = {f.name: f for f in after}
     was_numbers = {f.number for f in before}
-    line, column = new.line, new.column
     renumbered: set[int] = set()
     for field in before:
         where = f"/{message}/{field.name}"
@@ -431,15 +457,14 @@ def _fields(
             moved = by_name.get(field.name)
             if moved is not None and moved.number not in was_numbers:
                 renumbered.add(moved.number)
-                yield Change(
+                yield sides.broke(
                     "field renumbered",
-                    True,
-                    "both",
                     f"field `{message}.{field.name}` moved from number {field.number} to "
                     f"{moved.number} (the wire reads it by number; {moved.number} is a new "
                     f"field to old readers): give it back {field.number}",
-                    _at(new_proto, moved.line, moved.column, where),
-                    _at(proto, field.line, field.column, where),
+                    moved,
+                    field,
+                    where,
                 )
             else:
                 reserved = _reserved(new, field.number, field.name)
@@ -448,71 +473,65 @@ def _fields(
                     if reserved
                     else f'keep it (`[deprecated = true]`), or `reserved {field.number}; reserved "{field.name}";`'
                 )
-                yield Change(
+                yield sides.broke(
                     "field removed",
-                    True,
-                    "both",
                     f"field `{message}.{field.name}` (= {field.number}) was removed: {advice}",
-                    _at(new_proto, line, column, where),
-                    _at(proto, field.line, field.column, where),
+                    new,
+                    field,
+                    where,
                 )
             continue
         if now.name != field.name and _kind(now) != _kind(field):
             # the number now holds another field: the worst wire break, said once
-            yield Change(
+            yield sides.broke(
                 "field number reused",
-                True,
-                "both",
                 f"number {field.number} of `{message}` now holds another field (`{field.name}` "
                 f"{_type(field)} -> `{now.name}` {_type(now)}): keep {field.number} for "
                 f"`{field.name}` and give `{now.name}` a new number, or reserve "
                 f"{field.number} and `{field.name}`",
-                _at(new_proto, now.line, now.column, where),
-                _at(proto, field.line, field.column, where),
+                now,
+                field,
+                where,
             )
             continue
         if now.name != field.name:
-            yield Change(
+            yield sides.broke(
                 "field renamed",
-                True,
-                "both",
                 f"field {field.number} of `{message}` was renamed `{field.name}` -> `{now.name}` "
                 "(ProtoJSON parsers read the field's name as well as its JSON name): keep the "
                 "name",
-                _at(new_proto, now.line, now.column, where),
-                _at(proto, field.line, field.column, where),
+                now,
+                field,
+                where,
             )
         elif now.json_name != field.json_name:
-            yield Change(
+            yield sides.broke(
                 "field JSON name changed",
-                True,
-                "both",
                 f"the JSON name of field `{message}.{field.name}` was `{field.json_name}`, is "
                 f"`{now.json_name}` (ProtoJSON writes the JSON name): keep `{field.json_name}`",
-                _at(new_proto, now.line, now.column, where),
-                _at(proto, field.line, field.column, where),
+                now,
+                field,
+                where,
             )
         if _kind(now) != _kind(field):
-            yield Change(
+            yield sides.broke(
                 "field type changed",
-                True,
-                "both",
                 f"field `{message}.{field.name}` was `{_type(field)}`, is `{_type(now)}`: keep "
                 "the type, or add a new field beside it",
-                _at(new_proto, now.line, now.column, where),
-                _at(proto, field.line, field.column, where),
+                now,
+                field,
+                where,
             )
         if now.proto3_optional != field.proto3_optional:
             state = "explicit (`optional`)" if now.proto3_optional else "implicit"
-            yield Change(
+            yield sides.broke(
                 "field presence changed",
-                True,
-                "both",
                 f"field `{message}.{field.name}` has {state} presence now: the wire and "
                 "ProtoJSON stay compatible, but generated code changes and an unset value and "
                 "its zero value no longer read alike (buf FILE_SAME_FIELD_PRESENCE)",
-                _at(new_proto, now.line, now.column, where),
-                _at(proto, field.line, field.column, where),
+                now,
+                field,
+                where,
             )
         if now.oneof != field.oneof:
             state = (
@@ -520,16 +539,15 @@ def _fields(
                 if field.oneof and now.oneof
                 else (f"into oneof `{now.oneof}`" if now.oneof else f"out of oneof `{field.oneof}`")
             )
-            yield Change(
+            yield sides.broke(
                 "field oneof changed",
-                True,
-                "both",
                 f"field `{message}.{field.name}` moved {state}: setting one member clears the "
                 "others, so messages that set both read otherwise; keep the oneof as it was",
-                _at(new_proto, now.line, now.column, where),
-                _at(proto, field.line, field.column, where),
+                now,
+                field,
+                where,
             )
-    yield from _reservations("message", message, old, new, proto, new_proto)
+    yield from _reservations("message", message, old, new, sides)
     names = {f.name for f in before}
     for field in after:
         if field.number in was_numbers or field.number in renumbered:
@@ -537,23 +555,22 @@ def _fields(
         where = f"/{message}/{field.name}"
         reserved = _reserved(old, field.number, field.name)
         if reserved:
-            yield Change(
+            yield sides.new(
                 "reserved reused",
-                True,
-                "both",
                 f"field `{message}.{field.name}` (= {field.number}) uses {reserved}, which the "
                 "base reserved: old data of the retired field is read as this one; give it a "
                 "new number and name",
-                _at(new_proto, field.line, field.column, where),
+                field,
+                where,
+                breaking=True,
             )
         else:
             again = " (a new field under an old field's name)" if field.name in names else ""
-            yield Change(
+            yield sides.new(
                 "field added",
-                False,
-                "both",
                 f"field `{message}.{field.name}` (= {field.number}) was added{again}",
-                _at(new_proto, field.line, field.column, where),
+                field,
+                where,
             )
 
 
@@ -571,8 +588,7 @@ def _reservations(
     name: str,
     old: ProtoMessage | ProtoEnum,
     new: ProtoMessage | ProtoEnum,
-    proto: ProtoFile,
-    new_proto: ProtoFile,
+    sides: _Sides,
 ) -> Iterator[Change]:
     """Reserved numbers and names the base had and the head dropped (buf
     ``RESERVED_MESSAGE_NO_DELETE``, ``RESERVED_ENUM_NO_DELETE``)."""
@@ -580,14 +596,13 @@ def _reservations(
     gone = [f"{a}" if a == b else f"{a} to {b}" for a, b in old.reserved if (a, b) not in kept]
     gone += [f'"{n}"' for n in old.reserved_names if n not in new.reserved_names]
     if gone:
-        yield Change(
+        yield sides.broke(
             "reserved removed",
-            True,
-            "both",
             f"{what} `{name}` no longer reserves {', '.join(gone)}: a retired number or name can "
             "be used again with another meaning; keep the reservation",
-            _at(new_proto, new.line, new.column, f"/{name}"),
-            _at(proto, old.line, old.column, f"/{name}"),
+            new,
+            old,
+            f"/{name}",
         )
 
 

@@ -20,20 +20,21 @@ configuration, metadata``); nothing in common is two things under one name, not 
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import unquote
 
 from speclint.analyses.context import Context
-from speclint.analyses.protos import corpus_protos, vendored_proto
+from speclint.analyses.fences import definition_index
+from speclint.analyses.protos import corpus_protos, own_protos
+from speclint.analyses.surfaces import path_fields, rpc_index
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.protobuf import ProtoEnum, ProtoField, ProtoFile, ProtoMessage
-from speclint.parsing.structured import join_pointer
+from speclint.parsing.structured import join_pointer, resolve_pointer
 
 _MEMO = "protojson:definitions"
-_NAME = re.compile(r"[A-Z][A-Za-z0-9]*")
 _DEPTH = 8  # how deep `$ref` and `allOf` are followed: a cycle or a long chain stops here
 
 # The JSON types ProtoJSON writes (and accepts) for each scalar type; "integer" stands for a
@@ -96,34 +97,32 @@ class Definition:
 
 
 def schema_definitions(corpus: Context) -> dict[str, list[Definition]]:
-    """The corpus's JSON Schema definitions by name (kept in the memo): every ``$defs`` and
-    ``definitions`` entry of a schema file and its title when that is a name (``RunSnapshot``),
-    and the ``components/schemas`` of OpenAPI 3 and AsyncAPI documents and Swagger 2's
-    ``definitions``."""
+    """The corpus's JSON Schema definitions by name (kept in the memo): those of its schema
+    files, named as the example binding names them (``fences.definition_index``: a root
+    ``title``, a ``$defs``/``definitions`` key, a definition's ``title``), and the
+    ``components/schemas`` of OpenAPI 3 and AsyncAPI documents and Swagger 2's
+    ``definitions``. A derived copy (a bundle, a build output) is not a definition of its own."""
     found: dict[str, list[Definition]] | None = corpus.memo.get(_MEMO)
     if found is not None:
         return found
     found = {}
+    for name, targets in definition_index(corpus).items():
+        for target in targets:
+            schema = resolve_pointer(target.document.data, target.pointer)
+            if isinstance(schema, dict):
+                found.setdefault(name, []).append(
+                    Definition(target.document, target.pointer, schema, name)
+                )
     holders = {
-        DocumentKind.SCHEMA: (("$defs",), ("definitions",)),
         DocumentKind.OPENAPI: (("components", "schemas"), ("definitions",)),
         DocumentKind.ASYNCAPI: (("components", "schemas"),),
     }
     for document in corpus.of_kind(*holders):
         data = document.data if document.usable else None
-        if not isinstance(data, dict):
+        if not isinstance(data, dict) or document.path in corpus.derived:
             continue
-        title = data.get("title")
-        if (
-            document.kind is DocumentKind.SCHEMA
-            and isinstance(title, str)
-            and _NAME.fullmatch(title)
-        ):
-            found.setdefault(title, []).append(Definition(document, "", data, title))
         for path in holders[document.kind]:
-            holder: Any = data
-            for step in path:
-                holder = holder.get(step) if isinstance(holder, dict) else None
+            holder = resolve_pointer(data, "".join(join_pointer("", step) for step in path))
             for name, schema in sorted(holder.items()) if isinstance(holder, dict) else ():
                 if isinstance(schema, dict):
                     pointer = "".join(join_pointer("", step) for step in (*path, str(name)))
@@ -132,16 +131,6 @@ def schema_definitions(corpus: Context) -> dict[str, list[Definition]]:
                     )
     corpus.memo[_MEMO] = found
     return found
-
-
-def own_protos(corpus: Context) -> list[ProtoFile]:
-    """The protos the corpus's own API declares: every file and fence protoc read, less the
-    vendored ones (googleapis' packages, ``third_party/``)."""
-    return [
-        proto
-        for proto in corpus_protos(corpus).read()
-        if not vendored_proto(proto.path, proto.package, corpus)
-    ]
 
 
 def simple_name(name: str) -> str:
@@ -227,19 +216,13 @@ def _json_type(value: Any) -> str:
 
 
 def _local(root: Any, reference: str) -> Any:
-    """The schema a reference into its own document names (``#/definitions/Task``), or None."""
-    if reference != "#" and not reference.startswith("#/"):
-        return None  # another document, or an anchor (`#task`): not read here
-    node = root
-    for step in reference[1:].split("/")[1:]:
-        step = step.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, dict) and step in node:
-            node = node[step]
-        elif isinstance(node, list) and step.isdigit() and int(step) < len(node):
-            node = node[int(step)]
-        else:
-            return None
-    return node
+    """The schema a reference into its own document names (``#/definitions/Task``), or None:
+    another document, or an anchor (``#task``), is not read here."""
+    if reference == "#":
+        return root
+    if not reference.startswith("#/"):
+        return None
+    return resolve_pointer(root, unquote(reference[1:]))
 
 
 def described(types: frozenset[str]) -> str:
@@ -296,11 +279,12 @@ def message_pairs(corpus: Context) -> list[MessagePair]:
         return found
     found = []
     definitions = schema_definitions(corpus)
-    protos = own_protos(corpus)
-    outside = _outside_body(protos)
-    for proto in protos:
+    outside = _outside_body(corpus)
+    for proto in own_protos(corpus):
         for message in proto.messages:
-            for definition in definitions.get(simple_name(message.name), ()):
+            for definition in _comparable(
+                corpus, proto, definitions.get(simple_name(message.name), ())
+            ):
                 found.append(_pair(proto, message, definition, outside.get(message.name, set())))
     best: dict[int, MessagePair] = {}
     for pair in found:
@@ -316,23 +300,27 @@ def message_pairs(corpus: Context) -> list[MessagePair]:
     return found
 
 
+def _comparable(
+    corpus: Context, proto: ProtoFile, definitions: Iterable[Definition]
+) -> list[Definition]:
+    """The definitions of a version the proto may be compared with: the same version, or
+    either has none (``speclint.parsing.versions``: CycloneDX keeps ``bom-1.6.proto`` beside
+    ``bom-1.7.schema.json``). A fence is of its page's version."""
+    path = corpus_protos(corpus).place(proto.path, 1, 1)[0]
+    return [d for d in definitions if corpus.versions.comparable(path, d.document.path)]
+
+
 def _fit(pair: MessagePair) -> float:
     union = len(pair.message.fields) + len(pair.properties) - len(pair.shared)
     return len(pair.shared) / union if union else 0.0
 
 
-_VARIABLE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)")
-
-
-def _outside_body(protos: list[ProtoFile]) -> dict[str, set[str]]:
+def _outside_body(corpus: Context) -> dict[str, set[str]]:
     """The fields of each request message that an rpc's ``google.api.http`` binding carries in
     its path (``/v1/{parent=tasks/*}``): not in the JSON body a request schema describes."""
     found: dict[str, set[str]] = {}
-    for proto in protos:
-        for service in proto.services:
-            for rpc in service.rpcs:
-                for rule in rpc.http:
-                    found.setdefault(rpc.input, set()).update(_VARIABLE.findall(rule.path))
+    for bound in rpc_index(corpus).rules:
+        found.setdefault(bound.rpc.input, set()).update(path_fields(bound.rule.path))
     return found
 
 
@@ -348,9 +336,16 @@ def _pair(
         return MessagePair(proto, message, definition, (), (), False, read, frozenset(outside))
     tags = {p.name for p in read if _tag(p.schema)}
     by_name = {p.name: p for p in read}
+    # A JSON surface that writes its names in kebab-case (CycloneDX's `bom-ref`) is no
+    # ProtoJSON: its names are the fields' in the repository's own spelling.
+    kebab = {_spelling(p.name): p for p in reversed(read) if "-" in p.name}
     shared: list[tuple[ProtoField, Property]] = []
     for field in message.fields:
-        prop = by_name.get(field.json_name) or by_name.get(field.name)
+        prop = (
+            by_name.get(field.json_name)
+            or by_name.get(field.name)
+            or kebab.get(_spelling(field.name))
+        )
         if prop is not None:
             shared.append((field, prop))
     paired = {prop.name for _, prop in shared}
@@ -371,6 +366,11 @@ def _pair(
     return MessagePair(
         proto, message, definition, properties, tuple(shared), True, why, frozenset(outside)
     )
+
+
+def _spelling(name: str) -> str:
+    """A name without its case and word separators: ``bom-ref``, ``bom_ref``, ``bomRef``."""
+    return name.replace("-", "").replace("_", "").lower()
 
 
 def _tag(schema: Any) -> bool:
@@ -442,22 +442,29 @@ class EnumPair:
 
 
 def enum_pairs(corpus: Context) -> list[EnumPair]:
-    """Every proto enum of the corpus's own protos with the JSON Schema enums bound to it, by
-    name or by use, one pair per enum and schema location (kept in the memo)."""
+    """Every proto enum of the corpus's own protos with the JSON Schema enums bound to it, one
+    pair per enum and schema location (kept in the memo): by name, a definition of the enum's
+    name; by use, the property a compared message pair (:func:`message_pairs`) matches with a
+    field of the enum's type."""
     found: list[EnumPair] | None = corpus.memo.get("protojson:enums")
     if found is not None:
         return found
     found = []
-    read = own_protos(corpus)
     definitions = schema_definitions(corpus)
+    uses: dict[str, list[tuple[MessagePair, ProtoField, Property]]] = {}
+    for pair in message_pairs(corpus):
+        for field, prop in pair.shared if pair.compared else ():
+            if field.type == "enum":
+                uses.setdefault(field.type_name, []).append((pair, field, prop))
     seen: set[tuple[str, str, str]] = set()
-    for proto in read:
+    for proto in own_protos(corpus):
         for enum in proto.enums:
-            for pair in _enum_bound(proto, enum, read, definitions):
-                key = (enum.name, pair.document.path, pair.pointer)
+            named = _comparable(corpus, proto, definitions.get(simple_name(enum.name), ()))
+            for bound in _enum_bound(proto, enum, named, uses.get(enum.name, [])):
+                key = (enum.name, bound.document.path, bound.pointer)
                 if key not in seen:
                     seen.add(key)
-                    found.append(pair)
+                    found.append(bound)
     corpus.memo["protojson:enums"] = found
     return found
 
@@ -472,35 +479,26 @@ def _strings(schema: Any) -> tuple[str, ...] | None:
 def _enum_bound(
     proto: ProtoFile,
     enum: ProtoEnum,
-    read: list[ProtoFile],
-    definitions: Mapping[str, list[Definition]],
+    definitions: list[Definition],
+    uses: list[tuple[MessagePair, ProtoField, Property]],
 ) -> Iterator[EnumPair]:
     simple = simple_name(enum.name)
-    for definition in definitions.get(simple, ()):
+    for definition in definitions:
         values = _strings(definition.schema)
         if values is not None:
             why = f"by name: `{simple}` names both"
             yield EnumPair(
                 proto, enum, definition.document, definition.pointer, values, f"`{simple}`", why
             )
-    for other in read:
-        for message in other.messages:
-            fields = [f for f in message.fields if f.type == "enum" and f.type_name == enum.name]
-            name = simple_name(message.name)
-            for field in fields:
-                for definition in definitions.get(name, ()):
-                    if not _pair(other, message, definition).compared:
-                        continue  # two things under one name: its property is not this field
-                    properties = definition.schema.get("properties")
-                    prop = properties.get(field.json_name) if isinstance(properties, dict) else None
-                    if not isinstance(prop, dict):
-                        continue
-                    repeated = field.label == "repeated"
-                    values = _strings(prop.get("items") if repeated else prop)
-                    if values is None:
-                        continue
-                    where = join_pointer(f"{definition.pointer}/properties", field.json_name)
-                    where += "/items" if repeated else ""
-                    label = f"`{name}.{field.json_name}`"
-                    why = f"by use: the field `{name}.{field.name}`, of the enum's type"
-                    yield EnumPair(proto, enum, definition.document, where, values, label, why)
+    for pair, field, prop in uses:
+        repeated = field.label == "repeated"
+        schema = prop.schema if isinstance(prop.schema, dict) else {}
+        values = _strings(schema.get("items") if repeated else schema)
+        if values is None:
+            continue
+        name = simple_name(pair.message.name)
+        label = f"`{name}.{prop.name}`"
+        why = f"by use: the field `{name}.{field.name}`, of the enum's type"
+        document = pair.definition.document
+        where = prop.pointer + ("/items" if repeated else "")
+        yield EnumPair(proto, enum, document, where, values, label, why)

@@ -212,3 +212,13 @@ def vendored_proto(path: str, package: str, corpus: Context) -> bool:
         or bool(_VENDOR_FOLDERS & set(path.split("/")[:-1]))
         or corpus.generated.get(path) == VENDORED
     )
+
+
+def own_protos(corpus: Context) -> list[ProtoFile]:
+    """The protos the corpus's own API declares: every file and fence protoc read, less the
+    vendored ones (googleapis' packages, ``third_party/``)."""
+    return [
+        proto
+        for proto in corpus_protos(corpus).read()
+        if not vendored_proto(proto.path, proto.package, corpus)
+    ]

@@ -16,11 +16,10 @@ from dataclasses import dataclass
 
 from speclint.analyses.context import Context
 from speclint.analyses.operations import Operation, api_operations, base_paths
-from speclint.analyses.protos import corpus_protos, vendored_proto
+from speclint.analyses.protos import corpus_protos, own_protos
 from speclint.model.corpus import Document
 from speclint.parsing.prose import Table, TableCell
 from speclint.parsing.protobuf import HttpRule, ProtoRpc
-from speclint.parsing.structured import resolve_pointer
 
 # A column of gRPC methods: "gRPC Method", "gRPC rpc", "Method (gRPC)"; not "gRPC Code" (status
 # codes, OTLP's retry table), "gRPC calls" (call types), a bare "gRPC" (a comparison of
@@ -94,6 +93,12 @@ def route_shape(path: str) -> tuple[str, ...]:
     expanded = _VARIABLE.sub(expand, path)
     segments = [segment for segment in expanded.split("/") if segment]
     return tuple("{}" + s[2:] if s.startswith("**") else s.replace("*", "{}") for s in segments)
+
+
+def path_fields(path: str) -> set[str]:
+    """The request fields a route template carries in its path: ``parent`` of
+    ``/v1/{parent=projects/*}/tasks``, ``task`` of ``/v1/{task.name=tasks/*}``."""
+    return {match.group(1).split(".")[0].strip() for match in _VARIABLE.finditer(path)}
 
 
 def method_rows(document: Document) -> tuple[MethodRow, ...]:
@@ -225,9 +230,8 @@ def rpc_index(corpus: Context) -> RpcIndex:
         rules: list[BoundRule] = []
         services: dict[str, tuple[str, int, int]] = {}
         read = protos.read()
-        for proto in read:
-            if vendored_proto(proto.path, proto.package, corpus):
-                continue  # another API's protos kept here (googleapis' longrunning): not ours
+        # another API's protos kept here (googleapis' longrunning) are not ours
+        for proto in own_protos(corpus):
             for service in proto.services:
                 services.setdefault(service.name, (proto.path, service.line, service.column))
                 for rpc in service.rpcs:
@@ -262,14 +266,14 @@ class RpcBinding:
     rpc: ProtoRpc
     service: str
     path: str  # the proto file's corpus path (or a fence's compiled name)
-    named: tuple[tuple[Operation, str], ...]  # (operation, its operationId)
+    named: tuple[Operation, ...]
     served: tuple[Operation, ...]
 
 
 @dataclass(frozen=True)
 class RpcOperations:
     bindings: tuple[RpcBinding, ...]  # every rpc, in file and line order
-    by_name: dict[str, list[tuple[Operation, str]]]  # PascalCase operationId -> operations
+    by_name: dict[str, list[Operation]]  # operationId in PascalCase -> its operations
     documents: tuple[str, ...]  # the API documents the operations are in
 
 
@@ -283,15 +287,12 @@ def rpc_operations(corpus: Context) -> RpcOperations | None:
     operations = api_operations(corpus)
     found = None
     if index and operations:
-        by_name: dict[str, list[tuple[Operation, str]]] = {}
+        by_name: dict[str, list[Operation]] = {}
         by_verb: dict[str, list[tuple[Operation, list[tuple[str, ...]]]]] = {}
         for operation in operations:
-            data = resolve_pointer(operation.document.data, operation.pointer)
-            identifier = data.get("operationId") if isinstance(data, dict) else None
-            if isinstance(identifier, str) and identifier:
-                by_name.setdefault(identifier[:1].upper() + identifier[1:], []).append(
-                    (operation, identifier)
-                )
+            identifier = operation.identifier
+            if identifier:
+                by_name.setdefault(identifier[:1].upper() + identifier[1:], []).append(operation)
             by_verb.setdefault(operation.method, []).append((operation, _shapes(operation)))
         rpcs = sorted(
             (entry for entries in index.by_name.values() for entry in entries),
@@ -306,8 +307,8 @@ def rpc_operations(corpus: Context) -> RpcOperations | None:
                 path,
                 # an operation another rpc's route serves is that rpc's, not this one's
                 tuple(
-                    (op, identifier)
-                    for op, identifier in by_name.get(rpc.name, [])
+                    op
+                    for op in by_name.get(rpc.name, [])
                     if claimed.get(id(op), id(rpc)) == id(rpc)
                 ),
                 tuple(routed[id(rpc)]),

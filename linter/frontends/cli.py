@@ -1094,80 +1094,17 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
 
 
 def _show_proto_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:
-    """The proto surface's pairs (issue 30): each message and enum with the JSON Schema
-    definitions and enums bound to it, each rpc with its operations, and why; nothing when the
-    corpus has no proto."""
+    """The proto surface's pairs (issue 30), with their evidence; nothing without a proto."""
     # Deferred: startup (module docstring).
-    from speclint.analyses.protojson import enum_pairs, message_pairs, simple_name
-    from speclint.analyses.protos import corpus_protos
-    from speclint.analyses.surfaces import method_rows, rpc_index, rpc_operations
+    from speclint.analyses.proto_bindings import proto_bindings
 
-    protos = corpus_protos(corpus)
-    if not protos.read():
-        return
-    rows: dict[tuple[str, int, str], list[str]] = {}
-
-    def row(path: str, line: int, column: int, what: str) -> list[str]:
-        page, line, _ = protos.place(path, line, column)
-        return rows.setdefault((page, line, what), [])
-
-    for pair in message_pairs(corpus):
-        state = "compared" if pair.compared else "not compared"
-        what = f"proto message `{simple_name(pair.message.name)}`"
-        row(pair.proto.path, pair.message.line, pair.message.column, what).append(
-            f"{pair.definition.label} ({state}; {pair.why})"
-        )
-    for enum in enum_pairs(corpus):
-        what = f"proto enum `{simple_name(enum.enum.name)}`"
-        row(enum.proto.path, enum.enum.line, enum.enum.column, what).append(
-            f"{enum.document.path}#{enum.pointer} ({enum.why})"
-        )
-    operations = rpc_operations(corpus)
-    for binding in operations.bindings if operations else ():
-        rpc = binding.rpc
-        what = f"rpc `{simple_name(binding.service)}.{rpc.name}`"
-        arrows = row(binding.path, rpc.line, rpc.column, what)
-        for operation, identifier in binding.named:
-            routed = "its route too" if operation in binding.served else "not its route"
-            arrows.append(
-                f"{operation.document.path} {operation.label} (by name: operationId "
-                f"`{identifier}`; {routed})"
-            )
-        for operation in binding.served:
-            if all(operation is not op for op, _ in binding.named):
-                arrows.append(
-                    f"{operation.document.path} {operation.label} (by its google.api.http route)"
-                )
-    index = rpc_index(corpus)
-    for markdown in corpus.of_kind(DocumentKind.MARKDOWN) if index else ():
-        for table_row in method_rows(markdown):
-            names = ", ".join(f"`{written}`" for written, _ in table_row.grpc)
-            routes = ", ".join(f"`{r.verb.upper()} {r.path}`" for r in table_row.routes)
-            what = f"method table row {' '.join(filter(None, (names, routes)))}"
-            arrows = rows.setdefault((table_row.page, table_row.line, what), [])
-            for written, _ in table_row.grpc:
-                found = index.lookup(written)
-                for rpc, _, path in found:
-                    where, line, _ = protos.place(path, rpc.line, rpc.column)
-                    arrows.append(f"{where}:{line} rpc `{rpc.name}` (by name)")
-                if not found:
-                    arrows.append(f"(`{written}` names no rpc)")
-            for route in table_row.routes:
-                for rule in index.serving(route):
-                    where, line, _ = protos.place(rule.path, rule.rpc.line, rule.rpc.column)
-                    arrows.append(
-                        f"{where}:{line} rpc `{rule.rpc.name}` (by its route "
-                        f"`{rule.rule.verb.upper()} {rule.rule.path}`)"
-                    )
-    bound = 0
-    for (where, line, what), arrows in sorted(rows.items()):
-        if not covered(where):
-            continue
-        click.echo(f"{where}:{line} {what}")
-        bound += len(arrows)
-        for arrow in arrows:
+    found = [binding for binding in proto_bindings(corpus) if covered(binding.path)]
+    for binding in found:
+        click.echo(f"{binding.path}:{binding.line} {binding.what}")
+        for arrow in binding.arrows:
             click.echo(f"    -> {arrow}")
-    click.echo(f"speclint: {bound} proto binding(s)")
+    if found:
+        click.echo(f"speclint: {sum(len(b.arrows) for b in found)} proto binding(s)")
 
 
 def entry() -> None:

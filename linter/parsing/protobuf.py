@@ -15,8 +15,9 @@ but the descriptor set. Its diagnostics (``FILE:LINE:COL: message``) and the des
 multiple of 8, and columns are given back in characters (:func:`character_column`).
 
 protoc writes no descriptors when any input fails, and stops at the first input that fails:
-:func:`compile_protos` compiles all inputs at once and, when that fails, each input alone (the
-others importable), so every file's own errors are found and the files that compile are read.
+:func:`compile_protos` compiles all inputs at once and, when that fails, again without the files
+that failed and those that import them, until the rest compiles (one broken file imported by 60
+costs two runs), so every file's own errors are found and the files that compile are read.
 An import that is nowhere (neither in the corpus nor shipped) is reported, an empty file stands
 in for it, and the custom options it would have declared are blanked (spaces, so lines and
 columns stay), so the rest of the file is still read.

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from speclint import rules as package
 from speclint.analyses.context import FACTS
+from speclint.analyses.protos import page_fences
 from speclint.analyses.units import pages
 from speclint.common.findings import Finding, Severity
 
@@ -41,7 +42,8 @@ class RuleInfo:
     # False: reads none of the indexes ``runner.prime`` builds, so it may start before them.
     needs_indexes: bool = True
     # READS_PROTOS = True: reads the corpus's compiled protos (speclint.analyses.protos), which
-    # the run compiles once before the workers fork when two such rules run.
+    # the run compiles once before the workers fork when two such rules run; such a rule is
+    # READS = "extract", each page's proto fences part of its extract (`_with_fences`).
     reads_protos: bool = False
     # READS = "page" / "document" (speclint.analyses.units): checked one unit at a time, cached per
     # unit.
@@ -69,6 +71,21 @@ class RuleInfo:
         return " ".join(first.split()).replace("``", "`")
 
 
+def _with_fences(
+    extract: Callable[[Document], Any] | None,
+) -> Callable[[Document], Any]:
+    """What a rule that reads the protos reads of a page: its proto fences, and what its own
+    ``extract`` reads."""
+    if extract is None:
+        return page_fences
+    own = extract
+
+    def with_fences(document: Document) -> Any:
+        return own(document), page_fences(document)
+
+    return with_fences
+
+
 @cache
 def all_rules() -> dict[str, RuleInfo]:
 
@@ -83,10 +100,18 @@ def all_rules() -> dict[str, RuleInfo]:
         if rule_id in found:
             raise RuntimeError(f"rule id {rule_id!r} is defined twice ({module.__name__})")
         reads = str(getattr(module, "READS", "all"))
+        reads_protos = bool(getattr(module, "READS_PROTOS", False))
+        extract = getattr(module, "extract", None)
+        if reads_protos:
+            # The protos it reads include every page's proto fences: the rule's results are
+            # keyed on them, beside what its own extract reads.
+            if reads not in ("all", "structured", "extract"):
+                raise RuntimeError(f"{module.__name__}: READS_PROTOS needs READS = 'extract'")
+            reads, extract = "extract", _with_fences(extract)
         check_unit = getattr(module, "check_unit", None)
         if reads in ("page", "document") and check_unit is None:
             raise RuntimeError(f"{module.__name__}: READS = {reads!r} needs a check_unit")
-        if reads == "extract" and getattr(module, "extract", None) is None:
+        if reads == "extract" and extract is None:
             raise RuntimeError(f"{module.__name__}: READS = 'extract' needs an extract")
         facts = frozenset(getattr(module, "FACTS", ()))
         if not facts <= FACTS:
@@ -104,14 +129,14 @@ def all_rules() -> dict[str, RuleInfo]:
             needs_base=bool(getattr(module, "NEEDS_BASE", False)),
             reads=reads,
             needs_indexes=bool(getattr(module, "NEEDS_INDEXES", True)),
-            reads_protos=bool(getattr(module, "READS_PROTOS", False)),
+            reads_protos=reads_protos,
             check_unit=check_unit,
             units=units,
             unit_inputs=getattr(module, "unit_inputs", None),
             unit_reach=getattr(module, "unit_reach", None) if reads == "document" else None,
             combine=getattr(module, "combine", None),
             shared=getattr(module, "shared", None) if reads == "page" else None,
-            extract=getattr(module, "extract", None) if reads == "extract" else None,
+            extract=extract if reads == "extract" else None,
             prepare=getattr(module, "prepare", None),
             facts=facts,
         )

@@ -196,7 +196,8 @@ def nothing_found(root: str, inventory: Sequence[Entry]) -> str:
     others = len(inventory)
     return (
         f"nothing to check in {root}: no JSON Schema, OpenAPI or AsyncAPI document, instance, "
-        f"Markdown page or Protocol Buffers file was found among {others} JSON/YAML/Markdown file"
+        f"Markdown page or Protocol Buffers file was found among {others} "
+        f"JSON/YAML/Markdown/.proto file"
         f"{'s' if others != 1 else ''} (see `speclint files {root}`; `include` in speclint.toml "
         "says where to look)"
     )

@@ -1,0 +1,89 @@
+"""What the proto surface is paired with, and by what evidence (issue 30): the listing ``speclint
+bindings`` prints after the prose's value sets and examples. Each proto message with the JSON
+Schema definitions of its name (compared or not, and why), each enum with the schema enums bound
+to it (by name, by use), each rpc with its operations (by operationId, by route), each method-table
+row with the rpcs it names; a fence's are placed on its page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from speclint.analyses.context import Context
+from speclint.analyses.protojson import enum_pairs, message_pairs, simple_name
+from speclint.analyses.protos import corpus_protos
+from speclint.analyses.surfaces import method_rows, rpc_index, rpc_operations
+from speclint.parsing.kinds import DocumentKind
+
+
+@dataclass(frozen=True)
+class ProtoBinding:
+    path: str  # a corpus file, or the page of a fence
+    line: int
+    what: str  # "proto message `Task`", "rpc `Tasks.GetTask`", "method table row `GetTask`"
+    arrows: tuple[str, ...]  # what it is bound to, each with its evidence
+
+
+def proto_bindings(corpus: Context) -> list[ProtoBinding]:
+    """Every pairing of the proto surface, in path and line order; none without a proto."""
+    protos = corpus_protos(corpus)
+    if not protos.read():
+        return []
+    rows: dict[tuple[str, int, str], list[str]] = {}
+
+    def row(path: str, line: int, column: int, what: str) -> list[str]:
+        page, line, _ = protos.place(path, line, column)
+        return rows.setdefault((page, line, what), [])
+
+    for pair in message_pairs(corpus):
+        state = "compared" if pair.compared else "not compared"
+        what = f"proto message `{simple_name(pair.message.name)}`"
+        row(pair.proto.path, pair.message.line, pair.message.column, what).append(
+            f"{pair.definition.label} ({state}; {pair.why})"
+        )
+    for enum in enum_pairs(corpus):
+        what = f"proto enum `{simple_name(enum.enum.name)}`"
+        row(enum.proto.path, enum.enum.line, enum.enum.column, what).append(
+            f"{enum.document.path}#{enum.pointer} ({enum.why})"
+        )
+    operations = rpc_operations(corpus)
+    for binding in operations.bindings if operations else ():
+        rpc = binding.rpc
+        arrows = row(
+            binding.path, rpc.line, rpc.column, f"rpc `{simple_name(binding.service)}.{rpc.name}`"
+        )
+        for operation in binding.named:
+            routed = "its route too" if operation in binding.served else "not its route"
+            arrows.append(
+                f"{operation.document.path} {operation.label} (by name: operationId "
+                f"`{operation.identifier}`; {routed})"
+            )
+        for operation in binding.served:
+            if operation not in binding.named:
+                arrows.append(
+                    f"{operation.document.path} {operation.label} (by its google.api.http route)"
+                )
+    index = rpc_index(corpus)
+    for markdown in corpus.of_kind(DocumentKind.MARKDOWN) if index else ():
+        for table_row in method_rows(markdown):
+            names = ", ".join(f"`{written}`" for written, _ in table_row.grpc)
+            routes = ", ".join(f"`{r.verb.upper()} {r.path}`" for r in table_row.routes)
+            what = f"method table row {' '.join(filter(None, (names, routes)))}"
+            arrows = rows.setdefault((table_row.page, table_row.line, what), [])
+            for written, _ in table_row.grpc:
+                found = index.lookup(written)
+                for rpc, _, path in found:
+                    where, line, _ = protos.place(path, rpc.line, rpc.column)
+                    arrows.append(f"{where}:{line} rpc `{rpc.name}` (by name)")
+                if not found:
+                    arrows.append(f"(`{written}` names no rpc)")
+            for route in table_row.routes:
+                for rule in index.serving(route):
+                    where, line, _ = protos.place(rule.path, rule.rpc.line, rule.rpc.column)
+                    arrows.append(
+                        f"{where}:{line} rpc `{rule.rpc.name}` (by its route "
+                        f"`{rule.rule.verb.upper()} {rule.rule.path}`)"
+                    )
+    return [
+        ProtoBinding(path, line, what, tuple(arrows))
+        for (path, line, what), arrows in sorted(rows.items())
+    ]
