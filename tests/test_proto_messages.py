@@ -398,3 +398,15 @@ def test_a_json_surface_written_in_kebab_case_names_the_fields_its_own_way(
     task["properties"]["context-id"] = task["properties"].pop("contextId")
     root = make_corpus({"proto/tasks.proto": PROTO, "json/tasks.json": _schema(task)})
     assert _drift(root) == []
+
+
+def test_the_bindings_command_says_what_it_paired_only_where_there_are_protos(
+    make_corpus: MakeCorpus,
+) -> None:
+    alone = make_corpus({"proto/tasks.proto": PROTO, "docs/readme.md": "# Tasks\n"})
+    result = CliRunner().invoke(main, ["bindings", str(alone)])
+    assert result.exit_code == 0, result.output
+    assert "speclint: 0 proto binding(s)" in result.output  # read, and nothing to pair it with
+    (alone / "proto/tasks.proto").unlink()
+    result = CliRunner().invoke(main, ["bindings", str(alone)])
+    assert "proto binding" not in result.output

@@ -23,11 +23,11 @@ class ProtoBinding:
     arrows: tuple[str, ...]  # what it is bound to, each with its evidence
 
 
-def proto_bindings(corpus: Context) -> list[ProtoBinding]:
-    """Every pairing of the proto surface, in path and line order; none without a proto."""
+def proto_bindings(corpus: Context) -> list[ProtoBinding] | None:
+    """Every pairing of the proto surface, in path and line order; None without a proto."""
     protos = corpus_protos(corpus)
     if not protos.read():
-        return []
+        return None
     rows: dict[tuple[str, int, str], list[str]] = {}
 
     def row(path: str, line: int, column: int, what: str) -> list[str]:

@@ -1098,13 +1098,15 @@ def _show_proto_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
     # Deferred: startup (module docstring).
     from speclint.analyses.proto_bindings import proto_bindings
 
-    found = [binding for binding in proto_bindings(corpus) if covered(binding.path)]
+    listed = proto_bindings(corpus)
+    if listed is None:
+        return
+    found = [binding for binding in listed if covered(binding.path)]
     for binding in found:
         click.echo(f"{binding.path}:{binding.line} {binding.what}")
         for arrow in binding.arrows:
             click.echo(f"    -> {arrow}")
-    if found:
-        click.echo(f"speclint: {sum(len(b.arrows) for b in found)} proto binding(s)")
+    click.echo(f"speclint: {sum(len(b.arrows) for b in found)} proto binding(s)")
 
 
 def entry() -> None:
