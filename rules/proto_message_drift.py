@@ -15,11 +15,13 @@ What it does
     numbers, enums as strings, the ``google.protobuf`` well-known types as their JSON forms
     (``Timestamp`` a string, ``Struct`` an object, ``Value`` anything). Reported, once per pair:
 
-    - a field only the proto has, and a property only the schema has (a property that only tags
-      its object's variant, ``"kind": {"const": "task"}``, is the JSON form's and not expected in
-      the proto);
+    - a field only the proto has, and a property only the schema has (a property no field can
+      be is the JSON form's and not expected in the proto: one that only tags its object's
+      variant, ``"kind": {"const": "task"}`` or a ``discriminator``'s property, an ``Any``'s
+      ``@type``, an extension's ``[pkg.name]``);
     - a field whose JSON types and the property's share none (``int32`` against ``"type":
-      "string"``; a ``repeated`` field against a schema that is no array).
+      "string"``; a ``repeated`` field against a schema that is no array). A property's types
+      are read through local ``$ref``s, ``allOf`` wrappers and ``anyOf``/``oneOf`` branches.
 
     A definition's properties are its own, its ``allOf`` branches' and its ``oneOf``/``anyOf``
     branches' (a proto ``oneof`` is written so), local references followed. A field an rpc's
@@ -68,6 +70,7 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.analyses.protojson import (
     MessagePair,
+    Property,
     described,
     field_types,
     message_pairs,
@@ -76,6 +79,7 @@ from speclint.analyses.protojson import (
 )
 from speclint.analyses.protos import corpus_protos
 from speclint.common.findings import Finding, Location, Severity
+from speclint.model.corpus import Document
 from speclint.parsing.protobuf import ProtoField
 
 ID = "proto-message-drift"
@@ -83,7 +87,7 @@ SEVERITY = Severity.WARNING
 READS_PROTOS = True  # the compiled protos, of a page its proto fences (speclint.run.catalog)
 FACTS = ("derived",)  # a derived copy (a bundle) is no definition of its own (protojson)
 SHOWN = 4  # names of each kind in the message; every one on the related locations
-RELATED = 12  # related locations at most, the definition first
+RELATED = 12  # related locations at most: the definition, then each kind of difference in turn
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -142,33 +146,55 @@ def _compare(pair: MessagePair, place: Any) -> Finding | None:
     if len(mismatched) > SHOWN:
         parts.append(f"{len(mismatched) - SHOWN} more of other types")
     line, column = document.position(pair.definition.pointer)
-    related = [
-        Location(
-            document.path,
-            line,
-            column,
-            pointer=pair.definition.pointer,
-            note=f"the JSON Schema definition `{pair.definition.name}` ({pair.why})",
-        )
+    definition = Location(
+        document.path,
+        line,
+        column,
+        pointer=pair.definition.pointer,
+        note=f"the JSON Schema definition `{pair.definition.name}` ({pair.why})",
+    )
+    # Each kind of difference gets its share of the related locations, in turn.
+    kinds: list[list[Location]] = [
+        [_at_property(document, prop, why) for _, prop, why in mismatched],
+        [_at_field(pair, field, place) for field in only_proto],
+        [_at_property(document, prop, "schema only") for prop in only_schema],
     ]
-    for prop in only_schema:
-        at = document.position(prop.pointer)
-        related.append(Location(document.path, *at, pointer=prop.pointer, note="schema only"))
-    for _, prop, why in mismatched:
-        at = document.position(prop.pointer)
-        related.append(Location(document.path, *at, pointer=prop.pointer, note=why))
-    for field in only_proto:
-        path, line, column = place(pair.proto.path, field.line, field.column)
-        note = f"field `{field.name}` ({field.json_name}), proto only"
-        related.append(Location(path, line, column, pointer=f"/{pair.message.name}", note=note))
+    related = [definition]
+    while len(related) < RELATED and any(kinds):
+        for places in kinds:
+            if places and len(related) < RELATED:
+                related.append(places.pop(0))
+    fixes = []
+    if only_proto or only_schema:
+        fixes.append(
+            "give both surfaces the same fields (a `json_name` where the JSON name differs)"
+        )
+    if mismatched:
+        fixes.append("give each property the type ProtoJSON writes for its field")
     page, line, column = place(pair.proto.path, pair.message.line, pair.message.column)
     return Finding(
         ID,
         SEVERITY,
         f"proto message `{name}` and the JSON Schema definition `{pair.definition.name}` "
         f"disagree: {'; '.join(parts)} (fields compared by their ProtoJSON names and types): "
-        "give both surfaces the same fields, or a `json_name` where the JSON name differs",
+        f"{'; '.join(fixes)}",
         Location(page, line, column, pointer=f"/{pair.message.name}"),
-        tuple(related[:RELATED]),
+        tuple(related),
         key=f"{pair.message.name}:{pair.definition.label}",
+    )
+
+
+def _at_property(document: Document, prop: Property, note: str) -> Location:
+    line, column = document.position(prop.pointer)
+    return Location(
+        document.path, line, column, pointer=prop.pointer, note=f"`{prop.name}`: {note}"
+    )
+
+
+def _at_field(pair: MessagePair, field: ProtoField, place: Any) -> Location:
+    path, line, column = place(pair.proto.path, field.line, field.column)
+    json = f" (JSON `{field.json_name}`)" if field.json_name != field.name else ""
+    pointer = f"/{pair.message.name}/{field.name}"
+    return Location(
+        path, line, column, pointer=pointer, note=f"field `{field.name}`{json}: proto only"
     )

@@ -95,7 +95,11 @@ def test_a_field_on_one_side_only_is_reported_in_both_directions(make_corpus: Ma
     assert "`retries` only in the proto" in found.message
     assert "`priority` only in the schema" in found.message
     notes = {(r.path, r.pointer, r.note) for r in found.related}
-    assert ("json/tasks.json", "/definitions/Task/properties/priority", "schema only") in notes
+    assert (
+        "json/tasks.json",
+        "/definitions/Task/properties/priority",
+        "`priority`: schema only",
+    ) in notes
     proto_side = [r for r in found.related if r.path == "proto/tasks.proto"]
     assert [(r.line, r.column) for r in proto_side] == [(10, 3)]  # the field `retries`
     assert found.related[0].pointer == "/definitions/Task"
@@ -191,6 +195,8 @@ def test_same_named_things_that_share_no_fields_are_not_compared(make_corpus: Ma
     assert "proto message `SendMessageRequest`" in result.output
     assert "share 0 of 4 fields: two things under one name)" in result.output
     assert "declares no properties" in result.output
+    # a pair not compared is listed, and not counted as a binding
+    assert "speclint: 0 proto binding(s); 2 pair(s) not bound or not compared" in result.output
 
 
 def test_openapi_components_are_definitions_too(make_corpus: MakeCorpus) -> None:
@@ -410,3 +416,69 @@ def test_the_bindings_command_says_what_it_paired_only_where_there_are_protos(
     (alone / "proto/tasks.proto").unlink()
     result = CliRunner().invoke(main, ["bindings", str(alone)])
     assert "proto binding" not in result.output
+
+
+# --- the rest of the review of proto-message-drift (each a small corpus written here) -----------
+
+
+def test_members_no_field_can_be_are_not_expected_in_the_proto(make_corpus: MakeCorpus) -> None:
+    # an Any's `@type`, an extension's `[pkg.ext]`, and a discriminator's property
+    task = json.loads(json.dumps(AGREED))
+    task["properties"]["@type"] = {"type": "string"}
+    task["properties"]["[tasks.v1.origin]"] = {"type": "string"}
+    task["properties"]["variant"] = {"type": "string"}
+    task["discriminator"] = {"propertyName": "variant"}
+    root = make_corpus({"proto/tasks.proto": PROTO, "json/tasks.json": _schema(task)})
+    assert _drift(root) == []
+
+
+def test_a_type_behind_an_all_of_wrapper_is_read(make_corpus: MakeCorpus) -> None:
+    task = json.loads(json.dumps(AGREED))
+    task["properties"]["retries"] = {"allOf": [{"$ref": "#/definitions/Label"}]}
+    root = make_corpus(
+        {"proto/tasks.proto": PROTO, "json/tasks.json": _schema(task, Label={"type": "string"})}
+    )
+    [found] = _drift(root)
+    assert "`retries` is an integer in the proto, a string in the schema" in found.message
+    # a type-only difference is mended by the type, not by names
+    assert found.message.endswith("give each property the type ProtoJSON writes for its field")
+
+
+def test_a_nullable_enum_binds_without_its_null(make_corpus: MakeCorpus) -> None:
+    proto = PROTO.replace("  string display = 9", "  State state = 10;\n  string display = 9")
+    proto += "enum State {\n  STATE_UNSPECIFIED = 0;\n  STATE_OPEN = 1;\n}\n"
+    task = json.loads(json.dumps(AGREED))
+    task["properties"]["state"] = {"type": "string", "nullable": True, "enum": ["open", "x", None]}
+    root = make_corpus({"proto/tasks.proto": proto, "json/tasks.json": _schema(task)})
+    [found] = findings_of("proto-enum-drift", root)
+    assert "`x` only in the schema" in found.message
+
+
+def test_a_fence_quoting_the_corpus_file_and_a_title_naming_a_defs_entry_count_once(
+    make_corpus: MakeCorpus,
+) -> None:
+    task = json.loads(json.dumps(AGREED))
+    task["properties"]["priority"] = {"type": "integer"}
+    schema = json.dumps(
+        {"title": "Task", "$ref": "#/$defs/Task", "$defs": {"Task": task}}, indent=2
+    )
+    page = "# Tasks\n\n```proto\n" + PROTO + "```\n"
+    root = make_corpus(
+        {"proto/tasks.proto": PROTO, "json/tasks.json": schema, "docs/tasks.md": page}
+    )
+    [found] = _drift(root)
+    assert found.location.path == "proto/tasks.proto"  # the file's, not the example's
+
+
+def test_each_kind_of_difference_gets_related_locations(make_corpus: MakeCorpus) -> None:
+    task = json.loads(json.dumps(AGREED))
+    for index in range(12):
+        task["properties"][f"extra{index}"] = {"type": "string"}
+    task["properties"]["retries"] = {"type": "string"}
+    del task["properties"]["title"]
+    root = make_corpus({"proto/tasks.proto": PROTO, "json/tasks.json": _schema(task)})
+    [found] = _drift(root)
+    notes = [r.note or "" for r in found.related]
+    assert any(note.startswith("field `display` (JSON `title`): proto only") for note in notes)
+    assert any("`retries`:" in note for note in notes)
+    assert len(found.related) == 12

@@ -20,7 +20,8 @@ class ProtoBinding:
     path: str  # a corpus file, or the page of a fence
     line: int
     what: str  # "proto message `Task`", "rpc `Tasks.GetTask`", "method table row `GetTask`"
-    arrows: tuple[str, ...]  # what it is bound to, each with its evidence
+    arrows: tuple[str, ...]  # what it is bound to, each with its evidence, or why not
+    bound: int  # how many of the arrows are bindings (a pair not compared is none)
 
 
 def proto_bindings(corpus: Context) -> list[ProtoBinding] | None:
@@ -28,9 +29,9 @@ def proto_bindings(corpus: Context) -> list[ProtoBinding] | None:
     protos = corpus_protos(corpus)
     if not protos.read():
         return None
-    rows: dict[tuple[str, int, str], list[str]] = {}
+    rows: dict[tuple[str, int, str], list[tuple[str, bool]]] = {}
 
-    def row(path: str, line: int, column: int, what: str) -> list[str]:
+    def row(path: str, line: int, column: int, what: str) -> list[tuple[str, bool]]:
         page, line, _ = protos.place(path, line, column)
         return rows.setdefault((page, line, what), [])
 
@@ -38,12 +39,12 @@ def proto_bindings(corpus: Context) -> list[ProtoBinding] | None:
         state = "compared" if pair.compared else "not compared"
         what = f"proto message `{simple_name(pair.message.name)}`"
         row(pair.proto.path, pair.message.line, pair.message.column, what).append(
-            f"{pair.definition.label} ({state}; {pair.why})"
+            (f"{pair.definition.label} ({state}; {pair.why})", pair.compared)
         )
     for enum in enum_pairs(corpus):
         what = f"proto enum `{simple_name(enum.enum.name)}`"
         row(enum.proto.path, enum.enum.line, enum.enum.column, what).append(
-            f"{enum.document.path}#{enum.pointer} ({enum.why})"
+            (f"{enum.document.path}#{enum.pointer} ({enum.why})", True)
         )
     operations = rpc_operations(corpus)
     for binding in operations.bindings if operations else ():
@@ -52,15 +53,25 @@ def proto_bindings(corpus: Context) -> list[ProtoBinding] | None:
             binding.path, rpc.line, rpc.column, f"rpc `{simple_name(binding.service)}.{rpc.name}`"
         )
         for operation in binding.named:
-            routed = "its route too" if operation in binding.served else "not its route"
+            if not rpc.http:
+                routed = "the rpc has no google.api.http route"
+            else:
+                routed = "its route too" if operation in binding.served else "not its route"
             arrows.append(
-                f"{operation.document.path} {operation.label} (by name: operationId "
-                f"`{operation.identifier}`; {routed})"
+                (
+                    f"{operation.document.path} {operation.label} (by name: operationId "
+                    f"`{operation.identifier}`; {routed})",
+                    True,
+                )
             )
         for operation in binding.served:
             if operation not in binding.named:
                 arrows.append(
-                    f"{operation.document.path} {operation.label} (by its google.api.http route)"
+                    (
+                        f"{operation.document.path} {operation.label} (by its google.api.http "
+                        "route)",
+                        True,
+                    )
                 )
     index = rpc_index(corpus)
     for markdown in corpus.of_kind(DocumentKind.MARKDOWN) if index else ():
@@ -73,17 +84,20 @@ def proto_bindings(corpus: Context) -> list[ProtoBinding] | None:
                 found = index.lookup(written)
                 for rpc, _, path in found:
                     where, line, _ = protos.place(path, rpc.line, rpc.column)
-                    arrows.append(f"{where}:{line} rpc `{rpc.name}` (by name)")
+                    arrows.append((f"{where}:{line} rpc `{rpc.name}` (by name)", True))
                 if not found:
-                    arrows.append(f"(`{written}` names no rpc)")
+                    arrows.append((f"(`{written}` names no rpc)", False))
             for route in table_row.routes:
                 for rule in index.serving(route):
                     where, line, _ = protos.place(rule.path, rule.rpc.line, rule.rpc.column)
                     arrows.append(
-                        f"{where}:{line} rpc `{rule.rpc.name}` (by its route "
-                        f"`{rule.rule.verb.upper()} {rule.rule.path}`)"
+                        (
+                            f"{where}:{line} rpc `{rule.rpc.name}` (by its route "
+                            f"`{rule.rule.verb.upper()} {rule.rule.path}`)",
+                            True,
+                        )
                     )
     return [
-        ProtoBinding(path, line, what, tuple(arrows))
+        ProtoBinding(path, line, what, tuple(t for t, _ in arrows), sum(b for _, b in arrows))
         for (path, line, what), arrows in sorted(rows.items())
     ]

@@ -27,7 +27,7 @@ from urllib.parse import unquote
 
 from speclint.analyses.context import Context
 from speclint.analyses.fences import definition_index
-from speclint.analyses.protos import corpus_protos, own_protos
+from speclint.analyses.protos import corpus_protos, is_fence, own_protos
 from speclint.analyses.surfaces import path_fields, rpc_index
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -179,6 +179,13 @@ def schema_types(schema: Any, root: Any, depth: int = 0) -> frozenset[str] | Non
         return None if target is None else schema_types(target, root, depth + 1)
     elif isinstance(schema.get("properties"), dict):
         types = {"object"}
+    elif isinstance(schema.get("allOf"), list) and schema["allOf"]:
+        # every branch holds: the types they all admit (`allOf: [$ref]`, as generators wrap)
+        known = [schema_types(branch, root, depth + 1) for branch in schema["allOf"]]
+        told = [branch for branch in known if branch is not None]
+        if not told:
+            return None
+        types = set(frozenset.intersection(*told))
     else:
         branches = schema.get("anyOf") or schema.get("oneOf")
         if not isinstance(branches, list) or not branches:
@@ -239,6 +246,9 @@ class Property:
     name: str
     pointer: str  # in the definition's document
     schema: Any
+    # a member the JSON form has and no proto field could be: a variant's tag (a `const`, a
+    # `discriminator`'s property), an `Any`'s `@type`, an extension's `[pkg.name]`
+    tag: bool = False
 
 
 @dataclass(frozen=True)
@@ -280,12 +290,23 @@ def message_pairs(corpus: Context) -> list[MessagePair]:
     found = []
     definitions = schema_definitions(corpus)
     outside = _outside_body(corpus)
+    quoted = _quoted(corpus)
+    seen: set[tuple[str, str, str, tuple[str, ...]]] = set()
     for proto in own_protos(corpus):
         for message in proto.messages:
+            if (proto.path, message.name) in quoted:
+                continue
             for definition in _comparable(
                 corpus, proto, definitions.get(simple_name(message.name), ())
             ):
-                found.append(_pair(proto, message, definition, outside.get(message.name, set())))
+                pair = _pair(proto, message, definition, outside.get(message.name, set()))
+                # one definition under two names (a root `title` and the `$defs` entry its
+                # `$ref` names) is one pair
+                key = (proto.path, message.name, definition.document.path, _pointers(pair))
+                if pair.properties and key in seen:
+                    continue
+                seen.add(key)
+                found.append(pair)
     best: dict[int, MessagePair] = {}
     for pair in found:
         held = best.get(id(pair.definition))
@@ -308,6 +329,28 @@ def _comparable(
     ``bom-1.7.schema.json``). A fence is of its page's version."""
     path = corpus_protos(corpus).place(proto.path, 1, 1)[0]
     return [d for d in definitions if corpus.versions.comparable(path, d.document.path)]
+
+
+def _pointers(pair: MessagePair) -> tuple[str, ...]:
+    return tuple(sorted(prop.pointer for prop in pair.properties))
+
+
+def _quoted(corpus: Context) -> set[tuple[str, str]]:
+    """(fence, definition) of each message and enum a proto fence quotes from a corpus file: the
+    file's is compared, not the example's."""
+    own = own_protos(corpus)
+    names = {
+        proto.path: [m.name for m in proto.messages] + [e.name for e in proto.enums]
+        for proto in own
+    }
+    filed = {name for path, listed in names.items() if not is_fence(path) for name in listed}
+    return {
+        (path, name)
+        for path, listed in names.items()
+        if is_fence(path)
+        for name in listed
+        if name in filed
+    }
 
 
 def _fit(pair: MessagePair) -> float:
@@ -334,7 +377,7 @@ def _pair(
     name = simple_name(message.name)
     if isinstance(read, str):
         return MessagePair(proto, message, definition, (), (), False, read, frozenset(outside))
-    tags = {p.name for p in read if _tag(p.schema)}
+    tags = {p.name for p in read if p.tag}
     by_name = {p.name: p for p in read}
     # A JSON surface that writes its names in kebab-case (CycloneDX's `bom-ref`) is no
     # ProtoJSON: its names are the fields' in the repository's own spelling.
@@ -373,8 +416,11 @@ def _spelling(name: str) -> str:
     return name.replace("-", "").replace("_", "").lower()
 
 
-def _tag(schema: Any) -> bool:
-    """A property that only names its object's variant: a ``const``, or an ``enum`` of one."""
+def _tag(name: str, schema: Any) -> bool:
+    """A property no proto field can be: ProtoJSON's own (``@type``, ``[pkg.extension]``), or
+    one that only names its object's variant (a ``const``, an ``enum`` of one)."""
+    if name.startswith("@") or (name.startswith("[") and name.endswith("]")):
+        return True
     if not isinstance(schema, dict):
         return False
     values = schema.get("enum")
@@ -409,18 +455,25 @@ def _properties(definition: Definition) -> tuple[Property, ...] | str:
                 fault = read(branch, f"{pointer}/{keyword}/{index}", depth + 1)
                 if fault:
                     return fault
+        discriminator = schema.get("discriminator")
+        if isinstance(discriminator, dict) and isinstance(discriminator.get("propertyName"), str):
+            tags.add(discriminator["propertyName"])
         properties = schema.get("properties")
         for name, value in properties.items() if isinstance(properties, dict) else ():
             where = join_pointer(f"{pointer}/properties", str(name))
             found.setdefault(str(name), Property(str(name), where, value))
         return ""
 
+    tags: set[str] = set()
     fault = read(definition.schema, definition.pointer, 0)
     if fault:
         return f"its properties cannot all be read: {fault}"
     if not found:
         return "it declares no properties (a union, a scalar or an open object)"
-    return tuple(found.values())
+    return tuple(
+        replace(prop, tag=True) if prop.name in tags or _tag(prop.name, prop.schema) else prop
+        for prop in found.values()
+    )
 
 
 # --- enums -------------------------------------------------------------------------------------
@@ -456,12 +509,15 @@ def enum_pairs(corpus: Context) -> list[EnumPair]:
         for field, prop in pair.shared if pair.compared else ():
             if field.type == "enum":
                 uses.setdefault(field.type_name, []).append((pair, field, prop))
-    seen: set[tuple[str, str, str]] = set()
+    seen: set[tuple[str, str, str, str]] = set()
+    quoted = _quoted(corpus)
     for proto in own_protos(corpus):
         for enum in proto.enums:
+            if (proto.path, enum.name) in quoted:
+                continue
             named = _comparable(corpus, proto, definitions.get(simple_name(enum.name), ()))
             for bound in _enum_bound(proto, enum, named, uses.get(enum.name, [])):
-                key = (enum.name, bound.document.path, bound.pointer)
+                key = (proto.path, enum.name, bound.document.path, bound.pointer)
                 if key not in seen:
                     seen.add(key)
                     found.append(bound)
@@ -470,8 +526,12 @@ def enum_pairs(corpus: Context) -> list[EnumPair]:
 
 
 def _strings(schema: Any) -> tuple[str, ...] | None:
+    """The strings an enum lists (its ``null``, OpenAPI 3.0's nullable, aside), or None."""
     values = schema.get("enum") if isinstance(schema, dict) else None
-    if isinstance(values, list) and values and all(isinstance(v, str) for v in values):
+    if not isinstance(values, list):
+        return None
+    values = [value for value in values if value is not None]
+    if values and all(isinstance(v, str) for v in values):
         return tuple(values)
     return None
 

@@ -192,12 +192,13 @@ def _excerpts(
     return {name: proto for name, proto in read.files.items() if name in stubbed}
 
 
+def is_fence(path: str) -> bool:
+    """Whether a compiled file is a page's proto fence (``CorpusProtos.place`` finds its page)."""
+    return path.startswith(FENCE_FOLDER + "/")
+
+
 def _readable(document: Document) -> bool:
-    return (
-        document.usable
-        and document.text is not None
-        and not document.path.startswith(FENCE_FOLDER + "/")
-    )
+    return document.usable and document.text is not None and not is_fence(document.path)
 
 
 _VENDOR_FOLDERS = frozenset({"third_party", "third-party", "thirdparty", "vendor", "external"})

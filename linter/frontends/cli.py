@@ -1106,7 +1106,9 @@ def _show_proto_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
         click.echo(f"{binding.path}:{binding.line} {binding.what}")
         for arrow in binding.arrows:
             click.echo(f"    -> {arrow}")
-    click.echo(f"speclint: {sum(len(b.arrows) for b in found)} proto binding(s)")
+    bound = sum(binding.bound for binding in found)
+    unbound = sum(len(binding.arrows) for binding in found) - bound
+    click.echo(f"speclint: {bound} proto binding(s); {unbound} pair(s) not bound or not compared")
 
 
 def entry() -> None:
