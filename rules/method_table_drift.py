@@ -1,9 +1,10 @@
-"""A method table in the prose that names a gRPC method or route the protos do not have.
+"""A method table in the prose that names a gRPC method, JSON-RPC method or route the protos,
+the schemas or the OpenAPI document do not have.
 
 What it does
-    Reads the Markdown tables with a column headed ``gRPC`` (a method mapping table: JSON-RPC
-    method, gRPC method, REST endpoint) and holds each row to the rpcs of the corpus's
-    ``.proto`` files and whole proto fences:
+    Reads the Markdown tables with a column headed ``gRPC`` method, or one headed ``JSON-RPC``
+    beside a REST one (a method mapping table: JSON-RPC method, gRPC method, REST endpoint), and
+    holds each row to the rpcs of the corpus's ``.proto`` files and whole proto fences:
 
     - a gRPC method the row names must be an rpc (a qualified name, ``Service.Method``, by its
       last part); one that is not is reported with the rpc the row's route is bound to, or the
@@ -14,6 +15,20 @@ What it does
       ``/v1/{name=tasks/*}:cancel`` is ``/v1/tasks/{id}:cancel``); for a row whose rpc is not
       found, some rpc must be bound to it. A route is checked only where the protos declare
       http bindings at all.
+
+    and to the other surfaces, each once one row of the table is found there (the evidence that
+    the table and that surface describe one API):
+
+    - a JSON-RPC method the row names must be defined: a request (or notification) schema
+      fixing ``method`` to it beside ``jsonrpc`` or ``params`` (JSON-RPC 2.0 §4), or an OpenRPC
+      document's ``methods[].name``; one differing in letter case only is named;
+    - a REST route the row gives must be an operation of the OpenAPI documents (the same verb
+      and path, path variables as wildcards, read below each server's base path); the
+      operation with its path and another verb, or its verb and all but one segment, is named.
+      A cell the proto's binding also contradicts is one finding naming both.
+
+    A row that limits the method to some transports ("List tasks (gRPC/REST only)") is not held
+    to the others.
 
     A pair is compared only when the evidence binds it: the same rpc name (a qualified one,
     ``Tasks.GetTask``, in its own service), or the same verb and path. Nothing is paired by a
@@ -26,8 +41,9 @@ What it does
 Why is this bad?
     A specification that publishes a REST/JSON surface and a gRPC surface of one protocol
     (A2A's JSON-RPC, gRPC and HTTP+JSON transports) promises they are the same methods. A table
-    that names an rpc the proto does not have, or a route the proto binds with another verb,
-    sends implementers of one transport to a method the other does not serve.
+    that names an rpc the proto does not have, a JSON-RPC method no request schema defines, or
+    a route the proto binds with another verb or the OpenAPI document does not have, sends
+    implementers of one transport to a method the other does not serve.
 
 Example
     ::
@@ -51,9 +67,12 @@ Options
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from speclint.analyses.context import Context
+from speclint.analyses.jsonrpc import defined_methods
+from speclint.analyses.operations import Operation, api_operations, base_paths, named_operations
 from speclint.analyses.protos import corpus_protos
 from speclint.analyses.surfaces import (
     BoundRule,
@@ -62,6 +81,7 @@ from speclint.analyses.surfaces import (
     RpcIndex,
     camel_words,
     method_rows,
+    route_shape,
     rpc_index,
     rpc_name,
 )
@@ -74,6 +94,7 @@ ID = "method-table-drift"
 SEVERITY = Severity.WARNING
 READS = "extract"  # of a page: its method tables (speclint.analyses.units)
 READS_PROTOS = True  # the compiled protos, of a page its proto fences (speclint.run.catalog)
+FACTS = ("derived",)  # a derived copy (a bundle) defines no JSON-RPC method of its own
 
 
 def extract(document: Document) -> tuple[MethodRow, ...]:
@@ -85,19 +106,47 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     if not rows:
         return
     index = rpc_index(corpus)
-    if not index:
-        return  # no proto declares a service: nothing the table's gRPC names can be held to
     place = corpus_protos(corpus).place
 
     def where(path: str, line: int, column: int, note: str) -> Location:
         page, line, column = place(path, line, column)
         return Location(page, line, column, note=note)
 
+    tables: dict[tuple[str, int], list[MethodRow]] = {}
     for row in rows:
-        yield from _row_findings(row, index, where)
+        tables.setdefault((row.page, row.table), []).append(row)
+    for table in tables.values():
+        absent = _absent_operations(corpus, table)
+        said: set[tuple[int, Route]] = set()
+        # no proto declares a service: nothing the table's gRPC names can be held to
+        for row in table if index else ():
+            yield from _row_findings(row, index, where, absent, said)
+        yield from _method_findings(corpus, table)
+        for (line, route), (row, text, related) in sorted(
+            absent.items(), key=lambda item: (item[0][0], item[0][1].column)
+        ):
+            if (line, route) in said:
+                continue  # said with the proto's binding of the same cell
+            shown = f"`{route.verb.upper()} {route.path}`"
+            what = f" (for `{row.jsonrpc}`)" if row.jsonrpc else ""
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"the table gives {shown}{what}, which {text}: fix the route in the table or "
+                "add the operation",
+                Location(row.page, row.line, route.column, heading=row.heading),
+                related,
+                key=f"operation:{route.verb}:{route.path}",
+            )
 
 
-def _row_findings(row: MethodRow, index: RpcIndex, where: Any) -> Iterator[Finding]:
+# (row line, route) -> (row, "is no operation of `api.yaml`; the nearest is ...", related)
+Absent = dict[tuple[int, Route], tuple[MethodRow, str, tuple[Location, ...]]]
+
+
+def _row_findings(
+    row: MethodRow, index: RpcIndex, where: Any, absent: Absent, said: set[tuple[int, Route]]
+) -> Iterator[Finding]:
     bound = [entry for written, _ in row.grpc for entry in index.lookup(written)]
     # A row that says it has no gRPC form is not held to the protos at all.
     checked_routes = bool(index.rules) and not row.no_grpc
@@ -154,7 +203,21 @@ def _row_findings(row: MethodRow, index: RpcIndex, where: Any) -> Iterator[Findi
     for route in row.routes:
         if not checked_routes:
             break
-        yield from _route_findings(row, route, bound, by_route[route], unbound_routes, index, where)
+        for finding in _route_findings(
+            row, route, bound, by_route[route], unbound_routes, index, where
+        ):
+            operation_side = absent.get((row.line, route))
+            if operation_side is not None:
+                said.add((row.line, route))
+                # the same cell against the OpenAPI document: one finding, both sides related
+                head = finding.message.rpartition(": ")[0]
+                fix = "make the table, the proto and the OpenAPI document say the same route"
+                finding = replace(
+                    finding,
+                    message=f"{head}; and it {operation_side[1]}: {fix}",
+                    related=finding.related + operation_side[2],
+                )
+            yield finding
 
 
 def _binds(rpc: ProtoRpc, route: Route) -> bool:
@@ -234,18 +297,113 @@ def _near(name: str, index: RpcIndex) -> list[Any]:
 
 def _near_route(route: Route, index: RpcIndex) -> tuple[BoundRule, str] | None:
     """The http binding with the route's verb and all but one segment of its path."""
-    shape = route.shape
     for rule in index.rules:
-        other = rule.shape
-        if rule.rule.verb != route.verb or len(other) != len(shape):
-            continue
-        differ = [(a, b) for a, b in zip(shape, other, strict=True) if a != b]
-        if len(differ) == 1:
-            mine, theirs = differ[0]
-            return rule, f", whose path says `{theirs}` where the table says `{mine}`"
+        if rule.rule.verb == route.verb:
+            difference = _one_segment_off(route.shape, rule.shape)
+            if difference:
+                return rule, difference
     return None
+
+
+def _one_segment_off(shape: tuple[str, ...], other: tuple[str, ...]) -> str:
+    """How ``other`` differs from the table's ``shape`` when in one segment only, else ""."""
+    if len(other) != len(shape):
+        return ""
+    differ = [(a, b) for a, b in zip(shape, other, strict=True) if a != b]
+    if len(differ) != 1:
+        return ""
+    mine, theirs = differ[0]
+    return f", whose path says `{theirs}` where the table says `{mine}`"
 
 
 def _service_locations(index: RpcIndex, where: Any) -> Iterator[Location]:
     for service, (path, line, column) in sorted(index.services.items()):
         yield where(path, line, column, f"service {service}")
+
+
+def _method_findings(corpus: Context, table: list[MethodRow]) -> Iterator[Finding]:
+    """The table's JSON-RPC methods against the methods the corpus defines, once one of them is
+    defined there (the evidence that the table and the definitions are of one protocol)."""
+    defined = defined_methods(corpus)
+    if not any(row.jsonrpc in defined for row in table):
+        return
+    for row in table:
+        if not row.jsonrpc or row.jsonrpc in defined or not row.claims("jsonrpc"):
+            continue
+        near = [m for m in defined if m.lower() == row.jsonrpc.lower()]
+        related: tuple[Location, ...]
+        if near:
+            (definition, *_) = defined[near[0]]
+            hint = f"; `{near[0]}` is defined: write it so"
+            related = (definition.location(corpus, f"method {near[0]}"),)
+        else:
+            bound = [d for r in table if r.jsonrpc in defined for d in defined[r.jsonrpc][:1]]
+            hint = ""
+            related = tuple(
+                d.location(corpus, f"method {d.method}, defined beside the table's others")
+                for d in bound[:1]
+            )
+        yield Finding(
+            ID,
+            SEVERITY,
+            f"the table names JSON-RPC method `{row.jsonrpc}`, which no request schema or "
+            f"OpenRPC document of the corpus defines{hint}: define it (a request whose "
+            "`method` is that constant), or say in the table that the method has no JSON-RPC "
+            "form",
+            Location(row.page, row.line, row.jsonrpc_column, heading=row.heading),
+            related,
+            key=f"jsonrpc:{row.jsonrpc}",
+        )
+
+
+def _absent_operations(corpus: Context, table: list[MethodRow]) -> Absent:
+    """The table's REST routes that no operation of the corpus's OpenAPI documents has, once
+    one of its routes is an operation there (the table is of that API, below its base path),
+    each with what to say and the nearest operation related."""
+    served = {
+        (row.line, route): named_operations(corpus, f"{route.verb.upper()} {route.path}")
+        for row in table
+        for route in row.routes
+        if row.claims("rest")
+    }
+    documents = sorted({op.document.path for ops in served.values() for op in ops})
+    if not documents:
+        return {}
+    operations = [op for op in api_operations(corpus) if op.document.path in documents]
+    absent: Absent = {}
+    for row in table:
+        for route in row.routes if row.claims("rest") else ():
+            if served[(row.line, route)]:
+                continue
+            near = _near_operation(route, operations)
+            text = f"is no operation of {', '.join(f'`{d}`' for d in documents)}"
+            related: tuple[Location, ...]
+            if near is not None:
+                operation, difference = near
+                text += f"; the nearest is `{operation.label}`{difference}"
+                related = (operation.document.location(operation.pointer, operation.label),)
+            else:
+                document = corpus.documents[documents[0]]
+                related = (document.location("/paths", "the API's paths"),)
+            absent[(row.line, route)] = (row, text, related)
+    return absent
+
+
+def _near_operation(route: Route, operations: list[Operation]) -> tuple[Operation, str] | None:
+    """The operation with the route's path and another verb, else the one with its verb and
+    all but one segment of its path (a path read alone and below each of its base paths)."""
+    shape = route.shape
+    shaped = [
+        (operation, base + route_shape(operation.path))
+        for operation in operations
+        for base in ((), *(route_shape(b) for b in base_paths(operation.document)))
+    ]
+    for operation, whole in shaped:
+        if operation.method != route.verb and whole == shape:
+            return operation, f", which is {operation.method.upper()}"
+    for operation, whole in shaped:
+        if operation.method == route.verb:
+            difference = _one_segment_off(shape, whole)
+            if difference:
+                return operation, difference
+    return None

@@ -1,4 +1,5 @@
-"""A protobuf enum and the JSON Schema enum of the same thing that list different values.
+"""A protobuf enum and the JSON Schema enum or prose list of the same thing that list
+different values.
 
 What it does
     Pairs each enum of the corpus's own ``.proto`` files (and read proto fences; vendored protos
@@ -21,6 +22,15 @@ What it does
     proto3 zero value named for "not set" (``…_UNSPECIFIED``, ``…_UNKNOWN``, ``…_NULL``...)
     is not expected in the schema, and no disagreement when it is there. A value on one side only is reported, once per pair, at
     the proto enum, with the schema's enum related.
+
+    A value list of the prose (the shapes enum-drift reads) that binds to no JSON Schema enum is
+    held to a proto enum where the evidence binds it: its sentence names the enum
+    (`` `TaskState` ``) or an enum-typed field (`` `TaskStatus.state` ``), or the list is of a
+    field of the enum's type (its name or JSON name) or of the enum's name and its values
+    overlap the enum's as enum-drift's overlap. A value the enum lacks is reported at the list;
+    where the text gives the list as complete, the enum's values it lacks too ("not set" aside).
+    A list that binds to a schema enum is enum-drift's (and that enum is compared with the proto
+    above); a proposal's (an RFC's) list states a change and binds to nothing here.
 
 Why is this bad?
     A protocol that publishes a JSON surface and a gRPC surface promises one set of values.
@@ -47,24 +57,33 @@ Options
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.protojson import EnumPair, enum_pairs
+from speclint.analyses.enumerations import ProseSet, prose_sets
+from speclint.analyses.protojson import (
+    EnumPair,
+    ProseEnumPair,
+    enum_pairs,
+    enum_spellings,
+    prose_enum_pairs,
+)
 from speclint.analyses.protos import corpus_protos
+from speclint.analyses.rfcs import is_rfc
 from speclint.common.findings import Finding, Location, Severity
-from speclint.parsing.protobuf import ProtoEnum
+from speclint.model.corpus import Document
 
 ID = "proto-enum-drift"
 SEVERITY = Severity.WARNING
 READS_PROTOS = True  # the compiled protos, of a page its proto fences (speclint.run.catalog)
-FACTS = ("derived",)  # a derived copy (a bundle) is no definition of its own (protojson)
+FACTS = ("derived", "references")  # bundles are no definitions (protojson); the Binder
 SHOWN = 4  # values of each side in the message; all of them on the related locations
-# The names a proto3 zero value is given when it means "not set" (the style guide's UNSPECIFIED,
-# and what repositories write instead: CycloneDX's `NULL`, A2A's `UNKNOWN`).
-_NOT_SET = frozenset({"UNSPECIFIED", "UNKNOWN", "UNSET", "NOT_SET", "NONE", "NULL", "UNDEFINED"})
+READS = "extract"  # of a page: its value lists and whether it is a proposal (and proto fences)
+
+
+def extract(document: Document) -> tuple[list[ProseSet], bool]:
+    return prose_sets(document), is_rfc(document)
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -73,70 +92,32 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         found = _compare(pair, place)
         if found is not None:
             yield found
+    for prose_pair in prose_enum_pairs(corpus):
+        found = _compare_prose(prose_pair, place)
+        if found is not None:
+            yield found
 
 
-def _prefix(enum: ProtoEnum) -> str:
-    """The prefix its values share up to an underscore (``TASK_STATE_``), as the style guide
-    has them written; else the enum's name in upper snake case (``TaskState`` ->
-    ``TASK_STATE_``). Read from the values first: ``HTTPMethod``'s are ``HTTP_METHOD_…``, a
-    nested ``Task.State``'s ``TASK_STATE_…``."""
-    names = [value.name for value in enum.values]
-    if len(names) > 1:
-        common = min(names)
-        for other in names:  # the characters every name starts with
-            while not other.startswith(common):
-                common = common[:-1]
-        cut = common.rfind("_")
-        if cut > 0:
-            return common[: cut + 1]
-    simple = enum.name.rsplit(".", 1)[-1]
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", simple).upper() + "_"
-
-
-def _unset(enum: ProtoEnum, number: int, prefix: str) -> bool:
-    """proto3's zero value (``…_UNSPECIFIED = 0``): "not set", not a value the schema must
-    list (it may: then it agrees)."""
-    if number != 0:
-        return False
-    names = [v.name[len(prefix) :] if v.name.startswith(prefix) else v.name for v in enum.values]
-    return any(v.number == 0 and n in _NOT_SET for v, n in zip(enum.values, names, strict=True))
-
-
-def _key(value: str) -> str:
-    return value.upper().replace("-", "_").replace(" ", "_")
+def _sides(*sides: tuple[list[str], str]) -> str:
+    """What each side alone lists ("`A`, `B` only in the proto; `c` only in the schema")."""
+    return "; ".join(
+        ", ".join(f"`{v}`" for v in values[:SHOWN])
+        + (" ..." if len(values) > SHOWN else "")
+        + f" only in {side}"
+        for values, side in sides
+        if values
+    )
 
 
 def _compare(pair: EnumPair, place: Any) -> Finding | None:
     enum, proto = pair.enum, pair.proto
-    prefix = _prefix(enum)
-    theirs = {_key(v): v for v in pair.values}
-    # every spelling of each number: its names (aliases too), with and without the prefix;
-    # ProtoJSON writes the names whole (`TASK_STATE_SUBMITTED`), specifications the short ones
-    spellings: dict[int, set[str]] = {}
-    for value in enum.values:
-        short = value.name[len(prefix) :] if value.name.startswith(prefix) else value.name
-        spellings.setdefault(value.number, set()).update({_key(short), _key(value.name)})
-    only_proto = sorted(
-        min(v.name for v in enum.values if v.number == number)
-        for number, keys in spellings.items()
-        if not keys & theirs.keys() and not _unset(enum, number, prefix)
-    )
-    known = set().union(*spellings.values())
-    only_schema = sorted(value for key, value in theirs.items() if key not in known)
+    spellings = enum_spellings(enum)
+    only_proto = spellings.missing(pair.values)
+    only_schema = sorted(set(spellings.unknown(pair.values)))
     if not only_proto and not only_schema:
         return None
     simple = enum.name.rsplit(".", 1)[-1]
-    parts = []
-    if only_proto:
-        shown = ", ".join(f"`{n}`" for n in only_proto[:SHOWN]) + (
-            " ..." if len(only_proto) > SHOWN else ""
-        )
-        parts.append(f"{shown} only in the proto")
-    if only_schema:
-        shown = ", ".join(f"`{v}`" for v in only_schema[:SHOWN]) + (
-            " ..." if len(only_schema) > SHOWN else ""
-        )
-        parts.append(f"{shown} only in the schema")
+    parts = _sides((only_proto, "the proto"), (only_schema, "the schema"))
     page, line, column = place(proto.path, enum.line, enum.column)
     pointer = pair.pointer + "/enum"
     schema_line, schema_column = pair.document.position(pointer)
@@ -144,8 +125,8 @@ def _compare(pair: EnumPair, place: Any) -> Finding | None:
         ID,
         SEVERITY,
         f"proto enum `{simple}` and the JSON Schema enum {pair.name} disagree: "
-        f"{'; '.join(parts)} (values compared without the `{prefix}` prefix, in any case, hyphens "
-        "for underscores): give both surfaces the same values",
+        f"{parts} (values compared without the `{spellings.prefix}` prefix, in any "
+        "case, hyphens for underscores): give both surfaces the same values",
         Location(page, line, column, pointer=f"/{enum.name}"),
         (
             Location(
@@ -157,4 +138,34 @@ def _compare(pair: EnumPair, place: Any) -> Finding | None:
             ),
         ),
         key=f"{enum.name}:{pair.document.path}#{pair.pointer}",
+    )
+
+
+def _compare_prose(pair: ProseEnumPair, place: Any) -> Finding | None:
+    """A prose list against the proto enum it lists: a value the enum lacks; and, where the
+    text gives the list as complete, an enum value the list lacks."""
+    prose, enum = pair.prose, pair.enum
+    spellings = enum_spellings(enum)
+    only_prose = spellings.unknown(prose.values)
+    only_proto = spellings.missing(prose.values) if prose.complete else []
+    if not only_prose and not only_proto:
+        return None
+    simple = enum.name.rsplit(".", 1)[-1]
+    parts = _sides((only_prose, "the prose"), (only_proto, "the proto"))
+    page, line, column = place(pair.proto.path, enum.line, enum.column)
+    values = ", ".join(v.name for v in enum.values)
+    return Finding(
+        ID,
+        SEVERITY,
+        f"the {prose.form} of values here and proto enum `{simple}` disagree: "
+        f"{parts} (bound because {pair.why}; values compared without the "
+        f"`{spellings.prefix}` prefix, in any case, hyphens for underscores): list the enum's "
+        "values, or change the enum",
+        prose.location(),
+        (
+            Location(
+                page, line, column, pointer=f"/{enum.name}", note=f"the proto's values: {values}"
+            ),
+        ),
+        key=f"prose:{enum.name}:{','.join(prose.values)}",
     )

@@ -597,6 +597,16 @@ enum State {
             (("  string note = 4;\n", '  string note = 4;\n  reserved "gone";\n'),),
             set(),  # a reservation added breaks nothing
         ),
+        (
+            # buf RPC_SAME_IDEMPOTENCY_LEVEL (WIRE and WIRE_JSON categories)
+            (
+                (
+                    'get: "/v1/{id=tasks/*}"};',
+                    'get: "/v1/{id=tasks/*}"};\n    option idempotency_level = NO_SIDE_EFFECTS;',
+                ),
+            ),
+            {("rpc idempotency changed", True)},
+        ),
     ],
 )
 def test_proto_changes_follow_buf_on_the_cases_a_review_found(
@@ -609,6 +619,21 @@ def test_proto_changes_follow_buf_on_the_cases_a_review_found(
     base = Context.load(write_files(tmp_path / "base", {"api/t.proto": BASE}))
     head = Context.load(write_files(tmp_path / "head", {"api/t.proto": head_text}))
     assert {(c.kind, c.breaking) for c in contract_changes(base, head)} == expected
+
+
+def test_a_proto2_default_changed_breaks_as_buf_judges_it(tmp_path: Path) -> None:
+    # buf FIELD_SAME_DEFAULT: a reader of an unset field sees another value
+    proto2 = 'syntax = "proto2";\npackage t.v1;\nmessage Page {\n  optional int32 size = 1%s;\n}\n'
+    base = Context.load(write_files(tmp_path / "base", {"api/t.proto": proto2 % " [default = 10]"}))
+    for head_text, expected in (
+        (proto2 % " [default = 20]", {("field default changed", True)}),
+        (proto2 % "", {("field default changed", True)}),
+        (proto2 % " [default = 10]", set()),
+    ):
+        head = Context.load(write_files(tmp_path / "head", {"api/t.proto": head_text}))
+        changes = contract_changes(base, head)
+        assert {(c.kind, c.breaking) for c in changes} == expected
+        assert all("was `10`" in c.description for c in changes)
 
 
 def test_a_proto_that_does_not_compile_at_one_revision_is_not_compared_and_that_breaks(
@@ -660,3 +685,234 @@ def test_base_paths_read_server_variables_and_swagger_base_path(make_corpus: Mak
     corpus = Context.load(root)
     assert [op.path for op in named_operations(corpus, "GET /api/tasks/{id}")] == ["/tasks/{name}"]
     assert named_operations(corpus, "GET /v1/tasks/{id}") == ()
+
+
+# --- a method table's JSON-RPC methods and REST routes (issue 30, item 3d) -----------------------
+
+METHODS_SCHEMA = """\
+{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {
+    "GetTaskRequest": {
+      "type": "object",
+      "properties": {
+        "jsonrpc": {"const": "2.0"},
+        "method": {"const": "tasks/get"},
+        "params": {"type": "object"}
+      }
+    },
+    "CancelTaskRequest": {
+      "type": "object",
+      "properties": {
+        "jsonrpc": {"const": "2.0"},
+        "method": {"const": "tasks/cancel"},
+        "params": {"type": "object"}
+      }
+    },
+    "Route": {
+      "type": "object",
+      "properties": {"method": {"const": "tasks/list"}, "path": {"type": "string"}}
+    }
+  }
+}
+"""
+
+
+def test_a_json_rpc_method_no_request_schema_defines_is_reported_and_fixed_is_quiet(
+    make_corpus: MakeCorpus,
+) -> None:
+    rows = (
+        "| `tasks/get` | `GetTask` | `GET /v1/tasks/{id}` |",
+        "| `tasks/list` | `ListTaskConfig` | `GET /v1/tasks/{id}/configs` |",
+    )
+    files: dict[str, str | bytes] = {
+        "api/tasks.proto": PROTO,
+        "schemas/methods.json": METHODS_SCHEMA,
+        "docs/methods.md": _table(*rows),
+    }
+    root = make_corpus(files)
+    # `Route` fixes a `method` but is no JSON-RPC envelope (no `jsonrpc`, no `params`)
+    (finding,) = findings_of("method-table-drift", root)
+    assert (finding.location.path, finding.location.line, finding.location.column) == (
+        "docs/methods.md",
+        6,
+        4,  # the method's first letter, inside its code span
+    )
+    assert "JSON-RPC method `tasks/list`, which no request schema" in finding.message
+    (related,) = finding.related
+    assert related.path == "schemas/methods.json" and related.line == 8  # tasks/get's method
+    defined = METHODS_SCHEMA.replace('"tasks/list"', '"tasks/list-routes"').replace(
+        '"path": {"type": "string"}', '"params": {"type": "object"}'
+    )
+    (root / "schemas/methods.json").write_text(defined.replace("tasks/list-routes", "tasks/list"))
+    assert findings_of("method-table-drift", root) == []
+
+
+def test_a_json_rpc_method_differing_in_case_is_named_and_openrpc_defines_methods(
+    make_corpus: MakeCorpus,
+) -> None:
+    openrpc = (
+        '{"openrpc": "1.2.6", "info": {"title": "t", "version": "1"}, "methods": ['
+        '{"name": "tasks_get", "params": [], "result": {"name": "r", "schema": {}}},'
+        '{"name": "tasks_cancel", "params": [], "result": {"name": "r", "schema": {}}}]}'
+    )
+    rows = ("| `tasks_get` | `GetTask` | |", "| `Tasks_Cancel` | `CancelTask` | |")
+    root = make_corpus(
+        {"api/tasks.proto": PROTO, "openrpc.json": openrpc, "docs/methods.md": _table(*rows)}
+    )
+    (finding,) = findings_of("method-table-drift", root)
+    assert "`tasks_cancel` is defined: write it so" in finding.message
+    assert [(r.path, r.pointer) for r in finding.related] == [("openrpc.json", "/methods/1/name")]
+
+
+def test_a_table_none_of_whose_methods_is_defined_or_that_says_only_is_not_held(
+    make_corpus: MakeCorpus,
+) -> None:
+    # No method of the table is defined: the table is not bound to these definitions.
+    rows = ("| `jobs/get` | `GetTask` | |", "| `jobs/cancel` | `CancelTask` | |")
+    files: dict[str, str | bytes] = {
+        "api/tasks.proto": PROTO,
+        "schemas/methods.json": METHODS_SCHEMA,
+        "docs/methods.md": _table(*rows),
+    }
+    root = make_corpus(files)
+    assert findings_of("method-table-drift", root) == []
+    # A row that says the method is of other transports only gives no JSON-RPC method.
+    rows = (
+        "| `tasks/get` | `GetTask` | |",
+        "| `tasks/list` | `ListTaskConfig` | List configs (gRPC/REST only) |",
+    )
+    (root / "docs/methods.md").write_text(_table(*rows))
+    assert findings_of("method-table-drift", root) == []
+
+
+TASKS_API = """\
+openapi: 3.1.0
+info: {title: Tasks, version: 1.0.0}
+servers:
+  - url: https://api.example.test/v1
+paths:
+  /tasks/{id}:
+    get:
+      operationId: getTask
+      responses: {"200": {description: the task}}
+  /tasks/{id}:cancel:
+    post:
+      operationId: cancelTask
+      responses: {"200": {description: cancelled}}
+"""
+
+ROUTE_TABLE = "# Methods\n\n| JSON-RPC Method | REST Endpoint |\n| --- | --- |\n"
+
+
+def test_a_route_no_operation_has_is_reported_with_the_nearest_and_fixed_is_quiet(
+    make_corpus: MakeCorpus,
+) -> None:
+    # No gRPC column: a JSON-RPC column beside a REST one is a method table too.
+    page = ROUTE_TABLE + (
+        "| `tasks/get` | `GET /v1/tasks/{id}` |\n| `tasks/cancel` | `GET /v1/tasks/{id}:cancel` |\n"
+    )
+    root = make_corpus({"api/openapi.yaml": TASKS_API, "docs/methods.md": page})
+    (finding,) = findings_of("method-table-drift", root)
+    assert (
+        finding.location.line == 6
+        and finding.location.column == page.split("\n")[5].index("GET") + 1
+    )
+    assert "`GET /v1/tasks/{id}:cancel` (for `tasks/cancel`), which is no operation" in (
+        finding.message
+    )
+    assert "the nearest is `POST /tasks/{id}:cancel`, which is POST" in finding.message
+    assert [(r.path, r.line) for r in finding.related] == [("api/openapi.yaml", 11)]
+    (root / "docs/methods.md").write_text(
+        page.replace("GET /v1/tasks/{id}:c", "POST /v1/tasks/{id}:c")
+    )
+    assert findings_of("method-table-drift", root) == []
+
+
+def test_a_table_whose_routes_are_no_operation_of_the_api_is_not_held_to_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Another API's routes (no route of the table is an operation here): not bound.
+    page = ROUTE_TABLE + "| `jobs/get` | `GET /v2/jobs/{id}` |\n| `jobs/stop` | `POST /v2/jobs` |\n"
+    root = make_corpus({"api/openapi.yaml": TASKS_API, "docs/methods.md": page})
+    assert findings_of("method-table-drift", root) == []
+    # A path one segment off is said with the operation it nearly is.
+    page = (
+        ROUTE_TABLE
+        + "| `tasks/get` | `GET /v1/tasks/{id}` |\n| `x` | `POST /v1/task/{id}:cancel` |\n"
+    )
+    (root / "docs/methods.md").write_text(page)
+    (finding,) = findings_of("method-table-drift", root)
+    assert "whose path says `tasks` where the table says `task`" in finding.message
+
+
+# --- prose lists bound to a proto enum (issue 30, item 3a) ---------------------------------------
+
+STATUS = ENUMS.replace(
+    "message Message {", "message TaskStatus {\n  TaskState state = 1;\n}\nmessage Message {"
+)
+
+
+def test_a_prose_list_of_an_enum_typed_field_is_held_to_the_proto_enum(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "# Tasks\n\nThe `state` of a task is one of:\n\n- `submitted`: accepted\n"
+        "- `input-required`: waiting\n- `canceled`: stopped\n"
+    )
+    root = make_corpus({"grpc/tasks.proto": STATUS, "docs/tasks.md": page})
+    (finding,) = findings_of("proto-enum-drift", root)
+    assert (finding.location.path, finding.location.line) == ("docs/tasks.md", 5)
+    assert "`canceled` only in the prose" in finding.message
+    assert "`TASK_STATE_CANCELLED` only in the proto" in finding.message
+    assert "the field `TaskStatus.state` of the enum's type" in finding.message
+    assert [(r.path, r.line) for r in finding.related] == [("grpc/tasks.proto", 3)]
+    # The proto's spellings (whole or short, any case) agree; its zero value is not expected.
+    page = page.replace("`canceled`", "`TASK_STATE_CANCELLED`").replace(
+        "`submitted`", "`SUBMITTED`"
+    )
+    (root / "docs/tasks.md").write_text(page)
+    assert findings_of("proto-enum-drift", root) == []
+
+
+def test_a_prose_list_names_its_enum_and_a_few_values_in_passing_lack_none(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Named explicitly (`TaskState`), the list binds though its field is not the enum's.
+    page = "# Tasks\n\nA `TaskState` is one of `submitted` | `paused` | `input-required`.\n"
+    root = make_corpus({"grpc/tasks.proto": STATUS, "docs/tasks.md": page})
+    (finding,) = findings_of("proto-enum-drift", root)
+    assert "`paused` only in the prose" in finding.message
+    assert "the text names `TaskState`" in finding.message
+    # A few values named in passing: only a value the enum lacks would be drift.
+    page = "# Tasks\n\nOnce the task's `state` flips to `submitted` / `cancelled`, it is kept.\n"
+    (root / "docs/tasks.md").write_text(page)
+    assert findings_of("proto-enum-drift", root) == []
+
+
+def test_a_prose_list_bound_to_a_schema_enum_or_in_a_proposal_is_not_paired_with_the_proto(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = "# Tasks\n\nThe `role` is one of `agent` | `user` | `tool`.\n"
+    files: dict[str, str | bytes] = {
+        "grpc/tasks.proto": STATUS,
+        "json/tasks.json": SCHEMA,
+        "docs/tasks.md": page,
+    }
+    root = make_corpus(files)
+    # bound to `Message.role` of the schema: enum-drift's, not this rule's (which compares
+    # that schema enum with the proto's, at the proto)
+    found = findings_of("proto-enum-drift", root)
+    assert found and {f.location.path for f in found} == {"grpc/tasks.proto"}
+    assert findings_of("enum-drift", root) != []
+    proposal = (
+        "# RFC 0007: Roles\n\n- **Status:** Draft\n- **Authors:** A. Author\n"
+        "- **Created:** 2026-01-01\n\nThe `role` is one of `agent` | `user` | `tool`.\n"
+    )
+    (root / "json/tasks.json").unlink()
+    (root / "docs/tasks.md").unlink()
+    write_files(root, {"rfcs/0007-roles.md": proposal})
+    assert findings_of("proto-enum-drift", root) == []
+    write_files(root, {"docs/tasks.md": page})
+    (finding,) = findings_of("proto-enum-drift", root)
+    assert "`TOOL`" not in finding.message and "`tool` only in the prose" in finding.message

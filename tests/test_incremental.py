@@ -84,7 +84,7 @@ EDITS: list[tuple[str, Callable[[Path], None], dict[str, set[str]], set[str]]] =
         "a value list in the prose",
         lambda root: replace(root / "spec/interrupt.md", "\n## ", "\n- `gamma`\n\n## "),
         {"page": {"spec/interrupt.md"}},
-        {"enum-drift"},
+        {"enum-drift", "proto-enum-drift"},  # a list may be of a proto enum
     ),
     (
         "a heading another page links to",
@@ -102,8 +102,8 @@ EDITS: list[tuple[str, Callable[[Path], None], dict[str, set[str]], set[str]]] =
         "a proto fence added to a page",
         lambda root: replace(
             root / "spec/grpc-transport.md",
-            "| `POST /v1/runs/{runId}` |\n",
-            "| `POST /v1/runs/{runId}` |\n\n```proto\nmessage Ping { string id = 1; }\n```\n",
+            "| `POST /v1/runs/{runId}/cancel` |\n",
+            "| `POST /v1/runs/{runId}/cancel` |\n\n```proto\nmessage Ping { string id = 1; }\n```\n",
         ),
         {"page": {"spec/grpc-transport.md"}},
         # The rules that read the protos are keyed on each page's proto fences (READS_PROTOS:

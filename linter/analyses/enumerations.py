@@ -844,7 +844,7 @@ class SchemaIndex:
             self.tags.update((t[name][0].document.path, t[name][0].pointer) for t in tags)
 
 
-def _overlap(prose: tuple[str, ...], schema: tuple[Any, ...], complete: bool = True) -> bool:
+def overlap(prose: tuple[str, ...], schema: tuple[Any, ...], complete: bool = True) -> bool:
     """Same field, same values? Two shared values and half the union, or one set inside the
     other (a value added on one side is exactly the drift to find). A set the text does not
     give as complete ("flips to `a` / `b` / `c`") is a few of the field's values: two shared
@@ -896,7 +896,7 @@ class Binder:
                 continue  # the 3.2 pages do not describe the 3.0 schema
             if _conditional(site.pointer):
                 continue  # a `then` narrows the field for some instances: not its vocabulary
-            if _overlap(prose.values, values.values, prose.complete):
+            if overlap(prose.values, values.values, prose.complete):
                 found.append(
                     Binding(
                         prose,
@@ -959,7 +959,7 @@ class Binder:
                 owner, name = match.groups()
                 for schema in self.index.named.get(owner.lower(), []):
                     binding = self._property(prose, schema, name, f"the text names `{reference}`")
-                    if binding and _overlap(prose.values, binding.values.values, prose.complete):
+                    if binding and overlap(prose.values, binding.values.values, prose.complete):
                         found.append(binding)
         if found or prose.field is None:
             return found
@@ -974,7 +974,7 @@ class Binder:
                 for site, values in self.index.by_field.get(prose.field, []):
                     if (site.document.path, site.pointer) in self.index.tags:
                         continue  # one branch's tag: the union's entry binds instead
-                    if site.document is document and _overlap(
+                    if site.document is document and overlap(
                         prose.values, values.values, prose.complete
                     ):
                         found.append(

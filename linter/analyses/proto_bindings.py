@@ -1,15 +1,18 @@
 """What the proto surface is paired with, and by what evidence (issue 30): the listing ``speclint
 bindings`` prints after the prose's value sets and examples. Each proto message with the JSON
-Schema definitions of its name (compared or not, and why), each enum with the schema enums bound
-to it (by name, by use), each rpc with its operations (by operationId, by route), each method-table
-row with the rpcs it names; a fence's are placed on its page."""
+Schema definitions of its name (compared or not, and why); each enum with the schema enums bound
+to it (by name, by use); each prose list bound to a proto enum; each rpc with its operations (by
+operationId, by route); each method-table row with the rpcs, JSON-RPC method definitions and
+OpenAPI operations it names. A fence's are placed on its page."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from speclint.analyses.context import Context
-from speclint.analyses.protojson import enum_pairs, message_pairs, simple_name
+from speclint.analyses.jsonrpc import defined_methods
+from speclint.analyses.operations import named_operations
+from speclint.analyses.protojson import enum_pairs, message_pairs, prose_enum_pairs, simple_name
 from speclint.analyses.protos import corpus_protos
 from speclint.analyses.surfaces import method_rows, rpc_index, rpc_operations
 from speclint.parsing.kinds import DocumentKind
@@ -25,9 +28,11 @@ class ProtoBinding:
 
 
 def proto_bindings(corpus: Context) -> list[ProtoBinding] | None:
-    """Every pairing of the proto surface, in path and line order; None without a proto."""
+    """Every pairing of the proto surface and of the prose's method tables, in path and line
+    order; None without a proto or a method table."""
     protos = corpus_protos(corpus)
-    if not protos.read():
+    tables = [row for page in corpus.of_kind(DocumentKind.MARKDOWN) for row in method_rows(page)]
+    if not protos.read() and not tables:
         return None
     rows: dict[tuple[str, int, str], list[tuple[str, bool]]] = {}
 
@@ -45,6 +50,18 @@ def proto_bindings(corpus: Context) -> list[ProtoBinding] | None:
         what = f"proto enum `{simple_name(enum.enum.name)}`"
         row(enum.proto.path, enum.enum.line, enum.enum.column, what).append(
             (f"{enum.document.path}#{enum.pointer} ({enum.why})", True)
+        )
+    for prose_pair in prose_enum_pairs(corpus):
+        listed_enum = prose_pair.enum
+        where, line, _ = protos.place(prose_pair.proto.path, listed_enum.line, listed_enum.column)
+        listed = rows.setdefault(
+            (prose_pair.prose.path, prose_pair.prose.line, f"prose {prose_pair.prose.form}"), []
+        )
+        listed.append(
+            (
+                f"{where}:{line} proto enum `{simple_name(listed_enum.name)}` ({prose_pair.why})",
+                True,
+            )
         )
     operations = rpc_operations(corpus)
     for binding in operations.bindings if operations else ():
@@ -74,29 +91,41 @@ def proto_bindings(corpus: Context) -> list[ProtoBinding] | None:
                     )
                 )
     index = rpc_index(corpus)
-    for markdown in corpus.of_kind(DocumentKind.MARKDOWN) if index else ():
-        for table_row in method_rows(markdown):
-            names = ", ".join(f"`{written}`" for written, _ in table_row.grpc)
-            routes = ", ".join(f"`{r.verb.upper()} {r.path}`" for r in table_row.routes)
-            what = f"method table row {' '.join(filter(None, (names, routes)))}"
-            arrows = rows.setdefault((table_row.page, table_row.line, what), [])
-            for written, _ in table_row.grpc:
-                found = index.lookup(written)
-                for rpc, _, path in found:
-                    where, line, _ = protos.place(path, rpc.line, rpc.column)
-                    arrows.append((f"{where}:{line} rpc `{rpc.name}` (by name)", True))
-                if not found:
-                    arrows.append((f"(`{written}` names no rpc)", False))
-            for route in table_row.routes:
-                for rule in index.serving(route):
-                    where, line, _ = protos.place(rule.path, rule.rpc.line, rule.rpc.column)
-                    arrows.append(
-                        (
-                            f"{where}:{line} rpc `{rule.rpc.name}` (by its route "
-                            f"`{rule.rule.verb.upper()} {rule.rule.path}`)",
-                            True,
-                        )
+    methods = defined_methods(corpus)
+    for table_row in tables:
+        names = ", ".join(f"`{written}`" for written, _ in table_row.grpc)
+        routes = ", ".join(f"`{r.verb.upper()} {r.path}`" for r in table_row.routes)
+        method = f"`{table_row.jsonrpc}`" if table_row.jsonrpc else ""
+        what = f"method table row {' '.join(filter(None, (method, names, routes)))}"
+        arrows = rows.setdefault((table_row.page, table_row.line, what), [])
+        for definition in methods.get(table_row.jsonrpc, ()) if table_row.jsonrpc else ():
+            arrows.append(
+                (
+                    f"{definition.path}#{definition.pointer} (by JSON-RPC method "
+                    f"`{definition.method}`)",
+                    True,
+                )
+            )
+        for written, _ in table_row.grpc if index else ():
+            found = index.lookup(written)
+            for rpc, _, path in found:
+                where, line, _ = protos.place(path, rpc.line, rpc.column)
+                arrows.append((f"{where}:{line} rpc `{rpc.name}` (by name)", True))
+            if not found:
+                arrows.append((f"(`{written}` names no rpc)", False))
+        for route in table_row.routes:
+            for rule in index.serving(route):
+                where, line, _ = protos.place(rule.path, rule.rpc.line, rule.rpc.column)
+                arrows.append(
+                    (
+                        f"{where}:{line} rpc `{rule.rpc.name}` (by its route "
+                        f"`{rule.rule.verb.upper()} {rule.rule.path}`)",
+                        True,
                     )
+                )
+            shown = f"{route.verb.upper()} {route.path}"
+            for operation in named_operations(corpus, shown):
+                arrows.append((f"{operation.document.path} {operation.label} (by its route)", True))
     return [
         ProtoBinding(path, line, what, tuple(t for t, _ in arrows), sum(b for _, b in arrows))
         for (path, line, what), arrows in sorted(rows.items())

@@ -9,9 +9,10 @@ categories (a definition moved between files of one package breaks no client of 
 plus the REST transcoding: breaking are a message, enum, service, rpc, field or enum value
 removed; a field renumbered, renamed or given another JSON name (ProtoJSON parsers read both
 names); a field's type, cardinality (``repeated``, proto2's ``required``), presence (proto3's
-``optional``) or oneof changed; a reservation dropped, or a reserved number or name used again;
-an enum value renamed (ProtoJSON writes the name); an rpc's request, response or streaming
-changed; an HTTP binding (verb, path and body) gone. Additions are listed as not breaking.
+``optional``), proto2 ``default`` or oneof changed; a reservation dropped, or a reserved number
+or name used again; an enum value renamed (ProtoJSON writes the name); an rpc's request,
+response, streaming or ``idempotency_level`` changed; an HTTP binding (verb, path and body)
+gone. Additions are listed as not breaking.
 
 A ``.proto`` file that could not be read or compiled at either revision is not compared, and
 that is itself listed as breaking: a gate must not read "could not compile" as "removed".
@@ -330,6 +331,17 @@ def _rpc(qualified: str, rpc: ProtoRpc, current: ProtoRpc, sides: _Sides) -> Ite
             where,
             role="operation",
         )
+    if rpc.idempotency != current.idempotency:
+        yield sides.broke(
+            "rpc idempotency changed",
+            f"the idempotency_level of rpc `{qualified}` was `{rpc.idempotency or 'unset'}`, is "
+            f"`{current.idempotency or 'unset'}`: clients retry (and HTTP transcoders pick GET) "
+            "by it (buf RPC_SAME_IDEMPOTENCY_LEVEL): keep it",
+            current,
+            rpc,
+            where,
+            role="operation",
+        )
     # REST transcoding: a route (verb, path, body) is kept or gone; which one is first and the
     # routes added beside the old ones break no client
     was = {(h.verb, h.path, h.body) for h in rpc.http}
@@ -439,6 +451,10 @@ def _signature(rpc: ProtoRpc) -> str:
     return f"({client}{rpc.input}) returns ({server}{rpc.output})"
 
 
+def _default(value: str | None) -> str:
+    return "(none)" if value is None else value
+
+
 def _fields(
     message: str,
     old: ProtoMessage,
@@ -518,6 +534,16 @@ def _fields(
                 "field type changed",
                 f"field `{message}.{field.name}` was `{_type(field)}`, is `{_type(now)}`: keep "
                 "the type, or add a new field beside it",
+                now,
+                field,
+                where,
+            )
+        if now.default != field.default:
+            yield sides.broke(
+                "field default changed",
+                f"the default of field `{message}.{field.name}` was "
+                f"`{_default(field.default)}`, is `{_default(now.default)}`: a reader of an "
+                "unset field sees another value (buf FIELD_SAME_DEFAULT): keep the default",
                 now,
                 field,
                 where,

@@ -20,14 +20,17 @@ configuration, metadata``); nothing in common is two things under one name, not 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import unquote
 
 from speclint.analyses.context import Context
+from speclint.analyses.enumerations import Binder, ProseSet, all_prose_sets, overlap
 from speclint.analyses.fences import definition_index
 from speclint.analyses.protos import corpus_protos, is_fence, own_protos
+from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.surfaces import path_fields, rpc_index
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -562,3 +565,173 @@ def _enum_bound(
         document = pair.definition.document
         where = prop.pointer + ("/items" if repeated else "")
         yield EnumPair(proto, enum, document, where, values, label, why)
+
+
+# --- enum values as the surfaces spell them ------------------------------------------------------
+
+# The names a proto3 zero value is given when it means "not set" (the style guide's UNSPECIFIED,
+# and what repositories write instead: CycloneDX's `NULL`, A2A's `UNKNOWN`).
+_NOT_SET = frozenset({"UNSPECIFIED", "UNKNOWN", "UNSET", "NOT_SET", "NONE", "NULL", "UNDEFINED"})
+
+
+@dataclass(frozen=True)
+class EnumSpellings:
+    """Every spelling of each number of a proto enum, as ProtoJSON and specifications write its
+    values: the name whole (``TASK_STATE_SUBMITTED``) or without the prefix the values share
+    (``SUBMITTED``), in any letter case, hyphens or spaces for underscores (``input-required``).
+    The aliases of one number are one value."""
+
+    prefix: str
+    keys: dict[int, frozenset[str]]  # number -> its spellings, as :func:`spelling_key` makes them
+    names: dict[int, str]  # number -> its first name (of its aliases)
+    unset: frozenset[int]  # proto3's zero value named for "not set": not expected elsewhere
+
+    def number(self, written: str) -> int | None:
+        key = spelling_key(written)
+        return next((n for n, keys in self.keys.items() if key in keys), None)
+
+    def missing(self, written: Iterable[str]) -> list[str]:
+        """The names of the numbers (but "not set") none of ``written`` spells, sorted."""
+        given = {spelling_key(w) for w in written}
+        return sorted(
+            self.names[n]
+            for n, keys in self.keys.items()
+            if not keys & given and n not in self.unset
+        )
+
+    def unknown(self, written: Iterable[str]) -> list[str]:
+        """The values of ``written`` that spell no number, in order."""
+        return [w for w in written if self.number(w) is None]
+
+
+def spelling_key(value: str) -> str:
+    return value.upper().replace("-", "_").replace(" ", "_")
+
+
+def enum_spellings(enum: ProtoEnum) -> EnumSpellings:
+    prefix = _prefix(enum)
+    keys: dict[int, set[str]] = {}
+    names: dict[int, str] = {}
+    for value in enum.values:
+        short = value.name[len(prefix) :] if value.name.startswith(prefix) else value.name
+        keys.setdefault(value.number, set()).update({spelling_key(short), spelling_key(value.name)})
+        names[value.number] = min(names.get(value.number, value.name), value.name)
+    unset = frozenset(
+        value.number
+        for value in enum.values
+        if value.number == 0 and value.name.removeprefix(prefix) in _NOT_SET
+    )
+    return EnumSpellings(prefix, {n: frozenset(k) for n, k in keys.items()}, names, unset)
+
+
+def _prefix(enum: ProtoEnum) -> str:
+    """The prefix its values share up to an underscore (``TASK_STATE_``), as the style guide
+    has them written; else the enum's name in upper snake case (``TaskState`` ->
+    ``TASK_STATE_``). Read from the values first: ``HTTPMethod``'s are ``HTTP_METHOD_…``, a
+    nested ``Task.State``'s ``TASK_STATE_…``."""
+    names = [value.name for value in enum.values]
+    if len(names) > 1:
+        common = min(names)
+        for other in names:  # the characters every name starts with
+            while not other.startswith(common):
+                common = common[:-1]
+        cut = common.rfind("_")
+        if cut > 0:
+            return common[: cut + 1]
+    simple = enum.name.rsplit(".", 1)[-1]
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", simple).upper() + "_"
+
+
+# --- prose lists bound to a proto enum -------------------------------------------------------------
+
+_CODE = re.compile(r"`([^`]+)`")
+
+
+@dataclass(frozen=True)
+class ProseEnumPair:
+    """A value list of the prose and the proto enum it lists (``why``: the evidence). Only a
+    list that binds to no JSON Schema enum is paired: one that does is enum-drift's, and that
+    schema enum is proto-enum-drift's to compare with the proto."""
+
+    prose: ProseSet
+    proto: ProtoFile
+    enum: ProtoEnum
+    why: str
+
+
+def prose_enum_pairs(corpus: Context) -> list[ProseEnumPair]:
+    """Every prose value list bound to a proto enum of the corpus's own protos (kept in the
+    memo): explicitly, its sentence names the enum (`` `TaskState` ``) or an enum-typed field
+    (`` `TaskStatus.state` ``); or by the field it lists (its name or JSON name) or the enum's
+    name as the list's field, when the values overlap as enum-drift's do (ProtoJSON spellings).
+    Not a proposal's list (it states a change), not one of another version, not one bound to a
+    schema."""
+    found: list[ProseEnumPair] | None = corpus.memo.get("protojson:prose-enums")
+    if found is not None:
+        return found
+    found = []
+    own = [proto for proto in own_protos(corpus) if proto.enums]
+    if not own:
+        corpus.memo["protojson:prose-enums"] = found
+        return found
+    enums = {enum.name: (proto, enum) for proto in own for enum in proto.enums}
+    by_name: dict[str, list[tuple[ProtoFile, ProtoEnum]]] = {}
+    for proto, enum in enums.values():
+        by_name.setdefault(simple_name(enum.name), []).append((proto, enum))
+    by_field: dict[str, list[tuple[ProtoFile, ProtoEnum, str]]] = {}
+    by_member: dict[tuple[str, str], list[tuple[ProtoFile, ProtoEnum]]] = {}
+    for proto in own_protos(corpus):
+        for message in proto.messages:
+            for field in message.fields:
+                target = enums.get(field.type_name) if field.type == "enum" else None
+                if target is None:
+                    continue
+                owner = simple_name(message.name)
+                for spelled in {field.name, field.json_name}:
+                    by_field.setdefault(spelled, []).append((*target, f"{owner}.{field.name}"))
+                    by_member.setdefault((owner, spelled), []).append(target)
+    binder = Binder(corpus)
+    place = corpus_protos(corpus).place
+    spellings = {name: enum_spellings(enum) for name, (_, enum) in enums.items()}
+    for prose in all_prose_sets(corpus):
+        page = corpus.documents.get(prose.path)
+        if page is None or is_rfc(page) or binder.bindings(prose):
+            continue
+        candidates: dict[str, tuple[ProtoFile, ProtoEnum, str, bool]] = {}
+        for reference in _CODE.findall(prose.context):
+            reference = reference.strip()
+            for proto, enum in by_name.get(reference, ()):
+                candidates.setdefault(
+                    enum.name, (proto, enum, f"the text names `{reference}`", True)
+                )
+            owner, _, member = reference.rpartition(".")
+            for proto, enum in by_member.get((owner, member), ()) if owner else ():
+                why = f"the text names `{reference}`, of the enum's type"
+                candidates.setdefault(enum.name, (proto, enum, why, True))
+        if prose.field:
+            for proto, enum in by_name.get(prose.field, ()):
+                why = f"the list is of `{prose.field}`, the enum's name"
+                candidates.setdefault(enum.name, (proto, enum, why, False))
+            for proto, enum, typed in by_field.get(prose.field, ()):
+                why = f"the list is of `{prose.field}`, the field `{typed}` of the enum's type"
+                candidates.setdefault(enum.name, (proto, enum, why, False))
+        pairs: list[tuple[ProseEnumPair, EnumSpellings]] = []
+        for name, (proto, enum, why, explicit) in sorted(candidates.items()):
+            if not corpus.versions.comparable(prose.path, place(proto.path, 1, 1)[0]):
+                continue
+            its = spellings[name]
+            given = tuple(
+                str(n) if (n := its.number(v)) is not None else f"?{v}" for v in prose.values
+            )
+            listed = tuple(str(n) for n in its.keys if n not in its.unset)
+            if overlap(given, listed, prose.complete) or (
+                explicit and any(not g.startswith("?") for g in given)
+            ):
+                pairs.append((ProseEnumPair(prose, proto, enum, why), its))
+        if not prose.complete:
+            # a few values named in passing bind to the enums holding all of them, if any
+            agreeing = [p for p in pairs if not p[1].unknown(prose.values)]
+            pairs = agreeing or pairs
+        found += [pair for pair, _ in pairs]
+    corpus.memo["protojson:prose-enums"] = found
+    return found

@@ -37,6 +37,15 @@ _NO_GRPC = re.compile(
     r"(?:rest|http|json-?rpc)[\s-]*only)\W*$"
 )
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z_][A-Za-z0-9_]*)*")
+# "(gRPC/REST only)", "JSON-RPC and HTTP only": the transports a method is limited to.
+_TRANSPORT = {"grpc": "grpc", "rest": "rest", "http": "rest", "jsonrpc": "jsonrpc"}
+_TRANSPORT_WORD = re.compile(r"(?i)json-?rpc|grpc|rest|http(?:\+json)?")
+_ONLY = re.compile(
+    r"(?i)\b((?:json-?rpc|grpc|rest|http(?:\+json)?)"
+    r"(?:\s*(?:/|,|&|\band\b|\bor\b)\s*(?:json-?rpc|grpc|rest|http(?:\+json)?))*)\s+only\b"
+)
+# A JSON-RPC method name: `message/send`, `tasks.get`, `eth_getBalance`, `$/cancelRequest`.
+_METHOD = re.compile(r"[A-Za-z_$][\w$]*(?:[/.:][A-Za-z_$][\w$]*)*")
 _NO_NAME = frozenset({"n/a", "na", "none", "-", "—", "–", "tbd"})
 _SERVICE = re.compile(r"^\s*service\s+\w+\s*\{", re.MULTILINE)
 _VARIABLE = re.compile(r"\{([^{}=]+)(?:=([^{}]*))?\}")
@@ -64,6 +73,16 @@ class MethodRow:
     routes: tuple[Route, ...]
     jsonrpc: str  # the JSON-RPC method the row gives ("" when none)
     no_grpc: bool = False  # the gRPC cell says the method has none ("N/A", "—")
+    table: int = 0  # the line of the table's header: the rows of one table share it
+    jsonrpc_column: int = 0  # where the JSON-RPC method is written in the row's line
+    # The transports a cell says the method is limited to ("gRPC/REST only": grpc, rest), or
+    # empty: a name the row gives for another transport is a placeholder, not a claim.
+    only: frozenset[str] = frozenset()
+
+    def claims(self, transport: str) -> bool:
+        """Whether the row claims the method has a form in ``transport`` ("grpc", "rest",
+        "jsonrpc"): it does unless a cell limits it to others."""
+        return not self.only or transport in self.only
 
 
 @dataclass(frozen=True)
@@ -102,7 +121,8 @@ def path_fields(path: str) -> set[str]:
 
 
 def method_rows(document: Document) -> tuple[MethodRow, ...]:
-    """The rows of the page's method tables (a table with a column headed gRPC)."""
+    """The rows of the page's method tables: a table with a column headed gRPC, or with one
+    headed JSON-RPC beside one of routes."""
     prose = document.prose if document.usable else None
     if prose is None:
         return ()
@@ -121,14 +141,15 @@ def _rows(page: str, table: Table, lines: list[str]) -> Iterator[MethodRow]:
         for i, text in enumerate(headers)
         if _GRPC_HEADER.search(text) and not _JSONRPC_HEADER.search(text)
     ]
-    if not grpc:
-        return
     rest = [
         i
         for i, text in enumerate(headers)
         if i not in grpc and _REST_HEADER.search(text) and not _JSONRPC_HEADER.search(text)
     ]
     jsonrpc = [i for i, text in enumerate(headers) if _JSONRPC_HEADER.search(text)]
+    # A method table maps one method across transports: a gRPC column, or JSON-RPC and REST.
+    if not grpc and not (jsonrpc and rest):
+        return
     heading = table.heading.anchor if table.heading else None
     for row in table.rows:
         names = tuple(
@@ -138,14 +159,33 @@ def _rows(page: str, table: Table, lines: list[str]) -> Iterator[MethodRow]:
         routes = tuple(
             route for index in rest if index < len(row) for route in _routes(row[index], lines)
         )
-        method = ""
+        method, column = "", 0
         if jsonrpc and jsonrpc[0] < len(row):
-            spans = row[jsonrpc[0]].inline_code
-            method = spans[0].text if spans else row[jsonrpc[0]].text.strip()
-        if names or routes:
+            method, column = _method(row[jsonrpc[0]], lines)
+        only = frozenset(
+            _TRANSPORT[word.lower().replace("-", "").replace("+json", "")]
+            for cell in row
+            for match in _ONLY.finditer(cell.text)
+            for word in _TRANSPORT_WORD.findall(match.group(1))
+        )
+        no_grpc = no_grpc or bool(only and "grpc" not in only)
+        if names or routes or method:
+            line = row[0].line if row else table.line
             yield MethodRow(
-                page, row[0].line if row else table.line, heading, names, routes, method, no_grpc
+                page, line, heading, names, routes, method, no_grpc, table.line, column, only
             )
+
+
+def _method(cell: TableCell, lines: list[str]) -> tuple[str, int]:
+    """The JSON-RPC method a cell gives, and where: its first code span, or the cell when it
+    is one method-like word (``tasks/get``); "N/A", "—" and prose give none."""
+    spans = cell.inline_code
+    text = (spans[0].text if spans else cell.text).strip().strip("`")
+    if text.lower() in _NO_NAME or not _METHOD.fullmatch(text):
+        return "", 0
+    row = lines[cell.line - 1] if 0 < cell.line <= len(lines) else ""
+    found = re.search(rf"(?<![\w/.$-]){re.escape(text)}(?![\w/.$-])", row)
+    return text, found.start() + 1 if found else 1
 
 
 def _names(cell: TableCell, lines: list[str]) -> Iterator[tuple[str, int]]:

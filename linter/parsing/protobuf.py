@@ -48,6 +48,8 @@ _SYNTAX = re.compile(r'^[ \t]*(?P<keyword>syntax|edition)\s*=\s*"(?P<value>[^"\n
 _TIMED_OUT = -1000  # the exit code a run of protoc over its time limit is given
 _PASSES = 4  # protoc runs beyond one per input (options blanked, files set apart)
 # What the label and type numbers of FieldDescriptorProto (descriptor.proto) are called.
+# MethodOptions.IdempotencyLevel (descriptor.proto): 0 is IDEMPOTENCY_UNKNOWN, the default.
+_IDEMPOTENCY = {1: "NO_SIDE_EFFECTS", 2: "IDEMPOTENT"}
 _LABELS = {1: "optional", 2: "required", 3: "repeated"}
 _TYPES = {
     1: "double", 2: "float", 3: "int64", 4: "uint64", 5: "int32", 6: "fixed64", 7: "fixed32",
@@ -86,6 +88,7 @@ class ProtoField:
     line: int
     column: int
     map: str = ""  # a map field's `map<K, V>` (a repeated entry message; an object in ProtoJSON)
+    default: str | None = None  # proto2's `[default = ...]`, as protoc gives it (None: none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +141,8 @@ class ProtoRpc:
     http: tuple[HttpRule, ...]  # the binding, then its additional_bindings
     line: int
     column: int
+    # the `idempotency_level` option: "NO_SIDE_EFFECTS", "IDEMPOTENT", "" when unknown or unset
+    idempotency: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -877,6 +882,7 @@ def _file(
                     oneof,
                     *at(*where, 2, index),
                     maps.get(item.type_name.lstrip("."), ""),
+                    item.default_value if item.HasField("default_value") else None,
                 )
             )
         messages.append(
@@ -916,6 +922,7 @@ def _file(
                         HttpRule(verb, route, body, *option_at) for verb, route, body in bindings
                     ),
                     *at(6, index, 2, number),
+                    _IDEMPOTENCY.get(method.options.idempotency_level, ""),
                 )
             )
         services.append(ProtoService(prefix + service.name, tuple(rpcs), *at(6, index)))
