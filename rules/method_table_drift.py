@@ -3,8 +3,9 @@ the schemas or the OpenAPI document do not have.
 
 What it does
     Reads the Markdown tables with a column headed ``gRPC`` method, or one headed ``JSON-RPC``
-    beside a REST one (a method mapping table: JSON-RPC method, gRPC method, REST endpoint), and
-    holds each row to the rpcs of the corpus's ``.proto`` files and whole proto fences:
+    method beside a REST one (a method mapping table: JSON-RPC method, gRPC method, REST
+    endpoint; a bare ``JSON-RPC`` column compares the transports' properties), and holds each
+    row to the rpcs of the corpus's ``.proto`` files and whole proto fences:
 
     - a gRPC method the row names must be an rpc (a qualified name, ``Service.Method``, by its
       last part); one that is not is reported with the rpc the row's route is bound to, or the
@@ -16,16 +17,22 @@ What it does
       found, some rpc must be bound to it. A route is checked only where the protos declare
       http bindings at all.
 
-    and to the other surfaces, each once one row of the table is found there (the evidence that
-    the table and that surface describe one API):
+    and to the other surfaces of the page's version, each once the table is bound to it: two of
+    the table's entries, and half of them, found there (one generic entry, a ``GET /health``,
+    binds no table of another API):
 
-    - a JSON-RPC method the row names must be defined: a request (or notification) schema
-      fixing ``method`` to it beside ``jsonrpc`` or ``params`` (JSON-RPC 2.0 §4), or an OpenRPC
-      document's ``methods[].name``; one differing in letter case only is named;
-    - a REST route the row gives must be an operation of the OpenAPI documents (the same verb
-      and path, path variables as wildcards, read below each server's base path); the
-      operation with its path and another verb, or its verb and all but one segment, is named.
-      A cell the proto's binding also contradicts is one finding naming both.
+    - each JSON-RPC method the row names (every code span of the cell; a plain cell only when
+      method-like: ``tasks/get``, ``eth_call``, not "Unsupported") must be defined: a request
+      or notification schema fixing ``method`` beside ``jsonrpc`` or ``params`` (JSON-RPC 2.0
+      §4) in a schema file or an OpenAPI or AsyncAPI document (an HTTP verb is a route's
+      method, not a procedure's), or an OpenRPC document's ``methods[].name`` (a local
+      reference read through; a method of another file makes the methods unknown, and none is
+      judged); one differing in letter case only is named;
+    - a REST route the row gives must be an operation of the API document the table is bound
+      to (the one with most of its routes; the same verb and path, a ``google.api.http``
+      template read as such, below each server's base path); the operation with its path and
+      another verb, or, below the same base, its verb and all but one of two or more segments,
+      is named. A cell the proto's binding also contradicts is one finding naming both.
 
     A row that limits the method to some transports ("List tasks (gRPC/REST only)") is not held
     to the others.
@@ -66,13 +73,14 @@ Options
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.jsonrpc import defined_methods
-from speclint.analyses.operations import Operation, api_operations, base_paths, named_operations
+from speclint.analyses.jsonrpc import MethodDefinition, defined_methods
+from speclint.analyses.operations import Operation, api_operations, base_paths
 from speclint.analyses.protos import corpus_protos
 from speclint.analyses.surfaces import (
     BoundRule,
@@ -84,6 +92,7 @@ from speclint.analyses.surfaces import (
     route_shape,
     rpc_index,
     rpc_name,
+    serving_operations,
 )
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
@@ -321,89 +330,124 @@ def _service_locations(index: RpcIndex, where: Any) -> Iterator[Location]:
         yield where(path, line, column, f"service {service}")
 
 
+def _bound(matched: int, given: int) -> bool:
+    """Whether a table is of a surface: two of its entries found there, and half of them (one
+    generic entry, a `GET /health`, binds no table of another API)."""
+    return matched >= 2 and 2 * matched >= given
+
+
 def _method_findings(corpus: Context, table: list[MethodRow]) -> Iterator[Finding]:
-    """The table's JSON-RPC methods against the methods the corpus defines, once one of them is
-    defined there (the evidence that the table and the definitions are of one protocol)."""
+    """The table's JSON-RPC methods against the methods the corpus defines (of the page's
+    version), once the table is bound to them."""
     defined = defined_methods(corpus)
-    if not any(row.jsonrpc in defined for row in table):
+    if not defined.complete:
+        return  # a method defined in another file: none may be said to be undefined
+
+    def definitions(row: MethodRow, method: str) -> list[MethodDefinition]:
+        return [
+            d
+            for d in defined.by_name.get(method, ())
+            if corpus.versions.comparable(row.page, d.path)
+        ]
+
+    given = [
+        (row, method, column)
+        for row in table
+        if row.claims("jsonrpc")
+        for method, column in row.methods
+    ]
+    found = [(row, method) for row, method, _ in given if definitions(row, method)]
+    if not _bound(len(found), len(given)):
         return
-    for row in table:
-        if not row.jsonrpc or row.jsonrpc in defined or not row.claims("jsonrpc"):
+    openrpc = all(d.openrpc for row, method in found for d in definitions(row, method))
+    for row, method, column in given:
+        if definitions(row, method):
             continue
-        near = [m for m in defined if m.lower() == row.jsonrpc.lower()]
-        related: tuple[Location, ...]
+        near = [
+            d
+            for other, entries in defined.by_name.items()
+            if other.lower() == method.lower()
+            for d in entries
+            if corpus.versions.comparable(row.page, d.path)
+        ]
         if near:
-            (definition, *_) = defined[near[0]]
-            hint = f"; `{near[0]}` is defined: write it so"
-            related = (definition.location(corpus, f"method {near[0]}"),)
+            hint = f"; `{near[0].method}` is defined: write it so"
+            related = (near[0].location(corpus, f"method {near[0].method}"),)
         else:
-            bound = [d for r in table if r.jsonrpc in defined for d in defined[r.jsonrpc][:1]]
             hint = ""
-            related = tuple(
-                d.location(corpus, f"method {d.method}, defined beside the table's others")
-                for d in bound[:1]
-            )
+            first = definitions(*found[0])[0]
+            related = (first.location(corpus, f"method {first.method}, beside the table's others"),)
+        fix = (
+            "add it to the OpenRPC document's methods"
+            if openrpc
+            else "define it (a request schema whose `method` is that constant)"
+        )
         yield Finding(
             ID,
             SEVERITY,
-            f"the table names JSON-RPC method `{row.jsonrpc}`, which no request schema or "
-            f"OpenRPC document of the corpus defines{hint}: define it (a request whose "
-            "`method` is that constant), or say in the table that the method has no JSON-RPC "
-            "form",
-            Location(row.page, row.line, row.jsonrpc_column, heading=row.heading),
+            f"the table names JSON-RPC method `{method}`, which no request schema or OpenRPC "
+            f"document of the corpus defines{hint}: {fix}, or say in the table that the method "
+            "has no JSON-RPC form",
+            Location(row.page, row.line, column, heading=row.heading),
             related,
-            key=f"jsonrpc:{row.jsonrpc}",
+            key=f"jsonrpc:{method}",
         )
 
 
 def _absent_operations(corpus: Context, table: list[MethodRow]) -> Absent:
-    """The table's REST routes that no operation of the corpus's OpenAPI documents has, once
-    one of its routes is an operation there (the table is of that API, below its base path),
-    each with what to say and the nearest operation related."""
+    """The table's REST routes that no operation of the API document it is bound to has (the
+    document with most of its routes, of the page's version), each with what to say and the
+    nearest operation related."""
+    given = [(row, route) for row in table if row.claims("rest") for route in row.routes]
     served = {
-        (row.line, route): named_operations(corpus, f"{route.verb.upper()} {route.path}")
-        for row in table
-        for route in row.routes
-        if row.claims("rest")
+        (row.line, route): [
+            op
+            for op in serving_operations(corpus, route.verb, route.path)
+            if corpus.versions.comparable(row.page, op.document.path)
+        ]
+        for row, route in given
     }
-    documents = sorted({op.document.path for ops in served.values() for op in ops})
-    if not documents:
+    counts = Counter(path for ops in served.values() for path in {op.document.path for op in ops})
+    if not counts:
         return {}
-    operations = [op for op in api_operations(corpus) if op.document.path in documents]
+    document, matched = min(counts.items(), key=lambda item: (-item[1], item[0]))
+    if not _bound(matched, len(given)):
+        return {}
+    operations = [op for op in api_operations(corpus) if op.document.path == document]
     absent: Absent = {}
-    for row in table:
-        for route in row.routes if row.claims("rest") else ():
-            if served[(row.line, route)]:
-                continue
-            near = _near_operation(route, operations)
-            text = f"is no operation of {', '.join(f'`{d}`' for d in documents)}"
-            related: tuple[Location, ...]
-            if near is not None:
-                operation, difference = near
-                text += f"; the nearest is `{operation.label}`{difference}"
-                related = (operation.document.location(operation.pointer, operation.label),)
-            else:
-                document = corpus.documents[documents[0]]
-                related = (document.location("/paths", "the API's paths"),)
-            absent[(row.line, route)] = (row, text, related)
+    for row, route in given:
+        if served[(row.line, route)]:
+            continue  # an operation of this or another API document
+        near = _near_operation(route, operations)
+        text = f"is no operation of `{document}`"
+        related: tuple[Location, ...]
+        if near is not None:
+            operation, difference = near
+            text += f"; the nearest is `{operation.label}`{difference}"
+            related = (operation.document.location(operation.pointer, operation.label),)
+        else:
+            related = (corpus.documents[document].location("/paths", "the API's paths"),)
+        absent[(row.line, route)] = (row, text, related)
     return absent
 
 
 def _near_operation(route: Route, operations: list[Operation]) -> tuple[Operation, str] | None:
-    """The operation with the route's path and another verb, else the one with its verb and
-    all but one segment of its path (a path read alone and below each of its base paths)."""
+    """The operation with the route's path and another verb, else the one with its verb and,
+    below the same base path, all but one of two or more segments (one segment alone shares
+    nothing: `/health` is not near `/tasks`)."""
     shape = route.shape
-    shaped = [
-        (operation, base + route_shape(operation.path))
+    below = [
+        (operation, shape[len(base) :], route_shape(operation.path))
         for operation in operations
         for base in ((), *(route_shape(b) for b in base_paths(operation.document)))
+        if shape[: len(base)] == base
     ]
-    for operation, whole in shaped:
-        if operation.method != route.verb and whole == shape:
+    for operation, rest, path in below:
+        if operation.method != route.verb and rest == path:
             return operation, f", which is {operation.method.upper()}"
-    for operation, whole in shaped:
-        if operation.method == route.verb:
-            difference = _one_segment_off(shape, whole)
+    for operation, rest, path in below:
+        if operation.method == route.verb and len(rest) >= 2:
+            difference = _one_segment_off(rest, path)
             if difference:
                 return operation, difference
     return None

@@ -25,12 +25,15 @@ What it does
 
     A value list of the prose (the shapes enum-drift reads) that binds to no JSON Schema enum is
     held to a proto enum where the evidence binds it: its sentence names the enum
-    (`` `TaskState` ``) or an enum-typed field (`` `TaskStatus.state` ``), or the list is of a
-    field of the enum's type (its name or JSON name) or of the enum's name and its values
-    overlap the enum's as enum-drift's overlap. A value the enum lacks is reported at the list;
-    where the text gives the list as complete, the enum's values it lacks too ("not set" aside).
-    A list that binds to a schema enum is enum-drift's (and that enum is compared with the proto
-    above); a proposal's (an RFC's) list states a change and binds to nothing here.
+    (`` `TaskState` ``, a nested one by its message, `` `Task.State` ``) or an enum-typed field
+    (`` `TaskStatus.state` ``); else the list is of a field of the enum's type (its name or
+    JSON name) or of the enum's name, and its values overlap the enum's as enum-drift's
+    overlap. Of several enums so bound the one sharing clearly most values is; a list all of
+    whose values two enums hold binds neither (the text does not say which). A value the enum
+    lacks is reported at the list; where the text gives the list as complete, the enum's
+    values it lacks too ("not set" aside). A list that binds to a schema enum is enum-drift's
+    (and that enum is compared with the proto above); a proposal's list (an RFC page, a page
+    in a design folder: ``rfcs/``, ``adrs/``...) states a change and binds to nothing here.
 
 Why is this bad?
     A protocol that publishes a JSON surface and a gRPC surface promises one set of values.
@@ -79,6 +82,17 @@ SEVERITY = Severity.WARNING
 READS_PROTOS = True  # the compiled protos, of a page its proto fences (speclint.run.catalog)
 FACTS = ("derived", "references")  # bundles are no definitions (protojson); the Binder
 SHOWN = 4  # values of each side in the message; all of them on the related locations
+# How enum-drift's prose shapes (ProseSet.form) are said in a message.
+_FORMS = {
+    "union": "union of values",
+    "one-of": '"one of" list',
+    "values": "list of supported values",
+    "table": "table column",
+    "table-row": "table row's values",
+    "list": "bullet list",
+    "fence": "literal union",
+    "counted": "counted list",
+}
 READS = "extract"  # of a page: its value lists and whether it is a proposal (and proto fences)
 
 
@@ -150,14 +164,16 @@ def _compare_prose(pair: ProseEnumPair, place: Any) -> Finding | None:
     only_proto = spellings.missing(prose.values) if prose.complete else []
     if not only_prose and not only_proto:
         return None
-    simple = enum.name.rsplit(".", 1)[-1]
+    # a nested enum by its message too (`Task.State`): the package alone is left out
+    package = pair.proto.package + "." if pair.proto.package else ""
+    shown = enum.name.removeprefix(package)
     parts = _sides((only_prose, "the prose"), (only_proto, "the proto"))
     page, line, column = place(pair.proto.path, enum.line, enum.column)
     values = ", ".join(v.name for v in enum.values)
     return Finding(
         ID,
         SEVERITY,
-        f"the {prose.form} of values here and proto enum `{simple}` disagree: "
+        f"the {_FORMS.get(prose.form, 'list')} here and proto enum `{shown}` disagree: "
         f"{parts} (bound because {pair.why}; values compared without the "
         f"`{spellings.prefix}` prefix, in any case, hyphens for underscores): list the enum's "
         "values, or change the enum",

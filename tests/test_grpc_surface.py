@@ -723,6 +723,7 @@ def test_a_json_rpc_method_no_request_schema_defines_is_reported_and_fixed_is_qu
 ) -> None:
     rows = (
         "| `tasks/get` | `GetTask` | `GET /v1/tasks/{id}` |",
+        "| `tasks/cancel` | `CancelTask` | `POST /v1/tasks/{id}:cancel` |",
         "| `tasks/list` | `ListTaskConfig` | `GET /v1/tasks/{id}/configs` |",
     )
     files: dict[str, str | bytes] = {
@@ -735,41 +736,57 @@ def test_a_json_rpc_method_no_request_schema_defines_is_reported_and_fixed_is_qu
     (finding,) = findings_of("method-table-drift", root)
     assert (finding.location.path, finding.location.line, finding.location.column) == (
         "docs/methods.md",
-        6,
+        7,
         4,  # the method's first letter, inside its code span
     )
     assert "JSON-RPC method `tasks/list`, which no request schema" in finding.message
     (related,) = finding.related
     assert related.path == "schemas/methods.json" and related.line == 8  # tasks/get's method
-    defined = METHODS_SCHEMA.replace('"tasks/list"', '"tasks/list-routes"').replace(
-        '"path": {"type": "string"}', '"params": {"type": "object"}'
-    )
-    (root / "schemas/methods.json").write_text(defined.replace("tasks/list-routes", "tasks/list"))
+    defined = METHODS_SCHEMA.replace('"path": {"type": "string"}', '"params": {"type": "object"}')
+    (root / "schemas/methods.json").write_text(defined)
     assert findings_of("method-table-drift", root) == []
 
 
 def test_a_json_rpc_method_differing_in_case_is_named_and_openrpc_defines_methods(
     make_corpus: MakeCorpus,
 ) -> None:
+    # OpenRPC 1.x: a method may be a Reference Object, read through
     openrpc = (
         '{"openrpc": "1.2.6", "info": {"title": "t", "version": "1"}, "methods": ['
         '{"name": "tasks_get", "params": [], "result": {"name": "r", "schema": {}}},'
-        '{"name": "tasks_cancel", "params": [], "result": {"name": "r", "schema": {}}}]}'
+        '{"$ref": "#/components/x/cancel"}],'
+        '"components": {"x": {"cancel": {"name": "tasks_cancel", "params": [], '
+        '"result": {"name": "r", "schema": {}}}}}}'
     )
-    rows = ("| `tasks_get` | `GetTask` | |", "| `Tasks_Cancel` | `CancelTask` | |")
+    rows = (
+        "| `tasks_get` | `GetTask` | |",
+        "| `tasks_cancel` | `CancelTask` | |",
+        "| `Tasks_Cancel` | `CancelTask` | |",
+    )
     root = make_corpus(
         {"api/tasks.proto": PROTO, "openrpc.json": openrpc, "docs/methods.md": _table(*rows)}
     )
     (finding,) = findings_of("method-table-drift", root)
     assert "`tasks_cancel` is defined: write it so" in finding.message
-    assert [(r.path, r.pointer) for r in finding.related] == [("openrpc.json", "/methods/1/name")]
+    assert "add it to the OpenRPC document's methods" in finding.message
+    assert [(r.path, r.pointer) for r in finding.related] == [
+        ("openrpc.json", "/components/x/cancel/name")
+    ]
+    # A method given by another file's reference: the methods are not all known, none judged.
+    unknown = openrpc.replace('"#/components/x/cancel"', '"other.json#/cancel"')
+    (root / "openrpc.json").write_text(unknown)
+    assert findings_of("method-table-drift", root) == []
 
 
-def test_a_table_none_of_whose_methods_is_defined_or_that_says_only_is_not_held(
+def test_a_table_few_of_whose_methods_are_defined_or_that_says_only_is_not_held(
     make_corpus: MakeCorpus,
 ) -> None:
-    # No method of the table is defined: the table is not bound to these definitions.
-    rows = ("| `jobs/get` | `GetTask` | |", "| `jobs/cancel` | `CancelTask` | |")
+    # One method of three defined: the table is not bound to these definitions.
+    rows = (
+        "| `tasks/get` | `GetTask` | |",
+        "| `jobs/get` | `GetTask` | |",
+        "| `jobs/cancel` | `CancelTask` | |",
+    )
     files: dict[str, str | bytes] = {
         "api/tasks.proto": PROTO,
         "schemas/methods.json": METHODS_SCHEMA,
@@ -780,10 +797,83 @@ def test_a_table_none_of_whose_methods_is_defined_or_that_says_only_is_not_held(
     # A row that says the method is of other transports only gives no JSON-RPC method.
     rows = (
         "| `tasks/get` | `GetTask` | |",
+        "| `tasks/cancel` | `CancelTask` | |",
         "| `tasks/list` | `ListTaskConfig` | List configs (gRPC/REST only) |",
     )
     (root / "docs/methods.md").write_text(_table(*rows))
     assert findings_of("method-table-drift", root) == []
+
+
+def test_cells_and_columns_that_name_no_json_rpc_method_are_not_read(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A bare "JSON-RPC" column compares properties; prose cells ("Unsupported", "SSE") are no
+    # methods; every code span of a method cell is one, located in its own cell.
+    page = (
+        "# Transports\n\n| Feature | JSON-RPC | gRPC | HTTP+JSON/REST |\n| --- | --- | --- | --- |\n"
+        "| Send | `tasks/get` | yes | `GET /v1/tasks/{id}` |\n"
+        "| Cancel | `tasks/cancel` | yes | `POST /v1/tasks/{id}:cancel` |\n"
+        "| Auth | Bearer | Bearer | Bearer |\n\n"
+        + HEADER.replace("# Methods\n\n", "")
+        + "| `tasks/get` | `GetTask` | |\n| `tasks/cancel` | `CancelTask` | |\n"
+        "| Unsupported | `ListTaskConfig` | |\n| SSE | `ListTaskConfig` | |\n"
+        "| `tasks/get`, `tasks/gets` | `GetTask` | |\n"
+    )
+    files: dict[str, str | bytes] = {
+        "api/tasks.proto": PROTO,
+        "schemas/methods.json": METHODS_SCHEMA,
+        "docs/methods.md": page,
+    }
+    root = make_corpus(files)
+    (finding,) = findings_of("method-table-drift", root)
+    last = page.rstrip("\n").split("\n")[-1]
+    assert finding.location.line == page.count("\n")
+    assert finding.location.column == last.index("tasks/gets") + 1
+    assert "`tasks/gets`" in finding.message
+
+
+def test_json_rpc_methods_of_another_version_or_an_http_verb_define_nothing(
+    make_corpus: MakeCorpus,
+) -> None:
+    verbs = METHODS_SCHEMA.replace(
+        '"method": {"const": "tasks/list"}', '"method": {"enum": ["GET", "POST"]}'
+    ).replace('"path": {"type": "string"}', '"params": {"type": "object"}')
+    rows = (
+        "| `tasks/get` | `GetTask` | |",
+        "| `tasks/cancel` | `CancelTask` | |",
+        "| `GET` | `GetTask` | |",
+    )
+    root = make_corpus(
+        {"api/tasks.proto": PROTO, "schemas/methods.json": verbs, "docs/methods.md": _table(*rows)}
+    )
+    (finding,) = findings_of("method-table-drift", root)
+    assert "JSON-RPC method `GET`" in finding.message
+
+
+def test_a_table_is_held_to_the_json_rpc_methods_of_its_own_version(
+    make_corpus: MakeCorpus,
+) -> None:
+    # the 2024 page's table is held to the 2024 schemas, not to the 2025 ones
+    newer = METHODS_SCHEMA.replace('"tasks/list"', '"tasks/watch"').replace(
+        '"path": {"type": "string"}', '"params": {"type": "object"}'
+    )
+    rows = (
+        "| `tasks/get` | `GetTask` | |",
+        "| `tasks/cancel` | `CancelTask` | |",
+        "| `tasks/watch` | `GetTask` | |",
+    )
+    root = make_corpus(
+        {
+            "api/tasks.proto": PROTO,
+            "schema/2024-11-05/schema.json": METHODS_SCHEMA,
+            "schema/2025-03-26/schema.json": newer,
+            "docs/2024-11-05/methods.md": _table(*rows),
+            "docs/2025-03-26/methods.md": _table(*rows),
+        }
+    )
+    (finding,) = findings_of("method-table-drift", root)
+    assert finding.location.path == "docs/2024-11-05/methods.md"
+    assert "`tasks/watch`" in finding.message
 
 
 TASKS_API = """\
@@ -800,6 +890,10 @@ paths:
     post:
       operationId: cancelTask
       responses: {"200": {description: cancelled}}
+  /tasks:
+    get:
+      operationId: listTasks
+      responses: {"200": {description: the tasks}}
 """
 
 ROUTE_TABLE = "# Methods\n\n| JSON-RPC Method | REST Endpoint |\n| --- | --- |\n"
@@ -808,42 +902,47 @@ ROUTE_TABLE = "# Methods\n\n| JSON-RPC Method | REST Endpoint |\n| --- | --- |\n
 def test_a_route_no_operation_has_is_reported_with_the_nearest_and_fixed_is_quiet(
     make_corpus: MakeCorpus,
 ) -> None:
-    # No gRPC column: a JSON-RPC column beside a REST one is a method table too.
+    # No gRPC column: a JSON-RPC column beside a REST one is a method table too. A route
+    # written as a google.api.http template is read as one.
     page = ROUTE_TABLE + (
-        "| `tasks/get` | `GET /v1/tasks/{id}` |\n| `tasks/cancel` | `GET /v1/tasks/{id}:cancel` |\n"
+        "| `tasks/get` | `GET /v1/{name=tasks/*}` |\n| `tasks/list` | `GET /v1/tasks` |\n"
+        "| `tasks/cancel` | `GET /v1/tasks/{id}:cancel` |\n"
     )
     root = make_corpus({"api/openapi.yaml": TASKS_API, "docs/methods.md": page})
     (finding,) = findings_of("method-table-drift", root)
-    assert (
-        finding.location.line == 6
-        and finding.location.column == page.split("\n")[5].index("GET") + 1
-    )
+    assert finding.location.line == 7
+    assert finding.location.column == page.split("\n")[6].index("GET") + 1
     assert "`GET /v1/tasks/{id}:cancel` (for `tasks/cancel`), which is no operation" in (
         finding.message
     )
     assert "the nearest is `POST /tasks/{id}:cancel`, which is POST" in finding.message
     assert [(r.path, r.line) for r in finding.related] == [("api/openapi.yaml", 11)]
-    (root / "docs/methods.md").write_text(
-        page.replace("GET /v1/tasks/{id}:c", "POST /v1/tasks/{id}:c")
-    )
+    fixed = page.replace("GET /v1/tasks/{id}:c", "POST /v1/tasks/{id}:c")
+    (root / "docs/methods.md").write_text(fixed)
     assert findings_of("method-table-drift", root) == []
 
 
 def test_a_table_whose_routes_are_no_operation_of_the_api_is_not_held_to_it(
     make_corpus: MakeCorpus,
 ) -> None:
-    # Another API's routes (no route of the table is an operation here): not bound.
-    page = ROUTE_TABLE + "| `jobs/get` | `GET /v2/jobs/{id}` |\n| `jobs/stop` | `POST /v2/jobs` |\n"
+    # Another API's routes (one generic route the API has too): not bound.
+    page = ROUTE_TABLE + (
+        "| `jobs/get` | `GET /v1/tasks` |\n| `jobs/stop` | `POST /v2/jobs` |\n"
+        "| `jobs/list` | `GET /v2/jobs` |\n"
+    )
     root = make_corpus({"api/openapi.yaml": TASKS_API, "docs/methods.md": page})
     assert findings_of("method-table-drift", root) == []
-    # A path one segment off is said with the operation it nearly is.
-    page = (
-        ROUTE_TABLE
-        + "| `tasks/get` | `GET /v1/tasks/{id}` |\n| `x` | `POST /v1/task/{id}:cancel` |\n"
+    # A path one segment off is said with the operation it nearly is; one of a single segment
+    # below the base path is near nothing.
+    page = ROUTE_TABLE + (
+        "| `tasks/get` | `GET /v1/tasks/{id}` |\n| `tasks/list` | `GET /v1/tasks` |\n"
+        "| `x` | `POST /v1/task/{id}:cancel` |\n| `y` | `GET /v1/health` |\n"
     )
     (root / "docs/methods.md").write_text(page)
-    (finding,) = findings_of("method-table-drift", root)
-    assert "whose path says `tasks` where the table says `task`" in finding.message
+    near, health = findings_of("method-table-drift", root)
+    assert "whose path says `tasks` where the table says `task`" in near.message
+    assert "nearest" not in health.message
+    assert [r.note for r in health.related] == ["the API's paths"]
 
 
 # --- prose lists bound to a proto enum (issue 30, item 3a) ---------------------------------------
@@ -916,3 +1015,56 @@ def test_a_prose_list_bound_to_a_schema_enum_or_in_a_proposal_is_not_paired_with
     write_files(root, {"docs/tasks.md": page})
     (finding,) = findings_of("proto-enum-drift", root)
     assert "`TOOL`" not in finding.message and "`tool` only in the prose" in finding.message
+
+
+NESTED = """\
+syntax = "proto3";
+package runs.v1;
+message Task {
+  enum State {
+    STATE_UNSPECIFIED = 0;
+    QUEUED = 1;
+    RUNNING = 2;
+    DONE = 3;
+  }
+  State state = 1;
+}
+message Run {
+  enum State {
+    RUN_STATE_UNSPECIFIED = 0;
+    RUN_STATE_QUEUED = 1;
+    RUN_STATE_RUNNING = 2;
+    RUN_STATE_FAILED = 3;
+  }
+  State state = 1;
+}
+"""
+
+
+def test_a_nested_enum_is_named_by_its_message_and_a_list_two_enums_hold_binds_neither(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "# Lifecycle\n\n"
+        "The `state` MUST be one of `queued`, `running`.\n\n"  # both enums hold both: unbound
+        "A `Run.State` is one of `queued`, `running`, `paused`.\n\n"
+        "Supported values of `Task.State` are: `queued`, `running`, `done`.\n"
+    )
+    root = make_corpus({"api/runs.proto": NESTED, "docs/runs.md": page})
+    (finding,) = findings_of("proto-enum-drift", root)
+    assert finding.location.line == 5
+    assert "proto enum `Run.State`" in finding.message
+    assert "`paused` only in the prose" in finding.message
+    assert "`RUN_STATE_FAILED` only in the proto" in finding.message
+    assert "the text names `Run.State`" in finding.message
+    # (line 7 agrees with `Task.State`: the enum's own name among the values is no value)
+
+
+def test_a_list_in_a_design_folder_states_a_change_and_binds_no_proto_enum(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = "# Renaming\n\nA `Run.State` is one of `queued`, `running`, `paused`.\n"
+    root = make_corpus({"api/runs.proto": NESTED, "adrs/adr-003-states.md": page})
+    assert findings_of("proto-enum-drift", root) == []
+    write_files(root, {"docs/runs.md": page})
+    assert [f.location.path for f in findings_of("proto-enum-drift", root)] == ["docs/runs.md"]

@@ -102,8 +102,8 @@ EDITS: list[tuple[str, Callable[[Path], None], dict[str, set[str]], set[str]]] =
         "a proto fence added to a page",
         lambda root: replace(
             root / "spec/grpc-transport.md",
-            "| `POST /v1/runs/{runId}/cancel` |\n",
-            "| `POST /v1/runs/{runId}/cancel` |\n\n```proto\nmessage Ping { string id = 1; }\n```\n",
+            "| `GET /.well-known/acme` |\n",
+            "| `GET /.well-known/acme` |\n\n```proto\nmessage Ping { string id = 1; }\n```\n",
         ),
         {"page": {"spec/grpc-transport.md"}},
         # The rules that read the protos are keyed on each page's proto fences (READS_PROTOS:

@@ -8,7 +8,12 @@ specification defines its methods in one of two ways:
   ``SendMessageRequest``: ``"method": {"const": "message/send"}`` with ``jsonrpc``, ``id`` and
   ``params``; MCP's ``CallToolRequest``: ``method`` and ``params``), or an ``enum`` of several
   methods one definition serves;
-- an OpenRPC document's ``methods[].name`` (OpenRPC 1.x §4.8.2).
+- an OpenRPC document's ``methods[].name`` (OpenRPC 1.x §4.8.2), a method given by a local
+  reference read through it.
+
+Schemas are read wherever they are: schema files (a definition's ``allOf`` parts too) and the
+schemas of OpenAPI and AsyncAPI documents (a JSON-RPC request defined as a component). A
+``method`` fixed to an HTTP verb is a route's, not a procedure's.
 
 A definition fixing ``method`` without any other JSON-RPC member (an HTTP ``method`` of a route
 object, say) is not a JSON-RPC request and defines nothing here.
@@ -17,18 +22,22 @@ object, say) is not a JSON-RPC request and defines nothing here.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
+from urllib.parse import unquote
 
 from speclint.analyses.context import Context
 from speclint.analyses.fences import example_definitions
+from speclint.analyses.operations import HTTP_METHODS
 from speclint.common.findings import Location
-from speclint.parsing.structured import resolve_pointer
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import join_pointer, resolve_pointer
 
 # The envelope members beside `method` that make a definition a JSON-RPC message (JSON-RPC 2.0
 # §4); `id` alone is not one (any resource has an id).
 _ENVELOPE = frozenset({"jsonrpc", "params"})
+_DEPTH = 64  # how deep schemas are walked for request definitions: deeper is a pathology
 
 
 @dataclass(frozen=True)
@@ -38,44 +47,107 @@ class MethodDefinition:
     method: str
     path: str
     pointer: str
+    openrpc: bool = False
 
     def location(self, corpus: Context, note: str) -> Location:
         document = corpus.documents[self.path]
         return document.location(self.pointer, note=note)
 
 
-def defined_methods(corpus: Context) -> Mapping[str, tuple[MethodDefinition, ...]]:
-    """Each JSON-RPC method the corpus defines, with its definitions (in path order). Built
-    once."""
+@dataclass(frozen=True)
+class DefinedMethods:
+    """The corpus's JSON-RPC methods by name, each with its definitions (in path order), and
+    whether all were read: an OpenRPC method given by a reference out of its document is not,
+    and then no method may be said to be undefined."""
+
+    by_name: Mapping[str, tuple[MethodDefinition, ...]]
+    complete: bool
+
+
+def defined_methods(corpus: Context) -> DefinedMethods:
+    """Each JSON-RPC method the corpus defines (kept in the memo): request and notification
+    schemas wherever a schema is (schema files, with their ``allOf`` parts; OpenAPI and AsyncAPI
+    documents' schemas too), and OpenRPC methods."""
     cached = corpus.memo.get("jsonrpc:methods")
     if cached is not None:
-        return cast(Mapping[str, tuple[MethodDefinition, ...]], cached)
-    found: dict[str, list[MethodDefinition]] = {}
+        return cast(DefinedMethods, cached)
+    found: dict[str, dict[tuple[str, str], MethodDefinition]] = {}
+
+    def add(method: Any, path: str, pointer: str, openrpc: bool = False) -> None:
+        # an HTTP verb is a route's method, not a procedure's (a `method` enum of verbs)
+        verb = isinstance(method, str) and method.isupper() and method.lower() in HTTP_METHODS
+        if isinstance(method, str) and method and not verb:
+            found.setdefault(method, {})[(path, pointer)] = MethodDefinition(
+                method, path, pointer, openrpc
+            )
+
     for definition in example_definitions(corpus):
         allowed = definition.fixed.get("method")
         if allowed is None or not (definition.properties & _ENVELOPE):
             continue
         target = definition.target
+        pointer = f"{target.pointer}/properties/method"
+        if resolve_pointer(target.document.data, pointer) is None:
+            pointer = target.pointer  # fixed in an allOf part
         for value in sorted(allowed[0]):
-            method = json.loads(value)
-            if isinstance(method, str) and method:
-                pointer = f"{target.pointer}/properties/method"
-                if resolve_pointer(target.document.data, pointer) is None:
-                    pointer = target.pointer  # fixed in an allOf part
-                found.setdefault(method, []).append(
-                    MethodDefinition(method, target.document.path, pointer)
-                )
+            add(json.loads(value), target.document.path, pointer)
+    kinds = (DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
+    for document in corpus.of_kind(*kinds):
+        if document.usable and document.path not in corpus.derived:
+            for pointer, method in _envelopes(document.data, ""):
+                add(method, document.path, pointer)
+    complete = True
     for document in sorted(corpus.documents.values(), key=lambda d: d.path):
         data = document.data if document.usable else None
         if not isinstance(data, dict) or not isinstance(data.get("openrpc"), str):
             continue
         methods = data.get("methods")
         for number, entry in enumerate(methods if isinstance(methods, list) else ()):
-            name = entry.get("name") if isinstance(entry, dict) else None
-            if isinstance(name, str) and name:
-                found.setdefault(name, []).append(
-                    MethodDefinition(name, document.path, f"/methods/{number}/name")
+            pointer = f"/methods/{number}"
+            reference = entry.get("$ref") if isinstance(entry, dict) else None
+            if isinstance(reference, str):
+                # OpenRPC 1.x §4.8.2: a method may be a Reference Object
+                referenced = (
+                    resolve_pointer(data, unquote(reference[1:]))
+                    if reference.startswith("#/")
+                    else None
                 )
-    result = {method: tuple(entries) for method, entries in sorted(found.items())}
+                if not isinstance(referenced, dict):
+                    complete = False  # another file's method: unknown here
+                    continue
+                entry, pointer = referenced, unquote(reference[1:])
+            name = entry.get("name") if isinstance(entry, dict) else None
+            add(name, document.path, f"{pointer}/name", openrpc=True)
+    result = DefinedMethods(
+        {
+            method: tuple(entries[k] for k in sorted(entries))
+            for method, entries in sorted(found.items())
+        },
+        complete,
+    )
     corpus.memo["jsonrpc:methods"] = result
     return result
+
+
+def _envelopes(node: Any, pointer: str, depth: int = 0) -> Iterator[tuple[str, Any]]:
+    """(pointer of ``properties/method``, each method) of every schema below ``node`` whose
+    ``properties`` fix ``method`` beside ``jsonrpc`` or ``params``."""
+    if depth > _DEPTH:
+        return
+    if isinstance(node, dict):
+        properties = node.get("properties")
+        if isinstance(properties, dict) and properties.keys() & _ENVELOPE:
+            method = properties.get("method")
+            if isinstance(method, dict):
+                at = f"{pointer}/properties/method"
+                if "const" in method:
+                    yield at, method["const"]
+                elif isinstance(method.get("enum"), list):
+                    yield from ((at, value) for value in method["enum"])
+        for key, value in node.items():
+            if isinstance(value, (dict, list)):
+                yield from _envelopes(value, join_pointer(pointer, str(key)), depth + 1)
+    elif isinstance(node, list):
+        for number, value in enumerate(node):
+            if isinstance(value, (dict, list)):
+                yield from _envelopes(value, f"{pointer}/{number}", depth + 1)

@@ -11,10 +11,14 @@ from dataclasses import dataclass
 
 from speclint.analyses.context import Context
 from speclint.analyses.jsonrpc import defined_methods
-from speclint.analyses.operations import named_operations
 from speclint.analyses.protojson import enum_pairs, message_pairs, prose_enum_pairs, simple_name
 from speclint.analyses.protos import corpus_protos
-from speclint.analyses.surfaces import method_rows, rpc_index, rpc_operations
+from speclint.analyses.surfaces import (
+    method_rows,
+    rpc_index,
+    rpc_operations,
+    serving_operations,
+)
 from speclint.parsing.kinds import DocumentKind
 
 
@@ -95,10 +99,10 @@ def proto_bindings(corpus: Context) -> list[ProtoBinding] | None:
     for table_row in tables:
         names = ", ".join(f"`{written}`" for written, _ in table_row.grpc)
         routes = ", ".join(f"`{r.verb.upper()} {r.path}`" for r in table_row.routes)
-        method = f"`{table_row.jsonrpc}`" if table_row.jsonrpc else ""
+        method = ", ".join(f"`{m}`" for m, _ in table_row.methods)
         what = f"method table row {' '.join(filter(None, (method, names, routes)))}"
         arrows = rows.setdefault((table_row.page, table_row.line, what), [])
-        for definition in methods.get(table_row.jsonrpc, ()) if table_row.jsonrpc else ():
+        for definition in (d for m, _ in table_row.methods for d in methods.by_name.get(m, ())):
             arrows.append(
                 (
                     f"{definition.path}#{definition.pointer} (by JSON-RPC method "
@@ -123,8 +127,7 @@ def proto_bindings(corpus: Context) -> list[ProtoBinding] | None:
                         True,
                     )
                 )
-            shown = f"{route.verb.upper()} {route.path}"
-            for operation in named_operations(corpus, shown):
+            for operation in serving_operations(corpus, route.verb, route.path):
                 arrows.append((f"{operation.document.path} {operation.label} (by its route)", True))
     return [
         ProtoBinding(path, line, what, tuple(t for t, _ in arrows), sum(b for _, b in arrows))

@@ -33,7 +33,7 @@ from speclint.analyses.protos import corpus_protos, is_fence, own_protos
 from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.surfaces import path_fields, rpc_index
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.protobuf import ProtoEnum, ProtoField, ProtoFile, ProtoMessage
 from speclint.parsing.structured import join_pointer, resolve_pointer
 
@@ -661,77 +661,94 @@ class ProseEnumPair:
 
 def prose_enum_pairs(corpus: Context) -> list[ProseEnumPair]:
     """Every prose value list bound to a proto enum of the corpus's own protos (kept in the
-    memo): explicitly, its sentence names the enum (`` `TaskState` ``) or an enum-typed field
-    (`` `TaskStatus.state` ``); or by the field it lists (its name or JSON name) or the enum's
-    name as the list's field, when the values overlap as enum-drift's do (ProtoJSON spellings).
-    Not a proposal's list (it states a change), not one of another version, not one bound to a
-    schema."""
+    memo): explicitly, its sentence names the enum (`` `TaskState` ``, a nested one as
+    `` `Task.State` ``) or an enum-typed field (`` `TaskStatus.state` ``); else by the field it
+    lists (a field's name or JSON name) or the enum's name as the list's field, when the values
+    overlap as enum-drift's do (ProtoJSON spellings). Of several enums so bound, the one sharing
+    clearly the most values, or none. Not a proposal's list (an RFC page, a page in a design
+    folder: it states a change), not one of another version, not one bound to a schema."""
     found: list[ProseEnumPair] | None = corpus.memo.get("protojson:prose-enums")
     if found is not None:
         return found
     found = []
-    own = [proto for proto in own_protos(corpus) if proto.enums]
-    if not own:
+    enums = {enum.name: (proto, enum) for proto in own_protos(corpus) for enum in proto.enums}
+    if not enums:
         corpus.memo["protojson:prose-enums"] = found
         return found
-    enums = {enum.name: (proto, enum) for proto in own for enum in proto.enums}
-    by_name: dict[str, list[tuple[ProtoFile, ProtoEnum]]] = {}
-    for proto, enum in enums.values():
-        by_name.setdefault(simple_name(enum.name), []).append((proto, enum))
-    by_field: dict[str, list[tuple[ProtoFile, ProtoEnum, str]]] = {}
-    by_member: dict[tuple[str, str], list[tuple[ProtoFile, ProtoEnum]]] = {}
+    # every name an enum goes by: `pkg.Task.State`, `Task.State`, `State`
+    by_name: dict[str, list[str]] = {}
+    for name in enums:
+        parts = name.split(".")
+        for cut in range(len(parts)):
+            by_name.setdefault(".".join(parts[cut:]), []).append(name)
+    by_field: dict[str, list[tuple[str, str]]] = {}  # field spelling -> (enum, `Owner.field`)
+    by_member: dict[tuple[str, str], list[str]] = {}
     for proto in own_protos(corpus):
         for message in proto.messages:
             for field in message.fields:
-                target = enums.get(field.type_name) if field.type == "enum" else None
-                if target is None:
+                if field.type != "enum" or field.type_name not in enums:
                     continue
                 owner = simple_name(message.name)
                 for spelled in {field.name, field.json_name}:
-                    by_field.setdefault(spelled, []).append((*target, f"{owner}.{field.name}"))
-                    by_member.setdefault((owner, spelled), []).append(target)
+                    by_field.setdefault(spelled, []).append(
+                        (field.type_name, f"{owner}.{field.name}")
+                    )
+                    by_member.setdefault((owner, spelled), []).append(field.type_name)
     binder = Binder(corpus)
     place = corpus_protos(corpus).place
     spellings = {name: enum_spellings(enum) for name, (_, enum) in enums.items()}
+    seen: set[tuple[str, int, str]] = set()
     for prose in all_prose_sets(corpus):
         page = corpus.documents.get(prose.path)
-        if page is None or is_rfc(page) or binder.bindings(prose):
+        if page is None or is_rfc(page) or in_design_folder(prose.path):
             continue
-        candidates: dict[str, tuple[ProtoFile, ProtoEnum, str, bool]] = {}
-        for reference in _CODE.findall(prose.context):
-            reference = reference.strip()
-            for proto, enum in by_name.get(reference, ()):
-                candidates.setdefault(
-                    enum.name, (proto, enum, f"the text names `{reference}`", True)
-                )
+        explicit: dict[str, str] = {}  # enum -> why
+        for reference in (r.strip() for r in _CODE.findall(prose.context)):
+            for name in by_name.get(reference, ()):
+                explicit.setdefault(name, f"the text names `{reference}`")
             owner, _, member = reference.rpartition(".")
-            for proto, enum in by_member.get((owner, member), ()) if owner else ():
-                why = f"the text names `{reference}`, of the enum's type"
-                candidates.setdefault(enum.name, (proto, enum, why, True))
-        if prose.field:
-            for proto, enum in by_name.get(prose.field, ()):
-                why = f"the list is of `{prose.field}`, the enum's name"
-                candidates.setdefault(enum.name, (proto, enum, why, False))
-            for proto, enum, typed in by_field.get(prose.field, ()):
+            for name in by_member.get((owner, member), ()) if owner else ():
+                explicit.setdefault(name, f"the text names `{reference}`, of the enum's type")
+        by_list: dict[str, str] = {}
+        if prose.field and not explicit:
+            for name in by_name.get(prose.field, ()):
+                by_list.setdefault(name, f"the list is of `{prose.field}`, the enum's name")
+            for name, typed in by_field.get(prose.field, ()):
                 why = f"the list is of `{prose.field}`, the field `{typed}` of the enum's type"
-                candidates.setdefault(enum.name, (proto, enum, why, False))
-        pairs: list[tuple[ProseEnumPair, EnumSpellings]] = []
-        for name, (proto, enum, why, explicit) in sorted(candidates.items()):
+                by_list.setdefault(name, why)
+        candidates = explicit or by_list
+        if not candidates or binder.bindings(prose):
+            continue
+        scored = []
+        for name, why in sorted(candidates.items()):
+            proto, enum = enums[name]
             if not corpus.versions.comparable(prose.path, place(proto.path, 1, 1)[0]):
                 continue
+            # the list's own subject named among its values ("values of `TaskState` are")
+            values = tuple(v for v in prose.values if v not in by_name or name not in by_name[v])
             its = spellings[name]
-            given = tuple(
-                str(n) if (n := its.number(v)) is not None else f"?{v}" for v in prose.values
-            )
+            given = tuple(str(n) if (n := its.number(v)) is not None else f"?{v}" for v in values)
             listed = tuple(str(n) for n in its.keys if n not in its.unset)
-            if overlap(given, listed, prose.complete) or (
-                explicit and any(not g.startswith("?") for g in given)
-            ):
-                pairs.append((ProseEnumPair(prose, proto, enum, why), its))
+            shared = len({g for g in given if not g.startswith("?")})
+            if not (overlap(given, listed, prose.complete) or (name in explicit and shared)):
+                continue
+            union = len(set(given) | set(listed))
+            holds = not its.unknown(values)
+            scored.append((shared / union if union else 0.0, name, why, values, holds))
+        holding = [item for item in scored if item[4]]
         if not prose.complete:
-            # a few values named in passing bind to the enums holding all of them, if any
-            agreeing = [p for p in pairs if not p[1].unknown(prose.values)]
-            pairs = agreeing or pairs
-        found += [pair for pair, _ in pairs]
+            # a few values named in passing: the enums holding all of them, if any
+            scored = holding or scored
+        if not scored or (not explicit and len(holding) > 1):
+            continue  # every value in two enums: which one the list is of, the text does not say
+        scored.sort(key=lambda item: -item[0])
+        if len(scored) > 1 and scored[0][0] == scored[1][0]:
+            continue  # two enums fit as well
+        _, name, why, values, _ = scored[0]
+        if (prose.path, prose.line, name) in seen:
+            continue  # two readings of one line (a sentence and its list): one pair
+        seen.add((prose.path, prose.line, name))
+        proto, enum = enums[name]
+        found.append(ProseEnumPair(replace(prose, values=values), proto, enum, why))
     corpus.memo["protojson:prose-enums"] = found
     return found

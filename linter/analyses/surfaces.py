@@ -27,6 +27,7 @@ from speclint.parsing.protobuf import HttpRule, ProtoRpc
 _GRPC_HEADER = re.compile(r"(?i)\bgrpc[\s_-]*(?:methods?|rpcs?)\b|\bmethods?\s*\(\s*grpc\s*\)")
 _REST_HEADER = re.compile(r"(?i)\b(?:rest|http)\b|\bendpoints?\b|\broutes?\b|\burl\b|\bpath\b")
 _JSONRPC_HEADER = re.compile(r"(?i)json[- ]?rpc")
+_METHODS = re.compile(r"(?i)\bmethods?\b")
 # A route: a verb, then a path from its first `/` (a scheme and host, or a `{baseUrl}`, before it
 # are the server's, not the route's).
 _ROUTE = re.compile(
@@ -74,7 +75,8 @@ class MethodRow:
     jsonrpc: str  # the JSON-RPC method the row gives ("" when none)
     no_grpc: bool = False  # the gRPC cell says the method has none ("N/A", "—")
     table: int = 0  # the line of the table's header: the rows of one table share it
-    jsonrpc_column: int = 0  # where the JSON-RPC method is written in the row's line
+    # every JSON-RPC method the row gives, with where it is written (``jsonrpc`` is the first)
+    methods: tuple[tuple[str, int], ...] = ()
     # The transports a cell says the method is limited to ("gRPC/REST only": grpc, rest), or
     # empty: a name the row gives for another transport is a placeholder, not a claim.
     only: frozenset[str] = frozenset()
@@ -146,22 +148,27 @@ def _rows(page: str, table: Table, lines: list[str]) -> Iterator[MethodRow]:
         for i, text in enumerate(headers)
         if i not in grpc and _REST_HEADER.search(text) and not _JSONRPC_HEADER.search(text)
     ]
-    jsonrpc = [i for i, text in enumerate(headers) if _JSONRPC_HEADER.search(text)]
+    # A column of JSON-RPC methods says so ("JSON-RPC Method"); a bare "JSON-RPC" heads a
+    # comparison of the transports' properties ("Supported", "Bearer").
+    jsonrpc = [
+        i
+        for i, text in enumerate(headers)
+        if _JSONRPC_HEADER.search(text) and _METHODS.search(text)
+    ]
     # A method table maps one method across transports: a gRPC column, or JSON-RPC and REST.
     if not grpc and not (jsonrpc and rest):
         return
     heading = table.heading.anchor if table.heading else None
     for row in table.rows:
-        names = tuple(
-            name for index in grpc if index < len(row) for name in _names(row[index], lines)
-        )
+        line = row[0].line if row else table.line
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+
+        names = tuple(name for cell in _cells(row, text, grpc) for name in _names(*cell))
         no_grpc = any(index < len(row) and _NO_GRPC.match(row[index].text) for index in grpc)
-        routes = tuple(
-            route for index in rest if index < len(row) for route in _routes(row[index], lines)
+        routes = tuple(route for cell in _cells(row, text, rest) for route in _routes(*cell))
+        methods = tuple(
+            method for cell in _cells(row, text, jsonrpc[:1]) for method in _methods(*cell)
         )
-        method, column = "", 0
-        if jsonrpc and jsonrpc[0] < len(row):
-            method, column = _method(row[jsonrpc[0]], lines)
         only = frozenset(
             _TRANSPORT[word.lower().replace("-", "").replace("+json", "")]
             for cell in row
@@ -169,26 +176,70 @@ def _rows(page: str, table: Table, lines: list[str]) -> Iterator[MethodRow]:
             for word in _TRANSPORT_WORD.findall(match.group(1))
         )
         no_grpc = no_grpc or bool(only and "grpc" not in only)
-        if names or routes or method:
-            line = row[0].line if row else table.line
+        if names or routes or methods:
+            first = methods[0][0] if methods else ""
             yield MethodRow(
-                page, line, heading, names, routes, method, no_grpc, table.line, column, only
+                page, line, heading, names, routes, first, no_grpc, table.line, methods, only
             )
 
 
-def _method(cell: TableCell, lines: list[str]) -> tuple[str, int]:
-    """The JSON-RPC method a cell gives, and where: its first code span, or the cell when it
-    is one method-like word (``tasks/get``); "N/A", "—" and prose give none."""
-    spans = cell.inline_code
-    text = (spans[0].text if spans else cell.text).strip().strip("`")
-    if text.lower() in _NO_NAME or not _METHOD.fullmatch(text):
-        return "", 0
-    row = lines[cell.line - 1] if 0 < cell.line <= len(lines) else ""
-    found = re.search(rf"(?<![\w/.$-]){re.escape(text)}(?![\w/.$-])", row)
-    return text, found.start() + 1 if found else 1
+def _cells(
+    row: tuple[TableCell, ...] | list[TableCell], line: str, columns: list[int]
+) -> Iterator[tuple[TableCell, str, int]]:
+    """The row's cells of ``columns``, each with its line and where it starts in the line."""
+    for index in columns:
+        if index < len(row):
+            yield row[index], line, _cell_start(line, index)
 
 
-def _names(cell: TableCell, lines: list[str]) -> Iterator[tuple[str, int]]:
+def _cell_start(line: str, index: int) -> int:
+    """Where the ``index``-th cell of a table row's line starts (0-based offset): after the
+    pipe that opens it, pipes in code spans and escaped ones aside (GFM §4.10)."""
+    pipes = []
+    in_code = False
+    escaped = False
+    for offset, char in enumerate(line):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == "`":
+            in_code = not in_code
+        elif char == "|" and not in_code:
+            pipes.append(offset)
+    if line.lstrip().startswith("|"):
+        pipes = pipes[1:] if pipes else pipes
+        start = line.index("|") + 1
+    else:
+        start = 0
+    return start if index == 0 else (pipes[index - 1] + 1 if index - 1 < len(pipes) else start)
+
+
+def _find(text: str, line: str, start: int, boundary: str) -> int:
+    """The 1-based column of ``text`` in ``line`` from ``start`` (the cell's own), else 1."""
+    found = re.compile(rf"(?<!{boundary}){re.escape(text)}(?!{boundary})").search(line, start)
+    if found is None:
+        found = re.compile(rf"(?<!{boundary}){re.escape(text)}(?!{boundary})").search(line)
+    return found.start() + 1 if found else 1
+
+
+def _methods(cell: TableCell, line: str, start: int) -> Iterator[tuple[str, int]]:
+    """The JSON-RPC methods a cell gives, and where: its code spans, or the cell when it is one
+    method-like word (``tasks/get``, ``eth_call``: a separator or a lower-case start; not
+    "Unsupported" nor "SSE"); "N/A", "—" and prose give none."""
+    spans = [code.text.strip() for code in cell.inline_code]
+    if not spans:
+        word = cell.text.strip()
+        if not (re.search(r"[/._$:]", word) or word[:1].islower()) or _NO_GRPC.match(word):
+            return
+        spans = [word]
+    for text in spans:
+        if text.lower() in _NO_NAME or not _METHOD.fullmatch(text):
+            continue
+        yield text, _find(text, line, start, r"[\w/.$-]")
+
+
+def _names(cell: TableCell, line: str, start: int) -> Iterator[tuple[str, int]]:
     """The rpc names a gRPC cell gives, as written (a qualified name, ``A2AService.SendMessage``
     or ``/a2a.v1.A2AService/SendMessage``, with its qualifier): its code spans, or, in a cell
     without any, its words when the cell is nothing but names (``GetRun / StreamRunEvents``);
@@ -199,7 +250,6 @@ def _names(cell: TableCell, lines: list[str]) -> Iterator[tuple[str, int]]:
         if not all(_NAME.fullmatch(part.lstrip("/")) for part in parts if part):
             return
         spans = [part for part in parts if part]
-    row = lines[cell.line - 1] if 0 < cell.line <= len(lines) else ""
     for span in spans:
         text = span.strip().strip("`").lstrip("/")
         if text.lower() in _NO_NAME or not _NAME.fullmatch(text):
@@ -207,19 +257,19 @@ def _names(cell: TableCell, lines: list[str]) -> Iterator[tuple[str, int]]:
         name = re.split(r"[./]", text)[-1]
         if not name[:1].isupper() or name.isupper():  # PascalCase: not a word, not a CONSTANT
             continue
-        found = re.search(rf"(?<![A-Za-z0-9_]){re.escape(text)}(?![A-Za-z0-9_])", row)
-        yield text, found.start() + 1 if found else 1
+        yield text, _find(text, line, start, r"[A-Za-z0-9_]")
 
 
-def _routes(cell: TableCell, lines: list[str]) -> Iterator[Route]:
+def _routes(cell: TableCell, line: str, start: int) -> Iterator[Route]:
     """The routes a REST cell gives; one in a link's text or after "see" is a reference."""
-    row = lines[cell.line - 1] if 0 < cell.line <= len(lines) else ""
     for match in _ROUTE.finditer(cell.text):
         before = cell.text[: match.start()].rstrip().lower()
         if before.endswith(("[", "see", "(see", "cf.")):
             continue
         written = match.group(0)
-        at = row.find(written)
+        at = line.find(written, start)
+        if at < 0:
+            at = line.find(written)
         yield Route(match.group(1).lower(), match.group(2), at + 1 if at >= 0 else 1)
 
 
@@ -359,6 +409,27 @@ def rpc_operations(corpus: Context) -> RpcOperations | None:
         found = RpcOperations(bindings, by_name, documents)
     corpus.memo["surfaces:operations"] = found
     return found
+
+
+def serving_operations(corpus: Context, verb: str, path: str) -> list[Operation]:
+    """The operations of the corpus's API documents a route names: the same verb, the same path
+    read as :func:`route_shape` reads it (a template's ``{name=tasks/*}`` is ``tasks/{}``), alone
+    or below a base path of its document; a variable of the operation's may stand for several
+    segments."""
+    by_verb: dict[str, list[tuple[Operation, list[tuple[str, ...]]]]] | None = corpus.memo.get(
+        "surfaces:by-verb"
+    )
+    if by_verb is None:
+        by_verb = {}
+        for operation in api_operations(corpus):
+            by_verb.setdefault(operation.method, []).append((operation, _shapes(operation)))
+        corpus.memo["surfaces:by-verb"] = by_verb
+    mine = route_shape(path)
+    candidates = by_verb.get(verb.lower(), [])
+    exact = [op for op, shapes in candidates if mine in shapes]
+    return exact or [
+        op for op, shapes in candidates if any(_matches(mine, shape) for shape in shapes)
+    ]
 
 
 def _shapes(operation: Operation) -> list[tuple[str, ...]]:
