@@ -4,8 +4,9 @@ the schemas or the OpenAPI document do not have.
 What it does
     Reads the Markdown tables with a column headed ``gRPC`` method, or one headed ``JSON-RPC``
     method beside a REST one (a method mapping table: JSON-RPC method, gRPC method, REST
-    endpoint; a bare ``JSON-RPC`` column compares the transports' properties), and holds each
-    row to the rpcs of the corpus's ``.proto`` files and whole proto fences:
+    endpoint; a bare ``JSON-RPC`` column compares the transports' properties). A table with a
+    gRPC column holds each row to the rpcs of the corpus's ``.proto`` files and whole proto
+    fences (one without is JSON-RPC over HTTP, its routes no rpc's):
 
     - a gRPC method the row names must be an rpc (a qualified name, ``Service.Method``, by its
       last part); one that is not is reported with the rpc the row's route is bound to, or the
@@ -21,8 +22,9 @@ What it does
     the table's entries, and half of them, found there (one generic entry, a ``GET /health``,
     binds no table of another API):
 
-    - each JSON-RPC method the row names (every code span of the cell; a plain cell only when
-      method-like: ``tasks/get``, ``eth_call``, not "Unsupported") must be defined: a request
+    - each JSON-RPC method the row names (every code span of the cell; a plain cell or a
+      link's text only when method-like, with a separator: ``tasks/get``, ``eth_call``, not
+      "Unsupported" nor "deprecated") must be defined: a request
       or notification schema fixing ``method`` beside ``jsonrpc`` or ``params`` (JSON-RPC 2.0
       §4) in a schema file or an OpenAPI or AsyncAPI document (an HTTP verb is a route's
       method, not a procedure's), or an OpenRPC document's ``methods[].name`` (a local
@@ -30,7 +32,7 @@ What it does
       judged); one differing in letter case only is named;
     - a REST route the row gives must be an operation of the API document the table is bound
       to (the one with most of its routes; the same verb and path, a ``google.api.http``
-      template read as such, below each server's base path); the operation with its path and
+      template read as such, an Express ``:id`` as a variable, below each server's base path); the operation with its path and
       another verb, or, below the same base, its verb and all but one of two or more segments,
       is named. A cell the proto's binding also contradicts is one finding naming both.
 
@@ -73,13 +75,12 @@ Options
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.jsonrpc import MethodDefinition, defined_methods
+from speclint.analyses.jsonrpc import defined_methods, table_methods
 from speclint.analyses.operations import Operation, api_operations, base_paths
 from speclint.analyses.protos import corpus_protos
 from speclint.analyses.surfaces import (
@@ -92,7 +93,7 @@ from speclint.analyses.surfaces import (
     route_shape,
     rpc_index,
     rpc_name,
-    serving_operations,
+    table_operations,
 )
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
@@ -128,7 +129,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         absent = _absent_operations(corpus, table)
         said: set[tuple[int, Route]] = set()
         # no proto declares a service: nothing the table's gRPC names can be held to
-        for row in table if index else ():
+        for row in table if index and table[0].grpc_column else ():
             yield from _row_findings(row, index, where, absent, said)
         yield from _method_findings(corpus, table)
         for (line, route), (row, text, related) in sorted(
@@ -308,21 +309,40 @@ def _near_route(route: Route, index: RpcIndex) -> tuple[BoundRule, str] | None:
     """The http binding with the route's verb and all but one segment of its path."""
     for rule in index.rules:
         if rule.rule.verb == route.verb:
-            difference = _one_segment_off(route.shape, rule.shape)
+            difference = _one_segment_off(
+                route.shape, rule.shape, _written(route.path), _written(rule.rule.path)
+            )
             if difference:
                 return rule, difference
     return None
 
 
-def _one_segment_off(shape: tuple[str, ...], other: tuple[str, ...]) -> str:
-    """How ``other`` differs from the table's ``shape`` when in one segment only, else ""."""
+def _one_segment_off(
+    shape: tuple[str, ...],
+    other: tuple[str, ...],
+    mine: tuple[str, ...] = (),
+    theirs: tuple[str, ...] = (),
+) -> str:
+    """How ``other`` differs from the table's ``shape`` when in one segment only, else "";
+    said with the segments as written (``mine``, ``theirs``) where they line up with the
+    shapes (a template's `{name=tasks/*}` does not)."""
     if len(other) != len(shape):
         return ""
-    differ = [(a, b) for a, b in zip(shape, other, strict=True) if a != b]
+    differ = [n for n, (a, b) in enumerate(zip(shape, other, strict=True)) if a != b]
     if len(differ) != 1:
         return ""
-    mine, theirs = differ[0]
-    return f", whose path says `{theirs}` where the table says `{mine}`"
+    (n,) = differ
+    said = mine[n] if len(mine) == len(shape) else shape[n]
+    other_said = theirs[n] if len(theirs) == len(other) else other[n]
+    return f", whose path says `{other_said}` where the table says `{said}`"
+
+
+def _written(path: str) -> tuple[str, ...]:
+    """A route's segments as written; none for a template whose variables hold a pattern
+    (`{name=tasks/*}` spans segments: its shape says them)."""
+    if "=" in path:
+        return ()
+    return tuple(segment for segment in path.split("?", 1)[0].split("/") if segment)
 
 
 def _service_locations(index: RpcIndex, where: Any) -> Iterator[Location]:
@@ -330,104 +350,76 @@ def _service_locations(index: RpcIndex, where: Any) -> Iterator[Location]:
         yield where(path, line, column, f"service {service}")
 
 
-def _bound(matched: int, given: int) -> bool:
-    """Whether a table is of a surface: two of its entries found there, and half of them (one
-    generic entry, a `GET /health`, binds no table of another API)."""
-    return matched >= 2 and 2 * matched >= given
-
-
 def _method_findings(corpus: Context, table: list[MethodRow]) -> Iterator[Finding]:
     """The table's JSON-RPC methods against the methods the corpus defines (of the page's
     version), once the table is bound to them."""
-    defined = defined_methods(corpus)
-    if not defined.complete:
-        return  # a method defined in another file: none may be said to be undefined
-
-    def definitions(row: MethodRow, method: str) -> list[MethodDefinition]:
-        return [
-            d
-            for d in defined.by_name.get(method, ())
-            if corpus.versions.comparable(row.page, d.path)
-        ]
-
-    given = [
-        (row, method, column)
-        for row in table
-        if row.claims("jsonrpc")
-        for method, column in row.methods
-    ]
-    found = [(row, method) for row, method, _ in given if definitions(row, method)]
-    if not _bound(len(found), len(given)):
+    found = table_methods(corpus, table)
+    if found is None:
         return
-    openrpc = all(d.openrpc for row, method in found for d in definitions(row, method))
-    for row, method, column in given:
-        if definitions(row, method):
-            continue
-        near = [
-            d
-            for other, entries in defined.by_name.items()
-            if other.lower() == method.lower()
-            for d in entries
-            if corpus.versions.comparable(row.page, d.path)
-        ]
-        if near:
-            hint = f"; `{near[0].method}` is defined: write it so"
-            related = (near[0].location(corpus, f"method {near[0].method}"),)
-        else:
-            hint = ""
-            first = definitions(*found[0])[0]
-            related = (first.location(corpus, f"method {first.method}, beside the table's others"),)
-        fix = (
-            "add it to the OpenRPC document's methods"
-            if openrpc
-            else "define it (a request schema whose `method` is that constant)"
-        )
-        yield Finding(
-            ID,
-            SEVERITY,
-            f"the table names JSON-RPC method `{method}`, which no request schema or OpenRPC "
-            f"document of the corpus defines{hint}: {fix}, or say in the table that the method "
-            "has no JSON-RPC form",
-            Location(row.page, row.line, column, heading=row.heading),
-            related,
-            key=f"jsonrpc:{method}",
-        )
+    defined = defined_methods(corpus).by_name
+    first = next(d for definitions in found.values() for d in definitions)
+    openrpc = all(d.openrpc for definitions in found.values() for d in definitions)
+    for row in table:
+        for method, column in row.methods:
+            if found.get((row.line, method), (first,)):
+                continue  # defined (or a row limited to other transports)
+            others = [d for d in defined.get(method, ()) if d.path]
+            near = [
+                d
+                for other, entries in defined.items()
+                if other.lower() == method.lower() and other != method
+                for d in entries
+                if corpus.versions.comparable(row.page, d.path)
+            ]
+            where = "of this version " if others else "of the corpus "
+            if near:
+                hint = f"; `{near[0].method}` is defined: write it so"
+                related = (near[0].location(corpus, f"method {near[0].method}"),)
+            else:
+                hint = f" (only another version's: {others[0].path})" if others else ""
+                related = (
+                    first.location(corpus, f"method {first.method}, beside the table's others"),
+                )
+            fix = (
+                "add it to the OpenRPC document's methods"
+                if openrpc
+                else "define it (a request schema whose `method` is that constant)"
+            )
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"the table names JSON-RPC method `{method}`, which no request schema or OpenRPC "
+                f"document {where}defines{hint}: {fix}, or say in the table that the method has "
+                "no JSON-RPC form",
+                Location(row.page, row.line, column, heading=row.heading),
+                related,
+                key=f"jsonrpc:{method}",
+            )
 
 
 def _absent_operations(corpus: Context, table: list[MethodRow]) -> Absent:
-    """The table's REST routes that no operation of the API document it is bound to has (the
-    document with most of its routes, of the page's version), each with what to say and the
-    nearest operation related."""
-    given = [(row, route) for row in table if row.claims("rest") for route in row.routes]
-    served = {
-        (row.line, route): [
-            op
-            for op in serving_operations(corpus, route.verb, route.path)
-            if corpus.versions.comparable(row.page, op.document.path)
-        ]
-        for row, route in given
-    }
-    counts = Counter(path for ops in served.values() for path in {op.document.path for op in ops})
-    if not counts:
+    """The table's REST routes that no operation of the API document it is bound to has, each
+    with what to say and the nearest operation related."""
+    bound = table_operations(corpus, table)
+    if bound is None:
         return {}
-    document, matched = min(counts.items(), key=lambda item: (-item[1], item[0]))
-    if not _bound(matched, len(given)):
-        return {}
+    document = bound.document
     operations = [op for op in api_operations(corpus) if op.document.path == document]
     absent: Absent = {}
-    for row, route in given:
-        if served[(row.line, route)]:
-            continue  # an operation of this or another API document
-        near = _near_operation(route, operations)
-        text = f"is no operation of `{document}`"
-        related: tuple[Location, ...]
-        if near is not None:
-            operation, difference = near
-            text += f"; the nearest is `{operation.label}`{difference}"
-            related = (operation.document.location(operation.pointer, operation.label),)
-        else:
-            related = (corpus.documents[document].location("/paths", "the API's paths"),)
-        absent[(row.line, route)] = (row, text, related)
+    for row in table:
+        for route in row.routes if row.claims("rest") else ():
+            if bound.served[(row.line, route)]:
+                continue  # an operation of this or another API document
+            near = _near_operation(route, operations)
+            text = f"is no operation of `{document}`"
+            related: tuple[Location, ...]
+            if near is not None:
+                operation, difference = near
+                text += f"; the nearest is `{operation.label}`{difference}"
+                related = (operation.document.location(operation.pointer, operation.label),)
+            else:
+                related = (corpus.documents[document].location("/paths", "the API's paths"),)
+            absent[(row.line, route)] = (row, text, related)
     return absent
 
 
@@ -436,18 +428,20 @@ def _near_operation(route: Route, operations: list[Operation]) -> tuple[Operatio
     below the same base path, all but one of two or more segments (one segment alone shares
     nothing: `/health` is not near `/tasks`)."""
     shape = route.shape
+    written = _written(route.path)
     below = [
-        (operation, shape[len(base) :], route_shape(operation.path))
+        (operation, len(base), route_shape(operation.path))
         for operation in operations
         for base in ((), *(route_shape(b) for b in base_paths(operation.document)))
         if shape[: len(base)] == base
     ]
-    for operation, rest, path in below:
-        if operation.method != route.verb and rest == path:
+    for operation, cut, path in below:
+        if operation.method != route.verb and shape[cut:] == path:
             return operation, f", which is {operation.method.upper()}"
-    for operation, rest, path in below:
-        if operation.method == route.verb and len(rest) >= 2:
-            difference = _one_segment_off(rest, path)
+    for operation, cut, path in below:
+        if operation.method == route.verb and len(shape) - cut >= 2:
+            mine = written[cut:] if len(written) == len(shape) else ()
+            difference = _one_segment_off(shape[cut:], path, mine, _written(operation.path))
             if difference:
                 return operation, difference
     return None

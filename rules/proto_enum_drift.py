@@ -64,7 +64,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.enumerations import ProseSet, prose_sets
+from speclint.analyses.enumerations import FORM_WORDS, ProseSet, prose_sets
 from speclint.analyses.protojson import (
     EnumPair,
     ProseEnumPair,
@@ -82,17 +82,6 @@ SEVERITY = Severity.WARNING
 READS_PROTOS = True  # the compiled protos, of a page its proto fences (speclint.run.catalog)
 FACTS = ("derived", "references")  # bundles are no definitions (protojson); the Binder
 SHOWN = 4  # values of each side in the message; all of them on the related locations
-# How enum-drift's prose shapes (ProseSet.form) are said in a message.
-_FORMS = {
-    "union": "union of values",
-    "one-of": '"one of" list',
-    "values": "list of supported values",
-    "table": "table column",
-    "table-row": "table row's values",
-    "list": "bullet list",
-    "fence": "literal union",
-    "counted": "counted list",
-}
 READS = "extract"  # of a page: its value lists and whether it is a proposal (and proto fences)
 
 
@@ -173,7 +162,7 @@ def _compare_prose(pair: ProseEnumPair, place: Any) -> Finding | None:
     return Finding(
         ID,
         SEVERITY,
-        f"the {_FORMS.get(prose.form, 'list')} here and proto enum `{shown}` disagree: "
+        f"the {FORM_WORDS.get(prose.form, 'list')} here and proto enum `{shown}` disagree: "
         f"{parts} (bound because {pair.why}; values compared without the "
         f"`{spellings.prefix}` prefix, in any case, hyphens for underscores): list the enum's "
         "values, or change the enum",

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from test_integrity_rules import findings_of
 
 from conftest import write_files
@@ -15,6 +16,7 @@ from speclint.analyses.operations import named_operations
 from speclint.analyses.proto_changes import contract_changes
 from speclint.analyses.protos import corpus_protos
 from speclint.analyses.surfaces import route_shape
+from speclint.frontends.cli import main
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -627,13 +629,33 @@ def test_a_proto2_default_changed_breaks_as_buf_judges_it(tmp_path: Path) -> Non
     base = Context.load(write_files(tmp_path / "base", {"api/t.proto": proto2 % " [default = 10]"}))
     for head_text, expected in (
         (proto2 % " [default = 20]", {("field default changed", True)}),
-        (proto2 % "", {("field default changed", True)}),
+        (proto2 % "", {("field default changed", True)}),  # 10 -> 0 (implicit)
         (proto2 % " [default = 10]", set()),
     ):
         head = Context.load(write_files(tmp_path / "head", {"api/t.proto": head_text}))
         changes = contract_changes(base, head)
         assert {(c.kind, c.breaking) for c in changes} == expected
         assert all("was `10`" in c.description for c in changes)
+
+
+def test_a_default_is_compared_as_the_value_an_unset_field_reads(tmp_path: Path) -> None:
+    # as buf compares them: no `default` is the type's zero (an enum's first value), and the
+    # aliases of one number are one value
+    proto2 = (
+        'syntax = "proto2";\npackage t.v1;\nenum E {\n  option allow_alias = true;\n  B = 1;\n'
+        "  A = 2;\n  BB = 1;\n}\nmessage M {\n  optional bool on = 1%s;\n"
+        "  optional int32 n = 2%s;\n  optional E e = 3%s;\n}\n"
+    )
+    base = Context.load(write_files(tmp_path / "base", {"api/t.proto": proto2 % ("", "", "")}))
+    same = proto2 % (" [default = false]", " [default = 0]", " [default = BB]")
+    head = Context.load(write_files(tmp_path / "head", {"api/t.proto": same}))
+    assert contract_changes(base, head) == []
+    other = proto2 % ("", "", " [default = A]")
+    head = Context.load(write_files(tmp_path / "head2", {"api/t.proto": other}))
+    (change,) = contract_changes(base, head)
+    assert change.kind == "field default changed" and "was `B (implicit)`, is `A`" in (
+        change.description
+    )
 
 
 def test_a_proto_that_does_not_compile_at_one_revision_is_not_compared_and_that_breaks(
@@ -1068,3 +1090,73 @@ def test_a_list_in_a_design_folder_states_a_change_and_binds_no_proto_enum(
     assert findings_of("proto-enum-drift", root) == []
     write_files(root, {"docs/runs.md": page})
     assert [f.location.path for f in findings_of("proto-enum-drift", root)] == ["docs/runs.md"]
+
+
+# --- the cases a second review found ------------------------------------------------------------
+
+
+def test_a_table_without_a_grpc_column_is_not_held_to_the_protos(make_corpus: MakeCorpus) -> None:
+    # JSON-RPC over one HTTP endpoint: its routes are no rpc's google.api.http binding
+    page = ROUTE_TABLE + (
+        "| `tasks/get` | `POST /rpc` |\n| `tasks/cancel` | `POST /rpc` |\n"
+        "| `tasks/list` | `POST /rpc` |\n"
+    )
+    files: dict[str, str | bytes] = {
+        "api/tasks.proto": PROTO,
+        "schemas/methods.json": METHODS_SCHEMA.replace(
+            '"path": {"type": "string"}', '"params": {"type": "object"}'
+        ),
+        "docs/methods.md": page,
+    }
+    root = make_corpus(files)
+    assert findings_of("method-table-drift", root) == []
+
+
+def test_plain_cells_links_and_split_cells_are_read_as_gfm_does(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Methods\n\n| Note | JSON-RPC Method | gRPC Method |\n| --- | --- | --- |\n"
+        "| | `tasks/get` | `GetTask` |\n| | `tasks/cancel` | `CancelTask` |\n"
+        "| | deprecated | `GetTask` |\n"  # a word of prose, no method
+        "| | [tasks/getx](#get) | `GetTask` |\n"  # a link's text is the method
+        "| get \\| `tasks/gety` | `tasks/gety` | `GetTask` |\n"  # an escaped pipe splits nothing
+    )
+    files: dict[str, str | bytes] = {
+        "api/tasks.proto": PROTO,
+        "schemas/methods.json": METHODS_SCHEMA,
+        "docs/methods.md": page,
+    }
+    root = make_corpus(files)
+    found = sorted(findings_of("method-table-drift", root), key=lambda f: f.location.line)
+    last = page.split("\n")[8]
+    assert [(f.location.line, f.location.column) for f in found] == [
+        (8, 6),
+        (9, last.index("tasks/gety", last.index("` |")) + 1),  # its own cell's, not the note's
+    ]
+    assert "`tasks/getx`" in found[0].message
+
+
+def test_express_parameters_are_variables_and_hints_say_segments_as_written(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = ROUTE_TABLE + (
+        "| `tasks/get` | `GET /v1/tasks/:taskId` |\n| `tasks/list` | `GET /v1/tasks` |\n"
+        "| `tasks/watch` | `GET /v1/tasks/{id}:watch` |\n"
+        "| `tasks/runs` | `GET /v1/tasks/{id}/runs` |\n"  # no `/tasks/{id}`: one variable each
+    )
+    root = make_corpus({"api/openapi.yaml": TASKS_API, "docs/methods.md": page})
+    watch, runs = sorted(findings_of("method-table-drift", root), key=lambda f: f.location.line)
+    assert "whose path says `{id}` where the table says `{id}:watch`" in watch.message
+    assert "`GET /v1/tasks/{id}/runs`" in runs.message
+
+
+def test_bindings_list_a_method_table_of_a_corpus_without_a_proto(tmp_path: Path) -> None:
+    page = ROUTE_TABLE + (
+        "| `tasks/get` | `GET /v1/tasks/{id}` |\n| `tasks/list` | `GET /v1/tasks` |\n"
+        "| `tasks/gone` | `GET /v1/gone` |\n"
+    )
+    root = write_files(tmp_path, {"api/openapi.yaml": TASKS_API, "docs/methods.md": page})
+    result = CliRunner().invoke(main, ["bindings", str(root)])
+    assert "-> api/openapi.yaml GET /tasks/{id} (by its route)" in result.output
+    assert "(`GET /v1/gone` is no operation of api/openapi.yaml)" in result.output
+    assert "speclint: 2 method-table binding(s); 1 pair(s) not bound" in result.output
+    assert "proto binding" not in result.output

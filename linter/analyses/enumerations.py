@@ -200,6 +200,19 @@ class ProseSet:
         )
 
 
+# How each shape (ProseSet.form) is said in a message or a listing.
+FORM_WORDS = {
+    "union": "union of values",
+    "one-of": '"one of" list',
+    "values": "list of supported values",
+    "table": "table column",
+    "table-row": "table row's values",
+    "list": "bullet list",
+    "fence": "literal union",
+    "counted": "counted list",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class CountedClaim:
     path: str

@@ -30,6 +30,7 @@ from urllib.parse import unquote
 from speclint.analyses.context import Context
 from speclint.analyses.fences import example_definitions
 from speclint.analyses.operations import HTTP_METHODS
+from speclint.analyses.surfaces import MethodRow, bound
 from speclint.common.findings import Location
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer, resolve_pointer
@@ -151,3 +152,27 @@ def _envelopes(node: Any, pointer: str, depth: int = 0) -> Iterator[tuple[str, A
         for number, value in enumerate(node):
             if isinstance(value, (dict, list)):
                 yield from _envelopes(value, f"{pointer}/{number}", depth + 1)
+
+
+def table_methods(
+    corpus: Context, rows: list[MethodRow]
+) -> dict[tuple[int, str], tuple[MethodDefinition, ...]] | None:
+    """Each JSON-RPC method of a method table's rows, by (row line, method), with its
+    definitions of the page's version (none: undefined), or None when the table is not bound
+    to the definitions (:func:`speclint.analyses.surfaces.bound`) or not all methods could be
+    read. Rows limited to other transports ("gRPC/REST only") give no method."""
+    defined = defined_methods(corpus)
+    if not defined.complete:
+        return None  # a method defined in another file: none may be said to be undefined
+    found = {
+        (row.line, method): tuple(
+            d
+            for d in defined.by_name.get(method, ())
+            if corpus.versions.comparable(row.page, d.path)
+        )
+        for row in rows
+        if row.claims("jsonrpc")
+        for method, _ in row.methods
+    }
+    matched = sum(1 for definitions in found.values() if definitions)
+    return found if bound(matched, len(found)) else None

@@ -9,7 +9,7 @@ categories (a definition moved between files of one package breaks no client of 
 plus the REST transcoding: breaking are a message, enum, service, rpc, field or enum value
 removed; a field renumbered, renamed or given another JSON name (ProtoJSON parsers read both
 names); a field's type, cardinality (``repeated``, proto2's ``required``), presence (proto3's
-``optional``), proto2 ``default`` or oneof changed; a reservation dropped, or a reserved number
+``optional``), proto2 ``default`` (as buf, the value an unset field reads) or oneof changed; a reservation dropped, or a reserved number
 or name used again; an enum value renamed (ProtoJSON writes the name); an rpc's request,
 response, streaming or ``idempotency_level`` changed; an HTTP binding (verb, path and body)
 gone. Additions are listed as not breaking.
@@ -451,8 +451,35 @@ def _signature(rpc: ProtoRpc) -> str:
     return f"({client}{rpc.input}) returns ({server}{rpc.output})"
 
 
-def _default(value: str | None) -> str:
-    return "(none)" if value is None else value
+# The zero value a field without a `default` reads as (proto2 §"Optional Fields And Default
+# Values"; editions alike); an enum's is its first value.
+_ZEROS = {"bool": "false", "string": "", "bytes": ""}
+
+
+def _default(field: ProtoField, proto: ProtoFile) -> tuple[str, str]:
+    """The value an unset field reads as, as compared (an enum's by number: aliases are one
+    value) and as shown (escaped, "(implicit)" when no `default` is written). Fields with no
+    default (repeated, message, map) read as ""."""
+    if field.label == "repeated" or field.type in ("message", "group") or field.map:
+        return "", ""
+    written = field.default
+    if field.type == "enum":
+        enum = next((e for e in proto.enums if e.name == field.type_name), None)
+        if enum is None or not enum.values:
+            return written or "", written or ""  # another file's enum: as written
+        value = next((v for v in enum.values if v.name == written), None)
+        value = value or enum.values[0]
+        shown = value.name if written is not None else f"{value.name} (implicit)"
+        return str(value.number), shown
+    if written is None:
+        zero = _ZEROS.get(field.type, "0")
+        return zero, f"{_escaped(zero)} (implicit)"
+    return written, _escaped(written)
+
+
+def _escaped(text: str) -> str:
+    """A default as one printable line: control characters and line breaks escaped."""
+    return text.encode("unicode_escape").decode("ascii")
 
 
 def _fields(
@@ -538,12 +565,14 @@ def _fields(
                 field,
                 where,
             )
-        if now.default != field.default:
+        was_default = _default(field, sides.base)
+        now_default = _default(now, sides.head)
+        if _kind(now) == _kind(field) and was_default[0] != now_default[0]:
             yield sides.broke(
                 "field default changed",
-                f"the default of field `{message}.{field.name}` was "
-                f"`{_default(field.default)}`, is `{_default(now.default)}`: a reader of an "
-                "unset field sees another value (buf FIELD_SAME_DEFAULT): keep the default",
+                f"the default of field `{message}.{field.name}` was `{was_default[1]}`, is "
+                f"`{now_default[1]}`: a reader of an unset field sees another value (buf "
+                "FIELD_SAME_DEFAULT): keep the default",
                 now,
                 field,
                 where,

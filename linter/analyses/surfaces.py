@@ -11,6 +11,7 @@ are read as wildcards (``/v1/{name=tasks/*}:cancel`` is ``/v1/tasks/{}:cancel``)
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
@@ -47,6 +48,7 @@ _ONLY = re.compile(
 )
 # A JSON-RPC method name: `message/send`, `tasks.get`, `eth_getBalance`, `$/cancelRequest`.
 _METHOD = re.compile(r"[A-Za-z_$][\w$]*(?:[/.:][A-Za-z_$][\w$]*)*")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _NO_NAME = frozenset({"n/a", "na", "none", "-", "—", "–", "tbd"})
 _SERVICE = re.compile(r"^\s*service\s+\w+\s*\{", re.MULTILINE)
 _VARIABLE = re.compile(r"\{([^{}=]+)(?:=([^{}]*))?\}")
@@ -80,6 +82,7 @@ class MethodRow:
     # The transports a cell says the method is limited to ("gRPC/REST only": grpc, rest), or
     # empty: a name the row gives for another transport is a placeholder, not a claim.
     only: frozenset[str] = frozenset()
+    grpc_column: bool = True  # the table has a gRPC column: it is held to the protos
 
     def claims(self, transport: str) -> bool:
         """Whether the row claims the method has a form in ``transport`` ("grpc", "rest",
@@ -112,7 +115,10 @@ def route_shape(path: str) -> tuple[str, ...]:
         return pattern if pattern else "*"
 
     expanded = _VARIABLE.sub(expand, path)
-    segments = [segment for segment in expanded.split("/") if segment]
+    # Express-style `:taskId` is a variable too (a custom verb's `:` follows a segment)
+    segments = [
+        "*" if segment.startswith(":") else segment for segment in expanded.split("/") if segment
+    ]
     return tuple("{}" + s[2:] if s.startswith("**") else s.replace("*", "{}") for s in segments)
 
 
@@ -179,7 +185,17 @@ def _rows(page: str, table: Table, lines: list[str]) -> Iterator[MethodRow]:
         if names or routes or methods:
             first = methods[0][0] if methods else ""
             yield MethodRow(
-                page, line, heading, names, routes, first, no_grpc, table.line, methods, only
+                page,
+                line,
+                heading,
+                names,
+                routes,
+                first,
+                no_grpc,
+                table.line,
+                methods,
+                only,
+                bool(grpc),
             )
 
 
@@ -194,21 +210,11 @@ def _cells(
 
 def _cell_start(line: str, index: int) -> int:
     """Where the ``index``-th cell of a table row's line starts (0-based offset): after the
-    pipe that opens it, pipes in code spans and escaped ones aside (GFM §4.10)."""
-    pipes = []
-    in_code = False
-    escaped = False
-    for offset, char in enumerate(line):
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char == "`":
-            in_code = not in_code
-        elif char == "|" and not in_code:
-            pipes.append(offset)
+    pipe that opens it. GFM splits a row on every pipe but an escaped one (``\\|``), inside
+    code spans too (GFM §4.10, example 200)."""
+    pipes = [at for at, char in enumerate(line) if char == "|" and line[at - 1 : at] != "\\"]
     if line.lstrip().startswith("|"):
-        pipes = pipes[1:] if pipes else pipes
+        pipes = pipes[1:]
         start = line.index("|") + 1
     else:
         start = 0
@@ -225,12 +231,14 @@ def _find(text: str, line: str, start: int, boundary: str) -> int:
 
 def _methods(cell: TableCell, line: str, start: int) -> Iterator[tuple[str, int]]:
     """The JSON-RPC methods a cell gives, and where: its code spans, or the cell when it is one
-    method-like word (``tasks/get``, ``eth_call``: a separator or a lower-case start; not
-    "Unsupported" nor "SSE"); "N/A", "—" and prose give none."""
+    method-like word (``tasks/get``, ``eth_call``: with a separator; not "Unsupported",
+    "deprecated" nor "SSE"); "N/A", "—" and prose give none."""
     spans = [code.text.strip() for code in cell.inline_code]
     if not spans:
-        word = cell.text.strip()
-        if not (re.search(r"[/._$:]", word) or word[:1].islower()) or _NO_GRPC.match(word):
+        # a plain word is a method only with a method's separator: `deprecated`, `yes` and
+        # `streaming` are prose
+        word = _LINK.sub(r"\1", cell.text).strip()  # a link's text: `[tasks/get](#get)`
+        if not re.search(r"[/._$:]", word) or _NO_GRPC.match(word):
             return
         spans = [word]
     for text in spans:
@@ -411,11 +419,47 @@ def rpc_operations(corpus: Context) -> RpcOperations | None:
     return found
 
 
+def bound(matched: int, given: int) -> bool:
+    """Whether a method table is of a surface: two of its entries found there, and half of
+    them (one generic entry, a `GET /health`, binds no table of another API)."""
+    return matched >= 2 and 2 * matched >= given
+
+
+@dataclass(frozen=True)
+class TableOperations:
+    """A method table's routes against the API document it is bound to: the document with most
+    of its routes (of the page's version), and the operations each route names (of any API
+    document of that version: a route another document has is no drift)."""
+
+    document: str
+    served: dict[tuple[int, Route], list[Operation]]  # (row line, route) -> operations
+
+
+def table_operations(corpus: Context, rows: list[MethodRow]) -> TableOperations | None:
+    """The table's routes bound to an API document, or None when the table is bound to none.
+    Rows limited to other transports ("gRPC only") give no route."""
+    served = {
+        (row.line, route): [
+            op
+            for op in serving_operations(corpus, route.verb, route.path)
+            if corpus.versions.comparable(row.page, op.document.path)
+        ]
+        for row in rows
+        if row.claims("rest")
+        for route in row.routes
+    }
+    counts = Counter(path for ops in served.values() for path in {op.document.path for op in ops})
+    if not counts:
+        return None
+    document, matched = min(counts.items(), key=lambda item: (-item[1], item[0]))
+    return TableOperations(document, served) if bound(matched, len(served)) else None
+
+
 def serving_operations(corpus: Context, verb: str, path: str) -> list[Operation]:
     """The operations of the corpus's API documents a route names: the same verb, the same path
     read as :func:`route_shape` reads it (a template's ``{name=tasks/*}`` is ``tasks/{}``), alone
-    or below a base path of its document; a variable of the operation's may stand for several
-    segments."""
+    or below a base path of its document; for a template, a variable of the operation's may
+    stand for several segments (grpc-gateway writes ``/v1/{name}`` for it)."""
     by_verb: dict[str, list[tuple[Operation, list[tuple[str, ...]]]]] | None = corpus.memo.get(
         "surfaces:by-verb"
     )
@@ -427,9 +471,10 @@ def serving_operations(corpus: Context, verb: str, path: str) -> list[Operation]
     mine = route_shape(path)
     candidates = by_verb.get(verb.lower(), [])
     exact = [op for op, shapes in candidates if mine in shapes]
-    return exact or [
-        op for op, shapes in candidates if any(_matches(mine, shape) for shape in shapes)
-    ]
+    if exact or "=" not in path:
+        # a route written with plain variables (`/tasks/{id}/runs`) is no `/tasks/{taskId}`
+        return exact
+    return [op for op, shapes in candidates if any(_matches(mine, shape) for shape in shapes)]
 
 
 def _shapes(operation: Operation) -> list[tuple[str, ...]]:

@@ -1097,6 +1097,7 @@ def _show_proto_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
     """The proto surface's pairs (issue 30), with their evidence; nothing without a proto."""
     # Deferred: startup (module docstring).
     from speclint.analyses.proto_bindings import proto_bindings
+    from speclint.analyses.protos import corpus_protos
 
     listed = proto_bindings(corpus)
     if listed is None:
@@ -1108,7 +1109,9 @@ def _show_proto_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
             click.echo(f"    -> {arrow}")
     bound = sum(binding.bound for binding in found)
     unbound = sum(len(binding.arrows) for binding in found) - bound
-    click.echo(f"speclint: {bound} proto binding(s); {unbound} pair(s) not bound or not compared")
+    # a corpus with method tables and no proto: its tables' bindings are no proto's
+    what = "proto" if corpus_protos(corpus).read() else "method-table"
+    click.echo(f"speclint: {bound} {what} binding(s); {unbound} pair(s) not bound or not compared")
 
 
 def entry() -> None:
