@@ -79,8 +79,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.enumerations import Binder, Binding, ProseSet, all_prose_sets, prose_sets
-from speclint.analyses.rfcs import is_rfc
+from speclint.analyses.enumerations import (
+    Binder,
+    Binding,
+    ProseSet,
+    all_prose_sets,
+    page_value_lists,
+)
 from speclint.analyses.shapes import Site, ValueSet, resolve, value_set
 from speclint.common.findings import Finding, Location, Severity, first_fitting
 from speclint.model.corpus import Document
@@ -99,8 +104,7 @@ FACTS = ("references",)  # speclint.analyses.context
 READS = "extract"
 
 
-def extract(document: Document) -> tuple[list[ProseSet], bool]:
-    return prose_sets(document), is_rfc(document)
+extract = page_value_lists
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ What it does
     the prefix is read from the values, else from the enum's name), in any letter case, with
     hyphens for underscores (``input-required``). The aliases of one number are one value. A
     proto3 zero value named for "not set" (``…_UNSPECIFIED``, ``…_UNKNOWN``, ``…_NULL``...)
-    is not expected in the schema, and no disagreement when it is there. A value on one side only is reported, once per pair, at
-    the proto enum, with the schema's enum related.
+    is not expected in the schema, and no disagreement when it is there. A value on one side
+    only is reported, once per pair, at the proto enum, with the schema's enum related.
 
     A value list of the prose (the shapes enum-drift reads) that binds to no JSON Schema enum is
     held to a proto enum where the evidence binds it: its sentence names the enum
@@ -49,7 +49,12 @@ Example
 
     with ``"TaskState": {"enum": ["submitted", "canceled"]}``. FAIL: ``warning
     [proto-enum-drift] proto enum `TaskState` and the JSON Schema enum `TaskState` disagree:
-    `CANCELLED` only in the proto; `canceled` only in the schema ...``
+    `TASK_STATE_CANCELLED` only in the proto; `canceled` only in the schema ...``
+
+    A prose list, "The `state` of a task is one of: `submitted`, `working`, `canceled`" (with
+    ``TASK_STATE_WORKING = 3`` too, and ``TaskState state = 1;`` in ``TaskStatus``). FAIL:
+    ``warning [proto-enum-drift] the "one of" list here and proto enum `TaskState` disagree:
+    `canceled` only in the prose; `TASK_STATE_CANCELLED` only in the proto ...``
 
 Use instead
     One spelling on both sides. PASS.
@@ -64,7 +69,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.enumerations import FORM_WORDS, ProseSet, prose_sets
+from speclint.analyses.enumerations import FORM_WORDS, page_value_lists
 from speclint.analyses.protojson import (
     EnumPair,
     ProseEnumPair,
@@ -73,9 +78,7 @@ from speclint.analyses.protojson import (
     prose_enum_pairs,
 )
 from speclint.analyses.protos import corpus_protos
-from speclint.analyses.rfcs import is_rfc
 from speclint.common.findings import Finding, Location, Severity
-from speclint.model.corpus import Document
 
 ID = "proto-enum-drift"
 SEVERITY = Severity.WARNING
@@ -85,8 +88,7 @@ SHOWN = 4  # values of each side in the message; all of them on the related loca
 READS = "extract"  # of a page: its value lists and whether it is a proposal (and proto fences)
 
 
-def extract(document: Document) -> tuple[list[ProseSet], bool]:
-    return prose_sets(document), is_rfc(document)
+extract = page_value_lists
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:

@@ -52,7 +52,7 @@ Example
 
     with ``"Message": {"properties": {"messageId": {"type": "string"}, "parts": {...}}}``.
     FAIL: ``warning [proto-message-drift] proto message `Message` and the JSON Schema definition
-    `Message` disagree: field `content` only in the proto; `parts` only in the schema ...``
+    `Message` disagree: `content` only in the proto; `parts` only in the schema ...``
 
 Use instead
     The same fields on both sides, named as ProtoJSON names them (``json_name`` where the JSON

@@ -37,7 +37,8 @@ Example
 
     with ``GET /v1/runs/{runId}`` (``operationId: getRun``) in the OpenAPI document. FAIL:
     ``api/grpc/runs.proto:18:5: warning [rpc-operation-drift] rpc `GetRun` is bound to
-    `GET /v1/run/{run_id}`, but its operation `getRun` is `GET /v1/runs/{runId}` ...``
+    `GET /v1/run/{run_id}` (google.api.http), but its operation `getRun` is
+    `GET /v1/runs/{runId}` ...``
 
 Use instead
     ``get: "/v1/runs/{run_id}"``. PASS.

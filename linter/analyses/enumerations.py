@@ -1021,6 +1021,13 @@ def _conditional(pointer: str) -> bool:
     )
 
 
+def page_value_lists(document: Document) -> tuple[list[ProseSet], bool]:
+    """What a rule binding the prose's value lists reads of one page (its extract,
+    speclint.analyses.units): the lists, and whether the page is a proposal (which binds only
+    explicitly)."""
+    return prose_sets(document), is_rfc(document)
+
+
 def all_prose_sets(corpus: Context) -> list[ProseSet]:
     found: list[ProseSet] = []
     for document in corpus.of_kind(DocumentKind.MARKDOWN):

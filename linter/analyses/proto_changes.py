@@ -31,6 +31,7 @@ from speclint.common.findings import Location
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.protobuf import (
     ProtoEnum,
+    ProtoEnumValue,
     ProtoField,
     ProtoFile,
     ProtoMessage,
@@ -286,17 +287,16 @@ def _values(name: str, enum: ProtoEnum, new_enum: ProtoEnum, sides: _Sides) -> I
         if value.number in was and value.name in written:
             continue
         where = f"/{name}/{value.name}"
-        reserved = _reserved(enum, value.number, value.name)
-        if reserved:
-            yield sides.new(
-                "reserved reused",
-                f"`{value.name}` (= {value.number}) of enum `{name}` uses {reserved}, which the "
-                "base reserved: a retired value comes back with another meaning; give it a new "
-                "number and name",
-                value,
-                where,
-                breaking=True,
-            )
+        reused = _reused(
+            enum,
+            value,
+            f"`{value.name}` (= {value.number}) of enum `{name}`",
+            "a retired value comes back with another meaning",
+            sides,
+            where,
+        )
+        if reused is not None:
+            yield reused
         elif value.number not in was:
             yield sides.new(
                 "enum value added",
@@ -608,17 +608,16 @@ def _fields(
         if field.number in was_numbers or field.number in renumbered:
             continue
         where = f"/{message}/{field.name}"
-        reserved = _reserved(old, field.number, field.name)
-        if reserved:
-            yield sides.new(
-                "reserved reused",
-                f"field `{message}.{field.name}` (= {field.number}) uses {reserved}, which the "
-                "base reserved: old data of the retired field is read as this one; give it a "
-                "new number and name",
-                field,
-                where,
-                breaking=True,
-            )
+        reused = _reused(
+            old,
+            field,
+            f"field `{message}.{field.name}` (= {field.number})",
+            "old data of the retired field is read as this one",
+            sides,
+            where,
+        )
+        if reused is not None:
+            yield reused
         else:
             again = " (a new field under an old field's name)" if field.name in names else ""
             yield sides.new(
@@ -636,6 +635,28 @@ def _reserved(item: ProtoMessage | ProtoEnum, number: int, name: str) -> str:
     if name in item.reserved_names:
         return f"the name `{name}`"
     return ""
+
+
+def _reused(
+    base: ProtoMessage | ProtoEnum,
+    item: ProtoField | ProtoEnumValue,
+    label: str,
+    consequence: str,
+    sides: _Sides,
+    where: str,
+) -> Change | None:
+    """A field or enum value of the head on a number or name ``base`` reserved: breaking."""
+    reserved = _reserved(base, item.number, item.name)
+    if not reserved:
+        return None
+    return sides.new(
+        "reserved reused",
+        f"{label} uses {reserved}, which the base reserved: {consequence}; give it a new number "
+        "and name",
+        item,
+        where,
+        breaking=True,
+    )
 
 
 def _reservations(

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from speclint.analyses.context import Context
 from speclint.analyses.operations import Operation, api_operations, base_paths
 from speclint.analyses.protos import corpus_protos, own_protos
 from speclint.model.corpus import Document
-from speclint.parsing.prose import Table, TableCell
+from speclint.parsing.prose import Table, TableCell, cell_offset
 from speclint.parsing.protobuf import HttpRule, ProtoRpc
 
 # A column of gRPC methods: "gRPC Method", "gRPC rpc", "Method (gRPC)"; not "gRPC Code" (status
@@ -205,20 +205,7 @@ def _cells(
     """The row's cells of ``columns``, each with its line and where it starts in the line."""
     for index in columns:
         if index < len(row):
-            yield row[index], line, _cell_start(line, index)
-
-
-def _cell_start(line: str, index: int) -> int:
-    """Where the ``index``-th cell of a table row's line starts (0-based offset): after the
-    pipe that opens it. GFM splits a row on every pipe but an escaped one (``\\|``), inside
-    code spans too (GFM §4.10, example 200)."""
-    pipes = [at for at, char in enumerate(line) if char == "|" and line[at - 1 : at] != "\\"]
-    if line.lstrip().startswith("|"):
-        pipes = pipes[1:]
-        start = line.index("|") + 1
-    else:
-        start = 0
-    return start if index == 0 else (pipes[index - 1] + 1 if index - 1 < len(pipes) else start)
+            yield row[index], line, cell_offset(line, index)
 
 
 def _find(text: str, line: str, start: int, boundary: str) -> int:
@@ -233,18 +220,19 @@ def _methods(cell: TableCell, line: str, start: int) -> Iterator[tuple[str, int]
     """The JSON-RPC methods a cell gives, and where: its code spans, or the cell when it is one
     method-like word (``tasks/get``, ``eth_call``: with a separator; not "Unsupported",
     "deprecated" nor "SSE"); "N/A", "—" and prose give none."""
-    spans = [code.text.strip() for code in cell.inline_code]
+    # each with where to look for it: a code span where the parser found it, else the cell
+    spans = [(code.text.strip(), code.column - 1) for code in cell.inline_code]
     if not spans:
         # a plain word is a method only with a method's separator: `deprecated`, `yes` and
         # `streaming` are prose
         word = _LINK.sub(r"\1", cell.text).strip()  # a link's text: `[tasks/get](#get)`
         if not re.search(r"[/._$:]", word) or _NO_GRPC.match(word):
             return
-        spans = [word]
-    for text in spans:
+        spans = [(word, start)]
+    for text, at in spans:
         if text.lower() in _NO_NAME or not _METHOD.fullmatch(text):
             continue
-        yield text, _find(text, line, start, r"[\w/.$-]")
+        yield text, _find(text, line, at, r"[\w/.$-]")
 
 
 def _names(cell: TableCell, line: str, start: int) -> Iterator[tuple[str, int]]:
@@ -252,20 +240,21 @@ def _names(cell: TableCell, line: str, start: int) -> Iterator[tuple[str, int]]:
     or ``/a2a.v1.A2AService/SendMessage``, with its qualifier): its code spans, or, in a cell
     without any, its words when the cell is nothing but names (``GetRun / StreamRunEvents``);
     a cell of prose ("Not supported") names none."""
-    spans = [code.text for code in cell.inline_code]
+    # each with where to look for it: a code span where the parser found it, else the cell
+    spans = [(code.text, code.column - 1) for code in cell.inline_code]
     if not spans:
         parts = [part.strip() for part in re.split(r"\s*(?:,|\|| or | and |\s/\s)\s*", cell.text)]
         if not all(_NAME.fullmatch(part.lstrip("/")) for part in parts if part):
             return
-        spans = [part for part in parts if part]
-    for span in spans:
+        spans = [(part, start) for part in parts if part]
+    for span, at in spans:
         text = span.strip().strip("`").lstrip("/")
         if text.lower() in _NO_NAME or not _NAME.fullmatch(text):
             continue
         name = re.split(r"[./]", text)[-1]
         if not name[:1].isupper() or name.isupper():  # PascalCase: not a word, not a CONSTANT
             continue
-        yield text, _find(text, line, start, r"[A-Za-z0-9_]")
+        yield text, _find(text, line, at, r"[A-Za-z0-9_]")
 
 
 def _routes(cell: TableCell, line: str, start: int) -> Iterator[Route]:
@@ -386,17 +375,15 @@ def rpc_operations(corpus: Context) -> RpcOperations | None:
     found = None
     if index and operations:
         by_name: dict[str, list[Operation]] = {}
-        by_verb: dict[str, list[tuple[Operation, list[tuple[str, ...]]]]] = {}
         for operation in operations:
             identifier = operation.identifier
             if identifier:
                 by_name.setdefault(identifier[:1].upper() + identifier[1:], []).append(operation)
-            by_verb.setdefault(operation.method, []).append((operation, _shapes(operation)))
         rpcs = sorted(
             (entry for entries in index.by_name.values() for entry in entries),
             key=lambda entry: (entry[2], entry[0].line, entry[0].name),
         )
-        routed = {id(rpc): _served(rpc, by_verb) for rpc, _, _ in rpcs}
+        routed = {id(rpc): _served(corpus, rpc) for rpc, _, _ in rpcs}
         claimed = {id(op): id(rpc) for rpc, _, _ in rpcs for op in routed[id(rpc)]}
         bindings = tuple(
             RpcBinding(
@@ -455,11 +442,15 @@ def table_operations(corpus: Context, rows: list[MethodRow]) -> TableOperations 
     return TableOperations(document, served) if bound(matched, len(served)) else None
 
 
-def serving_operations(corpus: Context, verb: str, path: str) -> list[Operation]:
+def serving_operations(
+    corpus: Context, verb: str, path: str, template: bool | None = None
+) -> list[Operation]:
     """The operations of the corpus's API documents a route names: the same verb, the same path
     read as :func:`route_shape` reads it (a template's ``{name=tasks/*}`` is ``tasks/{}``), alone
-    or below a base path of its document; for a template, a variable of the operation's may
-    stand for several segments (grpc-gateway writes ``/v1/{name}`` for it)."""
+    or below a base path of its document. For a ``google.api.http`` template (``template``; by
+    default, a path with a ``{var=pattern}``) a variable of the operation's may stand for
+    several segments, as grpc-gateway writes ``/v1/{name}`` for ``/v1/{name=tasks/*}``; a
+    route written with plain variables (``/tasks/{id}/runs``) is no ``/tasks/{taskId}``."""
     by_verb: dict[str, list[tuple[Operation, list[tuple[str, ...]]]]] | None = corpus.memo.get(
         "surfaces:by-verb"
     )
@@ -471,8 +462,7 @@ def serving_operations(corpus: Context, verb: str, path: str) -> list[Operation]
     mine = route_shape(path)
     candidates = by_verb.get(verb.lower(), [])
     exact = [op for op, shapes in candidates if mine in shapes]
-    if exact or "=" not in path:
-        # a route written with plain variables (`/tasks/{id}/runs`) is no `/tasks/{taskId}`
+    if exact or not (("=" in path) if template is None else template):
         return exact
     return [op for op, shapes in candidates if any(_matches(mine, shape) for shape in shapes)]
 
@@ -485,21 +475,11 @@ def _shapes(operation: Operation) -> list[tuple[str, ...]]:
     return [path, *(base + path for base in bases if base)]
 
 
-def _served(
-    rpc: ProtoRpc, by_verb: Mapping[str, list[tuple[Operation, list[tuple[str, ...]]]]]
-) -> list[Operation]:
-    """The operations the rpc's bindings name: same verb, same path (variables as wildcards; a
-    variable of the operation may stand for several segments, as grpc-gateway writes
-    ``/v1/{name}`` for ``/v1/{name=tasks/*}``)."""
-    found = []
+def _served(corpus: Context, rpc: ProtoRpc) -> list[Operation]:
+    """The operations the rpc's ``google.api.http`` bindings name, each once."""
+    found: list[Operation] = []
     for rule in rpc.http:
-        mine = route_shape(rule.path)
-        exact = [op for op, shapes in by_verb.get(rule.verb, []) if mine in shapes]
-        candidates = exact or [
-            op
-            for op, shapes in by_verb.get(rule.verb, [])
-            if any(_matches(mine, shape) for shape in shapes)
-        ]
+        candidates = serving_operations(corpus, rule.verb, rule.path, template=True)
         found += [op for op in candidates if op not in found]
     return found
 

@@ -206,6 +206,19 @@ class ProseDocument:
         return any(h.anchor == anchor for h in self.headings)
 
 
+def cell_offset(line: str, index: int) -> int:
+    """Where the ``index``-th cell of a table row's line starts (0-based offset): after the
+    pipe that opens it. GFM splits a row on every pipe but an escaped one (``\\|``), inside
+    code spans too (GFM §4.10, example 200)."""
+    pipes = [at for at, char in enumerate(line) if char == "|" and line[at - 1 : at] != "\\"]
+    if line.lstrip().startswith("|"):
+        pipes = pipes[1:]
+        start = line.index("|") + 1
+    else:
+        start = 0
+    return start if index == 0 else (pipes[index - 1] + 1 if index - 1 < len(pipes) else start)
+
+
 def github_anchor(text: str) -> str:
     """GitHub's heading slug (github-slugger): lower-case, drop punctuation, spaces to hyphens."""
     kept = "".join(
@@ -331,11 +344,13 @@ class _Builder:
                 pieces += (-1, -1)
         return array("i", pieces).tobytes()
 
-    def codes(self, inline: Any, first_line: int) -> tuple[InlineCode, ...]:
-        """Code spans of an inline token with their exact line (softbreaks move to the next)."""
+    def codes(self, inline: Any, first_line: int, start: int = 0) -> tuple[InlineCode, ...]:
+        """Code spans of an inline token with their exact line (softbreaks move to the next)
+        and column, searched from ``start`` of its first line (a table cell's own offset: the
+        same span in an earlier cell is not this one)."""
         found: list[InlineCode] = []
         line = first_line
-        searched_from: dict[int, int] = {}
+        searched_from: dict[int, int] = {first_line: start}
         for child in inline.children or ():
             if child.type in {"softbreak", "hardbreak"}:
                 line += 1
@@ -500,7 +515,9 @@ class _Builder:
                     rows.append(tuple(row))
             elif token.type == "inline":
                 self.link_targets(token, row_line)
-                row.append(TableCell(token.content, row_line, self.codes(token, row_line)))
+                text = self.lines[row_line - 1] if 0 < row_line <= len(self.lines) else ""
+                codes = self.codes(token, row_line, cell_offset(text, len(row)))
+                row.append(TableCell(token.content, row_line, codes))
             index += 1
         self.tables.append(Table(tuple(header), tuple(rows), start + 1, end, self.heading))
         return index + 1
