@@ -11,12 +11,13 @@ What it does
     - a gRPC method the row names must be an rpc (a qualified name, ``Service.Method``, by its
       last part); one that is not is reported with the rpc the row's route is bound to, or the
       rpc whose name is the row's plus one word (``CreateTaskPushNotification`` for
-      ``CreateTaskPushNotificationConfig``), when there is one;
+      ``CreateTaskPushNotificationConfig``) or differs from it in letter case only, when there
+      is one;
     - a REST route the row gives (``POST /v1/tasks/{id}:cancel``) must be the ``google.api.http``
       binding of the row's rpc, verb and path (path variables read as wildcards:
       ``/v1/{name=tasks/*}:cancel`` is ``/v1/tasks/{id}:cancel``); for a row whose rpc is not
       found, some rpc must be bound to it. A route is checked only where the protos declare
-      http bindings at all.
+      http bindings at all, and not against a named rpc that has none.
 
     and to the other surfaces of the page's version, each once the table is bound to it: two of
     the table's entries, and half of them, found there (one generic entry, a ``GET /health``,
@@ -32,9 +33,9 @@ What it does
       judged); one differing in letter case only is named;
     - a REST route the row gives must be an operation of the API document the table is bound
       to (the one with most of its routes; the same verb and path, a ``google.api.http``
-      template read as such, an Express ``:id`` as a variable, below each server's base path); the operation with its path and
-      another verb, or, below the same base, its verb and all but one of two or more segments,
-      is named. A cell the proto's binding also contradicts is one finding naming both.
+      template read as such, an Express ``:id`` as a variable, below each server's base path);
+      the operation with its path and another verb, or, below the same base, its verb and all
+      but one of two or more segments, is named. A cell the proto's binding also contradicts is one finding naming both.
 
     A row that limits the method to some transports ("List tasks (gRPC/REST only)") is not held
     to the others.
@@ -62,9 +63,10 @@ Example
         | `tasks/resubscribe` | `TaskSubscription` | `POST /v1/tasks/{id}:subscribe` |
 
     with ``rpc TaskSubscription(...) { option (google.api.http) = { get:
-    "/v1/{name=tasks/*}:subscribe" }; }`` in the proto. FAIL: ``docs/specification.md:220:50:
-    warning [method-table-drift] the table gives `POST /v1/tasks/{id}:subscribe` for rpc
-    `TaskSubscription`, which the proto binds to GET ...``
+    "/v1/{name=tasks/*}:subscribe" }; }`` in the proto. FAIL: ``docs/methods.md:7:47: warning
+    [method-table-drift] the table gives `POST /v1/tasks/{id}:subscribe` for rpc
+    `TaskSubscription`, which the proto binds with GET (google.api.http): make the two say the
+    same route``
 
 Use instead
     The verb the proto binds (or change the binding). PASS.
@@ -271,7 +273,8 @@ def _route_findings(
         return  # (a proto fence showing a service could not be read: its routes are unknown)
     near = _near_route(route, index)
     hint = ""
-    related: tuple[Location, ...] = ()
+    # no route near it: the services whose routes it is none of
+    related: tuple[Location, ...] = tuple(_service_locations(index, where))
     if near is not None:
         rule, difference = near
         hint = (

@@ -17,7 +17,13 @@ What it does
     A file that fails because a file it imports fails is not reported again: the error is
     reported once, where it is. In a fence, a name the fence uses and does not define (a
     service shown without its messages) is an excerpt's, not an error, and an import the fence
-    names is not required to be there.
+    names is not required to be there; a fence's errors are warnings (an example, not the
+    contract). protoc's own warnings (an unused import) are not reported.
+
+    What keeps protoc from reading a file is a warning saying so, never a silent pass: protoc
+    missing (speclint installed without grpcio-tools: nothing is checked, said once), protoc
+    running out of its time box (the file is not checked), a path protoc cannot take (a
+    backslash, a name that is no relative path), and one file imported under two names.
 
 Why is this bad?
     A ``.proto`` that does not compile breaks every client and server generated from it, and a
@@ -27,13 +33,15 @@ Why is this bad?
 Example
     ::
 
+        syntax = "proto3";
+        package tasks.v1;
         message Task {
           string id = 1;
           string context_id = 1;
         }
 
-    FAIL: ``api/tasks.proto:3:23: error [proto-invalid] protoc: Field number 1 has already been
-    used in "tasks.v1.Task" by field "id" ...``
+    FAIL: ``api/tasks.proto:5:23: error [proto-invalid] protoc: Field number 1 has already been
+    used in "tasks.v1.Task" by field "id". Next available field number is 2. ...``
 
 Use instead
     ``string context_id = 2;``. PASS.
@@ -70,13 +78,19 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     if not protos.files and not any(fence.whole for fence in protos.fences):
         return
     if protos.compilation.unavailable:
-        where = protos.files[0] if protos.files else protos.fences[0].page
+        if protos.files:
+            where = Location(protos.files[0], 1, 1)
+        else:
+            first = next(fence for fence in protos.fences if fence.whole)
+            line, column = first.page_position(1, 1)
+            anchor = first.fence.heading.anchor if first.fence.heading else None
+            where = Location(first.page, line, column, heading=anchor)
         yield Finding(
             ID,
             Severity.WARNING,
             f"the Protocol Buffers of the corpus were not checked: {protos.compilation.unavailable}"
             ": install speclint with its dependencies (grpcio-tools ships protoc)",
-            Location(where),
+            where,
         )
         return
     fences = {fence.name: fence for fence in protos.fences if fence.whole}

@@ -17,10 +17,12 @@ What it does
 
     - a field only the proto has, and a property only the schema has (a property no field can
       be is the JSON form's and not expected in the proto: one that only tags its object's
-      variant, ``"kind": {"const": "task"}`` or a ``discriminator``'s property, an ``Any``'s
+      variant, ``"kind": {"const": "task"}`` (or a one-value ``enum``) or a
+      ``discriminator``'s property, an ``Any``'s
       ``@type``, an extension's ``[pkg.name]``);
     - a field whose JSON types and the property's share none (``int32`` against ``"type":
-      "string"``; a ``repeated`` field against a schema that is no array). A property's types
+      "string"``; a ``repeated`` field against a schema that is no array, or whose ``items``
+      share none with the field's element type). A property's types
       are read through local ``$ref``s, ``allOf`` wrappers and ``anyOf``/``oneOf`` branches.
 
     A definition's properties are its own, its ``allOf`` branches' and its ``oneOf``/``anyOf``
@@ -34,10 +36,11 @@ What it does
     when they share at least a third of their fields. A JSON-RPC envelope named as the gRPC
     request it carries (A2A's ``SendMessageRequest``: ``jsonrpc, id, method, params`` against
     ``message, configuration, metadata``) shares none, and is not compared; a definition that is
-    a union with no properties of its own, or whose ``allOf`` reaches a reference out of its
+    a union with no properties of its own, or one whose properties reach a reference out of its
     document, is not compared either; where several messages of one name (other packages,
-    nested ones) fit one definition, only the one sharing the most fields is compared with it.
-    ``speclint bindings`` says why.
+    nested ones) fit one definition, only the one sharing the most fields is compared with it. A
+    message of a proto fence that quotes a corpus ``.proto`` is the file's, compared there
+    once. ``speclint bindings`` says why.
 
 Why is this bad?
     A protocol that publishes a gRPC surface and a JSON surface promises one message. A field

@@ -18,10 +18,10 @@ What it does
 
     An rpc bound by name whose HTTP binding names another operation, or none, is reported with
     both places. An rpc bound neither way is reported where the corpus shows that its rpcs are
-    named after the operations (three rpcs or more, and most of them so named), unless the
-    protos bind other rpcs to HTTP and not this one (it is gRPC-only, as Temporal's task-queue
-    polls are); an operation without an rpc is not reported (a REST surface may be larger than
-    its gRPC one).
+    named after the operations (at least three rpc names are operationIds, and more than half
+    of them are), unless the protos bind other rpcs to HTTP and not this one (it is gRPC-only,
+    as Temporal's task-queue polls are); an operation without an rpc is not reported (a REST
+    surface may be larger than its gRPC one).
 
 Why is this bad?
     Two surfaces of one protocol (``POST /v1/runs`` and ``CreateRun``) that the specification
@@ -105,7 +105,8 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             shown = f"`{rpc.name[:1].lower()}{rpc.name[1:]}`"
             route = "".join(f" nor any at `{r.verb.upper()} {r.path}`" for r in rpc.http)
             related = list(_closest(rpc, found.by_name)) or [
-                Location(path, 1, 1, note="the OpenAPI document") for path in found.documents[:1]
+                corpus.documents[path].location("/paths", "the OpenAPI document's paths")
+                for path in found.documents[:1]
             ]
             yield Finding(
                 ID,

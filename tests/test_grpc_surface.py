@@ -207,8 +207,11 @@ def test_an_rpc_named_after_no_operation_is_reported_only_where_rpcs_are_so_name
     (finding,) = findings_of("rpc-operation-drift", root)
     assert "rpc `PauseRun` has no operation" in finding.message
     assert "3 of the 4 rpc names are operationIds" in finding.message
-    # two rpcs named after operations are no convention yet
+    # two rpc names of three are operationIds: no convention yet (at least three are needed)
     fewer = PLAIN.replace("  rpc CancelRun(Req) returns (Req);\n", "")
+    (root / "api/runs.proto").write_text(fewer)
+    assert findings_of("rpc-operation-drift", root) == []
+    # one of three, as well
     (root / "api/runs.proto").write_text(fewer.replace("rpc CreateRun", "rpc MakeRun"))
     assert findings_of("rpc-operation-drift", root) == []
 
@@ -419,6 +422,12 @@ def test_routes_are_read_below_base_paths_and_as_gateway_templates(
     swagger = "swagger: '2.0'\ninfo: {title: t, version: '1'}\nbasePath: /v1\n"
     (root / "openapi.yaml").write_text(_openapi(swagger, paths))
     assert findings_of("rpc-operation-drift", root) == []
+    # the control: below the same base path, a path the binding does not name is reported
+    moved = {**paths, "/taskz": ("get", "listTasks")}
+    del moved["/tasks"]
+    (root / "openapi.yaml").write_text(_openapi(swagger, moved))
+    (finding,) = findings_of("rpc-operation-drift", root)
+    assert "`listTasks` is `GET /taskz`" in finding.message
     gateway = {  # grpc-gateway writes the binding's template, or a variable for its segments
         "/v1/{name=tasks/*}": ("get", "getTask"),
         "/v1/{name}:cancel": ("post", "cancelTask"),
@@ -436,9 +445,12 @@ def test_vendored_protos_and_operations_other_rpcs_serve_are_not_compared(
         "/v1/tasks/{name}:cancel": ("post", "cancelTask"),
         "/v1/tasks": ("get", "listTasks"),
     }
+    # another API's proto kept in `third_party/` (its package no `google.*` one, its rpc bound
+    # to a route no operation has): not ours, not compared
     vendored = (
-        'syntax = "proto3";\npackage google.longrunning;\nservice Operations {\n'
-        "  rpc ListOperations(L) returns (L);\n  rpc GetOperation(L) returns (L);\n}\n"
+        'syntax = "proto3";\npackage ops.v1;\nimport "google/api/annotations.proto";\n'
+        "service Operations {\n  rpc GetOperation(L) returns (L) {\n"
+        '    option (google.api.http) = {get: "/v1/{name=operations/**}"};\n  }\n}\n'
         "message L {}\n"
     )
     v2 = SERVED.replace("package tasks.v1;", "package tasks.v2;").replace("/v1/", "/v2/")
@@ -452,6 +464,10 @@ def test_vendored_protos_and_operations_other_rpcs_serve_are_not_compared(
     )
     # v2's rpcs share v1's names; their operations are v1's, which v1's routes serve
     assert findings_of("rpc-operation-drift", root) == []
+    # the control: the same proto as the corpus's own is compared
+    write_files(root, {"api/ops.proto": vendored})
+    (finding,) = findings_of("rpc-operation-drift", root)
+    assert finding.location.path == "api/ops.proto"
 
 
 # --- item 4: what changed in the proto surface ---------------------------------------------------
@@ -1156,6 +1172,7 @@ def test_bindings_list_a_method_table_of_a_corpus_without_a_proto(tmp_path: Path
     )
     root = write_files(tmp_path, {"api/openapi.yaml": TASKS_API, "docs/methods.md": page})
     result = CliRunner().invoke(main, ["bindings", str(root)])
+    assert result.exit_code == 0, result.output
     assert "-> api/openapi.yaml GET /tasks/{id} (by its route)" in result.output
     assert "(`GET /v1/gone` is no operation of api/openapi.yaml)" in result.output
     assert "speclint: 2 method-table binding(s); 1 pair(s) not bound" in result.output

@@ -25,6 +25,15 @@ from speclint.run.cache import RuleCache, _packed
 from speclint.run.catalog import RuleInfo, all_rules
 from speclint.run.engine import Options, _preparation
 
+# Written out, not derived from READS_PROTOS: a rule that lost the flag would be missed.
+PROTO_RULES = {
+    "method-table-drift",
+    "proto-enum-drift",
+    "proto-invalid",
+    "proto-message-drift",
+    "rpc-operation-drift",
+}
+
 
 def unit_rules() -> dict[str, str]:
     return {
@@ -108,7 +117,7 @@ EDITS: list[tuple[str, Callable[[Path], None], dict[str, set[str]], set[str]]] =
         {"page": {"spec/grpc-transport.md"}},
         # The rules that read the protos are keyed on each page's proto fences (READS_PROTOS:
         # speclint.run.catalog), whatever else they read of the pages.
-        {r for r, i in all_rules().items() if i.reads_protos},
+        PROTO_RULES,
     ),
     (
         "a page removed",
@@ -397,3 +406,7 @@ def test_only_the_pages_several_rules_recheck_are_decoded_before_the_workers_for
     decoded = {path for path, page in corpus.documents.items() if page.packed_model is None}
     assert decoded == {"spec/a.md"}
     assert corpus.documents["spec/b.md"].prose is not None  # the worker decodes it when it reads
+
+
+def test_the_rules_that_read_the_protos_declare_it() -> None:
+    assert {r for r, info in all_rules().items() if info.reads_protos} == PROTO_RULES

@@ -267,6 +267,22 @@ def test_protos_not_checked_are_said_to_be_not_checked(
     assert "install speclint with its dependencies" in finding.message  # how to mend it
 
 
+def test_fence_protos_not_checked_are_said_so_at_the_first_whole_fence(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No `.proto` file: the finding is at the first whole fence of the pages, not at an excerpt.
+    page = (
+        "# Tasks\n\n```proto\nservice Tasks { rpc Get(A) returns (B); }\n```\n\n"
+        "## Whole\n\n```proto\n" + TASKS + "```\n"
+    )
+    root = make_corpus({"docs/tasks.md": page})
+    monkeypatch.setattr(protobuf, "_protoc_available", lambda: "protoc is not installed (test)")
+    (finding,) = findings_of("proto-invalid", root)
+    line = page.split("\n").index("## Whole") + 4  # the fence's first line
+    assert (finding.location.path, finding.location.line) == ("docs/tasks.md", line)
+    assert finding.location.heading == "whole"
+
+
 def test_protoc_over_its_time_limit_is_stopped_and_said_so() -> None:
     compiled = compile_protos({"api/tasks.proto": TASKS}, time_limit=0.001)
     assert compiled.files == {} and "protoc took more than" in compiled.unavailable

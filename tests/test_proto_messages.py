@@ -169,6 +169,11 @@ def test_properties_of_all_of_branches_count(make_corpus: MakeCorpus) -> None:
     task = {"allOf": [{"$ref": "#/definitions/Base"}, rest]}
     root = make_corpus({"proto/tasks.proto": PROTO, "json/tasks.json": _schema(task, Base=base)})
     assert _drift(root) == []
+    # the control: a branch without `id` leaves it to the proto alone
+    other = {"type": "object", "properties": {"key": {"type": "string"}}}
+    (root / "json/tasks.json").write_text(_schema(task, Base=other))
+    [found] = _drift(root)
+    assert "`id` only in the proto" in found.message
 
 
 def test_same_named_things_that_share_no_fields_are_not_compared(make_corpus: MakeCorpus) -> None:
@@ -325,6 +330,11 @@ def test_an_enum_prefix_is_read_from_its_values(make_corpus: MakeCorpus) -> None
     schema = _schema(AGREED, HTTPMethod={"type": "string", "enum": ["get", "post"]})
     root = make_corpus({"proto/t.proto": proto, "json/tasks.json": schema})
     assert findings_of("proto-enum-drift", root) == []
+    # the control: a value the proto lacks is still one
+    more = _schema(AGREED, HTTPMethod={"type": "string", "enum": ["get", "post", "put"]})
+    (root / "json/tasks.json").write_text(more)
+    (found,) = findings_of("proto-enum-drift", root)
+    assert "`put` only in the schema" in found.message
 
 
 @pytest.mark.parametrize(
@@ -415,6 +425,7 @@ def test_the_bindings_command_says_what_it_paired_only_where_there_are_protos(
     assert "speclint: 0 proto binding(s)" in result.output  # read, and nothing to pair it with
     (alone / "proto/tasks.proto").unlink()
     result = CliRunner().invoke(main, ["bindings", str(alone)])
+    assert result.exit_code == 0, result.output
     assert "proto binding" not in result.output
 
 
