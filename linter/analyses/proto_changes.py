@@ -682,8 +682,9 @@ def _reservations(
         )
 
 
-def _kind(field: ProtoField) -> tuple[str, str, str, str]:
-    return (field.type, field.map or field.type_name, field.label, field.map)
+def _kind(field: ProtoField) -> tuple[str, str, str]:
+    # a map by its `map<K, V>`: its entry message is named after the field, not a type of its own
+    return (field.type, field.map or field.type_name, field.label)
 
 
 def _type(field: ProtoField) -> str:

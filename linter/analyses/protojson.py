@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 from urllib.parse import unquote
 
@@ -586,9 +587,13 @@ class EnumSpellings:
     names: dict[int, str]  # number -> its first name (of its aliases)
     unset: frozenset[int]  # proto3's zero value named for "not set": not expected elsewhere
 
+    @cached_property
+    def numbers(self) -> dict[str, int]:
+        """Spelling -> its number (the inverse of ``keys``)."""
+        return {key: number for number, keys in self.keys.items() for key in keys}
+
     def number(self, written: str) -> int | None:
-        key = spelling_key(written)
-        return next((n for n, keys in self.keys.items() if key in keys), None)
+        return self.numbers.get(spelling_key(written))
 
     def missing(self, written: Iterable[str]) -> list[str]:
         """The names of the numbers (but "not set") none of ``written`` spells, sorted."""

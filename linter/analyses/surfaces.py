@@ -210,9 +210,8 @@ def _cells(
 
 def _find(text: str, line: str, start: int, boundary: str) -> int:
     """The 1-based column of ``text`` in ``line`` from ``start`` (the cell's own), else 1."""
-    found = re.compile(rf"(?<!{boundary}){re.escape(text)}(?!{boundary})").search(line, start)
-    if found is None:
-        found = re.compile(rf"(?<!{boundary}){re.escape(text)}(?!{boundary})").search(line)
+    pattern = re.compile(rf"(?<!{boundary}){re.escape(text)}(?!{boundary})")
+    found = pattern.search(line, start) or pattern.search(line)
     return found.start() + 1 if found else 1
 
 

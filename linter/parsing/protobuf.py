@@ -251,6 +251,28 @@ def character_column(line_text: str, column: int) -> int:
     return len(line_text) + 1 if visual < column - 1 else max(column, 1)
 
 
+def _shipped_needed(
+    sources: Mapping[str, str], shipped: Sequence[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """The shipped files (name, file) the sources import, and those they import in turn."""
+    by_name = dict(shipped)
+    needed: set[str] = set()
+    pending = [name for text in sources.values() for name in imports_of(text) if name in by_name]
+    while pending:
+        name = pending.pop()
+        if name not in needed:
+            needed.add(name)
+            pending += [n for n in _shipped_imports(by_name[name]) if n in by_name]
+    return [(name, by_name[name]) for name in sorted(needed)]
+
+
+@cache
+def _shipped_imports(full: str) -> tuple[str, ...]:
+    """What a shipped .proto imports (read once per process)."""
+    with open(full, encoding="utf-8") as handle:
+        return tuple(imports_of(handle.read()))
+
+
 @cache
 def _googleapis_protos() -> list[tuple[str, str]]:
     """googleapis-common-protos' ``.proto`` sources: (name below the include folder, file)."""
@@ -396,7 +418,8 @@ def compile_protos(
         os.chmod(folder, 0o700)
         run = _Run(folder, roots, time_limit)
         run.write(sources)
-        for name, full in shipped:  # each shipped .proto linked, nothing else of the install
+        # the shipped .protos the sources reach (imports of imports), nothing else of the install
+        for name, full in _shipped_needed(sources, shipped):
             target = os.path.join(folder, "shipped", *name.split("/"))
             os.makedirs(os.path.dirname(target), exist_ok=True)
             os.symlink(full, target)
