@@ -5,7 +5,9 @@ What it does
     publishes for the version in its ``asyncapi:`` field (from the ``@asyncapi/specs`` package,
     shipped inside speclint, see ``speclint/data/asyncapi/PROVENANCE.json``), offline. Each violation
     is reported at its JSON pointer with the most specific reason the schema gives. A version with
-    no published schema is reported too.
+    no published schema is reported too, and so is a ``pattern`` of a schema object that cannot
+    be compiled (a repeat count past 4,294,967,294, or counted repeats that compile to more than
+    100,000 elements: ``(?:a{3000}){3000}``), at the pattern.
 
 Why is this bad?
     AsyncAPI tooling (the parser, generators, Studio) refuses an invalid document, and the schema is
@@ -40,6 +42,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
+from speclint.analyses.schema_objects import oversized_patterns, schema_roots
 from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import asyncapi_validator, asyncapi_versions, located_errors
 from speclint.common.findings import Finding, Severity
@@ -76,7 +79,7 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
                 key="unknown-version",
             )
         ]
-    return [
+    found = [
         Finding(
             ID,
             SEVERITY,
@@ -86,3 +89,17 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
         )
         for pointer, message in located_errors(asyncapi_validator(declared), document.data)
     ]
+    # A pattern not compiled (`schema_objects.oversized_patterns`): valid to the schema, and a
+    # defect of the document all the same.
+    for root, schema in schema_roots(document):
+        found += [
+            Finding(
+                ID,
+                SEVERITY,
+                message,
+                document.location(pointer),
+                key=f"{pointer}:oversized-pattern",
+            )
+            for pointer, message in oversized_patterns(schema, root)
+        ]
+    return found

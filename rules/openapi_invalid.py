@@ -21,7 +21,9 @@ What it does
     location, an undeclared path parameter at its operation, each with what to do about it. jsonschema-rs judges the document and each schema object first,
     so a 20 MB document is checked in seconds; what it rejects is explained by the library's own
     messages. A ``pattern`` is read as the ECMA-262 regular expression JSON Schema says it is:
-    ``^\\p{L}+$`` is valid, though Python's ``re`` (and so the library alone) rejects it.
+    ``^\\p{L}+$`` is valid, though Python's ``re`` (and so the library alone) rejects it. One
+    that cannot be compiled is reported at the pattern: a repeat count past 4,294,967,294, or
+    counted repeats that compile to more than 100,000 elements (``(?:a{3000}){3000}``).
     ``$ref``\\s are followed only into documents of the corpus (plain YAML/JSON fragment files
     too), and no network request is ever made. A reference that does not resolve here (a
     missing file, a pointer to nothing, a remote URL) ends only the check of the object that
@@ -86,7 +88,11 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 
 from speclint.analyses.context import Context
 from speclint.analyses.references import CORPUS_BASE, file_uri
-from speclint.analyses.schema_objects import api_structure, openapi_schema_roots
+from speclint.analyses.schema_objects import (
+    api_structure,
+    openapi_schema_roots,
+    oversized_patterns,
+)
 from speclint.analyses.units import check_by_unit, reach
 from speclint.analyses.validation import explain, metaschema_judge, short_message
 from speclint.common.findings import Finding, Location, Severity, headed
@@ -140,6 +146,7 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
         # The runner runs rules on a deep stack (speclint.common.stack): a valid document nested
         # deeply is not "invalid" because Python's recursion limit says so (issue 13).
         found += list(_validate(corpus, document))
+        found += _oversized_patterns(corpus, document)
     except RecursionError:
         found.append(_too_deep(document))
     except Exception as error:
@@ -241,6 +248,28 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
     except Exception as error:
         if not seen:  # otherwise the structural errors already say why
             yield _cannot_check(document, error)
+
+
+def _oversized_patterns(corpus: Context, document: Document) -> list[Finding]:
+    """Each pattern of the document's schema objects (and of the parts kept in other files,
+    ``_api_parts``) that is not compiled (``schema_objects.oversized_patterns``): valid to
+    the metaschema, and a defect of the schema all the same."""
+    found: list[Finding] = []
+    for holder, at, node in _api_parts(corpus, document):
+        if holder is not document and holder.kind is DocumentKind.OPENAPI:
+            continue  # an API document judges its own
+        for root, value in openapi_schema_roots(node, at):
+            for pointer, message in oversized_patterns(value, root):
+                finding = Finding(
+                    ID,
+                    SEVERITY,
+                    message,
+                    holder.location(pointer),
+                    key=f"{pointer}:oversized-pattern",
+                )
+                if finding not in found:  # one object at two places (a YAML alias): once
+                    found.append(finding)
+    return found
 
 
 def _swagger(document: Document) -> bool:

@@ -67,7 +67,6 @@ Options
 from __future__ import annotations
 
 import difflib
-import re
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -89,6 +88,7 @@ from speclint.analyses.references import (
 from speclint.analyses.roles import Role, openapi_uses
 from speclint.analyses.schema_objects import schema_roots
 from speclint.analyses.shapes import types_of, use_sites
+from speclint.analyses.validation import search
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_at, dialect_of_schema, has_unevaluated, modern
@@ -270,19 +270,11 @@ def _nearest(name: str, declared: list[str], cutoff: float) -> str | None:
     return found[0] if found else None
 
 
-_COMPILED: dict[str, re.Pattern[str] | None] = {}
-
-
 def _matches(pattern: str, name: str) -> bool:
-    """Does an ECMA-262 ``patternProperties`` regex match ``name``? A pattern Python cannot
-    read matches everything: the name may be declared, and the rule does not guess."""
-    if pattern not in _COMPILED:
-        try:
-            _COMPILED[pattern] = re.compile(pattern)
-        except (re.error, RecursionError):
-            _COMPILED[pattern] = None
-    compiled = _COMPILED[pattern]
-    return compiled is None or compiled.search(name) is not None
+    """Does an ECMA-262 ``patternProperties`` regex match ``name``? A pattern that cannot be
+    compiled, or that runs out of time on the name, matches everything: the name may be declared,
+    and the rule does not guess (``validation.search``: compiling and matching bounded)."""
+    return search(pattern, name) is not False
 
 
 # --- the schema objects of the corpus -------------------------------------------------------------

@@ -25,6 +25,11 @@ What it does
     A schema file without ``$schema`` that only OpenAPI 3.0 documents ``$ref`` (directly or through
     other such files) is an OpenAPI 3.0 Schema Object kept apart, and is judged by that dialect's
     metaschema (3.0.3 §4.7.24): ``exclusiveMinimum: true`` beside a ``minimum`` is valid there.
+    A ``pattern`` (or ``patternProperties`` key) that cannot be compiled is reported at the
+    pattern, valid to the metaschema as it is: a repeat count past 4,294,967,294 (``a{4294967296}``,
+    which Python's ``re`` and ``regex`` and jsonschema-rs refuse), or counted repeats that compile
+    to more than 100,000 elements (``(?:a{3000}){3000}``: 30 bytes that ``regex`` copied into
+    2.4 GB). No value is judged against it (``example-invalid``, ``instance-invalid``).
 
 Why is this bad?
     Validators disagree about invalid schemas: some reject them, some ignore the bad keyword, some
@@ -69,6 +74,7 @@ from jsonschema.protocols import Validator
 
 from speclint.analyses.context import Context
 from speclint.analyses.references import DATA_KEYWORDS
+from speclint.analyses.schema_objects import oversized_patterns
 from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import (
     accepted_fast,
@@ -124,7 +130,14 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
-    return list(_judged(corpus, document))
+    return [*_judged(corpus, document), *_oversized_patterns(document)]
+
+
+def _oversized_patterns(document: Document) -> Iterator[Finding]:
+    """Each pattern not compiled (``schema_objects.oversized_patterns``): valid to the
+    metaschema, and a defect of the schema all the same."""
+    for at, message in oversized_patterns(document.data):
+        yield Finding(ID, SEVERITY, message, document.location(at), key=f"{at}:oversized-pattern")
 
 
 def _judged(corpus: Context, document: Document) -> Iterator[Finding]:

@@ -19,8 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from speclint.analyses.validation import validator_class_at
+from speclint.common.findings import headed
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.regex_cost import oversized
 from speclint.parsing.structured import join_pointer, resolve_pointer
 
 MAX_DEPTH = 200
@@ -56,6 +58,37 @@ def schema_objects(document: Document) -> Iterator[SchemaObject]:
     """Every schema object (a mapping; boolean schemas say nothing to check) of ``document``."""
     for pointer, node in schema_roots(document):
         yield from _subschemas(node, pointer, None)
+
+
+def oversized_patterns(root: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
+    """(pointer, message) of each pattern of the schema objects from ``root`` (at ``pointer``)
+    down that is not compiled (``speclint.parsing.regex_cost.oversized``): a ``pattern``, at
+    its value, or a ``patternProperties`` key, at that key. The rules that judge schemas
+    report them (schema-invalid, openapi-invalid, asyncapi-invalid); the rules that judge
+    values against them pass over them (issue 44, items 2 and 3)."""
+    for schema in _subschemas(root, pointer, None):
+        node = schema.node
+        found: list[tuple[str, Any]] = [
+            (join_pointer(schema.pointer, "pattern"), node.get("pattern"))
+        ]
+        keyed = node.get("patternProperties")
+        if isinstance(keyed, dict):
+            under = join_pointer(schema.pointer, "patternProperties")
+            found += [(join_pointer(under, str(key)), key) for key in keyed]
+        for at, pattern in found:
+            why = oversized(pattern) if isinstance(pattern, str) else None
+            if why is not None:
+                shown = pattern if len(pattern) <= 60 else pattern[:57] + "..."
+                yield (
+                    at,
+                    headed(
+                        f"{at}: pattern {shown!r} cannot be compiled",
+                        f": {why}; validators refuse it or run out of memory on it, and no value is "
+                        "checked against it: write smaller counts (a length limit is "
+                        "`minLength`/`maxLength`'s)",
+                        f"pattern {shown!r} cannot be compiled",
+                    ),
+                )
 
 
 def validator_class_of(document: Document, declared: str | None = None) -> Any:

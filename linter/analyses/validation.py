@@ -29,6 +29,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT7
 
 from speclint.parsing.kinds import draft_of
+from speclint.parsing.regex_cost import compiled_elements, oversized
 from speclint.parsing.structured import join_pointer
 
 ASYNCAPI_DATA = "data/asyncapi"
@@ -86,22 +87,71 @@ def patterns_judged_once() -> Iterator[None]:
 
 
 def search(pattern: str, text: str) -> bool | None:
-    """Does ``pattern`` match somewhere in ``text``? None: it ran out of time."""
+    """Does ``pattern`` match somewhere in ``text``? None: it ran out of time. True for a pattern
+    that cannot be compiled (:func:`compiled_pattern`): a pattern is the schema rules' finding,
+    not every value's."""
 
+    compiled = compiled_pattern(pattern)
+    if compiled is None:
+        return True
+    if not isinstance(compiled, regex.Pattern):  # one `regex` refuses but `re` takes: no
+        return compiled.search(text) is not None  # backtracking guard, as before
     quick = pattern in _SLOW or _SPENT[0] >= PATTERN_BUDGET
     timeout = SLOW_PATTERN_TIMEOUT if quick else PATTERN_TIMEOUT
     started = time.monotonic()
     try:
-        return regex.search(pattern, text, timeout=timeout) is not None
+        return regex.search(compiled, text, timeout=timeout) is not None
     except TimeoutError:
         _SLOW.add(pattern)
         _SPENT[0] += time.monotonic() - started
         return None
-    except regex.error:
-        try:  # a pattern `regex` refuses but `re` takes: no backtracking guard, as before
-            return re.search(pattern, text) is not None
-        except re.error:
-            return True  # an invalid pattern is schema-invalid's finding, not every value's
+
+
+# Compiling is bounded as matching is (issue 44, items 2 and 3). A pattern `oversized` refuses is
+# never compiled: a count no engine takes, or counted repeats that compile to gigabytes. The
+# others are compiled here once each and kept in a cache of a bounded size: `regex`'s own cache
+# keeps 500 patterns whatever their size, and 40 patterns of 100,000 elements held 580 MB. Large
+# patterns (over LARGE_PATTERN elements, 0.1 s and 30 MB each near the bound) have a budget per
+# process: past COMPILE_BUDGET elements of them, a large pattern is not compiled and values are
+# not judged against it (hundreds of them in a small file would take the rule's time box).
+CACHED_ELEMENTS = 200_000
+CACHED_PATTERNS = 2_000
+LARGE_PATTERN = 1_000
+COMPILE_BUDGET = 2_000_000
+# pattern -> (its compiled form, or None: neither module reads it; its elements)
+_COMPILED: dict[str, tuple[Any, int]] = {}
+_CACHE_SIZE = [0]  # the elements of the patterns in _COMPILED
+_LARGE_COMPILED = [0]  # the elements of the large patterns compiled in this process
+
+
+def compiled_pattern(pattern: str) -> Any:
+    """``pattern`` compiled by `regex` (else by `re`, for the rare pattern only `re` reads), or
+    None: it is not to be compiled (``oversized``), neither module reads it, or it is a large
+    pattern past this process's budget. Every pattern from the repository is compiled here."""
+    if pattern in _COMPILED:
+        return _COMPILED[pattern][0]
+    if oversized(pattern) is not None:
+        return None
+    elements = compiled_elements(pattern)
+    if elements > LARGE_PATTERN:
+        if _LARGE_COMPILED[0] + elements > COMPILE_BUDGET:
+            return None
+        _LARGE_COMPILED[0] += elements
+    compiled: Any
+    try:
+        compiled = regex.compile(pattern, cache_pattern=False)
+    except (regex.error, RecursionError, OverflowError, ValueError):
+        try:
+            compiled = re.compile(pattern)
+        except (re.error, RecursionError, OverflowError, ValueError):
+            compiled = None
+    while _COMPILED and (
+        len(_COMPILED) >= CACHED_PATTERNS or _CACHE_SIZE[0] + elements > CACHED_ELEMENTS
+    ):  # the oldest out first
+        _CACHE_SIZE[0] -= _COMPILED.pop(next(iter(_COMPILED)))[1]
+    _COMPILED[pattern] = (compiled, elements)
+    _CACHE_SIZE[0] += elements
+    return compiled
 
 
 def _not_judged(pattern: str) -> bool:
@@ -167,7 +217,7 @@ def _pattern_properties(
     if not validator.is_type(instance, "object"):
         return
     for pattern, subschema in properties.items():
-        if _not_judged(pattern):
+        if _not_judged(pattern) or compiled_pattern(pattern) is None:
             continue  # whether it covers a key is unknown: its subschema is not applied on a guess
         for key, value in instance.items():
             found = _judged(pattern, key)

@@ -13,11 +13,11 @@ import atexit
 import json
 import math
 import os
-import re
 import shutil
 import sys
 import tempfile
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,9 +25,15 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from referencing import Registry
 
-from speclint.analyses.validation import safe_validator_class
+from speclint.analyses.validation import compiled_pattern, safe_validator_class, search
+from speclint.parsing.regex_cost import compiled_elements, oversized
 
 MAX_EXAMPLES = 25
+# Hypothesis builds the strings a pattern's counted repeats ask for, slowly: 25 strings of
+# `^[a-z]{2000}$` took 55 s, and `(?:a{3000}){3000}` had it build nine-million-character ones
+# for minutes (issue 44, item 3). A schema with a pattern whose repeats add more elements than
+# this (``regex_cost.compiled_elements``, past what is written) is not generated from.
+GENERATED_REPEATS = 1_000
 
 
 @dataclass(frozen=True)
@@ -45,7 +51,11 @@ class Witness:
 
 
 def generate(schema: Any, count: int = MAX_EXAMPLES) -> list[Any]:
-    """Up to ``count`` instances of a self-contained schema; none when it cannot be generated from."""
+    """Up to ``count`` instances of a self-contained schema; none when it cannot be generated
+    from, or holds a pattern whose counted repeats ask for long strings (``GENERATED_REPEATS``)
+    or that is not compiled at all (``regex_cost.oversized``)."""
+    if any(_long_strings(pattern) for pattern in _patterns(schema)):
+        return []
     # hypothesis-jsonschema warns (while building the strategy) about patterns it cannot handle;
     # speclint's own output stays clean.
     with warnings.catch_warnings():
@@ -129,15 +139,37 @@ def _least_string(schema: dict[str, Any]) -> Any:
     pattern = schema.get("pattern")
     if pattern is None:
         return "a" * shortest
-    try:
-        compiled = re.compile(pattern) if isinstance(pattern, str) else None
-    except re.error:
+    if not isinstance(pattern, str) or compiled_pattern(pattern) is None:
         return _NONE
     for tried in ("", *_TRIED_STRINGS):
         fits = len(tried) >= shortest and (not isinstance(longest, int) or len(tried) <= longest)
-        if fits and compiled is not None and compiled.search(tried):
+        if fits and search(pattern, tried) is True:
             return tried
     return _NONE
+
+
+def _long_strings(pattern: str) -> bool:
+    return (
+        oversized(pattern) is not None
+        or compiled_elements(pattern) - len(pattern) > GENERATED_REPEATS
+    )
+
+
+def _patterns(schema: Any) -> Iterator[str]:
+    """Every ``pattern`` and ``patternProperties`` key in ``schema``, at any depth (a member
+    named ``pattern`` under ``properties`` is a schema, not a string, and is passed over)."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("pattern"), str):
+                yield node["pattern"]
+            keyed = node.get("patternProperties")
+            if isinstance(keyed, dict):
+                yield from (key for key in keyed if isinstance(key, str))
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
 
 
 def _least_number(schema: dict[str, Any]) -> Any:

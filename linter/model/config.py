@@ -63,6 +63,7 @@ from typing import Any
 
 from speclint.common.findings import Severity
 from speclint.parsing.reading import LoadProblem, read_named
+from speclint.parsing.regex_cost import oversized
 from speclint.parsing.versions import DEFAULT_PATTERN as DEFAULT_VERSION_PATTERN
 
 # Every JSON, YAML, Markdown and .proto file: discovery then reads each one's content to tell what it is
@@ -381,9 +382,16 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
             f"{where}: `versions` must be a regular expression for the version in a path, or false"
         )
     else:
+        # The configuration is the repository's too: a count past what `re` takes raised an
+        # OverflowError out of the run (issue 44, item 2). Said without the value (see above).
+        if oversized(versions) is not None:
+            raise ConfigError(
+                f"{where}: `versions` is too large to compile (a repeat count past what `re` "
+                "takes, or counted repeats past 100,000 elements): write smaller counts"
+            )
         try:
             re.compile(versions)
-        except re.error as error:
+        except (re.error, RecursionError) as error:
             raise ConfigError(f"{where}: `versions` is not a regular expression: {error}") from None
     released = merged.get("released-versions", "newest")
     if released not in RELEASED_VERSIONS:

@@ -1,0 +1,350 @@
+"""Patterns the repository writes that cannot be compiled (issue 44, items 2 and 3): a repeat
+count past what `re` and `regex` take, and counted repeats that `regex` copies into gigabytes.
+Each is one finding at the pattern, is never compiled, and costs no other finding of any rule.
+
+Every fixture is written here.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import regex
+
+from conftest import schema
+from speclint.analyses import validation, witnesses
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding
+from speclint.model.config import ConfigError, config_from_table
+from speclint.parsing.regex_cost import MAX_COUNT, MAX_ELEMENTS, compiled_elements, oversized
+from speclint.run.catalog import all_rules
+
+OVERFLOWING = "a{4294967296}"  # `regex` raises its error, `re` an OverflowError
+EXPANDING = "(?:a{3000}){3000}"  # 30 bytes that `regex` compiled to 2.4 GB in 5.6 s
+
+
+# --- the reading: what compiling a pattern would cost ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("pattern", "refused"),
+    [
+        (OVERFLOWING, True),
+        (EXPANDING, True),
+        ("a{1000000}", True),
+        ("(?:(?:a{100}){100}){100}", True),  # nested repeats multiply
+        ("(?:ab|cd){100000}", True),  # each alternative is copied
+        ("(?=a){2000000}", True),  # a lookahead is copied too
+        ("[a]{5000000}", True),
+        # Only the lower count is copied: a long upper bound costs nothing.
+        ("a{0,4294967294}", False),
+        ("a{1,10000000}", False),
+        ("(?:a{1,3000}){1,3000}", False),
+        ("(?:a{3000}){0,3000}", False),
+        ("(?:a{300}){300}", False),  # 90,000 elements
+        ("^[a-f0-9]{64}$", False),
+        (r"^(\d{1,3}\.){3}\d{1,3}$", False),
+        # A brace that is not a count, or sits in a class, an escape or a comment.
+        (r"\{3000000\}", False),
+        (r"[{]{3}|[a{3000000}]", False),
+        (r"\p{L}{3}\x{100000}", False),
+        ("(?#a{3000000})b", False),
+        ("a{x}{e<=1}", False),
+        # Verbose mode skips whitespace between an item and its count, and inside the count.
+        ("(?:a{3000}) {3000}", False),  # a space repeated: 6,000 elements
+        ("(?x)(?:a{3000}) {3000}", True),
+        ("(?x)(?:a{300}){3 0 0 0}", True),
+        ("(?x)(?:a{300}){3#comment\n000}", True),
+        # A `)` that closes nothing (a class read otherwise) is not a way around the count.
+        ("a)(?:b{3000}){3000}", True),
+        ("(?V1)[[a](]a{3000}){3000}", True),
+        # A count of more digits than Python converts is past the limit, not an error.
+        ("a{" + "9" * 5000 + "}", True),
+    ],
+)
+def test_a_pattern_is_refused_by_what_compiling_it_would_cost(pattern: str, refused: bool) -> None:
+    assert (oversized(pattern) is not None) == refused, compiled_elements(pattern)
+
+
+def test_what_is_written_is_not_held_against_a_pattern() -> None:
+    """A long pattern with no repeats (a list of names) compiles in proportion to its length:
+    only what repeats add counts against it."""
+    names = "|".join(f"name{index}" for index in range(40_000))
+    assert compiled_elements(names) > MAX_ELEMENTS
+    assert oversized(f"^(?:{names})$") is None
+
+
+def test_the_count_limit_is_the_engines_own() -> None:
+    """`re` and `regex` both take counts up to 2^32 - 2 and refuse the next: said as such."""
+    assert "past the 4,294,967,294" in (oversized(OVERFLOWING) or "")
+    for engine in (regex, __import__("re")):
+        engine.compile(f"a{{0,{MAX_COUNT}}}")
+        with pytest.raises((OverflowError, regex.error, __import__("re").error)):
+            engine.compile(f"a{{0,{MAX_COUNT + 1}}}")
+
+
+def test_a_pattern_nested_ten_thousand_deep_is_read_without_recursion() -> None:
+    deep = "(?:" * 10_000 + "a{2}" + "){2}" * 10_000
+    assert oversized(deep) is not None  # 2^10,000, kept to a ceiling
+    assert oversized("(" * 10_000 + "a" + ")" * 10_000) is None
+
+
+def test_the_reading_takes_time_linear_in_the_pattern() -> None:
+    """No scan of the reading runs past the next group (a comment, a named group, a call) or a
+    short argument (`\\p{...}`): 300,000 unclosed comments were read in quadratic time. A hang
+    guard in a child process (quadratic, these take hours), not a timing."""
+    script = (
+        "from speclint.parsing.regex_cost import oversized\n"
+        "for piece in ('(?#', '\\\\p{', '(?P=', '(?<', '[[:', '{9,', '(?x)('):\n"
+        "    oversized(piece * 300_000)\n"
+        "print('read')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout.strip() == "read", done.stderr
+
+
+# --- one finding at the pattern, and every other finding kept ---------------------------------------
+
+
+def _api(pattern: str) -> str:
+    """An OpenAPI document with the pattern in one request body and a wrong example in another."""
+    return f"""\
+openapi: 3.1.0
+info: {{title: Names, version: 1.0.0}}
+paths:
+  /names:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {{type: string, pattern: {json.dumps(pattern)}}}
+            example: abc
+      responses:
+        '204': {{description: stored}}
+  /counts:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {{type: integer}}
+            example: not-a-count
+      responses:
+        '204': {{description: stored}}
+"""
+
+
+def _asyncapi(pattern: str) -> str:
+    return f"""\
+asyncapi: 3.0.0
+info: {{title: Events, version: 1.0.0}}
+components:
+  schemas:
+    Name: {{type: string, pattern: {json.dumps(pattern)}}}
+"""
+
+
+def _corpus(pattern: str) -> Context:
+    return Context.from_texts(
+        {
+            # The pattern as a `pattern` and as a `patternProperties` key, and a wrong example.
+            "schemas/named.schema.json": schema(
+                type="object",
+                properties={
+                    "name": {"type": "string", "pattern": pattern},
+                    "n": {"type": "integer"},
+                },
+                patternProperties={pattern: {"type": "string"}},
+                required=["name", "other"],
+                examples=[{"name": "abc", "n": "not-a-count", "abc": 1}],
+            ),
+            # Another file with defects of its own.
+            "schemas/other.schema.json": schema(
+                type="object",
+                properties={"n": {"type": "integer", "default": "x"}},
+                examples=[{"n": "not-a-count"}],
+            ),
+            "data/named.json": json.dumps(
+                {"$schema": "../schemas/named.schema.json", "name": "abc", "n": "not-a-count"}
+            ),
+            "data/other.json": json.dumps(
+                {"$schema": "../schemas/other.schema.json", "n": "not-a-count"}
+            ),
+            "api/openapi.yaml": _api(pattern),
+            "api/asyncapi.yaml": _asyncapi(pattern),
+        }
+    )
+
+
+RULES = (
+    "schema-invalid",
+    "openapi-invalid",
+    "asyncapi-invalid",
+    "example-invalid",
+    "instance-invalid",
+    "value-invalid",
+    "duplicate-item",
+    "required-undeclared",
+)
+
+
+@pytest.fixture
+def compiled(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The patterns handed to `regex` to compile (directly, or as a string to search with); the
+    refused ones raise MemoryError, as compiling the expanding one would have run out of memory
+    on a smaller machine (here it is not left to take 2.4 GB)."""
+    seen: list[str] = []
+    real_compile, real_search = regex.compile, regex.search
+
+    def watched(pattern: Any) -> None:
+        if isinstance(pattern, str):
+            seen.append(pattern)
+            if pattern in (OVERFLOWING, EXPANDING):
+                raise MemoryError(f"{pattern} compiled")
+
+    def compile_(pattern: Any, *args: Any, **kwargs: Any) -> Any:
+        watched(pattern)
+        return real_compile(pattern, *args, **kwargs)
+
+    def search(pattern: Any, *args: Any, **kwargs: Any) -> Any:
+        watched(pattern)
+        return real_search(pattern, *args, **kwargs)
+
+    monkeypatch.setattr(regex, "compile", compile_)
+    monkeypatch.setattr(regex, "search", search)
+    yield seen
+
+
+def _findings(context: Context) -> list[Finding]:
+    catalog = all_rules()
+    return [finding for rule in RULES for finding in catalog[rule].check(context, {})]
+
+
+@pytest.mark.parametrize("pattern", [OVERFLOWING, EXPANDING])
+def test_a_pattern_that_cannot_be_compiled_is_one_finding_and_nothing_is_lost(
+    pattern: str, compiled: list[str]
+) -> None:
+    found = _findings(_corpus(pattern))
+    at = {(f.rule, f.location.path, f.location.pointer) for f in found}
+    refused = [f for f in found if f.key.endswith(":oversized-pattern")]
+    # One finding per place the pattern is written, at that place, by the rule that judges
+    # the document's schemas.
+    assert sorted((f.rule, f.location.path, f.location.pointer) for f in refused) == [
+        ("asyncapi-invalid", "api/asyncapi.yaml", "/components/schemas/Name/pattern"),
+        (
+            "openapi-invalid",
+            "api/openapi.yaml",
+            "/paths/~1names/post/requestBody/content/application~1json/schema/pattern",
+        ),
+        ("schema-invalid", "schemas/named.schema.json", "/patternProperties/" + pattern),
+        ("schema-invalid", "schemas/named.schema.json", "/properties/name/pattern"),
+    ], refused
+    for finding in refused:
+        assert f"pattern {pattern!r} cannot be compiled" in finding.message
+        assert finding.location.line > 1
+    # Every other finding of the rules that judge values, in the same files and the others.
+    assert {
+        ("example-invalid", "schemas/named.schema.json", "/examples/0"),
+        ("example-invalid", "schemas/other.schema.json", "/examples/0"),
+        (
+            "example-invalid",
+            "api/openapi.yaml",
+            "/paths/~1counts/post/requestBody/content/application~1json/example",
+        ),
+        ("instance-invalid", "data/named.json", "/n"),
+        ("instance-invalid", "data/other.json", "/n"),
+        ("value-invalid", "schemas/other.schema.json", "/properties/n/default"),
+    } <= at, sorted(at)
+    # The values are not judged against it, on a guess either way: `abc` is not called a
+    # mismatch, and the `abc` key is not held to the subschema of the key pattern.
+    named = [f for f in found if f.location.path == "schemas/named.schema.json"]
+    assert not [f for f in named if "does not match" in f.message or "abc" in f.message], named
+    # Never handed to `regex` (nor to `re`: `regex.compile` is the first to see a pattern).
+    assert pattern not in compiled
+
+
+def test_a_pattern_that_cannot_be_compiled_gets_no_generated_witness(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Hypothesis builds the strings a pattern's counts ask for: nine-million-character ones,
+    for minutes, for the expanding pattern. Such a schema is not generated from, and the
+    witness built by hand passes over the pattern (`re` raised OverflowError there)."""
+    asked: list[Any] = []
+
+    def from_schema(schema: Any, **kwargs: Any) -> Any:
+        asked.append(schema)
+        raise NotImplementedError("no generation in this test")
+
+    import hypothesis_jsonschema
+
+    monkeypatch.setattr(hypothesis_jsonschema, "from_schema", from_schema)
+    for pattern in (OVERFLOWING, EXPANDING):
+        node = {"type": "object", "properties": {"a": {"type": "string", "pattern": pattern}}}
+        assert witnesses.generate(node) == []
+        assert witnesses.minimal({**node, "required": ["a"]}) is witnesses._NONE
+    # Nor one whose repeats ask for long strings: 25 of `^[a-z]{2000}$` took Hypothesis 55 s.
+    assert witnesses.generate({"type": "string", "pattern": "^[a-z]{2000}$"}) == []
+    assert asked == []
+    witnesses.generate({"type": "string", "pattern": "^[a-f0-9]{64}$"})
+    witnesses.generate({"type": "string", "pattern": "^(?:" + "|".join(["word"] * 500) + ")$"})
+    assert len(asked) == 2  # others are generated from as before
+
+
+def test_a_configured_versions_pattern_that_cannot_be_compiled_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigError, match="`versions` is too large to compile"):
+        config_from_table({"versions": OVERFLOWING}, "speclint.toml")
+
+
+# --- what compiling costs the process ---------------------------------------------------------------
+
+
+@pytest.fixture
+def fresh_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(validation, "_COMPILED", {})
+    monkeypatch.setattr(validation, "_CACHE_SIZE", [0])
+    monkeypatch.setattr(validation, "_LARGE_COMPILED", [0])
+
+
+@pytest.mark.usefixtures("fresh_cache")
+def test_compiled_patterns_are_kept_within_a_bounded_size(compiled: list[str]) -> None:
+    """`regex` keeps 500 compiled patterns whatever their size (40 of 100,000 elements held
+    580 MB); here they are kept within CACHED_ELEMENTS, and each is compiled once while kept."""
+    large = [f"b{index}a{{90000}}" for index in range(6)]
+    for pattern in large:
+        assert validation.search(pattern, "xyz") is False
+    assert validation._CACHE_SIZE[0] <= validation.CACHED_ELEMENTS
+    assert len(validation._COMPILED) < len(large)
+    compiled.clear()
+    for _ in range(3):
+        assert validation.search("^ab+$", "abbb") is True
+    assert compiled == ["^ab+$"]
+
+
+@pytest.mark.usefixtures("fresh_cache")
+def test_large_patterns_have_a_compile_budget(
+    monkeypatch: pytest.MonkeyPatch, compiled: list[str]
+) -> None:
+    """Hundreds of distinct patterns just under the bound (0.1 s each) in a small file would
+    take a rule's time box: past COMPILE_BUDGET elements of large patterns, a large pattern is
+    not compiled (its values are not judged); small ones still are."""
+    monkeypatch.setattr(validation, "COMPILE_BUDGET", 50_000)
+    judged = [validation.search(f"c{index}a{{20000}}", "xyz") for index in range(5)]
+    assert judged == [False, False, True, True, True]  # not judged: no mismatch on a guess
+    assert len([p for p in compiled if p.startswith("c")]) == 2  # 40,002 elements of 50,000
+    assert validation.compiled_pattern("c9a{20000}") is None
+    assert validation.search("^ab$", "ab") is True
+    assert validation.search("^ab$", "abc") is False
+
+
+def test_the_bound_is_what_regex_copies(compiled: list[str]) -> None:
+    """The reading agrees with `regex` where it is cheap to ask: patterns under the bound
+    compile, and the ones a `{3000}` of a `{3000}` stands for are refused before it."""
+    for pattern in ("(?:a{300}){300}", "a{1,10000000}", "(?:a{3000}){0,3000}"):
+        assert validation.compiled_pattern(pattern) is not None, pattern
+    assert validation.compiled_pattern(EXPANDING) is None
