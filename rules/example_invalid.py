@@ -163,7 +163,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from jsonschema.exceptions import ValidationError
@@ -422,57 +423,83 @@ SHORTENED = re.compile(
 )
 
 
-def _shortened(document: Document, fence: CodeFence) -> bool:
-    """Whether the paragraph just before the fence (or before the run of fences it ends), or a
-    comment line in it, says the example leaves members out."""
-    # A comment line in the fence: `// irrelevant fields excluded`, `# WorkflowDefinition (excerpt)`,
-    # `// ... other fields ...` (an elision written as a comment).
-    for line in fence.content.split("\n"):
-        stripped = line.strip()
-        if stripped.startswith(("#", "//", "/*")) and (
-            SHORTENED.search(stripped) or "..." in stripped or "…" in stripped
-        ):
+class _Surroundings:
+    """What one page says around its fences, read once per page: each fence's run start and the
+    paragraphs beside a line found by bisection. Asked of every fence, a walk back over the
+    earlier fences and a scan of every paragraph made a page of many fences quadratic (issue 44,
+    item 4: 20,000 fences took 25 s, 50,000 outlived the rule's time box)."""
+
+    def __init__(self, prose: ProseDocument | None) -> None:
+        paragraphs = prose.paragraphs if prose is not None else ()
+        fences = sorted(prose.fences, key=lambda f: f.line) if prose is not None else []
+        self.paragraphs = paragraphs
+        # The last paragraph (in page order) ending before a line: indexes ordered by end line,
+        # each with the latest index among those up to it.
+        by_end = sorted(range(len(paragraphs)), key=lambda i: paragraphs[i].end_line)
+        self.ends = [paragraphs[i].end_line for i in by_end]
+        self.latest = _running(by_end, max)
+        # The first paragraph starting after a line: indexes ordered by start line, each with
+        # the earliest index among those from it on.
+        by_start = sorted(range(len(paragraphs)), key=lambda i: paragraphs[i].line)
+        self.starts = [paragraphs[i].line for i in by_start]
+        self.earliest = _running(by_start[::-1], min)[::-1]
+        # A run of fences (one statement for a run of examples): each fence's first line, or
+        # the first line of the run it ends, fences at most two lines apart.
+        self.run_start: dict[int, int] = {}
+        for previous, fence in zip([None, *fences], fences, strict=False):
+            if previous is not None and fence.line - previous.end_line <= 2:
+                self.run_start[fence.line] = self.run_start[previous.line]
+            else:
+                self.run_start[fence.line] = fence.line
+        # The sections with a paragraph saying their examples are not valid ones.
+        self.not_valid = {p.heading for p in paragraphs if NOT_VALID.search(p.plain)}
+
+    def beside(self, first: int, last: int) -> tuple[str | None, str | None]:
+        """The text of the paragraph ending just before line ``first`` and of the one starting
+        just after line ``last`` (a blank line between at most), where there is one."""
+        found = bisect_left(self.ends, first)
+        before = self.paragraphs[self.latest[found - 1]] if found else None
+        found = bisect_right(self.starts, last)
+        after = self.paragraphs[self.earliest[found]] if found < len(self.starts) else None
+        return (
+            before.plain if before is not None and first - before.end_line <= 2 else None,
+            after.plain if after is not None and after.line - last <= 2 else None,
+        )
+
+    def shortened(self, fence: CodeFence) -> bool:
+        """Whether the paragraph just before the fence (or before the run of fences it ends),
+        or a comment line in it, says the example leaves members out."""
+        # A comment line in the fence: `// irrelevant fields excluded`, `# WorkflowDefinition
+        # (excerpt)`, `// ... other fields ...` (an elision written as a comment).
+        for line in fence.content.split("\n"):
+            stripped = line.strip()
+            if stripped.startswith(("#", "//", "/*")) and (
+                SHORTENED.search(stripped) or "..." in stripped or "…" in stripped
+            ):
+                return True
+        start = self.run_start.get(fence.line, fence.line)
+        before = self.beside(start, start)[0]
+        return before is not None and SHORTENED.search(before) is not None
+
+    def counter_example(self, fence: CodeFence) -> bool:
+        """Whether the fence's heading, or the paragraph just before or after it, says the
+        example is one to reject, or its section says it is not valid."""
+        heading = fence.heading
+        if heading is not None and heading in self.not_valid:
             return True
-    prose = document.prose
-    if prose is None:
-        return False
-    # Over the fences just above (one statement for a run of examples) to the paragraph.
-    start = fence.line
-    for other in reversed([f for f in prose.fences if f.end_line <= fence.line - 1]):
-        if start - other.end_line > 2:
-            break
-        start = other.line
-    before = _beside(prose, start, start)[0]
-    return before is not None and SHORTENED.search(before) is not None
+        texts = [
+            heading.text if heading is not None else "",
+            *self.beside(fence.line, fence.end_line),
+        ]
+        return any(text is not None and COUNTER_EXAMPLE.search(text) for text in texts)
 
 
-def _counter_example(document: Document, fence: CodeFence) -> bool:
-    """Whether the fence's heading, or the paragraph just before or after it, says the example
-    is one to reject, or its section says it is not valid."""
-    prose = document.prose
-    if prose is None:
-        return False
-    heading = fence.heading
-    if heading is not None and any(
-        NOT_VALID.search(p.plain) for p in prose.paragraphs if p.heading == heading
-    ):
-        return True
-    texts = [
-        heading.text if heading is not None else "",
-        *_beside(prose, fence.line, fence.end_line),
-    ]
-    return any(text is not None and COUNTER_EXAMPLE.search(text) for text in texts)
-
-
-def _beside(prose: ProseDocument, first: int, last: int) -> tuple[str | None, str | None]:
-    """The text of the paragraph ending just before line ``first`` and of the one starting just
-    after line ``last`` (a blank line between at most), where there is one."""
-    before = [p for p in prose.paragraphs if p.end_line < first]
-    after = [p for p in prose.paragraphs if p.line > last]
-    return (
-        before[-1].plain if before and first - before[-1].end_line <= 2 else None,
-        after[0].plain if after and after[0].line - last <= 2 else None,
-    )
+def _running(indexes: list[int], pick: Callable[[int, int], int]) -> list[int]:
+    """Each position's ``pick`` (max or min) of ``indexes`` up to it."""
+    found: list[int] = []
+    for index in indexes:
+        found.append(pick(found[-1], index) if found else index)
+    return found
 
 
 def _whole(target: SchemaTarget, example: Any) -> bool:
@@ -567,6 +594,7 @@ def _page_findings(
 ) -> Iterator[Finding]:
     """One page's JSON code fences, against the schema each one is tied to."""
     lines = (document.text or "").split("\n")
+    surroundings = _Surroundings(document.prose)
     for tie in fence_ties(corpus, document, Binding.of(options)):
         fence = tie.fence
         opening = lines[fence.line - 1] if fence.line <= len(lines) else ""
@@ -638,12 +666,12 @@ def _page_findings(
                 if e.validator not in ("dependentRequired", "minProperties")
             ]
         if tie.how in BY_EXAMPLE:
-            if _counter_example(document, fence):
+            if surroundings.counter_example(fence):
                 continue  # shown to be rejected ("### Negative: ..."): its errors are the point
             # An object that gives under half of its required members is a sketch of a few of
             # them: what it leaves out is not its defect; nor is it in an example the text says
             # is shortened ("Unimportant fields trimmed for brevity.", "# ... (excerpt)").
-            if _shortened(document, fence):
+            if surroundings.shortened(fence):
                 errors = _without_required(errors)
             errors = [e for e in errors if not _sketched(e, by_shape=tie.how == BY_SHAPE)]
         if not errors:

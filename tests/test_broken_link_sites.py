@@ -6,10 +6,13 @@ differs from a heading only in case is at most an info."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 from test_broken_link import MakeCorpus, findings_of
 
 from speclint.common.findings import Severity
+from speclint.parsing.links import INCLUDE
 
 # --- GitHub ---------------------------------------------------------------------------------------
 
@@ -219,6 +222,24 @@ def test_fragments_into_a_page_with_build_time_includes_are_not_judged(
     )
     [finding] = findings_of(root)  # a page that only quotes a shortcode is read as written
     assert "`taught.md` has no heading or anchor `#put_join`" in finding.message
+
+
+def test_a_snippet_include_is_found_in_time_linear_in_the_blank_lines_above_it() -> None:
+    """A pymdownx snippet line (`--8<--`, indented or not) marks a page as pulling in content;
+    a page of a million blank lines (what a page of fences leaves once they are taken out) is
+    read in linear time: `^\\s*` ran on over every blank line below each line start (issue 44,
+    item 4: 42 s for a page of 50,000 fences). A hang guard in a child process, not a timing."""
+    assert INCLUDE.search('# P\n\n  --8<-- "x.md"\n')
+    assert INCLUDE.search('# P\n\n\n\t--8<-- "x.md"\n')
+    assert not INCLUDE.search("# P\n\nA --8<-- in a sentence\n")
+    script = (
+        "from speclint.parsing.links import INCLUDE\n"
+        "print(INCLUDE.search(chr(10) * 1_000_000 + '--') is None)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout.strip() == "True", done.stderr
 
 
 def test_heading_attributes_give_anchors(make_corpus: MakeCorpus) -> None:

@@ -3,10 +3,11 @@ is an instance of by its own values or shape, then validated whole."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from conftest import run_cli
 from speclint.analyses.context import Context
@@ -302,3 +303,44 @@ def test_a_json_fence_with_comments_is_an_example_too() -> None:
 def test_a_comment_in_the_fence_that_says_fields_are_left_out() -> None:
     body = json.dumps(REQUEST, indent=2).replace("{", "{\n  // irrelevant fields excluded", 1)
     assert findings(f"```json\n{body}\n```\n") == []
+
+
+class _Counted(tuple[Any, ...]):
+    """A page's paragraphs or fences that count the items read from them by iteration."""
+
+    read: ClassVar[list[int]] = [0]
+
+    def __iter__(self) -> Iterator[Any]:
+        for item in tuple.__iter__(self):
+            _Counted.read[0] += 1
+            yield item
+
+
+def _work_on_a_page_of(count: int) -> int:
+    """The paragraphs and fences of a page of ``count`` examples that example-invalid reads, each
+    example after a paragraph of its own or in a run of fences after one, under one heading."""
+    message = {"kind": "message", "role": "robot", "messageId": "m-1"}
+    blocks = [
+        (f"Example {index}:\n\n" if index % 2 == 0 else "") + fence(message) + "\n"
+        for index in range(count)
+    ]
+    context = corpus("".join(blocks))
+    document = context.documents["spec/guide.md"]
+    prose = document.prose
+    assert prose is not None
+    document.model = dataclasses.replace(
+        prose, paragraphs=_Counted(prose.paragraphs), fences=_Counted(prose.fences)
+    )
+    _Counted.read[0] = 0
+    found = list(all_rules()["example-invalid"].check(context, {}))
+    assert len(found) == count  # each example still judged: `robot` is no role
+    return _Counted.read[0]
+
+
+def test_a_page_of_many_fences_is_read_in_linear_work() -> None:
+    """Issue 44, item 4: each fence walked back over every earlier fence (the run of fences a
+    statement covers) and scanned every paragraph (the one beside it, its section's), so a page of
+    20,000 fences took 25 s and one of 50,000 outlived the rule's time box. Counted, not timed:
+    four times the fences is about four times the reading, not sixteen."""
+    small, large = _work_on_a_page_of(100), _work_on_a_page_of(400)
+    assert large <= 5 * small, (small, large)
