@@ -255,20 +255,24 @@ def _oversized_patterns(corpus: Context, document: Document) -> list[Finding]:
     ``_api_parts``) that is not compiled (``schema_objects.oversized_patterns``): valid to
     the metaschema, and a defect of the schema all the same."""
     found: list[Finding] = []
+    checked: set[int] = set()
     for holder, at, node in _api_parts(corpus, document):
         if holder is not document and holder.kind is DocumentKind.OPENAPI:
             continue  # an API document judges its own
         for root, value in openapi_schema_roots(node, at):
-            for pointer, message in oversized_patterns(value, root):
-                finding = Finding(
+            if id(value) in checked:  # one object at two places (a YAML alias): judged once
+                continue
+            checked.add(id(value))
+            found += [
+                Finding(
                     ID,
                     SEVERITY,
                     message,
                     holder.location(pointer),
                     key=f"{pointer}:oversized-pattern",
                 )
-                if finding not in found:  # one object at two places (a YAML alias): once
-                    found.append(finding)
+                for pointer, message in oversized_patterns(value, root)
+            ]
     return found
 
 
