@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -17,7 +16,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from conftest import BUNDLED_CORPUS, schema, write_files
+from conftest import copy_bundled_corpus, schema, write_files
 
 pytest.importorskip("pygls", reason="the language server is the speclint[lsp] extra")
 
@@ -215,7 +214,7 @@ def at_keys(document: Any, keys: list[str]) -> Any:
 
 def test_the_inline_copy_action_writes_the_ref_in_yaml(tmp_path: Path) -> None:
     root = tmp_path / "corpus"
-    shutil.copytree(BUNDLED_CORPUS, root)
+    copy_bundled_corpus(root)
     before = load_yaml((root / "api/asyncapi.yaml").read_text())
     after, reference, keys = inline_copy_fixed(root, "api/asyncapi.yaml")
     assert keys[-1] == "payload"
