@@ -18,7 +18,8 @@ costs what the files it touches cost.
 - **Code actions**: an ``inline-copy`` finding offers to replace the inline schema with the
   ``$ref`` the finding names (a YAML block mapping or a JSON object, comments and the rest of the
   file untouched). A finding in Markdown is waived by a ``<!-- speclint-ignore rule: reason -->``
-  comment above its block; one in a JSON or YAML document by a ``[[waivers]]`` table in the
+  comment above its block (in MDX, ``{/* speclint-ignore rule: reason */}``: an HTML comment does
+  not compile there); one in a JSON or YAML document by a ``[[waivers]]`` table in the
   corpus's ``speclint.toml`` (created when the corpus has no configuration). Either carries a
   reason to rewrite: a waiver without one waives nothing.
 
@@ -253,7 +254,7 @@ class SpeclintServer(LanguageServer):
                         )
                     )
             if relative.lower().endswith((".md", ".markdown", ".mdx")):
-                edit = self._markdown_waiver(uri, diagnostic)
+                edit = self._markdown_waiver(uri, diagnostic, relative.lower().endswith(".mdx"))
             else:
                 data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
                 edit = self._configured_waiver(relative, diagnostic.code, data.get("pointer", ""))
@@ -269,7 +270,7 @@ class SpeclintServer(LanguageServer):
         return actions
 
     def _markdown_waiver(
-        self, uri: str, diagnostic: types.Diagnostic
+        self, uri: str, diagnostic: types.Diagnostic, mdx: bool
     ) -> types.WorkspaceEdit | None:
         lines = self.workspace.get_text_document(uri).source.split("\n")
         # A Markdown waiver covers the block after it (speclint.run.waivers): above the block's
@@ -277,7 +278,8 @@ class SpeclintServer(LanguageServer):
         start = min(diagnostic.range.start.line, len(lines) - 1)
         while start > 0 and lines[start - 1].strip():
             start -= 1
-        comment = f"<!-- speclint-ignore {diagnostic.code}: {WAIVER_REASON} -->\n"
+        waiver = f"speclint-ignore {diagnostic.code}: {WAIVER_REASON}"
+        comment = f"{{/* {waiver} */}}\n" if mdx else f"<!-- {waiver} -->\n"
         at = types.Position(start, 0)
         return types.WorkspaceEdit(changes={uri: [types.TextEdit(types.Range(at, at), comment)]})
 
