@@ -43,11 +43,29 @@ from pygls.lsp.server import LanguageServer
 
 from speclint import __version__
 from speclint.common.findings import Finding, Location, Severity
+from speclint.parsing.kinds import MARKDOWN_SUFFIXES
 from speclint.run.engine import EngineError, Options, Outcome, lint
 from speclint.run.resident import Resident
 
 DEBOUNCE = 0.25  # seconds of quiet after a change before the corpus is checked
 WAIVER_REASON = "say why this finding is accepted"
+
+# What editors call the files speclint reads (``speclint.parsing.kinds.READ_SUFFIXES``), for the
+# set-ups the README gives: an editor sends the server the open texts of the languages it is set
+# up for only, so an `.mdx` page left out is checked as saved, not as typed. VS Code's language
+# ids (`mdx` is the MDX extension's, unifiedjs.vscode-mdx; `proto3` vscode-proto3's) and Neovim's
+# filetypes; tests/test_read_files.py holds both, and the README, to the list.
+VSCODE_LANGUAGES: dict[str, str] = {
+    ".json": "json",
+    ".jsonc": "jsonc",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".md": "markdown",
+    ".mdx": "mdx",
+    ".markdown": "markdown",
+    ".proto": "proto3",
+}
+NEOVIM_FILETYPES: dict[str, str] = {**VSCODE_LANGUAGES, ".proto": "proto"}
 
 SEVERITIES = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -253,7 +271,7 @@ class SpeclintServer(LanguageServer):
                             is_preferred=True,
                         )
                     )
-            if relative.lower().endswith((".md", ".markdown", ".mdx")):
+            if relative.lower().endswith(MARKDOWN_SUFFIXES):
                 edit = self._markdown_waiver(uri, diagnostic, relative.lower().endswith(".mdx"))
             else:
                 data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
