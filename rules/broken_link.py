@@ -209,7 +209,12 @@ from speclint.analyses.context import Context
 from speclint.analyses.units import check_by_unit
 from speclint.common.findings import Finding, Location, Severity, first_fitting
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import DocumentKind, in_record_folder, under_folder_holding
+from speclint.parsing.kinds import (
+    MARKDOWN_SUFFIXES,
+    DocumentKind,
+    in_record_folder,
+    under_folder_holding,
+)
 from speclint.parsing.links import (
     NUMBERED,
     LinkSite,
@@ -225,7 +230,6 @@ SEVERITY = Severity.WARNING
 FACTS = ("references",)  # speclint.analyses.context
 RELATED_LIMIT = 200
 ID_FAMILY = 3  # schema `$id`s in one folder before the corpus is taken to own that folder
-MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 # What a documentation site serves for an extension-less route (`../basic/auth`).
 PAGE_SUFFIXES = (".md", ".mdx", "/index.md", "/index.mdx", "/README.md", "/readme.md")
 # The configuration files that make a folder a documentation site's source, by generator.

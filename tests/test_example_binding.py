@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import run_cli
 from speclint.analyses.context import Context
 from speclint.analyses.fences import BY_SHAPE, BY_VALUE, Binding, fence_ties
@@ -221,6 +223,48 @@ def test_counter_examples_sketches_and_proposals_are_not_judged() -> None:
         {"schemas/protocol.json": json.dumps(PROTOCOL), "rfcs/0001-new-send.md": fence(REQUEST)}
     )
     assert list(all_rules()["example-invalid"].check(context, {})) == []
+
+
+WRONG_ROLE = {"kind": "message", "role": "robot", "messageId": "m-1"}
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        # Marked on the fence: its info string (a title, as Mintlify and Docusaurus show it) or a
+        # comment line in it.
+        fence(WRONG_ROLE, "json Invalid request"),
+        fence(WRONG_ROLE, 'json title="Negative case: an unknown role"'),
+        '```jsonc\n// invalid: no such role\n{"kind": "message", "role": "robot", "messageId": "m"}\n```\n',
+        # Marked in the prose: its heading, a label above it, its section.
+        "### Invalid example\n\n" + fence(WRONG_ROLE),
+        "Invalid example:\n\n" + fence(WRONG_ROLE),
+        "Even though not strictly a valid message, a peer sends it.\n\nSee below.\n\n"
+        + "More text.\n\n"
+        + fence(WRONG_ROLE),
+    ],
+)
+def test_an_example_marked_as_one_to_reject_is_not_judged(page: str) -> None:
+    assert findings(page) == []
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        # A waiver's rule id (issue 44, item 12): in MDX's JSX comment, with or without a reason.
+        "{/* speclint-ignore example-invalid */}\n",
+        "{/* speclint-ignore example-invalid: robots join in v2 */}\n",
+        # Names, not words: a rule id in the prose, a code span, a hyphenated word.
+        "The example-invalid rule reads this one:\n\n",
+        "A non-negative count, as the server answers it:\n\n",
+        "Returns `invalid` when the role is unknown:\n\n",
+        # A section's word that says nothing of its examples ("400: invalid inputs").
+        "Status codes: `400` for invalid inputs.\n\nThe message:\n\n",
+    ],
+)
+def test_words_that_do_not_mark_an_example_leave_it_judged(before: str) -> None:
+    [finding] = findings(before + fence(WRONG_ROLE))
+    assert "'robot' is not one of" in finding.message
 
 
 def test_a_description_where_an_object_goes_is_not_judged() -> None:

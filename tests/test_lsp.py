@@ -260,3 +260,40 @@ def test_the_inline_copy_action_writes_the_ref_in_json(tmp_path: Path) -> None:
     assert reference.endswith("run.schema.json")
     content["application/json"]["schema"] = shape
     assert after == document
+
+
+@pytest.mark.parametrize(
+    ("page", "waiver"),
+    [
+        ("spec/messages.md", "<!-- speclint-ignore example-invalid: say why"),
+        # An HTML comment does not compile in MDX: the waiver is a JSX comment (issue 44, item 12).
+        ("spec/messages.mdx", "{/* speclint-ignore example-invalid: say why"),
+    ],
+)
+def test_the_waiver_action_writes_a_comment_the_page_compiles(
+    tmp_path: Path, page: str, waiver: str
+) -> None:
+    from pygls.workspace import Workspace
+
+    from speclint.frontends.lsp import SpeclintServer
+    from speclint.run.waivers import _markdown
+
+    root = tmp_path / "spec-repo"
+    text = '# Messages\n\nA message:\n\n```json\n{"kind": "message", "role": "robot"}\n```\n'
+    uri = (root / page).as_uri()
+    ls = SpeclintServer()
+    ls.root = root
+    # The workspace an editor's `initialize` makes (pygls' own), holding the open page.
+    ls.protocol._workspace = Workspace(root.as_uri())
+    ls.workspace.put_text_document(types.TextDocumentItem(uri, "mdx", 1, text))
+    at = types.Range(types.Position(5, 20), types.Position(5, 27))
+    finding = types.Diagnostic(
+        at, "'robot' is not one of", source="speclint", code="example-invalid"
+    )
+    (action,) = ls.code_actions(uri, [finding])
+    assert action.edit is not None and action.edit.changes is not None
+    waived = apply(text, action.edit.changes[uri])
+    assert waived.split("\n")[4].startswith(waiver)  # above the fence
+    [read] = _markdown(page, waived)
+    assert read.rules == ("example-invalid",) and read.lines == (6, 8)
+    assert read.reason.startswith("say why")
