@@ -799,10 +799,13 @@ def build_command(path: Path, check_only: bool, output: Path | None, dereference
         ):
             for relative in paths:
                 click.echo(f"{shown_folder}/{relative}: {label}")
+        for relative, why in state.refused:  # the build's manifest names it: not read
+            click.echo(f"{shown_folder}/{relative}: not read: {why}")
         if out_of_date:
+            unread = f", {len(state.refused)} not read" if state.refused else ""
             click.echo(
                 f"speclint: {shown_folder}: build outputs are out of date ({len(state.missing)} "
-                f"missing, {len(state.stale)} stale, {len(state.extra)} extra); run "
+                f"missing, {len(state.stale)} stale, {len(state.extra)} extra{unread}); run "
                 f"`speclint build {path.as_posix()}` and commit the result",
                 err=True,
             )
@@ -811,6 +814,12 @@ def build_command(path: Path, check_only: bool, output: Path | None, dereference
             done = write(result, folder, confined)
         except (BuildError, OutputError) as error:
             fail(str(error))
+        for relative, why in done.refused:
+            click.echo(
+                f"speclint: the build's manifest lists {shown_folder}/{relative}, which it did "
+                f"not look at: {why}",
+                err=True,
+            )
         for relative in done.kept:
             click.echo(
                 f"speclint: left {shown_folder}/{relative} in place: an earlier build wrote it, "
