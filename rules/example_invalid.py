@@ -126,7 +126,7 @@ Example
                 schema: {$ref: '../schemas/run-snapshot.schema.json'}   # status: enum [...]
                 example: {runId: run-0001, status: paused, updatedAt: '2026-05-01T10:00:00Z'}
 
-    FAIL: ``error [example-invalid] example at /status: 'paused' is not one of [...] (keyword `enum`)``
+    FAIL: ``error [example-invalid] example at /status: "paused" is not one of [...] (keyword `enum`)``
 
 Use instead
     ::

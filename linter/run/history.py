@@ -162,15 +162,18 @@ def _frozen_only(findings: list[Finding], copies: dict[str, _Copy]) -> list[Find
         group.sort(key=lambda f: (rank[copies[f.location.path].version], f.sort_key()))
         first, others = group[0], group[1:]
         more = f"; {len(others)} more like it are related locations" if others else ""
+        tag = f" [only released copies have this, and they do not change{more}]"
+        shorter = () if first.shortened is None else (first.shortened + tag,)
         kept.append(
             replace(
                 first,
                 severity=min(first.severity, Severity.INFO),
                 message=first_fitting(
-                    f"{first.message} [only released copies have this, and they do not "
-                    f"change{more}]",
-                    f"only released copies have this{more}: {first.message}",
+                    first.message + tag,
+                    *shorter,
+                    f"only released copies have this{more}: {first.terminal_message}",
                 ),
+                shortened=None,  # the new message's own, when it is a Wording
                 related=(
                     *first.related,
                     *(
