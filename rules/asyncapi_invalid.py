@@ -22,7 +22,7 @@ Example
           version: 1.2.0
           contact: spec-team@example.org
 
-    FAIL: ``/info/contact: 'spec-team@example.org' is not of type 'object'``
+    FAIL: ``/info/contact: "spec-team@example.org" is not of type "object"``
 
 Use instead
     ::

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 from test_cli import cli
 
-from conftest import BUNDLED_CORPUS
+from conftest import copy_bundled_corpus
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -24,7 +23,7 @@ def git(cwd: Path, *args: str) -> str:
 
 def repository(tmp_path: Path) -> Path:
     repo = tmp_path / "spec-repo"
-    shutil.copytree(BUNDLED_CORPUS, repo / "corpus")
+    copy_bundled_corpus(repo / "corpus")
     git(repo, "init", "-q", "-b", "main")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "base")
@@ -80,7 +79,7 @@ def test_diff_base_errors_are_clear(tmp_path: Path) -> None:
         and "unknown revision 'no-such-branch': fetch it first" in unknown.stderr
     )
     plain = tmp_path / "plain"
-    shutil.copytree(BUNDLED_CORPUS, plain)
+    copy_bundled_corpus(plain)
     outside = cli("check", str(plain), "--diff-base", "HEAD")
     assert outside.returncode == 2 and "not inside a git repository" in outside.stderr
     assert "Traceback" not in unknown.stderr + outside.stderr

@@ -25,7 +25,12 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from referencing import Registry
 
-from speclint.analyses.validation import compiled_pattern, safe_validator_class, search
+from speclint.analyses.validation import (
+    compiled_pattern,
+    json_spelled,
+    safe_validator_class,
+    search,
+)
 from speclint.parsing.regex_cost import compiled_elements, oversized
 
 MAX_EXAMPLES = 25
@@ -313,7 +318,7 @@ def first_rejected(
     _, instance, error = min(candidates, key=lambda c: (len(c[0]), c[0]))
     specific = _deepest(error)
     path = "/".join(str(p) for p in specific.absolute_schema_path if p != "$ref")
-    return Witness(instance, path, specific.message)
+    return Witness(instance, path, json_spelled(specific.message))
 
 
 CLOSURE_KEYWORDS = ("additionalProperties", "unevaluatedProperties", "unevaluatedItems")
