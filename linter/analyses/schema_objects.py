@@ -14,6 +14,7 @@ read to that depth, never a RecursionError.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -78,15 +79,16 @@ def oversized_patterns(root: Any, pointer: str = "") -> Iterator[tuple[str, str]
         for at, pattern in found:
             why = oversized(pattern) if isinstance(pattern, str) else None
             if why is not None:
-                shown = pattern if len(pattern) <= 60 else pattern[:57] + "..."
+                # Quoted as JSON, as the schema writes it (messages speak JSON).
+                shown = json.dumps(pattern if len(pattern) <= 60 else pattern[:57] + "...")
                 yield (
                     at,
                     headed(
-                        f"{at}: pattern {shown!r} cannot be compiled",
+                        f"{at}: pattern {shown} cannot be compiled",
                         f": {why}; validators refuse it or run out of memory on it, and no value is "
                         "checked against it: write smaller counts (a length limit is "
                         "`minLength`/`maxLength`'s)",
-                        f"pattern {shown!r} cannot be compiled",
+                        f"pattern {shown} cannot be compiled",
                     ),
                 )
 
