@@ -265,7 +265,7 @@ def test_an_example_marked_as_one_to_reject_is_not_judged(page: str) -> None:
 )
 def test_words_that_do_not_mark_an_example_leave_it_judged(before: str) -> None:
     [finding] = findings(before + fence(WRONG_ROLE))
-    assert "'robot' is not one of" in finding.message
+    assert '"robot" is not one of' in finding.message
 
 
 def test_a_description_where_an_object_goes_is_not_judged() -> None:
