@@ -11,6 +11,8 @@ import shutil
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from test_cli import MakeCorpus, cli
 from test_compat_claim import STREAM_MODES
 from test_diff_base import git
@@ -455,3 +457,58 @@ def test_readme_changes_sample_is_what_the_tool_prints(tmp_path: Path) -> None:
         assert matches_sample(sample, printed), (
             f"README sample {sample!r} is not printed:\n{result.stdout}"
         )
+
+
+# --- the README's tables render on GitHub -----------------------------------------------------------
+
+MARKDOWN = MarkdownIt("commonmark").enable("table")
+
+
+def readme_tokens() -> list[Token]:
+    return MARKDOWN.parse((REPOSITORY / "README.md").read_text(encoding="utf-8"))
+
+
+def readme_tables() -> list[list[tuple[int, list[str]]]]:
+    """Each table of the README as GitHub's table extension reads it: its rows, each with its
+    line number (from 0) and its cells' source text."""
+    tables: list[list[tuple[int, list[str]]]] = []
+    row: list[str] | None = None
+    line = 0
+    for token in readme_tokens():
+        if token.type == "table_open":
+            tables.append([])
+        elif token.type == "tr_open":
+            row, line = [], token.map[0] if token.map else -1
+        elif token.type == "inline" and row is not None:
+            row.append(token.content)
+        elif token.type == "tr_close" and row is not None:
+            tables[-1].append((line, row))
+            row = None
+    return tables
+
+
+def test_every_readme_table_keeps_all_its_text_in_its_columns() -> None:
+    """GitHub drops the cells beyond the header's count: a stray `|` in a row hides what follows
+    it (it hid most of `openapi-invalid`'s explanation). Every row has the header's number of
+    cells, each row's text is all in them, and every last cell says something."""
+    lines = (REPOSITORY / "README.md").read_text(encoding="utf-8").splitlines()
+    tables = readme_tables()
+    assert len(tables) >= 4
+    rules = next(t for t in tables if t[0][1] == ["id", "default", "catches"])
+    from speclint.run.catalog import all_rules
+
+    assert {row[0].strip("`") for _, row in rules[1:]} >= set(all_rules())
+    for table in tables:
+        width = len(table[0][1])
+        for number, cells in table:
+            assert len(cells) == width, (number + 1, cells)
+            source = lines[number]
+            assert squeezed("".join(cells)) == squeezed(source), (
+                f"README line {number + 1}: text outside the table's columns"
+            )
+            assert cells[-1].strip(), f"README line {number + 1}: an empty last cell"
+
+
+def squeezed(text: str) -> str:
+    """A row's text without the cell separators and the spaces around them."""
+    return re.sub(r"[\s|\\]", "", text)
