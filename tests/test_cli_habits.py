@@ -459,6 +459,50 @@ def test_readme_changes_sample_is_what_the_tool_prints(tmp_path: Path) -> None:
         )
 
 
+# --- issue 44, item 14: paths from where speclint runs -----------------------------------------
+
+
+def spec_repository(tmp_path: Path) -> Path:
+    """A git repository holding the bundled corpus in `corpus/`."""
+    repo = tmp_path / "spec-repo"
+    shutil.copytree(BUNDLED_CORPUS, repo / "corpus")
+    git(repo, "init", "-q", "-b", "main")
+    return repo
+
+
+def test_run_in_a_folder_of_the_corpus_paths_are_the_working_folders(tmp_path: Path) -> None:
+    repo = spec_repository(tmp_path)
+    here = repo / "corpus/spec"
+    result = cli("check", cwd=here)
+    assert result.returncode == 1, result.stderr
+    places = re.findall(r"^(\S+?):\d+:\d+: ", result.stdout, re.MULTILINE)
+    places += re.findall(r"^    related: (\S+?):\d+:\d+", result.stdout, re.MULTILINE)
+    assert "capabilities.md" in places and "../schemas/capabilities.schema.json" in places
+    assert not [place for place in places if place.startswith("../spec/")], places
+    assert all((here / place).is_file() for place in places), places  # each opens from here
+    assert result.stdout.rstrip().endswith("(findings shown for 5 of 27 files: .)")
+    # Named from elsewhere, the same findings keep the root as named.
+    above = cli("check", "corpus/spec", cwd=repo)
+    assert "corpus/spec/capabilities.md:14:3: " in above.stdout
+    # GitHub and GitLab read a path as the repository's, wherever speclint ran.
+    github = cli("check", "--format", "github", cwd=here)
+    files = re.findall(r"file=([^,]+),", github.stdout)
+    assert files and all(name.startswith("corpus/spec/") for name in files), files
+    assert "related: corpus/schemas/capabilities.schema.json:33:7" in github.stdout
+    gitlab = cli("check", "--format", "gitlab", cwd=here)
+    paths = {issue["location"]["path"] for issue in json.loads(gitlab.stdout)}
+    assert paths and all((repo / path).is_file() for path in paths), paths
+    # SARIF and JSON keep root-relative paths, whatever the working folder.
+    sarif_here = json.loads(cli("check", "--format", "sarif", cwd=here).stdout)
+    sarif_top = json.loads(cli("check", "corpus/spec", "--format", "sarif", cwd=repo).stdout)
+    assert sarif_here["runs"][0]["results"] == sarif_top["runs"][0]["results"]
+    json_here = json.loads(cli("check", "--format", "json", cwd=here).stdout)["findings"]
+    assert (
+        json_here
+        == json.loads(cli("check", "corpus/spec", "-f", "json", cwd=repo).stdout)["findings"]
+    )
+
+
 # --- the README's tables render on GitHub -----------------------------------------------------------
 
 MARKDOWN = MarkdownIt("commonmark").enable("table")

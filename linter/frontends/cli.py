@@ -228,6 +228,8 @@ def check(
         click.echo(f"speclint: {note}" if not note.startswith("  ") else note, err=True)
     shown_root = _understood(scope.root, outcome, scope.focus)
     report = _report(outcome, shown_root, False, outcome.gate, quiet, max_warnings)
+    if any(name in ("github", "gitlab") for name, _ in reports):
+        report = replace(report, in_repository=_in_repository(scope.root))
     _deliver(_focused(report, outcome, scope.focus), reports, _use_color(color))
     sys.exit(_exit_code(outcome, fail_on, max_warnings))
 
@@ -272,14 +274,14 @@ def _focused(report: Report, outcome: Outcome, focus: tuple[str, ...] | None) ->
     """The report, saying for which of the corpus's files it shows findings."""
 
     # Deferred: startup (module docstring).
-    from speclint.outputs.reporters.text_report import shown_path
+    from speclint.outputs.reporters.text_report import seen
     from speclint.run.roots import in_focus
 
     if focus is None:
         return report
     files = outcome.result.inventory
     shown = sum(1 for entry in files if in_focus(entry.path, focus))
-    named = ", ".join(shown_path(report.root, path) for path in focus)
+    named = ", ".join(seen(report, path) for path in focus)
     return replace(report, scope=f"(findings shown for {shown} of {len(files)} files: {named})")
 
 
@@ -299,6 +301,7 @@ def _report(
     from speclint.outputs.reporters import Report
 
     return Report(
+        here=_here(shown_root),
         findings=outcome.findings,
         rules=outcome.result.rules,
         sources=outcome.sources,
@@ -311,6 +314,27 @@ def _report(
         quiet=quiet,
         max_warnings=max_warnings,
     )
+
+
+def _here(shown_root: str) -> str:
+    """The working folder from the corpus root (``Report.here``) when it lies inside the corpus
+    and the root was named relative to it (``..``); "" otherwise (a root named absolute is
+    shown as named)."""
+    if os.path.isabs(shown_root):
+        return ""
+    inside = os.path.relpath(os.path.abspath(os.curdir), os.path.abspath(shown_root))
+    return "" if inside == "." or inside.split(os.sep)[0] == os.pardir else Path(inside).as_posix()
+
+
+def _in_repository(root: Path) -> str | None:
+    """The corpus root from the top of its git work tree (``Report.in_repository``)."""
+    top = work_tree_top(root)
+    if top is None:
+        return None
+    inside = os.path.relpath(root.resolve(), top.resolve())
+    if inside.split(os.sep)[0] == os.pardir:
+        return None
+    return "" if inside == "." else Path(inside).as_posix()
 
 
 def _exit_code(outcome: Outcome, fail_on: str | None, max_warnings: int | None = None) -> int:
