@@ -459,6 +459,176 @@ def test_readme_changes_sample_is_what_the_tool_prints(tmp_path: Path) -> None:
         )
 
 
+# --- issue 44, item 14: ruff's and ESLint's habits ------------------------------------------------
+
+PROTO_RULES = {"proto-enum-drift", "proto-invalid", "proto-message-drift"}
+
+
+def rules_found(*args: str, cwd: Path = REPOSITORY) -> set[str]:
+    """The rules of the findings of ``speclint check ARGS --format json``."""
+    result = cli("check", *args, "--format", "json", cwd=cwd)
+    assert result.returncode in (0, 1), result.stderr
+    return {str(f["rule"]) for f in json.loads(result.stdout)["findings"]}
+
+
+def three_rules(make_corpus: MakeCorpus, configuration: str = "") -> Path:
+    """A corpus with one finding of each of remote-ref (info), duplicate-key and unresolved-ref
+    (errors)."""
+    files: dict[str, str | bytes] = {
+        "schemas/remote.schema.json": schema(
+            type="object", properties={"x": {"$ref": "https://schemas.example.net/x.json"}}
+        ),
+        "schemas/duplicate.schema.json": '{\n  "type": "object",\n  "type": "array"\n}\n',
+        "schemas/missing.schema.json": schema(**{"$ref": "nowhere.schema.json"}),
+    }
+    if configuration:
+        files["speclint.toml"] = configuration
+    return make_corpus(files)
+
+
+def test_select_takes_rule_ids_and_prefixes_of_whole_words() -> None:
+    everything = rules_found("corpus/")
+    assert everything >= PROTO_RULES and len(everything) > len(PROTO_RULES)
+    assert rules_found("corpus/", "--select", "proto") == PROTO_RULES
+    assert rules_found("corpus/", "--select", "proto-") == PROTO_RULES
+    assert rules_found("corpus/", "--select", "proto-enum") == {"proto-enum-drift"}
+    assert rules_found("corpus/", "--select", "enum-drift") == {"enum-drift"}  # not proto-enum-*
+    # Comma-separated or repeated, as ruff takes them; `--rule` is `--select`.
+    both = {"enum-drift", "proto-invalid"}
+    assert rules_found("corpus/", "--select", "enum-drift,proto-invalid") == both
+    assert rules_found("corpus/", "--select", "enum-drift", "--select", "proto-invalid") == both
+    assert rules_found("corpus/", "--rule", "enum-drift", "--select", "proto-invalid") == both
+    assert rules_found("corpus/", "--select", "ALL") == everything
+
+
+def test_ignore_leaves_rules_out_and_the_more_specific_name_decides() -> None:
+    everything = rules_found("corpus/")
+    assert rules_found("corpus/", "--ignore", "proto") == everything - PROTO_RULES
+    assert rules_found("corpus/", "--select", "proto", "--ignore", "proto-invalid") == (
+        PROTO_RULES - {"proto-invalid"}
+    )
+    assert rules_found("corpus/", "--select", "proto-invalid", "--ignore", "proto") == {
+        "proto-invalid"
+    }
+    # At equal specificity the ignore wins: nothing runs, and nothing is found.
+    assert rules_found("corpus/", "--select", "proto", "--ignore", "proto-") == set()
+
+
+def test_a_name_that_selects_no_rule_is_exit_2_with_the_nearest() -> None:
+    for args, expected in (
+        (("--select", "enum-drfit"), "`enum-drfit` in --select is no rule id and no prefix of one"),
+        (("--ignore", "prot"), "(did you mean `proto`?)"),
+        (("--rule", "unresolved-rfe"), "(did you mean `unresolved-ref`?)"),
+        (("--select", "enum-drift,"), "in --select is empty"),
+        (("--select", "waiver"), "`waiver` findings are speclint's own"),
+    ):
+        result = cli("check", "corpus/", *args, cwd=REPOSITORY)
+        assert result.returncode == 2, (args, result.stderr)
+        assert result.stdout == "" and result.stderr.count("\n") == 1, (args, result.stderr)
+        assert expected in result.stderr, (args, result.stderr)
+
+
+def test_the_configuration_selects_and_the_command_line_overrides_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    all_three = {"remote-ref", "duplicate-key", "unresolved-ref"}
+    assert rules_found(str(three_rules(make_corpus))) == all_three
+    root = three_rules(make_corpus, 'select = ["duplicate", "unresolved-ref"]\n')
+    assert rules_found(str(root)) == {"duplicate-key", "unresolved-ref"}
+    assert rules_found(str(root), "--ignore", "unresolved") == {"duplicate-key"}
+    # --select replaces the configuration's choice: its select, its ignore and its "off".
+    assert rules_found(str(root), "--select", "remote-ref") == {"remote-ref"}
+    root = three_rules(make_corpus, 'ignore = ["duplicate-key"]\n[rules]\nunresolved-ref = "off"\n')
+    assert rules_found(str(root)) == {"remote-ref"}
+    result = cli("check", str(root), "--select", "unresolved-ref,duplicate-key", "--format", "json")
+    found = json.loads(result.stdout)["findings"]
+    assert {f["rule"] for f in found} == {"duplicate-key", "unresolved-ref"}
+    assert {f["severity"] for f in found} == {"error"}  # the rules' own severities
+    # The more specific of a select and an ignore decides in the configuration too.
+    root = three_rules(make_corpus, 'select = ["remote-ref"]\nignore = ["remote"]\n')
+    assert rules_found(str(root)) == {"remote-ref"}
+
+
+def test_a_configured_name_that_selects_nothing_is_exit_2_naming_its_place(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = three_rules(make_corpus, 'select = ["duplicate-key", "secret-enum-drfit"]\n')
+    result = cli("check", str(root))
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "speclint.toml: select[1] is no rule id and no prefix of one" in result.stderr
+    assert "secret" not in result.stderr  # a configuration message never repeats a value
+    root = three_rules(make_corpus, 'ignore = "remote-ref"\n')
+    result = cli("check", str(root))
+    assert result.returncode == 2 and "`ignore` must be a list" in result.stderr
+
+
+def test_the_engine_chooses_the_rules_for_every_front_end(make_corpus: MakeCorpus) -> None:
+    """The selection is the engine's (speclint.run.engine.lint, which the language server calls
+    with no options), not the command line's alone."""
+    from speclint.run.engine import EngineError, Options, lint
+
+    root = three_rules(make_corpus, 'ignore = ["remote"]\n')
+    outcome = lint(root, Options(cache=False))
+    assert {f.rule for f in outcome.findings} == {"duplicate-key", "unresolved-ref"}
+    assert "remote-ref" not in outcome.result.rules
+    narrowed = lint(root, Options(cache=False, rules=("duplicate",), ignore=("duplicate-id",)))
+    assert {f.rule for f in narrowed.findings} == {"duplicate-key"}
+    assert set(narrowed.result.rules) == {"duplicate-key", "duplicate-item"}
+    try:
+        lint(root, Options(cache=False, ignore=("dupliate-key",)))
+    except EngineError as error:
+        assert "did you mean `duplicate-key`?" in str(error)
+    else:
+        raise AssertionError("a mistyped --ignore must be an error")
+
+
+def test_the_hook_takes_select_and_ignore(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"schemas/ok.schema.json": schema(type="object")})
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    three_rules(make_corpus)  # the commit adds a finding of each of three rules
+    git(root, "add", "-A")
+    everything = cli("hook", cwd=root)
+    assert {"[duplicate-key]", "[unresolved-ref]"} <= set(
+        re.findall(r"\[[\w-]+\]", everything.stdout)
+    )
+    selected = cli("hook", "--select", "duplicate", cwd=root)
+    assert selected.returncode == 1, selected.stderr
+    assert set(re.findall(r"\[[\w-]+\]", selected.stdout)) == {"[duplicate-key]"}
+    ignored = cli("hook", "--ignore", "duplicate-key,unresolved-ref", cwd=root)
+    assert ignored.returncode == 0, ignored.stdout + ignored.stderr
+    assert "[duplicate-key]" not in ignored.stdout and "[remote-ref]" in ignored.stdout
+    typo = cli("hook", "--select", "duplicat-key", cwd=root)
+    assert typo.returncode == 2 and "did you mean `duplicate-key`?" in typo.stderr
+
+
+def test_a_run_of_some_rules_calls_no_other_rules_waiver_stale(make_corpus: MakeCorpus) -> None:
+    waiver = (
+        '[[waivers]]\nrule = "remote-ref"\npath = "schemas/remote.schema.json"\nreason = "known"\n'
+    )
+    root = three_rules(make_corpus, waiver)
+    assert "waiver" not in rules_found(str(root))
+    assert rules_found(str(root), "--select", "duplicate-key") == {"duplicate-key"}
+    # The rules it names ran and it matched nothing: stale, as in a whole run.
+    (root / "schemas/remote.schema.json").unlink()
+    assert rules_found(str(root), "--select", "remote-ref,duplicate-key") == {
+        "duplicate-key",
+        "waiver",
+    }
+    assert "waiver" in rules_found(str(root))
+
+
+def test_rule_suggests_the_nearest_id_or_lists_a_prefix() -> None:
+    typo = cli("rule", "enum-drfit")
+    assert typo.returncode == 2 and typo.stderr.count("\n") == 1
+    assert "unknown rule `enum-drfit` (did you mean `enum-drift`?)" in typo.stderr
+    family = cli("rule", "proto")
+    assert family.returncode == 2
+    assert "proto-enum-drift, proto-invalid, proto-message-drift" in family.stderr
+    assert cli("rule", "enum-drift").returncode == 0
+
+
 # --- issue 44, item 14: paths from where speclint runs -----------------------------------------
 
 

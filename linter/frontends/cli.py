@@ -114,6 +114,26 @@ MAX_WARNINGS = click.option(
 QUIET = click.option(
     "-q", "--quiet", is_flag=True, help="Print the findings only: no summary, no 'checked' line."
 )
+SELECT = click.option(
+    "--select",
+    "select",
+    multiple=True,
+    metavar="IDS",
+    help="Run only these rules: ids or prefixes of whole words (`proto` is every proto-* rule), "
+    "comma-separated or repeated; replaces the configuration's choice (default: its select).",
+)
+IGNORE = click.option(
+    "--ignore",
+    "ignore",
+    multiple=True,
+    metavar="IDS",
+    help="Do not run these rules: ids or prefixes, comma-separated or repeated.",
+)
+
+
+def _selectors(*given: tuple[str, ...]) -> tuple[str, ...]:
+    """The selectors of repeated, comma-separated --select/--ignore values (ruff's syntax)."""
+    return tuple(part.strip() for values in given for value in values for part in value.split(","))
 
 
 def fail(message: str) -> NoReturn:
@@ -149,8 +169,10 @@ def main() -> None:
 @MAX_WARNINGS
 @QUIET
 @CONFIG_PATH
+@SELECT
+@IGNORE
 @click.option(
-    "--rule", "only_rules", multiple=True, metavar="ID", help="Run only this rule (repeatable)."
+    "--rule", "only_rules", multiple=True, metavar="ID", help="Same as --select (repeatable)."
 )
 @COLOR
 @click.option(
@@ -196,6 +218,8 @@ def check(
     quiet: bool,
     max_warnings: int | None,
     use_daemon: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
 ) -> None:
     """Check the spec files and folders PATHS (default: the current directory).
 
@@ -208,13 +232,13 @@ def check(
     from speclint.run.engine import Options, lint
 
     reports = _destinations(formats, outputs)
-    _runnable(only_rules, diff_base)
     show_progress = progress if progress is not None else sys.stderr.isatty()
     scope = _scope(paths)
     options = Options(
         focus=scope.focus,
         config_path=config_path,
-        rules=only_rules,
+        rules=_selectors(only_rules, select),
+        ignore=_selectors(ignore),
         baseline=baseline_path,
         diff_base=diff_base,
         cache=use_cache,
@@ -405,24 +429,6 @@ def _check_destination(output: Path) -> None:
         fail(f"--output {output}: cannot write in {folder} (permission denied)")
 
 
-def _runnable(only_rules: tuple[str, ...], diff_base: str | None) -> None:
-    """A rule that judges a change (compat-claim) cannot run without the base to compare with:
-    run alone, it would find nothing, which reads as a pass."""
-    if diff_base is not None or not only_rules:
-        return
-    # Deferred: startup (module docstring).
-    from speclint.run.catalog import all_rules
-
-    catalog = all_rules()
-    for rule_id in only_rules:
-        info = catalog.get(rule_id)
-        if info is not None and info.needs_base:
-            fail(
-                f"--rule {rule_id} judges a change and cannot run without --diff-base REF "
-                "(the revision to compare with, e.g. origin/main)"
-            )
-
-
 def _deliver(report: Report, reports: Destinations, color: bool) -> None:
     """Each report to its file or stdout. Unless --quiet, stderr says where each file report went
     and, when no report on stdout ends with it (text, github), gives the one-line summary."""
@@ -459,6 +465,8 @@ def _deliver(report: Report, reports: Destinations, color: bool) -> None:
 @MAX_WARNINGS
 @QUIET
 @CONFIG_PATH
+@SELECT
+@IGNORE
 @COLOR
 @TIME_LIMIT
 @DEBUG
@@ -470,6 +478,8 @@ def commit_hook(
     max_warnings: int | None,
     quiet: bool,
     config_path: Path | None,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
     color: bool | None,
     time_limit: float | None,
     debug: bool,
@@ -515,7 +525,8 @@ def commit_hook(
         if len(targets) > 1:
             click.echo(f"speclint: the corpus at {root.as_posix()}:", err=True)
         options = (strict, fail_on, max_warnings, quiet, config_path, color, time_limit, debug)
-        code = max(code, _judge_commit(root, focus, *options))
+        chosen = (_selectors(select), _selectors(ignore))
+        code = max(code, _judge_commit(root, focus, *options, *chosen))
     sys.exit(code)
 
 
@@ -530,6 +541,8 @@ def _judge_commit(
     color: bool | None,
     time_limit: float | None,
     debug: bool,
+    select: tuple[str, ...] = (),
+    ignore: tuple[str, ...] = (),
 ) -> int:
     """Lint the commit's corpus at ``root`` against HEAD; print; the exit code it deserves."""
     # Deferred: startup (module docstring).
@@ -539,6 +552,8 @@ def _judge_commit(
     base = None if strict else head_commit(root)
     options = Options(
         config_path=config_path,
+        rules=select,
+        ignore=ignore,
         diff_base=base,
         staged=True,
         focus=focus,
@@ -926,13 +941,30 @@ def show_rule(rule_id: str, color: bool | None) -> None:
     # Deferred: startup (module docstring).
     from speclint.outputs.reporters.rule_doc import render_doc
 
-    info = _documented_rules().get(rule_id)
+    catalog = _documented_rules()
+    info = catalog.get(rule_id)
     if info is None:
-        fail(f"unknown rule {rule_id!r} (see `speclint rules`)")
+        fail(_unknown_rule(rule_id, catalog))
     use_color = _use_color(color)
     click.echo(f"{info.id} [{info.severity.label}]\n")
     # click strips colour from output that is not a terminal unless told: --color means colour.
     click.echo(render_doc(info.doc, use_color), nl=False, color=use_color or None)
+
+
+def _unknown_rule(rule_id: str, catalog: dict[str, RuleInfo]) -> str:
+    """Why ``speclint rule ID`` knows no ID: the rules a prefix names, or the nearest id."""
+    # Deferred: startup (module docstring).
+    from speclint.run.selection import matches, nearest
+
+    family = [known for known in catalog if matches(rule_id, known)] if rule_id.strip() else []
+    if family and rule_id.strip().upper() != "ALL":
+        return (
+            f"unknown rule `{rule_id}`: it is a prefix of {', '.join(family)}; "
+            "`speclint rule` shows one rule"
+        )
+    near = nearest(rule_id, catalog)
+    hint = f" (did you mean `{near}`?)" if near else ""
+    return f"unknown rule `{rule_id}`{hint}; `speclint rules` lists them"
 
 
 def _documented_rules() -> dict[str, RuleInfo]:
