@@ -619,6 +619,54 @@ def test_a_run_of_some_rules_calls_no_other_rules_waiver_stale(make_corpus: Make
     assert "waiver" in rules_found(str(root))
 
 
+def test_exit_zero_exits_0_with_findings() -> None:
+    result = cli("check", "corpus/", "--exit-zero", cwd=REPOSITORY)
+    assert result.returncode == 0, result.stderr
+    assert sum(bool(FINDING_LINE.match(line)) for line in result.stdout.splitlines()) == len(
+        corpus_findings()
+    )
+    assert (
+        cli("check", "corpus/", "--exit-zero", "--max-warnings", "0", cwd=REPOSITORY).returncode
+        == 0
+    )
+    # --exit-zero is about findings: a usage error still exits 2.
+    assert (
+        cli("check", "corpus/", "--select", "nope", "--exit-zero", cwd=REPOSITORY).returncode == 2
+    )
+
+
+def test_statistics_count_the_findings_of_each_rule(tmp_path: Path) -> None:
+    result = cli("check", "corpus/", "--statistics", cwd=REPOSITORY)
+    assert result.returncode == 1, result.stderr
+    *lines, summary, checked = result.stdout.splitlines()
+    assert summary == text_summary() and checked.startswith("speclint: checked ")
+    counted = [
+        re.fullmatch(r"\s*(\d+)  ([\w-]+) +\[(error|warning|info)\]", line) for line in lines
+    ]
+    assert all(counted), lines
+    rows = [(int(m.group(1)), m.group(2), m.group(3)) for m in counted if m]
+    findings = corpus_findings()
+    expected: dict[tuple[str, str], int] = {}
+    for finding in findings:
+        key = (str(finding["rule"]), str(finding["severity"]))
+        expected[key] = expected.get(key, 0) + 1
+    assert {(rule, severity): count for count, rule, severity in rows} == expected
+    assert sum(count for count, _, _ in rows) == len(findings)
+    worse = {"error": 0, "warning": 1, "info": 2}
+    assert rows == sorted(rows, key=lambda row: (-row[0], row[1], worse[row[2]]))
+    # The counts are aligned in one column, as ruff's.
+    assert len({line.index("  ") for line in lines if not line.startswith(" ")}) == 1
+    # Reports to files are written as usual; a report for stdout collides with the statistics.
+    sarif = tmp_path / "x.sarif"
+    both = cli("check", "corpus/", "--statistics", "-o", str(sarif), cwd=REPOSITORY)
+    assert both.stdout == result.stdout and sarif.is_file()
+    assert f"speclint: wrote sarif to {sarif}" in both.stderr
+    refused = cli("check", "corpus/", "--statistics", "--format", "json", cwd=REPOSITORY)
+    assert refused.returncode == 2 and "--statistics" in refused.stderr
+    quiet = cli("check", "corpus/", "--statistics", "-q", cwd=REPOSITORY)
+    assert quiet.stdout.splitlines() == lines
+
+
 def test_rule_suggests_the_nearest_id_or_lists_a_prefix() -> None:
     typo = cli("rule", "enum-drfit")
     assert typo.returncode == 2 and typo.stderr.count("\n") == 1

@@ -174,6 +174,16 @@ def main() -> None:
 @click.option(
     "--rule", "only_rules", multiple=True, metavar="ID", help="Same as --select (repeatable)."
 )
+@click.option(
+    "--exit-zero",
+    is_flag=True,
+    help="Exit 0 even when there are findings (2 still means speclint could not run).",
+)
+@click.option(
+    "--statistics",
+    is_flag=True,
+    help="Print the number of findings of each rule and severity instead of the findings.",
+)
 @COLOR
 @click.option(
     "--progress/--no-progress",
@@ -220,6 +230,8 @@ def check(
     use_daemon: bool,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
+    exit_zero: bool,
+    statistics: bool,
 ) -> None:
     """Check the spec files and folders PATHS (default: the current directory).
 
@@ -231,7 +243,7 @@ def check(
     # Deferred: startup (module docstring).
     from speclint.run.engine import Options, lint
 
-    reports = _destinations(formats, outputs)
+    reports = _destinations(formats, outputs, statistics)
     show_progress = progress if progress is not None else sys.stderr.isatty()
     scope = _scope(paths)
     options = Options(
@@ -254,8 +266,8 @@ def check(
     report = _report(outcome, shown_root, False, outcome.gate, quiet, max_warnings)
     if any(name in ("github", "gitlab") for name, _ in reports):
         report = replace(report, in_repository=_in_repository(scope.root))
-    _deliver(_focused(report, outcome, scope.focus), reports, _use_color(color))
-    sys.exit(_exit_code(outcome, fail_on, max_warnings))
+    _deliver(_focused(report, outcome, scope.focus), reports, _use_color(color), statistics)
+    sys.exit(0 if exit_zero else _exit_code(outcome, fail_on, max_warnings))
 
 
 def _scope(paths: tuple[Path, ...]) -> Scope:
@@ -384,17 +396,28 @@ OUTPUT_EXTENSIONS = (
 Destinations = list[tuple[str, Path | None]]  # (format, file, or None for stdout)
 
 
-def _destinations(formats: tuple[str, ...], outputs: tuple[Path, ...]) -> Destinations:
+def _destinations(
+    formats: tuple[str, ...], outputs: tuple[Path, ...], statistics: bool = False
+) -> Destinations:
     """Each report's format and file: the n-th --output takes the n-th --format, else the format
-    its extension names; the --formats left over go to stdout (one at most). Every file is
-    checked before anything runs, so a bad one fails fast and no report is half-delivered."""
+    its extension names; the --formats left over go to stdout (one at most), where --statistics
+    takes the text report's place. Every file is checked before anything runs, so a bad one
+    fails fast and no report is half-delivered."""
     if not formats and not outputs:
-        return [("text", None)]
+        return [] if statistics else [("text", None)]
     reports: Destinations = [
         (formats[index] if index < len(formats) else _format_of(output), output)
         for index, output in enumerate(outputs)
     ]
     to_stdout = formats[len(outputs) :]
+    if statistics:
+        other = [name for name in to_stdout if name != "text"]
+        if other:
+            fail(
+                f"--statistics is printed on stdout, where the --format {other[0]} report would "
+                "go: give that report an --output"
+            )
+        to_stdout = ()
     if len(to_stdout) > 1:
         fail("only one report can go to stdout: give an --output for each extra --format")
     for _, destination in reports:
@@ -429,12 +452,13 @@ def _check_destination(output: Path) -> None:
         fail(f"--output {output}: cannot write in {folder} (permission denied)")
 
 
-def _deliver(report: Report, reports: Destinations, color: bool) -> None:
-    """Each report to its file or stdout. Unless --quiet, stderr says where each file report went
-    and, when no report on stdout ends with it (text, github), gives the one-line summary."""
+def _deliver(report: Report, reports: Destinations, color: bool, statistics: bool = False) -> None:
+    """Each report to its file or stdout, and the --statistics on stdout. Unless --quiet, stderr
+    says where each file report went and, when nothing on stdout ends with it (text, github,
+    the statistics), gives the one-line summary."""
 
     # Deferred: startup (module docstring).
-    from speclint.outputs.reporters import renderer
+    from speclint.outputs.reporters import renderer, rule_counts
     from speclint.outputs.reporters.text_report import summary_line
 
     written = []
@@ -446,11 +470,16 @@ def _deliver(report: Report, reports: Destinations, color: bool) -> None:
         else:
             _write(destination, text)
             written.append(f"speclint: wrote {name} to {destination}")
+    if statistics:
+        click.echo(rule_counts.render(report), nl=False)
     if report.quiet:
         return
     for line in written:
         click.echo(line, err=True)
-    if not any(name in ("text", "github") for name, destination in reports if destination is None):
+    summed = statistics or any(
+        name in ("text", "github") for name, destination in reports if destination is None
+    )
+    if not summed:
         click.echo(summary_line(report), err=True)
 
 

@@ -109,14 +109,22 @@ def render(report: Report) -> str:
             lines.append(f"{CONTINUATION}related: {where} {detail(related)}".rstrip())
         if len(finding.related) > RELATED_SHOWN:
             lines.append(f"{CONTINUATION}... and {len(finding.related) - RELATED_SHOWN} more")
-    if not report.quiet:
-        lines.append(summary_line(report))
-        if report.checked:
-            checked = phrase(report.checked)
-            lines.append(
-                f"speclint: {checked} {report.scope}" if report.scope else f"speclint: {checked}"
-            )
+    lines += closing(report)
     return "\n".join(lines) + "\n" if lines else ""
+
+
+def closing(report: Report) -> list[str]:
+    """The lines that close a report on the terminal: the count of findings and what was read
+    (none with ``--quiet``)."""
+    if report.quiet:
+        return []
+    lines = [summary_line(report)]
+    if report.checked:
+        checked = phrase(report.checked)
+        lines.append(
+            f"speclint: {checked} {report.scope}" if report.scope else f"speclint: {checked}"
+        )
+    return lines
 
 
 def summary_line(report: Report) -> str:
