@@ -20,7 +20,7 @@ Example
           version: 1.2.0
           contact: spec-team@example.org
 
-    FAIL: ``/info/contact: 'spec-team@example.org' is not of type 'object'``
+    FAIL: ``/info/contact: "spec-team@example.org" is not of type "object"``
 
 Use instead
     ::

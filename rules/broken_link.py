@@ -207,9 +207,14 @@ from speclint.analyses import assembly
 from speclint.analyses.assembly import Assembly
 from speclint.analyses.context import Context
 from speclint.analyses.units import check_by_unit
-from speclint.common.findings import Finding, Location, Severity, first_fitting
+from speclint.common.findings import Finding, Location, Severity, first_fitting, terminal_form
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import DocumentKind, in_record_folder, under_folder_holding
+from speclint.parsing.kinds import (
+    MARKDOWN_SUFFIXES,
+    DocumentKind,
+    in_record_folder,
+    under_folder_holding,
+)
 from speclint.parsing.links import (
     NUMBERED,
     LinkSite,
@@ -225,7 +230,6 @@ SEVERITY = Severity.WARNING
 FACTS = ("references",)  # speclint.analyses.context
 RELATED_LIMIT = 200
 ID_FAMILY = 3  # schema `$id`s in one folder before the corpus is taken to own that folder
-MARKDOWN_SUFFIXES = (".md", ".mdx", ".markdown")
 # What a documentation site serves for an extension-less route (`../basic/auth`).
 PAGE_SUFFIXES = (".md", ".mdx", "/index.md", "/index.mdx", "/README.md", "/readme.md")
 # The configuration files that make a folder a documentation site's source, by generator.
@@ -1460,8 +1464,9 @@ def _findings(corpus: Context, problems: list[Problem]) -> Iterator[Finding]:
         related = tuple(
             _location(p, note=f"also links `{_written(p.site)}`") for p in others[:RELATED_LIMIT]
         )
-        if not message.startswith(first.message):
-            # The whole message, where the first line had to be shortened (item 5 of issue 26).
+        if not terminal_form(message).replace("\n", " ").startswith(first.message):
+            # The whole message, where the terminal's first line had to be shortened (item 5 of
+            # issue 26): a terminal shows related locations, not the whole message.
             related = (_location(first, note=first.message), *related)
         yield Finding(
             ID,
@@ -1478,10 +1483,10 @@ CODE = re.compile(r"`([^`\n]+)`")
 
 
 def _fitting(message: str, count: int) -> str:
-    """The message, with the number of links when there are several, in a first line of at
-    most ~200 characters: whole when it fits, else with the count shortened, without the
-    "did you mean" hint, then with long names cut in their middle (the whole message then
-    goes to a related location)."""
+    """The message, with the number of links when there are several; a terminal shows it in a
+    first line of at most ~200 characters: whole when it fits, else with the count shortened,
+    without the "did you mean" hint, then with long names cut in their middle (the whole message
+    then goes to a related location too; every other report carries it whole)."""
     suffix = f" ({count} links, all listed as related locations)" if count > 1 else ""
     short = f" ({count} links)" if count > 1 else ""
     plain = re.sub(r" \(did you mean [^()]*\)", "", message)

@@ -93,7 +93,7 @@ from speclint.analyses.fingerprints import (
     superseded,
 )
 from speclint.analyses.schema_catalogs import schema_catalogs
-from speclint.common.findings import Finding, Location, Severity, first_fitting
+from speclint.common.findings import Finding, Location, Severity, first_fitting, terminal_form
 from speclint.common.unions import DisjointSets
 from speclint.parsing.kinds import in_design_folder
 from speclint.parsing.structured import join_pointer
@@ -462,7 +462,7 @@ def _drift(original: Shape, members: list[_Member], equivalence: Equivalence) ->
         candidates.append((shown, f"{count}: {first}"))
     candidates.append((0, f"{count} in {len(lines)} way(s), on the related locations: {short_fix}"))
     message = first_fitting(*(text for _, text in candidates))
-    shown = next((n for n, text in candidates if text == message), 0)
+    shown = next((n for n, text in candidates if text == terminal_form(message)), 0)
     if shown < len(lines) and related:
         # What the first line leaves out is on a related location, every difference of it.
         head = related[0]

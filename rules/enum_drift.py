@@ -87,7 +87,7 @@ from speclint.analyses.enumerations import (
     page_value_lists,
 )
 from speclint.analyses.shapes import Site, ValueSet, resolve, value_set
-from speclint.common.findings import Finding, Location, Severity, first_fitting
+from speclint.common.findings import Finding, Location, Severity, as_written, first_fitting
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import escape_token, join_pointer
@@ -129,7 +129,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 
     for prose in all_prose_sets(corpus):
         for binding in binder.bindings(prose):
-            listed = [str(v) for v in binding.values.values]
+            listed = [as_written(v) for v in binding.values.values]
             prose_only = [v for v in prose.values if v not in listed and not _explained(binding, v)]
             schema_only = [v for v in listed if v not in prose.values]
             if prose_only:
@@ -191,8 +191,8 @@ def _projections(corpus: Context, binder: Binder) -> Iterator[tuple[_Target, _So
                     properties = parent.get("properties") if isinstance(parent, dict) else None
                     if not isinstance(properties, dict) or not names <= set(properties):
                         continue
-                    listed = [str(v) for v in values.values]
-                    ours = [str(v) for v in own.values]
+                    listed = [as_written(v) for v in values.values]
+                    ours = [as_written(v) for v in own.values]
                     if not set(ours) & set(listed):
                         continue
                     extra = [v for v in ours if v not in listed]

@@ -102,8 +102,11 @@ What it does
     a description where an object goes (``"details": "object (optional)"``) and a type written
     where a value goes (``"count": "integer"``, ``"status": "pending | running | ..."``, a
     field sketch) are not judged,
-    nor is an example its heading or the paragraph beside it calls negative, invalid, wrong or
-    rejected (a counter-example), nor a fence that does not parse (a sketch with ``...``). A
+    nor is an example marked as one to reject (a counter-example): by a word of its info
+    string (```` ```json Invalid request ````) or of a comment line in it (``// invalid``), or
+    by its heading, the paragraph beside it or its section calling it negative, invalid, wrong
+    or rejected, as prose (a word in a comment, where a waiver is written, or in a code span
+    marks nothing); nor a fence that does not parse (a sketch with ``...``). A
     finding of an example bound by its shape alone is a warning; by its values, the operation
     it sits under or the request it answers, an error.
 
@@ -123,7 +126,7 @@ Example
                 schema: {$ref: '../schemas/run-snapshot.schema.json'}   # status: enum [...]
                 example: {runId: run-0001, status: paused, updatedAt: '2026-05-01T10:00:00Z'}
 
-    FAIL: ``error [example-invalid] example at /status: 'paused' is not one of [...] (keyword `enum`)``
+    FAIL: ``error [example-invalid] example at /status: "paused" is not one of [...] (keyword `enum`)``
 
 Use instead
     ::
@@ -196,7 +199,7 @@ from speclint.analyses.validation import (
 from speclint.common.findings import Finding, Location, Severity, first_fitting
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.prose import CodeFence, ProseDocument
+from speclint.parsing.prose import CodeFence, Paragraph, ProseDocument
 from speclint.parsing.structured import (
     Parsed,
     ParseFailure,
@@ -398,20 +401,34 @@ def _sketched(error: ValidationError, by_shape: bool = False) -> bool:
 
 
 # What the prose around an example calls it when the example is shown to fail: a negative case
-# ("### Negative: kind/contents mismatch"), an invalid or rejected one.
+# ("### Negative: kind/contents mismatch"), an invalid or rejected one. A word, not part of a
+# name: `example-invalid` (a rule id, as a waiver names it), `non-negative`, `invalid_params`.
 COUNTER_EXAMPLE = re.compile(
-    r"\b(negative|invalid|not valid|incorrect|wrong|rejected|rejects?|reject|anti-?pattern|"
-    r"counter-?example)\b",
+    r"(?<![\w-])(negative|invalid|not valid|incorrect|wrong|rejected|rejects?|reject|"
+    r"anti-?pattern|counter-?examples?)(?![\w-])",
     re.IGNORECASE,
 )
 
 
-# What a section says of an example that is not a valid instance ("Even though not strictly a
-# valid CloudEvent").
+# What a section says of the examples in it that are not valid instances ("Even though not
+# strictly a valid CloudEvent", "Invalid examples"); the bare word is no statement about an
+# example ("400 Bad Request: invalid inputs").
 NOT_VALID = re.compile(
-    r"\b(not (strictly |necessarily |quite )?(a )?valid|invalid|negative|counter-?example)\b",
+    r"(?<![\w-])(not (strictly |necessarily |quite )?(a |an )?valid|counter-?examples?|"
+    r"(invalid|negative) examples?|examples? (is|are) (invalid|negative))(?![\w-])",
     re.IGNORECASE,
 )
+
+
+# What in a page's text is not its prose: comments (HTML, and MDX's JSX comments), where waivers
+# are written (`{/* speclint-ignore example-invalid: ... */}`, issue 44, item 12), and code spans,
+# which are names (`invalid_params`).
+_NOT_PROSE = re.compile(r"<!--.*?(?:-->|\Z)|\{\s*/\*.*?(?:\*/\s*\}|\Z)|(`+).*?\1", re.DOTALL)
+
+
+def _words(paragraph: Paragraph) -> str:
+    """A paragraph's words as written, without its comments and code spans."""
+    return _NOT_PROSE.sub(" ", paragraph.text)
 
 
 # What the text says of an example that leaves members out on purpose.
@@ -447,31 +464,49 @@ def _shortened(document: Document, fence: CodeFence) -> bool:
 
 
 def _counter_example(document: Document, fence: CodeFence) -> bool:
-    """Whether the fence's heading, or the paragraph just before or after it, says the example
-    is one to reject, or its section says it is not valid."""
+    """Whether the example is marked as one to reject: by a word of its info string after the
+    language (```` ```json Invalid request ````, ``title="Negative"``) or of a comment line in
+    it (``// invalid: no such role``), by its heading, by the paragraph just before or after it,
+    or by its section saying its examples are not valid. Prose only: a word in a comment (where
+    a waiver is written) or a code span marks nothing."""
+    info = fence.info.split(None, 1)[1:]
+    if info and COUNTER_EXAMPLE.search(info[0]):
+        return True
+    for line in fence.content.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith(("#", "//", "/*")) and COUNTER_EXAMPLE.search(stripped):
+            return True
     prose = document.prose
     if prose is None:
         return False
     heading = fence.heading
     if heading is not None and any(
-        NOT_VALID.search(p.plain) for p in prose.paragraphs if p.heading == heading
+        NOT_VALID.search(_words(p)) for p in prose.paragraphs if p.heading == heading
     ):
         return True
-    texts = [
-        heading.text if heading is not None else "",
-        *_beside(prose, fence.line, fence.end_line),
-    ]
-    return any(text is not None and COUNTER_EXAMPLE.search(text) for text in texts)
+    if heading is not None and COUNTER_EXAMPLE.search(heading.text):
+        return True
+    beside = _paragraphs_beside(prose, fence.line, fence.end_line)
+    return any(p is not None and COUNTER_EXAMPLE.search(_words(p)) for p in beside)
 
 
 def _beside(prose: ProseDocument, first: int, last: int) -> tuple[str | None, str | None]:
     """The text of the paragraph ending just before line ``first`` and of the one starting just
     after line ``last`` (a blank line between at most), where there is one."""
+    before, after = _paragraphs_beside(prose, first, last)
+    return (before.plain if before else None, after.plain if after else None)
+
+
+def _paragraphs_beside(
+    prose: ProseDocument, first: int, last: int
+) -> tuple[Paragraph | None, Paragraph | None]:
+    """The paragraph ending just before line ``first`` and the one starting just after line
+    ``last`` (a blank line between at most), where there is one."""
     before = [p for p in prose.paragraphs if p.end_line < first]
     after = [p for p in prose.paragraphs if p.line > last]
     return (
-        before[-1].plain if before and first - before[-1].end_line <= 2 else None,
-        after[0].plain if after and after[0].line - last <= 2 else None,
+        before[-1] if before and first - before[-1].end_line <= 2 else None,
+        after[0] if after and after[0].line - last <= 2 else None,
     )
 
 

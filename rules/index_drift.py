@@ -115,8 +115,8 @@ from urllib.parse import unquote, urlsplit
 from speclint.analyses.context import Context
 from speclint.analyses.units import check_by_unit
 from speclint.common.findings import Finding, Location, Severity
-from speclint.model.corpus import Document, glob_to_regex, kind_for_path
-from speclint.parsing.kinds import under_folder_holding
+from speclint.model.corpus import Document, glob_to_regex
+from speclint.parsing.kinds import MARKDOWN_SUFFIXES, kind_for_path, under_folder_holding
 from speclint.parsing.prose import Heading, ListItem, ProseDocument, Table, TableCell
 
 ID = "index-drift"
@@ -132,7 +132,6 @@ INDEX_PAGES = frozenset({"readme", "index", "_index", "summary", "contents", "to
 # A page named for what is left over ("Other servers": the ones no longer maintained) holds
 # what the entries do not; a list of the named ones is whole without it.
 LEFTOVER_PAGES = frozenset({"other", "others", "misc", "miscellaneous"})
-MARKDOWN_SUFFIXES = (".md", ".markdown", ".mdx")
 _NOT_AN_INDEX = re.compile(r"\b(see also|related|references|further reading)\b", re.IGNORECASE)
 # A heading or a sentence that says the list is the folder's whole content, or a comment that
 # says a tool wrote it.

@@ -66,7 +66,7 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.analyses.schema_objects import schema_objects
 from speclint.analyses.shapes import Site, follow
-from speclint.common.findings import Finding, Severity, first_fitting
+from speclint.common.findings import Finding, Severity, as_written, first_fitting
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer, resolve_pointer
@@ -337,7 +337,7 @@ def _configured_enum(corpus: Context, target: str) -> EventEnum | None:
     values = site.node.get("enum") if isinstance(site.node, dict) else None
     if not isinstance(values, list):
         return None
-    return EventEnum(site, tuple(str(v) for v in values))
+    return EventEnum(site, tuple(as_written(v) for v in values))
 
 
 def _enum_pointer(site: Site) -> str:

@@ -55,7 +55,7 @@ Example
                 "200":
                   content: {application/json: {schema: {type: object}}}
 
-    FAIL: ``/paths/~1v1~1runs~1{runId}/get/responses/200: 'description' is a required property``
+    FAIL: ``/paths/~1v1~1runs~1{runId}/get/responses/200: "description" is a required property``
 
 Use instead
     ::
@@ -88,8 +88,8 @@ from speclint.analyses.context import Context
 from speclint.analyses.references import CORPUS_BASE, file_uri
 from speclint.analyses.schema_objects import api_structure, openapi_schema_roots
 from speclint.analyses.units import check_by_unit, reach
-from speclint.analyses.validation import explain, metaschema_judge, short_message
-from speclint.common.findings import Finding, Location, Severity, headed
+from speclint.analyses.validation import explain, json_spelled, metaschema_judge, short_message
+from speclint.common.findings import Finding, Location, Severity, headed, json_value
 from speclint.common.stack import DEEP_RECURSION
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -203,7 +203,11 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
             pointer = ""
             for token in getattr(specific, "absolute_path", ()):
                 pointer = join_pointer(pointer, token)
-            message = short_message(specific) if hasattr(specific, "validator") else str(specific)
+            message = (
+                short_message(specific)
+                if hasattr(specific, "validator")
+                else json_spelled(str(specific))
+            )
             if (holder.path, pointer, message) in seen:
                 continue
             seen.add((holder.path, pointer, message))
@@ -212,7 +216,7 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
                 if inlined:  # the file it names is missing: that is worth fixing
                     yield inlined[0]
                 continue
-            missing_paths = pointer == "" and message.startswith("'paths' is a required")
+            missing_paths = pointer == "" and message.startswith('"paths" is a required')
             if missing_paths and holder is document and _docs_only(document.data):
                 yield _docs_only_notice(document, message)
                 continue
@@ -285,7 +289,9 @@ def _schema_errors(corpus: Context, document: Document) -> Iterator[tuple[Docume
             checked.add(id(value))
             error: Any = None
             if not isinstance(value, (Mapping, bool)):
-                error = OpenAPIValidationError(f"{value!r} is not of type 'object', 'boolean'")
+                error = OpenAPIValidationError(
+                    f'{json_value(value)} is not of type "object", "boolean"'
+                )
             else:
                 try:
                     _metaschema_check(version, data, value)(value)

@@ -22,8 +22,12 @@ What it does
 
     What keeps protoc from reading a file is a warning saying so, never a silent pass: protoc
     missing (speclint installed without grpcio-tools: nothing is checked, said once), protoc
-    running out of its time box (the file is not checked), a path protoc cannot take (a
-    backslash, a name that is no relative path), and one file imported under two names.
+    running out of its time box (the file is not checked), protoc's runs spending their time
+    budget (60 s; each file that does not compile costs a run) before they got to the file, a
+    name protoc cannot be given safely (a backslash, a name that is no relative path, one that
+    starts with ``-`` or ``@``, which protoc reads as options, a control character, a ``:``
+    before a digit or a space, which reads as a diagnostic's position), and one file imported
+    under two names.
 
 Why is this bad?
     A ``.proto`` that does not compile breaks every client and server generated from it, and a
@@ -68,9 +72,12 @@ _EXCERPT = ("is not defined.", "File not found.", "was not found or had errors."
 # How to mend what kept protoc from reading a file (its alias message says so itself).
 _HINTS = {
     "timeout": ": the file was not checked; split it, or look for what makes protoc loop",
-    "unread": ": rename the file (a relative path of plain names, no backslash)",
+    "unread": ": rename the file",
+    "budget": ": the file was not checked; fix the files that do not compile (protoc runs once "
+    "more for each), or check fewer protos at a time",
     "alias": "",
 }
+_NOT_READ = ("timeout", "unread", "budget", "alias")
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -114,7 +121,7 @@ def _in_file(problem: ProtoProblem) -> Finding:
             where,
             key=f"import:{problem.message}",
         )
-    if problem.kind in ("timeout", "unread", "alias"):
+    if problem.kind in _NOT_READ:
         return Finding(ID, Severity.WARNING, problem.message + _HINTS[problem.kind], where)
     said = problem.message if problem.message.endswith(".") else problem.message + "."
     return Finding(
@@ -128,10 +135,19 @@ def _in_file(problem: ProtoProblem) -> Finding:
 
 
 def _in_fence(problem: ProtoProblem, fence: ProtoFence) -> Finding | None:
-    if problem.kind != "error" or problem.message.endswith(_EXCERPT):
-        return None
     line, column = fence.page_position(problem.line, problem.column)
     heading = fence.fence.heading.anchor if fence.fence.heading else None
+    if problem.kind in ("unread", "budget"):  # a page's name, or the budget: not checked
+        return Finding(
+            ID,
+            Severity.WARNING,
+            f"the {fence.fence.language} fence is {problem.message}"
+            + (": rename the page" if problem.kind == "unread" else _HINTS["budget"]),
+            Location(fence.page, line, column, heading=heading),
+            key=f"fence:{fence.fence.line}:{problem.kind}",
+        )
+    if problem.kind != "error" or problem.message.endswith(_EXCERPT):
+        return None
     return Finding(
         ID,
         Severity.WARNING,

@@ -40,7 +40,7 @@ Example
           "required": "runId"
         }
 
-    FAIL: ``error [schema-invalid] /required: 'runId' is not of type 'array' (keyword `type`)``
+    FAIL: ``error [schema-invalid] /required: "runId" is not of type "array" (keyword `type`)``
 
 Use instead
     ::
@@ -76,7 +76,7 @@ from speclint.analyses.validation import (
     metaschema_registry,
     validator_class_at,
 )
-from speclint.common.findings import Finding, Severity, headed
+from speclint.common.findings import Finding, Severity, headed, json_value
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import draft_by_keywords, names_latest_draft
 from speclint.parsing.kinds import REFERENCED_REASON, DocumentKind, contradicts_schema, draft_of
@@ -151,7 +151,7 @@ def _judged(corpus: Context, document: Document) -> Iterator[Finding]:
                 ID,
                 Severity.INFO,
                 headed(
-                    f"`$schema` {dialect!r} is not a metaschema URI validators know; judged as "
+                    f"`$schema` {json_value(dialect)} is not a metaschema URI validators know; judged as "
                     f"{draft} ({why})",
                     f": {_advice(draft, kind)}",
                 ),
@@ -302,10 +302,11 @@ def _advice(draft: str, kind: str) -> str:
     if kind == "custom":
         return "its own keywords are not checked (its metaschema does not resolve offline)"
     if kind == "known":
-        return f"use {CANONICAL[draft]!r} so every validator reads it the same way"
+        return f"use {json_value(CANONICAL[draft])} so every validator reads it the same way"
     return (
         f"keywords of that dialect are not checked; if it means {draft}, use "
-        f"{CANONICAL[draft]!r} so every validator reads it the same way, and if it is a dialect "
+        f"{json_value(CANONICAL[draft])} so every validator reads it the same way, and if it is a "
+        "dialect "
         "of its own, add its metaschema to the repository to have it checked"
     )
 

@@ -58,6 +58,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.fences import resolve_schema
 from speclint.analyses.references import file_uri
 from speclint.analyses.units import check_by_unit, prepared, reach
+from speclint.analyses.validation import json_spelled
 from speclint.common.findings import Finding, Location, Severity, first_fitting
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -364,7 +365,7 @@ def _rejection(corpus: Context, schema: Document, path: list[str]) -> tuple[str,
             if where == parent and repr(name) in error.message:
                 return (
                     f"`{'.'.join(path[: depth + 1])}` meets `{error.validator}: false` "
-                    f"({error.message})",
+                    f"({json_spelled(error.message)})",
                     _keyword_location(corpus, error),
                 )
     return None

@@ -43,8 +43,8 @@ Example
 
         "mode": {"type": "string", "enum": ["sync", "async"], "default": "auto"}
 
-    FAIL: ``error [value-invalid] `default` "auto" fails its own schema: 'auto' is not one of
-    ['sync', 'async'] (keyword `enum`) ...``
+    FAIL: ``error [value-invalid] `default` `"auto"` fails its own schema: "auto" is not one of
+    ["sync", "async"] (keyword `enum`) ...``
 
 Use instead
     ::
@@ -59,7 +59,6 @@ Options
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -72,7 +71,7 @@ from speclint.analyses.references import file_uri
 from speclint.analyses.schema_objects import SchemaObject, schema_objects, validator_class_of
 from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import MALFORMED_SCHEMA, error_pointer, explain, short_message
-from speclint.common.findings import Finding, Severity, first_fitting
+from speclint.common.findings import Finding, Severity, first_fitting, json_value
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_of_schema, ref_replaces_siblings
 from speclint.parsing.kinds import DocumentKind
@@ -285,5 +284,4 @@ def _advice(keyword: str, broken: str) -> str:
 
 
 def _shown(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True, default=str)
-    return f"`{text}`" if len(text) <= _SHOWN else f"`{text[: _SHOWN - 3]}...`"
+    return f"`{json_value(value, _SHOWN)}`"

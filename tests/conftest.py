@@ -54,6 +54,40 @@ def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
     return root
 
 
+def checkout_files(under: str = ".") -> list[str]:
+    """The files of this checkout under ``under`` (relative paths), as a fresh clone would have
+    them: tracked, and untracked but not ignored. What a user's run leaves in the checkout (the
+    git-ignored `corpus/build/` of the README's `speclint build corpus/`, a cache) is no part of
+    them, so a test that copies the bundled corpus does not copy it."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", under],
+        cwd=REPOSITORY,
+        check=True,
+        capture_output=True,
+    ).stdout.split(b"\0")
+    # A tracked file deleted in the working tree is listed too: a clone of it would not have it.
+    return [
+        os.fsdecode(name) for name in listed if name and (REPOSITORY / os.fsdecode(name)).is_file()
+    ]
+
+
+def bundled_corpus_files() -> dict[str, str | bytes]:
+    """The bundled corpus's files (paths relative to it) as a fresh clone has them."""
+    return {
+        Path(name).relative_to("corpus").as_posix(): (REPOSITORY / name).read_bytes()
+        for name in checkout_files("corpus")
+    }
+
+
+def copy_bundled_corpus(destination: Path) -> Path:
+    """A copy of the bundled corpus at ``destination``, as a fresh clone has it."""
+    for name in checkout_files("corpus"):
+        target = destination / Path(name).relative_to("corpus")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPOSITORY / name, target)
+    return destination
+
+
 def snapshot_checkout(destination: Path) -> str:
     """A git repository at ``destination`` holding this checkout as it is now (its tracked and
     untracked, not ignored, files) in one commit, the way a fresh clone would have it; the commit id.
@@ -75,18 +109,10 @@ def snapshot_checkout(destination: Path) -> str:
             env={**os.environ, **identity},
         ).stdout
 
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=REPOSITORY,
-        check=True,
-        capture_output=True,
-    ).stdout.split(b"\0")
-    for name in filter(None, listed):
-        source = REPOSITORY / os.fsdecode(name)
-        if source.is_file():
-            target = destination / os.fsdecode(name)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
+    for name in checkout_files():
+        target = destination / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPOSITORY / name, target)
     git("init", "-q")
     git("add", "-A")
     git("commit", "-q", "-m", "speclint as it is being tested")

@@ -1,13 +1,16 @@
 """The GitHub Action (issue 17, item 3): ``action.yml`` is valid action metadata, the documented
 workflow is a valid workflow that uses it, and the action's steps, run as a runner runs them (bash
 ``-eo pipefail``, the step's ``env:`` with its expressions evaluated, ``GITHUB_OUTPUT`` and
-``GITHUB_STEP_SUMMARY`` files), gate a real pull-request repository from a shallow clone."""
+``GITHUB_STEP_SUMMARY`` files), gate a real pull-request repository from a shallow clone; and
+(issue 44, item 1) what the job summary, the comment and code scanning get is the reports speclint
+wrote in the run, never a file of the pull request's checkout."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -18,9 +21,9 @@ from typing import Any
 import jsonschema
 import pytest
 from ruamel.yaml import YAML
-from test_diff_base import repository
+from test_diff_base import git, repository
 
-from conftest import REPOSITORY
+from conftest import REPOSITORY, schema, write_files
 
 ACTION = REPOSITORY / "action.yml"
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
@@ -66,21 +69,50 @@ def test_no_value_is_spliced_into_a_script() -> None:
     assert used == declared
 
 
-def test_the_documented_workflow_is_valid_and_uses_the_action() -> None:
-    doc = (REPOSITORY / "docs/github-action.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```yaml\n(.*?)\n```", doc, re.S)
-    workflow = load(blocks[0])
+def needed_permissions() -> dict[str, str]:
+    """The GITHUB_TOKEN permissions the action's steps use."""
+    steps = action()["runs"]["steps"]
+    needed = {"contents": "read"}  # the checkout, and the fetch of the base commit
+    if any(step.get("uses", "").startswith("github/codeql-action/upload-sarif@") for step in steps):
+        needed["security-events"] = "write"
+    if any("gh pr comment" in step.get("run", "") for step in steps):
+        needed["pull-requests"] = "write"
+    return needed
+
+
+def yaml_blocks(text: str) -> list[str]:
+    return re.findall(r"```yaml\n(.*?)\n```", text, re.S)
+
+
+def documented_workflow(source: str) -> str:
+    """The workflow a page shows first: docs/github-action.md's, or the README's in its section
+    on gating a pull request."""
+    text = (REPOSITORY / source).read_text(encoding="utf-8")
+    if source == "README.md":
+        heading = "\n### Gating a pull request on what it changes\n"
+        text = text.split(heading, 1)[1].split("\n### ", 1)[0]
+    return yaml_blocks(text)[0]
+
+
+@pytest.mark.parametrize("source", ["docs/github-action.md", "README.md"])
+def test_a_documented_workflow_is_valid_and_grants_what_the_action_needs(source: str) -> None:
+    """Copied as shown, the workflow runs the action with the token permissions its steps use:
+    with less, the SARIF upload or the comment fails; a repository whose default token is
+    read-only gets none of them without the block."""
+    block = documented_workflow(source)
+    workflow = load(block)
     jsonschema.validate(workflow, vendored("github-workflows"))
     steps = workflow["jobs"]["gate"]["steps"]
     assert any(step.get("uses", "").startswith("speclint/speclint@") for step in steps)
-    assert len(blocks[0].splitlines()) <= 15  # "a workflow is ten lines" (and its permissions)
-    assert workflow["permissions"] == {
-        "contents": "read",
-        "security-events": "write",
-        "pull-requests": "write",
-    }
+    assert len(block.splitlines()) <= 15  # "a workflow is ten lines" (and its permissions)
+    assert workflow["permissions"] == needed_permissions()
+    assert set(needed_permissions()) == {"contents", "security-events", "pull-requests"}
+
+
+def test_the_documented_inputs_are_the_actions() -> None:
+    doc = (REPOSITORY / "docs/github-action.md").read_text(encoding="utf-8")
     # Every input the documentation shows is one the action declares.
-    for block in blocks[1:]:
+    for block in yaml_blocks(doc)[1:]:
         (step,) = load(block)
         assert set(step["with"]) <= set(action()["inputs"])
 
@@ -102,11 +134,13 @@ def evaluate(value: str, context: dict[str, str]) -> str:
 def run_step(
     step: dict[str, Any], context: dict[str, str], cwd: Path, path: str, files: Path
 ) -> subprocess.CompletedProcess[str]:
+    (files / "runner-temp").mkdir(exist_ok=True)
     environment = {
         **os.environ,
         "PATH": path,
         "GITHUB_OUTPUT": str(files / "output"),
         "GITHUB_STEP_SUMMARY": str(files / "summary"),
+        "RUNNER_TEMP": str(files / "runner-temp"),
         **{name: evaluate(str(value), context) for name, value in step.get("env", {}).items()},
     }
     # How a runner runs `shell: bash`.
@@ -123,6 +157,51 @@ def run_step(
 def outputs(files: Path) -> dict[str, str]:
     lines = (files / "output").read_text(encoding="utf-8").splitlines()
     return dict(line.split("=", 1) for line in lines)
+
+
+def step_outputs(files: Path, step_id: str) -> dict[str, str]:
+    """The step's outputs as later steps' expressions see them."""
+    return {f"steps.{step_id}.outputs.{name}": value for name, value in outputs(files).items()}
+
+
+def hash_files(workspace: Path, pattern: str) -> str:
+    """hashFiles() as GitHub evaluates it, as far as a test needs: a hash when the pattern
+    names a file of the workspace, or a folder holding one (links followed), else ''."""
+    found = workspace / pattern
+    if found.is_file() or (found.is_dir() and any(p.is_file() for p in found.rglob("*"))):
+        return "a hash"
+    return ""
+
+
+def holds(condition: str, context: dict[str, str], workspace: Path) -> bool:
+    """A step's ``if:`` evaluated: the ``&&`` of ``always()`` and of ``==``/``!=`` between
+    strings, context values and ``hashFiles(...)``, which is all action.yml uses (anything else
+    fails the test, so a new form is taught here before it is trusted)."""
+
+    def operand(text: str) -> str:
+        if quoted := re.fullmatch(r"'([^']*)'", text):
+            return quoted.group(1)
+        if called := re.fullmatch(r"hashFiles\('([^']*)'\)", text):
+            return hash_files(workspace, called.group(1))
+        assert re.fullmatch(r"[\w.-]+", text), f"an operand this test cannot evaluate: {text}"
+        return context.get(text, "")
+
+    for term in EXPRESSION.sub(r"\1", condition).split("&&"):
+        term = term.strip()
+        if term == "always()":
+            continue
+        compared = re.fullmatch(r"(\S+)\s*(==|!=)\s*(\S+)", term)
+        assert compared, f"an expression this test cannot evaluate: {term}"
+        left, operator, right = compared.groups()
+        if (operand(left) == operand(right)) != (operator == "=="):
+            return False
+    return True
+
+
+def uploaded_sarif(step: dict[str, Any], context: dict[str, str], workspace: Path) -> list[Path]:
+    """The files upload-sarif sends: its ``sarif_file``, or every .sarif file of that folder."""
+    named = workspace / evaluate(step["with"]["sarif_file"], context)
+    return sorted(named.rglob("*.sarif")) if named.is_dir() else [named]
 
 
 @pytest.mark.slow
@@ -182,16 +261,18 @@ def test_the_action_gates_a_pull_request_from_a_shallow_clone(tmp_path: Path) ->
     assert "1 new finding(s), 1 fixed" in checked.stderr
     summary = (files / "summary").read_text(encoding="utf-8")
     assert summary.startswith("# speclint: what this change does to the spec")
+    context.update(step_outputs(files, "check"))
     upload = steps["Upload SARIF to code scanning"]
-    sarif = json.loads((workspace / upload["with"]["sarif_file"]).read_text(encoding="utf-8"))
-    assert sarif["version"] == "2.1.0"
-    assert action()["outputs"]["sarif-file"]["value"] == upload["with"]["sarif_file"]
+    assert holds(upload["if"], context, workspace)
+    (uploaded,) = uploaded_sarif(upload, context, workspace)
+    assert json.loads(uploaded.read_text(encoding="utf-8"))["version"] == "2.1.0"
+    assert evaluate(action()["outputs"]["sarif-file"]["value"], context) == str(uploaded)
     comment = steps["Comment the report on the pull request"]
     assert "inputs.comment == 'true'" in comment["if"]
     assert "head.repo.full_name == github.repository" in comment["if"]  # not from forks
-    assert "speclint.md" in comment["run"]
+    report = evaluate(comment["env"]["SPECLINT_REPORT"], context)
+    assert Path(report).read_text(encoding="utf-8") == summary
 
-    context["steps.check.outputs.exit-code"] = outputs(files)["exit-code"]
     gate = run_step(steps["Gate"], context, workspace, path, files)
     assert gate.returncode == 1
 
@@ -205,3 +286,132 @@ def test_the_action_gates_a_pull_request_from_a_shallow_clone(tmp_path: Path) ->
     # A lint step that never answered fails the gate as speclint's own error would.
     del context["steps.check.outputs.exit-code"]
     assert run_step(steps["Gate"], context, workspace, path, files).returncode == 2
+
+
+# --- a pull request's files are never the report (issue 44, item 1) -----------------------------
+
+# What actions/checkout persists in .git/config: the job's token, base64 (a stand-in here).
+SECRET = "eC1hY2Nlc3MtdG9rZW46Z2hzX2Zha2VfdG9rZW5fZm9yX3Rlc3Rz"
+FORGED = "all clear: a report the pull request wrote"
+
+
+def pull_request_checkout(tmp_path: Path, committed: str) -> Path:
+    """A checkout of a pull request that commits its own `speclint.sarif` and `speclint.md`:
+    a folder and a link to .git/config (speclint refuses the outputs, exit 2), or regular files
+    (with a configuration that stops speclint, exit 2, or not), beside a schema with a defect."""
+    workspace = write_files(
+        tmp_path / "workspace", {"schemas/run.schema.json": schema(type="object", required="id")}
+    )
+    git(workspace, "init", "-q", "-b", "main")
+    git(
+        workspace,
+        "config",
+        "http.https://github.com/.extraheader",
+        f"AUTHORIZATION: basic {SECRET}",
+    )
+    forged = json.dumps({"version": "2.1.0", "runs": [{"tool": {"driver": {"name": FORGED}}}]})
+    if committed == "a folder and a link":
+        write_files(workspace, {"speclint.sarif/forged.sarif": forged})
+        (workspace / "speclint.md").symlink_to(".git/config")
+    else:
+        write_files(workspace, {"speclint.sarif": forged, "speclint.md": f"# {FORGED}\n"})
+    if committed == "reports of its own, and a configuration that stops speclint":
+        write_files(workspace, {"speclint.toml": "fail-on = [\n"})
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-q", "-m", "a pull request")
+    return workspace
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+@pytest.mark.parametrize(
+    "committed",
+    [
+        "a folder and a link",
+        "reports of its own, and a configuration that stops speclint",
+        "reports of its own",
+    ],
+)
+def test_the_action_shows_and_uploads_only_the_reports_speclint_wrote(
+    tmp_path: Path, committed: str
+) -> None:
+    """The lint step, the SARIF upload and the comment, run as action.yml has them: the job
+    summary, the comment and code scanning get speclint's reports of this run or none, never a
+    file of the checkout (the token behind a link to .git/config, or a report of the pull
+    request's own), and never a SARIF of a run that could not run."""
+    workspace = pull_request_checkout(tmp_path, committed)
+    files = tmp_path / "runner-files"
+    files.mkdir()
+    (files / "output").touch()
+    (files / "summary").touch()
+    # gh's stand-in: the comment it would post is what --body-file names.
+    stand_ins = tmp_path / "bin"
+    stand_ins.mkdir()
+    comments = files / "comments"
+    (stand_ins / "gh").write_text(
+        '#!/bin/bash\nwhile [ $# -gt 0 ]; do\n  if [ "$1" = --body-file ]; then\n'
+        f'    cat -- "$2" >> {shlex.quote(str(comments))}; exit 0\n  fi\n  shift\ndone\nexit 1\n'
+    )
+    (stand_ins / "gh").chmod(0o755)
+    # This interpreter's speclint, the one under test (the install step is tested above).
+    path = os.pathsep.join([str(stand_ins), str(Path(sys.executable).parent), os.environ["PATH"]])
+    context = {
+        **{
+            f"inputs.{name}": str(spec.get("default", ""))
+            for name, spec in action()["inputs"].items()
+        },
+        "inputs.base": "none",
+        "github.event_name": "pull_request",
+        "github.repository": "owner/spec",
+        "github.event.pull_request.head.repo.full_name": "owner/spec",
+        "github.event.pull_request.number": "7",
+        "github.token": "a token",
+    }
+    steps = {step.get("name", step.get("uses")): step for step in action()["runs"]["steps"]}
+
+    checked = run_step(steps["Lint the change against its base"], context, workspace, path, files)
+    assert checked.returncode == 0, checked.stderr
+    # A configuration that stops speclint is exit 2 wherever the reports go; committed reports
+    # stop it only when it writes them in the checkout.
+    code = outputs(files)["exit-code"]
+    stopped = committed == "reports of its own, and a configuration that stops speclint"
+    assert code == "2" if stopped else code in {"1", "2"}, checked.stderr
+    ran = code == "1"
+    context.update(step_outputs(files, "check"))
+    upload = steps["Upload SARIF to code scanning"]
+    uploaded = (
+        uploaded_sarif(upload, context, workspace)
+        if holds(upload["if"], context, workspace)
+        else []
+    )
+    comment = steps["Comment the report on the pull request"]
+    if holds(comment["if"], context, workspace):
+        posted = run_step(comment, context, workspace, path, files)
+        assert posted.returncode == 0, posted.stderr
+
+    summary = (files / "summary").read_text(encoding="utf-8")
+    shown = {
+        "the job summary": summary,
+        "the comment": comments.read_text(encoding="utf-8") if comments.exists() else "",
+        **{f"the upload of {p}": p.read_text(encoding="utf-8") for p in uploaded},
+    }
+    for where, text in shown.items():
+        assert SECRET not in text and "extraheader" not in text, where
+        assert FORGED not in text, where
+    sarif_file = evaluate(action()["outputs"]["sarif-file"]["value"], context)
+    report_file = evaluate(action()["outputs"]["report-file"]["value"], context)
+    if ran:
+        # speclint's own reports, in the run's folder, are what the reviewers get.
+        (sarif,) = uploaded
+        assert str(sarif) == sarif_file and sarif.is_file() and not sarif.is_symlink()
+        assert not sarif.resolve().is_relative_to(workspace.resolve())
+        log = json.loads(sarif.read_text(encoding="utf-8"))
+        assert log["runs"][0]["tool"]["driver"]["name"] == "speclint"
+        assert {result["ruleId"] for result in log["runs"][0]["results"]} == {"schema-invalid"}
+        assert summary.startswith("# speclint report") and "schema-invalid" in summary
+        assert shown["the comment"] == summary
+        assert Path(report_file).read_text(encoding="utf-8") == summary
+    else:
+        # Exit 2: no SARIF is offered (its missing results would read as open alerts fixed).
+        assert uploaded == [] and sarif_file == ""
+    # The action wrote nothing into the checkout: the pull request's files are as it made them.
+    assert git(workspace, "status", "--porcelain", "--ignored") == ""

@@ -4,7 +4,6 @@ written from the protocol's tables (linter/data/afp/)."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,7 @@ import pytest
 from jsonschema import Draft202012Validator
 from test_cli import cli
 
-from conftest import BUNDLED_CORPUS
+from conftest import BUNDLED_CORPUS, copy_bundled_corpus
 from speclint.outputs.afp import ID_PATTERN, schema
 
 REQUEST = Draft202012Validator(schema("request"))
@@ -92,7 +91,7 @@ def test_format_afp_is_a_valid_response_with_stable_ids() -> None:
 
 def test_round_trip_over_two_iterations(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
-    shutil.copytree(BUNDLED_CORPUS, corpus)
+    copy_bundled_corpus(corpus)
     request = {
         "protocol_version": "1.2",
         "iteration": 1,

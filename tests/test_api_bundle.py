@@ -5,7 +5,6 @@ same operations, channels, messages and schemas, and the same verdict on generat
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,7 @@ from ruamel.yaml import YAML
 from test_build import errors, instances
 from test_cli import cli
 
-from conftest import BUNDLED_CORPUS, schema, write_files
+from conftest import copy_bundled_corpus, schema, write_files
 from speclint.analyses.context import Context
 from speclint.analyses.references import file_uri
 from speclint.analyses.validation import metaschema_registry
@@ -38,7 +37,7 @@ def bundled_corpus_copy(tmp_path: Path) -> Path:
     """corpus/ with the one file its OpenAPI document references and lacks (a seeded
     unresolved-ref), so that both API documents can be bundled."""
     root = tmp_path / "corpus"
-    shutil.copytree(BUNDLED_CORPUS, root)
+    copy_bundled_corpus(root)
     write_files(
         root,
         {

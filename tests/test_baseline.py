@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 from test_cli import cli
 
-from conftest import BUNDLED_CORPUS
+from conftest import copy_bundled_corpus
 
 
 def copy_corpus(tmp_path: Path) -> Path:
     root = tmp_path / "corpus"
-    shutil.copytree(BUNDLED_CORPUS, root)
+    copy_bundled_corpus(root)
     return root
 
 

@@ -286,7 +286,7 @@ def test_a_long_enum_drift_keeps_its_first_line_short(make_corpus: MakeCorpus) -
     }
     root = make_corpus({"schemas/run.schema.json": status, **pages})
     [finding] = run(root, "enum-drift")
-    first = finding.message.split("\n")[0]
+    first = finding.terminal_message.split("\n")[0]
     assert len(first) <= FIRST_LINE, first
     # What no longer fits the first line is on the related locations: every page, and each
     # value it documents.
@@ -312,7 +312,7 @@ def test_a_long_copy_drift_keeps_its_first_line_short(make_corpus: MakeCorpus) -
         ),
     }
     [finding] = run(make_corpus(files), "copy-drift")
-    assert len(finding.message.split("\n")[0]) <= FIRST_LINE, finding.message
+    assert len(finding.terminal_message.split("\n")[0]) <= FIRST_LINE, finding.message
     assert any("aVeryLongPropertyNameNumber" in (r.note or "") for r in finding.related)
 
 
@@ -321,7 +321,7 @@ def _first_lines(root: Path) -> list[tuple[str, int, str]]:
     long = []
     for rule in BINDING_RULES:
         for finding in all_rules()[rule].check(corpus, {}):
-            first = finding.message.split("\n")[0]
+            first = finding.terminal_message.split("\n")[0]
             if len(first) > FIRST_LINE:
                 long.append((rule, len(first), first))
     return long

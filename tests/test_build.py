@@ -4,7 +4,6 @@ catalog, and --check that fails on stale outputs."""
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from jsonschema.validators import validator_for
 from referencing import Registry
 from test_cli import cli
 
-from conftest import BUNDLED_CORPUS, schema, write_files
+from conftest import BUNDLED_CORPUS, copy_bundled_corpus, schema, write_files
 from speclint.analyses.context import Context
 from speclint.analyses.validation import metaschema_registry
 from speclint.model.config import load_config
@@ -25,7 +24,7 @@ from speclint.outputs.build import CATALOG, build
 
 def copy_of_bundled(tmp_path: Path) -> Path:
     target = tmp_path / "corpus"
-    shutil.copytree(BUNDLED_CORPUS, target)
+    copy_bundled_corpus(target)
     return target
 
 

@@ -1,18 +1,25 @@
 """speclint build writes only where it may, checks every target before it writes any, never
 overwrites a file it did not write, creates the output folder it is given, and exits 1 when a
-document could not be built (issue 25, items 2, 3, 4 and 14)."""
+document could not be built (issue 25, items 2, 3, 4 and 14); it opens no path of its manifest
+through a symlink (issue 44, item 6)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
+import pytest
 from test_api_bundle import CLEAN
 from test_cli import cli
 from test_trust import GIT, committed, git, snapshot_of
 
 from conftest import write_files
+from speclint.analyses.context import Context
+from speclint.outputs import build as building
 from speclint.outputs.build import CATALOG, MANIFEST
 
 UNBUILDABLE = {
@@ -227,3 +234,63 @@ def test_an_output_path_through_a_loop_of_links_is_an_error_not_a_hang(tmp_path:
     done = cli("build", str(corpus), "-o", str(tmp_path / "ping" / "out"))
     no_traceback(done)
     assert done.returncode == 2 and "symbolic links" in done.stderr, done.stderr
+
+
+# --- issue 44, item 6: a forged manifest opens nothing through a symlink --------------------------
+
+
+def test_a_forged_manifest_opens_nothing_through_a_symlinked_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `build/etc -> /etc` and a manifest listing `etc/passwd`: `--check` said
+    # "build/etc/passwd: extra", which told whether a file outside the repository exists.
+    outside = write_files(tmp_path / "outside", {"secret.txt": "secret\n"})
+    corpus = write_files(tmp_path / "spec", CLEAN)
+    assert cli("build", str(corpus)).returncode == 0
+    (corpus / "build" / "etc").symlink_to(outside, target_is_directory=True)
+    manifest_path = corpus / "build" / MANIFEST
+    manifest = json.loads(manifest_path.read_text())
+    manifest["files"]["etc/secret.txt"] = hashlib.sha256(b"secret\n").hexdigest()
+    manifest["files"]["etc/absent.txt"] = "0" * 64
+    manifest_path.write_text(json.dumps(manifest))
+    before = snapshot_of(outside)
+
+    opened: list[str] = []
+    for name in ("open", "lstat", "stat"):
+        real = getattr(os, name)
+
+        def watched(path: Any, *args: Any, _real: Any = real, **kwargs: Any) -> Any:
+            opened.append(os.fspath(path) if isinstance(path, str | os.PathLike) else "")
+            return _real(path, *args, **kwargs)
+
+        monkeypatch.setattr(os, name, watched)
+    context = Context.load(corpus)
+    state = building.staleness(building.build(context), corpus / "build")
+    monkeypatch.undo()
+    assert not [path for path in opened if "/etc/" in path], opened
+    assert state.extra == [] and not state.clean
+    assert [path for path, _ in state.refused] == ["etc/absent.txt", "etc/secret.txt"]
+
+    checked = cli("build", str(corpus), "--check")
+    no_traceback(checked)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    lines = checked.stdout.splitlines()
+    secret = next(line for line in lines if "secret.txt" in line)
+    absent = next(line for line in lines if "absent.txt" in line)
+    assert secret == (
+        f"{corpus}/build/etc/secret.txt: not read: it is through the symlink etc; nothing the "
+        "manifest lists is read through one"
+    )
+    # said alike: nothing tells the file that exists from the one that does not
+    assert secret.replace("secret", "absent") == absent
+    assert "0 extra, 2 not read" in checked.stderr
+
+    built = cli("build", str(corpus))
+    no_traceback(built)
+    assert built.returncode == 0 and "left" not in built.stderr, built.stderr
+    said = [line for line in built.stderr.splitlines() if "etc/" in line]
+    assert [line.replace("absent", "secret") for line in said] == [
+        f"speclint: the build's manifest lists {corpus}/build/etc/secret.txt, which it did not "
+        "look at: it is through the symlink etc; nothing the manifest lists is read through one"
+    ] * 2
+    assert snapshot_of(outside) == before

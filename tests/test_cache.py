@@ -3,19 +3,18 @@ input the result depends on invalidates it."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
 from test_cli import cli
 
-from conftest import BUNDLED_CORPUS
+from conftest import copy_bundled_corpus
 from speclint.run.cache import ENTRY, cache_home, corpus_folder
 
 
 def corpus_copy(tmp_path: Path) -> Path:
     target = tmp_path / "corpus"
-    shutil.copytree(BUNDLED_CORPUS, target)
+    copy_bundled_corpus(target)
     return target
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable
 from pathlib import Path
@@ -22,7 +21,7 @@ from test_cli import MakeCorpus, cli
 from test_compat_claim import STREAM_MODES
 from test_diff_base import git
 
-from conftest import BUNDLED_CORPUS, REPOSITORY, schema, write_files
+from conftest import BUNDLED_CORPUS, REPOSITORY, copy_bundled_corpus, schema, write_files
 from speclint.common.findings import Finding, Location, Severity
 from speclint.outputs.reporters import Report, renderer
 from speclint.outputs.reporters.rule_doc import render_doc
@@ -304,7 +303,7 @@ def test_markdown_report_lists_rules_by_severity() -> None:
 def pull_request(tmp_path: Path, edits: list[tuple[str, str]]) -> Path:
     """A repository whose base is the bundled corpus and whose head edits run-options."""
     repo = tmp_path / "spec-repo"
-    shutil.copytree(BUNDLED_CORPUS, repo / "corpus")
+    copy_bundled_corpus(repo / "corpus")
     git(repo, "init", "-q", "-b", "main")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "base")
@@ -645,7 +644,7 @@ def test_rule_suggests_the_nearest_id_or_lists_a_prefix() -> None:
 def spec_repository(tmp_path: Path) -> Path:
     """A git repository holding the bundled corpus in `corpus/`."""
     repo = tmp_path / "spec-repo"
-    shutil.copytree(BUNDLED_CORPUS, repo / "corpus")
+    copy_bundled_corpus(repo / "corpus")
     git(repo, "init", "-q", "-b", "main")
     return repo
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from test_cli import cli
 from test_diff_base import git
 
-from conftest import BUNDLED_CORPUS
+from conftest import BUNDLED_CORPUS, copy_bundled_corpus
 from speclint.analyses.compat import Change, schema_changes
 from speclint.analyses.context import Context
 from speclint.analyses.rfcs import corpus_rfcs
@@ -209,7 +208,7 @@ def test_what_a_compatibility_field_claims(value: str, expected: str | None) -> 
 def pull_request(tmp_path: Path, schema_edit: tuple[str, str], compatibility: str) -> Path:
     """A repository whose base is the bundled corpus and whose head edits a schema and the RFC."""
     repo = tmp_path / "spec-repo"
-    shutil.copytree(BUNDLED_CORPUS, repo / "corpus")
+    copy_bundled_corpus(repo / "corpus")
     git(repo, "init", "-q", "-b", "main")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "base")
@@ -272,7 +271,7 @@ def test_a_removal_from_a_moved_proto_is_the_breaking_rfcs_not_an_additive_ones(
     # A review found it: the rpc removed with its file's move is located in the base's path,
     # which only the base has; the RFC that declares that path breaking owns it.
     repo = tmp_path / "spec-repo"
-    shutil.copytree(BUNDLED_CORPUS, repo / "corpus")
+    copy_bundled_corpus(repo / "corpus")
     git(repo, "init", "-q", "-b", "main")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "base")

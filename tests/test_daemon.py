@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from test_cli import cli as run_speclint
 from test_diff_base import git
 
-from conftest import BUNDLED_CORPUS, write_files
+from conftest import copy_bundled_corpus, write_files
 from speclint.frontends import cli, client, daemon
 from speclint.run import resident as resident_module
 from speclint.run.engine import Options, lint
@@ -144,7 +144,7 @@ def test_a_resident_run_reads_only_what_changed_and_finds_what_a_cold_run_finds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = tmp_path / "corpus"
-    shutil.copytree(BUNDLED_CORPUS, root)
+    copy_bundled_corpus(root)
     # The files were just written (their change time is now): trusted by status at once here,
     # not two seconds later; the two seconds are put back below.
     monkeypatch.setattr(resident_module, "RACY_NANOSECONDS", 0)
@@ -198,7 +198,7 @@ def test_the_daemon_prints_what_a_cold_run_prints_after_an_edit_of_each_kind(
     tmp_path: Path, runtime: Path
 ) -> None:
     root = tmp_path / "corpus"
-    shutil.copytree(BUNDLED_CORPUS, root)
+    copy_bundled_corpus(root)
     same_output(root, "check", "-f", "json")  # starts the daemon, cold
     started = speclint(root, "daemon", "status")
     assert started.returncode == 0 and "answered 1 command" in started.stdout
@@ -239,7 +239,7 @@ def test_the_hook_through_the_daemon_judges_the_commit_as_a_cold_hook_does(
     tmp_path: Path, runtime: Path
 ) -> None:
     repo = tmp_path / "repo"
-    shutil.copytree(BUNDLED_CORPUS, repo)
+    copy_bundled_corpus(repo)
     git(repo, "init", "-q")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "base")
@@ -272,7 +272,7 @@ def test_the_daemon_runs_the_rules_the_command_line_selects(tmp_path: Path, runt
     """--select and --ignore reach the engine through the daemon (issue 44, item 14): the
     client passes their values on, and the resident run chooses the rules a cold one does."""
     root = tmp_path / "corpus"
-    shutil.copytree(BUNDLED_CORPUS, root)
+    copy_bundled_corpus(root)
     selected = same_output(root, "check", "--select", "proto", "--ignore", "proto-invalid")
     rules = set(re.findall(r"^\S+:\d+:\d+: \w+ \[([\w-]+)\]", selected.stdout, re.MULTILINE))
     assert rules == {"proto-enum-drift", "proto-message-drift"}, selected.stdout

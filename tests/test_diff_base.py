@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import re
 import shlex
-import shutil
 import subprocess
 from pathlib import Path
 
 from test_cli import cli
 
-from conftest import BUNDLED_CORPUS, schema, write_files
+from conftest import copy_bundled_corpus, schema, write_files
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -26,7 +25,7 @@ def git(cwd: Path, *args: str) -> str:
 
 def repository(tmp_path: Path) -> Path:
     repo = tmp_path / "spec-repo"
-    shutil.copytree(BUNDLED_CORPUS, repo / "corpus")
+    copy_bundled_corpus(repo / "corpus")
     git(repo, "init", "-q", "-b", "main")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "base")
@@ -83,7 +82,7 @@ def test_diff_base_errors_are_clear(tmp_path: Path) -> None:
         in unknown.stderr
     )
     plain = tmp_path / "plain"
-    shutil.copytree(BUNDLED_CORPUS, plain)
+    copy_bundled_corpus(plain)
     outside = cli("check", str(plain), "--diff-base", "HEAD")
     assert outside.returncode == 2 and "not inside a git repository" in outside.stderr
     assert "Traceback" not in unknown.stderr + outside.stderr

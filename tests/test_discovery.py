@@ -419,7 +419,7 @@ def test_asyncapi_2_operation_messages_have_their_examples_checked(make_corpus: 
     )
     [finding] = run(make_corpus({"api/asyncapi.yaml": doc}), "example-invalid")
     assert finding.location.pointer == "/channels/runs/subscribe/message/oneOf/0/examples/0/payload"
-    assert "7 is not of type 'string'" in finding.message
+    assert '7 is not of type "string"' in finding.message
 
 
 FENCES = {
@@ -682,6 +682,6 @@ def test_a_swagger_2_document_is_validated_and_said_to_be_read_in_part(
     broken = doc.replace("description: ok, ", "")
     found = run(make_corpus({"api/swagger.yaml": broken}), "openapi-invalid")
     assert any(
-        f.severity is Severity.ERROR and "'description' is a required property" in f.message
+        f.severity is Severity.ERROR and '"description" is a required property' in f.message
         for f in found
     )

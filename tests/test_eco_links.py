@@ -184,7 +184,7 @@ def test_the_first_line_of_a_long_finding_fits(make_corpus: MakeCorpus) -> None:
     long = "section/" + "-".join(["Calling-Meta-Resolver-APIs"] * 8)
     root = make_corpus({"a.md": f"# A\n\n## Calling\n\n[x](#{long}) [y](#{long})\n"})
     [finding] = findings_of(root)
-    assert len(finding.message.split("\n", 1)[0]) <= FIRST_LINE
+    assert len(finding.terminal_message.split("\n", 1)[0]) <= FIRST_LINE
     assert any(long in (r.note or "") for r in finding.related)
 
 

@@ -109,7 +109,7 @@ def test_remote_refs_are_one_info_per_file(make_corpus: MakeCorpus) -> None:
     first = found[0]
     assert "3 remote" in first.message and "not checked" in first.message
     assert len(first.related) == 2
-    assert all(len(f.message.split("\n")[0]) <= FIRST_LINE for f in found)
+    assert all(len(f.terminal_message.split("\n")[0]) <= FIRST_LINE for f in found)
 
 
 def test_a_raw_github_url_of_a_file_the_repository_holds_says_so(make_corpus: MakeCorpus) -> None:
@@ -232,7 +232,7 @@ def test_an_instance_whose_meta_schema_requires_schema_keeps_its_schema_member(
         }
     )
     found = run(root, "instance-invalid")
-    assert [(f.location.path, "'title'" in f.message) for f in found] == [
+    assert [(f.location.path, '"title"' in f.message) for f in found] == [
         ("bindings/gadget.yaml", True)
     ]
 
@@ -403,7 +403,7 @@ def _long_first_lines(root: Path) -> list[tuple[str, int, str]]:
     long = []
     for rule in MINE:
         for finding in all_rules()[rule].check(corpus, {}):
-            first = finding.message.split("\n")[0]
+            first = finding.terminal_message.split("\n")[0]
             if len(first) > FIRST_LINE:
                 long.append((rule, len(first), first))
     return long

@@ -264,8 +264,8 @@ def test_the_first_line_of_an_example_finding_fits(make_corpus: MakeCorpus) -> N
     )
     root = make_corpus({"api/openapi.yaml": api})
     [finding] = findings_of("example-invalid", root)
-    assert "'0.05' is not of type 'number'" in finding.message
-    assert len(finding.message.split("\n")[0]) <= 200
+    assert '"0.05" is not of type "number"' in finding.message
+    assert len(finding.terminal_message.split("\n")[0]) <= 200
 
 
 # --- value-invalid ---------------------------------------------------------------------------
@@ -301,7 +301,7 @@ def test_placeholder_defaults_are_one_info_and_wrong_types_stay_errors(
         "/properties/limit/default",
         "/properties/version/default",
     }
-    assert len(info.message.split("\n")[0]) <= 200
+    assert len(info.terminal_message.split("\n")[0]) <= 200
 
 
 # --- released versions: a defect only frozen copies have ------------------------------------
@@ -332,7 +332,7 @@ def test_a_defect_only_frozen_copies_have_is_one_info(make_corpus: MakeCorpus) -
     [frozen] = [f for f in found if f.severity is not Severity.ERROR]
     assert frozen.severity is Severity.INFO
     assert frozen.location.path == "spec/1-0-5/Api.json"
-    assert len(frozen.message.split("\n")[0]) <= 200
+    assert len(frozen.terminal_message.split("\n")[0]) <= 200
     assert "released" in frozen.message
     others = {(r.path, r.pointer) for r in frozen.related}
     assert {p for p, _ in others} == {"spec/1-0-4/Api.json", "spec/1-0-5/Api.json"}

@@ -8,6 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import run_cli
 from speclint.analyses.context import Context
 from speclint.analyses.fences import BY_SHAPE, BY_VALUE, Binding, fence_ties
@@ -105,7 +107,7 @@ REQUEST = {
 def test_a_request_is_bound_by_its_method_and_what_it_lacks_is_reported() -> None:
     [finding] = findings("Send it like this:\n\n" + fence(REQUEST))
     assert finding.severity is Severity.ERROR
-    assert "'kind' is a required property" in finding.message
+    assert '"kind" is a required property' in finding.message
     assert '`method: "message/send"`' in finding.message
     assert "protocol.json#/definitions/SendRequest" in finding.message
     assert finding.location.line == 11  # the line of `"message"` in the fence
@@ -120,7 +122,7 @@ def test_a_valid_request_bound_by_value_is_quiet() -> None:
 def test_an_object_bound_by_a_constant_of_its_own() -> None:
     message = {"kind": "message", "role": "robot", "messageId": "m-1"}
     [finding] = findings(fence(message))
-    assert "'robot' is not one of" in finding.message
+    assert '"robot" is not one of' in finding.message
     assert '`kind: "message"`' in finding.message
 
 
@@ -128,7 +130,7 @@ def test_an_example_is_bound_by_shape_alone_at_warning() -> None:
     card = {"name": "Magic", "url": "https://example.org", "skills": []}
     [finding] = findings("Here is one:\n\n" + fence(card))
     assert finding.severity is Severity.WARNING
-    assert "'version' is a required property" in finding.message
+    assert '"version" is a required property' in finding.message
     assert "only `Card` declares every one of them" in finding.message
 
 
@@ -163,10 +165,10 @@ def test_elisions_and_placeholders_are_not_judged() -> None:
 def test_yaml_fences_and_info_attributes_are_examples_too() -> None:
     yaml_card = "name: Magic\nurl: https://example.org\nversion: 1\nskills: []\n"
     [finding] = findings(fence(yaml_card, "yaml"))
-    assert "is not of type 'string'" in finding.message
+    assert 'is not of type "string"' in finding.message
     titled = "```json,title=request.json\n" + json.dumps(REQUEST) + "\n```\n"
     [finding] = findings(titled)
-    assert "'kind' is a required property" in finding.message
+    assert '"kind" is a required property' in finding.message
 
 
 def test_each_binding_mode_can_be_switched_off() -> None:
@@ -199,7 +201,7 @@ def test_a_text_tie_to_a_definition_judges_a_whole_example_whole() -> None:
     # is its defect. With few of them it is a fragment, judged on what it says.
     whole = {"name": "Magic", "url": "https://example.org", "skills": []}
     [finding] = findings("An example `Card`:\n\n" + fence(whole))
-    assert "'version' is a required property" in finding.message
+    assert '"version" is a required property' in finding.message
     assert "the definition name ties it" in finding.message
     fragment = {"icon": "x.png"}
     assert findings("An example `Card`:\n\n" + fence(fragment)) == []
@@ -214,7 +216,7 @@ def test_counter_examples_sketches_and_proposals_are_not_judged() -> None:
     sketch = {"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": {}}}
     sketch["params"]["message"] = {"kind": "x"}  # one of Message's three required members
     [finding] = findings(fence(sketch))
-    assert "'message' was expected" in finding.message
+    assert '"message" was expected' in finding.message
     assert "required" not in finding.message
     # A proposal shows the shapes it would change to.
     context = Context.from_texts(
@@ -223,24 +225,66 @@ def test_counter_examples_sketches_and_proposals_are_not_judged() -> None:
     assert list(all_rules()["example-invalid"].check(context, {})) == []
 
 
+WRONG_ROLE = {"kind": "message", "role": "robot", "messageId": "m-1"}
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        # Marked on the fence: its info string (a title, as Mintlify and Docusaurus show it) or a
+        # comment line in it.
+        fence(WRONG_ROLE, "json Invalid request"),
+        fence(WRONG_ROLE, 'json title="Negative case: an unknown role"'),
+        '```jsonc\n// invalid: no such role\n{"kind": "message", "role": "robot", "messageId": "m"}\n```\n',
+        # Marked in the prose: its heading, a label above it, its section.
+        "### Invalid example\n\n" + fence(WRONG_ROLE),
+        "Invalid example:\n\n" + fence(WRONG_ROLE),
+        "Even though not strictly a valid message, a peer sends it.\n\nSee below.\n\n"
+        + "More text.\n\n"
+        + fence(WRONG_ROLE),
+    ],
+)
+def test_an_example_marked_as_one_to_reject_is_not_judged(page: str) -> None:
+    assert findings(page) == []
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        # A waiver's rule id (issue 44, item 12): in MDX's JSX comment, with or without a reason.
+        "{/* speclint-ignore example-invalid */}\n",
+        "{/* speclint-ignore example-invalid: robots join in v2 */}\n",
+        # Names, not words: a rule id in the prose, a code span, a hyphenated word.
+        "The example-invalid rule reads this one:\n\n",
+        "A non-negative count, as the server answers it:\n\n",
+        "Returns `invalid` when the role is unknown:\n\n",
+        # A section's word that says nothing of its examples ("400: invalid inputs").
+        "Status codes: `400` for invalid inputs.\n\nThe message:\n\n",
+    ],
+)
+def test_words_that_do_not_mark_an_example_leave_it_judged(before: str) -> None:
+    [finding] = findings(before + fence(WRONG_ROLE))
+    assert "'robot' is not one of" in finding.message
+
+
 def test_a_description_where_an_object_goes_is_not_judged() -> None:
     card = {"name": "M", "url": "u", "version": "1", "skills": "array of skill objects"}
     assert findings(fence(card)) == []
     card["skills"] = "none"  # one word is a value, and the wrong type
     [finding] = findings(fence(card))
-    assert "is not of type 'array'" in finding.message
+    assert 'is not of type "array"' in finding.message
 
 
 def test_a_fragment_is_bound_to_its_part() -> None:
     # A response no definition here describes whole: its `result` binds by its own `kind`.
     response = {"jsonrpc": "2.0", "id": 1, "result": {"kind": "message", "messageId": "m-1"}}
     [finding] = findings(fence(response))
-    assert finding.message.startswith("example at /result: 'role' is a required property")
+    assert finding.message.startswith('example at /result: "role" is a required property')
     assert '`kind: "message"`' in finding.message and "#/definitions/Message" in finding.message
     # A fence holding a member of a larger message, `"message": {...}`, is that member.
     member = '```json\n"message": {\n  "kind": "message",\n  "role": "bot",\n  "messageId": "m"\n}\n```\n'
     [finding] = findings(member)
-    assert "example at /message/role: 'bot' is not one of" in finding.message
+    assert 'example at /message/role: "bot" is not one of' in finding.message
     assert finding.location.line == 6  # `"role": "bot"` on the page
     # A part with a member its definition does not declare is not bound by a value alone.
     other = {"id": 1, "result": {"kind": "message", "messageId": "m", "ciphertext": "x"}}
@@ -251,7 +295,7 @@ def test_an_example_the_text_calls_shortened_is_not_judged_on_what_it_leaves_out
     short = {"jsonrpc": "2.0", "method": "message/send", "params": {"message": {"role": "x"}}}
     page = "Unimportant fields trimmed for brevity:\n\n" + fence(short)
     [finding] = findings(page)  # the wrong role still counts, the missing `id` does not
-    assert "'x' is not one of" in finding.message
+    assert '"x" is not one of' in finding.message
     assert "required" not in finding.message
 
 
@@ -296,7 +340,7 @@ def test_speclint_bindings_lists_each_example_with_its_evidence_or_why_not(
 def test_a_json_fence_with_comments_is_an_example_too() -> None:
     commented = '```json\n{\n  "jsonrpc": "2.0", // always\n  "id": 1,\n  "method": "message/send",\n  "params": {"message": {"role": "user", "messageId": "m"}}\n}\n```\n'
     [finding] = findings(commented)
-    assert "'kind' is a required property" in finding.message
+    assert '"kind" is a required property' in finding.message
 
 
 def test_a_comment_in_the_fence_that_says_fields_are_left_out() -> None:

@@ -77,7 +77,7 @@ def test_a_response_is_bound_to_the_result_of_the_request_above_it() -> None:
     answer = {"jsonrpc": "2.0", "id": 7, "result": {"isError": False}}
     page = "## Calling\n\n**Request:**\n\n" + fence(CALL) + "\n**Response:**\n\n" + fence(answer)
     [finding] = example_findings(rpc_page(page))
-    assert finding.message.startswith("example at /result: 'content' is a required property")
+    assert finding.message.startswith('example at /result: "content" is a required property')
     assert "answering the `tools/call` request above" in finding.message
     assert finding.severity is Severity.ERROR
     # A valid result is quiet; a response to another id answers another request.
@@ -93,7 +93,7 @@ def test_a_response_is_bound_to_the_result_of_the_request_above_it() -> None:
 def test_a_response_is_bound_by_the_method_its_text_names() -> None:
     answer = {"jsonrpc": "2.0", "id": 1, "result": {"nextCursor": "c"}}
     [finding] = example_findings(rpc_page("The answer to `tools/list`:\n\n" + fence(answer)))
-    assert "'tools' is a required property" in finding.message
+    assert '"tools" is a required property' in finding.message
     assert "answering `tools/list`, which the text names" in finding.message
     # Switched off, nothing binds it.
     options = {"by-operation": False}
@@ -154,10 +154,10 @@ def test_an_example_under_an_operation_is_its_request_or_response() -> None:
         + fence(response)
     )
     first, second = example_findings(api_page(page))
-    assert "'later' is not one of ['immediate', 'drain']" in first.message
+    assert '"later" is not one of ["immediate", "drain"]' in first.message
     assert "under `POST /v1/runs/{runId}:pause`, its request body" in first.message
     assert first.related[0].pointer.endswith("/requestBody/content/application~1json/schema")
-    assert "'pausing' is not one of ['paused']" in second.message
+    assert '"pausing" is not one of ["paused"]' in second.message
     assert "its 202 response" in second.message
     # The path written with the server's base path names the operation too.
     based = "Request body of `POST /api/v1/runs/{runId}:pause`:\n\n" + fence(request)
@@ -226,7 +226,7 @@ def test_a_discriminator_of_another_version_binds_and_is_the_defect() -> None:
         "spec/events.md": "# Events\n\n" + fence(event),
     }
     [finding] = example_findings(files)
-    assert "'dev.example.closed.0.9' is not one of ['dev.example.closed.1.0.0']" in finding.message
+    assert '"dev.example.closed.0.9" is not one of ["dev.example.closed.1.0.0"]' in finding.message
     assert "(fixed at another version)" in finding.message
 
 
@@ -237,7 +237,7 @@ def test_an_envelope_is_bound_by_the_discriminator_it_carries() -> None:
         "spec/events.md": "# Events\n\n" + fence(event),
     }
     [finding] = example_findings(files)
-    assert "example at /context/id: 3 is not of type 'string'" in finding.message
+    assert 'example at /context/id: 3 is not of type "string"' in finding.message
     assert '`context.type: "dev.example.closed.1.0.0"`' in finding.message
 
 
@@ -255,7 +255,7 @@ def test_example_files_are_bound_like_fences(make_corpus: MakeCorpus) -> None:
     [finding] = example_findings({k: str(v) for k, v in files.items()})
     assert finding.location.path == "examples/closed.json"
     assert finding.location.line == 2  # the `context` member that lacks `id`
-    assert "'id' is a required property" in finding.message
+    assert '"id" is a required property' in finding.message
     assert '`context.type: "dev.example.closed.1.0.0"`' in finding.message
     assert finding.related[0].path == "schemas/events.json"
     output = run_cli("bindings", str(make_corpus(files))).output
@@ -306,7 +306,7 @@ def test_openapi_defaults_are_judged_once_where_they_are_written() -> None:
         "/components/schemas/Shared/default",
         "/paths/~1a/get/parameters/0/schema/default",
     ]
-    assert any("'medium' is not one of ['fast', 'slow']" in f.message for f in values)
+    assert any('"medium" is not one of ["fast", "slow"]' in f.message for f in values)
     # openapi-invalid leaves them to value-invalid: no second finding at a use site.
     assert not [
         f for f in rules["openapi-invalid"].check(corpus, {}) if "default" in f.location.pointer
@@ -342,7 +342,7 @@ def test_a_member_shown_alone_is_bound_as_a_fragment_of_its_definition() -> None
     shown = {"search": {"supported": True, "backends": ["lucene", "in-memory"]}}
     [finding] = example_findings(page(shown))
     assert finding.severity is Severity.WARNING
-    assert "example at /search/backends/1: 'in-memory' is not one of" in finding.message
+    assert 'example at /search/backends/1: "in-memory" is not one of' in finding.message
     assert "only `capabilities.json` declares `search`" in finding.message
     # What the definition requires besides the member shown is not the fragment's to give.
     assert "protocolVersion" not in finding.message
@@ -355,7 +355,7 @@ def test_a_member_shown_alone_is_bound_as_a_fragment_of_its_definition() -> None
 
 def test_a_oneof_failure_is_explained_by_the_branch_its_discriminator_names() -> None:
     # A `file` part that gives `data` where `bytes` is required: the explanation is the file
-    # branch's, not "'text' was expected" from the text branch (issue 28).
+    # branch's, not '"text" was expected' from the text branch (issue 28).
     part = {
         "oneOf": [
             {
@@ -382,8 +382,8 @@ def test_a_oneof_failure_is_explained_by_the_branch_its_discriminator_names() ->
         "spec/parts.md": "# Parts\n\n" + fence(example),
     }
     [finding] = example_findings(files)
-    assert "example at /parts/0/file: 'bytes' is a required property" in finding.message
-    assert "'text' was expected" not in finding.message
+    assert 'example at /parts/0/file: "bytes" is a required property' in finding.message
+    assert '"text" was expected' not in finding.message
 
 
 def test_a_result_of_another_kind_is_not_bound_by_the_request_name() -> None:
@@ -411,7 +411,7 @@ def test_an_example_naming_its_schema_is_bound_to_it(make_corpus: MakeCorpus) ->
     named = {"$schema": "https://example.org/schemas/run.json", "status": "lost", "id": "r"}
     files = {"schemas/run.json": json.dumps(run), "spec/runs.md": "# Runs\n\n" + fence(named)}
     [finding] = example_findings(files)
-    assert "'lost' is not one of ['queued', 'done']" in finding.message
+    assert '"lost" is not one of ["queued", "done"]' in finding.message
     assert '`$schema: "https://example.org/schemas/run.json"`' in finding.message
     # A `$schema` naming nothing in the corpus binds nothing by itself.
     elsewhere = dict(named, **{"$schema": "https://example.org/other.json"})
@@ -430,7 +430,7 @@ def test_a_type_name_as_a_wrong_value_of_the_right_type_is_judged() -> None:
     # type goes, or a union of values, stands in.
     call = dict(CALL, params={"name": "x"}, jsonrpc="object")
     [finding] = example_findings(rpc_page("## Calling\n\n" + fence(call)))
-    assert "'2.0' was expected" in finding.message
+    assert '"2.0" was expected' in finding.message
 
 
 SWAGGER = """\

@@ -117,7 +117,7 @@ def test_asyncapi_message_examples(make_corpus: MakeCorpus) -> None:
     root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "api/asyncapi.yaml": doc})
     [finding] = findings(root)
     assert finding.location.pointer == "/channels/runs/messages/snapshot/examples/1/payload"
-    assert "'runId' is a required property" in finding.message
+    assert '"runId" is a required property' in finding.message
 
 
 def test_example_of_an_unresolvable_schema_is_skipped(make_corpus: MakeCorpus) -> None:

@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 from test_action import load, vendored
 
-from conftest import REPOSITORY, snapshot_checkout, write_files
+from conftest import OPENWOP, REPOSITORY, snapshot_checkout, write_files
 
 CLONE_URL = "https://github.com/speclint/speclint.git"
 EXPRESSION = re.compile(r"\$\{\{")
@@ -31,6 +31,22 @@ def readme_block(heading: str) -> str:
     found = re.search(r"```sh\n(.*?)\n```", section, re.S)
     assert found, f"the README's {heading} section has no sh block"
     return found.group(1)
+
+
+def tour_blocks() -> list[str]:
+    """The ```sh blocks of the README's tour: its section up to its first subsection."""
+    readme = (REPOSITORY / "README.md").read_text(encoding="utf-8")
+    tour = readme.split("\n## A 60-second tour\n", 1)[1].split("\n#", 1)[0]
+    return re.findall(r"```sh\n(.*?)\n```", tour, re.S)
+
+
+# The tests that failed once the tour had left `corpus/build/` in the checkout (issue 44, item 11).
+AFTER_THE_TOUR = (
+    "tests/test_build.py::test_check_passes_after_build_and_fails_after_a_schema_edit",
+    "tests/test_trust.py::test_a_forged_manifest_cannot_make_the_build_delete",
+    "tests/test_trust.py::test_a_committed_output_symlink_out_of_the_root_is_refused",
+    "tests/test_trust.py::test_writes_into_a_read_only_folder_fail_clearly",
+)
 
 
 def release_version() -> ModuleType:
@@ -109,6 +125,93 @@ def test_the_readme_install_commands_work_as_written(tmp_path: Path) -> None:
         check=True,
     ).stdout
     assert ".venv" not in ignored
+
+
+@pytest.mark.slow
+def test_the_readme_tour_leaves_the_checkout_as_it_found_it(tmp_path: Path) -> None:
+    """The tour's commands, run by bash as written in a clone of this checkout (beside a
+    `../shared` that holds OpenWOP when this machine has it), write nothing into the clone; and the
+    tests that once failed after a build into `corpus/build/` pass in a clone that has one."""
+    blocks = tour_blocks()
+    assert len(blocks) == 2 and "speclint build corpus/" in blocks[1], blocks
+    origin = tmp_path / "origin"
+    snapshot_checkout(origin)
+    # The tour compares with origin/main, as in a clone of speclint.
+    subprocess.run(["git", "branch", "-M", "main"], cwd=origin, check=True, capture_output=True)
+    clone = tmp_path / "work" / "speclint"
+    subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True, capture_output=True)
+    if (OPENWOP / "SNAPSHOT.md").is_file():
+        (clone.parent / "shared").symlink_to(OPENWOP.parent, target_is_directory=True)
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    failures = tmp_path / "failures"
+    environment = {
+        **os.environ,
+        # This interpreter's speclint, the one under test; mktemp makes its folder here.
+        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]]),
+        "TMPDIR": str(temporary),
+        "TOUR_FAILURES": str(failures),
+    }
+    # Every command that fails says its exit code: 1 (findings) is what the tour expects.
+    record = """trap 'echo "$? $BASH_COMMAND" >> "$TOUR_FAILURES"' ERR\n"""
+    ran = subprocess.run(
+        ["bash", "--noprofile", "--norc", "-c", record + "\n".join(blocks)],
+        cwd=clone,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        stdin=subprocess.DEVNULL,
+    )
+    assert "Traceback" not in ran.stderr, ran.stderr[-3000:]
+    failed = failures.read_text(encoding="utf-8").splitlines() if failures.exists() else []
+    for line in failed:
+        code, command = line.split(" ", 1)
+        absent = "openwop" in command and not (clone.parent / "shared").exists()
+        assert code == "1" or absent, (line, ran.stderr[-3000:])
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--ignored", "--untracked-files=all"],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert status.stdout == "", status.stdout
+    # The build went to the tour's own folder.
+    (tour,) = temporary.iterdir()
+    assert (tour / "build" / "catalog.json").is_file(), ran.stderr[-3000:]
+
+    # A reader who goes on to "Building self-contained schemas" builds into corpus/build/: the
+    # suite does not depend on its absence.
+    built = subprocess.run(
+        [sys.executable, "-m", "speclint", "build", "corpus/"],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (clone / "corpus/build/catalog.json").is_file(), built.stderr
+    suite = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-n",
+            "0",
+            "-p",
+            "no:cacheprovider",
+            *AFTER_THE_TOUR,
+        ],
+        cwd=clone,
+        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        stdin=subprocess.DEVNULL,
+    )
+    assert suite.returncode == 0, suite.stdout[-5000:] + suite.stderr[-2000:]
+    assert " passed" in suite.stdout and "skipped" not in suite.stdout, suite.stdout[-2000:]
 
 
 def test_the_release_workflow_checks_the_tag_then_tests_builds_and_publishes() -> None:

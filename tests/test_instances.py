@@ -90,7 +90,7 @@ def test_an_instance_is_checked_however_it_names_its_schema(
     [finding] = run(make_corpus({"schema/workflow.json": WORKFLOW, **files(bad)}))
     assert finding.rule == "instance-invalid" and finding.severity is Severity.ERROR
     assert finding.location.pointer == "/do/0/call", how
-    assert "'http2' is not one of ['http', 'grpc']" in finding.message
+    assert '"http2" is not one of ["http", "grpc"]' in finding.message
     assert "(schema/workflow.json)" in finding.message
     assert finding.related[0].path == "schema/workflow.json"
 

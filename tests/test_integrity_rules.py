@@ -78,7 +78,7 @@ def test_schema_invalid_fail_and_pass(make_corpus: MakeCorpus) -> None:
     root = make_corpus({"schemas/run.schema.json": schema(type="object", required="runId")})
     [finding] = findings_of("schema-invalid", root)
     assert finding.location.pointer == "/required"
-    assert "not of type 'array'" in finding.message
+    assert 'not of type "array"' in finding.message
     (root / "schemas/run.schema.json").write_text(schema(type="object", required=["runId"]))
     assert findings_of("schema-invalid", root) == []
 
@@ -118,7 +118,7 @@ def test_openapi_invalid_fail_and_pass(make_corpus: MakeCorpus) -> None:
     )
     root = make_corpus({"api/openapi.yaml": doc})
     [finding] = findings_of("openapi-invalid", root)
-    assert "'description' is a required property" in finding.message
+    assert '"description" is a required property' in finding.message
     assert finding.location.pointer == "/paths/~1v1~1runs~1{runId}/get/responses/200"
     assert finding.location.line == 11
     (root / "api/openapi.yaml").write_text(
@@ -147,7 +147,7 @@ def test_openapi_invalid_locates_the_semantic_errors_at_their_nodes(
     assert all("<unset>" not in f.message for f in found.values())
     operation = found["/paths/~1v1~1runs/post/operationId"]
     assert (operation.location.line, operation.location.column) == (14, 7)
-    assert "'listRuns'" in operation.message and "operationId of its own" in operation.message
+    assert '"listRuns"' in operation.message and "operationId of its own" in operation.message
     [first] = operation.related
     assert (first.line, first.pointer) == (11, "/paths/~1v1~1runs/get/operationId")
     parameter = found["/paths/~1v1~1runs~1{runId}/get/parameters/1/name"]
@@ -155,7 +155,7 @@ def test_openapi_invalid_locates_the_semantic_errors_at_their_nodes(
     assert parameter.related[0].pointer.endswith("/parameters/0/name")
     assert found["/tags/1/name"].related[0].line == 6
     unresolved = found["/paths/~1v1~1runs~1{runId}/get"]
-    assert "'runId'" in unresolved.message and unresolved.location.line == 17
+    assert '"runId"' in unresolved.message and unresolved.location.line == 17
     fixed = (
         doc.replace(
             "    post:\n      operationId: listRuns", "    post:\n      operationId: startRun"
@@ -361,7 +361,7 @@ def test_openapi_invalid_reads_patterns_as_ecma_262(make_corpus: MakeCorpus) -> 
     assert findings_of("openapi-invalid", schemas(r"^(?<word>\w+)$")) == []
     [broken] = findings_of("openapi-invalid", schemas("^(("))
     assert broken.location.pointer == "/components/schemas/Name/pattern"
-    assert "is not a 'regex'" in broken.message
+    assert 'is not a "regex"' in broken.message
 
 
 def test_openapi_invalid_judges_jsonschema_dialects_first_with_the_run_s_classes(
@@ -416,7 +416,7 @@ def test_a_schema_object_naming_its_dialect_reads_patterns_as_ecma_262_too(
     assert bool(found) == invalid, found
     for finding in found:
         assert finding.location.pointer == "/components/schemas/Name/pattern"
-        assert "is not a 'regex'" in finding.message
+        assert 'is not a "regex"' in finding.message
 
 
 def test_a_schema_object_naming_its_dialect_is_reported_at_its_first_error_as_written(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -17,7 +16,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from conftest import BUNDLED_CORPUS, schema, write_files
+from conftest import copy_bundled_corpus, schema, write_files
 
 pytest.importorskip("pygls", reason="the language server is the speclint[lsp] extra")
 
@@ -215,7 +214,7 @@ def at_keys(document: Any, keys: list[str]) -> Any:
 
 def test_the_inline_copy_action_writes_the_ref_in_yaml(tmp_path: Path) -> None:
     root = tmp_path / "corpus"
-    shutil.copytree(BUNDLED_CORPUS, root)
+    copy_bundled_corpus(root)
     before = load_yaml((root / "api/asyncapi.yaml").read_text())
     after, reference, keys = inline_copy_fixed(root, "api/asyncapi.yaml")
     assert keys[-1] == "payload"
@@ -261,3 +260,40 @@ def test_the_inline_copy_action_writes_the_ref_in_json(tmp_path: Path) -> None:
     assert reference.endswith("run.schema.json")
     content["application/json"]["schema"] = shape
     assert after == document
+
+
+@pytest.mark.parametrize(
+    ("page", "waiver"),
+    [
+        ("spec/messages.md", "<!-- speclint-ignore example-invalid: say why"),
+        # An HTML comment does not compile in MDX: the waiver is a JSX comment (issue 44, item 12).
+        ("spec/messages.mdx", "{/* speclint-ignore example-invalid: say why"),
+    ],
+)
+def test_the_waiver_action_writes_a_comment_the_page_compiles(
+    tmp_path: Path, page: str, waiver: str
+) -> None:
+    from pygls.workspace import Workspace
+
+    from speclint.frontends.lsp import SpeclintServer
+    from speclint.run.waivers import _markdown
+
+    root = tmp_path / "spec-repo"
+    text = '# Messages\n\nA message:\n\n```json\n{"kind": "message", "role": "robot"}\n```\n'
+    uri = (root / page).as_uri()
+    ls = SpeclintServer()
+    ls.root = root
+    # The workspace an editor's `initialize` makes (pygls' own), holding the open page.
+    ls.protocol._workspace = Workspace(root.as_uri())
+    ls.workspace.put_text_document(types.TextDocumentItem(uri, "mdx", 1, text))
+    at = types.Range(types.Position(5, 20), types.Position(5, 27))
+    finding = types.Diagnostic(
+        at, "'robot' is not one of", source="speclint", code="example-invalid"
+    )
+    (action,) = ls.code_actions(uri, [finding])
+    assert action.edit is not None and action.edit.changes is not None
+    waived = apply(text, action.edit.changes[uri])
+    assert waived.split("\n")[4].startswith(waiver)  # above the fence
+    [read] = _markdown(page, waived)
+    assert read.rules == ("example-invalid",) and read.lines == (6, 8)
+    assert read.reason.startswith("say why")

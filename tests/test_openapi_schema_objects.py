@@ -155,7 +155,7 @@ def test_a_schema_file_only_openapi_3_0_references_is_judged_as_3_0(
     files["schemas/age.yaml"] = age.replace("minimum: 0\n", "")
     [finding] = findings_of("schema-invalid", make_corpus(files))
     assert finding.location.path == "schemas/age.yaml"
-    assert "'minimum' is a dependency of 'exclusiveMinimum'" in finding.message
+    assert '"minimum" is a dependency of "exclusiveMinimum"' in finding.message
     assert "OpenAPI 3.0 Schema Object" in finding.message
 
 

@@ -8,6 +8,7 @@ conftest.py), and is then run the way a spec author meets it: ``pre-commit insta
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import socket
@@ -261,3 +262,53 @@ def test_the_hook_through_its_daemon_judges_as_it_does_alone(
                 connection.connect(str(sock))
                 client.send(connection, {"command": "stop", "protocol": client.PROTOCOL})
         shutil.rmtree(runtime, ignore_errors=True)
+
+
+MESSAGE_SCHEMA = json.dumps(
+    {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {
+            "Message": {
+                "type": "object",
+                "properties": {
+                    "kind": {"const": "message"},
+                    "role": {"enum": ["user", "assistant"]},
+                },
+                "required": ["kind", "role"],
+            }
+        },
+    },
+    indent=2,
+)
+MESSAGES_PAGE = (
+    "---\ntitle: Messages\n---\n\n# Messages\n\nA message:\n\n"
+    '```json\n{"kind": "message", "role": "user"}\n```\n'
+)
+
+
+def test_a_commit_of_an_mdx_page_alone_runs_the_hook(
+    tmp_path: Path, hook_home: tuple[Path, str, Path]
+) -> None:
+    """A Model Context Protocol-style repository, every spec page MDX (issue 44, item 10): a
+    commit that changes only a page's example runs the hook, and its broken example blocks it;
+    an MDX waiver with a reason (item 12) lets it through."""
+    root = tmp_path / "spec-repo"
+    page = "docs/specification/messages.mdx"
+    env = spec_repository(
+        root, hook_home, {"schema/schema.json": MESSAGE_SCHEMA, page: MESSAGES_PAGE}
+    )
+    git("add", "-A", cwd=root)
+    git("commit", "-q", "--no-verify", "-m", "start", cwd=root)
+
+    broken = MESSAGES_PAGE.replace('"user"', '"robot"')
+    (root / page).write_text(broken)
+    blocked = commit(root, env, "a broken example")
+    assert blocked.returncode == 1, blocked.stdout
+    assert f"{page}:10:21:" in blocked.stdout and "[example-invalid]" in blocked.stdout
+    assert head_message(root) == "start"
+
+    waiver = "{/* speclint-ignore example-invalid: robots join in v2 */}\n"
+    (root / page).write_text(broken.replace("```json", waiver + "```json"))
+    waived = commit(root, env, "a robot, waived")
+    assert waived.returncode == 0, waived.stdout
+    assert head_message(root) == "a robot, waived"

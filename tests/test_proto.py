@@ -447,3 +447,154 @@ def test_an_import_of_an_unreadable_corpus_file_says_so(make_corpus: MakeCorpus)
     )
     (finding,) = findings_of("proto-invalid", root)
     assert finding.severity is Severity.INFO and "the corpus file latin.proto" in finding.message
+
+
+# --- what protoc is given, and for how long (issue 44, items 5 and 9) ---------------------------
+
+BROKEN = 'syntax = "proto3";\nmessage Broken { int32 x = 1; int32 y = 1; }\n'
+STATES = (
+    'syntax = "proto3";\npackage tasks.v1;\nenum TaskState {\n  TASK_STATE_UNSPECIFIED = 0;\n'
+    "  TASK_STATE_SUBMITTED = 1;\n  TASK_STATE_CANCELLED = 2;\n}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "0:1:1: x.proto",  # protoc's diagnostic of it reads as one of a file "0"
+        "x\nstates.proto:1:1: forged.proto",  # its second line reads as one of states.proto
+        "states.proto: forged.proto",  # and as an unlocated one of states.proto
+        "bell\x07.proto",
+        "-x.proto",  # an option to protoc
+        "@states.proto",  # protoc reads states.proto as more of its command line
+    ],
+)
+def test_a_name_protoc_cannot_be_given_safely_is_one_finding_and_the_rest_is_read(
+    name: str,
+) -> None:
+    compiled = compile_protos({name: BROKEN, "states.proto": STATES, "other.proto": BROKEN})
+    kinds = {p.path: p.kind for p in compiled.problems}
+    assert kinds == {name: "unread", "other.proto": "error"} and len(compiled.problems) == 2
+    assert list(compiled.files) == ["states.proto"]
+    (refused,) = (p for p in compiled.problems if p.path == name)
+    assert "protoc cannot be given this name" in refused.message
+
+
+def test_a_forged_name_loses_no_finding_of_the_other_protos(make_corpus: MakeCorpus) -> None:
+    schema = '{"$defs": {"TaskState": {"enum": ["submitted", "canceled"]}}}\n'
+    files: dict[str, str | bytes] = {"api/states.proto": STATES, "schema/task.json": schema}
+    root = make_corpus(files)
+    drift = findings_of("proto-enum-drift", root)
+    assert drift and findings_of("proto-invalid", root) == []
+    root = make_corpus({**files, "api/0:1:1: x.proto": BROKEN})
+    assert findings_of("proto-enum-drift", root) == drift
+    (finding,) = findings_of("proto-invalid", root)
+    assert finding.location.path == "api/0:1:1: x.proto" and finding.severity is Severity.WARNING
+    assert "rename the file" in finding.message
+
+
+def test_a_fence_on_a_page_whose_name_protoc_cannot_be_given_is_said_not_compiled(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = "# States\n\n```proto\n" + STATES + "```\n"
+    root = make_corpus({"docs/states: all.md": page})
+    (finding,) = findings_of("proto-invalid", root)
+    assert (finding.location.path, finding.location.line) == ("docs/states: all.md", 4)
+    assert finding.severity is Severity.WARNING
+    assert "fence is not compiled: protoc cannot be given this name" in finding.message
+
+
+def test_a_name_protoc_would_read_as_its_command_line_writes_nothing(tmp_path: Path) -> None:
+    # `@args.proto` beside `args.proto`: protoc reads args.proto's lines as options, which may
+    # write generated code anywhere (or run any program as a plugin).
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    compile_protos(
+        {
+            "@args.proto": 'syntax = "proto3";\nmessage C {}\n',
+            "args.proto": f"--python_out={outside}\n",
+            "d.proto": 'syntax = "proto3";\nmessage D {}\n',
+        }
+    )
+    assert list(outside.iterdir()) == []
+
+
+def _counting_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], int]]:
+    """Each protoc run of the test: its inputs, in order, and its exit code."""
+    runs: list[tuple[list[str], int]] = []
+    real = protobuf._Run.protoc
+
+    def counted(self: protobuf._Run, inputs: list[str]) -> tuple[int, str, bytes]:
+        code, stderr, blob = real(self, inputs)
+        runs.append((list(inputs), code))
+        return code, stderr, blob
+
+    monkeypatch.setattr(protobuf._Run, "protoc", counted)
+    return runs
+
+
+def test_a_file_protoc_got_past_is_not_read_again_for_each_broken_file(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # protoc stops at the first input that fails: ten broken files were eleven runs, each
+    # reading a big file that sorts first again (a 20 MB one: 2 min 38 s).
+    broken = [f"b{index}.proto" for index in range(10)]
+    runs = _counting_runs(monkeypatch)
+    compiled = compile_protos({"a_big.proto": STATES, **dict.fromkeys(broken, BROKEN)})
+    assert list(compiled.files) == ["a_big.proto"]
+    assert sorted(p.path for p in compiled.problems) == broken
+
+    def reads_big(inputs: list[str]) -> bool:  # protoc reads up to the first broken input
+        stop = next((i for i, path in enumerate(inputs) if path in broken), len(inputs))
+        return "a_big.proto" in inputs[: stop + 1]
+
+    assert sum(reads_big(inputs) for inputs, _ in runs) == 2  # the first run and the last
+
+
+def test_protocs_runs_of_one_compile_share_a_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each broken file imports the big one, so each run reads it: the runs stop when the
+    # budget is spent (each run here is said to take 10 s), the files not reached are said
+    # not compiled, each, and what protoc got past is still read.
+    now = [0.0]
+    runs = _counting_runs(monkeypatch)
+    counted = protobuf._Run.protoc
+
+    def slow(self: protobuf._Run, inputs: list[str]) -> tuple[int, str, bytes]:
+        done = counted(self, inputs)
+        now[0] += 10.0
+        return done
+
+    monkeypatch.setattr(protobuf._Run, "protoc", slow)
+    monkeypatch.setattr(protobuf, "_clock", lambda: now[0])
+    importer = (
+        BROKEN.replace("message", 'import "a_big.proto";\nmessage')
+        + "message U { tasks.v1.TaskState s = 1; }\n"
+    )
+    broken = [f"b{index}.proto" for index in range(10)]
+    compiled = compile_protos(
+        {"a_big.proto": STATES, **dict.fromkeys(broken, importer)}, budget=30.0
+    )
+    assert len(runs) == 4  # three within the budget, and the last, of what compiles
+    assert list(compiled.files) == ["a_big.proto"]
+    kinds = {p.path: p.kind for p in compiled.problems}
+    assert kinds == {**dict.fromkeys(broken[:3], "error"), **dict.fromkeys(broken[3:], "budget")}
+    assert all("time budget" in p.message for p in compiled.problems if p.kind == "budget")
+
+
+def test_protoc_imports_nothing_from_its_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # protoc runs in a folder of files the repository names; `python -m` would put that folder
+    # first on sys.path, and a `grpc_tools.py` there would be run instead of grpcio-tools.
+    marker = tmp_path / "imported"
+    real = protobuf._Run.write
+
+    def planted(self: protobuf._Run, sources: dict[str, str], base: str = "src") -> None:
+        real(self, sources, base)
+        if base == "src":
+            real(self, {"grpc_tools.py": f"open({str(marker)!r}, 'w').close()\n"}, base)
+
+    monkeypatch.setattr(protobuf._Run, "write", planted)
+    compiled = compile_protos({"states.proto": STATES})
+    assert not marker.exists()
+    assert list(compiled.files) == ["states.proto"] and compiled.problems == ()

@@ -431,7 +431,7 @@ def test_a_custom_dialect_the_corpus_holds_is_judged_by_its_metaschema(
     )
     found = [f for f in findings_of("schema-invalid", root) if f.location.path == "schemas/s.json"]
     assert [(f.severity, f.message.split(" (keyword")[0]) for f in found] == [
-        (Severity.ERROR, "/: 'title' is a required property")
+        (Severity.ERROR, '/: "title" is a required property')
     ], [f.message for f in found]
     assert "https://example.org/meta.json" in found[0].message
     body = json.loads(legacy_schema("https://example.org/meta.json"))
@@ -470,7 +470,7 @@ def test_an_unknown_dialect_is_not_told_to_become_a_draft(make_corpus: MakeCorpu
     [info] = findings_of("schema-invalid", root)
     assert info.severity is Severity.INFO
     assert "keywords of that dialect are not checked" in info.message
-    assert "if it means draft-07, use 'http://json-schema.org/draft-07/schema#'" in info.message
+    assert 'if it means draft-07, use "http://json-schema.org/draft-07/schema#"' in info.message
     assert "add its metaschema to the repository" in info.message
 
 

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 from test_cli import cli
 
-from conftest import BUNDLED_CORPUS, REPOSITORY, schema, write_files
+from conftest import REPOSITORY, bundled_corpus_files, schema, write_files
 
 GIT = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 LINUX = pytest.mark.skipif(
@@ -60,11 +60,7 @@ def committed(
 
 
 def bundled_files() -> dict[str, str | bytes]:
-    return {
-        p.relative_to(BUNDLED_CORPUS).as_posix(): p.read_bytes()
-        for p in BUNDLED_CORPUS.rglob("*")
-        if p.is_file() and ".speclint-cache" not in p.parts
-    }
+    return bundled_corpus_files()
 
 
 def buildable_files() -> dict[str, str | bytes]:

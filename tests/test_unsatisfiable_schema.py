@@ -79,7 +79,7 @@ def test_createrun_defect_is_found_with_keyword_and_property(make_corpus: MakeCo
     assert "unevaluatedProperties: false" in finding.message
     # A generated witness, judged by the real validator, not by the generator.
     assert "(valid for `allOf/0`) is rejected at `allOf/1/additionalProperties`" in finding.message
-    assert "'workflowId' was unexpected" in finding.message
+    assert '"workflowId" was unexpected' in finding.message
     assert finding.related[0].path == "schemas/run-options.schema.json"
     assert finding.related[0].pointer == "/additionalProperties"
 

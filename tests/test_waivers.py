@@ -153,6 +153,69 @@ def test_markdown_and_configured_waivers(make_corpus: MakeCorpus) -> None:
     assert run.waived[0].waiver.who == "ann" and run.waived[0].waiver.expires == "2027-01-01"
 
 
+# A page of a Model Context Protocol-style site (every page MDX) whose example its schema rejects
+# (issue 44, item 12): an HTML comment does not compile in MDX, so its waiver is a JSX comment.
+MESSAGE_SCHEMA = json.dumps(
+    {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {
+            "Message": {
+                "type": "object",
+                "properties": {"kind": {"const": "message"}, "role": {"enum": ["user", "agent"]}},
+                "required": ["kind", "role"],
+            }
+        },
+    }
+)
+ROBOT_EXAMPLE = '```json\n{"kind": "message", "role": "robot"}\n```\n'
+
+
+def messages_page(waiver: str = "") -> str:
+    return f"# Messages\n\nA message:\n\n{waiver}{ROBOT_EXAMPLE}"
+
+
+def test_an_mdx_waiver_with_a_reason_waives_and_is_recorded(make_corpus: MakeCorpus) -> None:
+    plain = make_corpus({"schema.json": MESSAGE_SCHEMA, "docs/messages.mdx": messages_page()})
+    assert rules_of(result(plain)) == ["example-invalid"]
+    waiver = "{/* speclint-ignore example-invalid: robots join in v2 */}\n"
+    root = make_corpus({"schema.json": MESSAGE_SCHEMA, "docs/messages.mdx": messages_page(waiver)})
+    corpus = Context.load(root, load_config(root))
+    run = run_rules(corpus)
+    assert run.findings == []
+    [accepted] = run.waived
+    assert accepted.finding.rule == "example-invalid"
+    assert accepted.waiver.reason == "robots join in v2"
+    assert (accepted.waiver.origin.path, accepted.waiver.origin.line) == ("docs/messages.mdx", 5)
+    report = Report(
+        run.findings, run.rules, corpus.sources(), "corpus", "0", waived=tuple(run.waived)
+    )
+    [listed] = json.loads(renderer("json")(report))["waived"]
+    assert listed["rule"] == "example-invalid"
+    assert listed["waiver"]["reason"] == "robots join in v2"
+
+
+@pytest.mark.parametrize(
+    ("page", "waiver"),
+    [
+        ("docs/messages.md", "<!-- speclint-ignore example-invalid -->\n"),
+        ("docs/messages.mdx", "{/* speclint-ignore example-invalid */}\n"),
+        ("docs/messages.mdx", "{/* speclint-ignore example-invalid: */}\n"),
+    ],
+)
+def test_a_markdown_or_mdx_waiver_without_a_reason_waives_nothing(
+    make_corpus: MakeCorpus, page: str, waiver: str
+) -> None:
+    """The rule id a waiver names is no word of the page's prose: the example is judged, the
+    waiver without a reason is a finding, and nothing is waived."""
+    root = make_corpus({"schema.json": MESSAGE_SCHEMA, page: messages_page(waiver)})
+    run = result(root)
+    assert rules_of(run) == ["example-invalid", "waiver"]
+    [problem] = [f for f in run.findings if f.rule == "waiver"]
+    assert "gives no reason, so it waives nothing" in problem.message
+    assert (problem.location.path, problem.location.line) == (page, 5)
+    assert run.waived == []
+
+
 def test_sarif_with_suppressions_still_validates_and_other_reports_show_the_reason(
     make_corpus: MakeCorpus,
 ) -> None:

@@ -43,7 +43,7 @@ from speclint.analyses.fingerprints import schema_locations
 from speclint.analyses.policies import ANY_FIELD, Statement, binds, policy_statements
 from speclint.analyses.roles import HTTP_METHODS
 from speclint.analyses.shapes import Site, follow, is_closed_false, resolve, types_of
-from speclint.common.findings import Location
+from speclint.common.findings import Location, json_value
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_at, modern
 from speclint.parsing.kinds import DocumentKind
@@ -459,7 +459,8 @@ class _Differ:
                 "pattern added",
                 True,
                 role,
-                f"{name}{role} `{head.label}` now has `pattern` {head.node['pattern']!r}: values "
+                f"{name}{role} `{head.label}` now has `pattern` {json_value(head.node['pattern'])}: "
+                "values "
                 "the base accepted may be rejected",
                 head,
                 base,

@@ -59,7 +59,7 @@ from typing import TYPE_CHECKING, Any
 from speclint.analyses.context import Context
 from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.shapes import Site, ValueSet, follow, resolve, value_set
-from speclint.common.findings import Location
+from speclint.common.findings import Location, as_written
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.prose import Heading, Paragraph
@@ -862,7 +862,7 @@ def overlap(prose: tuple[str, ...], schema: tuple[Any, ...], complete: bool = Tr
     other (a value added on one side is exactly the drift to find). A set the text does not
     give as complete ("flips to `a` / `b` / `c`") is a few of the field's values: two shared
     values that are most of it suffice."""
-    a, b = set(prose), {str(v) for v in schema}
+    a, b = set(prose), {as_written(v) for v in schema}
     common = a & b
     if not common:
         return False
@@ -926,7 +926,9 @@ class Binder:
         # event's): the text speaks of those whose values hold all it names, when there are
         # such, not of the others that merely share the name. A complete list claims the
         # field's vocabulary, and disagrees with every schema of that name that lacks a value.
-        agreeing = [b for b in found if set(prose.values) <= {str(v) for v in b.values.values}]
+        agreeing = [
+            b for b in found if set(prose.values) <= {as_written(v) for v in b.values.values}
+        ]
         return agreeing or found
 
     def _is_proposal(self, path: str) -> bool:

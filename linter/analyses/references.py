@@ -33,7 +33,7 @@ from referencing import Registry, Resource, Specification
 from referencing.exceptions import NoSuchResource, PointerToNowhere, Unresolvable
 from referencing.jsonschema import DRAFT202012, specification_with
 
-from speclint.parsing.kinds import DocumentKind, draft_of
+from speclint.parsing.kinds import STRUCTURED_SUFFIXES, DocumentKind, draft_of
 from speclint.parsing.structured import escape_token, join_pointer
 
 if TYPE_CHECKING:
@@ -561,7 +561,6 @@ def escape_uri_segment(segment: str) -> str:
 # Characters a URI reference may hold as they are (RFC 3986 §2.2 and §2.3), and `%`, which
 # starts an escape the author wrote.
 _URI_CHARACTERS = ":/?#[]@!$&'()*+,;=-._~%"
-_STRUCTURED = (".json", ".jsonc", ".yaml", ".yml")
 
 
 def as_uri_reference(value: str) -> str:
@@ -571,7 +570,7 @@ def as_uri_reference(value: str) -> str:
 
 
 def _structured(path: str) -> bool:
-    return path.lower().endswith(_STRUCTURED)
+    return path.lower().endswith(STRUCTURED_SUFFIXES)
 
 
 @functools.lru_cache(maxsize=1 << 17)

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from speclint.common.findings import json_value
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import escape_token, join_pointer
 
@@ -291,7 +292,9 @@ def asyncapi_perspective(document: Document, configured: Any) -> tuple[str, str]
     """("host" | "client", why). AsyncAPI 3 §"Operation Object": actions are from the point of
     view of the application the document describes, which may be the host or one of its clients."""
     if configured in {"host", "client"}:
-        return str(configured), f"asyncapi-perspective = {configured!r} in the configuration"
+        return str(
+            configured
+        ), f"asyncapi-perspective = {json_value(configured)} in the configuration"
     data = document.data if isinstance(document.data, dict) else {}
     protocols = sorted(
         {

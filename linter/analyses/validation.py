@@ -6,6 +6,7 @@ to fetching unknown ``$ref`` URLs over HTTP, which a linter that gates pull requ
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import time
@@ -28,6 +29,7 @@ from jsonschema.validators import validator_for
 from referencing import Registry
 from referencing.jsonschema import DRAFT7
 
+from speclint.common.findings import VALUE_SHOWN, json_value
 from speclint.parsing.kinds import draft_of
 from speclint.parsing.structured import join_pointer
 
@@ -399,16 +401,72 @@ def located_errors(
 
 
 def short_message(error: ValidationError) -> str:
-    """jsonschema messages quote whole instances; keep them to one readable line."""
+    """The library's message for ``error``, as a message of speclint says it: values as JSON
+    (:func:`json_spelled`), a long instance or keyword value shown by its start
+    (:func:`speclint.common.findings.json_value`), a long list of names by its first ones and
+    how many more; then the keyword. Nothing but a quoted value is shortened."""
     message = error.message
-    if len(message) > 240:
-        rendered = json.dumps(error.instance, sort_keys=True, default=str)
-        if len(rendered) > 80:
-            message = message.replace(repr(error.instance), rendered[:77] + "...")
-        message = message[:237] + "..." if len(message) > 240 else message
+    for value in (error.instance, error.validator_value):
+        shown = _python_repr(value)
+        if len(shown) > VALUE_SHOWN and shown in message:
+            message = message.replace(shown, json_value(value))
+    message = _fewer_names(json_spelled(message))
     # An error the library built itself has no keyword: jsonschema's `<unset>` sentinel.
     keyword = error.validator if isinstance(error.validator, str) else ""
     return f"{message} (keyword `{keyword}`)" if keyword else message
+
+
+def _python_repr(value: Any) -> str:
+    try:
+        return repr(value)
+    except RecursionError:  # a value nested past the interpreter's limit: nothing to replace
+        return ""
+
+
+# jsonschema writes the values in its messages as Python literals (``'on' is not one of ['a',
+# 'b']``, ``True is not of type 'string'``, ``None``); a message speaks JSON, the language of the
+# documents it is about. A quoted literal stands as a value when no letter or quote touches it
+# (an apostrophe in "operation's" is English); ``False schema`` is the library's wording.
+_PYTHON_VALUE = re.compile(
+    r"""(?<![\w'"])(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")(?![\w'"])"""
+    r"|\b(?:True|None|False(?! schema))\b"
+)
+_WORDS = {"True": "true", "False": "false", "None": "null"}
+
+
+def json_spelled(message: str) -> str:
+    """``message`` (a validation library's) with its Python literals written as JSON:
+    ``'on'`` as ``"on"``, ``True`` as ``true``, ``None`` as ``null``."""
+
+    def spell(match: re.Match[str]) -> str:
+        text = match.group(0)
+        if text in _WORDS:
+            return _WORDS[text]
+        if "\\" not in text:  # no escape: the characters between the quotes are the value
+            return json.dumps(text[1:-1], ensure_ascii=False)
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return text
+        return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else text
+
+    return _PYTHON_VALUE.sub(spell, message)
+
+
+NAMES_SHOWN = 8
+# A run of quoted names (``"a", "b", ... were unexpected``, an `enum`'s members): the first few
+# and how many more, when the run is long; the words around it stay.
+_NAME_RUN = re.compile(r'"(?:[^"\\\n]|\\.)*"(?:, "(?:[^"\\\n]|\\.)*")+')
+
+
+def _fewer_names(message: str) -> str:
+    def fewer(match: re.Match[str]) -> str:
+        names = re.findall(r'"(?:[^"\\\n]|\\.)*"', match.group(0))
+        if len(names) <= NAMES_SHOWN or len(match.group(0)) <= VALUE_SHOWN:
+            return match.group(0)
+        return ", ".join(names[:NAMES_SHOWN]) + f", \u2026 {len(names) - NAMES_SHOWN} more"
+
+    return _NAME_RUN.sub(fewer, message)
 
 
 def asyncapi_versions() -> list[str]:

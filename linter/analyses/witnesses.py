@@ -25,7 +25,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from referencing import Registry
 
-from speclint.analyses.validation import safe_validator_class
+from speclint.analyses.validation import json_spelled, safe_validator_class
 
 MAX_EXAMPLES = 25
 
@@ -281,7 +281,7 @@ def first_rejected(
     _, instance, error = min(candidates, key=lambda c: (len(c[0]), c[0]))
     specific = _deepest(error)
     path = "/".join(str(p) for p in specific.absolute_schema_path if p != "$ref")
-    return Witness(instance, path, specific.message)
+    return Witness(instance, path, json_spelled(specific.message))
 
 
 CLOSURE_KEYWORDS = ("additionalProperties", "unevaluatedProperties", "unevaluatedItems")

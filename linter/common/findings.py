@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import enum
 import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
+
+from speclint.common.controls import visible
 
 
 class Severity(enum.IntEnum):
@@ -50,6 +54,12 @@ class Location:
     end_line: int | None = None
     note: str | None = field(default=None, compare=False)
 
+    def __post_init__(self) -> None:
+        # A note is read by people, in every report: repository text quoted in it is shown,
+        # never obeyed (speclint.common.controls).
+        if self.note is not None:
+            object.__setattr__(self, "note", visible(self.note))
+
     def describe(self) -> str:
         where = f"{self.path}:{self.line}:{self.column}"
         if self.pointer is not None:
@@ -59,9 +69,36 @@ class Location:
         return where
 
 
+class Wording(str):
+    """A message with the shorter form a terminal shows: the string itself is the whole message,
+    ``shortened`` the same finding in a first line of about :data:`FIRST_LINE` characters (the
+    long lists on related locations, issue 26). :func:`first_fitting` and :func:`headed` make
+    one; a :class:`Finding` given one as its message keeps both (``message`` and ``shortened``),
+    so rules pass it where they pass any message."""
+
+    shortened: str
+
+    def __new__(cls, whole: str, shortened: str) -> Wording:
+        made = super().__new__(cls, whole)
+        made.shortened = shortened
+        return made
+
+
+def terminal_form(message: str) -> str:
+    """What a terminal shows of ``message``: its shorter form when it is a :class:`Wording`."""
+    return message.shortened if isinstance(message, Wording) else message
+
+
 @dataclass(frozen=True)
 class Finding:
-    """One problem. ``key`` is the rule's stable identity for it (defaults to the message)."""
+    """One problem. ``key`` is the rule's stable identity for it (defaults to the message).
+
+    ``message`` is whole: what JSON, SARIF, JUnit, GitLab, GitHub annotations, Markdown and the
+    language server carry. ``shortened`` is set when the rule also wrote a shorter form for the
+    terminal (given as a :class:`Wording`); the text report shows :attr:`terminal_message`.
+    Replacing ``message`` (``dataclasses.replace``) with a plain string keeps the old
+    ``shortened``: give a :class:`Wording`, or ``shortened=None``, with it.
+    """
 
     rule: str
     severity: Severity
@@ -69,6 +106,22 @@ class Finding:
     location: Location
     related: tuple[Location, ...] = ()
     key: str | None = None
+    shortened: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        message = self.message
+        if isinstance(message, Wording):
+            object.__setattr__(self, "shortened", message.shortened)
+        # Messages quote the repository (names, headings, values): shown, never obeyed, in
+        # every output (speclint.common.controls). ``str`` drops the Wording's subclass.
+        object.__setattr__(self, "message", visible(str(message)))
+        if self.shortened is not None:
+            object.__setattr__(self, "shortened", visible(self.shortened))
+
+    @property
+    def terminal_message(self) -> str:
+        """The message as the text report shows it: the rule's shorter form, else the whole."""
+        return self.message if self.shortened is None else self.shortened
 
     @property
     def fingerprint(self) -> str:
@@ -91,13 +144,16 @@ FIRST_LINE = 200
 
 
 def first_fitting(*candidates: str, limit: int = FIRST_LINE) -> str:
-    """The first of ``candidates`` (most to least detailed) whose first line fits ``limit``;
-    else the last, cut at a word before the limit with an ellipsis."""
-    for candidate in candidates:
-        if len(candidate.split("\n", 1)[0]) <= limit:
-            return candidate
-    last = candidates[-1].split("\n", 1)[0]
-    return last[: limit - 2].rsplit(" ", 1)[0] + " \u2026"
+    """The message ``candidates[0]`` (the most detailed wording), shown in a terminal as the
+    first of ``candidates`` (most to least detailed) whose first line fits ``limit``; when none
+    does, as the last, its first line broken at a clause that fits (:func:`fitted`, nothing
+    cut). A :class:`Wording` when the terminal's form is not the message itself."""
+    whole = candidates[0]
+    shown = next(
+        (c for c in candidates if len(c.split("\n", 1)[0]) <= limit),
+        fitted(candidates[-1], limit),
+    )
+    return whole if shown == whole else Wording(whole, shown)
 
 
 def fitted(message: str, limit: int = FIRST_LINE) -> str:
@@ -130,20 +186,65 @@ def fitted(message: str, limit: int = FIRST_LINE) -> str:
 
 
 def headed(head: str, tail: str, *shorter: str, limit: int = FIRST_LINE) -> str:
-    """``head + tail`` on one line when it fits ``limit``; else a first line that fits (``head``
-    or the first of the ``shorter`` heads that does) and the detail on the next line: ``tail``,
-    or the whole ``head + tail`` when the head had to be shortened (nothing is lost). The
-    tail's leading ``,``/``;``/``:`` stays at the end of the first line, so the message read as
-    one line is the same sentence."""
+    """``head + tail`` on one line when it fits ``limit``; else ``head`` on the first line and
+    the detail, ``tail``, on the next. The tail's leading ``,``/``;``/``:`` stays at the end of
+    the first line, so the message read as one line is the same sentence. When ``head`` itself
+    is too long, a terminal shows the first of the ``shorter`` heads that fits in its place
+    (a :class:`Wording`): the message stays whole, and never says its head twice."""
     whole = head + tail
     if len(whole) <= limit:
         return whole
     rest = tail.lstrip()
     mark = rest[0] if rest[:1] in (",", ";", ":") else ""
-    first = first_fitting(head + mark, *(s + mark for s in shorter), limit=limit)
-    if first == head + mark:
-        return f"{first}\n{rest[len(mark) :].lstrip()}"
-    return f"{first}\n{whole}"
+    detail = rest[len(mark) :].lstrip()
+    message = f"{head}{mark}\n{detail}"
+    if len(head + mark) <= limit or not shorter:
+        return message  # the text report breaks a head too long (fitted)
+    heads = [s + mark for s in shorter]
+    short = next((h for h in heads if len(h) <= limit), fitted(heads[-1], limit))
+    return Wording(message, f"{short}\n{detail}")
+
+
+VALUE_SHOWN = 80  # characters of a document's value quoted in a message, about
+
+
+def json_value(value: Any, limit: int = VALUE_SHOWN) -> str:
+    """``value`` (a JSON or YAML document's) as a message quotes it: as JSON writes it, ``true``,
+    ``null``, ``"on"``, ``[1, 2]``, never as Python's ``True``, ``None``, ``'on'``. A value
+    longer than ``limit`` is shown by its start: an object or array by its first members and
+    how many more there are (``{"id": "a", "tags": [...], ... 9 more}``), a string by its first
+    characters and an ellipsis inside its quotes. A value JSON has no spelling for (a YAML date)
+    is written as its text."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    if len(text) <= limit:
+        return text
+    if isinstance(value, str):
+        return json.dumps(value[: max(limit - 3, 1)] + "\u2026", ensure_ascii=False)
+    if not isinstance(value, (dict, list)):
+        return text
+    if limit < 24:
+        return "{\u2026}" if isinstance(value, dict) else "[\u2026]"
+    items = list(value.items()) if isinstance(value, dict) else list(enumerate(value))
+    parts: list[str] = []
+    used = 0
+    for key, member in items:
+        part = json_value(member, max(limit // 4, 12))
+        if isinstance(value, dict):
+            part = f"{json.dumps(str(key), ensure_ascii=False)}: {part}"
+        if parts and used + len(part) + 2 > limit - 12:
+            break
+        parts.append(part)
+        used += len(part) + 2
+    more = len(items) - len(parts)
+    shown = ", ".join(parts) + (f", \u2026 {more} more" if more else "")
+    return f"{{{shown}}}" if isinstance(value, dict) else f"[{shown}]"
+
+
+def as_written(value: Any) -> str:
+    """A document's scalar as prose and code spans write it: a string as it is, anything else
+    as JSON (``true``, ``null``, ``1.5``), never Python's ``True``/``None``: how a prose list
+    is compared with an ``enum`` and how a message names a member."""
+    return value if isinstance(value, str) else json_value(value)
 
 
 def warnings_over(findings: Sequence[Finding], maximum: int | None) -> int:

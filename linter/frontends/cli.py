@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from speclint import __version__
-from speclint.common.findings import Severity, warnings_over
+from speclint.common.controls import visible
+from speclint.common.findings import Severity, as_written, warnings_over
 from speclint.common.lifecycle import (
     DEFAULT_TIME_LIMIT,
     Interrupted,
@@ -54,7 +55,15 @@ class UsageProblem(click.ClickException):
     exit_code = 2
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"speclint: error: {self.format_message()}", err=True)
+        say(f"speclint: error: {self.format_message()}", err=True)
+
+
+def say(text: str, err: bool = False) -> None:
+    """One line of the command's own output (not a report: each reporter escapes its own).
+    Paths, headings, values and notes in it come from the repository under check: its terminal
+    controls and direction overrides are shown as escapes, never obeyed
+    (``speclint.common.controls``)."""
+    click.echo(visible(text), err=err)
 
 
 # The corpus root a command reads: a folder that exists, the current one by default.
@@ -261,7 +270,7 @@ def check(
     )
     outcome = _engine(lambda: lint(scope.root, options), debug)
     for note in outcome.notes:
-        click.echo(f"speclint: {note}" if not note.startswith("  ") else note, err=True)
+        say(f"speclint: {note}" if not note.startswith("  ") else note, err=True)
     shown_root = _understood(scope.root, outcome, scope.focus)
     report = _report(outcome, shown_root, False, outcome.gate, quiet, max_warnings)
     if any(name in ("github", "gitlab") for name, _ in reports):
@@ -475,12 +484,12 @@ def _deliver(report: Report, reports: Destinations, color: bool, statistics: boo
     if report.quiet:
         return
     for line in written:
-        click.echo(line, err=True)
+        say(line, err=True)
     summed = statistics or any(
         name in ("text", "github") for name, destination in reports if destination is None
     )
     if not summed:
-        click.echo(summary_line(report), err=True)
+        say(summary_line(report), err=True)
 
 
 @main.command(name="hook")
@@ -542,7 +551,7 @@ def commit_hook(
             fail(str(error))
         if not roots:
             corpora = ", ".join(named_from_here(root).as_posix() for root in configured)
-            click.echo(
+            say(
                 f"speclint: the commit changes no file of this repository's corpora ({corpora}): "
                 "nothing to judge",
                 err=True,
@@ -552,7 +561,7 @@ def commit_hook(
     code = 0
     for root, focus in targets:
         if len(targets) > 1:
-            click.echo(f"speclint: the corpus at {root.as_posix()}:", err=True)
+            say(f"speclint: the corpus at {root.as_posix()}:", err=True)
         options = (strict, fail_on, max_warnings, quiet, config_path, color, time_limit, debug)
         chosen = (_selectors(select), _selectors(ignore))
         code = max(code, _judge_commit(root, focus, *options, *chosen))
@@ -607,15 +616,15 @@ def _say_against_head(gate: Gate | None, strict: bool) -> None:
         known, fixed = len(gate.known), len(gate.fixed)
         if known:
             were = "finding was" if known == 1 else "findings were"
-            click.echo(
+            say(
                 f"speclint: {known} {were} already present before this commit; "
                 "`speclint check` lists them",
                 err=True,
             )
         if fixed:
-            click.echo(f"speclint: this commit fixes {fixed} finding(s)", err=True)
+            say(f"speclint: this commit fixes {fixed} finding(s)", err=True)
     elif not strict:
-        click.echo(
+        say(
             "speclint: no commit to compare with (the repository's first commit): every finding "
             "is the commit's",
             err=True,
@@ -646,7 +655,7 @@ def _through_daemon() -> None:
     # command's: the command then runs here, as without a daemon.
     arguments = sys.argv[1:]
     if not wanted(arguments):
-        click.echo(
+        say(
             "speclint: --daemon is read by the speclint command; checking in this process",
             err=True,
         )
@@ -690,7 +699,7 @@ def daemon_start(path: Path, idle_timeout: float | None) -> None:
         pid = start(root, idle_timeout or IDLE_TIMEOUT)
     except DaemonUnavailable as error:
         fail(f"the daemon of {root} cannot start: {error}")
-    click.echo(f"speclint: the daemon of {root} is running (process {pid})", err=True)
+    say(f"speclint: the daemon of {root} is running (process {pid})", err=True)
 
 
 def _ask_daemon(path: Path, command: str) -> tuple[Path, dict[str, Any] | None, str]:
@@ -711,9 +720,9 @@ def daemon_stop(path: Path) -> None:
     """Stop the daemon of the corpus at PATH, if one runs."""
     root, answer, why = _ask_daemon(path, "stop")
     if answer is None:
-        click.echo(f"speclint: no daemon of {root} to stop: {why}", err=True)
+        say(f"speclint: no daemon of {root} to stop: {why}", err=True)
     else:
-        click.echo(f"speclint: the daemon of {root} stopped", err=True)
+        say(f"speclint: the daemon of {root} stopped", err=True)
 
 
 @daemon_group.command(name="status")
@@ -722,9 +731,9 @@ def daemon_status(path: Path) -> None:
     """Whether the daemon of the corpus at PATH runs, and what it holds; exit 1 when none."""
     root, found, why = _ask_daemon(path, "status")
     if found is None:
-        click.echo(f"speclint: no daemon of {root}: {why}")
+        say(f"speclint: no daemon of {root}: {why}")
         sys.exit(1)
-    click.echo(
+    say(
         f"speclint: the daemon of {root} runs (process {found.get('pid')}); it has answered "
         f"{found.get('served')} command(s) and holds {found.get('files')} file(s), "
         f"{found.get('documents')} parsed"
@@ -801,12 +810,12 @@ def show_changes(path: Path, diff_base: str, only_breaking: bool, fail_on: str |
     for change in changes:
         verdict = "breaking" if change.breaking else "additive"
         # Paths as `check` shows them (the root as typed, joined), so a terminal can open them.
-        click.echo(
+        say(
             f"{position(shown_root, change.location)}: {verdict} [{change.kind}] "
             f"{change.description}"
         )
     broken = sum(c.breaking for c in changes)
-    click.echo(f"speclint: {len(changes)} change(s) since {diff_base}, {broken} breaking", err=True)
+    say(f"speclint: {len(changes)} change(s) since {diff_base}, {broken} breaking", err=True)
     if fail_on == "breaking" and broken:
         sys.exit(1)
 
@@ -850,27 +859,28 @@ def build_command(path: Path, check_only: bool, output: Path | None, dereference
     for (schema_path, fatal), messages in sorted(shown.items()):
         more = f" (and {len(messages) - 1} more)" if len(messages) > 1 else ""
         label = "not built" if fatal else "warning"
-        click.echo(f"speclint: {label}: {schema_path}: {messages[0]}{more}", err=True)
+        say(f"speclint: {label}: {schema_path}: {messages[0]}{more}", err=True)
     built = len(result.bundles) + len(result.api_bundles)
     out_of_date = False
     if check_only:
         state = staleness(result, folder)
         out_of_date = not state.clean
         if state.clean:
-            click.echo(
-                f"speclint: {shown_folder}: {built} bundle(s) and the catalog are up to date"
-            )
+            say(f"speclint: {shown_folder}: {built} bundle(s) and the catalog are up to date")
         for label, paths in (
             ("missing", state.missing),
             ("stale", state.stale),
             ("extra", state.extra),
         ):
             for relative in paths:
-                click.echo(f"{shown_folder}/{relative}: {label}")
+                say(f"{shown_folder}/{relative}: {label}")
+        for relative, why in state.refused:  # the build's manifest names it: not read
+            say(f"{shown_folder}/{relative}: not read: {why}")
         if out_of_date:
-            click.echo(
+            unread = f", {len(state.refused)} not read" if state.refused else ""
+            say(
                 f"speclint: {shown_folder}: build outputs are out of date ({len(state.missing)} "
-                f"missing, {len(state.stale)} stale, {len(state.extra)} extra); run "
+                f"missing, {len(state.stale)} stale, {len(state.extra)} extra{unread}); run "
                 f"`speclint build {path.as_posix()}` and commit the result",
                 err=True,
             )
@@ -879,18 +889,24 @@ def build_command(path: Path, check_only: bool, output: Path | None, dereference
             done = write(result, folder, confined)
         except (BuildError, OutputError) as error:
             fail(str(error))
+        for relative, why in done.refused:
+            say(
+                f"speclint: the build's manifest lists {shown_folder}/{relative}, which it did "
+                f"not look at: {why}",
+                err=True,
+            )
         for relative in done.kept:
-            click.echo(
+            say(
                 f"speclint: left {shown_folder}/{relative} in place: an earlier build wrote it, "
                 "but it changed since (delete it by hand if it is not needed)",
                 err=True,
             )
         removed = f", removed {len(done.deleted)} it no longer builds" if done.deleted else ""
-        click.echo(f"speclint: wrote {built} bundle(s) and {shown_folder}/catalog.json{removed}")
+        say(f"speclint: wrote {built} bundle(s) and {shown_folder}/catalog.json{removed}")
     if result.api_not_built:
         # An API document is what a spec repository publishes: one that cannot be bundled is a
         # broken publication, not a skipped file, for the build as for --check.
-        click.echo(
+        say(
             f"speclint: {len(result.api_not_built)} API document(s) could not be bundled "
             f"({', '.join(result.api_not_built)}): see above",
             err=True,
@@ -959,7 +975,7 @@ def list_rules() -> None:
     catalog = _documented_rules()
     width = max(len(rule_id) for rule_id in catalog)
     for rule_id, info in catalog.items():
-        click.echo(f"{rule_id:<{width}}  {info.severity.label:<7}  {info.summary}")
+        say(f"{rule_id:<{width}}  {info.severity.label:<7}  {info.summary}")
 
 
 @main.command(name="rule")
@@ -975,7 +991,7 @@ def show_rule(rule_id: str, color: bool | None) -> None:
     if info is None:
         fail(_unknown_rule(rule_id, catalog))
     use_color = _use_color(color)
-    click.echo(f"{info.id} [{info.severity.label}]\n")
+    say(f"{info.id} [{info.severity.label}]\n")
     # click strips colour from output that is not a terminal unless told: --color means colour.
     click.echo(render_doc(info.doc, use_color), nl=False, color=use_color or None)
 
@@ -1037,7 +1053,7 @@ def baseline_write(path: Path, output: Path | None) -> None:
     findings = outcome.result.findings
     target = output or path / "speclint-baseline.json"
     _write(target, render(outcome.corpus, findings))
-    click.echo(f"speclint: wrote {len(findings)} finding(s) to {target}")
+    say(f"speclint: wrote {len(findings)} finding(s) to {target}")
 
 
 def _load_corpus(path: Path) -> Context:
@@ -1057,7 +1073,7 @@ def _corpus_around(path: Path) -> tuple[Context, Callable[[str], bool]]:
     scope = _scope((path,))
     focus = scope.focus
     if focus is not None:
-        click.echo(f"speclint: the corpus at {scope.root.as_posix()} ({scope.found_by})", err=True)
+        say(f"speclint: the corpus at {scope.root.as_posix()} ({scope.found_by})", err=True)
     return _load_corpus(scope.root), lambda where: focus is None or in_focus(where, focus)
 
 
@@ -1076,12 +1092,12 @@ def show_files(path: Path) -> None:
     width = max((len(entry.path) for entry in listed), default=0)
     for entry in listed:
         if entry.kind == SKIPPED:
-            click.echo(f"{entry.path:<{width}}  skipped: {entry.reason}")
+            say(f"{entry.path:<{width}}  skipped: {entry.reason}")
             continue
         kind = f"{entry.kind} {entry.dialect}".strip()
-        click.echo(f"{entry.path:<{width}}  {kind:<22}  {entry.reason}")
+        say(f"{entry.path:<{width}}  {kind:<22}  {entry.reason}")
     left = f"; {len(folders)} folder{'s' if len(folders) != 1 else ''} skipped" if folders else ""
-    click.echo(f"speclint: {phrase(inventory)}{left}")
+    say(f"speclint: {phrase(inventory)}{left}")
 
 
 @main.command(name="roles")
@@ -1092,12 +1108,12 @@ def show_roles(path: Path) -> None:
     corpus, covered = _corpus_around(path)
     entries = [entry for entry in corpus.roles.listing(corpus) if covered(entry.path)]
     for entry in entries:
-        click.echo(f"{entry.path}#{entry.pointer or '/'}: {entry.role}")
+        say(f"{entry.path}#{entry.pointer or '/'}: {entry.role}")
         for line in entry.evidence:
-            click.echo(f"    {line}")
+            say(f"    {line}")
     tally = Counter(entry.role for entry in entries)
     shown = ", ".join(f"{tally[r]} {r}" for r in ROLE_NAMES if tally[r])
-    click.echo(f"speclint: {len(entries)} schema locations: {shown}")
+    say(f"speclint: {len(entries)} schema locations: {shown}")
 
 
 @main.command(name="bindings")
@@ -1120,18 +1136,16 @@ def show_bindings(path: Path, show_all: bool) -> None:
             continue
         field = f" `{prose.field}`" if prose.field else ""
         values = ", ".join(prose.values[:6]) + (", ..." if len(prose.values) > 6 else "")
-        click.echo(f"{prose.path}:{prose.line} {prose.form}{field} [{values}]")
+        say(f"{prose.path}:{prose.line} {prose.form}{field} [{values}]")
         if not bindings:
             unbound += 1
-            click.echo("    (not bound)")
+            say("    (not bound)")
         for binding in bindings:
             bound += 1
-            listed = {str(v) for v in binding.values.values}
+            listed = {as_written(v) for v in binding.values.values}
             same = "same values" if listed == set(prose.values) else "values differ"
-            click.echo(
-                f"    -> {binding.target.label} ({binding.confidence}; {same}): {binding.evidence}"
-            )
-    click.echo(f"speclint: {bound} binding(s); {unbound} prose set(s) bound to nothing")
+            say(f"    -> {binding.target.label} ({binding.confidence}; {same}): {binding.evidence}")
+    say(f"speclint: {bound} binding(s); {unbound} prose set(s) bound to nothing")
     _show_example_bindings(corpus, covered)
     _show_proto_bindings(corpus, covered)
 
@@ -1154,28 +1168,28 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
             continue
         for example in example_bindings(corpus, document, binding):
             language = example.fence.language or "untagged"
-            click.echo(f"{document.path}:{example.fence.line} {language} example")
+            say(f"{document.path}:{example.fence.line} {language} example")
             if not example.ties:
                 unbound += 1
-                click.echo(f"    (not bound: {example.why})")
+                say(f"    (not bound: {example.why})")
             for tie in example.ties:
                 bound += 1
                 target = tie.target.label if tie.target else f"{tie.named} (no such schema)"
                 part = f" at {tie.part}" if tie.part else ""
                 evidence = tie.evidence or f"`{tie.named}`"
-                click.echo(f"    -> {target}{part} (by {tie.how}: {evidence})")
+                say(f"    -> {target}{part} (by {tie.how}: {evidence})")
     for document in corpus.of_kind(DocumentKind.DATA):
         if not (covered(document.path) and example_file(document)):
             continue
         found = example_file_binding(corpus, document, binding)
-        click.echo(f"{document.path} example file")
+        say(f"{document.path} example file")
         if found.target is None:
             unbound += 1
-            click.echo(f"    (not bound: {found.evidence})")
+            say(f"    (not bound: {found.evidence})")
         else:
             bound += 1
-            click.echo(f"    -> {found.target.label} (by {found.how}: {found.evidence})")
-    click.echo(f"speclint: {bound} example binding(s); {unbound} example(s) bound to nothing")
+            say(f"    -> {found.target.label} (by {found.how}: {found.evidence})")
+    say(f"speclint: {bound} example binding(s); {unbound} example(s) bound to nothing")
 
 
 def _show_proto_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:
@@ -1189,14 +1203,14 @@ def _show_proto_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
         return
     found = [binding for binding in listed if covered(binding.path)]
     for binding in found:
-        click.echo(f"{binding.path}:{binding.line} {binding.what}")
+        say(f"{binding.path}:{binding.line} {binding.what}")
         for arrow in binding.arrows:
-            click.echo(f"    -> {arrow}")
+            say(f"    -> {arrow}")
     bound = sum(binding.bound for binding in found)
     unbound = sum(len(binding.arrows) for binding in found) - bound
     # a corpus with method tables and no proto: its tables' bindings are no proto's
     what = "proto" if corpus_protos(corpus).read() else "method-table"
-    click.echo(f"speclint: {bound} {what} binding(s); {unbound} pair(s) not bound or not compared")
+    say(f"speclint: {bound} {what} binding(s); {unbound} pair(s) not bound or not compared")
 
 
 def entry() -> None:

@@ -18,7 +18,8 @@ costs what the files it touches cost.
 - **Code actions**: an ``inline-copy`` finding offers to replace the inline schema with the
   ``$ref`` the finding names (a YAML block mapping or a JSON object, comments and the rest of the
   file untouched). A finding in Markdown is waived by a ``<!-- speclint-ignore rule: reason -->``
-  comment above its block; one in a JSON or YAML document by a ``[[waivers]]`` table in the
+  comment above its block (in MDX, ``{/* speclint-ignore rule: reason */}``: an HTML comment does
+  not compile there); one in a JSON or YAML document by a ``[[waivers]]`` table in the
   corpus's ``speclint.toml`` (created when the corpus has no configuration). Either carries a
   reason to rewrite: a waiver without one waives nothing.
 
@@ -42,11 +43,29 @@ from pygls.lsp.server import LanguageServer
 
 from speclint import __version__
 from speclint.common.findings import Finding, Location, Severity
+from speclint.parsing.kinds import MARKDOWN_SUFFIXES
 from speclint.run.engine import EngineError, Options, Outcome, lint
 from speclint.run.resident import Resident
 
 DEBOUNCE = 0.25  # seconds of quiet after a change before the corpus is checked
 WAIVER_REASON = "say why this finding is accepted"
+
+# What editors call the files speclint reads (``speclint.parsing.kinds.READ_SUFFIXES``), for the
+# set-ups the README gives: an editor sends the server the open texts of the languages it is set
+# up for only, so an `.mdx` page left out is checked as saved, not as typed. VS Code's language
+# ids (`mdx` is the MDX extension's, unifiedjs.vscode-mdx; `proto3` vscode-proto3's) and Neovim's
+# filetypes; tests/test_read_files.py holds both, and the README, to the list.
+VSCODE_LANGUAGES: dict[str, str] = {
+    ".json": "json",
+    ".jsonc": "jsonc",
+    ".yaml": "yaml",
+    ".yml": "yaml",
+    ".md": "markdown",
+    ".mdx": "mdx",
+    ".markdown": "markdown",
+    ".proto": "proto3",
+}
+NEOVIM_FILETYPES: dict[str, str] = {**VSCODE_LANGUAGES, ".proto": "proto"}
 
 SEVERITIES = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -252,8 +271,8 @@ class SpeclintServer(LanguageServer):
                             is_preferred=True,
                         )
                     )
-            if relative.lower().endswith((".md", ".markdown", ".mdx")):
-                edit = self._markdown_waiver(uri, diagnostic)
+            if relative.lower().endswith(MARKDOWN_SUFFIXES):
+                edit = self._markdown_waiver(uri, diagnostic, relative.lower().endswith(".mdx"))
             else:
                 data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
                 edit = self._configured_waiver(relative, diagnostic.code, data.get("pointer", ""))
@@ -269,7 +288,7 @@ class SpeclintServer(LanguageServer):
         return actions
 
     def _markdown_waiver(
-        self, uri: str, diagnostic: types.Diagnostic
+        self, uri: str, diagnostic: types.Diagnostic, mdx: bool
     ) -> types.WorkspaceEdit | None:
         lines = self.workspace.get_text_document(uri).source.split("\n")
         # A Markdown waiver covers the block after it (speclint.run.waivers): above the block's
@@ -277,7 +296,8 @@ class SpeclintServer(LanguageServer):
         start = min(diagnostic.range.start.line, len(lines) - 1)
         while start > 0 and lines[start - 1].strip():
             start -= 1
-        comment = f"<!-- speclint-ignore {diagnostic.code}: {WAIVER_REASON} -->\n"
+        waiver = f"speclint-ignore {diagnostic.code}: {WAIVER_REASON}"
+        comment = f"{{/* {waiver} */}}\n" if mdx else f"<!-- {waiver} -->\n"
         at = types.Position(start, 0)
         return types.WorkspaceEdit(changes={uri: [types.TextEdit(types.Range(at, at), comment)]})
 

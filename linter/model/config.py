@@ -67,22 +67,17 @@ from pathlib import Path
 from typing import Any
 
 from speclint.common.findings import Severity
+from speclint.parsing.kinds import READ_SUFFIXES
 from speclint.parsing.reading import LoadProblem, read_named
 from speclint.parsing.versions import DEFAULT_PATTERN as DEFAULT_VERSION_PATTERN
 
-# Every JSON, YAML, Markdown and .proto file: discovery then reads each one's content to tell what it is
-# (speclint.parsing.kinds). `include` narrows it for a repository that wants less; `exclude` adds to
-# the folders never read (version control, installed packages, git-ignored files, the build output).
-DEFAULT_INCLUDE: tuple[str, ...] = (
-    "**/*.json",
-    "**/*.jsonc",
-    "**/*.yaml",
-    "**/*.yml",
-    "**/*.md",
-    "**/*.mdx",
-    "**/*.markdown",
-    "**/*.proto",
-)
+# Every file of a kind speclint reads (``READ_SUFFIXES``: JSON, YAML, Markdown, MDX, .proto):
+# discovery then reads each one's content to tell what it is (speclint.parsing.kinds). `include`
+# narrows it for a repository that wants less; `exclude` adds to the folders never read (version
+# control, installed packages, git-ignored files, the build output).
+DEFAULT_INCLUDE: tuple[str, ...] = tuple(f"**/*{suffix}" for suffix in READ_SUFFIXES)
+# Where a corpus's configuration is, by name, in its root folder (``load_config``).
+CONFIGURATION_FILES = ("speclint.toml", "pyproject.toml")
 DEFAULT_FIXTURES: tuple[str, ...] = (
     "**/test/**",
     "**/tests/**",
@@ -189,7 +184,7 @@ def load_config(root: Path, explicit: Path | None = None) -> Config:
     refused; any path must be a regular file (a FIFO named ``speclint.toml`` is an error, not skipped, and never blocks)."""
     table: dict[str, Any] = {}
     source: str | None = None
-    candidates = [explicit] if explicit else [root / "speclint.toml", root / "pyproject.toml"]
+    candidates = [explicit] if explicit else [root / name for name in CONFIGURATION_FILES]
     for candidate in candidates:
         # lexists: a FIFO, a folder or a dangling link by this name is there, and is refused
         # below rather than passed over as "no configuration".

@@ -32,6 +32,7 @@ from speclint.common.storage import StorageError, loads
 from speclint.model.config import Config
 from speclint.parsing.gitbase import ignored
 from speclint.parsing.kinds import (
+    ATTRIBUTES_FILE,
     INSTALLED_FOLDER_NAMES,
     AttributeRule,
     DocumentKind,
@@ -40,6 +41,7 @@ from speclint.parsing.kinds import (
     gitattributes_rules,
     glob_body,
     installed_folder,
+    kind_for_path,
     linguist_generated,
 )
 from speclint.parsing.links import DERIVED_KEY, page_of
@@ -301,7 +303,7 @@ class Corpus:
         elsewhere (``linguist-vendored``: ``VENDORED``). The ``.gitattributes``
         files are read as text from the root (``read_raw``: never out of it), never run."""
         rules: list[AttributeRule] = []
-        files = [p for p in self.tree if p == ".gitattributes" or p.endswith("/.gitattributes")]
+        files = [p for p in self.tree if p.rpartition("/")[2] == ATTRIBUTES_FILE]
         for path in sorted(files, key=lambda p: (p.count("/"), p)):
             raw = read_raw(self.root, path)
             if isinstance(raw, bytes):
@@ -673,17 +675,6 @@ def parse_cost(path: str, raw: bytes) -> int:
     if kind_for_path(path) is DocumentKind.MARKDOWN:
         return len(raw) * _COST_PER_BYTE[DocumentKind.MARKDOWN]
     return len(raw) * _COST_PER_BYTE["yaml" if lowered.endswith((".yaml", ".yml")) else "json"]
-
-
-def kind_for_path(path: str) -> DocumentKind | None:
-    lowered = path.lower()
-    if lowered.endswith((".md", ".markdown", ".mdx")):
-        return DocumentKind.MARKDOWN
-    if lowered.endswith((".json", ".jsonc", ".yaml", ".yml")):
-        return DocumentKind.DATA  # refined from the content once parsed
-    if lowered.endswith(".proto"):
-        return DocumentKind.PROTO
-    return None
 
 
 def decode(raw: bytes) -> tuple[str | None, LoadProblem | None]:

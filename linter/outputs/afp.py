@@ -36,6 +36,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from speclint.analyses.context import Context
+from speclint.common.controls import json_escaped
 from speclint.common.findings import Finding, Severity
 from speclint.model.config import ConfigError, load_config
 from speclint.model.corpus import parse_document
@@ -274,7 +275,7 @@ def error_response(error: RequestError) -> dict[str, Any]:
 
 
 def dumps(document: Mapping[str, Any]) -> str:
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return json_escaped(json.dumps(document, indent=2, ensure_ascii=False)) + "\n"
 
 
 # --- the artifact ---------------------------------------------------------------------------

@@ -33,7 +33,10 @@ resolves it before it is compared with the (resolved) root, and at or below the 
 on the way must be a real folder. An output folder that is the corpus root, contains it, lies in
 ``.git``, or holds the corpus's source files (``[build] output = "schemas"``) is refused, and so
 is any target in the way (a link, a file where a folder goes, a file the build did not write):
-all are checked before anything is written. A missing output folder is created.
+all are checked before anything is written. A missing output folder is created. Nothing the
+manifest names is read, looked at or deleted through a symlink in the folder (a committed
+``build/etc -> /etc`` with a manifest naming ``etc/passwd``), nor out of it: such an entry is said
+"not read", in the same words whether a file is there or not (issue 44).
 """
 
 from __future__ import annotations
@@ -100,10 +103,12 @@ class Staleness:
     missing: list[str]
     stale: list[str]
     extra: list[str]
+    # entries of the manifest that are not read, with why: through a symlink, out of the folder
+    refused: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def clean(self) -> bool:
-        return not (self.missing or self.stale or self.extra)
+        return not (self.missing or self.stale or self.extra or self.refused)
 
 
 def render(value: Any) -> str:
@@ -459,6 +464,27 @@ def _manifest(folder: Path) -> dict[str, str]:
     }
 
 
+def manifest_refusals(folder: Path) -> list[tuple[str, str]]:
+    """The manifest's entries that are never read, each with why: a path out of the folder
+    (``../x``, ``/etc/x``), or one through a symlink in it (``etc/passwd`` with ``etc -> /etc``
+    committed). Nothing past the symlink is looked at, so what is said is the same whether a
+    file is there or not (issue 44: ``--check`` said "build/etc/passwd: extra")."""
+    document = _manifest_document(folder) or {}
+    files = document.get("files")
+    if not isinstance(files, dict) or document.get("speclint-build") != MANIFEST_VERSION:
+        return []
+    found = []
+    for relative in sorted(name for name in files if isinstance(name, str) and name != MANIFEST):
+        if not _plain_relative(relative):
+            found.append((relative, "it is not a path below the output folder"))
+            continue
+        link = _symlink_on_the_way(folder, relative)
+        if link is not None:
+            way = "it is a symlink" if link == relative else f"it is through the symlink {link}"
+            found.append((relative, f"{way}; nothing the manifest lists is read through one"))
+    return found
+
+
 def _plain_relative(path: str) -> bool:
     parts = path.split("/")
     return (
@@ -470,21 +496,31 @@ def _plain_relative(path: str) -> bool:
 
 
 def _read(folder: Path, relative: str) -> bytes | None:
-    """An output file's bytes, read without following a symlink out of the folder."""
+    """An output file's bytes, or None: never through a symlink, at the file or a folder on the
+    way (``read_raw`` looks at the file's own name only: a committed ``build/etc -> /etc`` made
+    ``etc/passwd`` readable)."""
+    if _symlink_on_the_way(folder, relative) is not None:
+        return None
     raw = read_raw(folder, relative)
     return raw if isinstance(raw, bytes) else None
 
 
-def _no_symlink_below(folder: Path, relative: str) -> bool:
+def _symlink_on_the_way(folder: Path, relative: str) -> str | None:
+    """The first part of ``relative`` below ``folder`` (a folder on the way, or the file) that
+    is a symlink, as a path below ``folder``; None when there is none, or when a part is missing
+    (nothing below it to follow). Each part is ``lstat``-ed and nothing past a symlink is, so
+    nothing out of the folder is ever looked at."""
     current = folder
-    for part in relative.split("/"):
+    parts = relative.split("/")
+    for index, part in enumerate(parts):
         current = current / part
         try:
-            if stat.S_ISLNK(os.lstat(current).st_mode):
-                return False
+            status = os.lstat(current)
         except OSError:
-            return False
-    return True
+            return None
+        if stat.S_ISLNK(status.st_mode):
+            return "/".join(parts[: index + 1])
+    return None
 
 
 def staleness(result: BuildResult, output: Path) -> Staleness:
@@ -494,17 +530,21 @@ def staleness(result: BuildResult, output: Path) -> Staleness:
     missing, stale = [], []
     for relative, text in sorted(result.files.items()):
         # Through a link below the folder is not in it: the build would refuse to write there.
-        found = _read(output, relative) if _no_symlink_below(output, relative) else None
+        found = _read(output, relative)
         if found is None:
             missing.append(relative)
         elif found != text.encode("utf-8"):
             stale.append(relative)  # a torn or edited file too: bytes, not text, are compared
+    refused = manifest_refusals(output)
+    unread = {relative for relative, _ in refused}
     extra = [
         relative
         for relative in sorted(_manifest(output))
-        if relative not in result.files and _read(output, relative) is not None
+        if relative not in result.files
+        and relative not in unread
+        and _read(output, relative) is not None
     ]
-    return Staleness(missing, stale, extra)
+    return Staleness(missing, stale, extra, [r for r in refused if r[0] not in result.files])
 
 
 @dataclass(frozen=True)
@@ -512,6 +552,8 @@ class Written:
     written: list[str]  # files (re)written
     deleted: list[str]  # files of an earlier build that this one does not produce
     kept: list[str]  # such files that changed since the build wrote them: left in place
+    # entries of the earlier manifest not looked at, with why (manifest_refusals)
+    refused: list[tuple[str, str]] = field(default_factory=list)
 
 
 _FOREIGN = (
@@ -606,19 +648,20 @@ def write(result: BuildResult, output: Path, confined: Path | None = None) -> Wr
     if blocked:
         raise BuildError(_refusal(blocked))
     previous = _manifest(output)
+    refused = [entry for entry in manifest_refusals(output) if entry[0] not in result.files]
     written: list[str] = []
     # The manifest last: until it is written, the old one still names what is on disk.
     for relative in sorted(result.files, key=lambda r: (r == MANIFEST, r)):
         text = result.files[relative]
         target = output / relative
-        if _read(output, relative) == text.encode("utf-8") and _no_symlink_below(output, relative):
+        if _read(output, relative) == text.encode("utf-8"):
             continue
         write_output(target, text, confined=confined or output)
         written.append(relative)
     deleted, kept = [], []
     for relative, digest in sorted(previous.items()):
-        if relative in result.files:
-            continue
+        if relative in result.files or _symlink_on_the_way(output, relative) is not None:
+            continue  # through a symlink: not looked at (manifest_refusals says so)
         target = output / relative
         try:
             status = os.lstat(target)
@@ -627,7 +670,6 @@ def write(result: BuildResult, output: Path, confined: Path | None = None) -> Wr
         content = _read(output, relative)
         if (
             not stat.S_ISREG(status.st_mode)
-            or not _no_symlink_below(output, relative)
             or content is None
             or hashlib.sha256(content).hexdigest() != digest
         ):
@@ -638,7 +680,7 @@ def write(result: BuildResult, output: Path, confined: Path | None = None) -> Wr
             deleted.append(relative)
         except OSError:
             kept.append(relative)
-    return Written(written, deleted, kept)
+    return Written(written, deleted, kept, refused)
 
 
 def _is_source(root: Path, path: str) -> bool:

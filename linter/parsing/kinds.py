@@ -31,6 +31,38 @@ class DocumentKind(enum.Enum):
     PROTO = "protobuf"  # a Protocol Buffers file (`.proto`), compiled by protoc (issue 30)
 
 
+# The files speclint reads, by the ending of their names, and what each is read as (JSON and YAML
+# are refined from their content once parsed: ``classify``). The one list (issue 44, item 10)
+# behind discovery's default ``include`` (``speclint.model.config``), the pre-commit hook's
+# ``files`` pattern (.pre-commit-hooks.yaml), the editors' set-ups (``speclint.frontends.lsp``)
+# and the README: tests/test_read_files.py holds each of them to it. The default ``include``
+# matches endings as written (`README.MD` is not read); ``kind_for_path`` reads them in any case,
+# for an ``include`` that names `*.MD`.
+READ_SUFFIXES: dict[str, DocumentKind] = {
+    ".json": DocumentKind.DATA,
+    ".jsonc": DocumentKind.DATA,  # JSON with comments (``speclint.model.corpus.is_jsonc``)
+    ".yaml": DocumentKind.DATA,
+    ".yml": DocumentKind.DATA,
+    ".md": DocumentKind.MARKDOWN,
+    ".mdx": DocumentKind.MARKDOWN,  # MDX: Markdown with JSX, as Docusaurus and Mintlify sites
+    ".markdown": DocumentKind.MARKDOWN,
+    ".proto": DocumentKind.PROTO,
+}
+STRUCTURED_SUFFIXES = tuple(s for s, kind in READ_SUFFIXES.items() if kind is DocumentKind.DATA)
+MARKDOWN_SUFFIXES = tuple(s for s, kind in READ_SUFFIXES.items() if kind is DocumentKind.MARKDOWN)
+# Read beside the corpus's files: which files a tool wrote or copied (``gitattributes_rules``).
+ATTRIBUTES_FILE = ".gitattributes"
+
+
+def kind_for_path(path: str) -> DocumentKind | None:
+    """What the file at ``path`` is read as, by its name (None: speclint does not read it)."""
+    lowered = path.lower()
+    for suffix, kind in READ_SUFFIXES.items():
+        if lowered.endswith(suffix):
+            return kind
+    return None
+
+
 # The published metaschemas, by the draft name speclint reports (JSON Schema Core 2020-12,
 # section 8.1.1: `$schema` identifies the dialect). Trailing `#` and the http/https scheme vary
 # in the wild; both are accepted.

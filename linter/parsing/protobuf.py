@@ -17,7 +17,20 @@ multiple of 8, and columns are given back in characters (:func:`character_column
 protoc writes no descriptors when any input fails, and stops at the first input that fails:
 :func:`compile_protos` compiles all inputs at once and, when that fails, again without the files
 that failed and those that import them, until the rest compiles (one broken file imported by 60
-costs two runs), so every file's own errors are found and the files that compile are read.
+costs two runs), so every file's own errors are found and the files that compile are read. The
+inputs protoc got past compile: they go last in the next run, so a big file is not read again for
+each broken one. All the runs of one compile share a time budget (:data:`PROTOC_BUDGET`): once it
+is spent, the files protoc has not got to are said not compiled, each, and those it got past are
+read in one last run (a run's own time limit): a compile takes at most the budget and one run.
+
+protoc is given only names it cannot take for anything else (:func:`name_refusal`): it reads an
+argument that starts with ``-`` as an option and one that starts with ``@`` as a file of more
+arguments (options that write generated code anywhere, or run any program as a plugin); and its
+diagnostics are read by the names it was given (``NAME:LINE:COLUMN: message``, ``NAME: message``),
+so a name with a line break, another control character, or a ``:`` before a digit or a space
+would let one file's diagnostic read as another's. Such a file is reported, alone, and not
+compiled. The child runs isolated (``python -P -s``): its working folder, which holds the copies,
+is not on its import path.
 An import that is nowhere (neither in the corpus nor shipped) is reported, an empty file stands
 in for it, and the custom options it would have declared are blanked (spaces, so lines and
 columns stay), so the rest of the file is still read.
@@ -31,6 +44,8 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
+import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -38,14 +53,21 @@ from importlib import util
 from typing import Any
 
 PROTOC_TIME_LIMIT = 60.0  # seconds for one protoc run (A2A's 713 lines: 0.1 s)
+# Seconds for all the runs of one compile but the last (issue 44: a 20 MB file and ten broken ones
+# were eleven runs, 2 min 38 s, each reading the big file again).
+PROTOC_BUDGET = 60.0
 _STUB = 'syntax = "proto3";\n'
-_DIAGNOSTIC = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<column>\d+): (?P<message>.*)$")
+_POSITION = re.compile(r"(?P<line>\d+):(?P<column>\d+): ")  # after `NAME:` in a diagnostic
+# `NAME: File not found.`: an import found nowhere, which its importer's diagnostic says too
+_NOT_FOUND = ": File not found."
+_clock = time.monotonic  # the budget's clock (a test's to set)
 _UNKNOWN_OPTION = re.compile(r'^Option "\((?P<name>[^)]+)\)" unknown\.')
 _IMPORT = re.compile(
     r'^[ \t]*(?P<keyword>import)\s+(?:public\s+|weak\s+)?"(?P<path>[^"\n]+)"\s*;', re.MULTILINE
 )
 _SYNTAX = re.compile(r'^[ \t]*(?P<keyword>syntax|edition)\s*=\s*"(?P<value>[^"\n]*)"', re.MULTILINE)
 _TIMED_OUT = -1000  # the exit code a run of protoc over its time limit is given
+_SPENT = -1001  # the exit code a run the budget cut short is given
 _PASSES = 4  # protoc runs beyond one per input (options blanked, files set apart)
 # What the label and type numbers of FieldDescriptorProto (descriptor.proto) are called.
 # MethodOptions.IdempotencyLevel (descriptor.proto): 0 is IDEMPOTENCY_UNKNOWN, the default.
@@ -64,8 +86,9 @@ class ProtoProblem:
     """A diagnostic of protoc, at a 1-based line and character column of ``path`` (a corpus
     path); ``kind`` says what it is: ``"error"``, ``"warning"``, ``"import"`` (an import
     found nowhere: the file was read with an empty file in its place), ``"timeout"`` (protoc
-    ran out of time on it: not read), ``"unread"`` (a path protoc cannot take), or ``"alias"``
-    (an import naming a corpus file otherwise than the other imports of it)."""
+    ran out of time on it: not read), ``"unread"`` (a path protoc cannot take), ``"budget"``
+    (protoc's runs spent their time budget before it got to the file: not read), or
+    ``"alias"`` (an import naming a corpus file otherwise than the other imports of it)."""
 
     path: str
     line: int
@@ -202,6 +225,24 @@ def safe_path(path: str) -> bool:
     )
 
 
+def name_refusal(path: str) -> str:
+    """Why protoc cannot be given ``path`` safely ("" when it can): a path out of its folder, an
+    argument it reads as an option or a file of options, or a name that would make its
+    diagnostics ambiguous (they are read by the name, up to ``:LINE:COLUMN: `` or ``: ``)."""
+    if not safe_path(path):
+        return "it is not a relative path of plain names: a backslash, or a `.` or `..` part"
+    if path.startswith("-"):
+        return "it starts with `-`, which protoc reads as an option"
+    if path.startswith("@"):
+        # `@file`: protoc reads the lines of `file` as more arguments, options too
+        return "it starts with `@`, which protoc reads as a file of options"
+    if any(unicodedata.category(character) == "Cc" for character in path):
+        return "it has a control character, which would split or hide protoc's diagnostics"
+    if re.search(r":[\d ]", path):
+        return "it has a `:` before a digit or a space, which reads as a diagnostic's position"
+    return ""
+
+
 def include_roots(texts: Mapping[str, str]) -> list[str]:
     """The folders of the corpus that imports are relative to: the root, and a folder that
     makes an import resolve to a corpus file (``opentelemetry/proto/common/v1/common.proto``
@@ -333,11 +374,18 @@ def _protoc_available() -> str:
 @dataclass
 class _Run:
     """One private folder: the corpus files under ``src`` (protoc's working folder), empty
-    files for imports found nowhere under ``stubs``, googleapis' sources under ``shipped``."""
+    files for imports found nowhere under ``stubs``, googleapis' sources under ``shipped``.
+    ``names``: what protoc may call a file in its diagnostics, and the corpus path it is ("" for
+    a stub or a shipped file). The runs share a budget: until ``deadline``, and then one run more
+    (``late``), with a run's own time limit."""
 
     folder: str
     roots: list[str]
     time_limit: float
+    budget: float = PROTOC_BUDGET
+    deadline: float = float("inf")
+    names: dict[str, str] = field(default_factory=dict)
+    late: bool = False
 
     def write(self, sources: Mapping[str, str], base: str = "src") -> None:
         for path, text in sources.items():
@@ -346,14 +394,22 @@ class _Run:
             with open(target, "w", encoding="utf-8", newline="", errors="surrogatepass") as out:
                 out.write(text)
 
+    def spent(self) -> bool:
+        return _clock() >= self.deadline
+
     def protoc(self, inputs: Sequence[str]) -> tuple[int, str, bytes]:
         """protoc's exit code, diagnostics and descriptor set for ``inputs`` (corpus paths)."""
         out = os.path.join(self.folder, "set.pb")
         if os.path.exists(out):
             os.remove(out)
         includes = [f"-I{root}" if root else "-I." for root in self.roots]
+        # -P: the working folder (the copies, named by the repository) is not on sys.path, so no
+        # file there is imported as a module; -s: nor is the user's site folder, and PYTHONPATH is
+        # the one given here (where the parent found grpcio-tools), the only environment it reads.
         command = [
             sys.executable,
+            "-P",
+            "-s",
             "-m",
             "grpc_tools.protoc",
             *includes,
@@ -365,17 +421,21 @@ class _Run:
             *inputs,
         ]
         environment = {"PATH": os.environ.get("PATH", ""), "LC_ALL": "C", "PYTHONPATH": _packages()}
+        limit = self.time_limit if self.late else min(self.time_limit, self.deadline - _clock())
         try:
             done = subprocess.run(
                 command,
                 cwd=os.path.join(self.folder, "src"),
                 capture_output=True,
-                timeout=self.time_limit,
+                timeout=max(limit, 0.0),
                 env=environment,
                 stdin=subprocess.DEVNULL,
                 check=False,
             )
         except subprocess.TimeoutExpired:
+            if limit < self.time_limit:  # the budget's end, not the run's own limit
+                self.deadline = min(self.deadline, _clock())
+                return _SPENT, "", b""
             return _TIMED_OUT, f"protoc took more than {self.time_limit:g} s", b""
         blob = b""
         if done.returncode == 0 and os.path.exists(out):
@@ -390,24 +450,27 @@ def compile_protos(
     time_limit: float = PROTOC_TIME_LIMIT,
     unreadable: Iterable[str] = (),
     apart: Collection[str] = (),
+    budget: float = PROTOC_BUDGET,
 ) -> Compilation:
     """Compile ``inputs`` (default: every file of ``sources``, corpus path -> text), the other
     sources importable, and read what compiles. ``unreadable``: corpus ``.proto`` files that
     could not be read (an import of one is said to be so). ``apart``: inputs compiled each by
     itself, not as part of the corpus's one program (an example may repeat a message the
-    corpus defines).
+    corpus defines). ``budget``: seconds for all the runs of protoc but the last.
 
-    A file whose path protoc cannot take (outside the corpus, a backslash) is not compiled and
-    is reported; nothing is ever written out of the private folder."""
+    A file whose path protoc cannot take safely (:func:`name_refusal`) is not compiled and is
+    reported; nothing is ever written out of the private folder."""
     unavailable = _protoc_available()
     if unavailable:
         return Compilation(unavailable=unavailable)
-    refused = sorted(path for path in sources if not safe_path(path))
-    sources = {path: text for path, text in sources.items() if safe_path(path)}
+    refused = {path: name_refusal(path) for path in sources if name_refusal(path)}
+    sources = {path: text for path, text in sources.items() if path not in refused}
     wanted = sorted(p for p in (sources if inputs is None else inputs) if p in sources)
     problems: list[ProtoProblem] = [
-        ProtoProblem(path, 1, 1, "not compiled: protoc takes no such path", "unread")
-        for path in refused
+        ProtoProblem(
+            path, 1, 1, f"not compiled: protoc cannot be given this name safely ({why})", "unread"
+        )
+        for path, why in refused.items()
     ]
     roots = include_roots(sources)
     shipped = _googleapis_protos()
@@ -416,15 +479,20 @@ def compile_protos(
     lost = set(unreadable)
     with tempfile.TemporaryDirectory(prefix="speclint-protoc-") as folder:
         os.chmod(folder, 0o700)
-        run = _Run(folder, roots, time_limit)
+        run = _Run(folder, roots, time_limit, budget, _clock() + budget)
         run.write(sources)
         # the shipped .protos the sources reach (imports of imports), nothing else of the install
-        for name, full in _shipped_needed(sources, shipped):
+        needed = _shipped_needed(sources, shipped)
+        for name, full in needed:
             target = os.path.join(folder, "shipped", *name.split("/"))
             os.makedirs(os.path.dirname(target), exist_ok=True)
             os.symlink(full, target)
         run.write({name: _STUB for name in missing}, "stubs")
-        os.makedirs(os.path.join(folder, "stubs"), exist_ok=True)
+        for base in ("stubs", "shipped"):  # each -I a folder (protoc warns of one that is not)
+            os.makedirs(os.path.join(folder, base), exist_ok=True)
+        # a corpus file's name first: protoc looks in the corpus before stubs and shipped files
+        others = [name for name, _ in needed] + sorted(missing)
+        run.names = dict.fromkeys(others, "") | _protoc_names(run, sources)
         files, found = _compile(run, sources, wanted, missing, set(apart))
     problems += found
     for path in wanted:
@@ -452,6 +520,20 @@ def compile_protos(
     return Compilation(files, tuple(sorted(set(problems), key=_problem_order)), timed_out)
 
 
+def _protoc_names(run: _Run, sources: Mapping[str, str]) -> dict[str, str]:
+    """What protoc may call a corpus file (its path below each include folder that holds it),
+    and the corpus path that name is (protoc takes the first folder that has it)."""
+    names: dict[str, str] = {}
+    for path in sources:
+        for root in run.roots:
+            if not root or path.startswith(root + "/"):
+                name = path[len(root) + 1 :] if root else path
+                corpus = _corpus_path(name, run, sources)
+                if corpus is not None:
+                    names[name] = corpus
+    return names
+
+
 def _missing_imports(
     sources: Mapping[str, str], roots: Sequence[str], known: Collection[str]
 ) -> set[str]:
@@ -475,27 +557,52 @@ def _compile(
 ) -> tuple[dict[str, ProtoFile], list[ProtoProblem]]:
     """Every input compiled in as few protoc runs as it takes. protoc writes nothing when an
     input fails and stops at the first input that fails, so each run's failing files leave the
-    set and the rest is compiled again; options an import found nowhere would have declared are
-    blanked where protoc names them (spaces: lines and columns stay)."""
+    set and the rest is compiled again, the inputs protoc got past last (they compile: a big
+    one is read once more at the end, not once per broken file); options an import found
+    nowhere would have declared are blanked where protoc names them (spaces: lines and columns
+    stay). When the runs' budget is spent, what protoc has not got past is not compiled."""
     texts = dict(sources)
     closure = _import_closure(sources, run.roots)
     affected = {path for path, reached in closure.items() if reached & missing}
     remaining = [path for path in wanted if path not in apart]
     solo: set[str] = set(apart)
+    passed: set[str] = set()  # inputs protoc got past in a run that failed later on
+    left: list[str] = []  # inputs the budget left unread
+    late_run_done = False
     errors: list[ProtoProblem] = []
     warnings: list[ProtoProblem] = []
     files: dict[str, ProtoFile] = {}
     for _ in range(len(wanted) + _PASSES):
+        if run.spent() and not run.late:
+            # One last run, of the files protoc got past (they compile), with a run's own limit.
+            run.late = True
+            left += [path for path in remaining if path not in passed]
+            remaining = [path for path in remaining if path in passed]
         if not remaining:
             break
-        code, stderr, blob = run.protoc(remaining)
+        if late_run_done:  # the one run past the budget is done: the rest is left unread
+            left += remaining
+            break
+        late_run_done = run.late
+        inputs = [p for p in remaining if p not in passed] + [p for p in remaining if p in passed]
+        code, stderr, blob = run.protoc(inputs)
+        if code == _SPENT:
+            continue
         if code == _TIMED_OUT:
-            return files, [ProtoProblem(remaining[0], 1, 1, stderr, "timeout")]
-        located = _diagnostics(stderr, run, sources)
+            return files, [ProtoProblem(inputs[0], 1, 1, stderr, "timeout")]
+        located, unlocated = _diagnostics(stderr, run, sources)
         if code == 0:
             warnings += [d for d in located if d.kind == "warning"]
             files.update(_read_set(blob, run, sources, remaining))
             break
+        failing = {d.path for d in located + unlocated if d.kind == "error"}
+        stop = next(
+            (i for i, path in enumerate(inputs) if path in failing or closure[path] & failing),
+            0,
+        )
+        # protoc built the inputs before the one it stopped at, and what they import
+        got_past = set(inputs[:stop])
+        passed |= got_past | {name for path in got_past for name in closure[path]}
         twins = {d.path for d in located if _two_names(d, run, sources)}
         if twins:  # one file imported under two names: compiled apart, the names reported
             apart = twins | {path for path in sources if closure[path] & twins}
@@ -520,9 +627,8 @@ def _compile(
         if changed:
             run.write(changed)
             continue
-        unlocated = _unlocated(stderr, run, sources)
-        errors += [d for d in located if d.kind == "error"] + unlocated
-        leaving = {d.path for d in located if d.kind == "error"} | {d.path for d in unlocated}
+        errors += [d for d in located + unlocated if d.kind == "error"]
+        leaving = set(failing)
         # What imports a failing file fails with it: it leaves now, not one protoc run each.
         leaving |= {path for path in remaining if closure[path] & leaving}
         leaving &= set(remaining)
@@ -535,17 +641,32 @@ def _compile(
             break
         remaining = [path for path in remaining if path not in leaving]
     for path in sorted(solo & set(wanted)):
+        if run.spent():
+            left.append(path)
+            continue
         code, stderr, blob = run.protoc([path])
         if code == 0:
             files.update(_read_set(blob, run, sources, [path]))
+        elif code == _SPENT:
+            left.append(path)
         elif code != _TIMED_OUT:
+            located, unlocated = _diagnostics(stderr, run, sources)
             errors += [
-                d
-                for d in _diagnostics(stderr, run, sources)
-                if d.kind == "error" and not _two_names(d, run, sources)
-            ] + _unlocated(stderr, run, sources)
+                d for d in located if d.kind == "error" and not _two_names(d, run, sources)
+            ] + [d for d in unlocated if d.kind == "error"]
     own = [d for d in errors if not _cascade(d, sources, closure, missing, errors)]
-    return files, own + [w for w in warnings if not _unused_stub(w, missing)]
+    spent = [
+        ProtoProblem(
+            path,
+            1,
+            1,
+            f"not compiled: protoc's runs spent their time budget ({run.budget:g} s) on the "
+            "other files before they got to this one",
+            "budget",
+        )
+        for path in left
+    ]
+    return files, own + [w for w in warnings if not _unused_stub(w, missing)] + spent
 
 
 _ALREADY = re.compile(r'^"[^"]+" is already defined in file "(?P<file>[^"]+)"\.$')
@@ -728,40 +849,42 @@ def _corpus_path(name: str, run: _Run, sources: Mapping[str, str]) -> str | None
     return None
 
 
-def _diagnostics(stderr: str, run: _Run, sources: Mapping[str, str]) -> list[ProtoProblem]:
-    """protoc's located diagnostics (``FILE:LINE:COL: message``) of corpus files."""
-    found: list[ProtoProblem] = []
-    for raw in stderr.splitlines():
-        match = _DIAGNOSTIC.match(raw.strip())
-        if match is None:
+def _diagnostics(
+    stderr: str, run: _Run, sources: Mapping[str, str]
+) -> tuple[list[ProtoProblem], list[ProtoProblem]]:
+    """protoc's diagnostics of corpus files: located (``NAME:LINE:COL: message``), and unlocated
+    (``NAME: Input is shadowed ...``), these at the file's first line. A line is read by the
+    name protoc was given that it starts with, never by a pattern a name could forge:
+    :func:`name_refusal` keeps out the names that could make a line read two ways."""
+    located: list[ProtoProblem] = []
+    unlocated: list[ProtoProblem] = []
+    for raw in stderr.split("\n"):
+        text = raw.removesuffix("\r")
+        if text.endswith(_NOT_FOUND):  # an import nowhere: its importer says so
             continue
-        path = _corpus_path(match.group("file"), run, sources)
-        if path is None:
+        at = text.find(":")
+        while at >= 0:
+            path, rest = run.names.get(text[:at]), text[at + 1 :]
+            position = _POSITION.match(rest)
+            if path is not None and (position or rest.startswith(" ")):
+                break
+            at = text.find(":", at + 1)
+        else:
             continue
-        message = match.group("message").strip()
-        warning = message.startswith("warning: ")
-        line = int(match.group("line"))
+        if not path:  # a stub's or a shipped file's
+            continue
+        message = (rest[position.end() :] if position else rest[1:]).strip()
+        kind = "warning" if message.startswith("warning: ") else "error"
+        message = message.removeprefix("warning: ")
+        if position is None:
+            unlocated.append(ProtoProblem(path, 1, 1, message, kind))
+            continue
+        line = int(position.group("line"))
         lines = sources[path].split("\n")
         row = lines[line - 1] if 0 < line <= len(lines) else ""
-        column = character_column(row, int(match.group("column")))
-        kind = "warning" if warning else "error"
-        found.append(ProtoProblem(path, line, column, message.removeprefix("warning: "), kind))
-    return found
-
-
-def _unlocated(stderr: str, run: _Run, sources: Mapping[str, str]) -> list[ProtoProblem]:
-    """protoc's diagnostics of a corpus file with no line (``x.proto: Input is shadowed ...``),
-    at the file's first line."""
-    found = []
-    for raw in stderr.splitlines():
-        text = raw.strip()
-        if _DIAGNOSTIC.match(text) or text.endswith(": File not found."):
-            continue
-        name, separator, message = text.partition(": ")
-        path = _corpus_path(name, run, sources) if separator else None
-        if path is not None and message:
-            found.append(ProtoProblem(path, 1, 1, message))
-    return found
+        column = character_column(row, int(position.group("column")))
+        located.append(ProtoProblem(path, line, column, message, kind))
+    return located, unlocated
 
 
 # --- the descriptor set, read -------------------------------------------------------------------

@@ -61,7 +61,7 @@ from speclint.common.lifecycle import child_started, start_child
 from speclint.common.places import cache_home, private_folder
 from speclint.common.storage import StorageError, checker, dumps, loads, stored_class
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.kinds import ATTRIBUTES_FILE, DocumentKind
 from speclint.parsing.reading import read_raw
 from speclint.run.waivers import today
 
@@ -375,7 +375,7 @@ def run_key(
         digest.update(part.encode("utf-8", "surrogateescape") + b"\x00")
     for present in tree:
         digest.update(present.encode("utf-8", "surrogateescape") + b"\x00")
-        if present == ".gitattributes" or present.endswith("/.gitattributes"):
+        if present.rpartition("/")[2] == ATTRIBUTES_FILE:
             # Read by the run (``Corpus.generated``), though not a corpus file: its text is key.
             attributes = read_raw(root, present)
             digest.update(attributes if isinstance(attributes, bytes) else b"\x02")

@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity, first_fitting, sorted_findings
 from speclint.common.unions import DisjointSets
-from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.kinds import MARKDOWN_SUFFIXES, DocumentKind
 from speclint.parsing.versions import UNRELEASED, VersionLines, newest_first, version_place
 from speclint.run.runner import RunResult
 
@@ -132,7 +132,6 @@ def collapse_findings(
 # A release: a version with a minor part (`1.0.2`, `1-0-4`, `v1_0`) or a date. A bare major
 # (`v1`, `v2beta1`, twilio's `numbers_v1.yaml` beside `numbers_v2.yaml`) names an API line that
 # is served and maintained beside the newer one, not a frozen snapshot.
-_PAGES = (".md", ".mdx", ".markdown")
 # W3C's publication snapshots (`publication/ver10/`, `ver11/`: 1.0 and 1.1 as published) are
 # releases too.
 _RELEASE = re.compile(r"v?\d+[._-]\d+(?:[._-]\d+)*(?:[-.+][0-9A-Za-z.-]+)?|ver\d{2,}")
@@ -148,7 +147,7 @@ def _frozen_only(findings: list[Finding], copies: dict[str, _Copy]) -> list[Find
     for finding in findings:
         copy = copies.get(finding.location.path)
         if copy is not None and copy.frozen and _RELEASE.fullmatch(copy.version):
-            if not finding.location.path.lower().endswith(_PAGES):
+            if not finding.location.path.lower().endswith(MARKDOWN_SUFFIXES):
                 frozen.setdefault(finding.rule, []).append(finding)
             # A slip in the text of a released page (an example's missing comma in the 3.1.0
             # specification, fixed in 3.1.1) is history: readers read the newest text, and no
@@ -163,15 +162,18 @@ def _frozen_only(findings: list[Finding], copies: dict[str, _Copy]) -> list[Find
         group.sort(key=lambda f: (rank[copies[f.location.path].version], f.sort_key()))
         first, others = group[0], group[1:]
         more = f"; {len(others)} more like it are related locations" if others else ""
+        tag = f" [only released copies have this, and they do not change{more}]"
+        shorter = () if first.shortened is None else (first.shortened + tag,)
         kept.append(
             replace(
                 first,
                 severity=min(first.severity, Severity.INFO),
                 message=first_fitting(
-                    f"{first.message} [only released copies have this, and they do not "
-                    f"change{more}]",
-                    f"only released copies have this{more}: {first.message}",
+                    first.message + tag,
+                    *shorter,
+                    f"only released copies have this{more}: {first.terminal_message}",
                 ),
+                shortened=None,  # the new message's own, when it is a Wording
                 related=(
                     *first.related,
                     *(

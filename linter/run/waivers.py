@@ -12,6 +12,10 @@ Three places hold waivers:
 
       <!-- speclint-ignore enum-drift: the table lists the v2 statuses on purpose -->
 
+  and in MDX, where an HTML comment does not compile, as a JSX comment (the same grammar)::
+
+      {/* speclint-ignore enum-drift: the table lists the v2 statuses on purpose */}
+
 - in the configuration, as ``[[waivers]]`` tables with ``rule`` (or a list ``rules``), ``path``,
   optional ``where`` (a JSON pointer, or ``#heading-anchor``), ``reason``, ``who`` and ``expires``;
   any other key is a configuration error (``speclint.model.config``).
@@ -48,13 +52,19 @@ WAIVER_RULE = "waiver"
 WAIVER_DOC = """A waiver that cannot be honoured: it has no reason, its `expires` is not a date, it has a key a waiver cannot have, it has expired, or it matches nothing.
 
 Waivers accept a finding in writing (``x-speclint-ignore`` on a node, ``<!-- speclint-ignore
-rule: reason -->`` in Markdown, or ``[[waivers]]`` in the configuration). One without a reason
-waives nothing, nor does one with a mistyped key (``reasn``: the finding names the nearest valid
-key); an expired one stops waiving; one that matches no finding is stale and should be
-deleted so the list stays honest.
+rule: reason -->`` in Markdown, ``{/* speclint-ignore rule: reason */}`` in MDX, or
+``[[waivers]]`` in the configuration). One without a reason waives nothing, nor does one with a
+mistyped key (``reasn``: the finding names the nearest valid key); an expired one stops waiving;
+one that matches no finding is stale and should be deleted so the list stays honest.
 """
 _MARKDOWN = re.compile(
     r"^\s*<!--\s*speclint-ignore\s+([\w*][\w*,\s-]*?)\s*(?::\s*(.*?))?\s*-->\s*$"
+)
+# The same waiver in MDX (issue 44, item 12): MDX 2 and later read `<!--` as a syntax error, and
+# a comment is a JSX expression holding a JavaScript comment, `{/* ... */}`, on a line of its own.
+# Read in every page, as Docusaurus compiles `.md` pages as MDX too.
+_JSX = re.compile(
+    r"^\s*\{\s*/\*\s*speclint-ignore\s+([\w*][\w*,\s-]*?)\s*(?::\s*(.*?))?\s*\*/\s*\}\s*$"
 )
 
 
@@ -204,12 +214,12 @@ def _structured(document: Any, node: Any, pointer: str) -> Iterator[Waiver]:
 
 
 def _markdown(path: str, text: str) -> list[Waiver]:
-    if "speclint-ignore" not in text:  # what `_MARKDOWN` needs on a line: a page without it
+    if "speclint-ignore" not in text:  # what a waiver needs on a line: a page without it
         return []  # is read in one pass of `in`, not split and matched line by line
     lines = text.split("\n")
     found = []
     for number, line in enumerate(lines, start=1):
-        match = _MARKDOWN.match(line)
+        match = _MARKDOWN.match(line) or _JSX.match(line)
         if not match:
             continue
         # The block that follows: from the next non-blank line to the blank line that ends it.

@@ -8,14 +8,21 @@ relative to it), so the path is the repository's (``Report.in_repository``): a s
 a drift, are appended to the message on their own lines, named the same way: an annotation shows
 only one place, and the reviewer needs both.
 
+The message is the finding's whole message (the text report may show a shorter first line).
+
 A workflow command is a single line, so values are escaped the way ``@actions/core`` does it
 (``escapeData`` / ``escapeProperty`` in ``packages/core/src/command.ts``): ``%``, CR and LF in
 the message; additionally ``:`` and ``,`` in property values, which would otherwise end the
-property list or the property.
+property list or the property. Those are the only escapes the runner undoes, and the job log
+interprets terminal escape sequences, so every other control character and direction override
+from the repository (in a path, a heading, a message) is written as a visible escape (``\\x1b``,
+``speclint.common.controls``): an annotation then names such a file by its escaped name, a price
+worth a log that shows what the repository wrote.
 """
 
 from __future__ import annotations
 
+from speclint.common.controls import visible
 from speclint.common.findings import Finding, Severity
 from speclint.outputs.reporters import Report
 from speclint.outputs.reporters.text_report import (
@@ -29,8 +36,9 @@ COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO:
 
 
 def escape_data(text: str) -> str:
-    # ``%`` first, or the escapes introduced for CR/LF would be escaped again.
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # ``%`` first, or the escapes introduced for CR/LF would be escaped again; then the other
+    # controls made visible, the only way the runner lets them through unobeyed.
+    return visible(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(text: str) -> str:
@@ -64,5 +72,5 @@ def render(report: Report) -> str:
     lines = [annotation(report, finding) for finding in report.findings]
     if not report.quiet:
         # A plain line is ordinary log output in the job log: the count, for whoever reads it.
-        lines.append(summary_line(report))
+        lines.append(visible(summary_line(report)))
     return "\n".join(lines) + "\n" if lines else ""

@@ -2,7 +2,7 @@
 (``artifacts: reports: codequality:``).
 
 Each finding is one object with the fields GitLab's documentation lists as required:
-``description`` (the message, on one line), ``check_name`` (the rule id), ``fingerprint``,
+``description`` (the whole message, on one line), ``check_name`` (the rule id), ``fingerprint``,
 ``severity`` and ``location.path`` with ``location.lines.begin``. Severities map as ESLint's
 GitLab formatters map them: error -> ``major``, warning -> ``minor``, info -> ``info``.
 
@@ -20,6 +20,7 @@ import hashlib
 import json
 from typing import Any
 
+from speclint.common.controls import json_escaped
 from speclint.common.findings import Finding, Severity
 from speclint.outputs.reporters import Report
 from speclint.outputs.reporters.text_report import in_repository
@@ -52,4 +53,4 @@ def render(report: Report) -> str:
             # The n-th finding with one identity: stable as long as the findings' order is.
             fingerprint = hashlib.sha256(f"{fingerprint}\x1f{repeat}".encode()).hexdigest()[:32]
         issues.append(issue(report, finding, fingerprint))
-    return json.dumps(issues, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json_escaped(json.dumps(issues, indent=2, sort_keys=True, ensure_ascii=False)) + "\n"

@@ -4,6 +4,11 @@ The document is versioned (``"version": 1``) so that consumers can detect a chan
 stay corpus-relative (``root`` says how the corpus root was given); keys are sorted and the findings
 arrive sorted, so the same input always gives the same bytes. Absent optional values are ``null``
 rather than missing, so consumers can index without guarding.
+
+``message`` is the finding's whole message (the text report may show a shorter first line for the
+terminal). Values are exact (a path is the file's name); DEL, C1 controls, direction overrides and
+lone surrogates are written as ``\\u`` escapes, as ``json.dumps`` writes C0 controls, so the file
+shows no raw control character (``speclint.common.controls``).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import json
 from collections import Counter
 from typing import Any
 
+from speclint.common.controls import json_escaped
 from speclint.common.findings import Finding, Location, Severity
 from speclint.outputs.reporters import Report
 from speclint.run.inventory import counts as checked_counts
@@ -76,4 +82,4 @@ def render(report: Report) -> str:
             ],
             "unchanged": [finding_json(f) for f in report.gate.known],
         }
-    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json_escaped(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False)) + "\n"

@@ -17,7 +17,10 @@ one ESLint's ``junit`` formatter uses:
 
 Deterministic: no timestamps or host names, every ``time`` is ``0``, suites sorted by path.
 Characters XML 1.0 cannot hold (control characters, lone surrogates: corpus text can carry them)
-are written as ``\\xNN`` / ``\\uNNNN`` escapes instead of making the report unreadable.
+are written as ``\\xNN`` / ``\\uNNNN`` escapes instead of making the report unreadable, and so are
+the controls it could (DEL, C1, direction overrides), which a CI page or a terminal would obey
+(``speclint.common.controls``). A failure's ``message`` is the finding's whole message, on one
+line.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from collections import defaultdict
 
+from speclint.common.controls import visible
 from speclint.common.findings import Finding
 from speclint.outputs.reporters import Report
 from speclint.outputs.reporters.text_report import detail, position, shown_path
@@ -40,7 +44,7 @@ def xml_text(text: str) -> str:
         code = ord(match.group(0))
         return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
-    return _NOT_XML.sub(escape, text)
+    return _NOT_XML.sub(escape, visible(text))
 
 
 def failure_text(report: Report, finding: Finding) -> str:

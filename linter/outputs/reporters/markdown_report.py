@@ -7,9 +7,13 @@ the drift) gets its own excerpt, so a reviewer can compare both sides without op
 Excerpts come from ``Report.sources``; a file that is not there (binary, unreadable) is named but
 not quoted.
 
-Findings' messages are written for a terminal but quote names in backtick code spans, so code
-spans are kept as they are and everything else is escaped: text from a corpus (a pointer, a key
-name, a heading) must not turn into emphasis, links, HTML or table columns in the rendered report.
+Findings' messages quote names in backtick code spans, so code spans are kept as they are and
+everything else is escaped: text from a corpus (a pointer, a key name, a heading) must not turn
+into emphasis, links, HTML or table columns in the rendered report. A finding's section shows its
+whole message; its heading, and the one-line lists of a gate report, the first line the text
+report shows. A control character or direction override from the repository, in a message or an
+excerpt, is written as an escape (``\\x1b``, ``speclint.common.controls``): the report is read
+in terminals and job logs too.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from posixpath import splitext
 
+from speclint.common.controls import visible
 from speclint.common.findings import Finding, Location, Severity
 from speclint.outputs.reporters import Gate, Report
 from speclint.outputs.reporters.text_report import count_phrase, detail, shown_path
@@ -131,7 +136,8 @@ def excerpt(sources: Mapping[str, str], location: Location) -> list[str]:
     width = len(str(last))
     body = [
         f"{'>' if location.line <= number <= last_line else ' '} {number:>{width}} | "
-        f"{clip(lines[number - 1], location.column if number == location.line else 1)}".rstrip()
+        # Escaped here (not only at the end) so that a gate report's budget counts the escapes.
+        f"{visible(clip(lines[number - 1], location.column if number == location.line else 1))}".rstrip()
         for number in range(first, last + 1)
     ]
     # A fence longer than any backtick run inside, so a Markdown source's own fences cannot close
@@ -182,7 +188,7 @@ def finding_section(report: Report, finding: Finding) -> list[str]:
     location = finding.location
     lines = [
         f"### {code(place(report.root, location, with_column=False))} — "
-        f"{escape_text(short(finding.message))}",
+        f"{escape_text(short(finding.terminal_message))}",
         "",
         f"**{finding.severity.label}** at {code(place(report.root, location))}{anchor(location)}",
         "",
@@ -249,7 +255,7 @@ def render(report: Report) -> str:
             lines += ["", paragraph(info.summary)]
         for finding in by_rule[rule]:
             lines += ["", *finding_section(report, finding)]
-    return "\n".join(lines) + "\n"
+    return visible("\n".join(lines) + "\n")
 
 
 # --- gate mode ----------------------------------------------------------------------------------
@@ -264,7 +270,7 @@ ONE_LINE_MESSAGE = 240  # characters of a message in the one-line lists
 
 def one_line(report: Report, finding: Finding) -> str:
     where = code(place(report.root, finding.location)) + anchor(finding.location)
-    message = " ".join(finding.message.split())
+    message = " ".join(finding.terminal_message.split("\n", 1)[0].split())
     if len(message) > ONE_LINE_MESSAGE:
         message = message[:ONE_LINE_MESSAGE].rsplit(" ", 1)[0] + " …"
         if message.count("`") % 2:  # never leave a code span open
@@ -348,4 +354,4 @@ def render_gate(report: Report, gate: Gate) -> str:
             lines.append(line)
             budget -= len(line) + 1
         lines += ["", "</details>"]
-    return "\n".join(lines) + "\n"
+    return visible("\n".join(lines) + "\n")

@@ -4,6 +4,20 @@ One run whose ``tool.driver.rules`` describe every rule that ran (sorted by id, 
 stable) and whose ``artifacts`` list every file a result points at (sorted by path). Section numbers
 below refer to the OASIS SARIF 2.1.0 specification.
 
+Size: a rule's documentation (its docstring, 1-13 KB) is the bulk of a log, so it is written only
+for the rules that have results (waived ones included), once per log: those are the rules a viewer
+shows beside an alert. Every other rule that ran has its id, name, short and full description and
+level (a few hundred bytes), which says it ran and found nothing. GitHub code scanning shows a
+rule's ``help.markdown`` beside each of its alerts, in place of ``help.text``, so the whole
+documentation goes there; ``help.text``, for viewers that render no Markdown, is the description
+and the command that prints the rest (``speclint rule ID``). No ``helpUri``: the documentation is
+the installed rule's docstring, and no published page is sure to match the version that ran.
+
+Messages: ``message.text`` is the finding's whole message (GitHub shows it as the alert's title,
+its first sentence where space is short); ``message.markdown`` the same with its code spans kept
+and everything else escaped as the Markdown report escapes it (``[x](1)`` from the repository is
+not a link).
+
 Determinism (the spec's informative Appendix F): no ``invocations`` (they carry times, the command
 line and the working directory), no absolute URIs, sorted arrays and keys. Result URIs are relative
 to the ``SRCROOT`` base id; ``run.originalUriBaseIds`` says where that is only as a *relative*
@@ -19,8 +33,10 @@ import textwrap
 from typing import Any
 from urllib.parse import quote
 
+from speclint.common.controls import json_escaped
 from speclint.common.findings import Finding, Location, Severity
 from speclint.outputs.reporters import Report
+from speclint.outputs.reporters.markdown_report import paragraph
 from speclint.outputs.reporters.text_report import detail
 from speclint.run.catalog import RuleInfo
 from speclint.run.waivers import Waived
@@ -64,23 +80,45 @@ def flatten(paragraph: str) -> str:
     return " ".join(f"{head} {body}".split())
 
 
+# GitHub code scanning takes at most this many characters of a rule's shortDescription and
+# fullDescription ("SARIF support for code scanning", reportingDescriptor object).
+DESCRIPTION_LIMIT = 1024
+
+
 def full_description(info: RuleInfo) -> str:
-    """The first paragraph or two of the rule's documentation: the summary and what it does."""
-    return "\n\n".join(flatten(p) for p in paragraphs(info.doc)[:2]) or info.id
+    """The first paragraph or two of the rule's documentation: the summary and what it does,
+    as much of it as fits :data:`DESCRIPTION_LIMIT` (whole sentences; the help has the rest)."""
+    text = ""
+    for part in paragraphs(info.doc)[:2]:
+        joined = f"{text}\n\n{flatten(part)}" if text else flatten(part)
+        if len(joined) > DESCRIPTION_LIMIT:
+            if not text:  # one paragraph too long: its sentences that fit
+                cut = joined[:DESCRIPTION_LIMIT].rsplit(". ", 1)[0]
+                text = cut + "." if len(cut) < DESCRIPTION_LIMIT else cut[: DESCRIPTION_LIMIT - 1]
+            break
+        text = joined
+    return text or info.id
 
 
-def rule_descriptor(info: RuleInfo) -> dict[str, Any]:
-    """A reportingDescriptor (§3.49) built from the rule module's docstring."""
-    doc = textwrap.dedent(info.doc).strip() or info.id
-    return {
+def rule_descriptor(info: RuleInfo, with_help: bool) -> dict[str, Any]:
+    """A reportingDescriptor (§3.49) built from the rule module's docstring; its documentation
+    (§3.49.13 help) only ``with_help`` (a rule with results): see the module's Size."""
+    descriptor: dict[str, Any] = {
         "id": info.id,
         "name": camel_case(info.id),
-        "shortDescription": {"text": info.summary or info.id},
+        "shortDescription": {"text": (info.summary or info.id)[:DESCRIPTION_LIMIT]},
         "fullDescription": {"text": full_description(info)},
-        # §3.49.13 help: the whole docstring; its ``code`` spans read the same in Markdown.
-        "help": {"text": doc, "markdown": doc},
         "defaultConfiguration": {"level": LEVELS[info.severity]},
     }
+    if with_help:
+        doc = textwrap.dedent(info.doc).strip() or info.id
+        pointer = f"`speclint rule {info.id}` prints its whole documentation."
+        descriptor["help"] = {
+            "text": f"{full_description(info)}\n\n{pointer}",
+            # The whole docstring; its ``code`` spans read the same in Markdown.
+            "markdown": doc,
+        }
+    return descriptor
 
 
 def base_ids(root: str) -> dict[str, Any]:
@@ -167,7 +205,8 @@ class _Log:
             "ruleId": finding.rule,
             "ruleIndex": self.rule_index[finding.rule],
             "level": LEVELS[finding.severity],
-            "message": {"text": finding.message},
+            # §3.11: the whole message, as text and as Markdown (the same meaning).
+            "message": {"text": finding.message, "markdown": paragraph(finding.message)},
             "locations": [self.location(finding.location)],
             "partialFingerprints": {FINGERPRINT_KEY: finding.fingerprint},
         }
@@ -224,13 +263,14 @@ def logical_location(location: Location) -> dict[str, Any] | None:
 
 def render(report: Report) -> str:
     log = _Log(report)
+    reported = {f.rule for f in report.findings} | {w.finding.rule for w in report.waived}
     run: dict[str, Any] = {
         "tool": {
             "driver": {
                 "name": "speclint",
                 "version": report.tool_version,
                 "informationUri": INFORMATION_URI,
-                "rules": [rule_descriptor(info) for info in log.rules],
+                "rules": [rule_descriptor(info, info.id in reported) for info in log.rules],
             }
         },
         "originalUriBaseIds": base_ids(report.root),
@@ -242,4 +282,4 @@ def render(report: Report) -> str:
         "columnKind": "unicodeCodePoints",
     }
     document = {"$schema": SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
-    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json_escaped(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False)) + "\n"

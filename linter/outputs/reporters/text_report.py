@@ -6,10 +6,12 @@ run inside the corpus, relative to the working folder, as ruff and ESLint print 
 (``capabilities.md``, ``../schemas/a.json``, not ``../spec/capabilities.md``).
 A message whose first line a rule left longer than about 200 characters (a long value quoted in
 it) is broken at its last clause that fits (``speclint.common.findings.fitted``), the rest on the
-next line. Related locations, the other side of a drift, follow on indented lines. Two lines close
-the report: the count of findings (with ``--max-warnings``, the warnings beyond it) and what was
-read; ``--quiet`` leaves them out. Colour is added to the severity word only when the report asks
-for it (a terminal without ``NO_COLOR``); files and pipes get plain text.
+next line; where the rule wrote a shorter first line for the terminal, that is shown (the other
+reports carry the whole message). Related locations, the other side of a drift, follow on
+indented lines. Two lines close the report: the count of findings (with ``--max-warnings``, the
+warnings beyond it) and what was read; ``--quiet`` leaves them out. Colour is added to the severity word only when the report asks
+for it (a terminal without ``NO_COLOR``); files and pipes get plain text. A control character
+or direction override from the repository is written as an escape (``\\x1b``), never printed.
 
 The helpers :func:`shown_path`, :func:`in_repository`, :func:`count_phrase` and :func:`detail` are
 shared with the other human-facing reporters (``markdown``, ``github``) so that all of them name
@@ -21,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from speclint.common.controls import visible
 from speclint.common.findings import Finding, Location, Severity, fitted, warnings_over
 from speclint.outputs.reporters import Report
 from speclint.run.inventory import phrase
@@ -96,17 +99,21 @@ def count_phrase(findings: Sequence[Finding], new: bool = False) -> str:
 
 
 def render(report: Report) -> str:
+    # Every line is passed through `visible`: paths, pointers, headings, notes and messages come
+    # from the repository, and a terminal obeys the controls in them (speclint.common.controls).
+    # The colour, added after, is the only control this report writes.
     lines: list[str] = []
     for finding in report.findings:
         label = finding.severity.label
         if report.color:
             label = f"{COLORS[finding.severity]}{label}{RESET}"
-        message = fitted(finding.message.replace("\r\n", "\n"))
+        message = fitted(finding.terminal_message.replace("\r\n", "\n"))
         message = message.replace("\n", "\n" + CONTINUATION)
-        lines.append(f"{_seen_at(report, finding.location)}: {label} [{finding.rule}] {message}")
+        where = visible(f"{_seen_at(report, finding.location)}: ")
+        lines.append(f"{where}{label}{visible(f' [{finding.rule}] {message}')}")
         for related in finding.related[:RELATED_SHOWN]:
             where = _seen_at(report, related)
-            lines.append(f"{CONTINUATION}related: {where} {detail(related)}".rstrip())
+            lines.append(visible(f"{CONTINUATION}related: {where} {detail(related)}".rstrip()))
         if len(finding.related) > RELATED_SHOWN:
             lines.append(f"{CONTINUATION}... and {len(finding.related) - RELATED_SHOWN} more")
     lines += closing(report)
@@ -118,11 +125,13 @@ def closing(report: Report) -> list[str]:
     (none with ``--quiet``)."""
     if report.quiet:
         return []
-    lines = [summary_line(report)]
+    lines = [visible(summary_line(report))]
     if report.checked:
         checked = phrase(report.checked)
         lines.append(
-            f"speclint: {checked} {report.scope}" if report.scope else f"speclint: {checked}"
+            visible(
+                f"speclint: {checked} {report.scope}" if report.scope else f"speclint: {checked}"
+            )
         )
     return lines
 

@@ -1,0 +1,266 @@
+"""Issue 44, item 13: a finding's message is whole in every report but the terminal's, is never
+cut at its key word, never says its first sentence twice, and writes values as JSON does."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_cli import cli
+from test_reporters import RULES, load_sarif_validator, make_report
+
+from conftest import OPENWOP, REPOSITORY
+from speclint.analyses.validation import json_spelled
+from speclint.common.findings import (
+    FIRST_LINE,
+    Finding,
+    Location,
+    Severity,
+    first_fitting,
+    headed,
+    json_value,
+)
+from speclint.outputs.reporters import renderer
+from speclint.outputs.reporters.github_report import escape_data
+from speclint.run.catalog import RuleInfo, all_rules
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+VALUES = [f"a-rather-long-value-name-{n}" for n in range(12)]
+WHOLE = (
+    f"`mode` lacks {', '.join(f'`{v}`' for v in VALUES)}, which the prose documents: add them "
+    "to the enum at `/properties/mode/enum`, or remove them from the other side"
+)
+SHORT = "`mode` lacks 12 values the prose documents (each on a related location): add them"
+
+
+def long_finding() -> Finding:
+    return Finding(
+        "enum-drift",
+        Severity.WARNING,
+        first_fitting(WHOLE, SHORT),
+        Location("schemas/a.json", 6, 7, pointer="/properties/mode/enum"),
+        related=(Location("docs/guide.md", 2, 1, note="documents them"),),
+    )
+
+
+# --- whole where it is read whole -----------------------------------------------------------
+
+
+def test_a_shortened_message_is_whole_in_every_report_but_the_terminal() -> None:
+    finding = long_finding()
+    assert finding.message == WHOLE and finding.terminal_message == SHORT
+    report = make_report([finding])
+    text = renderer("text")(report)
+    assert f"[enum-drift] {SHORT}\n" in text and VALUES[-1] not in text.split("\n", 1)[0]
+    document = json.loads(renderer("json")(report))
+    assert document["findings"][0]["message"] == WHOLE
+    result = json.loads(renderer("sarif")(report))["runs"][0]["results"][0]
+    assert result["message"]["text"] == WHOLE
+    assert all(f"`{v}`" in result["message"]["markdown"] for v in VALUES)
+    [issue] = json.loads(renderer("gitlab")(report))
+    assert issue["description"] == WHOLE
+    failure = ElementTree.fromstring(renderer("junit")(report)).find(".//failure")
+    assert failure is not None and failure.get("message") == WHOLE
+    assert WHOLE in (failure.text or "")
+    assert escape_data(WHOLE) in renderer("github")(report)
+    assert WHOLE in renderer("markdown")(report)
+
+
+def test_when_no_first_line_fits_nothing_is_cut() -> None:
+    head = "example at /: " + ", ".join(f'"{v}"' for v in VALUES) + " were unexpected"
+    message = first_fitting(
+        f"{head}; the example fails `schemas/x.json`, which its `$schema` binds it to: fix it",
+        f"{head}; its `$schema` binds it to `schemas/x.json`",
+    )
+    finding = Finding("example-invalid", Severity.ERROR, message, Location("p.md"))
+    assert finding.message.endswith("which its `$schema` binds it to: fix it")
+    shown = finding.terminal_message
+    assert len(shown.split("\n", 1)[0]) <= FIRST_LINE and "\u2026" not in shown
+    assert shown.replace("\n", " ").endswith("its `$schema` binds it to `schemas/x.json`")
+
+
+def test_a_long_head_is_said_once() -> None:
+    head = "client-submitted shape (POST /v1/runs) closes `allOf` branches: " + "x " * 100
+    message = headed(head, "; remove the closing keyword", "client-submitted shape closes branches")
+    finding = Finding("closure-policy", Severity.ERROR, message, Location("a.yaml"))
+    assert finding.message == head + ";\nremove the closing keyword"
+    assert finding.message.count("client-submitted shape") == 1
+    assert finding.terminal_message == (
+        "client-submitted shape closes branches;\nremove the closing keyword"
+    )
+
+
+def test_an_example_bound_by_a_long_failure_is_whole_in_json(make_corpus: MakeCorpus) -> None:
+    # The failure alone passes the first line: every wording is too long for the terminal, and
+    # the message used to be cut there, "... binds it to …".
+    names = [f"anExtraordinarilyLongPropertyName{n}" for n in range(5)]
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://example.org/schemas/thing.schema.json",
+        "type": "object",
+        "properties": {"$schema": {"type": "string"}, "id": {"type": "string"}},
+        "additionalProperties": False,
+    }
+    example = {"$schema": schema["$id"], "id": "x", **dict.fromkeys(names, 1)}
+    root = make_corpus(
+        {
+            "schemas/thing.schema.json": json.dumps(schema, indent=2),
+            "docs/thing.md": f"# Thing\n\n```json\n{json.dumps(example, indent=2)}\n```\n",
+        }
+    )
+    run = cli("check", str(root), "--no-cache", "--format", "json")
+    [finding] = json.loads(run.stdout)["findings"]
+    assert finding["message"].endswith(
+        "binds it to: fix the example, or the schema if the example shows what the protocol "
+        "really does"
+    ), finding["message"]
+    assert all(f'"{name}"' in finding["message"] for name in names)
+    text = cli("check", str(root), "--no-cache", "--no-color").stdout
+    assert not any(line.rstrip().endswith("\u2026") for line in text.splitlines())
+    first = text.splitlines()[0].split("[example-invalid] ", 1)[1]
+    assert len(first) <= FIRST_LINE
+
+
+# --- said once ------------------------------------------------------------------------------
+
+
+def opening(message: str) -> str:
+    """The first clause: up to the first sentence or clause mark, or the first line's end."""
+    found = re.match(r"(.+?)(?:[.;:,](?:\s|$)|\n)", message)
+    return found.group(1) if found else message
+
+
+def repeated_openings(findings: list[dict[str, Any]]) -> list[str]:
+    """Messages whose opening clause (four words or more besides its code spans) comes again."""
+    repeated = []
+    for finding in findings:
+        message = finding["message"]
+        said = opening(message)
+        if len(re.sub(r"`[^`]*`", "", said).split()) >= 4 and message.count(said) > 1:
+            repeated.append(f"{finding['rule']}: {message[:300]}")
+    return repeated
+
+
+def reported(root: Path) -> list[dict[str, Any]]:
+    """The findings of a whole run over ``root``, as the JSON report gives them."""
+    run = cli("check", str(root), "--no-cache", "--no-progress", "--format", "json")
+    assert run.returncode in (0, 1), run.stderr
+    findings: list[dict[str, Any]] = json.loads(run.stdout)["findings"]
+    return findings
+
+
+def test_no_message_repeats_its_first_sentence_on_the_bundled_corpus() -> None:
+    findings = reported(REPOSITORY / "corpus")
+    assert {"closure-policy", "closed-event-union"} <= {f["rule"] for f in findings}
+    assert repeated_openings(findings) == []
+
+
+@pytest.mark.skipif(not OPENWOP.is_dir(), reason=f"the OpenWOP snapshot is not at {OPENWOP}")
+def test_no_message_repeats_its_first_sentence_on_openwop() -> None:
+    assert repeated_openings(reported(OPENWOP)) == []
+
+
+# --- JSON's words for JSON values -----------------------------------------------------------
+
+# Python's spellings of a value outside a code span: True, False, None, a 'quoted' string (of
+# two characters or more: a parse error quotes the one it found, "no ',' after the last member").
+PYTHON = re.compile(r"\b(?:True|False|None)\b|(?<![\w'])'[^'\s]{2,}'(?![\w'])")
+
+
+def python_values(findings: list[dict[str, Any]]) -> list[str]:
+    return [
+        f"{f['rule']}: {text}"
+        for f in findings
+        for text in (f["message"], *(r["note"] or "" for r in f["related"]))
+        if PYTHON.search(re.sub(r"`[^`]*`", "", text))
+    ]
+
+
+def test_json_value_and_json_spelled() -> None:
+    assert [json_value(v) for v in (True, False, None, "on", 1.5, [1, "a"])] == [
+        "true",
+        "false",
+        "null",
+        '"on"',
+        "1.5",
+        '[1, "a"]',
+    ]
+    assert json_value(list(range(100))).endswith(", \u2026 81 more]")
+    assert json_spelled("True is not one of ['a', None]") == 'true is not one of ["a", null]'
+    assert json_spelled("False schema does not allow False") == "False schema does not allow false"
+    assert json_spelled("the operation's name isn't 'x'") == "the operation's name isn't \"x\""
+    assert json_spelled("'it\\'s' does not match '^\\\\d$'") == '"it\'s" does not match "^\\\\d$"'
+
+
+def test_messages_write_values_as_json(make_corpus: MakeCorpus) -> None:
+    schema: dict[str, Any] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "mode": {"enum": [True, False, None], "default": "sometimes"},
+            "level": {"type": "string", "default": True},
+            "nothing": {"const": None, "examples": [False]},
+        },
+        "additionalProperties": False,
+        "examples": [{"mode": "yes", "level": None, "extra": True}],
+    }
+    root = make_corpus({"schemas/flags.schema.json": json.dumps(schema, indent=2)})
+    findings = reported(root)
+    said = " ".join(f["message"] for f in findings)
+    assert "true is not of type" in said and "null was expected" in said
+    assert "[true, false, null]" in said
+    assert python_values(findings) == []
+
+
+def test_no_python_value_in_a_message_of_the_bundled_corpus() -> None:
+    findings = reported(REPOSITORY / "corpus")
+    assert any("is not one of" in f["message"] for f in findings)
+    assert python_values(findings) == []
+
+
+# --- SARIF: rule help for the rules with results -------------------------------------------
+
+
+def test_sarif_carries_rule_help_only_for_the_rules_with_results() -> None:
+    finding = long_finding()
+    document = json.loads(renderer("sarif")(make_report([finding])))
+    assert not list(load_sarif_validator().iter_errors(document))
+    rules = document["runs"][0]["tool"]["driver"]["rules"]
+    assert [r["id"] for r in rules] == sorted(RULES)  # every rule that ran is listed
+    assert [r["id"] for r in rules if "help" in r] == ["enum-drift"]
+    for rule in rules:
+        assert len(rule["shortDescription"]["text"]) <= 1024
+        assert len(rule["fullDescription"]["text"]) <= 1024
+
+
+def test_a_sarif_log_of_one_finding_is_small_with_every_rule_listed(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"a.md": "# A\n\nSee [x](#nope).\n"})
+    run = cli("check", str(root), "--no-cache", "--format", "sarif")
+    document = json.loads(run.stdout)
+    assert not list(load_sarif_validator().iter_errors(document))
+    rules = document["runs"][0]["tool"]["driver"]["rules"]
+    assert len(rules) == len(all_rules()) and len(document["runs"][0]["results"]) == 1
+    helped = [r for r in rules if "help" in r]
+    assert [r["id"] for r in helped] == ["broken-link"]
+    # The rest of the log is bounded by what it says, not by every rule's documentation: a
+    # descriptor without help is a few hundred bytes (its descriptions at most 1 KB each).
+    size = len(run.stdout.encode())
+    help_size = len(json.dumps(helped[0]["help"], indent=2).encode())
+    assert size - help_size < 1_500 * len(rules) + 10_000, size
+
+
+def test_a_rule_without_a_catalog_entry_still_gets_help() -> None:
+    stray = Finding("zz-stray", Severity.WARNING, "odd", Location("schemas/a.json", 1, 1))
+    rules = {**RULES, "zz-stray": RuleInfo("zz-stray", Severity.WARNING, "", "", lambda *_: ())}
+    report = replace(make_report([stray]), rules=rules)
+    driver = json.loads(renderer("sarif")(report))["runs"][0]["tool"]["driver"]
+    assert [r["id"] for r in driver["rules"] if "help" in r] == ["zz-stray"]

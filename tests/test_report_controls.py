@@ -1,0 +1,161 @@
+"""Issue 44, item 8: terminal controls and direction overrides from the repository (a file name, a
+heading, a `$ref`, an import) are shown as escapes in every report and listing, never obeyed."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from test_reporters import make_report
+
+from speclint.common.controls import json_escaped, visible
+from speclint.common.findings import Finding, Location, Severity
+from speclint.outputs.reporters import renderer
+from speclint.outputs.reporters.github_report import annotation, escape_data, escape_property
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+ESC, BEL, CSI, RLO = "\x1b", "\x07", "\x9b", "\u202e"
+# What a terminal, a CI log or a browser obeys: C0 but tab and newline, DEL, C1, the direction
+# embedding/override/isolate controls, and lone surrogates (a report that holds one cannot even be
+# written as UTF-8).
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# JSON writes C0 controls as \u escapes itself: what is left raw in a JSON document.
+RAW_IN_JSON = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def test_visible_writes_controls_and_direction_overrides_as_escapes() -> None:
+    text = f"a{ESC}[31mb{BEL}c\rd\x7fe{CSI}2Jf{RLO}g\u2066h\udcffi\tj\nk é 日本 \u200d"
+    shown = visible(text)
+    assert not RAW.search(shown)
+    assert shown == (
+        "a\\x1b[31mb\\x07c\\x0dd\\x7fe\\x9b2Jf\\u202eg\\u2066h\\udcffi\tj\nk é 日本 \u200d"
+    )
+    assert visible(shown) == shown  # escaping twice changes nothing
+    assert visible("plain") == "plain"
+
+
+def test_json_escaped_keeps_values_exact_and_writes_no_raw_control() -> None:
+    value = {"path": f"a{CSI}b{RLO}c\x7fd{ESC}e"}
+    text = json_escaped(json.dumps(value, ensure_ascii=False))
+    assert not RAW.search(text)
+    assert json.loads(text) == value
+
+
+def test_messages_and_notes_are_shown_escaped_from_the_start() -> None:
+    finding = Finding(
+        "unresolved-ref",
+        Severity.ERROR,
+        f"`x{ESC}[2J` does not exist",
+        Location("a.json", note=f"see {RLO}here"),
+        related=(Location("b.json", note=f"also{BEL}"),),
+    )
+    assert finding.message == "`x\\x1b[2J` does not exist"
+    assert finding.location.note == "see \\u202ehere"
+    assert finding.related[0].note == "also\\x07"
+
+
+def test_github_annotations_escape_controls_and_keep_the_runner_escapes() -> None:
+    assert escape_data(f"50%\r\nx{ESC}[8my") == "50%25%0D%0Ax\\x1b[8my"
+    assert escape_property(f"a:b,c{BEL}") == "a%3Ab%2Cc\\x07"
+    finding = Finding(
+        "parse-error",
+        Severity.ERROR,
+        "bad\nfile",
+        Location(f"x{ESC}]0;title{BEL}.json", 2, 3, note=None),
+        related=(Location(f"y{CSI}1m.json", 4, 5, note="other side"),),
+    )
+    line = annotation(make_report([finding], root="."), finding)
+    assert not RAW.search(line) and "\n" not in line and "\r" not in line
+    assert line.startswith("::error file=x\\x1b]0;title\\x07.json,line=2,col=3,title=parse-error::")
+    assert "bad%0Afile%0Arelated: y\\x9b1m.json:4:5 other side" in line
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    """speclint in a child process, its output as the bytes it wrote (decoded, surrogates kept)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "speclint", *args], capture_output=True, timeout=300
+    )
+    out = done.stdout.decode("utf-8", "surrogateescape")
+    return done.returncode, out, done.stderr.decode("utf-8", "surrogateescape")
+
+
+def hostile_corpus(make_corpus: MakeCorpus) -> Path:
+    """Controls in a file name, a heading, a link, a `$ref` and a proto import."""
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {"b": {"$ref": f"missing{ESC}[2J{BEL}.json"}},
+    }
+    return make_corpus(
+        {
+            "schemas/a.schema.json": json.dumps(schema, ensure_ascii=False, indent=2),
+            f"schemas/broken{ESC}[5m.json": '{"a": 1,,}\n',
+            f"docs/page{ESC}]0;owned{BEL}.md": (
+                f"# Start {ESC}[31mred{BEL}\n\nSee [y](other{RLO}gnp.md).\n\n"
+                f'## Example {ESC}[2J{CSI}8m\n\n```json\n{{"a": 1,,}}\n```\n'
+            ),
+            "protos/svc.proto": (
+                f'syntax = "proto3";\npackage p;\nimport "evil{ESC}[2J{BEL}.proto";\n'
+                "message M { string a = 1; }\n"
+            ),
+        }
+    )
+
+
+@pytest.mark.parametrize("name", ["text", "github", "markdown", "junit"])
+def test_a_hostile_corpus_prints_no_control_character(make_corpus: MakeCorpus, name: str) -> None:
+    root = hostile_corpus(make_corpus)
+    code, out, err = _run("check", str(root), "--no-cache", "--no-color", "--format", name)
+    assert code == 1, err
+    assert not RAW.search(out), [m.group(0) for m in RAW.finditer(out)]
+    assert not RAW.search(err)
+    # The findings are there, their repository text shown: the escapes, not nothing.
+    for shown in ("missing\\x1b[2J\\x07.json", "broken\\x1b[5m.json", "evil\\x1b[2J\\x07.proto"):
+        assert shown in out, (shown, out)
+    assert "page\\x1b]0;owned\\x07.md" in out and "other\\u202egnp.md" in out
+
+
+@pytest.mark.parametrize("name", ["json", "sarif", "gitlab", "afp"])
+def test_json_reports_keep_values_exact_and_write_no_raw_control(
+    make_corpus: MakeCorpus, name: str
+) -> None:
+    root = hostile_corpus(make_corpus)
+    code, out, err = _run("check", str(root), "--no-cache", "--format", name)
+    assert code == 1, err
+    assert not RAW_IN_JSON.search(out) and not RAW.search(out.replace("\n", ""))
+    document = json.loads(out)
+    if name == "json":
+        paths = {f["location"]["path"] for f in document["findings"]}
+        assert f"docs/page{ESC}]0;owned{BEL}.md" in paths  # the file's own name, to open it
+        messages = " ".join(f["message"] for f in document["findings"])
+        assert "missing\\x1b[2J\\x07.json" in messages  # a message is read: shown escaped
+
+
+def test_listings_print_no_control_character(make_corpus: MakeCorpus) -> None:
+    root = hostile_corpus(make_corpus)
+    for command in (("files",), ("bindings", "--all"), ("roles",)):
+        code, out, err = _run(*command, str(root))
+        assert code == 0, err
+        assert not RAW.search(out) and not RAW.search(err), command
+    _, out, _ = _run("files", str(root))
+    assert "page\\x1b]0;owned\\x07.md" in out and "broken\\x1b[5m.json" in out
+    _, out, _ = _run("bindings", "--all", str(root))
+    assert "page\\x1b]0;owned\\x07.md" in out
+
+
+def test_a_finding_under_a_hostile_heading_is_shown_escaped_in_markdown() -> None:
+    source = f"# Start {ESC}[31mred{BEL}\n\n```json\n{{}}\n```\n"
+    finding = Finding(
+        "fence-invalid", Severity.WARNING, "m", Location("p.md", 3, 1, heading=f"x{RLO}y")
+    )
+    report = replace(make_report([finding], root="."), sources={"p.md": source})
+    text = renderer("markdown")(report)
+    assert not RAW.search(text)
+    assert "Start \\x1b[31mred\\x07" in text and "x\\u202ey" in text
