@@ -30,6 +30,17 @@ What it does
       nor is a set bound by name alone that lists under half the schema's values: a table of a
       feature's two methods is not the whole ``method`` vocabulary).
 
+    One disagreement is one finding, however many places repeat it: schema enums of one field
+    that list the same values (with the same keyword, closure and version line) and that the
+    same places find lacking the same values are one finding, at the first of them, the others
+    related; alike lists (the same values of the same field, in the same form) bound to the
+    same enums and leaving out values they allow are one finding, at the first list, the other
+    lists and every enum related (the values each enum allows in its note). A finding carries
+    at most 50 related locations, shared between its two sides, and its message counts the
+    rest: 280 pages and 2,100 schemas repeating one disagreement are two findings, not 590,100,
+    and the findings and their related locations grow with the places, not with their product.
+    The fingerprint is that of the finding at the first place.
+
     An API document's inline object is a projection of a schema's when its properties are a
     subset of the schema object's, and not only ``title``, ``description``, ``type`` and the like.
 
@@ -73,15 +84,18 @@ Options
 
 from __future__ import annotations
 
+import functools
+import heapq
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.enumerations import (
     Binder,
-    Binding,
+    EnumGroup,
+    GroupBinding,
     ProseSet,
     all_prose_sets,
     page_value_lists,
@@ -102,6 +116,10 @@ FACTS = ("references",)  # speclint.analyses.context
 # Reads the schemas, and of the prose only its value sets and whether a page is a proposal
 # (speclint.analyses.units).
 READS = "extract"
+# Related locations a finding carries, its message counting the rest: the evidence of a
+# disagreement repeated in many places, not every place (a SARIF or JSON reader is not
+# handed 10^5 of them, and the report stays a small multiple of the input).
+RELATED_LIMIT = 50
 
 
 extract = page_value_lists
@@ -116,52 +134,260 @@ class _Source:
     missing: tuple[str, ...]
     severity: Severity
     evidence: str
+    field: str | None  # the field the prose names (none for an inline schema)
+    turn: int  # when it was found: the prose sets in order, then the API documents
+
+
+@dataclass(frozen=True, eq=False)
+class _Block:
+    """Members of one group of alike enums (``EnumGroup``) whose descriptions exclude the same
+    values: a place finds each of them lacking the same values. An inline projection also needs
+    the object holding the enum to have its properties (``properties``)."""
+
+    members: tuple[tuple[int, Site, ValueSet], ...]
+    sentences: tuple[str, ...]  # the sentences of their descriptions that exclude values
+    properties: frozenset[str] | None = None
+
+    def explains(self, value: str) -> bool:
+        """The schema's own description names the value as left out: a deliberate
+        difference, not drift."""
+        return any(f"`{value}`" in sentence for sentence in self.sentences)
+
+    @functools.cached_property
+    def files(self) -> str:
+        """Its schema files, as a projection's evidence names them: "`a.json`'s", or "`a.json`'s
+        and 2 other schemas'"."""
+        first = self.members[0][1].document.path
+        others = len({site.document.path for _, site, _ in self.members}) - 1
+        return f"`{first}`'s" + (
+            f" and {others} other schema{'s' if others > 1 else ''}'" if others else ""
+        )
+
+
+class _Blocks:
+    """Each group's blocks, made once per group (groups are compared by identity)."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[int, bool], tuple[EnumGroup, list[_Block]]] = {}
+        self._enums: dict[
+            int, tuple[EnumGroup, list[tuple[Location, tuple[str, str], Site, ValueSet]]]
+        ] = {}
+
+    def of(self, group: EnumGroup, projected: bool = False) -> list[_Block]:
+        made = self._made.get((id(group), projected))
+        if made is None:
+            alike: dict[tuple[Any, ...], list[tuple[int, Site, ValueSet]]] = {}
+            for order, site, values in group.members:
+                parent = resolve(site.document, site.pointer.rsplit("/properties/", 1)[0])
+                key: tuple[Any, ...] = (_exclusions(site, values, parent),)
+                if projected:
+                    properties = parent.get("properties") if isinstance(parent, dict) else None
+                    key += (frozenset(properties) if isinstance(properties, dict) else None,)
+                alike.setdefault(key, []).append((order, site, values))
+            made = self._made[id(group), projected] = (
+                group,  # held, so that its id is not reused while the rule runs
+                [_Block(tuple(members), *key) for key, members in alike.items()],
+            )
+        return made[1]
+
+    def enums(self, group: EnumGroup) -> list[tuple[Location, tuple[str, str], Site, ValueSet]]:
+        """The group's enums (a shared `$defs` enum once: by its holder), in reading order."""
+        made = self._enums.get(id(group))
+        if made is None:
+            found: dict[tuple[str, str], tuple[Location, tuple[str, str], Site, ValueSet]] = {}
+            for _, site, values in group.members:
+                key = (values.holder.document.path, values.holder.pointer)
+                if key not in found:
+                    found[key] = (_place(values), key, site, values)
+            made = self._enums[id(group)] = (group, sorted(found.values(), key=lambda e: e[0]))
+        return made[1]
+
+
+class _Kept:
+    """The first ``RELATED_LIMIT`` of some places, in the order found, and how many there are:
+    what a finding shows of them, in memory bounded whatever their number."""
+
+    def __init__(self) -> None:
+        self.first: list[Any] = []
+        self.count = 0
+
+    def add(self, item: Any) -> None:
+        self.count += 1
+        if len(self.first) < RELATED_LIMIT:
+            self.first.append(item)
+
+
+@dataclass
+class _Lacks:
+    """What the places that find a block's enums lacking values say: the first
+    ``RELATED_LIMIT`` of them, and of all of them what the message needs."""
+
+    sources: list[_Source] = field(default_factory=list)
+    count: int = 0
+    values: dict[str, int] = field(default_factory=dict)  # value -> turn it was first listed
+    severity: Severity = Severity.INFO
+    evidence: set[str] = field(default_factory=set)
+    prose: bool = False  # any is a prose place (else all are API documents' inline schemas)
+    named: str | None = None  # the field the first place names
+    more_evidence: bool = False  # more kinds of evidence than the first line could say
+
+    def add(self, source: Callable[[], _Source], missing: list[str], bound: _Bound) -> None:
+        """A place listing ``missing``, which the block's enums lack; ``source`` makes what
+        the finding shows of it, only if it is among the first (a place is noted once per
+        block that lacks its values: 588,000 times for 280 pages and 2,100 distinct enums)."""
+        turn, severity, evidence, named, what = bound
+        if not self.count:
+            self.named = named
+        self.count += 1
+        if len(self.sources) < RELATED_LIMIT:
+            self.sources.append(source())
+        for value in missing:
+            self.values.setdefault(value, turn)
+        self.severity = max(self.severity, severity)
+        if len(self.evidence) < EVIDENCE_SHOWN:
+            self.evidence.add(evidence)
+        elif evidence not in self.evidence:
+            self.more_evidence = True
+        self.prose = self.prose or what != "inline schema"
+
+
+# Kinds of evidence a message's binding tag names at most: more do not fit its first line.
+EVIDENCE_SHOWN = 8
+# (turn, severity, evidence, the field named, what lists the values) of a place noted
+_Bound = tuple[int, Severity, str, str | None, str]
+
+
+class _Unlisted:
+    """Alike lists that leave out values the enums they are bound to allow: the lists (the
+    first ``RELATED_LIMIT`` of them kept) and what the enums allow, read once, from the first
+    list's bindings (every list of the key has the same)."""
+
+    def __init__(self, disagreeing: list[tuple[GroupBinding, list[str]]], blocks: _Blocks) -> None:
+        self.places = _Kept()
+        # every enum (a shared `$defs` enum once) in reading order, what it allows that the
+        # lists leave out, and the evidence that bound it: the first of them kept
+        merged = heapq.merge(
+            *(_allowing(blocks, bound, allowed) for bound, allowed in disagreeing),
+            key=lambda enum: enum[0],
+        )
+        seen: set[tuple[str, str]] = set()
+        self.enums: list[tuple[Site, ValueSet, list[str], str]] = []
+        for _, key, site, listed, allowed, evidence in merged:
+            if key not in seen:
+                seen.add(key)
+                if len(self.enums) <= RELATED_LIMIT:
+                    self.enums.append((site, listed, allowed, evidence))
+        self.count = len(seen)
+        values: dict[str, None] = {}
+        for _, allowed in disagreeing:
+            for value in allowed:
+                values[value] = None
+        self.values = list(values)
+        self.evidence = "; ".join(sorted({bound.evidence for bound, _ in disagreeing}))
+        self.severity = max(_severity(bound.confidence) for bound, _ in disagreeing)
+        self.alike = len(disagreeing) == 1  # one group: the enums list the same values
+
+
+def _allowing(
+    blocks: _Blocks, bound: GroupBinding, allowed: list[str]
+) -> Iterator[tuple[Location, tuple[str, str], Site, ValueSet, list[str], str]]:
+    """The enums of ``bound``'s group in reading order, each with what it allows that the list
+    leaves out and the evidence that bound it."""
+    for place, key, site, listed in blocks.enums(bound.group):
+        yield place, key, site, listed, allowed, bound.evidence
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     binder = Binder(corpus)
-    missing_in_schema: dict[tuple[str, str], tuple[Binding | _Target, list[_Source]]] = {}
-
-    def note(target: Binding | _Target, source: _Source) -> None:
-        holder = target.values.holder
-        key = (holder.document.path, holder.pointer)
-        missing_in_schema.setdefault(key, (target, []))[1].append(source)
-
+    blocks = _Blocks()
+    # Issue 44: a list that 280 pages repeat and that 2,100 schemas of one field disagree
+    # with is one disagreement, not 588,000. Lists are compared with groups of alike enums
+    # (``Binder.grouped``), and the places are gathered per disagreement, a bounded number of
+    # each kept: never one entry per page and schema.
+    lacking: dict[_Block, _Lacks] = {}
+    unlisted: dict[tuple[Any, ...], _Unlisted] = {}
+    turn = 0
     for prose in all_prose_sets(corpus):
-        for binding in binder.bindings(prose):
-            listed = [as_written(v) for v in binding.values.values]
-            prose_only = [v for v in prose.values if v not in listed and not _explained(binding, v)]
-            schema_only = [v for v in listed if v not in prose.values]
-            if prose_only:
-                note(
-                    binding,
-                    _Source(
-                        prose.location(
-                            note=f"documents {_quote(prose_only, len(prose_only))} ({prose.form})"
+        disagreeing: list[tuple[GroupBinding, list[str]]] = []
+        for bound in binder.grouped(prose):
+            listed = [as_written(v) for v in bound.group.values.values]
+            for block in blocks.of(bound.group):
+                prose_only = [v for v in prose.values if v not in listed and not block.explains(v)]
+                if prose_only:
+                    lack = lacking.get(block)
+                    if lack is None:
+                        lack = lacking[block] = _Lacks()
+                    severity = _severity(bound.confidence)
+                    lack.add(
+                        functools.partial(
+                            _prose_source, prose, prose_only, severity, bound.evidence, turn
                         ),
-                        prose.form,
-                        tuple(prose_only),
-                        _severity([binding], prose.values),
-                        binding.evidence,
-                    ),
-                )
-            if schema_only and prose.complete and _whole(binding, listed, prose.values):
-                yield _missing_in_prose(prose, binding, schema_only)
-    for projected, source in _projections(corpus, binder):
-        note(projected, source)
-    for _, (target, sources) in sorted(missing_in_schema.items()):
-        yield _missing_in_schema(target, sources)
+                        prose_only,
+                        (turn, severity, bound.evidence, prose.field, prose.form),
+                    )
+                    turn += 1
+            schema_only = [v for v in listed if v not in prose.values]
+            if schema_only and prose.complete and _whole(bound, listed, prose.values):
+                disagreeing.append((bound, schema_only))
+        if disagreeing:
+            # Lists of the same values, in the same form, bound alike: one finding at the
+            # first, whatever number of pages repeat it.
+            key: tuple[Any, ...] = (
+                prose.form,
+                prose.field,
+                prose.values,
+                *(part for b, _ in disagreeing for part in (b.group, b.evidence, b.confidence)),
+            )
+            found = unlisted.get(key)
+            if found is None:
+                found = unlisted[key] = _Unlisted(disagreeing, blocks)
+            found.places.add(prose)
+    for block, source, extra, noted in _projections(corpus, binder, blocks, turn):
+        lacking.setdefault(block, _Lacks()).add(source, extra, noted)
+    yield from _lacking(lacking)
+    for found in unlisted.values():
+        yield _missing_in_prose(found)
 
 
-@dataclass(frozen=True)
-class _Target:
-    """A schema property an API document's inline enum projects (duck-types ``Binding``)."""
+def _prose_source(
+    prose: ProseSet, missing: list[str], severity: Severity, evidence: str, turn: int
+) -> _Source:
+    note = f"documents {_quote(missing, len(missing))} ({prose.form})"
+    return _Source(
+        prose.location(note=note),
+        prose.form,
+        tuple(missing),
+        severity,
+        evidence,
+        prose.field,
+        turn,
+    )
 
-    target: Site
-    values: ValueSet
+
+def _lacking(lacking: dict[_Block, _Lacks]) -> Iterator[Finding]:
+    """One finding per disagreement: the schema enums (their holders: a shared ``$defs`` enum
+    once) that are in the same blocks are found lacking the same values by the same places."""
+    blocks = list(lacking)
+    # holder -> the blocks it is in, and the property and field the first of them names it by
+    holders: dict[tuple[str, str], tuple[list[int], Site, ValueSet, str]] = {}
+    for n, block in enumerate(blocks):
+        for _, site, values in block.members:
+            key = (values.holder.document.path, values.holder.pointer)
+            entry = holders.get(key)
+            if entry is None:
+                holders[key] = ([n], site, values, _field(site, lacking[block].named))
+            elif entry[0][-1] != n:
+                entry[0].append(n)
+    alike: dict[tuple[int, ...], list[tuple[Site, ValueSet, str]]] = {}
+    for indexes, site, values, named in holders.values():
+        alike.setdefault(tuple(indexes), []).append((site, values, named))
+    for signature, enums in alike.items():
+        yield _missing_in_schema(enums, [lacking[blocks[n]] for n in signature])
 
 
-def _projections(corpus: Context, binder: Binder) -> Iterator[tuple[_Target, _Source]]:
+def _projections(
+    corpus: Context, binder: Binder, blocks: _Blocks, turn: int
+) -> Iterator[tuple[_Block, Callable[[], _Source], list[str], _Bound]]:
     """Machine-to-machine drift: an inline object in an API document whose properties are a
     subset of a schema object's (a projection of that shape, like a cancel response carrying
     ``runId`` and ``status`` of the run snapshot) and whose enum lists values the schema's lacks."""
@@ -171,6 +397,7 @@ def _projections(corpus: Context, binder: Binder) -> Iterator[tuple[_Target, _So
             names = set(site.node["properties"])
             if len(names) < 2 or names <= _ANNOTATIONS:
                 continue  # `title`, `description`, `type`: every definition object has them
+            shape = f"`{document.path}#{site.pointer}` has properties {', '.join(sorted(names))}"
             for name in sorted(names):
                 own = value_set(
                     corpus,
@@ -182,36 +409,43 @@ def _projections(corpus: Context, binder: Binder) -> Iterator[tuple[_Target, _So
                 )
                 if own is None or own.holder.document is not document:
                     continue
-                for schema_site, values in index.by_field.get(name, []):
-                    if schema_site.document.kind is not DocumentKind.SCHEMA:
+                ours = [as_written(v) for v in own.values]
+                for group in index.groups(name):
+                    if group.site.document.kind is not DocumentKind.SCHEMA:
                         continue
-                    parent = resolve(
-                        schema_site.document, schema_site.pointer.rsplit("/properties/", 1)[0]
-                    )
-                    properties = parent.get("properties") if isinstance(parent, dict) else None
-                    if not isinstance(properties, dict) or not names <= set(properties):
-                        continue
-                    listed = [as_written(v) for v in values.values]
-                    ours = [as_written(v) for v in own.values]
+                    listed = [as_written(v) for v in group.values.values]
                     if not set(ours) & set(listed):
                         continue
                     extra = [v for v in ours if v not in listed]
-                    target = _Target(schema_site, values)
-                    if extra and not any(_explained(target, v) for v in extra):
+                    if not extra:
+                        continue
+                    for block in blocks.of(group, projected=True):
+                        if block.properties is None or not names <= block.properties:
+                            continue
+                        if any(block.explains(v) for v in extra):
+                            continue
+                        # Bound by a shape that looks like a projection: inferred.
+                        evidence = f"{shape}, all of {block.files}"
                         yield (
-                            target,
-                            _Source(
-                                own.holder.location(
-                                    note=f"lists {_quote(extra, len(extra))} (inline schema)"
-                                ),
-                                "inline schema",
-                                tuple(extra),
-                                # Bound by a shape that looks like a projection: inferred.
-                                Severity.WARNING,
-                                f"`{document.path}#{site.pointer}` has properties "
-                                f"{', '.join(sorted(names))}, all of `{schema_site.document.path}`'s",
-                            ),
+                            block,
+                            functools.partial(_inline_source, own.holder, extra, evidence, turn),
+                            extra,
+                            (turn, Severity.WARNING, evidence, None, "inline schema"),
                         )
+                        turn += 1
+
+
+def _inline_source(holder: Site, extra: list[str], evidence: str, turn: int) -> _Source:
+    note = f"lists {_quote(extra, len(extra))} (inline schema)"
+    return _Source(
+        holder.location(note=note),
+        "inline schema",
+        tuple(extra),
+        Severity.WARNING,
+        evidence,
+        None,
+        turn,
+    )
 
 
 def _inline_objects(document: Document, node: Any, pointer: str) -> Iterator[Site]:
@@ -226,49 +460,84 @@ def _inline_objects(document: Document, node: Any, pointer: str) -> Iterator[Sit
             yield from _inline_objects(document, child, join_pointer(pointer, index))
 
 
-def _whole(binding: Binding, listed: list[str], prose: tuple[str, ...]) -> bool:
+def _whole(bound: GroupBinding, listed: list[str], prose: tuple[str, ...]) -> bool:
     """Whether the prose can be read as the field's whole vocabulary: bound for certain, or
     listing at least half the schema's values. A table of two methods on a feature's page,
     bound by the name `method` to the union of every method, documents that feature."""
-    return binding.confidence == "high" or 2 * len(set(listed) & set(prose)) >= len(listed)
+    return bound.confidence == "high" or 2 * len(set(listed) & set(prose)) >= len(listed)
 
 
 # Property names every schema-like object has: a shape sharing only these is no projection.
 _ANNOTATIONS = frozenset({"title", "description", "type", "name", "summary", "format", "default"})
 
 
-def _explained(binding: Binding | _Target, value: str) -> bool:
-    """The schema's own description (of the property, its values, or the object holding it)
-    names the value: a deliberate difference, not drift."""
-    parent_pointer = binding.target.pointer.rsplit("/properties/", 1)[0]
-    parent = resolve(binding.target.document, parent_pointer)
-    for node in (binding.target.node, binding.values.holder.node, parent):
+def _exclusions(site: Site, values: ValueSet, parent: Any) -> tuple[str, ...]:
+    """The sentences of the schema's own descriptions (of the property, its values, or the
+    object holding it) that say values are left out ("`card` is excluded here")."""
+    found = []
+    for node in (site.node, values.holder.node, parent):
         description = node.get("description") if isinstance(node, dict) else None
         if not isinstance(description, str):
             continue
         for sentence in re.split(r"(?<=[.;])\s+", description):
-            if f"`{value}`" in sentence and _EXCLUSION.search(sentence):
-                return True
-    return False
+            if _EXCLUSION.search(sentence):
+                found.append(sentence)
+    return tuple(found)
 
 
-def _severity(bindings: list[Binding], prose_values: tuple[str, ...]) -> Severity:
+def _severity(confidence: str) -> Severity:
     """An error when a binding is certain (configured, or the text names the schema), a
     warning when it is inferred from a field name and overlapping values: the finding is only
     as sure as the binding it rests on (issue 26)."""
-    if any(b.confidence == "high" for b in bindings):
-        return SEVERITY
-    return Severity.WARNING
+    return SEVERITY if confidence == "high" else Severity.WARNING
 
 
-def _field(target: Binding | _Target) -> str:
+def _field(site: Site, named: str | None) -> str:
     """The property the values are of: the last token of its pointer, or for a union of
     one-value branches (a site that is no property) the field the prose names."""
-    head, _, name = target.target.pointer.rpartition("/")
+    head, _, name = site.pointer.rpartition("/")
     if head.endswith("/properties") or head == "/properties":
         return name
-    prose = target.prose if isinstance(target, Binding) else None
-    return prose.field if prose is not None and prose.field else name
+    return named or name
+
+
+def _place(values: ValueSet) -> Location:
+    return values.holder.at(values.keyword)
+
+
+def _bounded(
+    *sides: tuple[list[Location], int], room: int | None = None
+) -> tuple[tuple[Location, ...], int]:
+    """At most ``room`` (default ``RELATED_LIMIT``) of the sides' locations (each side: the
+    first of its places, and how many it has), shared out evenly (what one side does not need
+    goes to the others), and how many are left out."""
+    room = RELATED_LIMIT if room is None else room
+    shares = [0] * len(sides)
+    while room > 0:
+        wanting = [n for n, (side, _) in enumerate(sides) if shares[n] < len(side)]
+        if not wanting:
+            break
+        each = max(1, room // len(wanting))
+        for n in wanting:
+            take = min(each, len(sides[n][0]) - shares[n], room)
+            shares[n] += take
+            room -= take
+    kept = tuple(
+        location
+        for (side, _), share in zip(sides, shares, strict=True)
+        for location in side[:share]
+    )
+    return kept, sum(count for _, count in sides) - len(kept)
+
+
+def _more(kept: int, left_out: int) -> str:
+    """What a message says of related locations left out (none: nothing)."""
+    if not left_out:
+        return ""
+    return (
+        f"\nThe related locations are {kept} of its {kept + left_out} places, "
+        f"and {left_out} more are not listed"
+    )
 
 
 def _quote(values: list[str], shown: int = 8) -> str:
@@ -285,75 +554,152 @@ def _them(values: list[str]) -> str:
     return "it" if len(values) == 1 else "them"
 
 
-def _missing_in_schema(target: Binding | _Target, sources: list[_Source]) -> Finding:
-    values: list[str] = []
-    for source in sources:
-        values += [v for v in source.missing if v not in values]
-    holder = target.values.holder
-    keyword = target.values.keyword
-    closed = " (its closed part)" if target.values.open else ""
-    field = _field(target)
-    path = target.target.document.path
-    side = (
-        "the prose documents"
-        if any(s.what != "inline schema" for s in sources)
-        else "an API document lists"
-    )
-    evidence = "; ".join(sorted({s.evidence for s in sources}))
-    places = f"{len(sources)} place{'s' if len(sources) > 1 else ''}"
+def _missing_in_schema(enums: list[tuple[Site, ValueSet, str]], lacks: list[_Lacks]) -> Finding:
+    """``enums`` lack what the places of ``lacks`` list: at the first of them, the others and
+    the places related."""
+    enums = sorted(enums, key=lambda enum: _place(enum[1]))
+    site, first, name = enums[0]
+    turns: dict[str, int] = {}
+    for lack in lacks:
+        for value, turn in lack.values.items():
+            turns[value] = min(turn, turns.get(value, turn))
+    values = sorted(turns, key=lambda value: turns[value])
+    sources = list(heapq.merge(*(lack.sources for lack in lacks), key=lambda s: s.turn))
+    count = sum(lack.count for lack in lacks)
+    holder = first.holder
+    keyword = first.keyword
+    closed = " (its closed part)" if first.open else ""
+    path = site.document.path
+    side = "the prose documents" if any(lack.prose for lack in lacks) else "an API document lists"
+    evidences = set().union(*(lack.evidence for lack in lacks))
+    evidence = "; ".join(sorted(evidences))
+    places = f"{count} place{'s' if count > 1 else ''}"
     them = _them(values)
-    fixes = (
-        f"add {them} to the enum{closed} at `{holder.pointer}/{keyword}`, or remove {them} from "
-        "the other side",
-        f"add {them} to the enum{closed}, or remove {them} from the other side",
-    )
+    fixes: tuple[str, ...]
+    if len(enums) == 1:
+        where = ""
+        fixes = (
+            f"add {them} to the enum{closed} at `{holder.pointer}/{keyword}`, or remove {them} "
+            "from the other side",
+            f"add {them} to the enum{closed}, or remove {them} from the other side",
+        )
+        ofs: tuple[str, ...] = (f" of `{path}`", "")
+    else:
+        where = f", in {len(enums)} enums of the same values"
+        fixes = (
+            f"add {them} to each{closed}, or remove {them} from the other side",
+            f"add {them} to each{closed}",
+        )
+        one_file = all(other.document.path == path for other, _, _ in enums)
+        ofs = (f" of `{path}`", "") if one_file else ("",)
     # Every place, what it documents and the binding's evidence are on the related locations;
     # the first line says as much of it as fits (issue 26), the evidence before the pointer.
-    related = tuple(
-        replace(s.location, note=f"{s.location.note}; bound by: {s.evidence}") for s in sources
+    related, left_out = _bounded(
+        (
+            [
+                replace(s.location, note=f"{s.location.note}; bound by: {s.evidence}")
+                for s in sources[:RELATED_LIMIT]
+            ],
+            count,
+        ),
+        (
+            [
+                replace(_place(other), note=f"an enum of the same values, which lacks {them} too")
+                for _, other, _ in enums[1 : RELATED_LIMIT + 1]
+            ],
+            len(enums) - 1,
+        ),
     )
-    tags = (f" [binding: {evidence}]", f" [binding: {_brief(evidence)}]", "")
+    tags: tuple[str, ...] = (f" [binding: {evidence}]", f" [binding: {_brief(evidence)}]", "")
+    if len(evidences) > EVIDENCE_SHOWN or any(lack.more_evidence for lack in lacks):
+        tags = ("",)  # the evidence of each place is on its related location
     candidates = [
-        f"`{field}`{of} lacks {_quote(values, shown)}, which {side} ({places}): {fix}{tag}"
+        f"`{name}`{of} lacks {_quote(values, shown)}, which {side} ({places}){where}: {fix}{tag}"
         for shown, tiers in ((8, tags[:1]), (4, tags), (3, tags), (1, tags))
         for tag in tiers
-        for of in (f" of `{path}`", "")
+        for of in ofs
         for fix in fixes
     ]
     return Finding(
         ID,
-        max(s.severity for s in sources),
-        first_fitting(*candidates),
+        max(lack.severity for lack in lacks),
+        first_fitting(*candidates) + _more(len(related), left_out),
         holder.at(keyword),
         related=related,
         key=f"schema:{holder.pointer}",
     )
 
 
-def _missing_in_prose(prose: ProseSet, binding: Binding, values: list[str]) -> Finding:
-    holder = binding.values.holder
-    path = binding.target.document.path
-    fix = f"document {_them(values)} here, or remove {_them(values)} from the schema"
-    evidence = binding.evidence
+def _missing_in_prose(found: _Unlisted) -> Finding:
+    """Alike lists that leave out values of the enums they are bound to: at the first list,
+    the other lists and every enum related."""
+    places = found.places.first
+    prose = places[0]
+    site, first, allowed, bound_by = found.enums[0]
+    holder = first.holder
+    path = site.document.path
+    name = _field(site, prose.field)
+    values = found.values
+    them = _them(values)
+    others = found.count - 1
+    same = " of the same values" if found.alike else ""
+    if others:
+        wheres = (
+            f"`{path}` and {others} other enum{'s' if others > 1 else ''}{same} also allow",
+            f"{others + 1} enums{same} also allow",
+        )
+        fix = f"document {them} here, or remove {them} from the schemas"
+    else:
+        wheres = (f"`{path}` also allows", "the schema also allows")
+        fix = f"document {them} here, or remove {them} from the schema"
+    also = found.places.count - 1
+    head = f"this {prose.form} lists {len(prose.values)} values of `{name}`"
+    if also:
+        head += f" (so do {also} other place{'s' if also > 1 else ''})"
+    evidence = found.evidence
     tags = (f" [binding: {evidence}]", f" [binding: {_brief(evidence)}]", "")
     candidates = [
-        f"this {prose.form} lists {len(prose.values)} values of `{_field(binding)}`, but "
-        f"{where} also allows {_quote(values, shown)}: {fix}{tag}"
+        f"{head}, but {where} {_quote(values, shown)}: {fix}{tag}"
         for shown, tiers in ((8, tags[:1]), (4, tags), (3, tags), (1, tags))
         for tag in tiers
-        for where in (f"`{path}`", "the schema")
+        for where in wheres
     ]
+    enum_note = (
+        f"the schema enum, which also allows {_quote(allowed, len(allowed))}; bound by: {bound_by}"
+    )
+    rest, left_out = _bounded(
+        (
+            [
+                place.location(note=f"lists the same {len(prose.values)} values")
+                for place in places[1:]
+            ],
+            found.places.count - 1,
+        ),
+        (
+            [
+                replace(
+                    _place(listed),
+                    note=(
+                        f"an enum{same or ' bound too'}, which also allows "
+                        f"{_quote(allowed, len(allowed))}"
+                        + ("" if same else f"; bound by: {bound_by}")
+                    ),
+                )
+                for _, listed, allowed, bound_by in found.enums[1:]
+            ],
+            others,
+        ),
+        room=RELATED_LIMIT - 1,  # the first enum is always related
+    )
+    related = (
+        holder.document.location(f"{holder.pointer}/{first.keyword}", note=enum_note),
+        *rest,
+    )
     return Finding(
         ID,
-        _severity([binding], prose.values),
-        first_fitting(*candidates),
+        found.severity,
+        first_fitting(*candidates) + _more(len(related), left_out),
         prose.location(),
-        related=(
-            holder.document.location(
-                f"{holder.pointer}/{binding.values.keyword}",
-                note=f"the schema enum, which also allows {_quote(values, len(values))}; "
-                f"bound by: {binding.evidence}",
-            ),
-        ),
+        related=related,
         key=f"prose:{prose.line}:{holder.document.path}{holder.pointer}",
     )

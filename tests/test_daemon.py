@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -265,6 +266,20 @@ def test_the_hook_through_the_daemon_judges_the_commit_as_a_cold_hook_does(
     (repo / "spec").mkdir(exist_ok=True)
     write_files(repo, {"spec/draft.md": "# Draft\n"})
     same_output(repo, "hook")
+
+
+def test_the_daemon_runs_the_rules_the_command_line_selects(tmp_path: Path, runtime: Path) -> None:
+    """--select and --ignore reach the engine through the daemon (issue 44, item 14): the
+    client passes their values on, and the resident run chooses the rules a cold one does."""
+    root = tmp_path / "corpus"
+    copy_bundled_corpus(root)
+    selected = same_output(root, "check", "--select", "proto", "--ignore", "proto-invalid")
+    rules = set(re.findall(r"^\S+:\d+:\d+: \w+ \[([\w-]+)\]", selected.stdout, re.MULTILINE))
+    assert rules == {"proto-enum-drift", "proto-message-drift"}, selected.stdout
+    # A value that reads like the flag is the option's, not --daemon.
+    assert client._positionals(["check", "--select", "--daemon", "--ignore", "x", "a"]) == ["a"]
+    typo = same_output(root, "check", "--select", "enum-drfit")
+    assert typo.returncode == 2 and "(did you mean `enum-drift`?)" in typo.stderr
 
 
 def test_a_socket_that_is_not_ours_is_never_trusted(tmp_path: Path, runtime: Path) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+import shlex
 import subprocess
 from pathlib import Path
 
 from test_cli import cli
 
-from conftest import copy_bundled_corpus
+from conftest import copy_bundled_corpus, schema, write_files
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -74,9 +76,10 @@ def test_diff_base_reports_what_the_change_adds_and_fixes(tmp_path: Path) -> Non
 def test_diff_base_errors_are_clear(tmp_path: Path) -> None:
     repo = repository(tmp_path)
     unknown = cli("check", "corpus", "--diff-base", "no-such-branch", cwd=repo)
-    assert (
-        unknown.returncode == 2
-        and "unknown revision 'no-such-branch': fetch it first" in unknown.stderr
+    # A repository with no remote: nothing to fetch it from (a clone's hint: test_cli_habits).
+    assert unknown.returncode == 2 and (
+        "unknown revision 'no-such-branch': it is not in this repository, which has no remote"
+        in unknown.stderr
     )
     plain = tmp_path / "plain"
     copy_bundled_corpus(plain)
@@ -99,3 +102,49 @@ def test_a_shallow_ci_clone_needs_the_base_fetched_and_then_works(tmp_path: Path
     gated = cli("check", "corpus", "--diff-base", base, cwd=clone)
     assert gated.returncode == 1, gated.stderr
     assert "1 new finding(s), 1 fixed" in gated.stderr
+
+
+def fetched_hint(stderr: str, which: int = 0) -> list[str]:
+    """The ``which``-th command in backquotes of a --diff-base error."""
+    commands = re.findall(r"`(git fetch [^`]+)`", stderr)
+    assert len(commands) > which, stderr
+    return shlex.split(commands[which])
+
+
+def test_the_hint_fetches_the_missing_base_of_each_kind(tmp_path: Path) -> None:
+    """In a shallow one-branch clone (actions/checkout, `git clone --depth=1`), each kind of base
+    revision is missing, and the fetch the error names makes it resolve."""
+    origin = write_files(tmp_path / "origin", {"corpus/a.schema.json": schema(type="object")})
+    git(origin, "init", "-q", "-b", "main")
+    git(origin, "add", "-A")
+    git(origin, "commit", "-q", "-m", "base")
+    git(origin, "branch", "feature")
+    git(origin, "tag", "v1")
+    base = git(origin, "rev-parse", "HEAD")
+    git(origin, "commit", "-q", "--allow-empty", "-m", "head")
+    cases = [("origin/feature", 0), ("feature", 0), (base, 0), ("v1", 1)]
+    for number, (ref, which) in enumerate(cases):
+        clone = tmp_path / f"clone-{number}"
+        git(tmp_path, "clone", "-q", "--depth=1", origin.as_uri(), str(clone))
+        missing = cli("check", "corpus", "--diff-base", ref, cwd=clone)
+        assert missing.returncode == 2, (ref, missing.stderr)
+        assert f"unknown revision {ref!r}: fetch it first: `git fetch" in missing.stderr
+        command = fetched_hint(missing.stderr, which)
+        assert command[:4] == ["git", "fetch", "--no-tags", "--depth=1"], command
+        git(clone, *command[1:])
+        gated = cli("check", "corpus", "--diff-base", ref, cwd=clone)
+        assert gated.returncode != 2, (ref, command, gated.stderr)
+    # An abbreviated id cannot be fetched: the full one must be given.
+    clone = tmp_path / "clone-short"
+    git(tmp_path, "clone", "-q", "--depth=1", origin.as_uri(), str(clone))
+    short = cli("check", "corpus", "--diff-base", base[:10], cwd=clone)
+    assert short.returncode == 2 and "give the full one" in short.stderr
+    # A full clone is not made shallow by the fetch it is told.
+    full = tmp_path / "full"
+    git(tmp_path, "clone", "-q", "--single-branch", origin.as_uri(), str(full))
+    missing = cli("check", "corpus", "--diff-base", "origin/feature", cwd=full)
+    command = fetched_hint(missing.stderr)
+    assert "--depth=1" not in command
+    git(full, *command[1:])
+    assert cli("check", "corpus", "--diff-base", "origin/feature", cwd=full).returncode != 2
+    assert git(full, "rev-parse", "--is-shallow-repository") == "false"

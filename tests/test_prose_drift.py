@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 
 from conftest import schema
+from speclint.analyses import enumerations
 from speclint.analyses.context import Context
 from speclint.analyses.enumerations import Binder, all_prose_sets, counted_claims, prose_sets
 from speclint.common.findings import Finding
 from speclint.model.config import load_config
 from speclint.model.corpus import parse_document
+from speclint.rules import enum_drift
 from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -253,6 +255,134 @@ def test_an_api_projection_listing_more_values_than_the_schema(make_corpus: Make
     assert finding.related[0].path == "api/openapi.yaml" and finding.related[0].line == 15
 
 
+# --- one disagreement, many places (issue 44 item 7) ---------------------------------------------
+
+
+def pages_and_schemas(pages: int, schemas: int) -> dict[str, str]:
+    """``pages`` pages that each list `a` as `x` | `y` | `q`, and ``schemas`` schemas whose `a`
+    is `x`, `y`, `z`: every page binds to every schema by the field's name."""
+    files = {
+        f"spec/p{n}.md": f"# Page {n}\n\nThe `a` field is one of `x` | `y` | `q`.\n"
+        for n in range(pages)
+    }
+    for n in range(schemas):
+        files[f"schemas/s{n}.schema.json"] = schema(
+            type="object", properties={"a": {"enum": ["x", "y", "z"]}}
+        )
+    return files
+
+
+@pytest.mark.parametrize(("pages", "schemas"), [(1, 1), (3, 4), (6, 8)])
+def test_pages_repeating_a_list_against_schemas_of_one_enum_are_one_disagreement(
+    make_corpus: MakeCorpus, pages: int, schemas: int
+) -> None:
+    found = run(make_corpus(pages_and_schemas(pages, schemas)), "enum-drift")
+    # One finding a side whatever the number of pages and schemas (it was one per page and
+    # schema, and one per schema): the enums lack `q`, the lists leave out `z`.
+    lacks, leaves = sorted(found, key=lambda f: f.location.path)
+    page_paths = [f"spec/p{n}.md" for n in range(pages)]
+    schema_paths = [f"schemas/s{n}.schema.json" for n in range(schemas)]
+    assert lacks.location.path == "schemas/s0.schema.json"
+    assert f"lacks `q`, which the prose documents ({pages} place" in lacks.message
+    assert leaves.location.path == "spec/p0.md"
+    assert "also allow" in leaves.message and "`z`" in leaves.message
+    # Every place is related, once: the related locations grow as the pages plus the schemas.
+    assert sorted(r.path for r in lacks.related) == sorted(page_paths + schema_paths[1:])
+    assert sorted(r.path for r in leaves.related) == sorted(page_paths[1:] + schema_paths)
+
+
+def test_a_grouped_finding_keeps_the_fingerprint_of_the_finding_at_its_first_place(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A baseline taken when one page and one schema disagreed still holds the findings once
+    # more pages and schemas repeat the disagreement.
+    alone = run(make_corpus(pages_and_schemas(1, 1)), "enum-drift")
+    grouped = run(make_corpus(pages_and_schemas(6, 8)), "enum-drift")
+    assert len(alone) == 2
+    assert {f.fingerprint for f in grouped} == {f.fingerprint for f in alone}
+
+
+def test_related_locations_are_capped_and_the_message_counts_the_rest(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(enum_drift, "RELATED_LIMIT", 5)
+    found = run(make_corpus(pages_and_schemas(6, 8)), "enum-drift")
+    assert len(found) == 2
+    for finding in found:
+        # 6 pages and 8 schemas, the finding's own place aside: 13 places, 5 of them related
+        assert len(finding.related) == 5
+        assert finding.message.endswith("are 5 of its 13 places, and 8 more are not listed")
+        # both sides are shown
+        assert {r.path.split("/")[0] for r in finding.related} == {"spec", "schemas"}
+
+
+def test_a_list_is_compared_once_with_each_distinct_enum_of_its_field(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_corpus(pages_and_schemas(6, 8))
+    compared: list[tuple[Any, ...]] = []
+    real = enumerations.overlap
+
+    def counted(*arguments: Any) -> bool:
+        compared.append(arguments)
+        return real(*arguments)
+
+    monkeypatch.setattr(enumerations, "overlap", counted)
+    corpus = Context.load(root, load_config(root))
+    assert len(list(all_rules()["enum-drift"].check(corpus, {}))) == 2
+    # pages × distinct enums of `a` (one), not pages × schemas (48)
+    assert len(compared) == 6
+    binder = Binder(corpus)
+    [first] = [p for p in all_prose_sets(corpus) if p.path == "spec/p0.md"]
+    [bound] = binder.grouped(first)
+    assert len(bound.group.members) == 8
+    # the listing still names every schema bound
+    assert sorted(b.target.document.path for b in binder.bindings(first)) == [
+        f"schemas/s{n}.schema.json" for n in range(8)
+    ]
+
+
+def test_a_list_against_enums_of_different_values_is_one_finding_at_the_list(
+    make_corpus: MakeCorpus,
+) -> None:
+    files = {"spec/p.md": "# P\n\nThe `a` field is one of `x` | `y` | `q`.\n"}
+    for n in range(3):
+        files[f"schemas/s{n}.schema.json"] = schema(
+            type="object", properties={"a": {"enum": ["x", "y", f"z{n}"]}}
+        )
+    found = run(make_corpus(files), "enum-drift")
+    # The list leaves out values of three enums: one list to fix, one finding at it.
+    [at_list] = [f for f in found if f.location.path == "spec/p.md"]
+    assert "and 2 other enums also allow `z0`, `z1`, `z2`" in at_list.message
+    assert [r.path for r in at_list.related] == [f"schemas/s{n}.schema.json" for n in range(3)]
+    assert [r.note for r in at_list.related[1:]] == [
+        f"an enum bound too, which also allows `z{n}`; bound by: the text names `a`, values overlap"
+        for n in (1, 2)
+    ]
+    # Each enum lacks `q`: the enums differ, so each is its own disagreement.
+    assert sorted(f.location.path for f in found if f is not at_list) == [
+        f"schemas/s{n}.schema.json" for n in range(3)
+    ]
+
+
+def test_alike_enums_of_two_version_lines_stay_apart(make_corpus: MakeCorpus) -> None:
+    # The 1.0 pages describe the 1.0 schema and the 2.0 pages the 2.0 schema: the same
+    # disagreement in each line is two, each line's own to fix.
+    files = {}
+    for version in ("1.0", "2.0"):
+        files[f"spec/{version}/p.md"] = "# P\n\nThe `a` field is one of `x` | `y` | `q`.\n"
+        files[f"schemas/{version}/s.schema.json"] = schema(
+            type="object", properties={"a": {"enum": ["x", "y", "z"]}}
+        )
+    found = run(make_corpus(files), "enum-drift")
+    assert sorted((f.location.path, [r.path for r in f.related]) for f in found) == [
+        ("schemas/1.0/s.schema.json", ["spec/1.0/p.md"]),
+        ("schemas/2.0/s.schema.json", ["spec/2.0/p.md"]),
+        ("spec/1.0/p.md", ["schemas/1.0/s.schema.json"]),
+        ("spec/2.0/p.md", ["schemas/2.0/s.schema.json"]),
+    ]
+
+
 # --- count-drift ----------------------------------------------------------------------------------
 
 
@@ -361,13 +491,13 @@ def edit(root: Path, path: str, old: str, new: str) -> Path:
 def test_openwop_interrupt_kinds_drift_is_found(openwop: Path) -> None:
     found = run(openwop, "enum-drift")
     kinds = [f for f in found if f.location.path == "schemas/run-event-payloads.schema.json"]
-    assert {f.location.pointer for f in kinds} == {
-        "/$defs/nodeSuspended/properties/kind/enum",
-        "/$defs/interruptResolved/properties/kind/enum",
-    }
-    for finding in kinds:
-        assert "`low-confidence`" in finding.message
-        assert {r.path for r in finding.related} == {"spec/v1/interrupt.md"}
+    # Two enums of the same values that the same places find lacking the same kinds: one
+    # disagreement (issue 44), at the first, the other related.
+    [finding] = kinds
+    assert finding.location.pointer == "/$defs/nodeSuspended/properties/kind/enum"
+    assert "`low-confidence`" in finding.message
+    assert {r.path for r in finding.related[:-1]} == {"spec/v1/interrupt.md"}
+    assert finding.related[-1].pointer == "/$defs/interruptResolved/properties/kind/enum"
 
 
 def test_openwop_removing_cancelling_from_the_snapshot_enum_is_found(

@@ -37,6 +37,12 @@ A *counted claim* is a number (word or digit) before what it counts: "four kind 
    some list every value a list the text does not give as complete names, that list binds to
    those only (the others merely share the name: a deprecated endpoint's older enum).
 
+Enums of one field that no comparison can tell apart (the same values, keyword, closure and
+version, and the same standing: a variant's tag, a ``then``) are one :class:`EnumGroup`, and a
+prose set is weighed once against each group (``Binder.grouped``), not against each schema:
+280 pages and 2,100 schemas of one enum are 280 comparisons. ``Binder.bindings`` lists one
+binding per schema location, for ``speclint bindings``.
+
 Anything weaker is not bound: a drift reported on a guess would be noise. A ``const`` or a
 one-value ``enum`` that other schemas fix to other values (a variant per file) is one variant's
 tag, never bound by name alone. A ``oneOf``/``anyOf``
@@ -236,6 +242,40 @@ class Binding:
     values: ValueSet
     confidence: str  # high | medium
     evidence: str
+
+
+@dataclass(frozen=True, eq=False)
+class EnumGroup:
+    """Enumerated properties of one name that any comparison with a value list treats alike:
+    the same values in the same order, the same keyword and closure, one version, and the same
+    standing (a variant's tag, a ``then``'s narrowing, the kind of document): what a list finds
+    of one of them it finds of all. A list is compared with a group once, not with each member
+    (issue 44: 280 pages and 2,100 schemas that each list one field's values were 588,000
+    comparisons and as many findings). Compared by identity: the index makes each group once."""
+
+    field: str
+    # (position in the index's list of the field's enums, the property, its values)
+    members: tuple[tuple[int, Site, ValueSet], ...]
+
+    @property
+    def site(self) -> Site:
+        return self.members[0][1]
+
+    @property
+    def values(self) -> ValueSet:
+        return self.members[0][2]
+
+
+@dataclass(frozen=True)
+class GroupBinding:
+    """A prose set bound to a group of alike enums: one binding that stands for one per member
+    (``Binder.bindings`` lists those)."""
+
+    prose: ProseSet
+    group: EnumGroup
+    confidence: str  # high | medium
+    evidence: str
+    rank: int = 0  # where its members come among the prose set's bindings (the reference's turn)
 
 
 # --- extraction -----------------------------------------------------------------------------------
@@ -758,6 +798,8 @@ class SchemaIndex:
     # (path, pointer) of a property that fixes one branch of a union to one value: the
     # branch's tag, not a vocabulary of its own (the union's entry in by_field is).
     tags: set[tuple[str, str]] = field(default_factory=set)
+    _groups: dict[str, list[EnumGroup]] = field(default_factory=dict, repr=False)
+    _at: dict[str, dict[tuple[str, str], int]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def build(cls, corpus: Context) -> SchemaIndex:
@@ -779,6 +821,57 @@ class SchemaIndex:
             if len({str(value) for _, value in single}) >= 2:
                 index.tags.update((site.document.path, site.pointer) for site, _ in single)
         return index
+
+    def groups(self, name: str) -> list[EnumGroup]:
+        """The enumerated properties named ``name``, as groups of alike ones (memoised), in the
+        order of their first members."""
+        found = self._groups.get(name)
+        if found is None:
+            found = self._groups[name] = self.grouped(
+                name, list(enumerate(self.by_field.get(name, [])))
+            )
+        return found
+
+    def grouped(
+        self, name: str, entries: list[tuple[int, tuple[Site, ValueSet]]]
+    ) -> list[EnumGroup]:
+        """``entries`` of ``by_field[name]`` (with their positions there) as groups of alike
+        ones; a property listed twice (a schema found by its title and by its file name) once."""
+        alike: dict[tuple[Any, ...], list[tuple[int, Site, ValueSet]]] = {}
+        seen: set[tuple[str, str]] = set()
+        for order, (site, values) in entries:
+            here = (site.document.path, site.pointer)
+            if here in seen:
+                continue
+            seen.add(here)
+            alike.setdefault(self._alike(site, values), []).append((order, site, values))
+        return [EnumGroup(name, tuple(members)) for members in alike.values()]
+
+    def _alike(self, site: Site, values: ValueSet) -> tuple[Any, ...]:
+        """What a comparison with a prose set reads of an enumerated property besides its
+        place: two properties with the same key are compared alike."""
+        head, _, last = site.pointer.rpartition("/")
+        at_property = head.endswith("/properties") or head == "/properties"
+        return (
+            values.values,
+            values.keyword,
+            values.open,
+            self.corpus.versions.of(site.document.path),
+            (site.document.path, site.pointer) in self.tags,
+            _conditional(site.pointer),
+            site.document.kind,
+            # the field a message names: a property's own name, else the last token
+            None if at_property else last,
+        )
+
+    def position(self, name: str, path: str, pointer: str) -> int | None:
+        """Where the property at ``path#pointer`` is in ``by_field[name]``, or None."""
+        at = self._at.get(name)
+        if at is None:
+            at = self._at[name] = {}
+            for order, (site, _) in enumerate(self.by_field.get(name, [])):
+                at.setdefault((site.document.path, site.pointer), order)
+        return at.get((path, pointer))
 
     def _walk(self, document: Document, node: Any, pointer: str) -> None:
         if isinstance(node, dict):
@@ -874,21 +967,42 @@ def overlap(prose: tuple[str, ...], schema: tuple[Any, ...], complete: bool = Tr
 
 
 class Binder:
-    """Binds prose sets to schema enumerations (see the module docstring for the order)."""
+    """Binds prose sets to schema enumerations (see the module docstring for the order).
+
+    A prose set binds to groups of alike enums (:class:`EnumGroup`), each weighed once: the
+    work is the prose sets times the distinct enums of their field, not times every schema."""
 
     def __init__(self, corpus: Context) -> None:
         self.corpus = corpus
         self._proposals: dict[str, bool] = {}
+        self._memo: dict[tuple[str, ...], list[EnumGroup]] = {}
 
     @cached_property
     def index(self) -> SchemaIndex:
         return SchemaIndex.build(self.corpus)
 
     def bindings(self, prose: ProseSet) -> list[Binding]:
+        """One binding per enum bound (every member of every group), in the order the evidence
+        finds them."""
+        grouped = self.grouped(prose)
+        members = sorted(
+            (
+                ((bound.rank, order, n), site, values)
+                for n, bound in enumerate(grouped)
+                for order, site, values in bound.group.members
+            ),
+            key=lambda member: member[0],
+        )
+        return [
+            Binding(prose, site, values, grouped[n].confidence, grouped[n].evidence)
+            for (_, _, n), site, values in members
+        ]
+
+    def grouped(self, prose: ProseSet) -> list[GroupBinding]:
         configured = self._configured(prose)
         if configured is not None:
             return configured
-        explicit = [b for b in self._explicit(prose) if self._same_version(prose, b.target)]
+        explicit = [b for b in self._explicit(prose) if self._same_version(prose, b.group.site)]
         if explicit:
             return explicit
         if prose.field is None or self._is_proposal(prose.path):
@@ -896,29 +1010,15 @@ class Binder:
             # bind to a schema only when it says which one (the explicit and configured
             # bindings above), never by a field name alone.
             return []
-        found = []
-        for site, values in self.index.by_field.get(prose.field, []):
-            if (site.document.path, site.pointer) in self.index.tags:
-                continue  # one branch's tag: the union's entry binds instead
-            if values.keyword == "const":
-                # A `const` is the tag of one branch of a union (MCP's
-                # elicitation `mode`: `form` in one branch, `url` in the other), not the
-                # field's vocabulary: a name alone does not bind a list of values to it.
-                continue
-            if not self._same_version(prose, site):
-                continue  # the 3.2 pages do not describe the 3.0 schema
-            if _conditional(site.pointer):
-                continue  # a `then` narrows the field for some instances: not its vocabulary
-            if overlap(prose.values, values.values, prose.complete):
-                found.append(
-                    Binding(
-                        prose,
-                        site,
-                        values,
-                        "medium",
-                        f"the text names `{prose.field}`, values overlap",
-                    )
-                )
+        # One evidence for every group: a list is weighed against each distinct enum.
+        evidence = f"the text names `{prose.field}`, values overlap"
+        found = [
+            GroupBinding(prose, group, "medium", evidence)
+            for group in self._by_name(prose.field)
+            # the 3.2 pages do not describe the 3.0 schema
+            if self._same_version(prose, group.site)
+            and overlap(prose.values, group.values.values, prose.complete)
+        ]
         if prose.complete:
             return found
         # A few values named in passing ("flips to `join` / `invite` / `knock`") where several
@@ -927,9 +1027,27 @@ class Binder:
         # such, not of the others that merely share the name. A complete list claims the
         # field's vocabulary, and disagrees with every schema of that name that lacks a value.
         agreeing = [
-            b for b in found if set(prose.values) <= {as_written(v) for v in b.values.values}
+            b for b in found if set(prose.values) <= {as_written(v) for v in b.group.values.values}
         ]
         return agreeing or found
+
+    def _by_name(self, name: str) -> list[EnumGroup]:
+        """The groups of ``name`` a field name alone may bind to."""
+        found = self._memo.get(("name", name))
+        if found is None:
+            found = self._memo["name", name] = [
+                group
+                for group in self.index.groups(name)
+                # One branch's tag: the union's entry binds instead.
+                if (group.site.document.path, group.site.pointer) not in self.index.tags
+                # A `const` is the tag of one branch of a union (MCP's elicitation `mode`:
+                # `form` in one branch, `url` in the other), not the field's vocabulary: a
+                # name alone does not bind a list of values to it.
+                and group.values.keyword != "const"
+                # A `then` narrows the field for some instances: not its vocabulary.
+                and not _conditional(group.site.pointer)
+            ]
+        return found
 
     def _is_proposal(self, path: str) -> bool:
         if path not in self._proposals:
@@ -940,22 +1058,35 @@ class Binder:
     def _same_version(self, prose: ProseSet, site: Site) -> bool:
         return self.corpus.versions.comparable(prose.path, site.document.path)
 
-    def _configured(self, prose: ProseSet) -> list[Binding] | None:
+    def _configured(self, prose: ProseSet) -> list[GroupBinding] | None:
         keys = [f"{prose.path}#{prose.anchor}@{prose.field}", f"{prose.path}#{prose.anchor}"]
         for key in keys:
             targets = self.corpus.config.bindings.get(key)
             if targets is None:
                 continue
             found = []
-            for target in targets:
-                site = self._site(target)
-                values = value_set(self.corpus, site) if site else None
-                if site is not None and values is not None:
+            for rank, target in enumerate(targets):
+                group = self._target(target)
+                if group is not None:
                     found.append(
-                        Binding(prose, site, values, "high", f"[bindings] `{key}` = `{target}`")
+                        GroupBinding(prose, group, "high", f"[bindings] `{key}` = `{target}`", rank)
                     )
             return found
         return None
+
+    def _target(self, target: str) -> EnumGroup | None:
+        """The configured ``file#pointer`` as a group of its own (made once, so that the lists
+        bound to it compare with one group)."""
+        memo = self._memo.get(("target", target))
+        if memo is None:
+            site = self._site(target)
+            values = value_set(self.corpus, site) if site else None
+            memo = self._memo["target", target] = (
+                [EnumGroup(target, ((0, site, values),))]
+                if site is not None and values is not None
+                else []
+            )
+        return memo[0] if memo else None
 
     def _site(self, target: str) -> Site | None:
         path, _, pointer = target.partition("#")
@@ -965,51 +1096,59 @@ class Binder:
         node = resolve(document, pointer)
         return Site(document, pointer, node) if node is not None else None
 
-    def _explicit(self, prose: ProseSet) -> list[Binding]:
+    def _explicit(self, prose: ProseSet) -> list[GroupBinding]:
         references = [m.group(1).strip() for m in _CODE.finditer(prose.context)]
-        found: list[Binding] = []
-        for reference in references:
+        found: list[GroupBinding] = []
+        for rank, reference in enumerate(references):
             match = _TYPE_FIELD.match(reference)
             if match:
                 owner, name = match.groups()
-                for schema in self.index.named.get(owner.lower(), []):
-                    binding = self._property(prose, schema, name, f"the text names `{reference}`")
-                    if binding and overlap(prose.values, binding.values.values, prose.complete):
-                        found.append(binding)
+                evidence = f"the text names `{reference}`"
+                for group in self._owned(owner.lower(), name):
+                    if overlap(prose.values, group.values.values, prose.complete):
+                        found.append(GroupBinding(prose, group, "high", evidence, rank))
         if found or prose.field is None:
             return found
-        for reference in references:
+        for rank, reference in enumerate(references):
             file_match = _SCHEMA_FILE.search(reference)
             if not file_match:
                 continue
             base = file_match.group(1).rsplit("/", 1)[-1]
-            for document in self.corpus.of_kind(DocumentKind.SCHEMA):
-                if document.path.rsplit("/", 1)[-1] != base:
-                    continue
-                for site, values in self.index.by_field.get(prose.field, []):
-                    if (site.document.path, site.pointer) in self.index.tags:
-                        continue  # one branch's tag: the union's entry binds instead
-                    if site.document is document and overlap(
-                        prose.values, values.values, prose.complete
-                    ):
-                        found.append(
-                            Binding(
-                                prose,
-                                site,
-                                values,
-                                "high",
-                                f"the text names `{reference}` and the field `{prose.field}`",
-                            )
-                        )
+            evidence = f"the text names `{reference}` and the field `{prose.field}`"
+            for group in self._in_file(base, prose.field):
+                if overlap(prose.values, group.values.values, prose.complete):
+                    found.append(GroupBinding(prose, group, "high", evidence, rank))
         return found
 
-    def _property(self, prose: ProseSet, schema: Site, name: str, why: str) -> Binding | None:
-        for site, values in self.index.by_field.get(name, []):
-            if site.document is schema.document and site.pointer == join_pointer(
-                join_pointer(schema.pointer, "properties"), name
-            ):
-                return Binding(prose, site, values, "high", why)
-        return None
+    def _owned(self, owner: str, name: str) -> list[EnumGroup]:
+        """The property ``name`` of each schema named ``owner`` (`` `RunSnapshot.status` ``), as
+        groups: in the order of the schemas so named."""
+        found = self._memo.get(("owned", owner, name))
+        if found is None:
+            entries = self.index.by_field.get(name, [])
+            chosen: list[tuple[int, tuple[Site, ValueSet]]] = []
+            for schema in self.index.named.get(owner, []):
+                pointer = join_pointer(join_pointer(schema.pointer, "properties"), name)
+                at = self.index.position(name, schema.document.path, pointer)
+                if at is not None:
+                    chosen.append((len(chosen), entries[at]))
+            found = self._memo["owned", owner, name] = self.index.grouped(name, chosen)
+        return found
+
+    def _in_file(self, base: str, name: str) -> list[EnumGroup]:
+        """The enumerated properties ``name`` of the schema files named ``base``, as groups."""
+        found = self._memo.get(("file", base, name))
+        if found is None:
+            chosen = [
+                (order, (site, values))
+                for order, (site, values) in enumerate(self.index.by_field.get(name, []))
+                if site.document.kind is DocumentKind.SCHEMA
+                and site.document.path.rsplit("/", 1)[-1] == base
+                # one branch's tag: the union's entry binds instead
+                and (site.document.path, site.pointer) not in self.index.tags
+            ]
+            found = self._memo["file", base, name] = self.index.grouped(name, chosen)
+        return found
 
 
 def _conditional(pointer: str) -> bool:

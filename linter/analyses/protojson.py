@@ -722,7 +722,7 @@ def prose_enum_pairs(corpus: Context) -> list[ProseEnumPair]:
                 why = f"the list is of `{prose.field}`, the field `{typed}` of the enum's type"
                 by_list.setdefault(name, why)
         candidates = explicit or by_list
-        if not candidates or binder.bindings(prose):
+        if not candidates or binder.grouped(prose):
             continue
         scored = []
         for name, why in sorted(candidates.items()):

@@ -123,6 +123,26 @@ MAX_WARNINGS = click.option(
 QUIET = click.option(
     "-q", "--quiet", is_flag=True, help="Print the findings only: no summary, no 'checked' line."
 )
+SELECT = click.option(
+    "--select",
+    "select",
+    multiple=True,
+    metavar="IDS",
+    help="Run only these rules: ids or prefixes of whole words (`proto` is every proto-* rule), "
+    "comma-separated or repeated; replaces the configuration's choice (default: its select).",
+)
+IGNORE = click.option(
+    "--ignore",
+    "ignore",
+    multiple=True,
+    metavar="IDS",
+    help="Do not run these rules: ids or prefixes, comma-separated or repeated.",
+)
+
+
+def _selectors(*given: tuple[str, ...]) -> tuple[str, ...]:
+    """The selectors of repeated, comma-separated --select/--ignore values (ruff's syntax)."""
+    return tuple(part.strip() for values in given for value in values for part in value.split(","))
 
 
 def fail(message: str) -> NoReturn:
@@ -158,8 +178,20 @@ def main() -> None:
 @MAX_WARNINGS
 @QUIET
 @CONFIG_PATH
+@SELECT
+@IGNORE
 @click.option(
-    "--rule", "only_rules", multiple=True, metavar="ID", help="Run only this rule (repeatable)."
+    "--rule", "only_rules", multiple=True, metavar="ID", help="Same as --select (repeatable)."
+)
+@click.option(
+    "--exit-zero",
+    is_flag=True,
+    help="Exit 0 even when there are findings (2 still means speclint could not run).",
+)
+@click.option(
+    "--statistics",
+    is_flag=True,
+    help="Print the number of findings of each rule and severity instead of the findings.",
 )
 @COLOR
 @click.option(
@@ -205,6 +237,10 @@ def check(
     quiet: bool,
     max_warnings: int | None,
     use_daemon: bool,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
+    exit_zero: bool,
+    statistics: bool,
 ) -> None:
     """Check the spec files and folders PATHS (default: the current directory).
 
@@ -216,14 +252,14 @@ def check(
     # Deferred: startup (module docstring).
     from speclint.run.engine import Options, lint
 
-    reports = _destinations(formats, outputs)
-    _runnable(only_rules, diff_base)
+    reports = _destinations(formats, outputs, statistics)
     show_progress = progress if progress is not None else sys.stderr.isatty()
     scope = _scope(paths)
     options = Options(
         focus=scope.focus,
         config_path=config_path,
-        rules=only_rules,
+        rules=_selectors(only_rules, select),
+        ignore=_selectors(ignore),
         baseline=baseline_path,
         diff_base=diff_base,
         cache=use_cache,
@@ -237,8 +273,10 @@ def check(
         say(f"speclint: {note}" if not note.startswith("  ") else note, err=True)
     shown_root = _understood(scope.root, outcome, scope.focus)
     report = _report(outcome, shown_root, False, outcome.gate, quiet, max_warnings)
-    _deliver(_focused(report, outcome, scope.focus), reports, _use_color(color))
-    sys.exit(_exit_code(outcome, fail_on, max_warnings))
+    if any(name in ("github", "gitlab") for name, _ in reports):
+        report = replace(report, in_repository=_in_repository(scope.root))
+    _deliver(_focused(report, outcome, scope.focus), reports, _use_color(color), statistics)
+    sys.exit(0 if exit_zero else _exit_code(outcome, fail_on, max_warnings))
 
 
 def _scope(paths: tuple[Path, ...]) -> Scope:
@@ -281,14 +319,14 @@ def _focused(report: Report, outcome: Outcome, focus: tuple[str, ...] | None) ->
     """The report, saying for which of the corpus's files it shows findings."""
 
     # Deferred: startup (module docstring).
-    from speclint.outputs.reporters.text_report import shown_path
+    from speclint.outputs.reporters.text_report import seen
     from speclint.run.roots import in_focus
 
     if focus is None:
         return report
     files = outcome.result.inventory
     shown = sum(1 for entry in files if in_focus(entry.path, focus))
-    named = ", ".join(shown_path(report.root, path) for path in focus)
+    named = ", ".join(seen(report, path) for path in focus)
     return replace(report, scope=f"(findings shown for {shown} of {len(files)} files: {named})")
 
 
@@ -308,6 +346,7 @@ def _report(
     from speclint.outputs.reporters import Report
 
     return Report(
+        here=_here(shown_root),
         findings=outcome.findings,
         rules=outcome.result.rules,
         sources=outcome.sources,
@@ -320,6 +359,27 @@ def _report(
         quiet=quiet,
         max_warnings=max_warnings,
     )
+
+
+def _here(shown_root: str) -> str:
+    """The working folder from the corpus root (``Report.here``) when it lies inside the corpus
+    and the root was named relative to it (``..``); "" otherwise (a root named absolute is
+    shown as named)."""
+    if os.path.isabs(shown_root):
+        return ""
+    inside = os.path.relpath(os.path.abspath(os.curdir), os.path.abspath(shown_root))
+    return "" if inside == "." or inside.split(os.sep)[0] == os.pardir else Path(inside).as_posix()
+
+
+def _in_repository(root: Path) -> str | None:
+    """The corpus root from the top of its git work tree (``Report.in_repository``)."""
+    top = work_tree_top(root)
+    if top is None:
+        return None
+    inside = os.path.relpath(root.resolve(), top.resolve())
+    if inside.split(os.sep)[0] == os.pardir:
+        return None
+    return "" if inside == "." else Path(inside).as_posix()
 
 
 def _exit_code(outcome: Outcome, fail_on: str | None, max_warnings: int | None = None) -> int:
@@ -345,17 +405,28 @@ OUTPUT_EXTENSIONS = (
 Destinations = list[tuple[str, Path | None]]  # (format, file, or None for stdout)
 
 
-def _destinations(formats: tuple[str, ...], outputs: tuple[Path, ...]) -> Destinations:
+def _destinations(
+    formats: tuple[str, ...], outputs: tuple[Path, ...], statistics: bool = False
+) -> Destinations:
     """Each report's format and file: the n-th --output takes the n-th --format, else the format
-    its extension names; the --formats left over go to stdout (one at most). Every file is
-    checked before anything runs, so a bad one fails fast and no report is half-delivered."""
+    its extension names; the --formats left over go to stdout (one at most), where --statistics
+    takes the text report's place. Every file is checked before anything runs, so a bad one
+    fails fast and no report is half-delivered."""
     if not formats and not outputs:
-        return [("text", None)]
+        return [] if statistics else [("text", None)]
     reports: Destinations = [
         (formats[index] if index < len(formats) else _format_of(output), output)
         for index, output in enumerate(outputs)
     ]
     to_stdout = formats[len(outputs) :]
+    if statistics:
+        other = [name for name in to_stdout if name != "text"]
+        if other:
+            fail(
+                f"--statistics is printed on stdout, where the --format {other[0]} report would "
+                "go: give that report an --output"
+            )
+        to_stdout = ()
     if len(to_stdout) > 1:
         fail("only one report can go to stdout: give an --output for each extra --format")
     for _, destination in reports:
@@ -390,30 +461,13 @@ def _check_destination(output: Path) -> None:
         fail(f"--output {output}: cannot write in {folder} (permission denied)")
 
 
-def _runnable(only_rules: tuple[str, ...], diff_base: str | None) -> None:
-    """A rule that judges a change (compat-claim) cannot run without the base to compare with:
-    run alone, it would find nothing, which reads as a pass."""
-    if diff_base is not None or not only_rules:
-        return
-    # Deferred: startup (module docstring).
-    from speclint.run.catalog import all_rules
-
-    catalog = all_rules()
-    for rule_id in only_rules:
-        info = catalog.get(rule_id)
-        if info is not None and info.needs_base:
-            fail(
-                f"--rule {rule_id} judges a change and cannot run without --diff-base REF "
-                "(the revision to compare with, e.g. origin/main)"
-            )
-
-
-def _deliver(report: Report, reports: Destinations, color: bool) -> None:
-    """Each report to its file or stdout. Unless --quiet, stderr says where each file report went
-    and, when no report on stdout ends with it (text, github), gives the one-line summary."""
+def _deliver(report: Report, reports: Destinations, color: bool, statistics: bool = False) -> None:
+    """Each report to its file or stdout, and the --statistics on stdout. Unless --quiet, stderr
+    says where each file report went and, when nothing on stdout ends with it (text, github,
+    the statistics), gives the one-line summary."""
 
     # Deferred: startup (module docstring).
-    from speclint.outputs.reporters import renderer
+    from speclint.outputs.reporters import renderer, rule_counts
     from speclint.outputs.reporters.text_report import summary_line
 
     written = []
@@ -425,11 +479,16 @@ def _deliver(report: Report, reports: Destinations, color: bool) -> None:
         else:
             _write(destination, text)
             written.append(f"speclint: wrote {name} to {destination}")
+    if statistics:
+        click.echo(rule_counts.render(report), nl=False)
     if report.quiet:
         return
     for line in written:
         say(line, err=True)
-    if not any(name in ("text", "github") for name, destination in reports if destination is None):
+    summed = statistics or any(
+        name in ("text", "github") for name, destination in reports if destination is None
+    )
+    if not summed:
         say(summary_line(report), err=True)
 
 
@@ -444,6 +503,8 @@ def _deliver(report: Report, reports: Destinations, color: bool) -> None:
 @MAX_WARNINGS
 @QUIET
 @CONFIG_PATH
+@SELECT
+@IGNORE
 @COLOR
 @TIME_LIMIT
 @DEBUG
@@ -455,6 +516,8 @@ def commit_hook(
     max_warnings: int | None,
     quiet: bool,
     config_path: Path | None,
+    select: tuple[str, ...],
+    ignore: tuple[str, ...],
     color: bool | None,
     time_limit: float | None,
     debug: bool,
@@ -500,7 +563,8 @@ def commit_hook(
         if len(targets) > 1:
             say(f"speclint: the corpus at {root.as_posix()}:", err=True)
         options = (strict, fail_on, max_warnings, quiet, config_path, color, time_limit, debug)
-        code = max(code, _judge_commit(root, focus, *options))
+        chosen = (_selectors(select), _selectors(ignore))
+        code = max(code, _judge_commit(root, focus, *options, *chosen))
     sys.exit(code)
 
 
@@ -515,6 +579,8 @@ def _judge_commit(
     color: bool | None,
     time_limit: float | None,
     debug: bool,
+    select: tuple[str, ...] = (),
+    ignore: tuple[str, ...] = (),
 ) -> int:
     """Lint the commit's corpus at ``root`` against HEAD; print; the exit code it deserves."""
     # Deferred: startup (module docstring).
@@ -524,6 +590,8 @@ def _judge_commit(
     base = None if strict else head_commit(root)
     options = Options(
         config_path=config_path,
+        rules=select,
+        ignore=ignore,
         diff_base=base,
         staged=True,
         focus=focus,
@@ -918,13 +986,30 @@ def show_rule(rule_id: str, color: bool | None) -> None:
     # Deferred: startup (module docstring).
     from speclint.outputs.reporters.rule_doc import render_doc
 
-    info = _documented_rules().get(rule_id)
+    catalog = _documented_rules()
+    info = catalog.get(rule_id)
     if info is None:
-        fail(f"unknown rule {rule_id!r} (see `speclint rules`)")
+        fail(_unknown_rule(rule_id, catalog))
     use_color = _use_color(color)
     say(f"{info.id} [{info.severity.label}]\n")
     # click strips colour from output that is not a terminal unless told: --color means colour.
     click.echo(render_doc(info.doc, use_color), nl=False, color=use_color or None)
+
+
+def _unknown_rule(rule_id: str, catalog: dict[str, RuleInfo]) -> str:
+    """Why ``speclint rule ID`` knows no ID: the rules a prefix names, or the nearest id."""
+    # Deferred: startup (module docstring).
+    from speclint.run.selection import matches, nearest
+
+    family = [known for known in catalog if matches(rule_id, known)] if rule_id.strip() else []
+    if family and rule_id.strip().upper() != "ALL":
+        return (
+            f"unknown rule `{rule_id}`: it is a prefix of {', '.join(family)}; "
+            "`speclint rule` shows one rule"
+        )
+    near = nearest(rule_id, catalog)
+    hint = f" (did you mean `{near}`?)" if near else ""
+    return f"unknown rule `{rule_id}`{hint}; `speclint rules` lists them"
 
 
 def _documented_rules() -> dict[str, RuleInfo]:

@@ -56,12 +56,16 @@ COMMANDS: dict[str, frozenset[str]] = {
             "--max-warnings",
             "--config",
             "--rule",
+            "--select",
+            "--ignore",
             "--baseline",
             "--diff-base",
             "--time-limit",
         }
     ),
-    "hook": frozenset({"--fail-on", "--max-warnings", "--config", "--time-limit"}),
+    "hook": frozenset(
+        {"--fail-on", "--max-warnings", "--config", "--select", "--ignore", "--time-limit"}
+    ),
 }
 IDLE_TIMEOUT = 1800.0  # seconds without a request before a daemon exits
 START_WAIT = 30.0  # seconds a client waits for the daemon it started to listen

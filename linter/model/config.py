@@ -7,6 +7,11 @@ Keys (all optional)::
     exclude = ["schemas/v2/**"]            # added to .git, node_modules, git-ignored files
     fail-on = "error"                      # error | warning | info: the exit-1 threshold
     profile = "openwop"                    # a profile shipped with speclint, merged underneath
+    select = ["ALL"]                       # the rules to run: ids, or prefixes of whole words
+                                           # ("proto" is proto-enum-drift, proto-invalid, ...);
+                                           # default: every rule (speclint.run.selection)
+    ignore = ["remote-ref"]                # the rules not to run, ids or prefixes (the more
+                                           # specific of a select and an ignore wins)
 
     [rules]                                # per rule: a severity, or "off"
     remote-ref = "off"
@@ -101,6 +106,8 @@ DEFAULT_EXCLUDE: tuple[str, ...] = ("**/node_modules/**", "**/.git/**")
 ROLE_NAMES = ("client-submitted", "server-emitted", "both", "unused")
 KNOWN_KEYS = {
     "include",
+    "select",
+    "ignore",
     "exclude",
     "fail-on",
     "profile",
@@ -160,6 +167,10 @@ class Config:
     waiver_lines: tuple[tuple[int, int], ...] = ()
     # The configuration file's lines, so a finding about a configured entry can point at it.
     text_lines: tuple[str, ...] = ()
+    # `select` and `ignore`: rule ids and prefixes (speclint.run.selection, which turns the rules
+    # they leave out "off" in rule_severity once the rule ids are known). None: every rule.
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
 
     def line_of(self, needle: str) -> int:
         """The first line of the configuration file that holds ``needle`` (1 when none)."""
@@ -314,6 +325,15 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
                 f"{where}: rules.{rule}: not a severity (expected one of: {_LEVELS}, off)"
             ) from None
 
+    selection: dict[str, tuple[str, ...]] = {}
+    for key in ("select", "ignore"):
+        value = merged.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"{where}: `{key}` must be a list of rule ids or prefixes")
+        selection[key] = tuple(value)
+
     roles = {str(k): str(v) for k, v in dict(merged.get("roles", {})).items()}
     for target, role in roles.items():
         if role not in ROLE_NAMES:
@@ -419,6 +439,8 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
         ref_map=dict(ref_map),
         source=source,
         rule_options=options,
+        select=selection.get("select"),
+        ignore=selection.get("ignore", ()),
     )
 
 

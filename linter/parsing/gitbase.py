@@ -18,12 +18,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from shlex import quote
 
 from speclint.common.lifecycle import process_alive, signals_deferred
 
@@ -232,6 +234,55 @@ def walk_order(relative: str) -> tuple[tuple[int, str], ...]:
     return (*((1, folder) for folder in folders), (0, name))
 
 
+_FULL_ID = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")  # SHA-1, SHA-256
+_ABBREVIATED_ID = re.compile(r"[0-9a-f]{7,39}")
+
+
+def fetch_hint(top: Path, ref: str) -> str:
+    """What to run so that ``ref``, not in the repository at ``top``, is: a fetch that makes
+    ``ref`` itself resolve. A CI checkout is shallow and holds one branch (actions/checkout,
+    ``git clone --depth=1``), so ``git fetch origin main`` would write only ``FETCH_HEAD``: the
+    refspec names where the fetched commit goes (``origin/main`` is
+    ``refs/remotes/origin/main``), and ``--depth=1`` is said only to a shallow clone (it would
+    make a full one shallow). Nothing is fetched here: speclint makes no network call."""
+    try:
+        remotes = _git(top, "remote").split()
+    except GitError:
+        remotes = []
+    if not remotes:
+        return "it is not in this repository, which has no remote to fetch it from"
+    remote = "origin" if "origin" in remotes else remotes[0]
+    try:
+        shallow = _git(top, "rev-parse", "--is-shallow-repository") == "true"
+    except GitError:
+        shallow = False
+    fetch = "git fetch --no-tags --depth=1" if shallow else "git fetch --no-tags"
+    if ref == "HEAD" or ref == "@" or any(mark in ref for mark in ("~", "^", ":", "@{")):
+        if shallow:  # an ancestor of a commit the clone has, beyond its depth
+            return f"fetch the history first: `git fetch --no-tags --unshallow {quote(remote)}`"
+        return "there is no such revision in this repository"
+    if _FULL_ID.fullmatch(ref):
+        return f"fetch it first: `{fetch} {quote(remote)} {ref}`"
+    if _ABBREVIATED_ID.fullmatch(ref):
+        return (
+            "an abbreviated commit id cannot be fetched: give the full one, fetched first "
+            f"(`{fetch} {quote(remote)} COMMIT`)"
+        )
+    for name in remotes:
+        for prefix in (f"refs/remotes/{name}/", f"{name}/"):
+            if ref.startswith(prefix) and len(ref) > len(prefix):
+                branch = ref[len(prefix) :]
+                tracking = quote(f"{branch}:refs/remotes/{name}/{branch}")
+                return f"fetch it first: `{fetch} {quote(name)} {tracking}`"
+    if ref.startswith("refs/"):
+        return f"fetch it first: `{fetch} {quote(remote)} {quote(f'{ref}:{ref}')}`"
+    # A branch or a tag: which one, only the remote knows.
+    return (
+        f"fetch it first: `{fetch} {quote(remote)} {quote(f'{ref}:{ref}')}` (a tag: "
+        f"`{fetch} {quote(remote)} tag {quote(ref)}`)"
+    )
+
+
 @contextmanager
 def base_checkout(corpus: Path, ref: str) -> Iterator[Path]:
     """The corpus folder as it is at ``ref``, in a temporary worktree."""
@@ -245,10 +296,7 @@ def base_checkout(corpus: Path, ref: str) -> Iterator[Path]:
     try:
         commit = _git(top, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     except GitError:
-        raise GitError(
-            f"unknown revision {ref!r}: fetch it first (in a shallow CI clone: "
-            f"`git fetch --depth=1 origin {ref}`)"
-        ) from None
+        raise GitError(f"unknown revision {ref!r}: {fetch_hint(top, ref)}") from None
     relative = corpus.relative_to(top)
     remove_stale_worktrees(top, thorough=True)
     scratch = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX))

@@ -4,7 +4,10 @@
 Protocol command call :func:`lint`; commands that only need the parsed corpus call :func:`load`.
 A run is, in order (architecture.md, "Data flow"):
 
-1. the configuration, and the date waivers are judged against;
+1. the configuration, the date waivers are judged against, and the rules to run: the
+   configuration's ``select``/``ignore`` and the command line's (``speclint.run.selection``),
+   chosen here so that every front end (``check``, the hook, the daemon, the language server,
+   the Agent Feedback Protocol) runs the same rules;
 2. the root's file listing and the bytes of every discovered file (``corpus.snapshot``);
 3. the run cache: a run whose every input is unchanged is answered from it (never a run with a
    base revision, which judges a change);
@@ -81,6 +84,7 @@ from speclint.run.inventory import Entry as FileEntry
 from speclint.run.resident import Resident
 from speclint.run.roots import in_focus
 from speclint.run.runner import INTERNAL_ERROR, RunResult, not_run, run_rules, select_rules
+from speclint.run.selection import SelectionError, chosen, configured, needing_a_base
 from speclint.run.twins import folded
 from speclint.run.waivers import Waived, today
 
@@ -100,7 +104,10 @@ class EngineError(Exception):
 @dataclass(frozen=True)
 class Options:
     config_path: Path | None = None
-    rules: tuple[str, ...] = ()  # only these rules (default: all that the configuration enables)
+    # --select (and --rule): rule ids and prefixes (speclint.run.selection); empty: the rules the
+    # configuration's select, ignore and [rules] enable.
+    rules: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()  # --ignore: rule ids and prefixes not to run
     baseline: Path | None = None
     diff_base: str | None = None
     cache: bool = True
@@ -150,9 +157,33 @@ def _configuration(root: Path, config_path: Path | None) -> Config:
         config = load_config(root.resolve(), config_path)
         if config.rule_severity or config.rule_options:  # the rule modules load only if named
             check_rule_settings(config, {rule: info.doc for rule, info in all_rules().items()})
-    except ConfigError as error:
+        if config.select is not None or config.ignore:
+            config = configured(config, all_rules())
+    except (ConfigError, SelectionError) as error:
         raise EngineError(str(error)) from None
     return config
+
+
+def _chosen(config: Config, options: Options) -> tuple[str, ...]:
+    """The ids of the rules this run runs (``speclint.run.selection``); an :class:`EngineError`
+    for a selector that selects nothing, and for one that asks only for rules that judge a
+    change when there is no base to judge it against (they would find nothing: a false pass)."""
+    catalog = all_rules()
+    try:
+        # Again for a corpus made in memory (the Agent Feedback Protocol's): the same choice.
+        config = configured(config, catalog)
+        ids = chosen(config, catalog, options.rules, options.ignore)
+    except SelectionError as error:
+        raise EngineError(str(error)) from None
+    if options.diff_base is None:
+        judging = {rule for rule, info in catalog.items() if info.needs_base}
+        asked = needing_a_base(options.rules, judging, catalog)
+        if asked:
+            raise EngineError(
+                f"--select {asked} judges a change and cannot run without --diff-base REF "
+                "(the revision to compare with, e.g. origin/main)"
+            )
+    return ids
 
 
 def load(root: Path, config_path: Path | None = None) -> Context:
@@ -179,6 +210,7 @@ def lint(root: Path, options: Options | None = None) -> Outcome:
 
 def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Outcome:
     config = _configuration(root, options.config_path)
+    selected = _chosen(config, options)
     remove_stale_worktrees(root, thorough=True)  # what a killed --diff-base run left behind
     resident = options.resident
     if resident is not None and not (options.cache and enabled() and resident.serves(root)):
@@ -200,7 +232,7 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
         if path in files:  # discovered: the configuration includes it, git does not ignore it
             files[path] = text.encode("utf-8", "surrogateescape")
     run_cache = resident.runs if resident else RunCache(folder) if folder is not None else None
-    key = run_key(root, config, files, options.rules, tree) if run_cache else ""
+    key = run_key(root, config, files, selected, tree) if run_cache else ""
     # The run cache holds plain runs. A run against a base judges the change as well
     # (compat-claim, new and fixed findings): it uses the plain result only as `_judged` says.
     plain = None
@@ -234,19 +266,14 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
         base_entries: list[Entry] | None = None
         if result is None:
             assert corpus is not None
-            try:
-                rules = select_rules(corpus, options.rules or None)
-            except KeyError as error:
-                raise EngineError(
-                    f"unknown rule id(s): {error.args[0]} (see `speclint rules`)"
-                ) from None
+            rules = select_rules(corpus, selected)
             deadline = _deadline(started, options.time_limit)
             if options.diff_base is not None:
                 # The base first: rules that judge the change itself (compat-claim) read it.
                 phase[0] = f"linting the base revision {options.diff_base}"
                 caches = _Caches(parse_cache, rule_cache, run_cache, prepare)
                 corpus.base, base_entries = _lint_base(
-                    root, options.diff_base, config, options.rules, deadline, caches
+                    root, options.diff_base, config, selected, deadline, caches
                 )
                 if parse_cache is not None:
                     saved = parse_cache.save_soon()
@@ -344,12 +371,8 @@ def _preparation(config: Config, options: Options, caching: bool) -> Callable[[D
     rule cache keys on them, what each ``READS = "extract"`` rule reads of it
     (``speclint.analyses.units``). Each is kept with the page in the parse cache."""
 
-    running = [
-        (rule_id, info)
-        for rule_id, info in all_rules().items()
-        if (not options.rules or rule_id in options.rules)
-        and config.rule_severity.get(rule_id, info.severity) is not None
-    ]
+    selected = _chosen(config, options)
+    running = [(rule_id, info) for rule_id, info in all_rules().items() if rule_id in selected]
     extracts = [(r, i.extract) for r, i in running if caching and i.extract is not None]
     # Every rule's, selected or not: a page's entry is written once, and a later run with all
     # the rules would otherwise make them in the workers until the page changes.
@@ -501,12 +524,13 @@ def _lint_base(
     root: Path,
     ref: str,
     config: Config,
-    only_rules: tuple[str, ...] | None,
+    selected: tuple[str, ...] | None,
     deadline: float | None = None,
     caches: _Caches | None = None,
 ) -> tuple[Context, list[Entry]]:
     """The corpus at git revision REF, loaded in a temporary worktree, and linted there unless
-    ``only_rules`` is None (rules may look at the worktree's files, so they run inside it).
+    ``selected`` (the run's rule ids) is None (rules may look at the worktree's files, so they
+    run inside it).
 
     With ``caches``, the base is parsed and linted as a plain run on the same files would be: its
     result is keyed by the files' contents (and the corpus root's path, not the worktree's: no
@@ -522,9 +546,9 @@ def _lint_base(
             base_corpus = Context.from_snapshot(
                 base_path, config, files, caches.parse, tree, caches.prepare
             )
-            if only_rules is None:
+            if selected is None:
                 return base_corpus, []
-            key = run_key(root, config, files, only_rules, tree) if caches.runs else ""
+            key = run_key(root, config, files, selected, tree) if caches.runs else ""
             del files
             known = _recorded_entries(caches.runs.get(key)) if caches.runs else None
             if known is not None:
@@ -532,7 +556,7 @@ def _lint_base(
             base = _folded(
                 run_rules(
                     base_corpus,
-                    select_rules(base_corpus, only_rules or None),
+                    select_rules(base_corpus, selected),
                     deadline=deadline,
                     cache=caches.rules,
                 ),
@@ -624,7 +648,7 @@ def lint_corpus(corpus: Context, options: Options | None = None) -> RunResult:
     started = time.monotonic()
     try:
         with reporting(options.progress), time_limit(options.time_limit):
-            rules = select_rules(corpus, options.rules or None)
+            rules = select_rules(corpus, _chosen(corpus.config, options))
             return _folded(
                 run_rules(
                     corpus,
@@ -634,8 +658,6 @@ def lint_corpus(corpus: Context, options: Options | None = None) -> RunResult:
                 ),
                 corpus,
             )
-    except KeyError as error:
-        raise EngineError(f"unknown rule id(s): {error.args[0]} (see `speclint rules`)") from None
     except TimeLimitReached:
         raise EngineError(
             f"the run did not finish within its time limit of {options.time_limit:g} s"

@@ -81,16 +81,21 @@ def internal_error_info() -> RuleInfo:
 
 
 def select_rules(corpus: Context, only: Iterable[str] | None = None) -> dict[str, RuleInfo]:
+    """The rules ``only`` names (the run's choice, ``speclint.run.selection``: a rule the
+    configuration turns off runs when the command line selects it), else every rule the
+    configuration does not turn off. A ``KeyError`` for an id that is no rule."""
     catalog = all_rules()
-    wanted = set(only) if only else set(catalog)
+    if only is None:
+        return {
+            rule_id: info
+            for rule_id, info in catalog.items()
+            if corpus.config.rule_severity.get(rule_id, info.severity) is not None
+        }
+    wanted = set(only)
     unknown = wanted - set(catalog)
     if unknown:
         raise KeyError(", ".join(sorted(unknown)))
-    return {
-        rule_id: info
-        for rule_id, info in catalog.items()
-        if rule_id in wanted and corpus.config.rule_severity.get(rule_id, info.severity) is not None
-    }
+    return {rule_id: info for rule_id, info in catalog.items() if rule_id in wanted}
 
 
 DEFAULT_TIME_BOX = 120.0  # seconds per rule
@@ -591,7 +596,11 @@ def run_rules(
         findings.extend(by_rule.get(rule_id, []))
     findings = written_by_hand(corpus, findings)  # not generated content (issue 26)
     if waivers:
-        kept, waived, problems = apply_waivers(corpus, dedupe(findings))
+        # A run of fewer rules than the configuration enables judges only its rules' waivers.
+        narrowed = not set(selected) >= set(select_rules(corpus))
+        kept, waived, problems = apply_waivers(
+            corpus, dedupe(findings), list(selected) if narrowed else None
+        )
         kept += problems
     else:
         kept, waived, problems = dedupe(findings), [], []

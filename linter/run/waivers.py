@@ -37,7 +37,7 @@ import difflib
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any
@@ -287,9 +287,13 @@ def _expiry(value: Any) -> tuple[str | None, str | None]:
 
 
 def apply(
-    corpus: Context, findings: list[Finding]
+    corpus: Context, findings: list[Finding], ran: Collection[str] | None = None
 ) -> tuple[list[Finding], list[Waived], list[Finding]]:
-    """(findings still reported, waived findings, findings about the waivers themselves)."""
+    """(findings still reported, waived findings, findings about the waivers themselves).
+
+    ``ran``: the rules of a run narrowed by ``--select`` or ``--ignore`` (None: every rule the
+    configuration enables ran). A waiver matching nothing is stale only when every rule it names
+    ran: ``--select enum-drift`` must not call every other waiver stale."""
     waivers = collect(corpus)
     now = today().isoformat()  # ISO dates order as strings once both are valid dates
     problems: list[Finding] = []
@@ -346,7 +350,8 @@ def apply(
             match.used += 1
             waived.append(Waived(finding, match))
     for waiver in usable:
-        if waiver.used == 0:
+        judged = ran is None or ("*" not in waiver.rules and set(waiver.rules) <= set(ran))
+        if waiver.used == 0 and judged:
             what = ", ".join(waiver.rules)
             problems.append(
                 _problem(

@@ -38,6 +38,14 @@ class Report:
     scope: str = ""
     quiet: bool = False  # --quiet: the findings only, no summary or "checked" lines
     max_warnings: int | None = None  # --max-warnings: the summary says when warnings exceed it
+    # The working folder, root-relative, when speclint runs in a folder of the corpus: the text
+    # report names each file from there, as ruff and ESLint do (`capabilities.md`,
+    # `../schemas/a.json`), so a terminal can open it. "": the root as given joined with the path.
+    here: str = ""
+    # The corpus root from the top of its git work tree ("" at the top), for the reports GitHub
+    # and GitLab read: they take a path as the repository's, wherever speclint ran. None outside
+    # a git work tree (the root as given).
+    in_repository: str | None = None
 
 
 Renderer = Callable[[Report], str]

@@ -1,10 +1,12 @@
 """GitHub Actions workflow commands: each finding becomes an annotation on the pull request.
 
 One line per finding, ``::error file=<path>,line=L,col=C,title=<rule-id>::<message>`` (``warning``
-for warnings, ``notice`` for info). GitHub resolves ``file`` against the workspace, i.e. the
-directory the job runs in, so the path is the corpus root as given joined with the corpus-relative
-path, like the text report's. The related locations, the other side of a drift, are appended to the
-message on their own lines: an annotation shows only one place, and the reviewer needs both.
+for warnings, ``notice`` for info). GitHub reads a relative ``file`` as a path of the repository,
+not of the folder the step runs in (actions/runner only makes an absolute path under the workspace
+relative to it), so the path is the repository's (``Report.in_repository``): a step with
+``working-directory: spec`` still annotates ``spec/x.md``. The related locations, the other side of
+a drift, are appended to the message on their own lines, named the same way: an annotation shows
+only one place, and the reviewer needs both.
 
 The message is the finding's whole message (the text report may show a shorter first line).
 
@@ -26,8 +28,7 @@ from speclint.outputs.reporters import Report
 from speclint.outputs.reporters.text_report import (
     RELATED_SHOWN,
     detail,
-    position,
-    shown_path,
+    in_repository,
     summary_line,
 )
 
@@ -47,7 +48,8 @@ def escape_property(text: str) -> str:
 def message(report: Report, finding: Finding) -> str:
     lines = [finding.message]
     for related in finding.related[:RELATED_SHOWN]:
-        lines.append(f"related: {position(report.root, related)} {detail(related)}".rstrip())
+        where = f"{in_repository(report, related.path)}:{related.line}:{related.column}"
+        lines.append(f"related: {where} {detail(related)}".rstrip())
     if len(finding.related) > RELATED_SHOWN:
         lines.append(f"... and {len(finding.related) - RELATED_SHOWN} more")
     return "\n".join(lines)
@@ -56,7 +58,7 @@ def message(report: Report, finding: Finding) -> str:
 def annotation(report: Report, finding: Finding) -> str:
     location = finding.location
     properties = [
-        ("file", shown_path(report.root, location.path)),
+        ("file", in_repository(report, location.path)),
         ("line", str(location.line)),
     ]
     if location.end_line is not None and location.end_line >= location.line:

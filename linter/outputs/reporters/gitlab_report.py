@@ -9,8 +9,8 @@ GitLab formatters map them: error -> ``major``, warning -> ``minor``, info -> ``
 GitLab compares the fingerprints of the merge request's report with the target branch's to say
 what the change introduces, fixes or leaves, so a fingerprint is the finding's own (rule, file,
 pointer or heading, and what it is about: never the line), made unique within the report when two
-findings share one. ``location.path`` is the path as the text report shows it: run speclint from
-the repository root (as CI jobs do) and it is the repository-relative path GitLab links to.
+findings share one. ``location.path`` is the repository-relative path GitLab links to
+(``Report.in_repository``), wherever in the repository speclint ran.
 Deterministic: findings sorted, keys sorted.
 """
 
@@ -23,7 +23,7 @@ from typing import Any
 from speclint.common.controls import json_escaped
 from speclint.common.findings import Finding, Severity
 from speclint.outputs.reporters import Report
-from speclint.outputs.reporters.text_report import shown_path
+from speclint.outputs.reporters.text_report import in_repository
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
@@ -38,7 +38,7 @@ def issue(report: Report, finding: Finding, fingerprint: str) -> dict[str, Any]:
         "check_name": finding.rule,
         "fingerprint": fingerprint,
         "severity": SEVERITIES[finding.severity],
-        "location": {"path": shown_path(report.root, location.path), "lines": lines},
+        "location": {"path": in_repository(report, location.path), "lines": lines},
     }
 
 

@@ -1,7 +1,9 @@
 """The default report: one line per finding, ``path:line:col: severity [rule] message``.
 
 Paths are the corpus root as the user typed it joined with the corpus-relative path, so that an
-editor or terminal run from the user's working directory can open them (``corpus/schemas/a.json``).
+editor or terminal run from the user's working directory can open them (``corpus/schemas/a.json``);
+run inside the corpus, relative to the working folder, as ruff and ESLint print them
+(``capabilities.md``, ``../schemas/a.json``, not ``../spec/capabilities.md``).
 A message whose first line a rule left longer than about 200 characters (a long value quoted in
 it) is broken at its last clause that fits (``speclint.common.findings.fitted``), the rest on the
 next line; where the rule wrote a shorter first line for the terminal, that is shown (the other
@@ -11,8 +13,9 @@ warnings beyond it) and what was read; ``--quiet`` leaves them out. Colour is ad
 for it (a terminal without ``NO_COLOR``); files and pipes get plain text. A control character
 or direction override from the repository is written as an escape (``\\x1b``), never printed.
 
-The helpers :func:`shown_path`, :func:`count_phrase` and :func:`detail` are shared with the other
-human-facing reporters (``markdown``, ``github``) so that all of them name places the same way.
+The helpers :func:`shown_path`, :func:`in_repository`, :func:`count_phrase` and :func:`detail` are
+shared with the other human-facing reporters (``markdown``, ``github``) so that all of them name
+places the same way.
 """
 
 from __future__ import annotations
@@ -42,6 +45,31 @@ def shown_path(root: str, path: str) -> str:
 
 def position(root: str, location: Location) -> str:
     return f"{shown_path(root, location.path)}:{location.line}:{location.column}"
+
+
+def seen(report: Report, path: str) -> str:
+    """``path`` (corpus-relative) as the user opens it from the working folder: relative to it
+    when speclint runs inside the corpus (``Report.here``), else the root as given joined."""
+    if not report.here:
+        return shown_path(report.root, path)
+    here = report.here.split("/")
+    there = path.split("/") if path not in ("", ".") else []
+    common = 0
+    while common < min(len(here), len(there)) and here[common] == there[common]:
+        common += 1
+    return "/".join([".."] * (len(here) - common) + there[common:]) or "."
+
+
+def in_repository(report: Report, path: str) -> str:
+    """``path`` as GitHub and GitLab read a report's paths: from the repository's top
+    (``Report.in_repository``), whatever folder speclint ran in."""
+    if report.in_repository is None:
+        return shown_path(report.root, path)
+    return shown_path(report.in_repository, path)
+
+
+def _seen_at(report: Report, location: Location) -> str:
+    return f"{seen(report, location.path)}:{location.line}:{location.column}"
 
 
 def detail(location: Location) -> str:
@@ -81,25 +109,31 @@ def render(report: Report) -> str:
             label = f"{COLORS[finding.severity]}{label}{RESET}"
         message = fitted(finding.terminal_message.replace("\r\n", "\n"))
         message = message.replace("\n", "\n" + CONTINUATION)
-        where = visible(f"{position(report.root, finding.location)}: ")
+        where = visible(f"{_seen_at(report, finding.location)}: ")
         lines.append(f"{where}{label}{visible(f' [{finding.rule}] {message}')}")
         for related in finding.related[:RELATED_SHOWN]:
-            where = position(report.root, related)
+            where = _seen_at(report, related)
             lines.append(visible(f"{CONTINUATION}related: {where} {detail(related)}".rstrip()))
         if len(finding.related) > RELATED_SHOWN:
             lines.append(f"{CONTINUATION}... and {len(finding.related) - RELATED_SHOWN} more")
-    if not report.quiet:
-        lines.append(visible(summary_line(report)))
-        if report.checked:
-            checked = phrase(report.checked)
-            lines.append(
-                visible(
-                    f"speclint: {checked} {report.scope}"
-                    if report.scope
-                    else f"speclint: {checked}"
-                )
-            )
+    lines += closing(report)
     return "\n".join(lines) + "\n" if lines else ""
+
+
+def closing(report: Report) -> list[str]:
+    """The lines that close a report on the terminal: the count of findings and what was read
+    (none with ``--quiet``)."""
+    if report.quiet:
+        return []
+    lines = [visible(summary_line(report))]
+    if report.checked:
+        checked = phrase(report.checked)
+        lines.append(
+            visible(
+                f"speclint: {checked} {report.scope}" if report.scope else f"speclint: {checked}"
+            )
+        )
+    return lines
 
 
 def summary_line(report: Report) -> str:
