@@ -129,9 +129,16 @@ def test_the_documented_workflow_runs_the_gate(tmp_path: Path) -> None:
     (command,) = [line.strip() for line in joined.splitlines() if line.startswith("speclint ")]
     action = yaml.safe_load((REPOSITORY / "action.yml").read_text(encoding="utf-8"))
     (upload,) = [s for s in action["runs"]["steps"] if "upload-sarif" in s.get("uses", "")]
-    assert f"--format sarif --output {upload['with']['sarif_file']}" in command
+    (lint,) = [s for s in action["runs"]["steps"] if s.get("id") == "check"]
+    # The page writes the reports where the action's lint step does, and the action uploads
+    # the SARIF that step names in its outputs.
+    assert "sarif=$reports/speclint.sarif" in lint["run"]
+    assert '--format sarif --output "$sarif"' in lint["run"]
+    assert '--format sarif --output "$reports/speclint.sarif"' in command
+    assert upload["with"]["sarif_file"] == "${{ steps.check.outputs.sarif-file }}"
 
     repo = repository(tmp_path)
+    command = command.replace('"$reports/', '"')  # the reports folder: the repository's here
     arguments = shlex.split(command.replace('"$BASE"', "HEAD~1"))[1:]
     arguments[arguments.index(".")] = "corpus"
     result = cli(*arguments, cwd=repo)

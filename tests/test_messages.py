@@ -86,6 +86,15 @@ def test_when_no_first_line_fits_nothing_is_cut() -> None:
     assert shown.replace("\n", " ").endswith("its `$schema` binds it to `schemas/x.json`")
 
 
+def test_a_tail_added_to_a_wording_reaches_both_forms() -> None:
+    # enum-drift adds "and N more are not listed" on a line of its own after choosing a
+    # wording: the terminal's short form must survive the addition.
+    message = first_fitting("x " * 200 + "detail", "short form") + "\nand 3 more"
+    finding = Finding("enum-drift", Severity.WARNING, message, Location("p.md"))
+    assert finding.message.endswith("detail\nand 3 more")
+    assert finding.terminal_message == "short form\nand 3 more"
+
+
 def test_a_long_head_is_said_once() -> None:
     head = "client-submitted shape (POST /v1/runs) closes `allOf` branches: " + "x " * 100
     message = headed(head, "; remove the closing keyword", "client-submitted shape closes branches")

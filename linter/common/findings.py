@@ -83,6 +83,11 @@ class Wording(str):
         made.shortened = shortened
         return made
 
+    def __add__(self, other: str) -> Wording:
+        # A rule adds a tail to a wording it chose (a count on a line of its own): both forms
+        # get it, or the terminal's short form would be lost to a plain str.
+        return Wording(str(self) + other, self.shortened + other)
+
 
 def terminal_form(message: str) -> str:
     """What a terminal shows of ``message``: its shorter form when it is a :class:`Wording`."""
