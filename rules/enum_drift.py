@@ -101,7 +101,15 @@ from speclint.analyses.enumerations import (
     page_value_lists,
 )
 from speclint.analyses.shapes import Site, ValueSet, resolve, value_set
-from speclint.common.findings import Finding, Location, Severity, as_written, first_fitting
+from speclint.common.findings import (
+    Finding,
+    Location,
+    Severity,
+    as_written,
+    bounded_related,
+    first_fitting,
+    left_out,
+)
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import escape_token, join_pointer
@@ -505,41 +513,6 @@ def _place(values: ValueSet) -> Location:
     return values.holder.at(values.keyword)
 
 
-def _bounded(
-    *sides: tuple[list[Location], int], room: int | None = None
-) -> tuple[tuple[Location, ...], int]:
-    """At most ``room`` (default ``RELATED_LIMIT``) of the sides' locations (each side: the
-    first of its places, and how many it has), shared out evenly (what one side does not need
-    goes to the others), and how many are left out."""
-    room = RELATED_LIMIT if room is None else room
-    shares = [0] * len(sides)
-    while room > 0:
-        wanting = [n for n, (side, _) in enumerate(sides) if shares[n] < len(side)]
-        if not wanting:
-            break
-        each = max(1, room // len(wanting))
-        for n in wanting:
-            take = min(each, len(sides[n][0]) - shares[n], room)
-            shares[n] += take
-            room -= take
-    kept = tuple(
-        location
-        for (side, _), share in zip(sides, shares, strict=True)
-        for location in side[:share]
-    )
-    return kept, sum(count for _, count in sides) - len(kept)
-
-
-def _more(kept: int, left_out: int) -> str:
-    """What a message says of related locations left out (none: nothing)."""
-    if not left_out:
-        return ""
-    return (
-        f"\nThe related locations are {kept} of its {kept + left_out} places, "
-        f"and {left_out} more are not listed"
-    )
-
-
 def _quote(values: list[str], shown: int = 8) -> str:
     text = ", ".join(f"`{v}`" for v in values[:shown])
     return text + (f" and {len(values) - shown} more" if len(values) > shown else "")
@@ -594,7 +567,7 @@ def _missing_in_schema(enums: list[tuple[Site, ValueSet, str]], lacks: list[_Lac
         ofs = (f" of `{path}`", "") if one_file else ("",)
     # Every place, what it documents and the binding's evidence are on the related locations;
     # the first line says as much of it as fits (issue 26), the evidence before the pointer.
-    related, left_out = _bounded(
+    related, unlisted = bounded_related(
         (
             [
                 replace(s.location, note=f"{s.location.note}; bound by: {s.evidence}")
@@ -609,6 +582,7 @@ def _missing_in_schema(enums: list[tuple[Site, ValueSet, str]], lacks: list[_Lac
             ],
             len(enums) - 1,
         ),
+        room=RELATED_LIMIT,
     )
     tags: tuple[str, ...] = (f" [binding: {evidence}]", f" [binding: {_brief(evidence)}]", "")
     if len(evidences) > EVIDENCE_SHOWN or any(lack.more_evidence for lack in lacks):
@@ -623,7 +597,7 @@ def _missing_in_schema(enums: list[tuple[Site, ValueSet, str]], lacks: list[_Lac
     return Finding(
         ID,
         max(lack.severity for lack in lacks),
-        first_fitting(*candidates) + _more(len(related), left_out),
+        first_fitting(*candidates) + left_out(len(related), unlisted),
         holder.at(keyword),
         related=related,
         key=f"schema:{holder.pointer}",
@@ -667,7 +641,7 @@ def _missing_in_prose(found: _Unlisted) -> Finding:
     enum_note = (
         f"the schema enum, which also allows {_quote(allowed, len(allowed))}; bound by: {bound_by}"
     )
-    rest, left_out = _bounded(
+    rest, unlisted = bounded_related(
         (
             [
                 place.location(note=f"lists the same {len(prose.values)} values")
@@ -698,7 +672,7 @@ def _missing_in_prose(found: _Unlisted) -> Finding:
     return Finding(
         ID,
         found.severity,
-        first_fitting(*candidates) + _more(len(related), left_out),
+        first_fitting(*candidates) + left_out(len(related), unlisted),
         prose.location(),
         related=related,
         key=f"prose:{prose.line}:{holder.document.path}{holder.pointer}",

@@ -210,6 +210,45 @@ def headed(head: str, tail: str, *shorter: str, limit: int = FIRST_LINE) -> str:
     return Wording(message, f"{short}\n{detail}")
 
 
+def bounded_related(
+    *sides: tuple[Sequence[Location], int], room: int
+) -> tuple[tuple[Location, ...], int]:
+    """At most ``room`` of the sides' related locations (each side: the first of its places, and
+    how many places it has), shared out evenly (what one side does not need goes to the others),
+    and how many places are left out. A finding that stands for one disagreement repeated in many
+    places carries some of them, never all: a SARIF or JSON reader is not handed 10^5 of them, and
+    the report stays a small multiple of the input (issue 44). Its message then says so
+    (:func:`left_out`)."""
+    shares = [0] * len(sides)
+    while room > 0:
+        wanting = [n for n, (side, _) in enumerate(sides) if shares[n] < len(side)]
+        if not wanting:
+            break
+        each = max(1, room // len(wanting))
+        for n in wanting:
+            take = min(each, len(sides[n][0]) - shares[n], room)
+            shares[n] += take
+            room -= take
+    kept = tuple(
+        location
+        for (side, _), share in zip(sides, shares, strict=True)
+        for location in side[:share]
+    )
+    return kept, sum(count for _, count in sides) - len(kept)
+
+
+def left_out(kept: int, missing: int, places: str = "places") -> str:
+    """What a message says, on a line of its own, of the places its related locations leave out
+    (none: nothing): a message that says its places are listed must not say so of a list that
+    was cut. ``places`` names what is counted ("other links")."""
+    if not missing:
+        return ""
+    return (
+        f"\nThe related locations are {kept} of its {kept + missing} {places}, "
+        f"and {missing} more are not listed"
+    )
+
+
 VALUE_SHOWN = 80  # characters of a document's value quoted in a message, about
 
 
