@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/scale.py generate DIR [--schemas N] [--big-openapi MB]
                                             [--pages-x-schemas PAGES SCHEMAS [--distinct]]
+                                            [--protos-x-schemas PROTOS SCHEMAS [--distinct]]
     python benchmarks/scale.py measure DIR [--rule-limit SECONDS]
 
 ``generate`` writes, deterministically, an OpenWOP-shaped corpus into DIR (which must not exist):
@@ -23,6 +24,13 @@ Usage::
   280 × 2,100, 590,100 findings, 5.5 GB and a 678 MB report from 445 KB before they were grouped).
   With ``--distinct``, page n lists `x` | `y` | `pn` and schema n `x`, `y`, `zn`: still every
   page against every schema, each pair a disagreement of its own.
+- ``--protos-x-schemas PROTOS SCHEMAS``: instead, PROTOS ``.proto`` files (a package each) whose
+  ``TaskState`` is ``TASK_STATE_X``, ``_Y``, ``_Q`` and SCHEMAS schemas whose ``$defs/TaskState``
+  is ``enum: [x, y, z]``: every proto enum binds to every schema enum by its name, one
+  disagreement PROTOS × SCHEMAS times over (issue 44 item 7, proto-enum-drift: at 40 × 400,
+  16,000 findings and a 14.5 MB report before they were grouped). With ``--distinct``, proto n
+  lists ``TASK_STATE_PN`` for ``_Q`` and schema n ``zn`` for ``z``: each pair a disagreement of
+  its own.
 
 ``measure`` prints, for DIR:
 
@@ -239,6 +247,32 @@ def generate_product(folder: Path, pages: int, schemas: int, distinct: bool) -> 
         (folder / "schemas" / f"s{number:05d}.schema.json").write_text(text, encoding="utf-8")
 
 
+def generate_protos(folder: Path, protos: int, schemas: int, distinct: bool) -> None:
+    (folder / "protos").mkdir(parents=True)
+    (folder / "schemas").mkdir()
+    for number in range(protos):
+        own = f"P{number}" if distinct else "Q"
+        text = (
+            f'syntax = "proto3";\n\npackage scale.p{number};\n\nenum TaskState {{\n'
+            "  TASK_STATE_UNSPECIFIED = 0;\n  TASK_STATE_X = 1;\n  TASK_STATE_Y = 2;\n"
+            f"  TASK_STATE_{own} = 3;\n}}\n"
+        )
+        (folder / "protos" / f"p{number:04d}.proto").write_text(text, encoding="utf-8")
+    for number in range(schemas):
+        schema = {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": f"https://scale.example/schemas/s{number:05d}.schema.json",
+            "$defs": {
+                "TaskState": {
+                    "type": "string",
+                    "enum": ["x", "y", f"z{number}" if distinct else "z"],
+                }
+            },
+        }
+        text = json.dumps(schema) + "\n"
+        (folder / "schemas" / f"s{number:05d}.schema.json").write_text(text, encoding="utf-8")
+
+
 def _phase(name: str, started: float) -> float:
     now = time.monotonic()
     print(f"  {name:<28} {now - started:8.2f} s", flush=True)
@@ -340,7 +374,12 @@ def main() -> None:
     make.add_argument(
         "--pages-x-schemas", type=int, nargs=2, default=None, metavar=("PAGES", "SCHEMAS")
     )
-    make.add_argument("--distinct", action="store_true", help="with --pages-x-schemas")
+    make.add_argument(
+        "--protos-x-schemas", type=int, nargs=2, default=None, metavar=("PROTOS", "SCHEMAS")
+    )
+    make.add_argument(
+        "--distinct", action="store_true", help="with --pages-x-schemas or --protos-x-schemas"
+    )
     check = commands.add_parser("measure")
     check.add_argument("folder", type=Path)
     check.add_argument("--rule-limit", type=float, default=300.0)
@@ -350,6 +389,8 @@ def main() -> None:
             parser.error(f"{arguments.folder} exists; give a new folder")
         if arguments.pages_x_schemas:
             generate_product(arguments.folder, *arguments.pages_x_schemas, arguments.distinct)
+        elif arguments.protos_x_schemas:
+            generate_protos(arguments.folder, *arguments.protos_x_schemas, arguments.distinct)
         elif arguments.big_openapi:
             generate_big(arguments.folder, arguments.big_openapi, arguments.chain)
         else:
