@@ -311,7 +311,7 @@ def test_related_locations_are_capped_and_the_message_counts_the_rest(
     for finding in found:
         # 6 pages and 8 schemas, the finding's own place aside: 13 places, 5 of them related
         assert len(finding.related) == 5
-        assert finding.message.endswith("are 5 of its 13 places, and 8 more are not listed")
+        assert finding.message.endswith("list 5 of its 13 places, and 8 more are not listed")
         # both sides are shown
         assert {r.path.split("/")[0] for r in finding.related} == {"spec", "schemas"}
 

@@ -239,12 +239,14 @@ def bounded_related(
 
 def left_out(kept: int, missing: int, places: str = "places") -> str:
     """What a message says, on a line of its own, of the places its related locations leave out
-    (none: nothing): a message that says its places are listed must not say so of a list that
-    was cut. ``places`` names what is counted ("other links")."""
+    (none: nothing): a message must not say its places are listed of a list that was cut.
+    ``kept`` places are listed, ``missing`` more are not; ``places`` names what is counted
+    ("other links"). The related locations may hold more than the places (a schema a finding
+    names): they *list* the places."""
     if not missing:
         return ""
     return (
-        f"\nThe related locations are {kept} of its {kept + missing} {places}, "
+        f"\nThe related locations list {kept} of its {kept + missing} {places}, "
         f"and {missing} more are not listed"
     )
 
