@@ -21,7 +21,7 @@ What it does
     hyphens for underscores (``input-required``). The aliases of one number are one value. A
     proto3 zero value named for "not set" (``…_UNSPECIFIED``, ``…_UNKNOWN``, ``…_NULL``...)
     is not expected in the schema, and no disagreement when it is there. A value on one side
-    only is reported, once per pair, at the proto enum, with the schema's enum related.
+    only is reported at the proto enum, with the schema's enum related.
 
     A value list of the prose (the shapes enum-drift reads) that binds to no JSON Schema enum is
     held to a proto enum where the evidence binds it: its sentence names the enum
@@ -34,6 +34,17 @@ What it does
     values it lacks too ("not set" aside). A list that binds to a schema enum is enum-drift's
     (and that enum is compared with the proto above); a proposal's list (an RFC page, a page
     in a design folder: ``rfcs/``, ``adrs/``...) states a change and binds to nothing here.
+
+    One disagreement is one finding, however many places repeat it: proto enums of one name
+    and the same values (as ProtoJSON spells them) bound to schema enums of the same values
+    (named alike in the message) are one finding, at the first proto enum, the schema enums
+    and the other proto enums related; alike lists (the same values, in the same form) bound
+    to one proto enum by the same evidence are one finding, at the first list, the enum and
+    the other lists related. A finding carries at most 50 related locations, shared between
+    its sides, and its message counts the rest: 40 proto enums and 400 schema enums repeating
+    one disagreement are one finding, not 16,000, and each distinct proto enum is compared
+    once with each group of alike schema enums. The fingerprint is that of the finding at the
+    first place.
 
 Why is this bad?
     A protocol that publishes a JSON surface and a gRPC surface promises one set of values.
@@ -66,19 +77,24 @@ Options
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.enumerations import FORM_WORDS, page_value_lists
+from speclint.analyses.enumerations import FORM_WORDS, ProseSet, page_value_lists
 from speclint.analyses.protojson import (
-    EnumPair,
+    EnumBinding,
+    EnumSpellings,
     ProseEnumPair,
-    enum_pairs,
+    SchemaEnum,
+    SchemaEnums,
+    enum_bindings,
     enum_spellings,
     prose_enum_pairs,
+    simple_name,
 )
 from speclint.analyses.protos import corpus_protos
-from speclint.common.findings import Finding, Location, Severity
+from speclint.common.findings import Finding, Location, Severity, bounded_related, left_out
 
 ID = "proto-enum-drift"
 SEVERITY = Severity.WARNING
@@ -86,21 +102,84 @@ READS_PROTOS = True  # the compiled protos, of a page its proto fences (speclint
 FACTS = ("derived", "references")  # bundles are no definitions (protojson); the Binder
 SHOWN = 4  # values of each side in the message; all of them on the related locations
 READS = "extract"  # of a page: its value lists and whether it is a proposal (and proto fences)
+# Related locations a finding carries, its message counting the rest: the evidence of one
+# disagreement repeated in many places, not every place (as enum-drift's).
+RELATED_LIMIT = 50
 
 
 extract = page_value_lists
 
+# (page, line, column) of a place in reading order
+_Place = tuple[str, int, int]
+
+
+class _First:
+    """The first ``RELATED_LIMIT + 1`` of some places in reading order, and how many there are:
+    what a finding shows of them, in memory bounded whatever their number."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[_Place, str, Any]] = []
+        self.count = 0
+
+    def add(self, place: _Place, name: str, item: Any) -> None:
+        self.count += 1
+        self.items.append((place, name, item))
+        if len(self.items) > 2 * (RELATED_LIMIT + 1):
+            self.items.sort(key=lambda kept: kept[:2])
+            del self.items[RELATED_LIMIT + 1 :]
+
+    def first(self) -> list[tuple[_Place, str, Any]]:
+        self.items.sort(key=lambda kept: kept[:2])
+        del self.items[RELATED_LIMIT + 1 :]
+        return self.items
+
+
+@dataclass
+class _Disagreement:
+    """Alike proto enums (the same name and ProtoJSON spellings) and a group of alike schema
+    enums bound to each of them, that differ by ``only_proto`` and ``only_schema``."""
+
+    spellings: EnumSpellings
+    group: SchemaEnums
+    only_proto: list[str]
+    only_schema: list[str]
+    protos: _First = field(default_factory=_First)
+
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     place = corpus_protos(corpus).place
-    for pair in enum_pairs(corpus):
-        found = _compare(pair, place)
+    # Issue 44: 40 proto enums and 400 schema enums of one name and the same values were
+    # 16,000 findings of one disagreement. Each distinct proto enum is compared once with each
+    # group of alike schema enums (``enum_bindings``), and the proto enums that disagree the
+    # same way with one group are one finding, at the first of them.
+    compared: dict[tuple[Any, int], _Disagreement | None] = {}
+    for binding in enum_bindings(corpus):
+        spellings = enum_spellings(binding.enum)
+        alike = _alike(binding, spellings)
+        at: _Place | None = None
+        for group in binding.groups:
+            key = (alike, id(group))
+            if key not in compared:
+                compared[key] = _compare(spellings, group)
+            found = compared[key]
+            if found is not None:
+                at = at or place(binding.proto.path, binding.enum.line, binding.enum.column)
+                found.protos.add(at, binding.enum.name, binding)
+    for found in compared.values():
         if found is not None:
-            yield found
-    for prose_pair in prose_enum_pairs(corpus):
-        found = _compare_prose(prose_pair, place)
-        if found is not None:
-            yield found
+            yield _finding(found)
+    yield from _prose_findings(corpus, place)
+
+
+def _alike(binding: EnumBinding, spellings: EnumSpellings) -> tuple[Any, ...]:
+    """What a comparison and its message read of a proto enum: its simple name and spellings."""
+    return (
+        simple_name(binding.enum.name),
+        spellings.prefix,
+        tuple(sorted((number, tuple(sorted(keys))) for number, keys in spellings.keys.items())),
+        tuple(sorted(spellings.names.items())),
+        spellings.unset,
+    )
 
 
 def _sides(*sides: tuple[list[str], str]) -> str:
@@ -114,41 +193,107 @@ def _sides(*sides: tuple[list[str], str]) -> str:
     )
 
 
-def _compare(pair: EnumPair, place: Any) -> Finding | None:
-    enum, proto = pair.enum, pair.proto
-    spellings = enum_spellings(enum)
-    only_proto = spellings.missing(pair.values)
-    only_schema = sorted(set(spellings.unknown(pair.values)))
+def _compare(spellings: EnumSpellings, group: SchemaEnums) -> _Disagreement | None:
+    only_proto = spellings.missing(group.values)
+    only_schema = sorted(set(spellings.unknown(group.values)))
     if not only_proto and not only_schema:
         return None
-    simple = enum.name.rsplit(".", 1)[-1]
-    parts = _sides((only_proto, "the proto"), (only_schema, "the schema"))
-    page, line, column = place(proto.path, enum.line, enum.column)
-    pointer = pair.pointer + "/enum"
-    schema_line, schema_column = pair.document.position(pointer)
+    return _Disagreement(spellings, group, only_proto, only_schema)
+
+
+def _others(count: int) -> str:
+    return f" (and {count} other{'s' if count > 1 else ''} of the same values)" if count else ""
+
+
+def _finding(found: _Disagreement) -> Finding:
+    """At the first proto enum in reading order, the schema enums and the other proto enums
+    related (the first schema enum always)."""
+    protos = found.protos.first()
+    (page, line, column), _, binding = protos[0]
+    enum = binding.enum
+    group = found.group
+    schemas = sorted(group.members, key=_reading)
+    first = schemas[0]
+    simple = simple_name(enum.name)
+    parts = _sides((found.only_proto, "the proto"), (found.only_schema, "the schema"))
+    values = ", ".join(group.values)
+    related, unlisted = bounded_related(
+        (
+            [
+                _schema_location(
+                    member,
+                    f"the schema's values: {values}"
+                    if member is first
+                    else "a schema enum of the same values",
+                )
+                for member in schemas[: RELATED_LIMIT + 1]
+            ],
+            len(schemas),
+        ),
+        (
+            [
+                Location(
+                    *where, pointer=f"/{other.enum.name}", note="a proto enum of the same values"
+                )
+                for where, _, other in protos[1:]
+            ],
+            found.protos.count - 1,
+        ),
+        room=RELATED_LIMIT,
+    )
+    message = (
+        f"proto enum `{simple}`{_others(found.protos.count - 1)} and the JSON Schema enum "
+        f"{group.name}{_others(len(schemas) - 1)} disagree: {parts} (values compared without the "
+        f"`{found.spellings.prefix}` prefix, in any case, hyphens for underscores): give both "
+        "surfaces the same values"
+    )
     return Finding(
         ID,
         SEVERITY,
-        f"proto enum `{simple}` and the JSON Schema enum {pair.name} disagree: "
-        f"{parts} (values compared without the `{spellings.prefix}` prefix, in any "
-        "case, hyphens for underscores): give both surfaces the same values",
+        message + left_out(len(related), unlisted, "other places"),
         Location(page, line, column, pointer=f"/{enum.name}"),
-        (
-            Location(
-                pair.document.path,
-                schema_line,
-                schema_column,
-                pointer=pointer,
-                note=f"the schema's values: {', '.join(pair.values)}",
-            ),
-        ),
-        key=f"{enum.name}:{pair.document.path}#{pair.pointer}",
+        related,
+        # the key of the finding at its first place, that of the pair it was before grouping
+        key=f"{enum.name}:{first.document.path}#{first.pointer}",
     )
 
 
-def _compare_prose(pair: ProseEnumPair, place: Any) -> Finding | None:
-    """A prose list against the proto enum it lists: a value the enum lacks; and, where the
+def _reading(member: SchemaEnum) -> tuple[str, int, int]:
+    return (member.document.path, *member.document.position(member.pointer + "/enum"))
+
+
+def _schema_location(member: SchemaEnum, note: str) -> Location:
+    pointer = member.pointer + "/enum"
+    line, column = member.document.position(pointer)
+    return Location(member.document.path, line, column, pointer=pointer, note=note)
+
+
+def _prose_findings(corpus: Context, place: Any) -> Iterator[Finding]:
+    """Alike lists (the same values, in the same form, as complete) bound to one proto enum by
+    the same evidence: compared once, one finding at the first of them, the others related."""
+    lists: dict[tuple[Any, ...], _First] = {}
+    for pair in prose_enum_pairs(corpus):
+        prose = pair.prose
+        key = (
+            pair.proto.path,
+            pair.enum.name,
+            pair.why,
+            prose.form,
+            prose.values,
+            prose.complete,
+        )
+        lists.setdefault(key, _First()).add((prose.path, prose.line, 1), "", pair)
+    for places in lists.values():
+        found = _compare_prose(places, place)
+        if found is not None:
+            yield found
+
+
+def _compare_prose(places: _First, place: Any) -> Finding | None:
+    """Prose lists against the proto enum they list: a value the enum lacks; and, where the
     text gives the list as complete, an enum value the list lacks."""
+    listed = places.first()
+    pair: ProseEnumPair = listed[0][2]
     prose, enum = pair.prose, pair.enum
     spellings = enum_spellings(enum)
     only_prose = spellings.unknown(prose.values)
@@ -161,18 +306,41 @@ def _compare_prose(pair: ProseEnumPair, place: Any) -> Finding | None:
     parts = _sides((only_prose, "the prose"), (only_proto, "the proto"))
     page, line, column = place(pair.proto.path, enum.line, enum.column)
     values = ", ".join(v.name for v in enum.values)
+    form = FORM_WORDS.get(prose.form, "list")
+    related, unlisted = bounded_related(
+        (
+            [
+                Location(
+                    page,
+                    line,
+                    column,
+                    pointer=f"/{enum.name}",
+                    note=f"the proto's values: {values}",
+                )
+            ],
+            1,
+        ),
+        (
+            [_prose_location(other.prose) for _, _, other in listed[1:]],
+            places.count - 1,
+        ),
+        room=RELATED_LIMIT,
+    )
+    message = (
+        f"the {form} here{_others(places.count - 1)} and proto enum `{shown}` disagree: "
+        f"{parts} (bound because {pair.why}; values compared without the "
+        f"`{spellings.prefix}` prefix, in any case, hyphens for underscores): list the enum's "
+        "values, or change the enum"
+    )
     return Finding(
         ID,
         SEVERITY,
-        f"the {FORM_WORDS.get(prose.form, 'list')} here and proto enum `{shown}` disagree: "
-        f"{parts} (bound because {pair.why}; values compared without the "
-        f"`{spellings.prefix}` prefix, in any case, hyphens for underscores): list the enum's "
-        "values, or change the enum",
+        message + left_out(len(related), unlisted, "other places"),
         prose.location(),
-        (
-            Location(
-                page, line, column, pointer=f"/{enum.name}", note=f"the proto's values: {values}"
-            ),
-        ),
+        related,
         key=f"prose:{enum.name}:{','.join(prose.values)}",
     )
+
+
+def _prose_location(prose: ProseSet) -> Location:
+    return prose.location(note=f"lists the same {len(prose.values)} values")

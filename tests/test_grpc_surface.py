@@ -3,20 +3,24 @@ the OpenAPI document (rpc-operation-drift). Every corpus here is written for the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from test_integrity_rules import findings_of
 
 from conftest import write_files
+from speclint.analyses import protojson
 from speclint.analyses.context import Context
 from speclint.analyses.operations import named_operations
 from speclint.analyses.proto_changes import contract_changes
 from speclint.analyses.protos import corpus_protos
 from speclint.analyses.surfaces import route_shape
 from speclint.frontends.cli import main
+from speclint.rules import proto_enum_drift
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -1177,3 +1181,153 @@ def test_bindings_list_a_method_table_of_a_corpus_without_a_proto(tmp_path: Path
     assert "(`GET /v1/gone` is no operation of api/openapi.yaml)" in result.output
     assert "speclint: 2 method-table binding(s); 1 pair(s) not bound" in result.output
     assert "proto binding" not in result.output
+
+
+# --- one disagreement, many places (issue 44 item 7) ---------------------------------------------
+
+
+def protos_and_schemas(
+    protos: int, schemas: int, values: tuple[str, ...] = ("x", "y", "z")
+) -> dict[str, str | bytes]:
+    """``protos`` proto files (a package each) whose `TaskState` is `X`, `Y`, `Q`, and
+    ``schemas`` schemas whose `$defs/TaskState` lists ``values``: every proto enum binds to every
+    schema enum by its name."""
+    files: dict[str, str | bytes] = {
+        f"protos/p{n}.proto": (
+            f'syntax = "proto3";\npackage scale.p{n};\nenum TaskState {{\n'
+            "  TASK_STATE_UNSPECIFIED = 0;\n  TASK_STATE_X = 1;\n  TASK_STATE_Y = 2;\n"
+            "  TASK_STATE_Q = 3;\n}\n"
+        )
+        for n in range(protos)
+    }
+    for n in range(schemas):
+        files[f"schemas/s{n}.schema.json"] = json.dumps(
+            {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$defs": {"TaskState": {"type": "string", "enum": list(values)}},
+            },
+            indent=2,
+        )
+    return files
+
+
+@pytest.mark.parametrize(("protos", "schemas"), [(1, 1), (2, 3), (4, 6)])
+def test_alike_proto_enums_against_alike_schema_enums_are_one_disagreement(
+    make_corpus: MakeCorpus, protos: int, schemas: int
+) -> None:
+    # One finding whatever the number of protos and schemas (it was one per proto and schema):
+    # at the first proto enum, every schema enum and the other proto enums related.
+    (finding,) = findings_of("proto-enum-drift", make_corpus(protos_and_schemas(protos, schemas)))
+    assert (finding.location.path, finding.location.line) == ("protos/p0.proto", 3)
+    assert "`TASK_STATE_Q` only in the proto; `z` only in the schema" in finding.message
+    schema_paths = [f"schemas/s{n}.schema.json" for n in range(schemas)]
+    proto_paths = [f"protos/p{n}.proto" for n in range(1, protos)]
+    assert [r.path for r in finding.related] == schema_paths + proto_paths
+    assert finding.related[0].note == "the schema's values: x, y, z"
+    if protos > 1:
+        others = f"(and {protos - 1} other{'s' if protos > 2 else ''} of the same values)"
+        assert f"proto enum `TaskState` {others}" in finding.message
+    if schemas > 1:
+        assert f"`TaskState` (and {schemas - 1} others of the same values) disagree" in (
+            finding.message
+        )
+
+
+def test_a_grouped_proto_enum_finding_keeps_the_fingerprint_of_its_first_pair(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A baseline taken when one proto and one schema disagreed still holds the finding once
+    # more protos and schemas repeat the disagreement.
+    (alone,) = findings_of("proto-enum-drift", make_corpus(protos_and_schemas(1, 1)))
+    (grouped,) = findings_of("proto-enum-drift", make_corpus(protos_and_schemas(4, 6)))
+    assert grouped.fingerprint == alone.fingerprint
+
+
+def test_proto_enums_against_schema_enums_of_other_values_are_other_disagreements(
+    make_corpus: MakeCorpus,
+) -> None:
+    files = protos_and_schemas(2, 2)
+    files.update(
+        (f"schemas/w{n}.schema.json", text)
+        for n, text in enumerate(protos_and_schemas(0, 3, ("x", "y", "w")).values())
+    )
+    found = findings_of("proto-enum-drift", make_corpus(files))
+    by_values = {
+        finding.related[0].note: sorted(r.path for r in finding.related) for finding in found
+    }
+    assert by_values == {
+        "the schema's values: x, y, z": [
+            "protos/p1.proto",
+            "schemas/s0.schema.json",
+            "schemas/s1.schema.json",
+        ],
+        "the schema's values: x, y, w": [
+            "protos/p1.proto",
+            "schemas/w0.schema.json",
+            "schemas/w1.schema.json",
+            "schemas/w2.schema.json",
+        ],
+    }
+
+
+def test_proto_enum_drift_caps_its_related_locations_and_says_how_many_are_left_out(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(proto_enum_drift, "RELATED_LIMIT", 5)
+    (finding,) = findings_of("proto-enum-drift", make_corpus(protos_and_schemas(4, 6)))
+    # 6 schema enums and 3 other proto enums: 9 places besides the finding's own, 5 related
+    assert len(finding.related) == 5
+    assert finding.message.endswith(
+        "\nThe related locations list 5 of its 9 other places, and 4 more are not listed"
+    )
+    assert {r.path.split("/")[0] for r in finding.related} == {"schemas", "protos"}
+    assert finding.related[0].path == "schemas/s0.schema.json"
+
+
+def test_each_distinct_proto_enum_is_compared_once_with_each_group_of_alike_schema_enums(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_corpus(protos_and_schemas(4, 6))
+    compared: list[Any] = []
+    read: list[Any] = []
+    real_compare, real_strings = proto_enum_drift._compare, protojson._strings
+
+    def comparing(*arguments: Any) -> Any:
+        compared.append(arguments)
+        return real_compare(*arguments)
+
+    def reading(schema: Any) -> Any:
+        read.append(schema)
+        return real_strings(schema)
+
+    monkeypatch.setattr(proto_enum_drift, "_compare", comparing)
+    monkeypatch.setattr(protojson, "_strings", reading)
+    assert len(findings_of("proto-enum-drift", root)) == 1
+    # 4 alike proto enums and 6 alike schema enums: one comparison (it was 24), and each
+    # schema enum read once (it was once per proto enum)
+    assert len(compared) == 1
+    assert len(read) == 6
+
+
+def test_pages_repeating_a_list_bound_to_a_proto_enum_are_one_finding(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = "# Tasks {n}\n\nA `TaskState` is one of `x` | `y` | `paused`.\n"
+    files = protos_and_schemas(1, 0)
+    (alone,) = findings_of(
+        "proto-enum-drift", make_corpus({**files, "docs/t0.md": page.format(n=0)})
+    )
+    files.update((f"docs/t{n}.md", page.format(n=n)) for n in range(3))
+    (finding,) = findings_of("proto-enum-drift", make_corpus(files))
+    assert (finding.location.path, finding.location.line) == ("docs/t0.md", 3)
+    assert "`paused` only in the prose" in finding.message
+    assert "here (and 2 others of the same values) and proto enum `TaskState`" in finding.message
+    assert [(r.path, r.note) for r in finding.related] == [
+        (
+            "protos/p0.proto",
+            "the proto's values: TASK_STATE_UNSPECIFIED, TASK_STATE_X, TASK_STATE_Y, TASK_STATE_Q",
+        ),
+        ("docs/t1.md", "lists the same 3 values"),
+        ("docs/t2.md", "lists the same 3 values"),
+    ]
+    assert finding.fingerprint == alone.fingerprint

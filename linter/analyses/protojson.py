@@ -21,7 +21,7 @@ configuration, metadata``); nothing in common is two things under one name, not 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -498,12 +498,47 @@ class EnumPair:
     why: str
 
 
-def enum_pairs(corpus: Context) -> list[EnumPair]:
-    """Every proto enum of the corpus's own protos with the JSON Schema enums bound to it, one
-    pair per enum and schema location (kept in the memo): by name, a definition of the enum's
-    name; by use, the property a compared message pair (:func:`message_pairs`) matches with a
-    field of the enum's type."""
-    found: list[EnumPair] | None = corpus.memo.get("protojson:enums")
+@dataclass(frozen=True)
+class SchemaEnum:
+    """One JSON Schema enum of a :class:`SchemaEnums`: ``pointer`` is the schema holding ``enum``
+    in ``document``; ``why`` the evidence; ``order`` where the pairing found it (by name, in the
+    order of the definitions of that name; then by use)."""
+
+    document: Document
+    pointer: str
+    why: str
+    order: tuple[int, int]
+
+
+@dataclass(frozen=True, eq=False)
+class SchemaEnums:
+    """JSON Schema enums bound to a proto enum that any comparison with it treats alike: the
+    same strings (``values``), named alike in messages (``name``). Made once for every proto
+    enum of one name and version (by name), and compared by identity: 40 proto enums and 400
+    schema enums of one name and the same values are one group, compared once with each
+    distinct proto enum, never 16,000 pairs (issue 44, item 7)."""
+
+    values: tuple[str, ...]
+    name: str
+    members: tuple[SchemaEnum, ...]  # in the order found
+
+
+@dataclass(frozen=True)
+class EnumBinding:
+    """A proto enum and the groups of JSON Schema enums bound to it: by name, then by use."""
+
+    proto: ProtoFile
+    enum: ProtoEnum
+    groups: tuple[SchemaEnums, ...]
+
+
+def enum_bindings(corpus: Context) -> list[EnumBinding]:
+    """Every proto enum of the corpus's own protos with the JSON Schema enums bound to it, as
+    groups of alike ones (kept in the memo): by name, a definition of the enum's name (the
+    groups made once per name and version, shared by every enum of that name); by use, the
+    property a compared message pair (:func:`message_pairs`) matches with a field of the
+    enum's type. A schema location is bound to an enum once."""
+    found: list[EnumBinding] | None = corpus.memo.get("protojson:enums")
     if found is not None:
         return found
     found = []
@@ -513,20 +548,50 @@ def enum_pairs(corpus: Context) -> list[EnumPair]:
         for field, prop in pair.shared if pair.compared else ():
             if field.type == "enum":
                 uses.setdefault(field.type_name, []).append((pair, field, prop))
-    seen: set[tuple[str, str, str, str]] = set()
     quoted = _quoted(corpus)
+    place = corpus_protos(corpus).place
+    # (simple name, version) -> its groups by name, and the schema locations they hold
+    named: dict[tuple[str, str], tuple[tuple[SchemaEnums, ...], frozenset[tuple[str, str]]]] = {}
     for proto in own_protos(corpus):
+        version = corpus.versions.of(place(proto.path, 1, 1)[0])
         for enum in proto.enums:
             if (proto.path, enum.name) in quoted:
                 continue
-            named = _comparable(corpus, proto, definitions.get(simple_name(enum.name), ()))
-            for bound in _enum_bound(proto, enum, named, uses.get(enum.name, [])):
-                key = (proto.path, enum.name, bound.document.path, bound.pointer)
-                if key not in seen:
-                    seen.add(key)
-                    found.append(bound)
+            simple = simple_name(enum.name)
+            by_name = named.get((simple, version))
+            if by_name is None:
+                comparable = _comparable(corpus, proto, definitions.get(simple, ()))
+                groups = _by_name(simple, comparable)
+                taken = frozenset(
+                    (m.document.path, m.pointer) for group in groups for m in group.members
+                )
+                by_name = named[simple, version] = (groups, taken)
+            by_use = _by_use(uses.get(enum.name, []), by_name[1])
+            found.append(EnumBinding(proto, enum, by_name[0] + by_use))
     corpus.memo["protojson:enums"] = found
     return found
+
+
+def enum_pairs(corpus: Context) -> list[EnumPair]:
+    """Every proto enum of the corpus's own protos with each JSON Schema enum bound to it, one
+    pair per enum and schema location, in the order the evidence finds them: what ``speclint
+    bindings`` lists (:func:`enum_bindings` has them grouped, for comparing)."""
+    return [
+        EnumPair(
+            binding.proto,
+            binding.enum,
+            member.document,
+            member.pointer,
+            group.values,
+            group.name,
+            member.why,
+        )
+        for binding in enum_bindings(corpus)
+        for group, member in sorted(
+            ((group, member) for group in binding.groups for member in group.members),
+            key=lambda bound: bound[1].order,
+        )
+    ]
 
 
 def _strings(schema: Any) -> tuple[str, ...] | None:
@@ -540,32 +605,50 @@ def _strings(schema: Any) -> tuple[str, ...] | None:
     return None
 
 
-def _enum_bound(
-    proto: ProtoFile,
-    enum: ProtoEnum,
-    definitions: list[Definition],
-    uses: list[tuple[MessagePair, ProtoField, Property]],
-) -> Iterator[EnumPair]:
-    simple = simple_name(enum.name)
-    for definition in definitions:
+def _by_name(simple: str, definitions: list[Definition]) -> tuple[SchemaEnums, ...]:
+    """The string enums among ``definitions`` (of the name ``simple``), grouped by values."""
+    why = f"by name: `{simple}` names both"
+    alike: dict[tuple[str, ...], list[SchemaEnum]] = {}
+    seen: set[tuple[str, str]] = set()
+    for order, definition in enumerate(definitions):
         values = _strings(definition.schema)
-        if values is not None:
-            why = f"by name: `{simple}` names both"
-            yield EnumPair(
-                proto, enum, definition.document, definition.pointer, values, f"`{simple}`", why
-            )
-    for pair, field, prop in uses:
+        where = (definition.document.path, definition.pointer)
+        if values is None or where in seen:
+            continue
+        seen.add(where)
+        alike.setdefault(values, []).append(
+            SchemaEnum(definition.document, definition.pointer, why, (0, order))
+        )
+    return tuple(
+        SchemaEnums(values, f"`{simple}`", tuple(members)) for values, members in alike.items()
+    )
+
+
+def _by_use(
+    uses: list[tuple[MessagePair, ProtoField, Property]], taken: frozenset[tuple[str, str]]
+) -> tuple[SchemaEnums, ...]:
+    """The string enums of the properties ``uses`` match with a field of the enum's type (not
+    those bound by name already), grouped by values and label. A definition is compared with
+    one message (:func:`message_pairs`), so a property is bound by use to one enum at most."""
+    alike: dict[tuple[tuple[str, ...], str], list[SchemaEnum]] = {}
+    seen: set[tuple[str, str]] = set()  # beside ``taken``, never a copy of it: one per enum
+    for order, (pair, field, prop) in enumerate(uses):
         repeated = field.label == "repeated"
         schema = prop.schema if isinstance(prop.schema, dict) else {}
         values = _strings(schema.get("items") if repeated else schema)
-        if values is None:
-            continue
-        name = simple_name(pair.message.name)
-        label = f"`{name}.{prop.name}`"
-        why = f"by use: the field `{name}.{field.name}`, of the enum's type"
         document = pair.definition.document
         where = prop.pointer + ("/items" if repeated else "")
-        yield EnumPair(proto, enum, document, where, values, label, why)
+        if values is None or (document.path, where) in taken or (document.path, where) in seen:
+            continue
+        seen.add((document.path, where))
+        name = simple_name(pair.message.name)
+        why = f"by use: the field `{name}.{field.name}`, of the enum's type"
+        alike.setdefault((values, f"`{name}.{prop.name}`"), []).append(
+            SchemaEnum(document, where, why, (1, order))
+        )
+    return tuple(
+        SchemaEnums(values, label, tuple(members)) for (values, label), members in alike.items()
+    )
 
 
 # --- enum values as the surfaces spell them ------------------------------------------------------
