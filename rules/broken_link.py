@@ -127,7 +127,8 @@ What it does
     still reported.
 
     Links to the same missing file or anchor are one finding, at the first link, with the other
-    links as related locations. The first line of a finding stays under about 200 characters
+    links as related locations (200 at most; past that the message counts those not listed).
+    The first line of a finding stays under about 200 characters
     (a long link is cut in its middle); the whole message is then a related location.
 
     The severity is ``warning``: a dead link misleads a reader, but it does not change the
@@ -207,7 +208,14 @@ from speclint.analyses import assembly
 from speclint.analyses.assembly import Assembly
 from speclint.analyses.context import Context
 from speclint.analyses.units import check_by_unit
-from speclint.common.findings import Finding, Location, Severity, first_fitting, terminal_form
+from speclint.common.findings import (
+    Finding,
+    Location,
+    Severity,
+    first_fitting,
+    left_out,
+    terminal_form,
+)
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import (
     MARKDOWN_SUFFIXES,
@@ -1460,10 +1468,9 @@ def _findings(corpus: Context, problems: list[Problem]) -> Iterator[Finding]:
         members.sort(key=lambda p: (p.rank, p.path, p.site.line, p.site.column))
         first, *others = members
         count = len(members)
-        message = _fitting(first.message, count)
-        related = tuple(
-            _location(p, note=f"also links `{_written(p.site)}`") for p in others[:RELATED_LIMIT]
-        )
+        listed = others[:RELATED_LIMIT]
+        message = _fitting(first.message, count, len(listed))
+        related = tuple(_location(p, note=f"also links `{_written(p.site)}`") for p in listed)
         if not terminal_form(message).replace("\n", " ").startswith(first.message):
             # The whole message, where the terminal's first line had to be shortened (item 5 of
             # issue 26): a terminal shows related locations, not the whole message.
@@ -1471,7 +1478,8 @@ def _findings(corpus: Context, problems: list[Problem]) -> Iterator[Finding]:
         yield Finding(
             ID,
             first.severity,
-            message,
+            # past the limit, the message says how many links are not listed (issue 44)
+            message + left_out(len(listed), len(others) - len(listed), "other links"),
             _location(first),
             related=related + first.related,
             key=":".join(group),
@@ -1482,12 +1490,14 @@ LONG_CODE = 60  # characters of a code span kept whole in a shortened first line
 CODE = re.compile(r"`([^`\n]+)`")
 
 
-def _fitting(message: str, count: int) -> str:
-    """The message, with the number of links when there are several; a terminal shows it in a
-    first line of at most ~200 characters: whole when it fits, else with the count shortened,
-    without the "did you mean" hint, then with long names cut in their middle (the whole message
-    then goes to a related location too; every other report carries it whole)."""
-    suffix = f" ({count} links, all listed as related locations)" if count > 1 else ""
+def _fitting(message: str, count: int, listed: int) -> str:
+    """The message, with the number of links when there are several (and that the others are
+    related when all ``listed`` are); a terminal shows it in a first line of at most ~200
+    characters: whole when it fits, else with the count shortened, without the "did you mean"
+    hint, then with long names cut in their middle (the whole message then goes to a related
+    location too; every other report carries it whole)."""
+    every = ", all listed as related locations" if listed == count - 1 else ""
+    suffix = f" ({count} links{every})" if count > 1 else ""
     short = f" ({count} links)" if count > 1 else ""
     plain = re.sub(r" \(did you mean [^()]*\)", "", message)
     cut = CODE.sub(

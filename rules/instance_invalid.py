@@ -20,7 +20,8 @@ What it does
     instance is validated with the schema's own dialect (its ``$schema``; 2020-12 when it has
     none), and each error is reported at the failing node, deepest ``oneOf``/``anyOf`` branch
     first. Values that break the same rule of the schema (130 entries failing one ``pattern``)
-    are one finding, at the first, with the others as related locations; at most 50 per file. The instance's own top-level ``$schema`` member is an annotation
+    are one finding, at the first, with the others as related locations (100 at most; past
+    that the message counts those not listed); at most 50 findings per file. The instance's own top-level ``$schema`` member is an annotation
     (as the YAML language server and check-jsonschema read it) and is left out of validation,
     unless the schema declares a ``$schema`` property or requires one.
 
@@ -69,7 +70,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.references import file_uri, held_at_raw_url, map_remote
 from speclint.analyses.units import check_by_unit, reach
 from speclint.analyses.validation import MALFORMED_SCHEMA, error_pointer, explain, short_message
-from speclint.common.findings import Finding, Location, Severity, headed
+from speclint.common.findings import Finding, Location, Severity, headed, left_out
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 
@@ -272,8 +273,11 @@ def _validate(
             )
             return
         (pointer, message), others = group[0], group[1:]
+        listed = others[:RELATED]
         more = f"{len(others)} more value{'s' if len(others) > 1 else ''}"
-        also = f" ({more} fail the same way, listed as related locations)" if others else ""
+        # past the limit, the message says how many are not listed (issue 44)
+        where = ", listed as related locations" if len(listed) == len(others) else ""
+        also = f" ({more} fail the same way{where})" if others else ""
         brief = f" ({more} fail too)" if others else ""
         schema_named = f"{schema_document.path}{'#' + fragment if fragment else ''}"
         yield Finding(
@@ -284,11 +288,12 @@ def _validate(
                 f"; fix the data, or the schema it names ({schema_named})",
                 f"{pointer or '/'}: {message}{brief}",
                 f"{message}{brief}",
-            ),
+            )
+            + left_out(len(listed), len(others) - len(listed), "other values"),
             document.location(pointer),
             related=(
                 *named,
-                *(document.location(p, note="fails the same way") for p, _ in others[:RELATED]),
+                *(document.location(p, note="fails the same way") for p, _ in listed),
             ),
             key=f"{pointer}:{message}",
         )

@@ -25,6 +25,9 @@ What it does
       share none with the field's element type). A property's types
       are read through local ``$ref``s, ``allOf`` wrappers and ``anyOf``/``oneOf`` branches.
 
+    The definition and 11 differences at most are related locations, each kind in turn; the
+    message counts the differences not listed.
+
     A definition's properties are its own, its ``allOf`` branches' and its ``oneOf``/``anyOf``
     branches' (a proto ``oneof`` is written so), local references followed. A field an rpc's
     ``google.api.http`` binding carries in its path (``/v1/{parent=projects/*}/tasks``) is not
@@ -81,7 +84,7 @@ from speclint.analyses.protojson import (
     simple_name,
 )
 from speclint.analyses.protos import corpus_protos
-from speclint.common.findings import Finding, Location, Severity
+from speclint.common.findings import Finding, Location, Severity, left_out
 from speclint.model.corpus import Document
 from speclint.parsing.protobuf import ProtoField
 
@@ -89,7 +92,7 @@ ID = "proto-message-drift"
 SEVERITY = Severity.WARNING
 READS_PROTOS = True  # the compiled protos, of a page its proto fences (speclint.run.catalog)
 FACTS = ("derived",)  # a derived copy (a bundle) is no definition of its own (protojson)
-SHOWN = 4  # names of each kind in the message; every one on the related locations
+SHOWN = 4  # names of each kind in the message; the related locations have more
 RELATED = 12  # related locations at most: the definition, then each kind of difference in turn
 
 
@@ -162,6 +165,7 @@ def _compare(pair: MessagePair, place: Any) -> Finding | None:
         [_at_field(pair, field, place) for field in only_proto],
         [_at_property(document, prop, "schema only") for prop in only_schema],
     ]
+    differences = sum(len(places) for places in kinds)
     related = [definition]
     while len(related) < RELATED and any(kinds):
         for places in kinds:
@@ -180,7 +184,9 @@ def _compare(pair: MessagePair, place: Any) -> Finding | None:
         SEVERITY,
         f"proto message `{name}` and the JSON Schema definition `{pair.definition.name}` "
         f"disagree: {'; '.join(parts)} (fields compared by their ProtoJSON names and types): "
-        f"{'; '.join(fixes)}",
+        f"{'; '.join(fixes)}"
+        # past the limit, the message says how many differences are not listed (issue 44)
+        + left_out(len(related) - 1, differences - (len(related) - 1), "differences"),
         Location(page, line, column, pointer=f"/{pair.message.name}"),
         tuple(related),
         key=f"{pair.message.name}:{pair.definition.label}",

@@ -11,7 +11,8 @@ What it does
     never reaches one. Nothing is fetched from the network (see ``remote-ref``).
 
     References to the same missing target are reported once, at the first referencing site, with
-    every other site as a related location, so a missing shared file is one finding, not eighty,
+    every other site as a related location (200 at most; past that the message counts those not
+    listed), so a missing shared file is one finding, not eighty,
     whatever folder each reference is written from and however it spells the path
     (``../shared/x.json``, ``./x.json``); the finding names the missing file by its corpus path.
     A reference by ``$id`` to where the corpus publishes that same file (its other ``$id``\\s say
@@ -65,7 +66,7 @@ from urllib.parse import unquote
 
 from speclint.analyses.context import Context
 from speclint.analyses.references import Reference
-from speclint.common.findings import Finding, Severity
+from speclint.common.findings import Finding, Severity, left_out
 
 ID = "unresolved-ref"
 SEVERITY = Severity.ERROR
@@ -121,9 +122,13 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         first, *others = sorted(references, key=lambda r: (r.outcome != outcome, r.path, r.pointer))
         document = corpus.documents[first.path]
         count = len(references)
-        sites = (
-            f"{count} `$ref`s point to it (all listed as related locations)" if count > 1 else ""
-        )
+        listed = others[:RELATED_LIMIT]
+        # whether the message may say every other site is related (past the limit it counts
+        # those left out instead)
+        whole = len(listed) == len(others)
+        every = " (all listed as related locations)" if whole else ""
+        related_too = ", listed as related locations" if whole else ""
+        sites = f"{count} `$ref`s point to it{every}" if count > 1 else ""
         if outcome == "missing-file":
             message = (
                 f"`{first.value}` → `{target}` does not exist in the corpus"
@@ -147,8 +152,8 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         elif count > 1:
             message = (
                 f"{count} `$ref`s name `$id`s under `{target}` that no corpus schema declares "
-                f"(`{first.target}` and {count - 1} more, listed as related locations). Add the "
-                "schemas, fix the `$id`s, or map the URIs to corpus files with [ref-map]"
+                f"(`{first.target}` and {count - 1} more{related_too}). Add the schemas, fix "
+                "the `$id`s, or map the URIs to corpus files with [ref-map]"
             )
         else:
             expected = [p for p in _files_for(published, first.target) if p not in corpus.documents]
@@ -164,12 +169,13 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             )
         related = tuple(
             corpus.documents[r.path].location(r.pointer, note=f"also references `{r.value}`")
-            for r in others[:RELATED_LIMIT]
+            for r in listed
         )
         yield Finding(
             ID,
             SEVERITY,
-            message,
+            # past the limit, the message says how many are not listed (issue 44)
+            message + left_out(len(listed), len(others) - len(listed), "other `$ref`s"),
             document.location(first.pointer),
             related=related,
             key=f"{outcome}:{target}",

@@ -464,3 +464,23 @@ def test_html_a_documentation_build_writes_is_not_missing(make_corpus: MakeCorpu
     (root / "docs/sdk/python/conf.py").unlink()
     [finding] = findings_of(root)
     assert "python/api/index.html" in finding.message
+
+
+def test_links_past_the_related_limit_are_counted_not_said_to_be_listed(
+    make_corpus: MakeCorpus,
+) -> None:
+    # 205 links to one missing file: 200 related locations at most, so the message may not say
+    # that all are listed (issue 44); it says how many are left out.
+    page = "# Links\n\n" + "".join(f"See [the events](events.md) ({n}).\n\n" for n in range(205))
+    [finding] = findings_of(make_corpus({"spec/a.md": page}))
+    assert "(205 links)" in finding.message
+    assert "all listed" not in finding.message
+    assert finding.message.endswith(
+        "\nThe related locations list 200 of its 204 other links, and 4 more are not listed"
+    )
+    assert len(finding.related) == 200
+    # within the limit, every link is related and the message says so
+    short = "# Links\n\n" + "".join(f"See [the events](events.md) ({n}).\n\n" for n in range(3))
+    [finding] = findings_of(make_corpus({"spec/a.md": short}))
+    assert "(3 links, all listed as related locations)" in finding.message
+    assert "not listed" not in finding.message

@@ -14,6 +14,7 @@ import pytest
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
 from speclint.model.config import load_config
+from speclint.rules import instance_invalid
 from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -151,3 +152,20 @@ def test_an_unreadable_schema_is_said_and_values_failing_one_rule_are_one_findin
     assert grouped.location.pointer == "/ids/1"
     assert "(2 more values fail the same way" in grouped.message
     assert [r.pointer for r in grouped.related[1:]] == ["/ids/2", "/ids/4"]
+
+
+def test_values_past_the_related_limit_are_counted_not_said_to_be_listed(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(instance_invalid, "RELATED", 2)
+    schema = json.dumps(
+        {"type": "object", "properties": {"ids": {"type": "array", "items": {"pattern": "^G"}}}}
+    )
+    data = {"$schema": "s.json", "ids": ["a", "b", "c", "d", "e"]}
+    [grouped] = run(make_corpus({"s.json": schema, "i.json": json.dumps(data)}))
+    assert "(4 more values fail the same way)" in grouped.message
+    assert "listed as related" not in grouped.message
+    assert grouped.message.endswith(
+        "\nThe related locations list 2 of its 4 other values, and 2 more are not listed"
+    )
+    assert [r.pointer for r in grouped.related[1:]] == ["/ids/1", "/ids/2"]

@@ -13,6 +13,7 @@ from conftest import schema
 from speclint.analyses.context import Context
 from speclint.analyses.validation import install_safe_patterns
 from speclint.common.findings import Finding
+from speclint.rules import unresolved_ref
 from speclint.run.catalog import all_rules
 
 
@@ -220,6 +221,34 @@ def test_unresolved_ref_groups_sites_per_missing_file(make_corpus: MakeCorpus) -
     (root / "schemas").mkdir()
     (root / "schemas/error-envelope.schema.json").write_text(schema(type="object"))
     assert findings_of("unresolved-ref", root) == []
+
+
+def test_unresolved_ref_past_its_related_limit_counts_the_sites_left_out(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(unresolved_ref, "RELATED_LIMIT", 2)
+    refs = "".join(
+        f"  /v1/r{i}:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+        f"          content: {{application/json: {{schema: {{$ref: '../schemas/gone.json'}}}}}}\n"
+        for i in range(5)
+    )
+    root = make_corpus({"api/openapi.yaml": OPENAPI_HEAD + "paths:\n" + refs})
+    [finding] = findings_of("unresolved-ref", root)
+    assert "5 `$ref`s point to it." in finding.message
+    assert "all listed" not in finding.message
+    assert finding.message.endswith(
+        "\nThe related locations list 2 of its 4 other `$ref`s, and 2 more are not listed"
+    )
+    assert len(finding.related) == 2
+    # `$id`s no schema declares, one generated family under one folder: the same
+    (root / "api/openapi.yaml").unlink()
+    refs = [{"$ref": f"https://example.org/store/{v}.json"} for v in range(4)]
+    root = make_corpus(
+        {"schemas/all.json": schema(**{"$id": "https://example.org/all.json", "oneOf": refs})}
+    )
+    [family] = findings_of("unresolved-ref", root)
+    assert "and 3 more). Add the schemas" in family.message
+    assert family.message.endswith("list 2 of its 3 other `$ref`s, and 1 more is not listed")
 
 
 def test_unresolved_ref_missing_pointer_and_id_base(make_corpus: MakeCorpus) -> None:

@@ -493,3 +493,21 @@ def test_each_kind_of_difference_gets_related_locations(make_corpus: MakeCorpus)
     assert any(note.startswith("field `display` (JSON `title`): proto only") for note in notes)
     assert any("`retries`:" in note for note in notes)
     assert len(found.related) == 12
+
+
+def test_differences_past_the_related_limit_are_counted(make_corpus: MakeCorpus) -> None:
+    # 20 fields, 8 of them in the schema: 12 only in the proto, 11 related beside the
+    # definition (the limit is 12), and the message says one is not listed (issue 44).
+    fields = "".join(f"  string f{n} = {n + 1};\n" for n in range(20))
+    proto = f'syntax = "proto3";\npackage wide.v1;\nmessage Wide {{\n{fields}}}\n'
+    wide = {"type": "object", "properties": {f"f{n}": {"type": "string"} for n in range(8)}}
+    schema = json.dumps(
+        {"$schema": "http://json-schema.org/draft-07/schema#", "title": "Wide", **wide}
+    )
+    [found] = findings_of(
+        "proto-message-drift", make_corpus({"p/wide.proto": proto, "wide.json": schema})
+    )
+    assert len(found.related) == 12
+    assert found.message.endswith(
+        "\nThe related locations list 11 of its 12 differences, and 1 more is not listed"
+    )

@@ -247,7 +247,7 @@ def left_out(kept: int, missing: int, places: str = "places") -> str:
         return ""
     return (
         f"\nThe related locations list {kept} of its {kept + missing} {places}, "
-        f"and {missing} more are not listed"
+        f"and {missing} more {'is' if missing == 1 else 'are'} not listed"
     )
 
 
