@@ -5,6 +5,7 @@ Usage::
     python benchmarks/scale.py generate DIR [--schemas N] [--big-openapi MB]
                                             [--pages-x-schemas PAGES SCHEMAS [--distinct]]
                                             [--protos-x-schemas PROTOS SCHEMAS [--distinct]]
+                                            [--fences N]
     python benchmarks/scale.py measure DIR [--rule-limit SECONDS]
 
 ``generate`` writes, deterministically, an OpenWOP-shaped corpus into DIR (which must not exist):
@@ -31,6 +32,12 @@ Usage::
   16,000 findings and a 14.5 MB report before they were grouped). With ``--distinct``, proto n
   lists ``TASK_STATE_PN`` for ``_Q`` and schema n ``zn`` for ``z``: each pair a disagreement of
   its own.
+- ``--fences N``: instead, one page of N JSON fences, each directly under a heading of its own
+  and followed by a paragraph: the even ones under `` ## `Thing` n ``, tied to the ``Thing``
+  schema by the heading's name (tie 5) and failing it, the odd ones a JSON-RPC response under a
+  plain heading that no tie binds (tie 7 looks above it). Each fence once looked through every
+  code span and every paragraph of the page (review of issue 44, item 4: 20,000 fences took
+  16 s, 50,000 outlived example-invalid's time box).
 
 ``measure`` prints, for DIR:
 
@@ -273,6 +280,29 @@ def generate_protos(folder: Path, protos: int, schemas: int, distinct: bool) -> 
         (folder / "schemas" / f"s{number:05d}.schema.json").write_text(text, encoding="utf-8")
 
 
+def generate_fences(folder: Path, fences: int) -> None:
+    (folder / "spec").mkdir(parents=True)
+    (folder / "schemas").mkdir()
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://scale.example/schemas/thing.schema.json",
+        "title": "Thing",
+        "type": "object",
+        "properties": {"n": {"type": "integer"}},
+        "required": ["n"],
+    }
+    text = json.dumps(schema, indent=2) + "\n"
+    (folder / "schemas" / "thing.schema.json").write_text(text, encoding="utf-8")
+    blocks = ["# Things\n\nA `Thing` ([schema](../schemas/thing.schema.json)):\n"]
+    for number in range(fences):
+        if number % 2 == 0:
+            heading, example = f"`Thing` {number}", {"n": f"x{number}"}
+        else:
+            heading, example = f"Reply {number}", {"id": number, "result": {"n": 1}}
+        blocks.append(f"\n## {heading}\n\n```json\n{json.dumps(example)}\n```\n\nA note.\n")
+    (folder / "spec" / "things.md").write_text("".join(blocks), encoding="utf-8")
+
+
 def _phase(name: str, started: float) -> float:
     now = time.monotonic()
     print(f"  {name:<28} {now - started:8.2f} s", flush=True)
@@ -380,6 +410,7 @@ def main() -> None:
     make.add_argument(
         "--distinct", action="store_true", help="with --pages-x-schemas or --protos-x-schemas"
     )
+    make.add_argument("--fences", type=int, default=None, metavar="N")
     check = commands.add_parser("measure")
     check.add_argument("folder", type=Path)
     check.add_argument("--rule-limit", type=float, default=300.0)
@@ -391,6 +422,8 @@ def main() -> None:
             generate_product(arguments.folder, *arguments.pages_x_schemas, arguments.distinct)
         elif arguments.protos_x_schemas:
             generate_protos(arguments.folder, *arguments.protos_x_schemas, arguments.distinct)
+        elif arguments.fences is not None:
+            generate_fences(arguments.folder, arguments.fences)
         elif arguments.big_openapi:
             generate_big(arguments.folder, arguments.big_openapi, arguments.chain)
         else:

@@ -45,6 +45,7 @@ import functools
 import json
 import posixpath
 import re
+from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -57,7 +58,7 @@ from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
-from speclint.parsing.prose import CodeFence, Paragraph
+from speclint.parsing.prose import CodeFence, InlineCode, Paragraph, ProseDocument
 from speclint.parsing.structured import (
     Parsed,
     ParseFailure,
@@ -184,16 +185,56 @@ def fence_ties(
     if prose is None or document.text is None:
         return
     lines = document.text.split("\n")
-    by_end = {p.end_line: p for p in prose.paragraphs}
+    page = _Page(prose)
     asked: dict[int, tuple[str, Any]] = {}  # section (heading line) -> the request shown last
     for fence in prose.fences:
         tie = None
         if fence.language in languages:
-            tie = _tie(corpus, document, fence, lines, by_end, binding)
+            tie = _tie(corpus, document, fence, lines, page, binding)
         if tie is not None:
             yield tie
         elif binding.by_example and fence.language in EXAMPLE_LANGUAGES:
-            yield from _by_example(corpus, document, fence, binding, asked)
+            yield from _by_example(corpus, document, fence, binding, asked, page)
+
+
+class _Page:
+    """What a page says above its fences, indexed once per page: the paragraph ending on a line,
+    the last one ending before a line, the code spans of a line, and the definitions of the
+    page's version line. Asked of every fence, a scan of every code span (for the heading's,
+    tie 5) and of every paragraph (for the one above, tie 7) made a page of many fences
+    quadratic (review of issue 44, item 4: 20,000 fences under `` ## `Thing` i `` headings took
+    16 s, 50,000 outlived the rule's time box)."""
+
+    def __init__(self, prose: ProseDocument) -> None:
+        paragraphs = prose.paragraphs
+        self.by_end = {p.end_line: p for p in paragraphs}
+        # The last paragraph (in page order) ending before a line: indexes ordered by end line,
+        # each with the latest index among those up to it.
+        order = sorted(range(len(paragraphs)), key=lambda i: paragraphs[i].end_line)
+        self.paragraphs = paragraphs
+        self.ends = [paragraphs[i].end_line for i in order]
+        self.latest: list[int] = []
+        for index in order:
+            self.latest.append(max(self.latest[-1], index) if self.latest else index)
+        self.spans: dict[int, list[InlineCode]] = {}
+        for code in prose.inline_code:
+            self.spans.setdefault(code.line, []).append(code)
+        self._candidates: list[Definition] | None = None
+
+    def paragraph_above(self, fence: CodeFence) -> str | None:
+        """The text of the paragraph ending just above the fence (a blank line between at
+        most)."""
+        found = bisect_left(self.ends, fence.line)
+        before = self.paragraphs[self.latest[found - 1]] if found else None
+        if before is not None and fence.line - before.end_line <= 2:
+            return before.plain
+        return None
+
+    def candidates(self, corpus: Context, document: Document) -> list[Definition]:
+        """The definitions an example of the page can be an instance of (ties 6 to 8)."""
+        if self._candidates is None:
+            self._candidates = _candidates(corpus, document)
+        return self._candidates
 
 
 def _tie(
@@ -201,7 +242,7 @@ def _tie(
     document: Document,
     fence: CodeFence,
     lines: list[str],
-    by_end: dict[int, Paragraph],
+    page: _Page,
     binding: Binding,
 ) -> FenceTie | None:
     def tie(how: str, named: str, line: int) -> FenceTie:
@@ -225,9 +266,9 @@ def _tie(
             return tie("configuration", binding.configured[key], fence.line)
     if not binding.adjacent:
         return None
-    paragraph = by_end.get(line) if line >= 1 else None
+    paragraph = page.by_end.get(line) if line >= 1 else None
     if paragraph is None:
-        return _by_definition(corpus, document, fence, None)
+        return _by_definition(corpus, document, fence, None, page)
     names = {
         *(link.target for link in paragraph.links),
         *(code.text for code in paragraph.inline_code),
@@ -243,13 +284,13 @@ def _tie(
     if len(found) > 1:
         return None
     if not found:
-        return _by_definition(corpus, document, fence, paragraph)
+        return _by_definition(corpus, document, fence, paragraph, page)
     (target,) = found.values()
     return FenceTie(fence, "adjacent text", target.label, target, paragraph.line)
 
 
 def _by_definition(
-    corpus: Context, document: Document, fence: CodeFence, paragraph: Paragraph | None
+    corpus: Context, document: Document, fence: CodeFence, paragraph: Paragraph | None, page: _Page
 ) -> FenceTie | None:
     """Tie 5: a definition the paragraph above, else the fence's heading, says the fence *is*.
 
@@ -259,14 +300,13 @@ def _by_definition(
     few words ("Request `MessageSendParams` object:"). A text that names a definition among
     other things ("each `AgentSkill` maps to a `WorkflowDefinition`:") ties nothing.
     """
-    prose = document.prose
     candidates: list[tuple[int, str]] = []
     if paragraph is not None and paragraph.plain.rstrip().endswith(":"):
         spans = paragraph.inline_code
         if len(spans) == 1 and _introduces(paragraph.plain, spans[0].text):
             candidates.append((paragraph.line, spans[0].text))
-    elif paragraph is None and fence.heading is not None and prose is not None:
-        spans = tuple(c for c in prose.inline_code if c.line == fence.heading.line)
+    elif paragraph is None and fence.heading is not None:
+        spans = tuple(page.spans.get(fence.heading.line, ()))
         if len(spans) == 1 and _names_only(fence.heading.text, spans[0].text):
             candidates.append((fence.heading.line, spans[0].text))
     index = definition_index(corpus)
@@ -567,6 +607,7 @@ def _by_example(
     fence: CodeFence,
     modes: Binding,
     asked: dict[int, tuple[str, Any]],
+    page: _Page,
 ) -> Iterator[FenceTie]:
     """Ties 6 to 8: the definition the example is an instance of, by what it holds or where it
     is; where the whole binds no way, each object member bound by its own values (a JSON-RPC
@@ -591,7 +632,7 @@ def _by_example(
             target, evidence = named
             yield FenceTie(fence, BY_VALUE, target.label, target, fence.line, evidence)
             return
-    candidates = _candidates(corpus, document)
+    candidates = page.candidates(corpus, document)
     keys = frozenset(str(k) for k in data)
     if modes.value:
         found, _ = _value_diagnosis(candidates, data, keys)
@@ -601,7 +642,7 @@ def _by_example(
             yield FenceTie(fence, BY_VALUE, target.label, target, fence.line, evidence)
             return
     if modes.operation:
-        placed = _by_operation(corpus, document, fence, keys)
+        placed = _by_operation(corpus, document, fence, keys, page)
         if placed is not None:
             yield placed
             return
@@ -615,7 +656,7 @@ def _by_example(
     parts = list(_parts(fence, candidates, data)) if modes.value else []
     yield from parts
     if not parts and modes.operation and "result" in data and "method" not in data:
-        answer = _by_request(corpus, document, fence, candidates, data, asked.get(section))
+        answer = _by_request(corpus, document, fence, candidates, data, asked.get(section), page)
         if answer is not None:
             yield answer
             return
@@ -797,15 +838,12 @@ _RESPONSE_WORDS = re.compile(
 
 
 def _by_operation(
-    corpus: Context, document: Document, fence: CodeFence, keys: frozenset[str]
+    corpus: Context, document: Document, fence: CodeFence, keys: frozenset[str], page: _Page
 ) -> FenceTie | None:
     """Tie 7 for HTTP: the OpenAPI operation the paragraph above the fence, else its heading,
     names by method and path, and the side of it the same text says the fence shows (a request
     or a response); one JSON schema there, declaring at least half of the example's members."""
-    prose = document.prose
-    if prose is None:
-        return None
-    above = _paragraph_above(document, fence)
+    above = page.paragraph_above(fence)
     texts = [t for t in (above, fence.heading.text if fence.heading else None) if t]
     operations: tuple[Operation, ...] = ()
     direction = ""
@@ -838,15 +876,6 @@ def _by_operation(
     side = "request body" if direction == "request" else f"{body.status} response"
     evidence = f"under `{operation.label}`, its {side}"
     return FenceTie(fence, BY_OPERATION, target.label, target, fence.line, evidence)
-
-
-def _paragraph_above(document: Document, fence: CodeFence) -> str | None:
-    """The text of the paragraph ending just above the fence (a blank line between at most)."""
-    prose = document.prose
-    before = [p for p in prose.paragraphs if p.end_line < fence.line] if prose else []
-    if before and fence.line - before[-1].end_line <= 2:
-        return before[-1].plain
-    return None
 
 
 def _declared(corpus: Context, document: Document, pointer: str) -> frozenset[str] | None:
@@ -887,6 +916,7 @@ def _by_request(
     candidates: list[Definition],
     data: dict[str, Any],
     asked: tuple[str, Any] | None,
+    page: _Page,
 ) -> FenceTie | None:
     """Tie 7 for JSON-RPC: a response's ``result`` answers the request shown above it in its
     section (the same ``id``, where both give one), or else the one method the heading or the
@@ -901,7 +931,7 @@ def _by_request(
     else:
         named = set()
         for text in (
-            _paragraph_above(document, fence),
+            page.paragraph_above(fence),
             fence.heading.text if fence.heading else "",
         ):
             named = {
