@@ -66,7 +66,8 @@ What it does
     example kept elsewhere, not an example, and a generated bundle (``speclint.analyses.lineage``)
     is checked at its sources, not again. A ``pattern`` that runs out of time on an example
     (catastrophic backtracking, over 0.25 s) is reported at the first example of the file it
-    runs out of time on, and not tried on that file's other examples.
+    runs out of time on, and not tried on that file's other examples; so is a large ``pattern``
+    the run's compile budget left uncompiled (README, "Compiling a pattern is bounded too").
 
     Some examples are not instances, and are not judged as such: a prose sentence where the
     schema wants an object or an array (a description of the value); an example wrapped in a

@@ -308,17 +308,26 @@ def test_a_configured_versions_pattern_that_cannot_be_compiled_is_a_configuratio
 def fresh_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(validation, "_COMPILED", {})
     monkeypatch.setattr(validation, "_CACHE_SIZE", [0])
-    monkeypatch.setattr(validation, "_LARGE_COMPILED", [0])
+    monkeypatch.setattr(validation, "_COMPILING", [0.0])
+    monkeypatch.setattr(validation, "_UNCOMPILED", set())
+
+
+@pytest.fixture
+def each_compile_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock that advances one second at each reading: each compile is charged one second,
+    whatever it really takes (the budget is counted here, not timed)."""
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(validation, "_clock", lambda: float(next(ticks)))
 
 
 @pytest.mark.usefixtures("fresh_cache")
 def test_compiled_patterns_are_kept_within_a_bounded_size(compiled: list[str]) -> None:
     """`regex` keeps 500 compiled patterns whatever their size (40 of 100,000 elements held
-    580 MB); here they are kept within CACHED_ELEMENTS, and each is compiled once while kept."""
-    large = [f"b{index}a{{90000}}" for index in range(6)]
+    580 MB); here they are kept within CACHED_BYTES, and each is compiled once while kept."""
+    large = [f"b{index}a{{90000}}" for index in range(6)]  # about 10 MB each
     for pattern in large:
         assert validation.search(pattern, "xyz") is False
-    assert validation._CACHE_SIZE[0] <= validation.CACHED_ELEMENTS
+    assert validation._CACHE_SIZE[0] <= validation.CACHED_BYTES
     assert len(validation._COMPILED) < len(large)
     compiled.clear()
     for _ in range(3):
@@ -326,20 +335,113 @@ def test_compiled_patterns_are_kept_within_a_bounded_size(compiled: list[str]) -
     assert compiled == ["^ab+$"]
 
 
+def _alternation(number: int) -> str:
+    """A pattern of 400 names, about 7,600 elements and 0.1 MB compiled, as a list of time zones
+    writes it."""
+    return "^(?:" + "|".join(f"zone{number}_{index:03d}/City_Name" for index in range(400)) + ")$"
+
+
 @pytest.mark.usefixtures("fresh_cache")
+def test_patterns_used_in_turn_are_compiled_once(compiled: list[str]) -> None:
+    """Review of issue 44, items 2 and 3: 30 alternations of 7,602 elements used in turn by 600
+    schemas were compiled again for each one, as a cache of 200,000 elements let them go (and
+    each compile was charged to the budget, which ran out: 60 examples not judged). Kept by the
+    memory they hold, least recently used first, they are compiled once each."""
+    patterns = [_alternation(number) for number in range(30)]
+    assert sum(compiled_elements(p) for p in patterns) > 200_000
+    judged = [validation.search(p, "zone0_000/Town_Name") for _ in range(3) for p in patterns]
+    assert judged == [False] * 90
+    assert len(compiled) == 30
+
+
+@pytest.mark.usefixtures("fresh_cache")
+def test_ordinary_patterns_do_not_spend_the_compile_budget(compiled: list[str]) -> None:
+    """Review of issue 44, items 2 and 3: 500 schemas with a pattern each of the shape
+    `^k0[a-z]{5000}$` (5,004 elements, half a millisecond to compile) spent a budget of 2 million
+    elements, and the values of the last 101 were not judged, silently. The budget is of the
+    time compiling takes, which these never come near: every value is judged."""
+    patterns = [f"^k{index}[a-z]{{5000}}$" for index in range(450)]
+    assert sum(compiled_elements(p) for p in patterns) > 2_000_000
+    assert [validation.search(p, "abc") for p in patterns] == [False] * 450
+    assert len(compiled) == 450
+    assert not validation._UNCOMPILED
+
+
+@pytest.mark.usefixtures("fresh_cache", "each_compile_a_second")
 def test_large_patterns_have_a_compile_budget(
     monkeypatch: pytest.MonkeyPatch, compiled: list[str]
 ) -> None:
-    """Hundreds of distinct patterns just under the bound (0.1 s each) in a small file would
-    take a rule's time box: past COMPILE_BUDGET elements of large patterns, a large pattern is
-    not compiled (its values are not judged); small ones still are."""
-    monkeypatch.setattr(validation, "COMPILE_BUDGET", 50_000)
-    judged = [validation.search(f"c{index}a{{20000}}", "xyz") for index in range(5)]
-    assert judged == [False, False, True, True, True]  # not judged: no mismatch on a guess
-    assert len([p for p in compiled if p.startswith("c")]) == 2  # 40,002 elements of 50,000
+    """Hundreds of distinct patterns just under the bound (up to 0.05 s each) in a small file
+    would take a rule's time box: past COMPILE_BUDGET seconds of compiling, a large pattern (more
+    elements than LARGE_PATTERN and than its length) is not compiled, and its values are not
+    judged; one that costs about its length still is, and so is one compiled before."""
+    monkeypatch.setattr(validation, "COMPILE_BUDGET", 2.0)
+    judged = [validation.search(f"c{index}a{{20000}}", "xyz") for index in range(4)]
+    assert judged == [False, False, True, True]  # not judged: no mismatch on a guess
+    assert [p for p in compiled if p.startswith("c")] == ["c0a{20000}", "c1a{20000}"]
     assert validation.compiled_pattern("c9a{20000}") is None
+    assert validation.left_uncompiled("c9a{20000}")
+    assert validation.search("c0a{20000}", "xyz") is False  # kept compiled
     assert validation.search("^ab$", "ab") is True
     assert validation.search("^ab$", "abc") is False
+    names = "^(?:" + "|".join(f"name{index}" for index in range(300)) + ")$"
+    assert validation.search(names, "name7") is True  # about its length: compiled
+    assert not validation.left_uncompiled(names)
+
+
+@pytest.mark.usefixtures("fresh_cache", "each_compile_a_second")
+def test_a_pattern_compiled_again_is_charged_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the budget bounds is the time compiling takes: a pattern the cache let go and
+    compiled again costs that time again (five near-bound patterns used in turn by the values
+    of a 10 KB file would otherwise be compiled without end)."""
+    monkeypatch.setattr(validation, "CACHED_PATTERNS", 1)
+    for pattern in ("d0a{20000}", "d1a{20000}", "d0a{20000}"):
+        validation.search(pattern, "xyz")
+    assert validation._COMPILING[0] == 3.0
+
+
+def _budget_corpus() -> Context:
+    """A schema whose two examples fail a large pattern, and one with a large pattern as a
+    `patternProperties` key; a data file against each."""
+    return Context.from_texts(
+        {
+            "schemas/named.schema.json": schema(
+                type="object",
+                properties={"name": {"type": "string", "pattern": "^n[a-z]{5000}$"}},
+                examples=[{"name": "abc"}, {"name": "abd"}],
+            ),
+            "schemas/keyed.schema.json": schema(
+                type="object", patternProperties={"^k[a-z]{5000}$": {"type": "integer"}}
+            ),
+            "data/named.json": json.dumps(
+                {"$schema": "../schemas/named.schema.json", "name": "abc"}
+            ),
+            "data/keyed.json": json.dumps({"$schema": "../schemas/keyed.schema.json", "kab": 1}),
+        }
+    )
+
+
+@pytest.mark.usefixtures("fresh_cache")
+def test_a_value_the_compile_budget_leaves_unjudged_is_said_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Review of issue 44, items 2 and 3: a value left unjudged because the budget was spent
+    passed in silence. It is an error naming the pattern, once per file in example-invalid (as a
+    pattern that runs out of time is)."""
+    monkeypatch.setattr(validation, "COMPILE_BUDGET", 0.0)
+    catalog = all_rules()
+    context = _budget_corpus()
+    [example] = catalog["example-invalid"].check(context, {})
+    assert example.location.pointer == "/examples/0"
+    assert 'the value "abc" is not judged against pattern "^n[a-z]{5000}$"' in example.message
+    assert "nor are this file's other values" in example.message
+    assert "compiling it was left out" in example.message
+    keyed, named = sorted(
+        catalog["instance-invalid"].check(context, {}), key=lambda f: f.location.path
+    )
+    assert (keyed.location.path, named.location.path) == ("data/keyed.json", "data/named.json")
+    assert 'the value "abc" is not judged against pattern "^n[a-z]{5000}$"' in named.message
+    assert 'the names of its members are not judged against pattern "^k' in keyed.message
 
 
 def test_the_bound_is_what_regex_copies(compiled: list[str]) -> None:

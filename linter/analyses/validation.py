@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -74,13 +75,17 @@ class PatternTimeout(ValidationError):  # type: ignore[misc]
     """A pattern that took longer than ``PATTERN_TIMEOUT`` on one value."""
 
 
+class PatternNotCompiled(ValidationError):  # type: ignore[misc]
+    """A value not judged against a pattern that the compile budget left uncompiled."""
+
+
 @contextmanager
 def patterns_judged_once() -> Iterator[None]:
-    """A scope (a rule's one document) where a pattern that times out is reported at the first
-    value it times out on, and not judged against the scope's later values: reported once, its
-    time spent once. A scope per document, not per run, so that a document's findings are the
-    same whether it is checked alone or with the others (the rule cache keeps them per
-    document)."""
+    """A scope (a rule's one document) where a pattern that times out (or that the compile budget
+    left uncompiled) is reported at the first value it times out on (or is not judged on), and
+    not judged against the scope's later values: reported once, its time spent once. A scope
+    per document, not per run, so that a document's findings are the same whether it is checked
+    alone or with the others (the rule cache keeps them per document)."""
     _SCOPES.append(set())
     try:
         yield
@@ -111,34 +116,50 @@ def search(pattern: str, text: str) -> bool | None:
 
 # Compiling is bounded as matching is (issue 44, items 2 and 3). A pattern `oversized` refuses is
 # never compiled: a count no engine takes, or counted repeats that compile to gigabytes. The
-# others are compiled here once each and kept in a cache of a bounded size: `regex`'s own cache
-# keeps 500 patterns whatever their size, and 40 patterns of 100,000 elements held 580 MB. Large
-# patterns (over LARGE_PATTERN elements, 0.1 s and 30 MB each near the bound) have a budget per
-# process: past COMPILE_BUDGET elements of them, a large pattern is not compiled and values are
-# not judged against it (hundreds of them in a small file would take the rule's time box).
-CACHED_ELEMENTS = 200_000
+# others are compiled here and kept in a cache bounded by what they hold in memory (the compiled
+# program's size, which `regex` and `re` give `sys.getsizeof`): `regex`'s own cache keeps 500
+# patterns whatever their size, and 40 patterns of 100,000 elements held 580 MB. The least
+# recently used goes first, so that patterns used in turn stay compiled: a cache of 200,000
+# elements compiled 30 alternations of 7,602 elements (0.1 MB each) again for each of 600 schemas.
+#
+# Compiling has a budget of time per process, COMPILE_BUDGET seconds, charged what each compile
+# takes: hundreds of distinct patterns just under the bound (up to 0.05 s each, from 15 bytes
+# each) would take a rule's time box, and so would a few of them used in turn past the cache (a
+# compile again after the cache let a pattern go is charged again, or a 10 KB file cycling five
+# of them over its values would compile them without end). Past the budget, a pattern that
+# compiles to more than LARGE_PATTERN elements and more than its own length is not compiled, and
+# a value not judged against it is an error that says so (PatternNotCompiled), never a silent
+# pass. A pattern that costs about its length is always compiled; ordinary schemas, whose patterns
+# compile in a millisecond or less (500 distinct `^k0[a-z]{5000}$` take 0.25 s), never come near.
+CACHED_BYTES = 32_000_000
 CACHED_PATTERNS = 2_000
 LARGE_PATTERN = 1_000
-COMPILE_BUDGET = 2_000_000
-# pattern -> (its compiled form, or None: neither module reads it; its elements)
+COMPILE_BUDGET = 20.0  # seconds
+# pattern -> (its compiled form, or None: neither module reads it; the bytes it holds)
 _COMPILED: dict[str, tuple[Any, int]] = {}
-_CACHE_SIZE = [0]  # the elements of the patterns in _COMPILED
-_LARGE_COMPILED = [0]  # the elements of the large patterns compiled in this process
+_CACHE_SIZE = [0]  # the bytes of the patterns in _COMPILED
+_COMPILING = [0.0]  # seconds spent compiling patterns in this process
+_UNCOMPILED: set[str] = set()  # the patterns the budget left uncompiled in this process
+_clock = time.perf_counter
 
 
 def compiled_pattern(pattern: str) -> Any:
     """``pattern`` compiled by `regex` (else by `re`, for the rare pattern only `re` reads), or
-    None: it is not to be compiled (``oversized``), neither module reads it, or it is a large
-    pattern past this process's budget. Every pattern from the repository is compiled here."""
-    if pattern in _COMPILED:
-        return _COMPILED[pattern][0]
-    if oversized(pattern) is not None:
+    None: it is not to be compiled (``oversized``), neither module reads it, or the compile
+    budget is spent and it is a large pattern (:func:`left_uncompiled` says which). Every pattern
+    from the repository is compiled here."""
+    cached = _COMPILED.pop(pattern, None)
+    if cached is not None:
+        _COMPILED[pattern] = cached  # the most recently used last
+        return cached[0]
+    if pattern in _UNCOMPILED or oversized(pattern) is not None:
         return None
-    elements = compiled_elements(pattern)
-    if elements > LARGE_PATTERN:
-        if _LARGE_COMPILED[0] + elements > COMPILE_BUDGET:
-            return None
-        _LARGE_COMPILED[0] += elements
+    if _COMPILING[0] >= COMPILE_BUDGET and compiled_elements(pattern) > max(
+        LARGE_PATTERN, len(pattern)
+    ):
+        _UNCOMPILED.add(pattern)
+        return None
+    started = _clock()
     compiled: Any
     try:
         compiled = regex.compile(pattern, cache_pattern=False)
@@ -147,17 +168,26 @@ def compiled_pattern(pattern: str) -> Any:
             compiled = re.compile(pattern)
         except (re.error, RecursionError, OverflowError, ValueError):
             compiled = None
+    _COMPILING[0] += _clock() - started
+    size = sys.getsizeof(compiled)
     while _COMPILED and (
-        len(_COMPILED) >= CACHED_PATTERNS or _CACHE_SIZE[0] + elements > CACHED_ELEMENTS
-    ):  # the oldest out first
+        len(_COMPILED) >= CACHED_PATTERNS or _CACHE_SIZE[0] + size > CACHED_BYTES
+    ):  # the least recently used out first
         _CACHE_SIZE[0] -= _COMPILED.pop(next(iter(_COMPILED)))[1]
-    _COMPILED[pattern] = (compiled, elements)
-    _CACHE_SIZE[0] += elements
+    _COMPILED[pattern] = (compiled, size)
+    _CACHE_SIZE[0] += size
     return compiled
 
 
+def left_uncompiled(pattern: str) -> bool:
+    """Whether the compile budget left ``pattern`` uncompiled in this process (asked after
+    :func:`compiled_pattern` returned None)."""
+    return pattern in _UNCOMPILED
+
+
 def _not_judged(pattern: str) -> bool:
-    """Whether ``pattern`` has timed out in the current scope, so is not searched again there."""
+    """Whether ``pattern`` has timed out (or was reported uncompiled) in the current scope, so is
+    not searched again there."""
     return bool(_SCOPES) and pattern in _SCOPES[-1]
 
 
@@ -203,8 +233,31 @@ def _too_slow(pattern: str, text: str) -> PatternTimeout:
     )
 
 
+def _uncompiled(pattern: str, what: str) -> PatternNotCompiled | None:
+    """The error saying ``what`` (a value, or the names of an object's members, with its verb)
+    is not judged against ``pattern``, which the compile budget left uncompiled; once per scope.
+    None when it was compiled, or is reported in this scope already."""
+    if compiled_pattern(pattern) is not None or not left_uncompiled(pattern):
+        return None
+    if _not_judged(pattern):
+        return None
+    if _SCOPES:
+        _SCOPES[-1].add(pattern)
+    again = "; nor are this file's other values" if _SCOPES else ""
+    return PatternNotCompiled(
+        f"{what} not judged against pattern {pattern!r}{again}: compiling it was left out, "
+        f"as this run spent its {COMPILE_BUDGET:g} s for compiling patterns on others that "
+        "`regex` expands to thousands of elements each; write fewer or smaller counted repeats"
+    )
+
+
 def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[ValidationError]:
     if not validator.is_type(instance, "string"):
+        return
+    shown = instance if len(instance) <= 40 else instance[:37] + "..."
+    uncompiled = _uncompiled(pattern, f"the value {shown!r} is")
+    if uncompiled is not None:
+        yield uncompiled
         return
     found = _judged(pattern, instance)
     if found is None:
@@ -219,6 +272,10 @@ def _pattern_properties(
     if not validator.is_type(instance, "object"):
         return
     for pattern, subschema in properties.items():
+        names = "the names of its members are"
+        uncompiled = _uncompiled(pattern, names) if instance else None
+        if uncompiled is not None:
+            yield uncompiled
         if _not_judged(pattern) or compiled_pattern(pattern) is None:
             continue  # whether it covers a key is unknown: its subschema is not applied on a guess
         for key, value in instance.items():
