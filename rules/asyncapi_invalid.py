@@ -85,9 +85,9 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
             SEVERITY,
             f"{pointer or '/'}: {message}; fix it so the document is valid AsyncAPI {declared}",
             document.location(pointer),
-            key=f"{pointer}:{message}",
+            key=f"{pointer}:{key}",
         )
-        for pointer, message in located_errors(asyncapi_validator(declared), document.data)
+        for pointer, message, key in located_errors(asyncapi_validator(declared), document.data)
     ]
     # A pattern not compiled (`schema_objects.oversized_patterns`): valid to the schema, and a
     # defect of the document all the same.

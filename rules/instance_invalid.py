@@ -69,7 +69,13 @@ from referencing.exceptions import Unresolvable
 from speclint.analyses.context import Context
 from speclint.analyses.references import file_uri, held_at_raw_url, map_remote
 from speclint.analyses.units import check_by_unit, reach
-from speclint.analyses.validation import MALFORMED_SCHEMA, error_pointer, explain, short_message
+from speclint.analyses.validation import (
+    MALFORMED_SCHEMA,
+    error_pointer,
+    explain,
+    message_key,
+    short_message,
+)
 from speclint.common.findings import Finding, Location, Severity, headed, left_out
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -253,12 +259,14 @@ def _validate(
     # One finding per schema rule broken: 130 entries failing one `pattern` are one defect
     # (the first is reported, the others are related locations), not 130 lines.
     groups: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+    keys: dict[tuple[str, str], str] = {}  # each error's identity (`message_key`)
     for error in errors:
         specific: ValidationError = explain(error)
         key = tuple(map(str, specific.absolute_schema_path))
         found = (error_pointer(specific), short_message(specific))
         if found not in groups.setdefault(key, []):
             groups[key].append(found)
+            keys.setdefault(found, message_key(specific))
     ordered = sorted(groups.values(), key=lambda group: _order(group[0][0]))
     for index, group in enumerate(ordered):
         if index == LIMIT:
@@ -295,7 +303,7 @@ def _validate(
                 *named,
                 *(document.location(p, note="fails the same way") for p, _ in listed),
             ),
-            key=f"{pointer}:{message}",
+            key=f"{pointer}:{keys[pointer, message]}",
         )
 
 

@@ -94,8 +94,14 @@ from speclint.analyses.schema_objects import (
     oversized_patterns,
 )
 from speclint.analyses.units import check_by_unit, reach
-from speclint.analyses.validation import explain, json_spelled, metaschema_judge, short_message
-from speclint.common.findings import Finding, Location, Severity, headed, json_value
+from speclint.analyses.validation import (
+    explain,
+    json_spelled,
+    message_key,
+    metaschema_judge,
+    short_message,
+)
+from speclint.common.findings import Finding, Location, Severity, headed
 from speclint.common.stack import DEEP_RECURSION
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -210,11 +216,10 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
             pointer = ""
             for token in getattr(specific, "absolute_path", ()):
                 pointer = join_pointer(pointer, token)
-            message = (
-                short_message(specific)
-                if hasattr(specific, "validator")
-                else json_spelled(str(specific))
-            )
+            # The message as findings say it; the key as the library says it (`message_key`).
+            judged = hasattr(specific, "validator")
+            message = short_message(specific) if judged else json_spelled(str(specific))
+            key = message_key(specific) if judged else str(specific)
             if (holder.path, pointer, message) in seen:
                 continue
             seen.add((holder.path, pointer, message))
@@ -242,7 +247,7 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
                 headed(f"{pointer or '/'}: {message}", f"; {fix}", message),
                 holder.location(pointer),
                 related=related,
-                key=f"{pointer}:{message}",
+                key=f"{pointer}:{key}",
             )
     except Unresolvable:
         # Raised outside every keyword (``_unresolvable_stops_here``): nothing is left to check.
@@ -322,8 +327,10 @@ def _schema_errors(corpus: Context, document: Document) -> Iterator[tuple[Docume
             checked.add(id(value))
             error: Any = None
             if not isinstance(value, (Mapping, bool)):
+                # Written as the library writes its messages (`short_message` spells them as
+                # JSON), so that its key is what it was (`message_key`).
                 error = OpenAPIValidationError(
-                    f'{json_value(value)} is not of type "object", "boolean"'
+                    f"{value!r} is not of type 'object', 'boolean'", instance=value
                 )
             else:
                 try:

@@ -77,6 +77,7 @@ from speclint.analyses.references import DATA_KEYWORDS
 from speclint.analyses.schema_objects import oversized_patterns
 from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import (
+    LocatedError,
     accepted_fast,
     located_errors,
     metaschema_registry,
@@ -186,8 +187,10 @@ def _judged(corpus: Context, document: Document) -> Iterator[Finding]:
         if accepted_fast(judge, part):
             continue
         validator: Validator = judge(judge.META_SCHEMA, registry=registry)
-        for inner, message in located_errors(validator, part):
-            yield _invalid(document, at + inner, message, f"against its metaschema ({declared})")
+        for error in located_errors(validator, part):
+            yield _invalid(
+                document, at + error.pointer, error, f"against its metaschema ({declared})"
+            )
 
 
 def _judged_as_oas30(document: Document, registry: Any) -> Iterator[Finding]:
@@ -202,20 +205,25 @@ def _judged_as_oas30(document: Document, registry: Any) -> Iterator[Finding]:
     validator = validators.validator_for(meta, default=judge)(
         meta, format_checker=judge.FORMAT_CHECKER, registry=registry
     )
-    for pointer, message in located_errors(validator, document.data):
+    for error in located_errors(validator, document.data):
         yield _invalid(
             document,
-            pointer,
-            message,
+            error.pointer,
+            error,
             "as the OpenAPI 3.0 Schema Object it is (only OpenAPI 3.0 documents `$ref` it)",
             "tools",
         )
 
 
 def _invalid(
-    document: Document, pointer: str, message: str, judged: str, readers: str = "validators"
+    document: Document,
+    pointer: str,
+    error: LocatedError,
+    judged: str,
+    readers: str = "validators",
 ) -> Finding:
     """A metaschema's error at ``pointer``, with how the schema was ``judged``."""
+    message = error.message
     return Finding(
         ID,
         SEVERITY,
@@ -226,7 +234,7 @@ def _invalid(
             message,
         ),
         document.location(pointer),
-        key=f"{pointer}:{message}",
+        key=f"{pointer}:{error.key}",
     )
 
 
@@ -371,8 +379,8 @@ def _judged_by_held(
 ) -> Iterator[Finding]:
     judge = _validator_class(draft_uri)
     validator: Validator = judge(metaschema, registry=registry)
-    for pointer, message in located_errors(validator, document.data):
-        yield _invalid(document, pointer, message, f"against its metaschema ({dialect})")
+    for error in located_errors(validator, document.data):
+        yield _invalid(document, error.pointer, error, f"against its metaschema ({dialect})")
 
 
 def is_absolute(uri: str) -> bool:

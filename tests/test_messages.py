@@ -3,6 +3,7 @@ cut at its key word, never says its first sentence twice, and writes values as J
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import xml.etree.ElementTree as ElementTree
@@ -15,7 +16,8 @@ import pytest
 from test_cli import cli
 from test_reporters import RULES, load_sarif_validator, make_report
 
-from conftest import OPENWOP, REPOSITORY
+from conftest import OPENWOP, REPOSITORY, schema
+from speclint.analyses.context import Context
 from speclint.analyses.validation import json_spelled
 from speclint.common.findings import (
     FIRST_LINE,
@@ -273,3 +275,97 @@ def test_a_rule_without_a_catalog_entry_still_gets_help() -> None:
     report = replace(make_report([stray]), rules=rules)
     driver = json.loads(renderer("sarif")(report))["runs"][0]["tool"]["driver"]
     assert [r["id"] for r in driver["rules"] if "help" in r] == ["zz-stray"]
+
+
+# --- fingerprints stay what they were --------------------------------------------------------
+
+
+def _fingerprint(rule: str, path: str, pointer: str, key: str) -> str:
+    """A finding's fingerprint as SARIF and GitLab reports have carried it: the digest of its rule,
+    file, pointer and key."""
+    identity = "\x1f".join((rule, path, pointer, key))
+    return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:32]
+
+
+LONG_MEMBERS = [f"a-rather-long-member-of-the-enum-{n}" for n in range(12)]
+_API = """\
+openapi: 3.1.0
+info: {title: Runs, version: 1.0.0}
+paths:
+  /runs:
+    get:
+      responses:
+        '200': {content: {application/json: {schema: {type: object}}}}
+components:
+  schemas:
+    Count: 5
+"""
+_EVENTS = """\
+asyncapi: 3.0.0
+info: {title: Events, version: 1.0.0, contact: spec-team@example.org}
+"""
+
+
+def test_a_finding_keeps_its_fingerprint_though_its_message_speaks_json() -> None:
+    """Review of issue 44, item 13: the key of a finding of instance-invalid, schema-invalid,
+    openapi-invalid and asyncapi-invalid held its message, which now writes values as JSON; so
+    their fingerprints changed on upgrading, and code scanning and GitLab closed those findings
+    and opened them again as new. The key holds the library's message as it was (a long one cut
+    at 240 characters), while the message shown speaks JSON."""
+    context = Context.from_texts(
+        {
+            "schemas/run.schema.json": schema(
+                type="object",
+                properties={"mode": {"enum": ["a", "b"]}, "kind": {"enum": LONG_MEMBERS}},
+            ),
+            "schemas/filter.schema.json": schema(type="object", required="status"),
+            "data/run.json": json.dumps(
+                {"$schema": "../schemas/run.schema.json", "mode": "c", "kind": "zz"}
+            ),
+            "api/openapi.yaml": _API,
+            "api/asyncapi.yaml": _EVENTS,
+        }
+    )
+    long_message = f"'zz' is not one of {LONG_MEMBERS!r}"
+    assert len(long_message) > 240
+    expected = {
+        ("instance-invalid", "data/run.json", "/mode"): (
+            "'c' is not one of ['a', 'b'] (keyword `enum`)",
+            '"c" is not one of ["a", "b"] (keyword `enum`)',
+        ),
+        ("instance-invalid", "data/run.json", "/kind"): (
+            f"{long_message[:237]}... (keyword `enum`)",
+            '"zz" is not one of ["a-rather-long-mem',
+        ),
+        ("schema-invalid", "schemas/filter.schema.json", "/required"): (
+            "'status' is not of type 'array' (keyword `type`)",
+            '"status" is not of type "array" (keyword `type`)',
+        ),
+        ("openapi-invalid", "api/openapi.yaml", "/paths/~1runs/get/responses/200"): (
+            "'description' is a required property (keyword `required`)",
+            '"description" is a required property (keyword `required`)',
+        ),
+        ("openapi-invalid", "api/openapi.yaml", "/components/schemas/Count"): (
+            "5 is not of type 'object', 'boolean'",
+            '5 is not of type "object", "boolean"',
+        ),
+        ("asyncapi-invalid", "api/asyncapi.yaml", "/info/contact"): (
+            "'spec-team@example.org' is not of type 'object' (keyword `type`)",
+            '"spec-team@example.org" is not of type "object" (keyword `type`)',
+        ),
+    }
+    catalog = all_rules()
+    found = {
+        (f.rule, f.location.path, f.location.pointer or ""): f
+        for rule in sorted({rule for rule, _, _ in expected})
+        for f in catalog[rule].check(context, {})
+    }
+    for (rule, path, pointer), (_, shown) in expected.items():
+        assert shown in found[rule, path, pointer].message
+    changed = [
+        (rule, pointer, found[rule, path, pointer].key)
+        for (rule, path, pointer), (key, _) in expected.items()
+        if found[rule, path, pointer].fingerprint
+        != _fingerprint(rule, path, pointer, f"{pointer}:{key}")
+    ]
+    assert changed == []

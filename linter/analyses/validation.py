@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from decimal import Decimal, InvalidOperation
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 import jsonschema
 import jsonschema_rs
@@ -489,10 +489,14 @@ def _matching_branches(error: ValidationError) -> list[ValidationError]:
     return kept or list(error.context)
 
 
-def located_errors(
-    validator: Validator, instance: Any, limit: int = 50
-) -> Iterator[tuple[str, str]]:
-    """(pointer, message) for each distinct error, most specific first, at most ``limit``."""
+class LocatedError(NamedTuple):
+    pointer: str  # where in the instance
+    message: str  # as a finding says it (:func:`short_message`)
+    key: str  # the finding's identity (:func:`message_key`)
+
+
+def located_errors(validator: Validator, instance: Any, limit: int = 50) -> Iterator[LocatedError]:
+    """Each distinct error, most specific first, at most ``limit``."""
     seen: set[tuple[str, str]] = set()
     errors = sorted(
         validator.iter_errors(instance), key=lambda e: (list(map(str, e.absolute_path)), e.message)
@@ -502,9 +506,29 @@ def located_errors(
         found = (error_pointer(specific), short_message(specific))
         if found not in seen:
             seen.add(found)
-            yield found
+            yield LocatedError(*found, message_key(specific))
         if len(seen) >= limit:
             return
+
+
+def message_key(error: ValidationError) -> str:
+    """``error`` as a finding's ``key`` (its fingerprint) holds it: the library's own message,
+    cut at 240 characters and with its keyword, as findings said it before their messages were
+    spelled as JSON (issue 44, item 13). SARIF's ``partialFingerprints`` and GitLab's
+    ``fingerprint`` come from the key: had it followed the message, every such finding would
+    have been closed and opened again as new on upgrading."""
+    message = error.message
+    if len(message) > 240:
+        try:
+            rendered = json.dumps(error.instance, sort_keys=True, default=str)
+        except (ValueError, RecursionError):  # a value nested too deep, or a cycle
+            rendered = ""
+        shown = _python_repr(error.instance)
+        if len(rendered) > 80 and shown:
+            message = message.replace(shown, rendered[:77] + "...")
+        message = message[:237] + "..." if len(message) > 240 else message
+    keyword = error.validator if isinstance(error.validator, str) else ""
+    return f"{message} (keyword `{keyword}`)" if keyword else message
 
 
 def short_message(error: ValidationError) -> str:
