@@ -491,8 +491,19 @@ def _compared(
     return Outcome(config, result, findings, sources, gate, notes, corpus)
 
 
+# Fixed entries named on stderr, one line each; the rest are counted. A commit that deletes a page
+# of 3,000 broken links fixes 3,000 findings: the JSON report lists them all (`gate.fixed`).
+FIXED_SHOWN = 20
+
+
 def _fixed_lines(fixed: list[Entry]) -> list[str]:
-    return [f"  fixed: [{e.rule}] {e.path} {e.where}" for e in fixed]
+    lines = [f"  fixed: [{e.rule}] {e.path} {e.where}" for e in fixed[:FIXED_SHOWN]]
+    if len(fixed) > FIXED_SHOWN:
+        lines.append(
+            f"  … and {len(fixed) - FIXED_SHOWN} more fixed (the JSON report, --format json, "
+            "lists them all)"
+        )
+    return lines
 
 
 def _baseline_notes(path: Path, applied: Applied) -> list[str]:
