@@ -84,7 +84,13 @@ from speclint.run.inventory import Entry as FileEntry
 from speclint.run.resident import Resident
 from speclint.run.roots import in_focus
 from speclint.run.runner import INTERNAL_ERROR, RunResult, not_run, run_rules, select_rules
-from speclint.run.selection import SelectionError, chosen, configured, needing_a_base
+from speclint.run.selection import (
+    OWN_FINDINGS,
+    SelectionError,
+    chosen,
+    configured,
+    needing_a_base,
+)
 from speclint.run.twins import folded
 from speclint.run.waivers import Waived, today
 
@@ -453,6 +459,12 @@ def _compared(
 
     findings = [finding for finding in result.findings if shown(finding)]
     everything = result.findings
+    # A run narrowed by --select/--ignore judges only its rules' entries, as it judges only their
+    # waivers (``speclint.run.runner``): the others are neither fixed nor unchanged. The base of
+    # --diff-base is linted with the same rules, so only a baseline file can hold such entries.
+    ran: set[str] | None = None
+    if corpus is not None and not set(result.rules) >= set(select_rules(corpus)):
+        ran = set(result.rules) - set(OWN_FINDINGS)
     known: list[Finding] = []
     fixed: list[Entry] = []
     against: list[str] = []
@@ -461,13 +473,14 @@ def _compared(
         assert corpus is not None  # built for every run with a base or a baseline
         # Matched over the whole corpus, then narrowed to the focus: a finding outside it must
         # not make its entry look fixed.
-        applied = apply_baseline(corpus, everything, entries, identity)
+        applied = apply_baseline(corpus, everything, entries, identity, ran)
         everything = applied.new
         if focus is not None:
             applied = Applied(
                 [f for f in applied.new if shown(f)],
                 [f for f in applied.known if shown(f)],
                 [e for e in applied.fixed if in_focus(e.path, focus)],
+                [e for e in applied.unjudged if in_focus(e.path, focus)],
             )
         findings = applied.new
         known += applied.known
@@ -510,6 +523,11 @@ def _baseline_notes(path: Path, applied: Applied) -> list[str]:
     notes = [
         f"baseline {path}: {len(applied.known)} known finding(s) not shown, {len(applied.new)} new"
     ]
+    if applied.unjudged:
+        notes.append(
+            f"{len(applied.unjudged)} baseline entr{'y' if len(applied.unjudged) == 1 else 'ies'} "
+            "of rules that did not run (--select, --ignore) not judged"
+        )
     if applied.fixed:
         entries = "entry is" if len(applied.fixed) == 1 else "entries are"
         notes.append(
