@@ -260,6 +260,7 @@ def check(
         focus=scope.focus,
         config_path=config_path,
         rules=_selectors(only_rules, select),
+        rules_as_rule=_selectors(only_rules),
         ignore=_selectors(ignore),
         baseline=baseline_path,
         diff_base=diff_base,

@@ -113,6 +113,7 @@ class Options:
     # --select (and --rule): rule ids and prefixes (speclint.run.selection); empty: the rules the
     # configuration's select, ignore and [rules] enable.
     rules: tuple[str, ...] = ()
+    rules_as_rule: tuple[str, ...] = ()  # those of `rules` given as --rule: errors name it
     ignore: tuple[str, ...] = ()  # --ignore: rule ids and prefixes not to run
     baseline: Path | None = None
     diff_base: str | None = None
@@ -178,15 +179,25 @@ def _chosen(config: Config, options: Options) -> tuple[str, ...]:
     try:
         # Again for a corpus made in memory (the Agent Feedback Protocol's): the same choice.
         config = configured(config, catalog)
-        ids = chosen(config, catalog, options.rules, options.ignore)
+        ids = chosen(config, catalog, options.rules, options.ignore, options.rules_as_rule)
     except SelectionError as error:
         raise EngineError(str(error)) from None
     if options.diff_base is None:
         judging = {rule for rule, info in catalog.items() if info.needs_base}
-        asked = needing_a_base(options.rules, judging, catalog)
+        # The command line's choice replaces the configuration's; a configuration's selector is
+        # named by its place, as its messages never repeat a value.
+        if options.rules:
+            asked = needing_a_base(options.rules, judging, catalog)
+            flag = "--rule" if asked in options.rules_as_rule else "--select"
+            named = f"{flag} {asked}"
+        else:
+            selectors = config.select or ()
+            asked = needing_a_base(selectors, judging, catalog)
+            place = next((i for i, s in enumerate(selectors) if s.strip() == asked), 0)
+            named = f"{config.source or 'configuration'}: select[{place}]"
         if asked:
             raise EngineError(
-                f"--select {asked} judges a change and cannot run without --diff-base REF "
+                f"{named} judges a change and cannot run without --diff-base REF "
                 "(the revision to compare with, e.g. origin/main)"
             )
     return ids
