@@ -350,13 +350,18 @@ def test_a_configuration_that_selects_compat_claim_alone_needs_a_base_too(
     """Issue 44 review, item 13: `select = ["compat-claim"]` in the configuration ran no rule
     without a base and passed in silence, where `--select compat-claim` is an error. The same
     error, naming the configuration's place."""
-    root = three_rules(make_corpus, 'select = ["duplicate-key", "compat"]\n')
+    root = three_rules(make_corpus, 'select = ["compat"]\n')
     result = cli("check", str(root), "--no-cache")
     assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
-    assert "speclint.toml: select[1] judges a change and cannot run without --diff-base REF" in (
+    assert "speclint.toml: select[0] judges a change and cannot run without --diff-base REF" in (
         result.stderr
     )
     assert result.stdout == ""
+    # Beside rules that run without a base, it is no error: the configuration serves the runs
+    # with a base (the gate) and those without (the editor, a local check) alike.
+    (root / "speclint.toml").write_text('select = ["duplicate-key", "compat"]\n', encoding="utf-8")
+    mixed = cli("check", str(root), "--no-cache")
+    assert mixed.returncode == 1 and "duplicate-key" in mixed.stdout, mixed.stderr
     # The command line's choice replaces the configuration's, and a base lets it run.
     assert cli("check", str(root), "--no-cache", "--select", "duplicate").returncode == 1
     git(root, "init", "-q", "-b", "main")

@@ -190,11 +190,15 @@ def _chosen(config: Config, options: Options) -> tuple[str, ...]:
             asked = needing_a_base(options.rules, judging, catalog)
             flag = "--rule" if asked in options.rules_as_rule else "--select"
             named = f"{flag} {asked}"
-        else:
+        elif ids and all(rule in judging for rule in ids):
+            # A configuration is read by every run, most of them with no base (the editor, a
+            # local check): its choice is an error only when it would run nothing at all.
             selectors = config.select or ()
             asked = needing_a_base(selectors, judging, catalog)
             place = next((i for i, s in enumerate(selectors) if s.strip() == asked), 0)
             named = f"{config.source or 'configuration'}: select[{place}]"
+        else:
+            asked = named = ""
         if asked:
             raise EngineError(
                 f"{named} judges a change and cannot run without --diff-base REF "
