@@ -199,3 +199,22 @@ def test_repository_text_writes_no_runner_command_in_the_command_lines_own_lines
     for line in (out + err).splitlines():
         assert not line.lstrip().startswith("::") and "##[" not in line, line
     assert f"x\\n{INJECTED}.md" in out and "y ##\\x5bwarning]injected.md" in out
+
+
+def test_no_line_of_the_text_report_is_a_runner_command(make_corpus: MakeCorpus) -> None:
+    """The text report keeps a message's newlines (its layout), and a newline may come from the
+    repository: a `$ref` that holds one starts a line of the pull request's choosing in the job
+    log of a plain `speclint check` (or the hook) on a CI runner. No such line is obeyed."""
+    ref = f"missing.schema.json\n{INJECTED}\n##[error]injected"
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": json.dumps(
+                {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": ref}
+            )
+        }
+    )
+    code, out, err = _run("check", str(root), "--no-cache")
+    assert code == 1, err
+    assert "missing.schema.json" in out  # the finding is reported, its value shown
+    for line in (out + err).splitlines():
+        assert not line.lstrip().startswith("::") and "##[" not in line, line
