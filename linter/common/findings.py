@@ -56,9 +56,10 @@ class Location:
 
     def __post_init__(self) -> None:
         # A note is read by people, in every report: repository text quoted in it is shown,
-        # never obeyed (speclint.common.controls).
+        # never obeyed (speclint.common.controls). A plain ``str``: a :class:`Wording` would
+        # make the location one the caches' msgpack refuses (it writes only exact types).
         if self.note is not None:
-            object.__setattr__(self, "note", visible(self.note))
+            object.__setattr__(self, "note", visible(str(self.note)))
 
     def describe(self) -> str:
         where = f"{self.path}:{self.line}:{self.column}"
@@ -87,6 +88,11 @@ class Wording(str):
         # A rule adds a tail to a wording it chose (a count on a line of its own): both forms
         # get it, or the terminal's short form would be lost to a plain str.
         return Wording(str(self) + other, self.shortened + other)
+
+    def __reduce__(self) -> tuple[type[Wording], tuple[str, str]]:
+        # Pickle (the process pool's results, ``speclint.common.parallel``) and ``copy`` make
+        # a str subclass again with ``__new__(cls, text)``, which lacks the short form.
+        return Wording, (str(self), str(self.shortened))
 
 
 def terminal_form(message: str) -> str:
@@ -121,7 +127,7 @@ class Finding:
         # every output (speclint.common.controls). ``str`` drops the Wording's subclass.
         object.__setattr__(self, "message", visible(str(message)))
         if self.shortened is not None:
-            object.__setattr__(self, "shortened", visible(self.shortened))
+            object.__setattr__(self, "shortened", visible(str(self.shortened)))
 
     @property
     def terminal_message(self) -> str:
