@@ -353,6 +353,64 @@ def test_a_configured_waiver_of_one_of_alike_proto_enums_waives_that_enum_alone(
     assert finding.fingerprint == alone.fingerprint
 
 
+@pytest.mark.parametrize(("waived", "reported"), [("b", "a"), ("a", "b")])
+def test_a_waiver_above_one_of_the_links_to_a_missing_file_waives_that_link_alone(
+    tmp_path: Path, waived: str, reported: str
+) -> None:
+    comment = "<!-- speclint-ignore broken-link: the guide lands in v2 -->\n"
+    files: dict[str, str | bytes] = {
+        f"docs/{p}.md": f"# {p}\n\n{comment if p == waived else ''}See [the guide](missing.md).\n"
+        for p in "ab"
+    }
+    run = result(write_files(tmp_path / "both", files))
+    [finding] = of_rule(run, "broken-link")
+    assert finding.location.path == f"docs/{reported}.md"
+    assert_waived_at(run, "broken-link", f"docs/{waived}.md")
+    del files[f"docs/{waived}.md"]
+    [alone] = of_rule(result(write_files(tmp_path / "alone", files)), "broken-link")
+    assert finding.fingerprint == alone.fingerprint
+
+
+def test_a_waiver_on_one_of_the_refs_to_a_missing_schema_waives_that_ref_alone(
+    make_corpus: MakeCorpus,
+) -> None:
+    waived = {"$ref": "gone.schema.json", "x-speclint-ignore": ["unresolved-ref"]}
+    waived["x-speclint-reason"] = "gone.schema.json is published with v2"
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": schema(properties={"x": waived}),
+            "schemas/b.schema.json": schema(properties={"x": {"$ref": "gone.schema.json"}}),
+        }
+    )
+    run = result(root)
+    [finding] = of_rule(run, "unresolved-ref")
+    assert finding.location.path == "schemas/b.schema.json"
+    assert_waived_at(run, "unresolved-ref", "schemas/a.schema.json")
+
+
+def test_a_waiver_of_one_of_the_values_failing_one_way_waives_that_value_alone(
+    make_corpus: MakeCorpus,
+) -> None:
+    ids = schema(type="object", properties={"ids": {"type": "array", "items": {"pattern": "^G"}}})
+    root = make_corpus(
+        {
+            "s.json": ids,
+            "i.json": json.dumps({"$schema": "s.json", "ids": ["x", "G1", "y", "z"]}),
+            "speclint.toml": (
+                '[[waivers]]\nrule = "instance-invalid"\npath = "i.json"\nwhere = "/ids/0"\n'
+                'reason = "the import keeps the legacy id"\n'
+            ),
+        }
+    )
+    run = result(root)
+    [finding] = of_rule(run, "instance-invalid")
+    assert finding.location.pointer == "/ids/2"
+    assert "/ids/0" not in {r.pointer for r in finding.related if r.note == "fails the same way"}
+    [accepted] = run.waived
+    assert accepted.finding.location.pointer == "/ids/0"
+    assert of_rule(run, "waiver") == []
+
+
 def test_waivers_at_every_place_of_a_group_waive_it_whole_each_with_its_own_record(
     make_corpus: MakeCorpus,
 ) -> None:
