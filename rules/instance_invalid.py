@@ -70,7 +70,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.references import file_uri, held_at_raw_url, map_remote
 from speclint.analyses.units import check_by_unit, reach
 from speclint.analyses.validation import MALFORMED_SCHEMA, error_pointer, explain, short_message
-from speclint.common.findings import Finding, Location, Severity, headed, left_out
+from speclint.common.findings import Finding, Location, Member, Severity, headed, left_out
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 
@@ -296,6 +296,13 @@ def _validate(
                 *(document.location(p, note="fails the same way") for p, _ in listed),
             ),
             key=f"{pointer}:{message}",
+            # every value: a waiver at one covers that one
+            members=tuple(
+                Member(document.location(p, note="fails the same way"), f"{p}:{m}")
+                for p, m in group
+            )
+            if others
+            else (),
         )
 
 
