@@ -128,6 +128,7 @@ What it does
 
     Links to the same missing file or anchor are one finding, at the first link, with the other
     links as related locations (200 at most; past that the message counts those not listed).
+    A waiver above one of the links waives that link alone.
     The first line of a finding stays under about 200 characters
     (a long link is cut in its middle); the whole message is then a related location.
 
@@ -211,6 +212,7 @@ from speclint.analyses.units import check_by_unit
 from speclint.common.findings import (
     Finding,
     Location,
+    Member,
     Severity,
     first_fitting,
     left_out,
@@ -1475,6 +1477,7 @@ def _findings(corpus: Context, problems: list[Problem]) -> Iterator[Finding]:
             # The whole message, where the terminal's first line had to be shortened (item 5 of
             # issue 26): a terminal shows related locations, not the whole message.
             related = (_location(first, note=first.message), *related)
+        key = ":".join(group)
         yield Finding(
             ID,
             first.severity,
@@ -1482,7 +1485,13 @@ def _findings(corpus: Context, problems: list[Problem]) -> Iterator[Finding]:
             message + left_out(len(listed), len(others) - len(listed), "other links"),
             _location(first),
             related=related + first.related,
-            key=":".join(group),
+            key=key,
+            # every link: a waiver above one covers that one
+            members=tuple(
+                Member(_location(p, note=f"also links `{_written(p.site)}`"), key) for p in members
+            )
+            if others
+            else (),
         )
 
 

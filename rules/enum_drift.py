@@ -39,7 +39,8 @@ What it does
     at most 50 related locations, shared between its two sides, and its message counts the
     rest: 280 pages and 2,100 schemas repeating one disagreement are two findings, not 590,100,
     and the findings and their related locations grow with the places, not with their product.
-    The fingerprint is that of the finding at the first place.
+    The fingerprint is that of the finding at the first place. A waiver at one of the places
+    waives that place alone.
 
     An API document's inline object is a projection of a schema's when its properties are a
     subset of the schema object's, and not only ``title``, ``description``, ``type`` and the like.
@@ -104,6 +105,7 @@ from speclint.analyses.shapes import Site, ValueSet, resolve, value_set
 from speclint.common.findings import (
     Finding,
     Location,
+    Member,
     Severity,
     as_written,
     bounded_related,
@@ -212,17 +214,23 @@ class _Blocks:
 
 
 class _Kept:
-    """The first ``RELATED_LIMIT`` of some places, in the order found, and how many there are:
-    what a finding shows of them, in memory bounded whatever their number."""
+    """Some places, in the order found: every one of them, the finding's members (a waiver may
+    be at any of them), and the first ``RELATED_LIMIT``, what the finding shows of them. A place
+    is added once: memory grows with the places."""
 
     def __init__(self) -> None:
-        self.first: list[Any] = []
-        self.count = 0
+        self.every: list[Any] = []
 
     def add(self, item: Any) -> None:
-        self.count += 1
-        if len(self.first) < RELATED_LIMIT:
-            self.first.append(item)
+        self.every.append(item)
+
+    @property
+    def count(self) -> int:
+        return len(self.every)
+
+    @property
+    def first(self) -> list[Any]:
+        return self.every[:RELATED_LIMIT]
 
 
 @dataclass
@@ -601,6 +609,16 @@ def _missing_in_schema(enums: list[tuple[Site, ValueSet, str]], lacks: list[_Lac
         holder.at(keyword),
         related=related,
         key=f"schema:{holder.pointer}",
+        # every enum, each with the key of its own finding: a waiver at one covers that one
+        members=tuple(
+            Member(
+                replace(_place(listed), note=f"an enum of the same values, which lacks {them} too"),
+                f"schema:{listed.holder.pointer}",
+            )
+            for _, listed, _ in enums
+        )
+        if len(enums) > 1
+        else (),
     )
 
 
@@ -676,4 +694,14 @@ def _missing_in_prose(found: _Unlisted) -> Finding:
         prose.location(),
         related=related,
         key=f"prose:{prose.line}:{holder.document.path}{holder.pointer}",
+        # every list, each with the key of its own finding: a waiver at one covers that one
+        members=tuple(
+            Member(
+                place.location(note=f"lists the same {len(prose.values)} values"),
+                f"prose:{place.line}:{holder.document.path}{holder.pointer}",
+            )
+            for place in found.places.every
+        )
+        if found.places.count > 1
+        else (),
     )

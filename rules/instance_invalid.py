@@ -76,7 +76,7 @@ from speclint.analyses.validation import (
     message_key,
     short_message,
 )
-from speclint.common.findings import Finding, Location, Severity, headed, left_out
+from speclint.common.findings import Finding, Location, Member, Severity, headed, left_out
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 
@@ -304,6 +304,13 @@ def _validate(
                 *(document.location(p, note="fails the same way") for p, _ in listed),
             ),
             key=f"{pointer}:{keys[pointer, message]}",
+            # every value: a waiver at one covers that one
+            members=tuple(
+                Member(document.location(p, note="fails the same way"), f"{p}:{keys[p, m]}")
+                for p, m in group
+            )
+            if others
+            else (),
         )
 
 

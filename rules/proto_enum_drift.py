@@ -44,7 +44,7 @@ What it does
     its sides, and its message counts the rest: 40 proto enums and 400 schema enums repeating
     one disagreement are one finding, not 16,000, and each distinct proto enum is compared
     once with each group of alike schema enums. The fingerprint is that of the finding at the
-    first place.
+    first place. A waiver at one of the places waives that place alone.
 
 Why is this bad?
     A protocol that publishes a JSON surface and a gRPC surface promises one set of values.
@@ -94,7 +94,14 @@ from speclint.analyses.protojson import (
     simple_name,
 )
 from speclint.analyses.protos import corpus_protos
-from speclint.common.findings import Finding, Location, Severity, bounded_related, left_out
+from speclint.common.findings import (
+    Finding,
+    Location,
+    Member,
+    Severity,
+    bounded_related,
+    left_out,
+)
 
 ID = "proto-enum-drift"
 SEVERITY = Severity.WARNING
@@ -114,24 +121,23 @@ _Place = tuple[str, int, int]
 
 
 class _First:
-    """The first ``RELATED_LIMIT + 1`` of some places in reading order, and how many there are:
-    what a finding shows of them, in memory bounded whatever their number."""
+    """Some places in reading order: the first ``RELATED_LIMIT + 1``, what a finding shows of
+    them, and every one of them, the finding's members (a waiver may be at any of them). A
+    place is added once per comparison that finds it disagreeing: memory grows with the work."""
 
     def __init__(self) -> None:
-        self.items: list[tuple[_Place, str, Any]] = []
-        self.count = 0
+        self.every: list[tuple[_Place, str, Any]] = []
 
     def add(self, place: _Place, name: str, item: Any) -> None:
-        self.count += 1
-        self.items.append((place, name, item))
-        if len(self.items) > 2 * (RELATED_LIMIT + 1):
-            self.items.sort(key=lambda kept: kept[:2])
-            del self.items[RELATED_LIMIT + 1 :]
+        self.every.append((place, name, item))
+
+    @property
+    def count(self) -> int:
+        return len(self.every)
 
     def first(self) -> list[tuple[_Place, str, Any]]:
-        self.items.sort(key=lambda kept: kept[:2])
-        del self.items[RELATED_LIMIT + 1 :]
-        return self.items
+        self.every.sort(key=lambda kept: kept[:2])
+        return self.every[: RELATED_LIMIT + 1]
 
 
 @dataclass
@@ -156,15 +162,20 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     for binding in enum_bindings(corpus):
         spellings = enum_spellings(binding.enum)
         alike = _alike(binding, spellings)
-        at: _Place | None = None
+        # where the enum is, and its related location: one for all its findings (with many
+        # groups of schema enums, it is a member of many)
+        shown: tuple[_Place, Location] | None = None
         for group in binding.groups:
             key = (alike, id(group))
             if key not in compared:
                 compared[key] = _compare(spellings, group)
             found = compared[key]
             if found is not None:
-                at = at or place(binding.proto.path, binding.enum.line, binding.enum.column)
-                found.protos.add(at, binding.enum.name, binding)
+                if shown is None:
+                    at = place(binding.proto.path, binding.enum.line, binding.enum.column)
+                    note = "a proto enum of the same values"
+                    shown = at, Location(*at, pointer=f"/{binding.enum.name}", note=note)
+                found.protos.add(shown[0], binding.enum.name, (binding, shown[1]))
     for found in compared.values():
         if found is not None:
             yield _finding(found)
@@ -209,7 +220,7 @@ def _finding(found: _Disagreement) -> Finding:
     """At the first proto enum in reading order, the schema enums and the other proto enums
     related (the first schema enum always)."""
     protos = found.protos.first()
-    (page, line, column), _, binding = protos[0]
+    (page, line, column), _, (binding, _) = protos[0]
     enum = binding.enum
     group = found.group
     schemas = sorted(group.members, key=_reading)
@@ -230,15 +241,7 @@ def _finding(found: _Disagreement) -> Finding:
             ],
             len(schemas),
         ),
-        (
-            [
-                Location(
-                    *where, pointer=f"/{other.enum.name}", note="a proto enum of the same values"
-                )
-                for where, _, other in protos[1:]
-            ],
-            found.protos.count - 1,
-        ),
+        ([shown for _, _, (_, shown) in protos[1:]], found.protos.count - 1),
         room=RELATED_LIMIT,
     )
     message = (
@@ -255,6 +258,13 @@ def _finding(found: _Disagreement) -> Finding:
         related,
         # the key of the finding at its first place, that of the pair it was before grouping
         key=f"{enum.name}:{first.document.path}#{first.pointer}",
+        # every proto enum, each with the key of its own pair: a waiver at one covers that one
+        members=tuple(
+            Member(shown, f"{other.enum.name}:{first.document.path}#{first.pointer}")
+            for _, _, (other, shown) in found.protos.every
+        )
+        if found.protos.count > 1
+        else (),
     )
 
 
@@ -339,6 +349,13 @@ def _compare_prose(places: _First, place: Any) -> Finding | None:
         prose.location(),
         related,
         key=f"prose:{enum.name}:{','.join(prose.values)}",
+        # every list: a waiver at one covers that one
+        members=tuple(
+            Member(_prose_location(other.prose), f"prose:{enum.name}:{','.join(prose.values)}")
+            for _, _, other in places.every
+        )
+        if places.count > 1
+        else (),
     )
 
 

@@ -66,7 +66,7 @@ from urllib.parse import unquote
 
 from speclint.analyses.context import Context
 from speclint.analyses.references import Reference
-from speclint.common.findings import Finding, Severity, left_out
+from speclint.common.findings import Finding, Member, Severity, left_out
 
 ID = "unresolved-ref"
 SEVERITY = Severity.ERROR
@@ -171,6 +171,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             corpus.documents[r.path].location(r.pointer, note=f"also references `{r.value}`")
             for r in listed
         )
+        key = f"{outcome}:{target}"
         yield Finding(
             ID,
             SEVERITY,
@@ -178,7 +179,19 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             message + left_out(len(listed), len(others) - len(listed), "other `$ref`s"),
             document.location(first.pointer),
             related=related,
-            key=f"{outcome}:{target}",
+            key=key,
+            # every `$ref`: a waiver at one covers that one
+            members=tuple(
+                Member(
+                    corpus.documents[r.path].location(
+                        r.pointer, note=f"also references `{r.value}`"
+                    ),
+                    key,
+                )
+                for r in (first, *others)
+            )
+            if others
+            else (),
         )
 
 

@@ -14,6 +14,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import zipfile
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -415,3 +416,71 @@ def test_the_action_shows_and_uploads_only_the_reports_speclint_wrote(
         assert uploaded == [] and sarif_file == ""
     # The action wrote nothing into the checkout: the pull request's files are as it made them.
     assert git(workspace, "status", "--porcelain", "--ignored") == ""
+
+
+# --- no Python of the pull request's runs in the job (issue 44 review, item 8) ------------------
+
+# Modules a pull request commits at the root of its checkout, each writing a file when it runs:
+# `python -m pip` puts the working folder first on sys.path, so its `pip` would be the pip run.
+SHADOWS = ("pip/__main__.py", "pip/__init__.py", "click/__init__.py", "speclint/__init__.py")
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_no_module_of_the_checkout_runs_in_the_actions_steps(tmp_path: Path) -> None:
+    """The install and lint steps, run as action.yml has them in a checkout that commits `pip`,
+    `click` and `speclint` packages: none of their code runs (`python -I -m pip`; the `speclint`
+    console script puts its own folder on sys.path, not the working one). The install step
+    installs a stand-in wheel (pip's --dry-run, no index: nothing is downloaded or installed),
+    so that only what the step runs is tested."""
+    ran = tmp_path / "ran"
+    ran.mkdir()
+    workspace = pull_request_checkout(tmp_path, "reports of its own")
+    write_files(
+        workspace,
+        {
+            shadow: f"open({str(ran / shadow.replace('/', '-'))!r}, 'w').write('ran')\n"
+            for shadow in SHADOWS
+        },
+    )
+    # The project the step installs: a wheel, so that pip builds nothing (offline, no setuptools).
+    stand_in = tmp_path / "stand_in-0-py3-none-any.whl"
+    with zipfile.ZipFile(stand_in, "w") as wheel:
+        info = "stand_in-0.dist-info"
+        wheel.writestr(f"{info}/METADATA", "Metadata-Version: 2.1\nName: stand-in\nVersion: 0\n")
+        wheel.writestr(
+            f"{info}/WHEEL",
+            "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+        )
+        wheel.writestr(f"{info}/RECORD", f"{info}/METADATA,,\n{info}/WHEEL,,\n{info}/RECORD,,\n")
+    files = tmp_path / "runner-files"
+    files.mkdir()
+    (files / "output").touch()
+    (files / "summary").touch()
+    # This interpreter (its packages, setuptools among them) is the `python` of the steps.
+    path = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
+    context = {
+        **{
+            f"inputs.{name}": str(spec.get("default", ""))
+            for name, spec in action()["inputs"].items()
+        },
+        "inputs.base": "none",
+        "github.action_path": str(stand_in),
+    }
+    steps = {step.get("name", step.get("uses")): step for step in action()["runs"]["steps"]}
+    install = dict(steps["Install speclint"])
+    report = tmp_path / "pip-report.json"
+    install["env"] = {
+        **install.get("env", {}),
+        **{f"PIP_{flag}": "1" for flag in ("DRY_RUN", "NO_INDEX", "NO_DEPS")},
+        "PIP_REPORT": str(report),
+    }
+    installed = run_step(install, context, workspace, path, files)
+    assert installed.returncode == 0, installed.stderr
+    assert sorted(p.name for p in ran.iterdir()) == []
+    # pip itself ran, and would have installed the project at the action's path.
+    (would,) = json.loads(report.read_text(encoding="utf-8"))["install"]
+    assert would["metadata"]["name"] == "stand-in"
+    checked = run_step(steps["Lint the change against its base"], context, workspace, path, files)
+    assert checked.returncode == 0, checked.stderr
+    assert outputs(files)["exit-code"] == "1", checked.stderr  # speclint itself ran
+    assert sorted(p.name for p in ran.iterdir()) == []

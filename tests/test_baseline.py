@@ -7,7 +7,7 @@ from pathlib import Path
 
 from test_cli import cli
 
-from conftest import copy_bundled_corpus
+from conftest import copy_bundled_corpus, write_files
 
 
 def copy_corpus(tmp_path: Path) -> Path:
@@ -69,3 +69,37 @@ def test_a_broken_baseline_is_a_usage_error(tmp_path: Path) -> None:
     missing = cli("check", str(root), "--baseline", str(tmp_path / "nope.json"))
     assert missing.returncode == 2 and "no such baseline file" in missing.stderr
     assert "Traceback" not in result.stderr + missing.stderr
+
+
+def test_entries_of_rules_that_did_not_run_are_neither_fixed_nor_unchanged(
+    tmp_path: Path,
+) -> None:
+    """Issue 44 review, item 9: `--select`, `--ignore` and `--rule` leave rules out; their
+    baseline entries were reported fixed (and listed under "Fixed by this change"). They are not
+    judged, as the waivers of those rules are not; a broken link fixed is still fixed when its
+    rule runs."""
+    root = tmp_path / "corpus"
+    write_files(
+        root,
+        {
+            "docs/p.md": "# P\n\nSee [a](missing-a.md) and [b](missing-b.md).\n",
+            "docs/q.md": "# Q\n",
+        },
+    )
+    baseline = tmp_path / "baseline.json"
+    assert cli("baseline", "write", str(root), "--output", str(baseline)).returncode == 0
+    assert [e["rule"] for e in json.loads(baseline.read_text())["entries"]] == ["broken-link"] * 2
+    for narrowed in (("--select", "enum-drift"), ("--ignore", "broken-link"), ("--rule", "enum")):
+        gated = cli(
+            "check", str(root), "--no-cache", "--baseline", str(baseline), "--format", "markdown",
+            *narrowed,
+        )  # fmt: skip
+        assert gated.returncode == 0, gated.stderr
+        assert "fixed:" not in gated.stderr and "entries are fixed" not in gated.stderr, narrowed
+        assert "2 baseline entries of rules that did not run" in gated.stderr, narrowed
+        assert "**0 fixed**" in gated.stdout and "## Fixed by this change (0)" in gated.stdout
+    # The rule that ran judges its own entries.
+    (root / "docs/p.md").write_text("# P\n\nSee [a](q.md).\n")
+    fixed = cli("check", str(root), "--no-cache", "--baseline", str(baseline), "--rule", "broken")
+    assert fixed.returncode == 0, fixed.stderr
+    assert fixed.stderr.count("fixed: [broken-link] docs/p.md") == 2

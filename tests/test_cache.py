@@ -169,3 +169,35 @@ def test_a_file_that_is_not_linted_still_invalidates_when_a_rule_looks_for_it(
     (root / "conformance").mkdir()
     (root / "conformance/run.ts").write_text("export {};\n")
     assert missing not in cli("check", str(root)).stdout
+
+
+def test_a_shortened_message_from_the_caches_prints_as_a_fresh_one(tmp_path: Path) -> None:
+    """A message whose first line a terminal shows shortened (a Wording) is the same from the run
+    cache and from the rule cache as from a fresh run."""
+    from speclint.analyses.context import Context
+    from speclint.model.config import load_config
+    from speclint.run.cache import RuleCache
+    from speclint.run.catalog import all_rules
+
+    long = [f"a-rather-long-status-value-{n}" for n in range(10)]
+    listed = " | ".join(f"`{v}`" for v in ["open", "closed", *long])
+    root = tmp_path / "spec"
+    (root / "docs").mkdir(parents=True)
+    (root / "schemas").mkdir()
+    (root / "docs/p.md").write_text(f"# Status\n\nThe `status` field is one of {listed}.\n")
+    (root / "docs/other.md").write_text("# Other\n\nSome prose.\n")
+    (root / "schemas/t.schema.json").write_text(
+        '{"type": "object", "properties": {"status": {"enum": ["open", "closed"]}}}\n'
+    )
+    fresh = reports(root, "--no-cache")
+    shortened = "lacks `a-rather-long-status-value-0` and 9 more, which the prose documents"
+    assert shortened in fresh[0]  # the terminal's form, not the whole message
+    assert reports(root) == fresh  # cold
+    assert reports(root) == fresh  # from the run cache
+    other = root / "docs/other.md"
+    other.write_text(other.read_text() + "\nMore prose.\n")
+    corpus = Context.load(root, load_config(root))
+    key = RuleCache.key(corpus, "enum-drift", all_rules()["enum-drift"])
+    [cached] = RuleCache(folder_of(root)).get(key or "")
+    assert cached.shortened is not None and cached.terminal_message != cached.message
+    assert reports(root) == reports(root, "--no-cache")  # from the rule cache

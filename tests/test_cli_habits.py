@@ -339,8 +339,36 @@ def test_compat_claim_without_a_base_says_why_it_cannot_run() -> None:
     result = cli("check", "corpus/", "--rule", "compat-claim", cwd=REPOSITORY)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1, result.stderr
-    assert "compat-claim" in result.stderr and "--diff-base" in result.stderr
+    assert "--rule compat-claim judges a change" in result.stderr
+    assert "--diff-base" in result.stderr
     assert result.stdout == ""
+
+
+def test_a_configuration_that_selects_compat_claim_alone_needs_a_base_too(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Issue 44 review, item 13: `select = ["compat-claim"]` in the configuration ran no rule
+    without a base and passed in silence, where `--select compat-claim` is an error. The same
+    error, naming the configuration's place."""
+    root = three_rules(make_corpus, 'select = ["compat"]\n')
+    result = cli("check", str(root), "--no-cache")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "speclint.toml: select[0] judges a change and cannot run without --diff-base REF" in (
+        result.stderr
+    )
+    assert result.stdout == ""
+    # Beside rules that run without a base, it is no error: the configuration serves the runs
+    # with a base (the gate) and those without (the editor, a local check) alike.
+    (root / "speclint.toml").write_text('select = ["duplicate-key", "compat"]\n', encoding="utf-8")
+    mixed = cli("check", str(root), "--no-cache")
+    assert mixed.returncode == 1 and "duplicate-key" in mixed.stdout, mixed.stderr
+    # The command line's choice replaces the configuration's, and a base lets it run.
+    assert cli("check", str(root), "--no-cache", "--select", "duplicate").returncode == 1
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "base")
+    based = cli("check", str(root), "--no-cache", "--diff-base", "HEAD")
+    assert based.returncode == 0, based.stderr
 
 
 # --- rule documentation as text ------------------------------------------------------------------
@@ -480,6 +508,9 @@ def test_a_name_that_selects_no_rule_is_exit_2_with_the_nearest() -> None:
         (("--select", "enum-drfit"), "`enum-drfit` in --select is no rule id and no prefix of one"),
         (("--ignore", "prot"), "(did you mean `proto`?)"),
         (("--rule", "unresolved-rfe"), "(did you mean `unresolved-ref`?)"),
+        # Named by the option the user typed (issue 44 review, item 12).
+        (("--rule", "exampel-invalid"), "`exampel-invalid` in --rule is no rule id"),
+        (("--rule", "enum-drift", "--select", "exampel"), "`exampel` in --select is no rule id"),
         (("--select", "enum-drift,"), "in --select is empty"),
         (("--select", "waiver"), "`waiver` findings are speclint's own"),
     ):

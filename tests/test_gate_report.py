@@ -8,12 +8,15 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 from test_cli import cli
-from test_diff_base import repository
+from test_diff_base import git, repository
 from test_reporters import DRIFT, DUPLICATE, NOTE, make_report
 
+from conftest import write_files
 from speclint.common.findings import Finding, Location, Severity
 from speclint.outputs.reporters import FixedFinding, Gate, renderer
 from speclint.outputs.reporters.markdown_report import GATE_BUDGET
+from speclint.run.engine import FIXED_SHOWN
+from speclint.run.waivers import Waived, Waiver
 
 PR_COMMENT_LIMIT = 65_536  # GitHub's limit on an issue or pull-request comment body
 
@@ -71,7 +74,7 @@ def test_a_huge_gate_report_still_fits_a_pull_request_comment() -> None:
     fixed = tuple(FixedFinding("dup-key", "schemas/a.json", f"/f{n}", "gone") for n in range(50))
     report = replace(make_report(new), gate=Gate("`main`", known=known, fixed=fixed))
     text = renderer("markdown")(report)
-    assert len(text) <= GATE_BUDGET + 2_000 < PR_COMMENT_LIMIT
+    assert len(text) <= GATE_BUDGET < PR_COMMENT_LIMIT
     # Every section is still there; what did not fit is counted, not silently dropped.
     assert headings(text)[:3] == [
         "New in this change (400)",
@@ -80,6 +83,86 @@ def test_a_huge_gate_report_still_fits_a_pull_request_comment() -> None:
     ]
     assert "More new findings (" in text and "more: see the SARIF or JSON report" in text
     assert text.rstrip().endswith("</details>")
+
+
+ESC = "\x1b"
+
+
+def test_escapes_count_in_the_gate_reports_budget() -> None:
+    """Issue 44 review, item 7: a name of control characters is four times as long once escaped
+    (``\\x1b``); the budget counts the report as written. Before, it counted the raw text and
+    escaped the whole afterwards: 2,000 findings in a file so named made 138,752 characters."""
+    hostile = f"docs/{ESC * 240}.md"
+
+    def finding(n: int) -> Finding:
+        return Finding(
+            "broken-link",
+            Severity.WARNING,
+            f"`{ESC * 40}{n}.md` does not exist",
+            Location(hostile, n, 1, heading=f"h{ESC * 40}"),
+            related=(Location(hostile, n + 1, 1, note=f"{ESC * 40}"),),
+        )
+
+    new = [finding(n) for n in range(1, 2001)]
+    known = tuple(finding(n) for n in range(2001, 4001))
+    report = replace(make_report(new), gate=Gate("`main`", known=known))
+    text = renderer("markdown")(report)
+    assert len(text) <= GATE_BUDGET < PR_COMMENT_LIMIT
+    assert ESC not in text and "\\x1b" in text
+    assert "more: see the SARIF or JSON report" in text
+
+
+def test_the_fixed_and_waived_lists_of_a_gate_report_are_budgeted_too() -> None:
+    """Issue 44 review, item 7: a commit that deletes a page of 3,000 broken links fixes 3,000
+    findings; listed whole, they made a 526,073-character report. What does not fit is
+    counted."""
+    fixed = tuple(
+        FixedFinding("broken-link", f"docs/{ESC * 20}links.md", f"#h{n}", "`x.md` " * 60)
+        for n in range(3000)
+    )
+    waiver = Waiver(
+        ("enum-drift",), "a.json", "", f"accepted {ESC * 30} " * 20, "", None, Location("a.json"),
+        "inSource",
+    )  # fmt: skip
+    waived = [Waived(replace(DRIFT, message=f"m{n}"), waiver) for n in range(3000)]
+    report = replace(
+        make_report([DRIFT]), gate=Gate("`main`", known=(NOTE,), fixed=fixed), waived=waived
+    )
+    text = renderer("markdown")(report)
+    assert len(text) <= GATE_BUDGET
+    assert headings(text) == [
+        "New in this change (1)",
+        "Fixed by this change (3000)",
+        "Waived, with reasons (3000)",
+    ]
+    listed = text[text.index("## Fixed by this change") : text.index("## Waived")]
+    shown = listed.count("- `broken-link` at ")
+    assert 0 < shown < 3000
+    assert f"- … and {3000 - shown} more: see the JSON report" in listed
+    listed = text[text.index("## Waived") :]
+    shown = listed.count("- `enum-drift` at ")
+    assert 0 < shown < 3000
+    assert f"- … and {3000 - shown} more: see the SARIF or JSON report" in listed
+    assert text.rstrip().endswith("</details>")  # the unchanged block still has its room
+
+
+def test_the_fixed_lines_on_stderr_are_counted_past_the_first(tmp_path: Path) -> None:
+    """Issue 44 review, item 7: the notes name the first fixed findings and count the rest
+    (before: one line for each of 3,000)."""
+    repo = tmp_path / "repo"
+    links = "".join(f"[l{n}](missing-{n}.md)\n\n" for n in range(60))
+    write_files(repo, {"corpus/docs/a.md": "# A\n", "corpus/docs/links.md": f"# L\n\n{links}"})
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    (repo / "corpus/docs/links.md").unlink()
+    git(repo, "commit", "-q", "-am", "fix")
+    result = cli("check", "corpus", "--no-cache", "--diff-base", "HEAD~1", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    assert "60 fixed" in result.stderr
+    fixed = [line for line in result.stderr.splitlines() if line.startswith("  fixed: ")]
+    assert len(fixed) == FIXED_SHOWN < 60
+    assert f"  … and {60 - FIXED_SHOWN} more fixed" in result.stderr
 
 
 def test_diff_base_writes_the_gate_report(tmp_path: Path) -> None:

@@ -316,11 +316,20 @@ def test_a_finding_keeps_its_fingerprint_though_its_message_speaks_json() -> Non
         {
             "schemas/run.schema.json": schema(
                 type="object",
-                properties={"mode": {"enum": ["a", "b"]}, "kind": {"enum": LONG_MEMBERS}},
+                properties={
+                    "mode": {"enum": ["a", "b"]},
+                    "kind": {"enum": LONG_MEMBERS},
+                    "modes": {"items": {"enum": ["a", "b"]}},
+                },
             ),
             "schemas/filter.schema.json": schema(type="object", required="status"),
             "data/run.json": json.dumps(
-                {"$schema": "../schemas/run.schema.json", "mode": "c", "kind": "zz"}
+                {
+                    "$schema": "../schemas/run.schema.json",
+                    "mode": "c",
+                    "kind": "zz",
+                    "modes": ["c", "d"],
+                }
             ),
             "api/openapi.yaml": _API,
             "api/asyncapi.yaml": _EVENTS,
@@ -369,3 +378,55 @@ def test_a_finding_keeps_its_fingerprint_though_its_message_speaks_json() -> Non
         != _fingerprint(rule, path, pointer, f"{pointer}:{key}")
     ]
     assert changed == []
+    # Two values failing one way are one finding; each keeps its fingerprint where it stands
+    # alone (a waiver at the other splits the group).
+    grouped = found["instance-invalid", "data/run.json", "/modes/0"]
+    assert [grouped.at(m).fingerprint for m in grouped.members] == [
+        _fingerprint(
+            "instance-invalid",
+            "data/run.json",
+            f"/modes/{n}",
+            f"/modes/{n}:'{value}' is not one of ['a', 'b'] (keyword `enum`)",
+        )
+        for n, value in enumerate("cd")
+    ]
+
+
+# --- a shortened message survives the process pool and the caches (issue 44, review item 15) -----
+
+
+def test_a_wording_keeps_its_short_form_through_pickle_and_copy() -> None:
+    """The process pool sends results back pickled (speclint.common.parallel): a str subclass
+    is rebuilt with ``__new__(cls, text)``, which has no short form to give."""
+    import copy
+    import pickle
+
+    from speclint.common.findings import Wording
+
+    wording = Wording(WHOLE, SHORT)
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        again = pickle.loads(pickle.dumps(wording, protocol))
+        assert type(again) is Wording and again == WHOLE and again.shortened == SHORT
+    for made in (copy.copy(wording), copy.deepcopy(wording)):
+        assert type(made) is Wording and made.shortened == SHORT
+
+
+def test_a_finding_given_wordings_holds_plain_strings_that_the_caches_store() -> None:
+    """msgpack writes exact types only: a Wording kept in a note or a short form would make the
+    rule cache refuse the rule's whole result, silently, on every run."""
+    import pickle
+
+    from speclint.common.findings import Wording
+    from speclint.common.storage import dumps, loads
+
+    finding = Finding(
+        "enum-drift",
+        Severity.WARNING,
+        Wording(WHOLE, Wording(SHORT, "shorter")),
+        Location("schemas/a.json", 6, 7),
+        related=(Location("docs/guide.md", 2, 1, note=Wording("documents them", "them")),),
+    )
+    assert type(finding.shortened) is str and type(finding.related[0].note) is str
+    for again in (loads(dumps([finding])), pickle.loads(pickle.dumps([finding]))):
+        assert again == [finding]
+        assert again[0].terminal_message == SHORT

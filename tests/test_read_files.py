@@ -33,9 +33,12 @@ def hook_files_pattern() -> str:
 
 
 def expected_files_pattern() -> str:
+    """The settings files by their names, the files read by their endings in any letter case:
+    ``kind_for_path`` reads `docs/PAGE.MD` when an ``include`` names it (issue 44 review, item
+    14)."""
     names = "|".join(re.escape(name) for name in SETTINGS_FILES)
     suffixes = "|".join(re.escape(suffix.removeprefix(".")) for suffix in READ_SUFFIXES)
-    return rf"(^|/)({names})$|\.({suffixes})$"
+    return rf"(^|/)({names})$|(?i:\.({suffixes}))$"
 
 
 def readme_section(title: str) -> str:
@@ -82,6 +85,20 @@ def test_the_hook_runs_on_a_commit_of_any_file_discovery_reads(tmp_path: Path) -
     assert selected == read | {name for name in names if name.rpartition("/")[2] in SETTINGS_FILES}
     assert {"page.mdx", "page.proto", "page.jsonc", "spec/deep/page.mdx"} <= selected
     assert not {"Cargo.toml", "notes.txt", "page.md.orig", "my-speclint.toml"} & selected
+
+
+def test_the_hook_runs_on_a_commit_of_a_file_read_in_another_letter_case(tmp_path: Path) -> None:
+    """Issue 44 review, item 14: with ``include = ["**/*.MD"]`` speclint reads `docs/PAGE.MD`;
+    a commit touching only it must run the hook."""
+    names = ["docs/PAGE.MD", "docs/Api.Proto", "schemas/A.JSON", "notes.TXT"]
+    root = write_files(tmp_path / "repo", dict.fromkeys(names, "{}\n"))
+    config = Config(include=("**/*.MD", "**/*.Proto", "**/*.JSON"))
+    read = set(discover(root, config, listing(root)))
+    assert read == set(names) - {"notes.TXT"}
+    pattern = re.compile(hook_files_pattern())
+    assert {name for name in names if pattern.search(name)} == read
+    # The settings files are named exactly, as speclint looks for them.
+    assert not pattern.search("SPECLINT.TOML") and pattern.search("corpus/speclint.toml")
 
 
 def test_the_editor_set_ups_name_every_kind_read() -> None:

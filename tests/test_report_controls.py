@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from test_reporters import make_report
 
-from speclint.common.controls import json_escaped, visible
+from speclint.common.controls import json_escaped, visible, visible_line
 from speclint.common.findings import Finding, Location, Severity
 from speclint.outputs.reporters import renderer
 from speclint.outputs.reporters.github_report import annotation, escape_data, escape_property
@@ -159,3 +159,62 @@ def test_a_finding_under_a_hostile_heading_is_shown_escaped_in_markdown() -> Non
     text = renderer("markdown")(report)
     assert not RAW.search(text)
     assert "Start \\x1b[31mred\\x07" in text and "x\\u202ey" in text
+
+
+# A line a GitHub Actions runner reads as a workflow command: an annotation posing as speclint's.
+INJECTED = "::warning file=README.md::injected"
+
+
+def test_visible_line_writes_newlines_and_runner_commands_as_escapes_too() -> None:
+    assert visible_line(f"a\nb{ESC}c\r\nd\te") == "a\\nb\\x1bc\\x0d\\nd\te"
+    assert visible_line("plain: a `::b::` c") == "plain: a `::b::` c"
+    # The runner's older form anywhere in a line, and its newer one at a line's start (after
+    # spaces, which it trims).
+    assert visible_line("x ##[warning]y ###[z") == "x ##\\x5bwarning]y ###\\x5bz"
+    assert visible_line(f"  {INJECTED}") == "  \\x3a:warning file=README.md::injected"
+    assert visible_line(f"\u3000{INJECTED}").startswith("\u3000\\x3a:warning")
+
+
+def test_repository_text_writes_no_runner_command_in_the_command_lines_own_lines(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Issue 44 review, item 10: the command line's one-line errors, notes and listings quote
+    the repository (a configuration key, a file name): a newline there is shown as ``\\n``, and
+    nothing else the runner reads as a workflow command is left, so no line of a CI log is the
+    pull request's to write."""
+    root = make_corpus(
+        {"speclint.toml": f'[rules."x\\n{INJECTED}"]\nseverity = "error"\n', "a.md": "# A\n"}
+    )
+    code, out, err = _run("check", str(root), "--no-cache", "--format", "github")
+    assert code == 2, err
+    assert not any(line.lstrip().startswith("::") for line in err.splitlines()), err
+    assert f"x\\n{INJECTED}" in err  # the key is still named, on one line
+
+    (root / "speclint.toml").unlink()
+    (root / f"x\n{INJECTED}.md").write_text("# X\n", encoding="utf-8")
+    (root / f"{INJECTED}.md").write_text("# Y\n", encoding="utf-8")
+    (root / "y ##[warning]injected.md").write_text("# Z\n", encoding="utf-8")
+    code, out, err = _run("files", str(root))
+    assert code == 0, err
+    for line in (out + err).splitlines():
+        assert not line.lstrip().startswith("::") and "##[" not in line, line
+    assert f"x\\n{INJECTED}.md" in out and "y ##\\x5bwarning]injected.md" in out
+
+
+def test_no_line_of_the_text_report_is_a_runner_command(make_corpus: MakeCorpus) -> None:
+    """The text report keeps a message's newlines (its layout), and a newline may come from the
+    repository: a `$ref` that holds one starts a line of the pull request's choosing in the job
+    log of a plain `speclint check` (or the hook) on a CI runner. No such line is obeyed."""
+    ref = f"missing.schema.json\n{INJECTED}\n##[error]injected"
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": json.dumps(
+                {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": ref}
+            )
+        }
+    )
+    code, out, err = _run("check", str(root), "--no-cache")
+    assert code == 1, err
+    assert "missing.schema.json" in out  # the finding is reported, its value shown
+    for line in (out + err).splitlines():
+        assert not line.lstrip().startswith("::") and "##[" not in line, line

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import textwrap
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from conftest import schema, write_files
 from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Location, Member, Severity
 from speclint.model.config import load_config
 from speclint.outputs.reporters import Report, renderer
 from speclint.run.runner import RunResult, run_rules
@@ -237,3 +239,218 @@ def test_sarif_with_suppressions_still_validates_and_other_reports_show_the_reas
     assert json.loads(renderer("json")(report))["waived"][0]["waiver"]["reason"] == "frozen"
     assert "frozen" in renderer("markdown")(report)
     assert "1 waived" in renderer("text")(report)
+
+
+# --- grouped findings: a waiver covers its own place of a group (issue 44, item 7) -------------
+# One finding stands for a disagreement repeated in many places (alike enums, alike lists, alike
+# proto enums, links to one missing file, `$ref`s to one missing schema, values failing one way).
+# A waiver is written at one of them: it waives that place, the others stay reported, and it is
+# not stale.
+
+REASON = "v1 keeps two states; archived comes in v2"
+STATUS_PAGE = "# Status\n\nThe `status` field is one of `open` | `closed` | `archived`.\n"
+
+
+def status_schema(name: str, waived: bool) -> str:
+    status: dict[str, object] = {"enum": ["open", "closed"]}
+    if waived:
+        status |= {"x-speclint-ignore": ["enum-drift"], "x-speclint-reason": REASON}
+    return schema(
+        **{"$id": f"https://ex.com/{name}.schema.json", "title": f"T{name}"},
+        type="object",
+        properties={"status": status},
+    )
+
+
+def of_rule(run: RunResult, rule: str) -> list[Finding]:
+    return [f for f in run.findings if f.rule == rule]
+
+
+def assert_waived_at(run: RunResult, rule: str, *paths: str) -> None:
+    """Each of ``paths`` has its waived record of ``rule``, and no waiver is a finding."""
+    assert sorted(w.finding.location.path for w in run.waived if w.finding.rule == rule) == sorted(
+        paths
+    )
+    assert of_rule(run, "waiver") == []
+
+
+@pytest.mark.parametrize(("waived", "reported"), [("a", "b"), ("b", "a")])
+def test_a_waiver_on_one_of_alike_enums_waives_that_enum_alone(
+    tmp_path: Path, waived: str, reported: str
+) -> None:
+    files = {
+        "docs/p.md": STATUS_PAGE,
+        **{f"schemas/{n}.schema.json": status_schema(n, n == waived) for n in "ab"},
+    }
+    run = result(write_files(tmp_path / "both", files))
+    [finding] = of_rule(run, "enum-drift")
+    assert finding.location.path == f"schemas/{reported}.schema.json"
+    assert_waived_at(run, "enum-drift", f"schemas/{waived}.schema.json")
+    [accepted] = run.waived
+    assert accepted.waiver.reason == REASON
+    [marked] = [r for r in finding.related if r.path == f"schemas/{waived}.schema.json"]
+    assert marked.note is not None and marked.note.endswith("; waived here")
+    # The finding kept has the fingerprint it has when its enum is the only one: a baseline or
+    # a code-scanning alert made before the other enum was added still matches it.
+    del files[f"schemas/{waived}.schema.json"]
+    [alone] = of_rule(result(write_files(tmp_path / "alone", files)), "enum-drift")
+    assert finding.fingerprint == alone.fingerprint
+
+
+@pytest.mark.parametrize(("waived", "reported"), [("p1", "p2"), ("p2", "p1")])
+def test_a_waiver_above_one_of_alike_lists_waives_that_list_alone(
+    make_corpus: MakeCorpus, waived: str, reported: str
+) -> None:
+    text = "# Status\n\n{}The `status` field is one of `open` | `closed`.\n"
+    comment = "<!-- speclint-ignore enum-drift: archived is not shown to readers yet -->\n"
+    three = schema(type="object", properties={"status": {"enum": ["open", "closed", "archived"]}})
+    root = make_corpus(
+        {
+            "schemas/t.schema.json": three,
+            **{f"docs/{p}.md": text.format(comment if p == waived else "") for p in ("p1", "p2")},
+        }
+    )
+    run = result(root)
+    [finding] = of_rule(run, "enum-drift")
+    assert finding.location.path == f"docs/{reported}.md"
+    assert "`archived`" in finding.message
+    assert_waived_at(run, "enum-drift", f"docs/{waived}.md")
+
+
+PROTO = (
+    'syntax = "proto3";\npackage pkg{n};\nenum TaskState {{\n  TASK_STATE_UNSPECIFIED = 0;\n'
+    "  TASK_STATE_SUBMITTED = 1;\n  TASK_STATE_CANCELLED = 2;\n}}\n"
+)
+TASK_STATE = json.dumps(
+    {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://ex.com/s.schema.json",
+        "title": "TaskState",
+        "enum": ["submitted", "canceled"],
+    }
+)
+
+
+@pytest.mark.parametrize(("waived", "reported"), [("p001", "p000"), ("p000", "p001")])
+def test_a_configured_waiver_of_one_of_alike_proto_enums_waives_that_enum_alone(
+    tmp_path: Path, waived: str, reported: str
+) -> None:
+    files: dict[str, str | bytes] = {
+        "schemas/s.schema.json": TASK_STATE,
+        "protos/p000.proto": PROTO.format(n="000"),
+        "protos/p001.proto": PROTO.format(n="001"),
+        "speclint.toml": (
+            f'[[waivers]]\nrule = "proto-enum-drift"\npath = "protos/{waived}.proto"\n'
+            'reason = "the legacy package is frozen until v2"\n'
+        ),
+    }
+    run = result(write_files(tmp_path / "both", files))
+    [finding] = of_rule(run, "proto-enum-drift")
+    assert finding.location.path == f"protos/{reported}.proto"
+    assert_waived_at(run, "proto-enum-drift", f"protos/{waived}.proto")
+    del files[f"protos/{waived}.proto"], files["speclint.toml"]
+    [alone] = of_rule(result(write_files(tmp_path / "alone", files)), "proto-enum-drift")
+    assert finding.fingerprint == alone.fingerprint
+
+
+@pytest.mark.parametrize(("waived", "reported"), [("b", "a"), ("a", "b")])
+def test_a_waiver_above_one_of_the_links_to_a_missing_file_waives_that_link_alone(
+    tmp_path: Path, waived: str, reported: str
+) -> None:
+    comment = "<!-- speclint-ignore broken-link: the guide lands in v2 -->\n"
+    files: dict[str, str | bytes] = {
+        f"docs/{p}.md": f"# {p}\n\n{comment if p == waived else ''}See [the guide](missing.md).\n"
+        for p in "ab"
+    }
+    run = result(write_files(tmp_path / "both", files))
+    [finding] = of_rule(run, "broken-link")
+    assert finding.location.path == f"docs/{reported}.md"
+    assert_waived_at(run, "broken-link", f"docs/{waived}.md")
+    del files[f"docs/{waived}.md"]
+    [alone] = of_rule(result(write_files(tmp_path / "alone", files)), "broken-link")
+    assert finding.fingerprint == alone.fingerprint
+
+
+def test_a_waiver_on_one_of_the_refs_to_a_missing_schema_waives_that_ref_alone(
+    make_corpus: MakeCorpus,
+) -> None:
+    waived = {"$ref": "gone.schema.json", "x-speclint-ignore": ["unresolved-ref"]}
+    waived["x-speclint-reason"] = "gone.schema.json is published with v2"
+    root = make_corpus(
+        {
+            "schemas/a.schema.json": schema(properties={"x": waived}),
+            "schemas/b.schema.json": schema(properties={"x": {"$ref": "gone.schema.json"}}),
+        }
+    )
+    run = result(root)
+    [finding] = of_rule(run, "unresolved-ref")
+    assert finding.location.path == "schemas/b.schema.json"
+    assert_waived_at(run, "unresolved-ref", "schemas/a.schema.json")
+
+
+def test_a_waiver_of_one_of_the_values_failing_one_way_waives_that_value_alone(
+    make_corpus: MakeCorpus,
+) -> None:
+    ids = schema(type="object", properties={"ids": {"type": "array", "items": {"pattern": "^G"}}})
+    root = make_corpus(
+        {
+            "s.json": ids,
+            "i.json": json.dumps({"$schema": "s.json", "ids": ["x", "G1", "y", "z"]}),
+            "speclint.toml": (
+                '[[waivers]]\nrule = "instance-invalid"\npath = "i.json"\nwhere = "/ids/0"\n'
+                'reason = "the import keeps the legacy id"\n'
+            ),
+        }
+    )
+    run = result(root)
+    [finding] = of_rule(run, "instance-invalid")
+    assert finding.location.pointer == "/ids/2"
+    assert "/ids/0" not in {r.pointer for r in finding.related if r.note == "fails the same way"}
+    [accepted] = run.waived
+    assert accepted.finding.location.pointer == "/ids/0"
+    assert of_rule(run, "waiver") == []
+
+
+def test_waivers_at_every_place_of_a_group_waive_it_whole_each_with_its_own_record(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "docs/p.md": STATUS_PAGE,
+            **{f"schemas/{n}.schema.json": status_schema(n, True) for n in "abc"},
+        }
+    )
+    run = result(root)
+    assert of_rule(run, "enum-drift") == []
+    assert_waived_at(run, "enum-drift", *(f"schemas/{n}.schema.json" for n in "abc"))
+
+
+def test_a_group_moved_to_a_place_past_its_related_cap_relates_the_place_it_left() -> None:
+    """The related locations list some places (their cap), the members all of them: the finding
+    moved to an unlisted place names the place it was at among the places, and not itself."""
+    places = [Location(f"docs/{p}.md", 3, 5, pointer="") for p in "abc"]
+    members = tuple(Member(replace(place, note="also links"), "missing") for place in places)
+    target = Location("docs/missing.md", note="the file it names")
+    finding = Finding(
+        "broken-link",
+        Severity.WARNING,
+        "`missing.md` does not exist (3 links)",
+        places[0],
+        related=(target, members[1].location),
+        key="missing",
+        members=members,
+    )
+    moved = finding.at(members[2])
+    assert (moved.location, moved.location.note, moved.key, moved.members) == (
+        places[2],
+        None,
+        "missing",
+        (),
+    )
+    assert [(r.path, r.note) for r in moved.related] == [
+        ("docs/missing.md", "the file it names"),
+        ("docs/a.md", "also links"),
+        ("docs/b.md", "also links"),
+    ]
+    assert finding.at(members[1]).related == (target, members[0].location)
+    assert finding.at(members[0]) == replace(finding, members=())

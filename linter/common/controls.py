@@ -16,6 +16,15 @@ So these are shown, not obeyed:
   are laid out with them, and neither moves the cursor anywhere a reader does not expect.
   A backslash is not doubled: a name that really holds ``\\x1b`` reads the same as an escaped
   ESC, a rare ambiguity worth messages that quote regular expressions as they are written.
+- :func:`visible_line` also writes a newline as ``\\n``, for a message that is one line (the
+  command line's errors, notes and listings): there a newline from the repository (a
+  configuration key, a path, a pointer) would start a line of the pull request's choosing, and
+  a GitHub Actions runner reads a line that starts with ``::`` (after spaces) as a workflow
+  command (``::warning file=…::`` is an annotation posing as speclint's), and ``##[`` anywhere
+  in a line as one of the older form (``##[warning]``, actions/runner ``ActionCommand``). So
+  the ``[`` of ``##[`` is written ``\\x5b``, and a line's leading ``:`` ``\\x3a``. Reports of
+  many lines keep their newlines, each line made :func:`inert` (the text report), or the
+  message's own written ``%0A`` (the GitHub annotations, so that the runner reads one).
 - :func:`json_escaped` writes them as JSON ``\\u`` escapes in a JSON document, whose values must
   stay exact (a path a consumer opens): ``json.dumps`` escapes C0 itself but writes DEL, C1 and the
   direction controls raw. A lone surrogate (a file name that is not UTF-8, decoded with
@@ -46,6 +55,25 @@ def _escape(match: re.Match[str]) -> str:
 def visible(text: str) -> str:
     """``text`` with every terminal control and direction override written as an escape."""
     return _SHOWN.sub(_escape, text) if _SHOWN.search(text) else text
+
+
+def visible_line(text: str) -> str:
+    """``text`` as :func:`visible` shows it, on one line that no CI runner reads as a command:
+    newlines written ``\\n``, the ``[`` of ``##[`` written ``\\x5b``, a leading ``:`` written
+    ``\\x3a`` (see the module's docstring)."""
+    return inert(visible(text).replace("\n", "\\n"))
+
+
+def inert(line: str) -> str:
+    """``line`` with what a CI runner would read as a workflow command written otherwise: the
+    ``[`` of ``##[`` as ``\\x5b``, a leading ``::`` (after spaces) as ``\\x3a:``. For each line
+    of a report of many lines too (the text report: a message's own newline, from a ``$ref``
+    or a heading, starts a line the repository wrote)."""
+    line = line.replace("##[", "##\\x5b")
+    start = len(line) - len(line.lstrip())  # the runner trims the start of a line (TrimStart)
+    if line.startswith("::", start):
+        line = f"{line[:start]}\\x3a{line[start + 1 :]}"
+    return line
 
 
 def json_escaped(document: str) -> str:

@@ -56,9 +56,10 @@ class Location:
 
     def __post_init__(self) -> None:
         # A note is read by people, in every report: repository text quoted in it is shown,
-        # never obeyed (speclint.common.controls).
+        # never obeyed (speclint.common.controls). A plain ``str``: a :class:`Wording` would
+        # make the location one the caches' msgpack refuses (it writes only exact types).
         if self.note is not None:
-            object.__setattr__(self, "note", visible(self.note))
+            object.__setattr__(self, "note", visible(str(self.note)))
 
     def describe(self) -> str:
         where = f"{self.path}:{self.line}:{self.column}"
@@ -67,6 +68,16 @@ class Location:
         if self.heading:
             return f"{where} (#{self.heading})"
         return where
+
+
+@dataclass(frozen=True)
+class Member:
+    """One of the places a grouped finding stands for: where the rule would have reported it
+    alone, with the key it would have had there (so its fingerprint), and in ``location.note``
+    what that place says as a related location of the finding."""
+
+    location: Location
+    key: str | None = None
 
 
 class Wording(str):
@@ -87,6 +98,11 @@ class Wording(str):
         # A rule adds a tail to a wording it chose (a count on a line of its own): both forms
         # get it, or the terminal's short form would be lost to a plain str.
         return Wording(str(self) + other, self.shortened + other)
+
+    def __reduce__(self) -> tuple[type[Wording], tuple[str, str]]:
+        # Pickle (the process pool's results, ``speclint.common.parallel``) and ``copy`` make
+        # a str subclass again with ``__new__(cls, text)``, which lacks the short form.
+        return Wording, (str(self), str(self.shortened))
 
 
 def terminal_form(message: str) -> str:
@@ -112,6 +128,12 @@ class Finding:
     related: tuple[Location, ...] = ()
     key: str | None = None
     shortened: str | None = field(default=None, compare=False)
+    # Issue 44: one finding stands for one disagreement repeated in many places (alike enums of
+    # many schemas, links to one missing file from many pages). Its places are its members, the
+    # first its own location; empty for a finding of one place. A waiver is written at one place,
+    # and covers that member only (``speclint.run.waivers.apply`` splits the group): the members
+    # are every place, not the capped few of ``related``.
+    members: tuple[Member, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         message = self.message
@@ -121,7 +143,7 @@ class Finding:
         # every output (speclint.common.controls). ``str`` drops the Wording's subclass.
         object.__setattr__(self, "message", visible(str(message)))
         if self.shortened is not None:
-            object.__setattr__(self, "shortened", visible(self.shortened))
+            object.__setattr__(self, "shortened", visible(str(self.shortened)))
 
     @property
     def terminal_message(self) -> str:
@@ -134,6 +156,26 @@ class Finding:
         anchor = anchor or (self.location.heading or "")
         identity = "\x1f".join((self.rule, self.location.path, anchor, self.key or self.message))
         return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:32]
+
+    def at(self, member: Member) -> Finding:
+        """This grouped finding as it stands at ``member``, one of its places, for that place
+        alone: located there, with that place's key (the fingerprint the finding has when that
+        place is reported alone), and the place it was at related in the member's stead, with
+        the note that place has as a member. The message is the rule's for the whole group."""
+        here = replace(member.location, note=None)
+        alone = replace(self, members=())
+        if not self.members or here == self.location:
+            return alone
+        own = self.members[0].location
+        related = list(self.related)
+        spot = next((n for n, place in enumerate(related) if place == here), None)
+        if spot is not None:
+            related[spot] = own
+        else:  # a member past the related locations' cap: the place it was at goes first
+            places = {other.location for other in self.members}
+            spot = next((n for n, place in enumerate(related) if place in places), len(related))
+            related.insert(spot, own)
+        return replace(alone, location=here, key=member.key, related=tuple(related))
 
     def with_severity(self, severity: Severity) -> Finding:
         return replace(self, severity=severity)

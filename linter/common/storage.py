@@ -57,6 +57,7 @@ STORED = frozenset(
         "speclint.analyses.shapes:PolicyClause",
         "speclint.common.findings:Finding",
         "speclint.common.findings:Location",
+        "speclint.common.findings:Member",
         "speclint.common.findings:Severity",
         "speclint.parsing.kinds:DocumentKind",
         "speclint.parsing.links:LinkSite",

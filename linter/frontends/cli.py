@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from speclint import __version__
-from speclint.common.controls import visible
+from speclint.common.controls import visible_line
 from speclint.common.findings import Severity, as_written, warnings_over
 from speclint.common.lifecycle import (
     DEFAULT_TIME_LIMIT,
@@ -61,9 +61,10 @@ class UsageProblem(click.ClickException):
 def say(text: str, err: bool = False) -> None:
     """One line of the command's own output (not a report: each reporter escapes its own).
     Paths, headings, values and notes in it come from the repository under check: its terminal
-    controls and direction overrides are shown as escapes, never obeyed
-    (``speclint.common.controls``)."""
-    click.echo(visible(text), err=err)
+    controls and direction overrides are shown as escapes, never obeyed, and so is a newline
+    (``speclint.common.controls.visible_line``): a configuration key or a path of the pull
+    request's must not start a line of its own, which a CI log would read as a command."""
+    click.echo(visible_line(text), err=err)
 
 
 # The corpus root a command reads: a folder that exists, the current one by default.
@@ -259,6 +260,7 @@ def check(
         focus=scope.focus,
         config_path=config_path,
         rules=_selectors(only_rules, select),
+        rules_as_rule=_selectors(only_rules),
         ignore=_selectors(ignore),
         baseline=baseline_path,
         diff_base=diff_base,
@@ -991,7 +993,8 @@ def show_rule(rule_id: str, color: bool | None) -> None:
     if info is None:
         fail(_unknown_rule(rule_id, catalog))
     use_color = _use_color(color)
-    say(f"{info.id} [{info.severity.label}]\n")
+    say(f"{info.id} [{info.severity.label}]")
+    click.echo()
     # click strips colour from output that is not a terminal unless told: --color means colour.
     click.echo(render_doc(info.doc, use_color), nl=False, color=use_color or None)
 

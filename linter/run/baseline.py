@@ -21,8 +21,8 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from speclint.analyses.context import Context
@@ -174,6 +174,8 @@ class Applied:
     new: list[Finding]  # not in the baseline: these are reported and can fail the run
     known: list[Finding]  # matched a baseline entry
     fixed: list[Entry]  # baseline entries nothing matched any more: the baseline can shrink
+    # Entries nothing matched, of rules that did not run (``--select``, ``--ignore``): not judged.
+    unjudged: list[Entry] = field(default_factory=list)
 
 
 def baseline_identity(entry: Entry) -> tuple[str, ...]:
@@ -204,9 +206,15 @@ def apply(
     findings: list[Finding],
     entries: list[Entry],
     identity: Callable[[Entry], tuple[str, ...]] = baseline_identity,
+    ran: Collection[str] | None = None,
 ) -> Applied:
     """Match ``findings`` with ``entries`` by ``identity`` (a baseline file's, by default),
-    multiplicity counted."""
+    multiplicity counted.
+
+    ``ran``: the rules of a run narrowed by ``--select`` or ``--ignore`` (None: every rule the
+    configuration enables ran), as ``speclint.run.waivers.apply`` takes it. An entry nothing
+    matched is fixed only when its rule ran: ``--select enum-drift`` has not fixed the baseline's
+    broken links, it has not looked for them (``unjudged``)."""
     remaining = Counter(identity(e) for e in entries)
     new: list[Finding] = []
     known: list[Finding] = []
@@ -218,8 +226,9 @@ def apply(
         else:
             new.append(finding)
     fixed: list[Entry] = []
+    unjudged: list[Entry] = []
     for entry in entries:
         if remaining[identity(entry)] > 0:
             remaining[identity(entry)] -= 1
-            fixed.append(entry)
-    return Applied(new, known, fixed)
+            (fixed if ran is None or entry.rule in ran else unjudged).append(entry)
+    return Applied(new, known, fixed, unjudged)

@@ -84,7 +84,13 @@ from speclint.run.inventory import Entry as FileEntry
 from speclint.run.resident import Resident
 from speclint.run.roots import in_focus
 from speclint.run.runner import INTERNAL_ERROR, RunResult, not_run, run_rules, select_rules
-from speclint.run.selection import SelectionError, chosen, configured, needing_a_base
+from speclint.run.selection import (
+    OWN_FINDINGS,
+    SelectionError,
+    chosen,
+    configured,
+    needing_a_base,
+)
 from speclint.run.twins import folded
 from speclint.run.waivers import Waived, today
 
@@ -107,6 +113,7 @@ class Options:
     # --select (and --rule): rule ids and prefixes (speclint.run.selection); empty: the rules the
     # configuration's select, ignore and [rules] enable.
     rules: tuple[str, ...] = ()
+    rules_as_rule: tuple[str, ...] = ()  # those of `rules` given as --rule: errors name it
     ignore: tuple[str, ...] = ()  # --ignore: rule ids and prefixes not to run
     baseline: Path | None = None
     diff_base: str | None = None
@@ -172,15 +179,29 @@ def _chosen(config: Config, options: Options) -> tuple[str, ...]:
     try:
         # Again for a corpus made in memory (the Agent Feedback Protocol's): the same choice.
         config = configured(config, catalog)
-        ids = chosen(config, catalog, options.rules, options.ignore)
+        ids = chosen(config, catalog, options.rules, options.ignore, options.rules_as_rule)
     except SelectionError as error:
         raise EngineError(str(error)) from None
     if options.diff_base is None:
         judging = {rule for rule, info in catalog.items() if info.needs_base}
-        asked = needing_a_base(options.rules, judging, catalog)
+        # The command line's choice replaces the configuration's; a configuration's selector is
+        # named by its place, as its messages never repeat a value.
+        if options.rules:
+            asked = needing_a_base(options.rules, judging, catalog)
+            flag = "--rule" if asked in options.rules_as_rule else "--select"
+            named = f"{flag} {asked}"
+        elif ids and all(rule in judging for rule in ids):
+            # A configuration is read by every run, most of them with no base (the editor, a
+            # local check): its choice is an error only when it would run nothing at all.
+            selectors = config.select or ()
+            asked = needing_a_base(selectors, judging, catalog)
+            place = next((i for i, s in enumerate(selectors) if s.strip() == asked), 0)
+            named = f"{config.source or 'configuration'}: select[{place}]"
+        else:
+            asked = named = ""
         if asked:
             raise EngineError(
-                f"--select {asked} judges a change and cannot run without --diff-base REF "
+                f"{named} judges a change and cannot run without --diff-base REF "
                 "(the revision to compare with, e.g. origin/main)"
             )
     return ids
@@ -453,6 +474,12 @@ def _compared(
 
     findings = [finding for finding in result.findings if shown(finding)]
     everything = result.findings
+    # A run narrowed by --select/--ignore judges only its rules' entries, as it judges only their
+    # waivers (``speclint.run.runner``): the others are neither fixed nor unchanged. The base of
+    # --diff-base is linted with the same rules, so only a baseline file can hold such entries.
+    ran: set[str] | None = None
+    if corpus is not None and not set(result.rules) >= set(select_rules(corpus)):
+        ran = set(result.rules) - set(OWN_FINDINGS)
     known: list[Finding] = []
     fixed: list[Entry] = []
     against: list[str] = []
@@ -461,13 +488,14 @@ def _compared(
         assert corpus is not None  # built for every run with a base or a baseline
         # Matched over the whole corpus, then narrowed to the focus: a finding outside it must
         # not make its entry look fixed.
-        applied = apply_baseline(corpus, everything, entries, identity)
+        applied = apply_baseline(corpus, everything, entries, identity, ran)
         everything = applied.new
         if focus is not None:
             applied = Applied(
                 [f for f in applied.new if shown(f)],
                 [f for f in applied.known if shown(f)],
                 [e for e in applied.fixed if in_focus(e.path, focus)],
+                [e for e in applied.unjudged if in_focus(e.path, focus)],
             )
         findings = applied.new
         known += applied.known
@@ -491,14 +519,30 @@ def _compared(
     return Outcome(config, result, findings, sources, gate, notes, corpus)
 
 
+# Fixed entries named on stderr, one line each; the rest are counted. A commit that deletes a page
+# of 3,000 broken links fixes 3,000 findings: the JSON report lists them all (`gate.fixed`).
+FIXED_SHOWN = 20
+
+
 def _fixed_lines(fixed: list[Entry]) -> list[str]:
-    return [f"  fixed: [{e.rule}] {e.path} {e.where}" for e in fixed]
+    lines = [f"  fixed: [{e.rule}] {e.path} {e.where}" for e in fixed[:FIXED_SHOWN]]
+    if len(fixed) > FIXED_SHOWN:
+        lines.append(
+            f"  … and {len(fixed) - FIXED_SHOWN} more fixed (the JSON report, --format json, "
+            "lists them all)"
+        )
+    return lines
 
 
 def _baseline_notes(path: Path, applied: Applied) -> list[str]:
     notes = [
         f"baseline {path}: {len(applied.known)} known finding(s) not shown, {len(applied.new)} new"
     ]
+    if applied.unjudged:
+        notes.append(
+            f"{len(applied.unjudged)} baseline entr{'y' if len(applied.unjudged) == 1 else 'ies'} "
+            "of rules that did not run (--select, --ignore) not judged"
+        )
     if applied.fixed:
         entries = "entry is" if len(applied.fixed) == 1 else "entries are"
         notes.append(

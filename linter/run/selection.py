@@ -130,10 +130,14 @@ def chosen(
     ids: Collection[str],
     select: Sequence[str] = (),
     ignore: Sequence[str] = (),
+    as_rule: Collection[str] = (),
 ) -> tuple[str, ...]:
-    """The ids a run runs: ``select`` (the command line's ``--select``; empty: the
-    configuration's choice) less ``ignore``, sorted. ``config`` is :func:`configured`'s."""
-    check("--select", select, ids)
+    """The ids a run runs: ``select`` (the command line's ``--select`` and ``--rule``; empty:
+    the configuration's choice) less ``ignore``, sorted. ``config`` is :func:`configured`'s.
+    ``as_rule``: the selectors of ``select`` given as ``--rule``, which an error names so (the
+    option the user typed)."""
+    check("--rule", [s for s in select if s in as_rule], ids)
+    check("--select", [s for s in select if s not in as_rule], ids)
     check("--ignore", ignore, ids)
     if select:
         return tuple(sorted(resolved(ids, select, ignore)))
@@ -144,7 +148,9 @@ def chosen(
 
 def needing_a_base(select: Sequence[str], base_rules: Collection[str], ids: Collection[str]) -> str:
     """The first selector of ``select`` that selects only rules that judge a change
-    (compat-claim), which cannot run without a base: "" when none does."""
+    (compat-claim), which cannot run without a base: "" when none does. A command line's
+    ``--select`` and a configuration's ``select`` alike: either would run no rule, a silent
+    pass."""
     for selector in select:
         matched = [rule for rule in ids if matches(selector, rule)]
         if matched and all(rule in base_rules for rule in matched):

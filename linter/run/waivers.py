@@ -25,7 +25,8 @@ a date (``YYYY-MM-DD``, or a TOML date: ``"never"``, ``"Dec 2020"``, ``false`` a
 are refused at the value, not read as "forever" or "long ago"), one whose date has passed (the
 findings it covered come back), one in a document with a key it cannot have (``reasn``,
 ``expirs``, ``x-speclint-expire``: named with the nearest valid key), and one that matches no
-finding (stale: delete it). Today's date
+finding (stale: delete it). A finding that stands for many places (``Finding.members``: alike
+enums, links to one missing file) is waived place by place (:func:`_split`). Today's date
 is the system's, or ``SPECLINT_TODAY`` (YYYY-MM-DD) when set, for reproducible runs; any other
 ``SPECLINT_TODAY`` is an error.
 """
@@ -43,7 +44,7 @@ from functools import partial
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding, Location, Severity
+from speclint.common.findings import Finding, Location, Member, Severity
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer
@@ -85,14 +86,16 @@ class Waiver:
     # A key the waiver cannot have (`reasn`), with the nearest it can: the waiver waives nothing.
     unknown_key: tuple[str, str | None] | None = None
 
-    def covers(self, finding: Finding) -> bool:
-        if finding.location.path != self.path:
+    def covers(self, rule: str, location: Location) -> bool:
+        """Whether this waiver covers a finding of ``rule`` at ``location`` (a finding's, or one
+        of a grouped finding's members)."""
+        if location.path != self.path:
             return False
-        if "*" not in self.rules and finding.rule not in self.rules:
+        if "*" not in self.rules and rule not in self.rules:
             return False
         if self.lines is not None:
-            return self.lines[0] <= finding.location.line <= self.lines[1]
-        pointer = finding.location.pointer or ""
+            return self.lines[0] <= location.line <= self.lines[1]
+        pointer = location.pointer or ""
         return not self.where or pointer == self.where or pointer.startswith(self.where + "/")
 
 
@@ -340,15 +343,31 @@ def apply(
             )
         else:
             usable.append(waiver)
+    by_path: dict[str, list[Waiver]] = {}
+    for waiver in usable:
+        by_path.setdefault(waiver.path, []).append(waiver)
+
+    def covering(rule: str, location: Location) -> Waiver | None:
+        return next((w for w in by_path.get(location.path, ()) if w.covers(rule, location)), None)
+
     kept: list[Finding] = []
     waived: list[Waived] = []
     for finding in findings:
-        match = next((w for w in usable if w.covers(finding)), None)
-        if match is None:
+        if not by_path:  # no waiver to look up, however many places a finding stands for
             kept.append(finding)
+        elif not finding.members:
+            match = covering(finding.rule, finding.location)
+            if match is None:
+                kept.append(finding)
+            else:
+                match.used += 1
+                waived.append(Waived(finding, match))
         else:
-            match.used += 1
-            waived.append(Waived(finding, match))
+            matches = [covering(finding.rule, member.location) for member in finding.members]
+            rest, accepted = _split(finding, matches)
+            if rest is not None:
+                kept.append(rest)
+            waived += accepted
     for waiver in usable:
         judged = ran is None or ("*" not in waiver.rules and set(waiver.rules) <= set(ran))
         if waiver.used == 0 and judged:
@@ -359,6 +378,45 @@ def apply(
                 )
             )
     return kept, waived, problems
+
+
+def _split(finding: Finding, matches: list[Waiver | None]) -> tuple[Finding | None, list[Waived]]:
+    """A grouped finding (``Finding.members``, issue 44) under the waivers matching each of its
+    places (``matches``, one per member, None where no waiver covers it).
+
+    A waiver is written at one place and accepts the finding there: a group formed after the
+    waivers were written (alike enums of other schemas, links from other pages) must neither
+    hide its other places behind that waiver, nor make the waiver of a place that is not the
+    group's first one look stale. So the group is split here, in the one step every grouping
+    rule's findings pass through, rather than each rule grouping around waivers it cannot see
+    (the rules read the corpus, not the run, and their cached results would then hang on the
+    date a waiver expires). Each waiver records the finding at the first of the places it
+    covers, standing for those places; the finding stays for the places no waiver covers, at
+    the first of them with that place's key (the fingerprint it has when reported alone), its
+    waived places marked on its related locations. The message is the rule's, for the whole
+    group: it may count places that are waived."""
+    if all(match is None for match in matches):
+        return finding, []
+    accepted: list[Waived] = []
+    by_waiver: dict[int, tuple[Waiver, list[Member]]] = {}
+    for member, match in zip(finding.members, matches, strict=True):
+        if match is not None:
+            by_waiver.setdefault(id(match), (match, []))[1].append(member)
+    for match, members in by_waiver.values():
+        match.used += 1
+        accepted.append(Waived(replace(finding.at(members[0]), members=tuple(members)), match))
+    open_ = [m for m, match in zip(finding.members, matches, strict=True) if match is None]
+    if not open_:
+        return None, accepted
+    shut = {m.location for m, match in zip(finding.members, matches, strict=True) if match}
+    moved = finding.at(open_[0])
+    related = tuple(
+        replace(place, note=f"{place.note}; waived here" if place.note else "waived here")
+        if place in shut
+        else place
+        for place in moved.related
+    )
+    return replace(moved, related=related, members=tuple(open_)), accepted
 
 
 def _problem(waiver: Waiver, message: str, kind: str, where: Location | None = None) -> Finding:

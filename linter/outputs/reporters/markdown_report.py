@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from posixpath import splitext
 
 from speclint.common.controls import visible
 from speclint.common.findings import Finding, Location, Severity
-from speclint.outputs.reporters import Gate, Report
+from speclint.outputs.reporters import FixedFinding, Gate, Report
 from speclint.outputs.reporters.text_report import count_phrase, detail, shown_path
 from speclint.run.inventory import phrase
 
@@ -213,16 +213,19 @@ def finding_section(report: Report, finding: Finding) -> list[str]:
     return lines
 
 
-def waived_lines(report: Report) -> list[str]:
+def waived_lines(report: Report, brief: bool = False) -> list[str]:
+    """A line per waived finding with its waiver's reason; ``brief``: the reason's first line, cut
+    as the gate report's one-line lists cut a message (``first_line``)."""
     lines = []
     for waived in report.waived:
         finding, waiver = waived.finding, waived.waiver
         where = f"{waiver.origin.path}:{waiver.origin.line}"
         who = f", by {escape_text(waiver.who)}" if waiver.who else ""
         until = f", until {waiver.expires}" if waiver.expires else ""
+        reason = first_line(waiver.reason) if brief else waiver.reason
         lines.append(
             f"- {code(finding.rule)} at {code(finding.location.path + ':' + str(finding.location.line))}: "
-            f"{escape_text(waiver.reason)} (waiver at {code(where)}{who}{until})"
+            f"{escape_text(reason)} (waiver at {code(where)}{who}{until})"
         )
     return lines
 
@@ -261,26 +264,66 @@ def render(report: Report) -> str:
 # --- gate mode ----------------------------------------------------------------------------------
 
 # GitHub refuses issue and pull-request comments over 65,536 characters; keep clear of it, so the
-# report can be posted as it is (and fits $GITHUB_STEP_SUMMARY, whose limit is 1 MiB).
+# report can be posted as it is (and fits $GITHUB_STEP_SUMMARY, whose limit is 1 MiB). The budget
+# is counted on the lines as they are written, escapes included: a name of 240 ESC characters is
+# 960 characters of report.
 GATE_BUDGET = 60_000
+# Kept for the lines that frame the sections after the lists: their headings, the "and N more"
+# lines, the collapsed block's tags (each under 200 characters, with counts and no corpus text).
+GATE_FRAME = 1_000
 
 
 ONE_LINE_MESSAGE = 240  # characters of a message in the one-line lists
 
 
+def first_line(message: str) -> str:
+    """The first line of ``message``, at most ``ONE_LINE_MESSAGE`` characters of it, with no code
+    span left open."""
+    line = " ".join(message.split("\n", 1)[0].split())
+    if len(line) > ONE_LINE_MESSAGE:
+        line = line[:ONE_LINE_MESSAGE].rsplit(" ", 1)[0] + " …"
+        if line.count("`") % 2:  # never leave a code span open
+            line = line[: line.rfind("`")].rstrip() + " …"
+    return line
+
+
 def one_line(report: Report, finding: Finding) -> str:
     where = code(place(report.root, finding.location)) + anchor(finding.location)
-    message = " ".join(finding.terminal_message.split("\n", 1)[0].split())
-    if len(message) > ONE_LINE_MESSAGE:
-        message = message[:ONE_LINE_MESSAGE].rsplit(" ", 1)[0] + " …"
-        if message.count("`") % 2:  # never leave a code span open
-            message = message[: message.rfind("`")].rstrip() + " …"
+    message = first_line(finding.terminal_message)
     return f"- **{finding.severity.label}** {code(finding.rule)} at {where}: {escape_text(message)}"
+
+
+def fixed_line(fixed: FixedFinding) -> str:
+    where = code(fixed.path) + (f" ({code(fixed.where)})" if fixed.where else "")
+    return f"- {code(fixed.rule)} at {where}: {escape_text(first_line(fixed.message))}"
+
+
+def size(lines: Sequence[str]) -> int:
+    """Characters of ``lines`` in the document, a newline each."""
+    return sum(len(line) + 1 for line in lines)
+
+
+def listed(lines: list[str], shown: Iterable[str], total: int, room: int, elsewhere: str) -> int:
+    """Append each of the ``total`` lines of ``shown`` (escaped: ``visible``) while it fits in
+    ``room`` characters, then one line counting the rest and saying where they are. The
+    characters used, that line aside (``GATE_FRAME`` keeps room for it). ``shown`` is read only
+    as far as it is shown: a base may have tens of thousands of findings."""
+    used = 0
+    for index, line in enumerate(shown):
+        line = visible(line)
+        if used + len(line) + 1 > room:
+            lines.append(f"- … and {total - index} more: see {elsewhere}")
+            break
+        lines.append(line)
+        used += len(line) + 1
+    return used
 
 
 def render_gate(report: Report, gate: Gate) -> str:
     """The reviewer's report of a pull-request gate: what the change adds, fixes and waives first,
-    everything that was already there collapsed at the end."""
+    everything that was already there collapsed at the end. Every line is escaped (``visible``)
+    before it is counted, and every list is cut to the room left, so the whole stays within
+    ``GATE_BUDGET``."""
     new = report.findings
     failing = [f for f in new if f.severity >= Severity.ERROR]
     verdict = (
@@ -303,39 +346,37 @@ def render_gate(report: Report, gate: Gate) -> str:
         lines.append("Nothing new.")
     else:
         lines += [*summary_table(new), ""]
-    budget = GATE_BUDGET - sum(len(line) + 1 for line in lines)
-    # Each new finding with its excerpts while they fit; the rest one line each (tail reserve
-    # for the fixed / waived / unchanged sections).
+    lines = [visible(line) for line in lines]
+    budget = GATE_BUDGET - GATE_FRAME - size(lines)
+    # Each new finding with its excerpts while they fit; the rest one line each. What is kept
+    # back (the reserve) is shared by the later lists, each leaving a part of it to the next:
+    # half to fixed, waived and unchanged, then a third to waived and unchanged, an eighth to
+    # unchanged.
     reserve = min(budget // 3, 15_000)
     compact: list[Finding] = []
     for finding in new:
-        section = finding_section(report, finding)
-        size = sum(len(line) + 1 for line in section) + 1
-        if not compact and size <= budget - reserve:
+        section = [visible(line) for line in finding_section(report, finding)]
+        if not compact and size(section) + 1 <= budget - reserve:
             lines += ["", *section]
-            budget -= size
+            budget -= size(section) + 1
         else:
             compact.append(finding)
     if compact:
         lines += ["", f"More new findings ({len(compact)}), one line each:", ""]
-        for finding in compact:
-            line = one_line(report, finding)
-            if len(line) + 1 > budget - reserve // 2:
-                lines.append("- … and more: see the SARIF or JSON report")
-                break
-            lines.append(line)
-            budget -= len(line) + 1
+        shown = (one_line(report, finding) for finding in compact)
+        room = budget - reserve // 2
+        budget -= listed(lines, shown, len(compact), room, "the SARIF or JSON report")
     lines += ["", f"## Fixed by this change ({len(gate.fixed)})", ""]
     if not gate.fixed:
         lines.append("Nothing fixed.")
-    for fixed in gate.fixed:
-        where = code(fixed.path) + (f" ({code(fixed.where)})" if fixed.where else "")
-        line = f"- {code(fixed.rule)} at {where}: {escape_text(' '.join(fixed.message.split()))}"
-        lines.append(line)
-        budget -= len(line) + 1
+    fixed = (fixed_line(entry) for entry in gate.fixed)
+    budget -= listed(lines, fixed, len(gate.fixed), budget - reserve // 3, "the JSON report")
     lines += ["", f"## Waived, with reasons ({len(report.waived)})", ""]
-    lines += waived_lines(report) or ["Nothing waived."]
-    budget -= sum(len(line) + 1 for line in waived_lines(report))
+    waived = waived_lines(report, brief=True)
+    if not waived:
+        lines.append("Nothing waived.")
+    room = budget - reserve // 8
+    budget -= listed(lines, waived, len(waived), room, "the SARIF or JSON report")
     if gate.known:
         lines += [
             "",
@@ -344,14 +385,7 @@ def render_gate(report: Report, gate: Gate) -> str:
             "the base already had (not this change's doing)</summary>",
             "",
         ]
-        for index, finding in enumerate(gate.known):
-            line = one_line(report, finding)
-            if len(line) + 1 > budget - 200:
-                lines.append(
-                    f"- … and {len(gate.known) - index} more: see the SARIF or JSON report"
-                )
-                break
-            lines.append(line)
-            budget -= len(line) + 1
+        unchanged = (one_line(report, finding) for finding in gate.known)
+        listed(lines, unchanged, len(gate.known), budget, "the SARIF or JSON report")
         lines += ["", "</details>"]
-    return visible("\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from speclint.common.controls import visible
+from speclint.common.controls import inert, visible
 from speclint.common.findings import Finding, Location, Severity, fitted, warnings_over
 from speclint.outputs.reporters import Report
 from speclint.run.inventory import phrase
@@ -117,7 +117,11 @@ def render(report: Report) -> str:
         if len(finding.related) > RELATED_SHOWN:
             lines.append(f"{CONTINUATION}... and {len(finding.related) - RELATED_SHOWN} more")
     lines += closing(report)
-    return "\n".join(lines) + "\n" if lines else ""
+    # A message's newline may come from the repository (a `$ref`, a heading): the line it
+    # starts must not be one a CI runner obeys (`::warning ...`, `##[error]`) in the job log of
+    # a plain `speclint check` or the hook.
+    text = "\n".join(lines)
+    return "\n".join(inert(line) for line in text.split("\n")) + "\n" if lines else ""
 
 
 def closing(report: Report) -> list[str]:
