@@ -110,6 +110,10 @@ What it does
     finding of an example bound by its shape alone is a warning; by its values, the operation
     it sits under or the request it answers, an error.
 
+    A comment between a fence and the text above or below it (a waiver, ``<!-- ... -->`` or
+    MDX's ``{/* ... */}``) does not part them: the text still ties the fence, marks it or says
+    it is shortened.
+
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render. An
     example the schema rejects is either a wrong example or a wrong schema, and it was published
@@ -182,6 +186,7 @@ from speclint.analyses.fences import (
     BY_VALUE,
     Binding,
     SchemaTarget,
+    comment_blocks,
     example_file,
     example_file_binding,
     fence_data,
@@ -200,7 +205,7 @@ from speclint.analyses.validation import (
 from speclint.common.findings import Finding, Location, Severity, first_fitting
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.prose import CodeFence, Paragraph, ProseDocument
+from speclint.parsing.prose import CodeFence, Paragraph
 from speclint.parsing.structured import (
     Parsed,
     ParseFailure,
@@ -446,7 +451,10 @@ class _Surroundings:
     earlier fences and a scan of every paragraph made a page of many fences quadratic (issue 44,
     item 4: 20,000 fences took 25 s, 50,000 outlived the rule's time box)."""
 
-    def __init__(self, prose: ProseDocument | None) -> None:
+    def __init__(self, document: Document) -> None:
+        prose = document.prose
+        # A comment (a waiver, a marker) between a fence and its paragraph does not part them.
+        self.blocks = comment_blocks(document)
         paragraphs = prose.paragraphs if prose is not None else ()
         fences = sorted(prose.fences, key=lambda f: f.line) if prose is not None else []
         self.paragraphs = paragraphs
@@ -464,7 +472,7 @@ class _Surroundings:
         # the first line of the run it ends, fences at most two lines apart.
         self.run_start: dict[int, int] = {}
         for previous, fence in zip([None, *fences], fences, strict=False):
-            if previous is not None and fence.line - previous.end_line <= 2:
+            if previous is not None and self.blocks.above(fence.line) - previous.end_line <= 2:
                 self.run_start[fence.line] = self.run_start[previous.line]
             else:
                 self.run_start[fence.line] = fence.line
@@ -473,7 +481,8 @@ class _Surroundings:
 
     def beside(self, first: int, last: int) -> tuple[Paragraph | None, Paragraph | None]:
         """The paragraph ending just before line ``first`` and the one starting just after line
-        ``last`` (a blank line between at most), where there is one."""
+        ``last`` (a blank line between at most, comments aside), where there is one."""
+        first, last = self.blocks.above(first), self.blocks.below(last)
         found = bisect_left(self.ends, first)
         before = self.paragraphs[self.latest[found - 1]] if found else None
         found = bisect_right(self.starts, last)
@@ -620,7 +629,7 @@ def _page_findings(
 ) -> Iterator[Finding]:
     """One page's JSON code fences, against the schema each one is tied to."""
     lines = (document.text or "").split("\n")
-    surroundings = _Surroundings(document.prose)
+    surroundings = _Surroundings(document)
     for tie in fence_ties(corpus, document, Binding.of(options)):
         fence = tie.fence
         opening = lines[fence.line - 1] if fence.line <= len(lines) else ""

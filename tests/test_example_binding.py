@@ -227,6 +227,10 @@ def test_counter_examples_sketches_and_proposals_are_not_judged() -> None:
 
 
 WRONG_ROLE = {"kind": "message", "role": "robot", "messageId": "m-1"}
+# Waivers (issue 44, item 12): a comment, in MDX's form or HTML's, between a fence and the text
+# that marks it does not part them.
+JSX_WAIVER = "{/* speclint-ignore enum-drift: the roles of v2 */}\n"
+HTML_WAIVER = "<!-- speclint-ignore enum-drift: the roles of v2 -->\n"
 
 
 @pytest.mark.parametrize(
@@ -243,6 +247,9 @@ WRONG_ROLE = {"kind": "message", "role": "robot", "messageId": "m-1"}
         "Even though not strictly a valid message, a peer sends it.\n\nSee below.\n\n"
         + "More text.\n\n"
         + fence(WRONG_ROLE),
+        # A waiver between the label and the fence.
+        "Negative:\n\n" + JSX_WAIVER + fence(WRONG_ROLE),
+        "Negative:\n\n" + HTML_WAIVER + "\n" + fence(WRONG_ROLE),
     ],
 )
 def test_an_example_marked_as_one_to_reject_is_not_judged(page: str) -> None:
@@ -266,6 +273,16 @@ def test_an_example_marked_as_one_to_reject_is_not_judged(page: str) -> None:
 def test_words_that_do_not_mark_an_example_leave_it_judged(before: str) -> None:
     [finding] = findings(before + fence(WRONG_ROLE))
     assert '"robot" is not one of' in finding.message
+
+
+@pytest.mark.parametrize("waiver", ["", JSX_WAIVER, HTML_WAIVER, HTML_WAIVER + "\n"])
+def test_a_waiver_between_a_shortened_example_and_its_text_keeps_it_shortened(
+    waiver: str,
+) -> None:
+    short = {"kind": "message", "role": "user"}  # no `messageId`
+    [finding] = findings(fence(short))
+    assert '"messageId" is a required property' in finding.message
+    assert findings("Other fields trimmed for brevity:\n\n" + waiver + fence(short)) == []
 
 
 def test_a_description_where_an_object_goes_is_not_judged() -> None:

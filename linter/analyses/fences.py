@@ -57,7 +57,7 @@ from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
-from speclint.parsing.prose import CodeFence, Paragraph
+from speclint.parsing.prose import CodeFence, CommentBlocks, Paragraph
 from speclint.parsing.structured import (
     Parsed,
     ParseFailure,
@@ -171,6 +171,13 @@ class Binding:
 BY_TEXT_ONLY = Binding(value=False, shape=False, operation=False)
 
 
+def comment_blocks(document: Document) -> CommentBlocks:
+    """The page's :class:`CommentBlocks`, made once per page."""
+    return document.remember(
+        "comment-blocks", functools.partial(CommentBlocks, document.prose, document.lines)
+    )
+
+
 def fence_ties(
     corpus: Context,
     document: Document,
@@ -210,15 +217,23 @@ def _tie(
     attribute = _INFO_ATTRIBUTE.search(fence.info)
     if attribute:
         return tie("info string", attribute.group(1), fence.line)
-    # Walk up over blank lines and comments to the block that precedes the fence.
+    # Walk up over blank lines and comments (a marker, a waiver: HTML or MDX's JSX comments) to
+    # the block that precedes the fence.
+    blocks = comment_blocks(document)
     line = fence.line - 1
-    while line >= 1 and (
-        not lines[line - 1].strip() or lines[line - 1].lstrip().startswith("<!--")
-    ):
-        for key, value in _MARKER.findall(lines[line - 1]):
-            if key in binding.markers:
-                return tie("marker comment", value, line)
-        line -= 1
+    while line >= 1:
+        row = lines[line - 1]
+        if not row.strip():
+            line -= 1
+            continue
+        first = blocks.first_of.get(line, line if row.lstrip().startswith("<!--") else None)
+        if first is None:
+            break
+        for number in range(line, first - 1, -1):
+            for key, value in _MARKER.findall(lines[number - 1]):
+                if key in binding.markers:
+                    return tie("marker comment", value, number)
+        line = first - 1
     keys = [f"{document.path}#{fence.heading.anchor}"] if fence.heading else []
     for key in [*keys, document.path]:
         if key in binding.configured:
@@ -841,10 +856,12 @@ def _by_operation(
 
 
 def _paragraph_above(document: Document, fence: CodeFence) -> str | None:
-    """The text of the paragraph ending just above the fence (a blank line between at most)."""
+    """The text of the paragraph ending just above the fence (a blank line between at most;
+    comments between do not part them)."""
     prose = document.prose
-    before = [p for p in prose.paragraphs if p.end_line < fence.line] if prose else []
-    if before and fence.line - before[-1].end_line <= 2:
+    top = comment_blocks(document).above(fence.line)
+    before = [p for p in prose.paragraphs if p.end_line < top] if prose else []
+    if before and top - before[-1].end_line <= 2:
         return before[-1].plain
     return None
 
