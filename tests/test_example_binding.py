@@ -211,7 +211,6 @@ def test_a_text_tie_to_a_definition_judges_a_whole_example_whole() -> None:
 def test_counter_examples_sketches_and_proposals_are_not_judged() -> None:
     wrong = {"kind": "message", "role": "robot", "messageId": "m-1"}
     assert findings("### Negative: an unknown role\n\n" + fence(wrong)) == []
-    assert findings(fence(wrong) + "\nThe server rejects it with `invalid_params`.\n") == []
     # A sketch of one member of a large object: what it leaves out is not its defect, what it
     # says still is.
     sketch = {"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": {}}}
@@ -236,14 +235,24 @@ HTML_WAIVER = "<!-- speclint-ignore enum-drift: the roles of v2 -->\n"
 @pytest.mark.parametrize(
     "page",
     [
-        # Marked on the fence: its info string (a title, as Mintlify and Docusaurus show it) or a
-        # comment line in it.
-        fence(WRONG_ROLE, "json Invalid request"),
+        # Marked on the fence: its info string, as a word or a title (Mintlify and Docusaurus
+        # show it), or a comment line in it that is a label.
+        fence(WRONG_ROLE, "json invalid"),
+        fence(WRONG_ROLE, "json Invalid example"),
+        fence(WRONG_ROLE, "json {2} counter-example"),
         fence(WRONG_ROLE, 'json title="Negative case: an unknown role"'),
+        fence(WRONG_ROLE, "json title='Invalid'"),
         '```jsonc\n// invalid: no such role\n{"kind": "message", "role": "robot", "messageId": "m"}\n```\n',
-        # Marked in the prose: its heading, a label above it, its section.
+        '```jsonc\n{"kind": "message",\n  // Invalid\n  "role": "robot", "messageId": "m"}\n```\n',
+        "```yaml\n# invalid example\nkind: message\nrole: robot\nmessageId: m\n```\n",
+        # Marked in the prose: its heading, the label line above it, its section.
         "### Invalid example\n\n" + fence(WRONG_ROLE),
+        "### 4.2. Negative: an unknown role\n\n" + fence(WRONG_ROLE),
         "Invalid example:\n\n" + fence(WRONG_ROLE),
+        "**Bad:**\n\n" + fence(WRONG_ROLE),
+        "❌ Wrong\n\n" + fence(WRONG_ROLE),
+        "*Example 1 (which fails the test):*\n\n" + fence(WRONG_ROLE),
+        "Example 2 (invalid):\n\n" + fence(WRONG_ROLE),
         "Even though not strictly a valid message, a peer sends it.\n\nSee below.\n\n"
         + "More text.\n\n"
         + fence(WRONG_ROLE),
@@ -257,21 +266,33 @@ def test_an_example_marked_as_one_to_reject_is_not_judged(page: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "before",
+    "page",
     [
         # A waiver's rule id (issue 44, item 12): in MDX's JSX comment, with or without a reason.
-        "{/* speclint-ignore example-invalid */}\n",
-        "{/* speclint-ignore example-invalid: robots join in v2 */}\n",
+        "{/* speclint-ignore example-invalid */}\n" + fence(WRONG_ROLE),
+        "{/* speclint-ignore example-invalid: robots join in v2 */}\n" + fence(WRONG_ROLE),
         # Names, not words: a rule id in the prose, a code span, a hyphenated word.
-        "The example-invalid rule reads this one:\n\n",
-        "A non-negative count, as the server answers it:\n\n",
-        "Returns `invalid` when the role is unknown:\n\n",
+        "The example-invalid rule reads this one:\n\n" + fence(WRONG_ROLE),
+        "A non-negative count, as the server answers it:\n\n" + fence(WRONG_ROLE),
+        "Returns `invalid` when the role is unknown:\n\n" + fence(WRONG_ROLE),
         # A section's word that says nothing of its examples ("400: invalid inputs").
-        "Status codes: `400` for invalid inputs.\n\nThe message:\n\n",
+        "Status codes: `400` for invalid inputs.\n\nThe message:\n\n" + fence(WRONG_ROLE),
+        # A marker word in an ordinary sentence (issue 44, item 12, review item 4): of a comment,
+        # a title, the text above or below, a heading that names a topic.
+        '```jsonc\n{"kind": "message",\n  // the server rejects any other role\n'
+        '  "role": "robot", "messageId": "m"}\n```\n',
+        fence(WRONG_ROLE, 'json title="Reply to an invalid request"'),
+        fence(WRONG_ROLE, "json Bad Request"),
+        fence(WRONG_ROLE, "json Invalid request"),
+        "When the request is invalid, the agent answers with this message:\n\n" + fence(WRONG_ROLE),
+        "## Rejected tasks\n\nThe agent says why:\n\n" + fence(WRONG_ROLE),
+        "### Invalid roles\n\n" + fence(WRONG_ROLE),
+        "Negative numbers are refused:\n\n" + fence(WRONG_ROLE),
+        fence(WRONG_ROLE) + "\nThe server rejects it with `invalid_params`.\n",
     ],
 )
-def test_words_that_do_not_mark_an_example_leave_it_judged(before: str) -> None:
-    [finding] = findings(before + fence(WRONG_ROLE))
+def test_words_that_do_not_mark_an_example_leave_it_judged(page: str) -> None:
+    [finding] = findings(page)
     assert '"robot" is not one of' in finding.message
 
 
