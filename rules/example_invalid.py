@@ -110,10 +110,11 @@ What it does
     An example meant to fail is marked explicitly, by a *label*: a text that begins with
     ``invalid``, ``negative``, ``bad``, ``wrong``, ``incorrect``, ``rejected``, ``not valid``,
     ``counter-example`` or ``anti-pattern`` (after markup, a symbol or a section number), alone
-    or followed by ``example`` or ``case``, and then by nothing but punctuation or by a
-    separator (``:``, ``(``, a dash) and what it says ("Invalid", "**Bad:**", "Negative case:
-    an unknown role"); or that holds one in brackets, as a caption does ("Request 2
-    (invalid):", "(which fails the test)"). The label may be:
+    or followed by ``example``, ``case``, ``test`` or ``sample``, and then by nothing but
+    punctuation or by a separator (``:``, ``(``, a dash) and what it says ("Invalid",
+    "**Bad:**", "Negative case: an unknown role", "Negative tests"); or that holds one in
+    brackets, as a caption does ("Request 2 (invalid):", "(which fails the test)"). The label
+    may be:
 
     - the fence's info string after the language, or an attribute's value in it
       (```` ```json invalid ````, ```` ```json Invalid example ````,
@@ -433,18 +434,20 @@ _MARKER_WORDS = (
     r"(?:invalid|negative|bad|wrong|incorrect|rejected|not valid|"
     r"counter[- ]?examples?|anti-?patterns?)"
 )
-# A label: a marker word first, alone or followed by `example` or `case`, then nothing but
-# punctuation, or a separator and what it says: `invalid`, "Invalid example", "**Invalid**",
-# "Negative: kind/contents mismatch", "Counter-example - no role", "Bad (no role)". Not
-# "Bad Request" (an HTTP status), "Negative numbers", "Invalid SSVC" (a test's name).
+# A label: a marker word first, alone or followed by `example`, `case`, `test` or `sample`, then
+# nothing but punctuation, or a separator and what it says: `invalid`, "Invalid example",
+# "**Invalid**", "Negative: kind/contents mismatch", "Negative test cases", "Counter-example -
+# no role", "Bad (no role)". Not "Bad Request" (an HTTP status), "Negative numbers", "Invalid
+# SSVC" (a test's name).
+_LABELLED = r"(?:\s+(?:examples?|(?:test )?cases?|tests?|samples?))?"
 LABEL = re.compile(
-    rf"{_MARKER_WORDS}(?:\s+(?:examples?|cases?))?(?:[^\w\s]*$|\s*[:(\u2013\u2014]|\s+-\s)",
+    rf"{_MARKER_WORDS}{_LABELLED}(?:[^\w\s]*$|\s*[:(\u2013\u2014]|\s+-\s)",
     re.IGNORECASE,
 )
 # A label in brackets, in a caption: "Example 2 (invalid):", "*Example 1 (which fails the
 # test):*".
 BRACKETED = re.compile(
-    rf"\((?:{_MARKER_WORDS}(?:\s+(?:examples?|cases?))?|(?:which |that )?fails?\b[^()]*)\)",
+    rf"\((?:{_MARKER_WORDS}{_LABELLED}|(?:which |that )?fails?\b[^()]*)\)",
     re.IGNORECASE,
 )
 # What comes before a label's words: markup (`**`, `>`), a symbol ("❌ Bad"), a number ("6.1.").

@@ -248,6 +248,7 @@ HTML_WAIVER = "<!-- speclint-ignore enum-drift: the roles of v2 -->\n"
         # Marked in the prose: its heading, the label line above it, its section.
         "### Invalid example\n\n" + fence(WRONG_ROLE),
         "### 4.2. Negative: an unknown role\n\n" + fence(WRONG_ROLE),
+        "## Negative test cases\n\n" + fence(WRONG_ROLE),
         "Invalid example:\n\n" + fence(WRONG_ROLE),
         "**Bad:**\n\n" + fence(WRONG_ROLE),
         "❌ Wrong\n\n" + fence(WRONG_ROLE),
@@ -426,3 +427,12 @@ def test_a_page_of_many_fences_is_read_in_linear_work() -> None:
     four times the fences is about four times the reading, not sixteen."""
     small, large = _work_on_a_page_of(100), _work_on_a_page_of(400)
     assert large <= 5 * small, (small, large)
+
+
+def test_html_around_a_comment_parts_a_fence_from_the_text_above() -> None:
+    """Only comments stand between a fence and its text without parting them: a `<details>`
+    block holding one is content of the page, so the label above it is not the fence's."""
+    details = "<details>\n<!-- a note -->\n<summary>More</summary>\n</details>\n\n"
+    assert findings("Negative:\n\n<!-- a note -->\n\n" + fence(WRONG_ROLE)) == []
+    [finding] = findings("Negative:\n\n" + details + fence(WRONG_ROLE))
+    assert '"robot" is not one of' in finding.message

@@ -216,7 +216,13 @@ class CommentBlocks:
 
     def __init__(self, prose: ProseDocument | None, lines: list[str]) -> None:
         self.lines = lines
-        comments = prose.comments if prose is not None else ()
+        # Comments only: an HTML block that holds a comment among other HTML (`<details>`) is
+        # content of the page.
+        comments = [
+            c
+            for c in (prose.comments if prose is not None else ())
+            if c.text.startswith(("<!--", "{")) and c.text.endswith(("-->", "}"))
+        ]
         self.first_of = {c.end_line: c.line for c in comments}  # last line -> first line
         self.last_of = {c.line: c.end_line for c in comments}
 
