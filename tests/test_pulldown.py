@@ -208,3 +208,21 @@ def test_a_jsx_comment_on_lines_of_its_own_is_a_comment_and_no_prose(reader: str
     assert [c.text for c in model.inline_code] == ["status", "z"]
     assert [(link.target, link.line) for link in model.links] == [("y.md", 13)]
     assert [f.line for f in model.fences] == [15]
+
+
+@pytest.mark.parametrize("reader", ["pulldown", "markdown-it"])
+def test_a_paragraph_parted_by_a_jsx_comment_keeps_every_word_of_its_parts(reader: str) -> None:
+    """Inline HTML across lines is followed line by line; a code span across lines keeps no
+    line break, so its paragraph is read whole rather than parted at a guess."""
+    html = 'A <span\nclass="x">b</span>\n{/* c */}\ntext\n'
+    model = parse_markdown_with_tokens(html, reader)[0]
+    assert [(p.line, p.end_line, p.plain) for p in model.paragraphs] == [
+        (1, 2, "A b"),
+        (4, 4, "text"),
+    ]
+    assert [c.line for c in model.comments] == [3]
+    code = "A `co\nde` b\n{/* c */}\ntext\n"
+    model = parse_markdown_with_tokens(code, reader)[0]
+    [whole] = model.paragraphs
+    assert (whole.line, whole.end_line) == (1, 4)
+    assert whole.plain.startswith("A co de b") and whole.plain.endswith("text")

@@ -588,17 +588,24 @@ class _Builder:
         for child in inline.children or ():
             if child.type in {"softbreak", "hardbreak"}:
                 row += 1
+                if row >= len(rows):
+                    return [(start, end, inline)]  # more breaks than lines: read it whole
                 if part_of[row - 1] >= 0 and part_of[row - 1] == part_of[row]:
                     children[part_of[row]].append(child)
                 continue
-            spans = child.content.count("\n") if child.type == "text" else 0
+            # The source lines a piece spans: inline HTML is kept as written (`<span\nid=x>`).
+            spans = child.content.count("\n") if child.type in {"text", "html_inline"} else 0
             touched = {part_of[r] for r in range(row, min(row + spans, len(rows) - 1) + 1)}
-            if len(touched) > 1:
+            if len(touched) != 1:
                 return [(start, end, inline)]  # a piece across a comment's edge: read it whole
             (part,) = touched
             if part >= 0:
                 children[part].append(child)
             row += spans
+        if row != len(rows) - 1:
+            # Lines not counted (a code span across lines keeps no line break): which line a
+            # piece is on is not known, so the paragraph is read whole.
+            return [(start, end, inline)]
         found: list[tuple[int, int, Any]] = []
         first = 0
         for number in range(len(rows) + 1):
