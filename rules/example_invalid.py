@@ -103,13 +103,37 @@ What it does
     a description where an object goes (``"details": "object (optional)"``) and a type written
     where a value goes (``"count": "integer"``, ``"status": "pending | running | ..."``, a
     field sketch) are not judged,
-    nor is an example marked as one to reject (a counter-example): by a word of its info
-    string (```` ```json Invalid request ````) or of a comment line in it (``// invalid``), or
-    by its heading, the paragraph beside it or its section calling it negative, invalid, wrong
-    or rejected, as prose (a word in a comment, where a waiver is written, or in a code span
-    marks nothing); nor a fence that does not parse (a sketch with ``...``). A
+    nor is an example marked as one to reject (a counter-example), nor a fence that does not
+    parse (a sketch with ``...``). A
     finding of an example bound by its shape alone is a warning; by its values, the operation
     it sits under or the request it answers, an error.
+
+    An example meant to fail is marked explicitly, by a *label*: a text that begins with
+    ``invalid``, ``negative``, ``bad``, ``wrong``, ``incorrect``, ``rejected``, ``not valid``,
+    ``counter-example`` or ``anti-pattern`` (after markup, a symbol or a section number), alone
+    or followed by ``example``, ``case``, ``test`` or ``sample``, and then by nothing but
+    punctuation or by a separator (``:``, ``(``, a dash) and what it says ("Invalid",
+    "**Bad:**", "Negative case: an unknown role", "Negative tests"); or that holds one in
+    brackets, as a caption does ("Request 2 (invalid):", "(which fails the test)"). The label
+    may be:
+
+    - the fence's info string after the language, or an attribute's value in it
+      (```` ```json invalid ````, ```` ```json Invalid example ````,
+      ```` ```json title="Negative: no role" ````);
+    - a comment line in the fence (``// invalid: no such role``, ``# invalid example``);
+    - the fence's heading ("### Negative: kind/contents mismatch"), or the line just above it
+      ("Invalid example:");
+
+    or a paragraph of its section says its examples are not valid ("not strictly a valid
+    CloudEvent", "invalid examples", "counter-examples"). A marker word in an ordinary sentence
+    marks nothing: "// the server rejects any other role", ``title="Reply to an invalid
+    request"``, "Bad Request", a heading naming a topic ("Rejected tasks", "Invalid SSVC"),
+    "When the request is invalid, the agent answers:", the text after the fence; nor does a
+    word in a comment of the page (where a waiver is written) or in a code span.
+
+    A comment between a fence and the text above or below it (a waiver, ``<!-- ... -->`` or
+    MDX's ``{/* ... */}``) does not part them: the text still ties the fence, marks it or says
+    it is shortened.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render. An
@@ -183,6 +207,7 @@ from speclint.analyses.fences import (
     BY_VALUE,
     Binding,
     SchemaTarget,
+    comment_blocks,
     example_file,
     example_file_binding,
     fence_data,
@@ -201,7 +226,7 @@ from speclint.analyses.validation import (
 from speclint.common.findings import Finding, Location, Severity, first_fitting
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.prose import CodeFence, Paragraph, ProseDocument
+from speclint.parsing.prose import CodeFence, Paragraph
 from speclint.parsing.structured import (
     Parsed,
     ParseFailure,
@@ -402,24 +427,64 @@ def _sketched(error: ValidationError, by_shape: bool = False) -> bool:
     return missing >= 2 and (by_shape or given * 2 < len(required))
 
 
-# What the prose around an example calls it when the example is shown to fail: a negative case
-# ("### Negative: kind/contents mismatch"), an invalid or rejected one. A word, not part of a
-# name: `example-invalid` (a rule id, as a waiver names it), `non-negative`, `invalid_params`.
-COUNTER_EXAMPLE = re.compile(
-    r"(?<![\w-])(negative|invalid|not valid|incorrect|wrong|rejected|rejects?|reject|"
-    r"anti-?pattern|counter-?examples?)(?![\w-])",
+# "Meant to fail" is read from explicit markers only (issue 44, item 12): a *label* that says the
+# example is one to reject, not a word of an ordinary sentence ("the server rejects any other
+# role", "Reply to an invalid request", "When the request is invalid, the agent answers:").
+# The marker words, as a label writes them.
+_MARKER_WORDS = (
+    r"(?:invalid|negative|bad|wrong|incorrect|rejected|not valid|"
+    r"counter[- ]?examples?|anti-?patterns?)"
+)
+# A label: a marker word first, alone or followed by `example`, `case`, `test` or `sample`, then
+# nothing but punctuation, or a separator and what it says: `invalid`, "Invalid example",
+# "**Invalid**", "Negative: kind/contents mismatch", "Negative test cases", "Counter-example -
+# no role", "Bad (no role)". Not "Bad Request" (an HTTP status), "Negative numbers", "Invalid
+# SSVC" (a test's name).
+_LABELLED = r"(?:\s+(?:examples?|(?:test )?cases?|tests?|samples?))?"
+LABEL = re.compile(
+    rf"{_MARKER_WORDS}{_LABELLED}(?:[^\w\s]*$|\s*[:(\u2013\u2014]|\s+-\s)",
     re.IGNORECASE,
 )
-
-
-# What a section says of the examples in it that are not valid instances ("Even though not
-# strictly a valid CloudEvent", "Invalid examples"); the bare word is no statement about an
-# example ("400 Bad Request: invalid inputs").
+# A label in brackets, in a caption: "Example 2 (invalid):", "*Example 1 (which fails the
+# test):*".
+BRACKETED = re.compile(
+    rf"\((?:{_MARKER_WORDS}{_LABELLED}|(?:which |that )?fails?\b[^()]*)\)",
+    re.IGNORECASE,
+)
+# What comes before a label's words: markup (`**`, `>`), a symbol ("❌ Bad"), a number ("6.1.").
+_LEAD = re.compile(r"^(?:[^\w]|\d+(?:\.\d+)*\.?\s)*")
+# What a section says of the examples in it that are not valid instances, in any of its
+# paragraphs ("Even though not strictly a valid CloudEvent", "Invalid examples"); the bare word is
+# no statement about an example ("400 Bad Request: invalid inputs").
 NOT_VALID = re.compile(
     r"(?<![\w-])(not (strictly |necessarily |quite )?(a |an )?valid|counter-?examples?|"
     r"(invalid|negative) examples?|examples? (is|are) (invalid|negative))(?![\w-])",
     re.IGNORECASE,
 )
+# The comment syntax around a comment line of a fence (`// invalid`, `# invalid example`,
+# `/* negative */`).
+_COMMENT = re.compile(r"^(?://+|#+|/\*+|<!--)(.*?)(?:\*+/|-->)?$")
+# An info string's attributes (`title="Invalid: no role"`) and highlighted lines (`{1,3-4}`).
+_ATTRIBUTE = re.compile(r"""([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))""")
+_LINE_RANGES = re.compile(r"\{[\d,\s-]*\}")
+
+
+def labelled(text: str) -> bool:
+    """Whether ``text`` (a title, a heading, a comment, the line above a fence) is a label
+    marking an example as one to reject: it begins with one (after markup and numbering), or
+    holds one in brackets."""
+    return bool(LABEL.match(_LEAD.sub("", text.strip()))) or BRACKETED.search(text) is not None
+
+
+def _info_labels(fence: CodeFence) -> Iterator[str]:
+    """The texts of a fence's info string after the language that may be a label: each
+    attribute's value, and the rest (```` ```json invalid ````, ```` ```json Invalid example
+    ````, Mintlify's title)."""
+    rest = fence.info[len(fence.language) :]
+    for match in _ATTRIBUTE.finditer(rest):
+        yield next(value for value in match.groups()[1:] if value is not None)
+    rest = _LINE_RANGES.sub(" ", _ATTRIBUTE.sub(" ", rest))
+    yield " ".join(rest.replace("{", " ").replace("}", " ").replace(",", " ").split())
 
 
 # What in a page's text is not its prose: comments (HTML, and MDX's JSX comments), where waivers
@@ -447,7 +512,10 @@ class _Surroundings:
     earlier fences and a scan of every paragraph made a page of many fences quadratic (issue 44,
     item 4: 20,000 fences took 25 s, 50,000 outlived the rule's time box)."""
 
-    def __init__(self, prose: ProseDocument | None) -> None:
+    def __init__(self, document: Document) -> None:
+        prose = document.prose
+        # A comment (a waiver, a marker) between a fence and its paragraph does not part them.
+        self.blocks = comment_blocks(document)
         paragraphs = prose.paragraphs if prose is not None else ()
         fences = sorted(prose.fences, key=lambda f: f.line) if prose is not None else []
         self.paragraphs = paragraphs
@@ -465,7 +533,7 @@ class _Surroundings:
         # the first line of the run it ends, fences at most two lines apart.
         self.run_start: dict[int, int] = {}
         for previous, fence in zip([None, *fences], fences, strict=False):
-            if previous is not None and fence.line - previous.end_line <= 2:
+            if previous is not None and self.blocks.above(fence.line) - previous.end_line <= 2:
                 self.run_start[fence.line] = self.run_start[previous.line]
             else:
                 self.run_start[fence.line] = fence.line
@@ -474,7 +542,8 @@ class _Surroundings:
 
     def beside(self, first: int, last: int) -> tuple[Paragraph | None, Paragraph | None]:
         """The paragraph ending just before line ``first`` and the one starting just after line
-        ``last`` (a blank line between at most), where there is one."""
+        ``last`` (a blank line between at most, comments aside), where there is one."""
+        first, last = self.blocks.above(first), self.blocks.below(last)
         found = bisect_left(self.ends, first)
         before = self.paragraphs[self.latest[found - 1]] if found else None
         found = bisect_right(self.starts, last)
@@ -500,25 +569,24 @@ class _Surroundings:
         return before is not None and SHORTENED.search(before.plain) is not None
 
     def counter_example(self, fence: CodeFence) -> bool:
-        """Whether the example is marked as one to reject: by a word of its info string after
-        the language (```` ```json Invalid request ````, ``title="Negative"``) or of a comment
-        line in it (``// invalid: no such role``), by its heading, by the paragraph just before
-        or after it, or by its section saying its examples are not valid. Prose only: a word in
-        a comment (where a waiver is written) or a code span marks nothing."""
-        info = fence.info.split(None, 1)[1:]
-        if info and COUNTER_EXAMPLE.search(info[0]):
+        """Whether the example is marked as one to reject, by a label (:func:`labelled`): its
+        info string's text or an attribute of it (```` ```json invalid ````, ``title="Negative:
+        no role"``), a comment line in it that is a label (``// invalid: no such role``), its
+        heading, or the line just above it ("Invalid example:", "Example 1 (which fails the
+        test):"); or by its section saying its examples are not valid ("not strictly a valid
+        CloudEvent"). A word in an ordinary sentence, a comment in the page (where a waiver
+        is written) or a code span marks nothing."""
+        if any(labelled(text) for text in _info_labels(fence)):
             return True
         for line in fence.content.split("\n"):
-            stripped = line.strip()
-            if stripped.startswith(("#", "//", "/*")) and COUNTER_EXAMPLE.search(stripped):
+            comment = _COMMENT.match(line.strip())
+            if comment and labelled(comment.group(1)):
                 return True
         heading = fence.heading
-        if heading is not None and heading in self.not_valid:
+        if heading is not None and (heading in self.not_valid or labelled(heading.text)):
             return True
-        if heading is not None and COUNTER_EXAMPLE.search(heading.text):
-            return True
-        beside = self.beside(fence.line, fence.end_line)
-        return any(p is not None and COUNTER_EXAMPLE.search(_words(p)) for p in beside)
+        before = self.beside(fence.line, fence.end_line)[0]
+        return before is not None and labelled(_words(before))
 
 
 def _running(indexes: list[int], pick: Callable[[int, int], int]) -> list[int]:
@@ -621,7 +689,7 @@ def _page_findings(
 ) -> Iterator[Finding]:
     """One page's JSON code fences, against the schema each one is tied to."""
     lines = (document.text or "").split("\n")
-    surroundings = _Surroundings(document.prose)
+    surroundings = _Surroundings(document)
     for tie in fence_ties(corpus, document, Binding.of(options)):
         fence = tie.fence
         opening = lines[fence.line - 1] if fence.line <= len(lines) else ""

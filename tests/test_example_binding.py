@@ -211,7 +211,6 @@ def test_a_text_tie_to_a_definition_judges_a_whole_example_whole() -> None:
 def test_counter_examples_sketches_and_proposals_are_not_judged() -> None:
     wrong = {"kind": "message", "role": "robot", "messageId": "m-1"}
     assert findings("### Negative: an unknown role\n\n" + fence(wrong)) == []
-    assert findings(fence(wrong) + "\nThe server rejects it with `invalid_params`.\n") == []
     # A sketch of one member of a large object: what it leaves out is not its defect, what it
     # says still is.
     sketch = {"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": {}}}
@@ -227,22 +226,40 @@ def test_counter_examples_sketches_and_proposals_are_not_judged() -> None:
 
 
 WRONG_ROLE = {"kind": "message", "role": "robot", "messageId": "m-1"}
+# Waivers (issue 44, item 12): a comment, in MDX's form or HTML's, between a fence and the text
+# that marks it does not part them.
+JSX_WAIVER = "{/* speclint-ignore enum-drift: the roles of v2 */}\n"
+HTML_WAIVER = "<!-- speclint-ignore enum-drift: the roles of v2 -->\n"
 
 
 @pytest.mark.parametrize(
     "page",
     [
-        # Marked on the fence: its info string (a title, as Mintlify and Docusaurus show it) or a
-        # comment line in it.
-        fence(WRONG_ROLE, "json Invalid request"),
+        # Marked on the fence: its info string, as a word or a title (Mintlify and Docusaurus
+        # show it), or a comment line in it that is a label.
+        fence(WRONG_ROLE, "json invalid"),
+        fence(WRONG_ROLE, "json Invalid example"),
+        fence(WRONG_ROLE, "json {2} counter-example"),
         fence(WRONG_ROLE, 'json title="Negative case: an unknown role"'),
+        fence(WRONG_ROLE, "json title='Invalid'"),
         '```jsonc\n// invalid: no such role\n{"kind": "message", "role": "robot", "messageId": "m"}\n```\n',
-        # Marked in the prose: its heading, a label above it, its section.
+        '```jsonc\n{"kind": "message",\n  // Invalid\n  "role": "robot", "messageId": "m"}\n```\n',
+        "```yaml\n# invalid example\nkind: message\nrole: robot\nmessageId: m\n```\n",
+        # Marked in the prose: its heading, the label line above it, its section.
         "### Invalid example\n\n" + fence(WRONG_ROLE),
+        "### 4.2. Negative: an unknown role\n\n" + fence(WRONG_ROLE),
+        "## Negative test cases\n\n" + fence(WRONG_ROLE),
         "Invalid example:\n\n" + fence(WRONG_ROLE),
+        "**Bad:**\n\n" + fence(WRONG_ROLE),
+        "❌ Wrong\n\n" + fence(WRONG_ROLE),
+        "*Example 1 (which fails the test):*\n\n" + fence(WRONG_ROLE),
+        "Example 2 (invalid):\n\n" + fence(WRONG_ROLE),
         "Even though not strictly a valid message, a peer sends it.\n\nSee below.\n\n"
         + "More text.\n\n"
         + fence(WRONG_ROLE),
+        # A waiver between the label and the fence.
+        "Negative:\n\n" + JSX_WAIVER + fence(WRONG_ROLE),
+        "Negative:\n\n" + HTML_WAIVER + "\n" + fence(WRONG_ROLE),
     ],
 )
 def test_an_example_marked_as_one_to_reject_is_not_judged(page: str) -> None:
@@ -250,22 +267,44 @@ def test_an_example_marked_as_one_to_reject_is_not_judged(page: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "before",
+    "page",
     [
         # A waiver's rule id (issue 44, item 12): in MDX's JSX comment, with or without a reason.
-        "{/* speclint-ignore example-invalid */}\n",
-        "{/* speclint-ignore example-invalid: robots join in v2 */}\n",
+        "{/* speclint-ignore example-invalid */}\n" + fence(WRONG_ROLE),
+        "{/* speclint-ignore example-invalid: robots join in v2 */}\n" + fence(WRONG_ROLE),
         # Names, not words: a rule id in the prose, a code span, a hyphenated word.
-        "The example-invalid rule reads this one:\n\n",
-        "A non-negative count, as the server answers it:\n\n",
-        "Returns `invalid` when the role is unknown:\n\n",
+        "The example-invalid rule reads this one:\n\n" + fence(WRONG_ROLE),
+        "A non-negative count, as the server answers it:\n\n" + fence(WRONG_ROLE),
+        "Returns `invalid` when the role is unknown:\n\n" + fence(WRONG_ROLE),
         # A section's word that says nothing of its examples ("400: invalid inputs").
-        "Status codes: `400` for invalid inputs.\n\nThe message:\n\n",
+        "Status codes: `400` for invalid inputs.\n\nThe message:\n\n" + fence(WRONG_ROLE),
+        # A marker word in an ordinary sentence (issue 44, item 12, review item 4): of a comment,
+        # a title, the text above or below, a heading that names a topic.
+        '```jsonc\n{"kind": "message",\n  // the server rejects any other role\n'
+        '  "role": "robot", "messageId": "m"}\n```\n',
+        fence(WRONG_ROLE, 'json title="Reply to an invalid request"'),
+        fence(WRONG_ROLE, "json Bad Request"),
+        fence(WRONG_ROLE, "json Invalid request"),
+        "When the request is invalid, the agent answers with this message:\n\n" + fence(WRONG_ROLE),
+        "## Rejected tasks\n\nThe agent says why:\n\n" + fence(WRONG_ROLE),
+        "### Invalid roles\n\n" + fence(WRONG_ROLE),
+        "Negative numbers are refused:\n\n" + fence(WRONG_ROLE),
+        fence(WRONG_ROLE) + "\nThe server rejects it with `invalid_params`.\n",
     ],
 )
-def test_words_that_do_not_mark_an_example_leave_it_judged(before: str) -> None:
-    [finding] = findings(before + fence(WRONG_ROLE))
+def test_words_that_do_not_mark_an_example_leave_it_judged(page: str) -> None:
+    [finding] = findings(page)
     assert '"robot" is not one of' in finding.message
+
+
+@pytest.mark.parametrize("waiver", ["", JSX_WAIVER, HTML_WAIVER, HTML_WAIVER + "\n"])
+def test_a_waiver_between_a_shortened_example_and_its_text_keeps_it_shortened(
+    waiver: str,
+) -> None:
+    short = {"kind": "message", "role": "user"}  # no `messageId`
+    [finding] = findings(fence(short))
+    assert '"messageId" is a required property' in finding.message
+    assert findings("Other fields trimmed for brevity:\n\n" + waiver + fence(short)) == []
 
 
 def test_a_description_where_an_object_goes_is_not_judged() -> None:
@@ -425,3 +464,12 @@ def test_a_page_of_many_fences_under_headings_is_read_in_linear_work() -> None:
     `` ## `Thing` i `` heading took 16 s and 50,000 still outlived the rule's time box."""
     small, large = _work_on_a_page_of_headed(100), _work_on_a_page_of_headed(400)
     assert large <= 5 * small, (small, large)
+
+
+def test_html_around_a_comment_parts_a_fence_from_the_text_above() -> None:
+    """Only comments stand between a fence and its text without parting them: a `<details>`
+    block holding one is content of the page, so the label above it is not the fence's."""
+    details = "<details>\n<!-- a note -->\n<summary>More</summary>\n</details>\n\n"
+    assert findings("Negative:\n\n<!-- a note -->\n\n" + fence(WRONG_ROLE)) == []
+    [finding] = findings("Negative:\n\n" + details + fence(WRONG_ROLE))
+    assert '"robot" is not one of' in finding.message

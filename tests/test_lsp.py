@@ -276,6 +276,7 @@ def test_the_waiver_action_writes_a_comment_the_page_compiles(
     from pygls.workspace import Workspace
 
     from speclint.frontends.lsp import SpeclintServer
+    from speclint.model.corpus import parse_document
     from speclint.run.waivers import _markdown
 
     root = tmp_path / "spec-repo"
@@ -294,6 +295,6 @@ def test_the_waiver_action_writes_a_comment_the_page_compiles(
     assert action.edit is not None and action.edit.changes is not None
     waived = apply(text, action.edit.changes[uri])
     assert waived.split("\n")[4].startswith(waiver)  # above the fence
-    [read] = _markdown(page, waived)
+    [read] = _markdown(parse_document(page, waived))
     assert read.rules == ("example-invalid",) and read.lines == (6, 8)
     assert read.reason.startswith("say why")

@@ -624,3 +624,44 @@ def test_supported_values_in_a_reference_table_row_bind_to_the_field(
     [finding] = run(root, "enum-drift")  # the `if` condition on `mode` is not a second binding
     assert "`mode`" in finding.message and "lacks `lazy`" in finding.message
     assert finding.related[0].line == 6
+
+
+def test_a_jsx_comment_is_no_prose_statement(make_corpus: MakeCorpus) -> None:
+    """MDX's comment says nothing to the reader (issue 44, item 12): a note or a waiver's
+    reason in it is no statement of the values of a field."""
+    text = "# Runs\n\nThe `status` field is one of `queued` | `running` | `done`.\n\n{note}\n"
+    comment = "{/* TODO(v1): the `status` field is one of `queued` | `running` */}"
+    files: dict[str, str | bytes] = {"schemas/run.schema.json": SNAPSHOT}
+    assert (
+        run(make_corpus({**files, "docs/runs.mdx": text.format(note="A note.")}), "enum-drift")
+        == []
+    )
+    assert (
+        run(make_corpus({**files, "docs/runs.mdx": text.format(note=comment)}), "enum-drift") == []
+    )
+    shown = text.format(note="Note: the `status` field is one of `queued` | `running`.")
+    assert [
+        f.location.line for f in run(make_corpus({**files, "docs/runs.mdx": shown}), "enum-drift")
+    ] == [5]
+
+
+@pytest.mark.parametrize(
+    ("path", "waiver"),
+    [
+        ("spec/runs.md", ""),
+        ("spec/runs.md", "<!-- speclint-ignore enum-drift: archived runs are not listed -->\n"),
+        ("spec/runs.mdx", "{/* speclint-ignore enum-drift: archived runs are not listed */}\n"),
+        ("spec/runs.mdx", "{/* speclint-ignore enum-drift: archived runs are not listed */}\n\n"),
+    ],
+)
+def test_a_waiver_above_a_list_or_table_keeps_the_sentence_that_introduces_it(
+    path: str, waiver: str
+) -> None:
+    """A waiver stands directly above the block it waives: between a list (or a table) and the
+    sentence that names its field, it does not part them (issue 44, item 12)."""
+    listed = f"# Runs\n\nThe `status` field is one of:\n\n{waiver}- `open`\n- `closed`\n"
+    table = f"# Runs\n\nThe `status` field is one of:\n\n{waiver}| Value |\n|---|\n| `open` |\n| `closed` |\n"
+    for text in (listed, table):
+        [found] = prose_sets(parse_document(path, text))
+        assert (found.field, found.values) == ("status", ("open", "closed"))
+        assert found.context.startswith("The `status` field is one of:")

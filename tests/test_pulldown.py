@@ -155,3 +155,74 @@ def test_edge_cases_read_alike(text: str) -> None:
     (old_model, old_page), (model, page) = readings(text)
     assert model == old_model
     assert page == old_page
+
+
+# MDX's comment, a JSX comment on lines of its own, renders to nothing: it is a comment of the page
+# as an HTML comment block is, not a paragraph or a line of one (issue 44, item 12: a waiver there
+# was read as the text beside a fence). One inside a sentence is left to the sentence.
+JSX_PAGE = """\
+# Runs
+
+{/* TODO: the `status` field is one of `a` | `b` */}
+
+The `status` is
+{/* a note */}
+
+{/*
+  two lines
+*/}
+
+{/* speclint-ignore enum-drift: a reason */}
+Text [x](y.md) `z`.
+{/* trailing */}
+```json
+{}
+```
+
+Mid {/* kept */} text.
+
+One part,
+{/* a note in the middle */}
+and another.
+"""
+
+
+@pytest.mark.parametrize("reader", ["pulldown", "markdown-it"])
+def test_a_jsx_comment_on_lines_of_its_own_is_a_comment_and_no_prose(reader: str) -> None:
+    model = parse_markdown_with_tokens(JSX_PAGE, reader)[0]
+    assert [(p.line, p.end_line, p.plain) for p in model.paragraphs] == [
+        (5, 5, "The status is"),
+        (13, 13, "Text x z."),
+        (19, 19, "Mid {/* kept */} text."),
+        (21, 21, "One part,"),
+        (23, 23, "and another."),
+    ]
+    assert [(c.line, c.end_line) for c in model.comments] == [
+        (3, 3),
+        (6, 6),
+        (8, 10),
+        (12, 12),
+        (14, 14),
+        (22, 22),
+    ]
+    assert [c.text for c in model.inline_code] == ["status", "z"]
+    assert [(link.target, link.line) for link in model.links] == [("y.md", 13)]
+    assert [f.line for f in model.fences] == [15]
+
+
+@pytest.mark.parametrize("reader", ["pulldown", "markdown-it"])
+def test_a_paragraph_parted_by_a_jsx_comment_keeps_every_word_of_its_parts(reader: str) -> None:
+    """Inline HTML across lines is followed line by line; a code span across lines keeps no
+    line break, so its paragraph is read whole rather than parted at a guess."""
+    html = 'A <span\nclass="x">b</span>\n{/* c */}\ntext\n'
+    model = parse_markdown_with_tokens(html, reader)[0]
+    assert [(p.line, p.end_line, p.plain) for p in model.paragraphs] == [
+        (1, 2, "A b"),
+        (4, 4, "text"),
+    ]
+    assert [c.line for c in model.comments] == [3]
+    code = "A `co\nde` b\n{/* c */}\ntext\n"
+    model = parse_markdown_with_tokens(code, reader)[0]
+    [whole] = model.paragraphs
+    assert (whole.line, whole.end_line) == (1, 4)
+    assert whole.plain.startswith("A co de b") and whole.plain.endswith("text")

@@ -16,6 +16,7 @@ from speclint.common.findings import Finding, Location, Member, Severity
 from speclint.model.config import load_config
 from speclint.outputs.reporters import Report, renderer
 from speclint.run.runner import RunResult, run_rules
+from speclint.run.waivers import collect
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -216,6 +217,103 @@ def test_a_markdown_or_mdx_waiver_without_a_reason_waives_nothing(
     assert "gives no reason, so it waives nothing" in problem.message
     assert (problem.location.path, problem.location.line) == (page, 5)
     assert run.waived == []
+
+
+# A page whose example is tied to its schema by the text just above it ("A `Thing`
+# ([schema](...)):"): the waiver goes between that text and the fence, where a waiver of the fence
+# must stand (issue 44, item 12, review item 3).
+THING_SCHEMA = schema(
+    title="Thing", type="object", properties={"n": {"type": "integer"}}, required=["n"]
+)
+THING_EXAMPLE = '```json\n{"n": "x"}\n```\n'
+THING_TEXT = "A `Thing` ([schema](../schemas/thing.schema.json)):\n"
+JSX_WAIVER = "{/* speclint-ignore example-invalid: counts are strings until v2 */}\n"
+HTML_WAIVER = "<!-- speclint-ignore example-invalid: counts are strings until v2 -->\n"
+
+
+def thing_page(waiver: str) -> str:
+    return f"# Thing\n\n{THING_TEXT}\n{waiver}{THING_EXAMPLE}"
+
+
+@pytest.mark.parametrize(
+    ("page", "text"),
+    [
+        ("docs/thing.mdx", thing_page(JSX_WAIVER)),
+        ("docs/thing.mdx", thing_page(JSX_WAIVER + "\n")),
+        ("docs/thing.mdx", f"# Thing\n\n{THING_TEXT}{JSX_WAIVER}{THING_EXAMPLE}"),
+        # Where the language server's quick fix writes it: above the block the fence ends.
+        ("docs/thing.mdx", f"# Thing\n\n{JSX_WAIVER}{THING_TEXT}{THING_EXAMPLE}"),
+        ("docs/thing.md", thing_page(HTML_WAIVER)),
+        ("docs/thing.md", thing_page(HTML_WAIVER + "\n")),
+    ],
+)
+def test_a_waiver_above_a_fence_keeps_the_text_that_ties_the_fence(
+    make_corpus: MakeCorpus, page: str, text: str
+) -> None:
+    """The waiver is not the paragraph beside the fence: the text above still ties it, the
+    finding is waived and recorded, and the waiver is not called stale."""
+    files = {"schemas/thing.schema.json": THING_SCHEMA}
+    assert rules_of(result(make_corpus({**files, page: thing_page("")}))) == ["example-invalid"]
+    run = result(make_corpus({**files, page: text}))
+    assert run.findings == []
+    [accepted] = run.waived
+    assert accepted.finding.rule == "example-invalid"
+    assert "the adjacent text ties it" in accepted.finding.message
+    assert accepted.waiver.reason == "counts are strings until v2"
+
+
+@pytest.mark.parametrize(
+    ("page", "waiver"),
+    [
+        ("docs/thing.mdx", "{/* speclint-ignore example-invalid */}\n"),
+        ("docs/thing.md", "<!-- speclint-ignore example-invalid -->\n"),
+    ],
+)
+def test_a_waiver_without_a_reason_above_a_tied_fence_waives_nothing(
+    make_corpus: MakeCorpus, page: str, waiver: str
+) -> None:
+    run = result(make_corpus({"schemas/thing.schema.json": THING_SCHEMA, page: thing_page(waiver)}))
+    assert rules_of(run) == ["example-invalid", "waiver"]
+    [problem] = [f for f in run.findings if f.rule == "waiver"]
+    assert "gives no reason, so it waives nothing" in problem.message
+    assert run.waived == []
+
+
+# How a page shows a waiver to its readers (this project's README does): samples in a fence or an
+# indented code block, not waivers (issue 44, item 12, review item 5).
+WAIVER_SAMPLES = """\
+# Waivers
+
+Write a waiver in MDX like this:
+
+```mdx
+{/* speclint-ignore enum-drift: the table lists the v2 statuses on purpose */}
+```
+
+And in Markdown:
+
+````markdown
+<!-- speclint-ignore enum-drift: the table lists the v2 statuses on purpose -->
+````
+
+Or indented:
+
+    <!-- speclint-ignore enum-drift: the table lists the v2 statuses on purpose -->
+    {/* speclint-ignore enum-drift: the table lists the v2 statuses on purpose */}
+"""
+
+
+def test_a_waiver_shown_in_a_code_block_is_no_waiver(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"docs/howto.md": WAIVER_SAMPLES, "docs/howto.mdx": WAIVER_SAMPLES})
+    corpus = Context.load(root, load_config(root))
+    assert collect(corpus) == []
+    assert rules_of(run_rules(corpus)) == []
+
+
+def test_the_waiver_samples_of_this_readme_are_no_waivers() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "speclint-ignore" in readme  # the samples this test is about
+    assert collect(Context.from_texts({"README.md": readme})) == []
 
 
 def test_sarif_with_suppressions_still_validates_and_other_reports_show_the_reason(

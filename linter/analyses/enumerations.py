@@ -68,7 +68,7 @@ from speclint.analyses.shapes import Site, ValueSet, follow, resolve, value_set
 from speclint.common.findings import Location, as_written
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.prose import Heading, Paragraph
+from speclint.parsing.prose import CommentBlocks, Heading, Paragraph
 from speclint.parsing.structured import join_pointer
 
 if TYPE_CHECKING:
@@ -323,8 +323,11 @@ def _prose_sets(document: Document) -> list[ProseSet]:
     lines = document.text.split("\n")
     found: list[ProseSet] = []
     found += _inline_sets(document.path, prose)
-    found += _table_sets(document.path, prose)
-    found += _list_sets(document.path, prose, lines)
+    # A comment (a waiver) between a list or table and the sentence introducing it does not part
+    # them (issue 44, item 12).
+    blocks = CommentBlocks(prose, lines)
+    found += _table_sets(document.path, prose, blocks)
+    found += _list_sets(document.path, prose, lines, blocks)
     found += _fence_sets(document.path, prose)
     # The same set stated twice on one line (a union inside a "one of" sentence) is one set.
     unique: dict[tuple[int, tuple[str, ...]], ProseSet] = {}
@@ -493,7 +496,7 @@ def _phrase_values(text: str) -> tuple[tuple[str, ...], int] | None:
     return None
 
 
-def _table_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
+def _table_sets(path: str, prose: ProseDocument, blocks: CommentBlocks) -> Iterator[ProseSet]:
     for table in prose.tables:
         # "| read | string | ... | Supported values are: `data`, `envelope`, `raw` |": the
         # first column names the field a row's description enumerates.
@@ -529,7 +532,7 @@ def _table_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
                 # field reference table: `string`, `string`, `boolean`), it does not list a
                 # vocabulary.
                 if len(spans) >= 2 and len(set(spans)) == len(spans):
-                    intro = _paragraph_before(prose, table.line)
+                    intro = _paragraph_before(prose, blocks.above(table.line))
                     field_name = _column_field(header.text, intro.text if intro else "", spans)
                     yield ProseSet(
                         path,
@@ -609,14 +612,16 @@ def _paragraph_before(prose: ProseDocument, line: int) -> Any:
     return before[-1] if before else None
 
 
-def _list_sets(path: str, prose: ProseDocument, lines: list[str]) -> Iterator[ProseSet]:
+def _list_sets(
+    path: str, prose: ProseDocument, lines: list[str], blocks: CommentBlocks
+) -> Iterator[ProseSet]:
     items = sorted(prose.list_items, key=lambda i: i.line)
     run: list[Any] = []
 
     def flush() -> Iterator[ProseSet]:
         if len(run) >= 2:
             spans = [_CODE.match(item.text.lstrip("-*+ 0123456789.)")).group(1) for item in run]  # type: ignore[union-attr]
-            intro = _paragraph_before(prose, run[0].line)
+            intro = _paragraph_before(prose, blocks.above(run[0].line))
             heading = run[0].heading
             if all(_is_value(s) for s in spans) and (intro is not None or heading is not None):
                 # Without an intro sentence, the heading names the field ("## Kinds").

@@ -58,7 +58,13 @@ from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
-from speclint.parsing.prose import CodeFence, InlineCode, Paragraph, ProseDocument
+from speclint.parsing.prose import (
+    CodeFence,
+    CommentBlocks,
+    InlineCode,
+    Paragraph,
+    ProseDocument,
+)
 from speclint.parsing.structured import (
     Parsed,
     ParseFailure,
@@ -172,6 +178,13 @@ class Binding:
 BY_TEXT_ONLY = Binding(value=False, shape=False, operation=False)
 
 
+def comment_blocks(document: Document) -> CommentBlocks:
+    """The page's :class:`CommentBlocks`, made once per page."""
+    return document.remember(
+        "comment-blocks", functools.partial(CommentBlocks, document.prose, document.lines)
+    )
+
+
 def fence_ties(
     corpus: Context,
     document: Document,
@@ -185,7 +198,7 @@ def fence_ties(
     if prose is None or document.text is None:
         return
     lines = document.text.split("\n")
-    page = _Page(prose)
+    page = _Page(prose, comment_blocks(document))
     asked: dict[int, tuple[str, Any]] = {}  # section (heading line) -> the request shown last
     for fence in prose.fences:
         tie = None
@@ -205,7 +218,8 @@ class _Page:
     quadratic (review of issue 44, item 4: 20,000 fences under `` ## `Thing` i `` headings took
     16 s, 50,000 outlived the rule's time box)."""
 
-    def __init__(self, prose: ProseDocument) -> None:
+    def __init__(self, prose: ProseDocument, comments: CommentBlocks) -> None:
+        self.comments = comments
         paragraphs = prose.paragraphs
         self.by_end = {p.end_line: p for p in paragraphs}
         # The last paragraph (in page order) ending before a line: indexes ordered by end line,
@@ -223,10 +237,11 @@ class _Page:
 
     def paragraph_above(self, fence: CodeFence) -> str | None:
         """The text of the paragraph ending just above the fence (a blank line between at
-        most)."""
-        found = bisect_left(self.ends, fence.line)
+        most; comments between, a waiver or a marker, do not part them)."""
+        top = self.comments.above(fence.line)
+        found = bisect_left(self.ends, top)
         before = self.paragraphs[self.latest[found - 1]] if found else None
-        if before is not None and fence.line - before.end_line <= 2:
+        if before is not None and top - before.end_line <= 2:
             return before.plain
         return None
 
@@ -251,15 +266,23 @@ def _tie(
     attribute = _INFO_ATTRIBUTE.search(fence.info)
     if attribute:
         return tie("info string", attribute.group(1), fence.line)
-    # Walk up over blank lines and comments to the block that precedes the fence.
+    # Walk up over blank lines and comments (a marker, a waiver: HTML or MDX's JSX comments) to
+    # the block that precedes the fence.
+    blocks = comment_blocks(document)
     line = fence.line - 1
-    while line >= 1 and (
-        not lines[line - 1].strip() or lines[line - 1].lstrip().startswith("<!--")
-    ):
-        for key, value in _MARKER.findall(lines[line - 1]):
-            if key in binding.markers:
-                return tie("marker comment", value, line)
-        line -= 1
+    while line >= 1:
+        row = lines[line - 1]
+        if not row.strip():
+            line -= 1
+            continue
+        first = blocks.first_of.get(line, line if row.lstrip().startswith("<!--") else None)
+        if first is None:
+            break
+        for number in range(line, first - 1, -1):
+            for key, value in _MARKER.findall(lines[number - 1]):
+                if key in binding.markers:
+                    return tie("marker comment", value, number)
+        line = first - 1
     keys = [f"{document.path}#{fence.heading.anchor}"] if fence.heading else []
     for key in [*keys, document.path]:
         if key in binding.configured:

@@ -55,7 +55,8 @@ class Link:
 
 @dataclass(frozen=True, slots=True)
 class HtmlComment:
-    """An HTML comment block (``<!-- key: value -->``), the place authors leave machine markers."""
+    """A comment block, the place authors leave machine markers: an HTML comment
+    (``<!-- key: value -->``), or MDX's JSX comment on lines of its own (``{/* ... */}``)."""
 
     text: str
     line: int
@@ -206,6 +207,54 @@ class ProseDocument:
         return any(h.anchor == anchor for h in self.headings)
 
 
+class CommentBlocks:
+    """A page's comment blocks by line (HTML comments, and MDX's JSX comments on lines of their
+    own): what may stand between a block and the text about it without parting them. A waiver
+    (``{/* speclint-ignore rule: reason */}``) or a marker is written directly above the block it
+    is about, between the paragraph that introduces a fence, a list or a table and that block:
+    the paragraph is still the one beside it (issue 44, item 12). ``lines``: the page's lines."""
+
+    def __init__(self, prose: ProseDocument | None, lines: list[str]) -> None:
+        self.lines = lines
+        # Comments only: an HTML block that holds a comment among other HTML (`<details>`) is
+        # content of the page.
+        comments = [
+            c
+            for c in (prose.comments if prose is not None else ())
+            if c.text.startswith(("<!--", "{")) and c.text.endswith(("-->", "}"))
+        ]
+        self.first_of = {c.end_line: c.line for c in comments}  # last line -> first line
+        self.last_of = {c.line: c.end_line for c in comments}
+
+    def above(self, line: int) -> int:
+        """``line``, or the first line of the comment blocks just above it (blank lines
+        between): where the text above what starts at ``line`` is looked for from."""
+        top, probe = line, line - 1
+        while probe >= 1:
+            if not self.lines[probe - 1].strip():
+                probe -= 1
+            elif probe in self.first_of:
+                top = self.first_of[probe]
+                probe = top - 1
+            else:
+                break
+        return top
+
+    def below(self, line: int) -> int:
+        """``line``, or the last line of the comment blocks just below it (blank lines
+        between): where the text below what ends at ``line`` is looked for from."""
+        bottom, probe = line, line + 1
+        while probe <= len(self.lines):
+            if not self.lines[probe - 1].strip():
+                probe += 1
+            elif probe in self.last_of:
+                bottom = self.last_of[probe]
+                probe = bottom + 1
+            else:
+                break
+        return bottom
+
+
 def cell_offset(line: str, index: int) -> int:
     """Where the ``index``-th cell of a table row's line starts (0-based offset): after the
     pipe that opens it. GFM splits a row on every pipe but an escaped one (``\\|``), inside
@@ -281,6 +330,25 @@ def parse_markdown_with_tokens(
         tokens,
         env,
     )
+
+
+# A JSX comment on a line of its own, and a text of such comments only: MDX's comment
+# (`{/* ... */}`), where an MDX page writes what a Markdown page writes as `<!-- ... -->` (a
+# waiver, a note to editors; HTML comments do not compile in MDX). It renders to nothing, so it is
+# no paragraph and no line of one: it is a comment of the page, as an HTML comment block is
+# (issue 44, item 12). CommonMark reads it as a paragraph, or as a line of the paragraph it
+# touches. A JavaScript comment holds no `*/`.
+_JSX_COMMENT = re.compile(r"\s*\{\s*/\*(?:[^*]|\*(?!/))*\*/\s*\}\s*")
+_JSX_COMMENTS = re.compile(r"(?:\s*\{\s*/\*(?:[^*]|\*(?!/))*\*/\s*\})+\s*")
+
+
+class _Inline:
+    """An inline token's children for some of its lines (the rest were comments)."""
+
+    __slots__ = ("children",)
+
+    def __init__(self, children: list[Any]) -> None:
+        self.children = children
 
 
 def _rendered(inline: Any) -> str:
@@ -437,40 +505,43 @@ class _Builder:
                 continue
             elif kind == "paragraph_open" and token.map:
                 inline = tokens[index + 1]
-                start, end = token.map
-                codes = self.codes(inline, start + 1)
-                links = self.link_targets(inline, start + 1)
-                in_item = bool(item_starts) and item_starts[-1][0] <= start < item_starts[-1][1]
-                first, last = self.span(start, end)
-                self.paragraphs.append(
-                    Paragraph(
-                        self.page,
-                        first,
-                        last,
-                        self.rendering(inline, first, last),
-                        start + 1,
-                        end,
-                        self.heading,
-                        in_item,
-                        codes,
-                        links,
-                    )
-                )
-                if in_item and item_starts[-1][0] == start:
-                    _, item_end, ordered, depth = item_starts[-1]
-                    self.list_items.append(
-                        ListItem(
+                opening, end = token.map
+                in_item = bool(item_starts) and item_starts[-1][0] <= opening < item_starts[-1][1]
+                for number, (start, stop, part) in enumerate(
+                    self.paragraph_parts(inline, opening, end)
+                ):
+                    codes = self.codes(part, start + 1)
+                    links = self.link_targets(part, start + 1)
+                    first, last = self.span(start, stop)
+                    self.paragraphs.append(
+                        Paragraph(
                             self.page,
                             first,
                             last,
+                            self.rendering(part, first, last),
                             start + 1,
-                            item_end,
-                            ordered,
-                            depth,
+                            stop,
                             self.heading,
+                            in_item,
                             codes,
+                            links,
                         )
                     )
+                    if number == 0 and in_item and item_starts[-1][0] == opening:
+                        _, item_end, ordered, depth = item_starts[-1]
+                        self.list_items.append(
+                            ListItem(
+                                self.page,
+                                first,
+                                last,
+                                start + 1,
+                                item_end,
+                                ordered,
+                                depth,
+                                self.heading,
+                                codes,
+                            )
+                        )
                 index += 3
                 continue
             elif kind == "fence" and token.map:
@@ -490,6 +561,66 @@ class _Builder:
                 index = self.table(tokens, index)
                 continue
             index += 1
+
+    def paragraph_parts(self, inline: Any, start: int, end: int) -> list[tuple[int, int, Any]]:
+        """The parts of the paragraph on lines ``start`` to ``end`` between its JSX comments on
+        lines of their own, each with its lines and its inline token: the comments go to
+        :attr:`comments` and part the paragraph, as an HTML comment block does. Most
+        paragraphs are one part, themselves; one of comments only has none."""
+        rows = self.lines[start:end]
+        if not any(row.lstrip()[:1] == "{" for row in rows):
+            return [(start, end, inline)]  # most paragraphs: no line of theirs is a comment
+        if _JSX_COMMENTS.fullmatch("\n".join(rows)):
+            self.comment(rows, start, end)
+            return []
+        commented = [_JSX_COMMENT.fullmatch(row) is not None for row in rows]
+        if not any(commented):
+            return [(start, end, inline)]
+        # Each row's part (the index of the run of text rows it is in), -1 for a comment.
+        part_of: list[int] = []
+        parts = 0
+        for number, comment in enumerate(commented):
+            if not comment and (number == 0 or commented[number - 1]):
+                parts += 1
+            part_of.append(-1 if comment else parts - 1)
+        children: list[list[Any]] = [[] for _ in range(parts)]
+        row = 0
+        for child in inline.children or ():
+            if child.type in {"softbreak", "hardbreak"}:
+                row += 1
+                if row >= len(rows):
+                    return [(start, end, inline)]  # more breaks than lines: read it whole
+                if part_of[row - 1] >= 0 and part_of[row - 1] == part_of[row]:
+                    children[part_of[row]].append(child)
+                continue
+            # The source lines a piece spans: inline HTML is kept as written (`<span\nid=x>`).
+            spans = child.content.count("\n") if child.type in {"text", "html_inline"} else 0
+            touched = {part_of[r] for r in range(row, min(row + spans, len(rows) - 1) + 1)}
+            if len(touched) != 1:
+                return [(start, end, inline)]  # a piece across a comment's edge: read it whole
+            (part,) = touched
+            if part >= 0:
+                children[part].append(child)
+            row += spans
+        if row != len(rows) - 1:
+            # Lines not counted (a code span across lines keeps no line break): which line a
+            # piece is on is not known, so the paragraph is read whole.
+            return [(start, end, inline)]
+        found: list[tuple[int, int, Any]] = []
+        first = 0
+        for number in range(len(rows) + 1):
+            if number == len(rows) or part_of[number] != part_of[first]:
+                if part_of[first] < 0:
+                    self.comment(rows[first:number], start + first, start + number)
+                else:
+                    text = _Inline(children[part_of[first]])
+                    found.append((start + first, start + number, text))
+                first = number
+        return found
+
+    def comment(self, rows: list[str], start: int, end: int) -> None:
+        text = "\n".join(rows).strip()
+        self.comments.append(HtmlComment(text, start + 1, end, self.heading))
 
     def table(self, tokens: list[Any], index: int) -> int:
         start, end = tokens[index].map

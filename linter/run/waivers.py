@@ -16,6 +16,7 @@ Three places hold waivers:
 
       {/* speclint-ignore enum-drift: the table lists the v2 statuses on purpose */}
 
+  (the same line inside a code fence or code block is a sample of a waiver, and waives nothing);
 - in the configuration, as ``[[waivers]]`` tables with ``rule`` (or a list ``rules``), ``path``,
   optional ``where`` (a JSON pointer, or ``#heading-anchor``), ``reason``, ``who`` and ``expires``;
   any other key is a configuration error (``speclint.model.config``).
@@ -150,7 +151,7 @@ def collect(corpus: Context) -> list[Waiver]:
 
 def _own_waivers(document: Document) -> list[Waiver]:
     if document.kind is DocumentKind.MARKDOWN:
-        return _markdown(document.path, document.text or "")
+        return _markdown(document)
     return list(_structured(document, document.data, ""))
 
 
@@ -216,12 +217,19 @@ def _structured(document: Any, node: Any, pointer: str) -> Iterator[Waiver]:
             yield from _structured(document, child, join_pointer(pointer, index))
 
 
-def _markdown(path: str, text: str) -> list[Waiver]:
+def _markdown(document: Document) -> list[Waiver]:
+    path, text = document.path, document.text or ""
     if "speclint-ignore" not in text:  # what a waiver needs on a line: a page without it
         return []  # is read in one pass of `in`, not split and matched line by line
-    lines = text.split("\n")
+    lines = document.lines
+    # A waiver is a comment of the page (an HTML comment block, or MDX's JSX comment on lines of
+    # its own: speclint.parsing.prose): the same line in a code fence or a code block is a
+    # sample of one, as this project's README shows them, and waives nothing.
+    comments = document.prose.comments if document.prose is not None else ()
+    numbers = [n for c in comments for n in range(c.line, min(c.end_line, len(lines)) + 1)]
     found = []
-    for number, line in enumerate(lines, start=1):
+    for number in numbers:
+        line = lines[number - 1]
         match = _MARKDOWN.match(line) or _JSX.match(line)
         if not match:
             continue
