@@ -4,7 +4,8 @@ What it does
     Reads every link of the Markdown pages (inline ``[t](x.md)``, reference-style ``[t][ref]``
     with its ``[ref]: x.md`` definition: one that no link uses renders nothing and is not
     checked, images ``![a](img.png)``, and raw HTML ``<a href>`` and
-    ``<img src>``; code spans and code blocks are skipped) and checks it offline:
+    ``<img src>``; code spans, code blocks and comments, HTML's ``<!-- -->`` and MDX's
+    ``{/* */}``, are skipped) and checks it offline:
 
     - a relative path (``../x.md``, ``img/a%20b.png``, ``x.md?plain=1``) must name a file or
       folder of the repository tree under the corpus root: any file counts, linted or not (an

@@ -484,3 +484,19 @@ def test_links_past_the_related_limit_are_counted_not_said_to_be_listed(
     [finding] = findings_of(make_corpus({"spec/a.md": short}))
     assert "(3 links, all listed as related locations)" in finding.message
     assert "not listed" not in finding.message
+
+
+def test_a_link_in_an_mdx_comment_is_not_judged(make_corpus: MakeCorpus) -> None:
+    """MDX's comment renders to nothing, as an HTML comment does: a target an editor kept in
+    one (`{/* see [old](gone.md) */}`, on its own lines or inside a paragraph) leads no reader
+    anywhere. A link beside it, and one after an unclosed `/*`, are still judged."""
+    page = (
+        "# Page\n\n"
+        "{/* see [old](gone-1.md) */}\n\n"
+        "Read [this](a.md) {/* or [that](gone-2.md),\n  now removed */} and [more](gone-3.md).\n\n"
+        "{/*\n[kept](gone-4.md)\n*/}\n\n"
+        "A /* path glob */ then [broken](gone-5.md).\n"
+    )
+    root = make_corpus({"docs/p.mdx": page, "docs/a.md": "# A\n"})
+    targets = sorted(f.message.split("`")[1] for f in findings_of(root) if f.rule == "broken-link")
+    assert targets == ["gone-3.md", "gone-5.md"], targets

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -204,6 +205,8 @@ def page_of(
     page.headings = [h.text for h in headings]
     page.sections = _section_references(lines, skipped)
     page.links.sort(key=lambda s: (s.line, s.column))
+    if "/*" in text:
+        page.links = _outside_jsx_comments(text, page.links)
     page.front_matter = site_front_matter(text)
     page.first_level = headings[0].level if headings else 0
     source = _without_fences(text)
@@ -212,6 +215,45 @@ def page_of(
         page.included.append((how, directive.group(2)))
     page.includes = INCLUDE.search(NAMED_INCLUDE.sub("", source)) is not None
     return page
+
+
+def jsx_comments(text: str) -> list[tuple[int, int]]:
+    """The offsets of MDX's comments (``{/* ... */}``) in ``text``, in order. Found by a
+    forward scan, each ``*/`` looked for once: a page of many unclosed ``{/*`` stays linear."""
+    spans: list[tuple[int, int]] = []
+    at = text.find("/*")
+    while at >= 0:
+        close = text.find("*/", at + 2)
+        if close < 0:
+            break
+        before = text[:at].rstrip()
+        after = close + 2
+        while after < len(text) and text[after] in " \t\r\n":
+            after += 1
+        if before.endswith("{") and text[after : after + 1] == "}":
+            spans.append((len(before) - 1, after + 1))
+        at = text.find("/*", close + 2)
+    return spans
+
+
+def _outside_jsx_comments(text: str, links: list[LinkSite]) -> list[LinkSite]:
+    """``links`` without those written inside an MDX comment: ``{/* see [x](old.md) */}``
+    renders to nothing, so its link leads no reader anywhere (as one in ``<!-- -->`` does not,
+    issue 44 item 12)."""
+    spans = jsx_comments(text)
+    if not spans:
+        return links
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    opens = [start for start, _ in spans]
+
+    def commented(site: LinkSite) -> bool:
+        offset = starts[site.line - 1] + site.column - 1 if site.line <= len(starts) else -1
+        index = bisect_right(opens, offset) - 1
+        return index >= 0 and spans[index][0] <= offset < spans[index][1]
+
+    return [site for site in links if not commented(site)]
 
 
 # Build-time inclusion: Hugo shortcodes (`{{% http-api %}}`, `{{< include >}}`), Liquid and
