@@ -173,7 +173,16 @@ class RoleMap:
         for path, pointer in sorted(places):
             override = self.overrides.get((path, pointer)) or self.overrides.get((path, ""))
             evidence = self.evidence.get((path, pointer), [])
-            lines = [f"{e.role.value}: " + "\n        ← ".join(e.chain) for e in evidence]
+            # One line per step of each chain: the listing prints each line alone, and a
+            # newline in one would be a path's or a pointer's (shown escaped), never layout.
+            lines = [
+                line
+                for e in evidence
+                for line in (
+                    f"{e.role.value}: {e.chain[0] if e.chain else ''}",
+                    *(f"    ← {step}" for step in e.chain[1:]),
+                )
+            ]
             if override is not None:
                 lines.insert(0, f"{override}: set by [roles] in the configuration")
             elif not evidence:
