@@ -13,6 +13,15 @@ The file is JSON, sorted, one entry per finding, with the message kept for the r
        "where": "/additionalProperties", "message": "server-emitted shape …"}]}
 
 Matching counts multiplicity: two identical findings need two entries.
+
+A finding that stands for many places (``Finding.members``: alike enums, links to one missing
+file, issue 44) is compared place by place, here and by the ``--diff-base`` gate: its entry lists
+its places (``members``: each with the ``id`` the finding has alone there). A waiver at its first
+place, or a new place sorting first, moves where it is reported; neither makes the places it had
+new, nor fixes it. So a group is accepted when every place of it was there before (in one group
+or another, or reported alone), a group with new places is reported at the first new one, for the
+new ones alone, and an entry of a group is fixed only when none of its places remain
+(:func:`apply`). A finding of one place is matched exactly as before groups had places.
 """
 
 from __future__ import annotations
@@ -20,13 +29,15 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections import Counter
-from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
+from collections import Counter, defaultdict, deque
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field, replace
+from itertools import islice
 from pathlib import Path
+from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding
+from speclint.common.findings import Finding, Location, Wording
 from speclint.parsing.reading import LoadProblem, read_named
 from speclint.parsing.structured import resolve_pointer
 
@@ -57,16 +68,37 @@ class Gate:
 
 
 @dataclass(frozen=True)
+class Place:
+    """One place of a grouped finding (``Finding.members``) as a comparison reads it: the file,
+    the JSON pointer or heading, the key the finding has alone there (what the gate compares a
+    place by), and the id of the finding alone there (what a baseline compares a place by; empty
+    where it was not made: the gate's entries)."""
+
+    path: str
+    where: str
+    key: str = ""
+    id: str = ""
+
+
+@dataclass(frozen=True)
 class Entry:
     id: str
     rule: str
     path: str
     where: str
     message: str
+    # The finding's key (its message when it has none), what the gate compares its place by when
+    # a group of the other side has that place; empty in a baseline file.
+    key: str = ""
+    # Every place of a grouped finding, its own first; empty for a finding of one place.
+    members: tuple[Place, ...] = ()
 
 
-def _content(corpus: Context, finding: Finding) -> str:
-    location = finding.location
+def _where(location: Location) -> str:
+    return location.pointer or location.heading or ""
+
+
+def _content(corpus: Context, location: Location) -> str:
     document = corpus.documents.get(location.path)
     if document is None:
         return ""
@@ -77,30 +109,64 @@ def _content(corpus: Context, finding: Finding) -> str:
     return lines[location.line - 1].strip() if 0 < location.line <= len(lines) else ""
 
 
-def entry_for(corpus: Context, finding: Finding) -> Entry:
-    where = finding.location.pointer or finding.location.heading or ""
-    content = hashlib.sha256(_content(corpus, finding).encode("utf-8")).hexdigest()
-    identity = "\x1f".join((finding.rule, finding.location.path, where, content))
-    digest = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:24]
-    return Entry(digest, finding.rule, finding.location.path, where, finding.message)
+def _id(corpus: Context, rule: str, location: Location) -> str:
+    """The id of a finding of ``rule`` at ``location``: rule, file, pointer or heading, and a hash
+    of the content there."""
+    content = hashlib.sha256(_content(corpus, location).encode("utf-8")).hexdigest()
+    identity = "\x1f".join((rule, location.path, _where(location), content))
+    return hashlib.sha256(identity.encode("utf-8")).hexdigest()[:24]
+
+
+def entry_for(corpus: Context, finding: Finding, ids: bool = False) -> Entry:
+    """The entry of ``finding``. ``ids``: with the id each place of a grouped finding has alone
+    (what a baseline file records; each place's content is hashed), not only its key (what the
+    gate compares)."""
+    location = finding.location
+    key = finding.message if finding.key is None else finding.key
+    members = tuple(
+        Place(
+            member.location.path,
+            _where(member.location),
+            key if member.key is None else member.key,
+            _id(corpus, finding.rule, member.location) if ids else "",
+        )
+        for member in finding.members
+    )
+    return Entry(
+        _id(corpus, finding.rule, location),
+        finding.rule,
+        location.path,
+        _where(location),
+        finding.message,
+        key,
+        members,
+    )
 
 
 def render(corpus: Context, findings: list[Finding]) -> str:
     entries = sorted(
-        (entry_for(corpus, f) for f in findings), key=lambda e: (e.path, e.rule, e.where, e.id)
+        (entry_for(corpus, f, ids=True) for f in findings),
+        key=lambda e: (e.path, e.rule, e.where, e.id),
     )
-    document = {
-        "speclint-baseline": FORMAT_VERSION,
-        "entries": [
-            {"id": e.id, "rule": e.rule, "path": e.path, "where": e.where, "message": e.message}
-            for e in entries
-        ],
-    }
+    written: list[dict[str, Any]] = []
+    for e in entries:
+        item: dict[str, Any] = {
+            "id": e.id,
+            "rule": e.rule,
+            "path": e.path,
+            "where": e.where,
+            "message": e.message,
+        }
+        if e.members:  # every place of a group, in the rule's order (its own first)
+            item["members"] = [{"id": p.id, "path": p.path, "where": p.where} for p in e.members]
+        written.append(item)
+    document = {"speclint-baseline": FORMAT_VERSION, "entries": written}
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
 _ID = re.compile(r"[0-9a-f]{24}")
 _FIELDS = {"id": True, "rule": True, "path": True, "where": False, "message": False}
+_PLACE_FIELDS = {"id": True, "path": True, "where": False}
 
 
 def load(path: Path, root: Path | None = None) -> list[Entry]:
@@ -144,19 +210,12 @@ def load(path: Path, root: Path | None = None) -> list[Entry]:
         raise BaselineError(f"{path}: `entries` must be a list of findings")
     entries = []
     for index, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise BaselineError(f"{path}: entries[{index}] is not an object")
-        for name, required in _FIELDS.items():
-            if (required and name not in item) or not isinstance(item.get(name, ""), str):
-                raise BaselineError(
-                    f"{path}: entries[{index}].{name} must be a string"
-                    + (" (it is required)" if required else "")
-                )
-        if not _ID.fullmatch(item["id"]) or not item["rule"] or not item["path"]:
-            raise BaselineError(
-                f"{path}: entries[{index}] is not an entry speclint wrote (`id` is 24 hex digits, "
-                "`rule` and `path` are not empty)"
-            )
+        _check_item(path, f"entries[{index}]", item, _FIELDS)
+        places = item.get("members", [])
+        if not isinstance(places, list):
+            raise BaselineError(f"{path}: entries[{index}].members must be a list of places")
+        for number, place in enumerate(places):
+            _check_item(path, f"entries[{index}].members[{number}]", place, _PLACE_FIELDS)
         entries.append(
             Entry(
                 item["id"],
@@ -164,9 +223,30 @@ def load(path: Path, root: Path | None = None) -> list[Entry]:
                 item["path"],
                 item.get("where", ""),
                 item.get("message", ""),
+                members=tuple(Place(p["path"], p.get("where", ""), id=p["id"]) for p in places),
             )
         )
     return entries
+
+
+def _check_item(path: Path, named: str, item: Any, fields: dict[str, bool]) -> None:
+    """A :class:`BaselineError` naming ``named`` (``entries[2]``) unless ``item`` is an object
+    whose ``fields`` (name: required) are strings, with a 24-hex-digit ``id`` and a ``path`` and
+    ``rule`` (where it has one) that are not empty."""
+    if not isinstance(item, dict):
+        raise BaselineError(f"{path}: {named} is not an object")
+    for name, required in fields.items():
+        if (required and name not in item) or not isinstance(item.get(name, ""), str):
+            raise BaselineError(
+                f"{path}: {named}.{name} must be a string"
+                + (" (it is required)" if required else "")
+            )
+    if not _ID.fullmatch(item["id"]) or not item["path"] or item.get("rule") == "":
+        what = "`rule` and `path` are" if "rule" in fields else "`path` is"
+        raise BaselineError(
+            f"{path}: {named} is not {'an entry' if 'rule' in fields else 'a place'} speclint "
+            f"wrote (`id` is 24 hex digits, {what} not empty)"
+        )
 
 
 @dataclass(frozen=True)
@@ -178,7 +258,10 @@ class Applied:
     unjudged: list[Entry] = field(default_factory=list)
 
 
-def baseline_identity(entry: Entry) -> tuple[str, ...]:
+Identity = tuple[str, ...]
+
+
+def baseline_identity(entry: Entry) -> Identity:
     # Every field a reviewer reads, not the hash alone: an entry rewritten to another rule or file
     # keeps its `id` but no longer matches anything (issue 13).
     return (entry.id, entry.rule, entry.path, entry.where)
@@ -186,13 +269,15 @@ def baseline_identity(entry: Entry) -> tuple[str, ...]:
 
 # Line numbers a message names ("first at line 12", "spec/runs.md:40"): lines above move.
 _LINE_NUMBER = re.compile(r"\b(line )\d+|(\.[A-Za-z0-9]+):\d+(?::\d+)?\b")
+# A line number between the colons of a key (enum-drift's `prose:12:schemas/a.json/...`).
+_KEY_LINE = re.compile(r"(?<=:)\d+(?=:)")
 
 
 def _unnumbered(message: str) -> str:
     return _LINE_NUMBER.sub(lambda m: f"{m.group(1) or m.group(2) + ':'}#", message)
 
 
-def gate_identity(entry: Entry) -> tuple[str, ...]:
+def gate_identity(entry: Entry) -> Identity:
     """How the ``--diff-base`` gate (and the hook) matches a finding of the head with one of the
     base: by rule, file, pointer (or heading) and what it says, line numbers aside. Not by the
     hash of the offending content, as a baseline is: a commit that rewords the line holding an
@@ -201,34 +286,230 @@ def gate_identity(entry: Entry) -> tuple[str, ...]:
     return (entry.rule, entry.path, entry.where, _unnumbered(entry.message))
 
 
+def gate_place(rule: str, place: Place) -> Identity:
+    """How the gate matches one place of a grouped finding: by rule, file, pointer (or heading)
+    and the key the finding has alone there (its fingerprint's), line numbers aside. Not by the
+    group's message, which counts its places: a group with one more place says so."""
+    return (rule, place.path, place.where, _KEY_LINE.sub("#", _unnumbered(place.key)))
+
+
+def baseline_place(rule: str, place: Place) -> Identity:
+    """How a baseline matches one place of a grouped finding: as the finding alone there."""
+    return (place.id, rule, place.path, place.where)
+
+
+@dataclass(frozen=True)
+class Matching:
+    """How a comparison identifies what it compares: ``whole`` a finding of one place (and a
+    group as it was: its first place, with the same places), ``place`` one place of a group;
+    ``ids``: the places are matched by their ids (hashed from each place's content); ``legacy``:
+    an entry with no places may stand for a group (a baseline file written before entries listed
+    places), when it says what the group says."""
+
+    whole: Callable[[Entry], Identity]
+    place: Callable[[str, Place], Identity]
+    ids: bool
+    legacy: bool
+
+
+GATE = Matching(gate_identity, gate_place, ids=False, legacy=False)
+BASELINE = Matching(baseline_identity, baseline_place, ids=True, legacy=True)
+
+
+def _own(entry: Entry) -> Place:
+    """The place of a finding of one place, as a place of a group is compared."""
+    return Place(entry.path, entry.where, entry.key, entry.id)
+
+
+class _Places:
+    """The places of the entries left after whole findings are matched, each taken once.
+
+    A group of the head takes its places from its partner first (:meth:`partner`): when two
+    groups of the base share places, it stands for the one it shares most with, and the other,
+    whose places nothing took, is fixed (not both half taken, and neither fixed). Any other place
+    it takes from the first entry holding it, in the entries' order. Every step is a dictionary
+    lookup, a pop, or a look at the first ``VOTERS`` entries holding a place: linear in the
+    places."""
+
+    VOTERS = 8
+
+    def __init__(self) -> None:
+        self._order: dict[Identity, deque[int]] = defaultdict(deque)
+        self._left: Counter[tuple[Identity, int]] = Counter()
+
+    def add(self, identity: Identity, index: int) -> None:
+        self._order[identity].append(index)
+        self._left[identity, index] += 1
+
+    def partner(self, identities: Sequence[Identity]) -> int | None:
+        """The entry holding most of ``identities`` (the first in the entries' order of those
+        holding as many), counted among the first ``VOTERS`` entries holding each."""
+        votes: Counter[int] = Counter()
+        for identity in identities:
+            order = self._order.get(identity)
+            if order:
+                for index in islice(order, self.VOTERS):
+                    if self._left[identity, index] > 0:
+                        votes[index] += 1
+        return min(votes, key=lambda index: (-votes[index], index)) if votes else None
+
+    def take(self, identity: Identity, prefer: int | None = None) -> int | None:
+        if prefer is not None and self._left[identity, prefer] > 0:
+            self._left[identity, prefer] -= 1
+            return prefer
+        order = self._order.get(identity)
+        while order:
+            index = order.popleft()
+            if self._left[identity, index] > 0:
+                self._left[identity, index] -= 1
+                return index
+        return None
+
+
+def _taken(stack: list[int] | None, taken: list[bool]) -> int | None:
+    """The last index of ``stack`` not taken yet (popped), or None."""
+    while stack:
+        index = stack.pop()
+        if not taken[index]:
+            taken[index] = True
+            return index
+    return None
+
+
 def apply(
     corpus: Context,
     findings: list[Finding],
     entries: list[Entry],
-    identity: Callable[[Entry], tuple[str, ...]] = baseline_identity,
+    matching: Matching = BASELINE,
     ran: Collection[str] | None = None,
+    since: str = "the baseline",
 ) -> Applied:
-    """Match ``findings`` with ``entries`` by ``identity`` (a baseline file's, by default),
+    """Match ``findings`` with ``entries`` as ``matching`` says (a baseline file's, by default),
     multiplicity counted.
+
+    A finding of one place matches an entry of one place with its identity (``whole``), exactly,
+    as a group matches an entry of the same group (same first place, same places). What is left is
+    compared place by place (``Matching.place``): a group of the head is known when each of its
+    places is a place of a group left, or an entry of one place left; a finding of one place is
+    known when it is a place of a group left (the group shrank to it). A group with some places
+    known and some not is new, reported at its first new place, for its new places alone, its
+    message saying which are new since ``since`` (``_grown``). An entry is fixed when nothing
+    matched it, nor any of its places.
 
     ``ran``: the rules of a run narrowed by ``--select`` or ``--ignore`` (None: every rule the
     configuration enables ran), as ``speclint.run.waivers.apply`` takes it. An entry nothing
     matched is fixed only when its rule ran: ``--select enum-drift`` has not fixed the baseline's
     broken links, it has not looked for them (``unjudged``)."""
-    remaining = Counter(identity(e) for e in entries)
+    heads = [entry_for(corpus, finding, matching.ids) for finding in findings]
+    # Each place's identity is made once, for both steps.
+    head_places = [[matching.place(h.rule, p) for p in h.members] for h in heads]
+    entry_places = [[matching.place(e.rule, p) for p in e.members] for e in entries]
+    wholes: dict[tuple[Identity, tuple[Identity, ...]], list[int]] = defaultdict(list)
+    for index, entry in enumerate(entries):
+        wholes[matching.whole(entry), tuple(entry_places[index])].append(index)
+    taken = [False] * len(entries)
+    known_at: list[bool] = [False] * len(findings)
+    groups = [number for number, head in enumerate(heads) if head.members]
+    for number in groups:  # a group as it was: its first place, with the same places
+        whole = (matching.whole(heads[number]), tuple(head_places[number]))
+        known_at[number] = _taken(wholes.get(whole), taken) is not None
+    if matching.legacy:
+        # An entry of one place written for a whole group (by a speclint whose entries did not
+        # list places): it says what the group says, at the group's first place. Before the
+        # findings of one place are matched: a group's first place may be on the line of one of
+        # them (links on one line), which has the same identity, and takes any entry of it.
+        legacy: dict[Identity, list[int]] = defaultdict(list)
+        for index, entry in enumerate(entries):
+            if not entry.members and not taken[index]:
+                legacy[(*matching.whole(entry), _unnumbered(entry.message))].append(index)
+        for number in groups:
+            if not known_at[number]:
+                said = (*matching.whole(heads[number]), _unnumbered(heads[number].message))
+                known_at[number] = _taken(legacy.get(said), taken) is not None
+    for number, head in enumerate(heads):
+        if not head.members:  # a finding of one place: its identity, exactly
+            known_at[number] = _taken(wholes.get((matching.whole(head), ())), taken) is not None
+    grouped, alone = _Places(), _Places()
+    for index, entry in enumerate(entries):
+        if taken[index]:
+            continue
+        if entry.members:
+            for identity in entry_places[index]:
+                grouped.add(identity, index)
+        else:
+            alone.add(matching.place(entry.rule, _own(entry)), index)
+    touched = [False] * len(entries)
     new: list[Finding] = []
     known: list[Finding] = []
-    for finding in findings:
-        key = identity(entry_for(corpus, finding))
-        if remaining[key] > 0:
-            remaining[key] -= 1
+    for number, (finding, head) in enumerate(zip(findings, heads, strict=True)):
+        if known_at[number]:
+            known.append(finding)
+            continue
+        if not head.members:  # one place: a place of a group left, or new
+            source = grouped.take(matching.place(head.rule, _own(head)))
+            if source is not None:
+                touched[source] = True
+            (new if source is None else known).append(finding)
+            continue
+        old: list[bool] = []
+        partner = grouped.partner(head_places[number])
+        for identity in head_places[number]:
+            source = grouped.take(identity, partner)
+            if source is None:
+                source = alone.take(identity)
+            if source is not None:
+                touched[source] = True
+            old.append(source is not None)
+        if all(old):
             known.append(finding)
         else:
-            new.append(finding)
+            new.append(_grown(finding, old, since) if any(old) else finding)
     fixed: list[Entry] = []
     unjudged: list[Entry] = []
-    for entry in entries:
-        if remaining[identity(entry)] > 0:
-            remaining[identity(entry)] -= 1
+    for index, entry in enumerate(entries):
+        if not (taken[index] or touched[index]):
             (fixed if ran is None or entry.rule in ran else unjudged).append(entry)
     return Applied(new, known, fixed, unjudged)
+
+
+NEW_PLACES_NAMED = 3  # new places of a group named in its message, besides the one it is at
+
+
+def _grown(finding: Finding, old: Sequence[bool], since: str) -> Finding:
+    """A grouped finding some of whose places (``old``, one per member) were there ``since``: the
+    change's part of it. It is reported at its first new place, with the fingerprint that place
+    has alone, standing for the new places; the places that were already there stay related,
+    marked so. A reviewer reads a drift the change extends, at a line the change wrote (where a
+    pull request's annotations show), not one it did not touch, and code scanning gets an alert
+    for the new place, not the old one again."""
+    fresh = [member for member, was in zip(finding.members, old, strict=True) if not was]
+    before = {member.location for member, was in zip(finding.members, old, strict=True) if was}
+    moved = finding.at(fresh[0])
+    mark = f"already in {since}"
+    related = tuple(
+        replace(place, note=f"{place.note}; {mark}" if place.note else mark)
+        if place in before
+        else place
+        for place in moved.related
+    )
+    if len(fresh) == 1:
+        which = f"this place, 1 of the group's {len(old)}"
+    else:
+        named = [f"`{m.location.path}:{m.location.line}`" for m in fresh[1 : 1 + NEW_PLACES_NAMED]]
+        more = len(fresh) - 1 - len(named)
+        parts = ["this one", *named]
+        listed = (
+            f"{', '.join(parts)} and {more} more"
+            if more
+            else f"{', '.join(parts[:-1])} and {parts[-1]}"
+        )
+        which = f"{len(fresh)} of the group's {len(old)} places, {listed}"
+    there = sum(old)
+    tail = (
+        f"\nNew since {since}: {which}; the other {there} "
+        f"{'was' if there == 1 else 'were'} already there (marked on the related locations)"
+    )
+    message: str = moved.message + tail
+    if moved.shortened is not None:
+        message = Wording(message, moved.shortened + tail)
+    return replace(moved, message=message, related=related, members=tuple(fresh))

@@ -58,14 +58,16 @@ from speclint.parsing.gitbase import (
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.reading import LoadProblem, read_raw
 from speclint.run.baseline import (
+    BASELINE,
+    GATE,
     Applied,
     BaselineError,
     Entry,
     FixedFinding,
     Gate,
-    baseline_identity,
+    Matching,
+    Place,
     entry_for,
-    gate_identity,
 )
 from speclint.run.baseline import apply as apply_baseline
 from speclint.run.baseline import load as load_baseline
@@ -434,16 +436,14 @@ def _compared(
 ) -> Outcome:
     # Each comparison (the base revision's findings, then a baseline file) keeps what it does not
     # know; the report says what each one held back and which of its entries are fixed.
-    comparisons: list[
-        tuple[str, list[Entry], Callable[[Entry], tuple[str, ...]], Callable[[Applied], list[str]]]
-    ] = []
+    comparisons: list[tuple[str, list[Entry], Matching, Callable[[Applied], list[str]]]] = []
     if options.diff_base is not None and base_entries is not None:
         ref = options.diff_base
         comparisons.append(
             (
                 f"`{ref}`",
                 base_entries,
-                gate_identity,
+                GATE,
                 lambda done: [
                     f"against {ref}: {len(done.new)} new finding(s), {len(done.fixed)} fixed, "
                     f"{len(done.known)} unchanged (not shown)",
@@ -461,7 +461,7 @@ def _compared(
             (
                 f"baseline `{path.as_posix()}`",
                 entries,
-                baseline_identity,
+                BASELINE,
                 partial(_baseline_notes, path),
             )
         )
@@ -484,11 +484,11 @@ def _compared(
     fixed: list[Entry] = []
     against: list[str] = []
     notes: list[str] = []
-    for label, entries, identity, describe in comparisons:
+    for label, entries, matching, describe in comparisons:
         assert corpus is not None  # built for every run with a base or a baseline
         # Matched over the whole corpus, then narrowed to the focus: a finding outside it must
         # not make its entry look fixed.
-        applied = apply_baseline(corpus, everything, entries, identity, ran)
+        applied = apply_baseline(corpus, everything, entries, matching, ran, since=label)
         everything = applied.new
         if focus is not None:
             applied = Applied(
@@ -630,7 +630,18 @@ def _record(result: RunResult, entries: list[Entry] | None = None) -> dict[str, 
         "entries": (
             None
             if entries is None
-            else [[e.id, e.rule, e.path, e.where, e.message] for e in entries]
+            else [
+                [
+                    e.id,
+                    e.rule,
+                    e.path,
+                    e.where,
+                    e.message,
+                    e.key,
+                    [[p.path, p.where, p.key, p.id] for p in e.members],
+                ]
+                for e in entries
+            ]
         ),
         "findings": list(result.findings),
         "waived": list(result.waived),
@@ -643,16 +654,39 @@ def _record(result: RunResult, entries: list[Entry] | None = None) -> dict[str, 
 
 
 def _recorded_entries(record: dict[str, Any] | None) -> list[Entry] | None:
-    """The baseline entries a run record holds, or None (not a record, or made without them)."""
+    """The baseline entries a run record holds, or None (not a record, or made without them:
+    one written before entries held their key and places is not used, the base is linted)."""
     if record is None or _from_record(record) is None:
         return None
     entries = record.get("entries")
-    if not isinstance(entries, list) or not all(
-        isinstance(item, list) and len(item) == 5 and all(isinstance(v, str) for v in item)
-        for item in entries
-    ):
+    if not isinstance(entries, list) or not all(_recorded_entry(item) for item in entries):
         return None
-    return [Entry(*item) for item in entries]
+    return [
+        Entry(
+            item[0],
+            item[1],
+            item[2],
+            item[3],
+            item[4],
+            item[5],
+            tuple(Place(*place) for place in item[6]),
+        )
+        for item in entries
+    ]
+
+
+def _recorded_entry(item: Any) -> bool:
+    """Whether ``item`` is an entry as ``_record`` writes it: six strings and its places."""
+    return (
+        isinstance(item, list)
+        and len(item) == 7
+        and all(isinstance(v, str) for v in item[:6])
+        and isinstance(item[6], list)
+        and all(
+            isinstance(place, list) and len(place) == 4 and all(isinstance(v, str) for v in place)
+            for place in item[6]
+        )
+    )
 
 
 def _from_record(record: dict[str, Any] | None) -> RunResult | None:
