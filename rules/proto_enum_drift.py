@@ -38,7 +38,9 @@ What it does
     One disagreement is one finding, however many places repeat it: proto enums of one name
     and the same values (as ProtoJSON spells them) bound to schema enums of the same values
     (named alike in the message) are one finding, at the first proto enum, the schema enums
-    and the other proto enums related; alike lists (the same values, in the same form) bound
+    and the other proto enums related; a proto enum that disagrees with schema enums of several
+    value sets is one finding too, the difference with each set on its related locations (120
+    proto enums and 1,000 schema enums, all of distinct values, are 120 findings); alike lists (the same values, in the same form) bound
     to one proto enum by the same evidence are one finding, at the first list, the enum and
     the other lists related. A finding carries at most 50 related locations, shared between
     its sides, and its message counts the rest: 40 proto enums and 400 schema enums repeating
@@ -76,8 +78,9 @@ Options
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from speclint.analyses.context import Context
@@ -142,14 +145,50 @@ class _First:
 
 @dataclass
 class _Disagreement:
-    """Alike proto enums (the same name and ProtoJSON spellings) and a group of alike schema
-    enums bound to each of them, that differ by ``only_proto`` and ``only_schema``."""
+    """A group of alike schema enums that a proto enum disagrees with: ``only_proto`` and
+    ``only_schema``."""
 
-    spellings: EnumSpellings
     group: SchemaEnums
     only_proto: list[str]
     only_schema: list[str]
-    protos: _First = field(default_factory=_First)
+
+    @functools.cached_property
+    def first(self) -> SchemaEnum:
+        """The group's first schema enum in reading order."""
+        return min(self.group.members, key=_reading)
+
+
+class _ProtoSide:
+    """Alike proto enums (the same name and ProtoJSON spellings): each group of schema enums
+    bound to any of them compared once, the groups they disagree with (the first
+    ``RELATED_LIMIT + 1`` in reading order kept, all counted), and the proto enums that
+    disagree with any. Memory grows with the groups, not with the pairs."""
+
+    def __init__(self, spellings: EnumSpellings) -> None:
+        self.spellings = spellings
+        self.protos = _First()
+        self.disagreements: list[_Disagreement] = []
+        self.count = 0  # groups disagreeing
+        self.schemas = 0  # schema enums in them
+        self._seen: dict[int, tuple[SchemaEnums, bool]] = {}  # the group held: ids not reused
+
+    def compared(self, group: SchemaEnums) -> bool:
+        """Whether the proto enums disagree with ``group``, compared the first time asked."""
+        seen = self._seen.get(id(group))
+        if seen is None:
+            found = _compare(self.spellings, group)
+            seen = self._seen[id(group)] = (group, found is not None)
+            if found is not None:
+                self.count += 1
+                self.schemas += len(group.members)
+                self.disagreements.append(found)
+                if len(self.disagreements) > 2 * (RELATED_LIMIT + 1):
+                    self.disagreements = self.first()
+        return seen[1]
+
+    def first(self) -> list[_Disagreement]:
+        self.disagreements.sort(key=lambda found: _reading(found.first))
+        return self.disagreements[: RELATED_LIMIT + 1]
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -157,28 +196,29 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     # Issue 44: 40 proto enums and 400 schema enums of one name and the same values were
     # 16,000 findings of one disagreement. Each distinct proto enum is compared once with each
     # group of alike schema enums (``enum_bindings``), and the proto enums that disagree the
-    # same way with one group are one finding, at the first of them.
-    compared: dict[tuple[Any, int], _Disagreement | None] = {}
+    # same way are one finding, at the first of them; a distinct proto enum that disagrees
+    # with many groups of other values is one finding too, the groups related: findings grow
+    # with the proto enums, not with proto enums × schema enums (120 × 1,000 of distinct
+    # values were 120,000 findings).
+    sides: dict[tuple[Any, ...], _ProtoSide] = {}
     for binding in enum_bindings(corpus):
         spellings = enum_spellings(binding.enum)
         alike = _alike(binding, spellings)
-        # where the enum is, and its related location: one for all its findings (with many
-        # groups of schema enums, it is a member of many)
-        shown: tuple[_Place, Location] | None = None
+        side = sides.get(alike)
+        if side is None:
+            side = sides[alike] = _ProtoSide(spellings)
+        disagrees = False
         for group in binding.groups:
-            key = (alike, id(group))
-            if key not in compared:
-                compared[key] = _compare(spellings, group)
-            found = compared[key]
-            if found is not None:
-                if shown is None:
-                    at = place(binding.proto.path, binding.enum.line, binding.enum.column)
-                    note = "a proto enum of the same values"
-                    shown = at, Location(*at, pointer=f"/{binding.enum.name}", note=note)
-                found.protos.add(shown[0], binding.enum.name, (binding, shown[1]))
-    for found in compared.values():
-        if found is not None:
-            yield _finding(found)
+            found = side.compared(group)
+            disagrees = disagrees or found
+        if disagrees:
+            at = place(binding.proto.path, binding.enum.line, binding.enum.column)
+            note = "a proto enum of the same values"
+            shown = Location(*at, pointer=f"/{binding.enum.name}", note=note)
+            side.protos.add(at, binding.enum.name, (binding, shown))
+    for side in sides.values():
+        if side.protos.count:
+            yield _finding(side)
     yield from _prose_findings(corpus, place)
 
 
@@ -209,27 +249,32 @@ def _compare(spellings: EnumSpellings, group: SchemaEnums) -> _Disagreement | No
     only_schema = sorted(set(spellings.unknown(group.values)))
     if not only_proto and not only_schema:
         return None
-    return _Disagreement(spellings, group, only_proto, only_schema)
+    return _Disagreement(group, only_proto, only_schema)
 
 
 def _others(count: int) -> str:
     return f" (and {count} other{'s' if count > 1 else ''} of the same values)" if count else ""
 
 
-def _finding(found: _Disagreement) -> Finding:
+def _finding(side: _ProtoSide) -> Finding:
     """At the first proto enum in reading order, the schema enums and the other proto enums
     related (the first schema enum always)."""
-    protos = found.protos.first()
+    protos = side.protos.first()
     (page, line, column), _, (binding, _) = protos[0]
     enum = binding.enum
-    group = found.group
-    schemas = sorted(group.members, key=_reading)
-    first = schemas[0]
+    disagreements = side.first()
+    found = disagreements[0]
+    first = found.first
     simple = simple_name(enum.name)
-    parts = _sides((found.only_proto, "the proto"), (found.only_schema, "the schema"))
-    values = ", ".join(group.values)
-    related, unlisted = bounded_related(
-        (
+    compared = f"(values compared without the `{side.spellings.prefix}` prefix, in any case, "
+    compared += "hyphens for underscores)"
+    others = _others(side.protos.count - 1)
+    if side.count == 1:
+        group = found.group
+        schemas = sorted(group.members, key=_reading)
+        parts = _sides((found.only_proto, "the proto"), (found.only_schema, "the schema"))
+        values = ", ".join(group.values)
+        schema_side = (
             [
                 _schema_location(
                     member,
@@ -240,15 +285,39 @@ def _finding(found: _Disagreement) -> Finding:
                 for member in schemas[: RELATED_LIMIT + 1]
             ],
             len(schemas),
-        ),
-        ([shown for _, _, (_, shown) in protos[1:]], found.protos.count - 1),
+        )
+        message = (
+            f"proto enum `{simple}`{others} and the JSON Schema enum {group.name}"
+            f"{_others(len(schemas) - 1)} disagree: {parts} {compared}: give both surfaces the "
+            "same values"
+        )
+    else:
+        # each group's schema enums related, the first with its values and the difference
+        schema_side = (
+            [
+                _schema_location(
+                    member,
+                    f"the schema's values: {', '.join(other.group.values)} ("
+                    + _sides((other.only_proto, "the proto"), (other.only_schema, "the schema"))
+                    + ")"
+                    if member is other.first
+                    else "a schema enum of the same values as the one above",
+                )
+                for other in disagreements
+                for member in sorted(other.group.members, key=_reading)[: RELATED_LIMIT + 1]
+            ][: RELATED_LIMIT + 1],
+            side.schemas,
+        )
+        parts = _sides((found.only_proto, "the proto"), (found.only_schema, "the schema"))
+        message = (
+            f"proto enum `{simple}`{others} disagrees with {side.count} JSON Schema enums bound "
+            f"to it, each of other values: with {found.group.name}, {parts} {compared}; the "
+            "related locations give each one's difference: give both surfaces the same values"
+        )
+    related, unlisted = bounded_related(
+        schema_side,
+        ([shown for _, _, (_, shown) in protos[1:]], side.protos.count - 1),
         room=RELATED_LIMIT,
-    )
-    message = (
-        f"proto enum `{simple}`{_others(found.protos.count - 1)} and the JSON Schema enum "
-        f"{group.name}{_others(len(schemas) - 1)} disagree: {parts} (values compared without the "
-        f"`{found.spellings.prefix}` prefix, in any case, hyphens for underscores): give both "
-        "surfaces the same values"
     )
     return Finding(
         ID,
@@ -261,9 +330,9 @@ def _finding(found: _Disagreement) -> Finding:
         # every proto enum, each with the key of its own pair: a waiver at one covers that one
         members=tuple(
             Member(shown, f"{other.enum.name}:{first.document.path}#{first.pointer}")
-            for _, _, (other, shown) in found.protos.every
+            for _, _, (other, shown) in side.protos.every
         )
-        if found.protos.count > 1
+        if side.protos.count > 1
         else (),
     )
 

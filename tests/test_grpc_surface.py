@@ -1243,7 +1243,7 @@ def test_a_grouped_proto_enum_finding_keeps_the_fingerprint_of_its_first_pair(
     assert grouped.fingerprint == alone.fingerprint
 
 
-def test_proto_enums_against_schema_enums_of_other_values_are_other_disagreements(
+def test_a_proto_enum_against_schema_enums_of_other_values_is_one_finding(
     make_corpus: MakeCorpus,
 ) -> None:
     files = protos_and_schemas(2, 2)
@@ -1251,23 +1251,47 @@ def test_proto_enums_against_schema_enums_of_other_values_are_other_disagreement
         (f"schemas/w{n}.schema.json", text)
         for n, text in enumerate(protos_and_schemas(0, 3, ("x", "y", "w")).values())
     )
-    found = findings_of("proto-enum-drift", make_corpus(files))
-    by_values = {
-        finding.related[0].note: sorted(r.path for r in finding.related) for finding in found
-    }
-    assert by_values == {
-        "the schema's values: x, y, z": [
-            "protos/p1.proto",
+    (finding,) = findings_of("proto-enum-drift", make_corpus(files))
+    assert finding.location.path == "protos/p0.proto"
+    assert "disagrees with 2 JSON Schema enums bound to it, each of other values" in (
+        finding.message
+    )
+    # each group's schema enums, the first of each with its values and what differs
+    assert [(r.path, r.note) for r in finding.related] == [
+        (
             "schemas/s0.schema.json",
-            "schemas/s1.schema.json",
-        ],
-        "the schema's values: x, y, w": [
-            "protos/p1.proto",
+            "the schema's values: x, y, z (`TASK_STATE_Q` only in the proto; `z` only in the schema)",
+        ),
+        ("schemas/s1.schema.json", "a schema enum of the same values as the one above"),
+        (
             "schemas/w0.schema.json",
-            "schemas/w1.schema.json",
-            "schemas/w2.schema.json",
-        ],
-    }
+            "the schema's values: x, y, w (`TASK_STATE_Q` only in the proto; `w` only in the schema)",
+        ),
+        ("schemas/w1.schema.json", "a schema enum of the same values as the one above"),
+        ("schemas/w2.schema.json", "a schema enum of the same values as the one above"),
+        ("protos/p1.proto", "a proto enum of the same values"),
+    ]
+
+
+def test_proto_enums_of_distinct_values_against_schema_enums_of_distinct_values_grow_linearly(
+    make_corpus: MakeCorpus,
+) -> None:
+    # issue 44, item 7: every proto enum bound to every schema enum, each pair a disagreement
+    # of its own, was protos × schemas findings (120 × 1,000: 120,000); one per proto enum
+    files: dict[str, str | bytes] = {}
+    for n in range(6):
+        (proto,) = protos_and_schemas(1, 0).values()
+        assert isinstance(proto, str)
+        files[f"protos/p{n}.proto"] = proto.replace("scale.p0", f"scale.p{n}").replace(
+            "TASK_STATE_Q", f"TASK_STATE_P{n}"
+        )
+    for n in range(8):
+        (schema,) = protos_and_schemas(0, 1, ("x", "y", f"z{n}")).values()
+        files[f"schemas/s{n}.schema.json"] = schema
+    found = findings_of("proto-enum-drift", make_corpus(files))
+    assert sorted(f.location.path for f in found) == [f"protos/p{n}.proto" for n in range(6)]
+    assert all("disagrees with 8 JSON Schema enums" in f.message for f in found)
+    assert all(len(f.related) == 8 for f in found)
 
 
 def test_proto_enum_drift_caps_its_related_locations_and_says_how_many_are_left_out(
