@@ -154,9 +154,37 @@ def test_precision_under_the_bar_makes_a_preview_rule(monkeypatch: pytest.Monkey
     assert preview.why_preview("waiver") == ""  # speclint's own findings are no rules
 
 
+def test_the_bundled_corpus_runs_every_rule_without_being_told() -> None:
+    """The tour's `speclint check corpus/` and the reference reports show every rule."""
+    from conftest import BUNDLED_CORPUS
+
+    outcome = lint(BUNDLED_CORPUS, Options(cache=False))
+    assert outcome.held.rules == () and "enum-drift" in outcome.result.rules
+
+
 def test_the_openwop_profile_keeps_every_rule(tmp_path: Path) -> None:
     root = corpus(tmp_path, 'profile = "openwop"\ninclude = ["**/*.json", "**/*.md"]\n')
     assert rules_of(check(root)) == {"broken-link", "enum-drift"}
+
+
+def test_a_baseline_entry_of_a_preview_rule_is_not_fixed_when_it_does_not_run(
+    tmp_path: Path,
+) -> None:
+    """A baseline written in preview mode holds the preview rules' findings; a run without
+    preview mode leaves them unjudged, as --ignore does, and does not call them fixed."""
+    root = corpus(tmp_path)
+    baseline = tmp_path / "baseline.json"
+    written = run_cli("baseline", "write", str(root), "--output", str(baseline))
+    assert written.exit_code == 0, written.stderr
+    assert "enum-drift" not in baseline.read_text(encoding="utf-8")  # the default set's only
+    (root / "speclint.toml").write_text("preview = true\n", encoding="utf-8")
+    run_cli("baseline", "write", str(root), "--output", str(baseline))
+    (root / "speclint.toml").unlink()
+    gated = check(root, "--baseline", str(baseline))
+    assert gated.exit_code == 0, gated.stderr
+    assert "entries are fixed" not in gated.stderr and "entry is fixed" not in gated.stderr
+    assert "1 baseline entry of rules that did not run" in gated.stderr
+    assert "preview rules without --preview" in gated.stderr
 
 
 # --- the front ends, through the engine's option ------------------------------------------------

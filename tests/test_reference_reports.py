@@ -12,7 +12,7 @@ import pytest
 from conftest import REPOSITORY, run_cli
 
 REGENERATE = (
-    "speclint check corpus/ --preview --format sarif --output reports/speclint.sarif "
+    "speclint check corpus/ --format sarif --output reports/speclint.sarif "
     "--format markdown --output reports/speclint.md --format text"
 )
 
@@ -22,7 +22,6 @@ def generate(tmp_path: Path, corpus_arg: str = "corpus/") -> tuple[str, str]:
     result = run_cli(
         "check",
         corpus_arg,
-        "--preview",  # the demo shows every rule, preview rules too
         "-f",
         "sarif",
         "-o",

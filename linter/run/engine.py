@@ -7,7 +7,8 @@ A run is, in order (architecture.md, "Data flow"):
 1. the configuration, the date waivers are judged against, and the rules to run: the
    configuration's ``select``/``ignore`` and the command line's (``speclint.run.selection``),
    chosen here so that every front end (``check``, the hook, the daemon, the language server,
-   the Agent Feedback Protocol) runs the same rules;
+   the Agent Feedback Protocol) runs the same rules, the preview rules only in preview mode
+   (``speclint.run.preview``);
 2. the root's file listing and the bytes of every discovered file (``corpus.snapshot``);
 3. the run cache: a run whose every input is unchanged is answered from it (never a run with a
    base revision, which judges a change);
@@ -578,7 +579,8 @@ def _baseline_notes(path: Path, applied: Applied) -> list[str]:
     if applied.unjudged:
         notes.append(
             f"{len(applied.unjudged)} baseline entr{'y' if len(applied.unjudged) == 1 else 'ies'} "
-            "of rules that did not run (--select, --ignore) not judged"
+            "of rules that did not run (--select, --ignore, preview rules without --preview) "
+            "not judged"
         )
     if applied.fixed:
         entries = "entry is" if len(applied.fixed) == 1 else "entries are"
