@@ -187,6 +187,17 @@ def test_a_baseline_entry_of_a_preview_rule_is_not_fixed_when_it_does_not_run(
     assert "preview rules without --preview" in gated.stderr
 
 
+def test_without_its_data_file_speclint_stops_rather_than_run_no_rule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A broken installation must not make every rule preview and pass a run of none."""
+    monkeypatch.setattr(preview, "measured", SHIPPED.__wrapped__)  # type: ignore[attr-defined]
+    monkeypatch.setattr(preview.resources, "files", lambda package: tmp_path)
+    for done in (check(corpus(tmp_path)), run_cli("rules"), run_cli("rule", "enum-drift")):
+        assert done.exit_code == 2
+        assert "data/precision.json cannot be read" in done.stderr
+
+
 # --- the front ends, through the engine's option ------------------------------------------------
 
 

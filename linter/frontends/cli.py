@@ -1016,12 +1016,16 @@ def list_rules() -> None:
     """List the rules with their default severity, `preview` for a preview rule (run only with
     --preview), and their summary."""
     # Deferred: startup (module docstring).
-    from speclint.run.preview import is_preview
+    from speclint.run.preview import PreviewDataError, is_preview
 
     catalog = _documented_rules()
+    try:
+        previews = {rule_id for rule_id in catalog if is_preview(rule_id)}
+    except PreviewDataError as error:
+        fail(str(error))
     width = max(len(rule_id) for rule_id in catalog)
     for rule_id, info in catalog.items():
-        status = "preview" if is_preview(rule_id) else ""
+        status = "preview" if rule_id in previews else ""
         say(f"{rule_id:<{width}}  {info.severity.label:<7}  {status:<7}  {info.summary}")
 
 
@@ -1034,18 +1038,22 @@ def show_rule(rule_id: str, color: bool | None) -> None:
     # Deferred: startup (module docstring).
     from speclint.outputs.reporters.rule_doc import render_doc
     from speclint.run.catalog import all_rules
-    from speclint.run.preview import is_preview, precision_lines
+    from speclint.run.preview import PreviewDataError, is_preview, precision_lines
 
     catalog = _documented_rules()
     info = catalog.get(rule_id)
     if info is None:
         fail(_unknown_rule(rule_id, catalog))
     use_color = _use_color(color)
-    status = ", preview" if is_preview(info.id) else ""
+    try:
+        status = ", preview" if is_preview(info.id) else ""
+        # Not for speclint's own `waiver` and `internal-error`, which are no rules.
+        measured = precision_lines(info.id) if info.id in all_rules() else []
+    except PreviewDataError as error:
+        fail(str(error))
     say(f"{info.id} [{info.severity.label}{status}]")
-    if info.id in all_rules():  # not speclint's own `waiver` and `internal-error`
-        for line in precision_lines(info.id):
-            say(line)
+    for line in measured:
+        say(line)
     click.echo()
     # click strips colour from output that is not a terminal unless told: --color means colour.
     click.echo(render_doc(info.doc, use_color), nl=False, color=use_color or None)

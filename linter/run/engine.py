@@ -85,7 +85,7 @@ from speclint.run.cache import (
 from speclint.run.catalog import RuleInfo, all_rules
 from speclint.run.history import collapsed
 from speclint.run.inventory import Entry as FileEntry
-from speclint.run.preview import Held, preview_ids, previewed
+from speclint.run.preview import Held, PreviewDataError, preview_ids, previewed
 from speclint.run.resident import Resident
 from speclint.run.roots import in_focus
 from speclint.run.runner import INTERNAL_ERROR, RunResult, not_run, run_rules, select_rules
@@ -238,12 +238,12 @@ def _selection(config: Config, options: Options) -> tuple[tuple[str, ...], Held]
                 "(the revision to compare with, e.g. origin/main)"
             )
     selectors = options.rules or config.select or ()
+    try:
+        previews = preview_ids(ids)
+    except PreviewDataError as error:
+        raise EngineError(str(error)) from None
     return previewed(
-        ids,
-        preview_ids(ids),
-        preview_mode(config, options),
-        config.explicit_preview_rules,
-        selectors,
+        ids, previews, preview_mode(config, options), config.explicit_preview_rules, selectors
     )
 
 

@@ -48,14 +48,23 @@ class Measure:
         return self.true / self.labels if self.labels else None
 
 
+class PreviewDataError(ValueError):
+    """speclint's own data file is missing or unreadable: an installation without it would
+    make every rule a preview rule, and a run of no rule pass silently."""
+
+
 @cache
 def measured() -> Mapping[str, Measure]:
-    """Each rule's measure from the data file shipped with speclint (none: nothing measured)."""
+    """Each rule's measure from the data file shipped with speclint."""
     source = resources.files("speclint").joinpath("data", "precision.json")
     try:
-        rules = json.loads(source.read_text(encoding="utf-8")).get("rules", {})
-    except (OSError, ValueError):
-        return {}
+        rules = json.loads(source.read_text(encoding="utf-8"))["rules"]
+        if not isinstance(rules, dict):
+            raise ValueError("`rules` is not a table")
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise PreviewDataError(
+            f"speclint's data/precision.json cannot be read ({error}): reinstall speclint"
+        ) from None
     fields = ("labels", "true", "false", "noise", "stale")
     return {
         rule: Measure(**{k: int(v.get(k) or 0) for k in fields})
