@@ -15,6 +15,10 @@ peak resident memory of the whole process tree and keeps every finding (rule, se
 message, fingerprint: the one SARIF's ``partialFingerprints`` carry) under
 ``SCRATCH/runs/<time>/``.
 
+A repository's ``batch`` (``repos.toml``) is the set of repositories it was added with, run and
+labelled at first sight before any code was changed for them (issue 45); the original 45 are batch
+0 and need no field.
+
 It prints, like ruff's ecosystem check and mypy_primer:
 
 - per repository: findings by severity, time, peak MB, internal errors, exit code;
@@ -66,6 +70,9 @@ class Repo:
     kind: str
     subfolder: str = ""
     slow: bool = False
+    # The batch the repository was added in: a set of repositories added together and read at
+    # first sight (issue 45); the original 45 are batch 0.
+    batch: int = 0
 
     @property
     def slug(self) -> str:
@@ -139,7 +146,7 @@ def load_repos(path: Path = REPOS_FILE) -> list[Repo]:
     repos, errors, seen = [], [], set()
     for index, table in enumerate(tables, 1):
         where = f"{path.name} repo #{index} ({table.get('name', '?')})"
-        unknown = set(table) - {"name", "commit", "kind", "subfolder", "slow"}
+        unknown = set(table) - {"name", "commit", "kind", "subfolder", "slow", "batch"}
         if unknown:
             errors.append(f"{where}: unknown keys {sorted(unknown)}")
         name, commit = str(table.get("name", "")), str(table.get("commit", ""))
@@ -154,12 +161,21 @@ def load_repos(path: Path = REPOS_FILE) -> list[Repo]:
             errors.append(f"{where}: subfolder must be relative and inside the repository")
         if not isinstance(table.get("slow", False), bool):
             errors.append(f"{where}: slow must be true or false")
+        batch = table.get("batch", 0)
+        if not isinstance(batch, int) or isinstance(batch, bool) or batch < 0:
+            errors.append(f"{where}: batch must be a whole number, 0 or more")
+            batch = 0
         if name in seen:
             errors.append(f"{where}: listed twice")
         seen.add(name)
         repos.append(
             Repo(
-                name, commit, str(table.get("kind", "")), subfolder, bool(table.get("slow", False))
+                name,
+                commit,
+                str(table.get("kind", "")),
+                subfolder,
+                bool(table.get("slow", False)),
+                batch,
             )
         )
     if errors:
