@@ -278,3 +278,42 @@ def test_first_read_and_current_precision_per_batch_and_rule() -> None:
     assert {r.batch for r in only_old} == {0}  # a batch not run is not shown
     text = check.batch_table(list(rows.values()), markdown=False)
     assert "1/1/1" in text and "33%" in text and "first-read precision" in text
+
+
+def test_a_first_read_label_is_kept_when_its_finding_is_gone_and_can_be_read_again() -> None:
+    """A first-read verdict is the batch's record: its finding fixed, it is not stale (it is
+    counted as gone); its finding at another severity, a later label judges it now, and the
+    first-read figure keeps the first verdict."""
+    repos = [check.Repo("o/b", COMMIT, "new", batch=1)]
+
+    def read(fingerprint: str, verdict: str, severity: str, first: bool) -> object:
+        return check.Label(
+            "o/b", COMMIT, "broken-link", "a.md", fingerprint, verdict, "why", severity, 1, first
+        )
+
+    first = [read("fixed", "false", "warning", True), read("moved", "noise", "warning", True)]
+    info = check.Hit("broken-link", "info", "a.md", 1, "message moved", "moved")
+    results = {"o/b": result("o/b", info)}
+    assert check.stale(results, first) == [first[1]]  # read it again at its new severity
+    assert check.gone_since_first_read(results, first) == Counter(false=1)
+    again = read("moved", "true", "info", False)
+    labels = [*first, again]
+    assert check.stale(results, labels) == []
+    rows = {r.rule: r for r in check.batch_precision(repos, results.values(), labels)}
+    row = rows[check.ALL_RULES]
+    assert row.first_read == Counter(false=1, noise=1) and row.current == Counter(true=1)
+    assert check.tally(results.values(), labels)[0].verdicts == Counter(true=1)
+
+
+def test_a_fingerprint_has_at_most_one_first_read_and_one_later_label(tmp_path: Path) -> None:
+    repos = [check.Repo("o/a", COMMIT, "test", batch=1)]
+    one = (
+        f'[[label]]\nrepo = "o/a"\ncommit = "{COMMIT}"\nrule = "broken-link"\npath = "a.md"\n'
+        'fingerprint = "f1"\nverdict = "true"\nreason = "gone"\n'
+    )
+    first = one + "first_read = true\n"
+    assert len(check.load_labels(repos, write_labels(tmp_path, first + one))) == 2
+    with pytest.raises(ValueError, match="labelled twice"):
+        check.load_labels(repos, write_labels(tmp_path, first + first))
+    with pytest.raises(ValueError, match="labelled twice"):
+        check.load_labels(repos, write_labels(tmp_path, one + one))

@@ -240,9 +240,11 @@ def load_labels(repos: Sequence[Repo], path: Path = LABELS_FILE) -> list[Label]:
             errors.append(f"{where}: verdict must be one of {', '.join(VERDICTS)}")
         if "\n" in label.reason:
             errors.append(f"{where}: reason must be one line")
-        if (label.repo, label.fingerprint) in seen:
+        # A first-read verdict is never replaced (it is the batch's record), so a finding read
+        # again later (its severity changed) has one label of each kind; the later one judges it.
+        if (label.repo, label.fingerprint, label.first_read) in seen:
             errors.append(f"{where}: fingerprint labelled twice")
-        seen.add((label.repo, label.fingerprint))
+        seen.add((label.repo, label.fingerprint, label.first_read))
         labels.append(label)
     if errors:
         raise ValueError("\n".join(errors))
@@ -435,7 +437,9 @@ class RuleTally:
 
 
 def label_index(labels: Iterable[Label]) -> dict[tuple[str, str, str], Label]:
-    return {(label.repo, label.commit, label.fingerprint): label for label in labels}
+    """The label that judges each finding now: a later reading over the first-read one."""
+    ordered = sorted(labels, key=lambda label: not label.first_read)
+    return {(label.repo, label.commit, label.fingerprint): label for label in ordered}
 
 
 def tally(results: Iterable[Result], labels: Iterable[Label]) -> list[RuleTally]:
@@ -559,18 +563,38 @@ def diff(previous: dict[str, Result], current: dict[str, Result]) -> list[Change
 
 def stale(results: dict[str, Result], labels: Iterable[Label]) -> list[Label]:
     """Labels of a repository that ran at the labelled commit whose finding did not appear, or
-    appeared at another severity (to read again)."""
+    appeared at another severity (to read again). Not first-read labels whose finding is gone
+    (fixed: they stay, as the batch's first-read record) or that a later label supersedes."""
+    labels = list(labels)
     present = {(r.repo, r.commit, h.fingerprint): h for r in results.values() for h in r.findings}
+    current = label_index(labels)
+
+    def is_stale(label: Label) -> bool:
+        key = (label.repo, label.commit, label.fingerprint)
+        if current[key] is not label:
+            return False
+        hit = present.get(key)
+        return not label.first_read if hit is None else not label.judges(hit)
+
     return [
         label
         for label in labels
-        if label.repo in results
-        and results[label.repo].commit == label.commit
-        and (
-            (hit := present.get((label.repo, label.commit, label.fingerprint))) is None
-            or not label.judges(hit)
-        )
+        if label.repo in results and results[label.repo].commit == label.commit and is_stale(label)
     ]
+
+
+def gone_since_first_read(results: dict[str, Result], labels: Iterable[Label]) -> Counter[str]:
+    """Per verdict, the first-read labels of the run repositories whose finding no longer
+    appears: what the fixes since the first read removed (false ones, one hopes)."""
+    present = {(r.repo, r.commit, h.fingerprint) for r in results.values() for h in r.findings}
+    return Counter(
+        label.verdict
+        for label in labels
+        if label.first_read
+        and label.repo in results
+        and results[label.repo].commit == label.commit
+        and (label.repo, label.commit, label.fingerprint) not in present
+    )
 
 
 def sample(
@@ -885,6 +909,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         for label in old:
             print(f"  {label.repo} {label.fingerprint} {label.path} {label.rule}")
         print()
+    gone = gone_since_first_read(results, labels)
+    if gone:
+        print(
+            f"First-read labels whose finding is gone (kept as the first-read record): "
+            f"{gone['true']} true, {gone['false']} false, {gone['noise']} noise\n"
+        )
     if args.sample:
         print(f"Unlabelled findings to read next (seed {args.seed}):")
         print(sample_text(sample(results.values(), labels, args.sample, args.seed)))
