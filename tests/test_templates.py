@@ -130,6 +130,7 @@ def test_jinja_statements_and_json_placeholders_are_templates(make_corpus: MakeC
             "deploy/services.yaml": "{% for s in services %}\n- name: {{ s.name }}\n{% endfor %}\n",
             "deploy/config.json": '{"port": ${PORT}, "name": "things"}\n',
             "deploy/values.yaml": "name: {{ name }}\nreplicas: 2\n",  # YAML reads a flow map
+            "docs/index.j2.md": "# {{ title }}\n\n[Guide](gone.md)\n",
             "README.md": "# Deploy\n",
         }
     )

@@ -740,6 +740,9 @@ def parse_document(
             return Document(path, kind, problem=problem)
     else:
         text = content
+    named = template_name(path)
+    if named is not None:
+        return _template(Document(path, kind, text=text), named)
     if kind is DocumentKind.PROTO:
         # Read by protoc with the other protos it may import (speclint.analyses.protos): here
         # only what the file says it is.
@@ -754,9 +757,6 @@ def parse_document(
         with contextlib.suppress(Exception):
             document.derived[DERIVED_KEY] = page_of(text, tokens, env, prose.headings)
         return document
-    named = template_name(path)
-    if named is not None:
-        return _template(Document(path, kind, text=text), named)
     positions_from = ""
     json = is_jsonc(path) or path.lower().endswith(".json")
     try:

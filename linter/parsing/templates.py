@@ -10,7 +10,7 @@ so:
 - by its folder: a file under the ``templates/`` folder of a Helm chart (the folder holding
   ``Chart.yaml``), or under a folder whose name is a template expression (cookiecutter's and
   copier's ``{{cookiecutter.project_slug}}/``) (:func:`template_folder`);
-- by its name: ``*.j2.yaml``, ``*.jinja.json``, ``*.tmpl.yaml``, ``*.tpl.json`` and the like;
+- by its name: ``*.j2.yaml``, ``*.jinja.json``, ``*.tmpl.md``, ``*.tpl.json`` and the like;
 - by its text (:func:`template_text`): a Go-template, Jinja or Liquid action (``{{ ... }}``,
   ``{% ... %}``, ``{# ... #}``) where a YAML value, key or line starts (not inside a quoted
   string, a block scalar or a comment, where it is text), or any action or ``${...}`` outside a
