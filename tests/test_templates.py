@@ -182,3 +182,23 @@ def test_template_syntax_is_read_where_the_document_has_none() -> None:
     assert template_data("openapi", {"paths": {"/things/{id}": {}}}) is None
     assert template_data("json-schema", {"$ref": "${BASE}/thing.json"}) is not None
     assert template_data("data", {"$ref": "${BASE}/thing.json"}) is None
+
+
+def test_a_template_stays_one_when_read_back_from_the_caches(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "chart/Chart.yaml": CHART,
+            "chart/templates/deployment.yaml": DEPLOYMENT,
+            "chart/templates/service.yaml": SERVICE,
+            "api/things.openapi.yaml": OPENAPI_TEMPLATE,
+            "README.md": "# Things\n",
+        }
+    )
+    cold = lint(root, Options())
+    # The run cache misses; the parse cache answers for the templates.
+    (root / "README.md").write_text("# Things, again\n")
+    warm = lint(root, Options())
+    assert cold.findings == warm.findings == []
+    shown = [(e.path, e.kind) for e in warm.result.inventory if e.kind == TEMPLATE]
+    assert shown == [(e.path, e.kind) for e in cold.result.inventory if e.kind == TEMPLATE]
+    assert len(shown) == 3
