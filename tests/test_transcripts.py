@@ -52,6 +52,15 @@ def test_a_request_line_alone_and_a_broken_yaml_body_each_judged(make_corpus: Ma
     assert [f.location.path for f in findings_of("fence-invalid", root)] == ["docs/broken.md"]
 
 
+def test_a_yaml_mapping_keyed_by_operations_is_a_document_not_a_transcript(
+    make_corpus: MakeCorpus,
+) -> None:
+    keyed = "# Operations\n\n```yaml\nGET /things:\n  summary: [list\n```\n"
+    [finding] = findings_of("fence-invalid", make_corpus({"docs/operations.md": keyed}))
+    assert "the yaml fence does not parse" in finding.message
+    assert not path_list("/v1/things:\n/v1/parts:\n")
+
+
 def test_a_body_of_another_media_type_is_not_judged(make_corpus: MakeCorpus) -> None:
     signed = (
         "# Signed\n\n```json\nPOST /receiver HTTP/1.1\nContent-Type: application/jose\n\n"

@@ -18,9 +18,10 @@ import re
 # RFC 9112 §3: request-line = method SP request-target SP HTTP-version. Documentation often
 # leaves the version out (`GET /v1/things?limit=10`); the target is a path, `*`, an absolute URI,
 # or a path behind a `{server}` placeholder. Methods are tokens, written in capitals (§9.1 of
-# RFC 9110: case-sensitive, the registered ones upper-case).
+# RFC 9110: case-sensitive, the registered ones upper-case). A line ending in `:` is a YAML key
+# (`GET /things:` above what the operation does), not a request.
 _REQUEST_LINE = re.compile(
-    r"[A-Z][A-Z-]{1,15}[ \t]+(?:/|\*|https?://|\{)\S*(?:[ \t]+HTTP/\d(?:\.\d)?)?[ \t]*\Z"
+    r"[A-Z][A-Z-]{1,15}[ \t]+(?:/|\*|https?://|\{)\S*(?<!:)(?:[ \t]+HTTP/\d(?:\.\d)?)?[ \t]*\Z"
 )
 # RFC 9112 §4: status-line = HTTP-version SP status-code SP [ reason-phrase ] (`HTTP/2 200`).
 _STATUS_LINE = re.compile(r"HTTP/\d(?:\.\d)?[ \t]+\d{3}(?:[ \t].*)?\Z")
@@ -31,7 +32,7 @@ _CONTENT_TYPE = re.compile(r"(?i)content-type:[ \t]*(\S[^;\n]*)")
 # `application/cloudevents+json`, `application/yaml`, `text/x-yaml`).
 _STRUCTURED_MEDIA = re.compile(r"(?i)json|yaml|yml")
 # One endpoint a line: a path (`/v1/things/{id}`, `{baseUrl}/v1/things`), after a method or not.
-_PATH_LINE = re.compile(r"(?:[A-Z][A-Z-]{1,15}[ \t]+)?(?:/|\{[^{}\s]*\}/)\S*[ \t]*\Z")
+_PATH_LINE = re.compile(r"(?:[A-Z][A-Z-]{1,15}[ \t]+)?(?:/|\{[^{}\s]*\}/)\S*(?<!:)[ \t]*\Z")
 
 
 def starts_message(line: str) -> bool:
