@@ -7,9 +7,16 @@ What it does
 
     Spec prose shows JSON in other ways too, and those are not reported: a fence that does not
     start with ``{`` or ``[`` once comments are blanked (a member fragment such as
-    ``"configurable": {...}``, an HTTP request line above a body), several values one after
-    the other (a stream of events, a JWT's ``header.payload``), and sketches (``<id>``,
-    ``"a" | "b"`` unions, ``${var}`` templates).
+    ``"configurable": {...}``), several values one after the other (a stream of events, a JWT's
+    ``header.payload``), sketches (``<id>``, ``"a" | "b"`` unions, ``${var}`` templates), and a
+    list of endpoints (``/v1/things`` or ``GET /v1/things``, one a line).
+
+    A fence that shows an HTTP exchange as it goes over the wire (a request line such as
+    ``POST /v1/things HTTP/1.1`` or a status line such as ``HTTP/1.1 200 OK``, header fields, a
+    blank line, the body) is a transcript, not a broken document: its start and header lines
+    are not judged, and each body is parsed as the fence's language and reported at its own
+    line if it is broken. A body whose ``Content-Type`` is not JSON or YAML (a JWS, a form) is
+    not judged.
 
     Specifications state conventions for their examples, and an example that follows them is
     not a parse error. Comments (``//``, ``/* */``, ``#``) and trailing commas are read as notes,
@@ -76,6 +83,7 @@ from speclint.parsing.structured import (
     parse_yaml,
     strip_jsonc,
 )
+from speclint.parsing.transcripts import http_bodies, path_list
 
 ID = "fence-invalid"
 SEVERITY = Severity.WARNING
@@ -169,11 +177,14 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
         if word.lower() in _TYPE_NAMES or word.startswith("$"):
             continue  # a type sketch (`"count": integer`), a variable (`$RETRY_MAX`): a template
         heading = f"#{fence.heading.anchor}" if fence.heading else ""
+        what = f"the {fence.language} fence"
+        if http_bodies(fence.content) is not None:
+            what = f"the body of the HTTP message in this {fence.language} fence"
         found.append(
             Finding(
                 ID,
                 SEVERITY,
-                f"the {fence.language} fence does not parse: {failure.message}; fix the example "
+                f"{what} does not parse: {failure.message}; fix the example "
                 "(or mark a sketch as one: `...`, or a `text` fence)",
                 Location(document.path, fence.line + failure.line, failure.column, pointer=heading),
                 key=f"{fence.line}",
@@ -201,7 +212,20 @@ def _design_page(document: Document) -> bool:
 def _failure(fence: CodeFence, wrapped: bool = False) -> ParseFailure | None:
     language = fence.language.lower()
     text = fence.content
-    if language not in JSON_LANGUAGES | YAML_LANGUAGES or not text.strip() or SKETCH.search(text):
+    if language not in JSON_LANGUAGES | YAML_LANGUAGES or path_list(text):
+        return None  # a list of endpoints (`GET /v1/things`, one a line): no document
+    bodies = http_bodies(text)
+    if bodies is None:
+        return _text_failure(language, text, wrapped)
+    # An HTTP transcript (a request or status line, header fields, a blank line): its bodies
+    # are the documents it shows, each judged alone at its own lines.
+    return next(
+        (f for f in (_text_failure(language, b, wrapped) for b in bodies) if f is not None), None
+    )
+
+
+def _text_failure(language: str, text: str, wrapped: bool) -> ParseFailure | None:
+    if not text.strip() or SKETCH.search(text):
         return None
     try:
         if language in YAML_LANGUAGES:

@@ -12,6 +12,13 @@ What it does
     first. A stream of data documents (a Kubernetes manifest) is normal YAML, not a defect;
     speclint does not check it further.
 
+    A template is not a document and is not parsed as one: a file in a Helm chart's
+    ``templates/``, under a cookiecutter folder (``{{cookiecutter.slug}}/``), named
+    ``*.j2.yaml``, or whose text has Go-template or Jinja syntax (``{{ ... }}``, ``{% ... %}``)
+    where YAML or JSON syntax goes (``${PORT}`` outside a JSON string). ``speclint files``
+    lists it as ``template`` and the summary counts it ("2 templates not read"). A real error
+    in any other file, and in a file whose template syntax sits inside its strings, is reported.
+
     It also reports the files speclint will not read, because reading them is unsafe or
     impossible: a symlink that leaves the corpus root or points back at itself, a FIFO, socket
     or device with a schema's name (opening a FIFO would wait forever), a file over 25 MB, and a

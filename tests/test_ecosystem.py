@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -191,3 +192,128 @@ def test_a_label_judges_its_finding_only_at_the_severity_it_was_read() -> None:
     same = check.Label("o/a", COMMIT, "broken-link", "a.md", "f1", "noise", "why", "info")
     (links,) = check.tally([result("o/a", info)], [same])
     assert links.labelled == 1 and check.stale({"o/a": result("o/a", info)}, [same]) == []
+
+
+def test_each_later_batch_has_fifteen_repositories_and_its_first_read_record() -> None:
+    """Issue 45: repositories are added in batches of at least 15 read at first sight, and each
+    batch's first-read precision is recorded in batch-N.md beside repos.toml."""
+    repos = check.load_repos()
+    batches = Counter(r.batch for r in repos)
+    assert batches[0] >= 30 and max(batches) >= 1
+    labels = check.load_labels(repos)
+    for batch in sorted(set(batches) - {0}):
+        assert batches[batch] >= 15, batch
+        assert (ECOSYSTEM / f"batch-{batch}.md").is_file(), batch
+        assert any(x.first_read and x.batch == batch for x in labels), batch
+
+
+def test_a_bad_batch_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "repos.toml"
+    entry = f'[[repo]]\nname = "o/a"\ncommit = "{COMMIT}"\nkind = "test"\n'
+    path.write_text(entry + "batch = 1\n", encoding="utf-8")
+    assert check.load_repos(path)[0].batch == 1
+    path.write_text(entry, encoding="utf-8")
+    assert check.load_repos(path)[0].batch == 0
+    for bad in ('"1"', "-1", "true"):
+        path.write_text(entry + f"batch = {bad}\n", encoding="utf-8")
+        with pytest.raises(ValueError, match="batch must be"):
+            check.load_repos(path)
+
+
+@pytest.mark.parametrize(
+    ("extra", "complaint"),
+    [
+        ("batch = 0\n", "batch is not the one repos.toml gives"),
+        ('first_read = "yes"\n', "first_read must be true or false"),
+        ('batch = "1"\n', "batch must be a whole number"),
+    ],
+)
+def test_a_bad_first_read_label_is_an_error(tmp_path: Path, extra: str, complaint: str) -> None:
+    repos = [check.Repo("o/a", COMMIT, "test", batch=1)]
+    body = (
+        f'[[label]]\nrepo = "o/a"\ncommit = "{COMMIT}"\nrule = "broken-link"\npath = "a.md"\n'
+        'fingerprint = "f1"\nverdict = "true"\nreason = "gone"\n'
+    )
+    (read,) = check.load_labels(repos, write_labels(tmp_path, body + "first_read = true\n"))
+    assert (read.batch, read.first_read) == (1, True)  # no batch field: the repository's
+    with pytest.raises(ValueError, match=complaint):
+        check.load_labels(repos, write_labels(tmp_path, body + extra))
+
+
+def test_first_read_and_current_precision_per_batch_and_rule() -> None:
+    """First read counts every label given at first sight, even of a finding fixed since; now
+    counts the labels of current findings, first read or not; errors and warnings apart."""
+    repos = [check.Repo("o/a", COMMIT, "old"), check.Repo("o/b", COMMIT, "new", batch=1)]
+
+    def read(fingerprint: str, verdict: str, severity: str, first: bool = True) -> object:
+        return check.Label(
+            "o/b", COMMIT, "broken-link", "a.md", fingerprint, verdict, "why", severity, 1, first
+        )
+
+    labels = [
+        label("a1", "true"),  # batch 0, not first read
+        read("gone", "false", "warning"),  # its finding was fixed: first read only
+        read("b1", "true", "warning"),
+        read("b2", "noise", "info"),
+        read("b3", "true", "warning", first=False),  # labelled after a fix: now only
+    ]
+    info = check.Hit("broken-link", "info", "a.md", 2, "message b2", "b2")
+    results = [result("o/a", hit("a1")), result("o/b", hit("b1"), info, hit("b3"))]
+    rows = {(r.batch, r.rule): r for r in check.batch_precision(repos, results, labels)}
+    assert list(rows) == [
+        (0, check.ALL_RULES),
+        (0, check.SEVERE),
+        (0, "broken-link"),
+        (1, check.ALL_RULES),
+        (1, check.SEVERE),
+        (1, "broken-link"),
+    ]
+    batch1 = rows[1, "broken-link"]
+    assert batch1.first_read == Counter(true=1, false=1, noise=1)
+    assert batch1.current == Counter(true=2, noise=1)
+    assert check.precision_of(rows[1, check.SEVERE].first_read) == pytest.approx(1 / 2)
+    assert check.precision_of(rows[1, check.SEVERE].current) == 1.0
+    assert not rows[0, "broken-link"].first_read and rows[0, "broken-link"].current["true"] == 1
+    only_old = check.batch_precision(repos, results[:1], labels)
+    assert {r.batch for r in only_old} == {0}  # a batch not run is not shown
+    text = check.batch_table(list(rows.values()), markdown=False)
+    assert "1/1/1" in text and "33%" in text and "first-read precision" in text
+
+
+def test_a_first_read_label_is_kept_when_its_finding_is_gone_and_can_be_read_again() -> None:
+    """A first-read verdict is the batch's record: its finding fixed, it is not stale (it is
+    counted as gone); its finding at another severity, a later label judges it now, and the
+    first-read figure keeps the first verdict."""
+    repos = [check.Repo("o/b", COMMIT, "new", batch=1)]
+
+    def read(fingerprint: str, verdict: str, severity: str, first: bool) -> object:
+        return check.Label(
+            "o/b", COMMIT, "broken-link", "a.md", fingerprint, verdict, "why", severity, 1, first
+        )
+
+    first = [read("fixed", "false", "warning", True), read("moved", "noise", "warning", True)]
+    info = check.Hit("broken-link", "info", "a.md", 1, "message moved", "moved")
+    results = {"o/b": result("o/b", info)}
+    assert check.stale(results, first) == [first[1]]  # read it again at its new severity
+    assert check.gone_since_first_read(results, first) == Counter(false=1)
+    again = read("moved", "true", "info", False)
+    labels = [*first, again]
+    assert check.stale(results, labels) == []
+    rows = {r.rule: r for r in check.batch_precision(repos, results.values(), labels)}
+    row = rows[check.ALL_RULES]
+    assert row.first_read == Counter(false=1, noise=1) and row.current == Counter(true=1)
+    assert check.tally(results.values(), labels)[0].verdicts == Counter(true=1)
+
+
+def test_a_fingerprint_has_at_most_one_first_read_and_one_later_label(tmp_path: Path) -> None:
+    repos = [check.Repo("o/a", COMMIT, "test", batch=1)]
+    one = (
+        f'[[label]]\nrepo = "o/a"\ncommit = "{COMMIT}"\nrule = "broken-link"\npath = "a.md"\n'
+        'fingerprint = "f1"\nverdict = "true"\nreason = "gone"\n'
+    )
+    first = one + "first_read = true\n"
+    assert len(check.load_labels(repos, write_labels(tmp_path, first + one))) == 2
+    with pytest.raises(ValueError, match="labelled twice"):
+        check.load_labels(repos, write_labels(tmp_path, first + first))
+    with pytest.raises(ValueError, match="labelled twice"):
+        check.load_labels(repos, write_labels(tmp_path, one + one))

@@ -2,7 +2,7 @@ r"""Ecosystem check: lint public spec repositories and compare runs (issue 26).
 
 Usage::
 
-    python benchmarks/ecosystem/check.py [--only NAME ...] [--skip-slow] [--jobs N]
+    python benchmarks/ecosystem/check.py [--only NAME ...] [--batch N] [--skip-slow] [--jobs N]
         [--mirrors DIR] [--scratch DIR] [--no-run] [--sample N --seed S] [--markdown FILE]
 
 Each repository of ``repos.toml`` (beside this script) is extracted once per pinned commit from a
@@ -15,11 +15,18 @@ peak resident memory of the whole process tree and keeps every finding (rule, se
 message, fingerprint: the one SARIF's ``partialFingerprints`` carry) under
 ``SCRATCH/runs/<time>/``.
 
+A repository's ``batch`` (``repos.toml``) is the set of repositories it was added with, run and
+labelled at first sight before any code was changed for them (issue 45); the original 45 are batch
+0 and need no field.
+
 It prints, like ruff's ecosystem check and mypy_primer:
 
 - per repository: findings by severity, time, peak MB, internal errors, exit code;
 - per rule: findings, repositories, and over the hand-read labels of ``labels.toml`` the true /
   false / noise counts and the precision (true over all labelled: noise counts against);
+- per batch, per rule and overall (and errors and warnings alone): the first-read precision, over
+  the labels given at first sight (``first_read = true`` in ``labels.toml``), and the current
+  precision, over the labels of the batch's current findings;
 - the diff against the previous stored run of each repository (findings gained and lost, by
   fingerprint);
 - labels whose finding no longer appears (stale), and a seeded random sample of unlabelled
@@ -66,6 +73,9 @@ class Repo:
     kind: str
     subfolder: str = ""
     slow: bool = False
+    # The batch the repository was added in: a set of repositories added together and read at
+    # first sight (issue 45); the original 45 are batch 0.
+    batch: int = 0
 
     @property
     def slug(self) -> str:
@@ -85,6 +95,11 @@ class Label:
     # nothing of the same finding made an info, so a label whose severity no longer matches is
     # read again instead of counted. Empty in labels written before it was recorded.
     severity: str = ""
+    # The batch of the labelled repository (0 for the original 45), and whether the verdict was
+    # given at first sight: on the batch's first run, before any code was changed for it. First-
+    # read labels give the figure that says whether precision generalizes (issue 45).
+    batch: int = 0
+    first_read: bool = False
 
     def judges(self, hit: Hit) -> bool:
         """Whether this verdict still applies to ``hit`` (its finding, at its severity)."""
@@ -139,7 +154,7 @@ def load_repos(path: Path = REPOS_FILE) -> list[Repo]:
     repos, errors, seen = [], [], set()
     for index, table in enumerate(tables, 1):
         where = f"{path.name} repo #{index} ({table.get('name', '?')})"
-        unknown = set(table) - {"name", "commit", "kind", "subfolder", "slow"}
+        unknown = set(table) - {"name", "commit", "kind", "subfolder", "slow", "batch"}
         if unknown:
             errors.append(f"{where}: unknown keys {sorted(unknown)}")
         name, commit = str(table.get("name", "")), str(table.get("commit", ""))
@@ -154,12 +169,21 @@ def load_repos(path: Path = REPOS_FILE) -> list[Repo]:
             errors.append(f"{where}: subfolder must be relative and inside the repository")
         if not isinstance(table.get("slow", False), bool):
             errors.append(f"{where}: slow must be true or false")
+        batch = table.get("batch", 0)
+        if not isinstance(batch, int) or isinstance(batch, bool) or batch < 0:
+            errors.append(f"{where}: batch must be a whole number, 0 or more")
+            batch = 0
         if name in seen:
             errors.append(f"{where}: listed twice")
         seen.add(name)
         repos.append(
             Repo(
-                name, commit, str(table.get("kind", "")), subfolder, bool(table.get("slow", False))
+                name,
+                commit,
+                str(table.get("kind", "")),
+                subfolder,
+                bool(table.get("slow", False)),
+                batch,
             )
         )
     if errors:
@@ -170,14 +194,15 @@ def load_repos(path: Path = REPOS_FILE) -> list[Repo]:
 def load_labels(repos: Sequence[Repo], path: Path = LABELS_FILE) -> list[Label]:
     """The verdicts of ``labels.toml``; raises ``ValueError`` naming every bad entry: an unknown
     repository or commit, a verdict outside true/false/noise, an empty or multi-line reason, a
-    fingerprint labelled twice."""
+    fingerprint labelled twice, a batch other than the repository's."""
     if not path.exists():
         return []
     tables = tomllib.loads(path.read_text(encoding="utf-8")).get("label", [])
     pinned = {r.name: r.commit for r in repos}
     labels, errors, seen = [], [], set()
     keys = ("repo", "commit", "rule", "path", "fingerprint", "verdict", "reason")
-    optional = ("severity",)
+    optional = ("severity", "batch", "first_read")
+    batches = {r.name: r.batch for r in repos}
     for index, table in enumerate(tables, 1):
         where = (
             f"{path.name} label #{index} ({table.get('repo', '?')} {table.get('fingerprint', '?')})"
@@ -190,7 +215,23 @@ def load_labels(repos: Sequence[Repo], path: Path = LABELS_FILE) -> list[Label]:
             errors.append(f"{where}: unknown keys {sorted(set(table) - set(keys) - set(optional))}")
         if table.get("severity", "error") not in ("error", "warning", "info"):
             errors.append(f"{where}: severity must be error, warning or info")
-        label = Label(**{k: table[k] for k in keys}, severity=str(table.get("severity", "")))
+        # Without a batch field, the repository's own (the original labels predate batches).
+        repo_batch = batches.get(str(table["repo"]), 0)
+        batch, first_read = table.get("batch", repo_batch), table.get("first_read", False)
+        if not isinstance(first_read, bool):
+            errors.append(f"{where}: first_read must be true or false")
+            first_read = False
+        if not isinstance(batch, int) or isinstance(batch, bool):
+            errors.append(f"{where}: batch must be a whole number")
+            batch = 0
+        elif batch != repo_batch:
+            errors.append(f"{where}: batch is not the one repos.toml gives the repository")
+        label = Label(
+            **{k: table[k] for k in keys},
+            severity=str(table.get("severity", "")),
+            batch=batch,
+            first_read=first_read,
+        )
         if label.repo not in pinned:
             errors.append(f"{where}: repository not in repos.toml")
         elif label.commit != pinned[label.repo]:
@@ -199,9 +240,11 @@ def load_labels(repos: Sequence[Repo], path: Path = LABELS_FILE) -> list[Label]:
             errors.append(f"{where}: verdict must be one of {', '.join(VERDICTS)}")
         if "\n" in label.reason:
             errors.append(f"{where}: reason must be one line")
-        if (label.repo, label.fingerprint) in seen:
+        # A first-read verdict is never replaced (it is the batch's record), so a finding read
+        # again later (its severity changed) has one label of each kind; the later one judges it.
+        if (label.repo, label.fingerprint, label.first_read) in seen:
             errors.append(f"{where}: fingerprint labelled twice")
-        seen.add((label.repo, label.fingerprint))
+        seen.add((label.repo, label.fingerprint, label.first_read))
         labels.append(label)
     if errors:
         raise ValueError("\n".join(errors))
@@ -390,12 +433,13 @@ class RuleTally:
 
     @property
     def precision(self) -> float | None:
-        """True over every labelled finding: a noise verdict counts against, like a false one."""
-        return self.verdicts["true"] / self.labelled if self.labelled else None
+        return precision_of(self.verdicts)
 
 
 def label_index(labels: Iterable[Label]) -> dict[tuple[str, str, str], Label]:
-    return {(label.repo, label.commit, label.fingerprint): label for label in labels}
+    """The label that judges each finding now: a later reading over the first-read one."""
+    ordered = sorted(labels, key=lambda label: not label.first_read)
+    return {(label.repo, label.commit, label.fingerprint): label for label in ordered}
 
 
 def tally(results: Iterable[Result], labels: Iterable[Label]) -> list[RuleTally]:
@@ -428,6 +472,60 @@ def tally(results: Iterable[Result], labels: Iterable[Label]) -> list[RuleTally]
         )
         for rule in sorted(counts.keys() | seconds.keys(), key=lambda r: (-counts[r], r))
     ]
+
+
+ALL_RULES = "(all rules)"
+SEVERE = "(errors+warnings)"
+
+
+def precision_of(verdicts: Counter[str]) -> float | None:
+    """True over every labelled finding: a noise verdict counts against, like a false one."""
+    labelled = sum(verdicts.values())
+    return verdicts["true"] / labelled if labelled else None
+
+
+@dataclass(frozen=True)
+class BatchPrecision:
+    """One rule's verdicts in one batch (or all rules', or errors' and warnings' alone): at first
+    read, over the labels given at first sight (whatever has become of their findings since),
+    and now, over the labels that judge a current finding of the batch's repositories."""
+
+    batch: int
+    rule: str
+    first_read: Counter[str]
+    current: Counter[str]
+
+
+def batch_precision(
+    repos: Iterable[Repo], results: Iterable[Result], labels: Iterable[Label]
+) -> list[BatchPrecision]:
+    """Per batch of the repositories in ``results``, per rule and overall: first-read and current
+    verdicts. First read is the figure that says whether precision generalizes to repositories
+    nobody had read (issue 45); current says how much of that the fixes since have recovered."""
+    batch_of = {r.name: r.batch for r in repos}
+    results = list(results)
+    labels = list(labels)
+    shown = {batch_of.get(r.repo, 0) for r in results}
+
+    def groups(rule: str, severity: str) -> tuple[str, ...]:
+        return (rule, ALL_RULES, *((SEVERE,) if severity in ("error", "warning") else ()))
+
+    first: dict[tuple[int, str], Counter[str]] = defaultdict(Counter)
+    current: dict[tuple[int, str], Counter[str]] = defaultdict(Counter)
+    for label in labels:
+        if label.first_read and label.batch in shown:
+            for group in groups(label.rule, label.severity):
+                first[label.batch, group][label.verdict] += 1
+    index = label_index(labels)
+    for result in results:
+        for hit in result.findings:
+            label = index.get((result.repo, result.commit, hit.fingerprint))
+            if label is not None and label.judges(hit):
+                for group in groups(hit.rule, hit.severity):
+                    current[batch_of.get(result.repo, 0), group][label.verdict] += 1
+    overall = {ALL_RULES: 0, SEVERE: 1}
+    keys = sorted(first.keys() | current.keys(), key=lambda k: (k[0], overall.get(k[1], 2), k[1]))
+    return [BatchPrecision(b, rule, first[b, rule], current[b, rule]) for b, rule in keys]
 
 
 @dataclass(frozen=True)
@@ -465,18 +563,38 @@ def diff(previous: dict[str, Result], current: dict[str, Result]) -> list[Change
 
 def stale(results: dict[str, Result], labels: Iterable[Label]) -> list[Label]:
     """Labels of a repository that ran at the labelled commit whose finding did not appear, or
-    appeared at another severity (to read again)."""
+    appeared at another severity (to read again). Not first-read labels whose finding is gone
+    (fixed: they stay, as the batch's first-read record) or that a later label supersedes."""
+    labels = list(labels)
     present = {(r.repo, r.commit, h.fingerprint): h for r in results.values() for h in r.findings}
+    current = label_index(labels)
+
+    def is_stale(label: Label) -> bool:
+        key = (label.repo, label.commit, label.fingerprint)
+        if current[key] is not label:
+            return False
+        hit = present.get(key)
+        return not label.first_read if hit is None else not label.judges(hit)
+
     return [
         label
         for label in labels
-        if label.repo in results
-        and results[label.repo].commit == label.commit
-        and (
-            (hit := present.get((label.repo, label.commit, label.fingerprint))) is None
-            or not label.judges(hit)
-        )
+        if label.repo in results and results[label.repo].commit == label.commit and is_stale(label)
     ]
+
+
+def gone_since_first_read(results: dict[str, Result], labels: Iterable[Label]) -> Counter[str]:
+    """Per verdict, the first-read labels of the run repositories whose finding no longer
+    appears: what the fixes since the first read removed (false ones, one hopes)."""
+    present = {(r.repo, r.commit, h.fingerprint) for r in results.values() for h in r.findings}
+    return Counter(
+        label.verdict
+        for label in labels
+        if label.first_read
+        and label.repo in results
+        and results[label.repo].commit == label.commit
+        and (label.repo, label.commit, label.fingerprint) not in present
+    )
 
 
 def sample(
@@ -578,6 +696,32 @@ def rule_table(tallies: Sequence[RuleTally], markdown: bool) -> str:
     return table(header, rows, markdown)
 
 
+def batch_table(rows: Sequence[BatchPrecision], markdown: bool) -> str:
+    def verdicts(counts: Counter[str]) -> str:
+        return f"{counts['true']}/{counts['false']}/{counts['noise']}" if counts else "—"
+
+    def share(counts: Counter[str]) -> str:
+        value = precision_of(counts)
+        return "—" if value is None else f"{value:.0%}"
+
+    header = ("batch", "rule", "first read t/f/n", "first-read precision", "now t/f/n", "now")
+    return table(
+        header,
+        [
+            (
+                r.batch,
+                r.rule,
+                verdicts(r.first_read),
+                share(r.first_read),
+                verdicts(r.current),
+                share(r.current),
+            )
+            for r in rows
+        ],
+        markdown,
+    )
+
+
 def hit_line(hit: Hit) -> str:
     return f"{hit.path}:{hit.line}: {hit.rule} {hit.message}"
 
@@ -611,7 +755,11 @@ def sample_text(chosen: dict[str, list[tuple[str, Hit]]]) -> str:
 
 
 def markdown_report(
-    results: dict[str, Result], tallies: Sequence[RuleTally], changes: Sequence[Change], meta: str
+    results: dict[str, Result],
+    tallies: Sequence[RuleTally],
+    changes: Sequence[Change],
+    meta: str,
+    batches: Sequence[BatchPrecision] = (),
 ) -> str:
     gained = sum(len(c.gained) for c in changes)
     lost = sum(len(c.lost) for c in changes)
@@ -624,6 +772,9 @@ def markdown_report(
                 repo_table(results, markdown=True),
                 "### Per rule\n\nPrecision: true over labelled (noise counts against).",
                 rule_table(tallies, markdown=True),
+                "### Per batch\n\nFirst read: labels given at first sight; now: labels of current"
+                " findings.",
+                batch_table(batches, markdown=True),
                 f"### Against the previous run\n\n+{gained} -{lost} findings.",
                 "```\n" + diff_text(changes, limit=20) + "\n```",
             ]
@@ -659,6 +810,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--skip-slow", action="store_true", help="leave out repositories marked slow"
     )
+    parser.add_argument("--batch", type=int, metavar="N", help="only the repositories of batch N")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--time-limit", type=int, default=900, help="per repository, seconds")
     parser.add_argument("--no-run", action="store_true", help="report on the newest stored run")
@@ -679,9 +831,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for r in repos
         if (not args.only or r.name in args.only or r.name.split("/")[1] in args.only)
         and not (args.skip_slow and r.slow)
+        and (args.batch is None or r.batch == args.batch)
     ]
-    if args.only and not chosen:
-        print(f"none of {args.only} is in repos.toml", file=sys.stderr)
+    if (args.only or args.batch is not None) and not chosen:
+        print("no repository of repos.toml is chosen by --only and --batch", file=sys.stderr)
         return 2
     scratch: Path = args.scratch.resolve()
     scratch.mkdir(parents=True, exist_ok=True)
@@ -746,6 +899,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(meta + "\n")
     print(repo_table(results, markdown=False) + "\n")
     print(rule_table(tallies, markdown=False) + "\n")
+    batches = batch_precision(repos, results.values(), labels)
+    print("Per batch (first read: labels given at first sight; now: labels of current findings):")
+    print(batch_table(batches, markdown=False) + "\n")
     print("Against the previous run:\n" + diff_text(changes, args.diff_limit) + "\n")
     old = stale(results, labels)
     if old:
@@ -753,11 +909,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         for label in old:
             print(f"  {label.repo} {label.fingerprint} {label.path} {label.rule}")
         print()
+    gone = gone_since_first_read(results, labels)
+    if gone:
+        print(
+            f"First-read labels whose finding is gone (kept as the first-read record): "
+            f"{gone['true']} true, {gone['false']} false, {gone['noise']} noise\n"
+        )
     if args.sample:
         print(f"Unlabelled findings to read next (seed {args.seed}):")
         print(sample_text(sample(results.values(), labels, args.sample, args.seed)))
     if args.markdown:
-        args.markdown.write_text(markdown_report(results, tallies, changes, meta), encoding="utf-8")
+        args.markdown.write_text(
+            markdown_report(results, tallies, changes, meta, batches), encoding="utf-8"
+        )
     return 0
 
 

@@ -47,7 +47,7 @@ import posixpath
 import re
 from bisect import bisect_left
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 from urllib.parse import unquote, urldefrag
 
@@ -75,6 +75,7 @@ from speclint.parsing.structured import (
     split_pointer,
     strip_jsonc,
 )
+from speclint.parsing.transcripts import http_bodies
 
 DEFAULT_MARKERS = ("normative-example", "schema", "example-of")
 JSON_LANGUAGES = ("json", "jsonc")
@@ -484,7 +485,18 @@ def fence_data(fence: CodeFence, lenient: bool = False) -> Parsed:
     (``"message": {...}``: a fragment of a larger message) is read as the object of those
     members. ``lenient``: a ``json`` fence with ``//`` comments, as documentation writes them,
     is read as JSONC (for an example bound by what it holds; an explicit tie asks for JSON).
+    A fence that shows an HTTP message (a request or status line and header fields above the
+    body: ``speclint.parsing.transcripts``) holds the example in its body, located as ever.
     Raises :class:`ParseFailure`."""
+    bodies = http_bodies(fence.content) if fence.language else None
+    if bodies is not None:
+        if len(bodies) != 1:
+            raise ParseFailure(
+                "an HTTP transcript with no JSON or YAML body"
+                if not bodies
+                else "an HTTP transcript of several messages"
+            )
+        fence = replace(fence, content=bodies[0])
     if lenient and fence.language == "json":
         try:
             return fence_data(fence)

@@ -59,6 +59,12 @@ from speclint.parsing.structured import (
     parse_yaml,
     strip_jsonc,
 )
+from speclint.parsing.templates import (
+    template_data,
+    template_folder,
+    template_name,
+    template_text,
+)
 from speclint.parsing.versions import VersionLines, version_lines
 
 PARSING = "parsing, kB"  # the progress phase, counted in kilobytes
@@ -263,14 +269,16 @@ class Corpus:
                 documents[path].digest = hashlib.sha256(raw).hexdigest()
         if sink is not None:
             sink(PARSING, total, total)
-        refine(documents, config)
         shown = frozenset(shown_path(p) for p in tree) if tree is not None else frozenset(files)
+        set_templates_apart(documents, shown)
+        refine(documents, config)
         return cls(root.resolve(), config, dict(sorted(documents.items())), tree=shown)
 
     @classmethod
     def from_texts(cls, files: dict[str, str], config: Config | None = None) -> Self:
         """A corpus built in memory (tests, and the single-file API): path -> text."""
         documents = {path: parse_document(path, text) for path, text in sorted(files.items())}
+        set_templates_apart(documents, frozenset(files))
         return cls(
             Path("/nonexistent-corpus-root"), config or Config(), documents, tree=frozenset(files)
         )
@@ -329,6 +337,30 @@ class Corpus:
 # OpenAPI `headers` map holds Header Objects (3.1.1 §4.8.21), an AsyncAPI one a schema.
 _SCHEMA_PLACES = re.compile(r"/(schema|schemas|payload|headers|items|properties|definitions)(/|$)")
 _OPENAPI_SCHEMA_PLACES = re.compile(r"/(schema|schemas|items|properties|definitions)(/|$)")
+
+
+def set_templates_apart(documents: dict[str, Document], files: frozenset[str]) -> None:
+    """Templates by where they live (issue 45, item 2): a file in a Helm chart's ``templates/``
+    or under a folder named by a template expression is a template, whatever it parses as
+    (``speclint.parsing.templates.template_folder``). Replaced, not changed, as ``refine`` does:
+    the parse cache keeps what the file alone says."""
+    for path, document in list(documents.items()):
+        if document.text is None:
+            continue  # not read (binary, too large): ``parse-error`` says so
+        why = template_folder(path, files)
+        if why is not None:
+            documents[path] = _template(document, why)
+
+
+def _template(document: Document, why: str) -> Document:
+    """``document`` as a template: its text kept, nothing read from it."""
+    return Document(
+        document.path,
+        DocumentKind.TEMPLATE,
+        text=document.text,
+        digest=document.digest,
+        reason=f"{why}: not read as a document",
+    )
 
 
 def refine(documents: dict[str, Document], config: Config) -> None:
@@ -708,6 +740,9 @@ def parse_document(
             return Document(path, kind, problem=problem)
     else:
         text = content
+    named = template_name(path)
+    if named is not None:
+        return _template(Document(path, kind, text=text), named)
     if kind is DocumentKind.PROTO:
         # Read by protoc with the other protos it may import (speclint.analyses.protos): here
         # only what the file says it is.
@@ -723,8 +758,9 @@ def parse_document(
             document.derived[DERIVED_KEY] = page_of(text, tokens, env, prose.headings)
         return document
     positions_from = ""
+    json = is_jsonc(path) or path.lower().endswith(".json")
     try:
-        if is_jsonc(path) or path.lower().endswith(".json"):
+        if json:
             positions_from = "jsonc" if is_jsonc(path) else "json"
             source = strip_jsonc(text) if positions_from == "jsonc" else text
             fast = fast_json(source)
@@ -735,6 +771,11 @@ def parse_document(
         else:
             parsed = parse_yaml(text, progress)
     except ParseFailure as failure:
+        # Template syntax that is no JSON or YAML: a template, whose parse error nobody can
+        # fix (issue 45, item 2). A real error elsewhere stays one.
+        templated = template_text(text, json, parsed=False)
+        if templated is not None:
+            return _template(Document(path, kind, text=text), templated)
         return Document(
             path,
             kind,
@@ -742,6 +783,11 @@ def parse_document(
             problem=LoadProblem(failure.message, failure.line, failure.column),
         )
     found = classify(path, parsed.data, text)
+    templated = template_text(text, json, parsed=True, data=parsed.data) or template_data(
+        found.kind.value, parsed.data
+    )
+    if templated is not None:
+        return _template(Document(path, kind, text=text), templated)
     return Document(
         path,
         found.kind,

@@ -29,6 +29,9 @@ class DocumentKind(enum.Enum):
     DATA = "data"  # JSON/YAML that is none of the above (package.json, config files)
     MARKDOWN = "markdown"
     PROTO = "protobuf"  # a Protocol Buffers file (`.proto`), compiled by protoc (issue 30)
+    # A file a tool renders into JSON/YAML/Markdown (a Helm chart's `templates/`, Jinja, a
+    # cookiecutter project): listed, not read as a document (``speclint.parsing.templates``).
+    TEMPLATE = "template"
 
 
 # The files speclint reads, by the ending of their names, and what each is read as (JSON and YAML

@@ -28,6 +28,7 @@ CHECKED_KINDS = (
 )
 UNREADABLE = "unreadable"  # the kind reported for a file that did not parse
 FIXTURE = "fixture"  # a test suite's file: listed, not checked
+TEMPLATE = DocumentKind.TEMPLATE.value  # a file a tool renders (Helm, Jinja): listed, not read
 SKIPPED = "skipped"  # a folder of installed software or a tool's cache: not entered
 _NOUNS = {
     DocumentKind.SCHEMA.value: ("JSON Schema", "JSON Schemas"),
@@ -54,6 +55,9 @@ def entries(corpus: Context) -> tuple[Entry, ...]:
     """Every discovered file, in path order."""
     found = []
     for path, document in corpus.documents.items():
+        if document.kind is DocumentKind.TEMPLATE:
+            found.append(Entry(path, TEMPLATE, "", document.reason))
+            continue
         if not document.usable:
             problem = document.problem.message if document.problem else "unreadable"
             found.append(Entry(path, UNREADABLE, "", problem))
@@ -149,7 +153,12 @@ def skipped(corpus: Context) -> tuple[Entry, ...]:
 def counts(inventory: Sequence[Entry]) -> dict[str, int]:
     """Kind -> how many files (the JSON report's ``checked`` object), checked kinds first."""
     by_kind = Counter(entry.kind for entry in inventory)
-    order = [kind.value for kind in CHECKED_KINDS] + [DocumentKind.DATA.value, UNREADABLE, FIXTURE]
+    order = [kind.value for kind in CHECKED_KINDS] + [
+        DocumentKind.DATA.value,
+        UNREADABLE,
+        TEMPLATE,
+        FIXTURE,
+    ]
     return {kind: by_kind[kind] for kind in order if by_kind[kind]}
 
 
@@ -185,6 +194,9 @@ def phrase(inventory: Sequence[Entry]) -> str:
         text += f"; {unreadable} file{'s' if unreadable != 1 else ''} could not be read"
     if others:
         text += f"; {others} other JSON/YAML file{'s' if others != 1 else ''} ignored"
+    templates = sum(1 for entry in inventory if entry.kind == TEMPLATE)
+    if templates:
+        text += f"; {templates} template{'s' if templates != 1 else ''} not read"
     left = sum(1 for entry in inventory if entry.kind == FIXTURE)
     if left:
         text += f"; {left} test fixture{'s' if left != 1 else ''} not checked"
