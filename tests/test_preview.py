@@ -151,6 +151,8 @@ def test_precision_under_the_bar_makes_a_preview_rule(monkeypatch: pytest.Monkey
     assert preview.why_preview("broken-link") == "precision 88%, under 90%"
     table["broken-link"] = preview.Measure(labels=40, true=36, false=2, noise=2)
     assert preview.why_preview("broken-link") == ""
+    table["broken-link"] = preview.Measure(labels=110, true=99, false=11)  # 90 % exactly
+    assert preview.why_preview("broken-link") == ""
     assert preview.why_preview("waiver") == ""  # speclint's own findings are no rules
 
 

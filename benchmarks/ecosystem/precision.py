@@ -61,7 +61,7 @@ def read_labels(path: Path) -> list[check.Label]:
     batch's ``batch`` and ``first_read``); the file's validation is ``check.load_labels``'."""
     fields = {field.name for field in dataclasses.fields(check.Label)}
     tables = tomllib.loads(path.read_text(encoding="utf-8")).get("label", [])
-    return [check.Label(**{k: str(v) for k, v in t.items() if k in fields}) for t in tables]
+    return [check.Label(**{k: v for k, v in t.items() if k in fields}) for t in tables]
 
 
 def newest_results(scratches: Iterable[Path], names: Iterable[str]) -> dict[str, check.Result]:
@@ -79,27 +79,35 @@ def newest_results(scratches: Iterable[Path], names: Iterable[str]) -> dict[str,
 def measure(
     results: Mapping[str, check.Result], labels: Sequence[check.Label]
 ) -> dict[str, dict[str, Any]]:
-    """Per rule: the labels counted, their verdicts, the precision, and the stale labels."""
+    """Per rule: the labels counted, their verdicts, the precision, and the stale labels (the
+    reading that judges a finding now, ``check.label_index``'s, whose finding is gone or at
+    another severity; a first reading superseded by a later one is neither)."""
     counted: dict[str, Counter[str]] = defaultdict(Counter)
     for tallied in check.tally(results.values(), labels):
         counted[tallied.rule].update(tallied.verdicts)
+    current = check.label_index(labels)
+    present = {(r.repo, r.commit, h.fingerprint): h for r in results.values() for h in r.findings}
+    stale: Counter[str] = Counter()
     for label in labels:
+        key = (label.repo, label.commit, label.fingerprint)
+        if current[key] is not label:
+            continue
         if label.repo not in results:
             counted[label.rule][label.verdict] += 1
-    of_run = Counter(label.rule for label in labels if label.repo in results)
+        elif (hit := present.get(key)) is None or not label.judges(hit):
+            stale[label.rule] += 1
     measured = {}
     # tally lists every rule with findings; one with no label, counted or stale, has no entry.
-    for rule in sorted(r for r in set(counted) | set(of_run) if counted[r].total() or of_run[r]):
+    for rule in sorted(r for r in set(counted) | set(stale) if counted[r].total() or stale[r]):
         verdicts = counted[rule]
         total = sum(verdicts[v] for v in check.VERDICTS)
-        unrun = sum(1 for label in labels if label.rule == rule and label.repo not in results)
         measured[rule] = {
             "labels": total,
             "true": verdicts["true"],
             "false": verdicts["false"],
             "noise": verdicts["noise"],
             "precision": round(verdicts["true"] / total, 4) if total else None,
-            "stale": of_run[rule] - (total - unrun),
+            "stale": stale[rule],
         }
     return measured
 

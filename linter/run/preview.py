@@ -21,13 +21,14 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from importlib import resources
 
 from speclint.run.catalog import all_rules
 
 MIN_LABELS = 20
-MIN_PRECISION = 0.90
+MIN_PRECISION = Fraction(9, 10)  # exact: 99 true of 110 is 90 %, not a float's 89.99...
 # What turns preview mode on, for messages.
 HOW = "--preview, or `preview = true` in the configuration"
 
@@ -85,8 +86,10 @@ def why_preview(rule_id: str) -> str:
     reasons = []
     if measure.labels < MIN_LABELS:
         reasons.append(f"{measure.labels} labelled findings, under the {MIN_LABELS} needed")
-    if measure.labels and (measure.precision or 0.0) < MIN_PRECISION:
-        reasons.append(f"precision {measure.precision or 0.0:.0%}, under {MIN_PRECISION:.0%}")
+    if measure.labels and Fraction(measure.true, measure.labels) < MIN_PRECISION:
+        reasons.append(
+            f"precision {measure.precision or 0.0:.0%}, under {float(MIN_PRECISION):.0%}"
+        )
     return "; ".join(reasons)
 
 
