@@ -484,3 +484,33 @@ def test_no_module_of_the_checkout_runs_in_the_actions_steps(tmp_path: Path) -> 
     assert checked.returncode == 0, checked.stderr
     assert outputs(files)["exit-code"] == "1", checked.stderr  # speclint itself ran
     assert sorted(p.name for p in ran.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "passed"), [("true", ["--preview"]), ("false", ["--no-preview"]), ("", [])]
+)
+def test_the_preview_input_reaches_speclint(tmp_path: Path, value: str, passed: list[str]) -> None:
+    """The ``preview`` input becomes ``--preview``/``--no-preview`` (issue 45), through ``env:``
+    like every input; a stand-in ``speclint`` records the command line the step gives it."""
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    recorded = tmp_path / "arguments"
+    stand_in = bin_folder / "speclint"
+    stand_in.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > {shlex.quote(str(recorded))}\n')
+    stand_in.chmod(0o755)
+    files = tmp_path / "runner-files"
+    files.mkdir()
+    (files / "output").touch()
+    context = {
+        **{
+            f"inputs.{name}": str(spec.get("default", ""))
+            for name, spec in action()["inputs"].items()
+        },
+        "inputs.preview": value,
+    }
+    steps = {step.get("name", step.get("uses")): step for step in action()["runs"]["steps"]}
+    path = f"{bin_folder}{os.pathsep}{os.environ['PATH']}"
+    done = run_step(steps["Lint the change against its base"], context, tmp_path, path, files)
+    assert done.returncode == 0, done.stderr
+    arguments = recorded.read_text(encoding="utf-8").splitlines()
+    assert [a for a in arguments if a in ("--preview", "--no-preview")] == passed

@@ -8,6 +8,7 @@ the tool prints and whose tables render on GitHub."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import xml.etree.ElementTree as ElementTree
@@ -808,6 +809,18 @@ def typo_console(tmp_path: Path) -> list[str]:
     return [line.replace(str(root), "/home/ann/spec") for line in result.stderr.splitlines()]
 
 
+def preview_lines(tmp_path: Path) -> list[str]:
+    """A check outside preview mode (the tests run in it: conftest), of a corpus with nothing
+    to find; the number of preview rules is the data file's, `N` on both sides."""
+    root = write_files(tmp_path / "spec", {"a.schema.json": schema()})
+    outside = {k: v for k, v in os.environ.items() if k != "SPECLINT_PREVIEW"}
+    result = cli("check", str(root), env=outside)
+    return [
+        re.sub(r"^speclint: \d+ preview rules", "speclint: N preview rules", line)
+        for line in result.stderr.splitlines()
+    ]
+
+
 def console(command: str, tmp_path: Path) -> list[str]:
     """What a `console` sample's command prints, run in the repository (`/home/ann/spec`: the
     typo sample's own corpus)."""
@@ -837,6 +850,7 @@ PRINTERS: list[tuple[str, Callable[[Path], list[str]]]] = [
     (r"^speclint: wrote sarif to speclint\.sarif$", written_report),
     (r"^\.venv/  skipped: ", skipped_venv),
     (r"^speclint: (no new findings|\d+ findings were already present)", hook_lines),
+    (r"^speclint: N preview rules not run", preview_lines),
 ]
 
 

@@ -140,6 +140,15 @@ IGNORE = click.option(
     help="Do not run these rules: ids or prefixes, comma-separated or repeated.",
 )
 
+PREVIEW = click.option(
+    "--preview/--no-preview",
+    "preview",
+    default=None,
+    help="Run the preview rules too: those not yet proven precise on the ecosystem's labels "
+    "(`speclint rules` marks them). Default: SPECLINT_PREVIEW, else the configuration's "
+    "`preview`.",
+)
+
 
 def _selectors(*given: tuple[str, ...]) -> tuple[str, ...]:
     """The selectors of repeated, comma-separated --select/--ignore values (ruff's syntax)."""
@@ -184,6 +193,7 @@ def main() -> None:
 @click.option(
     "--rule", "only_rules", multiple=True, metavar="ID", help="Same as --select (repeatable)."
 )
+@PREVIEW
 @click.option(
     "--exit-zero",
     is_flag=True,
@@ -242,6 +252,7 @@ def check(
     ignore: tuple[str, ...],
     exit_zero: bool,
     statistics: bool,
+    preview: bool | None,
 ) -> None:
     """Check the spec files and folders PATHS (default: the current directory).
 
@@ -262,6 +273,7 @@ def check(
         rules=_selectors(only_rules, select),
         rules_as_rule=_selectors(only_rules),
         ignore=_selectors(ignore),
+        preview=preview,
         baseline=baseline_path,
         diff_base=diff_base,
         cache=use_cache,
@@ -278,6 +290,8 @@ def check(
     if any(name in ("github", "gitlab") for name, _ in reports):
         report = replace(report, in_repository=_in_repository(scope.root))
     _deliver(_focused(report, outcome, scope.focus), reports, _use_color(color), statistics)
+    if not quiet:
+        _say_held(outcome)
     sys.exit(0 if exit_zero else _exit_code(outcome, fail_on, max_warnings))
 
 
@@ -507,6 +521,7 @@ def _deliver(report: Report, reports: Destinations, color: bool, statistics: boo
 @CONFIG_PATH
 @SELECT
 @IGNORE
+@PREVIEW
 @COLOR
 @TIME_LIMIT
 @DEBUG
@@ -520,6 +535,7 @@ def commit_hook(
     config_path: Path | None,
     select: tuple[str, ...],
     ignore: tuple[str, ...],
+    preview: bool | None,
     color: bool | None,
     time_limit: float | None,
     debug: bool,
@@ -565,7 +581,7 @@ def commit_hook(
         if len(targets) > 1:
             say(f"speclint: the corpus at {root.as_posix()}:", err=True)
         options = (strict, fail_on, max_warnings, quiet, config_path, color, time_limit, debug)
-        chosen = (_selectors(select), _selectors(ignore))
+        chosen = (_selectors(select), _selectors(ignore), preview)
         code = max(code, _judge_commit(root, focus, *options, *chosen))
     sys.exit(code)
 
@@ -583,6 +599,7 @@ def _judge_commit(
     debug: bool,
     select: tuple[str, ...] = (),
     ignore: tuple[str, ...] = (),
+    preview: bool | None = None,
 ) -> int:
     """Lint the commit's corpus at ``root`` against HEAD; print; the exit code it deserves."""
     # Deferred: startup (module docstring).
@@ -594,6 +611,7 @@ def _judge_commit(
         config_path=config_path,
         rules=select,
         ignore=ignore,
+        preview=preview,
         diff_base=base,
         staged=True,
         focus=focus,
@@ -609,7 +627,29 @@ def _judge_commit(
     click.echo(renderer("text")(_focused(report, outcome, focus)), nl=False)
     if not quiet:
         _say_against_head(outcome.gate, strict)
+        _say_held(outcome)
     return _exit_code(outcome, fail_on, max_warnings)
+
+
+def _say_held(outcome: Outcome) -> None:
+    """The line on the preview rules the selection chose and the run did not run (ruff says
+    so of a preview rule selected by its code; speclint counts the others too, so a run that
+    looks clean says what it left out)."""
+    # Deferred: startup (module docstring).
+    from speclint.run.preview import HOW
+
+    held = outcome.held
+    if held.named:
+        named = ", ".join(f"`{rule}`" for rule in held.named)
+        what = "is a preview rule" if len(held.named) == 1 else "are preview rules"
+        say(f"speclint: {named} {what}: selected, but run only with {HOW}", err=True)
+    others = len(held.rules) - len(held.named)
+    if others:
+        rules = "preview rule" if others == 1 else "preview rules"
+        say(
+            f"speclint: {others} {rules} not run (--preview runs them; `speclint rules` marks them)",
+            err=True,
+        )
 
 
 def _say_against_head(gate: Gate | None, strict: bool) -> None:
@@ -973,27 +1013,47 @@ def agent_feedback(path: Path | None) -> None:
 
 @main.command(name="rules")
 def list_rules() -> None:
-    """List the rules with their default severity and summary."""
+    """List the rules with their default severity, `preview` for a preview rule (run only with
+    --preview), and their summary."""
+    # Deferred: startup (module docstring).
+    from speclint.run.preview import PreviewDataError, is_preview
+
     catalog = _documented_rules()
+    try:
+        previews = {rule_id for rule_id in catalog if is_preview(rule_id)}
+    except PreviewDataError as error:
+        fail(str(error))
     width = max(len(rule_id) for rule_id in catalog)
     for rule_id, info in catalog.items():
-        say(f"{rule_id:<{width}}  {info.severity.label:<7}  {info.summary}")
+        status = "preview" if rule_id in previews else ""
+        say(f"{rule_id:<{width}}  {info.severity.label:<7}  {status:<7}  {info.summary}")
 
 
 @main.command(name="rule")
 @click.argument("rule_id")
 @COLOR
 def show_rule(rule_id: str, color: bool | None) -> None:
-    """Print the documentation of rule RULE_ID."""
+    """Print the documentation of rule RULE_ID, with its measured precision and the number of
+    labels behind it."""
     # Deferred: startup (module docstring).
     from speclint.outputs.reporters.rule_doc import render_doc
+    from speclint.run.catalog import all_rules
+    from speclint.run.preview import PreviewDataError, is_preview, precision_lines
 
     catalog = _documented_rules()
     info = catalog.get(rule_id)
     if info is None:
         fail(_unknown_rule(rule_id, catalog))
     use_color = _use_color(color)
-    say(f"{info.id} [{info.severity.label}]")
+    try:
+        status = ", preview" if is_preview(info.id) else ""
+        # Not for speclint's own `waiver` and `internal-error`, which are no rules.
+        measured = precision_lines(info.id) if info.id in all_rules() else []
+    except PreviewDataError as error:
+        fail(str(error))
+    say(f"{info.id} [{info.severity.label}{status}]")
+    for line in measured:
+        say(line)
     click.echo()
     # click strips colour from output that is not a terminal unless told: --color means colour.
     click.echo(render_doc(info.doc, use_color), nl=False, color=use_color or None)

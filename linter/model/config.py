@@ -12,6 +12,10 @@ Keys (all optional)::
                                            # default: every rule (speclint.run.selection)
     ignore = ["remote-ref"]                # the rules not to run, ids or prefixes (the more
                                            # specific of a select and an ignore wins)
+    preview = true                         # run the preview rules too (default false; as
+                                           # --preview: speclint.run.preview)
+    explicit-preview-rules = true          # preview mode runs only the preview rules `select`
+                                           # names by exact id (default false)
 
     [rules]                                # per rule: a severity, or "off"
     remote-ref = "off"
@@ -108,6 +112,8 @@ KNOWN_KEYS = {
     "include",
     "select",
     "ignore",
+    "preview",
+    "explicit-preview-rules",
     "exclude",
     "fail-on",
     "profile",
@@ -171,6 +177,10 @@ class Config:
     # they leave out "off" in rule_severity once the rule ids are known). None: every rule.
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
+    # Preview mode (speclint.run.preview): the rules not yet proven precise run too;
+    # `explicit-preview-rules`: only those `select` names by their exact id.
+    preview: bool = False
+    explicit_preview_rules: bool = False
 
     def line_of(self, needle: str) -> int:
         """The first line of the configuration file that holds ``needle`` (1 when none)."""
@@ -334,6 +344,13 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
             raise ConfigError(f"{where}: `{key}` must be a list of rule ids or prefixes")
         selection[key] = tuple(value)
 
+    switches: dict[str, bool] = {}
+    for key in ("preview", "explicit-preview-rules"):
+        value = merged.get(key, False)
+        if not isinstance(value, bool):
+            raise ConfigError(f"{where}: `{key}` must be true or false")
+        switches[key] = value
+
     roles = {str(k): str(v) for k, v in dict(merged.get("roles", {})).items()}
     for target, role in roles.items():
         if role not in ROLE_NAMES:
@@ -441,6 +458,8 @@ def config_from_table(table: Mapping[str, Any], source: str | None = None) -> Co
         rule_options=options,
         select=selection.get("select"),
         ignore=selection.get("ignore", ()),
+        preview=switches["preview"],
+        explicit_preview_rules=switches["explicit-preview-rules"],
     )
 
 

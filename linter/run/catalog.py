@@ -3,6 +3,7 @@
 A rule module (yamllint's model, see ``docs`` in the README) has a docstring that is its
 documentation, and the constants ``ID`` (a readable slug) and ``SEVERITY`` (its default), and a
 ``check(corpus, options)`` generator that yields findings. Nothing else is needed to register it.
+``PREVIEW = True`` makes a new rule a preview rule before it is measured (``speclint.run.preview``).
 A rule checked one document at a time declares ``READS = "page"`` or ``"document"`` and its
 ``check_unit`` (``speclint.analyses.units``), so an edit re-checks only the units it touches.
 """
@@ -62,6 +63,9 @@ class RuleInfo:
     prepare: Callable[[Document], Any] | None = None
     # FACTS: the derived facts it reads (speclint.analyses.context); it is given no other.
     facts: frozenset[str] = frozenset()
+    # PREVIEW = True: a preview rule whatever its labels say (a new rule or heuristic, before it
+    # is measured); otherwise its labels decide (speclint.run.preview).
+    declared_preview: bool = False
 
     @property
     def summary(self) -> str:
@@ -139,5 +143,6 @@ def all_rules() -> dict[str, RuleInfo]:
             extract=extract if reads == "extract" else None,
             prepare=getattr(module, "prepare", None),
             facts=facts,
+            declared_preview=bool(getattr(module, "PREVIEW", False)),
         )
     return dict(sorted(found.items()))

@@ -7,7 +7,8 @@ A run is, in order (architecture.md, "Data flow"):
 1. the configuration, the date waivers are judged against, and the rules to run: the
    configuration's ``select``/``ignore`` and the command line's (``speclint.run.selection``),
    chosen here so that every front end (``check``, the hook, the daemon, the language server,
-   the Agent Feedback Protocol) runs the same rules;
+   the Agent Feedback Protocol) runs the same rules, the preview rules only in preview mode
+   (``speclint.run.preview``);
 2. the root's file listing and the bytes of every discovered file (``corpus.snapshot``);
 3. the run cache: a run whose every input is unchanged is answered from it (never a run with a
    base revision, which judges a change);
@@ -30,6 +31,7 @@ it and exits 2.
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -83,6 +85,7 @@ from speclint.run.cache import (
 from speclint.run.catalog import RuleInfo, all_rules
 from speclint.run.history import collapsed
 from speclint.run.inventory import Entry as FileEntry
+from speclint.run.preview import Held, PreviewDataError, preview_ids, previewed
 from speclint.run.resident import Resident
 from speclint.run.roots import in_focus
 from speclint.run.runner import INTERNAL_ERROR, RunResult, not_run, run_rules, select_rules
@@ -117,6 +120,9 @@ class Options:
     rules: tuple[str, ...] = ()
     rules_as_rule: tuple[str, ...] = ()  # those of `rules` given as --rule: errors name it
     ignore: tuple[str, ...] = ()  # --ignore: rule ids and prefixes not to run
+    # --preview / --no-preview: run the preview rules (speclint.run.preview). None: the
+    # environment's SPECLINT_PREVIEW, else the configuration's `preview`.
+    preview: bool | None = None
     baseline: Path | None = None
     diff_base: str | None = None
     cache: bool = True
@@ -148,6 +154,7 @@ class Outcome:
     gate: Gate | None = None
     notes: list[str] = field(default_factory=list)  # for standard error
     corpus: Context | None = None  # parsed unless the run cache answered (see keep_corpus)
+    held: Held = field(default_factory=Held)  # preview rules selected but not run
 
 
 def _configuration(root: Path, config_path: Path | None) -> Config:
@@ -173,10 +180,34 @@ def _configuration(root: Path, config_path: Path | None) -> Config:
     return config
 
 
+PREVIEW_VARIABLE = "SPECLINT_PREVIEW"
+_SWITCH = {"1": True, "true": True, "yes": True, "on": True}
+_SWITCH.update({"0": False, "false": False, "no": False, "off": False, "": False})
+
+
+def preview_mode(config: Config, options: Options) -> bool:
+    """Whether the run is in preview mode: the command line's ``--preview``/``--no-preview``,
+    else ``SPECLINT_PREVIEW`` (1/0, true/false), else the configuration's ``preview``."""
+    if options.preview is not None:
+        return options.preview
+    value = os.environ.get(PREVIEW_VARIABLE)
+    if value is None:
+        return config.preview
+    if value.strip().lower() not in _SWITCH:
+        raise EngineError(f"{PREVIEW_VARIABLE} must be 1 or 0 (true or false)")
+    return _SWITCH[value.strip().lower()]
+
+
 def _chosen(config: Config, options: Options) -> tuple[str, ...]:
-    """The ids of the rules this run runs (``speclint.run.selection``); an :class:`EngineError`
-    for a selector that selects nothing, and for one that asks only for rules that judge a
-    change when there is no base to judge it against (they would find nothing: a false pass)."""
+    return _selection(config, options)[0]
+
+
+def _selection(config: Config, options: Options) -> tuple[tuple[str, ...], Held]:
+    """The ids of the rules this run runs (``speclint.run.selection``), less the preview rules
+    a run outside preview mode holds back (``speclint.run.preview``), and those; an
+    :class:`EngineError` for a selector that selects nothing, and for one that asks only for
+    rules that judge a change when there is no base to judge it against (they would find
+    nothing: a false pass)."""
     catalog = all_rules()
     try:
         # Again for a corpus made in memory (the Agent Feedback Protocol's): the same choice.
@@ -206,7 +237,14 @@ def _chosen(config: Config, options: Options) -> tuple[str, ...]:
                 f"{named} judges a change and cannot run without --diff-base REF "
                 "(the revision to compare with, e.g. origin/main)"
             )
-    return ids
+    selectors = options.rules or config.select or ()
+    try:
+        previews = preview_ids(ids)
+    except PreviewDataError as error:
+        raise EngineError(str(error)) from None
+    return previewed(
+        ids, previews, preview_mode(config, options), config.explicit_preview_rules, selectors
+    )
 
 
 def load(root: Path, config_path: Path | None = None) -> Context:
@@ -233,7 +271,7 @@ def lint(root: Path, options: Options | None = None) -> Outcome:
 
 def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Outcome:
     config = _configuration(root, options.config_path)
-    selected = _chosen(config, options)
+    selected, held = _selection(config, options)
     remove_stale_worktrees(root, thorough=True)  # what a killed --diff-base run left behind
     resident = options.resident
     if resident is not None and not (options.cache and enabled() and resident.serves(root)):
@@ -324,7 +362,7 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
         if saved is not None:
             saved()  # the entries are written, also when the run is interrupted
     phase[0] = "comparing"
-    return _compared(options, config, result, sources, corpus, base_entries)
+    return replace(_compared(options, config, result, sources, corpus, base_entries), held=held)
 
 
 def _tree(root: Path, staged: bool) -> list[str]:
@@ -541,7 +579,8 @@ def _baseline_notes(path: Path, applied: Applied) -> list[str]:
     if applied.unjudged:
         notes.append(
             f"{len(applied.unjudged)} baseline entr{'y' if len(applied.unjudged) == 1 else 'ies'} "
-            "of rules that did not run (--select, --ignore) not judged"
+            "of rules that did not run (--select, --ignore, preview rules without --preview) "
+            "not judged"
         )
     if applied.fixed:
         entries = "entry is" if len(applied.fixed) == 1 else "entries are"

@@ -7,11 +7,13 @@ below refer to the OASIS SARIF 2.1.0 specification.
 Size: a rule's documentation (its docstring, 1-13 KB) is the bulk of a log, so it is written only
 for the rules that have results (waived ones included), once per log: those are the rules a viewer
 shows beside an alert. Every other rule that ran has its id, name, short and full description and
-level (a few hundred bytes), which says it ran and found nothing. GitHub code scanning shows a
-rule's ``help.markdown`` beside each of its alerts, in place of ``help.text``, so the whole
-documentation goes there; ``help.text``, for viewers that render no Markdown, is the description
-and the command that prints the rest (``speclint rule ID``). No ``helpUri``: the documentation is
-the installed rule's docstring, and no published page is sure to match the version that ran.
+level (a few hundred bytes), which says it ran and found nothing. A preview rule (one that runs
+only with ``--preview``) has ``properties.preview`` and the tag ``preview``. GitHub code
+scanning shows a rule's ``help.markdown`` beside each of its alerts, in place of ``help.text``,
+so the whole documentation goes there; ``help.text``, for viewers that render no Markdown, is the
+description and the command that prints the rest (``speclint rule ID``). No ``helpUri``: the
+documentation is the installed rule's docstring, and no published page is sure to match the
+version that ran.
 
 Messages: ``message.text`` is the finding's whole message (GitHub shows it as the alert's title,
 its first sentence where space is short); ``message.markdown`` the same with its code spans kept
@@ -39,6 +41,7 @@ from speclint.outputs.reporters import Report
 from speclint.outputs.reporters.markdown_report import paragraph
 from speclint.outputs.reporters.text_report import detail
 from speclint.run.catalog import RuleInfo
+from speclint.run.preview import is_preview
 from speclint.run.waivers import Waived
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -110,6 +113,10 @@ def rule_descriptor(info: RuleInfo, with_help: bool) -> dict[str, Any]:
         "fullDescription": {"text": full_description(info)},
         "defaultConfiguration": {"level": LEVELS[info.severity]},
     }
+    if is_preview(info.id):
+        # §3.49.15 properties (§3.8): a preview rule (speclint.run.preview), which ran because
+        # preview mode was on; GitHub code scanning shows `tags` beside the rule.
+        descriptor["properties"] = {"preview": True, "tags": ["preview"]}
     if with_help:
         doc = textwrap.dedent(info.doc).strip() or info.id
         pointer = f"`speclint rule {info.id}` prints its whole documentation."

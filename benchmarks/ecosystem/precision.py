@@ -1,0 +1,159 @@
+r"""Write each rule's measured precision into speclint's package (issue 45: preview rules).
+
+Usage::
+
+    python benchmarks/ecosystem/precision.py [--scratch DIR ...] [--output FILE]
+
+speclint decides which rules are *preview* rules (run only with ``--preview``) from their
+precision over the hand-read verdicts of ``labels.toml``; it must not read this folder when it
+runs, so this script writes what it needs into ``linter/data/precision.json``: per rule the
+number of labels counted, their true / false / noise verdicts, the precision (true over all
+counted, noise against, as ``check.py`` prints it) and the labels left out as stale, with the
+SHA-256 of ``labels.toml`` (``tests/test_preview.py`` fails when the file is stale against it).
+
+A label is counted as ``check.py``'s per-rule table counts it (its ``tally``): while its finding
+appears in the newest stored run of its repository (``--scratch``, default
+``$SPECLINT_ECOSYSTEM_DIR`` or ``/tmp/speclint-ecosystem``, repeatable: the newest run of each
+repository across them) at the severity it was read at. A *stale* label (its finding gone, a
+fixed false positive or a removed true one, or its severity changed since it was read) is not
+counted: it judges a finding the rule no longer makes, and counting it would keep a rule in
+preview after its false positives are fixed. A label of a repository with no stored run counts as
+read (a batch labelled on a run this scratch folder does not hold), and the script says so.
+
+Extra keys of a label (``batch``, ``first_read``) are accepted and ignored; ``check.py`` and
+``tests/test_ecosystem.py`` validate the file. Rerun this script after labelling, and after an
+ecosystem run whose findings changed, then regenerate the reference reports (README, "Reference
+reports"), whose SARIF marks the preview rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import json
+import os
+import sys
+import tomllib
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import check  # noqa: E402  (check.py beside this script: its Label, runs and tally)
+
+REPOSITORY = HERE.parent.parent
+OUTPUT = REPOSITORY / "linter" / "data" / "precision.json"
+ABOUT = (
+    "Measured precision of each rule over the hand-read labels of the ecosystem check; written "
+    "by benchmarks/ecosystem/precision.py, never by hand."
+)
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def read_labels(path: Path) -> list[check.Label]:
+    """The labels of ``path``, keeping the fields ``check.Label`` has and ignoring any other (a
+    batch's ``batch`` and ``first_read``); the file's validation is ``check.load_labels``'."""
+    fields = {field.name for field in dataclasses.fields(check.Label)}
+    tables = tomllib.loads(path.read_text(encoding="utf-8")).get("label", [])
+    return [check.Label(**{k: v for k, v in t.items() if k in fields}) for t in tables]
+
+
+def newest_results(scratches: Iterable[Path], names: Iterable[str]) -> dict[str, check.Result]:
+    """Each repository's newest stored result across the scratch folders (runs are named by
+    their UTC time, so the newest is the greatest name)."""
+    past: dict[str, list[tuple[str, check.Result]]] = defaultdict(list)
+    for scratch in scratches:
+        for name, runs in check.history(scratch).items():
+            past[name].extend(runs)
+    for runs in past.values():
+        runs.sort(key=lambda run: run[0])
+    return check.newest(past, names)
+
+
+def measure(
+    results: Mapping[str, check.Result], labels: Sequence[check.Label]
+) -> dict[str, dict[str, Any]]:
+    """Per rule: the labels counted, their verdicts, the precision, and the stale labels (the
+    reading that judges a finding now, ``check.label_index``'s, whose finding is gone or at
+    another severity; a first reading superseded by a later one is neither)."""
+    counted: dict[str, Counter[str]] = defaultdict(Counter)
+    for tallied in check.tally(results.values(), labels):
+        counted[tallied.rule].update(tallied.verdicts)
+    current = check.label_index(labels)
+    present = {(r.repo, r.commit, h.fingerprint): h for r in results.values() for h in r.findings}
+    stale: Counter[str] = Counter()
+    for label in labels:
+        key = (label.repo, label.commit, label.fingerprint)
+        if current[key] is not label:
+            continue
+        if label.repo not in results:
+            counted[label.rule][label.verdict] += 1
+        elif (hit := present.get(key)) is None or not label.judges(hit):
+            stale[label.rule] += 1
+    measured = {}
+    # tally lists every rule with findings; one with no label, counted or stale, has no entry.
+    for rule in sorted(r for r in set(counted) | set(stale) if counted[r].total() or stale[r]):
+        verdicts = counted[rule]
+        total = sum(verdicts[v] for v in check.VERDICTS)
+        measured[rule] = {
+            "labels": total,
+            "true": verdicts["true"],
+            "false": verdicts["false"],
+            "noise": verdicts["noise"],
+            "precision": round(verdicts["true"] / total, 4) if total else None,
+            "stale": stale[rule],
+        }
+    return measured
+
+
+def document(measured: Mapping[str, Mapping[str, Any]], labels_sha256: str) -> str:
+    """The data file's text: sorted keys, one rule a line, a newline at the end."""
+    rules = ",\n".join(
+        f"  {json.dumps(rule)}: {json.dumps(measured[rule], sort_keys=True)}"
+        for rule in sorted(measured)
+    )
+    return (
+        "{\n"
+        f'"about": {json.dumps(ABOUT)},\n'
+        f'"labels_sha256": {json.dumps(labels_sha256)},\n'
+        f'"rules": {{\n{rules}\n}}\n'
+        "}\n"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    default_scratch = os.environ.get("SPECLINT_ECOSYSTEM_DIR", "/tmp/speclint-ecosystem")
+    parser.add_argument("--scratch", type=Path, action="append", metavar="DIR")
+    parser.add_argument("--labels", type=Path, default=check.LABELS_FILE)
+    parser.add_argument("--output", type=Path, default=OUTPUT)
+    args = parser.parse_args(argv)
+    scratches = args.scratch or [Path(default_scratch)]
+    labels = read_labels(args.labels)
+    results = newest_results(scratches, {label.repo for label in labels})
+    unrun = sorted({label.repo for label in labels} - set(results))
+    if unrun:
+        print(
+            f"no stored run of {len(unrun)} labelled repositories (their labels count as read): "
+            + ", ".join(unrun),
+            file=sys.stderr,
+        )
+    measured = measure(results, labels)
+    args.output.write_text(document(measured, digest(args.labels)), encoding="utf-8")
+    counted = sum(m["labels"] for m in measured.values())
+    stale = sum(m["stale"] for m in measured.values())
+    print(
+        f"{args.output}: {len(measured)} rules, {counted} labels counted, {stale} stale",
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,155 @@
+"""Preview rules, as ruff has them (issue 45): the default set is the proven set.
+
+A rule is a *preview* rule when its precision over the hand-read labels of the ecosystem check is
+under :data:`MIN_PRECISION`, or fewer than :data:`MIN_LABELS` of its findings are labelled, or its
+module declares ``PREVIEW = True`` (a new rule, or a new heuristic, before it has labels). A
+preview rule runs only in preview mode: ``--preview`` on the command line, ``preview = true`` in
+the configuration, or ``SPECLINT_PREVIEW=1``; the engine (``speclint.run.engine``) applies it, so
+the command line, the pre-commit hook, the daemon, the language server and the Action choose
+alike. As in ruff, naming a preview rule by its exact id in ``--select`` or ``select`` does not
+run it without preview mode (the run says so), and with ``explicit-preview-rules = true`` preview
+mode runs only the preview rules named by their exact id, not those ``ALL`` or a prefix selects.
+
+The measurements come from ``data/precision.json``, which ``benchmarks/ecosystem/precision.py``
+writes from the labels (speclint never reads the benchmarks when it runs): no rule's docstring
+and no registry says "preview", so a rule leaves preview when its labels prove it, and returns
+to it when new labels do not.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from importlib import resources
+
+from speclint.run.catalog import all_rules
+
+MIN_LABELS = 20
+MIN_PRECISION = Fraction(9, 10)  # exact: 99 true of 110 is 90 %, not a float's 89.99...
+# What turns preview mode on, for messages.
+HOW = "--preview, or `preview = true` in the configuration"
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A rule's labelled findings of the ecosystem check, as ``precision.json`` has them."""
+
+    labels: int = 0  # counted: their finding still appears at the severity it was read at
+    true: int = 0
+    false: int = 0
+    noise: int = 0
+    stale: int = 0  # labels whose finding no longer appears (or changed severity): not counted
+
+    @property
+    def precision(self) -> float | None:
+        """True over every counted label: noise counts against, as a false finding does."""
+        return self.true / self.labels if self.labels else None
+
+
+class PreviewDataError(ValueError):
+    """speclint's own data file is missing or unreadable: an installation without it would
+    make every rule a preview rule, and a run of no rule pass silently."""
+
+
+@cache
+def measured() -> Mapping[str, Measure]:
+    """Each rule's measure from the data file shipped with speclint."""
+    source = resources.files("speclint").joinpath("data", "precision.json")
+    try:
+        rules = json.loads(source.read_text(encoding="utf-8"))["rules"]
+        if not isinstance(rules, dict):
+            raise ValueError("`rules` is not a table")
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise PreviewDataError(
+            f"speclint's data/precision.json cannot be read ({error}): reinstall speclint"
+        ) from None
+    fields = ("labels", "true", "false", "noise", "stale")
+    return {
+        rule: Measure(**{k: int(v.get(k) or 0) for k in fields})
+        for rule, v in rules.items()
+        if isinstance(v, dict)
+    }
+
+
+def why_preview(rule_id: str) -> str:
+    """Why ``rule_id`` is a preview rule ("3 labelled findings, under the 20 needed"); "" for a rule of the default set, and for ids that are no rule (``waiver``,
+    ``internal-error``)."""
+    info = all_rules().get(rule_id)
+    if info is None:
+        return ""
+    if info.declared_preview:
+        return "declared preview by its module: new, not yet measured"
+    measure = measured().get(rule_id, Measure())
+    reasons = []
+    if measure.labels < MIN_LABELS:
+        reasons.append(f"{measure.labels} labelled findings, under the {MIN_LABELS} needed")
+    if measure.labels and Fraction(measure.true, measure.labels) < MIN_PRECISION:
+        reasons.append(
+            f"precision {measure.precision or 0.0:.0%}, under {float(MIN_PRECISION):.0%}"
+        )
+    return "; ".join(reasons)
+
+
+def is_preview(rule_id: str) -> bool:
+    return bool(why_preview(rule_id))
+
+
+def preview_ids(ids: Iterable[str]) -> frozenset[str]:
+    return frozenset(rule for rule in ids if is_preview(rule))
+
+
+def precision_lines(rule_id: str) -> list[str]:
+    """What ``speclint rule ID`` says of the rule's measured precision and its status."""
+    measure = measured().get(rule_id, Measure())
+    if measure.labels:
+        line = (
+            f"Precision: {measure.precision or 0.0:.0%} over {measure.labels} labelled findings "
+            f"of the ecosystem check ({measure.true} true, {measure.false} false, "
+            f"{measure.noise} noise)"
+        )
+    else:
+        line = "Precision: not measured (no labelled finding of the ecosystem check)"
+    if measure.stale:
+        line += (
+            f"; {measure.stale} labels of findings it no longer makes (or makes at another "
+            "severity) not counted"
+        )
+    why = why_preview(rule_id)
+    if why:
+        return [f"{line}.", f"A preview rule ({why}): it runs only with {HOW}."]
+    return [f"{line}."]
+
+
+@dataclass(frozen=True)
+class Held:
+    """The preview rules a selection chose that a run without preview mode does not run."""
+
+    rules: tuple[str, ...] = ()  # every one of them, sorted
+    named: tuple[str, ...] = ()  # those selected by their exact id (the run says so by name)
+
+
+def previewed(
+    ids: Collection[str],
+    previews: Collection[str],
+    preview: bool,
+    explicit: bool = False,
+    selectors: Collection[str] = (),
+) -> tuple[tuple[str, ...], Held]:
+    """The ids a run runs of the selection ``ids``, and the preview rules it holds back.
+
+    Without preview mode no preview rule runs, even one named by its exact id (ruff: "selection
+    has no effect because preview is not enabled"). In preview mode every selected rule runs,
+    unless ``explicit`` (``explicit-preview-rules``): then a preview rule runs only when one of
+    ``selectors`` (the command line's ``--select``, else the configuration's ``select``) is its
+    exact id."""
+    exact = {selector.strip().lower() for selector in selectors}
+    if preview and not explicit:
+        return tuple(sorted(ids)), Held()
+    held = sorted(rule for rule in ids if rule in previews and not (preview and rule in exact))
+    kept = tuple(sorted(rule for rule in ids if rule not in held))
+    if preview:  # explicit: what ALL or a prefix chose is not "held", it was never asked for
+        return kept, Held()
+    return kept, Held(tuple(held), tuple(rule for rule in held if rule in exact))
