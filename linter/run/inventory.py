@@ -93,7 +93,6 @@ GENERATED_STILL_CHECKED = frozenset(
         "asyncapi-invalid",
         "instance-invalid",
         "unresolved-ref",
-        "remote-ref",
         "duplicate-id",
         "internal-error",
     }
