@@ -231,3 +231,22 @@ def test_a_waiver_of_the_removed_rule_says_to_delete_it(make_corpus: MakeCorpus)
     [finding] = outcome.findings
     assert finding.rule == "waiver" and "no longer exists" in finding.message
     assert "`remote-ref` was removed" in finding.message
+
+
+def test_a_custom_dialect_whose_metaschema_reaches_out_is_coverage(make_corpus: MakeCorpus) -> None:
+    """A held metaschema whose `$ref` leaves the corpus: the schema is judged by the draft the
+    metaschema builds on, and that its own keywords were not checked is coverage."""
+    meta = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "$id": "https://example.org/meta.json",
+        "allOf": [{"$ref": "https://example.org/elsewhere.json"}],
+    }
+    body = {"$schema": "https://example.org/meta.json", "type": "object"}
+    root = make_corpus(
+        {"schemas/meta.json": json.dumps(meta), "schemas/s.json": json.dumps(body, indent=2)}
+    )
+    outcome = lint(root, Options(cache=False))
+    assert [f for f in outcome.findings if f.location.path == "schemas/s.json"] == []
+    assert ("custom-dialect", "schemas/s.json") in {
+        (n.kind, n.path) for n in outcome.result.coverage
+    }

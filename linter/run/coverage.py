@@ -63,6 +63,14 @@ KINDS: dict[str, tuple[str, str]] = {
         "Swagger 2.0 document validated but not read by the OpenAPI 3 rules",
         "Swagger 2.0 documents validated but not read by the OpenAPI 3 rules",
     ),
+    "custom-dialect": (
+        "schema whose own dialect's keywords were not checked (its metaschema does not resolve)",
+        "schemas whose own dialect's keywords were not checked (their metaschema does not resolve)",
+    ),
+    "undecided": (
+        "schema whose satisfiability was not decided",
+        "schemas whose satisfiability was not decided",
+    ),
     "too-deep": (
         "API document not validated past its depth",
         "API documents not validated past their depth",
