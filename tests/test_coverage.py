@@ -250,3 +250,16 @@ def test_a_custom_dialect_whose_metaschema_reaches_out_is_coverage(make_corpus: 
     assert ("custom-dialect", "schemas/s.json") in {
         (n.kind, n.path) for n in outcome.result.coverage
     }
+
+
+def test_a_baseline_records_no_coverage_and_the_gate_reports_none(
+    make_corpus: MakeCorpus, tmp_path: Path
+) -> None:
+    root = mixed(make_corpus)
+    baseline = tmp_path / "baseline.json"
+    assert run_cli("baseline", "write", str(root), "-o", str(baseline)).exit_code == 0
+    assert "remote" not in baseline.read_text() and "buf/validate" not in baseline.read_text()
+    gated = run_cli("check", str(root), "--no-cache", "--baseline", str(baseline), "-f", "json")
+    report = json.loads(gated.stdout)
+    assert gated.exit_code == 0 and report["findings"] == [] and report["gate"]["fixed"] == []
+    assert report["not_checked"]["counts"]["remote-ref"] == 2  # still said, never gated
