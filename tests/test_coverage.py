@@ -142,6 +142,7 @@ def test_speclint_files_names_what_was_not_checked_in_each_file(make_corpus: Mak
     )
     assert "not checked: 1 proto import not in the repository" in row["proto/shop.proto"]
     assert "not checked: 1 Swagger 2.0 document" in row["api/legacy.yaml"]
+    assert "not checked: 1 instance naming a remote schema" in row[".github/bot.yaml"]
     # Files speclint does not read at all get a line of their own.
     assert row["docs/index.rst"].split()[1:3] == ["not", "read"]
     assert "docs/guide.adoc" in row
