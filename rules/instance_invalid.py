@@ -26,9 +26,9 @@ What it does
     unless the schema declares a ``$schema`` property or requires one.
 
     A named schema that is not in the corpus is a ``warning`` when the name is a relative path
-    (a broken reference), and an ``info`` "not checked" when it is a URL the corpus does not
-    hold: the file is not silently passed. The files that name one such URL are one notice,
-    at the first, with the others as related locations. A custom meta-schema that names or
+    (a broken reference). One that is a URL the corpus does not hold (an editor's modeline
+    naming a published schema), or a file speclint does not load, is no finding: the file is
+    not silently passed, the run lists it among what it did not check. A custom meta-schema that names or
     requires ``$schema`` itself (or through a schema it reaches) judges that member too.
 
 Why is this bad?
@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
 from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
@@ -110,45 +109,7 @@ def unit_inputs(corpus: Context, document: Document) -> list[str]:
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
-    return check_by_unit(corpus, options, check_unit, combine, units=units)
-
-
-def combine(
-    corpus: Context, results: Mapping[str, list[Any]], options: Mapping[str, Any]
-) -> Iterator[Finding]:
-    """Each instance's findings, but the "not checked" notices for one remote schema are one
-    notice, at the first file, with the others as related locations (a model of 60 files that
-    all name one published schema is one thing to know, not 60)."""
-    unchecked: dict[str, list[Finding]] = {}
-    for found in results.values():
-        for finding in found:
-            if finding.key is not None and finding.key.startswith(NOT_IN_CORPUS):
-                unchecked.setdefault(finding.key, []).append(finding)
-            else:
-                yield finding
-    for key, findings in sorted(unchecked.items()):
-        first, *others = sorted(findings, key=lambda f: f.location.path)
-        if not others:
-            yield first
-            continue
-        named = key[len(NOT_IN_CORPUS) :]
-        yield Finding(
-            ID,
-            Severity.INFO,
-            headed(
-                f"{len(findings)} files are not checked: they name their schema `{named}`, "
-                "which is not in the corpus",
-                " (speclint never fetches); add the schema, or map its URI to a corpus file "
-                "with [ref-map]",
-                f"{len(findings)} files are not checked: the remote schema they name is not in "
-                "the corpus",
-            ),
-            first.location,
-            related=tuple(
-                replace(f.location, note="names the same schema") for f in others[:RELATED]
-            ),
-            key=NOT_IN_CORPUS + named,
-        )
+    return check_by_unit(corpus, options, check_unit, units=units)
 
 
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
@@ -209,6 +170,7 @@ def schema_of(corpus: Context, document: Document) -> tuple[Document, str] | Fin
             ),
             _named_at(document),
             key=NOT_IN_CORPUS + named,
+            coverage="schema-not-loaded",
         )
     if remote:
         return Finding(
@@ -222,6 +184,7 @@ def schema_of(corpus: Context, document: Document) -> tuple[Document, str] | Fin
             ),
             _named_at(document),
             key=NOT_IN_CORPUS + named,
+            coverage="remote-schema",
         )
     return Finding(
         ID,

@@ -28,20 +28,21 @@ What it does
     too), and no network request is ever made. A reference that does not resolve here (a
     missing file, a pointer to nothing, a remote URL) ends only the check of the object that
     holds it (one operation's path parameters, which are unknown while one of its parameters
-    is); ``unresolved-ref`` and ``remote-ref`` report it, once, and every other object is still
-    checked: a broken parameter reference does not hide a repeated ``operationId`` elsewhere.
+    is); ``unresolved-ref`` reports it, once (a remote URL is listed as not checked), and every
+    other object is still checked: a broken parameter reference does not hide a repeated
+    ``operationId`` elsewhere.
     A ``$ref`` to a text file where the format wants a string (``description: {$ref:
     intro.md}``) is a bundler's source convention (Redocly inlines the file's text): it is not
     reported when the file exists, and is when it does not. An OpenAPI 3.0 document with no
     ``paths``, ``components`` or ``webhooks`` (prose pages for an API reference renderer) gets
     an ``info`` that 3.0 still requires ``paths``; one with components gets the error.
-    A Swagger 2.0 document is validated too, with an ``info`` finding that the other rules,
-    which read OpenAPI 3, do not check it as a whole. A document too incomplete for the
-    validator to run on (``openapi:`` with no value, a
+    A Swagger 2.0 document is validated too; that the other rules, which read OpenAPI 3, do not
+    check it as a whole is listed among what the run did not check (coverage, not a finding).
+    A document too incomplete for the validator to run on (``openapi:`` with no value, a
     truncated file without ``paths``) is one finding at its root instead of a crash. A valid
     document is never called invalid because it is deep: validation runs on a deep stack, and a
-    document deeper still (a ``$ref`` chain of tens of thousands of schemas) gets an ``info``
-    finding that it was not checked past that point.
+    document deeper still (a ``$ref`` chain of tens of thousands of schemas) is listed among
+    what the run did not check: it was not checked past that point.
 
 Why is this bad?
     Code generators, gateways and documentation tools reject or misread an invalid document; the
@@ -888,6 +889,7 @@ def _partly_read(document: Document) -> Finding:
         "document to OpenAPI 3 to have it checked as a whole",
         document.location("/swagger"),
         key="swagger-2",
+        coverage="swagger-2",
     )
 
 
@@ -901,6 +903,7 @@ def _too_deep(document: Document) -> Finding:
         "document is not known to be invalid. Shorten the `$ref` chains to have it checked",
         document.location(""),
         key="too-deep",
+        coverage="too-deep",
     )
 
 

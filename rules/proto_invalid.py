@@ -9,10 +9,11 @@ What it does
     number used twice, an import that is not there.
 
     An import that is neither in the corpus nor shipped with those packages (a
-    ``buf.build`` dependency that is not vendored) is an info, not an error: the file is read
-    with an empty file in its place, the custom options it would have declared are set aside,
-    and the rest of the file is still checked. What that import would have defined is not
-    reported as missing.
+    ``buf.build`` dependency that is not vendored) is no finding: the file is read with an
+    empty file in its place, the custom options it would have declared are set aside, and the
+    rest of the file is still checked; the run lists the import among what it did not check
+    ("not checked: 10 proto imports not in the repository"). What that import would have
+    defined is not reported as missing.
 
     A file that fails because a file it imports fails is not reported again: the error is
     reported once, where it is. In a fence, a name the fence uses and does not define (a
@@ -120,6 +121,7 @@ def _in_file(problem: ProtoProblem) -> Finding:
             problem.message + "; vendor it (or add its package's path) to have it checked",
             where,
             key=f"import:{problem.message}",
+            coverage="proto-import",
         )
     if problem.kind in _NOT_READ:
         return Finding(ID, Severity.WARNING, problem.message + _HINTS[problem.kind], where)

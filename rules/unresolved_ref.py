@@ -8,7 +8,11 @@ What it does
     do not reach a schema: the file is missing, the JSON pointer names nothing in an existing file,
     the ``$id`` is not defined by any corpus schema, the reference is not a URI reference at all
     (``http://[host``, RFC 3986), or the reference starts a loop of ``$ref``-only schemas that
-    never reaches one. Nothing is fetched from the network (see ``remote-ref``).
+    never reaches one. Nothing is fetched from the network: a remote URL is not followed, and
+    the run says so among what it did not check ("not checked: 3 remote references not
+    followed"), not as a finding; but a URL whose host is a bare word
+    (``https://schemas/opengis.org/x.json``: a ``/`` typed for a ``.``; not ``localhost``) can
+    never resolve, and is a ``warning``, with the URL it likely meant.
 
     References to the same missing target are reported once, at the first referencing site, with
     every other site as a related location (200 at most; past that the message counts those not
@@ -62,11 +66,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 from speclint.analyses.context import Context
-from speclint.analyses.references import Reference
-from speclint.common.findings import Finding, Member, Severity, left_out
+from speclint.analyses.references import Reference, bare_host
+from speclint.common.findings import Finding, Member, Severity, headed, left_out
+from speclint.model.corpus import Document
 
 ID = "unresolved-ref"
 SEVERITY = Severity.ERROR
@@ -193,6 +198,37 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             if others
             else (),
         )
+    for reference in corpus.references.references:
+        if (
+            reference.outcome == "remote"
+            and reference.path not in derived
+            and bare_host(reference.target)
+        ):
+            yield _malformed(corpus.documents[reference.path], reference)
+
+
+def _malformed(document: Document, reference: Reference) -> Finding:
+    """A remote `$ref` is not followed (speclint never fetches: coverage, not a finding), but
+    one whose host is no domain name can never resolve, wherever it is fetched from."""
+    parts = urlsplit(reference.target)
+    segments = parts.path.lstrip("/").split("/", 1)
+    meant = ""
+    if "." in segments[0]:
+        # `https://schemas/opengis.org/cql2.json` -> `https://schemas.opengis.org/cql2.json`
+        rest = f"/{segments[1]}" if len(segments) > 1 else ""
+        meant = f" (did you mean `{parts.scheme}://{parts.netloc}.{segments[0]}{rest}`?)"
+    return Finding(
+        ID,
+        Severity.WARNING,
+        headed(
+            f"`{reference.value}`: the host `{parts.netloc}` is not a domain name, so this "
+            f"`$ref` can never resolve{meant}",
+            ". Fix the URL, or reference the schema relatively if the repository holds it",
+            f"this `$ref`'s host `{parts.netloc}` is not a domain name{meant}",
+        ),
+        document.location(reference.pointer),
+        key=f"malformed:{reference.pointer}",
+    )
 
 
 def _published_folders(corpus: Context) -> dict[str, set[str]]:

@@ -16,8 +16,8 @@ What it does
     boolean ``exclusiveMinimum`` is a bound, keywords beside a ``$ref`` are ignored, ``nullable``
     admits null, keywords the dialect did not have are dropped), and the advice fits the dialect
     (OpenAPI 3.0 has no ``unevaluatedProperties``). A dialect it cannot translate (draft-03,
-    an unknown ``$schema``) is an ``info`` "not checked", never a verdict a 2020-12 reading
-    would invent.
+    an unknown ``$schema``) is listed among what the run did not check, never a verdict a
+    2020-12 reading would invent.
 
     A satisfiable schema can still reject a property it declares: ``allOf: [{properties: {a},
     additionalProperties: false}, {properties: {b}}]`` accepts ``{}`` and ``{"a": 1}`` but never
@@ -61,8 +61,8 @@ Use instead
 Options
     ``scope``: ``"client-submitted"`` (default) checks OpenAPI request bodies and parameters and
     client-sent AsyncAPI payloads; ``"all"`` also checks every schema file. ``budget``: seconds one decision may take (default
-    2.0); a schema that takes longer (a huge composition) is not judged: an ``info`` finding says
-    it was not checked, and the rule goes on with the next schema. Set them in
+    2.0); a schema that takes longer (a huge composition) is not judged: the run lists it among
+    what it did not check, and the rule goes on with the next schema. Set them in
     ``speclint.toml``::
 
         [rules.unsatisfiable-schema]
@@ -193,6 +193,8 @@ def _undecided(
         f"{label}: not checked: deciding whether any instance satisfies this schema {why}",
         document.location(pointer),
         key=f"{pointer}#undecided",
+        # The decider's limit, not the schema's defect: coverage (issue 45), not a finding.
+        coverage="undecided",
     )
 
 

@@ -101,7 +101,7 @@ def test_round_trip_over_two_iterations(tmp_path: Path) -> None:
     assert code == 0 and first["iteration"] == 1 and "applied_feedback_ack" not in first
     found = areas(first)
     (dates,) = [i for i, a in found.items() if "earlier than `Created`" in a["description"]]
-    (remote,) = [i for i, a in found.items() if a["x-speclint-rule"] == "remote-ref"]
+    (remote,) = [i for i, a in found.items() if a["x-speclint-rule"] == "undeclared-tag"]
 
     # The agent applies one item, rejects another, and reports on one speclint never issued.
     rfc = corpus / "rfcs/0001-run-cancellation.md"

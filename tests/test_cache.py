@@ -78,9 +78,9 @@ def test_a_cached_run_is_byte_identical_and_changes_invalidate_it(tmp_path: Path
 
     # So is a configuration change.
     config = root / "speclint.toml"
-    config.write_text(config.read_text() + '\n[rules.remote-ref]\nseverity = "off"\n')
+    config.write_text(config.read_text() + '\n[rules.undeclared-tag]\nseverity = "off"\n')
     quieter = reports(root)
-    assert "[remote-ref]" in fresh[0] and "[remote-ref]" not in quieter[0]
+    assert "[undeclared-tag]" in fresh[0] and "[undeclared-tag]" not in quieter[0]
 
 
 def test_corrupt_cache_entries_are_ignored(tmp_path: Path) -> None:

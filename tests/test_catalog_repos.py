@@ -16,6 +16,7 @@ from speclint.common.findings import Finding
 from speclint.model.config import load_config
 from speclint.parsing.versions import version_lines
 from speclint.run.catalog import all_rules
+from speclint.run.coverage import of_corpus
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
@@ -151,7 +152,8 @@ def test_an_id_on_a_shared_host_does_not_own_the_host(make_corpus: MakeCorpus) -
         }
     )  # fmt: skip
     unresolved = {f.location.path for f in run(root, "unresolved-ref")}
-    remote = {f.location.path for f in run(root, "remote-ref")}
+    corpus = Context.load(root, load_config(root))
+    remote = {n.path for n in of_corpus(corpus) if n.kind == "remote-ref"}
     # Another owner's schema on the same host is remote, not a missing schema of ours ...
     assert "schemas/block.json" in remote and "schemas/block.json" not in unresolved
     # ... and a missing file beside our own `$id`s is ours.

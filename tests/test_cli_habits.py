@@ -48,14 +48,14 @@ def text_summary() -> str:
 
 
 def warnings_only(make_corpus: MakeCorpus) -> Path:
-    """A corpus whose only finding is one warning (a remote $ref, never fetched: an info by
-    default, raised to a warning by the configuration)."""
+    """A corpus whose only finding is one warning (a required property no `properties`
+    declares)."""
     return make_corpus(
         {
-            "schemas/remote.schema.json": schema(
-                type="object", properties={"x": {"$ref": "https://schemas.example.net/x.json"}}
+            "schemas/loose.schema.json": schema(
+                type="object", properties={"a": {}}, required=["b"]
             ),
-            "speclint.toml": '[rules]\nremote-ref = "warning"\n',
+            "speclint.toml": '[rules]\nrequired-undeclared = "warning"\n',
         }
     )
 
@@ -193,19 +193,19 @@ def test_the_hook_takes_quiet_and_max_warnings_too(make_corpus: MakeCorpus) -> N
     root = make_corpus(
         {
             "schemas/ok.schema.json": schema(type="object"),
-            "speclint.toml": '[rules]\nremote-ref = "warning"\n',  # an info by default
+            "speclint.toml": '[rules]\nrequired-undeclared = "warning"\n',
         }
     )
     git(root, "init", "-q", "-b", "main")
     git(root, "add", "-A")
     git(root, "commit", "-q", "-m", "base")
-    root.joinpath("schemas/remote.schema.json").write_text(
-        schema(type="object", properties={"x": {"$ref": "https://schemas.example.net/x.json"}})
+    root.joinpath("schemas/loose.schema.json").write_text(
+        schema(type="object", properties={"a": {}}, required=["b"])
     )
     git(root, "add", "-A")
     plain = cli("hook", cwd=root)
     assert plain.returncode == 0, plain.stdout + plain.stderr
-    assert "[remote-ref]" in plain.stdout and "1 new finding" in plain.stdout
+    assert "[required-undeclared]" in plain.stdout and "1 new finding" in plain.stdout
     over = cli("hook", "--max-warnings", "0", cwd=root)
     assert over.returncode == 1 and "exceeds --max-warnings 0" in over.stdout
     quiet = cli("hook", "--quiet", "--max-warnings", "0", cwd=root)
@@ -462,12 +462,10 @@ def rules_found(*args: str, cwd: Path = REPOSITORY) -> set[str]:
 
 
 def three_rules(make_corpus: MakeCorpus, configuration: str = "") -> Path:
-    """A corpus with one finding of each of remote-ref (info), duplicate-key and unresolved-ref
+    """A corpus with one finding of each of required-undeclared (a warning), duplicate-key and unresolved-ref
     (errors)."""
     files: dict[str, str | bytes] = {
-        "schemas/remote.schema.json": schema(
-            type="object", properties={"x": {"$ref": "https://schemas.example.net/x.json"}}
-        ),
+        "schemas/loose.schema.json": schema(type="object", properties={"a": {}}, required=["b"]),
         "schemas/duplicate.schema.json": '{\n  "type": "object",\n  "type": "array"\n}\n',
         "schemas/missing.schema.json": schema(**{"$ref": "nowhere.schema.json"}),
     }
@@ -524,22 +522,22 @@ def test_a_name_that_selects_no_rule_is_exit_2_with_the_nearest() -> None:
 def test_the_configuration_selects_and_the_command_line_overrides_it(
     make_corpus: MakeCorpus,
 ) -> None:
-    all_three = {"remote-ref", "duplicate-key", "unresolved-ref"}
+    all_three = {"required-undeclared", "duplicate-key", "unresolved-ref"}
     assert rules_found(str(three_rules(make_corpus))) == all_three
     root = three_rules(make_corpus, 'select = ["duplicate", "unresolved-ref"]\n')
     assert rules_found(str(root)) == {"duplicate-key", "unresolved-ref"}
     assert rules_found(str(root), "--ignore", "unresolved") == {"duplicate-key"}
     # --select replaces the configuration's choice: its select, its ignore and its "off".
-    assert rules_found(str(root), "--select", "remote-ref") == {"remote-ref"}
+    assert rules_found(str(root), "--select", "required-undeclared") == {"required-undeclared"}
     root = three_rules(make_corpus, 'ignore = ["duplicate-key"]\n[rules]\nunresolved-ref = "off"\n')
-    assert rules_found(str(root)) == {"remote-ref"}
+    assert rules_found(str(root)) == {"required-undeclared"}
     result = cli("check", str(root), "--select", "unresolved-ref,duplicate-key", "--format", "json")
     found = json.loads(result.stdout)["findings"]
     assert {f["rule"] for f in found} == {"duplicate-key", "unresolved-ref"}
     assert {f["severity"] for f in found} == {"error"}  # the rules' own severities
     # The more specific of a select and an ignore decides in the configuration too.
-    root = three_rules(make_corpus, 'select = ["remote-ref"]\nignore = ["remote"]\n')
-    assert rules_found(str(root)) == {"remote-ref"}
+    root = three_rules(make_corpus, 'select = ["required-undeclared"]\nignore = ["required"]\n')
+    assert rules_found(str(root)) == {"required-undeclared"}
 
 
 def test_a_configured_name_that_selects_nothing_is_exit_2_naming_its_place(
@@ -550,7 +548,7 @@ def test_a_configured_name_that_selects_nothing_is_exit_2_naming_its_place(
     assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
     assert "speclint.toml: select[1] is no rule id and no prefix of one" in result.stderr
     assert "secret" not in result.stderr  # a configuration message never repeats a value
-    root = three_rules(make_corpus, 'ignore = "remote-ref"\n')
+    root = three_rules(make_corpus, 'ignore = "required-undeclared"\n')
     result = cli("check", str(root))
     assert result.returncode == 2 and "`ignore` must be a list" in result.stderr
 
@@ -560,10 +558,10 @@ def test_the_engine_chooses_the_rules_for_every_front_end(make_corpus: MakeCorpu
     with no options), not the command line's alone."""
     from speclint.run.engine import EngineError, Options, lint
 
-    root = three_rules(make_corpus, 'ignore = ["remote"]\n')
+    root = three_rules(make_corpus, 'ignore = ["required"]\n')
     outcome = lint(root, Options(cache=False))
     assert {f.rule for f in outcome.findings} == {"duplicate-key", "unresolved-ref"}
-    assert "remote-ref" not in outcome.result.rules
+    assert "required-undeclared" not in outcome.result.rules
     narrowed = lint(root, Options(cache=False, rules=("duplicate",), ignore=("duplicate-id",)))
     assert {f.rule for f in narrowed.findings} == {"duplicate-key"}
     assert set(narrowed.result.rules) == {"duplicate-key", "duplicate-item"}
@@ -591,21 +589,19 @@ def test_the_hook_takes_select_and_ignore(make_corpus: MakeCorpus) -> None:
     assert set(re.findall(r"\[[\w-]+\]", selected.stdout)) == {"[duplicate-key]"}
     ignored = cli("hook", "--ignore", "duplicate-key,unresolved-ref", cwd=root)
     assert ignored.returncode == 0, ignored.stdout + ignored.stderr
-    assert "[duplicate-key]" not in ignored.stdout and "[remote-ref]" in ignored.stdout
+    assert "[duplicate-key]" not in ignored.stdout and "[required-undeclared]" in ignored.stdout
     typo = cli("hook", "--select", "duplicat-key", cwd=root)
     assert typo.returncode == 2 and "did you mean `duplicate-key`?" in typo.stderr
 
 
 def test_a_run_of_some_rules_calls_no_other_rules_waiver_stale(make_corpus: MakeCorpus) -> None:
-    waiver = (
-        '[[waivers]]\nrule = "remote-ref"\npath = "schemas/remote.schema.json"\nreason = "known"\n'
-    )
+    waiver = '[[waivers]]\nrule = "required-undeclared"\npath = "schemas/loose.schema.json"\nreason = "known"\n'
     root = three_rules(make_corpus, waiver)
     assert "waiver" not in rules_found(str(root))
     assert rules_found(str(root), "--select", "duplicate-key") == {"duplicate-key"}
     # The rules it names ran and it matched nothing: stale, as in a whole run.
-    (root / "schemas/remote.schema.json").unlink()
-    assert rules_found(str(root), "--select", "remote-ref,duplicate-key") == {
+    (root / "schemas/loose.schema.json").unlink()
+    assert rules_found(str(root), "--select", "required-undeclared,duplicate-key") == {
         "duplicate-key",
         "waiver",
     }

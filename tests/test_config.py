@@ -21,10 +21,10 @@ def test_defaults_without_a_file(tmp_path: Path) -> None:
 
 def test_pyproject_tool_table_and_speclint_toml_precedence(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
-        '[tool.speclint]\nfail-on = "warning"\n[tool.speclint.rules]\nremote-ref = "off"\n'
+        '[tool.speclint]\nfail-on = "warning"\n[tool.speclint.rules]\nundeclared-tag = "off"\n'
     )
     config = load_config(tmp_path)
-    assert config.fail_on is Severity.WARNING and config.rule_severity == {"remote-ref": None}
+    assert config.fail_on is Severity.WARNING and config.rule_severity == {"undeclared-tag": None}
     (tmp_path / "speclint.toml").write_text('fail-on = "info"\n')
     assert load_config(tmp_path).fail_on is Severity.INFO
 
@@ -44,7 +44,7 @@ def test_profile_is_merged_under_the_file(tmp_path: Path) -> None:
         ({"colour": True}, "unknown key"),
         ({"fail-on": "fatal"}, "fail-on"),
         ({"include": "schemas/*.json"}, "list of glob strings"),
-        ({"rules": {"remote-ref": "loud"}}, "rules.remote-ref"),
+        ({"rules": {"undeclared-tag": "loud"}}, "rules.undeclared-tag"),
         ({"roles": {"a.json": "sometimes"}}, "unknown role"),
         ({"asyncapi-perspective": "broker"}, "asyncapi-perspective"),
     ],

@@ -31,7 +31,7 @@ SPEC = {
     "schemas/run.schema.json": schema(
         type="object", properties={"status": {"enum": ["queued", "done"]}}
     ),
-    "schemas/remote.schema.json": schema(**{"$ref": "https://example.org/x.schema.json"}),
+    "schemas/loose.schema.json": schema(type="object", properties={"a": {}}, required=["b"]),
 }
 
 
@@ -193,7 +193,7 @@ def test_a_config_path_through_a_committed_link_out_of_the_root_is_refused(
         assert "outside the corpus root" in message and SECRET not in message, message
     # The same file, named by the user where it lies, is their configuration.
     done = cli("check", str(clone), "--config", str(outside / "speclint.toml"))
-    assert done.returncode == 1 and "remote-ref" in done.stdout, done.stderr
+    assert done.returncode == 1 and "required-undeclared" in done.stdout, done.stderr
 
 
 @pytest.mark.parametrize(
@@ -201,7 +201,7 @@ def test_a_config_path_through_a_committed_link_out_of_the_root_is_refused(
     [
         (f'[roles]\n"schemas/run.schema.json" = "{SECRET}"\n', "roles"),
         (f'profile = "{SECRET}"\n', "profile"),
-        (f'[rules]\nremote-ref = "{SECRET}"\n', "remote-ref"),
+        (f'[rules]\nrequired-undeclared = "{SECRET}"\n', "required-undeclared"),
         (f'fail-on = "{SECRET}"\n', "fail-on"),
     ],
 )
@@ -229,7 +229,9 @@ def test_a_ref_map_target_behind_a_committed_link_is_never_read(tmp_path: Path) 
     outside.mkdir()
     (outside / "x.schema.json").write_text(schema(enum=[SECRET]))
     text = '[ref-map]\n"https://example.org/" = "vendor/"\n'
-    origin = write_files(tmp_path / "origin", {**SPEC, "speclint.toml": text})
+    remote = schema(**{"$ref": "https://example.org/x.schema.json"})
+    files = {**SPEC, "schemas/remote.schema.json": remote, "speclint.toml": text}
+    origin = write_files(tmp_path / "origin", files)
     (origin / "vendor").symlink_to(os.path.relpath(outside, origin))
     clone = committed(tmp_path, {}, name="origin")
     done = cli("check", str(clone), "--format", "json")
@@ -251,12 +253,12 @@ def test_a_ref_map_target_behind_a_committed_link_is_never_read(tmp_path: Path) 
         ('[rules.unsatisfiable-schema]\nscop = "all"\n', "scop", "scope"),
         ('[rules.enum-drift]\nseverity = "warning"\nbindings = 1\n', "bindings", None),
         (
-            '[[waivers]]\nrule = "remote-ref"\npath = "schemas/remote.schema.json"\nreasn = "x"\n',
+            '[[waivers]]\nrule = "required-undeclared"\npath = "schemas/loose.schema.json"\nreasn = "x"\n',
             "reasn",
             "reason",
         ),
         ('exlude = ["drafts/**"]\n', "exlude", "exclude"),
-        ("[rule]\nremote-ref = 'off'\n", "rule", "rules"),
+        ("[rule]\nrequired-undeclared = 'off'\n", "rule", "rules"),
         ('[build]\nouput = "dist"\n', "ouput", "output"),
     ],
 )
@@ -273,15 +275,15 @@ def test_a_configuration_typo_names_the_key_and_the_nearest_valid_one(
 
 
 def test_typos_in_pyproject_are_found_in_its_tool_table(tmp_path: Path) -> None:
-    text = '[tool.speclint.rules]\nremote-rf = "off"\n'
+    text = '[tool.speclint.rules]\nrequired-undeclard = "off"\n'
     corpus = write_files(tmp_path / "spec", {**SPEC, "pyproject.toml": text})
     message = one_line_error(cli("check", str(corpus)))
-    assert "pyproject.toml" in message and "did you mean `remote-ref`" in message, message
+    assert "pyproject.toml" in message and "did you mean `required-undeclared`" in message, message
 
 
 def test_a_correct_configuration_still_loads(tmp_path: Path) -> None:
     text = (
-        '[rules]\nremote-ref = "off"\n'
+        '[rules]\nrequired-undeclared = "off"\n'
         '[rules.broken-link]\nignore-case = true\nseverity = "warning"\n'
         '[[waivers]]\nrules = ["enum-drift"]\npath = "a.md"\nwhere = "#x"\nreason = "r"\n'
         'who = "me"\nexpires = 2099-01-01\n'
@@ -361,17 +363,21 @@ def test_a_bad_speclint_variable_is_refused_in_one_line(
 def test_good_speclint_variables_are_taken(tmp_path: Path, variable: str, value: str) -> None:
     corpus = write_files(tmp_path / "spec", SPEC)
     done = cli("check", str(corpus), env={**os.environ, variable: value})
-    assert done.returncode == 0 and "[remote-ref]" in done.stdout, done.stderr
+    assert done.returncode == 0 and "[required-undeclared]" in done.stdout, done.stderr
 
 
 @pytest.mark.parametrize(
     ("waiver", "wrong", "meant"),
     [
-        ({"x-speclint-ignore": {"rules": ["remote-ref"], "reasn": "vendored"}}, "reasn", "reason"),
+        (
+            {"x-speclint-ignore": {"rules": ["required-undeclared"], "reasn": "vendored"}},
+            "reasn",
+            "reason",
+        ),
         (
             {
                 "x-speclint-ignore": {
-                    "rules": ["remote-ref"],
+                    "rules": ["required-undeclared"],
                     "reason": "r",
                     "expirs": "2020-01-01",
                 },
@@ -381,7 +387,7 @@ def test_good_speclint_variables_are_taken(tmp_path: Path, variable: str, value:
         ),
         (
             {
-                "x-speclint-ignore": ["remote-ref"],
+                "x-speclint-ignore": ["required-undeclared"],
                 "x-speclint-reason": "r",
                 "x-speclint-expire": "x",
             },
@@ -395,11 +401,11 @@ def test_an_in_source_waiver_with_a_mistyped_key_waives_nothing_and_says_why(
 ) -> None:
     """A waiver in the corpus is repository content: a typo in it is a `waiver` finding, not an
     exit 2, and the waiver waives nothing (`expirs` must not make it last forever)."""
-    document = {"$ref": "https://example.org/x.schema.json", **waiver}
-    corpus = write_files(tmp_path / "spec", {"schemas/remote.schema.json": schema(**document)})
+    document = {"type": "object", "properties": {"a": {}}, "required": ["b"], **waiver}
+    corpus = write_files(tmp_path / "spec", {"schemas/loose.schema.json": schema(**document)})
     done = cli("check", str(corpus), "--format", "json")
     found = json.loads(done.stdout)["findings"]
-    assert any(f["rule"] == "remote-ref" for f in found), found
+    assert any(f["rule"] == "required-undeclared" for f in found), found
     messages = [f["message"] for f in found if f["rule"] == "waiver"]
     assert any(f"`{wrong}`" in m and f"did you mean `{meant}`" in m for m in messages), messages
 

@@ -16,6 +16,8 @@ from speclint.common.findings import Finding, Severity
 from speclint.model.config import load_config
 from speclint.parsing.kinds import DocumentKind
 from speclint.run.catalog import all_rules
+from speclint.run.coverage import Note, of_corpus, sorted_notes
+from speclint.run.engine import Options, lint
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 FIRST_LINE = 200
@@ -23,6 +25,12 @@ FIRST_LINE = 200
 
 def run(root: Path, rule: str) -> list[Finding]:
     return list(all_rules()[rule].check(Context.load(root, load_config(root)), {}))
+
+
+def not_checked(root: Path, kind: str) -> list[Note]:
+    """What the corpus shows was not checked, of one kind (``speclint.run.coverage``)."""
+    notes = of_corpus(Context.load(root, load_config(root)))
+    return [note for note in sorted_notes(notes) if note.kind == kind]
 
 
 def yaml(text: str) -> str:
@@ -82,10 +90,10 @@ def test_a_real_package_version_is_still_the_corpus_version(make_corpus: MakeCor
     assert [f.location.path for f in run(root, "version-drift")] == ["api/one.yaml"]
 
 
-# --- remote-ref: a notice, one per file --------------------------------------------------------
+# --- remote references: not followed, said as coverage (issue 45) -------------------------------
 
 
-def test_remote_refs_are_one_info_per_file(make_corpus: MakeCorpus) -> None:
+def test_remote_refs_are_coverage_one_note_each_not_findings(make_corpus: MakeCorpus) -> None:
     root = make_corpus(
         {
             "schemas/a.schema.json": schema(
@@ -101,15 +109,14 @@ def test_remote_refs_are_one_info_per_file(make_corpus: MakeCorpus) -> None:
             ),
         }
     )
-    found = run(root, "remote-ref")
-    assert [(f.location.path, f.severity) for f in found] == [
-        ("schemas/a.schema.json", Severity.INFO),
-        ("schemas/b.schema.json", Severity.INFO),
+    notes = not_checked(root, "remote-ref")
+    assert [(n.path, n.what.split("`")[1]) for n in notes] == [
+        ("schemas/a.schema.json", "https://example.net/one.json"),
+        ("schemas/a.schema.json", "https://example.net/two.json"),
+        ("schemas/a.schema.json", "https://other.example.org/three.json"),
+        ("schemas/b.schema.json", "https://example.net/one.json"),
     ]
-    first = found[0]
-    assert "3 remote" in first.message and "not checked" in first.message
-    assert len(first.related) == 2
-    assert all(len(f.terminal_message.split("\n")[0]) <= FIRST_LINE for f in found)
+    assert "remote-ref" not in all_rules()  # a rule whose only output was the note is gone
 
 
 def test_a_raw_github_url_of_a_file_the_repository_holds_says_so(make_corpus: MakeCorpus) -> None:
@@ -120,8 +127,8 @@ def test_a_raw_github_url_of_a_file_the_repository_holds_says_so(make_corpus: Ma
             "api/openapi.json": schema(type="object", properties={"w": {"$ref": own}}),
         }
     )
-    (found,) = run(root, "remote-ref")
-    assert "`v1/widget.json` is that file in this repository" in found.message
+    (note,) = not_checked(root, "remote-ref")
+    assert "this repository holds that file as `v1/widget.json`" in note.what
 
 
 # --- undeclared-tag: a warning only for a likely typo ------------------------------------------
@@ -237,7 +244,9 @@ def test_an_instance_whose_meta_schema_requires_schema_keeps_its_schema_member(
     ]
 
 
-def test_a_remote_schema_named_by_many_files_is_one_notice(make_corpus: MakeCorpus) -> None:
+def test_a_remote_schema_named_by_files_is_coverage_not_a_finding(make_corpus: MakeCorpus) -> None:
+    """An editor's modeline naming a published schema: the file is not validated, which the run
+    says among what it did not check, one note per file (issue 45)."""
     named = "https://tools.example/schemas/model.json"
     root = make_corpus(
         {
@@ -246,12 +255,15 @@ def test_a_remote_schema_named_by_many_files_is_one_notice(make_corpus: MakeCorp
         }
         | {"other.json": json.dumps({"$schema": "https://else.example/x.json", "a": 1})}
     )
-    found = sorted(run(root, "instance-invalid"), key=lambda f: f.location.path)
-    assert [(f.location.path, f.severity, len(f.related)) for f in found] == [
-        ("model/a.yaml", Severity.INFO, 2),
-        ("other.json", Severity.INFO, 0),
+    outcome = lint(root, Options(cache=False, rules=("instance-invalid",)))
+    assert outcome.findings == []
+    assert [(n.kind, n.path) for n in outcome.result.coverage] == [
+        ("remote-schema", "model/a.yaml"),
+        ("remote-schema", "model/b.yaml"),
+        ("remote-schema", "model/c.yaml"),
+        ("remote-schema", "other.json"),
     ]
-    assert "3 files" in found[0].message
+    assert "`https://tools.example/schemas/model.json`" in outcome.result.coverage[0].what
 
 
 # --- openapi-invalid ---------------------------------------------------------------------------
@@ -389,7 +401,6 @@ CAPPED = ("closure-policy", "closed-event-union", "unsatisfiable-schema", "dupli
 MINE = (
     *CAPPED,
     "version-drift",
-    "remote-ref",
     "undeclared-tag",
     "instance-invalid",
     "openapi-invalid",

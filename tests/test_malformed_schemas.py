@@ -14,7 +14,7 @@ from test_cli import MakeCorpus
 from conftest import DIALECT
 from speclint.run.engine import Options, lint
 
-REMOTE = {"$ref": "https://schemas.example.net/x.json"}
+MISSING = {"$ref": "nowhere.schema.json"}
 
 
 def run(root: Path) -> dict[str, list[str]]:
@@ -39,8 +39,8 @@ def test_a_number_where_a_subschema_goes_is_one_schema_invalid_finding(
                 f"$defs:\n  gen:\n    $schema: '{DIALECT}'\n    $id: gen.json\n"
                 "    additionalProperties: 1\n"
             ),
-            "schemas/remote.schema.json": json.dumps(
-                {"$schema": DIALECT, "type": "object", "properties": {"x": REMOTE}}
+            "schemas/missing.schema.json": json.dumps(
+                {"$schema": DIALECT, "type": "object", "properties": {"x": MISSING}}
             ),
         }
     )
@@ -49,7 +49,7 @@ def test_a_number_where_a_subschema_goes_is_one_schema_invalid_finding(
     assert len(found.get("schema-invalid", [])) == 3
     assert all("generated.schema.yaml" in f for f in found["schema-invalid"])
     # The shared index was built: the rules that need it still report the rest of the corpus.
-    assert found.get("remote-ref") and "remote.schema.json" in found["remote-ref"][0]
+    assert found.get("unresolved-ref") and "missing.schema.json" in found["unresolved-ref"][0]
 
 
 def test_an_example_under_a_malformed_subschema_is_not_judged(make_corpus: MakeCorpus) -> None:

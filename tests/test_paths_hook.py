@@ -274,12 +274,12 @@ def test_the_hook_lints_the_spec_subfolder_with_its_configuration(
     tmp_path: Path, hook_home: tuple[Path, str, Path]
 ) -> None:
     root = tmp_path / "spec-repo"
-    # The corpus's configuration: required-undeclared is off, remote-ref blocks.
+    # The corpus's configuration: required-undeclared is off, unresolved-ref blocks.
     env = spec_repository(
         root,
         hook_home,
         {
-            "corpus/speclint.toml": '[rules]\nrequired-undeclared = "off"\nremote-ref = "error"\n',
+            "corpus/speclint.toml": '[rules]\nrequired-undeclared = "off"\n',
             "corpus/schemas/run-snapshot.schema.json": RUN_SNAPSHOT,
             "corpus/spec/runs.md": RUNS_PAGE,
         },
@@ -292,14 +292,14 @@ def test_the_hook_lints_the_spec_subfolder_with_its_configuration(
             "corpus/schemas/new.schema.json": schema(
                 type="object",
                 required=["ghost"],
-                properties={"x": {"$ref": "https://example.net/x.schema.json"}},
+                properties={"x": {"$ref": "nowhere.schema.json"}},
             )
         },
     )
-    blocked = commit(root, env, "a remote $ref")
+    blocked = commit(root, env, "a broken $ref")
     assert blocked.returncode == 1, blocked.stdout
     assert "corpus/schemas/new.schema.json" in blocked.stdout
-    assert "error [remote-ref]" in blocked.stdout
+    assert "error [unresolved-ref]" in blocked.stdout
     assert "required-undeclared" not in blocked.stdout
     assert head_message(root) == "start"
 

@@ -460,6 +460,7 @@ def test_a_custom_metaschema_that_does_not_resolve_is_one_info(make_corpus: Make
     assert info.severity is Severity.INFO
     assert "draft-07" in info.message
     assert "its own keywords are not checked" in info.message
+    assert info.coverage == "custom-dialect"  # coverage, not a finding (issue 45)
 
 
 def test_an_unknown_dialect_is_not_told_to_become_a_draft(make_corpus: MakeCorpus) -> None:

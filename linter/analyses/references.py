@@ -731,6 +731,16 @@ def map_remote(ref_map: Mapping[str, str], target: str) -> str | None:
     return None
 
 
+def bare_host(url: str) -> bool:
+    """Whether the URL's host is a bare word that names no host on the network: no dot, not
+    ``localhost``, not an address (``https://schemas/opengis.org/x.json``: a `/` for a `.`)."""
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return False
+    return bool(host) and "." not in host and ":" not in host and host != "localhost"
+
+
 def held_at_raw_url(paths: Container[str], url: str) -> str | None:
     """The corpus file a GitHub raw URL names when the repository holds a file at that path
     (``https://raw.githubusercontent.com/<owner>/<repo>/<branch or refs/heads/x>/<path>``): the

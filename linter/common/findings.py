@@ -134,6 +134,10 @@ class Finding:
     # and covers that member only (``speclint.run.waivers.apply`` splits the group): the members
     # are every place, not the capped few of ``related``.
     members: tuple[Member, ...] = field(default=(), compare=False, repr=False)
+    # Issue 45: set, to the kind of what was not checked (``speclint.run.coverage.KINDS``), on a
+    # note that speclint did not check something (a proto import it does not hold): the run
+    # moves it to the coverage it reports, never among the findings.
+    coverage: str | None = None
 
     def __post_init__(self) -> None:
         message = self.message

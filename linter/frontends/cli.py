@@ -372,6 +372,7 @@ def _report(
         waived=tuple(outcome.result.waived),
         gate=gate,
         checked=outcome.result.inventory,
+        not_checked=outcome.result.coverage,
         quiet=quiet,
         max_warnings=max_warnings,
     )
@@ -1062,8 +1063,11 @@ def show_rule(rule_id: str, color: bool | None) -> None:
 def _unknown_rule(rule_id: str, catalog: dict[str, RuleInfo]) -> str:
     """Why ``speclint rule ID`` knows no ID: the rules a prefix names, or the nearest id."""
     # Deferred: startup (module docstring).
+    from speclint.model.config import REMOVED_RULES
     from speclint.run.selection import matches, nearest
 
+    if rule_id.strip() in REMOVED_RULES:
+        return REMOVED_RULES[rule_id.strip()]
     family = [known for known in catalog if matches(rule_id, known)] if rule_id.strip() else []
     if family and rule_id.strip().upper() != "ALL":
         return (
@@ -1146,21 +1150,36 @@ def show_files(path: Path) -> None:
     """List each file speclint reads in PATH: its kind, dialect, and why it was classified so;
     and each folder it did not enter (a virtual environment, installed packages), and why."""
     # Deferred: startup (module docstring).
-    from speclint.run.inventory import SKIPPED, entries, phrase, skipped
+    from speclint.run.coverage import listed as not_checked
+    from speclint.run.coverage import of_file
+    from speclint.run.coverage import phrase as coverage_phrase
+    from speclint.run.inventory import SKIPPED, Entry, entries, phrase, skipped
 
     corpus, covered = _corpus_around(path)
     inventory = [entry for entry in entries(corpus) if covered(entry.path)]
     folders = [entry for entry in skipped(corpus) if covered(entry.path)]
-    listed = sorted((*inventory, *folders), key=lambda entry: entry.path)
+    # What was found and not checked (issue 45), on each file's line; a file speclint does not
+    # read at all (a reStructuredText page) gets a line of its own.
+    notes = [note for note in not_checked(corpus) if covered(note.path)]
+    known = {entry.path for entry in inventory}
+    unread = {
+        note.path: Entry(note.path, "not read", "", note.what)
+        for note in notes
+        if note.path not in known
+    }
+    listed = sorted((*inventory, *folders, *unread.values()), key=lambda entry: entry.path)
     width = max((len(entry.path) for entry in listed), default=0)
     for entry in listed:
         if entry.kind == SKIPPED:
             say(f"{entry.path:<{width}}  skipped: {entry.reason}")
             continue
         kind = f"{entry.kind} {entry.dialect}".strip()
-        say(f"{entry.path:<{width}}  {kind:<22}  {entry.reason}")
+        missed = of_file(notes, entry.path) if entry.path in known else ""
+        reason = f"{entry.reason}; {missed}" if missed else entry.reason
+        say(f"{entry.path:<{width}}  {kind:<22}  {reason}")
     left = f"; {len(folders)} folder{'s' if len(folders) != 1 else ''} skipped" if folders else ""
-    say(f"speclint: {phrase(inventory)}{left}")
+    said = coverage_phrase(notes)
+    say(f"speclint: {phrase(inventory)}{left}" + (f"; {said}" if said else ""))
 
 
 @main.command(name="roles")

@@ -10,7 +10,7 @@ Keys (all optional)::
     select = ["ALL"]                       # the rules to run: ids, or prefixes of whole words
                                            # ("proto" is proto-enum-drift, proto-invalid, ...);
                                            # default: every rule (speclint.run.selection)
-    ignore = ["remote-ref"]                # the rules not to run, ids or prefixes (the more
+    ignore = ["rfc-header"]                # the rules not to run, ids or prefixes (the more
                                            # specific of a select and an ignore wins)
     preview = true                         # run the preview rules too (default false; as
                                            # --preview: speclint.run.preview)
@@ -18,7 +18,7 @@ Keys (all optional)::
                                            # names by exact id (default false)
 
     [rules]                                # per rule: a severity, or "off"
-    remote-ref = "off"
+    undeclared-tag = "off"
     duplicate-key = "warning"
 
     [roles]                                # role overrides: file or file#pointer -> role
@@ -497,12 +497,29 @@ def documented_options(doc: str) -> frozenset[str]:
     return frozenset(_OPTION_NAME.findall(section.group(1))) if section else frozenset()
 
 
+# Rule ids speclint had and removed, and what became of each: a configuration, a selector or a
+# waiver that names one is told so, not that no such rule exists (ruff keeps its removed rules'
+# codes the same way). Ignoring or turning off a removed rule is accepted and does nothing.
+REMOVED_RULES = {
+    "remote-ref": (
+        "`remote-ref` was removed (issue 45): a remote `$ref` is not a defect but something "
+        'speclint does not check, so every report lists it under "not checked" instead of as a '
+        "finding; a URL whose host is no domain name is now `unresolved-ref`'s"
+    ),
+}
+
+
 def check_rule_settings(config: Config, documentation: Mapping[str, str]) -> None:
     """Refuse a ``[rules]`` entry that names no rule, or an option the rule does not have, with
     the nearest valid name. ``documentation``: each rule's id and its docstring (the catalog's;
     the configuration does not load the rules itself, they sit above it)."""
     where = config.source or "configuration"
     configured = {*config.rule_severity, *config.rule_options}
+    for rule in sorted(configured & set(REMOVED_RULES)):
+        # Off is what removal made it: accepted. Anything else asks for what no longer runs.
+        if rule in config.rule_options or config.rule_severity.get(rule) is not None:
+            raise ConfigError(f"{where}: [rules]: {REMOVED_RULES[rule]}; delete the entry")
+    configured -= set(REMOVED_RULES)
     unknown = sorted(rule for rule in configured if rule not in documentation)
     if unknown:
         raise ConfigError(

@@ -17,7 +17,9 @@ A run is, in order (architecture.md, "Data flow"):
 5. the rules (``runner.run_rules``: forked, time-boxed, the structured ones from the rule cache),
    and the waivers; a defect repeated in frozen released copies folded into one finding
    (``speclint.run.history``), and one repeated in a document's JSON and YAML twins
-   (``speclint.run.twins``);
+   (``speclint.run.twins``); what a rule or the corpus says was not checked (a remote
+   ``$ref``, a proto import the repository does not hold) set apart as the run's coverage
+   (``speclint.run.coverage``), never a finding;
 6. the comparisons: against the base's findings, against a baseline file.
 
 The whole run has a time limit as well as each rule (``Options.time_limit``): the rules still
@@ -83,6 +85,7 @@ from speclint.run.cache import (
     run_key,
 )
 from speclint.run.catalog import RuleInfo, all_rules
+from speclint.run.coverage import Note
 from speclint.run.history import collapsed
 from speclint.run.inventory import Entry as FileEntry
 from speclint.run.preview import Held, PreviewDataError, preview_ids, previewed
@@ -155,6 +158,12 @@ class Outcome:
     notes: list[str] = field(default_factory=list)  # for standard error
     corpus: Context | None = None  # parsed unless the run cache answered (see keep_corpus)
     held: Held = field(default_factory=Held)  # preview rules selected but not run
+
+    @property
+    def coverage(self) -> tuple[Note, ...]:
+        """What the run found and did not check (``speclint.run.coverage``), in report order:
+        never among the findings, never failing the run."""
+        return self.result.coverage
 
 
 def _configuration(root: Path, config_path: Path | None) -> Config:
@@ -553,7 +562,11 @@ def _compared(
             ),
         )
     if focus is not None:
-        result = replace(result, waived=[w for w in result.waived if shown(w.finding)])
+        result = replace(
+            result,
+            waived=[w for w in result.waived if shown(w.finding)],
+            coverage=tuple(n for n in result.coverage if in_focus(n.path, focus)),
+        )
     return Outcome(config, result, findings, sources, gate, notes, corpus)
 
 
@@ -689,6 +702,7 @@ def _record(result: RunResult, entries: list[Entry] | None = None) -> dict[str, 
             for info in result.rules.values()
         ],
         "inventory": [[e.path, e.kind, e.dialect, e.reason] for e in result.inventory],
+        "coverage": [[n.kind, n.path, n.line, n.what] for n in result.coverage],
     }
 
 
@@ -755,7 +769,22 @@ def _from_record(record: dict[str, Any] | None) -> RunResult | None:
         for item in inventory
     ):
         return None
-    return RunResult(findings, described, waived, tuple(FileEntry(*item) for item in inventory))
+    coverage = record.get("coverage")
+    if not isinstance(coverage, list) or not all(
+        isinstance(item, list)
+        and len(item) == 4
+        and isinstance(item[2], int)
+        and all(isinstance(item[i], str) for i in (0, 1, 3))
+        for item in coverage
+    ):
+        return None
+    return RunResult(
+        findings,
+        described,
+        waived,
+        tuple(FileEntry(*item) for item in inventory),
+        tuple(Note(*item) for item in coverage),
+    )
 
 
 def lint_corpus(corpus: Context, options: Options | None = None) -> RunResult:

@@ -97,7 +97,6 @@ GENERATED_STILL_CHECKED = frozenset(
         "asyncapi-invalid",
         "instance-invalid",
         "unresolved-ref",
-        "remote-ref",
         "duplicate-id",
         "internal-error",
     }

@@ -43,6 +43,7 @@ from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.run.cache import RuleCache, keep_hypothesis_private
 from speclint.run.catalog import RuleInfo, all_rules
+from speclint.run.coverage import Note, of_corpus, sorted_notes, split
 from speclint.run.inventory import Entry, entries, written_by_hand
 from speclint.run.waivers import WAIVER_DOC, WAIVER_RULE, Waived
 from speclint.run.waivers import apply as apply_waivers
@@ -61,6 +62,8 @@ class RunResult:
     rules: dict[str, RuleInfo]  # the rules that ran
     waived: list[Waived] = field(default_factory=list)  # accepted in writing, reported apart
     inventory: tuple[Entry, ...] = ()  # every file the run read, with what it was (issue 14)
+    # What it did not check (speclint.run.coverage): never a finding, never failing a run.
+    coverage: tuple[Note, ...] = ()
 
 
 def prime(corpus: Context, protos: bool = False) -> None:
@@ -594,6 +597,8 @@ def run_rules(
     findings: list[Finding] = []
     for rule_id in selected:  # the catalog's order, whatever order the children finished in
         findings.extend(by_rule.get(rule_id, []))
+    # A note that something was not checked is coverage, not a finding (issue 45).
+    findings, notes = split(findings)
     findings = written_by_hand(corpus, findings)  # not generated content (issue 26)
     if waivers:
         # A run of fewer rules than the configuration enables judges only its rules' waivers.
@@ -612,7 +617,8 @@ def run_rules(
             WAIVER_RULE, Severity.WARNING, WAIVER_DOC, "speclint.run.waivers", lambda c, o: ()
         )
     waived.sort(key=lambda w: w.finding.sort_key())
-    return RunResult(sorted_findings(kept), ran, waived, entries(corpus))
+    coverage = sorted_notes([*notes, *of_corpus(corpus)])
+    return RunResult(sorted_findings(kept), ran, waived, entries(corpus), coverage)
 
 
 def _read_models(

@@ -29,7 +29,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 
 from speclint.common.findings import Severity
-from speclint.model.config import Config
+from speclint.model.config import REMOVED_RULES, Config
 
 ALL = "ALL"
 # Findings speclint makes about itself, which no selection turns off (speclint.run.waivers,
@@ -86,7 +86,13 @@ def nearest(name: str, choices: Iterable[str]) -> str | None:
     return near[0] if near else None
 
 
-def check(label: str, selectors: Sequence[str], ids: Collection[str], shown: bool = True) -> None:
+def check(
+    label: str,
+    selectors: Sequence[str],
+    ids: Collection[str],
+    shown: bool = True,
+    ignoring: bool = False,
+) -> None:
     """A :class:`SelectionError` for the first selector that selects no rule of ``ids``.
     ``label`` is where the selectors were written (``--select``, ``speclint.toml: select``).
     ``shown``: the message may repeat the selector (the command line's); a configuration's is
@@ -95,6 +101,10 @@ def check(label: str, selectors: Sequence[str], ids: Collection[str], shown: boo
         if selector.strip().upper() == ALL or any(matches(selector, i) for i in ids):
             continue
         named = f"`{selector}` in {label}" if shown else f"{label}[{index}]"
+        if selector.strip() in REMOVED_RULES:
+            if ignoring:
+                continue  # ignoring a removed rule asks for what is already so
+            raise SelectionError(f"{named}: {REMOVED_RULES[selector.strip()]}; remove it")
         if selector.strip() in OWN_FINDINGS:
             raise SelectionError(
                 f"{named}: `{selector.strip()}` findings are speclint's own, reported whatever "
@@ -118,7 +128,7 @@ def configured(config: Config, ids: Collection[str]) -> Config:
         return config
     where = config.source or "configuration"
     check(f"{where}: select", config.select or (), ids, shown=False)
-    check(f"{where}: ignore", config.ignore, ids, shown=False)
+    check(f"{where}: ignore", config.ignore, ids, shown=False, ignoring=True)
     kept = resolved(ids, config.select if config.select is not None else (ALL,), config.ignore)
     severities: dict[str, Severity | None] = dict(config.rule_severity)
     severities.update((rule, None) for rule in ids if rule not in kept)
@@ -138,7 +148,7 @@ def chosen(
     option the user typed)."""
     check("--rule", [s for s in select if s in as_rule], ids)
     check("--select", [s for s in select if s not in as_rule], ids)
-    check("--ignore", ignore, ids)
+    check("--ignore", ignore, ids, ignoring=True)
     if select:
         return tuple(sorted(resolved(ids, select, ignore)))
     off = {rule for rule, level in config.rule_severity.items() if level is None}

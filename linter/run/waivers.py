@@ -46,6 +46,7 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Location, Member, Severity
+from speclint.model.config import REMOVED_RULES
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer
@@ -378,7 +379,17 @@ def apply(
             waived += accepted
     for waiver in usable:
         judged = ran is None or ("*" not in waiver.rules and set(waiver.rules) <= set(ran))
-        if waiver.used == 0 and judged:
+        removed = [rule for rule in waiver.rules if rule in REMOVED_RULES]
+        if waiver.used == 0 and removed:
+            problems.append(
+                _problem(
+                    waiver,
+                    f"the waiver names a rule that no longer exists: {REMOVED_RULES[removed[0]]}; "
+                    "delete the waiver",
+                    "removed",
+                )
+            )
+        elif waiver.used == 0 and judged:
             what = ", ".join(waiver.rules)
             problems.append(
                 _problem(

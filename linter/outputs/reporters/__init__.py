@@ -18,6 +18,7 @@ from speclint.common.findings import Finding
 from speclint.run.baseline import FixedFinding as FixedFinding
 from speclint.run.baseline import Gate as Gate
 from speclint.run.catalog import RuleInfo
+from speclint.run.coverage import Note
 from speclint.run.inventory import Entry
 from speclint.run.waivers import Waived
 
@@ -33,6 +34,8 @@ class Report:
     waived: tuple[Waived, ...] = ()  # findings accepted by a waiver, shown apart with the reason
     gate: Gate | None = None  # set by --diff-base / --baseline: findings are then the new ones
     checked: tuple[Entry, ...] = ()  # every file read, with its kind (speclint.run.inventory)
+    # What the run did not check (speclint.run.coverage): reported apart, never a finding.
+    not_checked: tuple[Note, ...] = ()
     # For which files findings are shown, when not for the whole corpus (`speclint check FILE`):
     # "(findings shown for 1 of 40 files: api/openapi.yaml)".
     scope: str = ""

@@ -20,6 +20,7 @@ from typing import Any
 from speclint.common.controls import json_escaped
 from speclint.common.findings import Finding, Location, Severity
 from speclint.outputs.reporters import Report
+from speclint.run.coverage import counts as coverage_counts
 from speclint.run.inventory import counts as checked_counts
 
 FORMAT_VERSION = 1
@@ -59,6 +60,15 @@ def render(report: Report) -> str:
         "findings": [finding_json(f) for f in report.findings],
         # What the run read, kind -> files (issue 14): "no findings" means something only with it.
         "checked": checked_counts(report.checked),
+        # What it found and did not check (issue 45): kind -> how many, and each note. Never
+        # findings: no severity, no fingerprint, nothing a baseline or the gate reads.
+        "not_checked": {
+            "counts": coverage_counts(report.not_checked),
+            "notes": [
+                {"kind": n.kind, "path": n.path, "line": n.line, "what": n.what}
+                for n in report.not_checked
+            ],
+        },
         "waived": [
             {
                 **finding_json(w.finding),

@@ -27,6 +27,7 @@ from speclint.common.controls import visible
 from speclint.common.findings import Finding, Location, Severity
 from speclint.outputs.reporters import FixedFinding, Gate, Report
 from speclint.outputs.reporters.text_report import count_phrase, detail, shown_path
+from speclint.run.coverage import phrase as coverage_phrase
 from speclint.run.inventory import phrase
 
 CONTEXT = 3  # lines shown before and after the line a location points at
@@ -244,6 +245,9 @@ def render(report: Report) -> str:
             "",
             escape_text(phrase(report.checked)[0].upper() + phrase(report.checked)[1:]) + ".",
         ]
+    if report.not_checked:
+        said = coverage_phrase(report.not_checked)
+        lines += ["", escape_text(said[0].upper() + said[1:]) + "."]
     if report.findings:
         lines += ["", "## Summary", "", *summary_table(report.findings)]
     by_rule: dict[str, list[Finding]] = defaultdict(list)

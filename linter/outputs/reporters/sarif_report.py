@@ -20,8 +20,14 @@ its first sentence where space is short); ``message.markdown`` the same with its
 and everything else escaped as the Markdown report escapes it (``[x](1)`` from the repository is
 not a link).
 
-Determinism (the spec's informative Appendix F): no ``invocations`` (they carry times, the command
-line and the working directory), no absolute URIs, sorted arrays and keys. Result URIs are relative
+What the run found and did not check (a remote ``$ref``, a proto import the repository does not
+hold: ``speclint.run.coverage``) is not a result: it is one ``invocations[0]``'s
+``toolExecutionNotifications`` (§3.20.21), each a notification (§3.58) of level ``note`` with its
+message and location, and its kind as a property.
+
+Determinism (the spec's informative Appendix F): an invocation carries no times, command line or
+working directory (only ``executionSuccessful``, which §3.20.14 requires, and the notifications),
+and is written only when there is something to notify; no absolute URIs, sorted arrays and keys. Result URIs are relative
 to the ``SRCROOT`` base id; ``run.originalUriBaseIds`` says where that is only as a *relative*
 reference to ``PROJECTROOT`` (the directory speclint ran in), whose own absolute URI is omitted as
 §3.14.14 allows for exactly this purpose ("to produce deterministic output").
@@ -164,7 +170,7 @@ class _Log:
             location.path
             for finding in everything
             for location in (finding.location, *finding.related)
-        }
+        } | {note.path for note in report.not_checked}
         # Every file the run read is an artifact (§3.24), with the kind discovery gave it: a
         # reader sees what was checked, not only where findings are (issue 14).
         self.kinds = {entry.path: entry for entry in report.checked}
@@ -288,5 +294,21 @@ def render(report: Report) -> str:
         # Python string offsets, i.e. code points.
         "columnKind": "unicodeCodePoints",
     }
+    if report.not_checked:
+        run["invocations"] = [
+            {
+                # The run completed: what it did not check is said, not failed on.
+                "executionSuccessful": True,
+                "toolExecutionNotifications": [
+                    {
+                        "level": "note",
+                        "message": {"text": note.what},
+                        "locations": [log.location(Location(note.path, note.line))],
+                        "properties": {"kind": note.kind},
+                    }
+                    for note in report.not_checked
+                ],
+            }
+        ]
     document = {"$schema": SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}
     return json_escaped(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False)) + "\n"

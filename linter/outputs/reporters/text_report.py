@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from speclint.common.controls import inert, visible
 from speclint.common.findings import Finding, Location, Severity, fitted, warnings_over
 from speclint.outputs.reporters import Report
+from speclint.run.coverage import phrase as coverage_phrase
 from speclint.run.inventory import phrase
 
 COLORS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
@@ -132,6 +133,10 @@ def closing(report: Report) -> list[str]:
     lines = [visible(summary_line(report))]
     if report.checked:
         checked = phrase(report.checked)
+        if report.not_checked:
+            # What the run found and did not check (issue 45), in the line that says what it
+            # checked: not findings, but a quiet report must not read as a clean one.
+            checked += f"; {coverage_phrase(report.not_checked)}"
         lines.append(
             visible(
                 f"speclint: {checked} {report.scope}" if report.scope else f"speclint: {checked}"

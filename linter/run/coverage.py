@@ -1,0 +1,235 @@
+"""What a run did not check: coverage, reported apart from the findings (issue 45, items 1 and 8).
+
+A note that speclint did not follow a remote ``$ref``, or that protoc read a file with an empty
+file in place of an import the repository does not hold (a buf dependency), is true and useful:
+without it, a quiet report would be taken for a clean one. But it is no defect a maintainer can
+fix, so it is not a finding: every report says it beside what the run checked (the text and
+Markdown reports' "not checked:" line, the JSON report's ``not_checked``, SARIF's
+``invocations[0].toolExecutionNotifications``, SARIF 2.1.0 §3.20.21), and ``speclint files``
+says it per file. A note never fails a run, and baselines, waivers and the gate never see one.
+
+Notes come from two places. What the corpus itself shows is read here (:func:`of_corpus`):
+remote references, and the files speclint found but cannot read as what they are. What only a
+rule learns (protoc's missing imports, an instance whose schema is remote) the rule yields as a
+:class:`~speclint.common.findings.Finding` with ``coverage`` set to its kind, and the run moves
+it here (:func:`split`), so it is cached with the rule's results.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from speclint.analyses.context import Context
+from speclint.analyses.references import bare_host, held_at_raw_url
+from speclint.common.controls import visible
+from speclint.common.findings import Finding
+from speclint.model.corpus import glob_to_regex
+from speclint.parsing.kinds import DocumentKind
+from speclint.run.catalog import all_rules
+
+
+@dataclass(frozen=True, order=True)
+class Note:
+    """One thing not checked: its kind (a key of :data:`KINDS`), where, and what."""
+
+    kind: str
+    path: str
+    line: int
+    what: str
+
+
+# Each kind, in the order reports list them: (one, many) as the summary counts them.
+KINDS: dict[str, tuple[str, str]] = {
+    "remote-ref": (
+        "remote reference not followed",
+        "remote references not followed",
+    ),
+    "remote-schema": (
+        "instance naming a remote schema not validated",
+        "instances naming a remote schema not validated",
+    ),
+    "schema-not-loaded": (
+        "instance whose schema is a file speclint does not load",
+        "instances whose schema is a file speclint does not load",
+    ),
+    "proto-import": (
+        "proto import not in the repository (a buf dependency or another package)",
+        "proto imports not in the repository (buf dependencies or other packages)",
+    ),
+    "swagger-2": (
+        "Swagger 2.0 document validated but not read by the OpenAPI 3 rules",
+        "Swagger 2.0 documents validated but not read by the OpenAPI 3 rules",
+    ),
+    "custom-dialect": (
+        "schema whose own dialect's keywords were not checked (its metaschema does not resolve)",
+        "schemas whose own dialect's keywords were not checked (their metaschema does not resolve)",
+    ),
+    "undecided": (
+        "schema whose satisfiability was not decided",
+        "schemas whose satisfiability was not decided",
+    ),
+    "too-deep": (
+        "API document not validated past its depth",
+        "API documents not validated past their depth",
+    ),
+    "no-extension": (
+        "schema without a file extension not read",
+        "schemas without a file extension not read",
+    ),
+    "restructuredtext": (
+        "reStructuredText page not read",
+        "reStructuredText pages not read",
+    ),
+    "asciidoc": ("AsciiDoc page not read", "AsciiDoc pages not read"),
+    "mdx": ("MDX page that could not be parsed", "MDX pages that could not be parsed"),
+}
+_ORDER = {kind: index for index, kind in enumerate(KINDS)}
+
+# Pages in a markup speclint does not read (item 8): found, counted, not checked.
+_PAGES = {".rst": "restructuredtext", ".adoc": "asciidoc", ".asciidoc": "asciidoc"}
+
+
+def sorted_notes(notes: Iterable[Note]) -> tuple[Note, ...]:
+    """The notes without repeats, by kind (in :data:`KINDS`' order), file, line and text: the
+    same input gives the same report, byte for byte."""
+    return tuple(
+        sorted(
+            set(notes),
+            key=lambda n: (_ORDER.get(n.kind, len(_ORDER)), n.kind, n.path, n.line, n.what),
+        )
+    )
+
+
+def split(findings: Iterable[Finding]) -> tuple[list[Finding], list[Note]]:
+    """The rules' findings, and apart the coverage notes among them (``Finding.coverage``)."""
+    kept: list[Finding] = []
+    notes: list[Note] = []
+    for finding in findings:
+        if finding.coverage:
+            notes.append(
+                Note(
+                    finding.coverage, finding.location.path, finding.location.line, finding.message
+                )
+            )
+        else:
+            kept.append(finding)
+    return kept, notes
+
+
+def of_corpus(corpus: Context) -> list[Note]:
+    """What the corpus shows was not checked: remote ``$ref``s (speclint never fetches), and
+    files it found but cannot read as what they are."""
+    return [*_remote_references(corpus), *_unread_files(corpus)]
+
+
+def _remote_references(corpus: Context) -> Iterator[Note]:
+    for reference in corpus.references.references:
+        # A generated bundle's references are its sources' (speclint.analyses.lineage); a URL
+        # whose host is no domain name can never resolve: unresolved-ref's finding.
+        if (
+            reference.outcome != "remote"
+            or reference.path in corpus.derived
+            or bare_host(reference.target)
+        ):
+            continue
+        document = corpus.documents[reference.path]
+        what = f"`{reference.value}`: a remote `$ref`, not followed (speclint never fetches)"
+        held = held_at_raw_url(corpus.documents, reference.target.split("#", 1)[0])
+        if held:
+            # A GitHub raw URL of a file this repository holds: not resolved to it (the branch
+            # it names may not be the one checked), but the file is there to reference.
+            what += f"; this repository holds that file as `{held}`"
+        yield Note(
+            "remote-ref", reference.path, document.location(reference.pointer).line, visible(what)
+        )
+
+
+def _unread_files(corpus: Context) -> Iterator[Note]:
+    excluded = [
+        glob_to_regex(pattern)
+        for pattern in (
+            *corpus.config.exclude,
+            *corpus.config.fixtures,
+            f"{corpus.config.build_output}/**",
+        )
+    ]
+    for path in sorted(corpus.tree):
+        kind = _PAGES.get(posixpath.splitext(path)[1].lower())
+        if kind is not None and not any(pattern.match(path) for pattern in excluded):
+            yield Note(kind, path, 1, "a page in a markup speclint does not read: not checked")
+    # A schema kept in a file with no extension is found where a `$ref` reaches it (the
+    # reference index takes such a file as text: ``speclint.analyses.references``).
+    reached: dict[str, int] = {}
+    for reference in corpus.references.references:
+        target = reference.target_path
+        if reference.outcome == "text" and target and not posixpath.splitext(target)[1]:
+            line = corpus.documents[reference.path].location(reference.pointer).line
+            reached.setdefault(target, line)
+    for target in sorted(reached):
+        yield Note(
+            "no-extension",
+            target,
+            1,
+            "reached by `$ref`, but speclint reads a file as JSON or YAML by its extension: "
+            "not checked (name it `.json` or `.yaml` to have it checked)",
+        )
+    for document in corpus.documents.values():
+        if document.path.lower().endswith(".mdx") and not document.usable:
+            problem = document.problem.message if document.problem else "could not be parsed"
+            yield Note("mdx", document.path, 1, visible(f"not checked: {problem}"))
+
+
+# The rules whose notes ``speclint files`` lists, run for them alone: they bind each instance to
+# its schema and compile the protos, which is how a note is learnt. The others' notes (a schema
+# the decider could not read) need the whole run.
+LISTED_RULES = ("instance-invalid", "proto-invalid")
+
+
+def listed(corpus: Context) -> list[Note]:
+    """What ``speclint files`` says was not checked: the corpus's notes, those of
+    :data:`LISTED_RULES` (an instance whose modeline names a remote schema, a proto import from
+    a buf dependency), and the Swagger 2.0 documents."""
+    notes = of_corpus(corpus)
+    catalog = all_rules()
+    for rule_id in LISTED_RULES:
+        info = catalog[rule_id]
+        try:
+            _, found = split(info.check(corpus.reading(info.facts), {}))
+        except Exception:  # the rule's own bug: `speclint check` reports it, the listing stands
+            continue
+        notes += found
+    for document in corpus.of_kind(DocumentKind.OPENAPI):
+        if isinstance(document.data, dict) and "swagger" in document.data:
+            notes.append(
+                Note(
+                    "swagger-2",
+                    document.path,
+                    document.location("/swagger").line,
+                    "validated as Swagger 2.0; the rules that read OpenAPI 3 do not read it",
+                )
+            )
+    return list(sorted_notes(notes))
+
+
+def counts(notes: Sequence[Note]) -> dict[str, int]:
+    """Kind -> how many (the JSON report's ``not_checked.counts``), in :data:`KINDS`' order."""
+    by_kind = Counter(note.kind for note in notes)
+    return {kind: by_kind[kind] for kind in sorted(by_kind, key=lambda k: (_ORDER.get(k, 99), k))}
+
+
+def phrase(notes: Sequence[Note]) -> str:
+    """``not checked: 3 remote references not followed; 10 proto imports ...``, or "" when the
+    run checked everything it found."""
+    parts = []
+    for kind, number in counts(notes).items():
+        one, many = KINDS.get(kind, (kind, kind))
+        parts.append(f"{number} {one if number == 1 else many}")
+    return "not checked: " + "; ".join(parts) if parts else ""
+
+
+def of_file(notes: Sequence[Note], path: str) -> str:
+    """What was not checked in one file, for ``speclint files``: "" when nothing."""
+    return phrase([note for note in notes if note.path == path])
