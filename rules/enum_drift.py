@@ -122,7 +122,7 @@ _EXCLUSION = re.compile(
 )
 ID = "enum-drift"
 SEVERITY = Severity.ERROR
-FACTS = ("references",)  # speclint.analyses.context
+FACTS = ("derived", "references")  # speclint.analyses.context
 # Reads the schemas, and of the prose only its value sets and whether a page is a proposal
 # (speclint.analyses.units).
 READS = "extract"
