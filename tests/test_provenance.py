@@ -212,6 +212,12 @@ def test_unchanged_files_of_two_releases_are_not_copies(make_corpus: MakeCorpus)
     assert Context.load(root).provenance == {}
 
 
+def test_identical_files_of_different_names_are_two_documents(make_corpus: MakeCorpus) -> None:
+    # Each tool's own schema, which happens to say what another's does.
+    root = make_corpus({"schemas/tool-a.json": ORDER, "schemas/tool-b.json": ORDER})
+    assert Context.load(root).provenance == {}
+
+
 def test_small_identical_files_are_not_copies(make_corpus: MakeCorpus) -> None:
     small = '{"type": "string", "enum": ["a", "b"]}'
     root = make_corpus({"a/kind.json": small, "b/kind.json": small})

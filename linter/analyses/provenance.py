@@ -20,8 +20,9 @@ Provenance is decided once, here, by evidence, and ``speclint files`` shows it:
     (``swagger-cli bundle``, ``redocly bundle``, ``*.bundled.json``), compared by content, never
     by name. The split document is its source;
 ``copy``
-    a byte-identical copy of another checked document of the same version (256 bytes or more:
-    two tiny files that agree say nothing; a release folder's unchanged file is that release's
+    a byte-identical copy of another checked document of the same name and version, in another
+    folder (256 bytes or more: two tiny files that agree say nothing; two files of different
+    names that agree are two documents; a release folder's unchanged file is that release's
     own, ``speclint.parsing.versions``). Of identical files the source is the one not otherwise marked generated,
     then the one not under a build-output folder (``build/``, ``dist/``, ``generated/``...), then
     the one not in a folder of proposals (``kinds.DESIGN_FOLDERS``: a draft copies the standard),
@@ -128,7 +129,7 @@ def derived(found: Mapping[str, Provenance], embedding: Mapping[str, int]) -> di
 def _copies(
     corpus: Corpus, index: ReferenceIndex, marked: Mapping[str, Provenance]
 ) -> dict[str, Provenance]:
-    by_text: dict[tuple[str, str], list[str]] = {}
+    by_text: dict[tuple[str, str, str], list[str]] = {}
     for path, document in corpus.documents.items():
         text = document.text
         if (
@@ -140,7 +141,11 @@ def _copies(
             digest = document.digest or hashlib.sha256(text.encode()).hexdigest()
             # A release folder holding a file its next release did not change is history,
             # written once per release: each version's copy is its own (``versions``).
-            by_text.setdefault((digest, corpus.versions.of(path)), []).append(path)
+            # A copy keeps its name (a build copies `spec/x.yml` to `site/static/spec/x.yml`):
+            # two files of different names that agree are two documents that happen to be
+            # equal (each tool's own settings schema), each written and fixed where it is.
+            name = path.rpartition("/")[2]
+            by_text.setdefault((digest, corpus.versions.of(path), name), []).append(path)
     groups = [paths for paths in by_text.values() if len(paths) > 1]
     if not groups:
         return {}
