@@ -21,7 +21,7 @@ Provenance is decided once, here, by evidence, and ``speclint files`` shows it:
     by name. The split document is its source;
 ``copy``
     a byte-identical copy of another checked document of the same name and version, in another
-    folder (256 bytes or more: two tiny files that agree say nothing; two files of different
+    folder (256 characters or more: two tiny files that agree say nothing; two files of different
     names that agree are two documents; a release folder's unchanged file is that release's
     own, ``speclint.parsing.versions``). Of identical files the source is the one not otherwise marked generated,
     then the one not under a build-output folder (``build/``, ``dist/``, ``generated/``...), then
@@ -68,7 +68,7 @@ UPSTREAM = "upstream"
 # The kinds whose findings a run drops entirely: the source carries them, or another project does.
 NOT_JUDGED = frozenset({VENDORED_KIND, BUNDLE, COPY, UPSTREAM})
 
-SMALLEST_COPY = 256  # bytes: below this, two identical files may well be written twice by hand
+SMALLEST_COPY = 256  # characters: below this, two identical files may well be written twice by hand
 DEPTH = 400  # nesting levels: deeper documents are not compared (no recursion overflow)
 # Folders a build writes its output to: of two identical files, the one here is the copy.
 BUILD_FOLDERS = frozenset(
@@ -136,7 +136,7 @@ def _copies(
             document.kind in _JUDGED
             and document.usable
             and text is not None
-            and len(text.encode()) >= SMALLEST_COPY
+            and len(text) >= SMALLEST_COPY
         ):
             digest = document.digest or hashlib.sha256(text.encode()).hexdigest()
             # A release folder holding a file its next release did not change is history,
@@ -190,15 +190,26 @@ def _bundles(
         (split if outward else single).setdefault(document.kind, []).append(document)
     if not split or not single:
         return {}
+    # Only documents that agree at a glance are dereferenced (a corpus of a thousand schemas
+    # with `$ref`s and a thousand without would otherwise hash every node of each).
+    glance: dict[tuple[DocumentKind, str], list[Document]] = {}
+    for kind, documents in split.items():
+        for document in documents:
+            glance.setdefault((kind, _glance(document.data)), []).append(document)
     content = _Dereferenced(corpus, index)
     found: dict[str, Provenance] = {}
-    for kind, sources in split.items():
+    for kind, singles in single.items():
+        candidates = [d for d in singles if (kind, _glance(d.data)) in glance]
+        if not candidates:
+            continue
+        sources = [s for d in candidates for s in glance[kind, _glance(d.data)]]
+        sources = list({s.path: s for s in sources}.values())
         by_digest: dict[str, list[tuple[Document, dict[str, str]]]] = {}
         for source in sources:
             signature = _signature(content, source)
             if signature is not None:
                 by_digest.setdefault(signature[0], []).append((source, signature[1]))
-        for document in single.get(kind, []):
+        for document in candidates:
             signature = _signature(content, document)
             if signature is None:
                 continue
@@ -222,6 +233,24 @@ def _bundles(
 # `./Owner.yaml`): a bundle may hold more there than its source; what the source names there is
 # compared entry by entry.
 _HOISTED = ("components", "definitions", "$defs", "parameters", "responses")
+
+
+def _glance(data: dict[str, Any]) -> str:
+    """What a document and its bundle share on their face: the top-level members but the
+    reusable ones, the scalar ones' values, and ``info``'s title and version."""
+    parts = []
+    for key in sorted(data):
+        if key in _HOISTED:
+            continue
+        value = data[key]
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            parts.append(f"{key}={value!r}")
+        else:
+            parts.append(key)
+    info = data.get("info")
+    if isinstance(info, dict):
+        parts += [f"info.{k}={info.get(k)!r}" for k in ("title", "version")]
+    return "\x00".join(parts)
 
 
 def _signature(content: _Dereferenced, document: Document) -> tuple[str, dict[str, str]] | None:
