@@ -196,6 +196,17 @@ def test_the_source_of_a_byte_identical_copy_wins_every_binding(make_corpus: Mak
     )
 
 
+def test_a_copy_does_not_make_an_example_binding_ambiguous(make_corpus: MakeCorpus) -> None:
+    page = '# Orders\n\nAn `Order`:\n\n```json\n{"id": "o-1", "total": "three"}\n```\n'
+    root = make_corpus(
+        {"schemas/order.json": ORDER, "site/schemas/order.json": ORDER, "README.md": page}
+    )
+    invalid = [f for f in findings(root) if f["rule"] == "example-invalid"]
+    # Before: two definitions named `Order` (the source and the copy a site serves): no binding.
+    assert len(invalid) == 1
+    assert invalid[0]["related"][0]["path"] == "schemas/order.json"
+
+
 def test_of_identical_files_the_one_in_a_build_folder_is_the_copy(
     make_corpus: MakeCorpus,
 ) -> None:
