@@ -11,8 +11,10 @@ What it does
 
     Same-named definitions are compared only within one version line (``speclint.parsing.versions``:
     ``definitions/2.0.0/`` and ``definitions/3.0.0/`` are history, ``bindings/sns/`` and
-    ``bindings/sqs/`` two specifications); generated bundles (``speclint.analyses.lineage``) are
-    left to their sources; two schemas that a schema catalog lists
+    ``bindings/sqs/`` two specifications); generated bundles (``speclint.analyses.lineage``),
+    committed bundles of split sources and byte-identical copies
+    (``speclint.analyses.provenance``) are left to their sources: a source and its own copy never
+    drift, and the source is the definition its copies' drift names; two schemas that a schema catalog lists
     (``speclint.analyses.schema_catalogs``: each describes its own file format, as in SchemaStore)
     are compared only when one references the other. Only definitions have names: a request body or
     payload sits under a key of the document format (``schema``, ``payload``) and its ``title``

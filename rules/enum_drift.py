@@ -19,7 +19,8 @@ What it does
     3.0 schema), and a ``const``, or a one-value ``enum`` that tags one variant (in a union, or in
     one of several schemas fixing the field to different values), is never bound by name: a ``oneOf``/``anyOf`` whose every branch fixes the field to one value
     (`` `TABLE` `` in one, `` `TASK` `` in the other) lists the union of those values, and prose
-    listing them binds to the union as one set.
+    listing them binds to the union as one set. An enum in a bundle or copy of other corpus
+    documents (``speclint.analyses.provenance``) is never bound: its source is.
 
     Two findings can come of a binding:
 
@@ -122,7 +123,7 @@ _EXCLUSION = re.compile(
 )
 ID = "enum-drift"
 SEVERITY = Severity.ERROR
-FACTS = ("references",)  # speclint.analyses.context
+FACTS = ("derived", "references")  # speclint.analyses.context
 # Reads the schemas, and of the prose only its value sets and whether a page is a proposal
 # (speclint.analyses.units).
 READS = "extract"

@@ -12,8 +12,13 @@ fact, built on first use and kept for the run (issue 27):
     whether a schema location is submitted by clients, emitted by servers, or both
     (``speclint.analyses.roles.RoleMap``, carried through the references);
 ``derived``
-    the generated bundles that embed other files' schemas, path -> how many
-    (``speclint.analyses.lineage``);
+    the documents made from other corpus documents, path -> how many: the generated bundles
+    that embed other files' schemas (``speclint.analyses.lineage``), and the bundles and
+    byte-identical copies ``provenance`` finds;
+``provenance``
+    each document the repository does not author (generated, vendored, a bundle or copy of
+    another corpus document, an upstream project's copy) and the evidence
+    (``speclint.analyses.provenance``);
 
 and ``base``, the same corpus at the pull request's base revision (``check --diff-base``) for the
 rules that judge a change (``compat-claim``).
@@ -33,11 +38,12 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from speclint.analyses.lineage import derived_documents
+from speclint.analyses.provenance import Provenance, derived, provenance
 from speclint.analyses.references import ReferenceIndex
 from speclint.analyses.roles import RoleMap
 from speclint.model.corpus import Corpus
 
-FACTS = frozenset({"references", "roles", "derived"})
+FACTS = frozenset({"references", "roles", "derived", "provenance"})
 
 T = TypeVar("T")
 
@@ -85,6 +91,10 @@ class Context(Corpus):
     def derived(self) -> dict[str, int]:
         return self._read("derived", self._derived)
 
+    @property
+    def provenance(self) -> dict[str, Provenance]:
+        return self._read("provenance", self._provenance)
+
     def _read(self, name: str, build: Callable[[], T]) -> T:
         if self.declared is not None and name not in self.declared:
             raise UndeclaredFact(
@@ -105,8 +115,22 @@ class Context(Corpus):
             found = self.facts["roles"] = RoleMap.build(self, self._references())
         return found  # type: ignore[no-any-return]
 
+    def _embedding(self) -> dict[str, int]:
+        found = self.facts.get("embedding")
+        if found is None:
+            found = self.facts["embedding"] = derived_documents(self)
+        return found  # type: ignore[no-any-return]
+
+    def _provenance(self) -> dict[str, Provenance]:
+        found = self.facts.get("provenance")
+        if found is None:
+            found = self.facts["provenance"] = provenance(
+                self, self._references(), self._embedding()
+            )
+        return found  # type: ignore[no-any-return]
+
     def _derived(self) -> dict[str, int]:
         found = self.facts.get("derived")
         if found is None:
-            found = self.facts["derived"] = derived_documents(self)
+            found = self.facts["derived"] = derived(self._provenance(), self._embedding())
         return found  # type: ignore[no-any-return]

@@ -809,9 +809,14 @@ class SchemaIndex:
     @classmethod
     def build(cls, corpus: Context) -> SchemaIndex:
         index = cls(corpus)
+        # A bundle or copy of other corpus documents (``speclint.analyses.provenance``) holds
+        # its sources' enums again: the source is bound, never its copy (issue 45, item 3).
+        derived = corpus.derived
         for document in corpus.of_kind(
             DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
         ):
+            if document.path in derived:
+                continue
             index._walk(document, document.data, "")
             if document.kind is DocumentKind.SCHEMA:
                 stem = (

@@ -33,11 +33,15 @@ from speclint.model.config import Config
 from speclint.parsing.gitbase import ignored
 from speclint.parsing.kinds import (
     ATTRIBUTES_FILE,
+    GENERATOR_MANIFEST,
     INSTALLED_FOLDER_NAMES,
+    SWAGGER_CODEGEN_MARK,
     AttributeRule,
     DocumentKind,
     classify,
     generated_header,
+    generator_outputs,
+    generator_page,
     gitattributes_rules,
     glob_body,
     installed_folder,
@@ -317,9 +321,28 @@ class Corpus:
             if isinstance(raw, bytes):
                 text = raw.decode("utf-8", "replace")
                 rules += gitattributes_rules(path.rpartition("/")[0], text)
+        # An API client generator's output folder (issue 45, item 3): what its manifest lists,
+        # or all of swagger-codegen's folder (it lists nothing).
+        outputs: dict[str, str] = {}
+        codegen_folders: list[tuple[str, str]] = []
+        for path in sorted(self.tree):
+            if path == GENERATOR_MANIFEST or path.endswith("/" + GENERATOR_MANIFEST):
+                raw = read_raw(self.root, path)
+                if isinstance(raw, bytes):
+                    outputs.update(generator_outputs(path, raw.decode("utf-8", "replace")))
+            elif path == SWAGGER_CODEGEN_MARK or path.endswith("/" + SWAGGER_CODEGEN_MARK):
+                folder = path[: -len(SWAGGER_CODEGEN_MARK)]
+                codegen_folders.append((folder, f"in swagger-codegen's output folder ({path})"))
         found: dict[str, str] = {}
         for path, document in self.documents.items():
-            header = generated_header(document.text) if document.text is not None else None
+            content = document.text
+            header = generated_header(content) if content is not None else None
+            if header is None and content is not None and document.kind is DocumentKind.MARKDOWN:
+                header = generator_page(content)
+            if header is None:
+                header = outputs.get(path) or next(
+                    (why for folder, why in codegen_folders if path.startswith(folder)), None
+                )
             if header is not None:
                 found[path] = header
             elif rules and linguist_generated(path, rules):

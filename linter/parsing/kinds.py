@@ -179,6 +179,45 @@ def generated_header(text: str) -> str | None:
     return None
 
 
+# openapi-generator's pages: each model and API page of its `docs/` ends with links back to the
+# README's lists (`[[Back to Model list]](../README.md#documentation-for-models)`), and its README
+# names the generator class that wrote it (`Build package: org.openapitools.codegen...`);
+# swagger-codegen's, `io.swagger.codegen...`. No page written by hand says either.
+_GENERATOR_PAGE = re.compile(
+    r"\[\[Back to (?:Model|API) list\]\]\(|Build package: (?:org\.openapitools|io\.swagger)\.codegen"
+)
+# The manifests the generators leave in their output folder: openapi-generator lists what it
+# wrote in `.openapi-generator/FILES` (paths relative to the output folder); swagger-codegen
+# leaves `.swagger-codegen/VERSION` only, so all of its folder is its output.
+GENERATOR_MANIFEST = ".openapi-generator/FILES"
+SWAGGER_CODEGEN_MARK = ".swagger-codegen/VERSION"
+
+
+def generator_page(text: str) -> str | None:
+    """Why a Markdown page is an API client generator's output, or None."""
+    found = _GENERATOR_PAGE.search(text)
+    if found is None:
+        return None
+    if found.group(0).startswith("[["):
+        return "an openapi-generator docs page (`[[Back to Model list]]` links)"
+    return "a client generator's README (`Build package: ...codegen...`)"
+
+
+def generator_outputs(manifest: str, text: str) -> dict[str, str]:
+    """The files an openapi-generator ``FILES`` manifest at ``manifest`` (a root-relative path)
+    lists, root-relative, each with the evidence. A line that leaves the output folder
+    (``..``, an absolute path) names nothing."""
+    folder = manifest[: -len(GENERATOR_MANIFEST)].rstrip("/")
+    found: dict[str, str] = {}
+    for line in text.splitlines():
+        name = line.strip()
+        if not name or name.startswith(("#", "/")) or ".." in name.split("/"):
+            continue
+        path = f"{folder}/{name}" if folder else name
+        found[path] = f"listed in {manifest} (openapi-generator's output)"
+    return found
+
+
 _COMMENT = re.compile(r"<!--(.*?)-->")
 _OPENS = re.compile(r"(?<![A-Za-z])(?:START|BEGIN)(?![a-z])", re.IGNORECASE)
 _CLOSES = re.compile(r"(?<![A-Za-z])END(?![a-z])", re.IGNORECASE)

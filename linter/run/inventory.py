@@ -13,8 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from speclint.analyses.context import Context
+from speclint.analyses.provenance import NOT_JUDGED
 from speclint.common.findings import Finding, Location
-from speclint.model.corpus import VENDORED, fixtures, skipped_folders
+from speclint.model.corpus import fixtures, skipped_folders
 from speclint.parsing.kinds import DocumentKind, generated_blocks
 
 # The kinds a run checks (anything else is counted and ignored), in the order reports list them.
@@ -68,11 +69,9 @@ def entries(corpus: Context) -> tuple[Entry, ...]:
         version = corpus.versions.of(path)
         if version:
             reason += f"; version {version}"
-        generated = corpus.generated.get(path)
-        if generated == VENDORED:
-            reason += "; vendored (.gitattributes: linguist-vendored), not judged"
-        elif generated:
-            reason += f"; generated ({generated})"
+        made = corpus.provenance.get(path)
+        if made is not None:
+            reason += f"; {made.describe()}"
         dialect = document.dialect
         data = document.data
         if not dialect and document.kind is DocumentKind.SCHEMA and isinstance(data, dict):
@@ -123,20 +122,24 @@ def written_by_hand(corpus: Context, findings: Iterable[Finding]) -> list[Findin
         return (
             document is not None
             and document.kind is DocumentKind.MARKDOWN
-            and location.path not in corpus.generated
+            and location.path not in corpus.provenance
             and not in_block(location)
         )
 
     def about_generated(finding: Finding) -> bool:
         if finding.rule == "internal-error":
             return False
-        why = corpus.generated.get(finding.location.path)
-        # A vendored file is someone else's (or another tool's) output kept here: its defects
-        # are fixed where it comes from, so not even the consumer-facing rules judge it.
+        made = corpus.provenance.get(finding.location.path)
+        # A vendored or upstream file is someone else's output kept here, a bundle or a copy
+        # is its source's content again (issue 45, item 3): its defects are fixed where it
+        # comes from, so not even the consumer-facing rules judge it.
         if not in_block(finding.location) and (
-            why is None or (why != VENDORED and finding.rule in GENERATED_STILL_CHECKED)
+            made is None
+            or (made.kind not in NOT_JUDGED and finding.rule in GENERATED_STILL_CHECKED)
         ):
             return False
+        if made is not None and made.sources:
+            return True  # its source has the same finding: one finding per root cause
         return not any(by_hand(related) for related in finding.related)
 
     return [finding for finding in findings if not about_generated(finding)]

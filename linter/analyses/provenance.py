@@ -1,0 +1,441 @@
+"""Provenance: which documents the repository does not author, and the evidence (issue 45, item 3).
+
+A finding belongs where the maintainers fix it. A repository commits content it does not write
+by hand: a tool's output, another project's files, a build's copy of its own sources. Judged as
+first-party, such a file reports every defect of its source a second time, drifts from the source
+it is a copy of, wins bindings its source should win, and puts findings in files nobody edits.
+Provenance is decided once, here, by evidence, and ``speclint files`` shows it:
+
+``generated``
+    a tool writes it: a generator's header (``Code generated ... DO NOT EDIT.``, openapi-generator
+    and swagger-codegen headers, an openapi-generator docs page's ``[[Back to Model list]]``
+    footer: ``kinds.generated_header``), or ``linguist-generated`` in a ``.gitattributes``
+    (``Corpus.generated``); a schema bundle that embeds three or more other corpus schemas
+    (``speclint.analyses.lineage``);
+``vendored``
+    ``linguist-vendored`` in a ``.gitattributes``;
+``bundle``
+    a document whose content, once every ``$ref`` is replaced by what it points to, equals that of
+    another corpus document that references other files: the single-file bundle of split sources
+    (``swagger-cli bundle``, ``redocly bundle``, ``*.bundled.json``), compared by content, never
+    by name. The split document is its source;
+``copy``
+    a byte-identical copy of another checked document of the same name and version, in another
+    folder (256 characters or more: two tiny files that agree say nothing; two files of different
+    names that agree are two documents; a release folder's unchanged file is that release's
+    own, ``speclint.parsing.versions``). Of identical files the source is the one not otherwise marked generated,
+    then the one not under a build-output folder (``build/``, ``dist/``, ``generated/``...), then
+    the one not in a folder of proposals (``kinds.DESIGN_FOLDERS``: a draft copies the standard),
+    then the one more other files reference, then the first in path order (the history, which would
+    say which came first, is not read);
+``upstream``
+    a committed copy of another project: a folder below the root with its own LICENSE and README
+    whose schemas' ``$id``\\s are all on hosts the repository's other schemas never use (and
+    these use at least one). Every document under that folder is upstream.
+
+What rules make of it (``speclint.run.inventory.written_by_hand``): nothing is reported inside a
+vendored, upstream, bundle or copy document (the source, where the fix is made, carries its
+defects: one finding per root cause); inside a generated one, only what breaks every consumer
+(``GENERATED_STILL_CHECKED``). A bundle or a copy is ``derived`` (``Context.derived``): the rules
+that compare or bind definitions (``copy-drift``, ``enum-drift``, example bindings) read its
+source only, so a source and its own copy never drift and the source wins every binding.
+
+Limits: a bundle is recognised only when it equals its source exactly once dereferenced (a stale
+bundle is judged as written: its drift from the sources is real); references are followed with
+the corpus's own reference index (a remote one is compared as written); a document nested deeper
+than ``DEPTH`` is not compared.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from speclint.analyses.references import ReferenceIndex
+from speclint.model.corpus import VENDORED, Corpus, Document
+from speclint.parsing.kinds import DocumentKind, in_design_folder
+from speclint.parsing.structured import join_pointer, resolve_pointer
+
+GENERATED = "generated"
+VENDORED_KIND = "vendored"
+BUNDLE = "bundle"
+COPY = "copy"
+UPSTREAM = "upstream"
+# The kinds whose findings a run drops entirely: the source carries them, or another project does.
+NOT_JUDGED = frozenset({VENDORED_KIND, BUNDLE, COPY, UPSTREAM})
+
+SMALLEST_COPY = 256  # characters: below this, two identical files may well be written twice by hand
+DEPTH = 400  # nesting levels: deeper documents are not compared (no recursion overflow)
+# Folders a build writes its output to: of two identical files, the one here is the copy.
+BUILD_FOLDERS = frozenset(
+    {"build", "dist", "out", "output", "target", "generated", "gen", "bundled", "_site", "site"}
+)
+_COMPARED = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI, DocumentKind.SCHEMA)
+_JUDGED = (*_COMPARED, DocumentKind.INSTANCE, DocumentKind.MARKDOWN, DocumentKind.PROTO)
+_LICENSES = ("license", "licence", "copying")
+
+
+@dataclass(frozen=True)
+class Provenance:
+    kind: str  # GENERATED, VENDORED_KIND, BUNDLE, COPY or UPSTREAM
+    evidence: str  # why, as `speclint files` shows it
+    sources: tuple[str, ...] = ()  # for a bundle or a copy: the corpus files it is made from
+
+    def describe(self) -> str:
+        """``generated (why)``, ``bundle (of x.yaml and 4 other files ...), not judged``."""
+        judged = ", not judged" if self.kind in NOT_JUDGED else ""
+        return f"{self.kind} ({self.evidence}){judged}"
+
+
+def provenance(
+    corpus: Corpus, index: ReferenceIndex, embedding: Mapping[str, int]
+) -> dict[str, Provenance]:
+    """Each document the repository does not author -> its provenance (first evidence wins:
+    a file's own marks, then the corpus-wide comparisons)."""
+    found: dict[str, Provenance] = {}
+    for path, why in corpus.generated.items():
+        kind = VENDORED_KIND if why == VENDORED else GENERATED
+        found[path] = Provenance(kind, why)
+    for path, count in embedding.items():
+        found.setdefault(
+            path, Provenance(GENERATED, f"a bundle that embeds {count} other corpus schemas")
+        )
+    for path, made in _copies(corpus, index, found).items():
+        found.setdefault(path, made)
+    for path, made in _bundles(corpus, index, found).items():
+        found.setdefault(path, made)
+    for path, made in _upstream(corpus).items():
+        found.setdefault(path, made)
+    return dict(sorted(found.items()))
+
+
+def derived(found: Mapping[str, Provenance], embedding: Mapping[str, int]) -> dict[str, int]:
+    """The documents made from other corpus documents -> how many: lineage's schema bundles,
+    and the bundles and copies found here."""
+    out = dict(embedding)
+    for path, made in found.items():
+        if made.kind in (BUNDLE, COPY):
+            out.setdefault(path, len(made.sources))
+    return dict(sorted(out.items()))
+
+
+# --- byte-identical copies ------------------------------------------------------------------------
+
+
+def _copies(
+    corpus: Corpus, index: ReferenceIndex, marked: Mapping[str, Provenance]
+) -> dict[str, Provenance]:
+    by_text: dict[tuple[str, str, str], list[str]] = {}
+    for path, document in corpus.documents.items():
+        text = document.text
+        if (
+            document.kind in _JUDGED
+            and document.usable
+            and text is not None
+            and len(text) >= SMALLEST_COPY
+        ):
+            digest = document.digest or hashlib.sha256(text.encode()).hexdigest()
+            # A release folder holding a file its next release did not change is history,
+            # written once per release: each version's copy is its own (``versions``).
+            # A copy keeps its name (a build copies `spec/x.yml` to `site/static/spec/x.yml`):
+            # two files of different names that agree are two documents that happen to be
+            # equal (each tool's own settings schema), each written and fixed where it is.
+            name = path.rpartition("/")[2]
+            by_text.setdefault((digest, corpus.versions.of(path), name), []).append(path)
+    groups = [paths for paths in by_text.values() if len(paths) > 1]
+    if not groups:
+        return {}
+    incoming = Counter(
+        r.target_path
+        for r in index.references
+        if r.target_path is not None and r.target_path != r.path
+    )
+    found: dict[str, Provenance] = {}
+    for paths in groups:
+
+        def preference(path: str) -> tuple[bool, bool, bool, int, str]:
+            in_build = bool(BUILD_FOLDERS & set(path.lower().split("/")[:-1]))
+            return (path in marked, in_build, in_design_folder(path), -incoming[path], path)
+
+        source = min(paths, key=preference)
+        for path in paths:
+            if path != source:
+                found[path] = Provenance(COPY, f"byte-identical to {source}", (source,))
+    return found
+
+
+# --- bundles: equal to another document once dereferenced --------------------------------------
+
+
+def _bundles(
+    corpus: Corpus, index: ReferenceIndex, marked: Mapping[str, Provenance]
+) -> dict[str, Provenance]:
+    """Single-file documents equal, once dereferenced, to a split document of the same kind."""
+    split: dict[DocumentKind, list[Document]] = {}
+    single: dict[DocumentKind, list[Document]] = {}
+    for document in corpus.documents.values():
+        if document.kind not in _COMPARED or not document.usable or document.path in marked:
+            continue
+        if not isinstance(document.data, dict):
+            continue
+        outward = {
+            r.target_path
+            for r in index.within(document.path, "")
+            if r.target_path is not None and r.target_path != document.path
+        }
+        (split if outward else single).setdefault(document.kind, []).append(document)
+    if not split or not single:
+        return {}
+    # Only documents that agree at a glance are dereferenced (a corpus of a thousand schemas
+    # with `$ref`s and a thousand without would otherwise hash every node of each).
+    glance: dict[tuple[DocumentKind, str], list[Document]] = {}
+    for kind, documents in split.items():
+        for document in documents:
+            glance.setdefault((kind, _glance(document.data)), []).append(document)
+    content = _Dereferenced(corpus, index)
+    found: dict[str, Provenance] = {}
+    for kind, singles in single.items():
+        candidates = [d for d in singles if (kind, _glance(d.data)) in glance]
+        if not candidates:
+            continue
+        sources = [s for d in candidates for s in glance[kind, _glance(d.data)]]
+        sources = list({s.path: s for s in sources}.values())
+        by_digest: dict[str, list[tuple[Document, dict[str, str]]]] = {}
+        for source in sources:
+            signature = _signature(content, source)
+            if signature is not None:
+                by_digest.setdefault(signature[0], []).append((source, signature[1]))
+        for document in candidates:
+            signature = _signature(content, document)
+            if signature is None:
+                continue
+            top, held = signature
+            matches = [
+                source
+                for source, needed in by_digest.get(top, [])
+                if all(held.get(place) == digest for place, digest in needed.items())
+            ]
+            if len(matches) != 1:
+                continue  # none, or ambiguous: two split sources of one content
+            source = matches[0]
+            reached = sorted(content.reached(source.path) - {source.path})
+            others = f" and {len(reached)} other file{'s' if len(reached) != 1 else ''}"
+            evidence = f"of {source.path}{others}, equal once dereferenced"
+            found[document.path] = Provenance(BUNDLE, evidence, (source.path, *reached))
+    return found
+
+
+# Where a bundler puts what it hoists from other files (redocly's `components/schemas/Owner` for
+# `./Owner.yaml`): a bundle may hold more there than its source; what the source names there is
+# compared entry by entry.
+_HOISTED = ("components", "definitions", "$defs", "parameters", "responses")
+
+
+def _glance(data: dict[str, Any]) -> str:
+    """What a document and its bundle share on their face: the top-level members but the
+    reusable ones, the scalar ones' values, and ``info``'s title and version."""
+    parts = []
+    for key in sorted(data):
+        if key in _HOISTED:
+            continue
+        value = data[key]
+        if isinstance(value, (str, int, float, bool)) or value is None:
+            parts.append(f"{key}={value!r}")
+        else:
+            parts.append(key)
+    info = data.get("info")
+    if isinstance(info, dict):
+        parts += [f"info.{k}={info.get(k)!r}" for k in ("title", "version")]
+    return "\x00".join(parts)
+
+
+def _signature(content: _Dereferenced, document: Document) -> tuple[str, dict[str, str]] | None:
+    """The digest of the dereferenced document but for its reusable entries, and each entry's
+    digest by place (``/components/schemas/Pet``); None when it cannot be compared."""
+    data = document.data
+    rest: list[str] = []
+    entries: dict[str, str] = {}
+    for key in sorted(data):
+        pointer = join_pointer("", key)
+        value = data[key]
+        if key in _HOISTED and isinstance(value, dict):
+            sections = value.items() if key == "components" else [("", value)]
+            for section, members in sections:
+                if not isinstance(members, dict):
+                    return None
+                base = join_pointer(pointer, section) if section else pointer
+                for name in members:
+                    place = join_pointer(base, name)
+                    digest = content.digest(document.path, place)
+                    if digest is None:
+                        return None
+                    entries[place] = digest
+            continue
+        digest = content.digest(document.path, pointer)
+        if digest is None:
+            return None
+        rest.append(f"{key}\x01{digest}")
+    if not rest:
+        return None  # nothing but reusable entries: equal entries prove no bundle
+    return _hash("\x00".join(rest)), entries
+
+
+class _Dereferenced:
+    """Content digests of documents with every ``$ref`` replaced by its target, memoised by
+    place (a shared target is hashed once, so a tree that references one schema a thousand times
+    costs what the schema does), and the files each dereferenced document reaches."""
+
+    def __init__(self, corpus: Corpus, index: ReferenceIndex) -> None:
+        self.corpus = corpus
+        self.index = index
+        self.memo: dict[tuple[str, str], str | None] = {}
+        self.files: dict[tuple[str, str], frozenset[str]] = {}
+        self.open: set[tuple[str, str]] = set()
+
+    def digest(self, path: str, pointer: str) -> str | None:
+        document = self.corpus.documents.get(path)
+        if document is None:
+            return None
+        try:
+            node = resolve_pointer(document.data, pointer)
+        except (KeyError, IndexError, TypeError, ValueError):
+            return None
+        return self._place(path, pointer, node, 0)
+
+    def reached(self, path: str) -> frozenset[str]:
+        """The files the dereferenced places of ``path`` compared so far reach."""
+        out = {path}
+        for (where, _), files in self.files.items():
+            if where == path:
+                out |= files
+        return frozenset(out)
+
+    def _place(self, path: str, pointer: str, node: Any, depth: int) -> str | None:
+        key = (path, pointer)
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.open:
+            return "cycle"  # a recursive schema: both sides meet their cycle at the same place
+        self.open.add(key)
+        try:
+            result, files = self._node(path, pointer, node, depth)
+        finally:
+            self.open.discard(key)
+        self.memo[key] = result
+        self.files[key] = files | {path}
+        return result
+
+    def _node(
+        self, path: str, pointer: str, node: Any, depth: int
+    ) -> tuple[str | None, frozenset[str]]:
+        if depth > DEPTH:
+            return None, frozenset()
+        files: frozenset[str] = frozenset()
+        if isinstance(node, dict):
+            reference = node.get("$ref")
+            parts: dict[str, str] = {}
+            if isinstance(reference, str):
+                target = self.index.at(path, join_pointer(pointer, "$ref"))
+                if target is None:
+                    target = self.index.at(path, pointer)
+                if target is not None and target.outcome == "ok" and target.target_path is not None:
+                    there = target.target_pointer or ""
+                    resolved = self.digest(target.target_path, there)
+                    if resolved is None:
+                        return None, files
+                    files |= self.files.get((target.target_path, there), frozenset())
+                    if len(node) == 1:
+                        return resolved, files
+                    parts["$ref"] = resolved  # siblings kept beside what it points to
+            for key, value in node.items():
+                if key == "$ref" and "$ref" in parts:
+                    continue
+                child = join_pointer(pointer, key)
+                digest = self._place(path, child, value, depth + 1)
+                if digest is None:
+                    return None, files
+                files |= self.files.get((path, child), frozenset())
+                parts[key] = digest
+            shown = "\x00".join(f"{k}\x01{v}" for k, v in sorted(parts.items()))
+            return _hash("o" + shown), files
+        if isinstance(node, list):
+            items = []
+            for number, value in enumerate(node):
+                child = join_pointer(pointer, number)
+                digest = self._place(path, child, value, depth + 1)
+                if digest is None:
+                    return None, files
+                files |= self.files.get((path, child), frozenset())
+                items.append(digest)
+            return _hash("a" + "\x00".join(items)), files
+        return _hash("s" + type(node).__name__ + "\x01" + repr(node)), files
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()
+
+
+# --- upstream copies ----------------------------------------------------------------------------
+
+
+def _upstream(corpus: Corpus) -> dict[str, Provenance]:
+    """Folders holding another project: their own LICENSE and README, and schema ``$id`` hosts
+    the rest of the repository never uses."""
+    files_in: dict[str, set[str]] = {}
+    for path in corpus.tree:
+        folder, _, name = path.rpartition("/")
+        if folder:
+            files_in.setdefault(folder, set()).add(name.lower())
+    projects = sorted(
+        folder
+        for folder, names in files_in.items()
+        if any(name.startswith(_LICENSES) for name in names)
+        and any(name.startswith("readme") for name in names)
+    )
+    if not projects:
+        return {}
+
+    def project_of(path: str) -> str | None:
+        inside = [folder for folder in projects if path.startswith(folder + "/")]
+        return max(inside, key=len) if inside else None
+
+    own_hosts: set[str] = set()
+    hosts_in: dict[str, set[str]] = {}
+    for document in corpus.of_kind(DocumentKind.SCHEMA):
+        host = _id_host(document)
+        if host is None:
+            continue
+        project = project_of(document.path)
+        if project is None:
+            own_hosts.add(host)
+        else:
+            hosts_in.setdefault(project, set()).add(host)
+    if not own_hosts:
+        return {}  # nothing says which namespace is the repository's own
+    found: dict[str, Provenance] = {}
+    for project, hosts in sorted(hosts_in.items()):
+        if hosts & own_hosts:
+            continue
+        shown = ", ".join(sorted(hosts))
+        evidence = (
+            f"another project's copy: {project}/ has its own LICENSE and README, and `$id` "
+            f"host {shown}, not the repository's {', '.join(sorted(own_hosts))}"
+        )
+        for path in corpus.documents:
+            if path.startswith(project + "/"):
+                found[path] = Provenance(UPSTREAM, evidence)
+    return found
+
+
+def _id_host(document: Document) -> str | None:
+    data = document.data
+    if not isinstance(data, dict):
+        return None
+    identifier = data.get("$id", data.get("id"))
+    if not isinstance(identifier, str) or not identifier.startswith(("http://", "https://")):
+        return None
+    return urlsplit(identifier).netloc.lower() or None
