@@ -740,3 +740,15 @@ def test_files_left_when_the_passes_run_out_are_said_not_checked(
     found = findings_of("proto-invalid", root)
     assert [f.severity for f in found] == [Severity.WARNING, Severity.WARNING]
     assert all("the file was not checked" in f.message for f in found)
+
+
+def test_a_fence_with_options_of_a_missing_import_is_read(make_corpus: MakeCorpus) -> None:
+    page = (
+        '# API\n\n```proto\nsyntax = "proto3";\nimport "buf/validate/validate.proto";\n'
+        "message M {\n  string a = 1 [(buf.validate.field).string.min_len = 1];\n}\n```\n"
+    )
+    root = make_corpus({"spec/api.md": page})
+    assert findings_of("proto-invalid", root) == []
+    protos = corpus_protos(Context.load(root))
+    read = protos.fence_file(protos.fences[0])
+    assert read is not None and [m.name for m in read.messages] == ["M"]

@@ -596,6 +596,32 @@ def _compile(
     # Each pass that sets options aside blanks one `(` at least, so those passes are bounded by
     # the files' `(`s; they do not count against the passes that take files out of the run.
     blank_passes = sum(texts[path].count("(") for path in affected)
+
+    def set_aside(located: Sequence[ProtoProblem]) -> bool:
+        """Blank the options protoc did not know in files that import what is nowhere: whether
+        any was (the files are written again, to be compiled once more)."""
+        nonlocal blank_passes
+        unknown = [
+            d
+            for d in located
+            if d.kind == "error" and d.path in affected and _UNKNOWN_OPTION.match(d.message)
+        ]
+        changed = {}
+        for path in sorted({d.path for d in unknown}):
+            text, near, missed = blank_options(
+                texts[path], [(d.line, d.column) for d in unknown if d.path == path]
+            )
+            rewritten.setdefault(path, []).extend(near)
+            if missed:
+                unblanked.add(path)
+            if text != texts[path]:
+                changed[path] = texts[path] = text
+        if not changed or blank_passes <= 0:
+            return False
+        blank_passes -= 1
+        run.write(changed)
+        return True
+
     passes = len(wanted) + _PASSES
     while True:
         if passes <= 0:  # out of passes: what is left was not compiled, and is said so
@@ -640,25 +666,8 @@ def _compile(
             solo |= apart
             remaining = [path for path in remaining if path not in apart]
             continue
-        unknown = [
-            d
-            for d in located
-            if d.kind == "error" and d.path in affected and _UNKNOWN_OPTION.match(d.message)
-        ]
-        changed = {}
-        for path in sorted({d.path for d in unknown}):
-            text, near, missed = blank_options(
-                texts[path], [(d.line, d.column) for d in unknown if d.path == path]
-            )
-            rewritten.setdefault(path, []).extend(near)
-            if missed:
-                unblanked.add(path)
-            if text != texts[path]:
-                changed[path] = texts[path] = text
-        if changed and blank_passes > 0:
-            blank_passes -= 1
+        if set_aside(located):
             passes += 1  # a pass that set options aside is not one that took files out
-            run.write(changed)
             continue
         errors += [d for d in located + unlocated if d.kind == "error"]
         leaving = set(failing)
@@ -677,16 +686,20 @@ def _compile(
         if run.spent():
             left.append(path)
             continue
-        code, stderr, blob = run.protoc([path])
-        if code == 0:
-            files.update(_read_set(blob, run, sources, [path]))
-        elif code == _SPENT:
-            left.append(path)
-        elif code != _TIMED_OUT:
-            located, unlocated = _diagnostics(stderr, run, sources)
-            errors += [
-                d for d in located if d.kind == "error" and not _two_names(d, run, sources)
-            ] + [d for d in unlocated if d.kind == "error"]
+        while True:  # once more after each pass that sets options aside
+            code, stderr, blob = run.protoc([path])
+            if code == 0:
+                files.update(_read_set(blob, run, sources, [path]))
+            elif code == _SPENT:
+                left.append(path)
+            elif code != _TIMED_OUT:
+                located, unlocated = _diagnostics(stderr, run, sources)
+                if set_aside(located):
+                    continue
+                errors += [
+                    d for d in located if d.kind == "error" and not _two_names(d, run, sources)
+                ] + [d for d in unlocated if d.kind == "error"]
+            break
     own = [d for d in errors if not _cascade(d, sources, closure, missing, errors)]
     own += _not_checked(own, rewritten, unblanked, closure, files, wanted)
     unchecked = {d.path for d in own if d.kind == REWRITE}
