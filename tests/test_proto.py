@@ -752,3 +752,12 @@ def test_a_fence_with_options_of_a_missing_import_is_read(make_corpus: MakeCorpu
     protos = corpus_protos(Context.load(root))
     read = protos.fence_file(protos.fences[0])
     assert read is not None and [m.name for m in read.messages] == ["M"]
+
+
+def test_a_real_error_beside_an_option_set_aside_is_still_reported() -> None:
+    # Blanking removes no definition: a field number used twice on the line of an option that
+    # was set aside is the author's error, reported as such.
+    text = USES_RULES + "message M {\n  string a = 1 [(ext.level) = 2]; int32 b = 1;\n}\n"
+    compiled = compile_protos({"a.proto": text})
+    assert [(p.kind, p.line) for p in compiled.problems] == [("import", 3), ("error", 5)]
+    assert "Field number 1 has already been used" in compiled.problems[1].message

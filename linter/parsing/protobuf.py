@@ -83,6 +83,12 @@ _TYPES = {
     8: "bool", 9: "string", 10: "group", 11: "message", 12: "bytes", 13: "uint32", 14: "enum",
     15: "sfixed32", 16: "sfixed64", 17: "sint32", 18: "sint64",
 }  # fmt: skip
+# What protoc's parser says of text it cannot read: all a blank of spaces could cause (it
+# removes no definition, so no "already defined" or "not defined" is its doing).
+_SYNTAX_ERROR = re.compile(
+    r"(?:Expected|Unexpected|Reached end of input|Unmatched|Missing|Invalid|Need space|"
+    r"String literals|Unknown)\b"
+)
 REWRITE = "rewrite"  # a ProtoProblem's kind: speclint's own rewriting kept protoc from reading it
 # The kinds of ProtoProblem that say a file was not read (not that it is wrong).
 NOT_CHECKED = frozenset({"timeout", "unread", "budget", "passes", REWRITE})
@@ -747,7 +753,8 @@ def _not_checked(
         near = [
             d
             for d in own
-            if any(first <= d.line <= last for first, last in rewritten.get(path, ()))
+            if _SYNTAX_ERROR.match(d.message)
+            and any(first <= d.line <= last for first, last in rewritten.get(path, ()))
         ]
         unknown = [d for d in own if _UNKNOWN_OPTION.match(d.message)] if path in unblanked else []
         if near or unknown:
