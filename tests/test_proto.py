@@ -761,3 +761,15 @@ def test_a_real_error_beside_an_option_set_aside_is_still_reported() -> None:
     compiled = compile_protos({"a.proto": text})
     assert [(p.kind, p.line) for p in compiled.problems] == [("import", 3), ("error", 5)]
     assert "Value must be identifier for boolean option" in compiled.problems[1].message
+
+
+def test_a_name_resolved_into_a_file_that_fails_for_a_missing_import_is_not_reported() -> None:
+    # `b.proto` cannot be read without its missing import, so what it defines is missing in
+    # the file that imports it; protoc says so in its scoped form ("is resolved to ..."), which
+    # is the missing import's consequence, not an error of the importer.
+    b = 'syntax = "proto3";\npackage xds.type.v3;\nimport "ext/expr.proto";\n'
+    b += "message Cel { ext.Expr e = 1; }\n"
+    m = 'syntax = "proto3";\npackage xds.type.matcher.v3;\nimport "xds/type/v3/b.proto";\n'
+    m += "message M { type.v3.Cel c = 1; }\n"
+    compiled = compile_protos({"xds/type/v3/b.proto": b, "xds/type/matcher/v3/m.proto": m})
+    assert [(p.path, p.kind) for p in compiled.problems] == [("xds/type/v3/b.proto", "import")]

@@ -855,8 +855,11 @@ def _cascade(
     if message.startswith("Import ") and message.endswith("was not found or had errors."):
         name = message.split('"')[1] if '"' in message else ""
         return name in missing or any(path.endswith(name) for path in failing)
-    if message.endswith("is not defined."):
-        name = message.split('"')[1] if '"' in message else ""
+    resolved = _RESOLVED.match(message)
+    if message.endswith("is not defined.") or resolved:
+        # `"type.v3.X" is resolved to "a.type.v3.X", which is not defined.`: the name protoc
+        # looked for is the second one.
+        name = resolved.group(1) if resolved else message.split('"')[1] if '"' in message else ""
         last = name.rsplit(".", 1)[-1]
         declared = re.compile(rf"\b(?:message|enum|service)\s+{re.escape(last)}\b")
         if any(declared.search(sources[path]) for path in failing):
@@ -875,6 +878,7 @@ def _cascade(
 
 
 _PACKAGE = re.compile(r"^[ \t]*package\s+([\w.]+)\s*;", re.MULTILINE)
+_RESOLVED = re.compile(r'^"[^"]+" is resolved to "([^"]+)", which is not defined\.')
 
 
 def _package(text: str) -> str:
