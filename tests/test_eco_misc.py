@@ -86,7 +86,17 @@ def test_a_real_package_version_is_still_the_corpus_version(make_corpus: MakeCor
 
 @pytest.mark.parametrize(
     "placeholder",
-    ["0.0.0", "0.1.0-dev", "x.y.z", "${VERSION}", "latest", "dev", "unreleased", "next"],
+    [
+        "0.0.0",
+        "0.1.0-dev",
+        "x.y.z",
+        "${VERSION}",
+        "latest",
+        "dev",
+        "unreleased",
+        "next",
+        "Dev - the protocol at v1.7.0-alpha.8",
+    ],
 )
 def test_a_development_placeholder_in_info_version_is_no_release(
     make_corpus: MakeCorpus, placeholder: str

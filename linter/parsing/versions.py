@@ -71,6 +71,10 @@ def development_version(version: str) -> bool:
     text = version.strip()
     if not text or text.lower() in _DEVELOPMENT_WORDS:
         return True
+    # A phrase that says so first: "Dev - ... Specification v1.7.0-alpha.8", "unreleased (main)".
+    first = re.match(r"[A-Za-z]+(?=[\s\-:(]|$)", text)
+    if first and first.group(0).lower() in _DEVELOPMENT_WORDS and not _LETTERS.fullmatch(text):
+        return True
     if _TEMPLATED.search(text) or _LETTERS.fullmatch(text) or _DEVELOPMENT_BUILD.search(text):
         return True
     return re.fullmatch(r"v?0(?:\.0){1,2}", text) is not None
