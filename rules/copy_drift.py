@@ -21,7 +21,8 @@ What it does
     names it for one API's code generators, so inline schemas are grouped only as copies of a
     definition. An API document that one of the same ``info.title`` and a newer ``info.version``
     replaces (the 1.0.1 bundle kept beside the 1.1.0 one:
-    ``speclint.analyses.fingerprints.superseded``) is history, not a copy.
+    ``speclint.analyses.fingerprints.superseded``; a development placeholder, ``0.0.0``, is
+    the newest) is history, not a copy.
 
     Not drift (``speclint.analyses.fingerprints.Equivalence``): copies that differ only by pointing
     at their own file's definitions (``#/definitions/x``, ``#/$defs/x`` and

@@ -12,7 +12,9 @@ What it does
     - every schema object at every depth (schema files; OpenAPI, AsyncAPI components, payloads
       and headers): each item of ``examples`` and a legacy ``example``, against that schema, in
       the dialect it is written in (its ``$schema``, else the document's: OpenAPI 3.0 Schema
-      Objects have ``example`` only; AsyncAPI's are draft-07);
+      Objects have ``example`` only; AsyncAPI's are draft-07). One that fails is a warning:
+      JSON Schema only recommends that examples validate (Validation 2020-12 §9.5), where an
+      AsyncAPI message example's payload must (an error);
     - Markdown: every ``json`` / ``jsonc`` code fence tied to a schema, by its info string
       (```` ```json schema=schemas/x.schema.json ````), by a marker comment just above it
       (``<!-- normative-example: x.schema.json -->``), by configuration, or by the paragraph just
@@ -319,7 +321,7 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
         failure = _describe(errors)
         yield Finding(
             ID,
-            SEVERITY,
+            Severity.WARNING if _schemas_own(schema_pointer, example_pointer) else SEVERITY,
             first_fitting(
                 f"{failure}; it fails the schema at `{schema_pointer or '/'}`: {fix}",
                 f"{failure}; it fails the schema (a related location): {fix}",
@@ -1075,6 +1077,18 @@ def document_examples(document: Document) -> Iterator[Example]:
                     yield schema.pointer, at, value, dialect
         if "example" in node and not _is_reference(node["example"]):
             yield schema.pointer, join_pointer(schema.pointer, "example"), node["example"], dialect
+
+
+def _schemas_own(schema_pointer: str, example_pointer: str) -> bool:
+    """Whether the example is a schema object's own ``examples`` item (or legacy ``example``),
+    not an OpenAPI media type's, parameter's or header's, nor an AsyncAPI message's. JSON
+    Schema only recommends that these validate (Validation 2020-12 §9.5: "It is RECOMMENDED
+    that these values be valid against the associated schema"; OpenAPI 3.0's Schema Object
+    `example` asks nothing), where AsyncAPI's message example payload MUST validate."""
+    listed = join_pointer(schema_pointer, "examples") + "/"
+    return (example_pointer.startswith(listed) and "/" not in example_pointer[len(listed) :]) or (
+        example_pointer == join_pointer(schema_pointer, "example")
+    )
 
 
 def _holder_examples(

@@ -18,7 +18,8 @@ What it does
     0.5). When a schema file carries the inline schema's own name, only that one is its original.
     The finding gives the exact ``$ref`` to write instead. Not copies: a definition of another
     version (``speclint.parsing.versions``), a generated bundle's, an earlier release of an API
-    document (one of the same ``info.title`` has a newer ``info.version``: history), and, without
+    document (one of the same ``info.title`` has a newer ``info.version``, a development
+    placeholder such as ``0.0.0`` the newest: history), and, without
     such a comment, a shape that requires none of the fields the original requires (a PATCH body, a
     filter over an event's attributes: a partial view).
 

@@ -13,7 +13,12 @@ What it does
     empty file in its place, the custom options it would have declared are set aside, and the
     rest of the file is still checked; the run lists the import among what it did not check
     ("not checked: 10 proto imports not in the repository"). What that import would have
-    defined is not reported as missing.
+    defined is not reported as missing. Options are set aside as protoc reads them (comments,
+    strings holding ``//``, aggregates over lines, the comma between two options), so the file
+    stays as valid as it was written; should protoc still reject it where speclint set an
+    option aside (or an option cannot be set aside), the file is listed as not checked too, as
+    are the files that fail only because they import it: speclint's rewriting is never
+    reported as the author's error.
 
     A file that fails because a file it imports fails is not reported again: the error is
     reported once, where it is. In a fence, a name the fence uses and does not define (a
@@ -24,11 +29,12 @@ What it does
     What keeps protoc from reading a file is a warning saying so, never a silent pass: protoc
     missing (speclint installed without grpcio-tools: nothing is checked, said once), protoc
     running out of its time box (the file is not checked), protoc's runs spending their time
-    budget (60 s; each file that does not compile costs a run) before they got to the file, a
-    name protoc cannot be given safely (a backslash, a name that is no relative path, one that
-    starts with ``-`` or ``@``, which protoc reads as options, a control character, a ``:``
-    before a digit or a space, which reads as a diagnostic's position), and one file imported
-    under two names.
+    budget (60 s; each file that does not compile costs a run) or their number of runs (one
+    per file and four more; a run that sets options aside does not count) before they got to
+    the file, a name protoc cannot be given safely (a backslash, a name that is no relative
+    path, one that starts with ``-`` or ``@``, which protoc reads as options, a control
+    character, a ``:`` before a digit or a space, which reads as a diagnostic's position), and
+    one file imported under two names.
 
 Why is this bad?
     A ``.proto`` that does not compile breaks every client and server generated from it, and a
@@ -63,7 +69,7 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.analyses.protos import ProtoFence, corpus_protos
 from speclint.common.findings import Finding, Location, Severity
-from speclint.parsing.protobuf import ProtoProblem
+from speclint.parsing.protobuf import REWRITE, ProtoProblem
 
 ID = "proto-invalid"
 SEVERITY = Severity.ERROR
@@ -77,8 +83,13 @@ _HINTS = {
     "budget": ": the file was not checked; fix the files that do not compile (protoc runs once "
     "more for each), or check fewer protos at a time",
     "alias": "",
+    # speclint's own rewriting (the options of a missing import set aside) is what failed: the
+    # author's text may well compile, so this is no finding against it.
+    REWRITE: ": vendor the import (or add its package's path) to have the file checked",
+    "passes": ": the file was not checked; fix the files that do not compile, or check fewer "
+    "protos at a time",
 }
-_NOT_READ = ("timeout", "unread", "budget", "alias")
+_NOT_READ = ("timeout", "unread", "budget", "alias", REWRITE, "passes")
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -123,6 +134,16 @@ def _in_file(problem: ProtoProblem) -> Finding:
             key=f"import:{problem.message}",
             coverage="proto-import",
         )
+    if problem.kind == REWRITE:
+        # Not read for want of an import that is not here: like the import's own note, what
+        # speclint did not check, not a finding (the author's text is not known to be wrong).
+        return Finding(
+            ID,
+            Severity.INFO,
+            problem.message + _HINTS[problem.kind],
+            where,
+            coverage="proto-rewrite",
+        )
     if problem.kind in _NOT_READ:
         return Finding(ID, Severity.WARNING, problem.message + _HINTS[problem.kind], where)
     said = problem.message if problem.message.endswith(".") else problem.message + "."
@@ -139,12 +160,12 @@ def _in_file(problem: ProtoProblem) -> Finding:
 def _in_fence(problem: ProtoProblem, fence: ProtoFence) -> Finding | None:
     line, column = fence.page_position(problem.line, problem.column)
     heading = fence.fence.heading.anchor if fence.fence.heading else None
-    if problem.kind in ("unread", "budget"):  # a page's name, or the budget: not checked
+    if problem.kind in ("unread", "budget", "passes", REWRITE):  # not checked
         return Finding(
             ID,
-            Severity.WARNING,
+            Severity.INFO if problem.kind == REWRITE else Severity.WARNING,
             f"the {fence.fence.language} fence is {problem.message}"
-            + (": rename the page" if problem.kind == "unread" else _HINTS["budget"]),
+            + (": rename the page" if problem.kind == "unread" else _HINTS[problem.kind]),
             Location(fence.page, line, column, heading=heading),
             key=f"fence:{fence.fence.line}:{problem.kind}",
         )

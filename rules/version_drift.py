@@ -4,17 +4,21 @@ What it does
     Collects the versions a corpus states about itself:
 
     - the corpus version: ``version`` in this rule's options, else the latest release heading of
-      ``CHANGELOG.md`` (``## [1.2.0] - 2026-05-01``; ``Unreleased`` is skipped), else
-      ``package.json``'s ``version`` unless it is a
+      the changelog at the root (``CHANGELOG.md``, ``CHANGES.md``, ``HISTORY.md``, ``NEWS.md``
+      or ``RELEASES.md``: ``## [1.2.0] - 2026-05-01``; ``Unreleased`` and a development
+      version, ``2.0.0-dev``, are skipped), else ``package.json``'s ``version`` unless it is a
       placeholder no release had (``0.0.0``, ``0.0.1``: a documentation site's or a tool's
       package, not the protocol's) that no API document shares;
     - ``info.version`` of every OpenAPI and AsyncAPI document;
     - the spec version each API document declares (``openapi: 3.1.0``, ``asyncapi: 3.0.0``) and
       the one its own ``info.description`` names ("This document follows AsyncAPI 3.0.0").
 
-    It reports an API document whose ``info.version`` is not the corpus version, a
-    ``package.json`` that disagrees with the changelog, and a self-description that names another
-    spec version than the document declares. Versions are compared on major.minor by default
+    It reports an API document whose ``info.version`` is not the corpus version (unless it is
+    a development placeholder no release had, which a build fills in: ``0.0.0``,
+    ``0.1.0-dev``, ``x.y.z``, ``${VERSION}``, ``latest``, ``dev``, ``unreleased``, ``next``), a
+    ``package.json`` that disagrees with the changelog (named as the repository names it), and a
+    self-description that names another spec version than the document declares. Versions are
+    compared on major.minor by default
     (``1.1.0`` and ``1.1.9`` agree: the API documents describe the protocol, patch releases of the
     corpus do not change it); ``precision = "patch"`` compares all three parts. ``1.0`` and
     ``1.0.0`` are the same version.
@@ -37,7 +41,7 @@ Use instead
     ``version: "1.2.0"``. PASS.
 
 Options
-    ``version``: the corpus version, when neither CHANGELOG.md nor package.json states it.
+    ``version``: the corpus version, when neither the changelog nor package.json states it.
     ``precision``: ``"minor"`` (default) or ``"patch"``.
 """
 
@@ -51,21 +55,29 @@ from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.versions import development_version
 
 ID = "version-drift"
 SEVERITY = Severity.WARNING
 # Reads the API documents and package.json, and of the prose only the changelog's latest
 # release (speclint.analyses.units).
 READS = "extract"
-CHANGELOGS = ("CHANGELOG.md", "changelog.md", "CHANGES.md")
+# The changelog at the root, by the names projects give it (keepachangelog's, Python's
+# `CHANGES`, `HISTORY`, GNU's `NEWS`, `RELEASES`), the first that holds a release.
+CHANGELOGS = (
+    "CHANGELOG.md", "changelog.md", "CHANGES.md", "changes.md", "HISTORY.md", "history.md",
+    "NEWS.md", "news.md", "RELEASES.md", "releases.md",
+)  # fmt: skip
 
 
 def extract(document: Document) -> tuple[str, int] | None:
-    """The latest release a changelog page names, and its line."""
+    """The latest release a changelog page names, and its line (a development version's
+    heading, ``## 2.0.0-dev``, is no release)."""
     if document.path not in CHANGELOGS or document.text is None:
         return None
     for match in _RELEASE.finditer(document.text):
-        return match.group(1), document.text[: match.start()].count("\n") + 1
+        if not development_version(match.group(1)):
+            return match.group(1), document.text[: match.start()].count("\n") + 1
     return None
 
 
@@ -85,6 +97,8 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             declared = info.get("version") if isinstance(info, dict) else None
             if declared is None or _same(str(declared), version, precision):
                 continue
+            if development_version(str(declared)):
+                continue  # `0.0.0`, `${VERSION}`, `dev`: a build fills it in; no release
             yield Finding(
                 ID,
                 SEVERITY,
@@ -104,7 +118,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             yield Finding(
                 ID,
                 SEVERITY,
-                f"package.json says {package[0]}, but CHANGELOG.md's latest release is "
+                f"package.json says {package[0]}, but {changelog[1].path}'s latest release is "
                 f"{changelog[0]}: bump package.json with the release, or add the missing "
                 "changelog entry",
                 package[1],
@@ -196,7 +210,7 @@ def _corpus_version(
         return str(configured), where, "configured"
     changelog = _changelog(corpus)
     if changelog is not None:
-        return changelog[0], changelog[1], f"CHANGELOG.md:{changelog[1].line}"
+        return changelog[0], changelog[1], f"{changelog[1].path}:{changelog[1].line}"
     package = _package(corpus)
     if package is not None and (
         not _placeholder(package[0]) or _shared_by_an_api_document(corpus, package[0])
@@ -207,16 +221,20 @@ def _corpus_version(
 
 def _placeholder(version: str) -> bool:
     """A version no release ever had: ``0.0.0``, ``0.0.1`` (npm's and site generators'
-    defaults), ``0.0.0-development`` (semantic-release's). A site's or a tool's package keeps
-    one; the protocol's version is not there."""
+    defaults), ``0.0.0-development`` (semantic-release's), ``0.1.0-dev``. A site's or a tool's
+    package keeps one; the protocol's version is not there."""
     parts = _parts(version)
-    return not parts or parts[:2] == (0, 0)
+    return not parts or parts[:2] == (0, 0) or development_version(version)
 
 
 def _shared_by_an_api_document(corpus: Context, version: str) -> bool:
     for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
         info = document.data.get("info") if isinstance(document.data, dict) else None
         declared = info.get("version") if isinstance(info, dict) else None
-        if declared is not None and _same(str(declared), version, "patch"):
+        if (
+            declared is not None
+            and not development_version(str(declared))
+            and _same(str(declared), version, "patch")
+        ):
             return True
     return False

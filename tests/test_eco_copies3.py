@@ -244,3 +244,23 @@ def test_a_self_contained_bundle_is_not_told_to_ref_the_file_it_republishes(
     split = make_corpus({**files, "ext/blocks.yaml": _extension_blocks("schemas/shelf.yaml")})
     [finding] = run(split, "inline-copy")
     assert "$ref: 'schemas/frameExtension.yaml'" in finding.message
+
+
+def test_a_bundle_at_a_development_placeholder_is_the_live_one_not_an_older_release(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `0.0.0` is what a build replaces with the release: the bundle being written, newer than
+    # the released one beside it (history), not older than it.
+    root = make_corpus(
+        {
+            "api/schemas/shelf.yaml": json.dumps(_shelf("area.yaml", "link.yaml")),
+            "api/schemas/area.yaml": json.dumps(_AREA),
+            "api/schemas/link.yaml": json.dumps(_LINK),
+            "api/blocks.yaml": _bundle("0.0.0"),
+            "api/blocks-1-0.yaml": _bundle("1.0.2", titled=False),
+        }
+    )
+    findings = run(root, "copy-drift")
+    assert [(f.location.path, f.location.pointer) for f in findings] == [
+        ("api/blocks.yaml", "/components/schemas/area")
+    ], [f.message for f in findings]

@@ -10,6 +10,8 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from conftest import schema
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
@@ -88,6 +90,66 @@ def test_a_real_package_version_is_still_the_corpus_version(make_corpus: MakeCor
         }
     )
     assert [f.location.path for f in run(root, "version-drift")] == ["api/one.yaml"]
+
+
+@pytest.mark.parametrize(
+    "placeholder",
+    [
+        "0.0.0",
+        "0.1.0-dev",
+        "x.y.z",
+        "${VERSION}",
+        "latest",
+        "dev",
+        "unreleased",
+        "next",
+        "Dev - the protocol at v1.7.0-alpha.8",
+    ],
+)
+def test_a_development_placeholder_in_info_version_is_no_release(
+    make_corpus: MakeCorpus, placeholder: str
+) -> None:
+    # A build fills `info.version` in from the release: the placeholder disagrees with the
+    # changelog by design. A real version that disagrees is still reported.
+    root = make_corpus(
+        {
+            "CHANGELOG.md": "# Changelog\n\n## [Unreleased]\n\n## [1.2.0] - 2026-05-01\n",
+            "api/dev.yaml": api(placeholder),
+            "api/old.yaml": api("1.0.0"),
+        }
+    )
+    assert [f.location.path for f in run(root, "version-drift")] == ["api/old.yaml"]
+
+
+def test_a_development_placeholder_an_api_shares_is_no_corpus_version(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "package.json": json.dumps({"name": "site", "version": "0.1.0-dev"}),
+            "api/one.yaml": api("0.1.0-dev"),
+            "api/two.yaml": api("2.0.0"),
+        }
+    )
+    assert run(root, "version-drift") == []
+
+
+@pytest.mark.parametrize("name", ["CHANGES.md", "HISTORY.md", "NEWS.md", "RELEASES.md"])
+def test_the_changelog_is_named_as_the_repository_names_it(
+    make_corpus: MakeCorpus, name: str
+) -> None:
+    root = make_corpus(
+        {
+            name: "# Changes\n\n## 1.2.0\n\n- More.\n",
+            "package.json": json.dumps({"name": "proto", "version": "1.0.0"}),
+            "api/one.yaml": api("1.0.0"),
+        }
+    )
+    found = run(root, "version-drift")
+    assert [f.location.path for f in found] == ["api/one.yaml", "package.json"]
+    assert f"({name}:3)" in found[0].message and found[0].related[0].path == name
+    assert f"but {name}'s latest release is 1.2.0" in found[1].message
+    assert all("CHANGELOG" not in f.message for f in found)
 
 
 # --- remote references: not followed, said as coverage (issue 45) -------------------------------

@@ -339,6 +339,29 @@ def test_a_defect_only_frozen_copies_have_is_one_info(make_corpus: MakeCorpus) -
     assert len(found) == 2
 
 
+def test_a_file_no_newer_version_has_is_not_a_frozen_copy(make_corpus: MakeCorpus) -> None:
+    # 1-0-5 has `Extra.json`, 2-0-0 has no counterpart of it (neither its path nor its `$id`):
+    # nothing newer holds it, so it is no frozen copy of anything, and its defect stays an error.
+    # `Api.json`, which 2-0-0 has, is frozen as before.
+    extra = schema(
+        **{"$id": "https://example.org/spec/1-0-5/Extra.json"},
+        properties={"x": {"$ref": "facets/Gone.json"}},
+    )
+    root = make_corpus(
+        {
+            "spec/1-0-5/Api.json": released_api("1-0-5", ["Sql"]),
+            "spec/1-0-5/Extra.json": extra,
+            "spec/2-0-0/Api.json": released_api("2-0-0", []),
+        }
+    )
+    found = lint(root, Options(cache=False, rules=("unresolved-ref",))).findings
+    assert sorted((f.location.path, f.severity) for f in found) == [
+        ("spec/1-0-5/Api.json", Severity.INFO),
+        ("spec/1-0-5/Extra.json", Severity.ERROR),
+    ]
+    assert "released" not in next(f for f in found if "Extra" in f.location.path).message
+
+
 def test_one_slip_frozen_into_every_file_of_a_release_is_one_info(make_corpus: MakeCorpus) -> None:
     # Every schema of the released 1-0-5 refers to a file never published; the live 2-0-0
     # fixed them all. One info for the rule, whatever the number of files, not one per file.

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from conftest import DIALECT, schema
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding
+from speclint.common.findings import Finding, Severity
 from speclint.parsing.structured import strip_jsonc
 from speclint.run.catalog import all_rules
 
@@ -306,3 +306,48 @@ def test_schema_file_and_asyncapi_schema_examples(make_corpus: MakeCorpus) -> No
         ("schemas/n.schema.json", "/properties/n/examples/1"),
     ]
     assert found[0].location.line == 5
+
+
+def test_a_schemas_own_examples_are_recommended_to_validate_a_message_example_must(
+    make_corpus: MakeCorpus,
+) -> None:
+    # JSON Schema Validation 2020-12 §9.5: examples SHOULD validate (a warning); OpenAPI 3.0's
+    # Schema Object `example` asks nothing; an AsyncAPI message example's payload MUST (an error).
+    listed = schema(type="object", properties={"n": {"type": "integer", "examples": [1, "two"]}})
+    oas30 = textwrap.dedent(
+        """\
+        openapi: 3.0.3
+        info: {title: Runs, version: 1.0.0}
+        paths: {}
+        components:
+          schemas:
+            Priority: {type: integer, maximum: 9, example: 12}
+        """
+    )
+    asyncapi = textwrap.dedent(
+        """\
+        asyncapi: 3.0.0
+        info: {title: Events, version: 1.0.0}
+        channels:
+          runs:
+            messages:
+              snapshot:
+                payload: {type: object, required: [runId], examples: [{}]}
+                examples:
+                  - payload: {status: queued}
+        """
+    )
+    root = make_corpus(
+        {"schemas/n.schema.json": listed, "api/openapi.yaml": oas30, "api/asyncapi.yaml": asyncapi}
+    )
+    found = {(f.location.path, f.location.pointer): f.severity for f in findings(root)}
+    assert found == {
+        ("schemas/n.schema.json", "/properties/n/examples/1"): Severity.WARNING,
+        ("api/openapi.yaml", "/components/schemas/Priority/example"): Severity.WARNING,
+        ("api/asyncapi.yaml", "/channels/runs/messages/snapshot/payload/examples/0"): (
+            Severity.WARNING
+        ),
+        ("api/asyncapi.yaml", "/channels/runs/messages/snapshot/examples/0/payload"): (
+            Severity.ERROR
+        ),
+    }

@@ -40,7 +40,7 @@ from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_at, dialect_of_schema, modern
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer, split_pointer
-from speclint.parsing.versions import order_key
+from speclint.parsing.versions import development_version, order_key
 
 IGNORED = frozenset(
     {
@@ -668,14 +668,20 @@ def self_contained(corpus: Context, document: Document) -> bool:
 def superseded(corpus: Context) -> set[str]:
     """API documents that an API document of the same ``info.title`` and a newer
     ``info.version`` replaces: an earlier release kept beside the current one (the 1.0.1 bundle
-    beside the 1.1.0 one), frozen history rather than a copy to keep in step."""
+    beside the 1.1.0 one), frozen history rather than a copy to keep in step. A development
+    placeholder (``0.0.0``, ``${VERSION}``, ``dev``: a build fills the release in) is no older
+    release: it is the version being written, newer than every release beside it."""
     releases: dict[str, list[tuple[tuple[Any, ...], str]]] = {}
     for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
         info = document.data.get("info") if isinstance(document.data, dict) else None
         title = info.get("title") if isinstance(info, dict) else None
         version = info.get("version") if isinstance(info, dict) else None
-        if isinstance(title, str) and isinstance(version, str) and order_key(version)[1]:
-            releases.setdefault(title.strip(), []).append((order_key(version), document.path))
+        if not isinstance(title, str) or not isinstance(version, str):
+            continue
+        if development_version(version):
+            releases.setdefault(title.strip(), []).append(((1,), document.path))
+        elif order_key(version)[1]:
+            releases.setdefault(title.strip(), []).append(((0, order_key(version)), document.path))
     older: set[str] = set()
     for found in releases.values():
         newest = max(key for key, _ in found)

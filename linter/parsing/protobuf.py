@@ -33,11 +33,15 @@ compiled. The child runs isolated (``python -P -s``): its working folder, which 
 is not on its import path.
 An import that is nowhere (neither in the corpus nor shipped) is reported, an empty file stands
 in for it, and the custom options it would have declared are blanked (spaces, so lines and
-columns stay), so the rest of the file is still read.
+columns stay), so the rest of the file is still read. The blank is cut by protoc's own tokens
+(:func:`blank_options`: comments, strings with ``//``, aggregates over lines, the comma of an
+option list), so what is left is as valid as the file was; and should protoc still reject the
+file at the text speclint blanked, the file is said not checked, never reported as broken.
 """
 
 from __future__ import annotations
 
+import bisect
 import os
 import posixpath
 import re
@@ -61,14 +65,15 @@ _POSITION = re.compile(r"(?P<line>\d+):(?P<column>\d+): ")  # after `NAME:` in a
 # `NAME: File not found.`: an import found nowhere, which its importer's diagnostic says too
 _NOT_FOUND = ": File not found."
 _clock = time.monotonic  # the budget's clock (a test's to set)
-_UNKNOWN_OPTION = re.compile(r'^Option "\((?P<name>[^)]+)\)" unknown\.')
+# `(x.y)`, or an edition's feature of an extension: `features.(x.y)` (protoc points at `features`)
+_UNKNOWN_OPTION = re.compile(r'^Option "(?:[\w.]*\.)?\((?P<name>[^)]+)\)[^"]*" unknown\.')
 _IMPORT = re.compile(
     r'^[ \t]*(?P<keyword>import)\s+(?:public\s+|weak\s+)?"(?P<path>[^"\n]+)"\s*;', re.MULTILINE
 )
 _SYNTAX = re.compile(r'^[ \t]*(?P<keyword>syntax|edition)\s*=\s*"(?P<value>[^"\n]*)"', re.MULTILINE)
 _TIMED_OUT = -1000  # the exit code a run of protoc over its time limit is given
 _SPENT = -1001  # the exit code a run the budget cut short is given
-_PASSES = 4  # protoc runs beyond one per input (options blanked, files set apart)
+_PASSES = 4  # protoc runs beyond one per input (files set apart), blanking passes apart
 # What the label and type numbers of FieldDescriptorProto (descriptor.proto) are called.
 # MethodOptions.IdempotencyLevel (descriptor.proto): 0 is IDEMPOTENCY_UNKNOWN, the default.
 _IDEMPOTENCY = {1: "NO_SIDE_EFFECTS", 2: "IDEMPOTENT"}
@@ -78,6 +83,15 @@ _TYPES = {
     8: "bool", 9: "string", 10: "group", 11: "message", 12: "bytes", 13: "uint32", 14: "enum",
     15: "sfixed32", 16: "sfixed64", 17: "sint32", 18: "sint64",
 }  # fmt: skip
+# What protoc's parser says of text it cannot read: all a blank of spaces could cause (it
+# removes no definition, so no "already defined" or "not defined" is its doing).
+_SYNTAX_ERROR = re.compile(
+    r"(?:Expected|Unexpected|Reached end of input|Unmatched|Missing|Invalid|Need space|"
+    r"String literals|Unknown)\b"
+)
+REWRITE = "rewrite"  # a ProtoProblem's kind: speclint's own rewriting kept protoc from reading it
+# The kinds of ProtoProblem that say a file was not read (not that it is wrong).
+NOT_CHECKED = frozenset({"timeout", "unread", "budget", "passes", REWRITE})
 _HTTP_EXTENSION = "google.api.http"  # google/api/annotations.proto, field 72295728 of MethodOptions
 
 
@@ -87,8 +101,12 @@ class ProtoProblem:
     path); ``kind`` says what it is: ``"error"``, ``"warning"``, ``"import"`` (an import
     found nowhere: the file was read with an empty file in its place), ``"timeout"`` (protoc
     ran out of time on it: not read), ``"unread"`` (a path protoc cannot take), ``"budget"``
-    (protoc's runs spent their time budget before it got to the file: not read), or
-    ``"alias"`` (an import naming a corpus file otherwise than the other imports of it)."""
+    (protoc's runs spent their time budget before it got to the file: not read), ``"passes"``
+    (protoc was run as many times as allowed before it got to the file: not read),
+    ``"rewrite"`` (protoc rejected the file where speclint had set options of a missing import
+    aside, or an option could not be set aside: not checked, since the author's text may well
+    compile), or ``"alias"`` (an import naming a corpus file otherwise than the other imports of
+    it)."""
 
     path: str
     line: int
@@ -196,6 +214,10 @@ class Compilation:
     files: dict[str, ProtoFile] = field(default_factory=dict)
     problems: tuple[ProtoProblem, ...] = ()
     unavailable: str = ""
+
+    def not_checked(self) -> dict[str, str]:
+        """The files protoc did not read, and why (what a run's coverage says of them)."""
+        return {p.path: p.message for p in self.problems if p.kind in NOT_CHECKED}
 
 
 def syntax_of(text: str) -> str:
@@ -560,7 +582,9 @@ def _compile(
     set and the rest is compiled again, the inputs protoc got past last (they compile: a big
     one is read once more at the end, not once per broken file); options an import found
     nowhere would have declared are blanked where protoc names them (spaces: lines and columns
-    stay). When the runs' budget is spent, what protoc has not got past is not compiled."""
+    stay; a pass that blanks some does not count against the passes, as each blanks a `(` at
+    least). When the runs' budget is spent, or the passes run out, what protoc has not got past
+    is not compiled, and is said so."""
     texts = dict(sources)
     closure = _import_closure(sources, run.roots)
     affected = {path for path, reached in closure.items() if reached & missing}
@@ -569,10 +593,48 @@ def _compile(
     passed: set[str] = set()  # inputs protoc got past in a run that failed later on
     left: list[str] = []  # inputs the budget left unread
     late_run_done = False
+    exhausted: list[str] = []  # inputs left when the passes ran out
     errors: list[ProtoProblem] = []
     warnings: list[ProtoProblem] = []
     files: dict[str, ProtoFile] = {}
-    for _ in range(len(wanted) + _PASSES):
+    rewritten: dict[str, list[tuple[int, int]]] = {}  # path -> lines (first, last) near a blank
+    unblanked: set[str] = set()  # an option of a missing import that could not be set aside
+    # Each pass that sets options aside blanks one `(` at least, so those passes are bounded by
+    # the files' `(`s; they do not count against the passes that take files out of the run.
+    blank_passes = sum(texts[path].count("(") for path in affected)
+
+    def set_aside(located: Sequence[ProtoProblem]) -> bool:
+        """Blank the options protoc did not know in files that import what is nowhere: whether
+        any was (the files are written again, to be compiled once more)."""
+        nonlocal blank_passes
+        unknown = [
+            d
+            for d in located
+            if d.kind == "error" and d.path in affected and _UNKNOWN_OPTION.match(d.message)
+        ]
+        changed = {}
+        for path in sorted({d.path for d in unknown}):
+            text, near, missed = blank_options(
+                texts[path], [(d.line, d.column) for d in unknown if d.path == path]
+            )
+            rewritten.setdefault(path, []).extend(near)
+            if missed:
+                unblanked.add(path)
+            if text != texts[path]:
+                changed[path] = texts[path] = text
+        if not changed or blank_passes <= 0:
+            return False
+        blank_passes -= 1
+        run.write(changed)
+        return True
+
+    passes = len(wanted) + _PASSES
+    while True:
+        if passes <= 0:  # out of passes: what is left was not compiled, and is said so
+            exhausted = [path for path in remaining if path not in left]
+            remaining = []
+            break
+        passes -= 1
         if run.spent() and not run.late:
             # One last run, of the files protoc got past (they compile), with a run's own limit.
             run.late = True
@@ -610,22 +672,8 @@ def _compile(
             solo |= apart
             remaining = [path for path in remaining if path not in apart]
             continue
-        unknown = [
-            d
-            for d in located
-            if d.kind == "error" and d.path in affected and _UNKNOWN_OPTION.match(d.message)
-        ]
-        changed = {}
-        for path in sorted({d.path for d in unknown}):
-            text = texts[path]
-            for d in sorted(
-                (d for d in unknown if d.path == path), key=_problem_order, reverse=True
-            ):
-                text = blank_option(text, d.line, d.column)
-            if text != texts[path]:
-                changed[path] = texts[path] = text
-        if changed:
-            run.write(changed)
+        if set_aside(located):
+            passes += 1  # a pass that set options aside is not one that took files out
             continue
         errors += [d for d in located + unlocated if d.kind == "error"]
         leaving = set(failing)
@@ -644,17 +692,35 @@ def _compile(
         if run.spent():
             left.append(path)
             continue
-        code, stderr, blob = run.protoc([path])
-        if code == 0:
-            files.update(_read_set(blob, run, sources, [path]))
-        elif code == _SPENT:
-            left.append(path)
-        elif code != _TIMED_OUT:
-            located, unlocated = _diagnostics(stderr, run, sources)
-            errors += [
-                d for d in located if d.kind == "error" and not _two_names(d, run, sources)
-            ] + [d for d in unlocated if d.kind == "error"]
+        while True:  # once more after each pass that sets options aside
+            code, stderr, blob = run.protoc([path])
+            if code == 0:
+                files.update(_read_set(blob, run, sources, [path]))
+            elif code == _SPENT:
+                left.append(path)
+            elif code != _TIMED_OUT:
+                located, unlocated = _diagnostics(stderr, run, sources)
+                if set_aside(located):
+                    continue
+                errors += [
+                    d for d in located if d.kind == "error" and not _two_names(d, run, sources)
+                ] + [d for d in unlocated if d.kind == "error"]
+            break
     own = [d for d in errors if not _cascade(d, sources, closure, missing, errors)]
+    own += _not_checked(own, rewritten, unblanked, closure, files, wanted)
+    unchecked = {d.path for d in own if d.kind == REWRITE}
+    own = [d for d in own if not (d.kind == "error" and d.path in unchecked)]
+    own += [
+        ProtoProblem(
+            path,
+            1,
+            1,
+            "not compiled: protoc was run as many times as speclint allows for one corpus "
+            f"({len(wanted) + _PASSES}) before it got to this file",
+            "passes",
+        )
+        for path in exhausted
+    ]
     spent = [
         ProtoProblem(
             path,
@@ -667,6 +733,55 @@ def _compile(
         for path in left
     ]
     return files, own + [w for w in warnings if not _unused_stub(w, missing)] + spent
+
+
+def _not_checked(
+    errors: Sequence[ProtoProblem],
+    rewritten: Mapping[str, Sequence[tuple[int, int]]],
+    unblanked: set[str],
+    closure: Mapping[str, set[str]],
+    files: Mapping[str, ProtoFile],
+    wanted: Sequence[str],
+) -> list[ProtoProblem]:
+    """A file speclint rewrote (the options of a missing import set aside) that protoc then
+    rejected at the rewritten text, or one whose such option could not be set aside, was not
+    checked: what protoc says of it is about speclint's text, not the author's. Said once per
+    file, and once for each file that fails only because it imports one."""
+    found: dict[str, ProtoProblem] = {}
+    for path in sorted({d.path for d in errors if d.kind == "error"}):
+        own = [d for d in errors if d.path == path and d.kind == "error"]
+        near = [
+            d
+            for d in own
+            if _SYNTAX_ERROR.match(d.message)
+            and any(first <= d.line <= last for first, last in rewritten.get(path, ()))
+        ]
+        unknown = [d for d in own if _UNKNOWN_OPTION.match(d.message)] if path in unblanked else []
+        if near or unknown:
+            at = (near or unknown)[0]
+            found[path] = ProtoProblem(
+                path,
+                at.line,
+                at.column,
+                "not checked: its custom options come from an import that is not here, and "
+                "protoc could not read the file once speclint set them aside "
+                f"(protoc: {at.message.rstrip('.')})",
+                REWRITE,
+            )
+    reported = {d.path for d in errors}
+    for path in wanted:
+        if path in files or path in reported or path in found:
+            continue
+        cause = sorted(closure.get(path, set()) & found.keys())
+        if cause:
+            found[path] = ProtoProblem(
+                path,
+                1,
+                1,
+                f"not checked: it imports {cause[0]}, which was not checked",
+                REWRITE,
+            )
+    return list(found.values())
 
 
 _ALREADY = re.compile(r'^"[^"]+" is already defined in file "(?P<file>[^"]+)"\.$')
@@ -740,8 +855,11 @@ def _cascade(
     if message.startswith("Import ") and message.endswith("was not found or had errors."):
         name = message.split('"')[1] if '"' in message else ""
         return name in missing or any(path.endswith(name) for path in failing)
-    if message.endswith("is not defined."):
-        name = message.split('"')[1] if '"' in message else ""
+    resolved = _RESOLVED.match(message)
+    if message.endswith("is not defined.") or resolved:
+        # `"type.v3.X" is resolved to "a.type.v3.X", which is not defined.`: the name protoc
+        # looked for is the second one.
+        name = resolved.group(1) if resolved else message.split('"')[1] if '"' in message else ""
         last = name.rsplit(".", 1)[-1]
         declared = re.compile(rf"\b(?:message|enum|service)\s+{re.escape(last)}\b")
         if any(declared.search(sources[path]) for path in failing):
@@ -760,6 +878,7 @@ def _cascade(
 
 
 _PACKAGE = re.compile(r"^[ \t]*package\s+([\w.]+)\s*;", re.MULTILINE)
+_RESOLVED = re.compile(r'^"[^"]+" is resolved to "([^"]+)", which is not defined\.')
 
 
 def _package(text: str) -> str:
@@ -787,55 +906,128 @@ def _import_site(text: str, name: str) -> tuple[int, int]:
     return 1, 1
 
 
-def blank_option(text: str, line: int, column: int) -> str:
-    """``text`` with the option whose name starts at ``line``:``column`` (1-based characters;
-    protoc points at the ``(`` of ``(google.api.http)``) replaced by spaces, lines kept: a whole
-    ``option (x) = ...;`` statement, or one ``(x) = ...`` of a field's ``[...]`` with its comma
-    (the brackets too when it is the only one). Strings and comments are skipped over."""
+@dataclass(frozen=True, slots=True)
+class _Token:
+    start: int
+    end: int
+    text: str
+
+
+def _tokens(text: str) -> list[_Token]:
+    """The tokens of a .proto file as protoc's tokenizer splits it, comments and whitespace left
+    out: a quoted string (``"a//b"``, its escapes; it ends at its line's end, as protoc's does),
+    a word (a name or a number), or one character of punctuation."""
+    found: list[_Token] = []
+    index, size = 0, len(text)
+    while index < size:
+        character = text[index]
+        if character.isspace():
+            index += 1
+        elif text.startswith("//", index):
+            newline = text.find("\n", index)
+            index = size if newline < 0 else newline
+        elif text.startswith("/*", index):
+            close = text.find("*/", index + 2)
+            index = size if close < 0 else close + 2
+        elif character in "\"'":
+            end = index + 1
+            while end < size and text[end] not in (character, "\n"):
+                end += 2 if text[end] == "\\" else 1
+            end = min(end + 1, size) if end < size and text[end] == character else min(end, size)
+            found.append(_Token(index, end, text[index:end]))
+            index = end
+        elif character.isalnum() or character in "_.":
+            end = index + 1
+            while end < size and (text[end].isalnum() or text[end] in "_."):
+                end += 1
+            found.append(_Token(index, end, text[index:end]))
+            index = end
+        else:
+            found.append(_Token(index, index + 1, character))
+            index += 1
+    return found
+
+
+def _option_tokens(tokens: Sequence[_Token], first: int) -> tuple[int, int] | None:
+    """The tokens (first and last index) to blank for the option whose name starts at token
+    ``first``: a whole ``option (x) = ...;`` statement (comments between ``option`` and the
+    name too), or one ``(x) = ...`` of a ``[...]`` list with the comma that separates it from a
+    neighbour (the one after it; the one before it when it is the last, whatever comment is
+    between them: ``a = 1, // why`` must not keep its comma before ``]``), the brackets too
+    when it is the only one. An aggregate value ``{...}`` may span lines and hold comments and
+    strings with ``}`` or ``//``: tokens are read as protoc reads them."""
+    depth, last = 0, first
+    while last < len(tokens):
+        token = tokens[last].text
+        if token in ("{", "[", "(", "<"):
+            depth += 1
+        elif token in ("}", "]", ")", ">") and depth > 0:
+            depth -= 1
+        elif depth == 0 and token in (";", ",", "]", "}"):
+            break
+        last += 1
+    if last >= len(tokens) or last == first:
+        return None
+    stop = tokens[last].text
+    before = tokens[first - 1].text if first > 0 else ""
+    if before == "option":  # a statement: from `option` to its `;`
+        return (first - 1, last) if stop == ";" else None
+    if stop == "," and before in ("[", ","):  # not the last of its list: it and its comma
+        return first, last
+    if stop == "]" and before == ",":  # the last of several: the comma before it, and it
+        return first - 1, last - 1
+    if stop == "]" and before == "[":  # the only one: the brackets too
+        return first - 1, last
+    return None
+
+
+def blank_options(
+    text: str, positions: Iterable[tuple[int, int]]
+) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
+    """``text`` with the options whose names start at ``positions`` (1-based line and character
+    column; protoc points at the ``(`` of ``(google.api.http)``) replaced by spaces, lines and
+    columns kept, so that what is left is as valid as the file was (:func:`_option_tokens`);
+    the lines near each blank (from the token before it to the token after it: where protoc
+    would point if what is left did not parse); and the positions where no option was found.
+    The file is read into tokens once, whatever the number of options."""
     starts = [0]
     for index, character in enumerate(text):
         if character == "\n":
             starts.append(index + 1)
-    if not 0 < line <= len(starts):
-        return text
-    begin = at = starts[line - 1] + column - 1
-    before = text[:at].rstrip()
-    if before.endswith("option"):
-        begin = len(before) - len("option")
-    depth, index, quote = 0, at, ""
-    while index < len(text):
-        character = text[index]
-        if quote:
-            if character == "\\":
-                index += 1
-            elif character == quote:
-                quote = ""
-        elif text.startswith("//", index):
-            newline = text.find("\n", index)
-            index = len(text) if newline < 0 else newline
+    tokens = _tokens(text)
+    token_starts = [token.start for token in tokens]
+    spans: list[tuple[int, int]] = []
+    near: list[tuple[int, int]] = []
+    missed: list[tuple[int, int]] = []
+    # From the last to the first: a blank changes no position before it, and the tokens left
+    # are what the next option's neighbours are judged by ([a, (x) = 1, (y) = 2]: both go).
+    for line, column in sorted(set(positions), reverse=True):
+        at = starts[line - 1] + column - 1 if 0 < line <= len(starts) else -1
+        first = bisect.bisect_left(token_starts, at)
+        found = (
+            _option_tokens(tokens, first)
+            if first < len(tokens) and tokens[first].start == at
+            else None
+        )
+        if found is None:
+            missed.append((line, column))
             continue
-        elif text.startswith("/*", index):
-            close = text.find("*/", index + 2)
-            index = len(text) if close < 0 else close + 2
-            continue
-        elif character in "\"'":
-            quote = character
-        elif character in "{[(":
-            depth += 1
-        elif character in "}])" and depth > 0:
-            depth -= 1
-        elif depth == 0 and character in ";,]":
-            break
-        index += 1
-    if index >= len(text):
-        return text
-    end = index + 1 if text[index] in ";," else index
-    head = text[:begin].rstrip()
-    if text[index] == "]" and head.endswith(","):
-        begin = len(head) - 1
-    elif text[index] == "]" and head.endswith("["):
-        begin, end = len(head) - 1, index + 1
-    return text[:begin] + re.sub(r"[^\n]", " ", text[begin:end]) + text[end:]
+        begin, end = tokens[found[0]].start, tokens[found[1]].end
+        spans.append((begin, end))
+        del tokens[found[0] : found[1] + 1]
+        del token_starts[found[0] : found[1] + 1]
+        before = tokens[found[0] - 1].start if found[0] > 0 else 0
+        after = tokens[found[0]].end if found[0] < len(tokens) else len(text)
+        near.append((text.count("\n", 0, before) + 1, text.count("\n", 0, after) + 1))
+    for begin, end in spans:
+        text = text[:begin] + re.sub(r"[^\n]", " ", text[begin:end]) + text[end:]
+    return text, near, missed
+
+
+def blank_option(text: str, line: int, column: int) -> str:
+    """``text`` with the option whose name starts at ``line``:``column`` replaced by spaces
+    (:func:`blank_options`; ``text`` itself when none starts there)."""
+    return blank_options(text, [(line, column)])[0]
 
 
 def _corpus_path(name: str, run: _Run, sources: Mapping[str, str]) -> str | None:

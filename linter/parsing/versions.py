@@ -52,6 +52,34 @@ DEFAULT_PATTERN = (
 UNRELEASED = frozenset({"draft", "next", "latest", "unreleased", "current", "dev", "main"})
 
 
+# What an API document's version says while it is developed, a build filling in the release:
+# a word (`latest`, `dev`, `unreleased`, `next`, Maven's `SNAPSHOT`), a variable (`${VERSION}`,
+# `{{ version }}`, `@VERSION@`, `%VERSION%`, `<version>`), letters for numbers (`x.y.z`).
+_DEVELOPMENT_WORDS = UNRELEASED | {"development", "snapshot", "master", "head", "tbd", "local"}
+_TEMPLATED = re.compile(r"\$\{|\{\{|@[A-Za-z_]+@|%[A-Za-z_]+%|<[A-Za-z_ ]+>")
+_LETTERS = re.compile(r"v?[a-z](?:\.[a-z]){1,3}", re.IGNORECASE)
+# A development pre-release or build: `0.1.0-dev`, `1.2.0-dev.3`, `2.0.0.dev0` (PEP 440),
+# `1.0.0-SNAPSHOT`, `0.0.0-development` (semantic-release's).
+_DEVELOPMENT_BUILD = re.compile(r"[-.+](?:dev|development|snapshot)(?:[.-]?\d+)?$", re.IGNORECASE)
+
+
+def development_version(version: str) -> bool:
+    """Whether a version an API document (or a package) states is a development placeholder no
+    release had, not a release: ``0.0.0`` (npm's and generators' default), ``0.1.0-dev``,
+    ``x.y.z``, ``${VERSION}``, ``latest``, ``dev``, ``unreleased``, ``next``. (``0.0.3`` is a
+    release of a young project.)"""
+    text = version.strip()
+    if not text or text.lower() in _DEVELOPMENT_WORDS:
+        return True
+    # A phrase that says so first: "Dev - ... Specification v1.7.0-alpha.8", "unreleased (main)".
+    first = re.match(r"[A-Za-z]+(?=[\s\-:(]|$)", text)
+    if first and first.group(0).lower() in _DEVELOPMENT_WORDS and not _LETTERS.fullmatch(text):
+        return True
+    if _TEMPLATED.search(text) or _LETTERS.fullmatch(text) or _DEVELOPMENT_BUILD.search(text):
+        return True
+    return re.fullmatch(r"v?0(?:\.0){1,2}", text) is not None
+
+
 @dataclass(frozen=True)
 class VersionLines:
     version: dict[str, str] = field(default_factory=dict)  # path -> version ("" none)

@@ -59,6 +59,10 @@ KINDS: dict[str, tuple[str, str]] = {
         "proto import not in the repository (a buf dependency or another package)",
         "proto imports not in the repository (buf dependencies or other packages)",
     ),
+    "proto-rewrite": (
+        "proto file not compiled where an option of a missing import was set aside",
+        "proto files not compiled where options of missing imports were set aside",
+    ),
     "swagger-2": (
         "Swagger 2.0 document validated but not read by the OpenAPI 3 rules",
         "Swagger 2.0 documents validated but not read by the OpenAPI 3 rules",

@@ -14,10 +14,13 @@ frozen.
 - ``"newest"`` (default): a defect found in several copies of one file (the same rule, the same
   path within the version folder or the same ``$id`` but for the version, the same pointer or
   heading, the same message once the version is taken out) is reported once, at the newest copy that has it, with the frozen
-  copies as related locations. The defects only frozen releases have (a file or a reference
-  the newest version dropped; a release has a minor part, is a date or a W3C snapshot (``ver11``), where a bare ``v1`` is an
+  copies as related locations. The defects only frozen releases have (a reference or a
+  definition the newest copy dropped; a release has a minor part, is a date or a W3C snapshot (``ver11``), where a bare ``v1`` is an
   API line served beside ``v2``) are one info per rule, at the newest of them, the others
   as related locations: a released file does not change, so its maintainer can only know.
+  A copy is frozen only when a newer version holds its counterpart (the same path within the
+  version folder, or the same ``$id`` but for the version): a file no newer version has is
+  the newest of its kind, and its defects are reported as they are.
   Those in the text of released pages (Markdown) are not reported: readers read the newest
   text, while validators still load a released schema;
 - ``"report"``: every copy's findings, as the rules report them;
@@ -188,8 +191,8 @@ def _frozen_only(findings: list[Finding], copies: dict[str, _Copy]) -> list[Find
 
 def _copies(lines: VersionLines, identifiers: Mapping[str, str]) -> dict[str, _Copy]:
     """Every versioned path: which file it is a copy of (the path with the version taken out,
-    or its ``$id`` so), and its version; frozen when its line, or a copy of the same file, has a
-    newer version, and it is not an unreleased folder."""
+    or its ``$id`` so), and its version; frozen when a copy of the same file has a newer
+    version, and it is not an unreleased folder."""
     # Copies are linked by their place in the version and by their `$id`: a union of both.
     groups = DisjointSets()
     find = groups.find
@@ -208,17 +211,17 @@ def _copies(lines: VersionLines, identifiers: Mapping[str, str]) -> dict[str, _C
         placed[path] = (line, version)
         if path in named:
             groups.union(_place_node(path, version), "id\x00" + named[path])
-    in_line: dict[str, set[str]] = {}
     in_copies: dict[str, set[str]] = {}
-    for path, (line, version) in placed.items():
-        in_line.setdefault(line, set()).add(version)
+    for path, (_, version) in placed.items():
         in_copies.setdefault(find(_place_node(path, version)), set()).add(version)
-    newest_in_line = {line: newest_first(found)[0] for line, found in in_line.items()}
     newest_copy = {root: newest_first(found)[0] for root, found in in_copies.items()}
     found: dict[str, _Copy] = {}
-    for path, (line, version) in placed.items():
+    for path, (_, version) in placed.items():
         root = find(_place_node(path, version))
-        newer = version != newest_in_line[line] or version != newest_copy[root]
+        # Frozen only where a newer version holds this file's counterpart: a file the newer
+        # versions do not have (dropped, or never a copy of anything) is nobody's frozen copy,
+        # and its defects are its own, whatever its folder's version.
+        newer = version != newest_copy[root]
         found[path] = _Copy(root, version, newer and version not in UNRELEASED)
     return found
 
