@@ -1086,6 +1086,7 @@ def show_files(path: Path) -> None:
     """List each file speclint reads in PATH: its kind, dialect, and why it was classified so;
     and each folder it did not enter (a virtual environment, installed packages), and why."""
     # Deferred: startup (module docstring).
+    from speclint.analyses.renderers import summary
     from speclint.run.inventory import SKIPPED, entries, phrase, skipped
 
     corpus, covered = _corpus_around(path)
@@ -1101,6 +1102,10 @@ def show_files(path: Path) -> None:
         say(f"{entry.path:<{width}}  {kind:<22}  {entry.reason}")
     left = f"; {len(folders)} folder{'s' if len(folders) != 1 else ''} skipped" if folders else ""
     say(f"speclint: {phrase(inventory)}{left}")
+    # Which program renders the pages, so which anchors their links are judged by (issue 45).
+    rendered = summary(corpus)
+    if rendered:
+        say(f"speclint: {rendered}")
 
 
 @main.command(name="roles")
