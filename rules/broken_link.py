@@ -28,8 +28,10 @@ What it does
       project (autodoc's ``#pkg.module.Class``, a ``(label)=``). A fragment that differs from an anchor only in case
       (``#Create-A-Run``) works on GitHub, which forgives the case: on a page GitHub renders it
       is not reported. A site is read by a browser, which does not forgive it: on a page of a
-      site whose slugs are lower-case by rule (MkDocs, Docusaurus, Hugo, Jekyll) it is an
-      ``info`` naming the anchor to write (markdownlint's MD051; ``ignore-case`` drops it).
+      site whose slugs are lower-case by rule (MkDocs, Docusaurus, Hugo, Jekyll), of a site
+      built elsewhere (the page has front matter, or a Hugo ``_index.md`` is above it), or of a
+      document a build assembles, it is an ``info`` naming the anchor to write (markdownlint's
+      MD051; ``ignore-case`` drops it).
       Fragments into other files are not checked, but for API deep links (below);
     - an absolute ``http(s)`` URL is never fetched. It is checked only when it falls in a folder
       the corpus's schemas clearly own (three or more schema ``$id``\\s in that same folder, with
@@ -236,6 +238,7 @@ from speclint.analyses.api_links import ApiNames, DeepLink, api_names, bare, dee
 from speclint.analyses.assembly import Assembly
 from speclint.analyses.context import Context
 from speclint.analyses.renderers import (
+    ELSEWHERE,
     GITHUB_RENDERER,
     SITE_CONFIGS,
     Renderer,
@@ -1310,18 +1313,27 @@ def _anchor_problem(
     related = () if here else (Location(target, 1, 1, note=f"has no anchor `#{name}`"),)
     folded = {a.casefold(): a for a in sorted(anchors, reverse=True)}
     if name.casefold() in folded:
-        if settings.ignore_case or renderer.forgives_case or renderer.kind not in EXACT_SLUGS:
+        if documents:
+            # A document a build assembles (a script, spec-md, Jekyll): read in its output, by a
+            # browser, which compares ids with their case.
+            reader = "the build that assembles it"
+        elif renderer.forgives_case or renderer.kind not in (*EXACT_SLUGS, ELSEWHERE):
             # GitHub's pages look a fragment up without regard to case: the link works where
             # the page is read. A site whose slugs are not known here is not judged on case.
+            return None
+        elif renderer.kind == ELSEWHERE:
+            reader = f"the site it is written for ({renderer.config})"
+        else:
+            reader = f"{renderer.name} (`{renderer.config}`)"
+        if settings.ignore_case:
             return None
         right = folded[name.casefold()]
         return Problem(
             ("anchor-case", group, name),
             path,
             site,
-            f"`{site.target}`: the anchor of {where} is `#{right}`, and {renderer.name} (the "
-            f"site configured by `{renderer.config}`) compares fragments with their case, as "
-            f"browsers do: write `#{right}`",
+            f"`{site.target}`: the anchor of {where} is `#{right}`, and {reader} compares "
+            f"fragments with their case, as browsers do: write `#{right}`",
             related,
             # A reader of the page on GitHub still reaches it.
             severity=Severity.INFO,

@@ -194,3 +194,28 @@ def test_did_you_mean_nothing_when_no_close_file_has_the_anchor(make_corpus: Mak
     )
     [finding] = findings_of(root)
     assert "did you mean" not in finding.message
+
+
+def test_a_case_only_difference_on_a_page_written_for_a_site_elsewhere_is_an_info(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = "[x](other.md#The-Part)\n"
+    other = "# Other\n\n## The part\n"
+    root = make_corpus({"a.md": "# A\n\n" + page, "other.md": other})
+    assert findings_of(root) == []  # GitHub alone renders it
+    # Front matter, or a Hugo section page beside it: a site built from here reads it.
+    for extra in ({"a.md": "---\ntitle: A\n---\n# A\n\n" + page}, {"_index.md": "# Home\n"}):
+        root = make_corpus({"a.md": "# A\n\n" + page, "other.md": other} | extra)
+        [finding] = findings_of(root)
+        assert "write `#the-part`" in finding.message
+
+
+def test_a_case_only_difference_in_an_assembled_document_is_an_info(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Numbered fragments a script concatenates: read in the build's output, not on GitHub.
+    parts = {f"src/body-0{n}-part.md": f"## Part {n}\n\nSee [one](#Part-1).\n" for n in range(1, 7)}
+    # A committed copy of the whole: what shows the ids the build makes (five headings or more).
+    copy = "# Spec\n\n" + "".join(f"## Part {n}\n\nText.\n\n" for n in range(1, 7))
+    [finding] = findings_of(make_corpus(parts | {"spec.md": copy}))
+    assert "the build that assembles it" in finding.message

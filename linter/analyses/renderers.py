@@ -12,6 +12,8 @@ JavaScript configuration is code, ``conf.py`` is read as a name only):
   ``blog/``, ``src/pages/`` and ``versioned_docs/``, Hugo those of ``content/``, the others
   every page of the folder;
 - Sphinx (a folder with ``conf.py``) renders its folder's pages through MyST;
+- a page outside them with YAML front matter, or under a Hugo section page (``_index.md``), is
+  written for a site built elsewhere;
 - every other page is rendered by GitHub alone.
 
 Anchors differ by renderer. GitHub's heading slugs (``speclint.parsing.links.github_slug``)
@@ -34,6 +36,7 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.links import FRONT_MATTER
 
 # The configuration files that make a folder a documentation site's source, by generator.
 SITE_KINDS = {
@@ -70,6 +73,10 @@ HUGO_CONFIGS = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", *HUGO_LEGACY)
 SPHINX_CONFIG = "conf.py"
 GITHUB = "github"
 SPHINX = "sphinx"
+# A page written for a site whose build is not in the repository: YAML front matter (GitHub
+# routes nothing by it), or Hugo content (a section's `_index.md`) without Hugo's configuration.
+ELSEWHERE = "elsewhere"
+HUGO_SECTION = "_index.md"
 # How each renderer is named to a reader.
 NAMES = {
     GITHUB: "GitHub",
@@ -78,6 +85,7 @@ NAMES = {
     "jekyll": "Jekyll",
     "hugo": "Hugo",
     SPHINX: "Sphinx/MyST",
+    ELSEWHERE: "a site built elsewhere",
     "mintlify": "Mintlify",
     "vitepress": "VitePress",
     "mdbook": "mdBook",
@@ -205,8 +213,27 @@ class Renderers:
             config, kind = site_config(self.files, self.folders, folder) or ("", "other")
             if self._serves(kind, folder, config, path):
                 found = Renderer(kind, folder, config, cased=self._cased(kind, config))
+        if found is GITHUB_RENDERER:
+            found = self._elsewhere(path) or found
         self._renderers[path] = found
         return found
+
+    def _elsewhere(self, path: str) -> Renderer | None:
+        """The site a page outside every site configured here is written for: its own YAML
+        front matter says so, or a Hugo section page (``_index.md``) in its folder or above."""
+        document = self.corpus.documents.get(path)
+        text = document.text if document is not None else None
+        if text is not None and FRONT_MATTER.match(text):
+            return Renderer(ELSEWHERE, "", "front matter")
+        if posixpath.basename(path).lower().startswith("readme."):
+            return None  # a folder's README: what GitHub shows of the folder
+        folder = posixpath.dirname(path)
+        while True:
+            if posixpath.join(folder, HUGO_SECTION) in self.files:
+                return Renderer(ELSEWHERE, folder, posixpath.join(folder, HUGO_SECTION))
+            if not folder:
+                return None
+            folder = posixpath.dirname(folder)
 
     def _sphinx_folder(self, path: str) -> str | None:
         folder = posixpath.dirname(path)
