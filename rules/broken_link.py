@@ -79,7 +79,7 @@ What it does
     ``routeBasePath``, a generator that routes by code) it is not judged: speclint never runs a
     site's JavaScript configuration, and does not guess. On a site ``x.md`` may also name the
     ``x.mdx`` the site builds; fragments compare by letters and digits only (sites make their own
-    slugs: ``#meta`` for ``_meta``), and MDX component titles (``<Accordion title="Logs">``) are
+    slugs: ``#meta`` for ``_meta``; a case-only difference is the ``info`` above), and MDX component titles (``<Accordion title="Logs">``) are
     anchors too. HTML inside a JavaScript string of a JSX expression
     (``dangerouslySetInnerHTML={{__html: "<a href=\\"#x\\">..."}}``, a generated API page) is
     injected as written when the page runs: its links are not judged, and its ids are anchors
@@ -103,7 +103,9 @@ What it does
     the corpus's OpenAPI documents are used; a page rendering a remote document is not judged,
     nor is ``#section/...``. A link naming an operation none of them has is reported with the
     closest operationId. Into an HTML page of the repository (speclint does not read HTML) only
-    a link that names an operation, with a tag the documents have, is judged.
+    a link that names an operation, with a tag the documents have, is judged; into an OpenAPI
+    file of the corpus, a Redoc link (``openapi.yaml#operation/x``) is judged against that file
+    (a fragment starting with ``/`` is a JSON pointer there, not judged).
 
     A specification a build assembles from several pages is judged as the one document readers
     see (``speclint.analyses.assembly``): a folder of fragments a script concatenates (three or more
@@ -900,7 +902,33 @@ def _link_problem(
         return _anchor_problem(tree, settings, path, site, found, fragment)
     if settings.anchors and fragment and found.endswith((".html", ".htm")):
         return _html_api_problem(tree, path, site, found, fragment)
+    if settings.anchors and fragment and found in api_names(tree.corpus):
+        return _document_api_problem(tree, path, site, found, fragment)
     return None
+
+
+def _document_api_problem(
+    tree: Tree, path: str, site: LinkSite, target: str, fragment: str
+) -> Problem | None:
+    """A link into an OpenAPI document of the corpus, served where Redoc shows it: a Redoc deep
+    link (``openapi.yaml#operation/listPets``) names an operation, tag or schema of that
+    document. A fragment starting with ``/`` is a JSON pointer into the file (as Swagger UI's
+    shape would be): not judged here."""
+    link = None if fragment.startswith("/") else deep_link(fragment)
+    if link is None:
+        return None
+    missing = judge(link, [api_names(tree.corpus)[target]])
+    if missing is None:
+        return None
+    hint = f" (did you mean `{missing.guess}`?)" if missing.guess else ""
+    return Problem(
+        ("api", target, missing.what, bare(missing.name)),
+        path,
+        site,
+        f"`{site.target}`: `{target}` has no {missing.what} `{missing.name}`{hint}. Name an "
+        f"existing {missing.what} in the deep link, or restore the one it named",
+        (Location(target, 1, 1, note=f"has no {missing.what} `{missing.name}`"),),
+    )
 
 
 def _html_api_problem(

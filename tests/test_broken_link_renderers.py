@@ -219,3 +219,16 @@ def test_a_case_only_difference_in_an_assembled_document_is_an_info(
     copy = "# Spec\n\n" + "".join(f"## Part {n}\n\nText.\n\n" for n in range(1, 7))
     [finding] = findings_of(make_corpus(parts | {"spec.md": copy}))
     assert "the build that assembles it" in finding.message
+
+
+def test_a_redoc_link_into_an_openapi_file_is_judged_by_that_file(make_corpus: MakeCorpus) -> None:
+    # A fragment starting with `/` is a JSON pointer into the file, not judged here.
+    page = (
+        "# A\n\n[pointer](openapi.json#/components/schemas/Pet) [op](openapi.json#operation/listPets)\n"
+        "[pointer](openapi.json#/components/schemaz)\n"
+    )
+    root = make_corpus({"a.md": page, "openapi.json": API})
+    assert findings_of(root) == []
+    (root / "a.md").write_text(page + "[gone](openapi.json#operation/listPet)\n")
+    [finding] = findings_of(root)
+    assert "`openapi.json` has no operation `listPet` (did you mean `listPets`?)" in finding.message
