@@ -507,6 +507,7 @@ class Tree:
         self._names: dict[str, list[str]] | None = None
         self._words: dict[str, str] = {}
         self.renderers = renderers(corpus)
+        self._rendered: dict[tuple[str, bool, str], tuple[set[str], set[str]]] = {}
         self._site_models: dict[str, Site] = {}
         self._twins: dict[str, set[str]] | None = None
         self._ids: set[str] | None = None
@@ -554,6 +555,16 @@ class Tree:
         if key not in self._assembly_anchors:
             self._assembly_anchors[key] = assembly.anchors(found, self.pages)
         return self._assembly_anchors[key]
+
+    def rendered_anchors(self, renderer: Renderer, target: str) -> tuple[set[str], set[str]]:
+        """The anchors of page ``target`` where ``renderer`` reads it, and those it really
+        makes (for "did you mean"): made once per renderer kind and page, not once per link."""
+        key = (renderer.kind, renderer.cased, target)
+        if key not in self._rendered:
+            page = self.pages[target]
+            made = renderer.anchors(page.headings, page.anchors)
+            self._rendered[key] = made, _made_anchors(renderer, page)
+        return self._rendered[key]
 
     def exists(self, path: str) -> bool:
         return path in self.files or path in self.folders
@@ -1330,8 +1341,7 @@ def _anchor_problem(
     proposed = anchors
     if not documents:
         # The anchors the page has where the link is read: GitHub's, or a site's own slugs.
-        anchors = renderer.anchors(page.headings, anchors)
-        proposed = _made_anchors(renderer, page)
+        anchors, proposed = tree.rendered_anchors(renderer, target)
     if name in anchors or _spec_md_section(name, headings):
         return None
     here = target == path
