@@ -26,9 +26,13 @@ What it does
       (``spec-template.md``, ``README.template.md``), or into a page of a Sphinx project (a folder with
       ``conf.py``), where MyST reads ``#name`` as a cross-reference to any target of the
       project (autodoc's ``#pkg.module.Class``, a ``(label)=``). A fragment that differs from an anchor only in case
-      (``#Create-A-Run``) works on GitHub, which forgives the case, and is an ``info`` naming
-      the anchor to write, for other renderers (markdownlint's MD051; ``ignore-case`` drops
-      it). Fragments into other files are not checked;
+      (``#Create-A-Run``) works on GitHub, which forgives the case: on a page GitHub renders it
+      is not reported. A site is read by a browser, which does not forgive it: on a page of a
+      site whose slugs are lower-case by rule (MkDocs, Docusaurus, Hugo, Jekyll), of a site
+      built elsewhere (the page has front matter, or a Hugo ``_index.md`` is above it), or of a
+      document a build assembles, it is an ``info`` naming the anchor to write (markdownlint's
+      MD051; ``ignore-case`` drops it).
+      Fragments into other files are not checked, but for API deep links (below);
     - an absolute ``http(s)`` URL is never fetched. It is checked only when it falls in a folder
       the corpus's schemas clearly own (three or more schema ``$id``\\s in that same folder, with
       the same file suffix): then it must be the ``$id`` of a corpus schema;
@@ -75,12 +79,33 @@ What it does
     ``routeBasePath``, a generator that routes by code) it is not judged: speclint never runs a
     site's JavaScript configuration, and does not guess. On a site ``x.md`` may also name the
     ``x.mdx`` the site builds; fragments compare by letters and digits only (sites make their own
-    slugs: ``#meta`` for ``_meta``), and MDX component titles (``<Accordion title="Logs">``) are
+    slugs: ``#meta`` for ``_meta``; a case-only difference is the ``info`` above), and MDX component titles (``<Accordion title="Logs">``) are
     anchors too. HTML inside a JavaScript string of a JSX expression
     (``dangerouslySetInnerHTML={{__html: "<a href=\\"#x\\">..."}}``, a generated API page) is
     injected as written when the page runs: its links are not judged, and its ids are anchors
     of the page. A missing ``.html`` page under a folder that configures a documentation build
     (Sphinx ``conf.py``, Doxygen, TypeDoc, a site) is that build's output, not a broken link.
+
+    Each page's links are read as the program that renders it reads them
+    (``speclint.analyses.renderers``; ``speclint files`` says which renders how many pages):
+    GitHub, or the site that serves the page (MkDocs the pages of its ``docs_dir``, Docusaurus
+    those of ``docs/``, ``blog/``, ``src/pages/``, Hugo those of ``content/``, Sphinx the
+    folder of ``conf.py``, read as a name, never run). GitHub, Docusaurus, Hugo and Jekyll make
+    GitHub's slugs; MkDocs its ``toc`` slugs (``#cafe-au-lait`` for "Café au lait", repeats
+    ``_1``), and its pages' fragments, and "did you mean", are judged by those.
+
+    A Swagger UI or Redoc deep link (``#/Pet_Store/listPets``, ``#/default/get_things``,
+    ``#tag/pets/operation/listPets``, ``#operation/listPets``, ``#schema/Pet``) into a page that
+    renders an OpenAPI document (``<redoc spec-url>``, ``SwaggerUIBundle({url})``,
+    ``<swagger-ui src>``, ``!!swagger x.yaml!!``, ...) is no heading: it is judged against that
+    document's operationIds (or method and path), tags and schemas, compared by their letters
+    and digits (``speclint.analyses.api_links``). Where the page names no document of the corpus,
+    the corpus's OpenAPI documents are used; a page rendering a remote document is not judged,
+    nor is ``#section/...``. A link naming an operation none of them has is reported with the
+    closest operationId. Into an HTML page of the repository (speclint does not read HTML) only
+    a link that names an operation, with a tag the documents have, is judged; into an OpenAPI
+    file of the corpus, a Redoc link (``openapi.yaml#operation/x``) is judged against that file
+    (a fragment starting with ``/`` is a JSON pointer there, not judged).
 
     A specification a build assembles from several pages is judged as the one document readers
     see (``speclint.analyses.assembly``): a folder of fragments a script concatenates (three or more
@@ -127,6 +152,9 @@ What it does
     a site is a version the site adds at build: not judged either. A missing ``.md`` file is
     still reported.
 
+    A "did you mean" proposes only a target that exists: a file or route that has the link's
+    fragment (written with it), an anchor the page's renderer makes.
+
     Links to the same missing file or anchor are one finding, at the first link, with the other
     links as related locations (200 at most; past that the message counts those not listed).
     A waiver above one of the links waives that link alone.
@@ -135,7 +163,7 @@ What it does
 
     The severity is ``warning``: a dead link misleads a reader, but it does not change the
     contract an implementation is held to (errors are for contract defects). A case-only
-    anchor difference is an ``info``: the link works on GitHub.
+    anchor difference on a site is an ``info``: the link still works on GitHub.
 
 Why is this bad?
     Links are how a spec's reader goes from a rule to its definition. A renamed heading or a moved
@@ -155,9 +183,10 @@ Example
 
     FAIL when ``spec/lifecycle.md`` has no heading "States" (``warning [broken-link]
     `lifecycle.md#states`: `spec/lifecycle.md` has no heading or anchor `#states` (did you mean
-    `#run-states`?) ...``), with an ``info`` for the case of ``#Create-A-Run`` (the anchor is
-    ``#create-a-run``; GitHub forgives it, other renderers do not), and when ``spec/errors.md`` has no section "Retry budget" (its heading
-    "Retry budgets" is another word).
+    `#run-states`?) ...``), and when ``spec/errors.md`` has no section "Retry budget" (its
+    heading "Retry budgets" is another word). ``#Create-A-Run`` works where GitHub renders the
+    page (the anchor is ``#create-a-run``, and GitHub forgives the case); on an MkDocs or
+    Docusaurus site it would be an ``info``.
 
 Use instead
     ::
@@ -177,8 +206,8 @@ Options
     ``anchors`` (default ``true``): check fragments into Markdown pages.
 
     ``ignore-case`` (default ``false``): accept a fragment that differs from an anchor only in
-    case without the ``info`` (GitHub's own rendering does; markdownlint's MD051
-    ``ignore_case``).
+    case on a site's page too, without the ``info`` (markdownlint's MD051 ``ignore_case``; on
+    GitHub's pages it is always accepted).
 
     ``section-references`` (default ``true``): check ``file.md §Section`` references.
 
@@ -207,8 +236,18 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from speclint.analyses import assembly
+from speclint.analyses.api_links import ApiNames, DeepLink, api_names, bare, deep_link, judge
 from speclint.analyses.assembly import Assembly
 from speclint.analyses.context import Context
+from speclint.analyses.renderers import (
+    ELSEWHERE,
+    GITHUB_RENDERER,
+    SITE_CONFIGS,
+    Renderer,
+    mkdocs_slug,
+    renderers,
+    site_config,
+)
 from speclint.analyses.units import check_by_unit
 from speclint.common.findings import (
     Finding,
@@ -243,40 +282,6 @@ RELATED_LIMIT = 200
 ID_FAMILY = 3  # schema `$id`s in one folder before the corpus is taken to own that folder
 # What a documentation site serves for an extension-less route (`../basic/auth`).
 PAGE_SUFFIXES = (".md", ".mdx", "/index.md", "/index.mdx", "/README.md", "/readme.md")
-# The configuration files that make a folder a documentation site's source, by generator.
-# Only their presence and, for the JSON/YAML ones, the corpus's parsed copy are read: a
-# JavaScript configuration is code, and speclint never runs it.
-SITE_KINDS = {
-    "docs.json": "mintlify",
-    "mint.json": "mintlify",
-    "docusaurus.config.js": "docusaurus",
-    "docusaurus.config.ts": "docusaurus",
-    "docusaurus.config.mjs": "docusaurus",
-    "docusaurus.config.cjs": "docusaurus",
-    "mkdocs.yml": "mkdocs",
-    "mkdocs.yaml": "mkdocs",
-    "hugo.toml": "hugo",
-    "hugo.yaml": "hugo",
-    "hugo.yml": "hugo",
-    "hugo.json": "hugo",
-    ".vitepress/config.js": "vitepress",
-    ".vitepress/config.ts": "vitepress",
-    ".vitepress/config.mjs": "vitepress",
-    ".vitepress/config.mts": "vitepress",
-    "book.toml": "mdbook",
-    "_config.yml": "jekyll",
-    "astro.config.mjs": "astro",
-    "astro.config.ts": "astro",
-    "theme.config.tsx": "nextra",
-    "theme.config.jsx": "nextra",
-    "gatsby-config.js": "gatsby",
-    "gatsby-config.ts": "gatsby",
-}
-SITE_CONFIGS = tuple(SITE_KINDS)
-# Hugo's older configuration names are too common to mean a site alone: with a `content/`
-# folder beside them they do.
-HUGO_LEGACY = ("config.toml", "config.yaml", "config.yml")
-HUGO_CONFIGS = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", *HUGO_LEGACY)
 # Docusaurus strips a number prefix from each folder and file of a doc's id (`01-basics/02-x`).
 NUMBER_PREFIX = re.compile(r"^\d+[-_.]")
 SCHEMA_SUFFIXES = (".schema.json", ".schema.yaml", ".schema.yml", ".json", ".yaml", ".yml")
@@ -431,7 +436,17 @@ def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]
     # Which pages make one document (read from every page, and from `package.json`: spec-md).
     tree = _tree(corpus)
     documents = [(a.key, a.kind, a.members, a.copies, a.known, a.roots) for a in tree.assemblies]
-    return sorted(tree.ids), configs, [*documents, ("api-texts", *sorted(tree.api_texts))]
+    # The names the OpenAPI documents give their operations, tags and schemas: what API deep
+    # links are judged against.
+    api = [
+        (n.path, sorted(n.operations.items()), sorted(n.tags.items()), sorted(n.schemas.items()))
+        for n in api_names(corpus).values()
+    ]
+    return (
+        sorted(tree.ids),
+        configs,
+        [*documents, ("api-texts", *sorted(tree.api_texts)), ("api-names", *api)],
+    )
 
 
 def _stem(written: str) -> str:
@@ -491,7 +506,8 @@ class Tree:
             self.by_name[name].append(path)
         self._names: dict[str, list[str]] | None = None
         self._words: dict[str, str] = {}
-        self._sites: dict[str, str | None] = {}
+        self.renderers = renderers(corpus)
+        self._rendered: dict[tuple[str, bool, str], tuple[set[str], set[str]]] = {}
         self._site_models: dict[str, Site] = {}
         self._twins: dict[str, set[str]] | None = None
         self._ids: set[str] | None = None
@@ -540,6 +556,16 @@ class Tree:
             self._assembly_anchors[key] = assembly.anchors(found, self.pages)
         return self._assembly_anchors[key]
 
+    def rendered_anchors(self, renderer: Renderer, target: str) -> tuple[set[str], set[str]]:
+        """The anchors of page ``target`` where ``renderer`` reads it, and those it really
+        makes (for "did you mean"): made once per renderer kind and page, not once per link."""
+        key = (renderer.kind, renderer.cased, target)
+        if key not in self._rendered:
+            page = self.pages[target]
+            made = renderer.anchors(page.headings, page.anchors)
+            self._rendered[key] = made, _made_anchors(renderer, page)
+        return self._rendered[key]
+
     def exists(self, path: str) -> bool:
         return path in self.files or path in self.folders
 
@@ -571,24 +597,8 @@ class Tree:
     def site_of(self, path: str) -> str | None:
         """The nearest folder above ``path`` that holds a documentation site's configuration
         (Mintlify's ``docs.json``, Docusaurus, MkDocs...): its pages are read as the site
-        serves them. None for a page GitHub renders."""
-        folder = posixpath.dirname(path)
-        walked: list[str] = []
-        found: str | None = None
-        while True:
-            if folder in self._sites:
-                found = self._sites[folder]
-                break
-            walked.append(folder)
-            if self.site_config(folder) is not None:
-                found = folder
-                break
-            if not folder:
-                break
-            folder = posixpath.dirname(folder)
-        for seen in walked:
-            self._sites[seen] = found
-        return found
+        serves them. None for a page GitHub renders (``speclint.analyses.renderers``)."""
+        return self.renderers.site_of(path)
 
     def twin_site(self, path: str) -> str | None:
         """The site folder holding the only other page named as ``path`` (``seps/12-x.md`` and
@@ -608,15 +618,7 @@ class Tree:
     def site_config(self, folder: str) -> tuple[str, str] | None:
         """The site configuration file in ``folder`` (a repository path) and the generator it
         configures, if any."""
-        for name in SITE_CONFIGS:
-            if posixpath.join(folder, name) in self.files:
-                return posixpath.join(folder, name), SITE_KINDS[name]
-        if posixpath.join(folder, "content") in self.folders:
-            # Hugo: `config.toml`, or a configuration folder (`config/_default/hugo.toml`).
-            for name in (*HUGO_LEGACY, *(f"config/_default/{n}" for n in HUGO_CONFIGS)):
-                if posixpath.join(folder, name) in self.files:
-                    return posixpath.join(folder, name), "hugo"
-        return None
+        return site_config(self.files, self.folders, folder)
 
     def site(self, folder: str) -> Site:
         """How the site configured in ``folder`` serves its routes."""
@@ -906,10 +908,55 @@ def _link_problem(
     if found is None and not root_relative:
         found = _from_document_roots(tree, path, written_path)
     if found is None:
-        return _missing_file(tree, path, site, resolved)
+        return _missing_file(tree, settings, path, site, resolved, fragment)
     if settings.anchors and fragment and found in tree.pages:
         return _anchor_problem(tree, settings, path, site, found, fragment)
+    if settings.anchors and fragment and found.endswith((".html", ".htm")):
+        return _html_api_problem(tree, path, site, found, fragment)
+    if settings.anchors and fragment and found in api_names(tree.corpus):
+        return _document_api_problem(tree, path, site, found, fragment)
     return None
+
+
+def _document_api_problem(
+    tree: Tree, path: str, site: LinkSite, target: str, fragment: str
+) -> Problem | None:
+    """A link into an OpenAPI document of the corpus, served where Redoc shows it: a Redoc deep
+    link (``openapi.yaml#operation/listPets``) names an operation, tag or schema of that
+    document. A fragment starting with ``/`` is a JSON pointer into the file (as Swagger UI's
+    shape would be): not judged here."""
+    link = None if fragment.startswith("/") else deep_link(fragment)
+    if link is None:
+        return None
+    missing = judge(link, [api_names(tree.corpus)[target]])
+    if missing is None:
+        return None
+    hint = f" (did you mean `{missing.guess}`?)" if missing.guess else ""
+    return Problem(
+        ("api", target, missing.what, bare(missing.name)),
+        path,
+        site,
+        f"`{site.target}`: `{target}` has no {missing.what} `{missing.name}`{hint}. Name an "
+        f"existing {missing.what} in the deep link, or restore the one it named",
+        (Location(target, 1, 1, note=f"has no {missing.what} `{missing.name}`"),),
+    )
+
+
+def _html_api_problem(
+    tree: Tree, path: str, site: LinkSite, target: str, fragment: str
+) -> Problem | None:
+    """A deep link into an HTML page of the repository (``redoc.html#operation/x``): speclint
+    does not read HTML, so the page is taken for a Swagger UI or Redoc page only when the link
+    says so, Redoc's ``operation/`` or a Swagger UI link whose tag the corpus's OpenAPI
+    documents have (a single-page application's own ``#/route`` is no operation)."""
+    link = deep_link(fragment)
+    if link is None or not (link.operation or link.schema):
+        return None
+    documents = list(api_names(tree.corpus).values())
+    if link.style == "swagger-ui" and judge(DeepLink(link.style, tag=link.tag), documents):
+        return None
+    judged = _api_problem(tree, path, site, target, None, link)
+    return judged if isinstance(judged, Problem) else None
 
 
 def _from_document_roots(tree: Tree, path: str, written: str) -> str | None:
@@ -968,8 +1015,13 @@ def _route_problem(
         return None  # generated, from another plugin, or routed by code: not known here
     if tree.redirected(model.folder, route):
         return None  # the site redirects that route (`redirects` in docs.json)
-    guess = _closest(route, model.known_routes(tree), cutoff=0.6)
-    hint = f" (did you mean `{guess}`?)" if guess else ""
+    # A proposed route leads to a page with the link's anchor, if it has one (issue 45, item 9).
+    close = difflib.get_close_matches(route, model.known_routes(tree), n=5, cutoff=0.6)
+    guess = next(
+        (r for r in close if _route_reaches(tree, settings, path, site, model, r, fragment)), None
+    )
+    anchor = f"#{fragment}" if fragment and settings.anchors else ""
+    hint = f" (did you mean `{guess}{anchor}`?)" if guess else ""
     where = model.folder or "the repository root"
     return Problem(
         ("route", model.folder, route),
@@ -978,6 +1030,15 @@ def _route_problem(
         f"`{site.target}`: no page of the documentation site at `{where}` ({model.kind}) "
         f"serves the route `{route}`{hint}. Fix the link, or add the page",
     )
+
+
+def _route_reaches(
+    tree: Tree, settings: Options, path: str, site: LinkSite, model: Site, route: str, fragment: str
+) -> bool:
+    if not fragment or not settings.anchors:
+        return True
+    found = model.find(tree, route)
+    return found is None or _anchor_problem(tree, settings, path, site, found, fragment) is None
 
 
 def _built_page(tree: Tree, resolved: str) -> bool:
@@ -1177,20 +1238,34 @@ def _docusaurus_route(
     return found if isinstance(found, str) else None
 
 
-def _missing_file(tree: Tree, path: str, site: LinkSite, resolved: str) -> Problem:
+def _missing_file(
+    tree: Tree, settings: Options, path: str, site: LinkSite, resolved: str, fragment: str = ""
+) -> Problem:
     what = "image" if site.kind == "image" else "file"
     cased = [p for p in tree.by_case.get(resolved.casefold(), []) if p != resolved]
+    # "Did you mean" names a target that works: with the link's fragment, a page that has that
+    # anchor (issue 45, item 9). `#frag` kept in the proposal, so that it is the whole target.
+    fragment = fragment if settings.anchors else ""
+
+    def reaches(candidate: str) -> bool:
+        return (
+            not fragment or _anchor_problem(tree, settings, path, site, candidate, fragment) is None
+        )
+
+    anchor = f"#{fragment}" if fragment else ""
     if cased:
         right = _relative(path, cased[0])
+        either = "" if reaches(cased[0]) else f" (and give it an anchor `{anchor}`: it has none)"
         return Problem(
             ("case", resolved),
             path,
             site,
             f"`{site.target}` → `{resolved}` does not exist: the repository has `{cased[0]}`, "
-            f"and paths are case-sensitive (GitHub, Linux). Write `{right}`",
+            f"and paths are case-sensitive (GitHub, Linux). Write `{right}`{either}",
         )
-    guess = _closest(resolved, _neighbours(tree, resolved))
-    hint = f" (did you mean `{_relative(path, guess)}`?)" if guess else ""
+    close = difflib.get_close_matches(resolved, _neighbours(tree, resolved), n=5, cutoff=0.75)
+    guess = next((c for c in close if reaches(c)), None)
+    hint = f" (did you mean `{_relative(path, guess)}{anchor}`?)" if guess else ""
     if WEB_ADDRESS.match(site.target):
         hint = f" (a web address needs its scheme: `https://{site.target}`)"
     return Problem(
@@ -1232,6 +1307,11 @@ def _anchor_problem(
     name = fragment.removeprefix("user-content-").split(":~:", 1)[0]
     if not name or name == "top" or LINE_ANCHOR.match(name):
         return None
+    link = deep_link(name) if name not in page.anchors else None
+    if link is not None:
+        judged = _api_problem(tree, path, site, target, page, link)
+        if judged is not NOT_API:
+            return judged if isinstance(judged, Problem) else None
     anchors, headings, group, rank = page.anchors, [*page.headings, *page.labels], target, 0
     documents = tree.documents_of(target)
     if documents:
@@ -1257,12 +1337,12 @@ def _anchor_problem(
         return None
     elif (copied := tree.copy_of(target)) is not None:
         group, rank = copied.key, 1  # the same defect in the parts is reported there, once
+    renderer = tree.renderers.of(path)
+    proposed = anchors
+    if not documents:
+        # The anchors the page has where the link is read: GitHub's, or a site's own slugs.
+        anchors, proposed = tree.rendered_anchors(renderer, target)
     if name in anchors or _spec_md_section(name, headings):
-        return None
-    # A documentation site makes its own anchors (Mintlify keeps `_meta`'s underscore out,
-    # `tasks/get` in): only letters and digits are compared there.
-    on_site = target.endswith(".mdx") or tree.site_of(target) is not None
-    if on_site and _bare(name) in {_bare(a) for a in [*anchors, *page.headings]}:
         return None
     here = target == path
     where = "this page" if here else f"`{target}`"
@@ -1271,6 +1351,18 @@ def _anchor_problem(
     related = () if here else (Location(target, 1, 1, note=f"has no anchor `#{name}`"),)
     folded = {a.casefold(): a for a in sorted(anchors, reverse=True)}
     if name.casefold() in folded:
+        if documents:
+            # A document a build assembles (a script, spec-md, Jekyll): read in its output, by a
+            # browser, which compares ids with their case.
+            reader = "the build that assembles it"
+        elif renderer.forgives_case or renderer.kind not in (*EXACT_SLUGS, ELSEWHERE):
+            # GitHub's pages look a fragment up without regard to case: the link works where
+            # the page is read. A site whose slugs are not known here is not judged on case.
+            return None
+        elif renderer.kind == ELSEWHERE:
+            reader = f"the site it is written for ({renderer.config})"
+        else:
+            reader = f"{renderer.name} (`{renderer.config}`)"
         if settings.ignore_case:
             return None
         right = folded[name.casefold()]
@@ -1278,15 +1370,19 @@ def _anchor_problem(
             ("anchor-case", group, name),
             path,
             site,
-            f"`{site.target}`: the anchor of {where} is `#{right}`. GitHub's own pages forgive "
-            "the case, other renderers do not (markdownlint MD051): "
-            f"write `#{right}`",
+            f"`{site.target}`: the anchor of {where} is `#{right}`, and {reader} compares "
+            f"fragments with their case, as browsers do: write `#{right}`",
             related,
-            # The link works where the page is read (GitHub), so not a broken link.
+            # A reader of the page on GitHub still reaches it.
             severity=Severity.INFO,
             rank=rank,
         )
-    guess = _word_of(name, headings, anchors) or _closest(name, anchors, cutoff=0.6)
+    # A documentation site makes its own anchors (Mintlify keeps `_meta`'s underscore out,
+    # `tasks/get` in): only letters and digits are compared there.
+    on_site = target.endswith(".mdx") or tree.site_of(target) is not None
+    if on_site and _bare(name) in {_bare(a) for a in [*anchors, *page.headings]}:
+        return None
+    guess = _word_of(name, headings, proposed, renderer) or _closest(name, proposed, cutoff=0.6)
     hint = f" (did you mean `#{guess}`?)" if guess else ""
     return Problem(
         ("anchor", group, name),
@@ -1299,17 +1395,116 @@ def _anchor_problem(
     )
 
 
-def _word_of(name: str, headings: Iterable[str], anchors: set[str]) -> str | None:
+# The site generators whose heading slugs are lower-case by rule, GitHub's or MkDocs' (Docusaurus's
+# github-slugger, Hugo's Goldmark `github` ids, Jekyll's kramdown with GFM input): a fragment
+# that differs from one of their anchors only in case reaches nothing on the site.
+EXACT_SLUGS = frozenset({"mkdocs", "docusaurus", "hugo", "jekyll"})
+
+
+def _made_anchors(renderer: Renderer, page: Page) -> set[str]:
+    """The anchors ``renderer`` really makes of ``page``, for "did you mean": not the spellings
+    a link is forgiven (another renderer's slugs, a space GitHub keeps before inline HTML), which
+    may lead nowhere where the page is read (issue 45, item 9)."""
+    if renderer.kind != "mkdocs":
+        return page.anchors
+    github = {github_slug(h.strip()) for h in page.headings}
+    explicit = {a for a in page.anchors if a not in github}
+    return explicit | (renderer.anchors(page.headings, set()))
+
+
+NOT_API = "not an API reference link"
+
+
+def _api_problem(
+    tree: Tree, path: str, site: LinkSite, target: str, page: Page | None, link: DeepLink
+) -> Problem | str | None:
+    """A Swagger UI or Redoc deep link (``#/pets/listPets``, ``#tag/pets/operation/x``) judged
+    against the OpenAPI document the target page renders (``speclint.analyses.api_links``): the
+    document its embedding names, else the corpus's OpenAPI documents. ``NOT_API`` when the link
+    is not one (no API reference there, and no OpenAPI document in the corpus, or a Swagger UI
+    tag link on a page that renders none), None when it is not judged or names what exists."""
+    names = api_names(tree.corpus)
+    renders = page is not None and page.renders_api
+    documents = _rendered_documents(tree, target, page, names) if renders else None
+    if documents is None and renders:
+        return None  # the page renders a document that is not in the corpus (a remote one)
+    if documents is None:
+        documents = list(names.values())
+        if not documents:
+            return NOT_API
+        if link.style == "swagger-ui" and not link.operation:
+            # `#/x` on a page that renders no API reference: a tag, only if the corpus has it.
+            return None if judge(link, documents) is None else NOT_API
+    missing = judge(link, documents)
+    if missing is None:
+        return None
+    hint = f" (did you mean `{missing.guess}`?)" if missing.guess else ""
+    shown = ", ".join(f"`{d.path}`" for d in documents[:3])
+    if len(documents) > 3:
+        shown += f" and {len(documents) - 3} more"
+    where = f"the API reference `{target}` renders" if renders else "the corpus's OpenAPI documents"
+    return Problem(
+        ("api", ",".join(d.path for d in documents), missing.what, bare(missing.name)),
+        path,
+        site,
+        f"`{site.target}`: {where} ({shown}) {'has' if len(documents) == 1 else 'have'} no "
+        f"{missing.what} `{missing.name}`{hint}. Name an existing {missing.what} in the "
+        "deep link, or restore the one it named",
+        tuple(
+            Location(d.path, 1, 1, note=f"has no {missing.what} `{missing.name}`")
+            for d in documents[:3]
+        ),
+    )
+
+
+def _rendered_documents(
+    tree: Tree, target: str, page: Page | None, names: dict[str, ApiNames]
+) -> list[ApiNames] | None:
+    """The corpus's OpenAPI documents the page ``target`` renders as an API reference: the one
+    its embedding names (from the page's folder, the site's folder or its static files), all of
+    them when it names none the corpus has, and None when it names only documents elsewhere (a
+    web address)."""
+    specs = page.api_specs if page is not None else []
+    found: list[ApiNames] = []
+    remote = False
+    folder = posixpath.dirname(target)
+    site = tree.site_of(target) or ""
+    for spec in specs:
+        if SCHEME.match(spec):
+            remote = True
+            continue
+        written = unquote(urlsplit(spec).path)
+        bases = [site, posixpath.join(site, "static"), posixpath.join(site, "public"), ""]
+        candidates = [posixpath.join(folder, written)] if not written.startswith("/") else []
+        candidates += [posixpath.join(base, written.lstrip("/")) for base in bases]
+        for candidate in candidates:
+            resolved = posixpath.normpath(candidate)
+            if resolved in names:
+                found.append(names[resolved])
+                break
+    if found:
+        return found
+    if remote and len(specs) == sum(bool(SCHEME.match(s)) for s in specs):
+        return None
+    return list(names.values()) or None
+
+
+def _word_of(
+    name: str, headings: Iterable[str], anchors: set[str], renderer: Renderer = GITHUB_RENDERER
+) -> str | None:
     """The anchor of the shortest heading that holds ``name`` as whole words, notes in
     parentheses set aside (``#cdevent-context`` for ``#context``, not "id (context)";
     ``#id-context`` for ``#id``): a better guess than the closest spelling (``#content``)."""
     if len(name) < 2:
         return None
     pattern = re.compile(rf"(?:^|-){re.escape(name.casefold())}(?:-|$)")
+    slug = (
+        functools.partial(mkdocs_slug, cased=renderer.cased) if renderer.kind == "mkdocs" else None
+    )
     held = [
         anchor
         for heading in headings
-        if (anchor := github_slug(heading.strip())) in anchors
+        if (anchor := (slug or github_slug)(heading.strip())) in anchors
         and anchor != name
         and pattern.search(github_slug(_without_notes(heading).strip()))
     ]

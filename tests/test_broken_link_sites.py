@@ -155,17 +155,23 @@ def test_mkdocs_and_hugo_routes_resolve_or_are_not_judged(make_corpus: MakeCorpu
 # --- anchors --------------------------------------------------------------------------------------
 
 
-def test_a_case_only_anchor_difference_is_an_info(make_corpus: MakeCorpus) -> None:
+def test_a_case_only_anchor_difference_is_nothing_on_github_and_an_info_on_a_site(
+    make_corpus: MakeCorpus,
+) -> None:
+    pages = {
+        "api.md": "# API\n\n[create](#Create-A-Run) [other](other.md#The-Part)\n\n## Create a Run\n",
+        "other.md": "# Other\n\n## The part\n",
+    }
+    # GitHub looks a fragment up without regard to case: both links work.
+    assert findings_of(make_corpus(pages)) == []
     root = make_corpus(
-        {
-            "api.md": "# API\n\n[create](#Create-A-Run) [other](other.md#The-Part)\n\n## Create a Run\n",
-            "other.md": "# Other\n\n## The part\n",
-        }
+        {"docusaurus.config.js": "module.exports = {};\n"}
+        | {f"docs/{name}": text for name, text in pages.items()}
     )
     found = findings_of(root)
     assert len(found) == 2
     assert {f.severity for f in found} == {Severity.INFO}
-    assert all("GitHub" in f.message for f in found)
+    assert all("Docusaurus" in f.message for f in found)
 
 
 def test_a_hugo_configuration_folder_makes_a_site(make_corpus: MakeCorpus) -> None:

@@ -1150,6 +1150,7 @@ def show_files(path: Path) -> None:
     """List each file speclint reads in PATH: its kind, dialect, and why it was classified so;
     and each folder it did not enter (a virtual environment, installed packages), and why."""
     # Deferred: startup (module docstring).
+    from speclint.analyses.renderers import summary
     from speclint.run.coverage import listed as not_checked
     from speclint.run.coverage import of_file
     from speclint.run.coverage import phrase as coverage_phrase
@@ -1180,6 +1181,10 @@ def show_files(path: Path) -> None:
     left = f"; {len(folders)} folder{'s' if len(folders) != 1 else ''} skipped" if folders else ""
     said = coverage_phrase(notes)
     say(f"speclint: {phrase(inventory)}{left}" + (f"; {said}" if said else ""))
+    # Which program renders the pages, so which anchors their links are judged by (issue 45).
+    rendered = summary(corpus)
+    if rendered:
+        say(f"speclint: {rendered}")
 
 
 @main.command(name="roles")

@@ -132,6 +132,11 @@ class Page:
     # The level of the page's first heading (0 when it has none): a page that starts below
     # level 1 is a section of something larger.
     first_level: int = 0
+    # Whether the page renders an API reference from an OpenAPI document (Swagger UI, Redoc,
+    # RapiDoc, Stoplight Elements, an MkDocs or Hugo plugin's tag), and the document's address
+    # where the page writes it (``openapi.yaml``, ``/api/spec.json``, ``https://...``).
+    renders_api: bool = False
+    api_specs: list[str] = field(default_factory=list)
     # The list items that are a bare page path and nothing else (``- front/cover``): a README
     # listing a document's pages in order (``speclint.analyses.assembly``).
     items: list[str] = field(default_factory=list)
@@ -214,7 +219,41 @@ def page_of(
         how = "relative" if directive.group(1) == "include_relative" else "site"
         page.included.append((how, directive.group(2)))
     page.includes = INCLUDE.search(NAMED_INCLUDE.sub("", source)) is not None
+    page.renders_api, page.api_specs = api_renderings(source)
     return page
+
+
+# Where a page embeds an API reference rendered from an OpenAPI document: a web component or a
+# JSX component (`<redoc spec-url>`, `<rapi-doc>`, `<elements-api>`, `<swagger-ui src>` of
+# mkdocs-swagger-ui-tag, `<SwaggerUI url>`, `<RedocStandalone specUrl>`), a script that starts
+# one (`SwaggerUIBundle({url: ...})`, `Redoc.init(...)`, a `swagger-ui` / `redoc` container),
+# mkdocs-render-swagger's `!!swagger x.yaml!!`, neoteroi's `[OAD(x.yaml)]`, Docsy's shortcodes.
+API_RENDERING = re.compile(
+    r"<(?:redoc|rapi-doc|elements-api|openapi-explorer|swagger-ui|SwaggerUI|Redoc"
+    r"|RedocStandalone|ApiDocMdx|Redocusaurus)\b"
+    r"|!!swagger(?:-http)?\s|SwaggerUIBundle\s*\(|SwaggerUI\s*\(|Redoc\.init\s*\("
+    r"|\bid\s*=\s*[\"'](?:swagger-ui|redoc|redoc-container)[\"']|\[OAD\("
+    r"|\{\{<\s*(?:swaggerui|redoc|openapi)\b"
+)
+# The document's address after such a marker: a quoted or bracketed value naming a JSON or YAML
+# file, or a web address.
+API_SPEC = re.compile(
+    r"""(?:["'(]|!!swagger(?:-http)?\s+|\s)((?:https?://)?[^\s"'()<>{}]+\.(?:json|ya?ml))(?=["')!\s>])"""
+)
+API_SPEC_REACH = 400  # characters after a marker where its document's address is looked for
+
+
+def api_renderings(text: str) -> tuple[bool, list[str]]:
+    """Whether ``text`` renders an API reference, and the addresses of the documents it
+    renders (``API_RENDERING``)."""
+    specs: list[str] = []
+    found = False
+    for marker in API_RENDERING.finditer(text):
+        found = True
+        spec = API_SPEC.search(text, marker.start(), marker.end() + API_SPEC_REACH)
+        if spec is not None and spec.group(1) not in specs:
+            specs.append(spec.group(1))
+    return found, specs
 
 
 def jsx_comments(text: str) -> list[tuple[int, int]]:
