@@ -4,8 +4,10 @@ What it does
     Validates each AsyncAPI 2.x/3.x document against the JSON Schema the AsyncAPI Initiative
     publishes for the version in its ``asyncapi:`` field (from the ``@asyncapi/specs`` package,
     shipped inside speclint, see ``speclint/data/asyncapi/PROVENANCE.json``), offline. Each violation
-    is reported at its JSON pointer with the most specific reason the schema gives. A version with
-    no published schema is reported too, and so is a ``pattern`` of a schema object that cannot
+    is reported at its JSON pointer with the most specific reason the schema gives. A release
+    whose schema speclint does not ship (AsyncAPI 1.x, a later 3.x) gets an ``info`` that the
+    document was not checked, never an error; an ``asyncapi`` value that is no release number
+    (``2.0``, ``latest``) is reported, and so is a ``pattern`` of a schema object that cannot
     be compiled (a repeat count past 4,294,967,294, or counted repeats that compile to more than
     100,000 elements: ``(?:a{3000}){3000}``), at the pattern.
 
@@ -38,6 +40,7 @@ Options
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -51,6 +54,9 @@ from speclint.parsing.kinds import DocumentKind
 
 ID = "asyncapi-invalid"
 SEVERITY = Severity.ERROR
+# A version as AsyncAPI numbers its releases (`1.2.0`, `3.1.0`): one whose schema is not shipped
+# is a document not checked; anything else (`2.0`, `latest`) is a wrong `asyncapi` value.
+RELEASE = re.compile(r"^\d+\.\d+\.\d+$")
 # One AsyncAPI document at a time (speclint.analyses.units).
 READS = "document"
 # Reads no shared index (speclint.run.runner.prime): it may start while they are built.
@@ -68,6 +74,21 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     known = asyncapi_versions()
     declared = str(document.data.get("asyncapi", ""))
+    if declared not in known and RELEASE.match(declared):
+        # A version the AsyncAPI Initiative published (1.x) or publishes later, whose schema
+        # speclint does not ship: not checked, which is no defect of the document.
+        # (Coverage: once the engine's result records what was not checked, this note goes
+        # there instead of among the findings.)
+        return [
+            Finding(
+                ID,
+                Severity.INFO,
+                f"`asyncapi: {declared}`: not checked: speclint ships the official AsyncAPI "
+                f"schemas of {', '.join(known)} only; the document is not known to be invalid",
+                document.location("/asyncapi"),
+                key="not-checked",
+            )
+        ]
     if declared not in known:
         return [
             Finding(

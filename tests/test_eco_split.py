@@ -4,12 +4,13 @@ here is our own."""
 
 from __future__ import annotations
 
+import json
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding
+from speclint.common.findings import Finding, Severity
 from speclint.model.config import load_config
 from speclint.run.catalog import all_rules
 
@@ -57,3 +58,143 @@ def test_a_quoted_destination_on_the_next_line_is_shown_as_written(
     assert "%22" not in finding.message
     assert finding.message.startswith('`"../assets/example.json"`')
     assert "quotes are part of the destination: write `../assets/example.json`" in (finding.message)
+
+
+# --- a release whose official schema is not shipped: not checked, never an error ---------------
+
+
+def test_an_asyncapi_1_document_is_not_checked_not_invalid(make_corpus: MakeCorpus) -> None:
+    document = {
+        "asyncapi": "1.2.0",
+        "info": {"title": "Events", "version": "1"},
+        "topics": {"message": {"subscribe": {"$ref": "#/components/messages/m"}}},
+    }
+    root = make_corpus({"events/async.json": json.dumps(document, indent=2)})
+    [finding] = run(root, "asyncapi-invalid")
+    assert finding.severity is Severity.INFO
+    assert "not checked" in finding.message and "1.2.0" in finding.message
+
+
+def test_an_asyncapi_value_that_is_no_release_is_still_an_error(make_corpus: MakeCorpus) -> None:
+    document = {"asyncapi": "2.6", "info": {"title": "Events", "version": "1"}, "channels": {}}
+    root = make_corpus({"events/async.json": json.dumps(document, indent=2)})
+    [finding] = run(root, "asyncapi-invalid")
+    assert finding.severity is Severity.ERROR
+
+
+def test_an_openapi_release_without_a_shipped_schema_is_not_checked(
+    make_corpus: MakeCorpus,
+) -> None:
+    later = yaml(
+        """
+        openapi: 3.9.0
+        info: {title: Widgets, version: "1"}
+        paths: {}
+        """
+    )
+    wrong = later.replace("3.9.0", '"3.0"')
+    root = make_corpus({"api/later.yaml": later, "api/wrong.yaml": wrong})
+    found = {f.location.path: f for f in run(root, "openapi-invalid")}
+    assert found["api/later.yaml"].severity is Severity.INFO
+    assert "not checked" in found["api/later.yaml"].message
+    assert found["api/wrong.yaml"].severity is Severity.ERROR
+
+
+def test_a_swagger_document_is_named_as_swagger_in_its_messages(make_corpus: MakeCorpus) -> None:
+    # "fix it so the document is valid OpenAPI " (no version): a Swagger 2.0 document has none.
+    swagger = yaml(
+        """
+        swagger: "2.0"
+        info: {title: Widgets, version: "1"}
+        paths:
+          /a:
+            get:
+              responses:
+                "200": {description: ok, schema: {type: object, items: [{type: string}]}}
+        """
+    )
+    root = make_corpus({"api/swagger.yaml": swagger})
+    errors = [f for f in run(root, "openapi-invalid") if f.severity is Severity.ERROR]
+    assert errors and all(f.message.endswith("valid Swagger 2.0") for f in errors)
+
+
+# --- openapi-invalid: a split source as its bundle reads ---------------------------------------
+
+SPLIT_API = """
+openapi: 3.0.3
+info: {title: Widgets, version: "1"}
+tags:
+  - name: Intro
+    description:
+      $ref: texts.yaml#/intro
+paths:
+  /widgets:
+    get:
+      $ref: ops/list.yaml
+    post:
+      $ref: ops/missing.yaml
+"""
+
+LIST_OPERATION = """
+operationId: listWidgets
+parameters:
+  - $ref: ../params/limit.yaml
+responses:
+  "200":
+    description: The widgets.
+    content:
+      application/json:
+        schema: {type: array, items: {type: string}}
+"""
+
+
+def split_api(operation: str = LIST_OPERATION) -> dict[str, str]:
+    return {
+        "api/openapi.yaml": yaml(SPLIT_API),
+        "api/texts.yaml": "intro: The widgets API.\n",
+        "api/ops/list.yaml": yaml(operation),
+        "api/params/limit.yaml": yaml("name: limit\nin: query\nschema: {type: integer}\n"),
+    }
+
+
+def test_a_ref_where_the_bundler_inlines_it_is_not_an_error(make_corpus: MakeCorpus) -> None:
+    # `get: {$ref: ops/list.yaml}` and `description: {$ref: texts.yaml#/intro}`: no Reference
+    # Object is allowed there, and redocly/swagger-cli bundle replace them by their targets.
+    # Each operation was two errors ("$ref" not allowed, "responses" missing); the missing
+    # operation file is unresolved-ref's, not also two errors here.
+    root = make_corpus(split_api())
+    assert run(root, "openapi-invalid") == []
+    [missing] = run(root, "unresolved-ref")
+    assert "ops/missing.yaml" in missing.message
+
+
+def test_an_error_inside_an_inlined_operation_is_reported_in_its_file(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The operation's own content is checked as the bundle holds it, and the error is placed in
+    # the file it is written in, at its line.
+    broken = LIST_OPERATION.replace("    description: The widgets.\n", "")
+    root = make_corpus(split_api(broken))
+    [finding] = run(root, "openapi-invalid")
+    assert finding.location.path == "api/ops/list.yaml"
+    assert finding.location.pointer == "/responses/200"
+    assert finding.location.line == 5  # `"200":` in ops/list.yaml
+    assert '"description" is a required property' in finding.message
+    assert "`api/openapi.yaml` reaches this file by `$ref`" in finding.message
+
+
+def test_a_ref_that_contains_itself_is_one_finding(make_corpus: MakeCorpus) -> None:
+    cyclic = yaml(
+        """
+        openapi: 3.0.3
+        info: {title: Widgets, version: "1"}
+        paths:
+          /widgets:
+            get:
+              $ref: "#/paths/~1widgets"
+        """
+    )
+    root = make_corpus({"api/openapi.yaml": cyclic})
+    [finding] = run(root, "openapi-invalid")
+    assert finding.location.pointer == "/paths/~1widgets/get"
+    assert "contains it" in finding.message
