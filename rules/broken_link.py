@@ -869,19 +869,6 @@ def _link_problem(
         return None  # mailto:, data:, another scheme: nothing to check offline
     if target.startswith("//"):
         return None  # protocol-relative: another host
-    wrapped = _wrapped(target)
-    if wrapped is not None and SCHEME.match(wrapped[1]):
-        # `[x]: (https://…)`: CommonMark keeps the parentheses in the destination, so it is a
-        # relative path to a file named `(https:`…, not the web page; shown as written (a
-        # path's normalisation made `https://` read `https:/`).
-        wrapping, inner = wrapped
-        return Problem(
-            ("wrapped", target),
-            path,
-            site,
-            f"`{target}`: the {wrapping} around the address are part of the link's "
-            f"destination, so it names a file of the repository, not `{inner}`: remove them",
-        )
     parts = urlsplit(target)
     written_path, fragment = unquote(parts.path), unquote(parts.fragment)
     if not written_path:
@@ -1214,6 +1201,17 @@ def _missing_file(tree: Tree, path: str, site: LinkSite, resolved: str) -> Probl
     if WEB_ADDRESS.match(site.target):
         hint = f" (a web address needs its scheme: `https://{site.target}`)"
     wrapped = _wrapped(site.target)
+    if wrapped is not None and SCHEME.match(wrapped[1]):
+        # `[x]: (https://…)`: CommonMark keeps the parentheses in the destination, so it is a
+        # relative path to a file named `(https:`…, not the web page. Named as written: the
+        # path's normalisation made `https://` read `https:/`.
+        return Problem(
+            ("missing", resolved),
+            path,
+            site,
+            f"`{site.target}`: the {wrapped[0]} around the address are part of the link's "
+            f"destination, so it names a file of the repository, not `{wrapped[1]}`: remove them",
+        )
     if wrapped is not None:
         # `[x](\n  "path")`: a quoted destination keeps its quotes (CommonMark reads a title
         # only after a destination), so it names a file whose name starts with `"`.

@@ -198,3 +198,60 @@ def test_a_ref_that_contains_itself_is_one_finding(make_corpus: MakeCorpus) -> N
     [finding] = run(root, "openapi-invalid")
     assert finding.location.pointer == "/paths/~1widgets/get"
     assert "contains it" in finding.message
+
+
+def test_a_properties_map_kept_in_another_file_is_judged_there(make_corpus: MakeCorpus) -> None:
+    # `properties: {$ref: attributes.yaml#/ids}` in an OpenAPI 3.0 schema file: the bundler
+    # puts the map in its place. It was "`$ref`: ... is not of type object" in every schema
+    # file that did so; now the map is judged, and its own errors are reported where written.
+    files = split_api()
+    files["api/ops/list.yaml"] = files["api/ops/list.yaml"].replace(
+        "schema: {type: array, items: {type: string}}", "schema: {$ref: ../models/widget.yaml}"
+    )
+    files["api/models/widget.yaml"] = yaml(
+        """
+        type: object
+        properties:
+          $ref: attributes.yaml#/widget_ids
+        """
+    )
+    files["api/models/attributes.yaml"] = yaml(
+        """
+        widget_ids:
+          ids: {type: array, items: {type: integer}}
+        """
+    )
+    root = make_corpus(files)
+    assert run(root, "schema-invalid") == []
+    files["api/models/attributes.yaml"] = files["api/models/attributes.yaml"].replace(
+        "type: array,", "type: array, minItems: -1,"
+    )
+    root = make_corpus(files)
+    [finding] = run(root, "schema-invalid")
+    assert finding.location.path == "api/models/attributes.yaml"
+    assert finding.location.pointer == "/widget_ids/ids/minItems"
+
+
+def test_an_asyncapi_split_source_is_validated_as_its_bundle(make_corpus: MakeCorpus) -> None:
+    document = yaml(
+        """
+        asyncapi: 2.6.0
+        info:
+          $ref: parts/info.yaml
+        channels:
+          widgets:
+            description:
+              $ref: parts/texts.yaml#/widgets
+            subscribe:
+              message: {payload: {type: string}}
+        """
+    )
+    files = {
+        "api/asyncapi.yaml": document,
+        "api/parts/info.yaml": "title: Widgets\nversion: '1'\n",
+        "api/parts/texts.yaml": "widgets: The widget events.\n",
+    }
+    assert run(make_corpus(files), "asyncapi-invalid") == []
+    files["api/parts/info.yaml"] = "title: Widgets\nversion: '1'\ncontact: widgets@example.org\n"
+    [finding] = run(make_corpus(files), "asyncapi-invalid")
+    assert (finding.location.path, finding.location.pointer) == ("api/parts/info.yaml", "/contact")
