@@ -104,6 +104,7 @@ from speclint.analyses.inlining import (
     corpus_target,
     inline_misplaced,
     misplaced_refs_of,
+    schema_map_refs,
 )
 from speclint.analyses.references import CORPUS_BASE, file_uri
 from speclint.analyses.schema_objects import (
@@ -506,7 +507,11 @@ def _inlined(corpus: Context, document: Document) -> InlinedView:
         judge = _first_judged(get_validator_cls(document.data))
 
         def misplaced(data: Any) -> Iterator[str]:
-            return misplaced_refs_of(judge.places(data))
+            yield from misplaced_refs_of(judge.places(data))
+            # A schema map kept in a file (`properties: {$ref: …}`): OpenAPI 3.1's own schema
+            # does not look inside schema objects, their dialect's metaschema does.
+            for at, schema in openapi_schema_roots(data):
+                yield from schema_map_refs(schema, at)
 
         memo[document.path] = inline_misplaced(corpus, document, misplaced)
     return memo[document.path]

@@ -255,3 +255,37 @@ def test_an_asyncapi_split_source_is_validated_as_its_bundle(make_corpus: MakeCo
     files["api/parts/info.yaml"] = "title: Widgets\nversion: '1'\ncontact: widgets@example.org\n"
     [finding] = run(make_corpus(files), "asyncapi-invalid")
     assert (finding.location.path, finding.location.pointer) == ("api/parts/info.yaml", "/contact")
+
+
+def test_a_properties_map_in_an_openapi_31_document_is_inlined(make_corpus: MakeCorpus) -> None:
+    # OpenAPI 3.1's own schema does not look inside schema objects; the dialect's metaschema
+    # said `/…/properties/$ref: "…" is not of type "object", "boolean"`.
+    document = yaml(
+        """
+        openapi: 3.1.0
+        info: {title: Widgets, version: "1"}
+        paths:
+          /widgets:
+            get:
+              responses:
+                "200":
+                  description: The widgets.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        properties:
+                          $ref: parts.yaml#/widget_fields
+        """
+    )
+    parts = "widget_fields:\n  id: {type: string}\n"
+    root = make_corpus({"api/openapi.yaml": document, "api/parts.yaml": parts})
+    assert run(root, "openapi-invalid") == []
+    root = make_corpus(
+        {"api/openapi.yaml": document, "api/parts.yaml": parts.replace("string", "strin")}
+    )
+    [finding] = run(root, "openapi-invalid")
+    assert (finding.location.path, finding.location.pointer) == (
+        "api/parts.yaml",
+        "/widget_fields/id/type",
+    )

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from speclint.analyses.references import DATA_KEYWORDS
-from speclint.parsing.structured import resolve_pointer, split_pointer
+from speclint.parsing.structured import escape_token, resolve_pointer, split_pointer
 
 if TYPE_CHECKING:
     from speclint.model.corpus import Corpus, Document
@@ -248,3 +248,41 @@ def misplaced_refs_of(errors: Iterable[tuple[str, Any]]) -> Iterator[str]:
             yield pointer
         elif pointer.endswith("/$ref") and isinstance(value, str):
             yield pointer[: -len("/$ref")]
+
+
+# The keywords whose value is a map of names to schemas (JSON Schema 2020-12 §10.3.2.1-3, §8.2.4;
+# draft-04's `definitions`): a string is never a schema, so a `$ref` member holding one is the
+# bundler's reference to a map kept elsewhere, not a property named `$ref`.
+SCHEMA_MAPS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+)
+
+
+def schema_map_refs(schema: Any, at: str) -> Iterator[str]:
+    """The pointers, within ``schema`` (at ``at``), of each schema map written as a ``$ref``
+    (``properties: {$ref: attributes.yml#/ids}``): found by walking the schema, not its data
+    (examples, defaults, enums) or extensions."""
+    stack: list[tuple[str, Any]] = [(at, schema)]
+    while stack:
+        pointer, node = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                key = str(key)
+                if key in DATA_KEYWORDS or key.startswith("x-"):
+                    continue
+                here = f"{pointer}/{escape_token(key)}"
+                if (
+                    key in SCHEMA_MAPS
+                    and isinstance(value, dict)
+                    and isinstance(value.get("$ref"), str)
+                ):
+                    yield here
+                    continue
+                if isinstance(value, (dict, list)):
+                    stack.append((here, value))
+        elif isinstance(node, list):
+            stack.extend(
+                (f"{pointer}/{index}", item)
+                for index, item in enumerate(node)
+                if isinstance(item, (dict, list))
+            )
