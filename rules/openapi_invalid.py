@@ -39,7 +39,8 @@ What it does
     reads (``speclint.analyses.inlining``): the target, a file of the corpus or a pointer into
     the same file, is put in its place, and an error inside it is reported in the file it is
     written in, at its line. Where the version's own schema rejects an object holding a
-    ``$ref`` is where it allows none. A target that is missing is ``unresolved-ref``'s alone
+    ``$ref`` is where it allows none; so is a schema map written as one (``properties: {$ref:
+    attributes.yml#/ids}``: a string is a schema in no dialect). A target that is missing is ``unresolved-ref``'s alone
     (not also "``responses`` is required"); one that contains its own ``$ref`` is one finding. An OpenAPI 3.0 document with no
     ``paths``, ``components`` or ``webhooks`` (prose pages for an API reference renderer) gets
     an ``info`` that 3.0 still requires ``paths``; one with components gets the error.
