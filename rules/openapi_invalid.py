@@ -519,16 +519,25 @@ def _inlined(corpus: Context, document: Document) -> InlinedView:
 
 
 def _not_inlined(document: Document, holder: Document, pointer: str, why: str) -> Finding:
-    reason = {
-        "cycle": "its target contains it, so a bundler cannot replace it",
-        "budget": "inlining it would pass the size speclint reads for one document",
-    }.get(why, why)
+    """One finding for a ``$ref`` where no Reference Object is allowed that was not inlined: a
+    defect when its target contains it (no bundler can replace it), and only a note that the
+    content was not checked when inlining it would pass the size read for one document."""
+    if why == "budget":
+        return Finding(
+            ID,
+            Severity.INFO,
+            f"{pointer or '/'}: not checked: the content this `$ref` names would pass the size "
+            "speclint inlines for one document (a bundler replaces it); it is not known to be "
+            "invalid",
+            holder.location(pointer),
+            key=f"{pointer}:not-inlined",
+        )
     return Finding(
         ID,
         SEVERITY,
-        f"{pointer or '/'}: `$ref` where {_spec(document)} allows no Reference Object, and "
-        f"{reason}: write the object here, or point the `$ref` at a piece that does not "
-        "contain it",
+        f"{pointer or '/'}: `$ref` where {_spec(document)} allows no Reference Object, and its "
+        "target contains it, so a bundler cannot replace it: write the object here, or point "
+        "the `$ref` at a piece that does not contain it",
         holder.location(pointer),
         key=f"{pointer}:not-inlined",
     )

@@ -9,6 +9,9 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from speclint.analyses import inlining
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
 from speclint.model.config import load_config
@@ -289,3 +292,16 @@ def test_a_properties_map_in_an_openapi_31_document_is_inlined(make_corpus: Make
         "api/parts.yaml",
         "/widget_fields/id/type",
     )
+
+
+def test_a_source_past_the_inlining_budget_is_said_not_checked(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Bounded: a target larger than what is left of the budget is not inlined, and that is a
+    # note that it was not checked, not an error of the document.
+    monkeypatch.setattr(inlining, "BUDGET", 5)
+    root = make_corpus(split_api())
+    found = [f for f in run(root, "openapi-invalid") if f.severity is not Severity.INFO]
+    assert found == []
+    notes = [f for f in run(root, "openapi-invalid") if "not checked" in f.message]
+    assert [n.location.pointer for n in notes] == ["/paths/~1widgets/get"]

@@ -105,14 +105,16 @@ def inline_misplaced(
     corpus: Corpus,
     document: Document,
     misplaced: Callable[[Any], Iterable[str]],
-    rounds: int = ROUNDS,
-    budget: int = BUDGET,
+    rounds: int | None = None,
+    budget: int | None = None,
 ) -> InlinedView:
     """``document`` as its bundle reads: each object with a ``$ref`` member at a pointer that
     ``misplaced(data)`` yields (the places the specification's schema rejects it) replaced by
     the ``$ref``'s target, until ``misplaced`` yields no new place, ``rounds`` are done, or
     ``budget`` nodes are copied. The ``$ref``'s siblings are dropped, as JSON Reference says
     (draft-pbryan-zyp-json-ref-03 §3: "any members other than `$ref` ... SHALL be ignored")."""
+    rounds = ROUNDS if rounds is None else rounds
+    budget = BUDGET if budget is None else budget
     view = InlinedView(document, document.data)
     # the (file, pointer) targets each inlined place is inside, for cycles
     chains: dict[str, tuple[tuple[str, str], ...]] = {}
