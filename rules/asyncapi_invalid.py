@@ -144,6 +144,7 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
         fix = f"fix it so the document is valid AsyncAPI {declared}"
         if holder is not document:
             fix += f" (`{document.path}` reaches this file by `$ref`)"
+            message = view.as_written(holder, message)
         found.append(
             Finding(
                 ID,

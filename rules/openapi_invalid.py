@@ -295,6 +295,7 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
             ).format(spec=_spec(document))
             if holder is not document:
                 fix += f" (`{document.path}` reaches this file by `$ref`)"
+                message = view.as_written(holder, message)
             yield Finding(
                 ID,
                 SEVERITY,

@@ -209,6 +209,8 @@ def _judged_as_oas30(corpus: Context, document: Document, registry: Any) -> Iter
         return
     for error in located_errors(_oas30_validator(registry), view.data):
         holder, pointer = view.locate(error.pointer)
+        if holder is not document:
+            error = error._replace(message=view.as_written(holder, error.message))
         yield _invalid(
             holder,
             pointer,

@@ -305,3 +305,14 @@ def test_a_source_past_the_inlining_budget_is_said_not_checked(
     assert found == []
     notes = [f for f in run(root, "openapi-invalid") if "not checked" in f.message]
     assert [n.location.pointer for n in notes] == ["/paths/~1widgets/get"]
+
+
+def test_an_inlined_piece_is_quoted_as_its_file_writes_it(make_corpus: MakeCorpus) -> None:
+    # Inlined, a piece's `$ref`s are rebased onto the document (`../params/limit.yaml` becomes
+    # `params/limit.yaml`); a message about the piece quotes them as its file writes them.
+    broken = LIST_OPERATION.replace(
+        '  "200":\n', '  "404":\n    - $ref: ../params/limit.yaml\n  "200":\n'
+    )
+    [finding] = run(make_corpus(split_api(broken)), "openapi-invalid")
+    assert finding.location.path == "api/ops/list.yaml"
+    assert '"../params/limit.yaml"' in finding.message

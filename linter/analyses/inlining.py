@@ -25,6 +25,7 @@ file named.
 
 from __future__ import annotations
 
+import json
 import posixpath
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -55,6 +56,8 @@ class InlinedView:
     origins: dict[str, tuple[Document, str]] = field(default_factory=dict)
     # view pointer of each misplaced `$ref` left in place -> why ("missing", "cycle", "budget")
     left: dict[str, str] = field(default_factory=dict)
+    # (file, a `$ref` of it as the view holds it) -> as the file writes it (`_rebased`)
+    written: dict[tuple[str, str], str] = field(default_factory=dict)
 
     @property
     def inlined(self) -> bool:
@@ -70,6 +73,15 @@ class InlinedView:
             return self.document, pointer
         holder, at = self.origins[best]
         return holder, at + pointer[len(best) :]
+
+    def as_written(self, holder: Document, message: str) -> str:
+        """``message`` about ``holder``'s content with each of its ``$ref``\\s quoted as the file
+        writes it, not as the view rebased it (``"models/ids.yml"``, not the document's
+        ``"resources/models/ids.yml"``)."""
+        for (path, rebased), original in self.written.items():
+            if path == holder.path and rebased != original:
+                message = message.replace(json.dumps(rebased), json.dumps(original))
+        return message
 
     def files(self) -> set[str]:
         """The files whose content the view holds besides the document's own."""
@@ -147,7 +159,7 @@ def inline_misplaced(
                 view.left[place] = "budget"
                 continue
             copied += size
-            inlined = _rebased(content, target_document.path, document.path)
+            inlined = _rebased(content, target_document.path, document.path, view.written)
             view.data = _replaced(view.data, split_pointer(place), inlined)
             view.origins[place] = (target_document, target_pointer)
             chains[place] = (*chain, key)
@@ -201,7 +213,7 @@ def _replaced(data: Any, tokens: list[str], value: Any) -> Any:
     return data
 
 
-def _rebased(node: Any, source: str, document: str) -> Any:
+def _rebased(node: Any, source: str, document: str, written: dict[tuple[str, str], str]) -> Any:
     """A copy of ``node`` (from the file ``source``) whose relative ``$ref``\\s name from
     ``document``'s place what they named from ``source``'s, as a bundler rewrites them. Data
     (examples, defaults, enums) is copied as it is; below an ``$id`` nothing is rewritten (it
@@ -229,6 +241,7 @@ def _rebased(node: Any, source: str, document: str) -> Any:
             for key, value in current.items():
                 if key == "$ref" and isinstance(value, str):
                     copy[key] = moved(value)
+                    written[(source, copy[key])] = value
                 elif key in DATA_KEYWORDS or str(key).startswith("x-"):
                     copy[key] = value
                 else:
