@@ -4,10 +4,16 @@ What it does
     Validates each AsyncAPI 2.x/3.x document against the JSON Schema the AsyncAPI Initiative
     publishes for the version in its ``asyncapi:`` field (from the ``@asyncapi/specs`` package,
     shipped inside speclint, see ``speclint/data/asyncapi/PROVENANCE.json``), offline. Each violation
-    is reported at its JSON pointer with the most specific reason the schema gives. A version with
-    no published schema is reported too, and so is a ``pattern`` of a schema object that cannot
+    is reported at its JSON pointer with the most specific reason the schema gives. A release
+    whose schema speclint does not ship (AsyncAPI 1.x, a later 3.x) gets an ``info`` that the
+    document was not checked, never an error; an ``asyncapi`` value that is no release number
+    (``2.0``, ``latest``) is reported, and so is a ``pattern`` of a schema object that cannot
     be compiled (a repeat count past 4,294,967,294, or counted repeats that compile to more than
-    100,000 elements: ``(?:a{3000}){3000}``), at the pattern.
+    100,000 elements: ``(?:a{3000}){3000}``), at the pattern. A split source is validated as its
+    bundle reads (``speclint.analyses.inlining``): a ``$ref`` where the schema allows no
+    Reference Object (``info: {$ref: parts/info.yaml}``, a description kept in a file) is
+    replaced by its corpus target, and an error inside it is reported in that file; a missing
+    target is ``unresolved-ref``'s alone.
 
 Why is this bad?
     AsyncAPI tooling (the parser, generators, Studio) refuses an invalid document, and the schema is
@@ -38,23 +44,56 @@ Options
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
+from speclint.analyses.inlining import InlinedView, inline_misplaced, misplaced_refs_of
 from speclint.analyses.schema_objects import oversized_patterns, schema_roots
 from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import asyncapi_validator, asyncapi_versions, located_errors
-from speclint.common.findings import Finding, Severity
+from speclint.common.findings import Finding, Severity, headed
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import resolve_pointer
 
 ID = "asyncapi-invalid"
 SEVERITY = Severity.ERROR
+# A version as AsyncAPI numbers its releases (`1.2.0`, `3.1.0`): one whose schema is not shipped
+# is a document not checked; anything else (`2.0`, `latest`) is a wrong `asyncapi` value.
+RELEASE = re.compile(r"^\d+\.\d+\.\d+$")
 # One AsyncAPI document at a time (speclint.analyses.units).
 READS = "document"
 # Reads no shared index (speclint.run.runner.prime): it may start while they are built.
 NEEDS_INDEXES = False
+
+
+def _inlined(corpus: Context, document: Document, declared: str) -> InlinedView:
+    """The document as its bundle reads (``speclint.analyses.inlining``): a ``$ref`` where the
+    AsyncAPI schema allows no Reference Object (a channel's ``description`` kept in a file) is
+    replaced by its corpus target. Made once per run: the unit's key and its check both ask."""
+    memo: dict[str, InlinedView] = corpus.memo.setdefault(f"{ID}:inlined", {})
+    if document.path not in memo:
+        validator = asyncapi_validator(declared)
+
+        def misplaced(data: Any) -> Iterator[str]:
+            return misplaced_refs_of(
+                (e.pointer, resolve_pointer(data, e.pointer))
+                for e in located_errors(validator, data, limit=10_000)
+            )
+
+        memo[document.path] = inline_misplaced(corpus, document, misplaced)
+    return memo[document.path]
+
+
+def unit_reach(corpus: Context, document: Document) -> list[str]:
+    """What one unit reads besides its document (``speclint.analyses.units``): the files its
+    misplaced ``$ref``\\s inline (``_inlined``)."""
+    declared = str(document.data.get("asyncapi", "")) if isinstance(document.data, dict) else ""
+    if declared not in asyncapi_versions():
+        return []
+    return sorted(_inlined(corpus, document, declared).files())
 
 
 def units(corpus: Context) -> list[Document]:
@@ -68,6 +107,20 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     known = asyncapi_versions()
     declared = str(document.data.get("asyncapi", ""))
+    if declared not in known and RELEASE.match(declared):
+        # A version the AsyncAPI Initiative published (1.x) or publishes later, whose schema
+        # speclint does not ship: not checked, which is no defect of the document (issue 45).
+        return [
+            Finding(
+                ID,
+                Severity.INFO,
+                f"`asyncapi: {declared}`: not checked: speclint ships the official AsyncAPI "
+                f"schemas of {', '.join(known)} only; the document is not known to be invalid",
+                document.location("/asyncapi"),
+                key="not-checked",
+                coverage="no-schema",
+            )
+        ]
     if declared not in known:
         return [
             Finding(
@@ -79,16 +132,27 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
                 key="unknown-version",
             )
         ]
-    found = [
-        Finding(
-            ID,
-            SEVERITY,
-            f"{pointer or '/'}: {message}; fix it so the document is valid AsyncAPI {declared}",
-            document.location(pointer),
-            key=f"{pointer}:{key}",
+    # Validated as its bundle reads (`_inlined`); an error in an inlined piece is placed in the
+    # file it is written in.
+    view = _inlined(corpus, document, declared)
+    found = []
+    for at, message, key in located_errors(asyncapi_validator(declared), view.data):
+        if at in view.left:
+            continue  # a `$ref` not inlined: its target is missing (unresolved-ref's) or cyclic
+        holder, pointer = view.locate(at)
+        fix = f"fix it so the document is valid AsyncAPI {declared}"
+        if holder is not document:
+            fix += f" (`{document.path}` reaches this file by `$ref`)"
+            message = view.as_written(holder, message)
+        found.append(
+            Finding(
+                ID,
+                SEVERITY,
+                headed(f"{pointer or '/'}: {message}", f"; {fix}", message),
+                holder.location(pointer),
+                key=f"{pointer}:{key}",
+            )
         )
-        for pointer, message, key in located_errors(asyncapi_validator(declared), document.data)
-    ]
     # A pattern not compiled (`schema_objects.oversized_patterns`): valid to the schema, and a
     # defect of the document all the same.
     for root, schema in schema_roots(document):

@@ -155,6 +155,13 @@ What it does
     A "did you mean" proposes only a target that exists: a file or route that has the link's
     fragment (written with it), an anchor the page's renderer makes.
 
+    A destination is named as it is written, not as the parser percent-encoded it, even on the
+    line after ``[text](``. One wrapped in quotes or parentheses (``[x]: (https://…)``, ``[x](
+    "../a.json")``) keeps them (CommonMark reads a title only after a destination): it is a
+    relative path to a file whose name starts with them, reported with the quotes or
+    parentheses to remove, and a web address so wrapped is named whole (a path's normalisation
+    made ``https://`` read ``https:/``).
+
     Links to the same missing file or anchor are one finding, at the first link, with the other
     links as related locations (200 at most; past that the message counts those not listed).
     A waiver above one of the links waives that link alone.
@@ -1268,6 +1275,22 @@ def _missing_file(
     hint = f" (did you mean `{_relative(path, guess)}{anchor}`?)" if guess else ""
     if WEB_ADDRESS.match(site.target):
         hint = f" (a web address needs its scheme: `https://{site.target}`)"
+    wrapped = _wrapped(site.target)
+    if wrapped is not None and SCHEME.match(wrapped[1]):
+        # `[x]: (https://…)`: CommonMark keeps the parentheses in the destination, so it is a
+        # relative path to a file named `(https:`…, not the web page. Named as written: the
+        # path's normalisation made `https://` read `https:/`.
+        return Problem(
+            ("missing", resolved),
+            path,
+            site,
+            f"`{site.target}`: the {wrapped[0]} around the address are part of the link's "
+            f"destination, so it names a file of the repository, not `{wrapped[1]}`: remove them",
+        )
+    if wrapped is not None:
+        # `[x](\n  "path")`: a quoted destination keeps its quotes (CommonMark reads a title
+        # only after a destination), so it names a file whose name starts with `"`.
+        hint = f" (the {wrapped[0]} are part of the destination: write `{wrapped[1]}`)"
     return Problem(
         ("missing", resolved),
         path,
@@ -1275,6 +1298,19 @@ def _missing_file(
         f"`{site.target}` → `{resolved}`: no such {what} in the repository{hint}. Fix the path, "
         "or add the file",
     )
+
+
+# Punctuation an author put around a destination that CommonMark keeps in it.
+_WRAPPERS = {'"': ('"', "quotes"), "'": ("'", "quotes"), "(": (")", "parentheses")}
+
+
+def _wrapped(target: str) -> tuple[str, str] | None:
+    """(what wraps it, what it wraps) of a destination written inside quotes or parentheses,
+    which Markdown keeps as part of it; None otherwise."""
+    closer, name = _WRAPPERS.get(target[:1], ("", ""))
+    if not closer or len(target) < 3 or not target.endswith(closer):
+        return None
+    return name, target[1:-1]
 
 
 def _neighbours(tree: Tree, resolved: str) -> list[str]:

@@ -33,9 +33,21 @@ What it does
     ``operationId`` elsewhere.
     A ``$ref`` to a text file where the format wants a string (``description: {$ref:
     intro.md}``) is a bundler's source convention (Redocly inlines the file's text): it is not
-    reported when the file exists, and is when it does not. An OpenAPI 3.0 document with no
+    reported when the file exists, and is when it does not. So is any ``$ref`` where the
+    OpenAPI version allows no Reference Object (``get: {$ref: ops/list.yml}``, a tag's
+    ``description: {$ref: texts.yml#/intro}``): redocly and swagger-cli bundle read every
+    ``$ref`` as a JSON Reference and replace it, so the document is validated as its bundle
+    reads (``speclint.analyses.inlining``): the target, a file of the corpus or a pointer into
+    the same file, is put in its place, and an error inside it is reported in the file it is
+    written in, at its line. Where the version's own schema rejects an object holding a
+    ``$ref`` is where it allows none; so is a schema map written as one (``properties: {$ref:
+    attributes.yml#/ids}``: a string is a schema in no dialect). A target that is missing is ``unresolved-ref``'s alone
+    (not also "``responses`` is required"); one that contains its own ``$ref`` is one finding. An OpenAPI 3.0 document with no
     ``paths``, ``components`` or ``webhooks`` (prose pages for an API reference renderer) gets
     an ``info`` that 3.0 still requires ``paths``; one with components gets the error.
+    A release the validator ships no schema for (Swagger 1.2, a later OpenAPI 3.x or 4.x) is
+    listed among what the run did not check, never an error; a version value that is no
+    release number (``openapi: 3.0``) is reported.
     A Swagger 2.0 document is validated too; that the other rules, which read OpenAPI 3, do not
     check it as a whole is listed among what the run did not check (coverage, not a finding).
     A document too incomplete for the validator to run on (``openapi:`` with no value, a
@@ -77,7 +89,8 @@ from __future__ import annotations
 
 import functools
 import posixpath
-from collections.abc import Callable, Iterator, Mapping
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, cast
 from urllib.parse import unquote
 
@@ -88,6 +101,13 @@ from jsonschema.validators import validator_for
 from referencing.exceptions import NoSuchResource, Unresolvable
 
 from speclint.analyses.context import Context
+from speclint.analyses.inlining import (
+    InlinedView,
+    corpus_target,
+    inline_misplaced,
+    misplaced_refs_of,
+    schema_map_refs,
+)
 from speclint.analyses.references import CORPUS_BASE, file_uri
 from speclint.analyses.schema_objects import (
     api_structure,
@@ -110,6 +130,9 @@ from speclint.parsing.structured import join_pointer, resolve_pointer, split_poi
 
 ID = "openapi-invalid"
 SEVERITY = Severity.ERROR
+# A version as each specification numbers its releases (`3.3.0`; Swagger's `1.2`): one the
+# validator has no schema for is a document not checked; `openapi: 3.0` is a wrong value.
+RELEASE = {"openapi": re.compile(r"^\d+\.\d+\.\d+$"), "swagger": re.compile(r"^\d+\.\d+$")}
 # One API document at a time, with the files its `$ref`s reach (speclint.analyses.units).
 READS = "document"
 # Reads no shared index (speclint.run.runner.prime): it may start while they are built.
@@ -138,6 +161,22 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
         get_spec_version(document.data)
     except (OpenAPIVersionNotFound, ValidatorDetectError, TypeError):  # `openapi:` empty
         declared = document.data.get("openapi", document.data.get("swagger"))
+        field = "openapi" if "openapi" in document.data else "swagger"
+        if RELEASE[field].match(str(declared)):
+            # A release whose official schema the validator does not ship (Swagger 1.2, a
+            # later OpenAPI): not checked, which is no defect of the document (issue 45).
+            return [
+                Finding(
+                    ID,
+                    Severity.INFO,
+                    f"`{field}: {declared}`: not checked: openapi-spec-validator ships the "
+                    "official schemas of Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2 only; the "
+                    "document is not known to be invalid",
+                    document.location(f"/{field}"),
+                    key="not-checked",
+                    coverage="no-schema",
+                )
+            ]
         found.append(
             Finding(
                 ID,
@@ -202,8 +241,12 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
             "schema_validator": _first_judged(base),
         },
     )
-    validator = validator_cls(document.data, base_uri=file_uri(document.path))
+    # Validated as its bundle reads: each `$ref` where the specification allows none (an
+    # operation, a description kept in another file) replaced by its target (`inlining`).
+    view = _inlined(corpus, document)
+    validator = validator_cls(view.data, base_uri=file_uri(document.path))
     seen: set[tuple[str, str, str]] = set()
+    left_said: set[str] = set()
 
     def errors() -> Iterator[tuple[Document, Any]]:
         for error in validator.iter_errors():
@@ -221,6 +264,12 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
             judged = hasattr(specific, "validator")
             message = short_message(specific) if judged else json_spelled(str(specific))
             key = message_key(specific) if judged else str(specific)
+            related: tuple[Location, ...] = ()
+            at_left = ""
+            if holder is document:
+                at_left = pointer if pointer in view.left else ""
+                pointer, related = _second_of_pair(view, specific, pointer)
+                holder, pointer = view.locate(pointer)  # in the file it was inlined from
             if (holder.path, pointer, message) in seen:
                 continue
             seen.add((holder.path, pointer, message))
@@ -233,15 +282,21 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
             if missing_paths and holder is document and _docs_only(document.data):
                 yield _docs_only_notice(document, message)
                 continue
-            related: tuple[Location, ...] = ()
-            if holder is document:
-                pointer, related = _second_of_pair(document, specific, pointer)
+            if at_left:
+                # A `$ref` where no Reference Object is allowed, not inlined: one defect, said
+                # once (not also as the members its target would have given), and not here at
+                # all when its target is missing (unresolved-ref's, or remote-ref's).
+                if view.left[at_left] != "missing" and at_left not in left_said:
+                    left_said.add(at_left)
+                    yield _not_inlined(document, holder, pointer, view.left[at_left])
+                continue
             kind = "DuplicateTagName" if message.startswith("Duplicate tag name") else ""
             fix = _FIXES.get(
-                kind or type(specific).__name__, "fix it so the document is valid OpenAPI {version}"
-            ).format(version=document.data.get("openapi", ""))
+                kind or type(specific).__name__, "fix it so the document is valid {spec}"
+            ).format(spec=_spec(document))
             if holder is not document:
                 fix += f" (`{document.path}` reaches this file by `$ref`)"
+                message = view.as_written(holder, message)
             yield Finding(
                 ID,
                 SEVERITY,
@@ -266,6 +321,7 @@ def _oversized_patterns(corpus: Context, document: Document) -> list[Finding]:
     the metaschema, and a defect of the schema all the same."""
     found: list[Finding] = []
     checked: set[int] = set()
+    view = _inlined(corpus, document)
     for holder, at, node in _api_parts(corpus, document):
         if holder is not document and holder.kind is DocumentKind.OPENAPI:
             continue  # an API document judges its own
@@ -273,17 +329,24 @@ def _oversized_patterns(corpus: Context, document: Document) -> list[Finding]:
             if id(value) in checked:  # one object at two places (a YAML alias): judged once
                 continue
             checked.add(id(value))
-            found += [
-                Finding(
-                    ID,
-                    SEVERITY,
-                    message,
-                    holder.location(pointer),
-                    key=f"{pointer}:oversized-pattern",
-                )
-                for pointer, message in oversized_patterns(value, root)
-            ]
+            for pointer, message in oversized_patterns(value, root):
+                place, pointer = view.locate(pointer) if holder is document else (holder, pointer)
+                found.append(
+                    Finding(
+                        ID, SEVERITY, message, place.location(pointer),
+                        key=f"{pointer}:oversized-pattern",
+                    )
+                )  # fmt: skip
     return found
+
+
+def _spec(document: Document) -> str:
+    """The specification and version the document declares, as its messages name it: a
+    Swagger 2.0 document's was "valid OpenAPI " (its `openapi:` is absent)."""
+    data = document.data if isinstance(document.data, dict) else {}
+    if "openapi" not in data and "swagger" in data:
+        return f"Swagger {data['swagger']}"
+    return f"OpenAPI {data.get('openapi', '')}".rstrip()
 
 
 def _swagger(document: Document) -> bool:
@@ -389,7 +452,7 @@ def _api_parts(corpus: Context, document: Document) -> list[tuple[Document, str,
     memo: dict[str, list[tuple[Document, str, Any]]] = corpus.memo.setdefault(f"{ID}:parts", {})
     if document.path in memo:
         return memo[document.path]
-    parts: list[tuple[Document, str, Any]] = [(document, "", document.data)]
+    parts: list[tuple[Document, str, Any]] = [(document, "", _inlined(corpus, document).data)]
     memo[document.path] = parts
     seen = {(document.path, "")}
     for holder, at, node in parts:  # grows as it goes
@@ -431,22 +494,56 @@ def _structure_refs(node: Any, at: str, schemas: frozenset[str]) -> Iterator[str
 def _target(corpus: Context, holder: Document, reference: str) -> tuple[Document, str, Any] | None:
     """The corpus file and node a relative ``$ref`` names, as the library resolves it (no
     ``$id`` applies outside schema objects); None for a remote, absolute or broken one."""
-    file_part, _, fragment = reference.partition("#")
-    if "://" in file_part or file_part.startswith(("/", "urn:")):
-        return None
-    path = (
-        posixpath.normpath(posixpath.join(posixpath.dirname(holder.path), unquote(file_part)))
-        if file_part
-        else holder.path
+    return corpus_target(corpus, holder, reference)
+
+
+def _inlined(corpus: Context, document: Document) -> InlinedView:
+    """The document as its bundle reads (``speclint.analyses.inlining``): the places where the
+    OpenAPI version's own schema rejects an object holding a ``$ref`` (an Operation, a string)
+    are the places it allows no Reference Object, and each is replaced by its target. Made
+    once per run: the unit's key (``unit_reach``) and its check both ask."""
+    memo: dict[str, InlinedView] = corpus.memo.setdefault(f"{ID}:inlined", {})
+    if document.path not in memo:
+        # Deferred: openapi-spec-validator (see check_unit).
+        from openapi_spec_validator.shortcuts import get_validator_cls
+
+        judge = _first_judged(get_validator_cls(document.data))
+
+        def misplaced(data: Any) -> Iterator[str]:
+            yield from misplaced_refs_of(judge.places(data))
+            # A schema map kept in a file (`properties: {$ref: …}`): OpenAPI 3.1's own schema
+            # does not look inside schema objects, their dialect's metaschema does.
+            for at, schema in openapi_schema_roots(data):
+                yield from schema_map_refs(schema, at)
+
+        memo[document.path] = inline_misplaced(corpus, document, misplaced)
+    return memo[document.path]
+
+
+def _not_inlined(document: Document, holder: Document, pointer: str, why: str) -> Finding:
+    """One finding for a ``$ref`` where no Reference Object is allowed that was not inlined: a
+    defect when its target contains it (no bundler can replace it), and only a note that the
+    content was not checked when inlining it would pass the size read for one document."""
+    if why == "budget":
+        return Finding(
+            ID,
+            Severity.INFO,
+            f"{pointer or '/'}: not checked: the content this `$ref` names would pass the size "
+            "speclint inlines for one document (a bundler replaces it); it is not known to be "
+            "invalid",
+            holder.location(pointer),
+            key=f"{pointer}:not-inlined",
+            coverage="not-inlined",
+        )
+    return Finding(
+        ID,
+        SEVERITY,
+        f"{pointer or '/'}: `$ref` where {_spec(document)} allows no Reference Object, and its "
+        "target contains it, so a bundler cannot replace it: write the object here, or point "
+        "the `$ref` at a piece that does not contain it",
+        holder.location(pointer),
+        key=f"{pointer}:not-inlined",
     )
-    target = corpus.documents.get(path)
-    if target is None or not target.usable:
-        return None
-    pointer = unquote(fragment)
-    if pointer and not pointer.startswith("/"):
-        return None  # an anchor: no OpenAPI structure is named so
-    node = resolve_pointer(target.data, pointer)
-    return None if node is None else (target, pointer, node)
 
 
 def unit_reach(corpus: Context, document: Document) -> list[str]:
@@ -456,7 +553,8 @@ def unit_reach(corpus: Context, document: Document) -> list[str]:
     their references by the library: that unit reads all it reaches."""
     if _swagger(document):
         return reach(corpus, document.path)
-    return sorted({part.path for part, _, _ in _api_parts(corpus, document)} - {document.path})
+    parts = {part.path for part, _, _ in _api_parts(corpus, document)}
+    return sorted((parts | _inlined(corpus, document).files()) - {document.path})
 
 
 # A `$ref` to a file that is no JSON or YAML, where the format wants a string
@@ -512,13 +610,13 @@ def _docs_only_notice(document: Document, message: str) -> Finding:
 # What to do about the library's semantic errors (its messages say only what is wrong).
 _FIXES = {
     "DuplicateOperationIDError": "give this operation an operationId of its own (code generators "
-    "name methods by it), as OpenAPI {version} requires",
+    "name methods by it), as {spec} requires",
     "ParameterDuplicateError": "remove the repeated parameter (name and location are unique per "
-    "operation), as OpenAPI {version} requires",
-    "DuplicateTagName": "remove or rename the repeated tag (tag names are unique), as OpenAPI "
-    "{version} requires",
+    "operation), as {spec} requires",
+    "DuplicateTagName": "remove or rename the repeated tag (tag names are unique), as "
+    "{spec} requires",
     "UnresolvableParameterError": "declare each `{{name}}` of the path as an `in: path` parameter "
-    "(`required: true`) and no other, as OpenAPI {version} requires",
+    "(`required: true`) and no other, as {spec} requires",
 }
 
 # The library's semantic checks that yield errors without a path (a duplicate operationId, an
@@ -571,7 +669,7 @@ def _unresolvable_stops_here(errors: Iterator[Any]) -> Iterator[Any]:
 
 
 def _second_of_pair(
-    document: Document, error: Any, pointer: str
+    view: InlinedView, error: Any, pointer: str
 ) -> tuple[str, tuple[Location, ...]]:
     """A uniqueness error, at the repetition, with the first occurrence as related.
 
@@ -579,6 +677,8 @@ def _second_of_pair(
     parameter 'x'" at a ``parameters`` list and "Duplicate tag name 'x'" at ``tags``; the finding
     goes to the repeated name itself, and the first one is named (OpenAPI 3.1 §4.8.10:
     operationIds are unique among all operations; §4.8.12 and §4.8.22: parameter and tag names).
+    Pointers are the view's (an operation inlined from its own file is read there); the first
+    occurrence is placed in the file it is written in.
     """
     # Deferred: openapi-spec-validator (see check_unit).
     from openapi_spec_validator.validation.exceptions import (
@@ -587,18 +687,19 @@ def _second_of_pair(
     )
 
     def first(at: str) -> tuple[Location, ...]:
-        return (document.location(at, note="first occurrence"),)
+        holder, written = view.locate(at)
+        return (holder.location(written, note="first occurrence"),)
 
     message = str(getattr(error, "message", ""))
     if isinstance(error, DuplicateOperationIDError):
         name = _quoted(message)
         here = join_pointer(pointer, "operationId")
-        for at in _operation_id_pointers(document.data, name):
+        for at in _operation_id_pointers(view.data, name):
             if at != here:
                 return here, first(at)
             break
         return here, ()
-    entries = resolve_pointer(document.data, pointer)
+    entries = resolve_pointer(view.data, pointer)
     if isinstance(entries, list) and (
         isinstance(error, ParameterDuplicateError) or message.startswith("Duplicate tag name")
     ):
@@ -634,6 +735,13 @@ def _operation_id_pointers(data: Any, name: str) -> Iterator[str]:
                 )
 
 
+def _pointer_of(path: Iterable[Any]) -> str:
+    pointer = ""
+    for token in path:
+        pointer = join_pointer(pointer, token)
+    return pointer
+
+
 _JUDGES: dict[str, _FirstJudged] = {}
 
 
@@ -656,9 +764,31 @@ class _FirstJudged:
     def __init__(self, library: Any) -> None:
         self.library = library  # the library's validator: only its schema is read
         self.judges: tuple[Any, Any] | None = None
+        self.last: tuple[Any, list[Any]] | None = None  # the last instance rejected, its errors
 
-    def iter_errors(self, instance: Any) -> Iterator[Any]:
+    def places(self, instance: Any) -> Iterator[tuple[str, Any]]:
+        """(pointer, value) of every error of ``instance``, the branches of a ``oneOf`` or
+        ``anyOf`` that failed included: where the schema rejects what (``_inlined``). From
+        jsonschema-rs, whose errors carry their branches, in milliseconds (jsonschema took
+        seconds on a document whose 600 operations were inlined); else from jsonschema."""
+        self._build()
+        fast = self.judges[0] if self.judges is not None else None
+        try:
+            if fast is not None:
+                stack = list(fast.iter_errors(instance))
+                while stack:
+                    error = stack.pop()
+                    yield _pointer_of(error.instance_path), error.instance
+                    for branch in getattr(error.kind, "context", None) or ():
+                        stack.extend(branch)
+                return
+        except Exception:  # a value it cannot take (a YAML date): jsonschema says where
+            pass
+        for error in self.iter_errors(instance):
+            for each in dict.fromkeys((error, explain(error))):
+                yield _pointer_of(each.absolute_path), each.instance
 
+    def _build(self) -> None:
         if self.judges is None:
             schema = dict(self.library.schema)
             try:
@@ -666,13 +796,26 @@ class _FirstJudged:
             except Exception:  # a schema it cannot build: jsonschema alone judges
                 fast = None
             self.judges = (fast, validator_for(schema)(schema))
+
+    def iter_errors(self, instance: Any) -> Iterator[Any]:
+
+        self._build()
+        assert self.judges is not None
+        last = self.last
+        if last is not None and last[0] is instance:
+            # The same document judged again: finding where it needs inlining (`_inlined`)
+            # judged it first, and a document with nothing to inline is that very object.
+            yield from last[1]
+            return
         fast, slow = self.judges
         try:
             if fast is not None and fast.is_valid(instance):
                 return
         except Exception:  # a value it cannot take (a YAML date): jsonschema judges
             pass
-        yield from slow.iter_errors(instance)
+        errors = list(slow.iter_errors(instance))
+        self.last = (instance, errors)
+        yield from errors
 
 
 class _Ids(set[int]):

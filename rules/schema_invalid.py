@@ -26,6 +26,10 @@ What it does
     A schema file without ``$schema`` that only OpenAPI 3.0 documents ``$ref`` (directly or through
     other such files) is an OpenAPI 3.0 Schema Object kept apart, and is judged by that dialect's
     metaschema (3.0.3 §4.7.24): ``exclusiveMinimum: true`` beside a ``minimum`` is valid there.
+    Such a file is a piece of a split API source, judged as the bundle holds it: a ``$ref`` where
+    the metaschema wants no reference (``properties: {$ref: attributes.yml#/ids}``, a map kept
+    in a file of its own) is replaced by its target, as redocly and swagger-cli bundle replace
+    any ``$ref``, and an error inside it is reported in the target's file.
     A ``pattern`` (or ``patternProperties`` key) that cannot be compiled is reported at the
     pattern, valid to the metaschema as it is: a repeat count past 4,294,967,294 (``a{4294967296}``,
     which Python's ``re`` and ``regex`` and jsonschema-rs refuse), or counted repeats that compile
@@ -74,6 +78,7 @@ from jsonschema import validators
 from jsonschema.protocols import Validator
 
 from speclint.analyses.context import Context
+from speclint.analyses.inlining import InlinedView, inline_misplaced, misplaced_refs_of
 from speclint.analyses.references import DATA_KEYWORDS
 from speclint.analyses.schema_objects import oversized_patterns
 from speclint.analyses.units import check_by_unit
@@ -88,7 +93,7 @@ from speclint.common.findings import Finding, Severity, headed, json_value
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import draft_by_keywords, names_latest_draft
 from speclint.parsing.kinds import REFERENCED_REASON, DocumentKind, contradicts_schema, draft_of
-from speclint.parsing.structured import join_pointer, split_pointer
+from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
 
 ID = "schema-invalid"
 SEVERITY = Severity.ERROR
@@ -146,7 +151,7 @@ def _judged(corpus: Context, document: Document) -> Iterator[Finding]:
     registry = metaschema_registry()
     schema = document.data
     if document.dialect == OAS30 and not (isinstance(schema, dict) and "$schema" in schema):
-        yield from _judged_as_oas30(document, registry)
+        yield from _judged_as_oas30(corpus, document, registry)
         return
     dialect = (
         schema.get("$schema", DEFAULT_DIALECT) if isinstance(schema, dict) else DEFAULT_DIALECT
@@ -197,26 +202,71 @@ def _judged(corpus: Context, document: Document) -> Iterator[Finding]:
             )
 
 
-def _judged_as_oas30(document: Document, registry: Any) -> Iterator[Finding]:
+def _judged_as_oas30(corpus: Context, document: Document, registry: Any) -> Iterator[Finding]:
     """A file of OpenAPI 3.0 Schema Objects (reached by ``$ref`` only from OpenAPI 3.0
     documents: ``speclint.model.corpus.refine``), judged by that dialect's metaschema, as
     openapi-schema-validator's ``check_schema`` does: ``nullable`` and a boolean
-    ``exclusiveMinimum`` are its keywords, a type array is not."""
-    judge = validator_class_at("schema", OAS30, None)
-    if accepted_fast(judge, document.data):
+    ``exclusiveMinimum`` are its keywords, a type array is not. It is a piece of a split API
+    source, judged as the bundle holds it (``_inlined``)."""
+    view = _inlined(corpus, document)
+    if accepted_fast(_oas30_judge(), view.data):
         return
-    meta = judge.META_SCHEMA
-    validator = validators.validator_for(meta, default=judge)(
-        meta, format_checker=judge.FORMAT_CHECKER, registry=registry
-    )
-    for error in located_errors(validator, document.data):
+    for error in located_errors(_oas30_validator(registry), view.data):
+        holder, pointer = view.locate(error.pointer)
+        if holder is not document:
+            error = error._replace(message=view.as_written(holder, error.message))
         yield _invalid(
-            document,
-            error.pointer,
+            holder,
+            pointer,
             error,
             "as the OpenAPI 3.0 Schema Object it is (only OpenAPI 3.0 documents `$ref` it)",
             "tools",
         )
+
+
+def _oas30_judge() -> Any:
+    return validator_class_at("schema", OAS30, None)
+
+
+def _oas30_validator(registry: Any) -> Validator:
+    judge = _oas30_judge()
+    meta = judge.META_SCHEMA
+    return validators.validator_for(meta, default=judge)(  # type: ignore[no-any-return]
+        meta, format_checker=judge.FORMAT_CHECKER, registry=registry
+    )
+
+
+def _inlined(corpus: Context, document: Document) -> InlinedView:
+    """An OpenAPI 3.0 Schema Object file as the bundle of the API that names it holds it: a
+    ``$ref`` member where the metaschema wants a schema map's entry (``properties: {$ref:
+    attributes.yml#/ids}``, a map kept in a file of its own) replaced by its target, as
+    redocly and swagger-cli bundle replace any ``$ref`` (``speclint.analyses.inlining``). Made
+    once per run: the unit's key (``unit_reach``) and its check both ask."""
+    memo: dict[str, InlinedView] = corpus.memo.setdefault(f"{ID}:inlined", {})
+    if document.path not in memo:
+        if document.dialect != OAS30 or (
+            isinstance(document.data, dict) and "$schema" in document.data
+        ):
+            memo[document.path] = InlinedView(document, document.data)
+        else:
+            validator = _oas30_validator(metaschema_registry())
+
+            def misplaced(data: Any) -> Iterator[str]:
+                if accepted_fast(_oas30_judge(), data):
+                    return iter(())
+                return misplaced_refs_of(
+                    (e.pointer, resolve_pointer(data, e.pointer))
+                    for e in located_errors(validator, data)
+                )
+
+            memo[document.path] = inline_misplaced(corpus, document, misplaced)
+    return memo[document.path]
+
+
+def unit_reach(corpus: Context, document: Document) -> list[str]:
+    r"""What one unit reads besides its schema (``speclint.analyses.units``): the files a split
+    OpenAPI 3.0 schema's misplaced ``$ref``\s inline (``_inlined``)."""
+    return sorted(_inlined(corpus, document).files())
 
 
 def _invalid(

@@ -101,11 +101,26 @@ def test_a_long_head_is_said_once() -> None:
     head = "client-submitted shape (POST /v1/runs) closes `allOf` branches: " + "x " * 100
     message = headed(head, "; remove the closing keyword", "client-submitted shape closes branches")
     finding = Finding("closure-policy", Severity.ERROR, message, Location("a.yaml"))
-    assert finding.message == head + ";\nremove the closing keyword"
+    assert finding.message == head + "; remove the closing keyword"
     assert finding.message.count("client-submitted shape") == 1
     assert finding.terminal_message == (
         "client-submitted shape closes branches;\nremove the closing keyword"
     )
+
+
+def test_a_long_message_is_one_sentence_on_one_line_outside_the_terminal() -> None:
+    # issue 45: openapi-invalid's and schema-invalid's long messages carried a line break after
+    # their `;` in JSON and SARIF ("(keyword `type`);\nfix it so ..."): the break is the
+    # terminal's layout, not part of the message.
+    head = "/paths/~1v1~1runs/get: " + "x" * 150 + " (keyword `required`)"
+    message = headed(head, "; fix it so the document is valid OpenAPI 3.0.0", head)
+    finding = Finding("openapi-invalid", Severity.ERROR, message, Location("a.yaml"))
+    assert "\n" not in finding.message
+    assert finding.message == head + "; fix it so the document is valid OpenAPI 3.0.0"
+    assert finding.terminal_message == head + ";\nfix it so the document is valid OpenAPI 3.0.0"
+    report = make_report([finding])
+    assert json.loads(renderer("json")(report))["findings"][0]["message"] == finding.message
+    assert f"[openapi-invalid] {head};\n" in renderer("text")(report)
 
 
 def test_an_example_bound_by_a_long_failure_is_whole_in_json(make_corpus: MakeCorpus) -> None:

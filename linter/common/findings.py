@@ -237,23 +237,23 @@ def fitted(message: str, limit: int = FIRST_LINE) -> str:
 
 
 def headed(head: str, tail: str, *shorter: str, limit: int = FIRST_LINE) -> str:
-    """``head + tail`` on one line when it fits ``limit``; else ``head`` on the first line and
-    the detail, ``tail``, on the next. The tail's leading ``,``/``;``/``:`` stays at the end of
-    the first line, so the message read as one line is the same sentence. When ``head`` itself
-    is too long, a terminal shows the first of the ``shorter`` heads that fits in its place
-    (a :class:`Wording`): the message stays whole, and never says its head twice."""
+    """``head + tail``: one sentence on one line in every report. When it is longer than
+    ``limit``, a terminal shows ``head`` on the first line and the detail, ``tail``, on the next
+    (the tail's leading ``,``/``;``/``:`` at the end of the first line), and when ``head`` itself
+    is too long, the first of the ``shorter`` heads that fits in its place (a :class:`Wording`).
+    The line break is the terminal's layout, not the message's: a JSON, SARIF or GitHub reader
+    got a sentence broken after its ``;`` (issue 45), and the message never says its head twice."""
     whole = head + tail
     if len(whole) <= limit:
         return whole
     rest = tail.lstrip()
     mark = rest[0] if rest[:1] in (",", ";", ":") else ""
     detail = rest[len(mark) :].lstrip()
-    message = f"{head}{mark}\n{detail}"
     if len(head + mark) <= limit or not shorter:
-        return message  # the text report breaks a head too long (fitted)
+        return Wording(whole, f"{head}{mark}\n{detail}")  # the text report breaks a long head
     heads = [s + mark for s in shorter]
     short = next((h for h in heads if len(h) <= limit), fitted(heads[-1], limit))
-    return Wording(message, f"{short}\n{detail}")
+    return Wording(whole, f"{short}\n{detail}")
 
 
 def bounded_related(

@@ -557,8 +557,10 @@ def _column(lines: list[str], line: int, value: str) -> int:
 
 
 def _as_written(href: str, lines: list[str], line: int) -> str:
-    """The link as the author wrote it, when the parser's percent-encoding changed it."""
-    row = lines[line - 1] if 0 < line <= len(lines) else ""
+    """The link as the author wrote it, when the parser's percent-encoding changed it. The
+    destination may be on the line after the link's text (CommonMark allows a line ending after
+    ``(``): that line is read too, or the message showed ``%22…%22`` for a written ``"…"``."""
+    row = "\n".join(lines[max(line - 1, 0) : line + 1]) if 0 < line <= len(lines) else ""
     if href in row:
         return href
     decoded = unquote(href)

@@ -63,6 +63,14 @@ KINDS: dict[str, tuple[str, str]] = {
         "proto file not compiled where an option of a missing import was set aside",
         "proto files not compiled where options of missing imports were set aside",
     ),
+    "no-schema": (
+        "API document of a version whose official schema speclint does not ship",
+        "API documents of versions whose official schemas speclint does not ship",
+    ),
+    "not-inlined": (
+        "`$ref` a bundler inlines, past the size speclint inlines for one document",
+        "`$ref`s a bundler inlines, past the size speclint inlines for one document",
+    ),
     "swagger-2": (
         "Swagger 2.0 document validated but not read by the OpenAPI 3 rules",
         "Swagger 2.0 documents validated but not read by the OpenAPI 3 rules",

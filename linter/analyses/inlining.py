@@ -1,0 +1,303 @@
+"""An API document as a bundler gives it: each ``$ref`` where the specification allows no
+Reference Object replaced by what it names.
+
+A split source written for ``redocly bundle`` or ``swagger-cli bundle`` puts ``$ref`` wherever a
+piece is kept in a file of its own: an operation (``get: {$ref: ops/list.yml}``), a tag's
+description (``{$ref: intro.yml#/text}``), a ``properties`` map. Those tools read any object with a
+``$ref`` member as a JSON Reference (draft-pbryan-zyp-json-ref-03 §3: the object stands for its
+target, its other members ignored) and replace it before the document is used, so the bundle they publish is what a reader
+of the API gets. Validated as written, each such operation was two errors (``$ref`` is not
+allowed, ``responses`` is missing) and the operation itself was never checked.
+
+:func:`inline_misplaced` makes that bundle's view of one document: the places a judge says hold
+a ``$ref`` the specification does not allow (the official schema rejects the object there) are
+replaced by their targets, round after round (a target may hold such places too), and each
+replaced place remembers the file and pointer it came from, so an error inside it is reported in
+that file, at its line (:meth:`InlinedView.locate`). Only a target in the corpus is inlined (a
+file by a relative reference, or a pointer into the same file), never one out of the root or on
+the network; a reference that returns to a target it is already inside, or one past the rounds
+or the size budget, is left in place and said so (:attr:`InlinedView.left`).
+
+The references inside an inlined piece are rewritten as a bundler rewrites them: relative to the
+document, so a validator resolving them from the document's place finds what the piece's own
+file named.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote
+
+from speclint.analyses.references import DATA_KEYWORDS
+from speclint.parsing.structured import escape_token, resolve_pointer, split_pointer
+
+if TYPE_CHECKING:
+    from speclint.model.corpus import Corpus, Document
+
+# A target nested inside inlined targets this deep is not inlined (a chain of files each naming
+# the next); no real split source nests operations or descriptions more than a few levels.
+ROUNDS = 16
+# Nodes copied into one document's view at most: a source of a few thousand files inlines
+# some 10^4; past this, what is left is said, not inlined.
+BUDGET = 1_000_000
+
+
+@dataclass
+class InlinedView:
+    """One document with its misplaced ``$ref``\\s replaced (:func:`inline_misplaced`)."""
+
+    document: Document
+    data: Any
+    # view pointer of each inlined place -> (the file, the pointer) its content came from
+    origins: dict[str, tuple[Document, str]] = field(default_factory=dict)
+    # view pointer of each misplaced `$ref` left in place -> why ("missing", "cycle", "budget")
+    left: dict[str, str] = field(default_factory=dict)
+    # (file, a `$ref` of it as the view holds it) -> as the file writes it (`_rebased`)
+    written: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    @property
+    def inlined(self) -> bool:
+        return bool(self.origins)
+
+    def locate(self, pointer: str) -> tuple[Document, str]:
+        """The file and pointer where what is at ``pointer`` of the view is written."""
+        best = ""
+        for start in self.origins:
+            if len(start) > len(best) and (pointer == start or pointer.startswith(start + "/")):
+                best = start
+        if not best:
+            return self.document, pointer
+        holder, at = self.origins[best]
+        return holder, at + pointer[len(best) :]
+
+    def as_written(self, holder: Document, message: str) -> str:
+        """``message`` about ``holder``'s content with each of its ``$ref``\\s quoted as the file
+        writes it, not as the view rebased it (``"models/ids.yml"``, not the document's
+        ``"resources/models/ids.yml"``)."""
+        for (path, rebased), original in self.written.items():
+            if path == holder.path and rebased != original:
+                message = message.replace(json.dumps(rebased), json.dumps(original))
+        return message
+
+    def files(self) -> set[str]:
+        """The files whose content the view holds besides the document's own."""
+        return {holder.path for holder, _ in self.origins.values()} - {self.document.path}
+
+
+def corpus_target(
+    corpus: Corpus, holder: Document, reference: str
+) -> tuple[Document, str, Any] | None:
+    """The corpus file, pointer and node a ``$ref`` of ``holder`` names, as a bundler resolves
+    it outside schema objects (relative to ``holder``'s file; no ``$id`` applies there); None
+    for a remote or absolute one, one out of the root, a missing file, an anchor or a pointer to
+    nothing."""
+    file_part, _, fragment = reference.partition("#")
+    if "://" in file_part or file_part.startswith(("/", "urn:")):
+        return None
+    path = (
+        posixpath.normpath(posixpath.join(posixpath.dirname(holder.path), unquote(file_part)))
+        if file_part
+        else holder.path
+    )
+    target = corpus.documents.get(path)
+    if target is None or not target.usable:
+        return None
+    pointer = unquote(fragment)
+    if pointer and not pointer.startswith("/"):
+        return None  # an anchor: no API structure is named so
+    node = resolve_pointer(target.data, pointer)
+    return None if node is None else (target, pointer, node)
+
+
+def inline_misplaced(
+    corpus: Corpus,
+    document: Document,
+    misplaced: Callable[[Any], Iterable[str]],
+    rounds: int | None = None,
+    budget: int | None = None,
+) -> InlinedView:
+    """``document`` as its bundle reads: each object with a ``$ref`` member at a pointer that
+    ``misplaced(data)`` yields (the places the specification's schema rejects it) replaced by
+    the ``$ref``'s target, until ``misplaced`` yields no new place, ``rounds`` are done, or
+    ``budget`` nodes are copied. The ``$ref``'s siblings are dropped, as JSON Reference says
+    (draft-pbryan-zyp-json-ref-03 §3: "any members other than `$ref` ... SHALL be ignored")."""
+    rounds = ROUNDS if rounds is None else rounds
+    budget = BUDGET if budget is None else budget
+    view = InlinedView(document, document.data)
+    # the (file, pointer) targets each inlined place is inside, for cycles
+    chains: dict[str, tuple[tuple[str, str], ...]] = {}
+    copied = 0
+    for _ in range(rounds):
+        places = sorted(
+            {p for p in misplaced(view.data) if p not in view.left and p not in view.origins},
+            key=lambda p: (len(split_pointer(p)), p),
+        )
+        changed = False
+        for place in places:
+            node = resolve_pointer(view.data, place)
+            reference = node.get("$ref") if isinstance(node, dict) else None
+            if not isinstance(reference, str):
+                continue
+            # Every reference of the view names from the document's place: an inlined piece's
+            # were rebased when it was inlined (`_rebased`).
+            target = corpus_target(corpus, document, reference)
+            if target is None:
+                view.left[place] = "missing"  # unresolved-ref or remote-ref says why, once
+                continue
+            target_document, target_pointer, content = target
+            chain = _chain(chains, place)
+            key = (target_document.path, target_pointer)
+            if key in chain or (target_document is document and _within(place, target_pointer)):
+                view.left[place] = "cycle"
+                continue
+            size = _size(content)
+            if copied + size > budget:
+                view.left[place] = "budget"
+                continue
+            copied += size
+            inlined = _rebased(content, target_document.path, document.path, view.written)
+            view.data = _replaced(view.data, split_pointer(place), inlined)
+            view.origins[place] = (target_document, target_pointer)
+            chains[place] = (*chain, key)
+            changed = True
+        if not changed:
+            break
+    return view
+
+
+def _chain(
+    chains: dict[str, tuple[tuple[str, str], ...]], place: str
+) -> tuple[tuple[str, str], ...]:
+    """The targets the place is inside, outermost first."""
+    best = ""
+    for start in chains:
+        if len(start) > len(best) and place.startswith(start + "/"):
+            best = start
+    return chains.get(best, ())
+
+
+def _within(pointer: str, subtree: str) -> bool:
+    return subtree == "" or pointer == subtree or pointer.startswith(subtree + "/")
+
+
+def _size(node: Any) -> int:
+    count, stack = 0, [node]
+    while stack:
+        current = stack.pop()
+        count += 1
+        if isinstance(current, dict):
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)
+    return count
+
+
+def _replaced(data: Any, tokens: list[str], value: Any) -> Any:
+    """``data`` with ``value`` at ``tokens``: the containers on the way copied (shallowly), the
+    corpus's own documents never changed."""
+    if not tokens:
+        return value
+    head, rest = tokens[0], tokens[1:]
+    if isinstance(data, dict):
+        copy = dict(data)
+        copy[head] = _replaced(data[head], rest, value)
+        return copy
+    if isinstance(data, list):
+        listed = list(data)
+        listed[int(head)] = _replaced(data[int(head)], rest, value)
+        return listed
+    return data
+
+
+def _rebased(node: Any, source: str, document: str, written: dict[tuple[str, str], str]) -> Any:
+    """A copy of ``node`` (from the file ``source``) whose relative ``$ref``\\s name from
+    ``document``'s place what they named from ``source``'s, as a bundler rewrites them. Data
+    (examples, defaults, enums) is copied as it is; below an ``$id`` nothing is rewritten (it
+    sets the base its references resolve against)."""
+    if source == document:
+        return node
+    here = posixpath.dirname(document) or "."
+
+    def moved(reference: str) -> str:
+        file_part, hash_, fragment = reference.partition("#")
+        if "://" in file_part or file_part.startswith(("/", "urn:")):
+            return reference
+        named = posixpath.normpath(posixpath.join(posixpath.dirname(source), file_part or ""))
+        if not file_part:
+            named = source
+        if named == document:
+            return f"#{fragment}"
+        return posixpath.relpath(named, here) + (hash_ + fragment)
+
+    def walk(current: Any) -> Any:
+        if isinstance(current, dict):
+            if isinstance(current.get("$id"), str):
+                return current
+            copy: dict[Any, Any] = {}
+            for key, value in current.items():
+                if key == "$ref" and isinstance(value, str):
+                    copy[key] = moved(value)
+                    written[(source, copy[key])] = value
+                elif key in DATA_KEYWORDS or str(key).startswith("x-"):
+                    copy[key] = value
+                else:
+                    copy[key] = walk(value)
+            return copy
+        if isinstance(current, list):
+            return [walk(item) for item in current]
+        return current
+
+    return walk(node)
+
+
+def misplaced_refs_of(errors: Iterable[tuple[str, Any]]) -> Iterator[str]:
+    """The places to inline, from a judge's errors (pointer, the value there): an object with a
+    ``$ref`` member, or the object holding a ``$ref`` member that was judged alone (a
+    ``properties`` map whose ``$ref`` member is read as a property named ``$ref``)."""
+    for pointer, value in errors:
+        if isinstance(value, dict) and isinstance(value.get("$ref"), str):
+            yield pointer
+        elif pointer.endswith("/$ref") and isinstance(value, str):
+            yield pointer[: -len("/$ref")]
+
+
+# The keywords whose value is a map of names to schemas (JSON Schema 2020-12 §10.3.2.1-3, §8.2.4;
+# draft-04's `definitions`): a string is never a schema, so a `$ref` member holding one is the
+# bundler's reference to a map kept elsewhere, not a property named `$ref`.
+SCHEMA_MAPS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+)
+
+
+def schema_map_refs(schema: Any, at: str) -> Iterator[str]:
+    """The pointers, within ``schema`` (at ``at``), of each schema map written as a ``$ref``
+    (``properties: {$ref: attributes.yml#/ids}``): found by walking the schema, not its data
+    (examples, defaults, enums) or extensions."""
+    stack: list[tuple[str, Any]] = [(at, schema)]
+    while stack:
+        pointer, node = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                key = str(key)
+                if key in DATA_KEYWORDS or key.startswith("x-"):
+                    continue
+                here = f"{pointer}/{escape_token(key)}"
+                if (
+                    key in SCHEMA_MAPS
+                    and isinstance(value, dict)
+                    and isinstance(value.get("$ref"), str)
+                ):
+                    yield here
+                    continue
+                if isinstance(value, (dict, list)):
+                    stack.append((here, value))
+        elif isinstance(node, list):
+            stack.extend(
+                (f"{pointer}/{index}", item)
+                for index, item in enumerate(node)
+                if isinstance(item, (dict, list))
+            )

@@ -1,0 +1,318 @@
+"""Issue 45, ecosystem batch 1: split API sources a bundler resolves, versions whose official
+schema speclint does not ship, and messages garbled on their way to the report. Every fixture
+here is our own."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from speclint.analyses import inlining
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding, Severity
+from speclint.model.config import load_config
+from speclint.run.catalog import all_rules
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+
+def run(root: Path, rule: str) -> list[Finding]:
+    return list(all_rules()[rule].check(Context.load(root, load_config(root)), {}))
+
+
+def yaml(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+# --- broken-link: a destination as written, not as a path normalised it ------------------------
+
+
+def test_a_url_in_parentheses_is_named_as_written(make_corpus: MakeCorpus) -> None:
+    # `[x]: (https://…)` keeps the parentheses in its destination: a relative path to GitHub.
+    # The message showed `https:/…` (a path normalisation applied to a URL).
+    root = make_corpus(
+        {
+            "docs/guide.md": "# Guide\n\nSee the [collection][c].\n\n"
+            "[c]: (https://www.example.com/team/collection)\n",
+        }
+    )
+    [finding] = run(root, "broken-link")
+    assert "https:/w" not in finding.message
+    assert "`(https://www.example.com/team/collection)`" in finding.message
+    assert "parentheses" in finding.message and finding.location.line == 5
+
+
+def test_a_quoted_destination_on_the_next_line_is_shown_as_written(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `[x](` then a line break and `"path"`: CommonMark reads `"path"` (quotes and all) as the
+    # destination. The message showed the parser's `%22path%22`.
+    root = make_corpus(
+        {
+            "docs/guide.md": '# Guide\n\n- [the example](\n  "../assets/example.json")\n',
+            "assets/example.json": "{}\n",
+        }
+    )
+    [finding] = run(root, "broken-link")
+    assert "%22" not in finding.message
+    assert finding.message.startswith('`"../assets/example.json"`')
+    assert "quotes are part of the destination: write `../assets/example.json`" in (finding.message)
+
+
+# --- a release whose official schema is not shipped: not checked, never an error ---------------
+
+
+def test_an_asyncapi_1_document_is_not_checked_not_invalid(make_corpus: MakeCorpus) -> None:
+    document = {
+        "asyncapi": "1.2.0",
+        "info": {"title": "Events", "version": "1"},
+        "topics": {"message": {"subscribe": {"$ref": "#/components/messages/m"}}},
+    }
+    root = make_corpus({"events/async.json": json.dumps(document, indent=2)})
+    [finding] = run(root, "asyncapi-invalid")
+    assert finding.severity is Severity.INFO
+    assert "not checked" in finding.message and "1.2.0" in finding.message
+
+
+def test_an_asyncapi_value_that_is_no_release_is_still_an_error(make_corpus: MakeCorpus) -> None:
+    document = {"asyncapi": "2.6", "info": {"title": "Events", "version": "1"}, "channels": {}}
+    root = make_corpus({"events/async.json": json.dumps(document, indent=2)})
+    [finding] = run(root, "asyncapi-invalid")
+    assert finding.severity is Severity.ERROR
+
+
+def test_an_openapi_release_without_a_shipped_schema_is_not_checked(
+    make_corpus: MakeCorpus,
+) -> None:
+    later = yaml(
+        """
+        openapi: 3.9.0
+        info: {title: Widgets, version: "1"}
+        paths: {}
+        """
+    )
+    wrong = later.replace("3.9.0", '"3.0"')
+    root = make_corpus({"api/later.yaml": later, "api/wrong.yaml": wrong})
+    found = {f.location.path: f for f in run(root, "openapi-invalid")}
+    assert found["api/later.yaml"].severity is Severity.INFO
+    assert "not checked" in found["api/later.yaml"].message
+    assert found["api/wrong.yaml"].severity is Severity.ERROR
+
+
+def test_a_swagger_document_is_named_as_swagger_in_its_messages(make_corpus: MakeCorpus) -> None:
+    # "fix it so the document is valid OpenAPI " (no version): a Swagger 2.0 document has none.
+    swagger = yaml(
+        """
+        swagger: "2.0"
+        info: {title: Widgets, version: "1"}
+        paths:
+          /a:
+            get:
+              responses:
+                "200": {description: ok, schema: {type: object, items: [{type: string}]}}
+        """
+    )
+    root = make_corpus({"api/swagger.yaml": swagger})
+    errors = [f for f in run(root, "openapi-invalid") if f.severity is Severity.ERROR]
+    assert errors and all(f.message.endswith("valid Swagger 2.0") for f in errors)
+
+
+# --- openapi-invalid: a split source as its bundle reads ---------------------------------------
+
+SPLIT_API = """
+openapi: 3.0.3
+info: {title: Widgets, version: "1"}
+tags:
+  - name: Intro
+    description:
+      $ref: texts.yaml#/intro
+paths:
+  /widgets:
+    get:
+      $ref: ops/list.yaml
+    post:
+      $ref: ops/missing.yaml
+"""
+
+LIST_OPERATION = """
+operationId: listWidgets
+parameters:
+  - $ref: ../params/limit.yaml
+responses:
+  "200":
+    description: The widgets.
+    content:
+      application/json:
+        schema: {type: array, items: {type: string}}
+"""
+
+
+def split_api(operation: str = LIST_OPERATION) -> dict[str, str]:
+    return {
+        "api/openapi.yaml": yaml(SPLIT_API),
+        "api/texts.yaml": "intro: The widgets API.\n",
+        "api/ops/list.yaml": yaml(operation),
+        "api/params/limit.yaml": yaml("name: limit\nin: query\nschema: {type: integer}\n"),
+    }
+
+
+def test_a_ref_where_the_bundler_inlines_it_is_not_an_error(make_corpus: MakeCorpus) -> None:
+    # `get: {$ref: ops/list.yaml}` and `description: {$ref: texts.yaml#/intro}`: no Reference
+    # Object is allowed there, and redocly/swagger-cli bundle replace them by their targets.
+    # Each operation was two errors ("$ref" not allowed, "responses" missing); the missing
+    # operation file is unresolved-ref's, not also two errors here.
+    root = make_corpus(split_api())
+    assert run(root, "openapi-invalid") == []
+    [missing] = run(root, "unresolved-ref")
+    assert "ops/missing.yaml" in missing.message
+
+
+def test_an_error_inside_an_inlined_operation_is_reported_in_its_file(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The operation's own content is checked as the bundle holds it, and the error is placed in
+    # the file it is written in, at its line.
+    broken = LIST_OPERATION.replace("    description: The widgets.\n", "")
+    root = make_corpus(split_api(broken))
+    [finding] = run(root, "openapi-invalid")
+    assert finding.location.path == "api/ops/list.yaml"
+    assert finding.location.pointer == "/responses/200"
+    assert finding.location.line == 5  # `"200":` in ops/list.yaml
+    assert '"description" is a required property' in finding.message
+    assert "`api/openapi.yaml` reaches this file by `$ref`" in finding.message
+
+
+def test_a_ref_that_contains_itself_is_one_finding(make_corpus: MakeCorpus) -> None:
+    cyclic = yaml(
+        """
+        openapi: 3.0.3
+        info: {title: Widgets, version: "1"}
+        paths:
+          /widgets:
+            get:
+              $ref: "#/paths/~1widgets"
+        """
+    )
+    root = make_corpus({"api/openapi.yaml": cyclic})
+    [finding] = run(root, "openapi-invalid")
+    assert finding.location.pointer == "/paths/~1widgets/get"
+    assert "contains it" in finding.message
+
+
+def test_a_properties_map_kept_in_another_file_is_judged_there(make_corpus: MakeCorpus) -> None:
+    # `properties: {$ref: attributes.yaml#/ids}` in an OpenAPI 3.0 schema file: the bundler
+    # puts the map in its place. It was "`$ref`: ... is not of type object" in every schema
+    # file that did so; now the map is judged, and its own errors are reported where written.
+    files = split_api()
+    files["api/ops/list.yaml"] = files["api/ops/list.yaml"].replace(
+        "schema: {type: array, items: {type: string}}", "schema: {$ref: ../models/widget.yaml}"
+    )
+    files["api/models/widget.yaml"] = yaml(
+        """
+        type: object
+        properties:
+          $ref: attributes.yaml#/widget_ids
+        """
+    )
+    files["api/models/attributes.yaml"] = yaml(
+        """
+        widget_ids:
+          ids: {type: array, items: {type: integer}}
+        """
+    )
+    root = make_corpus(files)
+    assert run(root, "schema-invalid") == []
+    files["api/models/attributes.yaml"] = files["api/models/attributes.yaml"].replace(
+        "type: array,", "type: array, minItems: -1,"
+    )
+    root = make_corpus(files)
+    [finding] = run(root, "schema-invalid")
+    assert finding.location.path == "api/models/attributes.yaml"
+    assert finding.location.pointer == "/widget_ids/ids/minItems"
+
+
+def test_an_asyncapi_split_source_is_validated_as_its_bundle(make_corpus: MakeCorpus) -> None:
+    document = yaml(
+        """
+        asyncapi: 2.6.0
+        info:
+          $ref: parts/info.yaml
+        channels:
+          widgets:
+            description:
+              $ref: parts/texts.yaml#/widgets
+            subscribe:
+              message: {payload: {type: string}}
+        """
+    )
+    files = {
+        "api/asyncapi.yaml": document,
+        "api/parts/info.yaml": "title: Widgets\nversion: '1'\n",
+        "api/parts/texts.yaml": "widgets: The widget events.\n",
+    }
+    assert run(make_corpus(files), "asyncapi-invalid") == []
+    files["api/parts/info.yaml"] = "title: Widgets\nversion: '1'\ncontact: widgets@example.org\n"
+    [finding] = run(make_corpus(files), "asyncapi-invalid")
+    assert (finding.location.path, finding.location.pointer) == ("api/parts/info.yaml", "/contact")
+
+
+def test_a_properties_map_in_an_openapi_31_document_is_inlined(make_corpus: MakeCorpus) -> None:
+    # OpenAPI 3.1's own schema does not look inside schema objects; the dialect's metaschema
+    # said `/…/properties/$ref: "…" is not of type "object", "boolean"`.
+    document = yaml(
+        """
+        openapi: 3.1.0
+        info: {title: Widgets, version: "1"}
+        paths:
+          /widgets:
+            get:
+              responses:
+                "200":
+                  description: The widgets.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        properties:
+                          $ref: parts.yaml#/widget_fields
+        """
+    )
+    parts = "widget_fields:\n  id: {type: string}\n"
+    root = make_corpus({"api/openapi.yaml": document, "api/parts.yaml": parts})
+    assert run(root, "openapi-invalid") == []
+    root = make_corpus(
+        {"api/openapi.yaml": document, "api/parts.yaml": parts.replace("string", "strin")}
+    )
+    [finding] = run(root, "openapi-invalid")
+    assert (finding.location.path, finding.location.pointer) == (
+        "api/parts.yaml",
+        "/widget_fields/id/type",
+    )
+
+
+def test_a_source_past_the_inlining_budget_is_said_not_checked(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Bounded: a target larger than what is left of the budget is not inlined, and that is a
+    # note that it was not checked, not an error of the document.
+    monkeypatch.setattr(inlining, "BUDGET", 5)
+    root = make_corpus(split_api())
+    found = [f for f in run(root, "openapi-invalid") if f.severity is not Severity.INFO]
+    assert found == []
+    notes = [f for f in run(root, "openapi-invalid") if "not checked" in f.message]
+    assert [n.location.pointer for n in notes] == ["/paths/~1widgets/get"]
+
+
+def test_an_inlined_piece_is_quoted_as_its_file_writes_it(make_corpus: MakeCorpus) -> None:
+    # Inlined, a piece's `$ref`s are rebased onto the document (`../params/limit.yaml` becomes
+    # `params/limit.yaml`); a message about the piece quotes them as its file writes them.
+    broken = LIST_OPERATION.replace(
+        '  "200":\n', '  "404":\n    - $ref: ../params/limit.yaml\n  "200":\n'
+    )
+    [finding] = run(make_corpus(split_api(broken)), "openapi-invalid")
+    assert finding.location.path == "api/ops/list.yaml"
+    assert '"../params/limit.yaml"' in finding.message
