@@ -1179,12 +1179,13 @@ def show_files(path: Path) -> None:
         reason = f"{entry.reason}; {missed}" if missed else entry.reason
         say(f"{entry.path:<{width}}  {kind:<22}  {reason}")
     left = f"; {len(folders)} folder{'s' if len(folders) != 1 else ''} skipped" if folders else ""
-    said = coverage_phrase(notes)
-    say(f"speclint: {phrase(inventory)}{left}" + (f"; {said}" if said else ""))
-    # Which program renders the pages, so which anchors their links are judged by (issue 45).
+    # Which program renders the pages, so which anchors their links are judged by (issue 45);
+    # the count of what was read stays the last line.
     rendered = summary(corpus)
     if rendered:
         say(f"speclint: {rendered}")
+    said = coverage_phrase(notes)
+    say(f"speclint: {phrase(inventory)}{left}" + (f"; {said}" if said else ""))
 
 
 @main.command(name="roles")
