@@ -118,7 +118,7 @@ def test_the_worst_case_corpus_keeps_every_first_line_short(make_corpus: MakeCor
         )
     files["spec/envelope.md"] = (
         f"# Envelope\n\nThe `{name}` of the `Envelope` is one of "
-        + ", ".join(f"`{v}`" for v in values + ["another-" + "y" * 80])
+        + ", ".join(f"`{v}`" for v in [*values, "another-" + "y" * 80])
         + ".\n\nSee [the schema](../schemas/"
         + "nowhere/" * 20
         + "envelope.json).\n"
