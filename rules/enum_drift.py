@@ -408,7 +408,13 @@ def _lacking(lacking: dict[_Block, _Lacks]) -> Iterator[Finding]:
                 for s in lack.sources
             )
         )
-        copy = (frozenset(map(as_written, values.values)), said, sum(x.count for x in lacks))
+        # The keyword too: an `enum` and a union of tags are fixed in different ways.
+        copy = (
+            values.keyword,
+            frozenset(map(as_written, values.values)),
+            said,
+            sum(x.count for x in lacks),
+        )
         alike.setdefault(copy, (lacks, []))[1].append((site, values, named))
     for lacks, enums in alike.values():
         yield _missing_in_schema(enums, lacks)

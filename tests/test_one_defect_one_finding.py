@@ -34,3 +34,31 @@ def test_a_misnamed_path_parameter_is_one_finding(make_corpus: MakeCorpus) -> No
     assert "`widget_id` is not in the template `/widgets/{widgetId}`" in finding.message
     assert "rename the parameter to `widgetId`" in finding.message
     assert run(make_corpus({"api/openapi.yaml": document("widgetId")}), "openapi-invalid") == []
+
+
+# --- a submodule not checked out: not checked, not broken ------------------------------------
+
+
+def test_refs_into_a_submodule_not_checked_out_are_not_checked_not_broken(
+    make_corpus: MakeCorpus,
+) -> None:
+    import json
+
+    refs = {
+        "type": "object",
+        "properties": {
+            "host": {"$ref": "/sibling/schemas/common.json"},
+            "relative": {"$ref": "../sibling/schemas/other.json"},
+        },
+    }
+    files: dict[str, str | bytes] = {
+        ".gitmodules": '[submodule "sibling"]\n\tpath = sibling\n\turl = https://example.org/s.git\n',
+        "schemas/a.json": json.dumps(refs),
+    }
+    [finding] = run(make_corpus(files), "unresolved-ref")
+    assert finding.severity.label == "info" and finding.message.startswith("not checked")
+    assert "`sibling/`" in finding.message and len(finding.related) == 1
+    # Checked out, its files are the corpus's: a reference to one it lacks is broken.
+    files["sibling/schemas/common.json"] = json.dumps({"type": "string"})
+    found = run(make_corpus(files), "unresolved-ref")
+    assert found and all(f.severity.label == "error" for f in found)

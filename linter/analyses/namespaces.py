@@ -21,6 +21,7 @@ catalog are ``speclint.analyses.schema_catalogs``'.
 
 from __future__ import annotations
 
+import contextlib
 import posixpath
 from dataclasses import dataclass
 from typing import Any
@@ -85,10 +86,10 @@ def namespace(document: Document) -> str | None:
         return None
     retrieval = "file:///" + document.path
     declared = data.get("$id", data.get("id")) if isinstance(data, dict) else None
+    parts = urlsplit(retrieval)
     if isinstance(declared, str) and declared.strip() and not declared.startswith("#"):
-        uri = urljoin(retrieval, declared.strip())
-    else:
-        uri = retrieval
-    parts = urlsplit(uri)
+        # `http://[bad` is no URI (RFC 3986): unresolved-ref's to report; the folder stands.
+        with contextlib.suppress(ValueError):
+            parts = urlsplit(urljoin(retrieval, declared.strip()))
     folder = posixpath.dirname(parts.path)
     return urlunsplit((parts.scheme, parts.netloc, folder, "", ""))
