@@ -2,12 +2,17 @@
 
 What it does
     Groups the definitions of one shape: a schema-file definition, each inline copy of it in an
-    API document (see ``inline-copy``), each definition in another file with the same ``$defs``
-    name or ``title`` and mostly the same properties, and each "minimum compliant payload" field
-    list that a
-    comment in an API document (bound to the ``$ref`` below it) or a paragraph of the prose (bound
-    to the schema its section names) states for it. A field list is read as the shape's
-    ``required`` set.
+    API document (see ``inline-copy``), each definition in another file of the same specification
+    with the same ``$defs`` name or ``title`` and mostly the same properties, and each "minimum
+    compliant payload" field list that a comment in an API document (bound to the ``$ref`` below
+    it) or a paragraph of the prose (bound to the schema its section names) states for it. A field
+    list is read as the shape's ``required`` set.
+
+    A name alone is not evidence (``speclint.analyses.namespaces``): each API has its own
+    ``User``, two protocols each their ``Message``. Same-named definitions are compared when a
+    ``$ref`` ties their files (one references the other, or one document references both), when
+    both schemas have one base URI (their ``$id`` up to the last ``/``, or one folder for schemas
+    without ``$id``), or when both are API documents of one ``info.title``.
 
     Same-named definitions are compared only within one version line (``speclint.parsing.versions``:
     ``definitions/2.0.0/`` and ``definitions/3.0.0/`` are history, ``bindings/sns/`` and
@@ -95,6 +100,7 @@ from speclint.analyses.fingerprints import (
     shape_of,
     superseded,
 )
+from speclint.analyses.namespaces import namespaces
 from speclint.analyses.schema_catalogs import schema_catalogs
 from speclint.common.findings import Finding, Location, Severity, first_fitting, terminal_form
 from speclint.common.unions import DisjointSets
@@ -181,10 +187,15 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             )
         )
     catalogs = schema_catalogs(corpus)
+    # A name alone pairs each API's own `User` (issue 45, item 7): same-named definitions are
+    # compared only in files a reference or a namespace ties together.
+    spaces = namespaces(corpus)
 
     def one_specification(first: str, second: str) -> bool:
-        return corpus.versions.same_line(first, second) and catalogs.one_specification(
-            first, second
+        return (
+            corpus.versions.same_line(first, second)
+            and catalogs.one_specification(first, second)
+            and spaces.one_specification(first, second)
         )
 
     # One definition drifting across N files is one finding (issue 26: a group and then its

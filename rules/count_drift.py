@@ -12,7 +12,9 @@ What it does
       words before it ("interrupt kinds"); the page's complete value sets for that field, whose
       text also uses those words, are what it counts (a bare claim, "two types of fields", counts
       only a list within 40 lines of it). The claim is reported when its number matches none of
-      them.
+      them. A count "of" something ("6 variants of URI") counts only a list whose text speaks
+      of it, and a number of instances ("a request that carries two `channel` values", "at
+      most three modes") is no claim.
 
     A claim with no such set on its page is not checked: there is nothing to count.
 
@@ -134,6 +136,12 @@ def _page_findings(document: Document) -> Iterator[Finding]:
         )
 
 
+def _mentions(context: str, thing: str) -> bool:
+    """Whether a list's text speaks of ``thing`` (in the singular or the plural)."""
+    stem = thing[:-1] if thing.endswith("s") and len(thing) > 3 else thing
+    return stem in context
+
+
 def _counted(claim: CountedClaim, sets: list[ProseSet]) -> list[ProseSet]:
     field = claim.field or claim.subject
     words = _qualifiers(claim)
@@ -147,6 +155,10 @@ def _counted(claim: CountedClaim, sets: list[ProseSet]) -> list[ProseSet]:
             + (" ".join(prose.heading.path).lower() if prose.heading else "")
         )
         if not all(word in context for word in words):
+            continue
+        if claim.of and not _mentions(context, claim.of):
+            # "6 variants of URI" counts what URI comes in, not a list whose text never
+            # speaks of URIs (issue 45, item 7).
             continue
         if not words and not claim.field and abs(prose.line - claim.line) > NEARBY:
             # "two types of fields" names no field and nothing more of what it counts: only a

@@ -34,7 +34,8 @@ What it does
     One disagreement is one finding, however many places repeat it: schema enums of one field
     that list the same values (with the same keyword, closure and version line) and that the
     same places find lacking the same values are one finding, at the first of them, the others
-    related; alike lists (the same values of the same field, in the same form) bound to the
+    related, and so are copies of the same values kept apart otherwise (listed in another order,
+    or one in an API document); alike lists (the same values of the same field, in the same form) bound to the
     same enums and leaving out values they allow are one finding, at the first list, the other
     lists and every enum related (the values each enum allows in its note). A finding carries
     at most 50 related locations, shared between its two sides, and its message counts the
@@ -383,7 +384,7 @@ def _prose_source(
 
 def _lacking(lacking: dict[_Block, _Lacks]) -> Iterator[Finding]:
     """One finding per disagreement: the schema enums (their holders: a shared ``$defs`` enum
-    once) that are in the same blocks are found lacking the same values by the same places."""
+    once) of the same values that the same places find lacking the same values."""
     blocks = list(lacking)
     # holder -> the blocks it is in, and the property and field the first of them names it by
     holders: dict[tuple[str, str], tuple[list[int], Site, ValueSet, str]] = {}
@@ -395,11 +396,29 @@ def _lacking(lacking: dict[_Block, _Lacks]) -> Iterator[Finding]:
                 holders[key] = ([n], site, values, _field(site, lacking[block].named))
             elif entry[0][-1] != n:
                 entry[0].append(n)
-    alike: dict[tuple[int, ...], list[tuple[Site, ValueSet, str]]] = {}
+    # Identical copies of one enum that comparisons keep apart (their values in another order,
+    # one in an API document) and that the same places find lacking the same values are one
+    # disagreement too: one finding, not one per copy (issue 45, item 7).
+    alike: dict[tuple[Any, ...], tuple[list[_Lacks], list[tuple[Site, ValueSet, str]]]] = {}
     for indexes, site, values, named in holders.values():
-        alike.setdefault(tuple(indexes), []).append((site, values, named))
-    for signature, enums in alike.items():
-        yield _missing_in_schema(enums, [lacking[blocks[n]] for n in signature])
+        lacks = [lacking[blocks[n]] for n in indexes]
+        said = tuple(
+            sorted(
+                (s.location.path, s.location.line, s.missing)
+                for lack in lacks
+                for s in lack.sources
+            )
+        )
+        # The keyword too: an `enum` and a union of tags are fixed in different ways.
+        copy = (
+            values.keyword,
+            frozenset(map(as_written, values.values)),
+            said,
+            sum(x.count for x in lacks),
+        )
+        alike.setdefault(copy, (lacks, []))[1].append((site, values, named))
+    for lacks, enums in alike.values():
+        yield _missing_in_schema(enums, lacks)
 
 
 def _projections(

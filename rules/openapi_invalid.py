@@ -18,7 +18,9 @@ What it does
     Each error about a schema object is placed at that schema (``/components/schemas/Run/type``),
     not at the document's root, and so is each of the library's own semantic errors: a repeated
     ``operationId``, parameter or tag name at the repetition, with the first as a related
-    location, an undeclared path parameter at its operation, each with what to do about it. jsonschema-rs judges the document and each schema object first,
+    location, an undeclared path parameter at its operation, each with what to do about it (a
+    misnamed one, a template's ``{name}`` with no parameter beside a parameter the template
+    does not name, is one finding that says which to rename, not one from each side). jsonschema-rs judges the document and each schema object first,
     so a 20 MB document is checked in seconds; what it rejects is explained by the library's own
     messages. A ``pattern`` is read as the ECMA-262 regular expression JSON Schema says it is:
     ``^\\p{L}+$`` is valid, though Python's ``re`` (and so the library alone) rejects it. One
@@ -247,6 +249,10 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
     validator = validator_cls(view.data, base_uri=file_uri(document.path))
     seen: set[tuple[str, str, str]] = set()
     left_said: set[str] = set()
+    # An operation's path parameters the library could not match, by the operation's pointer:
+    # a misnamed one is reported from both sides, the template's `{name}` and the parameter,
+    # and is one defect (issue 45, item 7).
+    unmatched: dict[str, list[tuple[str, Finding]]] = {}
 
     def errors() -> Iterator[tuple[Document, Any]]:
         for error in validator.iter_errors():
@@ -297,7 +303,7 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
             if holder is not document:
                 fix += f" (`{document.path}` reaches this file by `$ref`)"
                 message = view.as_written(holder, message)
-            yield Finding(
+            finding = Finding(
                 ID,
                 SEVERITY,
                 headed(f"{pointer or '/'}: {message}", f"; {fix}", message),
@@ -305,6 +311,13 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
                 related=related,
                 key=f"{pointer}:{key}",
             )
+            unresolved = _UNRESOLVED_PARAMETER.match(message) if holder is document else None
+            if unresolved and not kind and type(specific).__name__ == "UnresolvableParameterError":
+                unmatched.setdefault(pointer, []).append((unresolved.group(1), finding))
+                continue
+            yield finding
+        for pointer, found in unmatched.items():
+            yield from _misnamed(document, pointer, found)
     except Unresolvable:
         # Raised outside every keyword (``_unresolvable_stops_here``): nothing is left to check.
         return
@@ -608,6 +621,39 @@ def _docs_only_notice(document: Document, message: str) -> Finding:
 
 
 # What to do about the library's semantic errors (its messages say only what is wrong).
+_UNRESOLVED_PARAMETER = re.compile(r'Path parameter "([^"]+)" for "[^"]+" operation in "([^"]+)"')
+
+
+def _misnamed(
+    document: Document, pointer: str, found: list[tuple[str, Finding]]
+) -> Iterator[Finding]:
+    """The library's unmatched path parameters of one operation: a `{name}` of the template
+    with no parameter and a parameter the template does not name are one misnamed parameter,
+    one finding; anything else as the library said it."""
+    template = unquote(split_pointer(pointer)[1]) if len(split_pointer(pointer)) > 1 else ""
+    named = set(re.findall(r"\{([^{}]+)\}", template))
+    in_template = [(n, f) for n, f in found if n in named]
+    declared = [(n, f) for n, f in found if n not in named]
+    if len(in_template) != 1 or len(declared) != 1:
+        yield from (f for _, f in found)
+        return
+    (wanted, first), (given, _) = in_template[0], declared[0]
+    yield Finding(
+        ID,
+        SEVERITY,
+        headed(
+            f"{pointer}: the path parameter `{given}` is not in the template `{template}`, whose "
+            f"`{{{wanted}}}` has no parameter",
+            f"; rename the parameter to `{wanted}` (or the template's `{{{wanted}}}` to "
+            f"`{{{given}}}`): a path parameter's name is the template's, as OpenAPI "
+            f"{document.data.get('openapi', '')} requires",
+            f"the path parameter `{given}` is not in the template, whose `{{{wanted}}}` has none",
+        ),
+        first.location,
+        key=first.key,
+    )
+
+
 _FIXES = {
     "DuplicateOperationIDError": "give this operation an operationId of its own (code generators "
     "name methods by it), as {spec} requires",

@@ -30,6 +30,9 @@ What it does
     not JSON or YAML (a Markdown description or a code sample, which Redocly puts in its place)
     is not reported. A generated bundle (see
     ``speclint.analyses.lineage``) is judged at its sources, not again in its copies.
+    References into a git submodule that is not checked out (``.gitmodules`` names the folder,
+    which holds no file), by a relative path or host-relative (``/sibling/x.json``), are
+    another repository's schemas: one ``info`` per submodule says they were not checked.
 
 Why is this bad?
     A validator given the schema fails at run time (or, worse, some validators ignore the reference
@@ -85,9 +88,16 @@ FAMILY = 3  # missing `$id`s under one folder reported as one finding
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     groups: dict[tuple[str, str], list[Reference]] = defaultdict(list)
     derived = corpus.derived
+    submodules = corpus.submodules
+    unchecked: dict[str, list[Reference]] = defaultdict(list)
     for reference in corpus.references.unresolved():
         if reference.path in derived:
             continue  # a generated bundle: its references are judged at their sources
+        into = _submodule(reference, submodules)
+        if into is not None:
+            # Another repository's schemas, not checked out here: not checked, not broken.
+            unchecked[into].append(reference)
+            continue
         if reference.outcome == "missing-file":
             group = (reference.outcome, reference.target_path or reference.target)
         elif reference.outcome == "missing-pointer":
@@ -97,6 +107,8 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         else:
             group = (reference.outcome, reference.target)
         groups[group].append(reference)
+    for folder, references in sorted(unchecked.items()):
+        yield _not_checked(corpus, folder, references)
     # An `$id` no schema declares, where the corpus's other `$id`s say which file would declare
     # it, and that file is the one other references name as missing: one root cause, one finding.
     published = _published_folders(corpus)
@@ -253,3 +265,38 @@ def _files_for(published: Mapping[str, set[str]], target: str) -> list[str]:
     if not name:
         return []
     return sorted(unquote(each + name) for each in published.get(folder + "/", ()))
+
+
+def _submodule(reference: Reference, submodules: frozenset[str]) -> str | None:
+    """The submodule folder a reference points into: by a relative path (its target file), or
+    host-relative (``/sibling/schemas/x.json``: the repository's root)."""
+    if not submodules:
+        return None
+    if reference.outcome == "missing-file" and reference.target_path:
+        path = reference.target_path
+    elif reference.value.startswith("/") and not reference.value.startswith("//"):
+        path = reference.value.split("#", 1)[0].lstrip("/")
+    else:
+        return None
+    return next((f for f in sorted(submodules) if path.startswith(f + "/")), None)
+
+
+def _not_checked(corpus: Context, folder: str, references: list[Reference]) -> Finding:
+    """What the run could not check: ``$ref``\\s into a submodule that is not checked out,
+    listed among what the run did not check (coverage), not a finding."""
+    first, *others = sorted(references, key=lambda r: (r.path, r.pointer))
+    count = len(references)
+    return Finding(
+        ID,
+        Severity.INFO,
+        f"not checked: {count} `$ref`{'s' if count > 1 else ''} point into `{folder}/`, a git "
+        "submodule (`.gitmodules`) that is not checked out here; check it out (`git submodule "
+        "update --init`) to check them",
+        corpus.documents[first.path].location(first.pointer),
+        related=tuple(
+            corpus.documents[r.path].location(r.pointer, note="points into the submodule")
+            for r in others[:RELATED_LIMIT]
+        ),
+        key=f"submodule:{folder}",
+        coverage="submodule",
+    )

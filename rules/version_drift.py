@@ -8,17 +8,20 @@ What it does
       or ``RELEASES.md``: ``## [1.2.0] - 2026-05-01``; ``Unreleased`` and a development
       version, ``2.0.0-dev``, are skipped), else ``package.json``'s ``version`` unless it is a
       placeholder no release had (``0.0.0``, ``0.0.1``: a documentation site's or a tool's
-      package, not the protocol's) that no API document shares;
+      package, not the protocol's), or the root of a monorepo (``workspaces``, or a
+      ``pnpm-workspace.yaml``, ``lerna.json``, ``nx.json`` or ``rush.json`` beside it: its
+      tooling's version), that no API document shares;
     - ``info.version`` of every OpenAPI and AsyncAPI document;
     - the spec version each API document declares (``openapi: 3.1.0``, ``asyncapi: 3.0.0``) and
       the one its own ``info.description`` names ("This document follows AsyncAPI 3.0.0").
 
     It reports an API document whose ``info.version`` is not the corpus version (unless it is
     a development placeholder no release had, which a build fills in: ``0.0.0``,
-    ``0.1.0-dev``, ``x.y.z``, ``${VERSION}``, ``latest``, ``dev``, ``unreleased``, ``next``), a
-    ``package.json`` that disagrees with the changelog (named as the repository names it), and a
-    self-description that names another spec version than the document declares. Versions are
-    compared on major.minor by default
+    ``0.1.0-dev``, ``x.y.z``, ``${VERSION}``, ``latest``, ``dev``, ``unreleased``, ``next``; nor
+    a released copy in a folder named for the version it declares: ``v1.1/openapi.yaml`` at
+    ``1.1.0``), a ``package.json`` that disagrees with the changelog (named as the repository
+    names it), and a self-description that names another spec version than the document
+    declares. Versions are compared on major.minor by default
     (``1.1.0`` and ``1.1.9`` agree: the API documents describe the protocol, patch releases of the
     corpus do not change it); ``precision = "patch"`` compares all three parts. ``1.0`` and
     ``1.0.0`` are the same version.
@@ -97,8 +100,10 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             declared = info.get("version") if isinstance(info, dict) else None
             if declared is None or _same(str(declared), version, precision):
                 continue
-            if development_version(str(declared)):
-                continue  # `0.0.0`, `${VERSION}`, `dev`: a build fills it in; no release
+            if development_version(str(declared)) or not _parts(str(declared)):
+                continue  # `0.0.0`, `${VERSION}`, `next`: a build fills it in; no release
+            if _own_folder(document.path, str(declared)):
+                continue  # a released copy in the folder of its version agrees with itself
             yield Finding(
                 ID,
                 SEVERITY,
@@ -195,6 +200,8 @@ def _package(corpus: Context) -> tuple[str, Location] | None:
     version = document.data.get("version")
     if not isinstance(version, str):
         return None
+    if _monorepo(corpus, document.data) and not _shared_by_an_api_document(corpus, version):
+        return None
     line, column = document.position("/version")
     return version, Location(
         "package.json", line, column, pointer="/version", note="package.json version"
@@ -217,6 +224,28 @@ def _corpus_version(
     ):
         return package[0], package[1], "package.json"
     return None
+
+
+_VERSION_FOLDER = re.compile(r"^v?(\d+\.\d+(?:\.\d+)?)$", re.IGNORECASE)
+# Files beside a package.json that make it a monorepo's root: its version is its tooling's.
+WORKSPACE_FILES = ("pnpm-workspace.yaml", "lerna.json", "nx.json", "rush.json")
+
+
+def _own_folder(path: str, declared: str) -> bool:
+    """Whether the nearest folder of ``path`` named for a version (``v1.2/``, ``1.2.0/``; not a
+    major alone: ``v1/`` holds every 1.x) names the version the document declares."""
+    for folder in reversed(path.split("/")[:-1]):
+        named = _VERSION_FOLDER.match(folder)
+        if named:
+            exact = named.group(1)
+            return _same(exact, declared, "patch" if exact.count(".") == 2 else "minor")
+    return False
+
+
+def _monorepo(corpus: Context, data: dict[str, Any]) -> bool:
+    """A package.json at the root of a monorepo (``workspaces``, or a workspace tool's file
+    beside it): the version of its tooling, not of a specification (issue 45, item 7)."""
+    return "workspaces" in data or any(name in corpus.documents for name in WORKSPACE_FILES)
 
 
 def _placeholder(version: str) -> bool:

@@ -66,17 +66,86 @@ def test_request_bodies_of_separate_apis_with_one_title_are_not_one_definition(
     assert run(root, "copy-drift") == []
 
 
-def test_same_named_component_schemas_that_differ_are_still_drift(make_corpus: MakeCorpus) -> None:
+def test_same_named_component_schemas_of_one_api_that_differ_are_still_drift(
+    make_corpus: MakeCorpus,
+) -> None:
     widget = {"type": "object", "properties": {"id": {"type": "string"}, "kind": {"enum": ["a"]}}}
     other = {"type": "object", "properties": {"id": {"type": "string"}, "kind": {"enum": ["b"]}}}
+    # Two editions of one API (one title): its `Widget` twice, now different.
     root = make_corpus(
         {
             "api/shop.json": _openapi("Shop", {"type": "string"}, {"Widget": widget}),
-            "api/garage.json": _openapi("Garage", {"type": "string"}, {"Widget": other}),
+            "api/shop.bundle.json": _openapi("Shop", {"type": "string"}, {"Widget": other}),
         }
     )
     [finding] = run(root, "copy-drift")
     assert "2 definitions of `Widget` disagree" in finding.message
+
+
+# --- issue 45, item 7: a name is not evidence; a reference or a namespace is -------------------
+
+
+def test_each_apis_own_entity_of_one_common_name_is_not_a_copy(make_corpus: MakeCorpus) -> None:
+    widget = {"type": "object", "properties": {"id": {"type": "string"}, "kind": {"enum": ["a"]}}}
+    other = {"type": "object", "properties": {"id": {"type": "string"}, "kind": {"enum": ["b"]}}}
+    files: dict[str, str | bytes] = {
+        "api/shop.json": _openapi("Shop", {"type": "string"}, {"Widget": widget}),
+        "api/garage.json": _openapi("Garage", {"type": "string"}, {"Widget": other}),
+    }
+    assert run(make_corpus(files), "copy-drift") == []
+    # One API referring to the other's components ties the two together: one `Widget` now.
+    linked = json.loads(_openapi("Garage", {"$ref": "shop.json#/components/schemas/Widget"}))
+    linked["components"] = {"schemas": {"Widget": other}}
+    files["api/garage.json"] = json.dumps(linked, indent=2) + "\n"
+    [finding] = run(make_corpus(files), "copy-drift")
+    assert "2 definitions of `Widget` disagree" in finding.message
+
+
+def _message_schema(identifier: str | None, kinds: list[str]) -> str:
+    body: dict[str, Any] = {
+        "$defs": {
+            "Message": {
+                "type": "object",
+                "properties": {"kind": {"enum": kinds}, "id": {"type": "string"}},
+            }
+        }
+    }
+    if identifier:
+        body["$id"] = identifier
+    return schema(**body)
+
+
+def test_two_protocols_messages_that_share_a_name_are_not_copies(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Folders of their own, no `$id`, no reference between them: two protocols.
+    root = make_corpus(
+        {
+            "protocols/chat/messages.json": _message_schema(None, ["hello", "bye"]),
+            "protocols/telemetry/messages.json": _message_schema(None, ["sample"]),
+        }
+    )
+    assert run(root, "copy-drift") == []
+
+
+def test_separately_published_specifications_are_not_copies_but_one_id_base_is(
+    make_corpus: MakeCorpus,
+) -> None:
+    files: dict[str, str | bytes] = {
+        "schemas/a/message.json": _message_schema(
+            "https://alpha.example.org/spec/message.json", ["hello", "bye"]
+        ),
+        "schemas/b/message.json": _message_schema(
+            "https://beta.example.com/v2/message.json", ["hello"]
+        ),
+    }
+    assert run(make_corpus(files), "copy-drift") == []
+    # Published under one base: two schemas of one specification, in whatever folders.
+    files["schemas/b/message.json"] = _message_schema(
+        "https://alpha.example.org/spec/envelope.json", ["hello"]
+    )
+    [finding] = run(make_corpus(files), "copy-drift")
+    assert "2 definitions of `Message` disagree" in finding.message
 
 
 # --- class 2: references to each file's own copy of one definition --------------------------
@@ -256,8 +325,10 @@ def test_a_drifted_copy_with_its_own_name_is_one_copy_drift_finding(
     assert run(root, "inline-copy") == []  # one root cause, one finding: copy-drift's
     [finding] = run(root, "copy-drift")
     assert "2 definitions of `api/schemas/collection.json` disagree" in finding.message
-    assert "the inline copy in api/features.yaml: properties only in the first: crs" in (
-        finding.message
+    # The file that has the property is named (issue 45, item 9), not "the first".
+    assert (
+        "the inline copy in api/features.yaml: properties only in api/schemas/collection.json: crs"
+        in finding.message
     )
 
 

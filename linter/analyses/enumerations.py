@@ -50,8 +50,14 @@ whose every branch fixes one property to one value (``kind: {enum: [TABLE]}``, `
 indexed as one set of that property's values at the union, and the branches' one-value tags are
 not bound by name (each would "lack" the others' values).
 
-A bullet list interrupted by a block quote (``> **Note**``, a quoted example), a code fence or a
-paragraph labelled "Note:" or "Example:", and resuming at the same depth, is one list.
+A bullet list interrupted by a block quote (``> **Note**``, a quoted example), a code fence, a
+paragraph labelled "Note:" or "Example:", or an item's nested sub-list, and resuming at the same
+depth, is one list. A list whose lead-in names a category of the values ("The scalar data types
+are:", "The additional modes are:") lists part of them, as "such as" does.
+
+A number right after "carries", "sends", "at most", "up to" and the like counts what a message
+holds, not a field's values ("a request that carries two `channel` values"); a count "of"
+something ("6 variants of URI") counts only a list whose text speaks of that thing.
 """
 
 from __future__ import annotations
@@ -167,7 +173,15 @@ _COUNT_WORD = "|".join(NUMBER_WORDS)
 _COUNTED = re.compile(
     rf"(?<![\d.])\b(?P<number>{_COUNT_WORD}|\d{{1,2}})\s+(?P<between>(?:`?[\w.-]+`?\s+){{0,2}}?)"
     r"(?P<noun>kinds?|modes?|values?|statuses|states?|types?|discriminators?|levels?|actions?|"
-    r"variants?|phases?|categories|roles?|reasons?|outcomes?|scopes?)\b",
+    r"variants?|phases?|categories|roles?|reasons?|outcomes?|scopes?)\b"
+    r"(?:\s+of\s+(?:the\s+|an?\s+)?(?P<of>`?[\w.-]+`?))?",
+    re.IGNORECASE,
+)
+# A number right after these words counts instances in a message, not a field's values ("a
+# request that carries two `channel` values", "at most three modes"): issue 45, item 7.
+_INSTANCES = re.compile(
+    r"\b(?:carr(?:y|ies|ying)|send(?:s|ing)?|pass(?:es|ing)?|repeat(?:s|ing)?|more\s+than|"
+    r"fewer\s+than|less\s+than|up\s+to|at\s+most|at\s+least)\s+$",
     re.IGNORECASE,
 )
 _VALUES_PHRASE = re.compile(
@@ -180,6 +194,21 @@ _SCHEMA_FILE = re.compile(r"([\w./-]+\.json)(?:#\S*)?$")
 _PARTIAL = re.compile(
     r"\b(e\.g\.|for example|examples?|such as|including|includes?|among others|etc\.?)", re.I
 )
+# A lead-in that names a category of the field's values lists that category, not all of them:
+# "The scalar data types are:", "The additional modes are:" (issue 45, item 7).
+_CATEGORY_LEAD = re.compile(
+    r"\b(?:scalar|primitive|basic|simple|composite|complex|compound|structured|numeric|core|"
+    r"common|main|principal|additional|extra|other|remaining|custom|experimental|deprecated|"
+    r"legacy|reserved|optional|required|standard|built-in|vendor)\b[^.:;]*:\s*$",
+    re.IGNORECASE,
+)
+
+
+def _partial_lead(text: str) -> bool:
+    """Whether an intro says its list is part of the values: examples ("such as"), or a category
+    of them in the sentence that leads into the list ("The scalar types are:")."""
+    last = re.split(r"(?<=[.!?])\s+", text.strip())[-1]
+    return bool(_PARTIAL.search(text) or _CATEGORY_LEAD.search(last))
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,6 +258,7 @@ class CountedClaim:
     text: str
     heading: Heading | None
     qualifiers: tuple[str, ...] = ()  # plain words between number and noun ("interrupt")
+    of: str | None = None  # what the noun is of: "6 variants of URI" counts URI's variants
 
     def location(self, note: str | None = None) -> Location:
         anchor = f"#{self.heading.anchor}" if self.heading else ""
@@ -642,18 +672,22 @@ def _list_sets(
                     run[0].heading,
                     field_name,
                     intro_text,
-                    not _PARTIAL.search(intro_text),
+                    not _partial_lead(intro_text),
                 )
 
     fenced = [(f.line, f.end_line) for f in prose.fences]
     headed = {h.line for h in prose.headings}
 
-    def only_an_aside(first: int, last: int) -> bool:
+    def only_an_aside(first: int, last: int, nested: set[int]) -> bool:
         """Are source lines ``first``..``last`` (1-based) blank, a block quote (``> **Note**``,
         a quoted example), a code fence, or a paragraph labelled as a note or an example? A
-        list that resumes after one of these at the same depth is the same list."""
+        list that resumes after one of these at the same depth is the same list, as after the
+        lines of a deeper list (``nested``)."""
         line = first
         while line <= last:
+            if line in nested:
+                line += 1
+                continue
             if line in headed:
                 return False
             fence = next((end for start, end in fenced if start == line), None)
@@ -669,24 +703,33 @@ def _list_sets(
             line += 1
         return True
 
-    previous = None
-    for item in items:
-        starts_with_code = bool(_CODE.match(item.text.lstrip("-*+ 0123456789.)")))
-        contiguous = (
-            previous is not None
-            and item.depth == previous.depth
-            and (
+    # A list is read depth by depth: an item's nested sub-list sits between it and the next
+    # item of its own list, which continues after it (issue 45, item 7: a list split where a
+    # sub-list ends read as two lists, each lacking the other's values).
+    found: list[ProseSet] = []
+    for depth in sorted({item.depth for item in items}):
+        nested = {
+            line
+            for item in items
+            if item.depth > depth
+            for line in range(item.line, item.end_line + 1)
+        }
+        previous = None
+        run = []
+        for item in (i for i in items if i.depth == depth):
+            starts_with_code = bool(_CODE.match(item.text.lstrip("-*+ 0123456789.)")))
+            contiguous = previous is not None and (
                 item.line <= previous.end_line + 1
-                or only_an_aside(previous.end_line + 1, item.line - 1)
+                or only_an_aside(previous.end_line + 1, item.line - 1, nested)
             )
-        )
-        if starts_with_code and (contiguous or not run):
-            run.append(item)
-        else:
-            yield from flush()
-            run = [item] if starts_with_code else []
-        previous = item
-    yield from flush()
+            if starts_with_code and (contiguous or not run):
+                run.append(item)
+            else:
+                found.extend(flush())
+                run = [item] if starts_with_code else []
+            previous = item
+        found.extend(flush())
+    yield from sorted(found, key=lambda p: p.line)
 
 
 # A paragraph that interrupts a list without ending it: "NOTE:", "**Note**", "Example 2:".
@@ -758,6 +801,8 @@ def counted_claims(document: Document) -> Iterator[CountedClaim]:
         return
     for paragraph in prose.paragraphs:
         for match in _COUNTED.finditer(paragraph.text):
+            if _INSTANCES.search(paragraph.text[max(0, match.start() - 40) : match.start()]):
+                continue  # how many a message carries, not how many values a field has
             between = _CODE.findall(match.group("between"))
             noun = match.group("noun").lower()
             subject = (
@@ -780,6 +825,7 @@ def counted_claims(document: Document) -> Iterator[CountedClaim]:
                 _sentence(paragraph.text, match.start()),
                 paragraph.heading,
                 plain_words,
+                match.group("of").strip("`").lower() if match.group("of") else None,
             )
 
 

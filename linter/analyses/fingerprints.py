@@ -585,9 +585,12 @@ def _unresolved(value: Any) -> bool:
 def differences(a: Shape, b: Shape, same: Callable[[Any, Any], bool] | None = None) -> list[str]:
     """What differs between two object shapes, in words: required, properties, types, enums.
     ``same`` says when two member schemas agree although they are spelled differently (a
-    ``$ref`` to each file's own copy, a ``$ref`` to what the other inlines: ``Equivalence``)."""
+    ``$ref`` to each file's own copy, a ``$ref`` to what the other inlines: ``Equivalence``).
+    A property one shape has is said to be in its file, named ("only in the first" leaves the
+    reader to guess which shape was first: issue 45, item 9)."""
     agree = same if same is not None else (lambda left, right: left == right)
     found: list[str] = []
+    side_a, side_b = _sides(a, b)
     only_a = sorted(a.required - b.required)
     only_b = sorted(b.required - a.required)
     if only_a or only_b:
@@ -597,9 +600,9 @@ def differences(a: Shape, b: Shape, same: Callable[[Any, Any], bool] | None = No
     missing_b = sorted(a.properties - b.properties)
     missing_a = sorted(b.properties - a.properties)
     if missing_b:
-        found.append(f"properties only in the first: {', '.join(missing_b)}")
+        found.append(f"properties only in {side_a}: {', '.join(missing_b)}")
     if missing_a:
-        found.append(f"properties only in the second: {', '.join(missing_a)}")
+        found.append(f"properties only in {side_b}: {', '.join(missing_a)}")
     props_a = a.normal.get("properties", {}) if isinstance(a.normal, dict) else {}
     props_b = b.normal.get("properties", {}) if isinstance(b.normal, dict) else {}
     for name in sorted(a.properties & b.properties):
@@ -630,6 +633,15 @@ def differences(a: Shape, b: Shape, same: Callable[[Any, Any], bool] | None = No
         if not agree(lv, rv):
             found.append(f"`{keyword}`: {json.dumps(lv)} vs {json.dumps(rv)}")
     return found
+
+
+def _sides(a: Shape, b: Shape) -> tuple[str, str]:
+    """How a difference names each shape: its file, or, for two shapes of one file, its
+    pointer in it."""
+    path_a, path_b = a.site.document.path, b.site.document.path
+    if path_a != path_b:
+        return path_a, path_b
+    return f"`#{a.site.pointer or '/'}`", f"`#{b.site.pointer or '/'}`"
 
 
 # --- copies ------------------------------------------------------------------------------------

@@ -151,8 +151,10 @@ class Finding:
 
     @property
     def terminal_message(self) -> str:
-        """The message as the text report shows it: the rule's shorter form, else the whole."""
-        return self.message if self.shortened is None else self.shortened
+        """The message as the text report shows it: the rule's shorter form, else the whole,
+        its first line at most :data:`FIRST_LINE` characters whatever the rule wrote (issue 45,
+        item 9: the rest continues on the next line, nothing dropped)."""
+        return fitted(self.message if self.shortened is None else self.shortened)
 
     @property
     def fingerprint(self) -> str:
@@ -210,9 +212,11 @@ def first_fitting(*candidates: str, limit: int = FIRST_LINE) -> str:
 def fitted(message: str, limit: int = FIRST_LINE) -> str:
     """``message`` with a first line longer than ``limit`` broken at its last clause boundary
     that fits (``; ``, ``: ``, ``. ``, ``, ``, outside a backticked span), else at its last
-    space that fits (outside a span if one is far enough in): the rest continues on the next line, nothing dropped. Rules shape their
-    messages with ``headed`` and ``first_fitting``; this is the text report's guarantee for a
-    message none of them shortened (a long value quoted in it)."""
+    space that fits (outside a span if one is far enough in), else, one unbroken word longer
+    than ``limit`` (a long URI), at ``limit``: the rest continues on the next line, nothing
+    dropped. Rules shape their messages with ``headed`` and ``first_fitting``; this is every
+    finding's guarantee (``Finding.terminal_message``) for a message none of them shortened (a
+    long value quoted in it)."""
     first, newline, rest = message.partition("\n")
     if len(first) <= limit:
         return message
@@ -231,8 +235,8 @@ def fitted(message: str, limit: int = FIRST_LINE) -> str:
     elif max(space, any_space) > 0:
         at = space if space > limit // 3 else any_space
         head, tail = first[:at], first[at + 1 :]
-    else:
-        return message  # one unbroken word: nothing to break at
+    else:  # one unbroken word: broken where the line ends, as a terminal would wrap it
+        head, tail = first[:limit], first[limit:]
     return f"{head}\n{tail}{newline}{rest}"
 
 

@@ -309,6 +309,23 @@ class Corpus:
         return version_lines(self.documents, self.config.versions)
 
     @cached_property
+    def submodules(self) -> frozenset[str]:
+        """The folders ``.gitmodules`` (at the root) names as git submodules that hold no file
+        here: another repository's content, not checked out, so not checked (issue 45, item
+        7). Read as text from the root (``read_raw``), never run."""
+        if ".gitmodules" not in self.tree:
+            return frozenset()
+        raw = read_raw(self.root, ".gitmodules")
+        if not isinstance(raw, bytes):
+            return frozenset()
+        named = re.findall(r"^\s*path\s*=\s*(.+?)\s*$", raw.decode("utf-8", "replace"), re.M)
+        folders = {name.strip().strip("/") for name in named if name.strip().strip("/")}
+        present = set(self.tree) | set(self.documents)
+        return frozenset(
+            folder for folder in folders if not any(p.startswith(folder + "/") for p in present)
+        )
+
+    @cached_property
     def generated(self) -> dict[str, str]:
         """The documents a tool writes (issue 26): path -> why (a ``Code generated ... DO NOT
         EDIT.`` header, ``linguist-generated`` in a ``.gitattributes``), and those kept from

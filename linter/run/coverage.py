@@ -55,6 +55,10 @@ KINDS: dict[str, tuple[str, str]] = {
         "instance whose schema is a file speclint does not load",
         "instances whose schema is a file speclint does not load",
     ),
+    "submodule": (
+        "git submodule not checked out, which `$ref`s point into",
+        "git submodules not checked out, which `$ref`s point into",
+    ),
     "proto-import": (
         "proto import not in the repository (a buf dependency or another package)",
         "proto imports not in the repository (buf dependencies or other packages)",

@@ -1,0 +1,95 @@
+"""Which files are one specification: the evidence that two same-named definitions are one shape.
+
+A name is not evidence. Every API has its own ``User``, two protocols each have a ``Message``,
+two separately published specifications each define a ``Link``: the same name in two unrelated
+files is two entities. Two definitions are copies of one shape only when their files are tied
+together by something the corpus says:
+
+- a *reference*: one file ``$ref``\\s the other (a derivation, ``allOf`` of the other's
+  definition, is one too), or one document references both (the parts of one API);
+- a *namespace*: both schemas have the same base URI (RFC 3986 §5.1): the ``$id`` each declares
+  up to its last ``/`` (``https://example.org/spec/v1/a.json`` and ``.../v1/b.json``), or, for
+  two schemas that declare none, the folder they are read from (their retrieval URI, JSON
+  Schema 2020-12 §8.2.1); a declared ``$id`` and a folder are two namespaces;
+- the same API: two API documents of the same ``info.title`` (its OpenAPI 3.0 and 3.1
+  editions). An API document's components are its own otherwise: two API documents of
+  different titles are two APIs, whatever their components are called.
+
+Generated copies are ``speclint.analyses.lineage``'s; separately listed schemas of a schema
+catalog are ``speclint.analyses.schema_catalogs``'.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import posixpath
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from speclint.analyses.context import Context
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import DocumentKind
+
+_API = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
+
+
+@dataclass(frozen=True)
+class Namespaces:
+    """Each file's namespace, and the pairs of files a reference ties together."""
+
+    of: dict[str, str]
+    tied: frozenset[tuple[str, str]]  # (a, b) with a < b
+
+    def one_specification(self, first: str, second: str) -> bool:
+        """Whether definitions of these two files may be copies of one shape."""
+        if (min(first, second), max(first, second)) in self.tied:
+            return True
+        space = self.of.get(first)
+        return space is not None and space == self.of.get(second)
+
+
+def namespaces(corpus: Context) -> Namespaces:
+    of: dict[str, str] = {}
+    for document in corpus.documents.values():
+        if document.usable:
+            space = namespace(document)
+            if space is not None:
+                of[document.path] = space
+    referrers: dict[str, set[str]] = {}
+    tied: set[tuple[str, str]] = set()
+    for reference in corpus.references.references:
+        target = reference.target_path
+        if reference.outcome != "ok" or target is None or target == reference.path:
+            continue
+        tied.add((min(reference.path, target), max(reference.path, target)))
+        referrers.setdefault(reference.path, set()).add(target)
+    # The files one document references are parts of one whole (an API's split schemas).
+    for targets in referrers.values():
+        ordered = sorted(targets)
+        if len(ordered) > 64:
+            continue  # a catalog of everything says nothing about any two of its entries
+        for index, first in enumerate(ordered):
+            tied.update((first, second) for second in ordered[index + 1 :])
+    return Namespaces(of, frozenset(tied))
+
+
+def namespace(document: Document) -> str | None:
+    """A file's namespace: ``api:`` and its title for an API document, else the base URI of
+    its declared ``$id`` or, with none, its folder. None: a document of neither kind."""
+    data: Any = document.data
+    if document.kind in _API:
+        info = data.get("info") if isinstance(data, dict) else None
+        title = info.get("title") if isinstance(info, dict) else None
+        return f"api:{title.strip()}" if isinstance(title, str) and title.strip() else None
+    if document.kind is not DocumentKind.SCHEMA:
+        return None
+    retrieval = "file:///" + document.path
+    declared = data.get("$id", data.get("id")) if isinstance(data, dict) else None
+    parts = urlsplit(retrieval)
+    if isinstance(declared, str) and declared.strip() and not declared.startswith("#"):
+        # `http://[bad` is no URI (RFC 3986): unresolved-ref's to report; the folder stands.
+        with contextlib.suppress(ValueError):
+            parts = urlsplit(urljoin(retrieval, declared.strip()))
+    folder = posixpath.dirname(parts.path)
+    return urlunsplit((parts.scheme, parts.netloc, folder, "", ""))

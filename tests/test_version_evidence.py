@@ -1,0 +1,78 @@
+"""version-drift on the evidence a version is the spec's (issue 45, item 7): a monorepo's
+package.json, a `next` placeholder, a released copy in a folder named for its version.
+
+Each fixture is written here, in our own words.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding
+from speclint.model.config import load_config
+from speclint.run.catalog import all_rules
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+
+def run(root: Path, rule: str) -> list[Finding]:
+    return list(all_rules()[rule].check(Context.load(root, load_config(root)), {}))
+
+
+def api(version: str, title: str = "Shop") -> str:
+    return f"openapi: 3.1.0\ninfo: {{title: {title}, version: '{version}'}}\npaths: {{}}\n"
+
+
+def test_a_monorepos_package_version_is_not_the_specs(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        "package.json": json.dumps(
+            {"name": "tools", "version": "4.2.0", "workspaces": ["packages/*"]}
+        ),
+        "api/openapi.yaml": api("1.0.0"),
+    }
+    assert run(make_corpus(files), "version-drift") == []
+    # A package of the spec's own (no workspaces) speaks for it.
+    files["package.json"] = json.dumps({"name": "shop-spec", "version": "4.2.0"})
+    assert [f.location.path for f in run(make_corpus(files), "version-drift")] == [
+        "api/openapi.yaml"
+    ]
+
+
+def test_a_pnpm_workspace_root_is_a_monorepo_too(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "package.json": json.dumps({"name": "tools", "version": "4.2.0"}),
+            "pnpm-workspace.yaml": "packages:\n  - 'packages/*'\n",
+            "api/openapi.yaml": api("1.0.0"),
+        }
+    )
+    assert run(root, "version-drift") == []
+
+
+def test_a_next_placeholder_is_not_a_release(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        "CHANGELOG.md": "# Changelog\n\n## [1.2.0] - 2026-05-01\n",
+        "api/openapi.yaml": api("next"),
+    }
+    assert run(make_corpus(files), "version-drift") == []
+    files["api/openapi.yaml"] = api("1.0.0")
+    assert len(run(make_corpus(files), "version-drift")) == 1
+
+
+def test_a_released_copy_in_the_folder_of_its_version_agrees_with_itself(
+    make_corpus: MakeCorpus,
+) -> None:
+    files: dict[str, str | bytes] = {
+        "CHANGELOG.md": "# Changelog\n\n## [1.2.0] - 2026-05-01\n",
+        "api/openapi.yaml": api("1.2.0"),
+        "releases/v1.1/openapi.yaml": api("1.1.0"),
+    }
+    assert run(make_corpus(files), "version-drift") == []
+    # A copy whose folder names another version than it declares is still reported.
+    files["releases/v1.1/openapi.yaml"] = api("1.0.0")
+    assert [f.location.path for f in run(make_corpus(files), "version-drift")] == [
+        "releases/v1.1/openapi.yaml"
+    ]
