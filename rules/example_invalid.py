@@ -31,7 +31,12 @@ What it does
       ``"kind": "task"``; a discriminator's ``const`` is enough, an ``enum`` value needs the
       definition to declare most of the example's members too); else by its shape, when one
       definition declares every member of the example (three or more) and fits it clearly
-      better than any other. An example two definitions fit equally is not bound. Where its
+      better than any other. An example two definitions fit equally is not bound; nor is a
+      Kubernetes-style object (a string ``apiVersion`` and ``kind``) by the members every such
+      object has (``apiVersion``, ``kind``, ``metadata``, ``spec``, ``status``): a rendered
+      Service is not another chart's ``PersistentVolumeClaim`` for sharing them; nor is it
+      bound, by any evidence, to a definition that fixes its ``kind`` or ``apiVersion`` to
+      other values (the type an object names is what it is). Where its
       own members fix nothing, the members of its object members can (an envelope's
       ``"context": {"type": "dev.cdevents.approval.closed.0.1.0"}``). Between the two, by the
       operation it sits under: the heading or the paragraph above names an OpenAPI operation by

@@ -68,3 +68,106 @@ def test_a_long_configuration_string_is_not_read_as_a_versioned_identifier(
     assert [f["rule"] for f in report["findings"]] == ["example-invalid"], report["findings"]
     [finding] = report["findings"]
     assert "(fixed at another version)" in finding["message"]
+
+
+def _findings(root: Path, rule: str) -> list[dict[str, Any]]:
+    return [f for f in _check(root, rule)["findings"] if f["rule"] == rule]
+
+
+_OBJECT_META = {"type": "object", "properties": {"name": {"type": "string"}}}
+# A chart's values schema that defines one Kubernetes object (generated from the Kubernetes API:
+# `kind` and `apiVersion` are plain strings, closed objects).
+CLAIM_VALUES = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "properties": {"storage": {"$ref": "#/$defs/PersistentVolumeClaim"}},
+    "$defs": {
+        "PersistentVolumeClaim": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "kind": {"type": "string"},
+                "apiVersion": {"type": "string"},
+                "metadata": _OBJECT_META,
+                "spec": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {"storageClassName": {"type": "string"}},
+                },
+                "status": {"type": "object"},
+            },
+        }
+    },
+}
+
+SERVICE = """apiVersion: v1
+kind: Service
+metadata:
+  name: collector
+spec:
+  type: ClusterIP
+  ports:
+    - port: 4317
+"""
+
+
+def test_a_rendered_manifest_is_not_bound_by_the_members_every_kubernetes_object_has(
+    tmp_path: Path,
+) -> None:
+    """A rendered Service of one chart's example is not an example of another chart's
+    PersistentVolumeClaim definition because both have `apiVersion`, `kind`, `metadata` and
+    `spec`: those say nothing of which object it is (issue 45, batch 1: 165 warnings)."""
+    root = write_files(
+        tmp_path / "repo",
+        {
+            "charts/storage/Chart.yaml": "apiVersion: v2\nname: storage\nversion: 1.0.0\n",
+            "charts/storage/values.schema.json": json.dumps(CLAIM_VALUES),
+            "charts/collector/examples/basic/rendered/service.yaml": SERVICE,
+        },
+    )
+    assert _findings(root, "example-invalid") == []
+
+
+# A schema of custom resources whose definitions fix their `kind` and `apiVersion`.
+RESOURCES = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$defs": {
+        "Widget": {
+            "type": "object",
+            "properties": {
+                "apiVersion": {"const": "example.dev/v1"},
+                "kind": {"const": "Widget"},
+                "metadata": _OBJECT_META,
+                "spec": {
+                    "type": "object",
+                    "properties": {"size": {"type": "integer"}},
+                    "additionalProperties": False,
+                },
+            },
+            "required": ["apiVersion", "kind", "metadata", "spec"],
+        },
+    },
+}
+
+
+def test_a_kubernetes_object_of_another_kind_is_not_bound_by_its_api_version(
+    tmp_path: Path,
+) -> None:
+    """A `Gadget` of the same API group as the one definition (`Widget`) is not a `Widget` that
+    gives the wrong `kind`: the type an object names is what it is. A `Widget` is still judged
+    against its definition."""
+    gadget = (
+        "apiVersion: example.dev/v1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n  colour: red\n"
+    )
+    widget = "apiVersion: example.dev/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: big\n"
+    root = write_files(
+        tmp_path / "repo",
+        {
+            "schemas/resources.json": json.dumps(RESOURCES),
+            "examples/gadget.yaml": gadget,
+            "examples/widget.yaml": widget,
+        },
+    )
+    [finding] = _findings(root, "example-invalid")
+    assert finding["location"]["path"] == "examples/widget.yaml"
+    assert '"big" is not of type "integer"' in finding["message"]
