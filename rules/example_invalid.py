@@ -61,6 +61,12 @@ What it does
       ``conformance`` folder (not one named ``invalid``, ``negative``, ``bad``, ``fail...``), bound
       by its values or shape as a fence is.
 
+    An example of a Helm chart's values schema (a ``values.schema.json`` beside a ``Chart.yaml``)
+    is a values override: as Helm does, it is merged over the chart's default ``values.yaml``
+    (maps member by member, other values replaced, a ``null`` deleting the default) before it is
+    validated, and only errors at what the override itself gives are reported: a ``required``
+    member the defaults give is not missing (``speclint.analyses.charts``).
+
     The finding points at the example's line (inside a fence: the failing member's line) and
     names the failing keyword; where a ``oneOf`` fails, the branch whose discriminator the
     example matches explains it (a ``file`` part is told what a file part lacks). A schema whose references do not resolve is skipped
@@ -204,6 +210,7 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
+from speclint.analyses.charts import chart_defaults, gives, merged_values
 from speclint.analyses.context import Context
 from speclint.analyses.fences import (
     BY_EXAMPLE,
@@ -353,7 +360,7 @@ def _file_findings(
     # name `core/state_event.json`): what it brings is not what the file shows.
     errors = [
         e
-        for e in _errors(validator, document.data)
+        for e in _judged(corpus, validator, target, document.data)
         if not (_stands_in(e) or _inside_reference(document.data, explain(e)))
     ]
     errors = [e for e in errors if not _sketched(e, by_shape=binding.how == BY_SHAPE)]
@@ -745,7 +752,12 @@ def _page_findings(
         dialect = validator_class_of(target.document)
         # A fragment's part (`/result`) is the instance; where errors are is said in the whole.
         instance = resolve_pointer(parsed.data, tie.part) if tie.part else parsed.data
-        errors = _errors(corpus.references.validator(dialect, uri), instance)
+        validator = corpus.references.validator(dialect, uri)
+        errors = (
+            _errors(validator, instance)
+            if tie.part
+            else _judged(corpus, validator, target, instance)
+        )
         if tie.how in BY_TEXT and not _whole(target, instance):
             # A tie by text often shows one block of a larger document (the `compensation`
             # family of a capabilities document): check what the example says, not what it
@@ -886,6 +898,20 @@ def _without_required(errors: Iterable[ValidationError]) -> list[ValidationError
                 continue
         kept.append(error)
     return kept
+
+
+def _judged(
+    corpus: Context, validator: Validator, target: SchemaTarget, example: Any
+) -> list[ValidationError]:
+    """The example's errors; a Helm chart's values override (an example of a chart's
+    ``values.schema.json``) merged over the chart's default ``values.yaml`` first, as Helm
+    validates it, and only the errors at what the override itself gives (a ``required`` member
+    the defaults give is not missing; a default is not the override's to fix)."""
+    defaults = chart_defaults(corpus, target.document, target.pointer)
+    if defaults is None:
+        return _errors(validator, example)
+    merged = merged_values(defaults.data, example)
+    return [e for e in _errors(validator, merged) if gives(example, error_pointer(explain(e)))]
 
 
 def _errors(validator: Validator, value: Any) -> list[ValidationError]:

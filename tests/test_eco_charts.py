@@ -171,3 +171,77 @@ def test_a_kubernetes_object_of_another_kind_is_not_bound_by_its_api_version(
     [finding] = _findings(root, "example-invalid")
     assert finding["location"]["path"] == "examples/widget.yaml"
     assert '"big" is not of type "integer"' in finding["message"]
+
+
+# A chart whose values schema requires what the chart's own default values give.
+CHART = {
+    "charts/collector/Chart.yaml": "apiVersion: v2\nname: collector\nversion: 1.0.0\n",
+    "charts/collector/values.schema.json": json.dumps(
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["image", "mode"],
+            "properties": {
+                "mode": {"enum": ["daemonset", "deployment", "statefulset"]},
+                "image": {
+                    "type": "object",
+                    "required": ["repository"],
+                    "properties": {"repository": {"type": "string"}, "tag": {"type": "string"}},
+                },
+                "replicaCount": {"type": "integer"},
+                "presets": {"type": "object"},
+                "ports": {"type": "object", "additionalProperties": {"type": "integer"}},
+            },
+        }
+    ),
+    # The defaults hold a value the schema rejects: the chart's defect, no override's.
+    "charts/collector/values.yaml": (
+        "mode: ''\nimage:\n  repository: otel/collector\nreplicaCount: 1\npresets: {}\n"
+        "ports:\n  otlp: '4317'\n"
+    ),
+}
+
+
+def test_a_values_override_is_validated_merged_over_the_charts_defaults(tmp_path: Path) -> None:
+    """An example values file of a chart gives only what it changes: Helm merges the chart's
+    `values.yaml` under it before validating, so the `image` the defaults give is not missing,
+    and the defaults' own bad `ports` value is not the example's. What the override itself
+    gets wrong is still reported (issue 45, batch 1)."""
+    files = {
+        **CHART,
+        "charts/collector/examples/daemonset/values.yaml": (
+            "mode: daemonset\nimage:\n  tag: '1.0'\nreplicaCount: two\npresets: {}\n"
+        ),
+        "charts/collector/examples/deployment/values.yaml": (
+            "mode: deployment\nimage:\n  tag: '1.0'\nreplicaCount: 2\npresets: {}\n"
+        ),
+    }
+    root = write_files(tmp_path / "repo", files)
+    [finding] = _findings(root, "example-invalid")
+    assert finding["location"]["path"] == "charts/collector/examples/daemonset/values.yaml"
+    assert finding["message"].startswith('example at /replicaCount: "two" is not of type')
+    assert "(and" not in finding["message"]  # not `image`, not the defaults' `ports`
+
+
+def test_a_null_in_a_values_override_deletes_the_default(tmp_path: Path) -> None:
+    """Helm deletes a default member that an override sets to `null`: a required one is then
+    missing, and that is the override's doing."""
+    files = {
+        **CHART,
+        "charts/collector/examples/bare/values.yaml": (
+            "mode: daemonset\nimage: null\nreplicaCount: 2\npresets: {}\n"
+        ),
+    }
+    root = write_files(tmp_path / "repo", files)
+    [finding] = _findings(root, "example-invalid")
+    assert finding["message"].startswith('example at /: "image" is a required property')
+
+
+def test_a_values_snippet_in_a_charts_readme_is_merged_over_the_defaults(tmp_path: Path) -> None:
+    page = (
+        "# Collector\n\nTo run it on every node:\n\n"
+        "```yaml\nmode: daemonset\nreplicaCount: 1\npresets:\n  logs: true\n```\n"
+    )
+    root = write_files(tmp_path / "repo", {**CHART, "charts/collector/README.md": page})
+    assert _findings(root, "example-invalid") == []
