@@ -1,0 +1,47 @@
+"""Notation in JSON fences and MyST cross-references (issue 45, first-read batch 1): a fence that
+writes a syntax sketch is not broken JSON, and a MyST label is not a file path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding
+from speclint.run.catalog import all_rules
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+
+def findings_of(rule: str, root: Path) -> list[Finding]:
+    return list(all_rules()[rule].check(Context.load(root), {}))
+
+
+def fence(language: str, body: str) -> str:
+    return f"```{language}\n{body}\n```\n\n"
+
+
+# A scope object written as a notation: bare keys and placeholder letters for the values.
+PLACEHOLDER_LETTERS = '{\n  "Y": {\n    methods: [P, Q, R],\n    events: [S, T]\n  }\n}'
+# A grammar of an object: an optional member marked `*`, repetitions `(x)+`.
+GRAMMAR = "[scopeName]: {\n  *chains: [(chain_id)+],\n  methods: [(method_name)+]\n}"
+
+
+def test_a_notation_sketch_in_a_json_fence_is_not_broken_json(make_corpus: MakeCorpus) -> None:
+    page = "# Scopes\n\n" + fence("jsonc", PLACEHOLDER_LETTERS) + fence("json", GRAMMAR)
+    root = make_corpus({"spec/scopes.md": page})
+    assert findings_of("fence-invalid", root) == []
+
+
+def test_a_slip_in_otherwise_valid_json_is_still_reported(make_corpus: MakeCorpus) -> None:
+    slips = [
+        '{\n  "a": 1,\n  "b": [1, 2],\n}',  # a trailing comma in a json fence
+        '{\n  "a": "x,\n  "b": 2\n}',  # a closing quote left out
+        '{\n  "a": tru,\n  "b": 2\n}',  # one bare word: a misspelt literal
+        '{\n  "a": 1, // one, two, three\n  b: 2\n}',  # a comment's words are not values
+    ]
+    page = "# Slips\n\n" + "".join(
+        fence("json" if i < 3 else "jsonc", s) for i, s in enumerate(slips)
+    )
+    root = make_corpus({"spec/slips.md": page})
+    assert len(findings_of("fence-invalid", root)) == len(slips)
