@@ -45,3 +45,31 @@ def test_a_slip_in_otherwise_valid_json_is_still_reported(make_corpus: MakeCorpu
     )
     root = make_corpus({"spec/slips.md": page})
     assert len(findings_of("fence-invalid", root)) == len(slips)
+
+
+LABELLED = "# Roles\n\n(ref-role)=\n## The ref role\n\nText.\n"
+CITING = (
+    "# Guide\n\nSee the [ref](ref-role) role, [the same](#ref-role), [](ref-role) and "
+    "[a typo](ref-rloe).\n"
+)
+
+
+def test_a_myst_label_reference_is_resolved_against_the_labels_of_the_project(
+    make_corpus: MakeCorpus,
+) -> None:
+    """In a MyST project (`myst.yml`, Sphinx's `conf.py`, a Jupyter Book's `_toc.yml`),
+    `[text](label)` and `[text](#label)` are cross-references to a `(label)=` target of any
+    page, not a file or a heading of this page (issue 45, batch 1). A label no page sets is
+    still reported."""
+    files = {"docs/myst.yml": "version: 1\n", "docs/roles.md": LABELLED, "docs/guide.md": CITING}
+    root = make_corpus(files)
+    [finding] = findings_of("broken-link", root)
+    assert finding.message.startswith("`ref-rloe`")
+
+
+def test_a_label_reference_outside_a_myst_project_is_a_missing_file(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"docs/roles.md": LABELLED, "docs/guide.md": CITING})
+    found = {f.message.split("`")[1] for f in findings_of("broken-link", root)}
+    assert found == {"#ref-role", "ref-rloe", "ref-role"}
