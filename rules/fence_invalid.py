@@ -28,8 +28,9 @@ What it does
     break strings that way and parse once joined (a convention shown by use, SARIF's). A JSON
     type name where a value goes (``"retry_after_ms": integer``) is a schematic sketch, a
     variable (``$RETRY_MAX_MS``) a template; a notation (outside strings, a grammar's
-    repetition marks, ``[(method_name)+]``, or two bare words or more where values go,
-    ``methods: [A, B, C]``) a sketch of a syntax, not data; and a YAML fence of several documents (``---``
+    repetition marks, ``[(method_name)+]``, two bare words or more where values go,
+    ``methods: [A, B, C]``, or a bare key whose body is an elision, ``proof: {...}``) a sketch of
+    a syntax, not data; and a YAML fence of several documents (``---``
     between manifests) a stream whose documents each parse. A fence
     of a design record or a proposal (a folder such as ``adr/``, ``architecture-decisions/``,
     ``proposals/``, ``rfcs/``, or an RFC header) is not judged: it sketches a change under
@@ -111,6 +112,11 @@ WRAPPED_BY_USE = 3  # examples
 _REPETITION = re.compile(r"\(\s*[A-Za-z_][\w.-]*\s*\)\s*[+*?]")
 # A bare word where a value goes (`[A, B, C]`, `"chain": X,`): a placeholder, not data.
 _BARE_VALUE = re.compile(r"[:\[,]\s*([A-Za-z_][\w.-]*)(?=\s*[,\]}\n])")
+# A bare key whose value is only an elision (`proof: {...}`, `items: [ … ]`): a member sketched,
+# its name and its body both left to the reader.
+_ELIDED_MEMBER = re.compile(
+    r"(?:^|[{,\s])[A-Za-z_][\w-]*\s*:\s*(?:\{\s*(?:\.{3}|…)\s*\}|\[\s*(?:\.{3}|…)\s*\])"
+)
 _LITERALS = frozenset({"true", "false", "null", "Infinity", "NaN"})  # JSON's, JSON5's
 # Placeholders before a fence is read as a notation: one bare word is more likely a slip (a
 # value whose quotes were forgotten, `tru`), several a sketch's letters.
@@ -238,9 +244,11 @@ def _failure(fence: CodeFence, wrapped: bool = False) -> ParseFailure | None:
 
 def notation(text: str) -> bool:
     """Whether a JSON fence writes a notation rather than data: outside its strings, a grammar's
-    repetition marks (``[(method_name)+]``) or several bare words where values go
-    (``methods: [A, B, C]``). A slip in otherwise valid JSON (a trailing comma, a quote left
-    out) has neither."""
+    repetition marks (``[(method_name)+]``), several bare words where values go
+    (``methods: [A, B, C]``), or a bare key whose body is only an elision (``proof: {...}``). A
+    slip in otherwise valid JSON (a trailing comma, a quote left out) has none of them."""
+    if _ELIDED_MEMBER.search(_STRING.sub('""', strip_jsonc(text))):
+        return True
     bare = _STRING.sub('""', strip_jsonc(sketch_notes(text)))
     if _REPETITION.search(bare):
         return True

@@ -25,10 +25,13 @@ def fence(language: str, body: str) -> str:
 PLACEHOLDER_LETTERS = '{\n  "Y": {\n    methods: [P, Q, R],\n    events: [S, T]\n  }\n}'
 # A grammar of an object: an optional member marked `*`, repetitions `(x)+`.
 GRAMMAR = "[scopeName]: {\n  *chains: [(chain_id)+],\n  methods: [(method_name)+]\n}"
+# A member sketched: its name bare, its body elided.
+ELIDED = '{\n  "issuer": "did:example:1",\n  signature: {\n    ...\n  }\n}'
 
 
 def test_a_notation_sketch_in_a_json_fence_is_not_broken_json(make_corpus: MakeCorpus) -> None:
     page = "# Scopes\n\n" + fence("jsonc", PLACEHOLDER_LETTERS) + fence("json", GRAMMAR)
+    page += fence("json", ELIDED)
     root = make_corpus({"spec/scopes.md": page})
     assert findings_of("fence-invalid", root) == []
 
@@ -38,10 +41,11 @@ def test_a_slip_in_otherwise_valid_json_is_still_reported(make_corpus: MakeCorpu
         '{\n  "a": 1,\n  "b": [1, 2],\n}',  # a trailing comma in a json fence
         '{\n  "a": "x,\n  "b": 2\n}',  # a closing quote left out
         '{\n  "a": tru,\n  "b": 2\n}',  # one bare word: a misspelt literal
+        '{\n  "a": {"b": 1},\n  c: {"d": 2}\n}',  # a bare key with a real body
         '{\n  "a": 1, // one, two, three\n  b: 2\n}',  # a comment's words are not values
     ]
     page = "# Slips\n\n" + "".join(
-        fence("json" if i < 3 else "jsonc", s) for i, s in enumerate(slips)
+        fence("json" if i < 4 else "jsonc", s) for i, s in enumerate(slips)
     )
     root = make_corpus({"spec/slips.md": page})
     assert len(findings_of("fence-invalid", root)) == len(slips)
