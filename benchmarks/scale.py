@@ -5,7 +5,7 @@ Usage::
     python benchmarks/scale.py generate DIR [--schemas N] [--big-openapi MB]
                                             [--pages-x-schemas PAGES SCHEMAS [--distinct]]
                                             [--protos-x-schemas PROTOS SCHEMAS [--distinct]]
-                                            [--fences N]
+                                            [--fences N] [--value-files N]
     python benchmarks/scale.py measure DIR [--rule-limit SECONDS]
 
 ``generate`` writes, deterministically, an OpenWOP-shaped corpus into DIR (which must not exist):
@@ -38,6 +38,13 @@ Usage::
   plain heading that no tie binds (tie 7 looks above it). Each fence once looked through every
   code span and every paragraph of the page (review of issue 44, item 4: 20,000 fences took
   16 s, 50,000 outlived example-invalid's time box).
+- ``--value-files N``: instead, N Helm-style values files under ``examples/``, each a
+  discriminator written at another version (``dev.scale.released.0.9`` where the schema fixes
+  ``...1.0.0``) and four configuration strings of about 60 KB (``receiver-n: endpoint-vn.1-rc.1``
+  lines), against a schema that declares them all: every string is asked whether it is a
+  versioned identifier (issue 45: the regular expression that asked took time quadratic in the
+  string, 141 s on one Helm repository's 162 configuration strings, and example-invalid outran
+  its time box).
 
 ``measure`` prints, for DIR:
 
@@ -303,6 +310,30 @@ def generate_fences(folder: Path, fences: int) -> None:
     (folder / "spec" / "things.md").write_text("".join(blocks), encoding="utf-8")
 
 
+def generate_value_files(folder: Path, files: int) -> None:
+    (folder / "examples").mkdir(parents=True)
+    (folder / "schemas").mkdir()
+    members: dict[str, object] = {f"config{k}": {"type": "string"} for k in range(4)}
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {
+            "Released": {
+                "type": "object",
+                "properties": {"type": {"const": "dev.scale.released.1.0.0"}, **members},
+                "required": ["type"],
+            }
+        },
+    }
+    text = json.dumps(schema, indent=2) + "\n"
+    (folder / "schemas" / "released.schema.json").write_text(text, encoding="utf-8")
+    lines = "".join(f"receiver-{n}: endpoint-v{n}.1-rc.1\n" for n in range(1600))
+    for number in range(files):
+        example = {"type": "dev.scale.released.0.9"}
+        example.update({f"config{k}": f"# file {number} part {k}\n{lines}" for k in range(4)})
+        text = json.dumps(example) + "\n"
+        (folder / "examples" / f"values-{number:04d}.json").write_text(text, encoding="utf-8")
+
+
 def _phase(name: str, started: float) -> float:
     now = time.monotonic()
     print(f"  {name:<28} {now - started:8.2f} s", flush=True)
@@ -411,6 +442,7 @@ def main() -> None:
         "--distinct", action="store_true", help="with --pages-x-schemas or --protos-x-schemas"
     )
     make.add_argument("--fences", type=int, default=None, metavar="N")
+    make.add_argument("--value-files", type=int, default=None, metavar="N")
     check = commands.add_parser("measure")
     check.add_argument("folder", type=Path)
     check.add_argument("--rule-limit", type=float, default=300.0)
@@ -424,6 +456,8 @@ def main() -> None:
             generate_protos(arguments.folder, *arguments.protos_x_schemas, arguments.distinct)
         elif arguments.fences is not None:
             generate_fences(arguments.folder, arguments.fences)
+        elif arguments.value_files is not None:
+            generate_value_files(arguments.folder, arguments.value_files)
         elif arguments.big_openapi:
             generate_big(arguments.folder, arguments.big_openapi, arguments.chain)
         else:

@@ -25,7 +25,10 @@ What it does
       it are not checked; nor are fragments into a template a build fills in
       (``spec-template.md``, ``README.template.md``), or into a page of a Sphinx project (a folder with
       ``conf.py``), where MyST reads ``#name`` as a cross-reference to any target of the
-      project (autodoc's ``#pkg.module.Class``, a ``(label)=``). A fragment that differs from an anchor only in case
+      project (autodoc's ``#pkg.module.Class``, a ``(label)=``). In any MyST project (a folder
+      with ``conf.py``, ``myst.yml`` or a Jupyter Book's ``_toc.yml``), ``[text](label)`` and
+      ``[text](#label)`` are cross-references: a label that a ``(label)=`` line of a corpus page
+      sets is not a missing file nor a missing heading. A fragment that differs from an anchor only in case
       (``#Create-A-Run``) works on GitHub, which forgives the case: on a page GitHub renders it
       is not reported. A site is read by a browser, which does not forgive it: on a page of a
       site whose slugs are lower-case by rule (MkDocs, Docusaurus, Hugo, Jekyll), of a site
@@ -417,7 +420,11 @@ def unit_inputs(corpus: Context, document: Document) -> list[str]:
         for found in tree.documents_of(other)
         for part in (*found.members, *found.copies)
     }
-    return sorted({*read[1:], *parts} - {document.path})
+    # A MyST cross-reference (`[](label)`, `[](#label)`) reads the pages that set the label.
+    labels = tree.myst_labels()
+    targets = (urlsplit(site.target.strip()) for site in page.links)
+    myst = {other for t in targets for other in labels.get(t.path or t.fragment, ())}
+    return sorted({*read[1:], *parts, *myst} - {document.path})
 
 
 def _routed_pages(tree: Tree) -> list[str]:
@@ -518,6 +525,7 @@ class Tree:
         self._site_models: dict[str, Site] = {}
         self._twins: dict[str, set[str]] | None = None
         self._ids: set[str] | None = None
+        self._myst_labels: dict[str, list[str]] | None = None
         self._id_folders: dict[str, list[str]] | None = None
         self._assemblies: list[Assembly] | None = None
         self._stems: set[str] | None = None
@@ -600,6 +608,17 @@ class Tree:
                 if stem + suffix in self.files:
                     return stem + suffix
         return None
+
+    def myst_labels(self) -> dict[str, list[str]]:
+        """Each MyST ``(label)=`` target of the corpus's pages, with the pages that set it."""
+        if self._myst_labels is None:
+            self._myst_labels = defaultdict(list)
+            for page in sorted(self.pages):
+                text = self.corpus.documents[page].text or ""
+                if ")=" in text:
+                    for label in MYST_LABEL.findall(text):
+                        self._myst_labels[label].append(page)
+        return self._myst_labels
 
     def site_of(self, path: str) -> str | None:
         """The nearest folder above ``path`` that holds a documentation site's configuration
@@ -914,6 +933,8 @@ def _link_problem(
         return None
     if found is None and not root_relative:
         found = _from_document_roots(tree, path, written_path)
+    if found is None and _myst_label(tree, path, written_path):
+        return None  # a MyST cross-reference to a `(label)=` target, not a file
     if found is None:
         return _missing_file(tree, settings, path, site, resolved, fragment)
     if settings.anchors and fragment and found in tree.pages:
@@ -1059,6 +1080,18 @@ def _built_page(tree: Tree, resolved: str) -> bool:
 TEMPLATE_PAGE = re.compile(r"(?:^|[-_.])template\.(?:md|mdx|markdown)$", re.IGNORECASE)
 # Sphinx's configuration: the pages under it are built by Sphinx (MyST for Markdown).
 SPHINX_CONFIGS = ("conf.py",)
+# A MyST project: Sphinx's, the MyST CLI's (`myst.yml`), a Jupyter Book's (`_toc.yml`).
+MYST_CONFIGS = (*SPHINX_CONFIGS, "myst.yml", "_toc.yml")
+# A MyST target: a `(label)=` line before a heading, figure or block (MyST "Cross-referencing",
+# targets); `[text](label)` and `[](#label)` then link to it from any page of the project.
+MYST_LABEL = re.compile(r"^[ \t]{0,3}\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
+
+
+def _myst_label(tree: Tree, path: str, written: str) -> bool:
+    """Whether ``written`` (a link's path or fragment) is a label a ``(label)=`` target of the
+    corpus sets, on a page of a MyST project (MyST resolves ``[](label)`` and ``[](#label)`` as
+    cross-references to such targets, on any page of the project)."""
+    return written in tree.myst_labels() and _under_build(tree, path, MYST_CONFIGS)
 
 
 def _under_build(tree: Tree, path: str, configs: tuple[str, ...]) -> bool:
@@ -1366,6 +1399,8 @@ def _anchor_problem(
         return None  # its build pulls in headings (a shortcode, an include) not seen here
     elif TEMPLATE_PAGE.search(posixpath.basename(target)):
         return None  # a build fills it in (`spec-template.md` plus sections from a schema)
+    elif _myst_label(tree, target, name):
+        return None  # `#label`: a MyST cross-reference to a `(label)=` target of the project
     elif _under_build(tree, target, SPHINX_CONFIGS):
         # A MyST page of a Sphinx project: `#name` is a cross-reference to any target of the
         # project (autodoc's `#pkg.module.Class`, a `(label)=`), not only a heading of this page

@@ -33,7 +33,12 @@ What it does
       ``"kind": "task"``; a discriminator's ``const`` is enough, an ``enum`` value needs the
       definition to declare most of the example's members too); else by its shape, when one
       definition declares every member of the example (three or more) and fits it clearly
-      better than any other. An example two definitions fit equally is not bound. Where its
+      better than any other. An example two definitions fit equally is not bound; nor is a
+      Kubernetes-style object (a string ``apiVersion`` and ``kind``) by the members every such
+      object has (``apiVersion``, ``kind``, ``metadata``, ``spec``, ``status``): a rendered
+      Service is not another chart's ``PersistentVolumeClaim`` for sharing them; nor is it
+      bound, by any evidence, to a definition that fixes its ``kind`` or ``apiVersion`` to
+      other values (the type an object names is what it is). Where its
       own members fix nothing, the members of its object members can (an envelope's
       ``"context": {"type": "dev.cdevents.approval.closed.0.1.0"}``). Between the two, by the
       operation it sits under: the heading or the paragraph above names an OpenAPI operation by
@@ -57,6 +62,12 @@ What it does
     - example files: a JSON or YAML file with no ``$schema`` in an ``examples``, ``samples`` or
       ``conformance`` folder (not one named ``invalid``, ``negative``, ``bad``, ``fail...``), bound
       by its values or shape as a fence is.
+
+    An example of a Helm chart's values schema (a ``values.schema.json`` beside a ``Chart.yaml``)
+    is a values override: as Helm does, it is merged over the chart's default ``values.yaml``
+    (maps member by member, other values replaced, a ``null`` deleting the default) before it is
+    validated, and only errors at what the override itself gives are reported: a ``required``
+    member the defaults give is not missing (``speclint.analyses.charts``).
 
     The finding points at the example's line (inside a fence: the failing member's line) and
     names the failing keyword; where a ``oneOf`` fails, the branch whose discriminator the
@@ -201,6 +212,7 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
+from speclint.analyses.charts import chart_defaults, gives, merged_values
 from speclint.analyses.context import Context
 from speclint.analyses.fences import (
     BY_EXAMPLE,
@@ -350,7 +362,7 @@ def _file_findings(
     # name `core/state_event.json`): what it brings is not what the file shows.
     errors = [
         e
-        for e in _errors(validator, document.data)
+        for e in _judged(corpus, validator, target, document.data)
         if not (_stands_in(e) or _inside_reference(document.data, explain(e)))
     ]
     errors = [e for e in errors if not _sketched(e, by_shape=binding.how == BY_SHAPE)]
@@ -742,7 +754,12 @@ def _page_findings(
         dialect = validator_class_of(target.document)
         # A fragment's part (`/result`) is the instance; where errors are is said in the whole.
         instance = resolve_pointer(parsed.data, tie.part) if tie.part else parsed.data
-        errors = _errors(corpus.references.validator(dialect, uri), instance)
+        validator = corpus.references.validator(dialect, uri)
+        errors = (
+            _errors(validator, instance)
+            if tie.part
+            else _judged(corpus, validator, target, instance)
+        )
         if tie.how in BY_TEXT and not _whole(target, instance):
             # A tie by text often shows one block of a larger document (the `compensation`
             # family of a capabilities document): check what the example says, not what it
@@ -883,6 +900,20 @@ def _without_required(errors: Iterable[ValidationError]) -> list[ValidationError
                 continue
         kept.append(error)
     return kept
+
+
+def _judged(
+    corpus: Context, validator: Validator, target: SchemaTarget, example: Any
+) -> list[ValidationError]:
+    """The example's errors; a Helm chart's values override (an example of a chart's
+    ``values.schema.json``) merged over the chart's default ``values.yaml`` first, as Helm
+    validates it, and only the errors at what the override itself gives (a ``required`` member
+    the defaults give is not missing; a default is not the override's to fix)."""
+    defaults = chart_defaults(corpus, target.document, target.pointer)
+    if defaults is None:
+        return _errors(validator, example)
+    merged = merged_values(defaults.data, example)
+    return [e for e in _errors(validator, merged) if gives(example, error_pointer(explain(e)))]
 
 
 def _errors(validator: Validator, value: Any) -> list[ValidationError]:

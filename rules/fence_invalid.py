@@ -27,7 +27,10 @@ What it does
     broken across lines is read as one; so it is where three examples or more of the corpus
     break strings that way and parse once joined (a convention shown by use, SARIF's). A JSON
     type name where a value goes (``"retry_after_ms": integer``) is a schematic sketch, a
-    variable (``$RETRY_MAX_MS``) a template, and a YAML fence of several documents (``---``
+    variable (``$RETRY_MAX_MS``) a template; a notation (outside strings, a grammar's
+    repetition marks, ``[(method_name)+]``, two bare words or more where values go,
+    ``methods: [A, B, C]``, or a bare key whose body is an elision, ``proof: {...}``) a sketch of
+    a syntax, not data; and a YAML fence of several documents (``---``
     between manifests) a stream whose documents each parse. A fence
     of a design record or a proposal (a folder such as ``adr/``, ``architecture-decisions/``,
     ``proposals/``, ``rfcs/``, or an RFC header) is not judged: it sketches a change under
@@ -104,6 +107,21 @@ WRAPPED_STATED = re.compile(
 )
 WRAPPED = "strings broken across lines"
 WRAPPED_BY_USE = 3  # examples
+# Grammar notation outside strings: a repeated or optional group (`[(method_name)+]`,
+# `(x)*`, `(x)?`), the marks of a syntax sketch rather than of data.
+_REPETITION = re.compile(r"\(\s*[A-Za-z_][\w.-]*\s*\)\s*[+*?]")
+# A bare word where a value goes (`[A, B, C]`, `"chain": X,`): a placeholder, not data.
+_BARE_VALUE = re.compile(r"[:\[,]\s*([A-Za-z_][\w.-]*)(?=\s*[,\]}\n])")
+# A bare key whose value is only an elision (`proof: {...}`, `items: [ … ]`): a member sketched,
+# its name and its body both left to the reader.
+_ELIDED_MEMBER = re.compile(
+    r"(?:^|[{,\s])[A-Za-z_][\w-]*\s*:\s*(?:\{\s*(?:\.{3}|…)\s*\}|\[\s*(?:\.{3}|…)\s*\])"
+)
+_LITERALS = frozenset({"true", "false", "null", "Infinity", "NaN"})  # JSON's, JSON5's
+# Placeholders before a fence is read as a notation: one bare word is more likely a slip (a
+# value whose quotes were forgotten, `tru`), several a sketch's letters.
+PLACEHOLDERS = 2
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 # A JSON type name where a value goes (`"retry_after_ms": integer`): a schematic sketch.
 _TYPE_NAMES = frozenset(
     {"string", "integer", "int", "number", "float", "boolean", "bool", "object", "array"}
@@ -224,9 +242,25 @@ def _failure(fence: CodeFence, wrapped: bool = False) -> ParseFailure | None:
     )
 
 
+def notation(text: str) -> bool:
+    """Whether a JSON fence writes a notation rather than data: outside its strings, a grammar's
+    repetition marks (``[(method_name)+]``), several bare words where values go
+    (``methods: [A, B, C]``), or a bare key whose body is only an elision (``proof: {...}``). A
+    slip in otherwise valid JSON (a trailing comma, a quote left out) has none of them."""
+    if _ELIDED_MEMBER.search(_STRING.sub('""', strip_jsonc(text))):
+        return True
+    bare = _STRING.sub('""', strip_jsonc(sketch_notes(text)))
+    if _REPETITION.search(bare):
+        return True
+    words = [w for w in _BARE_VALUE.findall(bare) if w not in _LITERALS]
+    return len(words) >= PLACEHOLDERS
+
+
 def _text_failure(language: str, text: str, wrapped: bool) -> ParseFailure | None:
     if not text.strip() or SKETCH.search(text):
         return None
+    if language in JSON_LANGUAGES and notation(text):
+        return None  # a notation sketch (`methods: [A, B, C]`, `[(x)+]`): not meant to parse
     try:
         if language in YAML_LANGUAGES:
             if ELLIPSIS.search(text):

@@ -28,7 +28,9 @@ Spec prose shows payloads in fenced code blocks. A fence is *tied* to a schema, 
    is the method's ``...SuccessResponse``/``...Response`` where that declares ``result``);
 8. by the example's shape: exactly one definition declares every member the example has (three
    or more), or one fits clearly better than any other; a missing required member does not stop
-   the binding (it is the defect to report).
+   the binding (it is the defect to report). A Kubernetes-style object (``apiVersion`` and
+   ``kind``) needs three members beyond those every such object has (``metadata``, ``spec``,
+   ``status``), and no definition fixing another ``kind`` or ``apiVersion`` is its (ties 6 to 8).
 
 The first three are *explicit*: the author said which schema the example follows, so a tie that names
 no corpus schema, or an example that is not JSON, is itself worth a finding. The others are
@@ -1030,11 +1032,46 @@ def _request_methods(candidates: list[Definition]) -> dict[str, Definition]:
     return {m: next(iter(d.values())) for m, d in found.items() if len(d) == 1}
 
 
+# The members every Kubernetes-style object has (Kubernetes API conventions, "Objects": an
+# object's `apiVersion` and `kind` name its type, `metadata` is the common ObjectMeta, `spec` and
+# `status` its desired and observed state). A rendered manifest and any definition of such an
+# object share them whatever the kind: they say nothing of which definition the example is.
+_KUBERNETES_ENVELOPE = frozenset({"apiVersion", "kind", "metadata", "spec", "status"})
+# Of them, the members that name the object's type.
+_KUBERNETES_TYPE = ("apiVersion", "kind")
+
+
+def _kubernetes_object(data: Any) -> bool:
+    """Whether an example is a Kubernetes-style object: it names its type by a string
+    ``apiVersion`` and ``kind`` (a manifest, a custom resource)."""
+    return isinstance(data, dict) and all(
+        isinstance(data.get(member), str) and data[member] for member in _KUBERNETES_TYPE
+    )
+
+
+def _theirs(candidates: list[Definition], data: dict[str, Any]) -> list[Definition]:
+    """The candidates a Kubernetes-style object can be an instance of: not one whose ``kind``
+    or ``apiVersion`` is fixed (a ``const`` or ``enum``) to other values than the example's. The
+    type an object names is what it is: a definition of another type is not its schema, and
+    the difference is no defect of the example."""
+    if not _kubernetes_object(data):
+        return candidates
+    return [
+        d
+        for d in candidates
+        if all(
+            d.fixed.get(member) is None or _text(data[member]) in d.fixed[member][0]
+            for member in _KUBERNETES_TYPE
+        )
+    ]
+
+
 def _value_diagnosis(
     candidates: list[Definition], data: dict[str, Any], keys: frozenset[str]
 ) -> tuple[tuple[Definition, str] | None, str]:
     """Tie 6: the one definition whose fixed members allow every fixed value the example gives,
     with the values that single it out; or None and why."""
+    candidates = _theirs(candidates, data)
     allowing = _allowing(candidates, data, exact=True)
     if not allowing:
         # A versioned identifier one definition fixes at another version
@@ -1117,15 +1154,32 @@ def _scalars(data: dict[str, Any], nested: bool) -> Iterator[tuple[tuple[str, ..
                 yield (str(key), str(member)), inner
 
 
-# A trailing version in an identifier: `.0.3.0`, `-v2.1`, `/1.0.0-draft`.
-_VERSIONED = re.compile(r'^"(.*?[A-Za-z].*?)[./@_-]v?\d+(?:\.\d+){1,2}(?:-[0-9A-Za-z.]+)?"$')
+# A trailing version in an identifier, from its separator to the closing quote: `.0.3.0"`,
+# `-v2.1"`, `/1.0.0-draft"`.
+_VERSION_TAIL = re.compile(r'[./@_-]v?\d+(?:\.\d+){1,2}(?:-[0-9A-Za-z.]+)?"\Z')
+_VERSION_SEPARATOR = re.compile(r"[./@_-]")
+_LETTER = re.compile(r"[A-Za-z]")
+# A versioned identifier is a discriminator's value (`dev.cdevents.change.merged.0.1.2`), a
+# line at most: a longer text (a configuration file held in a string) is not one. One regular
+# expression with two lazy groups before the version (`^"(.*?[A-Za-z].*?)[./@_-]...`) took
+# time cubic in the text: 141 s on the 162 configuration strings of one Helm repository's
+# example files, and example-invalid outran its time box (issue 45).
+IDENTIFIER_LENGTH = 200
 
 
 @functools.lru_cache(maxsize=4096)
 def _unversioned(text: str) -> str | None:
-    """A JSON string's text without its trailing version, or None when it has none."""
-    matched = _VERSIONED.match(text)
-    return matched.group(1) if matched else None
+    """A JSON string's text without its trailing version (from the first separator after a
+    letter where a version runs to its end), or None when it has none."""
+    if len(text) > IDENTIFIER_LENGTH or not text.startswith('"'):
+        return None
+    letter = _LETTER.search(text, 1)
+    if letter is None:
+        return None
+    for separator in _VERSION_SEPARATOR.finditer(text, letter.end()):
+        if _VERSION_TAIL.match(text, separator.start()):
+            return text[1 : separator.start()]
+    return None
 
 
 def _shape_diagnosis(
@@ -1136,6 +1190,14 @@ def _shape_diagnosis(
     member of it has another value in the example; or None and why."""
     if len(keys) < SHAPE_MINIMUM:
         return None, f"fewer than {SHAPE_MINIMUM} members to bind it by shape"
+    if _kubernetes_object(data) and len(keys - _KUBERNETES_ENVELOPE) < SHAPE_MINIMUM:
+        # A manifest's `apiVersion`, `kind`, `metadata`, `spec` fit every definition of a
+        # Kubernetes object: only the one of its kind (a `kind` it fixes) is its schema.
+        shared = ", ".join(f"`{k}`" for k in sorted(keys & _KUBERNETES_ENVELOPE))
+        return None, (
+            f"a Kubernetes object: {shared} are every such object's members, and it has fewer "
+            f"than {SHAPE_MINIMUM} others to bind it by shape"
+        )
     fits: dict[str, tuple[float, Definition]] = {}
     for definition in candidates:
         if not keys <= definition.properties:

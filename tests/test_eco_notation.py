@@ -1,0 +1,79 @@
+"""Notation in JSON fences and MyST cross-references (issue 45, first-read batch 1): a fence that
+writes a syntax sketch is not broken JSON, and a MyST label is not a file path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding
+from speclint.run.catalog import all_rules
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+
+def findings_of(rule: str, root: Path) -> list[Finding]:
+    return list(all_rules()[rule].check(Context.load(root), {}))
+
+
+def fence(language: str, body: str) -> str:
+    return f"```{language}\n{body}\n```\n\n"
+
+
+# A scope object written as a notation: bare keys and placeholder letters for the values.
+PLACEHOLDER_LETTERS = '{\n  "Y": {\n    methods: [P, Q, R],\n    events: [S, T]\n  }\n}'
+# A grammar of an object: an optional member marked `*`, repetitions `(x)+`.
+GRAMMAR = "[scopeName]: {\n  *chains: [(chain_id)+],\n  methods: [(method_name)+]\n}"
+# A member sketched: its name bare, its body elided.
+ELIDED = '{\n  "issuer": "did:example:1",\n  signature: {\n    ...\n  }\n}'
+
+
+def test_a_notation_sketch_in_a_json_fence_is_not_broken_json(make_corpus: MakeCorpus) -> None:
+    page = "# Scopes\n\n" + fence("jsonc", PLACEHOLDER_LETTERS) + fence("json", GRAMMAR)
+    page += fence("json", ELIDED)
+    root = make_corpus({"spec/scopes.md": page})
+    assert findings_of("fence-invalid", root) == []
+
+
+def test_a_slip_in_otherwise_valid_json_is_still_reported(make_corpus: MakeCorpus) -> None:
+    slips = [
+        '{\n  "a": 1,\n  "b": [1, 2],\n}',  # a trailing comma in a json fence
+        '{\n  "a": "x,\n  "b": 2\n}',  # a closing quote left out
+        '{\n  "a": tru,\n  "b": 2\n}',  # one bare word: a misspelt literal
+        '{\n  "a": {"b": 1},\n  c: {"d": 2}\n}',  # a bare key with a real body
+        '{\n  "a": 1, // one, two, three\n  b: 2\n}',  # a comment's words are not values
+    ]
+    page = "# Slips\n\n" + "".join(
+        fence("json" if i < 4 else "jsonc", s) for i, s in enumerate(slips)
+    )
+    root = make_corpus({"spec/slips.md": page})
+    assert len(findings_of("fence-invalid", root)) == len(slips)
+
+
+LABELLED = "# Roles\n\n(ref-role)=\n## The ref role\n\nText.\n"
+CITING = (
+    "# Guide\n\nSee the [ref](ref-role) role, [the same](#ref-role), [](ref-role) and "
+    "[a typo](ref-rloe).\n"
+)
+
+
+def test_a_myst_label_reference_is_resolved_against_the_labels_of_the_project(
+    make_corpus: MakeCorpus,
+) -> None:
+    """In a MyST project (`myst.yml`, Sphinx's `conf.py`, a Jupyter Book's `_toc.yml`),
+    `[text](label)` and `[text](#label)` are cross-references to a `(label)=` target of any
+    page, not a file or a heading of this page (issue 45, batch 1). A label no page sets is
+    still reported."""
+    files = {"docs/myst.yml": "version: 1\n", "docs/roles.md": LABELLED, "docs/guide.md": CITING}
+    root = make_corpus(files)
+    [finding] = findings_of("broken-link", root)
+    assert finding.message.startswith("`ref-rloe`")
+
+
+def test_a_label_reference_outside_a_myst_project_is_a_missing_file(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"docs/roles.md": LABELLED, "docs/guide.md": CITING})
+    found = {f.message.split("`")[1] for f in findings_of("broken-link", root)}
+    assert found == {"#ref-role", "ref-rloe", "ref-role"}
