@@ -317,3 +317,10 @@ def test_a_fingerprint_has_at_most_one_first_read_and_one_later_label(tmp_path: 
         check.load_labels(repos, write_labels(tmp_path, first + first))
     with pytest.raises(ValueError, match="labelled twice"):
         check.load_labels(repos, write_labels(tmp_path, one + one))
+
+
+def test_every_rule_runs_in_the_ecosystem_preview_ones_included(tmp_path: Path) -> None:
+    # The preview rules are the ones whose precision the ecosystem measures: a run without them
+    # would make their labels stale, and keep them in preview for good (issue 45).
+    command = check.speclint_command(tmp_path, tmp_path / "report.json", 60)
+    assert command[3:5] == ["check", str(tmp_path)] and "--preview" in command

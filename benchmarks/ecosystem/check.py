@@ -9,8 +9,8 @@ Each repository of ``repos.toml`` (beside this script) is extracted once per pin
 bare git mirror (``--mirrors``, default ``/work/.mirror``, one ``owner+name/repo`` folder per
 repository, as the ``fetch`` tool leaves them) into ``--scratch`` (default
 ``$SPECLINT_ECOSYSTEM_DIR``, else ``/tmp/speclint-ecosystem``). Nothing of those repositories is
-copied into this one. ``speclint check --no-cache --format json`` then runs on each with no
-configuration and a private cache folder, in a fresh process; the script measures wall time and the
+copied into this one. ``speclint check --preview --no-cache --format json`` then runs on each with
+no configuration (every rule: the preview rules are the ones being measured) and a private cache folder, in a fresh process; the script measures wall time and the
 peak resident memory of the whole process tree and keeps every finding (rule, severity, path, line,
 message, fingerprint: the one SARIF's ``partialFingerprints`` carry) under
 ``SCRATCH/runs/<time>/``.
@@ -64,6 +64,29 @@ VERDICTS = ("true", "false", "noise")
 INTERNAL_ERROR = "internal-error"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9][A-Za-z0-9_.-]*$")
 COMMIT = re.compile(r"^[0-9a-f]{40}$")
+
+
+def speclint_command(root: Path, report: Path, time_limit: float) -> list[str]:
+    """The command run on one repository: every rule, preview ones included (a preview rule is
+    one whose precision is still being measured here: leaving it out would make its labels
+    look stale, and keep it in preview for good), no cache, the JSON report to ``report``."""
+    return [
+        sys.executable,
+        "-m",
+        "speclint",
+        "check",
+        str(root),
+        "--preview",
+        "--no-cache",
+        "--no-progress",
+        "--quiet",
+        "--format",
+        "json",
+        "--output",
+        str(report),
+        "--time-limit",
+        str(time_limit),
+    ]
 
 
 @dataclass(frozen=True)
@@ -321,22 +344,7 @@ def run_speclint(repo: Repo, tree: Path, scratch: Path, time_limit: int) -> Resu
             "SPECLINT_CACHE_DIR": str(Path(private) / "cache"),
             "SPECLINT_RULE_TIMES": str(times),
         }
-        command = [
-            sys.executable,
-            "-m",
-            "speclint",
-            "check",
-            str(root),
-            "--no-cache",
-            "--no-progress",
-            "--quiet",
-            "--format",
-            "json",
-            "--output",
-            str(report),
-            "--time-limit",
-            str(time_limit),
-        ]
+        command = speclint_command(root, report, time_limit)
         errors = Path(private) / "stderr.txt"
         start = time.perf_counter()
         with errors.open("wb") as stderr:
