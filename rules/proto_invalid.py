@@ -13,11 +13,11 @@ What it does
     empty file in its place, the custom options it would have declared are set aside, and the
     rest of the file is still checked; the run lists the import among what it did not check
     ("not checked: 10 proto imports not in the repository"). What that import would have
-    defined is not reported as missing. Options are set aside as protoc reads them (comments,
-    strings holding ``//``, aggregates over lines, the comma between two options), so the file
-    stays as valid as it was written; should protoc still reject it where speclint set an
-    option aside (or an option cannot be set aside), the file is listed as not checked too, as
-    are the files that fail only because they import it: speclint's rewriting is never
+    defined is not reported as missing. The options are set aside as protoc reads them
+    (comments, strings holding ``//``, aggregates over lines, the comma between two options),
+    so the file stays as valid as it was written; should protoc still reject it where speclint
+    set an option aside (or an option cannot be set aside), the file is listed as not checked
+    too, as are the files that fail only because they import it: speclint's rewriting is never
     reported as the author's error.
 
     A file that fails because a file it imports fails is not reported again: the error is

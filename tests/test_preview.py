@@ -309,13 +309,36 @@ def test_the_readme_names_the_default_set_the_data_file_gives(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(preview, "measured", SHIPPED)
-    proven = sorted(rule for rule in all_rules() if not preview.is_preview(rule))
+    proven = sorted(
+        rule
+        for rule in all_rules()
+        if not preview.is_preview(rule) and rule not in preview.ALWAYS_RUN
+    )
     named = [f"`{rule}`" for rule in proven]
     listed = ", ".join(named[:-1]) + f" and {named[-1]}" if len(named) > 1 else "".join(named)
+    always = ", ".join(f"`{rule}`" for rule in sorted(preview.ALWAYS_RUN))
     readme = " ".join((REPOSITORY / "README.md").read_text(encoding="utf-8").split())
-    assert f"the labels of this version the default set is {listed};" in readme, (
+    assert f"the labels of this version the default set is {listed}, and {always}," in readme, (
         "README, Preview rules: the default set is " + listed
     )
+
+
+def test_a_file_speclint_cannot_read_is_a_finding_whatever_the_labels_say(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Bad input is a finding or a clear error, never a silent pass: parse-error runs even with
+    # no labels at all (it was a preview rule, and a broken file gave "no findings", exit 0).
+    table = dict(preview.measured())
+    table["parse-error"] = preview.Measure()
+    monkeypatch.setattr(preview, "measured", lambda: table)
+    root = write_files(
+        tmp_path / "spec",
+        {"schemas/a.schema.json": '{"type": ', "schemas/b.schema.json": '{"type": "object"}'},
+    )
+    result = check(root)
+    assert result.exit_code == 1
+    assert rules_of(result) == {"parse-error"}
+    assert not preview.is_preview("parse-error")
 
 
 def test_the_script_counts_labels_of_current_findings_and_reads_extra_keys(tmp_path: Path) -> None:

@@ -9,6 +9,8 @@ the command line, the pre-commit hook, the daemon, the language server and the A
 alike. As in ruff, naming a preview rule by its exact id in ``--select`` or ``select`` does not
 run it without preview mode (the run says so), and with ``explicit-preview-rules = true`` preview
 mode runs only the preview rules named by their exact id, not those ``ALL`` or a prefix selects.
+A rule that reports input speclint could not read (:data:`ALWAYS_RUN`) is never a preview rule:
+bad input is a finding or a clear error, never a silent pass.
 
 The measurements come from ``data/precision.json``, which ``benchmarks/ecosystem/precision.py``
 writes from the labels (speclint never reads the benchmarks when it runs): no rule's docstring
@@ -28,6 +30,10 @@ from importlib import resources
 from speclint.run.catalog import all_rules
 
 MIN_LABELS = 20
+# Rules that report input speclint could not read: bad input is a finding or a clear error,
+# never a silent pass (the project's standard), so these run whatever their labels say. Their
+# precision is still measured and shown; one that falls under the bar is a bug to fix in them.
+ALWAYS_RUN = frozenset({"parse-error"})
 MIN_PRECISION = Fraction(9, 10)  # exact: 99 true of 110 is 90 %, not a float's 89.99...
 # What turns preview mode on, for messages.
 HOW = "--preview, or `preview = true` in the configuration"
@@ -78,7 +84,7 @@ def why_preview(rule_id: str) -> str:
     """Why ``rule_id`` is a preview rule ("3 labelled findings, under the 20 needed"); "" for a rule of the default set, and for ids that are no rule (``waiver``,
     ``internal-error``)."""
     info = all_rules().get(rule_id)
-    if info is None:
+    if info is None or rule_id in ALWAYS_RUN:
         return ""
     if info.declared_preview:
         return "declared preview by its module: new, not yet measured"
