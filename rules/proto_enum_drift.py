@@ -33,7 +33,8 @@ What it does
     lacks is reported at the list; where the text gives the list as complete, the enum's
     values it lacks too ("not set" aside). A list that binds to a schema enum is enum-drift's
     (and that enum is compared with the proto above); a proposal's list (an RFC page, a page
-    in a design folder: ``rfcs/``, ``adrs/``...) states a change and binds to nothing here.
+    in a design folder: ``rfcs/``, ``adrs/``...) states a change and binds to nothing here,
+    and no list is held to a proto fence of a proposal (a sketch of a change, not the contract).
 
     One disagreement is one finding, however many places repeat it: proto enums of one name
     and the same values (as ProtoJSON spells them) bound to schema enums of the same values

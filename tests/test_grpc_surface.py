@@ -1355,3 +1355,28 @@ def test_pages_repeating_a_list_bound_to_a_proto_enum_are_one_finding(
         ("docs/t2.md", "lists the same 3 values"),
     ]
     assert finding.fingerprint == alone.fingerprint
+
+
+@pytest.mark.parametrize("page", ["oteps/0042-status.md", "docs/status.md"])
+def test_a_proto_fence_of_a_proposal_does_not_bind_the_normative_prose(
+    make_corpus: MakeCorpus, page: str
+) -> None:
+    # An enhancement proposal sketches `StatusCode` as a proto; the spec lists the codes it
+    # settled on. The spec is not held to the sketch (a false finding in a real repository);
+    # the same fence on a page of the specification itself binds.
+    sketch = (
+        '# Status\n\n```proto\nsyntax = "proto3";\npackage draft;\n'
+        "enum StatusCode {\n  OK = 0;\n  ERROR = 1;\n}\n```\n"
+    )
+    spec = (
+        "# Tracing\n\n`StatusCode` is one of the following values:\n\n"
+        "- `Unset`\n  - The default.\n- `Ok`\n  - Done.\n- `Error`\n  - Failed.\n"
+    )
+    root = make_corpus({page: sketch, "specification/api.md": spec})
+    found = findings_of("proto-enum-drift", root)
+    if page.startswith("oteps/"):
+        assert found == []
+    else:
+        (finding,) = found
+        assert finding.location.path == "specification/api.md"
+        assert "`Unset` only in the prose" in finding.message

@@ -747,6 +747,15 @@ class ProseEnumPair:
     why: str
 
 
+def _proposed(corpus: Context, proto: ProtoFile, place: Any) -> bool:
+    """Whether ``proto`` is a fence of a proposal's page (an RFC, a page in a design folder)."""
+    if not is_fence(proto.path):
+        return False
+    page = place(proto.path, 1, 1)[0]
+    document = corpus.documents.get(page)
+    return in_design_folder(page) or (document is not None and is_rfc(document))
+
+
 def prose_enum_pairs(corpus: Context) -> list[ProseEnumPair]:
     """Every prose value list bound to a proto enum of the corpus's own protos (kept in the
     memo): explicitly, its sentence names the enum (`` `TaskState` ``, a nested one as
@@ -759,7 +768,11 @@ def prose_enum_pairs(corpus: Context) -> list[ProseEnumPair]:
     if found is not None:
         return found
     found = []
-    enums = {enum.name: (proto, enum) for proto in own_protos(corpus) for enum in proto.enums}
+    place = corpus_protos(corpus).place
+    # A proto fence of a proposal (an RFC page, a page in a design folder) sketches a change:
+    # the normative prose is not held to it (an OTEP's draft `StatusCode` is not the spec's).
+    protos = [proto for proto in own_protos(corpus) if not _proposed(corpus, proto, place)]
+    enums = {enum.name: (proto, enum) for proto in protos for enum in proto.enums}
     if not enums:
         corpus.memo["protojson:prose-enums"] = found
         return found
@@ -771,7 +784,7 @@ def prose_enum_pairs(corpus: Context) -> list[ProseEnumPair]:
             by_name.setdefault(".".join(parts[cut:]), []).append(name)
     by_field: dict[str, list[tuple[str, str]]] = {}  # field spelling -> (enum, `Owner.field`)
     by_member: dict[tuple[str, str], list[str]] = {}
-    for proto in own_protos(corpus):
+    for proto in protos:
         for message in proto.messages:
             for field in message.fields:
                 if field.type != "enum" or field.type_name not in enums:
@@ -783,7 +796,6 @@ def prose_enum_pairs(corpus: Context) -> list[ProseEnumPair]:
                     )
                     by_member.setdefault((owner, spelled), []).append(field.type_name)
     binder = Binder(corpus)
-    place = corpus_protos(corpus).place
     spellings = {name: enum_spellings(enum) for name, (_, enum) in enums.items()}
     seen: set[tuple[str, int, str]] = set()
     for prose in all_prose_sets(corpus):
