@@ -502,12 +502,10 @@ class Tree:
     def __init__(self, corpus: Context, pages: dict[str, Page]) -> None:
         self.corpus = corpus
         self.pages = pages
-        self.files = set(corpus.tree) | set(corpus.documents)
-        self.folders: set[str] = {""}
-        for path in self.files:
-            parts = path.split("/")[:-1]
-            for end in range(1, len(parts) + 1):
-                self.folders.add("/".join(parts[:end]))
+        self.renderers = renderers(corpus)
+        # the repository's files and folders, listed once for the run (``renderers`` reads them)
+        self.files = self.renderers.files
+        self.folders = self.renderers.folders
         self.by_case: dict[str, list[str]] = defaultdict(list)
         for path in sorted(self.files | self.folders):
             self.by_case[path.casefold()].append(path)
@@ -520,7 +518,6 @@ class Tree:
             self.by_name[name].append(path)
         self._names: dict[str, list[str]] | None = None
         self._words: dict[str, str] = {}
-        self.renderers = renderers(corpus)
         self._rendered: dict[tuple[str, bool, str], tuple[set[str], set[str]]] = {}
         self._site_models: dict[str, Site] = {}
         self._twins: dict[str, set[str]] | None = None

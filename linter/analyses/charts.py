@@ -21,7 +21,7 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.model.corpus import Document
-from speclint.parsing.structured import split_pointer
+from speclint.parsing.structured import holds_pointer
 from speclint.parsing.templates import HELM_CHART
 
 VALUES_SCHEMA = "values.schema.json"  # Helm reads the schema of a chart's values by this name
@@ -60,12 +60,4 @@ def merged_values(defaults: Any, override: Any) -> Any:
 def gives(override: Any, pointer: str) -> bool:
     """Whether the override itself holds the value at ``pointer`` (the merged values' place an
     error is at): what is only the defaults' is not the override's to fix."""
-    node = override
-    for token in split_pointer(pointer):
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return False
-    return True
+    return holds_pointer(override, pointer)

@@ -71,6 +71,7 @@ from speclint.parsing.structured import (
     Parsed,
     ParseFailure,
     escape_token,
+    holds_pointer,
     parse_json,
     parse_yaml,
     resolve_pointer,
@@ -458,15 +459,7 @@ def _pointer(schema: Any, fragment: str) -> str | None:
     if not fragment:
         return ""
     pointer = fragment if fragment.startswith("/") else "/" + fragment.replace(".", "/")
-    node = schema
-    for token in split_pointer(pointer):
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return pointer
+    return pointer if holds_pointer(schema, pointer) else None
 
 
 def fence_json(fence: CodeFence) -> Parsed:

@@ -84,6 +84,20 @@ def resolve_pointer(data: Any, pointer: str) -> Any:
     return node
 
 
+def holds_pointer(data: Any, pointer: str) -> bool:
+    """Whether ``data`` has a member at the JSON pointer (one holding ``null`` counts, which
+    :func:`resolve_pointer` cannot tell from none)."""
+    node = data
+    for token in split_pointer(pointer):
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return False
+    return True
+
+
 def split_pointer(pointer: str) -> list[str]:
     if not pointer:
         return []
