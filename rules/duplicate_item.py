@@ -79,7 +79,13 @@ from speclint.analyses.validation import MALFORMED_SCHEMA, search
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_at, dialect_of_schema, modern
-from speclint.parsing.structured import escape_token, join_pointer, resolve_pointer, split_pointer
+from speclint.parsing.structured import (
+    escape_token,
+    holds_pointer,
+    join_pointer,
+    resolve_pointer,
+    split_pointer,
+)
 
 # One source of truth for how an instance names its schema: instance-invalid's own lookup.
 from speclint.rules.instance_invalid import schema_of, units
@@ -485,15 +491,7 @@ _ABSENT = _Absent()
 
 def _member(item: dict[str, Any], key: str) -> Any:
     if key.startswith("/"):
-        node: Any = item
-        for token in split_pointer(key):
-            if isinstance(node, dict) and token in node:
-                node = node[token]
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
-            else:
-                return _ABSENT
-        return node
+        return resolve_pointer(item, key) if holds_pointer(item, key) else _ABSENT
     return item.get(key, _ABSENT)
 
 

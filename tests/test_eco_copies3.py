@@ -20,6 +20,7 @@ from typing import Any
 from test_single_sourcing import run
 
 from conftest import schema
+from speclint.common.findings import Finding
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -174,20 +175,25 @@ def _bundle(version: str, titled: bool = True) -> str:
     )
 
 
-def test_a_bundle_pointing_at_its_own_copies_reports_only_the_copy_that_drifted(
-    make_corpus: MakeCorpus,
-) -> None:
+def _bundle_beside_its_release(make_corpus: MakeCorpus, version: str) -> list[Finding]:
+    """copy-drift on split sources, their bundle at ``version``, and the previous release of the
+    same bundle kept beside it (history, not a copy)."""
     root = make_corpus(
         {
             "api/schemas/shelf.yaml": json.dumps(_shelf("area.yaml", "link.yaml")),
             "api/schemas/area.yaml": json.dumps(_AREA),
             "api/schemas/link.yaml": json.dumps(_LINK),
-            "api/blocks.yaml": _bundle("1.1.0"),
-            # The previous release of the same bundle, kept beside it: history, not a copy.
+            "api/blocks.yaml": _bundle(version),
             "api/blocks-1-0.yaml": _bundle("1.0.2", titled=False),
         }
     )
-    findings = run(root, "copy-drift")
+    return run(root, "copy-drift")
+
+
+def test_a_bundle_pointing_at_its_own_copies_reports_only_the_copy_that_drifted(
+    make_corpus: MakeCorpus,
+) -> None:
+    findings = _bundle_beside_its_release(make_corpus, "1.1.0")
     assert [(f.location.path, f.location.pointer) for f in findings] == [
         ("api/blocks.yaml", "/components/schemas/area")
     ], [f.message for f in findings]
@@ -251,16 +257,7 @@ def test_a_bundle_at_a_development_placeholder_is_the_live_one_not_an_older_rele
 ) -> None:
     # `0.0.0` is what a build replaces with the release: the bundle being written, newer than
     # the released one beside it (history), not older than it.
-    root = make_corpus(
-        {
-            "api/schemas/shelf.yaml": json.dumps(_shelf("area.yaml", "link.yaml")),
-            "api/schemas/area.yaml": json.dumps(_AREA),
-            "api/schemas/link.yaml": json.dumps(_LINK),
-            "api/blocks.yaml": _bundle("0.0.0"),
-            "api/blocks-1-0.yaml": _bundle("1.0.2", titled=False),
-        }
-    )
-    findings = run(root, "copy-drift")
+    findings = _bundle_beside_its_release(make_corpus, "0.0.0")
     assert [(f.location.path, f.location.pointer) for f in findings] == [
         ("api/blocks.yaml", "/components/schemas/area")
     ], [f.message for f in findings]

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from test_cli import cli
 from test_diff_base import git
+from test_waivers import status_schema
 
-from conftest import schema, write_files
+from conftest import write_files
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Location, Member, Severity
 from speclint.model.config import load_config
@@ -25,20 +26,8 @@ from speclint.run import baseline
 from speclint.run.engine import Options, Outcome, lint
 
 STATUS_PAGE = "# Status\n\nThe `status` field is one of `open` | `closed` | `archived`.\n"
-REASON = "v1 keeps two states; archived comes in v2"
 LINK_PAGE = "# {name}\n\n{waiver}See [the guide](missing.md).\n"
 LINK_WAIVER = "<!-- speclint-ignore broken-link: the guide lands in v2 -->\n"
-
-
-def status_schema(name: str, waived: bool = False) -> str:
-    status: dict[str, object] = {"enum": ["open", "closed"]}
-    if waived:
-        status |= {"x-speclint-ignore": ["enum-drift"], "x-speclint-reason": REASON}
-    return schema(
-        **{"$id": f"https://ex.com/{name}.schema.json", "title": f"T{name}"},
-        type="object",
-        properties={"status": status},
-    )
 
 
 def link_page(name: str, waived: bool = False) -> str:

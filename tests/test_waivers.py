@@ -349,7 +349,7 @@ REASON = "v1 keeps two states; archived comes in v2"
 STATUS_PAGE = "# Status\n\nThe `status` field is one of `open` | `closed` | `archived`.\n"
 
 
-def status_schema(name: str, waived: bool) -> str:
+def status_schema(name: str, waived: bool = False) -> str:
     status: dict[str, object] = {"enum": ["open", "closed"]}
     if waived:
         status |= {"x-speclint-ignore": ["enum-drift"], "x-speclint-reason": REASON}
