@@ -1448,7 +1448,7 @@ def _anchor_problem(
     # A documentation site makes its own anchors (Mintlify keeps `_meta`'s underscore out,
     # `tasks/get` in): only letters and digits are compared there.
     on_site = target.endswith(".mdx") or tree.site_of(target) is not None
-    if on_site and _bare(name) in {_bare(a) for a in [*anchors, *page.headings]}:
+    if on_site and bare(name) in {bare(a) for a in [*anchors, *page.headings]}:
         return None
     guess = _word_of(name, headings, proposed, renderer) or _closest(name, proposed, cutoff=0.6)
     hint = f" (did you mean `#{guess}`?)" if guess else ""
@@ -1590,14 +1590,10 @@ def _spec_md_section(name: str, titles: list[str]) -> bool:
     a bold line, its section's anchor, ``.`` and its own (``#sec-Scalars.Custom-Scalars``)."""
     if not name.startswith("sec-") or len(name) <= 4:
         return False
-    wanted = _bare(name[4:].rsplit(".", 1)[-1])
+    wanted = bare(name[4:].rsplit(".", 1)[-1])
     return bool(wanted) and any(
-        wanted in (_bare(title), _bare(_unnumbered(title))) for title in titles
+        wanted in (bare(title), bare(_unnumbered(title))) for title in titles
     )
-
-
-def _bare(anchor: str) -> str:
-    return "".join(ch for ch in anchor.casefold() if ch.isalnum())
 
 
 def _id_problem(tree: Tree, path: str, site: LinkSite) -> Problem | None:

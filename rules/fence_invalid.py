@@ -259,8 +259,6 @@ def notation(text: str) -> bool:
 def _text_failure(language: str, text: str, wrapped: bool) -> ParseFailure | None:
     if not text.strip() or SKETCH.search(text):
         return None
-    if language in JSON_LANGUAGES and notation(text):
-        return None  # a notation sketch (`methods: [A, B, C]`, `[(x)+]`): not meant to parse
     try:
         if language in YAML_LANGUAGES:
             if ELLIPSIS.search(text):
@@ -284,6 +282,10 @@ def _text_failure(language: str, text: str, wrapped: bool) -> ParseFailure | Non
             return None
         if failure.message.startswith("unexpected end") and ELIDED_END.search(text):
             return None  # `...` at the end elides the rest, closing brackets included
+        if language in JSON_LANGUAGES and notation(text):
+            # a notation sketch (`methods: [A, B, C]`, `[(x)+]`): not meant to parse (asked
+            # only of what failed: text that parses is never reported)
+            return None
         return failure
     return None
 

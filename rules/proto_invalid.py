@@ -69,7 +69,7 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.analyses.protos import ProtoFence, corpus_protos
 from speclint.common.findings import Finding, Location, Severity
-from speclint.parsing.protobuf import REWRITE, ProtoProblem
+from speclint.parsing.protobuf import NOT_CHECKED, REWRITE, ProtoProblem
 
 ID = "proto-invalid"
 SEVERITY = Severity.ERROR
@@ -89,7 +89,8 @@ _HINTS = {
     "passes": ": the file was not checked; fix the files that do not compile, or check fewer "
     "protos at a time",
 }
-_NOT_READ = ("timeout", "unread", "budget", "alias", REWRITE, "passes")
+# what keeps protoc from reading a file, and one file imported under two names
+_NOT_READ = NOT_CHECKED | {"alias"}
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -160,7 +161,7 @@ def _in_file(problem: ProtoProblem) -> Finding:
 def _in_fence(problem: ProtoProblem, fence: ProtoFence) -> Finding | None:
     line, column = fence.page_position(problem.line, problem.column)
     heading = fence.fence.heading.anchor if fence.fence.heading else None
-    if problem.kind in ("unread", "budget", "passes", REWRITE):  # not checked
+    if problem.kind in _NOT_READ:  # not checked (a timeout or an alias too: never silent)
         return Finding(
             ID,
             Severity.INFO if problem.kind == REWRITE else Severity.WARNING,
@@ -168,6 +169,8 @@ def _in_fence(problem: ProtoProblem, fence: ProtoFence) -> Finding | None:
             + (": rename the page" if problem.kind == "unread" else _HINTS[problem.kind]),
             Location(fence.page, line, column, heading=heading),
             key=f"fence:{fence.fence.line}:{problem.kind}",
+            # speclint's own rewriting failed, as in a file: what the run did not check
+            coverage="proto-rewrite" if problem.kind == REWRITE else None,
         )
     if problem.kind != "error" or problem.message.endswith(_EXCERPT):
         return None

@@ -76,6 +76,7 @@ def test_an_asyncapi_1_document_is_not_checked_not_invalid(make_corpus: MakeCorp
     [finding] = run(root, "asyncapi-invalid")
     assert finding.severity is Severity.INFO
     assert "not checked" in finding.message and "1.2.0" in finding.message
+    assert finding.coverage == "no-schema"  # said in the run's summary, not among findings
 
 
 def test_an_asyncapi_value_that_is_no_release_is_still_an_error(make_corpus: MakeCorpus) -> None:
@@ -100,6 +101,8 @@ def test_an_openapi_release_without_a_shipped_schema_is_not_checked(
     found = {f.location.path: f for f in run(root, "openapi-invalid")}
     assert found["api/later.yaml"].severity is Severity.INFO
     assert "not checked" in found["api/later.yaml"].message
+    assert found["api/later.yaml"].coverage == "no-schema"
+    assert found["api/wrong.yaml"].coverage is None
     assert found["api/wrong.yaml"].severity is Severity.ERROR
 
 
@@ -301,10 +304,11 @@ def test_a_source_past_the_inlining_budget_is_said_not_checked(
     # note that it was not checked, not an error of the document.
     monkeypatch.setattr(inlining, "BUDGET", 5)
     root = make_corpus(split_api())
-    found = [f for f in run(root, "openapi-invalid") if f.severity is not Severity.INFO]
-    assert found == []
-    notes = [f for f in run(root, "openapi-invalid") if "not checked" in f.message]
+    found = run(root, "openapi-invalid")
+    assert [f for f in found if f.severity is not Severity.INFO] == []
+    notes = [f for f in found if "not checked" in f.message]
     assert [n.location.pointer for n in notes] == ["/paths/~1widgets/get"]
+    assert [n.coverage for n in notes] == ["not-inlined"]
 
 
 def test_an_inlined_piece_is_quoted_as_its_file_writes_it(make_corpus: MakeCorpus) -> None:

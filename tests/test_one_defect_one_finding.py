@@ -57,6 +57,7 @@ def test_refs_into_a_submodule_not_checked_out_are_not_checked_not_broken(
     }
     [finding] = run(make_corpus(files), "unresolved-ref")
     assert finding.severity.label == "info" and finding.message.startswith("not checked")
+    assert finding.coverage == "submodule"  # said in the run's summary, not among findings
     assert "`sibling/`" in finding.message and len(finding.related) == 1
     # Checked out, its files are the corpus's: a reference to one it lacks is broken.
     files["sibling/schemas/common.json"] = json.dumps({"type": "string"})

@@ -69,6 +69,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from speclint.analyses.context import Context
+from speclint.analyses.fences import comment_blocks
 from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.shapes import Site, ValueSet, follow, resolve, value_set
 from speclint.common.findings import Location, as_written
@@ -350,12 +351,12 @@ def _prose_sets(document: Document) -> list[ProseSet]:
     prose = document.prose
     if prose is None or document.text is None:
         return []
-    lines = document.text.split("\n")
+    lines = document.lines
     found: list[ProseSet] = []
     found += _inline_sets(document.path, prose)
     # A comment (a waiver) between a list or table and the sentence introducing it does not part
-    # them (issue 44, item 12).
-    blocks = CommentBlocks(prose, lines)
+    # them (issue 44, item 12); the page's blocks are made once, for the fences too.
+    blocks = comment_blocks(document)
     found += _table_sets(document.path, prose, blocks)
     found += _list_sets(document.path, prose, lines, blocks)
     found += _fence_sets(document.path, prose)

@@ -272,7 +272,7 @@ def _tie(
         return tie("info string", attribute.group(1), fence.line)
     # Walk up over blank lines and comments (a marker, a waiver: HTML or MDX's JSX comments) to
     # the block that precedes the fence.
-    blocks = comment_blocks(document)
+    blocks = page.comments
     line = fence.line - 1
     while line >= 1:
         row = lines[line - 1]

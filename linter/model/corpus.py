@@ -64,6 +64,7 @@ from speclint.parsing.structured import (
     strip_jsonc,
 )
 from speclint.parsing.templates import (
+    has_marks,
     template_data,
     template_folder,
     template_name,
@@ -823,9 +824,13 @@ def parse_document(
             problem=LoadProblem(failure.message, failure.line, failure.column),
         )
     found = classify(path, parsed.data, text)
-    templated = template_text(text, json, parsed=True, data=parsed.data) or template_data(
-        found.kind.value, parsed.data
-    )
+    # what a document declares is walked only when its text has a template mark at all: the
+    # walk visits every node, and this runs for every file of every load
+    templated = None
+    if has_marks(text):
+        templated = template_text(text, json, parsed=True, data=parsed.data) or template_data(
+            found.kind.value, parsed.data
+        )
     if templated is not None:
         return _template(Document(path, kind, text=text), templated)
     return Document(

@@ -215,10 +215,6 @@ class Compilation:
     problems: tuple[ProtoProblem, ...] = ()
     unavailable: str = ""
 
-    def not_checked(self) -> dict[str, str]:
-        """The files protoc did not read, and why (what a run's coverage says of them)."""
-        return {p.path: p.message for p in self.problems if p.kind in NOT_CHECKED}
-
 
 def syntax_of(text: str) -> str:
     """The ``syntax`` a file declares (``proto3``), or its edition (``edition 2023``); "" when

@@ -76,13 +76,19 @@ def template_name(path: str) -> str | None:
     return f"a template by its name (`{found.group(0).rsplit('.', 1)[0]}`)"
 
 
+def has_marks(text: str) -> bool:
+    """Whether ``text`` holds any template mark at all (``{{``, ``{%``, ``{#``, ``${``): a file
+    without one is no template, and is not walked for one."""
+    return "{{" in text or "{%" in text or "{#" in text or "${" in text
+
+
 def template_text(text: str, json: bool, parsed: bool, data: Any = None) -> str | None:
     """Why ``text`` (a JSON file's when ``json``, else YAML's) is a template by its syntax, or
     None: a template action where a YAML node starts (outside quoted strings, block scalars and
     comments; in a YAML file that parsed, one its ``data`` holds in no string, so YAML read it as
     syntax: ``name: {{ .Values.name }}`` is a flow mapping), or, in a JSON file that did not
     parse (``parsed`` False), an action or a ``${...}`` outside its strings."""
-    if "{{" not in text and "{%" not in text and "{#" not in text and "${" not in text:
+    if not has_marks(text):
         return None  # the common case, at the cost of four scans
     if json:
         if parsed:

@@ -159,12 +159,6 @@ class Outcome:
     corpus: Context | None = None  # parsed unless the run cache answered (see keep_corpus)
     held: Held = field(default_factory=Held)  # preview rules selected but not run
 
-    @property
-    def coverage(self) -> tuple[Note, ...]:
-        """What the run found and did not check (``speclint.run.coverage``), in report order:
-        never among the findings, never failing the run."""
-        return self.result.coverage
-
 
 def _configuration(root: Path, config_path: Path | None) -> Config:
     if not root.exists():
