@@ -20,8 +20,11 @@ counted: it judges a finding the rule no longer makes, and counting it would kee
 preview after its false positives are fixed. A label of a repository with no stored run counts as
 read (a batch labelled on a run this scratch folder does not hold), and the script says so.
 
-Extra keys of a label (``batch``, ``first_read``) are accepted and ignored; ``check.py`` and
-``tests/test_ecosystem.py`` validate the file. Rerun this script after labelling, and after an
+A label's keys are ``check.Label``'s (``batch`` and ``first_read`` included) and a key it does
+not have is ignored; ``check.py`` and ``tests/test_ecosystem.py`` validate the file (this script
+does not: it also reads label files of repositories ``repos.toml`` does not list, in tests). Its
+stale count differs from ``check.stale``'s list on purpose: a first-read label whose finding is
+gone is kept there (it records the first reading) but counts here as not judging any finding. Rerun this script after labelling, and after an
 ecosystem run whose findings changed, then regenerate the reference reports (README, "Reference
 reports"), whose SARIF marks the preview rules.
 """
@@ -57,8 +60,8 @@ def digest(path: Path) -> str:
 
 
 def read_labels(path: Path) -> list[check.Label]:
-    """The labels of ``path``, keeping the fields ``check.Label`` has and ignoring any other (a
-    batch's ``batch`` and ``first_read``); the file's validation is ``check.load_labels``'."""
+    """The labels of ``path``, keeping the fields ``check.Label`` has and ignoring any other; the
+    file's validation is ``check.load_labels``'."""
     fields = {field.name for field in dataclasses.fields(check.Label)}
     tables = tomllib.loads(path.read_text(encoding="utf-8")).get("label", [])
     return [check.Label(**{k: v for k, v in t.items() if k in fields}) for t in tables]
@@ -99,14 +102,14 @@ def measure(
     measured = {}
     # tally lists every rule with findings; one with no label, counted or stale, has no entry.
     for rule in sorted(r for r in set(counted) | set(stale) if counted[r].total() or stale[r]):
-        verdicts = counted[rule]
-        total = sum(verdicts[v] for v in check.VERDICTS)
+        verdicts = Counter({v: counted[rule][v] for v in check.VERDICTS})
+        precision = check.precision_of(verdicts)
         measured[rule] = {
-            "labels": total,
+            "labels": verdicts.total(),
             "true": verdicts["true"],
             "false": verdicts["false"],
             "noise": verdicts["noise"],
-            "precision": round(verdicts["true"] / total, 4) if total else None,
+            "precision": round(precision, 4) if precision is not None else None,
             "stale": stale[rule],
         }
     return measured
