@@ -1041,7 +1041,7 @@ def _route_problem(
     if tree.redirected(model.folder, route):
         return None  # the site redirects that route (`redirects` in docs.json)
     # A proposed route leads to a page with the link's anchor, if it has one (issue 45, item 9).
-    close = difflib.get_close_matches(route, model.known_routes(tree), n=5, cutoff=0.6)
+    close = _close_of(route, tuple(model.known_routes(tree)), 0.6, 5)
     guess = next(
         (r for r in close if _route_reaches(tree, settings, path, site, model, r, fragment)), None
     )
@@ -1300,7 +1300,7 @@ def _missing_file(
             f"`{site.target}` → `{resolved}` does not exist: the repository has `{cased[0]}`, "
             f"and paths are case-sensitive (GitHub, Linux). Write `{right}`{either}",
         )
-    close = difflib.get_close_matches(resolved, _neighbours(tree, resolved), n=5, cutoff=0.75)
+    close = _close_of(resolved, tuple(_neighbours(tree, resolved)), 0.75, 5)
     guess = next((c for c in close if reaches(c)), None)
     hint = f" (did you mean `{_relative(path, guess)}{anchor}`?)" if guess else ""
     if WEB_ADDRESS.match(site.target):
@@ -1356,11 +1356,15 @@ def _closest(word: str, candidates: Iterable[str], cutoff: float = 0.75) -> str 
     return _closest_of(word, tuple(sorted(set(candidates))), cutoff)
 
 
-@functools.lru_cache(maxsize=1 << 12)
 def _closest_of(word: str, options: tuple[str, ...], cutoff: float) -> str | None:
-    # The same missing target is usually linked from many pages: asked once.
-    close = difflib.get_close_matches(word, options, n=1, cutoff=cutoff)
+    close = _close_of(word, options, cutoff, 1)
     return close[0] if close else None
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _close_of(word: str, options: tuple[str, ...], cutoff: float, count: int) -> tuple[str, ...]:
+    # The same missing target is usually linked from many pages: asked once.
+    return tuple(difflib.get_close_matches(word, options, n=count, cutoff=cutoff))
 
 
 def _anchor_problem(

@@ -265,12 +265,16 @@ def jsx_comments(text: str) -> list[tuple[int, int]]:
         close = text.find("*/", at + 2)
         if close < 0:
             break
-        before = text[:at].rstrip()
+        # step back over the blanks before `/*` (a slice of the text before it, at each one,
+        # made a page of many comments quadratic)
+        brace = at - 1
+        while brace >= 0 and text[brace] in " \t\r\n":
+            brace -= 1
         after = close + 2
         while after < len(text) and text[after] in " \t\r\n":
             after += 1
-        if before.endswith("{") and text[after : after + 1] == "}":
-            spans.append((len(before) - 1, after + 1))
+        if brace >= 0 and text[brace] == "{" and text[after : after + 1] == "}":
+            spans.append((brace, after + 1))
         at = text.find("/*", close + 2)
     return spans
 
