@@ -276,9 +276,9 @@ _Bound = tuple[int, Severity, str, str | None, str]
 
 
 class _Unlisted:
-    """Alike lists that leave out values the enums they are bound to allow: the lists (the
-    first ``RELATED_LIMIT`` of them kept) and what the enums allow, read once, from the first
-    list's bindings (every list of the key has the same)."""
+    """Alike lists that leave out values the enums they are bound to allow: every list (the
+    finding's members; the first ``RELATED_LIMIT`` shown) and what the enums allow, read once,
+    from the first list's bindings (every list of the key has the same)."""
 
     def __init__(self, disagreeing: list[tuple[GroupBinding, list[str]]], blocks: _Blocks) -> None:
         self.places = _Kept()
