@@ -54,6 +54,9 @@ What it does
     definition's ``required``. The copies are found by name, similar properties or the section
     a field list sits in, which is inferred: a warning.
 
+    Heuristics (a finding names the pairing that made it, the strongest of its copies'):
+    ``reference``, ``namespace``, ``inline-copy``, ``payload-list``.
+
 Why is this bad?
     RFC 0094 §D: ``ai.message.chunk`` had three definitions. The schema required ``[nodeId,
     chunk]``, the AsyncAPI copy and stream-modes.md said ``{nodeId, runId, chunk, isLast}``: hosts
@@ -119,6 +122,14 @@ extract = page_payload_lists
 # are editions that differ by design.
 PERVASIVE = 5
 SHOWN = 3  # differences in the message; the rest are on the related locations
+# How a copy was paired with its definition, strongest first (issue 45: each measured, and held
+# back outside preview mode, on its own): the same name in files a `$ref` ties (one references
+# or derives from the other, or one document references both), the same name in one namespace
+# (base URI, folder, API title), an API document's inline copy by its properties, a prose or
+# comment field list bound to the schema.
+HEURISTICS = tuple(
+    f"{ID}/{name}" for name in ("reference", "namespace", "inline-copy", "payload-list")
+)
 # What a variant file may differ in by design (``differences``' words for it).
 _RELAXATIONS = (
     "properties only in",
@@ -136,6 +147,7 @@ class _Member:
     required: frozenset[str]
     shape: Shape | None  # None for a field list in prose or a comment
     relaxed: bool = False  # a definition of a variant file: only a changed shared member counts
+    heuristic: str = ""  # how it was paired with the definition (HEURISTICS)
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -169,6 +181,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                 copy.site.location(note="an inline copy"),
                 copy.required,
                 copy,
+                heuristic=f"{ID}/inline-copy",
             )
         )
     for claim in payload_claims(corpus):
@@ -184,6 +197,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                 ),
                 frozenset(claim.fields),
                 None,
+                heuristic=f"{ID}/payload-list",
             )
         )
     catalogs = schema_catalogs(corpus)
@@ -205,9 +219,12 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     by_label: dict[str, Shape] = {}
     relaxed: dict[str, bool] = {}
     same: dict[str, str] = {}
+    paired: dict[str, set[str]] = {}  # label -> the heuristics of its pairs
     for first, second, variant in same_name_pairs(shapes, one_specification, equivalence):
         word = "name" if _name(first) == _name(second) else "title"
+        tie = spaces.tie(first.site.document.path, second.site.document.path)
         for shape in (first, second):
+            paired.setdefault(shape.label, set()).add(f"{ID}/{tie}")
             by_label[shape.label] = shape
             relaxed[shape.label] = relaxed.get(shape.label, False) or variant
             same.setdefault(shape.label, word)
@@ -224,6 +241,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             shape.required,
             shape,
             relaxed[shape.label],
+            min(paired[shape.label], key=HEURISTICS.index),
         )
 
     for labels in linked.values():
@@ -490,4 +508,5 @@ def _drift(original: Shape, members: list[_Member], equivalence: Equivalence) ->
         at,
         related=tuple(related),
         key=original.site.pointer or original.site.document.path,
+        heuristic=min((m.heuristic for m in members), key=HEURISTICS.index, default=None),
     )

@@ -55,6 +55,10 @@ What it does
     four values and the binding's evidence as far as it fits about 200 characters; every place,
     every value it documents and the evidence are on the related locations.
 
+    Heuristics (a finding names the binding that made it, the strongest of its places';
+    ``speclint rule`` shows each one's precision): ``configured``, ``reference``, ``field-name``,
+    ``projection``.
+
 Why is this bad?
     RFC 0094 §B and §E: ``cancelling`` was documented in rest-endpoints.md and the OpenAPI cancel
     responses but missing from run-snapshot's ``status`` enum, so a snapshot read during a cancel
@@ -132,6 +136,22 @@ READS = "extract"
 # disagreement repeated in many places, not every place (a SARIF or JSON reader is not
 # handed 10^5 of them, and the report stays a small multiple of the input).
 RELATED_LIMIT = 50
+# How a value list was bound to an enum, strongest first (issue 45: each measured, and held back
+# outside preview mode, on its own): `[bindings]`, a reference next to it, the field name
+# alone, an API document's inline projection of a schema's shape.
+HEURISTICS = tuple(
+    f"{ID}/{name}" for name in ("configured", "reference", "field-name", "projection")
+)
+_BY_HOW = {
+    "configuration": HEURISTICS[0],
+    "reference": HEURISTICS[1],
+    "name": HEURISTICS[2],
+}
+PROJECTION = HEURISTICS[3]
+
+
+def _strongest(heuristics: set[str]) -> str | None:
+    return min(heuristics, key=HEURISTICS.index) if heuristics else None
 
 
 extract = page_value_lists
@@ -248,12 +268,14 @@ class _Lacks:
     prose: bool = False  # any is a prose place (else all are API documents' inline schemas)
     named: str | None = None  # the field the first place names
     more_evidence: bool = False  # more kinds of evidence than the first line could say
+    heuristics: set[str] = field(default_factory=set)  # how its places were bound
 
     def add(self, source: Callable[[], _Source], missing: list[str], bound: _Bound) -> None:
         """A place listing ``missing``, which the block's enums lack; ``source`` makes what
         the finding shows of it, only if it is among the first (a place is noted once per
         block that lacks its values: 588,000 times for 280 pages and 2,100 distinct enums)."""
-        turn, severity, evidence, named, what = bound
+        turn, severity, evidence, named, what, heuristic = bound
+        self.heuristics.add(heuristic)
         if not self.count:
             self.named = named
         self.count += 1
@@ -271,8 +293,9 @@ class _Lacks:
 
 # Kinds of evidence a message's binding tag names at most: more do not fit its first line.
 EVIDENCE_SHOWN = 8
-# (turn, severity, evidence, the field named, what lists the values) of a place noted
-_Bound = tuple[int, Severity, str, str | None, str]
+# (turn, severity, evidence, the field named, what lists the values, the heuristic that bound
+# it) of a place noted
+_Bound = tuple[int, Severity, str, str | None, str, str]
 
 
 class _Unlisted:
@@ -304,6 +327,7 @@ class _Unlisted:
         self.evidence = "; ".join(sorted({bound.evidence for bound, _ in disagreeing}))
         self.severity = max(_severity(bound.confidence) for bound, _ in disagreeing)
         self.alike = len(disagreeing) == 1  # one group: the enums list the same values
+        self.heuristic = _strongest({_BY_HOW[bound.how] for bound, _ in disagreeing})
 
 
 def _allowing(
@@ -341,7 +365,14 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                             _prose_source, prose, prose_only, severity, bound.evidence, turn
                         ),
                         prose_only,
-                        (turn, severity, bound.evidence, prose.field, prose.form),
+                        (
+                            turn,
+                            severity,
+                            bound.evidence,
+                            prose.field,
+                            prose.form,
+                            _BY_HOW[bound.how],
+                        ),
                     )
                     turn += 1
             schema_only = [v for v in listed if v not in prose.values]
@@ -466,7 +497,7 @@ def _projections(
                             block,
                             functools.partial(_inline_source, own.holder, extra, evidence, turn),
                             extra,
-                            (turn, Severity.WARNING, evidence, None, "inline schema"),
+                            (turn, Severity.WARNING, evidence, None, "inline schema", PROJECTION),
                         )
                         turn += 1
 
@@ -629,6 +660,7 @@ def _missing_in_schema(enums: list[tuple[Site, ValueSet, str]], lacks: list[_Lac
         holder.at(keyword),
         related=related,
         key=f"schema:{holder.pointer}",
+        heuristic=_strongest(set().union(*(lack.heuristics for lack in lacks))),
         # every enum, each with the key of its own finding: a waiver at one covers that one
         members=tuple(
             Member(
@@ -714,6 +746,7 @@ def _missing_in_prose(found: _Unlisted) -> Finding:
         prose.location(),
         related=related,
         key=f"prose:{prose.line}:{holder.document.path}{holder.pointer}",
+        heuristic=found.heuristic,
         # every list, each with the key of its own finding: a waiver at one covers that one
         members=tuple(
             Member(

@@ -148,6 +148,11 @@ What it does
     MDX's ``{/* ... */}``) does not part them: the text still ties the fence, marks it or says
     it is shortened.
 
+    Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
+    precision): ``in-document``, ``explicit`` (info string, marker, configuration),
+    ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
+    ``by-shape``.
+
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render. An
     example the schema rejects is either a wrong example or a wrong schema, and it was published
@@ -216,6 +221,7 @@ from speclint.analyses.charts import chart_defaults, gives, merged_values
 from speclint.analyses.context import Context
 from speclint.analyses.fences import (
     BY_EXAMPLE,
+    BY_OPERATION,
     BY_SHAPE,
     BY_TEXT,
     BY_VALUE,
@@ -252,6 +258,42 @@ from speclint.parsing.structured import (
 ID = "example-invalid"
 SEVERITY = Severity.ERROR
 FACTS = ("derived", "references")  # speclint.analyses.context
+# How an example was bound to its schema (issue 45: each measured, and held back outside preview
+# mode, on its own): inside its API or schema document; by the author's tie (info string, marker
+# comment, configuration); by the paragraph above naming a schema file or a definition; by the
+# schema it names as its own (`$schema`); by its values, its place, or its shape.
+HEURISTICS = tuple(
+    f"{ID}/{name}"
+    for name in (
+        "in-document",
+        "explicit",
+        "adjacent-text",
+        "definition-name",
+        "own-schema",
+        "by-value",
+        "by-operation",
+        "by-shape",
+    )
+)
+_BY_TIE = {
+    "info string": "explicit",
+    "marker comment": "explicit",
+    "configuration": "explicit",
+    "adjacent text": "adjacent-text",
+    "definition name": "definition-name",
+    BY_VALUE: "by-value",
+    BY_OPERATION: "by-operation",
+    BY_SHAPE: "by-shape",
+}
+
+
+def heuristic(how: str, own_schema: bool = False) -> str:
+    """The heuristic of a binding ``how`` (``FenceTie.how``, ``FileBinding.how``)."""
+    return f"{ID}/{'own-schema' if own_schema else _BY_TIE[how]}"
+
+
+IN_DOCUMENT = f"{ID}/in-document"
+EXPLICIT = f"{ID}/explicit"
 
 
 # One unit per page, and per schema or API document with examples (speclint.analyses.units): a page
@@ -342,6 +384,7 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
             document.location(example_pointer),
             related=(document.location(schema_pointer, note="the schema it fails"),),
             key=example_pointer,
+            heuristic=IN_DOCUMENT,
         )
     if nulls:
         yield _null_examples(nulls, in_enums)
@@ -397,6 +440,7 @@ def _file_findings(
             ),
         ),
         key=f"file{where}",
+        heuristic=heuristic(binding.how, binding.own_schema),
     )
 
 
@@ -695,6 +739,7 @@ def _null_examples(places: list[Location], in_enums: int) -> Finding:
             for p in places[1:]
         ),
         key="null-for-not-nullable",
+        heuristic=IN_DOCUMENT,
     )
 
 
@@ -727,6 +772,7 @@ def _page_findings(
                     "the schema",
                     Location(document.path, tie.line, 1, pointer=heading),
                     key=f"{fence.line}:unresolved",
+                    heuristic=EXPLICIT,
                 )
             continue
         try:
@@ -747,6 +793,7 @@ def _page_findings(
                     ),
                     related=(tie_location,) if tie.line != fence.line else (),
                     key=f"{fence.line}:not-json",
+                    heuristic=EXPLICIT,
                 )
             continue
         target = tie.target
@@ -812,6 +859,7 @@ def _page_findings(
                 *_other_errors(document, fence, parsed, tie.part, errors[1:], indent, heading),
             ),
             key=f"{fence.line}{where}",
+            heuristic=heuristic(tie.how, tie.own_schema),
         )
 
 
@@ -862,6 +910,7 @@ def _unmatched_configuration(corpus: Context, configured: Mapping[str, str]) -> 
                 "corpus root) or remove the entry",
                 where,
                 key=f"config:{key}",
+                heuristic=EXPLICIT,
             )
             continue
         anchors = [h.anchor for h in document.prose.headings] if document.prose else []
@@ -877,6 +926,7 @@ def _unmatched_configuration(corpus: Context, configured: Mapping[str, str]) -> 
                 where,
                 related=(Location(page, 1, 1, note="the page it names"),),
                 key=f"config:{key}",
+                heuristic=EXPLICIT,
             )
 
 

@@ -5,7 +5,7 @@ prints the precision and the labels behind it; the data file follows labels.toml
 The rule tests run in preview mode (conftest sets SPECLINT_PREVIEW); these take it away, and
 stand in their own measurements for the data file's (``measured``), so they do not change when
 the labels do: enum-drift has three labels (a preview rule), every other rule a hundred, all
-true."""
+true, and so has every heuristic but example-invalid's `explicit`, with five."""
 
 from __future__ import annotations
 
@@ -51,6 +51,9 @@ def measured(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     table = {rule: proven for rule in all_rules()}
     table["enum-drift"] = preview.Measure(labels=3, true=3, stale=35)
     monkeypatch.setattr(preview, "measured", lambda: table)
+    heuristics = {heuristic: proven for heuristic in preview.heuristic_rules()}
+    heuristics["example-invalid/explicit"] = preview.Measure(labels=5, true=5)
+    monkeypatch.setattr(preview, "measured_heuristics", lambda: heuristics)
     yield
 
 
@@ -279,6 +282,122 @@ def test_sarif_marks_the_descriptors_of_preview_rules(tmp_path: Path) -> None:
     assert "properties" not in rules["broken-link"]
 
 
+# --- heuristics inside a rule -------------------------------------------------------------------
+
+# example-invalid by two bindings: a schema's own `examples` (in-document, proven) and a fence
+# its marker comment ties (explicit: five labels, a preview heuristic here).
+RUN_WITH_EXAMPLE = schema(
+    title="RunSnapshot",
+    type="object",
+    properties={"status": {"enum": ["queued", "running"], "examples": ["paused"]}},
+)
+MARKED_PAGE = (
+    "# Runs\n\n<!-- normative-example: schemas/run-snapshot.schema.json -->\n"
+    '```json\n{"status": "stopped"}\n```\n'
+)
+
+
+def bound_two_ways(tmp_path: Path) -> Path:
+    return write_files(
+        tmp_path / "spec",
+        {"schemas/run-snapshot.schema.json": RUN_WITH_EXAMPLE, "spec/runs.md": MARKED_PAGE},
+    )
+
+
+def heuristics_of(result: Result) -> list[str | None]:
+    return sorted(f["heuristic"] for f in json.loads(result.stdout)["findings"])
+
+
+def test_a_heuristic_under_the_bar_is_held_back_without_preview_and_reported_with_it(
+    tmp_path: Path,
+) -> None:
+    root = bound_two_ways(tmp_path)
+    plain = check(root, "--select", "example-invalid")
+    assert heuristics_of(plain) == ["example-invalid/in-document"]
+    assert (
+        "speclint: 1 finding of preview heuristics not reported (example-invalid/explicit 1; "
+        "--preview reports them" in plain.stderr
+    )
+    previewed = check(root, "--select", "example-invalid", "--preview")
+    assert heuristics_of(previewed) == ["example-invalid/explicit", "example-invalid/in-document"]
+    assert "preview heuristics" not in previewed.stderr
+    outcome = lint(root, Options(cache=False, rules=("example-invalid",)))
+    assert outcome.held.heuristics == (("example-invalid/explicit", 1),)
+    assert [f.heuristic for f in outcome.result.findings] == ["example-invalid/in-document"]
+
+
+def test_a_finding_held_back_matches_its_baseline_entry_and_is_not_fixed(tmp_path: Path) -> None:
+    root = bound_two_ways(tmp_path)
+    (root / "speclint.toml").write_text("preview = true\n", encoding="utf-8")
+    baseline = tmp_path / "baseline.json"
+    run_cli("baseline", "write", str(root), "--output", str(baseline))
+    (root / "speclint.toml").unlink()
+    gated = check(root, "--select", "example-invalid", "--baseline", str(baseline))
+    assert gated.exit_code == 0, gated.stderr
+    assert "fixed" not in gated.stderr
+
+
+def test_a_rule_with_one_heuristic_keeps_its_own_status(monkeypatch: pytest.MonkeyPatch) -> None:
+    catalog = dict(all_rules())
+    catalog["broken-link"] = replace(catalog["broken-link"], heuristics=("broken-link/only",))
+    monkeypatch.setattr(preview, "all_rules", lambda: catalog)
+    assert "broken-link/only" not in preview.heuristic_rules()
+    assert preview.why_heuristic_preview("broken-link/only") == ""
+    assert not preview.is_preview("broken-link")
+    assert preview.why_heuristic_preview("example-invalid/explicit") == (
+        "5 labelled findings, under the 20 needed"
+    )
+
+
+def test_every_finding_of_a_rule_with_heuristics_names_one_of_them() -> None:
+    from conftest import BUNDLED_CORPUS
+
+    outcome = lint(BUNDLED_CORPUS, Options(cache=False, preview=True))
+    catalog = all_rules()
+    made = [f for f in outcome.result.findings if len(catalog[f.rule].heuristics) > 1]
+    assert {f.rule for f in made} >= {"example-invalid", "enum-drift", "copy-drift"}
+    for finding in made:
+        assert finding.heuristic in catalog[finding.rule].heuristics, finding
+    for rule in ("example-invalid", "enum-drift", "copy-drift"):
+        doc = " ".join(catalog[rule].doc.split())
+        names = ", ".join(f"``{h.split('/', 1)[1]}``" for h in catalog[rule].heuristics)
+        assert names in doc.replace(" (info string, marker, configuration)", ""), rule
+
+
+def test_rule_prints_each_heuristics_precision() -> None:
+    shown = run_cli("rule", "example-invalid", "--no-color").stdout.splitlines()
+    assert "Heuristics (the findings each one made):" in shown
+    assert "  example-invalid/by-shape: 100% over 100 labels (100 true, 0 false, 0 noise)" in shown
+    assert (
+        "  example-invalid/explicit: 100% over 5 labels (5 true, 0 false, 0 noise); preview "
+        "(5 labelled findings, under the 20 needed)"
+    ) in shown
+    assert not any(
+        "Heuristics" in line for line in run_cli("rule", "broken-link").stdout.split("\n")
+    )
+
+
+def test_sarif_and_json_carry_the_heuristic_of_a_result(tmp_path: Path) -> None:
+    root = bound_two_ways(tmp_path)
+    done = run_cli(
+        "check",
+        str(root),
+        "--no-cache",
+        "--preview",
+        "--select",
+        "example-invalid",
+        "--format",
+        "sarif",
+    )
+    results = json.loads(done.stdout)["runs"][0]["results"]
+    assert sorted(r["properties"]["heuristic"] for r in results) == [
+        "example-invalid/explicit",
+        "example-invalid/in-document",
+    ]
+    links = check(corpus(tmp_path / "links"), "--select", "broken-link")
+    assert [f["heuristic"] for f in json.loads(links.stdout)["findings"]] == [None]
+
+
 # --- the data file ------------------------------------------------------------------------------
 
 
@@ -299,10 +418,23 @@ def test_the_data_file_is_fresh_against_the_labels() -> None:
         "regenerate it with: SPECLINT_ECOSYSTEM_DIR=<the ecosystem runs> "
         "python benchmarks/ecosystem/precision.py"
     )
-    for rule, entry in data["rules"].items():
+    for rule, entry in [*data["rules"].items(), *data["heuristics"].items()]:
         assert entry["labels"] == entry["true"] + entry["false"] + entry["noise"], rule
         if entry["labels"]:
             assert entry["precision"] == round(entry["true"] / entry["labels"], 4), rule
+    # Every heuristic the rules declare, and no other (one renamed or added: regenerate), each
+    # measured over runs whose findings name their heuristic (none left unattributed).
+    declared = preview.heuristic_rules()
+    assert set(data["heuristics"]) == set(declared), (
+        "linter/data/precision.json is stale against the rules' HEURISTICS; regenerate it"
+    )
+    assert data["unattributed"] == 0, (
+        "linter/data/precision.json was made from runs whose findings name no heuristic: "
+        "run those repositories again (benchmarks/ecosystem/precision.py says how)"
+    )
+    for rule in set(declared.values()):
+        within = sum(data["heuristics"][h]["labels"] for h, r in declared.items() if r == rule)
+        assert within <= data["rules"].get(rule, {"labels": 0})["labels"], rule
 
 
 def test_the_readme_names_the_default_set_the_data_file_gives(
@@ -380,3 +512,48 @@ def test_the_script_counts_labels_of_current_findings_and_reads_extra_keys(tmp_p
     }
     text = script.document(measured_rules, "d" * 64)  # type: ignore[attr-defined]
     assert json.loads(text)["rules"] == measured_rules and text.endswith("}\n")
+
+
+def test_the_script_measures_each_heuristic_over_the_findings_it_made(tmp_path: Path) -> None:
+    script = load_script()
+    check = script.check  # type: ignore[attr-defined]
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    rows = [("f1", "true"), ("f2", "false"), ("f3", "true"), ("f4", "noise")]
+    labels = [
+        check.Label("o/a", commit, "example-invalid", "a.md", fp, verdict, "r", "error")
+        for fp, verdict in rows
+    ]
+    hits = [
+        check.Hit("example-invalid", "error", "a.md", 1, "m", "f1", "example-invalid/by-shape"),
+        check.Hit("example-invalid", "error", "a.md", 2, "m", "f2", "example-invalid/by-shape"),
+        check.Hit("example-invalid", "error", "a.md", 3, "m", "f3", "example-invalid/by-value"),
+        check.Hit("example-invalid", "error", "a.md", 4, "m", "f4"),  # a run made before them
+    ]
+    results = {"o/a": check.Result("o/a", commit, 1.0, 1.0, 0, 1, hits)}
+    declared = {
+        h: "example-invalid"
+        for h in (
+            "example-invalid/by-shape",
+            "example-invalid/by-value",
+            "example-invalid/explicit",
+        )
+    }
+    measured, unattributed = script.measure_heuristics(results, labels, declared)  # type: ignore[attr-defined]
+    assert unattributed == 1
+    assert measured["example-invalid/by-shape"] == {
+        "labels": 2,
+        "true": 1,
+        "false": 1,
+        "noise": 0,
+        "precision": 0.5,
+    }
+    assert measured["example-invalid/by-value"]["labels"] == 1
+    assert measured["example-invalid/explicit"] == {
+        "labels": 0,
+        "true": 0,
+        "false": 0,
+        "noise": 0,
+        "precision": None,
+    }
+    text = script.document({}, "d" * 64, measured, unattributed)  # type: ignore[attr-defined]
+    assert json.loads(text)["heuristics"] == measured and json.loads(text)["unattributed"] == 1

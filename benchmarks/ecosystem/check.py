@@ -139,6 +139,9 @@ class Hit:
     line: int
     message: str
     fingerprint: str
+    # The rule's heuristic that made it (issue 45: ``precision.py`` measures each); "" for a
+    # rule with one way to a finding, and in runs stored before findings carried it.
+    heuristic: str = ""
 
 
 @dataclass
@@ -367,6 +370,7 @@ def run_speclint(repo: Repo, tree: Path, scratch: Path, time_limit: int) -> Resu
             line=f["location"]["line"] or 0,
             message=f["message"],
             fingerprint=f["fingerprint"],
+            heuristic=f.get("heuristic") or "",
         )
         for f in document.get("findings", [])
     ]

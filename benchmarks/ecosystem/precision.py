@@ -27,6 +27,16 @@ stale count differs from ``check.stale``'s list on purpose: a first-read label w
 gone is kept there (it records the first reading) but counts here as not judging any finding. Rerun this script after labelling, and after an
 ecosystem run whose findings changed, then regenerate the reference reports (README, "Reference
 reports"), whose SARIF marks the preview rules.
+
+Heuristics (issue 45): a rule with several ways to a finding names them (its ``HEURISTICS``),
+and each finding of a run says which made it (``heuristic`` in the JSON report, kept by
+``check.py`` since it was recorded). The ``heuristics`` table holds every heuristic of such a
+rule (installed speclint's catalog) with the verdicts of the labels whose finding in the newest
+stored run carries it, counted as above. A run stored before findings carried their heuristic
+attributes none: the script says how many counted labels of such rules it could not attribute,
+and the fix is to run those repositories again (``check.py --only ...`` into a scratch folder of
+your own, then this script with ``--scratch`` for both folders: the newest run of each
+repository is read).
 """
 
 from __future__ import annotations
@@ -42,6 +52,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from speclint.run.preview import heuristic_rules
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -115,17 +127,64 @@ def measure(
     return measured
 
 
-def document(measured: Mapping[str, Mapping[str, Any]], labels_sha256: str) -> str:
-    """The data file's text: sorted keys, one rule a line, a newline at the end."""
-    rules = ",\n".join(
-        f"  {json.dumps(rule)}: {json.dumps(measured[rule], sort_keys=True)}"
-        for rule in sorted(measured)
-    )
+def measure_heuristics(
+    results: Mapping[str, check.Result],
+    labels: Sequence[check.Label],
+    declared: Mapping[str, str],
+) -> tuple[dict[str, dict[str, Any]], int]:
+    """Per heuristic of ``declared`` (heuristic -> its rule): the verdicts of the labels that
+    judge a finding it made, as ``measure`` counts them; and how many counted labels of those
+    rules judge a finding that carries no heuristic (a run stored before findings said it)."""
+    current = check.label_index(labels)
+    counted: dict[str, Counter[str]] = {heuristic: Counter() for heuristic in declared}
+    unattributed = 0
+    rules = set(declared.values())
+    for result in results.values():
+        for hit in result.findings:
+            label = current.get((result.repo, result.commit, hit.fingerprint))
+            if label is None or not label.judges(hit) or hit.rule not in rules:
+                continue
+            if hit.heuristic in counted:
+                counted[hit.heuristic][label.verdict] += 1
+            else:
+                unattributed += 1
+    measured = {}
+    for heuristic in sorted(counted):
+        verdicts = Counter({v: counted[heuristic][v] for v in check.VERDICTS})
+        precision = check.precision_of(verdicts)
+        measured[heuristic] = {
+            "labels": verdicts.total(),
+            "true": verdicts["true"],
+            "false": verdicts["false"],
+            "noise": verdicts["noise"],
+            "precision": round(precision, 4) if precision is not None else None,
+        }
+    return measured, unattributed
+
+
+def document(
+    measured: Mapping[str, Mapping[str, Any]],
+    labels_sha256: str,
+    heuristics: Mapping[str, Mapping[str, Any]] | None = None,
+    unattributed: int = 0,
+) -> str:
+    """The data file's text: sorted keys, one rule (and one heuristic) a line, a newline at
+    the end; ``unattributed`` the counted labels of rules with heuristics whose finding names
+    none (``tests/test_preview.py`` wants 0: the runs read must name them)."""
+
+    def lines(table: Mapping[str, Mapping[str, Any]]) -> str:
+        return ",\n".join(
+            f"  {json.dumps(key)}: {json.dumps(table[key], sort_keys=True)}"
+            for key in sorted(table)
+        )
+
     return (
         "{\n"
         f'"about": {json.dumps(ABOUT)},\n'
+        f'"heuristics": {{\n{lines(heuristics or {})}\n}},\n'
         f'"labels_sha256": {json.dumps(labels_sha256)},\n'
-        f'"rules": {{\n{rules}\n}}\n'
+        f'"rules": {{\n{lines(measured)}\n}},\n'
+        f'"unattributed": {unattributed}\n'
         "}\n"
     )
 
@@ -148,7 +207,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
     measured = measure(results, labels)
-    args.output.write_text(document(measured, digest(args.labels)), encoding="utf-8")
+    heuristics, unattributed = measure_heuristics(results, labels, heuristic_rules())
+    if unattributed:
+        print(
+            f"{unattributed} counted labels judge a finding of a rule with heuristics that names "
+            "none (a run stored before findings named their heuristic): run those repositories "
+            "again with check.py and pass its scratch folder too",
+            file=sys.stderr,
+        )
+    args.output.write_text(
+        document(measured, digest(args.labels), heuristics, unattributed), encoding="utf-8"
+    )
     counted = sum(m["labels"] for m in measured.values())
     stale = sum(m["stale"] for m in measured.values())
     print(

@@ -307,6 +307,9 @@ class GroupBinding:
     confidence: str  # high | medium
     evidence: str
     rank: int = 0  # where its members come among the prose set's bindings (the reference's turn)
+    # Which evidence bound it (the module docstring's order): "configuration" (1), "reference"
+    # (2: a `Type.field` or a schema file named with the field), "name" (3: the field name).
+    how: str = "name"
 
 
 # --- extraction -----------------------------------------------------------------------------------
@@ -1126,7 +1129,14 @@ class Binder:
                 group = self._target(target)
                 if group is not None:
                     found.append(
-                        GroupBinding(prose, group, "high", f"[bindings] `{key}` = `{target}`", rank)
+                        GroupBinding(
+                            prose,
+                            group,
+                            "high",
+                            f"[bindings] `{key}` = `{target}`",
+                            rank,
+                            "configuration",
+                        )
                     )
             return found
         return None
@@ -1163,7 +1173,9 @@ class Binder:
                 evidence = f"the text names `{reference}`"
                 for group in self._owned(owner.lower(), name):
                     if overlap(prose.values, group.values.values, prose.complete):
-                        found.append(GroupBinding(prose, group, "high", evidence, rank))
+                        found.append(
+                            GroupBinding(prose, group, "high", evidence, rank, "reference")
+                        )
         if found or prose.field is None:
             return found
         for rank, reference in enumerate(references):
@@ -1174,7 +1186,7 @@ class Binder:
             evidence = f"the text names `{reference}` and the field `{prose.field}`"
             for group in self._in_file(base, prose.field):
                 if overlap(prose.values, group.values.values, prose.complete):
-                    found.append(GroupBinding(prose, group, "high", evidence, rank))
+                    found.append(GroupBinding(prose, group, "high", evidence, rank, "reference"))
         return found
 
     def _owned(self, owner: str, name: str) -> list[EnumGroup]:

@@ -130,6 +130,8 @@ class FenceTie:
     # (`{"aiProviders": {...}}` of a capabilities document), so what else it requires is not
     # the example's to give.
     fragment: bool = False
+    # Bound by the schema the example names as its own (``$schema``, ``_schemaURL``: tie 6).
+    own_schema: bool = False
 
     @property
     def explicit(self) -> bool:
@@ -660,7 +662,9 @@ def _by_example(
         named = _named_schema(corpus, document, data)
         if named is not None:
             target, evidence = named
-            yield FenceTie(fence, BY_VALUE, target.label, target, fence.line, evidence)
+            yield FenceTie(
+                fence, BY_VALUE, target.label, target, fence.line, evidence, own_schema=True
+            )
             return
     candidates = page.candidates(corpus, document)
     keys = frozenset(str(k) for k in data)
@@ -781,6 +785,7 @@ class FileBinding:
     how: str  # BY_VALUE | BY_SHAPE | "" (not bound)
     target: SchemaTarget | None
     evidence: str  # what binds it, or why nothing does
+    own_schema: bool = False  # bound by the schema it names as its own (``$schema``)
 
 
 def example_file_binding(
@@ -795,7 +800,7 @@ def example_file_binding(
         return FileBinding(document, "", None, "binding by the example is off")
     named = _named_schema(corpus, document, data) if by_value else None
     if named is not None:
-        return FileBinding(document, BY_VALUE, named[0], named[1])
+        return FileBinding(document, BY_VALUE, named[0], named[1], own_schema=True)
     candidates = _candidates(corpus, document)
     keys = frozenset(str(k) for k in data)
     reasons = []

@@ -43,10 +43,14 @@ class Namespaces:
 
     def one_specification(self, first: str, second: str) -> bool:
         """Whether definitions of these two files may be copies of one shape."""
+        return self.tie(first, second) is not None
+
+    def tie(self, first: str, second: str) -> str | None:
+        """What ties the two files: "reference", "namespace", or None (nothing does)."""
         if (min(first, second), max(first, second)) in self.tied:
-            return True
+            return "reference"
         space = self.of.get(first)
-        return space is not None and space == self.of.get(second)
+        return "namespace" if space is not None and space == self.of.get(second) else None
 
 
 def namespaces(corpus: Context) -> Namespaces:

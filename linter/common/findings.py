@@ -138,6 +138,11 @@ class Finding:
     # note that speclint did not check something (a proto import it does not hold): the run
     # moves it to the coverage it reports, never among the findings.
     coverage: str | None = None
+    # Issue 45: where a rule has more than one way to reach a finding (a binding or pairing
+    # heuristic), the one that made it (``example-invalid/by-shape``: the rule's ``HEURISTICS``).
+    # Not in the fingerprint, so labels and baselines keep matching; a heuristic whose labels do
+    # not prove it is held back outside preview mode (``speclint.run.preview``).
+    heuristic: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         message = self.message

@@ -651,6 +651,15 @@ def _say_held(outcome: Outcome) -> None:
             f"speclint: {others} {rules} not run (--preview runs them; `speclint rules` marks them)",
             err=True,
         )
+    dropped = sum(count for _, count in held.heuristics)
+    if dropped:
+        each = ", ".join(f"{heuristic} {count}" for heuristic, count in held.heuristics)
+        findings = "finding" if dropped == 1 else "findings"
+        say(
+            f"speclint: {dropped} {findings} of preview heuristics not reported ({each}; "
+            "--preview reports them; `speclint rule ID` shows their precision)",
+            err=True,
+        )
 
 
 def _say_against_head(gate: Gate | None, strict: bool) -> None:

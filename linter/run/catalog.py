@@ -3,7 +3,9 @@
 A rule module (yamllint's model, see ``docs`` in the README) has a docstring that is its
 documentation, and the constants ``ID`` (a readable slug) and ``SEVERITY`` (its default), and a
 ``check(corpus, options)`` generator that yields findings. Nothing else is needed to register it.
-``PREVIEW = True`` makes a new rule a preview rule before it is measured (``speclint.run.preview``).
+``PREVIEW = True`` makes a new rule a preview rule before it is measured (``speclint.run.preview``);
+``HEURISTICS`` names the ways a rule has to reach a finding, when it has several, each measured
+on its own.
 A rule checked one document at a time declares ``READS = "page"`` or ``"document"`` and its
 ``check_unit`` (``speclint.analyses.units``), so an edit re-checks only the units it touches.
 """
@@ -66,6 +68,10 @@ class RuleInfo:
     # PREVIEW = True: a preview rule whatever its labels say (a new rule or heuristic, before it
     # is measured); otherwise its labels decide (speclint.run.preview).
     declared_preview: bool = False
+    # HEURISTICS: the ways the rule has to reach a finding (issue 45), each ``ID/name``, when it
+    # has more than one; a finding says which made it (``Finding.heuristic``), and each is
+    # measured and held back outside preview mode on its own (speclint.run.preview).
+    heuristics: tuple[str, ...] = ()
 
     @property
     def summary(self) -> str:
@@ -144,5 +150,15 @@ def all_rules() -> dict[str, RuleInfo]:
             prepare=getattr(module, "prepare", None),
             facts=facts,
             declared_preview=bool(getattr(module, "PREVIEW", False)),
+            heuristics=_heuristics(module, rule_id),
         )
     return dict(sorted(found.items()))
+
+
+def _heuristics(module: Any, rule_id: str) -> tuple[str, ...]:
+    """A module's ``HEURISTICS``: ids of the form ``ID/name``, each once."""
+    declared = tuple(str(h) for h in getattr(module, "HEURISTICS", ()))
+    wrong = [h for h in declared if not h.startswith(f"{rule_id}/") or declared.count(h) > 1]
+    if wrong:
+        raise RuntimeError(f"{module.__name__}: HEURISTICS must be distinct `{rule_id}/name`s")
+    return declared

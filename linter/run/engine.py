@@ -88,7 +88,7 @@ from speclint.run.catalog import RuleInfo, all_rules
 from speclint.run.coverage import Note
 from speclint.run.history import collapsed
 from speclint.run.inventory import Entry as FileEntry
-from speclint.run.preview import Held, PreviewDataError, preview_ids, previewed
+from speclint.run.preview import Held, PreviewDataError, held_back, preview_ids, previewed
 from speclint.run.resident import Resident
 from speclint.run.roots import in_focus
 from speclint.run.runner import INTERNAL_ERROR, RunResult, not_run, run_rules, select_rules
@@ -365,7 +365,32 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
         if saved is not None:
             saved()  # the entries are written, also when the run is interrupted
     phase[0] = "comparing"
-    return replace(_compared(options, config, result, sources, corpus, base_entries), held=held)
+    outcome = _compared(options, config, result, sources, corpus, base_entries)
+    return _without_preview_heuristics(replace(outcome, held=held), preview_mode(config, options))
+
+
+def _without_preview_heuristics(outcome: Outcome, preview: bool) -> Outcome:
+    """The outcome less the findings of preview heuristics outside preview mode (issue 45),
+    counted in ``held``. Dropped after the comparisons: a baseline entry or a base finding
+    that such a finding matches is neither fixed nor new, as for a rule that did not run."""
+    try:
+        everything, dropped = held_back(outcome.result.findings, preview)
+        if not dropped:
+            return outcome
+        findings, held = held_back(outcome.findings, preview)
+        waived = [w for w in outcome.result.waived if held_back([w.finding], preview)[0]]
+        gate = outcome.gate
+        if gate is not None:
+            gate = replace(gate, known=tuple(held_back(gate.known, preview)[0]))
+    except PreviewDataError as error:
+        raise EngineError(str(error)) from None
+    return replace(
+        outcome,
+        findings=findings,
+        result=replace(outcome.result, findings=everything, waived=waived),
+        gate=gate,
+        held=replace(outcome.held, heuristics=tuple(sorted(held.items()))),
+    )
 
 
 def _tree(root: Path, staged: bool) -> list[str]:
@@ -789,7 +814,7 @@ def lint_corpus(corpus: Context, options: Options | None = None) -> RunResult:
     try:
         with reporting(options.progress), time_limit(options.time_limit):
             rules = select_rules(corpus, _chosen(corpus.config, options))
-            return _folded(
+            result = _folded(
                 run_rules(
                     corpus,
                     rules,
@@ -798,6 +823,8 @@ def lint_corpus(corpus: Context, options: Options | None = None) -> RunResult:
                 ),
                 corpus,
             )
+            kept, _ = held_back(result.findings, preview_mode(corpus.config, options))
+            return replace(result, findings=kept)
     except TimeLimitReached:
         raise EngineError(
             f"the run did not finish within its time limit of {options.time_limit:g} s"

@@ -12,6 +12,13 @@ mode runs only the preview rules named by their exact id, not those ``ALL`` or a
 A rule that reports input speclint could not read (:data:`ALWAYS_RUN`) is never a preview rule:
 bad input is a finding or a clear error, never a silent pass.
 
+A *heuristic* inside a rule is held to the same bar (issue 45): a rule with more than one way to
+reach a finding (example-invalid's bindings, enum-drift's, copy-drift's pairings) names them in
+its ``HEURISTICS``, each finding says which made it (``Finding.heuristic``), and each is measured
+over the labels of the findings it made. Outside preview mode the engine drops the findings of a
+heuristic under the bar (and says how many); a rule's own status is unchanged, and a rule with
+one heuristic has only its own.
+
 The measurements come from ``data/precision.json``, which ``benchmarks/ecosystem/precision.py``
 writes from the labels (speclint never reads the benchmarks when it runs): no rule's docstring
 and no registry says "preview", so a rule leaves preview when its labels prove it, and returns
@@ -21,12 +28,14 @@ to it when new labels do not.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterable, Mapping
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from importlib import resources
 
+from speclint.common.findings import Finding
 from speclint.run.catalog import all_rules
 
 MIN_LABELS = 20
@@ -60,24 +69,36 @@ class PreviewDataError(ValueError):
     make every rule a preview rule, and a run of no rule pass silently."""
 
 
-@cache
-def measured() -> Mapping[str, Measure]:
-    """Each rule's measure from the data file shipped with speclint."""
+def _table(name: str) -> Mapping[str, Measure]:
+    """The measures of the data file's table ``name``, shipped with speclint."""
     source = resources.files("speclint").joinpath("data", "precision.json")
     try:
-        rules = json.loads(source.read_text(encoding="utf-8"))["rules"]
-        if not isinstance(rules, dict):
-            raise ValueError("`rules` is not a table")
+        entries = json.loads(source.read_text(encoding="utf-8"))[name]
+        if not isinstance(entries, dict):
+            raise ValueError(f"`{name}` is not a table")
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise PreviewDataError(
             f"speclint's data/precision.json cannot be read ({error}): reinstall speclint"
         ) from None
     fields = ("labels", "true", "false", "noise", "stale")
     return {
-        rule: Measure(**{k: int(v.get(k) or 0) for k in fields})
-        for rule, v in rules.items()
+        key: Measure(**{k: int(v.get(k) or 0) for k in fields})
+        for key, v in entries.items()
         if isinstance(v, dict)
     }
+
+
+@cache
+def measured() -> Mapping[str, Measure]:
+    """Each rule's measure from the data file shipped with speclint."""
+    return _table("rules")
+
+
+@cache
+def measured_heuristics() -> Mapping[str, Measure]:
+    """Each heuristic's measure (``example-invalid/by-shape``): the labels of the findings it
+    made (``stale`` is not known of a heuristic: a finding that is gone names none)."""
+    return _table("heuristics")
 
 
 def why_preview(rule_id: str) -> str:
@@ -88,7 +109,35 @@ def why_preview(rule_id: str) -> str:
         return ""
     if info.declared_preview:
         return "declared preview by its module: new, not yet measured"
-    measure = measured().get(rule_id, Measure())
+    return _under_the_bar(measured().get(rule_id, Measure()))
+
+
+def heuristic_rules() -> dict[str, str]:
+    """Each heuristic of a rule that has more than one, and its rule: a rule with one way to a
+    finding is measured, and previewed, as a whole."""
+    return {
+        heuristic: rule_id
+        for rule_id, info in all_rules().items()
+        if len(info.heuristics) > 1
+        for heuristic in info.heuristics
+    }
+
+
+def why_heuristic_preview(heuristic: str) -> str:
+    """Why the findings of ``heuristic`` are held back outside preview mode ("12 labelled
+    findings, under the 20 needed"); "" for a proven one, one of a rule with a single
+    heuristic, and an id no rule declares."""
+    if heuristic not in heuristic_rules():
+        return ""
+    return _under_the_bar(measured_heuristics().get(heuristic, Measure()))
+
+
+def preview_heuristics() -> frozenset[str]:
+    """The heuristics whose findings a run outside preview mode drops."""
+    return frozenset(h for h in heuristic_rules() if why_heuristic_preview(h))
+
+
+def _under_the_bar(measure: Measure) -> str:
     reasons = []
     if measure.labels < MIN_LABELS:
         reasons.append(f"{measure.labels} labelled findings, under the {MIN_LABELS} needed")
@@ -124,9 +173,42 @@ def precision_lines(rule_id: str) -> list[str]:
             "severity) not counted"
         )
     why = why_preview(rule_id)
+    lines = [f"{line}."]
     if why:
-        return [f"{line}.", f"A preview rule ({why}): it runs only with {HOW}."]
-    return [f"{line}."]
+        lines.append(f"A preview rule ({why}): it runs only with {HOW}.")
+    info = all_rules().get(rule_id)
+    if info is not None and len(info.heuristics) > 1:
+        lines.append("Heuristics (the findings each one made):")
+        for heuristic in info.heuristics:
+            lines.append(f"  {heuristic}: {_heuristic_line(heuristic)}")
+    return lines
+
+
+def _heuristic_line(heuristic: str) -> str:
+    measure = measured_heuristics().get(heuristic, Measure())
+    if measure.labels:
+        said = (
+            f"{measure.precision or 0.0:.0%} over {measure.labels} labels ({measure.true} true, "
+            f"{measure.false} false, {measure.noise} noise)"
+        )
+    else:
+        said = "not measured (no labelled finding)"
+    why = why_heuristic_preview(heuristic)
+    return f"{said}; preview ({why})" if why else said
+
+
+def held_back(findings: Sequence[Finding], preview: bool) -> tuple[list[Finding], Counter[str]]:
+    """``findings`` less those of a preview heuristic when not in ``preview`` mode, and how many
+    of each heuristic were dropped."""
+    dropping = frozenset() if preview else preview_heuristics()
+    held: Counter[str] = Counter()
+    kept = []
+    for finding in findings:
+        if finding.heuristic in dropping:
+            held[finding.heuristic] += 1
+        else:
+            kept.append(finding)
+    return kept, held
 
 
 @dataclass(frozen=True)
@@ -135,6 +217,8 @@ class Held:
 
     rules: tuple[str, ...] = ()  # every one of them, sorted
     named: tuple[str, ...] = ()  # those selected by their exact id (the run says so by name)
+    # The findings of preview heuristics the run dropped: (heuristic, how many), sorted.
+    heuristics: tuple[tuple[str, int], ...] = ()
 
 
 def previewed(

@@ -44,6 +44,8 @@ def finding_json(finding: Finding) -> dict[str, Any]:
         "severity": finding.severity.label,
         "message": finding.message,
         "fingerprint": finding.fingerprint,
+        # The rule's heuristic that made it (issue 45), null for a rule with one way to a finding.
+        "heuristic": finding.heuristic,
         "location": location_json(finding.location),
         "related": [location_json(r) for r in finding.related],
     }

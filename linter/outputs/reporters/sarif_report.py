@@ -8,7 +8,8 @@ Size: a rule's documentation (its docstring, 1-13 KB) is the bulk of a log, so i
 for the rules that have results (waived ones included), once per log: those are the rules a viewer
 shows beside an alert. Every other rule that ran has its id, name, short and full description and
 level (a few hundred bytes), which says it ran and found nothing. A preview rule (one that runs
-only with ``--preview``) has ``properties.preview`` and the tag ``preview``. GitHub code
+only with ``--preview``) has ``properties.preview`` and the tag ``preview``; a result made by one of
+its rule's heuristics has ``properties.heuristic`` (``example-invalid/by-shape``). GitHub code
 scanning shows a rule's ``help.markdown`` beside each of its alerts, in place of ``help.text``,
 so the whole documentation goes there; ``help.text``, for viewers that render no Markdown, is the
 description and the command that prints the rest (``speclint rule ID``). No ``helpUri``: the
@@ -225,6 +226,9 @@ class _Log:
         }
         if related:
             result["relatedLocations"] = related
+        if finding.heuristic:
+            # §3.27.30 properties (§3.8): the rule's heuristic that made it (issue 45).
+            result["properties"] = {"heuristic": finding.heuristic}
         return result
 
 
