@@ -57,7 +57,7 @@ What it does
 
     Heuristics (a finding names the binding that made it, the strongest of its places';
     ``speclint rule`` shows each one's precision): ``configured``, ``reference``, ``field-name``,
-    ``projection``.
+    ``projection``. ``configured`` guesses nothing: it runs whenever the rule runs.
 
 Why is this bad?
     RFC 0094 §B and §E: ``cancelling`` was documented in rest-endpoints.md and the OpenAPI cancel
@@ -142,6 +142,8 @@ RELATED_LIMIT = 50
 HEURISTICS = tuple(
     f"{ID}/{name}" for name in ("configured", "reference", "field-name", "projection")
 )
+# The user's `[bindings]` guess nothing: they run whenever the rule runs (speclint.run.preview).
+DECLARED_TIES = (HEURISTICS[0],)
 _BY_HOW = {
     "configuration": HEURISTICS[0],
     "reference": HEURISTICS[1],

@@ -151,7 +151,8 @@ What it does
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
-    ``by-shape``.
+    ``by-shape``. ``in-document``, ``explicit`` and ``own-schema`` guess nothing: they run
+    whenever the rule runs.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render. An
@@ -275,6 +276,9 @@ HEURISTICS = tuple(
         "by-shape",
     )
 )
+# Ties that guess nothing: the example sits in its schema or API document, its author tied it,
+# or it names its own schema. They run whenever the rule runs (speclint.run.preview).
+DECLARED_TIES = (HEURISTICS[0], HEURISTICS[1], HEURISTICS[4])
 _BY_TIE = {
     "info string": "explicit",
     "marker comment": "explicit",

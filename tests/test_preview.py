@@ -53,6 +53,7 @@ def measured(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(preview, "measured", lambda: table)
     heuristics = {heuristic: proven for heuristic in preview.heuristic_rules()}
     heuristics["example-invalid/explicit"] = preview.Measure(labels=5, true=5)
+    heuristics["example-invalid/adjacent-text"] = preview.Measure(labels=5, true=5)
     monkeypatch.setattr(preview, "measured_heuristics", lambda: heuristics)
     yield
 
@@ -291,6 +292,10 @@ RUN_WITH_EXAMPLE = schema(
     type="object",
     properties={"status": {"enum": ["queued", "running"], "examples": ["paused"]}},
 )
+NAMED_PAGE = (
+    "# Runs\n\nA snapshot, as `schemas/run-snapshot.schema.json` has it:\n\n"
+    '```json\n{"status": "stopped"}\n```\n'
+)
 MARKED_PAGE = (
     "# Runs\n\n<!-- normative-example: schemas/run-snapshot.schema.json -->\n"
     '```json\n{"status": "stopped"}\n```\n'
@@ -300,7 +305,7 @@ MARKED_PAGE = (
 def bound_two_ways(tmp_path: Path) -> Path:
     return write_files(
         tmp_path / "spec",
-        {"schemas/run-snapshot.schema.json": RUN_WITH_EXAMPLE, "spec/runs.md": MARKED_PAGE},
+        {"schemas/run-snapshot.schema.json": RUN_WITH_EXAMPLE, "spec/runs.md": NAMED_PAGE},
     )
 
 
@@ -315,14 +320,17 @@ def test_a_heuristic_under_the_bar_is_held_back_without_preview_and_reported_wit
     plain = check(root, "--select", "example-invalid")
     assert heuristics_of(plain) == ["example-invalid/in-document"]
     assert (
-        "speclint: 1 finding of preview heuristics not reported (example-invalid/explicit 1; "
+        "speclint: 1 finding of preview heuristics not reported (example-invalid/adjacent-text 1; "
         "--preview reports them" in plain.stderr
     )
     previewed = check(root, "--select", "example-invalid", "--preview")
-    assert heuristics_of(previewed) == ["example-invalid/explicit", "example-invalid/in-document"]
+    assert heuristics_of(previewed) == [
+        "example-invalid/adjacent-text",
+        "example-invalid/in-document",
+    ]
     assert "preview heuristics" not in previewed.stderr
     outcome = lint(root, Options(cache=False, rules=("example-invalid",)))
-    assert outcome.held.heuristics == (("example-invalid/explicit", 1),)
+    assert outcome.held.heuristics == (("example-invalid/adjacent-text", 1),)
     assert [f.heuristic for f in outcome.result.findings] == ["example-invalid/in-document"]
 
 
@@ -344,9 +352,21 @@ def test_a_rule_with_one_heuristic_keeps_its_own_status(monkeypatch: pytest.Monk
     assert "broken-link/only" not in preview.heuristic_rules()
     assert preview.why_heuristic_preview("broken-link/only") == ""
     assert not preview.is_preview("broken-link")
-    assert preview.why_heuristic_preview("example-invalid/explicit") == (
+    assert preview.why_heuristic_preview("example-invalid/adjacent-text") == (
         "5 labelled findings, under the 20 needed"
     )
+
+
+def test_a_declared_tie_runs_with_its_rule_whatever_its_labels(tmp_path: Path) -> None:
+    # The author's marker comment guesses nothing: under the bar (5 labels), it is still run.
+    root = write_files(
+        tmp_path / "spec",
+        {"schemas/run-snapshot.schema.json": RUN_WITH_EXAMPLE, "spec/runs.md": MARKED_PAGE},
+    )
+    plain = check(root, "--select", "example-invalid")
+    assert heuristics_of(plain) == ["example-invalid/explicit", "example-invalid/in-document"]
+    assert "preview heuristics" not in plain.stderr
+    assert preview.why_heuristic_preview("example-invalid/explicit") == ""
 
 
 def test_every_finding_of_a_rule_with_heuristics_names_one_of_them() -> None:
@@ -369,8 +389,12 @@ def test_rule_prints_each_heuristics_precision() -> None:
     assert "Heuristics (the findings each one made):" in shown
     assert "  example-invalid/by-shape: 100% over 100 labels (100 true, 0 false, 0 noise)" in shown
     assert (
-        "  example-invalid/explicit: 100% over 5 labels (5 true, 0 false, 0 noise); preview "
+        "  example-invalid/adjacent-text: 100% over 5 labels (5 true, 0 false, 0 noise); preview "
         "(5 labelled findings, under the 20 needed)"
+    ) in shown
+    assert (
+        "  example-invalid/explicit: 100% over 5 labels (5 true, 0 false, 0 noise); a declared "
+        "tie, run with the rule"
     ) in shown
     assert not any(
         "Heuristics" in line for line in run_cli("rule", "broken-link").stdout.split("\n")
@@ -391,7 +415,7 @@ def test_sarif_and_json_carry_the_heuristic_of_a_result(tmp_path: Path) -> None:
     )
     results = json.loads(done.stdout)["runs"][0]["results"]
     assert sorted(r["properties"]["heuristic"] for r in results) == [
-        "example-invalid/explicit",
+        "example-invalid/adjacent-text",
         "example-invalid/in-document",
     ]
     links = check(corpus(tmp_path / "links"), "--select", "broken-link")

@@ -72,6 +72,9 @@ class RuleInfo:
     # has more than one; a finding says which made it (``Finding.heuristic``), and each is
     # measured and held back outside preview mode on its own (speclint.run.preview).
     heuristics: tuple[str, ...] = ()
+    # DECLARED_TIES: those of its HEURISTICS that guess nothing (the document, the author or the
+    # user states the tie): measured and shown, but never held back on their own.
+    declared_ties: frozenset[str] = frozenset()
 
     @property
     def summary(self) -> str:
@@ -151,6 +154,7 @@ def all_rules() -> dict[str, RuleInfo]:
             facts=facts,
             declared_preview=bool(getattr(module, "PREVIEW", False)),
             heuristics=_heuristics(module, rule_id),
+            declared_ties=_declared_ties(module, rule_id),
         )
     return dict(sorted(found.items()))
 
@@ -162,3 +166,11 @@ def _heuristics(module: Any, rule_id: str) -> tuple[str, ...]:
     if wrong:
         raise RuntimeError(f"{module.__name__}: HEURISTICS must be distinct `{rule_id}/name`s")
     return declared
+
+
+def _declared_ties(module: Any, rule_id: str) -> frozenset[str]:
+    """A module's ``DECLARED_TIES``: some of its ``HEURISTICS``."""
+    ties = frozenset(str(h) for h in getattr(module, "DECLARED_TIES", ()))
+    if not ties <= set(_heuristics(module, rule_id)):
+        raise RuntimeError(f"{module.__name__}: DECLARED_TIES must be among its HEURISTICS")
+    return ties

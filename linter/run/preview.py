@@ -17,7 +17,9 @@ reach a finding (example-invalid's bindings, enum-drift's, copy-drift's pairings
 its ``HEURISTICS``, each finding says which made it (``Finding.heuristic``), and each is measured
 over the labels of the findings it made. Outside preview mode the engine drops the findings of a
 heuristic under the bar (and says how many); a rule's own status is unchanged, and a rule with
-one heuristic has only its own.
+one heuristic has only its own. A tie that guesses nothing (an example inside its schema, a
+marker comment, the user's configuration: the rule's ``DECLARED_TIES``) is no heuristic: it is
+measured and shown, and runs whenever its rule runs.
 
 The measurements come from ``data/precision.json``, which ``benchmarks/ecosystem/precision.py``
 writes from the labels (speclint never reads the benchmarks when it runs): no rule's docstring
@@ -127,7 +129,8 @@ def why_heuristic_preview(heuristic: str) -> str:
     """Why the findings of ``heuristic`` are held back outside preview mode ("12 labelled
     findings, under the 20 needed"); "" for a proven one, one of a rule with a single
     heuristic, and an id no rule declares."""
-    if heuristic not in heuristic_rules():
+    rule_id = heuristic_rules().get(heuristic)
+    if rule_id is None or heuristic in all_rules()[rule_id].declared_ties:
         return ""
     return _under_the_bar(measured_heuristics().get(heuristic, Measure()))
 
@@ -193,6 +196,9 @@ def _heuristic_line(heuristic: str) -> str:
         )
     else:
         said = "not measured (no labelled finding)"
+    rule_id = heuristic_rules().get(heuristic)
+    if rule_id is not None and heuristic in all_rules()[rule_id].declared_ties:
+        return f"{said}; a declared tie, run with the rule"
     why = why_heuristic_preview(heuristic)
     return f"{said}; preview ({why})" if why else said
 
