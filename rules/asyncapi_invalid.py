@@ -99,7 +99,8 @@ def unit_reach(corpus: Context, document: Document) -> list[str]:
     declared = str(document.data.get("asyncapi", "")) if isinstance(document.data, dict) else ""
     if declared not in asyncapi_versions():
         return []
-    return sorted(_inlined(corpus, document, declared).files())
+    merged = corpus.merges.partners(document.path)
+    return sorted(_inlined(corpus, document, declared).files() | set(merged))
 
 
 def units(corpus: Context) -> list[Document]:

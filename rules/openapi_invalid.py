@@ -595,10 +595,11 @@ def unit_reach(corpus: Context, document: Document) -> list[str]:
     ``_api_parts``; not the schema files its schemas ``$ref`` (schema-invalid judges them), so
     a schema edit does not re-check the API document. Swagger 2.0's schemas are walked through
     their references by the library: that unit reads all it reaches."""
+    merged = set(corpus.merges.partners(document.path))
     if _swagger(document):
-        return reach(corpus, document.path)
+        return sorted(set(reach(corpus, document.path)) | merged)
     parts = {part.path for part, _, _ in _api_parts(corpus, document)}
-    return sorted((parts | _inlined(corpus, document).files()) - {document.path})
+    return sorted((parts | _inlined(corpus, document).files() | merged) - {document.path})
 
 
 # A `$ref` to a file that is no JSON or YAML, where the format wants a string

@@ -263,3 +263,55 @@ def test_a_script_edit_changes_the_cache_keys(make_corpus: MakeCorpus) -> None:
     )
     assert keys[0] != again[0]
     assert keys[1] != again[1]
+
+
+def test_a_cached_run_after_a_script_edit_reports_what_a_fresh_run_does(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The fragment in a folder of its own: the script is the only evidence of the merge, and
+    # no corpus document changes when it is edited.
+    root = make_corpus(
+        {
+            "schema/service.json": json.dumps(SERVICE, indent=2),
+            "shared/common.json": json.dumps(COMMON, indent=2),
+            "bundle.sh": "asyncapi bundle schema/service.json shared/common.json -o out.json\n",
+            "README.md": "# Oven\n",
+        }
+    )
+
+    def cached() -> list[tuple[str, str, int]]:
+        return rules_at(
+            json.JSONDecoder().raw_decode(run_cli("check", str(root), "--format", "json").output)[0]
+        )
+
+    assert cached() == rules_at(report(root)) == []
+    (root / "bundle.sh").write_text("asyncapi validate schema/service.json\n")
+    fresh = rules_at(report(root))
+    assert {r for r, _, _ in fresh} == {"asyncapi-invalid", "unresolved-ref"}
+    assert cached() == fresh
+    # Back: the cached results of the merged run are used again, and still right.
+    (root / "bundle.sh").write_text("asyncapi bundle schema/service.json shared/common.json\n")
+    assert cached() == rules_at(report(root)) == []
+
+
+def test_a_cached_run_after_the_document_starts_merging_reports_what_a_fresh_run_does(
+    make_corpus: MakeCorpus,
+) -> None:
+    # No script: the fragment is merged by structure once the document names what it defines,
+    # an edit of the document alone; the fragment's own result changes with it.
+    alone = {**SERVICE, "operations": {}}
+    root = make_corpus(
+        {
+            "api/service.json": json.dumps(alone, indent=2),
+            "api/common.json": json.dumps(COMMON, indent=2),
+        }
+    )
+
+    def cached() -> list[tuple[str, str, int]]:
+        return rules_at(
+            json.JSONDecoder().raw_decode(run_cli("check", str(root), "--format", "json").output)[0]
+        )
+
+    assert cached() == rules_at(report(root)) == [("asyncapi-invalid", "api/common.json", 1)]
+    (root / "api/service.json").write_text(json.dumps(SERVICE, indent=2))
+    assert cached() == rules_at(report(root)) == []
