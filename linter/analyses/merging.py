@@ -236,7 +236,7 @@ def _merges_in(corpus: Corpus, path: str, lines: list[str], sequential: bool) ->
         commands = _commands(stripped)
         for words in commands:
             if words[0] == "cd" and len(words) == 2:
-                moved = _moved(corpus, moved, folder, words[1])
+                moved = _moved(moved, words[1])
                 continue
             merge = _merge_of(corpus, path, moved, folder, words, stripped)
             if merge is not None:
@@ -278,7 +278,7 @@ def _words(words: list[str]) -> list[str]:
     return words
 
 
-def _moved(corpus: Corpus, here: str, folder: str, target: str) -> str:
+def _moved(here: str, target: str) -> str:
     """The folder ``cd target`` enters from ``here`` (relative names only; never out of the root)."""
     if target.startswith(("/", "~", "$")) or target == "-":
         return here
