@@ -13,7 +13,11 @@ What it does
     bundle reads (``speclint.analyses.inlining``): a ``$ref`` where the schema allows no
     Reference Object (``info: {$ref: parts/info.yaml}``, a description kept in a file) is
     replaced by its corpus target, and an error inside it is reported in that file; a missing
-    target is ``unresolved-ref``'s alone.
+    target is ``unresolved-ref``'s alone. A document the repository's bundler merges with a
+    fragment (``asyncapi bundle service.json common.json``: ``speclint.analyses.merging``) is
+    validated as merged, an error in the fragment's content reported in the fragment; the
+    fragment itself (no ``info``: half of a document) is not validated alone, and the run says
+    so among what it did not check.
 
 Why is this bad?
     AsyncAPI tooling (the parser, generators, Studio) refuses an invalid document, and the schema is
@@ -49,7 +53,8 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.inlining import InlinedView, inline_misplaced, misplaced_refs_of
+from speclint.analyses.inlining import InlinedView, misplaced_refs_of
+from speclint.analyses.merging import inline_merged
 from speclint.analyses.schema_objects import oversized_patterns, schema_roots
 from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import asyncapi_validator, asyncapi_versions, located_errors
@@ -67,6 +72,7 @@ RELEASE = re.compile(r"^\d+\.\d+\.\d+$")
 READS = "document"
 # Reads no shared index (speclint.run.runner.prime): it may start while they are built.
 NEEDS_INDEXES = False
+FACTS = ("merges",)  # speclint.analyses.context: cheap, no shared index
 
 
 def _inlined(corpus: Context, document: Document, declared: str) -> InlinedView:
@@ -83,7 +89,7 @@ def _inlined(corpus: Context, document: Document, declared: str) -> InlinedView:
                 for e in located_errors(validator, data, limit=10_000)
             )
 
-        memo[document.path] = inline_misplaced(corpus, document, misplaced)
+        memo[document.path] = inline_merged(corpus, document, misplaced, corpus.merges)
     return memo[document.path]
 
 
@@ -93,7 +99,8 @@ def unit_reach(corpus: Context, document: Document) -> list[str]:
     declared = str(document.data.get("asyncapi", "")) if isinstance(document.data, dict) else ""
     if declared not in asyncapi_versions():
         return []
-    return sorted(_inlined(corpus, document, declared).files())
+    merged = corpus.merges.partners(document.path)
+    return sorted(_inlined(corpus, document, declared).files() | set(merged))
 
 
 def units(corpus: Context) -> list[Document]:
@@ -132,17 +139,40 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
                 key="unknown-version",
             )
         ]
-    # Validated as its bundle reads (`_inlined`); an error in an inlined piece is placed in the
-    # file it is written in.
+    found: list[Finding] = []
+    merges = corpus.merges
+    if document.path in merges.partial:
+        # Half of a document: its bundler merges it into another, which is validated whole
+        # (`speclint.analyses.merging`); alone it lacks what only the merge gives (`info`).
+        found.append(
+            Finding(
+                ID,
+                Severity.INFO,
+                f"{merges.describe(document.path)}",
+                document.location(""),
+                key="merged-fragment",
+                coverage="merged-fragment",
+            )
+        )
+    else:
+        found += _judged(corpus, document, declared)
+    return found + _oversized(document)
+
+
+def _judged(corpus: Context, document: Document, declared: str) -> list[Finding]:
+    """The document's errors against its version's schema, as its bundle reads (``_inlined``):
+    an error in an inlined or merged-in piece is placed in the file it is written in."""
     view = _inlined(corpus, document, declared)
-    found = []
+    merged = corpus.merges.partners(document.path)
+    found: list[Finding] = []
     for at, message, key in located_errors(asyncapi_validator(declared), view.data):
         if at in view.left:
             continue  # a `$ref` not inlined: its target is missing (unresolved-ref's) or cyclic
         holder, pointer = view.locate(at)
         fix = f"fix it so the document is valid AsyncAPI {declared}"
         if holder is not document:
-            fix += f" (`{document.path}` reaches this file by `$ref`)"
+            how = "merges this file" if holder.path in merged else "reaches this file by `$ref`"
+            fix += f" (`{document.path}` {how})"
             message = view.as_written(holder, message)
         found.append(
             Finding(
@@ -153,6 +183,11 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
                 key=f"{pointer}:{key}",
             )
         )
+    return found
+
+
+def _oversized(document: Document) -> list[Finding]:
+    found: list[Finding] = []
     # A pattern not compiled (`schema_objects.oversized_patterns`): valid to the schema, and a
     # defect of the document all the same.
     for root, schema in schema_roots(document):

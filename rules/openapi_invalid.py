@@ -47,6 +47,11 @@ What it does
     (not also "``responses`` is required"); one that contains its own ``$ref`` is one finding. An OpenAPI 3.0 document with no
     ``paths``, ``components`` or ``webhooks`` (prose pages for an API reference renderer) gets
     an ``info`` that 3.0 still requires ``paths``; one with components gets the error.
+    A document the repository's bundler merges with fragments (``redocly join``,
+    ``openapi-merge``, ``swagger-combine``, or a sibling with no ``info`` that defines the local
+    pointers it lacks: ``speclint.analyses.merging``) is validated as merged, an error in a
+    fragment's content reported in the fragment; a fragment with no ``info`` is not validated
+    alone (its schema objects still are), which the run lists among what it did not check.
     A release the validator ships no schema for (Swagger 1.2, a later OpenAPI 3.x or 4.x) is
     listed among what the run did not check, never an error; a version value that is no
     release number (``openapi: 3.0``) is reported.
@@ -106,10 +111,10 @@ from speclint.analyses.context import Context
 from speclint.analyses.inlining import (
     InlinedView,
     corpus_target,
-    inline_misplaced,
     misplaced_refs_of,
     schema_map_refs,
 )
+from speclint.analyses.merging import inline_merged
 from speclint.analyses.references import CORPUS_BASE, file_uri
 from speclint.analyses.schema_objects import (
     api_structure,
@@ -139,6 +144,7 @@ RELEASE = {"openapi": re.compile(r"^\d+\.\d+\.\d+$"), "swagger": re.compile(r"^\
 READS = "document"
 # Reads no shared index (speclint.run.runner.prime): it may start while they are built.
 NEEDS_INDEXES = False
+FACTS = ("merges",)  # speclint.analyses.context: cheap, no shared index
 
 
 def units(corpus: Context) -> list[Document]:
@@ -193,7 +199,23 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
     try:
         # The runner runs rules on a deep stack (speclint.common.stack): a valid document nested
         # deeply is not "invalid" because Python's recursion limit says so (issue 13).
-        found += list(_validate(corpus, document))
+        merges = corpus.merges
+        whole = document.path not in merges.partial
+        if not whole:
+            # Half of a document: its bundler merges it into another, which is validated whole
+            # (`speclint.analyses.merging`); alone it lacks what only the merge gives (`info`).
+            # Its schema objects are still judged where they are written.
+            found.append(
+                Finding(
+                    ID,
+                    Severity.INFO,
+                    f"{merges.describe(document.path)}",
+                    document.location(""),
+                    key="merged-fragment",
+                    coverage="merged-fragment",
+                )
+            )
+        found += list(_validate(corpus, document, whole))
         found += _oversized_patterns(corpus, document)
     except RecursionError:
         found.append(_too_deep(document))
@@ -204,7 +226,7 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
     return found
 
 
-def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
+def _validate(corpus: Context, document: Document, whole: bool = True) -> Iterator[Finding]:
     # Deferred: openapi-spec-validator (see check_unit).
     from openapi_spec_validator.shortcuts import get_validator_cls
 
@@ -246,6 +268,7 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
     # Validated as its bundle reads: each `$ref` where the specification allows none (an
     # operation, a description kept in another file) replaced by its target (`inlining`).
     view = _inlined(corpus, document)
+    merged = corpus.merges.partners(document.path)
     validator = validator_cls(view.data, base_uri=file_uri(document.path))
     seen: set[tuple[str, str, str]] = set()
     left_said: set[str] = set()
@@ -255,8 +278,9 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
     unmatched: dict[str, list[tuple[str, Finding]]] = {}
 
     def errors() -> Iterator[tuple[Document, Any]]:
-        for error in validator.iter_errors():
-            yield document, error
+        if whole:
+            for error in validator.iter_errors():
+                yield document, error
         if not swagger:
             yield from _schema_errors(corpus, document)
 
@@ -301,7 +325,8 @@ def _validate(corpus: Context, document: Document) -> Iterator[Finding]:
                 kind or type(specific).__name__, "fix it so the document is valid {spec}"
             ).format(spec=_spec(document))
             if holder is not document:
-                fix += f" (`{document.path}` reaches this file by `$ref`)"
+                how = "merges this file" if holder.path in merged else "reaches this file by `$ref`"
+                fix += f" (`{document.path}` {how})"
                 message = view.as_written(holder, message)
             finding = Finding(
                 ID,
@@ -395,12 +420,18 @@ def _schema_errors(corpus: Context, document: Document) -> Iterator[tuple[Docume
     data = document.data
     version = str(data.get("openapi", ""))
     checked: set[int] = set()
+    view = _inlined(corpus, document)
+    merged = set(corpus.merges.partners(document.path))
     for holder, at, node in _api_parts(corpus, document):
         if holder is not document and holder.kind is DocumentKind.OPENAPI:
             continue  # an API document judges its own
         for pointer, value in openapi_schema_roots(node, at):
             if id(value) in checked:  # one object at two places (a YAML alias): judged once
                 continue
+            if holder is document and merged:
+                written = view.locate(pointer)[0]
+                if written.path in merged and written.kind is DocumentKind.OPENAPI:
+                    continue  # merged in from an API document, which judges its own
             checked.add(id(value))
             error: Any = None
             if not isinstance(value, (Mapping, bool)):
@@ -529,7 +560,7 @@ def _inlined(corpus: Context, document: Document) -> InlinedView:
             for at, schema in openapi_schema_roots(data):
                 yield from schema_map_refs(schema, at)
 
-        memo[document.path] = inline_misplaced(corpus, document, misplaced)
+        memo[document.path] = inline_merged(corpus, document, misplaced, corpus.merges)
     return memo[document.path]
 
 
@@ -564,10 +595,11 @@ def unit_reach(corpus: Context, document: Document) -> list[str]:
     ``_api_parts``; not the schema files its schemas ``$ref`` (schema-invalid judges them), so
     a schema edit does not re-check the API document. Swagger 2.0's schemas are walked through
     their references by the library: that unit reads all it reaches."""
+    merged = set(corpus.merges.partners(document.path))
     if _swagger(document):
-        return reach(corpus, document.path)
+        return sorted(set(reach(corpus, document.path)) | merged)
     parts = {part.path for part, _, _ in _api_parts(corpus, document)}
-    return sorted((parts | _inlined(corpus, document).files()) - {document.path})
+    return sorted((parts | _inlined(corpus, document).files() | merged) - {document.path})
 
 
 # A `$ref` to a file that is no JSON or YAML, where the format wants a string

@@ -33,6 +33,10 @@ What it does
     References into a git submodule that is not checked out (``.gitmodules`` names the folder,
     which holds no file), by a relative path or host-relative (``/sibling/x.json``), are
     another repository's schemas: one ``info`` per submodule says they were not checked.
+    A local pointer (``#/channels/start``) that its own file lacks but a fragment defines that
+    the repository's bundler merges into it (``asyncapi bundle service.json common.json``,
+    ``redocly join``, ``openapi-merge``: ``speclint.analyses.merging``) resolves in the merged
+    document and is not reported; one the merged document lacks too still is.
 
 Why is this bad?
     A validator given the schema fails at run time (or, worse, some validators ignore the reference
@@ -72,13 +76,14 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from speclint.analyses.context import Context
+from speclint.analyses.merging import Merges
 from speclint.analyses.references import Reference, bare_host
 from speclint.common.findings import Finding, Member, Severity, headed, left_out
 from speclint.model.corpus import Document
 
 ID = "unresolved-ref"
 SEVERITY = Severity.ERROR
-FACTS = ("derived", "references")  # speclint.analyses.context
+FACTS = ("derived", "references", "merges")  # speclint.analyses.context
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"
 RELATED_LIMIT = 200
@@ -90,9 +95,12 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     derived = corpus.derived
     submodules = corpus.submodules
     unchecked: dict[str, list[Reference]] = defaultdict(list)
+    merges = corpus.merges
     for reference in corpus.references.unresolved():
         if reference.path in derived:
             continue  # a generated bundle: its references are judged at their sources
+        if _merged_in(corpus, merges, reference):
+            continue  # a local pointer the fragment merged into this document defines
         into = _submodule(reference, submodules)
         if into is not None:
             # Another repository's schemas, not checked out here: not checked, not broken.
@@ -154,10 +162,14 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                 "schema that replaced it"
             )
         elif outcome == "missing-pointer":
+            merged = merges.partners(first.path) if first.value.startswith("#/") else []
+            # merged: the document is checked as its bundler merges it, and lacks it merged too
+            nor = f" (nor does `{merged[0]}`, merged with it)" if len(merged) == 1 else ""
+            nor = f" (nor do the {len(merged)} files merged with it)" if len(merged) > 1 else nor
             message = (
                 f"`{first.value}`: `{first.target_path or first.target}` has no "
-                f"`{first.target_pointer or '#'}`{'; ' + sites if sites else ''}. Fix the JSON "
-                "pointer (check the spelling and the `$defs` name) or add the definition"
+                f"`{first.target_pointer or '#'}`{nor}{'; ' + sites if sites else ''}. Fix the "
+                "JSON pointer (check the spelling and the `$defs` name) or add the definition"
             )
         elif outcome == "invalid-uri":
             message = (
@@ -265,6 +277,19 @@ def _files_for(published: Mapping[str, set[str]], target: str) -> list[str]:
     if not name:
         return []
     return sorted(unquote(each + name) for each in published.get(folder + "/", ()))
+
+
+def _merged_in(corpus: Context, merges: Merges, reference: Reference) -> bool:
+    """Whether a local pointer (``#/channels/x``) that names nothing in its own file is defined
+    by a file the repository's bundler merges with it (``speclint.analyses.merging``): the
+    merged document, which a local pointer names (RFC 3986 §4.4), holds it."""
+    return (
+        reference.outcome == "missing-pointer"
+        and reference.value.startswith("#/")
+        and reference.target_path in (None, reference.path)
+        and reference.target_pointer is not None
+        and merges.resolves(corpus, reference.path, reference.target_pointer) is not None
+    )
 
 
 def _submodule(reference: Reference, submodules: frozenset[str]) -> str | None:

@@ -19,6 +19,9 @@ fact, built on first use and kept for the run (issue 27):
     each document the repository does not author (generated, vendored, a bundle or copy of
     another corpus document, an upstream project's copy) and the evidence
     (``speclint.analyses.provenance``);
+``merges``
+    the documents a bundler merges with sibling fragments (``asyncapi bundle``, ``redocly
+    join``...), by a build command's or the files' own evidence (``speclint.analyses.merging``);
 
 and ``base``, the same corpus at the pull request's base revision (``check --diff-base``) for the
 rules that judge a change (``compat-claim``).
@@ -38,12 +41,13 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from speclint.analyses.lineage import derived_documents
+from speclint.analyses.merging import Merges, merges
 from speclint.analyses.provenance import Provenance, derived, provenance
 from speclint.analyses.references import ReferenceIndex
 from speclint.analyses.roles import RoleMap
 from speclint.model.corpus import Corpus
 
-FACTS = frozenset({"references", "roles", "derived", "provenance"})
+FACTS = frozenset({"references", "roles", "derived", "provenance", "merges"})
 
 T = TypeVar("T")
 
@@ -95,6 +99,10 @@ class Context(Corpus):
     def provenance(self) -> dict[str, Provenance]:
         return self._read("provenance", self._provenance)
 
+    @property
+    def merges(self) -> Merges:
+        return self._read("merges", self._merges)
+
     def _read(self, name: str, build: Callable[[], T]) -> T:
         if self.declared is not None and name not in self.declared:
             raise UndeclaredFact(
@@ -127,6 +135,12 @@ class Context(Corpus):
             found = self.facts["provenance"] = provenance(
                 self, self._references(), self._embedding()
             )
+        return found  # type: ignore[no-any-return]
+
+    def _merges(self) -> Merges:
+        found = self.facts.get("merges")
+        if found is None:
+            found = self.facts["merges"] = merges(self)
         return found  # type: ignore[no-any-return]
 
     def _derived(self) -> dict[str, int]:

@@ -55,6 +55,7 @@ from speclint import __version__
 from speclint import rules as rule_package
 from speclint.analyses.context import Context
 from speclint.analyses.enumerations import ProseSet
+from speclint.analyses.merging import build_files
 from speclint.analyses.units import extract_digest, reach
 from speclint.common.findings import Finding
 from speclint.common.lifecycle import child_started, start_child
@@ -373,10 +374,13 @@ def run_key(
         repr(config),  # a plain dataclass of strings, tuples and mappings: its repr is exact
     ):
         digest.update(part.encode("utf-8", "surrogateescape") + b"\x00")
+    tree = list(tree)
+    scripts = set(build_files(tree))
     for present in tree:
         digest.update(present.encode("utf-8", "surrogateescape") + b"\x00")
-        if present.rpartition("/")[2] == ATTRIBUTES_FILE:
-            # Read by the run (``Corpus.generated``), though not a corpus file: its text is key.
+        if present.rpartition("/")[2] == ATTRIBUTES_FILE or present in scripts:
+            # Read by the run (``Corpus.generated``; a bundler's command line,
+            # ``speclint.analyses.merging``), though not a corpus file: its text is key.
             attributes = read_raw(root, present)
             digest.update(attributes if isinstance(attributes, bytes) else b"\x02")
     digest.update(b"\x01")
@@ -555,6 +559,17 @@ def _unit_results(info: RuleInfo) -> Any:
     return declared.get("return", list[Finding])
 
 
+def _scripts_digest(corpus: Context) -> bytes:
+    """The text of the build files a bundler's command line may be read from
+    (``speclint.analyses.merging``: which documents are merged), which no corpus document holds."""
+    digest = hashlib.sha256()
+    for path in build_files(corpus.tree):
+        raw = read_raw(corpus.root, path)
+        digest.update(path.encode("utf-8", "surrogateescape") + b"\x00")
+        digest.update(raw if isinstance(raw, bytes) else b"\x02")
+    return digest.digest()
+
+
 class RuleCache:
     """Findings of rules that read only JSON/YAML documents (``READS = "structured"``), keyed by
     those documents' contents and the configuration: an edit to prose does not re-run them."""
@@ -579,6 +594,7 @@ class RuleCache:
         digest.update(f"{code_fingerprint()}\x00{rule_id}\x00{corpus.config!r}\x00".encode())
         for present in sorted(corpus.tree):
             digest.update(present.encode("utf-8", "surrogateescape") + b"\x00")
+        digest.update(_scripts_digest(corpus))
         digest.update(b"\x01")
         for document in corpus.documents.values():
             digest.update(f"{document.path}\x00{document.kind.value}\x00".encode())
@@ -604,6 +620,7 @@ class RuleCache:
         shared.update(f"{corpus.config!r}\x00".encode("utf-8", "surrogateescape"))
         for present in sorted(corpus.tree):
             shared.update(present.encode("utf-8", "surrogateescape") + b"\x00")
+        shared.update(_scripts_digest(corpus))
         shared.update(b"\x01")
         for document in corpus.documents.values():
             # The kind and dialect: a file's dialect may come of who `$ref`s it (`refine`).

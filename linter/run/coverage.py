@@ -75,6 +75,10 @@ KINDS: dict[str, tuple[str, str]] = {
         "`$ref` a bundler inlines, past the size speclint inlines for one document",
         "`$ref`s a bundler inlines, past the size speclint inlines for one document",
     ),
+    "merged-fragment": (
+        "fragment a bundler merges into another document, validated as merged, not alone",
+        "fragments a bundler merges into other documents, validated as merged, not alone",
+    ),
     "swagger-2": (
         "Swagger 2.0 document validated but not read by the OpenAPI 3 rules",
         "Swagger 2.0 documents validated but not read by the OpenAPI 3 rules",

@@ -72,6 +72,9 @@ def entries(corpus: Context) -> tuple[Entry, ...]:
         made = corpus.provenance.get(path)
         if made is not None:
             reason += f"; {made.describe()}"
+        merged = corpus.merges.describe(path)  # a fragment a bundler merges into another
+        if merged is not None:
+            reason += f"; {merged}"
         dialect = document.dialect
         data = document.data
         if not dialect and document.kind is DocumentKind.SCHEMA and isinstance(data, dict):

@@ -1,0 +1,568 @@
+"""API sources a bundler merges: a document whose local pointers name what a sibling fragment
+defines, the two made one document by the repository's build (issue 45, batch 2).
+
+Some repositories keep one API in several files that a tool *merges* rather than inlines: the
+AsyncAPI CLI's ``asyncapi bundle service.json common.json -o bundled/service.json`` (every input
+merged into the first), ``redocly join a.yaml b.yaml``, ``openapi-merge-cli`` (its
+``openapi-merge.json`` lists ``inputs``), ``swagger-combine`` (a configuration whose ``apis``
+name the files), ``yq eval-all '... ireduce ({}; . * $item)'`` or ``jq -s '.[0] * .[1]'``. The
+shared file is a *fragment*: ``channels`` and ``components`` with no ``info``, not an API
+document on its own; the document's ``$ref: '#/channels/start'`` resolves only once the
+fragment is merged into it (a local pointer names the merged document, RFC 3986 §4.4, which is
+the bundle). Read file by file, each such pointer was an unresolved-ref error and each fragment
+an invalid API document; the merged document was never checked.
+
+:func:`merges` finds them by evidence, once per run:
+
+``a build command``
+    a line of a shell script (``*.sh``), a Makefile, a ``justfile``, a ``package.json`` script or
+    a CI workflow that runs one of the tools above on corpus files (read as text, never run; a
+    ``cd`` before it on the same line, or earlier in a shell script, moves where its names are
+    read from), or an ``openapi-merge`` / ``swagger-combine`` configuration naming the inputs;
+``the structure``
+    beside a document (same folder, same kind), a fragment of that kind with no ``info`` that
+    defines local pointers the document lacks, when the document names no file of it by
+    ``$ref`` (it would then use the fragment by reference, and its local pointers would be
+    mistakes).
+
+What rules make of it: a local pointer that resolves in the merged document is resolved
+(``unresolved-ref``); one that resolves nowhere, merged or not, is still an error. The API
+validators (``openapi-invalid``, ``asyncapi-invalid``) judge the document as merged
+(:func:`merged_view`), each error in merged-in content reported in the fragment, at its own
+line; a fragment (a merged input with no ``info``) is not validated as a whole document, and the
+run says so among what it did not check, and ``speclint files`` beside the file.
+
+Limits: members are merged as the tools do for maps (the first input's own value wins where two
+define the same non-map member; lists are not concatenated); a misplaced ``$ref`` that names a
+merged-in pointer is not inlined (its target is looked up in the file that writes it).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import unquote
+
+from speclint.analyses.inlining import InlinedView, inline_misplaced
+from speclint.analyses.references import DATA_KEYWORDS, ref_sites
+from speclint.model.corpus import Corpus, Document
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.reading import read_raw
+from speclint.parsing.structured import escape_token, resolve_pointer
+
+# The documents a merge joins: API documents, and plain JSON/YAML a command names as an input.
+_API = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
+_MEMBERS = (*_API, DocumentKind.DATA)
+_STRUCTURED = (".json", ".yaml", ".yml")
+# Files whose lines may run a bundler: read as text, never run.
+_SCRIPT_SUFFIXES = (".sh", ".bash", ".mk")
+_SCRIPT_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile"})
+_WORKFLOW = re.compile(r"(^|/)\.github/workflows/[^/]+\.ya?ml$|(^|/)\.gitlab-ci\.ya?ml$")
+SCRIPT_LIMIT = 2_000  # build files read at most (a monorepo's thousands of scripts: the first)
+# The tools, as a command line names them: (tool, subcommand or None)
+_MERGERS = {
+    "asyncapi": "bundle",
+    "redocly": "join",
+    "openapi": "join",  # @redocly/openapi-cli's old name
+    "openapi-merge-cli": None,
+    "openapi-merge": None,
+    "swagger-combine": None,
+    "yq": None,
+    "jq": None,
+}
+# Options of these tools that take a value (the value is no input): `-o out.json`.
+_VALUED = frozenset(
+    {"-o", "--output", "-b", "--base", "-d", "--baseDir", "--base-dir", "-c", "--config"}
+    | {"--prefix-components-with-info-prop", "--prefix-tags-with-info-prop", "--lint-config"}
+    | {"--format", "-f", "--output-format", "--of", "-p", "--indent", "-I", "--arg", "--argjson"}
+)
+_PACKAGES = {
+    "@asyncapi/cli": "asyncapi",
+    "@redocly/cli": "redocly",
+    "@redocly/openapi-cli": "openapi",
+}
+_LAUNCHERS = frozenset({"npx", "bunx", "pnpx", "exec", "sudo", "time", "command"})
+_SEPARATORS = frozenset({"&&", "||", ";", "|", "&", ";;"})
+# A line that may run one of the tools (what is tokenized: `_commands`).
+_CANDIDATE = re.compile(r"\b(bundle|join)\b|openapi-merge|swagger-combine|\b[jy]q\b")
+_MERGE_FILTER = re.compile(r"\*[+d?n]*\s*\$|\*\s*\.\[|ireduce|\.\[\d+\]\s*\*")
+
+
+@dataclass(frozen=True)
+class Merge:
+    """One merged document: its first input, the inputs merged into it, and why."""
+
+    document: str
+    fragments: tuple[str, ...]
+    evidence: str  # as `speclint files` and the notes say it
+
+
+@dataclass
+class Merges:
+    """Every merge found (:func:`merges`)."""
+
+    by_document: dict[str, Merge] = field(default_factory=dict)
+    # a fragment -> the merges it is an input of
+    into: dict[str, list[Merge]] = field(default_factory=dict)
+    # the fragments with no `info`: not an API document alone, validated only as merged
+    partial: frozenset[str] = frozenset()
+
+    def partners(self, path: str) -> list[str]:
+        """The other files ``path`` is merged with (in every merge it is part of)."""
+        found: list[str] = []
+        merges = [
+            *self.into.get(path, ()),
+            *([self.by_document[path]] if path in self.by_document else []),
+        ]
+        for merge in merges:
+            for member in (merge.document, *merge.fragments):
+                if member != path and member not in found:
+                    found.append(member)
+        return found
+
+    def resolves(self, corpus: Corpus, path: str, pointer: str) -> str | None:
+        """The file of a merge ``path`` is part of that defines ``pointer`` (a local pointer
+        of ``path`` that names nothing in ``path`` alone), or None."""
+        for other in self.partners(path):
+            document = corpus.documents.get(other)
+            if (
+                document is not None
+                and document.usable
+                and resolve_pointer(document.data, pointer) is not None
+            ):
+                return other
+        return None
+
+    def describe(self, path: str) -> str | None:
+        """What ``speclint files`` says of a merged fragment: into what, by what evidence, and
+        whether it is validated alone."""
+        into = self.into.get(path)
+        if not into:
+            return None
+        documents = ", ".join(f"`{m.document}`" for m in into)
+        how = "; validated as merged, not alone" if path in self.partial else ""
+        return f"merged into {documents} ({into[0].evidence}){how}"
+
+
+def merges(corpus: Corpus) -> Merges:
+    """The merges of the corpus, by a build command's evidence first, then by structure."""
+    found: dict[str, Merge] = {}
+    for merge in _commanded(corpus):
+        if merge.document not in found:
+            found[merge.document] = merge
+        else:  # the same first input merged again (`user.json` and `common.json` twice)
+            known = found[merge.document]
+            extra = tuple(f for f in merge.fragments if f not in known.fragments)
+            if extra:
+                found[merge.document] = Merge(
+                    known.document, known.fragments + extra, known.evidence
+                )
+    fragment_paths = {f for m in found.values() for f in m.fragments}
+    for merge in _structural(corpus, set(found) | fragment_paths):
+        found[merge.document] = merge
+    into: dict[str, list[Merge]] = {}
+    for path in sorted(found):
+        for fragment in found[path].fragments:
+            into.setdefault(fragment, []).append(found[path])
+    partial = frozenset(
+        path
+        for path in into
+        if path not in found
+        and isinstance(corpus.documents[path].data, dict)
+        and "info" not in corpus.documents[path].data
+    )
+    return Merges(dict(sorted(found.items())), into, partial)
+
+
+# --- evidence: build commands ------------------------------------------------------------------
+
+
+def build_files(tree: Iterable[str]) -> list[str]:
+    """The files whose text may run a bundler (scripts, Makefiles, CI workflows), in path order;
+    ``package.json`` is a corpus document and read as one."""
+    found = []
+    for path in sorted(tree):
+        name = path.rpartition("/")[2]
+        if name in _SCRIPT_NAMES or name.endswith(_SCRIPT_SUFFIXES) or _WORKFLOW.search(path):
+            found.append(path)
+    return found[:SCRIPT_LIMIT]
+
+
+def _commanded(corpus: Corpus) -> Iterator[Merge]:
+    for path in build_files(corpus.tree):
+        document = corpus.documents.get(path)
+        if document is not None and document.text is not None:
+            text = document.text
+        else:
+            raw = read_raw(corpus.root, path)
+            if not isinstance(raw, bytes):
+                continue
+            text = raw.decode("utf-8", "replace")
+        if not any(tool in text for tool in _MERGERS):
+            continue
+        yield from _merges_in(corpus, path, _lines(text), path.endswith((".sh", ".bash")))
+    for path, document in corpus.documents.items():
+        if not document.usable or not isinstance(document.data, dict):
+            continue
+        name = path.rpartition("/")[2]
+        scripts = document.data.get("scripts") if name == "package.json" else None
+        if isinstance(scripts, dict):
+            lines = [v for _, v in sorted(scripts.items()) if isinstance(v, str)]
+            yield from _merges_in(corpus, path, lines, False)
+        yield from _configured(corpus, document)
+
+
+def _lines(text: str) -> list[str]:
+    """The text's lines, a trailing backslash joining a line to the next."""
+    return text.replace("\\\r\n", " ").replace("\\\n", " ").splitlines()
+
+
+def _merges_in(corpus: Corpus, path: str, lines: list[str], sequential: bool) -> Iterator[Merge]:
+    """The merges the command lines of the file at ``path`` run; in a shell script a ``cd`` on
+    a line of its own moves the following lines (``sequential``)."""
+    folder = posixpath.dirname(path)
+    here = folder
+    for line in lines:
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if not _CANDIDATE.search(stripped) and not stripped.startswith("cd "):
+            continue  # no merger named, no folder entered: not tokenized (most lines)
+        moved = here
+        commands = _commands(stripped)
+        for words in commands:
+            if words[0] == "cd" and len(words) == 2:
+                moved = _moved(moved, words[1])
+                continue
+            merge = _merge_of(corpus, path, moved, folder, words, stripped)
+            if merge is not None:
+                yield merge
+        if sequential and len(commands) == 1 and commands[0][:1] == ["cd"]:
+            here = moved
+
+
+def _commands(line: str) -> list[list[str]]:
+    """The commands of a shell line (split at ``&&``, ``||``, ``;``, ``|``, ``&`` outside
+    quotes), each as its words, what surrounds a command in a YAML or JSON file left out."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        tokens = list(lexer)
+    except ValueError:  # an unclosed quote: not a command line we can read
+        return []
+    commands: list[list[str]] = [[]]
+    for token in tokens:
+        if token in _SEPARATORS:
+            commands.append([])
+        else:
+            commands[-1].append(token)
+    return [words for words in map(_words, commands) if words]
+
+
+def _words(words: list[str]) -> list[str]:
+    # JSON/YAML around a command (`"bundle": "asyncapi bundle ...",`, `- run: ...`)
+    while words and (words[0] in ("-", "run:", "cmd:") or words[0].endswith(":")):
+        words = words[1:]
+    while words and (("=" in words[0] and not words[0].startswith("-")) or words[0] in _LAUNCHERS):
+        words = words[1:]
+    while words and words[0].startswith("-") and words[0] != "-":
+        words = words[1:]  # a launcher's options (`npx -y`)
+    if words and words[0].startswith("@"):
+        # `npx @asyncapi/cli@1 bundle ...`: the package names the command
+        package = "@" + words[0][1:].partition("@")[0]
+        words = [_PACKAGES.get(package, package), *words[1:]]
+    return words
+
+
+def _moved(here: str, target: str) -> str:
+    """The folder ``cd target`` enters from ``here`` (relative names only; never out of the root)."""
+    if target.startswith(("/", "~", "$")) or target == "-":
+        return here
+    moved = posixpath.normpath(posixpath.join(here, target))
+    return here if moved.startswith("..") else ("" if moved == "." else moved)
+
+
+def _merge_of(
+    corpus: Corpus, path: str, here: str, folder: str, words: list[str], line: str
+) -> Merge | None:
+    tool = words[0].rpartition("/")[2]
+    if tool not in _MERGERS:
+        return None
+    subcommand = _MERGERS[tool]
+    rest = words[1:]
+    if subcommand is not None:
+        if not rest or rest[0] != subcommand:
+            return None
+        rest = rest[1:]
+    if tool == "jq" and not any(w in ("-s", "--slurp") or w.startswith("-s") for w in rest):
+        return None
+    inputs: list[str] = []
+    base: str | None = None
+    config: str | None = None
+    skip = False
+    for index, word in enumerate(rest):
+        if skip:
+            skip = False
+            continue
+        if word.lstrip("0123456789&").startswith((">", "<")):
+            skip = word.lstrip("0123456789&") in (">", ">>", "<")  # `> out.json`: no input
+            continue
+        if word.startswith("-"):
+            if word in _VALUED:
+                skip = True
+                value = rest[index + 1] if index + 1 < len(rest) else ""
+                if word in ("-b", "--base"):
+                    base = value
+                elif word in ("-c", "--config"):
+                    config = value
+            elif "=" in word and word.split("=", 1)[0] in ("--base", "--config"):
+                value = word.split("=", 1)[1]
+                base, config = (value, config) if word.startswith("--base") else (base, value)
+            continue
+        if tool in ("yq", "jq") and not word.lower().endswith(_STRUCTURED):
+            if not _MERGE_FILTER.search(word) and word not in ("eval-all", "ea", "."):
+                return None  # another filter than a merge
+            continue
+        inputs.append(word)
+    shown = f"`{path}`: `{_shorter(line)}`"
+    if tool in ("openapi-merge-cli", "openapi-merge", "swagger-combine"):
+        named = config or (inputs[0] if inputs else "openapi-merge.json")
+        found = _find(corpus, here, folder, named)
+        document = corpus.documents.get(found) if found else None
+        if document is None:
+            return None
+        listed = _config_inputs(document)
+        if listed is None:
+            return None
+        return _merge(corpus, posixpath.dirname(document.path), "", listed, shown)
+    if base is not None:
+        inputs = [base, *[i for i in inputs if i != base]]
+    return _merge(corpus, here, folder, inputs, shown)
+
+
+def _configured(corpus: Corpus, document: Document) -> Iterator[Merge]:
+    """An ``openapi-merge`` configuration (``inputs: [{inputFile: ...}]``) or a
+    ``swagger-combine`` one (``apis: [{url: ...}]``) in the corpus, whoever runs it."""
+    listed = _config_inputs(document)
+    if listed is not None and document.kind is DocumentKind.DATA:
+        merge = _merge(
+            corpus,
+            posixpath.dirname(document.path),
+            "",
+            listed,
+            f"`{document.path}` lists them as inputs",
+        )
+        if merge is not None:
+            yield merge
+
+
+def _config_inputs(document: Document) -> list[str] | None:
+    data = document.data
+    if not isinstance(data, dict):
+        return None
+    for key, member in (("inputs", "inputFile"), ("apis", "url")):
+        items = data.get(key)
+        if isinstance(items, list) and items and all(isinstance(i, dict) for i in items):
+            files = [i.get(member) for i in items]
+            if all(isinstance(f, str) for f in files):
+                return [str(f) for f in files]
+    return None
+
+
+def _merge(corpus: Corpus, here: str, folder: str, names: list[str], evidence: str) -> Merge | None:
+    """The merge of the files ``names`` (read from ``here``, else the script's ``folder``, else
+    the root): all of them corpus documents that merge (maps), two at least."""
+    paths: list[str] = []
+    for name in names:
+        if "://" in name:
+            return None  # a remote input: the merge is not in the corpus
+        if not name.lower().endswith(_STRUCTURED):
+            continue  # a word that names no input (`2` of `2> log`)
+        found = _find(corpus, here, folder, name)
+        if found is None:
+            return None  # an input not in the corpus (a build output, a download): not read
+        document = corpus.documents[found]
+        if document.kind not in _MEMBERS or not isinstance(document.data, dict):
+            return None
+        if found not in paths:
+            paths.append(found)
+    if len(paths) < 2 or corpus.documents[paths[0]].kind not in _API:
+        return None
+    return Merge(paths[0], tuple(paths[1:]), evidence)
+
+
+def _find(corpus: Corpus, here: str, folder: str, name: str) -> str | None:
+    for start in dict.fromkeys((here, folder, "")):
+        path = posixpath.normpath(posixpath.join(start, name.removeprefix("./")))
+        if not path.startswith("..") and path in corpus.documents and corpus.documents[path].usable:
+            return path
+    return None
+
+
+def _shorter(line: str, limit: int = 80) -> str:
+    line = " ".join(line.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+# --- evidence: structure -----------------------------------------------------------------------
+
+
+def local_gaps(document: Document) -> list[str]:
+    """The local pointers (``#/...``) ``document``'s ``$ref``\\s name that it does not hold."""
+
+    def make() -> list[str]:
+        gaps: list[str] = []
+        for _, value, _ in ref_sites(document):
+            if value.startswith("#/"):
+                pointer = unquote(value[1:])
+                if resolve_pointer(document.data, pointer) is None and pointer not in gaps:
+                    gaps.append(pointer)
+        return gaps
+
+    return document.remember(f"merging.local_gaps:{document.kind.value}", make)
+
+
+def _structural(corpus: Corpus, taken: set[str]) -> Iterator[Merge]:
+    by_folder: dict[tuple[str, DocumentKind], list[Document]] = {}
+    for document in corpus.documents.values():
+        if document.kind in _API and document.usable and isinstance(document.data, dict):
+            by_folder.setdefault((posixpath.dirname(document.path), document.kind), []).append(
+                document
+            )
+    for documents in by_folder.values():
+        fragments = [d for d in documents if "info" not in d.data and d.path not in taken]
+        if not fragments:
+            continue
+        for document in documents:
+            if "info" not in document.data or document.path in taken:
+                continue
+            gaps = local_gaps(document)
+            if not gaps:
+                continue
+            named = {
+                posixpath.normpath(
+                    posixpath.join(posixpath.dirname(document.path), v.split("#")[0])
+                )
+                for _, v, _ in ref_sites(document)
+                if not v.startswith("#") and "://" not in v
+            }
+            defining = [
+                f
+                for f in fragments
+                if f.path not in named
+                and any(resolve_pointer(f.data, gap) is not None for gap in gaps)
+            ]
+            if defining:
+                pointers = sum(
+                    1
+                    for gap in gaps
+                    if any(resolve_pointer(f.data, gap) is not None for f in defining)
+                )
+                yield Merge(
+                    document.path,
+                    tuple(f.path for f in defining),
+                    f"no `info`, and it defines {pointers} of the local pointers "
+                    f"`{document.path}` names and lacks, beside it",
+                )
+
+
+# --- the merged document ----------------------------------------------------------------------
+
+
+def merged_data(
+    corpus: Corpus, merge: Merge, written: dict[tuple[str, str], str] | None = None
+) -> tuple[Any, dict[str, tuple[Document, str]]]:
+    """The merged document's data, and where each merged-in member comes from (view pointer ->
+    (the fragment, its pointer there)). The document's own value wins a conflict."""
+    document = corpus.documents[merge.document]
+    data: Any = document.data
+    origins: dict[str, tuple[Document, str]] = {}
+    for path in merge.fragments:
+        fragment = corpus.documents.get(path)
+        if fragment is None or not isinstance(fragment.data, dict):
+            continue
+        moved = _rebased(fragment.data, fragment.path, document.path, written)
+        data = _merged(data, moved, "", fragment, origins)
+    return data, origins
+
+
+def _merged(
+    mine: Any, theirs: Any, at: str, fragment: Document, origins: dict[str, tuple[Document, str]]
+) -> Any:
+    if not isinstance(mine, dict) or not isinstance(theirs, dict):
+        return mine
+    out = dict(mine)
+    for key, value in theirs.items():
+        here = f"{at}/{escape_token(str(key))}"
+        if key == "asyncapi" or key == "openapi" or key == "swagger":
+            continue  # the first input's version
+        if key not in out:
+            out[key] = value
+            origins[here] = (fragment, here)
+        else:
+            out[key] = _merged(out[key], value, here, fragment, origins)
+    return out
+
+
+def _rebased(
+    node: Any, source: str, document: str, written: dict[tuple[str, str], str] | None
+) -> Any:
+    """``node`` of ``source`` with its relative file ``$ref``\\s naming, from ``document``'s
+    folder, what they named from ``source``'s; a local ``#/...`` one names the merged
+    document, and stays as written."""
+    here, there = posixpath.dirname(document), posixpath.dirname(source)
+    if here == there:
+        return node
+
+    def walk(current: Any) -> Any:
+        if isinstance(current, dict):
+            copy: dict[Any, Any] = {}
+            for key, value in current.items():
+                if key == "$ref" and isinstance(value, str) and not value.startswith("#"):
+                    file_part, hash_, fragment = value.partition("#")
+                    if "://" in file_part or file_part.startswith(("/", "urn:")):
+                        copy[key] = value
+                        continue
+                    named = posixpath.normpath(posixpath.join(there, file_part))
+                    copy[key] = posixpath.relpath(named, here or ".") + hash_ + fragment
+                    if written is not None:
+                        written[(source, copy[key])] = value
+                elif key in DATA_KEYWORDS or str(key).startswith("x-"):
+                    copy[key] = value
+                else:
+                    copy[key] = walk(value)
+            return copy
+        if isinstance(current, list):
+            return [walk(item) for item in current]
+        return current
+
+    return walk(node)
+
+
+def inline_merged(
+    corpus: Corpus,
+    document: Document,
+    misplaced: Callable[[Any], Iterable[str]],
+    found: Merges,
+) -> InlinedView:
+    """``document`` as its bundle reads (``speclint.analyses.inlining.inline_misplaced``), with
+    the fragments its merge names merged in first: an error in merged-in content is located in
+    the fragment, at its line (:meth:`InlinedView.locate`)."""
+    merge = found.by_document.get(document.path)
+    if merge is None:
+        return inline_misplaced(corpus, document, misplaced)
+    written: dict[tuple[str, str], str] = {}
+    data, origins = merged_data(corpus, merge, written)
+    # The merged document stands in for the file while its `$ref`s are inlined; its memos are
+    # its own (``Document.remember`` keeps pure functions of the file's content).
+    merged = replace(document, data=data, kept={}, derived={})
+    view = inline_misplaced(corpus, merged, misplaced)
+    view.document = document
+    for at, origin in origins.items():
+        view.origins.setdefault(at, origin)
+    view.written.update(written)
+    return view
