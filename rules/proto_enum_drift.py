@@ -2,52 +2,15 @@
 different values.
 
 What it does
-    Pairs each enum of the corpus's own ``.proto`` files (and read proto fences; vendored protos
-    aside) with a JSON Schema enum, where the evidence binds them (``speclint bindings`` lists
-    each pair and its evidence):
-
-    - by name: a JSON Schema definition named as the proto enum (``TaskState``) whose
-      ``enum`` lists strings: a ``$defs``/``definitions`` key or a schema's ``title``, an OpenAPI
-      ``components/schemas`` (Swagger ``definitions``) entry; a derived copy (a bundle) is none,
-      nor is a definition of another version;
-    - by use: the property that proto-message-drift's pairing of a message and its definition
-      matches with a field of that enum type (``Message.role`` and
-      ``definitions/Message/properties/role``, an ``allOf`` branch's property too; ``items`` for
-      a ``repeated`` field). A same-named definition that is another thing binds nothing.
-
-    Values are compared as ProtoJSON and specifications write them: a proto value with or
-    without the prefix its values share (``TASK_STATE_INPUT_REQUIRED`` is ``INPUT_REQUIRED``;
-    the prefix is read from the values, else from the enum's name), in any letter case, with
-    hyphens for underscores (``input-required``). The aliases of one number are one value. A
-    proto3 zero value named for "not set" (``…_UNSPECIFIED``, ``…_UNKNOWN``, ``…_NULL``...)
-    is not expected in the schema, and no disagreement when it is there. A value on one side
-    only is reported at the proto enum, with the schema's enum related.
-
-    A value list of the prose (the shapes enum-drift reads) that binds to no JSON Schema enum is
-    held to a proto enum where the evidence binds it: its sentence names the enum
-    (`` `TaskState` ``, a nested one by its message, `` `Task.State` ``) or an enum-typed field
-    (`` `TaskStatus.state` ``); else the list is of a field of the enum's type (its name or
-    JSON name) or of the enum's name, and its values overlap the enum's as enum-drift's
-    overlap. Of several enums so bound the one sharing clearly most values is; a list all of
-    whose values two enums hold binds neither (the text does not say which). A value the enum
-    lacks is reported at the list; where the text gives the list as complete, the enum's
-    values it lacks too ("not set" aside). A list that binds to a schema enum is enum-drift's
-    (and that enum is compared with the proto above); a proposal's list (an RFC page, a page
-    in a design folder: ``rfcs/``, ``adrs/``...) states a change and binds to nothing here,
-    and no list is held to a proto fence of a proposal (a sketch of a change, not the contract).
-
-    One disagreement is one finding, however many places repeat it: proto enums of one name
-    and the same values (as ProtoJSON spells them) bound to schema enums of the same values
-    (named alike in the message) are one finding, at the first proto enum, the schema enums
-    and the other proto enums related; a proto enum that disagrees with schema enums of several
-    value sets is one finding too, the difference with each set on its related locations (120
-    proto enums and 1,000 schema enums, all of distinct values, are 120 findings); alike lists (the same values, in the same form) bound
-    to one proto enum by the same evidence are one finding, at the first list, the enum and
-    the other lists related. A finding carries at most 50 related locations, shared between
-    its sides, and its message counts the rest: 40 proto enums and 400 schema enums repeating
-    one disagreement are one finding, not 16,000, and each distinct proto enum is compared
-    once with each group of alike schema enums. The fingerprint is that of the finding at the
-    first place. A waiver at one of the places waives that place alone.
+    Pairs each enum of the corpus's own protos (``.proto`` files and read proto fences) with the
+    JSON Schema enum the evidence binds it to, by name (a definition named ``TaskState``) or by
+    use (the schema property that matches a field of that enum type), and with a prose value
+    list that names the enum or one of its fields; ``speclint bindings`` lists each pair and
+    its evidence. Values are compared as ProtoJSON and specifications write them
+    (``TASK_STATE_INPUT_REQUIRED`` is ``INPUT_REQUIRED`` is ``input-required``; the aliases of
+    one number are one value; a zero value for "not set" is not expected). A value on one side
+    only is reported, the other side related; one disagreement repeated in many places is one
+    finding.
 
 Why is this bad?
     A protocol that publishes a JSON surface and a gRPC surface promises one set of values.
@@ -72,6 +35,11 @@ Example
 
 Use instead
     One spelling on both sides. PASS.
+
+Limitations
+    A bundle's copy of a definition, a definition of another version, a proposal's list (an RFC,
+    a design folder) and a vendored proto bind nothing. The cases it handles are its tests,
+    one named after each (``tests/test_grpc_surface.py``, ``tests/test_proto_messages.py``).
 
 Options
     None.

@@ -21,20 +21,29 @@ What it does
     reported as the author's error.
 
     A file that fails because a file it imports fails is not reported again: the error is
-    reported once, where it is. In a fence, a name the fence uses and does not define (a
-    service shown without its messages) is an excerpt's, not an error, and an import the fence
-    names is not required to be there; a fence's errors are warnings (an example, not the
-    contract). protoc's own warnings (an unused import) are not reported.
+    reported once, where it is; and a file that fails only for what an import not in the
+    repository would have defined (a type of a buf dependency, or a relative name protoc looks
+    up through an import that fails so) compiles in its own build: it is listed as not
+    checked. In a fence, a name the fence uses and does not define (a service shown without its
+    messages) is an excerpt's, not an error, and an import the fence names is not required to
+    be there; a fence whose only errors are custom options (``(google.api.resource)``) of
+    imports it does not show is listed as not checked ("proto excerpts whose imports are not
+    shown"), while a built-in option protobuf does not have, or a syntax error, is reported; a
+    fence's errors are warnings (an example, not the contract). protoc's own warnings (an
+    unused import) are not reported.
 
-    What keeps protoc from reading a file is a warning saying so, never a silent pass: protoc
-    missing (speclint installed without grpcio-tools: nothing is checked, said once), protoc
-    running out of its time box (the file is not checked), protoc's runs spending their time
-    budget (60 s; each file that does not compile costs a run) or their number of runs (one
-    per file and four more; a run that sets options aside does not count) before they got to
-    the file, a name protoc cannot be given safely (a backslash, a name that is no relative
-    path, one that starts with ``-`` or ``@``, which protoc reads as options, a control
-    character, a ``:`` before a digit or a space, which reads as a diagnostic's position), and
-    one file imported under two names.
+    What keeps protoc from reading a file is said, never a silent pass. protoc missing
+    (speclint installed without grpcio-tools) or running out of its time limit (60 s of wall
+    time, a guard against a protoc that hangs): a warning, once. A name protoc cannot be given
+    safely (a backslash, a name that is no relative path, one that starts with ``-`` or ``@``,
+    a control character, a ``:`` before a digit or a space), and one file imported under two
+    names: a warning at the file. protoc's runs spending their budget of work (the bytes of
+    corpus files they read: about a minute's work; each file that does not compile costs a
+    run) or their number of runs (one per file and four more; a run that sets options aside
+    does not count) before they got to a file: listed as not checked. The budget counts work,
+    not seconds, so the same corpus gives the same report on a quiet machine and a loaded one.
+    When no ``.proto`` file of the corpus could be checked at all, one warning says so: a proto
+    surface wholly unread never passes the gate as clean.
 
 Why is this bad?
     A ``.proto`` that does not compile breaks every client and server generated from it, and a
@@ -63,31 +72,54 @@ Options
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import re
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.protos import ProtoFence, corpus_protos
 from speclint.common.findings import Finding, Location, Severity
-from speclint.parsing.protobuf import NOT_CHECKED, REWRITE, ProtoProblem
+from speclint.parsing.protobuf import DEPENDENCY, NOT_CHECKED, REWRITE, Compilation, ProtoProblem
 
 ID = "proto-invalid"
 SEVERITY = Severity.ERROR
 READS_PROTOS = True  # the compiled protos, of a page its proto fences (speclint.run.catalog)
 # In a fence, what an excerpt leaves to the file it is taken from.
 _EXCERPT = ("is not defined.", "File not found.", "was not found or had errors.")
-# How to mend what kept protoc from reading a file (its alias message says so itself).
+# A custom option protoc does not know: `(google.api.resource)`. A custom option is an extension,
+# declared by an `extend` block of some file (descriptor.proto, "Custom options"): in a fence
+# that declares none, it can only come from an import the excerpt does not show. A built-in
+# option's name (`ruby_namespace`) has no parentheses: unknown, it is the author's typo.
+_CUSTOM_OPTION = re.compile(r'^Option "(?:[\w.]*\.)?\([^)]+\)[^"]*" unknown\.')
+_EXTEND = re.compile(r"^\s*extend\b", re.MULTILINE)
+# What kept protoc from reading a file: what the run did not check (a coverage kind), not a
+# defect of the file. A name protoc cannot be given ("unread": rename it) and one file imported
+# under two names ("alias") are the author's to mend: warnings.
+_COVERAGE = {
+    "timeout": "proto-limit",
+    "budget": "proto-limit",
+    "passes": "proto-limit",
+    REWRITE: "proto-rewrite",
+    DEPENDENCY: "proto-dependency",
+}
+# Why a file was not read, as the one warning of a proto surface wholly unread counts them.
+_REASONS = {
+    "proto-limit": "past speclint's limits on protoc's runs",
+    "proto-rewrite": "rejected once options of missing imports were set aside",
+    "proto-dependency": "failing for want of imports not in the repository",
+}
+# How to have a file that was not read checked.
 _HINTS = {
-    "timeout": ": the file was not checked; split it, or look for what makes protoc loop",
+    "timeout": ": split it, or look for what makes protoc loop",
     "unread": ": rename the file",
-    "budget": ": the file was not checked; fix the files that do not compile (protoc runs once "
-    "more for each), or check fewer protos at a time",
-    "alias": "",
+    "budget": ": fix the files that do not compile (protoc runs once more for each), or check "
+    "fewer protos at a time",
     # speclint's own rewriting (the options of a missing import set aside) is what failed: the
-    # author's text may well compile, so this is no finding against it.
+    # author's text may well compile.
     REWRITE: ": vendor the import (or add its package's path) to have the file checked",
-    "passes": ": the file was not checked; fix the files that do not compile, or check fewer "
-    "protos at a time",
+    DEPENDENCY: ": vendor the import (or add its package's path) to have the file checked",
+    "passes": ": fix the files that do not compile, or check fewer protos at a time",
 }
 # what keeps protoc from reading a file, and one file imported under two names
 _NOT_READ = NOT_CHECKED | {"alias"}
@@ -114,14 +146,48 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         )
         return
     fences = {fence.name: fence for fence in protos.fences if fence.whole}
+    of_fence: dict[str, list[ProtoProblem]] = {}
+    found: list[Finding] = []
     for problem in protos.compilation.problems:
-        fence = fences.get(problem.path)
-        if fence is not None:
-            found = _in_fence(problem, fence)
-            if found is not None:
-                yield found
+        if problem.path in fences:
+            of_fence.setdefault(problem.path, []).append(problem)
         elif problem.kind != "warning":
-            yield _in_file(problem)
+            found.append(_in_file(problem))
+    for name, problems in of_fence.items():
+        found += _in_fence(problems, fences[name])
+    yield from found
+    unread = _surface_unread(protos.files, protos.compilation, found)
+    if unread is not None:
+        yield unread
+
+
+def _surface_unread(
+    files: Sequence[str], compilation: Compilation, found: Sequence[Finding]
+) -> Finding | None:
+    """One warning when not one of the corpus's ``.proto`` files could be checked and none is
+    reported: each file's reason is what the run did not check, but a proto surface that went
+    wholly unread must not pass the gate as clean."""
+    if not files or any(path in compilation.files for path in files):
+        return None
+    if any(f.coverage is None and f.location.path in files for f in found):
+        return None
+    reasons = Counter(
+        _REASONS[_COVERAGE[p.kind]]
+        for p in compilation.problems
+        if p.path in files and p.kind in _COVERAGE
+    )
+    if not reasons:
+        return None
+    why = "; ".join(f"{number} {reason}" for reason, number in sorted(reasons.items()))
+    return Finding(
+        ID,
+        Severity.WARNING,
+        f"none of the corpus's {len(files)} Protocol Buffers files could be checked ({why}; "
+        "`speclint files` says why, per file): vendor the imports they need, or fix what the "
+        "run lists as not checked",
+        Location(files[0], 1, 1),
+        key="surface-unread",
+    )
 
 
 def _in_file(problem: ProtoProblem) -> Finding:
@@ -135,18 +201,18 @@ def _in_file(problem: ProtoProblem) -> Finding:
             key=f"import:{problem.message}",
             coverage="proto-import",
         )
-    if problem.kind == REWRITE:
-        # Not read for want of an import that is not here: like the import's own note, what
-        # speclint did not check, not a finding (the author's text is not known to be wrong).
+    if problem.kind in _COVERAGE:
+        # Not read: what speclint did not check, not a finding (the author's text is not known
+        # to be wrong), and the same for the same corpus whatever the machine's load.
         return Finding(
             ID,
             Severity.INFO,
             problem.message + _HINTS[problem.kind],
             where,
-            coverage="proto-rewrite",
+            coverage=_COVERAGE[problem.kind],
         )
-    if problem.kind in _NOT_READ:
-        return Finding(ID, Severity.WARNING, problem.message + _HINTS[problem.kind], where)
+    if problem.kind in ("alias", "unread"):
+        return Finding(ID, Severity.WARNING, problem.message + _HINTS.get(problem.kind, ""), where)
     said = problem.message if problem.message.endswith(".") else problem.message + "."
     return Finding(
         ID,
@@ -158,28 +224,64 @@ def _in_file(problem: ProtoProblem) -> Finding:
     )
 
 
-def _in_fence(problem: ProtoProblem, fence: ProtoFence) -> Finding | None:
-    line, column = fence.page_position(problem.line, problem.column)
+def _in_fence(problems: Sequence[ProtoProblem], fence: ProtoFence) -> list[Finding]:
+    """A fence's findings: what kept protoc from reading it (coverage, or an alias), its real
+    errors (warnings: an example, not the contract), and, when its only errors are custom
+    options of imports it does not show, one note that the excerpt was not compiled."""
     heading = fence.fence.heading.anchor if fence.fence.heading else None
-    if problem.kind in _NOT_READ:  # not checked (a timeout or an alias too: never silent)
-        return Finding(
-            ID,
-            Severity.INFO if problem.kind == REWRITE else Severity.WARNING,
-            f"the {fence.fence.language} fence is {problem.message}"
-            + (": rename the page" if problem.kind == "unread" else _HINTS[problem.kind]),
-            Location(fence.page, line, column, heading=heading),
-            key=f"fence:{fence.fence.line}:{problem.kind}",
-            # speclint's own rewriting failed, as in a file: what the run did not check
-            coverage="proto-rewrite" if problem.kind == REWRITE else None,
+
+    def at(problem: ProtoProblem) -> Location:
+        line, column = fence.page_position(problem.line, problem.column)
+        return Location(fence.page, line, column, heading=heading)
+
+    found = []
+    errors = [p for p in problems if p.kind == "error" and not p.message.endswith(_EXCERPT)]
+    declares = bool(_EXTEND.search(fence.fence.content))
+    unshown = [p for p in errors if not declares and _CUSTOM_OPTION.match(p.message)]
+    for problem in problems:
+        if problem.kind in _NOT_READ:  # not checked (a timeout or an alias too: never silent)
+            found.append(
+                Finding(
+                    ID,
+                    Severity.INFO if problem.kind in _COVERAGE else Severity.WARNING,
+                    f"the {fence.fence.language} fence is {problem.message}"
+                    + (
+                        ": rename the page"
+                        if problem.kind == "unread"
+                        else _HINTS.get(problem.kind, "")
+                    ),
+                    at(problem),
+                    key=f"fence:{fence.fence.line}:{problem.kind}",
+                    coverage=_COVERAGE.get(problem.kind),
+                )
+            )
+    if unshown and len(unshown) == len(errors):
+        first = unshown[0]
+        option = first.message.split('"')[1] if '"' in first.message else "a custom option"
+        found.append(
+            Finding(
+                ID,
+                Severity.INFO,
+                f"the {fence.fence.language} fence was not compiled: its option {option} comes "
+                "from an import the excerpt does not show; show the import to have it checked",
+                at(first),
+                key=f"fence:{fence.fence.line}:imports-not-shown",
+                coverage="proto-excerpt",
+            )
         )
-    if problem.kind != "error" or problem.message.endswith(_EXCERPT):
-        return None
-    return Finding(
-        ID,
-        Severity.WARNING,
-        f"the {fence.fence.language} fence does not compile: {problem.message} (line "
-        f"{problem.line} of the fence); fix the example, or drop its `syntax` line if it is an "
-        "excerpt",
-        Location(fence.page, line, column, heading=heading),
-        key=f"fence:{fence.fence.line}:{problem.message}",
-    )
+        return found
+    for problem in errors:
+        if problem in unshown:  # beside a real error, not a second finding
+            continue
+        found.append(
+            Finding(
+                ID,
+                Severity.WARNING,
+                f"the {fence.fence.language} fence does not compile: {problem.message} (line "
+                f"{problem.line} of the fence); fix the example, or drop its `syntax` line if it "
+                "is an excerpt",
+                at(problem),
+                key=f"fence:{fence.fence.line}:{problem.message}",
+            )
+        )
+    return found

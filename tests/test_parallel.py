@@ -111,6 +111,32 @@ def test_a_rule_is_timed_in_its_worker_not_by_when_this_process_reads_it(
     assert durations["early"] < 1.0, durations
 
 
+def test_a_rule_that_finished_while_this_process_built_the_indexes_is_not_stopped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The early rule's answer waited in its pipe while the parent compiled the protos (envoy on
+    a loaded machine: longer than the time box): the parent read one batch of it, judged the
+    rule over its time box, and reported it stopped. Its time box counts from when the parent
+    can read it."""
+    root = Path(BUNDLED_CORPUS)
+    corpus = Context.load(root, load_config(root))
+    where = Location("a.json", 1, 1)
+
+    def finds(corpus: Context, options: Any) -> list[Finding]:
+        return [Finding("early", Severity.ERROR, "found", where)]
+
+    def slow_prime(corpus: Context, protos: bool = False) -> None:
+        time.sleep(2.0)
+
+    selected = {
+        "early": RuleInfo("early", Severity.ERROR, "", __name__, finds, needs_indexes=False),
+        "late": RuleInfo("late", Severity.ERROR, "", __name__, lambda c, o: []),
+    }
+    monkeypatch.setattr(runner, "prime", slow_prime)
+    found = runner._forked(corpus, selected, 2, 1.0, {})
+    assert [f.message for f in found["early"]] == ["found"]
+
+
 def test_a_signal_raised_as_a_worker_starts_leaves_no_worker_behind(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

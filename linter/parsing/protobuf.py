@@ -19,9 +19,14 @@ protoc writes no descriptors when any input fails, and stops at the first input 
 that failed and those that import them, until the rest compiles (one broken file imported by 60
 costs two runs), so every file's own errors are found and the files that compile are read. The
 inputs protoc got past compile: they go last in the next run, so a big file is not read again for
-each broken one. All the runs of one compile share a time budget (:data:`PROTOC_BUDGET`): once it
-is spent, the files protoc has not got to are said not compiled, each, and those it got past are
-read in one last run (a run's own time limit): a compile takes at most the budget and one run.
+each broken one. All the runs of one compile share a budget of work (:data:`PROTOC_BUDGET`):
+the bytes of corpus files protoc is given to read, each run counting the inputs it built (up to
+the one it stopped at) and what they import. Once it is spent, the files protoc has not got to
+are said not compiled, each, and those it got past are read in one last run: a compile reads at
+most the budget and one run's worth. The budget counts work, not seconds, so that the same
+corpus is checked the same way however loaded the machine is (the report is byte-identical);
+each run's own time limit (:data:`PROTOC_TIME_LIMIT`, wall time) is only a guard against a
+protoc that hangs.
 
 protoc is given only names it cannot take for anything else (:func:`name_refusal`): it reads an
 argument that starts with ``-`` as an option and one that starts with ``@`` as a file of more
@@ -48,7 +53,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import time
 import unicodedata
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -56,15 +60,17 @@ from functools import cache
 from importlib import util
 from typing import Any
 
-PROTOC_TIME_LIMIT = 60.0  # seconds for one protoc run (A2A's 713 lines: 0.1 s)
-# Seconds for all the runs of one compile but the last (issue 44: a 20 MB file and ten broken ones
-# were eleven runs, 2 min 38 s, each reading the big file again).
-PROTOC_BUDGET = 60.0
+PROTOC_TIME_LIMIT = 60.0  # seconds for one protoc run: a hang guard (A2A's 713 lines: 0.1 s)
+# Bytes of corpus files protoc may be given to read over all the runs of one compile but the last
+# (issue 44: a 20 MB file and ten broken ones were eleven runs, 2 min 38 s, each reading the big
+# file again). protoc reads a few MB a second with source info, so this is about a minute's work;
+# envoyproxy/data-plane-api (652 files, 2.9 MB, 530 runs most of which stop at their first file)
+# takes a fifth of it.
+PROTOC_BUDGET = 240_000_000
 _STUB = 'syntax = "proto3";\n'
 _POSITION = re.compile(r"(?P<line>\d+):(?P<column>\d+): ")  # after `NAME:` in a diagnostic
 # `NAME: File not found.`: an import found nowhere, which its importer's diagnostic says too
 _NOT_FOUND = ": File not found."
-_clock = time.monotonic  # the budget's clock (a test's to set)
 # `(x.y)`, or an edition's feature of an extension: `features.(x.y)` (protoc points at `features`)
 _UNKNOWN_OPTION = re.compile(r'^Option "(?:[\w.]*\.)?\((?P<name>[^)]+)\)[^"]*" unknown\.')
 _IMPORT = re.compile(
@@ -72,7 +78,6 @@ _IMPORT = re.compile(
 )
 _SYNTAX = re.compile(r'^[ \t]*(?P<keyword>syntax|edition)\s*=\s*"(?P<value>[^"\n]*)"', re.MULTILINE)
 _TIMED_OUT = -1000  # the exit code a run of protoc over its time limit is given
-_SPENT = -1001  # the exit code a run the budget cut short is given
 _PASSES = 4  # protoc runs beyond one per input (files set apart), blanking passes apart
 # What the label and type numbers of FieldDescriptorProto (descriptor.proto) are called.
 # MethodOptions.IdempotencyLevel (descriptor.proto): 0 is IDEMPOTENCY_UNKNOWN, the default.
@@ -90,8 +95,10 @@ _SYNTAX_ERROR = re.compile(
     r"String literals|Unknown)\b"
 )
 REWRITE = "rewrite"  # a ProtoProblem's kind: speclint's own rewriting kept protoc from reading it
+# a ProtoProblem's kind: the file fails only for want of what a missing import defines
+DEPENDENCY = "dependency"
 # The kinds of ProtoProblem that say a file was not read (not that it is wrong).
-NOT_CHECKED = frozenset({"timeout", "unread", "budget", "passes", REWRITE})
+NOT_CHECKED = frozenset({"timeout", "unread", "budget", "passes", REWRITE, DEPENDENCY})
 _HTTP_EXTENSION = "google.api.http"  # google/api/annotations.proto, field 72295728 of MethodOptions
 
 
@@ -101,11 +108,12 @@ class ProtoProblem:
     path); ``kind`` says what it is: ``"error"``, ``"warning"``, ``"import"`` (an import
     found nowhere: the file was read with an empty file in its place), ``"timeout"`` (protoc
     ran out of time on it: not read), ``"unread"`` (a path protoc cannot take), ``"budget"``
-    (protoc's runs spent their time budget before it got to the file: not read), ``"passes"``
+    (protoc's runs spent their budget of work before it got to the file: not read), ``"passes"``
     (protoc was run as many times as allowed before it got to the file: not read),
     ``"rewrite"`` (protoc rejected the file where speclint had set options of a missing import
     aside, or an option could not be set aside: not checked, since the author's text may well
-    compile), or ``"alias"`` (an import naming a corpus file otherwise than the other imports of
+    compile), ``"dependency"`` (protoc rejected the file only for what an import not in the
+    repository would have defined: not checked), or ``"alias"`` (an import naming a corpus file otherwise than the other imports of
     it)."""
 
     path: str
@@ -394,14 +402,14 @@ class _Run:
     """One private folder: the corpus files under ``src`` (protoc's working folder), empty
     files for imports found nowhere under ``stubs``, googleapis' sources under ``shipped``.
     ``names``: what protoc may call a file in its diagnostics, and the corpus path it is ("" for
-    a stub or a shipped file). The runs share a budget: until ``deadline``, and then one run more
-    (``late``), with a run's own time limit."""
+    a stub or a shipped file). The runs share a budget of work: ``budget`` bytes of corpus files
+    read (``work`` so far), and then one run more (``late``)."""
 
     folder: str
     roots: list[str]
     time_limit: float
-    budget: float = PROTOC_BUDGET
-    deadline: float = float("inf")
+    budget: int = PROTOC_BUDGET
+    work: int = 0
     names: dict[str, str] = field(default_factory=dict)
     late: bool = False
 
@@ -413,7 +421,7 @@ class _Run:
                 out.write(text)
 
     def spent(self) -> bool:
-        return _clock() >= self.deadline
+        return self.work >= self.budget
 
     def protoc(self, inputs: Sequence[str]) -> tuple[int, str, bytes]:
         """protoc's exit code, diagnostics and descriptor set for ``inputs`` (corpus paths)."""
@@ -439,21 +447,17 @@ class _Run:
             *inputs,
         ]
         environment = {"PATH": os.environ.get("PATH", ""), "LC_ALL": "C", "PYTHONPATH": _packages()}
-        limit = self.time_limit if self.late else min(self.time_limit, self.deadline - _clock())
         try:
             done = subprocess.run(
                 command,
                 cwd=os.path.join(self.folder, "src"),
                 capture_output=True,
-                timeout=max(limit, 0.0),
+                timeout=self.time_limit,
                 env=environment,
                 stdin=subprocess.DEVNULL,
                 check=False,
             )
         except subprocess.TimeoutExpired:
-            if limit < self.time_limit:  # the budget's end, not the run's own limit
-                self.deadline = min(self.deadline, _clock())
-                return _SPENT, "", b""
             return _TIMED_OUT, f"protoc took more than {self.time_limit:g} s", b""
         blob = b""
         if done.returncode == 0 and os.path.exists(out):
@@ -468,13 +472,14 @@ def compile_protos(
     time_limit: float = PROTOC_TIME_LIMIT,
     unreadable: Iterable[str] = (),
     apart: Collection[str] = (),
-    budget: float = PROTOC_BUDGET,
+    budget: int = PROTOC_BUDGET,
 ) -> Compilation:
     """Compile ``inputs`` (default: every file of ``sources``, corpus path -> text), the other
     sources importable, and read what compiles. ``unreadable``: corpus ``.proto`` files that
     could not be read (an import of one is said to be so). ``apart``: inputs compiled each by
     itself, not as part of the corpus's one program (an example may repeat a message the
-    corpus defines). ``budget``: seconds for all the runs of protoc but the last.
+    corpus defines). ``budget``: bytes of corpus files protoc may read over all its runs but the
+    last.
 
     A file whose path protoc cannot take safely (:func:`name_refusal`) is not compiled and is
     reported; nothing is ever written out of the private folder."""
@@ -497,7 +502,7 @@ def compile_protos(
     lost = set(unreadable)
     with tempfile.TemporaryDirectory(prefix="speclint-protoc-") as folder:
         os.chmod(folder, 0o700)
-        run = _Run(folder, roots, time_limit, budget, _clock() + budget)
+        run = _Run(folder, roots, time_limit, budget)
         run.write(sources)
         # the shipped .protos the sources reach (imports of imports), nothing else of the install
         needed = _shipped_needed(sources, shipped)
@@ -624,6 +629,11 @@ def _compile(
         run.write(changed)
         return True
 
+    def read_cost(read: Sequence[str]) -> int:
+        """The bytes of corpus files protoc read to build ``read``: they and their imports."""
+        reached = set(read).union(*(closure[path] for path in read)) & texts.keys()
+        return sum(len(texts[path]) for path in reached)
+
     passes = len(wanted) + _PASSES
     while True:
         if passes <= 0:  # out of passes: what is left was not compiled, and is said so
@@ -632,7 +642,7 @@ def _compile(
             break
         passes -= 1
         if run.spent() and not run.late:
-            # One last run, of the files protoc got past (they compile), with a run's own limit.
+            # One last run, of the files protoc got past (they compile).
             run.late = True
             left += [path for path in remaining if path not in passed]
             remaining = [path for path in remaining if path in passed]
@@ -644,12 +654,11 @@ def _compile(
         late_run_done = run.late
         inputs = [p for p in remaining if p not in passed] + [p for p in remaining if p in passed]
         code, stderr, blob = run.protoc(inputs)
-        if code == _SPENT:
-            continue
         if code == _TIMED_OUT:
             return files, [ProtoProblem(inputs[0], 1, 1, stderr, "timeout")]
         located, unlocated = _diagnostics(stderr, run, sources)
         if code == 0:
+            run.work += read_cost(inputs)
             warnings += [d for d in located if d.kind == "warning"]
             files.update(_read_set(blob, run, sources, remaining))
             break
@@ -658,6 +667,7 @@ def _compile(
             (i for i, path in enumerate(inputs) if path in failing or closure[path] & failing),
             0,
         )
+        run.work += read_cost(inputs[: stop + 1])
         # protoc built the inputs before the one it stopped at, and what they import
         got_past = set(inputs[:stop])
         passed |= got_past | {name for path in got_past for name in closure[path]}
@@ -690,10 +700,9 @@ def _compile(
             continue
         while True:  # once more after each pass that sets options aside
             code, stderr, blob = run.protoc([path])
+            run.work += read_cost([path])
             if code == 0:
                 files.update(_read_set(blob, run, sources, [path]))
-            elif code == _SPENT:
-                left.append(path)
             elif code != _TIMED_OUT:
                 located, unlocated = _diagnostics(stderr, run, sources)
                 if set_aside(located):
@@ -706,6 +715,7 @@ def _compile(
     own += _not_checked(own, rewritten, unblanked, closure, files, wanted)
     unchecked = {d.path for d in own if d.kind == REWRITE}
     own = [d for d in own if not (d.kind == "error" and d.path in unchecked)]
+    own += _wanting(errors, own, closure, missing, files, wanted)
     own += [
         ProtoProblem(
             path,
@@ -722,8 +732,8 @@ def _compile(
             path,
             1,
             1,
-            f"not compiled: protoc's runs spent their time budget ({run.budget:g} s) on the "
-            "other files before they got to this one",
+            f"not compiled: protoc's runs spent their budget of work ({run.budget:,} bytes "
+            "read) on the other files before they got to this one",
             "budget",
         )
         for path in left
@@ -776,6 +786,54 @@ def _not_checked(
                 1,
                 f"not checked: it imports {cause[0]}, which was not checked",
                 REWRITE,
+            )
+    return list(found.values())
+
+
+def _wanting(
+    errors: Sequence[ProtoProblem],
+    own: Sequence[ProtoProblem],
+    closure: Mapping[str, set[str]],
+    missing: set[str],
+    files: Mapping[str, ProtoFile],
+    wanted: Sequence[str],
+) -> list[ProtoProblem]:
+    """A file protoc rejected only for what an import not in the repository would have defined
+    (each of its errors explained so, by :func:`_cascade`, directly or through a corpus file
+    that fails the same way) was not checked: it may well compile in its own build, which has
+    that dependency. Said once per file, at protoc's first error, so the run lists it among what
+    it did not check; a file whose failure comes from a corpus file's own error is not (that
+    error is reported, once, where it is)."""
+    said = {d.path for d in own}
+    found: dict[str, ProtoProblem] = {}
+    for path in wanted:
+        if path in files or path in said or not closure.get(path, set()) & missing:
+            continue
+        if closure[path] & said:  # an import with an error of its own, reported there
+            continue
+        first = next((d for d in errors if d.path == path and d.kind == "error"), None)
+        if first is not None:
+            found[path] = ProtoProblem(
+                path,
+                first.line,
+                first.column,
+                "not checked: protoc cannot compile it without what an import not in the "
+                f"repository defines (protoc: {first.message.rstrip('.')})",
+                DEPENDENCY,
+            )
+    # What imports such a file left the runs with it, never compiled: not checked either.
+    for path in wanted:
+        if path in files or path in said or path in found:
+            continue
+        cause = sorted(closure.get(path, set()) & found.keys())
+        if cause and not closure[path] & said:
+            found[path] = ProtoProblem(
+                path,
+                1,
+                1,
+                f"not checked: it imports {cause[0]}, which protoc cannot compile without an "
+                "import not in the repository",
+                DEPENDENCY,
             )
     return list(found.values())
 
@@ -852,16 +910,26 @@ def _cascade(
         name = message.split('"')[1] if '"' in message else ""
         return name in missing or any(path.endswith(name) for path in failing)
     resolved = _RESOLVED.match(message)
-    if message.endswith("is not defined.") or resolved:
+    elsewhere = _ELSEWHERE.match(message)
+    if message.endswith("is not defined.") or resolved or elsewhere:
         # `"type.v3.X" is resolved to "a.type.v3.X", which is not defined.`: the name protoc
-        # looked for is the second one.
-        name = resolved.group(1) if resolved else message.split('"')[1] if '"' in message else ""
+        # looked for is the second one. `"envoy.type" seems to be defined in "r.proto", which is
+        # not imported by ...`: protoc found the first part of a relative name as a package of a
+        # file it did not import, and looked no further because the import that declares that
+        # package too failed (descriptor.cc, FindSymbol: a package is accepted when any direct
+        # dependency is in it, and a dependency that failed is none).
+        group = resolved or elsewhere
+        name = group.group(1) if group else message.split('"')[1] if '"' in message else ""
+        name = name.lstrip(".")
         last = name.rsplit(".", 1)[-1]
         declared = re.compile(rf"\b(?:message|enum|service)\s+{re.escape(last)}\b")
         if any(declared.search(sources[path]) for path in failing):
             return True
         packages = {_package(sources[path]) for path in failing} - {""}
-        if any(name.lstrip(".").startswith(package + ".") for package in packages):
+        if any(
+            name.startswith(package + ".") or package == name or package.startswith(name + ".")
+            for package in packages
+        ):
             return True
         prefix = name.rsplit(".", 1)[0] if "." in name else ""
         return bool(prefix) and any(
@@ -875,6 +943,7 @@ def _cascade(
 
 _PACKAGE = re.compile(r"^[ \t]*package\s+([\w.]+)\s*;", re.MULTILINE)
 _RESOLVED = re.compile(r'^"[^"]+" is resolved to "([^"]+)", which is not defined\.')
+_ELSEWHERE = re.compile(r'^"([^"]+)" seems to be defined in "[^"]+", which is not imported by ')
 
 
 def _package(text: str) -> str:

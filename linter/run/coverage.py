@@ -67,6 +67,18 @@ KINDS: dict[str, tuple[str, str]] = {
         "proto file not compiled where an option of a missing import was set aside",
         "proto files not compiled where options of missing imports were set aside",
     ),
+    "proto-dependency": (
+        "proto file not compiled without what an import not in the repository defines",
+        "proto files not compiled without what imports not in the repository define",
+    ),
+    "proto-limit": (
+        "proto file not compiled: past speclint's limits on protoc's runs",
+        "proto files not compiled: past speclint's limits on protoc's runs",
+    ),
+    "proto-excerpt": (
+        "proto excerpt whose imports are not shown",
+        "proto excerpts whose imports are not shown",
+    ),
     "no-schema": (
         "API document of a version whose official schema speclint does not ship",
         "API documents of versions whose official schemas speclint does not ship",

@@ -382,6 +382,14 @@ def _forked(
                 assign(early, first)
             # Built once here and inherited by every other worker (copy-on-write).
             prime(corpus, sum(info.reads_protos for _, info in pending) > 1)
+            # What the early worker sent meanwhile waited unread (protoc on a large corpus, a
+            # loaded machine: past the time box): its time box counts from when it can be read,
+            # not as the rule's own slowness.
+            ready_at = time.monotonic() + time_box
+            for entry in running.values():
+                entry.stop = max(
+                    entry.stop, ready_at if deadline is None else min(ready_at, deadline)
+                )
             while pending or running:
                 if deadline is not None and time.monotonic() >= deadline:
                     for rule_id, _ in pending:
