@@ -13,8 +13,8 @@ What it does
       files' schemas (``speclint.analyses.lineage``), identical copies of one resource, one schema
       published twice as YAML and as JSON (``schemas/run.yaml`` beside ``schemas/run.json``,
       paths that differ only by extension, with content equal up to what converting between
-      the formats changes: ``$schema``, the trailing newline of a block scalar, YAML 1.1
-      booleans such as ``yes``), and embedded metaschemas (``id:
+      the formats changes: ``$schema``, the trailing newline of a block scalar, a description's
+      line breaks reflowed, YAML 1.1 booleans such as ``yes``), and embedded metaschemas (``id:
       http://json-schema.org/draft-04/schema#`` inside a draft-07 schema) are not conflicts.
       Two editions of one schema in one folder, whose file names differ only by an edition word
       (``bom-1.3.schema.json`` and ``bom-1.3-strict.schema.json``, ``cvss.json`` and
@@ -324,12 +324,22 @@ def _one_schema_two_formats(first: Declaration, second: Declaration) -> bool:
     return bool(_as_converted(first.node) == _as_converted(second.node))
 
 
+# Annotations that are prose (JSON Schema 2020-12 Validation §9.1, Core §8.3): a converter may
+# reflow them (a block scalar's line breaks joined into spaces), and a reader sees the same text.
+_PROSE = frozenset({"description", "title", "$comment"})
+
+
 def _as_converted(node: Any) -> Any:
     """``node`` as a YAML-to-JSON conversion leaves it comparable: no `$schema` (a build may
-    add or drop it), strings without the trailing newline of a YAML block scalar, and YAML 1.1
-    booleans (``yes``, ``on``) as the booleans a YAML 1.1 converter made of them."""
+    add or drop it), strings without the trailing newline of a YAML block scalar, prose
+    annotations up to their whitespace (a reflowed description), and YAML 1.1 booleans
+    (``yes``, ``on``) as the booleans a YAML 1.1 converter made of them."""
     if isinstance(node, dict):
-        return {k: _as_converted(v) for k, v in node.items() if k != "$schema"}
+        return {
+            k: " ".join(v.split()) if k in _PROSE and isinstance(v, str) else _as_converted(v)
+            for k, v in node.items()
+            if k != "$schema"
+        }
     if isinstance(node, list):
         return [_as_converted(each) for each in node]
     if isinstance(node, str):
