@@ -1,58 +1,23 @@
 """Definitions of one shape that disagree: a schema, its inline copies, and the field lists prose gives for it.
 
 What it does
-    Groups the definitions of one shape: a schema-file definition, each inline copy of it in an
-    API document (see ``inline-copy``), each definition in another file of the same specification
-    with the same ``$defs`` name or ``title`` and mostly the same properties, and each "minimum
-    compliant payload" field list that a comment in an API document (bound to the ``$ref`` below
-    it) or a paragraph of the prose (bound to the schema its section names) states for it. A field
-    list is read as the shape's ``required`` set.
+    Groups the definitions of one shape and reports those that disagree (required members,
+    properties, types, enums, closure): a schema-file definition, its inline copies in API
+    documents (``inline-copy``), a same-named definition in another file of the same
+    specification, and a "minimum compliant payload" field list that prose or a comment in an
+    API document states for it (read as its ``required``).
 
-    A name alone is not evidence (``speclint.analyses.namespaces``): each API has its own
-    ``User``, two protocols each their ``Message``. Same-named definitions are compared when a
-    ``$ref`` ties their files (one references the other, or one document references both), when
-    both schemas have one base URI (their ``$id`` up to the last ``/``, or one folder for schemas
-    without ``$id``), or when both are API documents of one ``info.title``.
+    Definitions are paired on evidence, never on a name alone (``speclint.analyses.namespaces``):
+    a ``$ref`` that ties their files, one ``$id`` base (one folder, for schemas without ``$id``),
+    or API documents of one ``info.title``; within one version line. Bundles, generated files and
+    copies are left to their sources (``speclint.analyses.provenance``). What is no drift is not
+    reported (``speclint.analyses.fingerprints.Equivalence``): copies that point each at its own
+    file's definitions, a ``$ref`` where the other inlines its target, ``allOf`` written out,
+    ``enum: [x]`` for ``const: x``, OpenAPI 3.0's nulls, a strict or lax edition's loosening.
 
-    Same-named definitions are compared only within one version line (``speclint.parsing.versions``:
-    ``definitions/2.0.0/`` and ``definitions/3.0.0/`` are history, ``bindings/sns/`` and
-    ``bindings/sqs/`` two specifications); generated bundles (``speclint.analyses.lineage``),
-    committed bundles of split sources and byte-identical copies
-    (``speclint.analyses.provenance``) are left to their sources: a source and its own copy never
-    drift, and the source is the definition its copies' drift names; two schemas that a schema catalog lists
-    (``speclint.analyses.schema_catalogs``: each describes its own file format, as in SchemaStore)
-    are compared only when one references the other. Only definitions have names: a request body or
-    payload sits under a key of the document format (``schema``, ``payload``) and its ``title``
-    names it for one API's code generators, so inline schemas are grouped only as copies of a
-    definition. An API document that one of the same ``info.title`` and a newer ``info.version``
-    replaces (the 1.0.1 bundle kept beside the 1.1.0 one:
-    ``speclint.analyses.fingerprints.superseded``; a development placeholder, ``0.0.0``, is
-    the newest) is history, not a copy.
-
-    Not drift (``speclint.analyses.fingerprints.Equivalence``): copies that differ only by pointing
-    at their own file's definitions (``#/definitions/x``, ``#/$defs/x`` and
-    ``#/components/schemas/x`` alike, and a schema file ``x.yaml`` too: a bundle's own copy of
-    it, whose drift is that copy's finding) or at same-named files in twin folders (a YAML
-    source and its JSON build), by a ``$ref`` where the other copy inlines what it points at,
-    by an ``allOf`` of a base and members that the other writes out, ``enum: [x]`` for
-    ``const: x``, or OpenAPI 3.0's spellings of null. Variant files of one schema, whose
-    definitions mostly share names, differ by design where one loosens the other (a strict and
-    a lax edition: fewer ``required``, an open shape; a Thing Model that admits placeholders and
-    adds members), and when most of what they share disagrees; a changed member both declare
-    is still drift, and sibling files that each gained members are still compared. Schemas in a
-    folder of design records or proposals (``proposals/``, ``rfcs/``, ``adr/``, ...:
-    ``kinds.DESIGN_FOLDERS``) are drafts of a change under discussion, not copies to keep in
-    step.
-
-    One definition that disagrees across several files is one finding, whichever pairs of
-    them disagree: every copy of it is on the related locations (a pair is not reported again).
-    When the members disagree, one finding names the copies and up to three differences (which
-    fields each one requires, properties a copy declares that the definition does not, differing
-    types, enums and closure), as many as fit a first line of about 200 characters; every copy's
-    own differences, and the ones the first line leaves out, are on its related locations. It is
-    reported at the inline copy when there is one (the copy is what to delete), otherwise at the
-    definition's ``required``. The copies are found by name, similar properties or the section
-    a field list sits in, which is inferred: a warning.
+    One definition that disagrees across files is one finding, every copy related: at the inline
+    copy (the one to delete), else at the definition's ``required``. A warning: the pairing is
+    inferred.
 
     Heuristics (a finding names the pairing that made it, the strongest of its copies'):
     ``reference``, ``namespace``, ``inline-copy``, ``payload-list``.
@@ -80,6 +45,11 @@ Use instead
 
 Options
     ``similarity`` (default 0.8): as for ``inline-copy``.
+
+Limitations
+    Schemas in a folder of proposals or design records (``proposals/``, ``rfcs/``, ``adr/``)
+    are drafts, not copies; two schemas a schema catalog lists (SchemaStore) are compared only
+    when one references the other. The cases each have a test named after them.
 """
 
 from __future__ import annotations

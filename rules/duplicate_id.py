@@ -13,8 +13,8 @@ What it does
       files' schemas (``speclint.analyses.lineage``), identical copies of one resource, one schema
       published twice as YAML and as JSON (``schemas/run.yaml`` beside ``schemas/run.json``,
       paths that differ only by extension, with content equal up to what converting between
-      the formats changes: ``$schema``, the trailing newline of a block scalar, YAML 1.1
-      booleans such as ``yes``), and embedded metaschemas (``id:
+      the formats changes: ``$schema``, the trailing newline of a block scalar, a description's
+      line breaks reflowed, YAML 1.1 booleans such as ``yes``), and embedded metaschemas (``id:
       http://json-schema.org/draft-04/schema#`` inside a draft-07 schema) are not conflicts.
       Two editions of one schema in one folder, whose file names differ only by an edition word
       (``bom-1.3.schema.json`` and ``bom-1.3-strict.schema.json``, ``cvss.json`` and
@@ -80,6 +80,7 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 from speclint.analyses.context import Context
+from speclint.analyses.provenance import same_when_converted
 from speclint.analyses.references import DATA_KEYWORDS, file_uri
 from speclint.common.findings import Finding, Location, Severity, headed
 from speclint.model.corpus import Document
@@ -296,18 +297,12 @@ def _same_resource(first: Any, second: Any) -> bool:
 
 # The two formats one schema is published in (`run.yaml` and `run.json`).
 _FORMATS = ((".json",), (".yaml", ".yml"))
-# YAML 1.1 booleans: a YAML 1.2 reader keeps them strings, the YAML 1.1 tool that wrote the
-# JSON copy turned them into `true`/`false` (yaml.org/type/bool.html).
-_YAML11_BOOLEANS = {
-    **dict.fromkeys(("y", "yes", "on", "true"), True),
-    **dict.fromkeys(("n", "no", "off", "false"), False),
-}
 
 
 def _one_schema_two_formats(first: Declaration, second: Declaration) -> bool:
     """One schema published as YAML and as JSON (`schemas/run.yaml` beside `schemas/run.json`,
     the root `$id` of both): the same paths but for the extension, and the same content up to
-    what converting between the two formats changes (``_as_converted``)."""
+    what converting between the two formats changes (``provenance.as_converted``)."""
     if first.pointer or second.pointer:
         return False
     one, other = first.document.path, second.document.path
@@ -321,21 +316,7 @@ def _one_schema_two_formats(first: Declaration, second: Declaration) -> bool:
     }
     if kinds != {0, 1}:
         return False
-    return bool(_as_converted(first.node) == _as_converted(second.node))
-
-
-def _as_converted(node: Any) -> Any:
-    """``node`` as a YAML-to-JSON conversion leaves it comparable: no `$schema` (a build may
-    add or drop it), strings without the trailing newline of a YAML block scalar, and YAML 1.1
-    booleans (``yes``, ``on``) as the booleans a YAML 1.1 converter made of them."""
-    if isinstance(node, dict):
-        return {k: _as_converted(v) for k, v in node.items() if k != "$schema"}
-    if isinstance(node, list):
-        return [_as_converted(each) for each in node]
-    if isinstance(node, str):
-        flag = _YAML11_BOOLEANS.get(node.lower())
-        return flag if flag is not None else node.rstrip()
-    return node
+    return same_when_converted(first.node, second.node)
 
 
 # A file published in editions of one schema: `bom-1.3.schema.json` and `bom-1.3-strict.schema.json`,

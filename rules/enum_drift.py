@@ -45,7 +45,12 @@ What it does
     waives that place alone.
 
     An API document's inline object is a projection of a schema's when its properties are a
-    subset of the schema object's, and not only ``title``, ``description``, ``type`` and the like.
+    subset of the schema object's, and not only ``title``, ``description``, ``type`` and the like;
+    it binds only what a field name may (never a variant's one-value tag), never from an API
+    document the repository does not author (generated, vendored, a bundle or copy), and a named
+    definition (``components/schemas/Error``) only to a schema its API is tied to by a reference
+    (``speclint.analyses.namespaces``): another API's own ``Error`` projects nothing. Prose binds
+    within its Helm chart, and an empty string in an enum ("unset") is no value it must list.
 
     A forward-compatible enum (``anyOf`` of an ``enum`` and a pattern) is compared on its
     ``enum``. A value the schema's own description mentions (``card`` "is excluded here") is a
@@ -107,6 +112,7 @@ from speclint.analyses.enumerations import (
     all_prose_sets,
     page_value_lists,
 )
+from speclint.analyses.namespaces import Namespaces, namespaces
 from speclint.analyses.shapes import Site, ValueSet, resolve, value_set
 from speclint.common.findings import (
     Finding,
@@ -128,7 +134,7 @@ _EXCLUSION = re.compile(
 )
 ID = "enum-drift"
 SEVERITY = Severity.ERROR
-FACTS = ("derived", "references")  # speclint.analyses.context
+FACTS = ("derived", "references", "provenance")  # speclint.analyses.context
 # Reads the schemas, and of the prose only its value sets and whether a page is a proposal
 # (speclint.analyses.units).
 READS = "extract"
@@ -377,7 +383,9 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                         ),
                     )
                     turn += 1
-            schema_only = [v for v in listed if v not in prose.values]
+            # An empty string in an enum means "unset" (a chart's `mode: ""`): not a value
+            # the prose leaves out.
+            schema_only = [v for v in listed if v not in prose.values and v != ""]
             if schema_only and prose.complete and _whole(bound, listed, prose.values):
                 disagreeing.append((bound, schema_only))
         if disagreeing:
@@ -460,13 +468,23 @@ def _projections(
     """Machine-to-machine drift: an inline object in an API document whose properties are a
     subset of a schema object's (a projection of that shape, like a cancel response carrying
     ``runId`` and ``status`` of the run snapshot) and whose enum lists values the schema's lacks."""
-    index = binder.index
+    made = corpus.provenance
+    spaces: list[Namespaces] = []  # made on first need
     for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+        if document.path in made:
+            # A tool's output, another project's copy, a bundle: it holds what it was made
+            # from (another edition's own `Resource`, the general `Error` every contract
+            # repeats), and the drift, if any, is judged on its sources (issue 45, item 3).
+            continue
         for site in _inline_objects(document, document.data, ""):
             names = set(site.node["properties"])
             if len(names) < 2 or names <= _ANNOTATIONS:
                 continue  # `title`, `description`, `type`: every definition object has them
             shape = f"`{document.path}#{site.pointer}` has properties {', '.join(sorted(names))}"
+            # A named definition (`components/schemas/Error`) is its API's own entity, not an
+            # anonymous projection: it is compared only with schemas of one specification with
+            # its API (a reference ties them: ``speclint.analyses.namespaces``).
+            named = _DEFINITION.search(site.pointer) is not None
             for name in sorted(names):
                 own = value_set(
                     corpus,
@@ -479,7 +497,10 @@ def _projections(
                 if own is None or own.holder.document is not document:
                     continue
                 ours = [as_written(v) for v in own.values]
-                for group in index.groups(name):
+                # What a field name alone may bind, and no more: a shape says less than a
+                # name, so a variant's one-value tag (`code: [forbidden]` of an error variant)
+                # is no vocabulary a projection can find lacking (issue 45, item 7).
+                for group in binder.by_name(name):
                     if group.site.document.kind is not DocumentKind.SCHEMA:
                         continue
                     listed = [as_written(v) for v in group.values.values]
@@ -493,6 +514,14 @@ def _projections(
                             continue
                         if any(block.explains(v) for v in extra):
                             continue
+                        if named:
+                            if not spaces:
+                                spaces.append(namespaces(corpus))
+                            if not any(
+                                spaces[0].one_specification(document.path, s.document.path)
+                                for _, s, _ in block.members
+                            ):
+                                continue
                         # Bound by a shape that looks like a projection: inferred.
                         evidence = f"{shape}, all of {block.files}"
                         yield (
@@ -535,6 +564,10 @@ def _whole(bound: GroupBinding, listed: list[str], prose: tuple[str, ...]) -> bo
     bound by the name `method` to the union of every method, documents that feature."""
     return bound.confidence == "high" or 2 * len(set(listed) & set(prose)) >= len(listed)
 
+
+# Where an API document names a definition of its own: OpenAPI 3 components, Swagger 2.0
+# definitions, a JSON Schema's `$defs` (AsyncAPI's components are under `components/schemas` too).
+_DEFINITION = re.compile(r"^/(?:components/schemas|definitions)/[^/]+$|/\$defs/[^/]+$")
 
 # Property names every schema-like object has: a shape sharing only these is no projection.
 _ANNOTATIONS = frozenset({"title", "description", "type", "name", "summary", "format", "default"})

@@ -19,6 +19,10 @@ What it does
     lists it as ``template`` and the summary counts it ("2 templates not read"). A real error
     in any other file, and in a file whose template syntax sits inside its strings, is reported.
 
+    An empty file (zero bytes, or only whitespace: a tool's state file committed empty) holds
+    no document, so none that is broken: it is not reported, and the summary and ``speclint
+    files`` count it ("1 empty file not read"). A file with content that does not parse is.
+
     It also reports the files speclint will not read, because reading them is unsafe or
     impossible: a symlink that leaves the corpus root or points back at itself, a FIFO, socket
     or device with a schema's name (opening a FIFO would wait forever), a file over 25 MB, and a

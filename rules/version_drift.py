@@ -8,9 +8,13 @@ What it does
       or ``RELEASES.md``: ``## [1.2.0] - 2026-05-01``; ``Unreleased`` and a development
       version, ``2.0.0-dev``, are skipped), else ``package.json``'s ``version`` unless it is a
       placeholder no release had (``0.0.0``, ``0.0.1``: a documentation site's or a tool's
-      package, not the protocol's), or the root of a monorepo (``workspaces``, or a
-      ``pnpm-workspace.yaml``, ``lerna.json``, ``nx.json`` or ``rush.json`` beside it: its
-      tooling's version), that no API document shares;
+      package, not the protocol's), or a package that is not the specification's: the root of
+      a monorepo (``workspaces``, or a ``pnpm-workspace.yaml``, ``lerna.json``, ``nx.json`` or
+      ``rush.json`` beside it), a documentation site (Docusaurus, VitePress
+      ... among its dependencies), one with only devDependencies that publishes nothing
+      (no ``main``, ``exports``, ``files``, ``bin``), or one whose ``main`` is a file the
+      repository lacks (``npm init``'s skeleton): its tooling's version, unless an API
+      document shares it;
     - ``info.version`` of every OpenAPI and AsyncAPI document;
     - the spec version each API document declares (``openapi: 3.1.0``, ``asyncapi: 3.0.0``) and
       the one its own ``info.description`` names ("This document follows AsyncAPI 3.0.0").
@@ -50,6 +54,7 @@ Options
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -200,7 +205,7 @@ def _package(corpus: Context) -> tuple[str, Location] | None:
     version = document.data.get("version")
     if not isinstance(version, str):
         return None
-    if _monorepo(corpus, document.data) and not _shared_by_an_api_document(corpus, version):
+    if _tooling(corpus, document.data) and not _shared_by_an_api_document(corpus, version):
         return None
     line, column = document.position("/version")
     return version, Location(
@@ -242,10 +247,40 @@ def _own_folder(path: str, declared: str) -> bool:
     return False
 
 
-def _monorepo(corpus: Context, data: dict[str, Any]) -> bool:
-    """A package.json at the root of a monorepo (``workspaces``, or a workspace tool's file
-    beside it): the version of its tooling, not of a specification (issue 45, item 7)."""
-    return "workspaces" in data or any(name in corpus.documents for name in WORKSPACE_FILES)
+# Dependencies that make a package a documentation site: its version is the site's.
+SITE_GENERATORS = (
+    "@docusaurus/core", "docusaurus", "vitepress", "vuepress", "gatsby", "next", "nuxt",
+    "astro", "@11ty/eleventy", "hexo", "@redocly/realm", "mintlify",
+)  # fmt: skip
+# What a package publishes as its own: a package naming none of these and depending on nothing
+# at run time (only devDependencies) ships no specification.
+_SHIPPED = ("main", "module", "exports", "files", "bin", "types")
+
+
+def _tooling(corpus: Context, data: dict[str, Any]) -> bool:
+    """A package.json that is not the specification's package, by what it says of itself: the
+    version of its tooling (issue 45, item 7). The root of a monorepo (``workspaces``, or a
+    workspace tool's file beside it); a documentation
+    site (a site generator among its dependencies); a package with only devDependencies that
+    publishes nothing of its own; one whose entry point (``main``) is a file the repository
+    lacks (``npm init``'s skeleton beside an API description). Not ``private`` alone: a spec
+    corpus's own unpublished package may carry the specification's version (OpenWOP's does)."""
+    if "workspaces" in data or any(name in corpus.documents for name in WORKSPACE_FILES):
+        return True
+    dependencies = data.get("dependencies")
+    runtime = dependencies if isinstance(dependencies, dict) else {}
+    development = data.get("devDependencies")
+    every = {**(development if isinstance(development, dict) else {}), **runtime}
+    if any(name in every for name in SITE_GENERATORS):
+        return True
+    if not runtime and every and not any(key in data for key in _SHIPPED):
+        return True
+    main = data.get("main")
+    return (
+        isinstance(main, str)
+        and not any(key in data for key in ("exports", "files"))
+        and posixpath.normpath(main) not in corpus.tree
+    )
 
 
 def _placeholder(version: str) -> bool:

@@ -120,6 +120,8 @@ def test_json_damaged_anywhere_is_a_finding_and_the_rest_is_checked(text: str) -
         f.rule == "unresolved-ref" and f.location.path == "schemas/canary.schema.json"
         for f in findings
     )
+    if not text.strip():
+        return  # cut to nothing: no document, none broken (coverage counts an empty file)
     try:
         json.loads(text)
     except ValueError:

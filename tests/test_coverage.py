@@ -175,6 +175,33 @@ def test_an_mdx_page_that_cannot_be_parsed_is_counted(make_corpus: MakeCorpus) -
     assert [(n.kind, n.path) for n in outcome.result.coverage] == [("mdx", "docs/intro.mdx")]
 
 
+def test_an_empty_json_or_yaml_file_is_counted_not_a_parse_error(make_corpus: MakeCorpus) -> None:
+    """A tool's state file committed empty (zero bytes, or only blank lines) holds no document
+    to be broken: it is said as not read, never filed as a parse error."""
+    root = make_corpus(
+        {
+            "hack/state.json": "",
+            "hack/other.json": "  \n\n",
+            "config/empty.yaml": "\n",
+            "schemas/broken.json": "{\n",  # content that does not parse stays an error
+            "README.md": "# x\n",
+        }
+    )
+    outcome = lint(root, Options(cache=False))
+    assert [(f.rule, f.location.path) for f in outcome.findings] == [
+        ("parse-error", "schemas/broken.json")
+    ]
+    assert sorted((n.kind, n.path) for n in outcome.result.coverage) == [
+        ("empty", "config/empty.yaml"),
+        ("empty", "hack/other.json"),
+        ("empty", "hack/state.json"),
+    ]
+    last = run_cli("check", str(root), "--no-cache").output.splitlines()[-1]
+    assert last.endswith("; not checked: 3 empty files not read")
+    rows = {line.split()[0]: line for line in run_cli("files", str(root)).output.splitlines()}
+    assert "not checked: 1 empty file not read" in rows["hack/state.json"]
+
+
 def test_a_configuration_excluding_a_folder_leaves_its_pages_uncounted(
     make_corpus: MakeCorpus,
 ) -> None:

@@ -665,3 +665,200 @@ def test_a_waiver_above_a_list_or_table_keeps_the_sentence_that_introduces_it(
         [found] = prose_sets(parse_document(path, text))
         assert (found.field, found.values) == ("status", ("open", "closed"))
         assert found.context.startswith("The `status` field is one of:")
+
+
+# --- pairs on too little evidence (issue 45, item 7) ---------------------------------------------
+
+ERROR_API = textwrap.dedent(
+    """\
+    openapi: 3.1.0
+    info: {title: t, version: 1.0.0}
+    paths: {}
+    components:
+      schemas:
+        Error:
+          type: object
+          properties:
+            code: {type: string, enum: [internal, invalid, forbidden, unavailable]}
+            message: {type: string}
+    """
+)
+
+
+def error_variant(code: str) -> str:
+    return schema(
+        type="object",
+        properties={"code": {"type": "string", "enum": [code]}, "message": {"type": "string"}},
+    )
+
+
+def test_error_variants_tagged_by_a_one_value_code_are_no_projections_of_a_general_error(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Each variant fixes `code` to its own value: the tag of one variant, which a name alone
+    # does not bind, nor does an API object that merely has the same property names.
+    root = make_corpus(
+        {
+            "schemas/forbidden-error.schema.json": error_variant("forbidden"),
+            "schemas/invalid-error.schema.json": error_variant("invalid"),
+            "api/openapi.yaml": ERROR_API,
+        }
+    )
+    assert run(root, "enum-drift") == []
+
+
+def test_a_projection_onto_a_vocabulary_enum_still_drifts(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/error.schema.json": schema(
+                type="object",
+                properties={
+                    "code": {"type": "string", "enum": ["internal", "invalid"]},
+                    "message": {"type": "string"},
+                },
+            ),
+            "api/openapi.yaml": ERROR_API.replace(
+                "paths: {}", "paths: {}\nx-error: {$ref: '../schemas/error.schema.json'}"
+            ),
+        }
+    )
+    [finding] = run(root, "enum-drift")
+    assert "lacks `forbidden`, `unavailable`, which an API document lists" in finding.message
+
+
+def test_a_generated_api_document_is_no_projection_evidence(make_corpus: MakeCorpus) -> None:
+    # The generated document holds what its generator was given (here another edition's own
+    # `Resource` list): drift is judged on the sources, never on a tool's output.
+    resource = schema(
+        type="object",
+        properties={
+            "id": {"type": "string"},
+            "type": {"type": "string", "enum": ["buckets", "tasks"]},
+        },
+    )
+    generated = textwrap.dedent(
+        """\
+        openapi: 3.1.0
+        info: {title: t, version: 1.0.0}
+        paths:
+          /resources:
+            get:
+              responses:
+                '200':
+                  description: ok
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        properties:
+                          id: {type: string}
+                          type: {type: string, enum: [buckets, tasks, flows]}
+        """
+    )
+    files: dict[str, str | bytes] = {
+        "src/cloud/resource.schema.json": resource,
+        "contracts/oss.yml": generated,
+    }
+    assert len(run(make_corpus(dict(files)), "enum-drift")) == 1  # hand-written: a projection
+    files[".gitattributes"] = "contracts/** linguist-generated=true\n"
+    assert run(make_corpus(files), "enum-drift") == []
+
+
+def test_a_charts_readme_does_not_describe_another_charts_values(make_corpus: MakeCorpus) -> None:
+    chart = "apiVersion: v2\nname: {}\nversion: 1.0.0\n"
+    root = make_corpus(
+        {
+            "charts/collector/Chart.yaml": chart.format("collector"),
+            "charts/collector/README.md": page(
+                """
+                # Collector
+
+                The `mode` value must be one of `daemonset`, `deployment` or `statefulset`.
+                """
+            ),
+            "charts/collector/values.schema.json": schema(
+                type="object",
+                properties={"mode": {"enum": ["daemonset", "deployment", "statefulset"]}},
+            ),
+            "charts/allocator/Chart.yaml": chart.format("allocator"),
+            "charts/allocator/values.schema.json": schema(
+                type="object", properties={"mode": {"enum": ["deployment", "statefulset"]}}
+            ),
+        }
+    )
+    assert run(root, "enum-drift") == []
+
+
+def test_a_page_outside_any_chart_still_binds_to_a_charts_values(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "charts/allocator/Chart.yaml": "apiVersion: v2\nname: allocator\nversion: 1.0.0\n",
+            "charts/allocator/values.schema.json": schema(
+                type="object", properties={"mode": {"enum": ["deployment", "statefulset"]}}
+            ),
+            "docs/modes.md": page(
+                """
+                # Modes
+
+                The `mode` value must be one of `daemonset`, `deployment` or `statefulset`.
+                """
+            ),
+        }
+    )
+    [finding] = run(root, "enum-drift")
+    assert "lacks `daemonset`" in finding.message
+
+
+def test_an_empty_string_in_the_enum_is_unset_not_a_value_to_document(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "spec/modes.md": page(
+                """
+                # Modes
+
+                The `mode` value must be one of `daemonset`, `deployment` or `statefulset`.
+                """
+            ),
+            "schemas/values.schema.json": schema(
+                type="object",
+                properties={"mode": {"enum": ["daemonset", "deployment", "statefulset", ""]}},
+            ),
+        }
+    )
+    assert run(root, "enum-drift") == []
+
+
+def line_error(api_refers: bool) -> dict[str, str | bytes]:
+    """A schema of line errors (`code` of its own few values, more members) and another API's
+    own `Error` component, of more codes; the API refers to the schema's folder or not."""
+    api = ERROR_API
+    if api_refers:
+        api = api.replace("paths: {}", "paths: {}\nx-line: {$ref: '../schemas/line-error.json'}")
+    return {
+        "schemas/line-error.json": schema(
+            type="object",
+            properties={
+                "code": {"type": "string", "enum": ["internal", "invalid"]},
+                "message": {"type": "string"},
+                "line": {"type": "integer"},
+            },
+        ),
+        "api/openapi.yaml": api,
+    }
+
+
+def test_another_apis_named_definition_is_its_own_entity_not_a_projection(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `components/schemas/Error` is that API's own definition: sharing member names with a
+    # schema the API never refers to is no evidence that it projects it.
+    assert run(make_corpus(line_error(api_refers=False)), "enum-drift") == []
+
+
+def test_a_named_definition_of_an_api_that_refers_to_the_schema_is_compared(
+    make_corpus: MakeCorpus,
+) -> None:
+    [finding] = run(make_corpus(line_error(api_refers=True)), "enum-drift")
+    assert "lacks `forbidden`, `unavailable`, which an API document lists" in finding.message

@@ -338,3 +338,49 @@ def test_the_files_openapi_generator_lists_are_generated(make_corpus: MakeCorpus
     )
     broken = {f["location"]["path"] for f in findings(root) if f["rule"] == "broken-link"}
     assert broken == {"sdk/docs/Own.md", "escape.md"}
+
+
+# --- one document in two serialisations (issue 45, batch 1) --------------------------------------
+
+GHOSTLY = {**json.loads(ORDER), "required": ["id", "total", "ghost"]}  # `ghost` is declared nowhere
+
+
+def as_yaml(schema: dict[str, Any]) -> str:
+    """The YAML source of a schema, its first description a block scalar the JSON reflowed."""
+    lines = [f"{key}: {json.dumps(value)}" for key, value in schema.items() if key != "properties"]
+    lines.append("properties:")
+    for name, member in schema["properties"].items():
+        lines.append(f"  {name}:")
+        for key, value in member.items():
+            if key == "description":
+                words = value.split(" ", 1)
+                lines.append(f"    description: |\n      {words[0]}\n      {words[1]}")
+            else:
+                lines.append(f"    {key}: {json.dumps(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_yaml_schema_and_its_json_rendering_are_one_document(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {"schemas/order.yaml": as_yaml(GHOSTLY), "schemas/order.json": json.dumps(GHOSTLY)}
+    )
+    made = Context.load(root).provenance
+    assert made["schemas/order.json"].kind == COPY
+    assert made["schemas/order.json"].sources == ("schemas/order.yaml",)
+    # One defect, one finding: at the source, not again in its rendering; no duplicate `$id`.
+    found = findings(root)
+    assert [(f["rule"], f["location"]["path"]) for f in found] == [
+        ("required-undeclared", "schemas/order.yaml")
+    ]
+    assert (
+        "copy (schemas/order.yaml in another serialisation)" in listing(root)["schemas/order.json"]
+    )
+
+
+def test_a_json_that_says_something_else_is_its_own_document(make_corpus: MakeCorpus) -> None:
+    other = {**GHOSTLY, "properties": {**GHOSTLY["properties"], "total": {"type": "string"}}}
+    root = make_corpus(
+        {"schemas/order.yaml": as_yaml(GHOSTLY), "schemas/order.json": json.dumps(other)}
+    )
+    assert Context.load(root).provenance == {}
+    assert "duplicate-id" in {f["rule"] for f in findings(root)}

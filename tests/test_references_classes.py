@@ -332,6 +332,22 @@ def test_one_schema_published_as_yaml_and_json_is_not_a_duplicate(
     assert findings_of("duplicate-id", root) == []
 
 
+def test_a_description_reflowed_by_the_conversion_is_the_same_schema(
+    make_corpus: MakeCorpus,
+) -> None:
+    """The converter joined a literal block scalar's lines into one (a line break is a space
+    once rendered): the descriptions differ only in whitespace, the schemas not at all."""
+    reflowed = dict(RUN, description="A run.  One per request.")
+    root = make_corpus({"schemas/run.json": json.dumps(reflowed), "schemas/run.yaml": RUN_YAML})
+    assert findings_of("duplicate-id", root) == []
+
+
+def test_a_description_whose_words_differ_is_another_schema(make_corpus: MakeCorpus) -> None:
+    edited = dict(RUN, description="A run. One per user.")
+    root = make_corpus({"schemas/run.json": json.dumps(edited), "schemas/run.yaml": RUN_YAML})
+    assert len(findings_of("duplicate-id", root)) == 1
+
+
 def test_two_formats_that_differ_are_still_a_duplicate(make_corpus: MakeCorpus) -> None:
     root = make_corpus(
         {

@@ -10,6 +10,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding
 from speclint.model.config import load_config
@@ -76,3 +78,40 @@ def test_a_released_copy_in_the_folder_of_its_version_agrees_with_itself(
     assert [f.location.path for f in run(make_corpus(files), "version-drift")] == [
         "releases/v1.1/openapi.yaml"
     ]
+
+
+@pytest.mark.parametrize(
+    "package",
+    [
+        # npm init's skeleton beside an API: its entry point is a file the repository lacks
+        {"name": "shop-api", "version": "4.2.0", "main": "index.js", "dependencies": {"x": "1"}},
+        {"name": "shop-lint", "version": "4.2.0", "devDependencies": {"some-linter": "^1.0.0"}},
+        {"name": "shop-docs", "version": "4.2.0", "dependencies": {"@docusaurus/core": "^3"}},
+    ],
+    ids=["entry-point-absent", "dev-dependencies-only", "docs-site"],
+)
+def test_a_tooling_package_json_is_not_the_specs_version(
+    make_corpus: MakeCorpus, package: dict[str, object]
+) -> None:
+    files: dict[str, str | bytes] = {
+        "package.json": json.dumps(package),
+        "api/openapi.yaml": api("1.2.1"),
+    }
+    assert run(make_corpus(files), "version-drift") == []
+
+
+def test_a_package_that_publishes_the_spec_speaks_for_it(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        "package.json": json.dumps(
+            {
+                "name": "shop-spec",
+                "version": "4.2.0",
+                "main": "api/openapi.yaml",
+                "files": ["api"],
+                "devDependencies": {"some-linter": "^1.0.0"},
+            }
+        ),
+        "api/openapi.yaml": api("1.2.1"),
+    }
+    [finding] = run(make_corpus(files), "version-drift")
+    assert "the corpus is at 4.2.0 (package.json)" in finding.message

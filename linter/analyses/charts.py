@@ -28,6 +28,39 @@ VALUES_SCHEMA = "values.schema.json"  # Helm reads the schema of a chart's value
 DEFAULT_VALUES = "values.yaml"  # and the chart's default values by this one
 
 
+def chart_of(corpus: Context, path: str) -> str | None:
+    """The folder of the Helm chart ``path`` belongs to: the nearest folder upward (its own
+    included) with a ``Chart.yaml``; None outside every chart. A chart is packaged, versioned
+    and documented on its own: its README describes its values, not another chart's."""
+    memo: dict[str, str | None] = corpus.memo.setdefault("chart_of", {})
+    folder = posixpath.dirname(path)
+    if folder in memo:
+        return memo[folder]
+    seen = []
+    found: str | None = None
+    while True:
+        if folder in memo:
+            found = memo[folder]
+            break
+        seen.append(folder)
+        if posixpath.join(folder, HELM_CHART) in corpus.tree:
+            found = folder
+            break
+        if not folder:
+            break
+        folder = posixpath.dirname(folder)
+    for each in seen:
+        memo[each] = found
+    return found
+
+
+def same_chart(corpus: Context, first: str, second: str) -> bool:
+    """Whether one may describe the other as far as charts go: not in two different charts (a
+    page outside every chart, a repository's docs, may describe any chart's values)."""
+    one, other = chart_of(corpus, first), chart_of(corpus, second)
+    return one is None or other is None or one == other
+
+
 def chart_defaults(corpus: Context, schema: Document, pointer: str) -> Document | None:
     """The chart's default values when ``schema#pointer`` is a chart's values schema (the root
     of a ``values.schema.json`` with a ``Chart.yaml`` beside it) and the chart's

@@ -37,6 +37,10 @@ A *counted claim* is a number (word or digit) before what it counts: "four kind 
    some list every value a list the text does not give as complete names, that list binds to
    those only (the others merely share the name: a deprecated endpoint's older enum).
 
+Prose binds only to schemas of its own version (``versions``) and, inside a Helm chart (a folder
+with a ``Chart.yaml``), of its own chart: each chart's README documents its own values, and two
+charts' ``mode`` are two fields (``charts.chart_of``). A page outside every chart may describe any.
+
 Enums of one field that no comparison can tell apart (the same values, keyword, closure and
 version, and the same standing: a variant's tag, a ``then``) are one :class:`EnumGroup`, and a
 prose set is weighed once against each group (``Binder.grouped``), not against each schema:
@@ -68,6 +72,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from speclint.analyses.charts import chart_of, same_chart
 from speclint.analyses.context import Context
 from speclint.analyses.fences import comment_blocks
 from speclint.analyses.rfcs import is_rfc
@@ -917,6 +922,7 @@ class SchemaIndex:
             values.keyword,
             values.open,
             self.corpus.versions.of(site.document.path),
+            chart_of(self.corpus, site.document.path),
             (site.document.path, site.pointer) in self.tags,
             _conditional(site.pointer),
             site.document.kind,
@@ -1062,7 +1068,7 @@ class Binder:
         configured = self._configured(prose)
         if configured is not None:
             return configured
-        explicit = [b for b in self._explicit(prose) if self._same_version(prose, b.group.site)]
+        explicit = [b for b in self._explicit(prose) if self._comparable(prose, b.group.site)]
         if explicit:
             return explicit
         if prose.field is None or self._is_proposal(prose.path):
@@ -1074,9 +1080,9 @@ class Binder:
         evidence = f"the text names `{prose.field}`, values overlap"
         found = [
             GroupBinding(prose, group, "medium", evidence)
-            for group in self._by_name(prose.field)
-            # the 3.2 pages do not describe the 3.0 schema
-            if self._same_version(prose, group.site)
+            for group in self.by_name(prose.field)
+            # the 3.2 pages do not describe the 3.0 schema, nor one chart's README another's
+            if self._comparable(prose, group.site)
             and overlap(prose.values, group.values.values, prose.complete)
         ]
         if prose.complete:
@@ -1091,8 +1097,9 @@ class Binder:
         ]
         return agreeing or found
 
-    def _by_name(self, name: str) -> list[EnumGroup]:
-        """The groups of ``name`` a field name alone may bind to."""
+    def by_name(self, name: str) -> list[EnumGroup]:
+        """The groups of ``name`` a field name alone may bind to (and a shape, which says less:
+        ``enum-drift``'s projections)."""
         found = self._memo.get(("name", name))
         if found is None:
             found = self._memo["name", name] = [
@@ -1115,8 +1122,13 @@ class Binder:
             self._proposals[path] = document is not None and is_rfc(document)
         return self._proposals[path]
 
-    def _same_version(self, prose: ProseSet, site: Site) -> bool:
-        return self.corpus.versions.comparable(prose.path, site.document.path)
+    def _comparable(self, prose: ProseSet, site: Site) -> bool:
+        """Whether the prose may describe the schema: of one version, and not of two different
+        Helm charts (each chart's README documents its own values)."""
+        path = site.document.path
+        return self.corpus.versions.comparable(prose.path, path) and same_chart(
+            self.corpus, prose.path, path
+        )
 
     def _configured(self, prose: ProseSet) -> list[GroupBinding] | None:
         keys = [f"{prose.path}#{prose.anchor}@{prose.field}", f"{prose.path}#{prose.anchor}"]

@@ -20,7 +20,9 @@ Provenance is decided once, here, by evidence, and ``speclint files`` shows it:
     (``swagger-cli bundle``, ``redocly bundle``, ``*.bundled.json``), compared by content, never
     by name. The split document is its source;
 ``copy``
-    a byte-identical copy of another checked document of the same name and version, in another
+    the JSON rendering of a YAML document beside it (``run.json`` of ``run.yaml``: equal once
+    parsed, up to what a conversion changes: ``$schema``, a block scalar's last newline or
+    reflowed lines, YAML 1.1 booleans); or a byte-identical copy of another checked document of the same name and version, in another
     folder (256 characters or more: two tiny files that agree say nothing; two files of different
     names that agree are two documents; a release folder's unchanged file is that release's
     own, ``speclint.parsing.versions``). Of identical files the source is the one not otherwise marked generated,
@@ -49,6 +51,7 @@ than ``DEPTH`` is not compared.
 from __future__ import annotations
 
 import hashlib
+import posixpath
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -106,6 +109,8 @@ def provenance(
         )
     for path, made in _copies(corpus, index, found).items():
         found.setdefault(path, made)
+    for path, made in _renderings(corpus, found).items():
+        found.setdefault(path, made)
     for path, made in _bundles(corpus, index, found).items():
         found.setdefault(path, made)
     for path, made in _upstream(corpus).items():
@@ -121,6 +126,84 @@ def derived(found: Mapping[str, Provenance], embedding: Mapping[str, int]) -> di
         if made.kind in (BUNDLE, COPY):
             out.setdefault(path, len(made.sources))
     return dict(sorted(out.items()))
+
+
+# --- one document in two serialisations ---------------------------------------------------------
+
+# The two formats one document is published in (`run.yaml` and `run.json`).
+_FORMATS = ((".json",), (".yaml", ".yml"))
+# YAML 1.1 booleans: a YAML 1.2 reader keeps them strings, the YAML 1.1 tool that wrote the
+# JSON copy turned them into `true`/`false` (yaml.org/type/bool.html).
+_YAML11_BOOLEANS = {
+    **dict.fromkeys(("y", "yes", "on", "true"), True),
+    **dict.fromkeys(("n", "no", "off", "false"), False),
+}
+# Annotations that are prose (JSON Schema 2020-12 Validation §9.1, Core §8.3): a converter may
+# reflow them (a block scalar's line breaks joined into spaces), and a reader sees the same text.
+_PROSE = frozenset({"description", "title", "$comment"})
+
+
+class _TooDeep(Exception):
+    """A document nested past ``DEPTH``: not compared."""
+
+
+def as_converted(node: Any, depth: int = 0) -> Any:
+    """``node`` as a YAML-to-JSON conversion leaves it comparable: no `$schema` (a build may
+    add or drop it), strings without the trailing newline of a YAML block scalar, prose
+    annotations up to their whitespace (a reflowed description), and YAML 1.1 booleans
+    (``yes``, ``on``) as the booleans a YAML 1.1 converter made of them. Raises ``_TooDeep``
+    past ``DEPTH`` levels (``renderings`` compares such documents as different)."""
+    if depth > DEPTH:
+        raise _TooDeep
+    if isinstance(node, dict):
+        return {
+            k: " ".join(v.split())
+            if k in _PROSE and isinstance(v, str)
+            else as_converted(v, depth + 1)
+            for k, v in node.items()
+            if k != "$schema"
+        }
+    if isinstance(node, list):
+        return [as_converted(each, depth + 1) for each in node]
+    if isinstance(node, str):
+        flag = _YAML11_BOOLEANS.get(node.lower())
+        return flag if flag is not None else node.rstrip()
+    return node
+
+
+def same_when_converted(first: Any, second: Any) -> bool:
+    """Whether two parsed documents are one document in two serialisations."""
+    try:
+        return bool(as_converted(first) == as_converted(second))
+    except _TooDeep:
+        return False
+
+
+def _renderings(corpus: Corpus, marked: Mapping[str, Provenance]) -> dict[str, Provenance]:
+    """One document published as YAML and as JSON beside it (`run.yaml` and `run.json`), equal
+    once parsed up to what a conversion changes: one is the other's copy. The YAML is taken as
+    the source (people write YAML, a converter writes the JSON), unless only it is marked."""
+    by_stem: dict[str, dict[int, Document]] = {}
+    for path, document in corpus.documents.items():
+        stem, suffix = posixpath.splitext(path)
+        form = next((i for i, names in enumerate(_FORMATS) if suffix.lower() in names), None)
+        if form is not None and document.kind in _COMPARED and document.usable:
+            by_stem.setdefault(stem, {}).setdefault(form, document)
+    found: dict[str, Provenance] = {}
+    for forms in by_stem.values():
+        if len(forms) < 2:
+            continue
+        rendered, written = forms[0], forms[1]
+        if written.kind is not rendered.kind:
+            continue
+        if not same_when_converted(written.data, rendered.data):
+            continue
+        if written.path in marked and rendered.path not in marked:
+            written, rendered = rendered, written
+        found[rendered.path] = Provenance(
+            COPY, f"{written.path} in another serialisation", (written.path,)
+        )
+    return found
 
 
 # --- byte-identical copies ------------------------------------------------------------------------

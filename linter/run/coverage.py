@@ -26,7 +26,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.references import bare_host, held_at_raw_url
 from speclint.common.controls import visible
 from speclint.common.findings import Finding
-from speclint.model.corpus import glob_to_regex
+from speclint.model.corpus import EMPTY_REASON, glob_to_regex
 from speclint.parsing.kinds import DocumentKind
 from speclint.run.catalog import all_rules
 
@@ -117,6 +117,7 @@ KINDS: dict[str, tuple[str, str]] = {
     ),
     "asciidoc": ("AsciiDoc page not read", "AsciiDoc pages not read"),
     "mdx": ("MDX page that could not be parsed", "MDX pages that could not be parsed"),
+    "empty": ("empty file not read", "empty files not read"),
 }
 _ORDER = {kind: index for index, kind in enumerate(KINDS)}
 
@@ -209,6 +210,9 @@ def _unread_files(corpus: Context) -> Iterator[Note]:
             "not checked (name it `.json` or `.yaml` to have it checked)",
         )
     for document in corpus.documents.values():
+        if document.reason == EMPTY_REASON:
+            # A tool's state file committed empty is no broken document (parse-error): said.
+            yield Note("empty", document.path, 1, "an empty file: not read")
         if document.path.lower().endswith(".mdx") and not document.usable:
             problem = document.problem.message if document.problem else "could not be parsed"
             yield Note("mdx", document.path, 1, visible(f"not checked: {problem}"))
