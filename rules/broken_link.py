@@ -133,6 +133,13 @@ What it does
     (``#sec-Field-Rules``, ``#sec-Scalars.Custom-Scalars`` for a bold sub-heading) name the
     heading whose words they are.
 
+    A site's build may make anchors the Markdown does not hold: a script that wraps each item
+    code of a page of numbered requirements (`` `(RSC7a)` The client...``) in an ``<a id>``.
+    A fragment that is exactly such a code opening a paragraph of the target page (a page of
+    three or more), where a site's build may publish the page (the repository configures a
+    site, or the page's front matter says it is written for one), is not checked and said so
+    ("links to anchors a site's build makes of item codes"); any other fragment is judged.
+
     A page in a folder of meeting records (``minutes/``, ``meeting_minutes/``, ``meetings/``,
     ``agendas/``) or of an archive (``archive/``, ``_archive_/``, ``attic/``:
     ``speclint.parsing.kinds.RECORD_FOLDERS``) is history, quoting the specification as it stood
@@ -320,6 +327,7 @@ class Problem:
     pointer: str = ""  # the anchor of the heading the link is under (set by ``check_unit``)
     severity: Severity = SEVERITY
     rank: int = 0  # 1 on a committed copy of an assembled document: its parts' sites go first
+    coverage: str | None = None  # a link not checked (``speclint.run.coverage``), no finding
 
 
 @dataclass(frozen=True)
@@ -1454,6 +1462,19 @@ def _anchor_problem(
     on_site = target.endswith(".mdx") or tree.site_of(target) is not None
     if on_site and bare(name) in {bare(a) for a in [*anchors, *page.headings]}:
         return None
+    if not documents and _build_anchor(tree, page, target, name):
+        # `#RSC7a` for the item `(RSC7a)`: an anchor the site's build makes (a script that
+        # wraps each item code in `<a id>`), which the Markdown does not hold: not checked,
+        # and said so, one note a link.
+        return Problem(
+            (BUILD_ANCHOR, path, str(site.line), str(site.column)),
+            path,
+            site,
+            f"`{site.target}`: an anchor a site's build makes of the item code `{name}` on "
+            f"{where} (no heading has it): not checked",
+            severity=Severity.INFO,
+            coverage=BUILD_ANCHOR,
+        )
     guess = _word_of(name, headings, proposed, renderer) or _closest(name, proposed, cutoff=0.6)
     hint = f" (did you mean `#{guess}`?)" if guess else ""
     return Problem(
@@ -1464,6 +1485,27 @@ def _anchor_problem(
         "or restore the heading it named",
         related,
         rank=rank,
+    )
+
+
+BUILD_ANCHOR = "build-anchor"  # the coverage kind of a link to an anchor a site's build makes
+# Item codes before a page is taken for one of numbered items (a requirement list), whose codes
+# a site's build may make anchors of, rather than for a page that happens to open a paragraph
+# with a code.
+CODED_PAGE = 3
+
+
+def _build_anchor(tree: Tree, page: Page, target: str, name: str) -> bool:
+    """Whether ``#name`` is an anchor a site's build makes, by the evidence the repository
+    holds: ``name`` is exactly the item code opening a paragraph of the target page (``(RSC7a)``
+    as a code span, ``speclint.parsing.links.ITEM_CODE``), the page is one of numbered items
+    (``CODED_PAGE`` such codes at least), and a site's build may publish it
+    (``Renderers.built_into_site``). A fragment no item of the page is coded with stays a
+    broken link."""
+    return (
+        name in page.markers
+        and len(page.markers) >= CODED_PAGE
+        and tree.renderers.built_into_site(target)
     )
 
 
@@ -1756,6 +1798,7 @@ def _findings(corpus: Context, problems: list[Problem]) -> Iterator[Finding]:
             )
             if others
             else (),
+            coverage=first.coverage,
         )
 
 

@@ -178,6 +178,7 @@ class Renderers:
                 self.folders.add("/".join(parts[:end]))
         self._sites: dict[str, str | None] = {}
         self._renderers: dict[str, Renderer] = {}
+        self._configured: bool | None = None
 
     def site_of(self, path: str) -> str | None:
         """The nearest folder above ``path`` that holds a documentation site's configuration;
@@ -217,6 +218,20 @@ class Renderers:
             found = self._elsewhere(path) or found
         self._renderers[path] = found
         return found
+
+    def built_into_site(self, path: str) -> bool:
+        """Whether the page at ``path`` may be published by a site's build: a site renders it
+        (its own configuration, or its front matter), or the repository configures a
+        documentation site somewhere, whose build may take its pages from anywhere in the
+        repository (a script that copies them into the site's content folder)."""
+        if self.of(path).kind != GITHUB:
+            return True
+        if self._configured is None:
+            self._configured = any(
+                site_config(self.files, self.folders, folder) is not None
+                for folder in sorted(self.folders)
+            )
+        return self._configured
 
     def _elsewhere(self, path: str) -> Renderer | None:
         """The site a page outside every site configured here is written for: its own YAML
