@@ -163,7 +163,8 @@ What it does
     still reported.
 
     A "did you mean" proposes only a target that exists: a file or route that has the link's
-    fragment (written with it), an anchor the page's renderer makes.
+    fragment (written with it), an anchor the page's renderer makes; of alike files, the one
+    in the nearest folder.
 
     A destination is named as it is written, not as the parser percent-encoded it, even on the
     line after ``[text](``. One wrapped in quotes or parentheses (``[x]: (https://…)``, ``[x](
@@ -1308,7 +1309,8 @@ def _missing_file(
             f"`{site.target}` → `{resolved}` does not exist: the repository has `{cased[0]}`, "
             f"and paths are case-sensitive (GitHub, Linux). Write `{right}`{either}",
         )
-    close = _close_of(resolved, tuple(_neighbours(tree, resolved)), 0.75, 5)
+    neighbours = tuple(_neighbours(tree, resolved))
+    close = _nearest_first(resolved, _close_of(resolved, neighbours, 0.75, len(neighbours) or 1))
     guess = next((c for c in close if reaches(c)), None)
     hint = f" (did you mean `{_relative(path, guess)}{anchor}`?)" if guess else ""
     if WEB_ADDRESS.match(site.target):
@@ -1354,6 +1356,23 @@ def _wrapped(target: str) -> tuple[str, str] | None:
 def _neighbours(tree: Tree, resolved: str) -> list[str]:
     folder, _, name = resolved.rpartition("/")
     return sorted({*tree.by_folder.get(folder, ()), *tree.by_name.get(name, ())})
+
+
+def _nearest_first(resolved: str, close: Iterable[str]) -> list[str]:
+    """``close`` (alike paths, most alike first) with those nearest ``resolved``'s folder first:
+    the file beside the page (``linter/registry.go`` for ``linter/linter/registry.go``) is
+    meant rather than one in another folder whose path happens to be more alike
+    (``linter/fix/registry.go``)."""
+    here = posixpath.dirname(resolved).split("/")
+
+    def steps(candidate: str) -> int:
+        there = posixpath.dirname(candidate).split("/")
+        shared = 0
+        while shared < min(len(here), len(there)) and here[shared] == there[shared]:
+            shared += 1
+        return len(here) + len(there) - 2 * shared
+
+    return sorted(close, key=steps)
 
 
 def _relative(page: str, target: str) -> str:
