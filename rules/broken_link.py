@@ -247,7 +247,7 @@ import json
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
@@ -258,13 +258,16 @@ from speclint.analyses.api_links import ApiNames, DeepLink, api_names, bare, dee
 from speclint.analyses.assembly import Assembly
 from speclint.analyses.context import Context
 from speclint.analyses.renderers import (
+    DOCUSAURUS_CONTENT,
     ELSEWHERE,
     GITHUB_RENDERER,
     SITE_CONFIGS,
     Renderer,
     mkdocs_slug,
     renderers,
+    served_folders,
     site_config,
+    site_path,
 )
 from speclint.analyses.units import check_by_unit
 from speclint.common.findings import (
@@ -749,29 +752,25 @@ class Site:
     @classmethod
     def read(cls, tree: Tree, folder: str) -> Site:
         config, kind = tree.site_config(folder) or ("", "other")
-
-        def at(*parts: str) -> str:
-            joined = posixpath.normpath(posixpath.join(folder, *parts))
-            return "" if joined == "." else joined
-
         data = tree.corpus.documents[config].data if config in tree.corpus.documents else None
         if kind == "mintlify":
             # Mintlify serves `folder/a/b.mdx` as `/a/b`; an `openapi` entry makes a page per
             # operation, routes with no file, so then a missing route is not judged.
             known = isinstance(data, dict) and '"openapi"' not in json.dumps(data)
-            return cls(folder, kind, (("/", at(".")),), ("/",) if known else ())
+            return cls(folder, kind, (("/", site_path(folder)),), ("/",) if known else ())
         if kind == "docusaurus":
-            return _docusaurus(tree, folder, at)
-        if kind == "mkdocs":
-            docs_dir = data.get("docs_dir") if isinstance(data, dict) else None
-            return cls(folder, kind, (("/", at(str(docs_dir or "docs"))),))
-        if kind == "hugo":
-            return cls(folder, kind, (("/", at("content")), ("/", at("static"))))
+            return _docusaurus(tree, folder)
+        if kind in ("mkdocs", "hugo"):
+            # The pages at the site's root: MkDocs' `docs_dir`, Hugo's `content/` (and its
+            # `static/` files).
+            [pages] = served_folders(tree.corpus, kind, folder, config)
+            files = (("/", site_path(folder, "static")),) if kind == "hugo" else ()
+            return cls(folder, kind, (("/", pages), *files))
         if kind == "vitepress":
-            return cls(folder, kind, (("/", at(".")), ("/", at("public"))))
+            return cls(folder, kind, (("/", site_path(folder)), ("/", site_path(folder, "public"))))
         if kind == "mdbook":
-            return cls(folder, kind, (("/", at("src")),))
-        return cls(folder, kind, (("/", at(".")),))
+            return cls(folder, kind, (("/", site_path(folder, "src")),))
+        return cls(folder, kind, (("/", site_path(folder)),))
 
     def find(self, tree: Tree, route: str) -> str | None:
         """The file the site serves at ``route`` (``/docs/intro``), or None."""
@@ -818,23 +817,28 @@ def _under(route: str, prefix: str) -> str | None:
     return None
 
 
-def _docusaurus(tree: Tree, folder: str, at: Callable[..., str]) -> Site:
+def _docusaurus(tree: Tree, folder: str) -> Site:
     """Docusaurus's defaults (docs/ at ``/docs``, static/ and src/pages/ at ``/``), with each
     doc's route as Docusaurus makes it: number prefixes dropped, ``index``/``README`` and a
     file named as its folder for the folder, ``id`` and ``slug`` front matter. A customised
     ``routeBasePath`` or docs path lives in the JavaScript configuration, which is code: then
     ``/docs`` names no folder here, and routes are looked up but not judged."""
-    docs = at("docs")
+    content = dict(DOCUSAURUS_CONTENT)
+    docs = site_path(folder, content["docs"])
     site = Site(
         folder,
         "docusaurus",
-        (("/docs", docs), ("/", at("static")), ("/", at("src/pages"))),
+        (
+            ("/docs", docs),
+            ("/", site_path(folder, "static")),
+            ("/", site_path(folder, content["pages"])),
+        ),
     )
     if docs not in tree.folders:
         return site
     # Versioned docs (`/docs/1.0/x`, `/docs/next/x`) are served from other folders: looked up
     # where the current docs are, never judged.
-    versioned = at("versions.json") in tree.files
+    versioned = site_path(folder, "versions.json") in tree.files
     site.judged = () if versioned else ("/docs",)
     # Docusaurus generates tag pages, and a category's index page (`_category_.json` with a
     # `generated-index` link) at `/docs/category/<label>` unless the link names its slug.
@@ -1243,19 +1247,16 @@ def _docusaurus_relative(
 
 def _docusaurus_place(site_folder: str, path: str) -> tuple[str, str] | None:
     """The plugin of a Docusaurus site that serves ``path`` ("docs", "versioned", "blog" or
-    "pages"), with its content root, by Docusaurus's default folders; None for a page the
-    site does not serve (a README beside the configuration, a custom plugin's page)."""
-
-    def at(*parts: str) -> str:
-        joined = posixpath.normpath(posixpath.join(site_folder, *parts))
-        return "" if joined == "." else joined
-
-    for plugin, root in (("docs", at("docs")), ("blog", at("blog")), ("pages", at("src/pages"))):
-        if _under("/" + path, "/" + root) is not None:
+    "pages": ``DOCUSAURUS_CONTENT``), with its content root (a version's folder for a
+    versioned doc); None for a page the site does not serve (a README beside the
+    configuration, a custom plugin's page)."""
+    for plugin, part in DOCUSAURUS_CONTENT:
+        root = site_path(site_folder, part)
+        rest = _under("/" + path, "/" + root)
+        if plugin != "versioned" and rest is not None:
             return plugin, root
-    version = _under("/" + path, "/" + at("versioned_docs"))
-    if version and "/" in version:
-        return "versioned", posixpath.join(at("versioned_docs"), version.split("/", 1)[0])
+        if plugin == "versioned" and rest and "/" in rest:
+            return plugin, posixpath.join(root, rest.split("/", 1)[0])
     return None
 
 

@@ -95,6 +95,35 @@ NAMES = {
 }
 
 
+# Docusaurus's content plugins and the folders they read by default (docusaurus.io, "Docs",
+# "Blog", "Pages", "Versioning"): the pages of a Docusaurus site.
+DOCUSAURUS_CONTENT = (
+    ("docs", "docs"),
+    ("blog", "blog"),
+    ("pages", "src/pages"),
+    ("versioned", "versioned_docs"),
+)
+
+
+def site_path(folder: str, *parts: str) -> str:
+    """The repository path of ``parts`` from ``folder`` ("" for the root)."""
+    joined = posixpath.normpath(posixpath.join(folder, *parts))
+    return "" if joined == "." else joined
+
+
+def served_folders(corpus: Context, kind: str, folder: str, config: str) -> tuple[str, ...]:
+    """The folders whose pages the site of ``kind`` configured in ``folder`` (by ``config``)
+    renders: MkDocs its ``docs_dir`` (``docs`` by default), Docusaurus its content plugins'
+    (``DOCUSAURUS_CONTENT``), Hugo ``content/``; the other generators their whole folder."""
+    if kind == "mkdocs":
+        return (site_path(folder, str(_mkdocs_setting(corpus, config, "docs_dir") or "docs")),)
+    if kind == "docusaurus":
+        return tuple(site_path(folder, part) for _, part in DOCUSAURUS_CONTENT)
+    if kind == "hugo":
+        return (site_path(folder, "content"),)
+    return (site_path(folder),)
+
+
 def site_config(
     files: Collection[str], folders: Collection[str], folder: str
 ) -> tuple[str, str] | None:
@@ -260,21 +289,12 @@ class Renderers:
             folder = posixpath.dirname(folder)
 
     def _serves(self, kind: str, folder: str, config: str, path: str) -> bool:
-        """Whether the site of ``kind`` configured in ``folder`` renders ``path``: MkDocs the
-        pages of its ``docs_dir``, Docusaurus those of its content folders, Hugo those of
-        ``content/``; the other generators every page of their folder."""
-
-        def under(*parts: str) -> bool:
-            root = posixpath.normpath(posixpath.join(folder, *parts))
-            return root in ("", ".") or path.startswith(root + "/")
-
-        if kind == "mkdocs":
-            return under(str(_mkdocs_setting(self.corpus, config, "docs_dir") or "docs"))
-        if kind == "docusaurus":
-            return any(under(p) for p in ("docs", "blog", "src/pages", "versioned_docs"))
-        if kind == "hugo":
-            return under("content")
-        return True
+        """Whether the site of ``kind`` configured in ``folder`` renders ``path``: a page of
+        one of its ``served_folders``."""
+        return any(
+            not root or path.startswith(root + "/")
+            for root in served_folders(self.corpus, kind, folder, config)
+        )
 
     def _cased(self, kind: str, config: str) -> bool:
         if kind != "mkdocs":
