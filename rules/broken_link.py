@@ -1018,14 +1018,14 @@ BUILD_CONFIGS = ("conf.py", "Doxyfile", "typedoc.json", "jsdoc.json", *SITE_CONF
 def _served_by_site(tree: Tree, settings: Options, path: str, site_folder: str | None) -> bool:
     """Whether a link starting with ``/`` on ``path`` is a site route, not a repository path:
     the page is under a site's configuration, is an ``.mdx`` page (no GitHub rendering of it
-    is meant), or has YAML front matter (only site generators read it: ``slug``, ``layout``...).
-    Elsewhere GitHub renders the page, and resolves ``/x`` from the repository root."""
+    is meant), or is written for a site built elsewhere (``Renderers.elsewhere``: front matter,
+    a Hugo section above it). Elsewhere GitHub renders the page, and resolves ``/x`` from the
+    repository root."""
     if settings.root_relative == "repository":
         return False
     if settings.root_relative == "site" or site_folder is not None or path.endswith(".mdx"):
         return True
-    page = tree.pages.get(path)
-    return page is not None and bool(page.front_matter)
+    return tree.renderers.elsewhere(path) is not None
 
 
 def _route_problem(
@@ -1135,7 +1135,7 @@ def _unknown_route(
       ``spec/latest/levels``) from a page written for a site (front matter, template code, or
       a site's page): the site adds the other versions at build."""
     page = tree.pages.get(path)
-    rendered = page is not None and (bool(page.front_matter) or page.includes)
+    rendered = tree.renderers.elsewhere(path) is not None or (page is not None and page.includes)
     if site_folder is None and not rendered:
         return False
     name = posixpath.basename(written.rstrip("/"))

@@ -50,6 +50,18 @@ def test_a_site_page_by_its_front_matter_is_not_judged_as_github(make_corpus: Ma
     assert findings_of(root) == []
 
 
+def test_a_page_under_a_hugo_section_is_written_for_a_site_as_front_matter_says(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Hugo content (a section's `_index.md` above it) without Hugo's configuration here: the
+    # renderer and the route reading agree that a site built elsewhere serves it.
+    page = "# Guide\n\n[about](/about/) [intro](/docs/intro)\n"
+    root = make_corpus({"content/_index.md": "# Home\n", "content/guide/page.md": page})
+    assert findings_of(root) == []
+    (root / "content/_index.md").unlink()
+    assert len(findings_of(root)) == 2  # GitHub's: from the repository root
+
+
 # --- Docusaurus -----------------------------------------------------------------------------------
 
 DOCUSAURUS_PAGE = (

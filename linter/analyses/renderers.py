@@ -244,7 +244,7 @@ class Renderers:
             if self._serves(kind, folder, config, path):
                 found = Renderer(kind, folder, config, cased=self._cased(kind, config))
         if found is GITHUB_RENDERER:
-            found = self._elsewhere(path) or found
+            found = self.elsewhere(path) or found
         self._renderers[path] = found
         return found
 
@@ -262,9 +262,11 @@ class Renderers:
             )
         return self._configured
 
-    def _elsewhere(self, path: str) -> Renderer | None:
-        """The site a page outside every site configured here is written for: its own YAML
-        front matter says so, or a Hugo section page (``_index.md``) in its folder or above."""
+    def elsewhere(self, path: str) -> Renderer | None:
+        """The site a page is written for whose build is not in the repository: its own YAML
+        front matter says so (GitHub routes nothing by it; every generator reads it), or a Hugo
+        section page (``_index.md``) in its folder or above. Asked of a page outside every
+        site configured here."""
         document = self.corpus.documents.get(path)
         text = document.text if document is not None else None
         if text is not None and FRONT_MATTER.match(text):
