@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.kinds import DocumentKind, folder_holding
 from speclint.parsing.links import FRONT_MATTER
 
 # The configuration files that make a folder a documentation site's source, by generator.
@@ -236,7 +236,7 @@ class Renderers:
             return self._renderers[path]
         found = GITHUB_RENDERER
         folder = self.site_of(path)
-        sphinx = self._sphinx_folder(path)
+        sphinx = folder_holding(self.files, path, (SPHINX_CONFIG,))
         if sphinx is not None and (folder is None or len(sphinx) >= len(folder)):
             found = Renderer(SPHINX, sphinx, posixpath.join(sphinx, SPHINX_CONFIG))
         elif folder is not None:
@@ -273,22 +273,10 @@ class Renderers:
             return Renderer(ELSEWHERE, "", "front matter")
         if posixpath.basename(path).lower().startswith("readme."):
             return None  # a folder's README: what GitHub shows of the folder
-        folder = posixpath.dirname(path)
-        while True:
-            if posixpath.join(folder, HUGO_SECTION) in self.files:
-                return Renderer(ELSEWHERE, folder, posixpath.join(folder, HUGO_SECTION))
-            if not folder:
-                return None
-            folder = posixpath.dirname(folder)
-
-    def _sphinx_folder(self, path: str) -> str | None:
-        folder = posixpath.dirname(path)
-        while True:
-            if posixpath.join(folder, SPHINX_CONFIG) in self.files:
-                return folder
-            if not folder:
-                return None
-            folder = posixpath.dirname(folder)
+        section = folder_holding(self.files, path, (HUGO_SECTION,))
+        if section is None:
+            return None
+        return Renderer(ELSEWHERE, section, posixpath.join(section, HUGO_SECTION))
 
     def _serves(self, kind: str, folder: str, config: str, path: str) -> bool:
         """Whether the site of ``kind`` configured in ``folder`` renders ``path``: a page of
