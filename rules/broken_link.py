@@ -254,7 +254,15 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from speclint.analyses import assembly
-from speclint.analyses.api_links import ApiNames, DeepLink, api_names, bare, deep_link, judge
+from speclint.analyses.api_links import (
+    ApiNames,
+    DeepLink,
+    Missing,
+    api_names,
+    bare,
+    deep_link,
+    judge,
+)
 from speclint.analyses.assembly import Assembly
 from speclint.analyses.context import Context
 from speclint.analyses.renderers import (
@@ -969,15 +977,7 @@ def _document_api_problem(
     missing = judge(link, [api_names(tree.corpus)[target]])
     if missing is None:
         return None
-    hint = f" (did you mean `{missing.guess}`?)" if missing.guess else ""
-    return Problem(
-        ("api", target, missing.what, bare(missing.name)),
-        path,
-        site,
-        f"`{site.target}`: `{target}` has no {missing.what} `{missing.name}`{hint}. Name an "
-        f"existing {missing.what} in the deep link, or restore the one it named",
-        (Location(target, 1, 1, note=f"has no {missing.what} `{missing.name}`"),),
-    )
+    return _api_missing(path, site, f"`{target}`", [target], missing)
 
 
 def _html_api_problem(
@@ -1572,21 +1572,28 @@ def _api_problem(
     missing = judge(link, documents)
     if missing is None:
         return None
-    hint = f" (did you mean `{missing.guess}`?)" if missing.guess else ""
     shown = ", ".join(f"`{d.path}`" for d in documents[:3])
     if len(documents) > 3:
         shown += f" and {len(documents) - 3} more"
     where = f"the API reference `{target}` renders" if renders else "the corpus's OpenAPI documents"
+    return _api_missing(path, site, f"{where} ({shown})", [d.path for d in documents], missing)
+
+
+def _api_missing(
+    path: str, site: LinkSite, where: str, documents: list[str], missing: Missing
+) -> Problem:
+    """The problem of a deep link naming what ``documents`` (described as ``where``) lack; the
+    first three are related locations."""
+    hint = f" (did you mean `{missing.guess}`?)" if missing.guess else ""
     return Problem(
-        ("api", ",".join(d.path for d in documents), missing.what, bare(missing.name)),
+        ("api", ",".join(documents), missing.what, bare(missing.name)),
         path,
         site,
-        f"`{site.target}`: {where} ({shown}) {'has' if len(documents) == 1 else 'have'} no "
+        f"`{site.target}`: {where} {'has' if len(documents) == 1 else 'have'} no "
         f"{missing.what} `{missing.name}`{hint}. Name an existing {missing.what} in the "
         "deep link, or restore the one it named",
         tuple(
-            Location(d.path, 1, 1, note=f"has no {missing.what} `{missing.name}`")
-            for d in documents[:3]
+            Location(d, 1, 1, note=f"has no {missing.what} `{missing.name}`") for d in documents[:3]
         ),
     )
 
