@@ -302,6 +302,7 @@ from speclint.parsing.links import (
     github_slug,
     normal_text,
     read_page,
+    without_fences,
 )
 
 ID = "broken-link"
@@ -627,13 +628,14 @@ class Tree:
         return None
 
     def myst_labels(self) -> dict[str, list[str]]:
-        """Each MyST ``(label)=`` target of the corpus's pages, with the pages that set it."""
+        """Each MyST ``(label)=`` target that a page of a MyST project sets (outside its code
+        fences, where such a line is an example), with the pages that set it."""
         if self._myst_labels is None:
             self._myst_labels = defaultdict(list)
             for page in sorted(self.pages):
                 text = self.corpus.documents[page].text or ""
-                if ")=" in text:
-                    for label in MYST_LABEL.findall(text):
+                if ")=" in text and _under_build(self, page, MYST_CONFIGS):
+                    for label in MYST_LABEL.findall(without_fences(text)):
                         self._myst_labels[label].append(page)
         return self._myst_labels
 

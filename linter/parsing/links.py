@@ -221,7 +221,7 @@ def page_of(
         page.links = _outside_jsx_comments(text, page.links)
     page.front_matter = site_front_matter(text)
     page.first_level = headings[0].level if headings else 0
-    source = _without_fences(text)
+    source = without_fences(text)
     for directive in NAMED_INCLUDE.finditer(source):
         how = "relative" if directive.group(1) == "include_relative" else "site"
         page.included.append((how, directive.group(2)))
@@ -319,7 +319,7 @@ NAMED_INCLUDE = re.compile(r"\{%-?\s*(include_relative|include)\s+([^\s{}%]+)[^%
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1", re.MULTILINE | re.DOTALL)
 
 
-def _without_fences(text: str) -> str:
+def without_fences(text: str) -> str:
     """The text without its fenced code (where a page that teaches a template quotes one)."""
     return FENCE.sub("", text) if "``" in text or "~~" in text else text
 
