@@ -1,193 +1,40 @@
 """A Markdown link, image or section reference that leads nowhere in the repository.
 
 What it does
-    Reads every link of the Markdown pages (inline ``[t](x.md)``, reference-style ``[t][ref]``
-    with its ``[ref]: x.md`` definition: one that no link uses renders nothing and is not
-    checked, images ``![a](img.png)``, and raw HTML ``<a href>`` and
-    ``<img src>``; code spans, code blocks and comments, HTML's ``<!-- -->`` and MDX's
-    ``{/* */}``, are skipped) and checks it offline:
+    Checks offline every link of the Markdown pages (inline, reference-style, images, raw
+    HTML ``<a href>`` / ``<img src>``; not in code or comments) and every ``file.md §Section``
+    reference of the prose:
 
-    - a relative path (``../x.md``, ``img/a%20b.png``, ``x.md?plain=1``) must name a file or
-      folder of the repository tree under the corpus root: any file counts, linted or not (an
-      image, a ``.py`` file), git-ignored or not. Paths are case-sensitive, as on GitHub: a link
-      that differs from a file only in case is reported with the right spelling. A path without
-      an extension may name a page of a documentation site (``../basic/auth`` for
-      ``auth.mdx``), and ``x.html`` the page ``x.md``: both count as present. A path that leaves
-      the root (``../../issues``, a sibling repository) is not the corpus's and is not checked;
-      nothing outside the root is ever looked at;
-    - a fragment (``x.md#create-a-run``, ``#create-a-run``) into a Markdown page of the corpus
-      must be one of that page's anchors: its headings' GitHub slugs (lower-case, punctuation
-      dropped, spaces to ``-``, ``-1``, ``-2``... for repeats), explicit ``<a name>`` / ``id``
-      attributes, ``{#id}`` and ``{id="id"}`` heading ids, ``#top`` and ``#L10``-style line anchors (a
-      browser's text fragment, ``#:~:text=...``, is not an anchor). A page that pulls in
-      content at build time (a Hugo shortcode ``{{% x %}}``, a Liquid or Jinja
-      ``{% include %}``, a ``--8<--`` snippet) has anchors not written in it: fragments into
-      it are not checked; nor are fragments into a template a build fills in
-      (``spec-template.md``, ``README.template.md``), or into a page of a Sphinx project (a folder with
-      ``conf.py``), where MyST reads ``#name`` as a cross-reference to any target of the
-      project (autodoc's ``#pkg.module.Class``, a ``(label)=``). In any MyST project (a folder
-      with ``conf.py``, ``myst.yml`` or a Jupyter Book's ``_toc.yml``), ``[text](label)`` and
-      ``[text](#label)`` are cross-references: a label that a ``(label)=`` line of a corpus page
-      sets is not a missing file nor a missing heading. A fragment that differs from an anchor only in case
-      (``#Create-A-Run``) works on GitHub, which forgives the case: on a page GitHub renders it
-      is not reported. A site is read by a browser, which does not forgive it: on a page of a
-      site whose slugs are lower-case by rule (MkDocs, Docusaurus, Hugo, Jekyll), of a site
-      built elsewhere (the page has front matter, or a Hugo ``_index.md`` is above it), or of a
-      document a build assembles, it is an ``info`` naming the anchor to write (markdownlint's
-      MD051; ``ignore-case`` drops it).
-      Fragments into other files are not checked, but for API deep links (below);
-    - an absolute ``http(s)`` URL is never fetched. It is checked only when it falls in a folder
-      the corpus's schemas clearly own (three or more schema ``$id``\\s in that same folder, with
-      the same file suffix): then it must be the ``$id`` of a corpus schema;
-    - a section reference in the prose, a page named as a link, code or bare file name followed
-      by ``§`` (`` `compat.md` §"Additive changes" ``, ``[compat](compat.md) §2.1``,
-      `` `packs.md` §Naming ``, several chained with ``,`` or ``+``), must name a section of
-      that page. A quoted title must be a heading, a bold lead-in (``**Convergence rule.**``)
-      or a label line (``Common error codes:``), or whole words of one, with case, quotes,
-      dashes, numbering and notes in parentheses set aside. A backticked name
-      (`` §`agents.goals` ``) or a single unquoted word (``§Naming``: where the name ends is
-      not written) must at least occur on the page. A number or letter (``§2.1``, ``§C``) must
-      start a heading, when the page numbers its headings at all. A page that is not in the
-      corpus, or a bare file name several pages have, is not checked; nor is a ``§`` inside a
-      link's label (the link is checked).
+    - a relative path must name a file or folder of the repository, with its case (as on
+      GitHub); a path out of the root is not the repository's, and is never looked at;
+    - a fragment into a Markdown page must be an anchor that page has where it is read: the
+      heading slugs and explicit ids its renderer makes, GitHub's or a documentation site's
+      (``speclint.analyses.renderers``; ``speclint files`` says which renders each page). A
+      Swagger UI or Redoc deep link (``#/pets/listPets``) names an operation, tag or schema
+      of the OpenAPI document shown (``speclint.analyses.api_links``), and a page a build
+      assembles from parts is judged as the whole (``speclint.analyses.assembly``);
+    - a link starting with ``/`` is a path from the repository root on a page GitHub renders,
+      a route of the site on a site's page, reported only where the site's routes are known;
+    - an ``http(s)`` URL is never fetched; one into a folder of the corpus's own schema
+      ``$id``\\s must be a corpus schema's ``$id``;
+    - a section reference (`` `errors.md` §"Retry budget" ``, ``[x](compat.md) §2.1``) must
+      name a heading, a bold lead-in or a label line of the page, or a number its headings use.
 
-    A link starting with ``/`` on a page GitHub renders is a path from the repository root, as
-    GitHub resolves it: ``/spec/intro.md`` must be a file. Documentation sites serve pages their
-    own way, and a page under a folder with a site's configuration (Docusaurus, Mintlify's
-    ``docs.json``, MkDocs, Hugo, VitePress, mdBook, Jekyll's ``_config.yml``, Astro, Nextra,
-    Gatsby), an ``.mdx`` page, or a page with YAML front matter (GitHub routes nothing by it;
-    sites do: ``slug``, ``permalink``, ``layout``...) is read as the site reads it, and so
-    are the site-absolute links of a page a build renders into a site (``seps/12-x.md`` beside
-    the site's ``docs/seps/12-x.mdx``: a route the site lacks is reported on the copy). A link
-    starting with ``/`` is a route of that site, looked up where the site serves it:
-
-    - Docusaurus: ``/docs/a/b`` is the doc ``docs/a/b.md`` or ``.mdx`` (number prefixes
-      ``01-`` dropped, ``index``/``README`` for the folder, ``id`` and ``slug`` front matter
-      honoured), ``/img/x.png`` a file of ``static/``, other routes pages of ``src/pages/``.
-      A relative link without an extension (``../getting-started``) is a URL, resolved against
-      the page's route: from a doc or a page of ``src/pages/`` it names what the site serves
-      there (a URL that reaches no doc is reported), from a blog post (routed by its date and
-      slug), a page of ``versioned_docs/`` or a partial (``_x.md``, rendered at the route of
-      the page importing it) it is not judged. A file path to a Markdown page (``spec/x.md``, not ``./`` or
-      ``../``) is looked up from the page's folder, then from the docs (or blog) content root,
-      then from the site folder, as Docusaurus does;
-    - Mintlify: the page's path from the folder of ``docs.json`` without its extension, or a
-      route its ``redirects`` list;
-    - MkDocs: a page of ``docs_dir``; Hugo: a page of ``content/`` (``_index.md`` for a
-      section) or a file of ``static/``; VitePress: a page of its folder or ``public/``.
-
-    A route that names no page is reported only where every route is known: Docusaurus's
-    ``/docs`` (its ``docs/`` folder present, no ``versions.json``) and a Mintlify site without
-    generated ``openapi`` pages. Elsewhere (a blog, a plugin's page, a customised
-    ``routeBasePath``, a generator that routes by code) it is not judged: speclint never runs a
-    site's JavaScript configuration, and does not guess. On a site ``x.md`` may also name the
-    ``x.mdx`` the site builds; fragments compare by letters and digits only (sites make their own
-    slugs: ``#meta`` for ``_meta``; a case-only difference is the ``info`` above), and MDX component titles (``<Accordion title="Logs">``) are
-    anchors too. HTML inside a JavaScript string of a JSX expression
-    (``dangerouslySetInnerHTML={{__html: "<a href=\\"#x\\">..."}}``, a generated API page) is
-    injected as written when the page runs: its links are not judged, and its ids are anchors
-    of the page. A missing ``.html`` page under a folder that configures a documentation build
-    (Sphinx ``conf.py``, Doxygen, TypeDoc, a site) is that build's output, not a broken link.
-
-    Each page's links are read as the program that renders it reads them
-    (``speclint.analyses.renderers``; ``speclint files`` says which renders how many pages):
-    GitHub, or the site that serves the page (MkDocs the pages of its ``docs_dir``, Docusaurus
-    those of ``docs/``, ``blog/``, ``src/pages/``, Hugo those of ``content/``, Sphinx the
-    folder of ``conf.py``, read as a name, never run). GitHub, Docusaurus, Hugo and Jekyll make
-    GitHub's slugs; MkDocs its ``toc`` slugs (``#cafe-au-lait`` for "Café au lait", repeats
-    ``_1``), and its pages' fragments, and "did you mean", are judged by those.
-
-    A Swagger UI or Redoc deep link (``#/Pet_Store/listPets``, ``#/default/get_things``,
-    ``#tag/pets/operation/listPets``, ``#operation/listPets``, ``#schema/Pet``) into a page that
-    renders an OpenAPI document (``<redoc spec-url>``, ``SwaggerUIBundle({url})``,
-    ``<swagger-ui src>``, ``!!swagger x.yaml!!``, ...) is no heading: it is judged against that
-    document's operationIds (or method and path), tags and schemas, compared by their letters
-    and digits (``speclint.analyses.api_links``). Where the page names no document of the corpus,
-    the corpus's OpenAPI documents are used; a page rendering a remote document is not judged,
-    nor is ``#section/...``. A link naming an operation none of them has is reported with the
-    closest operationId. Into an HTML page of the repository (speclint does not read HTML) only
-    a link that names an operation, with a tag the documents have, is judged; into an OpenAPI
-    file of the corpus, a Redoc link (``openapi.yaml#operation/x``) is judged against that file
-    (a fragment starting with ``/`` is a JSON pointer there, not judged).
-
-    A specification a build assembles from several pages is judged as the one document readers
-    see (``speclint.analyses.assembly``): a folder of fragments a script concatenates (three or more
-    numbered pages, ``body-07-rules.md``, most of them starting below level 1 and without front
-    matter), a folder whose README lists its pages in order by path (``- front/cover``,
-    ``- annexes/history``: the structure of a PDF a build makes; a relative link in those pages
-    may be written from the top of the folder, or of the one folder holding the listed pages it
-    lacks, which the build combines with it), a page with Jekyll's
-    ``{% include_relative x.md %}`` / ``{% include x.md %}``,
-    and spec-md's imports (``# [Overview](Section 1 -- Overview.md)``, where a
-    ``package.json`` names spec-md). A fragment's ``#anchor`` may be in any part. A committed
-    copy of the assembled fragments (a page holding most of their headings) is part of the
-    document too: a defect in a fragment and in the copy is one finding, at the fragment, with
-    the copy's link related; so is an excerpt of it (a page elsewhere that starts below level
-    1 and whose every heading is one of the document's). Ids the build generates
-    (``#def;term`` for a glossary entry, a reference's ``#RFC3986``: upper case or punctuation
-    no GitHub slug has) are judged only against such a copy; without one they cannot be known,
-    and are not judged. A page whose
-    content a template renders at build time (an MkDocs macro ``{{ make_glossary() }}``, a
-    shortcode, an include that names no page of the corpus) has anchors not written anywhere:
-    fragments into it are not judged (links to files still are). spec-md's section anchors
-    (``#sec-Field-Rules``, ``#sec-Scalars.Custom-Scalars`` for a bold sub-heading) name the
-    heading whose words they are.
-
-    A site's build may make anchors the Markdown does not hold: a script that wraps each item
-    code of a page of numbered requirements (`` `(RSC7a)` The client...``) in an ``<a id>``.
-    A fragment that is exactly such a code opening a paragraph of the target page (a page of
-    three or more), where a site's build may publish the page (the repository configures a
-    site, or the page's front matter says it is written for one), is not checked and said so
-    ("links to anchors a site's build makes of item codes"); any other fragment is judged.
-
-    A page in a folder of meeting records (``minutes/``, ``meeting_minutes/``, ``meetings/``,
-    ``agendas/``) or of an archive (``archive/``, ``_archive_/``, ``attic/``:
-    ``speclint.parsing.kinds.RECORD_FOLDERS``) is history, quoting the specification as it stood
-    that day or kept unmaintained: its links are not judged.
-
-    A page an API description ``$ref``\\s as text (a tag's description, ``$ref:
-    ./tags/Auth.md``) is rendered into the API reference, where its links mean what the
-    renderer makes of them (Redoc's ``#tag/Auth``, ``#operation/x``, paths of the published
-    site): its links are not judged.
-
-    Links written against a published site's layout are judged only where the site's routes
-    can be known: on a Hugo or Jekyll site's page, a route (no extension, a trailing ``/``,
-    ``.html``) whose last part names a page or folder of the repository (``../index.html``,
-    ``spec/latest/levels``) is served by the site's own rules (pretty URLs, permalinks), and
-    on a page rendered by a site built elsewhere (front matter or template code, no site
-    configuration in the repository), or on a site with a Netlify ``_redirects`` file (not
-    read), no route is judged. Hugo and Jekyll serve ``a/page.md`` at ``a/page/``: a link that
-    names a file read from there is not judged. A path through a version folder that is not
-    in the repository (``../v0.1/levels.md``, ``spec/latest/levels``) from a page written for
-    a site is a version the site adds at build: not judged either. A missing ``.md`` file is
-    still reported.
-
-    A "did you mean" proposes only a target that exists: a file or route that has the link's
-    fragment (written with it), an anchor the page's renderer makes; of alike files, the one
-    in the nearest folder.
-
-    A destination is named as it is written, not as the parser percent-encoded it, even on the
-    line after ``[text](``. One wrapped in quotes or parentheses (``[x]: (https://…)``, ``[x](
-    "../a.json")``) keeps them (CommonMark reads a title only after a destination): it is a
-    relative path to a file whose name starts with them, reported with the quotes or
-    parentheses to remove, and a web address so wrapped is named whole (a path's normalisation
-    made ``https://`` read ``https:/``).
-
-    Links to the same missing file or anchor are one finding, at the first link, with the other
-    links as related locations (200 at most; past that the message counts those not listed).
-    A waiver above one of the links waives that link alone.
-    The first line of a finding stays under about 200 characters
-    (a long link is cut in its middle); the whole message is then a related location.
-
-    The severity is ``warning``: a dead link misleads a reader, but it does not change the
-    contract an implementation is held to (errors are for contract defects). A case-only
-    anchor difference on a site is an ``info``: the link still works on GitHub.
+    Links to one missing target are one finding, the other links related. "Did you mean"
+    proposes only a target that works (with the link's fragment; of alike files, the nearest).
+    A fragment that differs from an anchor only in case works on GitHub and is nothing there;
+    on a site it is an ``info``. What a build makes and speclint cannot see is not judged: the
+    anchors of a page with build-time includes or of a template, MyST cross-references, the
+    HTML a documentation build writes, routes a site sets in code, and an item code's anchor a
+    site's build makes (`` `(RSC7a)` ``: counted as not checked). Nor are the links of meeting
+    records and archives (history), or of a page an API description renders as its text. Each
+    such case is a test named after it (``tests/test_broken_link*.py``).
 
 Why is this bad?
-    Links are how a spec's reader goes from a rule to its definition. A renamed heading or a moved
-    file breaks every link to it silently; "see `compat.md` §"Additive changes"" that names a
-    section that was renamed sends implementers looking for a rule that is no longer there, and a
-    link to a schema ``$id`` that no schema has points them at a contract that does not exist.
+    Links are how a spec's reader goes from a rule to its definition. A renamed heading or a
+    moved file breaks every link to it silently, and a section reference to a renamed section
+    sends implementers looking for a rule that is no longer there. A dead link misleads but
+    changes no contract: a ``warning``.
 
 Example
     ``spec/runs.md``::
@@ -203,8 +50,7 @@ Example
     `lifecycle.md#states`: `spec/lifecycle.md` has no heading or anchor `#states` (did you mean
     `#run-states`?) ...``), and when ``spec/errors.md`` has no section "Retry budget" (its
     heading "Retry budgets" is another word). ``#Create-A-Run`` works where GitHub renders the
-    page (the anchor is ``#create-a-run``, and GitHub forgives the case); on an MkDocs or
-    Docusaurus site it would be an ``info``.
+    page (GitHub forgives the case); on an MkDocs or Docusaurus site it would be an ``info``.
 
 Use instead
     ::
@@ -213,8 +59,7 @@ Use instead
         `errors.md` §"Retry budgets".
 
     PASS when ``lifecycle.md`` has a heading "Run states" and ``errors.md`` a heading
-    "Retry budgets (normative)". ``[create](#create-a-run)`` is the anchor GitHub makes of
-    "Create a Run!".
+    "Retry budgets (normative)".
 
 Options
     ``ignore`` (default ``[]``): globs of link targets not checked, matched against the target as
@@ -223,19 +68,17 @@ Options
 
     ``anchors`` (default ``true``): check fragments into Markdown pages.
 
-    ``ignore-case`` (default ``false``): accept a fragment that differs from an anchor only in
-    case on a site's page too, without the ``info`` (markdownlint's MD051 ``ignore_case``; on
-    GitHub's pages it is always accepted).
+    ``ignore-case`` (default ``false``): accept a case-only difference on a site's page too,
+    without the ``info`` (markdownlint's MD051 ``ignore_case``).
 
     ``section-references`` (default ``true``): check ``file.md §Section`` references.
 
     ``schema-ids`` (default ``true``): check links into the corpus's own ``$id`` folders.
 
     ``root-relative`` (default ``"auto"``): how a link starting with ``/`` is read: ``"auto"``
-    (as the page's renderer reads it: a site route on a documentation site's page, a path from
-    the repository root elsewhere), ``"site"`` (always a site route, checked only when it
+    (as the page's renderer reads it), ``"site"`` (always a site route, checked only when it
     resolves to a page) or ``"repository"`` (always a path from the repository root, as GitHub
-    reads it: reported when missing).
+    reads it).
 """
 
 from __future__ import annotations
