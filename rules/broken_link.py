@@ -1,185 +1,40 @@
 """A Markdown link, image or section reference that leads nowhere in the repository.
 
 What it does
-    Reads every link of the Markdown pages (inline ``[t](x.md)``, reference-style ``[t][ref]``
-    with its ``[ref]: x.md`` definition: one that no link uses renders nothing and is not
-    checked, images ``![a](img.png)``, and raw HTML ``<a href>`` and
-    ``<img src>``; code spans, code blocks and comments, HTML's ``<!-- -->`` and MDX's
-    ``{/* */}``, are skipped) and checks it offline:
+    Checks offline every link of the Markdown pages (inline, reference-style, images, raw
+    HTML ``<a href>`` / ``<img src>``; not in code or comments) and every ``file.md §Section``
+    reference of the prose:
 
-    - a relative path (``../x.md``, ``img/a%20b.png``, ``x.md?plain=1``) must name a file or
-      folder of the repository tree under the corpus root: any file counts, linted or not (an
-      image, a ``.py`` file), git-ignored or not. Paths are case-sensitive, as on GitHub: a link
-      that differs from a file only in case is reported with the right spelling. A path without
-      an extension may name a page of a documentation site (``../basic/auth`` for
-      ``auth.mdx``), and ``x.html`` the page ``x.md``: both count as present. A path that leaves
-      the root (``../../issues``, a sibling repository) is not the corpus's and is not checked;
-      nothing outside the root is ever looked at;
-    - a fragment (``x.md#create-a-run``, ``#create-a-run``) into a Markdown page of the corpus
-      must be one of that page's anchors: its headings' GitHub slugs (lower-case, punctuation
-      dropped, spaces to ``-``, ``-1``, ``-2``... for repeats), explicit ``<a name>`` / ``id``
-      attributes, ``{#id}`` and ``{id="id"}`` heading ids, ``#top`` and ``#L10``-style line anchors (a
-      browser's text fragment, ``#:~:text=...``, is not an anchor). A page that pulls in
-      content at build time (a Hugo shortcode ``{{% x %}}``, a Liquid or Jinja
-      ``{% include %}``, a ``--8<--`` snippet) has anchors not written in it: fragments into
-      it are not checked; nor are fragments into a template a build fills in
-      (``spec-template.md``, ``README.template.md``), or into a page of a Sphinx project (a folder with
-      ``conf.py``), where MyST reads ``#name`` as a cross-reference to any target of the
-      project (autodoc's ``#pkg.module.Class``, a ``(label)=``). In any MyST project (a folder
-      with ``conf.py``, ``myst.yml`` or a Jupyter Book's ``_toc.yml``), ``[text](label)`` and
-      ``[text](#label)`` are cross-references: a label that a ``(label)=`` line of a corpus page
-      sets is not a missing file nor a missing heading. A fragment that differs from an anchor only in case
-      (``#Create-A-Run``) works on GitHub, which forgives the case: on a page GitHub renders it
-      is not reported. A site is read by a browser, which does not forgive it: on a page of a
-      site whose slugs are lower-case by rule (MkDocs, Docusaurus, Hugo, Jekyll), of a site
-      built elsewhere (the page has front matter, or a Hugo ``_index.md`` is above it), or of a
-      document a build assembles, it is an ``info`` naming the anchor to write (markdownlint's
-      MD051; ``ignore-case`` drops it).
-      Fragments into other files are not checked, but for API deep links (below);
-    - an absolute ``http(s)`` URL is never fetched. It is checked only when it falls in a folder
-      the corpus's schemas clearly own (three or more schema ``$id``\\s in that same folder, with
-      the same file suffix): then it must be the ``$id`` of a corpus schema;
-    - a section reference in the prose, a page named as a link, code or bare file name followed
-      by ``§`` (`` `compat.md` §"Additive changes" ``, ``[compat](compat.md) §2.1``,
-      `` `packs.md` §Naming ``, several chained with ``,`` or ``+``), must name a section of
-      that page. A quoted title must be a heading, a bold lead-in (``**Convergence rule.**``)
-      or a label line (``Common error codes:``), or whole words of one, with case, quotes,
-      dashes, numbering and notes in parentheses set aside. A backticked name
-      (`` §`agents.goals` ``) or a single unquoted word (``§Naming``: where the name ends is
-      not written) must at least occur on the page. A number or letter (``§2.1``, ``§C``) must
-      start a heading, when the page numbers its headings at all. A page that is not in the
-      corpus, or a bare file name several pages have, is not checked; nor is a ``§`` inside a
-      link's label (the link is checked).
+    - a relative path must name a file or folder of the repository, with its case (as on
+      GitHub); a path out of the root is not the repository's, and is never looked at;
+    - a fragment into a Markdown page must be an anchor that page has where it is read: the
+      heading slugs and explicit ids its renderer makes, GitHub's or a documentation site's
+      (``speclint.analyses.renderers``; ``speclint files`` says which renders each page). A
+      Swagger UI or Redoc deep link (``#/pets/listPets``) names an operation, tag or schema
+      of the OpenAPI document shown (``speclint.analyses.api_links``), and a page a build
+      assembles from parts is judged as the whole (``speclint.analyses.assembly``);
+    - a link starting with ``/`` is a path from the repository root on a page GitHub renders,
+      a route of the site on a site's page, reported only where the site's routes are known;
+    - an ``http(s)`` URL is never fetched; one into a folder of the corpus's own schema
+      ``$id``\\s must be a corpus schema's ``$id``;
+    - a section reference (`` `errors.md` §"Retry budget" ``, ``[x](compat.md) §2.1``) must
+      name a heading, a bold lead-in or a label line of the page, or a number its headings use.
 
-    A link starting with ``/`` on a page GitHub renders is a path from the repository root, as
-    GitHub resolves it: ``/spec/intro.md`` must be a file. Documentation sites serve pages their
-    own way, and a page under a folder with a site's configuration (Docusaurus, Mintlify's
-    ``docs.json``, MkDocs, Hugo, VitePress, mdBook, Jekyll's ``_config.yml``, Astro, Nextra,
-    Gatsby), an ``.mdx`` page, or a page with YAML front matter (GitHub routes nothing by it;
-    sites do: ``slug``, ``permalink``, ``layout``...) is read as the site reads it, and so
-    are the site-absolute links of a page a build renders into a site (``seps/12-x.md`` beside
-    the site's ``docs/seps/12-x.mdx``: a route the site lacks is reported on the copy). A link
-    starting with ``/`` is a route of that site, looked up where the site serves it:
-
-    - Docusaurus: ``/docs/a/b`` is the doc ``docs/a/b.md`` or ``.mdx`` (number prefixes
-      ``01-`` dropped, ``index``/``README`` for the folder, ``id`` and ``slug`` front matter
-      honoured), ``/img/x.png`` a file of ``static/``, other routes pages of ``src/pages/``.
-      A relative link without an extension (``../getting-started``) is a URL, resolved against
-      the page's route: from a doc or a page of ``src/pages/`` it names what the site serves
-      there (a URL that reaches no doc is reported), from a blog post (routed by its date and
-      slug), a page of ``versioned_docs/`` or a partial (``_x.md``, rendered at the route of
-      the page importing it) it is not judged. A file path to a Markdown page (``spec/x.md``, not ``./`` or
-      ``../``) is looked up from the page's folder, then from the docs (or blog) content root,
-      then from the site folder, as Docusaurus does;
-    - Mintlify: the page's path from the folder of ``docs.json`` without its extension, or a
-      route its ``redirects`` list;
-    - MkDocs: a page of ``docs_dir``; Hugo: a page of ``content/`` (``_index.md`` for a
-      section) or a file of ``static/``; VitePress: a page of its folder or ``public/``.
-
-    A route that names no page is reported only where every route is known: Docusaurus's
-    ``/docs`` (its ``docs/`` folder present, no ``versions.json``) and a Mintlify site without
-    generated ``openapi`` pages. Elsewhere (a blog, a plugin's page, a customised
-    ``routeBasePath``, a generator that routes by code) it is not judged: speclint never runs a
-    site's JavaScript configuration, and does not guess. On a site ``x.md`` may also name the
-    ``x.mdx`` the site builds; fragments compare by letters and digits only (sites make their own
-    slugs: ``#meta`` for ``_meta``; a case-only difference is the ``info`` above), and MDX component titles (``<Accordion title="Logs">``) are
-    anchors too. HTML inside a JavaScript string of a JSX expression
-    (``dangerouslySetInnerHTML={{__html: "<a href=\\"#x\\">..."}}``, a generated API page) is
-    injected as written when the page runs: its links are not judged, and its ids are anchors
-    of the page. A missing ``.html`` page under a folder that configures a documentation build
-    (Sphinx ``conf.py``, Doxygen, TypeDoc, a site) is that build's output, not a broken link.
-
-    Each page's links are read as the program that renders it reads them
-    (``speclint.analyses.renderers``; ``speclint files`` says which renders how many pages):
-    GitHub, or the site that serves the page (MkDocs the pages of its ``docs_dir``, Docusaurus
-    those of ``docs/``, ``blog/``, ``src/pages/``, Hugo those of ``content/``, Sphinx the
-    folder of ``conf.py``, read as a name, never run). GitHub, Docusaurus, Hugo and Jekyll make
-    GitHub's slugs; MkDocs its ``toc`` slugs (``#cafe-au-lait`` for "Café au lait", repeats
-    ``_1``), and its pages' fragments, and "did you mean", are judged by those.
-
-    A Swagger UI or Redoc deep link (``#/Pet_Store/listPets``, ``#/default/get_things``,
-    ``#tag/pets/operation/listPets``, ``#operation/listPets``, ``#schema/Pet``) into a page that
-    renders an OpenAPI document (``<redoc spec-url>``, ``SwaggerUIBundle({url})``,
-    ``<swagger-ui src>``, ``!!swagger x.yaml!!``, ...) is no heading: it is judged against that
-    document's operationIds (or method and path), tags and schemas, compared by their letters
-    and digits (``speclint.analyses.api_links``). Where the page names no document of the corpus,
-    the corpus's OpenAPI documents are used; a page rendering a remote document is not judged,
-    nor is ``#section/...``. A link naming an operation none of them has is reported with the
-    closest operationId. Into an HTML page of the repository (speclint does not read HTML) only
-    a link that names an operation, with a tag the documents have, is judged; into an OpenAPI
-    file of the corpus, a Redoc link (``openapi.yaml#operation/x``) is judged against that file
-    (a fragment starting with ``/`` is a JSON pointer there, not judged).
-
-    A specification a build assembles from several pages is judged as the one document readers
-    see (``speclint.analyses.assembly``): a folder of fragments a script concatenates (three or more
-    numbered pages, ``body-07-rules.md``, most of them starting below level 1 and without front
-    matter), a folder whose README lists its pages in order by path (``- front/cover``,
-    ``- annexes/history``: the structure of a PDF a build makes; a relative link in those pages
-    may be written from the top of the folder, or of the one folder holding the listed pages it
-    lacks, which the build combines with it), a page with Jekyll's
-    ``{% include_relative x.md %}`` / ``{% include x.md %}``,
-    and spec-md's imports (``# [Overview](Section 1 -- Overview.md)``, where a
-    ``package.json`` names spec-md). A fragment's ``#anchor`` may be in any part. A committed
-    copy of the assembled fragments (a page holding most of their headings) is part of the
-    document too: a defect in a fragment and in the copy is one finding, at the fragment, with
-    the copy's link related; so is an excerpt of it (a page elsewhere that starts below level
-    1 and whose every heading is one of the document's). Ids the build generates
-    (``#def;term`` for a glossary entry, a reference's ``#RFC3986``: upper case or punctuation
-    no GitHub slug has) are judged only against such a copy; without one they cannot be known,
-    and are not judged. A page whose
-    content a template renders at build time (an MkDocs macro ``{{ make_glossary() }}``, a
-    shortcode, an include that names no page of the corpus) has anchors not written anywhere:
-    fragments into it are not judged (links to files still are). spec-md's section anchors
-    (``#sec-Field-Rules``, ``#sec-Scalars.Custom-Scalars`` for a bold sub-heading) name the
-    heading whose words they are.
-
-    A page in a folder of meeting records (``minutes/``, ``meeting_minutes/``, ``meetings/``,
-    ``agendas/``) or of an archive (``archive/``, ``_archive_/``, ``attic/``:
-    ``speclint.parsing.kinds.RECORD_FOLDERS``) is history, quoting the specification as it stood
-    that day or kept unmaintained: its links are not judged.
-
-    A page an API description ``$ref``\\s as text (a tag's description, ``$ref:
-    ./tags/Auth.md``) is rendered into the API reference, where its links mean what the
-    renderer makes of them (Redoc's ``#tag/Auth``, ``#operation/x``, paths of the published
-    site): its links are not judged.
-
-    Links written against a published site's layout are judged only where the site's routes
-    can be known: on a Hugo or Jekyll site's page, a route (no extension, a trailing ``/``,
-    ``.html``) whose last part names a page or folder of the repository (``../index.html``,
-    ``spec/latest/levels``) is served by the site's own rules (pretty URLs, permalinks), and
-    on a page rendered by a site built elsewhere (front matter or template code, no site
-    configuration in the repository), or on a site with a Netlify ``_redirects`` file (not
-    read), no route is judged. Hugo and Jekyll serve ``a/page.md`` at ``a/page/``: a link that
-    names a file read from there is not judged. A path through a version folder that is not
-    in the repository (``../v0.1/levels.md``, ``spec/latest/levels``) from a page written for
-    a site is a version the site adds at build: not judged either. A missing ``.md`` file is
-    still reported.
-
-    A "did you mean" proposes only a target that exists: a file or route that has the link's
-    fragment (written with it), an anchor the page's renderer makes.
-
-    A destination is named as it is written, not as the parser percent-encoded it, even on the
-    line after ``[text](``. One wrapped in quotes or parentheses (``[x]: (https://…)``, ``[x](
-    "../a.json")``) keeps them (CommonMark reads a title only after a destination): it is a
-    relative path to a file whose name starts with them, reported with the quotes or
-    parentheses to remove, and a web address so wrapped is named whole (a path's normalisation
-    made ``https://`` read ``https:/``).
-
-    Links to the same missing file or anchor are one finding, at the first link, with the other
-    links as related locations (200 at most; past that the message counts those not listed).
-    A waiver above one of the links waives that link alone.
-    The first line of a finding stays under about 200 characters
-    (a long link is cut in its middle); the whole message is then a related location.
-
-    The severity is ``warning``: a dead link misleads a reader, but it does not change the
-    contract an implementation is held to (errors are for contract defects). A case-only
-    anchor difference on a site is an ``info``: the link still works on GitHub.
+    Links to one missing target are one finding, the other links related. "Did you mean"
+    proposes only a target that works (with the link's fragment; of alike files, the nearest).
+    A fragment that differs from an anchor only in case works on GitHub and is nothing there;
+    on a site it is an ``info``. What a build makes and speclint cannot see is not judged: the
+    anchors of a page with build-time includes or of a template, MyST cross-references, the
+    HTML a documentation build writes, routes a site sets in code, and an item code's anchor a
+    site's build makes (`` `(RSC7a)` ``: counted as not checked). Nor are the links of meeting
+    records and archives (history), or of a page an API description renders as its text. Each
+    such case is a test named after it (``tests/test_broken_link*.py``).
 
 Why is this bad?
-    Links are how a spec's reader goes from a rule to its definition. A renamed heading or a moved
-    file breaks every link to it silently; "see `compat.md` §"Additive changes"" that names a
-    section that was renamed sends implementers looking for a rule that is no longer there, and a
-    link to a schema ``$id`` that no schema has points them at a contract that does not exist.
+    Links are how a spec's reader goes from a rule to its definition. A renamed heading or a
+    moved file breaks every link to it silently, and a section reference to a renamed section
+    sends implementers looking for a rule that is no longer there. A dead link misleads but
+    changes no contract: a ``warning``.
 
 Example
     ``spec/runs.md``::
@@ -195,8 +50,7 @@ Example
     `lifecycle.md#states`: `spec/lifecycle.md` has no heading or anchor `#states` (did you mean
     `#run-states`?) ...``), and when ``spec/errors.md`` has no section "Retry budget" (its
     heading "Retry budgets" is another word). ``#Create-A-Run`` works where GitHub renders the
-    page (the anchor is ``#create-a-run``, and GitHub forgives the case); on an MkDocs or
-    Docusaurus site it would be an ``info``.
+    page (GitHub forgives the case); on an MkDocs or Docusaurus site it would be an ``info``.
 
 Use instead
     ::
@@ -205,8 +59,7 @@ Use instead
         `errors.md` §"Retry budgets".
 
     PASS when ``lifecycle.md`` has a heading "Run states" and ``errors.md`` a heading
-    "Retry budgets (normative)". ``[create](#create-a-run)`` is the anchor GitHub makes of
-    "Create a Run!".
+    "Retry budgets (normative)".
 
 Options
     ``ignore`` (default ``[]``): globs of link targets not checked, matched against the target as
@@ -215,19 +68,17 @@ Options
 
     ``anchors`` (default ``true``): check fragments into Markdown pages.
 
-    ``ignore-case`` (default ``false``): accept a fragment that differs from an anchor only in
-    case on a site's page too, without the ``info`` (markdownlint's MD051 ``ignore_case``; on
-    GitHub's pages it is always accepted).
+    ``ignore-case`` (default ``false``): accept a case-only difference on a site's page too,
+    without the ``info`` (markdownlint's MD051 ``ignore_case``).
 
     ``section-references`` (default ``true``): check ``file.md §Section`` references.
 
     ``schema-ids`` (default ``true``): check links into the corpus's own ``$id`` folders.
 
     ``root-relative`` (default ``"auto"``): how a link starting with ``/`` is read: ``"auto"``
-    (as the page's renderer reads it: a site route on a documentation site's page, a path from
-    the repository root elsewhere), ``"site"`` (always a site route, checked only when it
+    (as the page's renderer reads it), ``"site"`` (always a site route, checked only when it
     resolves to a page) or ``"repository"`` (always a path from the repository root, as GitHub
-    reads it: reported when missing).
+    reads it).
 """
 
 from __future__ import annotations
@@ -239,24 +90,35 @@ import json
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from speclint.analyses import assembly
-from speclint.analyses.api_links import ApiNames, DeepLink, api_names, bare, deep_link, judge
+from speclint.analyses.api_links import (
+    ApiNames,
+    DeepLink,
+    Missing,
+    api_names,
+    bare,
+    deep_link,
+    judge,
+)
 from speclint.analyses.assembly import Assembly
 from speclint.analyses.context import Context
 from speclint.analyses.renderers import (
+    DOCUSAURUS_CONTENT,
     ELSEWHERE,
     GITHUB_RENDERER,
     SITE_CONFIGS,
     Renderer,
     mkdocs_slug,
     renderers,
+    served_folders,
     site_config,
+    site_path,
 )
 from speclint.analyses.units import check_by_unit
 from speclint.common.findings import (
@@ -283,6 +145,7 @@ from speclint.parsing.links import (
     github_slug,
     normal_text,
     read_page,
+    without_fences,
 )
 
 ID = "broken-link"
@@ -320,6 +183,7 @@ class Problem:
     pointer: str = ""  # the anchor of the heading the link is under (set by ``check_unit``)
     severity: Severity = SEVERITY
     rank: int = 0  # 1 on a committed copy of an assembled document: its parts' sites go first
+    coverage: str | None = None  # a link not checked (``speclint.run.coverage``), no finding
 
 
 @dataclass(frozen=True)
@@ -607,13 +471,14 @@ class Tree:
         return None
 
     def myst_labels(self) -> dict[str, list[str]]:
-        """Each MyST ``(label)=`` target of the corpus's pages, with the pages that set it."""
+        """Each MyST ``(label)=`` target that a page of a MyST project sets (outside its code
+        fences, where such a line is an example), with the pages that set it."""
         if self._myst_labels is None:
             self._myst_labels = defaultdict(list)
             for page in sorted(self.pages):
                 text = self.corpus.documents[page].text or ""
-                if ")=" in text:
-                    for label in MYST_LABEL.findall(text):
+                if ")=" in text and _under_build(self, page, MYST_CONFIGS):
+                    for label in MYST_LABEL.findall(without_fences(text)):
                         self._myst_labels[label].append(page)
         return self._myst_labels
 
@@ -740,29 +605,25 @@ class Site:
     @classmethod
     def read(cls, tree: Tree, folder: str) -> Site:
         config, kind = tree.site_config(folder) or ("", "other")
-
-        def at(*parts: str) -> str:
-            joined = posixpath.normpath(posixpath.join(folder, *parts))
-            return "" if joined == "." else joined
-
         data = tree.corpus.documents[config].data if config in tree.corpus.documents else None
         if kind == "mintlify":
             # Mintlify serves `folder/a/b.mdx` as `/a/b`; an `openapi` entry makes a page per
             # operation, routes with no file, so then a missing route is not judged.
             known = isinstance(data, dict) and '"openapi"' not in json.dumps(data)
-            return cls(folder, kind, (("/", at(".")),), ("/",) if known else ())
+            return cls(folder, kind, (("/", site_path(folder)),), ("/",) if known else ())
         if kind == "docusaurus":
-            return _docusaurus(tree, folder, at)
-        if kind == "mkdocs":
-            docs_dir = data.get("docs_dir") if isinstance(data, dict) else None
-            return cls(folder, kind, (("/", at(str(docs_dir or "docs"))),))
-        if kind == "hugo":
-            return cls(folder, kind, (("/", at("content")), ("/", at("static"))))
+            return _docusaurus(tree, folder)
+        if kind in ("mkdocs", "hugo"):
+            # The pages at the site's root: MkDocs' `docs_dir`, Hugo's `content/` (and its
+            # `static/` files).
+            [pages] = served_folders(tree.corpus, kind, folder, config)
+            files = (("/", site_path(folder, "static")),) if kind == "hugo" else ()
+            return cls(folder, kind, (("/", pages), *files))
         if kind == "vitepress":
-            return cls(folder, kind, (("/", at(".")), ("/", at("public"))))
+            return cls(folder, kind, (("/", site_path(folder)), ("/", site_path(folder, "public"))))
         if kind == "mdbook":
-            return cls(folder, kind, (("/", at("src")),))
-        return cls(folder, kind, (("/", at(".")),))
+            return cls(folder, kind, (("/", site_path(folder, "src")),))
+        return cls(folder, kind, (("/", site_path(folder)),))
 
     def find(self, tree: Tree, route: str) -> str | None:
         """The file the site serves at ``route`` (``/docs/intro``), or None."""
@@ -809,23 +670,28 @@ def _under(route: str, prefix: str) -> str | None:
     return None
 
 
-def _docusaurus(tree: Tree, folder: str, at: Callable[..., str]) -> Site:
+def _docusaurus(tree: Tree, folder: str) -> Site:
     """Docusaurus's defaults (docs/ at ``/docs``, static/ and src/pages/ at ``/``), with each
     doc's route as Docusaurus makes it: number prefixes dropped, ``index``/``README`` and a
     file named as its folder for the folder, ``id`` and ``slug`` front matter. A customised
     ``routeBasePath`` or docs path lives in the JavaScript configuration, which is code: then
     ``/docs`` names no folder here, and routes are looked up but not judged."""
-    docs = at("docs")
+    content = dict(DOCUSAURUS_CONTENT)
+    docs = site_path(folder, content["docs"])
     site = Site(
         folder,
         "docusaurus",
-        (("/docs", docs), ("/", at("static")), ("/", at("src/pages"))),
+        (
+            ("/docs", docs),
+            ("/", site_path(folder, "static")),
+            ("/", site_path(folder, content["pages"])),
+        ),
     )
     if docs not in tree.folders:
         return site
     # Versioned docs (`/docs/1.0/x`, `/docs/next/x`) are served from other folders: looked up
     # where the current docs are, never judged.
-    versioned = at("versions.json") in tree.files
+    versioned = site_path(folder, "versions.json") in tree.files
     site.judged = () if versioned else ("/docs",)
     # Docusaurus generates tag pages, and a category's index page (`_category_.json` with a
     # `generated-index` link) at `/docs/category/<label>` unless the link names its slug.
@@ -956,15 +822,7 @@ def _document_api_problem(
     missing = judge(link, [api_names(tree.corpus)[target]])
     if missing is None:
         return None
-    hint = f" (did you mean `{missing.guess}`?)" if missing.guess else ""
-    return Problem(
-        ("api", target, missing.what, bare(missing.name)),
-        path,
-        site,
-        f"`{site.target}`: `{target}` has no {missing.what} `{missing.name}`{hint}. Name an "
-        f"existing {missing.what} in the deep link, or restore the one it named",
-        (Location(target, 1, 1, note=f"has no {missing.what} `{missing.name}`"),),
-    )
+    return _api_missing(path, site, f"`{target}`", [target], missing)
 
 
 def _html_api_problem(
@@ -1005,14 +863,14 @@ BUILD_CONFIGS = ("conf.py", "Doxyfile", "typedoc.json", "jsdoc.json", *SITE_CONF
 def _served_by_site(tree: Tree, settings: Options, path: str, site_folder: str | None) -> bool:
     """Whether a link starting with ``/`` on ``path`` is a site route, not a repository path:
     the page is under a site's configuration, is an ``.mdx`` page (no GitHub rendering of it
-    is meant), or has YAML front matter (only site generators read it: ``slug``, ``layout``...).
-    Elsewhere GitHub renders the page, and resolves ``/x`` from the repository root."""
+    is meant), or is written for a site built elsewhere (``Renderers.elsewhere``: front matter,
+    a Hugo section above it). Elsewhere GitHub renders the page, and resolves ``/x`` from the
+    repository root."""
     if settings.root_relative == "repository":
         return False
     if settings.root_relative == "site" or site_folder is not None or path.endswith(".mdx"):
         return True
-    page = tree.pages.get(path)
-    return page is not None and bool(page.front_matter)
+    return tree.renderers.elsewhere(path) is not None
 
 
 def _route_problem(
@@ -1122,7 +980,7 @@ def _unknown_route(
       ``spec/latest/levels``) from a page written for a site (front matter, template code, or
       a site's page): the site adds the other versions at build."""
     page = tree.pages.get(path)
-    rendered = page is not None and (bool(page.front_matter) or page.includes)
+    rendered = tree.renderers.elsewhere(path) is not None or (page is not None and page.includes)
     if site_folder is None and not rendered:
         return False
     name = posixpath.basename(written.rstrip("/"))
@@ -1234,19 +1092,16 @@ def _docusaurus_relative(
 
 def _docusaurus_place(site_folder: str, path: str) -> tuple[str, str] | None:
     """The plugin of a Docusaurus site that serves ``path`` ("docs", "versioned", "blog" or
-    "pages"), with its content root, by Docusaurus's default folders; None for a page the
-    site does not serve (a README beside the configuration, a custom plugin's page)."""
-
-    def at(*parts: str) -> str:
-        joined = posixpath.normpath(posixpath.join(site_folder, *parts))
-        return "" if joined == "." else joined
-
-    for plugin, root in (("docs", at("docs")), ("blog", at("blog")), ("pages", at("src/pages"))):
-        if _under("/" + path, "/" + root) is not None:
+    "pages": ``DOCUSAURUS_CONTENT``), with its content root (a version's folder for a
+    versioned doc); None for a page the site does not serve (a README beside the
+    configuration, a custom plugin's page)."""
+    for plugin, part in DOCUSAURUS_CONTENT:
+        root = site_path(site_folder, part)
+        rest = _under("/" + path, "/" + root)
+        if plugin != "versioned" and rest is not None:
             return plugin, root
-    version = _under("/" + path, "/" + at("versioned_docs"))
-    if version and "/" in version:
-        return "versioned", posixpath.join(at("versioned_docs"), version.split("/", 1)[0])
+        if plugin == "versioned" and rest and "/" in rest:
+            return plugin, posixpath.join(root, rest.split("/", 1)[0])
     return None
 
 
@@ -1300,7 +1155,8 @@ def _missing_file(
             f"`{site.target}` → `{resolved}` does not exist: the repository has `{cased[0]}`, "
             f"and paths are case-sensitive (GitHub, Linux). Write `{right}`{either}",
         )
-    close = _close_of(resolved, tuple(_neighbours(tree, resolved)), 0.75, 5)
+    neighbours = tuple(_neighbours(tree, resolved))
+    close = _nearest_first(resolved, _close_of(resolved, neighbours, 0.75, len(neighbours) or 1))
     guess = next((c for c in close if reaches(c)), None)
     hint = f" (did you mean `{_relative(path, guess)}{anchor}`?)" if guess else ""
     if WEB_ADDRESS.match(site.target):
@@ -1346,6 +1202,23 @@ def _wrapped(target: str) -> tuple[str, str] | None:
 def _neighbours(tree: Tree, resolved: str) -> list[str]:
     folder, _, name = resolved.rpartition("/")
     return sorted({*tree.by_folder.get(folder, ()), *tree.by_name.get(name, ())})
+
+
+def _nearest_first(resolved: str, close: Iterable[str]) -> list[str]:
+    """``close`` (alike paths, most alike first) with those nearest ``resolved``'s folder first:
+    the file beside the page (``linter/registry.go`` for ``linter/linter/registry.go``) is
+    meant rather than one in another folder whose path happens to be more alike
+    (``linter/fix/registry.go``)."""
+    here = posixpath.dirname(resolved).split("/")
+
+    def steps(candidate: str) -> int:
+        there = posixpath.dirname(candidate).split("/")
+        shared = 0
+        while shared < min(len(here), len(there)) and here[shared] == there[shared]:
+            shared += 1
+        return len(here) + len(there) - 2 * shared
+
+    return sorted(close, key=steps)
 
 
 def _relative(page: str, target: str) -> str:
@@ -1454,6 +1327,19 @@ def _anchor_problem(
     on_site = target.endswith(".mdx") or tree.site_of(target) is not None
     if on_site and bare(name) in {bare(a) for a in [*anchors, *page.headings]}:
         return None
+    if not documents and _build_anchor(tree, page, target, name):
+        # `#RSC7a` for the item `(RSC7a)`: an anchor the site's build makes (a script that
+        # wraps each item code in `<a id>`), which the Markdown does not hold: not checked,
+        # and said so, one note a link.
+        return Problem(
+            (BUILD_ANCHOR, path, str(site.line), str(site.column)),
+            path,
+            site,
+            f"`{site.target}`: an anchor a site's build makes of the item code `{name}` on "
+            f"{where} (no heading has it): not checked",
+            severity=Severity.INFO,
+            coverage=BUILD_ANCHOR,
+        )
     guess = _word_of(name, headings, proposed, renderer) or _closest(name, proposed, cutoff=0.6)
     hint = f" (did you mean `#{guess}`?)" if guess else ""
     return Problem(
@@ -1464,6 +1350,27 @@ def _anchor_problem(
         "or restore the heading it named",
         related,
         rank=rank,
+    )
+
+
+BUILD_ANCHOR = "build-anchor"  # the coverage kind of a link to an anchor a site's build makes
+# Item codes before a page is taken for one of numbered items (a requirement list), whose codes
+# a site's build may make anchors of, rather than for a page that happens to open a paragraph
+# with a code.
+CODED_PAGE = 3
+
+
+def _build_anchor(tree: Tree, page: Page, target: str, name: str) -> bool:
+    """Whether ``#name`` is an anchor a site's build makes, by the evidence the repository
+    holds: ``name`` is exactly the item code opening a paragraph of the target page (``(RSC7a)``
+    as a code span, ``speclint.parsing.links.ITEM_CODE``), the page is one of numbered items
+    (``CODED_PAGE`` such codes at least), and a site's build may publish it
+    (``Renderers.built_into_site``). A fragment no item of the page is coded with stays a
+    broken link."""
+    return (
+        name in page.markers
+        and len(page.markers) >= CODED_PAGE
+        and tree.renderers.built_into_site(target)
     )
 
 
@@ -1510,21 +1417,28 @@ def _api_problem(
     missing = judge(link, documents)
     if missing is None:
         return None
-    hint = f" (did you mean `{missing.guess}`?)" if missing.guess else ""
     shown = ", ".join(f"`{d.path}`" for d in documents[:3])
     if len(documents) > 3:
         shown += f" and {len(documents) - 3} more"
     where = f"the API reference `{target}` renders" if renders else "the corpus's OpenAPI documents"
+    return _api_missing(path, site, f"{where} ({shown})", [d.path for d in documents], missing)
+
+
+def _api_missing(
+    path: str, site: LinkSite, where: str, documents: list[str], missing: Missing
+) -> Problem:
+    """The problem of a deep link naming what ``documents`` (described as ``where``) lack; the
+    first three are related locations."""
+    hint = f" (did you mean `{missing.guess}`?)" if missing.guess else ""
     return Problem(
-        ("api", ",".join(d.path for d in documents), missing.what, bare(missing.name)),
+        ("api", ",".join(documents), missing.what, bare(missing.name)),
         path,
         site,
-        f"`{site.target}`: {where} ({shown}) {'has' if len(documents) == 1 else 'have'} no "
+        f"`{site.target}`: {where} {'has' if len(documents) == 1 else 'have'} no "
         f"{missing.what} `{missing.name}`{hint}. Name an existing {missing.what} in the "
         "deep link, or restore the one it named",
         tuple(
-            Location(d.path, 1, 1, note=f"has no {missing.what} `{missing.name}`")
-            for d in documents[:3]
+            Location(d, 1, 1, note=f"has no {missing.what} `{missing.name}`") for d in documents[:3]
         ),
     )
 
@@ -1756,6 +1670,7 @@ def _findings(corpus: Context, problems: list[Problem]) -> Iterator[Finding]:
             )
             if others
             else (),
+            coverage=first.coverage,
         )
 
 

@@ -136,6 +136,22 @@ def test_a_missing_file_suggests_a_close_name_and_groups_its_links(
     ]
 
 
+def test_did_you_mean_prefers_the_nearest_folder(make_corpus: MakeCorpus) -> None:
+    # A README linking as if from the folder above: `engine/registry.go` beside it is meant,
+    # not the file of that name one folder further, whose path is the more alike
+    # (`engine/lib/registry.go` for `engine/engine/registry.go`).
+    root = make_corpus(
+        {
+            "engine/README.md": "# Engine\n\n[registry](engine/registry.go)\n",
+            "engine/registry.go": "package engine\n",
+            "engine/lib/registry.go": "package lib\n",
+            "cmd/engine/registry.go": "package main\n",
+        }
+    )
+    [finding] = findings_of(root)
+    assert "(did you mean `registry.go`?)" in finding.message
+
+
 def test_links_out_of_the_root_are_never_looked_at(make_corpus: MakeCorpus) -> None:
     root = make_corpus({"README.md": "# R\n\n[sibling](../other/README.md) [up](../../x)\n"})
     (root.parent / "other").mkdir()

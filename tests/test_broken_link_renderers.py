@@ -175,24 +175,19 @@ def test_an_mkdocs_page_is_judged_by_mkdocs_slugs(make_corpus: MakeCorpus) -> No
 # --- did you mean (item 9) ------------------------------------------------------------------------
 
 
+# A link to a missing `docs/flags.md#metadata`; `docs/flag.md` is the closest name, and has no
+# such heading.
+MISNAMED = {"docs/guide.md": "# G\n\n[m](./flags.md#metadata)\n", "docs/flag.md": "# Flag\n"}
+
+
 def test_did_you_mean_a_file_that_has_the_anchor(make_corpus: MakeCorpus) -> None:
-    root = make_corpus(
-        {
-            "docs/guide.md": "# G\n\n[m](./flags.md#metadata)\n",
-            "flags.md": "# Flags\n\n## Metadata\n",
-            "docs/flag.md": "# Flag\n",
-        }
-    )
-    [finding] = findings_of(root)
+    [finding] = findings_of(make_corpus(MISNAMED | {"flags.md": "# Flags\n\n## Metadata\n"}))
     # `flag.md` is closest by name, but has no `#metadata`: `../flags.md#metadata` does.
     assert "did you mean `../flags.md#metadata`?" in finding.message
 
 
 def test_did_you_mean_nothing_when_no_close_file_has_the_anchor(make_corpus: MakeCorpus) -> None:
-    root = make_corpus(
-        {"docs/guide.md": "# G\n\n[m](./flags.md#metadata)\n", "docs/flag.md": "# F\n"}
-    )
-    [finding] = findings_of(root)
+    [finding] = findings_of(make_corpus(MISNAMED))
     assert "did you mean" not in finding.message
 
 

@@ -11,8 +11,10 @@ import sys
 
 from test_broken_link import MakeCorpus, findings_of
 
+from conftest import run_cli
 from speclint.common.findings import Severity
 from speclint.parsing.links import INCLUDE
+from speclint.run.engine import Options, lint
 
 # --- GitHub ---------------------------------------------------------------------------------------
 
@@ -46,6 +48,18 @@ def test_a_site_page_by_its_front_matter_is_not_judged_as_github(make_corpus: Ma
     titled = "---\ntitle: Terms\ndescription: x\n---\n\nSee [v1](/provenance/v1).\n"
     root = make_corpus({"guide.md": page, "spec/terms.md": titled})
     assert findings_of(root) == []
+
+
+def test_a_page_under_a_hugo_section_is_written_for_a_site_as_front_matter_says(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Hugo content (a section's `_index.md` above it) without Hugo's configuration here: the
+    # renderer and the route reading agree that a site built elsewhere serves it.
+    page = "# Guide\n\n[about](/about/) [intro](/docs/intro)\n"
+    root = make_corpus({"content/_index.md": "# Home\n", "content/guide/page.md": page})
+    assert findings_of(root) == []
+    (root / "content/_index.md").unlink()
+    assert len(findings_of(root)) == 2  # GitHub's: from the repository root
 
 
 # --- Docusaurus -----------------------------------------------------------------------------------
@@ -259,3 +273,61 @@ def test_heading_attributes_give_anchors(make_corpus: MakeCorpus) -> None:
     (root / "p.md").write_text(page.replace("(#login)", "(#legacy)"))
     [finding] = findings_of(root)
     assert "`#legacy`" in finding.message
+
+
+# --- anchors a site's build makes -----------------------------------------------------------------
+
+# A page of numbered requirements, each opened by its item code; a build script of the site (in
+# `site/`, whose content the build copies from `spec/`) wraps every code in an `<a id>`.
+CODED_ITEMS = (
+    "# Features\n\n"
+    "- `(ABC1)` The client connects.\n"
+    "  - `(ABC1a)` It retries, as [ABC2](#ABC2) says.\n"
+    "- `(ABC2)` The client retries.\n\n"
+    "`(ABC3)` Stated apart. See [ABC9](#ABC9), [abc1](#abc1) and [ABC3](features.md#ABC3).\n"
+)
+
+
+def test_an_item_code_whose_anchor_the_sites_build_makes_is_coverage(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "site/hugo.yaml": "title: Spec\n",
+            "spec/features.md": CODED_ITEMS,
+            "README.md": "# R\n\nSee [ABC1](spec/features.md#ABC1).\n",
+        }
+    )
+    outcome = lint(root, Options(cache=False))
+    # A fragment that is no item's code (`#ABC9`), or not exactly one (`#abc1`), is broken.
+    assert sorted(f.message.split(":")[0] for f in outcome.findings) == ["`#ABC9`", "`#abc1`"]
+    assert [(n.kind, n.path, n.line) for n in outcome.result.coverage] == [
+        ("build-anchor", "README.md", 3),
+        ("build-anchor", "spec/features.md", 4),
+        ("build-anchor", "spec/features.md", 7),
+    ]
+    last = run_cli("check", str(root), "--no-cache").output.splitlines()[-1]
+    assert last.endswith("not checked: 3 links to anchors a site's build makes of item codes")
+
+
+def test_item_codes_are_no_anchors_where_github_alone_renders_the_page(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"spec/features.md": CODED_ITEMS})
+    found = findings_of(root)
+    assert sorted(f.message.split(":")[0] for f in found) == [
+        "`#ABC2`",
+        "`#ABC9`",
+        "`#abc1`",
+        "`features.md#ABC3`",
+    ]
+    assert not any(f.coverage for f in found)
+
+
+def test_a_page_opening_few_paragraphs_with_a_code_is_no_page_of_coded_items(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = "# Notes\n\n`v2` The second version.\n\n`(B1)` A note. See [B1](#B1).\n"
+    root = make_corpus({"site/hugo.yaml": "title: Spec\n", "notes.md": page})
+    [finding] = findings_of(root)
+    assert "`#B1`" in finding.message and finding.coverage is None

@@ -77,3 +77,17 @@ def test_a_label_reference_outside_a_myst_project_is_a_missing_file(
     root = make_corpus({"docs/roles.md": LABELLED, "docs/guide.md": CITING})
     found = {f.message.split("`")[1] for f in findings_of("broken-link", root)}
     assert found == {"#ref-role", "ref-rloe", "ref-role"}
+
+
+def test_a_label_counts_only_where_a_myst_project_sets_it_outside_code(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A `(label)=` line that a fence shows as an example, or that a page outside every MyST
+    project writes, sets no target: the project's `[text](label)` to it leads nowhere."""
+    shown = "# Syntax\n\n```md\n(ref-role)=\n## The ref role\n```\n"
+    files = {"docs/myst.yml": "version: 1\n", "docs/syntax.md": shown, "docs/guide.md": CITING}
+    found = {f.message.split("`")[1] for f in findings_of("broken-link", make_corpus(files))}
+    assert found == {"#ref-role", "ref-role", "ref-rloe"}
+    outside = files | {"docs/syntax.md": "# Syntax\n", "notes/roles.md": LABELLED}
+    found = {f.message.split("`")[1] for f in findings_of("broken-link", make_corpus(outside))}
+    assert found == {"#ref-role", "ref-role", "ref-rloe"}

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from speclint.analyses.context import Context
-from speclint.analyses.operations import HTTP_METHODS
+from speclint.analyses.operations import api_operations
 from speclint.parsing.kinds import DocumentKind
 
 SWAGGER = re.compile(r"^/([^/]+)(?:/([^/]+))?/?$")
@@ -104,30 +104,23 @@ def api_names(corpus: Context) -> dict[str, ApiNames]:
         for tag in data.get("tags") or () if isinstance(data.get("tags"), list) else ():
             if isinstance(tag, dict) and isinstance(tag.get("name"), str):
                 names.tags[bare(tag["name"])] = tag["name"]
-        paths = data.get("paths")
-        for route, item in paths.items() if isinstance(paths, dict) else ():
-            for method in HTTP_METHODS if isinstance(item, dict) else ():
-                operation = item.get(method)
-                if not isinstance(operation, dict):
-                    continue
-                label = f"{method} {route}"
-                identifier = operation.get("operationId")
-                if isinstance(identifier, str) and identifier:
-                    names.operations[bare(identifier)] = identifier
-                # Swagger UI's id for it without an operationId (`get_things`), Redoc's path form.
-                names.operations.setdefault(bare(label), label)
-                tags = operation.get("tags")
-                for tag in tags if isinstance(tags, list) else ():
-                    if isinstance(tag, str):
-                        names.tags.setdefault(bare(tag), tag)
-                if not tags:
-                    names.tags.setdefault("default", "default")
         components = data.get("components") if isinstance(data.get("components"), dict) else {}
         schemas = components.get("schemas") if isinstance(components, dict) else None
         definitions = data.get("definitions")  # Swagger 2.0
         for holder in (schemas, definitions):
             for name in holder if isinstance(holder, dict) else ():
                 names.schemas[bare(str(name))] = str(name)
+    for operation in api_operations(corpus):
+        names = found[operation.document.path]
+        label = f"{operation.method} {operation.path}"
+        if operation.identifier:
+            names.operations[bare(operation.identifier)] = operation.identifier
+        # Swagger UI's id for it without an operationId (`get_things`), Redoc's path form.
+        names.operations.setdefault(bare(label), label)
+        for tag in operation.tags:
+            names.tags.setdefault(bare(tag), tag)
+        if not operation.tags:
+            names.tags.setdefault("default", "default")  # Swagger UI's group of the untagged
     corpus.memo["api_names"] = found
     return found
 

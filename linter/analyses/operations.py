@@ -50,6 +50,7 @@ class Operation:
     pointer: str  # JSON pointer of the Operation Object
     bodies: tuple[Body, ...]
     identifier: str = ""  # its operationId ("" when it has none)
+    tags: tuple[str, ...] = ()  # the tags it is listed under (what an API reference groups by)
 
     @property
     def label(self) -> str:
@@ -78,6 +79,7 @@ def api_operations(corpus: Context) -> tuple[Operation, ...]:
                     pointer = join_pointer(join_pointer("/paths", str(route)), method)
                     bodies = tuple(_bodies(document, pointer, operation))
                     identifier = operation.get("operationId")
+                    tags = operation.get("tags")
                     found.append(
                         Operation(
                             document,
@@ -86,6 +88,9 @@ def api_operations(corpus: Context) -> tuple[Operation, ...]:
                             pointer,
                             bodies,
                             identifier if isinstance(identifier, str) else "",
+                            tuple(t for t in tags if isinstance(t, str))
+                            if isinstance(tags, list)
+                            else (),
                         )
                     )
     result = tuple(found)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.kinds import DocumentKind, folder_holding
 from speclint.parsing.links import FRONT_MATTER
 
 # The configuration files that make a folder a documentation site's source, by generator.
@@ -93,6 +93,35 @@ NAMES = {
     "nextra": "Nextra",
     "gatsby": "Gatsby",
 }
+
+
+# Docusaurus's content plugins and the folders they read by default (docusaurus.io, "Docs",
+# "Blog", "Pages", "Versioning"): the pages of a Docusaurus site.
+DOCUSAURUS_CONTENT = (
+    ("docs", "docs"),
+    ("blog", "blog"),
+    ("pages", "src/pages"),
+    ("versioned", "versioned_docs"),
+)
+
+
+def site_path(folder: str, *parts: str) -> str:
+    """The repository path of ``parts`` from ``folder`` ("" for the root)."""
+    joined = posixpath.normpath(posixpath.join(folder, *parts))
+    return "" if joined == "." else joined
+
+
+def served_folders(corpus: Context, kind: str, folder: str, config: str) -> tuple[str, ...]:
+    """The folders whose pages the site of ``kind`` configured in ``folder`` (by ``config``)
+    renders: MkDocs its ``docs_dir`` (``docs`` by default), Docusaurus its content plugins'
+    (``DOCUSAURUS_CONTENT``), Hugo ``content/``; the other generators their whole folder."""
+    if kind == "mkdocs":
+        return (site_path(folder, str(_mkdocs_setting(corpus, config, "docs_dir") or "docs")),)
+    if kind == "docusaurus":
+        return tuple(site_path(folder, part) for _, part in DOCUSAURUS_CONTENT)
+    if kind == "hugo":
+        return (site_path(folder, "content"),)
+    return (site_path(folder),)
 
 
 def site_config(
@@ -178,6 +207,7 @@ class Renderers:
                 self.folders.add("/".join(parts[:end]))
         self._sites: dict[str, str | None] = {}
         self._renderers: dict[str, Renderer] = {}
+        self._configured: bool | None = None
 
     def site_of(self, path: str) -> str | None:
         """The nearest folder above ``path`` that holds a documentation site's configuration;
@@ -206,7 +236,7 @@ class Renderers:
             return self._renderers[path]
         found = GITHUB_RENDERER
         folder = self.site_of(path)
-        sphinx = self._sphinx_folder(path)
+        sphinx = folder_holding(self.files, path, (SPHINX_CONFIG,))
         if sphinx is not None and (folder is None or len(sphinx) >= len(folder)):
             found = Renderer(SPHINX, sphinx, posixpath.join(sphinx, SPHINX_CONFIG))
         elif folder is not None:
@@ -214,52 +244,47 @@ class Renderers:
             if self._serves(kind, folder, config, path):
                 found = Renderer(kind, folder, config, cased=self._cased(kind, config))
         if found is GITHUB_RENDERER:
-            found = self._elsewhere(path) or found
+            found = self.elsewhere(path) or found
         self._renderers[path] = found
         return found
 
-    def _elsewhere(self, path: str) -> Renderer | None:
-        """The site a page outside every site configured here is written for: its own YAML
-        front matter says so, or a Hugo section page (``_index.md``) in its folder or above."""
+    def built_into_site(self, path: str) -> bool:
+        """Whether the page at ``path`` may be published by a site's build: a site renders it
+        (its own configuration, or its front matter), or the repository configures a
+        documentation site somewhere, whose build may take its pages from anywhere in the
+        repository (a script that copies them into the site's content folder)."""
+        if self.of(path).kind != GITHUB:
+            return True
+        if self._configured is None:
+            self._configured = any(
+                site_config(self.files, self.folders, folder) is not None
+                for folder in sorted(self.folders)
+            )
+        return self._configured
+
+    def elsewhere(self, path: str) -> Renderer | None:
+        """The site a page is written for whose build is not in the repository: its own YAML
+        front matter says so (GitHub routes nothing by it; every generator reads it), or a Hugo
+        section page (``_index.md``) in its folder or above. Asked of a page outside every
+        site configured here."""
         document = self.corpus.documents.get(path)
         text = document.text if document is not None else None
         if text is not None and FRONT_MATTER.match(text):
             return Renderer(ELSEWHERE, "", "front matter")
         if posixpath.basename(path).lower().startswith("readme."):
             return None  # a folder's README: what GitHub shows of the folder
-        folder = posixpath.dirname(path)
-        while True:
-            if posixpath.join(folder, HUGO_SECTION) in self.files:
-                return Renderer(ELSEWHERE, folder, posixpath.join(folder, HUGO_SECTION))
-            if not folder:
-                return None
-            folder = posixpath.dirname(folder)
-
-    def _sphinx_folder(self, path: str) -> str | None:
-        folder = posixpath.dirname(path)
-        while True:
-            if posixpath.join(folder, SPHINX_CONFIG) in self.files:
-                return folder
-            if not folder:
-                return None
-            folder = posixpath.dirname(folder)
+        section = folder_holding(self.files, path, (HUGO_SECTION,))
+        if section is None:
+            return None
+        return Renderer(ELSEWHERE, section, posixpath.join(section, HUGO_SECTION))
 
     def _serves(self, kind: str, folder: str, config: str, path: str) -> bool:
-        """Whether the site of ``kind`` configured in ``folder`` renders ``path``: MkDocs the
-        pages of its ``docs_dir``, Docusaurus those of its content folders, Hugo those of
-        ``content/``; the other generators every page of their folder."""
-
-        def under(*parts: str) -> bool:
-            root = posixpath.normpath(posixpath.join(folder, *parts))
-            return root in ("", ".") or path.startswith(root + "/")
-
-        if kind == "mkdocs":
-            return under(str(_mkdocs_setting(self.corpus, config, "docs_dir") or "docs"))
-        if kind == "docusaurus":
-            return any(under(p) for p in ("docs", "blog", "src/pages", "versioned_docs"))
-        if kind == "hugo":
-            return under("content")
-        return True
+        """Whether the site of ``kind`` configured in ``folder`` renders ``path``: a page of
+        one of its ``served_folders``."""
+        return any(
+            not root or path.startswith(root + "/")
+            for root in served_folders(self.corpus, kind, folder, config)
+        )
 
     def _cased(self, kind: str, config: str) -> bool:
         if kind != "mkdocs":

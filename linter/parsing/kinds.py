@@ -291,17 +291,24 @@ def in_design_folder(path: str) -> bool:
     return any(part.lower() in DESIGN_FOLDERS for part in path.split("/")[:-1])
 
 
-def under_folder_holding(files: Container[str], path: str, names: Iterable[str]) -> bool:
-    """Whether a folder above ``path`` (up to the root) holds a file named one of ``names``:
-    the configuration of a build that renders it (Sphinx's ``conf.py``, ``mkdocs.yml``)."""
+def folder_holding(files: Container[str], path: str, names: Iterable[str]) -> str | None:
+    """The nearest folder above ``path`` (up to the root, "") that holds a file named one of
+    ``names``: the configuration of a build that renders it (Sphinx's ``conf.py``,
+    ``mkdocs.yml``), a Hugo section's ``_index.md``; None when none does."""
     wanted = tuple(names)
     folder = posixpath.dirname(path)
     while True:
         if any(posixpath.join(folder, name) in files for name in wanted):
-            return True
+            return folder
         if not folder:
-            return False
+            return None
         folder = posixpath.dirname(folder)
+
+
+def under_folder_holding(files: Container[str], path: str, names: Iterable[str]) -> bool:
+    """Whether a folder above ``path`` (up to the root) holds a file named one of ``names``
+    (``folder_holding``)."""
+    return folder_holding(files, path, names) is not None
 
 
 # Folders of records: meetings (minutes, agendas, notes of a call: what was said on a day, quoted

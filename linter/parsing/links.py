@@ -140,6 +140,10 @@ class Page:
     # The list items that are a bare page path and nothing else (``- front/cover``): a README
     # listing a document's pages in order (``speclint.analyses.assembly``).
     items: list[str] = field(default_factory=list)
+    # The item codes that open a paragraph or list item as a code span (`` `(RSC7a)` The
+    # client ...``): a numbered requirement's marker, which a site's build may make an anchor
+    # of (``ITEM_CODE``).
+    markers: set[str] = field(default_factory=set)
 
 
 def read_page(document: PageSource) -> Page:
@@ -189,6 +193,9 @@ def page_of(
                 in_item = index > 1 and tokens[index - 2].type == "list_item_open"
                 if in_item and PAGE_PATH_ITEM.fullmatch(item):
                     page.items.append(item)
+                marker = _item_marker(token)
+                if marker is not None:
+                    page.markers.add(marker)
                 first = token.content.split("\n", 1)[0].strip()
                 if first.endswith(":") and len(first) <= LABEL_LENGTH:
                     page.labels.append(first.rstrip(":"))
@@ -214,7 +221,7 @@ def page_of(
         page.links = _outside_jsx_comments(text, page.links)
     page.front_matter = site_front_matter(text)
     page.first_level = headings[0].level if headings else 0
-    source = _without_fences(text)
+    source = without_fences(text)
     for directive in NAMED_INCLUDE.finditer(source):
         how = "relative" if directive.group(1) == "include_relative" else "site"
         page.included.append((how, directive.group(2)))
@@ -312,7 +319,7 @@ NAMED_INCLUDE = re.compile(r"\{%-?\s*(include_relative|include)\s+([^\s{}%]+)[^%
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1", re.MULTILINE | re.DOTALL)
 
 
-def _without_fences(text: str) -> str:
+def without_fences(text: str) -> str:
     """The text without its fenced code (where a page that teaches a template quotes one)."""
     return FENCE.sub("", text) if "``" in text or "~~" in text else text
 
@@ -395,6 +402,22 @@ def _heading(page: Page, slugs: _Slugs, inline: Any) -> None:
     # (`## Title <a id="x"></a>` is `#title-`), an emoji shortcode rendered as an emoji.
     page.anchors.add(github_slug(raw.lstrip()))
     page.anchors.add(github_slug(EMOJI_CODE.sub("", raw).strip()))
+
+
+# An item code: a numbered requirement's identifier (`RSC7a`, `CHA-V1`, `REQ-1.2`), written as
+# a code span at the start of its paragraph, bare or in parentheses or brackets (`(RSC7a)`).
+ITEM_CODE = re.compile(r"[A-Za-z][\w.-]*\d[\w.-]*")
+_WRAPPED_CODE = re.compile(r"\((.*)\)|\[(.*)\]|(.*)", re.DOTALL)
+
+
+def _item_marker(inline: Any) -> str | None:
+    """The item code a paragraph opens with, as a code span, or None."""
+    children = inline.children or ()
+    if not children or children[0].type != "code_inline":
+        return None
+    match = _WRAPPED_CODE.fullmatch(children[0].content.strip())
+    code = next((group for group in match.groups() if group is not None), "") if match else ""
+    return code if ITEM_CODE.fullmatch(code) else None
 
 
 def _inline(
