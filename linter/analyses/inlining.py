@@ -33,7 +33,12 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from speclint.analyses.references import DATA_KEYWORDS
-from speclint.parsing.structured import escape_token, resolve_pointer, split_pointer
+from speclint.parsing.structured import (
+    escape_token,
+    pointer_within,
+    resolve_pointer,
+    split_pointer,
+)
 
 if TYPE_CHECKING:
     from speclint.model.corpus import Corpus, Document
@@ -151,7 +156,9 @@ def inline_misplaced(
             target_document, target_pointer, content = target
             chain = _chain(chains, place)
             key = (target_document.path, target_pointer)
-            if key in chain or (target_document is document and _within(place, target_pointer)):
+            if key in chain or (
+                target_document is document and pointer_within(place, target_pointer)
+            ):
                 view.left[place] = "cycle"
                 continue
             size = _size(content)
@@ -178,10 +185,6 @@ def _chain(
         if len(start) > len(best) and place.startswith(start + "/"):
             best = start
     return chains.get(best, ())
-
-
-def _within(pointer: str, subtree: str) -> bool:
-    return subtree == "" or pointer == subtree or pointer.startswith(subtree + "/")
 
 
 def _size(node: Any) -> int:
