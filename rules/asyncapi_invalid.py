@@ -65,8 +65,11 @@ SEVERITY = Severity.ERROR
 RELEASE = re.compile(r"^\d+\.\d+\.\d+$")
 # One AsyncAPI document at a time (speclint.analyses.units).
 READS = "document"
-# Reads no shared index (speclint.run.runner.prime): it may start while they are built.
+# Reads no shared index (speclint.run.runner.prime): it may start while they are built. It reads
+# the reference index only for a document with a `$ref` the bundler inlines (`inlining`), and
+# builds it then.
 NEEDS_INDEXES = False
+FACTS = ("references",)  # speclint.analyses.context
 
 
 def _inlined(corpus: Context, document: Document, declared: str) -> InlinedView:

@@ -39,8 +39,9 @@ What it does
     OpenAPI version allows no Reference Object (``get: {$ref: ops/list.yml}``, a tag's
     ``description: {$ref: texts.yml#/intro}``): redocly and swagger-cli bundle read every
     ``$ref`` as a JSON Reference and replace it, so the document is validated as its bundle
-    reads (``speclint.analyses.inlining``): the target, a file of the corpus or a pointer into
-    the same file, is put in its place, and an error inside it is reported in the file it is
+    reads (``speclint.analyses.inlining``): the target, as the reference index resolves it (a
+    file of the corpus, a pointer into the same file, a URL ``[ref-map]`` maps, an anchor), is
+    put in its place, and an error inside it is reported in the file it is
     written in, at its line. Where the version's own schema rejects an object holding a
     ``$ref`` is where it allows none; so is a schema map written as one (``properties: {$ref:
     attributes.yml#/ids}``: a string is a schema in no dialect). A target that is missing is ``unresolved-ref``'s alone
@@ -90,7 +91,6 @@ Options
 from __future__ import annotations
 
 import functools
-import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, cast
@@ -137,8 +137,11 @@ SEVERITY = Severity.ERROR
 RELEASE = {"openapi": re.compile(r"^\d+\.\d+\.\d+$"), "swagger": re.compile(r"^\d+\.\d+$")}
 # One API document at a time, with the files its `$ref`s reach (speclint.analyses.units).
 READS = "document"
-# Reads no shared index (speclint.run.runner.prime): it may start while they are built.
+# Reads no shared index (speclint.run.runner.prime): it may start while they are built. It reads
+# the reference index only for a document with a `$ref` the bundler inlines (`inlining`), and
+# builds it then.
 NEEDS_INDEXES = False
+FACTS = ("references",)  # speclint.analyses.context
 
 
 def units(corpus: Context) -> list[Document]:
@@ -465,13 +468,16 @@ def _api_parts(corpus: Context, document: Document) -> list[tuple[Document, str,
     memo: dict[str, list[tuple[Document, str, Any]]] = corpus.memo.setdefault(f"{ID}:parts", {})
     if document.path in memo:
         return memo[document.path]
-    parts: list[tuple[Document, str, Any]] = [(document, "", _inlined(corpus, document).data)]
+    view = _inlined(corpus, document)
+    parts: list[tuple[Document, str, Any]] = [(document, "", view.data)]
     memo[document.path] = parts
     seen = {(document.path, "")}
     for holder, at, node in parts:  # grows as it goes
         schemas = frozenset(pointer for pointer, _ in openapi_schema_roots(node, at))
-        for reference in _structure_refs(node, at, schemas):
-            target = _target(corpus, holder, reference)
+        for site in _structure_refs(node, at, schemas):
+            # Resolved where it is written: the view's pointers are not its files'.
+            written, pointer = view.locate(site) if holder is document else (holder, site)
+            target = corpus_target(corpus, written, pointer)
             if target is None or (target[0].path, target[1]) in seen:
                 continue
             seen.add((target[0].path, target[1]))
@@ -481,17 +487,16 @@ def _api_parts(corpus: Context, document: Document) -> list[tuple[Document, str,
 
 
 def _structure_refs(node: Any, at: str, schemas: frozenset[str]) -> Iterator[str]:
-    """Each ``$ref`` below ``node`` but in a schema object (at ``schemas``), an extension
-    (``x-``) or data."""
+    """The pointer of each object with a ``$ref`` member below ``node`` but in a schema object
+    (at ``schemas``), an extension (``x-``) or data."""
     stack: list[tuple[str, Any]] = [(at, node)]
     while stack:
         pointer, current = stack.pop()
         if pointer in schemas:
             continue
         if isinstance(current, dict):
-            reference = current.get("$ref")
-            if isinstance(reference, str):
-                yield reference
+            if isinstance(current.get("$ref"), str):
+                yield pointer
             for key, value in current.items():
                 key = str(key)
                 if isinstance(value, (dict, list)) and api_structure(key, pointer):
@@ -502,12 +507,6 @@ def _structure_refs(node: Any, at: str, schemas: frozenset[str]) -> Iterator[str
                 for index, value in enumerate(current)
                 if isinstance(value, (dict, list))
             )
-
-
-def _target(corpus: Context, holder: Document, reference: str) -> tuple[Document, str, Any] | None:
-    """The corpus file and node a relative ``$ref`` names, as the library resolves it (no
-    ``$id`` applies outside schema objects); None for a remote, absolute or broken one."""
-    return corpus_target(corpus, holder, reference)
 
 
 def _inlined(corpus: Context, document: Document) -> InlinedView:
@@ -578,23 +577,27 @@ _STRUCTURED_SUFFIXES = (".json", ".yaml", ".yml")
 
 def _inlined_text(corpus: Context, document: Document, pointer: str) -> list[Finding] | None:
     """None when the node at ``pointer`` is no such reference; else what to report about it:
-    nothing when the file is in the corpus, one finding when it is missing."""
+    nothing when the file is in the corpus, one finding when it is missing. As the reference
+    index resolved it (its outcome "text": a file that is no JSON or YAML)."""
     node = resolve_pointer(document.data, pointer)
-    reference = node.get("$ref") if isinstance(node, dict) else None
-    if not isinstance(reference, str) or "://" in reference:
+    if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+        return None  # no `$ref` here: the index is not asked (nor built)
+    reference = corpus.references.at(document.path, join_pointer(pointer, "$ref"))
+    if reference is None or reference.target_path is None or "://" in reference.value:
         return None
-    file_part = reference.split("#", 1)[0]
-    if not file_part or file_part.lower().endswith(_STRUCTURED_SUFFIXES):
-        return None
-    target = posixpath.normpath(posixpath.join(posixpath.dirname(document.path), file_part))
-    if target in corpus.tree:
+    if reference.outcome == "text":
         return []
+    if reference.outcome != "missing-file" or reference.target_path.lower().endswith(
+        _STRUCTURED_SUFFIXES
+    ):
+        return None
     return [
         Finding(
             ID,
             SEVERITY,
-            f"{pointer}: `$ref: {reference}` names a text file for a bundler to inline, but "
-            f"`{target}` does not exist: fix the path, or write the text in place",
+            f"{pointer}: `$ref: {reference.value}` names a text file for a bundler to inline, "
+            f"but `{reference.target_path}` does not exist: fix the path, or write the text in "
+            "place",
             document.location(join_pointer(pointer, "$ref")),
             key=f"{pointer}:inlined-missing",
         )

@@ -320,3 +320,59 @@ def test_an_inlined_piece_is_quoted_as_its_file_writes_it(make_corpus: MakeCorpu
     [finding] = run(make_corpus(split_api(broken)), "openapi-invalid")
     assert finding.location.path == "api/ops/list.yaml"
     assert '"../params/limit.yaml"' in finding.message
+
+
+def test_a_target_reached_through_ref_map_is_inlined_and_checked(make_corpus: MakeCorpus) -> None:
+    # The operation is named by its published URL, which `[ref-map]` maps to the corpus: the
+    # reference index resolves it ("ok"), so it is inlined and checked like a relative one.
+    # Resolved apart, it was "missing", and its errors were dropped as unresolved-ref's, which
+    # had nothing to say: a silent gap.
+    broken = LIST_OPERATION.replace("    description: The widgets.\n", "")
+    files = split_api(broken)
+    files["api/openapi.yaml"] = files["api/openapi.yaml"].replace(
+        "$ref: ops/list.yaml", "$ref: https://widgets.example/api/ops/list.yaml"
+    )
+    files["speclint.toml"] = '[ref-map]\n"https://widgets.example/api/" = "api/"\n'
+    root = make_corpus(files)
+    assert [f.message for f in run(root, "unresolved-ref") if "widgets.example" in f.message] == []
+    [finding] = run(root, "openapi-invalid")
+    assert finding.location.path == "api/ops/list.yaml"
+    assert '"description" is a required property' in finding.message
+
+
+def test_a_target_named_by_an_anchor_is_inlined_and_checked(make_corpus: MakeCorpus) -> None:
+    # `properties: {$ref: attributes.yaml#ids}`: a schema map kept in a file, named by the
+    # `$anchor` of the schema that holds it, as the reference index resolves it.
+    api = yaml(
+        """
+        openapi: 3.1.0
+        info: {title: Widgets, version: "1"}
+        paths: {}
+        components:
+          schemas:
+            Widget:
+              type: object
+              properties:
+                $ref: attributes.yaml#ids
+        """
+    )
+    attributes = yaml(
+        """
+        $anchor: ids
+        id: {type: string}
+        size: {type: 12}
+        """
+    )
+    root = make_corpus({"api/openapi.yaml": api, "api/attributes.yaml": attributes})
+    found = run(root, "openapi-invalid")
+    assert [f.location.path for f in found] == ["api/attributes.yaml"], [f.message for f in found]
+
+
+def test_a_default_response_kept_in_a_missing_file_is_unresolved(make_corpus: MakeCorpus) -> None:
+    # A Responses Object's `default` is a response, not a schema's default value: its `$ref`
+    # is indexed (and so resolved, inlined and reported) like any other response's.
+    api = SPLIT_API.replace("      $ref: ops/missing.yaml\n", "      $ref: ops/list.yaml\n")
+    operation = LIST_OPERATION + "  default:\n    $ref: ../responses/gone.yaml\n"
+    files = {**split_api(operation), "api/openapi.yaml": yaml(api)}
+    [missing] = run(make_corpus(files), "unresolved-ref")
+    assert "responses/gone.yaml" in missing.message
