@@ -83,6 +83,10 @@ KINDS: dict[str, tuple[str, str]] = {
         "schema whose own dialect's keywords were not checked (its metaschema does not resolve)",
         "schemas whose own dialect's keywords were not checked (their metaschema does not resolve)",
     ),
+    "pattern-not-compiled": (
+        "pattern the compile budget left uncompiled, a file's values not judged against it",
+        "patterns the compile budget left uncompiled, a file's values not judged against them",
+    ),
     "undecided": (
         "schema whose satisfiability was not decided",
         "schemas whose satisfiability was not decided",
