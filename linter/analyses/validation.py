@@ -206,8 +206,8 @@ def compiled_pattern(pattern: str) -> Any:
     ):
         uncompiled.add(pattern)
         return None
-    cached = _COMPILED.pop(pattern, None)
-    if cached is not None:
+    if pattern in _COMPILED:
+        cached = _COMPILED.pop(pattern)
         _COMPILED[pattern] = cached  # the most recently used last
         if scope is not None and not charged:
             scope.spent += cached[2]
