@@ -123,6 +123,7 @@ from speclint.analyses.validation import (
     message_key,
     metaschema_judge,
     short_message,
+    swagger_2_read,
 )
 from speclint.common.findings import Finding, Location, Severity, headed
 from speclint.common.stack import DEEP_RECURSION
@@ -1076,9 +1077,7 @@ def _partly_read(document: Document) -> Finding:
     return Finding(
         ID,
         Severity.INFO,
-        f"`swagger: {document.data.get('swagger')}`: validated as Swagger 2.0, but its responses, "
-        "examples and roles are not read by the other rules, which read OpenAPI 3; convert the "
-        "document to OpenAPI 3 to have it checked as a whole",
+        swagger_2_read(document.data.get("swagger")),
         document.location("/swagger"),
         key="swagger-2",
         coverage="swagger-2",

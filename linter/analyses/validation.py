@@ -112,6 +112,16 @@ def patterns_judged_once() -> Iterator[PatternScope]:
         _SCOPES.pop()
 
 
+def swagger_2_read(version: Any) -> str:
+    """What a Swagger 2.0 document's coverage note says, in openapi-invalid's report and in
+    ``speclint files`` alike: validated, but not read by the rules that read OpenAPI 3."""
+    return (
+        f"`swagger: {version}`: validated as Swagger 2.0, but its responses, examples and roles "
+        "are not read by the other rules, which read OpenAPI 3; convert the document to "
+        "OpenAPI 3 to have it checked as a whole"
+    )
+
+
 def not_compiled(rule: str, document: Document, scope: PatternScope) -> list[Finding]:
     """The scope's notes of values not judged for want of compiling a pattern, as findings the
     run moves to what it did not check (``speclint.run.coverage``, kind "pattern-not-compiled"):
