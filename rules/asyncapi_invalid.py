@@ -45,14 +45,19 @@ Options
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.inlining import InlinedView, inline_misplaced, misplaced_refs_of
 from speclint.analyses.schema_objects import oversized_patterns, schema_roots
-from speclint.analyses.units import check_by_unit
-from speclint.analyses.validation import asyncapi_validator, asyncapi_versions, located_errors
+from speclint.analyses.units import check_by_unit, reach
+from speclint.analyses.validation import (
+    LocatedError,
+    asyncapi_validator,
+    asyncapi_versions,
+    located_errors,
+)
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -77,26 +82,43 @@ def _inlined(corpus: Context, document: Document, declared: str) -> InlinedView:
     AsyncAPI schema allows no Reference Object (a channel's ``description`` kept in a file) is
     replaced by its corpus target. Made once per run: the unit's key and its check both ask."""
     memo: dict[str, InlinedView] = corpus.memo.setdefault(f"{ID}:inlined", {})
+    judged = _judged(corpus)
     if document.path not in memo:
         validator = asyncapi_validator(declared)
 
         def misplaced(data: Any) -> Iterator[str]:
-            return misplaced_refs_of(
-                (e.pointer, resolve_pointer(data, e.pointer))
-                for e in located_errors(validator, data, limit=10_000)
-            )
+            errors = list(located_errors(validator, data, limit=10_000))
+            judged[document.path] = (data, errors)  # the view's last: `_errors` reads them
+            return misplaced_refs_of((e.pointer, resolve_pointer(data, e.pointer)) for e in errors)
 
         memo[document.path] = inline_misplaced(corpus, document, misplaced)
     return memo[document.path]
 
 
+def _judged(corpus: Context) -> dict[str, tuple[Any, list[LocatedError]]]:
+    """Per document, the data the schema last judged while inlining, and its errors: when that
+    is the view's data (nothing inlined in the last round, or nothing at all), the check takes
+    them, not a second validation of the same data."""
+    found: dict[str, tuple[Any, list[LocatedError]]] = corpus.memo.setdefault(f"{ID}:judged", {})
+    return found
+
+
+def _errors(corpus: Context, view: InlinedView, declared: str) -> Iterable[LocatedError]:
+    last = _judged(corpus).get(view.document.path)
+    if last is not None and last[0] is view.data:
+        return last[1][:50]  # `located_errors`' own limit, of the same sorted errors
+    return located_errors(asyncapi_validator(declared), view.data)
+
+
 def unit_reach(corpus: Context, document: Document) -> list[str]:
-    """What one unit reads besides its document (``speclint.analyses.units``): the files its
-    misplaced ``$ref``\\s inline (``_inlined``)."""
+    """What one unit reads besides its document (``speclint.analyses.units``): every file its
+    ``$ref``\\s reach (``units.reach``), which holds every file a misplaced ``$ref`` inlines (the
+    reference index resolves both): a key made without validating the document, so a run whose
+    results are all cached validates nothing."""
     declared = str(document.data.get("asyncapi", "")) if isinstance(document.data, dict) else ""
     if declared not in asyncapi_versions():
         return []
-    return sorted(_inlined(corpus, document, declared).files())
+    return reach(corpus, document.path)
 
 
 def units(corpus: Context) -> list[Document]:
@@ -139,7 +161,7 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
     # file it is written in.
     view = _inlined(corpus, document, declared)
     found = []
-    for at, message, key in located_errors(asyncapi_validator(declared), view.data):
+    for at, message, key in _errors(corpus, view, declared):
         if at in view.left:
             continue  # a `$ref` not inlined: its target is missing (unresolved-ref's) or cyclic
         holder, pointer = view.locate(at)

@@ -12,8 +12,7 @@ What it does
     finding is in that file, and names the document that reaches it); the library's own walk
     reached operations' parameters and responses and ``components/schemas`` only. A schema
     file that a ``$ref`` names is schema-invalid's, in its own dialect (an OpenAPI 3.0 Schema
-    Object's when only 3.0 documents name it), so its errors are reported once, in it, and an
-    edit of it does not re-check the API document. A ``required`` name that no property
+    Object's when only 3.0 documents name it), so its errors are reported once, in it. A ``required`` name that no property
     declares is required-undeclared's. Swagger 2.0's schemas are judged by the library's walk.
     Each error about a schema object is placed at that schema (``/components/schemas/Run/type``),
     not at the document's root, and so is each of the library's own semantic errors: a repeated
@@ -560,14 +559,12 @@ def _not_inlined(document: Document, holder: Document, pointer: str, why: str) -
 
 
 def unit_reach(corpus: Context, document: Document) -> list[str]:
-    """What one unit reads besides its document (``speclint.analyses.units``): the files of
-    ``_api_parts``; not the schema files its schemas ``$ref`` (schema-invalid judges them), so
-    a schema edit does not re-check the API document. Swagger 2.0's schemas are walked through
-    their references by the library: that unit reads all it reaches."""
-    if _swagger(document):
-        return reach(corpus, document.path)
-    parts = {part.path for part, _, _ in _api_parts(corpus, document)}
-    return sorted((parts | _inlined(corpus, document).files()) - {document.path})
+    """What one unit reads besides its document (``speclint.analyses.units``): every file its
+    ``$ref``\\s reach (``units.reach``). That holds the files of ``_api_parts`` and every file a
+    misplaced ``$ref`` inlines (the reference index resolves them all), and is known without
+    validating the document: a run whose results are all cached validates nothing. The price:
+    an edit of a schema file the document reaches re-checks the document too."""
+    return reach(corpus, document.path)
 
 
 # A `$ref` to a file that is no JSON or YAML, where the format wants a string
