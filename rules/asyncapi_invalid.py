@@ -49,15 +49,20 @@ Options
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.inlining import InlinedView, misplaced_refs_of
 from speclint.analyses.merging import inline_merged
 from speclint.analyses.schema_objects import oversized_patterns, schema_roots
-from speclint.analyses.units import check_by_unit
-from speclint.analyses.validation import asyncapi_validator, asyncapi_versions, located_errors
+from speclint.analyses.units import check_by_unit, reach
+from speclint.analyses.validation import (
+    LocatedError,
+    asyncapi_validator,
+    asyncapi_versions,
+    located_errors,
+)
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -70,9 +75,11 @@ SEVERITY = Severity.ERROR
 RELEASE = re.compile(r"^\d+\.\d+\.\d+$")
 # One AsyncAPI document at a time (speclint.analyses.units).
 READS = "document"
-# Reads no shared index (speclint.run.runner.prime): it may start while they are built.
+# Reads no shared index (speclint.run.runner.prime): it may start while they are built. It reads
+# the reference index only for a document with a `$ref` the bundler inlines (`inlining`), and
+# builds it then.
 NEEDS_INDEXES = False
-FACTS = ("merges",)  # speclint.analyses.context: cheap, no shared index
+FACTS = ("merges", "references")  # speclint.analyses.context
 
 
 def _inlined(corpus: Context, document: Document, declared: str) -> InlinedView:
@@ -80,27 +87,43 @@ def _inlined(corpus: Context, document: Document, declared: str) -> InlinedView:
     AsyncAPI schema allows no Reference Object (a channel's ``description`` kept in a file) is
     replaced by its corpus target. Made once per run: the unit's key and its check both ask."""
     memo: dict[str, InlinedView] = corpus.memo.setdefault(f"{ID}:inlined", {})
+    judged = _judged(corpus)
     if document.path not in memo:
         validator = asyncapi_validator(declared)
 
         def misplaced(data: Any) -> Iterator[str]:
-            return misplaced_refs_of(
-                (e.pointer, resolve_pointer(data, e.pointer))
-                for e in located_errors(validator, data, limit=10_000)
-            )
+            errors = list(located_errors(validator, data, limit=10_000))
+            judged[document.path] = (data, errors)  # the view's last: `_errors` reads them
+            return misplaced_refs_of((e.pointer, resolve_pointer(data, e.pointer)) for e in errors)
 
         memo[document.path] = inline_merged(corpus, document, misplaced, corpus.merges)
     return memo[document.path]
 
 
+def _judged(corpus: Context) -> dict[str, tuple[Any, list[LocatedError]]]:
+    """Per document, the data the schema last judged while inlining, and its errors: when that
+    is the view's data (nothing inlined in the last round, or nothing at all), the check takes
+    them, not a second validation of the same data."""
+    found: dict[str, tuple[Any, list[LocatedError]]] = corpus.memo.setdefault(f"{ID}:judged", {})
+    return found
+
+
+def _errors(corpus: Context, view: InlinedView, declared: str) -> Iterable[LocatedError]:
+    last = _judged(corpus).get(view.document.path)
+    if last is not None and last[0] is view.data:
+        return last[1][:50]  # `located_errors`' own limit, of the same sorted errors
+    return located_errors(asyncapi_validator(declared), view.data)
+
+
 def unit_reach(corpus: Context, document: Document) -> list[str]:
-    """What one unit reads besides its document (``speclint.analyses.units``): the files its
-    misplaced ``$ref``\\s inline (``_inlined``)."""
+    """What one unit reads besides its document (``speclint.analyses.units``): every file its
+    ``$ref``\\s reach (``units.reach``), which holds every file a misplaced ``$ref`` inlines (the
+    reference index resolves both): a key made without validating the document, so a run whose
+    results are all cached validates nothing."""
     declared = str(document.data.get("asyncapi", "")) if isinstance(document.data, dict) else ""
     if declared not in asyncapi_versions():
         return []
-    merged = corpus.merges.partners(document.path)
-    return sorted(_inlined(corpus, document, declared).files() | set(merged))
+    return sorted(set(reach(corpus, document.path)) | set(corpus.merges.partners(document.path)))
 
 
 def units(corpus: Context) -> list[Document]:
@@ -155,17 +178,17 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
             )
         )
     else:
-        found += _judged(corpus, document, declared)
+        found += _validated(corpus, document, declared)
     return found + _oversized(document)
 
 
-def _judged(corpus: Context, document: Document, declared: str) -> list[Finding]:
+def _validated(corpus: Context, document: Document, declared: str) -> list[Finding]:
     """The document's errors against its version's schema, as its bundle reads (``_inlined``):
     an error in an inlined or merged-in piece is placed in the file it is written in."""
     view = _inlined(corpus, document, declared)
     merged = corpus.merges.partners(document.path)
     found: list[Finding] = []
-    for at, message, key in located_errors(asyncapi_validator(declared), view.data):
+    for at, message, key in _errors(corpus, view, declared):
         if at in view.left:
             continue  # a `$ref` not inlined: its target is missing (unresolved-ref's) or cyclic
         holder, pointer = view.locate(at)

@@ -79,8 +79,9 @@ What it does
     example kept elsewhere, not an example, and a generated bundle (``speclint.analyses.lineage``)
     is checked at its sources, not again. A ``pattern`` that runs out of time on an example
     (catastrophic backtracking, over 0.25 s) is reported at the first example of the file it
-    runs out of time on, and not tried on that file's other examples; so is a large ``pattern``
-    the run's compile budget left uncompiled (README, "Compiling a pattern is bounded too").
+    runs out of time on, and not tried on that file's other examples; a large ``pattern`` the
+    file's compile budget left uncompiled is listed under "not checked", once per file
+    (README, "Compiling a pattern is bounded too").
 
     Some examples are not instances, and are not judged as such: a prose sentence where the
     schema wants an object or an array (a description of the value); an example wrapped in a
@@ -241,6 +242,7 @@ from speclint.analyses.validation import (
     MALFORMED_SCHEMA,
     error_pointer,
     explain,
+    not_compiled,
     patterns_judged_once,
     short_message,
 )
@@ -326,12 +328,14 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     # A pattern that runs out of time on one example is reported there and not tried on the
     # document's other examples: 600 of them at 0.25 s each outran the rule's time box.
-    with patterns_judged_once():
+    with patterns_judged_once() as scope:
         if document.kind is DocumentKind.MARKDOWN:
-            return list(_page_findings(corpus, document, options))
-        if document.kind is DocumentKind.DATA:
-            return list(_file_findings(corpus, document, options))
-        return list(_document_findings(corpus, document))
+            found = list(_page_findings(corpus, document, options))
+        elif document.kind is DocumentKind.DATA:
+            found = list(_file_findings(corpus, document, options))
+        else:
+            found = list(_document_findings(corpus, document))
+    return found + not_compiled(ID, document, scope)
 
 
 def combine(

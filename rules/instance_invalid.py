@@ -73,6 +73,8 @@ from speclint.analyses.validation import (
     error_pointer,
     explain,
     message_key,
+    not_compiled,
+    patterns_judged_once,
     short_message,
 )
 from speclint.common.findings import Finding, Location, Member, Severity, headed, left_out
@@ -117,7 +119,11 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
     if isinstance(target, Finding):
         return [target]
     schema_document, fragment = target
-    return list(_validate(corpus, document, schema_document, fragment))
+    # A document's own scope: a pattern that runs out of time is reported once, and what the
+    # compile budget (the document's own) leaves unjudged is said as not checked.
+    with patterns_judged_once() as scope:
+        found = list(_validate(corpus, document, schema_document, fragment))
+    return found + not_compiled(ID, document, scope)
 
 
 def _named_at(document: Document) -> Location:

@@ -12,8 +12,7 @@ What it does
     finding is in that file, and names the document that reaches it); the library's own walk
     reached operations' parameters and responses and ``components/schemas`` only. A schema
     file that a ``$ref`` names is schema-invalid's, in its own dialect (an OpenAPI 3.0 Schema
-    Object's when only 3.0 documents name it), so its errors are reported once, in it, and an
-    edit of it does not re-check the API document. A ``required`` name that no property
+    Object's when only 3.0 documents name it), so its errors are reported once, in it. A ``required`` name that no property
     declares is required-undeclared's. Swagger 2.0's schemas are judged by the library's walk.
     Each error about a schema object is placed at that schema (``/components/schemas/Run/type``),
     not at the document's root, and so is each of the library's own semantic errors: a repeated
@@ -39,8 +38,9 @@ What it does
     OpenAPI version allows no Reference Object (``get: {$ref: ops/list.yml}``, a tag's
     ``description: {$ref: texts.yml#/intro}``): redocly and swagger-cli bundle read every
     ``$ref`` as a JSON Reference and replace it, so the document is validated as its bundle
-    reads (``speclint.analyses.inlining``): the target, a file of the corpus or a pointer into
-    the same file, is put in its place, and an error inside it is reported in the file it is
+    reads (``speclint.analyses.inlining``): the target, as the reference index resolves it (a
+    file of the corpus, a pointer into the same file, a URL ``[ref-map]`` maps, an anchor), is
+    put in its place, and an error inside it is reported in the file it is
     written in, at its line. Where the version's own schema rejects an object holding a
     ``$ref`` is where it allows none; so is a schema map written as one (``properties: {$ref:
     attributes.yml#/ids}``: a string is a schema in no dialect). A target that is missing is ``unresolved-ref``'s alone
@@ -95,7 +95,6 @@ Options
 from __future__ import annotations
 
 import functools
-import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, cast
@@ -128,6 +127,7 @@ from speclint.analyses.validation import (
     message_key,
     metaschema_judge,
     short_message,
+    swagger_2_read,
 )
 from speclint.common.findings import Finding, Location, Severity, headed
 from speclint.common.stack import DEEP_RECURSION
@@ -142,9 +142,11 @@ SEVERITY = Severity.ERROR
 RELEASE = {"openapi": re.compile(r"^\d+\.\d+\.\d+$"), "swagger": re.compile(r"^\d+\.\d+$")}
 # One API document at a time, with the files its `$ref`s reach (speclint.analyses.units).
 READS = "document"
-# Reads no shared index (speclint.run.runner.prime): it may start while they are built.
+# Reads no shared index (speclint.run.runner.prime): it may start while they are built. It reads
+# the reference index only for a document with a `$ref` the bundler inlines (`inlining`), and
+# builds it then.
 NEEDS_INDEXES = False
-FACTS = ("merges",)  # speclint.analyses.context: cheap, no shared index
+FACTS = ("merges", "references")  # speclint.analyses.context
 
 
 def units(corpus: Context) -> list[Document]:
@@ -496,13 +498,16 @@ def _api_parts(corpus: Context, document: Document) -> list[tuple[Document, str,
     memo: dict[str, list[tuple[Document, str, Any]]] = corpus.memo.setdefault(f"{ID}:parts", {})
     if document.path in memo:
         return memo[document.path]
-    parts: list[tuple[Document, str, Any]] = [(document, "", _inlined(corpus, document).data)]
+    view = _inlined(corpus, document)
+    parts: list[tuple[Document, str, Any]] = [(document, "", view.data)]
     memo[document.path] = parts
     seen = {(document.path, "")}
     for holder, at, node in parts:  # grows as it goes
         schemas = frozenset(pointer for pointer, _ in openapi_schema_roots(node, at))
-        for reference in _structure_refs(node, at, schemas):
-            target = _target(corpus, holder, reference)
+        for site in _structure_refs(node, at, schemas):
+            # Resolved where it is written: the view's pointers are not its files'.
+            written, pointer = view.locate(site) if holder is document else (holder, site)
+            target = corpus_target(corpus, written, pointer)
             if target is None or (target[0].path, target[1]) in seen:
                 continue
             seen.add((target[0].path, target[1]))
@@ -512,17 +517,16 @@ def _api_parts(corpus: Context, document: Document) -> list[tuple[Document, str,
 
 
 def _structure_refs(node: Any, at: str, schemas: frozenset[str]) -> Iterator[str]:
-    """Each ``$ref`` below ``node`` but in a schema object (at ``schemas``), an extension
-    (``x-``) or data."""
+    """The pointer of each object with a ``$ref`` member below ``node`` but in a schema object
+    (at ``schemas``), an extension (``x-``) or data."""
     stack: list[tuple[str, Any]] = [(at, node)]
     while stack:
         pointer, current = stack.pop()
         if pointer in schemas:
             continue
         if isinstance(current, dict):
-            reference = current.get("$ref")
-            if isinstance(reference, str):
-                yield reference
+            if isinstance(current.get("$ref"), str):
+                yield pointer
             for key, value in current.items():
                 key = str(key)
                 if isinstance(value, (dict, list)) and api_structure(key, pointer):
@@ -533,12 +537,6 @@ def _structure_refs(node: Any, at: str, schemas: frozenset[str]) -> Iterator[str
                 for index, value in enumerate(current)
                 if isinstance(value, (dict, list))
             )
-
-
-def _target(corpus: Context, holder: Document, reference: str) -> tuple[Document, str, Any] | None:
-    """The corpus file and node a relative ``$ref`` names, as the library resolves it (no
-    ``$id`` applies outside schema objects); None for a remote, absolute or broken one."""
-    return corpus_target(corpus, holder, reference)
 
 
 def _inlined(corpus: Context, document: Document) -> InlinedView:
@@ -591,15 +589,13 @@ def _not_inlined(document: Document, holder: Document, pointer: str, why: str) -
 
 
 def unit_reach(corpus: Context, document: Document) -> list[str]:
-    """What one unit reads besides its document (``speclint.analyses.units``): the files of
-    ``_api_parts``; not the schema files its schemas ``$ref`` (schema-invalid judges them), so
-    a schema edit does not re-check the API document. Swagger 2.0's schemas are walked through
-    their references by the library: that unit reads all it reaches."""
-    merged = set(corpus.merges.partners(document.path))
-    if _swagger(document):
-        return sorted(set(reach(corpus, document.path)) | merged)
-    parts = {part.path for part, _, _ in _api_parts(corpus, document)}
-    return sorted((parts | _inlined(corpus, document).files() | merged) - {document.path})
+    """What one unit reads besides its document (``speclint.analyses.units``): every file its
+    ``$ref``\\s reach (``units.reach``), and the files its bundler merges with it
+    (``speclint.analyses.merging``). That holds the files of ``_api_parts`` and every file a
+    misplaced ``$ref`` inlines (the reference index resolves them all), and is known without
+    validating the document: a run whose results are all cached validates nothing. The price:
+    an edit of a schema file the document reaches re-checks the document too."""
+    return sorted(set(reach(corpus, document.path)) | set(corpus.merges.partners(document.path)))
 
 
 # A `$ref` to a file that is no JSON or YAML, where the format wants a string
@@ -610,23 +606,27 @@ _STRUCTURED_SUFFIXES = (".json", ".yaml", ".yml")
 
 def _inlined_text(corpus: Context, document: Document, pointer: str) -> list[Finding] | None:
     """None when the node at ``pointer`` is no such reference; else what to report about it:
-    nothing when the file is in the corpus, one finding when it is missing."""
+    nothing when the file is in the corpus, one finding when it is missing. As the reference
+    index resolved it (its outcome "text": a file that is no JSON or YAML)."""
     node = resolve_pointer(document.data, pointer)
-    reference = node.get("$ref") if isinstance(node, dict) else None
-    if not isinstance(reference, str) or "://" in reference:
+    if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+        return None  # no `$ref` here: the index is not asked (nor built)
+    reference = corpus.references.at(document.path, join_pointer(pointer, "$ref"))
+    if reference is None or reference.target_path is None or "://" in reference.value:
         return None
-    file_part = reference.split("#", 1)[0]
-    if not file_part or file_part.lower().endswith(_STRUCTURED_SUFFIXES):
-        return None
-    target = posixpath.normpath(posixpath.join(posixpath.dirname(document.path), file_part))
-    if target in corpus.tree:
+    if reference.outcome == "text":
         return []
+    if reference.outcome != "missing-file" or reference.target_path.lower().endswith(
+        _STRUCTURED_SUFFIXES
+    ):
+        return None
     return [
         Finding(
             ID,
             SEVERITY,
-            f"{pointer}: `$ref: {reference}` names a text file for a bundler to inline, but "
-            f"`{target}` does not exist: fix the path, or write the text in place",
+            f"{pointer}: `$ref: {reference.value}` names a text file for a bundler to inline, "
+            f"but `{reference.target_path}` does not exist: fix the path, or write the text in "
+            "place",
             document.location(join_pointer(pointer, "$ref")),
             key=f"{pointer}:inlined-missing",
         )
@@ -1105,9 +1105,7 @@ def _partly_read(document: Document) -> Finding:
     return Finding(
         ID,
         Severity.INFO,
-        f"`swagger: {document.data.get('swagger')}`: validated as Swagger 2.0, but its responses, "
-        "examples and roles are not read by the other rules, which read OpenAPI 3; convert the "
-        "document to OpenAPI 3 to have it checked as a whole",
+        swagger_2_read(document.data.get("swagger")),
         document.location("/swagger"),
         key="swagger-2",
         coverage="swagger-2",

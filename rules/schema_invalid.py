@@ -67,7 +67,7 @@ Options
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -81,7 +81,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.inlining import InlinedView, inline_misplaced, misplaced_refs_of
 from speclint.analyses.references import DATA_KEYWORDS
 from speclint.analyses.schema_objects import oversized_patterns
-from speclint.analyses.units import check_by_unit
+from speclint.analyses.units import check_by_unit, reach
 from speclint.analyses.validation import (
     LocatedError,
     accepted_fast,
@@ -209,9 +209,14 @@ def _judged_as_oas30(corpus: Context, document: Document, registry: Any) -> Iter
     ``exclusiveMinimum`` are its keywords, a type array is not. It is a piece of a split API
     source, judged as the bundle holds it (``_inlined``)."""
     view = _inlined(corpus, document)
-    if accepted_fast(_oas30_judge(), view.data):
+    last = _last_judged(corpus).get(document.path)
+    if last is not None and last[0] is view.data:
+        errors: Iterable[LocatedError] = last[1]  # judged while inlining: not judged again
+    elif accepted_fast(_oas30_judge(), view.data):
         return
-    for error in located_errors(_oas30_validator(registry), view.data):
+    else:
+        errors = located_errors(_oas30_validator(registry), view.data)
+    for error in errors:
         holder, pointer = view.locate(error.pointer)
         if holder is not document:
             error = error._replace(message=view.as_written(holder, error.message))
@@ -244,29 +249,51 @@ def _inlined(corpus: Context, document: Document) -> InlinedView:
     once per run: the unit's key (``unit_reach``) and its check both ask."""
     memo: dict[str, InlinedView] = corpus.memo.setdefault(f"{ID}:inlined", {})
     if document.path not in memo:
-        if document.dialect != OAS30 or (
-            isinstance(document.data, dict) and "$schema" in document.data
-        ):
+        if _inlines_nothing(document):
             memo[document.path] = InlinedView(document, document.data)
         else:
             validator = _oas30_validator(metaschema_registry())
 
+            judged = _last_judged(corpus)
+
             def misplaced(data: Any) -> Iterator[str]:
-                if accepted_fast(_oas30_judge(), data):
-                    return iter(())
+                errors = (
+                    []
+                    if accepted_fast(_oas30_judge(), data)
+                    else list(located_errors(validator, data))
+                )
+                judged[document.path] = (data, errors)  # the view's last: `_judged_as_oas30`
                 return misplaced_refs_of(
-                    (e.pointer, resolve_pointer(data, e.pointer))
-                    for e in located_errors(validator, data)
+                    (e.pointer, resolve_pointer(data, e.pointer)) for e in errors
                 )
 
             memo[document.path] = inline_misplaced(corpus, document, misplaced)
     return memo[document.path]
 
 
+def _last_judged(corpus: Context) -> dict[str, tuple[Any, list[LocatedError]]]:
+    """Per OpenAPI 3.0 schema file, the data the metaschema last judged while inlining, and its
+    errors: when that is the view's data (nothing inlined in the last round, or nothing at
+    all), the check takes them, not a second validation of the same data."""
+    found: dict[str, tuple[Any, list[LocatedError]]] = corpus.memo.setdefault(f"{ID}:judged", {})
+    return found
+
+
 def unit_reach(corpus: Context, document: Document) -> list[str]:
-    r"""What one unit reads besides its schema (``speclint.analyses.units``): the files a split
-    OpenAPI 3.0 schema's misplaced ``$ref``\s inline (``_inlined``)."""
-    return sorted(_inlined(corpus, document).files())
+    r"""What one unit reads besides its schema (``speclint.analyses.units``): for a split
+    OpenAPI 3.0 schema, every file its ``$ref``\s reach (``units.reach``), which holds every
+    file a misplaced ``$ref`` inlines (the reference index resolves both); none for another
+    (nothing is inlined). A key made without validating the schema: a run whose results are
+    all cached validates nothing."""
+    if _inlines_nothing(document):
+        return []
+    return reach(corpus, document.path)
+
+
+def _inlines_nothing(document: Document) -> bool:
+    return document.dialect != OAS30 or (
+        isinstance(document.data, dict) and "$schema" in document.data
+    )
 
 
 def _invalid(

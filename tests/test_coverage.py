@@ -8,12 +8,15 @@ the JSON and SARIF reports and by `speclint files`, and never a finding, never a
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 from test_reporters import load_sarif_validator
 
 from conftest import run_cli, schema
+from speclint.analyses.context import Context
+from speclint.run import coverage
 from speclint.run.engine import Options, lint
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -291,3 +294,28 @@ def test_a_baseline_records_no_coverage_and_the_gate_reports_none(
     report = json.loads(gated.stdout)
     assert gated.exit_code == 0 and report["findings"] == [] and report["gate"]["fixed"] == []
     assert report["not_checked"]["counts"]["remote-ref"] == 2  # still said, never gated
+
+
+def test_a_git_ignored_page_is_not_counted_as_not_read(make_corpus: MakeCorpus) -> None:
+    # Discovery's own filters decide what the repository holds: a page git ignores (a built
+    # site, `docs/_build/`) is not content of the repository, so not "not read" either.
+    root = make_corpus(
+        {
+            "README.md": "# x\n",
+            "docs/a.rst": "A\n=\n",
+            "docs/_build/b.rst": "B\n=\n",
+            ".gitignore": "_build/\n",
+        }
+    )
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True, capture_output=True)
+    outcome = lint(root, Options(cache=False))
+    assert [n.path for n in outcome.result.coverage] == ["docs/a.rst"]
+
+
+def test_speclint_files_words_the_swagger_note_as_the_check_does(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {"api/legacy.yaml": "swagger: '2.0'\ninfo: {title: T, version: '1'}\npaths: {}\n"}
+    )
+    [checked] = [n for n in lint(root, Options(cache=False)).result.coverage]
+    [listed] = coverage.listed(Context.load(root))
+    assert (listed.kind, listed.what) == (checked.kind, checked.what)

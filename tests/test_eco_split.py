@@ -8,13 +8,15 @@ import json
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from speclint.analyses import inlining
+from speclint.analyses import inlining, units, validation
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
 from speclint.model.config import load_config
+from speclint.rules import asyncapi_invalid, openapi_invalid, schema_invalid
 from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -320,3 +322,147 @@ def test_an_inlined_piece_is_quoted_as_its_file_writes_it(make_corpus: MakeCorpu
     [finding] = run(make_corpus(split_api(broken)), "openapi-invalid")
     assert finding.location.path == "api/ops/list.yaml"
     assert '"../params/limit.yaml"' in finding.message
+
+
+def test_a_target_reached_through_ref_map_is_inlined_and_checked(make_corpus: MakeCorpus) -> None:
+    # The operation is named by its published URL, which `[ref-map]` maps to the corpus: the
+    # reference index resolves it ("ok"), so it is inlined and checked like a relative one.
+    # Resolved apart, it was "missing", and its errors were dropped as unresolved-ref's, which
+    # had nothing to say: a silent gap.
+    broken = LIST_OPERATION.replace("    description: The widgets.\n", "")
+    files = split_api(broken)
+    files["api/openapi.yaml"] = files["api/openapi.yaml"].replace(
+        "$ref: ops/list.yaml", "$ref: https://widgets.example/api/ops/list.yaml"
+    )
+    files["speclint.toml"] = '[ref-map]\n"https://widgets.example/api/" = "api/"\n'
+    root = make_corpus(files)
+    assert [f.message for f in run(root, "unresolved-ref") if "widgets.example" in f.message] == []
+    [finding] = run(root, "openapi-invalid")
+    assert finding.location.path == "api/ops/list.yaml"
+    assert '"description" is a required property' in finding.message
+
+
+def test_a_target_named_by_an_anchor_is_inlined_and_checked(make_corpus: MakeCorpus) -> None:
+    # `properties: {$ref: attributes.yaml#ids}`: a schema map kept in a file, named by the
+    # `$anchor` of the schema that holds it, as the reference index resolves it.
+    api = yaml(
+        """
+        openapi: 3.1.0
+        info: {title: Widgets, version: "1"}
+        paths: {}
+        components:
+          schemas:
+            Widget:
+              type: object
+              properties:
+                $ref: attributes.yaml#ids
+        """
+    )
+    attributes = yaml(
+        """
+        $anchor: ids
+        id: {type: string}
+        size: {type: 12}
+        """
+    )
+    root = make_corpus({"api/openapi.yaml": api, "api/attributes.yaml": attributes})
+    found = run(root, "openapi-invalid")
+    assert [f.location.path for f in found] == ["api/attributes.yaml"], [f.message for f in found]
+
+
+def test_a_default_response_kept_in_a_missing_file_is_unresolved(make_corpus: MakeCorpus) -> None:
+    # A Responses Object's `default` is a response, not a schema's default value: its `$ref`
+    # is indexed (and so resolved, inlined and reported) like any other response's.
+    api = SPLIT_API.replace("      $ref: ops/missing.yaml\n", "      $ref: ops/list.yaml\n")
+    operation = LIST_OPERATION + "  default:\n    $ref: ../responses/gone.yaml\n"
+    files = {**split_api(operation), "api/openapi.yaml": yaml(api)}
+    [missing] = run(make_corpus(files), "unresolved-ref")
+    assert "responses/gone.yaml" in missing.message
+
+
+def test_what_a_unit_reads_is_within_what_its_refs_reach(make_corpus: MakeCorpus) -> None:
+    # The rules' unit keys are `units.reach` (made without validating): every file the view
+    # inlines and every part openapi-invalid reads must be in it, through a relative path, a
+    # chain of inlined pieces, a `[ref-map]` URL and an anchor alike.
+    chained = LIST_OPERATION + "x-note: none\n"
+    files = split_api(chained)
+    files["api/openapi.yaml"] = files["api/openapi.yaml"].replace(
+        "$ref: ops/missing.yaml", "$ref: https://widgets.example/api/ops/more.yaml"
+    )
+    files["api/ops/more.yaml"] = yaml(
+        """
+        operationId: moreWidgets
+        description:
+          $ref: ../texts.yaml#/intro
+        requestBody:
+          $ref: ../bodies/widget.yaml
+        responses:
+          default:
+            $ref: ../responses/error.yaml
+        """
+    )
+    files["api/bodies/widget.yaml"] = yaml(
+        """
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                $ref: ../attributes.yaml#ids
+        """
+    )
+    files["api/attributes.yaml"] = "$anchor: ids\nid: {type: string}\n"
+    files["api/responses/error.yaml"] = "description: An error.\n"
+    files["speclint.toml"] = '[ref-map]\n"https://widgets.example/api/" = "api/"\n'
+    root = make_corpus(files)
+    corpus = Context.load(root, load_config(root))
+    document = corpus.documents["api/openapi.yaml"]
+    reached = set(units.reach(corpus, document.path))
+    view = openapi_invalid._inlined(corpus, document)
+    parts = {part.path for part, _, _ in openapi_invalid._api_parts(corpus, document)}
+    assert {"api/ops/list.yaml", "api/ops/more.yaml", "api/texts.yaml"} <= view.files()
+    assert view.files() <= reached
+    assert parts - {document.path} <= reached
+    assert "api/attributes.yaml" in reached and "api/responses/error.yaml" in reached
+    assert openapi_invalid.unit_reach(corpus, document) == sorted(reached)
+
+
+@pytest.mark.parametrize("rule", ["asyncapi-invalid", "schema-invalid"])
+def test_a_document_with_nothing_inlined_is_validated_once(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch, rule: str
+) -> None:
+    # The errors found while looking for `$ref`s to inline are the check's own when the view is
+    # the data they were found in: not a second validation of the same data.
+    files = {
+        "api/asyncapi.yaml": yaml(
+            """
+            asyncapi: 2.6.0
+            info: {title: Widgets, version: '1', contact: widgets@example.org}
+            channels: {}
+            """
+        ),
+        "api/openapi.yaml": yaml(
+            """
+            openapi: 3.0.3
+            info: {title: Widgets, version: '1'}
+            paths: {}
+            components:
+              schemas:
+                Widget: {$ref: '../schemas/widget.yaml'}
+            """
+        ),
+        "schemas/widget.yaml": "type: integer\nminimum: zero\n",
+    }
+    root = make_corpus(files)
+    module = asyncapi_invalid if rule == "asyncapi-invalid" else schema_invalid
+    calls: list[int] = []
+    real = validation.located_errors
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "located_errors", counted)
+    found = run(root, rule)
+    assert len(found) == 1, [f.message for f in found]
+    assert len(calls) == 1

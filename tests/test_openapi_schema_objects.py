@@ -9,12 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from speclint.analyses import inlining
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding
 from speclint.model import corpus as corpus_module
 from speclint.model.config import Config
 from speclint.model.corpus import Document, parse_document, refine
 from speclint.parsing.kinds import DocumentKind
+from speclint.rules import openapi_invalid
 from speclint.run.cache import RuleCache
 from speclint.run.catalog import all_rules
 
@@ -190,18 +192,30 @@ def _keys(root: Path, rule: str) -> dict[str, str]:
     return keys
 
 
-def test_a_schema_edit_keeps_openapi_invalid_s_result_and_a_fragment_edit_does_not(
-    make_corpus: MakeCorpus,
+def test_a_unit_s_key_holds_every_file_it_reads_without_validating_it(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # One unit reads the document and the files its structure reaches (`unit_reach`), not the
-    # schema files it names: editing one re-judges that file (schema-invalid) alone.
+    # The unit's key is every file the document's `$ref`s reach (`units.reach`): a fragment
+    # edit re-checks the document, and so (the price of a key made without validating the
+    # document) does a schema edit.
     files = _split("3.1.0", "type: object\n")
     root = make_corpus(files)
     before = _keys(root, "openapi-invalid")["api/openapi.yaml"]
-    (root / "schemas/pet.yaml").write_text("type: object\nproperties: {a: {type: string}}\n")
-    assert _keys(root, "openapi-invalid")["api/openapi.yaml"] == before
     (root / "api/responses.yaml").write_text(str(files["api/responses.yaml"]) + "# edited\n")
     assert _keys(root, "openapi-invalid")["api/openapi.yaml"] != before
+    # Made without inlining, so without validating the document (a fully cached run
+    # validated every API document to make its keys).
+    calls: list[str] = []
+    real = inlining.inline_misplaced
+    monkeypatch.setattr(
+        openapi_invalid,
+        "inline_misplaced",
+        lambda corpus, document, *rest: (
+            calls.append(document.path) or real(corpus, document, *rest)
+        ),
+    )
+    _keys(root, "openapi-invalid")
+    assert calls == []
 
 
 def test_a_referrer_s_version_is_part_of_a_schema_file_s_key(make_corpus: MakeCorpus) -> None:

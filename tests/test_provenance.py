@@ -12,6 +12,7 @@ from typing import Any
 
 from conftest import run_cli
 from speclint.analyses.context import Context
+from speclint.analyses.namespaces import namespace
 from speclint.analyses.provenance import BUNDLE, COPY, GENERATED, UPSTREAM
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -285,6 +286,48 @@ def test_a_subproject_of_the_repository_s_own_namespace_is_not_upstream(
         }
     )
     assert Context.load(root).provenance == {}
+
+
+def test_only_the_dialect_s_own_identifier_names_a_copy_s_host(make_corpus: MakeCorpus) -> None:
+    # In 2020-12 a root `id` is no keyword (draft-04's `id` became `$id`): a schema of the copy
+    # with only such a member declares no host, so it does not make the copy the repository's.
+    unnamed = json.dumps(
+        {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "id": "https://own.example.com/schemas/extra.json",
+            "type": "object",
+        }
+    )
+    root = make_corpus(
+        {
+            "schemas/thing.json": own_schema("thing", "own.example.com"),
+            "third/other-standard/LICENSE": "Apache-2.0\n",
+            "third/other-standard/README.md": "# Other standard\n",
+            "third/other-standard/schemas/item.json": own_schema("item", "other.example.org"),
+            "third/other-standard/schemas/extra.json": unnamed,
+        }
+    )
+    provenance = Context.load(root).provenance
+    assert provenance["third/other-standard/schemas/item.json"].kind == UPSTREAM
+
+
+def test_a_namespace_is_the_base_uri_the_dialect_declares(make_corpus: MakeCorpus) -> None:
+    draft04 = "http://json-schema.org/draft-04/schema#"
+    root = make_corpus(
+        {
+            "a/old.json": json.dumps({"$schema": draft04, "id": "https://x.example/v1/old.json"}),
+            "b/new.json": json.dumps(
+                {
+                    "$schema": "https://json-schema.org/draft/2020-12/schema",
+                    "id": "https://x.example/v1/new.json",
+                }
+            ),
+        }
+    )
+    documents = Context.load(root).documents
+    assert namespace(documents["a/old.json"]) == "https://x.example/v1"
+    # 2020-12's `id` is no identifier: the file's folder is its namespace.
+    assert namespace(documents["b/new.json"]) != "https://x.example/v1"
 
 
 # --- an API client generator's output ---------------------------------------------------------

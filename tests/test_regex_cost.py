@@ -426,13 +426,14 @@ def test_a_value_the_compile_budget_leaves_unjudged_is_said_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Review of issue 44, items 2 and 3: a value left unjudged because the budget was spent
-    passed in silence. It is an error naming the pattern, once per file in example-invalid (as a
-    pattern that runs out of time is)."""
+    passed in silence. It is said, once per file and pattern, among what the run did not check
+    (coverage, not an error: the value may be valid, and no edit of the data makes it judged)."""
     monkeypatch.setattr(validation, "COMPILE_BUDGET", 0.0)
     catalog = all_rules()
     context = _budget_corpus()
     [example] = catalog["example-invalid"].check(context, {})
-    assert example.location.pointer == "/examples/0"
+    assert example.coverage == "pattern-not-compiled"
+    assert example.location.path == "schemas/named.schema.json"
     assert 'the value "abc" is not judged against pattern "^n[a-z]{5000}$"' in example.message
     assert "nor are this file's other values" in example.message
     assert "compiling it was left out" in example.message
@@ -440,8 +441,45 @@ def test_a_value_the_compile_budget_leaves_unjudged_is_said_so(
         catalog["instance-invalid"].check(context, {}), key=lambda f: f.location.path
     )
     assert (keyed.location.path, named.location.path) == ("data/keyed.json", "data/named.json")
+    assert {keyed.coverage, named.coverage} == {"pattern-not-compiled"}
     assert 'the value "abc" is not judged against pattern "^n[a-z]{5000}$"' in named.message
     assert 'the names of its members are not judged against pattern "^k' in keyed.message
+
+
+@pytest.mark.usefixtures("fresh_cache", "each_compile_a_second")
+def test_a_file_spends_its_own_compile_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file checked alone gives what it gives in a full run: the budget a document's values
+    may spend compiling is its own, not what the process has left after the others (a file's
+    result is cached by itself, and the run's order is no input)."""
+    monkeypatch.setattr(validation, "COMPILE_BUDGET", 2.0)
+    spender = schema(
+        type="object",
+        properties={
+            f"p{index}": {"type": "string", "pattern": f"^p{index}[a-z]{{5000}}$"}
+            for index in range(3)
+        },
+    )
+    files = {
+        "schemas/many.schema.json": spender,
+        "data/many.json": json.dumps(
+            {"$schema": "../schemas/many.schema.json", "p0": "a", "p1": "b", "p2": "c"}
+        ),
+        "schemas/one.schema.json": schema(
+            type="object", properties={"name": {"type": "string", "pattern": "^n[a-z]{5000}$"}}
+        ),
+        "data/one.json": json.dumps({"$schema": "../schemas/one.schema.json", "name": "abc"}),
+    }
+    rule = all_rules()["instance-invalid"]
+    context = Context.from_texts(files)
+    everything = {(f.location.path, f.coverage, f.message) for f in rule.check(context, {})}
+    monkeypatch.setattr(validation, "_COMPILED", {})
+    monkeypatch.setattr(validation, "_COMPILING", [0.0])
+    alone = Context.from_texts({k: v for k, v in files.items() if "one" in k})
+    by_itself = {(f.location.path, f.coverage, f.message) for f in rule.check(alone, {})}
+    assert {f for f in everything if f[0] == "data/one.json"} == by_itself
+    # The pattern of `one` is compiled and judged: an error, not a note; `many` spent its own.
+    assert [bool(coverage) for _, coverage, _ in by_itself] == [False]
+    assert any(f[0] == "data/many.json" and f[1] == "pattern-not-compiled" for f in everything)
 
 
 def test_the_bound_is_what_regex_copies(compiled: list[str]) -> None:

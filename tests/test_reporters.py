@@ -7,6 +7,7 @@ import importlib.resources
 import json
 import random
 import re
+import xml.etree.ElementTree as ElementTree
 from dataclasses import replace
 from typing import Any
 
@@ -19,6 +20,7 @@ from speclint.common.findings import Finding, Location, Severity, sorted_finding
 from speclint.outputs.reporters import FORMATS, Report, renderer
 from speclint.outputs.reporters.github_report import escape_data, escape_property
 from speclint.run.catalog import RuleInfo
+from speclint.run.coverage import Note
 
 # The OASIS file sarif-2.1/schema/sarif-schema-2.1.0.json of oasis-tcs/sarif-spec.
 SARIF_SCHEMA_SHA256 = "c3b4bb2d6093897483348925aaa73af03b3e3f4bd4ca38cef26dcb4212a2682e"
@@ -399,6 +401,53 @@ def test_github_escapes_properties() -> None:
     odd = Finding("dup-key", Severity.ERROR, "m", Location("a,b:c%.json", 2, 1, end_line=3))
     (line, _summary) = render("github", make_report([odd], root=".")).splitlines()
     assert line == "::error file=a%2Cb%3Ac%25.json,line=2,endLine=3,col=1,title=dup-key::m"
+
+
+NOT_CHECKED = (
+    Note(
+        "remote-ref",
+        "schemas/a.json",
+        4,
+        "`https://x.example/a.json`: a remote `$ref`, not followed",
+    ),
+    Note(
+        "remote-ref",
+        "schemas/a.json",
+        9,
+        "`https://x.example/b.json`: a remote `$ref`, not followed",
+    ),
+    Note("restructuredtext", "docs/intro.rst", 1, "a page in a markup speclint does not read"),
+)
+
+
+def test_github_says_what_was_not_checked_in_one_notice() -> None:
+    report = replace(make_report(), not_checked=NOT_CHECKED)
+    lines = render("github", report).splitlines()
+    assert lines[-1] == (
+        "::notice title=speclint%3A not checked::not checked: 2 remote references not followed; "
+        "1 reStructuredText page not read"
+    )
+    assert len(lines) == len(FINDINGS) + 2
+    # --quiet: the findings alone, as without notes.
+    assert len(render("github", replace(report, quiet=True)).splitlines()) == len(FINDINGS)
+
+
+def test_junit_lists_what_was_not_checked_as_skipped_cases() -> None:
+    report = replace(make_report(), not_checked=NOT_CHECKED)
+    root = ElementTree.fromstring(render("junit", report))
+    assert root.get("skipped") == "3"
+    suites = {suite.get("name"): suite for suite in root.iter("testsuite")}
+    page = suites["corpus/docs/intro.rst"]
+    (case,) = page.iter("testcase")
+    assert case.get("classname") == "speclint.not-checked"
+    assert (case.get("file"), case.get("line")) == ("corpus/docs/intro.rst", "1")
+    skipped = case.find("skipped")
+    assert skipped is not None
+    assert skipped.get("message") == "a page in a markup speclint does not read"
+    schema = suites["corpus/schemas/a.json"]
+    assert schema.get("skipped") == "2"
+    assert schema.get("failures") == "2"
+    assert len(schema.findall("testcase/skipped")) == 2
 
 
 # --- markdown ------------------------------------------------------------------------------------

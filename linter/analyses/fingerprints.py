@@ -40,7 +40,7 @@ from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_at, dialect_of_schema, modern
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer, split_pointer
-from speclint.parsing.versions import development_version, order_key
+from speclint.parsing.versions import UNRELEASED_KEY, development_version, order_key
 
 IGNORED = frozenset(
     {
@@ -690,10 +690,9 @@ def superseded(corpus: Context) -> set[str]:
         version = info.get("version") if isinstance(info, dict) else None
         if not isinstance(title, str) or not isinstance(version, str):
             continue
-        if development_version(version):
-            releases.setdefault(title.strip(), []).append(((1,), document.path))
-        elif order_key(version)[1]:
-            releases.setdefault(title.strip(), []).append(((0, order_key(version)), document.path))
+        key = UNRELEASED_KEY if development_version(version) else order_key(version)
+        if key == UNRELEASED_KEY or key[1]:  # a version with no number is no release
+            releases.setdefault(title.strip(), []).append((key, document.path))
     older: set[str] = set()
     for found in releases.values():
         newest = max(key for key, _ in found)

@@ -13,9 +13,10 @@ allowed, ``responses`` is missing) and the operation itself was never checked.
 a ``$ref`` the specification does not allow (the official schema rejects the object there) are
 replaced by their targets, round after round (a target may hold such places too), and each
 replaced place remembers the file and pointer it came from, so an error inside it is reported in
-that file, at its line (:meth:`InlinedView.locate`). Only a target in the corpus is inlined (a
-file by a relative reference, or a pointer into the same file), never one out of the root or on
-the network; a reference that returns to a target it is already inside, or one past the rounds
+that file, at its line (:meth:`InlinedView.locate`). Only a target in the corpus is inlined, as
+the reference index resolved the ``$ref`` where it is written (a relative path, a pointer into
+the same file, a URL ``[ref-map]`` maps, an anchor: what unresolved-ref calls resolved is what
+is inlined), never one out of the root or on the network; a reference that returns to a target it is already inside, or one past the rounds
 or the size budget, is left in place and said so (:attr:`InlinedView.left`).
 
 The references inside an inlined piece are rewritten as a bundler rewrites them: relative to the
@@ -30,13 +31,19 @@ import posixpath
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote
 
 from speclint.analyses.references import DATA_KEYWORDS
-from speclint.parsing.structured import escape_token, resolve_pointer, split_pointer
+from speclint.parsing.structured import (
+    escape_token,
+    join_pointer,
+    pointer_within,
+    resolve_pointer,
+    split_pointer,
+)
 
 if TYPE_CHECKING:
-    from speclint.model.corpus import Corpus, Document
+    from speclint.analyses.context import Context
+    from speclint.model.corpus import Document
 
 # A target nested inside inlined targets this deep is not inlined (a chain of files each naming
 # the next); no real split source nests operations or descriptions more than a few levels.
@@ -89,32 +96,49 @@ class InlinedView:
 
 
 def corpus_target(
-    corpus: Corpus, holder: Document, reference: str
+    corpus: Context, holder: Document, pointer: str
 ) -> tuple[Document, str, Any] | None:
-    """The corpus file, pointer and node a ``$ref`` of ``holder`` names, as a bundler resolves
-    it outside schema objects (relative to ``holder``'s file; no ``$id`` applies there); None
-    for a remote or absolute one, one out of the root, a missing file, an anchor or a pointer to
-    nothing."""
-    file_part, _, fragment = reference.partition("#")
-    if "://" in file_part or file_part.startswith(("/", "urn:")):
+    """The corpus file, pointer and node that the ``$ref`` member of ``holder``'s object at
+    ``pointer`` names, as the reference index resolved it (``speclint.analyses.references``:
+    relative paths, ``[ref-map]``'s published URLs, ``$id``\\s and anchors alike, so that what
+    unresolved-ref calls resolved is what is inlined); None for a remote one, one out of the
+    root, a missing file or a pointer to nothing (unresolved-ref's, or "not checked")."""
+    reference = corpus.references.at(holder.path, join_pointer(pointer, "$ref"))
+    if reference is None or reference.outcome != "ok" or reference.target_path is None:
         return None
-    path = (
-        posixpath.normpath(posixpath.join(posixpath.dirname(holder.path), unquote(file_part)))
-        if file_part
-        else holder.path
-    )
-    target = corpus.documents.get(path)
+    target = corpus.documents.get(reference.target_path)
     if target is None or not target.usable:
         return None
-    pointer = unquote(fragment)
-    if pointer and not pointer.startswith("/"):
-        return None  # an anchor: no API structure is named so
-    node = resolve_pointer(target.data, pointer)
-    return None if node is None else (target, pointer, node)
+    at = reference.target_pointer
+    if at is None:  # an anchor: where the registry found the object it names
+        at = _anchored(corpus, target, reference.target)
+        if at is None:
+            return None
+    node = resolve_pointer(target.data, at)
+    return None if node is None else (target, at, node)
+
+
+def _anchored(corpus: Context, target: Document, uri: str) -> str | None:
+    """The pointer, in ``target``, of the object an anchor ``uri`` names (found by identity:
+    the registry holds the documents' own data)."""
+    try:
+        contents = corpus.references.registry.resolver().lookup(uri).contents
+    except Exception:  # referencing's Unresolvable and whatever a bad anchor raises
+        return None
+    stack: list[tuple[str, Any]] = [("", target.data)]
+    while stack:
+        pointer, node = stack.pop()
+        if node is contents:
+            return pointer
+        if isinstance(node, dict):
+            stack.extend((join_pointer(pointer, str(k)), v) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((join_pointer(pointer, i), v) for i, v in enumerate(node))
+    return None
 
 
 def inline_misplaced(
-    corpus: Corpus,
+    corpus: Context,
     document: Document,
     misplaced: Callable[[Any], Iterable[str]],
     rounds: int | None = None,
@@ -142,16 +166,19 @@ def inline_misplaced(
             reference = node.get("$ref") if isinstance(node, dict) else None
             if not isinstance(reference, str):
                 continue
-            # Every reference of the view names from the document's place: an inlined piece's
-            # were rebased when it was inlined (`_rebased`).
-            target = corpus_target(corpus, document, reference)
+            # Resolved where it is written (the file an inlined piece came from), as the
+            # reference index resolved it there.
+            holder, at = view.locate(place)
+            target = corpus_target(corpus, holder, at)
             if target is None:
                 view.left[place] = "missing"  # unresolved-ref or remote-ref says why, once
                 continue
             target_document, target_pointer, content = target
             chain = _chain(chains, place)
             key = (target_document.path, target_pointer)
-            if key in chain or (target_document is document and _within(place, target_pointer)):
+            if key in chain or (
+                target_document is document and pointer_within(place, target_pointer)
+            ):
                 view.left[place] = "cycle"
                 continue
             size = _size(content)
@@ -178,10 +205,6 @@ def _chain(
         if len(start) > len(best) and place.startswith(start + "/"):
             best = start
     return chains.get(best, ())
-
-
-def _within(pointer: str, subtree: str) -> bool:
-    return subtree == "" or pointer == subtree or pointer.startswith(subtree + "/")
 
 
 def _size(node: Any) -> int:

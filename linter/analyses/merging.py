@@ -44,7 +44,7 @@ import re
 import shlex
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from speclint.analyses.inlining import InlinedView, inline_misplaced
@@ -53,6 +53,9 @@ from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.reading import read_raw
 from speclint.parsing.structured import escape_token, resolve_pointer
+
+if TYPE_CHECKING:
+    from speclint.analyses.context import Context  # types only: the context reads merges
 
 # The documents a merge joins: API documents, and plain JSON/YAML a command names as an input.
 _API = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
@@ -544,7 +547,7 @@ def _rebased(
 
 
 def inline_merged(
-    corpus: Corpus,
+    corpus: Context,
     document: Document,
     misplaced: Callable[[Any], Iterable[str]],
     found: Merges,

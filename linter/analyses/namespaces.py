@@ -21,13 +21,13 @@ catalog are ``speclint.analyses.schema_catalogs``'.
 
 from __future__ import annotations
 
-import contextlib
 import posixpath
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from speclint.analyses.context import Context
+from speclint.analyses.references import root_base
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 
@@ -88,12 +88,8 @@ def namespace(document: Document) -> str | None:
         return f"api:{title.strip()}" if isinstance(title, str) and title.strip() else None
     if document.kind is not DocumentKind.SCHEMA:
         return None
-    retrieval = "file:///" + document.path
-    declared = data.get("$id", data.get("id")) if isinstance(data, dict) else None
-    parts = urlsplit(retrieval)
-    if isinstance(declared, str) and declared.strip() and not declared.startswith("#"):
-        # `http://[bad` is no URI (RFC 3986): unresolved-ref's to report; the folder stands.
-        with contextlib.suppress(ValueError):
-            parts = urlsplit(urljoin(retrieval, declared.strip()))
+    # The root's base URI as the reference index resolves against it (its `$id`, or draft-04's
+    # `id` where the dialect names it so; a bad one leaves the file's place): one reading of it.
+    parts = urlsplit(root_base(document))
     folder = posixpath.dirname(parts.path)
     return urlunsplit((parts.scheme, parts.netloc, folder, "", ""))

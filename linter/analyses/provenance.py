@@ -58,7 +58,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from speclint.analyses.references import ReferenceIndex
+from speclint.analyses.references import ReferenceIndex, root_base
 from speclint.model.corpus import VENDORED, Corpus, Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.structured import join_pointer, resolve_pointer
@@ -515,10 +515,11 @@ def _upstream(corpus: Corpus) -> dict[str, Provenance]:
 
 
 def _id_host(document: Document) -> str | None:
-    data = document.data
-    if not isinstance(data, dict):
+    """The host of the schema's declared base URI (``root_base``: its `$id`, or draft-04's
+    `id`), None for one with no http(s) `$id`."""
+    if not isinstance(document.data, dict):
         return None
-    identifier = data.get("$id", data.get("id"))
-    if not isinstance(identifier, str) or not identifier.startswith(("http://", "https://")):
+    parts = urlsplit(root_base(document))
+    if parts.scheme not in ("http", "https"):
         return None
-    return urlsplit(identifier).netloc.lower() or None
+    return parts.netloc.lower() or None

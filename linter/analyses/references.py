@@ -518,6 +518,9 @@ def fragments(corpus: Corpus) -> list[Document]:
         document = pending.pop()
         for _, value, base in _sites(document):
             joined = join_uri(base, as_uri_reference(value))
+            # A published URL that `[ref-map]` maps into the corpus names that file (`resolve`).
+            mapped = map_remote(corpus.config.ref_map, joined) if joined is not None else None
+            joined = mapped or joined
             if joined is None or not joined.startswith(CORPUS_BASE):
                 continue
             path = unquote(defragmented(joined)[len(CORPUS_BASE) :])
@@ -783,7 +786,11 @@ def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
             if isinstance(reference, str):
                 yield join_pointer(pointer, "$ref"), reference, base
             for key in sorted(node, reverse=True):
-                if key in DATA_KEYWORDS:
+                # A Responses Object's `default` is its default response, structure and not data
+                # (OpenAPI 3.1.1 §4.8.16.1; `schema_objects.api_structure`), in an API document
+                # or a file it keeps responses in.
+                response = key == "default" and pointer.endswith("/responses") and not track_ids
+                if key in DATA_KEYWORDS and not response:
                     continue
                 child = node[key]
                 if isinstance(child, (dict, list)):

@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import cache
 from importlib import resources
@@ -30,7 +31,8 @@ from jsonschema.validators import validator_for
 from referencing import Registry
 from referencing.jsonschema import DRAFT7
 
-from speclint.common.findings import VALUE_SHOWN, json_value
+from speclint.common.findings import VALUE_SHOWN, Finding, Severity, json_value
+from speclint.model.corpus import Document
 from speclint.parsing.kinds import draft_of
 from speclint.parsing.regex_cost import compiled_elements, oversized
 from speclint.parsing.structured import join_pointer
@@ -55,7 +57,22 @@ SLOW_PATTERN_TIMEOUT = 0.01
 PATTERN_BUDGET = 10.0
 _SLOW: set[str] = set()  # the patterns that have timed out in this process
 _SPENT = [0.0]  # seconds spent on searches that timed out, in this process
-_SCOPES: list[set[str]] = []  # per open scope: the patterns that timed out in it
+
+
+@dataclass
+class PatternScope:
+    """What one ``patterns_judged_once`` scope (one document of a rule) learnt of its patterns."""
+
+    not_judged: set[str] = field(default_factory=set)  # timed out, or reported uncompiled
+    # The compile budget, counted for this document alone (see COMPILE_BUDGET).
+    spent: float = 0.0
+    charged: set[str] = field(default_factory=set)  # the patterns its `spent` counts
+    uncompiled: set[str] = field(default_factory=set)  # the large ones the budget left out
+    # What was not judged for want of compiling: coverage, not a finding (``not_compiled``).
+    notes: list[str] = field(default_factory=list)
+
+
+_SCOPES: list[PatternScope] = []  # the open scopes, innermost last
 
 
 # What validating against a schema its metaschema rejects raises, besides a ValidationError:
@@ -80,17 +97,46 @@ class PatternNotCompiled(ValidationError):  # type: ignore[misc]
 
 
 @contextmanager
-def patterns_judged_once() -> Iterator[None]:
-    """A scope (a rule's one document) where a pattern that times out (or that the compile budget
-    left uncompiled) is reported at the first value it times out on (or is not judged on), and
-    not judged against the scope's later values: reported once, its time spent once. A scope
-    per document, not per run, so that a document's findings are the same whether it is checked
-    alone or with the others (the rule cache keeps them per document)."""
-    _SCOPES.append(set())
+def patterns_judged_once() -> Iterator[PatternScope]:
+    """A scope (a rule's one document) where a pattern that times out is reported at the first
+    value it times out on, and not judged against the scope's later values: reported once, its
+    time spent once. A scope per document, not per run, so that a document's findings are the
+    same whether it is checked alone or with the others (the rule cache keeps them per
+    document): the compile budget too is the document's own, and what it leaves unjudged is
+    the scope's ``notes`` (coverage), not an error."""
+    scope = PatternScope()
+    _SCOPES.append(scope)
     try:
-        yield
+        yield scope
     finally:
         _SCOPES.pop()
+
+
+def swagger_2_read(version: Any) -> str:
+    """What a Swagger 2.0 document's coverage note says, in openapi-invalid's report and in
+    ``speclint files`` alike: validated, but not read by the rules that read OpenAPI 3."""
+    return (
+        f"`swagger: {version}`: validated as Swagger 2.0, but its responses, examples and roles "
+        "are not read by the other rules, which read OpenAPI 3; convert the document to "
+        "OpenAPI 3 to have it checked as a whole"
+    )
+
+
+def not_compiled(rule: str, document: Document, scope: PatternScope) -> list[Finding]:
+    """The scope's notes of values not judged for want of compiling a pattern, as findings the
+    run moves to what it did not check (``speclint.run.coverage``, kind "pattern-not-compiled"):
+    the value may well be valid, and no edit of the data makes it judged."""
+    return [
+        Finding(
+            rule,
+            Severity.INFO,
+            note,
+            document.location(""),
+            key=f"pattern-not-compiled:{note}",
+            coverage="pattern-not-compiled",
+        )
+        for note in scope.notes
+    ]
 
 
 def search(pattern: str, text: str) -> bool | None:
@@ -135,8 +181,9 @@ CACHED_BYTES = 32_000_000
 CACHED_PATTERNS = 2_000
 LARGE_PATTERN = 1_000
 COMPILE_BUDGET = 20.0  # seconds
-# pattern -> (its compiled form, or None: neither module reads it; the bytes it holds)
-_COMPILED: dict[str, tuple[Any, int]] = {}
+# pattern -> (its compiled form, or None: neither module reads it; the bytes it holds; the
+# seconds compiling it took)
+_COMPILED: dict[str, tuple[Any, int, float]] = {}
 _CACHE_SIZE = [0]  # the bytes of the patterns in _COMPILED
 _COMPILING = [0.0]  # seconds spent compiling patterns in this process
 _UNCOMPILED: set[str] = set()  # the patterns the budget left uncompiled in this process
@@ -147,18 +194,35 @@ def compiled_pattern(pattern: str) -> Any:
     """``pattern`` compiled by `regex` (else by `re`, for the rare pattern only `re` reads), or
     None: it is not to be compiled (``oversized``), neither module reads it, or the compile
     budget is spent and it is a large pattern (:func:`left_uncompiled` says which). Every pattern
-    from the repository is compiled here."""
-    cached = _COMPILED.pop(pattern, None)
-    if cached is not None:
+    from the repository is compiled here.
+
+    Within a ``patterns_judged_once`` scope the budget is the scope's: each pattern is charged
+    once there what compiling it took (when it was compiled, for one the cache holds), so a
+    document gets the same whether an earlier one compiled its patterns or not."""
+    scope = _SCOPES[-1] if _SCOPES else None
+    uncompiled = scope.uncompiled if scope is not None else _UNCOMPILED
+    if pattern in uncompiled or oversized(pattern) is not None:
+        return None
+    if scope is None and pattern in _COMPILED:  # the process's budget: one compiled is kept
+        cached = _COMPILED.pop(pattern)
         _COMPILED[pattern] = cached  # the most recently used last
         return cached[0]
-    if pattern in _UNCOMPILED or oversized(pattern) is not None:
-        return None
-    if _COMPILING[0] >= COMPILE_BUDGET and compiled_elements(pattern) > max(
-        LARGE_PATTERN, len(pattern)
+    spent = scope.spent if scope is not None else _COMPILING[0]
+    charged = scope is not None and pattern in scope.charged
+    if (
+        not charged
+        and spent >= COMPILE_BUDGET
+        and compiled_elements(pattern) > max(LARGE_PATTERN, len(pattern))
     ):
-        _UNCOMPILED.add(pattern)
+        uncompiled.add(pattern)
         return None
+    if pattern in _COMPILED:
+        cached = _COMPILED.pop(pattern)
+        _COMPILED[pattern] = cached  # the most recently used last
+        if scope is not None and not charged:
+            scope.spent += cached[2]
+            scope.charged.add(pattern)
+        return cached[0]
     started = _clock()
     compiled: Any
     try:
@@ -168,33 +232,37 @@ def compiled_pattern(pattern: str) -> Any:
             compiled = re.compile(pattern)
         except (re.error, RecursionError, OverflowError, ValueError):
             compiled = None
-    _COMPILING[0] += _clock() - started
+    took = _clock() - started
+    _COMPILING[0] += took
+    if scope is not None:  # compiled again after the cache let it go: charged again
+        scope.spent += took
+        scope.charged.add(pattern)
     size = sys.getsizeof(compiled)
     while _COMPILED and (
         len(_COMPILED) >= CACHED_PATTERNS or _CACHE_SIZE[0] + size > CACHED_BYTES
     ):  # the least recently used out first
         _CACHE_SIZE[0] -= _COMPILED.pop(next(iter(_COMPILED)))[1]
-    _COMPILED[pattern] = (compiled, size)
+    _COMPILED[pattern] = (compiled, size, took)
     _CACHE_SIZE[0] += size
     return compiled
 
 
 def left_uncompiled(pattern: str) -> bool:
-    """Whether the compile budget left ``pattern`` uncompiled in this process (asked after
-    :func:`compiled_pattern` returned None)."""
-    return pattern in _UNCOMPILED
+    """Whether the compile budget left ``pattern`` uncompiled (in the open scope, else in this
+    process; asked after :func:`compiled_pattern` returned None)."""
+    return pattern in (_SCOPES[-1].uncompiled if _SCOPES else _UNCOMPILED)
 
 
 def _not_judged(pattern: str) -> bool:
     """Whether ``pattern`` has timed out (or was reported uncompiled) in the current scope, so is
     not searched again there."""
-    return bool(_SCOPES) and pattern in _SCOPES[-1]
+    return bool(_SCOPES) and pattern in _SCOPES[-1].not_judged
 
 
 def _judged(pattern: str, text: str) -> bool | None:
     """:func:`search`, but True for a pattern not judged in the current scope (no error on a
     guess); a timeout is remembered there."""
-    scope = _SCOPES[-1] if _SCOPES else None
+    scope = _SCOPES[-1].not_judged if _SCOPES else None
     if scope is not None and pattern in scope:
         return True
     found = search(pattern, text)
@@ -235,19 +303,29 @@ def _too_slow(pattern: str, text: str) -> PatternTimeout:
 
 def _uncompiled(pattern: str, what: str) -> PatternNotCompiled | None:
     """The error saying ``what`` (a value, or the names of an object's members, with its verb)
-    is not judged against ``pattern``, which the compile budget left uncompiled; once per scope.
-    None when it was compiled, or is reported in this scope already."""
+    is not judged against ``pattern``, which the compile budget left uncompiled. Within a scope
+    that is no error of the value but a note of the scope (coverage: the schema may well be
+    right), once per pattern: None then, and None when it was compiled."""
     if compiled_pattern(pattern) is not None or not left_uncompiled(pattern):
         return None
     if _not_judged(pattern):
         return None
+    budget = (
+        f"compiling it was left out, as the {COMPILE_BUDGET:g} s for compiling patterns went "
+        "on others that `regex` expands to thousands of elements each"
+    )
     if _SCOPES:
-        _SCOPES[-1].add(pattern)
-    again = "; nor are this file's other values" if _SCOPES else ""
+        _SCOPES[-1].not_judged.add(pattern)
+        _SCOPES[-1].notes.append(
+            json_spelled(
+                f"{what} not judged against pattern {pattern!r}, nor are this file's other "
+                f"values: {budget}; write fewer or smaller counted repeats"
+            )
+        )
+        return None
     return PatternNotCompiled(
-        f"{what} not judged against pattern {pattern!r}{again}: compiling it was left out, "
-        f"as this run spent its {COMPILE_BUDGET:g} s for compiling patterns on others that "
-        "`regex` expands to thousands of elements each; write fewer or smaller counted repeats"
+        f"{what} not judged against pattern {pattern!r}: {budget} in this run; write fewer or "
+        "smaller counted repeats"
     )
 
 

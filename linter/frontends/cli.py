@@ -1160,8 +1160,8 @@ def show_files(path: Path) -> None:
     and each folder it did not enter (a virtual environment, installed packages), and why."""
     # Deferred: startup (module docstring).
     from speclint.analyses.renderers import summary
+    from speclint.run.coverage import by_file
     from speclint.run.coverage import listed as not_checked
-    from speclint.run.coverage import of_file
     from speclint.run.coverage import phrase as coverage_phrase
     from speclint.run.inventory import SKIPPED, Entry, entries, phrase, skipped
 
@@ -1178,13 +1178,14 @@ def show_files(path: Path) -> None:
         if note.path not in known
     }
     listed = sorted((*inventory, *folders, *unread.values()), key=lambda entry: entry.path)
+    missed_in = by_file(notes)
     width = max((len(entry.path) for entry in listed), default=0)
     for entry in listed:
         if entry.kind == SKIPPED:
             say(f"{entry.path:<{width}}  skipped: {entry.reason}")
             continue
         kind = f"{entry.kind} {entry.dialect}".strip()
-        missed = of_file(notes, entry.path) if entry.path in known else ""
+        missed = missed_in.get(entry.path, "") if entry.path in known else ""
         reason = f"{entry.reason}; {missed}" if missed else entry.reason
         say(f"{entry.path:<{width}}  {kind:<22}  {reason}")
     left = f"; {len(folders)} folder{'s' if len(folders) != 1 else ''} skipped" if folders else ""

@@ -644,20 +644,33 @@ def discover(root: Path, config: Config, tree: list[str] | None = None) -> list[
     """The files of ``tree`` (default: every file under ``root``) that the configuration
     includes and git does not ignore, as listed (a name that is not UTF-8 keeps its undecodable
     bytes; see :func:`shown_path`)."""
-    includes, excludes = _filters(config)
+    includes, _ = _filters(config)
+    found = [
+        relative
+        for relative in not_left_out(root, config, listing(root) if tree is None else tree)
+        if any(r.match(relative) for r in includes)
+    ]
+    return found
+
+
+def not_left_out(root: Path, config: Config, tree: Iterable[str]) -> list[str]:
+    """The files of ``tree`` that discovery does not leave out, whatever their kind (``include``
+    names the kinds it reads): not excluded, not build output, not a test fixture, not ignored
+    by git. What it would read of a kind it does not (a reStructuredText page) is these."""
+    _, excludes = _filters(config)
     fixture = [glob_to_regex(p) for p in config.fixtures]
     # A repository's own .gitignore says what is not its content (a virtualenv, generated
     # output): untracked files it ignores are not read (issue 14).
     ignored_files, ignored_folders = ignored(root)
-    found = {
-        relative
-        for relative in (listing(root) if tree is None else tree)
-        if any(r.match(relative) for r in includes)
-        and not any(r.match(relative) for r in (*excludes, *fixture))
-        and relative not in ignored_files
-        and not relative.startswith(ignored_folders)
-    }
-    return sorted(found)
+    return sorted(
+        {
+            relative
+            for relative in tree
+            if not any(r.match(relative) for r in (*excludes, *fixture))
+            and relative not in ignored_files
+            and not relative.startswith(ignored_folders)
+        }
+    )
 
 
 def fixtures(config: Config, tree: Iterable[str]) -> list[str]:

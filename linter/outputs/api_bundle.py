@@ -45,7 +45,12 @@ from speclint.analyses.context import Context
 from speclint.analyses.references import ref_sites
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
+from speclint.parsing.structured import (
+    join_pointer,
+    pointer_within,
+    resolve_pointer,
+    split_pointer,
+)
 
 API_KINDS = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
 
@@ -145,7 +150,7 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
         target
         for target in targets
         if not any(
-            other != target and other[0] == target[0] and _within(target[1], other[1])
+            other != target and other[0] == target[0] and pointer_within(target[1], other[1])
             for other in targets
         )
     )
@@ -187,7 +192,7 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
 
     def rewritten(path: str, pointer: str) -> str:
         for root_pointer, (kind, name) in by_file.get(path, []):
-            if _within(pointer, root_pointer):
+            if pointer_within(pointer, root_pointer):
                 rest = pointer[len(root_pointer) :]
                 return f"#{join_pointer(join_pointer('/components', kind), name)}{rest}"
         raise AssertionError(f"no component for {path}#{pointer}")  # every target has a root
@@ -212,7 +217,7 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
         holder = corpus.documents[path]
         content = copy.deepcopy(resolve_pointer(holder.data, pointer))
         for site, _, _ in ref_sites(holder):
-            if not _within(site, pointer):
+            if not pointer_within(site, pointer):
                 continue
             reference = index.at(path, site)
             if reference is None or reference.outcome != "ok" or reference.target_path is None:
@@ -277,7 +282,7 @@ def _reached(
     document; a remote one to ``kept_remote``. :class:`BundleError` on one that does not resolve."""
     index = corpus.references
     for site, value, _ in ref_sites(holder):
-        if not _within(site, subtree):
+        if not pointer_within(site, subtree):
             continue
         reference = index.at(holder.path, site)
         if reference is None:
@@ -305,10 +310,6 @@ def _reached(
             raise BundleError(f"{reference.target_path} is not a document of the corpus")
         relative = site[len(subtree) :] if holder.path != main else site
         targets[target] = _kind_at(corpus.documents[main].kind, relative, kind)
-
-
-def _within(pointer: str, subtree: str) -> bool:
-    return subtree == "" or pointer == subtree or pointer.startswith(subtree + "/")
 
 
 def _kind_at(api_kind: DocumentKind, site: str, inherited: str) -> str:

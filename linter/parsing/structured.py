@@ -98,6 +98,12 @@ def holds_pointer(data: Any, pointer: str) -> bool:
     return True
 
 
+def pointer_within(pointer: str, subtree: str) -> bool:
+    """Whether ``pointer`` is ``subtree`` or below it ("" holds everything): a prefix of whole
+    tokens, so ``/ab`` is not within ``/a``."""
+    return subtree == "" or pointer == subtree or pointer.startswith(subtree + "/")
+
+
 def split_pointer(pointer: str) -> list[str]:
     if not pointer:
         return []

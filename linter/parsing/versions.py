@@ -140,12 +140,17 @@ _STAGES = {"dev": -4, "snapshot": -4, "alpha": -3, "beta": -2, "rc": -1, "pre": 
 _UNBOUNDED = 1 << 30  # the `x` of `1.x`: every release of the 1 line
 
 
+# `order_key`'s tier of the version being written (an unreleased folder, a development
+# placeholder): above every release.
+UNRELEASED_KEY: tuple[int, tuple[int, ...], int, tuple[int, ...]] = (1, (), 0, ())
+
+
 def order_key(version: str) -> tuple[int, tuple[int, ...], int, tuple[int, ...]]:
     """A version's place in its line: unreleased folders (``draft``, ``next``, ...) above every
     release; releases by their numbers (semantic versions, dates, ``1-0-2``, ``v1_0``), a
     pre-release (``2.0.0-rc1``, Kubernetes' ``v1beta1``) below its release."""
     if version.lower() in UNRELEASED:
-        return (1, (), 0, ())
+        return UNRELEASED_KEY
     text = version.lower()
     text = text.removeprefix("ver") if re.fullmatch(r"ver\d+", text) else text.removeprefix("v")
     release = re.match(r"\d+(?:[._-](?:\d+|x)(?![a-z]))*", text)

@@ -24,9 +24,10 @@ from dataclasses import dataclass
 
 from speclint.analyses.context import Context
 from speclint.analyses.references import bare_host, held_at_raw_url
+from speclint.analyses.validation import swagger_2_read
 from speclint.common.controls import visible
 from speclint.common.findings import Finding
-from speclint.model.corpus import EMPTY_REASON, glob_to_regex
+from speclint.model.corpus import EMPTY_REASON, not_left_out
 from speclint.parsing.kinds import DocumentKind
 from speclint.run.catalog import all_rules
 
@@ -98,6 +99,10 @@ KINDS: dict[str, tuple[str, str]] = {
     "custom-dialect": (
         "schema whose own dialect's keywords were not checked (its metaschema does not resolve)",
         "schemas whose own dialect's keywords were not checked (their metaschema does not resolve)",
+    ),
+    "pattern-not-compiled": (
+        "pattern the compile budget left uncompiled, a file's values not judged against it",
+        "patterns the compile budget left uncompiled, a file's values not judged against them",
     ),
     "undecided": (
         "schema whose satisfiability was not decided",
@@ -185,18 +190,12 @@ def _remote_references(corpus: Context) -> Iterator[Note]:
 
 
 def _unread_files(corpus: Context) -> Iterator[Note]:
-    excluded = [
-        glob_to_regex(pattern)
-        for pattern in (
-            *corpus.config.exclude,
-            *corpus.config.fixtures,
-            f"{corpus.config.build_output}/**",
-        )
-    ]
-    for path in sorted(corpus.tree):
-        kind = _PAGES.get(posixpath.splitext(path)[1].lower())
-        if kind is not None and not any(pattern.match(path) for pattern in excluded):
-            yield Note(kind, path, 1, "a page in a markup speclint does not read: not checked")
+    pages = [path for path in sorted(corpus.tree) if posixpath.splitext(path)[1].lower() in _PAGES]
+    # Those discovery would have taken, were they of a kind it reads (not excluded, not a
+    # fixture or build output, not git-ignored): what the repository holds and was not read.
+    for path in not_left_out(corpus.root, corpus.config, pages) if pages else ():
+        kind = _PAGES[posixpath.splitext(path)[1].lower()]
+        yield Note(kind, path, 1, "a page in a markup speclint does not read: not checked")
     # A schema kept in a file with no extension is found where a `$ref` reaches it (the
     # reference index takes such a file as text: ``speclint.analyses.references``).
     reached: dict[str, int] = {}
@@ -248,7 +247,7 @@ def listed(corpus: Context) -> list[Note]:
                     "swagger-2",
                     document.path,
                     document.location("/swagger").line,
-                    "validated as Swagger 2.0; the rules that read OpenAPI 3 do not read it",
+                    swagger_2_read(document.data["swagger"]),  # as openapi-invalid says it
                 )
             )
     return list(sorted_notes(notes))
@@ -270,6 +269,10 @@ def phrase(notes: Sequence[Note]) -> str:
     return "not checked: " + "; ".join(parts) if parts else ""
 
 
-def of_file(notes: Sequence[Note], path: str) -> str:
-    """What was not checked in one file, for ``speclint files``: "" when nothing."""
-    return phrase([note for note in notes if note.path == path])
+def by_file(notes: Sequence[Note]) -> dict[str, str]:
+    """What was not checked in each file, for ``speclint files`` (``phrase``); a file with
+    nothing is not in it. The notes grouped once, not scanned again for each file."""
+    grouped: dict[str, list[Note]] = {}
+    for note in notes:
+        grouped.setdefault(note.path, []).append(note)
+    return {path: phrase(found) for path, found in grouped.items()}

@@ -10,6 +10,12 @@ only one place, and the reviewer needs both.
 
 The message is the finding's whole message (the text report may show a shorter first line).
 
+What the run did not check (``speclint.run.coverage``: remote references not followed, pages in
+a markup speclint does not read) is no finding, so it is no annotation on a file: it is one
+``::notice title=speclint: not checked::`` line after the summary, counted by kind as the text
+report's "not checked:" says it, which GitHub shows among the run's annotations, not on the diff
+(none with ``--quiet``, as the summary).
+
 A workflow command is a single line, so values are escaped the way ``@actions/core`` does it
 (``escapeData`` / ``escapeProperty`` in ``packages/core/src/command.ts``): ``%``, CR and LF in
 the message; additionally ``:`` and ``,`` in property values, which would otherwise end the
@@ -31,6 +37,7 @@ from speclint.outputs.reporters.text_report import (
     in_repository,
     summary_line,
 )
+from speclint.run.coverage import phrase as coverage_phrase
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -73,4 +80,9 @@ def render(report: Report) -> str:
     if not report.quiet:
         # A plain line is ordinary log output in the job log: the count, for whoever reads it.
         lines.append(visible(summary_line(report)))
+        if report.not_checked:
+            said = coverage_phrase(report.not_checked)
+            lines.append(
+                f"::notice title={escape_property('speclint: not checked')}::{escape_data(said)}"
+            )
     return "\n".join(lines) + "\n" if lines else ""

@@ -12,6 +12,10 @@ pointer or heading, and what it is about: never the line), made unique within th
 findings share one. ``location.path`` is the repository-relative path GitLab links to
 (``Report.in_repository``), wherever in the repository speclint ran.
 Deterministic: findings sorted, keys sorted.
+
+What the run did not check (``speclint.run.coverage``) is not in it: every entry of the format is
+an issue of the code, with a severity GitLab counts in the merge request's widget, and a note is
+none; the README says to add a ``junit`` or ``text`` report to the job for it.
 """
 
 from __future__ import annotations

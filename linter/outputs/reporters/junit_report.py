@@ -13,7 +13,12 @@ one ESLint's ``junit`` formatter uses:
   locations. Every finding fails its test, warnings too: the exit code, not this report, says
   whether the run fails;
 - one passing ``<testcase>`` for each checked file without findings, so the report shows what was
-  checked, not only what failed.
+  checked, not only what failed;
+- one skipped ``<testcase>`` for each thing the run found and did not check
+  (``speclint.run.coverage``: a remote ``$ref`` not followed, a reStructuredText page not read),
+  in its file's suite: ``classname`` ``speclint.not-checked``, a ``<skipped>`` whose ``message``
+  says what. JUnit's "skipped" is what it is, a test not run, never a failure, and every viewer
+  counts it apart, so a quiet report does not read as a clean one.
 
 Deterministic: no timestamps or host names, every ``time`` is ``0``, suites sorted by path.
 Characters XML 1.0 cannot hold (control characters, lone surrogates: corpus text can carry them)
@@ -33,6 +38,7 @@ from speclint.common.controls import visible
 from speclint.common.findings import Finding
 from speclint.outputs.reporters import Report
 from speclint.outputs.reporters.text_report import detail, position, shown_path
+from speclint.run.coverage import KINDS, Note
 from speclint.run.inventory import CHECKED_KINDS
 
 # XML 1.0 §2.2 Char: what a document may contain at all (escaped or not).
@@ -78,25 +84,47 @@ def testcase(report: Report, finding: Finding) -> ElementTree.Element:
     return case
 
 
+def not_checked_case(report: Report, note: Note) -> ElementTree.Element:
+    one, _ = KINDS.get(note.kind, (note.kind, note.kind))
+    case = ElementTree.Element(
+        "testcase",
+        {
+            "name": xml_text(f"not checked: {one} at line {note.line}"),
+            "classname": "speclint.not-checked",
+            "file": xml_text(shown_path(report.root, note.path)),
+            "line": str(note.line),
+            "time": "0",
+        },
+    )
+    ElementTree.SubElement(case, "skipped", {"message": xml_text(" ".join(note.what.split()))})
+    return case
+
+
 def render(report: Report) -> str:
     by_path: dict[str, list[Finding]] = defaultdict(list)
     for finding in report.findings:
         by_path[finding.location.path].append(finding)
+    notes_of: dict[str, list[Note]] = defaultdict(list)
+    for note in report.not_checked:
+        notes_of[note.path].append(note)
     checked = {kind.value for kind in CHECKED_KINDS}
-    paths = set(by_path) | {entry.path for entry in report.checked if entry.kind in checked}
+    read = {entry.path for entry in report.checked if entry.kind in checked}
+    paths = set(by_path) | read | set(notes_of)
     root = ElementTree.Element("testsuites", {"name": "speclint"})
-    tests = failures = 0
+    tests = failures = skipped = 0
     for path in sorted(paths, key=lambda p: shown_path(report.root, p)):
         shown = xml_text(shown_path(report.root, path))
         findings = by_path.get(path, [])
         cases = [testcase(report, finding) for finding in findings]
-        if not cases:
+        if not cases and path in read:  # a page found and not read has no passing case
             cases = [
                 ElementTree.Element(
                     "testcase",
                     {"name": "no findings", "classname": "speclint", "file": shown, "time": "0"},
                 )
             ]
+        notes = [not_checked_case(report, note) for note in notes_of.get(path, [])]
+        cases += notes
         suite = ElementTree.SubElement(
             root,
             "testsuite",
@@ -105,15 +133,22 @@ def render(report: Report) -> str:
                 "tests": str(len(cases)),
                 "failures": str(len(findings)),
                 "errors": "0",
-                "skipped": "0",
+                "skipped": str(len(notes)),
                 "time": "0",
             },
         )
         suite.extend(cases)
         tests += len(cases)
         failures += len(findings)
+        skipped += len(notes)
     root.attrib.update(
-        {"tests": str(tests), "failures": str(failures), "errors": "0", "skipped": "0", "time": "0"}
+        {
+            "tests": str(tests),
+            "failures": str(failures),
+            "errors": "0",
+            "skipped": str(skipped),
+            "time": "0",
+        }
     )
     ElementTree.indent(root)
     body = ElementTree.tostring(root, encoding="unicode", short_empty_elements=True)
