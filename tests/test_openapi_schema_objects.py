@@ -9,14 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from speclint.analyses import inlining
+from speclint.analyses import inlining, merging
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding
 from speclint.model import corpus as corpus_module
 from speclint.model.config import Config
 from speclint.model.corpus import Document, parse_document, refine
 from speclint.parsing.kinds import DocumentKind
-from speclint.rules import openapi_invalid
 from speclint.run.cache import RuleCache
 from speclint.run.catalog import all_rules
 
@@ -208,7 +207,7 @@ def test_a_unit_s_key_holds_every_file_it_reads_without_validating_it(
     calls: list[str] = []
     real = inlining.inline_misplaced
     monkeypatch.setattr(
-        openapi_invalid,
+        merging,  # openapi-invalid inlines through `merging.inline_merged`
         "inline_misplaced",
         lambda corpus, document, *rest: (
             calls.append(document.path) or real(corpus, document, *rest)
