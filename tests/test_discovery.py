@@ -435,6 +435,11 @@ FENCES = {
     "comments in a json fence": ('{\n  // the id\n  "id": "x"\n}', False),
     "a block comment for a body": ('{"method": "send", "params": { /* the request */ }}', False),
     "an unclosed object": ('{\n  "id": 1,\n  "result": {\n    /* a result */\n  }', True),
+    "a placeholder": ('{"id": <id>, "name": "x"}', False),
+    "a template": ('{"url": "${base}/x", "n": ${count}}', False),
+    "an elided value": ('{"a": ..., "b": 1}', False),
+    # `...` also ends a YAML document: a yaml fence that has one is not judged.
+    "an ellipsis in a yaml fence": ("kind: [a, b\nitems:\n  - a\n  ...", False),
 }
 
 
