@@ -1,44 +1,15 @@
 """A JSON or YAML code fence in the prose that is broken: a reader who copies it gets an error.
 
 What it does
-    Parses every ``json``, ``jsonc``, ``yaml`` and ``yml`` code fence of the Markdown pages
-    (``jsonc``: comments and trailing commas allowed) and reports one that is meant as a whole
-    document and does not parse, at the line and column of the error.
-
-    Spec prose shows JSON in other ways too, and those are not reported: a fence that does not
-    start with ``{`` or ``[`` once comments are blanked (a member fragment such as
-    ``"configurable": {...}``), several values one after the other (a stream of events, a JWT's
-    ``header.payload``), sketches (``<id>``, ``"a" | "b"`` unions, ``${var}`` templates), and a
-    list of endpoints (``/v1/things`` or ``GET /v1/things``, one a line).
-
-    A fence that shows an HTTP exchange as it goes over the wire (a request line such as
-    ``POST /v1/things HTTP/1.1`` or a status line such as ``HTTP/1.1 200 OK``, header fields, a
-    blank line, the body) is a transcript, not a broken document: its start and header lines
-    are not judged, and each body is parsed as the fence's language and reported at its own
-    line if it is broken. A body whose ``Content-Type`` is not JSON or YAML (a JWS, a form) is
-    not judged.
-
-    Specifications state conventions for their examples, and an example that follows them is
-    not a parse error. Comments (``//``, ``/* */``, ``#``) and trailing commas are read as notes,
-    in a ``json`` fence too; an elision (``...``, ``…``) stands for members or items left out
-    (``{"id": 1, ...}``) or, after a ``:``, for a value; and where the specification says its
-    examples break lines for display (on the page, or on any page of the repository: "line
-    breaks are for display purposes only", "strings are wrapped for readability"), a string
-    broken across lines is read as one; so it is where three examples or more of the corpus
-    break strings that way and parse once joined (a convention shown by use, SARIF's). A JSON
-    type name where a value goes (``"retry_after_ms": integer``) is a schematic sketch, a
-    variable (``$RETRY_MAX_MS``) a template; a notation (outside strings, a grammar's
-    repetition marks, ``[(method_name)+]``, two bare words or more where values go,
-    ``methods: [A, B, C]``, or a bare key whose body is an elision, ``proof: {...}``) a sketch of
-    a syntax, not data; and a YAML fence of several documents (``---``
-    between manifests) a stream whose documents each parse. A fence
-    of a design record or a proposal (a folder such as ``adr/``, ``architecture-decisions/``,
-    ``proposals/``, ``rfcs/``, or an RFC header) is not judged: it sketches a change under
-    discussion, placeholders (``R``, ``some-lambda``) and all, not the contract.
-    What remains must parse: a missing comma or an
-    unbalanced brace next to a comment or an elision is still reported. A YAML fence with
-    ``...`` is not judged (``...`` also ends a YAML document); YAML merge keys (``<<: *base``)
-    parse.
+    Parses every ``json``, ``jsonc``, ``yaml`` and ``yml`` code fence of the Markdown pages and
+    reports one that is meant as a whole document and does not parse, at the line and column of
+    the error. What spec prose shows in a fence that is not a document is not judged: a member
+    fragment, a stream of values, a sketch (placeholders, ``"a" | "b"`` unions, type names
+    where values go, a grammar's notation), a list of endpoints; an HTTP transcript's bodies
+    are parsed each at its own line. Comments, trailing commas and elisions (``...``) are read
+    as notes, and strings broken across lines are joined where the repository says (or shows
+    in three examples or more) that its examples wrap them. What remains must parse: a missing
+    comma beside a comment or an elision is still reported.
 
 Why is this bad?
     Examples are what implementers copy first. A missing comma or a typographic quote
@@ -64,6 +35,13 @@ Use instead
 
 Options
     None.
+
+Limitations
+    A fence of a design record or a proposal (``adr/``, ``proposals/``, ``rfcs/``, an RFC
+    header) is not judged, nor a YAML fence holding ``...`` (it also ends a YAML document). The
+    cases each have a test named after them (``tests/test_discovery.py``,
+    ``tests/test_transcripts.py``, ``tests/test_eco_notation.py``, ``tests/test_eco_values.py``,
+    ``tests/test_generated_and_conventions.py``).
 """
 
 from __future__ import annotations

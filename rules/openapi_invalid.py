@@ -1,67 +1,20 @@
 """An OpenAPI document that fails the OpenAPI specification.
 
 What it does
-    Validates each OpenAPI 2.0 / 3.0 / 3.1 / 3.2 document with openapi-spec-validator: first against
-    the official OpenAPI JSON Schema for its declared ``openapi:`` version, then its semantic checks
-    (path parameters declared, unique operationIds, ...; a ``default`` that its schema rejects is
-    ``value-invalid``'s, reported once where it is written; Swagger 2.0's are judged here).
-    Every schema object of an OpenAPI 3 document is judged by its dialect's metaschema where it
-    is written: each ``schema`` (parameters, headers, media types of request bodies and
-    responses, callbacks, webhooks, every component) and each ``components/schemas`` entry, in
-    the document and in the files its path items, parameters and responses are kept in (the
-    finding is in that file, and names the document that reaches it); the library's own walk
-    reached operations' parameters and responses and ``components/schemas`` only. A schema
-    file that a ``$ref`` names is schema-invalid's, in its own dialect (an OpenAPI 3.0 Schema
-    Object's when only 3.0 documents name it), so its errors are reported once, in it. A ``required`` name that no property
-    declares is required-undeclared's. Swagger 2.0's schemas are judged by the library's walk.
-    Each error about a schema object is placed at that schema (``/components/schemas/Run/type``),
-    not at the document's root, and so is each of the library's own semantic errors: a repeated
-    ``operationId``, parameter or tag name at the repetition, with the first as a related
-    location, an undeclared path parameter at its operation, each with what to do about it (a
-    misnamed one, a template's ``{name}`` with no parameter beside a parameter the template
-    does not name, is one finding that says which to rename, not one from each side). jsonschema-rs judges the document and each schema object first,
-    so a 20 MB document is checked in seconds; what it rejects is explained by the library's own
-    messages. A ``pattern`` is read as the ECMA-262 regular expression JSON Schema says it is:
-    ``^\\p{L}+$`` is valid, though Python's ``re`` (and so the library alone) rejects it. One
-    that cannot be compiled is reported at the pattern: a repeat count past 4,294,967,294, or
-    counted repeats that compile to more than 100,000 elements (``(?:a{3000}){3000}``).
-    ``$ref``\\s are followed only into documents of the corpus (plain YAML/JSON fragment files
-    too), and no network request is ever made. A reference that does not resolve here (a
-    missing file, a pointer to nothing, a remote URL) ends only the check of the object that
-    holds it (one operation's path parameters, which are unknown while one of its parameters
-    is); ``unresolved-ref`` reports it, once (a remote URL is listed as not checked), and every
-    other object is still checked: a broken parameter reference does not hide a repeated
-    ``operationId`` elsewhere.
-    A ``$ref`` to a text file where the format wants a string (``description: {$ref:
-    intro.md}``) is a bundler's source convention (Redocly inlines the file's text): it is not
-    reported when the file exists, and is when it does not. So is any ``$ref`` where the
-    OpenAPI version allows no Reference Object (``get: {$ref: ops/list.yml}``, a tag's
-    ``description: {$ref: texts.yml#/intro}``): redocly and swagger-cli bundle read every
-    ``$ref`` as a JSON Reference and replace it, so the document is validated as its bundle
-    reads (``speclint.analyses.inlining``): the target, as the reference index resolves it (a
-    file of the corpus, a pointer into the same file, a URL ``[ref-map]`` maps, an anchor), is
-    put in its place, and an error inside it is reported in the file it is
-    written in, at its line. Where the version's own schema rejects an object holding a
-    ``$ref`` is where it allows none; so is a schema map written as one (``properties: {$ref:
-    attributes.yml#/ids}``: a string is a schema in no dialect). A target that is missing is ``unresolved-ref``'s alone
-    (not also "``responses`` is required"); one that contains its own ``$ref`` is one finding. An OpenAPI 3.0 document with no
-    ``paths``, ``components`` or ``webhooks`` (prose pages for an API reference renderer) gets
-    an ``info`` that 3.0 still requires ``paths``; one with components gets the error.
-    A document the repository's bundler merges with fragments (``redocly join``,
-    ``openapi-merge``, ``swagger-combine``, or a sibling with no ``info`` that defines the local
-    pointers it lacks: ``speclint.analyses.merging``) is validated as merged, an error in a
-    fragment's content reported in the fragment; a fragment with no ``info`` is not validated
-    alone (its schema objects still are), which the run lists among what it did not check.
-    A release the validator ships no schema for (Swagger 1.2, a later OpenAPI 3.x or 4.x) is
-    listed among what the run did not check, never an error; a version value that is no
-    release number (``openapi: 3.0``) is reported.
-    A Swagger 2.0 document is validated too; that the other rules, which read OpenAPI 3, do not
-    check it as a whole is listed among what the run did not check (coverage, not a finding).
-    A document too incomplete for the validator to run on (``openapi:`` with no value, a
-    truncated file without ``paths``) is one finding at its root instead of a crash. A valid
-    document is never called invalid because it is deep: validation runs on a deep stack, and a
-    document deeper still (a ``$ref`` chain of tens of thousands of schemas) is listed among
-    what the run did not check: it was not checked past that point.
+    Validates each OpenAPI 2.0 / 3.0 / 3.1 / 3.2 document with openapi-spec-validator, against
+    the official schema of its declared version and by its semantic checks (path parameters
+    declared, unique ``operationId``\\s, ...), and judges every schema object of an OpenAPI 3
+    document by its dialect's metaschema where it is written, in the document or in the file
+    a ``$ref`` keeps it in. Each error is placed at its node (``/components/schemas/Run/type``),
+    a repetition at the repeated one with the first related, with what to do about it.
+    ``$ref``\\s are followed only into the corpus, and a document is validated as its bundle
+    reads: a ``$ref`` where the version allows no Reference Object is replaced by its target (as
+    redocly and swagger-cli bundle do), and a document the repository merges with fragments
+    (``redocly join``) is validated as merged, an error in a piece reported in its own file.
+    What another rule owns is left to it: a schema file a ``$ref`` names (``schema-invalid``), a
+    reference that does not resolve (``unresolved-ref``: only the object holding it goes
+    unchecked), a ``default`` its schema rejects (``value-invalid``), a ``required`` name no
+    property declares (``required-undeclared``).
 
 Why is this bad?
     Code generators, gateways and documentation tools reject or misread an invalid document; the
@@ -90,6 +43,15 @@ Use instead
 
 Options
     None.
+
+Limitations
+    A release the validator ships no schema for (Swagger 1.2, a later 3.x), a fragment with no
+    ``info``, a Swagger 2.0 document's parts the other rules do not read, and a document deeper
+    than the validator's stack are listed as not checked, never errors; a document the validator
+    cannot run on is one finding at its root. The cases each have a test named after them
+    (``tests/test_integrity_rules.py``, ``tests/test_openapi_schema_objects.py``,
+    ``tests/test_references_classes.py``, ``tests/test_eco_split.py``, ``tests/test_eco_misc.py``,
+    ``tests/test_merging.py``, ``tests/test_regex_cost.py``).
 """
 
 from __future__ import annotations

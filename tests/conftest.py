@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,11 @@ import pytest
 from click.testing import CliRunner, Result
 from filelock import FileLock
 
+from speclint.analyses.context import Context
+from speclint.common.findings import Finding
 from speclint.frontends.cli import main
+from speclint.model.config import load_config
+from speclint.run.catalog import all_rules
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 BUNDLED_CORPUS = REPOSITORY / "corpus"
@@ -134,6 +138,15 @@ def make_corpus(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
 
 def run_cli(*args: str) -> Result:
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def run_rule(root: Path, rule: str, options: Mapping[str, Any] | None = None) -> list[Finding]:
+    """The findings of one rule on the corpus at ``root``, in process. Without ``options`` the rule
+    gets what the corpus's speclint.toml gives it (``[rules.ID]``), as the engine does."""
+    corpus = Context.load(root, load_config(root))
+    if options is None:
+        options = corpus.config.rule_options.get(rule, {})
+    return list(all_rules()[rule].check(corpus, options))
 
 
 @pytest.fixture(scope="session")

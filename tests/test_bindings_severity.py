@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import schema
+from conftest import run_rule, schema
 from speclint.analyses.context import Context
 from speclint.analyses.enumerations import Binder, all_prose_sets, prose_sets
-from speclint.common.findings import Finding, Severity
+from speclint.common.findings import Severity
 from speclint.model.config import load_config
 from speclint.model.corpus import parse_document
 from speclint.run.catalog import all_rules
@@ -29,10 +29,6 @@ BINDING_RULES = (
     "inline-copy",
 )
 FIRST_LINE = 200
-
-
-def run(root: Path, rule: str) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root, load_config(root)), {}))
 
 
 def page(text: str) -> str:
@@ -82,7 +78,7 @@ def test_a_union_of_one_value_branches_binds_as_one_set(
     # One binding, to the union: not one per branch, each "lacking" the other branch's tag.
     assert [b.target.pointer for b in bindings] == ["/$defs/Target"]
     assert set(bindings[0].values.values) == {"TABLE", "TASK"}
-    assert run(root, "enum-drift") == []
+    assert run_rule(root, "enum-drift") == []
 
 
 def test_a_value_no_branch_carries_is_drift_at_the_union(make_corpus: MakeCorpus) -> None:
@@ -94,7 +90,7 @@ def test_a_value_no_branch_carries_is_drift_at_the_union(make_corpus: MakeCorpus
         """
     )
     root = make_corpus({"schemas/lineage.schema.json": LINEAGE, "spec/targets.md": text})
-    [finding] = run(root, "enum-drift")
+    [finding] = run_rule(root, "enum-drift")
     assert "lacks `MODEL`" in finding.message
     assert "`kind`" in finding.message
     assert finding.location.pointer == "/$defs/Target/oneOf"
@@ -112,7 +108,7 @@ def test_variants_in_sibling_files_each_fixing_the_tag_are_not_bound_by_name(
     files["spec/links.md"] = (
         "# Links\n\nThe `kind` of a link is one of `BEGIN` | `FINISH` | `STEP`.\n"
     )
-    assert run(make_corpus(files), "enum-drift") == []
+    assert run_rule(make_corpus(files), "enum-drift") == []
 
 
 def test_a_branch_named_explicitly_still_binds_to_that_branch(make_corpus: MakeCorpus) -> None:
@@ -124,7 +120,7 @@ def test_a_branch_named_explicitly_still_binds_to_that_branch(make_corpus: MakeC
         """
     )
     root = make_corpus({"schemas/lineage.schema.json": LINEAGE, "spec/targets.md": text})
-    [finding] = run(root, "enum-drift")
+    [finding] = run_rule(root, "enum-drift")
     assert "lacks `VIEW`" in finding.message and finding.severity is Severity.ERROR
 
 
@@ -159,7 +155,7 @@ def test_a_list_interrupted_by_a_note_or_example_continues(
     document = parse_document("spec/levels.md", text)
     lists = [s for s in prose_sets(document) if s.form == "list"]
     assert [s.values for s in lists] == [("error", "warning", "note", "none")]
-    assert run(root, "enum-drift") == []
+    assert run_rule(root, "enum-drift") == []
 
 
 def test_a_paragraph_between_two_lists_still_ends_the_first() -> None:
@@ -190,12 +186,12 @@ def test_a_name_only_binding_gives_a_warning_a_reference_an_error(
 ) -> None:
     inferred = "# Runs\n\nThe `status` is one of `queued` | `running` | `done` | `paused`.\n"
     root = make_corpus({"schemas/run.schema.json": RUN, "spec/runs.md": inferred})
-    [finding] = run(root, "enum-drift")
+    [finding] = run_rule(root, "enum-drift")
     assert "lacks `paused`" in finding.message
     assert finding.severity is Severity.WARNING
     named = inferred.replace("The `status`", "`RunSnapshot.status`")
     (root / "spec/runs.md").write_text(named)
-    [finding] = run(root, "enum-drift")
+    [finding] = run_rule(root, "enum-drift")
     assert finding.severity is Severity.ERROR
 
 
@@ -235,7 +231,7 @@ def test_undocumented_field_severity_follows_how_the_path_binds(
         """
     )
     root = make_corpus({"schemas/capabilities.schema.json": CAPABILITIES, "spec/caps.md": text})
-    [finding] = run(root, "undocumented-field")
+    [finding] = run_rule(root, "undocumented-field")
     assert finding.severity is severity
 
 
@@ -261,7 +257,7 @@ def test_copies_matched_by_name_are_a_warning(make_corpus: MakeCorpus) -> None:
         }
     )
     root = make_corpus({"schemas/a.schema.json": one, "schemas/b.schema.json": two})
-    [finding] = run(root, "copy-drift")
+    [finding] = run_rule(root, "copy-drift")
     assert finding.severity is Severity.WARNING
 
 
@@ -285,7 +281,7 @@ def test_a_long_enum_drift_keeps_its_first_line_short(make_corpus: MakeCorpus) -
         for n in range(6)
     }
     root = make_corpus({"schemas/run.schema.json": status, **pages})
-    [finding] = run(root, "enum-drift")
+    [finding] = run_rule(root, "enum-drift")
     first = finding.terminal_message.split("\n")[0]
     assert len(first) <= FIRST_LINE, first
     # What no longer fits the first line is on the related locations: every page, and each
@@ -311,7 +307,7 @@ def test_a_long_copy_drift_keeps_its_first_line_short(make_corpus: MakeCorpus) -
             **{"$defs": {"Envelope": {"type": "object", "properties": two}}}
         ),
     }
-    [finding] = run(make_corpus(files), "copy-drift")
+    [finding] = run_rule(make_corpus(files), "copy-drift")
     assert len(finding.terminal_message.split("\n")[0]) <= FIRST_LINE, finding.message
     assert any("aVeryLongPropertyNameNumber" in (r.note or "") for r in finding.related)
 

@@ -11,20 +11,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from conftest import run_rule
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding
 from speclint.model.config import load_config
 from speclint.parsing.versions import version_lines
-from speclint.run.catalog import all_rules
 from speclint.run.coverage import of_corpus
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 DRAFT_07 = "http://json-schema.org/draft-07/schema#"
-
-
-def run(root: Path, rule: str) -> list[Finding]:
-    corpus = Context.load(root, load_config(root))
-    return list(all_rules()[rule].check(corpus, corpus.config.rule_options.get(rule, {})))
 
 
 def form(name: str, extra: dict[str, Any]) -> str:
@@ -63,9 +57,9 @@ def test_schemas_a_catalog_lists_are_separate_specifications(make_corpus: MakeCo
         "schemas/gitea-form.json": form("gitea-form", {"ref": {"type": "string"}}),
     }
     # Without a catalog, two same-named definitions in one folder are copies that drifted.
-    assert len(run(make_corpus(files), "copy-drift")) == 1
+    assert len(run_rule(make_corpus(files), "copy-drift")) == 1
     files["api/catalog.json"] = catalog("github-form", "gitea-form")
-    assert run(make_corpus(files), "copy-drift") == []
+    assert run_rule(make_corpus(files), "copy-drift") == []
     # One listed schema referring to the other makes them one specification again.
     files["schemas/gitea-form.json"] = json.dumps(
         {
@@ -76,7 +70,7 @@ def test_schemas_a_catalog_lists_are_separate_specifications(make_corpus: MakeCo
             },
         }
     )
-    assert len(run(make_corpus(files), "copy-drift")) == 1
+    assert len(run_rule(make_corpus(files), "copy-drift")) == 1
 
 
 def test_a_dependencies_map_of_schemas_and_name_lists_is_not_a_crash(
@@ -97,7 +91,7 @@ def test_a_dependencies_map_of_schemas_and_name_lists_is_not_a_crash(
             )
         }
     )
-    [finding] = run(root, "unresolved-ref")
+    [finding] = run_rule(root, "unresolved-ref")
     assert "/definitions/missing" in finding.message
 
 
@@ -122,7 +116,7 @@ def test_a_same_document_reference_stays_in_its_document_when_another_file_has_i
             "schemas/user.json": json.dumps(user),
         }
     )
-    assert run(root, "unresolved-ref") == []
+    assert run_rule(root, "unresolved-ref") == []
     # Another file's reference by the contested `$id` goes to the first file, on every run.
     corpus = Context.load(root)
     [by_id] = [r for r in corpus.references.references if r.path == "schemas/user.json"]
@@ -151,7 +145,7 @@ def test_an_id_on_a_shared_host_does_not_own_the_host(make_corpus: MakeCorpus) -
             ),
         }
     )  # fmt: skip
-    unresolved = {f.location.path for f in run(root, "unresolved-ref")}
+    unresolved = {f.location.path for f in run_rule(root, "unresolved-ref")}
     corpus = Context.load(root, load_config(root))
     remote = {n.path for n in of_corpus(corpus) if n.kind == "remote-ref"}
     # Another owner's schema on the same host is remote, not a missing schema of ours ...

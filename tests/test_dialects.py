@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
+from conftest import run_rule
 from speclint.analyses.compat import schema_changes
 from speclint.analyses.context import Context
 from speclint.analyses.fingerprints import shape_of
 from speclint.analyses.shapes import Site
-from speclint.common.findings import Finding
 from speclint.model.config import load_config
 from speclint.parsing.dialects import dialect_at, modern
 from speclint.run.catalog import all_rules
@@ -101,11 +101,6 @@ def price(uri: str, amount: dict[str, Any], container: str) -> str:
     )
 
 
-def run(root: Path, rule: str) -> list[Finding]:
-    corpus = Context.load(root, load_config(root))
-    return list(all_rules()[rule].check(corpus, corpus.config.rule_options.get(rule, {})))
-
-
 def test_one_definition_in_draft_04_and_2020_12_spelling_is_one_shape(
     make_corpus: MakeCorpus,
 ) -> None:
@@ -117,7 +112,7 @@ def test_one_definition_in_draft_04_and_2020_12_spelling_is_one_shape(
             "schemas/current.json": price(DRAFT_2020, new, "$defs"),
         }
     )
-    assert run(root, "copy-drift") == []
+    assert run_rule(root, "copy-drift") == []
     corpus = Context.load(root, load_config(root))
     sites = [
         Site(corpus.documents[path], pointer, None)
@@ -140,7 +135,7 @@ def test_one_definition_in_draft_04_and_2020_12_spelling_is_one_shape(
             "schemas/current.json": price(DRAFT_2020, new, "$defs"),
         }
     )
-    [drift] = run(root, "copy-drift")
+    [drift] = run_rule(root, "copy-drift")
     assert "amount" in drift.message
 
 
@@ -178,7 +173,7 @@ def test_tuple_items_are_compared_by_their_member_schemas(make_corpus: MakeCorpu
             "a/two.json": point("./common.json#/definitions/Num"),
         }
     )
-    assert run(same, "copy-drift") == []
+    assert run_rule(same, "copy-drift") == []
     # The first member points at a different definition: not the same shape.
     differ = make_corpus(
         {
@@ -187,7 +182,7 @@ def test_tuple_items_are_compared_by_their_member_schemas(make_corpus: MakeCorpu
             "a/two.json": point("common.json#/definitions/Str"),
         }
     )
-    [drift] = run(differ, "copy-drift")
+    [drift] = run_rule(differ, "copy-drift")
     assert "xy" in drift.message
 
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from test_cli import cli
 
-from conftest import schema
+from conftest import run_rule, schema
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding, Severity
+from speclint.common.findings import Severity
 from speclint.model.config import load_config
 from speclint.parsing.kinds import DocumentKind, classify, looks_like_schema
 from speclint.parsing.versions import version_lines
@@ -29,11 +29,6 @@ MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 def load(root: Path) -> Context:
     return Context.load(root, load_config(root))
-
-
-def run(root: Path, rule: str) -> list[Finding]:
-    corpus = load(root)
-    return list(all_rules()[rule].check(corpus, corpus.config.rule_options.get(rule, {})))
 
 
 def draft(uri: str, **body: Any) -> str:
@@ -148,11 +143,11 @@ def test_jsonc_files_and_application_tags_are_valid(
         assert corpus.documents[path].usable, (path, corpus.documents[path].problem)
     assert corpus.documents["notes.jsonc"].data == {"a": 1, "b": [1, 2]}
     assert corpus.documents["tsconfig.json"].position("/compilerOptions") == (3, 3)
-    assert run(root, "parse-error") == []
+    assert run_rule(root, "parse-error") == []
     assert not marker.exists()
     # A `.json` file that is not a JSONC file by name still has to be JSON.
     (root / "data.json").write_text('{"a": 1,}\n')
-    assert [f.location.path for f in run(root, "parse-error")] == ["data.json"]
+    assert [f.location.path for f in run_rule(root, "parse-error")] == ["data.json"]
 
 
 def test_git_ignored_files_are_not_read_but_tracked_ones_are(make_corpus: MakeCorpus) -> None:
@@ -177,7 +172,7 @@ def test_git_ignored_files_are_not_read_but_tracked_ones_are(make_corpus: MakeCo
     assert "generated/b.schema.json" not in corpus.documents
     assert "schemas/c.local.json" not in corpus.documents
     assert corpus.documents["schemas/kept.local.json"].kind is DocumentKind.SCHEMA  # tracked
-    assert run(root, "parse-error") == []
+    assert run_rule(root, "parse-error") == []
 
 
 def test_reports_say_what_was_checked(make_corpus: MakeCorpus) -> None:
@@ -229,17 +224,17 @@ def test_copies_in_different_versions_are_history_not_drift(make_corpus: MakeCor
         "schema/draft/run.json": versioned("x", ["id", "mode", "note"]),
     }
     root = make_corpus(files)
-    assert run(root, "copy-drift") == []
+    assert run_rule(root, "copy-drift") == []
     # The same two copies in one version do drift.
     files["definitions/2.0.0/other.json"] = versioned("2.0.0", ["id", "note"])
-    [drift] = run(make_corpus(files), "copy-drift")
+    [drift] = run_rule(make_corpus(files), "copy-drift")
     assert {drift.location.path, *(r.path for r in drift.related)} == {
         "definitions/2.0.0/run.json",
         "definitions/2.0.0/other.json",
     }
     # Version lines can be turned off.
     files["speclint.toml"] = "versions = false\n"
-    assert len(run(make_corpus(files), "copy-drift")) >= 1
+    assert len(run_rule(make_corpus(files), "copy-drift")) >= 1
 
 
 def test_version_lines_read_folders_files_and_unreleased_siblings() -> None:
@@ -283,9 +278,9 @@ def test_identical_copies_and_references_to_each_files_own_definitions_are_not_d
         }})  # fmt: skip
 
     root = make_corpus({"b/channel.json": binding({}), "b/operation.json": binding({})})
-    assert run(root, "copy-drift") == []
+    assert run_rule(root, "copy-drift") == []
     root = make_corpus({"b/channel.json": binding({}), "b/operation.json": binding({"x": {}})})
-    [drift] = run(root, "copy-drift")  # the two `id`s differ; `policy` itself says the same
+    [drift] = run_rule(root, "copy-drift")  # the two `id`s differ; `policy` itself says the same
     assert drift.location.pointer == "/definitions/id"
 
 
@@ -309,11 +304,11 @@ def test_a_generated_bundle_is_judged_at_its_sources(make_corpus: MakeCorpus) ->
     files["schemas/1.0.0.json"] = json.dumps(bundle)
     root = make_corpus(files)
     assert load(root).derived == {"schemas/1.0.0.json": 3}
-    found = run(root, "example-invalid")
+    found = run_rule(root, "example-invalid")
     assert sorted(f.location.path for f in found) == sorted(
         f"definitions/1.0.0/{n}.json" for n in ("info", "tag", "server")
     )
-    assert run(root, "copy-drift") == []
+    assert run_rule(root, "copy-drift") == []
 
 
 def test_examples_that_are_references_and_examples_under_definitions(
@@ -329,7 +324,7 @@ def test_examples_that_are_references_and_examples_under_definitions(
             )
         }
     )
-    [finding] = run(root, "example-invalid")
+    [finding] = run_rule(root, "example-invalid")
     assert finding.location.pointer == "/definitions/Port/examples/1"
 
 
@@ -348,11 +343,11 @@ def test_prose_binds_within_its_version_and_to_a_union_as_a_whole(
         # One tag per branch: the union's values are one set (issue 26), not a branch's one.
         "schema/2.0.0/union.json": union,
     }
-    [drift] = run(make_corpus(files), "enum-drift")
+    [drift] = run_rule(make_corpus(files), "enum-drift")
     assert (drift.location.path, drift.location.pointer) == ("schema/2.0.0/union.json", "/oneOf")
     assert "`safe`" in drift.message
     files["schema/2.0.0/run.json"] = enum
-    drifts = run(make_corpus(files), "enum-drift")
+    drifts = run_rule(make_corpus(files), "enum-drift")
     # Never the 1.0.0 schema: the page is of 2.0.0.
     assert sorted(d.location.path for d in drifts) == [
         "schema/2.0.0/run.json",
@@ -364,7 +359,7 @@ def test_prose_binds_within_its_version_and_to_a_union_as_a_whole(
 @pytest.mark.parametrize("name", ["TEMPLATE.md", "0000-template.md"])
 def test_an_rfc_template_is_not_an_rfc(make_corpus: MakeCorpus, name: str) -> None:
     template = "# RFC NNNN\n\n| Field | Value |\n|---|---|\n| RFC | NNNN |\n| Status | Draft |\n| Created | YYYY-MM-DD |\n"
-    assert run(make_corpus({f"rfcs/{name}": template}), "rfc-header") == []
+    assert run_rule(make_corpus({f"rfcs/{name}": template}), "rfc-header") == []
 
 
 def test_an_internal_error_names_the_file_and_the_rule(make_corpus: MakeCorpus) -> None:
@@ -404,9 +399,12 @@ def test_openapi_30_examples_are_read_in_the_openapi_30_dialect(make_corpus: Mak
         "              example: {note: null, count: COUNT}\n"
     )
     assert (
-        run(make_corpus({"api/openapi.yaml": doc.replace("COUNT", "1")}), "example-invalid") == []
+        run_rule(make_corpus({"api/openapi.yaml": doc.replace("COUNT", "1")}), "example-invalid")
+        == []
     )
-    [finding] = run(make_corpus({"api/openapi.yaml": doc.replace("COUNT", "0")}), "example-invalid")
+    [finding] = run_rule(
+        make_corpus({"api/openapi.yaml": doc.replace("COUNT", "0")}), "example-invalid"
+    )
     assert "less than or equal to the minimum of 0" in finding.message
     assert finding.location.pointer.endswith("/example")
 
@@ -418,7 +416,7 @@ def test_asyncapi_2_operation_messages_have_their_examples_checked(make_corpus: 
         "            examples: [{payload: {id: 7}}]\n"
         "    publish:\n      message:\n        payload: {type: integer}\n        examples: [{payload: 1}]\n"
     )
-    [finding] = run(make_corpus({"api/asyncapi.yaml": doc}), "example-invalid")
+    [finding] = run_rule(make_corpus({"api/asyncapi.yaml": doc}), "example-invalid")
     assert finding.location.pointer == "/channels/runs/subscribe/message/oneOf/0/examples/0/payload"
     assert '7 is not of type "string"' in finding.message
 
@@ -437,6 +435,11 @@ FENCES = {
     "comments in a json fence": ('{\n  // the id\n  "id": "x"\n}', False),
     "a block comment for a body": ('{"method": "send", "params": { /* the request */ }}', False),
     "an unclosed object": ('{\n  "id": 1,\n  "result": {\n    /* a result */\n  }', True),
+    "a placeholder": ('{"id": <id>, "name": "x"}', False),
+    "a template": ('{"url": "${base}/x", "n": ${count}}', False),
+    "an elided value": ('{"a": ..., "b": 1}', False),
+    # `...` also ends a YAML document: a yaml fence that has one is not judged.
+    "an ellipsis in a yaml fence": ("kind: [a, b\nitems:\n  - a\n  ...", False),
 }
 
 
@@ -447,7 +450,7 @@ def test_a_broken_example_fence_is_a_finding_and_a_sketch_is_not(
     body, broken = FENCES[name]
     language = "yaml" if "yaml" in name else "json"
     page = f"# Tools\n\nAn example:\n\n```{language}\n{body}\n```\n"
-    found = run(make_corpus({"spec/tools.md": page}), "fence-invalid")
+    found = run_rule(make_corpus({"spec/tools.md": page}), "fence-invalid")
     assert bool(found) == broken, found
     if name == "broken":
         [finding] = found
@@ -479,14 +482,14 @@ def test_a_draft04_id_sets_the_base_of_its_own_definitions(make_corpus: MakeCorp
             )
         }
     )
-    assert run(root, "unresolved-ref") == []
-    assert run(root, "schema-invalid") == []
+    assert run_rule(root, "unresolved-ref") == []
+    assert run_rule(root, "schema-invalid") == []
     # The same boolean exclusiveMinimum where draft-07 is in force is invalid.
     broken = draft(
         "http://json-schema.org/draft-07/schema#",
         definitions={"n": {"type": "integer", "minimum": 0, "exclusiveMinimum": True}},
     )
-    [finding] = run(make_corpus({"schemas/bundle.json": broken}), "schema-invalid")
+    [finding] = run_rule(make_corpus({"schemas/bundle.json": broken}), "schema-invalid")
     assert finding.location.pointer == "/definitions/n/exclusiveMinimum"
 
 
@@ -503,7 +506,7 @@ def test_missing_ids_of_one_generated_family_are_one_finding(make_corpus: MakeCo
             ),
         }
     )  # fmt: skip
-    found = sorted(run(root, "unresolved-ref"), key=lambda f: f.location.path)
+    found = sorted(run_rule(root, "unresolved-ref"), key=lambda f: f.location.path)
     assert [f.location.path for f in found] == [
         "schemas/all.json",
         "schemas/other.json",
@@ -554,13 +557,13 @@ def test_satisfiability_of_another_dialect_is_decided_in_its_own_terms(
             "components:\n  schemas:\n    Open: {type: object}\n"
         )
 
-    [decided] = run(make_corpus({"api/openapi.yaml": api("3.1.0")}), "unsatisfiable-schema")
+    [decided] = run_rule(make_corpus({"api/openapi.yaml": api("3.1.0")}), "unsatisfiable-schema")
     assert (
         decided.severity.label == "error"
         and "unevaluatedProperties: false` next" in decided.message
     )
     # OpenAPI 3.0 has the same defect, and no `unevaluatedProperties` to fix it with.
-    [decided] = run(make_corpus({"api/openapi.yaml": api("3.0.3")}), "unsatisfiable-schema")
+    [decided] = run_rule(make_corpus({"api/openapi.yaml": api("3.0.3")}), "unsatisfiable-schema")
     assert decided.severity.label == "error"
     assert "In OpenAPI 3.0" in decided.message and "no `unevaluatedProperties`" in decided.message
     # Read in 3.0's own terms, never as 2020-12: a boolean exclusive bound is a bound, and the
@@ -571,11 +574,13 @@ def test_satisfiability_of_another_dialect_is_decided_in_its_own_terms(
     bound = "{type: integer, minimum: 1, maximum: 2, exclusiveMinimum: true}"
     for in_3_0 in (siblings, bound):
         assert (
-            run(make_corpus({"api/openapi.yaml": api("3.0.3", in_3_0)}), "unsatisfiable-schema")
+            run_rule(
+                make_corpus({"api/openapi.yaml": api("3.0.3", in_3_0)}), "unsatisfiable-schema"
+            )
             == []
         )
     # (In 3.1 the siblings apply, and the same schema is a "no".)
-    [decided] = run(
+    [decided] = run_rule(
         make_corpus({"api/openapi.yaml": api("3.1.0", siblings)}), "unsatisfiable-schema"
     )
     assert decided.severity.label == "error"
@@ -583,7 +588,9 @@ def test_satisfiability_of_another_dialect_is_decided_in_its_own_terms(
     tight = (
         "{type: integer, minimum: 1, maximum: 2, exclusiveMinimum: true, exclusiveMaximum: true}"
     )
-    [decided] = run(make_corpus({"api/openapi.yaml": api("3.0.3", tight)}), "unsatisfiable-schema")
+    [decided] = run_rule(
+        make_corpus({"api/openapi.yaml": api("3.0.3", tight)}), "unsatisfiable-schema"
+    )
     assert decided.severity.label == "error"
 
     def draft(uri: str, **body: Any) -> str:
@@ -622,9 +629,9 @@ def test_a_bare_count_counts_only_a_list_close_by(make_corpus: MakeCorpus) -> No
     far = "\n".join(["Filler line."] * 60)
     table = "| `type` | use |\n|---|---|\n| `a` | x |\n| `b` | y |\n| `c` | z |\n"
     page = f"# Fields\n\nObjects expose two types of fields.\n\n{far}\n\n## Types\n\n{table}"
-    assert run(make_corpus({"spec/page.md": page}), "count-drift") == []
+    assert run_rule(make_corpus({"spec/page.md": page}), "count-drift") == []
     near = f"# Fields\n\nObjects expose two types of fields.\n\n{table}"
-    [finding] = run(make_corpus({"spec/page.md": near}), "count-drift")
+    [finding] = run_rule(make_corpus({"spec/page.md": near}), "count-drift")
     assert "claims 2 types" in finding.message
 
 
@@ -643,7 +650,7 @@ def test_refs_to_published_metaschemas_resolve_offline_and_pass_fail_folders_are
             "schemas/fail/broken.yaml": "openapi: [\n",
         }
     )
-    assert run(root, "unresolved-ref") == []
+    assert run_rule(root, "unresolved-ref") == []
     assert not [n for n in of_corpus(load(root)) if n.kind == "remote-ref"]  # resolved offline
     kinds = {e.path: e.kind for e in entries(load(root))}
     assert kinds["schemas/pass/example.yaml"] == kinds["schemas/fail/broken.yaml"] == "fixture"
@@ -664,11 +671,11 @@ def test_a_partial_view_of_a_shape_is_not_an_inline_copy(make_corpus: MakeCorpus
         f"    Attributes: {{type: object, properties: {{{filter_props}}}}}\n"
     )
     root = make_corpus({"formats/event.json": event, "api/openapi.yaml": doc})
-    assert run(root, "inline-copy") == [] and run(root, "copy-drift") == []
+    assert run_rule(root, "inline-copy") == [] and run_rule(root, "copy-drift") == []
     copied = doc.replace("type: object, properties", "type: object, required: [id], properties")
     # Requiring a field makes it a copy; one that already disagrees is copy-drift's (issue 26).
     root = make_corpus({"formats/event.json": event, "api/openapi.yaml": copied})
-    assert run(root, "inline-copy") == [] and len(run(root, "copy-drift")) == 1
+    assert run_rule(root, "inline-copy") == [] and len(run_rule(root, "copy-drift")) == 1
 
 
 def test_a_swagger_2_document_is_validated_and_said_to_be_read_in_part(
@@ -678,11 +685,11 @@ def test_a_swagger_2_document_is_validated_and_said_to_be_read_in_part(
         "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths:\n  /runs:\n    get:\n"
         "      responses:\n        '200': {description: ok, schema: {type: object}}\n"
     )
-    [said] = run(make_corpus({"api/swagger.yaml": doc}), "openapi-invalid")
+    [said] = run_rule(make_corpus({"api/swagger.yaml": doc}), "openapi-invalid")
     assert said.severity is Severity.INFO and "validated as Swagger 2.0" in said.message
     assert said.location.pointer == "/swagger"
     broken = doc.replace("description: ok, ", "")
-    found = run(make_corpus({"api/swagger.yaml": broken}), "openapi-invalid")
+    found = run_rule(make_corpus({"api/swagger.yaml": broken}), "openapi-invalid")
     assert any(
         f.severity is Severity.ERROR and '"description" is a required property' in f.message
         for f in found

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conftest import write_files
+from conftest import run_rule, write_files
 
 RELEASED = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -70,10 +70,6 @@ def test_a_long_configuration_string_is_not_read_as_a_versioned_identifier(
     assert "(fixed at another version)" in finding["message"]
 
 
-def _findings(root: Path, rule: str) -> list[dict[str, Any]]:
-    return [f for f in _check(root, rule)["findings"] if f["rule"] == rule]
-
-
 _OBJECT_META = {"type": "object", "properties": {"name": {"type": "string"}}}
 # A chart's values schema that defines one Kubernetes object (generated from the Kubernetes API:
 # `kind` and `apiVersion` are plain strings, closed objects).
@@ -125,7 +121,7 @@ def test_a_rendered_manifest_is_not_bound_by_the_members_every_kubernetes_object
             "charts/collector/examples/basic/rendered/service.yaml": SERVICE,
         },
     )
-    assert _findings(root, "example-invalid") == []
+    assert run_rule(root, "example-invalid") == []
 
 
 # A schema of custom resources whose definitions fix their `kind` and `apiVersion`.
@@ -168,9 +164,9 @@ def test_a_kubernetes_object_of_another_kind_is_not_bound_by_its_api_version(
             "examples/widget.yaml": widget,
         },
     )
-    [finding] = _findings(root, "example-invalid")
-    assert finding["location"]["path"] == "examples/widget.yaml"
-    assert '"big" is not of type "integer"' in finding["message"]
+    [finding] = run_rule(root, "example-invalid")
+    assert finding.location.path == "examples/widget.yaml"
+    assert '"big" is not of type "integer"' in finding.message
 
 
 # A chart whose values schema requires what the chart's own default values give.
@@ -218,10 +214,10 @@ def test_a_values_override_is_validated_merged_over_the_charts_defaults(tmp_path
         ),
     }
     root = write_files(tmp_path / "repo", files)
-    [finding] = _findings(root, "example-invalid")
-    assert finding["location"]["path"] == "charts/collector/examples/daemonset/values.yaml"
-    assert finding["message"].startswith('example at /replicaCount: "two" is not of type')
-    assert "(and" not in finding["message"]  # not `image`, not the defaults' `ports`
+    [finding] = run_rule(root, "example-invalid")
+    assert finding.location.path == "charts/collector/examples/daemonset/values.yaml"
+    assert finding.message.startswith('example at /replicaCount: "two" is not of type')
+    assert "(and" not in finding.message  # not `image`, not the defaults' `ports`
 
 
 def test_a_null_in_a_values_override_deletes_the_default(tmp_path: Path) -> None:
@@ -234,14 +230,23 @@ def test_a_null_in_a_values_override_deletes_the_default(tmp_path: Path) -> None
         ),
     }
     root = write_files(tmp_path / "repo", files)
-    [finding] = _findings(root, "example-invalid")
-    assert finding["message"].startswith('example at /: "image" is a required property')
+    [finding] = run_rule(root, "example-invalid")
+    assert finding.message.startswith('example at /: "image" is a required property')
 
 
 def test_a_values_snippet_in_a_charts_readme_is_merged_over_the_defaults(tmp_path: Path) -> None:
-    page = (
-        "# Collector\n\nTo run it on every node:\n\n"
-        "```yaml\nmode: daemonset\nreplicaCount: 1\npresets:\n  logs: true\n```\n"
-    )
-    root = write_files(tmp_path / "repo", {**CHART, "charts/collector/README.md": page})
-    assert _findings(root, "example-invalid") == []
+    """A snippet gives only what it changes, like an override file: the defaults' `image` is
+    not missing from it. What the snippet itself gets wrong is reported."""
+
+    def readme(snippet: str) -> str:
+        return f"# Collector\n\nTo run it on every node:\n\n```yaml\n{snippet}```\n"
+
+    snippet = "mode: daemonset\nreplicaCount: 1\npresets:\n  logs: true\n"
+    root = write_files(tmp_path / "good", {**CHART, "charts/collector/README.md": readme(snippet)})
+    assert run_rule(root, "example-invalid") == []
+    wrong = snippet.replace("replicaCount: 1", "replicaCount: one")
+    root = write_files(tmp_path / "wrong", {**CHART, "charts/collector/README.md": readme(wrong)})
+    [finding] = run_rule(root, "example-invalid")
+    assert finding.location.path == "charts/collector/README.md"
+    assert finding.message.startswith('example at /replicaCount: "one" is not of type')
+    assert "(and" not in finding.message  # not `image`, not the defaults' `ports`

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import schema
+from conftest import run_rule, schema
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding, Severity
+from speclint.common.findings import Severity
 from speclint.model.config import load_config
 from speclint.parsing.kinds import DocumentKind
 from speclint.run.catalog import all_rules
@@ -23,10 +23,6 @@ from speclint.run.engine import Options, lint
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 FIRST_LINE = 200
-
-
-def run(root: Path, rule: str) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root, load_config(root)), {}))
 
 
 def not_checked(root: Path, kind: str) -> list[Note]:
@@ -65,7 +61,7 @@ def test_a_placeholder_package_version_is_not_the_corpus_version(make_corpus: Ma
             "api/two.yaml": api("2.0.0"),
         }
     )
-    assert run(root, "version-drift") == []
+    assert run_rule(root, "version-drift") == []
 
 
 def test_a_placeholder_version_an_api_document_shares_is_still_compared(
@@ -78,7 +74,7 @@ def test_a_placeholder_version_an_api_document_shares_is_still_compared(
             "api/two.yaml": api("0.2.0"),
         }
     )
-    found = run(root, "version-drift")
+    found = run_rule(root, "version-drift")
     assert [f.location.path for f in found] == ["api/two.yaml"]
 
 
@@ -89,7 +85,7 @@ def test_a_real_package_version_is_still_the_corpus_version(make_corpus: MakeCor
             "api/one.yaml": api("1.0.0"),
         }
     )
-    assert [f.location.path for f in run(root, "version-drift")] == ["api/one.yaml"]
+    assert [f.location.path for f in run_rule(root, "version-drift")] == ["api/one.yaml"]
 
 
 @pytest.mark.parametrize(
@@ -118,7 +114,7 @@ def test_a_development_placeholder_in_info_version_is_no_release(
             "api/old.yaml": api("1.0.0"),
         }
     )
-    assert [f.location.path for f in run(root, "version-drift")] == ["api/old.yaml"]
+    assert [f.location.path for f in run_rule(root, "version-drift")] == ["api/old.yaml"]
 
 
 def test_a_development_placeholder_an_api_shares_is_no_corpus_version(
@@ -131,7 +127,7 @@ def test_a_development_placeholder_an_api_shares_is_no_corpus_version(
             "api/two.yaml": api("2.0.0"),
         }
     )
-    assert run(root, "version-drift") == []
+    assert run_rule(root, "version-drift") == []
 
 
 @pytest.mark.parametrize("name", ["CHANGES.md", "HISTORY.md", "NEWS.md", "RELEASES.md"])
@@ -145,7 +141,7 @@ def test_the_changelog_is_named_as_the_repository_names_it(
             "api/one.yaml": api("1.0.0"),
         }
     )
-    found = run(root, "version-drift")
+    found = run_rule(root, "version-drift")
     assert [f.location.path for f in found] == ["api/one.yaml", "package.json"]
     assert f"({name}:3)" in found[0].message and found[0].related[0].path == name
     assert f"but {name}'s latest release is 1.2.0" in found[1].message
@@ -223,7 +219,7 @@ TAGGED = yaml(
 def test_an_undeclared_tag_is_a_warning_only_when_it_looks_like_a_typo(
     make_corpus: MakeCorpus,
 ) -> None:
-    found = run(make_corpus({"api.yaml": TAGGED}), "undeclared-tag")
+    found = run_rule(make_corpus({"api.yaml": TAGGED}), "undeclared-tag")
     warnings = sorted(f.message.split("`")[1] for f in found if f.severity is Severity.WARNING)
     assert warnings == ["Gadgets", "widget"]
     infos = [f for f in found if f.severity is Severity.INFO]
@@ -241,7 +237,7 @@ def test_a_near_name_of_a_declared_tag_nobody_carries_is_a_rename_half_done(
     # `gadget`: the operations were retagged and the declaration was not, or the reverse.
     orphaned = TAGGED.replace("[gadgets]", "[]")
     assert orphaned != TAGGED
-    found = run(make_corpus({"api.yaml": orphaned}), "undeclared-tag")
+    found = run_rule(make_corpus({"api.yaml": orphaned}), "undeclared-tag")
     warned = [f for f in found if f.severity is Severity.WARNING and "`gadget`" in f.message]
     assert len(warned) == 2 and all("did you mean `gadgets`?" in f.message for f in warned)
     [info] = [f for f in found if f.severity is Severity.INFO]
@@ -255,7 +251,7 @@ def test_no_notice_where_the_declared_tags_are_bare_names(make_corpus: MakeCorpu
         "{name: widgets, description: The widgets}, {name: gadgets, description: Gadgets}",
         "{name: widgets}, {name: gadgets}",
     )
-    found = run(make_corpus({"api.yaml": bare}), "undeclared-tag")
+    found = run_rule(make_corpus({"api.yaml": bare}), "undeclared-tag")
     assert found and all(f.severity is Severity.WARNING for f in found)
 
 
@@ -300,7 +296,7 @@ def test_an_instance_whose_meta_schema_requires_schema_keeps_its_schema_member(
             ),
         }
     )
-    found = run(root, "instance-invalid")
+    found = run_rule(root, "instance-invalid")
     assert [(f.location.path, '"title"' in f.message) for f in found] == [
         ("bindings/gadget.yaml", True)
     ]
@@ -349,7 +345,7 @@ def test_a_bundler_configuration_with_an_openapi_section_is_not_an_api_document(
     )
     corpus = Context.load(root, load_config(root))
     assert corpus.documents["redocly.yaml"].kind is DocumentKind.DATA
-    assert run(root, "openapi-invalid") == []
+    assert run_rule(root, "openapi-invalid") == []
 
 
 def test_a_text_file_ref_where_a_string_belongs_is_the_bundlers_business(
@@ -376,7 +372,7 @@ def test_a_text_file_ref_where_a_string_belongs_is_the_bundlers_business(
             "openapi/tags/about.md": "About.\n",
         }
     )
-    found = run(root, "openapi-invalid")
+    found = run_rule(root, "openapi-invalid")
     assert [f.location.pointer for f in found] == ["/tags/1/description/$ref"]
     assert "missing.md" in found[0].message
 
@@ -399,7 +395,7 @@ def test_a_docs_only_openapi_30_document_without_paths_is_a_notice(
         """
     )
     root = make_corpus({"docs/openapi.yaml": docs_only, "parts/openapi.yaml": components_only})
-    found = {f.location.path: f.severity for f in run(root, "openapi-invalid")}
+    found = {f.location.path: f.severity for f in run_rule(root, "openapi-invalid")}
     assert found == {"docs/openapi.yaml": Severity.INFO, "parts/openapi.yaml": Severity.ERROR}
 
 
@@ -434,14 +430,14 @@ def test_an_event_example_referenced_from_an_api_is_not_judged_as_a_schema(
             ),
         }
     )
-    assert run(root, "schema-invalid") == []
+    assert run_rule(root, "schema-invalid") == []
 
 
 def test_a_schema_with_a_wrong_type_name_is_still_invalid(make_corpus: MakeCorpus) -> None:
     root = make_corpus(
         {"schemas/count.schema.json": schema(type="object", properties={"n": {"type": "int"}})}
     )
-    assert [f.location.pointer for f in run(root, "schema-invalid")] == ["/properties/n/type"]
+    assert [f.location.pointer for f in run_rule(root, "schema-invalid")] == ["/properties/n/type"]
 
 
 # --- parse-error: a YAML stream of data documents ----------------------------------------------
@@ -454,7 +450,7 @@ def test_a_multi_document_manifest_is_not_a_parse_error(make_corpus: MakeCorpus)
             "api/two.yaml": api() + "---\nkind: Other\n",
         }
     )
-    assert [f.location.path for f in run(root, "parse-error")] == ["api/two.yaml"]
+    assert [f.location.path for f in run_rule(root, "parse-error")] == ["api/two.yaml"]
 
 
 # --- item 5: first lines ------------------------------------------------------------------------

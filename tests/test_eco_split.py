@@ -12,18 +12,14 @@ from typing import Any
 
 import pytest
 
+from conftest import run_rule
 from speclint.analyses import inlining, units, validation
 from speclint.analyses.context import Context
-from speclint.common.findings import Finding, Severity
+from speclint.common.findings import Severity
 from speclint.model.config import load_config
 from speclint.rules import asyncapi_invalid, openapi_invalid, schema_invalid
-from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def run(root: Path, rule: str) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root, load_config(root)), {}))
 
 
 def yaml(text: str) -> str:
@@ -42,7 +38,7 @@ def test_a_url_in_parentheses_is_named_as_written(make_corpus: MakeCorpus) -> No
             "[c]: (https://www.example.com/team/collection)\n",
         }
     )
-    [finding] = run(root, "broken-link")
+    [finding] = run_rule(root, "broken-link")
     assert "https:/w" not in finding.message
     assert "`(https://www.example.com/team/collection)`" in finding.message
     assert "parentheses" in finding.message and finding.location.line == 5
@@ -59,7 +55,7 @@ def test_a_quoted_destination_on_the_next_line_is_shown_as_written(
             "assets/example.json": "{}\n",
         }
     )
-    [finding] = run(root, "broken-link")
+    [finding] = run_rule(root, "broken-link")
     assert "%22" not in finding.message
     assert finding.message.startswith('`"../assets/example.json"`')
     assert "quotes are part of the destination: write `../assets/example.json`" in (finding.message)
@@ -75,7 +71,7 @@ def test_an_asyncapi_1_document_is_not_checked_not_invalid(make_corpus: MakeCorp
         "topics": {"message": {"subscribe": {"$ref": "#/components/messages/m"}}},
     }
     root = make_corpus({"events/async.json": json.dumps(document, indent=2)})
-    [finding] = run(root, "asyncapi-invalid")
+    [finding] = run_rule(root, "asyncapi-invalid")
     assert finding.severity is Severity.INFO
     assert "not checked" in finding.message and "1.2.0" in finding.message
     assert finding.coverage == "no-schema"  # said in the run's summary, not among findings
@@ -84,7 +80,7 @@ def test_an_asyncapi_1_document_is_not_checked_not_invalid(make_corpus: MakeCorp
 def test_an_asyncapi_value_that_is_no_release_is_still_an_error(make_corpus: MakeCorpus) -> None:
     document = {"asyncapi": "2.6", "info": {"title": "Events", "version": "1"}, "channels": {}}
     root = make_corpus({"events/async.json": json.dumps(document, indent=2)})
-    [finding] = run(root, "asyncapi-invalid")
+    [finding] = run_rule(root, "asyncapi-invalid")
     assert finding.severity is Severity.ERROR
 
 
@@ -100,7 +96,7 @@ def test_an_openapi_release_without_a_shipped_schema_is_not_checked(
     )
     wrong = later.replace("3.9.0", '"3.0"')
     root = make_corpus({"api/later.yaml": later, "api/wrong.yaml": wrong})
-    found = {f.location.path: f for f in run(root, "openapi-invalid")}
+    found = {f.location.path: f for f in run_rule(root, "openapi-invalid")}
     assert found["api/later.yaml"].severity is Severity.INFO
     assert "not checked" in found["api/later.yaml"].message
     assert found["api/later.yaml"].coverage == "no-schema"
@@ -122,7 +118,7 @@ def test_a_swagger_document_is_named_as_swagger_in_its_messages(make_corpus: Mak
         """
     )
     root = make_corpus({"api/swagger.yaml": swagger})
-    errors = [f for f in run(root, "openapi-invalid") if f.severity is Severity.ERROR]
+    errors = [f for f in run_rule(root, "openapi-invalid") if f.severity is Severity.ERROR]
     assert errors and all(f.message.endswith("valid Swagger 2.0") for f in errors)
 
 
@@ -171,8 +167,8 @@ def test_a_ref_where_the_bundler_inlines_it_is_not_an_error(make_corpus: MakeCor
     # Each operation was two errors ("$ref" not allowed, "responses" missing); the missing
     # operation file is unresolved-ref's, not also two errors here.
     root = make_corpus(split_api())
-    assert run(root, "openapi-invalid") == []
-    [missing] = run(root, "unresolved-ref")
+    assert run_rule(root, "openapi-invalid") == []
+    [missing] = run_rule(root, "unresolved-ref")
     assert "ops/missing.yaml" in missing.message
 
 
@@ -183,7 +179,7 @@ def test_an_error_inside_an_inlined_operation_is_reported_in_its_file(
     # the file it is written in, at its line.
     broken = LIST_OPERATION.replace("    description: The widgets.\n", "")
     root = make_corpus(split_api(broken))
-    [finding] = run(root, "openapi-invalid")
+    [finding] = run_rule(root, "openapi-invalid")
     assert finding.location.path == "api/ops/list.yaml"
     assert finding.location.pointer == "/responses/200"
     assert finding.location.line == 5  # `"200":` in ops/list.yaml
@@ -203,7 +199,7 @@ def test_a_ref_that_contains_itself_is_one_finding(make_corpus: MakeCorpus) -> N
         """
     )
     root = make_corpus({"api/openapi.yaml": cyclic})
-    [finding] = run(root, "openapi-invalid")
+    [finding] = run_rule(root, "openapi-invalid")
     assert finding.location.pointer == "/paths/~1widgets/get"
     assert "contains it" in finding.message
 
@@ -230,12 +226,12 @@ def test_a_properties_map_kept_in_another_file_is_judged_there(make_corpus: Make
         """
     )
     root = make_corpus(files)
-    assert run(root, "schema-invalid") == []
+    assert run_rule(root, "schema-invalid") == []
     files["api/models/attributes.yaml"] = files["api/models/attributes.yaml"].replace(
         "type: array,", "type: array, minItems: -1,"
     )
     root = make_corpus(files)
-    [finding] = run(root, "schema-invalid")
+    [finding] = run_rule(root, "schema-invalid")
     assert finding.location.path == "api/models/attributes.yaml"
     assert finding.location.pointer == "/widget_ids/ids/minItems"
 
@@ -259,9 +255,9 @@ def test_an_asyncapi_split_source_is_validated_as_its_bundle(make_corpus: MakeCo
         "api/parts/info.yaml": "title: Widgets\nversion: '1'\n",
         "api/parts/texts.yaml": "widgets: The widget events.\n",
     }
-    assert run(make_corpus(files), "asyncapi-invalid") == []
+    assert run_rule(make_corpus(files), "asyncapi-invalid") == []
     files["api/parts/info.yaml"] = "title: Widgets\nversion: '1'\ncontact: widgets@example.org\n"
-    [finding] = run(make_corpus(files), "asyncapi-invalid")
+    [finding] = run_rule(make_corpus(files), "asyncapi-invalid")
     assert (finding.location.path, finding.location.pointer) == ("api/parts/info.yaml", "/contact")
 
 
@@ -288,11 +284,11 @@ def test_a_properties_map_in_an_openapi_31_document_is_inlined(make_corpus: Make
     )
     parts = "widget_fields:\n  id: {type: string}\n"
     root = make_corpus({"api/openapi.yaml": document, "api/parts.yaml": parts})
-    assert run(root, "openapi-invalid") == []
+    assert run_rule(root, "openapi-invalid") == []
     root = make_corpus(
         {"api/openapi.yaml": document, "api/parts.yaml": parts.replace("string", "strin")}
     )
-    [finding] = run(root, "openapi-invalid")
+    [finding] = run_rule(root, "openapi-invalid")
     assert (finding.location.path, finding.location.pointer) == (
         "api/parts.yaml",
         "/widget_fields/id/type",
@@ -306,7 +302,7 @@ def test_a_source_past_the_inlining_budget_is_said_not_checked(
     # note that it was not checked, not an error of the document.
     monkeypatch.setattr(inlining, "BUDGET", 5)
     root = make_corpus(split_api())
-    found = run(root, "openapi-invalid")
+    found = run_rule(root, "openapi-invalid")
     assert [f for f in found if f.severity is not Severity.INFO] == []
     notes = [f for f in found if "not checked" in f.message]
     assert [n.location.pointer for n in notes] == ["/paths/~1widgets/get"]
@@ -319,7 +315,7 @@ def test_an_inlined_piece_is_quoted_as_its_file_writes_it(make_corpus: MakeCorpu
     broken = LIST_OPERATION.replace(
         '  "200":\n', '  "404":\n    - $ref: ../params/limit.yaml\n  "200":\n'
     )
-    [finding] = run(make_corpus(split_api(broken)), "openapi-invalid")
+    [finding] = run_rule(make_corpus(split_api(broken)), "openapi-invalid")
     assert finding.location.path == "api/ops/list.yaml"
     assert '"../params/limit.yaml"' in finding.message
 
@@ -336,8 +332,10 @@ def test_a_target_reached_through_ref_map_is_inlined_and_checked(make_corpus: Ma
     )
     files["speclint.toml"] = '[ref-map]\n"https://widgets.example/api/" = "api/"\n'
     root = make_corpus(files)
-    assert [f.message for f in run(root, "unresolved-ref") if "widgets.example" in f.message] == []
-    [finding] = run(root, "openapi-invalid")
+    assert [
+        f.message for f in run_rule(root, "unresolved-ref") if "widgets.example" in f.message
+    ] == []
+    [finding] = run_rule(root, "openapi-invalid")
     assert finding.location.path == "api/ops/list.yaml"
     assert '"description" is a required property' in finding.message
 
@@ -366,7 +364,7 @@ def test_a_target_named_by_an_anchor_is_inlined_and_checked(make_corpus: MakeCor
         """
     )
     root = make_corpus({"api/openapi.yaml": api, "api/attributes.yaml": attributes})
-    found = run(root, "openapi-invalid")
+    found = run_rule(root, "openapi-invalid")
     assert [f.location.path for f in found] == ["api/attributes.yaml"], [f.message for f in found]
 
 
@@ -376,7 +374,7 @@ def test_a_default_response_kept_in_a_missing_file_is_unresolved(make_corpus: Ma
     api = SPLIT_API.replace("      $ref: ops/missing.yaml\n", "      $ref: ops/list.yaml\n")
     operation = LIST_OPERATION + "  default:\n    $ref: ../responses/gone.yaml\n"
     files = {**split_api(operation), "api/openapi.yaml": yaml(api)}
-    [missing] = run(make_corpus(files), "unresolved-ref")
+    [missing] = run_rule(make_corpus(files), "unresolved-ref")
     assert "responses/gone.yaml" in missing.message
 
 
@@ -463,6 +461,6 @@ def test_a_document_with_nothing_inlined_is_validated_once(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(module, "located_errors", counted)
-    found = run(root, rule)
+    found = run_rule(root, rule)
     assert len(found) == 1, [f.message for f in found]
     assert len(calls) == 1

@@ -9,16 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from speclint.analyses.context import Context
-from speclint.common.findings import Finding
-from speclint.model.config import load_config
-from speclint.run.catalog import all_rules
+from conftest import run_rule
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def run(root: Path, rule: str) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root, load_config(root)), {}))
 
 
 def test_a_misnamed_path_parameter_is_one_finding(make_corpus: MakeCorpus) -> None:
@@ -30,10 +23,14 @@ def test_a_misnamed_path_parameter_is_one_finding(make_corpus: MakeCorpus) -> No
             "schema: {type: string}}\n      responses:\n        '200': {description: ok}\n"
         )
 
-    [finding] = run(make_corpus({"api/openapi.yaml": document("widget_id")}), "openapi-invalid")
+    [finding] = run_rule(
+        make_corpus({"api/openapi.yaml": document("widget_id")}), "openapi-invalid"
+    )
     assert "`widget_id` is not in the template `/widgets/{widgetId}`" in finding.message
     assert "rename the parameter to `widgetId`" in finding.message
-    assert run(make_corpus({"api/openapi.yaml": document("widgetId")}), "openapi-invalid") == []
+    assert (
+        run_rule(make_corpus({"api/openapi.yaml": document("widgetId")}), "openapi-invalid") == []
+    )
 
 
 # --- a submodule not checked out: not checked, not broken ------------------------------------
@@ -55,11 +52,11 @@ def test_refs_into_a_submodule_not_checked_out_are_not_checked_not_broken(
         ".gitmodules": '[submodule "sibling"]\n\tpath = sibling\n\turl = https://example.org/s.git\n',
         "schemas/a.json": json.dumps(refs),
     }
-    [finding] = run(make_corpus(files), "unresolved-ref")
+    [finding] = run_rule(make_corpus(files), "unresolved-ref")
     assert finding.severity.label == "info" and finding.message.startswith("not checked")
     assert finding.coverage == "submodule"  # said in the run's summary, not among findings
     assert "`sibling/`" in finding.message and len(finding.related) == 1
     # Checked out, its files are the corpus's: a reference to one it lacks is broken.
     files["sibling/schemas/common.json"] = json.dumps({"type": "string"})
-    found = run(make_corpus(files), "unresolved-ref")
+    found = run_rule(make_corpus(files), "unresolved-ref")
     assert found and all(f.severity.label == "error" for f in found)

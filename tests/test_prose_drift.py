@@ -11,21 +11,16 @@ from typing import Any
 
 import pytest
 
-from conftest import schema
+from conftest import run_rule, schema
 from speclint.analyses import enumerations
 from speclint.analyses.context import Context
 from speclint.analyses.enumerations import Binder, all_prose_sets, counted_claims, prose_sets
-from speclint.common.findings import Finding
 from speclint.model.config import load_config
 from speclint.model.corpus import parse_document
 from speclint.rules import enum_drift
 from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def run(root: Path, rule: str) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root, load_config(root)), {}))
 
 
 def page(text: str) -> str:
@@ -133,14 +128,14 @@ def test_value_missing_from_the_schema_is_reported_at_the_enum_with_every_prose_
         """
     )
     root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "spec/runs.md": text})
-    [finding] = run(root, "enum-drift")
+    [finding] = run_rule(root, "enum-drift")
     assert finding.location.path == "schemas/run-snapshot.schema.json"
     assert finding.location.pointer == "/properties/status/enum"
     assert "lacks `cancelling`" in finding.message
     assert [(r.path, r.line) for r in finding.related] == [("spec/runs.md", 3), ("spec/runs.md", 5)]
     fixed = SNAPSHOT.replace('"running",', '"running",\n        "cancelling",')
     root = make_corpus({"schemas/run-snapshot.schema.json": fixed, "spec/runs.md": text})
-    assert run(root, "enum-drift") == []
+    assert run_rule(root, "enum-drift") == []
 
 
 def test_value_missing_from_a_complete_prose_set_is_reported_at_the_prose(
@@ -149,21 +144,21 @@ def test_value_missing_from_a_complete_prose_set_is_reported_at_the_prose(
     complete = page("# Runs\n\n`RunSnapshot.status` is one of `queued` | `running`.\n")
     partial = complete.replace("is one of", "includes, for example,")
     root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "spec/runs.md": complete})
-    [finding] = run(root, "enum-drift")
+    [finding] = run_rule(root, "enum-drift")
     assert (finding.location.path, finding.location.line) == ("spec/runs.md", 3)
     assert "also allows `done`" in finding.message
     assert finding.related[0].path == "schemas/run-snapshot.schema.json"
     root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "spec/runs.md": partial})
-    assert run(root, "enum-drift") == []
+    assert run_rule(root, "enum-drift") == []
 
 
 def test_name_match_needs_overlapping_values(make_corpus: MakeCorpus) -> None:
     unrelated = page("# Other\n\nEach `status` is one of `red` | `green` | `blue`.\n")
     related = page("# Other\n\nEach `status` is one of `queued` | `running` | `done` | `lost`.\n")
     root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "spec/x.md": unrelated})
-    assert run(root, "enum-drift") == []
+    assert run_rule(root, "enum-drift") == []
     root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "spec/x.md": related})
-    [finding] = run(root, "enum-drift")
+    [finding] = run_rule(root, "enum-drift")
     assert "lacks `lost`" in finding.message and "the text names `status`" in finding.message
 
 
@@ -184,7 +179,7 @@ def test_forward_compatible_enum_is_compared_on_its_closed_part_and_exclusions_a
         "# Runs\n\n`RunSnapshot.status` is one of `queued` | `running` | `done` | `paused`.\n"
     )
     root = make_corpus({"schemas/run-snapshot.schema.json": open_enum, "spec/runs.md": text})
-    [finding] = run(root, "enum-drift")
+    [finding] = run_rule(root, "enum-drift")
     assert (
         "lacks `done`" in finding.message and "paused" not in finding.message.split("[binding")[0]
     )
@@ -210,7 +205,7 @@ def test_a_recursive_schema_ends_the_value_walk_and_keeps_its_listed_values(
     )
     text = page("# Runs\n\n`RunSnapshot.status` is one of `queued` | `running` | `done`.\n")
     root = make_corpus({"schemas/run-snapshot.schema.json": recursive, "spec/runs.md": text})
-    [finding] = run(root, "enum-drift")
+    [finding] = run_rule(root, "enum-drift")
     assert finding.rule == "enum-drift" and "lacks `done`" in finding.message
 
 
@@ -218,14 +213,14 @@ def test_configured_binding_wins(make_corpus: MakeCorpus) -> None:
     other = schema(type="object", properties={"state": {"enum": ["on", "off"]}})
     text = page("# Switch\n\nIt is `on` | `off` | `broken`.\n")
     files: dict[str, str | bytes] = {"schemas/switch.schema.json": other, "spec/s.md": text}
-    assert run(make_corpus(files), "enum-drift") == []  # no field named: nothing to match
+    assert run_rule(make_corpus(files), "enum-drift") == []  # no field named: nothing to match
     root = make_corpus(
         {
             **files,
             "speclint.toml": '[bindings]\n"spec/s.md#switch" = "schemas/switch.schema.json#/properties/state"\n',
         }
     )
-    [finding] = run(root, "enum-drift")
+    [finding] = run_rule(root, "enum-drift")
     assert "lacks `broken`" in finding.message and "[bindings]" in finding.message
 
 
@@ -250,7 +245,7 @@ def test_an_api_projection_listing_more_values_than_the_schema(make_corpus: Make
         """
     )
     root = make_corpus({"schemas/run-snapshot.schema.json": SNAPSHOT, "api/openapi.yaml": openapi})
-    [finding] = run(root, "enum-drift")
+    [finding] = run_rule(root, "enum-drift")
     assert "lacks `cancelling`, which an API document lists" in finding.message
     assert finding.related[0].path == "api/openapi.yaml" and finding.related[0].line == 15
 
@@ -276,7 +271,7 @@ def pages_and_schemas(pages: int, schemas: int) -> dict[str, str]:
 def test_pages_repeating_a_list_against_schemas_of_one_enum_are_one_disagreement(
     make_corpus: MakeCorpus, pages: int, schemas: int
 ) -> None:
-    found = run(make_corpus(pages_and_schemas(pages, schemas)), "enum-drift")
+    found = run_rule(make_corpus(pages_and_schemas(pages, schemas)), "enum-drift")
     # One finding a side whatever the number of pages and schemas (it was one per page and
     # schema, and one per schema): the enums lack `q`, the lists leave out `z`.
     lacks, leaves = sorted(found, key=lambda f: f.location.path)
@@ -296,8 +291,8 @@ def test_a_grouped_finding_keeps_the_fingerprint_of_the_finding_at_its_first_pla
 ) -> None:
     # A baseline taken when one page and one schema disagreed still holds the findings once
     # more pages and schemas repeat the disagreement.
-    alone = run(make_corpus(pages_and_schemas(1, 1)), "enum-drift")
-    grouped = run(make_corpus(pages_and_schemas(6, 8)), "enum-drift")
+    alone = run_rule(make_corpus(pages_and_schemas(1, 1)), "enum-drift")
+    grouped = run_rule(make_corpus(pages_and_schemas(6, 8)), "enum-drift")
     assert len(alone) == 2
     assert {f.fingerprint for f in grouped} == {f.fingerprint for f in alone}
 
@@ -306,7 +301,7 @@ def test_related_locations_are_capped_and_the_message_counts_the_rest(
     make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(enum_drift, "RELATED_LIMIT", 5)
-    found = run(make_corpus(pages_and_schemas(6, 8)), "enum-drift")
+    found = run_rule(make_corpus(pages_and_schemas(6, 8)), "enum-drift")
     assert len(found) == 2
     for finding in found:
         # 6 pages and 8 schemas, the finding's own place aside: 13 places, 5 of them related
@@ -350,7 +345,7 @@ def test_a_list_against_enums_of_different_values_is_one_finding_at_the_list(
         files[f"schemas/s{n}.schema.json"] = schema(
             type="object", properties={"a": {"enum": ["x", "y", f"z{n}"]}}
         )
-    found = run(make_corpus(files), "enum-drift")
+    found = run_rule(make_corpus(files), "enum-drift")
     # The list leaves out values of three enums: one list to fix, one finding at it.
     [at_list] = [f for f in found if f.location.path == "spec/p.md"]
     assert "and 2 other enums also allow `z0`, `z1`, `z2`" in at_list.message
@@ -374,7 +369,7 @@ def test_alike_enums_of_two_version_lines_stay_apart(make_corpus: MakeCorpus) ->
         files[f"schemas/{version}/s.schema.json"] = schema(
             type="object", properties={"a": {"enum": ["x", "y", "z"]}}
         )
-    found = run(make_corpus(files), "enum-drift")
+    found = run_rule(make_corpus(files), "enum-drift")
     assert sorted((f.location.path, [r.path for r in f.related]) for f in found) == [
         ("schemas/1.0/s.schema.json", ["spec/1.0/p.md"]),
         ("schemas/2.0/s.schema.json", ["spec/2.0/p.md"]),
@@ -404,7 +399,7 @@ def test_count_drift_against_the_page_and_against_its_own_list(make_corpus: Make
         """
     )
     root = make_corpus({"spec/interrupt.md": text})
-    found = sorted(run(root, "count-drift"), key=lambda f: f.location.line)
+    found = sorted(run_rule(root, "count-drift"), key=lambda f: f.location.line)
     assert [(f.location.line, f.message.split(",")[0]) for f in found] == [
         (3, '"Status: Stable'),
         (12, "claims 2 values of `mode` but lists 3: `sync`"),
@@ -412,7 +407,7 @@ def test_count_drift_against_the_page_and_against_its_own_list(make_corpus: Make
     assert "claims 3 interrupt kinds, but this page lists 4 values of `kind`" in found[0].message
     assert found[0].related[0].line == 7
     fixed = text.replace("three interrupt", "four interrupt").replace("two `mode`", "three `mode`")
-    assert run(make_corpus({"spec/interrupt.md": fixed}), "count-drift") == []
+    assert run_rule(make_corpus({"spec/interrupt.md": fixed}), "count-drift") == []
 
 
 # --- undocumented-field ---------------------------------------------------------------------------
@@ -460,7 +455,7 @@ def test_undocumented_field_validates_a_minimal_instance(
         """
     )
     root = make_corpus({"schemas/capabilities.schema.json": CAPABILITIES, "spec/caps.md": text})
-    found = run(root, "undocumented-field")
+    found = run_rule(root, "undocumented-field")
     assert bool(found) is reported, [f.message for f in found]
     if found:
         [finding] = found
@@ -489,7 +484,7 @@ def edit(root: Path, path: str, old: str, new: str) -> Path:
 
 
 def test_openwop_interrupt_kinds_drift_is_found(openwop: Path) -> None:
-    found = run(openwop, "enum-drift")
+    found = run_rule(openwop, "enum-drift")
     kinds = [f for f in found if f.location.path == "schemas/run-event-payloads.schema.json"]
     # Two enums of the same values that the same places find lacking the same kinds: one
     # disagreement (issue 44), at the first, the other related.
@@ -510,7 +505,9 @@ def test_openwop_removing_cancelling_from_the_snapshot_enum_is_found(
     document["properties"]["status"]["enum"].remove("cancelling")
     target.write_text(json.dumps(document, indent=2), encoding="utf-8")
     [finding] = [
-        f for f in run(copy, "enum-drift") if f.location.path == "schemas/run-snapshot.schema.json"
+        f
+        for f in run_rule(copy, "enum-drift")
+        if f.location.path == "schemas/run-snapshot.schema.json"
     ]
     assert finding.location.pointer == "/properties/status/enum"
     assert "lacks `cancelling`" in finding.message
@@ -527,7 +524,9 @@ def test_openwop_removing_max_request_body_bytes_is_found(openwop: Path, tmp_pat
     del limits["properties"]["maxRequestBodyBytes"]
     target.write_text(json.dumps(document, indent=2), encoding="utf-8")
     found = [
-        f for f in run(copy, "undocumented-field") if "`limits.maxRequestBodyBytes`" in f.message
+        f
+        for f in run_rule(copy, "undocumented-field")
+        if "`limits.maxRequestBodyBytes`" in f.message
     ]
     on_page = [f for f in found if f.location.path == "spec/v1/capabilities.md"]
     assert on_page, "the documented limits.maxRequestBodyBytes must be reported"
@@ -535,8 +534,8 @@ def test_openwop_removing_max_request_body_bytes_is_found(openwop: Path, tmp_pat
     for finding in on_page:
         assert "limits.maxRequestBodyBytes" in lines[finding.location.line - 1]
         assert finding.related[0].path == "schemas/capabilities.schema.json"
-    assert run(openwop, "undocumented-field") == [
-        f for f in run(openwop, "undocumented-field") if "maxRequestBodyBytes" not in f.message
+    assert run_rule(openwop, "undocumented-field") == [
+        f for f in run_rule(openwop, "undocumented-field") if "maxRequestBodyBytes" not in f.message
     ]  # the unmodified snapshot has the field: nothing about it there
 
 
@@ -550,7 +549,9 @@ def test_openwop_a_value_added_to_a_prose_list_is_found(openwop: Path, tmp_path:
         "`pending | archived | running |",
     )
     findings = [
-        f for f in run(copy, "enum-drift") if f.location.path == "schemas/run-snapshot.schema.json"
+        f
+        for f in run_rule(copy, "enum-drift")
+        if f.location.path == "schemas/run-snapshot.schema.json"
     ]
     [finding] = findings
     assert "lacks `archived`" in finding.message
@@ -621,7 +622,7 @@ def test_supported_values_in_a_reference_table_row_bind_to_the_field(
     assert sets["read"].values == ("data", "envelope") and sets["read"].form == "table-row"
     assert sets["mode"].values == ("strict", "loose", "lazy")
     root = make_corpus({"schemas/listen.schema.json": listen, "spec/listen.md": text})
-    [finding] = run(root, "enum-drift")  # the `if` condition on `mode` is not a second binding
+    [finding] = run_rule(root, "enum-drift")  # the `if` condition on `mode` is not a second binding
     assert "`mode`" in finding.message and "lacks `lazy`" in finding.message
     assert finding.related[0].line == 6
 
@@ -633,15 +634,17 @@ def test_a_jsx_comment_is_no_prose_statement(make_corpus: MakeCorpus) -> None:
     comment = "{/* TODO(v1): the `status` field is one of `queued` | `running` */}"
     files: dict[str, str | bytes] = {"schemas/run.schema.json": SNAPSHOT}
     assert (
-        run(make_corpus({**files, "docs/runs.mdx": text.format(note="A note.")}), "enum-drift")
+        run_rule(make_corpus({**files, "docs/runs.mdx": text.format(note="A note.")}), "enum-drift")
         == []
     )
     assert (
-        run(make_corpus({**files, "docs/runs.mdx": text.format(note=comment)}), "enum-drift") == []
+        run_rule(make_corpus({**files, "docs/runs.mdx": text.format(note=comment)}), "enum-drift")
+        == []
     )
     shown = text.format(note="Note: the `status` field is one of `queued` | `running`.")
     assert [
-        f.location.line for f in run(make_corpus({**files, "docs/runs.mdx": shown}), "enum-drift")
+        f.location.line
+        for f in run_rule(make_corpus({**files, "docs/runs.mdx": shown}), "enum-drift")
     ] == [5]
 
 
@@ -704,7 +707,7 @@ def test_error_variants_tagged_by_a_one_value_code_are_no_projections_of_a_gener
             "api/openapi.yaml": ERROR_API,
         }
     )
-    assert run(root, "enum-drift") == []
+    assert run_rule(root, "enum-drift") == []
 
 
 def test_a_projection_onto_a_vocabulary_enum_still_drifts(make_corpus: MakeCorpus) -> None:
@@ -722,7 +725,7 @@ def test_a_projection_onto_a_vocabulary_enum_still_drifts(make_corpus: MakeCorpu
             ),
         }
     )
-    [finding] = run(root, "enum-drift")
+    [finding] = run_rule(root, "enum-drift")
     assert "lacks `forbidden`, `unavailable`, which an API document lists" in finding.message
 
 
@@ -759,9 +762,9 @@ def test_a_generated_api_document_is_no_projection_evidence(make_corpus: MakeCor
         "src/cloud/resource.schema.json": resource,
         "contracts/oss.yml": generated,
     }
-    assert len(run(make_corpus(dict(files)), "enum-drift")) == 1  # hand-written: a projection
+    assert len(run_rule(make_corpus(dict(files)), "enum-drift")) == 1  # hand-written: a projection
     files[".gitattributes"] = "contracts/** linguist-generated=true\n"
-    assert run(make_corpus(files), "enum-drift") == []
+    assert run_rule(make_corpus(files), "enum-drift") == []
 
 
 def test_a_charts_readme_does_not_describe_another_charts_values(make_corpus: MakeCorpus) -> None:
@@ -786,7 +789,7 @@ def test_a_charts_readme_does_not_describe_another_charts_values(make_corpus: Ma
             ),
         }
     )
-    assert run(root, "enum-drift") == []
+    assert run_rule(root, "enum-drift") == []
 
 
 def test_a_page_outside_any_chart_still_binds_to_a_charts_values(make_corpus: MakeCorpus) -> None:
@@ -805,7 +808,7 @@ def test_a_page_outside_any_chart_still_binds_to_a_charts_values(make_corpus: Ma
             ),
         }
     )
-    [finding] = run(root, "enum-drift")
+    [finding] = run_rule(root, "enum-drift")
     assert "lacks `daemonset`" in finding.message
 
 
@@ -827,7 +830,7 @@ def test_an_empty_string_in_the_enum_is_unset_not_a_value_to_document(
             ),
         }
     )
-    assert run(root, "enum-drift") == []
+    assert run_rule(root, "enum-drift") == []
 
 
 def line_error(api_refers: bool) -> dict[str, str | bytes]:
@@ -854,11 +857,11 @@ def test_another_apis_named_definition_is_its_own_entity_not_a_projection(
 ) -> None:
     # `components/schemas/Error` is that API's own definition: sharing member names with a
     # schema the API never refers to is no evidence that it projects it.
-    assert run(make_corpus(line_error(api_refers=False)), "enum-drift") == []
+    assert run_rule(make_corpus(line_error(api_refers=False)), "enum-drift") == []
 
 
 def test_a_named_definition_of_an_api_that_refers_to_the_schema_is_compared(
     make_corpus: MakeCorpus,
 ) -> None:
-    [finding] = run(make_corpus(line_error(api_refers=True)), "enum-drift")
+    [finding] = run_rule(make_corpus(line_error(api_refers=True)), "enum-drift")
     assert "lacks `forbidden`, `unavailable`, which an API document lists" in finding.message

@@ -11,19 +11,11 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import schema
-from speclint.analyses.context import Context
+from conftest import run_rule, schema
 from speclint.analyses.enumerations import prose_sets
-from speclint.common.findings import Finding
-from speclint.model.config import load_config
 from speclint.model.corpus import parse_document
-from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def run(root: Path, rule: str) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root, load_config(root)), {}))
 
 
 def page(text: str) -> str:
@@ -55,7 +47,7 @@ def test_a_lead_in_that_names_a_category_lists_part_of_the_values(make_corpus: M
     [listed] = prose_sets(parse_document("spec/types.md", text))
     assert not listed.complete
     root = make_corpus({"schemas/field.schema.json": TYPES, "spec/types.md": text})
-    assert run(root, "enum-drift") == []
+    assert run_rule(root, "enum-drift") == []
     # Without the qualifier the list is the whole of `type`'s values, and two are missing.
     whole = make_corpus(
         {
@@ -63,7 +55,7 @@ def test_a_lead_in_that_names_a_category_lists_part_of_the_values(make_corpus: M
             "spec/types.md": text.replace("The scalar data types are:", "The data types are:"),
         }
     )
-    assert len(run(whole, "enum-drift")) == 1
+    assert len(run_rule(whole, "enum-drift")) == 1
 
 
 def test_a_list_continues_after_a_nested_sub_list(make_corpus: MakeCorpus) -> None:
@@ -85,7 +77,7 @@ def test_a_list_continues_after_a_nested_sub_list(make_corpus: MakeCorpus) -> No
     sets = [p for p in prose_sets(parse_document("spec/types.md", text)) if p.field == "type"]
     assert [p.values for p in sets] == [("string", "number", "object", "boolean", "array")]
     root = make_corpus({"schemas/field.schema.json": TYPES, "spec/types.md": text})
-    assert run(root, "enum-drift") == []
+    assert run_rule(root, "enum-drift") == []
 
 
 def test_a_number_of_instances_is_not_a_count_of_the_fields_values(
@@ -101,13 +93,13 @@ def test_a_number_of_instances_is_not_a_count_of_the_fields_values(
         """
     )
     root = make_corpus({"spec/subscriptions.md": text})
-    assert run(root, "count-drift") == []
+    assert run_rule(root, "count-drift") == []
     # A claim about the field's values still counts them.
     claimed = text.replace(
         "A subscription that carries two `channel` values is rejected.",
         "Subscriptions use the two `channel` values below.",
     )
-    [finding] = run(make_corpus({"spec/subscriptions.md": claimed}), "count-drift")
+    [finding] = run_rule(make_corpus({"spec/subscriptions.md": claimed}), "count-drift")
     assert "claims 2" in finding.message
 
 
@@ -126,10 +118,10 @@ def test_a_count_of_something_else_s_variants_is_not_the_fields(make_corpus: Mak
         - `signed`
         """
     )
-    assert run(make_corpus({"spec/addresses.md": text}), "count-drift") == []
+    assert run_rule(make_corpus({"spec/addresses.md": text}), "count-drift") == []
     # The same count of the listed variants is checked.
     counted = text.replace("one of 6 variants of URI", "one of the 6 variants")
-    [finding] = run(make_corpus({"spec/addresses.md": counted}), "count-drift")
+    [finding] = run_rule(make_corpus({"spec/addresses.md": counted}), "count-drift")
     assert "claims 6 variants" in finding.message
 
 
@@ -155,7 +147,7 @@ def test_one_list_against_identical_copies_of_one_enum_is_one_finding(
             "`paused`.\n",
         }
     )
-    [finding] = run(root, "enum-drift")
+    [finding] = run_rule(root, "enum-drift")
     assert "lacks `paused`" in finding.message and "3 enums" in finding.message
     places = {finding.location.path, *(r.path for r in finding.related)}
     assert {"schemas/run.schema.json", "schemas/job.schema.json", "api/openapi.yaml"} <= places

@@ -5,11 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from speclint.analyses.context import Context
-from speclint.common.findings import Finding
-from speclint.model.config import load_config
+from conftest import run_rule
 from speclint.rules.rfc_affects import affected_paths
-from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -33,11 +30,6 @@ def rfc(number: str, **fields: str) -> str:
     )
 
 
-def run(root: Path, rule: str) -> list[Finding]:
-    corpus = Context.load(root, load_config(root))
-    return list(all_rules()[rule].check(corpus, corpus.config.rule_options.get(rule, {})))
-
-
 LIFECYCLE = (
     '[rules.rfc-header]\nstatuses = ["Draft", "Active", "Accepted", "Rejected", "Withdrawn", '
     '"Superseded"]\n'
@@ -50,7 +42,7 @@ BASE: dict[str, str | bytes] = {
 
 def test_a_consistent_header_passes_and_each_defect_is_named(make_corpus: MakeCorpus) -> None:
     good = make_corpus({**BASE, "rfcs/0001-a.md": rfc("0001")})
-    assert run(good, "rfc-header") == []
+    assert run_rule(good, "rfc-header") == []
     cases = {
         "status": (
             rfc("0001", Status="Approved"),
@@ -71,7 +63,7 @@ def test_a_consistent_header_passes_and_each_defect_is_named(make_corpus: MakeCo
         "superseded": (rfc("0001", Status="Superseded"), "`Superseded by` names no RFC", 7),
     }
     for name, (text, message, line) in cases.items():
-        [finding] = run(make_corpus({**BASE, "rfcs/0001-a.md": text}), "rfc-header")
+        [finding] = run_rule(make_corpus({**BASE, "rfcs/0001-a.md": text}), "rfc-header")
         assert message in finding.message, name
         assert (finding.location.path, finding.location.line) == ("rfcs/0001-a.md", line), name
 
@@ -85,7 +77,7 @@ def test_required_fields_follow_what_nearly_all_rfcs_beside_it_carry(
         if n == 4:
             extra["Compatibility"] = ""
         files[f"rfcs/{n:04d}-x.md"] = rfc(f"{n:04d}", **extra)
-    found = run(make_corpus(files), "rfc-header")
+    found = run_rule(make_corpus(files), "rfc-header")
     by_file = {f.location.path: f.message for f in found}
     assert set(by_file) == {"rfcs/0001-a.md", "rfcs/0004-x.md"}
     assert "lacks `Author(s)`" in by_file["rfcs/0001-a.md"]  # nine in ten carry it
@@ -109,9 +101,9 @@ def test_each_folder_and_header_style_is_a_convention_of_its_own(make_corpus: Ma
         **{f"seps/{n}-y.md": bullets(str(n)) for n in range(100, 104)},
         "seps/TEMPLATE.md": bullets("NNNN", "Draft | Final").replace("2025-09-30", "YYYY-MM-DD"),
     }
-    assert run(make_corpus(files), "rfc-header") == []
+    assert run_rule(make_corpus(files), "rfc-header") == []
     files["seps/104-z.md"] = bullets("104", "Fnial")
-    [typo] = run(make_corpus(files), "rfc-header")
+    [typo] = run_rule(make_corpus(files), "rfc-header")
     assert typo.location.path == "seps/104-z.md" and typo.location.line == 3
     assert "`Fnial`, which no other RFC uses; 4 RFCs of the corpus use `Final`" in typo.message
 
@@ -125,7 +117,7 @@ def test_without_a_stated_lifecycle_any_status_the_corpus_uses_is_its_own(
         "rfcs/0002-b.md": rfc("0002", Status="Approved"),
         "rfcs/0003-c.md": rfc("0003", Status="Final"),
     }
-    assert run(make_corpus(files), "rfc-header") == []
+    assert run_rule(make_corpus(files), "rfc-header") == []
 
 
 def test_supersedes_must_be_reciprocal(make_corpus: MakeCorpus) -> None:
@@ -134,14 +126,14 @@ def test_supersedes_must_be_reciprocal(make_corpus: MakeCorpus) -> None:
         "rfcs/0001-a.md": rfc("0001", Status="Superseded", Superseded_by="[RFC 0002](0002-b.md)"),
         "rfcs/0002-b.md": rfc("0002"),
     }
-    [finding] = run(make_corpus(one_sided), "rfc-header")
+    [finding] = run_rule(make_corpus(one_sided), "rfc-header")
     assert finding.location.path == "rfcs/0001-a.md"
     assert (
         "names RFC 0002, but rfcs/0002-b.md's `Supersedes` does not name RFC 0001"
         in finding.message
     )
     both = {**one_sided, "rfcs/0002-b.md": rfc("0002", Supersedes="RFC 0001")}
-    assert run(make_corpus(both), "rfc-header") == []
+    assert run_rule(make_corpus(both), "rfc-header") == []
 
 
 def test_tables_that_are_not_rfc_headers_are_left_alone(make_corpus: MakeCorpus) -> None:
@@ -150,7 +142,7 @@ def test_tables_that_are_not_rfc_headers_are_left_alone(make_corpus: MakeCorpus)
     )
     legend = "# RFCs\n\n| Status | Meaning |\n|---|---|\n| Draft | open |\n"
     root = make_corpus({**BASE, "spec/runs.md": page, "rfcs/README.md": legend})
-    assert run(root, "rfc-header") == []
+    assert run_rule(root, "rfc-header") == []
 
 
 def test_affected_paths_drop_notes_and_keep_files_and_code_folders() -> None:
@@ -174,7 +166,7 @@ def test_rfc_affects_reports_each_missing_path(make_corpus: MakeCorpus) -> None:
     root = make_corpus(
         {**BASE, "spec/x.md": "# X\n", "rfcs/0001-a.md": rfc("0001", Affects=affects)}
     )
-    found = run(root, "rfc-affects")
+    found = run_rule(root, "rfc-affects")
     assert sorted(f.message.split("`")[3] for f in found) == ["docs/", "schemas/gone.schema.json"]
     assert all(f.location.line == 10 for f in found)
 
@@ -182,7 +174,7 @@ def test_rfc_affects_reports_each_missing_path(make_corpus: MakeCorpus) -> None:
 def test_openwop_rfcs(openwop: Path) -> None:
     """The snapshot's four RFC headers are consistent; Affects names files the snapshot lacks
     (see SNAPSHOT.md: run-options and annotation schemas are known to be absent)."""
-    assert run(openwop, "rfc-header") == []
-    missing = {f.message.split("`")[3] for f in run(openwop, "rfc-affects")}
+    assert run_rule(openwop, "rfc-header") == []
+    missing = {f.message.split("`")[3] for f in run_rule(openwop, "rfc-affects")}
     assert {"schemas/run-options.schema.json", "schemas/annotation.schema.json"} <= missing
     assert all(not (openwop / path).exists() for path in missing)

@@ -11,19 +11,13 @@ from typing import Any
 
 import pytest
 
-from conftest import schema
+from conftest import run_rule, schema
 from speclint.analyses.context import Context
 from speclint.analyses.fingerprints import all_shapes, shape_of
 from speclint.analyses.shapes import Site
-from speclint.common.findings import Finding
 from speclint.model.config import load_config
-from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def run(root: Path, rule: str, options: dict[str, Any] | None = None) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root, load_config(root)), options or {}))
 
 
 CHUNK = {
@@ -105,19 +99,19 @@ def test_an_inline_copy_is_reported_with_the_ref_to_write(make_corpus: MakeCorpu
     root = make_corpus(
         {"schemas/payloads.schema.json": PAYLOADS, "api/asyncapi.yaml": asyncapi(INLINE)}
     )
-    [finding] = run(root, "inline-copy")
+    [finding] = run_rule(root, "inline-copy")
     assert "the same shape as `schemas/payloads.schema.json#/$defs/outputChunk`" in finding.message
     assert "$ref: '../schemas/payloads.schema.json#/$defs/outputChunk'" in finding.message
     assert finding.location.pointer == "/channels/events/messages/chunk/payload"
     assert finding.related[0].path == "schemas/payloads.schema.json"
-    assert run(root, "copy-drift") == []  # a faithful copy has not drifted (yet)
+    assert run_rule(root, "copy-drift") == []  # a faithful copy has not drifted (yet)
 
 
 def test_a_verbatim_comment_lowers_the_similarity_bar(make_corpus: MakeCorpus) -> None:
     partial = "{type: object, properties: {nodeId: {type: string}, chunk: {type: string}, isLast: {}, extra: {}}}"
     files: dict[str, str | bytes] = {"schemas/payloads.schema.json": PAYLOADS}
     plain = make_corpus({**files, "api/asyncapi.yaml": asyncapi(partial)})
-    assert run(plain, "inline-copy") == []  # 3 of 5 names: not a copy on its own
+    assert run_rule(plain, "inline-copy") == []  # 3 of 5 names: not a copy on its own
     claimed = make_corpus(
         {
             **files,
@@ -126,7 +120,7 @@ def test_a_verbatim_comment_lowers_the_similarity_bar(make_corpus: MakeCorpus) -
             ),
         }
     )
-    [finding] = run(claimed, "inline-copy")
+    [finding] = run_rule(claimed, "inline-copy")
     assert "Its comment says so" in finding.message
 
 
@@ -154,7 +148,7 @@ def test_a_drifted_copy_and_a_prose_field_list_are_reported_with_every_differenc
             "spec/streams.md": prose,
         }
     )
-    [finding] = run(root, "copy-drift")
+    [finding] = run_rule(root, "copy-drift")
     assert finding.location.path == "api/asyncapi.yaml"  # the copy is what to remove
     assert "3 definitions of `outputChunk` disagree" in finding.message
     # The first line holds what fits (issue 26); the rest is on the related locations.
@@ -174,14 +168,14 @@ def test_prose_alone_against_the_schema_is_reported_at_its_required(
 ) -> None:
     prose = "# S\n\nSee [chunks](../schemas/payloads.schema.json#/$defs/outputChunk). The minimum compliant payload is `{nodeId, chunk}`.\n"
     agreeing = make_corpus({"schemas/payloads.schema.json": PAYLOADS, "spec/s.md": prose})
-    assert run(agreeing, "copy-drift") == []
+    assert run_rule(agreeing, "copy-drift") == []
     disagreeing = make_corpus(
         {
             "schemas/payloads.schema.json": PAYLOADS,
             "spec/s.md": prose.replace("{nodeId, chunk}", "{nodeId, chunk, seq}"),
         }
     )
-    [finding] = run(disagreeing, "copy-drift")
+    [finding] = run_rule(disagreeing, "copy-drift")
     assert finding.location.path == "schemas/payloads.schema.json"
     assert finding.location.pointer == "/$defs/outputChunk/required"
     assert (
@@ -203,9 +197,9 @@ def test_same_named_definitions_in_two_files_that_differ(make_corpus: MakeCorpus
         "schemas/a.schema.json": schema(**{"$defs": {"EdgeCondition": condition}}),
         "schemas/b.schema.json": schema(**{"$defs": {"EdgeCondition": condition}}),
     }
-    assert run(make_corpus(files), "copy-drift") == []  # the same shape twice is not drift
+    assert run_rule(make_corpus(files), "copy-drift") == []  # the same shape twice is not drift
     files["schemas/b.schema.json"] = schema(**{"$defs": {"EdgeCondition": wider}})
-    [finding] = run(make_corpus(files), "copy-drift")
+    [finding] = run_rule(make_corpus(files), "copy-drift")
     assert "2 definitions of `EdgeCondition` disagree" in finding.message
     assert '`type.enum`: ["equals", "regex"] vs ["equals", "regex", "truthy"]' in finding.message
     assert {finding.location.path, finding.related[0].path} == {
@@ -235,7 +229,7 @@ def test_info_version_against_the_corpus_version(
 ) -> None:
     api = f'openapi: 3.1.0\ninfo: {{title: t, version: "{declared}"}}\npaths: {{}}\n'
     root = make_corpus({"CHANGELOG.md": CHANGELOG, "api/openapi.yaml": api})
-    found = run(root, "version-drift", options)
+    found = run_rule(root, "version-drift", options)
     assert bool(found) is reported
     if found:
         assert found[0].location.line == 2 and found[0].related[0].line in {1, 5}
@@ -252,7 +246,7 @@ def test_package_json_and_self_description(make_corpus: MakeCorpus) -> None:
             .replace("AsyncAPI 3.0.0", "AsyncAPI 2.6.0"),
         }
     )
-    found = sorted(run(root, "version-drift"), key=lambda f: f.location.path)
+    found = sorted(run_rule(root, "version-drift"), key=lambda f: f.location.path)
     assert [f.location.path for f in found] == ["api/asyncapi.yaml", "package.json"]
     assert (
         "calls this document AsyncAPI 2.6.0, but it declares `asyncapi: 3.0.0`" in found[0].message
@@ -266,7 +260,7 @@ def test_package_json_and_self_description(make_corpus: MakeCorpus) -> None:
 def test_openwop_output_chunk_drift_is_found(openwop: Path) -> None:
     [finding] = [
         f
-        for f in run(openwop, "copy-drift")
+        for f in run_rule(openwop, "copy-drift")
         if f.location.path == "schemas/run-event-payloads.schema.json"
     ]
     assert finding.location.path == "schemas/run-event-payloads.schema.json"
@@ -275,7 +269,7 @@ def test_openwop_output_chunk_drift_is_found(openwop: Path) -> None:
     assert "`runId` is required by" in said and "does not even declare it" in said
     assert "`isLast` is required by" in finding.message
     assert {r.path for r in finding.related} == {"api/asyncapi.yaml", "spec/v1/stream-modes.md"}
-    assert run(openwop, "inline-copy") == [] and run(openwop, "version-drift") == []
+    assert run_rule(openwop, "inline-copy") == [] and run_rule(openwop, "version-drift") == []
 
 
 def test_openwop_inline_copy_without_islast_and_version_1_0(openwop: Path, tmp_path: Path) -> None:
@@ -307,16 +301,16 @@ def test_openwop_inline_copy_without_islast_and_version_1_0(openwop: Path, tmp_p
         ),
         encoding="utf-8",
     )
-    [copied] = run(copy, "inline-copy")
+    [copied] = run_rule(copy, "inline-copy")
     assert "`schemas/run-event-payloads.schema.json#/$defs/outputChunk`" in copied.message
     assert "$ref: '../schemas/run-event-payloads.schema.json#/$defs/outputChunk'" in copied.message
-    drift = run(copy, "copy-drift")
+    drift = run_rule(copy, "copy-drift")
     assert any(
         "`isLast` is required by" in f.message
         and "the inline copy in api/asyncapi.yaml" in f.message.split("`isLast`")[1].split(";")[0]
         for f in drift
     ), [f.message for f in drift]
-    [version] = run(copy, "version-drift")
+    [version] = run_rule(copy, "version-drift")
     assert (
         version.location.path == "api/openapi.yaml" and "`info.version` is 1.0" in version.message
     )

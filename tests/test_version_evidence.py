@@ -12,16 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from speclint.analyses.context import Context
-from speclint.common.findings import Finding
-from speclint.model.config import load_config
-from speclint.run.catalog import all_rules
+from conftest import run_rule
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def run(root: Path, rule: str) -> list[Finding]:
-    return list(all_rules()[rule].check(Context.load(root, load_config(root)), {}))
 
 
 def api(version: str, title: str = "Shop") -> str:
@@ -35,10 +28,10 @@ def test_a_monorepos_package_version_is_not_the_specs(make_corpus: MakeCorpus) -
         ),
         "api/openapi.yaml": api("1.0.0"),
     }
-    assert run(make_corpus(files), "version-drift") == []
+    assert run_rule(make_corpus(files), "version-drift") == []
     # A package of the spec's own (no workspaces) speaks for it.
     files["package.json"] = json.dumps({"name": "shop-spec", "version": "4.2.0"})
-    assert [f.location.path for f in run(make_corpus(files), "version-drift")] == [
+    assert [f.location.path for f in run_rule(make_corpus(files), "version-drift")] == [
         "api/openapi.yaml"
     ]
 
@@ -51,7 +44,7 @@ def test_a_pnpm_workspace_root_is_a_monorepo_too(make_corpus: MakeCorpus) -> Non
             "api/openapi.yaml": api("1.0.0"),
         }
     )
-    assert run(root, "version-drift") == []
+    assert run_rule(root, "version-drift") == []
 
 
 def test_a_next_placeholder_is_not_a_release(make_corpus: MakeCorpus) -> None:
@@ -59,9 +52,9 @@ def test_a_next_placeholder_is_not_a_release(make_corpus: MakeCorpus) -> None:
         "CHANGELOG.md": "# Changelog\n\n## [1.2.0] - 2026-05-01\n",
         "api/openapi.yaml": api("next"),
     }
-    assert run(make_corpus(files), "version-drift") == []
+    assert run_rule(make_corpus(files), "version-drift") == []
     files["api/openapi.yaml"] = api("1.0.0")
-    assert len(run(make_corpus(files), "version-drift")) == 1
+    assert len(run_rule(make_corpus(files), "version-drift")) == 1
 
 
 def test_a_released_copy_in_the_folder_of_its_version_agrees_with_itself(
@@ -72,10 +65,10 @@ def test_a_released_copy_in_the_folder_of_its_version_agrees_with_itself(
         "api/openapi.yaml": api("1.2.0"),
         "releases/v1.1/openapi.yaml": api("1.1.0"),
     }
-    assert run(make_corpus(files), "version-drift") == []
+    assert run_rule(make_corpus(files), "version-drift") == []
     # A copy whose folder names another version than it declares is still reported.
     files["releases/v1.1/openapi.yaml"] = api("1.0.0")
-    assert [f.location.path for f in run(make_corpus(files), "version-drift")] == [
+    assert [f.location.path for f in run_rule(make_corpus(files), "version-drift")] == [
         "releases/v1.1/openapi.yaml"
     ]
 
@@ -97,7 +90,7 @@ def test_a_tooling_package_json_is_not_the_specs_version(
         "package.json": json.dumps(package),
         "api/openapi.yaml": api("1.2.1"),
     }
-    assert run(make_corpus(files), "version-drift") == []
+    assert run_rule(make_corpus(files), "version-drift") == []
 
 
 def test_a_package_that_publishes_the_spec_speaks_for_it(make_corpus: MakeCorpus) -> None:
@@ -113,5 +106,5 @@ def test_a_package_that_publishes_the_spec_speaks_for_it(make_corpus: MakeCorpus
         ),
         "api/openapi.yaml": api("1.2.1"),
     }
-    [finding] = run(make_corpus(files), "version-drift")
+    [finding] = run_rule(make_corpus(files), "version-drift")
     assert "the corpus is at 4.2.0 (package.json)" in finding.message
