@@ -248,6 +248,7 @@ from speclint.parsing.structured import (
     join_pointer,
     resolve_pointer,
 )
+from speclint.rules.required_undeclared import ReportedTypos
 
 ID = "example-invalid"
 SEVERITY = Severity.ERROR
@@ -319,6 +320,7 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
         errors = _answerable(
             validator, value, _serialised_depth(document, schema_pointer), _named(schema_pointer)
         )
+        errors = _without_typos(corpus, errors)
         # `"..."` where a value belongs is an elision a documentation example writes
         # (coordinates cut short, "and so on"), not a value the API sends.
         errors = [e for e in errors if explain(e).instance not in ELISIONS]
@@ -362,7 +364,7 @@ def _file_findings(
     # name `core/state_event.json`): what it brings is not what the file shows.
     errors = [
         e
-        for e in _judged(corpus, validator, target, document.data)
+        for e in _without_typos(corpus, _judged(corpus, validator, target, document.data))
         if not (_stands_in(e) or _inside_reference(document.data, explain(e)))
     ]
     errors = [e for e in errors if not _sketched(e, by_shape=binding.how == BY_SHAPE)]
@@ -760,6 +762,7 @@ def _page_findings(
             if tie.part
             else _judged(corpus, validator, target, instance)
         )
+        errors = _without_typos(corpus, errors)
         if tie.how in BY_TEXT and not _whole(target, instance):
             # A tie by text often shows one block of a larger document (the `compensation`
             # family of a capabilities document): check what the example says, not what it
@@ -900,6 +903,26 @@ def _without_required(errors: Iterable[ValidationError]) -> list[ValidationError
                 continue
         kept.append(error)
     return kept
+
+
+def _without_typos(corpus: Context, errors: list[ValidationError]) -> list[ValidationError]:
+    """The errors less each ``required`` failure for a name its schema declares nowhere:
+    ``required-undeclared`` reports that typo, at the ``required`` list, and an example that
+    lacks the misspelt name fails for it alone (one defect, one finding; issue 45). Its other
+    errors stay."""
+    if not any(e.validator == "required" for e in errors):
+        return errors
+    typos = ReportedTypos.of(corpus)
+    return [
+        e
+        for e in errors
+        if not (
+            e.validator == "required"
+            and any(
+                f"{name!r} is a required property" == e.message for name in typos.names(e.schema)
+            )
+        )
+    ]
 
 
 def _judged(
