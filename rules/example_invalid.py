@@ -206,8 +206,10 @@ import difflib
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import cache
 from typing import Any
 
+from jsonschema import Draft4Validator, validators
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
@@ -248,7 +250,7 @@ from speclint.parsing.structured import (
     join_pointer,
     resolve_pointer,
 )
-from speclint.rules.required_undeclared import ReportedTypos
+from speclint.rules.required_undeclared import RequiredLookup
 
 ID = "example-invalid"
 SEVERITY = Severity.ERROR
@@ -314,13 +316,17 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
     oas30 = document.kind is DocumentKind.OPENAPI and document.dialect.startswith("OpenAPI 3.0")
     nulls: list[Location] = []
     in_enums = 0  # of them, those where only the `enum` of a `nullable` schema lacks `null`
+    own_dialect = validator_class_of(document)
     for schema_pointer, example_pointer, value, dialect in document_examples(document):
         uri = f"{file_uri(document.path)}#{schema_pointer}"
+        if oas30 and dialect is own_dialect:
+            dialect = _every_required(dialect)
         validator = corpus.references.validator(dialect, uri)
         errors = _answerable(
             validator, value, _serialised_depth(document, schema_pointer), _named(schema_pointer)
         )
         errors = _without_typos(corpus, errors)
+        errors = _outside_direction(corpus, document, schema_pointer, errors)
         # `"..."` where a value belongs is an elision a documentation example writes
         # (coordinates cut short, "and so on"), not a value the API sends.
         errors = [e for e in errors if explain(e).instance not in ELISIONS]
@@ -912,7 +918,7 @@ def _without_typos(corpus: Context, errors: list[ValidationError]) -> list[Valid
     errors stay."""
     if not any(e.validator == "required" for e in errors):
         return errors
-    typos = ReportedTypos.of(corpus)
+    typos = RequiredLookup.of(corpus)
     return [
         e
         for e in errors
@@ -923,6 +929,64 @@ def _without_typos(corpus: Context, errors: list[ValidationError]) -> list[Valid
             )
         )
     ]
+
+
+@cache
+def _every_required(dialect: Any) -> Any:
+    """OpenAPI 3.0's dialect with JSON Schema's own ``required``: openapi-schema-validator's
+    skips a ``readOnly`` or ``writeOnly`` member declared in place in both directions, and
+    demands one declared through a ``$ref``; which direction lets one go is decided by
+    :func:`_outside_direction`, wherever it is declared."""
+    return validators.extend(dialect, {"required": Draft4Validator.VALIDATORS["required"]})
+
+
+# Where an OpenAPI document's example travels: what a client sends, or what the server answers.
+_REQUEST = re.compile(r"/(?:requestBody|parameters)/|^/components/(?:requestBodies|parameters)/")
+_RESPONSE = re.compile(r"/responses/|^/components/(?:responses|headers)/")
+
+
+def _outside_direction(
+    corpus: Context, document: Document, schema_pointer: str, errors: list[ValidationError]
+) -> list[ValidationError]:
+    """The errors less each ``required`` failure for a member the example's direction leaves
+    out: a ``readOnly`` one in a request, a ``writeOnly`` one in a response.
+
+    OpenAPI 3.0.3 §4.7.24.1 (Schema Object, ``readOnly``): "If the property is marked as
+    readOnly being true and is in the required list, the required will take effect on the
+    response only" (``writeOnly``: on the request only). OpenAPI 3.1 dropped that sentence for
+    JSON Schema's annotations, whose Validation 2020-12 §9.4 lets the owning authority ignore
+    or reject a ``readOnly`` value, and its "Validating readOnly and writeOnly" section leaves
+    the check to the implementation (a MAY): a 3.1 request example that leaves out what the
+    server manages is one the specification lets tools accept, so it is read the same way here
+    rather than reported on a reading the document's own tools need not share. Swagger 2.0
+    (``readOnly`` only, and "SHOULD NOT be in the required list") and JSON Schema files (no
+    direction) keep every error."""
+    if document.kind is not DocumentKind.OPENAPI or not document.dialect.startswith("OpenAPI 3"):
+        return errors
+    if _REQUEST.search(schema_pointer):
+        keywords: tuple[str, ...] = ("readOnly",)
+    elif _RESPONSE.search(schema_pointer):
+        keywords = ("writeOnly",)
+    elif document.dialect.startswith("OpenAPI 3.0"):
+        # A component schema's own example travels both ways: as openapi-schema-validator's
+        # 3.0 dialect reads it, neither kind of member is demanded of it.
+        keywords = ("readOnly", "writeOnly")
+    else:
+        return errors
+    if not any(e.validator == "required" for e in errors):
+        return errors
+    lookup = RequiredLookup.of(corpus)
+
+    def marked(error: ValidationError) -> bool:
+        if error.validator != "required" or not isinstance(error.schema, dict):
+            return False
+        properties = error.schema.get("properties")
+        if not isinstance(properties, dict):
+            return False
+        named = [n for n in properties if f"{n!r} is a required property" == error.message]
+        return bool(named) and any(lookup.marked(error.schema, named[0], k) for k in keywords)
+
+    return [e for e in errors if not marked(e)]
 
 
 def _judged(

@@ -201,18 +201,19 @@ def undeclared(index: SchemaIndex, node: Node) -> tuple[Scope, list[tuple[int, s
     return scope, names
 
 
-class ReportedTypos:
-    """The names a ``required`` list holds that this rule reports as declared nowhere, looked up
-    by the schema object itself (the very ``dict`` a validator's error carries as its
+class RequiredLookup:
+    """What this rule knows of a ``required`` list, looked up by the schema object itself: the
+    names it reports as declared nowhere, and what a named member's declaration says
+    (:meth:`marked`). Looked up by the schema object itself (the very ``dict`` a validator's error carries as its
     ``schema``): what another rule need not report again (``example-invalid``: an example that
     lacks such a name fails for the typo this rule reports, issue 45). Empty when the rule is
     switched off, so that the defect is still reported once."""
 
     @classmethod
-    def of(cls, corpus: Context) -> ReportedTypos:
+    def of(cls, corpus: Context) -> RequiredLookup:
         """The run's one instance (its schema index is made once, on first use)."""
         found = corpus.memo.get(f"{ID}:typos")
-        if not isinstance(found, ReportedTypos):
+        if not isinstance(found, RequiredLookup):
             found = corpus.memo[f"{ID}:typos"] = cls(corpus)
         return found
 
@@ -228,6 +229,41 @@ class ReportedTypos:
             self._index = SchemaIndex.build(self.corpus)
             self._by_identity = {id(node.raw): node for node in self._index.nodes.values()}
         return self._index
+
+    def node_of(self, schema: Any) -> Node | None:
+        """The schema object that is ``schema`` itself (not an equal copy), or None."""
+        self.index()
+        return self._by_identity.get(id(schema))
+
+    def marked(self, schema: Any, name: str, keyword: str) -> bool:
+        """Whether the declaration of ``name`` in ``schema``'s ``properties`` says ``keyword:
+        true`` (``readOnly``), itself, through its ``$ref``\\s or in an ``allOf`` branch."""
+        node = self.node_of(schema)
+        if node is None:
+            return False
+        index = self.index()
+        declared = join_pointer(_at(node, "properties"), name)
+        pending = [index.nodes.get((node.document.path, declared))]
+        seen: set[tuple[str, str]] = set()
+        while pending:
+            current = pending.pop()
+            if current is None or current.key in seen or len(seen) > MAX_SCOPE:
+                continue
+            seen.add(current.key)
+            if current.raw.get(keyword) is True:
+                return True
+            reference = current.raw.get("$ref")
+            if isinstance(reference, str):
+                try:
+                    target = index.target(current, reference)
+                except Unknown:
+                    target = frozenset()
+                if isinstance(target, Node):
+                    pending.append(target)
+            branches = current.raw.get("allOf")
+            for i, _ in enumerate(branches if isinstance(branches, list) else []):
+                pending.append(index.nodes.get((current.document.path, _at(current, "allOf", i))))
+        return False
 
     def names(self, schema: Any) -> frozenset[str]:
         """The names of ``schema``'s ``required`` that this rule reports."""
@@ -611,7 +647,7 @@ def closed_typos(corpus: Context, path: str, pointer: str) -> list[tuple[Locatio
     ``additionalProperties: false`` is one no instance can carry, so the schema is
     unsatisfiable for it alone. ``unsatisfiable-schema`` leaves that defect to this rule (one
     defect, one finding; issue 45) and, when this rule is off, explains it with these."""
-    index = ReportedTypos.of(corpus).index()
+    index = RequiredLookup.of(corpus).index()
     start = index.node_at(path, pointer)
     if start is None:
         return []

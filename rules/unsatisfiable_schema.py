@@ -97,7 +97,7 @@ from speclint.parsing.dialects import (
 )
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer, resolve_pointer
-from speclint.rules.required_undeclared import ReportedTypos, closed_typos
+from speclint.rules.required_undeclared import RequiredLookup, closed_typos
 
 ID = "unsatisfiable-schema"
 # Probes reference the schema where it stands instead of copying it: a copied schema's `$ref: "#"`
@@ -153,7 +153,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             advice = _closure_advice(document) if reasons else ""
             if not reasons:
                 typos = closed_typos(corpus, document.path, pointer)
-                if typos and ReportedTypos.of(corpus).on:
+                if typos and RequiredLookup.of(corpus).on:
                     # A closed schema's `required` names a member it declares nowhere:
                     # required-undeclared reports that typo, at error, where it is written
                     # (one defect, one finding; issue 45).

@@ -7,6 +7,8 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from conftest import DIALECT, schema
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity
@@ -351,3 +353,72 @@ def test_a_schemas_own_examples_are_recommended_to_validate_a_message_example_mu
             Severity.ERROR
         ),
     }
+
+
+# --- readOnly and writeOnly required members: required in one direction only -----------------
+
+
+def _options_api(version: str, request: str, response: str) -> str:
+    # `id` is required and readOnly (the server makes it), `secret` required and writeOnly.
+    return textwrap.dedent(
+        f"""\
+        openapi: {version}
+        info: {{title: Options, version: 1.0.0}}
+        paths:
+          /options:
+            post:
+              requestBody:
+                content:
+                  application/json:
+                    schema: {{$ref: '#/components/schemas/Option'}}
+                    example: {request}
+              responses:
+                '201':
+                  description: Created.
+                  content:
+                    application/json:
+                      schema: {{$ref: '#/components/schemas/Option'}}
+                      example: {response}
+        components:
+          schemas:
+            Option:
+              type: object
+              required: [id, label, secret]
+              properties:
+                id: {{$ref: '#/components/schemas/Id'}}
+                label: {{type: string}}
+                secret: {{type: string, writeOnly: true}}
+            Id: {{type: string, readOnly: true}}
+        """
+    )
+
+
+def test_a_request_example_need_not_give_a_required_readonly_member(
+    make_corpus: MakeCorpus,
+) -> None:
+    for version in ("3.0.3", "3.1.0"):
+        api = _options_api(version, "{label: Red, secret: s}", "{id: o-1, label: Red}")
+        assert findings(make_corpus({"api/openapi.yaml": api})) == [], version
+
+
+@pytest.mark.parametrize("declared", ["through a $ref", "in place"])
+def test_a_response_example_must_give_a_required_readonly_member(
+    make_corpus: MakeCorpus, declared: str
+) -> None:
+    api = _options_api("3.0.3", "{label: Red, secret: s}", "{label: Red}")
+    if declared == "in place":
+        api = api.replace(
+            "id: {$ref: '#/components/schemas/Id'}", "id: {type: string, readOnly: true}"
+        )
+    [finding] = findings(make_corpus({"api/openapi.yaml": api}))
+    assert '"id" is a required property' in finding.message
+    assert "/responses/201/" in finding.related[0].pointer
+
+
+def test_a_request_example_must_give_a_required_writeonly_member(
+    make_corpus: MakeCorpus,
+) -> None:
+    api = _options_api("3.0.3", "{label: Red}", "{id: o-1, label: Red}")
+    [finding] = findings(make_corpus({"api/openapi.yaml": api}))
+    assert '"secret" is a required property' in finding.message
+    assert "/requestBody/" in finding.related[0].pointer
