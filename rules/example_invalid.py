@@ -234,12 +234,13 @@ from speclint.analyses.schema_objects import schema_holders, schema_objects, val
 from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import (
     MALFORMED_SCHEMA,
+    closest_branch,
     error_pointer,
     explain,
     patterns_judged_once,
     short_message,
 )
-from speclint.common.findings import Finding, Location, Severity, first_fitting
+from speclint.common.findings import VALUE_SHOWN, Finding, Location, Severity, within
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.prose import CodeFence, Paragraph
@@ -342,10 +343,12 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
         yield Finding(
             ID,
             Severity.WARNING if _schemas_own(schema_pointer, example_pointer) else SEVERITY,
-            first_fitting(
+            within(
                 f"{failure}; it fails the schema at `{schema_pointer or '/'}`: {fix}",
                 f"{failure}; it fails the schema (a related location): {fix}",
                 f"{failure}: {fix}",
+                f"{failure}: fix the example, or the schema",
+                failure,
             ),
             document.location(example_pointer),
             related=(document.location(schema_pointer, note="the schema it fails"),),
@@ -385,13 +388,15 @@ def _file_findings(
     yield Finding(
         ID,
         Severity.WARNING if binding.how == BY_SHAPE else SEVERITY,
-        first_fitting(
+        within(
             f"{_describe(errors)}; the example file fails `{target.label}`, which {phrase} "
             "binds it to: fix the example, or the schema if the example shows what the "
             "protocol really does (or give the file a `$schema`)",
             f"{_describe(errors)}; {phrase} binds it to `{target.label}`: fix the example, or "
             "the schema",
             f"{_describe(errors)}; {phrase} binds it to `{target.label}`",
+            f"{_describe(errors)}; it fails `{target.label}` (a related location)",
+            _describe(errors),
         ),
         document.location(where),
         related=(
@@ -806,17 +811,23 @@ def _page_findings(
         yield Finding(
             ID,
             Severity.WARNING if tie.how == BY_SHAPE else SEVERITY,
-            first_fitting(
+            within(
                 f"{failure}; the example fails `{target.label}`, which {tie.phrase} {verb} it "
                 "to: fix the example, or the schema if the example shows what the protocol "
                 "really does",
                 f"{failure}; {tie.phrase} {verb} it to `{target.label}`: fix the example, or "
                 "the schema",
                 f"{failure}; {tie.phrase} {verb} it to `{target.label}`",
+                f"{failure}; {tie.phrase} {verb} it to the schema (a related location)",
+                f"{failure}; it fails `{target.label}` (a related location)",
+                failure,
             ),
             Location(document.path, fence.line + line, column + indent, pointer=heading),
             related=(
-                target.document.location(target.pointer, note="the schema it fails"),
+                # What binds the example stays said when the message is too long to say it.
+                target.document.location(
+                    target.pointer, note=f"the schema it fails: {tie.phrase} {verb} it to it"
+                ),
                 *((tie_location,) if tie.line != fence.line else ()),
                 *_other_errors(document, fence, parsed, tie.part, errors[1:], indent, heading),
             ),
@@ -1146,12 +1157,18 @@ def _describe(errors: list[ValidationError], part: str = "") -> str:
     it), with how many more there are."""
     specific = explain(errors[0])
     where = part + error_pointer(specific) or "/"
+    # A `oneOf`/`anyOf` failure is explained by the branch the example came closest to: say
+    # which, by name, rather than print every branch.
+    closest = closest_branch(errors[0], specific)
+    within_branch = f" (in `{closest}`, the closest branch)" if closest else ""
     more = (
         f" (and {len(errors) - 1} more error{'s' if len(errors) > 2 else ''})"
         if len(errors) > 1
         else ""
     )
-    return f"example at {where}: {short_message(specific)}{more}"
+    # A run of names (unexpected members, an enum's values) is cut to what a message can hold.
+    failure = short_message(specific, names_room=VALUE_SHOWN)
+    return f"example at {where}: {failure}{within_branch}{more}"
 
 
 def _mapping(value: Any) -> dict[str, Any]:

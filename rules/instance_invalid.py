@@ -75,7 +75,7 @@ from speclint.analyses.validation import (
     message_key,
     short_message,
 )
-from speclint.common.findings import Finding, Location, Member, Severity, headed, left_out
+from speclint.common.findings import Finding, Location, Member, Severity, headed, left_out, within
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 
@@ -254,9 +254,11 @@ def _validate(
         yield Finding(
             ID,
             SEVERITY,
-            headed(
-                f"{pointer or '/'}: {message}{also}",
-                f"; fix the data, or the schema it names ({schema_named})",
+            within(
+                f"{pointer or '/'}: {message}{also}; fix the data, or the schema it names "
+                f"({schema_named})",
+                f"{pointer or '/'}: {message}{also}; fix the data, or the schema it names",
+                f"{pointer or '/'}: {message}{brief}; fix the data, or the schema",
                 f"{pointer or '/'}: {message}{brief}",
                 f"{message}{brief}",
             )

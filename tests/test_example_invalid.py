@@ -422,3 +422,76 @@ def test_a_request_example_must_give_a_required_writeonly_member(
     [finding] = findings(make_corpus({"api/openapi.yaml": api}))
     assert '"secret" is a required property' in finding.message
     assert "/requestBody/" in finding.related[0].pointer
+
+
+# --- messages: bounded whole, branches named, never printed ------------------------------------
+
+
+def _channel_api(example: str, path: str = "/log_entries") -> str:
+    return textwrap.dedent(
+        f"""\
+        openapi: 3.0.3
+        info: {{title: Log, version: 1.0.0}}
+        paths:
+          {path}:
+            get:
+              responses:
+                '200':
+                  description: The entry.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        properties:
+                          channel:
+                            oneOf:
+                              - {{$ref: '#/components/schemas/ApiChannel'}}
+                              - {{$ref: '#/components/schemas/EmailChannel'}}
+                              - {{title: NoteChannel, type: object, required: [note], properties: {{note: {{type: string}}}}}}
+                      example: {example}
+        components:
+          schemas:
+            ApiChannel:
+              type: object
+              description: {"A channel made by the events API, with a long description. " * 6}
+              required: [summary]
+              properties:
+                type: {{type: string, description: Always api.}}
+                summary: {{type: string, description: Same as the description.}}
+            EmailChannel:
+              type: object
+              required: [type, to]
+              properties:
+                type: {{type: string, enum: [email]}}
+                to: {{type: string, maxLength: 5}}
+        """
+    )
+
+
+def test_an_example_matching_several_branches_names_them_not_prints_them(
+    make_corpus: MakeCorpus,
+) -> None:
+    api = _channel_api("{channel: {type: slack, summary: s, note: n}}")
+    [finding] = findings(make_corpus({"api/openapi.yaml": api}))
+    assert "matches 2 branches of `oneOf`" in finding.message
+    assert "`#/components/schemas/ApiChannel`, `NoteChannel`" in finding.message
+    assert "long description" not in finding.message and len(finding.message) <= 200
+
+
+def test_an_example_failing_a_oneof_says_which_branch_came_closest(
+    make_corpus: MakeCorpus,
+) -> None:
+    api = _channel_api("{channel: {type: email, to: far-too-long-an-address}}")
+    [finding] = findings(make_corpus({"api/openapi.yaml": api}))
+    assert "example at /channel/to:" in finding.message
+    assert "(in `#/components/schemas/EmailChannel`, the closest branch)" in finding.message
+
+
+def test_a_long_schema_pointer_moves_to_the_related_location(make_corpus: MakeCorpus) -> None:
+    path = "/accounts/{account_id}/notification_rules/{rule_id}/contact_methods/{method_id}"
+    api = _channel_api("{channel: {type: email, to: far-too-long-an-address}}", path)
+    [finding] = findings(make_corpus({"api/openapi.yaml": api}))
+    assert len(finding.message) <= 200, finding.message
+    assert finding.related[0].pointer.endswith(
+        "/get/responses/200/content/application~1json/schema"
+    )
