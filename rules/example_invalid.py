@@ -689,7 +689,8 @@ def _page_findings(
             related=(
                 # What binds the example stays said when the message is too long to say it.
                 target.document.location(
-                    target.pointer, note=f"the schema it fails: {tie.phrase} {verb} it to it"
+                    target.pointer,
+                    note=f"the schema it fails ({tie.phrase} {verb} the example here)",
                 ),
                 *((tie_location,) if tie.line != fence.line else ()),
                 *_other_errors(document, fence, parsed, tie.part, errors[1:], indent, heading),

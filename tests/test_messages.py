@@ -147,7 +147,7 @@ def test_an_example_bound_by_a_long_failure_is_bounded_whole(make_corpus: MakeCo
     [finding] = json.loads(run.stdout)["findings"]
     assert len(finding["message"]) <= FIRST_LINE, finding["message"]
     assert f'"{names[0]}"' in finding["message"] and "\u2026 3 more" in finding["message"]
-    assert "binds it to it" in finding["related"][0]["note"]
+    assert "binds the example here" in finding["related"][0]["note"]
     text = cli("check", str(root), "--no-cache", "--no-color").stdout
     assert not any(line.rstrip().endswith("\u2026") for line in text.splitlines())
 
