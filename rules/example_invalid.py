@@ -263,7 +263,10 @@ def _file_findings(
         ),
         document.location(where),
         related=(
-            target.document.location(target.pointer, note="the schema it fails"),
+            # What binds the file stays said when the message is too long to say it.
+            target.document.location(
+                target.pointer, note=f"the schema it fails ({phrase} binds the example here)"
+            ),
             *(
                 document.location(
                     error_pointer(explain(e)),
