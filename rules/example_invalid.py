@@ -50,9 +50,10 @@ Options
         [rules.example-invalid.fences]
         "spec/rest-endpoints.md#create-a-run" = "schemas/run-request.schema.json"
 
-    ``adjacent``, ``by-value``, ``by-shape``, ``by-operation`` (each default ``true``): turn off
-    the tie by the paragraph above, or the binding by values, by shape, by operation (and a
-    JSON-RPC response by its request).
+    ``adjacent`` (default ``true``): tie fences by the paragraph above them. ``by-value`` (default
+    ``true``), ``by-shape`` (default ``true``; a warning), ``by-operation`` (default ``true``):
+    bind the other examples by their values, their shape, the operation they sit under (and a
+    JSON-RPC response by its request); ``false`` turns one off.
 
 Limitations
     What an example does not give is not demanded where the text shows a part (a fragment, an
