@@ -551,11 +551,15 @@ def _null_examples(places: list[Location], in_enums: int) -> Finding:
     count = f"{len(places)} examples in this document give" if many else "an example gives"
     listed = "each listed as a related location" if many else "at this location"
     if in_enums == len(places):
+        short = f"whose `enum` lacks `null` ({listed}): add `null` to the enum"
         what = (
             f"whose schema says `nullable: true` but whose `enum` lacks `null` ({listed}): add "
             "`null` to the enum, as OpenAPI 3.0.3 asks"
         )
     elif in_enums:
+        short = (
+            f"its schema does not allow ({listed}): add `nullable: true`, or `null` to an `enum`"
+        )
         what = (
             f"whose schema does not allow it ({listed}): add "
             "`nullable: true` to those schemas, and `null` to the `enum` of the "
@@ -563,12 +567,17 @@ def _null_examples(places: list[Location], in_enums: int) -> Finding:
         )
     else:
         schemas = "those schemas" if many else "the schema"
+        short = f"its schema does not allow ({listed}): add `nullable: true` to {schemas}"
         what = f"whose schema does not allow it ({listed}): add `nullable: true` to {schemas}"
+    examples = "the examples" if many else "the example"
     return Finding(
         ID,
         Severity.INFO,
-        f"{count} `null` to a value {what}, or leave the value out of the example"
-        + ("s" if many else ""),
+        within(
+            f"{count} `null` to a value {what}, or leave the value out of {examples}",
+            f"{count} `null` to a value {what}",
+            f"{count} `null` to a value {short}",
+        ),
         places[0],
         related=tuple(
             Location(p.path, p.line, p.column, pointer=p.pointer, note="another example with it")
@@ -704,6 +713,8 @@ def _page_findings(
 
 
 RELATED_ERRORS = 10  # the example's other errors shown as related locations
+# What the failure itself may take of a message's 200 characters, the rest for where and why.
+FAILURE_ROOM = 160
 
 
 def _other_errors(
@@ -1034,9 +1045,16 @@ def _describe(errors: list[ValidationError], part: str = "") -> str:
         if len(errors) > 1
         else ""
     )
-    # A run of names (unexpected members, an enum's values) is cut to what a message can hold.
-    failure = short_message(specific, names_room=VALUE_SHOWN)
-    return f"example at {where}: {failure}{within_branch}{more}"
+    # A run of names (unexpected members, an enum's values) and a value quoted are cut to what
+    # a message can hold, more tightly when the failure is long (an object where a `oneOf`
+    # wanted one of its branches).
+    said = ""
+    for room in (VALUE_SHOWN, VALUE_SHOWN // 2, VALUE_SHOWN // 4):
+        failure = short_message(specific, names_room=room, value_room=room)
+        said = f"example at {where}: {failure}{within_branch}{more}"
+        if len(said) <= FAILURE_ROOM:
+            break
+    return said
 
 
 def _mapping(value: Any) -> dict[str, Any]:

@@ -146,7 +146,7 @@ def test_an_example_bound_by_a_long_failure_is_bounded_whole(make_corpus: MakeCo
     run = cli("check", str(root), "--no-cache", "--format", "json")
     [finding] = json.loads(run.stdout)["findings"]
     assert len(finding["message"]) <= FIRST_LINE, finding["message"]
-    assert f'"{names[0]}"' in finding["message"] and "\u2026 3 more" in finding["message"]
+    assert f'"{names[0]}"' in finding["message"] and "more were unexpected" in finding["message"]
     assert "binds the example here" in finding["related"][0]["note"]
     text = cli("check", str(root), "--no-cache", "--no-color").stdout
     assert not any(line.rstrip().endswith("\u2026") for line in text.splitlines())

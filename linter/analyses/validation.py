@@ -531,22 +531,25 @@ def message_key(error: ValidationError) -> str:
     return f"{message} (keyword `{keyword}`)" if keyword else message
 
 
-def short_message(error: ValidationError, names_room: int | None = None) -> str:
+def short_message(
+    error: ValidationError, names_room: int | None = None, value_room: int = VALUE_SHOWN
+) -> str:
     """The library's message for ``error``, as a message of speclint says it: values as JSON
     (:func:`json_spelled`), a long instance or keyword value shown by its start
     (:func:`speclint.common.findings.json_value`), a long list of names by its first ones and
-    how many more (with ``names_room``, as many as fit in that many characters); then the
+    how many more (with ``names_room``, as many as fit in that many characters; a value in
+    ``value_room`` characters); then the
     keyword. Nothing but a quoted value is shortened, and the branches
     of a ``oneOf``/``anyOf`` are named (:func:`branch_name`), never printed whole (jsonschema
     prints each: 2,749 characters for one example, issue 45)."""
-    branches = _branches_named(error)
+    branches = _branches_named(error, value_room)
     if branches is not None:
         return branches
     message = error.message
     for value in (error.instance, error.validator_value):
         shown = _python_repr(value)
-        if len(shown) > VALUE_SHOWN and shown in message:
-            message = message.replace(shown, json_value(value))
+        if len(shown) > value_room and shown in message:
+            message = message.replace(shown, json_value(value, value_room))
     message = _fewer_names(json_spelled(message), names_room)
     # An error the library built itself has no keyword: jsonschema's `<unset>` sentinel.
     keyword = error.validator if isinstance(error.validator, str) else ""
@@ -558,15 +561,15 @@ BRANCHES_NAMED = 3  # branches a message names before "and N more"
 
 def branch_name(keyword: str, index: int, branch: Any) -> str:
     """How a message names a ``oneOf``/``anyOf``/``allOf`` branch: by its ``title``, else the
-    ``$ref`` it is (its last segment when the reference is long), else where it is
-    (``oneOf/2``)."""
+    last segment of the ``$ref`` it is (``#/components/schemas/Email``: ``Email``), else where
+    it is (``oneOf/2``)."""
     if isinstance(branch, dict):
         title = branch.get("title")
         if isinstance(title, str) and title.strip() and len(title) <= 40:
             return title.strip()
         reference = branch.get("$ref")
-        if isinstance(reference, str) and reference:
-            return reference if len(reference) <= 40 else reference.rstrip("/").rsplit("/", 1)[-1]
+        if isinstance(reference, str) and reference.rstrip("/"):
+            return reference.rstrip("/").rsplit("/", 1)[-1]
     return f"{keyword}/{index}"
 
 
@@ -576,14 +579,14 @@ def _listed(names: list[str]) -> str:
     return shown + (f" and {more} more" if more > 0 else "")
 
 
-def _branches_named(error: ValidationError) -> str | None:
+def _branches_named(error: ValidationError, value_room: int = VALUE_SHOWN) -> str | None:
     """The message of a ``oneOf``/``anyOf`` failure that names its branches rather than printing
     them (None for any other error): the branches an instance matches where ``oneOf`` wants one,
     or that it matches none of."""
     keyword, branches = error.validator, error.validator_value
     if keyword not in ("oneOf", "anyOf") or not isinstance(branches, list):
         return None
-    value = json_value(error.instance)
+    value = json_value(error.instance, value_room)
     if " is valid under each of " in error.message:
         # jsonschema lists the matching branches by their repr: the branches named are those.
         matched = [
