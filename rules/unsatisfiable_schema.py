@@ -9,7 +9,10 @@ What it does
     through the corpus only (offline); a schema whose references do not resolve is left undecided
     (``unresolved-ref`` reports the reference) unless the verdict is the same whether the missing
     schema accepts everything or nothing. The finding names the keyword that kills the schema
-    and the property it rejects, from the composition's closed ``allOf`` branches.
+    and the property it rejects, from the composition's closed ``allOf`` branches. A schema
+    unsatisfiable only because a closed ``required`` names members nothing declares is
+    ``required-undeclared``'s finding (one defect, one finding); with that rule off it is
+    reported here, naming the ``required`` list, never a branch the schema does not have.
 
     Schemas of other dialects are decided in their own terms: draft-04/06/07 files, OpenAPI 3.0
     and AsyncAPI 2 documents are translated to 2020-12 first (``speclint.parsing.dialects``: a
