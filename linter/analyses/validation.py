@@ -594,12 +594,13 @@ def _branches_named(error: ValidationError, value_room: int = VALUE_SHOWN) -> st
             for i, b in enumerate(branches)
             if _python_repr(b) and _python_repr(b) in error.message
         ]
+        # The keyword is named in the sentence: no "(keyword ...)" after it.
         return (
-            f"{value} matches {len(matched) or 'several'} branches of `{keyword}` "
-            f"({_listed(matched)}) where exactly one must match (keyword `{keyword}`)"
+            f"{value} matches {len(matched) or 'several'} branches of `{keyword}`, not one: "
+            f"{_listed(matched)}"
         )
     named = [branch_name(keyword, i, b) for i, b in enumerate(branches)]
-    return f"{value} matches none of the branches of `{keyword}` ({_listed(named)}) (keyword `{keyword}`)"
+    return f"{value} matches none of the branches of `{keyword}`: {_listed(named)}"
 
 
 def closest_branch(error: ValidationError, specific: ValidationError) -> str:
