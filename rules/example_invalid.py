@@ -610,10 +610,17 @@ def _page_findings(
                 yield Finding(
                     ID,
                     Severity.WARNING,
-                    f"the example is tied by {tie.how} to `{tie.named}`, which names no schema "
-                    "in the corpus, so it is not checked: fix the name (a path relative to "
-                    "this page or the corpus root, or a file name only one schema has), or add "
-                    "the schema",
+                    within(
+                        f"the example is tied by {tie.how} to `{tie.named}`, which names no "
+                        "schema in the corpus, so it is not checked: fix the name (a path "
+                        "relative to this page or the corpus root, or a file name only one "
+                        "schema has), or add the schema",
+                        f"the example is tied by {tie.how} to `{tie.named}`, which names no "
+                        "schema in the corpus, so it is not checked: fix the name (a path, or a "
+                        "file name), or add the schema",
+                        f"the example is tied to `{tie.named}`, which names no schema in the "
+                        "corpus, so it is not checked: fix the name, or add the schema",
+                    ),
                     Location(document.path, tie.line, 1, pointer=heading),
                     key=f"{fence.line}:unresolved",
                 )
@@ -625,9 +632,13 @@ def _page_findings(
                 yield Finding(
                     ID,
                     Severity.WARNING,
-                    f"the example tied to `{tie.named}` is not {fence.language.upper()}: "
-                    f"{error.message}; it cannot be checked. Make it complete JSON (use a "
-                    "`jsonc` fence for comments), or drop the tie if it is only a sketch",
+                    within(
+                        f"the example tied to `{tie.named}` is not {fence.language.upper()}: "
+                        f"{error.message}; it cannot be checked. Make it complete JSON (use a "
+                        "`jsonc` fence for comments), or drop the tie if it is only a sketch",
+                        f"the example tied to `{tie.named}` is not {fence.language.upper()}: "
+                        f"{error.message}; make it complete JSON, or drop the tie",
+                    ),
                     Location(
                         document.path,
                         fence.line + error.line,

@@ -251,18 +251,24 @@ def _validate(
         also = f" ({more} fail the same way{where})" if others else ""
         brief = f" ({more} fail too)" if others else ""
         schema_named = f"{schema_document.path}{'#' + fragment if fragment else ''}"
+        # Counted in the bound: a message never says its places are listed of a list cut short.
+        untold = left_out(len(listed), len(others) - len(listed), "other values")
         yield Finding(
             ID,
             SEVERITY,
             within(
-                f"{pointer or '/'}: {message}{also}; fix the data, or the schema it names "
-                f"({schema_named})",
-                f"{pointer or '/'}: {message}{also}; fix the data, or the schema it names",
-                f"{pointer or '/'}: {message}{brief}; fix the data, or the schema",
-                f"{pointer or '/'}: {message}{brief}",
-                f"{message}{brief}",
-            )
-            + left_out(len(listed), len(others) - len(listed), "other values"),
+                *(
+                    wording + untold
+                    for wording in (
+                        f"{pointer or '/'}: {message}{also}; fix the data, or the schema it "
+                        f"names ({schema_named})",
+                        f"{pointer or '/'}: {message}{also}; fix the data, or the schema it names",
+                        f"{pointer or '/'}: {message}{brief}; fix the data, or the schema",
+                        f"{pointer or '/'}: {message}{brief}",
+                        f"{message}{brief}",
+                    )
+                )
+            ),
             document.location(pointer),
             related=(
                 *named,

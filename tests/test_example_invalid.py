@@ -494,3 +494,13 @@ def test_a_long_schema_pointer_moves_to_the_related_location(make_corpus: MakeCo
     assert finding.related[0].pointer.endswith(
         "/get/responses/200/content/application~1json/schema"
     )
+
+
+def test_a_tie_to_a_missing_schema_is_said_in_a_bounded_message(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Errors\n\n<!-- normative-example: localized-content-section-envelope.schema.json -->\n"
+        '```json\n{"code": "E1"}\n```\n'
+    )
+    [finding] = findings(make_corpus({"spec/errors.md": page}))
+    assert finding.severity is Severity.WARNING and "names no schema" in finding.message
+    assert len(finding.message) <= 200, finding.message
