@@ -643,7 +643,8 @@ def _closing(schema: dict[str, Any], dialect: str) -> str | None:
 def closed_typos(corpus: Context, path: str, pointer: str) -> list[tuple[Location, list[str]]]:
     """The closed ``required`` names this rule reports (at error) among what always applies with
     the schema at ``path`` and ``pointer`` (its ``$ref`` targets and ``allOf`` branches, followed
-    through the corpus), each list with where its ``required`` is: a name declared nowhere under
+    through the corpus, and the schemas of the members they require), each list with where its
+    ``required`` is: a name declared nowhere under
     ``additionalProperties: false`` is one no instance can carry, so the schema is
     unsatisfiable for it alone. ``unsatisfiable-schema`` leaves that defect to this rule (one
     defect, one finding; issue 45) and, when this rule is off, explains it with these."""
@@ -675,6 +676,17 @@ def closed_typos(corpus: Context, path: str, pointer: str) -> list[tuple[Locatio
             inner = index.nodes.get((node.document.path, _at(node, "allOf", i)))
             if inner is not None:
                 pending.append(inner)
+        # A member the schema requires and declares must be there and valid: a schema of it
+        # that no instance satisfies makes this one unsatisfiable too.
+        required = reading.node.get("required")
+        properties = reading.node.get("properties")
+        if isinstance(required, list) and isinstance(properties, dict):
+            for name in required:
+                if isinstance(name, str) and name in properties:
+                    member = join_pointer(_at(node, "properties"), name)
+                    inner = index.nodes.get((node.document.path, member))
+                    if inner is not None:
+                        pending.append(inner)
     found: list[tuple[Location, list[str]]] = []
     for node in always:
         if node.document.path in corpus.derived or index.in_condition(node):

@@ -152,3 +152,19 @@ def test_unsatisfiable_schema_never_blames_allof_branches_a_schema_does_not_have
     assert "allOf" not in finding.message
     assert "`buffer_ts` is required at `/components/schemas/Part/required`" in finding.message
     assert [r.pointer for r in finding.related] == ["/components/schemas/Part/required"]
+
+
+def test_a_required_member_whose_schema_has_the_closed_typo_is_one_finding(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The payload requires `part`, whose closed schema requires a member it does not declare.
+    api = _closed_payload_api().replace(
+        "      payload: {$ref: '#/components/schemas/Part'}\n",
+        "      payload:\n        type: object\n        additionalProperties: false\n"
+        "        required: [part]\n        properties:\n"
+        "          part: {$ref: '#/components/schemas/Part'}\n",
+    )
+    root = make_corpus({"api/asyncapi.yaml": api})
+    [typo] = run(root, "required-undeclared")
+    assert typo.severity.label == "error" and "`buffer_ts`" in typo.message
+    assert run(root, "unsatisfiable-schema") == []
