@@ -879,12 +879,13 @@ def _outside_direction(
     lookup = RequiredLookup.of(corpus)
 
     def marked(error: ValidationError) -> bool:
-        if error.validator != "required" or not isinstance(error.schema, dict):
+        if error.validator != "required" or not isinstance(error.validator_value, list):
             return False
-        properties = error.schema.get("properties")
-        if not isinstance(properties, dict):
-            return False
-        named = [n for n in properties if f"{n!r} is a required property" == error.message]
+        named = [
+            n
+            for n in error.validator_value
+            if isinstance(n, str) and f"{n!r} is a required property" == error.message
+        ]
         return bool(named) and any(lookup.marked(error.schema, named[0], k) for k in keywords)
 
     return [e for e in errors if not marked(e)]

@@ -236,14 +236,25 @@ class RequiredLookup:
         return self._by_identity.get(id(schema))
 
     def marked(self, schema: Any, name: str, keyword: str) -> bool:
-        """Whether the declaration of ``name`` in ``schema``'s ``properties`` says ``keyword:
-        true`` (``readOnly``), itself, through its ``$ref``\\s or in an ``allOf`` branch."""
+        """Whether the declaration of ``name`` in ``schema``'s ``properties`` (else in the
+        ``properties`` of its scope) says ``keyword: true`` (``readOnly``), itself, through its
+        ``$ref``\\s or in an ``allOf`` branch."""
         node = self.node_of(schema)
         if node is None:
             return False
         index = self.index()
-        declared = join_pointer(_at(node, "properties"), name)
-        pending = [index.nodes.get((node.document.path, declared))]
+        holder: Node | None = node
+        properties = node.raw.get("properties")
+        if not (isinstance(properties, dict) and name in properties):
+            # Declared in another schema of its scope (a sibling `allOf` branch): that one.
+            try:
+                holder = index.scope(node).declared.get(name)
+            except Unknown:
+                holder = None
+        if holder is None:
+            return False
+        declared = join_pointer(_at(holder, "properties"), name)
+        pending = [index.nodes.get((holder.document.path, declared))]
         seen: set[tuple[str, str]] = set()
         while pending:
             current = pending.pop()

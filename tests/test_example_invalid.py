@@ -504,3 +504,21 @@ def test_a_tie_to_a_missing_schema_is_said_in_a_bounded_message(make_corpus: Mak
     [finding] = findings(make_corpus({"spec/errors.md": page}))
     assert finding.severity is Severity.WARNING and "names no schema" in finding.message
     assert len(finding.message) <= 200, finding.message
+
+
+def test_a_readonly_member_declared_in_a_sibling_allof_branch_is_not_asked_of_a_request(
+    make_corpus: MakeCorpus,
+) -> None:
+    api = _options_api("3.0.3", "{label: Red, secret: s}", "{id: o-1, label: Red, secret: s}")
+    split = api.replace(
+        "    Option:\n      type: object\n      required: [id, label, secret]\n",
+        "    Option:\n      allOf:\n        - {$ref: '#/components/schemas/Base'}\n"
+        "        - {type: object, required: [id, label, secret]}\n"
+        "    Base:\n      type: object\n",
+    )
+    assert split != api
+    api = split
+    assert findings(make_corpus({"api/openapi.yaml": api})) == []
+    response = api.replace("example: {id: o-1, label: Red, secret: s}", "example: {label: Red}")
+    [finding] = findings(make_corpus({"api/openapi.yaml": response}))
+    assert '"id" is a required property' in finding.message
