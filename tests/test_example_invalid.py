@@ -8,9 +8,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from jsonschema.exceptions import ValidationError
 
 from conftest import DIALECT, schema
 from speclint.analyses.context import Context
+from speclint.analyses.validation import short_message
 from speclint.common.findings import Finding, Severity
 from speclint.parsing.structured import strip_jsonc
 from speclint.run.catalog import all_rules
@@ -522,3 +524,20 @@ def test_a_readonly_member_declared_in_a_sibling_allof_branch_is_not_asked_of_a_
     response = api.replace("example: {id: o-1, label: Red, secret: s}", "example: {label: Red}")
     [finding] = findings(make_corpus({"api/openapi.yaml": response}))
     assert '"id" is a required property' in finding.message
+
+
+def test_a_oneof_failure_of_another_kind_keeps_the_validators_words() -> None:
+    error = ValidationError(
+        "reference '#/x' could not be resolved",
+        validator="oneOf",
+        validator_value=[{"type": "string"}],
+        instance={"a": 1},
+    )
+    assert short_message(error) == 'reference "#/x" could not be resolved (keyword `oneOf`)'
+    error = ValidationError(
+        "{'a': 1} is not valid under any of the given schemas",
+        validator="oneOf",
+        validator_value=[{"title": "Text", "type": "string"}],
+        instance={"a": 1},
+    )
+    assert short_message(error) == '{"a": 1} matches none of the branches of `oneOf`: `Text`'

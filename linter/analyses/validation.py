@@ -599,6 +599,8 @@ def _branches_named(error: ValidationError, value_room: int = VALUE_SHOWN) -> st
             f"{value} matches {len(matched) or 'several'} branches of `{keyword}`, not one: "
             f"{_listed(matched)}"
         )
+    if not error.message.endswith(" is not valid under any of the given schemas"):
+        return None  # another failure of the keyword (a discriminator's): the library's words
     named = [branch_name(keyword, i, b) for i, b in enumerate(branches)]
     return f"{value} matches none of the branches of `{keyword}`: {_listed(named)}"
 
