@@ -541,3 +541,16 @@ def test_a_oneof_failure_of_another_kind_keeps_the_validators_words() -> None:
         instance={"a": 1},
     )
     assert short_message(error) == '{"a": 1} matches none of the branches of `oneOf`: `Text`'
+
+
+def test_a_long_string_the_validator_quotes_is_shown_by_its_start() -> None:
+    target = "#/paths/~1fields/post/requestBody/content/application~1json/schema/properties/x"
+    error = ValidationError(
+        f"reference {target!r} could not be resolved",
+        validator="oneOf",
+        validator_value=[{"type": "string"}],
+        instance={"a": 1},
+    )
+    said = short_message(error, names_room=40)
+    assert said.startswith('reference "#/paths/~1fields') and target not in said
+    assert said.endswith("could not be resolved (keyword `oneOf`)")

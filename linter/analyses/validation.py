@@ -551,6 +551,10 @@ def short_message(
         if len(shown) > value_room and shown in message:
             message = message.replace(shown, json_value(value, value_room))
     message = _fewer_names(json_spelled(message), names_room)
+    if names_room is not None:
+        # A long string the library quotes itself (a discriminator's unresolved reference):
+        # its start, as a value is shown.
+        message = _QUOTED.sub(lambda m: _shown(m.group(0), names_room), message)
     # An error the library built itself has no keyword: jsonschema's `<unset>` sentinel.
     keyword = error.validator if isinstance(error.validator, str) else ""
     return f"{message} (keyword `{keyword}`)" if keyword else message
@@ -660,9 +664,20 @@ def json_spelled(message: str) -> str:
 
 
 NAMES_SHOWN = 8
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 # A run of quoted names (``"a", "b", ... were unexpected``, an `enum`'s members): the first few
 # and how many more, when the run is long; the words around it stay.
 _NAME_RUN = re.compile(r'"(?:[^"\\\n]|\\.)*"(?:, "(?:[^"\\\n]|\\.)*")+')
+
+
+def _shown(quoted: str, room: int) -> str:
+    """A quoted string of a message, shown by its start when it is longer than ``room``."""
+    if len(quoted) <= room:
+        return quoted
+    try:
+        return json_value(json.loads(quoted), room)
+    except ValueError:  # not a JSON string after all: as it is
+        return quoted
 
 
 def _fewer_names(message: str, room: int | None = None) -> str:
