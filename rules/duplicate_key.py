@@ -8,7 +8,8 @@ What it does
 Why is this bad?
     JSON (RFC 8259 §4) says names SHOULD be unique and leaves duplicates undefined; YAML 1.2 forbids
     them. Real parsers silently keep one of the values (usually the last), so the author's first
-    value is lost without a word, and two tools may keep different ones.
+    value is lost without a word, and two tools may keep different ones. A key repeated with
+    the same value loses nothing: it is a warning, not an error.
 
 Example
     ::
@@ -57,11 +58,19 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             key = tokens[-1] if tokens else ""
             parent = duplicate.pointer[: -len(key) - 1] if tokens else ""
             first_line, first_column = duplicate.first
+            # The same value twice loses nothing whichever one a parser keeps: a slip to tidy,
+            # not a value lost (open-rpc/examples' `tsconfig.json`, issue 45).
             yield Finding(
                 ID,
-                SEVERITY,
-                f"key `{key}` appears twice in `{parent or '/'}` (first at line {first_line}); "
-                "parsers keep only one of the values: merge the two entries into one",
+                Severity.WARNING if duplicate.same else SEVERITY,
+                (
+                    f"key `{key}` appears twice in `{parent or '/'}` with the same value (first "
+                    f"at line {first_line}): remove the repetition"
+                    if duplicate.same
+                    else f"key `{key}` appears twice in `{parent or '/'}` (first at line "
+                    f"{first_line}); parsers keep only one of the values: merge the two entries "
+                    "into one"
+                ),
                 Location(
                     document.path, duplicate.again[0], duplicate.again[1], pointer=duplicate.pointer
                 ),

@@ -1,153 +1,20 @@
 """An example (in an API document, a schema, or a spec page) that fails the schema it illustrates.
 
 What it does
-    Validates every example against its schema with the validator for the draft that schema is
-    written in (2020-12 unless it says otherwise), resolving ``$ref``\\s through the corpus
-    (offline):
-
-    - OpenAPI media types, parameters and headers (wherever they are: paths, webhooks,
-      components): ``example``, and each ``examples.<name>.value`` (following ``$ref``\\s to
-      ``components/examples``), against the sibling ``schema``;
-    - AsyncAPI messages: each ``examples[].payload`` against the message's ``payload``;
-    - every schema object at every depth (schema files; OpenAPI, AsyncAPI components, payloads
-      and headers): each item of ``examples`` and a legacy ``example``, against that schema, in
-      the dialect it is written in (its ``$schema``, else the document's: OpenAPI 3.0 Schema
-      Objects have ``example`` only; AsyncAPI's are draft-07). One that fails is a warning:
-      JSON Schema only recommends that examples validate (Validation 2020-12 §9.5), where an
-      AsyncAPI message example's payload must (an error);
-    - Markdown: every ``json`` / ``jsonc`` code fence tied to a schema, by its info string
-      (```` ```json schema=schemas/x.schema.json ````), by a marker comment just above it
-      (``<!-- normative-example: x.schema.json -->``), by configuration, or by the paragraph just
-      above it naming exactly one schema file (a link or a backticked file name). ``jsonc``
-      comments and trailing commas are allowed;
-    - Markdown: a fence that the paragraph introducing it, or its heading, says is one schema
-      definition, by its ``$defs``/``definitions`` key or ``title`` ("Request
-      `MessageSendParams` object:", "### `MessageSendParams` Object"), when one definition of
-      the page's version line has that name;
-    - Markdown: any other JSON or YAML fence (``json,title=x`` and an untagged fence holding a
-      JSON object included), bound by what the example is (issue 28): by the schema it names
-      as its own (``"$schema"`` or ``"_schemaURL"`` holding a corpus schema's ``$id`` or
-      path); by its values, when the values it gives to members that definitions fix with a
-      ``const`` or ``enum`` leave one
-      definition of the page's version line (JSON-RPC's ``"method": "message/send"``,
-      ``"kind": "task"``; a discriminator's ``const`` is enough, an ``enum`` value needs the
-      definition to declare most of the example's members too); else by its shape, when one
-      definition declares every member of the example (three or more) and fits it clearly
-      better than any other. An example two definitions fit equally is not bound; nor is a
-      Kubernetes-style object (a string ``apiVersion`` and ``kind``) by the members every such
-      object has (``apiVersion``, ``kind``, ``metadata``, ``spec``, ``status``): a rendered
-      Service is not another chart's ``PersistentVolumeClaim`` for sharing them; nor is it
-      bound, by any evidence, to a definition that fixes its ``kind`` or ``apiVersion`` to
-      other values (the type an object names is what it is). Where its
-      own members fix nothing, the members of its object members can (an envelope's
-      ``"context": {"type": "dev.cdevents.approval.closed.0.1.0"}``). Between the two, by the
-      operation it sits under: the heading or the paragraph above names an OpenAPI operation by
-      method and path and says which side the fence shows ("#### `POST /v1/runs` request",
-      "Response:" under it), and that side has one JSON schema declaring at least half of the
-      example's members; a JSON-RPC response (``result``, no ``method``) whose result nothing
-      else binds answers the request shown above it in its section (the same ``id``) or the
-      method the text names, and is bound to that method's result definition by the request
-      definition's name (``CallToolRequest`` -> ``CallToolResult``; else the whole to
-      ``SendMessageSuccessResponse``, or ``...Response``, declaring ``result``), when every
-      member the result gives is one that definition declares. An example of one or two
-      members (``{"aiProviders": {...}}``) is a fragment of the one definition that declares
-      them, when each object member's members are all declared by that member's schema (a
-      warning; the definition's other required members are not its to give). Where the
-      whole binds neither way, an object member is bound as a part by its own values when its
-      definition declares every member it has (a JSON-RPC response's ``result`` by its
-      ``kind``); a fence holding members (``"a2a": {...}``) is read as their object, and a
-      ``json`` fence with ``//`` comments as JSONC. ``speclint bindings`` lists every example
-      with what binds it, or why nothing does.
-
-    - example files: a JSON or YAML file with no ``$schema`` in an ``examples``, ``samples`` or
-      ``conformance`` folder (not one named ``invalid``, ``negative``, ``bad``, ``fail...``), bound
-      by its values or shape as a fence is.
-
-    An example of a Helm chart's values schema (a ``values.schema.json`` beside a ``Chart.yaml``)
-    is a values override: as Helm does, it is merged over the chart's default ``values.yaml``
-    (maps member by member, other values replaced, a ``null`` deleting the default) before it is
-    validated, and only errors at what the override itself gives are reported: a ``required``
-    member the defaults give is not missing (``speclint.analyses.charts``).
-
-    The finding points at the example's line (inside a fence: the failing member's line) and
-    names the failing keyword; where a ``oneOf`` fails, the branch whose discriminator the
-    example matches explains it (a ``file`` part is told what a file part lacks). A schema whose references do not resolve is skipped
-    (``unresolved-ref`` reports it). OpenAPI 3.0 examples are judged in the OpenAPI 3.0 dialect
-    (``nullable``, boolean ``exclusiveMinimum``); AsyncAPI 2.x ``publish``/``subscribe``
-    messages (and their ``oneOf``) are read like 3.x ones; examples under ``definitions`` are
-    checked like those under ``$defs``. An example written ``{"$ref": ...}`` is a reference to an
-    example kept elsewhere, not an example, and a generated bundle (``speclint.analyses.lineage``)
-    is checked at its sources, not again. A ``pattern`` that runs out of time on an example
-    (catastrophic backtracking, over 0.25 s) is reported at the first example of the file it
-    runs out of time on, and not tried on that file's other examples; a large ``pattern`` the
-    file's compile budget left uncompiled is listed under "not checked", once per file
-    (README, "Compiling a pattern is bounded too").
-
-    Some examples are not instances, and are not judged as such: a prose sentence where the
-    schema wants an object or an array (a description of the value); an example wrapped in a
-    caption (``{"description": "In the example below ...", "inputs": {...}}``) or keyed by its
-    property's name (``{"scale": [1, 2]}`` under ``scale``), judged by the member it wraps; the
-    part of an example written as a ``$ref`` with members beside it (a documentation build
-    merges another example file there); an array or object of a parameter, header or form
-    field (``application/x-www-form-urlencoded``, ``multipart/form-data``) given in its
-    serialised form, one value, ``a,b`` or a JSON text (OpenAPI 3.0.3 §4.7.12.1 ``style``).
-    In OpenAPI 3.0, ``nullable: true`` beside a ``$ref`` (or an ``allOf``/``oneOf``/``anyOf``
-    without a ``type``) admits ``null``, as every 3.0 tool reads it, and the ``null``\\s an
-    example gives where nothing says ``nullable`` are one info for the document (a
-    generator's habit), each example a related location; its advice names what is missing
-    (``nullable: true``, or ``null`` in the ``enum`` of a schema that says ``nullable``
-    already). A value written ``"..."``, ``"…"`` or ``"etc."`` is an elision (coordinates cut
-    short), not a value: it is not judged. The first line of a finding stays within about 200 characters
-    (the schema's pointer moves to its related location).
-
-    An example tied by the paragraph above it is read as a *fragment*: the block of a larger
-    document that the text is about (``capabilities.compensation``). Missing ``required``
-    members are not reported for it; wrong types, unknown members and bad values are; unless
-    it gives at least half of its definition's required members ("An example `AgentCard`:"),
-    when it is meant whole. An explicit tie (info string, marker, configuration) checks the
-    whole example, and a warning says when the schema it names is not in the corpus or the
-    fence is not JSON.
-
-    An example bound by its values or shape is an instance of its definition: what it lacks is
-    reported ("bound to `SendMessageRequest` by `method: "message/send"`"), except in an
-    object that gives under half of its required members (a sketch of a few of them) or that
-    elides some (a ``"..."`` key or value), nor in an example the paragraph above it (or
-    above the run of fences it ends) or a comment line in it calls shortened ("trimmed for
-    brevity", ``// irrelevant fields excluded``). Placeholders (``"<task-id>"``, ``"{{user}}"``),
-    a description where an object goes (``"details": "object (optional)"``) and a type written
-    where a value goes (``"count": "integer"``, ``"status": "pending | running | ..."``, a
-    field sketch) are not judged,
-    nor is an example marked as one to reject (a counter-example), nor a fence that does not
-    parse (a sketch with ``...``). A
-    finding of an example bound by its shape alone is a warning; by its values, the operation
-    it sits under or the request it answers, an error.
-
-    An example meant to fail is marked explicitly, by a *label*: a text that begins with
-    ``invalid``, ``negative``, ``bad``, ``wrong``, ``incorrect``, ``rejected``, ``not valid``,
-    ``counter-example`` or ``anti-pattern`` (after markup, a symbol or a section number), alone
-    or followed by ``example``, ``case``, ``test`` or ``sample``, and then by nothing but
-    punctuation or by a separator (``:``, ``(``, a dash) and what it says ("Invalid",
-    "**Bad:**", "Negative case: an unknown role", "Negative tests"); or that holds one in
-    brackets, as a caption does ("Request 2 (invalid):", "(which fails the test)"). The label
-    may be:
-
-    - the fence's info string after the language, or an attribute's value in it
-      (```` ```json invalid ````, ```` ```json Invalid example ````,
-      ```` ```json title="Negative: no role" ````);
-    - a comment line in the fence (``// invalid: no such role``, ``# invalid example``);
-    - the fence's heading ("### Negative: kind/contents mismatch"), or the line just above it
-      ("Invalid example:");
-
-    or a paragraph of its section says its examples are not valid ("not strictly a valid
-    CloudEvent", "invalid examples", "counter-examples"). A marker word in an ordinary sentence
-    marks nothing: "// the server rejects any other role", ``title="Reply to an invalid
-    request"``, "Bad Request", a heading naming a topic ("Rejected tasks", "Invalid SSVC"),
-    "When the request is invalid, the agent answers:", the text after the fence; nor does a
-    word in a comment of the page (where a waiver is written) or in a code span.
-
-    A comment between a fence and the text above or below it (a waiver, ``<!-- ... -->`` or
-    MDX's ``{/* ... */}``) does not part them: the text still ties the fence, marks it or says
-    it is shortened.
+    Validates each example against its schema, in the schema's own dialect, resolving
+    ``$ref``\\s through the corpus (offline): OpenAPI media type, parameter and header examples;
+    AsyncAPI message example payloads; a schema's own ``examples``/``example`` (a warning:
+    JSON Schema only recommends that they validate, Validation 2020-12 §9.5); example files
+    in an ``examples``/``samples``/``conformance`` folder; and JSON/YAML fences in Markdown,
+    tied to a schema explicitly (info string ```` ```json schema=x.schema.json ````, a
+    ``<!-- normative-example: x.schema.json -->`` marker, configuration), by the paragraph above
+    (it names one schema file or definition), or bound by what the example is: the schema it
+    names, the values it gives to members a definition fixes (``"method": "message/send"``),
+    the OpenAPI operation it sits under, or its shape (a warning). ``speclint bindings`` lists
+    every example with what binds it, or why nothing does. In an OpenAPI 3 document a
+    ``readOnly`` required member is not asked of a request example, nor a ``writeOnly`` one
+    of a response (3.0.3 §4.7.24.1). The message names the failing keyword (a ``oneOf``'s
+    branches by name, and the one the example came closest to).
 
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
@@ -156,10 +23,8 @@ What it does
     whenever the rule runs.
 
 Why is this bad?
-    Examples are what readers copy and what mock servers, SDK tests and documentation render. An
-    example the schema rejects is either a wrong example or a wrong schema, and it was published
-    without anyone noticing (the Agent Feedback Protocol's own first request omits its REQUIRED
-    ``protocol_version``).
+    Examples are what readers copy and what mock servers, SDK tests and documentation render.
+    An example the schema rejects is a wrong example or a wrong schema, published unnoticed.
 
 Example
     ::
@@ -169,42 +34,40 @@ Example
             content:
               application/json:
                 schema: {$ref: '../schemas/run-snapshot.schema.json'}   # status: enum [...]
-                example: {runId: run-0001, status: paused, updatedAt: '2026-05-01T10:00:00Z'}
+                example: {runId: run-0001, status: paused}
 
     FAIL: ``error [example-invalid] example at /status: "paused" is not one of [...] (keyword `enum`)``
 
 Use instead
     ::
 
-                example: {runId: run-0001, status: running, updatedAt: '2026-05-01T10:00:00Z'}
+                example: {runId: run-0001, status: running}
 
-    PASS.
+    PASS. An example meant to fail is marked with a label (``invalid``, ``negative``, ``bad``,
+    ``counter-example``...) in its info string, a comment line, its heading or the line above
+    it ("Invalid example:"), and is not judged.
 
 Options
     ``markers`` (default ``["normative-example", "schema", "example-of"]``): the keys of marker
-    comments ``<!-- key: schema -->`` that tie the next fence to a schema.
-
-    ``fences`` (default none): a table from ``page.md#heading-anchor`` (or ``page.md``) to a
-    schema (``schemas/x.schema.json`` or ``schemas/x.schema.json#/$defs/y``); every JSON fence
-    under that heading (or on that page) is checked against it::
+    comments that tie the next fence to a schema. ``fences`` (default none): a table from
+    ``page.md#heading-anchor`` (or ``page.md``) to a schema; every JSON fence there is checked
+    against it (a key matching no page or heading is a warning)::
 
         [rules.example-invalid.fences]
         "spec/rest-endpoints.md#create-a-run" = "schemas/run-request.schema.json"
 
-    A configured key whose page or heading does not exist is a warning at the configuration
-    entry: it would otherwise check nothing, silently.
+    ``adjacent`` (default ``true``): tie fences by the paragraph above them. ``by-value`` (default
+    ``true``), ``by-shape`` (default ``true``; a warning), ``by-operation`` (default ``true``):
+    bind the other examples by their values, their shape, the operation they sit under (and a
+    JSON-RPC response by its request); ``false`` turns one off.
 
-    ``adjacent`` (default ``true``): tie fences by the paragraph above them (a schema file it
-    names, or a definition it introduces); ``false`` keeps only explicit ties.
-
-    ``by-value`` (default ``true``): bind the other examples by the values they give to
-    members a definition fixes; ``false`` turns it off.
-
-    ``by-shape`` (default ``true``): bind them by their shape (a warning); ``false`` turns it
-    off.
-
-    ``by-operation`` (default ``true``): bind them by the OpenAPI operation they sit under, and
-    a JSON-RPC response by the request it answers; ``false`` turns it off.
+Limitations
+    What an example does not give is not demanded where the text shows a part (a fragment, an
+    example "trimmed for brevity", a sketch giving under half of the required members), and
+    placeholders, elisions (``"..."``) and type sketches (``"count": "integer"``) are not
+    judged: the cases are the tests', each named after it (``grep -l example-invalid tests/``). A schema whose references do not resolve is skipped
+    (``unresolved-ref``); a missing member its schema's ``required`` misspells is
+    ``required-undeclared``'s finding.
 """
 
 from __future__ import annotations
@@ -213,8 +76,10 @@ import difflib
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import cache
 from typing import Any
 
+from jsonschema import Draft4Validator, validators
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
@@ -240,13 +105,14 @@ from speclint.analyses.schema_objects import schema_holders, schema_objects, val
 from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import (
     MALFORMED_SCHEMA,
+    closest_branch,
     error_pointer,
     explain,
     not_compiled,
     patterns_judged_once,
     short_message,
 )
-from speclint.common.findings import Finding, Location, Severity, first_fitting
+from speclint.common.findings import VALUE_SHOWN, Finding, Location, Severity, within
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.prose import CodeFence, Paragraph
@@ -257,6 +123,7 @@ from speclint.parsing.structured import (
     join_pointer,
     resolve_pointer,
 )
+from speclint.rules.required_undeclared import RequiredLookup
 
 ID = "example-invalid"
 SEVERITY = Severity.ERROR
@@ -363,12 +230,17 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
     oas30 = document.kind is DocumentKind.OPENAPI and document.dialect.startswith("OpenAPI 3.0")
     nulls: list[Location] = []
     in_enums = 0  # of them, those where only the `enum` of a `nullable` schema lacks `null`
+    own_dialect = validator_class_of(document)
     for schema_pointer, example_pointer, value, dialect in document_examples(document):
         uri = f"{file_uri(document.path)}#{schema_pointer}"
+        if oas30 and dialect is own_dialect:
+            dialect = _every_required(dialect)
         validator = corpus.references.validator(dialect, uri)
         errors = _answerable(
             validator, value, _serialised_depth(document, schema_pointer), _named(schema_pointer)
         )
+        errors = _without_typos(corpus, errors)
+        errors = _outside_direction(corpus, document, schema_pointer, errors)
         # `"..."` where a value belongs is an elision a documentation example writes
         # (coordinates cut short, "and so on"), not a value the API sends.
         errors = [e for e in errors if explain(e).instance not in ELISIONS]
@@ -384,10 +256,12 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
         yield Finding(
             ID,
             Severity.WARNING if _schemas_own(schema_pointer, example_pointer) else SEVERITY,
-            first_fitting(
+            within(
                 f"{failure}; it fails the schema at `{schema_pointer or '/'}`: {fix}",
                 f"{failure}; it fails the schema (a related location): {fix}",
                 f"{failure}: {fix}",
+                f"{failure}: fix the example, or the schema",
+                failure,
             ),
             document.location(example_pointer),
             related=(document.location(schema_pointer, note="the schema it fails"),),
@@ -413,7 +287,7 @@ def _file_findings(
     # name `core/state_event.json`): what it brings is not what the file shows.
     errors = [
         e
-        for e in _judged(corpus, validator, target, document.data)
+        for e in _without_typos(corpus, _judged(corpus, validator, target, document.data))
         if not (_stands_in(e) or _inside_reference(document.data, explain(e)))
     ]
     errors = [e for e in errors if not _sketched(e, by_shape=binding.how == BY_SHAPE)]
@@ -428,17 +302,22 @@ def _file_findings(
     yield Finding(
         ID,
         Severity.WARNING if binding.how == BY_SHAPE else SEVERITY,
-        first_fitting(
+        within(
             f"{_describe(errors)}; the example file fails `{target.label}`, which {phrase} "
             "binds it to: fix the example, or the schema if the example shows what the "
             "protocol really does (or give the file a `$schema`)",
             f"{_describe(errors)}; {phrase} binds it to `{target.label}`: fix the example, or "
             "the schema",
             f"{_describe(errors)}; {phrase} binds it to `{target.label}`",
+            f"{_describe(errors)}; it fails `{target.label}` (a related location)",
+            _describe(errors),
         ),
         document.location(where),
         related=(
-            target.document.location(target.pointer, note="the schema it fails"),
+            # What binds the file stays said when the message is too long to say it.
+            target.document.location(
+                target.pointer, note=f"the schema it fails ({phrase} binds the example here)"
+            ),
             *(
                 document.location(
                     error_pointer(explain(e)),
@@ -723,11 +602,15 @@ def _null_examples(places: list[Location], in_enums: int) -> Finding:
     count = f"{len(places)} examples in this document give" if many else "an example gives"
     listed = "each listed as a related location" if many else "at this location"
     if in_enums == len(places):
+        short = f"whose `enum` lacks `null` ({listed}): add `null` to the enum"
         what = (
             f"whose schema says `nullable: true` but whose `enum` lacks `null` ({listed}): add "
             "`null` to the enum, as OpenAPI 3.0.3 asks"
         )
     elif in_enums:
+        short = (
+            f"its schema does not allow ({listed}): add `nullable: true`, or `null` to an `enum`"
+        )
         what = (
             f"whose schema does not allow it ({listed}): add "
             "`nullable: true` to those schemas, and `null` to the `enum` of the "
@@ -735,12 +618,17 @@ def _null_examples(places: list[Location], in_enums: int) -> Finding:
         )
     else:
         schemas = "those schemas" if many else "the schema"
+        short = f"its schema does not allow ({listed}): add `nullable: true` to {schemas}"
         what = f"whose schema does not allow it ({listed}): add `nullable: true` to {schemas}"
+    examples = "the examples" if many else "the example"
     return Finding(
         ID,
         Severity.INFO,
-        f"{count} `null` to a value {what}, or leave the value out of the example"
-        + ("s" if many else ""),
+        within(
+            f"{count} `null` to a value {what}, or leave the value out of {examples}",
+            f"{count} `null` to a value {what}",
+            f"{count} `null` to a value {short}",
+        ),
         places[0],
         related=tuple(
             Location(p.path, p.line, p.column, pointer=p.pointer, note="another example with it")
@@ -774,10 +662,17 @@ def _page_findings(
                 yield Finding(
                     ID,
                     Severity.WARNING,
-                    f"the example is tied by {tie.how} to `{tie.named}`, which names no schema "
-                    "in the corpus, so it is not checked: fix the name (a path relative to "
-                    "this page or the corpus root, or a file name only one schema has), or add "
-                    "the schema",
+                    within(
+                        f"the example is tied by {tie.how} to `{tie.named}`, which names no "
+                        "schema in the corpus, so it is not checked: fix the name (a path "
+                        "relative to this page or the corpus root, or a file name only one "
+                        "schema has), or add the schema",
+                        f"the example is tied by {tie.how} to `{tie.named}`, which names no "
+                        "schema in the corpus, so it is not checked: fix the name (a path, or a "
+                        "file name), or add the schema",
+                        f"the example is tied to `{tie.named}`, which names no schema in the "
+                        "corpus, so it is not checked: fix the name, or add the schema",
+                    ),
                     Location(document.path, tie.line, 1, pointer=heading),
                     key=f"{fence.line}:unresolved",
                     heuristic=EXPLICIT,
@@ -790,9 +685,13 @@ def _page_findings(
                 yield Finding(
                     ID,
                     Severity.WARNING,
-                    f"the example tied to `{tie.named}` is not {fence.language.upper()}: "
-                    f"{error.message}; it cannot be checked. Make it complete JSON (use a "
-                    "`jsonc` fence for comments), or drop the tie if it is only a sketch",
+                    within(
+                        f"the example tied to `{tie.named}` is not {fence.language.upper()}: "
+                        f"{error.message}; it cannot be checked. Make it complete JSON (use a "
+                        "`jsonc` fence for comments), or drop the tie if it is only a sketch",
+                        f"the example tied to `{tie.named}` is not {fence.language.upper()}: "
+                        f"{error.message}; make it complete JSON, or drop the tie",
+                    ),
                     Location(
                         document.path,
                         fence.line + error.line,
@@ -815,6 +714,7 @@ def _page_findings(
             if tie.part
             else _judged(corpus, validator, target, instance)
         )
+        errors = _without_typos(corpus, errors)
         if tie.how in BY_TEXT and not _whole(target, instance):
             # A tie by text often shows one block of a larger document (the `compensation`
             # family of a capabilities document): check what the example says, not what it
@@ -852,17 +752,24 @@ def _page_findings(
         yield Finding(
             ID,
             Severity.WARNING if tie.how == BY_SHAPE else SEVERITY,
-            first_fitting(
+            within(
                 f"{failure}; the example fails `{target.label}`, which {tie.phrase} {verb} it "
                 "to: fix the example, or the schema if the example shows what the protocol "
                 "really does",
                 f"{failure}; {tie.phrase} {verb} it to `{target.label}`: fix the example, or "
                 "the schema",
                 f"{failure}; {tie.phrase} {verb} it to `{target.label}`",
+                f"{failure}; {tie.phrase} {verb} it to the schema (a related location)",
+                f"{failure}; it fails `{target.label}` (a related location)",
+                failure,
             ),
             Location(document.path, fence.line + line, column + indent, pointer=heading),
             related=(
-                target.document.location(target.pointer, note="the schema it fails"),
+                # What binds the example stays said when the message is too long to say it.
+                target.document.location(
+                    target.pointer,
+                    note=f"the schema it fails ({tie.phrase} {verb} the example here)",
+                ),
                 *((tie_location,) if tie.line != fence.line else ()),
                 *_other_errors(document, fence, parsed, tie.part, errors[1:], indent, heading),
             ),
@@ -872,6 +779,8 @@ def _page_findings(
 
 
 RELATED_ERRORS = 10  # the example's other errors shown as related locations
+# What the failure itself may take of a message's 200 characters, the rest for where and why.
+FAILURE_ROOM = 160
 
 
 def _other_errors(
@@ -958,6 +867,85 @@ def _without_required(errors: Iterable[ValidationError]) -> list[ValidationError
                 continue
         kept.append(error)
     return kept
+
+
+def _without_typos(corpus: Context, errors: list[ValidationError]) -> list[ValidationError]:
+    """The errors less each ``required`` failure for a name its schema declares nowhere:
+    ``required-undeclared`` reports that typo, at the ``required`` list, and an example that
+    lacks the misspelt name fails for it alone (one defect, one finding; issue 45). Its other
+    errors stay."""
+    if not any(e.validator == "required" for e in errors):
+        return errors
+    typos = RequiredLookup.of(corpus)
+    return [
+        e
+        for e in errors
+        if not (
+            e.validator == "required"
+            and any(
+                f"{name!r} is a required property" == e.message for name in typos.names(e.schema)
+            )
+        )
+    ]
+
+
+@cache
+def _every_required(dialect: Any) -> Any:
+    """OpenAPI 3.0's dialect with JSON Schema's own ``required``: openapi-schema-validator's
+    skips a ``readOnly`` or ``writeOnly`` member declared in place in both directions, and
+    demands one declared through a ``$ref``; which direction lets one go is decided by
+    :func:`_outside_direction`, wherever it is declared."""
+    return validators.extend(dialect, {"required": Draft4Validator.VALIDATORS["required"]})
+
+
+# Where an OpenAPI document's example travels: what a client sends, or what the server answers.
+_REQUEST = re.compile(r"/(?:requestBody|parameters)/|^/components/(?:requestBodies|parameters)/")
+_RESPONSE = re.compile(r"/responses/|^/components/(?:responses|headers)/")
+
+
+def _outside_direction(
+    corpus: Context, document: Document, schema_pointer: str, errors: list[ValidationError]
+) -> list[ValidationError]:
+    """The errors less each ``required`` failure for a member the example's direction leaves
+    out: a ``readOnly`` one in a request, a ``writeOnly`` one in a response.
+
+    OpenAPI 3.0.3 §4.7.24.1 (Schema Object, ``readOnly``): "If the property is marked as
+    readOnly being true and is in the required list, the required will take effect on the
+    response only" (``writeOnly``: on the request only). OpenAPI 3.1 dropped that sentence for
+    JSON Schema's annotations, whose Validation 2020-12 §9.4 lets the owning authority ignore
+    or reject a ``readOnly`` value, and its "Validating readOnly and writeOnly" section leaves
+    the check to the implementation (a MAY): a 3.1 request example that leaves out what the
+    server manages is one the specification lets tools accept, so it is read the same way here
+    rather than reported on a reading the document's own tools need not share. Swagger 2.0
+    (``readOnly`` only, and "SHOULD NOT be in the required list") and JSON Schema files (no
+    direction) keep every error."""
+    if document.kind is not DocumentKind.OPENAPI or not document.dialect.startswith("OpenAPI 3"):
+        return errors
+    if _REQUEST.search(schema_pointer):
+        keywords: tuple[str, ...] = ("readOnly",)
+    elif _RESPONSE.search(schema_pointer):
+        keywords = ("writeOnly",)
+    elif document.dialect.startswith("OpenAPI 3.0"):
+        # A component schema's own example travels both ways: as openapi-schema-validator's
+        # 3.0 dialect reads it, neither kind of member is demanded of it.
+        keywords = ("readOnly", "writeOnly")
+    else:
+        return errors
+    if not any(e.validator == "required" for e in errors):
+        return errors
+    lookup = RequiredLookup.of(corpus)
+
+    def marked(error: ValidationError) -> bool:
+        if error.validator != "required" or not isinstance(error.validator_value, list):
+            return False
+        named = [
+            n
+            for n in error.validator_value
+            if isinstance(n, str) and f"{n!r} is a required property" == error.message
+        ]
+        return bool(named) and any(lookup.marked(error.schema, named[0], k) for k in keywords)
+
+    return [e for e in errors if not marked(e)]
 
 
 def _judged(
@@ -1117,12 +1105,25 @@ def _describe(errors: list[ValidationError], part: str = "") -> str:
     it), with how many more there are."""
     specific = explain(errors[0])
     where = part + error_pointer(specific) or "/"
+    # A `oneOf`/`anyOf` failure is explained by the branch the example came closest to: say
+    # which, by name, rather than print every branch.
+    closest = closest_branch(errors[0], specific)
+    within_branch = f" (in `{closest}`, the closest branch)" if closest else ""
     more = (
         f" (and {len(errors) - 1} more error{'s' if len(errors) > 2 else ''})"
         if len(errors) > 1
         else ""
     )
-    return f"example at {where}: {short_message(specific)}{more}"
+    # A run of names (unexpected members, an enum's values) and a value quoted are cut to what
+    # a message can hold, more tightly when the failure is long (an object where a `oneOf`
+    # wanted one of its branches).
+    said = ""
+    for room in (VALUE_SHOWN, VALUE_SHOWN // 2, VALUE_SHOWN // 4):
+        failure = short_message(specific, names_room=room, value_room=room)
+        said = f"example at {where}: {failure}{within_branch}{more}"
+        if len(said) <= FAILURE_ROOM:
+            break
+    return said
 
 
 def _mapping(value: Any) -> dict[str, Any]:

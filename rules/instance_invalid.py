@@ -77,7 +77,7 @@ from speclint.analyses.validation import (
     patterns_judged_once,
     short_message,
 )
-from speclint.common.findings import Finding, Location, Member, Severity, headed, left_out
+from speclint.common.findings import Finding, Location, Member, Severity, headed, left_out, within
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 
@@ -257,16 +257,24 @@ def _validate(
         also = f" ({more} fail the same way{where})" if others else ""
         brief = f" ({more} fail too)" if others else ""
         schema_named = f"{schema_document.path}{'#' + fragment if fragment else ''}"
+        # Counted in the bound: a message never says its places are listed of a list cut short.
+        untold = left_out(len(listed), len(others) - len(listed), "other values")
         yield Finding(
             ID,
             SEVERITY,
-            headed(
-                f"{pointer or '/'}: {message}{also}",
-                f"; fix the data, or the schema it names ({schema_named})",
-                f"{pointer or '/'}: {message}{brief}",
-                f"{message}{brief}",
-            )
-            + left_out(len(listed), len(others) - len(listed), "other values"),
+            within(
+                *(
+                    wording + untold
+                    for wording in (
+                        f"{pointer or '/'}: {message}{also}; fix the data, or the schema it "
+                        f"names ({schema_named})",
+                        f"{pointer or '/'}: {message}{also}; fix the data, or the schema it names",
+                        f"{pointer or '/'}: {message}{brief}; fix the data, or the schema",
+                        f"{pointer or '/'}: {message}{brief}",
+                        f"{message}{brief}",
+                    )
+                )
+            ),
             document.location(pointer),
             related=(
                 *named,

@@ -17,10 +17,10 @@ What it does
 
     - ``error`` when the shape is closed (``additionalProperties: false``, or
       ``unevaluatedProperties: false``, on a schema that always applies with it): no valid
-      instance can carry the name, so the ``required`` can never be met. When
-      ``unsatisfiable-schema`` already reports the whole schema (a client-submitted body that
-      must be an object), this is a ``warning`` that points at the cause, not a second error;
-      inside an ``if`` (a condition, not an assertion) it is a ``warning`` too;
+      instance can carry the name, so the ``required`` can never be met (this is the finding
+      for it: ``unsatisfiable-schema`` does not report a body unsatisfiable for it alone, nor
+      ``example-invalid`` an example that lacks the name); inside an ``if`` (a condition, not
+      an assertion) it is a ``warning``;
     - ``warning`` when the shape is open: the name is allowed with any value, and is most
       likely a misspelling of a declared one, which the message suggests.
 
@@ -85,9 +85,8 @@ from speclint.analyses.references import (
     join_uri,
     root_base,
 )
-from speclint.analyses.roles import Role, openapi_uses
 from speclint.analyses.schema_objects import schema_roots
-from speclint.analyses.shapes import types_of, use_sites
+from speclint.analyses.shapes import types_of
 from speclint.analyses.validation import search
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
@@ -152,33 +151,15 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     cutoff = float(options.get("suggest", 0.75))
     index = SchemaIndex.build(corpus)
     derived = corpus.derived
-    reported_elsewhere: ReportedElsewhere | None = None
     for node in index.ordered():
         if node.document.path in derived:
             continue
-        reading = modern(node.raw, node.dialect)
-        if reading is None or node.dialect == "draft-03":
-            continue  # draft-03 `required` is a boolean on the property
-        required = reading.node.get("required")
-        if not isinstance(required, list) or not required:
+        found = undeclared(index, node)
+        if found is None:
             continue
-        if index.under_not(node):
-            continue  # `not: {required: [x]}` forbids x: it needs no declaration
-        types = types_of(reading.node)
-        if types and "object" not in types:
-            continue  # `required` never applies here
-        try:
-            scope = index.scope(node)
-        except Unknown:
-            continue
-        if not scope.declared and not scope.patterns:
-            continue  # a pure constraint with no context that declares anything
+        scope, names = found
         conditional = index.in_condition(node)
-        for position, name in enumerate(required):
-            if not isinstance(name, str) or name in scope.declared:
-                continue
-            if any(_matches(pattern, name) for pattern in scope.patterns):
-                continue
+        for position, name in names:
             closing = scope.closing
             if (
                 closing is not None
@@ -187,17 +168,126 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             ):
                 closing = None  # `additionalProperties: true` somewhere evaluated every name
             severity = Severity.ERROR if closing is not None and not conditional else SEVERITY
-            also = ""
-            if severity is Severity.ERROR:
-                if reported_elsewhere is None:
-                    reported_elsewhere = ReportedElsewhere(corpus, index)
-                use = reported_elsewhere.reporting(node, scope)
-                if use is not None:
-                    severity = Severity.WARNING
-                    also = f" (`unsatisfiable-schema` reports {use} as unsatisfiable: this is why)"
-            yield _finding(
-                node, position, name, scope, closing, severity, cutoff, also, conditional
-            )
+            yield _finding(node, position, name, scope, closing, severity, cutoff, conditional)
+
+
+def undeclared(index: SchemaIndex, node: Node) -> tuple[Scope, list[tuple[int, str]]] | None:
+    """The names of ``node``'s ``required`` this rule reports (each with its position in the
+    list) and the scope it looked them up in; None when it judges none of them."""
+    reading = modern(node.raw, node.dialect)
+    if reading is None or node.dialect == "draft-03":
+        return None  # draft-03 `required` is a boolean on the property
+    required = reading.node.get("required")
+    if not isinstance(required, list) or not required:
+        return None
+    if index.under_not(node):
+        return None  # `not: {required: [x]}` forbids x: it needs no declaration
+    types = types_of(reading.node)
+    if types and "object" not in types:
+        return None  # `required` never applies here
+    try:
+        scope = index.scope(node)
+    except Unknown:
+        return None
+    if not scope.declared and not scope.patterns:
+        return None  # a pure constraint with no context that declares anything
+    names = [
+        (position, name)
+        for position, name in enumerate(required)
+        if isinstance(name, str)
+        and name not in scope.declared
+        and not any(_matches(pattern, name) for pattern in scope.patterns)
+    ]
+    return scope, names
+
+
+class RequiredLookup:
+    """What this rule knows of a ``required`` list, looked up by the schema object itself: the
+    names it reports as declared nowhere, and what a named member's declaration says
+    (:meth:`marked`). Looked up by the schema object itself (the very ``dict`` a validator's error carries as its
+    ``schema``): what another rule need not report again (``example-invalid``: an example that
+    lacks such a name fails for the typo this rule reports, issue 45). Empty when the rule is
+    switched off, so that the defect is still reported once."""
+
+    @classmethod
+    def of(cls, corpus: Context) -> RequiredLookup:
+        """The run's one instance (its schema index is made once, on first use)."""
+        found = corpus.memo.get(f"{ID}:typos")
+        if not isinstance(found, RequiredLookup):
+            found = corpus.memo[f"{ID}:typos"] = cls(corpus)
+        return found
+
+    def __init__(self, corpus: Context) -> None:
+        self.corpus = corpus
+        self._index: SchemaIndex | None = None
+        self._by_identity: dict[int, Node] = {}
+        self._names: dict[int, frozenset[str]] = {}
+        self.on = corpus.config.rule_severity.get(ID, SEVERITY) is not None
+
+    def index(self) -> SchemaIndex:
+        if self._index is None:
+            self._index = SchemaIndex.build(self.corpus)
+            self._by_identity = {id(node.raw): node for node in self._index.nodes.values()}
+        return self._index
+
+    def node_of(self, schema: Any) -> Node | None:
+        """The schema object that is ``schema`` itself (not an equal copy), or None."""
+        self.index()
+        return self._by_identity.get(id(schema))
+
+    def marked(self, schema: Any, name: str, keyword: str) -> bool:
+        """Whether the declaration of ``name`` in ``schema``'s ``properties`` (else in the
+        ``properties`` of its scope) says ``keyword: true`` (``readOnly``), itself, through its
+        ``$ref``\\s or in an ``allOf`` branch."""
+        node = self.node_of(schema)
+        if node is None:
+            return False
+        index = self.index()
+        holder: Node | None = node
+        properties = node.raw.get("properties")
+        if not (isinstance(properties, dict) and name in properties):
+            # Declared in another schema of its scope (a sibling `allOf` branch): that one.
+            try:
+                holder = index.scope(node).declared.get(name)
+            except Unknown:
+                holder = None
+        if holder is None:
+            return False
+        declared = join_pointer(_at(holder, "properties"), name)
+        pending = [index.nodes.get((holder.document.path, declared))]
+        seen: set[tuple[str, str]] = set()
+        while pending:
+            current = pending.pop()
+            if current is None or current.key in seen or len(seen) > MAX_SCOPE:
+                continue
+            seen.add(current.key)
+            if current.raw.get(keyword) is True:
+                return True
+            reference = current.raw.get("$ref")
+            if isinstance(reference, str):
+                try:
+                    target = index.target(current, reference)
+                except Unknown:
+                    target = frozenset()
+                if isinstance(target, Node):
+                    pending.append(target)
+            branches = current.raw.get("allOf")
+            for i, _ in enumerate(branches if isinstance(branches, list) else []):
+                pending.append(index.nodes.get((current.document.path, _at(current, "allOf", i))))
+        return False
+
+    def names(self, schema: Any) -> frozenset[str]:
+        """The names of ``schema``'s ``required`` that this rule reports."""
+        if not self.on or not isinstance(schema, dict):
+            return frozenset()
+        index = self.index()
+        known = self._names.get(id(schema))
+        if known is None:
+            node = self._by_identity.get(id(schema))
+            found = undeclared(index, node) if node is not None else None
+            known = frozenset(name for _, name in found[1]) if found is not None else frozenset()
+            self._names[id(schema)] = known
+        return known
 
 
 def _finding(
@@ -208,7 +298,6 @@ def _finding(
     closing: tuple[Node, str] | None,
     severity: Severity,
     cutoff: float,
-    also: str,
     conditional: bool,
 ) -> Finding:
     suggestion = _nearest(name, sorted(scope.declared), cutoff)
@@ -233,12 +322,10 @@ def _finding(
         closer, keyword = closing
         where = join_pointer(closer.pointer, keyword)
         related.append(closer.document.location(where, note=f"`{keyword}: false` closes the shape"))
-        if severity is Severity.ERROR:
-            outcome = "so no valid instance can meet this `required`"
-        elif conditional:
+        if conditional:
             outcome = "so this condition never holds"
         else:
-            outcome = f"so no valid instance can meet this `required`{also}"
+            outcome = "so no valid instance can meet this `required`"
         asked = f" (did you mean `{suggestion}`?)" if suggestion else ""
         what = (
             f"`{name}` is required but not declared{asked}, and `{keyword}: false` at "
@@ -561,82 +648,69 @@ def _closing(schema: dict[str, Any], dialect: str) -> str | None:
     return None
 
 
-# --- what unsatisfiable-schema already reports ----------------------------------------------------
+# --- what makes a schema unsatisfiable (unsatisfiable-schema asks) -------------------------------
 
 
-class ReportedElsewhere:
-    """The schemas ``unsatisfiable-schema`` decides (with its configured scope), and what
-    each always applies: a closed ``required`` among them on an object makes the whole schema
-    unsatisfiable, which that rule reports as an error at the use site."""
-
-    RULE = "unsatisfiable-schema"
-
-    def __init__(self, corpus: Context, index: SchemaIndex) -> None:
-        self.index = index
-        self.targets: list[tuple[str, set[tuple[str, str]], bool]] = []
-        if corpus.config.rule_severity.get(self.RULE, Severity.ERROR) is None:
-            return  # switched off: nothing reports it
-        scope = str(corpus.config.rule_options.get(self.RULE, {}).get("scope", "client-submitted"))
-        sites: list[tuple[Document, str, str]] = []
-        for document in corpus.of_kind(DocumentKind.OPENAPI):
-            if not str(document.data.get("openapi", "")).startswith("3."):
-                continue
-            for pointer, role, label in openapi_uses(document):
-                if role is Role.CLIENT_SUBMITTED and pointer.endswith("/schema"):
-                    sites.append((document, pointer, label))
-        for use in use_sites(corpus):
-            if (
-                use.site.document.kind is DocumentKind.ASYNCAPI
-                and use.role is Role.CLIENT_SUBMITTED
-            ):
-                sites.append((use.site.document, use.site.pointer, use.label))
-        if scope == "all":
-            for document in corpus.of_kind(DocumentKind.SCHEMA):
-                sites.append((document, "", f"schema {document.path}"))
-        for document, pointer, label in sites:
-            node = index.node_at(document.path, pointer)
-            if node is None:
-                continue
-            always, is_object = self._always(node)
-            self.targets.append((label, always, is_object))
-
-    def _always(self, start: Node) -> tuple[set[tuple[str, str]], bool]:
-        """What always applies with ``start`` (its ``allOf`` branches and ``$ref`` targets),
-        and whether one of them says the instance is an object."""
-        seen: set[tuple[str, str]] = set()
-        is_object = False
-        pending = [start]
-        while pending and len(seen) < MAX_SCOPE:
-            node = pending.pop()
-            if node.key in seen:
-                continue
-            seen.add(node.key)
-            reading = modern(node.raw, node.dialect)
-            if reading is None:
-                continue
-            if types_of(reading.node) == {"object"}:
-                is_object = True
-            if isinstance(reading.node.get("$ref"), str):
-                try:
-                    target = self.index.target(node, reading.node["$ref"])
-                except Unknown:
-                    target = frozenset()
-                if isinstance(target, Node):
-                    pending.append(target)
-            branches = reading.node.get("allOf")
-            for i, _ in enumerate(branches if isinstance(branches, list) else []):
-                inner = self.index.nodes.get((node.document.path, _at(node, "allOf", i)))
-                if inner is not None:
-                    pending.append(inner)
-        return seen, is_object
-
-    def reporting(self, node: Node, scope: Scope) -> str | None:
-        """The use site whose unsatisfiability this closed ``required`` causes, if any: the
-        schema holding it and the schema closing the shape both always apply there, and the
-        instance must be an object."""
-        if scope.closing is None:
-            return None
-        for label, always, is_object in self.targets:
-            if is_object and node.key in always and scope.closing[0].key in always:
-                return f"the {label}"
-        return None
+def closed_typos(corpus: Context, path: str, pointer: str) -> list[tuple[Location, list[str]]]:
+    """The closed ``required`` names this rule reports (at error) among what always applies with
+    the schema at ``path`` and ``pointer`` (its ``$ref`` targets and ``allOf`` branches, followed
+    through the corpus, and the schemas of the members they require), each list with where its
+    ``required`` is: a name declared nowhere under
+    ``additionalProperties: false`` is one no instance can carry, so the schema is
+    unsatisfiable for it alone. ``unsatisfiable-schema`` leaves that defect to this rule (one
+    defect, one finding; issue 45) and, when this rule is off, explains it with these."""
+    index = RequiredLookup.of(corpus).index()
+    start = index.node_at(path, pointer)
+    if start is None:
+        return []
+    seen: set[tuple[str, str]] = set()
+    pending = [start]
+    always: list[Node] = []
+    while pending and len(seen) < MAX_SCOPE:
+        node = pending.pop()
+        if node.key in seen:
+            continue
+        seen.add(node.key)
+        always.append(node)
+        reading = modern(node.raw, node.dialect)
+        if reading is None:
+            continue
+        if isinstance(reading.node.get("$ref"), str):
+            try:
+                target = index.target(node, reading.node["$ref"])
+            except Unknown:
+                target = frozenset()
+            if isinstance(target, Node):
+                pending.append(target)
+        branches = reading.node.get("allOf")
+        for i, _ in enumerate(branches if isinstance(branches, list) else []):
+            inner = index.nodes.get((node.document.path, _at(node, "allOf", i)))
+            if inner is not None:
+                pending.append(inner)
+        # A member the schema requires and declares must be there and valid: a schema of it
+        # that no instance satisfies makes this one unsatisfiable too.
+        required = reading.node.get("required")
+        properties = reading.node.get("properties")
+        if isinstance(required, list) and isinstance(properties, dict):
+            for name in required:
+                if isinstance(name, str) and name in properties:
+                    member = join_pointer(_at(node, "properties"), name)
+                    inner = index.nodes.get((node.document.path, member))
+                    if inner is not None:
+                        pending.append(inner)
+    found: list[tuple[Location, list[str]]] = []
+    for node in always:
+        if node.document.path in corpus.derived or index.in_condition(node):
+            continue
+        judged = undeclared(index, node)
+        if judged is None or not judged[1]:
+            continue
+        scope, names = judged
+        if scope.closing is None or scope.closing[0].key not in seen:
+            continue
+        if scope.closing[1] == "unevaluatedProperties" and scope.evaluates_all:
+            continue
+        found.append(
+            (node.document.location(join_pointer(node.pointer, "required")), [n for _, n in names])
+        )
+    return found

@@ -9,7 +9,10 @@ What it does
     through the corpus only (offline); a schema whose references do not resolve is left undecided
     (``unresolved-ref`` reports the reference) unless the verdict is the same whether the missing
     schema accepts everything or nothing. The finding names the keyword that kills the schema
-    and the property it rejects, from the composition's closed ``allOf`` branches.
+    and the property it rejects, from the composition's closed ``allOf`` branches. A schema
+    unsatisfiable only because a closed ``required`` names members nothing declares is
+    ``required-undeclared``'s finding (one defect, one finding); with that rule off it is
+    reported here, naming the ``required`` list, never a branch the schema does not have.
 
     Schemas of other dialects are decided in their own terms: draft-04/06/07 files, OpenAPI 3.0
     and AsyncAPI 2 documents are translated to 2020-12 first (``speclint.parsing.dialects``: a
@@ -72,6 +75,7 @@ Options
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import quote
@@ -96,6 +100,7 @@ from speclint.parsing.dialects import (
 )
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer, resolve_pointer
+from speclint.rules.required_undeclared import RequiredLookup, closed_typos
 
 ID = "unsatisfiable-schema"
 # Probes reference the schema where it stands instead of copying it: a copied schema's `$ref: "#"`
@@ -110,7 +115,7 @@ def in_place_uri(document: Document, pointer: str) -> str:
 
 
 SEVERITY = Severity.ERROR
-FACTS = ("references",)  # speclint.analyses.context
+FACTS = ("derived", "references")  # speclint.analyses.context; derived: required-undeclared's
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"
 
@@ -148,6 +153,15 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             ):
                 continue
             reasons, related = _explain(corpus, document, pointer, node)
+            advice = _closure_advice(document) if reasons else ""
+            if not reasons:
+                typos = closed_typos(corpus, document.path, pointer)
+                if typos and RequiredLookup.of(corpus).on:
+                    # A closed schema's `required` names a member it declares nowhere:
+                    # required-undeclared reports that typo, at error, where it is written
+                    # (one defect, one finding; issue 45).
+                    continue
+                reasons, related, advice = _typo_reasons(typos)
             why = "; ".join(reasons) if reasons else "its constraints contradict each other"
             witness = (
                 "" if translated(document) else _witness(corpus, decider, document, pointer, node)
@@ -159,7 +173,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                 SEVERITY,
                 headed(
                     f"{label}: no instance can satisfy this schema",
-                    f": {why}. {_closure_advice(document)}",
+                    f": {why}. {advice}".rstrip(),
                     "no instance can satisfy this schema",
                 ),
                 document.location(pointer),
@@ -223,6 +237,23 @@ def _decided_form(document: Document) -> Any:
     if document.kind is DocumentKind.SCHEMA:
         return to_2020_12(document.data, document.dialect)
     return api_document_to_2020_12(document.data, document.dialect)
+
+
+def _typo_reasons(
+    typos: list[tuple[Location, list[str]]],
+) -> tuple[list[str], list[Location], str]:
+    """The explanation of a schema unsatisfiable because a closed ``required`` names members it
+    does not declare (never an ``allOf`` branch it does not have), its related locations and
+    the advice."""
+    reasons = [
+        f"{', '.join(f'`{n}`' for n in names)} "
+        f"{'is' if len(names) == 1 else 'are'} required at `{where.pointer or '/'}` but not "
+        "declared, and `additionalProperties: false` forbids every undeclared member"
+        for where, names in typos
+    ]
+    related = [dataclasses.replace(where, note="the `required` list") for where, _ in typos]
+    advice = "Declare them in `properties`, or remove them from `required`" if typos else ""
+    return reasons, related, advice
 
 
 def _closure_advice(document: Document) -> str:

@@ -7,8 +7,12 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+from jsonschema.exceptions import ValidationError
+
 from conftest import DIALECT, schema
 from speclint.analyses.context import Context
+from speclint.analyses.validation import short_message
 from speclint.common.findings import Finding, Severity
 from speclint.parsing.structured import strip_jsonc
 from speclint.run.catalog import all_rules
@@ -351,3 +355,202 @@ def test_a_schemas_own_examples_are_recommended_to_validate_a_message_example_mu
             Severity.ERROR
         ),
     }
+
+
+# --- readOnly and writeOnly required members: required in one direction only -----------------
+
+
+def _options_api(version: str, request: str, response: str) -> str:
+    # `id` is required and readOnly (the server makes it), `secret` required and writeOnly.
+    return textwrap.dedent(
+        f"""\
+        openapi: {version}
+        info: {{title: Options, version: 1.0.0}}
+        paths:
+          /options:
+            post:
+              requestBody:
+                content:
+                  application/json:
+                    schema: {{$ref: '#/components/schemas/Option'}}
+                    example: {request}
+              responses:
+                '201':
+                  description: Created.
+                  content:
+                    application/json:
+                      schema: {{$ref: '#/components/schemas/Option'}}
+                      example: {response}
+        components:
+          schemas:
+            Option:
+              type: object
+              required: [id, label, secret]
+              properties:
+                id: {{$ref: '#/components/schemas/Id'}}
+                label: {{type: string}}
+                secret: {{type: string, writeOnly: true}}
+            Id: {{type: string, readOnly: true}}
+        """
+    )
+
+
+def test_a_request_example_need_not_give_a_required_readonly_member(
+    make_corpus: MakeCorpus,
+) -> None:
+    for version in ("3.0.3", "3.1.0"):
+        api = _options_api(version, "{label: Red, secret: s}", "{id: o-1, label: Red}")
+        assert findings(make_corpus({"api/openapi.yaml": api})) == [], version
+
+
+@pytest.mark.parametrize("declared", ["through a $ref", "in place"])
+def test_a_response_example_must_give_a_required_readonly_member(
+    make_corpus: MakeCorpus, declared: str
+) -> None:
+    api = _options_api("3.0.3", "{label: Red, secret: s}", "{label: Red}")
+    if declared == "in place":
+        api = api.replace(
+            "id: {$ref: '#/components/schemas/Id'}", "id: {type: string, readOnly: true}"
+        )
+    [finding] = findings(make_corpus({"api/openapi.yaml": api}))
+    assert '"id" is a required property' in finding.message
+    assert "/responses/201/" in finding.related[0].pointer
+
+
+def test_a_request_example_must_give_a_required_writeonly_member(
+    make_corpus: MakeCorpus,
+) -> None:
+    api = _options_api("3.0.3", "{label: Red}", "{id: o-1, label: Red}")
+    [finding] = findings(make_corpus({"api/openapi.yaml": api}))
+    assert '"secret" is a required property' in finding.message
+    assert "/requestBody/" in finding.related[0].pointer
+
+
+# --- messages: bounded whole, branches named, never printed ------------------------------------
+
+
+def _channel_api(example: str, path: str = "/log_entries") -> str:
+    return textwrap.dedent(
+        f"""\
+        openapi: 3.0.3
+        info: {{title: Log, version: 1.0.0}}
+        paths:
+          {path}:
+            get:
+              responses:
+                '200':
+                  description: The entry.
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        properties:
+                          channel:
+                            oneOf:
+                              - {{$ref: '#/components/schemas/ApiChannel'}}
+                              - {{$ref: '#/components/schemas/EmailChannel'}}
+                              - {{title: NoteChannel, type: object, required: [note], properties: {{note: {{type: string}}}}}}
+                      example: {example}
+        components:
+          schemas:
+            ApiChannel:
+              type: object
+              description: {"A channel made by the events API, with a long description. " * 6}
+              required: [summary]
+              properties:
+                type: {{type: string, description: Always api.}}
+                summary: {{type: string, description: Same as the description.}}
+            EmailChannel:
+              type: object
+              required: [type, to]
+              properties:
+                type: {{type: string, enum: [email]}}
+                to: {{type: string, maxLength: 5}}
+        """
+    )
+
+
+def test_an_example_matching_several_branches_names_them_not_prints_them(
+    make_corpus: MakeCorpus,
+) -> None:
+    api = _channel_api("{channel: {type: slack, summary: s, note: n}}")
+    [finding] = findings(make_corpus({"api/openapi.yaml": api}))
+    assert "matches 2 branches of `oneOf`, not one: `ApiChannel`, `NoteChannel`" in finding.message
+    assert "long description" not in finding.message and len(finding.message) <= 200
+
+
+def test_an_example_failing_a_oneof_says_which_branch_came_closest(
+    make_corpus: MakeCorpus,
+) -> None:
+    api = _channel_api("{channel: {type: email, to: far-too-long-an-address}}")
+    [finding] = findings(make_corpus({"api/openapi.yaml": api}))
+    assert "example at /channel/to:" in finding.message
+    assert "(in `EmailChannel`, the closest branch)" in finding.message
+
+
+def test_a_long_schema_pointer_moves_to_the_related_location(make_corpus: MakeCorpus) -> None:
+    path = "/accounts/{account_id}/notification_rules/{rule_id}/contact_methods/{method_id}"
+    api = _channel_api("{channel: {type: email, to: far-too-long-an-address}}", path)
+    [finding] = findings(make_corpus({"api/openapi.yaml": api}))
+    assert len(finding.message) <= 200, finding.message
+    assert finding.related[0].pointer.endswith(
+        "/get/responses/200/content/application~1json/schema"
+    )
+
+
+def test_a_tie_to_a_missing_schema_is_said_in_a_bounded_message(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Errors\n\n<!-- normative-example: localized-content-section-envelope.schema.json -->\n"
+        '```json\n{"code": "E1"}\n```\n'
+    )
+    [finding] = findings(make_corpus({"spec/errors.md": page}))
+    assert finding.severity is Severity.WARNING and "names no schema" in finding.message
+    assert len(finding.message) <= 200, finding.message
+
+
+def test_a_readonly_member_declared_in_a_sibling_allof_branch_is_not_asked_of_a_request(
+    make_corpus: MakeCorpus,
+) -> None:
+    api = _options_api("3.0.3", "{label: Red, secret: s}", "{id: o-1, label: Red, secret: s}")
+    split = api.replace(
+        "    Option:\n      type: object\n      required: [id, label, secret]\n",
+        "    Option:\n      allOf:\n        - {$ref: '#/components/schemas/Base'}\n"
+        "        - {type: object, required: [id, label, secret]}\n"
+        "    Base:\n      type: object\n",
+    )
+    assert split != api
+    api = split
+    assert findings(make_corpus({"api/openapi.yaml": api})) == []
+    response = api.replace("example: {id: o-1, label: Red, secret: s}", "example: {label: Red}")
+    [finding] = findings(make_corpus({"api/openapi.yaml": response}))
+    assert '"id" is a required property' in finding.message
+
+
+def test_a_oneof_failure_of_another_kind_keeps_the_validators_words() -> None:
+    error = ValidationError(
+        "reference '#/x' could not be resolved",
+        validator="oneOf",
+        validator_value=[{"type": "string"}],
+        instance={"a": 1},
+    )
+    assert short_message(error) == 'reference "#/x" could not be resolved (keyword `oneOf`)'
+    error = ValidationError(
+        "{'a': 1} is not valid under any of the given schemas",
+        validator="oneOf",
+        validator_value=[{"title": "Text", "type": "string"}],
+        instance={"a": 1},
+    )
+    assert short_message(error) == '{"a": 1} matches none of the branches of `oneOf`: `Text`'
+
+
+def test_a_long_string_the_validator_quotes_is_shown_by_its_start() -> None:
+    target = "#/paths/~1fields/post/requestBody/content/application~1json/schema/properties/x"
+    error = ValidationError(
+        f"reference {target!r} could not be resolved",
+        validator="oneOf",
+        validator_value=[{"type": "string"}],
+        instance={"a": 1},
+    )
+    said = short_message(error, names_room=40)
+    assert said.startswith('reference "#/paths/~1fields') and target not in said
+    assert said.endswith("could not be resolved (keyword `oneOf`)")

@@ -163,9 +163,21 @@ def test_values_past_the_related_limit_are_counted_not_said_to_be_listed(
     )
     data = {"$schema": "s.json", "ids": ["a", "b", "c", "d", "e"]}
     [grouped] = run(make_corpus({"s.json": schema, "i.json": json.dumps(data)}))
-    assert "(4 more values fail the same way)" in grouped.message
+    assert "(4 more values fail" in grouped.message  # "the same way", where there is room
     assert "listed as related" not in grouped.message
     assert grouped.message.endswith(
         "\nThe related locations list 2 of its 4 other values, and 2 more are not listed"
     )
     assert [r.pointer for r in grouped.related[1:]] == ["/ids/1", "/ids/2"]
+
+
+def test_a_long_failure_is_bounded_whole_the_schema_named_on_its_related_location(
+    make_corpus: MakeCorpus,
+) -> None:
+    folder = "schema/" + "/".join(["versions", "2026", "workflows", "definitions", "current"])
+    body = {"$schema": f"{folder}/workflow.json", "document": {"name": "order"}}
+    body["do"] = [{"call": "a-call-name-that-is-long-enough-to-fill-a-line"}]
+    root = make_corpus({f"{folder}/workflow.json": WORKFLOW, "order.json": json.dumps(body)})
+    [finding] = run(root)
+    assert len(finding.message) <= 200, finding.message
+    assert finding.related[0].path == f"{folder}/workflow.json"

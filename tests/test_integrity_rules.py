@@ -76,6 +76,32 @@ def test_duplicate_key_fail_and_pass(make_corpus: MakeCorpus) -> None:
     assert findings_of("duplicate-key", root) == []
 
 
+@pytest.mark.parametrize("name", ["config.json", "config.yaml"])
+def test_duplicate_key_with_the_same_value_is_a_warning(make_corpus: MakeCorpus, name: str) -> None:
+    same = '{"options": {"strict": true, "paths": {"a": [1]}, "strict": true, "paths": {"a": [1]}}}'
+    root = make_corpus({name: same})
+    found = findings_of("duplicate-key", root)
+    assert [f.severity.label for f in found] == ["warning", "warning"]
+    assert all("with the same value" in f.message for f in found)
+
+
+@pytest.mark.parametrize(
+    "first, again",
+    [("true", "false"), ("1", "true"), ("1", "1.0"), ('{"a": [1]}', '{"a": [2]}')],
+)
+def test_duplicate_key_with_another_value_stays_an_error(
+    make_corpus: MakeCorpus, first: str, again: str
+) -> None:
+    root = make_corpus({"config.json": f'{{"strict": {first}, "strict": {again}}}'})
+    [finding] = findings_of("duplicate-key", root)
+    assert finding.severity.label == "error" and "parsers keep only one" in finding.message
+
+
+def test_duplicates_are_listed_as_written_outer_before_inner(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"config.json": '{"a": 1, "a": {"b": 1, "b": 2}}'})
+    assert [f.location.pointer for f in findings_of("duplicate-key", root)] == ["/a", "/a/b"]
+
+
 def test_schema_invalid_fail_and_pass(make_corpus: MakeCorpus) -> None:
     root = make_corpus({"schemas/run.schema.json": schema(type="object", required="runId")})
     [finding] = findings_of("schema-invalid", root)

@@ -60,3 +60,108 @@ def test_refs_into_a_submodule_not_checked_out_are_not_checked_not_broken(
     files["sibling/schemas/common.json"] = json.dumps({"type": "string"})
     found = run_rule(make_corpus(files), "unresolved-ref")
     assert found and all(f.severity.label == "error" for f in found)
+
+
+# --- an example that fails only for a `required` typo: required-undeclared's finding ------------
+
+
+def _shared_link_api(example: str) -> str:
+    # `accessed` is required, `access` is declared: a typo the example cannot satisfy.
+    return (
+        "openapi: 3.0.3\ninfo: {title: Files, version: '1.0.0'}\npaths:\n"
+        "  /files/{id}:\n    get:\n      parameters:\n"
+        "        - {name: id, in: path, required: true, schema: {type: string}}\n"
+        "      responses:\n        '200':\n          description: ok\n          content:\n"
+        "            application/json:\n              schema:\n                type: object\n"
+        "                required: [accessed, url]\n                properties:\n"
+        "                  access: {type: string}\n                  url: {type: string}\n"
+        f"              example: {example}\n"
+    )
+
+
+def test_an_example_lacking_only_a_misspelt_required_member_is_the_typos_finding(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yaml": _shared_link_api("{access: open, url: 'https://x'}")})
+    [typo] = run_rule(root, "required-undeclared")
+    assert "`accessed` is required" in typo.message and "`access`" in typo.message
+    assert run_rule(root, "example-invalid") == []
+
+
+def test_an_example_failing_for_more_than_the_typo_keeps_its_other_errors(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yaml": _shared_link_api("{access: open}")})
+    [finding] = run_rule(root, "example-invalid")
+    assert '"url" is a required property' in finding.message
+    assert "accessed" not in finding.message and "more error" not in finding.message
+
+
+def test_a_misspelt_required_member_stays_the_examples_finding_when_the_typo_rule_is_off(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "api/openapi.yaml": _shared_link_api("{access: open, url: 'https://x'}"),
+            "speclint.toml": '[rules]\nrequired-undeclared = "off"\n',
+        }
+    )
+    [finding] = run_rule(root, "example-invalid")
+    assert '"accessed" is a required property' in finding.message
+
+
+# --- a closed schema's undeclared `required` members: required-undeclared's finding -------------
+
+
+def _closed_payload_api() -> str:
+    # An AsyncAPI 2 message the client publishes: a closed payload requiring a member it does
+    # not declare, with no `allOf` anywhere.
+    return (
+        "asyncapi: 2.4.0\ninfo: {title: Cameras, version: '1.0.0'}\nchannels:\n"
+        "  camera.part:\n    publish:\n      message: {$ref: '#/components/messages/Part'}\n"
+        "components:\n  messages:\n    Part:\n"
+        "      payload: {$ref: '#/components/schemas/Part'}\n  schemas:\n    Part:\n"
+        "      type: object\n      additionalProperties: false\n"
+        "      required: [path, buffer_ts]\n      properties:\n"
+        "        path: {type: string}\n"
+    )
+
+
+def test_a_closed_schemas_undeclared_required_member_is_one_finding(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/asyncapi.yaml": _closed_payload_api()})
+    [typo] = run_rule(root, "required-undeclared")
+    assert typo.severity.label == "error" and "`buffer_ts`" in typo.message
+    assert run_rule(root, "unsatisfiable-schema") == []
+
+
+def test_unsatisfiable_schema_never_blames_allof_branches_a_schema_does_not_have(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "api/asyncapi.yaml": _closed_payload_api(),
+            "speclint.toml": '[rules]\nrequired-undeclared = "off"\n',
+        }
+    )
+    [finding] = run_rule(root, "unsatisfiable-schema")
+    assert "allOf" not in finding.message
+    assert "`buffer_ts` is required at `/components/schemas/Part/required`" in finding.message
+    assert [r.pointer for r in finding.related] == ["/components/schemas/Part/required"]
+
+
+def test_a_required_member_whose_schema_has_the_closed_typo_is_one_finding(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The payload requires `part`, whose closed schema requires a member it does not declare.
+    api = _closed_payload_api().replace(
+        "      payload: {$ref: '#/components/schemas/Part'}\n",
+        "      payload:\n        type: object\n        additionalProperties: false\n"
+        "        required: [part]\n        properties:\n"
+        "          part: {$ref: '#/components/schemas/Part'}\n",
+    )
+    root = make_corpus({"api/asyncapi.yaml": api})
+    [typo] = run_rule(root, "required-undeclared")
+    assert typo.severity.label == "error" and "`buffer_ts`" in typo.message
+    assert run_rule(root, "unsatisfiable-schema") == []

@@ -609,20 +609,99 @@ def message_key(error: ValidationError) -> str:
     return f"{message} (keyword `{keyword}`)" if keyword else message
 
 
-def short_message(error: ValidationError) -> str:
+def short_message(
+    error: ValidationError, names_room: int | None = None, value_room: int = VALUE_SHOWN
+) -> str:
     """The library's message for ``error``, as a message of speclint says it: values as JSON
     (:func:`json_spelled`), a long instance or keyword value shown by its start
     (:func:`speclint.common.findings.json_value`), a long list of names by its first ones and
-    how many more; then the keyword. Nothing but a quoted value is shortened."""
+    how many more (with ``names_room``, as many as fit in that many characters; a value in
+    ``value_room`` characters); then the
+    keyword. Nothing but a quoted value is shortened, and the branches
+    of a ``oneOf``/``anyOf`` are named (:func:`branch_name`), never printed whole (jsonschema
+    prints each: 2,749 characters for one example, issue 45)."""
+    branches = _branches_named(error, value_room)
+    if branches is not None:
+        return branches
     message = error.message
     for value in (error.instance, error.validator_value):
         shown = _python_repr(value)
-        if len(shown) > VALUE_SHOWN and shown in message:
-            message = message.replace(shown, json_value(value))
-    message = _fewer_names(json_spelled(message))
+        if len(shown) > value_room and shown in message:
+            message = message.replace(shown, json_value(value, value_room))
+    message = _fewer_names(json_spelled(message), names_room)
+    if names_room is not None:
+        # A long string the library quotes itself (a discriminator's unresolved reference):
+        # its start, as a value is shown.
+        message = _QUOTED.sub(lambda m: _shown(m.group(0), names_room), message)
     # An error the library built itself has no keyword: jsonschema's `<unset>` sentinel.
     keyword = error.validator if isinstance(error.validator, str) else ""
     return f"{message} (keyword `{keyword}`)" if keyword else message
+
+
+BRANCHES_NAMED = 3  # branches a message names before "and N more"
+
+
+def branch_name(keyword: str, index: int, branch: Any) -> str:
+    """How a message names a ``oneOf``/``anyOf``/``allOf`` branch: by its ``title``, else the
+    last segment of the ``$ref`` it is (``#/components/schemas/Email``: ``Email``), else where
+    it is (``oneOf/2``)."""
+    if isinstance(branch, dict):
+        title = branch.get("title")
+        if isinstance(title, str) and title.strip() and len(title) <= 40:
+            return title.strip()
+        reference = branch.get("$ref")
+        if isinstance(reference, str) and reference.rstrip("/"):
+            return reference.rstrip("/").rsplit("/", 1)[-1]
+    return f"{keyword}/{index}"
+
+
+def _listed(names: list[str]) -> str:
+    shown = ", ".join(f"`{n}`" for n in names[:BRANCHES_NAMED])
+    more = len(names) - BRANCHES_NAMED
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def _branches_named(error: ValidationError, value_room: int = VALUE_SHOWN) -> str | None:
+    """The message of a ``oneOf``/``anyOf`` failure that names its branches rather than printing
+    them (None for any other error): the branches an instance matches where ``oneOf`` wants one,
+    or that it matches none of."""
+    keyword, branches = error.validator, error.validator_value
+    if keyword not in ("oneOf", "anyOf") or not isinstance(branches, list):
+        return None
+    value = json_value(error.instance, value_room)
+    if " is valid under each of " in error.message:
+        # jsonschema lists the matching branches by their repr: the branches named are those.
+        matched = [
+            branch_name(keyword, i, b)
+            for i, b in enumerate(branches)
+            if _python_repr(b) and _python_repr(b) in error.message
+        ]
+        # The keyword is named in the sentence: no "(keyword ...)" after it.
+        return (
+            f"{value} matches {len(matched) or 'several'} branches of `{keyword}`, not one: "
+            f"{_listed(matched)}"
+        )
+    if not error.message.endswith(" is not valid under any of the given schemas"):
+        return None  # another failure of the keyword (a discriminator's): the library's words
+    named = [branch_name(keyword, i, b) for i, b in enumerate(branches)]
+    return f"{value} matches none of the branches of `{keyword}`: {_listed(named)}"
+
+
+def closest_branch(error: ValidationError, specific: ValidationError) -> str:
+    """The ``oneOf``/``anyOf`` branch of ``error`` that ``specific`` (what :func:`explain` chose
+    of it) lies in, named (:func:`branch_name`): the branch the instance came closest to; "" when
+    ``error`` has no branches or ``specific`` is ``error`` itself."""
+    if specific is error or error.validator not in ("oneOf", "anyOf"):
+        return ""
+    prefix = list(error.absolute_schema_path)
+    path = list(specific.absolute_schema_path)
+    branches = error.validator_value
+    if path[: len(prefix)] != prefix or len(path) <= len(prefix) or not isinstance(branches, list):
+        return ""
+    index = path[len(prefix)]
+    if not isinstance(index, int) or not 0 <= index < len(branches):
+        return ""
+    return branch_name(str(error.validator), index, branches[index])
 
 
 def _python_repr(value: Any) -> str:
@@ -663,14 +742,33 @@ def json_spelled(message: str) -> str:
 
 
 NAMES_SHOWN = 8
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 # A run of quoted names (``"a", "b", ... were unexpected``, an `enum`'s members): the first few
 # and how many more, when the run is long; the words around it stay.
 _NAME_RUN = re.compile(r'"(?:[^"\\\n]|\\.)*"(?:, "(?:[^"\\\n]|\\.)*")+')
 
 
-def _fewer_names(message: str) -> str:
+def _shown(quoted: str, room: int) -> str:
+    """A quoted string of a message, shown by its start when it is longer than ``room``."""
+    if len(quoted) <= room:
+        return quoted
+    try:
+        return json_value(json.loads(quoted), room)
+    except ValueError:  # not a JSON string after all: as it is
+        return quoted
+
+
+def _fewer_names(message: str, room: int | None = None) -> str:
+    """``message`` with each long run of names shortened to its first :data:`NAMES_SHOWN`;
+    with ``room``, to the first ones that fit in ``room`` characters (one at least)."""
+
     def fewer(match: re.Match[str]) -> str:
         names = re.findall(r'"(?:[^"\\\n]|\\.)*"', match.group(0))
+        if room is not None and len(match.group(0)) > room:
+            kept = 1
+            while kept < len(names) and len(", ".join(names[: kept + 1])) <= room:
+                kept += 1
+            return ", ".join(names[:kept]) + f", \u2026 {len(names) - kept} more"
         if len(names) <= NAMES_SHOWN or len(match.group(0)) <= VALUE_SHOWN:
             return match.group(0)
         return ", ".join(names[:NAMES_SHOWN]) + f", \u2026 {len(names) - NAMES_SHOWN} more"

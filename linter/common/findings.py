@@ -214,6 +214,14 @@ def first_fitting(*candidates: str, limit: int = FIRST_LINE) -> str:
     return whole if shown == whole else Wording(whole, shown)
 
 
+def within(*candidates: str, limit: int = FIRST_LINE) -> str:
+    """The first of ``candidates`` (most to least detailed) that is at most ``limit`` characters
+    whole, else the last: a message that every report prints whole (JSON, SARIF, GitHub), not
+    only a first line that fits (issue 45, class 9). What a shorter one leaves out must be on a
+    related location (the schema it fails, the other errors)."""
+    return next((c for c in candidates if len(c) <= limit), candidates[-1])
+
+
 def fitted(message: str, limit: int = FIRST_LINE) -> str:
     """``message`` with a first line longer than ``limit`` broken at its last clause boundary
     that fits (``; ``, ``: ``, ``. ``, ``, ``, outside a backticked span), else at its last

@@ -46,6 +46,18 @@ class DuplicateKey:
     pointer: str  # pointer of the mapping member that is repeated
     first: Position
     again: Position
+    same: bool = False  # the repetition gives the value the first occurrence gave
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal as JSON values: ``1`` is not ``true`` nor ``1.0`` here, as Python's ``==`` has it."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_value(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
 
 
 @dataclass
@@ -202,14 +214,18 @@ class _JsonReader:
             key_at = self.where(offset)
             key, offset = self.string(offset + 1)
             member = join_pointer(pointer, key)
-            if key in result:
-                self.duplicates.append(DuplicateKey(member, self.positions[member], key_at))
+            repeated = key in result
+            first_at = self.positions[member] if repeated else key_at
             self.positions[member] = key_at
             offset = self.skip(offset)
             if not self.text.startswith(":", offset):
                 raise self.unexpected(offset, "':' after the property name", "object", opened)
             offset = self.skip(offset + 1)
+            earlier, order = result.get(key), len(self.duplicates)
             result[key], offset = self.value(offset, member, depth, ("object", opened))
+            if repeated:  # listed before the duplicates inside its value, as they are written
+                same = same_value(earlier, result[key])
+                self.duplicates.insert(order, DuplicateKey(member, first_at, key_at, same))
             offset = self.skip(offset)
             if self.text.startswith(",", offset):
                 comma, offset = offset, self.skip(offset + 1)
@@ -502,10 +518,14 @@ def parse_yaml(text: str, progress: Callable[[int], None] | None = None) -> Pars
                 key_text = key if isinstance(key, str) else json.dumps(key)
                 member = join_pointer(pointer, key_text)
                 at = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-                if key_text in mapping:
-                    duplicates.append(DuplicateKey(member, positions.get(member, at), at))
+                repeated = key_text in mapping
+                first_at = positions.get(member, at)
                 positions[member] = at
+                earlier, order = mapping.get(key_text), len(duplicates)
                 mapping[key_text] = build(value_node, member)
+                if repeated:  # listed before the duplicates inside its value, as written
+                    same = same_value(earlier, mapping[key_text])
+                    duplicates.insert(order, DuplicateKey(member, first_at, at, same))
             # YAML 1.1 merge (yaml.org/type/merge.html): the keys written in the mapping win,
             # then the merged mappings in the order given; a merged key is no duplicate.
             for key_text, value in merged.items():
