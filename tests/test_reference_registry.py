@@ -328,3 +328,27 @@ def test_a_schema_looked_up_once_judges_values_as_its_reference_does(
     )
     with pytest.raises(Unresolvable):
         index.validator_at(dialect, f"{file_uri('schemas/main.json')}#/$defs/missing")
+
+
+@pytest.mark.parametrize("bundle", ["a-bundle.schema.json", "values.schema.json"])
+def test_an_embedded_id_naming_another_file_leaves_the_uri_to_that_file(
+    make_corpus: MakeCorpus, bundle: str
+) -> None:
+    # A chart's values schema holds a copy of `config.json` under `"$id": "config.json"`: the
+    # file's own URI, claimed twice. Before or after it in path order, the file keeps it, and
+    # the run is not lost to the clash (it was an internal error).
+    config = {"title": "Config", "type": "object", "properties": {"port": {"type": "integer"}}}
+    values = {
+        "$schema": DRAFT_2020,
+        "type": "object",
+        "properties": {"worker": {"$ref": "config.json"}},
+        "$defs": {"copy": {"$id": "config.json", "type": "object", "properties": {}}},
+    }
+    root = make_corpus(
+        {"helm/chart/config.json": json.dumps(config), f"helm/chart/{bundle}": json.dumps(values)}
+    )
+    found = reference_at(root, f"helm/chart/{bundle}", "/properties/worker/$ref")
+    assert found.outcome == "ok", found
+    assert found.target_path == "helm/chart/config.json"
+    outcome = lint(root, Options(cache=False, preview=True))
+    assert not [f for f in outcome.result.findings if f.rule == "internal-error"]

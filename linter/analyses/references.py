@@ -415,10 +415,16 @@ def _registry_of(corpus: Corpus) -> tuple[Registry[Any], dict[str, str]]:
     contested: set[str] = set()  # `$id`s two files declare (at their roots, or inside)
     # What each `$id` names, walked only through its own subschemas (not into inner `$id`s).
     unwalked: dict[str, Resource[Any]] = {}
+    files: dict[str, Document] = {}  # each file's own URI: it names that file, whatever claims it
     for document in corpus.of_kind(
         DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
     ):
         uri = file_uri(document.path)
+        files[uri] = document
+        if uri_to_path.get(uri, document.path) != document.path:
+            # An earlier file's embedded `$id` (a bundle's copy, `"$id": "config.json"`) is
+            # this file's own URI: the file keeps it.
+            contested.add(uri)
         embedded = (
             list(embedded_resources(document)) if document.kind is DocumentKind.SCHEMA else []
         )
@@ -466,7 +472,14 @@ def _registry_of(corpus: Corpus) -> tuple[Registry[Any], dict[str, str]]:
         # subschemas go: walking into an inner `$id` would register that once more, in that
         # varying order (asyncapi/spec-json-schemas: a bundle holding copies of 351 files'
         # schemas gave one copy or the other from run to run).
-        registry = _crawled(registry, [(uri, unwalked[uri]) for uri in sorted(contested)])
+        # A file's own URI stays the file's, whatever `$id` also names it.
+        registry = _crawled(
+            registry,
+            [
+                (uri, make_resource(files[uri], OWN) if uri in files else unwalked[uri])
+                for uri in sorted(contested)
+            ],
+        )
     return registry, uri_to_path
 
 
