@@ -53,8 +53,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.inlining import InlinedView, misplaced_refs_of
-from speclint.analyses.merging import inline_merged
+from speclint.analyses.inlining import InlinedView, inline_merged, misplaced_refs_of
 from speclint.analyses.schema_objects import oversized_patterns, schema_roots
 from speclint.analyses.units import check_by_unit, reach
 from speclint.analyses.validation import (

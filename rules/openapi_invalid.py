@@ -72,10 +72,10 @@ from speclint.analyses.context import Context
 from speclint.analyses.inlining import (
     InlinedView,
     corpus_target,
+    inline_merged,
     misplaced_refs_of,
     schema_map_refs,
 )
-from speclint.analyses.merging import inline_merged
 from speclint.analyses.references import CORPUS_BASE, file_uri
 from speclint.analyses.schema_objects import (
     api_structure,

@@ -12,8 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from test_single_sourcing import run
-
+from conftest import run_rule as run
 from conftest import schema
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]

@@ -17,8 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from test_single_sourcing import run
-
+from conftest import run_rule as run
 from conftest import schema
 from speclint.common.findings import Finding
 

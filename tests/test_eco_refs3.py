@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 
-from test_eco_misc import MakeCorpus, not_checked, run
+from test_eco_misc import MakeCorpus, not_checked
 
+from conftest import run_rule as run
 from speclint.common.findings import Severity
 
 

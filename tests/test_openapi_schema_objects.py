@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from speclint.analyses import inlining, merging
+from speclint.analyses import inlining
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding
 from speclint.model import corpus as corpus_module
@@ -207,7 +207,7 @@ def test_a_unit_s_key_holds_every_file_it_reads_without_validating_it(
     calls: list[str] = []
     real = inlining.inline_misplaced
     monkeypatch.setattr(
-        merging,  # openapi-invalid inlines through `merging.inline_merged`
+        inlining,
         "inline_misplaced",
         lambda corpus, document, *rest: (
             calls.append(document.path) or real(corpus, document, *rest)

@@ -29,9 +29,10 @@ from __future__ import annotations
 import json
 import posixpath
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from speclint.analyses.merging import Merges, merged_data
 from speclint.analyses.references import DATA_KEYWORDS
 from speclint.parsing.structured import (
     escape_token,
@@ -324,3 +325,28 @@ def schema_map_refs(schema: Any, at: str) -> Iterator[str]:
                 for index, item in enumerate(node)
                 if isinstance(item, (dict, list))
             )
+
+
+def inline_merged(
+    corpus: Context,
+    document: Document,
+    misplaced: Callable[[Any], Iterable[str]],
+    found: Merges,
+) -> InlinedView:
+    """``document`` as its bundle reads (:func:`inline_misplaced`), with the fragments its
+    merge (``speclint.analyses.merging``) names merged in first: an error in merged-in content
+    is located in the fragment, at its line (:meth:`InlinedView.locate`)."""
+    merge = found.by_document.get(document.path)
+    if merge is None:
+        return inline_misplaced(corpus, document, misplaced)
+    written: dict[tuple[str, str], str] = {}
+    data, origins = merged_data(corpus, merge, written)
+    # The merged document stands in for the file while its `$ref`s are inlined; its memos are
+    # its own (``Document.remember`` keeps pure functions of the file's content).
+    merged = replace(document, data=data, kept={}, derived={})
+    view = inline_misplaced(corpus, merged, misplaced)
+    view.document = document
+    for at, origin in origins.items():
+        view.origins.setdefault(at, origin)
+    view.written.update(written)
+    return view

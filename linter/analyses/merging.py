@@ -42,20 +42,16 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import unquote
 
-from speclint.analyses.inlining import InlinedView, inline_misplaced
 from speclint.analyses.references import DATA_KEYWORDS, ref_sites
 from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.reading import read_raw
 from speclint.parsing.structured import escape_token, resolve_pointer
-
-if TYPE_CHECKING:
-    from speclint.analyses.context import Context  # types only: the context reads merges
 
 # The documents a merge joins: API documents, and plain JSON/YAML a command names as an input.
 _API = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
@@ -544,28 +540,3 @@ def _rebased(
         return current
 
     return walk(node)
-
-
-def inline_merged(
-    corpus: Context,
-    document: Document,
-    misplaced: Callable[[Any], Iterable[str]],
-    found: Merges,
-) -> InlinedView:
-    """``document`` as its bundle reads (``speclint.analyses.inlining.inline_misplaced``), with
-    the fragments its merge names merged in first: an error in merged-in content is located in
-    the fragment, at its line (:meth:`InlinedView.locate`)."""
-    merge = found.by_document.get(document.path)
-    if merge is None:
-        return inline_misplaced(corpus, document, misplaced)
-    written: dict[tuple[str, str], str] = {}
-    data, origins = merged_data(corpus, merge, written)
-    # The merged document stands in for the file while its `$ref`s are inlined; its memos are
-    # its own (``Document.remember`` keeps pure functions of the file's content).
-    merged = replace(document, data=data, kept={}, derived={})
-    view = inline_misplaced(corpus, merged, misplaced)
-    view.document = document
-    for at, origin in origins.items():
-        view.origins.setdefault(at, origin)
-    view.written.update(written)
-    return view
