@@ -23,7 +23,9 @@ What it does
     a development placeholder no release had, which a build fills in: ``0.0.0``,
     ``0.1.0-dev``, ``x.y.z``, ``${VERSION}``, ``latest``, ``dev``, ``unreleased``, ``next``; nor
     a released copy in a folder named for the version it declares: ``v1.1/openapi.yaml`` at
-    ``1.1.0``), a ``package.json`` that disagrees with the changelog (named as the repository
+    ``1.1.0``, or one named for it: ``petstore-1.0.0.yaml``; nor a sample in a ``demo/``,
+    ``examples/``, ``samples/``, ``test/`` or ``__fixtures__/`` folder: a demo API versions
+    itself), a ``package.json`` that disagrees with the changelog (named as the repository
     names it), and a self-description that names another spec version than the document
     declares. Versions are compared on major.minor by default
     (``1.1.0`` and ``1.1.9`` agree: the API documents describe the protocol, patch releases of the
@@ -101,14 +103,16 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     if corpus_version is not None:
         version, where, source = corpus_version
         for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+            if demonstration(document.path):
+                continue  # a demo's or a test fixture's API versions itself, not the corpus
             info = document.data.get("info") if isinstance(document.data, dict) else None
             declared = info.get("version") if isinstance(info, dict) else None
             if declared is None or _same(str(declared), version, precision):
                 continue
             if development_version(str(declared)) or not _parts(str(declared)):
                 continue  # `0.0.0`, `${VERSION}`, `next`: a build fills it in; no release
-            if _own_folder(document.path, str(declared)):
-                continue  # a released copy in the folder of its version agrees with itself
+            if _own_place(document.path, str(declared)):
+                continue  # a released copy named for its version agrees with itself
             yield Finding(
                 ID,
                 SEVERITY,
@@ -236,9 +240,35 @@ _VERSION_FOLDER = re.compile(r"^v?(\d+\.\d+(?:\.\d+)?)$", re.IGNORECASE)
 WORKSPACE_FILES = ("pnpm-workspace.yaml", "lerna.json", "nx.json", "rush.json")
 
 
-def _own_folder(path: str, declared: str) -> bool:
-    """Whether the nearest folder of ``path`` named for a version (``v1.2/``, ``1.2.0/``; not a
-    major alone: ``v1/`` holds every 1.x) names the version the document declares."""
+# Folders of demonstrations and test data: the API documents there (a plugin's petstore demo,
+# a parser's fixture) are samples with versions of their own, not the corpus's specification.
+DEMONSTRATION_FOLDERS = frozenset(
+    {
+        "demo", "demos", "example", "examples", "sample", "samples", "fixture", "fixtures",
+        "__fixtures__", "test", "tests", "__tests__", "testdata", "mock", "mocks", "__mocks__",
+    }
+)  # fmt: skip
+# A file named for its version: `petstore-1.0.0.yaml`, `api_v1.2.json`.
+_VERSION_STEM = re.compile(r"(?:^|[-_.])v?(\d+\.\d+(?:\.\d+)?)$", re.IGNORECASE)
+
+
+def demonstration(path: str) -> bool:
+    """Whether ``path`` lies in a folder of demos, examples or test fixtures
+    (``DEMONSTRATION_FOLDERS``): a sample API, not the specification (issue 45, batch 3)."""
+    return any(part.lower() in DEMONSTRATION_FOLDERS for part in path.split("/")[:-1])
+
+
+def _own_place(path: str, declared: str) -> bool:
+    """Whether the file's name names the version the document declares (``petstore-1.0.0.yaml``
+    at 1.0.0), or else the nearest folder of ``path`` named for a version (``v1.2/``,
+    ``1.2.0/``; not a major alone: ``v1/`` holds every 1.x) does. A file name naming another
+    version (``petstore-3.1.yaml``: the OpenAPI version it shows) does not decide."""
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    named = _VERSION_STEM.search(stem)
+    if named and _same(
+        named.group(1), declared, "patch" if named.group(1).count(".") == 2 else "minor"
+    ):
+        return True
     for folder in reversed(path.split("/")[:-1]):
         named = _VERSION_FOLDER.match(folder)
         if named:
@@ -296,7 +326,8 @@ def _shared_by_an_api_document(corpus: Context, version: str) -> bool:
         info = document.data.get("info") if isinstance(document.data, dict) else None
         declared = info.get("version") if isinstance(info, dict) else None
         if (
-            declared is not None
+            not demonstration(document.path)
+            and declared is not None
             and not development_version(str(declared))
             and _same(str(declared), version, "patch")
         ):

@@ -108,3 +108,36 @@ def test_a_package_that_publishes_the_spec_speaks_for_it(make_corpus: MakeCorpus
     }
     [finding] = run_rule(make_corpus(files), "version-drift")
     assert "the corpus is at 4.2.0 (package.json)" in finding.message
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["demo/examples/pets.yaml", "site/static/examples/store.yaml", "src/__fixtures__/a/api.yaml"],
+)
+def test_a_demo_or_fixture_api_versions_itself(make_corpus: MakeCorpus, path: str) -> None:
+    # A plugin's changelog (5.2.0) is no version of the sample APIs it ships as demos and test
+    # fixtures (issue 45, batch 3): with only those, there is no protocol version to compare.
+    files: dict[str, str | bytes] = {
+        "CHANGELOG.md": "# Changelog\n\n## 5.2.0 (2026-08-11)\n\n- Sidebar grouping.\n",
+        path: api("1.0.0"),
+    }
+    assert run_rule(make_corpus(files), "version-drift") == []
+    # The repository's own API document beside them is still compared.
+    files["api/openapi.yaml"] = api("1.0.0")
+    assert [f.location.path for f in run_rule(make_corpus(files), "version-drift")] == [
+        "api/openapi.yaml"
+    ]
+
+
+def test_a_copy_named_for_its_version_agrees_with_itself(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        "CHANGELOG.md": "# Changelog\n\n## [2.1.0] - 2026-05-01\n",
+        "api/shop.yaml": api("2.1.0"),
+        "api/shop-1.0.0.yaml": api("1.0.0"),
+    }
+    assert run_rule(make_corpus(files), "version-drift") == []
+    # A name that names another version (the OpenAPI version it shows) does not decide.
+    files["api/shop-3.1.yaml"] = api("1.0.0")
+    assert [f.location.path for f in run_rule(make_corpus(files), "version-drift")] == [
+        "api/shop-3.1.yaml"
+    ]
