@@ -5,11 +5,13 @@ What it does
     reports one that is meant as a whole document and does not parse, at the line and column of
     the error. What spec prose shows in a fence that is not a document is not judged: a member
     fragment, a stream of values, a sketch (placeholders, ``"a" | "b"`` unions, type names
-    where values go, a grammar's notation), a list of endpoints; an HTTP transcript's bodies
+    where values go, a grammar's notation, a template's ``*``, ``+`` or ``?`` after a value:
+    ``"URL", *``), a list of endpoints, bare lines tagged ``yaml`` only for their colours
+    (paths with ``#`` comments); an HTTP transcript's bodies
     are parsed each at its own line. Comments, trailing commas and elisions (``...``) are read
     as notes, and strings broken across lines are joined where the repository says (or shows
     in three examples or more) that its examples wrap them. What remains must parse: a missing
-    comma beside a comment or an elision is still reported.
+    comma beside a comment, an elision or a template's mark is still reported.
 
 Why is this bad?
     Examples are what implementers copy first. A missing comma or a typographic quote
@@ -234,9 +236,107 @@ def notation(text: str) -> bool:
     return len(words) >= PLACEHOLDERS
 
 
+def notation_mark(text: str, failure: ParseFailure) -> tuple[int, int] | None:
+    """Where the parse stopped at a sketch's notation mark (its 0-based line and column), if
+    it did: ``*`` (zero or more), ``+`` (one or more), ``?`` (optional) after a value or a
+    comma, or a ``|`` between alternatives (``"URL", *``; ``"id": "x"?``). A specification's
+    templates use them ("MUST be of the form"); data never holds one bare."""
+    lines = text.split("\n")
+    if not 1 <= failure.line <= len(lines):
+        return None
+    line = lines[failure.line - 1]
+    # The parser stops at the mark or just past it (YAML reads `*` as an alias's start).
+    at = min(max(failure.column - 1, 0), len(line))
+    ahead = at + len(line[at:]) - len(line[at:].lstrip(" \t"))
+    if line[ahead : ahead + 1] in _MARKS and _AFTER_VALUE.search(line[:ahead]):
+        return failure.line - 1, ahead
+    before = line[:at].rstrip(" \t")
+    if before[-1:] in _MARKS and _AFTER_VALUE.search(before[:-1]) and not line[at : at + 1].strip():
+        return failure.line - 1, len(before) - 1
+    return None
+
+
+def _without_mark(text: str, mark: tuple[int, int]) -> str | None:
+    """``text`` with the notation mark at ``mark`` blanked (and a comma before it that would
+    then trail: ``"URL", *`` before a ``]``), to read on for a slip elsewhere; None for an
+    alternative (``a | b``: a sketch whatever else it holds) or a mark not found in ``text``."""
+    lines = text.split("\n")
+    number, column = mark
+    if number >= len(lines) or lines[number][column : column + 1] not in _MARKS - {"|"}:
+        return None
+    line = lines[number]
+    before = line[:column].rstrip(" \t")
+    rest = "\n".join([line[column + 1 :], *lines[number + 1 :]]).lstrip()
+    if before.endswith(",") and rest[:1] in ("]", "}", ""):
+        before = before[:-1] + " "
+    lines[number] = before.ljust(column) + " " + line[column + 1 :]
+    return "\n".join(lines)
+
+
+_MARKS = frozenset("*+?|")
+# What a repetition or an alternative mark follows: a value's end (a string, a number, a
+# closed group, a word) or a separator.
+_AFTER_VALUE = re.compile(r"[\"\]})\w,]\s*\Z")
+# YAML's structure on a line: a mapping key (`key:` before a space or the line's end), a
+# sequence item (`- `), a flow collection, a document marker, a tag or an anchor.
+_YAML_STRUCTURE = re.compile(r"^\s*(?:-(?:\s|$)|[\[{]|---|[!&])|\S:(?:\s|$)")
+
+
+def yaml_structure(text: str) -> bool:
+    """Whether some line of a YAML fence has YAML's structure (a mapping, a sequence, a flow
+    collection): a fence of bare lines (entity paths with ``#`` comments, commands) is tagged
+    ``yaml`` for its colours, and no reader takes it for data."""
+    return any(
+        _YAML_STRUCTURE.search(line.split(" #", 1)[0])
+        for line in text.split("\n")
+        if line.strip() and not line.lstrip().startswith("#")
+    )
+
+
+# Notation marks blanked in one fence before it is taken for a template through and through
+# (each one costs a parse).
+MARKS_READ = 16
+
+
 def _text_failure(language: str, text: str, wrapped: bool) -> ParseFailure | None:
     if not text.strip() or SKETCH.search(text):
         return None
+    read = text
+    for _ in range(MARKS_READ):
+        found = _parse_failure(language, read, wrapped)
+        if found is None:
+            return None
+        failure, parsed = found
+        mark = notation_mark(parsed, failure)
+        if mark is None:
+            break
+        # `"URL", *`: a template's repetition mark, not a slip in data. Read on without it:
+        # what else fails is a slip (a missing comma beside the mark is still reported).
+        unmarked = _without_mark(read, mark)
+        if unmarked is None:
+            return None
+        read = unmarked
+    else:
+        return None
+    if failure.message.startswith(("extra data", "more than one YAML document")):
+        # several values in a row: a stream, a JWT's header.payload, Kubernetes manifests
+        # after `---` (each document parsed: a broken one fails before this)
+        return None
+    if failure.message.startswith("unexpected end") and ELIDED_END.search(text):
+        return None  # `...` at the end elides the rest, closing brackets included
+    if language in YAML_LANGUAGES and not yaml_structure(text):
+        return None  # paths or commands tagged `yaml` for colour: no YAML was meant
+    if language in JSON_LANGUAGES and notation(text):
+        # a notation sketch (`methods: [A, B, C]`, `[(x)+]`): not meant to parse (asked
+        # only of what failed: text that parses is never reported)
+        return None
+    return failure
+
+
+def _parse_failure(language: str, text: str, wrapped: bool) -> tuple[ParseFailure, str] | None:
+    """How ``text`` fails to parse, and the text as parsed (a JSON fence's notes blanked,
+    lines and columns kept); None when it parses or is no whole document."""
+    parsed = text
     try:
         if language in YAML_LANGUAGES:
             if ELLIPSIS.search(text):
@@ -246,25 +346,15 @@ def _text_failure(language: str, text: str, wrapped: bool) -> ParseFailure | Non
             noted = sketch_notes(text, wrapped)
             commented = noted != text or "//" in text or "/*" in text
             # comments and elisions as sketch notes: not reported
-            blanked = strip_jsonc(noted) if language != "json" or commented else text
-            if blanked.lstrip()[:1] not in ("{", "["):
+            parsed = strip_jsonc(noted) if language != "json" or commented else text
+            if parsed.lstrip()[:1] not in ("{", "["):
                 return None  # a fragment, a request line above a body: not a whole document
             # The C decoder first: where it reads the text, the scanner would too (`fast_json`),
             # and only a failure needs the scanner's message and place.
-            if fast_json(blanked) is None:
-                parse_json(blanked)
+            if fast_json(parsed) is None:
+                parse_json(parsed)
     except ParseFailure as failure:
-        if failure.message.startswith(("extra data", "more than one YAML document")):
-            # several values in a row: a stream, a JWT's header.payload, Kubernetes manifests
-            # after `---` (each document parsed: a broken one fails before this)
-            return None
-        if failure.message.startswith("unexpected end") and ELIDED_END.search(text):
-            return None  # `...` at the end elides the rest, closing brackets included
-        if language in JSON_LANGUAGES and notation(text):
-            # a notation sketch (`methods: [A, B, C]`, `[(x)+]`): not meant to parse (asked
-            # only of what failed: text that parses is never reported)
-            return None
-        return failure
+        return failure, parsed
     return None
 
 

@@ -12,9 +12,10 @@ What it does
       a monorepo (``workspaces``, or a ``pnpm-workspace.yaml``, ``lerna.json``, ``nx.json`` or
       ``rush.json`` beside it), a documentation site (Docusaurus, VitePress
       ... among its dependencies), one with only devDependencies that publishes nothing
-      (no ``main``, ``exports``, ``files``, ``bin``), or one whose ``main`` is a file the
-      repository lacks (``npm init``'s skeleton): its tooling's version, unless an API
-      document shares it;
+      (no ``main``, ``exports``, ``files``, ``bin``), one whose ``main`` is a file the
+      repository lacks (``npm init``'s skeleton), or a service's (runtime ``dependencies``
+      and code to run, a ``start`` script or a ``main`` in code, publishing no API
+      document): its tooling's or its code's version, unless an API document shares it;
     - ``info.version`` of every OpenAPI and AsyncAPI document;
     - the spec version each API document declares (``openapi: 3.1.0``, ``asyncapi: 3.0.0``) and
       the one its own ``info.description`` names ("This document follows AsyncAPI 3.0.0").
@@ -23,9 +24,15 @@ What it does
     a development placeholder no release had, which a build fills in: ``0.0.0``,
     ``0.1.0-dev``, ``x.y.z``, ``${VERSION}``, ``latest``, ``dev``, ``unreleased``, ``next``; nor
     a released copy in a folder named for the version it declares: ``v1.1/openapi.yaml`` at
-    ``1.1.0``), a ``package.json`` that disagrees with the changelog (named as the repository
+    ``1.1.0``, or one named for it: ``petstore-1.0.0.yaml``; nor a sample in a ``demo/``,
+    ``examples/``, ``samples/``, ``test/`` or ``__fixtures__/`` folder: a demo API versions
+    itself), a ``package.json`` that disagrees with the changelog (named as the repository
     names it), and a self-description that names another spec version than the document
-    declares. Versions are compared on major.minor by default
+    declares. An API document *ahead* of the corpus version is reported only when the
+    versions are evidently one numbering (an API document declares the corpus version, or
+    declared a release the changelog lists): otherwise the changelog is another artifact's
+    (a bundle's release number) and the document versions the contract on its own.
+    Versions are compared on major.minor by default
     (``1.1.0`` and ``1.1.9`` agree: the API documents describe the protocol, patch releases of the
     corpus do not change it); ``precision = "patch"`` compares all three parts. ``1.0`` and
     ``1.0.0`` are the same version.
@@ -100,15 +107,23 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     package = _package(corpus)
     if corpus_version is not None:
         version, where, source = corpus_version
+        evidence = source == "configured" or _speaks_for_the_api(corpus, version)
         for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+            if demonstration(document.path):
+                continue  # a demo's or a test fixture's API versions itself, not the corpus
             info = document.data.get("info") if isinstance(document.data, dict) else None
             declared = info.get("version") if isinstance(info, dict) else None
             if declared is None or _same(str(declared), version, precision):
                 continue
             if development_version(str(declared)) or not _parts(str(declared)):
                 continue  # `0.0.0`, `${VERSION}`, `next`: a build fills it in; no release
-            if _own_folder(document.path, str(declared)):
-                continue  # a released copy in the folder of its version agrees with itself
+            if _own_place(document.path, str(declared)):
+                continue  # a released copy named for its version agrees with itself
+            if not evidence and _parts(str(declared))[:2] > _parts(version)[:2]:
+                # Ahead of every release, and no release was ever its version: a contract
+                # versioned on its own (a bundle's or a service's release number lags it),
+                # not a stale copy; lowering it to the release would be wrong.
+                continue
             yield Finding(
                 ID,
                 SEVERITY,
@@ -236,9 +251,35 @@ _VERSION_FOLDER = re.compile(r"^v?(\d+\.\d+(?:\.\d+)?)$", re.IGNORECASE)
 WORKSPACE_FILES = ("pnpm-workspace.yaml", "lerna.json", "nx.json", "rush.json")
 
 
-def _own_folder(path: str, declared: str) -> bool:
-    """Whether the nearest folder of ``path`` named for a version (``v1.2/``, ``1.2.0/``; not a
-    major alone: ``v1/`` holds every 1.x) names the version the document declares."""
+# Folders of demonstrations and test data: the API documents there (a plugin's petstore demo,
+# a parser's fixture) are samples with versions of their own, not the corpus's specification.
+DEMONSTRATION_FOLDERS = frozenset(
+    {
+        "demo", "demos", "example", "examples", "sample", "samples", "fixture", "fixtures",
+        "__fixtures__", "test", "tests", "__tests__", "testdata", "mock", "mocks", "__mocks__",
+    }
+)  # fmt: skip
+# A file named for its version: `petstore-1.0.0.yaml`, `api_v1.2.json`.
+_VERSION_STEM = re.compile(r"(?:^|[-_.])v?(\d+\.\d+(?:\.\d+)?)$", re.IGNORECASE)
+
+
+def demonstration(path: str) -> bool:
+    """Whether ``path`` lies in a folder of demos, examples or test fixtures
+    (``DEMONSTRATION_FOLDERS``): a sample API, not the specification (issue 45, batch 3)."""
+    return any(part.lower() in DEMONSTRATION_FOLDERS for part in path.split("/")[:-1])
+
+
+def _own_place(path: str, declared: str) -> bool:
+    """Whether the file's name names the version the document declares (``petstore-1.0.0.yaml``
+    at 1.0.0), or else the nearest folder of ``path`` named for a version (``v1.2/``,
+    ``1.2.0/``; not a major alone: ``v1/`` holds every 1.x) does. A file name naming another
+    version (``petstore-3.1.yaml``: the OpenAPI version it shows) does not decide."""
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    named = _VERSION_STEM.search(stem)
+    if named and _same(
+        named.group(1), declared, "patch" if named.group(1).count(".") == 2 else "minor"
+    ):
+        return True
     for folder in reversed(path.split("/")[:-1]):
         named = _VERSION_FOLDER.match(folder)
         if named:
@@ -263,7 +304,8 @@ def _tooling(corpus: Context, data: dict[str, Any]) -> bool:
     workspace tool's file beside it); a documentation
     site (a site generator among its dependencies); a package with only devDependencies that
     publishes nothing of its own; one whose entry point (``main``) is a file the repository
-    lacks (``npm init``'s skeleton beside an API description). Not ``private`` alone: a spec
+    lacks (``npm init``'s skeleton beside an API description); a service's or a library's
+    package (``_implementation``). Not ``private`` alone: a spec
     corpus's own unpublished package may carry the specification's version (OpenWOP's does)."""
     if "workspaces" in data or any(name in corpus.documents for name in WORKSPACE_FILES):
         return True
@@ -275,11 +317,57 @@ def _tooling(corpus: Context, data: dict[str, Any]) -> bool:
         return True
     if not runtime and every and not any(key in data for key in _SHIPPED):
         return True
+    if _implementation(corpus, data):
+        return True
     main = data.get("main")
     return (
         isinstance(main, str)
         and not any(key in data for key in ("exports", "files"))
         and posixpath.normpath(main) not in corpus.tree
+    )
+
+
+# An entry point in code: the package is a program or a library, versioned as code.
+_CODE = re.compile(r"\.(?:[cm]?js|[cm]?ts|jsx|tsx)$")
+
+
+def _implementation(corpus: Context, data: dict[str, Any]) -> bool:
+    """A service's or a library's package (issue 45, batch 3): runtime ``dependencies`` and
+    code to run (a ``start`` script, a ``main`` or ``bin`` in code), publishing no API
+    document of the repository's (``main``, ``files``, ``exports`` name none). Its version is
+    the code's, bumped with every change; the API document versions the contract."""
+    dependencies = data.get("dependencies")
+    if not isinstance(dependencies, dict) or not dependencies:
+        return False
+    scripts = data.get("scripts")
+    starts = isinstance(scripts, dict) and any(
+        name == "start" or name.startswith("start:") for name in scripts
+    )
+    entries = [data.get("main"), data.get("bin")]
+    bins = data.get("bin")
+    if isinstance(bins, dict):
+        entries += list(bins.values())
+    code = any(isinstance(e, str) and _CODE.search(e) for e in entries)
+    if not (starts or code):
+        return False
+    return not any(_publishes(corpus, data.get(key)) for key in ("main", "files", "exports"))
+
+
+def _publishes(corpus: Context, named: Any) -> bool:
+    """Whether ``named`` (a ``main``, ``files`` or ``exports`` value) names one of the
+    repository's API documents or schemas, or a folder holding one."""
+    if isinstance(named, dict):
+        return any(_publishes(corpus, value) for value in named.values())
+    if isinstance(named, list):
+        return any(_publishes(corpus, value) for value in named)
+    if not isinstance(named, str):
+        return False
+    target = posixpath.normpath(named.strip("/")).rstrip("/*")
+    return any(
+        document.path == target or document.path.startswith(target + "/")
+        for document in corpus.of_kind(
+            DocumentKind.OPENAPI, DocumentKind.ASYNCAPI, DocumentKind.SCHEMA
+        )
     )
 
 
@@ -291,12 +379,45 @@ def _placeholder(version: str) -> bool:
     return not parts or parts[:2] == (0, 0) or development_version(version)
 
 
-def _shared_by_an_api_document(corpus: Context, version: str) -> bool:
+def _api_versions(corpus: Context) -> list[str]:
+    """The released versions the repository's own API documents declare (not a demo's)."""
+    found = []
     for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
         info = document.data.get("info") if isinstance(document.data, dict) else None
         declared = info.get("version") if isinstance(info, dict) else None
         if (
             declared is not None
+            and not demonstration(document.path)
+            and not development_version(str(declared))
+        ):
+            found.append(str(declared))
+    return found
+
+
+def _speaks_for_the_api(corpus: Context, version: str) -> bool:
+    """Whether the corpus version is evidently the API documents' (issue 45, batch 3): an API
+    document declares it, or declared a release the changelog lists (the versions once
+    agreed). Else it may be another number (a bundle's release, a service's build), and only an
+    API document behind it is reported: ahead of it, the document is no stale copy."""
+    declared = _api_versions(corpus)
+    if any(_same(d, version, "patch") for d in declared):
+        return True
+    for path in CHANGELOGS:
+        document = corpus.documents.get(path)
+        if document is not None and document.text is not None:
+            releases = [m.group(1) for m in _RELEASE.finditer(document.text)]
+            if releases:
+                return any(_same(d, r, "patch") for d in declared for r in releases)
+    return False
+
+
+def _shared_by_an_api_document(corpus: Context, version: str) -> bool:
+    for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+        info = document.data.get("info") if isinstance(document.data, dict) else None
+        declared = info.get("version") if isinstance(info, dict) else None
+        if (
+            not demonstration(document.path)
+            and declared is not None
             and not development_version(str(declared))
             and _same(str(declared), version, "patch")
         ):

@@ -58,6 +58,44 @@ CITING = (
 )
 
 
+# A "MUST be of the form" template in a specification's own notation: `*` zero or more,
+# `+` one or more, `?` optional, after a value (issue 45, batch 3).
+TEMPLATES = [
+    ("yaml", '{\n  "mirrors": [\n    "URL", *\n  ]\n}'),
+    ("yaml", '{\n  "mirrors": {\n    "URL", *\n  }\n}'),
+    ("json", '{\n  "mirrors": [\n    "URL", +\n  ]\n}'),
+    ("json", '{\n  "name": "STRING"?,\n  "size": 1\n}'),
+    ("yaml", 'HTTP/1.1 200 OK\nContent-Type: application/json\n\n{\n  "ids": [ "ID" * ]\n}'),
+]
+
+
+def test_a_template_in_the_specs_notation_is_not_broken_data(make_corpus: MakeCorpus) -> None:
+    page = "# Discovery\n\n" + "".join(fence(language, body) for language, body in TEMPLATES)
+    assert findings_of("fence-invalid", make_corpus({"spec/discovery.md": page})) == []
+
+
+def test_a_slip_beside_a_notation_mark_is_still_reported(make_corpus: MakeCorpus) -> None:
+    slips = [
+        '{\n  "mirrors": [\n    "URL", *\n  ],\n  "name": "a"\n  "size": 1\n}',  # comma
+        '{\n  "self": "http://x/1"",\n  "ids": [ "ID", * ]\n}',  # a stray quote
+        '{\n  "items": [\n    "a"\n  }\n}',  # `[` closed by `}`
+    ]
+    page = "# Slips\n\n" + "".join(fence("yaml", s) for s in slips)
+    found = findings_of("fence-invalid", make_corpus({"spec/slips.md": page}))
+    assert len(found) == len(slips)
+
+
+def test_a_yaml_fence_of_bare_lines_is_colour_not_data(make_corpus: MakeCorpus) -> None:
+    # Entity paths with `#` comments, tagged `yaml` only to be coloured: YAML reads the lines
+    # as one plain scalar, which a comment breaks; no reader takes them for data.
+    paths = "things/t1/parts/p1/versions/v1   # inlined\nthings/t1/parts/p1/versions/v2\n"
+    page = "# Filters\n\n" + fence("yaml", paths)
+    assert findings_of("fence-invalid", make_corpus({"spec/filters.md": page})) == []
+    # A broken mapping is still reported.
+    page += fence("yaml", "things:\n  - t1\n   bad: [\n")
+    assert len(findings_of("fence-invalid", make_corpus({"spec/filters.md": page}))) == 1
+
+
 def test_a_myst_label_reference_is_resolved_against_the_labels_of_the_project(
     make_corpus: MakeCorpus,
 ) -> None:

@@ -222,3 +222,30 @@ def test_the_command_line_reports_the_collapsed_finding(make_corpus: MakeCorpus)
     assert paths.count("schemas/2.0.0/run.json") == 2
     assert "schemas/common.json" in paths
     assert "schemas/1.1.0/run.json" not in paths
+
+
+def shop(version: str, required: str) -> str:
+    return (
+        f"openapi: 3.1.0\ninfo: {{title: Shop, version: '{version}'}}\npaths: {{}}\n"
+        "components:\n  schemas:\n    Pet:\n      type: object\n"
+        f"      properties: {{name: {{type: string}}}}\n      required: [{required}]\n"
+    )
+
+
+def test_a_file_named_for_a_version_it_does_not_declare_is_no_newer_release(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `shop-3.1.yaml` is named for the OpenAPI version it shows (its API is at 2.0.0): no newer
+    # release of `shop-1.0.0.yaml`, whose defect is then its own, not a frozen copy's.
+    files: dict[str, str | bytes] = {
+        "demo/shop-1.0.0.yaml": shop("1.0.0", "gone"),
+        "demo/shop-3.1.yaml": shop("2.0.0", "name"),
+    }
+    [finding] = found(make_corpus(files))
+    assert finding.location.path == "demo/shop-1.0.0.yaml"
+    assert finding.severity.name == "WARNING" and "released" not in finding.message
+    # A file named for the version it declares is a release: the older copy is frozen.
+    del files["demo/shop-3.1.yaml"]
+    files["demo/shop-2.0.0.yaml"] = shop("2.0.0", "name")
+    [finding] = found(make_corpus(files))
+    assert finding.severity.name == "INFO" and "only released copies" in finding.message

@@ -20,7 +20,9 @@ frozen.
   as related locations: a released file does not change, so its maintainer can only know.
   A copy is frozen only when a newer version holds its counterpart (the same path within the
   version folder, or the same ``$id`` but for the version): a file no newer version has is
-  the newest of its kind, and its defects are reported as they are.
+  the newest of its kind, and its defects are reported as they are. An API document named
+  for a version it does not declare (``petstore-3.1.yaml`` at ``info.version`` 2.0.0: the
+  OpenAPI version it shows) is no release of its line.
   Those in the text of released pages (Markdown) are not reported: readers read the newest
   text, while validators still load a released schema;
 - ``"report"``: every copy's findings, as the rules report them;
@@ -63,8 +65,38 @@ def collapsed(result: RunResult, corpus: Context) -> RunResult:
         if isinstance(document.data, dict)
         and isinstance(identifier := document.data.get("$id", document.data.get("id")), str)
     }
-    findings = collapse_findings(result.findings, corpus.versions, mode, identifiers)
+    lines = _released_lines(corpus)
+    findings = collapse_findings(result.findings, lines, mode, identifiers)
     return result if findings is result.findings else replace(result, findings=findings)
+
+
+def _released_lines(corpus: Context) -> VersionLines:
+    """The corpus's version lines less the API documents whose file name names a version the
+    document does not declare: ``petstore-3.1.yaml`` at ``info.version`` 2.0.0 is named for
+    the OpenAPI version it shows, no release of the petstore, so ``petstore-1.0.0.yaml`` beside
+    it is no frozen copy of it (issue 45, batch 3: a demo named after its own version)."""
+    lines = corpus.versions
+    named_otherwise = set()
+    for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+        version = lines.of(document.path)
+        if not version or version_place(document.path, version)[1]:
+            continue  # a folder's version: the folder says what it holds
+        info = document.data.get("info") if isinstance(document.data, dict) else None
+        declared = info.get("version") if isinstance(info, dict) else None
+        if isinstance(declared, (str, int, float)) and not _names(version, str(declared)):
+            named_otherwise.add(document.path)
+    if not named_otherwise:
+        return lines
+    return VersionLines({p: v for p, v in lines.version.items() if p not in named_otherwise})
+
+
+def _names(version: str, declared: str) -> bool:
+    """Whether a file name's ``version`` (``1.0``, ``v2``, ``2025-06-18``) is the ``declared``
+    one, to the parts it gives (``v2`` names every 2.x; ``1.0`` is ``1.0.0``)."""
+    named = [int(n) for n in re.findall(r"\d+", version)]
+    stated = [int(n) for n in re.findall(r"\d+", declared)]
+    stated += [0] * (len(named) - len(stated))
+    return bool(named) and stated[: len(named)] == named
 
 
 def collapse_findings(
