@@ -1,0 +1,91 @@
+"""Issue 45, ecosystem batch 3 at first read: a `$ref` a bundler inlines that only a `oneOf`
+branch rejects, the explanation of a `oneOf` of a Reference and an object, errors past the
+cap said, not dropped. Every fixture here is our own."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import run_rule
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+
+def yaml(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+# --- asyncapi-invalid: misplaced `$ref`s inside a `oneOf` branch -------------------------------
+
+EXAMPLES_BY_REF = yaml(
+    """
+    asyncapi: 2.3.0
+    info: {title: Gates, version: '1'}
+    channels:
+      gate/state:
+        subscribe:
+          message:
+            name: GateState
+            payload: {type: object, properties: {open: {type: boolean}}}
+            examples:
+              - $ref: examples/open.example.json
+              - $ref: examples/shut.example.json
+    """
+)
+
+
+def test_a_message_example_by_ref_is_inlined(make_corpus: MakeCorpus) -> None:
+    # The message's `oneOf [Reference, Message]` fails at the message; only inside the Message
+    # branch is `examples/0` said to hold a `$ref`, which AsyncAPI tooling dereferences.
+    files: dict[str, str | bytes] = {
+        "api/asyncapi.yaml": EXAMPLES_BY_REF,
+        "api/examples/open.example.json": json.dumps({"name": "open", "payload": {"open": True}}),
+        "api/examples/shut.example.json": json.dumps({"name": "shut", "payload": {"open": False}}),
+    }
+    assert run_rule(make_corpus(files), "asyncapi-invalid") == []
+
+
+def test_an_error_inside_an_example_by_ref_is_reported_in_its_file(
+    make_corpus: MakeCorpus,
+) -> None:
+    files: dict[str, str | bytes] = {
+        "api/asyncapi.yaml": EXAMPLES_BY_REF,
+        "api/examples/open.example.json": json.dumps({"name": "open", "payload": {"open": True}}),
+        "api/examples/shut.example.json": json.dumps({"name": "shut", "headers": "none"}),
+    }
+    [finding] = run_rule(make_corpus(files), "asyncapi-invalid")
+    assert finding.location.path == "api/examples/shut.example.json", finding.message
+    assert finding.location.pointer == "/headers"
+
+
+def test_a_message_without_ref_is_not_explained_by_the_reference_branch(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `oneOf [Reference, Message]` on an object without `$ref`: "`$ref` is a required property"
+    # is never what is wrong; the Message branch's deepest error is.
+    document = EXAMPLES_BY_REF.replace(
+        "examples:\n          - $ref: examples/open.example.json\n"
+        "          - $ref: examples/shut.example.json\n",
+        "examples:\n          - {name: open, headers: none}\n",
+    )
+    [finding] = run_rule(make_corpus({"api/asyncapi.yaml": document}), "asyncapi-invalid")
+    assert '"$ref" is a required property' not in finding.message
+    assert finding.location.pointer.startswith(
+        "/channels/gate~1state/subscribe/message/examples/0"
+    ), finding.message
+
+
+def test_errors_past_the_cap_are_counted_not_dropped(make_corpus: MakeCorpus) -> None:
+    channels = "".join(
+        f"  c{i}:\n    description: {i}\n" for i in range(60)
+    )  # a description is a string: 60 errors, one per channel
+    document = "asyncapi: 2.6.0\ninfo: {title: Many, version: '1'}\nchannels:\n" + channels
+    found = run_rule(make_corpus({"api/asyncapi.yaml": document}), "asyncapi-invalid")
+    errors = [f for f in found if not f.coverage]
+    [note] = [f for f in found if f.coverage]
+    assert len(errors) == 50
+    assert note.coverage == "errors-not-shown"
+    assert note.message.startswith("10 more errors")
