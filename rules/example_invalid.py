@@ -13,7 +13,8 @@ What it does
     the OpenAPI operation it sits under, or its shape (a warning). ``speclint bindings`` lists
     every example with what binds it, or why nothing does. In an OpenAPI 3 document a
     ``readOnly`` required member is not asked of a request example, nor a ``writeOnly`` one
-    of a response (3.0.3 §4.7.24.1). The message names the failing keyword (a ``oneOf``'s
+    of a response (3.0.3 §4.7.24.1), and an empty example of a query parameter with
+    ``allowEmptyValue: true`` is a request the API takes (3.0.3 §4.7.12.1). The message names the failing keyword (a ``oneOf``'s
     branches by name, and the one the example came closest to).
 
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
@@ -1188,15 +1189,26 @@ def _holder_examples(
     if "schema" not in holder:
         return
     schema_at = join_pointer(at, "schema")
-    if "example" in holder:
+    if "example" in holder and not _empty_allowed(holder, holder["example"]):
         yield schema_at, join_pointer(at, "example"), holder["example"]
     for name, example in sorted(_mapping(holder.get("examples")).items()):
         resolved = _resolve_local(document, example)
-        if isinstance(resolved, dict) and "value" in resolved:
+        if (
+            isinstance(resolved, dict)
+            and "value" in resolved
+            and not _empty_allowed(holder, resolved["value"])
+        ):
             pointer = join_pointer(join_pointer(at, "examples"), name)
             if "$ref" not in _mapping(example):
                 pointer = join_pointer(pointer, "value")
             yield schema_at, pointer, resolved["value"]
+
+
+def _empty_allowed(holder: dict[str, Any], value: Any) -> bool:
+    """Whether ``value`` is the empty value of a query parameter that allows one: OpenAPI
+    3.0.3 §4.7.12.1 ``allowEmptyValue`` "allows sending a parameter with an empty value"
+    (``?detailed=``), whatever its schema's type, so ``example: ""`` shows a real request."""
+    return value == "" and holder.get("in") == "query" and holder.get("allowEmptyValue") is True
 
 
 def _is_reference(example: Any) -> bool:

@@ -89,3 +89,28 @@ def test_errors_past_the_cap_are_counted_not_dropped(make_corpus: MakeCorpus) ->
     assert len(errors) == 50
     assert note.coverage == "errors-not-shown"
     assert note.message.startswith("10 more errors")
+
+
+# --- example-invalid: the empty value of a query parameter that allows one --------------------
+
+
+def test_an_empty_example_of_a_parameter_that_allows_one_is_valid(make_corpus: MakeCorpus) -> None:
+    # OpenAPI 3.0.3 §4.7.12.1 allowEmptyValue: `?verbose=` is a request the API takes.
+    def document(allow: bool) -> str:
+        parameter = {"in": "query", "name": "verbose", "schema": {"type": "boolean"}}
+        parameter |= {"allowEmptyValue": True} if allow else {}
+        operation = {
+            "parameters": [parameter | {"example": ""}],
+            "responses": {"200": {"description": "ok"}},
+        }
+        return json.dumps(
+            {
+                "openapi": "3.0.3",
+                "info": {"title": "Gates", "version": "1"},
+                "paths": {"/gates": {"get": operation}},
+            }
+        )
+
+    assert run_rule(make_corpus({"api.json": document(True)}), "example-invalid") == []
+    [finding] = run_rule(make_corpus({"api.json": document(False)}), "example-invalid")
+    assert finding.location.pointer == "/paths/~1gates/get/parameters/0/example"
