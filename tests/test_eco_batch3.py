@@ -114,3 +114,43 @@ def test_an_empty_example_of_a_parameter_that_allows_one_is_valid(make_corpus: M
     assert run_rule(make_corpus({"api.json": document(True)}), "example-invalid") == []
     [finding] = run_rule(make_corpus({"api.json": document(False)}), "example-invalid")
     assert finding.location.pointer == "/paths/~1gates/get/parameters/0/example"
+
+
+# --- example-invalid: items of one `examples` array that share a cause -------------------------
+
+
+def test_items_of_one_examples_array_failing_alike_are_one_finding(
+    make_corpus: MakeCorpus,
+) -> None:
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "code": {"type": "string", "pattern": "^k[0-9]+$", "examples": ["a1", "b2", "k3"]},
+            "open": {"type": "boolean", "examples": ["yes", 7]},
+        },
+    }
+    text = json.dumps(schema, indent=2)
+    found = run_rule(make_corpus({"schemas/gate.schema.json": text}), "example-invalid")
+    by_pointer = {f.location.pointer: f for f in found}
+    # `a1` and `b2` break one pattern: one finding; `"yes"` and `7` break one `type`: one too.
+    assert set(by_pointer) == {"/properties/code/examples/0", "/properties/open/examples/0"}
+    code = by_pointer["/properties/code/examples/0"]
+    assert "1 more item of the array fails the same way" in code.message
+    assert [r.pointer for r in code.related][1:] == ["/properties/code/examples/1"]
+    assert [m.key for m in code.members] == [
+        "/properties/code/examples/0",
+        "/properties/code/examples/1",
+    ]
+
+
+def test_items_of_one_array_failing_differently_stay_apart(make_corpus: MakeCorpus) -> None:
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "string",
+        "maxLength": 3,
+        "pattern": "^[a-z]+$",
+        "examples": ["abcdef", "A1"],
+    }
+    found = run_rule(make_corpus({"gate.schema.json": json.dumps(schema)}), "example-invalid")
+    assert sorted(f.location.pointer for f in found) == ["/examples/0", "/examples/1"]
