@@ -154,3 +154,40 @@ def test_items_of_one_array_failing_differently_stay_apart(make_corpus: MakeCorp
     }
     found = run_rule(make_corpus({"gate.schema.json": json.dumps(schema)}), "example-invalid")
     assert sorted(f.location.pointer for f in found) == ["/examples/0", "/examples/1"]
+
+
+# --- instance-invalid: a schema in a package manager's folder ----------------------------------
+
+
+def test_a_schema_in_node_modules_is_not_checked_not_missing(make_corpus: MakeCorpus) -> None:
+    # An editor modeline into an npm package's schema: there after `npm install`, never
+    # committed. Coverage, not a finding.
+    config = {"$schema": "./node_modules/@tools/cli/config/schema.json", "version": 1}
+    root = make_corpus({"web/tool.json": json.dumps(config)})
+    [finding] = run_rule(root, "instance-invalid")
+    assert finding.coverage == "schema-not-loaded", finding.message
+    assert "web/node_modules" in finding.message
+
+
+def test_a_missing_schema_outside_installed_folders_is_still_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    config = {"$schema": "./schemas/tool.schema.json", "version": 1}
+    [finding] = run_rule(make_corpus({"web/tool.json": json.dumps(config)}), "instance-invalid")
+    assert finding.coverage is None and "not in the corpus" in finding.message
+
+
+def test_a_schema_in_a_folder_discovery_leaves_out_is_not_loaded(make_corpus: MakeCorpus) -> None:
+    # Go's `go mod vendor` folder (modules.txt) is left out of the corpus; the repository holds it.
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}
+    root = make_corpus(
+        {
+            "vendor/modules.txt": "# example.org/tool v1.0.0\n",
+            "vendor/example.org/tool/tool.schema.json": json.dumps(schema),
+            "tool.json": json.dumps(
+                {"$schema": "./vendor/example.org/tool/tool.schema.json", "version": 1}
+            ),
+        }
+    )
+    [finding] = run_rule(root, "instance-invalid")
+    assert finding.coverage == "schema-not-loaded", finding.message
