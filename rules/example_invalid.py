@@ -14,8 +14,9 @@ What it does
     every example with what binds it, or why nothing does. In an OpenAPI 3 document a
     ``readOnly`` required member is not asked of a request example, nor a ``writeOnly`` one
     of a response (3.0.3 §4.7.24.1), and an empty example of a query parameter with
-    ``allowEmptyValue: true`` is a request the API takes (3.0.3 §4.7.12.1). The message names the failing keyword (a ``oneOf``'s
-    branches by name, and the one the example came closest to). Items of one ``examples`` array
+    ``allowEmptyValue: true`` is a request the API takes (3.0.3 §4.7.12.1). The message names
+    the failing keyword (a ``oneOf``'s branches by name, and the one the example came closest
+    to). Items of one ``examples`` array
     that fail the same keyword at the same place of the schema are one finding, the other
     items its related locations.
 

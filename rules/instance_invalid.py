@@ -29,8 +29,8 @@ What it does
     (a broken reference). One that is a URL the corpus does not hold (an editor's modeline
     naming a published schema), a file speclint does not load, or one in a package manager's
     folder (``./node_modules/@angular/cli/...``, there once the packages are installed; a
-    ``vendor/`` discovery leaves out), is no finding: the file is
-    not silently passed, the run lists it among what it did not check. A custom meta-schema that names or
+    ``vendor/`` discovery leaves out), is no finding: the file is not silently passed, the
+    run lists it among what it did not check. A custom meta-schema that names or
     requires ``$schema`` itself (or through a schema it reaches) judges that member too.
 
 Why is this bad?
