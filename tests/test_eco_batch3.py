@@ -191,3 +191,18 @@ def test_a_schema_in_a_folder_discovery_leaves_out_is_not_loaded(make_corpus: Ma
     )
     [finding] = run_rule(root, "instance-invalid")
     assert finding.coverage == "schema-not-loaded", finding.message
+
+
+def test_a_message_example_by_ref_to_nothing_is_unresolved_refs_alone(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The reference index reads a Message Example Object's `$ref` (a payload's `examples` stay
+    # data): a target that is missing is unresolved-ref's, once, not asyncapi-invalid's.
+    files: dict[str, str | bytes] = {
+        "api/asyncapi.yaml": EXAMPLES_BY_REF,
+        "api/examples/open.example.json": json.dumps({"name": "open", "payload": {"open": True}}),
+    }
+    root = make_corpus(files)
+    assert run_rule(root, "asyncapi-invalid") == []
+    [finding] = run_rule(root, "unresolved-ref")
+    assert finding.location.pointer.endswith("/message/examples/1/$ref"), finding.message
