@@ -17,7 +17,10 @@ What it does
     fragment (``asyncapi bundle service.json common.json``: ``speclint.analyses.merging``) is
     validated as merged, an error in the fragment's content reported in the fragment; the
     fragment itself (no ``info``: half of a document) is not validated alone, and the run says
-    so among what it did not check.
+    so among what it did not check. A ``$ref`` the schema rejects only inside a branch of a
+    ``oneOf`` (a message's ``examples: [{$ref: open.example.json}]``, which the tooling
+    dereferences) is inlined too. At most 50 errors are reported per document; how many more
+    there were is said among what the run did not check.
 
 Why is this bad?
     AsyncAPI tooling (the parser, generators, Studio) refuses an invalid document, and the schema is
@@ -49,7 +52,7 @@ Options
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
@@ -60,12 +63,12 @@ from speclint.analyses.validation import (
     LocatedError,
     asyncapi_validator,
     asyncapi_versions,
-    located_errors,
+    error_places,
+    located,
 )
 from speclint.common.findings import Finding, Severity, headed
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import resolve_pointer
 
 ID = "asyncapi-invalid"
 SEVERITY = Severity.ERROR
@@ -78,6 +81,9 @@ READS = "document"
 # the reference index only for a document with a `$ref` the bundler inlines (`inlining`), and
 # builds it then.
 NEEDS_INDEXES = False
+# Errors reported per document at most (the first, in document order); how many more there were
+# is said among what the run did not check, never dropped silently.
+SHOWN = 50
 FACTS = ("merges", "references")  # speclint.analyses.context
 
 
@@ -91,9 +97,12 @@ def _inlined(corpus: Context, document: Document, declared: str) -> InlinedView:
         validator = asyncapi_validator(declared)
 
         def misplaced(data: Any) -> Iterator[str]:
-            errors = list(located_errors(validator, data, limit=10_000))
-            judged[document.path] = (data, errors)  # the view's last: `_errors` reads them
-            return misplaced_refs_of((e.pointer, resolve_pointer(data, e.pointer)) for e in errors)
+            raw = list(validator.iter_errors(data))
+            judged[document.path] = (data, list(located(raw, limit=10_000)))  # `_errors` reads
+            # Every error of the tree, the branches of a `oneOf` included: a message's
+            # `examples: [{$ref: ...}]` is rejected only inside the message's `oneOf`, whose
+            # explanation is at the message (`validation.error_places`).
+            return misplaced_refs_of(error_places(raw))
 
         memo[document.path] = inline_merged(corpus, document, misplaced, corpus.merges)
     return memo[document.path]
@@ -107,11 +116,12 @@ def _judged(corpus: Context) -> dict[str, tuple[Any, list[LocatedError]]]:
     return found
 
 
-def _errors(corpus: Context, view: InlinedView, declared: str) -> Iterable[LocatedError]:
+def _errors(corpus: Context, view: InlinedView, declared: str) -> list[LocatedError]:
+    """Every distinct error of the view, most specific first (``validation.located``)."""
     last = _judged(corpus).get(view.document.path)
     if last is not None and last[0] is view.data:
-        return last[1][:50]  # `located_errors`' own limit, of the same sorted errors
-    return located_errors(asyncapi_validator(declared), view.data)
+        return last[1]
+    return list(located(asyncapi_validator(declared).iter_errors(view.data), limit=10_000))
 
 
 def unit_reach(corpus: Context, document: Document) -> list[str]:
@@ -187,9 +197,9 @@ def _validated(corpus: Context, document: Document, declared: str) -> list[Findi
     view = _inlined(corpus, document, declared)
     merged = corpus.merges.partners(document.path)
     found: list[Finding] = []
-    for at, message, key in _errors(corpus, view, declared):
-        if at in view.left:
-            continue  # a `$ref` not inlined: its target is missing (unresolved-ref's) or cyclic
+    # A `$ref` not inlined: its target is missing (unresolved-ref's) or cyclic.
+    errors = [e for e in _errors(corpus, view, declared) if e.pointer not in view.left]
+    for at, message, key in errors[:SHOWN]:
         holder, pointer = view.locate(at)
         fix = f"fix it so the document is valid AsyncAPI {declared}"
         if holder is not document:
@@ -203,6 +213,18 @@ def _validated(corpus: Context, document: Document, declared: str) -> list[Findi
                 headed(f"{pointer or '/'}: {message}", f"; {fix}", message),
                 holder.location(pointer),
                 key=f"{pointer}:{key}",
+            )
+        )
+    if len(errors) > SHOWN:
+        found.append(
+            Finding(
+                ID,
+                Severity.INFO,
+                f"{len(errors) - SHOWN} more errors against the AsyncAPI {declared} schema not "
+                f"reported (the first {SHOWN} are); fix those, and the run shows the rest",
+                document.location(""),
+                key="errors-not-shown",
+                coverage="errors-not-shown",
             )
         )
     return found

@@ -13,8 +13,12 @@ What it does
     the OpenAPI operation it sits under, or its shape (a warning). ``speclint bindings`` lists
     every example with what binds it, or why nothing does. In an OpenAPI 3 document a
     ``readOnly`` required member is not asked of a request example, nor a ``writeOnly`` one
-    of a response (3.0.3 §4.7.24.1). The message names the failing keyword (a ``oneOf``'s
-    branches by name, and the one the example came closest to).
+    of a response (3.0.3 §4.7.24.1), and an empty example of a query parameter with
+    ``allowEmptyValue: true`` is a request the API takes (3.0.3 §4.7.12.1). The message names
+    the failing keyword (a ``oneOf``'s branches by name, and the one the example came closest
+    to). Items of one ``examples`` array
+    that fail the same keyword at the same place of the schema are one finding, the other
+    items its related locations.
 
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
@@ -112,7 +116,7 @@ from speclint.analyses.validation import (
     patterns_judged_once,
     short_message,
 )
-from speclint.common.findings import VALUE_SHOWN, Finding, Location, Severity, within
+from speclint.common.findings import VALUE_SHOWN, Finding, Location, Member, Severity, within
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.prose import CodeFence, Paragraph
@@ -219,6 +223,11 @@ def combine(
         yield from results[path]
 
 
+def _schema_place(error: ValidationError) -> str:
+    """Where in the schema, and by which keyword, ``error`` fails."""
+    return "/".join(map(str, error.absolute_schema_path))
+
+
 def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]:
     fix = (
         "fix the example, or the schema that lists it"
@@ -231,6 +240,7 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
     nulls: list[Location] = []
     in_enums = 0  # of them, those where only the `enum` of a `nullable` schema lacks `null`
     own_dialect = validator_class_of(document)
+    failed: dict[tuple[str, ...], list[tuple[str, str, list[ValidationError]]]] = {}
     for schema_pointer, example_pointer, value, dialect in document_examples(document):
         uri = f"{file_uri(document.path)}#{schema_pointer}"
         if oas30 and dialect is own_dialect:
@@ -252,7 +262,26 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
             errors = kept
         if not errors:
             continue
+        # Items of one `examples` array that fail the same keyword at the same place of the
+        # schema share one cause (a pattern over-escaped once): one finding, the other items
+        # its related locations, as instance-invalid groups the values of one data file.
+        array, _, item = example_pointer.rpartition("/")
+        cause = (
+            (schema_pointer, array, *sorted({_schema_place(explain(e)) for e in errors}))
+            if array.endswith("/examples") and item.isdigit()
+            else (schema_pointer, example_pointer)
+        )
+        failed.setdefault(cause, []).append((schema_pointer, example_pointer, errors))
+    for group in failed.values():
+        (schema_pointer, example_pointer, errors), others = group[0], group[1:]
         failure = _describe(errors)
+        if others:
+            items = (
+                "1 more item of the array fails"
+                if len(others) == 1
+                else (f"{len(others)} more items of the array fail")
+            )
+            failure += f" ({items} the same way)"
         yield Finding(
             ID,
             Severity.WARNING if _schemas_own(schema_pointer, example_pointer) else SEVERITY,
@@ -264,9 +293,18 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
                 failure,
             ),
             document.location(example_pointer),
-            related=(document.location(schema_pointer, note="the schema it fails"),),
+            related=(
+                document.location(schema_pointer, note="the schema it fails"),
+                *(document.location(p, note="fails the same way") for _, p, _ in others),
+            ),
             key=example_pointer,
             heuristic=IN_DOCUMENT,
+            # every item: a waiver at one covers that one
+            members=tuple(
+                Member(document.location(p, note="fails the same way"), p) for _, p, _ in group
+            )
+            if others
+            else (),
         )
     if nulls:
         yield _null_examples(nulls, in_enums)
@@ -1188,15 +1226,26 @@ def _holder_examples(
     if "schema" not in holder:
         return
     schema_at = join_pointer(at, "schema")
-    if "example" in holder:
+    if "example" in holder and not _empty_allowed(holder, holder["example"]):
         yield schema_at, join_pointer(at, "example"), holder["example"]
     for name, example in sorted(_mapping(holder.get("examples")).items()):
         resolved = _resolve_local(document, example)
-        if isinstance(resolved, dict) and "value" in resolved:
+        if (
+            isinstance(resolved, dict)
+            and "value" in resolved
+            and not _empty_allowed(holder, resolved["value"])
+        ):
             pointer = join_pointer(join_pointer(at, "examples"), name)
             if "$ref" not in _mapping(example):
                 pointer = join_pointer(pointer, "value")
             yield schema_at, pointer, resolved["value"]
+
+
+def _empty_allowed(holder: dict[str, Any], value: Any) -> bool:
+    """Whether ``value`` is the empty value of a query parameter that allows one: OpenAPI
+    3.0.3 §4.7.12.1 ``allowEmptyValue`` "allows sending a parameter with an empty value"
+    (``?detailed=``), whatever its schema's type, so ``example: ""`` shows a real request."""
+    return value == "" and holder.get("in") == "query" and holder.get("allowEmptyValue") is True
 
 
 def _is_reference(example: Any) -> bool:

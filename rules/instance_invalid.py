@@ -27,8 +27,10 @@ What it does
 
     A named schema that is not in the corpus is a ``warning`` when the name is a relative path
     (a broken reference). One that is a URL the corpus does not hold (an editor's modeline
-    naming a published schema), or a file speclint does not load, is no finding: the file is
-    not silently passed, the run lists it among what it did not check. A custom meta-schema that names or
+    naming a published schema), a file speclint does not load, or one in a package manager's
+    folder (``./node_modules/@angular/cli/...``, there once the packages are installed; a
+    ``vendor/`` discovery leaves out), is no finding: the file is not silently passed, the
+    run lists it among what it did not check. A custom meta-schema that names or
     requires ``$schema`` itself (or through a schema it reaches) judges that member too.
 
 Why is this bad?
@@ -78,8 +80,8 @@ from speclint.analyses.validation import (
     short_message,
 )
 from speclint.common.findings import Finding, Location, Member, Severity, headed, left_out, within
-from speclint.model.corpus import Document
-from speclint.parsing.kinds import DocumentKind
+from speclint.model.corpus import Document, skipped_folders
+from speclint.parsing.kinds import INSTALLED_FOLDER_NAMES, DocumentKind
 
 ID = "instance-invalid"
 SEVERITY = Severity.ERROR
@@ -124,6 +126,22 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
     with patterns_judged_once() as scope:
         found = list(_validate(corpus, document, schema_document, fragment))
     return found + not_compiled(ID, document, scope)
+
+
+def _installed(corpus: Context, path: str) -> str | None:
+    """The folder of installed software that ``path`` lies in: one named as only installers
+    name theirs (``node_modules``, ``site-packages``: ``kinds.INSTALLED_FOLDER_NAMES``), there
+    or not (never committed), or one discovery leaves out for its installer's marker (Go's
+    ``vendor/`` with ``modules.txt``: ``kinds.installed_folder``); None for any other."""
+    parts = path.split("/")
+    for index, part in enumerate(parts[:-1]):
+        if part in INSTALLED_FOLDER_NAMES:
+            return "/".join(parts[: index + 1])
+    key = f"{ID}:skipped-folders"
+    if key not in corpus.memo:  # walked once per run, and only for a schema not in the corpus
+        corpus.memo[key] = [folder for folder, _ in skipped_folders(corpus.root)]
+    skipped: list[str] = corpus.memo[key]
+    return next((f.rstrip("/") for f in skipped if path.startswith(f)), None)
 
 
 def _named_at(document: Document) -> Location:
@@ -191,6 +209,24 @@ def schema_of(corpus: Context, document: Document) -> tuple[Document, str] | Fin
             _named_at(document),
             key=NOT_IN_CORPUS + named,
             coverage="remote-schema",
+        )
+    installed = _installed(corpus, path) if path else None
+    if installed is not None:
+        # `./node_modules/@angular/cli/lib/config/schema.json`: a package's schema, there once
+        # the package manager installs it; installed folders are never committed (nor read).
+        return Finding(
+            ID,
+            Severity.INFO,
+            headed(
+                f"not checked: the schema it names, `{path}`, is in `{installed}/`, which a "
+                "package manager fills and speclint does not read",
+                "; add the schema to the corpus, or map its URI to a corpus file with [ref-map], "
+                "to check this instance",
+                f"not checked: its schema is in `{installed}/`, installed software speclint does not read",
+            ),
+            _named_at(document),
+            key=NOT_IN_CORPUS + named,
+            coverage="schema-not-loaded",
         )
     return Finding(
         ID,

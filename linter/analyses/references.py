@@ -777,6 +777,7 @@ def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
 
     root_base = file_uri(document.path)
     track_ids = document.kind is DocumentKind.SCHEMA
+    asyncapi = document.kind is DocumentKind.ASYNCAPI
     root_dialect = document.data.get("$schema") if isinstance(document.data, dict) else None
     stack: list[tuple[Any, str, str, bool]] = [
         (document.data, "", root_base, _uses_plain_id(root_dialect))
@@ -804,6 +805,8 @@ def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
                 # or a file it keeps responses in.
                 response = key == "default" and pointer.endswith("/responses") and not track_ids
                 if key in DATA_KEYWORDS and not response:
+                    if key == "examples" and asyncapi and _message_object(pointer):
+                        yield from _example_refs(node[key], f"{pointer}/examples", base)
                     continue
                 child = node[key]
                 if isinstance(child, (dict, list)):
@@ -813,6 +816,35 @@ def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
                 child = node[position]
                 if isinstance(child, (dict, list)):
                     stack.append((child, f"{pointer}/{position}", base, plain_id))
+
+
+# Where an AsyncAPI document holds a Message Object or a Message Trait Object (2.x: an operation's
+# `message`, a `oneOf` of messages, `components/messages`, `traits`; 3.0: a channel's `messages`).
+_MESSAGE_PARENTS = frozenset({"messages", "messageTraits", "traits", "oneOf"})
+# Members under which an AsyncAPI document holds schemas (whose `examples` are data).
+_SCHEMA_MEMBERS = frozenset({"payload", "headers", "schemas", "schema", "properties", "items"})
+
+
+def _message_object(pointer: str) -> bool:
+    """Whether the object at ``pointer`` of an AsyncAPI document is a Message (or Message
+    Trait) Object, whose ``examples`` are Message Example Objects (AsyncAPI 2.6.0 §4.3.21,
+    3.0.0 §3.3.27), each of which the tooling reads through a ``$ref`` as any other object."""
+    tokens = pointer.split("/")[1:]
+    if not tokens or not _SCHEMA_MEMBERS.isdisjoint(tokens):
+        return False
+    if tokens[-1] == "message":
+        return True
+    return len(tokens) >= 2 and tokens[-2] in _MESSAGE_PARENTS
+
+
+def _example_refs(examples: Any, pointer: str, base: str) -> Iterator[tuple[str, str, str]]:
+    """The ``$ref`` of each Message Example Object of ``examples`` written as a reference
+    (``- $ref: open.example.json``): what the example holds inside is data, not walked."""
+    if not isinstance(examples, list):
+        return
+    for position, item in enumerate(examples):
+        if isinstance(item, dict) and isinstance(item.get("$ref"), str):
+            yield f"{pointer}/{position}/$ref", item["$ref"], base
 
 
 def _sites(document: Document) -> list[tuple[str, str, str]]:

@@ -11,7 +11,7 @@ import json
 import re
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -521,12 +521,16 @@ def explain(error: ValidationError) -> ValidationError:
     if not error.context:
         return error
     context = _matching_branches(error)
-    deepest = max(len(e.absolute_path) for e in context)
+    # How deep a branch's error reaches counts its own branches too: an AsyncAPI message
+    # without `$ref` fails `oneOf [Reference, Message]` at the message in both branches, the
+    # Message one through a nested `oneOf` whose errors lie inside the message ("`$ref` is a
+    # required property" is never what is wrong there).
+    deepest = max(_reach(e) for e in context)
     # In a stable order first: jsonschema builds some contexts by iterating a set (evaluated
     # property names, under `unevaluatedProperties`), so their order, and `best_match`'s pick
     # among equally relevant errors, changed with the process's hash seed.
     candidates = sorted(
-        (e for e in context if len(e.absolute_path) == deepest),
+        (e for e in context if _reach(e) == deepest),
         key=lambda e: (
             list(map(str, e.absolute_path)),
             list(map(str, e.absolute_schema_path)),
@@ -534,6 +538,16 @@ def explain(error: ValidationError) -> ValidationError:
         ),
     )
     return explain(best_match(candidates))
+
+
+def _reach(error: ValidationError) -> int:
+    """The depth in the instance of ``error``'s deepest error, its branches' included."""
+    deepest, stack = 0, [error]
+    while stack:
+        current = stack.pop()
+        deepest = max(deepest, len(current.absolute_path))
+        stack.extend(current.context or ())
+    return deepest
 
 
 def _matching_branches(error: ValidationError) -> list[ValidationError]:
@@ -575,10 +589,14 @@ class LocatedError(NamedTuple):
 
 def located_errors(validator: Validator, instance: Any, limit: int = 50) -> Iterator[LocatedError]:
     """Each distinct error, most specific first, at most ``limit``."""
+    return located(validator.iter_errors(instance), limit)
+
+
+def located(errors: Iterable[ValidationError], limit: int = 50) -> Iterator[LocatedError]:
+    """Each distinct error of ``errors`` (one validation's), most specific first, at most
+    ``limit``."""
     seen: set[tuple[str, str]] = set()
-    errors = sorted(
-        validator.iter_errors(instance), key=lambda e: (list(map(str, e.absolute_path)), e.message)
-    )
+    errors = sorted(errors, key=lambda e: (list(map(str, e.absolute_path)), e.message))
     for error in errors:
         specific = explain(error)
         found = (error_pointer(specific), short_message(specific))
@@ -587,6 +605,19 @@ def located_errors(validator: Validator, instance: Any, limit: int = 50) -> Iter
             yield LocatedError(*found, message_key(specific))
         if len(seen) >= limit:
             return
+
+
+def error_places(errors: Iterable[ValidationError]) -> Iterator[tuple[str, Any]]:
+    """(pointer, value there) of each error and of each error inside it: the errors of every
+    branch of a ``oneOf``/``anyOf`` (``error.context``), where :func:`explain` names one. A
+    ``$ref`` a bundler inlines is often rejected only inside a branch (an AsyncAPI message's
+    ``examples: [{$ref: ...}]`` fails the message's ``oneOf``, whose Message branch says
+    ``examples/0`` has no member ``$ref``): ``speclint.analyses.inlining`` reads them all."""
+    stack = list(errors)
+    while stack:
+        error = stack.pop()
+        yield error_pointer(error), error.instance
+        stack.extend(error.context or ())
 
 
 def message_key(error: ValidationError) -> str:

@@ -108,6 +108,10 @@ KINDS: dict[str, tuple[str, str]] = {
         "schema whose satisfiability was not decided",
         "schemas whose satisfiability was not decided",
     ),
+    "errors-not-shown": (
+        "document whose errors past the first 50 were not reported",
+        "documents whose errors past the first 50 were not reported",
+    ),
     "too-deep": (
         "API document not validated past its depth",
         "API documents not validated past their depth",
