@@ -331,3 +331,90 @@ def test_a_page_opening_few_paragraphs_with_a_code_is_no_page_of_coded_items(
     root = make_corpus({"site/hugo.yaml": "title: Spec\n", "notes.md": page})
     [finding] = findings_of(root)
     assert "`#B1`" in finding.message and finding.coverage is None
+
+
+# --- Fern ---------------------------------------------------------------------------------------
+
+FERN_DOCS = """\
+instances:
+  - url: example.docs.buildwithfern.com/docs
+tabs:
+  guides:
+    display-name: Guides
+    skip-slug: true
+navigation:
+  - tab: guides
+    layout:
+      - section: Cookbooks
+        slug: cookbooks
+        contents:
+          - page: Overview
+            path: pages/overview.mdx
+            slug: /start
+          - section: Basics
+            skip-slug: true
+            contents:
+              - page: Upload a file
+                path: pages/recipes/upload.mdx
+                slug: upload_file
+      - api: API Reference
+redirects:
+  - source: /docs/cookbooks/old_upload
+    destination: /docs/cookbooks/upload_file
+"""
+
+
+def _fern_site(
+    overview: str, extra: dict[str, str | bytes] | None = None
+) -> dict[str, str | bytes]:
+    return {
+        "fern/docs.yml": FERN_DOCS,
+        "fern/fern.config.json": '{"organization": "example", "version": "1.0.0"}\n',
+        "fern/pages/overview.mdx": overview,
+        "fern/pages/recipes/upload.mdx": "# Upload\n\n## Steps\n",
+        **(extra or {}),
+    }
+
+
+def test_a_fern_page_links_routes_of_its_slugs_and_redirects(make_corpus: MakeCorpus) -> None:
+    # `/docs/cookbooks/start` links `upload_file`: the browser reads `/docs/cookbooks/upload_file`,
+    # the slug docs.yml gives `pages/recipes/upload.mdx`, not a file beside the page.
+    page = (
+        '# Overview\n\n<a href="upload_file">Upload</a> [old](old_upload) '
+        "[steps](upload_file#steps)\n"
+    )
+    root = make_corpus(_fern_site(page))
+    assert findings_of(root) == []
+
+
+def test_a_fern_route_no_slug_serves_is_reported(make_corpus: MakeCorpus) -> None:
+    page = "# Overview\n\n[gone](uplod_file) [nowhere](upload_file#nowhere)\n"
+    found = sorted(f.message for f in findings_of(make_corpus(_fern_site(page))))
+    assert len(found) == 2, found
+    assert "serves the route `/docs/cookbooks/uplod_file` (did you mean" in found[1]
+    assert "`/docs/cookbooks/upload_file`" in found[1]
+    assert "has no heading or anchor `#nowhere`" in found[0]
+
+
+def test_a_fern_link_to_a_missing_file_stays_a_file(make_corpus: MakeCorpus) -> None:
+    # `x.ipynb` names a file, not a route: a notebook left behind is still a broken link.
+    root = make_corpus(_fern_site("# Overview\n\n[notebook](upload_file.ipynb)\n"))
+    [finding] = findings_of(root)
+    assert "no such file in the repository" in finding.message
+
+
+def test_a_fern_site_whose_navigation_is_elsewhere_is_not_judged(make_corpus: MakeCorpus) -> None:
+    # Versions keep their navigation in other files: the routes are not known, said so.
+    docs = "versions:\n  - display-name: v1\n    path: versions/v1.yml\n"
+    files = _fern_site("# Overview\n\n[recipe](upload_file)\n", {"fern/docs.yml": docs})
+    [finding] = findings_of(make_corpus(files))
+    assert finding.severity == Severity.INFO
+    assert finding.coverage == "site-route"
+    assert "not checked" in finding.message
+
+
+def test_docs_yml_outside_fern_is_no_fern_site(make_corpus: MakeCorpus) -> None:
+    # `docs.yml` alone is a common name: no Fern project, no Fern site; links are file paths.
+    root = make_corpus({"docs.yml": FERN_DOCS, "pages/overview.md": "# O\n\n[x](upload_file)\n"})
+    [finding] = findings_of(root)
+    assert "no such file in the repository" in finding.message

@@ -7,8 +7,9 @@ JavaScript configuration is code, ``conf.py`` is read as a name only):
 
 - a site generator's configuration (``mkdocs.yml``, ``docusaurus.config.*``, Jekyll's
   ``_config.yml``, ``hugo.toml`` or a ``config.toml`` beside ``content/``, Mintlify's
-  ``docs.json``/``mint.json``, VitePress, mdBook, Astro, Nextra, Gatsby) renders the pages
-  of its folder that it serves: MkDocs those of ``docs_dir``, Docusaurus those of ``docs/``,
+  ``docs.json``/``mint.json``, VitePress, mdBook, Astro, Nextra, Gatsby, Fern's ``docs.yml``
+  in a ``fern/`` folder or beside ``fern.config.json``) renders the pages of its folder that it
+  serves: MkDocs those of ``docs_dir``, Docusaurus those of ``docs/``,
   ``blog/``, ``src/pages/`` and ``versioned_docs/``, Hugo those of ``content/``, the others
   every page of the folder;
 - Sphinx (a folder with ``conf.py``) renders its folder's pages through MyST;
@@ -70,6 +71,11 @@ SITE_CONFIGS = tuple(SITE_KINDS)
 # folder beside them they do.
 HUGO_LEGACY = ("config.toml", "config.yaml", "config.yml")
 HUGO_CONFIGS = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", *HUGO_LEGACY)
+# Fern's `docs.yml` (buildwithfern.com, "Docs configuration"): a common name, so a Fern site only
+# in Fern's own folder (`fern/`) or beside Fern's project file (`fern.config.json`).
+FERN = "fern"
+FERN_CONFIG = "docs.yml"
+FERN_PROJECT = "fern.config.json"
 SPHINX_CONFIG = "conf.py"
 GITHUB = "github"
 SPHINX = "sphinx"
@@ -92,6 +98,7 @@ NAMES = {
     "astro": "Astro",
     "nextra": "Nextra",
     "gatsby": "Gatsby",
+    FERN: "Fern",
 }
 
 
@@ -132,6 +139,10 @@ def site_config(
     for name in SITE_CONFIGS:
         if posixpath.join(folder, name) in files:
             return posixpath.join(folder, name), SITE_KINDS[name]
+    if posixpath.join(folder, FERN_CONFIG) in files and (
+        posixpath.basename(folder) == FERN or posixpath.join(folder, FERN_PROJECT) in files
+    ):
+        return posixpath.join(folder, FERN_CONFIG), FERN
     if posixpath.join(folder, "content") in folders:
         # Hugo: `config.toml`, or a configuration folder (`config/_default/hugo.toml`).
         for name in (*HUGO_LEGACY, *(f"config/_default/{n}" for n in HUGO_CONFIGS)):
