@@ -30,7 +30,9 @@ What it does
     proposes only a target that works (with the link's fragment; of alike files, the nearest).
     A fragment that differs from an anchor only in case works on GitHub and is nothing there;
     on a site it is an ``info``. What a build makes and speclint cannot see is not judged: the
-    anchors of a page with build-time includes or of a template, MyST cross-references, the
+    anchors of a page with build-time includes or of a template, MyST cross-references (on a
+    page a MyST build renders, a ``[text](target)`` that names no file and has no file's
+    extension: ``Hub.db_kwargs``, a label, a directive's target), the
     HTML a documentation build writes, routes a site sets in code, and an item code's anchor a
     site's build makes (`` `(RSC7a)` ``: counted as not checked). Nor are the links of meeting
     records and archives (history), or of a page an API description renders as its text. Each
@@ -328,9 +330,14 @@ def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]
         (n.path, sorted(n.operations.items()), sorted(n.tags.items()), sorted(n.schemas.items()))
         for n in api_names(corpus).values()
     ]
+    # Which Sphinx projects load MyST (their `conf.py`, read as text): where a link naming no
+    # file is a cross-reference.
+    myst = sorted(
+        {folder for page in tree.pages if (folder := tree.renderers.myst_project(page)) is not None}
+    )
     return (
         sorted(tree.ids),
-        configs,
+        [*configs, *(("myst", folder) for folder in myst)],
         [*documents, ("api-texts", *sorted(tree.api_texts)), ("api-names", *api)],
     )
 
@@ -945,6 +952,8 @@ def _link_problem(
         found = _from_document_roots(tree, path, written_path)
     if found is None and _myst_label(tree, path, written_path):
         return None  # a MyST cross-reference to a `(label)=` target, not a file
+    if found is None and not root_relative and _myst_reference(tree, path, written_path):
+        return None  # a MyST cross-reference (a label, a Python object, a directive's target)
     if found is None:
         return _missing_file(tree, settings, path, site, resolved, fragment)
     if settings.anchors and fragment and found in tree.pages:
@@ -1094,6 +1103,26 @@ def _myst_label(tree: Tree, path: str, written: str) -> bool:
     corpus sets, on a page of a MyST project (MyST resolves ``[](label)`` and ``[](#label)`` as
     cross-references to such targets, on any page of the project)."""
     return written in tree.myst_labels() and _under_build(tree, path, MYST_CONFIGS)
+
+
+# The extensions of the files a link names (a page, an image, a notebook, a download): in a MyST
+# project such a target is a path; anything else that names no file may be a cross-reference.
+FILE_SUFFIXES = frozenset(
+    (*MARKDOWN_SUFFIXES, ".rst", ".txt", ".ipynb", ".html", ".htm", ".pdf", ".png", ".jpg",
+     ".jpeg", ".gif", ".svg", ".webp", ".ico", ".json", ".yaml", ".yml", ".toml", ".xml", ".csv",
+     ".py", ".js", ".ts", ".css", ".sh", ".zip", ".gz", ".tgz", ".asc", ".proto")
+)  # fmt: skip
+
+
+def _myst_reference(tree: Tree, path: str, written: str) -> bool:
+    """Whether ``written``, a relative link that names no file, is a MyST cross-reference: on a
+    page a MyST build renders (``Renderers.myst_project``), ``[text](target)`` whose target is
+    no file is looked up among the project's targets (MyST "Cross-referencing": labels, Python
+    objects such as ``JupyterHub.db_kwargs``, the targets a directive or an extension of
+    ``conf.py`` makes), which are not known here. A target with a file's extension
+    (``FILE_SUFFIXES``) stays a path."""
+    extension = posixpath.splitext(posixpath.basename(written.rstrip("/")))[1].lower()
+    return extension not in FILE_SUFFIXES and tree.renderers.myst_project(path) is not None
 
 
 def _under_build(tree: Tree, path: str, configs: tuple[str, ...]) -> bool:

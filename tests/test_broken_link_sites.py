@@ -418,3 +418,38 @@ def test_docs_yml_outside_fern_is_no_fern_site(make_corpus: MakeCorpus) -> None:
     root = make_corpus({"docs.yml": FERN_DOCS, "pages/overview.md": "# O\n\n[x](upload_file)\n"})
     [finding] = findings_of(root)
     assert "no such file in the repository" in finding.message
+
+
+# --- Sphinx with MyST -----------------------------------------------------------------------
+
+SPHINX_PAGE = (
+    "# Database\n\n"
+    "Set [db_kwargs](Hub.db_kwargs), see [the API](rest-api-get-users), [spawners](Spawner)\n"
+    "and [the setup](setup.md), ![form](form.png).\n"
+)
+
+
+def test_myst_cross_references_of_a_sphinx_source_folder_are_not_judged(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `docs/source/conf.py` loads myst_parser: `[text](target)` naming no file is a
+    # cross-reference to a label, a Python object or a directive's target (not known here);
+    # a target with a file's extension is still a path.
+    conf = 'extensions = [\n    "sphinx.ext.autodoc",\n    "myst_parser",\n]\n'
+    root = make_corpus(
+        {"docs/source/conf.py": conf, "docs/source/explanation/database.md": SPHINX_PAGE}
+    )
+    found = sorted(f.message for f in findings_of(root))
+    assert len(found) == 2, found
+    assert found[0].startswith("`form.png`") and found[1].startswith("`setup.md`")
+
+
+def test_a_sphinx_project_without_myst_judges_its_links_as_paths(make_corpus: MakeCorpus) -> None:
+    # No MyST extension in conf.py: nothing makes cross-references of Markdown links.
+    root = make_corpus(
+        {
+            "docs/source/conf.py": 'extensions = ["sphinx.ext.autodoc"]\n',
+            "docs/source/explanation/database.md": SPHINX_PAGE,
+        }
+    )
+    assert len(findings_of(root)) == 5

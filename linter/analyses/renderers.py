@@ -12,7 +12,9 @@ JavaScript configuration is code, ``conf.py`` is read as a name only):
   serves: MkDocs those of ``docs_dir``, Docusaurus those of ``docs/``,
   ``blog/``, ``src/pages/`` and ``versioned_docs/``, Hugo those of ``content/``, the others
   every page of the folder;
-- Sphinx (a folder with ``conf.py``) renders its folder's pages through MyST;
+- Sphinx (a folder with ``conf.py``) renders its folder's pages through MyST; a MyST project is
+  one whose ``conf.py`` names ``myst_parser`` or ``myst_nb`` (its ``extensions``, read as text,
+  never run), or a MyST CLI (``myst.yml``) or Jupyter Book (``_toc.yml``) folder;
 - a page outside them with YAML front matter, or under a Hugo section page (``_index.md``), is
   written for a site built elsewhere;
 - every other page is rendered by GitHub alone.
@@ -38,6 +40,7 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.parsing.kinds import DocumentKind, folder_holding
 from speclint.parsing.links import FRONT_MATTER
+from speclint.parsing.reading import read_raw
 
 # The configuration files that make a folder a documentation site's source, by generator.
 SITE_KINDS = {
@@ -77,6 +80,10 @@ FERN = "fern"
 FERN_CONFIG = "docs.yml"
 FERN_PROJECT = "fern.config.json"
 SPHINX_CONFIG = "conf.py"
+# MyST's Sphinx extensions (myst-parser, MyST-NB), named in `conf.py`'s `extensions`, and the
+# configurations of MyST's own builds (the MyST CLI, Jupyter Book).
+MYST_EXTENSION = re.compile(r"""["'](?:myst_parser|myst_nb)["']""")
+MYST_PROJECTS = ("myst.yml", "_toc.yml")
 GITHUB = "github"
 SPHINX = "sphinx"
 # A page written for a site whose build is not in the repository: YAML front matter (GitHub
@@ -219,6 +226,7 @@ class Renderers:
         self._sites: dict[str, str | None] = {}
         self._renderers: dict[str, Renderer] = {}
         self._configured: bool | None = None
+        self._myst: dict[str, bool] = {}
 
     def site_of(self, path: str) -> str | None:
         """The nearest folder above ``path`` that holds a documentation site's configuration;
@@ -258,6 +266,21 @@ class Renderers:
             found = self.elsewhere(path) or found
         self._renderers[path] = found
         return found
+
+    def myst_project(self, path: str) -> str | None:
+        """The folder of the MyST project whose build renders ``path``: the nearest Sphinx
+        ``conf.py`` above it that loads MyST (``MYST_EXTENSION``, read as text, never run), or
+        the nearest ``myst.yml``/``_toc.yml``; None when no MyST build renders it."""
+        folder = folder_holding(self.files, path, (SPHINX_CONFIG, *MYST_PROJECTS))
+        if folder is None:
+            return None
+        if any(posixpath.join(folder, name) in self.files for name in MYST_PROJECTS):
+            return folder
+        if folder not in self._myst:
+            raw = read_raw(self.corpus.root, posixpath.join(folder, SPHINX_CONFIG))
+            text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else ""
+            self._myst[folder] = MYST_EXTENSION.search(text) is not None
+        return folder if self._myst[folder] else None
 
     def built_into_site(self, path: str) -> bool:
         """Whether the page at ``path`` may be published by a site's build: a site renders it
