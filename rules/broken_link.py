@@ -14,7 +14,8 @@ What it does
       of the OpenAPI document shown (``speclint.analyses.api_links``), and a page a build
       assembles from parts is judged as the whole (``speclint.analyses.assembly``);
     - a link starting with ``/`` is a path from the repository root on a page GitHub renders,
-      a route of the site on a site's page, reported only where the site's routes are known;
+      from the source folder (``conf.py``'s) on a Sphinx page, a route of the site on a site's
+      page, reported only where the site's routes are known;
     - on a Fern site's page (``fern/docs.yml``) a relative link without a file's extension
       (``href="upload_file"``) is a route, resolved by the browser against the page's route:
       judged against the slugs and ``redirects`` ``docs.yml`` declares (a route under an API
@@ -123,6 +124,7 @@ from speclint.analyses.renderers import (
     FERN_CONFIG,
     GITHUB_RENDERER,
     SITE_CONFIGS,
+    SPHINX,
     Renderer,
     mkdocs_slug,
     renderers,
@@ -901,6 +903,12 @@ def _link_problem(
         return None
     root_relative = written_path.startswith("/")
     base = "" if root_relative else posixpath.dirname(path)
+    if root_relative and settings.root_relative != "repository":
+        renderer = tree.renderers.of(path)
+        if renderer.kind == SPHINX:
+            # Sphinx (and MyST in it) reads `/x` from its source folder, where `conf.py` is
+            # (Sphinx "Images": "absolute" paths are relative to the top source directory).
+            base = renderer.folder
     resolved = posixpath.normpath(posixpath.join(base, written_path.lstrip("/")))
     if resolved == ".":
         resolved = ""

@@ -453,3 +453,23 @@ def test_a_sphinx_project_without_myst_judges_its_links_as_paths(make_corpus: Ma
         }
     )
     assert len(findings_of(root)) == 5
+
+
+def test_a_leading_slash_on_a_sphinx_page_is_the_source_folder(make_corpus: MakeCorpus) -> None:
+    # Sphinx reads `/images/x.png` from its source folder (where conf.py is), not the
+    # repository root; a README that GitHub renders still reads it from the root.
+    page = "# URLs\n\n![form](/images/form.png) [spawners](/reference/spawners)\n"
+    files: dict[str, str | bytes] = {
+        "docs/source/conf.py": 'extensions = ["myst_parser"]\n',
+        "docs/source/reference/urls.md": page,
+        "docs/source/reference/spawners.md": "# Spawners\n",
+        "docs/source/images/form.png": b"\x89PNG",
+        "README.md": "# R\n\n![form](/images/form.png)\n",
+    }
+    root = make_corpus(files)
+    [finding] = findings_of(root)
+    assert finding.location.path == "README.md"
+    (root / "docs/source/reference/urls.md").write_text(page + "\n![gone](/images/gone.png)\n")
+    found = sorted(f.message for f in findings_of(root))
+    assert len(found) == 2
+    assert "`/images/gone.png` → `docs/source/images/gone.png`: no such image" in found[1]
