@@ -280,8 +280,11 @@ def unit_inputs(corpus: Context, document: Document) -> list[str]:
         stems.add(stem)
         if "." not in posixpath.basename(urlsplit(site.target.strip()).path):
             stems |= {"index", "readme"}  # a folder or an extension-less route: its index page
-    if any(site.target.startswith("/") and not site.target.startswith("//") for site in page.links):
-        # A site route may name a page by its front matter (`slug`, `id`): those pages too.
+    if tree.renderers.of(document.path).kind == FERN or any(
+        site.target.startswith("/") and not site.target.startswith("//") for site in page.links
+    ):
+        # A site route may name a page by its front matter (`slug`, `id`; on a Fern site any
+        # link without an extension is a route): those pages too.
         stems |= {_stem(other) for other in _routed_pages(tree)}
     by_stem = corpus.memo.get(f"{ID}:stems")
     if by_stem is None:
@@ -320,7 +323,7 @@ def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]
     configs = [
         (document.path, document.digest)
         for document in corpus.documents.values()
-        if posixpath.basename(document.path) in SITE_CONFIGS
+        if posixpath.basename(document.path) in (*SITE_CONFIGS, FERN_CONFIG)
         or posixpath.basename(document.path).startswith("_category_.")
     ]
     # Which pages make one document (read from every page, and from `package.json`: spec-md).

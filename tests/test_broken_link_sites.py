@@ -396,6 +396,20 @@ def test_a_fern_route_no_slug_serves_is_reported(make_corpus: MakeCorpus) -> Non
     assert "has no heading or anchor `#nowhere`" in found[0]
 
 
+def test_a_cached_fern_page_is_judged_again_when_docs_yml_changes(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The page's links are judged against docs.yml's slugs: an edit there reaches the cached
+    # result of a page that did not change.
+    root = make_corpus(_fern_site("# Overview\n\n[recipe](upload_file)\n"))
+    assert "no findings" in run_cli("check", str(root), "--preview").output
+    docs = root / "fern/docs.yml"
+    docs.write_text(docs.read_text().replace("slug: upload_file", "slug: upload"))
+    cached = run_cli("check", str(root), "--preview").output
+    assert cached == run_cli("check", str(root), "--preview", "--no-cache").output
+    assert "serves the route `/docs/cookbooks/upload_file`" in cached
+
+
 def test_a_fern_link_to_a_missing_file_stays_a_file(make_corpus: MakeCorpus) -> None:
     # `x.ipynb` names a file, not a route: a notebook left behind is still a broken link.
     root = make_corpus(_fern_site("# Overview\n\n[notebook](upload_file.ipynb)\n"))
