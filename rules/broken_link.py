@@ -14,7 +14,14 @@ What it does
       of the OpenAPI document shown (``speclint.analyses.api_links``), and a page a build
       assembles from parts is judged as the whole (``speclint.analyses.assembly``);
     - a link starting with ``/`` is a path from the repository root on a page GitHub renders,
-      a route of the site on a site's page, reported only where the site's routes are known;
+      from the source folder (``conf.py``'s) on a Sphinx page, a route of the site on a site's
+      page, reported only where the site's routes are known;
+    - on a Fern site's page (``fern/docs.yml``) a relative link without a file's extension
+      (``href="upload_file"``) is a route, resolved by the browser against the page's route:
+      judged against the slugs and ``redirects`` ``docs.yml`` declares (a route under an API
+      reference or changelog it generates is not judged; where the navigation is not in
+      ``docs.yml``, or the page in none, such links are counted as not checked). Its links
+      starting with ``/`` are not judged (its build serves routes ``docs.yml`` does not spell);
     - an ``http(s)`` URL is never fetched; one into a folder of the corpus's own schema
       ``$id``\\s must be a corpus schema's ``$id``;
     - a section reference (`` `errors.md` §"Retry budget" ``, ``[x](compat.md) §2.1``) must
@@ -24,7 +31,9 @@ What it does
     proposes only a target that works (with the link's fragment; of alike files, the nearest).
     A fragment that differs from an anchor only in case works on GitHub and is nothing there;
     on a site it is an ``info``. What a build makes and speclint cannot see is not judged: the
-    anchors of a page with build-time includes or of a template, MyST cross-references, the
+    anchors of a page with build-time includes or of a template, MyST cross-references (on a
+    page a MyST build renders, a ``[text](target)`` that names no file and has no file's
+    extension: ``Hub.db_kwargs``, a label, a directive's target), the
     HTML a documentation build writes, routes a site sets in code, and an item code's anchor a
     site's build makes (`` `(RSC7a)` ``: counted as not checked). Nor are the links of meeting
     records and archives (history), or of a page an API description renders as its text. Each
@@ -111,8 +120,11 @@ from speclint.analyses.context import Context
 from speclint.analyses.renderers import (
     DOCUSAURUS_CONTENT,
     ELSEWHERE,
+    FERN,
+    FERN_CONFIG,
     GITHUB_RENDERER,
     SITE_CONFIGS,
+    SPHINX,
     Renderer,
     mkdocs_slug,
     renderers,
@@ -268,8 +280,11 @@ def unit_inputs(corpus: Context, document: Document) -> list[str]:
         stems.add(stem)
         if "." not in posixpath.basename(urlsplit(site.target.strip()).path):
             stems |= {"index", "readme"}  # a folder or an extension-less route: its index page
-    if any(site.target.startswith("/") and not site.target.startswith("//") for site in page.links):
-        # A site route may name a page by its front matter (`slug`, `id`): those pages too.
+    if tree.renderers.of(document.path).kind == FERN or any(
+        site.target.startswith("/") and not site.target.startswith("//") for site in page.links
+    ):
+        # A site route may name a page by its front matter (`slug`, `id`; on a Fern site any
+        # link without an extension is a route): those pages too.
         stems |= {_stem(other) for other in _routed_pages(tree)}
     by_stem = corpus.memo.get(f"{ID}:stems")
     if by_stem is None:
@@ -308,7 +323,7 @@ def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]
     configs = [
         (document.path, document.digest)
         for document in corpus.documents.values()
-        if posixpath.basename(document.path) in SITE_CONFIGS
+        if posixpath.basename(document.path) in (*SITE_CONFIGS, FERN_CONFIG)
         or posixpath.basename(document.path).startswith("_category_.")
     ]
     # Which pages make one document (read from every page, and from `package.json`: spec-md).
@@ -320,9 +335,14 @@ def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]
         (n.path, sorted(n.operations.items()), sorted(n.tags.items()), sorted(n.schemas.items()))
         for n in api_names(corpus).values()
     ]
+    # Which Sphinx projects load MyST (their `conf.py`, read as text): where a link naming no
+    # file is a cross-reference.
+    myst = sorted(
+        {folder for page in tree.pages if (folder := tree.renderers.myst_project(page)) is not None}
+    )
     return (
         sorted(tree.ids),
-        configs,
+        [*configs, *(("myst", folder) for folder in myst)],
         [*documents, ("api-texts", *sorted(tree.api_texts)), ("api-names", *api)],
     )
 
@@ -517,7 +537,7 @@ class Tree:
     def redirected(self, folder: str, route: str) -> bool:
         """Whether the site's configuration redirects ``route`` (Mintlify ``redirects``, with
         ``:param`` and ``*`` wildcards), read from the corpus's parsed copy of the file."""
-        for name in SITE_CONFIGS:
+        for name in (*SITE_CONFIGS, FERN_CONFIG):
             document = self.corpus.documents.get(posixpath.join(folder, name))
             data = document.data if document is not None else None
             redirects = data.get("redirects") if isinstance(data, dict) else None
@@ -601,6 +621,10 @@ class Site:
     judged: tuple[str, ...] = ()
     unjudged: tuple[str, ...] = ()  # prefixes inside ``judged`` that the site generates
     routes: dict[str, str] = dataclasses.field(default_factory=dict)  # route -> page
+    # Fern: the routes each page is served at (a page may be listed twice), and whether the
+    # navigation could be read at all (not when it lives in version or product files).
+    page_routes: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+    read_routes: bool = True
 
     @classmethod
     def read(cls, tree: Tree, folder: str) -> Site:
@@ -613,6 +637,8 @@ class Site:
             return cls(folder, kind, (("/", site_path(folder)),), ("/",) if known else ())
         if kind == "docusaurus":
             return _docusaurus(tree, folder)
+        if kind == FERN:
+            return _fern(tree, folder, data)
         if kind in ("mkdocs", "hugo"):
             # The pages at the site's root: MkDocs' `docs_dir`, Hugo's `content/` (and its
             # `static/` files).
@@ -727,6 +753,125 @@ def _docusaurus(tree: Tree, folder: str) -> Site:
     return site
 
 
+# The navigation entries of a Fern site that make pages this rule cannot list (an API reference
+# from an OpenAPI or AsyncAPI document, a changelog, a folder read at build): their routes are
+# looked up but never judged.
+FERN_GENERATED = ("api", "changelog", "folder")
+
+
+def _fern_slug(title: str) -> str:
+    """Fern's default slug of a title: lower-case words joined by ``-``."""
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+def _fern(tree: Tree, folder: str, data: Any) -> Site:
+    """A Fern site's routes, from its ``docs.yml`` (buildwithfern.com, "Navigation"): the base
+    path of its first instance's URL, then each tab's, section's and page's slug (its title
+    slugified, or ``slug``; none with ``skip-slug``), a page's front matter ``slug`` being its
+    whole route. Relative links are resolved by the browser against the page's route. A site
+    whose navigation lives in version or product files is not read."""
+    site = Site(folder, FERN, ())
+    navigation = data.get("navigation") if isinstance(data, dict) else None
+    if not isinstance(navigation, list) or "versions" in data or "products" in data:
+        site.read_routes = False
+        return site
+    instances = data.get("instances")
+    first = instances[0] if isinstance(instances, list) and instances else None
+    url = first.get("url") if isinstance(first, dict) else None
+    base = "/" + urlsplit("//" + url).path.strip("/") if isinstance(url, str) else "/"
+    tabs = data.get("tabs") if isinstance(data.get("tabs"), dict) else {}
+    unjudged: list[str] = []
+
+    def own_slug(entry: dict[str, Any], title: Any) -> str:
+        if entry.get("skip-slug"):
+            return ""
+        slug = entry.get("slug")
+        return str(slug).strip("/") if slug is not None else _fern_slug(str(title or ""))
+
+    def add(route: str, page: Any) -> None:
+        if not isinstance(page, str):
+            return
+        path = site_path(folder, page)
+        front = tree.pages[path].front_matter if path in tree.pages else {}
+        if isinstance(front.get("slug"), str):
+            route = posixpath.join(base, front["slug"].strip("/"))
+        route = posixpath.normpath(route)
+        site.routes.setdefault(route, path)
+        site.page_routes.setdefault(path, []).append(route)
+
+    def walk(entries: Any, parent: str) -> None:
+        for entry in entries if isinstance(entries, list) else ():
+            if not isinstance(entry, dict):
+                continue
+            generated = next((k for k in FERN_GENERATED if k in entry), None)
+            if generated is not None:
+                unjudged.append(posixpath.join(parent, own_slug(entry, entry[generated])))
+            elif "tab" in entry:
+                tab = tabs.get(entry["tab"]) if isinstance(tabs, dict) else None
+                tab = tab if isinstance(tab, dict) else {}
+                title = tab.get("display-name", entry["tab"])
+                walk(entry.get("layout"), posixpath.join(parent, own_slug(tab, title)))
+            elif "section" in entry:
+                route = posixpath.join(parent, own_slug(entry, entry["section"]))
+                add(route, entry.get("path"))
+                walk(entry.get("contents"), route)
+            elif "page" in entry:
+                add(posixpath.join(parent, own_slug(entry, entry["page"])), entry.get("path"))
+
+    walk(navigation, base)
+    site.judged = (base,)
+    site.unjudged = tuple(posixpath.normpath(p) for p in unjudged)
+    return site
+
+
+def _fern_problem(
+    tree: Tree,
+    settings: Options,
+    path: str,
+    site: LinkSite,
+    folder: str,
+    written: str,
+    fragment: str,
+) -> Problem | None:
+    """A relative link on a Fern site's page is a route, resolved by the browser against the
+    page's route (Fern serves ``fern/pages/a.mdx`` at the slug ``docs.yml`` gives it, not at its
+    file path): judged against the routes and redirects ``docs.yml`` declares. Where they cannot
+    be read (the navigation in other files, a page not in it), not judged, and said so."""
+    model = tree.site(folder)
+    routes = model.page_routes.get(path, [])
+    if not model.read_routes or not routes:
+        why = (
+            "its navigation is not in `docs.yml`"
+            if not model.read_routes
+            else ("the page is in no navigation of `docs.yml`")
+        )
+        return Problem(
+            (FERN_ROUTE, path, str(site.line), str(site.column)),
+            path,
+            site,
+            f"`{site.target}`: a route of the Fern site at `{folder}`, whose routes are not "
+            f"known ({why}): not checked",
+            severity=Severity.INFO,
+            coverage=FERN_ROUTE,
+        )
+    judged = [
+        _route_problem(
+            tree,
+            settings,
+            path,
+            site,
+            folder,
+            posixpath.normpath(posixpath.join(posixpath.dirname(own), written)),
+            fragment,
+        )
+        for own in routes
+    ]
+    return None if None in judged else judged[0]
+
+
+FERN_ROUTE = "site-route"  # the coverage kind of a link to a route of a site not read
+
+
 def _route_matches(source: str, route: str) -> bool:
     pattern = re.escape(source.rstrip("/") or "/")
     pattern = re.sub(r":\\?\w+\\\*|\\\*", ".*", pattern)
@@ -761,6 +906,12 @@ def _link_problem(
         return None
     root_relative = written_path.startswith("/")
     base = "" if root_relative else posixpath.dirname(path)
+    if root_relative and settings.root_relative != "repository":
+        renderer = tree.renderers.of(path)
+        if renderer.kind == SPHINX:
+            # Sphinx (and MyST in it) reads `/x` from its source folder, where `conf.py` is
+            # (Sphinx "Images": "absolute" paths are relative to the top source directory).
+            base = renderer.folder
     resolved = posixpath.normpath(posixpath.join(base, written_path.lstrip("/")))
     if resolved == ".":
         resolved = ""
@@ -775,7 +926,21 @@ def _link_problem(
         # A site route (`/docs/intro`, `/specification/latest`): served as the site serves it;
         # reported only where the site's routes are known, else only when it names a page that
         # lacks the anchor.
+        if site_folder is not None and tree.renderers.of(path).kind == FERN:
+            # A Fern site's absolute routes: its build adds routes `docs.yml` does not spell
+            # (an API reference, a script's redirects), so they are not judged.
+            return None
         return _route_problem(tree, settings, path, site, site_folder, written_path, fragment)
+    if (
+        found is None
+        and not root_relative
+        and site_folder is not None
+        and tree.renderers.of(path).kind == FERN
+        and not FILE_EXTENSION.search(posixpath.basename(written_path.rstrip("/")))
+    ):
+        # A Fern page's `href="x"` is a route of the site (a link with a file's extension,
+        # `x.ipynb`, stays a path to a file).
+        return _fern_problem(tree, settings, path, site, site_folder, written_path, fragment)
     twin = tree.twin_site(path) if found is None and root_relative and site_folder is None else None
     if twin is not None and settings.root_relative == "auto":
         # A page a build script renders into a site (`seps/x.md` -> `docs/seps/x.mdx`): its
@@ -798,6 +963,8 @@ def _link_problem(
         found = _from_document_roots(tree, path, written_path)
     if found is None and _myst_label(tree, path, written_path):
         return None  # a MyST cross-reference to a `(label)=` target, not a file
+    if found is None and not root_relative and _myst_reference(tree, path, written_path):
+        return None  # a MyST cross-reference (a label, a Python object, a directive's target)
     if found is None:
         return _missing_file(tree, settings, path, site, resolved, fragment)
     if settings.anchors and fragment and found in tree.pages:
@@ -947,6 +1114,26 @@ def _myst_label(tree: Tree, path: str, written: str) -> bool:
     corpus sets, on a page of a MyST project (MyST resolves ``[](label)`` and ``[](#label)`` as
     cross-references to such targets, on any page of the project)."""
     return written in tree.myst_labels() and _under_build(tree, path, MYST_CONFIGS)
+
+
+# The extensions of the files a link names (a page, an image, a notebook, a download): in a MyST
+# project such a target is a path; anything else that names no file may be a cross-reference.
+FILE_SUFFIXES = frozenset(
+    (*MARKDOWN_SUFFIXES, ".rst", ".txt", ".ipynb", ".html", ".htm", ".pdf", ".png", ".jpg",
+     ".jpeg", ".gif", ".svg", ".webp", ".ico", ".json", ".yaml", ".yml", ".toml", ".xml", ".csv",
+     ".py", ".js", ".ts", ".css", ".sh", ".zip", ".gz", ".tgz", ".asc", ".proto")
+)  # fmt: skip
+
+
+def _myst_reference(tree: Tree, path: str, written: str) -> bool:
+    """Whether ``written``, a relative link that names no file, is a MyST cross-reference: on a
+    page a MyST build renders (``Renderers.myst_project``), ``[text](target)`` whose target is
+    no file is looked up among the project's targets (MyST "Cross-referencing": labels, Python
+    objects such as ``JupyterHub.db_kwargs``, the targets a directive or an extension of
+    ``conf.py`` makes), which are not known here. A target with a file's extension
+    (``FILE_SUFFIXES``) stays a path."""
+    extension = posixpath.splitext(posixpath.basename(written.rstrip("/")))[1].lower()
+    return extension not in FILE_SUFFIXES and tree.renderers.myst_project(path) is not None
 
 
 def _under_build(tree: Tree, path: str, configs: tuple[str, ...]) -> bool:

@@ -331,3 +331,159 @@ def test_a_page_opening_few_paragraphs_with_a_code_is_no_page_of_coded_items(
     root = make_corpus({"site/hugo.yaml": "title: Spec\n", "notes.md": page})
     [finding] = findings_of(root)
     assert "`#B1`" in finding.message and finding.coverage is None
+
+
+# --- Fern ---------------------------------------------------------------------------------------
+
+FERN_DOCS = """\
+instances:
+  - url: example.docs.buildwithfern.com/docs
+tabs:
+  guides:
+    display-name: Guides
+    skip-slug: true
+navigation:
+  - tab: guides
+    layout:
+      - section: Cookbooks
+        slug: cookbooks
+        contents:
+          - page: Overview
+            path: pages/overview.mdx
+            slug: /start
+          - section: Basics
+            skip-slug: true
+            contents:
+              - page: Upload a file
+                path: pages/recipes/upload.mdx
+                slug: upload_file
+      - api: API Reference
+redirects:
+  - source: /docs/cookbooks/old_upload
+    destination: /docs/cookbooks/upload_file
+"""
+
+
+def _fern_site(
+    overview: str, extra: dict[str, str | bytes] | None = None
+) -> dict[str, str | bytes]:
+    return {
+        "fern/docs.yml": FERN_DOCS,
+        "fern/fern.config.json": '{"organization": "example", "version": "1.0.0"}\n',
+        "fern/pages/overview.mdx": overview,
+        "fern/pages/recipes/upload.mdx": "# Upload\n\n## Steps\n",
+        **(extra or {}),
+    }
+
+
+def test_a_fern_page_links_routes_of_its_slugs_and_redirects(make_corpus: MakeCorpus) -> None:
+    # `/docs/cookbooks/start` links `upload_file`: the browser reads `/docs/cookbooks/upload_file`,
+    # the slug docs.yml gives `pages/recipes/upload.mdx`, not a file beside the page.
+    page = (
+        '# Overview\n\n<a href="upload_file">Upload</a> [old](old_upload) '
+        "[steps](upload_file#steps)\n"
+    )
+    root = make_corpus(_fern_site(page))
+    assert findings_of(root) == []
+
+
+def test_a_fern_route_no_slug_serves_is_reported(make_corpus: MakeCorpus) -> None:
+    page = "# Overview\n\n[gone](uplod_file) [nowhere](upload_file#nowhere)\n"
+    found = sorted(f.message for f in findings_of(make_corpus(_fern_site(page))))
+    assert len(found) == 2, found
+    assert "serves the route `/docs/cookbooks/uplod_file` (did you mean" in found[1]
+    assert "`/docs/cookbooks/upload_file`" in found[1]
+    assert "has no heading or anchor `#nowhere`" in found[0]
+
+
+def test_a_cached_fern_page_is_judged_again_when_docs_yml_changes(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The page's links are judged against docs.yml's slugs: an edit there reaches the cached
+    # result of a page that did not change.
+    root = make_corpus(_fern_site("# Overview\n\n[recipe](upload_file)\n"))
+    assert "no findings" in run_cli("check", str(root), "--preview").output
+    docs = root / "fern/docs.yml"
+    docs.write_text(docs.read_text().replace("slug: upload_file", "slug: upload"))
+    cached = run_cli("check", str(root), "--preview").output
+    assert cached == run_cli("check", str(root), "--preview", "--no-cache").output
+    assert "serves the route `/docs/cookbooks/upload_file`" in cached
+
+
+def test_a_fern_link_to_a_missing_file_stays_a_file(make_corpus: MakeCorpus) -> None:
+    # `x.ipynb` names a file, not a route: a notebook left behind is still a broken link.
+    root = make_corpus(_fern_site("# Overview\n\n[notebook](upload_file.ipynb)\n"))
+    [finding] = findings_of(root)
+    assert "no such file in the repository" in finding.message
+
+
+def test_a_fern_site_whose_navigation_is_elsewhere_is_not_judged(make_corpus: MakeCorpus) -> None:
+    # Versions keep their navigation in other files: the routes are not known, said so.
+    docs = "versions:\n  - display-name: v1\n    path: versions/v1.yml\n"
+    files = _fern_site("# Overview\n\n[recipe](upload_file)\n", {"fern/docs.yml": docs})
+    [finding] = findings_of(make_corpus(files))
+    assert finding.severity == Severity.INFO
+    assert finding.coverage == "site-route"
+    assert "not checked" in finding.message
+
+
+def test_docs_yml_outside_fern_is_no_fern_site(make_corpus: MakeCorpus) -> None:
+    # `docs.yml` alone is a common name: no Fern project, no Fern site; links are file paths.
+    root = make_corpus({"docs.yml": FERN_DOCS, "pages/overview.md": "# O\n\n[x](upload_file)\n"})
+    [finding] = findings_of(root)
+    assert "no such file in the repository" in finding.message
+
+
+# --- Sphinx with MyST -----------------------------------------------------------------------
+
+SPHINX_PAGE = (
+    "# Database\n\n"
+    "Set [db_kwargs](Hub.db_kwargs), see [the API](rest-api-get-users), [spawners](Spawner)\n"
+    "and [the setup](setup.md), ![form](form.png).\n"
+)
+
+
+def test_myst_cross_references_of_a_sphinx_source_folder_are_not_judged(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `docs/source/conf.py` loads myst_parser: `[text](target)` naming no file is a
+    # cross-reference to a label, a Python object or a directive's target (not known here);
+    # a target with a file's extension is still a path.
+    conf = 'extensions = [\n    "sphinx.ext.autodoc",\n    "myst_parser",\n]\n'
+    root = make_corpus(
+        {"docs/source/conf.py": conf, "docs/source/explanation/database.md": SPHINX_PAGE}
+    )
+    found = sorted(f.message for f in findings_of(root))
+    assert len(found) == 2, found
+    assert found[0].startswith("`form.png`") and found[1].startswith("`setup.md`")
+
+
+def test_a_sphinx_project_without_myst_judges_its_links_as_paths(make_corpus: MakeCorpus) -> None:
+    # No MyST extension in conf.py: nothing makes cross-references of Markdown links.
+    root = make_corpus(
+        {
+            "docs/source/conf.py": 'extensions = ["sphinx.ext.autodoc"]\n',
+            "docs/source/explanation/database.md": SPHINX_PAGE,
+        }
+    )
+    assert len(findings_of(root)) == 5
+
+
+def test_a_leading_slash_on_a_sphinx_page_is_the_source_folder(make_corpus: MakeCorpus) -> None:
+    # Sphinx reads `/images/x.png` from its source folder (where conf.py is), not the
+    # repository root; a README that GitHub renders still reads it from the root.
+    page = "# URLs\n\n![form](/images/form.png) [spawners](/reference/spawners)\n"
+    files: dict[str, str | bytes] = {
+        "docs/source/conf.py": 'extensions = ["myst_parser"]\n',
+        "docs/source/reference/urls.md": page,
+        "docs/source/reference/spawners.md": "# Spawners\n",
+        "docs/source/images/form.png": b"\x89PNG",
+        "README.md": "# R\n\n![form](/images/form.png)\n",
+    }
+    root = make_corpus(files)
+    [finding] = findings_of(root)
+    assert finding.location.path == "README.md"
+    (root / "docs/source/reference/urls.md").write_text(page + "\n![gone](/images/gone.png)\n")
+    found = sorted(f.message for f in findings_of(root))
+    assert len(found) == 2
+    assert "`/images/gone.png` → `docs/source/images/gone.png`: no such image" in found[1]

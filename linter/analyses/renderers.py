@@ -7,11 +7,14 @@ JavaScript configuration is code, ``conf.py`` is read as a name only):
 
 - a site generator's configuration (``mkdocs.yml``, ``docusaurus.config.*``, Jekyll's
   ``_config.yml``, ``hugo.toml`` or a ``config.toml`` beside ``content/``, Mintlify's
-  ``docs.json``/``mint.json``, VitePress, mdBook, Astro, Nextra, Gatsby) renders the pages
-  of its folder that it serves: MkDocs those of ``docs_dir``, Docusaurus those of ``docs/``,
+  ``docs.json``/``mint.json``, VitePress, mdBook, Astro, Nextra, Gatsby, Fern's ``docs.yml``
+  in a ``fern/`` folder or beside ``fern.config.json``) renders the pages of its folder that it
+  serves: MkDocs those of ``docs_dir``, Docusaurus those of ``docs/``,
   ``blog/``, ``src/pages/`` and ``versioned_docs/``, Hugo those of ``content/``, the others
   every page of the folder;
-- Sphinx (a folder with ``conf.py``) renders its folder's pages through MyST;
+- Sphinx (a folder with ``conf.py``) renders its folder's pages through MyST; a MyST project is
+  one whose ``conf.py`` names ``myst_parser`` or ``myst_nb`` (its ``extensions``, read as text,
+  never run), or a MyST CLI (``myst.yml``) or Jupyter Book (``_toc.yml``) folder;
 - a page outside them with YAML front matter, or under a Hugo section page (``_index.md``), is
   written for a site built elsewhere;
 - every other page is rendered by GitHub alone.
@@ -37,6 +40,7 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.parsing.kinds import DocumentKind, folder_holding
 from speclint.parsing.links import FRONT_MATTER
+from speclint.parsing.reading import read_raw
 
 # The configuration files that make a folder a documentation site's source, by generator.
 SITE_KINDS = {
@@ -70,7 +74,16 @@ SITE_CONFIGS = tuple(SITE_KINDS)
 # folder beside them they do.
 HUGO_LEGACY = ("config.toml", "config.yaml", "config.yml")
 HUGO_CONFIGS = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", *HUGO_LEGACY)
+# Fern's `docs.yml` (buildwithfern.com, "Docs configuration"): a common name, so a Fern site only
+# in Fern's own folder (`fern/`) or beside Fern's project file (`fern.config.json`).
+FERN = "fern"
+FERN_CONFIG = "docs.yml"
+FERN_PROJECT = "fern.config.json"
 SPHINX_CONFIG = "conf.py"
+# MyST's Sphinx extensions (myst-parser, MyST-NB), named in `conf.py`'s `extensions`, and the
+# configurations of MyST's own builds (the MyST CLI, Jupyter Book).
+MYST_EXTENSION = re.compile(r"""["'](?:myst_parser|myst_nb)["']""")
+MYST_PROJECTS = ("myst.yml", "_toc.yml")
 GITHUB = "github"
 SPHINX = "sphinx"
 # A page written for a site whose build is not in the repository: YAML front matter (GitHub
@@ -92,6 +105,7 @@ NAMES = {
     "astro": "Astro",
     "nextra": "Nextra",
     "gatsby": "Gatsby",
+    FERN: "Fern",
 }
 
 
@@ -132,6 +146,10 @@ def site_config(
     for name in SITE_CONFIGS:
         if posixpath.join(folder, name) in files:
             return posixpath.join(folder, name), SITE_KINDS[name]
+    if posixpath.join(folder, FERN_CONFIG) in files and (
+        posixpath.basename(folder) == FERN or posixpath.join(folder, FERN_PROJECT) in files
+    ):
+        return posixpath.join(folder, FERN_CONFIG), FERN
     if posixpath.join(folder, "content") in folders:
         # Hugo: `config.toml`, or a configuration folder (`config/_default/hugo.toml`).
         for name in (*HUGO_LEGACY, *(f"config/_default/{n}" for n in HUGO_CONFIGS)):
@@ -208,6 +226,7 @@ class Renderers:
         self._sites: dict[str, str | None] = {}
         self._renderers: dict[str, Renderer] = {}
         self._configured: bool | None = None
+        self._myst: dict[str, bool] = {}
 
     def site_of(self, path: str) -> str | None:
         """The nearest folder above ``path`` that holds a documentation site's configuration;
@@ -247,6 +266,21 @@ class Renderers:
             found = self.elsewhere(path) or found
         self._renderers[path] = found
         return found
+
+    def myst_project(self, path: str) -> str | None:
+        """The folder of the MyST project whose build renders ``path``: the nearest Sphinx
+        ``conf.py`` above it that loads MyST (``MYST_EXTENSION``, read as text, never run), or
+        the nearest ``myst.yml``/``_toc.yml``; None when no MyST build renders it."""
+        folder = folder_holding(self.files, path, (SPHINX_CONFIG, *MYST_PROJECTS))
+        if folder is None:
+            return None
+        if any(posixpath.join(folder, name) in self.files for name in MYST_PROJECTS):
+            return folder
+        if folder not in self._myst:
+            raw = read_raw(self.corpus.root, posixpath.join(folder, SPHINX_CONFIG))
+            text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else ""
+            self._myst[folder] = MYST_EXTENSION.search(text) is not None
+        return folder if self._myst[folder] else None
 
     def built_into_site(self, path: str) -> bool:
         """Whether the page at ``path`` may be published by a site's build: a site renders it

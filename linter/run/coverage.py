@@ -131,6 +131,10 @@ KINDS: dict[str, tuple[str, str]] = {
         "link to an anchor a site's build makes of an item code",
         "links to anchors a site's build makes of item codes",
     ),
+    "site-route": (
+        "link to a route of a site whose routes speclint could not read",
+        "links to routes of a site whose routes speclint could not read",
+    ),
 }
 _ORDER = {kind: index for index, kind in enumerate(KINDS)}
 
