@@ -125,6 +125,7 @@ from speclint.analyses.renderers import (
     GITHUB_RENDERER,
     SITE_CONFIGS,
     SPHINX,
+    SPHINX_CONFIG,
     Renderer,
     mkdocs_slug,
     renderers,
@@ -1127,13 +1128,19 @@ FILE_SUFFIXES = frozenset(
 
 def _myst_reference(tree: Tree, path: str, written: str) -> bool:
     """Whether ``written``, a relative link that names no file, is a MyST cross-reference: on a
-    page a MyST build renders (``Renderers.myst_project``), ``[text](target)`` whose target is
-    no file is looked up among the project's targets (MyST "Cross-referencing": labels, Python
+    page a Sphinx build with MyST renders (``Renderers.myst_project`` holding a ``conf.py``),
+    ``[text](target)`` whose target is no file is looked up among the project's targets (MyST "Cross-referencing": labels, Python
     objects such as ``JupyterHub.db_kwargs``, the targets a directive or an extension of
     ``conf.py`` makes), which are not known here. A target with a file's extension
     (``FILE_SUFFIXES``) stays a path."""
     extension = posixpath.splitext(posixpath.basename(written.rstrip("/")))[1].lower()
-    return extension not in FILE_SUFFIXES and tree.renderers.myst_project(path) is not None
+    if extension in FILE_SUFFIXES:
+        return False
+    project = tree.renderers.myst_project(path)
+    # A MyST-only build (`myst.yml`) knows no Python objects nor `conf.py` extensions: its
+    # targets are the `(label)=` lines, which `myst_labels` resolves (and a missing one is
+    # reported). Sphinx (a `conf.py`) makes targets speclint cannot list.
+    return project is not None and posixpath.join(project, SPHINX_CONFIG) in tree.files
 
 
 def _under_build(tree: Tree, path: str, configs: tuple[str, ...]) -> bool:
