@@ -13,7 +13,9 @@ Provenance is decided once, here, by evidence, and ``speclint files`` shows it:
     (``Corpus.generated``); a schema bundle that embeds three or more other corpus schemas
     (``speclint.analyses.lineage``);
 ``vendored``
-    ``linguist-vendored`` in a ``.gitattributes``;
+    ``linguist-vendored`` in a ``.gitattributes``; or a file the repository's own commands
+    download (``curl … > api.json`` in a script, a workflow or a shell fence of its guide:
+    ``speclint.analyses.downloads``), another project's document refreshed verbatim;
 ``bundle``
     a document whose content, once every ``$ref`` is replaced by what it points to, equals that of
     another corpus document that references other files: the single-file bundle of split sources
@@ -58,6 +60,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from speclint.analyses.downloads import downloads
 from speclint.analyses.references import ReferenceIndex, root_base
 from speclint.model.corpus import VENDORED, Corpus, Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
@@ -103,6 +106,8 @@ def provenance(
     for path, why in corpus.generated.items():
         kind = VENDORED_KIND if why == VENDORED else GENERATED
         found[path] = Provenance(kind, why)
+    for path, command in downloads(corpus).items():
+        found.setdefault(path, Provenance(VENDORED_KIND, command))
     for path, count in embedding.items():
         found.setdefault(
             path, Provenance(GENERATED, f"a bundle that embeds {count} other corpus schemas")
