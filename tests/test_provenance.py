@@ -497,3 +497,23 @@ def test_a_download_from_the_repository_s_own_server_is_not_vendored(
     )
     root = make_corpus({"api.json": VENDOR_API, "README.md": guide})
     assert "api.json" not in Context.load(root).provenance
+
+
+def test_a_file_a_build_command_writes_is_generated(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/a.json": VENDOR_API,
+            "schemas/b.json": VENDOR_API.replace("Vendor", "Other"),
+            "schemas/c.json": VENDOR_API.replace("Vendor", "Third"),
+            "tools/Makefile": (
+                "all:\n\t@python tools/render.py --output schemas/a.json model.json\n"
+                "\tjq -S . schemas/b.json > schemas/b.json.tmp && jq . schemas/c.json > schemas/c.json\n"
+            ),
+        }
+    )
+    found = Context.load(root).provenance
+    assert found["schemas/a.json"].kind == GENERATED
+    assert found["schemas/a.json"].evidence.startswith("written by `@python tools/render.py")
+    assert found["schemas/a.json"].evidence.endswith("in tools/Makefile:2")
+    assert "schemas/b.json" not in found  # an input, not an output
+    assert "schemas/c.json" not in found  # rewritten in place: not generated

@@ -15,6 +15,10 @@ corpus file (``> path``, ``tee path``, the downloader's ``-o``/``--output``/``-O
 or the address's last segment for ``curl -O`` and a bare ``wget``). Names are read from the
 script's folder, then the root.
 
+:func:`build_outputs` reads the same command lines (a guide's fences aside) for the files a build
+command writes (``python tools/generate.py --output schemas/openapi.json``, ``-o path``, ``>
+path``; not one rewritten in place): those are *generated*.
+
 Limits: an address on ``localhost`` (or a loopback address, or a variable) is the repository's own
 server, not a vendor: not a download; commands are read one line at a time (a backslash, or a
 line ending in ``|``, ``&&`` or ``||``, continues it); a Markdown page's fences are read only when
@@ -72,9 +76,50 @@ def downloads(corpus: Corpus) -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
-def _command_lines(corpus: Corpus) -> Iterator[tuple[_At, str, list[str]]]:
+# Options naming the file a build command writes (a generator's `--output`, a compiler's `-o`).
+_WRITES = frozenset({"-o", "--output", "--out", "--outfile", "--output-file"})
+_OUTPUTS = re.compile(r"(^|\s)(-o|--output|--out|--outfile|--output-file)(\s|=)|>")
+
+
+def build_outputs(corpus: Corpus) -> dict[str, str]:
+    """Each corpus file a build command of the repository writes (``--output path``, ``-o path``,
+    ``> path``: a generator's output; not a download, which is :func:`downloads`') -> the
+    evidence. Read from scripts, Makefiles, CI workflows and ``package.json`` scripts, not from
+    a guide's fences (an example there may write anything)."""
+    found: dict[str, str] = {}
+    for where, folder, lines in _command_lines(corpus, guides=False, candidate=_OUTPUTS):
+        for number, line in _joined(lines):
+            if not _OUTPUTS.search(line):
+                continue
+            for words in _pipelines(line):
+                command = _command(words)
+                if not command or command[0] in _DOWNLOADERS:
+                    continue
+                for target in _outputs(command):
+                    path = _find(corpus, folder, target)
+                    if command.count(target) > 1:
+                        continue  # rewritten in place (`jq . a.json > a.json`): not an output
+                    if path is not None and path not in found:
+                        found[path] = f"written by `{_shorter(line)}` in {where(number)}"
+    return dict(sorted(found.items()))
+
+
+def _outputs(words: list[str]) -> Iterator[str]:
+    for index, word in enumerate(words):
+        following = words[index + 1] if index + 1 < len(words) else None
+        if word in _WRITES and following is not None:
+            yield following
+        elif word.startswith("--") and word.partition("=")[0] in _WRITES:
+            yield word.partition("=")[2]
+        elif word in (">", "1>") and following is not None:
+            yield following
+
+
+def _command_lines(
+    corpus: Corpus, guides: bool = True, candidate: re.Pattern[str] = _CANDIDATE
+) -> Iterator[tuple[_At, str, list[str]]]:
     """(where a line is, the folder names are read from, the lines) of each place commands are
-    written."""
+    written (a guide's shell fences too, with ``guides``)."""
     for path in build_files(corpus.tree):
         document = corpus.documents.get(path)
         text = document.text if document is not None else None
@@ -83,13 +128,13 @@ def _command_lines(corpus: Corpus) -> Iterator[tuple[_At, str, list[str]]]:
             if not isinstance(raw, bytes):
                 continue
             text = raw.decode("utf-8", "replace")
-        if _CANDIDATE.search(text):
+        if candidate.search(text):
             yield _At(path, 0), posixpath.dirname(path), text.splitlines()
     for path, document in corpus.documents.items():
         if not document.usable or document.text is None:
             continue
         if document.kind is DocumentKind.MARKDOWN:
-            if not _CANDIDATE.search(document.text):
+            if not guides or not _CANDIDATE.search(document.text):
                 continue
             prose = document.prose
             for fence in prose.fences if prose is not None else ():
@@ -134,6 +179,13 @@ def _joined(lines: list[str]) -> Iterator[tuple[int, str]]:
 
 def _written(line: str) -> Iterator[str]:
     """The file names a download on this line writes."""
+    for pipeline in _pipelines(line):
+        yield from _pipeline_writes(pipeline)
+
+
+def _pipelines(line: str) -> Iterator[list[str]]:
+    """The pipelines of a shell line (split at ``&&``, ``||``, ``;``, ``&`` outside quotes), each
+    as its words, ``|`` kept."""
     if line.lstrip().startswith("#"):
         return
     lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
@@ -145,7 +197,8 @@ def _written(line: str) -> Iterator[str]:
     pipeline: list[str] = []
     for token in [*tokens, ";"]:
         if token in _PIPELINES:
-            yield from _pipeline_writes(pipeline)
+            if pipeline:
+                yield pipeline
             pipeline = []
         else:
             pipeline.append(token)
