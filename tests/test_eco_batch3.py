@@ -99,3 +99,53 @@ def test_a_shared_title_alone_pairs_nothing(make_corpus: MakeCorpus) -> None:
     assert "`extra` is required by the schema but absent from `schemas/deal.json#/`" in (
         finding.message
     )
+
+
+# --- 2. a committed bundle's components are not inline copies of their sources ------------------
+
+_OVERVIEW = {
+    "type": "object",
+    "description": "Basically the same as the Deal, without its lowest price.",
+    "required": ["price", "cut"],
+    "properties": {"price": {"type": "number"}, "cut": {"type": "integer"}},
+}
+
+
+def test_a_bundle_s_component_with_its_source_s_description_is_no_claimed_copy(
+    make_corpus: MakeCorpus,
+) -> None:
+    source = _api(
+        "Deals",
+        {"overview": {"$ref": "../schemas/overview.json"}},
+        {"/deals": {"get": {"responses": {"200": {"description": "ok"}}}}},
+    )
+    bundle_paths = {
+        "/deals": {
+            "get": {
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "content": {
+                            "application/json": {
+                                "schema": {"$ref": "#/components/schemas/overview"}
+                            }
+                        },
+                    }
+                }
+            }
+        }
+    }
+    files: dict[str, str | bytes] = {
+        "schemas/overview.json": schema(**_OVERVIEW),
+        "api/openapi.yaml": source,
+        # The committed bundle, built before the last edit of its source (not equal to it).
+        "dist/openapi.yaml": _api("Deals", {"overview": _OVERVIEW}, bundle_paths),
+    }
+    # Before: the bundler's copy of the source's description read as the author's word that
+    # the component is a copy, which kept it reported in a bundle.
+    assert run(make_corpus(files), "inline-copy") == []
+    # The author's own words above a hand copy still count.
+    claimed = dict(_OVERVIEW, description="A copy of schemas/overview.json, kept in step.")
+    files["dist/openapi.yaml"] = _api("Deals", {"overview": claimed}, bundle_paths)
+    [finding] = run(make_corpus(files), "inline-copy")
+    assert "Its comment says so" in finding.message
