@@ -41,7 +41,8 @@ from speclint.parsing.reading import read_raw
 _DOWNLOADERS = frozenset(
     {"curl", "wget", "http", "https", "gh", "Invoke-WebRequest", "iwr", "xh", "xhs"}
 )
-_CANDIDATE = re.compile(r"\b(curl|wget|https?|gh|Invoke-WebRequest|iwr|xhs?)\b")
+# A downloader's name; HTTPie's `http` only as a command (followed by a space), not in a URL.
+_CANDIDATE = re.compile(r"\b(curl|wget|gh|Invoke-WebRequest|iwr|xhs?)\b|\bhttps?\s")
 _SHELLS = frozenset(
     {"", "sh", "bash", "shell", "console", "zsh", "shell-session", "powershell", "ps1"}
 )

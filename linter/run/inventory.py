@@ -57,7 +57,10 @@ def entries(corpus: Context) -> tuple[Entry, ...]:
     """Every discovered file, in path order."""
     found = []
     overlaid = overlays(corpus)
-    applied = {o: d for d, os in overlaid.items() for o in os}
+    applied: dict[str, list[str]] = {}
+    for target, applying in overlaid.items():
+        for overlay in applying:
+            applied.setdefault(overlay, []).append(target)
     for path, document in corpus.documents.items():
         if document.kind is DocumentKind.TEMPLATE:
             found.append(Entry(path, TEMPLATE, "", document.reason))
@@ -81,7 +84,7 @@ def entries(corpus: Context) -> tuple[Entry, ...]:
         if path in overlaid:  # corrected at build time: a reader of its findings should know
             reason += f"; an OpenAPI Overlay applies to it ({', '.join(overlaid[path])})"
         if path in applied:
-            reason += f"; an OpenAPI Overlay of {applied[path]}"
+            reason += f"; an OpenAPI Overlay of {', '.join(applied[path])}"
         dialect = document.dialect
         data = document.data
         if not dialect and document.kind is DocumentKind.SCHEMA and isinstance(data, dict):
