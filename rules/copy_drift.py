@@ -9,11 +9,14 @@ What it does
 
     Definitions are paired on evidence, never on a name alone (``speclint.analyses.namespaces``):
     a ``$ref`` that ties their files, one ``$id`` base (one folder, for schemas without ``$id``),
-    or API documents of one ``info.title``; within one version line. Bundles, generated files and
-    copies are left to their sources (``speclint.analyses.provenance``). What is no drift is not
-    reported (``speclint.analyses.fingerprints.Equivalence``): copies that point each at its own
-    file's definitions, a ``$ref`` where the other inlines its target, ``allOf`` written out,
-    ``enum: [x]`` for ``const: x``, OpenAPI 3.0's nulls, a strict or lax edition's loosening.
+    or API documents of one ``info.title`` in one folder; within one version line. A shared
+    ``title`` alone pairs two definitions only when a ``$ref`` ties their files. Bundles,
+    generated files and copies are left to their sources (``speclint.analyses.provenance``),
+    and two generated files (one generator's renderings of one model) are never paired. What is
+    no drift is not reported (``speclint.analyses.fingerprints.Equivalence``): copies that point
+    each at its own file's definitions, a ``$ref`` where the other inlines its target, ``allOf``
+    written out, ``enum: [x]`` for ``const: x``, OpenAPI 3.0's nulls, a strict or lax edition's
+    loosening. A member one copy lacks altogether is said to be absent from it, not optional.
 
     One definition that disagrees across files is one finding, every copy related: at the inline
     copy (the one to delete), else at the definition's ``required``. A warning: the pairing is
@@ -74,6 +77,7 @@ from speclint.analyses.fingerprints import (
     superseded,
 )
 from speclint.analyses.namespaces import namespaces
+from speclint.analyses.provenance import GENERATED
 from speclint.analyses.schema_catalogs import schema_catalogs
 from speclint.common.findings import Finding, Location, Severity, first_fitting, terminal_form
 from speclint.common.unions import DisjointSets
@@ -84,7 +88,7 @@ ID = "copy-drift"
 # The copies are found by name, by similar properties or by a section that names the schema:
 # inferred, so a warning (issue 26: severity follows the evidence).
 SEVERITY = Severity.WARNING
-FACTS = ("derived", "references")  # speclint.analyses.context
+FACTS = ("derived", "references", "provenance")  # speclint.analyses.context
 # Reads the schemas, and of the prose only its minimum-payload lists (speclint.analyses.units).
 READS = "extract"
 extract = page_payload_lists
@@ -140,8 +144,17 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     # An inline copy's label -> the definition it copies: a same-named definition of either
     # joins that group, so one disagreement is one finding.
     copied_from: dict[str, Shape] = {}
+    # Two files a tool writes (provenance generated: one generator's JSON Schema and OpenAPI
+    # renderings of one model) are kept in step by the tool, not by hand: not copies to sync.
+    made = corpus.provenance
+
+    def generated(*paths: str) -> bool:
+        return all(p in made and made[p].kind == GENERATED for p in paths)
+
     for found in inline_copies(corpus, shapes, float(options.get("similarity", 0.8))):
         copy = found.copy
+        if generated(copy.site.document.path, found.original.site.document.path):
+            continue
         copied_from[copy.label] = found.original
         if found.exact:
             continue  # the same shape: a copy (inline-copy), not yet a disagreeing one
@@ -191,8 +204,14 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     same: dict[str, str] = {}
     paired: dict[str, set[str]] = {}  # label -> the heuristics of its pairs
     for first, second, variant in same_name_pairs(shapes, one_specification, equivalence):
-        word = "name" if _name(first) == _name(second) else "title"
+        word = "name" if _name(first) and _name(first) == _name(second) else "title"
         tie = spaces.tie(first.site.document.path, second.site.document.path)
+        if generated(first.site.document.path, second.site.document.path):
+            continue
+        if word == "title" and tie != "reference":
+            # A shared `title` alone is no evidence (a designed subset titled as its whole,
+            # beside it in one folder): only a `$ref` between the files pairs them.
+            continue
         for shape in (first, second):
             paired.setdefault(shape.label, set()).add(f"{ID}/{tie}")
             by_label[shape.label] = shape
@@ -388,10 +407,21 @@ def _drift(original: Shape, members: list[_Member], equivalence: Equivalence) ->
             declared = (
                 "" if field in original.properties else " (the schema does not even declare it)"
             )
-            lines.append(
-                f"`{field}` is required by {', '.join(requiring)} but not by "
-                f"{', '.join(not_requiring)}{declared}"
-            )
+            # A copy without the property at all is not one that leaves it optional: say so.
+            absent = [
+                m.label
+                for m in strict
+                if m.shape is not None
+                and field not in m.required
+                and field not in m.shape.properties
+            ]
+            optional = [label for label in not_requiring if label not in absent]
+            said = f"`{field}` is required by {', '.join(requiring)}"
+            if optional:
+                said += f" but not by {', '.join(optional)}{declared}"
+            if absent:
+                said += f"{' and' if optional else ' but'} absent from {', '.join(absent)}"
+            lines.append(said)
     notes: dict[int, str] = {}
     shape_lines: list[str] = []
     for index, member in enumerate(members):

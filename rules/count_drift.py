@@ -14,7 +14,8 @@ What it does
       only a list within 40 lines of it). The claim is reported when its number matches none of
       them. A count "of" something ("6 variants of URI") counts only a list whose text speaks
       of it, and a number of instances ("a request that carries two `channel` values", "at
-      most three modes") is no claim.
+      most three modes") or a pair taken to compare ("the comparison of two `channel` values",
+      "between two states", "any two modes") is no claim.
 
     A claim with no such set on its page is not checked: there is nothing to count.
 

@@ -30,7 +30,9 @@ What it does
     a self-contained bundle (``speclint.analyses.fingerprints.self_contained``: built from its own
     ``#/components`` with no ``$ref`` into another file of the repository, published addresses
     aside), which copies them by design so that it stands alone (advising a ``$ref`` to the
-    file would undo the bundle); nor the schemas of a folder of design records or proposals
+    file would undo the bundle), even where the copy's ``description``, the one its original
+    carries (a bundler copies it), says "the same as" something: that is the source's sentence,
+    not the author's word that the bundle's schema is a copy; nor the schemas of a folder of design records or proposals
     (``proposals/``, ``rfcs/``, ``adr/``, ...: ``kinds.DESIGN_FOLDERS``), drafts of a change.
 
 Why is this bad?
@@ -66,6 +68,7 @@ Options
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from speclint.analyses.context import Context
@@ -125,6 +128,11 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     mirrors = bundles | editions
     for found in copies:
         copy, original = found.copy, found.original
+        if found.claim is not None and found.claim == original.site.node.get("description"):
+            # A bundler copies the source's description with its schema: a "the same as ..."
+            # there is the source's own sentence (about another shape), not the author's word
+            # that this schema is a copy.
+            found = replace(found, claim=None, claim_line=None)
         if not found.claim and copy.site.document.path in mirrors:
             # A document that mirrors the schema files (a bundle, an edition per OpenAPI
             # version, a YAML edition of a JSON schema) copies them by design: "replace it with

@@ -51,6 +51,9 @@ Options
     binding is reported at ``error`` severity, an inferred one at ``warning``.
 
     ``discriminator`` (default ``"type"``): the payload property whose ``const`` names the event.
+    A payload whose discriminator differs from the message name is a ``warning`` (a message's
+    ``name`` is a label of the document, not sent on the wire); when the option is configured
+    it is an ``error`` (the configuration says that property is the event's wire name).
 
     ``infer`` (default ``true``): bind channels to enums by their shared values.
 
@@ -102,12 +105,16 @@ class EventEnum:
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     configured = {str(k): str(v) for k, v in dict(options.get("enums", {})).items()}
     discriminator = str(options.get("discriminator", "type"))
+    # A message's `name` is a label of the document, not sent on the wire: a payload whose
+    # default `type` differs from it is a warning; naming the property in the configuration
+    # makes it the event's wire name, as a configured enum binding does (an error).
+    named_severity = Severity.ERROR if "discriminator" in options else SEVERITY
     infer = bool(options.get("infer", True))
     undescribed = bool(options.get("undescribed", True))
     enums: list[EventEnum] | None = None
     for document in corpus.of_kind(DocumentKind.ASYNCAPI):
         messages = list(_messages(document))
-        yield from _discriminators(corpus, document, messages, discriminator)
+        yield from _discriminators(corpus, document, messages, discriminator, named_severity)
         by_channel: dict[str, list[Message]] = {}
         for message in messages:
             by_channel.setdefault(message.channel, []).append(message)
@@ -234,7 +241,11 @@ def _local(document: Document, pointer: str, node: Any) -> tuple[str, Any]:
 
 
 def _discriminators(
-    corpus: Context, document: Document, messages: list[Message], discriminator: str
+    corpus: Context,
+    document: Document,
+    messages: list[Message],
+    discriminator: str,
+    severity: Severity,
 ) -> Iterator[Finding]:
     seen: set[str] = set()
     for message in messages:
@@ -251,7 +262,7 @@ def _discriminators(
         value, where = tagged
         yield Finding(
             ID,
-            Severity.ERROR,
+            severity,
             f"message `{message.name}` carries a payload whose `{discriminator}` is always "
             f"`{value}`: one event with two names; make the message name and the payload's "
             f"`{discriminator}` the same event type",

@@ -91,10 +91,19 @@ def test_a_payload_discriminator_that_names_another_event(make_corpus: MakeCorpu
     root = make_corpus(corpus_files(EVENT_TYPES, payload_type="run.begun"))
     [finding] = findings(root)
     assert finding.location.pointer == "/components/messages/M0/name"
-    assert "`run.begun`" in finding.message and finding.severity is Severity.ERROR
+    assert "`run.begun`" in finding.message
     assert finding.related[0].pointer.endswith("/properties/type/const")
     (root / "api/asyncapi.yaml").write_text(asyncapi(EVENT_TYPES, payload_type="run.started"))
     assert findings(root) == []
+
+
+def test_a_payload_discriminator_is_a_warning_unless_configured(make_corpus: MakeCorpus) -> None:
+    # The documented default is a warning (a message name is not sent on the wire); a
+    # configured discriminator binds the name to the payload, as a configured enum does.
+    root = make_corpus(corpus_files(EVENT_TYPES, payload_type="run.begun"))
+    assert [f.severity for f in findings(root)] == [Severity.WARNING]
+    configured = findings(root, {"discriminator": "type"})
+    assert [f.severity for f in configured] == [Severity.ERROR]
 
 
 # --- undeclared-tag (the other half of "operationIds unique and tags declared") ---------------

@@ -13,7 +13,7 @@ from typing import Any
 from conftest import run_cli
 from speclint.analyses.context import Context
 from speclint.analyses.namespaces import namespace
-from speclint.analyses.provenance import BUNDLE, COPY, GENERATED, UPSTREAM
+from speclint.analyses.provenance import BUNDLE, COPY, GENERATED, UPSTREAM, VENDORED_KIND
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -427,3 +427,93 @@ def test_a_json_that_says_something_else_is_its_own_document(make_corpus: MakeCo
     )
     assert Context.load(root).provenance == {}
     assert "duplicate-id" in {f["rule"] for f in findings(root)}
+
+
+# --- a vendor's document the repository's own commands download ---------------------------------
+
+VENDOR_API = json.dumps(
+    {
+        "openapi": "3.1.0",
+        "info": {"title": "Vendor", "version": "1.0.0"},
+        "paths": {},
+        "components": {
+            "schemas": {
+                # the vendor's `off` read as YAML 1.1's false: a defect fixed upstream, not here
+                "Status": {"type": "string", "enum": ["on", "off"], "default": False}
+            }
+        },
+    },
+    indent=2,
+)
+
+
+def test_a_document_a_guide_s_command_downloads_is_vendored(make_corpus: MakeCorpus) -> None:
+    guide = (
+        "# Contributing\n\nRefresh the vendor's document:\n\n```\n"
+        "curl -sSL https://vendor.example/openapi.yaml |\n  yq -o=json '.' > api.json\n```\n"
+    )
+    root = make_corpus({"api.json": VENDOR_API, "CONTRIBUTING.md": guide})
+    # Before: the vendor's defect was reported in a file nobody here edits.
+    assert not any(f["location"]["path"] == "api.json" for f in findings(root))
+    made = Context.load(root).provenance["api.json"]
+    assert made.kind == VENDORED_KIND
+    assert "CONTRIBUTING.md:6" in made.evidence and "curl -sSL" in made.evidence
+    assert "vendored (downloaded by `curl" in listing(root)["api.json"]
+
+
+def test_downloads_in_scripts_workflows_and_package_scripts(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "specs/a.json": VENDOR_API,
+            "specs/b.json": VENDOR_API.replace("Vendor", "Other vendor"),
+            "specs/c.json": VENDOR_API.replace("Vendor", "Third vendor"),
+            "specs/d.json": VENDOR_API.replace("Vendor", "Fourth vendor"),
+            "scripts/refresh.sh": (
+                "#!/bin/sh\ncd specs\nwget -q -O ../specs/a.json \\\n  https://a.example/api.json\n"
+            ),
+            ".github/workflows/sync.yml": (
+                "jobs:\n  sync:\n    steps:\n"
+                "      - run: curl -fsSL --output specs/b.json https://b.example/openapi.json\n"
+            ),
+            "package.json": json.dumps(
+                {"scripts": {"spec": "gh api repos/o/r/contents/c.json | jq . > specs/c.json"}}
+            ),
+        }
+    )
+    found = Context.load(root).provenance
+    assert found["specs/a.json"].evidence.endswith("scripts/refresh.sh:3")
+    assert found["specs/b.json"].evidence.endswith(".github/workflows/sync.yml:4")
+    assert found["specs/c.json"].kind == VENDORED_KIND
+    assert "specs/d.json" not in found
+
+
+def test_a_download_from_the_repository_s_own_server_is_not_vendored(
+    make_corpus: MakeCorpus,
+) -> None:
+    guide = (
+        "# Dev\n\n```bash\ncurl http://localhost:8000/openapi.json > api.json\n"
+        "curl https://$HOST/openapi.json > api.json\n```\n\n"
+        '```json\n{"note": "curl https://vendor.example/x > api.json"}\n```\n'
+    )
+    root = make_corpus({"api.json": VENDOR_API, "README.md": guide})
+    assert "api.json" not in Context.load(root).provenance
+
+
+def test_a_file_a_build_command_writes_is_generated(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/a.json": VENDOR_API,
+            "schemas/b.json": VENDOR_API.replace("Vendor", "Other"),
+            "schemas/c.json": VENDOR_API.replace("Vendor", "Third"),
+            "tools/Makefile": (
+                "all:\n\t@python tools/render.py --output schemas/a.json model.json\n"
+                "\tjq -S . schemas/b.json > schemas/b.json.tmp && jq . schemas/c.json > schemas/c.json\n"
+            ),
+        }
+    )
+    found = Context.load(root).provenance
+    assert found["schemas/a.json"].kind == GENERATED
+    assert found["schemas/a.json"].evidence.startswith("written by `@python tools/render.py")
+    assert found["schemas/a.json"].evidence.endswith("in tools/Makefile:2")
+    assert "schemas/b.json" not in found  # an input, not an output
+    assert "schemas/c.json" not in found  # rewritten in place: not generated

@@ -184,10 +184,13 @@ _COUNTED = re.compile(
     re.IGNORECASE,
 )
 # A number right after these words counts instances in a message, not a field's values ("a
-# request that carries two `channel` values", "at most three modes"): issue 45, item 7.
+# request that carries two `channel` values", "at most three modes"): issue 45, item 7; or a
+# pair taken to compare ("the comparison algorithm of two `channel` values", "compare two
+# values", "between two states", "any two modes"): ecosystem batch 3.
 _INSTANCES = re.compile(
     r"\b(?:carr(?:y|ies|ying)|send(?:s|ing)?|pass(?:es|ing)?|repeat(?:s|ing)?|more\s+than|"
-    r"fewer\s+than|less\s+than|up\s+to|at\s+most|at\s+least)\s+$",
+    r"fewer\s+than|less\s+than|up\s+to|at\s+most|at\s+least|between|any|"
+    r"compar(?:e[sd]?|ing|isons?)(?:\s+\w+)?(?:\s+(?:of|for|on))?)\s+$",
     re.IGNORECASE,
 )
 _VALUES_PHRASE = re.compile(

@@ -11,9 +11,12 @@ together by something the corpus says:
   up to its last ``/`` (``https://example.org/spec/v1/a.json`` and ``.../v1/b.json``), or, for
   two schemas that declare none, the folder they are read from (their retrieval URI, JSON
   Schema 2020-12 §8.2.1); a declared ``$id`` and a folder are two namespaces;
-- the same API: two API documents of the same ``info.title`` (its OpenAPI 3.0 and 3.1
-  editions). An API document's components are its own otherwise: two API documents of
-  different titles are two APIs, whatever their components are called.
+- the same API: two API documents of the same ``info.title`` in one folder (its OpenAPI 3.0
+  and 3.1 editions), or one of them in a build-output folder (``dist/``: the other's build).
+  An API document's components are its own otherwise: two API documents of different titles
+  are two APIs, whatever their components are called, and so are two of one title in sibling
+  folders (a product's per-domain APIs, ``endpoint/openapi.json`` and ``message/openapi.json``,
+  each its own ``Registry``) unless a ``$ref`` ties them.
 
 Generated copies are ``speclint.analyses.lineage``'s; separately listed schemas of a schema
 catalog are ``speclint.analyses.schema_catalogs``'.
@@ -27,6 +30,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from speclint.analyses.context import Context
+from speclint.analyses.provenance import BUILD_FOLDERS
 from speclint.analyses.references import root_base
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -85,7 +89,12 @@ def namespace(document: Document) -> str | None:
     if document.kind in _API:
         info = data.get("info") if isinstance(data, dict) else None
         title = info.get("title") if isinstance(info, dict) else None
-        return f"api:{title.strip()}" if isinstance(title, str) and title.strip() else None
+        if not isinstance(title, str) or not title.strip():
+            return None
+        # One API's editions sit side by side, or its build in a build-output folder.
+        folders = document.path.split("/")[:-1]
+        folder = "" if BUILD_FOLDERS & {f.lower() for f in folders} else "/".join(folders)
+        return f"api:{folder}:{title.strip()}"
     if document.kind is not DocumentKind.SCHEMA:
         return None
     # The root's base URI as the reference index resolves against it (its `$id`, or draft-04's

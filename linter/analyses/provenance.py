@@ -11,9 +11,14 @@ Provenance is decided once, here, by evidence, and ``speclint files`` shows it:
     and swagger-codegen headers, an openapi-generator docs page's ``[[Back to Model list]]``
     footer: ``kinds.generated_header``), or ``linguist-generated`` in a ``.gitattributes``
     (``Corpus.generated``); a schema bundle that embeds three or more other corpus schemas
-    (``speclint.analyses.lineage``);
+    (``speclint.analyses.lineage``); a file a build command of the repository writes (``generator
+    --output path``, ``-o path``, ``> path`` in a script, a Makefile, a CI workflow or a
+    ``package.json`` script: ``speclint.analyses.downloads.build_outputs``), unless it is a
+    bundle or a copy;
 ``vendored``
-    ``linguist-vendored`` in a ``.gitattributes``;
+    ``linguist-vendored`` in a ``.gitattributes``; or a file the repository's own commands
+    download (``curl … > api.json`` in a script, a workflow or a shell fence of its guide:
+    ``speclint.analyses.downloads``), another project's document refreshed verbatim;
 ``bundle``
     a document whose content, once every ``$ref`` is replaced by what it points to, equals that of
     another corpus document that references other files: the single-file bundle of split sources
@@ -58,6 +63,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from speclint.analyses.downloads import build_outputs, downloads
 from speclint.analyses.references import ReferenceIndex, root_base
 from speclint.model.corpus import VENDORED, Corpus, Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
@@ -103,6 +109,8 @@ def provenance(
     for path, why in corpus.generated.items():
         kind = VENDORED_KIND if why == VENDORED else GENERATED
         found[path] = Provenance(kind, why)
+    for path, command in downloads(corpus).items():
+        found.setdefault(path, Provenance(VENDORED_KIND, command))
     for path, count in embedding.items():
         found.setdefault(
             path, Provenance(GENERATED, f"a bundle that embeds {count} other corpus schemas")
@@ -113,6 +121,8 @@ def provenance(
         found.setdefault(path, made)
     for path, made in _bundles(corpus, index, found).items():
         found.setdefault(path, made)
+    for path, command in build_outputs(corpus).items():
+        found.setdefault(path, Provenance(GENERATED, command))
     for path, made in _upstream(corpus).items():
         found.setdefault(path, made)
     return dict(sorted(found.items()))

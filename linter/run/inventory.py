@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from speclint.analyses.context import Context
+from speclint.analyses.overlays import overlays
 from speclint.analyses.provenance import NOT_JUDGED
 from speclint.common.findings import Finding, Location
 from speclint.model.corpus import fixtures, skipped_folders
@@ -55,6 +56,11 @@ class Entry:
 def entries(corpus: Context) -> tuple[Entry, ...]:
     """Every discovered file, in path order."""
     found = []
+    overlaid = overlays(corpus)
+    applied: dict[str, list[str]] = {}
+    for target, applying in overlaid.items():
+        for overlay in applying:
+            applied.setdefault(overlay, []).append(target)
     for path, document in corpus.documents.items():
         if document.kind is DocumentKind.TEMPLATE:
             found.append(Entry(path, TEMPLATE, "", document.reason))
@@ -75,6 +81,10 @@ def entries(corpus: Context) -> tuple[Entry, ...]:
         merged = corpus.merges.describe(path)  # a fragment a bundler merges into another
         if merged is not None:
             reason += f"; {merged}"
+        if path in overlaid:  # corrected at build time: a reader of its findings should know
+            reason += f"; an OpenAPI Overlay applies to it ({', '.join(overlaid[path])})"
+        if path in applied:
+            reason += f"; an OpenAPI Overlay of {', '.join(applied[path])}"
         dialect = document.dialect
         data = document.data
         if not dialect and document.kind is DocumentKind.SCHEMA and isinstance(data, dict):

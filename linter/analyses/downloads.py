@@ -1,0 +1,277 @@
+"""Files the repository's own commands download: another project's document, copied in (issue 45,
+ecosystem batch 3).
+
+A repository that builds a client from a vendor's API document commits that document and keeps
+the command that refreshes it: ``curl -sSL https://vendor.example/openapi.yaml | yq -o=json '.'
+> api.json`` in a script, a Makefile, a CI workflow, a ``package.json`` script or a shell fence of
+its contributing guide. The file is the vendor's, refreshed verbatim: its defects are fixed
+upstream (or by an overlay at generation time), never in the file, so it is *vendored*
+(``speclint.analyses.provenance``).
+
+:func:`downloads` reads those command lines as text, as ``speclint.analyses.merging`` reads a
+bundler's (never run): a pipeline whose first command is ``curl``, ``wget``, ``http``/``https``
+(HTTPie), ``gh api`` or ``Invoke-WebRequest``/``iwr`` on a remote address, and that writes a
+corpus file (``> path``, ``tee path``, the downloader's ``-o``/``--output``/``-O``/``-OutFile``,
+or the address's last segment for ``curl -O`` and a bare ``wget``). Names are read from the
+script's folder, then the root.
+
+:func:`build_outputs` reads the same command lines (a guide's fences aside) for the files a build
+command writes (``python tools/generate.py --output schemas/openapi.json``, ``-o path``, ``>
+path``; not one rewritten in place): those are *generated*.
+
+Limits: an address on ``localhost`` (or a loopback address, or a variable) is the repository's own
+server, not a vendor: not a download; commands are read one line at a time (a backslash, or a
+line ending in ``|``, ``&&`` or ``||``, continues it); a Markdown page's fences are read only when
+their language is a shell's or none.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+from speclint.analyses.merging import build_files
+from speclint.model.corpus import Corpus
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.reading import read_raw
+
+_DOWNLOADERS = frozenset(
+    {"curl", "wget", "http", "https", "gh", "Invoke-WebRequest", "iwr", "xh", "xhs"}
+)
+# A downloader's name; HTTPie's `http` only as a command (followed by a space), not in a URL.
+_CANDIDATE = re.compile(r"\b(curl|wget|gh|Invoke-WebRequest|iwr|xhs?)\b|\bhttps?\s")
+_SHELLS = frozenset(
+    {"", "sh", "bash", "shell", "console", "zsh", "shell-session", "powershell", "ps1"}
+)
+_PIPELINES = frozenset({"&&", "||", ";", "&", ";;"})
+_CONTINUED = ("\\", "|", "&&", "||")
+_LOCAL = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "::1"})
+# The downloader's options naming the file it writes (curl, wget, HTTPie, PowerShell).
+_OUTPUT = {
+    "curl": ("-o", "--output"),
+    "wget": ("-O", "--output-document"),
+    "http": ("-o", "--output"),
+    "https": ("-o", "--output"),
+    "xh": ("-o", "--output"),
+    "xhs": ("-o", "--output"),
+    "Invoke-WebRequest": ("-OutFile", "-outfile"),
+    "iwr": ("-OutFile", "-outfile"),
+}
+
+
+def downloads(corpus: Corpus) -> dict[str, str]:
+    """Each corpus file a command of the repository downloads -> the evidence (the command and
+    where it is written), the first command found in path order."""
+    found: dict[str, str] = {}
+    for where, folder, lines in _command_lines(corpus):
+        for number, line in _joined(lines):
+            if not _CANDIDATE.search(line):
+                continue
+            for target in _written(line):
+                path = _find(corpus, folder, target)
+                if path is not None and path not in found:
+                    found[path] = f"downloaded by `{_shorter(line)}` in {where(number)}"
+    return dict(sorted(found.items()))
+
+
+# Options naming the file a build command writes (a generator's `--output`, a compiler's `-o`).
+_WRITES = frozenset({"-o", "--output", "--out", "--outfile", "--output-file"})
+_OUTPUTS = re.compile(r"(^|\s)(-o|--output|--out|--outfile|--output-file)(\s|=)|>")
+
+
+def build_outputs(corpus: Corpus) -> dict[str, str]:
+    """Each corpus file a build command of the repository writes (``--output path``, ``-o path``,
+    ``> path``: a generator's output; not a download, which is :func:`downloads`') -> the
+    evidence. Read from scripts, Makefiles, CI workflows and ``package.json`` scripts, not from
+    a guide's fences (an example there may write anything)."""
+    found: dict[str, str] = {}
+    for where, folder, lines in _command_lines(corpus, guides=False, candidate=_OUTPUTS):
+        for number, line in _joined(lines):
+            if not _OUTPUTS.search(line):
+                continue
+            for words in _pipelines(line):
+                command = _command(words)
+                if not command or command[0] in _DOWNLOADERS:
+                    continue
+                for target in _outputs(command):
+                    path = _find(corpus, folder, target)
+                    if command.count(target) > 1:
+                        continue  # rewritten in place (`jq . a.json > a.json`): not an output
+                    if path is not None and path not in found:
+                        found[path] = f"written by `{_shorter(line)}` in {where(number)}"
+    return dict(sorted(found.items()))
+
+
+def _outputs(words: list[str]) -> Iterator[str]:
+    for index, word in enumerate(words):
+        following = words[index + 1] if index + 1 < len(words) else None
+        if word in _WRITES and following is not None:
+            yield following
+        elif word.startswith("--") and word.partition("=")[0] in _WRITES:
+            yield word.partition("=")[2]
+        elif word in (">", "1>") and following is not None:
+            yield following
+
+
+def _command_lines(
+    corpus: Corpus, guides: bool = True, candidate: re.Pattern[str] = _CANDIDATE
+) -> Iterator[tuple[_At, str, list[str]]]:
+    """(where a line is, the folder names are read from, the lines) of each place commands are
+    written (a guide's shell fences too, with ``guides``)."""
+    for path in build_files(corpus.tree):
+        document = corpus.documents.get(path)
+        text = document.text if document is not None else None
+        if text is None:
+            raw = read_raw(corpus.root, path)
+            if not isinstance(raw, bytes):
+                continue
+            text = raw.decode("utf-8", "replace")
+        if candidate.search(text):
+            yield _At(path, 0), posixpath.dirname(path), text.splitlines()
+    for path, document in corpus.documents.items():
+        if not document.usable or document.text is None:
+            continue
+        if document.kind is DocumentKind.MARKDOWN:
+            if not guides or not _CANDIDATE.search(document.text):
+                continue
+            prose = document.prose
+            for fence in prose.fences if prose is not None else ():
+                if fence.language.lower() in _SHELLS:
+                    # The fence's first content line is the one after its opening line.
+                    lines = fence.content.splitlines()
+                    yield _At(path, fence.line), posixpath.dirname(path), lines
+        elif path.rpartition("/")[2] == "package.json" and isinstance(document.data, dict):
+            scripts = document.data.get("scripts")
+            if isinstance(scripts, dict):
+                lines = [v for _, v in sorted(scripts.items()) if isinstance(v, str)]
+                yield _At(path, None), posixpath.dirname(path), lines
+
+
+class _At:
+    """Where a command's line is: the file, and the line its first line follows (None: no line
+    numbers, a ``package.json`` script)."""
+
+    def __init__(self, path: str, offset: int | None) -> None:
+        self.path, self.offset = path, offset
+
+    def __call__(self, number: int) -> str:
+        return self.path if self.offset is None else f"{self.path}:{self.offset + number}"
+
+
+def _joined(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """(1-based number of its first line, the command line), a continued line joined to the next."""
+    start, parts = 0, list[str]()
+    for index, line in enumerate(lines):
+        if not parts:
+            start = index + 1
+        stripped = line.strip()
+        if stripped.startswith(("$ ", "> ", "PS> ")):
+            stripped = stripped.partition(" ")[2]  # a console prompt
+        parts.append(stripped.removesuffix("\\"))
+        if not stripped.endswith(_CONTINUED):
+            yield start, " ".join(parts)
+            parts = []
+    if parts:
+        yield start, " ".join(parts)
+
+
+def _written(line: str) -> Iterator[str]:
+    """The file names a download on this line writes."""
+    for pipeline in _pipelines(line):
+        yield from _pipeline_writes(pipeline)
+
+
+def _pipelines(line: str) -> Iterator[list[str]]:
+    """The pipelines of a shell line (split at ``&&``, ``||``, ``;``, ``&`` outside quotes), each
+    as its words, ``|`` kept."""
+    if line.lstrip().startswith("#"):
+        return
+    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        tokens = list(lexer)
+    except ValueError:  # an unclosed quote: not a command line we can read
+        return
+    pipeline: list[str] = []
+    for token in [*tokens, ";"]:
+        if token in _PIPELINES:
+            if pipeline:
+                yield pipeline
+            pipeline = []
+        else:
+            pipeline.append(token)
+
+
+def _pipeline_writes(tokens: list[str]) -> Iterator[str]:
+    words = _command(tokens)
+    if not words or words[0] not in _DOWNLOADERS:
+        return
+    tool = words[0]
+    first = words[: words.index("|")] if "|" in words else words
+    if tool == "gh":
+        if first[1:2] != ["api"]:
+            return
+        address = None
+    else:
+        addresses = [w for w in first[1:] if w.startswith(("http://", "https://"))]
+        if not addresses or not _remote(addresses[0]):
+            return
+        address = addresses[0]
+    named = False
+    for index, word in enumerate(first[:-1]):
+        if word in _OUTPUT.get(tool, ()):
+            named = True
+            yield first[index + 1]
+    for option in _OUTPUT.get(tool, ()):
+        for word in first:
+            if word.startswith(option + "="):
+                named = True
+                yield word.partition("=")[2]
+    for index, word in enumerate(words[:-1]):
+        if word in (">", ">>", "1>") or (word == "tee" and index > 0 and words[index - 1] == "|"):
+            named = True
+            yield words[index + 1]
+    remote_name = tool == "wget" or any(w in ("-O", "--remote-name") for w in first[1:])
+    if not named and remote_name and address is not None:
+        name = urlsplit(address).path.rpartition("/")[2]
+        if name:
+            yield name
+
+
+def _command(tokens: list[str]) -> list[str]:
+    """The command's words without what surrounds it in YAML or JSON (``- run:``) and without
+    leading variable assignments and launchers."""
+    words = tokens
+    while words and (words[0] in ("-", "run:", "cmd:") or words[0].endswith(":")):
+        words = words[1:]
+    while words and (("=" in words[0] and not words[0].startswith("-")) or words[0] == "sudo"):
+        words = words[1:]
+    if words:
+        words = [words[0].rpartition("/")[2], *words[1:]]
+    return words
+
+
+def _remote(address: str) -> bool:
+    try:
+        host = urlsplit(address).hostname or ""
+    except ValueError:
+        return False
+    return bool(host) and host not in _LOCAL and not any(c in host for c in "${%")
+
+
+def _find(corpus: Corpus, folder: str, name: str) -> str | None:
+    if name.startswith(("/", "~", "$")) or "://" in name:
+        return None
+    for start in dict.fromkeys((folder, "")):
+        path = posixpath.normpath(posixpath.join(start, name))
+        if not path.startswith("..") and path in corpus.documents:
+            return path
+    return None
+
+
+def _shorter(line: str, limit: int = 80) -> str:
+    line = " ".join(line.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
