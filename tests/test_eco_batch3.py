@@ -9,7 +9,10 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+from jsonschema import Draft202012Validator
+
 from conftest import run_rule
+from speclint.analyses.validation import explain
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -206,3 +209,20 @@ def test_a_message_example_by_ref_to_nothing_is_unresolved_refs_alone(
     assert run_rule(root, "asyncapi-invalid") == []
     [finding] = run_rule(root, "unresolved-ref")
     assert finding.location.pointer.endswith("/message/examples/1/$ref"), finding.message
+
+
+def test_a_nested_oneof_is_explained_by_the_branch_its_discriminator_names() -> None:
+    # Swagger 2.0's parameter: `oneOf [body, oneOf [header, query]]`, each fixing `in`. A query
+    # parameter of type object is explained by the query branch's `type`, not by the body
+    # branch ("`in`: not `body`"), which relevance alone preferred once a depth ranking had
+    # chosen the outer branch.
+    def kind(name: str, **more: object) -> dict[str, object]:
+        return {"properties": {"in": {"enum": [name]}, **more}, "required": ["in"]}
+
+    simple = {"type": {"enum": ["string", "integer", "array"]}}
+    schema = {
+        "oneOf": [kind("body"), {"oneOf": [kind("header", **simple), kind("query", **simple)]}]
+    }
+    [error] = Draft202012Validator(schema).iter_errors({"in": "query", "type": "object"})
+    specific = explain(error)
+    assert list(specific.absolute_path) == ["type"], specific.message

@@ -25,7 +25,7 @@ import jsonschema_specifications
 import regex
 from jsonschema import _keywords, _legacy_keywords, _utils, validators
 from jsonschema._utils import equal
-from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, best_match
+from jsonschema.exceptions import SchemaError, UnknownType, ValidationError, relevance
 from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 from referencing import Registry
@@ -516,7 +516,7 @@ def explain(error: ValidationError) -> ValidationError:
     its members) is set aside first; of the others, the branch whose error lies deepest in the
     instance is the one the author was writing (an AsyncAPI channel that is not a ``$ref`` fails
     the Reference branch at the channel itself, and the Channel branch at the bad field inside
-    it); ties go to jsonschema's ``best_match``.
+    it); ties go to jsonschema's ``relevance``.
     """
     if not error.context:
         return error
@@ -527,7 +527,7 @@ def explain(error: ValidationError) -> ValidationError:
     # required property" is never what is wrong there).
     deepest = max(_reach(e) for e in context)
     # In a stable order first: jsonschema builds some contexts by iterating a set (evaluated
-    # property names, under `unevaluatedProperties`), so their order, and `best_match`'s pick
+    # property names, under `unevaluatedProperties`), so their order, and `relevance`'s pick
     # among equally relevant errors, changed with the process's hash seed.
     candidates = sorted(
         (e for e in context if _reach(e) == deepest),
@@ -537,7 +537,10 @@ def explain(error: ValidationError) -> ValidationError:
             e.message,
         ),
     )
-    return explain(best_match(candidates))
+    # `relevance` picks one of them, and `explain` goes on into its branches: `best_match` would
+    # descend into them by relevance alone, past the discriminator and depth tests above (a
+    # Swagger 2.0 query parameter explained by the body parameter branch, "`in`: not `body`").
+    return explain(max(candidates, key=relevance))
 
 
 def _reach(error: ValidationError) -> int:
