@@ -8,7 +8,8 @@ What it does
     do not reach a schema: the file is missing, the JSON pointer names nothing in an existing file,
     the ``$id`` is not defined by any corpus schema, the reference is not a URI reference at all
     (``http://[host``, RFC 3986), or the reference starts a loop of ``$ref``-only schemas that
-    never reaches one. Nothing is fetched from the network: a remote URL is not followed, and
+    never reaches one (a pointer that misses only because a key's ``/`` is not written ``~1``
+    is told the pointer to write, RFC 6901 §3). Nothing is fetched from the network: a remote URL is not followed, and
     the run says so among what it did not check ("not checked: 3 remote references not
     followed"), not as a finding; but a URL whose host is a bare word
     (``https://schemas/opengis.org/x.json``: a ``/`` typed for a ``.``; not ``localhost``) can
@@ -80,6 +81,7 @@ from speclint.analyses.merging import Merges
 from speclint.analyses.references import Reference, bare_host
 from speclint.common.findings import Finding, Member, Severity, headed, left_out
 from speclint.model.corpus import Document
+from speclint.parsing.structured import join_pointer, split_pointer
 
 ID = "unresolved-ref"
 SEVERITY = Severity.ERROR
@@ -166,10 +168,24 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             # merged: the document is checked as its bundler merges it, and lacks it merged too
             nor = f" (nor does `{merged[0]}`, merged with it)" if len(merged) == 1 else ""
             nor = f" (nor do the {len(merged)} files merged with it)" if len(merged) > 1 else nor
+            target_document = corpus.documents.get(first.target_path or "")
+            escaped = (
+                _escaped(target_document.data, first.target_pointer or "")
+                if target_document is not None
+                else None
+            )
+            fix = (
+                # The key exists and holds a `/`, which a JSON pointer writes `~1` (RFC 6901 §3):
+                # lenient resolvers join the split tokens back, strict ones do not.
+                f"The key exists with a `/` in it: write the pointer `#{escaped}` (`/` in a key "
+                "is `~1`, RFC 6901)"
+                if escaped
+                else "Fix the JSON pointer (check the spelling and the `$defs` name) or add the "
+                "definition"
+            )
             message = (
                 f"`{first.value}`: `{first.target_path or first.target}` has no "
-                f"`{first.target_pointer or '#'}`{nor}{'; ' + sites if sites else ''}. Fix the "
-                "JSON pointer (check the spelling and the `$defs` name) or add the definition"
+                f"`{first.target_pointer or '#'}`{nor}{'; ' + sites if sites else ''}. {fix}"
             )
         elif outcome == "invalid-uri":
             message = (
@@ -325,3 +341,30 @@ def _not_checked(corpus: Context, folder: str, references: list[Reference]) -> F
         key=f"submodule:{folder}",
         coverage="submodule",
     )
+
+
+def _escaped(data: Any, pointer: str) -> str | None:
+    """``pointer`` written as it was meant, when a key it fails to find holds a ``/`` that the
+    pointer left unescaped (``#/components/messages/v1/Hello`` for the key ``v1/Hello``); None
+    when no such key explains the miss."""
+    tokens = split_pointer(pointer)
+    node, written, index = data, "", 0
+    while index < len(tokens):
+        if isinstance(node, list) and tokens[index].isdigit() and int(tokens[index]) < len(node):
+            node, written, index = node[int(tokens[index])], f"{written}/{tokens[index]}", index + 1
+            continue
+        if not isinstance(node, dict):
+            return None
+        if tokens[index] in node:
+            node = node[tokens[index]]
+            written, index = join_pointer(written, tokens[index]), index + 1
+            continue
+        # The longest run of the next tokens that, joined by `/`, is a key here.
+        for end in range(len(tokens), index + 1, -1):
+            key = "/".join(tokens[index:end])
+            if key in node:
+                node, written, index = node[key], join_pointer(written, key), end
+                break
+        else:
+            return None
+    return written if "~1" in written else None

@@ -226,3 +226,35 @@ def test_a_nested_oneof_is_explained_by_the_branch_its_discriminator_names() -> 
     [error] = Draft202012Validator(schema).iter_errors({"in": "query", "type": "object"})
     specific = explain(error)
     assert list(specific.absolute_path) == ["type"], specific.message
+
+
+def test_a_pointer_that_leaves_a_keys_slash_unescaped_is_told_how_to_write_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    # An exported AsyncAPI document names `components/messages/v1/Hello` for the key `v1/Hello`:
+    # the pointer misses (RFC 6901 writes that `/` as `~1`), and the advice says so rather than
+    # "check the spelling". A key that does not exist keeps the usual advice.
+    api = yaml(
+        """
+        asyncapi: 3.0.0
+        info: {title: Mirror, version: 1.0.0}
+        channels:
+          hello:
+            address: hello
+            messages:
+              hello: {$ref: '#/components/messages/v1/Hello'}
+              bye: {$ref: '#/components/messages/v1/Bye'}
+        components:
+          messages:
+            v1/Hello: {payload: {type: string}}
+        """
+    )
+    found = {
+        f.message.split("`")[1]: f.message
+        for f in run_rule(make_corpus({"asyncapi.yaml": api}), "unresolved-ref")
+    }
+    assert (
+        "write the pointer `#/components/messages/v1~1Hello`"
+        in found["#/components/messages/v1/Hello"]
+    )
+    assert "check the spelling" in found["#/components/messages/v1/Bye"]
