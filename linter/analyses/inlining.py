@@ -27,13 +27,12 @@ file named.
 from __future__ import annotations
 
 import json
-import posixpath
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from speclint.analyses.merging import Merges, merged_data
-from speclint.analyses.references import DATA_KEYWORDS
+from speclint.analyses.references import DATA_KEYWORDS, rebased
 from speclint.parsing.structured import (
     escape_token,
     join_pointer,
@@ -64,7 +63,7 @@ class InlinedView:
     origins: dict[str, tuple[Document, str]] = field(default_factory=dict)
     # view pointer of each misplaced `$ref` left in place -> why ("missing", "cycle", "budget")
     left: dict[str, str] = field(default_factory=dict)
-    # (file, a `$ref` of it as the view holds it) -> as the file writes it (`_rebased`)
+    # (file, a `$ref` of it as the view holds it) -> as the file writes it (`references.rebased`)
     written: dict[tuple[str, str], str] = field(default_factory=dict)
 
     @property
@@ -86,9 +85,9 @@ class InlinedView:
         """``message`` about ``holder``'s content with each of its ``$ref``\\s quoted as the file
         writes it, not as the view rebased it (``"models/ids.yml"``, not the document's
         ``"resources/models/ids.yml"``)."""
-        for (path, rebased), original in self.written.items():
-            if path == holder.path and rebased != original:
-                message = message.replace(json.dumps(rebased), json.dumps(original))
+        for (path, as_held), original in self.written.items():
+            if path == holder.path and as_held != original:
+                message = message.replace(json.dumps(as_held), json.dumps(original))
         return message
 
     def files(self) -> set[str]:
@@ -187,7 +186,7 @@ def inline_misplaced(
                 view.left[place] = "budget"
                 continue
             copied += size
-            inlined = _rebased(content, target_document.path, document.path, view.written)
+            inlined = rebased(content, target_document.path, document.path, view.written)
             view.data = _replaced(view.data, split_pointer(place), inlined)
             view.origins[place] = (target_document, target_pointer)
             chains[place] = (*chain, key)
@@ -235,47 +234,6 @@ def _replaced(data: Any, tokens: list[str], value: Any) -> Any:
         listed[int(head)] = _replaced(data[int(head)], rest, value)
         return listed
     return data
-
-
-def _rebased(node: Any, source: str, document: str, written: dict[tuple[str, str], str]) -> Any:
-    """A copy of ``node`` (from the file ``source``) whose relative ``$ref``\\s name from
-    ``document``'s place what they named from ``source``'s, as a bundler rewrites them. Data
-    (examples, defaults, enums) is copied as it is; below an ``$id`` nothing is rewritten (it
-    sets the base its references resolve against)."""
-    if source == document:
-        return node
-    here = posixpath.dirname(document) or "."
-
-    def moved(reference: str) -> str:
-        file_part, hash_, fragment = reference.partition("#")
-        if "://" in file_part or file_part.startswith(("/", "urn:")):
-            return reference
-        named = posixpath.normpath(posixpath.join(posixpath.dirname(source), file_part or ""))
-        if not file_part:
-            named = source
-        if named == document:
-            return f"#{fragment}"
-        return posixpath.relpath(named, here) + (hash_ + fragment)
-
-    def walk(current: Any) -> Any:
-        if isinstance(current, dict):
-            if isinstance(current.get("$id"), str):
-                return current
-            copy: dict[Any, Any] = {}
-            for key, value in current.items():
-                if key == "$ref" and isinstance(value, str):
-                    copy[key] = moved(value)
-                    written[(source, copy[key])] = value
-                elif key in DATA_KEYWORDS or str(key).startswith("x-"):
-                    copy[key] = value
-                else:
-                    copy[key] = walk(value)
-            return copy
-        if isinstance(current, list):
-            return [walk(item) for item in current]
-        return current
-
-    return walk(node)
 
 
 def misplaced_refs_of(errors: Iterable[tuple[str, Any]]) -> Iterator[str]:

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from speclint.analyses.references import DATA_KEYWORDS, ref_sites
+from speclint.analyses.references import rebased, ref_sites
 from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.reading import read_raw
@@ -484,7 +484,7 @@ def merged_data(
         fragment = corpus.documents.get(path)
         if fragment is None or not isinstance(fragment.data, dict):
             continue
-        moved = _rebased(fragment.data, fragment.path, document.path, written)
+        moved = rebased(fragment.data, fragment.path, document.path, written, merged=True)
         data = _merged(data, moved, "", fragment, origins)
     return data, origins
 
@@ -505,38 +505,3 @@ def _merged(
         else:
             out[key] = _merged(out[key], value, here, fragment, origins)
     return out
-
-
-def _rebased(
-    node: Any, source: str, document: str, written: dict[tuple[str, str], str] | None
-) -> Any:
-    """``node`` of ``source`` with its relative file ``$ref``\\s naming, from ``document``'s
-    folder, what they named from ``source``'s; a local ``#/...`` one names the merged
-    document, and stays as written."""
-    here, there = posixpath.dirname(document), posixpath.dirname(source)
-    if here == there:
-        return node
-
-    def walk(current: Any) -> Any:
-        if isinstance(current, dict):
-            copy: dict[Any, Any] = {}
-            for key, value in current.items():
-                if key == "$ref" and isinstance(value, str) and not value.startswith("#"):
-                    file_part, hash_, fragment = value.partition("#")
-                    if "://" in file_part or file_part.startswith(("/", "urn:")):
-                        copy[key] = value
-                        continue
-                    named = posixpath.normpath(posixpath.join(there, file_part))
-                    copy[key] = posixpath.relpath(named, here or ".") + hash_ + fragment
-                    if written is not None:
-                        written[(source, copy[key])] = value
-                elif key in DATA_KEYWORDS or str(key).startswith("x-"):
-                    copy[key] = value
-                else:
-                    copy[key] = walk(value)
-            return copy
-        if isinstance(current, list):
-            return [walk(item) for item in current]
-        return current
-
-    return walk(node)

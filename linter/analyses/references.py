@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import posixpath
 from collections.abc import Callable, Container, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -874,3 +875,59 @@ def _uses_plain_id(dialect: object) -> bool:
     """Whether a dialect names its base URI with `id` (draft-03 and draft-04)."""
 
     return draft_of(dialect) in ("draft-03", "draft-04")
+
+
+def rebased(
+    node: Any,
+    source: str,
+    document: str,
+    written: dict[tuple[str, str], str] | None = None,
+    *,
+    merged: bool = False,
+) -> Any:
+    """A copy of ``node`` (from the file ``source``) whose relative ``$ref``\\s name from
+    ``document``'s place what they named from ``source``'s, as a bundler rewrites them: a piece
+    inlined into ``document`` (a local ``#/...`` names ``source``), or, ``merged``, a fragment
+    merged into it (a local ``#/...`` names the merged document and stays). Data (examples,
+    defaults, enums, ``x-`` members) is copied as it is; below an ``$id`` nothing is rewritten
+    (it sets the base its references resolve against). ``written`` records each rewritten
+    ``$ref`` as ``source`` wrote it."""
+    if source == document or (merged and posixpath.dirname(source) == posixpath.dirname(document)):
+        return node
+    here = posixpath.dirname(document) or "."
+
+    def moved(reference: str) -> str:
+        file_part, hash_, fragment = reference.partition("#")
+        if "://" in file_part or file_part.startswith(("/", "urn:")):
+            return reference
+        if not file_part and merged:
+            return reference
+        named = (
+            posixpath.normpath(posixpath.join(posixpath.dirname(source), file_part))
+            if file_part
+            else source
+        )
+        if named == document:
+            return f"#{fragment}"
+        return posixpath.relpath(named, here) + (hash_ + fragment)
+
+    def walk(current: Any) -> Any:
+        if isinstance(current, dict):
+            if isinstance(current.get("$id"), str):
+                return current
+            copy: dict[Any, Any] = {}
+            for key, value in current.items():
+                if key == "$ref" and isinstance(value, str):
+                    copy[key] = moved(value)
+                    if written is not None and copy[key] != value:
+                        written[(source, copy[key])] = value
+                elif key in DATA_KEYWORDS or str(key).startswith("x-"):
+                    copy[key] = value
+                else:
+                    copy[key] = walk(value)
+            return copy
+        if isinstance(current, list):
+            return [walk(item) for item in current]
+        return current
+
+    return walk(node)
