@@ -57,6 +57,7 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.inlining import InlinedView, inline_merged, misplaced_refs_of
+from speclint.analyses.merging import fragment_note
 from speclint.analyses.schema_objects import oversized_patterns, schema_roots
 from speclint.analyses.units import check_by_unit, reach
 from speclint.analyses.validation import (
@@ -176,16 +177,7 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
     if document.path in merges.partial:
         # Half of a document: its bundler merges it into another, which is validated whole
         # (`speclint.analyses.merging`); alone it lacks what only the merge gives (`info`).
-        found.append(
-            Finding(
-                ID,
-                Severity.INFO,
-                f"{merges.describe(document.path)}",
-                document.location(""),
-                key="merged-fragment",
-                coverage="merged-fragment",
-            )
-        )
+        found.append(fragment_note(ID, document, merges))
     else:
         found += _validated(corpus, document, declared)
     return found + _oversized(document)

@@ -199,6 +199,19 @@ class Problem:
     coverage: str | None = None  # a link not checked (``speclint.run.coverage``), no finding
 
 
+def _not_checked(kind: str, path: str, site: LinkSite | SectionSite, message: str) -> Problem:
+    """A link speclint could not judge (``speclint.run.coverage`` kind ``kind``): one note a
+    link, in the run's summary, never a finding."""
+    return Problem(
+        (kind, path, str(site.line), str(site.column)),
+        path,
+        site,
+        message,
+        severity=Severity.INFO,
+        coverage=kind,
+    )
+
+
 @dataclass(frozen=True)
 class Options:
     ignore: tuple[str, ...]
@@ -846,14 +859,12 @@ def _fern_problem(
             if not model.read_routes
             else ("the page is in no navigation of `docs.yml`")
         )
-        return Problem(
-            (FERN_ROUTE, path, str(site.line), str(site.column)),
+        return _not_checked(
+            FERN_ROUTE,
             path,
             site,
             f"`{site.target}`: a route of the Fern site at `{folder}`, whose routes are not "
             f"known ({why}): not checked",
-            severity=Severity.INFO,
-            coverage=FERN_ROUTE,
         )
     judged = [
         _route_problem(
@@ -1525,14 +1536,12 @@ def _anchor_problem(
         # `#RSC7a` for the item `(RSC7a)`: an anchor the site's build makes (a script that
         # wraps each item code in `<a id>`), which the Markdown does not hold: not checked,
         # and said so, one note a link.
-        return Problem(
-            (BUILD_ANCHOR, path, str(site.line), str(site.column)),
+        return _not_checked(
+            BUILD_ANCHOR,
             path,
             site,
             f"`{site.target}`: an anchor a site's build makes of the item code `{name}` on "
             f"{where} (no heading has it): not checked",
-            severity=Severity.INFO,
-            coverage=BUILD_ANCHOR,
         )
     guess = _word_of(name, headings, proposed, renderer) or _closest(name, proposed, cutoff=0.6)
     hint = f" (did you mean `#{guess}`?)" if guess else ""

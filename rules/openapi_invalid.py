@@ -76,6 +76,7 @@ from speclint.analyses.inlining import (
     misplaced_refs_of,
     schema_map_refs,
 )
+from speclint.analyses.merging import fragment_note
 from speclint.analyses.references import CORPUS_BASE, file_uri
 from speclint.analyses.schema_objects import (
     api_structure,
@@ -169,16 +170,7 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
             # Half of a document: its bundler merges it into another, which is validated whole
             # (`speclint.analyses.merging`); alone it lacks what only the merge gives (`info`).
             # Its schema objects are still judged where they are written.
-            found.append(
-                Finding(
-                    ID,
-                    Severity.INFO,
-                    f"{merges.describe(document.path)}",
-                    document.location(""),
-                    key="merged-fragment",
-                    coverage="merged-fragment",
-                )
-            )
+            found.append(fragment_note(ID, document, merges))
         found += list(_validate(corpus, document, whole))
         found += _oversized_patterns(corpus, document)
     except RecursionError:

@@ -48,6 +48,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from speclint.analyses.references import rebased, ref_sites
+from speclint.common.findings import Finding, Severity
 from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.reading import read_raw
@@ -505,3 +506,16 @@ def _merged(
         else:
             out[key] = _merged(out[key], value, here, fragment, origins)
     return out
+
+
+def fragment_note(rule: str, document: Document, found: Merges) -> Finding:
+    """What an API rule says of a merged fragment instead of validating it alone (it lacks what
+    only the merge gives, `info`): coverage, never a finding (``speclint.run.coverage``)."""
+    return Finding(
+        rule,
+        Severity.INFO,
+        found.describe(document.path) or "merged into another document",
+        document.location(""),
+        key="merged-fragment",
+        coverage="merged-fragment",
+    )
