@@ -114,17 +114,21 @@ def measure(
     measured = {}
     # tally lists every rule with findings; one with no label, counted or stale, has no entry.
     for rule in sorted(r for r in set(counted) | set(stale) if counted[r].total() or stale[r]):
-        verdicts = Counter({v: counted[rule][v] for v in check.VERDICTS})
-        precision = check.precision_of(verdicts)
-        measured[rule] = {
-            "labels": verdicts.total(),
-            "true": verdicts["true"],
-            "false": verdicts["false"],
-            "noise": verdicts["noise"],
-            "precision": round(precision, 4) if precision is not None else None,
-            "stale": stale[rule],
-        }
+        measured[rule] = {**_entry(counted[rule]), "stale": stale[rule]}
     return measured
+
+
+def _entry(counted: Counter[str]) -> dict[str, Any]:
+    """One rule's or heuristic's line of the data file: its verdicts and their precision."""
+    verdicts = Counter({v: counted[v] for v in check.VERDICTS})
+    precision = check.precision_of(verdicts)
+    return {
+        "labels": verdicts.total(),
+        "true": verdicts["true"],
+        "false": verdicts["false"],
+        "noise": verdicts["noise"],
+        "precision": round(precision, 4) if precision is not None else None,
+    }
 
 
 def measure_heuristics(
@@ -150,15 +154,7 @@ def measure_heuristics(
                 unattributed += 1
     measured = {}
     for heuristic in sorted(counted):
-        verdicts = Counter({v: counted[heuristic][v] for v in check.VERDICTS})
-        precision = check.precision_of(verdicts)
-        measured[heuristic] = {
-            "labels": verdicts.total(),
-            "true": verdicts["true"],
-            "false": verdicts["false"],
-            "noise": verdicts["noise"],
-            "precision": round(precision, 4) if precision is not None else None,
-        }
+        measured[heuristic] = _entry(counted[heuristic])
     return measured, unattributed
 
 
