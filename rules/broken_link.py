@@ -511,7 +511,7 @@ class Tree:
             self._myst_labels = defaultdict(list)
             for page in sorted(self.pages):
                 text = self.corpus.documents[page].text or ""
-                if ")=" in text and _under_build(self, page, MYST_CONFIGS):
+                if ")=" in text and self.renderers.myst_project(page) is not None:
                     for label in MYST_LABEL.findall(without_fences(text)):
                         self._myst_labels[label].append(page)
         return self._myst_labels
@@ -1112,10 +1112,7 @@ def _built_page(tree: Tree, resolved: str) -> bool:
 # A page a build fills in to make the published one (`spec-template.md`, `README.template.md`):
 # the sections it adds, and their anchors, are not written in it.
 TEMPLATE_PAGE = re.compile(r"(?:^|[-_.])template\.(?:md|mdx|markdown)$", re.IGNORECASE)
-# Sphinx's configuration: the pages under it are built by Sphinx (MyST for Markdown).
-SPHINX_CONFIGS = ("conf.py",)
 # A MyST project: Sphinx's, the MyST CLI's (`myst.yml`), a Jupyter Book's (`_toc.yml`).
-MYST_CONFIGS = (*SPHINX_CONFIGS, "myst.yml", "_toc.yml")
 # A MyST target: a `(label)=` line before a heading, figure or block (MyST "Cross-referencing",
 # targets); `[text](label)` and `[](#label)` then link to it from any page of the project.
 MYST_LABEL = re.compile(r"^[ \t]{0,3}\(([^()\s]+)\)=[ \t]*$", re.MULTILINE)
@@ -1125,7 +1122,7 @@ def _myst_label(tree: Tree, path: str, written: str) -> bool:
     """Whether ``written`` (a link's path or fragment) is a label a ``(label)=`` target of the
     corpus sets, on a page of a MyST project (MyST resolves ``[](label)`` and ``[](#label)`` as
     cross-references to such targets, on any page of the project)."""
-    return written in tree.myst_labels() and _under_build(tree, path, MYST_CONFIGS)
+    return written in tree.myst_labels() and tree.renderers.myst_project(path) is not None
 
 
 # The extensions of the files a link names (a page, an image, a notebook, a download): in a MyST
@@ -1480,7 +1477,7 @@ def _anchor_problem(
         return None  # a build fills it in (`spec-template.md` plus sections from a schema)
     elif _myst_label(tree, target, name):
         return None  # `#label`: a MyST cross-reference to a `(label)=` target of the project
-    elif _under_build(tree, target, SPHINX_CONFIGS):
+    elif _under_build(tree, target, (SPHINX_CONFIG,)):
         # A MyST page of a Sphinx project: `#name` is a cross-reference to any target of the
         # project (autodoc's `#pkg.module.Class`, a `(label)=`), not only a heading of this page
         # (MyST "Cross-referencing": local links starting with `#`); they are not known here.
