@@ -88,7 +88,14 @@ from speclint.run.catalog import RuleInfo, all_rules
 from speclint.run.coverage import Note
 from speclint.run.history import collapsed
 from speclint.run.inventory import Entry as FileEntry
-from speclint.run.preview import Held, PreviewDataError, held_back, preview_ids, previewed
+from speclint.run.preview import (
+    Held,
+    PreviewDataError,
+    held_back,
+    preview_heuristics,
+    preview_ids,
+    previewed,
+)
 from speclint.run.resident import Resident
 from speclint.run.roots import in_focus
 from speclint.run.runner import INTERNAL_ERROR, RunResult, not_run, run_rules, select_rules
@@ -378,7 +385,8 @@ def _without_preview_heuristics(outcome: Outcome, preview: bool) -> Outcome:
         if not dropped:
             return outcome
         findings, held = held_back(outcome.findings, preview)
-        waived = [w for w in outcome.result.waived if held_back([w.finding], preview)[0]]
+        dropping = preview_heuristics()  # not in preview mode: `dropped` is empty in it
+        waived = [w for w in outcome.result.waived if w.finding.heuristic not in dropping]
         gate = outcome.gate
         if gate is not None:
             gate = replace(gate, known=tuple(held_back(gate.known, preview)[0]))
