@@ -58,6 +58,14 @@ class Namespaces:
 
 
 def namespaces(corpus: Context) -> Namespaces:
+    """The corpus's namespaces, built once a run (copy-drift and enum-drift both ask)."""
+    found: Namespaces | None = corpus.memo.get("namespaces")
+    if found is None:
+        found = corpus.memo["namespaces"] = _namespaces(corpus)
+    return found
+
+
+def _namespaces(corpus: Context) -> Namespaces:
     of: dict[str, str] = {}
     for document in corpus.documents.values():
         if document.usable:

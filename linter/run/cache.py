@@ -561,7 +561,15 @@ def _unit_results(info: RuleInfo) -> Any:
 
 def _scripts_digest(corpus: Context) -> bytes:
     """The text of the build files a bundler's command line may be read from
-    (``speclint.analyses.merging``: which documents are merged), which no corpus document holds."""
+    (``speclint.analyses.merging``: which documents are merged), which no corpus document holds.
+    Read once a run: every rule's key asks."""
+    known: bytes | None = corpus.memo.get("cache:scripts-digest")
+    if known is None:
+        known = corpus.memo["cache:scripts-digest"] = _read_scripts_digest(corpus)
+    return known
+
+
+def _read_scripts_digest(corpus: Context) -> bytes:
     digest = hashlib.sha256()
     for path in build_files(corpus.tree):
         raw = read_raw(corpus.root, path)

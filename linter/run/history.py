@@ -237,18 +237,15 @@ def _copies(lines: VersionLines, identifiers: Mapping[str, str]) -> dict[str, _C
         if unversioned != identifier:
             declared.setdefault((version, unversioned), []).append(path)
     named = {paths[0]: key[1] for key, paths in declared.items() if len(paths) == 1}
-    placed: dict[str, tuple[str, str]] = {}
     for path, version in lines.version.items():
-        line, _ = version_place(path, version)
-        placed[path] = (line, version)
         if path in named:
             groups.union(_place_node(path, version), "id\x00" + named[path])
     in_copies: dict[str, set[str]] = {}
-    for path, (_, version) in placed.items():
+    for path, version in lines.version.items():
         in_copies.setdefault(find(_place_node(path, version)), set()).add(version)
     newest_copy = {root: newest_first(found)[0] for root, found in in_copies.items()}
     found: dict[str, _Copy] = {}
-    for path, (_, version) in placed.items():
+    for path, version in lines.version.items():
         root = find(_place_node(path, version))
         # Frozen only where a newer version holds this file's counterpart: a file the newer
         # versions do not have (dropped, or never a copy of anything) is nobody's frozen copy,
