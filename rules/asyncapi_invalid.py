@@ -91,7 +91,7 @@ FACTS = ("merges", "references")  # speclint.analyses.context
 def _inlined(corpus: Context, document: Document, declared: str) -> InlinedView:
     """The document as its bundle reads (``speclint.analyses.inlining``): a ``$ref`` where the
     AsyncAPI schema allows no Reference Object (a channel's ``description`` kept in a file) is
-    replaced by its corpus target. Made once per run: the unit's key and its check both ask."""
+    replaced by its corpus target."""
     memo: dict[str, InlinedView] = corpus.memo.setdefault(f"{ID}:inlined", {})
     judged = _judged(corpus)
     if document.path not in memo:

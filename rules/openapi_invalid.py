@@ -448,7 +448,7 @@ def _api_parts(corpus: Context, document: Document) -> list[tuple[Document, str,
     layout Redocly recommends), transitively: (file, pointer, node). A reference that does not
     resolve here is ``unresolved-ref``'s. The files are what one unit of this rule reads
     (``unit_reach``), with the schema files they name left out (schema-invalid's)."""
-    # Memoised for the run: the unit's key (`unit_reach`) and its check both ask.
+    # Memoised for the run: the document's check asks more than once (parts, inlining, text).
     memo: dict[str, list[tuple[Document, str, Any]]] = corpus.memo.setdefault(f"{ID}:parts", {})
     if document.path in memo:
         return memo[document.path]
@@ -497,7 +497,7 @@ def _inlined(corpus: Context, document: Document) -> InlinedView:
     """The document as its bundle reads (``speclint.analyses.inlining``): the places where the
     OpenAPI version's own schema rejects an object holding a ``$ref`` (an Operation, a string)
     are the places it allows no Reference Object, and each is replaced by its target. Made
-    once per run: the unit's key (``unit_reach``) and its check both ask."""
+    once per run: the check's parts, inlining and text tests all ask."""
     memo: dict[str, InlinedView] = corpus.memo.setdefault(f"{ID}:inlined", {})
     if document.path not in memo:
         # Deferred: openapi-spec-validator (see check_unit).

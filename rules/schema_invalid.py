@@ -245,8 +245,8 @@ def _inlined(corpus: Context, document: Document) -> InlinedView:
     """An OpenAPI 3.0 Schema Object file as the bundle of the API that names it holds it: a
     ``$ref`` member where the metaschema wants a schema map's entry (``properties: {$ref:
     attributes.yml#/ids}``, a map kept in a file of its own) replaced by its target, as
-    redocly and swagger-cli bundle replace any ``$ref`` (``speclint.analyses.inlining``). Made
-    once per run: the unit's key (``unit_reach``) and its check both ask."""
+    redocly and swagger-cli bundle replace any ``$ref`` (``speclint.analyses.inlining``).
+    (``unit_reach`` no longer asks: the unit's key is ``units.reach``.)"""
     memo: dict[str, InlinedView] = corpus.memo.setdefault(f"{ID}:inlined", {})
     if document.path not in memo:
         if _inlines_nothing(document):
