@@ -141,7 +141,12 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             ID,
             Severity.WARNING,
             f"the Protocol Buffers of the corpus were not checked: {protos.compilation.unavailable}"
-            ": install speclint with its dependencies (grpcio-tools ships protoc)",
+            + (
+                # protoc ran and hung (the compile's time guard stopped it): not a missing install
+                _HINTS["timeout"]
+                if any(p.kind == "timeout" for p in protos.compilation.problems)
+                else ": install speclint with its dependencies (grpcio-tools ships protoc)"
+            ),
             where,
         )
         return

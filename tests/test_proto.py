@@ -288,6 +288,20 @@ def test_protoc_over_its_time_limit_is_stopped_and_said_so() -> None:
     assert compiled.files == {} and "protoc took more than" in compiled.unavailable
 
 
+def test_a_protoc_that_hangs_is_told_apart_from_one_not_installed(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # protoc ran past its time guard: "install speclint with its dependencies" would send the
+    # author the wrong way.
+    root = make_corpus({"api/tasks.proto": TASKS})
+    hung = (protobuf._TIMED_OUT, "protoc took more than 60 s (test)", b"")
+    monkeypatch.setattr(protobuf._Run, "protoc", lambda self, inputs: hung)
+    (finding,) = findings_of("proto-invalid", root)
+    assert "protoc took more than 60 s (test)" in finding.message
+    assert "look for what makes protoc loop" in finding.message
+    assert "install speclint" not in finding.message
+
+
 # --- the cases a review found (each a small corpus written here) ---------------------------------
 
 VALIDATE = 'import "buf/validate/validate.proto";\n'
