@@ -124,6 +124,30 @@ def test_duplicate_id_ignores_bundles_copies_metaschemas_and_fixtures(
     assert findings_of("duplicate-id", make_corpus(files)) == []
 
 
+def test_duplicate_id_of_a_compound_bundle_that_marks_its_source(make_corpus: MakeCorpus) -> None:
+    """A bundler (helm-values-schema-json) embeds a file under that file's own URI
+    (`"$id": "config.json"`) and hoists its `$defs`, relative `$id`s and all, to the bundle's
+    root: the same `$id`s in the same folder are the bundling (JSON Schema 2020-12 §9.3), not a
+    copied `$id`. Without the mark, the same layout is a duplicate."""
+    names = ("Rest", "Stomp", "Tiled")
+
+    def defs(extra: dict[str, Any]) -> dict[str, Any]:
+        return {n: {"$id": n, "type": "object", **extra} for n in names}
+
+    config = schema(**{"$defs": defs({"title": "source"})})
+    mark = {"$id": "config.json", "$ref": "#/$defs/Rest"}
+    bundle = schema(properties={"worker": {"$ref": "config.json"}})
+    marked = json.loads(bundle)
+    marked["$defs"] = {**defs({}), "config.json": mark}
+    root = make_corpus({"chart/config.json": config, "chart/values.json": json.dumps(marked)})
+    assert findings_of("duplicate-id", root) == []
+    del marked["$defs"]["config.json"]
+    (root / "chart/values.json").write_text(json.dumps(marked))
+    found = findings_of("duplicate-id", root)
+    assert len(found) == len(names)
+    assert {f.location.path for f in found} == {"chart/values.json"}
+
+
 def test_duplicate_id_of_an_embedded_resource_and_a_draft04_root(make_corpus: MakeCorpus) -> None:
     shared = BASE + "shared.json"
     root = make_corpus(

@@ -11,12 +11,20 @@ A schema document is derived when at least three of its ``definitions``/``$defs`
 least half of them, are other corpus schemas: keyed by or carrying another file's ``$id``, or
 keyed by the name or path slug of a file of a comparable version (``speclint.parsing.versions``):
 ``bindings-amqp-0.3.0-channel`` for ``bindings/amqp/0.3.0/channel.json``.
+
+A compound schema document (JSON Schema 2020-12 §9.3) marks what it bundles: an embedded node
+whose ``$id`` resolves to another corpus file's own URI (``"$id": "config_schema.json"`` beside
+that file) is that file, bundled. Its ``$defs``, hoisted by the bundler to the bundle's root with
+their ``$id``\\s (``"$id": "PlanSource"``), are that file's resources too: an entry carrying an
+``$id`` that a bundled file declares counts as embedded (helm-values-schema-json bundles a chart's
+``values.schema.json`` this way).
 """
 
 from __future__ import annotations
 
 import posixpath
 
+from speclint.analyses.references import defragmented, embedded_resources, join_uri, root_base
 from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import DocumentKind
 
@@ -36,9 +44,14 @@ def derived_documents(corpus: Corpus) -> dict[str, int]:
         stem = posixpath.splitext(document.path)[0]
         by_name.setdefault(posixpath.basename(stem).lower(), []).append(document.path)
         by_name.setdefault(stem.replace("/", "-").lower(), []).append(document.path)
+    owners = {root_base(document): document.path for document in schemas}
+    declared: dict[str, set[str]] = {}
+    for document in schemas:
+        for uri, _node, _dialect in embedded_resources(document):
+            declared.setdefault(uri, set()).add(document.path)
     found: dict[str, int] = {}
     for document in schemas:
-        embedded = _embedded(corpus, document, by_id, by_name)
+        embedded = _embedded(corpus, document, by_id, by_name, _bundled(document, owners, declared))
         entries = _entries(document)
         if embedded >= MINIMUM_EMBEDDED and embedded * 2 >= len(entries):
             found[document.path] = embedded
@@ -58,9 +71,14 @@ def _entries(document: Document) -> dict[str, object]:
 
 
 def _embedded(
-    corpus: Corpus, document: Document, by_id: dict[str, str], by_name: dict[str, list[str]]
+    corpus: Corpus,
+    document: Document,
+    by_id: dict[str, str],
+    by_name: dict[str, list[str]],
+    bundled: set[str],
 ) -> int:
     count = 0
+    base = root_base(document)
     for key, value in _entries(document).items():
         # Another file's `$id` is proof whatever its version (a 3.1.0 bundle embeds 0.2.0
         # bindings); a name is, only within the version.
@@ -76,6 +94,29 @@ def _embedded(
             for source in by_name.get(key.lower(), [])
             if corpus.versions.comparable(source, document.path)
         ]
-        if any(source != document.path for source in (*identified, *named)):
+        hoisted = isinstance(value, dict) and _resolved(base, value) in bundled
+        if hoisted or any(source != document.path for source in (*identified, *named)):
             count += 1
     return count
+
+
+def _bundled(document: Document, owners: dict[str, str], declared: dict[str, set[str]]) -> set[str]:
+    """The resource URIs of the files ``document`` bundles: a file is bundled when ``document``
+    embeds a node under that file's own URI; its resources are that URI and every ``$id`` the
+    file declares inside itself."""
+    files = {
+        owners[uri]
+        for uri, _node, _dialect in embedded_resources(document)
+        if owners.get(uri, document.path) != document.path
+    }
+    return {
+        uri
+        for uri, paths in (*declared.items(), *((uri, {path}) for uri, path in owners.items()))
+        if paths & files
+    }
+
+
+def _resolved(base: str, node: dict[str, object]) -> str | None:
+    identifier = node.get("$id")
+    joined = join_uri(base, identifier) if isinstance(identifier, str) else None
+    return defragmented(joined) if joined is not None else None
