@@ -61,9 +61,11 @@ from speclint.analyses.merging import fragment_note
 from speclint.analyses.schema_objects import oversized_patterns, schema_roots
 from speclint.analyses.units import check_by_unit, reach
 from speclint.analyses.validation import (
+    ERRORS_COUNTED,
     LocatedError,
     asyncapi_validator,
     asyncapi_versions,
+    capped,
     error_places,
     located,
 )
@@ -82,9 +84,6 @@ READS = "document"
 # the reference index only for a document with a `$ref` the bundler inlines (`inlining`), and
 # builds it then.
 NEEDS_INDEXES = False
-# Errors reported per document at most (the first, in document order); how many more there were
-# is said among what the run did not check, never dropped silently.
-SHOWN = 50
 FACTS = ("merges", "references")  # speclint.analyses.context
 
 
@@ -99,7 +98,10 @@ def _inlined(corpus: Context, document: Document, declared: str) -> InlinedView:
 
         def misplaced(data: Any) -> Iterator[str]:
             raw = list(validator.iter_errors(data))
-            judged[document.path] = (data, list(located(raw, limit=10_000)))  # `_errors` reads
+            judged[document.path] = (
+                data,
+                list(located(raw, limit=ERRORS_COUNTED)),
+            )  # `_errors` reads
             # Every error of the tree, the branches of a `oneOf` included: a message's
             # `examples: [{$ref: ...}]` is rejected only inside the message's `oneOf`, whose
             # explanation is at the message (`validation.error_places`).
@@ -122,7 +124,7 @@ def _errors(corpus: Context, view: InlinedView, declared: str) -> list[LocatedEr
     last = _judged(corpus).get(view.document.path)
     if last is not None and last[0] is view.data:
         return last[1]
-    return list(located(asyncapi_validator(declared).iter_errors(view.data), limit=10_000))
+    return list(located(asyncapi_validator(declared).iter_errors(view.data), limit=ERRORS_COUNTED))
 
 
 def unit_reach(corpus: Context, document: Document) -> list[str]:
@@ -191,7 +193,7 @@ def _validated(corpus: Context, document: Document, declared: str) -> list[Findi
     found: list[Finding] = []
     # A `$ref` not inlined: its target is missing (unresolved-ref's) or cyclic.
     errors = [e for e in _errors(corpus, view, declared) if e.pointer not in view.left]
-    for at, message, key in errors[:SHOWN]:
+    for at, message, key in errors:
         holder, pointer = view.locate(at)
         fix = f"fix it so the document is valid AsyncAPI {declared}"
         if holder is not document:
@@ -207,19 +209,7 @@ def _validated(corpus: Context, document: Document, declared: str) -> list[Findi
                 key=f"{pointer}:{key}",
             )
         )
-    if len(errors) > SHOWN:
-        found.append(
-            Finding(
-                ID,
-                Severity.INFO,
-                f"{len(errors) - SHOWN} more errors against the AsyncAPI {declared} schema not "
-                f"reported (the first {SHOWN} are); fix those, and the run shows the rest",
-                document.location(""),
-                key="errors-not-shown",
-                coverage="errors-not-shown",
-            )
-        )
-    return found
+    return capped(ID, document, found, f"against the AsyncAPI {declared} schema")
 
 
 def _oversized(document: Document) -> list[Finding]:

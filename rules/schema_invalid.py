@@ -23,6 +23,8 @@ What it does
     (an array ``items``). An embedded resource that declares
     its own ``$schema`` (a draft-04 metaschema bundled into a draft-07 schema) is judged by its
     own dialect only; a generated bundle (``speclint.analyses.lineage``) is judged at its sources.
+    At most 50 errors are reported per schema; how many more is said among what the run did not
+    check.
     A schema file without ``$schema`` that only OpenAPI 3.0 documents ``$ref`` (directly or through
     other such files) is an OpenAPI 3.0 Schema Object kept apart, and is judged by that dialect's
     metaschema (3.0.3 §4.7.24): ``exclusiveMinimum: true`` beside a ``minimum`` is valid there.
@@ -83,8 +85,10 @@ from speclint.analyses.references import DATA_KEYWORDS
 from speclint.analyses.schema_objects import oversized_patterns
 from speclint.analyses.units import check_by_unit, reach
 from speclint.analyses.validation import (
+    ERRORS_COUNTED,
     LocatedError,
     accepted_fast,
+    capped,
     located_errors,
     metaschema_registry,
     validator_class_at,
@@ -137,7 +141,10 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
-    return [*_judged(corpus, document), *_oversized_patterns(document)]
+    judged = list(_judged(corpus, document))
+    notes = [f for f in judged if f.severity is not SEVERITY]
+    errors = capped(ID, document, [f for f in judged if f.severity is SEVERITY], "of the schema")
+    return [*notes, *errors, *_oversized_patterns(document)]
 
 
 def _oversized_patterns(document: Document) -> Iterator[Finding]:
@@ -196,7 +203,7 @@ def _judged(corpus: Context, document: Document) -> Iterator[Finding]:
         if accepted_fast(judge, part):
             continue
         validator: Validator = judge(judge.META_SCHEMA, registry=registry)
-        for error in located_errors(validator, part):
+        for error in located_errors(validator, part, ERRORS_COUNTED):
             yield _invalid(
                 document, at + error.pointer, error, f"against its metaschema ({declared})"
             )
@@ -215,7 +222,7 @@ def _judged_as_oas30(corpus: Context, document: Document, registry: Any) -> Iter
     elif accepted_fast(_oas30_judge(), view.data):
         return
     else:
-        errors = located_errors(_oas30_validator(registry), view.data)
+        errors = located_errors(_oas30_validator(registry), view.data, ERRORS_COUNTED)
     for error in errors:
         holder, pointer = view.locate(error.pointer)
         if holder is not document:
@@ -260,7 +267,7 @@ def _inlined(corpus: Context, document: Document) -> InlinedView:
                 errors = (
                     []
                     if accepted_fast(_oas30_judge(), data)
-                    else list(located_errors(validator, data))
+                    else list(located_errors(validator, data, ERRORS_COUNTED))
                 )
                 judged[document.path] = (data, errors)  # the view's last: `_judged_as_oas30`
                 return misplaced_refs_of(
@@ -460,7 +467,7 @@ def _judged_by_held(
 ) -> Iterator[Finding]:
     judge = _validator_class(draft_uri)
     validator: Validator = judge(metaschema, registry=registry)
-    for error in located_errors(validator, document.data):
+    for error in located_errors(validator, document.data, ERRORS_COUNTED):
         yield _invalid(document, error.pointer, error, f"against its metaschema ({dialect})")
 
 

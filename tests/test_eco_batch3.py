@@ -94,6 +94,21 @@ def test_errors_past_the_cap_are_counted_not_dropped(make_corpus: MakeCorpus) ->
     assert note.message.startswith("10 more errors")
 
 
+def test_schema_errors_past_the_cap_are_counted_not_dropped(make_corpus: MakeCorpus) -> None:
+    """schema-invalid cut at 50 errors a schema silently; now as asyncapi-invalid: the first 50,
+    and an `info` (what the run did not check) with how many more."""
+    members = {f"p{i}": {"type": 5} for i in range(63)}  # a number is no type: 63 errors
+    document = json.dumps(
+        {"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": members}
+    )
+    found = run_rule(make_corpus({"schemas/many.json": document}), "schema-invalid")
+    errors = [f for f in found if not f.coverage]
+    [note] = [f for f in found if f.coverage]
+    assert len(errors) == 50
+    assert note.coverage == "errors-not-shown"
+    assert note.message.startswith("13 more errors of the schema")
+
+
 # --- example-invalid: the empty value of a query parameter that allows one --------------------
 
 

@@ -610,6 +610,35 @@ def located(errors: Iterable[ValidationError], limit: int = 50) -> Iterator[Loca
             return
 
 
+# Errors a validation rule reports per document at most (the first, in document order): past
+# them a document is usually of another format or version, and fifty say so. How many more
+# there were is said among what the run did not check (coverage ``errors-not-shown``), never
+# dropped silently (issue 45).
+ERRORS_SHOWN = 50
+# How many distinct errors a validation collects before counting stops (a bound on the work).
+ERRORS_COUNTED = 10_000
+
+
+def capped(rule: str, document: Document, errors: list[Finding], against: str) -> list[Finding]:
+    """The first :data:`ERRORS_SHOWN` of one document's ``errors``, and when there were more,
+    an ``info`` saying how many more errors ``against`` what were not reported."""
+    if len(errors) <= ERRORS_SHOWN:
+        return errors
+    more = len(errors) - ERRORS_SHOWN
+    return [
+        *errors[:ERRORS_SHOWN],
+        Finding(
+            rule,
+            Severity.INFO,
+            f"{more} more errors {against} not reported (the first {ERRORS_SHOWN} are); fix "
+            "those, and the run shows the rest",
+            document.location(""),
+            key="errors-not-shown",
+            coverage="errors-not-shown",
+        ),
+    ]
+
+
 def error_places(errors: Iterable[ValidationError]) -> Iterator[tuple[str, Any]]:
     """(pointer, value there) of each error and of each error inside it: the errors of every
     branch of a ``oneOf``/``anyOf`` (``error.context``), where :func:`explain` names one. A
