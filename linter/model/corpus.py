@@ -51,7 +51,12 @@ from speclint.parsing.kinds import (
 from speclint.parsing.links import DERIVED_KEY, page_of
 from speclint.parsing.prose import ListItem, Paragraph, ProseDocument, parse_markdown_with_tokens
 from speclint.parsing.protobuf import syntax_of
-from speclint.parsing.reading import LoadProblem, read_raw, shown_path
+from speclint.parsing.reading import (
+    LoadProblem,
+    lone_returns_as_newlines,
+    read_raw,
+    shown_path,
+)
 from speclint.parsing.structured import (
     DuplicateKey,
     Parsed,
@@ -798,6 +803,7 @@ def parse_document(
             return Document(path, kind, problem=problem)
     else:
         text = content
+    text = lone_returns_as_newlines(text)
     named = template_name(path)
     if named is not None:
         return _template(Document(path, kind, text=text), named)

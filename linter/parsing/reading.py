@@ -11,11 +11,21 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 MAX_FILE_BYTES = 25 * 1024 * 1024
+_LONE_RETURN = re.compile(r"\r(?!\n)")
+
+
+def lone_returns_as_newlines(text: str) -> str:
+    """``text`` with each lone ``\r`` made ``\n``: a line ending, as CommonMark (§2.1), YAML
+    1.2 (§5.4), JSON's whitespace and editors read it. Every character keeps its offset, and
+    every reader that splits lines on ``\n`` counts the lines the parsers count (a page written
+    with lone carriage returns crashed a rule that looked above a fence by the parser's line)."""
+    return _LONE_RETURN.sub("\n", text) if "\r" in text else text
 
 
 @dataclass(frozen=True)

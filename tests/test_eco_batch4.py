@@ -1,0 +1,53 @@
+"""Classes found at the first read of ecosystem batch 4 (issue 45), each on a fixture of ours."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import run_cli, run_rule
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+# --- line endings: a lone carriage return ends a line ----------------------------------------
+
+
+def test_a_page_written_with_lone_carriage_returns_is_read_line_for_line(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A generated page whose lines end in a lone `\\r` (CommonMark §2.1 counts it a line ending,
+    as editors do) crashed example-invalid: the page's lines, split on `\\n` only, were fewer
+    than the parser's, and looking above a fence ran past them. Every rule now counts the lines
+    the parser counts, and a finding's line is the one an editor shows."""
+    schema = '{"type": "object", "properties": {"id": {"type": "string"}}}'
+    page = "\r".join(
+        [
+            "# Thing",
+            "",
+            "An example of `thing.schema.json`:",
+            "",
+            "```json",
+            '{"id": "a"}',
+            "```",
+            "",
+            "```json",
+            '{"id": 5}',
+            "```",
+            "",
+            "See [the schema](thing.schema.json#/nowhere) and [missing](gone.md).",  # line 13
+            "",
+        ]
+    )
+    root = make_corpus({"schemas/thing.schema.json": schema, "docs/thing.md": page})
+    result = run_cli("check", str(root), "--preview", "--no-cache", "--format", "json")
+    assert "internal-error" not in result.output, result.output
+    [link] = [f for f in run_rule(root, "broken-link") if "gone.md" in f.message]
+    assert (link.location.line, link.location.column) == (13, 60)
+
+
+def test_a_json_file_with_lone_carriage_returns_is_located_line_for_line(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"schemas/bad.schema.json": '{\r  "type": 5\r}\r'})
+    [finding] = run_rule(root, "schema-invalid")
+    assert finding.location.line == 2
