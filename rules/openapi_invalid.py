@@ -82,6 +82,7 @@ from speclint.analyses.schema_objects import (
     api_structure,
     openapi_schema_roots,
     oversized_patterns,
+    referenced_schema_maps,
 )
 from speclint.analyses.units import check_by_unit, reach
 from speclint.analyses.validation import (
@@ -511,6 +512,8 @@ def _inlined(corpus: Context, document: Document) -> InlinedView:
             # does not look inside schema objects, their dialect's metaschema does.
             for at, schema in openapi_schema_roots(data):
                 yield from schema_map_refs(schema, at)
+            # The map itself kept in a file (`components: {schemas: {$ref: …}}`).
+            yield from referenced_schema_maps(data)
 
         memo[document.path] = inline_merged(corpus, document, misplaced, corpus.merges)
     return memo[document.path]

@@ -51,3 +51,33 @@ def test_a_json_file_with_lone_carriage_returns_is_located_line_for_line(
     root = make_corpus({"schemas/bad.schema.json": '{\r  "type": 5\r}\r'})
     [finding] = run_rule(root, "schema-invalid")
     assert finding.location.line == 2
+
+
+# --- openapi-invalid: a schema map kept in a file of its own ---------------------------------
+
+
+def test_a_components_schemas_map_written_as_a_ref_is_inlined_as_its_bundle_reads(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`components: {schemas: {$ref: ./schemas/_index.yaml}}`: redocly bundle replaces the map
+    as it replaces `paths: {$ref: …}`; read as written its `$ref` member was a schema named `$ref`
+    whose value (a string) is no schema. Inlined, the map's own defects are still reported, in
+    the file they are written in."""
+    api = (
+        "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n"
+        "paths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+        "components:\n  schemas:\n    $ref: ./schemas/_index.yaml\n"
+    )
+    index = "Thing:\n  $ref: ./Thing.yaml\nOther:\n  type: object\n  required: 5\n"
+    root = make_corpus(
+        {
+            "api/openapi.yaml": api,
+            "api/schemas/_index.yaml": index,
+            "api/schemas/Thing.yaml": "type: object\nproperties:\n  id: {type: string}\n",
+        }
+    )
+    found = run_rule(root, "openapi-invalid")
+    assert not [f for f in found if f.location.pointer == "/components/schemas/$ref"], found
+    [defect] = found
+    assert defect.location.path == "api/schemas/_index.yaml"
+    assert defect.location.line == 5

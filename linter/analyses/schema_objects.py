@@ -149,6 +149,22 @@ def openapi_schema_roots(node: Any, at: str = "") -> Iterator[tuple[str, Any]]:
         yield from _api_roots(node, at, frozenset({"schema"}))
 
 
+def referenced_schema_maps(data: Any) -> Iterator[str]:
+    """The pointer of an API document's schema map written as a ``$ref`` to the file that holds
+    it (``components: {schemas: {$ref: ./schemas/_index.yaml}}``; Swagger 2.0's
+    ``definitions``): a bundler replaces it by the map, as it replaces ``paths: {$ref: …}``. Read
+    as written, its ``$ref`` member would be a schema named ``$ref`` (a string, no schema)."""
+    if not isinstance(data, dict):
+        return
+    places = [("/components", data.get("components"), "schemas")]
+    if "swagger" in data:
+        places.append(("", data, "definitions"))
+    for at, holder, key in places:
+        value = holder.get(key) if isinstance(holder, dict) else None
+        if isinstance(value, dict) and isinstance(value.get("$ref"), str):
+            yield join_pointer(at, key)
+
+
 def _api_roots(data: dict[str, Any], at: str, keys: frozenset[str]) -> Iterator[tuple[str, Any]]:
     """Schema roots of an API document: values under ``keys`` and ``components/schemas``, found
     by walking the document's own structure (never into a schema, an example or an extension)."""
