@@ -11,7 +11,10 @@ What it does
     are parsed each at its own line. Comments, trailing commas and elisions (``...``) are read
     as notes, and strings broken across lines are joined where the repository says (or shows
     in three examples or more) that its examples wrap them. What remains must parse: a missing
-    comma beside a comment, an elision or a template's mark is still reported.
+    comma beside a comment, an elision or a template's mark is still reported. A ``json5``
+    fence is read as JSON5 (unquoted keys, single quotes). A fence a site's build fills from a
+    file (spec-up's ``[[insert: path]]``, ``--8<-- "path"``, ``{% include path %}``) is not
+    judged: the file is checked as itself.
 
 Why is this bad?
     Examples are what implementers copy first. A missing comma or a typographic quote
@@ -63,9 +66,11 @@ from speclint.parsing.structured import (
     ParseFailure,
     fast_json,
     parse_json,
+    parse_json5,
     parse_yaml,
     strip_jsonc,
 )
+from speclint.parsing.templates import include_directive
 from speclint.parsing.transcripts import http_bodies, path_list
 
 ID = "fence-invalid"
@@ -212,6 +217,8 @@ def _failure(fence: CodeFence, wrapped: bool = False) -> ParseFailure | None:
     text = fence.content
     if language not in JSON_LANGUAGES | YAML_LANGUAGES or path_list(text):
         return None  # a list of endpoints (`GET /v1/things`, one a line): no document
+    if include_directive(text):
+        return None  # the build fills the fence from a file, which is checked as itself
     bodies = http_bodies(text)
     if bodies is None:
         return _text_failure(language, text, wrapped)
@@ -336,7 +343,7 @@ def _text_failure(language: str, text: str, wrapped: bool) -> ParseFailure | Non
 def _parse_failure(language: str, text: str, wrapped: bool) -> tuple[ParseFailure, str] | None:
     """How ``text`` fails to parse, and the text as parsed (a JSON fence's notes blanked,
     lines and columns kept); None when it parses or is no whole document."""
-    parsed = text
+    parsed = noted = text
     try:
         if language in YAML_LANGUAGES:
             if ELLIPSIS.search(text):
@@ -354,7 +361,14 @@ def _parse_failure(language: str, text: str, wrapped: bool) -> tuple[ParseFailur
             if fast_json(parsed) is None:
                 parse_json(parsed)
     except ParseFailure as failure:
-        return failure, parsed
+        if language != "json5":
+            return failure, parsed
+        # JSON5 (unquoted keys, single quotes, hexadecimal numbers) is read by its own grammar
+        # once JSON's fails: what JSON5 rejects too is reported, at JSON5's place.
+        try:
+            parse_json5(noted)
+        except ParseFailure as failure5:
+            return failure5, noted
     return None
 
 

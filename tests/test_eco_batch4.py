@@ -81,3 +81,38 @@ def test_a_components_schemas_map_written_as_a_ref_is_inlined_as_its_bundle_read
     [defect] = found
     assert defect.location.path == "api/schemas/_index.yaml"
     assert defect.location.line == 5
+
+
+# --- fence-invalid: JSON5 fences, and fences a build fills from a file -----------------------
+
+
+def test_a_json5_fence_is_read_as_json5(make_corpus: MakeCorpus) -> None:
+    """JSON5 allows unquoted keys and single quotes: a `json5` fence using them parses; one
+    JSON5 rejects too (a missing comma) is still reported, at JSON5's place."""
+    good = "```json5\n{\n  id: 'a',  // a comment\n  tags: [1, 2,],\n}\n```\n"
+    bad = "```json5\n{\n  id: 'a'\n  name: 'b'\n}\n```\n"
+    root = make_corpus({"docs/good.md": "# G\n\n" + good, "docs/bad.md": "# B\n\n" + bad})
+    [finding] = run_rule(root, "fence-invalid")
+    assert finding.location.path == "docs/bad.md"
+    assert finding.location.line == 6  # `name`, where JSON5 stops
+    assert "quoted" not in finding.message  # no JSON advice for a JSON5 fence
+
+
+def test_a_fence_a_build_fills_from_a_file_is_not_judged(make_corpus: MakeCorpus) -> None:
+    """spec-up's `[[insert: path]]` (and pymdownx.snippets' `--8<--`, `{% include %}`) in a
+    `json` fence: the build puts the file's content there; the directive is no broken JSON."""
+    page = "".join(
+        f"# P{i}\n\n```json\n{directive}\n```\n\n"
+        for i, directive in enumerate(
+            [
+                "[[insert: test/a.json]]",
+                "[[insert ./test/a.json]]",
+                '--8<-- "test/a.json"',
+                "{% include a.json %}",
+            ]
+        )
+    )
+    page += '```json\n{"a": 1 "b": 2}\n```\n'  # a real slip: still reported
+    root = make_corpus({"spec/spec.md": page, "spec/test/a.json": '{"a": 1}'})
+    [finding] = run_rule(root, "fence-invalid")
+    assert finding.location.line == len(page.split("\n")) - 2

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+import json5
+
 MAX_DEPTH = 256
 MAX_NODES = 2_000_000
 
@@ -683,3 +685,22 @@ def _yaml_message(error: Exception) -> str:
     problem = getattr(error, "problem", None) or str(error).splitlines()[0]
     context = getattr(error, "context", None)
     return f"{context}: {problem}" if context else str(problem)
+
+
+_JSON5_ERROR = re.compile(r"^<string>:(\d+) (.*?)(?: at column (\d+))?$", re.DOTALL)
+
+
+def parse_json5(text: str) -> Any:
+    """``text`` read as JSON5 (json5.org: unquoted keys, single quotes, comments, trailing
+    commas, hexadecimal numbers), by the json5 package, the reference's Python port; a
+    :class:`ParseFailure` at the place it stops when it is not."""
+    try:
+        return json5.loads(text)
+    except ValueError as error:
+        found = _JSON5_ERROR.match(str(error))
+        if found is None:
+            raise ParseFailure(str(error)) from None
+        line, message, column = found.groups()
+        raise ParseFailure(message[:1].lower() + message[1:], int(line), int(column or 1)) from None
+    except RecursionError:
+        raise ParseFailure("nested too deep to read") from None

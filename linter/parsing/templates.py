@@ -195,3 +195,21 @@ def _comment_starts(before: str) -> bool:
     """Whether a YAML comment starts in ``before`` (a ``#`` at the line start or after a
     space, outside quotes): what follows is a comment."""
     return re.search(r"(?:^|\s)#", before) is not None
+
+
+# A build-time include that puts a file's content where it stands, written alone on its line:
+# spec-up's `[[insert: path]]` (or `[[insert ./path]]`), pymdownx.snippets' `--8<-- "path"`, markdown-include's
+# `{!path!}`, Jekyll's and Liquid's `{% include path %}`, Hugo's `{{< readfile >}}`.
+_INCLUDE = re.compile(
+    r"^\s*(?:\[\[\s*insert\b[^\]\n]*\]\]|-{1,2}8<-{1,2}(?:\s.*)?|\{!\s*[^!\n]+!\}"
+    r"|\{%-?\s*include(?:_relative)?\s[^%\n]*%\}|\{\{<\s*(?:readfile|include)\b[^\n]*>\}\})\s*$",
+    re.MULTILINE,
+)
+
+
+def include_directive(text: str) -> str | None:
+    """The first build-time include directive written on a line of its own in ``text`` (a code
+    fence the site's build fills from a file), or None: such a fence is not its example until
+    the build runs, and the file it names is checked as itself."""
+    found = _INCLUDE.search(text)
+    return found.group(0).strip() if found else None
