@@ -70,7 +70,7 @@ from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import SAMPLE_FOLDERS, TEST_FOLDERS, DocumentKind
-from speclint.parsing.versions import development_version
+from speclint.parsing.versions import development_version, names_version
 
 ID = "version-drift"
 SEVERITY = Severity.WARNING
@@ -279,15 +279,12 @@ def _own_place(path: str, declared: str) -> bool:
     version (``petstore-3.1.yaml``: the OpenAPI version it shows) does not decide."""
     stem = posixpath.splitext(posixpath.basename(path))[0]
     named = _VERSION_STEM.search(stem)
-    if named and _same(
-        named.group(1), declared, "patch" if named.group(1).count(".") == 2 else "minor"
-    ):
+    if named and names_version(named.group(1), declared):
         return True
     for folder in reversed(path.split("/")[:-1]):
         named = _VERSION_FOLDER.match(folder)
         if named:
-            exact = named.group(1)
-            return _same(exact, declared, "patch" if exact.count(".") == 2 else "minor")
+            return names_version(named.group(1), declared)
     return False
 
 
