@@ -12,12 +12,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_cache import folder_of
 
 from conftest import run_cli
+from speclint.analyses import commands
 from speclint.analyses.context import Context
+from speclint.analyses.downloads import build_outputs, downloads
 from speclint.model.config import load_config
 from speclint.model.corpus import Corpus
+from speclint.parsing.reading import LoadProblem, read_raw
 from speclint.run.cache import RuleCache, run_key
 from speclint.run.catalog import all_rules
 
@@ -249,6 +253,19 @@ def test_command_lines_read(make_corpus: MakeCorpus) -> None:
         assert merged(root) == {"a/service.json": ("a/common.json",)}, script
 
 
+def test_a_command_continued_on_the_next_line_is_one_command(make_corpus: MakeCorpus) -> None:
+    # A CI job's shell reads a line ending in `&&` on with the next: `cd a &&` enters the folder
+    # for the command it continues into (the same reading as the downloads').
+    common = {**COMMON, "info": {"title": "Shared", "version": "1.0.0"}}
+    job = "cd a &&\n      asyncapi bundle service.json common.json -o ../x.json\n"
+    files: dict[str, str | bytes] = {
+        "a/service.json": json.dumps(SERVICE),
+        "a/common.json": json.dumps(common),
+        ".gitlab-ci.yml": "bundle:\n  script:\n    - |\n      " + job,
+    }
+    assert merged(make_corpus(files)) == {"a/service.json": ("a/common.json",)}
+
+
 def test_a_script_edit_changes_the_cache_keys(make_corpus: MakeCorpus) -> None:
     # The shared file whole: the script is the only evidence of the merge.
     root = oven(make_corpus, common={**COMMON, "info": {"title": "Shared", "version": "1.0.0"}})
@@ -367,3 +384,21 @@ def test_a_cached_run_after_the_document_starts_merging_reports_what_a_fresh_run
     assert cached() == rules_at(report(root)) == [("asyncapi-invalid", "api/common.json", 1)]
     (root / "api/service.json").write_text(json.dumps(SERVICE, indent=2))
     assert cached() == rules_at(report(root)) == []
+
+
+def test_the_build_files_are_read_once_a_run(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Merges, downloads and build outputs all read the build command lines: from one reading.
+    root = oven(make_corpus, script=SCRIPT + "curl -sSL https://vendor.example/a.json -o a.json\n")
+    reads: list[str] = []
+
+    def counted(root: Path, path: str) -> bytes | LoadProblem:
+        reads.append(path)
+        return read_raw(root, path)
+
+    monkeypatch.setattr(commands, "read_raw", counted)
+    corpus = Context.of(Corpus.load(root))
+    assert corpus.merges.by_document and corpus.provenance is not None
+    downloads(corpus), build_outputs(corpus)
+    assert reads == ["oven/bundle.sh"]

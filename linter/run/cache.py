@@ -56,7 +56,6 @@ from speclint import rules as rule_package
 from speclint.analyses.context import Context
 from speclint.analyses.downloads import build_outputs, downloads
 from speclint.analyses.enumerations import ProseSet
-from speclint.analyses.merging import build_files
 from speclint.analyses.units import extract_digest, reach
 from speclint.common.findings import Finding
 from speclint.common.lifecycle import child_started, start_child
@@ -65,6 +64,7 @@ from speclint.common.storage import StorageError, checker, dumps, loads, stored_
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import ATTRIBUTES_FILE, DocumentKind
 from speclint.parsing.reading import read_raw
+from speclint.parsing.shell import build_files
 from speclint.run.waivers import today
 
 if TYPE_CHECKING:
