@@ -30,7 +30,11 @@ What it does
     Links to one missing target are one finding, the other links related. "Did you mean"
     proposes only a target that works (with the link's fragment; of alike files, the nearest).
     A fragment that differs from an anchor only in case works on GitHub and is nothing there;
-    on a site it is an ``info``. What a build makes and speclint cannot see is not judged: the
+    on a page an MkDocs, Docusaurus, Hugo or Jekyll site renders, or one written for a site
+    built elsewhere (front matter, Hugo content without Hugo's configuration), and in a
+    document a build assembles, it is an ``info`` (a browser compares ids with their case); on
+    another site (Sphinx, Mintlify, VitePress...: slugs speclint does not know) case is not
+    judged. What a build makes and speclint cannot see is not judged: the
     anchors of a page with build-time includes or of a template, MyST cross-references (on a
     page a MyST build renders, a ``[text](target)`` that names no file and has no file's
     extension: ``Hub.db_kwargs``, a label, a directive's target), the
@@ -77,8 +81,8 @@ Options
 
     ``anchors`` (default ``true``): check fragments into Markdown pages.
 
-    ``ignore-case`` (default ``false``): accept a case-only difference on a site's page too,
-    without the ``info`` (markdownlint's MD051 ``ignore_case``).
+    ``ignore-case`` (default ``false``): accept a case-only difference on those sites' pages
+    too, without the ``info`` (markdownlint's MD051 ``ignore_case``).
 
     ``section-references`` (default ``true``): check ``file.md §Section`` references.
 

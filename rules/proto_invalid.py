@@ -96,8 +96,9 @@ _EXTEND = re.compile(r"^\s*extend\b", re.MULTILINE)
 # What kept protoc from reading a file: what the run did not check (a coverage kind), not a
 # defect of the file. A name protoc cannot be given ("unread": rename it) and one file imported
 # under two names ("alias") are the author's to mend: warnings.
+# (A timeout is not among them: protoc that hangs stops the whole compile, `unavailable`, and
+# the rule says so once, with the timeout's hint.)
 _COVERAGE = {
-    "timeout": "proto-limit",
     "budget": "proto-limit",
     "passes": "proto-limit",
     REWRITE: "proto-rewrite",
@@ -244,7 +245,7 @@ def _in_fence(problems: Sequence[ProtoProblem], fence: ProtoFence) -> list[Findi
     declares = bool(_EXTEND.search(fence.fence.content))
     unshown = [p for p in errors if not declares and _CUSTOM_OPTION.match(p.message)]
     for problem in problems:
-        if problem.kind in _NOT_READ:  # not checked (a timeout or an alias too: never silent)
+        if problem.kind in _NOT_READ:  # not checked (an alias too: never silent)
             found.append(
                 Finding(
                     ID,

@@ -69,8 +69,8 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.versions import development_version
+from speclint.parsing.kinds import SAMPLE_FOLDERS, TEST_FOLDERS, DocumentKind
+from speclint.parsing.versions import development_version, names_version
 
 ID = "version-drift"
 SEVERITY = Severity.WARNING
@@ -253,12 +253,15 @@ WORKSPACE_FILES = ("pnpm-workspace.yaml", "lerna.json", "nx.json", "rush.json")
 
 # Folders of demonstrations and test data: the API documents there (a plugin's petstore demo,
 # a parser's fixture) are samples with versions of their own, not the corpus's specification.
-DEMONSTRATION_FOLDERS = frozenset(
-    {
-        "demo", "demos", "example", "examples", "sample", "samples", "fixture", "fixtures",
-        "__fixtures__", "test", "tests", "__tests__", "testdata", "mock", "mocks", "__mocks__",
-    }
-)  # fmt: skip
+# The samples' and test suites' folders (``speclint.parsing.kinds``: a configuration may check
+# what discovery leaves out as fixtures), and demos, with the singular and `__`-wrapped names
+# JavaScript tools give fixtures and mocks (Jest's `__mocks__`), which discovery does not leave
+# out: an API document there is still checked, only not taken for the specification's version.
+DEMONSTRATION_FOLDERS = (
+    SAMPLE_FOLDERS
+    | set(TEST_FOLDERS)
+    | {"demo", "demos", "fixture", "__fixtures__", "mock", "__mocks__"}
+)
 # A file named for its version: `petstore-1.0.0.yaml`, `api_v1.2.json`.
 _VERSION_STEM = re.compile(r"(?:^|[-_.])v?(\d+\.\d+(?:\.\d+)?)$", re.IGNORECASE)
 
@@ -276,15 +279,12 @@ def _own_place(path: str, declared: str) -> bool:
     version (``petstore-3.1.yaml``: the OpenAPI version it shows) does not decide."""
     stem = posixpath.splitext(posixpath.basename(path))[0]
     named = _VERSION_STEM.search(stem)
-    if named and _same(
-        named.group(1), declared, "patch" if named.group(1).count(".") == 2 else "minor"
-    ):
+    if named and names_version(named.group(1), declared):
         return True
     for folder in reversed(path.split("/")[:-1]):
         named = _VERSION_FOLDER.match(folder)
         if named:
-            exact = named.group(1)
-            return _same(exact, declared, "patch" if exact.count(".") == 2 else "minor")
+            return names_version(named.group(1), declared)
     return False
 
 

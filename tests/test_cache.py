@@ -120,13 +120,16 @@ def test_rules_that_read_only_json_and_yaml_keep_results_across_prose_edits(tmp_
     page.write_text(page.read_text() + "\nMore prose.\n")
     corpus = Context.load(root, load_config(root))
     cache = RuleCache(folder_of(root))
-    assert all(cache.get(k) is not None for k in (cache.key(corpus, r) or "" for r in structured))
+    rules = all_rules()
+    keys = [cache.key(corpus, r, rules[r]) or "" for r in structured]
+    assert all(cache.get(k) is not None for k in keys)
     assert reports(root) == reports(root, "--no-cache")
 
     ack = root / "schemas/heartbeat-ack.schema.json"
     ack.write_text(ack.read_text().replace('"required": ["sequence"]', '"required": "sequence"'))
     corpus = Context.load(root, load_config(root))
-    assert RuleCache(folder_of(root)).get(RuleCache.key(corpus, "unresolved-ref") or "") is None
+    key = RuleCache.key(corpus, "unresolved-ref", rules["unresolved-ref"])
+    assert RuleCache(folder_of(root)).get(key or "") is None
     after = reports(root)
     assert "heartbeat-ack.schema.json" in after[0] and "[schema-invalid]" in after[0]
     assert after == reports(root, "--no-cache")

@@ -12,10 +12,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+from test_cache import folder_of
+
 from conftest import run_cli
+from speclint.analyses import commands
 from speclint.analyses.context import Context
+from speclint.analyses.downloads import build_outputs, downloads
+from speclint.model.config import load_config
 from speclint.model.corpus import Corpus
+from speclint.parsing.reading import LoadProblem, read_raw
 from speclint.run.cache import RuleCache, run_key
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -245,24 +253,85 @@ def test_command_lines_read(make_corpus: MakeCorpus) -> None:
         assert merged(root) == {"a/service.json": ("a/common.json",)}, script
 
 
+def test_a_command_continued_on_the_next_line_is_one_command(make_corpus: MakeCorpus) -> None:
+    # A CI job's shell reads a line ending in `&&` on with the next: `cd a &&` enters the folder
+    # for the command it continues into (the same reading as the downloads').
+    common = {**COMMON, "info": {"title": "Shared", "version": "1.0.0"}}
+    job = "cd a &&\n      asyncapi bundle service.json common.json -o ../x.json\n"
+    files: dict[str, str | bytes] = {
+        "a/service.json": json.dumps(SERVICE),
+        "a/common.json": json.dumps(common),
+        ".gitlab-ci.yml": "bundle:\n  script:\n    - |\n      " + job,
+    }
+    assert merged(make_corpus(files)) == {"a/service.json": ("a/common.json",)}
+
+
 def test_a_script_edit_changes_the_cache_keys(make_corpus: MakeCorpus) -> None:
     # The shared file whole: the script is the only evidence of the merge.
     root = oven(make_corpus, common={**COMMON, "info": {"title": "Shared", "version": "1.0.0"}})
     assert Context.of(Corpus.load(root)).merges.by_document
     before = Context.of(Corpus.load(root))
     keys = (
-        RuleCache.key(before, "unresolved-ref"),
+        RuleCache.key(before, "unresolved-ref", all_rules()["unresolved-ref"]),
         run_key(root, before.config, {}, ["x"], before.tree),
     )
     (root / "oven/bundle.sh").write_text("echo nothing to merge\n")
     after = Context.of(Corpus.load(root))
     assert after.merges.by_document == {}
     again = (
-        RuleCache.key(after, "unresolved-ref"),
+        RuleCache.key(after, "unresolved-ref", all_rules()["unresolved-ref"]),
         run_key(root, after.config, {}, ["x"], after.tree),
     )
     assert keys[0] != again[0]
     assert keys[1] != again[1]
+
+
+def test_the_cache_keys_read_what_the_build_commands_merge_not_their_text(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Build files that merge nothing (a Makefile, a CI workflow): editing them keeps the cached
+    # results of the rules that do not read the merges, and of those that do (what is merged
+    # is the same). Editing the merge command drops the results of the rules that read the
+    # merges, and only theirs.
+    root = make_corpus(
+        {
+            "schema/service.json": json.dumps(SERVICE, indent=2),
+            "shared/common.json": json.dumps(COMMON, indent=2),
+            "bundle.sh": "asyncapi bundle schema/service.json shared/common.json -o out.json\n",
+            "Makefile": "test:\n\tpytest\n",
+            ".github/workflows/ci.yml": "on: push\njobs:\n  t:\n    steps:\n      - run: make\n",
+            "README.md": "# Oven\n\nSee [the service](schema/service.json).\n\n```sh\nmake\n```\n",
+        }
+    )
+    rules = all_rules()
+    whole = {r for r, info in rules.items() if info.reads == "structured"}
+    reading = {r for r in whole if "merges" in rules[r].facts}
+    # Rules of pages that read none of the JSON/YAML documents whole (the workflow is one).
+    pages = {r for r, info in rules.items() if info.reads == "page" and info.shared is not None}
+    assert "unresolved-ref" in reading and "duplicate-key" in whole and "broken-link" in pages
+
+    def hits() -> set[str]:
+        corpus = Context.load(root, load_config(root))
+        cache = RuleCache(folder_of(root))
+        found = {
+            r for r in whole if cache.get(RuleCache.key(corpus, r, rules[r]) or "") is not None
+        }
+        for rule in pages:
+            keys = RuleCache.unit_keys(corpus, rule, rules[rule]) or {}
+            if keys and all(cache.get(key) is not None for key in keys.values()):
+                found.add(rule)
+        return found
+
+    run_cli("check", str(root), "--format", "json")
+    assert hits() == whole | pages
+    (root / "Makefile").write_text("test:\n\tpytest -x\n")
+    assert hits() == whole | pages
+    workflow = root / ".github/workflows/ci.yml"
+    workflow.write_text(workflow.read_text() + "      - run: make test\n")
+    assert hits() == pages  # a corpus document: the JSON/YAML rules read it
+    run_cli("check", str(root), "--format", "json")
+    (root / "bundle.sh").write_text("asyncapi validate schema/service.json\n")
+    assert hits() == (whole - reading) | pages
 
 
 def test_a_cached_run_after_a_script_edit_reports_what_a_fresh_run_does(
@@ -315,3 +384,21 @@ def test_a_cached_run_after_the_document_starts_merging_reports_what_a_fresh_run
     assert cached() == rules_at(report(root)) == [("asyncapi-invalid", "api/common.json", 1)]
     (root / "api/service.json").write_text(json.dumps(SERVICE, indent=2))
     assert cached() == rules_at(report(root)) == []
+
+
+def test_the_build_files_are_read_once_a_run(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Merges, downloads and build outputs all read the build command lines: from one reading.
+    root = oven(make_corpus, script=SCRIPT + "curl -sSL https://vendor.example/a.json -o a.json\n")
+    reads: list[str] = []
+
+    def counted(root: Path, path: str) -> bytes | LoadProblem:
+        reads.append(path)
+        return read_raw(root, path)
+
+    monkeypatch.setattr(commands, "read_raw", counted)
+    corpus = Context.of(Corpus.load(root))
+    assert corpus.merges.by_document and corpus.provenance is not None
+    downloads(corpus), build_outputs(corpus)
+    assert reads == ["oven/bundle.sh"]

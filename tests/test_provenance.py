@@ -487,6 +487,25 @@ def test_downloads_in_scripts_workflows_and_package_scripts(make_corpus: MakeCor
     assert "specs/d.json" not in found
 
 
+def test_a_download_run_by_a_launcher_is_a_download(make_corpus: MakeCorpus) -> None:
+    # A command's words read as the merges read them (speclint.parsing.shell): `time` and
+    # `sudo -E` run curl; the file it writes is the vendor's, not a generator's output.
+    root = make_corpus(
+        {
+            "specs/a.json": VENDOR_API,
+            "specs/b.json": VENDOR_API.replace("Vendor", "Other vendor"),
+            "Makefile": (
+                "sync:\n\ttime curl -fsSL -o specs/a.json https://a.example/api.json\n"
+                "\tsudo -E curl -fsSL https://b.example/api.json > specs/b.json\n"
+            ),
+        }
+    )
+    found = Context.load(root).provenance
+    assert found["specs/a.json"].kind == VENDORED_KIND
+    assert found["specs/a.json"].evidence.startswith("downloaded by `time curl")
+    assert found["specs/b.json"].kind == VENDORED_KIND
+
+
 def test_a_download_from_the_repository_s_own_server_is_not_vendored(
     make_corpus: MakeCorpus,
 ) -> None:

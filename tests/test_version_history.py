@@ -18,7 +18,7 @@ import pytest
 
 from speclint.common.findings import Finding
 from speclint.model.config import ConfigError, load_config
-from speclint.parsing.versions import newest_first, version_lines
+from speclint.parsing.versions import names_version, newest_first, version_lines
 from speclint.run.engine import Options, lint
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -230,6 +230,24 @@ def shop(version: str, required: str) -> str:
         "components:\n  schemas:\n    Pet:\n      type: object\n"
         f"      properties: {{name: {{type: string}}}}\n      required: [{required}]\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("named", "declared", "names"),
+    [
+        ("v2", "2.3.1", True),  # a major names every 2.x
+        ("1.2", "1.2.7", True),
+        ("1.0", "1.0.0", True),
+        ("1.0.0", "1.0", True),
+        ("2025-06-18", "2025-06-18", True),
+        ("3.1", "2.0.0", False),  # `shop-3.1.yaml`: the OpenAPI version it shows
+        ("1.2.0", "1.2.1", False),
+        ("2", "", False),
+    ],
+)
+def test_named_for_its_version_is_one_test(named: str, declared: str, names: bool) -> None:
+    # History's release lines and version-drift's own place of a copy ask the one helper.
+    assert names_version(named, declared) is names
 
 
 def test_a_file_named_for_a_version_it_does_not_declare_is_no_newer_release(

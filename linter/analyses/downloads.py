@@ -9,7 +9,8 @@ upstream (or by an overlay at generation time), never in the file, so it is *ven
 (``speclint.analyses.provenance``).
 
 :func:`downloads` reads those command lines as text, as ``speclint.analyses.merging`` reads a
-bundler's (never run): a pipeline whose first command is ``curl``, ``wget``, ``http``/``https``
+bundler's (never run; the files read once a run, ``speclint.analyses.commands``, their lines
+read by ``speclint.parsing.shell``): a pipeline whose first command is ``curl``, ``wget``, ``http``/``https``
 (HTTPie), ``gh api`` or ``Invoke-WebRequest``/``iwr`` on a remote address, and that writes a
 corpus file (``> path``, ``tee path``, the downloader's ``-o``/``--output``/``-O``/``-OutFile``,
 or the address's last segment for ``curl -O`` and a bare ``wget``). Names are read from the
@@ -29,14 +30,13 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 from collections.abc import Iterator
 from urllib.parse import urlsplit
 
-from speclint.analyses.merging import build_files
+from speclint.analyses.commands import command_files, find_named
 from speclint.model.corpus import Corpus
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.reading import read_raw
+from speclint.parsing.shell import PIPELINES, command_words, joined, shorter, split_line
 
 _DOWNLOADERS = frozenset(
     {"curl", "wget", "http", "https", "gh", "Invoke-WebRequest", "iwr", "xh", "xhs"}
@@ -46,8 +46,6 @@ _CANDIDATE = re.compile(r"\b(curl|wget|gh|Invoke-WebRequest|iwr|xhs?)\b|\bhttps?
 _SHELLS = frozenset(
     {"", "sh", "bash", "shell", "console", "zsh", "shell-session", "powershell", "ps1"}
 )
-_PIPELINES = frozenset({"&&", "||", ";", "&", ";;"})
-_CONTINUED = ("\\", "|", "&&", "||")
 _LOCAL = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "::1"})
 # The downloader's options naming the file it writes (curl, wget, HTTPie, PowerShell).
 _OUTPUT = {
@@ -67,13 +65,13 @@ def downloads(corpus: Corpus) -> dict[str, str]:
     where it is written), the first command found in path order."""
     found: dict[str, str] = {}
     for where, folder, lines in _command_lines(corpus):
-        for number, line in _joined(lines):
+        for number, line in joined(lines):
             if not _CANDIDATE.search(line):
                 continue
             for target in _written(line):
-                path = _find(corpus, folder, target)
+                path = find_named(corpus, target, folder)
                 if path is not None and path not in found:
-                    found[path] = f"downloaded by `{_shorter(line)}` in {where(number)}"
+                    found[path] = f"downloaded by `{shorter(line)}` in {where(number)}"
     return dict(sorted(found.items()))
 
 
@@ -89,19 +87,19 @@ def build_outputs(corpus: Corpus) -> dict[str, str]:
     a guide's fences (an example there may write anything)."""
     found: dict[str, str] = {}
     for where, folder, lines in _command_lines(corpus, guides=False, candidate=_OUTPUTS):
-        for number, line in _joined(lines):
+        for number, line in joined(lines):
             if not _OUTPUTS.search(line):
                 continue
-            for words in _pipelines(line):
-                command = _command(words)
+            for words in split_line(line, PIPELINES):
+                command = command_words(words)
                 if not command or command[0] in _DOWNLOADERS:
                     continue
                 for target in _outputs(command):
-                    path = _find(corpus, folder, target)
+                    path = find_named(corpus, target, folder)
                     if command.count(target) > 1:
                         continue  # rewritten in place (`jq . a.json > a.json`): not an output
                     if path is not None and path not in found:
-                        found[path] = f"written by `{_shorter(line)}` in {where(number)}"
+                        found[path] = f"written by `{shorter(line)}` in {where(number)}"
     return dict(sorted(found.items()))
 
 
@@ -120,17 +118,11 @@ def _command_lines(
     corpus: Corpus, guides: bool = True, candidate: re.Pattern[str] = _CANDIDATE
 ) -> Iterator[tuple[_At, str, list[str]]]:
     """(where a line is, the folder names are read from, the lines) of each place commands are
-    written (a guide's shell fences too, with ``guides``)."""
-    for path in build_files(corpus.tree):
-        document = corpus.documents.get(path)
-        text = document.text if document is not None else None
-        if text is None:
-            raw = read_raw(corpus.root, path)
-            if not isinstance(raw, bytes):
-                continue
-            text = raw.decode("utf-8", "replace")
-        if candidate.search(text):
-            yield _At(path, 0), posixpath.dirname(path), text.splitlines()
+    written (``speclint.analyses.commands``; a guide's shell fences too, with ``guides``)."""
+    for commands in command_files(corpus):
+        if commands.numbered and candidate.search(commands.text):
+            yield _At(commands.path, 0), commands.folder, list(commands.lines)
+    scripts = {c.path: c for c in command_files(corpus) if not c.numbered}
     for path, document in corpus.documents.items():
         if not document.usable or document.text is None:
             continue
@@ -143,11 +135,8 @@ def _command_lines(
                     # The fence's first content line is the one after its opening line.
                     lines = fence.content.splitlines()
                     yield _At(path, fence.line), posixpath.dirname(path), lines
-        elif path.rpartition("/")[2] == "package.json" and isinstance(document.data, dict):
-            scripts = document.data.get("scripts")
-            if isinstance(scripts, dict):
-                lines = [v for _, v in sorted(scripts.items()) if isinstance(v, str)]
-                yield _At(path, None), posixpath.dirname(path), lines
+        elif path in scripts:
+            yield _At(path, None), scripts[path].folder, list(scripts[path].lines)
 
 
 class _At:
@@ -161,52 +150,14 @@ class _At:
         return self.path if self.offset is None else f"{self.path}:{self.offset + number}"
 
 
-def _joined(lines: list[str]) -> Iterator[tuple[int, str]]:
-    """(1-based number of its first line, the command line), a continued line joined to the next."""
-    start, parts = 0, list[str]()
-    for index, line in enumerate(lines):
-        if not parts:
-            start = index + 1
-        stripped = line.strip()
-        if stripped.startswith(("$ ", "> ", "PS> ")):
-            stripped = stripped.partition(" ")[2]  # a console prompt
-        parts.append(stripped.removesuffix("\\"))
-        if not stripped.endswith(_CONTINUED):
-            yield start, " ".join(parts)
-            parts = []
-    if parts:
-        yield start, " ".join(parts)
-
-
 def _written(line: str) -> Iterator[str]:
     """The file names a download on this line writes."""
-    for pipeline in _pipelines(line):
+    for pipeline in split_line(line, PIPELINES):
         yield from _pipeline_writes(pipeline)
 
 
-def _pipelines(line: str) -> Iterator[list[str]]:
-    """The pipelines of a shell line (split at ``&&``, ``||``, ``;``, ``&`` outside quotes), each
-    as its words, ``|`` kept."""
-    if line.lstrip().startswith("#"):
-        return
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        tokens = list(lexer)
-    except ValueError:  # an unclosed quote: not a command line we can read
-        return
-    pipeline: list[str] = []
-    for token in [*tokens, ";"]:
-        if token in _PIPELINES:
-            if pipeline:
-                yield pipeline
-            pipeline = []
-        else:
-            pipeline.append(token)
-
-
 def _pipeline_writes(tokens: list[str]) -> Iterator[str]:
-    words = _command(tokens)
+    words = command_words(tokens)
     if not words or words[0] not in _DOWNLOADERS:
         return
     tool = words[0]
@@ -241,37 +192,9 @@ def _pipeline_writes(tokens: list[str]) -> Iterator[str]:
             yield name
 
 
-def _command(tokens: list[str]) -> list[str]:
-    """The command's words without what surrounds it in YAML or JSON (``- run:``) and without
-    leading variable assignments and launchers."""
-    words = tokens
-    while words and (words[0] in ("-", "run:", "cmd:") or words[0].endswith(":")):
-        words = words[1:]
-    while words and (("=" in words[0] and not words[0].startswith("-")) or words[0] == "sudo"):
-        words = words[1:]
-    if words:
-        words = [words[0].rpartition("/")[2], *words[1:]]
-    return words
-
-
 def _remote(address: str) -> bool:
     try:
         host = urlsplit(address).hostname or ""
     except ValueError:
         return False
     return bool(host) and host not in _LOCAL and not any(c in host for c in "${%")
-
-
-def _find(corpus: Corpus, folder: str, name: str) -> str | None:
-    if name.startswith(("/", "~", "$")) or "://" in name:
-        return None
-    for start in dict.fromkeys((folder, "")):
-        path = posixpath.normpath(posixpath.join(start, name))
-        if not path.startswith("..") and path in corpus.documents:
-            return path
-    return None
-
-
-def _shorter(line: str, limit: int = 80) -> str:
-    line = " ".join(line.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -59,7 +59,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import DocumentKind, in_design_folder
+from speclint.parsing.kinds import SAMPLE_FOLDERS, DocumentKind, in_design_folder
 from speclint.parsing.prose import (
     CodeFence,
     CommentBlocks,
@@ -751,8 +751,9 @@ def _member_pointer(document: Document, pointer: str, name: str) -> str | None:
 
 
 # The folders whose JSON and YAML files are examples of the corpus's schemas (issue 28): an
-# `examples/` folder beside the schemas, a conformance set of sample events.
-EXAMPLE_FOLDERS = frozenset({"example", "examples", "sample", "samples", "conformance"})
+# `examples/` folder beside the schemas, and a conformance set of sample events (an example of
+# the schemas too, though no sample API: not among ``SAMPLE_FOLDERS``).
+EXAMPLE_FOLDERS = SAMPLE_FOLDERS | {"conformance"}
 # A folder or file whose name says its examples are meant to fail.
 _MEANT_TO_FAIL = re.compile(
     r"(?:^|[\W_])(invalid|negative|bad|fail(?:s|ing|ures?)?)(?:$|[\W_])", re.I

@@ -18,7 +18,9 @@ an invalid API document; the merged document was never checked.
     a line of a shell script (``*.sh``), a Makefile, a ``justfile``, a ``package.json`` script or
     a CI workflow that runs one of the tools above on corpus files (read as text, never run; a
     ``cd`` before it on the same line, or earlier in a shell script, moves where its names are
-    read from), or an ``openapi-merge`` / ``swagger-combine`` configuration naming the inputs;
+    read from; the files read once a run, ``speclint.analyses.commands``, their lines read by
+    ``speclint.parsing.shell``), or an ``openapi-merge`` / ``swagger-combine`` configuration
+    naming the inputs;
 ``the structure``
     beside a document (same folder, same kind), a fragment of that kind with no ``info`` that
     defines local pointers the document lacks, when the document names no file of it by
@@ -41,28 +43,23 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
+from speclint.analyses.commands import CommandFile, command_files, find_named
 from speclint.analyses.references import rebased, ref_sites
 from speclint.common.findings import Finding, Severity
 from speclint.model.corpus import Corpus, Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.reading import read_raw
+from speclint.parsing.shell import command_words, joined, shorter, split_line
 from speclint.parsing.structured import escape_token, resolve_pointer
 
 # The documents a merge joins: API documents, and plain JSON/YAML a command names as an input.
 _API = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
 _MEMBERS = (*_API, DocumentKind.DATA)
 _STRUCTURED = (".json", ".yaml", ".yml")
-# Files whose lines may run a bundler: read as text, never run.
-_SCRIPT_SUFFIXES = (".sh", ".bash", ".mk")
-_SCRIPT_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile"})
-_WORKFLOW = re.compile(r"(^|/)\.github/workflows/[^/]+\.ya?ml$|(^|/)\.gitlab-ci\.ya?ml$")
-SCRIPT_LIMIT = 2_000  # build files read at most (a monorepo's thousands of scripts: the first)
 # The tools, as a command line names them: (tool, subcommand or None)
 _MERGERS = {
     "asyncapi": "bundle",
@@ -80,14 +77,7 @@ _VALUED = frozenset(
     | {"--prefix-components-with-info-prop", "--prefix-tags-with-info-prop", "--lint-config"}
     | {"--format", "-f", "--output-format", "--of", "-p", "--indent", "-I", "--arg", "--argjson"}
 )
-_PACKAGES = {
-    "@asyncapi/cli": "asyncapi",
-    "@redocly/cli": "redocly",
-    "@redocly/openapi-cli": "openapi",
-}
-_LAUNCHERS = frozenset({"npx", "bunx", "pnpx", "exec", "sudo", "time", "command"})
-_SEPARATORS = frozenset({"&&", "||", ";", "|", "&", ";;"})
-# A line that may run one of the tools (what is tokenized: `_commands`).
+# A line that may run one of the tools (what is tokenized).
 _CANDIDATE = re.compile(r"\b(bundle|join)\b|openapi-merge|swagger-combine|\b[jy]q\b")
 _MERGE_FILTER = re.compile(r"\*[+d?n]*\s*\$|\*\s*\.\[|ireduce|\.\[\d+\]\s*\*")
 
@@ -181,101 +171,43 @@ def merges(corpus: Corpus) -> Merges:
 # --- evidence: build commands ------------------------------------------------------------------
 
 
-def build_files(tree: Iterable[str]) -> list[str]:
-    """The files whose text may run a bundler (scripts, Makefiles, CI workflows), in path order;
-    ``package.json`` is a corpus document and read as one."""
-    found = []
-    for path in sorted(tree):
-        name = path.rpartition("/")[2]
-        if name in _SCRIPT_NAMES or name.endswith(_SCRIPT_SUFFIXES) or _WORKFLOW.search(path):
-            found.append(path)
-    return found[:SCRIPT_LIMIT]
-
-
 def _commanded(corpus: Corpus) -> Iterator[Merge]:
-    for path in build_files(corpus.tree):
-        document = corpus.documents.get(path)
-        if document is not None and document.text is not None:
-            text = document.text
-        else:
-            raw = read_raw(corpus.root, path)
-            if not isinstance(raw, bytes):
-                continue
-            text = raw.decode("utf-8", "replace")
-        if not any(tool in text for tool in _MERGERS):
-            continue
-        yield from _merges_in(corpus, path, _lines(text), path.endswith((".sh", ".bash")))
+    scripts: dict[str, CommandFile] = {}  # package.json's, read beside its configurations
+    for commands in command_files(corpus):
+        if not commands.numbered:
+            scripts[commands.path] = commands
+        elif any(tool in commands.text for tool in _MERGERS):
+            yield from _merges_in(corpus, commands)
     for path, document in corpus.documents.items():
         if not document.usable or not isinstance(document.data, dict):
             continue
-        name = path.rpartition("/")[2]
-        scripts = document.data.get("scripts") if name == "package.json" else None
-        if isinstance(scripts, dict):
-            lines = [v for _, v in sorted(scripts.items()) if isinstance(v, str)]
-            yield from _merges_in(corpus, path, lines, False)
+        if path in scripts:
+            yield from _merges_in(corpus, scripts[path])
         yield from _configured(corpus, document)
 
 
-def _lines(text: str) -> list[str]:
-    """The text's lines, a trailing backslash joining a line to the next."""
-    return text.replace("\\\r\n", " ").replace("\\\n", " ").splitlines()
-
-
-def _merges_in(corpus: Corpus, path: str, lines: list[str], sequential: bool) -> Iterator[Merge]:
-    """The merges the command lines of the file at ``path`` run; in a shell script a ``cd`` on
-    a line of its own moves the following lines (``sequential``)."""
-    folder = posixpath.dirname(path)
+def _merges_in(corpus: Corpus, commands: CommandFile) -> Iterator[Merge]:
+    """The merges the command lines of a file run; in a shell script a ``cd`` on a line of its
+    own moves the following lines (``CommandFile.sequential``)."""
+    path, folder = commands.path, commands.folder
     here = folder
-    for line in lines:
+    for _, line in joined(commands.lines):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
         if not _CANDIDATE.search(stripped) and not stripped.startswith("cd "):
             continue  # no merger named, no folder entered: not tokenized (most lines)
         moved = here
-        commands = _commands(stripped)
-        for words in commands:
+        line_commands = [w for w in map(command_words, split_line(stripped)) if w]
+        for words in line_commands:
             if words[0] == "cd" and len(words) == 2:
                 moved = _moved(moved, words[1])
                 continue
             merge = _merge_of(corpus, path, moved, folder, words, stripped)
             if merge is not None:
                 yield merge
-        if sequential and len(commands) == 1 and commands[0][:1] == ["cd"]:
+        if commands.sequential and len(line_commands) == 1 and line_commands[0][:1] == ["cd"]:
             here = moved
-
-
-def _commands(line: str) -> list[list[str]]:
-    """The commands of a shell line (split at ``&&``, ``||``, ``;``, ``|``, ``&`` outside
-    quotes), each as its words, what surrounds a command in a YAML or JSON file left out."""
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    try:
-        tokens = list(lexer)
-    except ValueError:  # an unclosed quote: not a command line we can read
-        return []
-    commands: list[list[str]] = [[]]
-    for token in tokens:
-        if token in _SEPARATORS:
-            commands.append([])
-        else:
-            commands[-1].append(token)
-    return [words for words in map(_words, commands) if words]
-
-
-def _words(words: list[str]) -> list[str]:
-    # JSON/YAML around a command (`"bundle": "asyncapi bundle ...",`, `- run: ...`)
-    while words and (words[0] in ("-", "run:", "cmd:") or words[0].endswith(":")):
-        words = words[1:]
-    while words and (("=" in words[0] and not words[0].startswith("-")) or words[0] in _LAUNCHERS):
-        words = words[1:]
-    while words and words[0].startswith("-") and words[0] != "-":
-        words = words[1:]  # a launcher's options (`npx -y`)
-    if words and words[0].startswith("@"):
-        # `npx @asyncapi/cli@1 bundle ...`: the package names the command
-        package = "@" + words[0][1:].partition("@")[0]
-        words = [_PACKAGES.get(package, package), *words[1:]]
-    return words
 
 
 def _moved(here: str, target: str) -> str:
@@ -289,7 +221,7 @@ def _moved(here: str, target: str) -> str:
 def _merge_of(
     corpus: Corpus, path: str, here: str, folder: str, words: list[str], line: str
 ) -> Merge | None:
-    tool = words[0].rpartition("/")[2]
+    tool = words[0]
     if tool not in _MERGERS:
         return None
     subcommand = _MERGERS[tool]
@@ -328,10 +260,10 @@ def _merge_of(
                 return None  # another filter than a merge
             continue
         inputs.append(word)
-    shown = f"`{path}`: `{_shorter(line)}`"
+    shown = f"`{path}`: `{shorter(line)}`"
     if tool in ("openapi-merge-cli", "openapi-merge", "swagger-combine"):
         named = config or (inputs[0] if inputs else "openapi-merge.json")
-        found = _find(corpus, here, folder, named)
+        found = find_named(corpus, named, here, folder, usable=True)
         document = corpus.documents.get(found) if found else None
         if document is None:
             return None
@@ -382,7 +314,7 @@ def _merge(corpus: Corpus, here: str, folder: str, names: list[str], evidence: s
             return None  # a remote input: the merge is not in the corpus
         if not name.lower().endswith(_STRUCTURED):
             continue  # a word that names no input (`2` of `2> log`)
-        found = _find(corpus, here, folder, name)
+        found = find_named(corpus, name, here, folder, usable=True)
         if found is None:
             return None  # an input not in the corpus (a build output, a download): not read
         document = corpus.documents[found]
@@ -393,19 +325,6 @@ def _merge(corpus: Corpus, here: str, folder: str, names: list[str], evidence: s
     if len(paths) < 2 or corpus.documents[paths[0]].kind not in _API:
         return None
     return Merge(paths[0], tuple(paths[1:]), evidence)
-
-
-def _find(corpus: Corpus, here: str, folder: str, name: str) -> str | None:
-    for start in dict.fromkeys((here, folder, "")):
-        path = posixpath.normpath(posixpath.join(start, name.removeprefix("./")))
-        if not path.startswith("..") and path in corpus.documents and corpus.documents[path].usable:
-            return path
-    return None
-
-
-def _shorter(line: str, limit: int = 80) -> str:
-    line = " ".join(line.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 # --- evidence: structure -----------------------------------------------------------------------

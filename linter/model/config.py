@@ -71,7 +71,7 @@ from pathlib import Path
 from typing import Any
 
 from speclint.common.findings import Severity
-from speclint.parsing.kinds import READ_SUFFIXES
+from speclint.parsing.kinds import READ_SUFFIXES, TEST_FOLDERS
 from speclint.parsing.reading import LoadProblem, read_named
 from speclint.parsing.regex_cost import oversized
 from speclint.parsing.versions import DEFAULT_PATTERN as DEFAULT_VERSION_PATTERN
@@ -84,11 +84,7 @@ DEFAULT_INCLUDE: tuple[str, ...] = tuple(f"**/*{suffix}" for suffix in READ_SUFF
 # Where a corpus's configuration is, by name, in its root folder (``load_config``).
 CONFIGURATION_FILES = ("speclint.toml", "pyproject.toml")
 DEFAULT_FIXTURES: tuple[str, ...] = (
-    "**/test/**",
-    "**/tests/**",
-    "**/__tests__/**",
-    "**/fixtures/**",
-    "**/testdata/**",
+    *(f"**/{name}/**" for name in TEST_FOLDERS),  # test/, tests/, fixtures/, testdata/, mocks/...
     "**/test-data/**",
     "**/pass/**",  # a schema's passing and failing examples (OpenAPI-Specification, JSON-Schema-Test-Suite)
     "**/fail/**",
@@ -99,12 +95,11 @@ DEFAULT_FIXTURES: tuple[str, ...] = (
     "**/*-tests/**",
     "**/test_*/**",
     "**/test-*/**",
-    # Pages made to exercise a tool (a link checker's broken-on-purpose `fake-docs/`), mocks.
+    # Pages made to exercise a tool (a link checker's broken-on-purpose `fake-docs/`).
     "**/fake/**",
     "**/fakes/**",
     "**/fake-*/**",
     "**/fake_*/**",
-    "**/mocks/**",
 )
 DEFAULT_EXCLUDE: tuple[str, ...] = ("**/node_modules/**", "**/.git/**")
 ROLE_NAMES = ("client-submitted", "server-emitted", "both", "unused")

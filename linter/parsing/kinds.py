@@ -311,6 +311,18 @@ def under_folder_holding(files: Container[str], path: str, names: Iterable[str])
     return folder_holding(files, path, names) is not None
 
 
+# Folders of samples: a schema's examples beside it, a sample API. The one list of their names:
+# a data file there is an example of the corpus's schemas (``speclint.analyses.fences``, which
+# adds conformance sets of sample events); an API document there is a sample that versions
+# itself, not the specification (version-drift, which adds demos and test data).
+SAMPLE_FOLDERS = frozenset({"example", "examples", "sample", "samples"})
+# A test suite's data folders by their plain names, in the order discovery's default
+# ``fixtures`` lists them (``speclint.model.config.DEFAULT_FIXTURES``, which adds patterns:
+# `*_test/`, `pass/`, `fail/`, fakes). Discovery leaves them out; where a configuration checks
+# them, version-drift still takes an API document there for a sample.
+TEST_FOLDERS = ("test", "tests", "__tests__", "fixtures", "testdata", "mocks")
+
+
 # Folders of records: meetings (minutes, agendas, notes of a call: what was said on a day, quoted
 # passages and links as they stood then) and archives (`_archive_/`, `attic/`: kept, declared no
 # longer maintained). Nobody edits them afterwards.

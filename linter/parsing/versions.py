@@ -80,6 +80,18 @@ def development_version(version: str) -> bool:
     return re.fullmatch(r"v?0(?:\.0){1,2}", text) is not None
 
 
+def names_version(named: str, declared: str) -> bool:
+    """Whether the version a file's name or folder gives (``named``: ``1.0.0`` of
+    ``petstore-1.0.0.yaml``, ``v2``, ``2025-06-18``) is the version the document declares, to
+    the parts it gives: ``v2`` names every 2.x, ``1.2`` every 1.2.x, ``1.0`` is ``1.0.0``. The one
+    test of "named for its version" (version-drift's own place of a copy, and the release lines
+    ``speclint.run.history`` folds, which leave out a file named for another version)."""
+    given = [int(n) for n in re.findall(r"\d+", named)]
+    stated = [int(n) for n in re.findall(r"\d+", declared)]
+    stated += [0] * (len(given) - len(stated))
+    return bool(given) and stated[: len(given)] == given
+
+
 @dataclass(frozen=True)
 class VersionLines:
     version: dict[str, str] = field(default_factory=dict)  # path -> version ("" none)

@@ -54,8 +54,8 @@ from typing import TYPE_CHECKING, Any
 from speclint import __version__
 from speclint import rules as rule_package
 from speclint.analyses.context import Context
+from speclint.analyses.downloads import build_outputs, downloads
 from speclint.analyses.enumerations import ProseSet
-from speclint.analyses.merging import build_files
 from speclint.analyses.units import extract_digest, reach
 from speclint.common.findings import Finding
 from speclint.common.lifecycle import child_started, start_child
@@ -64,6 +64,7 @@ from speclint.common.storage import StorageError, checker, dumps, loads, stored_
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import ATTRIBUTES_FILE, DocumentKind
 from speclint.parsing.reading import read_raw
+from speclint.parsing.shell import build_files
 from speclint.run.waivers import today
 
 if TYPE_CHECKING:
@@ -559,23 +560,39 @@ def _unit_results(info: RuleInfo) -> Any:
     return declared.get("return", list[Finding])
 
 
-def _scripts_digest(corpus: Context) -> bytes:
-    """The text of the build files a bundler's command line may be read from
-    (``speclint.analyses.merging``: which documents are merged), which no corpus document holds.
-    Read once a run: every rule's key asks."""
-    known: bytes | None = corpus.memo.get("cache:scripts-digest")
+def _build_digest(corpus: Context, info: RuleInfo | None) -> bytes:
+    """What a rule reads of the repository's build commands, which no corpus document it is
+    keyed on holds (a script, a Makefile, a CI workflow, a guide's shell fence): the merges they
+    run (``merges``: ``speclint.analyses.merging``) for a rule that reads them, and the files
+    they download or write (``speclint.analyses.downloads``, behind ``provenance`` and
+    ``derived``) for a rule that reads those. Keyed on what the commands make, not on their
+    text: a CI edit that merges and downloads nothing keeps every rule's results. Each made
+    once a run (every rule's key asks)."""
+    facts = info.facts if info is not None else frozenset()
+    digest = b""
+    if "merges" in facts:
+        digest += _memoised(corpus, "cache:merges-digest", _merges_digest)
+    if facts & {"provenance", "derived"}:
+        digest += _memoised(corpus, "cache:made-digest", _made_digest)
+    return digest
+
+
+def _memoised(corpus: Context, name: str, make: Callable[[Context], bytes]) -> bytes:
+    known: bytes | None = corpus.memo.get(name)
     if known is None:
-        known = corpus.memo["cache:scripts-digest"] = _read_scripts_digest(corpus)
+        known = corpus.memo[name] = make(corpus)
     return known
 
 
-def _read_scripts_digest(corpus: Context) -> bytes:
-    digest = hashlib.sha256()
-    for path in build_files(corpus.tree):
-        raw = read_raw(corpus.root, path)
-        digest.update(path.encode("utf-8", "surrogateescape") + b"\x00")
-        digest.update(raw if isinstance(raw, bytes) else b"\x02")
-    return digest.digest()
+def _merges_digest(corpus: Context) -> bytes:
+    found = corpus.merges
+    shown = repr((sorted(found.by_document.items()), sorted(found.partial)))
+    return b"\x03" + hashlib.sha256(shown.encode("utf-8", "surrogateescape")).digest()
+
+
+def _made_digest(corpus: Context) -> bytes:
+    shown = repr((downloads(corpus), build_outputs(corpus)))
+    return b"\x04" + hashlib.sha256(shown.encode("utf-8", "surrogateescape")).digest()
 
 
 class RuleCache:
@@ -593,7 +610,9 @@ class RuleCache:
     def key(corpus: Context, rule_id: str, info: RuleInfo | None = None) -> str | None:
         """The key of a ``READS = "structured"`` rule's findings: every JSON/YAML document, the
         listing and every document's path and kind; for a ``READS = "extract"`` rule, also what
-        it reads of each Markdown page (``speclint.analyses.units.extract_digest``)."""
+        it reads of each Markdown page (``speclint.analyses.units.extract_digest``); for a rule
+        that reads merges, provenance or derived documents (its ``info.facts``; None: none, as
+        the reference index), what the build commands make (``_build_digest``)."""
 
         documents = [d for d in corpus.documents.values() if d.kind is not DocumentKind.MARKDOWN]
         if any(not d.digest for d in documents):
@@ -602,7 +621,7 @@ class RuleCache:
         digest.update(f"{code_fingerprint()}\x00{rule_id}\x00{corpus.config!r}\x00".encode())
         for present in sorted(corpus.tree):
             digest.update(present.encode("utf-8", "surrogateescape") + b"\x00")
-        digest.update(_scripts_digest(corpus))
+        digest.update(_build_digest(corpus, info))
         digest.update(b"\x01")
         for document in corpus.documents.values():
             digest.update(f"{document.path}\x00{document.kind.value}\x00".encode())
@@ -628,7 +647,7 @@ class RuleCache:
         shared.update(f"{corpus.config!r}\x00".encode("utf-8", "surrogateescape"))
         for present in sorted(corpus.tree):
             shared.update(present.encode("utf-8", "surrogateescape") + b"\x00")
-        shared.update(_scripts_digest(corpus))
+        shared.update(_build_digest(corpus, info))
         shared.update(b"\x01")
         for document in corpus.documents.values():
             # The kind and dialect: a file's dialect may come of who `$ref`s it (`refine`).

@@ -43,7 +43,13 @@ from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Severity, first_fitting, sorted_findings
 from speclint.common.unions import DisjointSets
 from speclint.parsing.kinds import MARKDOWN_SUFFIXES, DocumentKind
-from speclint.parsing.versions import UNRELEASED, VersionLines, newest_first, version_place
+from speclint.parsing.versions import (
+    UNRELEASED,
+    VersionLines,
+    names_version,
+    newest_first,
+    version_place,
+)
 from speclint.run.runner import RunResult
 
 
@@ -83,20 +89,11 @@ def _released_lines(corpus: Context) -> VersionLines:
             continue  # a folder's version: the folder says what it holds
         info = document.data.get("info") if isinstance(document.data, dict) else None
         declared = info.get("version") if isinstance(info, dict) else None
-        if isinstance(declared, (str, int, float)) and not _names(version, str(declared)):
+        if isinstance(declared, (str, int, float)) and not names_version(version, str(declared)):
             named_otherwise.add(document.path)
     if not named_otherwise:
         return lines
     return VersionLines({p: v for p, v in lines.version.items() if p not in named_otherwise})
-
-
-def _names(version: str, declared: str) -> bool:
-    """Whether a file name's ``version`` (``1.0``, ``v2``, ``2025-06-18``) is the ``declared``
-    one, to the parts it gives (``v2`` names every 2.x; ``1.0`` is ``1.0.0``)."""
-    named = [int(n) for n in re.findall(r"\d+", version)]
-    stated = [int(n) for n in re.findall(r"\d+", declared)]
-    stated += [0] * (len(named) - len(stated))
-    return bool(named) and stated[: len(named)] == named
 
 
 def collapse_findings(

@@ -1,0 +1,84 @@
+"""The repository's build command lines, read once a run (issue 45).
+
+A bundler's merge (``speclint.analyses.merging``), a download and a generator's output
+(``speclint.analyses.downloads``) are all read from the same places: the build files
+(``speclint.parsing.shell.build_files``: shell scripts, Makefiles, ``justfile``\\s, CI
+workflows), read from the disk when no corpus document holds them, and ``package.json``
+scripts. :func:`command_files` reads them once a run, for every analysis that asks; what a line
+says is read by ``speclint.parsing.shell``. :func:`find_named` is how a command's file name is
+looked up in the corpus.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+
+from speclint.model.corpus import Corpus
+from speclint.parsing.reading import read_raw
+from speclint.parsing.shell import SHELL_SCRIPTS, build_files
+
+
+@dataclass(frozen=True)
+class CommandFile:
+    """One place commands are written: a build file (``text`` whole, ``numbered`` lines) or a
+    ``package.json``'s scripts (one line each, sorted by name, no line numbers)."""
+
+    path: str
+    text: str
+    lines: tuple[str, ...]
+    numbered: bool
+
+    @property
+    def folder(self) -> str:
+        """Where the file's names are read from first."""
+        return posixpath.dirname(self.path)
+
+    @property
+    def sequential(self) -> bool:
+        """Whether its lines run one after another in one shell (a ``cd`` moves the next)."""
+        return self.path.endswith(SHELL_SCRIPTS)
+
+
+def command_files(corpus: Corpus) -> tuple[CommandFile, ...]:
+    """The build files, in path order, then the ``package.json`` scripts, in the corpus's
+    order; read once a run (merges, downloads and build outputs all ask)."""
+    found: tuple[CommandFile, ...] | None = corpus.memo.get("command_files")
+    if found is None:
+        found = corpus.memo["command_files"] = _read(corpus)
+    return found
+
+
+def _read(corpus: Corpus) -> tuple[CommandFile, ...]:
+    found: list[CommandFile] = []
+    for path in build_files(corpus.tree):
+        document = corpus.documents.get(path)
+        text = document.text if document is not None else None
+        if text is None:
+            raw = read_raw(corpus.root, path)
+            if not isinstance(raw, bytes):
+                continue
+            text = raw.decode("utf-8", "replace")
+        found.append(CommandFile(path, text, tuple(text.splitlines()), True))
+    for path, document in corpus.documents.items():
+        if path.rpartition("/")[2] != "package.json" or not document.usable:
+            continue
+        scripts = document.data.get("scripts") if isinstance(document.data, dict) else None
+        if isinstance(scripts, dict):
+            lines = tuple(v for _, v in sorted(scripts.items()) if isinstance(v, str))
+            found.append(CommandFile(path, "\n".join(lines), lines, False))
+    return tuple(found)
+
+
+def find_named(corpus: Corpus, name: str, *starts: str, usable: bool = False) -> str | None:
+    """The corpus document a command names by ``name``, read from each of ``starts`` (the
+    folder a ``cd`` entered, the script's), then the root; never out of the root, never an
+    absolute, home, variable or remote name. ``usable``: only a document that parsed."""
+    if name.startswith(("/", "~", "$")) or "://" in name:
+        return None
+    for start in dict.fromkeys((*starts, "")):
+        path = posixpath.normpath(posixpath.join(start, name))
+        document = corpus.documents.get(path)
+        if not path.startswith("..") and document is not None and (document.usable or not usable):
+            return path
+    return None
