@@ -71,7 +71,7 @@ Limitations
     placeholders, elisions (``"..."``) and type sketches (``"count": "integer"``) are not
     judged: the cases are the tests', each named after it (``grep -l example-invalid tests/``). A schema whose references do not resolve is skipped
     (``unresolved-ref``); a missing member its schema's ``required`` misspells is
-    ``required-undeclared``'s finding.
+    ``required-undeclared``'s finding, and this rule's when the run does not run that one.
 """
 
 from __future__ import annotations
@@ -131,6 +131,9 @@ from speclint.rules.required_undeclared import RequiredLookup
 
 ID = "example-invalid"
 SEVERITY = Severity.ERROR
+# An example that fails only for a misspelt `required` member, a schema unsatisfiable only for one,
+# is required-undeclared's finding when it runs (one defect, one finding).
+LEAVES_TO = ("required-undeclared",)
 FACTS = ("derived", "references")  # speclint.analyses.context
 # How an example was bound to its schema (issue 45: each measured, and held back outside preview
 # mode, on its own): inside its API or schema document; by the author's tie (info string, marker

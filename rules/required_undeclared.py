@@ -19,8 +19,8 @@ What it does
       ``unevaluatedProperties: false``, on a schema that always applies with it): no valid
       instance can carry the name, so the ``required`` can never be met (this is the finding
       for it: ``unsatisfiable-schema`` does not report a body unsatisfiable for it alone, nor
-      ``example-invalid`` an example that lacks the name); inside an ``if`` (a condition, not
-      an assertion) it is a ``warning``;
+      ``example-invalid`` an example that lacks the name, unless the run leaves this rule out);
+      inside an ``if`` (a condition, not an assertion) it is a ``warning``;
     - ``warning`` when the shape is open: the name is allowed with any value, and is most
       likely a misspelling of a declared one, which the message suggests.
 
@@ -206,8 +206,9 @@ class RequiredLookup:
     names it reports as declared nowhere, and what a named member's declaration says
     (:meth:`marked`). Looked up by the schema object itself (the very ``dict`` a validator's error carries as its
     ``schema``): what another rule need not report again (``example-invalid``: an example that
-    lacks such a name fails for the typo this rule reports, issue 45). Empty when the rule is
-    switched off, so that the defect is still reported once."""
+    lacks such a name fails for the typo this rule reports, issue 45). Empty when the run does
+    not run this rule (switched off, ``--ignore``d, not ``--select``ed: ``Context.runs``), so
+    that the defect is still reported once."""
 
     @classmethod
     def of(cls, corpus: Context) -> RequiredLookup:
@@ -222,7 +223,11 @@ class RequiredLookup:
         self._index: SchemaIndex | None = None
         self._by_identity: dict[int, Node] = {}
         self._names: dict[int, frozenset[str]] = {}
-        self.on = corpus.config.rule_severity.get(ID, SEVERITY) is not None
+
+    @property
+    def on(self) -> bool:
+        """Whether this rule runs: when it does not, what it would report is another's."""
+        return self.corpus.runs(ID)
 
     def index(self) -> SchemaIndex:
         if self._index is None:
@@ -658,7 +663,7 @@ def closed_typos(corpus: Context, path: str, pointer: str) -> list[tuple[Locatio
     ``required`` is: a name declared nowhere under
     ``additionalProperties: false`` is one no instance can carry, so the schema is
     unsatisfiable for it alone. ``unsatisfiable-schema`` leaves that defect to this rule (one
-    defect, one finding; issue 45) and, when this rule is off, explains it with these."""
+    defect, one finding; issue 45) and, when the run does not run this rule, explains it with these."""
     index = RequiredLookup.of(corpus).index()
     start = index.node_at(path, pointer)
     if start is None:

@@ -11,8 +11,9 @@ What it does
     schema accepts everything or nothing. The finding names the keyword that kills the schema
     and the property it rejects, from the composition's closed ``allOf`` branches. A schema
     unsatisfiable only because a closed ``required`` names members nothing declares is
-    ``required-undeclared``'s finding (one defect, one finding); with that rule off it is
-    reported here, naming the ``required`` list, never a branch the schema does not have.
+    ``required-undeclared``'s finding (one defect, one finding); when the run does not run
+    that rule (off, ``--ignore``d, not selected) it is reported here, naming the ``required``
+    list, never a branch the schema does not have.
 
     Schemas of other dialects are decided in their own terms: draft-04/06/07 files, OpenAPI 3.0
     and AsyncAPI 2 documents are translated to 2020-12 first (``speclint.parsing.dialects``: a
@@ -115,6 +116,9 @@ def in_place_uri(document: Document, pointer: str) -> str:
 
 
 SEVERITY = Severity.ERROR
+# An example that fails only for a misspelt `required` member, a schema unsatisfiable only for one,
+# is required-undeclared's finding when it runs (one defect, one finding).
+LEAVES_TO = ("required-undeclared",)
 FACTS = ("derived", "references")  # speclint.analyses.context; derived: required-undeclared's
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"

@@ -64,6 +64,10 @@ class Context(Corpus):
     facts: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     # The facts this view may read; None: all (the run itself, the command line, tests).
     declared: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    # The rules the run runs, set by the runner (``speclint.run.runner.run_rules``: the command
+    # line's and the configuration's choice, less the preview rules held back); None: those the
+    # configuration enables (a rule's check called alone, as the tests do).
+    running: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, corpus: Corpus) -> Context:
@@ -77,6 +81,17 @@ class Context(Corpus):
         view = copy.copy(self)
         view.declared = frozenset(names)
         return view
+
+    def runs(self, rule_id: str) -> bool:
+        """Whether the rule ``rule_id`` reports in this run. A rule that leaves a defect to
+        another (one defect, one finding: ``example-invalid`` leaves an example that lacks a
+        misspelt ``required`` member to ``required-undeclared``) reports it itself when that
+        one does not run, so that the defect is still reported once."""
+        if self.running is not None:
+            return rule_id in self.running
+        return rule_id not in self.config.rule_severity or (
+            self.config.rule_severity[rule_id] is not None
+        )
 
     def adopt_references(self, index: ReferenceIndex) -> None:
         """Use ``index`` (restored from the rule cache, made from these same JSON/YAML documents)

@@ -527,6 +527,8 @@ def run_rules(
     install_safe_patterns()  # every `pattern` a rule evaluates is time-limited
     keep_hypothesis_private()  # never `.hypothesis` in the working directory (the repository)
     selected = dict(rules) if rules is not None else select_rules(corpus)
+    # What a rule leaves to another it reports itself when that one does not run (Context.runs).
+    corpus.running = frozenset(selected)
     jobs = default_jobs() if jobs is None else max(1, jobs)
     # The reference index is a function of the JSON/YAML documents: kept with the rules' results.
     references_key = cache.key(corpus, REFERENCES) if cache is not None else None
