@@ -84,6 +84,7 @@ from urllib.parse import quote
 import jsonschema_rs
 
 from speclint.analyses.context import Context
+from speclint.analyses.declarations import REPORTED_BY, closed_typos
 from speclint.analyses.references import file_uri, root_base
 from speclint.analyses.roles import Role, openapi_uses
 from speclint.analyses.satisfiability import CRASHED, NO, TIMED_OUT, Decider, Scope
@@ -101,7 +102,6 @@ from speclint.parsing.dialects import (
 )
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer, resolve_pointer
-from speclint.rules.required_undeclared import RequiredLookup, closed_typos
 
 ID = "unsatisfiable-schema"
 # Probes reference the schema where it stands instead of copying it: a copied schema's `$ref: "#"`
@@ -118,8 +118,8 @@ def in_place_uri(document: Document, pointer: str) -> str:
 SEVERITY = Severity.ERROR
 # An example that fails only for a misspelt `required` member, a schema unsatisfiable only for one,
 # is required-undeclared's finding when it runs (one defect, one finding).
-LEAVES_TO = ("required-undeclared",)
-FACTS = ("derived", "references")  # speclint.analyses.context; derived: required-undeclared's
+LEAVES_TO = (REPORTED_BY,)
+FACTS = ("references", "schemas")  # speclint.analyses.context
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"
 
@@ -159,8 +159,8 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             reasons, related = _explain(corpus, document, pointer, node)
             advice = _closure_advice(document) if reasons else ""
             if not reasons:
-                typos = closed_typos(corpus, document.path, pointer)
-                if typos and RequiredLookup.of(corpus).on:
+                typos = closed_typos(corpus.schemas, document.path, pointer)
+                if typos and corpus.runs(REPORTED_BY):
                     # A closed schema's `required` names a member it declares nowhere:
                     # required-undeclared reports that typo, at error, where it is written
                     # (one defect, one finding; issue 45).

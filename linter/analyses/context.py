@@ -19,6 +19,11 @@ fact, built on first use and kept for the run (issue 27):
     each document the repository does not author (generated, vendored, a bundle or copy of
     another corpus document, an upstream project's copy) and the evidence
     (``speclint.analyses.provenance``);
+``schemas``
+    every schema object of the corpus, with its in-place parent, the schemas that ``$ref`` it and
+    the scope a ``required`` is looked up in (``speclint.analyses.declarations.SchemaIndex``):
+    ``required-undeclared`` reports from it what ``example-invalid`` and ``unsatisfiable-schema``
+    leave to it;
 ``merges``
     the documents a bundler merges with sibling fragments (``asyncapi bundle``, ``redocly
     join``...), by a build command's or the files' own evidence (``speclint.analyses.merging``);
@@ -40,6 +45,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from speclint.analyses.declarations import SchemaIndex
 from speclint.analyses.lineage import derived_documents
 from speclint.analyses.merging import Merges, merges
 from speclint.analyses.provenance import Provenance, derived, provenance
@@ -47,7 +53,7 @@ from speclint.analyses.references import ReferenceIndex
 from speclint.analyses.roles import RoleMap
 from speclint.model.corpus import Corpus
 
-FACTS = frozenset({"references", "roles", "derived", "provenance", "merges"})
+FACTS = frozenset({"references", "roles", "derived", "provenance", "merges", "schemas"})
 
 T = TypeVar("T")
 
@@ -118,6 +124,10 @@ class Context(Corpus):
     def merges(self) -> Merges:
         return self._read("merges", self._merges)
 
+    @property
+    def schemas(self) -> SchemaIndex:
+        return self._read("schemas", self._schemas)
+
     def _read(self, name: str, build: Callable[[], T]) -> T:
         if self.declared is not None and name not in self.declared:
             raise UndeclaredFact(
@@ -149,6 +159,14 @@ class Context(Corpus):
         if found is None:
             found = self.facts["provenance"] = provenance(
                 self, self._references(), self._embedding()
+            )
+        return found  # type: ignore[no-any-return]
+
+    def _schemas(self) -> SchemaIndex:
+        found = self.facts.get("schemas")
+        if found is None:
+            found = self.facts["schemas"] = SchemaIndex.build(
+                self, self._references(), self._derived()
             )
         return found  # type: ignore[no-any-return]
 
