@@ -56,10 +56,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.inlining import InlinedView, inline_merged, misplaced_refs_of
+from speclint.analyses.inlining import InlinedView, bundle_reach, inline_merged, misplaced_refs_of
 from speclint.analyses.merging import fragment_note
 from speclint.analyses.schema_objects import oversized_patterns, schema_roots
-from speclint.analyses.units import check_by_unit, reach
+from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import (
     ERRORS_COUNTED,
     LocatedError,
@@ -87,55 +87,39 @@ NEEDS_INDEXES = False
 FACTS = ("merges", "references")  # speclint.analyses.context
 
 
-def _inlined(corpus: Context, document: Document, declared: str) -> InlinedView:
+def _inlined(
+    corpus: Context, document: Document, declared: str
+) -> tuple[InlinedView, list[LocatedError]]:
     """The document as its bundle reads (``speclint.analyses.inlining``): a ``$ref`` where the
     AsyncAPI schema allows no Reference Object (a channel's ``description`` kept in a file) is
-    replaced by its corpus target."""
-    memo: dict[str, InlinedView] = corpus.memo.setdefault(f"{ID}:inlined", {})
-    judged = _judged(corpus)
-    if document.path not in memo:
-        validator = asyncapi_validator(declared)
+    replaced by its corpus target; and every distinct error of it, most specific first
+    (``validation.located``). The errors the schema found while inlining are the view's when
+    it judged the view's data last (nothing inlined in the last round, or nothing at all): they
+    are not found again by a second validation of the same data."""
+    validator = asyncapi_validator(declared)
+    last: list[tuple[Any, list[LocatedError]]] = []  # the data judged last, and its errors
 
-        def misplaced(data: Any) -> Iterator[str]:
-            raw = list(validator.iter_errors(data))
-            judged[document.path] = (
-                data,
-                list(located(raw, limit=ERRORS_COUNTED)),
-            )  # `_errors` reads
-            # Every error of the tree, the branches of a `oneOf` included: a message's
-            # `examples: [{$ref: ...}]` is rejected only inside the message's `oneOf`, whose
-            # explanation is at the message (`validation.error_places`).
-            return misplaced_refs_of(error_places(raw))
+    def misplaced(data: Any) -> Iterator[str]:
+        raw = list(validator.iter_errors(data))
+        last[:] = [(data, list(located(raw, limit=ERRORS_COUNTED)))]
+        # Every error of the tree, the branches of a `oneOf` included: a message's
+        # `examples: [{$ref: ...}]` is rejected only inside the message's `oneOf`, whose
+        # explanation is at the message (`validation.error_places`).
+        return misplaced_refs_of(error_places(raw))
 
-        memo[document.path] = inline_merged(corpus, document, misplaced, corpus.merges)
-    return memo[document.path]
-
-
-def _judged(corpus: Context) -> dict[str, tuple[Any, list[LocatedError]]]:
-    """Per document, the data the schema last judged while inlining, and its errors: when that
-    is the view's data (nothing inlined in the last round, or nothing at all), the check takes
-    them, not a second validation of the same data."""
-    found: dict[str, tuple[Any, list[LocatedError]]] = corpus.memo.setdefault(f"{ID}:judged", {})
-    return found
-
-
-def _errors(corpus: Context, view: InlinedView, declared: str) -> list[LocatedError]:
-    """Every distinct error of the view, most specific first (``validation.located``)."""
-    last = _judged(corpus).get(view.document.path)
-    if last is not None and last[0] is view.data:
-        return last[1]
-    return list(located(asyncapi_validator(declared).iter_errors(view.data), limit=ERRORS_COUNTED))
+    view = inline_merged(corpus, document, misplaced, corpus.merges)
+    if last and last[0][0] is view.data:
+        return view, last[0][1]
+    return view, list(located(validator.iter_errors(view.data), limit=ERRORS_COUNTED))
 
 
 def unit_reach(corpus: Context, document: Document) -> list[str]:
-    """What one unit reads besides its document (``speclint.analyses.units``): every file its
-    ``$ref``\\s reach (``units.reach``), which holds every file a misplaced ``$ref`` inlines (the
-    reference index resolves both): a key made without validating the document, so a run whose
-    results are all cached validates nothing."""
+    """What one unit reads besides its document (``speclint.analyses.units``): the files its
+    bundle reads (``inlining.bundle_reach``); none for a version speclint has no schema of."""
     declared = str(document.data.get("asyncapi", "")) if isinstance(document.data, dict) else ""
     if declared not in asyncapi_versions():
         return []
-    return sorted(set(reach(corpus, document.path)) | set(corpus.merges.partners(document.path)))
+    return bundle_reach(corpus, document)
 
 
 def units(corpus: Context) -> list[Document]:
@@ -188,11 +172,11 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
 def _validated(corpus: Context, document: Document, declared: str) -> list[Finding]:
     """The document's errors against its version's schema, as its bundle reads (``_inlined``):
     an error in an inlined or merged-in piece is placed in the file it is written in."""
-    view = _inlined(corpus, document, declared)
+    view, every = _inlined(corpus, document, declared)
     merged = corpus.merges.partners(document.path)
     found: list[Finding] = []
     # A `$ref` not inlined: its target is missing (unresolved-ref's) or cyclic.
-    errors = [e for e in _errors(corpus, view, declared) if e.pointer not in view.left]
+    errors = [e for e in every if e.pointer not in view.left]
     for at, message, key in errors:
         holder, pointer = view.locate(at)
         fix = f"fix it so the document is valid AsyncAPI {declared}"

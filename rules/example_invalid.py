@@ -71,7 +71,7 @@ Limitations
     placeholders, elisions (``"..."``) and type sketches (``"count": "integer"``) are not
     judged: the cases are the tests', each named after it (``grep -l example-invalid tests/``). A schema whose references do not resolve is skipped
     (``unresolved-ref``); a missing member its schema's ``required`` misspells is
-    ``required-undeclared``'s finding.
+    ``required-undeclared``'s finding, and this rule's when the run does not run that one.
 """
 
 from __future__ import annotations
@@ -90,6 +90,7 @@ from referencing.exceptions import Unresolvable
 
 from speclint.analyses.charts import chart_defaults, gives, merged_values
 from speclint.analyses.context import Context
+from speclint.analyses.declarations import REPORTED_BY
 from speclint.analyses.fences import (
     BY_EXAMPLE,
     BY_OPERATION,
@@ -127,11 +128,13 @@ from speclint.parsing.structured import (
     join_pointer,
     resolve_pointer,
 )
-from speclint.rules.required_undeclared import RequiredLookup
 
 ID = "example-invalid"
 SEVERITY = Severity.ERROR
-FACTS = ("derived", "references")  # speclint.analyses.context
+# An example that fails only for a misspelt `required` member, a schema unsatisfiable only for one,
+# is required-undeclared's finding when it runs (one defect, one finding).
+LEAVES_TO = (REPORTED_BY,)
+FACTS = ("derived", "references", "schemas")  # speclint.analyses.context
 # How an example was bound to its schema (issue 45: each measured, and held back outside preview
 # mode, on its own): inside its API or schema document; by the author's tie (info string, marker
 # comment, configuration); by the paragraph above naming a schema file or a definition; by the
@@ -912,16 +915,16 @@ def _without_typos(corpus: Context, errors: list[ValidationError]) -> list[Valid
     ``required-undeclared`` reports that typo, at the ``required`` list, and an example that
     lacks the misspelt name fails for it alone (one defect, one finding; issue 45). Its other
     errors stay."""
-    if not any(e.validator == "required" for e in errors):
+    if not corpus.runs(REPORTED_BY) or not any(e.validator == "required" for e in errors):
         return errors
-    typos = RequiredLookup.of(corpus)
+    index = corpus.schemas
     return [
         e
         for e in errors
         if not (
             e.validator == "required"
             and any(
-                f"{name!r} is a required property" == e.message for name in typos.names(e.schema)
+                f"{name!r} is a required property" == e.message for name in index.typos(e.schema)
             )
         )
     ]
@@ -971,7 +974,7 @@ def _outside_direction(
         return errors
     if not any(e.validator == "required" for e in errors):
         return errors
-    lookup = RequiredLookup.of(corpus)
+    index = corpus.schemas
 
     def marked(error: ValidationError) -> bool:
         if error.validator != "required" or not isinstance(error.validator_value, list):
@@ -981,7 +984,7 @@ def _outside_direction(
             for n in error.validator_value
             if isinstance(n, str) and f"{n!r} is a required property" == error.message
         ]
-        return bool(named) and any(lookup.marked(error.schema, named[0], k) for k in keywords)
+        return bool(named) and any(index.marked(error.schema, named[0], k) for k in keywords)
 
     return [e for e in errors if not marked(e)]
 

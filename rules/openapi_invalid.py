@@ -71,6 +71,7 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 from speclint.analyses.context import Context
 from speclint.analyses.inlining import (
     InlinedView,
+    bundle_reach,
     corpus_target,
     inline_merged,
     misplaced_refs_of,
@@ -84,7 +85,7 @@ from speclint.analyses.schema_objects import (
     oversized_patterns,
     referenced_schema_maps,
 )
-from speclint.analyses.units import check_by_unit, reach
+from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import (
     explain,
     json_spelled,
@@ -545,14 +546,9 @@ def _not_inlined(document: Document, holder: Document, pointer: str, why: str) -
     )
 
 
-def unit_reach(corpus: Context, document: Document) -> list[str]:
-    """What one unit reads besides its document (``speclint.analyses.units``): every file its
-    ``$ref``\\s reach (``units.reach``), and the files its bundler merges with it
-    (``speclint.analyses.merging``). That holds the files of ``_api_parts`` and every file a
-    misplaced ``$ref`` inlines (the reference index resolves them all), and is known without
-    validating the document: a run whose results are all cached validates nothing. The price:
-    an edit of a schema file the document reaches re-checks the document too."""
-    return sorted(set(reach(corpus, document.path)) | set(corpus.merges.partners(document.path)))
+# What one unit reads besides its document (``speclint.analyses.units``): the files its bundle
+# reads, which hold those of ``_api_parts`` and every file a misplaced ``$ref`` inlines.
+unit_reach = bundle_reach
 
 
 # A `$ref` to a file that is no JSON or YAML, where the format wants a string

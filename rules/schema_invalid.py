@@ -215,10 +215,9 @@ def _judged_as_oas30(corpus: Context, document: Document, registry: Any) -> Iter
     openapi-schema-validator's ``check_schema`` does: ``nullable`` and a boolean
     ``exclusiveMinimum`` are its keywords, a type array is not. It is a piece of a split API
     source, judged as the bundle holds it (``_inlined``)."""
-    view = _inlined(corpus, document)
-    last = _last_judged(corpus).get(document.path)
-    if last is not None and last[0] is view.data:
-        errors: Iterable[LocatedError] = last[1]  # judged while inlining: not judged again
+    view, judged = _inlined(corpus, document)
+    if judged is not None:
+        errors: Iterable[LocatedError] = judged  # judged while inlining: not judged again
     elif accepted_fast(_oas30_judge(), view.data):
         return
     else:
@@ -248,42 +247,30 @@ def _oas30_validator(registry: Any) -> Validator:
     )
 
 
-def _inlined(corpus: Context, document: Document) -> InlinedView:
+def _inlined(corpus: Context, document: Document) -> tuple[InlinedView, list[LocatedError] | None]:
     """An OpenAPI 3.0 Schema Object file as the bundle of the API that names it holds it: a
     ``$ref`` member where the metaschema wants a schema map's entry (``properties: {$ref:
     attributes.yml#/ids}``, a map kept in a file of its own) replaced by its target, as
-    redocly and swagger-cli bundle replace any ``$ref`` (``speclint.analyses.inlining``).
-    (``unit_reach`` no longer asks: the unit's key is ``units.reach``.)"""
-    memo: dict[str, InlinedView] = corpus.memo.setdefault(f"{ID}:inlined", {})
-    if document.path not in memo:
-        if _inlines_nothing(document):
-            memo[document.path] = InlinedView(document, document.data)
-        else:
-            validator = _oas30_validator(metaschema_registry())
+    redocly and swagger-cli bundle replace any ``$ref`` (``speclint.analyses.inlining``). With
+    it, the metaschema's errors when it judged the view's data last while inlining (nothing
+    inlined in the last round, or nothing at all): the check takes them, not a second
+    validation of the same data; None when it did not."""
+    if _inlines_nothing(document):
+        return InlinedView(document, document.data), None
+    validator = _oas30_validator(metaschema_registry())
+    last: list[tuple[Any, list[LocatedError]]] = []  # the data judged last, and its errors
 
-            judged = _last_judged(corpus)
+    def misplaced(data: Any) -> Iterator[str]:
+        errors = (
+            []
+            if accepted_fast(_oas30_judge(), data)
+            else list(located_errors(validator, data, ERRORS_COUNTED))
+        )
+        last[:] = [(data, errors)]
+        return misplaced_refs_of((e.pointer, resolve_pointer(data, e.pointer)) for e in errors)
 
-            def misplaced(data: Any) -> Iterator[str]:
-                errors = (
-                    []
-                    if accepted_fast(_oas30_judge(), data)
-                    else list(located_errors(validator, data, ERRORS_COUNTED))
-                )
-                judged[document.path] = (data, errors)  # the view's last: `_judged_as_oas30`
-                return misplaced_refs_of(
-                    (e.pointer, resolve_pointer(data, e.pointer)) for e in errors
-                )
-
-            memo[document.path] = inline_misplaced(corpus, document, misplaced)
-    return memo[document.path]
-
-
-def _last_judged(corpus: Context) -> dict[str, tuple[Any, list[LocatedError]]]:
-    """Per OpenAPI 3.0 schema file, the data the metaschema last judged while inlining, and its
-    errors: when that is the view's data (nothing inlined in the last round, or nothing at
-    all), the check takes them, not a second validation of the same data."""
-    found: dict[str, tuple[Any, list[LocatedError]]] = corpus.memo.setdefault(f"{ID}:judged", {})
-    return found
+    view = inline_misplaced(corpus, document, misplaced)
+    return view, last[0][1] if last and last[0][0] is view.data else None
 
 
 def unit_reach(corpus: Context, document: Document) -> list[str]:

@@ -11,8 +11,9 @@ What it does
     schema accepts everything or nothing. The finding names the keyword that kills the schema
     and the property it rejects, from the composition's closed ``allOf`` branches. A schema
     unsatisfiable only because a closed ``required`` names members nothing declares is
-    ``required-undeclared``'s finding (one defect, one finding); with that rule off it is
-    reported here, naming the ``required`` list, never a branch the schema does not have.
+    ``required-undeclared``'s finding (one defect, one finding); when the run does not run
+    that rule (off, ``--ignore``d, not selected) it is reported here, naming the ``required``
+    list, never a branch the schema does not have.
 
     Schemas of other dialects are decided in their own terms: draft-04/06/07 files, OpenAPI 3.0
     and AsyncAPI 2 documents are translated to 2020-12 first (``speclint.parsing.dialects``: a
@@ -83,6 +84,7 @@ from urllib.parse import quote
 import jsonschema_rs
 
 from speclint.analyses.context import Context
+from speclint.analyses.declarations import REPORTED_BY, closed_typos
 from speclint.analyses.references import file_uri, root_base
 from speclint.analyses.roles import Role, openapi_uses
 from speclint.analyses.satisfiability import CRASHED, NO, TIMED_OUT, Decider, Scope
@@ -100,7 +102,6 @@ from speclint.parsing.dialects import (
 )
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer, resolve_pointer
-from speclint.rules.required_undeclared import RequiredLookup, closed_typos
 
 ID = "unsatisfiable-schema"
 # Probes reference the schema where it stands instead of copying it: a copied schema's `$ref: "#"`
@@ -115,7 +116,10 @@ def in_place_uri(document: Document, pointer: str) -> str:
 
 
 SEVERITY = Severity.ERROR
-FACTS = ("derived", "references")  # speclint.analyses.context; derived: required-undeclared's
+# An example that fails only for a misspelt `required` member, a schema unsatisfiable only for one,
+# is required-undeclared's finding when it runs (one defect, one finding).
+LEAVES_TO = (REPORTED_BY,)
+FACTS = ("references", "schemas")  # speclint.analyses.context
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"
 
@@ -155,8 +159,8 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             reasons, related = _explain(corpus, document, pointer, node)
             advice = _closure_advice(document) if reasons else ""
             if not reasons:
-                typos = closed_typos(corpus, document.path, pointer)
-                if typos and RequiredLookup.of(corpus).on:
+                typos = closed_typos(corpus.schemas, document.path, pointer)
+                if typos and corpus.runs(REPORTED_BY):
                     # A closed schema's `required` names a member it declares nowhere:
                     # required-undeclared reports that typo, at error, where it is written
                     # (one defect, one finding; issue 45).

@@ -18,6 +18,7 @@ from speclint.analyses.context import Context
 from speclint.common.findings import Severity
 from speclint.model.config import load_config
 from speclint.rules import asyncapi_invalid, openapi_invalid, schema_invalid
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -425,13 +426,9 @@ def test_what_a_unit_reads_is_within_what_its_refs_reach(make_corpus: MakeCorpus
     assert openapi_invalid.unit_reach(corpus, document) == sorted(reached)
 
 
-@pytest.mark.parametrize("rule", ["asyncapi-invalid", "schema-invalid"])
-def test_a_document_with_nothing_inlined_is_validated_once(
-    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch, rule: str
-) -> None:
-    # The errors found while looking for `$ref`s to inline are the check's own when the view is
-    # the data they were found in: not a second validation of the same data.
-    files = {
+def _one_error_each() -> dict[str, str | bytes]:
+    """An AsyncAPI document and an OpenAPI 3.0 schema file, one error each, nothing inlined."""
+    return {
         "api/asyncapi.yaml": yaml(
             """
             asyncapi: 2.6.0
@@ -451,6 +448,15 @@ def test_a_document_with_nothing_inlined_is_validated_once(
         ),
         "schemas/widget.yaml": "type: integer\nminimum: zero\n",
     }
+
+
+@pytest.mark.parametrize("rule", ["asyncapi-invalid", "schema-invalid"])
+def test_a_document_with_nothing_inlined_is_validated_once(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch, rule: str
+) -> None:
+    # The errors found while looking for `$ref`s to inline are the check's own when the view is
+    # the data they were found in: not a second validation of the same data.
+    files = _one_error_each()
     root = make_corpus(files)
     module = asyncapi_invalid if rule == "asyncapi-invalid" else schema_invalid
     calls: list[int] = []
@@ -466,3 +472,15 @@ def test_a_document_with_nothing_inlined_is_validated_once(
     found = run_rule(root, rule)
     assert len(found) == 1, [f.message for f in found]
     assert len(calls) == 1
+
+
+@pytest.mark.parametrize("rule", ["asyncapi-invalid", "schema-invalid"])
+def test_no_documents_view_or_errors_are_kept_for_the_run(
+    make_corpus: MakeCorpus, rule: str
+) -> None:
+    # A document's view and errors are read once, by its own check: the run keeps none of them
+    # (every document's errors were kept in the run-wide memo until the run ended).
+    root = make_corpus(_one_error_each())
+    corpus = Context.load(root, load_config(root))
+    assert len(list(all_rules()[rule].check(corpus, {}))) == 1
+    assert [key for key in corpus.memo if key.startswith(f"{rule}:")] == []

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_rule
+from speclint.run.engine import Options, lint
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -165,3 +166,40 @@ def test_a_required_member_whose_schema_has_the_closed_typo_is_one_finding(
     [typo] = run_rule(root, "required-undeclared")
     assert typo.severity.label == "error" and "`buffer_ts`" in typo.message
     assert run_rule(root, "unsatisfiable-schema") == []
+
+
+# --- the typo is left to required-undeclared only when the run runs it -------------------------
+
+
+def _rules_reporting(root: Path, **chosen: tuple[str, ...]) -> list[str]:
+    """The rule of each finding of a run of the engine on ``root`` (the rule cache on: a run of
+    another selection must not answer from it)."""
+    outcome = lint(root, Options(**chosen))  # type: ignore[arg-type]
+    return sorted(f.rule for f in outcome.findings)
+
+
+def test_the_typo_in_an_example_is_reported_once_whichever_rules_the_run_runs(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yaml": _shared_link_api("{access: open, url: 'https://x'}")})
+    both = ("required-undeclared", "example-invalid")
+    assert _rules_reporting(root, rules=both) == ["required-undeclared"]
+    assert _rules_reporting(root, rules=both, ignore=("required-undeclared",)) == [
+        "example-invalid"
+    ]
+    assert _rules_reporting(root, rules=("example-invalid",)) == ["example-invalid"]
+    (root / "speclint.toml").write_text('ignore = ["required-undeclared"]\n', encoding="utf-8")
+    assert _rules_reporting(root, rules=both) == ["required-undeclared"]  # the flag wins
+    assert "example-invalid" in _rules_reporting(root)
+
+
+def test_a_schema_unsatisfiable_for_a_closed_typo_is_reported_once_whichever_rules_run(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/asyncapi.yaml": _closed_payload_api()})
+    both = ("required-undeclared", "unsatisfiable-schema")
+    assert _rules_reporting(root, rules=both) == ["required-undeclared"]
+    assert _rules_reporting(root, rules=both, ignore=("required-undeclared",)) == [
+        "unsatisfiable-schema"
+    ]
+    assert _rules_reporting(root, rules=("unsatisfiable-schema",)) == ["unsatisfiable-schema"]

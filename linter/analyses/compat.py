@@ -42,7 +42,8 @@ from speclint.analyses.context import Context
 from speclint.analyses.fingerprints import schema_locations
 from speclint.analyses.policies import ANY_FIELD, Statement, binds, policy_statements
 from speclint.analyses.roles import HTTP_METHODS
-from speclint.analyses.shapes import Site, follow, is_closed_false, resolve, types_of
+from speclint.analyses.schema_objects import types_of
+from speclint.analyses.shapes import Site, follow, is_closed_false, resolve
 from speclint.common.findings import Location, json_value
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_at, modern

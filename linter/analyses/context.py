@@ -19,6 +19,11 @@ fact, built on first use and kept for the run (issue 27):
     each document the repository does not author (generated, vendored, a bundle or copy of
     another corpus document, an upstream project's copy) and the evidence
     (``speclint.analyses.provenance``);
+``schemas``
+    every schema object of the corpus, with its in-place parent, the schemas that ``$ref`` it and
+    the scope a ``required`` is looked up in (``speclint.analyses.declarations.SchemaIndex``):
+    ``required-undeclared`` reports from it what ``example-invalid`` and ``unsatisfiable-schema``
+    leave to it;
 ``merges``
     the documents a bundler merges with sibling fragments (``asyncapi bundle``, ``redocly
     join``...), by a build command's or the files' own evidence (``speclint.analyses.merging``);
@@ -40,6 +45,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from speclint.analyses.declarations import SchemaIndex
 from speclint.analyses.lineage import derived_documents
 from speclint.analyses.merging import Merges, merges
 from speclint.analyses.provenance import Provenance, derived, provenance
@@ -47,7 +53,7 @@ from speclint.analyses.references import ReferenceIndex
 from speclint.analyses.roles import RoleMap
 from speclint.model.corpus import Corpus
 
-FACTS = frozenset({"references", "roles", "derived", "provenance", "merges"})
+FACTS = frozenset({"references", "roles", "derived", "provenance", "merges", "schemas"})
 
 T = TypeVar("T")
 
@@ -64,6 +70,10 @@ class Context(Corpus):
     facts: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
     # The facts this view may read; None: all (the run itself, the command line, tests).
     declared: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    # The rules the run runs, set by the runner (``speclint.run.runner.run_rules``: the command
+    # line's and the configuration's choice, less the preview rules held back); None: those the
+    # configuration enables (a rule's check called alone, as the tests do).
+    running: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of(cls, corpus: Corpus) -> Context:
@@ -77,6 +87,17 @@ class Context(Corpus):
         view = copy.copy(self)
         view.declared = frozenset(names)
         return view
+
+    def runs(self, rule_id: str) -> bool:
+        """Whether the rule ``rule_id`` reports in this run. A rule that leaves a defect to
+        another (one defect, one finding: ``example-invalid`` leaves an example that lacks a
+        misspelt ``required`` member to ``required-undeclared``) reports it itself when that
+        one does not run, so that the defect is still reported once."""
+        if self.running is not None:
+            return rule_id in self.running
+        return rule_id not in self.config.rule_severity or (
+            self.config.rule_severity[rule_id] is not None
+        )
 
     def adopt_references(self, index: ReferenceIndex) -> None:
         """Use ``index`` (restored from the rule cache, made from these same JSON/YAML documents)
@@ -102,6 +123,10 @@ class Context(Corpus):
     @property
     def merges(self) -> Merges:
         return self._read("merges", self._merges)
+
+    @property
+    def schemas(self) -> SchemaIndex:
+        return self._read("schemas", self._schemas)
 
     def _read(self, name: str, build: Callable[[], T]) -> T:
         if self.declared is not None and name not in self.declared:
@@ -134,6 +159,14 @@ class Context(Corpus):
         if found is None:
             found = self.facts["provenance"] = provenance(
                 self, self._references(), self._embedding()
+            )
+        return found  # type: ignore[no-any-return]
+
+    def _schemas(self) -> SchemaIndex:
+        found = self.facts.get("schemas")
+        if found is None:
+            found = self.facts["schemas"] = SchemaIndex.build(
+                self, self._references(), self._derived()
             )
         return found  # type: ignore[no-any-return]
 

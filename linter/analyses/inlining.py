@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from speclint.analyses.merging import Merges, merged_data
 from speclint.analyses.references import DATA_KEYWORDS, rebased
+from speclint.analyses.units import reach
 from speclint.parsing.structured import (
     escape_token,
     join_pointer,
@@ -308,3 +309,14 @@ def inline_merged(
         view.origins.setdefault(at, origin)
     view.written.update(written)
     return view
+
+
+def bundle_reach(corpus: Context, document: Document) -> list[str]:
+    r"""What a document's bundle reads besides the document: every file its ``$ref``\s reach
+    (``units.reach``) and the files its bundler merges with it (``speclint.analyses.merging``).
+    That holds every file a misplaced ``$ref`` inlines (the reference index resolves them all),
+    and is known without validating the document: the unit key of a rule that judges a
+    document as its bundle reads (``unit_reach``, ``speclint.analyses.units``), so a run whose
+    results are all cached validates nothing. The price: an edit of a schema file the document
+    reaches re-checks the document too."""
+    return sorted(set(reach(corpus, document.path)) | set(corpus.merges.partners(document.path)))

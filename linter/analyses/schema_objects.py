@@ -55,6 +55,16 @@ class SchemaObject:
     declared: str | None  # the nearest `$schema` at or above this object, as written
 
 
+def types_of(node: dict[str, Any]) -> set[str]:
+    """The types a schema object's ``type`` names (none: any)."""
+    declared = node.get("type")
+    if isinstance(declared, str):
+        return {declared}
+    if isinstance(declared, list):
+        return {t for t in declared if isinstance(t, str)}
+    return set()
+
+
 def schema_objects(document: Document) -> Iterator[SchemaObject]:
     """Every schema object (a mapping; boolean schemas say nothing to check) of ``document``."""
     for pointer, node in schema_roots(document):

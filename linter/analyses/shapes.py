@@ -23,6 +23,7 @@ from urllib.parse import unquote
 from speclint.analyses.context import Context
 from speclint.analyses.references import ANNOTATIONS
 from speclint.analyses.roles import Role, asyncapi_uses, openapi_uses
+from speclint.analyses.schema_objects import types_of
 from speclint.analyses.units import kept_with_page
 from speclint.common.findings import Location
 from speclint.model.corpus import Document
@@ -98,15 +99,6 @@ def follow(corpus: Context, site: Site) -> Site:
         seen.add((target.document.path, target.pointer))
         site = target
     return site
-
-
-def types_of(node: dict[str, Any]) -> set[str]:
-    declared = node.get("type")
-    if isinstance(declared, str):
-        return {declared}
-    if isinstance(declared, list):
-        return {t for t in declared if isinstance(t, str)}
-    return set()
 
 
 def is_object_shape(node: Any) -> bool:

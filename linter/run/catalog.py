@@ -63,6 +63,9 @@ class RuleInfo:
     # What it reads of one Markdown page alone, made as the page is parsed and kept with it
     # (speclint.analyses.units.prepared).
     prepare: Callable[[Document], Any] | None = None
+    # LEAVES_TO: the rules it leaves a defect to (one defect, one finding), which it reports
+    # itself when they do not run (``Context.runs``): whether they run is part of its cache key.
+    leaves_to: tuple[str, ...] = ()
     # FACTS: the derived facts it reads (speclint.analyses.context); it is given no other.
     facts: frozenset[str] = frozenset()
     # PREVIEW = True: a preview rule whatever its labels say (a new rule or heuristic, before it
@@ -152,6 +155,7 @@ def all_rules() -> dict[str, RuleInfo]:
             extract=extract if reads == "extract" else None,
             prepare=getattr(module, "prepare", None),
             facts=facts,
+            leaves_to=tuple(str(r) for r in getattr(module, "LEAVES_TO", ())),
             declared_preview=bool(getattr(module, "PREVIEW", False)),
             heuristics=_heuristics(module, rule_id),
             declared_ties=_declared_ties(module, rule_id),

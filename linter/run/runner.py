@@ -66,13 +66,16 @@ class RunResult:
     coverage: tuple[Note, ...] = ()
 
 
-def prime(corpus: Context, protos: bool = False) -> None:
+def prime(corpus: Context, protos: bool = False, schemas: bool = False) -> None:
     """Build what several rules share before they run in forked processes (each would
-    otherwise build it again): the reference index, the roles, the prose value sets, and, when
-    ``protos``, the corpus's protos compiled (protoc runs once, not once per rule). The run
-    does this, not the corpus model, which knows nothing of the analyses (issue 27)."""
+    otherwise build it again): the reference index, the roles, the prose value sets, when
+    ``protos``, the corpus's protos compiled (protoc runs once, not once per rule), and when
+    ``schemas``, the schema index (``speclint.analyses.declarations``). The run does this, not
+    the corpus model, which knows nothing of the analyses (issue 27)."""
     corpus.references  # noqa: B018
     corpus.roles  # noqa: B018
+    if schemas:
+        corpus.schemas  # noqa: B018
     for document in corpus.of_kind(DocumentKind.MARKDOWN):
         prose_sets(document)
     if protos:
@@ -381,7 +384,11 @@ def _forked(
                 early.unprimed = True
                 assign(early, first)
             # Built once here and inherited by every other worker (copy-on-write).
-            prime(corpus, sum(info.reads_protos for _, info in pending) > 1)
+            prime(
+                corpus,
+                protos=sum(info.reads_protos for _, info in pending) > 1,
+                schemas=sum("schemas" in info.facts for _, info in pending) > 1,
+            )
             # What the early worker sent meanwhile waited unread (protoc on a large corpus, a
             # loaded machine: past the time box): its time box counts from when it can be read,
             # not as the rule's own slowness.
@@ -527,6 +534,8 @@ def run_rules(
     install_safe_patterns()  # every `pattern` a rule evaluates is time-limited
     keep_hypothesis_private()  # never `.hypothesis` in the working directory (the repository)
     selected = dict(rules) if rules is not None else select_rules(corpus)
+    # What a rule leaves to another it reports itself when that one does not run (Context.runs).
+    corpus.running = frozenset(selected)
     jobs = default_jobs() if jobs is None else max(1, jobs)
     # The reference index is a function of the JSON/YAML documents: kept with the rules' results.
     references_key = cache.key(corpus, REFERENCES) if cache is not None else None
