@@ -15,7 +15,9 @@ JavaScript configuration is code, ``conf.py`` is read as a name only):
 - Sphinx (a folder with ``conf.py``) renders its folder's pages through MyST; a MyST project is
   one whose ``conf.py`` names ``myst_parser`` or ``myst_nb`` (its ``extensions``, read as text,
   never run), or a MyST CLI (``myst.yml``) or Jupyter Book (``_toc.yml``) folder;
-- a page outside them with YAML front matter, or under a Hugo section page (``_index.md``), is
+- a page outside them with YAML front matter (not an improvement proposal's preamble,
+  ``eip:``/``fip:`` with ``status`` and ``author``, which a proposal process reads and
+  GitHub shows), or under a Hugo section page (``_index.md``), is
   written for a site built elsewhere;
 - every other page is rendered by GitHub alone.
 
@@ -39,7 +41,7 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.parsing.kinds import DocumentKind, folder_holding
-from speclint.parsing.links import FRONT_MATTER
+from speclint.parsing.links import FRONT_MATTER, proposal_preamble, site_front_matter
 from speclint.parsing.reading import read_raw
 
 # The configuration files that make a folder a documentation site's source, by generator.
@@ -304,7 +306,9 @@ class Renderers:
         document = self.corpus.documents.get(path)
         text = document.text if document is not None else None
         if text is not None and FRONT_MATTER.match(text):
-            return Renderer(ELSEWHERE, "", "front matter")
+            if not proposal_preamble(site_front_matter(text)):
+                return Renderer(ELSEWHERE, "", "front matter")
+            return None  # a proposal's preamble (`eip:`, `status:`): read on GitHub
         if posixpath.basename(path).lower().startswith("readme."):
             return None  # a folder's README: what GitHub shows of the folder
         section = folder_holding(self.files, path, (HUGO_SECTION,))
