@@ -154,3 +154,48 @@ def test_a_sites_front_matter_still_makes_case_an_info(make_corpus: MakeCorpus) 
     files: dict[str, str | bytes] = {"FIPS/fip-0099.md": page}
     found = run_rule(make_corpus(files), "broken-link")
     assert [f.severity.name for f in found] == ["INFO"]
+
+
+# --- index-drift: a list of one kind of page -----------------------------------------------------
+
+KINDS = {
+    "kinds/README.md": "# Kinds\n",
+    "kinds/bike-share.md": "# Bike share\n",
+    "kinds/car-share.md": "# Car share\n",
+    "kinds/ride-hail.md": "# Ride hail\n",
+    "kinds/delivery-robots.md": "# Delivery robots\n",
+    "kinds/event_types.md": "# Event types\n",
+    "kinds/vehicle_states.md": "# Vehicle states\n",
+}
+KINDS_LIST = md(
+    """
+    # Fleet
+
+    Vehicles.
+
+    # Kinds
+
+    Get started with a kind:
+
+    - [Bike share](kinds/bike-share.md)
+    - [Car share](kinds/car-share.md)
+    - [Ride hail](kinds/ride-hail.md)
+    - [Delivery robots](kinds/delivery-robots.md)
+    """
+)
+
+
+def test_a_list_of_one_kind_of_page_is_no_index_of_the_others(make_corpus: MakeCorpus) -> None:
+    # The listed pages share a naming shape (`-` between words) that the unlisted ones lack
+    # (`_`): those are another kind of page, which the list does not claim.
+    files: dict[str, str | bytes] = {**KINDS, "README.md": KINDS_LIST}
+    assert run_rule(make_corpus(files), "index-drift") == []
+
+
+def test_a_missing_page_of_the_listed_shape_is_still_reported(make_corpus: MakeCorpus) -> None:
+    kinds = {k: v for k, v in KINDS.items() if k != "kinds/vehicle_states.md"}
+    files: dict[str, str | bytes] = {**kinds, "README.md": KINDS_LIST, "kinds/scooters.md": "# S\n"}
+    found = run_rule(make_corpus(files), "index-drift")
+    assert sorted(f.message.split("`")[1] for f in found) == ["kinds/scooters.md"], [
+        f.message for f in found
+    ]
