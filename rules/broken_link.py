@@ -21,6 +21,12 @@ What it does
       it (MDX ``import``, in an ``mdx-code-block`` fence too), so its extension-less links are
       URLs read from those docs' routes (imported by none known here: a link that climbs to
       the site's folder is read as the route it lands on);
+    - on an HL7 FHIR implementation guide's page (``input/pages/``, beside ``ig.ini`` or
+      ``sushi-config.yaml``) a relative link names the IG Publisher's flat output: the pages
+      (``x.html``), the files of ``input/images/`` and each resource of ``input/resources/``
+      (and the other resource folders) as ``Type-id.json``/``.html``, from its
+      ``resourceType`` and ``id``; with FHIR Shorthand (``input/fsh/``) a name of a resource's
+      shape is not judged. "Did you mean" proposes only a name that output has;
     - on a Fern site's page (``fern/docs.yml``) a relative link without a file's extension
       (``href="upload_file"``) is a route, resolved by the browser against the page's route:
       judged against the slugs and ``redirects`` ``docs.yml`` declares (a route under an API
@@ -132,6 +138,9 @@ from speclint.analyses.renderers import (
     ELSEWHERE,
     FERN,
     FERN_CONFIG,
+    FHIR_IG,
+    FHIR_IG_CONFIGS,
+    FHIR_IG_PAGES,
     GITHUB_RENDERER,
     SITE_CONFIGS,
     SPHINX,
@@ -354,8 +363,10 @@ def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]
     configs = [
         (document.path, document.digest)
         for document in corpus.documents.values()
-        if posixpath.basename(document.path) in (*SITE_CONFIGS, FERN_CONFIG)
+        if posixpath.basename(document.path) in (*SITE_CONFIGS, FERN_CONFIG, *FHIR_IG_CONFIGS)
         or posixpath.basename(document.path).startswith("_category_.")
+        # An implementation guide's resources: the names its output has (`_fhir_ig`).
+        or any(f"{part}/" in f"/{document.path}" for part in FHIR_IG_RESOURCES)
     ]
     # Which pages make one document (read from every page, and from `package.json`: spec-md).
     tree = _tree(corpus)
@@ -720,6 +731,8 @@ class Site:
             return _docusaurus(tree, folder)
         if kind == FERN:
             return _fern(tree, folder, data)
+        if kind == FHIR_IG:
+            return _fhir_ig(tree, folder)
         if kind in ("mkdocs", "hugo"):
             # The pages at the site's root: MkDocs' `docs_dir`, Hugo's `content/` (and its
             # `static/` files).
@@ -832,6 +845,103 @@ def _docusaurus(tree: Tree, folder: str) -> Site:
             route = "/" + "/".join(own)
         site.routes[posixpath.normpath("/docs/" + route.strip("/")).rstrip("/")] = path
     return site
+
+
+# The folders the FHIR IG Publisher reads resources from (its template's defaults), the
+# formats it writes each one in, and the name of a resource's output (`Bundle-example1.json`).
+FHIR_IG_RESOURCES = (
+    "input/resources", "input/examples", "input/vocabulary", "input/profiles",
+    "input/extensions", "input/capabilities", "input/models", "input/operations",
+)  # fmt: skip
+FHIR_IG_FORMATS = (".html", ".json", ".xml", ".ttl")
+FHIR_RESOURCE_NAME = re.compile(r"^[A-Z][A-Za-z]+-[A-Za-z0-9.-]+\.(?:html|json|xml|ttl)$")
+
+
+def _fhir_ig(tree: Tree, folder: str) -> Site:
+    """The FHIR IG Publisher's flat output: every page (``input/pages/a.md`` as ``/a.html``)
+    and every file of ``input/images/`` at the root, and each JSON resource of the resource
+    folders as ``/Type-id`` in each format, read from its ``resourceType`` and ``id``. A
+    guide whose resources SUSHI makes from FHIR Shorthand (``input/fsh/``) has resources not in
+    the repository: a name of a resource's shape is then not judged."""
+    mounts = tuple(("/", site_path(folder, part)) for part in (*FHIR_IG_PAGES, "input/images"))
+    generated = site_path(folder, "input/fsh") in tree.folders
+    site = Site(folder, FHIR_IG, mounts, judged=("/",), read_routes=not generated)
+    roots = tuple(site_path(folder, part) + "/" for part in FHIR_IG_RESOURCES)
+    for path in sorted(tree.files):
+        if not path.startswith(roots) or not path.endswith(".json"):
+            continue
+        document = tree.corpus.documents.get(path)
+        data = document.data if document is not None else None
+        kind = data.get("resourceType") if isinstance(data, dict) else None
+        own = data.get("id") if isinstance(data, dict) else None
+        if isinstance(kind, str) and isinstance(own, str) and kind and own:
+            for extension in FHIR_IG_FORMATS:
+                site.routes.setdefault(f"/{kind}-{own}{extension}", path)
+    return site
+
+
+def _flat_problem(
+    tree: Tree,
+    settings: Options,
+    path: str,
+    site: LinkSite,
+    folder: str,
+    written: str,
+    fragment: str,
+) -> Problem | None:
+    """A relative link of an implementation guide's page names a file of the IG Publisher's
+    flat output (``Site.find`` of ``_fhir_ig``), where ``..`` leads nowhere above the root. "Did
+    you mean" proposes only a name that output has."""
+    model = tree.site(folder)
+    route = posixpath.normpath(posixpath.join("/", written))
+    found = model.find(tree, route)
+    if found is not None:
+        if settings.anchors and fragment and found in tree.pages:
+            return _anchor_problem(tree, settings, path, site, found, fragment)
+        return None
+    name = posixpath.basename(route)
+    if not model.read_routes and FHIR_RESOURCE_NAME.match(name):
+        return None  # a resource SUSHI makes from FHIR Shorthand: not in the repository
+    published = _published_names(tree, model)
+    close = _close_of(name, published, 0.75, 5)
+    anchor = f"#{fragment}" if fragment and settings.anchors else ""
+
+    def reaches(candidate: str) -> bool:
+        target = model.find(tree, "/" + candidate)
+        return (
+            not anchor
+            or target is None
+            or target not in tree.pages
+            or (_anchor_problem(tree, settings, path, site, target, fragment) is None)
+        )
+
+    guess = next((c for c in close if reaches(c)), None)
+    hint = f" (did you mean `{guess}{anchor}`?)" if guess else ""
+    return Problem(
+        ("route", model.folder, route),
+        path,
+        site,
+        f"`{site.target}`: the FHIR IG Publisher's output has no `{route.lstrip('/')}` beside "
+        f"this page (its pages, `input/images/` and its resources, side by side){hint}. Fix "
+        "the link, or add the file",
+    )
+
+
+def _published_names(tree: Tree, model: Site) -> tuple[str, ...]:
+    """The names the IG Publisher's output has at its root: each page's ``.html``, each file
+    of ``input/images/``, each resource's ``Type-id`` file."""
+    key = f"{ID}:published:{model.folder}"
+    names = tree.corpus.memo.get(key)
+    if not isinstance(names, tuple):
+        found = {route.lstrip("/") for route in model.routes}
+        for _, folder in model.mounts:
+            for path in tree.files:
+                rest = _under("/" + path, "/" + folder)
+                if rest:
+                    stem, extension = posixpath.splitext(rest)
+                    found.add(stem + ".html" if extension in MARKDOWN_SUFFIXES else rest)
+        names = tree.corpus.memo[key] = tuple(sorted(found))
+    return names
 
 
 # The navigation entries of a Fern site that make pages this rule cannot list (an API reference
@@ -1025,6 +1135,14 @@ def _link_problem(
         # A Fern page's `href="x"` is a route of the site (a link with a file's extension,
         # `x.ipynb`, stays a path to a file).
         return _fern_problem(tree, settings, path, site, site_folder, written_path, fragment)
+    if (
+        found is None
+        and not root_relative
+        and site_folder is not None
+        and tree.renderers.of(path).kind == FHIR_IG
+    ):
+        # An implementation guide's page links the IG Publisher's flat output.
+        return _flat_problem(tree, settings, path, site, site_folder, written_path, fragment)
     twin = tree.twin_site(path) if found is None and root_relative and site_folder is None else None
     if twin is not None and settings.root_relative == "auto":
         # A page a build script renders into a site (`seps/x.md` -> `docs/seps/x.mdx`): its

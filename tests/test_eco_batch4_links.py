@@ -121,6 +121,65 @@ def test_the_site_alias_is_a_path_off_a_docusaurus_site(make_corpus: MakeCorpus)
     assert len(run_rule(make_corpus(files), "broken-link")) == 1
 
 
+# --- broken-link: the FHIR IG Publisher's flat output ------------------------------------------
+
+IG = {
+    "ig.ini": "[IG]\nig = input/gates.xml\n",
+    "input/images/key.public.json": '{"keys": []}\n',
+    "input/images/Logo1.png": b"\x89PNG",
+    "input/resources/bundle-one.json": '{"resourceType": "Bundle", "id": "one"}\n',
+    "input/pages/keys.md": md(
+        """
+        # Keys
+
+        [key](key.public.json), ![logo](Logo1.png), [bundle](Bundle-one.json),
+        [other page](brands.html).
+        """
+    ),
+    "input/pages/brands.md": "# Brands\n",
+}
+
+
+def test_an_implementation_guides_pages_link_its_flat_output(make_corpus: MakeCorpus) -> None:
+    # IG Publisher writes pages, `input/images/*` and each resource (as `Type-id.json`) side by
+    # side at the output's root: a page's relative link names them there.
+    assert run_rule(make_corpus(IG), "broken-link") == []
+
+
+def test_an_implementation_guides_missing_output_is_reported_with_a_flat_guess(
+    make_corpus: MakeCorpus,
+) -> None:
+    files: dict[str, str | bytes] = {
+        **IG,
+        "input/pages/keys.md": "# Keys\n\n![logo](Logo2.png) and [b](Bundle-two.json).\n",
+    }
+    found = run_rule(make_corpus(files), "broken-link")
+    messages = sorted(f.message for f in found)
+    assert len(found) == 2, messages
+    # The guess is a name the published guide has (`Logo1.png`), never `../images/...`,
+    # which leads nowhere once the guide is flat.
+    assert all("../" not in m for m in messages), messages
+    assert any("did you mean `Logo1.png`" in m for m in messages), messages
+
+
+def test_a_folder_without_ig_configuration_keeps_its_paths(make_corpus: MakeCorpus) -> None:
+    files = {k: v for k, v in IG.items() if k != "ig.ini"}
+    found = run_rule(make_corpus(files), "broken-link")
+    assert len(found) == 3, [f.message for f in found]  # `brands.html` is `brands.md` (#4)
+
+
+def test_a_shorthand_guides_resource_pages_are_not_judged(make_corpus: MakeCorpus) -> None:
+    # SUSHI makes the resources of `input/fsh/` at build: their pages are not in the repository.
+    files: dict[str, str | bytes] = {
+        **{k: v for k, v in IG.items() if k != "ig.ini"},
+        "sushi-config.yaml": "id: gates\n",
+        "input/fsh/gates.fsh": "Profile: Gate\nId: gate\n",
+        "input/pages/keys.md": "# Keys\n\n[gate](StructureDefinition-gate.html), [x](gone.html)\n",
+    }
+    found = run_rule(make_corpus(files), "broken-link")
+    assert [f.message.split("`")[1] for f in found] == ["gone.html"], [f.message for f in found]
+
+
 # --- broken-link: a proposal's preamble is not a site's front matter ---------------------------
 
 PREAMBLE = md(
