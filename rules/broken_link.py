@@ -16,6 +16,17 @@ What it does
     - a link starting with ``/`` is a path from the repository root on a page GitHub renders,
       from the source folder (``conf.py``'s) on a Sphinx page, a route of the site on a site's
       page, reported only where the site's routes are known;
+    - on a Docusaurus site, ``@site/x`` is ``x`` from the site's folder; a partial outside
+      the content plugins (``src/components/x.mdx``) is rendered inside each doc that imports
+      it (MDX ``import``, in an ``mdx-code-block`` fence too), so its extension-less links are
+      URLs read from those docs' routes (imported by none known here: a link that climbs to
+      the site's folder is read as the route it lands on);
+    - on an HL7 FHIR implementation guide's page (``input/pages/``, beside ``ig.ini`` or
+      ``sushi-config.yaml``) a relative link names the IG Publisher's flat output: the pages
+      (``x.html``), the files of ``input/images/`` and each resource of ``input/resources/``
+      (and the other resource folders) as ``Type-id.json``/``.html``, from its
+      ``resourceType`` and ``id``; with FHIR Shorthand (``input/fsh/``) a name of a resource's
+      shape is not judged. "Did you mean" proposes only a name that output has;
     - on a Fern site's page (``fern/docs.yml``) a relative link without a file's extension
       (``href="upload_file"``) is a route, resolved by the browser against the page's route:
       judged against the slugs and ``redirects`` ``docs.yml`` declares (a route under an API
@@ -31,7 +42,8 @@ What it does
     proposes only a target that works (with the link's fragment; of alike files, the nearest).
     A fragment that differs from an anchor only in case works on GitHub and is nothing there;
     on a page an MkDocs, Docusaurus, Hugo or Jekyll site renders, or one written for a site
-    built elsewhere (front matter, Hugo content without Hugo's configuration), and in a
+    built elsewhere (front matter, not a proposal's ``eip:``/``status:`` preamble; Hugo
+    content without Hugo's configuration), and in a
     document a build assembles, it is an ``info`` (a browser compares ids with their case); on
     another site (Sphinx, Mintlify, VitePress...: slugs speclint does not know) case is not
     judged. What a build makes and speclint cannot see is not judged: the
@@ -126,6 +138,9 @@ from speclint.analyses.renderers import (
     ELSEWHERE,
     FERN,
     FERN_CONFIG,
+    FHIR_IG,
+    FHIR_IG_CONFIGS,
+    FHIR_IG_PAGES,
     GITHUB_RENDERER,
     SITE_CONFIGS,
     SPHINX,
@@ -298,8 +313,14 @@ def unit_inputs(corpus: Context, document: Document) -> list[str]:
         stems.add(stem)
         if "." not in posixpath.basename(urlsplit(site.target.strip()).path):
             stems |= {"index", "readme"}  # a folder or an extension-less route: its index page
-    if tree.renderers.of(document.path).kind == FERN or any(
-        site.target.startswith("/") and not site.target.startswith("//") for site in page.links
+    # A partial's URLs are read from its importers' routes (their front matter's `id`/`slug`).
+    importers = tree.importing(document.path)
+    if (
+        tree.renderers.of(document.path).kind == FERN
+        or importers
+        or any(
+            site.target.startswith("/") and not site.target.startswith("//") for site in page.links
+        )
     ):
         # A site route may name a page by its front matter (`slug`, `id`; on a Fern site any
         # link without an extension is a route): those pages too.
@@ -310,6 +331,7 @@ def unit_inputs(corpus: Context, document: Document) -> list[str]:
         for other in sorted(tree.pages):
             by_stem[_stem(other)].append(other)
     read = [document.path, *(other for stem in sorted(stems) for other in by_stem.get(stem, ()))]
+    read += importers
     # A part of an assembled document is judged against the whole document's anchors.
     parts = {
         part
@@ -341,8 +363,10 @@ def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]
     configs = [
         (document.path, document.digest)
         for document in corpus.documents.values()
-        if posixpath.basename(document.path) in (*SITE_CONFIGS, FERN_CONFIG)
+        if posixpath.basename(document.path) in (*SITE_CONFIGS, FERN_CONFIG, *FHIR_IG_CONFIGS)
         or posixpath.basename(document.path).startswith("_category_.")
+        # An implementation guide's resources: the names its output has (`_fhir_ig`).
+        or any(f"{part}/" in f"/{document.path}" for part in FHIR_IG_RESOURCES)
     ]
     # Which pages make one document (read from every page, and from `package.json`: spec-md).
     tree = _tree(corpus)
@@ -361,7 +385,12 @@ def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]
     return (
         sorted(tree.ids),
         [*configs, *(("myst", folder) for folder in myst)],
-        [*documents, ("api-texts", *sorted(tree.api_texts)), ("api-names", *api)],
+        [
+            *documents,
+            ("api-texts", *sorted(tree.api_texts)),
+            ("api-names", *api),
+            ("mdx-imports", *sorted(tree.importers().items())),
+        ],
     )
 
 
@@ -425,6 +454,7 @@ class Tree:
         self._twins: dict[str, set[str]] | None = None
         self._ids: set[str] | None = None
         self._myst_labels: dict[str, list[str]] | None = None
+        self._importers: dict[str, list[str]] | None = None
         self._id_folders: dict[str, list[str]] | None = None
         self._assemblies: list[Assembly] | None = None
         self._stems: set[str] | None = None
@@ -540,6 +570,50 @@ class Tree:
         if len(folders) != 1 or name.startswith(("readme.", "index.", "changelog.")):
             return None
         return next(iter(folders))
+
+    def importers(self) -> dict[str, list[str]]:
+        """The MDX pages each page is imported into (``import X from "@site/src/x.mdx"``,
+        ``"../x.mdx"``: MDX's ``import``, read as text on a Docusaurus site's page)."""
+        if self._importers is None:
+            self._importers = defaultdict(list)
+            for page in sorted(self.pages):
+                text = self.corpus.documents[page].text or ""
+                if "import" not in text or not page.endswith(".mdx"):
+                    continue
+                folder = self.site_of(page)
+                config = self.site_config(folder) if folder is not None else None
+                if folder is None or config is None or config[1] != "docusaurus":
+                    continue
+                # Read in fences too: Docusaurus's ```` ```mdx-code-block ```` fence is MDX,
+                # where such imports often are.
+                for written in MDX_IMPORT.findall(text):
+                    base = folder if written.startswith(SITE_ALIAS) else posixpath.dirname(page)
+                    target = site_path(base, written.removeprefix(SITE_ALIAS))
+                    if target in self.pages and target != page:
+                        self._importers[target].append(page)
+        return self._importers
+
+    def importing(self, path: str) -> list[str]:
+        """The pages that import ``path``, directly or through other partials."""
+        seen = {path}
+        todo = list(self.importers().get(path, ()))
+        while todo:
+            page = todo.pop(0)
+            if page not in seen:
+                seen.add(page)
+                todo.extend(self.importers().get(page, ()))
+        return sorted(seen - {path})
+
+    def importer_routes(self, path: str, model: Site) -> list[str]:
+        """The routes of the docs that render ``path`` by importing it, directly or through
+        other partials: where its relative URLs are read."""
+        routes = set()
+        for page in self.importing(path):
+            place = _docusaurus_place(model.folder, page)
+            route = _docusaurus_route(self, model, page, *place) if place is not None else None
+            if route is not None:
+                routes.add(route)
+        return sorted(routes)
 
     def site_config(self, folder: str) -> tuple[str, str] | None:
         """The site configuration file in ``folder`` (a repository path) and the generator it
@@ -657,6 +731,8 @@ class Site:
             return _docusaurus(tree, folder)
         if kind == FERN:
             return _fern(tree, folder, data)
+        if kind == FHIR_IG:
+            return _fhir_ig(tree, folder)
         if kind in ("mkdocs", "hugo"):
             # The pages at the site's root: MkDocs' `docs_dir`, Hugo's `content/` (and its
             # `static/` files).
@@ -769,6 +845,103 @@ def _docusaurus(tree: Tree, folder: str) -> Site:
             route = "/" + "/".join(own)
         site.routes[posixpath.normpath("/docs/" + route.strip("/")).rstrip("/")] = path
     return site
+
+
+# The folders the FHIR IG Publisher reads resources from (its template's defaults), the
+# formats it writes each one in, and the name of a resource's output (`Bundle-example1.json`).
+FHIR_IG_RESOURCES = (
+    "input/resources", "input/examples", "input/vocabulary", "input/profiles",
+    "input/extensions", "input/capabilities", "input/models", "input/operations",
+)  # fmt: skip
+FHIR_IG_FORMATS = (".html", ".json", ".xml", ".ttl")
+FHIR_RESOURCE_NAME = re.compile(r"^[A-Z][A-Za-z]+-[A-Za-z0-9.-]+\.(?:html|json|xml|ttl)$")
+
+
+def _fhir_ig(tree: Tree, folder: str) -> Site:
+    """The FHIR IG Publisher's flat output: every page (``input/pages/a.md`` as ``/a.html``)
+    and every file of ``input/images/`` at the root, and each JSON resource of the resource
+    folders as ``/Type-id`` in each format, read from its ``resourceType`` and ``id``. A
+    guide whose resources SUSHI makes from FHIR Shorthand (``input/fsh/``) has resources not in
+    the repository: a name of a resource's shape is then not judged."""
+    mounts = tuple(("/", site_path(folder, part)) for part in (*FHIR_IG_PAGES, "input/images"))
+    generated = site_path(folder, "input/fsh") in tree.folders
+    site = Site(folder, FHIR_IG, mounts, judged=("/",), read_routes=not generated)
+    roots = tuple(site_path(folder, part) + "/" for part in FHIR_IG_RESOURCES)
+    for path in sorted(tree.files):
+        if not path.startswith(roots) or not path.endswith(".json"):
+            continue
+        document = tree.corpus.documents.get(path)
+        data = document.data if document is not None else None
+        kind = data.get("resourceType") if isinstance(data, dict) else None
+        own = data.get("id") if isinstance(data, dict) else None
+        if isinstance(kind, str) and isinstance(own, str) and kind and own:
+            for extension in FHIR_IG_FORMATS:
+                site.routes.setdefault(f"/{kind}-{own}{extension}", path)
+    return site
+
+
+def _flat_problem(
+    tree: Tree,
+    settings: Options,
+    path: str,
+    site: LinkSite,
+    folder: str,
+    written: str,
+    fragment: str,
+) -> Problem | None:
+    """A relative link of an implementation guide's page names a file of the IG Publisher's
+    flat output (``Site.find`` of ``_fhir_ig``), where ``..`` leads nowhere above the root. "Did
+    you mean" proposes only a name that output has."""
+    model = tree.site(folder)
+    route = posixpath.normpath(posixpath.join("/", written))
+    found = model.find(tree, route)
+    if found is not None:
+        if settings.anchors and fragment and found in tree.pages:
+            return _anchor_problem(tree, settings, path, site, found, fragment)
+        return None
+    name = posixpath.basename(route)
+    if not model.read_routes and FHIR_RESOURCE_NAME.match(name):
+        return None  # a resource SUSHI makes from FHIR Shorthand: not in the repository
+    published = _published_names(tree, model)
+    close = _close_of(name, published, 0.75, 5)
+    anchor = f"#{fragment}" if fragment and settings.anchors else ""
+
+    def reaches(candidate: str) -> bool:
+        target = model.find(tree, "/" + candidate)
+        return (
+            not anchor
+            or target is None
+            or target not in tree.pages
+            or (_anchor_problem(tree, settings, path, site, target, fragment) is None)
+        )
+
+    guess = next((c for c in close if reaches(c)), None)
+    hint = f" (did you mean `{guess}{anchor}`?)" if guess else ""
+    return Problem(
+        ("route", model.folder, route),
+        path,
+        site,
+        f"`{site.target}`: the FHIR IG Publisher's output has no `{route.lstrip('/')}` beside "
+        f"this page (its pages, `input/images/` and its resources, side by side){hint}. Fix "
+        "the link, or add the file",
+    )
+
+
+def _published_names(tree: Tree, model: Site) -> tuple[str, ...]:
+    """The names the IG Publisher's output has at its root: each page's ``.html``, each file
+    of ``input/images/``, each resource's ``Type-id`` file."""
+    key = f"{ID}:published:{model.folder}"
+    names = tree.corpus.memo.get(key)
+    if not isinstance(names, tuple):
+        found = {route.lstrip("/") for route in model.routes}
+        for _, folder in model.mounts:
+            for path in tree.files:
+                rest = _under("/" + path, "/" + folder)
+                if rest:
+                    stem, extension = posixpath.splitext(rest)
+                    found.add(stem + ".html" if extension in MARKDOWN_SUFFIXES else rest)
+        names = tree.corpus.memo[key] = tuple(sorted(found))
+    return names
 
 
 # The navigation entries of a Fern site that make pages this rule cannot list (an API reference
@@ -922,6 +1095,11 @@ def _link_problem(
         return None
     root_relative = written_path.startswith("/")
     base = "" if root_relative else posixpath.dirname(path)
+    alias = _docusaurus_alias(tree, path, written_path)
+    if alias is not None:
+        # Docusaurus's `@site/` alias names a file from the site's folder (docusaurus.io,
+        # "Markdown links": `@site/static/x.png`), wherever the page is.
+        base, written_path = alias
     if root_relative and settings.root_relative != "repository":
         renderer = tree.renderers.of(path)
         if renderer.kind == SPHINX:
@@ -957,6 +1135,14 @@ def _link_problem(
         # A Fern page's `href="x"` is a route of the site (a link with a file's extension,
         # `x.ipynb`, stays a path to a file).
         return _fern_problem(tree, settings, path, site, site_folder, written_path, fragment)
+    if (
+        found is None
+        and not root_relative
+        and site_folder is not None
+        and tree.renderers.of(path).kind == FHIR_IG
+    ):
+        # An implementation guide's page links the IG Publisher's flat output.
+        return _flat_problem(tree, settings, path, site, site_folder, written_path, fragment)
     twin = tree.twin_site(path) if found is None and root_relative and site_folder is None else None
     if twin is not None and settings.root_relative == "auto":
         # A page a build script renders into a site (`seps/x.md` -> `docs/seps/x.mdx`): its
@@ -1116,6 +1302,8 @@ def _built_page(tree: Tree, resolved: str) -> bool:
 # A page a build fills in to make the published one (`spec-template.md`, `README.template.md`):
 # the sections it adds, and their anchors, are not written in it.
 TEMPLATE_PAGE = re.compile(r"(?:^|[-_.])template\.(?:md|mdx|markdown)$", re.IGNORECASE)
+# MDX's `import X from "./part.mdx"` of a Markdown page (a partial), at a line's start.
+MDX_IMPORT = re.compile(r"""^import\s[^\n;]*?\bfrom\s+["']([^"'\n]+\.mdx?)["']""", re.MULTILINE)
 # A MyST project: Sphinx's, the MyST CLI's (`myst.yml`), a Jupyter Book's (`_toc.yml`).
 # A MyST target: a `(label)=` line before a heading, figure or block (MyST "Cross-referencing",
 # targets); `[text](label)` and `[](#label)` then link to it from any page of the project.
@@ -1260,11 +1448,24 @@ def _docusaurus_relative(
     Elsewhere (another generator, a page the site does not serve) there is nothing to add."""
     model = tree.site(site_folder)
     place = _docusaurus_place(site_folder, path) if model.kind == "docusaurus" else None
+    name = posixpath.basename(written.rstrip("/"))
+    extension = posixpath.splitext(name)[1]
+    if place is None and model.kind == "docusaurus" and not FILE_EXTENSION.search(name):
+        # A partial outside the content plugins (`src/components/x.mdx`) is rendered inside
+        # each doc that imports it, at that doc's route: its URL is read from there.
+        routes = tree.importer_routes(path, model)
+        if not routes:
+            # Imported by no page known here: a link that climbs from the partial's folder to
+            # the site's is that route from any page no deeper than the climb (`..` above the
+            # root stays there), which is how such links are written.
+            climbed = posixpath.normpath(posixpath.join(posixpath.dirname(path), written))
+            rest = _under("/" + climbed, "/" + site_folder) if site_folder else climbed
+            found = model.find(tree, "/" + rest) if rest is not None else None
+            return found, True
+        return _from_routes(tree, model, routes, written)
     if place is None:
         return None, True
     plugin, content_root = place
-    name = posixpath.basename(written.rstrip("/"))
-    extension = posixpath.splitext(name)[1]
     if extension in MARKDOWN_SUFFIXES:
         if written.startswith(("./", "../")) or plugin == "pages":
             return None, True
@@ -1279,21 +1480,53 @@ def _docusaurus_relative(
     route = _docusaurus_route(tree, model, path, plugin, content_root)
     if route is None:
         return None, False
-    # Served at `/docs/a/b`, or at `/docs/a/b/` by a host that adds the slash: either base.
-    targets = [
-        posixpath.normpath(posixpath.join(base, written))
-        for base in (posixpath.dirname(route), route)
-    ]
-    for target in targets:
-        found = model.find(tree, target)
-        if found is not None:
-            return found, True
-    docs = any(
-        _under(target, "/docs") is not None
-        and not any(_under(target, p) is not None for p in model.unjudged)
-        for target in targets
-    )
-    return None, (docs and bool(model.routes)) or any(model.judges(t) for t in targets)
+    return _from_routes(tree, model, [route], written)
+
+
+def _from_routes(
+    tree: Tree, model: Site, routes: list[str], written: str
+) -> tuple[str | None, bool]:
+    """What the relative URL ``written`` names from a page served at ``routes`` (a partial at
+    each importer's), and whether naming nothing is judged (with no route known, the link is
+    read as a path from the page's file, as before)."""
+    if not routes:
+        return None, True
+    judged = False
+    for route in routes:
+        # Served at `/docs/a/b`, or at `/docs/a/b/` by a host that adds the slash: either base.
+        # A `..` above the root stays at the root, as in a browser (URL Standard, "path
+        # state"), and as `normpath` reads an absolute path.
+        targets = [
+            posixpath.normpath(posixpath.join(base, written))
+            for base in (posixpath.dirname(route), route)
+        ]
+        for target in targets:
+            found = model.find(tree, target)
+            if found is not None:
+                return found, True
+        docs = any(
+            _under(target, "/docs") is not None
+            and not any(_under(target, p) is not None for p in model.unjudged)
+            for target in targets
+        )
+        judged = judged or (docs and bool(model.routes)) or any(model.judges(t) for t in targets)
+    return None, judged
+
+
+# Docusaurus's alias of the site's folder in a Markdown link or image path.
+SITE_ALIAS = "@site/"
+
+
+def _docusaurus_alias(tree: Tree, path: str, written: str) -> tuple[str, str] | None:
+    """(the site's folder, the path in it) of an ``@site/`` link on a Docusaurus site's page;
+    None for any other link, or off a Docusaurus site (a folder named ``@site``)."""
+    if not written.startswith(SITE_ALIAS):
+        return None
+    folder = tree.site_of(path)
+    config = tree.site_config(folder) if folder is not None else None
+    if folder is None or config is None or config[1] != "docusaurus":
+        return None
+    return folder, written.removeprefix(SITE_ALIAS)
 
 
 def _docusaurus_place(site_folder: str, path: str) -> tuple[str, str] | None:

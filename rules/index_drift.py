@@ -48,6 +48,11 @@ What it does
       builds (an ``mkdocs.yml`` above it) is rendered by Python-Markdown, which makes a link
       of such a target: not reported there.
 
+    A file whose name joins its words otherwise than every listed name of several words does
+    (``vehicle_states.md`` beside a list of ``car-share.md``, ``ride-hail.md``...) is another
+    kind of page than the list's ("Modes": the mode pages, not the definitions shared by them),
+    and is not required by it; a one-word name gives no such sign.
+
     The index page itself, files named like index pages (``README.md``, ``index.md``...), pages
     named for what is left over (``other.md``, ``others.md``, ``misc.md``,
     ``miscellaneous.md``: "Other servers" collects the ones the entries do not name), and the
@@ -655,9 +660,12 @@ def _findings(
                 key=f"unlinked:{named.path}",
             )
         listed = {n.path for n in index.named}
+        separator = _listed_separator(listed & index.expected, index.suffix)
         for path in sorted(index.expected - listed):
             if posixpath.basename(path) in mentioned or f"file:{path}" in reported:
                 continue
+            if separator and _separator(path, index.suffix) not in (None, separator):
+                continue  # named in another shape than every listed one: another kind of page
             reported.add(f"file:{path}")
             yield Finding(
                 ID,
@@ -668,6 +676,30 @@ def _findings(
                 related=(Location(path, 1, 1, note="the file the index does not list"),),
                 key=f"missing:{path}",
             )
+
+
+# How a file's name joins its words: the shape of one kind of page (`car-share.md`) that
+# another kind beside it may not share (`vehicle_states.md`).
+WORD_SEPARATORS = ("-", "_")
+
+
+def _separator(path: str, suffix: str) -> str | None:
+    """The one word separator ``path``'s name uses, without ``suffix``; None for a one-word
+    name or one that mixes them."""
+    name = posixpath.basename(path).removesuffix(suffix)
+    used = [sep for sep in WORD_SEPARATORS if sep in name]
+    return used[0] if len(used) == 1 else None
+
+
+def _listed_separator(listed: set[str], suffix: str) -> str | None:
+    """The separator every listed name of several words uses, where at least two do and none
+    uses another: the list's entries share a shape. None when they do not."""
+    used = [_separator(path, suffix) for path in sorted(listed)]
+    words = {sep for sep in used if sep is not None}
+    mixed = any(all(sep in posixpath.basename(path) for sep in WORD_SEPARATORS) for path in listed)
+    if len(words) != 1 or mixed or sum(sep is not None for sep in used) < 2:
+        return None
+    return words.pop()
 
 
 def _describe(index: Index) -> str:

@@ -8,14 +8,18 @@ JavaScript configuration is code, ``conf.py`` is read as a name only):
 - a site generator's configuration (``mkdocs.yml``, ``docusaurus.config.*``, Jekyll's
   ``_config.yml``, ``hugo.toml`` or a ``config.toml`` beside ``content/``, Mintlify's
   ``docs.json``/``mint.json``, VitePress, mdBook, Astro, Nextra, Gatsby, Fern's ``docs.yml``
-  in a ``fern/`` folder or beside ``fern.config.json``) renders the pages of its folder that it
+  in a ``fern/`` folder or beside ``fern.config.json``, the FHIR IG Publisher's ``ig.ini`` or
+  ``sushi-config.yaml`` beside ``input/pages/``) renders the pages of its folder that it
   serves: MkDocs those of ``docs_dir``, Docusaurus those of ``docs/``,
-  ``blog/``, ``src/pages/`` and ``versioned_docs/``, Hugo those of ``content/``, the others
+  ``blog/``, ``src/pages/`` and ``versioned_docs/``, Hugo those of ``content/``, the IG
+  Publisher those of ``input/pages/`` (and ``pagecontent/``, ``intro-notes/``), the others
   every page of the folder;
 - Sphinx (a folder with ``conf.py``) renders its folder's pages through MyST; a MyST project is
   one whose ``conf.py`` names ``myst_parser`` or ``myst_nb`` (its ``extensions``, read as text,
   never run), or a MyST CLI (``myst.yml``) or Jupyter Book (``_toc.yml``) folder;
-- a page outside them with YAML front matter, or under a Hugo section page (``_index.md``), is
+- a page outside them with YAML front matter (not an improvement proposal's preamble,
+  ``eip:``/``fip:`` with ``status`` and ``author``, which a proposal process reads and
+  GitHub shows), or under a Hugo section page (``_index.md``), is
   written for a site built elsewhere;
 - every other page is rendered by GitHub alone.
 
@@ -39,7 +43,7 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.parsing.kinds import DocumentKind, folder_holding
-from speclint.parsing.links import FRONT_MATTER
+from speclint.parsing.links import FRONT_MATTER, proposal_preamble, site_front_matter
 from speclint.parsing.reading import read_raw
 
 # The configuration files that make a folder a documentation site's source, by generator.
@@ -79,6 +83,13 @@ HUGO_CONFIGS = ("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", *HUGO_LEGACY)
 FERN = "fern"
 FERN_CONFIG = "docs.yml"
 FERN_PROJECT = "fern.config.json"
+# The FHIR IG Publisher (an HL7 implementation guide): its `ig.ini`, or SUSHI's
+# `sushi-config.yaml`, beside an `input/` folder whose `input/pages/` it renders
+# (build.fhir.org/ig/FHIR/ig-guidance, "Template and IG layout"). Its output is flat: pages,
+# `input/images/` and every resource (as `Type-id.json`, `Type-id.html`) side by side.
+FHIR_IG = "fhir-ig"
+FHIR_IG_CONFIGS = ("ig.ini", "sushi-config.yaml")
+FHIR_IG_PAGES = ("input/pages", "input/pagecontent", "input/intro-notes")
 SPHINX_CONFIG = "conf.py"
 # MyST's Sphinx extensions (myst-parser, MyST-NB), named in `conf.py`'s `extensions`, and the
 # configurations of MyST's own builds (the MyST CLI, Jupyter Book).
@@ -106,6 +117,7 @@ NAMES = {
     "nextra": "Nextra",
     "gatsby": "Gatsby",
     FERN: "Fern",
+    FHIR_IG: "the FHIR IG Publisher",
 }
 
 
@@ -135,6 +147,8 @@ def served_folders(corpus: Context, kind: str, folder: str, config: str) -> tupl
         return tuple(site_path(folder, part) for _, part in DOCUSAURUS_CONTENT)
     if kind == "hugo":
         return (site_path(folder, "content"),)
+    if kind == FHIR_IG:
+        return tuple(site_path(folder, part) for part in FHIR_IG_PAGES)
     return (site_path(folder),)
 
 
@@ -150,6 +164,10 @@ def site_config(
         posixpath.basename(folder) == FERN or posixpath.join(folder, FERN_PROJECT) in files
     ):
         return posixpath.join(folder, FERN_CONFIG), FERN
+    if posixpath.join(folder, "input/pages") in folders:
+        for name in FHIR_IG_CONFIGS:
+            if posixpath.join(folder, name) in files:
+                return posixpath.join(folder, name), FHIR_IG
     if posixpath.join(folder, "content") in folders:
         # Hugo: `config.toml`, or a configuration folder (`config/_default/hugo.toml`).
         for name in (*HUGO_LEGACY, *(f"config/_default/{n}" for n in HUGO_CONFIGS)):
@@ -304,7 +322,9 @@ class Renderers:
         document = self.corpus.documents.get(path)
         text = document.text if document is not None else None
         if text is not None and FRONT_MATTER.match(text):
-            return Renderer(ELSEWHERE, "", "front matter")
+            if not proposal_preamble(site_front_matter(text)):
+                return Renderer(ELSEWHERE, "", "front matter")
+            return None  # a proposal's preamble (`eip:`, `status:`): read on GitHub
         if posixpath.basename(path).lower().startswith("readme."):
             return None  # a folder's README: what GitHub shows of the folder
         section = folder_holding(self.files, path, (HUGO_SECTION,))

@@ -24,7 +24,7 @@ import functools
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import unquote
@@ -343,6 +343,26 @@ def site_front_matter(text: str) -> dict[str, str]:
             value = key.group(2).strip("'\"") if key.group(1) in ROUTE_KEYS else ""
             found[key.group(1)] = value
     return found
+
+
+# An improvement proposal's preamble (EIP-1's "Preamble", and the FIPs, CIPs... that copy it):
+# the proposal's number under its series' name (`eip`, `fip`, `cip`), its `status` and author.
+# Metadata a proposal process reads, not a site generator: such a page is read on GitHub.
+_PROPOSAL_NUMBER = re.compile(r"^[a-z]{1,5}ip$")
+_SITE_KEYS = frozenset({"layout", "permalink", "slug", "id", "weight", "sidebar_position"})
+
+
+def proposal_preamble(keys: Iterable[str]) -> bool:
+    """Whether front matter with these top-level keys is a proposal's preamble (``eip:``,
+    ``status:``, ``author:``...), not a site generator's front matter: no key a site routes or
+    lays a page out by."""
+    folded = {key.casefold() for key in keys}
+    return (
+        any(_PROPOSAL_NUMBER.match(key) for key in folded)
+        and "status" in folded
+        and bool(folded & {"author", "authors"})
+        and not folded & _SITE_KEYS
+    )
 
 
 def _without_front_matter(text: str) -> str:
