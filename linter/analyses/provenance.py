@@ -23,7 +23,10 @@ Provenance is decided once, here, by evidence, and ``speclint files`` shows it:
     a document whose content, once every ``$ref`` is replaced by what it points to, equals that of
     another corpus document that references other files: the single-file bundle of split sources
     (``swagger-cli bundle``, ``redocly bundle``, ``*.bundled.json``), compared by content, never
-    by name. The split document is its source;
+    by name. The split document is its source. So is a file a *bundler* of the repository's
+    build writes from a corpus document (``swagger flatten src.yml -o api.yml``, ``redocly
+    bundle``, ``speakeasy merge``...: ``speclint.analyses.downloads.bundled_outputs``), whatever
+    it holds (go-swagger tags numbers and renames what it hoists: not equal to its source);
 ``copy``
     the JSON rendering of a YAML document beside it (``run.json`` of ``run.yaml``: equal once
     parsed, up to what a conversion changes: ``$schema``, a block scalar's last newline or
@@ -47,8 +50,9 @@ defects: one finding per root cause); inside a generated one, only what breaks e
 that compare or bind definitions (``copy-drift``, ``enum-drift``, example bindings) read its
 source only, so a source and its own copy never drift and the source wins every binding.
 
-Limits: a bundle is recognised only when it equals its source exactly once dereferenced (a stale
-bundle is judged as written: its drift from the sources is real); references are followed with
+Limits: without a bundler's command, a bundle is recognised only when it equals its source
+exactly once dereferenced (a stale bundle is judged as written: its drift from the sources is
+real); references are followed with
 the corpus's own reference index (a remote one is compared as written); a document nested deeper
 than ``DEPTH`` is not compared.
 """
@@ -63,7 +67,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from speclint.analyses.downloads import build_outputs, downloads
+from speclint.analyses.downloads import build_outputs, bundled_outputs, downloads
 from speclint.analyses.references import ReferenceIndex, root_base
 from speclint.model.corpus import VENDORED, Corpus, Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
@@ -111,6 +115,8 @@ def provenance(
         found[path] = Provenance(kind, why)
     for path, command in downloads(corpus).items():
         found.setdefault(path, Provenance(VENDORED_KIND, command))
+    for path, (sources, command) in bundled_outputs(corpus).items():
+        found.setdefault(path, Provenance(BUNDLE, f"of {', '.join(sources)}, {command}", sources))
     for path, count in embedding.items():
         found.setdefault(
             path, Provenance(GENERATED, f"a bundle that embeds {count} other corpus schemas")
