@@ -424,6 +424,8 @@ def _drift(original: Shape, members: list[_Member], equivalence: Equivalence) ->
             lines.append(said)
     notes: dict[int, str] = {}
     shape_lines: list[str] = []
+    # The finding is located at the first copy: its line names the definition it differs from.
+    located = next((i for i, m in enumerate(members) if m.shape is not None), None)
     for index, member in enumerate(members):
         if member.shape is not None and member.shape.digest != original.digest:
             homes = (original.site.document.path, member.shape.site.document.path)
@@ -438,7 +440,10 @@ def _drift(original: Shape, members: list[_Member], equivalence: Equivalence) ->
                 and not (member.relaxed and d.startswith(_RELAXATIONS))
             ]
             if rest:
-                shape_lines.append(f"{member.label}: {rest[0]}")
+                label = member.label
+                if index == located and label.endswith(("(same name)", "(same title)")):
+                    label = f"`{original.label}` ({label.rpartition(' (')[2]}"
+                shape_lines.append(f"{label}: {rest[0]}")
                 notes[index] = "; ".join(rest[:4]) + (
                     f" (and {len(rest) - 4} more)" if len(rest) > 4 else ""
                 )

@@ -243,3 +243,24 @@ def test_a_json_rendering_is_not_paired_with_its_yaml(make_corpus: MakeCorpus) -
     assert len(found) == 1
     paths = {found[0].location.path, *(r.path for r in found[0].related)}
     assert paths == {"api/orders.yaml", "api/stock.yaml"}
+
+
+def test_a_drifts_message_names_the_other_definition(make_corpus: MakeCorpus) -> None:
+    # The finding is at one copy; its message names the other, not the finding's own place.
+    def api(path: str, kind: str) -> str:
+        document = _deep_api("Shop", path)
+        document["components"]["schemas"]["Deep"] = {
+            "type": "object",
+            "required": ["age"],
+            "properties": {"age": {"type": kind}, "name": {"type": "string"}},
+        }
+        return json.dumps(document, indent=1)
+
+    root = make_corpus(
+        {"api/orders.yaml": api("/orders", "integer")} | {"api/stock.yaml": api("/stock", "string")}
+    )
+    (found,) = run_rule(root, "copy-drift")
+    here = found.location.path
+    other = ({"api/orders.yaml", "api/stock.yaml"} - {here}).pop()
+    assert f"`{other}#/components/schemas/Deep`" in found.message
+    assert f"`{here}#" not in found.message
