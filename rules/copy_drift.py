@@ -9,8 +9,9 @@ What it does
 
     Definitions are paired on evidence, never on a name alone (``speclint.analyses.namespaces``):
     a ``$ref`` that ties their files, one ``$id`` base (one folder, for schemas without ``$id``),
-    or API documents of one ``info.title`` in one folder; within one version line. A shared
-    ``title`` alone pairs two definitions only when a ``$ref`` ties their files. Bundles,
+    or API documents of one ``info.title`` in one folder (not two release channels of it:
+    ``openapi.json`` and ``openapi_preview.json`` differ by design); within one version line. A
+    shared ``title`` alone pairs two definitions only when a ``$ref`` ties their files. Bundles,
     generated files and copies are left to their sources (``speclint.analyses.provenance``),
     and two generated files (one generator's renderings of one model) are never paired. What is
     no drift is not reported (``speclint.analyses.fingerprints.Equivalence``): copies that point

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import run_cli, run_rule
 from speclint.analyses.context import Context
 from speclint.analyses.fingerprints import Equivalence, all_shapes
@@ -264,3 +266,48 @@ def test_a_drifts_message_names_the_other_definition(make_corpus: MakeCorpus) ->
     other = ({"api/orders.yaml", "api/stock.yaml"} - {here}).pop()
     assert f"`{other}#/components/schemas/Deep`" in found.message
     assert f"`{here}#" not in found.message
+
+
+# --- two editions of one API ----------------------------------------------------------------------
+
+
+def _kennel(kinds: list[str]) -> str:
+    return json.dumps(
+        {
+            "openapi": "3.0.3",
+            "info": {"title": "Kennel", "version": "1"},
+            "paths": {},
+            "components": {
+                "schemas": {
+                    "Dog": {
+                        "type": "object",
+                        "required": ["kind"],
+                        "properties": {"kind": {"enum": kinds}, "name": {"type": "string"}},
+                    }
+                }
+            },
+        },
+        indent=1,
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "reported"),
+    [
+        ("kennel_preview", False),
+        ("beta-kennel", False),
+        ("kennel.next", False),
+        ("kennel_dogs", True),
+        ("kennel-dev", True),
+        ("kennel-public", True),
+    ],
+)
+def test_a_preview_edition_is_not_a_drifted_copy(
+    make_corpus: MakeCorpus, name: str, reported: bool
+) -> None:
+    # The preview edition adds a kind on purpose; a second file of the same API that is no
+    # channel's (another part of it, a deployment, an audience's filtered edition) still drifts.
+    root = make_corpus(
+        {"api/kennel.json": _kennel(["hound"]), f"api/{name}.json": _kennel(["hound", "toy"])}
+    )
+    assert bool(run_rule(root, "copy-drift")) is reported
