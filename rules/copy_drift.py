@@ -13,7 +13,8 @@ What it does
     ``openapi.json`` and ``openapi_preview.json`` differ by design); within one version line. A
     shared ``title`` alone pairs two definitions only when a ``$ref`` ties their files. Bundles,
     generated files and copies are left to their sources (``speclint.analyses.provenance``),
-    and two generated files (one generator's renderings of one model) are never paired. What is
+    and two generated files (one generator's renderings of one model), or a generated file and
+    the document its build command reads, are never paired. What is
     no drift is not reported (``speclint.analyses.fingerprints.Equivalence``): copies that point
     each at its own file's definitions, a ``$ref`` where the other inlines its target, ``allOf``
     written out, ``enum: [x]`` for ``const: x``, OpenAPI 3.0's nulls, a strict or lax edition's
@@ -150,7 +151,14 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     made = corpus.provenance
 
     def generated(*paths: str) -> bool:
-        return all(p in made and made[p].kind == GENERATED for p in paths)
+        if all(p in made and made[p].kind == GENERATED for p in paths):
+            return True
+        # A generator's output and its own input (`inject.js openapi.yaml > openapi.json`):
+        # the one renders the other, regenerated, not kept in step by hand.
+        return any(
+            p in made and bool(set(paths) - {p}) and set(paths) - {p} <= set(made[p].inputs)
+            for p in paths
+        )
 
     for found in inline_copies(corpus, shapes, float(options.get("similarity", 0.8))):
         copy = found.copy

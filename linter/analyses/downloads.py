@@ -94,6 +94,30 @@ def build_outputs(corpus: Corpus) -> dict[str, str]:
     return dict(sorted(found.items()))
 
 
+# What a generator's input may be to make its output a rendering of it: an API document or a
+# schema (a model in another language, or a data file, is no corpus definition to pair with).
+_RENDERED = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI, DocumentKind.SCHEMA)
+
+
+def build_inputs(corpus: Corpus) -> dict[str, tuple[str, ...]]:
+    """Each corpus file a build command writes -> the API documents and schemas of the corpus
+    the command names besides it (``node inject.js ../openapi.yaml > ../openapi.json``: the
+    output renders ``openapi.yaml``), from the command that :func:`build_outputs` quotes."""
+    found: dict[str, tuple[str, ...]] = {}
+    for path, command, folder, _ in _build_writes(corpus):
+        if path in found:
+            continue
+        inputs: list[str] = []
+        for word in command[1:]:
+            named = find_named(corpus, word.partition("=")[2] or word, folder)
+            if named is None or named == path or named in inputs:
+                continue
+            if corpus.documents[named].kind in _RENDERED:
+                inputs.append(named)
+        found[path] = tuple(inputs)
+    return dict(sorted(found.items()))
+
+
 # The tools that write one document from a split source (every `$ref` to another file inlined)
 # or merge several into one: (command, subcommand). Their output is the sources' bundle.
 _BUNDLERS = frozenset(

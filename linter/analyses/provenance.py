@@ -14,7 +14,8 @@ Provenance is decided once, here, by evidence, and ``speclint files`` shows it:
     (``speclint.analyses.lineage``); a file a build command of the repository writes (``generator
     --output path``, ``-o path``, ``> path`` in a script, a Makefile, a CI workflow or a
     ``package.json`` script: ``speclint.analyses.downloads.build_outputs``), unless it is a
-    bundle or a copy;
+    bundle or a copy; the API documents and schemas that command names are its ``inputs``
+    (``copy-drift`` never pairs a generated file with its own input);
 ``vendored``
     ``linguist-vendored`` in a ``.gitattributes``; or a file the repository's own commands
     download (``curl … > api.json`` in a script, a workflow or a shell fence of its guide:
@@ -67,7 +68,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from speclint.analyses.downloads import build_outputs, bundled_outputs, downloads
+from speclint.analyses.downloads import build_inputs, build_outputs, bundled_outputs, downloads
 from speclint.analyses.references import ReferenceIndex, root_base
 from speclint.model.corpus import VENDORED, Corpus, Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
@@ -97,6 +98,9 @@ class Provenance:
     kind: str  # GENERATED, VENDORED_KIND, BUNDLE, COPY or UPSTREAM
     evidence: str  # why, as `speclint files` shows it
     sources: tuple[str, ...] = ()  # for a bundle or a copy: the corpus files it is made from
+    # for a file a build command generates: the API documents and schemas the command reads (its
+    # output renders them: not a copy of them to keep in step by hand)
+    inputs: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """``generated (why)``, ``bundle (of x.yaml and 4 other files ...), not judged``."""
@@ -127,8 +131,9 @@ def provenance(
         found.setdefault(path, made)
     for path, made in _bundles(corpus, index, found).items():
         found.setdefault(path, made)
+    inputs = build_inputs(corpus)
     for path, command in build_outputs(corpus).items():
-        found.setdefault(path, Provenance(GENERATED, command))
+        found.setdefault(path, Provenance(GENERATED, command, inputs=inputs.get(path, ())))
     for path, made in _upstream(corpus).items():
         found.setdefault(path, made)
     return dict(sorted(found.items()))
