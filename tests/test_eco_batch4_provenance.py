@@ -139,12 +139,13 @@ GARDEN_FLAT = yaml(
 )
 
 
+@pytest.mark.parametrize("script", [FLATTEN_SCRIPT, BUNDLE_SCRIPT], ids=["flatten", "bundle"])
 def test_a_bundlers_output_named_by_variables_is_its_sources_bundle(
-    make_corpus: MakeCorpus,
+    make_corpus: MakeCorpus, script: str
 ) -> None:
     root = make_corpus(
         {
-            "tools/build.sh": BUNDLE_SCRIPT,
+            "tools/build.sh": script,
             "src/garden.yml": GARDEN_SOURCE,
             "src/paths/beds.yml": BEDS,
             "garden.yml": GARDEN_FLAT,
