@@ -9,10 +9,12 @@ What it does
 
     Definitions are paired on evidence, never on a name alone (``speclint.analyses.namespaces``):
     a ``$ref`` that ties their files, one ``$id`` base (one folder, for schemas without ``$id``),
-    or API documents of one ``info.title`` in one folder; within one version line. A shared
-    ``title`` alone pairs two definitions only when a ``$ref`` ties their files. Bundles,
+    or API documents of one ``info.title`` in one folder (not two release channels of it:
+    ``openapi.json`` and ``openapi_preview.json`` differ by design); within one version line. A
+    shared ``title`` alone pairs two definitions only when a ``$ref`` ties their files. Bundles,
     generated files and copies are left to their sources (``speclint.analyses.provenance``),
-    and two generated files (one generator's renderings of one model) are never paired. What is
+    and two generated files (one generator's renderings of one model), or a generated file and
+    the document its build command reads, are never paired. What is
     no drift is not reported (``speclint.analyses.fingerprints.Equivalence``): copies that point
     each at its own file's definitions, a ``$ref`` where the other inlines its target, ``allOf``
     written out, ``enum: [x]`` for ``const: x``, OpenAPI 3.0's nulls, a strict or lax edition's
@@ -149,7 +151,14 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     made = corpus.provenance
 
     def generated(*paths: str) -> bool:
-        return all(p in made and made[p].kind == GENERATED for p in paths)
+        if all(p in made and made[p].kind == GENERATED for p in paths):
+            return True
+        # A generator's output and its own input (`inject.js openapi.yaml > openapi.json`):
+        # the one renders the other, regenerated, not kept in step by hand.
+        return any(
+            p in made and bool(set(paths) - {p}) and set(paths) - {p} <= set(made[p].inputs)
+            for p in paths
+        )
 
     for found in inline_copies(corpus, shapes, float(options.get("similarity", 0.8))):
         copy = found.copy
@@ -424,6 +433,8 @@ def _drift(original: Shape, members: list[_Member], equivalence: Equivalence) ->
             lines.append(said)
     notes: dict[int, str] = {}
     shape_lines: list[str] = []
+    # The finding is located at the first copy: its line names the definition it differs from.
+    located = next((i for i, m in enumerate(members) if m.shape is not None), None)
     for index, member in enumerate(members):
         if member.shape is not None and member.shape.digest != original.digest:
             homes = (original.site.document.path, member.shape.site.document.path)
@@ -438,7 +449,10 @@ def _drift(original: Shape, members: list[_Member], equivalence: Equivalence) ->
                 and not (member.relaxed and d.startswith(_RELAXATIONS))
             ]
             if rest:
-                shape_lines.append(f"{member.label}: {rest[0]}")
+                label = member.label
+                if index == located and label.endswith(("(same name)", "(same title)")):
+                    label = f"`{original.label}` ({label.rpartition(' (')[2]}"
+                shape_lines.append(f"{label}: {rest[0]}")
                 notes[index] = "; ".join(rest[:4]) + (
                     f" (and {len(rest) - 4} more)" if len(rest) > 4 else ""
                 )

@@ -5,7 +5,8 @@ A bundler's merge (``speclint.analyses.merging``), a download and a generator's 
 (``speclint.parsing.shell.build_files``: shell scripts, Makefiles, ``justfile``\\s, CI
 workflows), read from the disk when no corpus document holds them, and ``package.json``
 scripts. :func:`command_files` reads them once a run, for every analysis that asks; what a line
-says is read by ``speclint.parsing.shell``. :func:`find_named` is how a command's file name is
+says is read by ``speclint.parsing.shell``, a shell script's lines with the paths its variables
+hold written out (``shell.expanded``: ``-o "$spec"`` names the file ``spec=…`` set). :func:`find_named` is how a command's file name is
 looked up in the corpus.
 """
 
@@ -16,7 +17,7 @@ from dataclasses import dataclass
 
 from speclint.model.corpus import Corpus
 from speclint.parsing.reading import read_raw
-from speclint.parsing.shell import SHELL_SCRIPTS, build_files
+from speclint.parsing.shell import SHELL_SCRIPTS, build_files, expanded
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,10 @@ def _read(corpus: Corpus) -> tuple[CommandFile, ...]:
             if not isinstance(raw, bytes):
                 continue
             text = raw.decode("utf-8", "replace")
-        found.append(CommandFile(path, text, tuple(text.splitlines()), True))
+        written = text.splitlines()
+        if path.endswith(SHELL_SCRIPTS):  # its variables written out (`-o "$spec"`)
+            written = expanded(path, written)
+        found.append(CommandFile(path, text, tuple(written), True))
     for path, document in corpus.documents.items():
         if path.rpartition("/")[2] != "package.json" or not document.usable:
             continue

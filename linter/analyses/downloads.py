@@ -18,7 +18,10 @@ script's folder, then the root.
 
 :func:`build_outputs` reads the same command lines (a guide's fences aside) for the files a build
 command writes (``python tools/generate.py --output schemas/openapi.json``, ``-o path``, ``>
-path``; not one rewritten in place): those are *generated*.
+path``; not one rewritten in place, not an ``echo``'s words): those are *generated*; and
+:func:`bundled_outputs` those a *bundler* writes from corpus documents (``swagger flatten``,
+``redocly bundle``, ``swagger-cli bundle``, ``speakeasy merge``...): those are their sources'
+*bundles*. A shell script's path variables are written out first (``shell.expanded``).
 
 Limits: an address on ``localhost`` (or a loopback address, or a variable) is the repository's own
 server, not a vendor: not a download; commands are read one line at a time (a backslash, or a
@@ -86,21 +89,115 @@ def build_outputs(corpus: Corpus) -> dict[str, str]:
     evidence. Read from scripts, Makefiles, CI workflows and ``package.json`` scripts, not from
     a guide's fences (an example there may write anything)."""
     found: dict[str, str] = {}
+    for path, _, _, evidence in _build_writes(corpus):
+        found.setdefault(path, evidence)
+    return dict(sorted(found.items()))
+
+
+# What a generator's input may be to make its output a rendering of it: an API document or a
+# schema (a model in another language, or a data file, is no corpus definition to pair with).
+_RENDERED = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI, DocumentKind.SCHEMA)
+
+
+def build_inputs(corpus: Corpus) -> dict[str, tuple[str, ...]]:
+    """Each corpus file a build command writes -> the API documents and schemas of the corpus
+    the command names besides it (``node inject.js ../openapi.yaml > ../openapi.json``: the
+    output renders ``openapi.yaml``), from the command that :func:`build_outputs` quotes."""
+    found: dict[str, tuple[str, ...]] = {}
+    for path, command, folder, _ in _build_writes(corpus):
+        if path in found:
+            continue
+        inputs: list[str] = []
+        for word in command[1:]:
+            named = find_named(corpus, word.partition("=")[2] or word, folder)
+            if named is None or named == path or named in inputs:
+                continue
+            if corpus.documents[named].kind in _RENDERED:
+                inputs.append(named)
+        found[path] = tuple(inputs)
+    return dict(sorted(found.items()))
+
+
+# The tools that write one document from a split source (every `$ref` to another file inlined)
+# or merge several into one: (command, subcommand). Their output is the sources' bundle.
+_BUNDLERS = frozenset(
+    {
+        ("swagger", "flatten"),  # go-swagger
+        ("swagger", "mixin"),  # go-swagger, several specs merged into the first
+        ("swagger-cli", "bundle"),
+        ("redocly", "bundle"),
+        ("redocly", "join"),
+        ("openapi", "bundle"),  # @redocly/openapi-cli's old name
+        ("openapi", "join"),
+        ("asyncapi", "bundle"),
+        ("speccy", "resolve"),
+        ("speakeasy", "merge"),
+    }
+)
+# Options of those tools that take a value that is not an input (`--format yaml`).
+_BUNDLER_VALUED = frozenset(
+    {"-o", "--output", "--format", "-f", "--ext", "--config", "--lint-config", "-t", "--type"}
+    | {"--base-dir", "-b", "--base", "-d", "--prefix-components-with-info-prop", "--outfile"}
+)
+_BUNDLER_INPUTS = frozenset({"-s", "--schemas"})  # speakeasy merge -s a.yaml -s b.yaml
+
+
+def bundled_outputs(corpus: Corpus) -> dict[str, tuple[tuple[str, ...], str]]:
+    """Each corpus file a bundler of the repository writes from corpus documents (``swagger
+    flatten src.yml -o api.yml``, ``redocly bundle src.yaml -o dist/api.yaml``) -> (its
+    sources, the evidence)."""
+    found: dict[str, tuple[tuple[str, ...], str]] = {}
+    for path, command, folder, evidence in _build_writes(corpus):
+        if path in found or tuple(command[:2]) not in _BUNDLERS:
+            continue
+        sources = []
+        for name in _bundler_inputs(command[2:]):
+            source = find_named(corpus, name, folder)
+            if source is not None and source != path and source not in sources:
+                sources.append(source)
+        if sources:
+            found[path] = (tuple(sources), evidence)
+    return dict(sorted(found.items()))
+
+
+def _bundler_inputs(words: list[str]) -> Iterator[str]:
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word in _BUNDLER_INPUTS and index + 1 < len(words):
+            yield words[index + 1]
+            index += 2
+        elif word in _BUNDLER_VALUED or word in (">", "1>"):
+            index += 2
+        elif word.startswith("-"):
+            index += 1  # a flag (`--dereferenced`), or `--option=value`
+        else:
+            yield word
+            index += 1
+
+
+# Commands that print their words rather than run them (`echo swagger flatten … -o api.yml`).
+_PRINTERS = frozenset({"echo", "printf"})
+
+
+def _build_writes(corpus: Corpus) -> Iterator[tuple[str, list[str], str, str]]:
+    """(a corpus file a build command writes, the command's words, the folder its names are
+    read from, the evidence), in the order the lines are read."""
     for where, folder, lines in _command_lines(corpus, guides=False, candidate=_OUTPUTS):
         for number, line in joined(lines):
             if not _OUTPUTS.search(line):
                 continue
             for words in split_line(line, PIPELINES):
                 command = command_words(words)
-                if not command or command[0] in _DOWNLOADERS:
+                if not command or command[0] in _DOWNLOADERS or command[0] in _PRINTERS:
                     continue
                 for target in _outputs(command):
                     path = find_named(corpus, target, folder)
                     if command.count(target) > 1:
                         continue  # rewritten in place (`jq . a.json > a.json`): not an output
-                    if path is not None and path not in found:
-                        found[path] = f"written by `{shorter(line)}` in {where(number)}"
-    return dict(sorted(found.items()))
+                    if path is not None:
+                        evidence = f"written by `{shorter(line)}` in {where(number)}"
+                        yield path, command, folder, evidence
 
 
 def _outputs(words: list[str]) -> Iterator[str]:

@@ -186,6 +186,8 @@ def schema_locations(corpus: Context) -> Iterator[Site]:
         yield from once(Site(document, "", document.data))
         yield from _defs(document, document.data, "", once)
     for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+        if document.path in derived:
+            continue  # a bundle or a copy (a JSON rendering): judged at its source
         components = document.data.get("components") if isinstance(document.data, dict) else None
         schemas = components.get("schemas") if isinstance(components, dict) else None
         schema_map: dict[str, Any] = schemas if isinstance(schemas, dict) else {}
@@ -193,8 +195,11 @@ def schema_locations(corpus: Context) -> Iterator[Site]:
             pointer = join_pointer("/components/schemas", name)
             yield from once(Site(document, pointer, schema_map[name]))
     for use in use_sites(corpus):
-        yield from once(use.site)
+        if use.site.document.path not in derived:
+            yield from once(use.site)
     for document in corpus.of_kind(DocumentKind.ASYNCAPI):
+        if document.path in derived:
+            continue
         # Every message payload, whether or not an operation names its channel.
         data = document.data if isinstance(document.data, dict) else {}
         holders: list[tuple[str, Any]] = []
@@ -419,7 +424,10 @@ class Equivalence:
         if left == right:
             return True
         if depth > 24:
-            return False
+            # Past this depth the two are compared as written, each `$ref` by what it names
+            # from its own file (two renderings of a schema nested 28 levels, whose labels
+            # carry each one's path, are still the same).
+            return bool(self._keyed(left, homes, 0) == self._keyed(right, homes, 0))
         if isinstance(left, list) and isinstance(right, list):
             return len(left) == len(right) and all(
                 self._same(x, y, homes, mode, assumed, depth + 1)
@@ -458,6 +466,22 @@ class Equivalence:
         return all(
             self._same(left[key], right[key], homes, mode, assumed, depth + 1) for key in left
         )
+
+    def _keyed(self, node: Any, homes: tuple[str, str], depth: int) -> Any:
+        """``node`` with each ``$ref`` label as ``_key`` names it (its own file's as ``#…``);
+        past ``_KEYED_DEPTH`` levels, a value equal to nothing."""
+        if depth > _KEYED_DEPTH:
+            return object()
+        if isinstance(node, dict):
+            return {
+                k: self._key(v, homes)
+                if k == "$ref" and isinstance(v, str)
+                else self._keyed(v, homes, depth + 1)
+                for k, v in node.items()
+            }
+        if isinstance(node, list):
+            return [self._keyed(each, homes, depth + 1) for each in node]
+        return node
 
     def _weaker(
         self,
@@ -527,6 +551,9 @@ class Equivalence:
                 depth + 1,
             )
         return self._memo[memo]
+
+
+_KEYED_DEPTH = 400  # nesting levels ``_keyed`` writes out (no recursion overflow)
 
 
 def _canonical(node: dict[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,13 @@ together by something the corpus says:
   An API document's components are its own otherwise: two API documents of different titles
   are two APIs, whatever their components are called, and so are two of one title in sibling
   folders (a product's per-domain APIs, ``endpoint/openapi.json`` and ``message/openapi.json``,
-  each its own ``Registry``) unless a ``$ref`` ties them.
+  each its own ``Registry``) unless a ``$ref`` ties them. Two *release channels* of one API,
+  whose file names differ only by a channel's word (``openapi.json`` and
+  ``openapi_preview.json``; ``preview``, ``beta``, ``alpha``, ``unstable``, ``experimental``,
+  ``next``, ``canary``, ``nightly``), differ by design (the preview adds what the stable edition
+  lacks): not one namespace. Format editions (OpenAPI 3.0 and 3.1), a schema's ``strict``/``lax``
+  editions and an audience's (``public``, ``internal``: one API filtered, its shared definitions
+  meant to agree) stay paired.
 
 Generated copies are ``speclint.analyses.lineage``'s; separately listed schemas of a schema
 catalog are ``speclint.analyses.schema_catalogs``'.
@@ -25,6 +31,7 @@ catalog are ``speclint.analyses.schema_catalogs``'.
 from __future__ import annotations
 
 import posixpath
+import re
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -54,7 +61,30 @@ class Namespaces:
         if (min(first, second), max(first, second)) in self.tied:
             return "reference"
         space = self.of.get(first)
-        return "namespace" if space is not None and space == self.of.get(second) else None
+        if space is None or space != self.of.get(second) or channel_editions(first, second):
+            return None
+        return "namespace"
+
+
+# Words naming a release channel of one API: an edition that differs from the stable one by
+# design (it adds what is not released yet). Not an audience (`public`, `internal`: the same API
+# filtered, a shared definition that differs there is drift), not an environment (`dev`, `prod`:
+# one API deployed twice), not a format or a bundle (`v3`, `bundled`: renderings of one).
+_CHANNELS = "preview|beta|alpha|unstable|experimental|next|canary|nightly"
+_CHANNEL_SUFFIX = re.compile(rf"[-_.](?:{_CHANNELS})", re.IGNORECASE)
+_CHANNEL_PREFIX = re.compile(rf"(?:{_CHANNELS})[-_.]", re.IGNORECASE)
+
+
+def channel_editions(first: str, second: str) -> bool:
+    """Whether two files' names differ only by a release channel's word
+    (``openapi.json``/``openapi_preview.json``, ``api.yaml``/``beta-api.yaml``)."""
+    stems = sorted((posixpath.splitext(posixpath.basename(p))[0] for p in (first, second)), key=len)
+    short, long = stems
+    if not short or short == long:
+        return False
+    if long.startswith(short) and _CHANNEL_SUFFIX.fullmatch(long[len(short) :]):
+        return True
+    return long.endswith(short) and bool(_CHANNEL_PREFIX.fullmatch(long[: -len(short)]))
 
 
 def namespaces(corpus: Context) -> Namespaces:

@@ -14,7 +14,8 @@ Provenance is decided once, here, by evidence, and ``speclint files`` shows it:
     (``speclint.analyses.lineage``); a file a build command of the repository writes (``generator
     --output path``, ``-o path``, ``> path`` in a script, a Makefile, a CI workflow or a
     ``package.json`` script: ``speclint.analyses.downloads.build_outputs``), unless it is a
-    bundle or a copy;
+    bundle or a copy; the API documents and schemas that command names are its ``inputs``
+    (``copy-drift`` never pairs a generated file with its own input);
 ``vendored``
     ``linguist-vendored`` in a ``.gitattributes``; or a file the repository's own commands
     download (``curl … > api.json`` in a script, a workflow or a shell fence of its guide:
@@ -23,7 +24,10 @@ Provenance is decided once, here, by evidence, and ``speclint files`` shows it:
     a document whose content, once every ``$ref`` is replaced by what it points to, equals that of
     another corpus document that references other files: the single-file bundle of split sources
     (``swagger-cli bundle``, ``redocly bundle``, ``*.bundled.json``), compared by content, never
-    by name. The split document is its source;
+    by name. The split document is its source. So is a file a *bundler* of the repository's
+    build writes from a corpus document (``swagger flatten src.yml -o api.yml``, ``redocly
+    bundle``, ``speakeasy merge``...: ``speclint.analyses.downloads.bundled_outputs``), whatever
+    it holds (go-swagger tags numbers and renames what it hoists: not equal to its source);
 ``copy``
     the JSON rendering of a YAML document beside it (``run.json`` of ``run.yaml``: equal once
     parsed, up to what a conversion changes: ``$schema``, a block scalar's last newline or
@@ -47,8 +51,9 @@ defects: one finding per root cause); inside a generated one, only what breaks e
 that compare or bind definitions (``copy-drift``, ``enum-drift``, example bindings) read its
 source only, so a source and its own copy never drift and the source wins every binding.
 
-Limits: a bundle is recognised only when it equals its source exactly once dereferenced (a stale
-bundle is judged as written: its drift from the sources is real); references are followed with
+Limits: without a bundler's command, a bundle is recognised only when it equals its source
+exactly once dereferenced (a stale bundle is judged as written: its drift from the sources is
+real); references are followed with
 the corpus's own reference index (a remote one is compared as written); a document nested deeper
 than ``DEPTH`` is not compared.
 """
@@ -63,7 +68,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from speclint.analyses.downloads import build_outputs, downloads
+from speclint.analyses.downloads import build_inputs, build_outputs, bundled_outputs, downloads
 from speclint.analyses.references import ReferenceIndex, root_base
 from speclint.model.corpus import VENDORED, Corpus, Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
@@ -93,6 +98,9 @@ class Provenance:
     kind: str  # GENERATED, VENDORED_KIND, BUNDLE, COPY or UPSTREAM
     evidence: str  # why, as `speclint files` shows it
     sources: tuple[str, ...] = ()  # for a bundle or a copy: the corpus files it is made from
+    # for a file a build command generates: the API documents and schemas the command reads (its
+    # output renders them: not a copy of them to keep in step by hand)
+    inputs: tuple[str, ...] = ()
 
     def describe(self) -> str:
         """``generated (why)``, ``bundle (of x.yaml and 4 other files ...), not judged``."""
@@ -111,6 +119,8 @@ def provenance(
         found[path] = Provenance(kind, why)
     for path, command in downloads(corpus).items():
         found.setdefault(path, Provenance(VENDORED_KIND, command))
+    for path, (sources, command) in bundled_outputs(corpus).items():
+        found.setdefault(path, Provenance(BUNDLE, f"of {', '.join(sources)}, {command}", sources))
     for path, count in embedding.items():
         found.setdefault(
             path, Provenance(GENERATED, f"a bundle that embeds {count} other corpus schemas")
@@ -121,8 +131,9 @@ def provenance(
         found.setdefault(path, made)
     for path, made in _bundles(corpus, index, found).items():
         found.setdefault(path, made)
+    inputs = build_inputs(corpus)
     for path, command in build_outputs(corpus).items():
-        found.setdefault(path, Provenance(GENERATED, command))
+        found.setdefault(path, Provenance(GENERATED, command, inputs=inputs.get(path, ())))
     for path, made in _upstream(corpus).items():
         found.setdefault(path, made)
     return dict(sorted(found.items()))

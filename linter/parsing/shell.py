@@ -14,14 +14,17 @@ reads each file's lines once a run). What is read of them is here, once:
   where a pipeline's parts are wanted one by one), outside quotes;
 - :func:`command_words`: a command's own words, without what surrounds it in YAML or JSON, the
   variables it sets, and a launcher (``npx -y``, ``sudo``);
-- :func:`shorter`: the line as evidence quotes it.
+- :func:`shorter`: the line as evidence quotes it;
+- :func:`expanded`: a shell script's lines with the variables it sets to a path written out
+  (``spec="$root/api.yml"`` then ``-o "$spec"``).
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 # Files whose lines may run a command: read as text, never run.
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".mk")
@@ -43,6 +46,7 @@ _PACKAGES = {
     "@asyncapi/cli": "asyncapi",
     "@redocly/cli": "redocly",
     "@redocly/openapi-cli": "openapi",
+    "@apidevtools/swagger-cli": "swagger-cli",
 }
 
 
@@ -119,3 +123,203 @@ def shorter(line: str, limit: int = 80) -> str:
     """The line as evidence quotes it: its spaces collapsed, cut at ``limit`` characters."""
     line = " ".join(line.split())
     return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+# --- a script's variables -------------------------------------------------------------------------
+
+# `name=value`, `export name=value`, `readonly`/`local`/`declare` too: one assignment on its line.
+_ASSIGNMENT = re.compile(r"^\s*(?:(?:export|readonly|local|declare)\s+)?([A-Za-z_]\w*)=(\S.*|)$")
+# A variable's use: `$name`, `${name}`; a single-quoted span is text (matched first, kept).
+_USE = re.compile(r"'[^']*'|\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
+# The script's own path, as a shell names it.
+_SELF = frozenset({"$0", "${0}", "${BASH_SOURCE[0]}", "${BASH_SOURCE}", "$BASH_SOURCE"})
+# Commands whose output is a path computed from their one argument (their options aside).
+_PATH_COMMANDS = frozenset({"realpath", "readlink", "dirname"})
+_CD_PWD = re.compile(r"^cd\s+(?:--\s+)?(\S.*?)\s*(?:&&|;)\s*pwd(?:\s+-[PL])?$")
+
+
+class _Path:
+    """A variable's value: ``rooted``, a path from the repository root (derived from the
+    script's own path, ``$0``); else text as written (a name read from the working folder,
+    which the script does not fix: read as any literal name of a command line is)."""
+
+    def __init__(self, value: str, rooted: bool) -> None:
+        self.value, self.rooted = value, rooted
+
+
+def expanded(path: str, lines: Sequence[str]) -> list[str]:
+    """The lines of the shell script ``path`` with the uses of the variables it sets to a path
+    written out (never run: read as text). A variable is known from its assignment on a line of
+    its own to a path: a name (``out=build/api.yaml``), other known variables
+    (``"$root/api.yaml"``), or ``$(realpath [-m] …)``, ``$(readlink -f …)``, ``$(dirname …)``
+    and ``$(cd … && pwd)`` of one; ``$0`` and ``${BASH_SOURCE[0]}`` are the script itself. A
+    path derived from the script's is written relative to the script's folder (where names are
+    read from first). Anything else (a command's output, an unknown variable, a path out of the
+    root) leaves the variable unknown, and a later assignment replaces an earlier one, line
+    after line (a branch's assignment is read as if it ran). Line numbers are kept."""
+    known: dict[str, _Path] = {}
+    folder = posixpath.dirname(path)
+    out: list[str] = []
+    for line in lines:
+        match = _ASSIGNMENT.match(line)
+        if match is not None:
+            name, value = match.group(1), _value(match.group(2), known, path)
+            if value is None:
+                known.pop(name, None)
+            else:
+                known[name] = value
+            out.append(line)
+            continue
+        out.append(_USE.sub(lambda m: _written(m, known, folder), line) if known else line)
+    return out
+
+
+def _written(match: re.Match[str], known: dict[str, _Path], folder: str) -> str:
+    name = match.group(1) or match.group(2)
+    value = known.get(name) if name else None
+    if value is None:
+        return match.group(0)
+    if not value.rooted:
+        return value.value
+    return posixpath.relpath(value.value or ".", folder or ".")
+
+
+def _value(text: str, known: dict[str, _Path], script: str) -> _Path | None:
+    """A variable's value, or None when it is not a path read here."""
+    text = text.strip()
+    quoted = len(text) >= 2 and text[0] == text[-1] == '"'
+    if quoted:
+        text = text[1:-1]
+    elif len(text) >= 2 and text[0] == text[-1] == "'":
+        inner = text[1:-1]
+        return None if not inner or "'" in inner else _Path(inner, False)
+    if text.startswith("$("):
+        end = _closing(text, 1)
+        printed = _substituted(text[2:end].strip(), known, script) if end > 0 else None
+        if printed is None or end == len(text) - 1:
+            return printed
+        # `$(dirname "$0")/..`: what it prints, then a path
+        known, text = {**known, "_printed": printed}, "${_printed}" + text[end + 1 :]
+    if text in _SELF:
+        return _Path(script, True)
+    parts: list[str] = []
+    rooted = False
+    position = 0
+    for use in re.finditer(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)", text):
+        value = known.get(use.group(1) or use.group(2))
+        if value is None:
+            return None
+        if value.rooted:
+            if use.start() != 0:
+                return None  # a rooted path in the middle of a name
+            rooted = True
+        parts.append(text[position : use.start()])
+        parts.append(value.value if not value.rooted else "/" + value.value)
+        position = use.end()
+    parts.append(text[position:])
+    joined_text = "".join(parts)
+    if not joined_text or any(c in joined_text for c in "$`*?~\"'(){}[]<>|&;"):
+        return None
+    if not quoted and any(c.isspace() for c in joined_text):
+        return None  # `name=value command …`: a command's own environment, not the script's
+    if not rooted:
+        return _Path(joined_text, False)
+    inside = _inside_root(joined_text)
+    return None if inside is None else _Path(inside, True)
+
+
+def _substituted(command: str, known: dict[str, _Path], script: str) -> _Path | None:
+    """The path a ``$( … )`` prints: realpath/readlink/dirname of one path, or ``cd … && pwd``."""
+    moved = _CD_PWD.match(command)
+    if moved is not None:
+        return _value(moved.group(1), known, script)
+    words = _words(command)
+    if not words or words[0] not in _PATH_COMMANDS:
+        return None
+    arguments = [w for w in words[1:] if not w.startswith("-")]
+    if len(arguments) != 1 or (words[0] == "readlink" and "-f" not in words[1:]):
+        return None  # `readlink` alone prints a link's target, not a path
+    value = _value(arguments[0], known, script)
+    if value is None:
+        return None
+    if words[0] == "dirname":
+        if not value.rooted:
+            return None  # the folder of a name read from the working folder: unknown
+        return _Path(posixpath.dirname(value.value), True)
+    if value.rooted:
+        return value
+    return _Path(posixpath.normpath(value.value), False)
+
+
+def _words(command: str) -> list[str]:
+    """A command's words, split at spaces outside quotes and ``$( … )``, quotes kept."""
+    words: list[str] = []
+    current: list[str] = []
+    index, quote = 0, ""
+    while index < len(command):
+        char = command[index]
+        if quote:
+            if char == quote:
+                quote = ""
+            elif char == "$" and command.startswith("$(", index) and quote == '"':
+                end = _closing(command, index + 1)
+                if end < 0:
+                    return []
+                current.append(command[index : end + 1])
+                index = end + 1
+                continue
+        elif char in "\"'":
+            quote = char
+        elif char == "$" and command.startswith("$(", index):
+            end = _closing(command, index + 1)
+            if end < 0:
+                return []
+            current.append(command[index : end + 1])
+            index = end + 1
+            continue
+        elif char.isspace():
+            if current:
+                words.append("".join(current))
+                current = []
+            index += 1
+            continue
+        current.append(char)
+        index += 1
+    if quote:
+        return []
+    if current:
+        words.append("".join(current))
+    return words
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the parenthesis closing the one at ``start`` (-1: none), quotes skipped."""
+    depth, quote = 0, ""
+    for index in range(start, len(text)):
+        char = text[index]
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+    return -1
+
+
+def _inside_root(text: str) -> str | None:
+    """``/a/b/../c`` (``/`` the repository root) as ``a/c``; None out of the root."""
+    parts: list[str] = []
+    for part in text.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+        else:
+            parts.append(part)
+    return "/".join(parts)

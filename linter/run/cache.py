@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any
 from speclint import __version__
 from speclint import rules as rule_package
 from speclint.analyses.context import Context
-from speclint.analyses.downloads import build_outputs, downloads
+from speclint.analyses.downloads import build_inputs, build_outputs, bundled_outputs, downloads
 from speclint.analyses.enumerations import ProseSet
 from speclint.analyses.units import extract_digest, reach
 from speclint.common.findings import Finding
@@ -591,7 +591,9 @@ def _merges_digest(corpus: Context) -> bytes:
 
 
 def _made_digest(corpus: Context) -> bytes:
-    shown = repr((downloads(corpus), build_outputs(corpus)))
+    shown = repr(
+        (downloads(corpus), build_outputs(corpus), build_inputs(corpus), bundled_outputs(corpus))
+    )
     return b"\x04" + hashlib.sha256(shown.encode("utf-8", "surrogateescape")).digest()
 
 
