@@ -1,0 +1,94 @@
+"""Issue 45, ecosystem batch 4 at first read: the namespace a corpus publishes read off what
+most of its `$id`s agree on, linked release headings, a private tooling manifest, one finding
+for a string enum of numbers. Every fixture here is our own."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import run_rule
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+PAGES = "https://acme.github.io/models.Rain"
+
+
+def yaml(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def schema(identifier: str, **extra: object) -> str:
+    return json.dumps(
+        {"$schema": "http://json-schema.org/draft-07/schema#", "$id": identifier, **extra}
+    )
+
+
+# --- unresolved-ref: the namespace the corpus publishes ------------------------------------------
+
+
+def rain_corpus(**drizzle: object) -> dict[str, str | bytes]:
+    """A project-pages corpus (`https://OWNER.github.io/REPO/`): three folders published where
+    their `$id`s say, and `Drizzle/` whose schema keeps a stale `$id` from another repository."""
+    files: dict[str, str | bytes] = {
+        f"{name}/schema.json": schema(f"{PAGES}/{name}/schema.json", type="object")
+        for name in ("Shower", "Storm", "Hail")
+    }
+    files["Drizzle/schema.json"] = schema(
+        "https://acme.github.io/models.Fog/Drizzle/schema.json", type="object", **drizzle
+    )
+    files["Drizzle/model.yaml"] = yaml(
+        """
+        Drizzle:
+          type: object
+        """
+    )
+    return files
+
+
+def test_a_url_to_a_sibling_repository_on_the_pages_host_is_remote(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `acme.github.io/shared/` is another repository of the owner: a remote reference, not
+    # followed, not an `$id` the corpus failed to declare.
+    files = rain_corpus()
+    files["Shower/schema.json"] = schema(
+        f"{PAGES}/Shower/schema.json",
+        allOf=[
+            {"$ref": "https://acme.github.io/shared/common.json#/definitions/Place"},
+            {"$ref": "https://acme.github.io/models.Fog/Fog-schema.json#/definitions/Mist"},
+        ],
+    )
+    assert run_rule(make_corpus(files), "unresolved-ref") == []
+
+
+def test_a_lone_stale_id_does_not_move_its_folder(make_corpus: MakeCorpus) -> None:
+    # Drizzle/model.yaml is published under models.Rain/ like every other folder: the lone
+    # `$id` under models.Fog/ neither makes that repository ours nor moves the folder's URL.
+    files = rain_corpus()
+    files["Drizzle/openapi.yaml"] = yaml(
+        f"""
+        openapi: 3.0.3
+        info: {{title: Drizzle, version: '1'}}
+        paths: {{}}
+        components:
+          schemas:
+            Drizzle:
+              $ref: {PAGES}/Drizzle/model.yaml#/Drizzle
+        """
+    )
+    assert run_rule(make_corpus(files), "unresolved-ref") == []
+
+
+def test_a_missing_id_in_the_published_namespace_is_still_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    files = rain_corpus()
+    files["Storm/schema.json"] = schema(
+        f"{PAGES}/Storm/schema.json", allOf=[{"$ref": f"{PAGES}/Storm/gusts.json"}]
+    )
+    (finding,) = run_rule(make_corpus(files), "unresolved-ref")
+    assert "Storm/gusts.json" in finding.message
+
