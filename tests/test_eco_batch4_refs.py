@@ -92,3 +92,69 @@ def test_a_missing_id_in_the_published_namespace_is_still_reported(
     (finding,) = run_rule(make_corpus(files), "unresolved-ref")
     assert "Storm/gusts.json" in finding.message
 
+
+# --- version-drift: linked release headings, a private tooling manifest ------------------------
+
+LINKED_CHANGELOG = yaml(
+    """
+    # Changelog
+
+    ## [2.3.0](https://example.org/acme/api/compare/v2.2.0...v2.3.0) (2026-03-02)
+
+    ### Features
+
+    * add the `region` parameter
+
+    ## [2.2.0](https://example.org/acme/api/compare/v2.1.0...v2.2.0) (2026-02-01)
+
+    * add the `memory` parameter
+
+    ## v0.0.1
+
+    * first cut
+    """
+)
+
+
+def api(version: str) -> str:
+    return yaml(
+        f"""
+        openapi: 3.0.3
+        info: {{title: Acme, version: '{version}'}}
+        paths: {{}}
+        """
+    )
+
+
+def test_a_release_heading_with_a_compare_link_is_a_release(make_corpus: MakeCorpus) -> None:
+    # release-please and auto-changelog link each heading to its compare view: the newest
+    # release is 2.3.0 (the package agrees), not the plain `v0.0.1` at the bottom.
+    files: dict[str, str | bytes] = {
+        "CHANGELOG.md": LINKED_CHANGELOG,
+        "package.json": json.dumps({"name": "acme-api", "version": "2.3.0", "files": ["api"]}),
+        "api/openapi.yaml": api("2.3.0"),
+    }
+    assert run_rule(make_corpus(files), "version-drift") == []
+    files["api/openapi.yaml"] = api("2.1.0")
+    (finding,) = run_rule(make_corpus(files), "version-drift")
+    assert "the corpus is at 2.3.0" in finding.message
+
+
+def test_a_private_manifest_at_the_npm_default_is_no_version(make_corpus: MakeCorpus) -> None:
+    # A private package.json left at `npm init`'s 1.0.0 holds the tooling's scripts; split path
+    # files carrying a placeholder `info.version: '1.0'` do not make it the API's version.
+    files: dict[str, str | bytes] = {
+        "package.json": json.dumps(
+            {
+                "name": "acme-openapi",
+                "version": "1.0.0",
+                "private": True,
+                "main": "index.js",
+                "scripts": {"lint": "spectral lint openapi/openapi.yaml"},
+                "devDependencies": {"@stoplight/spectral-cli": "^6.15.0"},
+            }
+        ),
+        "openapi/openapi.yaml": api("1.4.2"),
+        "openapi/paths/users.yaml": api("1.0"),
+    }
+    assert run_rule(make_corpus(files), "version-drift") == []
