@@ -158,3 +158,48 @@ def test_a_private_manifest_at_the_npm_default_is_no_version(make_corpus: MakeCo
         "openapi/paths/users.yaml": api("1.0"),
     }
     assert run_rule(make_corpus(files), "version-drift") == []
+
+
+# --- unsatisfiable-schema: an enum its own type rejects is value-invalid's ----------------------
+
+NUMERIC_CODES = yaml(
+    """
+    openapi: 3.0.3
+    info: {title: Ledger, version: '1'}
+    paths:
+      /bills:
+        get:
+          parameters:
+            - name: direction
+              in: query
+              schema:
+                type: string
+                enum: [0, 1]
+          responses:
+            '200': {description: ok}
+    """
+)
+
+
+def test_an_enum_its_own_type_rejects_is_one_finding(make_corpus: MakeCorpus) -> None:
+    # value-invalid reports each member at the member; the schema they leave empty is the
+    # same defect, not a second finding.
+    root = make_corpus({"api/openapi.yaml": NUMERIC_CODES})
+    assert len(run_rule(root, "value-invalid")) == 2
+    assert run_rule(root, "unsatisfiable-schema") == []
+
+
+def test_an_enum_its_own_type_rejects_is_reported_when_value_invalid_is_off(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {"api/openapi.yaml": NUMERIC_CODES, "speclint.toml": '[rules]\nvalue-invalid = "off"\n'}
+    )
+    (finding,) = run_rule(root, "unsatisfiable-schema")
+    assert "no instance can satisfy" in finding.message
+
+
+def test_an_empty_enum_is_still_unsatisfiable(make_corpus: MakeCorpus) -> None:
+    # No member for value-invalid to report: the schema is the finding.
+    root = make_corpus({"api/openapi.yaml": NUMERIC_CODES.replace("enum: [0, 1]", "enum: []")})
+    assert len(run_rule(root, "unsatisfiable-schema")) == 1
