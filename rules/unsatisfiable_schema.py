@@ -257,6 +257,11 @@ def _decided_form(document: Document) -> Any:
     return api_document_to_2020_12(document.data, document.dialect)
 
 
+# What keeps value-invalid from judging a value (a reference that does not resolve, a schema
+# the validator cannot read): the schema is then reported here.
+_NOT_JUDGED: tuple[type[BaseException], ...] = (Unresolvable, *MALFORMED_SCHEMA, RecursionError)
+
+
 def _rejects_its_values(corpus: Context, document: Document, pointer: str, node: Any) -> bool:
     """Whether the schema (or the one its lone ``$ref`` names) lists values, in ``enum`` or
     ``const``, and its own keywords reject every one: then nothing can pass it, and
@@ -279,7 +284,7 @@ def _rejects_its_values(corpus: Context, document: Document, pointer: str, node:
             validator_class_of(document), in_place_uri(document, pointer)
         )
         return not any(validator.is_valid(value) for value in values)
-    except (Unresolvable, *MALFORMED_SCHEMA, RecursionError):
+    except _NOT_JUDGED:
         return False  # not judged by value-invalid either: reported here
 
 
