@@ -24,7 +24,8 @@ What it does
     every other site as a related location (200 at most; past that the message counts those not
     listed), so a missing shared file is one finding, not eighty,
     whatever folder each reference is written from and however it spells the path
-    (``../shared/x.json``, ``./x.json``); the finding names the missing file by its corpus path.
+    (``../shared/x.json``, ``./x.json``); the finding names the missing file by its corpus path
+    (and, for ``x.yml/`` where ``x.yml`` exists, says to drop the trailing slash).
     A reference by ``$id`` to where the corpus publishes that same file (its other ``$id``\\s say
     ``https://example.org/spec/`` is ``schemas/``) joins it; an ``$id`` no reference names by
     path is reported with the file that would declare it. Three or more missing ``$id``\\s under
@@ -164,11 +165,15 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         related_too = ", listed as related locations" if whole else ""
         sites = f"{count} `$ref`s point to it{every}" if count > 1 else ""
         if outcome == "missing-file":
+            fix = "Add the file, or point the reference at the schema that replaced it"
+            if target.endswith("/") and target.rstrip("/") in corpus.tree:
+                # `x.yml/` is another URI path than `x.yml` (RFC 3986 §3.3): URI-based
+                # resolvers do not find the file that is there; a path-cleaning bundler does.
+                fix = f"`{target.rstrip('/')}` exists: drop the trailing `/` from the reference"
             message = (
                 f"`{first.value}` → `{target}` does not exist in the corpus"
                 f"{' (' + first.detail + ')' if first.detail else ''}"
-                f"{'; ' + sites if sites else ''}. Add the file, or point the reference at the "
-                "schema that replaced it"
+                f"{'; ' + sites if sites else ''}. {fix}"
             )
         elif outcome == "missing-pointer":
             merged = merges.partners(first.path) if first.value.startswith("#/") else []

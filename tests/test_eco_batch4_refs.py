@@ -203,3 +203,65 @@ def test_an_empty_enum_is_still_unsatisfiable(make_corpus: MakeCorpus) -> None:
     # No member for value-invalid to report: the schema is the finding.
     root = make_corpus({"api/openapi.yaml": NUMERIC_CODES.replace("enum: [0, 1]", "enum: []")})
     assert len(run_rule(root, "unsatisfiable-schema")) == 1
+
+
+# --- messages: a trailing slash, an unquoted number in a string enum ---------------------------
+
+
+def test_a_trailing_slash_is_told_to_be_dropped(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        "api/openapi.yaml": yaml(
+            """
+            openapi: 3.0.3
+            info: {title: Sessions, version: '1'}
+            paths: {}
+            components:
+              schemas:
+                Session:
+                  $ref: ./session.yml/
+            """
+        ),
+        "api/session.yml": "type: object\n",
+    }
+    (finding,) = run_rule(make_corpus(files), "unresolved-ref")
+    assert "`api/session.yml` exists: drop the trailing `/`" in finding.message
+    assert "Add the file" not in finding.message
+
+
+CODES = yaml(
+    """
+    openapi: 3.0.3
+    info: {title: Codes, version: '1'}
+    paths: {}
+    components:
+      schemas:
+        Reason:
+          type: string
+          enum:
+            - '07'
+            - 08
+            - x
+        Interval:
+          type: string
+          enum: [D, 240, '5']
+    """
+)
+
+
+def test_an_unquoted_number_in_a_string_enum_is_told_to_be_quoted(
+    make_corpus: MakeCorpus,
+) -> None:
+    findings = run_rule(make_corpus({"api/openapi.yaml": CODES}), "value-invalid")
+    advice = sorted(f.message.split("; ", 1)[1] for f in findings)
+    assert advice == [
+        'written unquoted, `08`, YAML reads it as a number: quote it (`"08"`)',
+        'written unquoted, `240`, YAML reads it as a number: quote it (`"240"`)',
+    ]
+
+
+def test_a_number_in_a_json_string_enum_keeps_its_advice(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        "schemas/code.json": schema("https://example.org/code.json", type="string", enum=["a", 2])
+    }
+    (finding,) = run_rule(make_corpus(files), "value-invalid")
+    assert "remove the member from the `enum`, or add its type to `type`" in finding.message
