@@ -15,8 +15,9 @@ What it does
     (on a host serving many owners, ``raw.githubusercontent.com``, its owner and repository; on
     a project-pages host, ``OWNER.github.io/REPOSITORY/``, its repository: the owner's other
     repositories there are remote), but for a lone ``$id`` that disagrees with where two or
-    more of the others publish its file (a schema copied with another repository's ``$id``): it
-    names its file, and says nothing of where the corpus is published. But a URL whose host is a bare word
+    more of the others on its host publish its file (a schema copied with another repository's
+    ``$id``): it names its file, and says nothing of where the corpus is published (a vendored
+    schema's ``$id`` on its publisher's host is no such disagreement). But a URL whose host is a bare word
     (``https://schemas/opengis.org/x.json``: a ``/`` typed for a ``.``; not ``localhost``) can
     never resolve, and is a ``warning``, with the URL it likely meant.
 

@@ -82,6 +82,44 @@ def test_a_lone_stale_id_does_not_move_its_folder(make_corpus: MakeCorpus) -> No
     assert run_rule(make_corpus(files), "unresolved-ref") == []
 
 
+def test_a_vendored_schema_keeps_its_publishers_folder(make_corpus: MakeCorpus) -> None:
+    # The repository publishes its own schemas on one host and vendors another publisher's
+    # under `vendor/cvss/`: that `$id` is the publisher's, not a stale one of the repository's,
+    # and the publisher's sibling file is found in that folder.
+    own = "https://raw.githubusercontent.com/acme/advisories/main"
+    files: dict[str, str | bytes] = {
+        f"{name}/schema.json": schema(f"{own}/{name}/schema.json", type="object")
+        for name in ("notice", "bulletin", "digest")
+    }
+    files["vendor/cvss/meta.json"] = schema("https://scores.example.org/cvss/meta.json")
+    files["vendor/cvss/cvss-v3.json"] = schema("https://scores.example.org/cvss/cvss-v3.json?2021")
+    files["vendor/cvss/cvss-v2.json"] = schema("https://scores.example.org/cvss/cvss-v2.json?2019")
+    files["notice/schema.json"] = schema(
+        f"{own}/notice/schema.json",
+        properties={"score": {"$ref": "https://scores.example.org/cvss/cvss-v2.json"}},
+    )
+    assert run_rule(make_corpus(files), "unresolved-ref") == []
+
+
+def test_a_file_published_away_from_its_folder_on_the_same_host_keeps_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    # One host, one owner: `store/all.json` is published under `/store/` on purpose, and the
+    # files beside it that declare no `$id` are served there too.
+    files: dict[str, str | bytes] = {
+        f"definitions/2.0.0/{name}.json": schema(
+            f"https://acme.example.org/definitions/2.0.0/{name}.json", type="object"
+        )
+        for name in ("info", "server", "channel")
+    }
+    files["store/2.0.0-plain.json"] = json.dumps({"type": "object"})
+    files["store/all.json"] = schema(
+        "https://acme.example.org/schema-store/all.json",
+        oneOf=[{"$ref": "https://acme.example.org/schema-store/2.0.0-plain.json"}],
+    )
+    assert run_rule(make_corpus(files), "unresolved-ref") == []
+
+
 def test_a_missing_id_in_the_published_namespace_is_still_reported(
     make_corpus: MakeCorpus,
 ) -> None:

@@ -380,10 +380,12 @@ class ReferenceIndex:
     @cached_property
     def stale_ids(self) -> frozenset[str]:
         """Root ``$id``\\s that disagree, alone, with where the corpus's other ``$id``\\s
-        publish their file: a schema copied from another repository that kept that
-        repository's ``$id``, when two or more others place the file elsewhere and none where
-        its own ``$id`` does. Such an ``$id`` still names its file (a ``$ref`` to it resolves)
-        but says nothing of where the corpus is published."""
+        publish their file: a schema copied from another repository of the same host's
+        owner that kept that repository's ``$id``, when two or more others place the file in
+        another repository there (``OWNER.github.io/REPO/``, ``raw.githubusercontent.com/
+        OWNER/REPO/``) and none where its own ``$id`` does. Such an ``$id`` still
+        names its file (a ``$ref`` to it resolves) but says nothing of where the corpus is
+        published."""
         publications = self.publications
         stale: set[str] = set()
         for uri, path in self.uri_to_path.items():
@@ -391,9 +393,15 @@ class ReferenceIndex:
             if aligned is None or publications[aligned[1]][aligned[0]] > 1:
                 continue
             predicted: dict[str, int] = {}
+            owner = _owner(uri)
             for folder in _folders_holding(path):
                 for url, count in publications.get(folder, {}).items():
-                    if (url, folder) != aligned:
+                    # Only another repository of the same owner's host (`OWNER.github.io/A/`
+                    # for `.../B/`): a vendored schema keeps its publisher's `$id` (first.org's
+                    # CVSS schemas in an OASIS repository), and one host may publish a file
+                    # away from its folder on purpose (`https://asyncapi.com/schema-store/`).
+                    theirs = _owner(url)
+                    if (url, folder) != aligned and theirs[0] == owner[0] and theirs != owner:
                         at = url + quote(path[len(folder) :])
                         predicted[at] = predicted.get(at, 0) + count
             own = defragmented(uri)
@@ -806,6 +814,13 @@ def _owner_depth(host: str) -> int:
     if host in SHARED_HOSTS:
         return 2
     return 1 if host.endswith(PAGES_HOSTS) else 0
+
+
+def _owner(url: str) -> tuple[str, tuple[str, ...]]:
+    """The host of a URL and the folders that name the owner there (:func:`_owner_depth`)."""
+    parts = urlsplit(url)
+    host = parts.netloc.lower()
+    return host, tuple(parts.path.split("/")[1:-1])[: _owner_depth(host)]
 
 
 def _aligned(uri: str, path: str) -> tuple[str, str] | None:
