@@ -11,7 +11,13 @@ What it does
     never reaches one (a pointer that misses only because a key's ``/`` is not written ``~1``
     is told the pointer to write, RFC 6901 §3). Nothing is fetched from the network: a remote URL is not followed, and
     the run says so among what it did not check ("not checked: 3 remote references not
-    followed"), not as a finding; but a URL whose host is a bare word
+    followed"), not as a finding. A URL is the corpus's own when its ``$id``\\s use its host
+    (on a host serving many owners, ``raw.githubusercontent.com``, its owner and repository; on
+    a project-pages host, ``OWNER.github.io/REPOSITORY/``, its repository: the owner's other
+    repositories there are remote), but for a lone ``$id`` that disagrees with where two or
+    more of the others on its host publish its file (a schema copied with another repository's
+    ``$id``): it names its file, and says nothing of where the corpus is published (a vendored
+    schema's ``$id`` on its publisher's host is no such disagreement). But a URL whose host is a bare word
     (``https://schemas/opengis.org/x.json``: a ``/`` typed for a ``.``; not ``localhost``) can
     never resolve, and is a ``warning``, with the URL it likely meant.
 
@@ -19,7 +25,8 @@ What it does
     every other site as a related location (200 at most; past that the message counts those not
     listed), so a missing shared file is one finding, not eighty,
     whatever folder each reference is written from and however it spells the path
-    (``../shared/x.json``, ``./x.json``); the finding names the missing file by its corpus path.
+    (``../shared/x.json``, ``./x.json``); the finding names the missing file by its corpus path
+    (and, for ``x.yml/`` where ``x.yml`` exists, says to drop the trailing slash).
     A reference by ``$id`` to where the corpus publishes that same file (its other ``$id``\\s say
     ``https://example.org/spec/`` is ``schemas/``) joins it; an ``$id`` no reference names by
     path is reported with the file that would declare it. Three or more missing ``$id``\\s under
@@ -27,7 +34,9 @@ What it does
     ../common/servers.yaml#/prod``) resolves like one into a schema, a reference written as a file
     path (``paths/runs_{runId}.yaml``) names that file, a reference by URL to a file of the
     folder the corpus publishes at that URL (its other ``$id``\\s say so) reaches that file (it
-    is served there, whatever ``$id`` it declares), and one to a file that is there but is
+    is served there, whatever ``$id`` it declares; the folders below it too: the ``$id``
+    ``https://example.org/spec/v1/run.json`` of ``schemas/v1/run.json`` says ``schemas/`` is
+    published at ``https://example.org/spec/``), and one to a file that is there but is
     not JSON or YAML (a Markdown description or a code sample, which Redocly puts in its place)
     is not reported. A generated bundle (see
     ``speclint.analyses.lineage``) is judged at its sources, not again in its copies.
@@ -74,7 +83,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from speclint.analyses.context import Context
 from speclint.analyses.merging import Merges
@@ -121,18 +130,18 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         yield _not_checked(corpus, folder, references)
     # An `$id` no schema declares, where the corpus's other `$id`s say which file would declare
     # it, and that file is the one other references name as missing: one root cause, one finding.
-    published = _published_folders(corpus)
+    index = corpus.references
     for outcome, target in list(groups):
         if outcome != "unknown-id":
             continue
-        if any(path in corpus.documents for path in _files_for(published, target)):
+        if any(path in corpus.documents for path in index.published_at(target)):
             # The file is in the folder the corpus publishes at that URL (a schema store's
             # `x-without-$id.json` beside the `all.json` that names it by URL): that URL serves
             # it, whatever `$id` it declares, so the reference reaches it (2020-12 §9.1.1: a
             # schema retrieved by a URI other than its `$id` is still that schema).
             del groups[(outcome, target)]
             continue
-        named = [p for p in _files_for(published, target) if ("missing-file", p) in groups]
+        named = [p for p in index.published_at(target) if ("missing-file", p) in groups]
         if len(named) == 1:
             groups[("missing-file", named[0])] += groups.pop((outcome, target))
     # `$id`s no corpus schema declares, three or more under one folder: a generated family
@@ -157,11 +166,15 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         related_too = ", listed as related locations" if whole else ""
         sites = f"{count} `$ref`s point to it{every}" if count > 1 else ""
         if outcome == "missing-file":
+            fix = "Add the file, or point the reference at the schema that replaced it"
+            if target.endswith("/") and target.rstrip("/") in corpus.tree:
+                # `x.yml/` is another URI path than `x.yml` (RFC 3986 §3.3): URI-based
+                # resolvers do not find the file that is there; a path-cleaning bundler does.
+                fix = f"`{target.rstrip('/')}` exists: drop the trailing `/` from the reference"
             message = (
                 f"`{first.value}` → `{target}` does not exist in the corpus"
                 f"{' (' + first.detail + ')' if first.detail else ''}"
-                f"{'; ' + sites if sites else ''}. Add the file, or point the reference at the "
-                "schema that replaced it"
+                f"{'; ' + sites if sites else ''}. {fix}"
             )
         elif outcome == "missing-pointer":
             merged = merges.partners(first.path) if first.value.startswith("#/") else []
@@ -201,7 +214,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                 "the `$id`s, or map the URIs to corpus files with [ref-map]"
             )
         else:
-            expected = [p for p in _files_for(published, first.target) if p not in corpus.documents]
+            expected = [p for p in index.published_at(first.target) if p not in corpus.documents]
             where = (
                 f" (by the corpus's other `$id`s, `{expected[0]}` would, and it does not exist)"
                 if len(expected) == 1
@@ -269,30 +282,6 @@ def _malformed(document: Document, reference: Reference) -> Finding:
         document.location(reference.pointer),
         key=f"malformed:{reference.pointer}",
     )
-
-
-def _published_folders(corpus: Context) -> dict[str, set[str]]:
-    """URL folder -> the corpus folders whose schemas are published under it, read off the
-    root `$id`s that end with their own file's name (``https://example.org/spec/v1/run.json``
-    in ``schemas/run.json``: ``https://example.org/spec/v1/`` is ``schemas/``)."""
-    found: dict[str, set[str]] = defaultdict(set)
-    for uri, path in corpus.references.uri_to_path.items():
-        if not uri.startswith(("http://", "https://")):
-            continue
-        folder, _, name = uri.rpartition("/")
-        path_folder, _, path_name = path.rpartition("/")
-        if name and name == path_name:
-            found[folder + "/"].add(path_folder + "/" if path_folder else "")
-    return found
-
-
-def _files_for(published: Mapping[str, set[str]], target: str) -> list[str]:
-    """The corpus files an `$id` would be in: its name in each corpus folder published under
-    its URL folder."""
-    folder, _, name = target.split("#", 1)[0].rpartition("/")
-    if not name:
-        return []
-    return sorted(unquote(each + name) for each in published.get(folder + "/", ()))
 
 
 def _merged_in(corpus: Context, merges: Merges, reference: Reference) -> bool:

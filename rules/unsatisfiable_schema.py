@@ -13,7 +13,10 @@ What it does
     unsatisfiable only because a closed ``required`` names members nothing declares is
     ``required-undeclared``'s finding (one defect, one finding); when the run does not run
     that rule (off, ``--ignore``d, not selected) it is reported here, naming the ``required``
-    list, never a branch the schema does not have.
+    list, never a branch the schema does not have. Likewise a schema whose every ``enum``
+    member (or ``const``) its own keywords reject (``type: string`` with ``enum: [0, 1]``) is
+    ``value-invalid``'s finding, at each member, unless that rule does not run; an empty
+    ``enum`` is reported here.
 
     Schemas of other dialects are decided in their own terms: draft-04/06/07 files, OpenAPI 3.0
     and AsyncAPI 2 documents are translated to 2020-12 first (``speclint.parsing.dialects``: a
@@ -82,14 +85,16 @@ from typing import Any
 from urllib.parse import quote
 
 import jsonschema_rs
+from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
 from speclint.analyses.declarations import REPORTED_BY, closed_typos
 from speclint.analyses.references import file_uri, root_base
 from speclint.analyses.roles import Role, openapi_uses
 from speclint.analyses.satisfiability import CRASHED, NO, TIMED_OUT, Decider, Scope
+from speclint.analyses.schema_objects import validator_class_of
 from speclint.analyses.shapes import use_sites
-from speclint.analyses.validation import safe_validator_class
+from speclint.analyses.validation import MALFORMED_SCHEMA, safe_validator_class
 from speclint.analyses.witnesses import find_rejected, relax_closure
 from speclint.common.findings import Finding, Location, Severity, headed
 from speclint.common.progress import tracked
@@ -118,7 +123,10 @@ def in_place_uri(document: Document, pointer: str) -> str:
 SEVERITY = Severity.ERROR
 # An example that fails only for a misspelt `required` member, a schema unsatisfiable only for one,
 # is required-undeclared's finding when it runs (one defect, one finding).
-LEAVES_TO = (REPORTED_BY,)
+# A schema whose every `enum` member (or `const`) its other keywords reject (`type: string` with
+# `enum: [0, 1]`) is value-invalid's finding, at each member, when that rule runs.
+VALUES_REPORTED_BY = "value-invalid"
+LEAVES_TO = (REPORTED_BY, VALUES_REPORTED_BY)
 FACTS = ("references", "schemas")  # speclint.analyses.context
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"
@@ -164,6 +172,12 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                     # A closed schema's `required` names a member it declares nowhere:
                     # required-undeclared reports that typo, at error, where it is written
                     # (one defect, one finding; issue 45).
+                    continue
+                if corpus.runs(VALUES_REPORTED_BY) and _rejects_its_values(
+                    corpus, document, pointer, node
+                ):
+                    # Every value the schema lists fails its other keywords: value-invalid
+                    # reports each, where it is written (one defect, one finding; issue 45).
                     continue
                 reasons, related, advice = _typo_reasons(typos)
             why = "; ".join(reasons) if reasons else "its constraints contradict each other"
@@ -241,6 +255,37 @@ def _decided_form(document: Document) -> Any:
     if document.kind is DocumentKind.SCHEMA:
         return to_2020_12(document.data, document.dialect)
     return api_document_to_2020_12(document.data, document.dialect)
+
+
+# What keeps value-invalid from judging a value (a reference that does not resolve, a schema
+# the validator cannot read): the schema is then reported here.
+_NOT_JUDGED: tuple[type[BaseException], ...] = (Unresolvable, *MALFORMED_SCHEMA, RecursionError)
+
+
+def _rejects_its_values(corpus: Context, document: Document, pointer: str, node: Any) -> bool:
+    """Whether the schema (or the one its lone ``$ref`` names) lists values, in ``enum`` or
+    ``const``, and its own keywords reject every one: then nothing can pass it, and
+    value-invalid reports each value. An empty ``enum`` has no value to report: not this."""
+    reference = corpus.references.at(document.path, join_pointer(pointer, "$ref"))
+    if isinstance(node, dict) and set(node) == {"$ref"} and reference is not None:
+        holder = corpus.documents.get(reference.target_path or "")
+        if holder is None or reference.target_pointer is None:
+            return False
+        document, pointer = holder, reference.target_pointer
+        node = resolve_pointer(document.data, pointer)
+    if not isinstance(node, dict):
+        return False
+    members = node.get("enum")
+    values = members if isinstance(members, list) else [node["const"]] if "const" in node else []
+    if not values:
+        return False
+    try:
+        validator = corpus.references.validator_at(
+            validator_class_of(document), in_place_uri(document, pointer)
+        )
+        return not any(validator.is_valid(value) for value in values)
+    except _NOT_JUDGED:
+        return False  # not judged by value-invalid either: reported here
 
 
 def _typo_reasons(

@@ -23,7 +23,8 @@ What it does
     wrong type (``""`` or ``"8"`` for an integer, ``"false"`` for a boolean) is an error.
 
     The finding is at the value (``.../default``, ``.../enum/2``) and names the keyword it breaks,
-    with that keyword as a related location. ``$ref``\\s resolve through the corpus; a schema whose
+    with that keyword as a related location. A number a YAML file writes unquoted in a string
+    ``enum`` (``08``, ``240``: YAML reads a plain scalar as a number) is told to be quoted. ``$ref``\\s resolve through the corpus; a schema whose
     references do not resolve is skipped (``unresolved-ref`` reports it). OpenAPI documents'
     defaults are judged here too, in the document's dialect (3.0's ``nullable``; 3.1's 2020-12,
     of whose defaults openapi-spec-validator judged only some), each once where it is written: a
@@ -68,7 +69,12 @@ from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
 from speclint.analyses.references import file_uri
-from speclint.analyses.schema_objects import SchemaObject, schema_objects, validator_class_of
+from speclint.analyses.schema_objects import (
+    SchemaObject,
+    schema_objects,
+    types_of,
+    validator_class_of,
+)
 from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import MALFORMED_SCHEMA, error_pointer, explain, short_message
 from speclint.common.findings import Finding, Severity, first_fitting, json_value
@@ -260,15 +266,45 @@ def _finding(
     where = error_pointer(error)
     inside = f" at {where}" if where else ""
     what = "an `enum` member" if keyword == "enum" else f"`{keyword}`"
+    advice = _advice(keyword, broken)
+    written = _unquoted(document, pointer, value, schema.node, broken)
+    if keyword == "enum" and written is not None:
+        # YAML reads a plain `08` or `240` as a number (YAML 1.2 §10.3.2): the member was
+        # meant as a string, and quoting it is the fix, not removing it.
+        advice = (
+            f'written unquoted, `{written}`, YAML reads it as a number: quote it (`"{written}"`)'
+        )
     return Finding(
         ID,
         SEVERITY,
-        f"{what} {_shown(value)} fails its own schema{inside}: {short_message(error)}; "
-        f"{_advice(keyword, broken)}",
+        f"{what} {_shown(value)} fails its own schema{inside}: {short_message(error)}; {advice}",
         document.location(pointer),
         related=(document.location(at, note=f"the `{broken or 'schema'}` it breaks"),),
         key=pointer,
     )
+
+
+_PLAIN_SCALAR = re.compile(r"[^\s,\[\]{}#'\"][^\s,\]}#]*")
+
+
+def _unquoted(
+    document: Document, pointer: str, value: Any, node: dict[str, Any], broken: str
+) -> str | None:
+    """The source text of a number a YAML file writes as a plain scalar where the schema wants a
+    string (``type: string``, ``enum: [08, 240]``), or None."""
+    if (
+        broken != "type"
+        or not document.path.endswith((".yaml", ".yml"))
+        or isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or "string" not in types_of(node)
+    ):
+        return None
+    line, column = document.position(pointer)
+    if not 0 < line <= len(document.lines):
+        return None
+    scalar = _PLAIN_SCALAR.match(document.lines[line - 1], column - 1)
+    return scalar.group(0) if scalar else None
 
 
 def _advice(keyword: str, broken: str) -> str:

@@ -5,10 +5,12 @@ What it does
 
     - the corpus version: ``version`` in this rule's options, else the latest release heading of
       the changelog at the root (``CHANGELOG.md``, ``CHANGES.md``, ``HISTORY.md``, ``NEWS.md``
-      or ``RELEASES.md``: ``## [1.2.0] - 2026-05-01``; ``Unreleased`` and a development
-      version, ``2.0.0-dev``, are skipped), else ``package.json``'s ``version`` unless it is a
-      placeholder no release had (``0.0.0``, ``0.0.1``: a documentation site's or a tool's
-      package, not the protocol's), or a package that is not the specification's: the root of
+      or ``RELEASES.md``: ``## [1.2.0] - 2026-05-01``, or linked to its compare view as
+      release-please writes it, ``## [1.2.0](https://…/compare/v1.1.0...v1.2.0)``;
+      ``Unreleased`` and a development version, ``2.0.0-dev``, are skipped), else
+      ``package.json``'s ``version`` unless it is a placeholder no release had (``0.0.0``,
+      ``0.0.1``: a documentation site's or a tool's package, not the protocol's; a ``private``
+      package at ``npm init``'s ``1.0.0``), or a package that is not the specification's: the root of
       a monorepo (``workspaces``, or a ``pnpm-workspace.yaml``, ``lerna.json``, ``nx.json`` or
       ``rush.json`` beside it), a documentation site (Docusaurus, VitePress
       ... among its dependencies), one with only devDependencies that publishes nothing
@@ -96,7 +98,12 @@ def extract(document: Document) -> tuple[str, int] | None:
     return None
 
 
-_RELEASE = re.compile(r"^#{1,3}\s*\[?v?(\d+\.\d+(?:\.\d+)?(?:-[\w.]+)?)\]?(?:\s|$)", re.MULTILINE)
+# A release heading, its version bracketed or not, the bracket linked to the release's compare
+# view or not (release-please and auto-changelog: `## [2.55.0](https://…/compare/…) (date)`).
+_RELEASE = re.compile(
+    r"^#{1,3}\s*\[?v?(\d+\.\d+(?:\.\d+)?(?:-[\w.]+)?)\]?(?:(?<=\])\([^()\s]*\))?(?:\s|$)",
+    re.MULTILINE,
+)
 _SELF = re.compile(r"\b(OpenAPI|AsyncAPI)\s+v?(\d+\.\d+(?:\.\d+)?)\b")
 
 
@@ -220,6 +227,10 @@ def _package(corpus: Context) -> tuple[str, Location] | None:
     version = document.data.get("version")
     if not isinstance(version, str):
         return None
+    if document.data.get("private") is True and version == NPM_DEFAULT_VERSION:
+        # Never published and never bumped: `npm init`'s version says nothing of a release,
+        # even where a split file's placeholder `info.version: '1.0'` happens to equal it.
+        return None
     if _tooling(corpus, document.data) and not _shared_by_an_api_document(corpus, version):
         return None
     line, column = document.position("/version")
@@ -247,6 +258,8 @@ def _corpus_version(
 
 
 _VERSION_FOLDER = re.compile(r"^v?(\d+\.\d+(?:\.\d+)?)$", re.IGNORECASE)
+# The version `npm init` writes: a private package still at it was never released.
+NPM_DEFAULT_VERSION = "1.0.0"
 # Files beside a package.json that make it a monorepo's root: its version is its tooling's.
 WORKSPACE_FILES = ("pnpm-workspace.yaml", "lerna.json", "nx.json", "rush.json")
 

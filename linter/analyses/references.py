@@ -337,25 +337,92 @@ class ReferenceIndex:
         ``.../schemas/missing.json``), except on hosts that serve many owners' repositories,
         where it is the owner and repository: an ``$id`` under
         ``raw.githubusercontent.com/oasis-tcs/sarif-spec/`` does not make WordPress's schemas
-        on that host ours (SchemaStore's schemas refer to schemas others publish)."""
+        on that host ours (SchemaStore's schemas refer to schemas others publish); on a
+        project-pages host (``OWNER.github.io``) it is the repository, the first folder."""
         parts = urlsplit(uri)
         host = parts.netloc.lower()
-        folders = tuple(parts.path.split("/")[1:3])
-        return any(
-            host not in SHARED_HOSTS or (len(prefix) == 2 and folders == prefix)
-            for prefix in self.namespaces.get(host, ())
-        )
+        depth = _owner_depth(host)
+        folders = tuple(parts.path.split("/")[1:-1])[:depth]
+        return folders in self.namespaces.get(host, ())
 
     @cached_property
     def namespaces(self) -> dict[str, set[tuple[str, ...]]]:
-        """Authority -> the first two path folders of each corpus ``$id`` on it."""
+        """Authority -> the owner's folders (:func:`_owner_depth`) of each corpus ``$id`` on it,
+        but for a stale one (:attr:`stale_ids`): a file left with another repository's `$id`
+        does not make that repository ours."""
         found: dict[str, set[tuple[str, ...]]] = {}
+        stale = self.stale_ids
         for known in self.uri_to_path:
-            if known.startswith("http"):
+            if known.startswith("http") and known not in stale:
                 parts = urlsplit(known)
-                folders = tuple(parts.path.split("/")[1:-1])[:2]
-                found.setdefault(parts.netloc.lower(), set()).add(folders)
+                host = parts.netloc.lower()
+                depth = _owner_depth(host)
+                folders = tuple(parts.path.split("/")[1:-1])[:depth]
+                if len(folders) == depth:
+                    found.setdefault(host, set()).add(folders)
         return found
+
+    @cached_property
+    def publications(self) -> dict[str, dict[str, int]]:
+        """Corpus folder -> each URL folder it is published under, with how many ``$id``\\s
+        say so. An ``$id`` that ends with its own file's path, segment by segment, says where
+        the corpus publishes that folder (``https://example.org/spec/v1/run.json`` in
+        ``schemas/v1/run.json``: ``https://example.org/spec/`` is ``schemas/``)."""
+        found: dict[str, dict[str, int]] = {}
+        for uri, path in self.uri_to_path.items():
+            aligned = _aligned(uri, path)
+            if aligned is not None:
+                url, folder = aligned
+                found.setdefault(folder, {}).setdefault(url, 0)
+                found[folder][url] += 1
+        return found
+
+    @cached_property
+    def stale_ids(self) -> frozenset[str]:
+        """Root ``$id``\\s that disagree, alone, with where the corpus's other ``$id``\\s
+        publish their file: a schema copied from another repository of the same host's
+        owner that kept that repository's ``$id``, when two or more others place the file in
+        another repository there (``OWNER.github.io/REPO/``, ``raw.githubusercontent.com/
+        OWNER/REPO/``) and none where its own ``$id`` does. Such an ``$id`` still
+        names its file (a ``$ref`` to it resolves) but says nothing of where the corpus is
+        published."""
+        publications = self.publications
+        stale: set[str] = set()
+        for uri, path in self.uri_to_path.items():
+            aligned = _aligned(uri, path)
+            if aligned is None or publications[aligned[1]][aligned[0]] > 1:
+                continue
+            predicted: dict[str, int] = {}
+            owner = _owner(uri)
+            for folder in _folders_holding(path):
+                for url, count in publications.get(folder, {}).items():
+                    # Only another repository of the same owner's host (`OWNER.github.io/A/`
+                    # for `.../B/`): a vendored schema keeps its publisher's `$id` (first.org's
+                    # CVSS schemas in an OASIS repository), and one host may publish a file
+                    # away from its folder on purpose (`https://asyncapi.com/schema-store/`).
+                    theirs = _owner(url)
+                    if (url, folder) != aligned and theirs[0] == owner[0] and theirs != owner:
+                        at = url + quote(path[len(folder) :])
+                        predicted[at] = predicted.get(at, 0) + count
+            own = defragmented(uri)
+            if own not in predicted and max(predicted.values(), default=0) >= 2:
+                stale.add(uri)
+        return frozenset(stale)
+
+    def published_at(self, uri: str) -> list[str]:
+        """The corpus files a URL names where the corpus publishes its folders there (read off
+        its other ``$id``\\s, :attr:`publications`, but for the stale ones)."""
+        url = defragmented(uri)
+        stale = {_aligned(each, self.uri_to_path[each]) for each in self.stale_ids}
+        found: set[str] = set()
+        for folder, urls in self.publications.items():
+            for prefix in urls:
+                if (prefix, folder) in stale and urls[prefix] == 1:
+                    continue
+                rest = unquote(url[len(prefix) :]) if url.startswith(prefix) else ""
+                if rest and not rest.endswith("/") and ".." not in rest.split("/"):
+                    found.add(folder + rest)
+        return sorted(found)
 
     def missing_path(self, uri: str) -> str | None:
         """The corpus-relative path a file URI names, when it is inside the corpus root."""
@@ -735,6 +802,51 @@ SHARED_HOSTS = frozenset(
         "unpkg.com",
     }
 )
+
+
+# Project-pages hosts: `https://OWNER.github.io/REPOSITORY/` serves one repository of the owner.
+PAGES_HOSTS = (".github.io", ".gitlab.io")
+
+
+def _owner_depth(host: str) -> int:
+    """How many leading path folders of a URL on ``host`` name whose it is: the owner and
+    repository on a shared host, the repository on a project-pages host, none elsewhere."""
+    if host in SHARED_HOSTS:
+        return 2
+    return 1 if host.endswith(PAGES_HOSTS) else 0
+
+
+def _owner(url: str) -> tuple[str, tuple[str, ...]]:
+    """The host of a URL and the folders that name the owner there (:func:`_owner_depth`)."""
+    parts = urlsplit(url)
+    host = parts.netloc.lower()
+    return host, tuple(parts.path.split("/")[1:-1])[: _owner_depth(host)]
+
+
+def _aligned(uri: str, path: str) -> tuple[str, str] | None:
+    """(URL folder, corpus folder) where an ``$id`` ends with its own file's path, segment by
+    segment (the longest such ending), or None (an ``$id`` named otherwise than its file)."""
+    parts = urlsplit(uri)
+    if parts.scheme not in REMOTE_SCHEMES or parts.query:
+        return None
+    segments = parts.path.split("/")[1:]
+    files = path.split("/")
+    matched = 0
+    while (
+        matched < min(len(segments), len(files))
+        and unquote(segments[-1 - matched]) == files[-1 - matched]
+    ):
+        matched += 1
+    if not matched:
+        return None
+    url = f"{parts.scheme}://{parts.netloc}/" + "".join(s + "/" for s in segments[:-matched])
+    return url, "".join(f + "/" for f in files[:-matched])
+
+
+def _folders_holding(path: str) -> list[str]:
+    """The corpus folders a file is in, from the root (``""``) down to its own."""
+    files = path.split("/")[:-1]
+    return ["".join(f + "/" for f in files[:end]) for end in range(len(files) + 1)]
 
 
 def map_remote(ref_map: Mapping[str, str], target: str) -> str | None:
