@@ -504,9 +504,9 @@ def test_schema_invalid_asks_the_python_validator_only_about_rejected_schemas(
     asked: list[object] = []
     original = rule.located_errors
 
-    def counting(validator: object, part: object) -> object:
+    def counting(validator: object, part: object, limit: int) -> object:
         asked.append(part)
-        return original(validator, part)  # type: ignore[arg-type]
+        return original(validator, part, limit)  # type: ignore[arg-type]
 
     monkeypatch.setattr(rule, "located_errors", counting)
     draft7 = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"}
