@@ -280,7 +280,9 @@ def _parameters(parameters: Any, at: str, label: str) -> Iterator[tuple[str, Rol
             yield join_pointer(where, "schema"), Role.CLIENT_SUBMITTED, f"{label} parameter {name}"
 
 
-def _media_schemas(holder: dict[str, Any], at: str) -> Iterator[str]:
+def _media_schemas(holder: Any, at: str) -> Iterator[str]:
+    if not isinstance(holder, dict):
+        return  # a component that is no object (a string): openapi-invalid says so
     if "$ref" in holder:
         yield at  # a $ref'd requestBody/response component: follow it like a schema
     content = holder.get("content")

@@ -21,7 +21,7 @@ import os
 import time
 import traceback
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -72,14 +72,20 @@ def prime(corpus: Context, protos: bool = False, schemas: bool = False) -> None:
     ``protos``, the corpus's protos compiled (protoc runs once, not once per rule), and when
     ``schemas``, the schema index (``speclint.analyses.declarations``). The run does this, not
     the corpus model, which knows nothing of the analyses (issue 27)."""
-    corpus.references  # noqa: B018
-    corpus.roles  # noqa: B018
+    builds: list[Callable[[], object]] = [lambda: corpus.references, lambda: corpus.roles]
     if schemas:
-        corpus.schemas  # noqa: B018
-    for document in corpus.of_kind(DocumentKind.MARKDOWN):
-        prose_sets(document)
+        builds.append(lambda: corpus.schemas)
+    builds.append(lambda: [prose_sets(d) for d in corpus.of_kind(DocumentKind.MARKDOWN)])
     if protos:
-        corpus_protos(corpus)
+        builds.append(lambda: corpus_protos(corpus))
+    for build in builds:
+        try:
+            build()
+        except Exception:
+            # A defect of speclint's own meeting an input it did not foresee: the run goes on.
+            # Nothing is kept, so each rule that reads what failed builds it again under its
+            # own guard: one internal-error finding per rule, and the rest of the corpus checked.
+            continue
 
 
 def internal_error_info() -> RuleInfo:

@@ -1,0 +1,52 @@
+"""Classes found at the first read of ecosystem batch 5 (issue 45), each on a fixture of ours."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from speclint.analyses import roles
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+API = (
+    "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n"
+    "paths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+)
+
+
+def _report(root: Path) -> tuple[int, list[dict[str, object]]]:
+    result = run_cli("check", str(root), "--preview", "--no-cache", "--quiet", "--format", "json")
+    return result.exit_code, json.loads(result.output)["findings"]
+
+
+def test_a_component_that_is_no_object_is_read_past(make_corpus: MakeCorpus) -> None:
+    """`components.requestBodies.X: "text"`: the roles analysis asked it for its `content` and
+    the whole run ended in an internal error (exit 2, no report). It is openapi-invalid's
+    finding, and every rule runs."""
+    api = API + "components:\n  requestBodies:\n    Broken: just text\n"
+    code, findings = _report(make_corpus({"api/openapi.yaml": api}))
+    assert code == 1
+    assert {f["rule"] for f in findings} == {"openapi-invalid"}
+
+
+def test_a_shared_analysis_that_fails_costs_its_readers_not_the_run(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An analysis the run builds before the rules fork (here the roles) that meets an input
+    speclint did not foresee: each rule that reads it reports an internal error, the rest of
+    the corpus is still checked, and the run still writes its report."""
+
+    def broken(*args: object, **kwargs: object) -> object:
+        raise AttributeError("an input nobody foresaw")
+
+    monkeypatch.setattr(roles.RoleMap, "build", broken)
+    page = "# P\n\nSee [missing](gone.md).\n"
+    code, findings = _report(make_corpus({"api/openapi.yaml": API, "docs/p.md": page}))
+    assert code == 1
+    rules = {f["rule"] for f in findings}
+    assert "internal-error" in rules and "broken-link" in rules
