@@ -20,6 +20,12 @@ What it does
     too, as are the files that fail only because they import it: speclint's rewriting is never
     reported as the author's error.
 
+    Files are compiled as their builds compile them: those linked by imports (either way, or
+    through a file both import) together, so a name two of them define is reported; files that
+    share no import apart (an earlier proposal kept beside the current model, in the same
+    package), so protoc never finds one's names "already defined" in the other. Groups that
+    define no name in common share a protoc run.
+
     A file that fails because a file it imports fails is not reported again: the error is
     reported once, where it is; and a file that fails only for what an import not in the
     repository would have defined (a type of a buf dependency, or a relative name protoc looks
@@ -39,8 +45,8 @@ What it does
     a control character, a ``:`` before a digit or a space), and one file imported under two
     names: a warning at the file. protoc's runs spending their budget of work (the bytes of
     corpus files they read: about a minute's work; each file that does not compile costs a
-    run) or their number of runs (one per file and four more; a run that sets options aside
-    does not count) before they got to a file: listed as not checked. The budget counts work,
+    run) or their number of runs (one per file, one per group compiled apart, and four more; a
+    run that sets options aside does not count) before they got to a file: listed as not checked. The budget counts work,
     not seconds, so the same corpus gives the same report on a quiet machine and a loaded one.
     When no ``.proto`` file of the corpus could be checked at all, one warning says so: a proto
     surface wholly unread never passes the gate as clean.

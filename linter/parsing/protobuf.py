@@ -634,66 +634,74 @@ def _compile(
         reached = set(read).union(*(closure[path] for path in read)) & texts.keys()
         return sum(len(texts[path]) for path in reached)
 
-    passes = len(wanted) + _PASSES
-    while True:
-        if passes <= 0:  # out of passes: what is left was not compiled, and is said so
-            exhausted = [path for path in remaining if path not in left]
-            remaining = []
-            break
-        passes -= 1
-        if run.spent() and not run.late:
-            # One last run, of the files protoc got past (they compile).
-            run.late = True
-            left += [path for path in remaining if path not in passed]
-            remaining = [path for path in remaining if path in passed]
-        if not remaining:
-            break
-        if late_run_done:  # the one run past the budget is done: the rest is left unread
-            left += remaining
-            break
-        late_run_done = run.late
-        inputs = [p for p in remaining if p not in passed] + [p for p in remaining if p in passed]
-        code, stderr, blob = run.protoc(inputs)
-        if code == _TIMED_OUT:
-            return files, [ProtoProblem(inputs[0], 1, 1, stderr, "timeout")]
-        located, unlocated = _diagnostics(stderr, run, sources)
-        if code == 0:
-            run.work += read_cost(inputs)
-            warnings += [d for d in located if d.kind == "warning"]
-            files.update(_read_set(blob, run, sources, remaining))
-            break
-        failing = {d.path for d in located + unlocated if d.kind == "error"}
-        stop = next(
-            (i for i, path in enumerate(inputs) if path in failing or closure[path] & failing),
-            0,
-        )
-        run.work += read_cost(inputs[: stop + 1])
-        # protoc built the inputs before the one it stopped at, and what they import
-        got_past = set(inputs[:stop])
-        passed |= got_past | {name for path in got_past for name in closure[path]}
-        twins = {d.path for d in located if _two_names(d, run, sources)}
-        if twins:  # one file imported under two names: compiled apart, the names reported
-            apart = twins | {path for path in sources if closure[path] & twins}
-            warnings += _aliases(twins, run, sources)
-            solo |= apart
-            remaining = [path for path in remaining if path not in apart]
-            continue
-        if set_aside(located):
-            passes += 1  # a pass that set options aside is not one that took files out
-            continue
-        errors += [d for d in located + unlocated if d.kind == "error"]
-        leaving = set(failing)
-        # What imports a failing file fails with it: it leaves now, not one protoc run each.
-        leaving |= {path for path in remaining if closure[path] & leaving}
-        leaving &= set(remaining)
-        if not leaving:  # protoc failed and named no input: each is said to have failed
-            first = next((line for line in stderr.splitlines() if line.strip()), "no message")
-            errors += [
-                ProtoProblem(path, 1, 1, f"protoc failed (exit {code}): {first}")
-                for path in remaining
+    # Files that share no import (a legacy copy of a model beside the current one, each built
+    # alone) are compiled apart: together, protoc would find each name they share "already
+    # defined". Components that define no name in common share a run (one run for most corpora).
+    groups = _run_groups(remaining, sources, closure)
+    passes = allowed = len(wanted) + len(groups) - 1 + _PASSES
+    for remaining in groups:
+        while True:
+            if passes <= 0:  # out of passes: what is left was not compiled, and is said so
+                exhausted += [path for path in remaining if path not in left]
+                remaining = []
+                break
+            passes -= 1
+            if run.spent():
+                # One last run, of the files protoc got past (they compile); in a later group,
+                # none (its files are none of those).
+                run.late = True
+                left += [path for path in remaining if path not in passed]
+                remaining = [path for path in remaining if path in passed]
+            if not remaining:
+                break
+            if late_run_done:  # the one run past the budget is done: the rest is left unread
+                left += remaining
+                break
+            late_run_done = run.late
+            inputs = [p for p in remaining if p not in passed] + [
+                p for p in remaining if p in passed
             ]
-            break
-        remaining = [path for path in remaining if path not in leaving]
+            code, stderr, blob = run.protoc(inputs)
+            if code == _TIMED_OUT:
+                return files, [ProtoProblem(inputs[0], 1, 1, stderr, "timeout")]
+            located, unlocated = _diagnostics(stderr, run, sources)
+            if code == 0:
+                run.work += read_cost(inputs)
+                warnings += [d for d in located if d.kind == "warning"]
+                files.update(_read_set(blob, run, sources, remaining))
+                break
+            failing = {d.path for d in located + unlocated if d.kind == "error"}
+            stop = next(
+                (i for i, path in enumerate(inputs) if path in failing or closure[path] & failing),
+                0,
+            )
+            run.work += read_cost(inputs[: stop + 1])
+            # protoc built the inputs before the one it stopped at, and what they import
+            got_past = set(inputs[:stop])
+            passed |= got_past | {name for path in got_past for name in closure[path]}
+            twins = {d.path for d in located if _two_names(d, run, sources)}
+            if twins:  # one file imported under two names: compiled apart, the names reported
+                apart = twins | {path for path in sources if closure[path] & twins}
+                warnings += _aliases(twins, run, sources)
+                solo |= apart
+                remaining = [path for path in remaining if path not in apart]
+                continue
+            if set_aside(located):
+                passes += 1  # a pass that set options aside is not one that took files out
+                continue
+            errors += [d for d in located + unlocated if d.kind == "error"]
+            leaving = set(failing)
+            # What imports a failing file fails with it: it leaves now, not one protoc run each.
+            leaving |= {path for path in remaining if closure[path] & leaving}
+            leaving &= set(remaining)
+            if not leaving:  # protoc failed and named no input: each is said to have failed
+                first = next((line for line in stderr.splitlines() if line.strip()), "no message")
+                errors += [
+                    ProtoProblem(path, 1, 1, f"protoc failed (exit {code}): {first}")
+                    for path in remaining
+                ]
+                break
+            remaining = [path for path in remaining if path not in leaving]
     for path in sorted(solo & set(wanted)):
         if run.spent():
             left.append(path)
@@ -722,7 +730,7 @@ def _compile(
             1,
             1,
             "not compiled: protoc was run as many times as speclint allows for one corpus "
-            f"({len(wanted) + _PASSES}) before it got to this file",
+            f"({allowed}) before it got to this file",
             "passes",
         )
         for path in exhausted
@@ -870,6 +878,115 @@ def _aliases(twins: set[str], run: _Run, sources: Mapping[str, str]) -> list[Pro
                         )
                     )
     return found
+
+
+def _run_groups(
+    inputs: Sequence[str], sources: Mapping[str, str], closure: Mapping[str, set[str]]
+) -> list[list[str]]:
+    """The inputs in groups, each compiled by runs of its own: the components of the import
+    graph (files linked by an import, either way, or by a file both import), put together in
+    as few groups as can be without two components of one group defining one name (a file's
+    package-level names: its messages, enums, services, top-level enum values and extensions,
+    C++ scoping, descriptor.cc; and a package and a name it would clash with). protoc loads
+    each input and what it imports into one pool, so files of one component are compiled
+    together (a name defined twice there is one the author's build meets too), and components
+    that share no name may share a run. Inputs keep their order within a group."""
+    parent: dict[str, str] = {}
+
+    def find(path: str) -> str:
+        parent.setdefault(path, path)
+        while parent[path] != path:
+            parent[path] = parent[parent[path]]
+            path = parent[path]
+        return path
+
+    for path in inputs:
+        for other in closure.get(path, set()) & sources.keys():
+            first, second = find(path), find(other)
+            if first != second:
+                parent[max(first, second)] = min(first, second)
+    components: dict[str, list[str]] = {}
+    for path in inputs:
+        components.setdefault(find(path), []).append(path)
+    if len(components) < 2:
+        return [list(inputs)] if inputs else []
+    groups: list[tuple[list[str], set[str], set[str]]] = []  # inputs, names, packages
+    for members in components.values():
+        reached = set(members).union(*(closure.get(p, set()) for p in members)) & sources.keys()
+        names: set[str] = set()
+        packages: set[str] = set()
+        for path in sorted(reached):
+            declared, package = _declarations(sources[path])
+            names |= declared
+            packages |= {".".join(package.split(".")[:n]) for n in range(1, package.count(".") + 2)}
+        packages.discard("")
+        for grouped, taken, spaces in groups:
+            if not (names & (taken | spaces) or packages & taken):
+                grouped += members
+                taken |= names
+                spaces |= packages
+                break
+        else:
+            groups.append((list(members), names, packages))
+    order = {path: index for index, path in enumerate(inputs)}
+    return [sorted(grouped, key=order.__getitem__) for grouped, _, _ in groups]
+
+
+# A .proto's tokens as far as its package-level names go: comments and strings skipped whole.
+_DECLARATION_TOKENS = re.compile(
+    r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:\\.|[^\"\\\n])*\"?|'(?:\\.|[^'\\\n])*'?"
+    r"|[A-Za-z_][\w.]*|[{}\[\]=;()]",
+    re.DOTALL,
+)
+
+
+def _declarations(text: str) -> tuple[set[str], str]:
+    """The package-level names a file defines, fully qualified, and its package: its top-level
+    messages, enums and services, the values of its top-level enums (siblings of their enum,
+    C++ scoping) and the fields of its top-level ``extend`` blocks. Read by tokens, not by
+    protoc: a name missed here only puts two files in one run, as before."""
+    names: set[str] = set()
+    package = ""
+    blocks: list[str] = []  # the kind of each open `{`
+    pending = ""
+    brackets = 0
+    previous: list[str] = ["", ""]
+    top: list[str] = []
+    for match in _DECLARATION_TOKENS.finditer(text):
+        token = match.group()
+        if token.startswith(("//", "/*", '"', "'")):
+            continue
+        if token == "{":
+            blocks.append(pending)
+            pending = ""
+        elif token == "}":
+            if blocks:
+                blocks.pop()
+        elif token == "[":
+            brackets += 1
+        elif token == "]":
+            brackets = max(brackets - 1, 0)
+        elif not blocks:
+            if previous[-1] == "package" and token[0].isalpha():
+                package = token
+            elif previous[-1] in ("message", "enum", "service") and token[0].isalpha():
+                top.append(token)
+                pending = previous[-1]
+            elif token == "extend":
+                pending = token
+        elif (
+            len(blocks) == 1
+            and blocks[0] in ("enum", "extend")
+            and token == "="
+            and not brackets
+            and previous[-1][:1].isalpha()
+            and previous[-2] != "option"
+        ):
+            top.append(previous[-1])
+        previous = [previous[-1], token]
+    prefix = f"{package}." if package else ""
+    names.update(prefix + name for name in top)
+    return names, package
 
 
 def _import_closure(sources: Mapping[str, str], roots: Sequence[str]) -> dict[str, set[str]]:
