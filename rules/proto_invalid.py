@@ -8,12 +8,21 @@ What it does
     protoc's errors at its line and column: a syntax error, a name that is not defined, a field
     number used twice, an import that is not there.
 
+    An import under the repository's own module path (``go.mod``'s ``module``, a Bazel
+    ``proto_library``'s ``import_prefix``: ``import "github.com/acme/api/proto/x.proto"``)
+    names the repository's file (``proto/x.proto``), as its build reads it.
+
     An import that is neither in the corpus nor shipped with those packages (a
     ``buf.build`` dependency that is not vendored) is no finding: the file is read with an
     empty file in its place, the custom options it would have declared are set aside, and the
     rest of the file is still checked; the run lists the import among what it did not check
     ("not checked: 10 proto imports not in the repository"). What that import would have
-    defined is not reported as missing. The options are set aside as protoc reads them
+    defined is not reported as missing: a name the file leaves undefined while it sees such an
+    import (its own, or one re-exported by ``import public``) is a dependency gap, unless the
+    import clearly cannot define it: a name of ``google.protobuf`` (shipped whole), or an
+    unqualified name (looked up in the file's package and its parents only) when the import's
+    folders are another package (buf modules' packages are their folders; one at the root or
+    under a Go import path, ``github.com/...``, may be of any package). The options are set aside as protoc reads them
     (comments, strings holding ``//``, aggregates over lines, the comma between two options),
     so the file stays as valid as it was written; should protoc still reject it where speclint
     set an option aside (or an option cannot be set aside), the file is listed as not checked

@@ -13,8 +13,11 @@ from test_integrity_rules import findings_of
 
 from speclint.analyses.context import Context
 from speclint.analyses.protos import corpus_protos
+from speclint.model.corpus import Corpus
 from speclint.parsing import protobuf
 from speclint.parsing.protobuf import compile_protos
+from speclint.run.cache import RuleCache, run_key
+from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -106,3 +109,112 @@ def test_files_that_share_no_name_share_one_protoc_run(monkeypatch: pytest.Monke
     assert sorted(compiled.files) == sorted({**unrelated, **copies})
     assert compiled.problems == ()
     assert len(runs) == 3
+
+
+COMMON = 'syntax = "proto3";\npackage acme.common;\nmessage Ref { string id = 1; }\n'
+
+
+def _service(imported: str) -> str:
+    return (
+        f'syntax = "proto3";\npackage acme.v1;\nimport "{imported}";\n'
+        "message Task {\n  acme.common.Ref ref = 1;\n  map<string, acme.common.Ref> refs = 2;\n}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        {"go.mod": "module example.com/acme/api\n\ngo 1.22\n"},
+        # Bazel's proto_library, the prefix before the file's path from the root
+        {
+            "proto/common/BUILD.bazel": 'proto_library(\n    import_prefix = "example.com/acme/api",\n)\n'
+        },
+    ],
+)
+def test_an_import_under_the_repositorys_own_module_path_is_its_file(
+    make_corpus: MakeCorpus, build: dict[str, str]
+) -> None:
+    # protoc-gen-go users import their own protos by the module path (`go.mod`'s `module`, or
+    # Bazel's `import_prefix`): the import names the repository's own file, not a dependency.
+    root = make_corpus(
+        {
+            **build,
+            "proto/common/common.proto": COMMON,
+            "proto/v1/service.proto": _service("example.com/acme/api/proto/common/common.proto"),
+        }
+    )
+    assert findings_of("proto-invalid", root) == []
+    protos = corpus_protos(Context.load(root))
+    read = protos.compilation.files
+    assert sorted(read) == ["proto/common/common.proto", "proto/v1/service.proto"]
+    task = next(m for m in read["proto/v1/service.proto"].messages if m.name == "acme.v1.Task")
+    assert task.fields[0].type_name == "acme.common.Ref"
+
+
+def test_an_import_under_another_module_path_is_still_not_in_the_repository(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "go.mod": "module example.com/acme/api\n",
+            "proto/common/common.proto": COMMON,
+            "proto/v1/service.proto": _service("example.com/other/proto/common/common.proto"),
+        }
+    )
+    found = findings_of("proto-invalid", root)
+    assert found and all(f.coverage is not None for f in found)  # not checked, never an error
+    assert any("example.com/other/proto/common/common.proto" in f.message for f in found)
+
+
+@pytest.mark.parametrize(
+    "imported",
+    [
+        "github.com/other/ext/ext.proto",  # a Go import path: its folders are no package
+        "vendorx/types/types.proto",  # folders unlike the name's package
+    ],
+)
+def test_a_qualified_name_a_missing_import_may_define_is_a_dependency_gap(imported: str) -> None:
+    text = (
+        f'syntax = "proto3";\npackage acme.v1;\nimport "{imported}";\n'
+        "message Task {\n  ext.Extension extension = 1;\n}\n"
+    )
+    compiled = compile_protos({"api/task.proto": text})
+    assert [p.kind for p in compiled.problems] == ["import", "dependency"]
+
+
+def test_a_name_a_missing_import_clearly_cannot_define_is_still_an_error() -> None:
+    # google.protobuf is shipped whole: a missing import defines none of its names; an
+    # unqualified name is looked up in the file's package and its parents, which a buf
+    # module's import (its package its folders) is none of.
+    text = (
+        'syntax = "proto3";\npackage acme.v1;\nimport "buf/validate/validate.proto";\n'
+        "message Task {\n  google.protobuf.Tymestamp at = 1;\n  Strng name = 2;\n}\n"
+    )
+    compiled = compile_protos({"api/task.proto": text})
+    assert [(p.line, p.kind) for p in compiled.problems] == [
+        (3, "import"),
+        (5, "error"),
+        (6, "error"),
+    ]
+
+
+def test_a_module_path_edit_changes_the_cache_keys(make_corpus: MakeCorpus) -> None:
+    # go.mod is no corpus document, but it decides which file an import names.
+    files: dict[str, str | bytes] = {
+        "go.mod": "module example.com/acme/api\n",
+        "proto/common/common.proto": COMMON,
+        "proto/v1/service.proto": _service("example.com/acme/api/proto/common/common.proto"),
+    }
+    root = make_corpus(files)
+
+    def keys() -> tuple[str | None, str]:
+        corpus = Context.of(Corpus.load(root))
+        rule = all_rules()["proto-invalid"]
+        return RuleCache.key(corpus, rule.id, rule), run_key(
+            root, corpus.config, {}, ["x"], corpus.tree
+        )
+
+    before = keys()
+    (root / "go.mod").write_text("module example.com/acme/other\n")
+    after = keys()
+    assert before[0] != after[0] and before[1] != after[1]

@@ -304,6 +304,82 @@ def include_roots(texts: Mapping[str, str]) -> list[str]:
     return sorted(kept, key=lambda root: (-root.count("/") - (root != ""), root))
 
 
+# go.mod's `module` line (https://go.dev/ref/mod#go-mod-file-module): the path its folder's
+# packages are imported by, and the prefix protoc-gen-go users give their protos' imports.
+_GO_MODULE = re.compile(r'^module\s+"?(?P<path>[^\s"/][^\s"]*)"?\s*(?://.*)?$', re.MULTILINE)
+# A Bazel proto_library's `import_prefix` (and `strip_import_prefix`), when written as one
+# plain string: https://bazel.build/reference/be/protocol-buffer#proto_library.import_prefix
+_BAZEL_PREFIX = re.compile(
+    r'\b(?P<key>strip_import_prefix|import_prefix)\s*=\s*"(?P<value>[^"\n]*)"'
+)
+GO_MODULE_FILE = "go.mod"
+BAZEL_BUILD_FILES = ("BUILD", "BUILD.bazel")
+
+
+def module_prefixes(files: Mapping[str, str]) -> dict[str, str]:
+    """The prefixes under which the repository's protos are imported by its own builds, each
+    with the folder it stands for: a ``go.mod``'s module path (its folder), and a Bazel
+    ``proto_library``'s ``import_prefix`` (the repository's root, or the folder its
+    ``strip_import_prefix`` names: absolute from the root, or relative to the package). Read
+    from ``files`` (path -> text), only such files; a BUILD file with several prefixes, or
+    with one that is no plain relative path, gives none."""
+    found: dict[str, str] = {}
+    for path, text in sorted(files.items()):
+        folder, _, name = path.rpartition("/")
+        if name == GO_MODULE_FILE:
+            module = _GO_MODULE.search(text)
+            if module and safe_path(module.group("path")):
+                found.setdefault(module.group("path"), folder)
+        elif name in BAZEL_BUILD_FILES:
+            written: dict[str, set[str]] = {}
+            for match in _BAZEL_PREFIX.finditer(text):
+                written.setdefault(match.group("key"), set()).add(match.group("value"))
+            prefixes = written.get("import_prefix", set())
+            strips = written.get("strip_import_prefix", set())
+            if len(prefixes) != 1 or len(strips) > 1:
+                continue
+            prefix = next(iter(prefixes)).strip("/")
+            strip = next(iter(strips), "")
+            base = (
+                strip[1:]
+                if strip.startswith("/")
+                else posixpath.join(folder, strip)
+                if strip
+                else ""
+            )
+            base = posixpath.normpath(base) if base else ""
+            base = "" if base == "." else base
+            if safe_path(prefix) and (not base or safe_path(base)):
+                found.setdefault(prefix, base)
+    return found
+
+
+def prefixed_imports(
+    sources: Mapping[str, str], roots: Sequence[str], prefixes: Mapping[str, str]
+) -> dict[str, str]:
+    """The imports that name a corpus file under one of the repository's own prefixes
+    (``import "github.com/acme/api/proto/v1/x.proto"`` is ``proto/v1/x.proto`` of the module
+    ``github.com/acme/api``), each with that file: only an import no include folder resolves,
+    whose rest names a file of the corpus exactly, and that protoc can be given as a mapping
+    (no ``=`` or ``:``, which it reads as a mapping's and a path list's separators)."""
+    found: dict[str, str] = {}
+    for text in sources.values():
+        for name in imports_of(text):
+            if name in found or not safe_path(name) or any(c in name for c in "=:"):
+                continue
+            if any((f"{root}/{name}" if root else name) in sources for root in roots):
+                continue
+            for prefix, folder in sorted(prefixes.items(), key=lambda item: -len(item[0])):
+                if not name.startswith(prefix + "/"):
+                    continue
+                rest = name[len(prefix) + 1 :]
+                path = f"{folder}/{rest}" if folder else rest
+                if path in sources and not name_refusal(path) and not any(c in path for c in "=:"):
+                    found[name] = path
+                    break
+    return found
+
+
 def character_column(line_text: str, column: int) -> int:
     """The 1-based character column of protoc's 1-based column on ``line_text``: protoc counts
     bytes of UTF-8, and a tab as the spaces to the next multiple of 8."""
@@ -412,6 +488,9 @@ class _Run:
     work: int = 0
     names: dict[str, str] = field(default_factory=dict)
     late: bool = False
+    # An import under the repository's own module path, and the corpus file it names
+    # (``prefixed_imports``): protoc maps the one to the other (``-INAME=PATH``), first.
+    aliases: dict[str, str] = field(default_factory=dict)
 
     def write(self, sources: Mapping[str, str], base: str = "src") -> None:
         for path, text in sources.items():
@@ -428,7 +507,8 @@ class _Run:
         out = os.path.join(self.folder, "set.pb")
         if os.path.exists(out):
             os.remove(out)
-        includes = [f"-I{root}" if root else "-I." for root in self.roots]
+        includes = [f"-I{name}={path}" for name, path in sorted(self.aliases.items())]
+        includes += [f"-I{root}" if root else "-I." for root in self.roots]
         # -P: the working folder (the copies, named by the repository) is not on sys.path, so no
         # file there is imported as a module; -s: nor is the user's site folder, and PYTHONPATH is
         # the one given here (where the parent found grpcio-tools), the only environment it reads.
@@ -473,13 +553,15 @@ def compile_protos(
     unreadable: Iterable[str] = (),
     apart: Collection[str] = (),
     budget: int = PROTOC_BUDGET,
+    prefixes: Mapping[str, str] | None = None,
 ) -> Compilation:
     """Compile ``inputs`` (default: every file of ``sources``, corpus path -> text), the other
     sources importable, and read what compiles. ``unreadable``: corpus ``.proto`` files that
     could not be read (an import of one is said to be so). ``apart``: inputs compiled each by
     itself, not as part of the corpus's one program (an example may repeat a message the
     corpus defines). ``budget``: bytes of corpus files protoc may read over all its runs but the
-    last.
+    last. ``prefixes``: the repository's own import prefixes, prefix -> the folder it names
+    (:func:`module_prefixes`).
 
     A file whose path protoc cannot take safely (:func:`name_refusal`) is not compiled and is
     reported; nothing is ever written out of the private folder."""
@@ -498,11 +580,12 @@ def compile_protos(
     roots = include_roots(sources)
     shipped = _googleapis_protos()
     known = _wkt_names() | {name for name, _ in shipped}
-    missing = _missing_imports(sources, roots, known)
+    aliases = prefixed_imports(sources, roots, prefixes or {})
+    missing = _missing_imports(sources, roots, known) - aliases.keys()
     lost = set(unreadable)
     with tempfile.TemporaryDirectory(prefix="speclint-protoc-") as folder:
         os.chmod(folder, 0o700)
-        run = _Run(folder, roots, time_limit, budget)
+        run = _Run(folder, roots, time_limit, budget, aliases=aliases)
         run.write(sources)
         # the shipped .protos the sources reach (imports of imports), nothing else of the install
         needed = _shipped_needed(sources, shipped)
@@ -546,7 +629,7 @@ def compile_protos(
 def _protoc_names(run: _Run, sources: Mapping[str, str]) -> dict[str, str]:
     """What protoc may call a corpus file (its path below each include folder that holds it),
     and the corpus path that name is (protoc takes the first folder that has it)."""
-    names: dict[str, str] = {}
+    names: dict[str, str] = dict(run.aliases)
     for path in sources:
         for root in run.roots:
             if not root or path.startswith(root + "/"):
@@ -587,7 +670,7 @@ def _compile(
     least). When the runs' budget is spent, or the passes run out, what protoc has not got past
     is not compiled, and is said so."""
     texts = dict(sources)
-    closure = _import_closure(sources, run.roots)
+    closure = _import_closure(sources, run.roots, run.aliases)
     affected = {path for path, reached in closure.items() if reached & missing}
     remaining = [path for path in wanted if path not in apart]
     solo: set[str] = set(apart)
@@ -719,7 +802,8 @@ def _compile(
                     d for d in located if d.kind == "error" and not _two_names(d, run, sources)
                 ] + [d for d in unlocated if d.kind == "error"]
             break
-    own = [d for d in errors if not _cascade(d, sources, closure, missing, errors)]
+    seen = _seen_missing(sources, run.roots, run.aliases, missing)
+    own = [d for d in errors if not _cascade(d, sources, closure, missing, errors, seen)]
     own += _not_checked(own, rewritten, unblanked, closure, files, wanted)
     unchecked = {d.path for d in own if d.kind == REWRITE}
     own = [d for d in own if not (d.kind == "error" and d.path in unchecked)]
@@ -989,13 +1073,18 @@ def _declarations(text: str) -> tuple[set[str], str]:
     return names, package
 
 
-def _import_closure(sources: Mapping[str, str], roots: Sequence[str]) -> dict[str, set[str]]:
+def _import_closure(
+    sources: Mapping[str, str], roots: Sequence[str], aliases: Mapping[str, str] | None = None
+) -> dict[str, set[str]]:
     """Each file's imports, transitively (as written, and as corpus paths when they are)."""
+    aliases = aliases or {}
     direct: dict[str, set[str]] = {}
     for path, text in sources.items():
         names = set(imports_of(text))
         for name in list(names):
             names |= {f"{r}/{name}" if r else name for r in roots} & sources.keys()
+            if name in aliases:
+                names.add(aliases[name])
         direct[path] = names
     closure: dict[str, set[str]] = {}
     for path in sources:
@@ -1016,10 +1105,12 @@ def _cascade(
     closure: Mapping[str, set[str]],
     missing: set[str],
     errors: Sequence[ProtoProblem],
+    seen: Mapping[str, set[str]] | None = None,
 ) -> bool:
     """A diagnostic another failure explains: an import that failed (a corpus file with errors
     of its own, reported there, or one found nowhere, reported as such), or a name such an
-    import would have defined."""
+    import would have defined. ``seen``: the imports found nowhere whose names each file sees
+    (:func:`_seen_missing`)."""
     message = problem.message
     reached = closure.get(problem.path, set())
     failing = {d.path for d in errors if d.path != problem.path} & reached
@@ -1048,6 +1139,25 @@ def _cascade(
             for package in packages
         ):
             return True
+        # An import found nowhere that the file sees (its own, or one an import of its own
+        # re-exports with `import public`) may define a qualified name in any package: what is
+        # stubbed is unknown, so the name is a dependency gap, not the author's error (batch 5:
+        # a Go module path's folders, `github.com/acme/api/...`, say nothing of the package).
+        # It clearly cannot define a name of `google.protobuf` (protoc ships that package
+        # whole), nor an unqualified name, which protoc looks up only in the file's package and
+        # its parents (descriptor.cc, LookupSymbol), unless its package may be one of those
+        # (:func:`_may_hold`).
+        written = message.split('"')[1] if '"' in message else name
+        stubs = (seen or {}).get(problem.path, set())
+        if (
+            stubs
+            and not name.startswith(_SHIPPED_WHOLE)
+            and (
+                "." in written
+                or any(_may_hold(stub, _package(sources[problem.path])) for stub in stubs)
+            )
+        ):
+            return True
         prefix = name.rsplit(".", 1)[0] if "." in name else ""
         return bool(prefix) and any(
             name_dir.replace("/", ".").startswith(prefix)
@@ -1056,6 +1166,65 @@ def _cascade(
             if name_dir
         )
     return False
+
+
+_SHIPPED_WHOLE = "google.protobuf."  # the well-known types' package: every file of it is shipped
+_PUBLIC_IMPORT = re.compile(r'^[ \t]*import\s+public\s+"(?P<path>[^"\n]+)"\s*;', re.MULTILINE)
+
+
+def _may_hold(stub: str, package: str) -> bool:
+    """Whether an import found nowhere may be of ``package`` or one of its parents (where an
+    unqualified name of a file of ``package`` is looked up): one at the root, or under a Go
+    import path (a first folder named by a host, ``github.com/...``: its folders say nothing of
+    its package), or whose folders are such a package (a buf module's package is its folders,
+    buf's PACKAGE_DIRECTORY_MATCH)."""
+    folder = posixpath.dirname(stub)
+    if not folder or "." in folder.split("/")[0]:
+        return True
+    declared = folder.replace("/", ".")
+    return package == declared or package.startswith(declared + ".")
+
+
+def _seen_missing(
+    sources: Mapping[str, str],
+    roots: Sequence[str],
+    aliases: Mapping[str, str],
+    missing: set[str],
+) -> dict[str, set[str]]:
+    """The imports found nowhere whose names each file sees: its own, and those a corpus file
+    it imports re-exports with ``import public``, through any chain of them (protoc resolves a
+    name through the file's direct imports and their public ones, descriptor.cc)."""
+
+    def corpus(name: str) -> str | None:
+        if name in aliases:
+            return aliases[name]
+        return next(
+            (
+                f"{r}/{name}" if r else name
+                for r in roots
+                if (f"{r}/{name}" if r else name) in sources
+            ),
+            None,
+        )
+
+    found: dict[str, set[str]] = {}
+    for path, text in sources.items():
+        seen: set[str] = set()
+        visited: set[str] = set()
+        work = list(imports_of(text))
+        while work:
+            name = work.pop()
+            if name in missing:
+                seen.add(name)
+                continue
+            imported = corpus(name)
+            if imported is None or imported in visited:
+                continue
+            visited.add(imported)
+            work += [m.group("path") for m in _PUBLIC_IMPORT.finditer(sources[imported])]
+        if seen:
+            found[path] = seen
+    return found
 
 
 _PACKAGE = re.compile(r"^[ \t]*package\s+([\w.]+)\s*;", re.MULTILINE)
@@ -1216,6 +1385,8 @@ def _corpus_path(name: str, run: _Run, sources: Mapping[str, str]) -> str | None
     """The corpus path of protoc's name for a file (its name below the first include folder
     that holds it), or None for a stub or a shipped file."""
     name = name.replace("\\", "/")
+    if name in run.aliases:
+        return run.aliases[name]
     for root in run.roots:
         path = f"{root}/{name}" if root else name
         if path in sources:
