@@ -6,7 +6,8 @@ What it does
     one grpcio-tools ships, the well-known types and googleapis-common-protos'
     ``google/api``, ``google/rpc`` and ``google/type`` files importable), and reports each of
     protoc's errors at its line and column: a syntax error, a name that is not defined, a field
-    number used twice, an import that is not there.
+    number used twice, an import that is not there (an error of a map field's entry message,
+    which protoc makes itself and locates nowhere, at the ``map<>`` field).
 
     An import under the repository's own module path (``go.mod``'s ``module``, a Bazel
     ``proto_library``'s ``import_prefix``: ``import "github.com/acme/api/proto/x.proto"``)

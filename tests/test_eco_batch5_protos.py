@@ -218,3 +218,21 @@ def test_a_module_path_edit_changes_the_cache_keys(make_corpus: MakeCorpus) -> N
     (root / "go.mod").write_text("module example.com/acme/other\n")
     after = keys()
     assert before[0] != after[0] and before[1] != after[1]
+
+
+def test_an_error_of_a_map_fields_entry_is_at_the_map_field() -> None:
+    # protoc makes a map field's entry message itself and locates nothing of it: its errors
+    # came at line 1, far from the `map<>` (a commented-out one is no field).
+    text = (
+        'syntax = "proto3";\npackage acme.v1;\nmessage Task {\n  string id = 1;\n'
+        "  // map<string, Missing> old = 2;\n  map<string, Missing> items = 3;\n}\n"
+    )
+    compiled = compile_protos({"api/task.proto": text})
+    assert [(p.line, p.column, p.message) for p in compiled.problems] == [
+        (6, 3, '"Missing" is not defined.')
+    ]
+    child = 'syntax = "proto3";\npackage acme.v1;\nmessage Child {\n  map<string, string> label_set = 1;\n}\n'
+    again = child.replace("package acme.v1;\n", 'package acme.v1;\nimport "a.proto";\n')
+    compiled = compile_protos({"a.proto": child, "b.proto": again})
+    entry = [p for p in compiled.problems if "LabelSetEntry" in p.message and p.kind == "error"]
+    assert entry and {(p.path, p.line, p.column) for p in entry} == {("b.proto", 5, 3)}

@@ -1422,7 +1422,10 @@ def _diagnostics(
         kind = "warning" if message.startswith("warning: ") else "error"
         message = message.removeprefix("warning: ")
         if position is None:
-            unlocated.append(ProtoProblem(path, 1, 1, message, kind))
+            # protoc locates nothing of a map field's entry message, which it makes itself:
+            # the `map<>` field it is made for is the place (1:1 else).
+            line, column = map_site(sources[path], message) or (1, 1)
+            unlocated.append(ProtoProblem(path, line, column, message, kind))
             continue
         line = int(position.group("line"))
         lines = sources[path].split("\n")
@@ -1430,6 +1433,35 @@ def _diagnostics(
         column = character_column(row, int(position.group("column")))
         located.append(ProtoProblem(path, line, column, message, kind))
     return located, unlocated
+
+
+_MAP_FIELD = re.compile(
+    r"\bmap\s*<\s*(?P<key>[\w.]+)\s*,\s*(?P<value>[\w.]+)\s*>\s*(?P<name>[A-Za-z_]\w*)\s*="
+)
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)", re.DOTALL)
+
+
+def map_site(text: str, message: str) -> tuple[int, int] | None:
+    """Where the ``map<>`` field is that an unlocated diagnostic of protoc is about: the entry
+    message protoc makes for it (``"a.Child.LabelsEntry.key" is already defined``: the field
+    whose name in CamelCase and ``Entry`` it is, descriptor.cc MapEntryName), or its key or
+    value type (``"gnmi.Request" is not defined``: the field that names it). 1-based line and
+    character column of ``map``; None when no field of the file is it."""
+    named = message.split('"')[1] if message.count('"') >= 2 else ""
+    if not named:
+        return None
+    entry = next((part for part in named.split(".") if part.endswith("Entry")), "")
+    written = named.lstrip(".")
+    # comments blanked, offsets kept: a `map<>` in a comment is no field
+    code = _COMMENT.sub(lambda found: re.sub(r"[^\n]", " ", found.group()), text)
+    for found in _MAP_FIELD.finditer(code):
+        name = found.group("name")
+        camel = "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+        types = {found.group("key").lstrip("."), found.group("value").lstrip(".")}
+        if (entry and camel + "Entry" == entry) or (not entry and written in types):
+            at = found.start()
+            return code.count("\n", 0, at) + 1, at - (code.rfind("\n", 0, at) + 1) + 1
+    return None
 
 
 # --- the descriptor set, read -------------------------------------------------------------------
