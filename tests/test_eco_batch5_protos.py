@@ -15,7 +15,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.protos import corpus_protos
 from speclint.model.corpus import Corpus
 from speclint.parsing import protobuf
-from speclint.parsing.protobuf import compile_protos
+from speclint.parsing.protobuf import compile_protos, module_prefixes
 from speclint.run.cache import RuleCache, run_key
 from speclint.run.catalog import all_rules
 
@@ -236,3 +236,40 @@ def test_an_error_of_a_map_fields_entry_is_at_the_map_field() -> None:
     compiled = compile_protos({"a.proto": child, "b.proto": again})
     entry = [p for p in compiled.problems if "LabelSetEntry" in p.message and p.kind == "error"]
     assert entry and {(p.path, p.line, p.column) for p in entry} == {("b.proto", 5, 3)}
+
+
+def test_a_name_an_import_re_exports_from_a_missing_import_is_a_dependency_gap() -> None:
+    # `import public`: the importer sees the missing import's names as its own import's.
+    hub = 'syntax = "proto3";\npackage acme.v1;\nimport public "vendorx/types/types.proto";\n'
+    user = (
+        'syntax = "proto3";\npackage acme.v1;\nimport "hub.proto";\n'
+        "message Task {\n  other.Thing thing = 1;\n}\n"
+    )
+    compiled = compile_protos({"hub.proto": hub, "task.proto": user})
+    assert [(p.path, p.kind) for p in compiled.problems if p.kind != "warning"] == [
+        ("hub.proto", "import"),
+        ("task.proto", "dependency"),
+    ]
+
+
+def test_module_prefixes_are_read_from_go_mod_and_plain_bazel_prefixes_only() -> None:
+    build = (
+        'proto_library(\n    import_prefix = "example.com/b",\n    strip_import_prefix = "%s",\n)\n'
+    )
+    assert module_prefixes(
+        {
+            "go.mod": "module example.com/acme/api // the API\n\ngo 1.22\n",
+            "sub/go.mod": 'module "example.com/acme/sub"\n',
+            "a/BUILD": build % "/proto",  # absolute: from the root
+            "c/BUILD.bazel": build.replace("example.com/b", "example.com/c") % "defs",  # relative
+            # two prefixes in one file: which file has which is not read here
+            "d/BUILD": 'import_prefix = "x.com/d"\nimport_prefix = "x.com/e"\n',
+            "e/BUILD": 'import_prefix = "../out"\n',  # no plain relative path
+            "notes/go.mod.md": "module example.com/nothing\n",
+        }
+    ) == {
+        "example.com/acme/api": "",
+        "example.com/acme/sub": "sub",
+        "example.com/b": "proto",
+        "example.com/c": "c/defs",
+    }
