@@ -21,11 +21,21 @@ from speclint.analyses.context import Context
 from speclint.model.corpus import VENDORED, Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.prose import CodeFence
-from speclint.parsing.protobuf import Compilation, ProtoFile, compile_protos, syntax_of
+from speclint.parsing.protobuf import (
+    BAZEL_BUILD_FILES,
+    GO_MODULE_FILE,
+    Compilation,
+    ProtoFile,
+    compile_protos,
+    module_prefixes,
+    syntax_of,
+)
+from speclint.parsing.reading import read_raw
 
 PROTO_LANGUAGES = frozenset({"proto", "protobuf", "proto2", "proto3"})
 FENCE_FOLDER = ".speclint-fences"  # where fences are compiled: a name no corpus file is under
 _MEMO = "protos:compiled"
+_PREFIXES = "protos:prefixes"
 _UNDEFINED = "is not defined."
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
@@ -143,6 +153,7 @@ def corpus_protos(corpus: Context) -> CorpusProtos:
                 sources,
                 unreadable=unreadable,
                 apart=[fence.name for fence in fences if fence.whole],
+                prefixes=import_prefixes(corpus) if files else {},
             )
             if sources
             else Compilation()
@@ -150,6 +161,29 @@ def corpus_protos(corpus: Context) -> CorpusProtos:
         excerpts = _excerpts(fences, compilation, files)
         found = CorpusProtos(compilation, tuple(sorted(files)), fences, excerpts)
         corpus.memo[_MEMO] = found
+    return found
+
+
+def import_prefixes(corpus: Context) -> dict[str, str]:
+    """The prefixes the repository's own builds import its protos under (prefix -> folder,
+    ``speclint.parsing.protobuf.module_prefixes``): its ``go.mod`` files' module paths, and
+    the ``import_prefix`` of the Bazel BUILD files beside its ``.proto`` files. Read as text
+    from the root (``read_raw``: never out of it), never run; once a run."""
+    found: dict[str, str] | None = corpus.memo.get(_PREFIXES)
+    if found is None:
+        folders = {
+            path.rpartition("/")[0]
+            for path, document in corpus.documents.items()
+            if document.kind is DocumentKind.PROTO
+        }
+        texts: dict[str, str] = {}
+        for path in sorted(corpus.tree):
+            folder, _, name = path.rpartition("/")
+            if name == GO_MODULE_FILE or (name in BAZEL_BUILD_FILES and folder in folders):
+                raw = read_raw(corpus.root, path)
+                if isinstance(raw, bytes):
+                    texts[path] = raw.decode("utf-8", "replace")
+        found = corpus.memo[_PREFIXES] = module_prefixes(texts)
     return found
 
 

@@ -304,6 +304,82 @@ def include_roots(texts: Mapping[str, str]) -> list[str]:
     return sorted(kept, key=lambda root: (-root.count("/") - (root != ""), root))
 
 
+# go.mod's `module` line (https://go.dev/ref/mod#go-mod-file-module): the path its folder's
+# packages are imported by, and the prefix protoc-gen-go users give their protos' imports.
+_GO_MODULE = re.compile(r'^module\s+"?(?P<path>[^\s"/][^\s"]*)"?\s*(?://.*)?$', re.MULTILINE)
+# A Bazel proto_library's `import_prefix` (and `strip_import_prefix`), when written as one
+# plain string: https://bazel.build/reference/be/protocol-buffer#proto_library.import_prefix
+_BAZEL_PREFIX = re.compile(
+    r'\b(?P<key>strip_import_prefix|import_prefix)\s*=\s*"(?P<value>[^"\n]*)"'
+)
+GO_MODULE_FILE = "go.mod"
+BAZEL_BUILD_FILES = ("BUILD", "BUILD.bazel")
+
+
+def module_prefixes(files: Mapping[str, str]) -> dict[str, str]:
+    """The prefixes under which the repository's protos are imported by its own builds, each
+    with the folder it stands for: a ``go.mod``'s module path (its folder), and a Bazel
+    ``proto_library``'s ``import_prefix`` (the repository's root, or the folder its
+    ``strip_import_prefix`` names: absolute from the root, or relative to the package). Read
+    from ``files`` (path -> text), only such files; a BUILD file with several prefixes, or
+    with one that is no plain relative path, gives none."""
+    found: dict[str, str] = {}
+    for path, text in sorted(files.items()):
+        folder, _, name = path.rpartition("/")
+        if name == GO_MODULE_FILE:
+            module = _GO_MODULE.search(text)
+            if module and safe_path(module.group("path")):
+                found.setdefault(module.group("path"), folder)
+        elif name in BAZEL_BUILD_FILES:
+            written: dict[str, set[str]] = {}
+            for match in _BAZEL_PREFIX.finditer(text):
+                written.setdefault(match.group("key"), set()).add(match.group("value"))
+            prefixes = written.get("import_prefix", set())
+            strips = written.get("strip_import_prefix", set())
+            if len(prefixes) != 1 or len(strips) > 1:
+                continue
+            prefix = next(iter(prefixes)).strip("/")
+            strip = next(iter(strips), "")
+            base = (
+                strip[1:]
+                if strip.startswith("/")
+                else posixpath.join(folder, strip)
+                if strip
+                else ""
+            )
+            base = posixpath.normpath(base) if base else ""
+            base = "" if base == "." else base
+            if safe_path(prefix) and (not base or safe_path(base)):
+                found.setdefault(prefix, base)
+    return found
+
+
+def prefixed_imports(
+    sources: Mapping[str, str], roots: Sequence[str], prefixes: Mapping[str, str]
+) -> dict[str, str]:
+    """The imports that name a corpus file under one of the repository's own prefixes
+    (``import "github.com/acme/api/proto/v1/x.proto"`` is ``proto/v1/x.proto`` of the module
+    ``github.com/acme/api``), each with that file: only an import no include folder resolves,
+    whose rest names a file of the corpus exactly, and that protoc can be given as a mapping
+    (no ``=`` or ``:``, which it reads as a mapping's and a path list's separators)."""
+    found: dict[str, str] = {}
+    for text in sources.values():
+        for name in imports_of(text):
+            if name in found or not safe_path(name) or any(c in name for c in "=:"):
+                continue
+            if any((f"{root}/{name}" if root else name) in sources for root in roots):
+                continue
+            for prefix, folder in sorted(prefixes.items(), key=lambda item: -len(item[0])):
+                if not name.startswith(prefix + "/"):
+                    continue
+                rest = name[len(prefix) + 1 :]
+                path = f"{folder}/{rest}" if folder else rest
+                if path in sources and not name_refusal(path) and not any(c in path for c in "=:"):
+                    found[name] = path
+                    break
+    return found
+
+
 def character_column(line_text: str, column: int) -> int:
     """The 1-based character column of protoc's 1-based column on ``line_text``: protoc counts
     bytes of UTF-8, and a tab as the spaces to the next multiple of 8."""
@@ -412,6 +488,9 @@ class _Run:
     work: int = 0
     names: dict[str, str] = field(default_factory=dict)
     late: bool = False
+    # An import under the repository's own module path, and the corpus file it names
+    # (``prefixed_imports``): protoc maps the one to the other (``-INAME=PATH``), first.
+    aliases: dict[str, str] = field(default_factory=dict)
 
     def write(self, sources: Mapping[str, str], base: str = "src") -> None:
         for path, text in sources.items():
@@ -428,7 +507,8 @@ class _Run:
         out = os.path.join(self.folder, "set.pb")
         if os.path.exists(out):
             os.remove(out)
-        includes = [f"-I{root}" if root else "-I." for root in self.roots]
+        includes = [f"-I{name}={path}" for name, path in sorted(self.aliases.items())]
+        includes += [f"-I{root}" if root else "-I." for root in self.roots]
         # -P: the working folder (the copies, named by the repository) is not on sys.path, so no
         # file there is imported as a module; -s: nor is the user's site folder, and PYTHONPATH is
         # the one given here (where the parent found grpcio-tools), the only environment it reads.
@@ -473,13 +553,15 @@ def compile_protos(
     unreadable: Iterable[str] = (),
     apart: Collection[str] = (),
     budget: int = PROTOC_BUDGET,
+    prefixes: Mapping[str, str] | None = None,
 ) -> Compilation:
     """Compile ``inputs`` (default: every file of ``sources``, corpus path -> text), the other
     sources importable, and read what compiles. ``unreadable``: corpus ``.proto`` files that
     could not be read (an import of one is said to be so). ``apart``: inputs compiled each by
     itself, not as part of the corpus's one program (an example may repeat a message the
     corpus defines). ``budget``: bytes of corpus files protoc may read over all its runs but the
-    last.
+    last. ``prefixes``: the repository's own import prefixes, prefix -> the folder it names
+    (:func:`module_prefixes`).
 
     A file whose path protoc cannot take safely (:func:`name_refusal`) is not compiled and is
     reported; nothing is ever written out of the private folder."""
@@ -498,11 +580,12 @@ def compile_protos(
     roots = include_roots(sources)
     shipped = _googleapis_protos()
     known = _wkt_names() | {name for name, _ in shipped}
-    missing = _missing_imports(sources, roots, known)
+    aliases = prefixed_imports(sources, roots, prefixes or {})
+    missing = _missing_imports(sources, roots, known) - aliases.keys()
     lost = set(unreadable)
     with tempfile.TemporaryDirectory(prefix="speclint-protoc-") as folder:
         os.chmod(folder, 0o700)
-        run = _Run(folder, roots, time_limit, budget)
+        run = _Run(folder, roots, time_limit, budget, aliases=aliases)
         run.write(sources)
         # the shipped .protos the sources reach (imports of imports), nothing else of the install
         needed = _shipped_needed(sources, shipped)
@@ -546,7 +629,7 @@ def compile_protos(
 def _protoc_names(run: _Run, sources: Mapping[str, str]) -> dict[str, str]:
     """What protoc may call a corpus file (its path below each include folder that holds it),
     and the corpus path that name is (protoc takes the first folder that has it)."""
-    names: dict[str, str] = {}
+    names: dict[str, str] = dict(run.aliases)
     for path in sources:
         for root in run.roots:
             if not root or path.startswith(root + "/"):
@@ -587,7 +670,7 @@ def _compile(
     least). When the runs' budget is spent, or the passes run out, what protoc has not got past
     is not compiled, and is said so."""
     texts = dict(sources)
-    closure = _import_closure(sources, run.roots)
+    closure = _import_closure(sources, run.roots, run.aliases)
     affected = {path for path, reached in closure.items() if reached & missing}
     remaining = [path for path in wanted if path not in apart]
     solo: set[str] = set(apart)
@@ -634,66 +717,74 @@ def _compile(
         reached = set(read).union(*(closure[path] for path in read)) & texts.keys()
         return sum(len(texts[path]) for path in reached)
 
-    passes = len(wanted) + _PASSES
-    while True:
-        if passes <= 0:  # out of passes: what is left was not compiled, and is said so
-            exhausted = [path for path in remaining if path not in left]
-            remaining = []
-            break
-        passes -= 1
-        if run.spent() and not run.late:
-            # One last run, of the files protoc got past (they compile).
-            run.late = True
-            left += [path for path in remaining if path not in passed]
-            remaining = [path for path in remaining if path in passed]
-        if not remaining:
-            break
-        if late_run_done:  # the one run past the budget is done: the rest is left unread
-            left += remaining
-            break
-        late_run_done = run.late
-        inputs = [p for p in remaining if p not in passed] + [p for p in remaining if p in passed]
-        code, stderr, blob = run.protoc(inputs)
-        if code == _TIMED_OUT:
-            return files, [ProtoProblem(inputs[0], 1, 1, stderr, "timeout")]
-        located, unlocated = _diagnostics(stderr, run, sources)
-        if code == 0:
-            run.work += read_cost(inputs)
-            warnings += [d for d in located if d.kind == "warning"]
-            files.update(_read_set(blob, run, sources, remaining))
-            break
-        failing = {d.path for d in located + unlocated if d.kind == "error"}
-        stop = next(
-            (i for i, path in enumerate(inputs) if path in failing or closure[path] & failing),
-            0,
-        )
-        run.work += read_cost(inputs[: stop + 1])
-        # protoc built the inputs before the one it stopped at, and what they import
-        got_past = set(inputs[:stop])
-        passed |= got_past | {name for path in got_past for name in closure[path]}
-        twins = {d.path for d in located if _two_names(d, run, sources)}
-        if twins:  # one file imported under two names: compiled apart, the names reported
-            apart = twins | {path for path in sources if closure[path] & twins}
-            warnings += _aliases(twins, run, sources)
-            solo |= apart
-            remaining = [path for path in remaining if path not in apart]
-            continue
-        if set_aside(located):
-            passes += 1  # a pass that set options aside is not one that took files out
-            continue
-        errors += [d for d in located + unlocated if d.kind == "error"]
-        leaving = set(failing)
-        # What imports a failing file fails with it: it leaves now, not one protoc run each.
-        leaving |= {path for path in remaining if closure[path] & leaving}
-        leaving &= set(remaining)
-        if not leaving:  # protoc failed and named no input: each is said to have failed
-            first = next((line for line in stderr.splitlines() if line.strip()), "no message")
-            errors += [
-                ProtoProblem(path, 1, 1, f"protoc failed (exit {code}): {first}")
-                for path in remaining
+    # Files that share no import (a legacy copy of a model beside the current one, each built
+    # alone) are compiled apart: together, protoc would find each name they share "already
+    # defined". Components that define no name in common share a run (one run for most corpora).
+    groups = _run_groups(remaining, sources, closure)
+    passes = allowed = len(wanted) + len(groups) - 1 + _PASSES
+    for remaining in groups:
+        while True:
+            if passes <= 0:  # out of passes: what is left was not compiled, and is said so
+                exhausted += [path for path in remaining if path not in left]
+                remaining = []
+                break
+            passes -= 1
+            if run.spent():
+                # One last run, of the files protoc got past (they compile); in a later group,
+                # none (its files are none of those).
+                run.late = True
+                left += [path for path in remaining if path not in passed]
+                remaining = [path for path in remaining if path in passed]
+            if not remaining:
+                break
+            if late_run_done:  # the one run past the budget is done: the rest is left unread
+                left += remaining
+                break
+            late_run_done = run.late
+            inputs = [p for p in remaining if p not in passed] + [
+                p for p in remaining if p in passed
             ]
-            break
-        remaining = [path for path in remaining if path not in leaving]
+            code, stderr, blob = run.protoc(inputs)
+            if code == _TIMED_OUT:
+                return files, [ProtoProblem(inputs[0], 1, 1, stderr, "timeout")]
+            located, unlocated = _diagnostics(stderr, run, sources)
+            if code == 0:
+                run.work += read_cost(inputs)
+                warnings += [d for d in located if d.kind == "warning"]
+                files.update(_read_set(blob, run, sources, remaining))
+                break
+            failing = {d.path for d in located + unlocated if d.kind == "error"}
+            stop = next(
+                (i for i, path in enumerate(inputs) if path in failing or closure[path] & failing),
+                0,
+            )
+            run.work += read_cost(inputs[: stop + 1])
+            # protoc built the inputs before the one it stopped at, and what they import
+            got_past = set(inputs[:stop])
+            passed |= got_past | {name for path in got_past for name in closure[path]}
+            twins = {d.path for d in located if _two_names(d, run, sources)}
+            if twins:  # one file imported under two names: compiled apart, the names reported
+                apart = twins | {path for path in sources if closure[path] & twins}
+                warnings += _aliases(twins, run, sources)
+                solo |= apart
+                remaining = [path for path in remaining if path not in apart]
+                continue
+            if set_aside(located):
+                passes += 1  # a pass that set options aside is not one that took files out
+                continue
+            errors += [d for d in located + unlocated if d.kind == "error"]
+            leaving = set(failing)
+            # What imports a failing file fails with it: it leaves now, not one protoc run each.
+            leaving |= {path for path in remaining if closure[path] & leaving}
+            leaving &= set(remaining)
+            if not leaving:  # protoc failed and named no input: each is said to have failed
+                first = next((line for line in stderr.splitlines() if line.strip()), "no message")
+                errors += [
+                    ProtoProblem(path, 1, 1, f"protoc failed (exit {code}): {first}")
+                    for path in remaining
+                ]
+                break
+            remaining = [path for path in remaining if path not in leaving]
     for path in sorted(solo & set(wanted)):
         if run.spent():
             left.append(path)
@@ -711,7 +802,8 @@ def _compile(
                     d for d in located if d.kind == "error" and not _two_names(d, run, sources)
                 ] + [d for d in unlocated if d.kind == "error"]
             break
-    own = [d for d in errors if not _cascade(d, sources, closure, missing, errors)]
+    seen = _seen_missing(sources, run.roots, run.aliases, missing)
+    own = [d for d in errors if not _cascade(d, sources, closure, missing, errors, seen)]
     own += _not_checked(own, rewritten, unblanked, closure, files, wanted)
     unchecked = {d.path for d in own if d.kind == REWRITE}
     own = [d for d in own if not (d.kind == "error" and d.path in unchecked)]
@@ -722,7 +814,7 @@ def _compile(
             1,
             1,
             "not compiled: protoc was run as many times as speclint allows for one corpus "
-            f"({len(wanted) + _PASSES}) before it got to this file",
+            f"({allowed}) before it got to this file",
             "passes",
         )
         for path in exhausted
@@ -872,13 +964,127 @@ def _aliases(twins: set[str], run: _Run, sources: Mapping[str, str]) -> list[Pro
     return found
 
 
-def _import_closure(sources: Mapping[str, str], roots: Sequence[str]) -> dict[str, set[str]]:
+def _run_groups(
+    inputs: Sequence[str], sources: Mapping[str, str], closure: Mapping[str, set[str]]
+) -> list[list[str]]:
+    """The inputs in groups, each compiled by runs of its own: the components of the import
+    graph (files linked by an import, either way, or by a file both import), put together in
+    as few groups as can be without two components of one group defining one name (a file's
+    package-level names: its messages, enums, services, top-level enum values and extensions,
+    C++ scoping, descriptor.cc; and a package and a name it would clash with). protoc loads
+    each input and what it imports into one pool, so files of one component are compiled
+    together (a name defined twice there is one the author's build meets too), and components
+    that share no name may share a run. Inputs keep their order within a group."""
+    parent: dict[str, str] = {}
+
+    def find(path: str) -> str:
+        parent.setdefault(path, path)
+        while parent[path] != path:
+            parent[path] = parent[parent[path]]
+            path = parent[path]
+        return path
+
+    for path in inputs:
+        for other in closure.get(path, set()) & sources.keys():
+            first, second = find(path), find(other)
+            if first != second:
+                parent[max(first, second)] = min(first, second)
+    components: dict[str, list[str]] = {}
+    for path in inputs:
+        components.setdefault(find(path), []).append(path)
+    if len(components) < 2:
+        return [list(inputs)] if inputs else []
+    groups: list[tuple[list[str], set[str], set[str]]] = []  # inputs, names, packages
+    for members in components.values():
+        reached = set(members).union(*(closure.get(p, set()) for p in members)) & sources.keys()
+        names: set[str] = set()
+        packages: set[str] = set()
+        for path in sorted(reached):
+            declared, package = _declarations(sources[path])
+            names |= declared
+            packages |= {".".join(package.split(".")[:n]) for n in range(1, package.count(".") + 2)}
+        packages.discard("")
+        for grouped, taken, spaces in groups:
+            if not (names & (taken | spaces) or packages & taken):
+                grouped += members
+                taken |= names
+                spaces |= packages
+                break
+        else:
+            groups.append((list(members), names, packages))
+    order = {path: index for index, path in enumerate(inputs)}
+    return [sorted(grouped, key=order.__getitem__) for grouped, _, _ in groups]
+
+
+# A .proto's tokens as far as its package-level names go: comments and strings skipped whole.
+_DECLARATION_TOKENS = re.compile(
+    r"//[^\n]*|/\*.*?(?:\*/|\Z)|\"(?:\\.|[^\"\\\n])*\"?|'(?:\\.|[^'\\\n])*'?"
+    r"|[A-Za-z_][\w.]*|[{}\[\]=;()]",
+    re.DOTALL,
+)
+
+
+def _declarations(text: str) -> tuple[set[str], str]:
+    """The package-level names a file defines, fully qualified, and its package: its top-level
+    messages, enums and services, the values of its top-level enums (siblings of their enum,
+    C++ scoping) and the fields of its top-level ``extend`` blocks. Read by tokens, not by
+    protoc: a name missed here only puts two files in one run, as before."""
+    names: set[str] = set()
+    package = ""
+    blocks: list[str] = []  # the kind of each open `{`
+    pending = ""
+    brackets = 0
+    previous: list[str] = ["", ""]
+    top: list[str] = []
+    for match in _DECLARATION_TOKENS.finditer(text):
+        token = match.group()
+        if token.startswith(("//", "/*", '"', "'")):
+            continue
+        if token == "{":
+            blocks.append(pending)
+            pending = ""
+        elif token == "}":
+            if blocks:
+                blocks.pop()
+        elif token == "[":
+            brackets += 1
+        elif token == "]":
+            brackets = max(brackets - 1, 0)
+        elif not blocks:
+            if previous[-1] == "package" and token[0].isalpha():
+                package = token
+            elif previous[-1] in ("message", "enum", "service") and token[0].isalpha():
+                top.append(token)
+                pending = previous[-1]
+            elif token == "extend":
+                pending = token
+        elif (
+            len(blocks) == 1
+            and blocks[0] in ("enum", "extend")
+            and token == "="
+            and not brackets
+            and previous[-1][:1].isalpha()
+            and previous[-2] != "option"
+        ):
+            top.append(previous[-1])
+        previous = [previous[-1], token]
+    prefix = f"{package}." if package else ""
+    names.update(prefix + name for name in top)
+    return names, package
+
+
+def _import_closure(
+    sources: Mapping[str, str], roots: Sequence[str], aliases: Mapping[str, str] | None = None
+) -> dict[str, set[str]]:
     """Each file's imports, transitively (as written, and as corpus paths when they are)."""
+    aliases = aliases or {}
     direct: dict[str, set[str]] = {}
     for path, text in sources.items():
         names = set(imports_of(text))
         for name in list(names):
             names |= {f"{r}/{name}" if r else name for r in roots} & sources.keys()
+            if name in aliases:
+                names.add(aliases[name])
         direct[path] = names
     closure: dict[str, set[str]] = {}
     for path in sources:
@@ -899,10 +1105,12 @@ def _cascade(
     closure: Mapping[str, set[str]],
     missing: set[str],
     errors: Sequence[ProtoProblem],
+    seen: Mapping[str, set[str]] | None = None,
 ) -> bool:
     """A diagnostic another failure explains: an import that failed (a corpus file with errors
     of its own, reported there, or one found nowhere, reported as such), or a name such an
-    import would have defined."""
+    import would have defined. ``seen``: the imports found nowhere whose names each file sees
+    (:func:`_seen_missing`)."""
     message = problem.message
     reached = closure.get(problem.path, set())
     failing = {d.path for d in errors if d.path != problem.path} & reached
@@ -931,6 +1139,25 @@ def _cascade(
             for package in packages
         ):
             return True
+        # An import found nowhere that the file sees (its own, or one an import of its own
+        # re-exports with `import public`) may define a qualified name in any package: what is
+        # stubbed is unknown, so the name is a dependency gap, not the author's error (batch 5:
+        # a Go module path's folders, `github.com/acme/api/...`, say nothing of the package).
+        # It clearly cannot define a name of `google.protobuf` (protoc ships that package
+        # whole), nor an unqualified name, which protoc looks up only in the file's package and
+        # its parents (descriptor.cc, LookupSymbol), unless its package may be one of those
+        # (:func:`_may_hold`).
+        written = message.split('"')[1] if '"' in message else name
+        stubs = (seen or {}).get(problem.path, set())
+        if (
+            stubs
+            and not name.startswith(_SHIPPED_WHOLE)
+            and (
+                "." in written
+                or any(_may_hold(stub, _package(sources[problem.path])) for stub in stubs)
+            )
+        ):
+            return True
         prefix = name.rsplit(".", 1)[0] if "." in name else ""
         return bool(prefix) and any(
             name_dir.replace("/", ".").startswith(prefix)
@@ -939,6 +1166,65 @@ def _cascade(
             if name_dir
         )
     return False
+
+
+_SHIPPED_WHOLE = "google.protobuf."  # the well-known types' package: every file of it is shipped
+_PUBLIC_IMPORT = re.compile(r'^[ \t]*import\s+public\s+"(?P<path>[^"\n]+)"\s*;', re.MULTILINE)
+
+
+def _may_hold(stub: str, package: str) -> bool:
+    """Whether an import found nowhere may be of ``package`` or one of its parents (where an
+    unqualified name of a file of ``package`` is looked up): one at the root, or under a Go
+    import path (a first folder named by a host, ``github.com/...``: its folders say nothing of
+    its package), or whose folders are such a package (a buf module's package is its folders,
+    buf's PACKAGE_DIRECTORY_MATCH)."""
+    folder = posixpath.dirname(stub)
+    if not folder or "." in folder.split("/")[0]:
+        return True
+    declared = folder.replace("/", ".")
+    return package == declared or package.startswith(declared + ".")
+
+
+def _seen_missing(
+    sources: Mapping[str, str],
+    roots: Sequence[str],
+    aliases: Mapping[str, str],
+    missing: set[str],
+) -> dict[str, set[str]]:
+    """The imports found nowhere whose names each file sees: its own, and those a corpus file
+    it imports re-exports with ``import public``, through any chain of them (protoc resolves a
+    name through the file's direct imports and their public ones, descriptor.cc)."""
+
+    def corpus(name: str) -> str | None:
+        if name in aliases:
+            return aliases[name]
+        return next(
+            (
+                f"{r}/{name}" if r else name
+                for r in roots
+                if (f"{r}/{name}" if r else name) in sources
+            ),
+            None,
+        )
+
+    found: dict[str, set[str]] = {}
+    for path, text in sources.items():
+        seen: set[str] = set()
+        visited: set[str] = set()
+        work = list(imports_of(text))
+        while work:
+            name = work.pop()
+            if name in missing:
+                seen.add(name)
+                continue
+            imported = corpus(name)
+            if imported is None or imported in visited:
+                continue
+            visited.add(imported)
+            work += [m.group("path") for m in _PUBLIC_IMPORT.finditer(sources[imported])]
+        if seen:
+            found[path] = seen
+    return found
 
 
 _PACKAGE = re.compile(r"^[ \t]*package\s+([\w.]+)\s*;", re.MULTILINE)
@@ -1099,6 +1385,8 @@ def _corpus_path(name: str, run: _Run, sources: Mapping[str, str]) -> str | None
     """The corpus path of protoc's name for a file (its name below the first include folder
     that holds it), or None for a stub or a shipped file."""
     name = name.replace("\\", "/")
+    if name in run.aliases:
+        return run.aliases[name]
     for root in run.roots:
         path = f"{root}/{name}" if root else name
         if path in sources:
@@ -1134,7 +1422,10 @@ def _diagnostics(
         kind = "warning" if message.startswith("warning: ") else "error"
         message = message.removeprefix("warning: ")
         if position is None:
-            unlocated.append(ProtoProblem(path, 1, 1, message, kind))
+            # protoc locates nothing of a map field's entry message, which it makes itself:
+            # the `map<>` field it is made for is the place (1:1 else).
+            line, column = map_site(sources[path], message) or (1, 1)
+            unlocated.append(ProtoProblem(path, line, column, message, kind))
             continue
         line = int(position.group("line"))
         lines = sources[path].split("\n")
@@ -1142,6 +1433,35 @@ def _diagnostics(
         column = character_column(row, int(position.group("column")))
         located.append(ProtoProblem(path, line, column, message, kind))
     return located, unlocated
+
+
+_MAP_FIELD = re.compile(
+    r"\bmap\s*<\s*(?P<key>[\w.]+)\s*,\s*(?P<value>[\w.]+)\s*>\s*(?P<name>[A-Za-z_]\w*)\s*="
+)
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?(?:\*/|\Z)", re.DOTALL)
+
+
+def map_site(text: str, message: str) -> tuple[int, int] | None:
+    """Where the ``map<>`` field is that an unlocated diagnostic of protoc is about: the entry
+    message protoc makes for it (``"a.Child.LabelsEntry.key" is already defined``: the field
+    whose name in CamelCase and ``Entry`` it is, descriptor.cc MapEntryName), or its key or
+    value type (``"gnmi.Request" is not defined``: the field that names it). 1-based line and
+    character column of ``map``; None when no field of the file is it."""
+    named = message.split('"')[1] if message.count('"') >= 2 else ""
+    if not named:
+        return None
+    entry = next((part for part in named.split(".") if part.endswith("Entry")), "")
+    written = named.lstrip(".")
+    # comments blanked, offsets kept: a `map<>` in a comment is no field
+    code = _COMMENT.sub(lambda found: re.sub(r"[^\n]", " ", found.group()), text)
+    for found in _MAP_FIELD.finditer(code):
+        name = found.group("name")
+        camel = "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+        types = {found.group("key").lstrip("."), found.group("value").lstrip(".")}
+        if (entry and camel + "Entry" == entry) or (not entry and written in types):
+            at = found.start()
+            return code.count("\n", 0, at) + 1, at - (code.rfind("\n", 0, at) + 1) + 1
+    return None
 
 
 # --- the descriptor set, read -------------------------------------------------------------------

@@ -56,6 +56,7 @@ from speclint import rules as rule_package
 from speclint.analyses.context import Context
 from speclint.analyses.downloads import build_inputs, build_outputs, bundled_outputs, downloads
 from speclint.analyses.enumerations import ProseSet
+from speclint.analyses.protos import import_prefixes
 from speclint.analyses.units import extract_digest, reach
 from speclint.common.findings import Finding
 from speclint.common.lifecycle import child_started, start_child
@@ -63,6 +64,7 @@ from speclint.common.places import cache_home, private_folder
 from speclint.common.storage import StorageError, checker, dumps, loads, stored_class
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import ATTRIBUTES_FILE, DocumentKind
+from speclint.parsing.protobuf import BAZEL_BUILD_FILES, GO_MODULE_FILE
 from speclint.parsing.reading import read_raw
 from speclint.parsing.shell import build_files
 from speclint.run.catalog import RuleInfo, all_rules
@@ -356,6 +358,10 @@ def _remove_ours(folder: Path) -> None:
 # --- the three caches ----------------------------------------------------------------------------
 
 
+# Files read beside the corpus's by name (not corpus documents): their text is in the run's key.
+_READ_BESIDE = frozenset({ATTRIBUTES_FILE, GO_MODULE_FILE, *BAZEL_BUILD_FILES})
+
+
 def run_key(
     root: Path,
     config: Config,
@@ -379,9 +385,12 @@ def run_key(
     scripts = set(build_files(tree))
     for present in tree:
         digest.update(present.encode("utf-8", "surrogateescape") + b"\x00")
-        if present.rpartition("/")[2] == ATTRIBUTES_FILE or present in scripts:
+        name = present.rpartition("/")[2]
+        if name in _READ_BESIDE or present in scripts:
             # Read by the run (``Corpus.generated``; a bundler's command line,
-            # ``speclint.analyses.merging``), though not a corpus file: its text is key.
+            # ``speclint.analyses.merging``; the protos' import prefixes,
+            # ``speclint.analyses.protos.import_prefixes``), though not a corpus file: its text
+            # is key.
             attributes = read_raw(root, present)
             digest.update(attributes if isinstance(attributes, bytes) else b"\x02")
     digest.update(b"\x01")
@@ -574,7 +583,15 @@ def _build_digest(corpus: Context, info: RuleInfo | None) -> bytes:
         digest += _memoised(corpus, "cache:merges-digest", _merges_digest)
     if facts & {"provenance", "derived"}:
         digest += _memoised(corpus, "cache:made-digest", _made_digest)
+    if info is not None and info.reads_protos:
+        # go.mod's module path and Bazel's import_prefix name the files some imports are
+        digest += _memoised(corpus, "cache:proto-prefixes", _prefixes_digest)
     return digest
+
+
+def _prefixes_digest(corpus: Context) -> bytes:
+    shown = repr(sorted(import_prefixes(corpus).items()))
+    return b"\x05" + hashlib.sha256(shown.encode("utf-8", "surrogateescape")).digest()
 
 
 def _memoised(corpus: Context, name: str, make: Callable[[Context], bytes]) -> bytes:
