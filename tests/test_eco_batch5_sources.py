@@ -1,0 +1,124 @@
+"""Classes found at the first read of ecosystem batch 5 (issue 45): sources of an API the
+repository's own build assembles, a tooling package's version, a list contrasted with an enum,
+a ``$ref`` to a file the build writes. Each on a fixture of ours."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import yaml
+
+from conftest import run_rule
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+# --- openapi-invalid: the pieces of an API a merge step of the repository's own assembles ---
+
+
+def _piece(name: str, real_error: bool = False) -> str:
+    """One namespace of an API kept in pieces, named by the repository's own convention
+    (`name@200`, `name::query.x`), which its merger renames; responses without descriptions."""
+    operation: dict[str, object] = {
+        "operationId": f"{name}.get",
+        "parameters": [
+            {"$ref": f"#/components/parameters/{name}::query.{p}"} for p in ("a", "b", "c")
+        ],
+        "responses": {
+            "200": {"$ref": f"#/components/responses/{name}@200"},
+            "404": {"$ref": f"#/components/responses/{name}@404"},
+        },
+    }
+    if real_error:
+        operation["parameters"].append(  # type: ignore[attr-defined]
+            {"name": "q", "in": "body", "schema": {"type": "string"}}
+        )
+    data = {
+        "openapi": "3.1.0",
+        "info": {"title": f"The {name} API", "version": "1.0.0"},
+        "paths": {f"/{name}": {"get": operation}},
+        "components": {
+            "parameters": {
+                f"{name}::query.{p}": {"name": p, "in": "query", "schema": {"type": "string"}}
+                for p in ("a", "b", "c")
+            },
+            "responses": {
+                f"{name}@{code}": {"content": {"application/json": {"schema": {}}}}
+                for code in ("200", "404")
+            },
+        },
+    }
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+PIECES = {
+    "api/namespaces/plants.yaml": _piece("plants", real_error=True),
+    "api/namespaces/seeds.yaml": _piece("seeds"),
+    "package.json": json.dumps(
+        {"name": "garden-api-tools", "scripts": {"merge": "node tools/merger/merge.js"}}
+    ),
+}
+WORKFLOW = """\
+name: Build
+on: push
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - run: npm ci && npm run merge -- --source ./api --output build/garden.yaml
+"""
+
+
+def test_a_key_naming_convention_is_one_finding_per_components_map(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Without evidence of a merge, the component keys that break the name pattern the same way
+    are one convention: one finding per components map of a document, the other keys related,
+    not one finding a key (2,723 in one repository)."""
+    root = make_corpus(dict(PIECES))
+    found = [f for f in run_rule(root, "openapi-invalid") if f.coverage is None]
+    plants = [f for f in found if f.location.path == "api/namespaces/plants.yaml"]
+    keys = [f for f in plants if "does not match" in f.message]
+    assert sorted(f.message.split(":")[0] for f in keys) == [
+        "/components/parameters",
+        "/components/responses",
+    ]
+    [parameters] = [f for f in keys if f.message.startswith("/components/parameters")]
+    assert len(parameters.related) == 2
+    assert "3 keys" in parameters.message
+    assert any("'body' is not one of" in f.message or '"body"' in f.message for f in plants)
+
+
+def test_the_pieces_a_merge_step_takes_are_not_judged_for_what_the_merge_fixes(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A workflow runs the repository's own merge over the folder (`npm run merge -- --source
+    ./api`): its API documents are pieces of the API the build assembles. What a merger
+    rewrites (component key names, a response's missing description) is not reported there;
+    a real error in a piece still is, and the piece is listed as coverage."""
+    root = make_corpus({**PIECES, ".github/workflows/build.yml": WORKFLOW})
+    found = run_rule(root, "openapi-invalid")
+    errors = [f for f in found if f.coverage is None]
+    assert not [f for f in errors if "does not match" in f.message], errors
+    assert not [f for f in errors if '"description" is a required' in f.message], errors
+    [real] = errors
+    assert real.location.path == "api/namespaces/plants.yaml"
+    assert "body" in real.message
+    notes = [f for f in found if f.coverage == "build-source"]
+    assert sorted(f.location.path for f in notes) == [
+        "api/namespaces/plants.yaml",
+        "api/namespaces/seeds.yaml",
+    ]
+
+
+def test_a_merge_command_on_a_folder_without_api_documents_changes_nothing(
+    make_corpus: MakeCorpus,
+) -> None:
+    workflow = WORKFLOW.replace("--source ./api", "--source ./docs")
+    root = make_corpus(
+        {**PIECES, ".github/workflows/build.yml": workflow, "docs/readme.md": "# Docs\n"}
+    )
+    found = [f for f in run_rule(root, "openapi-invalid") if f.coverage is None]
+    assert [f for f in found if '"description" is a required' in f.message]
+
