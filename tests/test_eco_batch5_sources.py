@@ -122,3 +122,51 @@ def test_a_merge_command_on_a_folder_without_api_documents_changes_nothing(
     found = [f for f in run_rule(root, "openapi-invalid") if f.coverage is None]
     assert [f for f in found if '"description" is a required' in f.message]
 
+
+# --- version-drift: a tooling package.json is not the specification's version ---------------
+
+CHANGELOG = "# Changelog\n\n## [Unreleased]\n\n## [0.3.0] - 2026-01-05\n\n## [0.2.0] - 2025-06-01\n"
+API = yaml.safe_dump(
+    {"openapi": "3.1.0", "info": {"title": "Garden", "version": "0.3.0"}, "paths": {}}
+)
+
+
+def _package(**fields: object) -> str:
+    return json.dumps({"version": "1.0.0", "dependencies": {"yaml": "^2.0.0"}, **fields})
+
+
+def test_a_package_at_npm_inits_version_ahead_of_every_release_is_no_claim(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Not private, runtime dependencies, no `main`, still at `npm init`'s 1.0.0 while the
+    specification's changelog is at 0.3.0: it was never released at 1.0.0."""
+    root = make_corpus(
+        {
+            "package.json": _package(name="garden"),
+            "CHANGELOG.md": CHANGELOG,
+            "spec/garden.yaml": API,
+        }
+    )
+    assert not [f for f in run_rule(root, "version-drift") if f.location.path == "package.json"]
+
+
+def test_a_package_named_for_tools_is_no_claim(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "package.json": _package(name="garden_api_tools", version="1.4.0"),
+            "CHANGELOG.md": CHANGELOG,
+            "spec/garden.yaml": API,
+        }
+    )
+    assert not [f for f in run_rule(root, "version-drift") if f.location.path == "package.json"]
+
+
+def test_a_package_left_behind_a_release_after_1_0_0_is_still_drift(
+    make_corpus: MakeCorpus,
+) -> None:
+    changelog = "# Changelog\n\n## [1.1.0] - 2026-01-05\n\n## [1.0.0] - 2025-06-01\n"
+    root = make_corpus(
+        {"package.json": _package(name="garden"), "CHANGELOG.md": changelog, "spec/a.yaml": API}
+    )
+    [finding] = [f for f in run_rule(root, "version-drift") if f.location.path == "package.json"]
+    assert "1.1.0" in finding.message
