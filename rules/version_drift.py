@@ -10,8 +10,8 @@ What it does
       ``Unreleased`` and a development version, ``2.0.0-dev``, are skipped), else
       ``package.json``'s ``version`` unless it is a placeholder no release had (``0.0.0``,
       ``0.0.1``: a documentation site's or a tool's package, not the protocol's; a ``private``
-      package at ``npm init``'s ``1.0.0``, or one at it while every release the changelog lists
-      is older), or a package that is not the specification's: the root of
+      package at ``npm init``'s ``1.0.0``, or one at it ahead of the changelog's latest
+      release), or a package that is not the specification's: the root of
       a monorepo (``workspaces``, or a ``pnpm-workspace.yaml``, ``lerna.json``, ``nx.json`` or
       ``rush.json`` beside it), one named for tools (a word of its ``name``: ``api-tools``,
       ``spec_scripts``, ``utils``), a documentation site (Docusaurus, VitePress
@@ -230,11 +230,11 @@ def _package(corpus: Context) -> tuple[str, Location] | None:
     if not isinstance(version, str):
         return None
     if version == NPM_DEFAULT_VERSION and (
-        document.data.get("private") is True or _before_every_release(corpus, version)
+        document.data.get("private") is True or _ahead_of_the_latest_release(corpus, version)
     ):
         # Never published, or never bumped: `npm init`'s version says nothing of a release,
         # even where a split file's placeholder `info.version: '1.0'` happens to equal it. A
-        # package at it while every release the changelog lists is older was never released at
+        # package at it ahead of the changelog's latest release was never released at
         # it (a tooling package beside a 0.x specification, issue 45, batch 5).
         return None
     if _tooling(corpus, document.data) and not _shared_by_an_api_document(corpus, version):
@@ -436,20 +436,12 @@ def _speaks_for_the_api(corpus: Context, version: str) -> bool:
     return False
 
 
-def _before_every_release(corpus: Context, version: str) -> bool:
-    """Whether the changelog lists releases and ``version`` is ahead of all of them: no
-    release was ever made at it, nor after it."""
-    for path in CHANGELOGS:
-        document = corpus.documents.get(path)
-        if document is not None and document.text is not None:
-            releases = [
-                _parts(m.group(1))
-                for m in _RELEASE.finditer(document.text)
-                if not development_version(m.group(1))
-            ]
-            if releases:
-                return all(release < _parts(version) for release in releases)
-    return False
+def _ahead_of_the_latest_release(corpus: Context, version: str) -> bool:
+    """Whether ``version`` is ahead of the changelog's latest release: no release was ever made
+    at it. (The latest release only: what this rule reads of the changelog, and what its cache
+    key holds, ``READS = "extract"``.)"""
+    latest = _changelog(corpus)
+    return latest is not None and _parts(latest[0]) < _parts(version)
 
 
 def _shared_by_an_api_document(corpus: Context, version: str) -> bool:

@@ -586,7 +586,9 @@ def _memoised(corpus: Context, name: str, make: Callable[[Context], bytes]) -> b
 
 def _merges_digest(corpus: Context) -> bytes:
     found = corpus.merges
-    shown = repr((sorted(found.by_document.items()), sorted(found.partial)))
+    shown = repr(
+        (sorted(found.by_document.items()), sorted(found.partial), sorted(found.built.items()))
+    )
     return b"\x03" + hashlib.sha256(shown.encode("utf-8", "surrogateescape")).digest()
 
 
