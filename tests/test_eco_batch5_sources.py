@@ -170,3 +170,57 @@ def test_a_package_left_behind_a_release_after_1_0_0_is_still_drift(
     )
     [finding] = [f for f in run_rule(root, "version-drift") if f.location.path == "package.json"]
     assert "1.1.0" in finding.message
+
+
+# --- enum-drift: a list of another format's values, contrasted with the enum ------------------
+
+FIELD_SCHEMA = json.dumps(
+    {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "type": {"type": "string", "enum": ["string", "number", "integer", "boolean"]}
+        },
+    }
+)
+
+
+def _types_page(lead: str, last: str) -> str:
+    return (
+        "# Ledger sheets\n\n### Data Types\n\n"
+        f"{lead}\n\n"
+        "- `number` is a subset of our number\n"
+        "- `boolean` is the same as our boolean\n"
+        "- `string` is limited to 400 characters\n"
+        f"- `translated` maps language codes to strings.\n  {last}\n"
+    )
+
+
+def test_a_list_of_another_formats_values_contrasted_with_ours_documents_no_enum(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A guide comparing another format lists that format's types, one of which "is not
+    supported in" ours: the list documents the other format, not the enum."""
+    page = _types_page(
+        "Ledger sheets support four data types that overlap with [Field types](field.md):",
+        "This type is not supported in Field types.",
+    )
+    root = make_corpus({"schemas/field.schema.json": FIELD_SCHEMA, "docs/ledger.md": page})
+    assert not [f for f in run_rule(root, "enum-drift") if "translated" in f.message]
+
+
+def test_a_value_said_unsupported_in_what_the_intro_names_is_no_drift(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = _types_page(
+        "Ledger sheets have these data types, written as in Field types:",
+        "This type is not supported in Field types.",
+    )
+    root = make_corpus({"schemas/field.schema.json": FIELD_SCHEMA, "docs/ledger.md": page})
+    assert not [f for f in run_rule(root, "enum-drift") if "translated" in f.message]
+
+
+def test_a_list_of_our_values_is_still_bound(make_corpus: MakeCorpus) -> None:
+    page = _types_page("A field has one of these data types:", "It holds an object.")
+    root = make_corpus({"schemas/field.schema.json": FIELD_SCHEMA, "docs/ledger.md": page})
+    assert [f for f in run_rule(root, "enum-drift") if "translated" in f.message]
