@@ -224,3 +224,54 @@ def test_a_list_of_our_values_is_still_bound(make_corpus: MakeCorpus) -> None:
     page = _types_page("A field has one of these data types:", "It holds an object.")
     root = make_corpus({"schemas/field.schema.json": FIELD_SCHEMA, "docs/ledger.md": page})
     assert [f for f in run_rule(root, "enum-drift") if "translated" in f.message]
+
+
+# --- unresolved-ref: a `$ref` to a file a build program of the repository writes ------------
+
+GENERATOR = """\
+import fs from "fs"
+
+const SOURCE_DIR = "profiles"
+const TARGET_DIR = "public/profiles"
+const words = {}
+fs.writeFileSync(`${TARGET_DIR}/words.json`, JSON.stringify(words))
+for (const name of fs.readdirSync(SOURCE_DIR)) {
+  fs.copyFileSync(`${SOURCE_DIR}/${name}`, `${TARGET_DIR}/${name}`)
+}
+"""
+PROFILE = json.dumps({"$ref": "words.json#/definitions/card"})
+
+
+def test_a_ref_to_a_file_the_build_program_writes_is_coverage(make_corpus: MakeCorpus) -> None:
+    """`npm run generate` runs `scripts/generate.js`, which writes `words.json` beside copies of
+    the profiles: a `$ref` to it names a build output, not a missing file."""
+    root = make_corpus(
+        {
+            "package.json": json.dumps({"scripts": {"generate": "node scripts/generate.js"}}),
+            "scripts/generate.js": GENERATOR,
+            "profiles/card.json": PROFILE,
+        }
+    )
+    found = run_rule(root, "unresolved-ref")
+    assert [f.coverage for f in found] == ["build-output"], found
+    assert "scripts/generate.js" in found[0].message
+
+
+def test_a_ref_to_a_file_no_build_program_writes_is_still_missing(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "package.json": json.dumps({"scripts": {"generate": "node scripts/generate.js"}}),
+            "scripts/generate.js": GENERATOR.replace("words.json", "terms.json"),
+            "profiles/card.json": PROFILE,
+        }
+    )
+    [finding] = run_rule(root, "unresolved-ref")
+    assert finding.coverage is None
+
+
+def test_a_program_no_command_runs_proves_nothing(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"scripts/generate.js": GENERATOR, "profiles/card.json": PROFILE})
+    [finding] = run_rule(root, "unresolved-ref")
+    assert finding.coverage is None
