@@ -10,7 +10,10 @@ What it does
     ``$ref``\\s are followed only into the corpus, and a document is validated as its bundle
     reads: a ``$ref`` where the version allows no Reference Object is replaced by its target (as
     redocly and swagger-cli bundle do), and a document the repository merges with fragments
-    (``redocly join``) is validated as merged, an error in a piece reported in its own file.
+    (``redocly join``) is validated as merged, an error in a piece reported in its own file. In
+    a piece a merge step of the repository's own reads (``npm run merge -- --source ./spec``),
+    the component keys and response descriptions a merger rewrites are left to it; elsewhere the
+    keys of one components map that break the key pattern the same way are one finding.
     What another rule owns is left to it: a schema file a ``$ref`` names (``schema-invalid``), a
     reference that does not resolve (``unresolved-ref``: only the object holding it goes
     unchecked), a ``default`` its schema rejects (``value-invalid``), a ``required`` name no
@@ -51,7 +54,8 @@ Limitations
     cannot run on is one finding at its root. The cases each have a test named after them
     (``tests/test_integrity_rules.py``, ``tests/test_openapi_schema_objects.py``,
     ``tests/test_references_classes.py``, ``tests/test_eco_split.py``, ``tests/test_eco_misc.py``,
-    ``tests/test_merging.py``, ``tests/test_regex_cost.py``).
+    ``tests/test_merging.py``, ``tests/test_regex_cost.py``,
+    ``tests/test_eco_batch5_sources.py``).
 """
 
 from __future__ import annotations
@@ -77,7 +81,7 @@ from speclint.analyses.inlining import (
     misplaced_refs_of,
     schema_map_refs,
 )
-from speclint.analyses.merging import fragment_note
+from speclint.analyses.merging import build_source_note, fragment_note
 from speclint.analyses.references import CORPUS_BASE, file_uri
 from speclint.analyses.schema_objects import (
     api_structure,
@@ -94,7 +98,7 @@ from speclint.analyses.validation import (
     short_message,
     swagger_2_read,
 )
-from speclint.common.findings import Finding, Location, Severity, headed
+from speclint.common.findings import Finding, Location, Member, Severity, headed, left_out
 from speclint.common.stack import DEEP_RECURSION
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
@@ -105,6 +109,8 @@ SEVERITY = Severity.ERROR
 # A version as each specification numbers its releases (`3.3.0`; Swagger's `1.2`): one the
 # validator has no schema for is a document not checked; `openapi: 3.0` is a wrong value.
 RELEASE = {"openapi": re.compile(r"^\d+\.\d+\.\d+$"), "swagger": re.compile(r"^\d+\.\d+$")}
+# The keys of one naming convention listed as related locations of its one finding, at most.
+_RELATED_KEYS = 200
 # One API document at a time, with the files its `$ref`s reach (speclint.analyses.units).
 READS = "document"
 # Reads no shared index (speclint.run.runner.prime): it may start while they are built. It reads
@@ -173,7 +179,10 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
             # (`speclint.analyses.merging`); alone it lacks what only the merge gives (`info`).
             # Its schema objects are still judged where they are written.
             found.append(fragment_note(ID, document, merges))
-        found += list(_validate(corpus, document, whole))
+        left = [0]  # the errors left to the merge step of a piece it reads (`built_sources`)
+        found += list(_validate(corpus, document, whole, left))
+        if left[0]:
+            found.append(build_source_note(ID, document, merges, left[0]))
         found += _oversized_patterns(corpus, document)
     except RecursionError:
         found.append(_too_deep(document))
@@ -184,7 +193,9 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
     return found
 
 
-def _validate(corpus: Context, document: Document, whole: bool = True) -> Iterator[Finding]:
+def _validate(
+    corpus: Context, document: Document, whole: bool = True, left: list[int] | None = None
+) -> Iterator[Finding]:
     # Deferred: openapi-spec-validator (see check_unit).
     from openapi_spec_validator.shortcuts import get_validator_cls
 
@@ -234,6 +245,12 @@ def _validate(corpus: Context, document: Document, whole: bool = True) -> Iterat
     # a misnamed one is reported from both sides, the template's `{name}` and the parameter,
     # and is one defect (issue 45, item 7).
     unmatched: dict[str, list[tuple[str, Finding]]] = {}
+    # The keys of one components map that break the key pattern: one naming convention, one
+    # finding (the first key), the other keys related (issue 45, batch 5: 2,220 findings of
+    # `name@200` and `name::query.x` keys in one repository).
+    conventions: dict[tuple[str, str], list[tuple[str, Document, Finding]]] = {}
+    # A piece a merge step of the repository's own reads: what the merger rewrites is its.
+    sourced = document.path in corpus.merges.built
 
     def errors() -> Iterator[tuple[Document, Any]]:
         if whole:
@@ -278,6 +295,11 @@ def _validate(corpus: Context, document: Document, whole: bool = True) -> Iterat
                     left_said.add(at_left)
                     yield _not_inlined(document, holder, pointer, view.left[at_left])
                 continue
+            named = _key_name(specific, pointer) if judged else None
+            if sourced and (named is not None or (judged and _no_description(specific, pointer))):
+                if left is not None:
+                    left[0] += 1
+                continue
             kind = "DuplicateTagName" if message.startswith("Duplicate tag name") else ""
             fix = _FIXES.get(
                 kind or type(specific).__name__, "fix it so the document is valid {spec}"
@@ -294,6 +316,9 @@ def _validate(corpus: Context, document: Document, whole: bool = True) -> Iterat
                 related=related,
                 key=f"{pointer}:{key}",
             )
+            if named is not None:
+                conventions.setdefault((holder.path, pointer), []).append((named, holder, finding))
+                continue
             unresolved = _UNRESOLVED_PARAMETER.match(message) if holder is document else None
             if unresolved and not kind and type(specific).__name__ == "UnresolvableParameterError":
                 unmatched.setdefault(pointer, []).append((unresolved.group(1), finding))
@@ -301,6 +326,8 @@ def _validate(corpus: Context, document: Document, whole: bool = True) -> Iterat
             yield finding
         for pointer, found in unmatched.items():
             yield from _misnamed(document, pointer, found)
+        for (_, pointer), keys in conventions.items():
+            yield _one_convention(pointer, keys)
     except Unresolvable:
         # Raised outside every keyword (``_unresolvable_stops_here``): nothing is left to check.
         return
@@ -309,6 +336,60 @@ def _validate(corpus: Context, document: Document, whole: bool = True) -> Iterat
     except Exception as error:
         if not seen:  # otherwise the structural errors already say why
             yield _cannot_check(document, error)
+
+
+def _key_name(error: Any, pointer: str) -> str | None:
+    """The key of a components map that breaks the pattern OpenAPI gives its keys
+    (``^[a-zA-Z0-9._-]+$``, 3.1 §4.8.7.1: ``propertyNames`` in the official schema), or None."""
+    tokens = split_pointer(pointer)
+    if (
+        getattr(error, "validator", None) == "pattern"
+        and "propertyNames" in getattr(error, "absolute_schema_path", ())
+        and isinstance(error.instance, str)
+        and len(tokens) == 2
+        and tokens[0] == "components"
+    ):
+        return error.instance
+    return None
+
+
+def _no_description(error: Any, pointer: str) -> bool:
+    """Whether ``error`` is a response's missing ``description`` (a Response Object's one
+    required field, OpenAPI 3 §4.8.17.1), which a merger of pieces fills in."""
+    tokens = split_pointer(pointer)
+    return (
+        getattr(error, "validator", None) == "required"
+        and isinstance(error.instance, dict)
+        and "description" not in error.instance
+        and "description" in (error.validator_value or ())
+        and len(tokens) >= 2
+        and tokens[-2] == "responses"
+    )
+
+
+def _one_convention(pointer: str, keys: list[tuple[str, Document, Finding]]) -> Finding:
+    """The keys of one components map that break the key pattern, as one finding: the first
+    key's (its fingerprint kept), the others related, each at its own line (a waiver at one
+    covers that key: ``members``)."""
+    _, _, first = keys[0]
+    if len(keys) == 1:
+        return first
+    places = [(h.location(join_pointer(pointer, k)), f.key) for k, h, f in keys[1:]]
+    listed = places[:_RELATED_KEYS]
+    return Finding(
+        first.rule,
+        first.severity,
+        f"{first.message}; {len(keys)} keys of this map break the pattern the same way (the "
+        "others are related locations): rename them, and the `$ref`s that name them"
+        + left_out(len(listed), len(places) - len(listed), "other keys"),
+        first.location,
+        related=(*first.related, *(location for location, _ in listed)),
+        key=first.key,
+        members=(
+            Member(first.location, first.key),
+            *(Member(location, key) for location, key in places),
+        ),
+    )
 
 
 def _oversized_patterns(corpus: Context, document: Document) -> list[Finding]:

@@ -43,6 +43,11 @@ What it does
     References into a git submodule that is not checked out (``.gitmodules`` names the folder,
     which holds no file), by a relative path or host-relative (``/sibling/x.json``), are
     another repository's schemas: one ``info`` per submodule says they were not checked.
+    References to a file that a program of the repository writes (a build command runs it:
+    ``vite-node scripts/generate.ts``; a line of it that calls a write names the file,
+    ``fs.writeFileSync(`${DIR}/dictionary.json`, ...)``, and it names the referencing file's
+    folder, whose files it builds from) name a build output the repository does not commit: one
+    ``info`` per file says they were not checked (``speclint.analyses.downloads.program_writes``).
     A local pointer (``#/channels/start``) that its own file lacks but a fragment defines that
     the repository's bundler merges into it (``asyncapi bundle service.json common.json``,
     ``redocly join``, ``openapi-merge``: ``speclint.analyses.merging``) resolves in the merged
@@ -80,12 +85,14 @@ Options
 
 from __future__ import annotations
 
+import posixpath
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
 from speclint.analyses.context import Context
+from speclint.analyses.downloads import program_text_names, program_writes
 from speclint.analyses.merging import Merges
 from speclint.analyses.references import Reference, bare_host
 from speclint.common.findings import Finding, Member, Severity, headed, left_out
@@ -107,6 +114,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     submodules = corpus.submodules
     unchecked: dict[str, list[Reference]] = defaultdict(list)
     merges = corpus.merges
+    made: dict[str, list[Reference]] = defaultdict(list)
     for reference in corpus.references.unresolved():
         if reference.path in derived:
             continue  # a generated bundle: its references are judged at their sources
@@ -116,6 +124,11 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         if into is not None:
             # Another repository's schemas, not checked out here: not checked, not broken.
             unchecked[into].append(reference)
+            continue
+        written = _built(corpus, reference)
+        if written is not None:
+            # A file the build writes, not committed: not checked, not broken.
+            made[written].append(reference)
             continue
         if reference.outcome == "missing-file":
             group = (reference.outcome, reference.target_path or reference.target)
@@ -128,6 +141,8 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         groups[group].append(reference)
     for folder, references in sorted(unchecked.items()):
         yield _not_checked(corpus, folder, references)
+    for name, references in sorted(made.items()):
+        yield _made_by_the_build(corpus, name, references)
     # An `$id` no schema declares, where the corpus's other `$id`s say which file would declare
     # it, and that file is the one other references name as missing: one root cause, one finding.
     index = corpus.references
@@ -294,6 +309,44 @@ def _merged_in(corpus: Context, merges: Merges, reference: Reference) -> bool:
         and reference.target_path in (None, reference.path)
         and reference.target_pointer is not None
         and merges.resolves(corpus, reference.path, reference.target_pointer) is not None
+    )
+
+
+def _built(corpus: Context, reference: Reference) -> str | None:
+    """The name of the file a missing-file ``$ref`` names, when a program of the repository
+    that a build command runs writes a file of that name (``downloads.program_writes``) and
+    names the referencing file's folder (it reads or copies it: ``SOURCE_DIR = "profiles"``),
+    else None. The build makes the target beside what it builds from the referencing file
+    (issue 45, batch 5: a dictionary a generator writes beside its copies of the profiles)."""
+    if reference.outcome != "missing-file" or not reference.target_path:
+        return None
+    name = posixpath.basename(reference.target_path)
+    writer = program_writes(corpus).get(name)
+    if writer is None:
+        return None
+    folder = posixpath.basename(posixpath.dirname(reference.path))
+    named = folder or posixpath.basename(reference.path)
+    return name if program_text_names(corpus, writer[0], named) else None
+
+
+def _made_by_the_build(corpus: Context, name: str, references: list[Reference]) -> Finding:
+    """``$ref``\\s to a file the build writes and the repository does not commit: listed among
+    what the run did not check (coverage), not a finding."""
+    first, *others = sorted(references, key=lambda r: (r.path, r.pointer))
+    count = len(references)
+    evidence = program_writes(corpus)[name][1]
+    return Finding(
+        ID,
+        Severity.INFO,
+        f"not checked: {count} `$ref`{'s' if count > 1 else ''} name `{name}`, which the build "
+        f"writes ({evidence}) and the repository does not commit",
+        corpus.documents[first.path].location(first.pointer),
+        related=tuple(
+            corpus.documents[r.path].location(r.pointer, note=f"also references `{r.value}`")
+            for r in others[:RELATED_LIMIT]
+        ),
+        key=f"build-output:{name}",
+        coverage="build-output",
     )
 
 

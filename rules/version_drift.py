@@ -10,9 +10,11 @@ What it does
       ``Unreleased`` and a development version, ``2.0.0-dev``, are skipped), else
       ``package.json``'s ``version`` unless it is a placeholder no release had (``0.0.0``,
       ``0.0.1``: a documentation site's or a tool's package, not the protocol's; a ``private``
-      package at ``npm init``'s ``1.0.0``), or a package that is not the specification's: the root of
+      package at ``npm init``'s ``1.0.0``, or one at it ahead of the changelog's latest
+      release), or a package that is not the specification's: the root of
       a monorepo (``workspaces``, or a ``pnpm-workspace.yaml``, ``lerna.json``, ``nx.json`` or
-      ``rush.json`` beside it), a documentation site (Docusaurus, VitePress
+      ``rush.json`` beside it), one named for tools (a word of its ``name``: ``api-tools``,
+      ``spec_scripts``, ``utils``), a documentation site (Docusaurus, VitePress
       ... among its dependencies), one with only devDependencies that publishes nothing
       (no ``main``, ``exports``, ``files``, ``bin``), one whose ``main`` is a file the
       repository lacks (``npm init``'s skeleton), or a service's (runtime ``dependencies``
@@ -227,9 +229,13 @@ def _package(corpus: Context) -> tuple[str, Location] | None:
     version = document.data.get("version")
     if not isinstance(version, str):
         return None
-    if document.data.get("private") is True and version == NPM_DEFAULT_VERSION:
-        # Never published and never bumped: `npm init`'s version says nothing of a release,
-        # even where a split file's placeholder `info.version: '1.0'` happens to equal it.
+    if version == NPM_DEFAULT_VERSION and (
+        document.data.get("private") is True or _ahead_of_the_latest_release(corpus, version)
+    ):
+        # Never published, or never bumped: `npm init`'s version says nothing of a release,
+        # even where a split file's placeholder `info.version: '1.0'` happens to equal it. A
+        # package at it ahead of the changelog's latest release was never released at
+        # it (a tooling package beside a 0.x specification, issue 45, batch 5).
         return None
     if _tooling(corpus, document.data) and not _shared_by_an_api_document(corpus, version):
         return None
@@ -314,7 +320,7 @@ _SHIPPED = ("main", "module", "exports", "files", "bin", "types")
 def _tooling(corpus: Context, data: dict[str, Any]) -> bool:
     """A package.json that is not the specification's package, by what it says of itself: the
     version of its tooling (issue 45, item 7). The root of a monorepo (``workspaces``, or a
-    workspace tool's file beside it); a documentation
+    workspace tool's file beside it); a package whose name names tools (batch 5); a documentation
     site (a site generator among its dependencies); a package with only devDependencies that
     publishes nothing of its own; one whose entry point (``main``) is a file the repository
     lacks (``npm init``'s skeleton beside an API description); a service's or a library's
@@ -322,6 +328,9 @@ def _tooling(corpus: Context, data: dict[str, Any]) -> bool:
     corpus's own unpublished package may carry the specification's version (OpenWOP's does)."""
     if "workspaces" in data or any(name in corpus.documents for name in WORKSPACE_FILES):
         return True
+    name = data.get("name")
+    if isinstance(name, str) and _TOOLS_NAME.search(name.rpartition("/")[2]):
+        return True  # `api-tools`, `spec_scripts`: the repository's tools, by their own name
     dependencies = data.get("dependencies")
     runtime = dependencies if isinstance(dependencies, dict) else {}
     development = data.get("devDependencies")
@@ -340,6 +349,9 @@ def _tooling(corpus: Context, data: dict[str, Any]) -> bool:
     )
 
 
+# A package named for tools (a word of its name, not its description: a specification's own
+# package may call itself "the specification and its release tooling").
+_TOOLS_NAME = re.compile(r"(?:^|[-_.])(?:tools|tooling|scripts|utils|utilities)(?:$|[-_.])")
 # An entry point in code: the package is a program or a library, versioned as code.
 _CODE = re.compile(r"\.(?:[cm]?js|[cm]?ts|jsx|tsx)$")
 
@@ -422,6 +434,14 @@ def _speaks_for_the_api(corpus: Context, version: str) -> bool:
             if releases:
                 return any(_same(d, r, "patch") for d in declared for r in releases)
     return False
+
+
+def _ahead_of_the_latest_release(corpus: Context, version: str) -> bool:
+    """Whether ``version`` is ahead of the changelog's latest release: no release was ever made
+    at it. (The latest release only: what this rule reads of the changelog, and what its cache
+    key holds, ``READS = "extract"``.)"""
+    latest = _changelog(corpus)
+    return latest is not None and _parts(latest[0]) < _parts(version)
 
 
 def _shared_by_an_api_document(corpus: Context, version: str) -> bool:

@@ -22,6 +22,10 @@ path``; not one rewritten in place, not an ``echo``'s words): those are *generat
 :func:`bundled_outputs` those a *bundler* writes from corpus documents (``swagger flatten``,
 ``redocly bundle``, ``swagger-cli bundle``, ``speakeasy merge``...): those are their sources'
 *bundles*. A shell script's path variables are written out first (``shell.expanded``).
+:func:`program_writes` reads the programs of the repository a build command runs (``vite-node
+scripts/generate.ts``, ``python tools/build.py``) for the JSON and YAML files they write by name
+(``fs.writeFileSync(`${DIR}/dictionary.json`, ...)``): files the build makes, which need not be
+committed.
 
 Limits: an address on ``localhost`` (or a loopback address, or a variable) is the repository's own
 server, not a vendor: not a download; commands are read one line at a time (a backslash, or a
@@ -39,6 +43,7 @@ from urllib.parse import urlsplit
 from speclint.analyses.commands import command_files, find_named
 from speclint.model.corpus import Corpus
 from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.reading import read_raw
 from speclint.parsing.shell import PIPELINES, command_words, joined, shorter, split_line
 
 _DOWNLOADERS = frozenset(
@@ -92,6 +97,80 @@ def build_outputs(corpus: Corpus) -> dict[str, str]:
     for path, _, _, evidence in _build_writes(corpus):
         found.setdefault(path, evidence)
     return dict(sorted(found.items()))
+
+
+# A program of the repository a build command runs, by its file's extension.
+_PROGRAM = re.compile(r"\.(?:[cm]?[jt]s|py|rb)$")
+# A line of a program that writes a file: Node's fs (and fs-extra's), Python's, Ruby's.
+_WRITE_CALL = re.compile(
+    r"\b(?:writeFile(?:Sync)?|outputFile(?:Sync)?|outputJson(?:Sync)?|writeJson(?:Sync)?|"
+    r"write_text|write_bytes|json\.dump|yaml\.(?:safe_)?dump|File\.write)\b"
+    r"|\bopen\([^)]*,\s*['\"][wa]"
+)
+# A JSON or YAML file name written in a string (quoted, or last in a template's path).
+_WRITTEN_NAME = re.compile(r"[\"'`/]([\w.-]+\.(?:json|ya?ml))[\"'`]")
+_PROGRAM_LIMIT = 256 * 1024  # bytes of one program read, at most
+
+
+def program_writes(corpus: Corpus) -> dict[str, tuple[str, str]]:
+    """Each JSON or YAML file name a program of the repository writes -> (the program, the
+    evidence): a program a build command runs (a ``package.json`` script, a Makefile, a CI
+    workflow: ``vite-node scripts/generate.ts``), read as text (never run), whose line that
+    calls a write (``writeFileSync``, ``write_text``, ``open(..., "w")``) names the file. Read
+    once a run."""
+    found: dict[str, tuple[str, str]] | None = corpus.memo.get("program_writes")
+    if found is not None:
+        return found
+    found = {}
+    for commands in command_files(corpus):
+        for _, line in joined(commands.lines):
+            for words in split_line(line, PIPELINES):
+                for word in command_words(words):
+                    program = _program(corpus, word, commands.folder)
+                    if program is None:
+                        continue
+                    for name, written in _writes_of(corpus, program):
+                        found.setdefault(
+                            name,
+                            (
+                                program,
+                                f"`{program}` writes it (`{shorter(written)}`), run by "
+                                f"`{shorter(line)}` in {commands.path}",
+                            ),
+                        )
+    corpus.memo["program_writes"] = found = dict(sorted(found.items()))
+    return found
+
+
+def _program(corpus: Corpus, word: str, folder: str) -> str | None:
+    """The repository's program a command's word names (from its file's folder, else the root;
+    never out of the root)."""
+    if not _PROGRAM.search(word) or word.startswith(("/", "~", "$")) or "://" in word:
+        return None
+    for start in dict.fromkeys((folder, "")):
+        path = posixpath.normpath(posixpath.join(start, word))
+        if not path.startswith("..") and path in corpus.tree:
+            return path
+    return None
+
+
+def _writes_of(corpus: Corpus, program: str) -> Iterator[tuple[str, str]]:
+    raw = read_raw(corpus.root, program)
+    if not isinstance(raw, bytes) or len(raw) > _PROGRAM_LIMIT:
+        return
+    for line in raw.decode("utf-8", "replace").splitlines():
+        if _WRITE_CALL.search(line):
+            for match in _WRITTEN_NAME.finditer(line):
+                yield match.group(1), line.strip()
+
+
+def program_text_names(corpus: Corpus, program: str, name: str) -> bool:
+    """Whether ``program``'s text names ``name`` as a string or a path's segment."""
+    raw = read_raw(corpus.root, program)
+    if not isinstance(raw, bytes) or len(raw) > _PROGRAM_LIMIT:
+        return False
+    pattern = rf"[\"'`/]{re.escape(name)}[\"'`/]"
+    return re.search(pattern, raw.decode("utf-8", "replace")) is not None
 
 
 # What a generator's input may be to make its output a rendering of it: an API document or a

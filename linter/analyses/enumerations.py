@@ -59,6 +59,10 @@ paragraph labelled "Note:" or "Example:", or an item's nested sub-list, and resu
 depth, is one list. A list whose lead-in names a category of the values ("The scalar data types
 are:", "The additional modes are:") lists part of them, as "such as" does.
 
+A list of another format's values set against the field's ("Tabular Data supports four types
+that overlap with Table Schema types:", or an item "not supported in Table Schema" where the
+lead-in names Table Schema) documents that format, and binds nothing.
+
 A number right after "carries", "sends", "at most", "up to" and the like counts what a message
 holds, not a field's values ("a request that carries two `channel` values"); a count "of"
 something ("6 variants of URI") counts only a list whose text speaks of that thing.
@@ -665,9 +669,11 @@ def _list_sets(
             spans = [_CODE.match(item.text.lstrip("-*+ 0123456789.)")).group(1) for item in run]  # type: ignore[union-attr]
             intro = _paragraph_before(prose, blocks.above(run[0].line))
             heading = run[0].heading
+            intro_text = intro.text if intro is not None else ""
+            if _contrasted(intro_text, [item.text for item in run]):
+                return  # another format's values, compared with these: no documentation of them
             if all(_is_value(s) for s in spans) and (intro is not None or heading is not None):
                 # Without an intro sentence, the heading names the field ("## Kinds").
-                intro_text = intro.text if intro is not None else ""
                 last_sentence = re.split(r"(?<=[.!?])\s+", intro_text.strip())[-1]
                 named = [
                     m.group(1).strip()
@@ -742,6 +748,42 @@ def _list_sets(
             previous = item
         found.extend(flush())
     yield from sorted(found, key=lambda p: p.line)
+
+
+# A lead-in that contrasts its list with another set of values: the list is the other's
+# ("Tabular Data supports four types that overlap with Table Schema types:").
+_CONTRAST_LEAD = re.compile(
+    r"\b(?:overlaps?|overlapping)\s+with\b",
+    re.IGNORECASE,
+)
+# An item that says its value is not one of something's: "This type is not supported in X".
+_NOT_IN = re.compile(
+    r"\b(?:is|are)\s+not\s+(?:supported|available|allowed|defined|valid)\s+(?:in|by)\s+"
+    r"(?:the\s+)?([A-Z][\w-]*(?:\s+[A-Z]?[\w-]+){0,2})"
+    r"|\bdoes\s+not\s+exist\s+in\s+(?:the\s+)?([A-Z][\w-]*(?:\s+[A-Z]?[\w-]+){0,2})",
+)
+
+
+def _contrasted(intro: str, items: list[str]) -> bool:
+    """Whether a list is another format's values set against a field's (issue 45, batch 5): its
+    lead-in sets it against something ("types that overlap with Table Schema's"), or an item
+    says its value is not supported in what the lead-in names ("This type is not supported in
+    Table Schema" under "... written as in Table Schema:"). Such a list documents the other
+    format; a value only it has is no value the field lacks."""
+    last = re.split(r"(?<=[.!?])\s+", intro.strip())[-1] if intro.strip() else ""
+    if _CONTRAST_LEAD.search(last):
+        return True
+    for text in items:
+        for match in _NOT_IN.finditer(text):
+            named = (match.group(1) or match.group(2) or "").rstrip(".")
+            words = named.split()
+            # "Table Schema", then "Table": the name as the intro writes it (a proper name),
+            # shortened past the words after it
+            while words and " ".join(words) not in intro:
+                words.pop()
+            if words and len(" ".join(words)) > 3:
+                return True
+    return False
 
 
 # A paragraph that interrupts a list without ending it: "NOTE:", "**Note**", "Example 2:".

@@ -34,6 +34,11 @@ validators (``openapi-invalid``, ``asyncapi-invalid``) judge the document as mer
 line; a fragment (a merged input with no ``info``) is not validated as a whole document, and the
 run says so among what it did not check, and ``speclint files`` beside the file.
 
+A merge step of the repository's own (its program in the repository: ``npm run merge -- --source
+./spec``) is not read as a tool's merge, but its folder is known (:func:`built_sources`): the API
+documents there are pieces of the API the build assembles, and the validators leave to the merge
+what a merger rewrites (component key names, a response's missing description).
+
 Limits: members are merged as the tools do for maps (the first input's own value wins where two
 define the same non-map member; lists are not concatenated); a misplaced ``$ref`` that names a
 merged-in pointer is not inlined (its target is looked up in the file that writes it).
@@ -100,6 +105,9 @@ class Merges:
     into: dict[str, list[Merge]] = field(default_factory=dict)
     # the fragments with no `info`: not an API document alone, validated only as merged
     partial: frozenset[str] = frozenset()
+    # the pieces a merge step of the repository's own assembles (:func:`built_sources`): each
+    # API document under the folder it reads -> the command line that says so
+    built: dict[str, str] = field(default_factory=dict)
 
     def partners(self, path: str) -> list[str]:
         """The other files ``path`` is merged with (in every merge it is part of)."""
@@ -132,6 +140,11 @@ class Merges:
         whether it is validated alone."""
         into = self.into.get(path)
         if not into:
+            if path in self.built:
+                return (
+                    f"a piece of the API the build assembles ({self.built[path]}); what a merge "
+                    "rewrites (component key names, response descriptions) is not judged"
+                )
             return None
         documents = ", ".join(f"`{m.document}`" for m in into)
         how = "; validated as merged, not alone" if path in self.partial else ""
@@ -165,7 +178,7 @@ def merges(corpus: Corpus) -> Merges:
         and isinstance(corpus.documents[path].data, dict)
         and "info" not in corpus.documents[path].data
     )
-    return Merges(dict(sorted(found.items())), into, partial)
+    return Merges(dict(sorted(found.items())), into, partial, built_sources(corpus))
 
 
 # --- evidence: build commands ------------------------------------------------------------------
@@ -327,6 +340,78 @@ def _merge(corpus: Corpus, here: str, folder: str, names: list[str], evidence: s
     return Merge(paths[0], tuple(paths[1:]), evidence)
 
 
+# --- evidence: a merge step of the repository's own ------------------------------------------
+
+# A word that names a merge step: `npm run merge`, `tools/src/merger/merge.ts`, `make
+# merge-spec`, `spec:merge` (not `git merge-base`, and not the tools above, read as such).
+_MERGE_STEP = re.compile(r"(?:^|[/_.:-])merge[rd]?(?:$|[/_.:-])", re.IGNORECASE)
+# The options by which such a step is given the folder it reads, and those naming what it writes.
+_SOURCE = frozenset({"--source", "--src", "--input", "--input-dir", "--spec", "-s", "-i"})
+_OUTPUT = frozenset({"--output", "--out", "-o", "--output-dir", "--dest"})
+
+
+def built_sources(corpus: Corpus) -> dict[str, str]:
+    """The API documents a merge step of the repository's own reads as pieces (issue 45, batch
+    5): a build command (a CI workflow, a script, a ``package.json`` script) that runs a merge
+    (its program or script named so, ``npm run merge -- --source ./spec``) on a corpus folder
+    that holds two API documents or more. Each is a piece of the API the build assembles, not
+    the finished document: a merger rewrites what a piece may leave to it (component keys
+    holding ``@`` or ``::``, which OpenAPI's key pattern forbids; a response's description),
+    so those are not judged in it; everything else is. The folder must be named: a merge step
+    that names none proves nothing of any file (and the root is never taken)."""
+    api = sorted(
+        path
+        for path, document in corpus.documents.items()
+        if document.kind in _API and document.usable and isinstance(document.data, dict)
+    )
+    found: dict[str, str] = {}
+    for commands in command_files(corpus):
+        if "merge" not in commands.text.lower():
+            continue
+        for _, line in joined(commands.lines):
+            stripped = line.strip()
+            if "merge" not in stripped.lower() or stripped.startswith("#"):
+                continue
+            for words in map(command_words, split_line(stripped)):
+                if not words or words[0] in ("git", *_MERGERS):
+                    continue
+                if not any(_MERGE_STEP.search(word) for word in words):
+                    continue
+                for folder in _source_folders(words):
+                    for start in dict.fromkeys((commands.folder, "")):
+                        named = posixpath.normpath(posixpath.join(start, folder))
+                        if named in ("", ".") or named.startswith(".."):
+                            continue
+                        members = [p for p in api if p.startswith(named + "/")]
+                        if len(members) >= 2:
+                            for member in members:
+                                found.setdefault(member, f"`{commands.path}`: `{shorter(line)}`")
+                            break
+    return found
+
+
+def _source_folders(words: list[str]) -> Iterator[str]:
+    """The words of a merge step that may name the folder it reads: the value of a source
+    option (``--source ./spec``, ``--source=./spec``) and the plain words (not an option, not
+    what an output option names)."""
+    skip = False
+    for index, word in enumerate(words[1:], start=1):
+        if skip:
+            skip = False
+            continue
+        option, _, value = word.partition("=")
+        if option in _SOURCE and value:
+            yield value
+        elif word in _SOURCE:
+            if index + 1 < len(words):
+                yield words[index + 1]
+            skip = True
+        elif word in _OUTPUT or option in _OUTPUT:
+            skip = word in _OUTPUT
+        elif not word.startswith("-") and "$" not in word:
+            yield word.rstrip("/")
+
+
 # --- evidence: structure -----------------------------------------------------------------------
 
 
@@ -425,6 +510,22 @@ def _merged(
         else:
             out[key] = _merged(out[key], value, here, fragment, origins)
     return out
+
+
+def build_source_note(rule: str, document: Document, found: Merges, left: int) -> Finding:
+    """What an API rule says of a piece a merge step of the repository's own reads
+    (:func:`built_sources`): coverage, with how many of its errors were the merge's to fix."""
+    said = found.describe(document.path) or "a piece of the API the build assembles"
+    if left:
+        said += f"; {left} such error{'s' if left != 1 else ''} left to the merge"
+    return Finding(
+        rule,
+        Severity.INFO,
+        said,
+        document.location(""),
+        key="build-source",
+        coverage="build-source",
+    )
 
 
 def fragment_note(rule: str, document: Document, found: Merges) -> Finding:

@@ -54,7 +54,13 @@ from typing import TYPE_CHECKING, Any
 from speclint import __version__
 from speclint import rules as rule_package
 from speclint.analyses.context import Context
-from speclint.analyses.downloads import build_inputs, build_outputs, bundled_outputs, downloads
+from speclint.analyses.downloads import (
+    build_inputs,
+    build_outputs,
+    bundled_outputs,
+    downloads,
+    program_writes,
+)
 from speclint.analyses.enumerations import ProseSet
 from speclint.analyses.protos import import_prefixes
 from speclint.analyses.units import extract_digest, reach
@@ -603,13 +609,21 @@ def _memoised(corpus: Context, name: str, make: Callable[[Context], bytes]) -> b
 
 def _merges_digest(corpus: Context) -> bytes:
     found = corpus.merges
-    shown = repr((sorted(found.by_document.items()), sorted(found.partial)))
+    shown = repr(
+        (sorted(found.by_document.items()), sorted(found.partial), sorted(found.built.items()))
+    )
     return b"\x03" + hashlib.sha256(shown.encode("utf-8", "surrogateescape")).digest()
 
 
 def _made_digest(corpus: Context) -> bytes:
     shown = repr(
-        (downloads(corpus), build_outputs(corpus), build_inputs(corpus), bundled_outputs(corpus))
+        (
+            downloads(corpus),
+            build_outputs(corpus),
+            build_inputs(corpus),
+            bundled_outputs(corpus),
+            program_writes(corpus),
+        )
     )
     return b"\x04" + hashlib.sha256(shown.encode("utf-8", "surrogateescape")).digest()
 

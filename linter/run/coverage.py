@@ -92,6 +92,16 @@ KINDS: dict[str, tuple[str, str]] = {
         "fragment a bundler merges into another document, validated as merged, not alone",
         "fragments a bundler merges into other documents, validated as merged, not alone",
     ),
+    "build-output": (
+        "file `$ref`s name that the build writes and the repository does not commit",
+        "files `$ref`s name that the build writes and the repository does not commit",
+    ),
+    "build-source": (
+        "piece of an API the repository's merge step assembles, judged but for what a merge "
+        "rewrites",
+        "pieces of an API the repository's merge step assembles, judged but for what a merge "
+        "rewrites",
+    ),
     "swagger-2": (
         "Swagger 2.0 document validated but not read by the OpenAPI 3 rules",
         "Swagger 2.0 documents validated but not read by the OpenAPI 3 rules",
