@@ -1,0 +1,77 @@
+"""Classes found at the first read of ecosystem batch 5 (issue 45): examples, `$schema` paths,
+illustrations and sketches, each on a fixture of ours."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import run_rule
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+# --- example-invalid: an example that is the JSON text of a descriptor fragment --------------
+
+_NAME = {"type": "string", "pattern": "^[a-z][a-z0-9-]*$"}
+
+
+def _profile(name: dict[str, object], tags: dict[str, object]) -> str:
+    return json.dumps(
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "properties": {"label": name, "tags": tags},
+        },
+        indent=2,
+    )
+
+
+def test_a_string_example_showing_the_descriptor_member_is_judged_by_that_member(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A profile whose documentation shows each property as it appears in a descriptor
+    (`"{\\n  \\"label\\": \\"my-label\\"\\n}\\n"`, the JSON text of a fragment) illustrates the
+    property's value by the member named as the property: it is that value that is judged, not
+    the text against the property's pattern."""
+    name = {**_NAME, "examples": ['{\n  "label": "my-label"\n}\n', '{"label": "other"}']}
+    tags = {
+        "oneOf": [
+            {"type": "string", "examples": ['{\n  "tags": "one"\n}\n']},
+            {
+                "type": "array",
+                "items": {"type": "string", "examples": ['{\n  "tags": "two"\n}\n']},
+                "examples": ['[ "one", "two" ]\n'],
+            },
+        ]
+    }
+    root = make_corpus({"profiles/thing.json": _profile(name, tags)})
+    assert run_rule(root, "example-invalid") == []
+
+
+def test_a_descriptor_fragment_whose_member_fails_is_reported_at_that_member(
+    make_corpus: MakeCorpus,
+) -> None:
+    name = {**_NAME, "examples": ['{\n  "label": "Not Valid"\n}\n']}
+    root = make_corpus({"profiles/thing.json": _profile(name, {"type": "array"})})
+    [finding] = run_rule(root, "example-invalid")
+    assert "example at /label" in finding.message
+    assert '"Not Valid"' in finding.message
+    assert "JSON text" in finding.message
+
+
+def test_json_text_where_the_schema_wants_its_value_is_still_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    """The JSON text of an object or array given on one line where the schema wants the value
+    itself (`"[]"` for an array, `"{\\"replicas\\": 2}"` for an object) is the defect an
+    editor's completion inserts: still reported. So is a string that is no fragment of the
+    property (an object without the property's member)."""
+    name = {**_NAME, "examples": ['{"title": "x"}', '{\n  "title": "x"\n}\n']}
+    tags = {"type": "array", "examples": ['[ "one" ]', "[]"]}
+    root = make_corpus({"profiles/thing.json": _profile(name, tags)})
+    found = sorted(f.message for f in run_rule(root, "example-invalid"))
+    assert len(found) == 2, found
+    assert 'is not of type "array"' in found[0] and "1 more item" in found[0]
+    assert "does not match" in found[1] and "1 more item" in found[1]
+    assert not any("JSON text" in message for message in found)
