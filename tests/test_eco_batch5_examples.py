@@ -75,3 +75,59 @@ def test_json_text_where_the_schema_wants_its_value_is_still_reported(
     assert 'is not of type "array"' in found[0] and "1 more item" in found[0]
     assert "does not match" in found[1] and "1 more item" in found[1]
     assert not any("JSON text" in message for message in found)
+
+
+# --- instance-invalid: a `$schema` path the repository reads from its root -------------------
+
+_INFO_SCHEMA = "type: object\nrequired: [title]\nproperties:\n  title: {type: string}\n"
+
+
+def test_a_schema_path_that_exists_only_from_the_repository_root_is_read_from_there(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`spec/info.yaml` naming `./schemas/info.schema.yaml`, a file only the repository root
+    has (where the repository's own linter resolves it): no broken reference, and the instance
+    is checked against that schema."""
+    root = make_corpus(
+        {
+            "schemas/info.schema.yaml": _INFO_SCHEMA,
+            "spec/info.yaml": "$schema: ./schemas/info.schema.yaml\ntitle: 5\n",
+            "spec/other.yaml": "$schema: ./schemas/info.schema.yaml\ntitle: Ok\n",
+        }
+    )
+    [finding] = run_rule(root, "instance-invalid")
+    assert finding.location.path == "spec/info.yaml"
+    assert finding.location.line == 2 and "not of type" in finding.message
+
+
+def test_a_schema_path_read_from_its_folder_first_and_missing_from_both_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "schemas/info.schema.yaml": _INFO_SCHEMA,
+            "spec/schemas/info.schema.yaml": "type: object\nrequired: [name]\n",
+            "spec/info.yaml": "$schema: ./schemas/info.schema.yaml\ntitle: 5\n",
+            "spec/gone.yaml": "$schema: ./nowhere/info.schema.yaml\ntitle: Ok\n",
+        }
+    )
+    found = sorted((f.location.path, f.message) for f in run_rule(root, "instance-invalid"))
+    assert len(found) == 2, found
+    assert found[0][0] == "spec/gone.yaml" and "not in the corpus" in found[0][1]
+    # the file beside it wins: its `required: [name]`, not the root's `title` type
+    assert found[1][0] == "spec/info.yaml" and '"name" is a required' in found[1][1]
+
+
+def test_a_modeline_naming_a_schema_only_the_root_has_is_still_a_broken_reference(
+    make_corpus: MakeCorpus,
+) -> None:
+    """The YAML language server reads a modeline's path from the file's folder: an editor finds
+    no schema there, whatever the root holds."""
+    root = make_corpus(
+        {
+            "schemas/info.schema.yaml": _INFO_SCHEMA,
+            "spec/info.yaml": "# yaml-language-server: $schema=./schemas/info.schema.yaml\ntitle: 5\n",
+        }
+    )
+    [finding] = run_rule(root, "instance-invalid")
+    assert "not in the corpus" in finding.message
