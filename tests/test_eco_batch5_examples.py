@@ -131,3 +131,71 @@ def test_a_modeline_naming_a_schema_only_the_root_has_is_still_a_broken_referenc
     )
     [finding] = run_rule(root, "instance-invalid")
     assert "not in the corpus" in finding.message
+
+
+# --- fence-invalid: computed values, prose placeholders, elided multi-line strings ------------
+
+
+def _page(*fences: str) -> str:
+    return "# Messages\n\n" + "\n".join(f"```json\n{f}\n```\n" for f in fences)
+
+
+def test_values_written_as_function_calls_are_a_notation_for_computed_values(
+    make_corpus: MakeCorpus,
+) -> None:
+    envelope = """{
+  "header": encode({
+      "kind": "sealed",
+      "mode": "fast", // or "slow"
+  }),
+  "to": [
+    {"key": encode(recipient key), "hint": digest(header.key)}
+  ],
+  "tag": "c2lnbmVk"
+}"""
+    root = make_corpus({"docs/envelope.md": _page(envelope)})
+    assert run_rule(root, "fence-invalid") == []
+
+
+def test_a_missing_comma_beside_a_computed_value_is_still_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    # the notation's own extra `)` (inside the braces of the argument) does not end the call
+    slip = (
+        '{\n  "header": encode({"kind": "sealed", "hint": hash(key))}),\n'
+        '  "body": "c2Vh"\n  "tag": "dGFn"\n}'
+    )
+    root = make_corpus({"docs/envelope.md": _page(slip)})
+    [finding] = run_rule(root, "fence-invalid")
+    assert finding.location.line == 7 and "',' is missing" in finding.message
+
+
+def test_a_prose_placeholder_in_an_array_is_a_description_of_its_items(
+    make_corpus: MakeCorpus,
+) -> None:
+    proof = '{\n  "digest": "5817...0968",\n  "rows": [ 4 arrays of 32 bytes between 0 and 255]\n}'
+    numbers = '{\n  "rows": [1 2 3]\n}'  # commas left out of numbers: a slip
+    root = make_corpus({"docs/proof.md": _page(proof, numbers)})
+    [finding] = run_rule(root, "fence-invalid")
+    assert finding.location.line == 12  # the second fence's `[1 2 3]`
+
+
+def test_an_elision_in_a_string_spanning_lines_is_an_elided_value(
+    make_corpus: MakeCorpus,
+) -> None:
+    batch = '{\n  "items": [\n    {"id": "1", "message": "{\n        ...\n    }"}\n  ]\n}'
+    root = make_corpus({"docs/batch.md": _page(batch)})
+    assert run_rule(root, "fence-invalid") == []
+
+
+def test_a_string_broken_across_lines_says_so(make_corpus: MakeCorpus) -> None:
+    """A raw line break inside a JSON string was reported as "invalid control character at",
+    the parser's message cut before its position."""
+    wrapped = '{\n  "kid": "did:example:123#key-\n1"\n}'
+    root = make_corpus({"docs/keys.md": _page(wrapped), "keys.json": wrapped})
+    for rule in ("fence-invalid", "parse-error"):
+        [finding] = run_rule(root, rule)
+        assert "line break inside a string" in finding.message, finding.message
+        assert " at;" not in finding.message and "at:" not in finding.message
+        if rule == "parse-error":  # the key it had: baselines and labels still match it
+            assert finding.key == "invalid control character at"
