@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import run_rule
+from conftest import run_cli, run_rule
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -131,6 +131,47 @@ def test_a_modeline_naming_a_schema_only_the_root_has_is_still_a_broken_referenc
     )
     [finding] = run_rule(root, "instance-invalid")
     assert "not in the corpus" in finding.message
+
+
+# --- parse-error: a JSON file that leaves members out with `...` ------------------------------
+
+_ELIDED_FILE = """{
+  "left": "#part-1",
+  "right": "#part-2",
+  ...
+  "parts": [
+    {"id": "part-1", "body": "QUJD ...(bytes left out)... WFla"}
+  ]
+}
+"""
+
+
+def test_a_json_file_that_fails_only_at_its_elisions_is_a_sketch_not_read(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A `.json` file that leaves members out with `...` (the source of an illustration) is not
+    data anyone reads: it parses once its elisions are read as such. It is said among what the
+    run did not check, not reported as broken; JSON files are data far more often than fences,
+    so this is all it gets (never a pass: the run says it was not read)."""
+    page = "# Parts\n\nThe parts, as [a figure shows them](figures/parts.json).\n"
+    root = make_corpus({"figures/parts.json": _ELIDED_FILE, "README.md": page})
+    [note] = run_rule(root, "parse-error")
+    assert note.coverage == "json-sketch" and note.location.line == 4
+    result = run_cli("check", str(root), "--no-cache", "--format", "json")
+    report = json.loads(result.stdout)
+    assert report["findings"] == []
+    [said] = report["not_checked"]["notes"]
+    assert said["path"] == "figures/parts.json" and said["kind"] == "json-sketch"
+
+
+def test_a_json_file_with_an_elision_and_another_fault_is_still_broken(
+    make_corpus: MakeCorpus,
+) -> None:
+    broken = _ELIDED_FILE.replace('"#part-1",', '"#part-1"')  # a comma left out
+    elsewhere = '{\n  "a": 1\n  "b": 2,\n  "c": "x ... y"\n}\n'  # fails where no elision is
+    root = make_corpus({"figures/parts.json": broken, "data/values.json": elsewhere})
+    found = sorted((f.location.path, f.location.line) for f in run_rule(root, "parse-error"))
+    assert found == [("data/values.json", 3), ("figures/parts.json", 3)]
 
 
 # --- fence-invalid: computed values, prose placeholders, elided multi-line strings ------------
