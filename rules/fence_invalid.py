@@ -387,6 +387,9 @@ def sketch_notes(text: str, wrapped: bool = False, elisions_only: bool = False) 
     file's, not a fence's). Anything else that does not parse is left to fail."""
     out: list[str] = []
     index, length = 0, len(text)
+    # A call whose brackets never close is looked for to the end of the text: after one, no
+    # other is (each would scan as far, and a text of many would take quadratic time).
+    calls = True
     while index < length:
         char = text[index]
         if char == '"':
@@ -408,9 +411,10 @@ def sketch_notes(text: str, wrapped: bool = False, elisions_only: bool = False) 
             out.append("[" + " " * len(items.group(1)) + "]")
             index = items.end()
             continue
-        if (char.isalpha() or char == "_") and _last_mark(out) in (":", "[", ","):
+        if calls and (char.isalpha() or char == "_") and _last_mark(out) in (":", "[", ","):
             end = _call_end(text, index)
-            if end is not None:
+            calls = end != -1
+            if end is not None and end >= 0:
                 # `base64url({...})`, `sha256(header.kid)`: a value computed by a function,
                 # the notation of a specification's templates; read as a value
                 out.append("0" + "".join(c if c == "\n" else " " for c in text[index + 1 : end]))
@@ -466,9 +470,10 @@ _CALL = re.compile(r"[A-Za-z_][\w.]*\(")
 
 def _call_end(text: str, index: int) -> int | None:
     """The end of a function call written at ``index`` (``base64url({...})``: the name, its
-    bracketed arguments, strings and nested brackets in them), or None when there is none or
-    its brackets do not close. A closing bracket that closes nothing open (a notation's extra
-    ``)`` inside the braces of an argument) is passed over: the braces say where it ends."""
+    bracketed arguments, strings and nested brackets in them), None when there is none, -1
+    when its brackets do not close. A closing bracket that closes nothing open (a notation's
+    extra ``)`` inside the braces of an argument) is passed over: the braces say where it
+    ends."""
     call = _CALL.match(text, index)
     if call is None:
         return None
@@ -488,7 +493,7 @@ def _call_end(text: str, index: int) -> int | None:
         elif char in "({[":
             open_.append(char)
         at += 1
-    return None
+    return -1
 
 
 _CLOSING = {")": "(", "}": "{", "]": "["}

@@ -4,6 +4,8 @@ illustrations and sketches, each on a fixture of ours."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -240,3 +242,10 @@ def test_a_string_broken_across_lines_says_so(make_corpus: MakeCorpus) -> None:
         assert " at;" not in finding.message and "at:" not in finding.message
         if rule == "parse-error":  # the key it had: baselines and labels still match it
             assert finding.key == "invalid control character at"
+
+
+def test_many_calls_whose_brackets_never_close_take_linear_time() -> None:
+    """Each unclosed call is looked for to the end of the text: after one, no other is (40,000
+    of them took minutes; a hang guard, not a timing)."""
+    code = "from speclint.rules.fence_invalid import sketch_notes\nsketch_notes('[' + 'f(, ' * 40000 + ']')"
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
