@@ -69,7 +69,11 @@ Limitations
     What an example does not give is not demanded where the text shows a part (a fragment, an
     example "trimmed for brevity", a sketch giving under half of the required members), and
     placeholders, elisions (``"..."``) and type sketches (``"count": "integer"``) are not
-    judged: the cases are the tests', each named after it (``grep -l example-invalid tests/``). A schema whose references do not resolve is skipped
+    judged: the cases are the tests', each named after it (``grep -l example-invalid tests/``).
+    A schema's string example that is the JSON text of how the value appears in a document
+    (``"{\\n  \\"path\\": \\"file.csv\\"\\n}\\n"`` for ``path``) is judged by the value it shows:
+    the member named as the property, or the object or array of a text laid out over lines.
+    A schema whose references do not resolve is skipped
     (``unresolved-ref``); a missing member its schema's ``required`` misspells is
     ``required-undeclared``'s finding, and this rule's when the run does not run that one.
 """
@@ -77,6 +81,7 @@ Limitations
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -244,6 +249,7 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
     in_enums = 0  # of them, those where only the `enum` of a `nullable` schema lacks `null`
     own_dialect = validator_class_of(document)
     failed: dict[tuple[str, ...], list[tuple[str, str, list[ValidationError]]]] = {}
+    texts: set[str] = set()  # the examples judged by the value their JSON text shows
     for schema_pointer, example_pointer, value, dialect in document_examples(document):
         uri = f"{file_uri(document.path)}#{schema_pointer}"
         if oas30 and dialect is own_dialect:
@@ -252,6 +258,11 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
         errors = _answerable(
             validator, value, _serialised_depth(document, schema_pointer), _named(schema_pointer)
         )
+        if errors and _schemas_own(schema_pointer, example_pointer):
+            shown = _shown_errors(validator, value, _property_of(schema_pointer))
+            if shown is not None:
+                errors = shown
+                texts.add(example_pointer)
         errors = _without_typos(corpus, errors)
         errors = _outside_direction(corpus, document, schema_pointer, errors)
         # `"..."` where a value belongs is an elision a documentation example writes
@@ -278,6 +289,8 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
     for group in failed.values():
         (schema_pointer, example_pointer, errors), others = group[0], group[1:]
         failure = _describe(errors)
+        if example_pointer in texts:
+            failure += " (in the value the example's JSON text shows)"
         if others:
             items = (
                 "1 more item of the array fails"
@@ -1064,6 +1077,64 @@ def _named(schema_pointer: str) -> str:
     if not head.endswith("/properties") and head != "/properties":
         return ""
     return last.replace("~1", "/").replace("~0", "~")
+
+
+# What lies between a schema and the property it describes: a branch of a combinator, the items
+# of an array property, a conditional's outcome.
+_WITHIN_PROPERTY = re.compile(
+    r"(?:/(?:oneOf|anyOf|allOf|prefixItems)/\d+|/items(?:/\d+)?|/then|/else)$"
+)
+_NAMING = ("properties", "definitions", "$defs")
+
+
+def _property_of(schema_pointer: str) -> str:
+    """The property (or definition) a schema object describes, through the branches and items
+    between them: ``.../properties/path/oneOf/1/items`` describes ``path``; or ""."""
+    pointer = schema_pointer
+    while (inner := _WITHIN_PROPERTY.search(pointer)) is not None:
+        pointer = pointer[: inner.start()]
+    head, _, last = pointer.rpartition("/")
+    if head.rpartition("/")[2] not in _NAMING:
+        return ""
+    return last.replace("~1", "/").replace("~0", "~")
+
+
+def _json_text(value: Any) -> Any:
+    """The object or array a string holds as JSON text (``'{\\n  "path": "a.csv"\\n}\\n'``),
+    or None."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if (text[:1], text[-1:]) not in (("{", "}"), ("[", "]")):
+        return None
+    try:
+        shown = json.loads(text)
+    except ValueError:
+        return None
+    return shown if isinstance(shown, (dict, list)) else None
+
+
+def _shown_errors(validator: Validator, value: Any, name: str) -> list[ValidationError] | None:
+    """The errors of what a failing string example shows, when it is documentation of how the
+    value appears in a document rather than a value: the JSON text of a fragment holding a
+    member named as the property (``'{"path": "file.csv"}'`` for ``path``: the member is
+    judged), or a block of JSON text (laid out over lines, as a page renders it) of the
+    object or array the schema describes (the parsed value is judged). None when the string
+    shows neither, and is judged as the string it is: the JSON text of the value on one line
+    (``"[]"`` for an array) is what an editor's completion would insert, a real defect."""
+    shown = _json_text(value)
+    if shown is None:
+        return None
+    if isinstance(shown, dict) and name and name in shown:
+        errors = _errors(validator, shown[name])
+        for error in errors:
+            error.path.appendleft(name)  # where it is in the fragment the text shows
+        return errors
+    if "\n" not in value:
+        return None
+    errors = _errors(validator, shown)
+    # A schema that wants no object or array (a string's pattern) is not what the text shows.
+    return None if any(e.validator == "type" and not e.absolute_path for e in errors) else errors
 
 
 def _prose(value: Any) -> bool:

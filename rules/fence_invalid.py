@@ -9,9 +9,12 @@ What it does
     ``"URL", *``), a list of endpoints, bare lines tagged ``yaml`` only for their colours
     (paths with ``#`` comments); an HTTP transcript's bodies
     are parsed each at its own line. Comments, trailing commas and elisions (``...``) are read
-    as notes, and strings broken across lines are joined where the repository says (or shows
-    in three examples or more) that its examples wrap them. What remains must parse: a missing
-    comma beside a comment, an elision or a template's mark is still reported. A ``json5``
+    as notes, a value written as a function call (``base64url({...})``, computed) as a value, a
+    bracket holding a phrase (``[ 6 arrays of 257 numbers ]``) as the items it describes, a
+    string spanning lines around an elision (``"{`` ``...`` ``}"``) as one line, and strings
+    broken across lines are joined where the repository says (or shows in three examples or
+    more) that its examples wrap them. What remains must parse: a missing comma beside a
+    comment, an elision, a computed value or a template's mark is still reported. A ``json5``
     fence is read as JSON5 (unquoted keys, single quotes). A fence a site's build fills from a
     file (spec-up's ``[[insert: path]]``, ``--8<-- "path"``, ``{% include path %}``) is not
     judged: the file is checked as itself.
@@ -372,27 +375,51 @@ def _parse_failure(language: str, text: str, wrapped: bool) -> tuple[ParseFailur
     return None
 
 
-def sketch_notes(text: str, wrapped: bool = False) -> str:
+def sketch_notes(text: str, wrapped: bool = False, elisions_only: bool = False) -> str:
     """``text`` with what a JSON example's conventions allow taken out, lines kept where they
     were: a ``#`` comment (never JSON outside a string) blanked; an elision (``...``, ``…``)
     blanked where it stands for members or items (with the comma after it) and read as a value
     after a ``:``; and, when ``wrapped`` (the specification says so), a line break inside a
-    string joined, the break moved after the string's closing quote. Anything else that does
-    not parse is left to fail."""
+    string joined, the break moved after the string's closing quote. A sketch's notation is
+    read too: a value computed by a function (``base64url({...})``) as a value, a bracket
+    holding a phrase (``[ 6 arrays of 257 numbers ]``) as an empty array, and a string spanning
+    lines whose body is an elision as joined. ``elisions_only``: only the elisions (a data
+    file's, not a fence's). Anything else that does not parse is left to fail."""
     out: list[str] = []
     index, length = 0, len(text)
+    # A call whose brackets never close is looked for to the end of the text: after one, no
+    # other is (each would scan as far, and a text of many would take quadratic time).
+    calls = True
     while index < length:
         char = text[index]
         if char == '"':
-            start, index, breaks = index, index + 1, 0
+            start, index = index, index + 1
             while index < length and text[index] != '"':
-                if text[index] == "\n" and wrapped:
-                    breaks += 1
                 index += 2 if text[index] == "\\" else 1
             piece = text[start : index + 1]
+            breaks = piece.count("\n") if wrapped or _elided_body(piece) else 0
             out.append(piece.replace("\n", " ") + "\n" * breaks if breaks else piece)
             index += 1
             continue
+        if elisions_only and char not in ".…(":
+            out.append(char)
+            index += 1
+            continue
+        items = _PROSE_ITEMS.match(text, index) if char == "[" else None
+        if items is not None and _prose_words(items.group(1)):
+            # `[ 6 arrays of 257 numbers ]`: what the items are, described, not data
+            out.append("[" + " " * len(items.group(1)) + "]")
+            index = items.end()
+            continue
+        if calls and (char.isalpha() or char == "_") and _last_mark(out) in (":", "[", ","):
+            end = _call_end(text, index)
+            calls = end != -1
+            if end is not None and end >= 0:
+                # `base64url({...})`, `sha256(header.kid)`: a value computed by a function,
+                # the notation of a specification's templates; read as a value
+                out.append("0" + "".join(c if c == "\n" else " " for c in text[index + 1 : end]))
+                index = end
+                continue
         if char == "#":
             end = text.find("\n", index)
             end = length if end < 0 else end
@@ -405,9 +432,7 @@ def sketch_notes(text: str, wrapped: bool = False) -> str:
             index += 1
             continue
         width = elision.end() - index
-        before = next(
-            (c for piece in reversed(out) for c in reversed(piece) if not c.isspace()), ""
-        )
+        before = _last_mark(out)
         index = elision.end()
         if before == ":":
             out.append("0" + " " * (width - 1))  # a value left out
@@ -418,3 +443,64 @@ def sketch_notes(text: str, wrapped: bool = False) -> str:
             out.append(text[index : index + after] + " ")
             index += after + 1
     return "".join(out)
+
+
+def _last_mark(out: list[str]) -> str:
+    """The last character written that is not white space, or ""."""
+    return next((c for piece in reversed(out) for c in reversed(piece) if not c.isspace()), "")
+
+
+# A bracket holding words and numbers only, on one line: no quotes, separators or nesting.
+_PROSE_ITEMS = re.compile(r"\[([^\[\]{}\"',:\n]*)\]")
+_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def _prose_words(text: str) -> bool:
+    """Whether the inside of a bracket is a phrase (``6 arrays of 257 numbers``): three words
+    or more, two of them words of letters that are no JSON literal. A slip leaves out the
+    commas of values (``[1 2 3]``), not the quotes of a sentence."""
+    words = text.split()
+    named = [w for w in words if _WORD.fullmatch(w) and w not in _LITERALS]
+    return len(words) >= 3 and len(named) >= 2
+
+
+# A function applied where a value goes: a name, then its opening bracket.
+_CALL = re.compile(r"[A-Za-z_][\w.]*\(")
+
+
+def _call_end(text: str, index: int) -> int | None:
+    """The end of a function call written at ``index`` (``base64url({...})``: the name, its
+    bracketed arguments, strings and nested brackets in them), None when there is none, -1
+    when its brackets do not close. A closing bracket that closes nothing open (a notation's
+    extra ``)`` inside the braces of an argument) is passed over: the braces say where it
+    ends."""
+    call = _CALL.match(text, index)
+    if call is None:
+        return None
+    open_ = ["("]
+    at, length = call.end(), len(text)
+    while at < length:
+        char = text[at]
+        if char == '"':
+            at += 1
+            while at < length and text[at] not in '"\n':
+                at += 2 if text[at] == "\\" else 1
+        elif char in _CLOSING:
+            if open_[-1] == _CLOSING[char]:
+                open_.pop()
+                if not open_:
+                    return at + 1
+        elif char in "({[":
+            open_.append(char)
+        at += 1
+    return -1
+
+
+_CLOSING = {")": "(", "}": "{", "]": "["}
+
+
+def _elided_body(piece: str) -> bool:
+    """Whether a string spanning lines holds, on a line of its own, only an elision (``"{``,
+    ``...``, ``}"``): a value left out, written as the text of an object it shows in part."""
+    inner = piece.split("\n")[1:-1]
+    return any(ELLIPSIS.fullmatch(line.strip(" \t,{}[]")) for line in inner)

@@ -13,7 +13,9 @@ What it does
       (``"examples/**/*.yaml" = "schema/workflow.yaml"``).
 
     The schema is found in the corpus: a relative reference from the instance's folder (the
-    table's paths from the corpus root), an absolute URI by the ``$id`` of a corpus schema, or
+    table's paths from the corpus root; a ``$schema`` member naming no file from there but one
+    from the corpus root, as a repository's own linter run at its root reads it, is read from
+    the root), an absolute URI by the ``$id`` of a corpus schema, or
     through ``[ref-map]``, or a GitHub raw URL of a file the repository holds
     (``https://raw.githubusercontent.com/o/r/main/schemas/x.json``: ``schemas/x.json`` as this
     revision has it); a ``#/...`` fragment selects a definition. It is never fetched. The
@@ -166,6 +168,18 @@ def schema_of(corpus: Context, document: Document) -> tuple[Document, str] | Fin
         folder = "" if configured else posixpath.dirname(document.path)
         joined = posixpath.normpath(posixpath.join(folder, reference))
         path = None if joined.startswith("../") or joined == ".." else joined
+        from_root = posixpath.normpath(reference)
+        if (
+            folder
+            and (path is None or path not in corpus.documents)
+            and from_root in corpus.documents
+            and "modeline" not in document.reason
+        ):
+            # A `$schema` member that only the repository root resolves (`./json_schemas/x.yaml`
+            # in `spec/`): the repository's own tooling reads it from where it runs, so that
+            # schema is meant. Not a modeline: the YAML language server reads it from the
+            # file's folder, and an editor would not find the schema.
+            path = from_root
     if path is None and urlsplit(reference).scheme:
         # A GitHub raw URL of a file this repository holds (`.../master/schemas/x.json`): the
         # repository's own schema, judged as this revision has it (never fetched).

@@ -29,6 +29,12 @@ What it does
     file whose name is not UTF-8 (it could appear in no report, URI or ``$ref``; the finding
     shows its bytes as ``\\xff`` escapes).
 
+    A ``.json`` file that fails only where it leaves members out with ``...`` (the source of an
+    illustration, ``"id": "a", ... "items": [...]``) and parses once its elisions are read as
+    such is a sketch, not data: it is not reported, and the run says it did not read it
+    ("1 JSON sketch not read"). Only elisions are excused there: a JSON file is data far more
+    often than a fence is, and any other fault in it is reported.
+
 Why is this bad?
     A file that does not parse is invisible to every other check, and to every tool downstream
     (code generators, validators). speclint still checks the rest of the corpus, so one broken file
@@ -70,6 +76,9 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Location, Severity
+from speclint.model.corpus import Document
+from speclint.parsing.structured import ParseFailure, fast_json, parse_json
+from speclint.rules.fence_invalid import ELLIPSIS, sketch_notes
 
 ID = "parse-error"
 SEVERITY = Severity.ERROR
@@ -95,6 +104,17 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             continue
         if problem.message.startswith(MULTI_DOCUMENT) and not _spec_like(document.text or ""):
             continue  # a YAML stream of data (a Kubernetes manifest): YAML, not a defect
+        if _sketch(document):
+            yield Finding(
+                ID,
+                Severity.INFO,
+                f"not read: a sketch, not data: it leaves members out with `...` ({problem.message}"
+                f" at line {problem.line}; it parses once they are read as elisions)",
+                Location(document.path, problem.line, problem.column),
+                key=problem.message,
+                coverage="json-sketch",
+            )
+            continue
         advice = (
             " (nothing in it was checked)"
             if problem.unread
@@ -105,5 +125,44 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             SEVERITY,
             f"{problem.message}{advice}",
             Location(document.path, problem.line, problem.column),
-            key=problem.message,
+            key=_key(problem.message),
         )
+
+
+# The JSON reader's messages for a bad string, reworded (a raw line break was "invalid control
+# character at", cut before its position), with the wording a finding's key keeps: baselines and
+# labels written before still match it.
+_EARLIER_WORDING = {
+    "a line break inside a string": "invalid control character at",
+    "a raw control character": "invalid control character at",
+    "unterminated string:": "unterminated string starting at",
+}
+
+
+def _key(message: str) -> str:
+    return next((k for m, k in _EARLIER_WORDING.items() if message.startswith(m)), message)
+
+
+# A string, in a line of JSON: what an elision inside one is not.
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+
+
+def _sketch(document: Document) -> bool:
+    """Whether a JSON file fails where it elides members (``...`` outside a string, on the line
+    its parse stopped at) and parses once its elisions are read as such."""
+    problem, text = document.problem, document.text
+    if problem is None or problem.unread or text is None or not document.path.endswith(".json"):
+        return False
+    lines = text.split("\n")
+    if not 1 <= problem.line <= len(lines):
+        return False
+    if not ELLIPSIS.search(_STRING.sub('""', lines[problem.line - 1])):
+        return False
+    noted = sketch_notes(text, elisions_only=True)
+    if fast_json(noted) is not None:
+        return True
+    try:
+        parse_json(noted)
+    except ParseFailure:
+        return False
+    return True

@@ -202,7 +202,25 @@ class _JsonReader:
         try:
             return json.decoder.scanstring(self.text, offset, True)  # type: ignore[attr-defined,no-any-return]
         except json.JSONDecodeError as error:
-            raise self.fail(error.msg.lower(), error.pos) from None
+            raise self.fail(self.string_fault(error), error.pos) from None
+
+    def string_fault(self, error: json.JSONDecodeError) -> str:
+        """The decoder's message for a bad string, said whole: its messages end in "at" before
+        the position they were written to be followed by, which a finding gives apart."""
+        message = error.msg.lower().removesuffix(" at")
+        if message == "invalid control character":
+            found = self.text[error.pos : error.pos + 1]
+            if found in ("\n", "\r"):
+                # RFC 8259 §7: control characters (U+0000 to U+001F) must be escaped.
+                return (
+                    "a line break inside a string: JSON strings cannot span lines (write `\\n`, "
+                    "or join the lines)"
+                )
+            code = f"U+{ord(found or ' '):04X}"
+            return f"a raw control character ({code}) inside a string: escape it (RFC 8259 §7)"
+        if message == "unterminated string starting":
+            return "unterminated string: the string opened here is not closed"
+        return message
 
     def object(self, offset: int, pointer: str, depth: int) -> tuple[dict[str, Any], int]:
         result: dict[str, Any] = {}

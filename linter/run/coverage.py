@@ -137,6 +137,10 @@ KINDS: dict[str, tuple[str, str]] = {
     "asciidoc": ("AsciiDoc page not read", "AsciiDoc pages not read"),
     "mdx": ("MDX page that could not be parsed", "MDX pages that could not be parsed"),
     "empty": ("empty file not read", "empty files not read"),
+    "json-sketch": (
+        "JSON sketch not read (a file that elides members with `...`)",
+        "JSON sketches not read (files that elide members with `...`)",
+    ),
     "build-anchor": (
         "link to an anchor a site's build makes of an item code",
         "links to anchors a site's build makes of item codes",
