@@ -77,8 +77,8 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
+from speclint.parsing.sketches import ELLIPSIS, sketch_notes
 from speclint.parsing.structured import ParseFailure, fast_json, parse_json
-from speclint.rules.fence_invalid import ELLIPSIS, sketch_notes
 
 ID = "parse-error"
 SEVERITY = Severity.ERROR

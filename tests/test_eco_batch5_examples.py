@@ -247,5 +247,5 @@ def test_a_string_broken_across_lines_says_so(make_corpus: MakeCorpus) -> None:
 def test_many_calls_whose_brackets_never_close_take_linear_time() -> None:
     """Each unclosed call is looked for to the end of the text: after one, no other is (40,000
     of them took minutes; a hang guard, not a timing)."""
-    code = "from speclint.rules.fence_invalid import sketch_notes\nsketch_notes('[' + 'f(, ' * 40000 + ']')"
+    code = "from speclint.parsing.sketches import sketch_notes\nsketch_notes('[' + 'f(, ' * 40000 + ']')"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
