@@ -21,7 +21,10 @@ command writes (``python tools/generate.py --output schemas/openapi.json``, ``-o
 path``; not one rewritten in place, not an ``echo``'s words): those are *generated*; and
 :func:`bundled_outputs` those a *bundler* writes from corpus documents (``swagger flatten``,
 ``redocly bundle``, ``swagger-cli bundle``, ``speakeasy merge``...): those are their sources'
-*bundles*. A shell script's path variables are written out first (``shell.expanded``).
+*bundles*; and :func:`build_folders` the folders a build copies files into (``cp -r
+src/**/example/*.json ./site/example``, ``rsync -a src/ site/``), which need not exist in the
+repository: a link to a file there names what the build makes. A shell script's path variables
+are written out first (``shell.expanded``).
 
 Limits: an address on ``localhost`` (or a loopback address, or a variable) is the repository's own
 server, not a vendor: not a download; commands are read one line at a time (a backslash, or a
@@ -174,6 +177,68 @@ def _bundler_inputs(words: list[str]) -> Iterator[str]:
         else:
             yield word
             index += 1
+
+
+# The copying commands whose last word is the destination, and their options that make it a
+# folder (`cp -r a b`: `b` is a folder when `a` is one; several sources or a glob: always).
+_COPIERS = frozenset({"cp", "rsync"})
+_RECURSIVE = frozenset({"-r", "-R", "-a", "--recursive", "--archive"})
+_COPIES = re.compile(r"(^|[\s;&|(])(cp|rsync)\s")
+
+
+def build_folders(corpus: Corpus) -> dict[str, str]:
+    """Each folder a build command of the repository copies files into -> where the command is
+    (``scripts/site.sh:12``): the
+    destination of a ``cp`` (recursive, of several sources or of a glob, or written with a
+    trailing ``/``) or an ``rsync``, as written from the script's folder and from the root
+    (where the build runs is not known). Read from scripts, Makefiles, CI workflows and
+    ``package.json`` scripts, not from a guide's fences; a destination held in a variable, out
+    of the root or absolute is not one. Read once a run."""
+    memo: dict[str, str] | None = corpus.memo.get("build_folders")
+    if memo is not None:
+        return memo
+    found: dict[str, str] = {}
+    for where, folder, lines in _command_lines(corpus, guides=False, candidate=_COPIES):
+        for number, line in joined(lines):
+            if not _COPIES.search(line):
+                continue
+            for words in split_line(line, PIPELINES):
+                command = command_words(words)
+                destination = _copy_destination(command)
+                if destination is None:
+                    continue
+                evidence = where(number)
+                for start in dict.fromkeys((folder, "")):
+                    path = posixpath.normpath(posixpath.join(start, destination))
+                    if path not in (".", "..") and not path.startswith("../"):
+                        found.setdefault(path, evidence)
+    memo = corpus.memo["build_folders"] = dict(sorted(found.items()))
+    return memo
+
+
+def _copy_destination(command: list[str]) -> str | None:
+    if not command or command[0] not in _COPIERS:
+        return None
+    if any(w in (">", ">>", "|", "1>", "2>") for w in command):
+        return None
+    options = [w for w in command[1:] if w.startswith("-")]
+    names = [w for w in command[1:] if not w.startswith("-")]
+    if len(names) < 2:
+        return None
+    destination, sources = names[-1], names[:-1]
+    if destination.startswith(("/", "~", "$")) or "://" in destination or ":" in destination:
+        return None  # absolute, a variable, or a remote host (`rsync a host:dir`)
+    folder = (
+        command[0] == "rsync"
+        or destination.endswith("/")
+        or len(sources) > 1
+        or any(c in s for s in sources for c in "*?[")
+        or any(
+            o in _RECURSIVE or (len(o) > 1 and o[1] != "-" and set(o[1:]) & set("rRa"))
+            for o in options
+        )
+    )
+    return destination.rstrip("/") or None if folder else None
 
 
 # Commands that print their words rather than run them (`echo swagger flatten … -o api.yml`).
