@@ -125,6 +125,21 @@ def test_a_part_including_a_file_not_in_the_repository_leaves_its_anchors_unjudg
     assert findings(root) == []
 
 
+def test_a_part_including_an_example_as_text_keeps_its_anchors_judged(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A JSON example shown in a `<pre>` brings no ids: the document is still known.
+    root = make_corpus(
+        {
+            "index.html": RESPEC_HOST,
+            "parts/lamp.protocol.md": LAMP_PROTOCOL
+            + '\n<pre class="json" data-include="message/example/lamp.json"></pre>\n',
+            "parts/lamp.binding.md": "## Lamp Binding\n\nSee [the table](#Lamp-table).\n",
+        }
+    )
+    assert [f.location.path for f in findings(root)] == ["parts/lamp.binding.md"]
+
+
 def test_respecs_slug_is_its_addid() -> None:
     assert respec_slug("ACK - Catalog") == "ack-catalog"
     assert respec_slug("  Café Über_all  ") == "cafe-uber_all"

@@ -229,8 +229,13 @@ def page_of(
     page.includes = INCLUDE.search(NAMED_INCLUDE.sub("", source)) is not None
     # ReSpec's `data-include` in raw HTML: a file the ReSpec document this page is part of
     # puts there (``speclint.analyses.assembly``), read from that document's HTML page.
+    # Only a page can bring ids: a JSON example (`<pre data-include="x.json">`), or a file
+    # included as text, brings none.
     page.included.extend(
-        ("respec", m.group(1) or m.group(2)) for m in RESPEC_INCLUDE.finditer(source)
+        ("respec", m.group(1) or m.group(2))
+        for m in RESPEC_INCLUDE.finditer(source)
+        if not TEXT_INCLUDE.search(m.group(0))
+        and (m.group(1) or m.group(2)).split("#")[0].lower().endswith(INCLUDED_PAGES)
     )
     page.renders_api, page.api_specs = api_renderings(source)
     return page
@@ -321,7 +326,11 @@ INCLUDE = re.compile(
     r"\{\{[%<]|\{%-?\s*include|\{\{-?\s*[A-Za-z_][\w.]*\s*\(|^[^\S\n]*--8<--", re.MULTILINE
 )
 # A Jekyll include of a file named as written (not computed: no `{{ }}` in it).
-RESPEC_INCLUDE = re.compile(r"""<[A-Za-z][^>]*?\sdata-include\s*=\s*(?:"([^"]+)"|'([^']+)')""")
+RESPEC_INCLUDE = re.compile(
+    r"""<[A-Za-z][^>]*?\sdata-include\s*=\s*(?:"([^"]+)"|'([^']+)')[^>]*>"""
+)
+INCLUDED_PAGES = (".html", ".htm", ".xhtml", ".md", ".markdown")
+TEXT_INCLUDE = re.compile(r"""\sdata-include-format\s*=\s*["']?text\b""", re.IGNORECASE)
 NAMED_INCLUDE = re.compile(r"\{%-?\s*(include_relative|include)\s+([^\s{}%]+)[^%{}]*?-?%\}")
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1", re.MULTILINE | re.DOTALL)
 
