@@ -137,7 +137,7 @@ from speclint.analyses.api_links import (
 )
 from speclint.analyses.assembly import Assembly
 from speclint.analyses.context import Context
-from speclint.analyses.downloads import build_folders
+from speclint.analyses.downloads import Copy, build_folders
 from speclint.analyses.renderers import (
     DOCUSAURUS_CONTENT,
     ELSEWHERE,
@@ -403,7 +403,13 @@ def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]
             ("api-names", *api),
             ("mdx-imports", *sorted(tree.importers().items())),
             # The folders a build copies files into: a link there is not judged.
-            ("build-folders", *sorted(build_folders(corpus).items())),
+            (
+                "build-folders",
+                *(
+                    (k, [(c.sources, c.starts, c.where) for c in v])
+                    for k, v in build_folders(corpus).items()
+                ),
+            ),
         ],
     )
 
@@ -1202,8 +1208,8 @@ def _link_problem(
                 BUILD_COPY,
                 path,
                 site,
-                f"`{site.target}`: a file the build copies into `{copied[0]}` "
-                f"(`{copied[1]}`), not in the repository: not checked",
+                f"`{site.target}`: a file the build copies into place from `{copied[0]}` "
+                f"(`{copied[1]}`): not checked",
             )
     if found is None:
         return _missing_file(tree, settings, path, site, resolved, fragment)
@@ -1253,10 +1259,12 @@ BUILD_COPY = "build-copy"  # the coverage kind of a link to a file a build copie
 
 
 def _build_copy(tree: Tree, path: str, resolved: str, written: str) -> tuple[str, str] | None:
-    """(the folder, where the command is) when a link that names no file of the repository
-    lands in a folder a build command copies files into (``cp -r src/*.json ./site/example``:
-    ``speclint.analyses.downloads.build_folders``), read from the page's folder or from the top
-    of the document the page is assembled into (a ReSpec document's HTML page); else None."""
+    """(the source the build copies there, where the command is) when a link that names no
+    file of the repository lands in a folder a build command copies files into (``cp -r
+    src/*.json ./site/example``: ``speclint.analyses.downloads.build_folders``) and one of the
+    copy's sources is that file (``src/x.json`` for ``site/example/x.json``), read from the
+    page's folder or from the top of the document the page is part of (a ReSpec document's
+    HTML page); else None: a file no source provides is still missing."""
     folders = build_folders(tree.corpus)
     if not folders:
         return None
@@ -1266,9 +1274,39 @@ def _build_copy(tree: Tree, path: str, resolved: str, written: str) -> tuple[str
     for candidate in candidates:
         folder = posixpath.dirname(candidate)
         while folder:
-            if folder in folders:
-                return folder, folders[folder]
+            for copy in folders.get(folder, ()):
+                source = _copied_source(tree, copy, candidate[len(folder) + 1 :])
+                if source is not None:
+                    return source, copy.where
             folder = posixpath.dirname(folder)
+    return None
+
+
+def _copied_source(tree: Tree, copy: Copy, rest: str) -> str | None:
+    """The repository file ``copy`` puts at ``rest`` of its destination: a file its glob
+    matches, of that name (``a/**/example/*.json`` copies `a/b/example/x.json` as ``x.json``),
+    or a file under a source folder (``cp -r a dst``: ``dst/x`` or ``dst/a/x`` is ``a/x``)."""
+    for start in copy.starts:
+        for written in copy.sources:
+            source = posixpath.normpath(posixpath.join(start, written))
+            if source.startswith(".."):
+                continue
+            if any(c in source for c in "*?["):
+                if "/" in rest:
+                    continue
+                found = tree.by_name.get(rest, [])
+                match = next((f for f in found if fnmatchcase(f, source)), None)
+                if match is not None:
+                    return match
+                continue
+            # `cp -r a dst` makes `dst` a copy of `a`, or puts it in `dst/a` (`dst` existing).
+            inside = [posixpath.join(source, rest)]
+            name = posixpath.basename(source)
+            if rest == name or rest.startswith(name + "/"):
+                inside.append(posixpath.join(posixpath.dirname(source), rest))
+            found_file = next((c for c in inside if c in tree.files), None)
+            if found_file is not None:
+                return found_file
     return None
 
 

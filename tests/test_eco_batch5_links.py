@@ -170,17 +170,23 @@ def test_a_link_into_a_folder_a_build_copies_files_into_is_coverage(
                 """
                 # Lamps
 
-                An [example](site/example/lamp.json); a [missing page](site/lamp.md).
+                An [example](site/example/lamp.json); a [missing page](site/lamp.md), an
+                [example no source has](site/example/bulb.json).
                 """
             ),
         }
     )
     outcome = lint(root, Options(cache=False))
     broken = [f for f in outcome.findings if f.rule == "broken-link"]
-    # Only the copy's destination is the build's: `site/lamp.md` is still missing.
-    assert [f.message.split(":")[0] for f in broken] == ["`site/lamp.md` → `site/lamp.md`"]
+    # Only what the copy provides is the build's: `site/lamp.md` is in no copy's folder, and
+    # no source of the copy is `bulb.json`.
+    assert sorted(f.message.split(":")[0] for f in broken) == [
+        "`site/example/bulb.json` → `site/example/bulb.json`",
+        "`site/lamp.md` → `site/lamp.md`",
+    ]
     notes = [(n.kind, n.path, n.line) for n in outcome.result.coverage]
     assert notes == [("build-copy", "README.md", 3)]
+    assert "schemas/lamp/example/lamp.json" in outcome.result.coverage[0].what
     assert "scripts/publish.sh:4" in outcome.result.coverage[0].what
 
 
@@ -261,3 +267,24 @@ def test_a_list_with_a_few_dead_entries_among_many_keeps_one_finding_each(
     )
     root = make_corpus({"doc.md": page + "\n\n" + "\n\n".join(headings) + "\n"})
     assert [f.location.line for f in findings(root)] == [12, 13, 14]
+
+
+def test_a_recursive_copy_of_a_folder_provides_its_files_only(make_corpus: MakeCorpus) -> None:
+    # `cp -r shapes site` makes `site` a copy of `shapes`, or `site/shapes` (`site` existing):
+    # `README.md` at the root is no file of it.
+    root = make_corpus(
+        {
+            "Makefile": "site:\n\tcp -r ./shapes ./site\n",
+            "shapes/round.json": "{}\n",
+            "README.md": md(
+                """
+                # Shapes
+
+                [Round](site/round.json), [again](site/shapes/round.json), [read me](site/README.md).
+                """
+            ),
+        }
+    )
+    assert [f.message.split(":")[0] for f in findings(root)] == [
+        "`site/README.md` → `site/README.md`"
+    ]

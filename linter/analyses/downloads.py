@@ -23,7 +23,7 @@ path``; not one rewritten in place, not an ``echo``'s words): those are *generat
 ``redocly bundle``, ``swagger-cli bundle``, ``speakeasy merge``...): those are their sources'
 *bundles*; and :func:`build_folders` the folders a build copies files into (``cp -r
 src/**/example/*.json ./site/example``, ``rsync -a src/ site/``), which need not exist in the
-repository: a link to a file there names what the build makes. A shell script's path variables
+repository: a link to a file there names what the build makes from its sources. A shell script's path variables
 are written out first (``shell.expanded``).
 
 Limits: an address on ``localhost`` (or a loopback address, or a variable) is the repository's own
@@ -36,7 +36,9 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from speclint.analyses.commands import command_files, find_named
@@ -186,37 +188,48 @@ _RECURSIVE = frozenset({"-r", "-R", "-a", "--recursive", "--archive"})
 _COPIES = re.compile(r"(^|[\s;&|(])(cp|rsync)\s")
 
 
-def build_folders(corpus: Corpus) -> dict[str, str]:
-    """Each folder a build command of the repository copies files into -> where the command is
-    (``scripts/site.sh:12``): the
+@dataclass(frozen=True)
+class Copy:
+    """A copy a build command makes into a folder: its sources as written, the folders they
+    are read from (the script's, then the root: where the build runs is not known), and
+    where the command is (``scripts/site.sh:12``)."""
+
+    sources: tuple[str, ...]
+    starts: tuple[str, ...]
+    where: str
+
+
+def build_folders(corpus: Corpus) -> dict[str, tuple[Copy, ...]]:
+    """Each folder a build command of the repository copies files into -> the copies: the
     destination of a ``cp`` (recursive, of several sources or of a glob, or written with a
-    trailing ``/``) or an ``rsync``, as written from the script's folder and from the root
-    (where the build runs is not known). Read from scripts, Makefiles, CI workflows and
-    ``package.json`` scripts, not from a guide's fences; a destination held in a variable, out
-    of the root or absolute is not one. Read once a run."""
-    memo: dict[str, str] | None = corpus.memo.get("build_folders")
+    trailing ``/``) or an ``rsync``, as written from the script's folder and from the root.
+    Read from scripts, Makefiles, CI workflows and ``package.json`` scripts, not from a guide's
+    fences; a destination held in a variable, out of the root or absolute is not one. Read once
+    a run."""
+    memo: dict[str, tuple[Copy, ...]] | None = corpus.memo.get("build_folders")
     if memo is not None:
         return memo
-    found: dict[str, str] = {}
+    found: dict[str, list[Copy]] = defaultdict(list)
     for where, folder, lines in _command_lines(corpus, guides=False, candidate=_COPIES):
         for number, line in joined(lines):
             if not _COPIES.search(line):
                 continue
             for words in split_line(line, PIPELINES):
-                command = command_words(words)
-                destination = _copy_destination(command)
-                if destination is None:
+                copied = _copy(command_words(words))
+                if copied is None:
                     continue
-                evidence = where(number)
-                for start in dict.fromkeys((folder, "")):
+                destination, sources = copied
+                starts = tuple(dict.fromkeys((folder, "")))
+                for start in starts:
                     path = posixpath.normpath(posixpath.join(start, destination))
                     if path not in (".", "..") and not path.startswith("../"):
-                        found.setdefault(path, evidence)
-    memo = corpus.memo["build_folders"] = dict(sorted(found.items()))
+                        found[path].append(Copy(sources, starts, where(number)))
+    memo = corpus.memo["build_folders"] = {k: tuple(v) for k, v in sorted(found.items())}
     return memo
 
 
-def _copy_destination(command: list[str]) -> str | None:
+def _copy(command: list[str]) -> tuple[str, tuple[str, ...]] | None:
+    """(the destination folder, the sources) of a copying command, or None."""
     if not command or command[0] not in _COPIERS:
         return None
     if any(w in (">", ">>", "|", "1>", "2>") for w in command):
@@ -238,7 +251,10 @@ def _copy_destination(command: list[str]) -> str | None:
             for o in options
         )
     )
-    return destination.rstrip("/") or None if folder else None
+    destination = destination.rstrip("/")
+    if not folder or not destination:
+        return None
+    return destination, tuple(s for s in sources if not s.startswith(("/", "~", "$")))
 
 
 # Commands that print their words rather than run them (`echo swagger flatten … -o api.yml`).
