@@ -12,7 +12,8 @@ What it does
       (``speclint.analyses.renderers``; ``speclint files`` says which renders each page). A
       Swagger UI or Redoc deep link (``#/pets/listPets``) names an operation, tag or schema
       of the OpenAPI document shown (``speclint.analyses.api_links``), and a page a build
-      assembles from parts is judged as the whole (``speclint.analyses.assembly``);
+      assembles from parts is judged as the whole (``speclint.analyses.assembly``; a ReSpec
+      document's parts against ReSpec's ids, their relative links read from its HTML page);
     - a link starting with ``/`` is a path from the repository root on a page GitHub renders,
       from the source folder (``conf.py``'s) on a Sphinx page, a route of the site on a site's
       page, reported only where the site's routes are known;
@@ -38,7 +39,9 @@ What it does
     - a section reference (`` `errors.md` §"Retry budget" ``, ``[x](compat.md) §2.1``) must
       name a heading, a bold lead-in or a label line of the page, or a number its headings use.
 
-    Links to one missing target are one finding, the other links related. "Did you mean"
+    Links to one missing target are one finding, the other links related; so are the
+    entries of one list whose anchors into one page fail alike (at least three, and a third of
+    its items: a table of contents copied from a template and never filled in). "Did you mean"
     proposes only a target that works (with the link's fragment; of alike files, the nearest).
     A fragment that differs from an anchor only in case works on GitHub and is nothing there;
     on a page an MkDocs, Docusaurus, Hugo or Jekyll site renders, or one written for a site
@@ -46,7 +49,8 @@ What it does
     content without Hugo's configuration), and in a
     document a build assembles, it is an ``info`` (a browser compares ids with their case); on
     another site (Sphinx, Mintlify, VitePress...: slugs speclint does not know) case is not
-    judged. What a build makes and speclint cannot see is not judged: the
+    judged. What a build makes and speclint cannot see is not judged: a file in a folder a
+    build command copies files into (``cp -r``, ``rsync``; counted as not checked), the
     anchors of a page with build-time includes or of a template, MyST cross-references (on a
     page a MyST build renders, a ``[text](target)`` that names no file and has no file's
     extension: ``Hub.db_kwargs``, a label, a directive's target), the
@@ -133,6 +137,7 @@ from speclint.analyses.api_links import (
 )
 from speclint.analyses.assembly import Assembly
 from speclint.analyses.context import Context
+from speclint.analyses.downloads import Copy, build_folders
 from speclint.analyses.renderers import (
     DOCUSAURUS_CONTENT,
     ELSEWHERE,
@@ -179,11 +184,16 @@ from speclint.parsing.links import (
     read_page,
     without_fences,
 )
+from speclint.parsing.reading import read_raw
 
 ID = "broken-link"
 SEVERITY = Severity.WARNING
 FACTS = ("references",)  # speclint.analyses.context
 RELATED_LIMIT = 200
+# The HTML pages read for ReSpec's includes: how many at most, and how long each may be (a
+# ReSpec document's page is small; the Markdown it includes holds the text).
+HTML_HOSTS = 200
+HTML_HOST_BYTES = 1 << 20
 ID_FAMILY = 3  # schema `$id`s in one folder before the corpus is taken to own that folder
 # What a documentation site serves for an extension-less route (`../basic/auth`).
 PAGE_SUFFIXES = (".md", ".mdx", "/index.md", "/index.mdx", "/README.md", "/readme.md")
@@ -370,7 +380,9 @@ def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]
     ]
     # Which pages make one document (read from every page, and from `package.json`: spec-md).
     tree = _tree(corpus)
-    documents = [(a.key, a.kind, a.members, a.copies, a.known, a.roots) for a in tree.assemblies]
+    documents = [
+        (a.key, a.kind, a.members, a.copies, a.known, a.roots, a.ids) for a in tree.assemblies
+    ]
     # The names the OpenAPI documents give their operations, tags and schemas: what API deep
     # links are judged against.
     api = [
@@ -390,6 +402,14 @@ def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]
             ("api-texts", *sorted(tree.api_texts)),
             ("api-names", *api),
             ("mdx-imports", *sorted(tree.importers().items())),
+            # The folders a build copies files into: a link there is not judged.
+            (
+                "build-folders",
+                *(
+                    (k, [(c.sources, c.starts, c.where) for c in v])
+                    for k, v in build_folders(corpus).items()
+                ),
+            ),
         ],
     )
 
@@ -476,6 +496,7 @@ class Tree:
                 self.pages,
                 lambda path: self.site_of(path) is not None,
                 assembly.uses_spec_md(manifests),
+                self._html_hosts(),
             )
             for found in self._assemblies:
                 for member in found.members:
@@ -483,6 +504,19 @@ class Tree:
                 for copy in found.copies:
                     self._copies.setdefault(copy, found)
         return self._assemblies
+
+    def _html_hosts(self) -> dict[str, str]:
+        """The text of the repository's HTML pages that may include Markdown pages (ReSpec's
+        ``data-include``): read from the disk (no corpus document holds HTML), only those
+        that name ``data-include`` and are at most ``HTML_HOST_BYTES`` long, of the first
+        ``HTML_HOSTS`` in path order (a folder of generated HTML is not read through)."""
+        found: dict[str, str] = {}
+        html = [p for p in sorted(self.files) if p.endswith((".html", ".htm"))]
+        for path in html[:HTML_HOSTS]:
+            raw = read_raw(self.corpus.root, path)
+            if isinstance(raw, bytes) and len(raw) <= HTML_HOST_BYTES and b"data-include" in raw:
+                found[path] = raw.decode("utf-8", "replace")
+        return found
 
     def documents_of(self, path: str) -> list[Assembly]:
         """The assembled documents ``path`` is a part of."""
@@ -1167,6 +1201,16 @@ def _link_problem(
         return None  # a MyST cross-reference to a `(label)=` target, not a file
     if found is None and not root_relative and _myst_reference(tree, path, written_path):
         return None  # a MyST cross-reference (a label, a Python object, a directive's target)
+    if found is None and not root_relative:
+        copied = _build_copy(tree, path, resolved, written_path)
+        if copied is not None:
+            return _not_checked(
+                BUILD_COPY,
+                path,
+                site,
+                f"`{site.target}`: a file the build copies into place from `{copied[0]}` "
+                f"(`{copied[1]}`): not checked",
+            )
     if found is None:
         return _missing_file(tree, settings, path, site, resolved, fragment)
     if settings.anchors and fragment and found in tree.pages:
@@ -1209,6 +1253,61 @@ def _html_api_problem(
         return None
     judged = _api_problem(tree, path, site, target, None, link)
     return judged if isinstance(judged, Problem) else None
+
+
+BUILD_COPY = "build-copy"  # the coverage kind of a link to a file a build copies into place
+
+
+def _build_copy(tree: Tree, path: str, resolved: str, written: str) -> tuple[str, str] | None:
+    """(the source the build copies there, where the command is) when a link that names no
+    file of the repository lands in a folder a build command copies files into (``cp -r
+    src/*.json ./site/example``: ``speclint.analyses.downloads.build_folders``) and one of the
+    copy's sources is that file (``src/x.json`` for ``site/example/x.json``), read from the
+    page's folder or from the top of the document the page is part of (a ReSpec document's
+    HTML page); else None: a file no source provides is still missing."""
+    folders = build_folders(tree.corpus)
+    if not folders:
+        return None
+    candidates = [resolved]
+    for document in tree.documents_of(path):
+        candidates += [posixpath.normpath(posixpath.join(r, written)) for r in document.roots]
+    for candidate in candidates:
+        folder = posixpath.dirname(candidate)
+        while folder:
+            for copy in folders.get(folder, ()):
+                source = _copied_source(tree, copy, candidate[len(folder) + 1 :])
+                if source is not None:
+                    return source, copy.where
+            folder = posixpath.dirname(folder)
+    return None
+
+
+def _copied_source(tree: Tree, copy: Copy, rest: str) -> str | None:
+    """The repository file ``copy`` puts at ``rest`` of its destination: a file its glob
+    matches, of that name (``a/**/example/*.json`` copies `a/b/example/x.json` as ``x.json``),
+    or a file under a source folder (``cp -r a dst``: ``dst/x`` or ``dst/a/x`` is ``a/x``)."""
+    for start in copy.starts:
+        for written in copy.sources:
+            source = posixpath.normpath(posixpath.join(start, written))
+            if source.startswith(".."):
+                continue
+            if any(c in source for c in "*?["):
+                if "/" in rest:
+                    continue
+                found = tree.by_name.get(rest, [])
+                match = next((f for f in found if fnmatchcase(f, source)), None)
+                if match is not None:
+                    return match
+                continue
+            # `cp -r a dst` makes `dst` a copy of `a`, or puts it in `dst/a` (`dst` existing).
+            inside = [posixpath.join(source, rest)]
+            name = posixpath.basename(source)
+            if rest == name or rest.startswith(name + "/"):
+                inside.append(posixpath.join(posixpath.dirname(source), rest))
+            found_file = next((c for c in inside if c in tree.files), None)
+            if found_file is not None:
+                return found_file
+    return None
 
 
 def _from_document_roots(tree: Tree, path: str, written: str) -> str | None:
@@ -2077,21 +2176,98 @@ def _unnumbered(heading: str) -> str:
 # --- findings -----------------------------------------------------------------------------------
 
 
+# A list item's first line (`- [Goals](#goals)`, `1. [x](x.md)`), and an indented line that
+# continues one.
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+\S")
+STALE_LIST = 3  # targets of one list failing alike before they are one finding
+STALE_SHARE = 3  # ... and at least one in STALE_SHARE of the list's items: a stale list, not a few
+
+
+def _list_starts(text: str) -> dict[int, int]:
+    """Each line of a list (its items and their indented continuations; a blank line or any
+    other ends it) -> the list's first line."""
+    starts: dict[int, int] = {}
+    start: int | None = None
+    for number, line in enumerate(text.splitlines(), 1):
+        if LIST_ITEM.match(line):
+            start = number if start is None else start
+        elif not (start is not None and line.strip() and line[:1] in (" ", "\t")):
+            start = None
+            continue
+        starts[number] = start
+    return starts
+
+
+def _stale_lists(
+    corpus: Context, groups: Mapping[tuple[str, ...], list[Problem]]
+) -> dict[tuple[str, ...], tuple[int, tuple[str, ...]]]:
+    """The groups to report as one, because their links are entries of one list of one page
+    whose anchors into one page fail alike: at least ``STALE_LIST`` of them, and at least a
+    third of the list's items (a table of contents copied from a template and never filled in, or from
+    another page): each group -> (the list's first line, the list's key). A group is in the
+    list its first entry there is in; all its links must be on the one page. A missing file is
+    not bundled so: each is its own defect (a list of modules whose every link lost its folder
+    is still one finding per module)."""
+    starts: dict[str, dict[int, int]] = {}
+    lists: dict[tuple[str, ...], list[tuple[str, ...]]] = defaultdict(list)
+    for group, members in groups.items():
+        path = members[0].path
+        if group[0] != "anchor" or any(
+            p.path != path or p.coverage is not None or p.severity is not SEVERITY for p in members
+        ):
+            continue
+        if path not in starts:
+            document = corpus.documents.get(path)
+            text = document.text if document is not None else None
+            starts[path] = _list_starts(text) if text is not None else {}
+        # The list its first entry is in (its other links may be elsewhere on the page).
+        in_list = sorted(starts[path][p.site.line] for p in members if p.site.line in starts[path])
+        if in_list:
+            lists[(path, str(in_list[0]), group[1])].append(group)
+    merged: dict[tuple[str, ...], tuple[int, tuple[str, ...]]] = {}
+    for key, listed in lists.items():
+        first_line = int(key[1])
+        items = sum(1 for start in starts[key[0]].values() if start == first_line)
+        if len(listed) >= STALE_LIST and STALE_SHARE * len(listed) >= items:
+            merged.update((group, (first_line, key)) for group in listed)
+    return merged
+
+
 def _findings(corpus: Context, problems: list[Problem]) -> Iterator[Finding]:
     groups: dict[tuple[str, ...], list[Problem]] = defaultdict(list)
     for problem in problems:
         groups[problem.group].append(problem)
-    for group, members in sorted(groups.items()):
+    # The entries of one list failing alike are one finding, the first entry's (issue 45).
+    stale = _stale_lists(corpus, groups)
+    bundles: dict[tuple[str, ...], list[Problem]] = defaultdict(list)
+    for group, members in groups.items():
+        bundles[stale[group][1] if group in stale else group].extend(members)
+    lists = {key: line for line, key in stale.values()}
+    ordered = []
+    for bundle, members in bundles.items():
         members.sort(key=lambda p: (p.rank, p.path, p.site.line, p.site.column))
+        # A list's finding has its first link's group's identity (the fingerprint that group
+        # had when it was reported alone).
+        ordered.append((members[0].group, bundle, members))
+    for group, bundle, members in sorted(ordered, key=lambda b: b[0]):
         first, *others = members
         count = len(members)
         listed = others[:RELATED_LIMIT]
-        message = _fitting(first.message, count, len(listed))
+        whole = first.message
+        if bundle in lists:
+            # The links are listed as related locations, each with its target.
+            whole = (
+                f"{count} links of the list at line {lists[bundle]} fail alike (a stale list?), "
+                f"the first: {first.message}"
+            )
+            message = _fitting(whole, 1, 0)
+        else:
+            message = _fitting(whole, count, len(listed))
         related = tuple(_location(p, note=f"also links `{_written(p.site)}`") for p in listed)
-        if not terminal_form(message).replace("\n", " ").startswith(first.message):
+        if not terminal_form(message).replace("\n", " ").startswith(whole):
             # The whole message, where the terminal's first line had to be shortened (item 5 of
             # issue 26): a terminal shows related locations, not the whole message.
-            related = (_location(first, note=first.message), *related)
+            related = (_location(first, note=whole), *related)
         key = ":".join(group)
         yield Finding(
             ID,

@@ -25,7 +25,15 @@ A specification is often written as pages that are never read alone:
 - **pages included by name**: Jekyll's ``{% include_relative x.md %}`` and
   ``{% include x.md %}`` (from the ``_includes/`` folder of the site), and spec-md's imports
   (a heading that is only a link to a page, ``# [Overview](Section 1 -- Overview.md)``)
-  where the repository uses spec-md (a ``package.json`` naming it).
+  where the repository uses spec-md (a ``package.json`` naming it);
+- **a ReSpec document**: an HTML page that loads ReSpec and includes Markdown pages into its
+  sections (``<section data-include="catalog/protocol.md" data-include-format="markdown">``,
+  resolved from the HTML page's folder; ReSpec "data-include"). Its anchors are ReSpec's, not
+  GitHub's: each section's id is its heading's text lower-cased, accents dropped, every run of
+  characters that are not ASCII letters, digits or ``_`` one ``-``, with ``-`` trimmed, an ``x``
+  before an id that does not start with a letter, and ``-0``, ``-1`` after a repeat (ReSpec's
+  ``addId``, called by ``core/structure`` for each section), so "ACK - Catalog" is
+  ``#ack-catalog`` (GitHub's ``#ack---catalog`` is no id there); and the HTML page's own ``id`` attributes.
 
 An anchor of any page of such a document is an anchor of all of them. A document whose parts
 are not all in the corpus (an include that names no page, a page that pulls in content it does
@@ -36,6 +44,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -57,22 +66,33 @@ class Assembly:
     committed copies of the whole, and ``known`` whether every part is in the corpus."""
 
     key: str
-    kind: str  # "fragments", "include", "spec-md" or "manifest"
+    kind: str  # "fragments", "include", "spec-md", "manifest" or "respec"
     members: tuple[str, ...]
     copies: tuple[str, ...] = ()
     known: bool = True
     # The folders a relative link of a part may be written from, besides the part's own
     # (a manifest's folder, and the folder its build combines it with).
     roots: tuple[str, ...] = ()
+    # The ids the page that includes the others sets itself (a ReSpec document's HTML).
+    ids: tuple[str, ...] = ()
 
 
 def assemblies(
-    pages: Mapping[str, Page], on_site: Callable[[str], bool], spec_md: bool
+    pages: Mapping[str, Page],
+    on_site: Callable[[str], bool],
+    spec_md: bool,
+    hosts: Mapping[str, str] | None = None,
 ) -> list[Assembly]:
     """Every assembled document of the corpus, sorted by key. ``on_site`` says whether a page is
     served by a documentation site (whose pages are pages of their own, whatever their
-    headings); ``spec_md`` whether the repository builds with spec-md."""
-    found = [*_fragment_folders(pages, on_site), *_inclusions(pages, spec_md), *_manifests(pages)]
+    headings); ``spec_md`` whether the repository builds with spec-md; ``hosts`` the text of
+    the repository's HTML pages that may include Markdown pages (ReSpec), by path."""
+    found = [
+        *_fragment_folders(pages, on_site),
+        *_inclusions(pages, spec_md),
+        *_manifests(pages),
+        *_respec_documents(pages, hosts or {}),
+    ]
     return sorted(found, key=lambda a: (a.key, a.kind))
 
 
@@ -193,7 +213,9 @@ def _inclusions(pages: Mapping[str, Page], spec_md: bool) -> list[Assembly]:
 
 
 def _named(page: Page, spec_md: bool) -> list[tuple[str, str]]:
-    return [(how, t) for how, t in page.included if how != "import" or spec_md]
+    return [
+        (how, t) for how, t in page.included if how != "respec" and (how != "import" or spec_md)
+    ]
 
 
 def _resolve(pages: Mapping[str, Page], page: str, how: str, target: str) -> str | None:
@@ -211,9 +233,120 @@ def _resolve(pages: Mapping[str, Page], page: str, how: str, target: str) -> str
         folder = posixpath.dirname(folder)
 
 
+# ReSpec: an HTML page that loads it (`respec-w3c.js`, a `respecConfig`), and the elements
+# that include a file (`data-include`, with `data-include-format="markdown"` for a Markdown one).
+RESPEC = re.compile(r"<script\b[^>]*\brespec|\brespecConfig\b", re.IGNORECASE)
+HTML_TAG = re.compile(r"<[A-Za-z][\w-]*\b[^>]*>")
+_ATTRIBUTE = r"\b{}\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))"
+DATA_INCLUDE = re.compile(_ATTRIBUTE.format("data-include"), re.IGNORECASE)
+INCLUDE_FORMAT = re.compile(_ATTRIBUTE.format("data-include-format"), re.IGNORECASE)
+HTML_ID = re.compile(r"\sid\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
+HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+def respec_includes(text: str) -> list[str] | None:
+    """The Markdown pages an HTML page has ReSpec include (as written, in order), and None for a
+    page that does not load ReSpec."""
+    text = HTML_COMMENT.sub("", text)
+    if not RESPEC.search(text):
+        return None
+    found: list[str] = []
+    for tag in HTML_TAG.finditer(text):
+        include = DATA_INCLUDE.search(tag.group(0))
+        form = INCLUDE_FORMAT.search(tag.group(0))
+        if include is None or form is None:
+            continue
+        if next(g for g in form.groups() if g is not None).strip().lower() != "markdown":
+            continue  # HTML (the default) or text: no Markdown heading in it
+        found.append(next(g for g in include.groups() if g is not None).strip())
+    return found
+
+
+def _respec_documents(pages: Mapping[str, Page], hosts: Mapping[str, str]) -> list[Assembly]:
+    found: list[Assembly] = []
+    for host, text in sorted(hosts.items()):
+        included = respec_includes(text)
+        if not included:
+            continue
+        folder = posixpath.dirname(host)
+        members: list[str] = []
+        known = True
+        queue = list(included)
+        while queue:
+            written = queue.pop(0)
+            path = posixpath.normpath(posixpath.join(folder, written.split("#")[0]))
+            if path.startswith("..") or path not in pages:
+                # A file not in the corpus (a remote one, an HTML table the build writes): its
+                # ids are not known here.
+                known = False
+                continue
+            if path not in members:
+                members.append(path)
+                known = known and not pages[path].includes
+                # What a part includes is read from the HTML page too (ReSpec resolves it
+                # against the document).
+                queue.extend(t for how, t in pages[path].included if how == "respec")
+        ids = tuple(
+            sorted({next(g for g in m.groups() if g is not None) for m in HTML_ID.finditer(text)})
+        )
+        if members:
+            # Its parts' relative links are read from the HTML page, where ReSpec puts them.
+            roots = (folder,)
+            found.append(
+                Assembly(host, "respec", tuple(members), known=known, roots=roots, ids=ids)
+            )
+    return found
+
+
+def respec_slug(text: str) -> str:
+    """ReSpec's id of a section whose heading reads ``text`` (``addId`` of ``core/utils``):
+    lower-case, accents dropped, every run of characters JavaScript's ``\\W`` matches (not an
+    ASCII letter, digit or ``_``) one ``-``, hyphens trimmed; ``x`` before an id that does not
+    start with a letter; ``generatedID`` for nothing left."""
+    value = unicodedata.normalize("NFD", text.strip().lower())
+    value = "".join(ch for ch in value if not "\u0300" <= ch <= "\u036f")
+    value = re.sub(r"[^A-Za-z0-9_]+", "-", value).strip("-")
+    if not value:
+        return "generatedID"
+    return value if re.match(r"[A-Za-z]", value) else f"x{value}"
+
+
+def _respec_anchors(assembly: Assembly, pages: Mapping[str, Page]) -> set[str]:
+    """The ids of a ReSpec document: its HTML page's, the explicit ids of its parts' headings and
+    raw HTML, and each heading's section id, a repeat numbered from ``-0`` (``addId``)."""
+    written: set[str] = set()  # every anchor the parts hold, GitHub's slugs among them
+    github: set[str] = set()
+    explicit_ids: set[str] = set()
+    texts: list[str] = []
+    for path in assembly.members:
+        page = pages[path]
+        written |= page.anchors
+        for heading in page.headings:
+            explicit = HEADING_ID.search(heading)
+            if explicit is not None:
+                explicit_ids.add(next(g for g in explicit.groups() if g))
+                continue
+            texts.append(heading.strip())
+            # GitHub's slugs of the headings, and their numbered repeats, are no ids in
+            # ReSpec's output.
+            slug = github_slug(heading.strip())
+            github.update([slug, *(f"{slug}-{n}" for n in range(1, len(page.headings) + 1))])
+    found = set(assembly.ids) | explicit_ids | (written - github)
+    for text in texts:
+        slug = respec_slug(text)
+        unique, number = slug, 0
+        while unique in found:
+            unique, number = f"{slug}-{number}", number + 1
+        found.add(unique)
+    return found
+
+
 def anchors(assembly: Assembly, pages: Mapping[str, Page]) -> set[str]:
     """The anchors of the assembled document: every part's, with the numbered repeats a heading
-    repeated across parts gets in the whole (``#language-1``), and its copies'."""
+    repeated across parts gets in the whole (``#language-1``), and its copies'; a ReSpec
+    document's, its own (``respec_slug``)."""
+    if assembly.kind == "respec":
+        return _respec_anchors(assembly, pages)
     found: set[str] = set()
     counts: Counter[str] = Counter()
     for path in (*assembly.members, *assembly.copies):

@@ -21,9 +21,12 @@ command writes (``python tools/generate.py --output schemas/openapi.json``, ``-o
 path``; not one rewritten in place, not an ``echo``'s words): those are *generated*; and
 :func:`bundled_outputs` those a *bundler* writes from corpus documents (``swagger flatten``,
 ``redocly bundle``, ``swagger-cli bundle``, ``speakeasy merge``...): those are their sources'
-*bundles*. A shell script's path variables are written out first (``shell.expanded``).
-:func:`program_writes` reads the programs of the repository a build command runs (``vite-node
-scripts/generate.ts``, ``python tools/build.py``) for the JSON and YAML files they write by name
+*bundles*; and :func:`build_folders` the folders a build copies files into (``cp -r
+src/**/example/*.json ./site/example``, ``rsync -a src/ site/``), which need not exist in the
+repository: a link to a file there names what the build makes from its sources. A shell script's
+path variables are written out first (``shell.expanded``). :func:`program_writes` reads the
+programs of the repository a build command runs (``vite-node scripts/generate.ts``, ``python
+tools/build.py``) for the JSON and YAML files they write by name
 (``fs.writeFileSync(`${DIR}/dictionary.json`, ...)``): files the build makes, which need not be
 committed.
 
@@ -37,7 +40,9 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from speclint.analyses.commands import command_files, find_named
@@ -253,6 +258,82 @@ def _bundler_inputs(words: list[str]) -> Iterator[str]:
         else:
             yield word
             index += 1
+
+
+# The copying commands whose last word is the destination, and their options that make it a
+# folder (`cp -r a b`: `b` is a folder when `a` is one; several sources or a glob: always).
+_COPIERS = frozenset({"cp", "rsync"})
+_RECURSIVE = frozenset({"-r", "-R", "-a", "--recursive", "--archive"})
+_COPIES = re.compile(r"(^|[\s;&|(])(cp|rsync)\s")
+
+
+@dataclass(frozen=True)
+class Copy:
+    """A copy a build command makes into a folder: its sources as written, the folders they
+    are read from (the script's, then the root: where the build runs is not known), and
+    where the command is (``scripts/site.sh:12``)."""
+
+    sources: tuple[str, ...]
+    starts: tuple[str, ...]
+    where: str
+
+
+def build_folders(corpus: Corpus) -> dict[str, tuple[Copy, ...]]:
+    """Each folder a build command of the repository copies files into -> the copies: the
+    destination of a ``cp`` (recursive, of several sources or of a glob, or written with a
+    trailing ``/``) or an ``rsync``, as written from the script's folder and from the root.
+    Read from scripts, Makefiles, CI workflows and ``package.json`` scripts, not from a guide's
+    fences; a destination held in a variable, out of the root or absolute is not one. Read once
+    a run."""
+    memo: dict[str, tuple[Copy, ...]] | None = corpus.memo.get("build_folders")
+    if memo is not None:
+        return memo
+    found: dict[str, list[Copy]] = defaultdict(list)
+    for where, folder, lines in _command_lines(corpus, guides=False, candidate=_COPIES):
+        for number, line in joined(lines):
+            if not _COPIES.search(line):
+                continue
+            for words in split_line(line, PIPELINES):
+                copied = _copy(command_words(words))
+                if copied is None:
+                    continue
+                destination, sources = copied
+                starts = tuple(dict.fromkeys((folder, "")))
+                for start in starts:
+                    path = posixpath.normpath(posixpath.join(start, destination))
+                    if path not in (".", "..") and not path.startswith("../"):
+                        found[path].append(Copy(sources, starts, where(number)))
+    memo = corpus.memo["build_folders"] = {k: tuple(v) for k, v in sorted(found.items())}
+    return memo
+
+
+def _copy(command: list[str]) -> tuple[str, tuple[str, ...]] | None:
+    """(the destination folder, the sources) of a copying command, or None."""
+    if not command or command[0] not in _COPIERS:
+        return None
+    if any(w in (">", ">>", "|", "1>", "2>") for w in command):
+        return None
+    options = [w for w in command[1:] if w.startswith("-")]
+    names = [w for w in command[1:] if not w.startswith("-")]
+    if len(names) < 2:
+        return None
+    destination, sources = names[-1], names[:-1]
+    if destination.startswith(("/", "~", "$")) or "://" in destination or ":" in destination:
+        return None  # absolute, a variable, or a remote host (`rsync a host:dir`)
+    folder = (
+        command[0] == "rsync"
+        or destination.endswith("/")
+        or len(sources) > 1
+        or any(c in s for s in sources for c in "*?[")
+        or any(
+            o in _RECURSIVE or (len(o) > 1 and o[1] != "-" and set(o[1:]) & set("rRa"))
+            for o in options
+        )
+    )
+    destination = destination.rstrip("/")
+    if not folder or not destination:
+        return None
+    return destination, tuple(s for s in sources if not s.startswith(("/", "~", "$")))
 
 
 # Commands that print their words rather than run them (`echo swagger flatten … -o api.yml`).

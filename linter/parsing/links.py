@@ -127,7 +127,8 @@ class Page:
     # The pages it pulls in by name, as (how, target as written): Jekyll's
     # ``{% include_relative x.md %}`` ("relative") and ``{% include x.md %}`` ("site", from the
     # site's ``_includes/``), and a heading that is only a link to a page ("import": spec-md
-    # imports the page there; read as an import only where the repository uses spec-md).
+    # imports the page there; read as an import only where the repository uses spec-md), and
+    # ReSpec's ``data-include`` of an HTML element ("respec": read only in a ReSpec document).
     included: list[tuple[str, str]] = field(default_factory=list)
     # The level of the page's first heading (0 when it has none): a page that starts below
     # level 1 is a section of something larger.
@@ -226,6 +227,16 @@ def page_of(
         how = "relative" if directive.group(1) == "include_relative" else "site"
         page.included.append((how, directive.group(2)))
     page.includes = INCLUDE.search(NAMED_INCLUDE.sub("", source)) is not None
+    # ReSpec's `data-include` in raw HTML: a file the ReSpec document this page is part of
+    # puts there (``speclint.analyses.assembly``), read from that document's HTML page.
+    # Only a page can bring ids: a JSON example (`<pre data-include="x.json">`), or a file
+    # included as text, brings none.
+    page.included.extend(
+        ("respec", m.group(1) or m.group(2))
+        for m in RESPEC_INCLUDE.finditer(source)
+        if not TEXT_INCLUDE.search(m.group(0))
+        and (m.group(1) or m.group(2)).split("#")[0].lower().endswith(INCLUDED_PAGES)
+    )
     page.renders_api, page.api_specs = api_renderings(source)
     return page
 
@@ -315,6 +326,11 @@ INCLUDE = re.compile(
     r"\{\{[%<]|\{%-?\s*include|\{\{-?\s*[A-Za-z_][\w.]*\s*\(|^[^\S\n]*--8<--", re.MULTILINE
 )
 # A Jekyll include of a file named as written (not computed: no `{{ }}` in it).
+RESPEC_INCLUDE = re.compile(
+    r"""<[A-Za-z][^>]*?\sdata-include\s*=\s*(?:"([^"]+)"|'([^']+)')[^>]*>"""
+)
+INCLUDED_PAGES = (".html", ".htm", ".xhtml", ".md", ".markdown")
+TEXT_INCLUDE = re.compile(r"""\sdata-include-format\s*=\s*["']?text\b""", re.IGNORECASE)
 NAMED_INCLUDE = re.compile(r"\{%-?\s*(include_relative|include)\s+([^\s{}%]+)[^%{}]*?-?%\}")
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1", re.MULTILINE | re.DOTALL)
 

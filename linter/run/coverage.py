@@ -149,6 +149,10 @@ KINDS: dict[str, tuple[str, str]] = {
         "link to a route of a site whose routes speclint could not read",
         "links to routes of a site whose routes speclint could not read",
     ),
+    "build-copy": (
+        "link to a file a build command copies into place",
+        "links to files a build command copies into place",
+    ),
 }
 _ORDER = {kind: index for index, kind in enumerate(KINDS)}
 
