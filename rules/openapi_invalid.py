@@ -91,10 +91,12 @@ from speclint.analyses.schema_objects import (
 )
 from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import (
+    default_by_convention,
     explain,
     json_spelled,
     message_key,
     metaschema_judge,
+    placeholder_default,
     short_message,
     swagger_2_read,
 )
@@ -1066,6 +1068,12 @@ def _linear(schema_keyword: type[Any], judge_defaults: bool = False) -> type[Any
 
                 def placed(schema: Any, value: Any) -> Iterator[Any]:
                     for error in judge(schema, value):
+                        # value-invalid's conventions: `default: null`, an empty `""` for
+                        # "unset" (outside a `format`, an `enum`...) fail by design.
+                        if default_by_convention("default", value, error) or placeholder_default(
+                            explain(error)
+                        ):
+                            continue
                         error.path.appendleft("default")
                         yield error
 

@@ -76,7 +76,14 @@ from speclint.analyses.schema_objects import (
     validator_class_of,
 )
 from speclint.analyses.units import check_by_unit
-from speclint.analyses.validation import MALFORMED_SCHEMA, error_pointer, explain, short_message
+from speclint.analyses.validation import (
+    MALFORMED_SCHEMA,
+    default_by_convention,
+    error_pointer,
+    explain,
+    placeholder_default,
+    short_message,
+)
 from speclint.common.findings import Finding, Severity, first_fitting, json_value
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_of_schema, ref_replaces_siblings
@@ -133,10 +140,10 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
             continue
         for keyword, pointer, value in values:
             errors = _errors(validator, value)
-            if not errors or _by_convention(keyword, value, errors[0]):
+            if not errors or default_by_convention(keyword, value, errors[0]):
                 continue
             if keyword == "default":
-                real = [e for e in errors if not _placeholder(e)]
+                real = [e for e in errors if not placeholder_default(e)]
                 if not real:
                     placeholders.append(pointer)
                     continue
@@ -167,18 +174,6 @@ def _values(
             yield "enum", join_pointer(join_pointer(schema.pointer, "enum"), index), member
 
 
-def _by_convention(keyword: str, value: Any, error: ValidationError) -> bool:
-    """Defaults that say "none" rather than a value: ``default: null`` (no default), and an empty
-    ``{}`` or ``[]`` whose members come from their own defaults; they fail ``type``,
-    ``required`` or ``minItems`` by design (SchemaStore has a thousand of them), not by mistake."""
-    if keyword != "default":
-        return False
-    if value is None:
-        return True
-    empty = value == {} or value == []
-    return empty and error.validator in {"required", "minItems", "minProperties"}
-
-
 def _ref_alone(document: Document, schema: SchemaObject) -> bool:
     return ref_replaces_siblings(dialect_of_schema(schema.declared, document.dialect or "2020-12"))
 
@@ -192,38 +187,6 @@ def _errors(validator: Any, value: Any) -> list[ValidationError]:
     except _UNCHECKED:
         return []
     return [explain(e) for e in errors]
-
-
-# The largest (smallest) value of a machine integer type: what a generator writes as the
-# default of "no limit", against the `maximum` of 2^53 - 1 it writes for JSON numbers.
-_MACHINE_BOUNDS = frozenset({2**31 - 1, 2**32 - 1, 2**63 - 1, 2**64 - 1, -(2**31), -(2**63)})
-_VERSION = re.compile(r"v?\d+(?:[._-]\d+)*(?:-[0-9A-Za-z.]+)?")
-# Keywords an empty string fails when it stands for "not set" rather than for a value.
-_EMPTY_FAILS = frozenset({"enum", "pattern", "minLength", "format", "const"})
-
-
-def _placeholder(error: ValidationError) -> bool:
-    """A default that says "unset" or "the newest" rather than a value: an empty string
-    outside the ``enum``, ``pattern`` or ``minLength`` (its type is right), a machine integer's
-    largest value above ``maximum``, ``latest`` beside an ``enum`` of version numbers. True to
-    the letter, and no maintainer will change them: one info per file."""
-    instance, keyword = error.instance, error.validator
-    if instance == "" and keyword in _EMPTY_FAILS:
-        return True
-    if (
-        keyword in {"maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum"}
-        and isinstance(instance, int)
-        and not isinstance(instance, bool)
-    ):
-        return instance in _MACHINE_BOUNDS
-    members = error.validator_value
-    return (
-        keyword == "enum"
-        and instance == "latest"
-        and isinstance(members, list)
-        and bool(members)
-        and all(isinstance(m, str) and _VERSION.fullmatch(m) for m in members)
-    )
 
 
 def _placeholder_defaults(document: Document, pointers: list[str]) -> Finding:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from conftest import run_cli, run_rule
 from speclint.analyses import roles
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -50,3 +50,19 @@ def test_a_shared_analysis_that_fails_costs_its_readers_not_the_run(
     assert code == 1
     rules = {f["rule"] for f in findings}
     assert "internal-error" in rules and "broken-link" in rules
+
+
+def test_a_swagger_2_default_that_stands_for_unset_is_no_error(make_corpus: MakeCorpus) -> None:
+    """openapi-invalid judges Swagger 2.0's schema defaults itself (value-invalid does not read
+    Swagger 2.0): with value-invalid's conventions, so `default: ""` under `format: email` (an
+    empty string for "unset") is no error, while a default of the wrong type still is."""
+    head = "swagger: '2.0'\ninfo: {title: T, version: '1'}\n"
+    api = head + (
+        "paths:\n  /m:\n    get:\n      responses:\n        '200':\n          description: ok\n"
+        "          schema:\n            type: object\n            properties:\n"
+        "              from: {type: string, format: email, default: ''}\n"
+        "              count: {type: string, default: 5}\n"
+    )
+    found = run_rule(make_corpus({"api/swagger.yaml": api}), "openapi-invalid")
+    [finding] = [f for f in found if not f.coverage]
+    assert finding.location.pointer.endswith("/count/default"), finding.message

@@ -639,6 +639,54 @@ def capped(rule: str, document: Document, errors: list[Finding], against: str) -
     ]
 
 
+# The conventions of a schema's `default` (value-invalid, and openapi-invalid for Swagger 2.0,
+# whose defaults value-invalid does not read): what fails its schema by design, not by mistake.
+
+
+def default_by_convention(keyword: str, value: Any, error: ValidationError) -> bool:
+    """Defaults that say "none" rather than a value: ``default: null`` (no default), and an empty
+    ``{}`` or ``[]`` whose members come from their own defaults; they fail ``type``,
+    ``required`` or ``minItems`` by design (SchemaStore has a thousand of them), not by mistake."""
+    if keyword != "default":
+        return False
+    if value is None:
+        return True
+    empty = value == {} or value == []
+    return empty and error.validator in {"required", "minItems", "minProperties"}
+
+
+# The largest (smallest) value of a machine integer type: what a generator writes as the
+# default of "no limit", against the `maximum` of 2^53 - 1 it writes for JSON numbers.
+_MACHINE_BOUNDS = frozenset({2**31 - 1, 2**32 - 1, 2**63 - 1, 2**64 - 1, -(2**31), -(2**63)})
+_VERSION = re.compile(r"v?\d+(?:[._-]\d+)*(?:-[0-9A-Za-z.]+)?")
+# Keywords an empty string fails when it stands for "not set" rather than for a value.
+_EMPTY_FAILS = frozenset({"enum", "pattern", "minLength", "format", "const"})
+
+
+def placeholder_default(error: ValidationError) -> bool:
+    """A default that says "unset" or "the newest" rather than a value: an empty string
+    outside the ``enum``, ``pattern`` or ``minLength`` (its type is right), a machine integer's
+    largest value above ``maximum``, ``latest`` beside an ``enum`` of version numbers. True to
+    the letter, and no maintainer will change them: one info per file."""
+    instance, keyword = error.instance, error.validator
+    if instance == "" and keyword in _EMPTY_FAILS:
+        return True
+    if (
+        keyword in {"maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum"}
+        and isinstance(instance, int)
+        and not isinstance(instance, bool)
+    ):
+        return instance in _MACHINE_BOUNDS
+    members = error.validator_value
+    return (
+        keyword == "enum"
+        and instance == "latest"
+        and isinstance(members, list)
+        and bool(members)
+        and all(isinstance(m, str) and _VERSION.fullmatch(m) for m in members)
+    )
+
+
 def error_places(errors: Iterable[ValidationError]) -> Iterator[tuple[str, Any]]:
     """(pointer, value there) of each error and of each error inside it: the errors of every
     branch of a ``oneOf``/``anyOf`` (``error.context``), where :func:`explain` names one. A
