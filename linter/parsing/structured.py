@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-
 MAX_DEPTH = 256
 MAX_NODES = 2_000_000
 
