@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli, run_rule
-from speclint.analyses import roles
+from speclint.analyses import enumerations, roles
+from speclint.analyses.context import Context
+from speclint.model.config import load_config
+from speclint.model.corpus import Document
+from speclint.run import runner
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -66,3 +70,25 @@ def test_a_swagger_2_default_that_stands_for_unset_is_no_error(make_corpus: Make
     found = run_rule(make_corpus({"api/swagger.yaml": api}), "openapi-invalid")
     [finding] = [f for f in found if not f.coverage]
     assert finding.location.pointer.endswith("/count/default"), finding.message
+
+
+def test_a_page_whose_value_sets_fail_to_build_leaves_the_other_pages_primed(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run builds each page's value sets before the rules fork: one page that meets an input
+    speclint did not foresee is rebuilt (and fails) in each rule that reads it, but the other
+    pages' sets are still built once, not once per rule."""
+    real = enumerations._prose_sets
+
+    def broken_on_a(document: Document) -> list[enumerations.ProseSet]:
+        if document.path == "docs/a.md":
+            raise AttributeError("an input nobody foresaw")
+        return real(document)
+
+    monkeypatch.setattr(enumerations, "_prose_sets", broken_on_a)
+    page = "# P\n\nThe mode is one of `on` or `off`.\n"
+    root = make_corpus({"docs/a.md": page, "docs/b.md": page, "docs/c.md": page})
+    corpus = Context.load(root, load_config(root))
+    runner.prime(corpus)
+    primed = {p for p, d in corpus.documents.items() if "prose_sets" in d.derived}
+    assert primed == {"docs/b.md", "docs/c.md"}

@@ -136,48 +136,35 @@ class Context(Corpus):
         return build()
 
     # The builders: each fact from the corpus and the facts below it, made once.
-    def _references(self) -> ReferenceIndex:
-        found = self.facts.get("references")
+    def _made(self, name: str, build: Callable[[], T]) -> T:
+        # Kept only once built whole: a build that raises leaves nothing behind, and the next
+        # reader builds it again (``speclint.run.runner.prime``).
+        found = self.facts.get(name)
         if found is None:
-            found = self.facts["references"] = ReferenceIndex.build(self)
+            found = self.facts[name] = build()
         return found  # type: ignore[no-any-return]
+
+    def _references(self) -> ReferenceIndex:
+        return self._made("references", lambda: ReferenceIndex.build(self))
 
     def _roles(self) -> RoleMap:
-        found = self.facts.get("roles")
-        if found is None:
-            found = self.facts["roles"] = RoleMap.build(self, self._references())
-        return found  # type: ignore[no-any-return]
+        return self._made("roles", lambda: RoleMap.build(self, self._references()))
 
     def _embedding(self) -> dict[str, int]:
-        found = self.facts.get("embedding")
-        if found is None:
-            found = self.facts["embedding"] = derived_documents(self)
-        return found  # type: ignore[no-any-return]
+        return self._made("embedding", lambda: derived_documents(self))
 
     def _provenance(self) -> dict[str, Provenance]:
-        found = self.facts.get("provenance")
-        if found is None:
-            found = self.facts["provenance"] = provenance(
-                self, self._references(), self._embedding()
-            )
-        return found  # type: ignore[no-any-return]
+        return self._made(
+            "provenance", lambda: provenance(self, self._references(), self._embedding())
+        )
 
     def _schemas(self) -> SchemaIndex:
-        found = self.facts.get("schemas")
-        if found is None:
-            found = self.facts["schemas"] = SchemaIndex.build(
-                self, self._references(), self._derived()
-            )
-        return found  # type: ignore[no-any-return]
+        return self._made(
+            "schemas", lambda: SchemaIndex.build(self, self._references(), self._derived())
+        )
 
     def _merges(self) -> Merges:
-        found = self.facts.get("merges")
-        if found is None:
-            found = self.facts["merges"] = merges(self)
-        return found  # type: ignore[no-any-return]
+        return self._made("merges", lambda: merges(self))
 
     def _derived(self) -> dict[str, int]:
-        found = self.facts.get("derived")
-        if found is None:
-            found = self.facts["derived"] = derived(self._provenance(), self._embedding())
-        return found  # type: ignore[no-any-return]
+        return self._made("derived", lambda: derived(self._provenance(), self._embedding()))

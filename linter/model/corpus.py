@@ -650,12 +650,17 @@ def discover(root: Path, config: Config, tree: list[str] | None = None) -> list[
     includes and git does not ignore, as listed (a name that is not UTF-8 keeps its undecodable
     bytes; see :func:`shown_path`)."""
     includes, _ = _filters(config)
-    found = [
-        relative
-        for relative in not_left_out(root, config, listing(root) if tree is None else tree)
-        if any(r.match(relative) for r in includes)
-    ]
-    return found
+    # The kinds it reads first: the rest of the tree (images, sources) is never matched against
+    # the exclusions and the git-ignored folders.
+    return not_left_out(
+        root,
+        config,
+        (
+            relative
+            for relative in (listing(root) if tree is None else tree)
+            if any(r.match(relative) for r in includes)
+        ),
+    )
 
 
 def not_left_out(root: Path, config: Config, tree: Iterable[str]) -> list[str]:

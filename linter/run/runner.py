@@ -75,17 +75,18 @@ def prime(corpus: Context, protos: bool = False, schemas: bool = False) -> None:
     builds: list[Callable[[], object]] = [lambda: corpus.references, lambda: corpus.roles]
     if schemas:
         builds.append(lambda: corpus.schemas)
-    builds.append(lambda: [prose_sets(d) for d in corpus.of_kind(DocumentKind.MARKDOWN)])
+    # Each page's sets on their own: a page that fails leaves the others built.
+    builds.extend(partial(prose_sets, d) for d in corpus.of_kind(DocumentKind.MARKDOWN))
     if protos:
         builds.append(lambda: corpus_protos(corpus))
     for build in builds:
-        try:
+        # A build that fails is a defect of speclint's own meeting an input it did not foresee:
+        # the run goes on. Nothing of it is kept (``Context._made``, the documents' memos), so
+        # each rule that reads it builds it again under its own guard: one internal-error
+        # finding per rule, and the rest of the corpus checked. Exception, not BaseException:
+        # an interrupt still ends the run.
+        with contextlib.suppress(Exception):
             build()
-        except Exception:
-            # A defect of speclint's own meeting an input it did not foresee: the run goes on.
-            # Nothing is kept, so each rule that reads what failed builds it again under its
-            # own guard: one internal-error finding per rule, and the rest of the corpus checked.
-            continue
 
 
 def internal_error_info() -> RuleInfo:
