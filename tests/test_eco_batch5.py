@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from speclint.analyses import enumerations, roles
 from speclint.analyses.context import Context
 from speclint.model.config import load_config
 from speclint.model.corpus import Document
-from speclint.run import runner
+from speclint.run import catalog, runner
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -92,3 +94,29 @@ def test_a_page_whose_value_sets_fail_to_build_leaves_the_other_pages_primed(
     runner.prime(corpus)
     primed = {p for p, d in corpus.documents.items() if "prose_sets" in d.derived}
     assert primed == {"docs/b.md", "docs/c.md"}
+
+
+def test_a_rule_that_leaves_a_defect_to_no_rule_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`LEAVES_TO` names the rules a rule leaves a defect to when they run; a misspelt id would
+    read as "not run" and the rule would quietly report the defect itself. The catalog refuses it."""
+    folder = tmp_path / "fake_rules"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    body = "SEVERITY = None\nREADS = 'all'\ndef check(corpus, options):\n    return iter(())\n"
+    (folder / "alpha.py").write_text(f"ID = 'alpha'\nLEAVES_TO = ('beta',)\n{body}")
+    (folder / "beta.py").write_text(f"ID = 'beta'\n{body}")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    fake = importlib.import_module("fake_rules")
+    monkeypatch.setattr(catalog, "package", fake)
+    catalog.all_rules.cache_clear()
+    try:
+        assert catalog.all_rules()["alpha"].leaves_to == ("beta",)
+        catalog.all_rules.cache_clear()
+        (folder / "alpha.py").write_text(f"ID = 'alpha'\nLEAVES_TO = ('betta',)\n{body}")
+        sys.modules.pop("fake_rules.alpha", None)
+        with pytest.raises(RuntimeError, match="LEAVES_TO names no rule"):
+            catalog.all_rules()
+    finally:
+        catalog.all_rules.cache_clear()

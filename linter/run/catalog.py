@@ -160,6 +160,10 @@ def all_rules() -> dict[str, RuleInfo]:
             heuristics=_heuristics(module, rule_id),
             declared_ties=_declared_ties(module, rule_id),
         )
+    for info in found.values():
+        # A misspelt id would read as "not run": the rule would report what it leaves to another.
+        if unknown := sorted(set(info.leaves_to) - set(found)):
+            raise RuntimeError(f"{info.module}: LEAVES_TO names no rule: {unknown}")
     return dict(sorted(found.items()))
 
 
