@@ -380,10 +380,7 @@ def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]
             # The folders a build copies files into: a link there is not judged.
             (
                 "build-folders",
-                *(
-                    (k, [(c.sources, c.starts, c.where) for c in v])
-                    for k, v in build_folders(corpus).items()
-                ),
+                *((k, [(c.sources, c.where) for c in v]) for k, v in build_folders(corpus).items()),
             ),
         ],
     )
@@ -1261,27 +1258,23 @@ def _copied_source(tree: Tree, copy: Copy, rest: str) -> str | None:
     """The repository file ``copy`` puts at ``rest`` of its destination: a file its glob
     matches, of that name (``a/**/example/*.json`` copies `a/b/example/x.json` as ``x.json``),
     or a file under a source folder (``cp -r a dst``: ``dst/x`` or ``dst/a/x`` is ``a/x``)."""
-    for start in copy.starts:
-        for written in copy.sources:
-            source = posixpath.normpath(posixpath.join(start, written))
-            if source.startswith(".."):
+    for source in copy.sources:
+        if any(c in source for c in "*?["):
+            if "/" in rest:
                 continue
-            if any(c in source for c in "*?["):
-                if "/" in rest:
-                    continue
-                found = tree.by_name.get(rest, [])
-                match = next((f for f in found if fnmatchcase(f, source)), None)
-                if match is not None:
-                    return match
-                continue
-            # `cp -r a dst` makes `dst` a copy of `a`, or puts it in `dst/a` (`dst` existing).
-            inside = [posixpath.join(source, rest)]
-            name = posixpath.basename(source)
-            if rest == name or rest.startswith(name + "/"):
-                inside.append(posixpath.join(posixpath.dirname(source), rest))
-            found_file = next((c for c in inside if c in tree.files), None)
-            if found_file is not None:
-                return found_file
+            found = tree.by_name.get(rest, [])
+            match = next((f for f in found if fnmatchcase(f, source)), None)
+            if match is not None:
+                return match
+            continue
+        # `cp -r a dst` makes `dst` a copy of `a`, or puts it in `dst/a` (`dst` existing).
+        inside = [posixpath.join(source, rest)]
+        name = posixpath.basename(source)
+        if rest == name or rest.startswith(name + "/"):
+            inside.append(posixpath.join(posixpath.dirname(source), rest))
+        found_file = next((c for c in inside if c in tree.files), None)
+        if found_file is not None:
+            return found_file
     return None
 
 
