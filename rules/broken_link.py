@@ -1121,12 +1121,14 @@ def _link_problem(
         return None
     site_folder = tree.site_of(path)
     on_site = site_folder is not None or path.endswith(".mdx")
+    # The site's generator, where a site's configuration is above the page.
+    generator = tree.renderers.of(path).kind if site_folder is not None else None
     found = tree.page_for(resolved, on_site)
     if found is None and root_relative and _served_by_site(tree, settings, path, site_folder):
         # A site route (`/docs/intro`, `/specification/latest`): served as the site serves it;
         # reported only where the site's routes are known, else only when it names a page that
         # lacks the anchor.
-        if site_folder is not None and tree.renderers.of(path).kind == FERN:
+        if generator == FERN:
             # A Fern site's absolute routes: its build adds routes `docs.yml` does not spell
             # (an API reference, a script's redirects), so they are not judged.
             return None
@@ -1135,18 +1137,13 @@ def _link_problem(
         found is None
         and not root_relative
         and site_folder is not None
-        and tree.renderers.of(path).kind == FERN
+        and generator == FERN
         and not FILE_EXTENSION.search(posixpath.basename(written_path.rstrip("/")))
     ):
         # A Fern page's `href="x"` is a route of the site (a link with a file's extension,
         # `x.ipynb`, stays a path to a file).
         return _fern_problem(tree, settings, path, site, site_folder, written_path, fragment)
-    if (
-        found is None
-        and not root_relative
-        and site_folder is not None
-        and tree.renderers.of(path).kind == FHIR_IG
-    ):
+    if found is None and not root_relative and site_folder is not None and generator == FHIR_IG:
         # An implementation guide's page links the IG Publisher's flat output.
         return _flat_problem(tree, settings, path, site, site_folder, written_path, fragment)
     twin = tree.twin_site(path) if found is None and root_relative and site_folder is None else None
