@@ -1237,10 +1237,7 @@ def _build_copy(tree: Tree, path: str, resolved: str, written: str) -> tuple[str
     folders = build_folders(tree.corpus)
     if not folders:
         return None
-    candidates = [resolved]
-    for document in tree.documents_of(path):
-        candidates += [posixpath.normpath(posixpath.join(r, written)) for r in document.roots]
-    for candidate in candidates:
+    for candidate in (resolved, *_from_roots(tree, path, written)):
         folder = posixpath.dirname(candidate)
         while folder:
             for copy in folders.get(folder, ()):
@@ -1279,14 +1276,21 @@ def _from_document_roots(tree: Tree, path: str, written: str) -> str | None:
     """What a relative link of a part of an assembled document names when written from the top
     of the document (``speclint.analyses.assembly``: a README's listed pages, combined with another
     folder by the build), or None."""
+    for candidate in _from_roots(tree, path, written):
+        found = tree.page_for(candidate, False)
+        if found is not None:
+            return found
+    return None
+
+
+def _from_roots(tree: Tree, path: str, written: str) -> Iterator[str]:
+    """The repository paths a relative link of a part of an assembled document may name, read
+    from each top of the document (``Assembly.roots``), none out of the root."""
     for document in tree.documents_of(path):
         for root in document.roots:
             candidate = posixpath.normpath(posixpath.join(root, written))
             if candidate != ".." and not candidate.startswith("../"):
-                found = tree.page_for(candidate, False)
-                if found is not None:
-                    return found
-    return None
+                yield candidate
 
 
 # The configuration of a documentation build whose output is HTML pages not in the repository.
