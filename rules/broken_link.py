@@ -8,56 +8,31 @@ What it does
     - a relative path must name a file or folder of the repository, with its case (as on
       GitHub); a path out of the root is not the repository's, and is never looked at;
     - a fragment into a Markdown page must be an anchor that page has where it is read: the
-      heading slugs and explicit ids its renderer makes, GitHub's or a documentation site's
-      (``speclint.analyses.renderers``; ``speclint files`` says which renders each page). A
-      Swagger UI or Redoc deep link (``#/pets/listPets``) names an operation, tag or schema
-      of the OpenAPI document shown (``speclint.analyses.api_links``), and a page a build
-      assembles from parts is judged as the whole (``speclint.analyses.assembly``; a ReSpec
-      document's parts against ReSpec's ids, their relative links read from its HTML page);
-    - a link starting with ``/`` is a path from the repository root on a page GitHub renders,
-      from the source folder (``conf.py``'s) on a Sphinx page, a route of the site on a site's
-      page, reported only where the site's routes are known;
-    - on a Docusaurus site, ``@site/x`` is ``x`` from the site's folder; a partial outside
-      the content plugins (``src/components/x.mdx``) is rendered inside each doc that imports
-      it (MDX ``import``, in an ``mdx-code-block`` fence too), so its extension-less links are
-      URLs read from those docs' routes (imported by none known here: a link that climbs to
-      the site's folder is read as the route it lands on);
-    - on an HL7 FHIR implementation guide's page (``input/pages/``, beside ``ig.ini`` or
-      ``sushi-config.yaml``) a relative link names the IG Publisher's flat output: the pages
-      (``x.html``), the files of ``input/images/`` and each resource of ``input/resources/``
-      (and the other resource folders) as ``Type-id.json``/``.html``, from its
-      ``resourceType`` and ``id``; with FHIR Shorthand (``input/fsh/``) a name of a resource's
-      shape is not judged. "Did you mean" proposes only a name that output has;
-    - on a Fern site's page (``fern/docs.yml``) a relative link without a file's extension
-      (``href="upload_file"``) is a route, resolved by the browser against the page's route:
-      judged against the slugs and ``redirects`` ``docs.yml`` declares (a route under an API
-      reference or changelog it generates is not judged; where the navigation is not in
-      ``docs.yml``, or the page in none, such links are counted as not checked). Its links
-      starting with ``/`` are not judged (its build serves routes ``docs.yml`` does not spell);
+      slugs and ids its renderer makes (``speclint.analyses.renderers``; ``speclint files``
+      says which renders each page), the operations and tags of the OpenAPI document a
+      Swagger UI or Redoc page shows (``#/pets/listPets``: ``speclint.analyses.api_links``),
+      or the whole document a build assembles from parts (``speclint.analyses.assembly``);
+    - a link starting with ``/`` (the repository root on GitHub), or a route a site's build
+      serves (Docusaurus, Mintlify, MkDocs, Hugo, Sphinx, Fern, a FHIR implementation guide's
+      flat output), is read as the page's renderer reads it, judged only where the site's
+      routes are known;
     - an ``http(s)`` URL is never fetched; one into a folder of the corpus's own schema
       ``$id``\\s must be a corpus schema's ``$id``;
     - a section reference (`` `errors.md` §"Retry budget" ``, ``[x](compat.md) §2.1``) must
       name a heading, a bold lead-in or a label line of the page, or a number its headings use.
 
-    Links to one missing target are one finding, the other links related; so are the
-    entries of one list whose anchors into one page fail alike (at least three, and a third of
-    its items: a table of contents copied from a template and never filled in). "Did you mean"
-    proposes only a target that works (with the link's fragment; of alike files, the nearest).
-    A fragment that differs from an anchor only in case works on GitHub and is nothing there;
-    on a page an MkDocs, Docusaurus, Hugo or Jekyll site renders, or one written for a site
-    built elsewhere (front matter, not a proposal's ``eip:``/``status:`` preamble; Hugo
-    content without Hugo's configuration), and in a
-    document a build assembles, it is an ``info`` (a browser compares ids with their case); on
-    another site (Sphinx, Mintlify, VitePress...: slugs speclint does not know) case is not
-    judged. What a build makes and speclint cannot see is not judged: a file in a folder a
-    build command copies files into (``cp -r``, ``rsync``; counted as not checked), the
-    anchors of a page with build-time includes or of a template, MyST cross-references (on a
-    page a MyST build renders, a ``[text](target)`` that names no file and has no file's
-    extension: ``Hub.db_kwargs``, a label, a directive's target), the
-    HTML a documentation build writes, routes a site sets in code, and an item code's anchor a
-    site's build makes (`` `(RSC7a)` ``: counted as not checked). Nor are the links of meeting
-    records and archives (history), or of a page an API description renders as its text. Each
-    such case is a test named after it (``tests/test_broken_link*.py``).
+    Links to one missing target are one finding, the other links related; so are the dead
+    anchors of one list into one page (a table of contents never filled in). "Did you mean"
+    proposes only a target that works. A fragment that differs from an anchor only in case
+    is nothing where GitHub renders the page (it forgives the case), an ``info`` on a site
+    whose slugs speclint knows and in an assembled document (a browser compares ids with
+    their case), not judged elsewhere. What a build makes and speclint cannot see is not
+    judged: files a build command copies into place and item codes' anchors (`` `(RSC7a)` ``;
+    both counted as not checked), anchors of build-time includes and templates, MyST
+    cross-references, routes a site sets in code. Nor are the links of
+    meeting records and archives, or of a page an API description renders as its text.
+    Each renderer's and each such case's reading is a test named after it
+    (``tests/test_broken_link*.py``, ``tests/test_eco_*links*.py``).
 
 Why is this bad?
     Links are how a spec's reader goes from a rule to its definition. A renamed heading or a
@@ -405,10 +380,7 @@ def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]
             # The folders a build copies files into: a link there is not judged.
             (
                 "build-folders",
-                *(
-                    (k, [(c.sources, c.starts, c.where) for c in v])
-                    for k, v in build_folders(corpus).items()
-                ),
+                *((k, [(c.sources, c.where) for c in v]) for k, v in build_folders(corpus).items()),
             ),
         ],
     )
@@ -1149,12 +1121,14 @@ def _link_problem(
         return None
     site_folder = tree.site_of(path)
     on_site = site_folder is not None or path.endswith(".mdx")
+    # The site's generator, where a site's configuration is above the page.
+    generator = tree.renderers.of(path).kind if site_folder is not None else None
     found = tree.page_for(resolved, on_site)
     if found is None and root_relative and _served_by_site(tree, settings, path, site_folder):
         # A site route (`/docs/intro`, `/specification/latest`): served as the site serves it;
         # reported only where the site's routes are known, else only when it names a page that
         # lacks the anchor.
-        if site_folder is not None and tree.renderers.of(path).kind == FERN:
+        if generator == FERN:
             # A Fern site's absolute routes: its build adds routes `docs.yml` does not spell
             # (an API reference, a script's redirects), so they are not judged.
             return None
@@ -1163,18 +1137,13 @@ def _link_problem(
         found is None
         and not root_relative
         and site_folder is not None
-        and tree.renderers.of(path).kind == FERN
+        and generator == FERN
         and not FILE_EXTENSION.search(posixpath.basename(written_path.rstrip("/")))
     ):
         # A Fern page's `href="x"` is a route of the site (a link with a file's extension,
         # `x.ipynb`, stays a path to a file).
         return _fern_problem(tree, settings, path, site, site_folder, written_path, fragment)
-    if (
-        found is None
-        and not root_relative
-        and site_folder is not None
-        and tree.renderers.of(path).kind == FHIR_IG
-    ):
+    if found is None and not root_relative and site_folder is not None and generator == FHIR_IG:
         # An implementation guide's page links the IG Publisher's flat output.
         return _flat_problem(tree, settings, path, site, site_folder, written_path, fragment)
     twin = tree.twin_site(path) if found is None and root_relative and site_folder is None else None
@@ -1268,10 +1237,7 @@ def _build_copy(tree: Tree, path: str, resolved: str, written: str) -> tuple[str
     folders = build_folders(tree.corpus)
     if not folders:
         return None
-    candidates = [resolved]
-    for document in tree.documents_of(path):
-        candidates += [posixpath.normpath(posixpath.join(r, written)) for r in document.roots]
-    for candidate in candidates:
+    for candidate in (resolved, *_from_roots(tree, path, written)):
         folder = posixpath.dirname(candidate)
         while folder:
             for copy in folders.get(folder, ()):
@@ -1286,27 +1252,23 @@ def _copied_source(tree: Tree, copy: Copy, rest: str) -> str | None:
     """The repository file ``copy`` puts at ``rest`` of its destination: a file its glob
     matches, of that name (``a/**/example/*.json`` copies `a/b/example/x.json` as ``x.json``),
     or a file under a source folder (``cp -r a dst``: ``dst/x`` or ``dst/a/x`` is ``a/x``)."""
-    for start in copy.starts:
-        for written in copy.sources:
-            source = posixpath.normpath(posixpath.join(start, written))
-            if source.startswith(".."):
+    for source in copy.sources:
+        if any(c in source for c in "*?["):
+            if "/" in rest:
                 continue
-            if any(c in source for c in "*?["):
-                if "/" in rest:
-                    continue
-                found = tree.by_name.get(rest, [])
-                match = next((f for f in found if fnmatchcase(f, source)), None)
-                if match is not None:
-                    return match
-                continue
-            # `cp -r a dst` makes `dst` a copy of `a`, or puts it in `dst/a` (`dst` existing).
-            inside = [posixpath.join(source, rest)]
-            name = posixpath.basename(source)
-            if rest == name or rest.startswith(name + "/"):
-                inside.append(posixpath.join(posixpath.dirname(source), rest))
-            found_file = next((c for c in inside if c in tree.files), None)
-            if found_file is not None:
-                return found_file
+            found = tree.by_name.get(rest, [])
+            match = next((f for f in found if fnmatchcase(f, source)), None)
+            if match is not None:
+                return match
+            continue
+        # `cp -r a dst` makes `dst` a copy of `a`, or puts it in `dst/a` (`dst` existing).
+        inside = [posixpath.join(source, rest)]
+        name = posixpath.basename(source)
+        if rest == name or rest.startswith(name + "/"):
+            inside.append(posixpath.join(posixpath.dirname(source), rest))
+        found_file = next((c for c in inside if c in tree.files), None)
+        if found_file is not None:
+            return found_file
     return None
 
 
@@ -1314,14 +1276,21 @@ def _from_document_roots(tree: Tree, path: str, written: str) -> str | None:
     """What a relative link of a part of an assembled document names when written from the top
     of the document (``speclint.analyses.assembly``: a README's listed pages, combined with another
     folder by the build), or None."""
+    for candidate in _from_roots(tree, path, written):
+        found = tree.page_for(candidate, False)
+        if found is not None:
+            return found
+    return None
+
+
+def _from_roots(tree: Tree, path: str, written: str) -> Iterator[str]:
+    """The repository paths a relative link of a part of an assembled document may name, read
+    from each top of the document (``Assembly.roots``), none out of the root."""
     for document in tree.documents_of(path):
         for root in document.roots:
             candidate = posixpath.normpath(posixpath.join(root, written))
             if candidate != ".." and not candidate.startswith("../"):
-                found = tree.page_for(candidate, False)
-                if found is not None:
-                    return found
-    return None
+                yield candidate
 
 
 # The configuration of a documentation build whose output is HTML pages not in the repository.

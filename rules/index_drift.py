@@ -48,15 +48,12 @@ What it does
       builds (an ``mkdocs.yml`` above it) is rendered by Python-Markdown, which makes a link
       of such a target: not reported there.
 
-    A file whose name joins its words otherwise than every listed name of several words does
-    (``vehicle_states.md`` beside a list of ``car-share.md``, ``ride-hail.md``...) is another
-    kind of page than the list's ("Modes": the mode pages, not the definitions shared by them),
-    and is not required by it; a one-word name gives no such sign.
-
     The index page itself, files named like index pages (``README.md``, ``index.md``...), pages
     named for what is left over (``other.md``, ``others.md``, ``misc.md``,
-    ``miscellaneous.md``: "Other servers" collects the ones the entries do not name), and the
-    files the ``ignore`` globs match are never required. Files of a kind speclint reads (JSON,
+    ``miscellaneous.md``: "Other servers" collects the ones the entries do not name), a page
+    whose name joins its words otherwise than every listed name does (``vehicle_states.md``
+    beside ``car-share.md``, ``ride-hail.md``: another kind of page), and the files the
+    ``ignore`` globs match are never required. Files of a kind speclint reads (JSON,
     YAML, Markdown) are required only when discovery reads them: git-ignored, excluded and test
     fixture files are not. Entries are resolved from the page's folder, then from the repository
     root; nothing outside the root is looked at, and the answer comes from the repository's file

@@ -269,12 +269,11 @@ _COPIES = re.compile(r"(^|[\s;&|(])(cp|rsync)\s")
 
 @dataclass(frozen=True)
 class Copy:
-    """A copy a build command makes into a folder: its sources as written, the folders they
-    are read from (the script's, then the root: where the build runs is not known), and
-    where the command is (``scripts/site.sh:12``)."""
+    """A copy a build command makes into a folder: its sources as repository paths (globs
+    kept), each as written read from the script's folder, then from the root (where the build
+    runs is not known), and where the command is (``scripts/site.sh:12``)."""
 
     sources: tuple[str, ...]
-    starts: tuple[str, ...]
     where: str
 
 
@@ -299,10 +298,17 @@ def build_folders(corpus: Corpus) -> dict[str, tuple[Copy, ...]]:
                     continue
                 destination, sources = copied
                 starts = tuple(dict.fromkeys((folder, "")))
+                resolved = (
+                    posixpath.normpath(posixpath.join(s, w)) for s in starts for w in sources
+                )
+                copy = Copy(
+                    tuple(dict.fromkeys(r for r in resolved if not r.startswith(".."))),
+                    where(number),
+                )
                 for start in starts:
                     path = posixpath.normpath(posixpath.join(start, destination))
                     if path not in (".", "..") and not path.startswith("../"):
-                        found[path].append(Copy(sources, starts, where(number)))
+                        found[path].append(copy)
     memo = corpus.memo["build_folders"] = {k: tuple(v) for k, v in sorted(found.items())}
     return memo
 

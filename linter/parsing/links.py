@@ -326,12 +326,14 @@ INCLUDE = re.compile(
     r"\{\{[%<]|\{%-?\s*include|\{\{-?\s*[A-Za-z_][\w.]*\s*\(|^[^\S\n]*--8<--", re.MULTILINE
 )
 # A Jekyll include of a file named as written (not computed: no `{{ }}` in it).
+NAMED_INCLUDE = re.compile(r"\{%-?\s*(include_relative|include)\s+([^\s{}%]+)[^%{}]*?-?%\}")
+# ReSpec's `data-include` of an HTML element, the files it may bring ids from (a page), and the
+# format that includes a file as text (no ids).
 RESPEC_INCLUDE = re.compile(
     r"""<[A-Za-z][^>]*?\sdata-include\s*=\s*(?:"([^"]+)"|'([^']+)')[^>]*>"""
 )
 INCLUDED_PAGES = (".html", ".htm", ".xhtml", ".md", ".markdown")
 TEXT_INCLUDE = re.compile(r"""\sdata-include-format\s*=\s*["']?text\b""", re.IGNORECASE)
-NAMED_INCLUDE = re.compile(r"\{%-?\s*(include_relative|include)\s+([^\s{}%]+)[^%{}]*?-?%\}")
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,}).*?^ {0,3}\1", re.MULTILINE | re.DOTALL)
 
 
