@@ -162,8 +162,8 @@ def all_rules() -> dict[str, RuleInfo]:
         )
     for info in found.values():
         # A misspelt id would read as "not run": the rule would report what it leaves to another.
-        if unknown := sorted(set(info.leaves_to) - set(found)):
-            raise RuntimeError(f"{info.module}: LEAVES_TO names no rule: {unknown}")
+        if missing := sorted(set(info.leaves_to) - set(found)):
+            raise RuntimeError(f"{info.module}: LEAVES_TO names no rule: {missing}")
     return dict(sorted(found.items()))
 
 
