@@ -59,6 +59,7 @@ from speclint.analyses.downloads import (
     build_outputs,
     bundled_outputs,
     downloads,
+    program_text,
     program_writes,
 )
 from speclint.analyses.enumerations import ProseSet
@@ -623,6 +624,12 @@ def _made_digest(corpus: Context) -> bytes:
             build_inputs(corpus),
             bundled_outputs(corpus),
             program_writes(corpus),
+            # unresolved-ref reads more of a writer's text than its writes (the folder it
+            # copies: ``downloads.program_text_names``)
+            [
+                program_text(corpus, program)
+                for program in sorted({writer for writer, _ in program_writes(corpus).values()})
+            ],
         )
     )
     return b"\x04" + hashlib.sha256(shown.encode("utf-8", "surrogateescape")).digest()
