@@ -109,6 +109,8 @@ def _bundled(document: Document, owners: dict[str, str], declared: dict[str, set
         for uri, _node, _dialect in embedded_resources(document)
         if owners.get(uri, document.path) != document.path
     }
+    if not files:
+        return set()  # bundles nothing (most schemas): no walk over every corpus URI
     return {
         uri
         for uri, paths in (*declared.items(), *((uri, {path}) for uri, path in owners.items()))
