@@ -79,7 +79,7 @@ from speclint.analyses.fingerprints import (
     superseded,
 )
 from speclint.analyses.namespaces import namespaces
-from speclint.analyses.provenance import GENERATED
+from speclint.analyses.provenance import rendered_together
 from speclint.analyses.schema_catalogs import schema_catalogs
 from speclint.common.findings import Finding, Location, Severity, first_fitting, terminal_form
 from speclint.common.unions import DisjointSets
@@ -146,23 +146,11 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     # An inline copy's label -> the definition it copies: a same-named definition of either
     # joins that group, so one disagreement is one finding.
     copied_from: dict[str, Shape] = {}
-    # Two files a tool writes (provenance generated: one generator's JSON Schema and OpenAPI
-    # renderings of one model) are kept in step by the tool, not by hand: not copies to sync.
     made = corpus.provenance
-
-    def generated(*paths: str) -> bool:
-        if all(p in made and made[p].kind == GENERATED for p in paths):
-            return True
-        # A generator's output and its own input (`inject.js openapi.yaml > openapi.json`):
-        # the one renders the other, regenerated, not kept in step by hand.
-        return any(
-            p in made and bool(set(paths) - {p}) and set(paths) - {p} <= set(made[p].inputs)
-            for p in paths
-        )
 
     for found in inline_copies(corpus, shapes, float(options.get("similarity", 0.8))):
         copy = found.copy
-        if generated(copy.site.document.path, found.original.site.document.path):
+        if rendered_together(made, copy.site.document.path, found.original.site.document.path):
             continue
         copied_from[copy.label] = found.original
         if found.exact:
@@ -214,9 +202,9 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     paired: dict[str, set[str]] = {}  # label -> the heuristics of its pairs
     for first, second, variant in same_name_pairs(shapes, one_specification, equivalence):
         word = "name" if _name(first) and _name(first) == _name(second) else "title"
-        tie = spaces.tie(first.site.document.path, second.site.document.path)
-        if generated(first.site.document.path, second.site.document.path):
+        if rendered_together(made, first.site.document.path, second.site.document.path):
             continue
+        tie = spaces.tie(first.site.document.path, second.site.document.path)
         if word == "title" and tie != "reference":
             # A shared `title` alone is no evidence (a designed subset titled as its whole,
             # beside it in one folder): only a `$ref` between the files pairs them.

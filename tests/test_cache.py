@@ -204,3 +204,38 @@ def test_a_shortened_message_from_the_caches_prints_as_a_fresh_one(tmp_path: Pat
     [cached] = RuleCache(folder_of(root)).get(key or "")
     assert cached.shortened is not None and cached.terminal_message != cached.message
     assert reports(root) == reports(root, "--no-cache")  # from the rule cache
+
+
+def test_an_edit_to_a_build_program_that_keeps_its_writes_still_invalidates_unresolved_ref(
+    tmp_path: Path,
+) -> None:
+    """unresolved-ref reads a build program's text for the folder it copies
+    (``downloads.program_text_names``), not only the names it writes: an edit that changes the
+    folder and keeps the writes changes the rule's key."""
+    import json
+
+    from speclint.analyses.context import Context
+    from speclint.model.config import load_config
+    from speclint.run.cache import RuleCache
+    from speclint.run.catalog import all_rules
+
+    root = tmp_path / "spec"
+    (root / "scripts").mkdir(parents=True)
+    (root / "profiles").mkdir()
+    (root / "package.json").write_text(
+        json.dumps({"scripts": {"generate": "node scripts/generate.js"}})
+    )
+    program = root / "scripts/generate.js"
+    program.write_text(
+        'const SOURCE_DIR = "profiles"\nfs.writeFileSync(`${TARGET_DIR}/words.json`, "{}")\n'
+    )
+    (root / "profiles/card.json").write_text(json.dumps({"$ref": "words.json#/definitions/a"}))
+    info = all_rules()["unresolved-ref"]
+
+    def key() -> str | None:
+        return RuleCache.key(Context.load(root, load_config(root)), "unresolved-ref", info)
+
+    before = key()
+    assert before is not None
+    program.write_text(program.read_text().replace('"profiles"', '"cards"'))
+    assert key() != before

@@ -11,21 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_provenance import findings
 
-from conftest import run_cli, run_rule
+from conftest import run_rule
 from speclint.analyses.context import Context
 from speclint.analyses.fingerprints import Equivalence, all_shapes
 from speclint.analyses.provenance import BUNDLE, COPY
 from speclint.parsing.shell import expanded
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def findings(root: Path) -> list[dict[str, Any]]:
-    run = run_cli("check", str(root), "--no-cache", "--format", "json")
-    report, _ = json.JSONDecoder().raw_decode(run.output)  # the summary line follows it
-    found: list[dict[str, Any]] = report["findings"]
-    return found
 
 
 def yaml(text: str) -> str:

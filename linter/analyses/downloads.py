@@ -159,11 +159,22 @@ def _program(corpus: Corpus, word: str, folder: str) -> str | None:
     return None
 
 
+def program_text(corpus: Corpus, program: str) -> str | None:
+    """The text of a program of the repository (None: unreadable, or past ``_PROGRAM_LIMIT``),
+    read once a run: several commands may run it, and ``unresolved-ref`` and the rule cache's
+    key read it again."""
+    texts: dict[str, str | None] = corpus.memo.setdefault("program_texts", {})
+    if program not in texts:
+        raw = read_raw(corpus.root, program)
+        if isinstance(raw, bytes) and len(raw) <= _PROGRAM_LIMIT:
+            texts[program] = raw.decode("utf-8", "replace")
+        else:
+            texts[program] = None
+    return texts[program]
+
+
 def _writes_of(corpus: Corpus, program: str) -> Iterator[tuple[str, str]]:
-    raw = read_raw(corpus.root, program)
-    if not isinstance(raw, bytes) or len(raw) > _PROGRAM_LIMIT:
-        return
-    for line in raw.decode("utf-8", "replace").splitlines():
+    for line in (program_text(corpus, program) or "").splitlines():
         if _WRITE_CALL.search(line):
             for match in _WRITTEN_NAME.finditer(line):
                 yield match.group(1), line.strip()
@@ -171,11 +182,9 @@ def _writes_of(corpus: Corpus, program: str) -> Iterator[tuple[str, str]]:
 
 def program_text_names(corpus: Corpus, program: str, name: str) -> bool:
     """Whether ``program``'s text names ``name`` as a string or a path's segment."""
-    raw = read_raw(corpus.root, program)
-    if not isinstance(raw, bytes) or len(raw) > _PROGRAM_LIMIT:
-        return False
+    text = program_text(corpus, program)
     pattern = rf"[\"'`/]{re.escape(name)}[\"'`/]"
-    return re.search(pattern, raw.decode("utf-8", "replace")) is not None
+    return text is not None and re.search(pattern, text) is not None
 
 
 # What a generator's input may be to make its output a rendering of it: an API document or a

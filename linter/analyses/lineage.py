@@ -45,13 +45,16 @@ def derived_documents(corpus: Corpus) -> dict[str, int]:
         by_name.setdefault(posixpath.basename(stem).lower(), []).append(document.path)
         by_name.setdefault(stem.replace("/", "-").lower(), []).append(document.path)
     owners = {root_base(document): document.path for document in schemas}
+    # Each schema's embedded resources, walked once (the bundles' and the declarations' both).
+    resources = {d.path: [uri for uri, _node, _dialect in embedded_resources(d)] for d in schemas}
     declared: dict[str, set[str]] = {}
-    for document in schemas:
-        for uri, _node, _dialect in embedded_resources(document):
-            declared.setdefault(uri, set()).add(document.path)
+    for path, uris in resources.items():
+        for uri in uris:
+            declared.setdefault(uri, set()).add(path)
     found: dict[str, int] = {}
     for document in schemas:
-        embedded = _embedded(corpus, document, by_id, by_name, _bundled(document, owners, declared))
+        bundled = _bundled(document.path, resources[document.path], owners, declared)
+        embedded = _embedded(corpus, document, by_id, by_name, bundled)
         entries = _entries(document)
         if embedded >= MINIMUM_EMBEDDED and embedded * 2 >= len(entries):
             found[document.path] = embedded
@@ -100,15 +103,15 @@ def _embedded(
     return count
 
 
-def _bundled(document: Document, owners: dict[str, str], declared: dict[str, set[str]]) -> set[str]:
-    """The resource URIs of the files ``document`` bundles: a file is bundled when ``document``
-    embeds a node under that file's own URI; its resources are that URI and every ``$id`` the
-    file declares inside itself."""
-    files = {
-        owners[uri]
-        for uri, _node, _dialect in embedded_resources(document)
-        if owners.get(uri, document.path) != document.path
-    }
+def _bundled(
+    path: str, uris: list[str], owners: dict[str, str], declared: dict[str, set[str]]
+) -> set[str]:
+    """The resource URIs of the files the schema at ``path`` bundles (``uris``: its embedded
+    resources): a file is bundled when the schema embeds a node under that file's own URI; its
+    resources are that URI and every ``$id`` the file declares inside itself."""
+    files = {owners[uri] for uri in uris if owners.get(uri, path) != path}
+    if not files:
+        return set()  # bundles nothing (most schemas): no walk over every corpus URI
     return {
         uri
         for uri, paths in (*declared.items(), *((uri, {path}) for uri, path in owners.items()))

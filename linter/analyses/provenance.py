@@ -139,6 +139,21 @@ def provenance(
     return dict(sorted(found.items()))
 
 
+def rendered_together(found: Mapping[str, Provenance], first: str, second: str) -> bool:
+    """Whether a tool keeps two files in step, not a person: both generated (one generator's
+    JSON Schema and OpenAPI renderings of one model), or one a generator's output and the other
+    its own input (``inject.js openapi.yaml > openapi.json``: regenerated from it). Such files
+    are never copies to keep in step by hand (``copy-drift``)."""
+    one, other = found.get(first), found.get(second)
+    if one is not None and other is not None and one.kind == other.kind == GENERATED:
+        return True
+    if first == second:
+        return False
+    return (one is not None and second in one.inputs) or (
+        other is not None and first in other.inputs
+    )
+
+
 def derived(found: Mapping[str, Provenance], embedding: Mapping[str, int]) -> dict[str, int]:
     """The documents made from other corpus documents -> how many: lineage's schema bundles,
     and the bundles and copies found here."""

@@ -258,25 +258,19 @@ def _words(command: str) -> list[str]:
     index, quote = 0, ""
     while index < len(command):
         char = command[index]
-        if quote:
-            if char == quote:
-                quote = ""
-            elif char == "$" and command.startswith("$(", index) and quote == '"':
-                end = _closing(command, index + 1)
-                if end < 0:
-                    return []
-                current.append(command[index : end + 1])
-                index = end + 1
-                continue
-        elif char in "\"'":
-            quote = char
-        elif char == "$" and command.startswith("$(", index):
+        if char == "$" and quote != "'" and command.startswith("$(", index):
+            # a substitution is one word, bare or inside double quotes (never single)
             end = _closing(command, index + 1)
             if end < 0:
                 return []
             current.append(command[index : end + 1])
             index = end + 1
             continue
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
         elif char.isspace():
             if current:
                 words.append("".join(current))

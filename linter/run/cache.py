@@ -59,6 +59,7 @@ from speclint.analyses.downloads import (
     build_outputs,
     bundled_outputs,
     downloads,
+    program_text,
     program_writes,
 )
 from speclint.analyses.enumerations import ProseSet
@@ -73,7 +74,7 @@ from speclint.parsing.kinds import ATTRIBUTES_FILE, DocumentKind
 from speclint.parsing.protobuf import BAZEL_BUILD_FILES, GO_MODULE_FILE
 from speclint.parsing.reading import read_raw
 from speclint.parsing.shell import build_files
-from speclint.run.catalog import RuleInfo, all_rules
+from speclint.run.catalog import RuleInfo
 from speclint.run.waivers import today
 
 if TYPE_CHECKING:
@@ -623,16 +624,21 @@ def _made_digest(corpus: Context) -> bytes:
             build_inputs(corpus),
             bundled_outputs(corpus),
             program_writes(corpus),
+            # unresolved-ref reads more of a writer's text than its writes (the folder it
+            # copies: ``downloads.program_text_names``)
+            [
+                program_text(corpus, program)
+                for program in sorted({writer for writer, _ in program_writes(corpus).values()})
+            ],
         )
     )
     return b"\x04" + hashlib.sha256(shown.encode("utf-8", "surrogateescape")).digest()
 
 
-def _others_running(corpus: Context, rule_id: str) -> bytes:
-    """Which of the rules ``rule_id`` leaves a defect to run (``RuleInfo.leaves_to``): its
-    findings differ with them, and the command line's ``--select``/``--ignore`` is not in the
-    configuration the key holds."""
-    info = all_rules().get(rule_id)
+def _others_running(corpus: Context, info: RuleInfo | None) -> bytes:
+    """Which of the rules a rule leaves a defect to run (``RuleInfo.leaves_to``; None: not a
+    rule, the reference index): its findings differ with them, and the command line's
+    ``--select``/``--ignore`` is not in the configuration the key holds."""
     leaves_to = info.leaves_to if info is not None else ()
     return ("\x00".join(r for r in leaves_to if corpus.runs(r)) + "\x01").encode()
 
@@ -661,7 +667,7 @@ class RuleCache:
             return None  # an in-memory corpus: nothing to key on
         digest = hashlib.sha256()
         digest.update(f"{code_fingerprint()}\x00{rule_id}\x00{corpus.config!r}\x00".encode())
-        digest.update(_others_running(corpus, rule_id))
+        digest.update(_others_running(corpus, info))
         for present in sorted(corpus.tree):
             digest.update(present.encode("utf-8", "surrogateescape") + b"\x00")
         digest.update(_build_digest(corpus, info))
@@ -688,7 +694,7 @@ class RuleCache:
         shared = hashlib.sha256()
         shared.update(f"{code_fingerprint()}\x00{rule_id}\x00{info.reads}\x00".encode())
         shared.update(f"{corpus.config!r}\x00".encode("utf-8", "surrogateescape"))
-        shared.update(_others_running(corpus, rule_id))
+        shared.update(_others_running(corpus, info))
         for present in sorted(corpus.tree):
             shared.update(present.encode("utf-8", "surrogateescape") + b"\x00")
         shared.update(_build_digest(corpus, info))
