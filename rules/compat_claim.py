@@ -63,9 +63,8 @@ from typing import Any
 from speclint.analyses.compat import Change
 from speclint.analyses.context import Context
 from speclint.analyses.proto_changes import contract_changes
-from speclint.analyses.rfcs import Rfc, corpus_rfcs, plain
+from speclint.analyses.rfcs import Rfc, affected_paths, corpus_rfcs, plain
 from speclint.common.findings import Finding, Location, Severity
-from speclint.rules.rfc_affects import affected_paths
 
 ID = "compat-claim"
 SEVERITY = Severity.ERROR

@@ -3,22 +3,16 @@
 What it does
     Validates each example against its schema, in the schema's own dialect, resolving
     ``$ref``\\s through the corpus (offline): OpenAPI media type, parameter and header examples;
-    AsyncAPI message example payloads; a schema's own ``examples``/``example`` (a warning:
-    JSON Schema only recommends that they validate, Validation 2020-12 §9.5); example files
-    in an ``examples``/``samples``/``conformance`` folder; and JSON/YAML fences in Markdown,
-    tied to a schema explicitly (info string ```` ```json schema=x.schema.json ````, a
-    ``<!-- normative-example: x.schema.json -->`` marker, configuration), by the paragraph above
-    (it names one schema file or definition), or bound by what the example is: the schema it
-    names, the values it gives to members a definition fixes (``"method": "message/send"``),
-    the OpenAPI operation it sits under, or its shape (a warning). ``speclint bindings`` lists
-    every example with what binds it, or why nothing does. In an OpenAPI 3 document a
-    ``readOnly`` required member is not asked of a request example, nor a ``writeOnly`` one
-    of a response (3.0.3 §4.7.24.1), and an empty example of a query parameter with
-    ``allowEmptyValue: true`` is a request the API takes (3.0.3 §4.7.12.1). The message names
-    the failing keyword (a ``oneOf``'s branches by name, and the one the example came closest
-    to). Items of one ``examples`` array
-    that fail the same keyword at the same place of the schema are one finding, the other
-    items its related locations.
+    AsyncAPI message payloads; a schema's own ``examples``/``example`` (a warning: JSON Schema
+    only recommends that they validate, Validation 2020-12 §9.5); files in an
+    ``examples``/``samples``/``conformance`` folder; and JSON/YAML fences in Markdown, tied to a
+    schema by their info string (```` ```json schema=x.schema.json ````), a marker comment or
+    configuration, by the paragraph above, or by what the example is (the schema it names, the
+    values it gives to members a definition fixes, the operation it sits under, its shape).
+    ``speclint bindings`` lists every example with what binds it, or why nothing does. OpenAPI's
+    ``readOnly``/``writeOnly`` and ``allowEmptyValue`` are honoured (3.0.3 §4.7.24.1,
+    §4.7.12.1). The message names the failing keyword (for a ``oneOf``, its branches and the
+    closest one); items of one ``examples`` array failing alike are one finding.
 
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
@@ -66,16 +60,13 @@ Options
     JSON-RPC response by its request); ``false`` turns one off.
 
 Limitations
-    What an example does not give is not demanded where the text shows a part (a fragment, an
-    example "trimmed for brevity", a sketch giving under half of the required members), and
-    placeholders, elisions (``"..."``) and type sketches (``"count": "integer"``) are not
-    judged: the cases are the tests', each named after it (``grep -l example-invalid tests/``).
-    A schema's string example that is the JSON text of how the value appears in a document
-    (``"{\\n  \\"path\\": \\"file.csv\\"\\n}\\n"`` for ``path``) is judged by the value it shows:
-    the member named as the property, or the object or array of a text laid out over lines.
-    A schema whose references do not resolve is skipped
-    (``unresolved-ref``); a missing member its schema's ``required`` misspells is
-    ``required-undeclared``'s finding, and this rule's when the run does not run that one.
+    Partial examples (a fragment, one "trimmed for brevity", a sketch), placeholders, elisions
+    (``"..."``), type sketches (``"count": "integer"``) and a schema example written as the JSON
+    text of a value are judged for what they show, not for what they leave out: the cases are
+    the tests', each named after it (``grep -l example-invalid tests/``). A schema whose
+    references do not resolve is skipped (``unresolved-ref``); a missing member its schema's
+    ``required`` misspells is ``required-undeclared``'s finding, and this rule's when the run
+    does not run that one.
 """
 
 from __future__ import annotations

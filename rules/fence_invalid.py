@@ -65,7 +65,7 @@ from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.prose import CodeFence
-from speclint.parsing.sketches import ELLIPSIS, LITERALS, sketch_notes
+from speclint.parsing.sketches import ELLIPSIS, JSON_STRING, LITERALS, sketch_notes
 from speclint.parsing.structured import (
     ParseFailure,
     fast_json,
@@ -108,7 +108,6 @@ _ELIDED_MEMBER = re.compile(
 # Placeholders before a fence is read as a notation: one bare word is more likely a slip (a
 # value whose quotes were forgotten, `tru`), several a sketch's letters.
 PLACEHOLDERS = 2
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 # A JSON type name where a value goes (`"retry_after_ms": integer`): a schematic sketch.
 _TYPE_NAMES = frozenset(
     {"string", "integer", "int", "number", "float", "boolean", "bool", "object", "array"}
@@ -236,9 +235,9 @@ def notation(text: str) -> bool:
     repetition marks (``[(method_name)+]``), several bare words where values go
     (``methods: [A, B, C]``), or a bare key whose body is only an elision (``proof: {...}``). A
     slip in otherwise valid JSON (a trailing comma, a quote left out) has none of them."""
-    if _ELIDED_MEMBER.search(_STRING.sub('""', strip_jsonc(text))):
+    if _ELIDED_MEMBER.search(JSON_STRING.sub('""', strip_jsonc(text))):
         return True
-    bare = _STRING.sub('""', strip_jsonc(sketch_notes(text)))
+    bare = JSON_STRING.sub('""', strip_jsonc(sketch_notes(text)))
     if _REPETITION.search(bare):
         return True
     words = [w for w in _BARE_VALUE.findall(bare) if w not in LITERALS]

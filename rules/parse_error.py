@@ -77,7 +77,7 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
-from speclint.parsing.sketches import ELLIPSIS, sketch_notes
+from speclint.parsing.sketches import ELLIPSIS, JSON_STRING, sketch_notes
 from speclint.parsing.structured import ParseFailure, fast_json, parse_json
 
 ID = "parse-error"
@@ -143,10 +143,6 @@ def _key(message: str) -> str:
     return next((k for m, k in _EARLIER_WORDING.items() if message.startswith(m)), message)
 
 
-# A string, in a line of JSON: what an elision inside one is not.
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
-
-
 def _sketch(document: Document) -> bool:
     """Whether a JSON file fails where it elides members (``...`` outside a string, on the line
     its parse stopped at) and parses once its elisions are read as such."""
@@ -156,7 +152,7 @@ def _sketch(document: Document) -> bool:
     lines = text.split("\n")
     if not 1 <= problem.line <= len(lines):
         return False
-    if not ELLIPSIS.search(_STRING.sub('""', lines[problem.line - 1])):
+    if not ELLIPSIS.search(JSON_STRING.sub('""', lines[problem.line - 1])):
         return False
     noted = sketch_notes(text, elisions_only=True)
     if fast_json(noted) is not None:

@@ -33,22 +33,15 @@ Options
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.rfcs import corpus_rfcs
+from speclint.analyses.rfcs import affected_paths, corpus_rfcs
 from speclint.common.findings import Finding, Location, Severity
 
 ID = "rfc-affects"
 SEVERITY = Severity.WARNING
-_EXTENSIONS = ("json", "yaml", "yml", "md", "ts", "js", "proto", "toml", "txt", "py")
-_PATH = re.compile(
-    r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:"
-    + "|".join(_EXTENSIONS)
-    + r")|(?:[\w.-]+/)+)(?![\w/-])"
-)
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -70,27 +63,6 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                 Location(rfc.path, affects.line, 1, pointer="#affects"),
                 key=path,
             )
-
-
-def affected_paths(value: str) -> list[str]:
-    """The file and folder paths an ``Affects`` value names, in order."""
-    spans = re.findall(r"`([^`]+)`", value)
-    # Folders only count when written as code (`conformance/`): "§B/§D" in prose is no folder.
-    candidates = [(span, True) for span in spans if "*" not in span]  # globs are not checked
-    candidates.append((re.sub(r"`[^`]*`", " ", value), False))
-    found: list[str] = []
-    for text, in_code in candidates:
-        for match in _PATH.finditer(text):
-            path = match.group(1)
-            if path.endswith("/") and (not in_code or len(path.strip("/")) < 2):
-                continue
-            if "*" in path or "://" in text[max(0, match.start() - 8) : match.start() + 3]:
-                continue
-            if path.startswith("http") or path.count(".") > 3:
-                continue
-            if path not in found:
-                found.append(path)
-    return found
 
 
 def _file_names(corpus: Context) -> dict[str, int]:

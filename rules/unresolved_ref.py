@@ -2,56 +2,27 @@
 
 What it does
     Resolves every ``$ref`` in schemas and API documents against the corpus (relative to the
-    document, or to the base URI its ``$id`` sets, JSON Schema 2020-12 §8.2; ``id`` where the
-    dialect in force is draft-04, so an embedded draft-04 metaschema resolves its own
-    ``#/definitions/...``) and reports those that
-    do not reach a schema: the file is missing, the JSON pointer names nothing in an existing file,
-    the ``$id`` is not defined by any corpus schema, the reference is not a URI reference at all
-    (``http://[host``, RFC 3986), or the reference starts a loop of ``$ref``-only schemas that
-    never reaches one (a pointer that misses only because a key's ``/`` is not written ``~1``
-    is told the pointer to write, RFC 6901 §3). Nothing is fetched from the network: a remote URL is not followed, and
-    the run says so among what it did not check ("not checked: 3 remote references not
-    followed"), not as a finding. A URL is the corpus's own when its ``$id``\\s use its host
-    (on a host serving many owners, ``raw.githubusercontent.com``, its owner and repository; on
-    a project-pages host, ``OWNER.github.io/REPOSITORY/``, its repository: the owner's other
-    repositories there are remote), but for a lone ``$id`` that disagrees with where two or
-    more of the others on its host publish its file (a schema copied with another repository's
-    ``$id``): it names its file, and says nothing of where the corpus is published (a vendored
-    schema's ``$id`` on its publisher's host is no such disagreement). But a URL whose host is a bare word
-    (``https://schemas/opengis.org/x.json``: a ``/`` typed for a ``.``; not ``localhost``) can
-    never resolve, and is a ``warning``, with the URL it likely meant.
+    document, or to the base URI its ``$id`` sets, JSON Schema 2020-12 §8.2; ``id`` under
+    draft-04) and reports those that reach no schema: a missing file, a JSON pointer that names
+    nothing (when only an unescaped ``/`` is wrong, the ``~1`` pointer to write, RFC 6901 §3), an
+    ``$id`` no corpus schema defines, a reference that is not a URI reference (RFC 3986), a loop
+    of ``$ref``-only schemas, or a URL whose host is a bare word (``https://schemas/x.json``:
+    a ``warning``, with the URL it likely meant).
 
-    References to the same missing target are reported once, at the first referencing site, with
-    every other site as a related location (200 at most; past that the message counts those not
-    listed), so a missing shared file is one finding, not eighty,
-    whatever folder each reference is written from and however it spells the path
-    (``../shared/x.json``, ``./x.json``); the finding names the missing file by its corpus path
-    (and, for ``x.yml/`` where ``x.yml`` exists, says to drop the trailing slash).
-    A reference by ``$id`` to where the corpus publishes that same file (its other ``$id``\\s say
-    ``https://example.org/spec/`` is ``schemas/``) joins it; an ``$id`` no reference names by
-    path is reported with the file that would declare it. Three or more missing ``$id``\\s under
-    one folder are one finding too. A reference into a plain YAML/JSON fragment file (``$ref:
-    ../common/servers.yaml#/prod``) resolves like one into a schema, a reference written as a file
-    path (``paths/runs_{runId}.yaml``) names that file, a reference by URL to a file of the
-    folder the corpus publishes at that URL (its other ``$id``\\s say so) reaches that file (it
-    is served there, whatever ``$id`` it declares; the folders below it too: the ``$id``
-    ``https://example.org/spec/v1/run.json`` of ``schemas/v1/run.json`` says ``schemas/`` is
-    published at ``https://example.org/spec/``), and one to a file that is there but is
-    not JSON or YAML (a Markdown description or a code sample, which Redocly puts in its place)
-    is not reported. A generated bundle (see
-    ``speclint.analyses.lineage``) is judged at its sources, not again in its copies.
-    References into a git submodule that is not checked out (``.gitmodules`` names the folder,
-    which holds no file), by a relative path or host-relative (``/sibling/x.json``), are
-    another repository's schemas: one ``info`` per submodule says they were not checked.
-    References to a file that a program of the repository writes (a build command runs it:
-    ``vite-node scripts/generate.ts``; a line of it that calls a write names the file,
-    ``fs.writeFileSync(`${DIR}/dictionary.json`, ...)``, and it names the referencing file's
-    folder, whose files it builds from) name a build output the repository does not commit: one
-    ``info`` per file says they were not checked (``speclint.analyses.downloads.program_writes``).
-    A local pointer (``#/channels/start``) that its own file lacks but a fragment defines that
-    the repository's bundler merges into it (``asyncapi bundle service.json common.json``,
-    ``redocly join``, ``openapi-merge``: ``speclint.analyses.merging``) resolves in the merged
-    document and is not reported; one the merged document lacks too still is.
+    Nothing is fetched: a remote URL is not followed, and the run's summary says so ("not
+    checked: 3 remote references not followed"), not a finding. A URL is the corpus's own when
+    its ``$id``\\s publish on that host (on a shared host such as ``raw.githubusercontent.com``
+    or ``OWNER.github.io``, under its own repository); it then resolves to the file the corpus
+    publishes there.
+
+    One missing target is one finding, at its first referencing site, with the other sites as
+    related locations (200 at most), however each spells the path; three or more missing
+    ``$id``\\s under one folder are one finding too. Not reported: a target that exists but is
+    not JSON or YAML (a Markdown description), a generated bundle's copies (judged at their
+    sources, ``speclint.analyses.lineage``), a local pointer that the repository's bundler
+    merges in (``speclint.analyses.merging``). An ``info`` says what was not checked: references
+    into a git submodule that is not checked out, and into a file a program of the repository
+    writes (``speclint.analyses.downloads.program_writes``).
 
 Why is this bad?
     A validator given the schema fails at run time (or, worse, some validators ignore the reference

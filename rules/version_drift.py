@@ -3,42 +3,26 @@
 What it does
     Collects the versions a corpus states about itself:
 
-    - the corpus version: ``version`` in this rule's options, else the latest release heading of
-      the changelog at the root (``CHANGELOG.md``, ``CHANGES.md``, ``HISTORY.md``, ``NEWS.md``
-      or ``RELEASES.md``: ``## [1.2.0] - 2026-05-01``, or linked to its compare view as
-      release-please writes it, ``## [1.2.0](https://…/compare/v1.1.0...v1.2.0)``;
-      ``Unreleased`` and a development version, ``2.0.0-dev``, are skipped), else
-      ``package.json``'s ``version`` unless it is a placeholder no release had (``0.0.0``,
-      ``0.0.1``: a documentation site's or a tool's package, not the protocol's; a ``private``
-      package at ``npm init``'s ``1.0.0``, or one at it ahead of the changelog's latest
-      release), or a package that is not the specification's: the root of
-      a monorepo (``workspaces``, or a ``pnpm-workspace.yaml``, ``lerna.json``, ``nx.json`` or
-      ``rush.json`` beside it), one named for tools (a word of its ``name``: ``api-tools``,
-      ``spec_scripts``, ``utils``), a documentation site (Docusaurus, VitePress
-      ... among its dependencies), one with only devDependencies that publishes nothing
-      (no ``main``, ``exports``, ``files``, ``bin``), one whose ``main`` is a file the
-      repository lacks (``npm init``'s skeleton), or a service's (runtime ``dependencies``
-      and code to run, a ``start`` script or a ``main`` in code, publishing no API
-      document): its tooling's or its code's version, unless an API document shares it;
+    - the corpus version: ``version`` in this rule's options, else the latest release heading
+      of the root changelog (``CHANGELOG.md``, ``CHANGES.md``, ``HISTORY.md``, ``NEWS.md``,
+      ``RELEASES.md``; ``## [1.2.0] - 2026-05-01``, release-please's linked heading too;
+      ``Unreleased`` and ``2.0.0-dev`` skipped), else ``package.json``'s ``version`` when that
+      package is the specification's (not a placeholder such as ``0.0.0``, a monorepo root, a
+      tool's, a documentation site's or a service's package, unless an API document shares its
+      version);
     - ``info.version`` of every OpenAPI and AsyncAPI document;
-    - the spec version each API document declares (``openapi: 3.1.0``, ``asyncapi: 3.0.0``) and
-      the one its own ``info.description`` names ("This document follows AsyncAPI 3.0.0").
+    - the spec version each API document declares (``openapi: 3.1.0``) and the one its own
+      ``info.description`` names ("This document follows AsyncAPI 3.0.0").
 
-    It reports an API document whose ``info.version`` is not the corpus version (unless it is
-    a development placeholder no release had, which a build fills in: ``0.0.0``,
-    ``0.1.0-dev``, ``x.y.z``, ``${VERSION}``, ``latest``, ``dev``, ``unreleased``, ``next``; nor
-    a released copy in a folder named for the version it declares: ``v1.1/openapi.yaml`` at
-    ``1.1.0``, or one named for it: ``petstore-1.0.0.yaml``; nor a sample in a ``demo/``,
-    ``examples/``, ``samples/``, ``test/`` or ``__fixtures__/`` folder: a demo API versions
-    itself), a ``package.json`` that disagrees with the changelog (named as the repository
-    names it), and a self-description that names another spec version than the document
-    declares. An API document *ahead* of the corpus version is reported only when the
-    versions are evidently one numbering (an API document declares the corpus version, or
-    declared a release the changelog lists): otherwise the changelog is another artifact's
-    (a bundle's release number) and the document versions the contract on its own.
-    Versions are compared on major.minor by default
-    (``1.1.0`` and ``1.1.9`` agree: the API documents describe the protocol, patch releases of the
-    corpus do not change it); ``precision = "patch"`` compares all three parts. ``1.0`` and
+    It reports an API document whose ``info.version`` is not the corpus version, a
+    ``package.json`` that disagrees with the changelog, and a self-description that names
+    another spec version than the document declares. Not reported: a development placeholder
+    a build fills in (``0.1.0-dev``, ``${VERSION}``, ``latest``), a released copy in a folder
+    or file named for its version (``v1.1/openapi.yaml``), a sample under ``examples/`` or
+    ``test/``, and a document *ahead* of the corpus version unless the two are evidently one
+    numbering (an API document declares, or declared, a release the changelog lists).
+    Versions are compared on major.minor by default (patch releases of the corpus do not
+    change the protocol); ``precision = "patch"`` compares all three parts. ``1.0`` and
     ``1.0.0`` are the same version.
 
 Why is this bad?

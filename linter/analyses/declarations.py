@@ -210,18 +210,27 @@ class SchemaIndex:
             seen.add(current.key)
             if current.raw.get(keyword) is True:
                 return True
-            reference = current.raw.get("$ref")
-            if isinstance(reference, str):
-                try:
-                    target = self.target(current, reference)
-                except Unknown:
-                    target = frozenset()
-                if isinstance(target, Node):
-                    pending.append(target)
-            branches = current.raw.get("allOf")
-            for i, _ in enumerate(branches if isinstance(branches, list) else []):
-                pending.append(self.nodes.get((current.document.path, _at(current, "allOf", i))))
+            pending.extend(self.applied_always(current, current.raw))
         return False
+
+    def applied_always(self, node: Node, schema: dict[str, Any]) -> list[Node]:
+        """The schemas ``schema`` (``node``'s, as read) always applies in place: its ``$ref``
+        target when the index holds it, and its ``allOf`` branches."""
+        applied: list[Node] = []
+        reference = schema.get("$ref")
+        if isinstance(reference, str):
+            try:
+                target = self.target(node, reference)
+            except Unknown:
+                target = frozenset()
+            if isinstance(target, Node):
+                applied.append(target)
+        branches = schema.get("allOf")
+        for i, _ in enumerate(branches if isinstance(branches, list) else []):
+            inner = self.nodes.get((node.document.path, _at(node, "allOf", i)))
+            if inner is not None:
+                applied.append(inner)
+        return applied
 
     def walk(self, document: Document, pointer: str, root: Any, dialect: str) -> None:
         """Register every schema object under ``root`` (iterative, depth-bounded)."""
@@ -499,18 +508,7 @@ def closed_typos(index: SchemaIndex, path: str, pointer: str) -> list[tuple[Loca
         reading = modern(node.raw, node.dialect)
         if reading is None:
             continue
-        if isinstance(reading.node.get("$ref"), str):
-            try:
-                target = index.target(node, reading.node["$ref"])
-            except Unknown:
-                target = frozenset()
-            if isinstance(target, Node):
-                pending.append(target)
-        branches = reading.node.get("allOf")
-        for i, _ in enumerate(branches if isinstance(branches, list) else []):
-            inner = index.nodes.get((node.document.path, _at(node, "allOf", i)))
-            if inner is not None:
-                pending.append(inner)
+        pending.extend(index.applied_always(node, reading.node))
         # A member the schema requires and declares must be there and valid: a schema of it
         # that no instance satisfies makes this one unsatisfiable too.
         required = reading.node.get("required")

@@ -75,7 +75,7 @@ class InlinedView:
         """The file and pointer where what is at ``pointer`` of the view is written."""
         best = ""
         for start in self.origins:
-            if len(start) > len(best) and (pointer == start or pointer.startswith(start + "/")):
+            if len(start) > len(best) and pointer_within(pointer, start):
                 best = start
         if not best:
             return self.document, pointer

@@ -35,7 +35,7 @@ from referencing.exceptions import NoSuchResource, PointerToNowhere, Unresolvabl
 from referencing.jsonschema import DRAFT202012, specification_with
 
 from speclint.parsing.kinds import STRUCTURED_SUFFIXES, DocumentKind, draft_of
-from speclint.parsing.structured import escape_token, join_pointer
+from speclint.parsing.structured import escape_token, join_pointer, pointer_within
 
 if TYPE_CHECKING:
     from speclint.model.corpus import Corpus, Document
@@ -152,11 +152,7 @@ class ReferenceIndex:
             return list(found)
         start = bisect.bisect_left(pointers, pointer)
         end = bisect.bisect_left(pointers, pointer + "0")  # "0" follows "/": past the subtree
-        return [
-            r
-            for r in found[start:end]
-            if r.pointer == pointer or r.pointer.startswith(pointer + "/")
-        ]
+        return [r for r in found[start:end] if pointer_within(r.pointer, pointer)]
 
     def validator(self, dialect: type[Any], uri: str) -> Any:
         """A ``dialect`` validator for the schema at ``uri`` (absolute, fragment allowed), resolving

@@ -175,3 +175,33 @@ def corpus_rfcs(corpus: Corpus) -> list[Rfc]:
         if rfc is not None:
             found.append(rfc)
     return found
+
+
+_AFFECTED_EXTENSIONS = ("json", "yaml", "yml", "md", "ts", "js", "proto", "toml", "txt", "py")
+_AFFECTED_PATH = re.compile(
+    r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.(?:"
+    + "|".join(_AFFECTED_EXTENSIONS)
+    + r")|(?:[\w.-]+/)+)(?![\w/-])"
+)
+
+
+def affected_paths(value: str) -> list[str]:
+    """The file and folder paths an RFC's ``Affects`` value names, in order (``rfc-affects``
+    checks they exist; ``compat-claim`` reads which contracts the RFC changes)."""
+    spans = re.findall(r"`([^`]+)`", value)
+    # Folders only count when written as code (`conformance/`): "§B/§D" in prose is no folder.
+    candidates = [(span, True) for span in spans if "*" not in span]  # globs are not checked
+    candidates.append((re.sub(r"`[^`]*`", " ", value), False))
+    found: list[str] = []
+    for text, in_code in candidates:
+        for match in _AFFECTED_PATH.finditer(text):
+            path = match.group(1)
+            if path.endswith("/") and (not in_code or len(path.strip("/")) < 2):
+                continue
+            if "*" in path or "://" in text[max(0, match.start() - 8) : match.start() + 3]:
+                continue
+            if path.startswith("http") or path.count(".") > 3:
+                continue
+            if path not in found:
+                found.append(path)
+    return found

@@ -35,6 +35,7 @@ from speclint.common.findings import VALUE_SHOWN, Finding, Severity, json_value
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import draft_of
 from speclint.parsing.regex_cost import compiled_elements, oversized
+from speclint.parsing.sketches import JSON_STRING
 from speclint.parsing.structured import join_pointer
 
 ASYNCAPI_DATA = "data/asyncapi"
@@ -743,7 +744,7 @@ def short_message(
     if names_room is not None:
         # A long string the library quotes itself (a discriminator's unresolved reference):
         # its start, as a value is shown.
-        message = _QUOTED.sub(lambda m: _shown(m.group(0), names_room), message)
+        message = JSON_STRING.sub(lambda m: _shown(m.group(0), names_room), message)
     # An error the library built itself has no keyword: jsonschema's `<unset>` sentinel.
     keyword = error.validator if isinstance(error.validator, str) else ""
     return f"{message} (keyword `{keyword}`)" if keyword else message
@@ -853,7 +854,6 @@ def json_spelled(message: str) -> str:
 
 
 NAMES_SHOWN = 8
-_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 # A run of quoted names (``"a", "b", ... were unexpected``, an `enum`'s members): the first few
 # and how many more, when the run is long; the words around it stay.
 _NAME_RUN = re.compile(r'"(?:[^"\\\n]|\\.)*"(?:, "(?:[^"\\\n]|\\.)*")+')
@@ -874,7 +874,7 @@ def _fewer_names(message: str, room: int | None = None) -> str:
     with ``room``, to the first ones that fit in ``room`` characters (one at least)."""
 
     def fewer(match: re.Match[str]) -> str:
-        names = re.findall(r'"(?:[^"\\\n]|\\.)*"', match.group(0))
+        names = JSON_STRING.findall(match.group(0))
         if room is not None and len(match.group(0)) > room:
             kept = 1
             while kept < len(names) and len(", ".join(names[: kept + 1])) <= room:

@@ -14,6 +14,8 @@ import re
 # JSON's and JSON5's literal words: never a phrase's.
 LITERALS = frozenset({"true", "false", "null", "Infinity", "NaN"})
 ELLIPSIS = re.compile(r"\(\s*(?:\.{3,}|…)\s*\)|\.{3,}|…")  # `...`, `(...)`, `…`
+# A double-quoted string on one line of JSON: what an elision inside one is not.
+JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
 
 def sketch_notes(text: str, wrapped: bool = False, elisions_only: bool = False) -> str:
