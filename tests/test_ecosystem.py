@@ -139,6 +139,20 @@ def test_the_sample_is_fixed_by_its_seed_and_skips_labelled_findings() -> None:
     assert len(check.sample(results, labels, 100, seed=7)["broken-link"]) == 39
 
 
+def test_a_sample_capped_per_repository_takes_the_others_first() -> None:
+    # One repository's 30 findings of a rule would fill a 10-finding sample nearly alone.
+    crowded = [hit(f"a{i:02}", line=i) for i in range(30)]
+    quiet = [hit(f"b{i}", line=i) for i in range(3)] + [hit(f"c{i}", line=i) for i in range(2)]
+    results = [result("o/a", *crowded), result("o/b", *quiet[:3]), result("o/c", *quiet[3:])]
+    capped = check.sample(results, [], 10, seed=3, per_repo=4)["broken-link"]
+    assert Counter(repo for repo, _ in capped) == {"o/a": 4, "o/b": 3, "o/c": 2}
+    assert (
+        capped == check.sample(list(reversed(results)), [], 10, seed=3, per_repo=4)["broken-link"]
+    )
+    uncapped = check.sample(results, [], 10, seed=3)["broken-link"]
+    assert sum(repo == "o/a" for repo, _ in uncapped) > 4
+
+
 def test_the_markdown_report_has_both_tables() -> None:
     results = {"o/a": result("o/a", hit("f1"))}
     text = check.markdown_report(results, check.tally(results.values(), []), [], "meta")

@@ -3,7 +3,7 @@ r"""Ecosystem check: lint public spec repositories and compare runs (issue 26).
 Usage::
 
     python benchmarks/ecosystem/check.py [--only NAME ...] [--batch N] [--skip-slow] [--jobs N]
-        [--mirrors DIR] [--scratch DIR] [--no-run] [--sample N --seed S] [--markdown FILE]
+        [--mirrors DIR] [--scratch DIR] [--no-run] [--sample N --seed S [--per-repo K]] [--markdown FILE]
 
 Each repository of ``repos.toml`` (beside this script) is extracted once per pinned commit from a
 bare git mirror (``--mirrors``, default ``/work/.mirror``, one ``owner+name/repo`` folder per
@@ -610,10 +610,19 @@ def gone_since_first_read(results: dict[str, Result], labels: Iterable[Label]) -
 
 
 def sample(
-    results: Iterable[Result], labels: Iterable[Label], per_rule: int, seed: int
+    results: Iterable[Result],
+    labels: Iterable[Label],
+    per_rule: int,
+    seed: int,
+    per_repo: int | None = None,
 ) -> dict[str, list[tuple[str, Hit]]]:
     """Up to ``per_rule`` unlabelled findings of each rule, drawn with ``random.Random(seed)`` from
-    a canonical order, so one seed always gives the same sample for the same findings."""
+    a canonical order, so one seed always gives the same sample for the same findings.
+
+    ``per_repo`` caps one repository's share of a rule's sample (batch 6 on, issue 45): one
+    repository's build convention misread by a rule is one class, and without the cap it filled a
+    rule's whole sample (2,723 findings of one merge convention gave all 25 of a rule's labels).
+    Without it the draw is the one batches 1-5 were sampled with."""
     index = label_index(labels)
     pool: dict[str, list[tuple[str, Hit]]] = defaultdict(list)
     for result in results:
@@ -624,7 +633,18 @@ def sample(
     chosen = {}
     for rule in sorted(pool):
         candidates = sorted(pool[rule], key=lambda item: (item[0], item[1].fingerprint))
-        picked = random.Random(f"{seed}:{rule}").sample(candidates, min(per_rule, len(candidates)))
+        draw = random.Random(f"{seed}:{rule}")
+        if per_repo is None:
+            picked = draw.sample(candidates, min(per_rule, len(candidates)))
+        else:
+            taken: Counter[str] = Counter()
+            picked = []
+            for repo, hit in draw.sample(candidates, len(candidates)):
+                if len(picked) == per_rule:
+                    break
+                if taken[repo] < per_repo:
+                    taken[repo] += 1
+                    picked.append((repo, hit))
         chosen[rule] = sorted(picked, key=lambda item: (item[0], item[1].path, item[1].line))
     return chosen
 
@@ -828,6 +848,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-run", action="store_true", help="report on the newest stored run")
     parser.add_argument("--sample", type=int, default=5, metavar="N", help="unlabelled per rule")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--per-repo", type=int, metavar="K", help="at most K of one repository in a rule's sample"
+    )
     parser.add_argument("--diff-limit", type=int, default=20, help="lines per repository")
     parser.add_argument("--markdown", type=Path, metavar="FILE")
     args = parser.parse_args(argv)
@@ -929,7 +952,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     if args.sample:
         print(f"Unlabelled findings to read next (seed {args.seed}):")
-        print(sample_text(sample(results.values(), labels, args.sample, args.seed)))
+        print(sample_text(sample(results.values(), labels, args.sample, args.seed, args.per_repo)))
     if args.markdown:
         args.markdown.write_text(
             markdown_report(results, tallies, changes, meta, batches), encoding="utf-8"
