@@ -10,6 +10,7 @@ import ast
 import json
 import re
 import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -941,9 +942,54 @@ def _oas30_validator_class() -> Any:
 
     install_safe_patterns()
     keywords: dict[str, Any] = {"pattern": _pattern, "multipleOf": _multiple_of}
-    for keyword in ("$ref", "allOf", "anyOf", "oneOf"):
-        keywords[keyword] = _nullable_beside(OAS30Validator.VALIDATORS[keyword])
+    keywords["$ref"] = _nullable_beside(OAS30Validator.VALIDATORS["$ref"])
+    for keyword, plain in (
+        ("allOf", _keywords.allOf),
+        ("anyOf", _keywords.anyOf),
+        ("oneOf", _keywords.oneOf),
+    ):
+        keywords[keyword] = _nullable_beside(
+            _discriminator_once(OAS30Validator.VALIDATORS[keyword], plain)
+        )
     return validators.extend(OAS30Validator, keywords)
+
+
+class _Discriminating(threading.local):
+    """The (instance, schema) pairs whose discriminator is being followed, in this thread."""
+
+    def __init__(self) -> None:
+        self.pairs: set[tuple[int, int]] = set()
+
+
+_DISCRIMINATING = _Discriminating()
+
+
+def _discriminator_once(keyword: Any, plain: Any) -> Any:
+    """``keyword`` (a combinator of openapi-schema-validator, which follows a ``discriminator``
+    beside it to the schema its value maps to), but followed once per instance and schema.
+
+    The inheritance pattern of 3.0.3 §4.7.25.1 (a base with a discriminator that each subtype
+    extends with ``allOf: [$ref: Base, ...]``) maps the value back to the subtype, whose ``allOf``
+    reaches the base again: the library then follows the discriminator for ever (a
+    RecursionError after minutes; python-openapi/openapi-spec-validator#400 is the same loop).
+    Met again for the same instance, the discriminator has already chosen: the combinator is then
+    judged as JSON Schema does, which 3.0.3 §4.7.25 says the discriminator only hints at."""
+
+    def judged(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if not isinstance(schema, dict) or "discriminator" not in schema:
+            yield from keyword(validator, value, instance, schema)
+            return
+        pair = (id(instance), id(schema))
+        if pair in _DISCRIMINATING.pairs:
+            yield from plain(validator, value, instance, schema)
+            return
+        _DISCRIMINATING.pairs.add(pair)
+        try:
+            yield from keyword(validator, value, instance, schema)
+        finally:
+            _DISCRIMINATING.pairs.discard(pair)
+
+    return judged
 
 
 def _nullable_beside(keyword: Any) -> Any:
