@@ -66,3 +66,24 @@ def test_a_discriminator_that_maps_back_to_its_subtype_is_followed_once(
     assert [(f["rule"], f["location"]["line"]) for f in findings] == [("example-invalid", 10)]
     # The one failure, reached along both paths, is one error, not "(and 1 more error)".
     assert "more error" not in str(findings[0]["message"])
+
+
+def test_the_empty_pattern_of_pattern_properties_covers_every_member(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`patternProperties: {"": ...}` matches every name (the empty pattern is found in any
+    string); jsonschema's own `additionalProperties` skipped an empty join of the patterns and
+    called every member additional. A member the pattern's subschema rejects is still found."""
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://example.org/links.json",
+        "type": "object",
+        "patternProperties": {"": {"type": "string"}},
+        "additionalProperties": False,
+        "examples": [{"self": "/a", "next": "/b"}, {"self": 3}],
+    }
+    code, findings = _report(make_corpus({"schemas/links.json": json.dumps(schema, indent=2)}))
+    assert [(f["rule"], f["location"]["pointer"]) for f in findings] == [
+        ("example-invalid", "/examples/1")
+    ]
+    assert "not of type" in str(findings[0]["message"])

@@ -293,6 +293,22 @@ class _BoundedRe:
         return getattr(re, name)
 
 
+def _additional_members(instance: Any, schema: Any) -> Iterator[Any]:
+    """The members of ``instance`` that neither ``properties`` nor ``patternProperties`` of
+    ``schema`` cover, for ``additionalProperties``.
+
+    jsonschema's own (``_utils.find_additional_properties``) joins the patterns with ``|`` and
+    skips the search when the join is empty, so ``patternProperties: {"": ...}`` (the empty
+    pattern, which matches every name: 2020-12 Validation §6.3.3, ECMA-262 `search`) covered no
+    member and each was called an additional property. Each pattern is searched on its own."""
+    properties = schema.get("properties", {})
+    patterns = list(schema.get("patternProperties", {}))
+    search = _BoundedRe().search
+    for name in instance:
+        if name not in properties and not any(search(p, name) for p in patterns):
+            yield name
+
+
 def _too_slow(pattern: str, text: str) -> PatternTimeout:
     shown = text if len(text) <= 40 else text[:37] + "..."
     again = ", and is not judged against it again in this file" if _SCOPES else ""
@@ -431,6 +447,7 @@ def install_safe_patterns() -> None:
     # The bare `re.search` calls left in jsonschema's keyword code (see _BoundedRe).
     for module in (_keywords, _legacy_keywords, _utils):
         vars(module)["re"] = _BoundedRe()
+    vars(_keywords)["find_additional_properties"] = _additional_members
     for cls in (
         jsonschema.Draft3Validator,
         jsonschema.Draft4Validator,
@@ -938,9 +955,10 @@ def _oas30_validator_class() -> Any:
     `pattern` runs the `regress` engine, which backtracks without a limit (``^(a|a)*$`` took
     43 s on 29 characters)."""
     # Deferred: openapi-schema-validator takes 0.35 s to import; only OpenAPI 3.0 needs it here.
-    from openapi_schema_validator import OAS30Validator
+    from openapi_schema_validator import OAS30Validator, _keywords as oas_keywords
 
     install_safe_patterns()
+    vars(oas_keywords)["find_additional_properties"] = _additional_members
     keywords: dict[str, Any] = {"pattern": _pattern, "multipleOf": _multiple_of}
     keywords["$ref"] = _nullable_beside(OAS30Validator.VALIDATORS["$ref"])
     for keyword, plain in (
