@@ -955,7 +955,8 @@ def _oas30_validator_class() -> Any:
     `pattern` runs the `regress` engine, which backtracks without a limit (``^(a|a)*$`` took
     43 s on 29 characters)."""
     # Deferred: openapi-schema-validator takes 0.35 s to import; only OpenAPI 3.0 needs it here.
-    from openapi_schema_validator import OAS30Validator, _keywords as oas_keywords
+    from openapi_schema_validator import OAS30Validator
+    from openapi_schema_validator import _keywords as oas_keywords
 
     install_safe_patterns()
     vars(oas_keywords)["find_additional_properties"] = _additional_members
