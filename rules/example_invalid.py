@@ -1008,8 +1008,14 @@ def _judged(
 
 
 def _errors(validator: Validator, value: Any) -> list[ValidationError]:
+    """The errors of ``value``, each once: one failure reached along two paths of the schema
+    (a subtype's `allOf` and its base's discriminator mapping back to it) is one error."""
     try:
-        return sorted(validator.iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
+        found = {
+            (tuple(map(str, e.absolute_path)), str(e.validator), e.message): e
+            for e in reversed(list(validator.iter_errors(value)))
+        }
+        return sorted(found.values(), key=lambda e: list(map(str, e.absolute_path)))
     except Unresolvable:
         return []  # unresolved-ref reports the broken reference
     except MALFORMED_SCHEMA:

@@ -10,6 +10,7 @@ import ast
 import json
 import re
 import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -292,6 +293,22 @@ class _BoundedRe:
         return getattr(re, name)
 
 
+def _additional_members(instance: Any, schema: Any) -> Iterator[Any]:
+    """The members of ``instance`` that neither ``properties`` nor ``patternProperties`` of
+    ``schema`` cover, for ``additionalProperties``.
+
+    jsonschema's own (``_utils.find_additional_properties``) joins the patterns with ``|`` and
+    skips the search when the join is empty, so ``patternProperties: {"": ...}`` (the empty
+    pattern, which matches every name: 2020-12 Validation §6.3.3, ECMA-262 `search`) covered no
+    member and each was called an additional property. Each pattern is searched on its own."""
+    properties = schema.get("properties", {})
+    patterns = list(schema.get("patternProperties", {}))
+    search = _BoundedRe().search
+    for name in instance:
+        if name not in properties and not any(search(p, name) for p in patterns):
+            yield name
+
+
 def _too_slow(pattern: str, text: str) -> PatternTimeout:
     shown = text if len(text) <= 40 else text[:37] + "..."
     again = ", and is not judged against it again in this file" if _SCOPES else ""
@@ -430,6 +447,7 @@ def install_safe_patterns() -> None:
     # The bare `re.search` calls left in jsonschema's keyword code (see _BoundedRe).
     for module in (_keywords, _legacy_keywords, _utils):
         vars(module)["re"] = _BoundedRe()
+    vars(_keywords)["find_additional_properties"] = _additional_members
     for cls in (
         jsonschema.Draft3Validator,
         jsonschema.Draft4Validator,
@@ -938,12 +956,59 @@ def _oas30_validator_class() -> Any:
     43 s on 29 characters)."""
     # Deferred: openapi-schema-validator takes 0.35 s to import; only OpenAPI 3.0 needs it here.
     from openapi_schema_validator import OAS30Validator
+    from openapi_schema_validator import _keywords as oas_keywords
 
     install_safe_patterns()
+    vars(oas_keywords)["find_additional_properties"] = _additional_members
     keywords: dict[str, Any] = {"pattern": _pattern, "multipleOf": _multiple_of}
-    for keyword in ("$ref", "allOf", "anyOf", "oneOf"):
-        keywords[keyword] = _nullable_beside(OAS30Validator.VALIDATORS[keyword])
+    keywords["$ref"] = _nullable_beside(OAS30Validator.VALIDATORS["$ref"])
+    for keyword, plain in (
+        ("allOf", _keywords.allOf),
+        ("anyOf", _keywords.anyOf),
+        ("oneOf", _keywords.oneOf),
+    ):
+        keywords[keyword] = _nullable_beside(
+            _discriminator_once(OAS30Validator.VALIDATORS[keyword], plain)
+        )
     return validators.extend(OAS30Validator, keywords)
+
+
+class _Discriminating(threading.local):
+    """The (instance, schema) pairs whose discriminator is being followed, in this thread."""
+
+    def __init__(self) -> None:
+        self.pairs: set[tuple[int, int]] = set()
+
+
+_DISCRIMINATING = _Discriminating()
+
+
+def _discriminator_once(keyword: Any, plain: Any) -> Any:
+    """``keyword`` (a combinator of openapi-schema-validator, which follows a ``discriminator``
+    beside it to the schema its value maps to), but followed once per instance and schema.
+
+    The inheritance pattern of 3.0.3 §4.7.25.1 (a base with a discriminator that each subtype
+    extends with ``allOf: [$ref: Base, ...]``) maps the value back to the subtype, whose ``allOf``
+    reaches the base again: the library then follows the discriminator for ever (a
+    RecursionError after minutes; python-openapi/openapi-spec-validator#400 is the same loop).
+    Met again for the same instance, the discriminator has already chosen: the combinator is then
+    judged as JSON Schema does, which 3.0.3 §4.7.25 says the discriminator only hints at."""
+
+    def judged(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if not isinstance(schema, dict) or "discriminator" not in schema:
+            yield from keyword(validator, value, instance, schema)
+            return
+        pair = (id(instance), id(schema))
+        if pair in _DISCRIMINATING.pairs:
+            yield from plain(validator, value, instance, schema)
+            return
+        _DISCRIMINATING.pairs.add(pair)
+        try:
+            yield from keyword(validator, value, instance, schema)
+        finally:
+            _DISCRIMINATING.pairs.discard(pair)
+
+    return judged
 
 
 def _nullable_beside(keyword: Any) -> Any:
