@@ -166,9 +166,13 @@ SEVERITY = Severity.WARNING
 FACTS = ("references",)  # speclint.analyses.context
 RELATED_LIMIT = 200
 # The HTML pages read for ReSpec's includes: how many at most, and how long each may be (a
-# ReSpec document's page is small; the Markdown it includes holds the text).
+# ReSpec document's page is small; the Markdown it includes holds the text). Those that load
+# ReSpec are read first: how many pages' heads are looked at for that, and how much of each (a
+# page loads ReSpec with a `<script>` of its `<head>`).
 HTML_HOSTS = 200
 HTML_HOST_BYTES = 1 << 20
+HTML_SCANNED = 2000
+HTML_HEAD_BYTES = 16 << 10
 ID_FAMILY = 3  # schema `$id`s in one folder before the corpus is taken to own that folder
 # What a documentation site serves for an extension-less route (`../basic/auth`).
 PAGE_SUFFIXES = (".md", ".mdx", "/index.md", "/index.mdx", "/README.md", "/readme.md")
@@ -480,13 +484,30 @@ class Tree:
     def _html_hosts(self) -> dict[str, str]:
         """The text of the repository's HTML pages that may include Markdown pages (ReSpec's
         ``data-include``): read from the disk (no corpus document holds HTML), only those
-        that name ``data-include`` and are at most ``HTML_HOST_BYTES`` long, of the first
-        ``HTML_HOSTS`` in path order (a folder of generated HTML is not read through)."""
-        found: dict[str, str] = {}
+        that name ``data-include`` and are at most ``HTML_HOST_BYTES`` long (a longer one is
+        told by its size, never read). Of the first ``HTML_SCANNED`` in path order, those whose
+        head loads ReSpec are read first, then the others, ``HTML_HOSTS`` at most: a folder of
+        generated HTML that sorts first neither hides the ReSpec page nor is read through."""
+        root = self.corpus.root
         html = [p for p in sorted(self.files) if p.endswith((".html", ".htm"))]
-        for path in html[:HTML_HOSTS]:
-            raw = read_raw(self.corpus.root, path)
-            if isinstance(raw, bytes) and len(raw) <= HTML_HOST_BYTES and b"data-include" in raw:
+        loading: list[str] = []
+        others: list[str] = []
+        for path in html[:HTML_SCANNED]:
+            head = read_raw(root, path, HTML_HEAD_BYTES, head=True)
+            if isinstance(head, bytes) and assembly.RESPEC.search(head.decode("utf-8", "replace")):
+                loading.append(path)
+            else:
+                others.append(path)
+        found: dict[str, str] = {}
+        read = 0
+        for path in loading + others:
+            if read == HTML_HOSTS:
+                break
+            raw = read_raw(root, path, HTML_HOST_BYTES)
+            if not isinstance(raw, bytes):
+                continue
+            read += 1
+            if b"data-include" in raw:
                 found[path] = raw.decode("utf-8", "replace")
         return found
 

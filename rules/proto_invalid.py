@@ -3,63 +3,28 @@
 What it does
     Compiles the corpus's ``.proto`` files, and the ``proto``/``protobuf`` fences of its pages
     that declare a ``syntax`` or ``edition`` (a whole file, not an excerpt), with protoc (the
-    one grpcio-tools ships, the well-known types and googleapis-common-protos'
-    ``google/api``, ``google/rpc`` and ``google/type`` files importable), and reports each of
-    protoc's errors at its line and column: a syntax error, a name that is not defined, a field
-    number used twice, an import that is not there (an error of a map field's entry message,
-    which protoc makes itself and locates nowhere, at the ``map<>`` field).
+    one grpcio-tools ships, with the well-known types and googleapis-common-protos'
+    ``google/api``, ``google/rpc`` and ``google/type``), and reports each of protoc's errors
+    at its line and column. Files are compiled as their builds compile them: files linked by
+    imports together, files that share no import apart; an import under the repository's own
+    module path (``go.mod``, Bazel's ``import_prefix``) names the repository's file.
 
-    An import under the repository's own module path (``go.mod``'s ``module``, a Bazel
-    ``proto_library``'s ``import_prefix``: ``import "github.com/acme/api/proto/x.proto"``)
-    names the repository's file (``proto/x.proto``), as its build reads it.
+    - An import that is nowhere (a ``buf.build`` dependency not vendored) is no finding: the
+      file is compiled without it, its custom options set aside, and the run lists the import
+      under "not checked"; a name only that import could define is not reported as missing.
+    - An error is reported once, where it is, not again in each file that imports it; what
+      speclint's own rewriting causes is never reported as the author's error.
+    - In a fence, what an excerpt leaves out (the messages of a service it shows, an imported
+      file, a custom option's import) is no error; a fence's errors are ``warning``\\s (an
+      example, not the contract). protoc's own warnings (an unused import) are not reported.
+    - What keeps protoc from reading a file is said, never a silent pass: protoc missing or
+      past its time limit (a ``warning``, once), a file name protoc cannot be given safely or
+      one file imported under two names (a ``warning`` at the file), speclint's limits on
+      protoc's runs (counted in work, not seconds: the same report on a loaded machine;
+      listed as not checked). A proto surface wholly unread is a ``warning``.
 
-    An import that is neither in the corpus nor shipped with those packages (a
-    ``buf.build`` dependency that is not vendored) is no finding: the file is read with an
-    empty file in its place, the custom options it would have declared are set aside, and the
-    rest of the file is still checked; the run lists the import among what it did not check
-    ("not checked: 10 proto imports not in the repository"). What that import would have
-    defined is not reported as missing: a name the file leaves undefined while it sees such an
-    import (its own, or one re-exported by ``import public``) is a dependency gap, unless the
-    import clearly cannot define it: a name of ``google.protobuf`` (shipped whole), or an
-    unqualified name (looked up in the file's package and its parents only) when the import's
-    folders are another package (buf modules' packages are their folders; one at the root or
-    under a Go import path, ``github.com/...``, may be of any package). The options are set aside as protoc reads them
-    (comments, strings holding ``//``, aggregates over lines, the comma between two options),
-    so the file stays as valid as it was written; should protoc still reject it where speclint
-    set an option aside (or an option cannot be set aside), the file is listed as not checked
-    too, as are the files that fail only because they import it: speclint's rewriting is never
-    reported as the author's error.
-
-    Files are compiled as their builds compile them: those linked by imports (either way, or
-    through a file both import) together, so a name two of them define is reported; files that
-    share no import apart (an earlier proposal kept beside the current model, in the same
-    package), so protoc never finds one's names "already defined" in the other. Groups that
-    define no name in common share a protoc run.
-
-    A file that fails because a file it imports fails is not reported again: the error is
-    reported once, where it is; and a file that fails only for what an import not in the
-    repository would have defined (a type of a buf dependency, or a relative name protoc looks
-    up through an import that fails so) compiles in its own build: it is listed as not
-    checked. In a fence, a name the fence uses and does not define (a service shown without its
-    messages) is an excerpt's, not an error, and an import the fence names is not required to
-    be there; a fence whose only errors are custom options (``(google.api.resource)``) of
-    imports it does not show is listed as not checked ("proto excerpts whose imports are not
-    shown"), while a built-in option protobuf does not have, or a syntax error, is reported; a
-    fence's errors are warnings (an example, not the contract). protoc's own warnings (an
-    unused import) are not reported.
-
-    What keeps protoc from reading a file is said, never a silent pass. protoc missing
-    (speclint installed without grpcio-tools) or running out of its time limit (60 s of wall
-    time, a guard against a protoc that hangs): a warning, once. A name protoc cannot be given
-    safely (a backslash, a name that is no relative path, one that starts with ``-`` or ``@``,
-    a control character, a ``:`` before a digit or a space), and one file imported under two
-    names: a warning at the file. protoc's runs spending their budget of work (the bytes of
-    corpus files they read: about a minute's work; each file that does not compile costs a
-    run) or their number of runs (one per file, one per group compiled apart, and four more; a
-    run that sets options aside does not count) before they got to a file: listed as not checked. The budget counts work,
-    not seconds, so the same corpus gives the same report on a quiet machine and a loaded one.
-    When no ``.proto`` file of the corpus could be checked at all, one warning says so: a proto
-    surface wholly unread never passes the gate as clean.
+    Each case is a test named after it (``tests/test_proto.py``,
+    ``tests/test_eco_batch5_protos.py``).
 
 Why is this bad?
     A ``.proto`` that does not compile breaks every client and server generated from it, and a

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from conftest import schema, write_files
 from speclint.analyses.context import Context
-from speclint.parsing.reading import MAX_FILE_BYTES
+from speclint.parsing.reading import MAX_FILE_BYTES, LoadProblem, read_raw
 from speclint.run.runner import run_rules
 
 TIME_BOX = 90  # seconds for a whole run of the adversarial corpus (it takes a few)
@@ -221,6 +221,27 @@ def adversarial_corpus(tmp_path: Path) -> tuple[Path, Path]:
         huge.write(b"[" + b"0," * (25 * 1024 * 1024) + b"0]")
     assert (root / "schemas/huge.schema.json").stat().st_size > MAX_FILE_BYTES
     return root, secret
+
+
+def test_a_read_with_a_limit_refuses_a_longer_file_by_its_size_and_a_head_reads_its_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "page.html").write_bytes(b"<head>" + b"x" * 10_000)
+    os.mkfifo(tmp_path / "pipe.html")
+    sizes: list[int] = []
+    real = os.read
+
+    def counted(descriptor: int, size: int) -> bytes:
+        sizes.append(size)
+        return real(descriptor, size)
+
+    monkeypatch.setattr(os, "read", counted)
+    refused = read_raw(tmp_path, "page.html", 100)
+    assert isinstance(refused, LoadProblem) and "100-byte limit" in refused.message
+    assert sizes == []  # told by its status: not a byte read
+    assert read_raw(tmp_path, "page.html", 100, head=True) == b"<head>" + b"x" * 94
+    assert sum(sizes) == 100
+    assert isinstance(read_raw(tmp_path, "pipe.html", 100, head=True), LoadProblem)  # no block
 
 
 GUARD = """

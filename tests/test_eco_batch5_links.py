@@ -8,9 +8,13 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from conftest import run_rule
 from speclint.analyses.assembly import respec_slug
 from speclint.common.findings import Finding
+from speclint.parsing import reading
+from speclint.rules import broken_link
 from speclint.run.engine import Options, lint
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -138,6 +142,51 @@ def test_a_part_including_an_example_as_text_keeps_its_anchors_judged(
         }
     )
     assert [f.location.path for f in findings(root)] == ["parts/lamp.binding.md"]
+
+
+def test_a_respec_page_after_many_html_pages_in_path_order_is_still_read(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A folder of generated HTML that sorts first (`docs/api/`, 201 pages) does not hide the
+    # page that loads ReSpec.
+    generated: dict[str, str | bytes] = {
+        f"docs/api/p{n:03}.html": f"<html><body><p>{n}</p></body></html>\n" for n in range(201)
+    }
+    root = make_corpus(
+        {
+            **generated,
+            "index.html": RESPEC_HOST,
+            "parts/lamp.protocol.md": LAMP_PROTOCOL,
+            "parts/lamp.binding.md": "## Lamp Binding\n\nReply with [ACK](#ack-lamp).\n",
+        }
+    )
+    assert findings(root) == []
+
+
+def test_an_html_page_over_the_size_limit_is_told_by_its_size_not_read(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big = RESPEC_HOST.replace("<body>", "<body>\n" + "<p>lamp</p>\n" * 200_000)  # 2.2 MB
+    assert len(big) > broken_link.HTML_HOST_BYTES
+    root = make_corpus(
+        {
+            "index.html": big,
+            "parts/lamp.protocol.md": LAMP_PROTOCOL,
+            "parts/lamp.binding.md": "## Lamp Binding\n\nReply with [ACK](#ack-lamp).\n",
+        }
+    )
+    bytes_read: list[int] = []
+    real = reading.os.read
+
+    def counted(descriptor: int, size: int) -> bytes:
+        chunk = real(descriptor, size)
+        bytes_read.append(len(chunk))
+        return chunk
+
+    monkeypatch.setattr(reading.os, "read", counted)
+    # not assembled (over the limit): the part's link is judged on its own page
+    assert [f.location.path for f in findings(root)] == ["parts/lamp.binding.md"]
+    assert sum(bytes_read) < broken_link.HTML_HOST_BYTES  # the page's head at most
 
 
 def test_respecs_slug_is_its_addid() -> None:

@@ -182,6 +182,27 @@ def test_a_qualified_name_a_missing_import_may_define_is_a_dependency_gap(import
     assert [p.kind for p in compiled.problems] == ["import", "dependency"]
 
 
+@pytest.mark.parametrize(
+    "imported",
+    [
+        "ext.proto",  # a buf module's file at its root: of any package
+        "github.com/other/ext/ext.proto",  # a Go import path: its folders are no package
+        "acme/ext.proto",  # folders that are a parent of the file's package
+    ],
+)
+def test_an_unqualified_name_a_missing_import_of_a_parent_package_may_define_is_a_dependency_gap(
+    imported: str,
+) -> None:
+    # protoc looks an unqualified name up in the file's package and its parents (descriptor.cc,
+    # LookupSymbol): an import whose package may be one of those may define it.
+    text = (
+        f'syntax = "proto3";\npackage acme.v1;\nimport "{imported}";\n'
+        "message Task {\n  Extension extension = 1;\n}\n"
+    )
+    compiled = compile_protos({"api/task.proto": text})
+    assert [p.kind for p in compiled.problems] == ["import", "dependency"]
+
+
 def test_a_name_a_missing_import_clearly_cannot_define_is_still_an_error() -> None:
     # google.protobuf is shipped whole: a missing import defines none of its names; an
     # unqualified name is looked up in the file's package and its parents, which a buf

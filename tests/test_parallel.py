@@ -112,7 +112,7 @@ def test_a_rule_is_timed_in_its_worker_not_by_when_this_process_reads_it(
 
 
 def test_a_rule_that_finished_while_this_process_built_the_indexes_is_not_stopped(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """The early rule's answer waited in its pipe while the parent compiled the protos (envoy on
     a loaded machine: longer than the time box): the parent read one batch of it, judged the
@@ -121,12 +121,19 @@ def test_a_rule_that_finished_while_this_process_built_the_indexes_is_not_stoppe
     root = Path(BUNDLED_CORPUS)
     corpus = Context.load(root, load_config(root))
     where = Location("a.json", 1, 1)
+    ran = tmp_path / "ran"
 
     def finds(corpus: Context, options: Any) -> list[Finding]:
+        ran.touch()  # in the worker: the rule has run, its answer follows at once
         return [Finding("early", Severity.ERROR, "found", where)]
 
     def slow_prime(corpus: Context, protos: bool = False, schemas: bool = False) -> None:
-        time.sleep(2.0)
+        # Building the indexes outlasts the early rule, however slowly the machine runs it:
+        # done only once the rule has run, and then past its whole time box.
+        hang_guard = time.monotonic() + 60
+        while not ran.exists() and time.monotonic() < hang_guard:
+            time.sleep(0.01)
+        time.sleep(1.5)
 
     selected = {
         "early": RuleInfo("early", Severity.ERROR, "", __name__, finds, needs_indexes=False),

@@ -761,6 +761,54 @@ def test_files_left_when_the_passes_run_out_are_said_not_checked(
     assert "past speclint's limits on protoc's runs" in found[2].message
 
 
+def test_an_option_that_cannot_be_set_aside_is_said_not_checked_not_reported(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Were speclint unable to find the option protoc names (the text left as it was), protoc's
+    # "unknown option" is about an import that is not here, not the author's error.
+    def nothing_found(
+        text: str, positions: list[tuple[int, int]]
+    ) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
+        return text, [], list(positions)
+
+    monkeypatch.setattr(protobuf, "blank_options", nothing_found, raising=False)
+    body = "message M {\n  string a = 1 [(ext.level) = 2];\n}\n"
+    root = make_corpus({"p/a.proto": USES_RULES + body, "p/b.proto": STATES})
+    found = findings_of("proto-invalid", root)
+    assert [(f.location.path, f.severity, f.coverage) for f in found] == [
+        ("p/a.proto", Severity.INFO, "proto-import"),
+        ("p/a.proto", Severity.INFO, "proto-rewrite"),
+    ]
+    assert "not checked" in found[1].message
+
+
+def test_protocs_own_warnings_such_as_an_unused_import_are_not_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    user = 'syntax = "proto3";\npackage u;\nimport "states.proto";\nmessage U { string a = 1; }\n'
+    files = {"states.proto": STATES, "u.proto": user}
+    compiled = compile_protos(files)
+    assert [(p.path, p.kind) for p in compiled.problems] == [("u.proto", "warning")]
+    assert findings_of("proto-invalid", make_corpus(dict(files))) == []
+
+
+def test_a_fence_may_name_an_import_that_is_not_there(make_corpus: MakeCorpus) -> None:
+    # An excerpt shows the import its file has; the imported file is the reader's to find.
+    page = (
+        '# Use\n\n```proto\nsyntax = "proto3";\npackage use.v1;\nimport "types/ids.proto";\n'
+        "message Wrapper { string id = 1; }\n```\n"
+    )
+    root = make_corpus({"spec/use.md": page})
+    assert findings_of("proto-invalid", root) == []
+    protos = corpus_protos(Context.load(root))
+    read = protos.fence_file(protos.fences[0])
+    assert read is not None and [m.name for m in read.messages] == ["use.v1.Wrapper"]
+    # a name the import would define: what the run did not check, never an error
+    (root / "spec/use.md").write_text(page.replace("string id", "types.Id id"))
+    found = findings_of("proto-invalid", root)
+    assert [f.coverage for f in found] == ["proto-dependency"]
+
+
 def test_a_fence_with_options_of_a_missing_import_is_read(make_corpus: MakeCorpus) -> None:
     page = (
         '# API\n\n```proto\nsyntax = "proto3";\nimport "buf/validate/validate.proto";\n'

@@ -286,10 +286,12 @@ def _respec_documents(pages: Mapping[str, Page], hosts: Mapping[str, str]) -> li
                 # What a part includes is read from the HTML page too (ReSpec resolves it
                 # against the document).
                 queue.extend(t for how, t in pages[path].included if how == "respec")
-        ids = tuple(
-            sorted({next(g for g in m.groups() if g is not None) for m in HTML_ID.finditer(text)})
-        )
         if members:
+            ids = tuple(
+                sorted(
+                    {next(g for g in m.groups() if g is not None) for m in HTML_ID.finditer(text)}
+                )
+            )
             # Its parts' relative links are read from the HTML page, where ReSpec puts them.
             roots = (folder,)
             found.append(

@@ -58,10 +58,13 @@ _FILE_TYPES = (
 )
 
 
-def read_raw(root: Path, path: str) -> bytes | LoadProblem:
+def read_raw(
+    root: Path, path: str, limit: int = MAX_FILE_BYTES, *, head: bool = False
+) -> bytes | LoadProblem:
     """A file's bytes, or why it is not read: a name that is not UTF-8, a symlink out of the root
-    or in a loop, not a regular file (a FIFO would block ``open`` forever), too big, unreadable.
-    Nothing here can hang or raise."""
+    or in a loop, not a regular file (a FIFO would block ``open`` forever), over ``limit`` bytes
+    (told by its status, before a byte is read), unreadable. With ``head``, its first ``limit``
+    bytes whatever its size. Nothing here can hang or raise."""
     if shown_path(path) != path:
         return LoadProblem(
             "the file name is not valid UTF-8, so it cannot appear in a report, a URI or a `$ref`, "
@@ -92,23 +95,23 @@ def read_raw(root: Path, path: str) -> bytes | LoadProblem:
                 f"not a regular file ({kind}), so it was not read: remove it, or exclude it",
                 unread=True,
             )
-        if status.st_size > MAX_FILE_BYTES:
+        if status.st_size > limit and not head:
             return LoadProblem(
-                f"the file is {status.st_size:,} bytes, over the {MAX_FILE_BYTES:,}-byte limit, "
+                f"the file is {status.st_size:,} bytes, over the {limit:,}-byte limit, "
                 "so it was not read: split it, or exclude it",
                 unread=True,
             )
         chunks = []
-        remaining = MAX_FILE_BYTES + 1
+        remaining = limit if head else limit + 1
         while remaining > 0:
             chunk = os.read(descriptor, min(remaining, 1 << 20))
             if not chunk:
                 break
             chunks.append(chunk)
             remaining -= len(chunk)
-        if remaining <= 0:
+        if remaining <= 0 and not head:
             return LoadProblem(
-                f"the file grew over the {MAX_FILE_BYTES:,}-byte limit while it was read, so it "
+                f"the file grew over the {limit:,}-byte limit while it was read, so it "
                 "was not read: split it, or exclude it",
                 unread=True,
             )
