@@ -96,7 +96,9 @@ def test_a_rule_is_timed_in_its_worker_not_by_when_this_process_reads_it(
     def quick(corpus: Context, options: Any) -> list[Any]:
         return []
 
-    def slow_prime(corpus: Context, protos: bool = False, schemas: bool = False) -> None:
+    def slow_prime(
+        corpus: Context, protos: bool = False, schemas: bool = False, instances: bool = False
+    ) -> None:
         time.sleep(1.5)
 
     selected = {
@@ -125,7 +127,9 @@ def test_a_rule_that_finished_while_this_process_built_the_indexes_is_not_stoppe
     def finds(corpus: Context, options: Any) -> list[Finding]:
         return [Finding("early", Severity.ERROR, "found", where)]
 
-    def slow_prime(corpus: Context, protos: bool = False, schemas: bool = False) -> None:
+    def slow_prime(
+        corpus: Context, protos: bool = False, schemas: bool = False, instances: bool = False
+    ) -> None:
         time.sleep(2.0)
 
     selected = {
