@@ -87,7 +87,14 @@ class Context(Corpus):
         """``corpus`` (sharing its documents) with the derived facts."""
         if isinstance(corpus, Context):
             return corpus
-        return cls(corpus.root, corpus.config, corpus.documents, tree=corpus.tree, memo=corpus.memo)
+        return cls(
+            corpus.root,
+            corpus.config,
+            corpus.documents,
+            tree=corpus.tree,
+            memo=corpus.memo,
+            git_ignored=corpus.git_ignored,
+        )
 
     def reading(self, names: Iterable[str]) -> Context:
         """A view of this context on which only the facts ``names`` can be read."""

@@ -219,7 +219,9 @@ def _unread_files(corpus: Context) -> Iterator[Note]:
     pages = [path for path in sorted(corpus.tree) if posixpath.splitext(path)[1].lower() in _PAGES]
     # Those discovery would have taken, were they of a kind it reads (not excluded, not a
     # fixture or build output, not git-ignored): what the repository holds and was not read.
-    for path in not_left_out(corpus.root, corpus.config, pages) if pages else ():
+    # Discovery's answer from git, kept on the corpus: git is not asked twice a run.
+    kept = not_left_out(corpus.root, corpus.config, pages, corpus.git_ignored) if pages else ()
+    for path in kept:
         kind = _PAGES[posixpath.splitext(path)[1].lower()]
         yield Note(kind, path, 1, "a page in a markup speclint does not read: not checked")
     # A schema kept in a file with no extension is found where a `$ref` reaches it (the
