@@ -350,3 +350,23 @@ def test_git_is_asked_what_it_ignores_once_a_run(
     outcome = lint(root, Options(cache=False))
     assert [n.path for n in outcome.result.coverage] == ["docs/a.rst"]
     assert len(asked) == 1
+
+
+def test_an_empty_file_the_instances_table_names_is_checked_not_counted_as_not_read(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Named by `[instances]`, it is read as its instance (null), and validated as such: no
+    # "empty file not read" note beside that finding.
+    root = make_corpus(
+        {
+            "data/empty.yaml": "",
+            "data/other.yaml": "\n",
+            "schema/order.json": json.dumps({"type": "object"}),
+            "speclint.toml": '[instances]\n"data/empty.yaml" = "schema/order.json"\n',
+        }
+    )
+    outcome = lint(root, Options(cache=False))
+    assert [(f.rule, f.location.path) for f in outcome.findings] == [
+        ("instance-invalid", "data/empty.yaml")
+    ]
+    assert [(n.kind, n.path) for n in outcome.result.coverage] == [("empty", "data/other.yaml")]

@@ -106,6 +106,9 @@ class Document:
     dialect: str = ""
     reason: str = ""
     schema: str | None = None
+    # Committed empty (nothing but whitespace): no document to read, and none that is broken;
+    # coverage says it was not read (``speclint.run.coverage``: "empty").
+    empty: bool = False
     # Pure functions of this document's content, memoised (``enumerations.prose_sets``); they
     # travel with the document in the parse cache, so an unchanged page is not read again.
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -436,8 +439,10 @@ def refine(documents: dict[str, Document], config: Config) -> None:
         schema = next((target for pattern, target in mapped if pattern.match(path)), None)
         if schema is not None and document.kind in (DocumentKind.DATA, DocumentKind.INSTANCE):
             named = classify(path, document.data, document.text, schema)
+            # An empty file the table names is read as its instance (null), so no longer "not
+            # read" (``empty``).
             documents[path] = replace(
-                document, kind=named.kind, reason=named.reason, schema=named.schema
+                document, kind=named.kind, reason=named.reason, schema=named.schema, empty=False
             )
     # The parts of API documents kept in files of their own (a response, a parameter, a path
     # item) say nothing of themselves and stay data, but the `$ref`s of the schemas they hold
@@ -860,7 +865,7 @@ def parse_document(
         # Committed empty (a tool's state file, a placeholder): no document, so none that is
         # broken; YAML reads it as nothing, and JSON (RFC 8259 §2: a text is one value) is read
         # alike. Coverage says it was not read (``speclint.run.coverage``: "empty").
-        return Document(path, kind, text=text, reason=EMPTY_REASON)
+        return Document(path, kind, text=text, reason=EMPTY_REASON, empty=True)
     try:
         if json:
             positions_from = "jsonc" if is_jsonc(path) else "json"

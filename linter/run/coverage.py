@@ -27,7 +27,7 @@ from speclint.analyses.references import bare_host, held_at_raw_url
 from speclint.analyses.validation import swagger_2_read
 from speclint.common.controls import visible
 from speclint.common.findings import Finding
-from speclint.model.corpus import EMPTY_REASON, not_left_out
+from speclint.model.corpus import not_left_out
 from speclint.parsing.kinds import DocumentKind
 from speclint.run.catalog import all_rules
 
@@ -241,7 +241,7 @@ def _unread_files(corpus: Context) -> Iterator[Note]:
             "not checked (name it `.json` or `.yaml` to have it checked)",
         )
     for document in corpus.documents.values():
-        if document.reason == EMPTY_REASON:
+        if document.empty:
             # A tool's state file committed empty is no broken document (parse-error): said.
             yield Note("empty", document.path, 1, "an empty file: not read")
         if document.path.lower().endswith(".mdx") and not document.usable:
