@@ -122,8 +122,18 @@ class _Member:
     location: Location
     required: frozenset[str]
     shape: Shape | None  # None for a field list in prose or a comment
+    heuristic: str  # how it was paired with the definition (HEURISTICS)
     relaxed: bool = False  # a definition of a variant file: only a changed shared member counts
-    heuristic: str = ""  # how it was paired with the definition (HEURISTICS)
+
+
+@dataclass(frozen=True)
+class _Paired:
+    """A definition paired with another of the same name or title, as its pairs so far say."""
+
+    shape: Shape
+    word: str  # "name" or "title": what it shares with the first definition it was paired with
+    relaxed: bool  # a variant file's (``same_name_pairs``) for one of its pairs at least
+    heuristics: frozenset[str]  # how each of its pairs was made (HEURISTICS)
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -196,10 +206,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     # pairs again was one drift reported three times): the pairs are joined into sets of
     # definitions linked by a disagreement, each set one group.
     linking = DisjointSets()
-    by_label: dict[str, Shape] = {}
-    relaxed: dict[str, bool] = {}
-    same: dict[str, str] = {}
-    paired: dict[str, set[str]] = {}  # label -> the heuristics of its pairs
+    paired: dict[str, _Paired] = {}  # by the definition's label
     for first, second, variant in same_name_pairs(shapes, one_specification, equivalence):
         word = "name" if _name(first) and _name(first) == _name(second) else "title"
         if rendered_together(made, first.site.document.path, second.site.document.path):
@@ -210,24 +217,29 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             # beside it in one folder): only a `$ref` between the files pairs them.
             continue
         for shape in (first, second):
-            paired.setdefault(shape.label, set()).add(f"{ID}/{tie}")
-            by_label[shape.label] = shape
-            relaxed[shape.label] = relaxed.get(shape.label, False) or variant
-            same.setdefault(shape.label, word)
+            held = paired.get(shape.label)
+            paired[shape.label] = (
+                _Paired(shape, word, variant, frozenset({f"{ID}/{tie}"}))
+                if held is None
+                else _Paired(
+                    shape, held.word, held.relaxed or variant, held.heuristics | {f"{ID}/{tie}"}
+                )
+            )
         linking.union(first.label, second.label)
     linked: dict[str, list[str]] = {}
-    for label in sorted(by_label):
+    for label in sorted(paired):
         linked.setdefault(linking.find(label), []).append(label)
 
-    def member(shape: Shape) -> _Member:
-        word = same[shape.label]
+    def member(label: str) -> _Member:
+        record = paired[label]
+        shape, word = record.shape, record.word
         return _Member(
             f"`{shape.label}` (same {word})",
             shape.site.location(note=f"a definition with the same {word}"),
             shape.required,
             shape,
-            relaxed[shape.label],
-            min(paired[shape.label], key=HEURISTICS.index),
+            heuristic=min(record.heuristics, key=HEURISTICS.index),
+            relaxed=record.relaxed,
         )
 
     for labels in linked.values():
@@ -236,16 +248,15 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             # An inline copy's original already has a group: the definitions of that name
             # join it.
             for label in labels:
-                other = by_label[label]
                 if (
                     label not in copied_from
                     and label != joined.label
-                    and not equivalence.shapes(joined, other)
+                    and not equivalence.shapes(joined, paired[label].shape)
                 ):
-                    group(joined).append(member(other))
+                    group(joined).append(member(label))
             continue
         root, *rest = labels
-        group(by_label[root]).extend(member(by_label[label]) for label in rest)
+        group(paired[root].shape).extend(member(label) for label in rest)
     for _, (original, members) in sorted(groups.items()):
         finding = _drift(original, members, equivalence)
         if finding is not None:

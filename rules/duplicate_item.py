@@ -72,9 +72,10 @@ from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
+from speclint.analyses.instance_schemas import Schema, instances
 from speclint.analyses.references import file_uri
 from speclint.analyses.shapes import Site, follow_once, resolve
-from speclint.analyses.units import check_by_unit
+from speclint.analyses.units import check_by_unit, schema_reach
 from speclint.analyses.validation import MALFORMED_SCHEMA, search
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
@@ -87,15 +88,11 @@ from speclint.parsing.structured import (
     split_pointer,
 )
 
-# One source of truth for how an instance names its schema: instance-invalid's own lookup.
-from speclint.rules.instance_invalid import schema_of, units
-from speclint.rules.instance_invalid import unit_inputs as unit_inputs  # the unit cache's key
-
 ID = "duplicate-item"
 SEVERITY = Severity.ERROR  # declared by the annotation; a description's claim is a warning
-FACTS = ("references",)  # speclint.analyses.context
-# One instance at a time, with the schema it names and what that reaches (speclint.analyses.units:
-# `units` and `unit_inputs` are instance-invalid's).
+FACTS = ("references", "instances")  # speclint.analyses.context
+# One instance at a time, with the schema it names and what that reaches (speclint.analyses.units,
+# speclint.analyses.instance_schemas: instance-invalid's units, and the same lookup).
 READS = "document"
 MAX_STEPS = 200_000  # (value, schema) pairs visited per instance
 MAX_BRANCH_CHECKS = 2_000  # anyOf/oneOf branch validations per instance
@@ -141,6 +138,9 @@ class Walk:
 # A schema that cannot judge the value: its defect is another rule's finding.
 _NOT_JUDGED: tuple[type[BaseException], ...] = (*MALFORMED_SCHEMA, Unresolvable, RecursionError)
 
+units = instances  # each instance that names its schema
+unit_inputs = schema_reach  # the schema it names, and what that reaches: the unit cache's key
+
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit, units=units)
@@ -149,10 +149,10 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
     annotation = str(options.get("annotation", "x-unique-keys"))
     descriptions = bool(options.get("descriptions", True))
-    target = schema_of(corpus, document)
-    if isinstance(target, Finding):
+    target = corpus.instances.of(document)
+    if not isinstance(target, Schema):
         return []  # instance-invalid reports a schema it cannot find
-    schema_document, fragment = target
+    schema_document, fragment = target.document, target.fragment
     if fragment and not fragment.startswith("/"):
         return []  # a plain-name anchor: not followed here
     site = Site(schema_document, fragment, resolve(schema_document, fragment))

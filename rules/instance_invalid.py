@@ -59,10 +59,8 @@ Options
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Iterator, Mapping
 from typing import Any
-from urllib.parse import urldefrag, urlsplit
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
@@ -70,8 +68,9 @@ from jsonschema.validators import validator_for
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
-from speclint.analyses.references import file_uri, held_at_raw_url, map_remote
-from speclint.analyses.units import check_by_unit, reach
+from speclint.analyses.instance_schemas import NotChecked, Unchecked, instances
+from speclint.analyses.references import file_uri
+from speclint.analyses.units import check_by_unit, reach, schema_reach
 from speclint.analyses.validation import (
     MALFORMED_SCHEMA,
     error_pointer,
@@ -82,14 +81,13 @@ from speclint.analyses.validation import (
     short_message,
 )
 from speclint.common.findings import Finding, Location, Member, Severity, headed, left_out, within
-from speclint.model.corpus import Document, skipped_folders
-from speclint.parsing.kinds import INSTALLED_FOLDER_NAMES, DocumentKind
+from speclint.model.corpus import Document
 
 ID = "instance-invalid"
 SEVERITY = Severity.ERROR
-FACTS = ("references",)  # speclint.analyses.context
+FACTS = ("references", "instances")  # speclint.analyses.context
 # One instance at a time, with the schema it names and what that schema reaches
-# (speclint.analyses.units).
+# (speclint.analyses.units, speclint.analyses.instance_schemas).
 READS = "document"
 LIMIT = 50  # findings per instance (each a schema rule broken, with every value breaking it)
 RELATED = 100  # values listed as related locations of one finding
@@ -99,19 +97,8 @@ NOT_IN_CORPUS = "not-in-corpus:"  # key of a "not checked" notice, then the sche
 # A schema that cannot judge the value: its defect is another rule's finding.
 _NOT_JUDGED: tuple[type[BaseException], ...] = (*MALFORMED_SCHEMA, Unresolvable)
 
-
-def units(corpus: Context) -> list[Document]:
-    """Each instance that names its schema."""
-    return [d for d in corpus.of_kind(DocumentKind.INSTANCE) if d.schema is not None]
-
-
-def unit_inputs(corpus: Context, document: Document) -> list[str]:
-    """The schema the instance names, and the documents that schema's `$ref`s reach."""
-    target = schema_of(corpus, document)
-    if isinstance(target, Finding):
-        return []
-    path = target[0].path
-    return [path, *reach(corpus, path)]
+units = instances  # each instance that names its schema
+unit_inputs = schema_reach  # the schema it names, and what that reaches: the unit cache's key
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -119,31 +106,14 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
-    target = schema_of(corpus, document)
-    if isinstance(target, Finding):
-        return [target]
-    schema_document, fragment = target
+    target = corpus.instances.of(document)
+    if isinstance(target, NotChecked):
+        return [_not_checked(document, target)]
     # A document's own scope: a pattern that runs out of time is reported once, and what the
     # compile budget (the document's own) leaves unjudged is said as not checked.
     with patterns_judged_once() as scope:
-        found = list(_validate(corpus, document, schema_document, fragment))
+        found = list(_validate(corpus, document, target.document, target.fragment))
     return found + not_compiled(ID, document, scope)
-
-
-def _installed(corpus: Context, path: str) -> str | None:
-    """The folder of installed software that ``path`` lies in: one named as only installers
-    name theirs (``node_modules``, ``site-packages``: ``kinds.INSTALLED_FOLDER_NAMES``), there
-    or not (never committed), or one discovery leaves out for its installer's marker (Go's
-    ``vendor/`` with ``modules.txt``: ``kinds.installed_folder``); None for any other."""
-    parts = path.split("/")
-    for index, part in enumerate(parts[:-1]):
-        if part in INSTALLED_FOLDER_NAMES:
-            return "/".join(parts[: index + 1])
-    key = f"{ID}:skipped-folders"
-    if key not in corpus.memo:  # walked once per run, and only for a schema not in the corpus
-        corpus.memo[key] = [folder for folder, _ in skipped_folders(corpus.root)]
-    skipped: list[str] = corpus.memo[key]
-    return next((f.rstrip("/") for f in skipped if path.startswith(f)), None)
 
 
 def _named_at(document: Document) -> Location:
@@ -153,64 +123,30 @@ def _named_at(document: Document) -> Location:
     return document.location("")
 
 
-def schema_of(corpus: Context, document: Document) -> tuple[Document, str] | Finding:
-    named = str(document.schema)
-    reference, fragment = urldefrag(named)
-    configured = "[instances]" in document.reason
-    path: str | None = None
-    if urlsplit(reference).scheme:
-        mapped = map_remote(corpus.config.ref_map, named)
-        uri = mapped if mapped is not None else reference
-        path = corpus.references.path_for(uri)
-        if mapped is not None and path is None:
-            path = corpus.references.missing_path(mapped)
-    else:
-        folder = "" if configured else posixpath.dirname(document.path)
-        joined = posixpath.normpath(posixpath.join(folder, reference))
-        path = None if joined.startswith("../") or joined == ".." else joined
-        from_root = posixpath.normpath(reference)
-        if (
-            folder
-            and (path is None or path not in corpus.documents)
-            and from_root in corpus.documents
-            and "modeline" not in document.reason
-        ):
-            # A `$schema` member that only the repository root resolves (`./json_schemas/x.yaml`
-            # in `spec/`): the repository's own tooling reads it from where it runs, so that
-            # schema is meant. Not a modeline: the YAML language server reads it from the
-            # file's folder, and an editor would not find the schema.
-            path = from_root
-    if path is None and urlsplit(reference).scheme:
-        # A GitHub raw URL of a file this repository holds (`.../master/schemas/x.json`): the
-        # repository's own schema, judged as this revision has it (never fetched).
-        path = held_at_raw_url(corpus.documents, reference)
-    schema_document = corpus.documents.get(path) if path else None
-    if schema_document is not None and schema_document.usable:
-        return schema_document, fragment
-    remote = bool(urlsplit(reference).scheme) and path is None
-    if schema_document is not None:
-        why = f"`{schema_document.path}` could not be read, so `{document.path}` is not checked"
+def _not_checked(document: Document, target: NotChecked) -> Finding:
+    """The finding, or the "not checked" note, for an instance no corpus schema checks."""
+    named, path = target.named, target.path
+    if target.why is Unchecked.UNREADABLE:
+        why = f"`{path}` could not be read, so `{document.path}` is not checked"
         return Finding(
             ID, Severity.WARNING, f"{why}: fix that file", _named_at(document), key="unreadable"
         )
-    held = held_at_raw_url(corpus.tree, reference) if remote else None
-    if held is not None:
-        # The repository holds it, in a folder discovery leaves out (a test fixture folder).
+    if target.why is Unchecked.NOT_LOADED:
         return Finding(
             ID,
             Severity.INFO,
             headed(
-                f"not checked: the schema it names is `{held}` in this repository, which is not "
+                f"not checked: the schema it names is `{path}` in this repository, which is not "
                 "loaded (a test fixture, or left out by `include`/`exclude`)",
                 "; to check this instance, take that file out of `fixtures` (or into `include`) "
                 "in speclint.toml, or move the schema beside the files that use it",
-                f"not checked: its schema `{held}` is a file speclint does not load",
+                f"not checked: its schema `{path}` is a file speclint does not load",
             ),
             _named_at(document),
             key=NOT_IN_CORPUS + named,
             coverage="schema-not-loaded",
         )
-    if remote:
+    if target.why is Unchecked.REMOTE:
         return Finding(
             ID,
             Severity.INFO,
@@ -224,10 +160,10 @@ def schema_of(corpus: Context, document: Document) -> tuple[Document, str] | Fin
             key=NOT_IN_CORPUS + named,
             coverage="remote-schema",
         )
-    installed = _installed(corpus, path) if path else None
-    if installed is not None:
+    if target.why is Unchecked.INSTALLED:
         # `./node_modules/@angular/cli/lib/config/schema.json`: a package's schema, there once
         # the package manager installs it; installed folders are never committed (nor read).
+        installed = target.folder
         return Finding(
             ID,
             Severity.INFO,

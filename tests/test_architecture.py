@@ -79,15 +79,22 @@ def test_rule_modules_import_only_the_analyses_and_below() -> None:
 
 
 def test_an_upward_import_in_a_rule_module_is_caught(tmp_path: Path) -> None:
-    # The check above reads what it is given: a rule importing the run is reported, one
-    # importing the analyses, another rule or a package of the allowed layers is not.
+    # The check above reads what it is given: a rule importing the run or another rule (one rule
+    # reads what another does through an analysis, speclint.analyses) is reported, one
+    # importing the analyses or a package of the allowed layers is not.
     module = tmp_path / "bad_rule.py"
     module.write_text(
         "from speclint.analyses import assembly\nfrom speclint.rules.x import y\n"
-        "import speclint.model.corpus\nfrom speclint.run.engine import lint\n",
+        "import speclint.model.corpus\nfrom speclint.run.engine import lint\n"
+        "from .z import w\nfrom speclint import rules, common\n",
         encoding="utf-8",
     )
-    assert _upward_rule_imports([module]) == ["bad_rule.py: speclint.run.engine"]
+    assert _upward_rule_imports([module]) == [
+        "bad_rule.py: speclint.rules.x",
+        "bad_rule.py: speclint.run.engine",
+        "bad_rule.py: speclint.rules.z",
+        "bad_rule.py: speclint.rules",
+    ]
 
 
 def _upward_rule_imports(paths: list[Path]) -> list[str]:
@@ -96,14 +103,19 @@ def _upward_rule_imports(paths: list[Path]) -> list[str]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             names = []
-            if isinstance(node, ast.ImportFrom) and node.module:
+            if isinstance(node, ast.ImportFrom) and node.level:
+                # `from .instance_invalid import x`, `from . import x`: the rules package's own
+                names = [".".join(filter(None, ("speclint.rules", node.module)))]
+            elif isinstance(node, ast.ImportFrom) and node.module == "speclint":
+                names = [f"speclint.{a.name}" for a in node.names]  # `from speclint import rules`
+            elif isinstance(node, ast.ImportFrom) and node.module:
                 names = [node.module]
             elif isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
             for name in names:
                 if name in RULE_LAYERS or not name.startswith("speclint."):
                     continue
-                if not name.startswith(("speclint.rules.", *(f"{p}." for p in RULE_LAYERS))):
+                if not name.startswith(tuple(f"{p}." for p in RULE_LAYERS)):
                     wrong.append(f"{path.name}: {name}")
     return wrong
 

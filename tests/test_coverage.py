@@ -11,7 +11,9 @@ import json
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 from test_reporters import load_sarif_validator
 
 from conftest import run_cli, schema
@@ -319,3 +321,52 @@ def test_speclint_files_words_the_swagger_note_as_the_check_does(make_corpus: Ma
     [checked] = [n for n in lint(root, Options(cache=False)).result.coverage]
     [listed] = coverage.listed(Context.load(root))
     assert (listed.kind, listed.what) == (checked.kind, checked.what)
+
+
+def test_git_is_asked_what_it_ignores_once_a_run(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Discovery asks git what it ignores; the pages of a markup speclint does not read are
+    # counted by discovery's filters from that same answer (kept on the corpus), not a second
+    # `git ls-files --ignored` (a large repository's is not free).
+    root = make_corpus(
+        {
+            "README.md": "# x\n",
+            "docs/a.rst": "A\n=\n",
+            "docs/_build/b.rst": "B\n=\n",
+            ".gitignore": "_build/\n",
+        }
+    )
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True, capture_output=True)
+    asked: list[list[str]] = []
+    run = subprocess.run
+
+    def counting(args: Any, *rest: Any, **options: Any) -> Any:
+        if isinstance(args, list) and "--ignored" in args:
+            asked.append(args)
+        return run(args, *rest, **options)
+
+    monkeypatch.setattr(subprocess, "run", counting)
+    outcome = lint(root, Options(cache=False))
+    assert [n.path for n in outcome.result.coverage] == ["docs/a.rst"]
+    assert len(asked) == 1
+
+
+def test_an_empty_file_the_instances_table_names_is_checked_not_counted_as_not_read(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Named by `[instances]`, it is read as its instance (null), and validated as such: no
+    # "empty file not read" note beside that finding.
+    root = make_corpus(
+        {
+            "data/empty.yaml": "",
+            "data/other.yaml": "\n",
+            "schema/order.json": json.dumps({"type": "object"}),
+            "speclint.toml": '[instances]\n"data/empty.yaml" = "schema/order.json"\n',
+        }
+    )
+    outcome = lint(root, Options(cache=False))
+    assert [(f.rule, f.location.path) for f in outcome.findings] == [
+        ("instance-invalid", "data/empty.yaml")
+    ]
+    assert [(n.kind, n.path) for n in outcome.result.coverage] == [("empty", "data/other.yaml")]

@@ -64,9 +64,11 @@ def test_the_run_builds_the_schema_index_before_forking_when_two_rules_read_it(
     asked: list[bool] = []
     prime = runner.prime
 
-    def recording(corpus: Context, protos: bool = False, schemas: bool = False) -> None:
+    def recording(
+        corpus: Context, protos: bool = False, schemas: bool = False, instances: bool = False
+    ) -> None:
         asked.append(schemas)
-        prime(corpus, protos, schemas)
+        prime(corpus, protos, schemas, instances)
         assert "schemas" in corpus.facts or not schemas
 
     monkeypatch.setattr(runner, "prime", recording)

@@ -275,3 +275,20 @@ def test_a_program_no_command_runs_proves_nothing(make_corpus: MakeCorpus) -> No
     root = make_corpus({"scripts/generate.js": GENERATOR, "profiles/card.json": PROFILE})
     [finding] = run_rule(root, "unresolved-ref")
     assert finding.coverage is None
+
+
+def test_a_program_is_found_from_the_folder_of_the_command_that_runs_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `tools/package.json` runs `gen/generate.js`: `tools/gen/generate.js`, no document of the
+    # corpus (a program is found in the repository's file listing).
+    root = make_corpus(
+        {
+            "tools/package.json": json.dumps({"scripts": {"generate": "node gen/generate.js"}}),
+            "tools/gen/generate.js": GENERATOR,
+            "profiles/card.json": PROFILE,
+        }
+    )
+    found = run_rule(root, "unresolved-ref")
+    assert [f.coverage for f in found] == ["build-output"], found
+    assert "tools/gen/generate.js" in found[0].message

@@ -8,13 +8,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from speclint.analyses import context as context_module
 from speclint.analyses.context import Context
+from speclint.analyses.instance_schemas import InstanceSchemas
 from speclint.common.findings import Finding, Severity
 from speclint.model.config import load_config
 from speclint.rules import instance_invalid
+from speclint.run import runner
 from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -181,3 +185,35 @@ def test_a_long_failure_is_bounded_whole_the_schema_named_on_its_related_locatio
     [finding] = run(root)
     assert len(finding.message) <= 200, finding.message
     assert finding.related[0].path == f"{folder}/workflow.json"
+
+
+def test_the_two_rules_that_read_an_instances_schema_look_it_up_once_a_run(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # instance-invalid and duplicate-item read one lookup (speclint.analyses.instance_schemas),
+    # built in this process before the rules fork: their workers inherit it.
+    root = make_corpus(
+        {
+            "schema/workflow.json": WORKFLOW,
+            "examples/order.yaml": "# yaml-language-server: $schema=../schema/workflow.json\n"
+            + BAD,
+            "examples/lost.yaml": "# yaml-language-server: $schema=../schema/lost.json\n" + GOOD,
+        }
+    )
+    built: list[int] = []
+    original = InstanceSchemas.build.__func__  # type: ignore[attr-defined]
+
+    def build(cls: type[InstanceSchemas], *args: Any) -> InstanceSchemas:
+        built.append(1)
+        return original(cls, *args)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(context_module.InstanceSchemas, "build", classmethod(build))
+    catalog = all_rules()
+    corpus = Context.load(root, load_config(root))
+    chosen = {r: catalog[r] for r in ("instance-invalid", "duplicate-item")}
+    result = runner.run_rules(corpus, chosen, jobs=2, time_box=None, waivers=False)
+    assert sorted((f.rule, f.location.path, f.key.split(":")[0]) for f in result.findings) == [
+        ("instance-invalid", "examples/lost.yaml", "missing-schema"),
+        ("instance-invalid", "examples/order.yaml", "/do/0/call"),
+    ]
+    assert len(built) == 1

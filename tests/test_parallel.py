@@ -96,7 +96,9 @@ def test_a_rule_is_timed_in_its_worker_not_by_when_this_process_reads_it(
     def quick(corpus: Context, options: Any) -> list[Any]:
         return []
 
-    def slow_prime(corpus: Context, protos: bool = False, schemas: bool = False) -> None:
+    def slow_prime(
+        corpus: Context, protos: bool = False, schemas: bool = False, instances: bool = False
+    ) -> None:
         time.sleep(1.5)
 
     selected = {
@@ -127,7 +129,9 @@ def test_a_rule_that_finished_while_this_process_built_the_indexes_is_not_stoppe
         ran.touch()  # in the worker: the rule has run, its answer follows at once
         return [Finding("early", Severity.ERROR, "found", where)]
 
-    def slow_prime(corpus: Context, protos: bool = False, schemas: bool = False) -> None:
+    def slow_prime(
+        corpus: Context, protos: bool = False, schemas: bool = False, instances: bool = False
+    ) -> None:
         # Building the indexes outlasts the early rule, however slowly the machine runs it:
         # done only once the rule has run, and then past its whole time box.
         hang_guard = time.monotonic() + 60

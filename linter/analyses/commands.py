@@ -74,15 +74,25 @@ def _read(corpus: Corpus) -> tuple[CommandFile, ...]:
     return tuple(found)
 
 
-def find_named(corpus: Corpus, name: str, *starts: str, usable: bool = False) -> str | None:
+def find_named(
+    corpus: Corpus, name: str, *starts: str, usable: bool = False, listed: bool = False
+) -> str | None:
     """The corpus document a command names by ``name``, read from each of ``starts`` (the
     folder a ``cd`` entered, the script's), then the root; never out of the root, never an
-    absolute, home, variable or remote name. ``usable``: only a document that parsed."""
+    absolute, home, variable or remote name. ``usable``: only a document that parsed;
+    ``listed``: any file of the repository's listing (``corpus.tree``), document or not (a
+    program a build command runs)."""
     if name.startswith(("/", "~", "$")) or "://" in name:
         return None
     for start in dict.fromkeys((*starts, "")):
         path = posixpath.normpath(posixpath.join(start, name))
+        if path.startswith(".."):
+            continue
+        if listed:
+            if path in corpus.tree:
+                return path
+            continue
         document = corpus.documents.get(path)
-        if not path.startswith("..") and document is not None and (document.usable or not usable):
+        if document is not None and (document.usable or not usable):
             return path
     return None

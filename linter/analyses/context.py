@@ -27,6 +27,10 @@ fact, built on first use and kept for the run (issue 27):
 ``merges``
     the documents a bundler merges with sibling fragments (``asyncapi bundle``, ``redocly
     join``...), by a build command's or the files' own evidence (``speclint.analyses.merging``);
+``instances``
+    each instance that names its schema, with the corpus schema that checks it or why none can
+    (``speclint.analyses.instance_schemas.InstanceSchemas``): ``instance-invalid`` and
+    ``duplicate-item`` read it;
 
 and ``base``, the same corpus at the pull request's base revision (``check --diff-base``) for the
 rules that judge a change (``compat-claim``).
@@ -46,6 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from speclint.analyses.declarations import SchemaIndex
+from speclint.analyses.instance_schemas import InstanceSchemas
 from speclint.analyses.lineage import derived_documents
 from speclint.analyses.merging import Merges, merges
 from speclint.analyses.provenance import Provenance, derived, provenance
@@ -53,7 +58,9 @@ from speclint.analyses.references import ReferenceIndex
 from speclint.analyses.roles import RoleMap
 from speclint.model.corpus import Corpus
 
-FACTS = frozenset({"references", "roles", "derived", "provenance", "merges", "schemas"})
+FACTS = frozenset(
+    {"references", "roles", "derived", "provenance", "merges", "schemas", "instances"}
+)
 
 T = TypeVar("T")
 
@@ -80,7 +87,14 @@ class Context(Corpus):
         """``corpus`` (sharing its documents) with the derived facts."""
         if isinstance(corpus, Context):
             return corpus
-        return cls(corpus.root, corpus.config, corpus.documents, tree=corpus.tree, memo=corpus.memo)
+        return cls(
+            corpus.root,
+            corpus.config,
+            corpus.documents,
+            tree=corpus.tree,
+            memo=corpus.memo,
+            git_ignored=corpus.git_ignored,
+        )
 
     def reading(self, names: Iterable[str]) -> Context:
         """A view of this context on which only the facts ``names`` can be read."""
@@ -128,6 +142,10 @@ class Context(Corpus):
     def schemas(self) -> SchemaIndex:
         return self._read("schemas", self._schemas)
 
+    @property
+    def instances(self) -> InstanceSchemas:
+        return self._read("instances", self._instances)
+
     def _read(self, name: str, build: Callable[[], T]) -> T:
         if self.declared is not None and name not in self.declared:
             raise UndeclaredFact(
@@ -162,6 +180,9 @@ class Context(Corpus):
         return self._made(
             "schemas", lambda: SchemaIndex.build(self, self._references(), self._derived())
         )
+
+    def _instances(self) -> InstanceSchemas:
+        return self._made("instances", lambda: InstanceSchemas.build(self, self._references()))
 
     def _merges(self) -> Merges:
         return self._made("merges", lambda: merges(self))

@@ -150,13 +150,9 @@ def program_writes(corpus: Corpus) -> dict[str, tuple[str, str]]:
 def _program(corpus: Corpus, word: str, folder: str) -> str | None:
     """The repository's program a command's word names (from its file's folder, else the root;
     never out of the root)."""
-    if not _PROGRAM.search(word) or word.startswith(("/", "~", "$")) or "://" in word:
+    if not _PROGRAM.search(word):
         return None
-    for start in dict.fromkeys((folder, "")):
-        path = posixpath.normpath(posixpath.join(start, word))
-        if not path.startswith("..") and path in corpus.tree:
-            return path
-    return None
+    return find_named(corpus, word, folder, listed=True)
 
 
 def program_text(corpus: Corpus, program: str) -> str | None:

@@ -63,6 +63,7 @@ import hashlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from speclint.analyses.instance_schemas import Schema
 from speclint.common.findings import Finding
 from speclint.common.storage import checker
 from speclint.parsing.kinds import DocumentKind
@@ -115,6 +116,17 @@ def reach(corpus: Context, path: str) -> list[str]:
     if found is None:
         found = memo[path] = _reach(corpus, path)
     return found
+
+
+def schema_reach(corpus: Context, document: Document) -> list[str]:
+    """The ``unit_inputs`` of a rule whose units are instances
+    (``speclint.analyses.instance_schemas``): the schema the instance names, when the corpus
+    holds it, and the documents that schema's ``$ref``\\s reach."""
+    target = corpus.instances.of(document)
+    if not isinstance(target, Schema):
+        return []
+    path = target.document.path
+    return [path, *reach(corpus, path)]
 
 
 def _reach(corpus: Context, path: str) -> list[str]:

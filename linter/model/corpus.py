@@ -30,7 +30,7 @@ from speclint.common.parallel import default_jobs, forked_map
 from speclint.common.progress import current
 from speclint.common.storage import StorageError, loads
 from speclint.model.config import Config
-from speclint.parsing.gitbase import ignored
+from speclint.parsing.gitbase import GitIgnored, ignored
 from speclint.parsing.kinds import (
     ATTRIBUTES_FILE,
     GENERATOR_MANIFEST,
@@ -106,6 +106,9 @@ class Document:
     dialect: str = ""
     reason: str = ""
     schema: str | None = None
+    # Committed empty (nothing but whitespace): no document to read, and none that is broken;
+    # coverage says it was not read (``speclint.run.coverage``: "empty").
+    empty: bool = False
     # Pure functions of this document's content, memoised (``enumerations.prose_sets``); they
     # travel with the document in the parse cache, so an unchanged page is not read again.
     derived: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -194,6 +197,11 @@ class Corpus:
     # Indexes that modules above build once per run from this corpus (``fences.definition_index``):
     # kept here by name, as opaque data, so the corpus model need not import them.
     memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # What git ignores under the root, as discovery asked it (``gitbase.ignored``): kept so that
+    # what else reads the listing by discovery's filters (``speclint.run.coverage``: the pages
+    # of a markup speclint does not read) does not run git again. None: not asked (a corpus
+    # built in memory); a reader then asks git.
+    git_ignored: GitIgnored | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def load(
@@ -202,7 +210,9 @@ class Corpus:
         config = config or Config()
         root = root.resolve()
         tree = listing(root)
-        return cls.from_snapshot(root, config, snapshot(root, config, tree), cache, tree)
+        hidden = ignored(root)
+        files = snapshot(root, config, tree, git_ignored=hidden)
+        return cls.from_snapshot(root, config, files, cache, tree, git_ignored=hidden)
 
     @classmethod
     def from_snapshot(
@@ -213,12 +223,14 @@ class Corpus:
         cache: DocumentCache | None = None,
         tree: list[str] | None = None,
         prepare: Callable[[Document], None] | None = None,
+        git_ignored: GitIgnored | None = None,
     ) -> Self:
         """The corpus from files already read (see ``snapshot``); unchanged files come from the
         parse cache when one is given. ``tree`` is the root's file listing (``listing``).
         ``prepare`` is called on each document parsed here, in the process that parses it: what
         the run memoises on a page (its value sets), made on every core and kept with the page
-        in the parse cache."""
+        in the parse cache. ``git_ignored``: what git ignores, as the snapshot's discovery was
+        told (``Corpus.git_ignored``)."""
 
         # Progress in kilobytes, not files: one 20 MB document is most of the work, and its bar
         # moves as ruamel reads it (issue 13, item 9).
@@ -282,7 +294,13 @@ class Corpus:
         shown = frozenset(shown_path(p) for p in tree) if tree is not None else frozenset(files)
         set_templates_apart(documents, shown)
         refine(documents, config)
-        return cls(root.resolve(), config, dict(sorted(documents.items())), tree=shown)
+        return cls(
+            root.resolve(),
+            config,
+            dict(sorted(documents.items())),
+            tree=shown,
+            git_ignored=git_ignored,
+        )
 
     @classmethod
     def from_texts(cls, files: dict[str, str], config: Config | None = None) -> Self:
@@ -421,8 +439,10 @@ def refine(documents: dict[str, Document], config: Config) -> None:
         schema = next((target for pattern, target in mapped if pattern.match(path)), None)
         if schema is not None and document.kind in (DocumentKind.DATA, DocumentKind.INSTANCE):
             named = classify(path, document.data, document.text, schema)
+            # An empty file the table names is read as its instance (null), so no longer "not
+            # read" (``empty``).
             documents[path] = replace(
-                document, kind=named.kind, reason=named.reason, schema=named.schema
+                document, kind=named.kind, reason=named.reason, schema=named.schema, empty=False
             )
     # The parts of API documents kept in files of their own (a response, a parameter, a path
     # item) say nothing of themselves and stay data, but the `$ref`s of the schemas they hold
@@ -632,12 +652,16 @@ def snapshot(
     config: Config,
     tree: list[str] | None = None,
     read: Callable[[Path, str], bytes | LoadProblem] = read_raw,
+    git_ignored: GitIgnored | None = None,
 ) -> dict[str, bytes | LoadProblem]:
     """Every discovered file's bytes (or why it is not read), in path order. ``read`` reads one
-    (``read_raw``; a resident checker's keeps the bytes of files whose status is unchanged)."""
+    (``read_raw``; a resident checker's keeps the bytes of files whose status is unchanged).
+    ``git_ignored``: what git ignores under ``root``, when the caller asked already."""
     root = root.resolve()
     listed = listing(root) if tree is None else tree
-    return {shown_path(path): read(root, path) for path in discover(root, config, listed)}
+    return {
+        shown_path(path): read(root, path) for path in discover(root, config, listed, git_ignored)
+    }
 
 
 def glob_to_regex(pattern: str) -> re.Pattern[str]:
@@ -645,10 +669,15 @@ def glob_to_regex(pattern: str) -> re.Pattern[str]:
     return re.compile(glob_body(pattern) + r"\Z")
 
 
-def discover(root: Path, config: Config, tree: list[str] | None = None) -> list[str]:
+def discover(
+    root: Path,
+    config: Config,
+    tree: list[str] | None = None,
+    git_ignored: GitIgnored | None = None,
+) -> list[str]:
     """The files of ``tree`` (default: every file under ``root``) that the configuration
-    includes and git does not ignore, as listed (a name that is not UTF-8 keeps its undecodable
-    bytes; see :func:`shown_path`)."""
+    includes and git does not ignore (``git_ignored``; None: git is asked), as listed (a name
+    that is not UTF-8 keeps its undecodable bytes; see :func:`shown_path`)."""
     includes, _ = _filters(config)
     # The kinds it reads first: the rest of the tree (images, sources) is never matched against
     # the exclusions and the git-ignored folders.
@@ -660,18 +689,22 @@ def discover(root: Path, config: Config, tree: list[str] | None = None) -> list[
             for relative in (listing(root) if tree is None else tree)
             if any(r.match(relative) for r in includes)
         ),
+        git_ignored,
     )
 
 
-def not_left_out(root: Path, config: Config, tree: Iterable[str]) -> list[str]:
+def not_left_out(
+    root: Path, config: Config, tree: Iterable[str], git_ignored: GitIgnored | None = None
+) -> list[str]:
     """The files of ``tree`` that discovery does not leave out, whatever their kind (``include``
     names the kinds it reads): not excluded, not build output, not a test fixture, not ignored
-    by git. What it would read of a kind it does not (a reStructuredText page) is these."""
+    by git (``git_ignored``, as ``gitbase.ignored`` says; None: git is asked). What it would
+    read of a kind it does not (a reStructuredText page) is these."""
     _, excludes = _filters(config)
     fixture = [glob_to_regex(p) for p in config.fixtures]
     # A repository's own .gitignore says what is not its content (a virtualenv, generated
     # output): untracked files it ignores are not read (issue 14).
-    ignored_files, ignored_folders = ignored(root)
+    ignored_files, ignored_folders = ignored(root) if git_ignored is None else git_ignored
     return sorted(
         {
             relative
@@ -832,7 +865,7 @@ def parse_document(
         # Committed empty (a tool's state file, a placeholder): no document, so none that is
         # broken; YAML reads it as nothing, and JSON (RFC 8259 §2: a text is one value) is read
         # alike. Coverage says it was not read (``speclint.run.coverage``: "empty").
-        return Document(path, kind, text=text, reason=EMPTY_REASON)
+        return Document(path, kind, text=text, reason=EMPTY_REASON, empty=True)
     try:
         if json:
             positions_from = "jsonc" if is_jsonc(path) else "json"

@@ -105,7 +105,11 @@ def _git(cwd: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-def ignored(root: Path) -> tuple[frozenset[str], tuple[str, ...]]:
+# What git ignores and does not track under a root: (files, folders ending in ``/``).
+GitIgnored = tuple[frozenset[str], tuple[str, ...]]
+
+
+def ignored(root: Path) -> GitIgnored:
     """What git ignores under ``root`` and does not track: (files, folders ending in ``/``),
     relative to ``root``. Empty when ``root`` is not in a git work tree or git cannot say (a
     missing git, a repository git refuses): discovery then reads every file, and says nothing

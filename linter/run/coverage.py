@@ -27,7 +27,7 @@ from speclint.analyses.references import bare_host, held_at_raw_url
 from speclint.analyses.validation import swagger_2_read
 from speclint.common.controls import visible
 from speclint.common.findings import Finding
-from speclint.model.corpus import EMPTY_REASON, not_left_out
+from speclint.model.corpus import not_left_out
 from speclint.parsing.kinds import DocumentKind
 from speclint.run.catalog import all_rules
 
@@ -219,7 +219,9 @@ def _unread_files(corpus: Context) -> Iterator[Note]:
     pages = [path for path in sorted(corpus.tree) if posixpath.splitext(path)[1].lower() in _PAGES]
     # Those discovery would have taken, were they of a kind it reads (not excluded, not a
     # fixture or build output, not git-ignored): what the repository holds and was not read.
-    for path in not_left_out(corpus.root, corpus.config, pages) if pages else ():
+    # Discovery's answer from git, kept on the corpus: git is not asked twice a run.
+    kept = not_left_out(corpus.root, corpus.config, pages, corpus.git_ignored) if pages else ()
+    for path in kept:
         kind = _PAGES[posixpath.splitext(path)[1].lower()]
         yield Note(kind, path, 1, "a page in a markup speclint does not read: not checked")
     # A schema kept in a file with no extension is found where a `$ref` reaches it (the
@@ -239,7 +241,7 @@ def _unread_files(corpus: Context) -> Iterator[Note]:
             "not checked (name it `.json` or `.yaml` to have it checked)",
         )
     for document in corpus.documents.values():
-        if document.reason == EMPTY_REASON:
+        if document.empty:
             # A tool's state file committed empty is no broken document (parse-error): said.
             yield Note("empty", document.path, 1, "an empty file: not read")
         if document.path.lower().endswith(".mdx") and not document.usable:

@@ -55,6 +55,7 @@ from speclint.model.corpus import SKIPPED_FOLDERS, Document, decode, listing, sn
 from speclint.parsing.gitbase import (
     GitError,
     base_checkout,
+    ignored,
     remove_stale_worktrees,
     tracked_listing,
     walk_order,
@@ -296,7 +297,8 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
     tree = _tree(root, options.staged)
     if options.overlay:
         tree = _overlaid_tree(tree, options.overlay)
-    files = snapshot(root, config, tree, resident.files.read if resident else read_raw)
+    hidden = ignored(root)  # asked once: the corpus keeps it (``Corpus.git_ignored``)
+    files = snapshot(root, config, tree, resident.files.read if resident else read_raw, hidden)
     if resident is not None:
         resident.end()  # files no longer listed are forgotten
     for path, text in (options.overlay or {}).items():
@@ -320,7 +322,7 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
             parse_cache = resident.documents
         elif folder is not None:
             parse_cache = ParseCache(folder)
-        corpus = Context.from_snapshot(root, config, files, parse_cache, tree, prepare)
+        corpus = Context.from_snapshot(root, config, files, parse_cache, tree, prepare, hidden)
     # The new entries are written while the rules run (each page memoised what the rules read
     # of it as it was parsed: ``_preparation``); with a base, once the base is parsed too (an
     # entry no document of this run used is dropped).
@@ -665,9 +667,10 @@ def _lint_base(
             if not base_path.is_dir():
                 raise EngineError(f"{root} does not exist at {ref}: nothing to compare with")
             tree = listing(base_path.resolve())
-            files = snapshot(base_path, config, tree)
+            hidden = ignored(base_path)
+            files = snapshot(base_path, config, tree, git_ignored=hidden)
             base_corpus = Context.from_snapshot(
-                base_path, config, files, caches.parse, tree, caches.prepare
+                base_path, config, files, caches.parse, tree, caches.prepare, hidden
             )
             if selected is None:
                 return base_corpus, []

@@ -66,15 +66,20 @@ class RunResult:
     coverage: tuple[Note, ...] = ()
 
 
-def prime(corpus: Context, protos: bool = False, schemas: bool = False) -> None:
+def prime(
+    corpus: Context, protos: bool = False, schemas: bool = False, instances: bool = False
+) -> None:
     """Build what several rules share before they run in forked processes (each would
     otherwise build it again): the reference index, the roles, the prose value sets, when
-    ``protos``, the corpus's protos compiled (protoc runs once, not once per rule), and when
-    ``schemas``, the schema index (``speclint.analyses.declarations``). The run does this, not
+    ``protos``, the corpus's protos compiled (protoc runs once, not once per rule), when
+    ``schemas``, the schema index (``speclint.analyses.declarations``), and when ``instances``,
+    the schema of each instance (``speclint.analyses.instance_schemas``). The run does this, not
     the corpus model, which knows nothing of the analyses (issue 27)."""
     builds: list[Callable[[], object]] = [lambda: corpus.references, lambda: corpus.roles]
     if schemas:
         builds.append(lambda: corpus.schemas)
+    if instances:
+        builds.append(lambda: corpus.instances)
     # Each page's sets on their own: a page that fails leaves the others built.
     builds.extend(partial(prose_sets, d) for d in corpus.of_kind(DocumentKind.MARKDOWN))
     if protos:
@@ -395,6 +400,7 @@ def _forked(
                 corpus,
                 protos=sum(info.reads_protos for _, info in pending) > 1,
                 schemas=sum("schemas" in info.facts for _, info in pending) > 1,
+                instances=sum("instances" in info.facts for _, info in pending) > 1,
             )
             # What the early worker sent meanwhile waited unread (protoc on a large corpus, a
             # loaded machine: past the time box): its time box counts from when it can be read,
