@@ -153,6 +153,17 @@ def _finding(
             f"`{name}` is required but no `properties` in scope declares it{hint} It is "
             "accepted with any value and nothing checks it"
         )
+    parts = _listed_in_one(name)
+    if parts:
+        # `required: ["id, name"]` is one item, a name with commas in it: a list was meant.
+        left = ", ".join(f"`{part}`" for part in parts if part not in scope.declared)
+        what = (
+            f"`{name}` is one `required` item holding {len(parts)} comma-separated names, so "
+            "an instance needs a member of that whole name"
+        )
+        fix = "write each name as an item of its own in `required`" + (
+            f", and declare {left} in `properties` or leave it out" if left else ""
+        )
     pointer = join_pointer(join_pointer(node.pointer, "required"), position)
     return Finding(
         ID,
@@ -162,6 +173,14 @@ def _finding(
         related=tuple(related),
         key=f"{node.pointer}/required:{name}",
     )
+
+
+def _listed_in_one(name: str) -> list[str]:
+    """The names of ``a, b, c`` written as one ``required`` item; empty for a plain name."""
+    parts = [part.strip() for part in name.split(",")]
+    if len(parts) < 2 or not all(part and " " not in part for part in parts):
+        return []
+    return parts
 
 
 def _nearest(name: str, declared: list[str], cutoff: float) -> str | None:
