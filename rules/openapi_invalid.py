@@ -50,8 +50,11 @@ Options
 Limitations
     A release the validator ships no schema for (Swagger 1.2, a later 3.x), a fragment with no
     ``info``, a Swagger 2.0 document's parts the other rules do not read, and a document deeper
-    than the validator's stack are listed as not checked, never errors; a document the validator
-    cannot run on is one finding at its root. The cases each have a test named after them
+    than the validator's stack are listed as not checked, never errors; so is the missing
+    ``paths`` of a SwaggerHub domain (a library of components, named as a domain by a
+    ``swaggerhub.com/domains/OWNER/NAME`` URL of the repository or by its template's comment);
+    a components-only 3.0 document published otherwise still needs ``paths: {}``. A document
+    the validator cannot run on is one finding at its root. The cases each have a test named after them
     (``tests/test_integrity_rules.py``, ``tests/test_openapi_schema_objects.py``,
     ``tests/test_references_classes.py``, ``tests/test_eco_split.py``, ``tests/test_eco_misc.py``,
     ``tests/test_merging.py``, ``tests/test_regex_cost.py``,
@@ -61,6 +64,7 @@ Limitations
 from __future__ import annotations
 
 import functools
+import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, cast
@@ -288,6 +292,10 @@ def _validate(
             missing_paths = pointer == "" and message.startswith('"paths" is a required')
             if missing_paths and holder is document and _docs_only(document.data):
                 yield _docs_only_notice(document, message)
+                continue
+            domain = _domain_evidence(corpus, document) if missing_paths else None
+            if domain is not None and holder is document:
+                yield _domain_note(document, domain)
                 continue
             if at_left:
                 # A `$ref` where no Reference Object is allowed, not inlined: one defect, said
@@ -685,6 +693,50 @@ def _docs_only_notice(document: Document, message: str) -> Finding:
         "reference renderer); OpenAPI 3.0 still requires `paths: {}` for tools that validate it",
         document.location(""),
         key="docs-only",
+    )
+
+
+# A SwaggerHub domain's URL (`https://api.swaggerhub.com/domains/OWNER/NAME/VERSION`, or the
+# app's `app.swaggerhub.com/domains/OWNER/NAME`): NAME is the domain.
+_DOMAIN_URL = re.compile(r"swaggerhub\.com/domains/[^/\s]+/([^/\s#'\")\]]+)")
+_DOMAIN_COMMENT = re.compile(r"^\s*#(?=.*\b(?:openapi|swaggerhub)\b).*\bdomains?\b", re.IGNORECASE)
+
+
+def _domain_evidence(corpus: Context, document: Document) -> str | None:
+    """What shows a components-only OpenAPI 3.0 document to be a SwaggerHub *domain* (a library
+    of components other APIs reference, which SwaggerHub keeps and validates without `paths`),
+    else None: a URL of the corpus naming it as a domain (by its folder or file name), or its
+    leading comment (SwaggerHub's domain template says "required for OpenAPI 3.0 domains").
+
+    A components-only document published for any OpenAPI 3.0 tool, referenced by a plain URL,
+    is no domain: 3.0 requires `paths` (§4.7.1; 3.1 made it optional), and its tools reject it."""
+    data = document.data
+    if not (isinstance(data, dict) and "components" in data and "paths" not in data):
+        return None
+    folder, _, name = document.path.rpartition("/")
+    names = {posixpath.basename(folder), name.rsplit(".", 1)[0]} - {""}
+    for other in corpus.documents.values():
+        for match in _DOMAIN_URL.finditer(other.text or ""):
+            if match.group(1) in names:
+                return f"`{other.path}` names it as the domain `{match.group(0)}`"
+    for line in (document.text or "").splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            break
+        if _DOMAIN_COMMENT.match(line):
+            return f"its comment: `{line.strip()[:80]}`"
+    return None
+
+
+def _domain_note(document: Document, evidence: str) -> Finding:
+    """A SwaggerHub domain's missing `paths`: what the run did not require (coverage)."""
+    return Finding(
+        ID,
+        Severity.INFO,
+        f"`paths` not required of a SwaggerHub domain, a library of components ({evidence}); "
+        "an OpenAPI 3.0 validator given the file alone wants `paths: {}`",
+        document.location(""),
+        key="swaggerhub-domain",
+        coverage="component-library",
     )
 
 

@@ -16,9 +16,21 @@ What it does
     publishes there.
 
     One missing target is one finding, at its first referencing site, with the other sites as
-    related locations (200 at most), however each spells the path; three or more missing
-    ``$id``\\s under one folder are one finding too. Not reported: a target that exists but is
-    not JSON or YAML (a Markdown description), a generated bundle's copies (judged at their
+    related locations (200 at most), however each spells the path; so is one name missing
+    beside the files of several folders (each plug-in folder naming ``shared.schema.json``), and
+    three or more missing ``$id``\\s under one folder. A pointer that runs through a ``$ref``
+    (``.../allOf/0/properties/x`` where ``allOf/0`` is a ``$ref``: json-schema-ref-parser's
+    bundles hold them) names nothing, RFC 6901 §4; the message names the pointer it means.
+
+    Listed under "not checked", not findings: a bare name (``rootProperty.schema.json``) that one
+    schema of another folder declares as its relative ``$id``, which a tool finding schemas by
+    ``$id`` or a build's schema search path resolves but JSON Schema's rules do not (2020-12
+    §8.2: beside the referring file); and a bare name of no file of the repository, nor one
+    close to it, from schemas without an absolute ``$id``, where its Markdown links that file
+    or another repository's schema folder on a code host (an extension's schemas naming a base
+    specification's, glTF's ``glTFProperty.schema.json``).
+
+    Not reported: a target that exists but is not JSON or YAML (a Markdown description), a generated bundle's copies (judged at their
     sources, ``speclint.analyses.lineage``), a local pointer that the repository's bundler
     merges in (``speclint.analyses.merging``). An ``info`` says what was not checked: references
     into a git submodule that is not checked out, and into a file a program of the repository
@@ -56,19 +68,22 @@ Options
 
 from __future__ import annotations
 
+import difflib
 import posixpath
+import re
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from speclint.analyses.context import Context
 from speclint.analyses.downloads import program_text_names, program_writes
 from speclint.analyses.merging import Merges
-from speclint.analyses.references import Reference, bare_host
+from speclint.analyses.references import Reference, bare_host, declared_id, root_base
 from speclint.common.findings import Finding, Member, Severity, headed, left_out
 from speclint.model.corpus import Document
-from speclint.parsing.structured import join_pointer, split_pointer
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
 
 ID = "unresolved-ref"
 SEVERITY = Severity.ERROR
@@ -86,6 +101,8 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     unchecked: dict[str, list[Reference]] = defaultdict(list)
     merges = corpus.merges
     made: dict[str, list[Reference]] = defaultdict(list)
+    searched: dict[str, list[Reference]] = defaultdict(list)
+    relative_ids: dict[str, list[str]] | None = None
     for reference in corpus.references.unresolved():
         if reference.path in derived:
             continue  # a generated bundle: its references are judged at their sources
@@ -102,6 +119,15 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             made[written].append(reference)
             continue
         if reference.outcome == "missing-file":
+            if relative_ids is None:
+                relative_ids = _relative_ids(corpus)
+            holder = _by_relative_id(corpus, relative_ids, reference)
+            if holder is not None:
+                # Found by `$id` or a search path, as the project's tools find it; not by
+                # JSON Schema's rules: coverage, not a finding.
+                searched[holder].append(reference)
+                continue
+        if reference.outcome == "missing-file":
             group = (reference.outcome, reference.target_path or reference.target)
         elif reference.outcome == "missing-pointer":
             group = (reference.outcome, f"{reference.target_path}#{reference.target_pointer}")
@@ -114,6 +140,8 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         yield _not_checked(corpus, folder, references)
     for name, references in sorted(made.items()):
         yield _made_by_the_build(corpus, name, references)
+    for holder, references in sorted(searched.items()):
+        yield _by_search_path(corpus, holder, references)
     # An `$id` no schema declares, where the corpus's other `$id`s say which file would declare
     # it, and that file is the one other references name as missing: one root cause, one finding.
     index = corpus.references
@@ -139,6 +167,28 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     for folder, members in families.items():
         if len({target.split("#", 1)[0] for _, target in members}) >= FAMILY:
             groups[("unknown-id", folder)] = [r for key in members for r in groups.pop(key)]
+    _by_spelling(groups)
+    # Bare names of schemas the repository does not hold, from a schema set its documentation
+    # links (an extension's schemas naming the base specification's by file name).
+    linked: dict[str, tuple[str, str, int]] | None = None
+    stems: list[str] | None = None
+    for outcome, target in sorted(groups):
+        if outcome not in ("missing-file", "missing-name"):
+            continue
+        bare = _bare_name(corpus, groups[(outcome, target)])
+        if bare is None:
+            continue
+        if linked is None:
+            linked = _linked_schema_sets(corpus)
+        source = linked.get(bare) or linked.get("")
+        if source is None:
+            continue
+        if stems is None:
+            stems = sorted({posixpath.basename(p).lower().split(".", 1)[0] for p in corpus.tree})
+        # A name close to one of the repository's own (by stems: a shared `.schema.json` makes
+        # any two names look alike) is a renamed or misspelt file of its own: a finding.
+        if not difflib.get_close_matches(bare.lower().split(".", 1)[0], stems, 1, 0.8):
+            yield _external_schema(corpus, bare, source, groups.pop((outcome, target)))
     for (outcome, target), references in sorted(groups.items()):
         # The first site that names the file itself, when some name it by `$id` instead.
         first, *others = sorted(references, key=lambda r: (r.outcome != outcome, r.path, r.pointer))
@@ -151,7 +201,14 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         every = " (all listed as related locations)" if whole else ""
         related_too = ", listed as related locations" if whole else ""
         sites = f"{count} `$ref`s point to it{every}" if count > 1 else ""
-        if outcome == "missing-file":
+        if outcome == "missing-name":
+            folders = sorted({posixpath.dirname(r.target_path or "") for r in references})
+            message = headed(
+                f"`{first.value}` is in none of the {len(folders)} folders whose files name it",
+                f" (`{folders[0]}/`, ...){'; ' + sites if sites else ''}. Add the file, or "
+                "point the references at the schema that replaced it",
+            )
+        elif outcome == "missing-file":
             fix = "Add the file, or point the reference at the schema that replaced it"
             if target.endswith("/") and target.rstrip("/") in corpus.tree:
                 # `x.yml/` is another URI path than `x.yml` (RFC 3986 §3.3): URI-based
@@ -182,10 +239,29 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                 else "Fix the JSON pointer (check the spelling and the `$defs` name) or add the "
                 "definition"
             )
-            message = (
-                f"`{first.value}`: `{first.target_path or first.target}` has no "
-                f"`{first.target_pointer or '#'}`{nor}{'; ' + sites if sites else ''}. {fix}"
+            through = (
+                _through_ref(target_document.data, first.target_pointer or "")
+                if target_document is not None and not escaped
+                else None
             )
+            if through is not None:
+                hop, ref, meant = through
+                # A JSON pointer walks the document as written and never follows a `$ref`
+                # (RFC 6901 §4); json-schema-ref-parser's bundles hold such pointers (its
+                # issue 338), so the file's generator writes it again unless fixed there.
+                # the place by its last tokens: the pointer written holds the rest
+                tail = "/".join(split_pointer(hop)[-3:]) if hop else ""
+                message = headed(
+                    f"`{first.value}` runs through `.../{tail}`, a `$ref` to `{ref}`",
+                    f", which a JSON pointer does not follow (RFC 6901){nor}"
+                    f"{'; ' + sites if sites else ''}. It means `#{meant}`: write that, or fix "
+                    "the bundler that wrote it",
+                )
+            else:
+                message = (
+                    f"`{first.value}`: `{first.target_path or first.target}` has no "
+                    f"`{first.target_pointer or '#'}`{nor}{'; ' + sites if sites else ''}. {fix}"
+                )
         elif outcome == "invalid-uri":
             message = (
                 f"`{first.value}` is {first.detail}, so it resolves to nothing"
@@ -268,6 +344,190 @@ def _malformed(document: Document, reference: Reference) -> Finding:
         document.location(reference.pointer),
         key=f"malformed:{reference.pointer}",
     )
+
+
+def _by_spelling(groups: dict[tuple[str, str], list[Reference]]) -> None:
+    """One relative name missing beside the files of several folders (every plug-in folder's
+    schema naming `shared.schema.json`, which none holds): one convention, one root cause, so
+    one group (``missing-name``), in place of one per folder."""
+    spelled: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for outcome, target in groups:
+        if outcome != "missing-file":
+            continue
+        spellings = {r.value.split("#", 1)[0] for r in groups[(outcome, target)]}
+        if len(spellings) == 1:
+            spelled[spellings.pop()].append((outcome, target))
+    for spelling, keys in spelled.items():
+        if len(keys) >= 2 and not urlsplit(spelling).scheme:
+            groups[("missing-name", spelling)] = [r for key in keys for r in groups.pop(key)]
+
+
+# A URL in prose: a Markdown link's destination or a bare URL.
+_URL = re.compile(r"https?://[^\s<>()\[\]\"'`]+")
+_SCHEMA_FOLDERS = frozenset({"schema", "schemas"})
+
+
+def _bare_name(corpus: Context, references: list[Reference]) -> str | None:
+    """The file name the references all write with no folder (``glTFProperty.schema.json``),
+    from schemas without an absolute `$id`, else None."""
+    written = {r.value.split("#", 1)[0] for r in references}
+    if len(written) != 1:
+        return None
+    name = written.pop()
+    if not name or "/" in name or urlsplit(name).scheme:
+        return None
+    if any(urlsplit(root_base(corpus.documents[r.path])).scheme != "file" for r in references):
+        return None  # named from under the repository's own `$id`: its own schema
+    return name
+
+
+def _linked_schema_sets(corpus: Context) -> dict[str, tuple[str, str, int]]:
+    """The remote schemas and schema folders the repository's Markdown links to (a link or a
+    bare URL): by file name, a file's URL; under ``""``, the first folder of schemas in another
+    repository on a code host (``.../tree/main/specification/2.0/schema``); each with its
+    page and line."""
+    found: dict[str, tuple[str, str, int]] = {}
+    folders: set[str] = set()  # every folder of the repository, at any depth
+    for path in corpus.tree:
+        folder = posixpath.dirname(path)
+        while folder and folder not in folders:
+            folders.add(folder)
+            folder = posixpath.dirname(folder)
+    for document in sorted(corpus.of_kind(DocumentKind.MARKDOWN), key=lambda d: d.path):
+        for number, line in enumerate((document.text or "").splitlines(), 1):
+            for url in _URL.findall(line):
+                url = url.rstrip(".,;:")
+                if _own_folder(corpus.tree, folders, url):
+                    continue
+                last = posixpath.basename(urlsplit(url).path.rstrip("/"))
+                if "." in last:
+                    found.setdefault(last, (url, document.path, number))
+                elif last in _SCHEMA_FOLDERS and _HOSTED.match(urlsplit(url).path):
+                    found.setdefault("", (url, document.path, number))
+    return found
+
+
+# A code host's link into a repository: /OWNER/REPO/tree|blob/REF/PATH.
+_HOSTED = re.compile(r"^/[^/]+/[^/]+/(?:-/)?(?:tree|blob|raw)/[^/]+/(.+?)/?$")
+
+
+def _own_folder(tree: frozenset[str], folders: set[str], url: str) -> bool:
+    """Whether a code host's link names a path this repository has (its own schema folder,
+    published: `.../tree/master/specification/0.0/schema`), which is no other schema set."""
+    hosted = _HOSTED.match(urlsplit(url).path)
+    if hosted is None:
+        return False
+    path = hosted.group(1)
+    return path in tree or path in folders
+
+
+def _external_schema(
+    corpus: Context, name: str, source: tuple[str, str, int], references: list[Reference]
+) -> Finding:
+    """``$ref``\\s by bare name to a schema of a base schema set the repository does not hold
+    but links: not checked (coverage), as a remote reference is not."""
+    first, *others = sorted(references, key=lambda r: (r.path, r.pointer))
+    count = len(references)
+    url, page, line = source
+    return Finding(
+        ID,
+        Severity.INFO,
+        f"{count} `$ref`{'s name' if count > 1 else ' names'} `{name}`, not in the repository: "
+        f"{'the schema' if url.endswith('/' + name) else 'one of the schemas in the folder'} "
+        f"`{page}` line {line} links (`{url}`), read from there by its tools",
+        corpus.documents[first.path].location(first.pointer),
+        related=tuple(
+            corpus.documents[r.path].location(r.pointer, note=f"also references `{r.value}`")
+            for r in others[:RELATED_LIMIT]
+        ),
+        key=f"external-schema:{name}",
+        coverage="external-schema",
+    )
+
+
+def _relative_ids(corpus: Context) -> dict[str, list[str]]:
+    """The corpus's schemas by the relative `$id` each declares at its root (`"$id":
+    "base.schema.json"`, with no base URI of its own)."""
+    named: dict[str, list[str]] = defaultdict(list)
+    for document in corpus.of_kind(DocumentKind.SCHEMA):
+        declared = declared_id(document)
+        if declared and not urlsplit(declared).scheme and not declared.startswith("/"):
+            named[posixpath.normpath(declared)].append(document.path)
+    return named
+
+
+def _by_relative_id(
+    corpus: Context, relative_ids: dict[str, list[str]], reference: Reference
+) -> str | None:
+    """The one corpus schema, in another folder, whose relative `$id` is what a missing-file
+    ``$ref`` writes (``rootProperty.schema.json``), else None.
+
+    JSON Schema resolves the reference against the referring file's base (2020-12 §8.2), where
+    nothing is; a tool that registers schemas by `$id`, or a build given the core folder as a
+    schema search path (wetzel's ``-S``), finds the schema that declares that name. A fragment
+    must still name something there."""
+    written, _, fragment = reference.value.partition("#")
+    if not written or urlsplit(written).scheme or written.startswith("/"):
+        return None
+    holders = relative_ids.get(posixpath.normpath(written), [])
+    if len(holders) != 1 or holders[0] == reference.target_path:
+        return None
+    if fragment and not (
+        fragment.startswith("/")
+        and resolve_pointer(corpus.documents[holders[0]].data, unquote(fragment)) is not None
+    ):
+        return None
+    return holders[0]
+
+
+def _by_search_path(corpus: Context, holder: str, references: list[Reference]) -> Finding:
+    """``$ref``\\s that name a schema by the relative `$id` it declares, from another folder:
+    what a search path resolves, listed among what the run did not check (coverage)."""
+    first, *others = sorted(references, key=lambda r: (r.path, r.pointer))
+    count = len(references)
+    return Finding(
+        ID,
+        Severity.INFO,
+        f"{count} `$ref`{'s name' if count > 1 else ' names'} "
+        f"`{declared_id(corpus.documents[holder])}`"
+        f", the relative `$id` of `{holder}`: found by `$id` or a schema search path, not by "
+        "JSON Schema's rules, which look beside the referring file (2020-12 §8.2)",
+        corpus.documents[first.path].location(first.pointer),
+        related=tuple(
+            corpus.documents[r.path].location(r.pointer, note=f"also references `{r.value}`")
+            for r in others[:RELATED_LIMIT]
+        ),
+        key=f"search-path:{holder}",
+        coverage="search-path",
+    )
+
+
+def _through_ref(data: Any, pointer: str) -> tuple[str, str, str] | None:
+    """Where a pointer that names nothing runs into a schema that is a local ``$ref``
+    (``.../allOf/0``, ``{$ref: '#/components/schemas/Place'}``) whose target has the rest:
+    (that place, the ``$ref``, the pointer it means), else None."""
+    tokens = split_pointer(pointer)
+    node, at, index, hop = data, "", 0, None
+    hops = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if isinstance(node, dict) and token not in node:
+            ref = node.get("$ref")
+            if not (isinstance(ref, str) and ref.startswith("#/")) or hops == len(tokens):
+                return None  # a bound on hops: a loop of `$ref`s does not hang
+            hops += 1
+            hop = hop or (at, ref)
+            at = unquote(ref[1:])
+            node = resolve_pointer(data, at)
+            continue
+        if isinstance(node, dict):
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+        at, index = join_pointer(at, token), index + 1
+    return (hop[0], hop[1], at) if hop is not None else None
 
 
 def _merged_in(corpus: Context, merges: Merges, reference: Reference) -> bool:

@@ -979,6 +979,16 @@ def _root_base(document: Document) -> str:
     return defragmented(joined) if joined is not None else uri
 
 
+def declared_id(document: Document) -> str | None:
+    """The `$id` (draft-04 `id`) a schema declares at its root, as written, without its
+    fragment; None when it declares none."""
+    data = document.data if isinstance(document.data, dict) else {}
+    declared = data.get("id") if _uses_plain_id(data.get("$schema")) else data.get("$id")
+    if not isinstance(declared, str):
+        return None
+    return declared.split("#", 1)[0] or None
+
+
 def _uses_plain_id(dialect: object) -> bool:
     """Whether a dialect names its base URI with `id` (draft-03 and draft-04)."""
 

@@ -96,6 +96,18 @@ KINDS: dict[str, tuple[str, str]] = {
         "file `$ref`s name that the build writes and the repository does not commit",
         "files `$ref`s name that the build writes and the repository does not commit",
     ),
+    "search-path": (
+        "`$ref` found by a schema's relative `$id` (a search path), not by JSON Schema's rules",
+        "`$ref`s found by schemas' relative `$id`s (a search path), not by JSON Schema's rules",
+    ),
+    "component-library": (
+        "SwaggerHub domain (a library of components) not required to have `paths`",
+        "SwaggerHub domains (libraries of components) not required to have `paths`",
+    ),
+    "external-schema": (
+        "schema named by file name from a schema set the documentation links, not in the repository",
+        "schemas named by file name from schema sets the documentation links, not in the repository",
+    ),
     "build-source": (
         "piece of an API the repository's merge step assembles, judged but for what a merge "
         "rewrites",
