@@ -9,7 +9,9 @@ its path, in every spelling repositories use: ``2.0.0``, ``1-0-2``, ``v1_0``, ``
 ``foo.v1.json``, and ``draft``, ``next`` or ``latest`` beside versions; a number glued to a word
 (``http2``, ``ipv6``, ``oauth2``, ``2fa``) or a lone ``utf-8`` is not one. Two files are
 compared only when they have the same version or either has none. ``newest_first`` orders the
-versions of a line (``speclint.run.history`` folds defects of frozen copies onto the newest).
+versions of a line (``speclint.run.history`` folds defects of frozen copies onto the newest);
+``maintained_copies`` finds the release folders that are snapshots of the text beside them
+(``examples/2026-04-17/`` of ``examples/``, Docusaurus's ``versioned_docs/version-X/`` of ``docs/``).
 
 ``speclint files`` shows each file's version. ``versions`` in the configuration replaces the
 pattern (a regular expression whose match in a path segment is the version), or turns the
