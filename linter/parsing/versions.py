@@ -9,7 +9,9 @@ its path, in every spelling repositories use: ``2.0.0``, ``1-0-2``, ``v1_0``, ``
 ``foo.v1.json``, and ``draft``, ``next`` or ``latest`` beside versions; a number glued to a word
 (``http2``, ``ipv6``, ``oauth2``, ``2fa``) or a lone ``utf-8`` is not one. Two files are
 compared only when they have the same version or either has none. ``newest_first`` orders the
-versions of a line (``speclint.run.history`` folds defects of frozen copies onto the newest).
+versions of a line (``speclint.run.history`` folds defects of frozen copies onto the newest);
+``maintained_copies`` finds the release folders that are snapshots of the text beside them
+(``examples/2026-04-17/`` of ``examples/``, Docusaurus's ``versioned_docs/version-X/`` of ``docs/``).
 
 ``speclint files`` shows each file's version. ``versions`` in the configuration replaces the
 pattern (a regular expression whose match in a path segment is the version), or turns the
@@ -197,8 +199,86 @@ def version_place(path: str, version: str) -> tuple[str, str]:
             marked = "\0"
         else:
             continue
-        return "/".join([*parts[:index], marked]), "/".join(parts[index + 1 :])
+        # A release's folder and its files may both name it (`v1.1-document-set/Spec v1.1.md`):
+        # the version is marked wherever it stands whole, so the sets line up.
+        above = [_whole(version).sub("\0", folder) for folder in parts[:index]]
+        return "/".join([*above, marked]), "/".join(parts[index + 1 :])
     return path, ""
+
+
+def _whole(version: str) -> re.Pattern[str]:
+    """``version`` where it stands whole (``1.0`` in ``v1.0-set``, not in ``11.0``)."""
+    return re.compile(rf"(?<![0-9A-Za-z.]){re.escape(version)}(?![0-9A-Za-z]|\.\d)")
+
+
+# Spellings of one name: `Encryption v1.1.md`, `Encryption_v1.1.md`, `encryption-v1.1.md`.
+_SEPARATORS = re.compile(r"[\s_-]+")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A released snapshot's maintained copy (``live``), and the snapshot's folder with the
+    folder it copies (``examples/2026-04-17/`` of ``examples/``), each "" or ending in ``/``."""
+
+    live: str
+    folder: str
+    home: str
+
+
+def maintained_copies(
+    paths: Iterable[str], lines: VersionLines, pattern: str | None = DEFAULT_PATTERN
+) -> dict[str, Snapshot]:
+    """Released snapshots kept beside the text that is still edited: snapshot -> its copy.
+
+    A folder named for a release holds a copy of its parent's files as they were then:
+    ``examples/2026-04-17/orders/a.json`` of ``examples/orders/a.json``,
+    ``documents/v1.1-document-set/Encryption v1.1.md`` of ``documents/Encryption_v1.1.md`` (the
+    same name in another spelling of its separators), and Docusaurus's versioned docs
+    (``website/versioned_docs/version-0.6.0/intro.md`` of ``website/docs/intro.md``;
+    ``ID_versioned_docs/`` of the docs plugin ``ID``). A file the parent does not hold has no
+    maintained copy here (its version line may still have a newer one). The folder's version
+    may differ from the file's (``v1.1-document-set/Spec_v1.1.1.md``: a patch in the set)."""
+    if pattern is None:
+        return {}
+    token = re.compile(pattern)
+    listed = set(paths)
+    spelled: dict[str, str | None] = {}
+    for path in sorted(listed):
+        key = _SEPARATORS.sub("-", path.lower())
+        spelled[key] = None if key in spelled else path  # two spellings of one name: neither
+    found: dict[str, Snapshot] = {}
+    for path, version in sorted(lines.version.items()):
+        if version.lower() in UNRELEASED:
+            continue
+        parts = path.split("/")
+        folders = [
+            (i, match.group(0))
+            for i in range(len(parts) - 1)
+            if (match := token.search(parts[i])) is not None
+        ]
+        if not folders or folders[-1][1].lower() in UNRELEASED:
+            continue
+        index, released = folders[-1]
+        home = parts[:index]
+        if (
+            index
+            and parts[index] == f"version-{released}"
+            and parts[index - 1].endswith("versioned_docs")
+        ):
+            # Docusaurus: `versioned_docs/version-X/` freezes `docs/`, and a second docs
+            # plugin's `ID_versioned_docs/version-X/` freezes `ID/` (docusaurus.io, Versioning).
+            plugin = parts[index - 1].removesuffix("versioned_docs").removesuffix("_")
+            home = [*parts[: index - 1], plugin or "docs"]
+        candidate = "/".join([*home, *parts[index + 1 :]])
+        live = (
+            candidate
+            if candidate in listed
+            else spelled.get(_SEPARATORS.sub("-", candidate.lower()))
+        )
+        if live is not None and live != path:
+            folder = "/".join(parts[: index + 1]) + "/"
+            found[path] = Snapshot(live, folder, "".join(f"{part}/" for part in home))
+    return found
 
 
 def _family(path: str, version: str) -> str:

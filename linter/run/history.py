@@ -19,7 +19,11 @@ frozen.
   API line served beside ``v2``) are one info per rule, at the newest of them, the others
   as related locations: a released file does not change, so its maintainer can only know.
   A copy is frozen only when a newer version holds its counterpart (the same path within the
-  version folder, or the same ``$id`` but for the version): a file no newer version has is
+  version folder, or the same ``$id`` but for the version), or when it is a released snapshot
+  of the maintained text beside it (``speclint.parsing.versions.maintained_copies``:
+  ``examples/2026-04-17/a.json`` of ``examples/a.json``, Docusaurus's
+  ``versioned_docs/version-X/`` of ``docs/``; more than half its lines the maintained copy's),
+  which is then the newest copy: a file no newer version has is
   the newest of its kind, and its defects are reported as they are. An API document named
   for a version it does not declare (``petstore-3.1.yaml`` at ``info.version`` 2.0.0: the
   OpenAPI version it shows) is no release of its line.
@@ -45,9 +49,13 @@ from speclint.common.unions import DisjointSets
 from speclint.parsing.kinds import MARKDOWN_SUFFIXES, DocumentKind
 from speclint.parsing.versions import (
     UNRELEASED,
+    UNRELEASED_KEY,
+    Snapshot,
     VersionLines,
+    maintained_copies,
     names_version,
     newest_first,
+    order_key,
     version_place,
 )
 from speclint.run.runner import RunResult
@@ -56,8 +64,11 @@ from speclint.run.runner import RunResult
 @dataclass(frozen=True)
 class _Copy:
     copies: str  # which file this is a copy of: the same for every version's copy
-    version: str
+    version: str  # "" for a maintained copy of no version (`examples/orders/a.json`)
     frozen: bool
+    # A snapshot's folder and its maintained copy's: a message naming a file of the snapshot
+    # names the maintained copy's file at the same place.
+    moved: tuple[str, str] | None = None
 
 
 def collapsed(result: RunResult, corpus: Context) -> RunResult:
@@ -72,7 +83,8 @@ def collapsed(result: RunResult, corpus: Context) -> RunResult:
         and isinstance(identifier := document.data.get("$id", document.data.get("id")), str)
     }
     lines = _released_lines(corpus)
-    findings = collapse_findings(result.findings, lines, mode, identifiers)
+    maintained = _snapshots(corpus, lines)
+    findings = collapse_findings(result.findings, lines, mode, identifiers, maintained)
     return result if findings is result.findings else replace(result, findings=findings)
 
 
@@ -96,17 +108,45 @@ def _released_lines(corpus: Context) -> VersionLines:
     return VersionLines({p: v for p, v in lines.version.items() if p not in named_otherwise})
 
 
+def _snapshots(corpus: Context, lines: VersionLines) -> dict[str, Snapshot]:
+    """The released snapshots of maintained copies (``maintained_copies``) whose text is a copy
+    of the maintained one: a version folder's own ``README.md`` beside its parent's, which
+    describes the versions, is no snapshot of it."""
+    found = maintained_copies(corpus.documents, lines, corpus.config.versions)
+    documents = corpus.documents
+    return {
+        path: snapshot
+        for path, snapshot in found.items()
+        if _copied(documents[path].text, documents[snapshot.live].text)
+    }
+
+
+def _copied(first: str | None, second: str | None) -> bool:
+    """Whether one text is mostly a copy of the other: more than half the lines of the shorter
+    (those with a word or a number, so braces and rules do not count) are in the other."""
+    if first is None or second is None:
+        return False
+    a, b = _lines(first), _lines(second)
+    return 2 * len(a & b) > min(len(a), len(b))
+
+
+def _lines(text: str) -> set[str]:
+    return {line.strip() for line in text.splitlines() if any(c.isalnum() for c in line)}
+
+
 def collapse_findings(
     findings: list[Finding],
     lines: VersionLines,
     mode: str,
     identifiers: Mapping[str, str] | None = None,
+    maintained: Mapping[str, Snapshot] | None = None,
 ) -> list[Finding]:
     """``findings`` with those of frozen copies folded (``"newest"``) or left out
     (``"ignore"``); ``identifiers``: each schema's ``$id``, which links copies whose paths
     differ by more than the version (``1.0.0/run.json`` and ``2.0.0/workflow-run.json`` that
-    both say ``https://example.org/<version>/run.json``)."""
-    copies = _copies(lines, identifiers or {})
+    both say ``https://example.org/<version>/run.json``); ``maintained``: released snapshots
+    and the copy still edited (``speclint.parsing.versions.maintained_copies``)."""
+    copies = _copies(lines, identifiers or {}, maintained or {})
     if not any(copy.frozen for copy in copies.values()):
         return findings
     if mode == "ignore":
@@ -119,12 +159,17 @@ def collapse_findings(
             groups[("", str(number))] = [finding]
             continue
         where = finding.location
+        message = finding.message
+        if copy.moved is not None:
+            message = message.replace(copy.moved[0], copy.moved[1])
+        # A suggestion follows what else the copy's folder holds; the defect is the same.
+        message = _SUGGESTION.sub("", message)
         key = (
             finding.rule,
             copy.copies,
             where.pointer if where.pointer is not None else "\x00",
             where.heading or "",
-            _without_version(finding.message, copy.version),
+            _without_version(message, copy.version),
         )
         groups.setdefault(key, []).append(finding)
     if all(len({f.location.path for f in group}) == 1 for group in groups.values()) and not any(
@@ -136,14 +181,9 @@ def collapse_findings(
         if len({f.location.path for f in group}) == 1:  # one file's own (or of no version)
             out += group
             continue
-        rank = {
-            version: n
-            for n, version in enumerate(
-                newest_first(copies[f.location.path].version for f in group)
-            )
-        }
-        newest = min(rank, key=rank.__getitem__)
-        live = [f for f in group if copies[f.location.path].version == newest]
+        standing = {f.location.path: _standing(copies[f.location.path]) for f in group}
+        rank = {s: n for n, s in enumerate(sorted(set(standing.values()), reverse=True))}
+        live = [f for f in group if rank[standing[f.location.path]] == 0]
         # Another copy that is not frozen (a `next/` beside a `draft/`) is its own finding.
         folded = [f for f in group if f not in live and copies[f.location.path].frozen]
         out += [f for f in group if f not in live and not copies[f.location.path].frozen]
@@ -153,9 +193,7 @@ def collapse_findings(
                 note=f"the same in released version {copies[f.location.path].version} "
                 "(a frozen copy)",
             )
-            for f in sorted(
-                folded, key=lambda f: (rank[copies[f.location.path].version], f.sort_key())
-            )
+            for f in sorted(folded, key=lambda f: (rank[standing[f.location.path]], f.sort_key()))
         )
         out += [replace(live[0], related=(*live[0].related, *related)), *live[1:]]
     return sorted_findings(_frozen_only(out, copies))
@@ -218,10 +256,26 @@ def _frozen_only(findings: list[Finding], copies: dict[str, _Copy]) -> list[Find
     return kept
 
 
-def _copies(lines: VersionLines, identifiers: Mapping[str, str]) -> dict[str, _Copy]:
+_SUGGESTION = re.compile(r" \(did you mean [^()]*\)")
+
+
+def _standing(copy: _Copy) -> tuple[bool, tuple[int, tuple[int, ...], int, tuple[int, ...]], str]:
+    """A copy's place among its copies, the live one highest: not frozen, then the newest
+    version (a maintained copy of no version is the one being written)."""
+    return (
+        not copy.frozen,
+        order_key(copy.version) if copy.version else UNRELEASED_KEY,
+        copy.version,
+    )
+
+
+def _copies(
+    lines: VersionLines, identifiers: Mapping[str, str], maintained: Mapping[str, Snapshot]
+) -> dict[str, _Copy]:
     """Every versioned path: which file it is a copy of (the path with the version taken out,
     or its ``$id`` so), and its version; frozen when a copy of the same file has a newer
-    version, and it is not an unreleased folder."""
+    version, and it is not an unreleased folder. A released snapshot of a maintained copy
+    (``maintained``) is frozen, and the maintained copy is a copy of the same file."""
     # Copies are linked by their place in the version and by their `$id`: a union of both.
     groups = DisjointSets()
     find = groups.find
@@ -237,22 +291,47 @@ def _copies(lines: VersionLines, identifiers: Mapping[str, str]) -> dict[str, _C
     for path, version in lines.version.items():
         if path in named:
             groups.union(_place_node(path, version), "id\x00" + named[path])
+    # A snapshot is of a release (a bare `v1/` beside `users.yaml` may be an API line still
+    # served), and its maintained copy is of no older version than its own.
+    snapshots = {
+        path: snapshot
+        for path, snapshot in maintained.items()
+        if _RELEASE.fullmatch(lines.of(path))
+        and (
+            not lines.of(snapshot.live)
+            or order_key(lines.of(snapshot.live)) >= order_key(lines.of(path))
+        )
+    }
+    for path, live in ((p, s.live) for p, s in snapshots.items()):
+        groups.union(_place_node(path, lines.of(path)), _place_node(live, lines.of(live)))
+    members = {**lines.version, **{s.live: lines.of(s.live) for s in snapshots.values()}}
     in_copies: dict[str, set[str]] = {}
-    for path, version in lines.version.items():
+    for path, version in members.items():
         in_copies.setdefault(find(_place_node(path, version)), set()).add(version)
-    newest_copy = {root: newest_first(found)[0] for root, found in in_copies.items()}
+    # The newest release of each file. A maintained copy of no version ("") ranks above it
+    # (``_standing``) but freezes only its own snapshots: `next/2.0/` beside a snapshot
+    # `next/1.1/` of `next/` is the newest of its line, not a copy of `next/`.
+    newest_copy = {
+        root: newest_first(found - {""})[0] if found - {""} else ""
+        for root, found in in_copies.items()
+    }
     found: dict[str, _Copy] = {}
-    for path, version in lines.version.items():
+    for path, version in members.items():
         root = find(_place_node(path, version))
         # Frozen only where a newer version holds this file's counterpart: a file the newer
         # versions do not have (dropped, or never a copy of anything) is nobody's frozen copy,
         # and its defects are its own, whatever its folder's version.
-        newer = version != newest_copy[root]
-        found[path] = _Copy(root, version, newer and version not in UNRELEASED)
+        newer = version != newest_copy[root] or path in snapshots
+        of = snapshots.get(path)
+        moved = None if of is None else (of.folder, of.home)
+        frozen = newer and bool(version) and version not in UNRELEASED
+        found[path] = _Copy(root, version, frozen, moved)
     return found
 
 
 def _place_node(path: str, version: str) -> str:
+    if not version:  # a maintained copy of no version: its own place
+        return f"live\x00{path}"
     line, inside = version_place(path, version)
     return f"place\x00{line}\x00{inside}"
 
@@ -265,4 +344,6 @@ def _frozen(copies: dict[str, _Copy], path: str) -> bool:
 def _without_version(text: str, version: str) -> str:
     """``text`` with ``version`` taken out where it stands as a whole (``1.0`` in
     ``schemas/1.0/run.json``, not in ``11.0``)."""
+    if not version:
+        return text
     return re.sub(rf"(?<![0-9A-Za-z.]){re.escape(version)}(?![0-9A-Za-z]|\.\d)", "\x00", text)
