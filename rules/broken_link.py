@@ -114,6 +114,7 @@ from speclint.analyses.assembly import Assembly
 from speclint.analyses.context import Context
 from speclint.analyses.downloads import Copy, build_folders
 from speclint.analyses.renderers import (
+    DOCS_BUILDER,
     DOCUSAURUS_CONTENT,
     ELSEWHERE,
     FERN,
@@ -533,7 +534,7 @@ class Tree:
         key = (renderer.kind, renderer.cased, target)
         if key not in self._rendered:
             page = self.pages[target]
-            made = renderer.anchors(page.headings, page.anchors)
+            made = renderer.anchors(page.headings, page.anchors, page.inline_anchors)
             self._rendered[key] = made, _made_anchors(renderer, page)
         return self._rendered[key]
 
@@ -1853,6 +1854,8 @@ def _anchor_problem(
     # A documentation site makes its own anchors (Mintlify keeps `_meta`'s underscore out,
     # `tasks/get` in): only letters and digits are compared there.
     on_site = target.endswith(".mdx") or tree.site_of(target) is not None
+    # docs-builder's ids are all known (its slugs, its `[id]`s, its `$$$id$$$`s).
+    on_site = on_site and tree.renderers.of(target).kind != DOCS_BUILDER
     if on_site and bare(name) in {bare(a) for a in [*anchors, *page.headings]}:
         return None
     if not documents and _build_anchor(tree, page, target, name):
@@ -1903,18 +1906,18 @@ def _build_anchor(tree: Tree, page: Page, target: str, name: str) -> bool:
 # The site generators whose heading slugs are lower-case by rule, GitHub's or MkDocs' (Docusaurus's
 # github-slugger, Hugo's Goldmark `github` ids, Jekyll's kramdown with GFM input): a fragment
 # that differs from one of their anchors only in case reaches nothing on the site.
-EXACT_SLUGS = frozenset({"mkdocs", "docusaurus", "hugo", "jekyll"})
+EXACT_SLUGS = frozenset({"mkdocs", "docusaurus", "hugo", "jekyll", DOCS_BUILDER})
 
 
 def _made_anchors(renderer: Renderer, page: Page) -> set[str]:
     """The anchors ``renderer`` really makes of ``page``, for "did you mean": not the spellings
     a link is forgiven (another renderer's slugs, a space GitHub keeps before inline HTML), which
     may lead nowhere where the page is read (issue 45, item 9)."""
-    if renderer.kind != "mkdocs":
+    if renderer.kind not in ("mkdocs", DOCS_BUILDER):
         return page.anchors
     github = {github_slug(h.strip()) for h in page.headings}
     explicit = {a for a in page.anchors if a not in github}
-    return explicit | (renderer.anchors(page.headings, set()))
+    return explicit | (renderer.anchors(page.headings, set(), page.inline_anchors))
 
 
 NOT_API = "not an API reference link"

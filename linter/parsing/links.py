@@ -145,6 +145,10 @@ class Page:
     # client ...``): a numbered requirement's marker, which a site's build may make an anchor
     # of (``ITEM_CODE``).
     markers: set[str] = field(default_factory=set)
+    # Elastic docs-builder's inline anchors (``$$$anchor-id$$$``, outside code), slugified as
+    # docs-builder makes them: anchors only where docs-builder renders the page
+    # (``speclint.analyses.renderers``); GitHub shows the text as written.
+    inline_anchors: set[str] = field(default_factory=set)
 
 
 def read_page(document: PageSource) -> Page:
@@ -238,7 +242,25 @@ def page_of(
         and (m.group(1) or m.group(2)).split("#")[0].lower().endswith(INCLUDED_PAGES)
     )
     page.renders_api, page.api_specs = api_renderings(source)
+    if "$$$" in source:
+        page.inline_anchors = {
+            docs_builder_slug(m.group(1)) for m in INLINE_ANCHOR.finditer(CODE_SPAN.sub("", source))
+        }
     return page
+
+
+# docs-builder's inline anchor (its `InlineAnchorParser`): `$$$`, the id, `$$$`.
+INLINE_ANCHOR = re.compile(r"\$\$\$([^$\n]+)\$\$\$")
+
+
+def docs_builder_slug(text: str) -> str:
+    """Elastic docs-builder's slug (its ``Slugify``: the Slugify.Core library, ``.`` not
+    allowed): lower-case, accents dropped, trimmed, each run of white space one ``-``, every
+    character that is not an ASCII letter, digit, ``-`` or ``_`` dropped, runs of ``-`` one."""
+    value = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    value = re.sub(r"\s+", "-", value.strip().lower())
+    value = re.sub(r"[^a-z0-9_-]", "", value)
+    return re.sub(r"-{2,}", "-", value)
 
 
 # Where a page embeds an API reference rendered from an OpenAPI document: a web component or a
