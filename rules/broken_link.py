@@ -474,6 +474,7 @@ class Tree:
                 lambda path: self.site_of(path) is not None,
                 assembly.uses_spec_md(manifests),
                 self._html_hosts(),
+                self._html_part,
             )
             for found in self._assemblies:
                 for member in found.members:
@@ -508,9 +509,17 @@ class Tree:
             if not isinstance(raw, bytes):
                 continue
             read += 1
-            if b"data-include" in raw:
+            if any(mark in raw for mark in assembly.INCLUDE_MARKS):
                 found[path] = raw.decode("utf-8", "replace")
         return found
+
+    def _html_part(self, path: str) -> str | None:
+        """The text of an HTML file a ReSpec document includes (at most ``HTML_HOST_BYTES``;
+        None when it is not a file of the repository, or longer)."""
+        if path not in self.files:
+            return None
+        raw = read_raw(self.corpus.root, path, HTML_HOST_BYTES)
+        return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else None
 
     def documents_of(self, path: str) -> list[Assembly]:
         """The assembled documents ``path`` is a part of."""

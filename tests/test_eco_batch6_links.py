@@ -69,3 +69,138 @@ def test_inline_anchors_are_no_anchors_where_github_renders_the_page(
     root = make_corpus({"reference/lamp.md": "Row $$$field-x$$$ [x](#field-x).\n"})
     [finding] = findings(root)
     assert "`#field-x`" in finding.message
+
+
+# --- broken-link: a ReSpec document's other include forms, and its examples' ids ---------------
+
+
+def respec_host(body: str) -> str:
+    head = (
+        "<!DOCTYPE html>\n<html>\n<head>\n"
+        '  <script src="https://example.org/respec/respec-lamps.js" class="remove"></script>\n'
+        '  <script class="remove">var respecConfig = {specStatus: "base"};</script>\n'
+        "</head>\n<body>\n"
+    )
+    return head + md(body) + "</body>\n</html>\n"
+
+
+LAMP_HOST = md(
+    """
+    ## Lamp host
+
+    ### Lamp Off Message {#lamp-off}
+
+    Sent to put it out.
+    """
+)
+LAMP_CLIENT = md(
+    """
+    ## Lamp client
+
+    Send [the message](#lamp-off) and read [the host](#lamp-host).
+    """
+)
+
+
+def test_a_transclusion_script_assembles_a_respec_document(make_corpus: MakeCorpus) -> None:
+    # A build replaces `<script class="transclude" src="x.md">` with the page, in a section
+    # ReSpec reads as Markdown: both pages are one document.
+    host = respec_host(
+        """
+        <section id="client" data-format="markdown">
+          <script class="transclude" data-id="client" src="client.md"></script>
+        </section>
+        <section data-format="markdown">
+          <script class="transclude" src="host.md" data-id="host"></script>
+        </section>
+        """
+    )
+    root = make_corpus(
+        {"spec/lamps.html": host, "spec/client.md": LAMP_CLIENT, "spec/host.md": LAMP_HOST}
+    )
+    assert findings(root) == []
+
+
+def test_data_format_markdown_includes_a_markdown_page(make_corpus: MakeCorpus) -> None:
+    # `data-include` without `data-include-format`, on an element ReSpec reads as Markdown.
+    host = respec_host(
+        """
+        <section data-format="markdown" data-include="client.md"></section>
+        <section
+            data-format="markdown"
+            data-include="host.md"></section>
+        """
+    )
+    root = make_corpus(
+        {"spec/lamps.html": host, "spec/client.md": LAMP_CLIENT, "spec/host.md": LAMP_HOST}
+    )
+    assert findings(root) == []
+
+
+def test_an_html_include_without_markdown_format_assembles_nothing(
+    make_corpus: MakeCorpus,
+) -> None:
+    host = respec_host('<section data-include="client.md"></section>\n')
+    root = make_corpus({"spec/lamps.html": host, "spec/client.md": LAMP_CLIENT})
+    assert {f.message.split(":")[0] for f in findings(root)} == {"`#lamp-off`", "`#lamp-host`"}
+
+
+def test_respec_example_ids_are_anchors_of_the_document(make_corpus: MakeCorpus) -> None:
+    host = respec_host(
+        '<section data-include="client.md" data-include-format="markdown"></section>\n'
+    )
+    client = md(
+        """
+        ## Lamp client
+
+        <pre class="example json" title="Sample lamp D">{}</pre>
+
+        <aside class="example">Untitled.</aside>
+
+        See [D](#example-sample-lamp-d), [the second](#example-2) and [E](#example-sample-lamp-e).
+        """
+    )
+    root = make_corpus({"spec/lamps.html": host, "spec/client.md": client})
+    [finding] = findings(root)
+    assert finding.message.startswith("`#example-sample-lamp-e`")
+
+
+def test_an_included_html_parts_ids_are_the_documents(make_corpus: MakeCorpus) -> None:
+    host = respec_host(
+        """
+        <section data-format="markdown">
+          <script class="transclude" src="client.md"></script>
+        </section>
+        <script class="transclude" src="wire.html"></script>
+        """
+    )
+    client = md(
+        """
+        ## Lamp client
+
+        See [the wire](#lamp-wire) and [the fuse](#lamp-fuse).
+        """
+    )
+    wire = '<section id="lamp-wire"><h2>Wire</h2></section>\n'
+    root = make_corpus({"spec/lamps.html": host, "spec/client.md": client, "spec/wire.html": wire})
+    [finding] = findings(root)
+    assert finding.message.startswith("`#lamp-fuse`")
+
+
+def test_a_part_an_extension_fills_leaves_the_documents_anchors_unknown(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `data-lamp-model` is no attribute of ReSpec's: an extension fills the section at render
+    # time, with ids written nowhere (`#lampclass`), so the document's anchors are not judged.
+    host = respec_host(
+        """
+        <section data-format="markdown">
+          <script class="transclude" src="client.md"></script>
+        </section>
+        <script class="transclude" src="models.html"></script>
+        """
+    )
+    client = "## Lamp client\n\nSee [the class](#lampclass).\n"
+    models = '<section data-lamp-model="org.example.lamps" title="Lamp models"></section>\n'
+    files = {"spec/lamps.html": host, "spec/client.md": client, "spec/models.html": models}
+    assert findings(make_corpus(files)) == []

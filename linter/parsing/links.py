@@ -149,6 +149,10 @@ class Page:
     # docs-builder makes them: anchors only where docs-builder renders the page
     # (``speclint.analyses.renderers``); GitHub shows the text as written.
     inline_anchors: set[str] = field(default_factory=set)
+    # The titles of its ReSpec examples (``<pre class="example" title="...">``, ``<aside
+    # class="example">``; "" for one without a title, in order), to which ReSpec gives ids
+    # (``speclint.analyses.assembly``): ids only in a ReSpec document.
+    examples: list[str] = field(default_factory=list)
 
 
 def read_page(document: PageSource) -> Page:
@@ -527,6 +531,8 @@ def _html(page: Page, html: str, line: int, lines: list[str], links: bool = True
             _html(page, string, line, lines, links=False)
     for tag in HTML_TAG.finditer(html):
         name = tag.group(1).lower()
+        if name in ("pre", "aside") and "example" in tag.group(2):
+            _example(page, tag.group(2))
         for attribute in HTML_ATTRIBUTE.finditer(tag.group(2)):
             key = attribute.group(1).lower()
             value = next((v for v in attribute.groups()[1:] if v is not None), "")
@@ -544,6 +550,20 @@ def _html(page: Page, html: str, line: int, lines: list[str], links: bool = True
             if closing > 0:
                 inner = re.sub(r"<[^>]*>", "", html[tag.end() : closing])
                 page.anchors.add(github_slug(inner.strip()))
+
+
+# ReSpec's examples (its `core/examples`): `pre.example`, `pre.illegal-example`, `aside.example`.
+RESPEC_EXAMPLE_CLASSES = frozenset({"example", "illegal-example"})
+
+
+def _example(page: Page, attributes: str) -> None:
+    """Record a ReSpec example's title ("" for none); one with its own ``id`` keeps it."""
+    found = {
+        a.group(1).lower(): next((v for v in a.groups()[1:] if v is not None), "")
+        for a in HTML_ATTRIBUTE.finditer(attributes)
+    }
+    if RESPEC_EXAMPLE_CLASSES & set(found.get("class", "").split()) and "id" not in found:
+        page.examples.append(found.get("title", "").strip())
 
 
 # A JSX attribute whose value is a JavaScript expression (`values={[...]}`, `style={{...}}`).
