@@ -204,3 +204,49 @@ def test_a_part_an_extension_fills_leaves_the_documents_anchors_unknown(
     models = '<section data-lamp-model="org.example.lamps" title="Lamp models"></section>\n'
     files = {"spec/lamps.html": host, "spec/client.md": client, "spec/models.html": models}
     assert findings(make_corpus(files)) == []
+
+
+# --- index-drift: a folder's menu repeated on its pages, and a listed page's subpages -----------
+
+# A menu of the folder's pages at the top of each of them (a wiki's navigation).
+LAMP_PAGES = (
+    "wiring",
+    "bulbs",
+    "switches",
+    "shades",
+    "dimmers",
+    "sockets",
+    "cords",
+    "plugs",
+    "globes",
+)
+MENU = "".join(f"* [{name}]({name}.md)\n" for name in (*LAMP_PAGES, "fuses"))
+
+
+def lamp_folder(extra: dict[str, str], fuses: str = "# Fuses\n") -> dict[str, str | bytes]:
+    files: dict[str, str | bytes] = {
+        f"lamps/{name}.md": MENU + f"\n# {name.title()}\n" for name in LAMP_PAGES
+    }
+    files["lamps/fuses.md"] = MENU + "\n" + fuses
+    files.update(extra)
+    return files
+
+
+def test_a_subpage_its_listed_page_links_needs_no_entry(make_corpus: MakeCorpus) -> None:
+    # `fuses-sizes.md` is a page of `fuses.md` (named after it, linked from it), not one of the
+    # folder's pages the menu lists.
+    files = lamp_folder(
+        {"lamps/fuses-sizes.md": "# Fuse sizes\n"}, fuses="# Fuses\n\n[sizes](fuses-sizes.md)\n"
+    )
+    assert findings(make_corpus(files), "index-drift") == []
+
+
+def test_a_menu_repeated_on_every_page_reports_a_missing_page_once(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `fuses-sizes.md` is named after `fuses.md`, but no page links it: the menus miss it, once.
+    files = lamp_folder({"lamps/fuses-sizes.md": "# Fuse sizes\n"})
+    [finding] = findings(make_corpus(files), "index-drift")
+    assert finding.message.startswith("`lamps/fuses-sizes.md` is not listed")
+    assert "that 10 pages repeat:" in finding.message
+    assert {r.path for r in finding.related} >= {"lamps/switches.md", "lamps/wiring.md"}
