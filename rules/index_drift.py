@@ -5,7 +5,8 @@ What it does
     files of one folder (``schemas/README.md``'s table of schemas, an RFC folder's status index),
     and compares each with the folder. Each table row or list item is an *entry*; the file it names
     first (a relative link, a code span such as ``run.schema.json``, or a table cell that is
-    nothing but a file name) is the file it lists. A link target may hold a space when written
+    nothing but a file name) is the file it lists; a link without an extension that a site
+    serves as a page beside it (``../spec/Credentials`` for ``Credentials.md``) names that page. A link target may hold a space when written
     as CommonMark allows (``<obj/a b.md>``, ``obj/a%20b.md``).
 
     A table, a list, or a section (a heading and its subsections, with the tables and lists in
@@ -462,7 +463,7 @@ def _links(text: str, line: int, source: str, folder: str, files: Files) -> list
         at = source.find(target)
         column = at + 1 if at >= 0 else 1
         # A link's target may hold a space, written `<a b.md>` or `a%20b.md`.
-        path = unquote(parts.path)
+        path = _routed(unquote(parts.path), folder, files)
         _add(found, _resolve(path, folder, files, line, column, linked=True, spaced=True))
     for match in _SPACED_LINK.finditer(blanked):
         target = match.group(1)
@@ -478,6 +479,23 @@ def _links(text: str, line: int, source: str, folder: str, files: Files) -> list
         if named is not None and files.exists(named.path):
             _add(found, replace(named, written=target, unrendered=True))
     return found
+
+
+# What a documentation site serves at a route without an extension (Docusaurus, MkDocs...).
+ROUTE_SUFFIXES = (".md", ".mdx")
+
+
+def _routed(written: str, folder: str, files: Files) -> str:
+    """A link's target, with the page's extension when it is a site's route to a page beside
+    it (``../specification/Credentials`` for ``Credentials.md``): the page it names."""
+    if not written or posixpath.splitext(posixpath.basename(written.rstrip("/")))[1]:
+        return written
+    base = "" if written.startswith("/") else folder
+    for suffix in ROUTE_SUFFIXES:
+        page = posixpath.normpath(posixpath.join(base, written.lstrip("/").rstrip("/") + suffix))
+        if files.exists(page):
+            return written.rstrip("/") + suffix
+    return written
 
 
 def _add(found: list[Named], named: Named | None) -> None:

@@ -250,3 +250,12 @@ def test_a_menu_repeated_on_every_page_reports_a_missing_page_once(
     assert finding.message.startswith("`lamps/fuses-sizes.md` is not listed")
     assert "that 10 pages repeat:" in finding.message
     assert {r.path for r in finding.related} >= {"lamps/switches.md", "lamps/wiring.md"}
+
+
+def test_an_extensionless_route_link_names_its_page(make_corpus: MakeCorpus) -> None:
+    # A site's route (`../spec/Fuses`) names `spec/Fuses.md`: the list does list it.
+    names = ("Wiring", "Bulbs", "Switches", "Shades", "Plugs", "Fuses")
+    listing = "".join(f"* [{n}](../spec/{n}.md)\n" for n in names[:-1]) + "* [F](../spec/Fuses)\n"
+    files: dict[str, str | bytes] = {f"spec/{n}.md": f"# {n}\n" for n in names}
+    files["guide/README.md"] = "# Guide\n\n" + listing
+    assert findings(make_corpus(files), "index-drift") == []
