@@ -26,7 +26,8 @@ What it does
     proposes only a target that works. A fragment that differs from an anchor only in case
     is nothing where GitHub renders the page (it forgives the case), an ``info`` on a site
     whose slugs speclint knows and in an assembled document (a browser compares ids with
-    their case), not judged elsewhere. What a build makes and speclint cannot see is not
+    their case), not judged elsewhere. A fragment that a line meant as a heading would make,
+    had it a space after its ``#`` signs (``####7.5.7 Title``), names that line instead. What a build makes and speclint cannot see is not
     judged: files a build command copies into place and item codes' anchors (`` `(RSC7a)` ``;
     both counted as not checked), anchors of build-time includes and templates, MyST
     cross-references, routes a site sets in code. Nor are the links of
@@ -459,6 +460,7 @@ class Tree:
         self._members: dict[str, list[Assembly]] = defaultdict(list)
         self._copies: dict[str, Assembly] = {}
         self._assembly_anchors: dict[str, set[str]] = {}
+        self._unspaced: dict[str, dict[str, tuple[int, str]]] = {}
 
     @property
     def assemblies(self) -> list[Assembly]:
@@ -549,6 +551,27 @@ class Tree:
 
     def exists(self, path: str) -> bool:
         return path in self.files or path in self.folders
+
+    def unspaced_headings(self, page: str) -> dict[str, tuple[int, str]]:
+        """The anchors the lines of ``page`` that were meant as headings would have, had they a
+        space after their ``#`` signs (``####7.5.7 Title``: CommonMark's ATX heading needs one),
+        with each line's number and text; outside fenced code. Read when a fragment is
+        missing, once per page."""
+        if page not in self._unspaced:
+            found: dict[str, tuple[int, str]] = {}
+            document = self.corpus.documents.get(page)
+            fence = ""
+            for number, row in enumerate((document.text or "").split("\n") if document else ()):
+                opened = FENCE_LINE.match(row)
+                if opened and (not fence or opened.group(1).startswith(fence)):
+                    fence = "" if fence else opened.group(1)[:3]
+                    continue
+                unspaced = UNSPACED_HEADING.match(row) if not fence else None
+                if unspaced is not None:
+                    slug = github_slug(unspaced.group(2).strip())
+                    found.setdefault(slug, (number + 1, row.strip()[:LONG_CODE]))
+            self._unspaced[page] = found
+        return self._unspaced[page]
 
     def words(self, page: str) -> str:
         """The page's text, normalised: where a backticked or one-word name is sought. Made
@@ -1713,8 +1736,16 @@ def _missing_file(
         )
     if wrapped is not None:
         # `[x](\n  "path")`: a quoted destination keeps its quotes (CommonMark reads a title
-        # only after a destination), so it names a file whose name starts with `"`.
-        hint = f" (the {wrapped[0]} are part of the destination: write `{wrapped[1]}`)"
+        # only after a destination), so it names a file whose name starts with `"`. The fix
+        # proposed is one that works (issue 45, item 9): without them, does it name a file?
+        unwrapped = _unwrapped_target(tree, path, wrapped[1])
+        if unwrapped is None or tree.page_for(unwrapped) is not None:
+            hint = f" (the {wrapped[0]} are part of the destination: write `{wrapped[1]}`)"
+        else:
+            hint = (
+                f" (the {wrapped[0]} are part of the destination, and without them "
+                f"`{wrapped[1]}` names no file either)"
+            )
     return Problem(
         ("missing", resolved),
         path,
@@ -1722,6 +1753,23 @@ def _missing_file(
         f"`{site.target}` → `{resolved}`: no such {what} in the repository{hint}. Fix the path, "
         "or add the file",
     )
+
+
+def _unwrapped_target(tree: Tree, page: str, written: str) -> str | None:
+    """The repository path ``written`` names from ``page`` (GitHub reads ``/x`` from the root);
+    None for what is not a path of the repository."""
+    target = unquote(urlsplit(written).path)
+    if not target:
+        return None
+    base = "" if target.startswith("/") else posixpath.dirname(page)
+    resolved = posixpath.normpath(posixpath.join(base, target.lstrip("/")))
+    return None if resolved == ".." or resolved.startswith("../") else resolved
+
+
+# A line meant as an ATX heading, without the space after its `#`s (`####7.5.7 Title`), and a
+# code fence's opening or closing line.
+UNSPACED_HEADING = re.compile(r"^ {0,3}(#{1,6})([^\s#].*)$")
+FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 # Punctuation an author put around a destination that CommonMark keeps in it.
@@ -1880,6 +1928,14 @@ def _anchor_problem(
         )
     guess = _word_of(name, headings, proposed, renderer) or _closest(name, proposed, cutoff=0.6)
     hint = f" (did you mean `#{guess}`?)" if guess else ""
+    unspaced = tree.unspaced_headings(target).get(name)
+    if unspaced is not None and not documents:
+        # `####7.5.7 Title` would make that anchor, but with no space after its `#`s it is a
+        # paragraph (CommonMark 4.2, ATX headings): the heading is what to fix.
+        hint = (
+            f" (line {unspaced[0]} `{unspaced[1]}` is no heading without a space after its "
+            "`#`s: add it)"
+        )
     return Problem(
         ("anchor", group, name),
         path,

@@ -259,3 +259,40 @@ def test_an_extensionless_route_link_names_its_page(make_corpus: MakeCorpus) -> 
     files: dict[str, str | bytes] = {f"spec/{n}.md": f"# {n}\n" for n in names}
     files["guide/README.md"] = "# Guide\n\n" + listing
     assert findings(make_corpus(files), "index-drift") == []
+
+
+# --- broken-link: messages that propose what works ---------------------------------------------
+
+
+def test_a_heading_without_its_space_is_named_instead_of_a_nearest_anchor(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = md(
+        """
+        # Lamps
+
+        ## 7.3.2 Lamp Identifier
+
+        ####7.5.7 Lamp Type
+
+        See [the type](#757-lamp-type).
+        """
+    )
+    [finding] = findings(make_corpus({"spec/lamps.md": page}))
+    assert "did you mean" not in finding.message
+    assert "line 5 `####7.5.7 Lamp Type`" in finding.message
+    assert "is no heading without a space after its `#`s" in finding.message
+
+
+def test_unwrapping_a_destination_is_proposed_only_when_it_names_a_file(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = "# Lamps\n\nSee [wiring](</docs/Wiring.md>) and [bulbs]((/docs/Bulbs.md)).\n"
+    files: dict[str, str | bytes] = {"spec/lamps.md": page, "docs/Bulbs.md": "# Bulbs\n"}
+    files["spec/more.md"] = "# More\n\nSee [wiring]((/docs/Wiring.md)).\n"
+    messages = sorted(f.message for f in findings(make_corpus(files)))
+    assert len(messages) == 3, messages
+    bulbs, more_wiring = messages[0], messages[1]
+    assert "write `/docs/Bulbs.md`" in bulbs
+    assert "`/docs/Wiring.md` names no file either" in more_wiring
+    assert "write `/docs/Wiring.md`" not in " ".join(messages)
