@@ -91,10 +91,11 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
+import hashlib
 import json
 import posixpath
 import re
-from collections import defaultdict
+from collections import ChainMap, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -161,6 +162,7 @@ from speclint.parsing.links import (
     read_page,
     without_fences,
 )
+from speclint.parsing.prose import ProseDocument, parse_markdown
 from speclint.parsing.reading import read_raw
 
 ID = "broken-link"
@@ -329,12 +331,29 @@ def unit_inputs(corpus: Context, document: Document) -> list[str]:
         for other in read
         for found in tree.documents_of(other)
         for part in (*found.members, *found.copies)
+        if part in corpus.documents  # a partial read from the disk: its digest is `shared`'s
     }
     # A MyST cross-reference (`[](label)`, `[](#label)`) reads the pages that set the label.
     labels = tree.myst_labels()
     targets = (urlsplit(site.target.strip()) for site in page.links)
     myst = {other for t in targets for other in labels.get(t.path or t.fragment, ())}
     return sorted({*read[1:], *parts, *myst} - {document.path})
+
+
+@dataclass
+class _Partial:
+    """A partial's text as ``read_page`` reads a page."""
+
+    text: str | None
+    derived: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    @functools.cached_property
+    def prose(self) -> ProseDocument | None:
+        return parse_markdown(self.text or "")
+
+
+def _partial_page(text: str) -> Page:
+    return read_page(_Partial(text))
 
 
 def _routed_pages(tree: Tree) -> list[str]:
@@ -381,6 +400,13 @@ def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]
         [
             *documents,
             ("api-texts", *sorted(tree.api_texts)),
+            # The partials read from the disk (no corpus page): their text's digest.
+            (
+                "sources",
+                *sorted(
+                    (k, hashlib.sha256(v.encode()).hexdigest()) for k, v in tree.sources.items()
+                ),
+            ),
             ("api-names", *api),
             ("mdx-imports", *sorted(tree.importers().items())),
             # The folders a build copies files into: a link there is not judged.
@@ -461,6 +487,8 @@ class Tree:
         self._copies: dict[str, Assembly] = {}
         self._assembly_anchors: dict[str, set[str]] = {}
         self._unspaced: dict[str, dict[str, tuple[int, str]]] = {}
+        self.sources: dict[str, str] = {}  # files read from the disk for an assembly
+        self.partials: dict[str, Page] = {}  # their pages
 
     @property
     def assemblies(self) -> list[Assembly]:
@@ -477,7 +505,12 @@ class Tree:
                 assembly.uses_spec_md(manifests),
                 self._html_hosts(),
                 self._html_part,
-            )
+            ) + assembly.middleman_documents(self.files, self.folders, self._source_text)
+            self._assemblies.sort(key=lambda a: (a.key, a.kind))
+            for found in self._assemblies:
+                for member in found.members:
+                    if member not in self.pages and member not in self.partials:
+                        self.partials[member] = _partial_page(self._source_text(member) or "")
             for found in self._assemblies:
                 for member in found.members:
                     self._members[member].append(found)
@@ -515,6 +548,27 @@ class Tree:
                 found[path] = raw.decode("utf-8", "replace")
         return found
 
+    def _source_text(self, path: str) -> str | None:
+        """The text of a file a site's build reads (a Middleman page or partial): the corpus's
+        copy of a page, else the file (at most ``HTML_HOST_BYTES``), whose digest ``shared``
+        then reports."""
+        document = self.corpus.documents.get(path)
+        if document is not None and document.text is not None:
+            return document.text
+        if path not in self.files:
+            return None
+        if path not in self.sources:
+            raw = read_raw(self.corpus.root, path, HTML_HOST_BYTES)
+            self.sources[path] = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else ""
+        return self.sources[path]
+
+    @property
+    def all_pages(self) -> Mapping[str, Page]:
+        """The pages, and the partials assembled documents are made of that are no corpus page
+        (a Middleman ``.erb`` partial)."""
+        _ = self.assemblies
+        return ChainMap(self.pages, self.partials)
+
     def _html_part(self, path: str) -> str | None:
         """The text of an HTML file a ReSpec document includes (at most ``HTML_HOST_BYTES``;
         None when it is not a file of the repository, or longer)."""
@@ -536,7 +590,7 @@ class Tree:
     def document_anchors(self, found: Assembly) -> set[str]:
         key = f"{found.kind}:{found.key}"
         if key not in self._assembly_anchors:
-            self._assembly_anchors[key] = assembly.anchors(found, self.pages)
+            self._assembly_anchors[key] = assembly.anchors(found, self.all_pages)
         return self._assembly_anchors[key]
 
     def rendered_anchors(self, renderer: Renderer, target: str) -> tuple[set[str], set[str]]:
@@ -596,6 +650,10 @@ class Tree:
             for suffix in MARKDOWN_SUFFIXES:
                 if stem + suffix in self.files:
                     return stem + suffix
+                if extension in (".html", ".htm") and path + suffix in self.files:
+                    # Middleman (Slate) names a template by its output and its engines:
+                    # `x.html.md` is served as `x.html`.
+                    return path + suffix
         return None
 
     def myst_labels(self) -> dict[str, list[str]]:
@@ -1848,7 +1906,7 @@ def _anchor_problem(
         if not all(d.known for d in documents):
             return None  # a part its build pulls in from outside the corpus (a macro...)
         anchors = set().union(*(tree.document_anchors(d) for d in documents))
-        headings = [t for d in documents for ts in assembly.texts(d, tree.pages) for t in ts]
+        headings = [t for d in documents for ts in assembly.texts(d, tree.all_pages) for t in ts]
         group = documents[0].key
         fragments = [d for d in documents if d.kind == "fragments"]
         if name not in anchors and fragments and not fragments[0].copies and GENERATED.search(name):

@@ -296,3 +296,55 @@ def test_unwrapping_a_destination_is_proposed_only_when_it_names_a_file(
     assert "write `/docs/Bulbs.md`" in bulbs
     assert "`/docs/Wiring.md` names no file either" in more_wiring
     assert "write `/docs/Wiring.md`" not in " ".join(messages)
+
+
+# --- broken-link: a Slate (Middleman) page assembled from its partials -------------------------
+
+SLATE_LAYOUT = md(
+    """
+    <% if current_page.data.includes %>
+      <% current_page.data.includes.each do |include| %>
+        <%= partial("includes/#{include}") %>
+      <% end %>
+    <% end %>
+    """
+)
+SLATE_INDEX = md(
+    """
+    ---
+    title: Lamp API
+    includes:
+      - intro
+      - lamp_apis
+    ---
+    # Introduction
+    """
+)
+
+
+def slate_site(lamps: str) -> dict[str, str | bytes]:
+    return {
+        "slate/config.rb": "set :markdown_engine, :redcarpet\n",
+        "slate/source/layouts/layout.erb": SLATE_LAYOUT,
+        "slate/source/index.html.md": SLATE_INDEX,
+        "slate/source/includes/_intro.md": "# Errors\n\n## Lamp errors\n\nNone.\n",
+        "slate/source/includes/_lamp_apis.md.erb": (
+            '# Lamp APIs\n\n<%= partial "includes/lamps.md" %>\n'
+        ),
+        "slate/source/includes/lamps.md": lamps,
+        "slate/source/includes/old/lamp-v1.html.md": "# Lamp v1\n",
+    }
+
+
+def test_a_slate_pages_partials_are_one_document(make_corpus: MakeCorpus) -> None:
+    # `lamps.md` is rendered inside `index.html` (its layout's `includes:`, then an ERB
+    # partial): `#lamp-errors` is an anchor of that page, and its relative links are read from
+    # there (`includes/old/lamp-v1.html`, built from `lamp-v1.html.md`).
+    lamps = "# Lamps\n\nSee [errors](#lamp-errors), [the APIs](#lamp-apis) and [v1](includes/old/lamp-v1.html).\n"
+    assert findings(make_corpus(slate_site(lamps))) == []
+
+
+def test_a_slate_documents_missing_anchor_is_reported(make_corpus: MakeCorpus) -> None:
+    lamps = "# Lamps\n\nSee [fuses](#lamp-fuses).\n"
+    [finding] = findings(make_corpus(slate_site(lamps)))
+    assert "the document assembled from `slate/source/index.html.md`" in finding.message

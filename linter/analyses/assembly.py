@@ -40,6 +40,12 @@ A specification is often written as pages that are never read alone:
   ``data-format="markdown"`` and no include format, or by a transclusion script a build
   replaces with the page (``<script class="transclude" src="part.md">``).
 
+- **a Middleman (Slate) page**: a site folder with ``config.rb`` and ``source/``, whose page
+  (``source/index.html.md``) is rendered with its partials: ERB's ``<%= partial
+  "includes/x.md" %>``, and the names its front matter lists under ``includes:`` where a
+  layout renders them (``partial("includes/#{include}")``). Its parts' relative links are read
+  from the page's folder; a ``.erb`` partial, no corpus page, is read from the disk.
+
 An anchor of any page of such a document is an anchor of all of them. A document whose parts
 are not all in the corpus (an include that names no page, a page that pulls in content it does
 not name: a shortcode, a macro) is not ``known``: its anchors are not all written anywhere.
@@ -51,7 +57,7 @@ import posixpath
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from speclint.parsing.links import HEADING_ID, Page, github_slug
@@ -71,7 +77,7 @@ class Assembly:
     committed copies of the whole, and ``known`` whether every part is in the corpus."""
 
     key: str
-    kind: str  # "fragments", "include", "spec-md", "manifest" or "respec"
+    kind: str  # "fragments", "include", "spec-md", "manifest", "respec" or "middleman"
     members: tuple[str, ...]
     copies: tuple[str, ...] = ()
     known: bool = True
@@ -380,6 +386,92 @@ def _respec_documents(
 
 def _ids(text: str) -> set[str]:
     return {next(g for g in m.groups() if g is not None) for m in HTML_ID.finditer(text)}
+
+
+# Middleman (the Slate API documentation template): a site folder holds `config.rb` and its
+# `source/`. A page (`source/index.html.md`) is assembled from partials: ERB's `<%= partial
+# "includes/x.md" %>` in its text or in a partial's, and, where a layout calls
+# `partial("includes/#{include}")`, the names its front matter lists under `includes:`.
+# Middleman finds a partial from the file's folder or from `source/`, by its name with or
+# without a leading `_` and with any template extension (middlemanapp.com, "Partials").
+MIDDLEMAN_CONFIG = "config.rb"
+MIDDLEMAN_SOURCE = "source"
+MIDDLEMAN_PAGES = (".html.md", ".html.md.erb", ".html.markdown")
+MIDDLEMAN_SUFFIXES = ("", ".md", ".md.erb", ".erb", ".html.md", ".html.md.erb", ".markdown")
+ERB_PARTIAL = re.compile(r"""<%=?\s*partial\s*\(?\s*["']([^"'\n]+)["']""")
+LAYOUT_INCLUDES = re.compile(r"""partial\s*\(?\s*["']([\w./-]*)#\{include\}["']""")
+FRONT_MATTER_LIST = re.compile(r"^includes:[ \t]*\n((?:[ \t]*-[ \t]*[^\n]*\n)+)", re.MULTILINE)
+MIDDLEMAN_PARTS = 2000  # partials read for one site at most
+
+
+def middleman_documents(
+    files: Collection[str], folders: Collection[str], text: Callable[[str], str | None]
+) -> list[Assembly]:
+    """The pages of the Middleman sites of the repository assembled from their partials, with
+    every partial they reach (read through ``text``: a ``.erb`` one is no corpus page). A
+    partial named by code (``#{...}``), or one that names no file, makes the document not
+    ``known``. Its relative links are read from its page's folder (``roots``)."""
+    found: list[Assembly] = []
+    for config in sorted(f for f in files if posixpath.basename(f) == MIDDLEMAN_CONFIG):
+        source = posixpath.join(posixpath.dirname(config), MIDDLEMAN_SOURCE)
+        if source not in folders:
+            continue
+        layouts = [
+            m.group(1)
+            for f in sorted(files)
+            if f.startswith(source + "/layouts/") and f.endswith(".erb")
+            for m in LAYOUT_INCLUDES.finditer(text(f) or "")
+        ]
+        read = 0
+        for page in sorted(files):
+            name = posixpath.basename(page)
+            if not page.startswith(source + "/") or not name.endswith(MIDDLEMAN_PAGES):
+                continue
+            if name.startswith("_") or "/layouts/" in page:
+                continue
+            own = text(page) or ""
+            listed = FRONT_MATTER_LIST.search(own.split("\n---", 1)[0] + "\n")
+            queue = [
+                (page, prefix + item.strip().lstrip("-").strip().strip("'\""))
+                for prefix in layouts[:1]
+                for item in (listed.group(1).splitlines() if listed else ())
+            ]
+            members, known = [page], True
+            queue += [(page, n) for n in ERB_PARTIAL.findall(own)]
+            while queue and read < MIDDLEMAN_PARTS:
+                at, written = queue.pop(0)
+                if "#{" in written:
+                    known = False  # a partial named by code: not known here
+                    continue
+                part = _middleman_partial(files, source, at, written)
+                if part is None:
+                    known = False
+                    continue
+                if part in members:
+                    continue
+                members.append(part)
+                read += 1
+                queue += [(part, n) for n in ERB_PARTIAL.findall(text(part) or "")]
+            if len(members) > 1:
+                root = posixpath.dirname(page)
+                found.append(
+                    Assembly(page, "middleman", tuple(members), known=known, roots=(root,))
+                )
+    return found
+
+
+def _middleman_partial(files: Collection[str], source: str, at: str, written: str) -> str | None:
+    """The file Middleman's ``partial "written"`` renders from the file ``at``."""
+    for base in (posixpath.dirname(at), source):
+        named = posixpath.normpath(posixpath.join(base, written))
+        if named.startswith("../") or named == "..":
+            continue
+        folder, name = posixpath.split(named)
+        for variant in (named, posixpath.join(folder, "_" + name)):
+            for suffix in MIDDLEMAN_SUFFIXES:
+                if variant + suffix in files:
+                    return variant + suffix
+    return None
 
 
 def respec_slug(text: str) -> str:
