@@ -27,11 +27,12 @@ What it does
     is nothing where GitHub renders the page (it forgives the case), an ``info`` on a site
     whose slugs speclint knows and in an assembled document (a browser compares ids with
     their case), not judged elsewhere. A fragment that a line meant as a heading would make,
-    had it a space after its ``#`` signs (``####7.5.7 Title``), names that line instead. What a build makes and speclint cannot see is not
-    judged: files a build command copies into place and item codes' anchors (`` `(RSC7a)` ``;
-    both counted as not checked), anchors of build-time includes and templates, MyST
-    cross-references, routes a site sets in code. Nor are the links of
-    meeting records and archives, or of a page an API description renders as its text.
+    had it a space after its ``#`` signs (``####7.5.7 Title``), names that line instead. What
+    a build makes and speclint cannot see is not judged: files a build command copies into
+    place and item codes' anchors (`` `(RSC7a)` ``; both counted as not checked), anchors of
+    build-time includes and templates, MyST cross-references, routes a site sets in code. Nor
+    are the links of meeting records and archives, or of a page an API description renders as
+    its text.
     Each renderer's and each such case's reading is a test named after it
     (``tests/test_broken_link*.py``, ``tests/test_eco_*links*.py``).
 

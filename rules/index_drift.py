@@ -6,8 +6,9 @@ What it does
     and compares each with the folder. Each table row or list item is an *entry*; the file it names
     first (a relative link, a code span such as ``run.schema.json``, or a table cell that is
     nothing but a file name) is the file it lists; a link without an extension that a site
-    serves as a page beside it (``../spec/Credentials`` for ``Credentials.md``) names that page. A link target may hold a space when written
-    as CommonMark allows (``<obj/a b.md>``, ``obj/a%20b.md``).
+    serves as a page beside it (``../spec/Credentials`` for ``Credentials.md``) names that
+    page. A link target may hold a space when written as CommonMark allows (``<obj/a b.md>``,
+    ``obj/a%20b.md``).
 
     A table, a list, or a section (a heading and its subsections, with the tables and lists in
     them) is taken for the index of folder ``F`` and file suffix ``S`` (``.schema.json``,

@@ -340,7 +340,14 @@ def test_a_slate_pages_partials_are_one_document(make_corpus: MakeCorpus) -> Non
     # `lamps.md` is rendered inside `index.html` (its layout's `includes:`, then an ERB
     # partial): `#lamp-errors` is an anchor of that page, and its relative links are read from
     # there (`includes/old/lamp-v1.html`, built from `lamp-v1.html.md`).
-    lamps = "# Lamps\n\nSee [errors](#lamp-errors), [the APIs](#lamp-apis) and [v1](includes/old/lamp-v1.html).\n"
+    lamps = md(
+        """
+        # Lamps
+
+        See [errors](#lamp-errors), [the APIs](#lamp-apis) and
+        [v1](includes/old/lamp-v1.html).
+        """
+    )
     assert findings(make_corpus(slate_site(lamps))) == []
 
 
