@@ -322,6 +322,7 @@ RESPEC_DATA = frozenset(
         "data-export", "data-noexport", "data-link-for", "data-link-type", "data-lt",
         "data-local-lt", "data-lint-ignore", "data-max-toc", "data-number", "data-abbr",
         "data-sort", "data-tests", "data-type", "data-xref-type", "data-id", "data-transform",
+        "data-lt-noplural", "data-lt-nodefault",
     }
 )  # fmt: skip
 SECTION_DATA = re.compile(r"<section\b([^>]*)>", re.IGNORECASE)
