@@ -26,11 +26,13 @@ What it does
     proposes only a target that works. A fragment that differs from an anchor only in case
     is nothing where GitHub renders the page (it forgives the case), an ``info`` on a site
     whose slugs speclint knows and in an assembled document (a browser compares ids with
-    their case), not judged elsewhere. What a build makes and speclint cannot see is not
-    judged: files a build command copies into place and item codes' anchors (`` `(RSC7a)` ``;
-    both counted as not checked), anchors of build-time includes and templates, MyST
-    cross-references, routes a site sets in code. Nor are the links of
-    meeting records and archives, or of a page an API description renders as its text.
+    their case), not judged elsewhere. A fragment that a line meant as a heading would make,
+    had it a space after its ``#`` signs (``####7.5.7 Title``), names that line instead. What
+    a build makes and speclint cannot see is not judged: files a build command copies into
+    place and item codes' anchors (`` `(RSC7a)` ``; both counted as not checked), anchors of
+    build-time includes and templates, MyST cross-references, routes a site sets in code. Nor
+    are the links of meeting records and archives, or of a page an API description renders as
+    its text.
     Each renderer's and each such case's reading is a test named after it
     (``tests/test_broken_link*.py``, ``tests/test_eco_*links*.py``).
 
@@ -90,10 +92,11 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
+import hashlib
 import json
 import posixpath
 import re
-from collections import defaultdict
+from collections import ChainMap, defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -114,6 +117,7 @@ from speclint.analyses.assembly import Assembly
 from speclint.analyses.context import Context
 from speclint.analyses.downloads import Copy, build_folders
 from speclint.analyses.renderers import (
+    DOCS_BUILDER,
     DOCUSAURUS_CONTENT,
     ELSEWHERE,
     FERN,
@@ -159,6 +163,7 @@ from speclint.parsing.links import (
     read_page,
     without_fences,
 )
+from speclint.parsing.prose import ProseDocument, parse_markdown
 from speclint.parsing.reading import read_raw
 
 ID = "broken-link"
@@ -327,12 +332,29 @@ def unit_inputs(corpus: Context, document: Document) -> list[str]:
         for other in read
         for found in tree.documents_of(other)
         for part in (*found.members, *found.copies)
+        if part in corpus.documents  # a partial read from the disk: its digest is `shared`'s
     }
     # A MyST cross-reference (`[](label)`, `[](#label)`) reads the pages that set the label.
     labels = tree.myst_labels()
     targets = (urlsplit(site.target.strip()) for site in page.links)
     myst = {other for t in targets for other in labels.get(t.path or t.fragment, ())}
     return sorted({*read[1:], *parts, *myst} - {document.path})
+
+
+@dataclass
+class _Partial:
+    """A partial's text as ``read_page`` reads a page."""
+
+    text: str | None
+    derived: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    @functools.cached_property
+    def prose(self) -> ProseDocument | None:
+        return parse_markdown(self.text or "")
+
+
+def _partial_page(text: str) -> Page:
+    return read_page(_Partial(text))
 
 
 def _routed_pages(tree: Tree) -> list[str]:
@@ -379,6 +401,13 @@ def shared(corpus: Context) -> tuple[list[str], list[tuple[str, str]], list[Any]
         [
             *documents,
             ("api-texts", *sorted(tree.api_texts)),
+            # The partials read from the disk (no corpus page): their text's digest.
+            (
+                "sources",
+                *sorted(
+                    (k, hashlib.sha256(v.encode()).hexdigest()) for k, v in tree.sources.items()
+                ),
+            ),
             ("api-names", *api),
             ("mdx-imports", *sorted(tree.importers().items())),
             # The folders a build copies files into: a link there is not judged.
@@ -458,6 +487,9 @@ class Tree:
         self._members: dict[str, list[Assembly]] = defaultdict(list)
         self._copies: dict[str, Assembly] = {}
         self._assembly_anchors: dict[str, set[str]] = {}
+        self._unspaced: dict[str, dict[str, tuple[int, str]]] = {}
+        self.sources: dict[str, str] = {}  # files read from the disk for an assembly
+        self.partials: dict[str, Page] = {}  # their pages
 
     @property
     def assemblies(self) -> list[Assembly]:
@@ -473,7 +505,13 @@ class Tree:
                 lambda path: self.site_of(path) is not None,
                 assembly.uses_spec_md(manifests),
                 self._html_hosts(),
-            )
+                self._html_part,
+            ) + assembly.middleman_documents(self.files, self.folders, self._source_text)
+            self._assemblies.sort(key=lambda a: (a.key, a.kind))
+            for found in self._assemblies:
+                for member in found.members:
+                    if member not in self.pages and member not in self.partials:
+                        self.partials[member] = _partial_page(self._source_text(member) or "")
             for found in self._assemblies:
                 for member in found.members:
                     self._members[member].append(found)
@@ -507,9 +545,38 @@ class Tree:
             if not isinstance(raw, bytes):
                 continue
             read += 1
-            if b"data-include" in raw:
+            if any(mark in raw for mark in assembly.INCLUDE_MARKS):
                 found[path] = raw.decode("utf-8", "replace")
         return found
+
+    def _source_text(self, path: str) -> str | None:
+        """The text of a file a site's build reads (a Middleman page or partial): the corpus's
+        copy of a page, else the file (at most ``HTML_HOST_BYTES``), whose digest ``shared``
+        then reports."""
+        document = self.corpus.documents.get(path)
+        if document is not None and document.text is not None:
+            return document.text
+        if path not in self.files:
+            return None
+        if path not in self.sources:
+            raw = read_raw(self.corpus.root, path, HTML_HOST_BYTES)
+            self.sources[path] = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else ""
+        return self.sources[path]
+
+    @property
+    def all_pages(self) -> Mapping[str, Page]:
+        """The pages, and the partials assembled documents are made of that are no corpus page
+        (a Middleman ``.erb`` partial)."""
+        _ = self.assemblies
+        return ChainMap(self.pages, self.partials)
+
+    def _html_part(self, path: str) -> str | None:
+        """The text of an HTML file a ReSpec document includes (at most ``HTML_HOST_BYTES``;
+        None when it is not a file of the repository, or longer)."""
+        if path not in self.files:
+            return None
+        raw = read_raw(self.corpus.root, path, HTML_HOST_BYTES)
+        return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else None
 
     def documents_of(self, path: str) -> list[Assembly]:
         """The assembled documents ``path`` is a part of."""
@@ -524,7 +591,7 @@ class Tree:
     def document_anchors(self, found: Assembly) -> set[str]:
         key = f"{found.kind}:{found.key}"
         if key not in self._assembly_anchors:
-            self._assembly_anchors[key] = assembly.anchors(found, self.pages)
+            self._assembly_anchors[key] = assembly.anchors(found, self.all_pages)
         return self._assembly_anchors[key]
 
     def rendered_anchors(self, renderer: Renderer, target: str) -> tuple[set[str], set[str]]:
@@ -533,12 +600,33 @@ class Tree:
         key = (renderer.kind, renderer.cased, target)
         if key not in self._rendered:
             page = self.pages[target]
-            made = renderer.anchors(page.headings, page.anchors)
+            made = renderer.anchors(page.headings, page.anchors, page.inline_anchors)
             self._rendered[key] = made, _made_anchors(renderer, page)
         return self._rendered[key]
 
     def exists(self, path: str) -> bool:
         return path in self.files or path in self.folders
+
+    def unspaced_headings(self, page: str) -> dict[str, tuple[int, str]]:
+        """The anchors the lines of ``page`` that were meant as headings would have, had they a
+        space after their ``#`` signs (``####7.5.7 Title``: CommonMark's ATX heading needs one),
+        with each line's number and text; outside fenced code. Read when a fragment is
+        missing, once per page."""
+        if page not in self._unspaced:
+            found: dict[str, tuple[int, str]] = {}
+            document = self.corpus.documents.get(page)
+            fence = ""
+            for number, row in enumerate((document.text or "").split("\n") if document else ()):
+                opened = FENCE_LINE.match(row)
+                if opened and (not fence or opened.group(1).startswith(fence)):
+                    fence = "" if fence else opened.group(1)[:3]
+                    continue
+                unspaced = UNSPACED_HEADING.match(row) if not fence else None
+                if unspaced is not None:
+                    slug = github_slug(unspaced.group(2).strip())
+                    found.setdefault(slug, (number + 1, row.strip()[:LONG_CODE]))
+            self._unspaced[page] = found
+        return self._unspaced[page]
 
     def words(self, page: str) -> str:
         """The page's text, normalised: where a backticked or one-word name is sought. Made
@@ -563,6 +651,10 @@ class Tree:
             for suffix in MARKDOWN_SUFFIXES:
                 if stem + suffix in self.files:
                     return stem + suffix
+                if extension in (".html", ".htm") and path + suffix in self.files:
+                    # Middleman (Slate) names a template by its output and its engines:
+                    # `x.html.md` is served as `x.html`.
+                    return path + suffix
         return None
 
     def myst_labels(self) -> dict[str, list[str]]:
@@ -1703,8 +1795,16 @@ def _missing_file(
         )
     if wrapped is not None:
         # `[x](\n  "path")`: a quoted destination keeps its quotes (CommonMark reads a title
-        # only after a destination), so it names a file whose name starts with `"`.
-        hint = f" (the {wrapped[0]} are part of the destination: write `{wrapped[1]}`)"
+        # only after a destination), so it names a file whose name starts with `"`. The fix
+        # proposed is one that works (issue 45, item 9): without them, does it name a file?
+        unwrapped = _unwrapped_target(tree, path, wrapped[1])
+        if unwrapped is None or tree.page_for(unwrapped) is not None:
+            hint = f" (the {wrapped[0]} are part of the destination: write `{wrapped[1]}`)"
+        else:
+            hint = (
+                f" (the {wrapped[0]} are part of the destination, and without them "
+                f"`{wrapped[1]}` names no file either)"
+            )
     return Problem(
         ("missing", resolved),
         path,
@@ -1712,6 +1812,23 @@ def _missing_file(
         f"`{site.target}` → `{resolved}`: no such {what} in the repository{hint}. Fix the path, "
         "or add the file",
     )
+
+
+def _unwrapped_target(tree: Tree, page: str, written: str) -> str | None:
+    """The repository path ``written`` names from ``page`` (GitHub reads ``/x`` from the root);
+    None for what is not a path of the repository."""
+    target = unquote(urlsplit(written).path)
+    if not target:
+        return None
+    base = "" if target.startswith("/") else posixpath.dirname(page)
+    resolved = posixpath.normpath(posixpath.join(base, target.lstrip("/")))
+    return None if resolved == ".." or resolved.startswith("../") else resolved
+
+
+# A line meant as an ATX heading, without the space after its `#`s (`####7.5.7 Title`), and a
+# code fence's opening or closing line.
+UNSPACED_HEADING = re.compile(r"^ {0,3}(#{1,6})([^\s#].*)$")
+FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 # Punctuation an author put around a destination that CommonMark keeps in it.
@@ -1790,7 +1907,7 @@ def _anchor_problem(
         if not all(d.known for d in documents):
             return None  # a part its build pulls in from outside the corpus (a macro...)
         anchors = set().union(*(tree.document_anchors(d) for d in documents))
-        headings = [t for d in documents for ts in assembly.texts(d, tree.pages) for t in ts]
+        headings = [t for d in documents for ts in assembly.texts(d, tree.all_pages) for t in ts]
         group = documents[0].key
         fragments = [d for d in documents if d.kind == "fragments"]
         if name not in anchors and fragments and not fragments[0].copies and GENERATED.search(name):
@@ -1853,6 +1970,8 @@ def _anchor_problem(
     # A documentation site makes its own anchors (Mintlify keeps `_meta`'s underscore out,
     # `tasks/get` in): only letters and digits are compared there.
     on_site = target.endswith(".mdx") or tree.site_of(target) is not None
+    # docs-builder's ids are all known (its slugs, its `[id]`s, its `$$$id$$$`s).
+    on_site = on_site and tree.renderers.of(target).kind != DOCS_BUILDER
     if on_site and bare(name) in {bare(a) for a in [*anchors, *page.headings]}:
         return None
     if not documents and _build_anchor(tree, page, target, name):
@@ -1868,6 +1987,14 @@ def _anchor_problem(
         )
     guess = _word_of(name, headings, proposed, renderer) or _closest(name, proposed, cutoff=0.6)
     hint = f" (did you mean `#{guess}`?)" if guess else ""
+    unspaced = tree.unspaced_headings(target).get(name)
+    if unspaced is not None and not documents:
+        # `####7.5.7 Title` would make that anchor, but with no space after its `#`s it is a
+        # paragraph (CommonMark 4.2, ATX headings): the heading is what to fix.
+        hint = (
+            f" (line {unspaced[0]} `{unspaced[1]}` is no heading without a space after its "
+            "`#`s: add it)"
+        )
     return Problem(
         ("anchor", group, name),
         path,
@@ -1903,18 +2030,18 @@ def _build_anchor(tree: Tree, page: Page, target: str, name: str) -> bool:
 # The site generators whose heading slugs are lower-case by rule, GitHub's or MkDocs' (Docusaurus's
 # github-slugger, Hugo's Goldmark `github` ids, Jekyll's kramdown with GFM input): a fragment
 # that differs from one of their anchors only in case reaches nothing on the site.
-EXACT_SLUGS = frozenset({"mkdocs", "docusaurus", "hugo", "jekyll"})
+EXACT_SLUGS = frozenset({"mkdocs", "docusaurus", "hugo", "jekyll", DOCS_BUILDER})
 
 
 def _made_anchors(renderer: Renderer, page: Page) -> set[str]:
     """The anchors ``renderer`` really makes of ``page``, for "did you mean": not the spellings
     a link is forgiven (another renderer's slugs, a space GitHub keeps before inline HTML), which
     may lead nowhere where the page is read (issue 45, item 9)."""
-    if renderer.kind != "mkdocs":
+    if renderer.kind not in ("mkdocs", DOCS_BUILDER):
         return page.anchors
     github = {github_slug(h.strip()) for h in page.headings}
     explicit = {a for a in page.anchors if a not in github}
-    return explicit | (renderer.anchors(page.headings, set()))
+    return explicit | (renderer.anchors(page.headings, set(), page.inline_anchors))
 
 
 NOT_API = "not an API reference link"

@@ -5,8 +5,10 @@ What it does
     files of one folder (``schemas/README.md``'s table of schemas, an RFC folder's status index),
     and compares each with the folder. Each table row or list item is an *entry*; the file it names
     first (a relative link, a code span such as ``run.schema.json``, or a table cell that is
-    nothing but a file name) is the file it lists. A link target may hold a space when written
-    as CommonMark allows (``<obj/a b.md>``, ``obj/a%20b.md``).
+    nothing but a file name) is the file it lists; a link without an extension that a site
+    serves as a page beside it (``../spec/Credentials`` for ``Credentials.md``) names that
+    page. A link target may hold a space when written as CommonMark allows (``<obj/a b.md>``,
+    ``obj/a%20b.md``).
 
     A table, a list, or a section (a heading and its subsections, with the tables and lists in
     them) is taken for the index of folder ``F`` and file suffix ``S`` (``.schema.json``,
@@ -47,6 +49,11 @@ What it does
       with the fix: ``<obj/Complex Value.md>`` or ``obj/Complex%20Value.md``. A page MkDocs
       builds (an ``mkdocs.yml`` above it) is rendered by Python-Markdown, which makes a link
       of such a target: not reported there.
+
+    A file missing from a list that several pages repeat (a menu of the folder's pages at the
+    top of each of them) is one finding, at the first page, the others related. A subpage of a
+    listed page (``purchase-flow.md``, named after ``purchase.md``, which links it) is reached
+    through that page and needs no entry.
 
     The index page itself, files named like index pages (``README.md``, ``index.md``...), pages
     named for what is left over (``other.md``, ``others.md``, ``misc.md``,
@@ -116,7 +123,7 @@ from urllib.parse import unquote, urlsplit
 
 from speclint.analyses.context import Context
 from speclint.analyses.units import check_by_unit
-from speclint.common.findings import Finding, Location, Severity
+from speclint.common.findings import Finding, Location, Member, Severity
 from speclint.model.corpus import Document, glob_to_regex
 from speclint.parsing.kinds import MARKDOWN_SUFFIXES, kind_for_path, under_folder_holding
 from speclint.parsing.prose import Heading, ListItem, ProseDocument, Table, TableCell
@@ -245,7 +252,76 @@ def shared(corpus: Context) -> None:
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
-    return check_by_unit(corpus, options, check_unit)
+    return check_by_unit(corpus, options, check_unit, combine)
+
+
+_NAMES_FILES = re.compile(r", which names \d+ files:")
+
+
+def unit_inputs(corpus: Context, document: Document) -> list[str]:
+    """The other pages one page's check reads: those of the folders it links into that may have
+    a subpage (another file named after them, ``_subpage``), whose links it reads."""
+    folder = posixpath.dirname(document.path)
+    folders = {folder}
+    for target in _LINK.finditer(document.text or ""):
+        written = unquote(urlsplit(target.group(1) or target.group(2)).path)
+        if written and not written.startswith("/"):
+            folders.add(posixpath.dirname(posixpath.normpath(posixpath.join(folder, written))))
+    names = corpus.memo.get(f"{ID}:names")
+    if names is None:  # the file names of each folder, listed once per run
+        names = corpus.memo[f"{ID}:names"] = {}
+        for path in sorted(set(corpus.tree) | set(corpus.documents)):
+            names.setdefault(posixpath.dirname(path), []).append(posixpath.basename(path))
+    return sorted(
+        path
+        for path in corpus.documents
+        if path != document.path
+        and posixpath.dirname(path) in folders
+        and path.endswith(MARKDOWN_SUFFIXES)
+        and _has_subpage_name(path, names.get(posixpath.dirname(path), ()))
+    )
+
+
+def _has_subpage_name(page: str, names: Iterable[str]) -> bool:
+    own = posixpath.splitext(posixpath.basename(page))[0]
+    stems = {posixpath.splitext(name)[0] for name in names}
+    return any(stem.startswith(own + join) for stem in stems for join in SUBPAGE_JOINS)
+
+
+def combine(
+    corpus: Context, results: Mapping[str, list[Finding]], options: Mapping[str, Any]
+) -> Iterator[Finding]:
+    """Each page's findings, in document order, where a file missing from one menu that several
+    pages repeat (the same list at the top of every page of a folder) is one finding: the
+    first page's, the others its members and related locations."""
+    groups: dict[tuple[str | None, str], list[Finding]] = {}
+    for found in results.values():
+        for finding in found:
+            groups.setdefault((finding.key, finding.message), []).append(finding)
+    for found in results.values():
+        for finding in found:
+            group = groups.get((finding.key, finding.message), [])
+            if not group or group[0] is not finding:
+                continue
+            if len(group) == 1 or not (finding.key or "").startswith("missing:"):
+                yield from group
+                continue
+            pages = [
+                Location(
+                    other.location.path,
+                    other.location.line,
+                    other.location.column,
+                    pointer=other.location.pointer,
+                    note="the same list, repeated on this page",
+                )
+                for other in group
+            ]
+            yield replace(
+                finding,
+                message=_NAMES_FILES.sub(f" that {len(group)} pages repeat:", finding.message, 1),
+                related=(*finding.related, *pages[1:]),
+                members=tuple(Member(place, finding.key) for place in pages),
+            )
 
 
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
@@ -272,7 +348,7 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
         indexes = _inferred(document, units, files, coverage)
     else:
         return []
-    return list(_findings(document, indexes, files, report_links))
+    return list(_findings(document, indexes, files, report_links, corpus.documents))
 
 
 # --- what a page lists ------------------------------------------------------------------------
@@ -388,7 +464,7 @@ def _links(text: str, line: int, source: str, folder: str, files: Files) -> list
         at = source.find(target)
         column = at + 1 if at >= 0 else 1
         # A link's target may hold a space, written `<a b.md>` or `a%20b.md`.
-        path = unquote(parts.path)
+        path = _routed(unquote(parts.path), folder, files)
         _add(found, _resolve(path, folder, files, line, column, linked=True, spaced=True))
     for match in _SPACED_LINK.finditer(blanked):
         target = match.group(1)
@@ -404,6 +480,23 @@ def _links(text: str, line: int, source: str, folder: str, files: Files) -> list
         if named is not None and files.exists(named.path):
             _add(found, replace(named, written=target, unrendered=True))
     return found
+
+
+# What a documentation site serves at a route without an extension (Docusaurus, MkDocs...).
+ROUTE_SUFFIXES = (".md", ".mdx")
+
+
+def _routed(written: str, folder: str, files: Files) -> str:
+    """A link's target, with the page's extension when it is a site's route to a page beside
+    it (``../specification/Credentials`` for ``Credentials.md``): the page it names."""
+    if not written or posixpath.splitext(posixpath.basename(written.rstrip("/")))[1]:
+        return written
+    base = "" if written.startswith("/") else folder
+    for suffix in ROUTE_SUFFIXES:
+        page = posixpath.normpath(posixpath.join(base, written.lstrip("/").rstrip("/") + suffix))
+        if files.exists(page):
+            return written.rstrip("/") + suffix
+    return written
 
 
 def _add(found: list[Named], named: Named | None) -> None:
@@ -614,7 +707,11 @@ def _declared(document: Document, units: list[Unit], files: Files, glob: str) ->
 
 
 def _findings(
-    document: Document, indexes: list[Index], files: Files, report_links: bool
+    document: Document,
+    indexes: list[Index],
+    files: Files,
+    report_links: bool,
+    corpus_pages: Mapping[str, Document],
 ) -> Iterator[Finding]:
     if not indexes:
         return
@@ -663,6 +760,8 @@ def _findings(
                 continue
             if separator and _separator(path, index.suffix) not in (None, separator):
                 continue  # named in another shape than every listed one: another kind of page
+            if _subpage(corpus_pages, path, listed):
+                continue  # reached through the listed page it belongs to
             reported.add(f"file:{path}")
             yield Finding(
                 ID,
@@ -673,6 +772,29 @@ def _findings(
                 related=(Location(path, 1, 1, note="the file the index does not list"),),
                 key=f"missing:{path}",
             )
+
+
+# How a subpage's name extends its page's (`purchase-flow.md` of `purchase.md`).
+SUBPAGE_JOINS = ("-", "_", ".")
+
+
+def _subpage(pages: Mapping[str, Document], path: str, listed: Iterable[str]) -> bool:
+    """Whether ``path`` is a subpage of a listed page beside it: its name is that page's name
+    extended (``purchase-flow.md`` of ``purchase.md``) and that page links it. A reader reaches
+    it through its page, so the list of the folder's pages need not name it."""
+    folder, name = posixpath.split(path)
+    stem = posixpath.splitext(name)[0]
+    for page in sorted(listed):
+        if posixpath.dirname(page) != folder or page == path or page not in pages:
+            continue
+        own = posixpath.splitext(posixpath.basename(page))[0]
+        if not any(stem.startswith(own + join) for join in SUBPAGE_JOINS):
+            continue
+        for link in _LINK.finditer(pages[page].text or ""):
+            written = unquote(urlsplit(link.group(1) or link.group(2)).path)
+            if written and posixpath.normpath(posixpath.join(folder, written)) == path:
+                return True
+    return False
 
 
 # How a file's name joins its words: the shape of one kind of page (`car-share.md`) that

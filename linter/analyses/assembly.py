@@ -33,7 +33,18 @@ A specification is often written as pages that are never read alone:
   characters that are not ASCII letters, digits or ``_`` one ``-``, with ``-`` trimmed, an ``x``
   before an id that does not start with a letter, and ``-0``, ``-1`` after a repeat (ReSpec's
   ``addId``, called by ``core/structure`` for each section), so "ACK - Catalog" is
-  ``#ack-catalog`` (GitHub's ``#ack---catalog`` is no id there); and the HTML page's own ``id`` attributes.
+  ``#ack-catalog`` (GitHub's ``#ack---catalog`` is no id there); each example's
+  (``<pre class="example" title="Sample D">`` is ``#example-sample-d``, an untitled one
+  ``#example-N``); and the HTML page's own ``id`` attributes. A Markdown page is included by
+  ``data-include`` with ``data-include-format="markdown"``, or with the element's
+  ``data-format="markdown"`` and no include format, or by a transclusion script a build
+  replaces with the page (``<script class="transclude" src="part.md">``).
+
+- **a Middleman (Slate) page**: a site folder with ``config.rb`` and ``source/``, whose page
+  (``source/index.html.md``) is rendered with its partials: ERB's ``<%= partial
+  "includes/x.md" %>``, and the names its front matter lists under ``includes:`` where a
+  layout renders them (``partial("includes/#{include}")``). Its parts' relative links are read
+  from the page's folder; a ``.erb`` partial, no corpus page, is read from the disk.
 
 An anchor of any page of such a document is an anchor of all of them. A document whose parts
 are not all in the corpus (an include that names no page, a page that pulls in content it does
@@ -46,7 +57,7 @@ import posixpath
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from speclint.parsing.links import HEADING_ID, Page, github_slug
@@ -66,7 +77,7 @@ class Assembly:
     committed copies of the whole, and ``known`` whether every part is in the corpus."""
 
     key: str
-    kind: str  # "fragments", "include", "spec-md", "manifest" or "respec"
+    kind: str  # "fragments", "include", "spec-md", "manifest", "respec" or "middleman"
     members: tuple[str, ...]
     copies: tuple[str, ...] = ()
     known: bool = True
@@ -82,16 +93,19 @@ def assemblies(
     on_site: Callable[[str], bool],
     spec_md: bool,
     hosts: Mapping[str, str] | None = None,
+    html: Callable[[str], str | None] = lambda path: None,
 ) -> list[Assembly]:
     """Every assembled document of the corpus, sorted by key. ``on_site`` says whether a page is
     served by a documentation site (whose pages are pages of their own, whatever their
     headings); ``spec_md`` whether the repository builds with spec-md; ``hosts`` the text of
-    the repository's HTML pages that may include Markdown pages (ReSpec), by path."""
+    the repository's HTML pages that may include Markdown pages (ReSpec), by path; ``html``
+    the text of an HTML file of the repository a ReSpec document includes (None when it is
+    not read)."""
     found = [
         *_fragment_folders(pages, on_site),
         *_inclusions(pages, spec_md),
         *_manifests(pages),
-        *_respec_documents(pages, hosts or {}),
+        *_respec_documents(pages, hosts or {}, html),
     ]
     return sorted(found, key=lambda a: (a.key, a.kind))
 
@@ -234,12 +248,21 @@ def _resolve(pages: Mapping[str, Page], page: str, how: str, target: str) -> str
 
 
 # ReSpec: an HTML page that loads it (`respec-w3c.js`, a `respecConfig`), and the elements
-# that include a file (`data-include`, with `data-include-format="markdown"` for a Markdown one).
+# that include a file (`data-include`, with `data-include-format="markdown"` for a Markdown one,
+# or with the element's own `data-format="markdown"`: ReSpec includes the text, then reads the
+# element as Markdown), and a transclusion script a build replaces with the file it names
+# (`<script class="transclude" src="x.md">`, in a section ReSpec reads as Markdown).
 RESPEC = re.compile(r"<script\b[^>]*\brespec|\brespecConfig\b", re.IGNORECASE)
 HTML_TAG = re.compile(r"<[A-Za-z][\w-]*\b[^>]*>")
-_ATTRIBUTE = r"\b{}\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))"
+_ATTRIBUTE = r"(?<![\w-]){}\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))"
 DATA_INCLUDE = re.compile(_ATTRIBUTE.format("data-include"), re.IGNORECASE)
 INCLUDE_FORMAT = re.compile(_ATTRIBUTE.format("data-include-format"), re.IGNORECASE)
+DATA_FORMAT = re.compile(_ATTRIBUTE.format("data-format"), re.IGNORECASE)
+CLASS = re.compile(_ATTRIBUTE.format("class"), re.IGNORECASE)
+SOURCE = re.compile(_ATTRIBUTE.format("src"), re.IGNORECASE)
+MARKDOWN_PART = (".md", ".markdown")
+# What a ReSpec page holds when it includes a file: what is looked for before it is read.
+INCLUDE_MARKS = (b"data-include", b"transclude")
 HTML_ID = re.compile(r"\sid\s*=\s*(?:\"([^\"]*)\"|'([^']*)')", re.IGNORECASE)
 HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
@@ -252,23 +275,88 @@ def respec_includes(text: str) -> list[str] | None:
         return None
     found: list[str] = []
     for tag in HTML_TAG.finditer(text):
-        include = DATA_INCLUDE.search(tag.group(0))
-        form = INCLUDE_FORMAT.search(tag.group(0))
-        if include is None or form is None:
+        written = tag.group(0)
+        transcluded = _value(SOURCE, written) if "transclude" in _value(CLASS, written) else ""
+        if tag.group(0)[1:7].lower() == "script" and transcluded:
+            if transcluded.split("#")[0].lower().endswith(MARKDOWN_PART):
+                found.append(transcluded)
             continue
-        if next(g for g in form.groups() if g is not None).strip().lower() != "markdown":
-            continue  # HTML (the default) or text: no Markdown heading in it
-        found.append(next(g for g in include.groups() if g is not None).strip())
+        include = _value(DATA_INCLUDE, written)
+        form = _value(INCLUDE_FORMAT, written).lower() or (
+            "markdown" if _value(DATA_FORMAT, written).lower() == "markdown" else ""
+        )
+        if include and form == "markdown":
+            found.append(include)  # not HTML (the default) or text: no Markdown heading there
     return found
 
 
-def _respec_documents(pages: Mapping[str, Page], hosts: Mapping[str, str]) -> list[Assembly]:
+def _value(attribute: re.Pattern[str], tag: str) -> str:
+    """The value of ``attribute`` in the HTML ``tag`` ("" without it)."""
+    match = attribute.search(tag)
+    return next((g for g in match.groups() if g is not None), "").strip() if match else ""
+
+
+def respec_html_parts(text: str) -> list[str]:
+    """The HTML files a ReSpec page includes (``data-include`` read as HTML, the default, or a
+    transclusion script naming one), as written."""
+    text = HTML_COMMENT.sub("", text)
+    found: list[str] = []
+    for tag in HTML_TAG.finditer(text):
+        written = tag.group(0)
+        named = _value(DATA_INCLUDE, written) or (
+            _value(SOURCE, written) if "transclude" in _value(CLASS, written) else ""
+        )
+        form = _value(INCLUDE_FORMAT, written).lower() or _value(DATA_FORMAT, written).lower()
+        if named.split("#")[0].lower().endswith((".html", ".htm")) and form in ("", "html"):
+            found.append(named)
+    return found
+
+
+# A section a ReSpec extension fills at render time: one that carries a `data-` attribute
+# ReSpec itself does not define (ReSpec's documentation, "data-*" attributes), such as a data
+# model plugin's `data-model`. The ids of what it generates are not written anywhere.
+RESPEC_DATA = frozenset(
+    {
+        "data-include", "data-include-format", "data-include-replace", "data-include-sync",
+        "data-oninclude", "data-format", "data-cite", "data-dfn-for", "data-dfn-type",
+        "data-export", "data-noexport", "data-link-for", "data-link-type", "data-lt",
+        "data-local-lt", "data-lint-ignore", "data-max-toc", "data-number", "data-abbr",
+        "data-sort", "data-tests", "data-type", "data-xref-type", "data-id", "data-transform",
+        "data-lt-noplural", "data-lt-nodefault",
+    }
+)  # fmt: skip
+SECTION_DATA = re.compile(r"<section\b([^>]*)>", re.IGNORECASE)
+DATA_NAME = re.compile(r"(?<![\w-])(data-[\w-]+)\s*=", re.IGNORECASE)
+
+
+def _generated_sections(text: str) -> bool:
+    """Whether an HTML part has a section a ReSpec extension fills (``RESPEC_DATA``)."""
+    return any(
+        name.lower() not in RESPEC_DATA
+        for section in SECTION_DATA.finditer(text)
+        for name in DATA_NAME.findall(section.group(1))
+    )
+
+
+def _respec_documents(
+    pages: Mapping[str, Page], hosts: Mapping[str, str], html: Callable[[str], str | None]
+) -> list[Assembly]:
     found: list[Assembly] = []
     for host, text in sorted(hosts.items()):
         included = respec_includes(text)
         if not included:
             continue
         folder = posixpath.dirname(host)
+        # The HTML parts' ids are the document's; a part a ReSpec extension fills has ids
+        # written nowhere, and then the document's anchors are not known.
+        part_ids: set[str] = set()
+        generated = False
+        for written in respec_html_parts(text):
+            part = posixpath.normpath(posixpath.join(folder, written.split("#")[0]))
+            part_text = None if part.startswith("..") else html(part)
+            if part_text is not None:
+                part_ids.update(_ids(part_text))
+                generated = generated or _generated_sections(part_text)
         members: list[str] = []
         known = True
         queue = list(included)
@@ -287,11 +375,8 @@ def _respec_documents(pages: Mapping[str, Page], hosts: Mapping[str, str]) -> li
                 # against the document).
                 queue.extend(t for how, t in pages[path].included if how == "respec")
         if members:
-            ids = tuple(
-                sorted(
-                    {next(g for g in m.groups() if g is not None) for m in HTML_ID.finditer(text)}
-                )
-            )
+            ids = tuple(sorted(_ids(text) | part_ids))
+            known = known and not generated
             # Its parts' relative links are read from the HTML page, where ReSpec puts them.
             roots = (folder,)
             found.append(
@@ -300,17 +385,122 @@ def _respec_documents(pages: Mapping[str, Page], hosts: Mapping[str, str]) -> li
     return found
 
 
+def _ids(text: str) -> set[str]:
+    return {next(g for g in m.groups() if g is not None) for m in HTML_ID.finditer(text)}
+
+
+# Middleman (the Slate API documentation template): a site folder holds `config.rb` and its
+# `source/`. A page (`source/index.html.md`) is assembled from partials: ERB's `<%= partial
+# "includes/x.md" %>` in its text or in a partial's, and, where a layout calls
+# `partial("includes/#{include}")`, the names its front matter lists under `includes:`.
+# Middleman finds a partial from the file's folder or from `source/`, by its name with or
+# without a leading `_` and with any template extension (middlemanapp.com, "Partials").
+MIDDLEMAN_CONFIG = "config.rb"
+MIDDLEMAN_SOURCE = "source"
+MIDDLEMAN_PAGES = (".html.md", ".html.md.erb", ".html.markdown")
+MIDDLEMAN_SUFFIXES = ("", ".md", ".md.erb", ".erb", ".html.md", ".html.md.erb", ".markdown")
+ERB_PARTIAL = re.compile(r"""<%=?\s*partial\s*\(?\s*["']([^"'\n]+)["']""")
+LAYOUT_INCLUDES = re.compile(r"""partial\s*\(?\s*["']([\w./-]*)#\{include\}["']""")
+FRONT_MATTER_LIST = re.compile(r"^includes:[ \t]*\n((?:[ \t]*-[ \t]*[^\n]*\n)+)", re.MULTILINE)
+MIDDLEMAN_PARTS = 2000  # partials read for one site at most
+
+
+def middleman_documents(
+    files: Collection[str], folders: Collection[str], text: Callable[[str], str | None]
+) -> list[Assembly]:
+    """The pages of the Middleman sites of the repository assembled from their partials, with
+    every partial they reach (read through ``text``: a ``.erb`` one is no corpus page). A
+    partial named by code (``#{...}``), or one that names no file, makes the document not
+    ``known``. Its relative links are read from its page's folder (``roots``)."""
+    found: list[Assembly] = []
+    for config in sorted(f for f in files if posixpath.basename(f) == MIDDLEMAN_CONFIG):
+        source = posixpath.join(posixpath.dirname(config), MIDDLEMAN_SOURCE)
+        if source not in folders:
+            continue
+        layouts = [
+            m.group(1)
+            for f in sorted(files)
+            if f.startswith(source + "/layouts/") and f.endswith(".erb")
+            for m in LAYOUT_INCLUDES.finditer(text(f) or "")
+        ]
+        read = 0
+        for page in sorted(files):
+            name = posixpath.basename(page)
+            if not page.startswith(source + "/") or not name.endswith(MIDDLEMAN_PAGES):
+                continue
+            if name.startswith("_") or "/layouts/" in page:
+                continue
+            own = text(page) or ""
+            listed = FRONT_MATTER_LIST.search(own.split("\n---", 1)[0] + "\n")
+            queue = [
+                (page, prefix + item.strip().lstrip("-").strip().strip("'\""))
+                for prefix in layouts[:1]
+                for item in (listed.group(1).splitlines() if listed else ())
+            ]
+            members, known = [page], True
+            queue += [(page, n) for n in ERB_PARTIAL.findall(own)]
+            while queue and read < MIDDLEMAN_PARTS:
+                at, written = queue.pop(0)
+                if "#{" in written:
+                    known = False  # a partial named by code: not known here
+                    continue
+                part = _middleman_partial(files, source, at, written)
+                if part is None:
+                    known = False
+                    continue
+                if part in members:
+                    continue
+                members.append(part)
+                read += 1
+                queue += [(part, n) for n in ERB_PARTIAL.findall(text(part) or "")]
+            if len(members) > 1:
+                root = posixpath.dirname(page)
+                found.append(
+                    Assembly(page, "middleman", tuple(members), known=known, roots=(root,))
+                )
+    return found
+
+
+def _middleman_partial(files: Collection[str], source: str, at: str, written: str) -> str | None:
+    """The file Middleman's ``partial "written"`` renders from the file ``at``."""
+    for base in (posixpath.dirname(at), source):
+        named = posixpath.normpath(posixpath.join(base, written))
+        if named.startswith("../") or named == "..":
+            continue
+        folder, name = posixpath.split(named)
+        for variant in (named, posixpath.join(folder, "_" + name)):
+            for suffix in MIDDLEMAN_SUFFIXES:
+                if variant + suffix in files:
+                    return variant + suffix
+    return None
+
+
 def respec_slug(text: str) -> str:
     """ReSpec's id of a section whose heading reads ``text`` (``addId`` of ``core/utils``):
     lower-case, accents dropped, every run of characters JavaScript's ``\\W`` matches (not an
     ASCII letter, digit or ``_``) one ``-``, hyphens trimmed; ``x`` before an id that does not
     start with a letter; ``generatedID`` for nothing left."""
-    value = unicodedata.normalize("NFD", text.strip().lower())
-    value = "".join(ch for ch in value if not "\u0300" <= ch <= "\u036f")
-    value = re.sub(r"[^A-Za-z0-9_]+", "-", value).strip("-")
+    value = _respec_words(text)
     if not value:
         return "generatedID"
     return value if re.match(r"[A-Za-z]", value) else f"x{value}"
+
+
+def _respec_words(text: str) -> str:
+    value = unicodedata.normalize("NFD", text.strip().lower())
+    value = "".join(ch for ch in value if not "\u0300" <= ch <= "\u036f")
+    return re.sub(r"[^A-Za-z0-9_]+", "-", value).strip("-")
+
+
+def respec_example_ids(titles: Iterable[str]) -> list[str]:
+    """The ids ReSpec gives examples (``core/examples``: ``addId(example, "example", title or
+    number)``), in document order: ``example-`` and the title's words (``Sample credential
+    D`` is ``#example-sample-credential-d``), or the example's number for one without a
+    title (``#example-3``)."""
+    found = []
+    for number, title in enumerate(titles, start=1):
+        found.append(f"example-{_respec_words(title) or number}")
+    return found
 
 
 def _respec_anchors(assembly: Assembly, pages: Mapping[str, Page]) -> set[str]:
@@ -334,6 +524,7 @@ def _respec_anchors(assembly: Assembly, pages: Mapping[str, Page]) -> set[str]:
             slug = github_slug(heading.strip())
             github.update([slug, *(f"{slug}-{n}" for n in range(1, len(page.headings) + 1))])
     found = set(assembly.ids) | explicit_ids | (written - github)
+    found.update(respec_example_ids(t for path in assembly.members for t in pages[path].examples))
     for text in texts:
         slug = respec_slug(text)
         unique, number = slug, 0

@@ -9,7 +9,8 @@ JavaScript configuration is code, ``conf.py`` is read as a name only):
   ``_config.yml``, ``hugo.toml`` or a ``config.toml`` beside ``content/``, Mintlify's
   ``docs.json``/``mint.json``, VitePress, mdBook, Astro, Nextra, Gatsby, Fern's ``docs.yml``
   in a ``fern/`` folder or beside ``fern.config.json``, the FHIR IG Publisher's ``ig.ini`` or
-  ``sushi-config.yaml`` beside ``input/pages/``) renders the pages of its folder that it
+  ``sushi-config.yaml`` beside ``input/pages/``, Elastic's docs-builder ``docset.yml``)
+  renders the pages of its folder that it
   serves: MkDocs those of ``docs_dir``, Docusaurus those of ``docs/``,
   ``blog/``, ``src/pages/`` and ``versioned_docs/``, Hugo those of ``content/``, the IG
   Publisher those of ``input/pages/`` (and ``pagecontent/``, ``intro-notes/``), the others
@@ -27,7 +28,10 @@ Anchors differ by renderer. GitHub's heading slugs (``speclint.parsing.links.git
 are what Docusaurus (github-slugger), Hugo (Goldmark's ``github`` ids) and Jekyll (kramdown's
 GFM input, the default) make too. MkDocs' ``toc`` extension slugifies otherwise: accents and
 other non-ASCII letters dropped, runs of spaces and hyphens one ``-``, repeats ``_1``, ``_2``.
-GitHub matches a fragment to an anchor without regard to case (its pages' script does); a
+docs-builder slugifies headings its own way (Slugify: ``-`` and ``_`` kept, other
+punctuation dropped, runs of ``-`` one), takes ``## Title [custom-id]`` as the heading's id
+and ``$$$anchor-id$$$`` anywhere in the text as an anchor (elastic.github.io/docs-builder,
+"Links"). GitHub matches a fragment to an anchor without regard to case (its pages' script does); a
 browser, and so every site, compares them exactly.
 """
 
@@ -43,9 +47,16 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.parsing.kinds import DocumentKind, folder_holding
-from speclint.parsing.links import FRONT_MATTER, proposal_preamble, site_front_matter
+from speclint.parsing.links import (
+    FRONT_MATTER,
+    docs_builder_slug,
+    github_slug,
+    proposal_preamble,
+    site_front_matter,
+)
 from speclint.parsing.reading import read_raw
 
+DOCS_BUILDER = "docs-builder"
 # The configuration files that make a folder a documentation site's source, by generator.
 SITE_KINDS = {
     "docs.json": "mintlify",
@@ -72,6 +83,9 @@ SITE_KINDS = {
     "theme.config.jsx": "nextra",
     "gatsby-config.js": "gatsby",
     "gatsby-config.ts": "gatsby",
+    # Elastic's docs-builder (elastic.github.io/docs-builder, "Content set configuration").
+    "docset.yml": DOCS_BUILDER,
+    "_docset.yml": DOCS_BUILDER,
 }
 SITE_CONFIGS = tuple(SITE_KINDS)
 # Hugo's older configuration names are too common to mean a site alone: with a `content/`
@@ -118,6 +132,7 @@ NAMES = {
     "gatsby": "Gatsby",
     FERN: "Fern",
     FHIR_IG: "the FHIR IG Publisher",
+    DOCS_BUILDER: "Elastic docs-builder",
 }
 
 
@@ -199,9 +214,21 @@ class Renderer:
         document")."""
         return self.kind == GITHUB
 
-    def anchors(self, headings: Iterable[str], anchors: set[str]) -> set[str]:
+    def anchors(
+        self, headings: Iterable[str], anchors: set[str], inline: Iterable[str] = ()
+    ) -> set[str]:
         """The anchors a page has under this renderer: ``anchors`` (GitHub's slugs and the
-        page's explicit ids, read with the page), and for MkDocs its own slugs."""
+        page's explicit ids, read with the page), for MkDocs its own slugs, and for Elastic's
+        docs-builder its slugs, its heading ids (``## Title [custom-id]``) and the page's
+        ``inline`` anchors (``$$$anchor-id$$$``)."""
+        if self.kind == DOCS_BUILDER:
+            # GitHub's slugs of the headings are no ids there (`## Title [id]` is `#id`, not
+            # `#title-id`); the page's explicit ids and HTML anchors are.
+            listed = list(headings)
+            github = {github_slug(h.strip()) for h in listed}
+            github |= {f"{slug}-{n}" for slug in github for n in range(1, len(listed) + 1)}
+            own = {docs_builder_heading_id(h) for h in listed}
+            return (anchors - github) | own | set(inline)
         if self.kind != "mkdocs":
             return anchors
         made = set(anchors)
@@ -228,6 +255,22 @@ def mkdocs_slug(text: str, cased: bool = False) -> str:
     if not cased:
         value = value.lower()
     return re.sub(r"[-\s]+", "-", value)
+
+
+# docs-builder's heading id: a bracketed text ending the heading (its `MatchAnchor`), and an
+# inline anchor (`$$$x$$$`), which is not part of the heading's slug.
+DOCS_BUILDER_HEADING_ID = re.compile(r"\[[^\[]+\]\s*$")
+DOCS_BUILDER_INLINE = re.compile(r"\$\$\$[^$]+\$\$\$")
+
+
+def docs_builder_heading_id(heading: str) -> str:
+    """The id docs-builder gives a heading: its ``[custom-id]`` when it ends with one (``##
+    License management [manage-license]`` is ``#manage-license``), else its text's slug,
+    inline anchors left out (docs-builder, "Links": heading anchors)."""
+    custom = DOCS_BUILDER_HEADING_ID.search(heading)
+    if custom is not None:
+        return docs_builder_slug(custom.group(0).strip()[1:-1])
+    return docs_builder_slug(DOCS_BUILDER_INLINE.sub("", heading))
 
 
 class Renderers:

@@ -145,6 +145,14 @@ class Page:
     # client ...``): a numbered requirement's marker, which a site's build may make an anchor
     # of (``ITEM_CODE``).
     markers: set[str] = field(default_factory=set)
+    # Elastic docs-builder's inline anchors (``$$$anchor-id$$$``, outside code), slugified as
+    # docs-builder makes them: anchors only where docs-builder renders the page
+    # (``speclint.analyses.renderers``); GitHub shows the text as written.
+    inline_anchors: set[str] = field(default_factory=set)
+    # The titles of its ReSpec examples (``<pre class="example" title="...">``, ``<aside
+    # class="example">``; "" for one without a title, in order), to which ReSpec gives ids
+    # (``speclint.analyses.assembly``): ids only in a ReSpec document.
+    examples: list[str] = field(default_factory=list)
 
 
 def read_page(document: PageSource) -> Page:
@@ -238,7 +246,25 @@ def page_of(
         and (m.group(1) or m.group(2)).split("#")[0].lower().endswith(INCLUDED_PAGES)
     )
     page.renders_api, page.api_specs = api_renderings(source)
+    if "$$$" in source:
+        page.inline_anchors = {
+            docs_builder_slug(m.group(1)) for m in INLINE_ANCHOR.finditer(CODE_SPAN.sub("", source))
+        }
     return page
+
+
+# docs-builder's inline anchor (its `InlineAnchorParser`): `$$$`, the id, `$$$`.
+INLINE_ANCHOR = re.compile(r"\$\$\$([^$\n]+)\$\$\$")
+
+
+def docs_builder_slug(text: str) -> str:
+    """Elastic docs-builder's slug (its ``Slugify``: the Slugify.Core library, ``.`` not
+    allowed): lower-case, accents dropped, trimmed, each run of white space one ``-``, every
+    character that is not an ASCII letter, digit, ``-`` or ``_`` dropped, runs of ``-`` one."""
+    value = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    value = re.sub(r"\s+", "-", value.strip().lower())
+    value = re.sub(r"[^a-z0-9_-]", "", value)
+    return re.sub(r"-{2,}", "-", value)
 
 
 # Where a page embeds an API reference rendered from an OpenAPI document: a web component or a
@@ -505,6 +531,8 @@ def _html(page: Page, html: str, line: int, lines: list[str], links: bool = True
             _html(page, string, line, lines, links=False)
     for tag in HTML_TAG.finditer(html):
         name = tag.group(1).lower()
+        if name in ("pre", "aside") and "example" in tag.group(2):
+            _example(page, tag.group(2))
         for attribute in HTML_ATTRIBUTE.finditer(tag.group(2)):
             key = attribute.group(1).lower()
             value = next((v for v in attribute.groups()[1:] if v is not None), "")
@@ -522,6 +550,20 @@ def _html(page: Page, html: str, line: int, lines: list[str], links: bool = True
             if closing > 0:
                 inner = re.sub(r"<[^>]*>", "", html[tag.end() : closing])
                 page.anchors.add(github_slug(inner.strip()))
+
+
+# ReSpec's examples (its `core/examples`): `pre.example`, `pre.illegal-example`, `aside.example`.
+RESPEC_EXAMPLE_CLASSES = frozenset({"example", "illegal-example"})
+
+
+def _example(page: Page, attributes: str) -> None:
+    """Record a ReSpec example's title ("" for none); one with its own ``id`` keeps it."""
+    found = {
+        a.group(1).lower(): next((v for v in a.groups()[1:] if v is not None), "")
+        for a in HTML_ATTRIBUTE.finditer(attributes)
+    }
+    if RESPEC_EXAMPLE_CLASSES & set(found.get("class", "").split()) and "id" not in found:
+        page.examples.append(found.get("title", "").strip())
 
 
 # A JSX attribute whose value is a JavaScript expression (`values={[...]}`, `style={{...}}`).
