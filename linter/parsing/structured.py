@@ -323,14 +323,18 @@ class _JsonReader:
         return None
 
 
-def strip_jsonc(text: str) -> str:
+def strip_jsonc(text: str, original: str | None = None) -> str:
     """JSON with comments (``//``, ``/* */``) and trailing commas, as VS Code and TypeScript read
     ``tsconfig.json`` and ``*.jsonc``, turned into JSON of the same length: comments and trailing
     commas become spaces (newlines kept), so every line and column stays where the author sees
-    it."""
+    it. ``original``: the text before an example's notes were blanked in ``text`` (of the same
+    length, ``speclint.parsing.sketches``); a trailing comma is then dropped only where a note
+    or a comment stood between it and the bracket (``"a": 1,`` before a ``...`` line), and any
+    other is left for the parse to report: a note excuses the comma it leaves trailing."""
     out = list(text)
     index, length = 0, len(text)
     last_comma: int | None = None
+    noted = original is None
     while index < length:
         char = text[index]
         if char == '"':
@@ -345,20 +349,26 @@ def strip_jsonc(text: str) -> str:
             end = length if end < 0 else end
             out[index:end] = " " * (end - index)
             index = end
+            noted = True
             continue
         if text.startswith("/*", index):
             end = text.find("*/", index + 2)
             end = length if end < 0 else end + 2
             out[index:end] = [c if c == "\n" else " " for c in text[index:end]]
             index = end
+            noted = True
             continue
         if char == ",":
             last_comma = index
+            noted = original is None
         elif char in "}]" and last_comma is not None:
-            out[last_comma] = " "
+            if noted:
+                out[last_comma] = " "
             last_comma = None
         elif not char.isspace():
             last_comma = None
+        elif original is not None and original[index : index + 1] != char:
+            noted = True  # a note blanked here
         index += 1
     return "".join(out)
 
