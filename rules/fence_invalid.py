@@ -281,6 +281,18 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
     return found
 
 
+def fence_failure(language: str, text: str) -> ParseFailure | None:
+    """How ``text`` fails as a fence of ``language`` would, with a fence's allowances (its
+    notes, its sketches, a stream of values); None when a fence of it would not be reported.
+    parse-error reads an example file a page shows through it: one reading of one text."""
+    fence = CodeFence(language, language, text, 0, 0, None)
+    failure = _failure(fence)
+    if failure is None:
+        return None
+    word = _bare_word(fence, failure)
+    return None if word.lower() in _TYPE_NAMES or word.startswith("$") else failure
+
+
 def _bare_word(fence: CodeFence, failure: ParseFailure) -> str:
     """The unquoted word a JSON parse stopped at (a placeholder), or ""."""
     if fence.language.lower() not in JSON_LANGUAGES:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_rule
+from speclint.common.findings import Severity
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -135,4 +136,103 @@ def test_two_pages_with_the_same_broken_fence_are_both_reported(make_corpus: Mak
     assert sorted(f.location.path for f in found) == [
         "wiki/examples/cancel.md",
         "wiki/examples/confirm.md",
+    ]
+
+
+# --- parse-error: files a build or a stated convention reads otherwise --------------------------
+
+
+def test_a_fragment_in_a_design_record_is_at_most_info(make_corpus: MakeCorpus) -> None:
+    """fence-invalid does not judge a design record's examples; parse-error tells of its files
+    that do not parse, at info: a draft of a change under discussion, not the contract."""
+    broken = "- name: event\n    - name: original\n      type: keyword\n"
+    root = make_corpus({"rfcs/text/0042/event.yml": broken, "schemas/event.yml": broken})
+    found = {f.location.path: f.severity for f in run_rule(root, "parse-error")}
+    assert found == {"rfcs/text/0042/event.yml": Severity.INFO, "schemas/event.yml": Severity.ERROR}
+
+
+CATALOG = """\
+---
+# yaml-language-server: $schema=https://example.com/catalog-info.json
+apiVersion: backstage.io/v1alpha1
+kind: Component
+metadata: {name: thing}
+---
+# yaml-language-server: $schema=https://example.com/resource.json
+apiVersion: backstage.io/v1alpha1
+kind: Resource
+metadata: {name: pipeline}
+"""
+
+
+def test_a_stream_of_resources_each_naming_its_schema_is_data(make_corpus: MakeCorpus) -> None:
+    """A descriptor of several entities (Backstage's catalog-info.yaml, Kubernetes manifests),
+    each document with its own `apiVersion`, `kind` and modeline: every document is meant."""
+    spec = "openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths: {}\n---\nextra: 1\n"
+    root = make_corpus({"catalog-info.yaml": CATALOG, "api/openapi.yaml": spec})
+    assert [f.location.path for f in run_rule(root, "parse-error")] == ["api/openapi.yaml"]
+
+
+FRONT_MATTER = '---\nversion: 1.1\nlayout: null\n---\n{\n  "data": [\n    {"id": "a"}\n  ]\n}\n'
+
+
+def test_a_json_file_with_front_matter_is_read_after_it(make_corpus: MakeCorpus) -> None:
+    """A site generator (Jekyll) strips a file's front matter before it serves the JSON."""
+    broken = FRONT_MATTER.replace('{"id": "a"}', '{"id": "a",}')
+    root = make_corpus({"_format/statements.json": FRONT_MATTER, "_format/broken.json": broken})
+    found = run_rule(root, "parse-error")
+    assert [(f.location.path, f.location.line) for f in found] == [("_format/broken.json", 7)]
+
+
+EXAMPLE_WITH_NOTES = """\
+{
+  "type": "leg",
+  "from": "P:A",
+  // the place must be in the list of places
+  "geometry": {"type": "LineString", "coordinates": [...]}
+}"""
+
+
+def test_an_example_file_a_page_shows_is_read_as_the_fence_is(make_corpus: MakeCorpus) -> None:
+    """The source of an example a page shows verbatim, or includes (MyST's literalinclude), is
+    read with the fence's allowances: comments and elisions are notes there, as in the fence."""
+    two = '{\n  "name": "p1"\n},\n{\n  "name": "p2"\n}'
+    page = "# Leg\n\n" + fence("json", EXAMPLE_WITH_NOTES) + fence("json", two)
+    page += "```{literalinclude} ../examples/included.json\n```\n"
+    files = {
+        "wiki/objects/leg.md": page,
+        "wiki/examples/leg.json": EXAMPLE_WITH_NOTES + "\n",
+        "wiki/examples/pair.json": two + "\n",
+        "wiki/examples/included.json": EXAMPLE_WITH_NOTES,
+        "wiki/examples/alone.json": EXAMPLE_WITH_NOTES.replace("P:A", "P:B"),
+    }
+    found = run_rule(make_corpus(files), "parse-error")
+    errors = [f.location.path for f in found if f.coverage is None]
+    assert errors == ["wiki/examples/alone.json"]
+    notes = sorted(f.location.path for f in found if f.coverage is not None)
+    assert notes == [
+        "wiki/examples/included.json",
+        "wiki/examples/leg.json",
+        "wiki/examples/pair.json",
+    ]
+
+
+COMMENTED = '{\n  "scale": [\n    // the voxel size\n    0.5, 0.5\n  ]\n}\n'
+
+
+def test_examples_with_comments_where_the_repository_says_so(make_corpus: MakeCorpus) -> None:
+    """A repository that says its JSON examples carry comments: an example file with comment
+    lines is JSON with comments there, not a file to rename `.jsonc` (its build reads `.json`)."""
+    says = "# Spec\n\nSome of the JSON examples in this document include comments.\n"
+    files = {"index.md": says, "examples/scale/one.json": COMMENTED, "data/one.json": COMMENTED}
+    found = run_rule(make_corpus(files), "parse-error")
+    assert [(f.location.path, f.coverage is None) for f in found] == [
+        ("data/one.json", True),
+        ("examples/scale/one.json", False),
+    ]
+    make_corpus({"index.md": "# Spec\n"})  # said nowhere
+    found = run_rule(make_corpus({}), "parse-error")
+    assert [(f.location.path, f.coverage) for f in found] == [
+        ("data/one.json", None),
+        ("examples/scale/one.json", None),
     ]

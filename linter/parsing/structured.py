@@ -373,6 +373,21 @@ def strip_jsonc(text: str, original: str | None = None) -> str:
     return "".join(out)
 
 
+# YAML front matter above a JSON text: `---` on the first line, then YAML, then `---` alone on a
+# line, then the JSON value.
+_FRONT_MATTER = re.compile(r"---[ \t]*\r?\n(?:.*\n)*?---[ \t]*\r?\n(?=\s*[\[{])")
+
+
+def without_front_matter(text: str) -> str | None:
+    """``text`` with its YAML front matter blanked (its lines kept, empty), when a JSON value
+    follows front matter: what a site generator serves (Jekyll processes every file that starts
+    with front matter, strips it, and serves the rest); None when there is none."""
+    found = _FRONT_MATTER.match(text)
+    if found is None:
+        return None
+    return "\n" * found.group(0).count("\n") + text[found.end() :]
+
+
 def parse_json(text: str) -> Parsed:
     reader = _JsonReader(text)
     data = reader.read()
