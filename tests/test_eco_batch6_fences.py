@@ -47,7 +47,9 @@ def test_a_trailing_comma_far_from_a_note_is_reported(make_corpus: MakeCorpus) -
     found = run_rule(root, "fence-invalid")
     assert [(f.location.line, "trailing comma" in f.message) for f in found] == [(6, True)]
     excused = '{\n  "user": {\n    "name": "a",\n    ...\n  },\n  "n": 1, // more\n}'
-    root = make_corpus({"docs/usage.md": "# Usage\n\n" + fence("json", excused)})
+    elided = '{\n  "n": 1,\n  "apis": [...],\n}'  # a note on the comma's own line
+    page = "# Usage\n\n" + fence("json", excused) + fence("json", elided)
+    root = make_corpus({"docs/usage.md": page})
     assert run_rule(root, "fence-invalid") == []
 
 

@@ -329,8 +329,9 @@ def strip_jsonc(text: str, original: str | None = None) -> str:
     commas become spaces (newlines kept), so every line and column stays where the author sees
     it. ``original``: the text before an example's notes were blanked in ``text`` (of the same
     length, ``speclint.parsing.sketches``); a trailing comma is then dropped only where a note
-    or a comment stood between it and the bracket (``"a": 1,`` before a ``...`` line), and any
-    other is left for the parse to report: a note excuses the comma it leaves trailing."""
+    or a comment stood between it and the bracket (``"a": 1,`` before a ``...`` line) or on
+    its own line (``"apis": [...],``), and any other is left for the parse to report: a note
+    excuses the comma it leaves trailing."""
     out = list(text)
     index, length = 0, len(text)
     last_comma: int | None = None
@@ -360,7 +361,9 @@ def strip_jsonc(text: str, original: str | None = None) -> str:
             continue
         if char == ",":
             last_comma = index
-            noted = original is None
+            # a note on the comma's own line (`"apis": [...],`: a member elided in part)
+            start = text.rfind("\n", 0, index) + 1
+            noted = original is None or original[start:index] != text[start:index]
         elif char in "}]" and last_comma is not None:
             if noted:
                 out[last_comma] = " "
