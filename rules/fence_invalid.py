@@ -13,17 +13,18 @@ What it does
     AsciiDoc and Elastic's docs-builder write them) is an annotation, left out before the rest
     is judged. Comments and elisions (``...``, ``..``, ``[{..}]``, a phrase between two of them:
     ``... the rest goes here ...``) are read as notes, and so is the trailing comma one of them
-    leaves (a trailing comma elsewhere in a ``json`` fence is a slip), a value written as a function call (``base64url({...})``, computed) as a value, a
-    bracket holding a phrase (``[ 6 arrays of 257 numbers ]``) as the items it describes, a
-    string spanning lines around an elision (``"{`` ``...`` ``}"``) as one line, and strings
-    broken across lines are joined where the repository says (or shows in three examples or
-    more) that its examples wrap them. What remains must parse: a missing comma beside a
-    comment, an elision, a computed value or a template's mark is still reported. A ``json5``
-    fence is read as JSON5 (unquoted keys, single quotes). A fence a site's build fills from a
-    file (spec-up's ``[[insert: path]]``, ``--8<-- "path"``, ``{% include path %}``) is not
-    judged: the file is checked as itself. A broken fence that a larger page repeats with the
-    whole page it stands on (a wiki's module page copying each example page) is one defect:
-    reported at the example page, the copy related.
+    leaves (a trailing comma elsewhere in a ``json`` fence is a slip), a value written as a
+    function call (``base64url({...})``, computed) as a value, a bracket holding a phrase
+    (``[ 6 arrays of 257 numbers ]``) as the items it describes, a string spanning lines around
+    an elision (``"{`` ``...`` ``}"``) as one line, and strings broken across lines are joined
+    where the repository says (or shows in three examples or more) that its examples wrap them.
+    What remains must parse: a missing comma beside a comment, an elision, a computed value or
+    a template's mark is still reported. A ``json5`` fence is read as JSON5 (unquoted keys,
+    single quotes). A fence a site's build fills from a file (spec-up's ``[[insert: path]]``,
+    ``--8<-- "path"``, ``{% include path %}``) is not judged: the file is checked as itself. A
+    broken fence that a larger page repeats with the whole page it stands on (a wiki's module
+    page copying each example page) is one defect: reported at the example page, the copy
+    related.
 
 Why is this bad?
     Examples are what implementers copy first. A missing comma or a typographic quote
@@ -55,7 +56,7 @@ Limitations
     header) is not judged, nor a YAML fence holding ``...`` (it also ends a YAML document). The
     cases each have a test named after them (``tests/test_discovery.py``,
     ``tests/test_transcripts.py``, ``tests/test_eco_notation.py``, ``tests/test_eco_values.py``,
-    ``tests/test_generated_and_conventions.py``).
+    ``tests/test_generated_and_conventions.py``, ``tests/test_eco_batch6_fences.py``).
 """
 
 from __future__ import annotations
