@@ -209,8 +209,8 @@ def combine(
 def _copies(corpus: Context, found: list[Finding]) -> dict[int, int]:
     """The findings at a copy of another finding's page (by ``id``), each with the finding at the
     page it copies: the same broken fence, on a page that holds the other page's whole text and
-    more fences than it (two example pages of one fence each that happen to show the same body
-    are two examples, each to fix)."""
+    more fences or headings than it (two example pages of one fence each that happen to show the
+    same body are two examples, each to fix)."""
     by_fence: dict[tuple[str, str], list[tuple[Finding, Document]]] = {}
     for finding in found:
         document = corpus.documents.get(finding.location.path)
@@ -241,12 +241,16 @@ def _fence_of(document: Document | None, finding: Finding) -> CodeFence | None:
 
 
 def _copy_of(page: Document, source: Document) -> bool:
-    """Whether ``page`` holds the whole text of ``source`` and more fences than it."""
+    """Whether ``page`` holds the whole text of ``source`` and more fences or headings than it:
+    the page of a module or a section that copies an example page, not another example page."""
     whole = (source.text or "").strip()
-    if not whole or page.text is None or whole not in page.text:
+    if not whole or page.text is None or whole not in page.text or page.prose is None:
         return False
-    fences = len(source.prose.fences) if source.prose is not None else 0
-    return page.prose is not None and len(page.prose.fences) > fences
+    if source.prose is None:
+        return True
+    return len(page.prose.fences) > len(source.prose.fences) or len(page.prose.headings) > len(
+        source.prose.headings
+    )
 
 
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:

@@ -122,10 +122,21 @@ def test_an_embedded_example_page_is_one_finding_with_the_copy_related(
 ) -> None:
     example = fence("json", EXAMPLE) + "Ask for more time.\n"
     module = "# Purchase\n\n" + fence("json", '{"a": 1}') + "## Extend\n\n" + example
-    root = make_corpus({"wiki/examples/extend.md": example, "wiki/modules/purchase.md": module})
-    found = run_rule(root, "fence-invalid")
-    assert [f.location.path for f in found] == ["wiki/examples/extend.md"]
+    search = fence("json", '{\n  "from": "a",\n}')
+    offer = "# Offer\n\nSearch for offers:\n\n" + search  # one fence, under a heading
+    files = {
+        "wiki/examples/extend.md": example,
+        "wiki/modules/purchase.md": module,
+        "wiki/examples/search.md": search,
+        "wiki/modules/offer.md": offer,
+    }
+    found = run_rule(make_corpus(files), "fence-invalid")
+    assert [f.location.path for f in found] == [
+        "wiki/examples/extend.md",
+        "wiki/examples/search.md",
+    ]
     assert [(r.path, r.line) for r in found[0].related] == [("wiki/modules/purchase.md", 12)]
+    assert [(r.path, r.line) for r in found[1].related] == [("wiki/modules/offer.md", 7)]
 
 
 def test_two_pages_with_the_same_broken_fence_are_both_reported(make_corpus: MakeCorpus) -> None:
