@@ -7,17 +7,24 @@ What it does
     fragment, a stream of values, a sketch (placeholders, ``"a" | "b"`` unions, type names
     where values go, a grammar's notation, a template's ``*``, ``+`` or ``?`` after a value:
     ``"URL", *``), a list of endpoints, bare lines tagged ``yaml`` only for their colours
-    (paths with ``#`` comments); an HTTP transcript's bodies
-    are parsed each at its own line. Comments, trailing commas and elisions (``...``) are read
-    as notes, a value written as a function call (``base64url({...})``, computed) as a value, a
-    bracket holding a phrase (``[ 6 arrays of 257 numbers ]``) as the items it describes, a
-    string spanning lines around an elision (``"{`` ``...`` ``}"``) as one line, and strings
-    broken across lines are joined where the repository says (or shows in three examples or
-    more) that its examples wrap them. What remains must parse: a missing comma beside a
-    comment, an elision, a computed value or a template's mark is still reported. A ``json5``
-    fence is read as JSON5 (unquoted keys, single quotes). A fence a site's build fills from a
-    file (spec-up's ``[[insert: path]]``, ``--8<-- "path"``, ``{% include path %}``) is not
-    judged: the file is checked as itself.
+    (paths with ``#`` comments), several YAML files shown side by side (each part after a
+    blank line and a comment line naming it, each parsing alone); an HTTP transcript's bodies
+    are parsed each at its own line. A numbered code callout after a line's code (``<1>``, as
+    AsciiDoc and Elastic's docs-builder write them) is an annotation, left out before the rest
+    is judged. Comments and elisions (``...``, ``..``, ``[{..}]``, a phrase between two of them:
+    ``... the rest goes here ...``) are read as notes, and so is the trailing comma one of them
+    leaves (a trailing comma elsewhere in a ``json`` fence is a slip), a value written as a
+    function call (``base64url({...})``, computed) as a value, a bracket holding a phrase
+    (``[ 6 arrays of 257 numbers ]``) as the items it describes, a string spanning lines around
+    an elision (``"{`` ``...`` ``}"``) as one line, and strings broken across lines are joined
+    where the repository says (or shows in three examples or more) that its examples wrap them.
+    What remains must parse: a missing comma beside a comment, an elision, a computed value or
+    a template's mark is still reported. A ``json5`` fence is read as JSON5 (unquoted keys,
+    single quotes). A fence a site's build fills from a file (spec-up's ``[[insert: path]]``,
+    ``--8<-- "path"``, ``{% include path %}``) is not judged: the file is checked as itself. A
+    broken fence that a larger page repeats with the whole page it stands on (a wiki's module
+    page copying each example page) is one defect: reported at the example page, the copy
+    related.
 
 Why is this bad?
     Examples are what implementers copy first. A missing comma or a typographic quote
@@ -49,23 +56,30 @@ Limitations
     header) is not judged, nor a YAML fence holding ``...`` (it also ends a YAML document). The
     cases each have a test named after them (``tests/test_discovery.py``,
     ``tests/test_transcripts.py``, ``tests/test_eco_notation.py``, ``tests/test_eco_values.py``,
-    ``tests/test_generated_and_conventions.py``).
+    ``tests/test_generated_and_conventions.py``, ``tests/test_eco_batch6_fences.py``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.units import check_by_unit, prepared
-from speclint.common.findings import Finding, Location, Severity
+from speclint.common.findings import Finding, Location, Member, Severity
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.prose import CodeFence
-from speclint.parsing.sketches import ELLIPSIS, JSON_STRING, LITERALS, sketch_notes
+from speclint.parsing.sketches import (
+    ELLIPSIS,
+    JSON_STRING,
+    LITERALS,
+    sketch_notes,
+    without_callouts,
+)
 from speclint.parsing.structured import (
     ParseFailure,
     fast_json,
@@ -161,7 +175,82 @@ def prepare(page: Document) -> tuple[bool, int]:
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
-    return check_by_unit(corpus, options, check_unit)
+    return check_by_unit(corpus, options, check_unit, combine)
+
+
+def combine(
+    corpus: Context, results: Mapping[str, list[Finding]], options: Mapping[str, Any]
+) -> Iterator[Finding]:
+    """Every page's findings, but for a fence copied with the whole page it stands on into a
+    larger page (a wiki's module page that repeats each example page verbatim): one defect,
+    reported once at the example page, with the copy as a related location and a member."""
+    found = [finding for findings in results.values() for finding in findings]
+    copies = _copies(corpus, found)
+    for finding in found:
+        if id(finding) in copies:
+            continue
+        embedded = [f for f in found if copies.get(id(f)) == id(finding)]
+        if not embedded:
+            yield finding
+            continue
+        places = [
+            replace(f.location, note="the same fence, in a copy of this page") for f in embedded
+        ]
+        yield replace(
+            finding,
+            related=(*finding.related, *places),
+            members=(
+                Member(finding.location, finding.key),
+                *(Member(place, f.key) for place, f in zip(places, embedded, strict=True)),
+            ),
+        )
+
+
+def _copies(corpus: Context, found: list[Finding]) -> dict[int, int]:
+    """The findings at a copy of another finding's page (by ``id``), each with the finding at the
+    page it copies: the same broken fence, on a page that holds the other page's whole text and
+    more fences or headings than it (two example pages of one fence each that happen to show the
+    same body are two examples, each to fix)."""
+    by_fence: dict[tuple[str, str], list[tuple[Finding, Document]]] = {}
+    for finding in found:
+        document = corpus.documents.get(finding.location.path)
+        fence = _fence_of(document, finding)
+        if document is not None and fence is not None:
+            by_fence.setdefault((fence.content, finding.message), []).append((finding, document))
+    copies: dict[int, int] = {}
+    for group in by_fence.values():
+        for finding, page in group:
+            copied = next(
+                (
+                    other
+                    for other, source in group
+                    if source.path != page.path and _copy_of(page, source)
+                ),
+                None,
+            )
+            if copied is not None:
+                copies[id(finding)] = id(copied)
+    # a copy of a copy goes with the page copied first, never with another copy
+    return {f: s for f, s in copies.items() if s not in copies}
+
+
+def _fence_of(document: Document | None, finding: Finding) -> CodeFence | None:
+    if document is None or document.prose is None:
+        return None
+    return next((f for f in document.prose.fences if str(f.line) == finding.key), None)
+
+
+def _copy_of(page: Document, source: Document) -> bool:
+    """Whether ``page`` holds the whole text of ``source`` and more fences or headings than it:
+    the page of a module or a section that copies an example page, not another example page."""
+    whole = (source.text or "").strip()
+    if not whole or page.text is None or whole not in page.text or page.prose is None:
+        return False
+    if source.prose is None:
+        return True
+    return len(page.prose.fences) > len(source.prose.fences) or len(page.prose.headings) > len(
+        source.prose.headings
+    )
 
 
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
@@ -195,6 +284,18 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
             )
         )
     return found
+
+
+def fence_failure(language: str, text: str) -> ParseFailure | None:
+    """How ``text`` fails as a fence of ``language`` would, with a fence's allowances (its
+    notes, its sketches, a stream of values); None when a fence of it would not be reported.
+    parse-error reads an example file a page shows through it: one reading of one text."""
+    fence = CodeFence(language, language, text, 0, 0, None)
+    failure = _failure(fence)
+    if failure is None:
+        return None
+    word = _bare_word(fence, failure)
+    return None if word.lower() in _TYPE_NAMES or word.startswith("$") else failure
 
 
 def _bare_word(fence: CodeFence, failure: ParseFailure) -> str:
@@ -301,12 +402,35 @@ def yaml_structure(text: str) -> bool:
     )
 
 
+# A part of a YAML fence that shows several files (or stages) side by side: a comment line at
+# the margin after a blank line, naming what follows (`# flat.yml`).
+_PART_HEAD = re.compile(r"\n[ \t]*\n(?=#)")
+
+
+def side_by_side(text: str) -> bool:
+    """Whether a YAML fence shows several documents side by side, each under a comment line
+    naming it (``# In the schema``, then ``# flat.yml``, then ``# nested.yml``) after a blank
+    line, and each part parses alone: a sequence beside a mapping is then two files shown, not
+    one document with a slip. A part without such a head keeps the fence one document."""
+    parts = _PART_HEAD.split(text.strip("\n"))
+    if len(parts) < 2 or not all(part.startswith("#") for part in parts):
+        return False
+    try:
+        for part in parts:
+            parse_yaml(part)
+    except ParseFailure:
+        return False
+    return True
+
+
 # Notation marks blanked in one fence before it is taken for a template through and through
 # (each one costs a parse).
 MARKS_READ = 16
 
 
 def _text_failure(language: str, text: str, wrapped: bool) -> ParseFailure | None:
+    # A code callout (`<1>` after a value) annotates the example: what remains is judged
+    text = without_callouts(text)
     if not text.strip() or SKETCH.search(text):
         return None
     read = text
@@ -334,6 +458,8 @@ def _text_failure(language: str, text: str, wrapped: bool) -> ParseFailure | Non
         return None  # `...` at the end elides the rest, closing brackets included
     if language in YAML_LANGUAGES and not yaml_structure(text):
         return None  # paths or commands tagged `yaml` for colour: no YAML was meant
+    if language in YAML_LANGUAGES and side_by_side(text):
+        return None  # files shown side by side, each under a comment naming it
     if language in JSON_LANGUAGES and notation(text):
         # a notation sketch (`methods: [A, B, C]`, `[(x)+]`): not meant to parse (asked
         # only of what failed: text that parses is never reported)
@@ -353,8 +479,12 @@ def _parse_failure(language: str, text: str, wrapped: bool) -> tuple[ParseFailur
         else:
             noted = sketch_notes(text, wrapped)
             commented = noted != text or "//" in text or "/*" in text
-            # comments and elisions as sketch notes: not reported
-            parsed = strip_jsonc(noted) if language != "json" or commented else text
+            # comments and elisions as sketch notes: not reported, nor (in a `json` fence) a
+            # trailing comma one of them leaves; JSONC and JSON5 allow every trailing comma
+            if language != "json":
+                parsed = strip_jsonc(noted)
+            elif commented:
+                parsed = strip_jsonc(noted, original=text)
             if parsed.lstrip()[:1] not in ("{", "["):
                 return None  # a fragment, a request line above a body: not a whole document
             # The C decoder first: where it reads the text, the scanner would too (`fast_json`),

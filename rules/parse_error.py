@@ -29,6 +29,19 @@ What it does
     file whose name is not UTF-8 (it could appear in no report, URI or ``$ref``; the finding
     shows its bytes as ``\\xff`` escapes).
 
+    A stream whose every document is a resource with its own ``apiVersion`` and ``kind`` (a
+    Backstage ``catalog-info.yaml`` of several entities, each with its own modeline) is data
+    too. A ``.json`` file under YAML front matter (``---`` lines: a Jekyll site's source) is read
+    after it, as the site serves it. A file in a design record's or a proposal's folder
+    (``rfcs/``, ``adr/``) is reported at info: a draft, as its fences are to fence-invalid.
+
+    A ``.json`` file that a page shows as an example (its whole text is the body of a page's
+    fence, or a page includes it: ``{literalinclude}``), or that has comment lines in an
+    ``examples`` folder of a repository whose pages say its examples carry comments, is read as
+    that fence would be (fence-invalid's allowances: comments and elisions are notes, several
+    values are a stream); when that reads it, it is not reported and the run says it was not
+    read as data ("1 example file read as the page showing it reads it").
+
     A ``.json`` file that fails only where it leaves members out with ``...`` (the source of an
     illustration, ``"id": "a", ... "items": [...]``) and parses once its elisions are read as
     such is a sketch, not data: it is not reported, and the run says it did not read it
@@ -70,15 +83,19 @@ Options
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
-from speclint.parsing.sketches import ELLIPSIS, JSON_STRING, sketch_notes
+from speclint.parsing.kinds import DocumentKind, in_design_folder
+from speclint.parsing.sketches import ELISION, JSON_STRING, sketch_notes
 from speclint.parsing.structured import ParseFailure, fast_json, parse_json
+from speclint.rules.fence_invalid import fence_failure
 
 ID = "parse-error"
 SEVERITY = Severity.ERROR
@@ -93,8 +110,22 @@ _SPEC_KEY = re.compile(
 
 def _spec_like(text: str) -> bool:
     """Whether a document of a YAML stream is an API document, a schema or an instance that
-    names its schema: for those, a second document is one no tool reads."""
-    return _SPEC_KEY.search(text) is not None
+    names its schema: for those, a second document is one no tool reads. A stream of resources
+    (each document with its own ``apiVersion`` and ``kind``: Kubernetes manifests, a Backstage
+    ``catalog-info.yaml`` of several entities, each naming its schema in its own modeline) is
+    read document by document by the tools it is written for."""
+    if _SPEC_KEY.search(text) is None:
+        return False
+    documents = [d for d in _DOCUMENT_BREAK.split(text) if _CONTENT.search(d)]
+    resources = all(_API_VERSION.search(d) and _KIND.search(d) for d in documents)
+    return not (len(documents) > 1 and resources and not _API_KEY.search(text))
+
+
+_DOCUMENT_BREAK = re.compile(r"^---[ \t]*(?:#.*)?$", re.MULTILINE)
+_CONTENT = re.compile(r"^[^#\s]", re.MULTILINE)
+_API_VERSION = re.compile(r"^apiVersion\s*:", re.MULTILINE)
+_KIND = re.compile(r"^kind\s*:", re.MULTILINE)
+_API_KEY = re.compile(r"^(?:openapi|asyncapi|swagger)\s*:", re.MULTILINE)
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -104,6 +135,18 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             continue
         if problem.message.startswith(MULTI_DOCUMENT) and not _spec_like(document.text or ""):
             continue  # a YAML stream of data (a Kubernetes manifest): YAML, not a defect
+        shown = _shown(corpus, document)
+        if shown:
+            yield Finding(
+                ID,
+                Severity.INFO,
+                f"not read as data: {shown}, and it parses as the page's fence would, its "
+                f"comments and elisions read as notes ({problem.message} at line {problem.line})",
+                Location(document.path, problem.line, problem.column),
+                key=problem.message,
+                coverage="example-source",
+            )
+            continue
         if _sketch(document):
             yield Finding(
                 ID,
@@ -120,9 +163,13 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             if problem.unread
             else "; fix the file so it parses (nothing else is checked in it)"
         )
+        if in_design_folder(document.path):
+            # A design record's or a proposal's file is a draft of a change under discussion,
+            # as its fences are (fence-invalid does not judge those): told, not an error.
+            advice += " (a design record's file: a draft, not the specification)"
         yield Finding(
             ID,
-            SEVERITY,
+            Severity.INFO if in_design_folder(document.path) else SEVERITY,
             f"{problem.message}{advice}",
             Location(document.path, problem.line, problem.column),
             key=_key(problem.message),
@@ -152,7 +199,7 @@ def _sketch(document: Document) -> bool:
     lines = text.split("\n")
     if not 1 <= problem.line <= len(lines):
         return False
-    if not ELLIPSIS.search(JSON_STRING.sub('""', lines[problem.line - 1])):
+    if not ELISION.search(JSON_STRING.sub('""', lines[problem.line - 1])):
         return False
     noted = sketch_notes(text, elisions_only=True)
     if fast_json(noted) is not None:
@@ -162,3 +209,81 @@ def _sketch(document: Document) -> bool:
     except ParseFailure:
         return False
     return True
+
+
+# --- an example file shown by a page ------------------------------------------------------------
+
+# A repository saying its JSON examples carry comments ("Some of the JSON examples in this
+# document include comments"): its example files are JSON with comments, whatever their name.
+_COMMENTS_STATED = re.compile(
+    r"(?i)\bexamples?\b[^.\n]{0,80}?\b(?:include|contain|carry|have|has|with|use)s?\b"
+    r"[^.\n]{0,20}?\bcomments?\b"
+)
+# A line of a JSON file holding only a comment.
+_COMMENT_LINE = re.compile(r"^[ \t]*//", re.MULTILINE)
+# A page's MyST or Sphinx directive that shows a file as its fence.
+_LITERAL_INCLUDE = re.compile(r"^\{literalinclude\}\s+(\S+)")
+_EXAMPLE_FOLDERS = frozenset({"example", "examples"})
+
+
+@dataclass
+class _Shown:
+    """What the pages show of the corpus's files: fence bodies, the files they include, and
+    where the repository says its examples carry comments."""
+
+    bodies: dict[str, str] = field(default_factory=dict)  # a fence's body: "page line N"
+    included: dict[str, str] = field(default_factory=dict)  # a file's path: "page line N"
+    comments_stated: str = ""  # "page line N", or ""
+
+
+def _shown(corpus: Context, document: Document) -> str:
+    """Why a ``.json`` file that does not parse is an example a page shows, read as that page's
+    fence would be read ("" when it is not one, or a fence of it would be reported): its whole
+    text is the body of a page's fence, a page includes it (``{literalinclude}``), or it has
+    comment lines in an examples folder of a repository that says its examples carry comments."""
+    problem, text = document.problem, document.text
+    if problem is None or problem.unread or text is None or not document.path.endswith(".json"):
+        return ""
+    shown = _pages_show(corpus)
+    why = ""
+    if text.strip() in shown.bodies:
+        why = f"an example {shown.bodies[text.strip()]} shows"
+    elif document.path in shown.included:
+        why = f"an example {shown.included[document.path]} includes"
+    elif (
+        shown.comments_stated
+        and _EXAMPLE_FOLDERS & set(document.path.lower().split("/")[:-1])
+        and _COMMENT_LINE.search(text)
+    ):
+        why = f"an example with comments, as {shown.comments_stated} says the examples are"
+    return why if why and fence_failure("json", text) is None else ""
+
+
+def _pages_show(corpus: Context) -> _Shown:
+    found = corpus.memo.get(ID + ":shown")
+    if isinstance(found, _Shown):
+        return found
+    shown = _Shown()
+    for page in corpus.of_kind(DocumentKind.MARKDOWN):
+        if page.text is None:
+            continue
+        if not shown.comments_stated:
+            stated = _COMMENTS_STATED.search(page.text)
+            if stated is not None:
+                line = page.text.count("\n", 0, stated.start()) + 1
+                shown.comments_stated = f"{page.path} line {line}"
+        for fence in page.prose.fences if page.prose is not None else ():
+            where = f"{page.path} line {fence.line}"
+            included = _LITERAL_INCLUDE.match(fence.info.strip())
+            if included is not None:
+                target = included.group(1)
+                folder = posixpath.dirname(page.path)
+                for path in (
+                    posixpath.normpath(posixpath.join(folder, target)),
+                    target.lstrip("/"),
+                ):
+                    shown.included.setdefault(path, where)
+            elif fence.content.strip():
+                shown.bodies.setdefault(fence.content.strip(), where)
+    corpus.memo[ID + ":shown"] = shown
+    return shown

@@ -67,6 +67,7 @@ from speclint.parsing.structured import (
     parse_json,
     parse_yaml,
     strip_jsonc,
+    without_front_matter,
 )
 from speclint.parsing.templates import (
     has_marks,
@@ -870,8 +871,13 @@ def parse_document(
         if json:
             positions_from = "jsonc" if is_jsonc(path) else "json"
             source = strip_jsonc(text) if positions_from == "jsonc" else text
-            fast = fast_json(source)
-            if fast is not None:
+            # A JSON file under YAML front matter: a site generator's source (Jekyll serves
+            # the JSON after it), read as the site serves it, at its own lines.
+            served = without_front_matter(source)
+            fast = fast_json(source) if served is None else None
+            if served is not None:
+                parsed, positions_from = parse_json(served), ""
+            elif fast is not None:
                 parsed = Parsed(fast[0])
             else:
                 parsed, positions_from = parse_json(source), ""

@@ -14,6 +14,28 @@ import re
 # JSON's and JSON5's literal words: never a phrase's.
 LITERALS = frozenset({"true", "false", "null", "Infinity", "NaN"})
 ELLIPSIS = re.compile(r"\(\s*(?:\.{3,}|…)\s*\)|\.{3,}|…")  # `...`, `(...)`, `…`
+# What a JSON example elides with, outside its strings (where JSON never has a dot without a
+# digit before it): `...` and `…`, also two dots (`[{..}]`), and a phrase between two of them on
+# one line (`... the rest goes here ...`, `..other properties ..`), which says what is left out.
+_DOTS = r"\.{2,}|…"
+ELISION = re.compile(
+    rf"(?:{_DOTS})(?:[^\"{{}}\[\]:,\n]*?(?:{_DOTS}))+|\(\s*(?:{_DOTS})\s*\)|{_DOTS}"
+)
+# A numbered code callout after the code on a line (`"kind": "event", <1>`; AsciiDoc's and
+# Elastic docs-builder's `<1>`, also written after a comment mark, `// <1>`): a pointer to the
+# numbered note under the fence, which the site renders as a marker and leaves out of the
+# copied code.
+_CALLOUTS = re.compile(r"(?<=\S)((?:[ \t]+(?://|#)?[ \t]*<\d{1,2}>)+)[ \t]*$", re.MULTILINE)
+
+
+def without_callouts(text: str) -> str:
+    """``text`` with its code callouts (``<1>`` at a line's end, after code) blanked, lines and
+    columns kept: an annotation of the example, never a part of it."""
+    if "<" not in text:
+        return text
+    return _CALLOUTS.sub(lambda m: " " * len(m.group(0)), text)
+
+
 # A double-quoted string on one line of JSON: what an elision inside one is not.
 JSON_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 
@@ -69,7 +91,7 @@ def sketch_notes(text: str, wrapped: bool = False, elisions_only: bool = False) 
             out.append(" " * (end - index))
             index = end
             continue
-        elision = ELLIPSIS.match(text, index) if char in ".…(" else None
+        elision = ELISION.match(text, index) if char in ".…(" else None
         if elision is None:
             out.append(char)
             index += 1

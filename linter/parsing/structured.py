@@ -323,14 +323,19 @@ class _JsonReader:
         return None
 
 
-def strip_jsonc(text: str) -> str:
+def strip_jsonc(text: str, original: str | None = None) -> str:
     """JSON with comments (``//``, ``/* */``) and trailing commas, as VS Code and TypeScript read
     ``tsconfig.json`` and ``*.jsonc``, turned into JSON of the same length: comments and trailing
     commas become spaces (newlines kept), so every line and column stays where the author sees
-    it."""
+    it. ``original``: the text before an example's notes were blanked in ``text`` (of the same
+    length, ``speclint.parsing.sketches``); a trailing comma is then dropped only where a note
+    or a comment stood between it and the bracket (``"a": 1,`` before a ``...`` line) or on
+    its own line (``"apis": [...],``), and any other is left for the parse to report: a note
+    excuses the comma it leaves trailing."""
     out = list(text)
     index, length = 0, len(text)
     last_comma: int | None = None
+    noted = original is None
     while index < length:
         char = text[index]
         if char == '"':
@@ -345,22 +350,45 @@ def strip_jsonc(text: str) -> str:
             end = length if end < 0 else end
             out[index:end] = " " * (end - index)
             index = end
+            noted = True
             continue
         if text.startswith("/*", index):
             end = text.find("*/", index + 2)
             end = length if end < 0 else end + 2
             out[index:end] = [c if c == "\n" else " " for c in text[index:end]]
             index = end
+            noted = True
             continue
         if char == ",":
             last_comma = index
+            # a note on the comma's own line (`"apis": [...],`: a member elided in part)
+            start = text.rfind("\n", 0, index) + 1
+            noted = original is None or original[start:index] != text[start:index]
         elif char in "}]" and last_comma is not None:
-            out[last_comma] = " "
+            if noted:
+                out[last_comma] = " "
             last_comma = None
         elif not char.isspace():
             last_comma = None
+        elif original is not None and original[index : index + 1] != char:
+            noted = True  # a note blanked here
         index += 1
     return "".join(out)
+
+
+# YAML front matter above a JSON text: `---` on the first line, then YAML, then `---` alone on a
+# line, then the JSON value.
+_FRONT_MATTER = re.compile(r"---[ \t]*\r?\n(?:.*\n)*?---[ \t]*\r?\n(?=\s*[\[{])")
+
+
+def without_front_matter(text: str) -> str | None:
+    """``text`` with its YAML front matter blanked (its lines kept, empty), when a JSON value
+    follows front matter: what a site generator serves (Jekyll processes every file that starts
+    with front matter, strips it, and serves the rest); None when there is none."""
+    found = _FRONT_MATTER.match(text)
+    if found is None:
+        return None
+    return "\n" * found.group(0).count("\n") + text[found.end() :]
 
 
 def parse_json(text: str) -> Parsed:

@@ -153,6 +153,10 @@ KINDS: dict[str, tuple[str, str]] = {
         "JSON sketch not read (a file that elides members with `...`)",
         "JSON sketches not read (files that elide members with `...`)",
     ),
+    "example-source": (
+        "example file read as the page showing it reads it (its comments and elisions as notes)",
+        "example files read as the pages showing them read them (comments and elisions as notes)",
+    ),
     "build-anchor": (
         "link to an anchor a site's build makes of an item code",
         "links to anchors a site's build makes of item codes",
