@@ -92,10 +92,10 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
+from speclint.parsing.fence_text import fence_failure
 from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.sketches import ELISION, JSON_STRING, sketch_notes
 from speclint.parsing.structured import ParseFailure, fast_json, parse_json
-from speclint.rules.fence_invalid import fence_failure
 
 ID = "parse-error"
 SEVERITY = Severity.ERROR
