@@ -559,7 +559,17 @@ _KEYED_DEPTH = 400  # nesting levels ``_keyed`` writes out (no recursion overflo
 def _canonical(node: dict[str, Any]) -> dict[str, Any]:
     """One spelling of a type union: ``type: [string, integer]`` for ``oneOf: [{type: string},
     {type: integer}]``, and a YAML ``null`` in a type list read as the type ``"null"`` that its
-    author meant."""
+    author meant; an ``allOf`` of one ``$ref`` alone is that ``$ref`` (OpenAPI 3.0 cannot put a
+    description beside a ``$ref``, so its authors wrap it: the same schema)."""
+    branches = node.get("allOf")
+    if (
+        isinstance(branches, list)
+        and len(branches) == 1
+        and isinstance(branches[0], dict)
+        and set(branches[0]) == {"$ref"}
+        and "$ref" not in node
+    ):
+        node = {**{k: v for k, v in node.items() if k != "allOf"}, "$ref": branches[0]["$ref"]}
     result = node
     declared = node.get("type")
     if isinstance(declared, list) and None in declared:
