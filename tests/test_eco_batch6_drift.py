@@ -89,3 +89,129 @@ def test_a_one_branch_all_of_around_a_ref_is_that_ref(make_corpus: MakeCorpus) -
         },
     )
     assert any("maxLength" in f.message or "plain" in f.message for f in run(make_corpus(files), "copy-drift"))
+
+
+def _body(action: str, message: dict[str, Any], context_ref: str) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "required": ["context", "message"],
+        "properties": {
+            "context": {
+                "allOf": [{"$ref": context_ref}, {"properties": {"action": {"enum": [action]}}}]
+            },
+            "message": {"type": "object", "properties": message},
+        },
+    }
+
+
+def _yaml(data: Any) -> str:
+    return json.dumps(data, indent=2) + "\n"
+
+
+def test_an_envelope_s_member_names_alone_pair_no_message(make_corpus: MakeCorpus) -> None:
+    # Every message of the protocol is one `{context, message}` envelope, each its own body.
+    categories = {"categories": {"type": "array", "items": {"type": "string"}}}
+    drifted = {"categories": {"type": "array", "items": {"type": "string", "maxLength": 20}}}
+    body = _body("rate", drifted, "../schemas/Context.yaml")
+    files: dict[str, str | bytes] = {
+        "schemas/Context.yaml": _yaml(
+            {
+                "type": "object",
+                "required": ["domain", "action"],
+                "properties": {"domain": {"type": "string"}, "action": {"type": "string"}},
+            }
+        ),
+        "schemas/io/Acknowledge.yaml": _yaml(
+            _body("acknowledge", {"ack": {"type": "string"}}, "../Context.yaml")
+        ),
+        "schemas/io/Rate.yaml": _yaml(_body("rate", categories, "../Context.yaml")),
+        "api/openapi.yaml": _api(
+            "Ratings",
+            {},
+            {
+                "/rate": {
+                    "post": {
+                        "requestBody": {"content": {"application/json": {"schema": body}}},
+                        "responses": {"200": {"description": "ok"}},
+                    }
+                }
+            },
+        ),
+    }
+    [finding] = run(make_corpus(files), "copy-drift")
+    # Before: paired with the first message of the same envelope, Acknowledge.yaml.
+    assert "Rate.yaml" in finding.message and "Acknowledge" not in finding.message
+
+
+def test_a_definition_s_own_file_is_its_original_not_a_file_of_its_title(
+    make_corpus: MakeCorpus,
+) -> None:
+    members = {
+        "_type": {"type": "string", "enum": ["STATE"]},
+        "value": {"type": "string"},
+        "terminal": {"type": "boolean"},
+    }
+    state = {"title": "STATE", "type": "object", "required": ["value"], "properties": members}
+    # The union wrapper requires `_type` on top of the state it wraps, by design; the API's
+    # `UMState` is its rendering, titled as the state.
+    wrapper = {"title": "STATE", "type": "object", "allOf": [{"$ref": "State.yaml"}]}
+    wrapper["required"] = ["_type"]
+    rendered = dict(state, required=["value", "_type"])
+    files: dict[str, str | bytes] = {
+        "schemas/State.yaml": _yaml(state),
+        "schemas/UMState.yaml": _yaml(wrapper),
+        "api/openapi.yaml": _api("States", {"UMState": rendered}),
+    }
+    root = make_corpus(files)
+    assert run(root, "copy-drift") == []
+    # Without a file of its own name, the title pairs it with the state, as before.
+    (root / "schemas/UMState.yaml").unlink()
+    [finding] = run(root, "copy-drift")
+    assert "`_type`" in finding.message
+
+
+def test_a_ref_into_its_own_copy_of_a_schema_file_is_that_file_s_ref(
+    make_corpus: MakeCorpus,
+) -> None:
+    label = {
+        "type": "object",
+        "properties": {"code": {"type": "string", "pattern": "^[A-Z]+$"}, "text": {"type": "string"}},
+    }
+
+    def shelf(code_ref: str) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "required": ["id"],
+            "properties": {
+                "id": {"type": "string"},
+                "code": {"$ref": code_ref},
+                "size": {"type": "integer", "minimum": 0},
+            },
+        }
+
+    paths = {
+        "/labels": {
+            "get": {
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "content": {
+                            "application/json": {"schema": {"$ref": "../schemas/Label.yaml"}}
+                        },
+                    }
+                }
+            }
+        }
+    }
+    files: dict[str, str | bytes] = {
+        "schemas/Label.yaml": _yaml(label),
+        "schemas/Shelf.yaml": _yaml(shelf("Label.yaml#/properties/code")),
+        # The API's own copies, each pointing at its own file's `Label`.
+        "api/openapi.yaml": _api(
+            "Shelves",
+            {"Label": label, "Shelf": shelf("#/components/schemas/Label/properties/code")},
+            paths,
+        ),
+    }
+    # Before: `code.$ref`: "schemas/Label.yaml#/properties/code" vs "api/openapi.yaml#/...".
+    assert run(make_corpus(files), "copy-drift") == []
