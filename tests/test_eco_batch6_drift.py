@@ -215,3 +215,49 @@ def test_a_ref_into_its_own_copy_of_a_schema_file_is_that_file_s_ref(
     }
     # Before: `code.$ref`: "schemas/Label.yaml#/properties/code" vs "api/openapi.yaml#/...".
     assert run(make_corpus(files), "copy-drift") == []
+
+
+def test_a_profile_built_from_another_file_s_parts_is_a_variant(make_corpus: MakeCorpus) -> None:
+    definitions = {
+        "entry": {
+            "type": "object",
+            "required": ["id", "kind"],
+            "properties": {
+                "id": {"type": "string"},
+                "kind": {"type": "string"},
+                "links": {"$ref": "#/definitions/links"},
+                "parts": {"$ref": "#/definitions/parts"},
+            },
+        },
+        "links": {"type": "object", "properties": {"self": {"type": "string"}}},
+        "parts": {"type": "array", "items": {"type": "string"}},
+        "partsFromClient": {"type": "array", "items": {"type": "string", "maxLength": 9}},
+    }
+    profile_entry = {
+        "type": "object",
+        "required": ["kind"],
+        "properties": {
+            "id": {"type": "string"},
+            "kind": {"type": "string"},
+            "parts": {"$ref": "document.json#/definitions/partsFromClient"},
+        },
+    }
+    files: dict[str, str | bytes] = {
+        "schemas/document.json": schema(
+            properties={"data": {"$ref": "#/definitions/entry"}}, definitions=definitions
+        ),
+        # The request profile: its own `entry`, made of the document's parts for a request
+        # (no server links, the client's parts), by design.
+        "schemas/create.json": schema(
+            properties={"data": {"$ref": "#/definitions/entry"}},
+            definitions={"entry": profile_entry},
+        ),
+    }
+    assert run(make_corpus(files), "copy-drift") == []
+    # A copy that uses the same parts and drifted is still reported.
+    profile_entry["properties"]["parts"] = {"$ref": "document.json#/definitions/parts"}
+    files["schemas/create.json"] = schema(
+        properties={"data": {"$ref": "#/definitions/entry"}},
+        definitions={"entry": profile_entry, "unused": {"$ref": "document.json#/definitions/links"}},
+    )
+    assert len(run(make_corpus(files), "copy-drift")) == 1
