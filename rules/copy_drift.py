@@ -378,8 +378,14 @@ def _composed_variant(variant: Shape, base: Shape) -> bool:
     home = base.site.document.path
     if variant.site.document.path == home:
         return False
-    theirs = {r for r in _references(variant.normal) if r.partition("#")[0] == home}
-    return bool(theirs - _references(base.normal) - {base.label})
+    inside = base.site.pointer + "/"
+    theirs = {
+        pointer
+        for path, _, pointer in (r.partition("#") for r in _references(variant.normal))
+        # A part of the base itself (`deal.json#/properties/price`) is the base's, not another.
+        if path == home and not (pointer + "/").startswith(inside)
+    }
+    return bool(theirs - {r.partition("#")[2] for r in _references(base.normal)})
 
 
 def _references(node: Any) -> set[str]:
@@ -430,17 +436,22 @@ def _drift(original: Shape, members: list[_Member], equivalence: Equivalence) ->
     # A variant file may require less by design: its `required` is not compared.
     strict = [m for m in members if not m.relaxed]
     fields = sorted(set().union(original.required, *(m.required for m in strict)))
+    # Located at a copy, the first line names the file the copy differs from ("the schema"
+    # there would be the located file to a reader).
+    schema = (
+        f"`{original.site.document.path}`"
+        if any(m.shape is not None for m in members)
+        else "the schema"
+    )
     for field in fields:
-        requiring = (["the schema"] if field in original.required else []) + [
+        requiring = ([schema] if field in original.required else []) + [
             m.label for m in strict if field in m.required
         ]
-        not_requiring = (["the schema"] if field not in original.required else []) + [
+        not_requiring = ([schema] if field not in original.required else []) + [
             m.label for m in strict if field not in m.required
         ]
         if requiring and not_requiring:
-            declared = (
-                "" if field in original.properties else " (the schema does not even declare it)"
-            )
+            declared = "" if field in original.properties else f" ({schema} does not even declare it)"
             # A copy without the property at all is not one that leaves it optional: say so.
             absent = [
                 m.label
