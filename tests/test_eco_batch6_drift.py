@@ -24,6 +24,9 @@ from typing import Any
 from conftest import run_rule as run
 from conftest import schema
 
+from speclint.common.findings import Severity
+from speclint.run.engine import Options, lint
+
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 
@@ -261,3 +264,188 @@ def test_a_profile_built_from_another_file_s_parts_is_a_variant(make_corpus: Mak
         definitions={"entry": profile_entry, "unused": {"$ref": "document.json#/definitions/links"}},
     )
     assert len(run(make_corpus(files), "copy-drift")) == 1
+
+
+# --- 2. enum-drift binds prose on evidence -------------------------------------------------------
+
+
+def _enum_schema(**fields: list[str]) -> str:
+    return schema(
+        type="object",
+        properties={name: {"type": "string", "enum": values} for name, values in fields.items()},
+    )
+
+
+def test_a_section_that_names_its_schema_file_binds_to_that_file(make_corpus: MakeCorpus) -> None:
+    page = textwrap.dedent(
+        """\
+        # Metadata
+
+        ## Property
+
+        *Defined in [slot.property.schema.json](../schemas/slot.property.schema.json).*
+
+        Allowed values for `kind`:
+
+        - `SCALAR`
+        - `VEC2`
+        - `MAT2`
+        - `TEXT`
+        """
+    )
+    files: dict[str, str | bytes] = {
+        "schemas/slot.property.schema.json": _enum_schema(kind=["SCALAR", "VEC2", "MAT2", "TEXT"]),
+        # Another extension's `kind`, of some of the same values.
+        "schemas/buffer.schema.json": _enum_schema(kind=["SCALAR", "VEC2"]),
+        "docs/README.md": page,
+    }
+    # Before: bound by the name `kind` to the buffer's enum, which "lacks" MAT2 and TEXT.
+    assert run(make_corpus(files), "enum-drift") == []
+    # Without the file it names, the name binds as before.
+    files["docs/README.md"] = page.replace("*Defined in", "*See").replace(
+        "slot.property.schema.json", "the property schema"
+    )
+    assert len(run(make_corpus(files), "enum-drift")) == 1
+
+
+_PROPOSAL = """\
+# RFC: Session states
+
+**Status:** Draft
+**Version:** 2026-01-01
+
+## Retrieve
+
+- `state` - `open` | `closed` | `expired`
+"""
+
+
+def test_a_page_in_a_proposals_folder_binds_only_explicitly(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        "schemas/session.schema.json": _enum_schema(state=["open", "closed", "expired", "held"]),
+        "rfcs/rfc.sessions.md": _PROPOSAL,
+    }
+    # Before: its header is a few bold lines, no RFC table, so it bound by the field name.
+    assert run(make_corpus(files), "enum-drift") == []
+    # The same page among the documentation binds, and is reported.
+    root = make_corpus({"schemas/session.schema.json": files["schemas/session.schema.json"]})
+    (root / "docs").mkdir()
+    (root / "docs/sessions.md").write_text(_PROPOSAL, encoding="utf-8")
+    assert len(run(root, "enum-drift")) == 1
+
+
+def test_a_table_headed_as_a_selection_is_not_the_whole_vocabulary(
+    make_corpus: MakeCorpus,
+) -> None:
+    total = {
+        "type": "object",
+        "properties": {
+            "type": {"type": "string", "enum": ["subtotal", "tax", "total", "fee", "tip"]},
+            "amount": {"type": "integer"},
+        },
+    }
+    table = textwrap.dedent(
+        """\
+        # Orders
+
+        **{lead} `Total.type` values:**
+
+        | Type | Meaning |
+        |------|---------|
+        | `subtotal` | the items |
+        | `tax` | the tax |
+        | `total` | what was charged |
+        """
+    )
+    files: dict[str, str | bytes] = {
+        "schemas/checkout.schema.json": schema(**{"$defs": {"Total": total}}),
+        "docs/orders.md": table.replace("{lead}", "Order-relevant"),
+    }
+    # Before: read as the field's whole set, an error for `fee` and `tip`.
+    assert run(make_corpus(files), "enum-drift") == []
+    files["docs/orders.md"] = table.replace("{lead}", "The")
+    assert len(run(make_corpus(files), "enum-drift")) == 1
+
+
+def _error_body(codes: list[str], base: str) -> dict[str, Any]:
+    return {
+        "allOf": [
+            {"$ref": base},
+            {
+                "type": "object",
+                "properties": {
+                    "status": {"type": "integer", "enum": [400]},
+                    "code": {"type": "string", "enum": codes},
+                },
+            },
+        ]
+    }
+
+
+def test_an_operation_s_own_response_is_no_vocabulary_for_another_s(
+    make_corpus: MakeCorpus,
+) -> None:
+    info = {
+        "type": "object",
+        "required": ["status", "code"],
+        "properties": {"status": {"type": "integer"}, "code": {"type": "string"}},
+    }
+    generic = _error_body(["INVALID_ARGUMENT", "OUT_OF_RANGE"], "#/components/schemas/ErrorInfo")
+    # The shared file every API copies: its generic 400, which each API's own 400 extends.
+    common = {
+        "info": {"title": "Common data types", "version": "wip"},
+        "components": {
+            "schemas": {"ErrorInfo": info},
+            "responses": {
+                "Generic400": {
+                    "description": "Bad request",
+                    "content": {"application/json": {"schema": generic}},
+                }
+            },
+        },
+    }
+    own = _error_body(
+        ["INVALID_ARGUMENT", "OUT_OF_RANGE", "SESSION.DURATION_OUT_OF_RANGE"],
+        "../common/common.yaml#/components/schemas/ErrorInfo",
+    )
+    api = {
+        "openapi": "3.0.3",
+        "info": {"title": "Sessions", "version": "1.0"},
+        "paths": {
+            "/sessions": {
+                "post": {"responses": {"400": {"$ref": "#/components/responses/Session400"}}}
+            }
+        },
+        "components": {
+            "responses": {
+                "Session400": {
+                    "description": "Bad request",
+                    "content": {"application/json": {"schema": own}},
+                }
+            }
+        },
+    }
+    files: dict[str, str | bytes] = {
+        "common/common.yaml": _yaml(common),
+        "api/sessions.yaml": _yaml(api),
+    }
+    # Before: the shared file's Generic400 told to add the API's own code.
+    assert run(make_corpus(files), "enum-drift") == []
+
+
+def test_a_drift_an_unreleased_copy_shares_is_not_only_in_released_copies(
+    make_corpus: MakeCorpus,
+) -> None:
+    states = _enum_schema(state=["queued", "running", "done"])
+    root = make_corpus(
+        {
+            "spec/1.0.0/job.schema.json": states,
+            "spec/unreleased/job.schema.json": states,
+            "docs/jobs.md": "# Jobs\n\nA job's `state` is one of `queued` | `running` | `paused` | `done`.\n",
+        }
+    )
+    [finding] = lint(root, Options(cache=False, rules=("enum-drift",))).findings
+    assert "spec/unreleased/job.schema.json" in {r.path for r in finding.related}
+    # Before: "[only released copies have this, and they do not change]", at info.
+    assert "only released copies" not in finding.message
+    assert finding.severity is not Severity.INFO

@@ -31,8 +31,9 @@ A *counted claim* is a number (word or digit) before what it counts: "four kind 
    introducing a "Value" column, the word before a list) matched against every enumerated
    property of that name in the corpus, kept only when the two value sets share at least two
    values and one contains the other or they overlap by half (Jaccard ≥ 0.5; for a list the
-   text does not give as complete, most of its values): medium. Not in a proposal (an RFC or
-   SEP page): it states a change, and binds only by 1 or 2. Not to an enum in a ``then`` or
+   text does not give as complete, most of its values): medium; only in the schema files the
+   section (else the page) names, when it names any. Not in a proposal (an RFC or SEP page, or
+   a page in a folder of proposals): it states a change, and binds only by 1 or 2. Not to an enum in a ``then`` or
    ``else`` (it narrows the field for some instances). When several schemas have the field and
    some list every value a list the text does not give as complete names, that list binds to
    those only (the others merely share the name: a deprecated endpoint's older enum).
@@ -72,7 +73,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -83,7 +84,7 @@ from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.shapes import Site, ValueSet, follow, resolve, value_set
 from speclint.common.findings import Location, as_written
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.prose import CommentBlocks, Heading, Paragraph
 from speclint.parsing.structured import join_pointer
 
@@ -208,11 +209,13 @@ _PARTIAL = re.compile(
     r"\b(e\.g\.|for example|examples?|such as|including|includes?|among others|etc\.?)", re.I
 )
 # A lead-in that names a category of the field's values lists that category, not all of them:
-# "The scalar data types are:", "The additional modes are:" (issue 45, item 7).
+# "The scalar data types are:", "The additional modes are:", "Order-relevant values:" (issue 45,
+# item 7).
 _CATEGORY_LEAD = re.compile(
     r"\b(?:scalar|primitive|basic|simple|composite|complex|compound|structured|numeric|core|"
     r"common|main|principal|additional|extra|other|remaining|custom|experimental|deprecated|"
-    r"legacy|reserved|optional|required|standard|built-in|vendor)\b[^.:;]*:\s*$",
+    r"legacy|reserved|optional|required|standard|built-in|vendor|relevant|applicable|specific)"
+    r"\b[^.:;]*:[\s*_]*$",
     re.IGNORECASE,
 )
 
@@ -220,7 +223,8 @@ _CATEGORY_LEAD = re.compile(
 def _partial_lead(text: str) -> bool:
     """Whether an intro says its list is part of the values: examples ("such as"), or a category
     of them in the sentence that leads into the list ("The scalar types are:")."""
-    last = re.split(r"(?<=[.!?])\s+", text.strip())[-1]
+    # A code span is one word here (`Total.type`'s dot ends no sentence).
+    last = re.split(r"(?<=[.!?])\s+", _CODE.sub("x", text).strip())[-1]
     return bool(_PARTIAL.search(text) or _CATEGORY_LEAD.search(last))
 
 
@@ -237,6 +241,9 @@ class ProseSet:
     context: str  # the sentence/intro around it, for references
     complete: bool  # False when the text says it lists examples only
     claimed: int | None = None  # a number the text gives for it ("the eight kinds")
+    # The schema files its section names ("Defined in `x.schema.json`"), else its page: the
+    # schema it describes is among them (file names, as written).
+    named_files: tuple[str, ...] = ()
 
     @property
     def anchor(self) -> str:
@@ -379,7 +386,21 @@ def _prose_sets(document: Document) -> list[ProseSet]:
     unique: dict[tuple[int, tuple[str, ...]], ProseSet] = {}
     for item in found:
         unique.setdefault((item.line, item.values), item)
-    return list(unique.values())
+    if not unique:
+        return []
+    sections: dict[str, list[str]] = {}
+    for paragraph in prose.paragraphs:
+        named = sections.setdefault(paragraph.heading.anchor if paragraph.heading else "", [])
+        named += [n for n in _FILE_NAME.findall(paragraph.text) if n not in named]
+    page = sorted({name for names in sections.values() for name in names})
+    return [
+        replace(item, named_files=tuple(sections.get(item.anchor) or page))
+        for item in unique.values()
+    ]
+
+
+# A schema file a page names, in a code span or a link ("*Defined in [class.schema.json](...)*").
+_FILE_NAME = re.compile(r"(?<![\w.-])([\w-]+(?:\.[\w-]+)*\.(?:json|ya?ml))(?![\w.-])")
 
 
 def _inline_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
@@ -588,7 +609,8 @@ def _table_sets(path: str, prose: ProseDocument, blocks: CommentBlocks) -> Itera
                         table.heading,
                         field_name.rsplit(".", 1)[-1] if field_name else None,
                         (intro.text if intro else "") + "\n" + header.text,
-                        True,
+                        # "Order-relevant `Total.type` values:" heads a selection, not the set.
+                        not (intro and _partial_lead(intro.text)),
                     )
 
 
@@ -1123,11 +1145,16 @@ class Binder:
             return []
         # One evidence for every group: a list is weighed against each distinct enum.
         evidence = f"the text names `{prose.field}`, values overlap"
+        # A section (else a page) that names its schema files ("Defined in
+        # `class.property.schema.json`") describes those: a field of that name elsewhere is
+        # another schema's (issue 45, item 7).
+        own = set(prose.named_files) & self._schema_files
         found = [
             GroupBinding(prose, group, "medium", evidence)
             for group in self.by_name(prose.field)
             # the 3.2 pages do not describe the 3.0 schema, nor one chart's README another's
             if self._comparable(prose, group.site)
+            and (not own or group.site.document.path.rsplit("/", 1)[-1] in own)
             and overlap(prose.values, group.values.values, prose.complete)
         ]
         if prose.complete:
@@ -1161,10 +1188,21 @@ class Binder:
             ]
         return found
 
+    @cached_property
+    def _schema_files(self) -> set[str]:
+        """The file names of the corpus's schema files."""
+        return {
+            document.path.rsplit("/", 1)[-1] for document in self.corpus.of_kind(DocumentKind.SCHEMA)
+        }
+
     def _is_proposal(self, path: str) -> bool:
+        """An RFC (its header) or a page in a folder of proposals (``rfcs/rfc.orders.md``,
+        whose header is a few bold lines)."""
         if path not in self._proposals:
             document = self.corpus.documents.get(path)
-            self._proposals[path] = document is not None and is_rfc(document)
+            self._proposals[path] = document is not None and (
+                is_rfc(document) or in_design_folder(path)
+            )
         return self._proposals[path]
 
     def _comparable(self, prose: ProseSet, site: Site) -> bool:
