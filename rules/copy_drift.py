@@ -451,7 +451,9 @@ def _drift(original: Shape, members: list[_Member], equivalence: Equivalence) ->
             m.label for m in strict if field not in m.required
         ]
         if requiring and not_requiring:
-            declared = "" if field in original.properties else f" ({schema} does not even declare it)"
+            declared = (
+                "" if field in original.properties else f" ({schema} does not even declare it)"
+            )
             # A copy without the property at all is not one that leaves it optional: say so.
             absent = [
                 m.label

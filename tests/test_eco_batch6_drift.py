@@ -23,7 +23,6 @@ from typing import Any
 
 from conftest import run_rule as run
 from conftest import schema
-
 from speclint.common.findings import Severity
 from speclint.run.engine import Options, lint
 
@@ -63,7 +62,9 @@ def _gadget(blurb: dict[str, Any]) -> dict[str, Any]:
 def test_a_one_branch_all_of_around_a_ref_is_that_ref(make_corpus: MakeCorpus) -> None:
     json_side = {"$ref": "#/$defs/Blurb", "description": "What the gadget is."}
     files: dict[str, str | bytes] = {
-        "schemas/gadgets.json": schema(**{"$defs": {"Gadget": _gadget(json_side), "Blurb": _BLURB}}),
+        "schemas/gadgets.json": schema(
+            **{"$defs": {"Gadget": _gadget(json_side), "Blurb": _BLURB}}
+        ),
         # OpenAPI 3.0 cannot put a description beside a `$ref`: its authors wrap the `$ref` in
         # an `allOf` of one branch, which says the same.
         "api/gadgets.yaml": _api(
@@ -82,7 +83,8 @@ def test_a_one_branch_all_of_around_a_ref_is_that_ref(make_corpus: MakeCorpus) -
     assert run(make_corpus(files), "copy-drift") == []
     # A real difference beside the wrapper is still one.
     narrower = dict(
-        _BLURB, properties={"plain": {"type": "string", "maxLength": 80}, "html": {"type": "string"}}
+        _BLURB,
+        properties={"plain": {"type": "string", "maxLength": 80}, "html": {"type": "string"}},
     )
     files["api/gadgets.yaml"] = _api(
         "Gadgets",
@@ -91,7 +93,10 @@ def test_a_one_branch_all_of_around_a_ref_is_that_ref(make_corpus: MakeCorpus) -
             "Blurb": narrower,
         },
     )
-    assert any("maxLength" in f.message or "plain" in f.message for f in run(make_corpus(files), "copy-drift"))
+    assert any(
+        "maxLength" in f.message or "plain" in f.message
+        for f in run(make_corpus(files), "copy-drift")
+    )
 
 
 def _body(action: str, message: dict[str, Any], context_ref: str) -> dict[str, Any]:
@@ -178,7 +183,10 @@ def test_a_ref_into_its_own_copy_of_a_schema_file_is_that_file_s_ref(
 ) -> None:
     label = {
         "type": "object",
-        "properties": {"code": {"type": "string", "pattern": "^[A-Z]+$"}, "text": {"type": "string"}},
+        "properties": {
+            "code": {"type": "string", "pattern": "^[A-Z]+$"},
+            "text": {"type": "string"},
+        },
     }
 
     def shelf(code_ref: str) -> dict[str, Any]:
@@ -261,7 +269,10 @@ def test_a_profile_built_from_another_file_s_parts_is_a_variant(make_corpus: Mak
     profile_entry["properties"]["parts"] = {"$ref": "document.json#/definitions/parts"}
     files["schemas/create.json"] = schema(
         properties={"data": {"$ref": "#/definitions/entry"}},
-        definitions={"entry": profile_entry, "unused": {"$ref": "document.json#/definitions/links"}},
+        definitions={
+            "entry": profile_entry,
+            "unused": {"$ref": "document.json#/definitions/links"},
+        },
     )
     assert len(run(make_corpus(files), "copy-drift")) == 1
 
@@ -449,3 +460,29 @@ def test_a_drift_an_unreleased_copy_shares_is_not_only_in_released_copies(
     # Before: "[only released copies have this, and they do not change]", at info.
     assert "only released copies" not in finding.message
     assert finding.severity is not Severity.INFO
+
+
+def test_a_page_s_opening_names_its_schema_file_a_later_section_only_its_own(
+    make_corpus: MakeCorpus,
+) -> None:
+    def page(where: str) -> str:
+        opening = "This binding carries the `slot.property.schema.json` objects.\n\n"
+        later = "The buffer is described in `slot.property.schema.json`.\n\n"
+        return (
+            "# Binding\n\n## Overview\n\n"
+            + (opening if where == "opening" else "")
+            + "## Kinds\n\nA slot's `kind` is one of `SCALAR` | `VEC2` | `MAT2` | `TEXT`.\n\n"
+            + "## Buffers\n\n"
+            + (later if where == "later" else "")
+        )
+
+    files: dict[str, str | bytes] = {
+        "schemas/slot.property.schema.json": _enum_schema(kind=["SCALAR", "VEC2", "MAT2", "TEXT"]),
+        "schemas/buffer.schema.json": _enum_schema(kind=["SCALAR", "VEC2"]),
+        "docs/binding.md": page("opening"),
+    }
+    # Before: bound by the name `kind` to the buffer's enum too.
+    assert run(make_corpus(files), "enum-drift") == []
+    # A file another section names says nothing of this one's list.
+    files["docs/binding.md"] = page("later")
+    assert len(run(make_corpus(files), "enum-drift")) == 1

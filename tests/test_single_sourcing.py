@@ -159,8 +159,7 @@ def test_a_drifted_copy_and_a_prose_field_list_are_reported_with_every_differenc
     )
     assert (
         "`isLast` is required by spec/streams.md:5 but not by `schemas/payloads.schema.json`, "
-        "the inline copy in api/asyncapi.yaml"
-        in finding.message
+        "the inline copy in api/asyncapi.yaml" in finding.message
     )
     assert {r.path for r in finding.related} == {"schemas/payloads.schema.json", "spec/streams.md"}
 

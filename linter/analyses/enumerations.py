@@ -241,8 +241,8 @@ class ProseSet:
     context: str  # the sentence/intro around it, for references
     complete: bool  # False when the text says it lists examples only
     claimed: int | None = None  # a number the text gives for it ("the eight kinds")
-    # The schema files its section names ("Defined in `x.schema.json`"), else its page: the
-    # schema it describes is among them (file names, as written).
+    # The schema files its section names ("Defined in `x.schema.json`"), else the page's
+    # opening: the schema it describes is among them (file names, as written).
     named_files: tuple[str, ...] = ()
 
     @property
@@ -388,13 +388,21 @@ def _prose_sets(document: Document) -> list[ProseSet]:
         unique.setdefault((item.line, item.values), item)
     if not unique:
         return []
+    # The page's opening (up to its second `##` section: "This binding carries the checkout
+    # schema (`checkout.json`)") names what the whole page describes; a file named further down
+    # (`run-event.schema.json` in one section) only what its own section does.
     sections: dict[str, list[str]] = {}
+    opening: list[str] = []
+    # (A page of fewer `##` sections: its first 30 lines.)
+    cutoff = ([h.line for h in prose.headings if h.level == 2][1:2] or [30])[0]
     for paragraph in prose.paragraphs:
         named = sections.setdefault(paragraph.heading.anchor if paragraph.heading else "", [])
-        named += [n for n in _FILE_NAME.findall(paragraph.text) if n not in named]
-    page = sorted({name for names in sections.values() for name in names})
+        files = _FILE_NAME.findall(paragraph.text)
+        named += [n for n in files if n not in named]
+        if paragraph.line < cutoff:
+            opening += [n for n in files if n not in opening]
     return [
-        replace(item, named_files=tuple(sections.get(item.anchor) or page))
+        replace(item, named_files=tuple(sections.get(item.anchor) or opening))
         for item in unique.values()
     ]
 
@@ -1154,7 +1162,10 @@ class Binder:
             for group in self.by_name(prose.field)
             # the 3.2 pages do not describe the 3.0 schema, nor one chart's README another's
             if self._comparable(prose, group.site)
-            and (not own or group.site.document.path.rsplit("/", 1)[-1] in own)
+            and (
+                not own
+                or any(site.document.path.rsplit("/", 1)[-1] in own for _, site, _ in group.members)
+            )
             and overlap(prose.values, group.values.values, prose.complete)
         ]
         if prose.complete:
@@ -1192,7 +1203,8 @@ class Binder:
     def _schema_files(self) -> set[str]:
         """The file names of the corpus's schema files."""
         return {
-            document.path.rsplit("/", 1)[-1] for document in self.corpus.of_kind(DocumentKind.SCHEMA)
+            document.path.rsplit("/", 1)[-1]
+            for document in self.corpus.of_kind(DocumentKind.SCHEMA)
         }
 
     def _is_proposal(self, path: str) -> bool:
