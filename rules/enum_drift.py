@@ -9,7 +9,8 @@ What it does
     its complete set), a TypeScript literal union in a code fence, "the eight `kind`
     discriminators (`a`, `b`, ...)") and binds each to the schema property it describes: by
     ``[bindings]`` in the configuration, by a reference next to it (`` `RunSnapshot.status` ``,
-    or a schema file named with the field), or by the field name the text gives matched against
+    a list item that leads with its schema, ``- **Selection**: `kind` (...)``, or a schema file
+    named with the field), or by the field name the text gives matched against
     every enumerated property of that name whose values overlap, in the schema files its
     section names ("*Defined in class.property.schema.json*"; else its page) when it names
     any; not by name alone on a proposal's page (an RFC header, or a page in a folder of

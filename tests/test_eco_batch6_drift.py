@@ -486,3 +486,36 @@ def test_a_page_s_opening_names_its_schema_file_a_later_section_only_its_own(
     # A file another section names says nothing of this one's list.
     files["docs/binding.md"] = page("later")
     assert len(run(make_corpus(files), "enum-drift")) == 1
+
+
+def test_a_list_item_that_leads_with_its_schema_binds_to_that_schema(
+    make_corpus: MakeCorpus,
+) -> None:
+    def owner(*kinds: str) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {"kind": {"type": "string", "enum": list(kinds)}, "id": {}},
+        }
+
+    page = (
+        "# Models\n\n"
+        "- **{owner}**: `kind` (`ship|pickup|courier`), `id` (what was chosen)\n"
+        "- **Parcel**: `id`, `weight`\n"
+    )
+    files: dict[str, str | bytes] = {
+        "schemas/orders.json": schema(
+            **{
+                "$defs": {
+                    "Selection": owner("ship", "pickup", "courier"),
+                    "Delivery": owner("ship", "pickup"),
+                }
+            }
+        ),
+        "docs/models.md": page.replace("{owner}", "Selection"),
+    }
+    # Before: bound by the name `kind` to `Delivery`'s enum too, which "lacks" `courier`.
+    assert run(make_corpus(files), "enum-drift") == []
+    # Naming `Delivery`, the item is that schema's, and it does lack `courier`: an error now.
+    files["docs/models.md"] = page.replace("{owner}", "Delivery")
+    [finding] = run(make_corpus(files), "enum-drift")
+    assert "courier" in finding.message and finding.severity is Severity.ERROR

@@ -25,8 +25,9 @@ A *counted claim* is a number (word or digit) before what it counts: "four kind 
 
 1. ``[bindings]`` in the configuration (``"page.md#anchor@field" = "schema.json#/pointer"``): high;
 2. a reference next to it: `` `RunSnapshot.status` `` (a schema ``title``, ``$defs`` or
-   ``components/schemas`` name, then a property) or a schema file named in the same paragraph or
-   its intro plus the field: high;
+   ``components/schemas`` name, then a property), a list item leading with a schema's name
+   (``- **Selection**: `kind` (...)``: that schema's field, or none; on a proposal's page none),
+   or a schema file named in the same paragraph or its intro plus the field: high;
 3. the field name the text gives (table header, `` `kind` ``, ``kind:``, the sentence
    introducing a "Value" column, the word before a list) matched against every enumerated
    property of that name in the corpus, kept only when the two value sets share at least two
@@ -203,6 +204,8 @@ _VALUES_PHRASE = re.compile(
     re.IGNORECASE,
 )
 _VALUES_END = re.compile(r"\b(?:defaults?\s+to|default\s+is|if not set)\b", re.IGNORECASE)
+# A list item or line that leads with a schema's name in bold or code, then a colon.
+_OWNER_LEAD = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|`)([A-Z][A-Za-z0-9_]*)(?:\*\*|`):")
 _TYPE_FIELD = re.compile(r"^([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)$")
 _SCHEMA_FILE = re.compile(r"([\w./-]+\.json)(?:#\S*)?$")
 _PARTIAL = re.compile(
@@ -1146,6 +1149,10 @@ class Binder:
         explicit = [b for b in self._explicit(prose) if self._comparable(prose, b.group.site)]
         if explicit:
             return explicit
+        if prose.field is not None and self._owner(prose) is not None:
+            # "- **SelectedFulfillmentOption**: `type` (`a|b`)": the text names its schema,
+            # which has no such enumerated field; another schema's `type` is not described.
+            return []
         if prose.field is None or self._is_proposal(prose.path):
             # A proposal (an RFC, a SEP) states what it changes, or changed: its value sets
             # bind to a schema only when it says which one (the explicit and configured
@@ -1285,6 +1292,16 @@ class Binder:
                         )
         if found or prose.field is None:
             return found
+        owner = self._owner(prose)
+        if owner is not None and not self._is_proposal(prose.path):
+            # (On a proposal's page the item states the change: it names its schema, which
+            # keeps it from binding to another's, and binds to none.)
+            evidence = f"the text names `{owner}` and the field `{prose.field}`"
+            return [
+                GroupBinding(prose, group, "high", evidence, 0, "reference")
+                for group in self._owned(owner.lower(), prose.field)
+                if overlap(prose.values, group.values.values, prose.complete)
+            ]
         for rank, reference in enumerate(references):
             file_match = _SCHEMA_FILE.search(reference)
             if not file_match:
@@ -1295,6 +1312,14 @@ class Binder:
                 if overlap(prose.values, group.values.values, prose.complete):
                     found.append(GroupBinding(prose, group, "high", evidence, rank, "reference"))
         return found
+
+    def _owner(self, prose: ProseSet) -> str | None:
+        """The schema a list item or line leads with (``- **Selection**: `kind` (...)``), when
+        the corpus defines a schema of that name."""
+        match = _OWNER_LEAD.match(prose.context)
+        if match is None or match.group(1).lower() not in self.index.named:
+            return None
+        return match.group(1)
 
     def _owned(self, owner: str, name: str) -> list[EnumGroup]:
         """The property ``name`` of each schema named ``owner`` (`` `RunSnapshot.status` ``), as
