@@ -11,13 +11,20 @@ What it does
     a ``$ref`` that ties their files, one ``$id`` base (one folder, for schemas without ``$id``),
     or API documents of one ``info.title`` in one folder (not two release channels of it:
     ``openapi.json`` and ``openapi_preview.json`` differ by design); within one version line. A
-    shared ``title`` alone pairs two definitions only when a ``$ref`` ties their files. Bundles,
+    shared ``title`` alone pairs two definitions only when a ``$ref`` ties their files. An inline
+    copy is paired with the definition of its own name where a schema file has one (not with
+    another of its ``title``), and with the candidate more of whose members say the same; a body
+    sharing only an envelope's member names (``{context, message}``), none saying the same, is
+    no copy. A definition built from parts of the other's file that the other does not use (a
+    request profile's ``resource`` on ``relationshipsFromRequest``) is a variant for another
+    purpose, not a copy. Bundles,
     generated files and copies are left to their sources (``speclint.analyses.provenance``),
     and two generated files (one generator's renderings of one model), or a generated file and
     the document its build command reads, are never paired. What is
     no drift is not reported (``speclint.analyses.fingerprints.Equivalence``): copies that point
-    each at its own file's definitions, a ``$ref`` where the other inlines its target, ``allOf``
-    written out, ``enum: [x]`` for ``const: x``, OpenAPI 3.0's nulls, a strict or lax edition's
+    each at its own file's definitions (a bundle's ``#/components/schemas/x/properties/id`` for
+    ``x.yaml#/properties/id``), a ``$ref`` where the other inlines its target, an ``allOf`` of
+    one ``$ref`` for that ``$ref``, ``allOf`` written out, ``enum: [x]`` for ``const: x``, OpenAPI 3.0's nulls, a strict or lax edition's
     loosening. A member one copy lacks altogether is said to be absent from it, not optional.
 
     One definition that disagrees across files is one finding, every copy related: at the inline
@@ -211,6 +218,8 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         word = "name" if _name(first) and _name(first) == _name(second) else "title"
         if rendered_together(made, first.site.document.path, second.site.document.path):
             continue
+        if _composed_variant(first, second) or _composed_variant(second, first):
+            continue
         tie = spaces.tie(first.site.document.path, second.site.document.path)
         if word == "title" and tie != "reference":
             # A shared `title` alone is no evidence (a designed subset titled as its whole,
@@ -372,6 +381,40 @@ def _definition_names(data: Any) -> set[str]:
     return names
 
 
+def _composed_variant(variant: Shape, base: Shape) -> bool:
+    """Whether ``variant`` is made from parts of ``base``'s file that ``base`` itself does not
+    use: a request profile's `resource` built on the response schema's
+    `relationshipsFromRequest` where the response's `resource` uses `relationships`. Its author
+    chose other definitions of that file: a variant for another purpose, not a drifted copy."""
+    home = base.site.document.path
+    if variant.site.document.path == home:
+        return False
+    inside = base.site.pointer + "/"
+    theirs = {
+        pointer
+        for path, _, pointer in (r.partition("#") for r in _references(variant.normal))
+        # A part of the base itself (`deal.json#/properties/price`) is the base's, not another.
+        if path == home and not (pointer + "/").startswith(inside)
+    }
+    return bool(theirs - {r.partition("#")[2] for r in _references(base.normal)})
+
+
+def _references(node: Any) -> set[str]:
+    """The ``$ref`` targets a normalised schema names (``path#pointer`` labels)."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        here = stack.pop()
+        if isinstance(here, dict):
+            reference = here.get("$ref")
+            if isinstance(reference, str):
+                found.add(reference)
+            stack.extend(here.values())
+        elif isinstance(here, list):
+            stack.extend(here)
+    return found
+
+
 def _name(shape: Shape) -> str:
     return shape.site.pointer.rsplit("/", 1)[-1].lower() if shape.site.pointer else ""
 
@@ -404,16 +447,23 @@ def _drift(original: Shape, members: list[_Member], equivalence: Equivalence) ->
     # A variant file may require less by design: its `required` is not compared.
     strict = [m for m in members if not m.relaxed]
     fields = sorted(set().union(original.required, *(m.required for m in strict)))
+    # Located at a copy, the first line names the file the copy differs from ("the schema"
+    # there would be the located file to a reader).
+    schema = (
+        f"`{original.site.document.path}`"
+        if any(m.shape is not None for m in members)
+        else "the schema"
+    )
     for field in fields:
-        requiring = (["the schema"] if field in original.required else []) + [
+        requiring = ([schema] if field in original.required else []) + [
             m.label for m in strict if field in m.required
         ]
-        not_requiring = (["the schema"] if field not in original.required else []) + [
+        not_requiring = ([schema] if field not in original.required else []) + [
             m.label for m in strict if field not in m.required
         ]
         if requiring and not_requiring:
             declared = (
-                "" if field in original.properties else " (the schema does not even declare it)"
+                "" if field in original.properties else f" ({schema} does not even declare it)"
             )
             # A copy without the property at all is not one that leaves it optional: say so.
             absent = [

@@ -9,9 +9,12 @@ What it does
     its complete set), a TypeScript literal union in a code fence, "the eight `kind`
     discriminators (`a`, `b`, ...)") and binds each to the schema property it describes: by
     ``[bindings]`` in the configuration, by a reference next to it (`` `RunSnapshot.status` ``,
-    or a schema file named with the field), or by the field name the text gives matched against
-    every enumerated property of that name whose values overlap; not by name alone on a
-    proposal's page (an RFC or SEP states a change, not the contract), nor to an enum in a
+    a list item that leads with its schema, ``- **Selection**: `kind` (...)``, or a schema file
+    named with the field), or by the field name the text gives matched against
+    every enumerated property of that name whose values overlap, in the schema files its
+    section names ("*Defined in class.property.schema.json*"; else its page) when it names
+    any; not by name alone on a proposal's page (an RFC header, or a page in a folder of
+    proposals such as ``rfcs/``: it states a change, not the contract), nor to an enum in a
     ``then``/``else`` (a conditional narrowing). Values named in passing (a list not given as
     complete) bind, where several schemas have the field, to those that hold them all.
     ``speclint bindings`` lists every binding with its evidence and confidence. Prose binds only
@@ -27,7 +30,8 @@ What it does
     - values the prose documents that the schema does not list: one finding at the schema's
       ``enum``, naming every prose place that documents them (RFC 0094 §B: ``cancelling``);
     - values the schema lists that a complete prose set leaves out: one finding at the prose
-      (a set introduced with "e.g." or "such as" is not complete, and is not checked this way;
+      (a set introduced with "e.g.", "such as" or as a selection, "Order-relevant values:", is
+      not complete, and is not checked this way;
       nor is a set bound by name alone that lists under half the schema's values: a table of a
       feature's two methods is not the whole ``method`` vocabulary).
 
@@ -49,7 +53,9 @@ What it does
     it binds only what a field name may (never a variant's one-value tag), never from an API
     document the repository does not author (generated, vendored, a bundle or copy), and a named
     definition (``components/schemas/Error``) only to a schema its API is tied to by a reference
-    (``speclint.analyses.namespaces``): another API's own ``Error`` projects nothing. Prose binds
+    (``speclint.analyses.namespaces``): another API's own ``Error`` projects nothing. It
+    projects onto a schema definition only, never onto one operation's response (a shared
+    file's ``Generic400``, which each API's own 400 extends with its codes by design). Prose binds
     within its Helm chart, and an empty string in an enum ("unset") is no value it must list.
 
     A forward-compatible enum (``anyOf`` of an ``enum`` and a pattern) is compared on its
@@ -503,6 +509,11 @@ def _projections(
                 for group in binder.by_name(name):
                     if group.site.document.kind is not DocumentKind.SCHEMA:
                         continue
+                    if _OPERATION_PART.match(group.site.pointer):
+                        # One operation's response (a shared file's `Generic400`, which each
+                        # API's own 400 extends with its codes by design) is no vocabulary
+                        # another operation's projects: only a schema definition is.
+                        continue
                     listed = [as_written(v) for v in group.values.values]
                     if not set(ours) & set(listed):
                         continue
@@ -568,6 +579,13 @@ def _whole(bound: GroupBinding, listed: list[str], prose: tuple[str, ...]) -> bo
 # Where an API document names a definition of its own: OpenAPI 3 components, Swagger 2.0
 # definitions, a JSON Schema's `$defs` (AsyncAPI's components are under `components/schemas` too).
 _DEFINITION = re.compile(r"^/(?:components/schemas|definitions)/[^/]+$|/\$defs/[^/]+$")
+
+# Where a document holds an operation's own parts (OpenAPI paths, responses, request bodies;
+# AsyncAPI channels, operations, messages), not a schema definition.
+_OPERATION_PART = re.compile(
+    r"^/(?:paths|channels|operations|components/(?:responses|requestBodies|parameters|headers"
+    r"|messages|callbacks|pathItems))/"
+)
 
 # Property names every schema-like object has: a shape sharing only these is no projection.
 _ANNOTATIONS = frozenset({"title", "description", "type", "name", "summary", "format", "default"})

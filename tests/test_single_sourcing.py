@@ -154,11 +154,12 @@ def test_a_drifted_copy_and_a_prose_field_list_are_reported_with_every_differenc
     # The first line holds what fits (issue 26); the rest is on the related locations.
     said = finding.message + " ".join(r.note or "" for r in finding.related)
     assert (
-        "`runId` is required by the inline copy in api/asyncapi.yaml but not by the schema" in said
+        "`runId` is required by the inline copy in api/asyncapi.yaml but not by "
+        "`schemas/payloads.schema.json`" in said
     )
     assert (
-        "`isLast` is required by spec/streams.md:5 but not by the schema, the inline copy in api/asyncapi.yaml"
-        in finding.message
+        "`isLast` is required by spec/streams.md:5 but not by `schemas/payloads.schema.json`, "
+        "the inline copy in api/asyncapi.yaml" in finding.message
     )
     assert {r.path for r in finding.related} == {"schemas/payloads.schema.json", "spec/streams.md"}
 

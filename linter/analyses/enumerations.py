@@ -25,14 +25,16 @@ A *counted claim* is a number (word or digit) before what it counts: "four kind 
 
 1. ``[bindings]`` in the configuration (``"page.md#anchor@field" = "schema.json#/pointer"``): high;
 2. a reference next to it: `` `RunSnapshot.status` `` (a schema ``title``, ``$defs`` or
-   ``components/schemas`` name, then a property) or a schema file named in the same paragraph or
-   its intro plus the field: high;
+   ``components/schemas`` name, then a property), a list item leading with a schema's name
+   (``- **Selection**: `kind` (...)``: that schema's field, or none; on a proposal's page none),
+   or a schema file named in the same paragraph or its intro plus the field: high;
 3. the field name the text gives (table header, `` `kind` ``, ``kind:``, the sentence
    introducing a "Value" column, the word before a list) matched against every enumerated
    property of that name in the corpus, kept only when the two value sets share at least two
    values and one contains the other or they overlap by half (Jaccard ≥ 0.5; for a list the
-   text does not give as complete, most of its values): medium. Not in a proposal (an RFC or
-   SEP page): it states a change, and binds only by 1 or 2. Not to an enum in a ``then`` or
+   text does not give as complete, most of its values): medium; only in the schema files the
+   section (else the page) names, when it names any. Not in a proposal (an RFC or SEP page, or
+   a page in a folder of proposals): it states a change, and binds only by 1 or 2. Not to an enum in a ``then`` or
    ``else`` (it narrows the field for some instances). When several schemas have the field and
    some list every value a list the text does not give as complete names, that list binds to
    those only (the others merely share the name: a deprecated endpoint's older enum).
@@ -72,7 +74,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -83,7 +85,7 @@ from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.shapes import Site, ValueSet, follow, resolve, value_set
 from speclint.common.findings import Location, as_written
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.prose import CommentBlocks, Heading, Paragraph
 from speclint.parsing.structured import join_pointer
 
@@ -202,17 +204,21 @@ _VALUES_PHRASE = re.compile(
     re.IGNORECASE,
 )
 _VALUES_END = re.compile(r"\b(?:defaults?\s+to|default\s+is|if not set)\b", re.IGNORECASE)
+# A list item or line that leads with a schema's name in bold or code, then a colon.
+_OWNER_LEAD = re.compile(r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|`)([A-Z][A-Za-z0-9_]*)(?:\*\*|`):")
 _TYPE_FIELD = re.compile(r"^([A-Za-z_][\w-]*)\.([A-Za-z_][\w-]*)$")
 _SCHEMA_FILE = re.compile(r"([\w./-]+\.json)(?:#\S*)?$")
 _PARTIAL = re.compile(
     r"\b(e\.g\.|for example|examples?|such as|including|includes?|among others|etc\.?)", re.I
 )
 # A lead-in that names a category of the field's values lists that category, not all of them:
-# "The scalar data types are:", "The additional modes are:" (issue 45, item 7).
+# "The scalar data types are:", "The additional modes are:", "Order-relevant values:" (issue 45,
+# item 7).
 _CATEGORY_LEAD = re.compile(
     r"\b(?:scalar|primitive|basic|simple|composite|complex|compound|structured|numeric|core|"
     r"common|main|principal|additional|extra|other|remaining|custom|experimental|deprecated|"
-    r"legacy|reserved|optional|required|standard|built-in|vendor)\b[^.:;]*:\s*$",
+    r"legacy|reserved|optional|required|standard|built-in|vendor|relevant|applicable|specific)"
+    r"\b[^.:;]*:[\s*_]*$",
     re.IGNORECASE,
 )
 
@@ -220,7 +226,8 @@ _CATEGORY_LEAD = re.compile(
 def _partial_lead(text: str) -> bool:
     """Whether an intro says its list is part of the values: examples ("such as"), or a category
     of them in the sentence that leads into the list ("The scalar types are:")."""
-    last = re.split(r"(?<=[.!?])\s+", text.strip())[-1]
+    # A code span is one word here (`Total.type`'s dot ends no sentence).
+    last = re.split(r"(?<=[.!?])\s+", _CODE.sub("x", text).strip())[-1]
     return bool(_PARTIAL.search(text) or _CATEGORY_LEAD.search(last))
 
 
@@ -237,6 +244,9 @@ class ProseSet:
     context: str  # the sentence/intro around it, for references
     complete: bool  # False when the text says it lists examples only
     claimed: int | None = None  # a number the text gives for it ("the eight kinds")
+    # The schema files its section names ("Defined in `x.schema.json`"), else the page's
+    # opening: the schema it describes is among them (file names, as written).
+    named_files: tuple[str, ...] = ()
 
     @property
     def anchor(self) -> str:
@@ -379,7 +389,29 @@ def _prose_sets(document: Document) -> list[ProseSet]:
     unique: dict[tuple[int, tuple[str, ...]], ProseSet] = {}
     for item in found:
         unique.setdefault((item.line, item.values), item)
-    return list(unique.values())
+    if not unique:
+        return []
+    # The page's opening (up to its second `##` section: "This binding carries the checkout
+    # schema (`checkout.json`)") names what the whole page describes; a file named further down
+    # (`run-event.schema.json` in one section) only what its own section does.
+    sections: dict[str, list[str]] = {}
+    opening: list[str] = []
+    # (A page of fewer `##` sections: its first 30 lines.)
+    cutoff = ([h.line for h in prose.headings if h.level == 2][1:2] or [30])[0]
+    for paragraph in prose.paragraphs:
+        named = sections.setdefault(paragraph.heading.anchor if paragraph.heading else "", [])
+        files = _FILE_NAME.findall(paragraph.text)
+        named += [n for n in files if n not in named]
+        if paragraph.line < cutoff:
+            opening += [n for n in files if n not in opening]
+    return [
+        replace(item, named_files=tuple(sections.get(item.anchor) or opening))
+        for item in unique.values()
+    ]
+
+
+# A schema file a page names, in a code span or a link ("*Defined in [class.schema.json](...)*").
+_FILE_NAME = re.compile(r"(?<![\w.-])([\w-]+(?:\.[\w-]+)*\.(?:json|ya?ml))(?![\w.-])")
 
 
 def _inline_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
@@ -588,7 +620,8 @@ def _table_sets(path: str, prose: ProseDocument, blocks: CommentBlocks) -> Itera
                         table.heading,
                         field_name.rsplit(".", 1)[-1] if field_name else None,
                         (intro.text if intro else "") + "\n" + header.text,
-                        True,
+                        # "Order-relevant `Total.type` values:" heads a selection, not the set.
+                        not (intro and _partial_lead(intro.text)),
                     )
 
 
@@ -1116,6 +1149,10 @@ class Binder:
         explicit = [b for b in self._explicit(prose) if self._comparable(prose, b.group.site)]
         if explicit:
             return explicit
+        if prose.field is not None and self._owner(prose) is not None:
+            # "- **SelectedFulfillmentOption**: `type` (`a|b`)": the text names its schema,
+            # which has no such enumerated field; another schema's `type` is not described.
+            return []
         if prose.field is None or self._is_proposal(prose.path):
             # A proposal (an RFC, a SEP) states what it changes, or changed: its value sets
             # bind to a schema only when it says which one (the explicit and configured
@@ -1123,11 +1160,19 @@ class Binder:
             return []
         # One evidence for every group: a list is weighed against each distinct enum.
         evidence = f"the text names `{prose.field}`, values overlap"
+        # A section (else a page) that names its schema files ("Defined in
+        # `class.property.schema.json`") describes those: a field of that name elsewhere is
+        # another schema's (issue 45, item 7).
+        own = set(prose.named_files) & self._schema_files
         found = [
             GroupBinding(prose, group, "medium", evidence)
             for group in self.by_name(prose.field)
             # the 3.2 pages do not describe the 3.0 schema, nor one chart's README another's
             if self._comparable(prose, group.site)
+            and (
+                not own
+                or any(site.document.path.rsplit("/", 1)[-1] in own for _, site, _ in group.members)
+            )
             and overlap(prose.values, group.values.values, prose.complete)
         ]
         if prose.complete:
@@ -1161,10 +1206,22 @@ class Binder:
             ]
         return found
 
+    @cached_property
+    def _schema_files(self) -> set[str]:
+        """The file names of the corpus's schema files."""
+        return {
+            document.path.rsplit("/", 1)[-1]
+            for document in self.corpus.of_kind(DocumentKind.SCHEMA)
+        }
+
     def _is_proposal(self, path: str) -> bool:
+        """An RFC (its header) or a page in a folder of proposals (``rfcs/rfc.orders.md``,
+        whose header is a few bold lines)."""
         if path not in self._proposals:
             document = self.corpus.documents.get(path)
-            self._proposals[path] = document is not None and is_rfc(document)
+            self._proposals[path] = document is not None and (
+                is_rfc(document) or in_design_folder(path)
+            )
         return self._proposals[path]
 
     def _comparable(self, prose: ProseSet, site: Site) -> bool:
@@ -1235,6 +1292,16 @@ class Binder:
                         )
         if found or prose.field is None:
             return found
+        owner = self._owner(prose)
+        if owner is not None and not self._is_proposal(prose.path):
+            # (On a proposal's page the item states the change: it names its schema, which
+            # keeps it from binding to another's, and binds to none.)
+            evidence = f"the text names `{owner}` and the field `{prose.field}`"
+            return [
+                GroupBinding(prose, group, "high", evidence, 0, "reference")
+                for group in self._owned(owner.lower(), prose.field)
+                if overlap(prose.values, group.values.values, prose.complete)
+            ]
         for rank, reference in enumerate(references):
             file_match = _SCHEMA_FILE.search(reference)
             if not file_match:
@@ -1245,6 +1312,14 @@ class Binder:
                 if overlap(prose.values, group.values.values, prose.complete):
                     found.append(GroupBinding(prose, group, "high", evidence, rank, "reference"))
         return found
+
+    def _owner(self, prose: ProseSet) -> str | None:
+        """The schema a list item or line leads with (``- **Selection**: `kind` (...)``), when
+        the corpus defines a schema of that name."""
+        match = _OWNER_LEAD.match(prose.context)
+        if match is None or match.group(1).lower() not in self.index.named:
+            return None
+        return match.group(1)
 
     def _owned(self, owner: str, name: str) -> list[EnumGroup]:
         """The property ``name`` of each schema named ``owner`` (`` `RunSnapshot.status` ``), as

@@ -406,10 +406,11 @@ class Equivalence:
         for container in ("/definitions/", "/components/schemas/"):
             if pointer.startswith(container):
                 pointer = "/$defs/" + pointer.removeprefix(container)
-        if path not in homes and pointer in ("", "/"):
+        if path not in homes:
             # A schema file is the definition its stem names: a bundle's
-            # `#/components/schemas/extent` is its copy of `extent.yaml` (issue 26).
-            return "#/$defs/" + file_stem(path)
+            # `#/components/schemas/extent` is its copy of `extent.yaml` (issue 26), and its
+            # `#/components/schemas/extent/properties/id` that of `extent.yaml#/properties/id`.
+            return "#/$defs/" + file_stem(path) + ("" if pointer == "/" else pointer)
         return ("#" if path in homes else file_stem(path) + "#") + pointer
 
     def _same(
@@ -559,7 +560,17 @@ _KEYED_DEPTH = 400  # nesting levels ``_keyed`` writes out (no recursion overflo
 def _canonical(node: dict[str, Any]) -> dict[str, Any]:
     """One spelling of a type union: ``type: [string, integer]`` for ``oneOf: [{type: string},
     {type: integer}]``, and a YAML ``null`` in a type list read as the type ``"null"`` that its
-    author meant."""
+    author meant; an ``allOf`` of one ``$ref`` alone is that ``$ref`` (OpenAPI 3.0 cannot put a
+    description beside a ``$ref``, so its authors wrap it: the same schema)."""
+    branches = node.get("allOf")
+    if (
+        isinstance(branches, list)
+        and len(branches) == 1
+        and isinstance(branches[0], dict)
+        and set(branches[0]) == {"$ref"}
+        and "$ref" not in node
+    ):
+        node = {**{k: v for k, v in node.items() if k != "allOf"}, "$ref": branches[0]["$ref"]}
     result = node
     declared = node.get("type")
     if isinstance(declared, list) and None in declared:
@@ -791,7 +802,7 @@ def inline_copies(corpus: Context, shapes: list[Shape], threshold: float = 0.8) 
         named = index.own_named(shape, comparable)
         own_name = definition_name(shape.site) is not None
         candidates = named or [known[number][1] for number in comparable]
-        best: tuple[float, bool, Shape] | None = None
+        best: tuple[float, bool, int, Shape] | None = None
         for original in candidates:
             if original.label not in originals:
                 continue
@@ -818,14 +829,16 @@ def inline_copies(corpus: Context, shapes: list[Shape], threshold: float = 0.8) 
                 # Most key names in common, each of a compatible type, and nothing else: a
                 # member event beside the stripped state it contains, not a copy of it.
                 continue
-            candidate = (score, exact, original)
-            if best is None or candidate[:2] > best[:2]:
+            # Of two candidates alike by their names, the one more of whose members say the
+            # same (the message whose body it is, not one that shares its envelope).
+            candidate = (score, exact, members_alike(shape, original, equivalence), original)
+            if best is None or candidate[:3] > best[:3]:
                 best = candidate
         if best is not None:
             found.append(
                 InlineCopy(
                     shape,
-                    best[2],
+                    best[3],
                     best[0],
                     claim[0] if claim else None,
                     claim[1] if claim else None,
@@ -852,6 +865,13 @@ class _NameIndex:
 
     def __init__(self, known: list[tuple[set[str], Shape]]) -> None:
         self.known = known
+        # A definition's own name (its key, its file's stem) apart from its titles: the copy
+        # `UMState` of a file `UMState.yaml` titled as the `State` it wraps copies that file.
+        self.defined: dict[str, set[int]] = {}
+        for number, (_, shape) in enumerate(known):
+            name = _comparable_name(definition_name(shape.site) or "")
+            if name:
+                self.defined.setdefault(name, set()).add(number)
         self.exact: dict[str, set[int]] = {}
         for number, (names, _) in enumerate(known):
             for name in names:
@@ -863,8 +883,14 @@ class _NameIndex:
     def own_named(self, shape: Shape, among: list[int]) -> list[Shape]:
         """The definitions of ``among`` that carry this shape's own name, the best match only
         (:func:`names_match`: the same name, else one the other with a qualifier)."""
-        mine = {c for c in (_comparable_name(n) for n in shape_names(shape)) if c}
         allowed = set(among)
+        own = _comparable_name(definition_name(shape.site) or "")
+        defined = self.defined.get(own, set()) & allowed if own else set()
+        if defined:
+            # A definition of the copy's own name is its original, whatever others its title
+            # matches (issue 45, item 7: pair only on evidence).
+            return [self.known[n][1] for n in among if n in defined]
+        mine = {c for c in (_comparable_name(n) for n in shape_names(shape)) if c}
         same = {n for name in mine for n in self.exact.get(name, ())} & allowed
         if same:
             return [self.known[n][1] for n in among if n in same]
@@ -905,14 +931,25 @@ def corroborated(a: Shape, b: Shape, equivalence: Equivalence) -> bool:
     """Evidence beyond shared key names that two shapes without a name in common are one: the
     same members, the same ``required`` members, or most shared members saying exactly the same
     (a type alone is not enough: every event has a string ``type``)."""
+    agreeing = members_alike(a, b, equivalence)
     if a.properties == b.properties or (a.required and a.required == b.required):
-        return True
-    shared = sorted(a.properties & b.properties)
+        # The same member names and none of them saying the same is no copy: every message
+        # of a protocol is one envelope (`{context, message}`), each its own body (issue 45,
+        # item 7).
+        return agreeing > 0
+    return 2 * agreeing > len(a.properties & b.properties)
+
+
+def members_alike(a: Shape, b: Shape, equivalence: Equivalence) -> int:
+    """How many of the members both shapes declare say exactly the same (``Equivalence``)."""
     props_a = a.normal.get("properties", {}) if isinstance(a.normal, dict) else {}
     props_b = b.normal.get("properties", {}) if isinstance(b.normal, dict) else {}
     same = equivalence.members(a, b)
-    agreeing = sum(1 for name in shared if same(props_a.get(name), props_b.get(name)))
-    return 2 * agreeing > len(shared)
+    return sum(
+        1
+        for name in sorted(a.properties & b.properties)
+        if same(props_a.get(name), props_b.get(name))
+    )
 
 
 def _compatible(left: Any, right: Any) -> bool:
