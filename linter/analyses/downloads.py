@@ -45,7 +45,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from speclint.analyses.commands import command_files, find_named
+from speclint.analyses.commands import command_files, find_matching, find_named
 from speclint.model.corpus import Corpus
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.reading import read_raw
@@ -180,6 +180,50 @@ def _writes_of(corpus: Corpus, program: str) -> Iterator[tuple[str, str]]:
                 yield match.group(1), line.strip()
 
 
+# A template's expression (Python's f-string `{x}`, JavaScript's `${x}`, Ruby's `#{x}`): read as
+# one variable, so that the quotes inside it (`{m['operationId']}`) do not end the string.
+_EXPRESSION = re.compile(r"[$#]?\{[^{}\n]*\}")
+# A JSON or YAML path in a string of a program: a folder and a file name (triple-quoted too).
+_WRITTEN_PATH = re.compile(r"(\"\"\"|'''|[\"'`])([^\"'`\s]*/[^\"'`\s/]+\.(?:json|ya?ml))\1")
+PROGRAMS_READ = 1_000  # programs of the repository read for the files they write, at most
+
+
+def program_outputs(corpus: Corpus) -> dict[str, str]:
+    """Each corpus file a program of the repository writes by a path (``open(
+    f"../static/schemas/{name}_get.json", "w")``, ``fs.writeFileSync("dist/api.json", …)``),
+    whether or not a build command runs it (a maintainer's tool run by hand) -> the evidence.
+    Read as text, never run: a write call's line naming a folder and a JSON or YAML file, a
+    template's expressions standing for any name (``commands.find_matching``), read from the
+    program's folder, then the root. A program that names the path again (reads it back: a
+    formatter rewriting files in place) is not its only writer: not read."""
+    found: dict[str, str] | None = corpus.memo.get("program_outputs")
+    if found is not None:
+        return found
+    found = {}
+    programs = [p for p in sorted(corpus.tree) if _PROGRAM.search(p)][:PROGRAMS_READ]
+    for program in programs:
+        text = program_text(corpus, program)
+        if text is None or not _WRITE_CALL.search(text):
+            continue
+        written = text.splitlines()
+        lines = [_EXPRESSION.sub("{}", line) for line in written]
+        folder = posixpath.dirname(program)
+        for number, line in enumerate(lines):
+            if not _WRITE_CALL.search(line):
+                continue
+            shown = f"`{program}` writes it (`{shorter(written[number].strip())}`)"
+            for match in _WRITTEN_PATH.finditer(line):
+                name = match.group(2)
+                if sum(name in other for other in lines) > 1:
+                    continue  # named again (read back, rewritten in place): not only written
+                named = find_named(corpus, name, folder)
+                paths = [named] if named is not None else find_matching(corpus, name, folder)
+                for path in paths:
+                    found.setdefault(path, shown)
+    corpus.memo["program_outputs"] = found = dict(sorted(found.items()))
+    return found
+
+
 def program_text_names(corpus: Corpus, program: str, name: str) -> bool:
     """Whether ``program``'s text names ``name`` as a string or a path's segment."""
     text = program_text(corpus, program)
@@ -240,7 +284,10 @@ def bundled_outputs(corpus: Corpus) -> dict[str, tuple[tuple[str, ...], str]]:
     flatten src.yml -o api.yml``, ``redocly bundle src.yaml -o dist/api.yaml``) -> (its
     sources, the evidence)."""
     found: dict[str, tuple[tuple[str, ...], str]] = {}
-    for path, command, folder, evidence in _build_writes(corpus):
+    # A guide's fence too ("run `swagger-cli bundle api/index.yaml --outfile api/build/api.yaml`
+    # from the root"): a bundler's command naming both a source and an output of the corpus
+    # says how the output is made, wherever it is written.
+    for path, command, folder, evidence in _build_writes(corpus, guides=True):
         if path in found or tuple(command[:2]) not in _BUNDLERS:
             continue
         sources = []
@@ -355,10 +402,13 @@ def _copy(command: list[str]) -> tuple[str, tuple[str, ...]] | None:
 _PRINTERS = frozenset({"echo", "printf"})
 
 
-def _build_writes(corpus: Corpus) -> Iterator[tuple[str, list[str], str, str]]:
+def _build_writes(
+    corpus: Corpus, guides: bool = False
+) -> Iterator[tuple[str, list[str], str, str]]:
     """(a corpus file a build command writes, the command's words, the folder its names are
-    read from, the evidence), in the order the lines are read."""
-    for where, folder, lines in _command_lines(corpus, guides=False, candidate=_OUTPUTS):
+    read from, the evidence), in the order the lines are read (a guide's shell fences too,
+    with ``guides``)."""
+    for where, folder, lines in _command_lines(corpus, guides=guides, candidate=_OUTPUTS):
         for number, line in joined(lines):
             if not _OUTPUTS.search(line):
                 continue
@@ -367,11 +417,14 @@ def _build_writes(corpus: Corpus) -> Iterator[tuple[str, list[str], str, str]]:
                 if not command or command[0] in _DOWNLOADERS or command[0] in _PRINTERS:
                     continue
                 for target in _outputs(command):
-                    path = find_named(corpus, target, folder)
                     if command.count(target) > 1:
                         continue  # rewritten in place (`jq . a.json > a.json`): not an output
-                    if path is not None:
-                        evidence = f"written by `{shorter(line)}` in {where(number)}"
+                    path = find_named(corpus, target, folder)
+                    # A name holding a variable no line sets (a Makefile loop's `$(SPEC)`)
+                    # stands for each file it matches.
+                    paths = [path] if path is not None else find_matching(corpus, target, folder)
+                    evidence = f"written by `{shorter(line)}` in {where(number)}"
+                    for path in paths:
                         yield path, command, folder, evidence
 
 
@@ -399,7 +452,7 @@ def _command_lines(
         if not document.usable or document.text is None:
             continue
         if document.kind is DocumentKind.MARKDOWN:
-            if not guides or not _CANDIDATE.search(document.text):
+            if not guides or not candidate.search(document.text):
                 continue
             prose = document.prose
             for fence in prose.fences if prose is not None else ():

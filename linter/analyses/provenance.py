@@ -15,7 +15,11 @@ Provenance is decided once, here, by evidence, and ``speclint files`` shows it:
     --output path``, ``-o path``, ``> path`` in a script, a Makefile, a CI workflow or a
     ``package.json`` script: ``speclint.analyses.downloads.build_outputs``), unless it is a
     bundle or a copy; the API documents and schemas that command names are its ``inputs``
-    (``copy-drift`` never pairs a generated file with its own input);
+    (``copy-drift`` never pairs a generated file with its own input); a file a program of the
+    repository writes by a path, run by a build or by hand (``open(f"../static/{op}_get.json",
+    "w")``: ``speclint.analyses.downloads.program_outputs``); an API document or schema in a
+    folder only a build writes (``build/``, ``dist/``, ``generated/``, ``bundled/``,
+    ``compiled/``);
 ``vendored``
     ``linguist-vendored`` in a ``.gitattributes``; or a file the repository's own commands
     download (``curl … > api.json`` in a script, a workflow or a shell fence of its guide:
@@ -68,7 +72,13 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from speclint.analyses.downloads import build_inputs, build_outputs, bundled_outputs, downloads
+from speclint.analyses.downloads import (
+    build_inputs,
+    build_outputs,
+    bundled_outputs,
+    downloads,
+    program_outputs,
+)
 from speclint.analyses.references import ReferenceIndex, root_base
 from speclint.model.corpus import VENDORED, Corpus, Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
@@ -88,6 +98,10 @@ DEPTH = 400  # nesting levels: deeper documents are not compared (no recursion o
 BUILD_FOLDERS = frozenset(
     {"build", "dist", "out", "output", "target", "generated", "gen", "bundled", "_site", "site"}
 )
+# Folders only a build writes (``npm run build``'s `dist/`, a bundler's `build/`): an API
+# document or schema there is output whatever command wrote it (the others above may hold a
+# project's own `site/` or `output/` schemas).
+OUTPUT_FOLDERS = frozenset({"build", "dist", "generated", "bundled", "compiled"})
 _COMPARED = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI, DocumentKind.SCHEMA)
 _JUDGED = (*_COMPARED, DocumentKind.INSTANCE, DocumentKind.MARKDOWN, DocumentKind.PROTO)
 _LICENSES = ("license", "licence", "copying")
@@ -134,9 +148,24 @@ def provenance(
     inputs = build_inputs(corpus)
     for path, command in build_outputs(corpus).items():
         found.setdefault(path, Provenance(GENERATED, command, inputs=inputs.get(path, ())))
+    for path, evidence in program_outputs(corpus).items():
+        found.setdefault(path, Provenance(GENERATED, evidence))
     for path, made in _upstream(corpus).items():
         found.setdefault(path, made)
+    for path, made in _in_output_folders(corpus).items():
+        found.setdefault(path, made)
     return dict(sorted(found.items()))
+
+
+def _in_output_folders(corpus: Corpus) -> dict[str, Provenance]:
+    """The API documents and schemas in a folder only a build writes (``OUTPUT_FOLDERS``)."""
+    found: dict[str, Provenance] = {}
+    for path, document in corpus.documents.items():
+        folders = path.split("/")[:-1]
+        named = [f for f in folders if f.lower() in OUTPUT_FOLDERS]
+        if named and document.kind in _COMPARED:
+            found[path] = Provenance(GENERATED, f"in a build's output folder, `{named[-1]}/`")
+    return found
 
 
 def rendered_together(found: Mapping[str, Provenance], first: str, second: str) -> bool:

@@ -120,6 +120,10 @@ INSTALLED_FOLDER_NAMES: dict[str, str] = {
 }
 
 
+_ENVIRONMENT_FOLDERS = frozenset({"bin", "Scripts", "lib", "Lib", "lib64", "include", "Include"})
+_ALONE = frozenset({"pyvenv.cfg", ".gitignore"})
+
+
 def installed_folder(name: str, files: Collection[str], folders: Collection[str]) -> str | None:
     """Why the folder ``name``, holding ``files`` and ``folders``, is installed software or a
     tool's cache and not the repository's content (None: it is content).
@@ -130,7 +134,10 @@ def installed_folder(name: str, files: Collection[str], folders: Collection[str]
     named = INSTALLED_FOLDER_NAMES.get(name)
     if named is not None:
         return named
-    if "pyvenv.cfg" in files:  # PEP 405: every virtual environment has one (venv, virtualenv, uv)
+    # PEP 405: every virtual environment has a pyvenv.cfg, beside its own bin/ (Scripts/) and
+    # lib/. A pyvenv.cfg committed alone beside a tool's script (the environment itself
+    # ignored by git) leaves the folder the repository's content.
+    if "pyvenv.cfg" in files and (_ENVIRONMENT_FOLDERS & set(folders) or set(files) <= _ALONE):
         return "a Python virtual environment (pyvenv.cfg)"
     if "conda-meta" in folders:
         return "a conda environment (conda-meta/)"

@@ -16,7 +16,11 @@ reads each file's lines once a run). What is read of them is here, once:
   variables it sets, and a launcher (``npx -y``, ``sudo``);
 - :func:`shorter`: the line as evidence quotes it;
 - :func:`expanded`: a shell script's lines with the variables it sets to a path written out
-  (``spec="$root/api.yml"`` then ``-o "$spec"``).
+  (``spec="$root/api.yml"`` then ``-o "$spec"``);
+- :func:`make_expanded`: a Makefile's lines with the variables it sets to one word written out
+  (``OUT = dist`` then ``-o $(OUT)/api.yaml``), the others as a shell's ``${NAME}``;
+- :func:`variable_pattern`: the files a name holding a variable may stand for
+  (``computable/$(SPEC)-codegen.yaml``: each ``computable/*-codegen.yaml``).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from collections.abc import Iterable, Iterator, Sequence
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".mk")
 SHELL_SCRIPTS = (".sh", ".bash")  # run line after line: a `cd` moves the lines that follow
 _SCRIPT_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile"})
+_MAKEFILES = frozenset({"Makefile", "makefile", "GNUmakefile"})
 _WORKFLOW = re.compile(r"(^|/)\.github/workflows/[^/]+\.ya?ml$|(^|/)\.gitlab-ci\.ya?ml$")
 SCRIPT_LIMIT = 2_000  # build files read at most (a monorepo's thousands of scripts: the first)
 
@@ -135,6 +140,8 @@ _USE = re.compile(r"'[^']*'|\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
 _SELF = frozenset({"$0", "${0}", "${BASH_SOURCE[0]}", "${BASH_SOURCE}", "$BASH_SOURCE"})
 # Commands whose output is a path computed from their one argument (their options aside).
 _PATH_COMMANDS = frozenset({"realpath", "readlink", "dirname"})
+# A parameter with a default value: `${3:-out.yaml}`, `${OUT-out.yaml}` (POSIX 2.6.2).
+_DEFAULT = re.compile(r"\$\{(?:[0-9]|[A-Za-z_]\w*):?-([^{}$`]+)\}")
 _CD_PWD = re.compile(r"^cd\s+(?:--\s+)?(\S.*?)\s*(?:&&|;)\s*pwd(?:\s+-[PL])?$")
 
 
@@ -202,6 +209,11 @@ def _value(text: str, known: dict[str, _Path], script: str) -> _Path | None:
         known, text = {**known, "_printed": printed}, "${_printed}" + text[end + 1 :]
     if text in _SELF:
         return _Path(script, True)
+    default = _DEFAULT.fullmatch(text)
+    if default is not None:
+        # `${3:-api.yaml}`: an argument with a default (POSIX 2.6.2), the file the script
+        # writes when run as its usage line shows.
+        return _value(default.group(1), known, script)
     parts: list[str] = []
     rooted = False
     position = 0
@@ -317,3 +329,66 @@ def _inside_root(text: str) -> str | None:
         else:
             parts.append(part)
     return "/".join(parts)
+
+
+# --- a Makefile's variables -----------------------------------------------------------------------
+
+# `NAME = value`, `NAME := value`, `NAME ?= value`, `NAME ::= value` (GNU make §6.2): a recipe's
+# `$(NAME)` and `${NAME}` are its value once make expands them (§6.1).
+_MAKE_ASSIGNMENT = re.compile(
+    r"^(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*(?::{1,3}|\?)?=\s*(.*)$"
+)
+_MAKE_USE = re.compile(r"\$\(([A-Za-z_][\w.-]*)\)|\$\{([A-Za-z_][\w.-]*)\}")
+
+
+def is_makefile(path: str) -> bool:
+    name = path.rpartition("/")[2]
+    return name in _MAKEFILES or name.endswith(".mk")
+
+
+def make_expanded(lines: Sequence[str]) -> list[str]:
+    """A Makefile's lines with the uses of the variables it sets to one word written out (never
+    run: read as text), the others written as a shell's ``${NAME}`` (a loop's ``SPEC=$$spec``,
+    a command-line ``make SPEC=x``: unknown here, one word each), and make's ``$$`` as the
+    shell's ``$``. A ``$(shell …)`` or a function call (``$(wildcard …)``) stays as written.
+    A later assignment replaces an earlier one (make's last wins for ``=`` too). Line numbers
+    are kept."""
+    known: dict[str, str] = {}
+    for line in lines:
+        if line.startswith("\t"):
+            continue  # a recipe line: never an assignment
+        match = _MAKE_ASSIGNMENT.match(line)
+        if match is not None:
+            value = match.group(2).strip()
+            if value and not any(c.isspace() for c in value) and "$" not in value:
+                known[match.group(1)] = value
+            else:
+                known.pop(match.group(1), None)
+
+    def written(use: re.Match[str]) -> str:
+        name = use.group(1) or use.group(2)
+        return known.get(name, "${" + name + "}")
+
+    return [_MAKE_USE.sub(written, line.replace("$$", "$")) for line in lines]
+
+
+# A variable in a name: a shell's `$NAME`/`${NAME}`, a template's `{expression}` (Python's
+# f-string, JavaScript's `${…}`, Ruby's `#{…}`), after make's are written as a shell's.
+_VARIABLE_PART = re.compile(r"[$#]?\{[^{}/]*\}|\$[A-Za-z_]\w*")
+
+
+def variable_pattern(name: str) -> tuple[str, re.Pattern[str]] | None:
+    """The files a name holding variables may stand for: (its folder as written, a pattern over
+    file names in it: each variable any text of one or more characters), or None: a name
+    without a variable, or one that says too little to stand for files (a variable in the
+    folder, a file name without an extension of its own: ``$(OUT)/api.yaml``, ``docs/$(PAGE)``)."""
+    if not _VARIABLE_PART.search(name):
+        return None
+    folder, _, file_name = name.rpartition("/")
+    literal = _VARIABLE_PART.sub("", name)
+    if not folder or _VARIABLE_PART.search(folder) or any(c in literal for c in "*?[]$"):
+        return None
+    parts = _VARIABLE_PART.split(file_name)
+    if "." not in parts[-1]:
+        return None  # no extension of its own: any file of the folder
+    return folder, re.compile("[^/]+?".join(re.escape(p) for p in parts) + "$")
