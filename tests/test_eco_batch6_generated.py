@@ -305,3 +305,54 @@ def test_a_generated_files_defect_its_source_has_is_reported_once(
     invalid = [f for f in findings(make_corpus(files)) if f["rule"] == "openapi-invalid"]
     # The path parameter no operation declares is reported at the source, and once only.
     assert [f["location"]["path"] for f in invalid] == ["specs/kennel.yaml"]
+
+
+# --- a table-schema style source is a schema ----------------------------------------------------
+
+PHONE = {
+    "name": "phone",
+    "path": "phones.csv",
+    "datapackage_metadata": {"format": "csv"},
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "extension": {"type": "number", "example": "100"},
+    },
+}
+
+
+def test_a_table_schema_style_source_is_a_schema_and_its_defect_reported_once(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The source has keys of its own beside `type` and `properties`; a build compiles it (and
+    # another table that references it) into `compiled/`.
+    package = {
+        "type": "object",
+        "properties": {"phones": {"type": "array", "items": PHONE}, "id": {"type": "string"}},
+    }
+    root = make_corpus(
+        {
+            "schema/phone.json": json.dumps(PHONE, indent=2),
+            "schema/compiled/phone.json": json.dumps(PHONE, indent=1),
+            "schema/compiled/package.json": json.dumps(package, indent=2),
+        }
+    )
+    assert "`type: object`" in listing(root)["schema/phone.json"]
+    invalid = [f for f in findings(root) if f["rule"] == "example-invalid"]
+    assert [f["location"]["path"] for f in invalid] == ["schema/phone.json"]
+
+
+def test_a_data_file_with_a_type_and_properties_of_values_stays_data(
+    make_corpus: MakeCorpus,
+) -> None:
+    record = {"name": "x", "type": "object", "properties": {"colour": "red", "size": 3}}
+    assert "data" in listing(make_corpus({"records/x.json": json.dumps(record)}))["records/x.json"]
+
+
+def test_a_repository_that_publishes_only_its_builds_output_is_judged_there(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The sources are kept elsewhere: the committed output is all a maintainer has here.
+    root = make_corpus({"dist/kennel.yaml": KENNEL})
+    assert "dist/kennel.yaml" not in Context.load(root).provenance
+    assert run_rule(root, "undeclared-tag") != []

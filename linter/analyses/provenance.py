@@ -158,14 +158,20 @@ def provenance(
 
 
 def _in_output_folders(corpus: Corpus) -> dict[str, Provenance]:
-    """The API documents and schemas in a folder only a build writes (``OUTPUT_FOLDERS``)."""
+    """The API documents and schemas in a folder only a build writes (``OUTPUT_FOLDERS``), when
+    the repository holds others, its sources: a repository that publishes only its build's
+    output (the sources kept elsewhere) has its findings there, where it can act on them."""
     found: dict[str, Provenance] = {}
+    sources = False
     for path, document in corpus.documents.items():
-        folders = path.split("/")[:-1]
-        named = [f for f in folders if f.lower() in OUTPUT_FOLDERS]
-        if named and document.kind in _COMPARED:
+        if document.kind not in _COMPARED:
+            continue
+        named = [f for f in path.split("/")[:-1] if f.lower() in OUTPUT_FOLDERS]
+        if named:
             found[path] = Provenance(GENERATED, f"in a build's output folder, `{named[-1]}/`")
-    return found
+        else:
+            sources = True
+    return found if sources else {}
 
 
 def rendered_together(found: Mapping[str, Provenance], first: str, second: str) -> bool:

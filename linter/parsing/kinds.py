@@ -447,8 +447,10 @@ def looks_like_schema(data: Any) -> bool:
     if not isinstance(data, dict) or not data:
         return False
     keys = [k for k in data if not k.startswith("x-")]
-    if not keys or not all(k in SCHEMA_KEYWORDS for k in keys):
+    if not keys:
         return False
+    if not all(k in SCHEMA_KEYWORDS for k in keys):
+        return _object_schema(data)
     if not any(k in SHAPING_KEYWORDS for k in keys):
         return False
     if contradicts_schema(data):
@@ -457,6 +459,21 @@ def looks_like_schema(data: Any) -> bool:
     return properties is None or (
         isinstance(properties, dict)
         and all(isinstance(v, (dict, bool)) for v in properties.values())
+    )
+
+
+def _object_schema(data: dict[str, Any]) -> bool:
+    """Whether a document with keys of its own (a data package's ``name``, ``path``) is still an
+    object schema: ``"type": "object"`` and two or more ``properties`` that are each a schema
+    (a shaping keyword apiece). JSON Schema lets any other keyword be an annotation (2020-12
+    Core §6.5), and a table-schema style file (each table's columns as `properties`) is read
+    so, not as data."""
+    properties = data.get("properties")
+    return (
+        data.get("type") == "object"
+        and isinstance(properties, dict)
+        and len(properties) >= 2
+        and all(isinstance(v, dict) and SHAPING_KEYWORDS & set(v) for v in properties.values())
     )
 
 
@@ -530,5 +547,13 @@ def classify(
     if path.lower().endswith(".schema.json") and isinstance(data, (dict, bool)):
         return Classification(DocumentKind.SCHEMA, "", "named `*.schema.json`")
     if looks_like_schema(data):
-        return Classification(DocumentKind.SCHEMA, "", "its keywords are JSON Schema keywords")
+        own = isinstance(data, dict) and any(
+            k not in SCHEMA_KEYWORDS and not k.startswith("x-") for k in data
+        )
+        reason = (
+            "`type: object` with schemas as `properties` (its other keys annotations)"
+            if own
+            else "its keywords are JSON Schema keywords"
+        )
+        return Classification(DocumentKind.SCHEMA, "", reason)
     return Classification(DocumentKind.DATA, reason="not a schema, API document or instance")
