@@ -17,7 +17,7 @@ from test_provenance import findings, listing
 
 from conftest import run_rule
 from speclint.analyses.context import Context
-from speclint.analyses.provenance import BUNDLE, GENERATED
+from speclint.analyses.provenance import BUNDLE, COPY, GENERATED
 from speclint.parsing.shell import expanded, make_expanded, variable_pattern
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -356,3 +356,56 @@ def test_a_repository_that_publishes_only_its_builds_output_is_judged_there(
     root = make_corpus({"dist/kennel.yaml": KENNEL})
     assert "dist/kennel.yaml" not in Context.load(root).provenance
     assert run_rule(root, "undeclared-tag") != []
+
+
+# --- a script called with arguments; a site build's copy of a generated file ---------------------
+
+GENERATE_ALL = "#!/usr/bin/env bash\n./generate.sh api/kennel.json yaml ../site/source/swagger\n"
+GENERATE = yaml(
+    """
+    #!/usr/bin/env bash
+    INPUT="$1"
+    EXT="$2"
+    OUTPUT_DIR="$3"
+    java -jar $HOME/codegen.jar generate -i $INPUT -o /tmp/gen
+    NAME=`basename $INPUT .json`
+    OUTFILE="${NAME}.$EXT"
+    cp /tmp/gen/openapi.$EXT $OUTPUT_DIR/$OUTFILE
+    """
+)
+
+
+def test_a_scripts_arguments_name_the_file_it_copies_into_place(make_corpus: MakeCorpus) -> None:
+    lines = expanded("gen/generate.sh", GENERATE.splitlines(), ["api/k.json", "yaml", "../out"])
+    assert lines[-1] == "cp /tmp/gen/openapi.yaml ../out/k.yaml"
+    rendered = KENNEL.replace("the dogs\n", "the dogs, " + "kept and fed " * 12 + "\n", 1)
+    root = make_corpus(
+        {
+            "gen/generate_all.sh": GENERATE_ALL,
+            "gen/generate.sh": GENERATE,
+            "gen/api/kennel.json": json.dumps({"openapi": "3.0.3", "paths": {}}),
+            "site/source/swagger/kennel.yaml": rendered,
+            # the site generator's output: a byte-identical copy, found first in path order
+            "docs/swagger/kennel.yaml": rendered,
+        }
+    )
+    made = Context.load(root).provenance
+    assert made["site/source/swagger/kennel.yaml"].kind == GENERATED
+    assert "gen/generate.sh:8" in made["site/source/swagger/kennel.yaml"].evidence
+    assert made["docs/swagger/kennel.yaml"].kind == COPY
+    assert made["docs/swagger/kennel.yaml"].sources == ("site/source/swagger/kennel.yaml",)
+    assert [f for f in findings(root) if f["rule"] == "undeclared-tag"] == []
+
+
+def test_a_copy_a_build_makes_of_a_source_leaves_the_source_first(make_corpus: MakeCorpus) -> None:
+    script = "#!/bin/sh\ncp api/kennel.yaml docs/kennel.yaml\n"
+    kennel = KENNEL.replace("the dogs\n", "the dogs, " + "kept and fed " * 12 + "\n", 1)
+    root = make_corpus(
+        {"publish.sh": script, "api/kennel.yaml": kennel, "docs/kennel.yaml": kennel}
+    )
+    made = Context.load(root).provenance
+    assert "api/kennel.yaml" not in made
+    assert made["docs/kennel.yaml"].kind == COPY
+    assert [f["location"]["path"] for f in findings(root) if f["rule"] == "undeclared-tag"] == [
+        "api/kennel.yaml"
+    ]

@@ -20,11 +20,15 @@ from dataclasses import dataclass
 from speclint.model.corpus import Corpus
 from speclint.parsing.reading import read_raw
 from speclint.parsing.shell import (
+    PIPELINES,
     SHELL_SCRIPTS,
     build_files,
+    command_words,
     expanded,
     is_makefile,
+    joined,
     make_expanded,
+    split_line,
     variable_pattern,
 )
 
@@ -75,6 +79,7 @@ def _read(corpus: Corpus) -> tuple[CommandFile, ...]:
         elif is_makefile(path):  # `$(OUT)` written out, a loop's `$(SPEC)` kept as `${SPEC}`
             written = make_expanded(written)
         found.append(CommandFile(path, text, tuple(written), True))
+    found += _calls(corpus, found)
     for path, document in corpus.documents.items():
         if path.rpartition("/")[2] != "package.json" or not document.usable:
             continue
@@ -83,6 +88,31 @@ def _read(corpus: Corpus) -> tuple[CommandFile, ...]:
             lines = tuple(v for _, v in sorted(scripts.items()) if isinstance(v, str))
             found.append(CommandFile(path, "\n".join(lines), lines, False))
     return tuple(found)
+
+
+CALLS_READ = 64  # script calls with arguments read, at most (each reads the callee once more)
+
+
+def _calls(corpus: Corpus, files: list[CommandFile]) -> list[CommandFile]:
+    """A repository's shell script called with arguments by a build file's line (``./gen.sh
+    api/x.json yaml ../site/swagger``), read once more per call with its ``$1``, ``$2``...
+    written out: the files it writes are named by its caller's words."""
+    texts = {f.path: f.text for f in files if f.path.endswith(SHELL_SCRIPTS)}
+    found: list[CommandFile] = []
+    for caller in files:
+        for _, line in joined(caller.lines):
+            for words in split_line(line, PIPELINES):
+                command = command_words(words)
+                if len(command) < 2 or not words[0].endswith(SHELL_SCRIPTS):
+                    continue
+                if words[0].startswith(("/", "~", "$")) or len(found) >= CALLS_READ:
+                    continue
+                callee = posixpath.normpath(posixpath.join(caller.folder, words[0]))
+                if callee not in texts or callee == caller.path:
+                    continue
+                lines = expanded(callee, texts[callee].splitlines(), words[1:])
+                found.append(CommandFile(callee, texts[callee], tuple(lines), True))
+    return found
 
 
 def find_named(corpus: Corpus, name: str, *starts: str, usable: bool = False) -> str | None:

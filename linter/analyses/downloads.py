@@ -90,7 +90,7 @@ def downloads(corpus: Corpus) -> dict[str, str]:
 
 # Options naming the file a build command writes (a generator's `--output`, a compiler's `-o`).
 _WRITES = frozenset({"-o", "--output", "--out", "--outfile", "--output-file"})
-_OUTPUTS = re.compile(r"(^|\s)(-o|--output|--out|--outfile|--output-file)(\s|=)|>")
+_OUTPUTS = re.compile(r"(^|\s)(-o|--output|--out|--outfile|--output-file)(\s|=)|>|(^|[\s;&|(])cp\s")
 
 
 def build_outputs(corpus: Corpus) -> dict[str, str]:
@@ -429,6 +429,10 @@ def _build_writes(
 
 
 def _outputs(words: list[str]) -> Iterator[str]:
+    names = [w for w in words[1:] if not w.startswith("-")]
+    if words and words[0] == "cp" and len(names) == 2 and ">" not in words:
+        yield names[1]  # `cp tool-output/openapi.yaml site/api.yaml`: the file it writes
+        return
     for index, word in enumerate(words):
         following = words[index + 1] if index + 1 < len(words) else None
         if word in _WRITES and following is not None:

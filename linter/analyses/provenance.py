@@ -38,8 +38,9 @@ Provenance is decided once, here, by evidence, and ``speclint files`` shows it:
     reflowed lines, YAML 1.1 booleans); or a byte-identical copy of another checked document of the same name and version, in another
     folder (256 characters or more: two tiny files that agree say nothing; two files of different
     names that agree are two documents; a release folder's unchanged file is that release's
-    own, ``speclint.parsing.versions``). Of identical files the source is the one not otherwise marked generated,
-    then the one not under a build-output folder (``build/``, ``dist/``, ``generated/``...), then
+    own, ``speclint.parsing.versions``). Of identical files the source is the one a build
+    command writes from something else (the copies are made from it), then the one not
+    otherwise marked generated, then the one not under a build-output folder (``build/``, ``dist/``, ``generated/``...), then
     the one not in a folder of proposals (``kinds.DESIGN_FOLDERS``: a draft copies the standard),
     then the one more other files reference, then the first in path order (the history, which would
     say which came first, is not read);
@@ -139,14 +140,16 @@ def provenance(
         found.setdefault(
             path, Provenance(GENERATED, f"a bundle that embeds {count} other corpus schemas")
         )
-    for path, made in _copies(corpus, index, found).items():
+    inputs = build_inputs(corpus)
+    written = build_outputs(corpus)
+    built = {path: inputs.get(path, ()) for path in written}
+    for path, made in _copies(corpus, index, found, built).items():
         found.setdefault(path, made)
     for path, made in _renderings(corpus, found).items():
         found.setdefault(path, made)
     for path, made in _bundles(corpus, index, found).items():
         found.setdefault(path, made)
-    inputs = build_inputs(corpus)
-    for path, command in build_outputs(corpus).items():
+    for path, command in written.items():
         found.setdefault(path, Provenance(GENERATED, command, inputs=inputs.get(path, ())))
     for path, evidence in program_outputs(corpus).items():
         found.setdefault(path, Provenance(GENERATED, evidence))
@@ -281,7 +284,10 @@ def _renderings(corpus: Corpus, marked: Mapping[str, Provenance]) -> dict[str, P
 
 
 def _copies(
-    corpus: Corpus, index: ReferenceIndex, marked: Mapping[str, Provenance]
+    corpus: Corpus,
+    index: ReferenceIndex,
+    marked: Mapping[str, Provenance],
+    built: Mapping[str, tuple[str, ...]],
 ) -> dict[str, Provenance]:
     by_text: dict[tuple[str, str, str], list[str]] = {}
     for path, document in corpus.documents.items():
@@ -311,9 +317,13 @@ def _copies(
     found: dict[str, Provenance] = {}
     for paths in groups:
 
-        def preference(path: str) -> tuple[bool, bool, bool, int, str]:
+        def preference(path: str, paths: list[str] = paths) -> tuple[int, bool, bool, int, str]:
             in_build = bool(BUILD_FOLDERS & set(path.lower().split("/")[:-1]))
-            return (path in marked, in_build, in_design_folder(path), -incoming[path], path)
+            # A build command writes it from something else (a generator's output, which the
+            # site build then copies): the first of the copies, the others made from it.
+            first = path in built and not set(built[path]) & set(paths)
+            rank = 0 if first else 2 if path in marked or path in built else 1
+            return (rank, in_build, in_design_folder(path), -incoming[path], path)
 
         source = min(paths, key=preference)
         for path in paths:

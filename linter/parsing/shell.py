@@ -135,7 +135,7 @@ def shorter(line: str, limit: int = 80) -> str:
 # `name=value`, `export name=value`, `readonly`/`local`/`declare` too: one assignment on its line.
 _ASSIGNMENT = re.compile(r"^\s*(?:(?:export|readonly|local|declare)\s+)?([A-Za-z_]\w*)=(\S.*|)$")
 # A variable's use: `$name`, `${name}`; a single-quoted span is text (matched first, kept).
-_USE = re.compile(r"'[^']*'|\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
+_USE = re.compile(r"'[^']*'|\$\{([A-Za-z_]\w*|[0-9])\}|\$([A-Za-z_]\w*|[0-9])")
 # The script's own path, as a shell names it.
 _SELF = frozenset({"$0", "${0}", "${BASH_SOURCE[0]}", "${BASH_SOURCE}", "$BASH_SOURCE"})
 # Commands whose output is a path computed from their one argument (their options aside).
@@ -154,7 +154,7 @@ class _Path:
         self.value, self.rooted = value, rooted
 
 
-def expanded(path: str, lines: Sequence[str]) -> list[str]:
+def expanded(path: str, lines: Sequence[str], arguments: Sequence[str] = ()) -> list[str]:
     """The lines of the shell script ``path`` with the uses of the variables it sets to a path
     written out (never run: read as text). A variable is known from its assignment on a line of
     its own to a path: a name (``out=build/api.yaml``), other known variables
@@ -163,8 +163,13 @@ def expanded(path: str, lines: Sequence[str]) -> list[str]:
     path derived from the script's is written relative to the script's folder (where names are
     read from first). Anything else (a command's output, an unknown variable, a path out of the
     root) leaves the variable unknown, and a later assignment replaces an earlier one, line
-    after line (a branch's assignment is read as if it ran). Line numbers are kept."""
-    known: dict[str, _Path] = {}
+    after line (a branch's assignment is read as if it ran). ``arguments``: the words a build
+    line calls the script with, its ``$1``, ``$2``... Line numbers are kept."""
+    known: dict[str, _Path] = {
+        str(number): _Path(word, False)
+        for number, word in enumerate(arguments[:9], start=1)
+        if word and not any(c in word for c in "$`*?~\"'(){}[]<>|&;")
+    }
     folder = posixpath.dirname(path)
     out: list[str] = []
     for line in lines:
@@ -200,6 +205,8 @@ def _value(text: str, known: dict[str, _Path], script: str) -> _Path | None:
     elif len(text) >= 2 and text[0] == text[-1] == "'":
         inner = text[1:-1]
         return None if not inner or "'" in inner else _Path(inner, False)
+    if len(text) >= 2 and text[0] == text[-1] == "`" and "`" not in text[1:-1]:
+        text = "$(" + text[1:-1] + ")"  # the old spelling of a command substitution
     if text.startswith("$("):
         end = _closing(text, 1)
         printed = _substituted(text[2:end].strip(), known, script) if end > 0 else None
@@ -217,7 +224,7 @@ def _value(text: str, known: dict[str, _Path], script: str) -> _Path | None:
     parts: list[str] = []
     rooted = False
     position = 0
-    for use in re.finditer(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)", text):
+    for use in re.finditer(r"\$\{([A-Za-z_]\w*|[0-9])\}|\$([A-Za-z_]\w*|[0-9])", text):
         value = known.get(use.group(1) or use.group(2))
         if value is None:
             return None
@@ -246,6 +253,16 @@ def _substituted(command: str, known: dict[str, _Path], script: str) -> _Path | 
     if moved is not None:
         return _value(moved.group(1), known, script)
     words = _words(command)
+    if words and words[0] == "basename" and len(words) in (2, 3):
+        # `basename "$1" .json`: the file's name, its suffix taken off (POSIX basename)
+        named = _value(words[1], known, script)
+        if named is None:
+            return None
+        name = posixpath.basename(named.value)
+        suffix = words[2] if len(words) == 3 else ""
+        if suffix and name.endswith(suffix) and name != suffix:
+            name = name[: -len(suffix)]
+        return _Path(name, False) if name else None
     if not words or words[0] not in _PATH_COMMANDS:
         return None
     arguments = [w for w in words[1:] if not w.startswith("-")]
