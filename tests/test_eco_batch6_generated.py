@@ -409,3 +409,21 @@ def test_a_copy_a_build_makes_of_a_source_leaves_the_source_first(make_corpus: M
     assert [f["location"]["path"] for f in findings(root) if f["rule"] == "undeclared-tag"] == [
         "api/kennel.yaml"
     ]
+
+
+def test_a_copy_of_a_download_is_not_generated(make_corpus: MakeCorpus) -> None:
+    # The API document is refreshed from the project's own site: fetched, then put in place.
+    workflow = yaml(
+        """
+        on: workflow_dispatch
+        jobs:
+          sync:
+            runs-on: ubuntu-latest
+            steps:
+              - run: |
+                  curl -sSf https://docs.example.com/kennel.yaml -o /tmp/kennel.yaml
+                  cp /tmp/kennel.yaml kennel.yaml
+        """
+    )
+    root = make_corpus({".github/workflows/sync.yml": workflow, "kennel.yaml": KENNEL})
+    assert "kennel.yaml" not in Context.load(root).provenance

@@ -416,7 +416,10 @@ def _build_writes(
                 command = command_words(words)
                 if not command or command[0] in _DOWNLOADERS or command[0] in _PRINTERS:
                     continue
-                for target in _outputs(command):
+                targets = list(_outputs(command))
+                if command[0] == "cp":
+                    targets = _copied_output(corpus, command, folder)
+                for target in targets:
                     if command.count(target) > 1:
                         continue  # rewritten in place (`jq . a.json > a.json`): not an output
                     path = find_named(corpus, target, folder)
@@ -428,11 +431,45 @@ def _build_writes(
                         yield path, command, folder, evidence
 
 
+def _copied_output(corpus: Corpus, command: list[str], folder: str) -> list[str]:
+    """The file a ``cp`` writes, when it copies what a generator of the build wrote (``codegen
+    -o /tmp/gen`` then ``cp /tmp/gen/openapi.yaml site/api.yaml``): the generator's output put
+    in place. A copy of a download (``curl -o /tmp/api.yml`` then ``cp /tmp/api.yml api.yml``)
+    or of a source is not (a byte-identical copy is found by content)."""
+    names = [w for w in command[1:] if not w.startswith("-")]
+    if len(names) != 2 or ">" in command:
+        return []
+    source = _place(names[0], folder)
+    made = _generator_outputs(corpus)
+    if any(source == out or source.startswith(out.rstrip("/") + "/") for out in made):
+        return [names[1]]
+    return []
+
+
+def _place(name: str, folder: str) -> str:
+    """A command's file name as a path: an absolute one as written, else from its folder."""
+    return posixpath.normpath(name if name.startswith("/") else posixpath.join(folder, name))
+
+
+def _generator_outputs(corpus: Corpus) -> frozenset[str]:
+    """What the build's generators write (``-o``, ``--output``, ``>``; not a download's, not a
+    copy's), as paths (``_place``), whether or not the corpus holds them. Read once a run."""
+    found: frozenset[str] | None = corpus.memo.get("generator_outputs")
+    if found is not None:
+        return found
+    outputs: set[str] = set()
+    for _, folder, lines in _command_lines(corpus, guides=False, candidate=_OUTPUTS):
+        for _, line in joined(lines):
+            for words in split_line(line, PIPELINES):
+                command = command_words(words)
+                if not command or command[0] in _DOWNLOADERS | _PRINTERS | {"cp"}:
+                    continue
+                outputs.update(_place(t, folder) for t in _outputs(command) if t)
+    corpus.memo["generator_outputs"] = found = frozenset(outputs)
+    return found
+
+
 def _outputs(words: list[str]) -> Iterator[str]:
-    names = [w for w in words[1:] if not w.startswith("-")]
-    if words and words[0] == "cp" and len(names) == 2 and ">" not in words:
-        yield names[1]  # `cp tool-output/openapi.yaml site/api.yaml`: the file it writes
-        return
     for index, word in enumerate(words):
         following = words[index + 1] if index + 1 < len(words) else None
         if word in _WRITES and following is not None:

@@ -103,13 +103,17 @@ def split_line(line: str, separators: frozenset[str] = COMMANDS) -> list[list[st
     return [words for words in commands if words]
 
 
+_YAML_LEADS = frozenset({"-", "run:", "cmd:", "|", "|-", "|+", ">-", ">+"})
+
+
 def command_words(tokens: list[str]) -> list[str]:
     """The command's words without what surrounds it in YAML or JSON (``- run:``,
     ``"bundle": "..."``), the variables it sets, a launcher and the launcher's options
     (``npx -y``); a package a launcher runs named by its command (``@asyncapi/cli@1`` is
     ``asyncapi``), the command by its name, not its folder (``./node_modules/.bin/redocly``)."""
     words = tokens
-    while words and (words[0] in ("-", "run:", "cmd:") or words[0].endswith(":")):
+    # A YAML block scalar's indicator (`run: |`) joins the first command line to it.
+    while words and (words[0] in _YAML_LEADS or words[0].endswith(":")):
         words = words[1:]
     while words and (("=" in words[0] and not words[0].startswith("-")) or words[0] in _LAUNCHERS):
         words = words[1:]
