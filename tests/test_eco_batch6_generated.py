@@ -427,3 +427,11 @@ def test_a_copy_of_a_download_is_not_generated(make_corpus: MakeCorpus) -> None:
     )
     root = make_corpus({".github/workflows/sync.yml": workflow, "kennel.yaml": KENNEL})
     assert "kennel.yaml" not in Context.load(root).provenance
+
+
+def test_an_object_schema_with_an_unknown_dollar_key_is_not_guessed(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `"$schema "` (a trailing space) names no dialect speclint knows: not read as a schema.
+    odd = {"$schema ": "http://json-schema.org/draft-07/schema#", **PHONE}
+    assert "data" in listing(make_corpus({"x/phone.json": json.dumps(odd)}))["x/phone.json"]

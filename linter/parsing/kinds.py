@@ -469,6 +469,8 @@ def _object_schema(data: dict[str, Any]) -> bool:
     Core §6.5), and a table-schema style file (each table's columns as `properties`) is read
     so, not as data."""
     properties = data.get("properties")
+    if any(k.startswith("$") and k not in SCHEMA_KEYWORDS for k in data):
+        return False  # a core keyword no dialect has (`"$schema "`): a dialect not known here
     return (
         data.get("type") == "object"
         and isinstance(properties, dict)
