@@ -86,7 +86,7 @@ from speclint.parsing.kinds import in_design_folder
 
 ID = "inline-copy"
 SEVERITY = Severity.WARNING
-FACTS = ("derived", "references")  # speclint.analyses.context
+FACTS = ("derived", "references", "provenance")  # speclint.analyses.context
 # Reads JSON/YAML documents only: its cached result stands while only prose changes.
 READS = "structured"
 

@@ -6,8 +6,10 @@ A bundler's merge (``speclint.analyses.merging``), a download and a generator's 
 workflows), read from the disk when no corpus document holds them, and ``package.json``
 scripts. :func:`command_files` reads them once a run, for every analysis that asks; what a line
 says is read by ``speclint.parsing.shell``, a shell script's lines with the paths its variables
-hold written out (``shell.expanded``: ``-o "$spec"`` names the file ``spec=…`` set). :func:`find_named` is how a command's file name is
-looked up in the corpus.
+hold written out (``shell.expanded``: ``-o "$spec"`` names the file ``spec=…`` set), a Makefile's
+too (``shell.make_expanded``: ``-o $(OUT)/api.yaml``). :func:`find_named` is how a command's file
+name is looked up in the corpus; :func:`find_matching`, a name holding a variable no line sets
+(a loop's ``$(SPEC)``): the files it may stand for.
 """
 
 from __future__ import annotations
@@ -17,7 +19,18 @@ from dataclasses import dataclass
 
 from speclint.model.corpus import Corpus
 from speclint.parsing.reading import read_raw
-from speclint.parsing.shell import SHELL_SCRIPTS, build_files, expanded
+from speclint.parsing.shell import (
+    PIPELINES,
+    SHELL_SCRIPTS,
+    build_files,
+    command_words,
+    expanded,
+    is_makefile,
+    joined,
+    make_expanded,
+    split_line,
+    variable_pattern,
+)
 
 
 @dataclass(frozen=True)
@@ -63,7 +76,10 @@ def _read(corpus: Corpus) -> tuple[CommandFile, ...]:
         written = text.splitlines()
         if path.endswith(SHELL_SCRIPTS):  # its variables written out (`-o "$spec"`)
             written = expanded(path, written)
+        elif is_makefile(path):  # `$(OUT)` written out, a loop's `$(SPEC)` kept as `${SPEC}`
+            written = make_expanded(written)
         found.append(CommandFile(path, text, tuple(written), True))
+    found += _calls(corpus, found)
     for path, document in corpus.documents.items():
         if path.rpartition("/")[2] != "package.json" or not document.usable:
             continue
@@ -72,6 +88,31 @@ def _read(corpus: Corpus) -> tuple[CommandFile, ...]:
             lines = tuple(v for _, v in sorted(scripts.items()) if isinstance(v, str))
             found.append(CommandFile(path, "\n".join(lines), lines, False))
     return tuple(found)
+
+
+CALLS_READ = 64  # script calls with arguments read, at most (each reads the callee once more)
+
+
+def _calls(corpus: Corpus, files: list[CommandFile]) -> list[CommandFile]:
+    """A repository's shell script called with arguments by a build file's line (``./gen.sh
+    api/x.json yaml ../site/swagger``), read once more per call with its ``$1``, ``$2``...
+    written out: the files it writes are named by its caller's words."""
+    texts = {f.path: f.text for f in files if f.path.endswith(SHELL_SCRIPTS)}
+    found: list[CommandFile] = []
+    for caller in files:
+        for _, line in joined(caller.lines):
+            for words in split_line(line, PIPELINES):
+                command = command_words(words)
+                if len(command) < 2 or not words[0].endswith(SHELL_SCRIPTS):
+                    continue
+                if words[0].startswith(("/", "~", "$")) or len(found) >= CALLS_READ:
+                    continue
+                callee = posixpath.normpath(posixpath.join(caller.folder, words[0]))
+                if callee not in texts or callee == caller.path:
+                    continue
+                lines = expanded(callee, texts[callee].splitlines(), words[1:])
+                found.append(CommandFile(callee, texts[callee], tuple(lines), True))
+    return found
 
 
 def find_named(
@@ -96,3 +137,36 @@ def find_named(
         if document is not None and (document.usable or not usable):
             return path
     return None
+
+
+def find_matching(corpus: Corpus, name: str, *starts: str) -> list[str]:
+    """The corpus documents a name holding a variable may stand for (``shell.variable_pattern``:
+    ``computable/${SPEC}-codegen.yaml``, every ``computable/*-codegen.yaml``), read from each
+    of ``starts``, then the root, the first folder that holds one; never out of the root."""
+    pattern = variable_pattern(name)
+    if pattern is None or name.startswith(("/", "~")) or "://" in name:
+        return []
+    folder, file_name = pattern
+    for start in dict.fromkeys((*starts, "")):
+        where = posixpath.normpath(posixpath.join(start, folder))
+        if where == ".." or where.startswith("../") or where.startswith("/"):
+            continue
+        found = [
+            path
+            for path in _in_folder(corpus).get("" if where == "." else where, ())
+            if file_name.match(path.rpartition("/")[2])
+        ]
+        if found:
+            return found
+    return []
+
+
+def _in_folder(corpus: Corpus) -> dict[str, tuple[str, ...]]:
+    """The corpus documents by folder, in path order; made once a run."""
+    found: dict[str, tuple[str, ...]] | None = corpus.memo.get("documents_in_folder")
+    if found is None:
+        folders: dict[str, list[str]] = {}
+        for path in sorted(corpus.documents):
+            folders.setdefault(posixpath.dirname(path), []).append(path)
+        found = corpus.memo["documents_in_folder"] = {k: tuple(v) for k, v in folders.items()}
+    return found

@@ -45,7 +45,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from speclint.analyses.commands import command_files, find_named
+from speclint.analyses.commands import command_files, find_matching, find_named
 from speclint.model.corpus import Corpus
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.reading import read_raw
@@ -90,7 +90,7 @@ def downloads(corpus: Corpus) -> dict[str, str]:
 
 # Options naming the file a build command writes (a generator's `--output`, a compiler's `-o`).
 _WRITES = frozenset({"-o", "--output", "--out", "--outfile", "--output-file"})
-_OUTPUTS = re.compile(r"(^|\s)(-o|--output|--out|--outfile|--output-file)(\s|=)|>")
+_OUTPUTS = re.compile(r"(^|\s)(-o|--output|--out|--outfile|--output-file)(\s|=)|>|(^|[\s;&|(])cp\s")
 
 
 def build_outputs(corpus: Corpus) -> dict[str, str]:
@@ -176,6 +176,50 @@ def _writes_of(corpus: Corpus, program: str) -> Iterator[tuple[str, str]]:
                 yield match.group(1), line.strip()
 
 
+# A template's expression (Python's f-string `{x}`, JavaScript's `${x}`, Ruby's `#{x}`): read as
+# one variable, so that the quotes inside it (`{m['operationId']}`) do not end the string.
+_EXPRESSION = re.compile(r"[$#]?\{[^{}\n]*\}")
+# A JSON or YAML path in a string of a program: a folder and a file name (triple-quoted too).
+_WRITTEN_PATH = re.compile(r"(\"\"\"|'''|[\"'`])([^\"'`\s]*/[^\"'`\s/]+\.(?:json|ya?ml))\1")
+PROGRAMS_READ = 1_000  # programs of the repository read for the files they write, at most
+
+
+def program_outputs(corpus: Corpus) -> dict[str, str]:
+    """Each corpus file a program of the repository writes by a path (``open(
+    f"../static/schemas/{name}_get.json", "w")``, ``fs.writeFileSync("dist/api.json", …)``),
+    whether or not a build command runs it (a maintainer's tool run by hand) -> the evidence.
+    Read as text, never run: a write call's line naming a folder and a JSON or YAML file, a
+    template's expressions standing for any name (``commands.find_matching``), read from the
+    program's folder, then the root. A program that names the path again (reads it back: a
+    formatter rewriting files in place) is not its only writer: not read."""
+    found: dict[str, str] | None = corpus.memo.get("program_outputs")
+    if found is not None:
+        return found
+    found = {}
+    programs = [p for p in sorted(corpus.tree) if _PROGRAM.search(p)][:PROGRAMS_READ]
+    for program in programs:
+        text = program_text(corpus, program)
+        if text is None or not _WRITE_CALL.search(text):
+            continue
+        written = text.splitlines()
+        lines = [_EXPRESSION.sub("{}", line) for line in written]
+        folder = posixpath.dirname(program)
+        for number, line in enumerate(lines):
+            if not _WRITE_CALL.search(line):
+                continue
+            shown = f"`{program}` writes it (`{shorter(written[number].strip())}`)"
+            for match in _WRITTEN_PATH.finditer(line):
+                name = match.group(2)
+                if sum(name in other for other in lines) > 1:
+                    continue  # named again (read back, rewritten in place): not only written
+                named = find_named(corpus, name, folder)
+                paths = [named] if named is not None else find_matching(corpus, name, folder)
+                for path in paths:
+                    found.setdefault(path, shown)
+    corpus.memo["program_outputs"] = found = dict(sorted(found.items()))
+    return found
+
+
 def program_text_names(corpus: Corpus, program: str, name: str) -> bool:
     """Whether ``program``'s text names ``name`` as a string or a path's segment."""
     text = program_text(corpus, program)
@@ -236,7 +280,10 @@ def bundled_outputs(corpus: Corpus) -> dict[str, tuple[tuple[str, ...], str]]:
     flatten src.yml -o api.yml``, ``redocly bundle src.yaml -o dist/api.yaml``) -> (its
     sources, the evidence)."""
     found: dict[str, tuple[tuple[str, ...], str]] = {}
-    for path, command, folder, evidence in _build_writes(corpus):
+    # A guide's fence too ("run `swagger-cli bundle api/index.yaml --outfile api/build/api.yaml`
+    # from the root"): a bundler's command naming both a source and an output of the corpus
+    # says how the output is made, wherever it is written.
+    for path, command, folder, evidence in _build_writes(corpus, guides=True):
         if path in found or tuple(command[:2]) not in _BUNDLERS:
             continue
         sources = []
@@ -351,10 +398,13 @@ def _copy(command: list[str]) -> tuple[str, tuple[str, ...]] | None:
 _PRINTERS = frozenset({"echo", "printf"})
 
 
-def _build_writes(corpus: Corpus) -> Iterator[tuple[str, list[str], str, str]]:
+def _build_writes(
+    corpus: Corpus, guides: bool = False
+) -> Iterator[tuple[str, list[str], str, str]]:
     """(a corpus file a build command writes, the command's words, the folder its names are
-    read from, the evidence), in the order the lines are read."""
-    for where, folder, lines in _command_lines(corpus, guides=False, candidate=_OUTPUTS):
+    read from, the evidence), in the order the lines are read (a guide's shell fences too,
+    with ``guides``)."""
+    for where, folder, lines in _command_lines(corpus, guides=guides, candidate=_OUTPUTS):
         for number, line in joined(lines):
             if not _OUTPUTS.search(line):
                 continue
@@ -362,13 +412,57 @@ def _build_writes(corpus: Corpus) -> Iterator[tuple[str, list[str], str, str]]:
                 command = command_words(words)
                 if not command or command[0] in _DOWNLOADERS or command[0] in _PRINTERS:
                     continue
-                for target in _outputs(command):
-                    path = find_named(corpus, target, folder)
+                targets = list(_outputs(command))
+                if command[0] == "cp":
+                    targets = _copied_output(corpus, command, folder)
+                for target in targets:
                     if command.count(target) > 1:
                         continue  # rewritten in place (`jq . a.json > a.json`): not an output
-                    if path is not None:
-                        evidence = f"written by `{shorter(line)}` in {where(number)}"
+                    path = find_named(corpus, target, folder)
+                    # A name holding a variable no line sets (a Makefile loop's `$(SPEC)`)
+                    # stands for each file it matches.
+                    paths = [path] if path is not None else find_matching(corpus, target, folder)
+                    evidence = f"written by `{shorter(line)}` in {where(number)}"
+                    for path in paths:
                         yield path, command, folder, evidence
+
+
+def _copied_output(corpus: Corpus, command: list[str], folder: str) -> list[str]:
+    """The file a ``cp`` writes, when it copies what a generator of the build wrote (``codegen
+    -o /tmp/gen`` then ``cp /tmp/gen/openapi.yaml site/api.yaml``): the generator's output put
+    in place. A copy of a download (``curl -o /tmp/api.yml`` then ``cp /tmp/api.yml api.yml``)
+    or of a source is not (a byte-identical copy is found by content)."""
+    names = [w for w in command[1:] if not w.startswith("-")]
+    if len(names) != 2 or ">" in command:
+        return []
+    source = _place(names[0], folder)
+    made = _generator_outputs(corpus)
+    if any(source == out or source.startswith(out.rstrip("/") + "/") for out in made):
+        return [names[1]]
+    return []
+
+
+def _place(name: str, folder: str) -> str:
+    """A command's file name as a path: an absolute one as written, else from its folder."""
+    return posixpath.normpath(name if name.startswith("/") else posixpath.join(folder, name))
+
+
+def _generator_outputs(corpus: Corpus) -> frozenset[str]:
+    """What the build's generators write (``-o``, ``--output``, ``>``; not a download's, not a
+    copy's), as paths (``_place``), whether or not the corpus holds them. Read once a run."""
+    found: frozenset[str] | None = corpus.memo.get("generator_outputs")
+    if found is not None:
+        return found
+    outputs: set[str] = set()
+    for _, folder, lines in _command_lines(corpus, guides=False, candidate=_OUTPUTS):
+        for _, line in joined(lines):
+            for words in split_line(line, PIPELINES):
+                command = command_words(words)
+                if not command or command[0] in _DOWNLOADERS | _PRINTERS | {"cp"}:
+                    continue
+                outputs.update(_place(t, folder) for t in _outputs(command) if t)
+    corpus.memo["generator_outputs"] = found = frozenset(outputs)
+    return found
 
 
 def _outputs(words: list[str]) -> Iterator[str]:
@@ -395,7 +489,7 @@ def _command_lines(
         if not document.usable or document.text is None:
             continue
         if document.kind is DocumentKind.MARKDOWN:
-            if not guides or not _CANDIDATE.search(document.text):
+            if not guides or not candidate.search(document.text):
                 continue
             prose = document.prose
             for fence in prose.fences if prose is not None else ():

@@ -33,6 +33,7 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.fences import resolve_schema
+from speclint.analyses.provenance import GENERATED
 from speclint.analyses.references import ref_sites
 from speclint.analyses.shapes import Site, follow_once, resolve, use_sites
 from speclint.analyses.units import kept_with_page
@@ -782,7 +783,16 @@ def inline_copies(corpus: Context, shapes: list[Shape], threshold: float = 0.8) 
     CQL2 operator ``op`` and ``args``), for a component of another name all of them. When a
     schema file defines the copy's own name, only that definition can be its original."""
     equivalence = Equivalence.of(shapes)
-    definitions = [s for s in shapes if s.site.document.kind is DocumentKind.SCHEMA]
+    # A file a tool writes (``speclint.analyses.provenance``: a script's per-endpoint schemas
+    # written from the API document) is made from the API's schemas, never the original the
+    # API copies: the API's own are the sources.
+    made = corpus.provenance
+    definitions = [
+        s
+        for s in shapes
+        if s.site.document.kind is DocumentKind.SCHEMA
+        and not (s.site.document.path in made and made[s.site.document.path].kind == GENERATED)
+    ]
     originals = {s.label for s in definitions if len(s.properties) >= 2}
     known = [(shape_names(s), s) for s in definitions]
     index = _NameIndex(known)

@@ -15,7 +15,11 @@ Provenance is decided once, here, by evidence, and ``speclint files`` shows it:
     --output path``, ``-o path``, ``> path`` in a script, a Makefile, a CI workflow or a
     ``package.json`` script: ``speclint.analyses.downloads.build_outputs``), unless it is a
     bundle or a copy; the API documents and schemas that command names are its ``inputs``
-    (``copy-drift`` never pairs a generated file with its own input);
+    (``copy-drift`` never pairs a generated file with its own input); a file a program of the
+    repository writes by a path, run by a build or by hand (``open(f"../static/{op}_get.json",
+    "w")``: ``speclint.analyses.downloads.program_outputs``); an API document or schema in a
+    folder only a build writes (``build/``, ``dist/``, ``generated/``, ``bundled/``,
+    ``compiled/``);
 ``vendored``
     ``linguist-vendored`` in a ``.gitattributes``; or a file the repository's own commands
     download (``curl … > api.json`` in a script, a workflow or a shell fence of its guide:
@@ -34,8 +38,9 @@ Provenance is decided once, here, by evidence, and ``speclint files`` shows it:
     reflowed lines, YAML 1.1 booleans); or a byte-identical copy of another checked document of the same name and version, in another
     folder (256 characters or more: two tiny files that agree say nothing; two files of different
     names that agree are two documents; a release folder's unchanged file is that release's
-    own, ``speclint.parsing.versions``). Of identical files the source is the one not otherwise marked generated,
-    then the one not under a build-output folder (``build/``, ``dist/``, ``generated/``...), then
+    own, ``speclint.parsing.versions``). Of identical files the source is the one a build
+    command writes from something else (the copies are made from it), then the one not
+    otherwise marked generated, then the one not under a build-output folder (``build/``, ``dist/``, ``generated/``...), then
     the one not in a folder of proposals (``kinds.DESIGN_FOLDERS``: a draft copies the standard),
     then the one more other files reference, then the first in path order (the history, which would
     say which came first, is not read);
@@ -68,7 +73,13 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from speclint.analyses.downloads import build_inputs, build_outputs, bundled_outputs, downloads
+from speclint.analyses.downloads import (
+    build_inputs,
+    build_outputs,
+    bundled_outputs,
+    downloads,
+    program_outputs,
+)
 from speclint.analyses.references import ReferenceIndex, root_base
 from speclint.model.corpus import VENDORED, Corpus, Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
@@ -88,6 +99,10 @@ DEPTH = 400  # nesting levels: deeper documents are not compared (no recursion o
 BUILD_FOLDERS = frozenset(
     {"build", "dist", "out", "output", "target", "generated", "gen", "bundled", "_site", "site"}
 )
+# Folders only a build writes (``npm run build``'s `dist/`, a bundler's `build/`): an API
+# document or schema there is output whatever command wrote it (the others above may hold a
+# project's own `site/` or `output/` schemas).
+OUTPUT_FOLDERS = frozenset({"build", "dist", "generated", "bundled", "compiled"})
 _COMPARED = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI, DocumentKind.SCHEMA)
 _JUDGED = (*_COMPARED, DocumentKind.INSTANCE, DocumentKind.MARKDOWN, DocumentKind.PROTO)
 _LICENSES = ("license", "licence", "copying")
@@ -125,18 +140,41 @@ def provenance(
         found.setdefault(
             path, Provenance(GENERATED, f"a bundle that embeds {count} other corpus schemas")
         )
-    for path, made in _copies(corpus, index, found).items():
+    inputs = build_inputs(corpus)
+    written = build_outputs(corpus)
+    built = {path: inputs.get(path, ()) for path in written}
+    for path, made in _copies(corpus, index, found, built).items():
         found.setdefault(path, made)
     for path, made in _renderings(corpus, found).items():
         found.setdefault(path, made)
     for path, made in _bundles(corpus, index, found).items():
         found.setdefault(path, made)
-    inputs = build_inputs(corpus)
-    for path, command in build_outputs(corpus).items():
+    for path, command in written.items():
         found.setdefault(path, Provenance(GENERATED, command, inputs=inputs.get(path, ())))
+    for path, evidence in program_outputs(corpus).items():
+        found.setdefault(path, Provenance(GENERATED, evidence))
     for path, made in _upstream(corpus).items():
         found.setdefault(path, made)
+    for path, made in _in_output_folders(corpus).items():
+        found.setdefault(path, made)
     return dict(sorted(found.items()))
+
+
+def _in_output_folders(corpus: Corpus) -> dict[str, Provenance]:
+    """The API documents and schemas in a folder only a build writes (``OUTPUT_FOLDERS``), when
+    the repository holds others, its sources: a repository that publishes only its build's
+    output (the sources kept elsewhere) has its findings there, where it can act on them."""
+    found: dict[str, Provenance] = {}
+    sources = False
+    for path, document in corpus.documents.items():
+        if document.kind not in _COMPARED:
+            continue
+        named = [f for f in path.split("/")[:-1] if f.lower() in OUTPUT_FOLDERS]
+        if named:
+            found[path] = Provenance(GENERATED, f"in a build's output folder, `{named[-1]}/`")
+        else:
+            sources = True
+    return found if sources else {}
 
 
 def rendered_together(found: Mapping[str, Provenance], first: str, second: str) -> bool:
@@ -246,7 +284,10 @@ def _renderings(corpus: Corpus, marked: Mapping[str, Provenance]) -> dict[str, P
 
 
 def _copies(
-    corpus: Corpus, index: ReferenceIndex, marked: Mapping[str, Provenance]
+    corpus: Corpus,
+    index: ReferenceIndex,
+    marked: Mapping[str, Provenance],
+    built: Mapping[str, tuple[str, ...]],
 ) -> dict[str, Provenance]:
     by_text: dict[tuple[str, str, str], list[str]] = {}
     for path, document in corpus.documents.items():
@@ -276,9 +317,13 @@ def _copies(
     found: dict[str, Provenance] = {}
     for paths in groups:
 
-        def preference(path: str) -> tuple[bool, bool, bool, int, str]:
+        def preference(path: str, paths: list[str] = paths) -> tuple[int, bool, bool, int, str]:
             in_build = bool(BUILD_FOLDERS & set(path.lower().split("/")[:-1]))
-            return (path in marked, in_build, in_design_folder(path), -incoming[path], path)
+            # A build command writes it from something else (a generator's output, which the
+            # site build then copies): the first of the copies, the others made from it.
+            first = path in built and not set(built[path]) & set(paths)
+            rank = 0 if first else 2 if path in marked or path in built else 1
+            return (rank, in_build, in_design_folder(path), -incoming[path], path)
 
         source = min(paths, key=preference)
         for path in paths:

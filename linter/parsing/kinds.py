@@ -120,6 +120,10 @@ INSTALLED_FOLDER_NAMES: dict[str, str] = {
 }
 
 
+_ENVIRONMENT_FOLDERS = frozenset({"bin", "Scripts", "lib", "Lib", "lib64", "include", "Include"})
+_ALONE = frozenset({"pyvenv.cfg", ".gitignore"})
+
+
 def installed_folder(name: str, files: Collection[str], folders: Collection[str]) -> str | None:
     """Why the folder ``name``, holding ``files`` and ``folders``, is installed software or a
     tool's cache and not the repository's content (None: it is content).
@@ -130,7 +134,10 @@ def installed_folder(name: str, files: Collection[str], folders: Collection[str]
     named = INSTALLED_FOLDER_NAMES.get(name)
     if named is not None:
         return named
-    if "pyvenv.cfg" in files:  # PEP 405: every virtual environment has one (venv, virtualenv, uv)
+    # PEP 405: every virtual environment has a pyvenv.cfg, beside its own bin/ (Scripts/) and
+    # lib/. A pyvenv.cfg committed alone beside a tool's script (the environment itself
+    # ignored by git) leaves the folder the repository's content.
+    if "pyvenv.cfg" in files and (_ENVIRONMENT_FOLDERS & set(folders) or set(files) <= _ALONE):
         return "a Python virtual environment (pyvenv.cfg)"
     if "conda-meta" in folders:
         return "a conda environment (conda-meta/)"
@@ -440,8 +447,10 @@ def looks_like_schema(data: Any) -> bool:
     if not isinstance(data, dict) or not data:
         return False
     keys = [k for k in data if not k.startswith("x-")]
-    if not keys or not all(k in SCHEMA_KEYWORDS for k in keys):
+    if not keys:
         return False
+    if not all(k in SCHEMA_KEYWORDS for k in keys):
+        return _object_schema(data)
     if not any(k in SHAPING_KEYWORDS for k in keys):
         return False
     if contradicts_schema(data):
@@ -450,6 +459,23 @@ def looks_like_schema(data: Any) -> bool:
     return properties is None or (
         isinstance(properties, dict)
         and all(isinstance(v, (dict, bool)) for v in properties.values())
+    )
+
+
+def _object_schema(data: dict[str, Any]) -> bool:
+    """Whether a document with keys of its own (a data package's ``name``, ``path``) is still an
+    object schema: ``"type": "object"`` and two or more ``properties`` that are each a schema
+    (a shaping keyword apiece). JSON Schema lets any other keyword be an annotation (2020-12
+    Core §6.5), and a table-schema style file (each table's columns as `properties`) is read
+    so, not as data."""
+    properties = data.get("properties")
+    if any(k.startswith("$") and k not in SCHEMA_KEYWORDS for k in data):
+        return False  # a core keyword no dialect has (`"$schema "`): a dialect not known here
+    return (
+        data.get("type") == "object"
+        and isinstance(properties, dict)
+        and len(properties) >= 2
+        and all(isinstance(v, dict) and SHAPING_KEYWORDS & set(v) for v in properties.values())
     )
 
 
@@ -523,5 +549,13 @@ def classify(
     if path.lower().endswith(".schema.json") and isinstance(data, (dict, bool)):
         return Classification(DocumentKind.SCHEMA, "", "named `*.schema.json`")
     if looks_like_schema(data):
-        return Classification(DocumentKind.SCHEMA, "", "its keywords are JSON Schema keywords")
+        own = isinstance(data, dict) and any(
+            k not in SCHEMA_KEYWORDS and not k.startswith("x-") for k in data
+        )
+        reason = (
+            "`type: object` with schemas as `properties` (its other keys annotations)"
+            if own
+            else "its keywords are JSON Schema keywords"
+        )
+        return Classification(DocumentKind.SCHEMA, "", reason)
     return Classification(DocumentKind.DATA, reason="not a schema, API document or instance")

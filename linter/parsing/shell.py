@@ -16,7 +16,11 @@ reads each file's lines once a run). What is read of them is here, once:
   variables it sets, and a launcher (``npx -y``, ``sudo``);
 - :func:`shorter`: the line as evidence quotes it;
 - :func:`expanded`: a shell script's lines with the variables it sets to a path written out
-  (``spec="$root/api.yml"`` then ``-o "$spec"``).
+  (``spec="$root/api.yml"`` then ``-o "$spec"``);
+- :func:`make_expanded`: a Makefile's lines with the variables it sets to one word written out
+  (``OUT = dist`` then ``-o $(OUT)/api.yaml``), the others as a shell's ``${NAME}``;
+- :func:`variable_pattern`: the files a name holding a variable may stand for
+  (``computable/$(SPEC)-codegen.yaml``: each ``computable/*-codegen.yaml``).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from collections.abc import Iterable, Iterator, Sequence
 _SCRIPT_SUFFIXES = (".sh", ".bash", ".mk")
 SHELL_SCRIPTS = (".sh", ".bash")  # run line after line: a `cd` moves the lines that follow
 _SCRIPT_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile", "justfile", "Justfile"})
+_MAKEFILES = frozenset({"Makefile", "makefile", "GNUmakefile"})
 _WORKFLOW = re.compile(r"(^|/)\.github/workflows/[^/]+\.ya?ml$|(^|/)\.gitlab-ci\.ya?ml$")
 SCRIPT_LIMIT = 2_000  # build files read at most (a monorepo's thousands of scripts: the first)
 
@@ -98,13 +103,17 @@ def split_line(line: str, separators: frozenset[str] = COMMANDS) -> list[list[st
     return [words for words in commands if words]
 
 
+_YAML_LEADS = frozenset({"-", "run:", "cmd:", "|", "|-", "|+", ">-", ">+"})
+
+
 def command_words(tokens: list[str]) -> list[str]:
     """The command's words without what surrounds it in YAML or JSON (``- run:``,
     ``"bundle": "..."``), the variables it sets, a launcher and the launcher's options
     (``npx -y``); a package a launcher runs named by its command (``@asyncapi/cli@1`` is
     ``asyncapi``), the command by its name, not its folder (``./node_modules/.bin/redocly``)."""
     words = tokens
-    while words and (words[0] in ("-", "run:", "cmd:") or words[0].endswith(":")):
+    # A YAML block scalar's indicator (`run: |`) joins the first command line to it.
+    while words and (words[0] in _YAML_LEADS or words[0].endswith(":")):
         words = words[1:]
     while words and (("=" in words[0] and not words[0].startswith("-")) or words[0] in _LAUNCHERS):
         words = words[1:]
@@ -130,11 +139,13 @@ def shorter(line: str, limit: int = 80) -> str:
 # `name=value`, `export name=value`, `readonly`/`local`/`declare` too: one assignment on its line.
 _ASSIGNMENT = re.compile(r"^\s*(?:(?:export|readonly|local|declare)\s+)?([A-Za-z_]\w*)=(\S.*|)$")
 # A variable's use: `$name`, `${name}`; a single-quoted span is text (matched first, kept).
-_USE = re.compile(r"'[^']*'|\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)")
+_USE = re.compile(r"'[^']*'|\$\{([A-Za-z_]\w*|[0-9])\}|\$([A-Za-z_]\w*|[0-9])")
 # The script's own path, as a shell names it.
 _SELF = frozenset({"$0", "${0}", "${BASH_SOURCE[0]}", "${BASH_SOURCE}", "$BASH_SOURCE"})
 # Commands whose output is a path computed from their one argument (their options aside).
 _PATH_COMMANDS = frozenset({"realpath", "readlink", "dirname"})
+# A parameter with a default value: `${3:-out.yaml}`, `${OUT-out.yaml}` (POSIX 2.6.2).
+_DEFAULT = re.compile(r"\$\{(?:[0-9]|[A-Za-z_]\w*):?-([^{}$`]+)\}")
 _CD_PWD = re.compile(r"^cd\s+(?:--\s+)?(\S.*?)\s*(?:&&|;)\s*pwd(?:\s+-[PL])?$")
 
 
@@ -147,7 +158,7 @@ class _Path:
         self.value, self.rooted = value, rooted
 
 
-def expanded(path: str, lines: Sequence[str]) -> list[str]:
+def expanded(path: str, lines: Sequence[str], arguments: Sequence[str] = ()) -> list[str]:
     """The lines of the shell script ``path`` with the uses of the variables it sets to a path
     written out (never run: read as text). A variable is known from its assignment on a line of
     its own to a path: a name (``out=build/api.yaml``), other known variables
@@ -156,8 +167,13 @@ def expanded(path: str, lines: Sequence[str]) -> list[str]:
     path derived from the script's is written relative to the script's folder (where names are
     read from first). Anything else (a command's output, an unknown variable, a path out of the
     root) leaves the variable unknown, and a later assignment replaces an earlier one, line
-    after line (a branch's assignment is read as if it ran). Line numbers are kept."""
-    known: dict[str, _Path] = {}
+    after line (a branch's assignment is read as if it ran). ``arguments``: the words a build
+    line calls the script with, its ``$1``, ``$2``... Line numbers are kept."""
+    known: dict[str, _Path] = {
+        str(number): _Path(word, False)
+        for number, word in enumerate(arguments[:9], start=1)
+        if word and not any(c in word for c in "$`*?~\"'(){}[]<>|&;")
+    }
     folder = posixpath.dirname(path)
     out: list[str] = []
     for line in lines:
@@ -193,6 +209,8 @@ def _value(text: str, known: dict[str, _Path], script: str) -> _Path | None:
     elif len(text) >= 2 and text[0] == text[-1] == "'":
         inner = text[1:-1]
         return None if not inner or "'" in inner else _Path(inner, False)
+    if len(text) >= 2 and text[0] == text[-1] == "`" and "`" not in text[1:-1]:
+        text = "$(" + text[1:-1] + ")"  # the old spelling of a command substitution
     if text.startswith("$("):
         end = _closing(text, 1)
         printed = _substituted(text[2:end].strip(), known, script) if end > 0 else None
@@ -202,10 +220,15 @@ def _value(text: str, known: dict[str, _Path], script: str) -> _Path | None:
         known, text = {**known, "_printed": printed}, "${_printed}" + text[end + 1 :]
     if text in _SELF:
         return _Path(script, True)
+    default = _DEFAULT.fullmatch(text)
+    if default is not None:
+        # `${3:-api.yaml}`: an argument with a default (POSIX 2.6.2), the file the script
+        # writes when run as its usage line shows.
+        return _value(default.group(1), known, script)
     parts: list[str] = []
     rooted = False
     position = 0
-    for use in re.finditer(r"\$\{([A-Za-z_]\w*)\}|\$([A-Za-z_]\w*)", text):
+    for use in re.finditer(r"\$\{([A-Za-z_]\w*|[0-9])\}|\$([A-Za-z_]\w*|[0-9])", text):
         value = known.get(use.group(1) or use.group(2))
         if value is None:
             return None
@@ -234,6 +257,16 @@ def _substituted(command: str, known: dict[str, _Path], script: str) -> _Path | 
     if moved is not None:
         return _value(moved.group(1), known, script)
     words = _words(command)
+    if words and words[0] == "basename" and len(words) in (2, 3):
+        # `basename "$1" .json`: the file's name, its suffix taken off (POSIX basename)
+        named = _value(words[1], known, script)
+        if named is None:
+            return None
+        name = posixpath.basename(named.value)
+        suffix = words[2] if len(words) == 3 else ""
+        if suffix and name.endswith(suffix) and name != suffix:
+            name = name[: -len(suffix)]
+        return _Path(name, False) if name else None
     if not words or words[0] not in _PATH_COMMANDS:
         return None
     arguments = [w for w in words[1:] if not w.startswith("-")]
@@ -317,3 +350,66 @@ def _inside_root(text: str) -> str | None:
         else:
             parts.append(part)
     return "/".join(parts)
+
+
+# --- a Makefile's variables -----------------------------------------------------------------------
+
+# `NAME = value`, `NAME := value`, `NAME ?= value`, `NAME ::= value` (GNU make §6.2): a recipe's
+# `$(NAME)` and `${NAME}` are its value once make expands them (§6.1).
+_MAKE_ASSIGNMENT = re.compile(
+    r"^(?:export\s+|override\s+)?([A-Za-z_][\w.-]*)\s*(?::{1,3}|\?)?=\s*(.*)$"
+)
+_MAKE_USE = re.compile(r"\$\(([A-Za-z_][\w.-]*)\)|\$\{([A-Za-z_][\w.-]*)\}")
+
+
+def is_makefile(path: str) -> bool:
+    name = path.rpartition("/")[2]
+    return name in _MAKEFILES or name.endswith(".mk")
+
+
+def make_expanded(lines: Sequence[str]) -> list[str]:
+    """A Makefile's lines with the uses of the variables it sets to one word written out (never
+    run: read as text), the others written as a shell's ``${NAME}`` (a loop's ``SPEC=$$spec``,
+    a command-line ``make SPEC=x``: unknown here, one word each), and make's ``$$`` as the
+    shell's ``$``. A ``$(shell …)`` or a function call (``$(wildcard …)``) stays as written.
+    A later assignment replaces an earlier one (make's last wins for ``=`` too). Line numbers
+    are kept."""
+    known: dict[str, str] = {}
+    for line in lines:
+        if line.startswith("\t"):
+            continue  # a recipe line: never an assignment
+        match = _MAKE_ASSIGNMENT.match(line)
+        if match is not None:
+            value = match.group(2).strip()
+            if value and not any(c.isspace() for c in value) and "$" not in value:
+                known[match.group(1)] = value
+            else:
+                known.pop(match.group(1), None)
+
+    def written(use: re.Match[str]) -> str:
+        name = use.group(1) or use.group(2)
+        return known.get(name, "${" + name + "}")
+
+    return [_MAKE_USE.sub(written, line.replace("$$", "$")) for line in lines]
+
+
+# A variable in a name: a shell's `$NAME`/`${NAME}`, a template's `{expression}` (Python's
+# f-string, JavaScript's `${…}`, Ruby's `#{…}`), after make's are written as a shell's.
+_VARIABLE_PART = re.compile(r"[$#]?\{[^{}/]*\}|\$[A-Za-z_]\w*")
+
+
+def variable_pattern(name: str) -> tuple[str, re.Pattern[str]] | None:
+    """The files a name holding variables may stand for: (its folder as written, a pattern over
+    file names in it: each variable any text of one or more characters), or None: a name
+    without a variable, or one that says too little to stand for files (a variable in the
+    folder, a file name without an extension of its own: ``$(OUT)/api.yaml``, ``docs/$(PAGE)``)."""
+    if not _VARIABLE_PART.search(name):
+        return None
+    folder, _, file_name = name.rpartition("/")
+    literal = _VARIABLE_PART.sub("", name)
+    if not folder or _VARIABLE_PART.search(folder) or any(c in literal for c in "*?[]$"):
+        return None
+    parts = _VARIABLE_PART.split(file_name)
+    if "." not in parts[-1]:
+        return None  # no extension of its own: any file of the folder
+    return folder, re.compile("[^/]+?".join(re.escape(p) for p in parts) + "$")

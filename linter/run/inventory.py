@@ -8,6 +8,7 @@ with the reason it was classified so, and a run that found nothing checkable say
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -139,10 +140,20 @@ def written_by_hand(corpus: Context, findings: Iterable[Finding]) -> list[Findin
             and not in_block(location)
         )
 
+    findings = list(findings)
+    # A generated file's defect that its source has too (the same rule saying the same of a
+    # hand-written file: a bundle's `{?id*}` path of an operation file) is the source's,
+    # reported there once (issue 45, item 3: one finding per root cause).
+    at_sources = {
+        (f.rule, _gist(f.message)) for f in findings if f.location.path not in corpus.provenance
+    }
+
     def about_generated(finding: Finding) -> bool:
         if finding.rule == "internal-error":
             return False
         made = corpus.provenance.get(finding.location.path)
+        if made is not None and (finding.rule, _gist(finding.message)) in at_sources:
+            return True
         # A vendored or upstream file is someone else's output kept here, a bundle or a copy
         # is its source's content again (issue 45, item 3): its defects are fixed where it
         # comes from, so not even the consumer-facing rules judge it.
@@ -156,6 +167,17 @@ def written_by_hand(corpus: Context, findings: Iterable[Finding]) -> list[Findin
         return not any(by_hand(related) for related in finding.related)
 
     return [finding for finding in findings if not about_generated(finding)]
+
+
+# What a message says of the defect itself, not where: its leading JSON pointer (`/paths/~1a:
+# …`, a validator's place) and a closing note of how the file is reached (`(… reaches this
+# file by `$ref`)`).
+_PLACE = re.compile(r"^/\S*: ")
+_REACHED = re.compile(r"\s*\([^()]*\breaches this file\b[^()]*\)$")
+
+
+def _gist(message: str) -> str:
+    return _REACHED.sub("", _PLACE.sub("", message))
 
 
 def skipped(corpus: Context) -> tuple[Entry, ...]:

@@ -1,0 +1,437 @@
+"""Issue 45, ecosystem batch 6 at first read, provenance: the files a repository's own build
+writes are generated, found by evidence: a Makefile recipe whose output names a loop's variable,
+a program of the repository that writes files by a path template (run by hand: no command names
+it), a script argument's default output, a bundler command in a guide's fence, an API document
+in a folder only a build writes. Findings are not located in them, a defect their source has is
+reported once (at the source), and an API's inline schema is never called a copy of a file
+written from it. Every fixture here is our own."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+from test_provenance import findings, listing
+
+from conftest import run_rule
+from speclint.analyses.context import Context
+from speclint.analyses.provenance import BUNDLE, COPY, GENERATED
+from speclint.parsing.shell import expanded, make_expanded, variable_pattern
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+
+def yaml(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+# An API whose one operation names a tag it does not declare (`undeclared-tag`, a writing rule).
+KENNEL = yaml(
+    """
+    openapi: 3.0.3
+    info: {title: Kennel, version: 1.0.0}
+    tags:
+      - name: Dogs
+        description: the dogs
+    paths:
+      /dogs:
+        get:
+          tags: [Puppies]
+          operationId: listDogs
+          responses:
+            '200': {description: the dogs}
+    """
+)
+
+
+# --- a Makefile's variables ---------------------------------------------------------------------
+
+MAKEFILE = yaml(
+    """
+    COMPOSE = docker-compose
+    APIS = kennel cattery
+    OUT := computable
+
+    bundle:
+    \t$(COMPOSE) run --rm redocly bundle specs/$(API).yaml -o $(OUT)/$(API).json
+    \t$(COMPOSE) run --rm php bin/variants $(OUT)/$(API).json
+    \t$(COMPOSE) run --rm redocly bundle $(OUT)/$(API)-codegen.json -o $(OUT)/$(API)-codegen.yaml
+
+    all:
+    \t@for api in $(APIS); do $(MAKE) bundle API=$$api; done
+    """
+)
+
+
+def test_a_makefiles_variables_are_written_out() -> None:
+    lines = make_expanded(MAKEFILE.splitlines())
+    assert len(lines) == len(MAKEFILE.splitlines())  # line numbers kept
+    assert (
+        "docker-compose run --rm redocly bundle computable/${API}-codegen.json "
+        "-o computable/${API}-codegen.yaml" in lines[7]
+    )
+    assert "for api in kennel cattery" not in lines[10]  # a list is no one path: unknown
+    assert "API=$api" in lines[10]  # make's `$$` is the shell's `$`
+
+
+def test_a_name_holding_a_variable_stands_for_the_files_it_matches() -> None:
+    folder, name = variable_pattern("../computable/${API}-codegen.yaml") or ("", None)
+    assert folder == "../computable" and name is not None
+    assert name.match("kennel-codegen.yaml") and not name.match("kennel.yaml")
+    python = variable_pattern("../../static/schemas/{m['operationId']}_{method}.json")
+    assert python is not None and python[1].match("listDogs_get.json")
+    # A variable folder, or a file name without an extension of its own, says too little.
+    for vague in ("${OUT}/api.yaml", "docs/${PAGE}", "api.yaml", "build/*.json"):
+        assert variable_pattern(vague) is None, vague
+
+
+def test_a_makefile_loops_outputs_are_generated(make_corpus: MakeCorpus) -> None:
+    files: dict[str, str | bytes] = {
+        "specs/kennel.yaml": KENNEL.replace("Puppies", "Dogs"),
+        "computable/kennel-codegen.yaml": KENNEL,
+        "computable/cattery-codegen.yaml": KENNEL.replace("Kennel", "Cattery"),
+        "computable/notes.yaml": "kept: true\n",
+    }
+    before = make_corpus(files)
+    assert {f.location.path for f in run_rule(before, "undeclared-tag")} == {
+        "computable/cattery-codegen.yaml",
+        "computable/kennel-codegen.yaml",
+    }
+    root = make_corpus({**files, "development/Makefile": MAKEFILE})
+    made = Context.load(root).provenance
+    assert made["computable/kennel-codegen.yaml"].kind == GENERATED
+    assert "development/Makefile:8" in made["computable/kennel-codegen.yaml"].evidence
+    assert made["computable/cattery-codegen.yaml"].kind == GENERATED
+    assert "computable/notes.yaml" not in made  # not what the pattern names
+    assert [f for f in findings(root) if f["rule"] == "undeclared-tag"] == []
+
+
+# --- a program of the repository, run by hand -------------------------------------------------
+
+EXTRACT = yaml(
+    """
+    import json, yaml
+    spec = yaml.safe_load(open('../../kennel.yaml'))
+    for path, item in spec['paths'].items():
+        for method, op in item.items():
+            with open(f'''../../static/schemas/{op['operationId']}_{method}.json''', 'w') as out:
+                out.write(json.dumps(schema_of(op), indent=2))
+    """
+)
+DOG = {
+    "type": "object",
+    "required": ["name", "breed"],
+    "properties": {"name": {"type": "string"}, "breed": {"type": "string"}},
+}
+KENNEL_INLINE = yaml(
+    """
+    openapi: 3.0.3
+    info: {title: Kennel, version: 1.0.0}
+    paths:
+      /dogs:
+        get:
+          operationId: listDogs
+          responses:
+            '200':
+              description: the dogs
+              content:
+                application/json:
+                  schema:
+                    type: object
+                    required: [name, breed]
+                    properties:
+                      name: {type: string}
+                      breed: {type: string}
+    """
+)
+
+
+def test_a_programs_outputs_are_generated_and_never_an_apis_original(
+    make_corpus: MakeCorpus,
+) -> None:
+    files: dict[str, str | bytes] = {
+        "kennel.yaml": KENNEL_INLINE,
+        "static/schemas/listDogs_get.json": json.dumps(DOG, indent=2),
+    }
+    # No evidence: the API's inline schema is taken for a copy of the schema file.
+    assert run_rule(make_corpus(files), "inline-copy") != []
+    # The tool's folder has a committed `pyvenv.cfg` (its environment itself ignored by git).
+    tool = {"tools/extract/extract.py": EXTRACT, "tools/extract/pyvenv.cfg": "home = /usr\n"}
+    root = make_corpus({**files, **tool})
+    made = Context.load(root).provenance["static/schemas/listDogs_get.json"]
+    assert made.kind == GENERATED
+    assert "tools/extract/extract.py" in made.evidence and "operationId" in made.evidence
+    assert run_rule(root, "inline-copy") == []
+
+
+def test_a_program_that_reads_back_what_it_writes_is_a_formatter(make_corpus: MakeCorpus) -> None:
+    formatter = (
+        "for name in names:\n"
+        "    data = json.load(open(f'../schemas/{name}.json'))\n"
+        "    json.dump(data, open(f'../schemas/{name}.json', 'w'), indent=2)\n"
+    )
+    root = make_corpus(
+        {"tools/fmt.py": formatter, "schemas/dog.json": json.dumps(DOG), "kennel.yaml": KENNEL}
+    )
+    assert "schemas/dog.json" not in Context.load(root).provenance
+
+
+def test_a_committed_pyvenv_cfg_alone_beside_a_script_is_content(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "tools/gen/pyvenv.cfg": "home = /usr\n",
+            "tools/gen/api.yaml": KENNEL,
+            "env/pyvenv.cfg": "home = /usr\n",  # an environment whose files are ignored
+            "env/lib/python3.12/site-packages/pkg/api.yaml": KENNEL,
+        }
+    )
+    shown = listing(root)
+    assert "tools/gen/api.yaml" in shown
+    assert "env/" in shown and "skipped" in shown["env/"]
+
+
+# --- a script argument's default ----------------------------------------------------------------
+
+
+def test_a_scripts_argument_default_is_the_file_it_writes(make_corpus: MakeCorpus) -> None:
+    script = 'OUTPUT="${3:-kennel-filtered.yaml}"\npython3 filter.py -i x -o "$OUTPUT"\n'
+    assert expanded("tools/filter.sh", script.splitlines())[-1] == (
+        'python3 filter.py -i x -o "kennel-filtered.yaml"'
+    )
+    root = make_corpus({"tools/filter.sh": script, "tools/kennel-filtered.yaml": KENNEL})
+    assert Context.load(root).provenance["tools/kennel-filtered.yaml"].kind == GENERATED
+
+
+# --- a guide's bundler command, a build's output folder -------------------------------------------
+
+SPLIT_ROOT = yaml(
+    """
+    openapi: 3.0.3
+    info: {title: Kennel, version: 1.0.0}
+    paths:
+      /dogs:
+        $ref: ./paths/dogs.yaml
+    """
+)
+DOGS_PATH = yaml(
+    """
+    get:
+      tags: [Puppies]
+      responses:
+        '200': {description: the dogs}
+    """
+)
+GUIDE = yaml(
+    """
+    # Building the API
+
+    From the root of the repository:
+
+    ```
+    swagger-cli bundle api/components/index.yaml --outfile api/build/kennel.yaml --type yaml
+    ```
+    """
+)
+
+
+def test_a_guides_bundler_command_makes_a_bundle(make_corpus: MakeCorpus) -> None:
+    # (`out/`, not `build/`: the folder's name alone is evidence too.)
+    root = make_corpus(
+        {
+            "api/README.md": GUIDE.replace("api/build/kennel.yaml", "api/out/kennel.yaml"),
+            "api/components/index.yaml": SPLIT_ROOT,
+            "api/components/paths/dogs.yaml": DOGS_PATH,
+            "api/out/kennel.yaml": KENNEL,
+        }
+    )
+    made = Context.load(root).provenance["api/out/kennel.yaml"]
+    assert made.kind == BUNDLE and made.sources == ("api/components/index.yaml",)
+    assert "api/README.md:6" in made.evidence
+
+
+def test_an_api_in_a_builds_output_folder_is_generated(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"api/build/kennel.yaml": KENNEL, "api/site/kennel.yaml": KENNEL})
+    made = Context.load(root).provenance
+    assert made["api/build/kennel.yaml"].kind == GENERATED
+    assert "build/" in made["api/build/kennel.yaml"].evidence
+    assert "api/site/kennel.yaml" not in made  # a name others may use for their own files
+    assert {f["location"]["path"] for f in findings(root) if f["rule"] == "undeclared-tag"} == {
+        "api/site/kennel.yaml"
+    }
+
+
+# --- one defect, one finding ----------------------------------------------------------------------
+
+BAD_PATH_SOURCE = yaml(
+    """
+    openapi: 3.0.3
+    info: {title: Kennel, version: 1.0.0}
+    paths:
+      /dogs/{dogId}:
+        $ref: ./paths/dog.yaml
+    """
+)
+BAD_PATH = yaml(
+    """
+    get:
+      responses:
+        '200': {description: the dog}
+    """
+)
+BAD_PATH_BUNDLED = yaml(
+    """
+    openapi: 3.0.3
+    info: {title: Kennel, version: 1.0.0}
+    x-rendered-for: codegen
+    paths:
+      /dogs/{dogId}:
+        get:
+          responses:
+            '200': {description: the dog}
+    """
+)
+
+
+def test_a_generated_files_defect_its_source_has_is_reported_once(
+    make_corpus: MakeCorpus,
+) -> None:
+    files: dict[str, str | bytes] = {
+        "specs/kennel.yaml": BAD_PATH_SOURCE,
+        "specs/paths/dog.yaml": BAD_PATH,
+        "dist/kennel-codegen.yaml": BAD_PATH_BUNDLED,
+    }
+    invalid = [f for f in findings(make_corpus(files)) if f["rule"] == "openapi-invalid"]
+    # The path parameter no operation declares is reported at the source, and once only.
+    assert [f["location"]["path"] for f in invalid] == ["specs/kennel.yaml"]
+
+
+# --- a table-schema style source is a schema ----------------------------------------------------
+
+PHONE = {
+    "name": "phone",
+    "path": "phones.csv",
+    "datapackage_metadata": {"format": "csv"},
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "extension": {"type": "number", "example": "100"},
+    },
+}
+
+
+def test_a_table_schema_style_source_is_a_schema_and_its_defect_reported_once(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The source has keys of its own beside `type` and `properties`; a build compiles it (and
+    # another table that references it) into `compiled/`.
+    package = {
+        "type": "object",
+        "properties": {"phones": {"type": "array", "items": PHONE}, "id": {"type": "string"}},
+    }
+    root = make_corpus(
+        {
+            "schema/phone.json": json.dumps(PHONE, indent=2),
+            "schema/compiled/phone.json": json.dumps(PHONE, indent=1),
+            "schema/compiled/package.json": json.dumps(package, indent=2),
+        }
+    )
+    assert "`type: object`" in listing(root)["schema/phone.json"]
+    invalid = [f for f in findings(root) if f["rule"] == "example-invalid"]
+    assert [f["location"]["path"] for f in invalid] == ["schema/phone.json"]
+
+
+def test_a_data_file_with_a_type_and_properties_of_values_stays_data(
+    make_corpus: MakeCorpus,
+) -> None:
+    record = {"name": "x", "type": "object", "properties": {"colour": "red", "size": 3}}
+    assert "data" in listing(make_corpus({"records/x.json": json.dumps(record)}))["records/x.json"]
+
+
+def test_a_repository_that_publishes_only_its_builds_output_is_judged_there(
+    make_corpus: MakeCorpus,
+) -> None:
+    # The sources are kept elsewhere: the committed output is all a maintainer has here.
+    root = make_corpus({"dist/kennel.yaml": KENNEL})
+    assert "dist/kennel.yaml" not in Context.load(root).provenance
+    assert run_rule(root, "undeclared-tag") != []
+
+
+# --- a script called with arguments; a site build's copy of a generated file ---------------------
+
+GENERATE_ALL = "#!/usr/bin/env bash\n./generate.sh api/kennel.json yaml ../site/source/swagger\n"
+GENERATE = yaml(
+    """
+    #!/usr/bin/env bash
+    INPUT="$1"
+    EXT="$2"
+    OUTPUT_DIR="$3"
+    java -jar $HOME/codegen.jar generate -i $INPUT -o /tmp/gen
+    NAME=`basename $INPUT .json`
+    OUTFILE="${NAME}.$EXT"
+    cp /tmp/gen/openapi.$EXT $OUTPUT_DIR/$OUTFILE
+    """
+)
+
+
+def test_a_scripts_arguments_name_the_file_it_copies_into_place(make_corpus: MakeCorpus) -> None:
+    lines = expanded("gen/generate.sh", GENERATE.splitlines(), ["api/k.json", "yaml", "../out"])
+    assert lines[-1] == "cp /tmp/gen/openapi.yaml ../out/k.yaml"
+    rendered = KENNEL.replace("the dogs\n", "the dogs, " + "kept and fed " * 12 + "\n", 1)
+    root = make_corpus(
+        {
+            "gen/generate_all.sh": GENERATE_ALL,
+            "gen/generate.sh": GENERATE,
+            "gen/api/kennel.json": json.dumps({"openapi": "3.0.3", "paths": {}}),
+            "site/source/swagger/kennel.yaml": rendered,
+            # the site generator's output: a byte-identical copy, found first in path order
+            "docs/swagger/kennel.yaml": rendered,
+        }
+    )
+    made = Context.load(root).provenance
+    assert made["site/source/swagger/kennel.yaml"].kind == GENERATED
+    assert "gen/generate.sh:8" in made["site/source/swagger/kennel.yaml"].evidence
+    assert made["docs/swagger/kennel.yaml"].kind == COPY
+    assert made["docs/swagger/kennel.yaml"].sources == ("site/source/swagger/kennel.yaml",)
+    assert [f for f in findings(root) if f["rule"] == "undeclared-tag"] == []
+
+
+def test_a_copy_a_build_makes_of_a_source_leaves_the_source_first(make_corpus: MakeCorpus) -> None:
+    script = "#!/bin/sh\ncp api/kennel.yaml docs/kennel.yaml\n"
+    kennel = KENNEL.replace("the dogs\n", "the dogs, " + "kept and fed " * 12 + "\n", 1)
+    root = make_corpus(
+        {"publish.sh": script, "api/kennel.yaml": kennel, "docs/kennel.yaml": kennel}
+    )
+    made = Context.load(root).provenance
+    assert "api/kennel.yaml" not in made
+    assert made["docs/kennel.yaml"].kind == COPY
+    assert [f["location"]["path"] for f in findings(root) if f["rule"] == "undeclared-tag"] == [
+        "api/kennel.yaml"
+    ]
+
+
+def test_a_copy_of_a_download_is_not_generated(make_corpus: MakeCorpus) -> None:
+    # The API document is refreshed from the project's own site: fetched, then put in place.
+    workflow = yaml(
+        """
+        on: workflow_dispatch
+        jobs:
+          sync:
+            runs-on: ubuntu-latest
+            steps:
+              - run: |
+                  curl -sSf https://docs.example.com/kennel.yaml -o /tmp/kennel.yaml
+                  cp /tmp/kennel.yaml kennel.yaml
+        """
+    )
+    root = make_corpus({".github/workflows/sync.yml": workflow, "kennel.yaml": KENNEL})
+    assert "kennel.yaml" not in Context.load(root).provenance
+
+
+def test_an_object_schema_with_an_unknown_dollar_key_is_not_guessed(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `"$schema "` (a trailing space) names no dialect speclint knows: not read as a schema.
+    odd = {"$schema ": "http://json-schema.org/draft-07/schema#", **PHONE}
+    assert "data" in listing(make_corpus({"x/phone.json": json.dumps(odd)}))["x/phone.json"]
