@@ -153,6 +153,23 @@ def test_a_sample_capped_per_repository_takes_the_others_first() -> None:
     assert sum(repo == "o/a" for repo, _ in uncapped) > 4
 
 
+def test_a_finding_that_names_a_file_the_mirror_lacks_is_not_sampled() -> None:
+    # A partial mirror leaves large blobs out of the extracted tree: a link to one is reported
+    # missing, and a reader would judge the extraction, not speclint (batch 6: a PDF).
+    lacking = check.Hit("broken-link", "warning", "a.md", 3, "`card.pdf` does not exist", "f1")
+    kept = check.Hit("broken-link", "warning", "a.md", 4, "`gone.md` does not exist", "f2")
+    found = result("o/a", lacking, kept)
+    found.absent = ["docs/card.pdf"]
+    assert [h.fingerprint for _, h in check.sample([found], [], 5, 0)["broken-link"]] == ["f2"]
+    found.absent = []
+    assert len(check.sample([found], [], 5, 0)["broken-link"]) == 2
+    stored = check.Result.from_json({**result("o/a").to_json(), "absent": ["x.bin"]})
+    assert stored.absent == ["x.bin"]
+    older = result("o/a").to_json()
+    del older["absent"]  # a run stored before gaps were recorded
+    assert check.Result.from_json(older).absent == []
+
+
 def test_the_markdown_report_has_both_tables() -> None:
     results = {"o/a": result("o/a", hit("f1"))}
     text = check.markdown_report(results, check.tally(results.values(), []), [], "meta")

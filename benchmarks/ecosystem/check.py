@@ -157,6 +157,9 @@ class Result:
     # Each rule's wall time in this repository (speclint's SPECLINT_RULE_TIMES file); empty in
     # runs stored before it was recorded.
     rule_seconds: dict[str, float] = field(default_factory=dict)
+    # Files of the pinned commit the mirror lacks (large blobs a partial mirror left out): a
+    # finding that names one is the extraction's, not speclint's; empty in runs stored before.
+    absent: list[str] = field(default_factory=list)
 
     @property
     def internal_errors(self) -> int:
@@ -306,7 +309,7 @@ def extract(repo: Repo, mirrors: Path, scratch: Path) -> Path:
         stdout=subprocess.PIPE,
     )
     assert batch.stdin is not None and batch.stdout is not None
-    missing = 0
+    missing: list[str] = []
     for row in filter(None, listing):
         meta, raw_path = row.split(b"\t", 1)
         mode, kind, sha = meta.split()
@@ -319,7 +322,7 @@ def extract(repo: Repo, mirrors: Path, scratch: Path) -> Path:
         batch.stdin.flush()
         header = batch.stdout.readline().split()
         if len(header) < 3 or header[1] == b"missing":
-            missing += 1
+            missing.append(relative.as_posix())
             continue
         data = batch.stdout.read(int(header[2]))
         batch.stdout.read(1)  # the newline after each object
@@ -329,9 +332,50 @@ def extract(repo: Repo, mirrors: Path, scratch: Path) -> Path:
     batch.stdin.close()
     batch.wait()
     if missing:
-        print(f"{repo.name}: {missing} files missing from the mirror", file=sys.stderr)
+        print(f"{repo.name}: {len(missing)} files missing from the mirror", file=sys.stderr)
+    gaps_file(tree).write_text("".join(f"{path}\n" for path in sorted(missing)), "utf-8")
     partial.rename(tree)
     return tree
+
+
+def gaps_file(tree: Path) -> Path:
+    """Where the paths the mirror lacks of an extracted tree are kept: beside it, not in it."""
+    return tree.with_name(tree.name + ".absent")
+
+
+def mirror_gaps(repo: Repo, mirrors: Path, tree: Path) -> list[str]:
+    """The files of the pinned commit that ``tree``'s extraction lacked: as recorded beside it,
+    else asked of the mirror once (``git cat-file --batch-check``) and recorded."""
+    gaps = gaps_file(tree)
+    if not gaps.is_file():
+        git_dir = mirrors / repo.slug / "repo"
+        listing = subprocess.run(
+            ["git", "--git-dir", str(git_dir), "ls-tree", "-r", "-z", repo.commit],
+            capture_output=True,
+            check=True,
+        ).stdout.split(b"\0")
+        blobs = [row.split(b"\t", 1) for row in listing if b"\t" in row]
+        wanted = [(meta.split()[2], path) for meta, path in blobs if meta.split()[1] == b"blob"]
+        asked = b"".join(sha + b"\n" for sha, _ in wanted)
+        answers = subprocess.run(
+            ["git", "--git-dir", str(git_dir), "cat-file", "--batch-check"],
+            input=asked,
+            capture_output=True,
+            check=True,
+        ).stdout.splitlines()
+        missing = sorted(
+            path.decode("utf-8", "surrogateescape")
+            for (_, path), answer in zip(wanted, answers, strict=True)
+            if answer.endswith(b" missing")
+        )
+        gaps.write_text("".join(f"{path}\n" for path in missing), "utf-8")
+    return gaps.read_text("utf-8").splitlines()
+
+
+def names_absent(hit: Hit, absent: Iterable[str]) -> bool:
+    """Whether ``hit`` names a file the extraction lacks (by its name: a link or `$ref` writes it
+    relative to the page), so a reader would judge the extraction, not speclint."""
+    return any(path == hit.path or path.rpartition("/")[2] in hit.message for path in absent)
 
 
 def run_speclint(repo: Repo, tree: Path, scratch: Path, time_limit: int) -> Result:
@@ -622,13 +666,14 @@ def sample(
     ``per_repo`` caps one repository's share of a rule's sample (batch 6 on, issue 45): one
     repository's build convention misread by a rule is one class, and without the cap it filled a
     rule's whole sample (2,723 findings of one merge convention gave all 25 of a rule's labels).
-    Without it the draw is the one batches 1-5 were sampled with."""
+    Without it the draw is the one batches 1-5 were sampled with. A finding that names a file
+    the mirror lacks (``Result.absent``) is not drawn: its reader would judge the extraction."""
     index = label_index(labels)
     pool: dict[str, list[tuple[str, Hit]]] = defaultdict(list)
     for result in results:
         for hit in result.findings:
             label = index.get((result.repo, result.commit, hit.fingerprint))
-            if label is None or not label.judges(hit):
+            if (label is None or not label.judges(hit)) and not names_absent(hit, result.absent):
                 pool[hit.rule].append((result.repo, hit))
     chosen = {}
     for rule in sorted(pool):
@@ -906,6 +951,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{repo.name}: not extracted: {error}", file=sys.stderr)
                 return None
             result = run_speclint(repo, tree, scratch, args.time_limit)
+            result.absent = mirror_gaps(repo, args.mirrors, tree)
             (folder / f"{repo.slug}.json").write_text(json.dumps(result.to_json()) + "\n")
             print(
                 f"{repo.name}: {len(result.findings)} findings, {result.seconds:.1f} s, "
@@ -951,6 +997,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{gone['true']} true, {gone['false']} false, {gone['noise']} noise\n"
         )
     if args.sample:
+        for repo in chosen:
+            tree = scratch / "trees" / f"{repo.slug}@{repo.commit[:12]}"
+            found = results.get(repo.name)
+            if found is not None and not found.absent and tree.is_dir():
+                found.absent = mirror_gaps(repo, args.mirrors, tree)  # a run stored before
         print(f"Unlabelled findings to read next (seed {args.seed}):")
         print(sample_text(sample(results.values(), labels, args.sample, args.seed, args.per_repo)))
     if args.markdown:
