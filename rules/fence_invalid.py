@@ -6,12 +6,16 @@ What it does
     the error. What spec prose shows in a fence that is not a document is not judged: a member
     fragment, a stream of values, a sketch (placeholders, ``"a" | "b"`` unions, type names
     where values go, a grammar's notation, a template's ``*``, ``+`` or ``?`` after a value:
-    ``"URL", *``), a list of endpoints, bare lines tagged ``yaml`` only for their colours
+    ``"URL", *``; a TypeScript-style shape: ``"id"?: string``, ``string[]``, ``string | null``,
+    ``id: Identifier``), a list of endpoints, bare lines tagged ``yaml`` only for their colours
     (paths with ``#`` comments), several YAML files shown side by side (each part after a
     blank line and a comment line naming it, each parsing alone); an HTTP transcript's bodies
     are parsed each at its own line. A numbered code callout after a line's code (``<1>``, as
     AsciiDoc and Elastic's docs-builder write them) is an annotation, left out before the rest
-    is judged. Comments and elisions (``...``, ``..``, ``[{..}]``, a phrase between two of them:
+    is judged. Sketch notation counts outside strings only: a string holds data (an author's
+    ``"Ada <ada@example.org>"``, ``"<b>bold</b>"``, a URL's ``//``), and a fence holding one is
+    judged whole; in a YAML plain scalar, an address or a closed element of markup in angle
+    brackets is data too. Comments and elisions (``...``, ``..``, ``[{..}]``, a phrase between two of them:
     ``... the rest goes here ...``) are read as notes, and so is the trailing comma one of them
     leaves (a trailing comma elsewhere in a ``json`` fence is a slip), a value written as a
     function call (``base64url({...})``, computed) as a value, a bracket holding a phrase
@@ -56,7 +60,8 @@ Limitations
     header) is not judged, nor a YAML fence holding ``...`` (it also ends a YAML document). The
     cases each have a test named after them (``tests/test_discovery.py``,
     ``tests/test_transcripts.py``, ``tests/test_eco_notation.py``, ``tests/test_eco_values.py``,
-    ``tests/test_generated_and_conventions.py``, ``tests/test_eco_batch6_fences.py``).
+    ``tests/test_generated_and_conventions.py``, ``tests/test_eco_batch6_fences.py``,
+    ``tests/test_prose_fences_46.py``).
 """
 
 from __future__ import annotations

@@ -33,8 +33,35 @@ from speclint.parsing.transcripts import http_bodies, path_list
 
 JSON_LANGUAGES = frozenset({"json", "jsonc", "json5"})
 YAML_LANGUAGES = frozenset({"yaml", "yml"})
-# Sketch notation: a <placeholder>, a template, a `"a" | "b"` union of values.
+# Sketch notation: a <placeholder>, a template, a `"a" | "b"` union of values. Looked for
+# outside strings only (:func:`sketched`): a string holds data, notation or not.
 SKETCH = re.compile(r"<[A-Za-z][^<>\n]*>|\$\{|\{\{|[\"\d\]}el]\s*\|\s*[\"\d\[{tfn]")
+# A YAML quoted scalar (double-quoted with escapes, single-quoted with '' for a quote) where a
+# scalar starts: after a line's indentation, a `:`, a `-`, a flow bracket or a comma. An
+# apostrophe inside a plain scalar (`it's`) starts none.
+_YAML_QUOTED = re.compile(r"""(?<![^\s\[{,:-])(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*')""")
+# What angle brackets hold in a YAML plain scalar's data, not in a sketch: an address (RFC 5322
+# §3.4's name-addr, `author: Ada <ada@example.org>`) or an element of markup closed on its line
+# (`<b>bold</b>`).
+_ANGLED_DATA = re.compile(
+    r"<[^<>\s@]+@[^<>\s@]+\.[A-Za-z]{2,}>|<([A-Za-z][\w-]*)[^<>\n]*>[^<>\n]*</\1>"
+)
+
+
+def sketched(language: str, text: str) -> bool:
+    """Whether a fence's text writes sketch notation (:data:`SKETCH`) outside its strings: a
+    JSON string or a YAML quoted scalar holds data (an author's ``Name <name@example.org>``,
+    ``"<b>bold</b>"``, ``"${HOME}"``), and such a string made a whole fence a sketch, its real
+    slips unreported (issue 46)."""
+    if language in JSON_LANGUAGES:
+        bare = JSON_STRING.sub('""', text)
+    else:
+        # a plain scalar is a string too, but `<id>` in one is a placeholder: only what angle
+        # brackets hold in data is taken out
+        bare = _ANGLED_DATA.sub("", _YAML_QUOTED.sub('""', text))
+    return SKETCH.search(bare) is not None
+
+
 ELIDED_END = re.compile(r"(?:\.{3,}|…)\s*\)?\s*\Z")
 # Grammar notation outside strings: a repeated or optional group (`[(method_name)+]`,
 # `(x)*`, `(x)?`), the marks of a syntax sketch rather than of data.
@@ -52,6 +79,20 @@ PLACEHOLDERS = 2
 # A JSON type name where a value goes (`"retry_after_ms": integer`): a schematic sketch.
 TYPE_NAMES = frozenset(
     {"string", "integer", "int", "number", "float", "boolean", "bool", "object", "array"}
+)
+# A TypeScript-style sketch of a payload, outside strings (blanked to `""`): an optional member
+# (`"id"?: string`), an array type (`string[]`, `Item[]`), a union of types (`string | null`),
+# or a name given a type rather than a value (`id: string;`, `id: Identifier`): an interface
+# written to show the shape, never data with a slip (a name whose quotes were forgotten has a
+# value: `id: 5`).
+_TYPE_SKETCH = re.compile(
+    r"(?:\"\"|\b[A-Za-z_]\w*)\s*\?\s*:"
+    r"|:\s*[A-Za-z_][\w.]*\s*\[\s*\]"
+    r"|:\s*[A-Za-z_][\w.]*\s*\|\s*[A-Za-z_\"\d]"
+    r"|^\s*[A-Za-z_]\w*\s*:\s*(?:(?!(?:Infinity|NaN)\b)[A-Z][\w.]*|"
+    + "|".join(sorted(TYPE_NAMES))
+    + r")\s*[,;]?\s*$",
+    re.MULTILINE,
 )
 
 
@@ -104,6 +145,8 @@ def notation(text: str) -> bool:
         return True
     bare = JSON_STRING.sub('""', strip_jsonc(sketch_notes(text)))
     if _REPETITION.search(bare):
+        return True
+    if _TYPE_SKETCH.search(bare):
         return True
     words = [w for w in _BARE_VALUE.findall(bare) if w not in LITERALS]
     return len(words) >= PLACEHOLDERS
@@ -195,7 +238,7 @@ MARKS_READ = 16
 def _text_failure(language: str, text: str, wrapped: bool) -> ParseFailure | None:
     # A code callout (`<1>` after a value) annotates the example: what remains is judged
     text = without_callouts(text)
-    if not text.strip() or SKETCH.search(text):
+    if not text.strip() or sketched(language, text):
         return None
     read = text
     for _ in range(MARKS_READ):
