@@ -8,7 +8,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from conftest import run_rule
+from speclint.parsing import mdx
 from speclint.parsing.mdx import TAG_LIMIT, as_commonmark
 from speclint.parsing.prose import parse_markdown
 
@@ -108,3 +111,21 @@ def test_an_example_in_a_tab_is_bound_and_checked(make_corpus: MakeCorpus) -> No
     root = make_corpus({"schemas/run.schema.json": json.dumps(schema), "docs/runs.mdx": page})
     found = run_rule(root, "example-invalid")
     assert [(f.location.line, "maximum" in f.message) for f in found] == [(6, True)]
+
+
+def test_what_the_scans_read_is_bounded_by_the_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page whose every line opens a tag with a brace that never closes: each scan could read
+    ``TAG_LIMIT`` characters on, past the lines after it; all of them together read a bounded
+    multiple of the page (then a tag is looked for on its own line only)."""
+    scanners: list[mdx._Scanner] = []
+    made = mdx._Scanner.__init__
+
+    def keep(self: mdx._Scanner, text: str) -> None:
+        made(self, text)
+        scanners.append(self)
+
+    monkeypatch.setattr(mdx._Scanner, "__init__", keep)
+    page = "<Tab title={\n" * 20_000
+    assert as_commonmark(page) == (page, [])
+    (scanner,) = scanners
+    assert scanner.work <= 3 * len(page) + TAG_LIMIT  # the budget (2), and a line each

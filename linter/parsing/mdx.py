@@ -33,9 +33,13 @@ import re
 # the empty name is a fragment (`<>`, `</>`).
 _NAME = re.compile(r"[A-Za-z_$][\w$.:-]*")
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})(.*)")
-# A tag is given up after this many characters: an unclosed quote or brace never makes
-# the scan of every following line quadratic in the page.
+_JSX_COMMENT = re.compile(r"\{\s*/\*.*\*/\s*\}", re.DOTALL)
+# A tag is given up after this many characters: an unclosed quote or brace never makes the scan
+# of every following line read the page to its end. And what all the scans of a page read is
+# kept under ``SCAN_BUDGET`` times the page (then a tag is looked for on its own line only): a
+# page of lines that each open a quote costs as much as its text, not its text times the limit.
 TAG_LIMIT = 4000
+SCAN_BUDGET = 2
 CODE_INDENT = 4  # CommonMark's indented code block (§4.4): what MDX does not have
 
 
@@ -45,113 +49,130 @@ def _skip_space(text: str, at: int) -> int:
     return at
 
 
-def _string_end(text: str, at: int, limit: int) -> int:
-    """The offset after the string opening at ``at`` (``"``, ``'`` or a template), or -1."""
-    quote = text[at]
-    at += 1
-    while at < limit:
-        char = text[at]
-        if char == "\\":
-            at += 2
-            continue
-        if char == quote:
-            return at + 1
+class _Scanner:
+    """Reads JSX tags in ``text``, no further than ``limit``; ``furthest`` is the last offset a
+    scan read (what the scans of a page have read is kept within a bound: see ``as_commonmark``)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.limit = len(text)
+        self.furthest = 0
+        self.work = 0  # characters read by all the scans so far
+
+    def string_end(self, at: int) -> int:
+        """The offset after the string opening at ``at`` (``"``, ``'`` or a template), or -1."""
+        text, limit = self.text, self.limit
+        quote = text[at]
         at += 1
-    return -1
-
-
-def _expression_end(text: str, at: int, limit: int) -> int:
-    """The offset after the JavaScript expression in braces opening at ``at``, or -1."""
-    depth = 0
-    while at < limit:
-        char = text[at]
-        if char in "\"'`":
-            at = _string_end(text, at, limit)
-            if at < 0:
-                return -1
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
+        while at < limit:
+            char = text[at]
+            if char == "\\":
+                at += 2
+                continue
+            if char == quote:
                 return at + 1
-        at += 1
-    return -1
+            at += 1
+        self.furthest = max(self.furthest, limit)
+        return -1
 
+    def expression_end(self, at: int) -> int:
+        """The offset after the JavaScript expression in braces opening at ``at``, or -1."""
+        text, limit = self.text, self.limit
+        depth = 0
+        while at < limit:
+            char = text[at]
+            if char in "\"'`":
+                at = self.string_end(at)
+                if at < 0:
+                    return -1
+                continue
+            if char == "{":
+                depth += 1
+            elif char == "}":
+                depth -= 1
+                if depth == 0:
+                    return at + 1
+            at += 1
+        self.furthest = max(self.furthest, limit)
+        return -1
 
-def _tag_end(text: str, at: int) -> tuple[int, str, str] | None:
-    """The JSX tag opening at ``at`` (``text[at] == "<"``): the offset after it, its name, and
-    its kind (``open``, ``close``, ``self``); None when no tag opens there."""
-    limit = min(len(text), at + TAG_LIMIT)
-    at += 1
-    closing = text.startswith("/", at)
-    if closing:
+    def tag_end(self, at: int) -> tuple[int, str, str] | None:
+        """The JSX tag opening at ``at`` (``text[at] == "<"``): the offset after it, its name,
+        and its kind (``open``, ``close``, ``self``); None when no tag opens there."""
+        text, limit = self.text, self.limit
         at += 1
-    name = _NAME.match(text, at)
-    if name is None and not text.startswith(">", at):
-        return None  # `<!--`, `<1`, `< `: no tag
-    tag = name.group(0) if name else ""
-    at = name.end() if name else at
-    while at < limit:
-        at = _skip_space(text, at)
-        if at >= limit:
-            return None
-        char = text[at]
-        if char == ">":
-            return at + 1, tag, "close" if closing else "open"
-        if text.startswith("/>", at) and not closing:
-            return at + 2, tag, "self"
+        closing = text.startswith("/", at)
         if closing:
-            return None
-        if char == "{":  # a spread (`{...props}`)
-            at = _expression_end(text, at, limit)
+            at += 1
+        name = _NAME.match(text, at, limit)
+        if name is None and not text.startswith(">", at):
+            return None  # `<!--`, `<1`, `< `: no tag
+        tag = name.group(0) if name else ""
+        at = name.end() if name else at
+        while at < limit:
+            at = min(_skip_space(text, at), limit)
+            self.furthest = max(self.furthest, at)
+            if at >= limit:
+                return None
+            char = text[at]
+            if char == ">":
+                return at + 1, tag, "close" if closing else "open"
+            if text.startswith("/>", at) and not closing:
+                return at + 2, tag, "self"
+            if closing:
+                return None
+            if char == "{":  # a spread (`{...props}`)
+                at = self.expression_end(at)
+                if at < 0:
+                    return None
+                continue
+            attribute = _NAME.match(text, at, limit)
+            if attribute is None:
+                return None
+            at = _skip_space(text, attribute.end())
+            if not text.startswith("=", at):
+                continue  # a boolean attribute (`<Tab default>`)
+            at = _skip_space(text, at + 1)
+            if at >= limit:
+                return None
+            if text[at] in "\"'":
+                at = self.string_end(at)
+            elif text[at] == "{":
+                at = self.expression_end(at)
+            else:
+                return None
             if at < 0:
                 return None
-            continue
-        attribute = _NAME.match(text, at)
-        if attribute is None:
-            return None
-        at = _skip_space(text, attribute.end())
-        if not text.startswith("=", at):
-            continue  # a boolean attribute (`<Tab default>`)
-        at = _skip_space(text, at + 1)
-        if at >= limit:
-            return None
-        if text[at] in "\"'":
-            at = _string_end(text, at, limit)
-        elif text[at] == "{":
-            at = _expression_end(text, at, limit)
-        else:
-            return None
-        if at < 0:
-            return None
-    return None
+        return None
 
-
-def _tag_run(text: str, at: int) -> tuple[int, list[tuple[str, str]]] | None:
-    """The tags written from ``at`` (the first non-blank character of a line) to the end of the
-    line the last of them ends on, with nothing but blanks and JSX comments between them: the
-    offset of that line's end and the tags (name, kind); None when the line holds anything else."""
-    tags: list[tuple[str, str]] = []
-    while True:
-        while at < len(text) and text[at] in " \t":
-            at += 1
-        if at >= len(text) or text[at] == "\n":
-            return (at, tags) if tags else None
-        if text[at] == "{" and tags:
-            end = _expression_end(text, at, min(len(text), at + TAG_LIMIT))
-            if end < 0 or not re.fullmatch(r"\{\s*/\*.*\*/\s*\}", text[at:end], re.DOTALL):
+    def tag_run(self, at: int) -> tuple[int, list[tuple[str, str]]] | None:
+        """The tags written from ``at`` (the first non-blank character of a line) to the end of
+        the line the last of them ends on, with nothing but blanks and JSX comments between
+        them: the offset of that line's end and the tags (name, kind); None when the line holds
+        anything else."""
+        text = self.text
+        tags: list[tuple[str, str]] = []
+        while True:
+            while at < self.limit and text[at] in " \t":
+                at += 1
+            self.furthest = max(self.furthest, at)
+            if at >= len(text) or text[at] == "\n":
+                return (at, tags) if tags else None
+            if at >= self.limit:
                 return None
-            at = end
-            continue
-        if text[at] != "<":
-            return None
-        found = _tag_end(text, at)
-        if found is None:
-            return None
-        at, name, kind = found
-        tags.append((name, kind))
+            if text[at] == "{" and tags:
+                end = self.expression_end(at)
+                if end < 0 or not _JSX_COMMENT.fullmatch(text, at, end):
+                    return None
+                at = end
+                continue
+            if text[at] != "<":
+                return None
+            found = self.tag_end(at)
+            if found is None:
+                return None
+            at, name, kind = found
+            tags.append((name, kind))
 
 
 def as_commonmark(text: str) -> tuple[str, list[tuple[int, int]]]:
@@ -165,6 +186,8 @@ def as_commonmark(text: str) -> tuple[str, list[tuple[int, int]]]:
     for line in lines:
         starts.append(starts[-1] + len(line) + 1)
     runs: list[tuple[int, int]] = []
+    scanner = _Scanner(text)
+    budget = SCAN_BUDGET * len(text) + TAG_LIMIT
     depth: list[str] = []
     # Each line's component body (the lines between two tag lines, inside a component, by
     # number), None at the page's top level and for the tag lines themselves.
@@ -189,7 +212,13 @@ def as_commonmark(text: str) -> tuple[str, list[tuple[int, int]]]:
         if opener and not (opener.group(1)[0] == "`" and "`" in opener.group(2)):
             fence = (opener.group(1)[0], len(opener.group(1)))
         elif stripped.startswith("<"):
-            found = _tag_run(text, starts[number] + len(line) - len(stripped))
+            at = starts[number] + len(line) - len(stripped)
+            spent = scanner.work
+            line_end = starts[number + 1] - 1
+            scanner.limit = min(len(text), at + TAG_LIMIT) if spent < budget else line_end
+            scanner.furthest = at
+            found = scanner.tag_run(at)
+            scanner.work = spent + scanner.furthest - at
             if found is not None:
                 end, tags = found
                 last = number + text.count("\n", starts[number], end)
