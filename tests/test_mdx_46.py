@@ -65,22 +65,21 @@ def test_tags_inside_a_fence_are_code() -> None:
         ("html", "<Tab>\n<div>\n"),
         ("json", "{}\n"),
     ]
-    assert as_commonmark(page)[1] == [(7, 8), (11, 12)]
+    assert as_commonmark(page).runs == [(7, 8), (11, 12)]
 
 
 def test_a_line_with_text_beside_a_tag_is_no_component_line() -> None:
     """`<Tab title="x">Text</Tab>` is inline JSX in a paragraph (MDX's text construct), and
     `<https://example.org>` an autolink: neither is a line of tags."""
     page = '<Tab title="x">Text</Tab>\n\n<https://example.org>\n\n<!-- note -->\n'
-    assert as_commonmark(page) == (page, [])
+    assert as_commonmark(page)[:2] == (page, [])
 
 
 def test_an_unclosed_attribute_is_given_up_within_the_limit() -> None:
     """A tag whose quote never closes is no tag, and its scan stops after ``TAG_LIMIT``
     characters: the lines after it are read as they are."""
     page = '<Tab title="open\n' + "text\n" * (TAG_LIMIT // 2) + "```json\n{}\n```\n"
-    source, runs = as_commonmark(page)
-    assert (source, runs) == (page, [])
+    assert as_commonmark(page)[:2] == (page, [])
 
 
 def test_links_in_component_children_are_read_and_titles_stay_anchors(
@@ -126,6 +125,32 @@ def test_what_the_scans_read_is_bounded_by_the_page(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(mdx._Scanner, "__init__", keep)
     page = "<Tab title={\n" * 20_000
-    assert as_commonmark(page) == (page, [])
+    assert as_commonmark(page)[:2] == (page, [])
     (scanner,) = scanners
     assert scanner.work <= 3 * len(page) + TAG_LIMIT  # the budget (2), and a line each
+
+
+def test_indented_text_under_a_component_is_markdown_not_indented_code() -> None:
+    """MDX has no indented code: a list indented four spaces after a blank line inside a
+    component whose body starts two in, and a paragraph twelve spaces in beside a fence at the
+    margin, are a list and a paragraph (each is an indented code block for CommonMark)."""
+    page = (
+        "# Schema\n\n"
+        '<ResponseField name="mode" type={<a href="#mode">Mode</a>}>\n'
+        "  The mode of the run.\n\n"
+        "    - Default: `fast`\n\n"
+        "</ResponseField>\n\n"
+        "<Steps>\n"
+        "            <Step>\n\n"
+        "            Install [the tools](./tools.md) first.\n\n"
+        "```bash\nmake tools\n```\n\n"
+        "            </Step>\n"
+        "</Steps>\n"
+    )
+    read = parse_markdown(page, mdx=True)
+    assert [(item.line, [c.text for c in item.inline_code]) for item in read.list_items] == [
+        (6, ["fast"])
+    ]
+    assert [link.target for link in read.links] == ["./tools.md"]
+    assert [(fence.language, fence.line) for fence in read.fences] == [("bash", 15)]
+    assert parse_markdown(page).list_items == ()

@@ -28,6 +28,7 @@ never read through here: an HTML block there still runs to the next blank line.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 # A tag's name: a JSX identifier, member expression (`Tabs.Item`) or namespace (`svg:rect`);
 # the empty name is a fragment (`<>`, `</>`).
@@ -175,12 +176,19 @@ class _Scanner:
             tags.append((name, kind))
 
 
-def as_commonmark(text: str) -> tuple[str, list[tuple[int, int]]]:
-    """The page as a CommonMark parser reads it as MDX, with the same lines, and the runs of
-    lines (0-based first line, line after the last) that are JSX tags (see the module
+class Reading(NamedTuple):
+    """An MDX page as a CommonMark parser reads it (:func:`as_commonmark`)."""
+
+    text: str  # the page, its lines of tags blanked and component bodies moved left
+    runs: list[tuple[int, int]]  # the lines of tags: 0-based first line, line after the last
+    inside: frozenset[int]  # the (0-based) lines inside a component, tags aside
+
+
+def as_commonmark(text: str) -> Reading:
+    """The page as a CommonMark parser reads it as MDX, with the same lines (see the module
     docstring)."""
     if "<" not in text:
-        return text, []
+        return Reading(text, [], frozenset())
     lines = text.split("\n")
     starts = [0]
     for line in lines:
@@ -234,7 +242,7 @@ def as_commonmark(text: str) -> tuple[str, list[tuple[int, int]]]:
         body_of[number] = bodies - 1 if depth else None
         number += 1
     if not runs:
-        return text, []
+        return Reading(text, [], frozenset())
     shift = _shifts(lines, body_of, in_code)
     tagged = {line for start, stop in runs for line in range(start, stop)}
     out = []
@@ -248,7 +256,8 @@ def as_commonmark(text: str) -> tuple[str, list[tuple[int, int]]]:
             spaces = len(line) - len(line.lstrip(" "))
             line = line[min(cut, spaces) :]
         out.append(line)
-    return "\n".join(out), runs
+    inside = frozenset(index for index, body in enumerate(body_of) if body is not None)
+    return Reading("\n".join(out), runs, inside)
 
 
 def _shifts(lines: list[str], body_of: list[int | None], in_code: list[bool]) -> dict[int, int]:
@@ -267,3 +276,22 @@ def _shifts(lines: list[str], body_of: list[int | None], in_code: list[bool]) ->
 def is_mdx(path: str) -> bool:
     """Whether the page at ``path`` is an MDX page, read as :func:`as_commonmark` reads it."""
     return path.lower().endswith(".mdx")
+
+
+def without_indented_code(text: str, blocks: list[tuple[int, int, str]]) -> str:
+    """``text`` with the lines of each indented code block a CommonMark parser found in a
+    component (0-based first line, line after the last, its content) moved left to where the
+    block's container starts: MDX has no indented code, so a paragraph indented under a
+    component (``<Step>`` then twelve spaces in) or a list item indented four spaces after a
+    blank line is a paragraph or a list item. (At a page's top level, outside components, an
+    indented block is left as CommonMark reads it: a sample shown there stays a sample.) The parser strips four columns past its container from each
+    line (CommonMark §4.4): what the content keeps of indentation is past that too."""
+    lines = text.split("\n")
+    for start, stop, content in blocks:
+        kept = [row for row in content.split("\n") if row.strip()]
+        inner = min((len(row) - len(row.lstrip(" ")) for row in kept), default=0)
+        cut = CODE_INDENT + inner
+        for index in range(start, min(stop, len(lines))):
+            line = lines[index]
+            lines[index] = line[min(cut, len(line) - len(line.lstrip(" "))) :]
+    return "\n".join(lines)

@@ -297,16 +297,35 @@ def markdown_tokens(
     front = _FRONT_MATTER.match(text)
     source = ("\n" * front.group(0).count("\n") + text[front.end() :]) if front else text
     runs: list[tuple[int, int]] = []
+    inside: frozenset[int] = frozenset()
     if mdx:
-        source, runs = mdx_reading.as_commonmark(source)
-    if reader == "pulldown":
-        tokens, env = pulldown.tokens(source)
-    else:
-        env = {}
-        tokens = _parser().parse(source, env)
+        source, runs, inside = mdx_reading.as_commonmark(source)
+    tokens, env = _read(source, reader)
+    for _ in range(MDX_PASSES if inside else 0):
+        # MDX has no indented code: what CommonMark reads as an indented code block inside a
+        # component is read again moved left (a paragraph indented under nested components).
+        blocks = [
+            (t.map[0], t.map[1], t.content)
+            for t in tokens
+            if t.type == "code_block" and t.map and t.map[0] in inside
+        ]
+        if not blocks:
+            break
+        source = mdx_reading.without_indented_code(source, blocks)
+        tokens, env = _read(source, reader)
     if runs:
         tokens = _with_tag_blocks(tokens, runs, text.split("\n"))
     return tokens, env
+
+
+MDX_PASSES = 3  # readings of an MDX page for indented code inside indented code, at most
+
+
+def _read(source: str, reader: str) -> tuple[list[Any], dict[str, Any]]:
+    if reader == "pulldown":
+        return pulldown.tokens(source)
+    env: dict[str, Any] = {}
+    return _parser().parse(source, env), env
 
 
 def _with_tag_blocks(tokens: list[Any], runs: list[tuple[int, int]], lines: list[str]) -> list[Any]:
