@@ -49,6 +49,7 @@ from speclint.parsing.kinds import (
     linguist_generated,
 )
 from speclint.parsing.links import DERIVED_KEY, page_of
+from speclint.parsing.mdx import is_mdx
 from speclint.parsing.prose import ListItem, Paragraph, ProseDocument, parse_markdown_with_tokens
 from speclint.parsing.protobuf import syntax_of
 from speclint.parsing.reading import (
@@ -136,11 +137,11 @@ class Document:
                 model = None
             if not isinstance(model, ProseDocument) and self.text is not None:
                 # A damaged entry is a miss, never a page without prose: parse it again.
-                model = parse_markdown_with_tokens(self.text)[0]
+                model = parse_markdown_with_tokens(self.text, mdx=is_mdx(self.path))[0]
             elif isinstance(model, ProseDocument) and not _slices(model, self.text):
                 # Offsets into another text, or out of it (a damaged or forged entry): never
                 # sliced wrongly, parsed again.
-                model = parse_markdown_with_tokens(self.text or "")[0]
+                model = parse_markdown_with_tokens(self.text or "", mdx=is_mdx(self.path))[0]
             elif isinstance(model, ProseDocument) and model.page is not None:
                 object.__setattr__(model.page, "text", self.text)  # one copy in memory, not two
             self.model = model if isinstance(model, ProseDocument) else None
@@ -853,7 +854,7 @@ def parse_document(
         reason = f'Protocol Buffers (`syntax = "{syntax}"`)' if syntax else "Protocol Buffers"
         return Document(path, kind, text=text, dialect=syntax or "proto2", reason=reason)
     if kind is DocumentKind.MARKDOWN:
-        prose, tokens, env = parse_markdown_with_tokens(text)
+        prose, tokens, env = parse_markdown_with_tokens(text, mdx=is_mdx(path))
         document = Document(path, kind, text=text, model=prose)
         # The links of the page, from the same parse (``speclint.parsing.links``): cached with it. A
         # page it cannot read is read again by the rule, which reports the failure.

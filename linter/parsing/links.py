@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 from urllib.parse import unquote
 
+from speclint.parsing.mdx import is_mdx
 from speclint.parsing.prose import Heading, ProseDocument, markdown_tokens
 
 
@@ -163,7 +164,7 @@ def read_page(document: PageSource) -> Page:
         return memo
     text = document.text or ""
     try:
-        tokens, env = markdown_tokens(text)
+        tokens, env = markdown_tokens(text, mdx=is_mdx(getattr(document, "path", "")))
     except Exception:  # a page the parser cannot read: parse-error's business, not ours
         return Page()
     headings = document.prose.headings if document.prose is not None else ()

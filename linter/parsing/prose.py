@@ -23,6 +23,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
+from speclint.parsing import mdx as mdx_reading
 from speclint.parsing import pulldown
 
 
@@ -285,30 +286,81 @@ def _parser() -> Any:
 _FRONT_MATTER = re.compile(r"\A---\r?\n.*?\r?\n(?:---|\.\.\.)\r?\n", re.DOTALL)
 
 
-def markdown_tokens(text: str, reader: str = "pulldown") -> tuple[list[Any], dict[str, Any]]:
+def markdown_tokens(
+    text: str, reader: str = "pulldown", mdx: bool = False
+) -> tuple[list[Any], dict[str, Any]]:
     """The tokens of a page, in markdown-it's shape, and its environment (link reference
     definitions): read by pulldown-cmark, or by markdown-it with ``reader="markdown-it"``. YAML
-    front matter is metadata, not a setext heading: it is blanked out, keeping line numbers."""
+    front matter is metadata, not a setext heading: it is blanked out, keeping line numbers.
+    An MDX page (``mdx``) is read as MDX reads it (``speclint.parsing.mdx``): its lines of JSX
+    tags are HTML blocks of their own, and the Markdown between them is Markdown."""
     front = _FRONT_MATTER.match(text)
     source = ("\n" * front.group(0).count("\n") + text[front.end() :]) if front else text
+    runs: list[tuple[int, int]] = []
+    inside: frozenset[int] = frozenset()
+    if mdx:
+        source, runs, inside = mdx_reading.as_commonmark(source)
+    tokens, env = _read(source, reader)
+    for _ in range(MDX_PASSES if inside else 0):
+        # MDX has no indented code: what CommonMark reads as an indented code block inside a
+        # component is read again moved left (a paragraph indented under nested components).
+        blocks = [
+            (t.map[0], t.map[1], t.content)
+            for t in tokens
+            if t.type == "code_block" and t.map and t.map[0] in inside
+        ]
+        if not blocks:
+            break
+        source = mdx_reading.without_indented_code(source, blocks)
+        tokens, env = _read(source, reader)
+    if runs:
+        tokens = _with_tag_blocks(tokens, runs, text.split("\n"))
+    return tokens, env
+
+
+MDX_PASSES = 3  # readings of an MDX page for indented code inside indented code, at most
+
+
+def _read(source: str, reader: str) -> tuple[list[Any], dict[str, Any]]:
     if reader == "pulldown":
         return pulldown.tokens(source)
     env: dict[str, Any] = {}
     return _parser().parse(source, env), env
 
 
-def parse_markdown(text: str) -> ProseDocument:
-    return parse_markdown_with_tokens(text)[0]
+def _with_tag_blocks(tokens: list[Any], runs: list[tuple[int, int]], lines: list[str]) -> list[Any]:
+    """``tokens`` with an ``html_block`` for each run of JSX tag lines, before the first token
+    that starts at or after it: the tags' attributes are what HTML blocks give the link reader
+    (a component's ``href``, ``id``, ``title``)."""
+    out: list[Any] = []
+    pending = iter(runs)
+    run = next(pending, None)
+    for token in tokens:
+        while run is not None and token.map and token.map[0] >= run[0]:
+            content = "\n".join(lines[run[0] : run[1]]) + "\n"
+            out.append(pulldown.Token("html_block", [run[0], run[1]], content=content))
+            run = next(pending, None)
+        out.append(token)
+    while run is not None:
+        content = "\n".join(lines[run[0] : run[1]]) + "\n"
+        out.append(pulldown.Token("html_block", [run[0], run[1]], content=content))
+        run = next(pending, None)
+    return out
+
+
+def parse_markdown(text: str, mdx: bool = False) -> ProseDocument:
+    return parse_markdown_with_tokens(text, mdx=mdx)[0]
 
 
 def parse_markdown_with_tokens(
-    text: str, reader: str = "pulldown"
+    text: str, reader: str = "pulldown", mdx: bool = False
 ) -> tuple[ProseDocument, list[Any], dict[str, Any]]:
     """The prose model, and the tokens it was built from (for the other readers of the same
-    parse: ``speclint.parsing.links``); ``reader`` as :func:`markdown_tokens` takes it."""
+    parse: ``speclint.parsing.links``); ``reader`` and ``mdx`` as :func:`markdown_tokens` takes
+    them."""
     lines = text.split("\n")
     try:
-        tokens, env = markdown_tokens(text, reader)
+        tokens, env = markdown_tokens(text, reader, mdx)
     except Exception:  # a prose model with nothing in it beats a crashed run
         tokens, env = [], {}
     page = PageText(text)
