@@ -5,8 +5,9 @@ What it does
     ``nullable: true`` while its own keywords reject ``null`` (a ``type`` without ``"null"``,
     an ``enum`` or ``const`` without it, a ``$ref`` or composition), and each Schema Object
     that writes ``example`` beside a JSON Schema ``examples`` array, at the keyword, with the
-    3.1 spelling. Schema Objects in files the document's ``$ref``\\s keep them in are judged
-    too when only 3.1 documents own those files; one reached through an OpenAPI 3.0 document,
+    3.1 spelling. Schema Objects in files the document's ``$ref``\\s keep them in (a path
+    item, a schema file, a map of schemas a schema names) are judged too when only 3.1
+    documents own those files; one reached through an OpenAPI 3.0 document,
     or from it, is that document's, and ``nullable`` is a keyword there. A boolean
     ``exclusiveMinimum``/``exclusiveMaximum``, which 3.1 rejects, is ``openapi-invalid``'s.
 
@@ -45,9 +46,10 @@ Options
 
 Limitations
     ``example`` alone (no ``examples`` beside it) is deprecated but valid, and is not reported.
-    A Schema Object that declares a ``$schema`` of its own is judged by it, not here. Fragment
-    files are read where the OpenAPI structure puts schemas (``schema``, ``components``) and as
-    whole schema files; a ``$ref`` into a map of loose schemas is not followed.
+    A Schema Object that declares a ``$schema`` of its own is judged by it, not here. A
+    fragment's schemas are those the OpenAPI structure puts there (``schema``, ``components``),
+    a schema file's root, and those a ``$ref`` in a schema names: a loose schema nothing names
+    is not judged.
 """
 
 from __future__ import annotations
@@ -60,13 +62,13 @@ from speclint.analyses.context import Context
 from speclint.analyses.schema_objects import (
     SchemaObject,
     openapi_schema_roots,
-    schema_objects,
+    referenced_schema_maps,
     schema_objects_from,
 )
 from speclint.common.findings import Finding, Severity
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import join_pointer
+from speclint.parsing.structured import join_pointer, resolve_pointer
 
 ID = "oas30-leftover"
 SEVERITY = Severity.WARNING
@@ -86,21 +88,60 @@ _COMPOSITIONS = ("$ref", "allOf", "oneOf", "anyOf")
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     owners = _owners(corpus)
-    for document in corpus.of_kind(DocumentKind.OPENAPI):
-        if _family(document) == "3.1+" and _modern_default(document):
-            for root_at, root in openapi_schema_roots(document.data):
-                yield from _judged(document, schema_objects_from(root, root_at))
-    for path, families in sorted(owners.items()):
-        fragment = corpus.documents.get(path)
-        if fragment is None or families != {"3.1+"}:
+
+    def judged_file(path: str) -> Document | None:
+        """The document at ``path`` when its Schema Objects are 3.1's: a 3.1 document, or a
+        fragment only 3.1 documents own."""
+        document = corpus.documents.get(path)
+        if document is None:
+            return None
+        if document.kind is DocumentKind.OPENAPI:
+            return document if _family(document) == "3.1+" and _modern_default(document) else None
+        declared = document.data.get("$schema") if isinstance(document.data, dict) else None
+        if declared is not None and str(declared).rstrip("#") not in _MODERN_DIALECTS:
+            return None  # a file of another dialect: judged by it, wherever a `$ref` enters
+        return document if owners.get(path) == {"3.1+"} else None
+
+    # Where Schema Objects start (path, pointer): the API structure of each 3.1 document and of
+    # its fragments, a schema file's root, and every target of a `$ref` written in a schema
+    # (a map of loose schemas, `schemas.json#/Error`, holds schemas only where one names them).
+    work: list[tuple[str, str]] = []
+    for path in sorted({*(d.path for d in corpus.of_kind(DocumentKind.OPENAPI)), *owners}):
+        document = judged_file(path)
+        if document is None or not isinstance(document.data, dict):
             continue
-        if fragment.kind is DocumentKind.SCHEMA:
-            data = fragment.data
-            if isinstance(data, dict) and "$schema" not in data:
-                yield from _judged(fragment, schema_objects(fragment))
-        elif fragment.kind is DocumentKind.DATA and isinstance(fragment.data, dict):
-            for root_at, root in openapi_schema_roots(fragment.data):
-                yield from _judged(fragment, schema_objects_from(root, root_at))
+        if document.kind is DocumentKind.SCHEMA:
+            work.append((path, ""))
+        else:
+            work += [(path, at) for at, _ in openapi_schema_roots(document.data)]
+            # `components: {schemas: {$ref: ./schemas.json}}`: a bundler puts the map there, so
+            # each of its members is a component schema.
+            for at in referenced_schema_maps(document.data):
+                reference = corpus.references.at(path, join_pointer(at, "$ref"))
+                if reference is None or reference.outcome != "ok" or not reference.target_path:
+                    continue
+                held = corpus.documents.get(reference.target_path)
+                inside = reference.target_pointer or ""
+                members = resolve_pointer(held.data, inside) if held is not None else None
+                if isinstance(members, dict):
+                    work += [(reference.target_path, join_pointer(inside, str(n))) for n in members]
+    seen: set[tuple[str, str]] = set()
+    work.reverse()
+    while work:
+        path, root_at = work.pop()
+        document = judged_file(path)
+        if document is None or (path, root_at) in seen:
+            continue
+        fresh = []
+        for schema in schema_objects_from(resolve_pointer(document.data, root_at), root_at):
+            if (path, schema.pointer) in seen:
+                continue
+            seen.add((path, schema.pointer))
+            fresh.append(schema)
+            reference = corpus.references.at(path, join_pointer(schema.pointer, "$ref"))
+            if reference is not None and reference.outcome == "ok" and reference.target_path:
+                work.append((reference.target_path, reference.target_pointer or ""))
+        yield from _judged(document, fresh)
 
 
 def _family(document: Document) -> str:

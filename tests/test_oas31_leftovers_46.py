@@ -215,6 +215,39 @@ def test_a_30_document_a_31_document_refers_to_is_judged_by_its_own_version(
     assert leftovers(root) == []
 
 
+def test_a_map_of_schemas_is_judged_where_a_schema_names_it_once_each(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `schemas.yaml` is a bag of schemas (no schema at its root): those a `$ref` in a schema
+    # names are Schema Objects of the 3.1 document, and so is what they name in turn; one
+    # nothing names is not known to be one.
+    loose = textwrap.dedent(
+        """\
+        Run:
+          type: object
+          properties:
+            kind: {$ref: '#/Kind'}
+        Kind: {type: string, nullable: true}
+        Unused: {type: string, nullable: true}
+        """
+    )
+    schemas = (
+        "Run: {$ref: '../schemas/schemas.yaml#/Run'}\n"
+        "Again: {$ref: '../schemas/schemas.yaml#/Run'}\n"
+    )
+    root = make_corpus({"api/openapi.yaml": api("3.1.0", schemas), "schemas/schemas.yaml": loose})
+    assert leftovers(root) == [("schemas/schemas.yaml", "/Kind/nullable", 5)]
+
+
+def test_a_components_map_kept_in_a_file_of_its_own_is_judged(make_corpus: MakeCorpus) -> None:
+    document = (
+        "openapi: 3.1.0\ninfo: {title: Runs, version: 1.0.0}\npaths: {}\n"
+        "components:\n  schemas: {$ref: '../schemas/components.yaml'}\n"
+    )
+    root = make_corpus({"api/openapi.yaml": document, "schemas/components.yaml": RUN})
+    assert leftovers(root) == [("schemas/components.yaml", "/Run/properties/note/nullable", 4)]
+
+
 def test_a_path_item_kept_in_a_file_of_its_own_is_judged(make_corpus: MakeCorpus) -> None:
     document = (
         "openapi: 3.1.0\ninfo: {title: Runs, version: 1.0.0}\n"
