@@ -11,7 +11,7 @@ from speclint.model.config import load_config
 from speclint.run.catalog import all_rules
 from speclint.run.runner import run_rules
 
-ROW = re.compile(r"^\|\s*`(?P<rule>[a-z-]+)`\s*\|\s*`(?P<file>[^`]+)`\s*\|")
+ROW = re.compile(r"^\|\s*`(?P<rule>[a-z0-9-]+)`\s*\|\s*`(?P<file>[^`]+)`\s*\|")
 
 
 def seeded_rows() -> list[tuple[str, str]]:

@@ -71,6 +71,11 @@ def schema_objects(document: Document) -> Iterator[SchemaObject]:
         yield from _subschemas(node, pointer, None)
 
 
+def schema_objects_from(root: Any, pointer: str) -> Iterator[SchemaObject]:
+    """Every schema object from ``root`` (at ``pointer``) down: one of :func:`schema_roots`."""
+    return _subschemas(root, pointer, None)
+
+
 def oversized_patterns(root: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
     """(pointer, message) of each pattern of the schema objects from ``root`` (at ``pointer``)
     down that is not compiled (``speclint.parsing.regex_cost.oversized``): a ``pattern``, at
