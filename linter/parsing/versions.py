@@ -201,13 +201,14 @@ def version_place(path: str, version: str) -> tuple[str, str]:
             continue
         # A release's folder and its files may both name it (`v1.1-document-set/Spec v1.1.md`):
         # the version is marked wherever it stands whole, so the sets line up.
-        above = [_whole(version).sub("\0", folder) for folder in parts[:index]]
+        above = [whole_version(version).sub("\0", folder) for folder in parts[:index]]
         return "/".join([*above, marked]), "/".join(parts[index + 1 :])
     return path, ""
 
 
-def _whole(version: str) -> re.Pattern[str]:
-    """``version`` where it stands whole (``1.0`` in ``v1.0-set``, not in ``11.0``)."""
+def whole_version(version: str) -> re.Pattern[str]:
+    """``version`` where it stands whole (``1.0`` in ``v1.0-set``, not in ``11.0``); also how
+    ``speclint.run.history`` takes a version out of a message."""
     return re.compile(rf"(?<![0-9A-Za-z.]){re.escape(version)}(?![0-9A-Za-z]|\.\d)")
 
 

@@ -57,6 +57,7 @@ from speclint.parsing.versions import (
     newest_first,
     order_key,
     version_place,
+    whole_version,
 )
 from speclint.run.runner import RunResult
 
@@ -354,4 +355,4 @@ def _without_version(text: str, version: str) -> str:
     ``schemas/1.0/run.json``, not in ``11.0``)."""
     if not version:
         return text
-    return re.sub(rf"(?<![0-9A-Za-z.]){re.escape(version)}(?![0-9A-Za-z]|\.\d)", "\x00", text)
+    return whole_version(version).sub("\x00", text)
