@@ -298,9 +298,9 @@ def test_a_baseline_records_no_coverage_and_the_gate_reports_none(
     assert report["not_checked"]["counts"]["remote-ref"] == 2  # still said, never gated
 
 
-def test_a_git_ignored_page_is_not_counted_as_not_read(make_corpus: MakeCorpus) -> None:
-    # Discovery's own filters decide what the repository holds: a page git ignores (a built
-    # site, `docs/_build/`) is not content of the repository, so not "not read" either.
+def _git_repository_with_a_built_page(make_corpus: MakeCorpus) -> Path:
+    """A git work tree with a page of its own (`docs/a.rst`) and a built one git ignores
+    (`docs/_build/b.rst`)."""
     root = make_corpus(
         {
             "README.md": "# x\n",
@@ -310,6 +310,13 @@ def test_a_git_ignored_page_is_not_counted_as_not_read(make_corpus: MakeCorpus) 
         }
     )
     subprocess.run(["git", "init", "-q"], cwd=root, check=True, capture_output=True)
+    return root
+
+
+def test_a_git_ignored_page_is_not_counted_as_not_read(make_corpus: MakeCorpus) -> None:
+    # Discovery's own filters decide what the repository holds: a page git ignores (a built
+    # site, `docs/_build/`) is not content of the repository, so not "not read" either.
+    root = _git_repository_with_a_built_page(make_corpus)
     outcome = lint(root, Options(cache=False))
     assert [n.path for n in outcome.result.coverage] == ["docs/a.rst"]
 
@@ -329,15 +336,7 @@ def test_git_is_asked_what_it_ignores_once_a_run(
     # Discovery asks git what it ignores; the pages of a markup speclint does not read are
     # counted by discovery's filters from that same answer (kept on the corpus), not a second
     # `git ls-files --ignored` (a large repository's is not free).
-    root = make_corpus(
-        {
-            "README.md": "# x\n",
-            "docs/a.rst": "A\n=\n",
-            "docs/_build/b.rst": "B\n=\n",
-            ".gitignore": "_build/\n",
-        }
-    )
-    subprocess.run(["git", "init", "-q"], cwd=root, check=True, capture_output=True)
+    root = _git_repository_with_a_built_page(make_corpus)
     asked: list[list[str]] = []
     run = subprocess.run
 
