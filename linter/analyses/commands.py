@@ -105,8 +105,10 @@ def _calls(corpus: Corpus, files: list[CommandFile]) -> list[CommandFile]:
                 command = command_words(words)
                 if len(command) < 2 or not words[0].endswith(SHELL_SCRIPTS):
                     continue
-                if words[0].startswith(("/", "~", "$")) or len(found) >= CALLS_READ:
+                if words[0].startswith(("/", "~", "$")):
                     continue
+                if len(found) >= CALLS_READ:
+                    return found  # the limit reached: no line after it is split to be skipped
                 callee = posixpath.normpath(posixpath.join(caller.folder, words[0]))
                 if callee not in texts or callee == caller.path:
                     continue
