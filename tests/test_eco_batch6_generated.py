@@ -12,10 +12,13 @@ import json
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 from test_provenance import findings, listing
 
 from conftest import run_rule
+from speclint.analyses import downloads
 from speclint.analyses.context import Context
 from speclint.analyses.provenance import BUNDLE, COPY, GENERATED
 from speclint.parsing.shell import expanded, make_expanded, variable_pattern
@@ -435,3 +438,33 @@ def test_an_object_schema_with_an_unknown_dollar_key_is_not_guessed(
     # `"$schema "` (a trailing space) names no dialect speclint knows: not read as a schema.
     odd = {"$schema ": "http://json-schema.org/draft-07/schema#", **PHONE}
     assert "data" in listing(make_corpus({"x/phone.json": json.dumps(odd)}))["x/phone.json"]
+
+
+def test_the_build_commands_lines_are_read_once_a_run_for_every_reader(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Provenance and the cache's digest both ask what the build writes, what it reads and what
+    # it bundles: the command lines are walked once for the build files, once with the guides.
+    root = make_corpus(
+        {
+            "api/README.md": GUIDE,
+            "api/components/index.yaml": SPLIT_ROOT,
+            "api/components/paths/dogs.yaml": DOGS_PATH,
+            "api/build/kennel.yaml": KENNEL,
+            "Makefile": "all:\n\tgen api/components/index.yaml -o api/build/kennel.yaml\n",
+        }
+    )
+    corpus = Context.load(root)
+    walked: list[bool] = []
+    command_lines = downloads._command_lines
+
+    def counting(*args: Any, **options: Any) -> Any:
+        walked.append(options.get("guides", True))
+        return command_lines(*args, **options)
+
+    monkeypatch.setattr(downloads, "_command_lines", counting)
+    for _ in range(2):
+        assert downloads.build_outputs(corpus)
+        assert downloads.build_inputs(corpus)
+        assert downloads.bundled_outputs(corpus)
+    assert sorted(walked) == [False, True]

@@ -398,12 +398,23 @@ def _copy(command: list[str]) -> tuple[str, tuple[str, ...]] | None:
 _PRINTERS = frozenset({"echo", "printf"})
 
 
-def _build_writes(
-    corpus: Corpus, guides: bool = False
-) -> Iterator[tuple[str, list[str], str, str]]:
+_BuildWrite = tuple[str, list[str], str, str]
+
+
+def _build_writes(corpus: Corpus, guides: bool = False) -> tuple[_BuildWrite, ...]:
     """(a corpus file a build command writes, the command's words, the folder its names are
     read from, the evidence), in the order the lines are read (a guide's shell fences too,
-    with ``guides``)."""
+    with ``guides``). Read once a run for each ``guides``: :func:`build_outputs`,
+    :func:`build_inputs` and :func:`bundled_outputs` all read them, in provenance and again in
+    the cache's digest."""
+    key = f"build_writes:{guides}"
+    found: tuple[_BuildWrite, ...] | None = corpus.memo.get(key)
+    if found is None:
+        found = corpus.memo[key] = tuple(_read_build_writes(corpus, guides))
+    return found
+
+
+def _read_build_writes(corpus: Corpus, guides: bool) -> Iterator[_BuildWrite]:
     for where, folder, lines in _command_lines(corpus, guides=guides, candidate=_OUTPUTS):
         for number, line in joined(lines):
             if not _OUTPUTS.search(line):
