@@ -146,6 +146,9 @@ _SELF = frozenset({"$0", "${0}", "${BASH_SOURCE[0]}", "${BASH_SOURCE}", "$BASH_S
 _PATH_COMMANDS = frozenset({"realpath", "readlink", "dirname"})
 # A parameter with a default value: `${3:-out.yaml}`, `${OUT-out.yaml}` (POSIX 2.6.2).
 _DEFAULT = re.compile(r"\$\{(?:[0-9]|[A-Za-z_]\w*):?-([^{}$`]+)\}")
+# A value holding any of these is no path read here (an expansion, a glob, a quote, an
+# operator): an argument or a variable's value with one is left unknown.
+_NOT_A_PATH = frozenset("$`*?~\"'(){}[]<>|&;")
 _CD_PWD = re.compile(r"^cd\s+(?:--\s+)?(\S.*?)\s*(?:&&|;)\s*pwd(?:\s+-[PL])?$")
 
 
@@ -172,7 +175,7 @@ def expanded(path: str, lines: Sequence[str], arguments: Sequence[str] = ()) -> 
     known: dict[str, _Path] = {
         str(number): _Path(word, False)
         for number, word in enumerate(arguments[:9], start=1)
-        if word and not any(c in word for c in "$`*?~\"'(){}[]<>|&;")
+        if word and not _NOT_A_PATH & set(word)
     }
     folder = posixpath.dirname(path)
     out: list[str] = []
@@ -241,7 +244,7 @@ def _value(text: str, known: dict[str, _Path], script: str) -> _Path | None:
         position = use.end()
     parts.append(text[position:])
     joined_text = "".join(parts)
-    if not joined_text or any(c in joined_text for c in "$`*?~\"'(){}[]<>|&;"):
+    if not joined_text or _NOT_A_PATH & set(joined_text):
         return None
     if not quoted and any(c.isspace() for c in joined_text):
         return None  # `name=value command …`: a command's own environment, not the script's
