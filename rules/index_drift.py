@@ -309,8 +309,8 @@ def combine(
             groups.setdefault((finding.key, finding.message), []).append(finding)
     for found in results.values():
         for finding in found:
-            group = groups.get((finding.key, finding.message), [])
-            if not group or group[0] is not finding:
+            group = groups[(finding.key, finding.message)]  # every finding is in its group
+            if group[0] is not finding:
                 continue
             if len(group) == 1 or not (finding.key or "").startswith("missing:"):
                 yield from group
