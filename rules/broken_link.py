@@ -505,7 +505,7 @@ class Tree:
                 lambda path: self.site_of(path) is not None,
                 assembly.uses_spec_md(manifests),
                 self._html_hosts(),
-                self._html_part,
+                self._file_text,
             ) + assembly.middleman_documents(self.files, self.folders, self._source_text)
             self._assemblies.sort(key=lambda a: (a.key, a.kind))
             for found in self._assemblies:
@@ -559,8 +559,7 @@ class Tree:
         if path not in self.files:
             return None
         if path not in self.sources:
-            raw = read_raw(self.corpus.root, path, HTML_HOST_BYTES)
-            self.sources[path] = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else ""
+            self.sources[path] = self._file_text(path) or ""
         return self.sources[path]
 
     @property
@@ -570,9 +569,10 @@ class Tree:
         _ = self.assemblies
         return ChainMap(self.pages, self.partials)
 
-    def _html_part(self, path: str) -> str | None:
-        """The text of an HTML file a ReSpec document includes (at most ``HTML_HOST_BYTES``;
-        None when it is not a file of the repository, or longer)."""
+    def _file_text(self, path: str) -> str | None:
+        """The text of a repository file read from the disk, at most ``HTML_HOST_BYTES`` (an
+        HTML file a ReSpec document includes, a Middleman partial); None when it is not a file
+        of the repository, or longer, or unreadable."""
         if path not in self.files:
             return None
         raw = read_raw(self.corpus.root, path, HTML_HOST_BYTES)

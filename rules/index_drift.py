@@ -263,9 +263,8 @@ def unit_inputs(corpus: Context, document: Document) -> list[str]:
     a subpage (another file named after them, ``_subpage``), whose links it reads."""
     folder = posixpath.dirname(document.path)
     folders = {folder}
-    for target in _LINK.finditer(document.text or ""):
-        written = unquote(urlsplit(target.group(1) or target.group(2)).path)
-        if written and not written.startswith("/"):
+    for written in _link_paths(document.text or ""):
+        if not written.startswith("/"):
             folders.add(posixpath.dirname(posixpath.normpath(posixpath.join(folder, written))))
     names = corpus.memo.get(f"{ID}:names")
     if names is None:  # the file names of each folder, listed once per run
@@ -278,14 +277,24 @@ def unit_inputs(corpus: Context, document: Document) -> list[str]:
         if path != document.path
         and posixpath.dirname(path) in folders
         and path.endswith(MARKDOWN_SUFFIXES)
-        and _has_subpage_name(path, names.get(posixpath.dirname(path), ()))
+        and any(_names_subpage(name, path) for name in names.get(posixpath.dirname(path), ()))
     )
 
 
-def _has_subpage_name(page: str, names: Iterable[str]) -> bool:
+def _names_subpage(name: str, page: str) -> bool:
+    """Whether file name ``name`` is a subpage's of ``page``: its name extended
+    (``purchase-flow.md`` of ``purchase.md``)."""
     own = posixpath.splitext(posixpath.basename(page))[0]
-    stems = {posixpath.splitext(name)[0] for name in names}
-    return any(stem.startswith(own + join) for stem in stems for join in SUBPAGE_JOINS)
+    stem = posixpath.splitext(posixpath.basename(name))[0]
+    return any(stem.startswith(own + join) for join in SUBPAGE_JOINS)
+
+
+def _link_paths(text: str) -> Iterator[str]:
+    """The paths (unquoted, without query or fragment) of the inline links of ``text``."""
+    for link in _LINK.finditer(text):
+        written = unquote(urlsplit(link.group(1) or link.group(2)).path)
+        if written:
+            yield written
 
 
 def combine(
@@ -300,8 +309,8 @@ def combine(
             groups.setdefault((finding.key, finding.message), []).append(finding)
     for found in results.values():
         for finding in found:
-            group = groups.get((finding.key, finding.message), [])
-            if not group or group[0] is not finding:
+            group = groups[(finding.key, finding.message)]  # every finding is in its group
+            if group[0] is not finding:
                 continue
             if len(group) == 1 or not (finding.key or "").startswith("missing:"):
                 yield from group
@@ -782,17 +791,14 @@ def _subpage(pages: Mapping[str, Document], path: str, listed: Iterable[str]) ->
     """Whether ``path`` is a subpage of a listed page beside it: its name is that page's name
     extended (``purchase-flow.md`` of ``purchase.md``) and that page links it. A reader reaches
     it through its page, so the list of the folder's pages need not name it."""
-    folder, name = posixpath.split(path)
-    stem = posixpath.splitext(name)[0]
+    folder = posixpath.dirname(path)
     for page in sorted(listed):
         if posixpath.dirname(page) != folder or page == path or page not in pages:
             continue
-        own = posixpath.splitext(posixpath.basename(page))[0]
-        if not any(stem.startswith(own + join) for join in SUBPAGE_JOINS):
+        if not _names_subpage(path, page):
             continue
-        for link in _LINK.finditer(pages[page].text or ""):
-            written = unquote(urlsplit(link.group(1) or link.group(2)).path)
-            if written and posixpath.normpath(posixpath.join(folder, written)) == path:
+        for written in _link_paths(pages[page].text or ""):
+            if posixpath.normpath(posixpath.join(folder, written)) == path:
                 return True
     return False
 

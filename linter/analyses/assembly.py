@@ -60,7 +60,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
-from speclint.parsing.links import HEADING_ID, Page, github_slug
+from speclint.parsing.links import HEADING_ID, Page, github_slug, github_slugs
 
 FRAGMENTS = 3  # numbered, headless pages in a folder before it is read as one document
 MANIFEST_ITEMS = 5  # page paths a README lists before it is read as a document's structure
@@ -513,16 +513,17 @@ def _respec_anchors(assembly: Assembly, pages: Mapping[str, Page]) -> set[str]:
     for path in assembly.members:
         page = pages[path]
         written |= page.anchors
+        plain: list[str] = []
         for heading in page.headings:
             explicit = HEADING_ID.search(heading)
             if explicit is not None:
                 explicit_ids.add(next(g for g in explicit.groups() if g))
                 continue
             texts.append(heading.strip())
-            # GitHub's slugs of the headings, and their numbered repeats, are no ids in
-            # ReSpec's output.
-            slug = github_slug(heading.strip())
-            github.update([slug, *(f"{slug}-{n}" for n in range(1, len(page.headings) + 1))])
+            plain.append(heading)
+        # GitHub's slugs of the headings, and their numbered repeats, are no ids in ReSpec's
+        # output.
+        github |= github_slugs(plain, len(page.headings))
     found = set(assembly.ids) | explicit_ids | (written - github)
     found.update(respec_example_ids(t for path in assembly.members for t in pages[path].examples))
     for text in texts:

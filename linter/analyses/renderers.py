@@ -50,7 +50,7 @@ from speclint.parsing.kinds import DocumentKind, folder_holding
 from speclint.parsing.links import (
     FRONT_MATTER,
     docs_builder_slug,
-    github_slug,
+    github_slugs,
     proposal_preamble,
     site_front_matter,
 )
@@ -225,8 +225,7 @@ class Renderer:
             # GitHub's slugs of the headings are no ids there (`## Title [id]` is `#id`, not
             # `#title-id`); the page's explicit ids and HTML anchors are.
             listed = list(headings)
-            github = {github_slug(h.strip()) for h in listed}
-            github |= {f"{slug}-{n}" for slug in github for n in range(1, len(listed) + 1)}
+            github = github_slugs(listed, len(listed))
             own = {docs_builder_heading_id(h) for h in listed}
             return (anchors - github) | own | set(inline)
         if self.kind != "mkdocs":

@@ -451,6 +451,14 @@ def github_slug(text: str) -> str:
 _WORD_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "Pc"})
 
 
+def github_slugs(headings: Iterable[str], repeats: int) -> set[str]:
+    """GitHub's slugs of ``headings`` and of their repeats (``-1`` to ``-repeats``): the anchors
+    GitHub gives headings, which a renderer with slugs of its own (ReSpec, docs-builder) does not
+    make, though ``Page.anchors`` holds them."""
+    slugs = {github_slug(h.strip()) for h in headings}
+    return slugs | {f"{slug}-{n}" for slug in slugs for n in range(1, repeats + 1)}
+
+
 def _heading(page: Page, slugs: _Slugs, inline: Any) -> None:
     raw = "".join(c.content for c in (inline.children or ()) if c.type in ("text", "code_inline"))
     # spec-md's import: the heading is only a link to a page, whose name may hold spaces

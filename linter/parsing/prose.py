@@ -332,20 +332,18 @@ def _with_tag_blocks(tokens: list[Any], runs: list[tuple[int, int]], lines: list
     """``tokens`` with an ``html_block`` for each run of JSX tag lines, before the first token
     that starts at or after it: the tags' attributes are what HTML blocks give the link reader
     (a component's ``href``, ``id``, ``title``)."""
+    blocks = [
+        pulldown.Token("html_block", [start, end], content="\n".join(lines[start:end]) + "\n")
+        for start, end in runs
+    ]
     out: list[Any] = []
-    pending = iter(runs)
-    run = next(pending, None)
+    placed = 0
     for token in tokens:
-        while run is not None and token.map and token.map[0] >= run[0]:
-            content = "\n".join(lines[run[0] : run[1]]) + "\n"
-            out.append(pulldown.Token("html_block", [run[0], run[1]], content=content))
-            run = next(pending, None)
+        while placed < len(runs) and token.map and token.map[0] >= runs[placed][0]:
+            out.append(blocks[placed])
+            placed += 1
         out.append(token)
-    while run is not None:
-        content = "\n".join(lines[run[0] : run[1]]) + "\n"
-        out.append(pulldown.Token("html_block", [run[0], run[1]], content=content))
-        run = next(pending, None)
-    return out
+    return out + blocks[placed:]
 
 
 def parse_markdown(text: str, mdx: bool = False) -> ProseDocument:
