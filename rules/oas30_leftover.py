@@ -3,12 +3,10 @@
 What it does
     In an OpenAPI 3.1 (or later) document, reports each Schema Object that says
     ``nullable: true`` while its own keywords reject ``null`` (a ``type`` without ``"null"``,
-    an ``enum`` or ``const`` without it, a ``$ref`` or composition), and each Schema Object
-    that writes ``example`` beside a JSON Schema ``examples`` array, at the keyword, with the
-    3.1 spelling. Schema Objects in files the document's ``$ref``\\s keep them in (a path
-    item, a schema file, a map of schemas a schema names) are judged too when only 3.1
-    documents own those files; one reached through an OpenAPI 3.0 document,
-    or from it, is that document's, and ``nullable`` is a keyword there. A boolean
+    an ``enum`` or ``const`` without it, a ``$ref`` or composition), and each that writes
+    ``example`` beside a JSON Schema ``examples`` array, at the keyword, with the 3.1 spelling.
+    Files the document's ``$ref``\\s keep schemas in are judged too, unless a document of
+    another version (OpenAPI 3.0, where ``nullable`` is a keyword) also reaches them. A boolean
     ``exclusiveMinimum``/``exclusiveMaximum``, which 3.1 rejects, is ``openapi-invalid``'s.
 
 Why is this bad?

@@ -426,22 +426,44 @@ def _external_schema(
 ) -> Finding:
     """``$ref``\\s by bare name to a schema of a base schema set the repository does not hold
     but links: not checked (coverage), as a remote reference is not."""
-    first, *others = sorted(references, key=lambda r: (r.path, r.pointer))
     count = len(references)
     url, page, line = source
-    return Finding(
-        ID,
-        Severity.INFO,
+    return _coverage_note(
+        corpus,
+        references,
         f"{count} `$ref`{'s name' if count > 1 else ' names'} `{name}`, not in the repository: "
         f"{'the schema' if url.endswith('/' + name) else 'one of the schemas in the folder'} "
         f"`{page}` line {line} links (`{url}`), read from there by its tools",
-        corpus.documents[first.path].location(first.pointer),
-        related=tuple(
-            corpus.documents[r.path].location(r.pointer, note=f"also references `{r.value}`")
-            for r in others[:RELATED_LIMIT]
-        ),
         key=f"external-schema:{name}",
         coverage="external-schema",
+    )
+
+
+def _coverage_note(
+    corpus: Context,
+    references: list[Reference],
+    message: str,
+    *,
+    key: str,
+    coverage: str,
+    note: str | None = None,
+) -> Finding:
+    """A note of ``$ref``\\s the run did not check (coverage): at the first of ``references``,
+    the others related (each "also references" its value unless ``note`` says otherwise)."""
+    first, *others = sorted(references, key=lambda r: (r.path, r.pointer))
+    return Finding(
+        ID,
+        Severity.INFO,
+        message,
+        corpus.documents[first.path].location(first.pointer),
+        related=tuple(
+            corpus.documents[r.path].location(
+                r.pointer, note=note or f"also references `{r.value}`"
+            )
+            for r in others[:RELATED_LIMIT]
+        ),
+        key=key,
+        coverage=coverage,
     )
 
 
@@ -483,20 +505,14 @@ def _by_relative_id(
 def _by_search_path(corpus: Context, holder: str, references: list[Reference]) -> Finding:
     """``$ref``\\s that name a schema by the relative `$id` it declares, from another folder:
     what a search path resolves, listed among what the run did not check (coverage)."""
-    first, *others = sorted(references, key=lambda r: (r.path, r.pointer))
     count = len(references)
-    return Finding(
-        ID,
-        Severity.INFO,
+    return _coverage_note(
+        corpus,
+        references,
         f"{count} `$ref`{'s name' if count > 1 else ' names'} "
         f"`{declared_id(corpus.documents[holder])}`"
         f", the relative `$id` of `{holder}`: found by `$id` or a schema search path, not by "
         "JSON Schema's rules, which look beside the referring file (2020-12 §8.2)",
-        corpus.documents[first.path].location(first.pointer),
-        related=tuple(
-            corpus.documents[r.path].location(r.pointer, note=f"also references `{r.value}`")
-            for r in others[:RELATED_LIMIT]
-        ),
         key=f"search-path:{holder}",
         coverage="search-path",
     )
@@ -563,19 +579,13 @@ def _built(corpus: Context, reference: Reference) -> str | None:
 def _made_by_the_build(corpus: Context, name: str, references: list[Reference]) -> Finding:
     """``$ref``\\s to a file the build writes and the repository does not commit: listed among
     what the run did not check (coverage), not a finding."""
-    first, *others = sorted(references, key=lambda r: (r.path, r.pointer))
     count = len(references)
     evidence = program_writes(corpus)[name][1]
-    return Finding(
-        ID,
-        Severity.INFO,
+    return _coverage_note(
+        corpus,
+        references,
         f"not checked: {count} `$ref`{'s' if count > 1 else ''} name `{name}`, which the build "
         f"writes ({evidence}) and the repository does not commit",
-        corpus.documents[first.path].location(first.pointer),
-        related=tuple(
-            corpus.documents[r.path].location(r.pointer, note=f"also references `{r.value}`")
-            for r in others[:RELATED_LIMIT]
-        ),
         key=f"build-output:{name}",
         coverage="build-output",
     )
@@ -598,21 +608,16 @@ def _submodule(reference: Reference, submodules: frozenset[str]) -> str | None:
 def _not_checked(corpus: Context, folder: str, references: list[Reference]) -> Finding:
     """What the run could not check: ``$ref``\\s into a submodule that is not checked out,
     listed among what the run did not check (coverage), not a finding."""
-    first, *others = sorted(references, key=lambda r: (r.path, r.pointer))
     count = len(references)
-    return Finding(
-        ID,
-        Severity.INFO,
+    return _coverage_note(
+        corpus,
+        references,
         f"not checked: {count} `$ref`{'s' if count > 1 else ''} point into `{folder}/`, a git "
         "submodule (`.gitmodules`) that is not checked out here; check it out (`git submodule "
         "update --init`) to check them",
-        corpus.documents[first.path].location(first.pointer),
-        related=tuple(
-            corpus.documents[r.path].location(r.pointer, note="points into the submodule")
-            for r in others[:RELATED_LIMIT]
-        ),
         key=f"submodule:{folder}",
         coverage="submodule",
+        note="points into the submodule",
     )
 
 

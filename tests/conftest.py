@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import textwrap
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,19 @@ os.environ["SPECLINT_PREVIEW"] = "1"
 
 def schema(**body: Any) -> str:
     return json.dumps({"$schema": DIALECT, **body}, indent=2) + "\n"
+
+
+def openapi_30(title: str, schemas: dict[str, Any], paths: Any = None) -> str:
+    """An OpenAPI 3.0 document (version "1.0") holding ``schemas`` as its component schemas."""
+    return textwrap.dedent(
+        f"""\
+        openapi: 3.0.3
+        info: {{title: {json.dumps(title)}, version: "1.0"}}
+        paths: {json.dumps(paths or {})}
+        components:
+          schemas: {json.dumps(schemas)}
+        """
+    )
 
 
 def write_files(root: Path, files: dict[str, str | bytes]) -> Path:

@@ -12,27 +12,15 @@ Each fixture is written here, in our own words.
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from conftest import openapi_30 as _api
 from conftest import run_rule as run
 from conftest import schema
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def _api(title: str, schemas: dict[str, Any], paths: Any = None) -> str:
-    return textwrap.dedent(
-        f"""\
-        openapi: 3.0.3
-        info: {{title: {json.dumps(title)}, version: "1.0"}}
-        paths: {json.dumps(paths or {})}
-        components:
-          schemas: {json.dumps(schemas)}
-        """
-    )
 
 
 def _shelf(*kinds: str) -> dict[str, Any]:

@@ -21,24 +21,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from conftest import openapi_30 as _api
 from conftest import run_rule as run
 from conftest import schema
 from speclint.common.findings import Severity
 from speclint.run.engine import Options, lint
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def _api(title: str, schemas: dict[str, Any], paths: Any = None) -> str:
-    return textwrap.dedent(
-        f"""\
-        openapi: 3.0.3
-        info: {{title: {json.dumps(title)}, version: "1.0"}}
-        paths: {json.dumps(paths or {})}
-        components:
-          schemas: {json.dumps(schemas)}
-        """
-    )
 
 
 # --- 1. copy-drift pairs on evidence -------------------------------------------------------------
