@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_cli
+from speclint.analyses.validation import validator_class_at
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -87,3 +88,27 @@ def test_the_empty_pattern_of_pattern_properties_covers_every_member(
         ("example-invalid", "/examples/1")
     ]
     assert "not of type" in str(findings[0]["message"])
+
+
+def test_a_validation_left_unfinished_does_not_change_the_next_one() -> None:
+    """The guard that follows a discriminator once is per thread and keyed on the instance: a
+    validation stopped at its first error, its generator kept, must not leave the instance
+    marked, or the next validation of it skips the discriminator (and the error it finds)."""
+    schema = {
+        "components": {
+            "schemas": {
+                "Cat": {"type": "object", "properties": {"name": {"type": "string"}}},
+                "Dog": {"type": "object"},
+            }
+        },
+        "oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}],
+        "discriminator": {"propertyName": "kind"},
+    }
+    instance = {"kind": "Cat", "name": 3}
+    validator = validator_class_at("openapi", "3.0.3", None)(schema)
+    alone = [e.message for e in validator.iter_errors(instance)]
+    assert alone == ["3 is not of type 'string'"]
+    held = validator.iter_errors(instance)
+    assert next(held).message == alone[0]
+    assert [e.message for e in validator.iter_errors(instance)] == alone
+    held.close()
