@@ -112,3 +112,21 @@ def test_a_validation_left_unfinished_does_not_change_the_next_one() -> None:
     assert next(held).message == alone[0]
     assert [e.message for e in validator.iter_errors(instance)] == alone
     held.close()
+
+
+def test_errors_made_once_keep_the_order_the_schema_states_them(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Errors reached along two paths are kept once; the errors at one place stay in the order
+    the validator finds them (the schema's keywords in order), so the finding names the first."""
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://example.org/thing.json",
+        "type": "object",
+        "required": ["name"],
+        "minProperties": 2,
+        "examples": [{}],
+    }
+    _, findings = _report(make_corpus({"schemas/thing.json": json.dumps(schema, indent=2)}))
+    [finding] = findings
+    assert "(keyword `required`) (and 1 more error)" in str(finding["message"])
