@@ -1011,10 +1011,10 @@ def _errors(validator: Validator, value: Any) -> list[ValidationError]:
     """The errors of ``value``, each once: one failure reached along two paths of the schema
     (a subtype's `allOf` and its base's discriminator mapping back to it) is one error."""
     try:
-        found = {
-            (tuple(map(str, e.absolute_path)), str(e.validator), e.message): e
-            for e in reversed(list(validator.iter_errors(value)))
-        }
+        found: dict[tuple[tuple[str, ...], str, str], ValidationError] = {}
+        for error in validator.iter_errors(value):
+            key = (tuple(map(str, error.absolute_path)), str(error.validator), error.message)
+            found.setdefault(key, error)  # the first, in the order the schema states them
         return sorted(found.values(), key=lambda e: list(map(str, e.absolute_path)))
     except Unresolvable:
         return []  # unresolved-ref reports the broken reference

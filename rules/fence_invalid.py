@@ -76,12 +76,7 @@ from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.units import check_by_unit, prepared
 from speclint.common.findings import Finding, Location, Member, Severity
 from speclint.model.corpus import Document
-from speclint.parsing.fence_text import (
-    JSON_LANGUAGES,
-    TYPE_NAMES,
-    bare_word,
-    failure_of,
-)
+from speclint.parsing.fence_text import JSON_LANGUAGES, failure_of, fence_failure
 from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.prose import CodeFence
 from speclint.parsing.transcripts import http_bodies
@@ -235,12 +230,9 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
         # placeholders and all (`R`, `some-lambda`); read as reports, these were noise.
         return []
     for fence in document.prose.fences if document.prose is not None else ():
-        failure = failure_of(fence, wrapped)
+        failure = fence_failure(fence.language, fence.content, wrapped)
         if failure is None:
             continue
-        word = bare_word(fence, failure)
-        if word.lower() in TYPE_NAMES or word.startswith("$"):
-            continue  # a type sketch (`"count": integer`), a variable (`$RETRY_MAX`): a template
         heading = f"#{fence.heading.anchor}" if fence.heading else ""
         what = f"the {fence.language} fence"
         if http_bodies(fence.content) is not None:

@@ -150,6 +150,20 @@ def make_corpus(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
     return build
 
 
+def count_builds(monkeypatch: pytest.MonkeyPatch, fact: type) -> list[int]:
+    """A list that grows by one each time ``fact.build`` (a fact's classmethod that builds it for
+    a run: ``speclint.analyses.context``) is called, for this test."""
+    built: list[int] = []
+    original = fact.build.__func__  # type: ignore[attr-defined]
+
+    def build(cls: type, *args: Any) -> Any:
+        built.append(1)
+        return original(cls, *args)
+
+    monkeypatch.setattr(fact, "build", classmethod(build))
+    return built
+
+
 def run_cli(*args: str) -> Result:
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from speclint.analyses import context as context_module
+from conftest import count_builds
 from speclint.analyses.context import Context
 from speclint.analyses.declarations import SchemaIndex
 from speclint.model.config import load_config
@@ -32,15 +31,7 @@ API = (
 
 
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    built: list[int] = []
-    original = SchemaIndex.build.__func__  # type: ignore[attr-defined]
-
-    def build(cls: type[SchemaIndex], *args: Any) -> SchemaIndex:
-        built.append(1)
-        return original(cls, *args)  # type: ignore[no-any-return]
-
-    monkeypatch.setattr(context_module.SchemaIndex, "build", classmethod(build))
-    return built
+    return count_builds(monkeypatch, SchemaIndex)
 
 
 def test_the_three_rules_that_read_the_schema_index_build_it_once(

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import run_cli
+from speclint.analyses.validation import validator_class_at
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -87,3 +88,45 @@ def test_the_empty_pattern_of_pattern_properties_covers_every_member(
         ("example-invalid", "/examples/1")
     ]
     assert "not of type" in str(findings[0]["message"])
+
+
+def test_a_validation_left_unfinished_does_not_change_the_next_one() -> None:
+    """The guard that follows a discriminator once is per thread and keyed on the instance: a
+    validation stopped at its first error, its generator kept, must not leave the instance
+    marked, or the next validation of it skips the discriminator (and the error it finds)."""
+    schema = {
+        "components": {
+            "schemas": {
+                "Cat": {"type": "object", "properties": {"name": {"type": "string"}}},
+                "Dog": {"type": "object"},
+            }
+        },
+        "oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}],
+        "discriminator": {"propertyName": "kind"},
+    }
+    instance = {"kind": "Cat", "name": 3}
+    validator = validator_class_at("openapi", "3.0.3", None)(schema)
+    alone = [e.message for e in validator.iter_errors(instance)]
+    assert alone == ["3 is not of type 'string'"]
+    held = validator.iter_errors(instance)
+    assert next(held).message == alone[0]
+    assert [e.message for e in validator.iter_errors(instance)] == alone
+    held.close()
+
+
+def test_errors_made_once_keep_the_order_the_schema_states_them(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Errors reached along two paths are kept once; the errors at one place stay in the order
+    the validator finds them (the schema's keywords in order), so the finding names the first."""
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://example.org/thing.json",
+        "type": "object",
+        "required": ["name"],
+        "minProperties": 2,
+        "examples": [{}],
+    }
+    _, findings = _report(make_corpus({"schemas/thing.json": json.dumps(schema, indent=2)}))
+    [finding] = findings
+    assert "(keyword `required`) (and 1 more error)" in str(finding["message"])

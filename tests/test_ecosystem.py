@@ -355,3 +355,38 @@ def test_every_rule_runs_in_the_ecosystem_preview_ones_included(tmp_path: Path) 
     # would make their labels stale, and keep them in preview for good (issue 45).
     command = check.speclint_command(tmp_path, tmp_path / "report.json", 60)
     assert command[3:5] == ["check", str(tmp_path)] and "--preview" in command
+
+
+def test_mirror_gaps_are_the_files_the_extraction_lacked(tmp_path: Path) -> None:
+    """A partial mirror lacks some blobs: the gaps asked of the mirror are the files extract()
+    left out, and only those (a symbolic link is never extracted, so it is no gap)."""
+
+    def git(*args: str) -> str:
+        done = subprocess.run(
+            ["git", "-C", str(work), *args], capture_output=True, text=True, check=True
+        )
+        return done.stdout.strip()
+
+    work = tmp_path / "work"
+    work.mkdir()
+    git("init", "-q")
+    (work / "kept.md").write_text("kept\n")
+    (work / "lost.json").write_text("{}\n")
+    (work / "link").symlink_to("lost.json")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x")
+    commit = git("rev-parse", "HEAD")
+    for name in ("lost.json", "link"):
+        blob = git("rev-parse", f"HEAD:{name}")
+        (work / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    repo = check.Repo("o/r", commit, "openapi")
+    mirrors = tmp_path / "mirrors"
+    (mirrors / repo.slug).mkdir(parents=True)
+    (mirrors / repo.slug / "repo").symlink_to(work / ".git")
+    tree = check.extract(repo, mirrors, tmp_path / "scratch")
+    assert sorted(p.name for p in tree.iterdir()) == ["kept.md"]
+    recorded = check.gaps_file(tree).read_text()
+    assert recorded == "lost.json\n"
+    check.gaps_file(tree).unlink()  # a run stored before the gaps were recorded
+    assert check.mirror_gaps(repo, mirrors, tree) == ["lost.json"]
+    assert check.gaps_file(tree).read_text() == recorded

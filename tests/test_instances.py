@@ -8,11 +8,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from speclint.analyses import context as context_module
+from conftest import count_builds
 from speclint.analyses.context import Context
 from speclint.analyses.instance_schemas import InstanceSchemas
 from speclint.common.findings import Finding, Severity
@@ -200,14 +199,7 @@ def test_the_two_rules_that_read_an_instances_schema_look_it_up_once_a_run(
             "examples/lost.yaml": "# yaml-language-server: $schema=../schema/lost.json\n" + GOOD,
         }
     )
-    built: list[int] = []
-    original = InstanceSchemas.build.__func__  # type: ignore[attr-defined]
-
-    def build(cls: type[InstanceSchemas], *args: Any) -> InstanceSchemas:
-        built.append(1)
-        return original(cls, *args)  # type: ignore[no-any-return]
-
-    monkeypatch.setattr(context_module.InstanceSchemas, "build", classmethod(build))
+    built = count_builds(monkeypatch, InstanceSchemas)
     catalog = all_rules()
     corpus = Context.load(root, load_config(root))
     chosen = {r: catalog[r] for r in ("instance-invalid", "duplicate-item")}

@@ -295,11 +295,6 @@ def extract(repo: Repo, mirrors: Path, scratch: Path) -> Path:
     git_dir = mirrors / repo.slug / "repo"
     if not git_dir.is_dir():
         raise FileNotFoundError(f"no mirror at {git_dir} (fetch github:{repo.name})")
-    listing = subprocess.run(
-        ["git", "--git-dir", str(git_dir), "ls-tree", "-r", "-z", repo.commit],
-        capture_output=True,
-        check=True,
-    ).stdout.split(b"\0")
     partial = tree.with_name(tree.name + ".partial")
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir(parents=True)
@@ -310,14 +305,7 @@ def extract(repo: Repo, mirrors: Path, scratch: Path) -> Path:
     )
     assert batch.stdin is not None and batch.stdout is not None
     missing: list[str] = []
-    for row in filter(None, listing):
-        meta, raw_path = row.split(b"\t", 1)
-        mode, kind, sha = meta.split()
-        if kind != b"blob" or mode == b"120000":
-            continue
-        relative = Path(raw_path.decode("utf-8", "surrogateescape"))
-        if relative.is_absolute() or ".." in relative.parts:
-            continue
+    for sha, relative in _files(git_dir, repo.commit):
         batch.stdin.write(sha + b"\n")
         batch.stdin.flush()
         header = batch.stdout.readline().split()
@@ -338,6 +326,27 @@ def extract(repo: Repo, mirrors: Path, scratch: Path) -> Path:
     return tree
 
 
+def _files(git_dir: Path, commit: str) -> list[tuple[bytes, Path]]:
+    """(object id, relative path) of each file of ``commit`` that an extraction writes: its
+    blobs, but no symbolic link (a tree from elsewhere must not point outside itself) and no
+    path that leaves the tree."""
+    listing = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "ls-tree", "-r", "-z", commit],
+        capture_output=True,
+        check=True,
+    ).stdout.split(b"\0")
+    files = []
+    for row in filter(None, listing):
+        meta, raw_path = row.split(b"\t", 1)
+        mode, kind, sha = meta.split()
+        if kind != b"blob" or mode == b"120000":
+            continue
+        relative = Path(raw_path.decode("utf-8", "surrogateescape"))
+        if not relative.is_absolute() and ".." not in relative.parts:
+            files.append((sha, relative))
+    return files
+
+
 def gaps_file(tree: Path) -> Path:
     """Where the paths the mirror lacks of an extracted tree are kept: beside it, not in it."""
     return tree.with_name(tree.name + ".absent")
@@ -349,13 +358,7 @@ def mirror_gaps(repo: Repo, mirrors: Path, tree: Path) -> list[str]:
     gaps = gaps_file(tree)
     if not gaps.is_file():
         git_dir = mirrors / repo.slug / "repo"
-        listing = subprocess.run(
-            ["git", "--git-dir", str(git_dir), "ls-tree", "-r", "-z", repo.commit],
-            capture_output=True,
-            check=True,
-        ).stdout.split(b"\0")
-        blobs = [row.split(b"\t", 1) for row in listing if b"\t" in row]
-        wanted = [(meta.split()[2], path) for meta, path in blobs if meta.split()[1] == b"blob"]
+        wanted = _files(git_dir, repo.commit)
         asked = b"".join(sha + b"\n" for sha, _ in wanted)
         answers = subprocess.run(
             ["git", "--git-dir", str(git_dir), "cat-file", "--batch-check"],
@@ -364,7 +367,7 @@ def mirror_gaps(repo: Repo, mirrors: Path, tree: Path) -> list[str]:
             check=True,
         ).stdout.splitlines()
         missing = sorted(
-            path.decode("utf-8", "surrogateescape")
+            path.as_posix()
             for (_, path), answer in zip(wanted, answers, strict=True)
             if answer.endswith(b" missing")
         )

@@ -1002,11 +1002,15 @@ def _discriminator_once(keyword: Any, plain: Any) -> Any:
         if pair in _DISCRIMINATING.pairs:
             yield from plain(validator, value, instance, schema)
             return
+        # Judged whole before the first error is handed on: a caller that stops at the first
+        # error (`is_valid`) and keeps the generator would otherwise leave the pair marked, and
+        # the next validation of the same instance in this thread would skip the discriminator.
         _DISCRIMINATING.pairs.add(pair)
         try:
-            yield from keyword(validator, value, instance, schema)
+            errors = list(keyword(validator, value, instance, schema))
         finally:
             _DISCRIMINATING.pairs.discard(pair)
+        yield from errors
 
     return judged
 

@@ -96,14 +96,16 @@ _TYPE_SKETCH = re.compile(
 )
 
 
-def fence_failure(language: str, text: str) -> ParseFailure | None:
+def fence_failure(language: str, text: str, wrapped: bool = False) -> ParseFailure | None:
     """How ``text`` fails as a fence of ``language`` would, with a fence's allowances (its
-    notes, its sketches, a stream of values); None when a fence of it would not be reported.
-    parse-error reads an example file a page shows through it: one reading of one text."""
+    notes, its sketches, a stream of values, a placeholder); None when a fence of it would not
+    be reported. fence-invalid judges each fence through it, and parse-error an example file a
+    page shows: one reading of one text."""
     fence = CodeFence(language, language, text, 0, 0, None)
-    failure = failure_of(fence)
+    failure = failure_of(fence, wrapped)
     if failure is None:
         return None
+    # a type sketch (`"count": integer`), a variable (`$RETRY_MAX`): a template
     word = bare_word(fence, failure)
     return None if word.lower() in TYPE_NAMES or word.startswith("$") else failure
 
