@@ -249,3 +249,16 @@ def test_examples_with_comments_where_the_repository_says_so(make_corpus: MakeCo
         ("data/one.json", None),
         ("examples/scale/one.json", None),
     ]
+
+
+def test_a_comment_standing_where_a_value_goes_is_a_sketch(make_corpus: MakeCorpus) -> None:
+    """`"<FIELD>": /* value */,` says what the value would be, as `...` there does (read after
+    issue 46's fence work, an in-toto-shaped descriptor sketch); a slip elsewhere in the fence
+    is still reported."""
+    sketch = (
+        '# D\n\n```json\n{\n  "fields": {\n    "<FIELD_1>": /* value */,\n    ...\n  }\n}\n```\n'
+    )
+    assert run_rule(make_corpus({"docs/d.md": sketch}), "fence-invalid") == []
+    slip = sketch.replace('"fields": {', '"name": "x" "y",\n  "fields": {')
+    found = run_rule(make_corpus({"docs/d.md": slip}), "fence-invalid")
+    assert [f.location.line for f in found] == [5]

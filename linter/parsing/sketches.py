@@ -44,7 +44,7 @@ def sketch_notes(text: str, wrapped: bool = False, elisions_only: bool = False) 
     """``text`` with what a JSON example's conventions allow taken out, lines kept where they
     were: a ``#`` comment (never JSON outside a string) blanked; an elision (``...``, ``…``)
     blanked where it stands for members or items (with the comma after it) and read as a value
-    after a ``:``; and, when ``wrapped`` (the specification says so), a line break inside a
+    after a ``:``, as is a one-line ``/* … */`` comment there; and, when ``wrapped`` (the specification says so), a line break inside a
     string joined, the break moved after the string's closing quote. A sketch's notation is
     read too: a value computed by a function (``base64url({...})``) as a value, a bracket
     holding a phrase (``[ 6 arrays of 257 numbers ]``) as an empty array, and a string spanning
@@ -84,6 +84,14 @@ def sketch_notes(text: str, wrapped: bool = False, elisions_only: bool = False) 
                 # the notation of a specification's templates; read as a value
                 out.append("0" + "".join(c if c == "\n" else " " for c in text[index + 1 : end]))
                 index = end
+                continue
+        if char == "/" and text.startswith("/*", index) and _last_mark(out) == ":":
+            end = text.find("*/", index + 2)
+            if end >= 0 and "\n" not in text[index:end]:
+                # `"digest": /* value */,`: a comment standing where the value goes says what
+                # it would be, as an elision there does; read as a value
+                out.append("0" + " " * (end + 1 - index))
+                index = end + 2
                 continue
         if char == "#":
             end = text.find("\n", index)
