@@ -1067,6 +1067,7 @@ def _every_required(dialect: Any) -> Any:
     return validators.extend(dialect, {"required": Draft4Validator.VALIDATORS["required"]})
 
 
+_ALTERNATIVES = ("oneOf", "anyOf")
 # Where an OpenAPI document's example travels: what a client sends, or what the server answers.
 _REQUEST = re.compile(r"/(?:requestBody|parameters)/|^/components/(?:requestBodies|parameters)/")
 _RESPONSE = re.compile(r"/responses/|^/components/(?:responses|headers)/")
@@ -1100,11 +1101,19 @@ def _outside_direction(
         keywords = ("readOnly", "writeOnly")
     else:
         return errors
-    if not any(e.validator == "required" for e in errors):
+    if not any(e.validator in ("required", *_ALTERNATIVES) for e in errors):
         return errors
     index = corpus.schemas
 
     def marked(error: ValidationError) -> bool:
+        if error.validator in _ALTERNATIVES:
+            # A `oneOf`/`anyOf` whose example fits a branch but for the members its direction
+            # leaves out (a request body that omits the `readOnly` members every branch's
+            # base requires) is satisfied by that branch.
+            branches: dict[Any, list[ValidationError]] = {}
+            for inner in error.context or []:
+                branches.setdefault(inner.relative_schema_path[0], []).append(inner)
+            return any(all(marked(e) for e in branch) for branch in branches.values())
         if error.validator != "required" or not isinstance(error.validator_value, list):
             return False
         named = [

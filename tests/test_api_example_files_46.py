@@ -504,3 +504,84 @@ def test_an_example_file_no_document_names_is_still_bound_by_its_values(
     assert [(f.location.path, f.heuristic) for f in found] == [
         ("examples/job.json", "example-invalid/by-value")
     ]
+
+
+def test_an_examples_map_kept_in_a_file_is_followed(make_corpus: MakeCorpus) -> None:
+    paths = """\
+    /jobs:
+      get:
+        responses:
+          '200':
+            description: A job.
+            content:
+              application/json:
+                schema: {$ref: '#/components/schemas/Job'}
+                examples: {$ref: ./examples/jobs.yaml}
+    """
+    examples = (
+        "queued:\n  value: {id: job-1, state: queued}\nodd:\n  value: {id: job-2, state: odd}\n"
+    )
+    root = make_corpus({"openapi.yaml": api(paths), "examples/jobs.yaml": examples})
+    found = findings(root)
+    assert places(root) == [("examples/jobs.yaml", 4, "/odd/value")]
+    assert found[0].related[1].note == "`$ref: ./examples/jobs.yaml` names these examples"
+
+
+MENU = """\
+MenuItem:
+  oneOf: [{$ref: '#/components/schemas/Drink'}, {$ref: '#/components/schemas/Cake'}]
+Base:
+  type: object
+  required: [id, name]
+  properties:
+    id: {type: string, readOnly: true}
+    name: {type: string}
+Drink:
+  allOf:
+    - $ref: '#/components/schemas/Base'
+    - {type: object, required: [kind], properties: {kind: {const: drink}, volume: {type: number}}}
+Cake:
+  allOf:
+    - $ref: '#/components/schemas/Base'
+    - {type: object, required: [kind], properties: {kind: {const: cake}}}
+"""
+
+
+def test_a_request_example_of_a_oneof_may_leave_out_what_every_branch_reads_only(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A request body omits the `readOnly` members its branches' base requires (OpenAPI 3.0.3
+    # §4.7.24.1; read alike in 3.1): the branch it fits but for them satisfies the `oneOf`.
+    paths = """\
+    /menu:
+      post:
+        requestBody:
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/MenuItem'}
+              examples:
+                drink: {value: {name: Tea, kind: drink, volume: 250}}
+                wrong: {value: {name: Tea, kind: drink, volume: large}}
+        responses:
+          '201': {description: Created.}
+    """
+    root = make_corpus({"openapi.yaml": api(paths, schemas=MENU)})
+    found = findings(root)
+    assert [f.location.pointer for f in found] == [
+        "/paths/~1menu/post/requestBody/content/application~1json/examples/wrong/value"
+    ]
+
+
+def test_an_edit_of_a_path_item_file_is_seen_through_the_cache(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "openapi.yaml": api("/jobs: {$ref: ./paths/jobs.yaml}\n"),
+            "paths/jobs.yaml": PATH_ITEM % "queued",
+        }
+    )
+    select = ("--preview", "--select", "example-invalid", "--exit-zero")
+    assert "paths/jobs.yaml" not in run_cli("check", str(root), *select).output
+    (root / "paths/jobs.yaml").write_text(PATH_ITEM % "paused", encoding="utf-8")
+    cached = run_cli("check", str(root), *select).output
+    assert "paths/jobs.yaml:8:" in cached
+    assert cached == run_cli("check", str(root), *select, "--no-cache").output

@@ -59,6 +59,8 @@ class Part:
     node: Any
     place: str  # where a bundler puts it: a pointer of the API document
     referral: Location | None  # the `$ref` that brought it (None: the document itself)
+    # Where its schema objects start (``openapi_schema_roots``): its walk, made once.
+    schemas: tuple[str, ...] = ()
 
     def placed(self, pointer: str) -> str:
         """The bundled pointer of ``pointer`` of this part's file (one within the part)."""
@@ -99,7 +101,16 @@ class Unfollowed:
 
 def api_examples(corpus: Context, document: Document) -> tuple[list[ApiExample], list[Unfollowed]]:
     """The examples of OpenAPI 3 ``document`` kept apart from it (module docstring), in the
-    order its parts and holders are written; and the references that were not followed."""
+    order its parts and holders are written; and the references that were not followed. Made
+    once per run (the rule's unit and the listing of example files both ask)."""
+    memo: dict[str, tuple[list[ApiExample], list[Unfollowed]]]
+    memo = corpus.memo.setdefault("api_examples.examples", {})
+    if document.path not in memo:
+        memo[document.path] = _api_examples(corpus, document)
+    return memo[document.path]
+
+
+def _api_examples(corpus: Context, document: Document) -> tuple[list[ApiExample], list[Unfollowed]]:
     found: list[ApiExample] = []
     unfollowed: list[Unfollowed] = []
     data = document.data
@@ -133,7 +144,7 @@ def api_parts(corpus: Context, document: Document) -> list[Part]:
     memo: dict[str, list[Part]] = corpus.memo.setdefault("api_examples.parts", {})
     if document.path in memo:
         return memo[document.path]
-    parts = [Part(document, "", document.data, "", None)]
+    parts = [_part(document, "", document.data, "", None)]
     seen = {(document.path, "")}
     skipped = set(referenced_schema_maps(document.data))  # schema maps: schemas, no holders
     for part in parts:  # grows as it goes
@@ -150,15 +161,20 @@ def api_parts(corpus: Context, document: Document) -> list[Part]:
             written = resolve_pointer(part.document.data, join_pointer(site, "$ref"))
             note = f"`$ref: {written}` brings in the part the example is written in"
             via = part.document.location(join_pointer(site, "$ref"), note=note)
-            parts.append(Part(holder, at, node, part.placed(site), via))
+            parts.append(_part(holder, at, node, part.placed(site), via))
     memo[document.path] = parts
     return parts
+
+
+def _part(document: Document, at: str, node: Any, place: str, referral: Location | None) -> Part:
+    schemas = tuple(pointer for pointer, _ in openapi_schema_roots(node, at))
+    return Part(document, at, node, place, referral, schemas)
 
 
 def _structure_refs(part: Part) -> Iterator[str]:
     """The pointer of each object with a ``$ref`` member in the part's structure: not in a
     schema object, an extension (``x-``) or data (an example, a default)."""
-    schemas = frozenset(pointer for pointer, _ in openapi_schema_roots(part.node, part.at))
+    schemas = frozenset(part.schemas)
     stack: list[tuple[str, Any]] = [(part.at, part.node)]
     while stack:
         pointer, current = stack.pop()
@@ -185,7 +201,7 @@ def _holders(part: Part, document: Document) -> Iterator[tuple[str, dict[str, An
     if part.document is document:
         yield from schema_holders(document)
         return
-    for pointer, _ in openapi_schema_roots(part.node, part.at):
+    for pointer in part.schemas:
         holder_at, _, last = pointer.rpartition("/")
         if last != "schema" or not (holder_at == part.at or holder_at.startswith(part.at + "/")):
             continue
@@ -225,12 +241,26 @@ class _Holder:
                 yield from self._literal(document, join_pointer(at, "$ref"), example["$ref"], ())
             elif not self.own:
                 yield self._example(document, at, example, (), "path item")
-        examples = self.node.get("examples")
+        examples: Any = self.node.get("examples")
+        source, under = document, join_pointer(self.at, "examples")
+        via: tuple[Location, ...] = ()
+        if _is_reference(examples):
+            # The whole map kept in a file (`examples: {$ref: ./examples/jobs.yaml}`), as a
+            # bundler inlines it.
+            site, written = join_pointer(under, "$ref"), examples["$ref"]
+            target = _follow(self.corpus, document, site, written)
+            if isinstance(target, Unfollowed):
+                yield target
+            if not isinstance(target, tuple):
+                return
+            source, under, examples = target
+            note = f"`$ref: {written}` names these examples"
+            via = (document.location(site, note=note),)
         for name, entry in sorted(examples.items() if isinstance(examples, dict) else []):
-            at = join_pointer(join_pointer(self.at, "examples"), str(name))
-            if self.own and _in_document(document, entry):
+            at = join_pointer(under, str(name))
+            if self.own and not via and _in_document(document, entry):
                 continue  # judged where it is written (example-invalid's in-document examples)
-            yield from self._entry(document, at, entry, (), 0)
+            yield from self._entry(source, at, entry, via, 0)
 
     def _entry(
         self, document: Document, at: str, entry: Any, via: tuple[Location, ...], hops: int
