@@ -6,9 +6,10 @@ What it does
     also those kept in other files (a path-item, response, request-body or parameter file; an
     example file an ``examples`` entry names by ``$ref`` or ``externalValue``, or an ``example``
     by ``$ref``), each judged against the schema of the place that refers to it and reported
-    where it is written, that place related; AsyncAPI message payloads; a schema's own ``examples``/``example`` (a warning: JSON Schema
-    only recommends that they validate, Validation 2020-12 §9.5); files in an
-    ``examples``/``samples``/``conformance`` folder; and JSON/YAML fences in Markdown, tied to a
+    where it is written, that place related; AsyncAPI message payloads; a schema's own
+    ``examples``/``example`` (a warning: JSON Schema only recommends that they validate,
+    Validation 2020-12 §9.5); files in an ``examples``/``samples``/``conformance`` folder (one
+    an API document names is judged there); and JSON/YAML fences in Markdown, tied to a
     schema by their info string (```` ```json schema=x.schema.json ````), a marker comment or
     configuration, by the paragraph above, or by what the example is (the schema it names, the
     values it gives to members a definition fixes, the operation it sits under, its shape).
