@@ -585,3 +585,14 @@ def test_an_edit_of_a_path_item_file_is_seen_through_the_cache(make_corpus: Make
     cached = run_cli("check", str(root), *select).output
     assert "paths/jobs.yaml:8:" in cached
     assert cached == run_cli("check", str(root), *select, "--no-cache").output
+
+
+def test_a_path_item_file_that_refers_on_to_another_is_followed(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "openapi.yaml": api("/jobs: {$ref: ./paths/jobs.yaml}\n"),
+            "paths/jobs.yaml": "$ref: ./v2/jobs.yaml\n",
+            "paths/v2/jobs.yaml": (PATH_ITEM % "paused").replace("../openapi", "../../openapi"),
+        }
+    )
+    assert [path for path, _, _ in places(root)] == ["paths/v2/jobs.yaml"]

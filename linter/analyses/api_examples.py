@@ -47,6 +47,7 @@ MAX_HOPS = 8
 # A URI with a scheme (`https:`, `urn:`, `file:`): never a path into the repository.
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _REMOTE = ("http:", "https:", "//")
+_PART_KINDS = (DocumentKind.DATA, DocumentKind.SCHEMA)
 
 
 @dataclass(frozen=True)
@@ -156,8 +157,10 @@ def api_parts(corpus: Context, document: Document) -> list[Part]:
                 continue
             seen.add((target[0].path, target[1]))
             holder, at, node = target
-            if holder.kind is not DocumentKind.DATA or holder.path == document.path:
-                continue  # another API document's own, a schema file, or the document's
+            # A file reached here is structure whatever discovery read it as (a path item
+            # that is only a `$ref` on reads as a schema); another API document judges its own.
+            if holder.kind not in _PART_KINDS or holder.path == document.path:
+                continue
             written = resolve_pointer(part.document.data, join_pointer(site, "$ref"))
             note = f"`$ref: {written}` brings in the part the example is written in"
             via = part.document.location(join_pointer(site, "$ref"), note=note)
@@ -181,8 +184,8 @@ def _structure_refs(part: Part) -> Iterator[str]:
         if pointer in schemas:
             continue
         if isinstance(current, dict):
-            if isinstance(current.get("$ref"), str) and pointer != part.at:
-                yield pointer
+            if isinstance(current.get("$ref"), str):
+                yield pointer  # a part that is itself a `$ref` too: its target is one more
             for key, value in reversed(current.items()):
                 if isinstance(value, (dict, list)) and api_structure(str(key), pointer):
                     stack.append((join_pointer(pointer, str(key)), value))
