@@ -2,10 +2,14 @@
 
 What it does
     Validates each example against its schema, in the schema's own dialect, resolving
-    ``$ref``\\s through the corpus (offline): OpenAPI media type, parameter and header examples;
-    AsyncAPI message payloads; a schema's own ``examples``/``example`` (a warning: JSON Schema
-    only recommends that they validate, Validation 2020-12 §9.5); files in an
-    ``examples``/``samples``/``conformance`` folder; and JSON/YAML fences in Markdown, tied to a
+    ``$ref``\\s through the corpus (offline): OpenAPI media type, parameter and header examples,
+    also those kept in other files (a path-item, response, request-body or parameter file; an
+    example file an ``examples`` entry names by ``$ref`` or ``externalValue``, or an ``example``
+    by ``$ref``), each judged against the schema of the place that refers to it and reported
+    where it is written, that place related; AsyncAPI message payloads; a schema's own
+    ``examples``/``example`` (a warning: JSON Schema only recommends that they validate,
+    Validation 2020-12 §9.5); files in an ``examples``/``samples``/``conformance`` folder (one
+    an API document names is judged there); and JSON/YAML fences in Markdown, tied to a
     schema by their info string (```` ```json schema=x.schema.json ````), a marker comment or
     configuration, by the paragraph above, or by what the example is (the schema it names, the
     values it gives to members a definition fixes, the operation it sits under, its shape).
@@ -66,7 +70,9 @@ Limitations
     the tests', each named after it (``grep -l example-invalid tests/``). A schema whose
     references do not resolve is skipped (``unresolved-ref``); a missing member its schema's
     ``required`` misspells is ``required-undeclared``'s finding, and this rule's when the run
-    does not run that one.
+    does not run that one. An example reference of an API document that is a URL, leads out of
+    the root or names nothing the repository holds is not followed: the run's summary says so
+    ("not checked"), never a finding.
 """
 
 from __future__ import annotations
@@ -84,6 +90,12 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
+from speclint.analyses.api_examples import (
+    ApiExample,
+    Unfollowed,
+    api_examples,
+    referenced_example_files,
+)
 from speclint.analyses.charts import chart_defaults, gives, merged_values
 from speclint.analyses.context import Context
 from speclint.analyses.declarations import REPORTED_BY
@@ -187,7 +199,12 @@ def units(corpus: Context) -> list[Document]:
         )
         if not (document.kind is DocumentKind.SCHEMA and document.path in corpus.derived)
     ]
-    files = [d for d in corpus.of_kind(DocumentKind.DATA) if example_file(d)]
+    # An example file an API document names is judged there, against the schema of the place
+    # that names it: not bound again by what it is.
+    referenced = referenced_example_files(corpus)
+    files = [
+        d for d in corpus.of_kind(DocumentKind.DATA) if example_file(d) and d.path not in referenced
+    ]
     return [*documents, *files, *corpus.of_kind(DocumentKind.MARKDOWN)]
 
 
@@ -213,9 +230,16 @@ def combine(
 ) -> Iterator[Finding]:
     """The documents' findings, the configured ties that match nothing, the pages' findings."""
     pages = [path for path in results if corpus.documents[path].kind is DocumentKind.MARKDOWN]
+    # A path-item or example file two API documents share is judged from each: one finding.
+    seen: set[tuple[str, int, int, str | None, str]] = set()
     for path, found in results.items():
         if path not in pages:
-            yield from found
+            for finding in found:
+                where = finding.location
+                said = (where.path, where.line, where.column, finding.key, finding.message)
+                if said not in seen:
+                    seen.add(said)
+                    yield finding
     configured = {str(k): str(v) for k, v in dict(options.get("fences", {})).items()}
     yield from _unmatched_configuration(corpus, configured)
     for path in pages:
@@ -313,8 +337,109 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
             if others
             else (),
         )
+    if document.kind is DocumentKind.OPENAPI:
+        kept_apart, apart_nulls = _kept_apart_findings(corpus, document, oas30)
+        yield from kept_apart
+        nulls += [place for place, _ in apart_nulls]
+        in_enums += sum(in_enum for _, in_enum in apart_nulls)
     if nulls:
         yield _null_examples(nulls, in_enums)
+
+
+# What was not followed to an example kept apart, by why (``speclint.run.coverage.KINDS``).
+_UNFOLLOWED = {
+    "remote": ("remote-example", "a remote example, not fetched (speclint never fetches)"),
+    "outside": ("example-outside-root", "leads out of the root, not followed"),
+    "missing": ("example-not-found", "names no JSON or YAML file or object the repository holds"),
+}
+
+
+def _kept_apart_findings(
+    corpus: Context, document: Document, oas30: bool
+) -> tuple[list[Finding], list[tuple[Location, bool]]]:
+    """The examples of an OpenAPI document kept in other files (``speclint.analyses.api_examples``:
+    path-item, response and parameter files, example files named by ``$ref`` or
+    ``externalValue``), each judged as an inline one is, against the schema of the place that
+    refers to it, and reported where it is written, that place related; an example failing two
+    places alike is one finding. The references not followed are notes (coverage). Also the
+    places where an OpenAPI 3.0 example gives a ``null`` its schema refuses (and whether only a
+    ``nullable`` schema's ``enum`` does), for the document's one note of them."""
+    examples, unfollowed = api_examples(corpus, document)
+    dialect = validator_class_of(document)
+    if oas30:
+        dialect = _every_required(dialect)
+    nulls: list[tuple[Location, bool]] = []
+    failed: dict[tuple[str, str, str], list[tuple[ApiExample, list[ValidationError]]]] = {}
+    for example in examples:
+        if _empty_allowed(example.holder_node, example.value):
+            continue
+        uri = f"{file_uri(example.holder.path)}#{example.schema_at}"
+        validator = corpus.references.validator(dialect, uri)
+        depth = _serialised_depth_of(example.holder_node, example.place)
+        errors = _answerable(validator, example.value, depth, "")
+        errors = _without_typos(corpus, errors)
+        errors = _outside_direction(corpus, document, join_pointer(example.place, "schema"), errors)
+        errors = [e for e in errors if explain(e).instance not in ELISIONS]
+        if oas30:
+            kept = [e for e in errors if explain(e).instance is not None]
+            if len(kept) < len(errors):
+                in_enum = all(_enum_of_nullable(explain(e)) for e in errors if e not in kept)
+                nulls.append((example.file.location(example.pointer), in_enum))
+            errors = kept
+        if errors:
+            cause = (example.file.path, example.pointer, _describe(errors))
+            failed.setdefault(cause, []).append((example, errors))
+    found = [_kept_apart_finding(group) for group in failed.values()]
+    found += [_unfollowed_note(item) for item in unfollowed]
+    return found, nulls
+
+
+def _kept_apart_finding(group: list[tuple[ApiExample, list[ValidationError]]]) -> Finding:
+    """One example kept apart that fails the schema of each place in ``group`` alike."""
+    (example, errors), others = group[0], group[1:]
+    failure = _describe(errors)
+    holder = f"{example.holder.path}#{example.schema_at}"
+    fix = "fix the example, or the schema if the example shows what the API really does"
+    places = "the places that refer to it" if others else "the place that refers to it"
+    related: list[Location] = []
+    for one, _ in group:
+        related.append(one.holder.location(one.schema_at, note="the schema it fails"))
+        related.extend(one.referrals)
+    related += [
+        example.file.location(
+            error_pointer(explain(e)),
+            note=f"also at {error_pointer(explain(e)) or '/'}: {short_message(explain(e))}",
+        )
+        for e in errors[1:RELATED_ERRORS]
+    ]
+    return Finding(
+        ID,
+        SEVERITY,
+        within(
+            f"{failure}; it fails the schema of {places} (`{holder}`): {fix}",
+            f"{failure}; it fails the schema of {places} (a related location): {fix}",
+            f"{failure}: {fix}",
+            f"{failure}: fix the example, or the schema",
+            failure,
+        ),
+        example.file.location(example.pointer),
+        related=tuple(dict.fromkeys(related)),
+        key=f"{example.pointer}@{holder}",
+        heuristic=IN_DOCUMENT,
+    )
+
+
+def _unfollowed_note(item: Unfollowed) -> Finding:
+    """A note (coverage, not a finding) that an example reference was not followed."""
+    kind, why = _UNFOLLOWED[item.why]
+    return Finding(
+        ID,
+        Severity.INFO,
+        f"`{item.written}`: {why}; the example it names is not checked",
+        item.location,
+        key=f"{item.location.pointer}:{kind}",
+        coverage=kind,
+    )
 
 
 def _file_findings(
@@ -943,6 +1068,7 @@ def _every_required(dialect: Any) -> Any:
     return validators.extend(dialect, {"required": Draft4Validator.VALIDATORS["required"]})
 
 
+_ALTERNATIVES = ("oneOf", "anyOf")
 # Where an OpenAPI document's example travels: what a client sends, or what the server answers.
 _REQUEST = re.compile(r"/(?:requestBody|parameters)/|^/components/(?:requestBodies|parameters)/")
 _RESPONSE = re.compile(r"/responses/|^/components/(?:responses|headers)/")
@@ -976,11 +1102,19 @@ def _outside_direction(
         keywords = ("readOnly", "writeOnly")
     else:
         return errors
-    if not any(e.validator == "required" for e in errors):
+    if not any(e.validator in ("required", *_ALTERNATIVES) for e in errors):
         return errors
     index = corpus.schemas
 
     def marked(error: ValidationError) -> bool:
+        if error.validator in _ALTERNATIVES:
+            # A `oneOf`/`anyOf` whose example fits a branch but for the members its direction
+            # leaves out (a request body that omits the `readOnly` members every branch's
+            # base requires) is satisfied by that branch.
+            branches: dict[Any, list[ValidationError]] = {}
+            for inner in error.context or []:
+                branches.setdefault(inner.relative_schema_path[0], []).append(inner)
+            return any(all(marked(e) for e in branch) for branch in branches.values())
         if error.validator != "required" or not isinstance(error.validator_value, list):
             return False
         named = [
@@ -1202,7 +1336,12 @@ def _serialised_depth(document: Document, schema_pointer: str) -> int | None:
     holder_pointer, _, last = schema_pointer.rpartition("/")
     if last != "schema":
         return None
-    holder = resolve_pointer(document.data, holder_pointer)
+    return _serialised_depth_of(resolve_pointer(document.data, holder_pointer), holder_pointer)
+
+
+def _serialised_depth_of(holder: Any, holder_pointer: str) -> int | None:
+    """:func:`_serialised_depth` of the holder ``holder`` at ``holder_pointer`` (of the API
+    document, as its bundle reads)."""
     if isinstance(holder, dict) and ("in" in holder or "/headers/" in holder_pointer + "/"):
         return 0
     media = holder_pointer.rpartition("/")[2].replace("~1", "/").replace("~0", "~")

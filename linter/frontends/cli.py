@@ -1252,6 +1252,7 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
     """Every example fence of the prose, with the definition it is bound to and the evidence,
     or why it is not bound (issue 28), read with example-invalid's configured options."""
     # Deferred: startup (module docstring).
+    from speclint.analyses.api_examples import referenced_example_files
     from speclint.analyses.fences import (
         Binding,
         example_bindings,
@@ -1276,8 +1277,22 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
                 part = f" at {tie.part}" if tie.part else ""
                 evidence = tie.evidence or f"`{tie.named}`"
                 say(f"    -> {target}{part} (by {tie.how}: {evidence})")
+    referenced = referenced_example_files(corpus)
+    for path, examples in sorted(referenced.items()):
+        if not covered(path):
+            continue
+        say(f"{path} example file")
+        for named in examples:
+            bound += 1
+            via = named.referrals[0]
+            say(
+                f"    -> {named.holder.path}#{named.schema_at} (by reference: {via.note} at "
+                f"{via.path} line {via.line})"
+            )
     for document in corpus.of_kind(DocumentKind.DATA):
         if not (covered(document.path) and example_file(document)):
+            continue
+        if document.path in referenced:
             continue
         found = example_file_binding(corpus, document, binding)
         say(f"{document.path} example file")
