@@ -70,8 +70,8 @@ DEPLOY = {
 }
 
 
-def yaml(body: str, heading: str = "## Example") -> str:
-    return f"{heading}\n\nFor example:\n\n```yaml\n{body}```\n\n"
+def yaml(body: str, heading: str = "## Example", intro: str = "For example:") -> str:
+    return f"{heading}\n\n{intro}\n\n```yaml\n{body}```\n\n"
 
 
 def context(page: str, schemas: dict[str, Any] | None = None) -> Context:
@@ -185,7 +185,7 @@ def test_a_fence_two_roots_fit_is_not_bound() -> None:
 
 def test_a_fence_of_one_generic_member_is_not_bound() -> None:
     # Even where the page names the root's file: `name` says nothing of whose it is.
-    page = "See `pipeline.schema.json`.\n\n" + yaml("name: 42\n")
+    page = yaml("name: 42\n", intro="See `pipeline.schema.json`:")
     assert ties(page) == []
     assert findings(page) == []
     # With a member that says whose it is, the same `name` is judged.
@@ -193,11 +193,13 @@ def test_a_fence_of_one_generic_member_is_not_bound() -> None:
     assert '42 is not of type "string"' in finding.message
 
 
-def test_one_member_binds_only_where_the_page_names_the_root() -> None:
+def test_one_member_binds_only_where_its_section_names_the_root() -> None:
     body = "pipelines:\n  build:\n    steps: []\n    trigger: nightly\n"
     assert findings(yaml(body)) == []
-    [finding] = findings("The file follows `pipeline.schema.json`.\n\n" + yaml(body))
+    [finding] = findings(yaml(body, intro="The file follows `pipeline.schema.json`:"))
     assert '"nightly" is not one of' in finding.message
+    # Named in another section: that section's, not this one's.
+    assert findings("The file follows `pipeline.schema.json`.\n\n" + yaml(body)) == []
 
 
 def test_a_schema_another_uses_as_a_member_is_no_root() -> None:

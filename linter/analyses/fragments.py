@@ -18,8 +18,8 @@ A fence binds to a root when every one of its top-level members is declared by t
 
 - it has two or more of them, not all generic (``name``, ``id``, ``type``...); or
 - it has one, not generic, whose value is an object or a list (a plain value, ``priority: 1``,
-  shows too little), and the page names the root (its file name, or its ``title`` in a heading
-  or a code span); or
+  shows too little), and its section names the root (its file name, or its ``title`` as the
+  heading or in a code span); or
 - it sits in an *attribute section*: a heading that is a member's path (``## `init_steps```,
   ``### steps.init``) and a fence whose top-level member is that attribute.
 
@@ -153,9 +153,10 @@ def root_fragment(
         value = next(iter(data.values())) if isinstance(data, dict) else None
         if not (isinstance(value, (dict, list)) and value):
             return None, f"one member (`{only}`) of `{root.name}`'s root, with a plain value"
-        if not _names_root(document, root):
+        if not _names_root(document, fence, root):
             return None, (
-                f"one member (`{only}`) of `{root.name}`'s root, and the page names no such file"
+                f"one member (`{only}`) of `{root.name}`'s root, and its section names no such "
+                "file"
             )
     part = _declaring_definition(corpus, document, root, keys)
     if part:
@@ -360,19 +361,21 @@ def _distinct(roots: Iterator[Root] | list[Root]) -> list[Root]:
     return list({r.digest: r for r in roots}.values())
 
 
-def _names_root(document: Document, root: Root) -> bool:
-    """Whether the page names the root: its file name anywhere, or its ``title`` as a heading
-    or a code span."""
-    text = document.text or ""
-    if root.name in text:
+def _names_root(document: Document, fence: CodeFence, root: Root) -> bool:
+    """Whether the fence's section (its heading to the fence) names the root: its file name,
+    or its ``title`` as the heading or a code span. A name elsewhere on the page says what
+    another section shows (a registry index beside a lockfile's mention is no lockfile)."""
+    start = fence.heading.line if fence.heading is not None else 1
+    lines = (document.text or "").split("\n")[start - 1 : fence.line - 1]
+    if any(root.name in line for line in lines):
         return True
     title = root.document.data.get("title") if isinstance(root.document.data, dict) else None
     prose = document.prose
     if not isinstance(title, str) or not title.strip() or prose is None:
         return False
-    return any(h.text.strip() == title for h in prose.headings) or any(
-        c.text == title for c in prose.inline_code
-    )
+    if fence.heading is not None and fence.heading.text.strip() == title:
+        return True
+    return any(c.text == title and start <= c.line < fence.line for c in prose.inline_code)
 
 
 def _declaring_definition(
