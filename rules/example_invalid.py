@@ -19,8 +19,8 @@ What it does
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
-    ``by-shape``, ``by-fragment``. ``in-document``, ``explicit`` and ``own-schema`` guess nothing: they run
-    whenever the rule runs.
+    ``by-shape``, ``by-fragment``. ``in-document``, ``explicit`` and ``own-schema`` guess
+    nothing: they run whenever the rule runs.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
