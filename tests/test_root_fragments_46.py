@@ -235,3 +235,23 @@ def test_the_binding_is_a_preview_heuristic_and_listed_with_its_evidence(
         "-> schemas/pipeline.schema.json (by root fragment: a fragment of `pipeline.schema.json`: "
         "members `pipelines`, `variables` declared by its root)" in output
     )
+
+
+def test_frozen_versions_of_the_root_are_not_a_second_root() -> None:
+    # The release folders keep older versions of the file (one with another enum): a page of
+    # no version shows the live one, beside them; without it, the newest release.
+    older = json.loads(json.dumps(PIPELINE))
+    older["$defs"]["step"]["properties"]["shell"]["enum"] = ["bash", "zsh"]
+    page = yaml("pipelines:\n  b:\n    steps:\n      - run: x\n        shell: zsh\nvariables: {}\n")
+    live = {
+        "schemas/pipeline.schema.json": PIPELINE,
+        "schemas/1.0.0/pipeline.schema.json": older,
+    }
+    [finding] = findings(page, live)
+    assert '"zsh" is not one of' in finding.message
+    releases = {
+        "schemas/1.0.0/pipeline.schema.json": older,
+        "schemas/2.0.0/pipeline.schema.json": PIPELINE,
+    }
+    [tie] = ties(page, releases)
+    assert tie.target.label == "schemas/2.0.0/pipeline.schema.json"

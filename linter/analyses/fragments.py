@@ -48,6 +48,7 @@ from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.prose import CodeFence
 from speclint.parsing.structured import escape_token, resolve_pointer, split_pointer
+from speclint.parsing.versions import newest_first, version_place
 
 BY_FRAGMENT = "root fragment"
 # Member names so common that one, or several of them alone, say nothing of whose they are.
@@ -136,13 +137,13 @@ def root_fragment(
         return section
     if not keys:
         return None, ""
-    fitting = _distinct(r for r in roots if keys <= r.members.keys())
+    fitting = _live(corpus, document, _distinct(r for r in roots if keys <= r.members.keys()))
     if not fitting:
         if any(keys & r.members.keys() for r in roots):
             return None, "no root document's schema declares every top-level member it has"
         return None, ""
     if len(fitting) > 1:
-        names = ", ".join(sorted(f"`{r.name}`" for r in fitting)[:4])
+        names = ", ".join(sorted(f"`{r.document.path}`" for r in fitting)[:4])
         return None, f"its members fit the roots of several schemas ({names})"
     (root,) = fitting
     distinctive = keys - GENERIC_MEMBERS
@@ -155,8 +156,7 @@ def root_fragment(
             return None, f"one member (`{only}`) of `{root.name}`'s root, with a plain value"
         if not _names_root(document, fence, root):
             return None, (
-                f"one member (`{only}`) of `{root.name}`'s root, and its section names no such "
-                "file"
+                f"one member (`{only}`) of `{root.name}`'s root, and its section names no such file"
             )
     part = _declaring_definition(corpus, document, root, keys)
     if part:
@@ -188,10 +188,12 @@ def _attribute_section(
         steps = _walk(corpus, root, path)
         if steps is not None:
             found.setdefault(root.digest, (root, steps))
+    live = {r.digest for r in _live(corpus, document, [r for r, _ in found.values()])}
+    found = {digest: found[digest] for digest in found if digest in live}
     if not found:
         return None
     if len(found) > 1:
-        names = ", ".join(sorted(f"`{r.name}`" for r, _ in found.values())[:4])
+        names = ", ".join(sorted(f"`{r.document.path}`" for r, _ in found.values())[:4])
         return None, f"its heading names a member of several root schemas ({names})"
     ((root, steps),) = found.values()
     written = ".".join(path)
@@ -359,6 +361,28 @@ def _followed(corpus: Context, document: Document, pointer: str) -> Place:
 def _distinct(roots: Iterator[Root] | list[Root]) -> list[Root]:
     """The roots less identical copies (a frozen version folder, a generated copy)."""
     return list({r.digest: r for r in roots}.values())
+
+
+def _live(corpus: Context, document: Document, roots: list[Root]) -> list[Root]:
+    """The roots a page's example is of, frozen versions aside: those of the page's own
+    version; else, for a page of no version, the one root of no version (the live file beside
+    its release folders); else, where every root is a version of one file, the newest."""
+    if len(roots) < 2:
+        return roots
+    versions = corpus.versions
+    own = versions.of(document.path)
+    if own:
+        same = [r for r in roots if versions.of(r.document.path) == own]
+        return same or roots
+    unversioned = [r for r in roots if not versions.of(r.document.path)]
+    if len(unversioned) == 1:
+        return unversioned
+    if unversioned:
+        return roots
+    if len({version_place(r.document.path, versions.of(r.document.path)) for r in roots}) != 1:
+        return roots
+    newest = newest_first(versions.of(r.document.path) for r in roots)[0]
+    return [r for r in roots if versions.of(r.document.path) == newest]
 
 
 def _names_root(document: Document, fence: CodeFence, root: Root) -> bool:
