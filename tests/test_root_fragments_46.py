@@ -193,13 +193,15 @@ def test_a_fence_of_one_generic_member_is_not_bound() -> None:
     assert '42 is not of type "string"' in finding.message
 
 
-def test_one_member_binds_only_where_its_section_names_the_root() -> None:
+def test_one_member_binds_where_the_page_names_the_root_and_its_shape_is_the_roots() -> None:
     body = "pipelines:\n  build:\n    steps: []\n    trigger: nightly\n"
     assert findings(yaml(body)) == []
-    [finding] = findings(yaml(body, intro="The file follows `pipeline.schema.json`:"))
+    [finding] = findings("The file follows `pipeline.schema.json`.\n\n" + yaml(body))
     assert '"nightly" is not one of' in finding.message
-    # Named in another section: that section's, not this one's.
-    assert findings("The file follows `pipeline.schema.json`.\n\n" + yaml(body)) == []
+    # Of another shape below (most members of each pipeline undeclared there): another
+    # document's member of the same name, as a registry index's `packs` is no lockfile's.
+    other = "pipelines:\n  build:\n    owner: me\n    latest: 1.0\n    trigger: nightly\n"
+    assert findings("The file follows `pipeline.schema.json`.\n\n" + yaml(other)) == []
 
 
 def test_a_schema_another_uses_as_a_member_is_no_root() -> None:

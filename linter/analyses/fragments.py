@@ -18,8 +18,9 @@ A fence binds to a root when every one of its top-level members is declared by t
 
 - it has two or more of them, not all generic (``name``, ``id``, ``type``...); or
 - it has one, not generic, whose value is an object or a list (a plain value, ``priority: 1``,
-  shows too little), and its section names the root (its file name, or its ``title`` as the
-  heading or in a code span); or
+  shows too little) and of the shape its schema declares three levels down (objects with half
+  of their members declared there: a registry index's ``packs`` is not a lockfile's), and the
+  page names the root (its file name, or its ``title`` as a heading or in a code span); or
 - it sits in an *attribute section*: a heading that is a member's path (``## `init_steps```,
   ``### steps.init``) and a fence whose top-level member is that attribute.
 
@@ -77,6 +78,7 @@ GENERIC_MEMBERS = frozenset(
     }
 )
 FRAGMENT_MINIMUM = 2  # members a fragment needs when nothing on the page names its root
+_FIT_DEPTH = 3  # levels of objects a one-member fragment's value must have the shape of
 _DEPTH = 8  # `$ref`s followed before what a schema declares is "not known"
 # Where a `$ref` makes its target the value of a member (a part of another schema).
 _PART_KEYWORDS = frozenset(
@@ -154,9 +156,14 @@ def root_fragment(
         value = next(iter(data.values())) if isinstance(data, dict) else None
         if not (isinstance(value, (dict, list)) and value):
             return None, f"one member (`{only}`) of `{root.name}`'s root, with a plain value"
-        if not _names_root(document, fence, root):
+        if not _names_root(document, root):
             return None, (
-                f"one member (`{only}`) of `{root.name}`'s root, and its section names no such file"
+                f"one member (`{only}`) of `{root.name}`'s root, and the page names no such file"
+            )
+        if not _fits(corpus, root.members[only], value, _FIT_DEPTH):
+            return None, (
+                f"one member (`{only}`) of `{root.name}`'s root, whose value is not of the "
+                "shape declared there"
             )
     part = _declaring_definition(corpus, document, root, keys)
     if part:
@@ -236,6 +243,39 @@ def _walk(corpus: Context, root: Root, path: list[str]) -> list[Place] | None:
             place = (document, f"{pointer}/additionalProperties")
         steps.append(place)
     return steps
+
+
+def _fits(corpus: Context, place: Place, data: Any, depth: int) -> bool:
+    """Whether ``data`` has the shape of the schema at ``place`` down to ``depth`` levels of
+    objects: an object gives half of its members among those declared there (or is a map whose
+    values fit its ``additionalProperties``), a list's objects fit its ``items``."""
+    if depth <= 0 or not isinstance(data, (dict, list)):
+        return True
+    document, pointer = _followed(corpus, *place)
+    node = resolve_pointer(document.data, pointer)
+    if not isinstance(node, dict):
+        return False
+    if isinstance(data, list):
+        items = node.get("items")
+        if not isinstance(items, dict):
+            return node.get("type") == "array"
+        inner: Place = (document, f"{pointer}/items")
+        return all(_fits(corpus, inner, item, depth - 1) for item in data)
+    declared = _members(corpus, document, pointer)
+    if declared:
+        given = [str(k) for k in data]
+        if len(set(given) & declared.keys()) * 2 < len(given):
+            return False
+        return all(
+            _fits(corpus, declared[str(k)], v, depth - 1)
+            for k, v in data.items()
+            if str(k) in declared
+        )
+    extra = node.get("additionalProperties")
+    if not isinstance(extra, dict):
+        return False
+    inner = (document, f"{pointer}/additionalProperties")
+    return all(_fits(corpus, inner, v, depth - 1) for v in data.values())
 
 
 def _value_of(corpus: Context, place: Place, data: Any) -> bool:
@@ -385,21 +425,18 @@ def _live(corpus: Context, document: Document, roots: list[Root]) -> list[Root]:
     return [r for r in roots if versions.of(r.document.path) == newest]
 
 
-def _names_root(document: Document, fence: CodeFence, root: Root) -> bool:
-    """Whether the fence's section (its heading to the fence) names the root: its file name,
-    or its ``title`` as the heading or a code span. A name elsewhere on the page says what
-    another section shows (a registry index beside a lockfile's mention is no lockfile)."""
-    start = fence.heading.line if fence.heading is not None else 1
-    lines = (document.text or "").split("\n")[start - 1 : fence.line - 1]
-    if any(root.name in line for line in lines):
+def _names_root(document: Document, root: Root) -> bool:
+    """Whether the page names the root: its file name, or its ``title`` as a heading or a
+    code span."""
+    if root.name in (document.text or ""):
         return True
     title = root.document.data.get("title") if isinstance(root.document.data, dict) else None
     prose = document.prose
     if not isinstance(title, str) or not title.strip() or prose is None:
         return False
-    if fence.heading is not None and fence.heading.text.strip() == title:
-        return True
-    return any(c.text == title and start <= c.line < fence.line for c in prose.inline_code)
+    return any(h.text.strip() == title for h in prose.headings) or any(
+        c.text == title for c in prose.inline_code
+    )
 
 
 def _declaring_definition(
