@@ -784,6 +784,11 @@ def _page_findings(
                 e
                 for e in _without_required(root)
                 if e.validator not in ("dependentRequired", "minProperties")
+                # An excerpt of a root document shows only members its root declares (what
+                # binds it); `unevaluatedProperties` fails there only because the `oneOf`
+                # branch declaring them wants members it leaves out, and a failed branch
+                # evaluates nothing (JSON Schema 2020-12 Core §11.3).
+                and not (tie.how == BY_FRAGMENT and e.validator == "unevaluatedProperties")
             ]
         if tie.how in BY_EXAMPLE:
             if surroundings.counter_example(fence):

@@ -257,3 +257,35 @@ def test_frozen_versions_of_the_root_are_not_a_second_root() -> None:
     }
     [tie] = ties(page, releases)
     assert tie.target.label == "schemas/2.0.0/pipeline.schema.json"
+
+
+def test_an_excerpt_of_a_root_of_branches_is_not_faulted_for_the_branch_it_leaves_out() -> None:
+    # The root is one of two shapes, closed by `unevaluatedProperties`: an excerpt showing
+    # members of one branch fails that branch's `required`, and so "evaluates" nothing there.
+    root = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "oneOf": [
+            {
+                "allOf": [{"$ref": "#/$defs/common"}],
+                "properties": {"image": {"type": "string"}},
+                "required": ["image"],
+            },
+            {
+                "allOf": [{"$ref": "#/$defs/common"}],
+                "properties": {"build": {"type": "object"}},
+                "required": ["build"],
+            },
+        ],
+        "unevaluatedProperties": False,
+        "$defs": {
+            "common": {"properties": {"runArgs": {"type": "array"}, "mounts": {"type": "array"}}}
+        },
+    }
+    schemas = {"schemas/container.schema.json": root}
+    page = yaml("runArgs: [a]\nmounts: []\n")
+    [tie] = ties(page, schemas)
+    assert tie.how == BY_FRAGMENT
+    assert findings(page, schemas) == []
+    # What the excerpt gets wrong is still found.
+    [finding] = findings(yaml("runArgs: a\nmounts: []\n"), schemas)
+    assert 'is not of type "array"' in finding.message
