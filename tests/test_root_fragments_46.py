@@ -9,11 +9,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import run_cli
+from speclint.analyses import fragments
 from speclint.analyses.context import Context
 from speclint.analyses.fences import Binding, example_bindings
-from speclint.analyses.fragments import BY_FRAGMENT
+from speclint.analyses.fragments import BY_FRAGMENT, document_roots
 from speclint.common.findings import Finding
+from speclint.parsing.structured import resolve_pointer
 from speclint.run.catalog import all_rules
 from speclint.run.preview import why_heuristic_preview
 
@@ -289,3 +293,30 @@ def test_an_excerpt_of_a_root_of_branches_is_not_faulted_for_the_branch_it_leave
     # What the excerpt gets wrong is still found.
     [finding] = findings(yaml("runArgs: a\nmounts: []\n"), schemas)
     assert 'is not of type "array"' in finding.message
+
+
+def test_a_root_of_branches_that_refer_to_each_other_is_read_once_each(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each `anyOf` branch refers back to both: read without a bound, 2^8 walks and more.
+    branches = {
+        f"b{i}": {
+            "anyOf": [{"$ref": f"#/$defs/b{(i + 1) % 6}"}, {"$ref": f"#/$defs/b{(i + 2) % 6}"}],
+            "properties": {f"m{i}": {"type": "string"}},
+        }
+        for i in range(6)
+    }
+    root = {"anyOf": [{"$ref": "#/$defs/b0"}], "$defs": branches}
+    corpus = context("", {"schemas/tangle.schema.json": root})
+    reads: list[str] = []
+
+    def counted(data: Any, pointer: str) -> Any:
+        reads.append(pointer)
+        return resolve_pointer(data, pointer)
+
+    monkeypatch.setattr(fragments, "resolve_pointer", counted)
+    [found] = document_roots(corpus)
+    assert set(found.members) == {f"m{i}" for i in range(6)}
+    # Each of its 20 schemas (the root, its branch, 6 definitions and their 12 branches) read
+    # once, and each `$ref` followed once.
+    assert len(reads) <= 2 * 20

@@ -79,7 +79,7 @@ GENERIC_MEMBERS = frozenset(
 )
 FRAGMENT_MINIMUM = 2  # members a fragment needs when nothing on the page names its root
 _FIT_DEPTH = 3  # levels of objects a one-member fragment's value must have the shape of
-_DEPTH = 8  # `$ref`s followed before what a schema declares is "not known"
+_DEPTH = 64  # schemas deep (`$ref`s, branches) before what one declares is "not known"
 # Where a `$ref` makes its target the value of a member (a part of another schema).
 _PART_KEYWORDS = frozenset(
     {"properties", "patternProperties", "additionalProperties", "items", "prefixItems"}
@@ -344,6 +344,8 @@ def _members(
     walked = seen if seen is not None else set()
 
     def walk(document: Document, at: str, depth: int) -> bool:
+        if (document.path, at) in walked:
+            return True  # read already (a cycle, or a schema two branches share): once is all
         node = resolve_pointer(document.data, at)
         if not isinstance(node, dict) or depth > _DEPTH:
             return False
