@@ -112,7 +112,6 @@ class Root:
     members: Mapping[str, Place]  # member -> where its schema is
     places: frozenset[tuple[str, str]]  # the schemas (path, pointer) its members are read from
     digest: str  # the root's JSON text: identical copies are one root
-    catalogued: bool
 
     @property
     def name(self) -> str:
@@ -328,7 +327,7 @@ def document_roots(corpus: Context) -> tuple[Root, ...]:
         if members is None or len(members) < 2:
             continue
         digest = json.dumps(document.data, sort_keys=True, default=str)
-        found.append(Root(document, members, frozenset(seen), digest, path in listed))
+        found.append(Root(document, members, frozenset(seen), digest))
     result = tuple(found)
     corpus.memo["fragment_roots"] = result
     return result
