@@ -12,7 +12,9 @@ What it does
     an API document names is judged there); and JSON/YAML fences in Markdown, tied to a
     schema by their info string (```` ```json schema=x.schema.json ````), a marker comment or
     configuration, by the paragraph above, or by what the example is (the schema it names, the
-    values it gives to members a definition fixes, the operation it sits under, its shape).
+    values it gives to members a definition fixes, the operation it sits under, its shape, or
+    an excerpt of a root document: members of the file one schema describes, or an attribute
+    section's example, judged for what it shows; ``speclint.analyses.fragments``).
     ``speclint bindings`` lists every example with what binds it, or why nothing does. OpenAPI's
     ``readOnly``/``writeOnly`` and ``allowEmptyValue`` are honoured (3.0.3 §4.7.24.1,
     §4.7.12.1). The message names the failing keyword (for a ``oneOf``, its branches and the
@@ -21,8 +23,8 @@ What it does
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
-    ``by-shape``. ``in-document``, ``explicit`` and ``own-schema`` guess nothing: they run
-    whenever the rule runs.
+    ``by-shape``, ``by-fragment``. ``in-document``, ``explicit`` and ``own-schema`` guess
+    nothing: they run whenever the rule runs.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -61,7 +63,8 @@ Options
     ``adjacent`` (default ``true``): tie fences by the paragraph above them. ``by-value`` (default
     ``true``), ``by-shape`` (default ``true``; a warning), ``by-operation`` (default ``true``):
     bind the other examples by their values, their shape, the operation they sit under (and a
-    JSON-RPC response by its request); ``false`` turns one off.
+    JSON-RPC response by its request); ``false`` turns one off (``by-shape`` also turns off
+    the binding of root-document excerpts).
 
 Limitations
     Partial examples (a fragment, one "trimmed for brevity", a sketch), placeholders, elisions
@@ -113,6 +116,7 @@ from speclint.analyses.fences import (
     fence_data,
     fence_ties,
 )
+from speclint.analyses.fragments import BY_FRAGMENT
 from speclint.analyses.references import file_uri
 from speclint.analyses.schema_objects import schema_holders, schema_objects, validator_class_of
 from speclint.analyses.units import check_by_unit
@@ -158,6 +162,7 @@ HEURISTICS = tuple(
         "by-value",
         "by-operation",
         "by-shape",
+        "by-fragment",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -172,6 +177,7 @@ _BY_TIE = {
     BY_VALUE: "by-value",
     BY_OPERATION: "by-operation",
     BY_SHAPE: "by-shape",
+    BY_FRAGMENT: "by-fragment",
 }
 
 
@@ -903,6 +909,11 @@ def _page_findings(
                 e
                 for e in _without_required(root)
                 if e.validator not in ("dependentRequired", "minProperties")
+                # An excerpt of a root document shows only members its root declares (what
+                # binds it); `unevaluatedProperties` fails there only because the `oneOf`
+                # branch declaring them wants members it leaves out, and a failed branch
+                # evaluates nothing (JSON Schema 2020-12 Core §11.3).
+                and not (tie.how == BY_FRAGMENT and e.validator == "unevaluatedProperties")
             ]
         if tie.how in BY_EXAMPLE:
             if surroundings.counter_example(fence):
