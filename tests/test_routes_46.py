@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import run_rule
+from conftest import run_cli, run_rule
 from speclint.common.findings import Finding
 from speclint.parsing.routes import curl_requests, request_lines, sequence_steps, split_target
 
@@ -244,3 +244,19 @@ def test_a_prefix_the_servers_do_not_declare_is_a_deployments(make_corpus: MakeC
     page = BOUND.replace("/api/v2", "") + "- `GET /v3/jobs/{jobId}`\n- `PUT /jobs/{jobId}`\n"
     root = make_corpus({"api/openapi.yaml": api, "docs/jobs.md": page})
     assert [f.location.line for f in _run(root)] == [7]
+
+
+def test_bindings_lists_each_route_with_its_operation_or_why_not(make_corpus: MakeCorpus) -> None:
+    page = "- `PUT /jobs/{jobId}`\n\n## Roadmap\n\n- `PATCH /jobs/{jobId}`\n"
+    root = corpus(make_corpus, page)
+    output = run_cli("bindings", str(root)).output
+    assert (
+        "docs/jobs.md:3 code route `GET /api/v2/jobs`\n    -> `GET /jobs` of api/openapi.yaml"
+        in output
+    )
+    assert (
+        "docs/jobs.md:7 code route `PUT /jobs/{jobId}`\n    (no operation of api/openapi.yaml; nearest `GET /jobs/{jobId}`)"
+        in output
+    )
+    assert '(not checked: under the heading "Roadmap")' in output
+    assert "speclint: 3 route binding(s); 2 route(s) bound to no operation" in output
