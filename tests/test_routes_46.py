@@ -222,8 +222,20 @@ def test_a_word_of_a_written_template_is_no_variables_value(make_corpus: MakeCor
 def test_a_collection_named_for_its_members_operations_is_no_claim(
     make_corpus: MakeCorpus,
 ) -> None:
-    # "a DELETE /jobs" for the operations on `/jobs/{jobId}`: prose's name for the family
-    assert found(corpus(make_corpus, "- `DELETE /api/v2/jobs`\n")) == []
+    # a sentence's "DELETE /jobs" for the operations on `/jobs/{jobId}`: the family's name
+    assert found(corpus(make_corpus, "Each DELETE /api/v2/jobs call is logged.\n")) == []
+    # set apart, it is a route, and the document has no operation on the collection
+    (finding,) = _run(corpus(make_corpus, "- `DELETE /api/v2/jobs`\n"))
+    assert "the nearest is `GET /jobs`, which is GET, POST" in finding.message
+    api = API.replace(
+        "  /jobs:\n    get: {operationId: listJobs, responses: {'200': {description: ok}}}\n", ""
+    )
+    api = api.replace(
+        "    post: {operationId: createJob, responses: {'201': {description: ok}}}\n", ""
+    )
+    page = "- `GET /jobs/{jobId}`\n- `DELETE /jobs/{jobId}`\n- `GET /jobs`\n"
+    (finding,) = _run(make_corpus({"api/openapi.yaml": api, "docs/jobs.md": page}))
+    assert "the nearest is `GET /jobs/{jobId}`, which acts on one of its members" in finding.message
 
 
 def test_a_sample_folders_page_and_route_patterns_are_aside(make_corpus: MakeCorpus) -> None:

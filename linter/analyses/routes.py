@@ -350,7 +350,8 @@ def _judged(
             if versioned and any(_names(mention, "/" + "/".join(rest), op) for op in own):
                 why = f"the API's route below a base path its servers do not declare (`/{'/'.join(prefix)}`)"
                 return RouteCheck(page, mention, document, why=why)
-    if method and any(op.method == method and _collection_of(shape, op) for op in own):
+    family = mention.form == "text"  # a sentence's "PUT /parties" for the calls on its members
+    if family and method and any(op.method == method and _collection_of(shape, op) for op in own):
         why = "a collection's name for the operations on its members (`…/{id}`)"
         return RouteCheck(page, mention, document, why=why)
     if not mention.method and not below_base:
@@ -531,6 +532,9 @@ def nearest(
                     written = "/" + "/".join(prefix)
                     base = "/" + "/".join(theirs[:cut])
                     return op, f", whose base path is `{base}` where this says `{written}`"
+    for op in verb:
+        if _collection_of(shape, op):
+            return op, ", which acts on one of its members"
     # One segment off: the most alike of them (a `statuses` for `status`), or the only one.
     candidates: list[tuple[float, Operation, str]] = []
     for op in verb if one_off else ():
