@@ -272,3 +272,9 @@ def test_bindings_lists_each_route_with_its_operation_or_why_not(make_corpus: Ma
     )
     assert '(not checked: under the heading "Roadmap")' in output
     assert "speclint: 3 route binding(s); 2 route(s) bound to no operation" in output
+
+
+def test_an_illustration_and_a_test_harness_route_are_aside(make_corpus: MakeCorpus) -> None:
+    page = "Registration (e.g. on `POST /api/v2/jobs/{jobId}/register` or equivalent) checks it.\n"
+    assert found(corpus(make_corpus, page)) == []
+    assert found(corpus(make_corpus, "- `POST /api/v2/jobs/sample/seed`\n")) == []

@@ -67,11 +67,13 @@ _ASIDE_PAGE = re.compile(
     r"(?i)^(?:changelog|changes|history|news|releases?|release[-_ ]notes|roadmap|migrat\w*|"
     r"upgrad\w*)(?:\.\w+)*$"
 )
-# A sentence that says the route is not (or no longer) the API's, or is a mistake.
+# A sentence that says the route is not (or no longer) the API's, is a mistake, or is only
+# an illustration ("e.g. on `POST /v1/things` or equivalent").
 _ASIDE_LINE = re.compile(
     r"(?i)\b(?:deprecated|removed|no longer|replaced by|renamed|formerly|previously|legacy|"
     r"will be|planned|proposed|future|no operation|its operation|wrong|incorrect|typo|mistaken|"
-    r"misspel\w*|should be|rather than|instead of|used to|not supported|unsupported)\b"
+    r"misspel\w*|should be|rather than|or equivalent|for example|hypothetical|instead of|"
+    r"used to|not supported|unsupported)\b|\be\.g\."
 )
 # Hosts that stand for "your server" in documentation (RFC 2606, RFC 6761).
 _GENERIC_HOST = re.compile(
@@ -81,6 +83,8 @@ _GENERIC_HOST = re.compile(
 _VARIABLE = re.compile(r"\{\{[^{}]*\}\}|\{[^{}]*\}|<[^<>]*>|%7B[^/]*%7D")
 # A shell variable is one only as a whole segment (`/jobs/$JOB_ID`): `msg1$details` is a name.
 _SHELL_VARIABLE = re.compile(r"\$\{?[A-Za-z_]\w*\}?")
+# A path segment that says the route is a sample's or a test harness's, not the API's.
+_SAMPLE_SEGMENTS = SAMPLE_FOLDERS | {"test", "tests", "demo", "mock"}
 # A pattern standing for several routes: a glob, an elision, alternatives in braces.
 _PATTERN = re.compile(r"\*|\.\.\.|…|\{[^{}]*[,|][^{}]*\}|\|")
 _VERSION = re.compile(r"(?i)^(?:v\d+(?:[.-]\w+)*|\d+(?:\.\d+)*|api|rest)$")
@@ -129,6 +133,8 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
         aside = page_aside or _heading_aside(heading)
         if not aside and not written_shape(split_target(target).path):
             aside = "the root, or a placeholder for a path"
+        if not aside and _SAMPLE_SEGMENTS & set(written_shape(split_target(target).path)):
+            aside = "a sample's or a test's route"
         if not aside and _PATTERN.search(target):
             aside = "a pattern of routes, not one"
         if not aside and _ASIDE_LINE.search(text):
@@ -183,6 +189,8 @@ def _page_aside(document: Document) -> str:
         return "a page of design records or proposals"
     if any(part.lower() in SAMPLE_FOLDERS for part in document.path.split("/")[:-1]):
         return "a sample's page (its routes may be the sample's own)"
+    if _SAMPLE_SEGMENTS & set(re.split(r"[-_. ]", name.lower())):
+        return "a sample's or a test's page"
     if _ASIDE_PAGE.match(name):
         return f"`{name}` is about other versions"
     if is_rfc(document):
