@@ -28,6 +28,7 @@ one whose path starts with its first segment, or its host is a server's. What is
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -435,6 +436,7 @@ def _server_hosts(operations: Iterable[Operation]) -> set[str]:
     return hosts
 
 
+@functools.lru_cache(maxsize=8192)
 def written_shape(path: str) -> tuple[str, ...]:
     """A written path's segments, every variable (``{id}``, ``{{id}}``, ``:id``, ``<id>``,
     ``$ID``) a ``{}``."""
@@ -450,7 +452,13 @@ def written_shape(path: str) -> tuple[str, ...]:
 
 
 def _shape(operation: Operation) -> tuple[str, ...]:
-    return route_shape(operation.path)
+    return _route_shape(operation.path)
+
+
+@functools.lru_cache(maxsize=8192)
+def _route_shape(path: str) -> tuple[str, ...]:
+    """:func:`route_shape`, kept: a page's routes are each compared with every operation."""
+    return route_shape(path)
 
 
 def _shapes(operation: Operation) -> list[tuple[int, tuple[str, ...]]]:
@@ -459,7 +467,7 @@ def _shapes(operation: Operation) -> list[tuple[int, tuple[str, ...]]]:
     path = _shape(operation)
     found = [(0, path)]
     for base in base_paths(operation.document):
-        prefix = route_shape(base)
+        prefix = _route_shape(base)
         if prefix:
             found.append((len(prefix), prefix + path))
     return found
