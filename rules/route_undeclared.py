@@ -32,10 +32,12 @@ Why is this bad?
     follows the page, and the page no longer says what the API document says.
 
 Example
-    With ``paths: {/jobs/{jobId}: {get: ...}}`` under ``servers: [{url: /api/v2}]``::
+    With ``paths: {/jobs: {get: ...}, /jobs/{jobId}: {get: ...}}`` under ``servers: [{url:
+    /api/v2}]``::
 
         - `GET /api/v2/jobs`
         - `DELETE /api/v2/jobs/{jobId}`
+        - `GET /api/v2/jobs/{jobId}`
 
     FAIL: ``docs/jobs.md:2:3: warning [route-undeclared] `DELETE /api/v2/jobs/{jobId}` is no
     operation of `openapi.yaml`; the nearest is `GET /jobs/{jobId}`, which is GET: fix the
@@ -48,8 +50,9 @@ Options
     None.
 
 Limitations
-    A page naming one route only is bound to nothing (one route is no evidence of which API
-    the page describes). Routes held in program code (a client library's calls) are not read.
+    A page with fewer than two of its routes found in a document is bound to nothing (one
+    route is no evidence of which API the page describes). A line that says "removed",
+    "instead of" or "e.g." sets aside every route on it. Routes held in program code (a client library's calls) are not read.
 """
 
 from __future__ import annotations
