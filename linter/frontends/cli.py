@@ -1246,6 +1246,7 @@ def show_bindings(path: Path, show_all: bool) -> None:
     say(f"speclint: {bound} binding(s); {unbound} prose set(s) bound to nothing")
     _show_example_bindings(corpus, covered)
     _show_proto_bindings(corpus, covered)
+    _show_type_claim_bindings(corpus, covered)
 
 
 def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:
@@ -1309,6 +1310,39 @@ def _show_proto_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
     # a corpus with method tables and no proto: its tables' bindings are no proto's
     what = "proto" if corpus_protos(corpus).read() else "method-table"
     say(f"speclint: {bound} {what} binding(s); {unbound} pair(s) not bound or not compared")
+
+
+def _show_type_claim_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:
+    """Every field table and field list that states types or requiredness, with the schema
+    objects (and proto message) it is bound to and the evidence, or why it is not bound (issue
+    46, item 8: type-claim-drift's)."""
+    # Deferred: startup (module docstring).
+    from speclint.analyses.type_claims import ClaimBinder, every_group
+
+    binder = ClaimBinder(corpus)
+    bound = unbound = 0
+    for group in every_group(corpus):
+        if not covered(group.path):
+            continue
+        binding = binder.bind(group)
+        of = f" of `{group.parent.name}`" if group.parent else ""
+        say(f"{group.path}:{group.line} {group.form}{of} ({len(group.claims)} field claim(s))")
+        for view in binding.views:
+            root = view.root
+            say(
+                f"    -> {root.document.path}#{root.pointer} ({binding.confidence}; by {binding.evidence})"
+            )
+        if binding.message is not None:
+            proto, message = binding.message
+            say(
+                f"    -> {proto.path}:{message.line} proto message `{message.name}` (by {binding.proto_evidence})"
+            )
+        if binding.views or binding.message is not None:
+            bound += 1
+        else:
+            unbound += 1
+            say(f"    (not bound: {binding.why})")
+    say(f"speclint: {bound} field reference(s) bound; {unbound} bound to nothing")
 
 
 def entry() -> None:
