@@ -277,5 +277,7 @@ def test_proto_field_behavior_against_the_paired_json_schema(make_corpus: MakeCo
     assert "requires `contextId`" in findings[1].message
 
 
-def test_the_rule_is_in_preview() -> None:
-    assert preview.why_preview("type-claim-drift") is not None
+def test_the_rule_is_a_preview_rule_until_it_is_measured() -> None:
+    assert preview.why_preview("type-claim-drift") == (
+        "declared preview by its module: new, not yet measured"
+    )

@@ -52,7 +52,7 @@ from speclint.analyses.schema_objects import types_of
 from speclint.analyses.shapes import Site, follow
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import modern
-from speclint.parsing.kinds import DocumentKind, in_design_folder
+from speclint.parsing.kinds import DocumentKind, in_design_folder, in_record_folder
 from speclint.parsing.prose import Heading, ListItem, Table
 from speclint.parsing.protobuf import ProtoField, ProtoFile, ProtoMessage
 from speclint.parsing.structured import join_pointer
@@ -83,6 +83,10 @@ _SAYS = re.compile(
     r"\b(?:[Tt]his|[Tt]he)\s+(?:field|property|member|parameter|attribute|key)\s+is\s+"
     r"(?P<word>REQUIRED|OPTIONAL|required|optional)\b(?!\s+(?:if|when|unless|for|in)\b)"
 )
+_HTML_HEADING = re.compile(
+    r"<h[1-6](?:[^>]*\bid=\"(?P<id>[^\"]{1,120})\")?[^>]*>\s*(?P<text>[^<]{1,80}?)\s*</h[1-6]>",
+    re.IGNORECASE,
+)
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _TAGS = re.compile(r"<[^>]+>")
 
@@ -112,7 +116,14 @@ _FORMATS = {
     "email": "email", "uuid": "uuid", "hostname": "hostname", "ipv4": "ipv4", "ipv6": "ipv6",
     "duration": "duration",
 }  # fmt: skip
-_SAME_FORMAT = {"uri-reference": "uri", "iri": "uri", "iri-reference": "uri", "url": "uri"}
+_SAME_FORMAT = {
+    "uri-reference": "uri", "iri": "uri", "iri-reference": "uri", "url": "uri",
+    "full-date": "date", "full-time": "time",  # RFC 3339's names (OpenAPI docs write them)
+}  # fmt: skip
+# Folders of pages that document what is no longer current (an obsolete endpoint version kept
+# for reference, an archive): their field tables describe schemas the corpus no longer holds, and
+# a schema of today that shares their fields is another version of the object.
+_RETIRED_FOLDERS = frozenset({"obsolete", "deprecated", "legacy", "retired", "old"})
 _VAGUE = re.compile(
     r"\b(or|any|mixed|various|null|nullable|either|one of|anyof|oneof|union|same as|see)\b|[|/?]"
 )
@@ -288,10 +299,22 @@ def claim_groups(document: Document) -> list[ClaimGroup]:
 
 
 def _intro(document: Document, line: int) -> str:
-    """The paragraph just before ``line`` (a table's or a list's lead-in)."""
+    """The paragraph just before ``line`` (a table's or a list's lead-in), and the HTML
+    heading above it under its Markdown heading (generated API references write each schema's
+    heading as ``<h2 id="tocS_Job">Job</h2>`` and the table under a Markdown "Properties")."""
     prose = document.prose
     before = [p for p in prose.paragraphs if p.end_line < line] if prose is not None else []
-    return before[-1].text if before and line - before[-1].end_line <= 2 else ""
+    lead = before[-1].text if before and line - before[-1].end_line <= 2 else ""
+    lines = (document.text or "").split("\n")
+    for row in reversed(lines[max(0, line - 60) : line - 1]):
+        if row.startswith("#"):
+            break
+        found = _HTML_HEADING.search(row)
+        if found:
+            # the heading's text, and its id's parts (`..._performancemetricsv3_properties`)
+            parts = " ".join(re.split(r"[_\-]+", found.group("id") or ""))
+            return f"{lead}\n{found.group('text')} {parts}"
+    return lead
 
 
 def _table_group(document: Document, table: Table) -> ClaimGroup | None:
@@ -532,10 +555,12 @@ class ClaimBinder:
         return found
 
     def is_proposal(self, path: str) -> bool:
+        """A proposal (an RFC, a design folder), or a page kept as a record of the past."""
         if path not in self._proposals:
             document = self.corpus.documents.get(path)
+            retired = any(part.lower() in _RETIRED_FOLDERS for part in path.split("/")[:-1])
             self._proposals[path] = document is not None and (
-                is_rfc(document) or in_design_folder(path)
+                is_rfc(document) or in_design_folder(path) or in_record_folder(path) or retired
             )
         return self._proposals[path]
 
@@ -562,7 +587,14 @@ class ClaimBinder:
     def _bind(self, group: ClaimGroup) -> GroupBinding:
         names = {claim.name for claim in group.claims}
         if self.is_proposal(group.path):
-            return GroupBinding(group, [], None, "", "", "a proposal states a change")
+            return GroupBinding(
+                group,
+                [],
+                None,
+                "",
+                "",
+                "a proposal states a change; a record or an obsolete page documents the past",
+            )
         if group.parent is not None and group.parent_group is not None:
             return self._bind_nested(group, names)
         named = self._named_views(group, names)
