@@ -281,3 +281,34 @@ def test_the_rule_is_a_preview_rule_until_it_is_measured() -> None:
     assert preview.why_preview("type-claim-drift") == (
         "declared preview by its module: new, not yet measured"
     )
+
+
+def test_a_page_in_an_obsolete_folder_binds_nothing(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/job.json": json.dumps(JOB),
+            "docs/obsolete/job-v1.md": "# Job\n\n- `retries` (integer)\n- `id` (string)\n",
+        }
+    )
+    assert found(root) == []
+
+
+def test_an_html_heading_above_a_generated_table_names_its_schema(
+    make_corpus: MakeCorpus,
+) -> None:
+    schema = {
+        "$defs": {
+            "Job": {"type": "object", "properties": {"id": {"type": "string"}}},
+            "Run": {"type": "object", "properties": {"id": {"type": "integer"}}},
+        }
+    }
+    page = (
+        '<h2 id="tocS_Run">Run</h2>\n\n### Properties\n\n'
+        "|Name|Type|Required|Description|\n|---|---|---|---|\n|id|string|false|the id|\n"
+    )
+    root = corpus(make_corpus, page, schema)
+    findings = run_rule(root, "type-claim-drift")
+    assert [(f.location.line, f.related[0].pointer) for f in findings] == [
+        (9, "/$defs/Run/properties/id")
+    ]
+    assert "bound by the text names `Run`" in findings[0].message

@@ -306,9 +306,11 @@ def _intro(document: Document, line: int) -> str:
     before = [p for p in prose.paragraphs if p.end_line < line] if prose is not None else []
     lead = before[-1].text if before and line - before[-1].end_line <= 2 else ""
     lines = (document.text or "").split("\n")
+    headings = 0
     for row in reversed(lines[max(0, line - 60) : line - 1]):
-        if row.startswith("#"):
-            break
+        headings += row.startswith("#")
+        if headings > 1:
+            break  # above the table's own heading ("### Properties"), another section
         found = _HTML_HEADING.search(row)
         if found:
             # the heading's text, and its id's parts (`..._performancemetricsv3_properties`)
