@@ -7,9 +7,12 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from click.testing import CliRunner
+
 from conftest import run_rule
 from speclint.analyses.context import Context
 from speclint.analyses.type_claims import ClaimBinder, claim_groups, parse_type
+from speclint.frontends.cli import main
 from speclint.model.config import load_config
 from speclint.run import preview
 
@@ -312,3 +315,22 @@ def test_an_html_heading_above_a_generated_table_names_its_schema(
         (9, "/$defs/Run/properties/id")
     ]
     assert "bound by the text names `Run`" in findings[0].message
+
+
+def test_bindings_lists_each_field_reference_with_its_evidence_or_why_not(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "## Job\n\n- `retries` (integer)\n- `id` (string)\n\n"
+        "## Other\n\n| Field | Type |\n| --- | --- |\n| `alpha` | integer |\n| `beta` | string |\n"
+    )
+    result = CliRunner().invoke(main, ["bindings", str(corpus(make_corpus, page))])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    listed = lines.index("docs/job.md:5 field list (2 field claim(s))")
+    assert lines[listed + 1] == "    -> schemas/job.json (high; by the text names `Job`)"
+    table = lines.index("docs/job.md:10 field table (2 field claim(s))")
+    assert lines[table + 1] == (
+        "    (not bound: no schema object declares more than half of its 2 fields)"
+    )
+    assert "speclint: 1 field reference(s) bound; 1 bound to nothing" in lines

@@ -1329,14 +1329,12 @@ def _show_type_claim_bindings(corpus: Context, covered: Callable[[str], bool]) -
         say(f"{group.path}:{group.line} {group.form}{of} ({len(group.claims)} field claim(s))")
         for view in binding.views:
             root = view.root
-            say(
-                f"    -> {root.document.path}#{root.pointer} ({binding.confidence}; by {binding.evidence})"
-            )
+            target = root.document.path + (f"#{root.pointer}" if root.pointer else "")
+            say(f"    -> {target} ({binding.confidence}; by {binding.evidence})")
         if binding.message is not None:
             proto, message = binding.message
-            say(
-                f"    -> {proto.path}:{message.line} proto message `{message.name}` (by {binding.proto_evidence})"
-            )
+            name = f"proto message `{message.name}`"
+            say(f"    -> {proto.path}:{message.line} {name} (by {binding.proto_evidence})")
         if binding.views or binding.message is not None:
             bound += 1
         else:
