@@ -334,3 +334,23 @@ def test_bindings_lists_each_field_reference_with_its_evidence_or_why_not(
         "    (not bound: no schema object declares more than half of its 2 fields)"
     )
     assert "speclint: 1 field reference(s) bound; 1 bound to nothing" in lines
+
+
+def test_a_heading_that_only_contains_a_schema_name_does_not_name_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    # "Task Parameters" documents the parameters, not `Task`, which requires `ttl`
+    schema = {
+        "$defs": {
+            "Task": {
+                "type": "object",
+                "properties": {"ttl": {"type": "integer"}, "id": {"type": "string"}},
+                "required": ["ttl"],
+            },
+            "TaskMetadata": {"type": "object", "properties": {"ttl": {"type": "integer"}}},
+        }
+    }
+    page = "## Task Parameters\n\nFields:\n\n- `ttl` (number, optional): how long.\n"
+    assert found(corpus(make_corpus, page, schema)) == []
+    named = "## Task\n\nFields:\n\n- `ttl` (number, optional): how long.\n"
+    assert found(corpus(make_corpus, named, schema)) == [(7, "required")]

@@ -87,6 +87,15 @@ _HTML_HEADING = re.compile(
     r"<h[1-6](?:[^>]*\bid=\"(?P<id>[^\"]{1,120})\")?[^>]*>\s*(?P<text>[^<]{1,80}?)\s*</h[1-6]>",
     re.IGNORECASE,
 )
+_GENERIC = frozenset(
+    {"the", "a", "an", "object", "objects", "schema", "structure", "definition", "fields",
+     "properties", "format", "reference", "field"}
+)  # fmt: skip
+# In a lead-in: a code span, a link's text or a bold name, and "X object" / "X schema".
+_LEAD_NAMES = re.compile(
+    r"`([A-Za-z_][\w.-]*)`|\[`?([A-Za-z_][\w-]*)`?\]\(|\*\*([A-Za-z_][\w-]*)\*\*"
+)
+_LEAD_OBJECT = re.compile(r"\b([A-Za-z_][\w-]*) (?:object|schema|message|structure)\b")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _TAGS = re.compile(r"<[^>]+>")
 
@@ -159,7 +168,7 @@ class ClaimGroup:
     line: int
     form: str  # "field table", "field list"
     heading: Heading | None
-    context: str  # the heading and the sentence before the table
+    context: str  # the schema names the heading and the sentence before it give
     claims: list[Claim] = field(default_factory=list)
     parent: Claim | None = None  # the field whose sub-items these are
     parent_group: ClaimGroup | None = None
@@ -298,13 +307,22 @@ def claim_groups(document: Document) -> list[ClaimGroup]:
     return sorted(groups, key=lambda g: g.line)
 
 
-def _intro(document: Document, line: int) -> str:
-    """The paragraph just before ``line`` (a table's or a list's lead-in), and the HTML
-    heading above it under its Markdown heading (generated API references write each schema's
-    heading as ``<h2 id="tocS_Job">Job</h2>`` and the table under a Markdown "Properties")."""
+def _naming(document: Document, heading: Heading | None, line: int) -> str:
+    """The schema names the text around a table or list gives with some certainty, one a line:
+    its heading when that is a name (``## Job``, ``## The `Job` Object``, ``## Mounts``), the
+    HTML heading above its own (generated API references write ``<h2 id="tocS_Job">Job</h2>``
+    and the table under a "Properties"), with its id's parts, and in the sentence before it a
+    code span, a link text, a bold name or "`X` object". A heading that merely contains a name
+    ("Task Parameters") names nothing: the parameters are another object."""
+    names: list[str] = []
+    if heading is not None:
+        names += _heading_name(heading.text)
     prose = document.prose
     before = [p for p in prose.paragraphs if p.end_line < line] if prose is not None else []
-    lead = before[-1].text if before and line - before[-1].end_line <= 2 else ""
+    if before and line - before[-1].end_line <= 2:
+        lead = before[-1].text
+        names += [next(g for g in m.groups() if g) for m in _LEAD_NAMES.finditer(lead)]
+        names += [m.group(1) for m in _LEAD_OBJECT.finditer(_plain(lead))]
     lines = (document.text or "").split("\n")
     headings = 0
     for row in reversed(lines[max(0, line - 60) : line - 1]):
@@ -314,9 +332,25 @@ def _intro(document: Document, line: int) -> str:
         found = _HTML_HEADING.search(row)
         if found:
             # the heading's text, and its id's parts (`..._performancemetricsv3_properties`)
-            parts = " ".join(re.split(r"[_\-]+", found.group("id") or ""))
-            return f"{lead}\n{found.group('text')} {parts}"
-    return lead
+            names += _heading_name(found.group("text"))
+            names += [part for part in re.split(r"[_\-]+", found.group("id") or "") if part]
+            break
+    names = [n.strip("`*_ ") for n in names]
+    return "\n".join(n for n in names if _FIELD_NAME.match(n))
+
+
+def _heading_name(text: str) -> list[str]:
+    """The name a heading is, when it is one: without its anchors, markup and generic words
+    ("object", "schema"); a plural also as its singular."""
+    words = [
+        w
+        for w in re.split(r"\s+", _plain(re.sub(r"<a\b[^>]*>(?:</a>)?", " ", text)))
+        if w and w.lower() not in _GENERIC
+    ]
+    if len(words) != 1:
+        return []
+    word = words[0]
+    return [word, word[:-1]] if word.endswith("s") and len(word) > 3 else [word]
 
 
 def _table_group(document: Document, table: Table) -> ClaimGroup | None:
@@ -326,13 +360,12 @@ def _table_group(document: Document, table: Table) -> ClaimGroup | None:
     if not any(k in kinds for k in ("type", "required", "optional")):
         return None
     name_at = kinds.index("name")
-    heading_text = table.heading.text if table.heading else ""
     group = ClaimGroup(
         document.path,
         table.line,
         "field table",
         table.heading,
-        f"{heading_text}\n{_intro(document, table.line)}",
+        _naming(document, table.heading, table.line),
     )
     for row in table.rows:
         if name_at >= len(row):
@@ -433,13 +466,12 @@ def _list_groups(document: Document, items: Iterable[ListItem]) -> list[ClaimGro
         group = open_groups.get(depth)
         if group is None:
             parent = last_claim.get(depth - 1)
-            heading_text = heading.text if heading else ""
             group = ClaimGroup(
                 document.path,
                 item.line,
                 "field list",
                 heading,
-                f"{heading_text}\n{_intro(document, item.line)}",
+                _naming(document, heading, item.line),
                 parent=parent[0] if parent else None,
                 parent_group=parent[1] if parent else None,
             )
@@ -631,7 +663,7 @@ class ClaimBinder:
         )
 
     def _named_views(self, group: ClaimGroup, names: set[str]) -> list[tuple[str, ObjectView]]:
-        words = set(re.findall(r"[A-Za-z_][\w.-]*", _plain(group.context)))
+        words = set(group.context.split())
         found: list[tuple[str, ObjectView]] = []
         seen: set[tuple[str, str]] = set()
         need = max(1, math.ceil(len(names) / 2))
@@ -702,7 +734,7 @@ class ClaimBinder:
         best = max((s for s, _, _ in scored), default=0)
         top = [(p, m) for s, p, m in scored if s == best and s >= need]
         if len(top) > 1:
-            words = set(re.findall(r"[A-Za-z_]\w*", _plain(group.context)))
+            words = set(group.context.split())
             top = [(p, m) for p, m in top if m.name.rsplit(".", 1)[-1] in words]
         return top[0] if len(top) == 1 else None
 
