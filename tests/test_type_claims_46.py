@@ -354,3 +354,19 @@ def test_a_heading_that_only_contains_a_schema_name_does_not_name_it(
     assert found(corpus(make_corpus, page, schema)) == []
     named = "## Task\n\nFields:\n\n- `ttl` (number, optional): how long.\n"
     assert found(corpus(make_corpus, named, schema)) == [(7, "required")]
+
+
+def test_a_format_is_judged_only_when_both_sides_name_one_rfc_3339_names_alike(
+    make_corpus: MakeCorpus,
+) -> None:
+    schema = {
+        "title": "Person",
+        "type": "object",
+        "properties": {
+            "born": {"type": "string", "format": "full-date"},
+            "seen": {"type": "string", "format": "date-time"},
+            "site": {"type": "string"},
+        },
+    }
+    page = "## Person\n\n- `born` (date)\n- `seen` (date)\n- `site` (URL)\n"
+    assert found(corpus(make_corpus, page, schema)) == [(6, "type")]
