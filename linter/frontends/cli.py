@@ -1247,6 +1247,7 @@ def show_bindings(path: Path, show_all: bool) -> None:
     _show_example_bindings(corpus, covered)
     _show_proto_bindings(corpus, covered)
     _show_route_bindings(corpus, covered)
+    _show_type_claim_bindings(corpus, covered)
 
 
 def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:
@@ -1354,6 +1355,35 @@ def _show_route_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
                 near = f"; nearest `{check.near.label}`" if check.near is not None else ""
                 say(f"    (no operation of {check.document}{near})")
     say(f"speclint: {bound} route binding(s); {unbound} route(s) bound to no operation")
+def _show_type_claim_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:
+    """Every field table and field list that states types or requiredness, with the schema
+    objects (and proto message) it is bound to and the evidence, or why it is not bound (issue
+    46, item 8: type-claim-drift's)."""
+    # Deferred: startup (module docstring).
+    from speclint.analyses.type_claims import ClaimBinder, every_group
+
+    binder = ClaimBinder(corpus)
+    bound = unbound = 0
+    for group in every_group(corpus):
+        if not covered(group.path):
+            continue
+        binding = binder.bind(group)
+        of = f" of `{group.parent.name}`" if group.parent else ""
+        say(f"{group.path}:{group.line} {group.form}{of} ({len(group.claims)} field claim(s))")
+        for view in binding.views:
+            root = view.root
+            target = root.document.path + (f"#{root.pointer}" if root.pointer else "")
+            say(f"    -> {target} ({binding.confidence}; by {binding.evidence})")
+        if binding.message is not None:
+            proto, message = binding.message
+            name = f"proto message `{message.name}`"
+            say(f"    -> {proto.path}:{message.line} {name} (by {binding.proto_evidence})")
+        if binding.views or binding.message is not None:
+            bound += 1
+        else:
+            unbound += 1
+            say(f"    (not bound: {binding.why})")
+    say(f"speclint: {bound} field reference(s) bound; {unbound} bound to nothing")
 
 
 def entry() -> None:

@@ -1,0 +1,906 @@
+"""The types and requiredness the prose states of fields, and the schema objects (or proto
+messages) those field references describe (issue 46, item 8).
+
+A *claim* is one field of a field reference that says what the field is:
+
+- a table with a name column (``Field``, ``Name``, ``Property``, ``Parameter``, ``Attribute``,
+  ``Key``, ``Member``) and a ``Type`` column or a ``Required`` (``Mandatory``, ``Optional``)
+  column; a table with an ``In`` (``Location``) column lists an operation's parameters, not an
+  object's members, and is none;
+- a list item leading with the field, as code or bold, and a parenthesis after it:
+  ``- **`cpuSet`** *(array of objects, OPTIONAL)*``, ``- `url` (string, REQUIRED): ...``;
+- "this field is REQUIRED" (or OPTIONAL) in the item's or the row's description.
+
+The items of one list under one heading (and the rows of one table) are a *group*, bound as a
+whole to the schema object they document, reusing what binds the prose's value sets
+(``speclint.analyses.enumerations.Binder``: its index of named schemas, its version, chart
+and proposal limits) and the schema index of ``required-undeclared``
+(``speclint.analyses.declarations``: where each member is declared, in-place parents,
+``allOf`` branches, ``$ref`` targets):
+
+1. the heading, or the sentence before the table, names a schema (a ``title``, a ``$defs``,
+   ``definitions`` or ``components/schemas`` key, a schema file's name) that declares at least
+   half the group's fields: ``high``;
+2. else the schema objects that declare the most of the group's fields, at least two and more
+   than half: ``medium``; several alike ones are all kept, and a claim is judged only where
+   every one of them contradicts it.
+
+Items nested under a field's item (``- **`linux`** (object)`` and its sub-items) document that
+field's schema (its ``items`` for an array). A proposal (an RFC, a design folder) states a
+change and binds nothing.
+
+A proto message binds a group the same way, by its fields' JSON or proto names, when no schema
+object does: its ``[(google.api.field_behavior) = REQUIRED]`` and ``OPTIONAL`` are the
+requiredness there.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from speclint.analyses.charts import same_chart
+from speclint.analyses.context import Context
+from speclint.analyses.declarations import IN_PLACE_LISTS, Node, SchemaIndex, Unknown
+from speclint.analyses.enumerations import Binder
+from speclint.analyses.protos import own_protos
+from speclint.analyses.rfcs import is_rfc
+from speclint.analyses.schema_objects import types_of
+from speclint.analyses.shapes import Site, follow
+from speclint.model.corpus import Document
+from speclint.parsing.dialects import modern
+from speclint.parsing.kinds import DocumentKind, in_design_folder, in_record_folder
+from speclint.parsing.prose import Heading, ListItem, Table
+from speclint.parsing.protobuf import ProtoField, ProtoFile, ProtoMessage
+from speclint.parsing.structured import join_pointer
+
+_MAX_CANDIDATES = 12  # more alike schema objects than this fit a group: too common to bind
+_MAX_VIEW = 400  # schema objects one object's view may visit
+
+_NAME_HEADERS = frozenset(
+    {"field", "name", "property", "parameter", "attribute", "key", "member", "field name",
+     "property name", "parameter name", "attribute name", "fields", "properties"}
+)  # fmt: skip
+_TYPE_HEADERS = frozenset({"type", "data type", "datatype", "value type", "schema"})
+_REQUIRED_HEADERS = frozenset({"required", "required?", "mandatory", "req", "req."})
+_OPTIONAL_HEADERS = frozenset({"optional", "optional?"})
+_PLACE_HEADERS = frozenset({"in", "location", "parameter type", "param type"})
+_YES = frozenset({"yes", "y", "true", "required", "✓", "✔", "✔️", "x", "mandatory", "must"})
+_NO = frozenset({"no", "n", "false", "optional"})
+
+_FIELD_NAME = re.compile(r"^[A-Za-z_$@][\w$@-]*$")
+# `- **`cpuSet`** *(array of objects, OPTIONAL)*`, `- `url` (string, REQUIRED): ...`
+_ITEM = re.compile(
+    r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?"
+    r"(?P<lead>\*\*`(?P<a>[^`\s]+)`\*\*|`(?P<b>[^`\s]+)`|\*\*(?P<c>[A-Za-z_$@][\w$@-]*)\*\*"
+    r"|__`(?P<d>[^`\s]+)`__)"
+)
+_PAREN = re.compile(r"^\s*[:\-–—]?\s*[*_]?\((?P<inner>[^()\n]{1,80})\)")
+_SAYS = re.compile(
+    r"\b(?:[Tt]his|[Tt]he)\s+(?:field|property|member|parameter|attribute|key)\s+is\s+"
+    r"(?P<word>REQUIRED|OPTIONAL|required|optional)\b(?!\s+(?:if|when|unless|for|in)\b)"
+)
+_HTML_HEADING = re.compile(
+    r"<h[1-6](?:[^>]*\bid=\"(?P<id>[^\"]{1,120})\")?[^>]*>\s*(?P<text>[^<]{1,80}?)\s*</h[1-6]>",
+    re.IGNORECASE,
+)
+_GENERIC = frozenset(
+    {"the", "a", "an", "object", "objects", "schema", "structure", "definition", "fields",
+     "properties", "format", "reference", "field"}
+)  # fmt: skip
+# In a lead-in: a code span, a link's text or a bold name, and "X object" / "X schema".
+_LEAD_NAMES = re.compile(
+    r"`([A-Za-z_][\w.-]*)`|\[`?([A-Za-z_][\w-]*)`?\]\(|\*\*([A-Za-z_][\w-]*)\*\*"
+)
+_LEAD_OBJECT = re.compile(r"\b([A-Za-z_][\w-]*) (?:object|schema|message|structure)\b")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_TAGS = re.compile(r"<[^>]+>")
+
+# Type words, generously (issue 46, item 8): each gives the JSON types it allows.
+_STRING = frozenset({"string"})
+_INTEGER = frozenset({"integer"})
+_NUMBER = frozenset({"number", "integer"})
+_WIDE_INTEGER = frozenset({"integer", "string"})  # 64-bit integers: ProtoJSON writes strings
+_WORDS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("string", "str", "text", "char", "chars"), _STRING),
+    **dict.fromkeys(("integer", "int", "int32", "uint32", "uint", "short", "sint32"), _INTEGER),
+    **dict.fromkeys(
+        ("int64", "uint64", "long", "sint64", "fixed64", "sfixed64", "bigint"), _WIDE_INTEGER
+    ),
+    **dict.fromkeys(("number", "float", "double", "decimal", "numeric", "float64"), _NUMBER),
+    **dict.fromkeys(("boolean", "bool"), frozenset({"boolean"})),
+    **dict.fromkeys(("object", "map", "dictionary", "dict", "hash", "struct"), frozenset({"object"})),
+    **dict.fromkeys(("array", "list", "sequence", "set", "repeated"), frozenset({"array"})),
+    # a timestamp is written as a string or as seconds
+    "timestamp": frozenset({"string", "integer", "number"}),
+}  # fmt: skip
+# Format words: a string, and the `format` the prose names (checked only when the schema names
+# another one).
+_FORMATS = {
+    "uri": "uri", "url": "uri", "uri-reference": "uri", "iri": "uri", "iri-reference": "uri",
+    "date-time": "date-time", "datetime": "date-time", "date": "date", "time": "time",
+    "email": "email", "uuid": "uuid", "hostname": "hostname", "ipv4": "ipv4", "ipv6": "ipv6",
+    "duration": "duration",
+}  # fmt: skip
+_SAME_FORMAT = {
+    "uri-reference": "uri", "iri": "uri", "iri-reference": "uri", "url": "uri",
+    "full-date": "date", "full-time": "time",  # RFC 3339's names (OpenAPI docs write them)
+}  # fmt: skip
+# Folders of pages that document what is no longer current (an obsolete endpoint version kept
+# for reference, an archive): their field tables describe schemas the corpus no longer holds, and
+# a schema of today that shares their fields is another version of the object.
+_RETIRED_FOLDERS = frozenset({"obsolete", "deprecated", "legacy", "retired", "old"})
+_VAGUE = re.compile(
+    r"\b(or|any|mixed|various|null|nullable|either|one of|anyof|oneof|union|same as|see)\b|[|/?]"
+)
+
+
+@dataclass(frozen=True)
+class TypeClaim:
+    """What a type written in the prose allows: JSON types (None: not said), the ``format`` it
+    names, whether it says "enum", the schema it names, and its items' claim for an array."""
+
+    written: str
+    types: frozenset[str] | None = None
+    format: str | None = None
+    enum: bool = False
+    named: str | None = None
+    items: TypeClaim | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    path: str
+    line: int
+    column: int
+    name: str
+    type: TypeClaim | None
+    required: bool | None  # True: REQUIRED, False: OPTIONAL, None: not said
+    said: str  # how the requiredness is written ("REQUIRED", "Required column: Yes")
+
+
+@dataclass
+class ClaimGroup:
+    path: str
+    line: int
+    form: str  # "field table", "field list"
+    heading: Heading | None
+    context: str  # the schema names the heading and the sentence before it give
+    claims: list[Claim] = field(default_factory=list)
+    parent: Claim | None = None  # the field whose sub-items these are
+    parent_group: ClaimGroup | None = None
+
+
+@dataclass(frozen=True)
+class ObjectView:
+    """What applies to one object: each member's declaration, and its ``required`` names."""
+
+    root: Node
+    declared: dict[str, Site]
+    always: dict[str, Site]  # name -> the `required` list that always applies with the object
+    maybe: frozenset[str]  # names some branch or condition requires
+
+
+@dataclass
+class GroupBinding:
+    group: ClaimGroup
+    views: list[ObjectView]
+    message: tuple[ProtoFile, ProtoMessage] | None
+    confidence: str
+    evidence: str
+    why: str = ""  # why it is not bound to a schema object
+    proto_evidence: str = ""
+
+
+# --- the prose side -------------------------------------------------------------------------------
+
+
+def _plain(text: str) -> str:
+    text = _LINK.sub(r"\1", text)
+    text = _TAGS.sub(" ", text)
+    return re.sub(r"\s+", " ", text.replace("`", "").replace("*", "").replace("\\", "")).strip()
+
+
+def parse_type(written: str) -> TypeClaim | None:
+    """The claim a type as written makes, or None when it makes none that can be judged (an
+    unknown word, a union, ``any``, a nullable form)."""
+    text = _plain(written).strip(" .,:;")
+    if not text or len(text) > 60:
+        return None
+    low = text.lower()
+    if _VAGUE.search(low):
+        return None
+    low = re.sub(r"^(?:an?|the)\s+", "", low)
+    match = (
+        re.fullmatch(r"(?:array|list|set|sequence|repeated)\s*(?:of\s+|<\s*|\[\s*)(.+?)[>\]]?", low)
+        or re.fullmatch(r"\[\](.+)", low)
+        or re.fullmatch(r"(.+?)\s*\[\]", low)
+        or re.fullmatch(r"repeated\s+(.+)", low)
+    )
+    if match:
+        inner_at = low.find(match.group(1))
+        inner = text[inner_at : inner_at + len(match.group(1))]
+        return TypeClaim(written, frozenset({"array"}), items=_element(inner))
+    if re.fullmatch(r"(?:map|dictionary|dict|object|hash)\b.*", low):
+        return TypeClaim(written, frozenset({"object"}))
+    words = low.split()
+    if "enum" in words or "enumeration" in words:
+        rest = [w for w in words if w not in ("enum", "enumeration", "(enum)")]
+        base = _WORDS.get(rest[0]) if len(rest) == 1 else None
+        if len(rest) > 1:
+            return None
+        return TypeClaim(written, base, enum=True)
+    if len(words) == 1:
+        word = words[0]
+        if word in _WORDS:
+            return TypeClaim(written, _WORDS[word])
+        if word in _FORMATS:
+            return TypeClaim(written, _STRING, format=_FORMATS[word])
+        if re.fullmatch(r"[A-Z][A-Za-z0-9_]*", text):
+            return TypeClaim(written, named=text)
+        return None
+    # "string (date-time)", "string, uri", "string date-time"
+    parts = [p for p in re.split(r"[\s,()]+", low) if p]
+    if len(parts) == 2 and parts[0] == "string" and parts[1] in _FORMATS:
+        return TypeClaim(written, _STRING, format=_FORMATS[parts[1]])
+    if len(parts) == 2 and parts[0] in _WORDS and parts[1] in ("int32", "int64", "float", "double"):
+        return TypeClaim(written, _WORDS[parts[0]])
+    return None
+
+
+def _element(written: str) -> TypeClaim | None:
+    """An array's element as written (``objects``, ``strings``, ``Job``)."""
+    claim = parse_type(written)
+    if claim is None and written.lower().endswith("s"):
+        single = written[:-1]
+        claim = parse_type(single)
+        if claim is not None and claim.named is not None:
+            return None  # `Jobs` may be a schema's own name: not guessed
+    return claim
+
+
+def _header_kind(text: str) -> str | None:
+    word = _plain(text).lower().strip(" :")
+    if word in _NAME_HEADERS:
+        return "name"
+    if word in _TYPE_HEADERS:
+        return "type"
+    if word in _REQUIRED_HEADERS:
+        return "required"
+    if word in _OPTIONAL_HEADERS:
+        return "optional"
+    if word in _PLACE_HEADERS:
+        return "place"
+    return None
+
+
+def _requiredness(cell: str, optional_column: bool) -> bool | None:
+    word = _plain(cell).lower().strip(" .")
+    if word in _YES:
+        return not optional_column
+    if word in _NO:
+        return optional_column
+    return None
+
+
+def _says(text: str) -> bool | None:
+    found = {m.group("word").lower() for m in _SAYS.finditer(text)}
+    if len(found) == 1:
+        return found.pop() == "required"
+    return None
+
+
+def claim_groups(document: Document) -> list[ClaimGroup]:
+    """Every field table and field list of a page that states a type or requiredness."""
+    prose = document.prose
+    if prose is None:
+        return []
+    groups: list[ClaimGroup] = []
+    for table in prose.tables:
+        group = _table_group(document, table)
+        if group is not None:
+            groups.append(group)
+    groups += _list_groups(document, prose.list_items)
+    return sorted(groups, key=lambda g: g.line)
+
+
+def _naming(document: Document, heading: Heading | None, line: int) -> str:
+    """The schema names the text around a table or list gives with some certainty, one a line:
+    its heading when that is a name (``## Job``, ``## The `Job` Object``, ``## Mounts``), the
+    HTML heading above its own (generated API references write ``<h2 id="tocS_Job">Job</h2>``
+    and the table under a "Properties"), with its id's parts, and in the sentence before it a
+    code span, a link text, a bold name or "`X` object". A heading that merely contains a name
+    ("Task Parameters") names nothing: the parameters are another object."""
+    names: list[str] = []
+    if heading is not None:
+        names += _heading_name(heading.text)
+    prose = document.prose
+    before = [p for p in prose.paragraphs if p.end_line < line] if prose is not None else []
+    if before and line - before[-1].end_line <= 2:
+        lead = before[-1].text
+        names += [next(g for g in m.groups() if g) for m in _LEAD_NAMES.finditer(lead)]
+        names += [m.group(1) for m in _LEAD_OBJECT.finditer(_plain(lead))]
+    lines = (document.text or "").split("\n")
+    headings = 0
+    for row in reversed(lines[max(0, line - 60) : line - 1]):
+        headings += row.startswith("#")
+        if headings > 1:
+            break  # above the table's own heading ("### Properties"), another section
+        found = _HTML_HEADING.search(row)
+        if found:
+            # the heading's text, and its id's parts (`..._performancemetricsv3_properties`)
+            names += _heading_name(found.group("text"))
+            names += [part for part in re.split(r"[_\-]+", found.group("id") or "") if part]
+            break
+    names = [n.strip("`*_ ") for n in names]
+    return "\n".join(n for n in names if _FIELD_NAME.match(n))
+
+
+def _heading_name(text: str) -> list[str]:
+    """The name a heading is, when it is one: without its anchors, markup and generic words
+    ("object", "schema"); a plural also as its singular."""
+    words = [
+        w
+        for w in re.split(r"\s+", _plain(re.sub(r"<a\b[^>]*>(?:</a>)?", " ", text)))
+        if w and w.lower() not in _GENERIC
+    ]
+    if len(words) != 1:
+        return []
+    word = words[0]
+    return [word, word[:-1]] if word.endswith("s") and len(word) > 3 else [word]
+
+
+def _table_group(document: Document, table: Table) -> ClaimGroup | None:
+    kinds = [_header_kind(cell.text) for cell in table.header]
+    if "name" not in kinds or "place" in kinds:
+        return None
+    if not any(k in kinds for k in ("type", "required", "optional")):
+        return None
+    name_at = kinds.index("name")
+    group = ClaimGroup(
+        document.path,
+        table.line,
+        "field table",
+        table.heading,
+        _naming(document, table.heading, table.line),
+    )
+    for row in table.rows:
+        if name_at >= len(row):
+            continue
+        cell = row[name_at]
+        name = cell.inline_code[0].text.strip() if cell.inline_code else _plain(cell.text)
+        if not _FIELD_NAME.match(name):
+            continue  # a dotted path, a nested row (`» name`), a sentence
+        type_claim = None
+        required: bool | None = None
+        said = ""
+        for kind, value in zip(kinds, row, strict=False):
+            if kind == "type":
+                type_claim = parse_type(value.text)
+            elif kind in ("required", "optional") and required is None:
+                required = _requiredness(value.text, kind == "optional")
+                said = f"its `{'Required' if kind == 'required' else 'Optional'}` cell says "
+                said += f"`{_plain(value.text)}`"
+        if required is None:
+            stated = _says(" ".join(c.text for c in row))
+            if stated is not None:
+                required, said = (
+                    stated,
+                    f"its text says this field is {'REQUIRED' if stated else 'OPTIONAL'}",
+                )
+        if type_claim is None and required is None:
+            continue
+        column = cell.inline_code[0].column if cell.inline_code else 1
+        group.claims.append(
+            Claim(document.path, cell.line, column, name, type_claim, required, said)
+        )
+    return group if group.claims else None
+
+
+def _item_claim(path: str, item: ListItem) -> Claim | None:
+    text = item.text
+    match = _ITEM.match(text)
+    if match is None:
+        return None
+    name = next(g for g in match.group("a", "b", "c", "d") if g)
+    if not _FIELD_NAME.match(name):
+        return None
+    rest = text[match.end() :]
+    type_claim: TypeClaim | None = None
+    required: bool | None = None
+    said = ""
+    paren = _PAREN.match(rest)
+    if paren is not None:
+        parts = [p.strip() for p in paren.group("inner").split(",")]
+        kept = []
+        for part in parts:
+            word = part.strip("*_ ").lower()
+            if word in ("required", "optional"):
+                required = word == "required"
+                said = f"its item says `({paren.group('inner').strip()})`"
+            elif word.startswith(("required ", "optional ", "default", "e.g", "deprecated")):
+                if word.startswith(("required ", "optional ")):
+                    return None  # "REQUIRED if ...": conditional, not judged
+                continue
+            else:
+                kept.append(part)
+        if len(kept) == 1:
+            type_claim = parse_type(kept[0])
+        rest = rest[paren.end() :]
+    if required is None:
+        stated = _says(rest)
+        if stated is not None:
+            required, said = (
+                stated,
+                f"its text says this field is {'REQUIRED' if stated else 'OPTIONAL'}",
+            )
+    if type_claim is None and required is None:
+        return None
+    column = text.find(name) + 1
+    return Claim(path, item.line, column, name, type_claim, required, said)
+
+
+def _list_groups(document: Document, items: Iterable[ListItem]) -> list[ClaimGroup]:
+    groups: list[ClaimGroup] = []
+    open_groups: dict[int, ClaimGroup] = {}  # depth -> the group being filled
+    last_claim: dict[int, tuple[Claim, ClaimGroup]] = {}
+    heading: Heading | None = None
+    previous_end = 0
+    for item in items:
+        if item.heading != heading or item.line > previous_end + 40:
+            open_groups.clear()
+            last_claim.clear()
+            heading = item.heading
+        previous_end = item.end_line
+        depth = item.depth
+        for deeper in [d for d in open_groups if d > depth]:
+            del open_groups[deeper]
+        for deeper in [d for d in last_claim if d > depth]:
+            del last_claim[deeper]
+        claim = _item_claim(document.path, item)
+        if claim is None:
+            continue
+        group = open_groups.get(depth)
+        if group is None:
+            parent = last_claim.get(depth - 1)
+            group = ClaimGroup(
+                document.path,
+                item.line,
+                "field list",
+                heading,
+                _naming(document, heading, item.line),
+                parent=parent[0] if parent else None,
+                parent_group=parent[1] if parent else None,
+            )
+            open_groups[depth] = group
+            groups.append(group)
+        group.claims.append(claim)
+        last_claim[depth] = (claim, group)
+    return groups
+
+
+# --- the schema side ------------------------------------------------------------------------------
+
+
+class ClaimBinder:
+    """Binds claim groups to schema objects and proto messages (module docstring)."""
+
+    def __init__(self, corpus: Context) -> None:
+        self.corpus = corpus
+        self.binder = Binder(corpus)
+        self.index: SchemaIndex = corpus.schemas
+        self._by_member: dict[str, list[Node]] | None = None
+        self._views: dict[tuple[str, str], ObjectView | None] = {}
+        self._bound: dict[int, GroupBinding] = {}
+        self._proposals: dict[str, bool] = {}
+
+    @property
+    def by_member(self) -> dict[str, list[Node]]:
+        """The schema objects declaring each member name in their own ``properties``."""
+        if self._by_member is None:
+            found: dict[str, list[Node]] = {}
+            derived = self.corpus.derived
+            for node in self.index.ordered():
+                if node.document.path in derived:
+                    continue
+                properties = node.raw.get("properties")
+                if isinstance(properties, dict):
+                    for name in properties:
+                        if isinstance(name, str):
+                            found.setdefault(name, []).append(node)
+            self._by_member = found
+        return self._by_member
+
+    def top(self, node: Node) -> Node:
+        """The object ``node`` applies in place to (its in-place parents' top)."""
+        current = node
+        for _ in range(64):
+            parent = self.index.parent_of(current)
+            if parent is None or current.link == "not":
+                return current
+            current = parent
+        return current
+
+    def view(self, root: Node) -> ObjectView | None:
+        """Every member declared for the object at ``root`` and its ``required`` names."""
+        if root.key in self._views:
+            return self._views[root.key]
+        declared: dict[str, Site] = {}
+        always: dict[str, Site] = {}
+        maybe: set[str] = set()
+        pending: list[tuple[Node, bool]] = [(root, True)]
+        seen: set[tuple[str, str]] = set()
+        while pending and len(seen) < _MAX_VIEW:
+            node, must = pending.pop()
+            if node.key in seen:
+                continue
+            seen.add(node.key)
+            reading = modern(node.raw, node.dialect)
+            if reading is None:
+                continue
+            schema = reading.node
+            properties = schema.get("properties")
+            if isinstance(properties, dict):
+                at = join_pointer(node.pointer, reading.source("properties"))
+                for name, child in properties.items():
+                    declared.setdefault(name, Site(node.document, join_pointer(at, name), child))
+            required = schema.get("required")
+            if isinstance(required, list):
+                site = Site(
+                    node.document, join_pointer(node.pointer, reading.source("required")), required
+                )
+                for name in required:
+                    if isinstance(name, str):
+                        if must:
+                            always.setdefault(name, site)
+                        maybe.add(name)
+            dependent = schema.get("dependentRequired")
+            if isinstance(dependent, dict):
+                maybe.update(
+                    n for names in dependent.values() if isinstance(names, list) for n in names
+                )
+            reference = schema.get("$ref")
+            if isinstance(reference, str):
+                try:
+                    target = self.index.target(node, reference)
+                except Unknown:
+                    target = frozenset()  # not followed: what it declares is not read
+                if isinstance(target, Node):
+                    pending.append((target, must))
+            for keyword in (*IN_PLACE_LISTS, "if", "then", "else", "dependentSchemas"):
+                branches = schema.get(keyword)
+                children: list[str] = []
+                base = join_pointer(node.pointer, keyword)
+                if isinstance(branches, list):
+                    children = [join_pointer(base, i) for i in range(len(branches))]
+                elif isinstance(branches, dict) and keyword == "dependentSchemas":
+                    children = [join_pointer(base, name) for name in branches]
+                elif isinstance(branches, dict):
+                    children = [base]
+                for pointer in children:
+                    inner_node = self.index.nodes.get((node.document.path, pointer))
+                    if inner_node is not None and keyword != "if":
+                        pending.append((inner_node, must and keyword == "allOf"))
+        found = ObjectView(root, declared, always, frozenset(maybe)) if declared else None
+        self._views[root.key] = found
+        return found
+
+    def is_proposal(self, path: str) -> bool:
+        """A proposal (an RFC, a design folder), or a page kept as a record of the past."""
+        if path not in self._proposals:
+            document = self.corpus.documents.get(path)
+            retired = any(part.lower() in _RETIRED_FOLDERS for part in path.split("/")[:-1])
+            self._proposals[path] = document is not None and (
+                is_rfc(document) or in_design_folder(path) or in_record_folder(path) or retired
+            )
+        return self._proposals[path]
+
+    def comparable(self, page: str, schema: str) -> bool:
+        return self.corpus.versions.comparable(page, schema) and same_chart(
+            self.corpus, page, schema
+        )
+
+    def bind(self, group: ClaimGroup) -> GroupBinding:
+        found = self._bound.get(id(group))
+        if found is None:
+            found = self._bound[id(group)] = self._bind(group)
+            names = {claim.name for claim in group.claims}
+            if not found.why.startswith("a proposal") and group.parent is None:
+                message = self._proto_message(group, names)
+                if message is not None:
+                    found.message = message
+                    found.proto_evidence = (
+                        f"proto message `{message[1].name}` declares "
+                        f"{self._proto_shared(message[1], names)} of its {len(names)} fields"
+                    )
+        return found
+
+    def _bind(self, group: ClaimGroup) -> GroupBinding:
+        names = {claim.name for claim in group.claims}
+        if self.is_proposal(group.path):
+            return GroupBinding(
+                group,
+                [],
+                None,
+                "",
+                "",
+                "a proposal states a change; a record or an obsolete page documents the past",
+            )
+        if group.parent is not None and group.parent_group is not None:
+            return self._bind_nested(group, names)
+        named = self._named_views(group, names)
+        if named:
+            shown = ", ".join(sorted({f"`{n}`" for n, _ in named}))
+            return GroupBinding(
+                group, [v for _, v in named], None, "high", f"the text names {shown}"
+            )
+        scored: dict[tuple[str, str], tuple[int, ObjectView]] = {}
+        for name in sorted(names):
+            for node in self.by_member.get(name, []):
+                root = self.top(node)
+                if root.key in scored or not self.comparable(group.path, root.document.path):
+                    continue
+                view = self.view(root)
+                if view is not None:
+                    scored[root.key] = (len(names & set(view.declared)), view)
+        need = max(2, math.floor(len(names) / 2) + 1)
+        best = max((score for score, _ in scored.values()), default=0)
+        if best < need:
+            return GroupBinding(
+                group, [], None, "", "",
+                f"no schema object declares more than half of its {len(names)} fields",
+            )  # fmt: skip
+        views = [view for score, view in scored.values() if score == best]
+        if len(views) > _MAX_CANDIDATES:
+            return GroupBinding(
+                group, [], None, "", "", f"{len(views)} schema objects declare those fields"
+            )
+        return GroupBinding(
+            group, views, None, "medium", f"declares {best} of its {len(names)} fields"
+        )
+
+    def _named_views(self, group: ClaimGroup, names: set[str]) -> list[tuple[str, ObjectView]]:
+        words = set(group.context.split())
+        found: list[tuple[str, ObjectView]] = []
+        seen: set[tuple[str, str]] = set()
+        need = max(1, math.ceil(len(names) / 2))
+        for word in sorted(words):
+            for site in self.binder.index.named.get(word.lower(), []):
+                if not self.comparable(group.path, site.document.path):
+                    continue
+                node = self.index.node_at(site.document.path, site.pointer)
+                if node is None:
+                    continue
+                root = self.top(node)
+                if root.key in seen:
+                    continue
+                seen.add(root.key)
+                view = self.view(root)
+                if view is not None and len(names & set(view.declared)) >= need:
+                    found.append((word, view))
+        return found
+
+    def _bind_nested(self, group: ClaimGroup, names: set[str]) -> GroupBinding:
+        assert group.parent is not None and group.parent_group is not None
+        outer = self.bind(group.parent_group)
+        views: list[ObjectView] = []
+        for view in outer.views:
+            site = view.declared.get(group.parent.name)
+            if site is None:
+                continue
+            inner = follow(self.corpus, site)
+            if isinstance(inner.node, dict) and isinstance(inner.node.get("items"), dict):
+                inner = follow(
+                    self.corpus,
+                    Site(inner.document, join_pointer(inner.pointer, "items"), inner.node["items"]),
+                )
+            node = self.index.node_at(inner.document.path, inner.pointer)
+            found = self.view(node) if node is not None else None
+            if found is not None and names & set(found.declared):
+                views.append(found)
+        if not views:
+            return GroupBinding(
+                group, [], None, "", "", f"`{group.parent.name}`'s schema declares none of them"
+            )
+        return GroupBinding(
+            group, views, None, outer.confidence, f"the members of `{group.parent.name}`"
+        )
+
+    @staticmethod
+    def _proto_shared(message: ProtoMessage, names: set[str]) -> int:
+        return sum(1 for f in message.fields if f.json_name in names or f.name in names)
+
+    def _proto_message(
+        self, group: ClaimGroup, names: set[str]
+    ) -> tuple[ProtoFile, ProtoMessage] | None:
+        """The one proto message declaring the most of the group's fields (more than half,
+        two at least), named in the text when several do."""
+        if not any(claim.required is not None for claim in group.claims):
+            return None
+        protos = self.corpus.memo.get("type-claims:protos")
+        if protos is None:
+            protos = self.corpus.memo["type-claims:protos"] = [
+                p for p in own_protos(self.corpus) if p.path in self.corpus.documents
+            ]
+        need = max(2, math.floor(len(names) / 2) + 1)
+        scored = [
+            (self._proto_shared(message, names), proto, message)
+            for proto in protos
+            for message in proto.messages
+        ]
+        best = max((s for s, _, _ in scored), default=0)
+        top = [(p, m) for s, p, m in scored if s == best and s >= need]
+        if len(top) > 1:
+            words = set(group.context.split())
+            top = [(p, m) for p, m in top if m.name.rsplit(".", 1)[-1] in words]
+        return top[0] if len(top) == 1 else None
+
+
+# --- judging ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SchemaType:
+    """What a property's schema says of its type."""
+
+    types: frozenset[str] | None  # None: any, or not read with certainty
+    format: str | None
+    enum: bool
+    reference: str | None  # the name of the schema its `$ref` names
+    items: Site | None
+    site: Site  # where it says it (after `$ref`-only hops)
+
+
+def schema_type(corpus: Context, site: Site, depth: int = 0) -> SchemaType:
+    node = site.node
+    reference = None
+    if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+        reference = _ref_name(node["$ref"])
+    here = follow(corpus, site)
+    node = here.node
+    if not isinstance(node, dict):
+        return SchemaType(None, None, False, reference, None, here)
+    types: set[str] | None = set(types_of(node)) - {"null"}
+    enum = "enum" in node or "const" in node
+    if not types:
+        values = node.get("enum") if isinstance(node.get("enum"), list) else None
+        if values is None and "const" in node:
+            values = [node["const"]]
+        if values:
+            types = {_json_type(v) for v in values if v is not None}
+        elif any(k in node for k in ("properties", "patternProperties", "additionalProperties")):
+            types = {"object"}
+        elif any(k in node for k in ("items", "prefixItems")):
+            types = {"array"}
+        else:
+            types, all_enum = _composed_types(corpus, here, depth)
+            enum = enum or all_enum
+    one_of = node.get("oneOf")
+    if isinstance(one_of, list) and all(isinstance(b, dict) and "const" in b for b in one_of):
+        enum = True  # a `oneOf` of `const`s is an enumeration written with a description each
+    items = node.get("items")
+    items_site = (
+        Site(here.document, join_pointer(here.pointer, "items"), items)
+        if isinstance(items, dict)
+        else None
+    )
+    fmt = node.get("format") if isinstance(node.get("format"), str) else None
+    return SchemaType(frozenset(types) if types else None, fmt, enum, reference, items_site, here)
+
+
+def _composed_types(corpus: Context, here: Site, depth: int) -> tuple[set[str] | None, bool]:
+    """The types an ``allOf`` (what every branch that says one allows) or a ``oneOf``/``anyOf``
+    (what some branch allows, when every branch says) gives, and whether all are enums."""
+    node = here.node
+    found: set[str] | None = None
+    enums: list[bool] = []
+    for keyword in ("allOf", "oneOf", "anyOf"):
+        listed = node.get(keyword)
+        if not isinstance(listed, list) or not listed:
+            continue
+        if depth >= 4:
+            return None, False
+        at = join_pointer(here.pointer, keyword)
+        inner = [
+            schema_type(corpus, Site(here.document, join_pointer(at, i), branch), depth + 1)
+            for i, branch in enumerate(listed)
+            if isinstance(branch, dict)
+        ]
+        if keyword == "allOf":
+            known = [set(t.types) for t in inner if t.types]
+            here_types = set.intersection(*known) if known else None
+        elif len(inner) == len(listed) and all(t.types for t in inner):
+            here_types = {kind for t in inner for kind in t.types or ()}
+        else:
+            return None, False  # a branch that allows anything
+        enums += [t.enum for t in inner]
+        if here_types is not None:
+            found = here_types if found is None else found & here_types
+    return found, bool(enums) and all(enums)
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _ref_name(reference: str) -> str:
+    address, _, fragment = reference.partition("#")
+    if fragment.strip("/"):
+        return fragment.rstrip("/").rsplit("/", 1)[-1]
+    stem = address.rsplit("/", 1)[-1]
+    for suffix in (".json", ".yaml", ".yml", ".schema"):
+        stem = stem.removesuffix(suffix)
+    return stem
+
+
+def _normal(name: str) -> str:
+    name = re.sub(r"[^a-z0-9]", "", name.lower())
+    for suffix in ("schema", "object", "type"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            name = name[: -len(suffix)]
+    return name
+
+
+def contradiction(
+    corpus: Context, claim: TypeClaim, site: Site, known: dict[str, Any]
+) -> str | None:
+    """What the schema at ``site`` says that ``claim`` contradicts, or None."""
+    said = schema_type(corpus, site)
+    if claim.named is not None:
+        if said.reference is None or _normal(said.reference) == _normal(claim.named):
+            return None
+        if claim.named.lower() not in known:
+            return None  # a word the corpus names no schema by: not judged
+        return f"`$ref` names `{said.reference}`"
+    if said.types is None:
+        return None
+    if claim.types is not None:
+        allowed = set(said.types)
+        if "number" in allowed:
+            allowed.add("integer")
+        if not (claim.types & allowed):
+            return f"`type: {' | '.join(sorted(said.types))}`"
+    if claim.enum and not said.enum:
+        return "no `enum` or `const`"
+    if claim.format is not None and said.format is not None:
+        a = _SAME_FORMAT.get(claim.format, claim.format)
+        b = _SAME_FORMAT.get(said.format, said.format)
+        if a != b:
+            return f"`format: {said.format}`"
+    if claim.items is not None and said.items is not None and "array" in said.types:
+        inner = contradiction(corpus, claim.items, said.items, known)
+        if inner is not None:
+            return f"items with {inner}"
+    return None
+
+
+def field_behaviors(document: Document | None, field_: ProtoField) -> frozenset[str]:
+    """The ``google.api.field_behavior`` values written on a field, read from its source (from
+    the field's line to the ``;`` that ends it)."""
+    if document is None or not document.text:
+        return frozenset()
+    lines = document.text.split("\n")
+    text = "\n".join(lines[field_.line - 1 : field_.line + 8])
+    text = text[max(0, field_.column - 1) :] if "\n" not in text[: field_.column] else text
+    end = text.find(";")
+    text = text[: end if end >= 0 else len(text)]
+    found = re.findall(r"\(\s*google\.api\.field_behavior\s*\)\s*=\s*\[?([A-Z_,\s]+)\]?", text)
+    return frozenset(w for group in found for w in re.split(r"[\s,]+", group) if w)
+
+
+def every_group(corpus: Context) -> Iterator[ClaimGroup]:
+    for document in corpus.of_kind(DocumentKind.MARKDOWN):
+        yield from claim_groups(document)

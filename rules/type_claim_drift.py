@@ -1,0 +1,250 @@
+"""A field reference in the prose states a type or requiredness that the bound schema contradicts.
+
+What it does
+    Reads the field tables and field lists of the prose (``speclint.analyses.type_claims``):
+    a table with a name column and a ``Type`` or ``Required`` column, a list item
+    ``- **`cpuSet`** *(array of objects, OPTIONAL)*`` or ``- `url` (string, REQUIRED): ...``,
+    and "this field is REQUIRED" in a row's or item's description. Each table or list is bound
+    as a whole to the schema object it documents (the heading or lead-in names it and it
+    declares half the fields, else the objects declaring most of them; ``speclint bindings``
+    lists each binding with its evidence, and each table left unbound with the reason), and
+    each field's claim is compared with its declaration there:
+
+    - the type: ``string``/``URL``/``date-time`` a string, ``integer``/``int64``/``long`` an
+      integer, ``number``/``float``/``double`` a number (an integer is one), ``boolean``,
+      ``object``/``map``, ``array``/``list``/``array of T``/``T[]`` (and ``T`` against
+      ``items``), ``enum`` (an ``enum`` or ``const``), a schema's name (the ``$ref`` target's
+      name); a format the prose names (``date-time``) is held to the schema's ``format`` only
+      when the schema names another;
+    - REQUIRED against the ``required`` lists that apply to the object (its own, its ``allOf``
+      branches', its ``$ref`` targets'; one a branch or condition has makes the field
+      conditionally required, which is not contradicted), and OPTIONAL against those that
+      always apply;
+    - against a proto message the group binds to by its fields (when no schema object does):
+      REQUIRED and OPTIONAL against ``[(google.api.field_behavior) = REQUIRED]`` (or
+      ``OPTIONAL``).
+
+    Where several schema objects fit a table alike, a claim is reported only when every one of
+    them contradicts it. The finding is at the prose; the schema side is related.
+
+Why is this bad?
+    Readers implement the field reference, validators the schema: a client that sends the
+    ``integer`` the prose documents is rejected by the ``string`` the schema demands, and a
+    server that omits a field the prose marks OPTIONAL fails the schema's ``required``.
+
+Example
+    ::
+
+        - `retries` (integer, OPTIONAL): how often to retry.
+
+        "Job": {"properties": {"retries": {"type": "string"}, "id": {"type": "string"}},
+                "required": ["retries"]}
+
+    FAIL: ``warning [type-claim-drift] `retries` is documented as `integer`, but
+    `schemas/job.json#/properties/retries` says `type: string` ...`` and ``... documented as
+    OPTIONAL, but `schemas/job.json` requires it ...``
+
+Use instead
+    ``- `retries` (string, REQUIRED)``, or change the schema. PASS.
+
+Options
+    None.
+
+Limitations
+    Unknown type words, unions (``string or number``), ``any`` and nullable forms are not
+    judged; nor are dotted paths (``undocumented-field`` binds those), tables of an operation's
+    parameters (an ``In`` column), proposals and design folders. A field the bound schema does
+    not declare is not this rule's finding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.analyses.context import Context
+from speclint.analyses.protojson import message_pairs
+from speclint.analyses.shapes import Site
+from speclint.analyses.type_claims import (
+    Claim,
+    ClaimBinder,
+    ClaimGroup,
+    GroupBinding,
+    contradiction,
+    every_group,
+    field_behaviors,
+)
+from speclint.common.findings import Finding, Location, Severity
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import join_pointer
+
+ID = "type-claim-drift"
+SEVERITY = Severity.WARNING
+PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
+FACTS = ("derived", "references", "schemas")
+
+
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    binder = ClaimBinder(corpus)
+    known = binder.binder.index.named
+    for group in every_group(corpus):
+        binding = binder.bind(group)
+        if binding.message is not None:
+            yield from _proto_findings(corpus, binding)
+        for claim in group.claims:
+            yield from _type_finding(corpus, binding, claim, known)
+            yield from _required_finding(binding, claim)
+    yield from _pair_findings(corpus, binder)
+
+
+def _where(group: ClaimGroup, claim: Claim) -> Location:
+    anchor = f"#{group.heading.anchor}" if group.heading else ""
+    return Location(claim.path, claim.line, claim.column, pointer=anchor)
+
+
+def _type_finding(
+    corpus: Context, binding: GroupBinding, claim: Claim, known: Mapping[str, Any]
+) -> Iterator[Finding]:
+    if claim.type is None:
+        return
+    verdicts: list[tuple[Site, str | None]] = [
+        (view.declared[claim.name], None) for view in binding.views if claim.name in view.declared
+    ]
+    verdicts = [
+        (site, contradiction(corpus, claim.type, site, dict(known))) for site, _ in verdicts
+    ]
+    if not verdicts or any(said is None for _, said in verdicts):
+        return  # not declared there (another rule's), or some binding agrees
+    site, said = verdicts[0]
+    written = claim.type.written.strip()
+    where = f"{site.document.path}#{site.pointer}"
+    yield Finding(
+        ID,
+        SEVERITY,
+        f"`{claim.name}` is documented as `{written}`, but `{where}` says {said}: correct the "
+        f"type in the prose, or change the schema if `{written}` is meant "
+        f"(bound by {binding.evidence})",
+        _where(binding.group, claim),
+        related=(site.location(note=f"the schema says {said}"),),
+        key=f"{claim.line}:{claim.name}:type",
+    )
+
+
+def _required_finding(binding: GroupBinding, claim: Claim) -> Iterator[Finding]:
+    if claim.required is None:
+        return
+    views = [view for view in binding.views if claim.name in view.declared]
+    if not views:
+        return
+    if claim.required:
+        if any(claim.name in view.maybe for view in views):
+            return
+        view = views[0]
+        raw = view.root.raw
+        pointer = join_pointer(view.root.pointer, "required") if "required" in raw else ""
+        at = view.root.document.location(pointer or view.root.pointer, note="no `required` here")
+        where = view.root.document.path + (f"#{view.root.pointer}" if view.root.pointer else "")
+        message = (
+            f"`{claim.name}` is documented as REQUIRED ({claim.said}), but `{where}` does not "
+            f"require it: add `{claim.name}` to its `required`, or document it as OPTIONAL "
+            f"(bound by {binding.evidence})"
+        )
+    else:
+        if not all(claim.name in view.always for view in views):
+            return
+        view = views[0]
+        held = view.always[claim.name]
+        position = held.node.index(claim.name) if isinstance(held.node, list) else 0
+        at = held.document.location(join_pointer(held.pointer, position), note="required here")
+        where = f"{held.document.path}#{held.pointer}"
+        message = (
+            f"`{claim.name}` is documented as OPTIONAL ({claim.said}), but `{where}` requires "
+            f"it: document it as REQUIRED, or remove it from that `required` "
+            f"(bound by {binding.evidence})"
+        )
+    yield Finding(
+        ID,
+        SEVERITY,
+        message,
+        _where(binding.group, claim),
+        related=(at,),
+        key=f"{claim.line}:{claim.name}:required",
+    )
+
+
+def _proto_findings(corpus: Context, binding: GroupBinding) -> Iterator[Finding]:
+    assert binding.message is not None
+    proto, message = binding.message
+    document = corpus.documents.get(proto.path)
+    fields = {**{f.name: f for f in message.fields}, **{f.json_name: f for f in message.fields}}
+    for claim in binding.group.claims:
+        found = fields.get(claim.name)
+        if found is None or claim.required is None:
+            continue
+        behaviors = field_behaviors(document, found)
+        if claim.required and "OPTIONAL" in behaviors:
+            said, fix = "OPTIONAL", "make it REQUIRED there, or document it as OPTIONAL"
+        elif not claim.required and "REQUIRED" in behaviors:
+            said, fix = "REQUIRED", "document it as REQUIRED, or drop REQUIRED from the proto"
+        else:
+            continue
+        written = "REQUIRED" if claim.required else "OPTIONAL"
+        yield Finding(
+            ID,
+            SEVERITY,
+            f"`{claim.name}` is documented as {written} ({claim.said}), but proto message "
+            f"`{message.name}` marks it `(google.api.field_behavior) = {said}`: {fix} "
+            f"(bound by {binding.proto_evidence})",
+            _where(binding.group, claim),
+            related=(
+                Location(proto.path, found.line, found.column, note=f"field_behavior {said} here"),
+            ),
+            key=f"{claim.line}:{claim.name}:proto",
+        )
+
+
+def _pair_findings(corpus: Context, binder: ClaimBinder) -> Iterator[Finding]:
+    """A proto field's ``field_behavior`` against the requiredness of the JSON Schema property
+    ``proto-message-drift`` pairs it with (the two surfaces of one message)."""
+    for pair in message_pairs(corpus):
+        document = corpus.documents.get(pair.proto.path)
+        if not pair.compared or document is None or document.kind is not DocumentKind.PROTO:
+            continue  # a proto fence's lines are its page's: its prose is judged there
+        node = binder.index.node_at(pair.definition.document.path, pair.definition.pointer)
+        view = binder.view(binder.top(node)) if node is not None else None
+        if view is None:
+            continue
+        for proto_field, prop in pair.shared:
+            behaviors = field_behaviors(document, proto_field)
+            name = prop.name
+            if "REQUIRED" in behaviors and name not in view.maybe:
+                root = view.root
+                pointer = join_pointer(root.pointer, "required") if "required" in root.raw else ""
+                related = root.document.location(pointer or root.pointer, note="not required here")
+                said = (
+                    "REQUIRED",
+                    f"the JSON Schema definition `{pair.definition.label}` does not require `{name}`",
+                )
+                fix = f"add `{name}` to its `required`, or drop REQUIRED from the proto field"
+            elif "OPTIONAL" in behaviors and name in view.always:
+                held = view.always[name]
+                position = held.node.index(name) if isinstance(held.node, list) else 0
+                related = held.document.location(
+                    join_pointer(held.pointer, position), note="required here"
+                )
+                said = (
+                    "OPTIONAL",
+                    f"the JSON Schema definition `{pair.definition.label}` requires `{name}`",
+                )
+                fix = f"mark the proto field REQUIRED, or remove `{name}` from that `required`"
+            else:
+                continue
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"proto field `{proto_field.name}` of `{pair.message.name}` is "
+                f"`(google.api.field_behavior) = {said[0]}`, but {said[1]}: {fix}",
+                Location(pair.proto.path, proto_field.line, proto_field.column),
+                related=(related,),
+                key=f"{pair.message.name}.{proto_field.name}:field_behavior",
+            )

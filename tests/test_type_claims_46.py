@@ -1,0 +1,372 @@
+"""type-claim-drift (issue 46, item 8): the types and requiredness field references state, held
+to the bound schema (and proto ``field_behavior``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from conftest import run_rule
+from speclint.analyses.context import Context
+from speclint.analyses.type_claims import ClaimBinder, claim_groups, parse_type
+from speclint.frontends.cli import main
+from speclint.model.config import load_config
+from speclint.run import preview
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+JOB = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Job",
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "retries": {"type": "string"},
+        "url": {"type": "string", "format": "uri"},
+        "count": {"type": "integer"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "mode": {"type": "string", "enum": ["a", "b"]},
+        "note": {"type": "string"},
+    },
+    "required": ["id", "mode"],
+}
+
+
+def corpus(make_corpus: MakeCorpus, page: str, schema: dict[str, object] = JOB) -> Path:
+    return make_corpus(
+        {"schemas/job.json": json.dumps(schema, indent=2), "docs/job.md": f"# Jobs\n\n{page}"}
+    )
+
+
+def found(root: Path) -> list[tuple[int, str]]:
+    """(line, what) of each finding: `type` or `required`."""
+    return sorted(
+        (f.location.line, "type" if "documented as `" in f.message else "required")
+        for f in run_rule(root, "type-claim-drift")
+    )
+
+
+def test_a_definition_list_integer_against_a_string_schema_is_reported_on_both_sides(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = corpus(make_corpus, "## Job\n\n- `retries` (integer): how often to retry.\n")
+    findings = run_rule(root, "type-claim-drift")
+    assert [(f.location.path, f.location.line) for f in findings] == [("docs/job.md", 5)]
+    finding = findings[0]
+    assert "`retries` is documented as `integer`" in finding.message
+    assert "says `type: string`" in finding.message
+    assert "correct the type in the prose, or change the schema" in finding.message
+    assert [(r.path, r.pointer) for r in finding.related] == [
+        ("schemas/job.json", "/properties/retries")
+    ]
+    assert finding.severity.label == "warning"
+
+
+def test_a_table_type_column_that_disagrees_is_reported(make_corpus: MakeCorpus) -> None:
+    page = (
+        "## Job\n\n| Field | Type | Description |\n| --- | --- | --- |\n"
+        "| `id` | string | the id |\n| `count` | boolean | how many |\n"
+    )
+    assert found(corpus(make_corpus, page)) == [(8, "type")]
+
+
+def test_required_where_the_schema_does_not_require_is_reported(make_corpus: MakeCorpus) -> None:
+    root = corpus(make_corpus, "## Job\n\n- `id` (string, REQUIRED)\n- `note` (string, REQUIRED)\n")
+    findings = run_rule(root, "type-claim-drift")
+    assert [(f.location.line, f.related[0].pointer) for f in findings] == [(6, "/required")]
+    assert "add `note` to its `required`, or document it as OPTIONAL" in findings[0].message
+
+
+def test_this_field_is_required_in_a_table_description_is_a_claim(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "## Job\n\n| Field | Type | Description |\n| --- | --- | --- |\n"
+        "| `id` | string | the id |\n| `note` | string | This field is REQUIRED. |\n"
+    )
+    assert found(corpus(make_corpus, page)) == [(8, "required")]
+
+
+def test_optional_where_the_schema_requires_is_reported_at_the_required_item(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "## Job\n\n| Field | Type | Required |\n| --- | --- | --- |\n"
+        "| `id` | string | No |\n| `count` | integer | No |\n"
+    )
+    findings = run_rule(corpus(make_corpus, page), "type-claim-drift")
+    assert [(f.location.line, f.related[0].pointer) for f in findings] == [(7, "/required/0")]
+    assert "documented as OPTIONAL (its `Required` cell says `No`)" in findings[0].message
+
+
+def test_an_array_of_objects_against_an_array_of_strings_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = corpus(make_corpus, "## Job\n\n- **`tags`** *(array of objects, OPTIONAL)*\n")
+    findings = run_rule(root, "type-claim-drift")
+    assert [f.location.line for f in findings] == [5]
+    assert "says items with `type: string`" in findings[0].message
+
+
+def test_agreeing_claims_and_generous_type_words_are_not_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "## Job\n\n"
+        "- **`id`** *(string, REQUIRED)*: the id.\n"
+        "- `count` (int64, OPTIONAL): how many.\n"
+        "- `url` (URL): where.\n"
+        "- `tags` (array of strings): labels.\n"
+        "- `mode` (enum, REQUIRED): the mode.\n"
+        "- `retries` (string): how often.\n\n"
+        "| Field | Type | Required |\n| --- | --- | --- |\n"
+        "| `count` | number | no |\n| `tags` | `string[]` | no |\n| `url` | uri | no |\n"
+    )
+    assert found(corpus(make_corpus, page)) == []
+
+
+def test_unions_unknown_words_any_and_nullable_forms_are_not_judged(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "## Job\n\n"
+        "- `count` (string or number)\n"
+        "- `retries` (Duration)\n"
+        "- `note` (any)\n"
+        "- `id` (integer | null)\n"
+        "- `tags` (whatever)\n"
+        "- `mode` (nullable boolean)\n"
+    )
+    assert found(corpus(make_corpus, page)) == []
+    assert parse_type("string or number") is None
+    assert parse_type("any") is None
+    assert parse_type("string?") is None
+
+
+def test_a_named_schema_type_is_held_to_the_ref_target(make_corpus: MakeCorpus) -> None:
+    schema = {
+        "$defs": {
+            "Job": {
+                "type": "object",
+                "properties": {
+                    "owner": {"$ref": "#/$defs/User"},
+                    "team": {"$ref": "#/$defs/Team"},
+                },
+            },
+            "User": {"type": "object", "properties": {"name": {"type": "string"}}},
+            "Team": {"type": "object", "properties": {"name": {"type": "string"}}},
+        }
+    }
+    page = "## Job\n\n- `owner` ([User](#user)): who.\n- `team` (User): which team.\n"
+    assert found(corpus(make_corpus, page, schema)) == [(6, "type")]
+
+
+def test_a_conditionally_required_field_documented_required_is_not_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    schema = {
+        **JOB,
+        "if": {"properties": {"mode": {"const": "a"}}},
+        "then": {"required": ["note"]},
+    }
+    assert found(corpus(make_corpus, "## Job\n\n- `note` (string, REQUIRED)\n", schema)) == []
+
+
+def test_a_table_of_fields_no_schema_declares_is_not_bound(make_corpus: MakeCorpus) -> None:
+    page = (
+        "## Other\n\n| Field | Type |\n| --- | --- |\n"
+        "| `alpha` | integer |\n| `beta` | integer |\n| `retries` | integer |\n"
+    )
+    root = corpus(make_corpus, page)
+    assert found(root) == []
+    context = Context.load(root, load_config(root))
+    document = context.documents["docs/job.md"]
+    (group,) = claim_groups(document)
+    binding = ClaimBinder(context).bind(group)
+    assert binding.views == []
+    assert "no schema object declares more than half of its 3 fields" in binding.why
+
+
+def test_nested_items_are_held_to_the_parent_fields_schema(make_corpus: MakeCorpus) -> None:
+    schema = {
+        "title": "Job",
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "limits": {
+                "type": "object",
+                "properties": {"cpu": {"type": "integer"}, "memory": {"type": "integer"}},
+            },
+        },
+    }
+    page = (
+        "## Job\n\n- `id` (string)\n- `limits` (object, OPTIONAL)\n"
+        "  - `cpu` (string, OPTIONAL)\n  - `memory` (integer, OPTIONAL)\n"
+    )
+    assert found(corpus(make_corpus, page, schema)) == [(7, "type")]
+
+
+def test_a_proposal_binds_nothing(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/job.json": json.dumps(JOB),
+            "rfcs/0001-jobs.md": "# Jobs\n\n## Job\n\n- `retries` (integer)\n- `id` (string)\n",
+        }
+    )
+    assert found(root) == []
+
+
+PROTO = """\
+syntax = "proto3";
+package demo.v1;
+
+import "google/api/field_behavior.proto";
+
+message Task {
+  string task_id = 1 [(google.api.field_behavior) = REQUIRED];
+  string context_id = 2 [
+    (google.api.field_behavior) = OPTIONAL
+  ];
+  string note = 3;
+}
+"""
+
+
+def test_proto_field_behavior_required_against_prose_optional_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "proto/task.proto": PROTO,
+            "docs/task.md": (
+                "# Task\n\n- `taskId` (string, OPTIONAL): the id.\n"
+                "- `contextId` (string, REQUIRED): the context.\n- `note` (string, OPTIONAL)\n"
+            ),
+        }
+    )
+    findings = run_rule(root, "type-claim-drift")
+    assert [(f.location.line, f.related[0].path, f.related[0].line) for f in findings] == [
+        (3, "proto/task.proto", 7),
+        (4, "proto/task.proto", 8),
+    ]
+    assert "`(google.api.field_behavior) = REQUIRED`" in findings[0].message
+    assert "`(google.api.field_behavior) = OPTIONAL`" in findings[1].message
+
+
+def test_proto_field_behavior_against_the_paired_json_schema(make_corpus: MakeCorpus) -> None:
+    schema = {
+        "$defs": {
+            "Task": {
+                "type": "object",
+                "properties": {
+                    "taskId": {"type": "string"},
+                    "contextId": {"type": "string"},
+                    "note": {"type": "string"},
+                },
+                "required": ["contextId"],
+            }
+        }
+    }
+    root = make_corpus({"proto/task.proto": PROTO, "schemas/task.json": json.dumps(schema)})
+    findings = run_rule(root, "type-claim-drift")
+    assert [(f.location.path, f.location.line) for f in findings] == [
+        ("proto/task.proto", 7),
+        ("proto/task.proto", 8),
+    ]
+    assert "does not require `taskId`" in findings[0].message
+    assert "requires `contextId`" in findings[1].message
+
+
+def test_the_rule_is_a_preview_rule_until_it_is_measured() -> None:
+    assert preview.why_preview("type-claim-drift") == (
+        "declared preview by its module: new, not yet measured"
+    )
+
+
+def test_a_page_in_an_obsolete_folder_binds_nothing(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/job.json": json.dumps(JOB),
+            "docs/obsolete/job-v1.md": "# Job\n\n- `retries` (integer)\n- `id` (string)\n",
+        }
+    )
+    assert found(root) == []
+
+
+def test_an_html_heading_above_a_generated_table_names_its_schema(
+    make_corpus: MakeCorpus,
+) -> None:
+    schema = {
+        "$defs": {
+            "Job": {"type": "object", "properties": {"id": {"type": "string"}}},
+            "Run": {"type": "object", "properties": {"id": {"type": "integer"}}},
+        }
+    }
+    page = (
+        '<h2 id="tocS_Run">Run</h2>\n\n### Properties\n\n'
+        "|Name|Type|Required|Description|\n|---|---|---|---|\n|id|string|false|the id|\n"
+    )
+    root = corpus(make_corpus, page, schema)
+    findings = run_rule(root, "type-claim-drift")
+    assert [(f.location.line, f.related[0].pointer) for f in findings] == [
+        (9, "/$defs/Run/properties/id")
+    ]
+    assert "bound by the text names `Run`" in findings[0].message
+
+
+def test_bindings_lists_each_field_reference_with_its_evidence_or_why_not(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "## Job\n\n- `retries` (integer)\n- `id` (string)\n\n"
+        "## Other\n\n| Field | Type |\n| --- | --- |\n| `alpha` | integer |\n| `beta` | string |\n"
+    )
+    result = CliRunner().invoke(main, ["bindings", str(corpus(make_corpus, page))])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    listed = lines.index("docs/job.md:5 field list (2 field claim(s))")
+    assert lines[listed + 1] == "    -> schemas/job.json (high; by the text names `Job`)"
+    table = lines.index("docs/job.md:10 field table (2 field claim(s))")
+    assert lines[table + 1] == (
+        "    (not bound: no schema object declares more than half of its 2 fields)"
+    )
+    assert "speclint: 1 field reference(s) bound; 1 bound to nothing" in lines
+
+
+def test_a_heading_that_only_contains_a_schema_name_does_not_name_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    # "Task Parameters" documents the parameters, not `Task`, which requires `ttl`
+    schema = {
+        "$defs": {
+            "Task": {
+                "type": "object",
+                "properties": {"ttl": {"type": "integer"}, "id": {"type": "string"}},
+                "required": ["ttl"],
+            },
+            "TaskMetadata": {"type": "object", "properties": {"ttl": {"type": "integer"}}},
+        }
+    }
+    page = "## Task Parameters\n\nFields:\n\n- `ttl` (number, optional): how long.\n"
+    assert found(corpus(make_corpus, page, schema)) == []
+    named = "## Task\n\nFields:\n\n- `ttl` (number, optional): how long.\n"
+    assert found(corpus(make_corpus, named, schema)) == [(7, "required")]
+
+
+def test_a_format_is_judged_only_when_both_sides_name_one_rfc_3339_names_alike(
+    make_corpus: MakeCorpus,
+) -> None:
+    schema = {
+        "title": "Person",
+        "type": "object",
+        "properties": {
+            "born": {"type": "string", "format": "full-date"},
+            "seen": {"type": "string", "format": "date-time"},
+            "site": {"type": "string"},
+        },
+    }
+    page = "## Person\n\n- `born` (date)\n- `seen` (date)\n- `site` (URL)\n"
+    assert found(corpus(make_corpus, page, schema)) == [(6, "type")]
