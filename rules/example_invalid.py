@@ -8,7 +8,13 @@ What it does
     ``examples``/``samples``/``conformance`` folder; and JSON/YAML fences in Markdown, tied to a
     schema by their info string (```` ```json schema=x.schema.json ````), a marker comment or
     configuration, by the paragraph above, or by what the example is (the schema it names, the
-    values it gives to members a definition fixes, the operation it sits under, its shape).
+    values it gives to members a definition fixes, the operation it sits under, the HTTP
+    exchange it is part of, its shape). An exchange is a request an ``http``/``hurl`` fence, a
+    ``curl`` command or a request line shows (``curl -X POST https://host/api/v2/jobs/job-42``:
+    method and concrete path, below a server's base path, name the operation): its body is the
+    operation's request body, and a fence after it, up to the next request or heading, is the
+    request or the response a status line (``HTTP/1.1 201 Created``) or the words above it
+    ("Response:") say; where nothing says which, it is not bound.
     ``speclint bindings`` lists every example with what binds it, or why nothing does. OpenAPI's
     ``readOnly``/``writeOnly`` and ``allowEmptyValue`` are honoured (3.0.3 §4.7.24.1,
     §4.7.12.1). The message names the failing keyword (for a ``oneOf``, its branches and the
@@ -17,7 +23,7 @@ What it does
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
-    ``by-shape``. ``in-document``, ``explicit`` and ``own-schema`` guess nothing: they run
+    ``by-shape``, ``by-exchange``. ``in-document``, ``explicit`` and ``own-schema`` guess nothing: they run
     whenever the rule runs.
 
 Why is this bad?
@@ -57,7 +63,8 @@ Options
     ``adjacent`` (default ``true``): tie fences by the paragraph above them. ``by-value`` (default
     ``true``), ``by-shape`` (default ``true``; a warning), ``by-operation`` (default ``true``):
     bind the other examples by their values, their shape, the operation they sit under (and a
-    JSON-RPC response by its request); ``false`` turns one off.
+    JSON-RPC response by its request, an HTTP exchange's bodies by its request); ``false`` turns
+    one off.
 
 Limitations
     Partial examples (a fragment, one "trimmed for brevity", a sketch), placeholders, elisions
@@ -89,6 +96,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.declarations import REPORTED_BY
 from speclint.analyses.fences import (
     BY_EXAMPLE,
+    BY_EXCHANGE,
     BY_OPERATION,
     BY_SHAPE,
     BY_TEXT,
@@ -146,6 +154,7 @@ HEURISTICS = tuple(
         "by-value",
         "by-operation",
         "by-shape",
+        "by-exchange",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -160,6 +169,7 @@ _BY_TIE = {
     BY_VALUE: "by-value",
     BY_OPERATION: "by-operation",
     BY_SHAPE: "by-shape",
+    BY_EXCHANGE: "by-exchange",
 }
 
 
