@@ -338,10 +338,12 @@ def test_speclint_bindings_shows_the_exchange_and_its_evidence(make_corpus: Make
 
 
 def test_request_fences_are_read_as_written() -> None:
-    assert request_path("https://h.example/api/v2/jobs?x=1#top") == ("/api/v2/jobs", True)
-    assert request_path("${BASE_URL}/jobs") == ("/jobs", True)
-    assert request_path("{{host}}/jobs") == ("/jobs", True)
-    assert request_path("/jobs") == ("/jobs", False)
+    assert request_path("https://h.example/api/v2/jobs?x=1#top") == ("/api/v2/jobs", "host")
+    assert request_path("localhost:8080/jobs") == ("/jobs", "host")
+    assert request_path("http://<domain>/jobs") == ("/jobs", "host")
+    assert request_path("${BASE_URL}/jobs") == ("/jobs", "variable")
+    assert request_path("{{host}}/jobs") == ("/jobs", "variable")
+    assert request_path("/jobs") == ("/jobs", "")
     assert request_path("jobs") is None
     request = fence_request("shell", "curl -XPUT \"$API/jobs/1\" --data-raw '[1]' | jq .\n")
     assert request is not None and (request.method, request.path) == ("PUT", "/jobs/1")
@@ -353,3 +355,51 @@ def test_request_fences_are_read_as_written() -> None:
     assert hurl.messages[0].body.strip() == '{"name": "a"}'
     assert fence_request("json", '{"name": "a"}') is None
     assert fence_request("python", "requests.post('/jobs')") is None
+
+
+def test_a_url_to_a_host_without_the_base_path_is_another_service() -> None:
+    # The documented API is below `/api/v2`: a URL to a host that leaves it out calls
+    # something else with a path alike (an admin service beside it).
+    other = CURL_GET.replace("https://api.example.org/api/v2/jobs", "http://admin.local/jobs")
+    assert exchange_ties(page(other)) == {}
+    # A variable may stand for the server URL with its base path; a request line is often
+    # written relative to the server.
+    variable = CURL_GET.replace("https://api.example.org/api/v2/jobs", "$API/jobs")
+    assert list(exchange_ties(page(variable))) == [9]
+    relative = REQUEST_LINE.replace("/api/v2/jobs/job-42", "/jobs/job-42")
+    assert list(exchange_ties(page(relative))) == [10]
+
+
+def test_a_page_kept_for_an_api_as_it_was_binds_nothing() -> None:
+    files = page(HTTP_REQUEST)
+    files["docs/obsolete/guide-v1.md"] = files.pop("docs/guide.md")
+    assert findings(files) == []
+
+
+CLOSED_OVER_PARTS = JOBS_API.replace(
+    "      requestBody:\n        content:\n          application/json:\n"
+    "            schema: {$ref: '#/components/schemas/JobRequest'}",
+    "      requestBody:\n        content:\n          application/json:\n"
+    "            schema:\n              additionalProperties: false\n"
+    "              allOf: [{$ref: '#/components/schemas/JobRequest'}]",
+)
+
+
+def test_a_schema_closed_over_its_parts_is_not_each_examples_defect() -> None:
+    # `additionalProperties` sees only sibling `properties` (JSON Schema 2020-12 §10.3.2.3):
+    # the body takes no member, which unsatisfiable-schema reports once.
+    files = {**page(HTTP_REQUEST.replace("urgent", "high")), "api/openapi.yaml": CLOSED_OVER_PARTS}
+    assert CLOSED_OVER_PARTS != JOBS_API
+    assert findings(files) == []
+    corpus = Context.from_texts(files)
+    [example] = example_bindings(corpus, corpus.documents["docs/guide.md"])
+    assert "schema is closed (`additionalProperties: false`) over members only" in example.why
+
+
+def test_the_words_that_say_the_side_may_stand_above_a_line_that_says_nothing_of_it() -> None:
+    scoped = CURL_GET.replace("Response:\n", "Response:\n\n**Required scope: `read:jobs`**\n")
+    [finding] = findings(page(scoped))
+    assert "`GET /jobs/{jobId}`'s 200 response" in said(finding)
+    # Not past the fence before: what is said above that one is about that one.
+    past = CURL_GET.replace("Response:\n", "Response:\n\n```text\nnothing\n```\n")
+    assert exchange_ties(page(past)) == {}

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -31,7 +32,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.operations import Operation, api_operations, base_paths
 from speclint.model.corpus import Document
 from speclint.parsing.http_requests import Request, fence_request
-from speclint.parsing.kinds import in_design_folder
+from speclint.parsing.kinds import in_design_folder, in_record_folder
 from speclint.parsing.prose import CodeFence, Paragraph
 from speclint.parsing.structured import join_pointer, resolve_pointer
 
@@ -52,6 +53,15 @@ _REQUEST_WORDS = re.compile(
 # RFC 9112 §4's status line, and Hurl's (`HTTP 201`).
 _STATUS_LINE = re.compile(r"HTTP(?:/\d(?:\.\d)?)?[ \t]+([1-5]\d\d)(?:[ \t].*)?\Z")
 _STATUS = re.compile(r"(?<![\w./-])([1-5]\d\d)(?![\w./-])")
+
+
+# Folders of pages kept for an API as it was (`includes/obsolete/get-account-detail-v2.md`):
+# their calls show older versions of the operations the API documents now.
+_SUPERSEDED = frozenset({"obsolete", "deprecated", "superseded", "legacy", "retired"})
+
+
+def _superseded(path: str) -> bool:
+    return any(part.lower() in _SUPERSEDED for part in path.split("/")[:-1])
 
 
 @dataclass(frozen=True)
@@ -90,11 +100,20 @@ def _exchanges(corpus: Context, document: Document) -> Exchanges:
     prose = document.prose
     ties: dict[int, list[ExchangeTie]] = {}
     unbound: dict[int, str] = {}
-    if prose is None or in_design_folder(document.path) or not _operations(corpus, document):
+    if (
+        prose is None
+        or in_design_folder(document.path)
+        or in_record_folder(document.path)
+        or _superseded(document.path)
+        or not _operations(corpus, document)
+    ):
         return Exchanges({}, {})
-    above = {p.end_line: p for p in prose.paragraphs}
+    paragraphs = sorted(prose.paragraphs, key=lambda p: p.end_line)
+    ends = [p.end_line for p in paragraphs]
     current: tuple[CodeFence, Request, tuple[Operation, ...], str] | None = None
+    since = 0  # the last line of the fence before
     for fence in prose.fences:
+        previous, since = since, fence.end_line
         request = fence_request(fence.language, fence.content)
         if request is not None:
             operations, why = _called(corpus, document, request)
@@ -125,7 +144,8 @@ def _exchanges(corpus: Context, document: Document) -> Exchanges:
             content = body
             direction = "response"
         else:
-            direction, status = _said(_paragraph_above(above, fence, asking), operations)
+            words = _words_above(paragraphs, ends, fence, previous)
+            direction, status = _said(words, operations)
             if not direction:
                 unbound[fence.line] = (
                     f"{after}, but nothing above it says whether it is the request body or a "
@@ -216,16 +236,21 @@ def _status_body(fence: CodeFence) -> str | None:
     return request.messages[1].body.split("\n", 1)[1]  # the line added above dropped
 
 
-def _paragraph_above(
-    above: Mapping[int, Paragraph], fence: CodeFence, asking: CodeFence
+def _words_above(
+    paragraphs: list[Paragraph], ends: list[int], fence: CodeFence, since: int
 ) -> str | None:
-    """The words just above the fence: the paragraph ending on the line above (a blank line
-    between at most), below the request fence."""
-    for end in (fence.line - 1, fence.line - 2):
-        paragraph = above.get(end)
-        if paragraph is not None and paragraph.line > asking.end_line:
+    """The words just above the fence that say what it shows: of the paragraphs between the
+    fence before and this one, the nearest that says a side ("Response:"), or the nearest
+    (a line between, "**Required scope: `read:servers`**", says nothing of it)."""
+    nearest = None
+    for index in range(bisect_left(ends, fence.line) - 1, -1, -1):
+        paragraph = paragraphs[index]
+        if paragraph.line <= since:
+            break
+        nearest = nearest or paragraph.plain
+        if _RESPONSE_WORDS.search(paragraph.plain) or _REQUEST_WORDS.search(paragraph.plain):
             return paragraph.plain
-    return None
+    return nearest
 
 
 def _said(text: str | None, operations: tuple[Operation, ...]) -> tuple[str, str]:
@@ -250,12 +275,19 @@ def _called(
     """The operations a request calls (the most concrete path, OpenAPI 3.1 §4.8.8.2), or why
     there is none."""
     ranked: dict[int, list[Operation]] = {}
+    routes: dict[tuple[str, str, bool], tuple[re.Pattern[str], ...]] = corpus.memo.setdefault(
+        "exchange_routes", {}
+    )
+    path = request.path.rstrip("/") or "/"
     for operation in _operations(corpus, document):
         if operation.method.upper() != request.method:
             continue
-        if any(
-            pattern.fullmatch(request.path.rstrip("/") or "/") for pattern in _routes(operation)
-        ):
+        key = (operation.document.path, operation.pointer, request.hosted)
+        if key not in routes:
+            routes[key] = _routes(
+                operation, request.hosted
+            )  # once a run: a large API has thousands
+        if any(pattern.fullmatch(path) for pattern in routes[key]):
             ranked.setdefault(operation.path.count("{"), []).append(operation)
     if not ranked:
         return (), "names no operation of the OpenAPI documents of this page's version line"
@@ -271,11 +303,17 @@ def _operations(corpus: Context, document: Document) -> tuple[Operation, ...]:
     )
 
 
-def _routes(operation: Operation) -> tuple[re.Pattern[str], ...]:
-    """The concrete paths an operation answers, as patterns: its path, and its path below each
-    base path of its document's servers."""
+def _routes(operation: Operation, hosted: bool) -> tuple[re.Pattern[str], ...]:
+    """The concrete paths an operation answers, as patterns: its path below each base path of
+    its document's servers, and (where no host is written, or its servers have no base path)
+    its path alone: an origin-form request line is often written relative to the server, but a
+    URL to a host that leaves the base path out is to another service (an admin API beside
+    the one documented, with a path alike)."""
     route = operation.path.rstrip("/")
-    written = [route or "/", *(base + route for base in base_paths(operation.document))]
+    bases = base_paths(operation.document)
+    written = [base + route for base in bases]
+    if not (hosted and bases):
+        written.append(route or "/")
     return tuple(_pattern(path) for path in written)
 
 
@@ -303,6 +341,12 @@ def _bind(
             places = [(b.pointer, f"{b.status} response") for b in operation.of("response")]
         for pointer, side in places:
             schema = resolve_pointer(operation.document.data, pointer)
+            if _closed_over_parts(operation.document.data, schema):
+                return None, (
+                    f"`{operation.label}`'s {side} schema is closed (`additionalProperties: "
+                    "false`) over members only its `allOf` declares, so it takes no member: "
+                    "unsatisfiable-schema's finding, not each example's"
+                )
             digest = json.dumps(schema, sort_keys=True, default=str)
             found.setdefault(digest, (operation, pointer, side))
     labels = ", ".join(sorted({f"`{o.label}`" for o in operations}))
@@ -313,6 +357,25 @@ def _bind(
         return None, f"{labels} has several schemas for it (say which status it shows)"
     (bound,) = found.values()
     return bound, ""
+
+
+def _closed_over_parts(root: Any, schema: Any) -> bool:
+    """Whether a schema (a local ``$ref`` followed) is closed by ``additionalProperties: false``
+    while only its ``allOf`` parts declare members: JSON Schema 2020-12 §10.3.2.3
+    (``additionalProperties`` sees only its sibling ``properties``) makes it reject every
+    member, so every example fails it for the schema's defect, not its own."""
+    for _ in range(8):
+        reference = schema.get("$ref") if isinstance(schema, dict) else None
+        if not (isinstance(reference, str) and reference.startswith("#/")):
+            break
+        schema = resolve_pointer(root, unquote(reference[1:]))
+    return (
+        isinstance(schema, dict)
+        and schema.get("additionalProperties") is False
+        and not schema.get("properties")
+        and not schema.get("patternProperties")
+        and isinstance(schema.get("allOf"), list)
+    )
 
 
 def _responses(operation: Operation) -> dict[str, Any]:

@@ -117,22 +117,26 @@ class Request:
     path: str  # the concrete path: scheme, host, query and fragment dropped
     shown: str  # the request as evidence quotes it (`curl -X POST …/v1/jobs`)
     messages: tuple[Message, ...]
+    # A host is written before the path (`https://host/...`, `localhost:8080/...`), not a
+    # variable that may stand for a server URL with its base path (`$BASE_URL/...`).
+    hosted: bool = False
 
 
-def request_path(target: str) -> tuple[str, bool] | None:
+def request_path(target: str) -> tuple[str, str] | None:
     """A request target's path (RFC 9112 §3.2: origin-form, or absolute-form whose host is
     dropped; a server variable before the path dropped too), without its query and fragment,
-    and whether something stood before it; None where no path is written."""
+    and what stood before it: "host", "variable" or ""; None where no path is written."""
     target = target.strip("'\"")
-    dropped = False
+    dropped = ""
     if "://" in target:
+        host = urlsplit(target).netloc
         target = urlsplit(target).path or "/"
-        dropped = True
+        dropped = "variable" if host.startswith(("$", "{")) else "host"
     else:
         server = _SERVER.match(target)
         if server is not None:
+            dropped = "variable" if target.startswith(("$", "{")) else "host"
             target = target[server.end() :]
-            dropped = True
     target = re.split(r"[?#]", target, maxsplit=1)[0]
     if not target.startswith("/"):
         return None
@@ -183,7 +187,8 @@ def _transcript(lines: list[str], first: int, method: str, target: str) -> Reque
             shown = "\n" * start + "\n".join(body) + "\n" * (len(lines) - index)
         messages.append(Message(status, shown, begins))
     written, dropped = path
-    return Request(method, written, f"{method} {'…' if dropped else ''}{written}", tuple(messages))
+    shown = f"{method} {'…' if dropped else ''}{written}"
+    return Request(method, written, shown, tuple(messages), dropped == "host")
 
 
 def _message_start(line: str) -> bool:
@@ -316,7 +321,7 @@ def _curl(content: str) -> Request | None:
         text = _placed(content, body)
     written, dropped = path
     shown = f"curl -X {method} {'…' if dropped else ''}{written}"
-    return Request(method, written, shown, (Message("", text, 0),))
+    return Request(method, written, shown, (Message("", text, 0),), dropped == "host")
 
 
 def _placed(content: str, body: _Word) -> str:
