@@ -15,7 +15,11 @@ operations of the page's version line. Then:
   response"). Where nothing says which, it binds nothing: a guess would report the example's
   fit to a schema it may not be an instance of.
 
-Every example of such a fence that is not bound says why (:attr:`Exchanges.unbound`).
+Not bound: a URL to a host that leaves out the documented API's base path (another service with
+a path alike), a page kept for an API as it was (an ``obsolete/`` folder, an archive), a body
+whose schema is closed over members only its ``allOf`` declares (it takes no member:
+unsatisfiable-schema's one finding, not each example's). Every example of such a fence that is
+not bound says why (:attr:`Exchanges.unbound`).
 """
 
 from __future__ import annotations
