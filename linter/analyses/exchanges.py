@@ -109,9 +109,9 @@ def _exchanges(corpus: Context, document: Document) -> Exchanges:
         or in_design_folder(document.path)
         or in_record_folder(document.path)
         or _superseded(document.path)
-        or not _operations(corpus, document)
     ):
         return Exchanges({}, {})
+    candidates: tuple[Operation, ...] | None = None  # read at the page's first request
     paragraphs = sorted(prose.paragraphs, key=lambda p: p.end_line)
     ends = [p.end_line for p in paragraphs]
     current: tuple[CodeFence, Request, tuple[Operation, ...], str] | None = None
@@ -120,7 +120,11 @@ def _exchanges(corpus: Context, document: Document) -> Exchanges:
         previous, since = since, fence.end_line
         request = fence_request(fence.language, fence.content)
         if request is not None:
-            operations, why = _called(corpus, document, request)
+            if candidates is None:
+                candidates = _operations(corpus, document)
+            if not candidates:
+                return Exchanges({}, {})  # no API document of its version line to call
+            operations, why = _called(corpus, candidates, request)
             current = (fence, request, operations, why)
             _request_bodies(fence, request, operations, why, ties, unbound)
             continue
@@ -274,7 +278,7 @@ def _said(text: str | None, operations: tuple[Operation, ...]) -> tuple[str, str
 
 
 def _called(
-    corpus: Context, document: Document, request: Request
+    corpus: Context, candidates: tuple[Operation, ...], request: Request
 ) -> tuple[tuple[Operation, ...], str]:
     """The operations a request calls (the most concrete path, OpenAPI 3.1 §4.8.8.2), or why
     there is none."""
@@ -283,7 +287,7 @@ def _called(
         "exchange_routes", {}
     )
     path = request.path.rstrip("/") or "/"
-    for operation in _operations(corpus, document):
+    for operation in candidates:
         if operation.method.upper() != request.method:
             continue
         key = (operation.document.path, operation.pointer, request.hosted)
@@ -299,6 +303,7 @@ def _called(
 
 
 def _operations(corpus: Context, document: Document) -> tuple[Operation, ...]:
+    """The operations a page's requests may call: those of its version line, not generated."""
     return tuple(
         operation
         for operation in api_operations(corpus)
