@@ -12,9 +12,16 @@ What it does
     an API document names is judged there); and JSON/YAML fences in Markdown, tied to a
     schema by their info string (```` ```json schema=x.schema.json ````), a marker comment or
     configuration, by the paragraph above, or by what the example is (the schema it names, the
-    values it gives to members a definition fixes, the operation it sits under, its shape, or
-    an excerpt of a root document: members of the file one schema describes, or an attribute
-    section's example, judged for what it shows; ``speclint.analyses.fragments``).
+    values it gives to members a definition fixes, the operation it sits under, the HTTP
+    exchange it is part of, its shape, or an excerpt of a root document: members of the file one
+    schema describes, or an attribute section's example, judged for what it shows;
+    ``speclint.analyses.fragments``). An exchange is a request an ``http``/``hurl`` fence, a
+    ``curl`` command or a request line shows (``curl -X POST https://host/api/v2/jobs/job-42``:
+    method and concrete path, below a server's base path, name the operation): its body is the
+    operation's request body, and a fence after it, up to the next request or heading, is the
+    request or the response a status line (``HTTP/1.1 201 Created``) or the words above it
+    ("Response:") say; where nothing says which, it is not bound (nor a URL to a host without
+    the API's base path, nor a page in an ``obsolete/`` folder).
     ``speclint bindings`` lists every example with what binds it, or why nothing does. OpenAPI's
     ``readOnly``/``writeOnly`` and ``allowEmptyValue`` are honoured (3.0.3 §4.7.24.1,
     §4.7.12.1). The message names the failing keyword (for a ``oneOf``, its branches and the
@@ -23,8 +30,8 @@ What it does
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
-    ``by-shape``, ``by-fragment``. ``in-document``, ``explicit`` and ``own-schema`` guess
-    nothing: they run whenever the rule runs.
+    ``by-shape``, ``by-fragment``, ``by-exchange``. ``in-document``, ``explicit`` and
+    ``own-schema`` guess nothing: they run whenever the rule runs.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -63,8 +70,8 @@ Options
     ``adjacent`` (default ``true``): tie fences by the paragraph above them. ``by-value`` (default
     ``true``), ``by-shape`` (default ``true``; a warning), ``by-operation`` (default ``true``):
     bind the other examples by their values, their shape, the operation they sit under (and a
-    JSON-RPC response by its request); ``false`` turns one off (``by-shape`` also turns off
-    the binding of root-document excerpts).
+    JSON-RPC response by its request, an HTTP exchange's bodies by its request); ``false`` turns
+    one off (``by-shape`` also turns off the binding of root-document excerpts).
 
 Limitations
     Partial examples (a fragment, one "trimmed for brevity", a sketch), placeholders, elisions
@@ -104,6 +111,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.declarations import REPORTED_BY
 from speclint.analyses.fences import (
     BY_EXAMPLE,
+    BY_EXCHANGE,
     BY_OPERATION,
     BY_SHAPE,
     BY_TEXT,
@@ -163,6 +171,7 @@ HEURISTICS = tuple(
         "by-operation",
         "by-shape",
         "by-fragment",
+        "by-exchange",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -178,6 +187,7 @@ _BY_TIE = {
     BY_OPERATION: "by-operation",
     BY_SHAPE: "by-shape",
     BY_FRAGMENT: "by-fragment",
+    BY_EXCHANGE: "by-exchange",
 }
 
 

@@ -25,7 +25,11 @@ Spec prose shows payloads in fenced code blocks. A fence is *tied* to a schema, 
    JSON-RPC response (a ``result`` with no ``method``) answers the request shown above it in its
    section (the same ``id``) or the method its heading or paragraph names, so its ``result`` is
    the result definition of that method (``CallToolRequest`` -> ``CallToolResult``; or the whole
-   is the method's ``...SuccessResponse``/``...Response`` where that declares ``result``);
+   is the method's ``...SuccessResponse``/``...Response`` where that declares ``result``); and
+   by the exchange it is part of: the body an HTTP request fence shows (an ``http`` fence, a
+   ``curl -d``), or a fence after it that a status line or the words above say is the request
+   or a response, is that body of the operation the request calls
+   (``speclint.analyses.exchanges``);
 8. by the example's shape: exactly one definition declares every member the example has (three
    or more), or one fits clearly better than any other; a missing required member does not stop
    the binding (it is the defect to report). A Kubernetes-style object (``apiVersion`` and
@@ -60,6 +64,7 @@ from urllib.parse import unquote, urldefrag
 from referencing.exceptions import NoSuchResource, Unresolvable
 
 from speclint.analyses.context import Context
+from speclint.analyses.exchanges import page_exchanges
 from speclint.analyses.fragments import BY_FRAGMENT, Fragment, root_fragment
 from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
@@ -92,11 +97,21 @@ _MARKER = re.compile(r"<!--\s*([\w-]+)\s*:\s*(\S+?)\s*-->")
 BY_VALUE = "example value"
 BY_SHAPE = "example shape"
 BY_OPERATION = "example operation"
+BY_EXCHANGE = "example exchange"
 INFERRED = frozenset(
-    {"adjacent text", "definition name", BY_VALUE, BY_SHAPE, BY_OPERATION, BY_FRAGMENT}
+    {
+        "adjacent text",
+        "definition name",
+        BY_VALUE,
+        BY_SHAPE,
+        BY_OPERATION,
+        BY_FRAGMENT,
+        BY_EXCHANGE,
+    }
 )
-# The ties by what the example is (6 to 8, and a fragment of a root document: tie 9).
-BY_EXAMPLE = frozenset({BY_VALUE, BY_SHAPE, BY_OPERATION, BY_FRAGMENT})
+# The ties by what the example is (6 to 8, a fragment of a root document: tie 9, and an HTTP
+# exchange's bodies).
+BY_EXAMPLE = frozenset({BY_VALUE, BY_SHAPE, BY_OPERATION, BY_FRAGMENT, BY_EXCHANGE})
 # The ties by text that names a schema: what they bind is often one block of a larger document,
 # so what the example leaves out (``required``) is not judged.
 BY_TEXT = frozenset({"adjacent text", "definition name"})
@@ -152,7 +167,7 @@ class FenceTie:
             return f"its {self.evidence}"
         if self.how in (BY_SHAPE, BY_FRAGMENT):
             return f"its members ({self.evidence})"
-        if self.how == BY_OPERATION:
+        if self.how in (BY_OPERATION, BY_EXCHANGE):
             return f"its place ({self.evidence})"
         return f"the {self.how}"
 
@@ -213,12 +228,15 @@ def fence_ties(
     lines = document.text.split("\n")
     page = _Page(prose, comment_blocks(document))
     asked: dict[int, tuple[str, Any]] = {}  # section (heading line) -> the request shown last
+    exchanged = _by_exchange(corpus, document) if binding.operation else {}
     for fence in prose.fences:
         tie = None
         if fence.language in languages:
             tie = _tie(corpus, document, fence, lines, page, binding)
         if tie is not None:
             yield tie
+        elif fence.line in exchanged:
+            yield from exchanged[fence.line]
         elif binding.by_example and fence.language in EXAMPLE_LANGUAGES:
             yield from _by_example(corpus, document, fence, binding, asked, page)
 
@@ -909,6 +927,32 @@ _RESPONSE_WORDS = re.compile(
 )
 
 
+def _by_exchange(corpus: Context, document: Document) -> dict[int, list[FenceTie]]:
+    """Tie 7 for an HTTP exchange (``speclint.analyses.exchanges``): a request fence's body,
+    and the fences after it that a status line or the words above say are its request or a
+    response. One bound by words alone must have the shape of that body: at least half of its
+    members declared there."""
+    found: dict[int, list[FenceTie]] = {}
+    for line, exchanged in page_exchanges(corpus, document).ties.items():
+        for tie in exchanged:
+            if tie.by_words:
+                try:
+                    data = fence_data(tie.fence, lenient=True).data
+                except ParseFailure:
+                    data = None
+                keys = frozenset(str(k) for k in data) if isinstance(data, dict) else frozenset()
+                declared = _declared(corpus, tie.document, tie.pointer)
+                if declared is not None and len(keys & declared) * 2 < len(keys):
+                    continue  # not the shape of that body: something else the section shows
+            target = SchemaTarget(tie.document, tie.pointer)
+            found.setdefault(line, []).append(
+                FenceTie(
+                    tie.fence, BY_EXCHANGE, target.label, target, tie.request_line, tie.evidence
+                )
+            )
+    return found
+
+
 def _by_operation(
     corpus: Context, document: Document, fence: CodeFence, keys: frozenset[str], page: _Page
 ) -> FenceTie | None:
@@ -1274,10 +1318,12 @@ def example_bindings(
     ties: dict[int, list[FenceTie]] = {}
     for tie in fence_ties(corpus, document, binding):
         ties.setdefault(tie.fence.line, []).append(tie)
+    after_requests = page_exchanges(corpus, document).unbound if binding.operation else {}
     for fence in prose.fences:
-        if fence.language not in EXAMPLE_LANGUAGES:
+        shown = fence.line in ties or fence.line in after_requests  # an HTTP exchange's
+        if fence.language not in EXAMPLE_LANGUAGES and not shown:
             continue
-        if fence.language == "" and not fence.content.lstrip().startswith(("{", '"')):
+        if fence.language == "" and not fence.content.lstrip().startswith(("{", '"')) and not shown:
             continue
         found = tuple(ties.get(fence.line, ()))
         why = "" if found else _unbound(corpus, document, fence, binding)
@@ -1290,6 +1336,9 @@ def _unbound(corpus: Context, document: Document, fence: CodeFence, modes: Bindi
         return "nothing names its schema, and binding by the example is off"
     if in_design_folder(document.path):
         return "a page of proposals or design records: its examples show what it would change"
+    after = page_exchanges(corpus, document).unbound.get(fence.line, "") if modes.operation else ""
+    if after and fence.language not in EXAMPLE_LANGUAGES:
+        return after  # a request fence's own body
     try:
         data = fence_data(fence, lenient=True).data
     except ParseFailure as failure:
@@ -1302,6 +1351,7 @@ def _unbound(corpus: Context, document: Document, fence: CodeFence, modes: Bindi
         return "no schema definition of this page's version line"
     keys = frozenset(str(k) for k in data)
     reasons = []
+    reasons.append(after)
     if modes.value:
         reasons.append(_value_diagnosis(candidates, data, keys)[1])
     if modes.operation:

@@ -1355,6 +1355,8 @@ def _show_route_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
                 near = f"; nearest `{check.near.label}`" if check.near is not None else ""
                 say(f"    (no operation of {check.document}{near})")
     say(f"speclint: {bound} route binding(s); {unbound} route(s) bound to no operation")
+
+
 def _show_type_claim_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:
     """Every field table and field list that states types or requiredness, with the schema
     objects (and proto message) it is bound to and the evidence, or why it is not bound (issue

@@ -1,0 +1,414 @@
+"""The OpenAPI operation an HTTP exchange on a page calls, and the examples it binds (issue 46,
+item 2).
+
+A page that shows a call (an ``http``/``hurl`` fence, a ``curl`` command, a request line:
+``speclint.parsing.http_requests``) names an operation by its method and concrete path: the
+path matches an operation's templated one (``/jobs/job-42`` is ``/jobs/{jobId}``, OpenAPI 3.1
+§4.8.8.2: a concrete path is matched before a templated one), the query string dropped, below
+a server's base path (§4.8.5: a path is relative to the Server Object's URL), among the
+operations of the page's version line. Then:
+
+- the body the request fence itself shows is that operation's request body;
+- each JSON or YAML fence after it, up to the next request or heading, is its request body or
+  one of its responses as the fence says (a status line, ``HTTP/1.1 201 Created``: the 201
+  response) or the words just above it ("Response:", "returns", "Request body:", "a `404`
+  response"). Where nothing says which, it binds nothing: a guess would report the example's
+  fit to a schema it may not be an instance of.
+
+Not bound: a URL to a host that leaves out the documented API's base path (another service with
+a path alike), a page kept for an API as it was (an ``obsolete/`` folder, an archive), a body
+whose schema is closed over members only its ``allOf`` declares (it takes no member:
+unsatisfiable-schema's one finding, not each example's). Every example of such a fence that is
+not bound says why (:attr:`Exchanges.unbound`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from bisect import bisect_left
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+from urllib.parse import unquote
+
+from speclint.analyses.context import Context
+from speclint.analyses.operations import Operation, api_operations, base_paths
+from speclint.model.corpus import Document
+from speclint.parsing.http_requests import Request, fence_request
+from speclint.parsing.kinds import in_design_folder, in_record_folder
+from speclint.parsing.prose import CodeFence, Paragraph
+from speclint.parsing.structured import join_pointer, resolve_pointer
+
+# The fences an example after a request may be in (as example-invalid reads them).
+_EXAMPLE_LANGUAGES = ("json", "jsonc", "yaml", "yml", "")
+_TEMPLATE = re.compile(r"\{[^{}]*\}")
+_JSON_MEDIA = re.compile(r"^application/(?:[\w.-]+\+)?json\b|^\*/\*$")
+# What the words above a fence say it shows. "Response body" is a response, whatever "body"
+# says alone.
+_RESPONSE_WORDS = re.compile(
+    r"\b(responses?|response body|returns?|returned|responds?|answers?|replies|reply|output)\b",
+    re.IGNORECASE,
+)
+_REQUEST_WORDS = re.compile(
+    r"\b(request body|request payload|requests?|payload|body|sends?|input)\b", re.IGNORECASE
+)
+# A status code the words name (`201`, "a 404 response").
+# RFC 9112 §4's status line, and Hurl's (`HTTP 201`).
+_STATUS_LINE = re.compile(r"HTTP(?:/\d(?:\.\d)?)?[ \t]+([1-5]\d\d)(?:[ \t].*)?\Z")
+_STATUS = re.compile(r"(?<![\w./-])([1-5]\d\d)(?![\w./-])")
+
+
+# Folders of pages kept for an API as it was (`includes/obsolete/get-account-detail-v2.md`):
+# their calls show older versions of the operations the API documents now.
+_SUPERSEDED = frozenset({"obsolete", "deprecated", "superseded", "legacy", "retired"})
+
+
+def _superseded(path: str) -> bool:
+    return any(part.lower() in _SUPERSEDED for part in path.split("/")[:-1])
+
+
+@dataclass(frozen=True)
+class ExchangeTie:
+    """An example bound by the exchange it is part of."""
+
+    fence: CodeFence  # the example as it is read: a request's body alone, lines kept
+    request_line: int  # the line of the request fence (where the tie is written)
+    operation: Operation
+    document: Document  # the schema's document (the operation's)
+    pointer: str  # JSON pointer of the Schema Object there
+    evidence: str  # "after `curl -X POST …/v1/jobs`, `POST /jobs`'s 201 response"
+    by_words: bool  # the side was said by the words above the fence (not a status line)
+
+
+@dataclass(frozen=True)
+class Exchanges:
+    """A page's examples bound by an exchange (by fence line), and those an exchange could have
+    bound that are not, with why."""
+
+    ties: Mapping[int, tuple[ExchangeTie, ...]]
+    unbound: Mapping[int, str]
+
+
+def page_exchanges(corpus: Context, document: Document) -> Exchanges:
+    """The page's exchanges, made once per run (the rule and ``speclint bindings`` ask)."""
+    key = f"exchanges:{document.path}"
+    found = corpus.memo.get(key)
+    if not isinstance(found, Exchanges):
+        found = _exchanges(corpus, document)
+        corpus.memo[key] = found
+    return found
+
+
+def _exchanges(corpus: Context, document: Document) -> Exchanges:
+    prose = document.prose
+    ties: dict[int, list[ExchangeTie]] = {}
+    unbound: dict[int, str] = {}
+    if (
+        prose is None
+        or in_design_folder(document.path)
+        or in_record_folder(document.path)
+        or _superseded(document.path)
+    ):
+        return Exchanges({}, {})
+    candidates: tuple[Operation, ...] | None = None  # read at the page's first request
+    paragraphs = sorted(prose.paragraphs, key=lambda p: p.end_line)
+    ends = [p.end_line for p in paragraphs]
+    current: tuple[CodeFence, Request, tuple[Operation, ...], str] | None = None
+    since = 0  # the last line of the fence before
+    for fence in prose.fences:
+        previous, since = since, fence.end_line
+        request = fence_request(fence.language, fence.content)
+        if request is not None:
+            if candidates is None:
+                candidates = _operations(corpus, document)
+            if not candidates:
+                return Exchanges({}, {})  # no API document of its version line to call
+            operations, why = _called(corpus, candidates, request)
+            current = (fence, request, operations, why)
+            _request_bodies(fence, request, operations, why, ties, unbound)
+            continue
+        if current is None:
+            continue
+        asking, request, operations, why = current
+        if _heading_line(fence) != _heading_line(asking):
+            current = None
+            continue
+        status, by_words = _status_line(fence)
+        if not status and (
+            fence.language not in _EXAMPLE_LANGUAGES
+            or (fence.language == "" and not fence.content.lstrip().startswith(("{", "[")))
+        ):
+            continue
+        after = f"after `{request.shown}`"
+        if not operations:
+            unbound[fence.line] = f"{after}, which {why}"
+            continue
+        content = fence.content
+        if status:
+            body = _status_body(fence)
+            if body is None:
+                continue
+            content = body
+            direction = "response"
+        else:
+            words = _words_above(paragraphs, ends, fence, previous)
+            direction, status = _said(words, operations)
+            if not direction:
+                unbound[fence.line] = (
+                    f"{after}, but nothing above it says whether it is the request body or a "
+                    "response"
+                )
+                continue
+        example = replace(fence, content=content, language=_body_language(fence, content))
+        bound, why_not = _bind(operations, direction, status)
+        if bound is None:
+            unbound[fence.line] = f"{after}: {why_not}"
+            continue
+        operation, pointer, side = bound
+        ties.setdefault(fence.line, []).append(
+            ExchangeTie(
+                example,
+                asking.line,
+                operation,
+                operation.document,
+                pointer,
+                f"{after}, `{operation.label}`'s {side}",
+                by_words,
+            )
+        )
+    return Exchanges({k: tuple(v) for k, v in ties.items()}, unbound)
+
+
+def _request_bodies(
+    fence: CodeFence,
+    request: Request,
+    operations: tuple[Operation, ...],
+    why: str,
+    ties: dict[int, list[ExchangeTie]],
+    unbound: dict[int, str],
+) -> None:
+    """The bodies a request fence shows itself: its request's and its responses' (a transcript
+    of both)."""
+    for message in request.messages:
+        if not message.body.strip():
+            continue
+        if not operations:
+            unbound.setdefault(fence.line, f"`{request.shown}` {why}")
+            continue
+        direction = "response" if message.status else "request"
+        bound, why_not = _bind(operations, direction, message.status)
+        if bound is None:
+            unbound.setdefault(fence.line, f"`{request.shown}`: {why_not}")
+            continue
+        operation, pointer, side = bound
+        where = "its body" if not message.status else f"its `{message.status}` body"
+        example = replace(fence, content=message.body, language=_body_language(fence, message.body))
+        ties.setdefault(fence.line, []).append(
+            ExchangeTie(
+                example,
+                fence.line,
+                operation,
+                operation.document,
+                pointer,
+                f"{where} in `{request.shown}`, `{operation.label}`'s {side}",
+                False,
+            )
+        )
+
+
+def _heading_line(fence: CodeFence) -> int:
+    return fence.heading.line if fence.heading is not None else 0
+
+
+def _body_language(fence: CodeFence, content: str) -> str:
+    """How a body is read: as JSON where it opens an object or array, else as YAML."""
+    if fence.language in ("json", "jsonc", "yaml", "yml"):
+        return fence.language
+    return "json" if content.lstrip().startswith(("{", "[")) else "yaml"
+
+
+def _status_line(fence: CodeFence) -> tuple[str, bool]:
+    """The status code a fence's first line gives (``HTTP/1.1 201 Created``), if it does; and
+    whether the side is left to the words above (it is, where the fence gives none)."""
+    first = next((line for line in fence.content.split("\n") if line.strip()), "")
+    found = _STATUS_LINE.match(first.strip())
+    return (found.group(1), False) if found else ("", True)
+
+
+def _status_body(fence: CodeFence) -> str | None:
+    """The body of a fence holding a response (status line, header fields, body)."""
+    request = fence_request("http", "GET /\n" + fence.content)
+    if request is None or len(request.messages) < 2 or not request.messages[1].body.strip():
+        return None
+    return request.messages[1].body.split("\n", 1)[1]  # the line added above dropped
+
+
+def _words_above(
+    paragraphs: list[Paragraph], ends: list[int], fence: CodeFence, since: int
+) -> str | None:
+    """The words just above the fence that say what it shows: of the paragraphs between the
+    fence before and this one, the nearest that says a side ("Response:"), or the nearest
+    (a line between, "**Required scope: `read:servers`**", says nothing of it)."""
+    nearest = None
+    for index in range(bisect_left(ends, fence.line) - 1, -1, -1):
+        paragraph = paragraphs[index]
+        if paragraph.line <= since:
+            break
+        nearest = nearest or paragraph.plain
+        if _RESPONSE_WORDS.search(paragraph.plain) or _REQUEST_WORDS.search(paragraph.plain):
+            return paragraph.plain
+    return nearest
+
+
+def _said(text: str | None, operations: tuple[Operation, ...]) -> tuple[str, str]:
+    """The side of the exchange the words say a fence shows, and the status they name: ("", "")
+    where they do not say, or say both."""
+    if not text:
+        return "", ""
+    response = _RESPONSE_WORDS.search(text)
+    request = _REQUEST_WORDS.search(_RESPONSE_WORDS.sub(" ", text))
+    if bool(request) == bool(response):
+        return "", ""
+    if request:
+        return "request", ""
+    declared = {str(s) for o in operations for s in _responses(o)}
+    named = [s for s in _STATUS.findall(text) if s in declared]
+    return "response", named[0] if len(set(named)) == 1 else ""
+
+
+def _called(
+    corpus: Context, candidates: tuple[Operation, ...], request: Request
+) -> tuple[tuple[Operation, ...], str]:
+    """The operations a request calls (the most concrete path, OpenAPI 3.1 §4.8.8.2), or why
+    there is none."""
+    ranked: dict[int, list[Operation]] = {}
+    routes: dict[tuple[str, str, bool], tuple[re.Pattern[str], ...]] = corpus.memo.setdefault(
+        "exchange_routes", {}
+    )
+    path = request.path.rstrip("/") or "/"
+    for operation in candidates:
+        if operation.method.upper() != request.method:
+            continue
+        key = (operation.document.path, operation.pointer, request.hosted)
+        if key not in routes:
+            routes[key] = _routes(
+                operation, request.hosted
+            )  # once a run: a large API has thousands
+        if any(pattern.fullmatch(path) for pattern in routes[key]):
+            ranked.setdefault(operation.path.count("{"), []).append(operation)
+    if not ranked:
+        return (), "names no operation of the OpenAPI documents of this page's version line"
+    return tuple(ranked[min(ranked)]), ""
+
+
+def _operations(corpus: Context, document: Document) -> tuple[Operation, ...]:
+    """The operations a page's requests may call: those of its version line, not generated."""
+    return tuple(
+        operation
+        for operation in api_operations(corpus)
+        if operation.document.path not in corpus.derived
+        and corpus.versions.comparable(document.path, operation.document.path)
+    )
+
+
+def _routes(operation: Operation, hosted: bool) -> tuple[re.Pattern[str], ...]:
+    """The concrete paths an operation answers, as patterns: its path below each base path of
+    its document's servers, and (where no host is written, or its servers have no base path)
+    its path alone: an origin-form request line is often written relative to the server, but a
+    URL to a host that leaves the base path out is to another service (an admin API beside
+    the one documented, with a path alike)."""
+    route = operation.path.rstrip("/")
+    bases = base_paths(operation.document)
+    written = [base + route for base in bases]
+    if not (hosted and bases):
+        written.append(route or "/")
+    return tuple(_pattern(path) for path in written)
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = _TEMPLATE.split(template)
+    return re.compile("[^/]+".join(re.escape(part) for part in parts))
+
+
+def _bind(
+    operations: tuple[Operation, ...], direction: str, status: str
+) -> tuple[tuple[Operation, str, str] | None, str]:
+    """The one schema (identical copies aside) the operations give that side: their request
+    body, the response of ``status``, or their success response where no status is said."""
+    found: dict[str, tuple[Operation, str, str]] = {}
+    for operation in operations:
+        if direction == "request":
+            places = [(b.pointer, "request body") for b in operation.of("request")]
+        elif status:
+            places = [
+                (pointer, f"{status} response")
+                for pointer in [_response_schema(operation, status)]
+                if pointer
+            ]
+        else:
+            places = [(b.pointer, f"{b.status} response") for b in operation.of("response")]
+        for pointer, side in places:
+            schema = resolve_pointer(operation.document.data, pointer)
+            if _closed_over_parts(operation.document.data, schema):
+                return None, (
+                    f"`{operation.label}`'s {side} schema is closed (`additionalProperties: "
+                    "false`) over members only its `allOf` declares, so it takes no member: "
+                    "unsatisfiable-schema's finding, not each example's"
+                )
+            digest = json.dumps(schema, sort_keys=True, default=str)
+            found.setdefault(digest, (operation, pointer, side))
+    labels = ", ".join(sorted({f"`{o.label}`" for o in operations}))
+    if not found:
+        side = "request body" if direction == "request" else f"{status or 'success'} response"
+        return None, f"{labels} has no JSON schema for its {side}"
+    if len(found) > 1:
+        return None, f"{labels} has several schemas for it (say which status it shows)"
+    (bound,) = found.values()
+    return bound, ""
+
+
+def _closed_over_parts(root: Any, schema: Any) -> bool:
+    """Whether a schema (a local ``$ref`` followed) is closed by ``additionalProperties: false``
+    while only its ``allOf`` parts declare members: JSON Schema 2020-12 §10.3.2.3
+    (``additionalProperties`` sees only its sibling ``properties``) makes it reject every
+    member, so every example fails it for the schema's defect, not its own."""
+    for _ in range(8):
+        reference = schema.get("$ref") if isinstance(schema, dict) else None
+        if not (isinstance(reference, str) and reference.startswith("#/")):
+            break
+        schema = resolve_pointer(root, unquote(reference[1:]))
+    return (
+        isinstance(schema, dict)
+        and schema.get("additionalProperties") is False
+        and not schema.get("properties")
+        and not schema.get("patternProperties")
+        and isinstance(schema.get("allOf"), list)
+    )
+
+
+def _responses(operation: Operation) -> dict[str, Any]:
+    node = resolve_pointer(operation.document.data, operation.pointer)
+    responses = node.get("responses") if isinstance(node, dict) else None
+    return responses if isinstance(responses, dict) else {}
+
+
+def _response_schema(operation: Operation, status: str) -> str | None:
+    """The JSON schema of the response for ``status`` (its own, its range ``2XX``, or
+    ``default``: OpenAPI 3.1 §4.8.16), as a pointer into the operation's document."""
+    responses = _responses(operation)
+    for key in (status, f"{status[0]}XX", f"{status[0]}xx", "default"):
+        if key not in responses:
+            continue
+        at = join_pointer(f"{operation.pointer}/responses", key)
+        response = responses[key]
+        reference = response.get("$ref") if isinstance(response, dict) else None
+        if isinstance(reference, str) and reference.startswith("#/"):
+            at = unquote(reference[1:])
+            response = resolve_pointer(operation.document.data, at)
+        content = response.get("content") if isinstance(response, dict) else None
+        for media, entry in sorted(content.items()) if isinstance(content, dict) else ():
+            if _JSON_MEDIA.match(str(media)) and isinstance(entry, dict) and "schema" in entry:
+                return f"{join_pointer(f'{at}/content', str(media))}/schema"
+        return None
+    return None

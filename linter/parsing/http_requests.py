@@ -1,0 +1,338 @@
+"""The HTTP request a code fence shows, read as text, never sent (issue 46, item 2).
+
+Specification pages show a call to their API in one of three ways:
+
+- an HTTP transcript, in an ``http`` or ``hurl`` fence or any fence whose first line is a
+  request line (RFC 9112 §3: ``POST /api/v2/jobs HTTP/1.1``; the version is often left out,
+  ``GET /jobs/job-42?view=FULL``), then header fields and, after an empty line, the body
+  (RFC 9112 §2.1); a response may follow in the same fence, from its status line
+  (``HTTP/1.1 201 Created``, or Hurl's ``HTTP 201``);
+- a ``curl`` command in a shell fence: the method from ``-X``/``--request`` (``POST`` where
+  data is sent, ``GET`` else), the URL, the body from ``-d``/``--data``/``--data-raw``/
+  ``--json``.
+
+:func:`fence_request` gives what the fence asks (method, the concrete path, how evidence quotes
+it) and each body it shows, as the fence's text with everything else blanked, so that lines and
+columns stay the fence's own and an example bound to a body is located where it is written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from speclint.parsing.transcripts import starts_message
+
+# RFC 9112 §3: request-line = method SP request-target SP HTTP-version (the version optional,
+# as documentation writes it). A line ending in `:` is a YAML key, not a request.
+_REQUEST_LINE = re.compile(
+    r"([A-Z][A-Z-]{1,15})[ \t]+((?:/|\*|https?://|\{|\$)\S*)(?<!:)(?:[ \t]+HTTP/\d(?:\.\d)?)?[ \t]*\Z"
+)
+# RFC 9112 §4: status-line = HTTP-version SP status-code SP [ reason-phrase ]; Hurl writes
+# `HTTP 200` (any version) and `HTTP/2 200`.
+_STATUS_LINE = re.compile(r"HTTP(?:/\d(?:\.\d)?)?[ \t]+([1-5]\d\d)(?:[ \t].*)?\Z")
+_FIELD_LINE = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+:(?:[ \t].*)?\Z")
+_CONTENT_TYPE = re.compile(r"(?i)content-type:[ \t]*(\S[^;\n]*)")
+_STRUCTURED_MEDIA = re.compile(r"(?i)json|yaml|yml")
+# A Hurl section (`[Asserts]`, `[QueryStringParams]`): what follows is no body.
+_HURL_SECTION = re.compile(r"\[[A-Za-z]+\]\s*\Z")
+# What stands for the server before a path: `$BASE_URL`, `${API}`, `{{host}}`, `{baseUrl}`, or
+# a host written without a scheme (`localhost:8080`, `api.example.org`).
+_SERVER = re.compile(r"\A(?:\$\{?\w+\}?|\{\{?[\w.-]+\}?\}|[\w-]+(?:\.[\w-]+)*(?::\d+)?(?=/))")
+TRANSCRIPT_LANGUAGES = frozenset({"http", "https", "hurl"})
+SHELL_LANGUAGES = frozenset(
+    {"", "sh", "bash", "shell", "console", "zsh", "shell-session", "terminal"}
+)
+# curl's options that take a value (curl(1)): the next word is that value, not the URL.
+_WITH_VALUE = frozenset(
+    [
+        "-X",
+        "--request",
+        "-H",
+        "--header",
+        "-d",
+        "--data",
+        "--data-raw",
+        "--data-binary",
+        "--data-ascii",
+        "--data-urlencode",
+        "--json",
+        "-u",
+        "--user",
+        "-o",
+        "--output",
+        "-A",
+        "--user-agent",
+        "-e",
+        "--referer",
+        "-b",
+        "--cookie",
+        "-c",
+        "--cookie-jar",
+        "-F",
+        "--form",
+        "-w",
+        "--write-out",
+        "-m",
+        "--max-time",
+        "--connect-timeout",
+        "--cacert",
+        "--cert",
+        "--key",
+        "-T",
+        "--upload-file",
+        "-x",
+        "--proxy",
+        "--resolve",
+        "--oauth2-bearer",
+        "--retry",
+        "-K",
+        "--config",
+        "--url",
+        "-E",
+        "--limit-rate",
+        "-r",
+        "--range",
+    ]
+)
+_DATA = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--json"})
+_SEPARATORS = frozenset({"|", "||", "&&", ";", "&"})
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message of the exchange a fence shows: a request (``status`` "") or a response."""
+
+    status: str  # the status code of a response ("" for the request)
+    body: str  # the fence's text with all but the body blanked ("": no JSON or YAML body)
+    line: int  # the 0-based line of the fence where the message starts
+
+
+@dataclass(frozen=True)
+class Request:
+    """The request a fence shows, and the messages it holds (the request's first)."""
+
+    method: str  # upper case, as RFC 9110 §9.1 registers methods
+    path: str  # the concrete path: scheme, host, query and fragment dropped
+    shown: str  # the request as evidence quotes it (`curl -X POST …/v1/jobs`)
+    messages: tuple[Message, ...]
+    # A host is written before the path (`https://host/...`, `localhost:8080/...`), not a
+    # variable that may stand for a server URL with its base path (`$BASE_URL/...`).
+    hosted: bool = False
+
+
+def request_path(target: str) -> tuple[str, str] | None:
+    """A request target's path (RFC 9112 §3.2: origin-form, or absolute-form whose host is
+    dropped; a server variable before the path dropped too), without its query and fragment,
+    and what stood before it: "host", "variable" or ""; None where no path is written."""
+    target = target.strip("'\"")
+    dropped = ""
+    if "://" in target:
+        host = urlsplit(target).netloc
+        target = urlsplit(target).path or "/"
+        dropped = "variable" if host.startswith(("$", "{")) else "host"
+    else:
+        server = _SERVER.match(target)
+        if server is not None:
+            dropped = "variable" if target.startswith(("$", "{")) else "host"
+            target = target[server.end() :]
+    target = re.split(r"[?#]", target, maxsplit=1)[0]
+    if not target.startswith("/"):
+        return None
+    return target, dropped
+
+
+def fence_request(language: str, content: str) -> Request | None:
+    """The request ``content`` shows: a transcript (any fence whose first line is a request
+    line; an ``http``/``hurl`` fence), or a ``curl`` command in a shell fence; else None."""
+    lines = content.split("\n")
+    first = next((index for index, line in enumerate(lines) if line.strip()), None)
+    if first is not None:
+        start = _REQUEST_LINE.match(lines[first].strip())
+        if start is not None:
+            return _transcript(lines, first, start.group(1), start.group(2))
+    if language in SHELL_LANGUAGES and "curl" in content:
+        return _curl(content)
+    return None
+
+
+def _transcript(lines: list[str], first: int, method: str, target: str) -> Request | None:
+    path = request_path(target)
+    if path is None:
+        return None
+    messages: list[Message] = []
+    index = first
+    while index < len(lines):
+        status_line = _STATUS_LINE.match(lines[index].strip())
+        status = status_line.group(1) if status_line else ""
+        begins = index
+        index += 1
+        media = ""
+        while index < len(lines) and _FIELD_LINE.match(lines[index].strip()):
+            declared = _CONTENT_TYPE.match(lines[index].strip())
+            if declared is not None:
+                media = declared.group(1)
+            index += 1
+        start = index
+        while index < len(lines) and not _next_message(lines[index]):
+            index += 1
+        body = lines[start:index]
+        if _HURL_SECTION.match(lines[index].strip() if index < len(lines) else ""):
+            # A Hurl section runs to the next message: it holds asserts, captures, no body.
+            while index < len(lines) and not _message_start(lines[index]):
+                index += 1
+        shown = ""
+        if any(line.strip() for line in body) and (not media or _STRUCTURED_MEDIA.search(media)):
+            shown = "\n" * start + "\n".join(body) + "\n" * (len(lines) - index)
+        messages.append(Message(status, shown, begins))
+    written, dropped = path
+    shown = f"{method} {'…' if dropped else ''}{written}"
+    return Request(method, written, shown, tuple(messages), dropped == "host")
+
+
+def _message_start(line: str) -> bool:
+    stripped = line.strip()
+    return bool(starts_message(line) or _STATUS_LINE.match(stripped))
+
+
+def _next_message(line: str) -> bool:
+    return _message_start(line) or bool(_HURL_SECTION.match(line.strip()))
+
+
+@dataclass(frozen=True)
+class _Word:
+    text: str  # the word as the shell reads it (quotes removed)
+    start: int  # where it is written in the fence's text
+    stop: int
+    verbatim: bool  # its text is the fence's between start and stop (no escape taken out)
+
+
+def _words(content: str) -> list[_Word | None]:
+    """The shell words of ``content`` with where each is written; None where a command ends (a
+    line not continued by a backslash, `;`, `&&`, `|`). A console prompt (`$ `) is no word."""
+    found: list[_Word | None] = []
+    index, length = 0, len(content)
+    while index < length:
+        char = content[index]
+        if char == "\n":
+            found.append(None)
+            index += 1
+            line_start = index
+            while line_start < length and content[line_start] in " \t":
+                line_start += 1
+            if content.startswith(("$ ", "> "), line_start):
+                index = line_start + 2
+            continue
+        if char in " \t":
+            index += 1
+            continue
+        if char == "\\" and content.startswith("\n", index + 1):
+            index += 2  # a continued line
+            continue
+        if char == "#" and (not found or found[-1] is None or content[index - 1] in " \t"):
+            while index < length and content[index] != "\n":
+                index += 1
+            continue
+        start, text, verbatim = index, [], True
+        while index < length and content[index] not in " \t\n":
+            char = content[index]
+            if char in "'\"":
+                close = index + 1
+                while close < length and content[close] != char:
+                    if char == '"' and content[close] == "\\":
+                        close += 1
+                        verbatim = False
+                    close += 1
+                inner = content[index + 1 : close]
+                if char == '"' and not verbatim:
+                    inner = re.sub(r"\\(.)", r"\1", inner, flags=re.S)
+                text.append(inner)
+                index = close + 1
+                continue
+            if char == "\\" and index + 1 < length:
+                if content[index + 1] == "\n":
+                    break
+                text.append(content[index + 1])
+                verbatim = False
+                index += 2
+                continue
+            text.append(char)
+            index += 1
+        word = "".join(text)
+        if word in _SEPARATORS:
+            found.append(None)
+        else:
+            found.append(_Word(word, start, index, verbatim))
+    return found
+
+
+def _curl(content: str) -> Request | None:
+    """The first ``curl`` command of a shell fence, read as curl(1) reads its options."""
+    words = _words(content)
+    at = next(
+        (i for i, w in enumerate(words) if w is not None and w.text.rpartition("/")[2] == "curl"),
+        None,
+    )
+    if at is None:
+        return None
+    method, url, body = "", "", None
+    sends, head, query = False, False, False
+    index = at + 1
+    while index < len(words) and words[index] is not None:
+        word = words[index]
+        assert word is not None
+        text = word.text
+        if text.startswith("--"):
+            option, equals, attached = text.partition("=")
+            attached = attached if equals else ""
+        elif text.startswith("-") and len(text) > 2 and text[:2] in _WITH_VALUE:
+            option, attached = text[:2], text[2:]  # `-XPOST`, `-d'{...}'`
+        else:
+            option, attached = text, ""
+        value: _Word | None = None
+        if option in _WITH_VALUE:
+            if attached:
+                value = _Word(attached, word.start, word.stop, word.verbatim)
+            elif index + 1 < len(words):
+                value = words[index + 1]
+                index += 1
+        index += 1
+        if option in ("-X", "--request") and value is not None:
+            method = value.text.upper()
+        elif option in _DATA and value is not None:
+            sends = True
+            if body is None and value.text.lstrip().startswith(("{", "[")):
+                body = value
+        elif option == "--url" and value is not None:
+            url = url or value.text
+        elif option in ("-I", "--head"):
+            head = True
+        elif option in ("-G", "--get"):
+            query = True
+        elif not word.text.startswith("-") and not url:
+            url = word.text
+    path = request_path(url) if url else None
+    if path is None:
+        return None
+    method = method or ("HEAD" if head else "POST" if sends and not query else "GET")
+    text = ""
+    if body is not None and not query:
+        text = _placed(content, body)
+    written, dropped = path
+    shown = f"curl -X {method} {'…' if dropped else ''}{written}"
+    return Request(method, written, shown, (Message("", text, 0),), dropped == "host")
+
+
+def _placed(content: str, body: _Word) -> str:
+    """``content`` with all but ``body`` blanked (lines kept): the body where it is written when
+    it is (a single-quoted JSON text), else from the line its word starts on."""
+    blank = re.sub(r"[^\n]", " ", content)
+    if body.verbatim:
+        found = content.find(body.text, body.start, body.stop)
+        if found >= 0:
+            return blank[:found] + body.text + blank[found + len(body.text) :]
+    line = content.count("\n", 0, body.start)
+    return (
+        "\n" * line + body.text + "\n" * max(0, content.count("\n") - line - body.text.count("\n"))
+    )
