@@ -108,6 +108,17 @@ SHAPES: list[tuple[str, str, str, Callable[[list[str]], str], int]] = [
         3,
     ),
     (
+        "table of plain values under a caption naming the field",
+        "status",
+        "value-table",
+        lambda vs: lines(
+            "# Jobs\n\nTable 2: Status values\n\n| Name | Meaning |\n|---|---|\n{items}\n",
+            vs,
+            "| {v} | what it means |",
+        ),
+        5,
+    ),
+    (
         "table whose header is the field's values",
         "status",
         "value-table",

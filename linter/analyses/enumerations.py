@@ -20,8 +20,8 @@ Spec prose states value sets in a handful of shapes, each read here from the Mar
 - since issue 46 (item 10, ``SHAPE_FORMS``): a definition list of bold values
   (``* **LOW**: ...``, every value spelt alike) or of code spans under a heading naming the field
   ("### `status` values"); a table whose first column lists values (code spans, or plain
-  identifiers spelt alike) of a field its heading, header ("| `status` value |") or introducing
-  sentence names; values in a field's running text ("Values are `a`, `b`", "MUST be `a` or
+  identifiers spelt alike) of a field its heading, header ("| `status` value |"), caption
+  ("Table 2: Status values") or introducing sentence names; values in a field's running text ("Values are `a`, `b`", "MUST be `a` or
   `b`", "one of ..." in a table row or list item that names the field; in a paragraph naming
   it in passing, a few of its values).
 
@@ -634,7 +634,9 @@ def _table_sets(path: str, prose: ProseDocument, blocks: CommentBlocks) -> Itera
                     if field_name is None:
                         # "| `status` value | ... |", or "| Value | ... |" under "### `status`
                         # values" (issue 46, item 10)
-                        field_name = _value_column_field(header.text, table.heading)
+                        field_name = _value_column_field(
+                            header.text, table.heading, intro.text if intro else ""
+                        )
                         form = "value-table" if field_name else form
                     yield ProseSet(
                         path,
@@ -904,7 +906,23 @@ def _heading_names_field(heading: Heading | None) -> str | None:
     ("## Kinds" is :func:`_heading_field`'s)."""
     if heading is None:
         return None
-    match = _FIELD_HEADING.match(heading.text.strip())
+    return _title_field(heading.text)
+
+
+# A table's caption: "Table 3: `status` values", "**Table 3.** Status values".
+_CAPTION = re.compile(r"^[*_]*table\s+[\w.-]+[*_]*\s*[:.\u2014\u2013-]?[*_]*\s*", re.IGNORECASE)
+
+
+def _caption_field(intro: str) -> str | None:
+    """The field a table's caption (the line above it) names, as a heading would."""
+    last = intro.strip().splitlines()[-1].strip() if intro.strip() else ""
+    caption = _CAPTION.sub("", last, count=1)
+    return _title_field(caption.strip("*_ ").rstrip(":").strip()) if caption != last else None
+
+
+def _title_field(text: str) -> str | None:
+    """The field a title (a heading, a caption) names for the values under it."""
+    match = _FIELD_HEADING.match(text.strip())
     if match is None:
         return None
     if match.group("code"):
@@ -918,7 +936,7 @@ def _heading_names_field(heading: Heading | None) -> str | None:
     return word.lower()
 
 
-def _value_column_field(header: str, heading: Heading | None) -> str | None:
+def _value_column_field(header: str, heading: Heading | None, intro: str = "") -> str | None:
     """The field a column of values belongs to when its header says so with more words than
     a name ("`status` value", "Values of `status`"), or says only "Value" under a heading that
     names the field."""
@@ -929,7 +947,7 @@ def _value_column_field(header: str, heading: Heading | None) -> str | None:
     if match and match.group("tail") and match.group("word").lower() not in _GENERIC_HEADERS:
         return match.group("word").lower()
     if header.strip().strip("*").lower() in _GENERIC_HEADERS:
-        return _heading_names_field(heading)
+        return _caption_field(intro) or _heading_names_field(heading)
     return None
 
 
@@ -960,7 +978,9 @@ def _plain_column(
     header = table.header[0].text.strip()
     intro = _paragraph_before(prose, blocks.above(table.line))
     intro_text = intro.text if intro else ""
-    name = _value_column_field(header, table.heading) or _column_field(header, intro_text, values)
+    name = _value_column_field(header, table.heading, intro_text) or _column_field(
+        header, intro_text, values
+    )
     if name is None or name.lower() in _FIELD_HEADERS or name in values:
         return None
     return ProseSet(
