@@ -7,8 +7,15 @@ What it does
     under a sentence naming it), a bullet list of code spans, code spans joined by ``/``, commas
     or "or" after the field ("`status` flips to `a` / `b` / `c`": a few of its values, never
     its complete set), a TypeScript literal union in a code fence, "the eight `kind`
-    discriminators (`a`, `b`, ...)") and binds each to the schema property it describes: by
-    ``[bindings]`` in the configuration, by a reference next to it (`` `RunSnapshot.status` ``,
+    discriminators (`a`, `b`, ...)"; and, under the heuristic ``value-shapes``, a definition
+    list of bold values (``* **LOW**: ...``, all spelt alike) or of code spans under a heading
+    naming the field ("### `status` values"), a table whose first column lists the values (code
+    spans or plain identifiers) of a field its heading, header ("| Status | Meaning |", "|
+    `status` value | ... |") or introducing sentence names, and values in a field's running
+    text, a table row's or a list item's that names the field: "Values are `a`, `b`, and `c`",
+    "Allowed values: `x`, `y`", "MUST be `a` or `b`") and binds each to the schema property it
+    describes: by ``[bindings]`` in the configuration, by a reference next to it
+    (`` `RunSnapshot.status` ``,
     a list item that leads with its schema, ``- **Selection**: `kind` (...)``, or a schema file
     named with the field), or by the field name the text gives matched against
     every enumerated property of that name whose values overlap, in the schema files its
@@ -68,7 +75,10 @@ What it does
 
     Heuristics (a finding names the binding that made it, the strongest of its places';
     ``speclint rule`` shows each one's precision): ``configured``, ``reference``, ``field-name``,
-    ``projection``. ``configured`` guesses nothing: it runs whenever the rule runs.
+    ``projection``, ``value-shapes``. ``configured`` guesses nothing: it runs whenever the rule
+    runs. A list bound by name to enums of one field that share its values out between them
+    (each a variant's: `user`, `assistant`, `system` in one, `tool` in another) is their union:
+    none of its values is one they lack.
 
 Why is this bad?
     RFC 0094 §B and §E: ``cancelling`` was documented in rest-endpoints.md and the OpenAPI cancel
@@ -111,6 +121,7 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.enumerations import (
+    SHAPE_FORMS,
     Binder,
     EnumGroup,
     GroupBinding,
@@ -152,7 +163,8 @@ RELATED_LIMIT = 50
 # outside preview mode, on its own): `[bindings]`, a reference next to it, the field name
 # alone, an API document's inline projection of a schema's shape.
 HEURISTICS = tuple(
-    f"{ID}/{name}" for name in ("configured", "reference", "field-name", "projection")
+    f"{ID}/{name}"
+    for name in ("configured", "reference", "field-name", "projection", "value-shapes")
 )
 # The user's `[bindings]` guess nothing: they run whenever the rule runs (speclint.run.preview).
 DECLARED_TIES = (HEURISTICS[0],)
@@ -162,6 +174,17 @@ _BY_HOW = {
     "name": HEURISTICS[2],
 }
 PROJECTION = HEURISTICS[3]
+# A list read in a shape issue 46 (item 10) added (a definition list, a table of values, a
+# field's running text): measured on its own, whatever evidence bound it.
+VALUE_SHAPES = HEURISTICS[4]
+
+
+def _heuristic(prose: ProseSet, how: str) -> str:
+    """The heuristic a binding of ``prose`` is: the user's `[bindings]` guess nothing, whatever
+    shape they bind; a list read in a newer shape is that shape's."""
+    if how != "configuration" and prose.form in SHAPE_FORMS:
+        return VALUE_SHAPES
+    return _BY_HOW[how]
 
 
 def _strongest(heuristics: set[str]) -> str | None:
@@ -317,7 +340,9 @@ class _Unlisted:
     finding's members; the first ``RELATED_LIMIT`` shown) and what the enums allow, read once,
     from the first list's bindings (every list of the key has the same)."""
 
-    def __init__(self, disagreeing: list[tuple[GroupBinding, list[str]]], blocks: _Blocks) -> None:
+    def __init__(
+        self, disagreeing: list[tuple[GroupBinding, list[str]]], blocks: _Blocks, prose: ProseSet
+    ) -> None:
         self.places = _Kept()
         # every enum (a shared `$defs` enum once) in reading order, what it allows that the
         # lists leave out, and the evidence that bound it: the first of them kept
@@ -341,7 +366,7 @@ class _Unlisted:
         self.evidence = "; ".join(sorted({bound.evidence for bound, _ in disagreeing}))
         self.severity = max(_severity(bound.confidence) for bound, _ in disagreeing)
         self.alike = len(disagreeing) == 1  # one group: the enums list the same values
-        self.heuristic = _strongest({_BY_HOW[bound.how] for bound, _ in disagreeing})
+        self.heuristic = _strongest({_heuristic(prose, bound.how) for bound, _ in disagreeing})
 
 
 def _allowing(
@@ -365,10 +390,16 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     turn = 0
     for prose in all_prose_sets(corpus):
         disagreeing: list[tuple[GroupBinding, list[str]]] = []
-        for bound in binder.grouped(prose):
+        grouped = binder.grouped(prose)
+        variants = _variants(prose, grouped)
+        for bound in grouped:
             listed = [as_written(v) for v in bound.group.values.values]
             for block in blocks.of(bound.group):
-                prose_only = [v for v in prose.values if v not in listed and not block.explains(v)]
+                prose_only = [
+                    v
+                    for v in prose.values
+                    if v not in listed and v not in variants and not block.explains(v)
+                ]
                 if prose_only:
                     lack = lacking.get(block)
                     if lack is None:
@@ -385,7 +416,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                             bound.evidence,
                             prose.field,
                             prose.form,
-                            _BY_HOW[bound.how],
+                            _heuristic(prose, bound.how),
                         ),
                     )
                     turn += 1
@@ -405,13 +436,33 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             )
             found = unlisted.get(key)
             if found is None:
-                found = unlisted[key] = _Unlisted(disagreeing, blocks)
+                found = unlisted[key] = _Unlisted(disagreeing, blocks, prose)
             found.places.add(prose)
     for block, source, extra, noted in _projections(corpus, binder, blocks, turn):
         lacking.setdefault(block, _Lacks()).add(source, extra, noted)
     yield from _lacking(lacking)
     for found in unlisted.values():
         yield _missing_in_prose(found)
+
+
+def _variants(prose: ProseSet, grouped: list[GroupBinding]) -> frozenset[str]:
+    """The values of a list that enums of one field, each a variant's, share out between them:
+    a message's `role` documented as `user`, `assistant`, `system` or `tool` where one schema's
+    enum has the first three and another's (the tool message) the last. The list is their
+    union, and no value of it is one the enums lack. Empty unless bound by name to two or more
+    enums of disjoint values that together list exactly the list's values."""
+    if len(grouped) < 2 or any(bound.how != "name" for bound in grouped):
+        return frozenset()
+    distinct = {frozenset(map(as_written, bound.group.values.values)) for bound in grouped}
+    union = frozenset().union(*distinct)
+    if (
+        len(distinct) < 2
+        or sum(map(len, distinct)) != len(union)
+        or not union <= frozenset(prose.values)
+        or 2 * len(union) < len(prose.values)
+    ):
+        return frozenset()
+    return union
 
 
 def _prose_source(

@@ -16,7 +16,14 @@ Spec prose states value sets in a handful of shapes, each read here from the Mar
 - a bullet list whose every item starts with a code span, introduced by a sentence that names the
   field;
 - a TypeScript-style literal union in a code fence, ``kind: 'approval' | 'clarification'``;
-- a counted list, "the eight `kind` discriminators (`approval`, `clarification`, ...)".
+- a counted list, "the eight `kind` discriminators (`approval`, `clarification`, ...)";
+- since issue 46 (item 10, ``SHAPE_FORMS``): a definition list of bold values
+  (``* **LOW**: ...``, every value spelt alike) or of code spans under a heading naming the field
+  ("### `status` values"); a table whose first column lists values (code spans, or plain
+  identifiers spelt alike) of a field its heading, header ("| `status` value |"), caption
+  ("Table 2: Status values") or introducing sentence names; values in a field's running text ("Values are `a`, `b`", "MUST be `a` or
+  `b`", "one of ..." in a table row or list item that names the field; in a paragraph naming
+  it in passing, a few of its values).
 
 A *counted claim* is a number (word or digit) before what it counts: "four kind discriminators",
 "five modes".
@@ -238,7 +245,9 @@ class ProseSet:
     path: str
     line: int
     values: tuple[str, ...]
-    form: str  # union | one-of | table | list | fence | counted
+    form: (
+        str  # union | one-of | values | table | table-row | list | fence | counted, or SHAPE_FORMS
+    )
     heading: Heading | None
     field: str | None  # the field it enumerates, when the text names one
     context: str  # the sentence/intro around it, for references
@@ -268,6 +277,9 @@ FORM_WORDS = {
     "list": "bullet list",
     "fence": "literal union",
     "counted": "counted list",
+    "definitions": "definition list",
+    "value-table": "table of values",
+    "values-text": "field's running text",
 }
 
 
@@ -384,11 +396,17 @@ def _prose_sets(document: Document) -> list[ProseSet]:
     blocks = comment_blocks(document)
     found += _table_sets(document.path, prose, blocks)
     found += _list_sets(document.path, prose, lines, blocks)
+    found += _term_lists(document.path, prose, lines, blocks)
+    found += _text_sets(document.path, prose)
     found += _fence_sets(document.path, prose)
     # The same set stated twice on one line (a union inside a "one of" sentence) is one set.
     unique: dict[tuple[int, tuple[str, ...]], ProseSet] = {}
     for item in found:
-        unique.setdefault((item.line, item.values), item)
+        kept = unique.setdefault((item.line, item.values), item)
+        if kept.form == "list" and not kept.complete and item.form == "values-text":
+            # "Allowed values: `a`, `b`" read first as values named in passing: the field's
+            # own text gives them as its set (issue 46, item 10)
+            unique[item.line, item.values] = item
     if not unique:
         return []
     # The page's opening (up to its second `##` section: "This binding carries the checkout
@@ -612,17 +630,30 @@ def _table_sets(path: str, prose: ProseDocument, blocks: CommentBlocks) -> Itera
                 if len(spans) >= 2 and len(set(spans)) == len(spans):
                     intro = _paragraph_before(prose, blocks.above(table.line))
                     field_name = _column_field(header.text, intro.text if intro else "", spans)
+                    form = "table"
+                    if field_name is None:
+                        # "| `status` value | ... |", or "| Value | ... |" under "### `status`
+                        # values" (issue 46, item 10)
+                        field_name = _value_column_field(
+                            header.text, table.heading, intro.text if intro else ""
+                        )
+                        form = "value-table" if field_name else form
                     yield ProseSet(
                         path,
                         table.line,
                         _values_of(spans),
-                        "table",
+                        form,
                         table.heading,
                         field_name.rsplit(".", 1)[-1] if field_name else None,
                         (intro.text if intro else "") + "\n" + header.text,
                         # "Order-relevant `Total.type` values:" heads a selection, not the set.
                         not (intro and _partial_lead(intro.text)),
                     )
+                continue
+            if column == 0:
+                plain = _plain_column(path, prose, blocks, table, cells)
+                if plain is not None:
+                    yield plain
 
 
 # Column headers that say "the values" without naming whose: the sentence introducing the table
@@ -691,20 +722,35 @@ def _paragraph_before(prose: ProseDocument, line: int) -> Any:
     return before[-1] if before else None
 
 
+def _code_lead(item: Any) -> str | None:
+    """The code span a list item starts with (bold around it aside: ``- **`queued`** - ...``)."""
+    match = _CODE.match(item.text.lstrip("-*+ 0123456789.)"))
+    return match.group(1) if match else None
+
+
 def _list_sets(
-    path: str, prose: ProseDocument, lines: list[str], blocks: CommentBlocks
+    path: str,
+    prose: ProseDocument,
+    lines: list[str],
+    blocks: CommentBlocks,
+    lead: Any = _code_lead,
 ) -> Iterator[ProseSet]:
+    """Bullet lists whose every item starts with a value (``lead``: a code span, or for
+    :func:`_term_lists` a bold identifier)."""
     items = sorted(prose.list_items, key=lambda i: i.line)
     run: list[Any] = []
+    terms = lead is not _code_lead
 
     def flush() -> Iterator[ProseSet]:
         if len(run) >= 2:
-            spans = [_CODE.match(item.text.lstrip("-*+ 0123456789.)")).group(1) for item in run]  # type: ignore[union-attr]
+            spans = [lead(item) for item in run]
             intro = _paragraph_before(prose, blocks.above(run[0].line))
             heading = run[0].heading
             intro_text = intro.text if intro is not None else ""
             if _contrasted(intro_text, [item.text for item in run]):
                 return  # another format's values, compared with these: no documentation of them
+            if terms and not _one_convention(spans):
+                return  # bold words of several spellings: a list of features, not of values
             if all(_is_value(s) for s in spans) and (intro is not None or heading is not None):
                 # Without an intro sentence, the heading names the field ("## Kinds").
                 last_sentence = re.split(r"(?<=[.!?])\s+", intro_text.strip())[-1]
@@ -714,12 +760,22 @@ def _list_sets(
                     if re.fullmatch(r"[A-Za-z_][\w.-]*", m.group(1).strip())
                     and _clean(m.group(1)) not in spans
                 ]
-                field_name = named[-1].rsplit(".", 1)[-1] if named else _heading_field(heading)
+                form = "definitions" if terms else "list"
+                if named:
+                    field_name: str | None = named[-1].rsplit(".", 1)[-1]
+                elif (titled := _heading_names_field(heading)) is not None:
+                    # "### `status` values" over the list (issue 46, item 10): a definition
+                    # list of the field's values, read since that item (a preview heuristic).
+                    field_name, form = titled, "definitions"
+                elif terms:
+                    return  # bold words under no sentence naming a field: a list of features
+                else:
+                    field_name = _heading_field(heading)
                 yield ProseSet(
                     path,
                     run[0].line,
                     _values_of(spans),
-                    "list",
+                    form,
                     run[0].heading,
                     field_name,
                     intro_text,
@@ -768,7 +824,7 @@ def _list_sets(
         previous = None
         run = []
         for item in (i for i in items if i.depth == depth):
-            starts_with_code = bool(_CODE.match(item.text.lstrip("-*+ 0123456789.)")))
+            starts_with_code = lead(item) is not None
             contiguous = previous is not None and (
                 item.line <= previous.end_line + 1
                 or only_an_aside(previous.end_line + 1, item.line - 1, nested)
@@ -781,6 +837,251 @@ def _list_sets(
             previous = item
         found.extend(flush())
     yield from sorted(found, key=lambda p: p.line)
+
+
+# --- value lists in the other shapes a spec writes them (issue 46, item 10) ---------------------
+#
+# Read since that item, and bound and compared like the others; enum-drift reports what they
+# find under a heuristic of its own (``SHAPE_FORMS``), in preview until its findings are labelled.
+
+# The forms of those lists: a definition list of bold values or under a heading that names the
+# field, a table whose first column lists the values of a field a heading, header or caption
+# names, values in a field's running text.
+SHAPE_FORMS = frozenset({"definitions", "value-table", "values-text"})
+
+# ``* **LOW**: ...``, ``- **queued** — ...``: a bold identifier, then a colon or a dash.
+_TERM = re.compile(
+    r"^\s*(?:[-*+]|\d+[.)])\s+(?:\*\*|__)([A-Za-z][\w.-]*)(?::(?:\*\*|__)|(?:\*\*|__)\s*(?::|[-\u2014\u2013]\s))"
+)
+
+
+def _term_lead(item: Any) -> str | None:
+    match = _TERM.match(item.text)
+    return match.group(1) if match else None
+
+
+# Spellings of an identifier, one of which every value of a list follows: `UPPER_CASE`,
+# `lower_case` (or kebab-case, dotted), `camelCase`. A capitalised word ("**Fast**") is prose.
+_CONVENTIONS = (
+    re.compile(r"[A-Z][A-Z0-9]*(?:[_.-][A-Z0-9]+)*"),
+    re.compile(r"[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)*"),
+    re.compile(r"[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+"),
+)
+
+
+def _one_convention(values: list[str] | tuple[str, ...]) -> bool:
+    """Whether the values are identifiers spelt alike (a list of values), not words."""
+    return any(all(c.fullmatch(v) for v in values) for c in _CONVENTIONS) or (
+        # camelCase and a one-word value ("done", "inProgress") are one convention
+        all(_CONVENTIONS[1].fullmatch(v) or _CONVENTIONS[2].fullmatch(v) for v in values)
+        and not all("_" in v or "-" in v for v in values)
+        and not any("_" in v or "-" in v for v in values)
+    )
+
+
+def _term_lists(
+    path: str, prose: ProseDocument, lines: list[str], blocks: CommentBlocks
+) -> Iterator[ProseSet]:
+    """``* **LOW**: background work``: bold values, under a sentence or heading naming the
+    field, all spelt alike."""
+    if not any(_TERM.match(item.text) for item in prose.list_items):
+        return
+    yield from _list_sets(path, prose, lines, blocks, _term_lead)
+
+
+# A heading that names a field whose values its section lists: "`status` values", "`status`",
+# "Values of `Job.status`", "Status values", "The `status` field".
+_FIELD_HEADING = re.compile(
+    r"^(?:(?:the\s+)?(?:allowed\s+|possible\s+|valid\s+|supported\s+)?values?\s+(?:of|for)\s+)?"
+    r"(?:the\s+)?(?:(?P<code>`[^`]+`)|(?P<word>[A-Za-z][a-z]*(?:[_-][a-z]+)*))"
+    r"(?:\s+(?:field|property|attribute|parameter))?"
+    r"(?P<tail>\s+(?:values?|enum(?:eration)?s?))?\s*:?$",
+    re.IGNORECASE,
+)
+
+
+def _heading_names_field(heading: Heading | None) -> str | None:
+    """The field a heading names for the values under it (`` ### `status` values ``): a code
+    span, or a plain word followed by "values" ("Status values"); a plain word alone is a topic
+    ("## Kinds" is :func:`_heading_field`'s)."""
+    if heading is None:
+        return None
+    return _title_field(heading.text)
+
+
+# A table's caption: "Table 3: `status` values", "**Table 3.** Status values".
+_CAPTION = re.compile(r"^[*_]*table\s+[\w.-]+[*_]*\s*[:.\u2014\u2013-]?[*_]*\s*", re.IGNORECASE)
+
+
+def _caption_field(intro: str) -> str | None:
+    """The field a table's caption (the line above it) names, as a heading would."""
+    last = intro.strip().splitlines()[-1].strip() if intro.strip() else ""
+    caption = _CAPTION.sub("", last, count=1)
+    return _title_field(caption.strip("*_ ").rstrip(":").strip()) if caption != last else None
+
+
+def _title_field(text: str) -> str | None:
+    """The field a title (a heading, a caption) names for the values under it."""
+    match = _FIELD_HEADING.match(text.strip())
+    if match is None:
+        return None
+    if match.group("code"):
+        name = match.group("code").strip("`").strip()
+        if not re.fullmatch(r"[A-Za-z_][\w.-]*", name):
+            return None
+        return name.rsplit(".", 1)[-1]
+    word = match.group("word")
+    if not match.group("tail") or word.lower() in {"the", "all", "possible", "allowed"}:
+        return None
+    return word.lower()
+
+
+def _value_column_field(header: str, heading: Heading | None, intro: str = "") -> str | None:
+    """The field a column of values belongs to when its header says so with more words than
+    a name ("`status` value", "Values of `status`"), or says only "Value" under a heading that
+    names the field."""
+    match = _FIELD_HEADING.match(header.strip())
+    if match and match.group("code"):
+        name = match.group("code").strip("`").strip()
+        return name if re.fullmatch(r"[A-Za-z_][\w.-]*", name) else None
+    if match and match.group("tail") and match.group("word").lower() not in _GENERIC_HEADERS:
+        return match.group("word").lower()
+    if header.strip().strip("*").lower() in _GENERIC_HEADERS:
+        return _caption_field(intro) or _heading_names_field(heading)
+    return None
+
+
+# Headers of a column of field names (a field reference table), not of one field's values.
+_FIELD_HEADERS = frozenset(
+    [
+        *("field", "fields", "parameter", "parameters", "property", "properties"),
+        *("attribute", "attributes", "key", "keys", "column", "columns", "setting"),
+        *("settings", "variable", "variables", "flag", "flags", "argument", "arguments"),
+        *("element", "elements"),
+    ]
+)
+
+
+def _plain_column(
+    path: str, prose: ProseDocument, blocks: CommentBlocks, table: Any, cells: list[Any]
+) -> ProseSet | None:
+    """A first column of plain identifiers (``| queued | waiting |``), all spelt alike, whose
+    header, introducing sentence or heading names the field: the field's values."""
+    values = [cell.text.strip().strip("*_").strip() for cell in cells]
+    if (
+        len(values) < 2
+        or len(set(values)) < len(values)
+        or not all(re.fullmatch(r"[A-Za-z][\w.-]*", v) for v in values)
+        or not _one_convention(values)
+    ):
+        return None
+    header = table.header[0].text.strip()
+    intro = _paragraph_before(prose, blocks.above(table.line))
+    intro_text = intro.text if intro else ""
+    name = _value_column_field(header, table.heading, intro_text) or _column_field(
+        header, intro_text, values
+    )
+    if name is None or name.lower() in _FIELD_HEADERS or name in values:
+        return None
+    return ProseSet(
+        path,
+        table.line,
+        _values_of(values),
+        "value-table",
+        table.heading,
+        name.rsplit(".", 1)[-1],
+        intro_text + "\n" + header,
+        not (intro and _partial_lead(intro_text)),
+    )
+
+
+# Values in a field's running text: "Values are `a`, `b`, and `c`", "Allowed values: `x`, `y`",
+# "MUST be `a` or `b`", "one of `queued`, `running` or `done`" (the last in a table cell: a
+# paragraph's is the "one-of" form).
+_TEXT_LEAD = re.compile(
+    r"(?:\b(?:(?:allowed|possible|valid|supported|accepted|permitted)\s+)?values?\s*(?:are|is|include|:)"
+    r"|\b(?:must|shall|should|can|may|will)\s+(?:only\s+)?(?:be|take)\b(?:\s+(?:either|one\s+of))?"
+    r"|(?P<one>\bone\s+of\b))\s*:?\s*",
+    re.IGNORECASE,
+)
+_TEXT_VALUES = re.compile(r"(?:`[^`\n]+`[\s,]*(?:or\s+|and\s+|/\s*|\|\s*)?){2,}")
+# A condition makes "MUST be `done` or `failed`" the values of some moments, not the field's.
+_CONDITION = re.compile(r"\b(?:when|if|once|after|before|until|unless|while)\b", re.IGNORECASE)
+# A list item or paragraph that leads with the field it describes: "- `status` (string): ...",
+# "**`mode`** — ...", "`priority`: ...".
+_FIELD_LEAD = re.compile(
+    r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?(?:\*\*|__)?`?([A-Za-z_][\w.-]*)`?(?:\*\*|__)?"
+    r"\s*(?:\([^()]*\)\s*)?(?::|[-\u2014\u2013]\s)"
+)
+
+
+def _text_values(text: str, cell: bool) -> Iterator[tuple[tuple[str, ...], int, bool]]:
+    """The value lists of a field's running text: the values, where the lead starts, and
+    whether the text gives them as the field's whole set."""
+    for match in _TEXT_LEAD.finditer(text):
+        if match.group("one") and not cell:
+            continue  # a paragraph's "one of" is read as such (`_ONE_OF`)
+        listed = _TEXT_VALUES.match(text, match.end())
+        if listed is None:
+            continue
+        spans = _CODE.findall(listed.group(0))
+        if len(spans) < 2 or not all(_is_value(v) for v in spans) or len(set(spans)) < 2:
+            continue
+        start = text.rfind(".", 0, match.start()) + 1
+        stop = text.find(". ", listed.end())
+        sentence = text[start : stop if stop >= 0 else len(text)]
+        partial = bool(_PARTIAL.search(sentence) or _CONDITION.search(sentence))
+        yield _values_of(spans), match.start(), not partial
+
+
+def _text_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
+    """Values in the running text of a field: a table row's cells whose first cell names the
+    field, a list item (or paragraph) that leads with it or names it before the values."""
+    for table in prose.tables:
+        for row in table.rows:
+            if len(row) < 2:
+                continue
+            name = row[0].text.strip().strip("*_").strip().strip("`").strip()
+            if not re.fullmatch(r"[A-Za-z_][\w.-]*", name):
+                continue
+            for cell in row[1:]:
+                if cell.text.count("`") < 4:
+                    continue
+                for values, _, complete in _text_values(cell.text, True):
+                    yield ProseSet(
+                        path,
+                        cell.line,
+                        values,
+                        "values-text",
+                        table.heading,
+                        name.rsplit(".", 1)[-1],
+                        cell.text,
+                        complete,
+                    )
+    for paragraph in prose.paragraphs:
+        text = paragraph.text
+        if text.count("`") < 4:
+            continue
+        lead = _FIELD_LEAD.match(text)
+        for values, at, complete in _text_values(text, False):
+            if lead is not None and lead.group(1) not in values:
+                field_name: str | None = lead.group(1)
+            else:
+                field_name = _field_before(text, at)
+                # the field in a sentence of its own, not a condition's: a set in passing
+                complete = False
+            if field_name is None or field_name in values:
+                continue
+            yield ProseSet(
+                path,
+                paragraph.line + text[:at].count("\n"),
+                values,
+                "values-text",
+                paragraph.heading,
+                field_name.rsplit(".", 1)[-1],
+                text,
+                complete,
+            )
 
 
 # A lead-in that contrasts its list with another set of values: the list is the other's

@@ -28,7 +28,13 @@ from typing import Any
 from urllib.parse import unquote
 
 from speclint.analyses.context import Context
-from speclint.analyses.enumerations import Binder, ProseSet, all_prose_sets, overlap
+from speclint.analyses.enumerations import (
+    SHAPE_FORMS,
+    Binder,
+    ProseSet,
+    all_prose_sets,
+    overlap,
+)
 from speclint.analyses.fences import definition_index
 from speclint.analyses.protos import corpus_protos, is_fence, own_protos
 from speclint.analyses.rfcs import is_rfc
@@ -802,6 +808,9 @@ def prose_enum_pairs(corpus: Context) -> list[ProseEnumPair]:
         page = corpus.documents.get(prose.path)
         if page is None or is_rfc(page) or in_design_folder(prose.path):
             continue
+        if prose.form in SHAPE_FORMS:
+            continue  # enum-drift's preview shapes (issue 46, item 10): not measured on protos
+
         explicit: dict[str, str] = {}  # enum -> why
         for reference in (r.strip() for r in _CODE.findall(prose.context)):
             for name in by_name.get(reference, ()):
