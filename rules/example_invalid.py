@@ -19,8 +19,8 @@ What it does
     ``curl`` command or a request line shows (``curl -X POST https://host/api/v2/jobs/job-42``:
     method and concrete path, below a server's base path, name the operation): its body is the
     operation's request body, and a fence after it, up to the next request or heading, is the
-    request or the response a status line (``HTTP/1.1 201 Created``) or the words above it
-    ("Response:") say; where nothing says which, it is not bound (nor a URL to a host without
+    request or the response a status line (``HTTP/1.1 201 Created``), its title (```` ```json
+    Response ````) or the words above it ("Response:") say; where nothing says which, it is not bound (nor a URL to a host without
     the API's base path, nor a page in an ``obsolete/`` folder).
     ``speclint bindings`` lists every example with what binds it, or why nothing does. OpenAPI's
     ``readOnly``/``writeOnly`` and ``allowEmptyValue`` are honoured (3.0.3 §4.7.24.1,

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import run_cli
 from speclint.analyses.context import Context
 from speclint.analyses.fences import BY_EXCHANGE, Binding, example_bindings, fence_ties
@@ -403,3 +405,16 @@ def test_the_words_that_say_the_side_may_stand_above_a_line_that_says_nothing_of
     # Not past the fence before: what is said above that one is about that one.
     past = CURL_GET.replace("Response:\n", "Response:\n\n```text\nnothing\n```\n")
     assert exchange_ties(page(past)) == {}
+
+
+@pytest.mark.parametrize(
+    "info", ["json Response", 'json title="Response"', "json title='200 OK response'"]
+)
+def test_a_fence_titled_by_its_side_needs_no_words_above(info: str) -> None:
+    # A documentation site's code group labels each fence in its info string (Mintlify's
+    # ```json Response, Docusaurus's title="..."): the title says the side, as words above would.
+    titled = CURL_GET.replace("Response:\n\n```json", f"```{info}")
+    [finding] = findings(page(titled))
+    assert "`GET /jobs/{jobId}`'s 200 response" in said(finding)
+    # Untitled and with nothing above it, the same fence is not bound.
+    assert findings(page(CURL_GET.replace("Response:\n\n", ""))) == []

@@ -152,8 +152,12 @@ def _exchanges(corpus: Context, document: Document) -> Exchanges:
             content = body
             direction = "response"
         else:
-            words = _words_above(paragraphs, ends, fence, previous)
-            direction, status = _said(words, operations)
+            # The fence's own title first (```` ```json Response ````, ``title="200 OK"``: a
+            # documentation site's code group labels each fence), then the words above it.
+            direction, status = _said(_title(fence), operations)
+            if not direction:
+                words = _words_above(paragraphs, ends, fence, previous)
+                direction, status = _said(words, operations)
             if not direction:
                 unbound[fence.line] = (
                     f"{after}, but nothing above it says whether it is the request body or a "
@@ -242,6 +246,12 @@ def _status_body(fence: CodeFence) -> str | None:
     if request is None or len(request.messages) < 2 or not request.messages[1].body.strip():
         return None
     return request.messages[1].body.split("\n", 1)[1]  # the line added above dropped
+
+
+def _title(fence: CodeFence) -> str:
+    """What the info string says after the language: Mintlify's ```` ```json Response ````,
+    Docusaurus's ``title="Response"``."""
+    return fence.info.partition(" ")[2].replace('"', " ").replace("'", " ")
 
 
 def _words_above(
