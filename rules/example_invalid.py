@@ -17,8 +17,16 @@ What it does
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
-    ``by-shape``. ``in-document``, ``explicit`` and ``own-schema`` guess nothing: they run
-    whenever the rule runs.
+    ``by-shape``, ``api-component``, ``case-convention``. ``in-document``, ``explicit`` and
+    ``own-schema`` guess nothing: they run whenever the rule runs. ``api-component``: an
+    example bound by its name, values or shape to an OpenAPI 3 or AsyncAPI component (a
+    ``components/schemas`` entry, a ``components/messages`` entry's ``payload``), judged in that
+    document's dialect; copies of one definition (frozen versions, generated, vendored or client
+    copies, a component copying a schema file) bind as one, their source.
+    ``case-convention``: a member of an example that its schema does not declare but declares in
+    another case convention (``maxRetries`` where the schema says ``max_retries``,
+    ``retry-count`` for ``retryCount``), reported even where the schema is open (it ignores the
+    member, and the setting is lost): write the declared spelling.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -84,6 +92,7 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
+from speclint.analyses.api_definitions import component_name
 from speclint.analyses.charts import chart_defaults, gives, merged_values
 from speclint.analyses.context import Context
 from speclint.analyses.declarations import REPORTED_BY
@@ -130,7 +139,7 @@ SEVERITY = Severity.ERROR
 # An example that fails only for a misspelt `required` member, a schema unsatisfiable only for one,
 # is required-undeclared's finding when it runs (one defect, one finding).
 LEAVES_TO = (REPORTED_BY,)
-FACTS = ("derived", "references", "schemas")  # speclint.analyses.context
+FACTS = ("derived", "provenance", "references", "schemas")  # speclint.analyses.context
 # How an example was bound to its schema (issue 45: each measured, and held back outside preview
 # mode, on its own): inside its API or schema document; by the author's tie (info string, marker
 # comment, configuration); by the paragraph above naming a schema file or a definition; by the
@@ -146,6 +155,8 @@ HEURISTICS = tuple(
         "by-value",
         "by-operation",
         "by-shape",
+        "api-component",
+        "case-convention",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -163,8 +174,21 @@ _BY_TIE = {
 }
 
 
-def heuristic(how: str, own_schema: bool = False) -> str:
-    """The heuristic of a binding ``how`` (``FenceTie.how``, ``FileBinding.how``)."""
+API_COMPONENT = f"{ID}/api-component"
+CASE_CONVENTION = f"{ID}/case-convention"
+
+
+def heuristic(how: str, own_schema: bool = False, target: SchemaTarget | None = None) -> str:
+    """The heuristic of a binding ``how`` (``FenceTie.how``, ``FileBinding.how``); an example
+    bound by its name, values or shape to an API document's component (issue 46, item 1) is
+    ``api-component``'s, measured apart from the schema files' bindings."""
+    if (
+        target is not None
+        and how != BY_OPERATION
+        and target.document.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
+        and component_name(target.pointer) is not None
+    ):
+        return API_COMPONENT
     return f"{ID}/{'own-schema' if own_schema else _BY_TIE[how]}"
 
 
@@ -372,7 +396,7 @@ def _file_findings(
             ),
         ),
         key=f"file{where}",
-        heuristic=heuristic(binding.how, binding.own_schema),
+        heuristic=heuristic(binding.how, binding.own_schema, target),
     )
 
 
@@ -819,7 +843,7 @@ def _page_findings(
                 *_other_errors(document, fence, parsed, tie.part, errors[1:], indent, heading),
             ),
             key=f"{fence.line}{where}",
-            heuristic=heuristic(tie.how, tie.own_schema),
+            heuristic=heuristic(tie.how, tie.own_schema, target),
         )
 
 

@@ -55,6 +55,7 @@ from urllib.parse import unquote, urldefrag
 
 from referencing.exceptions import NoSuchResource, Unresolvable
 
+from speclint.analyses.api_definitions import component_name, component_places, one_per_definition
 from speclint.analyses.context import Context
 from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
@@ -342,11 +343,15 @@ def _by_definition(
     for line, name in candidates:
         if not _DEFINITION_NAME.match(name):
             continue
-        found = [
-            target
-            for target in index.get(name, ())
-            if corpus.versions.comparable(document.path, target.document.path)
-        ]
+        found = _sources_of_truth(
+            corpus,
+            document,
+            [
+                target
+                for target in (*index.get(name, ()), *component_index(corpus).get(name, ()))
+                if corpus.versions.comparable(document.path, target.document.path)
+            ],
+        )
         if len(found) == 1:
             return FenceTie(fence, "definition name", name, found[0], line)
     return None
@@ -840,11 +845,68 @@ def _named_schema(
 
 
 def _candidates(corpus: Context, document: Document) -> list[Definition]:
-    return [
+    """The definitions an example of ``document`` can be an instance of: those of its version
+    line, schema files' and API components' alike, copies of one definition as one (issue 46,
+    items 1 and 4: ``speclint.analyses.api_definitions``)."""
+    found = [
         d
-        for d in example_definitions(corpus)
+        for d in (*example_definitions(corpus), *component_definitions(corpus))
         if corpus.versions.comparable(document.path, d.target.document.path)
     ]
+    return one_per_definition(
+        corpus,
+        document.path,
+        found,
+        lambda d: (d.target.document, d.target.pointer),
+        lambda d: _name(d.target),
+        lambda d: d.properties,
+    )
+
+
+def component_definitions(corpus: Context) -> tuple[Definition, ...]:
+    """:func:`example_definitions` of the OpenAPI 3 and AsyncAPI components (issue 46,
+    item 1). Built once."""
+    cached = corpus.memo.get("component_definitions")
+    if cached is None:
+        made = (_definition(d, p, node) for d, p, node, _ in component_places(corpus))
+        cached = tuple(d for d in made if d is not None)
+        corpus.memo["component_definitions"] = cached
+    return cast(tuple[Definition, ...], cached)
+
+
+def component_index(corpus: Context) -> Mapping[str, tuple[SchemaTarget, ...]]:
+    """:func:`definition_index` of the API components: each by its key (a message's payload by
+    the message's key and ``name``) and ``title``. Built once."""
+    cached = corpus.memo.get("component_index")
+    if cached is None:
+        found: dict[str, list[SchemaTarget]] = {}
+        for document, pointer, _, names in component_places(corpus):
+            for name in names:
+                if _DEFINITION_NAME.match(name):
+                    found.setdefault(name, []).append(SchemaTarget(document, pointer))
+        cached = {name: tuple(targets) for name, targets in found.items()}
+        corpus.memo["component_index"] = cached
+    return cast(Mapping[str, tuple[SchemaTarget, ...]], cached)
+
+
+def _sources_of_truth(
+    corpus: Context, document: Document, targets: list[SchemaTarget]
+) -> list[SchemaTarget]:
+    """``targets`` of one name, copies of one definition as one (issue 46, item 4)."""
+
+    def members(target: SchemaTarget) -> frozenset[str]:
+        node = resolve_pointer(target.document.data, target.pointer)
+        declared = node.get("properties") if isinstance(node, dict) else None
+        return frozenset(str(k) for k in declared) if isinstance(declared, dict) else frozenset()
+
+    return one_per_definition(
+        corpus,
+        document.path,
+        list({t.label: t for t in targets}.values()),
+        lambda t: (t.document, t.pointer),
+        lambda _: "",
+        members,
+    )
 
 
 def _parts(
@@ -1275,7 +1337,11 @@ def _unbound(corpus: Context, document: Document, fence: CodeFence, modes: Bindi
 
 
 def _name(target: SchemaTarget) -> str:
-    """A definition as prose names it: its key, or the file's name for a root."""
+    """A definition as prose names it: its key (a message's, for its payload), or the file's
+    name for a root."""
+    component = component_name(target.pointer)
+    if component is not None:
+        return component
     if target.pointer:
         return split_pointer(target.pointer)[-1]
     return posixpath.basename(target.document.path)
