@@ -185,3 +185,245 @@ def test_a_message_in_another_schema_format_binds_nothing(make_corpus: MakeCorpu
     bad = {"orderId": "o-1", "kind": "order.placed", "total": 3, "currency": "GBP"}
     root = make_corpus({"asyncapi.yaml": api, "README.md": readme(bad)})
     assert example_findings(root) == []
+
+
+# --- item 4: copies of one definition are one candidate -------------------------------------
+
+
+def job_schema(*extra: str, title: str = "Job") -> str:
+    """A job schema file with a `kind` discriminator; ``extra`` string members beside."""
+    properties: dict[str, Any] = {
+        "kind": {"const": "job"},
+        "jobId": {"type": "string"},
+        "state": {"enum": ["queued", "running", "done"]},
+        "attempts": {"type": "integer"},
+        **{name: {"type": "string"} for name in extra},
+    }
+    return json.dumps(
+        {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": title,
+            "type": "object",
+            "required": ["kind", "jobId", "state"],
+            "properties": properties,
+        },
+        indent=2,
+    )
+
+
+BROKEN_JOB = {"kind": "job", "jobId": "j-1", "state": "paused", "attempts": 1}
+
+
+def bound_to(root: Path) -> list[str]:
+    """The targets ``speclint bindings`` lists for the examples of the corpus."""
+    output = run_cli("bindings", str(root)).output
+    return [line.split("-> ")[1].split(" (by")[0] for line in output.splitlines() if "-> " in line]
+
+
+def test_frozen_versions_of_a_definition_bind_the_newest(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/v1/job.schema.json": job_schema(),
+            "schemas/v2/job.schema.json": job_schema("owner"),
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["schemas/v2/job.schema.json"]
+    [finding] = example_findings(root)
+    assert finding.related[0].path == "schemas/v2/job.schema.json"
+
+
+def test_a_versioned_page_binds_its_own_version(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/v1/job.schema.json": job_schema(),
+            "schemas/v2/job.schema.json": job_schema("owner"),
+            "docs/v1/guide.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["schemas/v1/job.schema.json"]
+
+
+def test_a_generated_copy_gives_way_to_its_source(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/job.schema.json": job_schema(),
+            "out/job.schema.json": job_schema("generatedAt"),
+            ".gitattributes": "out/** linguist-generated=true\n",
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["schemas/job.schema.json"]
+    assert len(example_findings(root)) == 1
+
+
+def test_a_vendored_copy_gives_way_to_its_source(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/job.schema.json": job_schema(),
+            "third/job.schema.json": job_schema("legacy"),
+            ".gitattributes": "third/** linguist-vendored\n",
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["schemas/job.schema.json"]
+
+
+def test_a_client_copy_gives_way_to_its_source(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/job.schema.json": job_schema("owner"),
+            "clients/python/job.schema.json": job_schema(),
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["schemas/job.schema.json"]
+    [finding] = example_findings(root)
+    assert finding.related[0].path == "schemas/job.schema.json"
+
+
+def test_a_component_copying_a_schema_file_gives_way_to_the_file(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "schemas/job.schema.json": job_schema("owner"),
+            "openapi.yaml": JOB_30,
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["schemas/job.schema.json"]
+    assert len(example_findings(root)) == 1
+
+
+def test_two_first_party_definitions_of_one_name_stay_ambiguous(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/a/job.schema.json": job_schema(),
+            "schemas/b/job.schema.json": job_schema("owner"),
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == []
+    assert "fit several definitions" in run_cli("bindings", str(root)).output
+
+
+def test_a_definition_named_in_two_versions_binds_the_newest_by_name(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = "# Jobs\n\nA `Job` object:\n\n" + fence({"state": "gone", "attempts": 1})
+    root = make_corpus(
+        {
+            "schemas/v1/job.schema.json": job_schema(),
+            "schemas/v2/job.schema.json": job_schema("owner"),
+            "README.md": page,
+        }
+    )
+    [finding] = example_findings(root)
+    assert finding.related[0].path == "schemas/v2/job.schema.json"
+    assert "definition name" in finding.message
+
+
+# --- item 9: names by case convention -------------------------------------------------------
+
+RETRY = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "RetryPolicy",
+    "type": "object",
+    "properties": {
+        "kind": {"const": "retry"},
+        "max_retries": {"type": "integer"},
+        "retryCount": {"type": "integer"},
+        "backoff": {"$ref": "#/$defs/Backoff"},
+    },
+    "$defs": {"Backoff": {"type": "object", "properties": {"initial_delay": {"type": "number"}}}},
+}
+
+
+def convention_findings(root: Path) -> list[Finding]:
+    return [f for f in example_findings(root) if f.heuristic == "example-invalid/case-convention"]
+
+
+def test_a_member_in_another_case_convention_is_reported_where_the_schema_is_open(
+    make_corpus: MakeCorpus,
+) -> None:
+    example = {"kind": "retry", "maxRetries": 3, "retry-count": 1, "backoff": {"initialDelay": 2}}
+    root = make_corpus(
+        {"schemas/retry.schema.json": json.dumps(RETRY), "README.md": readme(example)}
+    )
+    [finding] = convention_findings(root)
+    assert finding.message.startswith(
+        "example at /maxRetries: `maxRetries` is `max_retries` in another case convention"
+    )
+    assert "write `max_retries`" in finding.message
+    assert finding.severity.label == "warning"
+    assert finding.location.line == 8  # the line of `"maxRetries"` in the fence
+    notes = [r.note for r in finding.related[1:]]
+    assert notes == [
+        "`retry-count`: write `retryCount`",
+        "`initialDelay`: write `initial_delay`",  # through the `$ref`
+    ]
+    assert example_findings(root) == [finding]  # the example is otherwise valid
+
+
+def test_the_declared_spelling_is_quiet(make_corpus: MakeCorpus) -> None:
+    example = {"kind": "retry", "max_retries": 3, "retryCount": 1, "extra": True}
+    root = make_corpus(
+        {"schemas/retry.schema.json": json.dumps(RETRY), "README.md": readme(example)}
+    )
+    assert example_findings(root) == []
+
+
+def test_a_closed_object_reports_the_member_once(make_corpus: MakeCorpus) -> None:
+    closed = {**RETRY, "additionalProperties": False}
+    example = {"kind": "retry", "maxRetries": 3}
+    root = make_corpus(
+        {"schemas/retry.schema.json": json.dumps(closed), "README.md": readme(example)}
+    )
+    [finding] = example_findings(root)
+    assert "was unexpected" in finding.message
+    assert finding.heuristic != "example-invalid/case-convention"
+
+
+def test_a_map_or_a_matching_pattern_takes_any_member(make_corpus: MakeCorpus) -> None:
+    schema = {
+        **RETRY,
+        "patternProperties": {"^x-": {}},
+        "properties": {
+            **RETRY["properties"],
+            "labels": {
+                "type": "object",
+                "properties": {"team_name": {"type": "string"}},
+                "additionalProperties": {"type": "string"},
+            },
+        },
+    }
+    example = {"kind": "retry", "x-max-retries": 3, "labels": {"teamName": "a"}}
+    root = make_corpus(
+        {"schemas/retry.schema.json": json.dumps(schema), "README.md": readme(example)}
+    )
+    assert convention_findings(root) == []
+
+
+def test_an_api_documents_own_example_in_another_convention_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    api = JOB_30.replace("      additionalProperties: false\n", "").replace(
+        "    JobState:",
+        "      example: {kind: job, jobId: j-1, state: done, attempts: 1, Note: late}\n"
+        "    JobState:",
+    )
+    root = make_corpus({"openapi.yaml": api})
+    [finding] = convention_findings(root)
+    assert finding.location.pointer == "/components/schemas/Job/example/Note"
+    assert "write `note`" in finding.message
+
+
+def test_an_example_file_in_another_convention_is_reported(make_corpus: MakeCorpus) -> None:
+    example = json.dumps({"kind": "retry", "MaxRetries": 3})
+    root = make_corpus(
+        {"schemas/retry.schema.json": json.dumps(RETRY), "examples/retry.json": example}
+    )
+    [finding] = convention_findings(root)
+    assert finding.location.path == "examples/retry.json"
+    assert finding.location.pointer == "/MaxRetries"

@@ -59,6 +59,7 @@ from speclint.analyses.api_definitions import component_name, component_places, 
 from speclint.analyses.context import Context
 from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
+from speclint.analyses.spellings import declared_by_convention
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import SAMPLE_FOLDERS, DocumentKind, in_design_folder
 from speclint.parsing.prose import (
@@ -858,9 +859,19 @@ def _candidates(corpus: Context, document: Document) -> list[Definition]:
         document.path,
         found,
         lambda d: (d.target.document, d.target.pointer),
-        lambda d: _name(d.target),
+        lambda d: _copy_name(d.target),
         lambda d: d.properties,
     )
+
+
+def _copy_name(target: SchemaTarget) -> str:
+    """The name copies of one definition share: a component's or a ``$defs`` key, a schema
+    file's name without its extensions (``job.schema.json`` and the component ``Job``), in any
+    case."""
+    name = _name(target)
+    if not target.pointer:
+        name = name.split(".")[0]
+    return name.lower()
 
 
 def component_definitions(corpus: Context) -> tuple[Definition, ...]:
@@ -1149,7 +1160,7 @@ def _value_diagnosis(
         names = ", ".join(sorted({_name(d.target) for d in unique.values()})[:4])
         return None, f"its values fit several definitions ({names})"
     [definition] = unique.values()
-    covered = len(keys & definition.properties) / len(keys)
+    covered = len(declared_by_convention(keys, definition.properties)) / len(keys)
     # A constant (a discriminator) is strong evidence; an enum's value alone needs the shape too.
     constant = any(one for _, _, one in allowing)
     if covered < (0.75 if constant else 0.9) or (not constant and len(keys) < 2):
@@ -1261,7 +1272,7 @@ def _shape_diagnosis(
         )
     fits: dict[str, tuple[float, Definition]] = {}
     for definition in candidates:
-        if not keys <= definition.properties:
+        if declared_by_convention(keys, definition.properties) != keys:
             continue
         if any(
             key in data and _text(data[key]) not in allowed
