@@ -32,6 +32,9 @@ Spec prose shows payloads in fenced code blocks. A fence is *tied* to a schema, 
    ``kind``) needs three members beyond those every such object has (``metadata``, ``spec``,
    ``status``), and no definition fixing another ``kind`` or ``apiVersion`` is its (ties 6 to 8).
 
+The definitions of ties 5 to 8 are the schema files' and the OpenAPI 3 and AsyncAPI documents'
+components, copies of one definition counted once (``speclint.analyses.api_definitions``).
+
 The first three are *explicit*: the author said which schema the example follows, so a tie that names
 no corpus schema, or an example that is not JSON, is itself worth a finding. The others are
 inferences, dropped quietly when they are ambiguous. Ties 6 to 8 read the example itself, so the
@@ -848,20 +851,25 @@ def _named_schema(
 def _candidates(corpus: Context, document: Document) -> list[Definition]:
     """The definitions an example of ``document`` can be an instance of: those of its version
     line, schema files' and API components' alike, copies of one definition as one (issue 46,
-    items 1 and 4: ``speclint.analyses.api_definitions``)."""
-    found = [
-        d
-        for d in (*example_definitions(corpus), *component_definitions(corpus))
-        if corpus.versions.comparable(document.path, d.target.document.path)
-    ]
-    return one_per_definition(
-        corpus,
-        document.path,
-        found,
-        lambda d: (d.target.document, d.target.pointer),
-        lambda d: _copy_name(d.target),
-        lambda d: d.properties,
-    )
+    items 1 and 4: ``speclint.analyses.api_definitions``). Made once per version (they depend
+    on the page's version alone), not once per page and example file."""
+    key = f"candidates:{corpus.versions.of(document.path)}"
+    cached = corpus.memo.get(key)
+    if cached is None:
+        found = [
+            d
+            for d in (*example_definitions(corpus), *component_definitions(corpus))
+            if corpus.versions.comparable(document.path, d.target.document.path)
+        ]
+        cached = corpus.memo[key] = one_per_definition(
+            corpus,
+            document.path,
+            found,
+            lambda d: (d.target.document, d.target.pointer),
+            lambda d: _copy_name(d.target),
+            lambda d: d.properties,
+        )
+    return list(cast(list[Definition], cached))
 
 
 def _copy_name(target: SchemaTarget) -> str:
