@@ -814,6 +814,11 @@ def _page_findings(
             # leaves out. One that gives most of the definition's required members is meant
             # whole ("An example `AgentCard`:"), and what it lacks is its defect.
             errors = _without_required(errors)
+        if not tie.part and fence.content.lstrip().startswith('"'):
+            # Members shown without their braces (`"min_turn_silence": 160, ...`: the settings
+            # a section discusses), read as the object of those members (`fence_data`): a
+            # fragment, so what it leaves out is not its defect.
+            errors = _without_required(errors)
         # What an example stands in for is not judged: a placeholder (`<task-id>`) where a
         # value goes, a member left out of an object that elides others (`"...": "..."`).
         errors = [

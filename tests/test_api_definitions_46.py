@@ -427,3 +427,15 @@ def test_an_example_file_in_another_convention_is_reported(make_corpus: MakeCorp
     [finding] = convention_findings(root)
     assert finding.location.path == "examples/retry.json"
     assert finding.location.pointer == "/MaxRetries"
+
+
+def test_members_shown_without_braces_are_a_fragment(make_corpus: MakeCorpus) -> None:
+    # Three settings of a component shown as bare members: they bind by shape, and what the
+    # fragment leaves out (the required `kind`, `jobId`) is not its defect; a wrong type is.
+    page = '# Jobs\n\nTuning:\n\n```json\n"state": "done",\n"attempts": 2,\n"note": "x"\n```\n'
+    root = make_corpus({"openapi.yaml": JOB_30, "README.md": page})
+    assert example_findings(root) == []
+    wrong = page.replace('"attempts": 2', '"attempts": "2"')
+    root = make_corpus({"openapi.yaml": JOB_30, "README.md": wrong})
+    [finding] = example_findings(root)
+    assert '"2" is not of type "integer"' in finding.message
