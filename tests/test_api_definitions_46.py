@@ -439,3 +439,25 @@ def test_members_shown_without_braces_are_a_fragment(make_corpus: MakeCorpus) ->
     root = make_corpus({"openapi.yaml": JOB_30, "README.md": wrong})
     [finding] = example_findings(root)
     assert '"2" is not of type "integer"' in finding.message
+
+
+def test_a_page_of_an_obsolete_version_binds_no_component(make_corpus: MakeCorpus) -> None:
+    # The page documents the API as it stood: the components are what it is now.
+    bad = {**GOOD_JOB, "state": "paused"}
+    root = make_corpus({"openapi.yaml": JOB_30, "docs/obsolete/get-job-v1.md": readme(bad)})
+    assert example_findings(root) == []
+    assert bound_to(root) == []
+
+
+def test_of_identical_copies_the_source_is_the_binding(make_corpus: MakeCorpus) -> None:
+    # `spec/job.schema.json` is published unchanged as release 2's copy: one definition, and
+    # the binding names the file the maintainers edit (the unversioned one).
+    root = make_corpus(
+        {
+            "spec/job.schema.json": job_schema(),
+            "site/static/spec/2-0-0/job.schema.json": job_schema(),
+            "site/static/spec/1-0-0/job.schema.json": job_schema("legacy"),
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["spec/job.schema.json"]

@@ -39,7 +39,7 @@ from typing import Any, TypeVar
 from speclint.analyses.context import Context
 from speclint.analyses.provenance import GENERATED, UPSTREAM, VENDORED_KIND
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.kinds import RECORD_FOLDERS, DocumentKind
 from speclint.parsing.structured import escape_token, split_pointer
 from speclint.parsing.versions import UNRELEASED_KEY, order_key, whole_version
 
@@ -127,6 +127,17 @@ def component_places(corpus: Context) -> tuple[tuple[Document, str, Any, tuple[s
     return result
 
 
+# Folders of pages kept for what an API was: an obsolete version's endpoint pages, archives.
+_SUPERSEDED_FOLDERS = RECORD_FOLDERS | {"obsolete", "deprecated", "superseded", "legacy"}
+
+
+def superseded_page(path: str) -> bool:
+    """Whether a page documents what the API was (it lies in an ``obsolete/``, ``deprecated/``,
+    ``legacy/`` or archive folder): its examples show the API as it stood then, and the API
+    document's components, which are what it is now, do not bind them."""
+    return any(part.lower() in _SUPERSEDED_FOLDERS for part in path.split("/")[:-1])
+
+
 def component_name(pointer: str) -> str | None:
     """The name of the component at ``pointer`` (its key), or None for a place that is none: a
     message's payload is called by the message's key."""
@@ -149,12 +160,14 @@ def one_per_definition(
     place: Callable[[T], tuple[Document, str]],
     name: Callable[[T], str],
     members: Callable[[T], frozenset[str]],
+    identity: Callable[[T], str] = lambda _: "",
 ) -> list[T]:
     """``candidates`` (in their order) less each that is a copy of a better one (the module's
     docstring): two of one name are copies when they are one file's at two versions, or when one
     is not written by hand here (generated, vendored, upstream, a client's copy) or is an API
     component and the other a standalone schema, and they share at least half of the members of
-    the smaller. ``page``: the path of the example, whose own version comes first."""
+    the smaller; or when their ``identity`` (the definition's text) is one. ``page``: the path
+    of the example, whose own version comes first."""
     by_name: dict[str, list[int]] = {}
     for index, candidate in enumerate(candidates):
         by_name.setdefault(name(candidate), []).append(index)
@@ -163,12 +176,27 @@ def one_per_definition(
         if len(indexes) < 2:
             continue
         ranked = sorted(indexes, key=lambda i: _rank(corpus, page, place(candidates[i])))
-        kept: list[int] = []
+        # Each definition kept with the copies found of it: a copy of a copy is one too (the
+        # release 1 file of a release 2 file identical to the source).
+        kept: list[list[int]] = []
         for index in ranked:
-            if any(_copies(corpus, candidates, k, index, place, members) for k in kept):
-                dropped.add(index)
+            family = next(
+                (
+                    found
+                    for found in kept
+                    if any(
+                        identity(candidates[k]) == identity(candidates[index]) != ""
+                        or _copies(corpus, candidates, k, index, place, members)
+                        for k in found
+                    )
+                ),
+                None,
+            )
+            if family is None:
+                kept.append([index])
             else:
-                kept.append(index)
+                family.append(index)
+                dropped.add(index)
     return [c for i, c in enumerate(candidates) if i not in dropped]
 
 

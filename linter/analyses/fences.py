@@ -58,7 +58,12 @@ from urllib.parse import unquote, urldefrag
 
 from referencing.exceptions import NoSuchResource, Unresolvable
 
-from speclint.analyses.api_definitions import component_name, component_places, one_per_definition
+from speclint.analyses.api_definitions import (
+    component_name,
+    component_places,
+    one_per_definition,
+    superseded_page,
+)
 from speclint.analyses.context import Context
 from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
@@ -352,7 +357,14 @@ def _by_definition(
             document,
             [
                 target
-                for target in (*index.get(name, ()), *component_index(corpus).get(name, ()))
+                for target in (
+                    *index.get(name, ()),
+                    *(
+                        ()
+                        if superseded_page(document.path)
+                        else component_index(corpus).get(name, ())
+                    ),
+                )
                 if corpus.versions.comparable(document.path, target.document.path)
             ],
         )
@@ -853,12 +865,14 @@ def _candidates(corpus: Context, document: Document) -> list[Definition]:
     line, schema files' and API components' alike, copies of one definition as one (issue 46,
     items 1 and 4: ``speclint.analyses.api_definitions``). Made once per version (they depend
     on the page's version alone), not once per page and example file."""
-    key = f"candidates:{corpus.versions.of(document.path)}"
+    superseded = superseded_page(document.path)
+    key = f"candidates:{corpus.versions.of(document.path)}:{superseded}"
     cached = corpus.memo.get(key)
     if cached is None:
+        components = () if superseded else component_definitions(corpus)
         found = [
             d
-            for d in (*example_definitions(corpus), *component_definitions(corpus))
+            for d in (*example_definitions(corpus), *components)
             if corpus.versions.comparable(document.path, d.target.document.path)
         ]
         cached = corpus.memo[key] = one_per_definition(
@@ -868,6 +882,7 @@ def _candidates(corpus: Context, document: Document) -> list[Definition]:
             lambda d: (d.target.document, d.target.pointer),
             lambda d: _copy_name(d.target),
             lambda d: d.properties,
+            lambda d: d.digest,
         )
     return list(cast(list[Definition], cached))
 
