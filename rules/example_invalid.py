@@ -21,8 +21,9 @@ What it does
     ``own-schema`` guess nothing: they run whenever the rule runs. ``api-component``: an
     example bound by its name, values or shape to an OpenAPI 3 or AsyncAPI component (a
     ``components/schemas`` entry, a ``components/messages`` entry's ``payload``), judged in that
-    document's dialect; copies of one definition (frozen versions, generated, vendored or client
-    copies, a component copying a schema file) bind as one, their source.
+    document's dialect (a page in an ``obsolete/``, ``deprecated/`` or archive folder binds
+    none); copies of one definition (frozen versions, generated, vendored or client copies, a
+    component copying a schema file) bind as one, their source.
     ``case-convention``: a member of an example that its schema does not declare but declares in
     another case convention (``maxRetries`` where the schema says ``max_retries``,
     ``retry-count`` for ``retryCount``), reported even where the schema is open (it ignores the

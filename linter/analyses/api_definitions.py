@@ -13,6 +13,9 @@ document has them as components:
     schema format (``schemaFormat``: Avro, RAML) is not a JSON Schema and binds nothing; a
     Multi Format Schema Object of JSON Schema (3.0.0 §3.3.29) binds by its ``schema``.
 
+A page kept for what the API was (in an ``obsolete/``, ``deprecated/``, ``legacy/`` or archive
+folder) binds no component: the components are what the API is now.
+
 A component is validated in its document's dialect (``schema_objects.validator_class_of``:
 OpenAPI 3.0's Schema Object dialect, 3.1's, AsyncAPI's draft-07), its ``$ref``\\s resolved in that
 document, as the examples written inside the document are.
