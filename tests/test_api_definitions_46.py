@@ -461,3 +461,22 @@ def test_of_identical_copies_the_source_is_the_binding(make_corpus: MakeCorpus) 
         }
     )
     assert bound_to(root) == ["spec/job.schema.json"]
+
+
+def test_a_schema_file_generated_from_a_component_gives_way_under_another_name(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A build writes each operation's schema from the API document (`getJobs_get.json`): the
+    # same members as the component `Job`, another name; the component is the source.
+    generated = job_schema("note", title="getJobs_get")
+    root = make_corpus(
+        {
+            "openapi.yaml": JOB_30,
+            "static/jsonschemas/getJobs_get.json": generated,
+            ".gitattributes": "static/jsonschemas/* linguist-generated=true\n",
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["openapi.yaml#/components/schemas/Job"]
+    [finding] = example_findings(root)
+    assert finding.related[0].pointer == "/components/schemas/Job"

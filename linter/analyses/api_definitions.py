@@ -174,8 +174,37 @@ def one_per_definition(
     by_name: dict[str, list[int]] = {}
     for index, candidate in enumerate(candidates):
         by_name.setdefault(name(candidate), []).append(index)
+    dropped = _one_per_group(
+        corpus, page, candidates, list(by_name.values()), place, members, identity
+    )
+    # Copies under another name: a schema file a build writes from an API document's component
+    # (`getCardTypes_get.json` of `cardTypeCollection`), the same members (three or more) in a
+    # document written here and one that is not, or in an API document and a schema file.
+    by_members: dict[frozenset[str], list[int]] = {}
+    for index, candidate in enumerate(candidates):
+        if index not in dropped and len(members(candidate)) >= SAME_MEMBERS:
+            by_members.setdefault(members(candidate), []).append(index)
+    dropped |= _one_per_group(
+        corpus, page, candidates, list(by_members.values()), place, members, identity
+    )
+    return [c for i, c in enumerate(candidates) if i not in dropped]
+
+
+SAME_MEMBERS = 3  # members two definitions of different names share all of, to be copies
+
+
+def _one_per_group(
+    corpus: Context,
+    page: str,
+    candidates: Sequence[T],
+    groups: list[list[int]],
+    place: Callable[[T], tuple[Document, str]],
+    members: Callable[[T], frozenset[str]],
+    identity: Callable[[T], str],
+) -> set[int]:
+    """The candidates of each group that are copies of a better one of it."""
     dropped: set[int] = set()
-    for indexes in by_name.values():
+    for indexes in groups:
         if len(indexes) < 2:
             continue
         ranked = sorted(indexes, key=lambda i: _rank(corpus, page, place(candidates[i])))
@@ -200,7 +229,7 @@ def one_per_definition(
             else:
                 family.append(index)
                 dropped.add(index)
-    return [c for i, c in enumerate(candidates) if i not in dropped]
+    return dropped
 
 
 def _copies(
