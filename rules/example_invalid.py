@@ -2,13 +2,19 @@
 
 What it does
     Validates each example against its schema, in the schema's own dialect, resolving
-    ``$ref``\\s through the corpus (offline): OpenAPI media type, parameter and header examples;
-    AsyncAPI message payloads; a schema's own ``examples``/``example`` (a warning: JSON Schema
-    only recommends that they validate, Validation 2020-12 §9.5); files in an
-    ``examples``/``samples``/``conformance`` folder; and JSON/YAML fences in Markdown, tied to a
+    ``$ref``\\s through the corpus (offline): OpenAPI media type, parameter and header examples,
+    also those kept in other files (a path-item, response, request-body or parameter file; an
+    example file an ``examples`` entry names by ``$ref`` or ``externalValue``, or an ``example``
+    by ``$ref``), each judged against the schema of the place that refers to it and reported
+    where it is written, that place related; AsyncAPI message payloads; a schema's own
+    ``examples``/``example`` (a warning: JSON Schema only recommends that they validate,
+    Validation 2020-12 §9.5); files in an ``examples``/``samples``/``conformance`` folder (one
+    an API document names is judged there); and JSON/YAML fences in Markdown, tied to a
     schema by their info string (```` ```json schema=x.schema.json ````), a marker comment or
     configuration, by the paragraph above, or by what the example is (the schema it names, the
-    values it gives to members a definition fixes, the operation it sits under, its shape).
+    values it gives to members a definition fixes, the operation it sits under, its shape, or
+    an excerpt of a root document: members of the file one schema describes, or an attribute
+    section's example, judged for what it shows; ``speclint.analyses.fragments``).
     ``speclint bindings`` lists every example with what binds it, or why nothing does. OpenAPI's
     ``readOnly``/``writeOnly`` and ``allowEmptyValue`` are honoured (3.0.3 §4.7.24.1,
     §4.7.12.1). The message names the failing keyword (for a ``oneOf``, its branches and the
@@ -17,13 +23,13 @@ What it does
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
-    ``by-shape``, ``api-component``, ``case-convention``. ``in-document``, ``explicit`` and
-    ``own-schema`` guess nothing: they run whenever the rule runs. ``api-component``: an
-    example bound by its name, values or shape to an OpenAPI 3 or AsyncAPI component (a
-    ``components/schemas`` entry, a ``components/messages`` entry's ``payload``), judged in that
-    document's dialect (a page in an ``obsolete/``, ``deprecated/`` or archive folder binds
-    none); copies of one definition (frozen versions, generated, vendored or client copies, a
-    component copying a schema file) bind as one, their source.
+    ``by-shape``, ``by-fragment``, ``api-component``, ``case-convention``. ``in-document``,
+    ``explicit`` and ``own-schema`` guess nothing: they run whenever the rule runs.
+    ``api-component``: an example bound by its name, values or shape to an OpenAPI 3 or AsyncAPI
+    component (a ``components/schemas`` entry, a ``components/messages`` entry's ``payload``),
+    judged in that document's dialect (a page in an ``obsolete/``, ``deprecated/`` or archive
+    folder binds none); copies of one definition (frozen versions, generated, vendored or client
+    copies, a component copying a schema file) bind as one, their source.
     ``case-convention``: a member of an example that its schema does not declare but declares in
     another case convention (``maxRetries`` where the schema says ``max_retries``,
     ``retry-count`` for ``retryCount``), reported even where the schema is open (it ignores the
@@ -66,7 +72,8 @@ Options
     ``adjacent`` (default ``true``): tie fences by the paragraph above them. ``by-value`` (default
     ``true``), ``by-shape`` (default ``true``; a warning), ``by-operation`` (default ``true``):
     bind the other examples by their values, their shape, the operation they sit under (and a
-    JSON-RPC response by its request); ``false`` turns one off.
+    JSON-RPC response by its request); ``false`` turns one off (``by-shape`` also turns off
+    the binding of root-document excerpts).
 
 Limitations
     Partial examples (a fragment, one "trimmed for brevity", a sketch), placeholders, elisions
@@ -75,7 +82,9 @@ Limitations
     the tests', each named after it (``grep -l example-invalid tests/``). A schema whose
     references do not resolve is skipped (``unresolved-ref``); a missing member its schema's
     ``required`` misspells is ``required-undeclared``'s finding, and this rule's when the run
-    does not run that one.
+    does not run that one. An example reference of an API document that is a URL, leads out of
+    the root or names nothing the repository holds is not followed: the run's summary says so
+    ("not checked"), never a finding.
 """
 
 from __future__ import annotations
@@ -95,6 +104,12 @@ from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.api_definitions import component_name
+from speclint.analyses.api_examples import (
+    ApiExample,
+    Unfollowed,
+    api_examples,
+    referenced_example_files,
+)
 from speclint.analyses.charts import chart_defaults, gives, merged_values
 from speclint.analyses.context import Context
 from speclint.analyses.declarations import REPORTED_BY
@@ -112,6 +127,7 @@ from speclint.analyses.fences import (
     fence_data,
     fence_ties,
 )
+from speclint.analyses.fragments import BY_FRAGMENT
 from speclint.analyses.references import file_uri
 from speclint.analyses.schema_objects import schema_holders, schema_objects, validator_class_of
 from speclint.analyses.spellings import Slip, slips
@@ -158,6 +174,7 @@ HEURISTICS = tuple(
         "by-value",
         "by-operation",
         "by-shape",
+        "by-fragment",
         "api-component",
         "case-convention",
     )
@@ -174,6 +191,7 @@ _BY_TIE = {
     BY_VALUE: "by-value",
     BY_OPERATION: "by-operation",
     BY_SHAPE: "by-shape",
+    BY_FRAGMENT: "by-fragment",
 }
 
 
@@ -214,7 +232,12 @@ def units(corpus: Context) -> list[Document]:
         )
         if not (document.kind is DocumentKind.SCHEMA and document.path in corpus.derived)
     ]
-    files = [d for d in corpus.of_kind(DocumentKind.DATA) if example_file(d)]
+    # An example file an API document names is judged there, against the schema of the place
+    # that names it: not bound again by what it is.
+    referenced = referenced_example_files(corpus)
+    files = [
+        d for d in corpus.of_kind(DocumentKind.DATA) if example_file(d) and d.path not in referenced
+    ]
     return [*documents, *files, *corpus.of_kind(DocumentKind.MARKDOWN)]
 
 
@@ -240,9 +263,16 @@ def combine(
 ) -> Iterator[Finding]:
     """The documents' findings, the configured ties that match nothing, the pages' findings."""
     pages = [path for path in results if corpus.documents[path].kind is DocumentKind.MARKDOWN]
+    # A path-item or example file two API documents share is judged from each: one finding.
+    seen: set[tuple[str, int, int, str | None, str]] = set()
     for path, found in results.items():
         if path not in pages:
-            yield from found
+            for finding in found:
+                where = finding.location
+                said = (where.path, where.line, where.column, finding.key, finding.message)
+                if said not in seen:
+                    seen.add(said)
+                    yield finding
     configured = {str(k): str(v) for k, v in dict(options.get("fences", {})).items()}
     yield from _unmatched_configuration(corpus, configured)
     for path in pages:
@@ -351,8 +381,109 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
             if others
             else (),
         )
+    if document.kind is DocumentKind.OPENAPI:
+        kept_apart, apart_nulls = _kept_apart_findings(corpus, document, oas30)
+        yield from kept_apart
+        nulls += [place for place, _ in apart_nulls]
+        in_enums += sum(in_enum for _, in_enum in apart_nulls)
     if nulls:
         yield _null_examples(nulls, in_enums)
+
+
+# What was not followed to an example kept apart, by why (``speclint.run.coverage.KINDS``).
+_UNFOLLOWED = {
+    "remote": ("remote-example", "a remote example, not fetched (speclint never fetches)"),
+    "outside": ("example-outside-root", "leads out of the root, not followed"),
+    "missing": ("example-not-found", "names no JSON or YAML file or object the repository holds"),
+}
+
+
+def _kept_apart_findings(
+    corpus: Context, document: Document, oas30: bool
+) -> tuple[list[Finding], list[tuple[Location, bool]]]:
+    """The examples of an OpenAPI document kept in other files (``speclint.analyses.api_examples``:
+    path-item, response and parameter files, example files named by ``$ref`` or
+    ``externalValue``), each judged as an inline one is, against the schema of the place that
+    refers to it, and reported where it is written, that place related; an example failing two
+    places alike is one finding. The references not followed are notes (coverage). Also the
+    places where an OpenAPI 3.0 example gives a ``null`` its schema refuses (and whether only a
+    ``nullable`` schema's ``enum`` does), for the document's one note of them."""
+    examples, unfollowed = api_examples(corpus, document)
+    dialect = validator_class_of(document)
+    if oas30:
+        dialect = _every_required(dialect)
+    nulls: list[tuple[Location, bool]] = []
+    failed: dict[tuple[str, str, str], list[tuple[ApiExample, list[ValidationError]]]] = {}
+    for example in examples:
+        if _empty_allowed(example.holder_node, example.value):
+            continue
+        uri = f"{file_uri(example.holder.path)}#{example.schema_at}"
+        validator = corpus.references.validator(dialect, uri)
+        depth = _serialised_depth_of(example.holder_node, example.place)
+        errors = _answerable(validator, example.value, depth, "")
+        errors = _without_typos(corpus, errors)
+        errors = _outside_direction(corpus, document, join_pointer(example.place, "schema"), errors)
+        errors = [e for e in errors if explain(e).instance not in ELISIONS]
+        if oas30:
+            kept = [e for e in errors if explain(e).instance is not None]
+            if len(kept) < len(errors):
+                in_enum = all(_enum_of_nullable(explain(e)) for e in errors if e not in kept)
+                nulls.append((example.file.location(example.pointer), in_enum))
+            errors = kept
+        if errors:
+            cause = (example.file.path, example.pointer, _describe(errors))
+            failed.setdefault(cause, []).append((example, errors))
+    found = [_kept_apart_finding(group) for group in failed.values()]
+    found += [_unfollowed_note(item) for item in unfollowed]
+    return found, nulls
+
+
+def _kept_apart_finding(group: list[tuple[ApiExample, list[ValidationError]]]) -> Finding:
+    """One example kept apart that fails the schema of each place in ``group`` alike."""
+    (example, errors), others = group[0], group[1:]
+    failure = _describe(errors)
+    holder = f"{example.holder.path}#{example.schema_at}"
+    fix = "fix the example, or the schema if the example shows what the API really does"
+    places = "the places that refer to it" if others else "the place that refers to it"
+    related: list[Location] = []
+    for one, _ in group:
+        related.append(one.holder.location(one.schema_at, note="the schema it fails"))
+        related.extend(one.referrals)
+    related += [
+        example.file.location(
+            error_pointer(explain(e)),
+            note=f"also at {error_pointer(explain(e)) or '/'}: {short_message(explain(e))}",
+        )
+        for e in errors[1:RELATED_ERRORS]
+    ]
+    return Finding(
+        ID,
+        SEVERITY,
+        within(
+            f"{failure}; it fails the schema of {places} (`{holder}`): {fix}",
+            f"{failure}; it fails the schema of {places} (a related location): {fix}",
+            f"{failure}: {fix}",
+            f"{failure}: fix the example, or the schema",
+            failure,
+        ),
+        example.file.location(example.pointer),
+        related=tuple(dict.fromkeys(related)),
+        key=f"{example.pointer}@{holder}",
+        heuristic=IN_DOCUMENT,
+    )
+
+
+def _unfollowed_note(item: Unfollowed) -> Finding:
+    """A note (coverage, not a finding) that an example reference was not followed."""
+    kind, why = _UNFOLLOWED[item.why]
+    return Finding(
+        ID,
+        Severity.INFO,
+        f"`{item.written}`: {why}; the example it names is not checked",
+        item.location,
+        key=f"{item.location.pointer}:{kind}",
+        coverage=kind,
+    )
 
 
 def _file_findings(
@@ -832,6 +963,11 @@ def _page_findings(
                 e
                 for e in _without_required(root)
                 if e.validator not in ("dependentRequired", "minProperties")
+                # An excerpt of a root document shows only members its root declares (what
+                # binds it); `unevaluatedProperties` fails there only because the `oneOf`
+                # branch declaring them wants members it leaves out, and a failed branch
+                # evaluates nothing (JSON Schema 2020-12 Core §11.3).
+                and not (tie.how == BY_FRAGMENT and e.validator == "unevaluatedProperties")
             ]
         if tie.how in BY_EXAMPLE:
             if surroundings.counter_example(fence):
@@ -1098,6 +1234,7 @@ def _every_required(dialect: Any) -> Any:
     return validators.extend(dialect, {"required": Draft4Validator.VALIDATORS["required"]})
 
 
+_ALTERNATIVES = ("oneOf", "anyOf")
 # Where an OpenAPI document's example travels: what a client sends, or what the server answers.
 _REQUEST = re.compile(r"/(?:requestBody|parameters)/|^/components/(?:requestBodies|parameters)/")
 _RESPONSE = re.compile(r"/responses/|^/components/(?:responses|headers)/")
@@ -1131,11 +1268,19 @@ def _outside_direction(
         keywords = ("readOnly", "writeOnly")
     else:
         return errors
-    if not any(e.validator == "required" for e in errors):
+    if not any(e.validator in ("required", *_ALTERNATIVES) for e in errors):
         return errors
     index = corpus.schemas
 
     def marked(error: ValidationError) -> bool:
+        if error.validator in _ALTERNATIVES:
+            # A `oneOf`/`anyOf` whose example fits a branch but for the members its direction
+            # leaves out (a request body that omits the `readOnly` members every branch's
+            # base requires) is satisfied by that branch.
+            branches: dict[Any, list[ValidationError]] = {}
+            for inner in error.context or []:
+                branches.setdefault(inner.relative_schema_path[0], []).append(inner)
+            return any(all(marked(e) for e in branch) for branch in branches.values())
         if error.validator != "required" or not isinstance(error.validator_value, list):
             return False
         named = [
@@ -1357,7 +1502,12 @@ def _serialised_depth(document: Document, schema_pointer: str) -> int | None:
     holder_pointer, _, last = schema_pointer.rpartition("/")
     if last != "schema":
         return None
-    holder = resolve_pointer(document.data, holder_pointer)
+    return _serialised_depth_of(resolve_pointer(document.data, holder_pointer), holder_pointer)
+
+
+def _serialised_depth_of(holder: Any, holder_pointer: str) -> int | None:
+    """:func:`_serialised_depth` of the holder ``holder`` at ``holder_pointer`` (of the API
+    document, as its bundle reads)."""
     if isinstance(holder, dict) and ("in" in holder or "/headers/" in holder_pointer + "/"):
         return 0
     media = holder_pointer.rpartition("/")[2].replace("~1", "/").replace("~0", "~")

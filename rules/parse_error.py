@@ -1,52 +1,27 @@
 """A JSON, YAML or Markdown file that cannot be read or parsed.
 
 What it does
-    Reports every corpus file that is not well-formed: a JSON syntax error, a YAML error, bytes that
-    are not UTF-8, a binary file with a ``.json`` name, nesting deeper than 256 levels, or a YAML
-    alias expansion past two million nodes. The finding points at the line and column where
-    parsing stopped.
+    Reports every corpus file that is not well-formed (a JSON or YAML syntax error, bytes that
+    are not UTF-8, a binary file with a ``.json`` name, nesting past 256 levels, a YAML alias
+    expansion past two million nodes) at the line and column where parsing stopped, and every
+    file speclint will not read because reading it is unsafe or impossible (a symlink out of the
+    root or to itself, a FIFO, socket or device, a file over 25 MB, a name that is not UTF-8).
+    A file in a design record's or a proposal's folder (``rfcs/``, ``adr/``) is reported at
+    info: a draft.
 
-    A YAML file of several documents (``---`` between them) is reported only when one of
-    them is a spec document (an ``openapi``, ``asyncapi``, ``swagger``, ``$schema`` or ``$id``
-    key at the top level, or a ``yaml-language-server`` modeline): API tools read only the
-    first. A stream of data documents (a Kubernetes manifest) is normal YAML, not a defect;
-    speclint does not check it further.
+    Not reported, and counted in the run's summary instead (``speclint files`` lists each):
 
-    A template is not a document and is not parsed as one: a file in a Helm chart's
-    ``templates/``, under a cookiecutter folder (``{{cookiecutter.slug}}/``), named
-    ``*.j2.yaml``, or whose text has Go-template or Jinja syntax (``{{ ... }}``, ``{% ... %}``)
-    where YAML or JSON syntax goes (``${PORT}`` outside a JSON string). ``speclint files``
-    lists it as ``template`` and the summary counts it ("2 templates not read"). A real error
-    in any other file, and in a file whose template syntax sits inside its strings, is reported.
+    - a YAML stream of data documents (a Kubernetes manifest, a catalog of resources): only a
+      stream holding a spec document (an ``openapi``, ``asyncapi``, ``swagger``, ``$schema`` or
+      ``$id`` key, or a ``yaml-language-server`` modeline) is, as API tools read only the first;
+    - a template (a Helm chart's ``templates/``, a cookiecutter folder, ``*.j2.yaml``, template
+      syntax where YAML or JSON syntax goes): "2 templates not read";
+    - an empty file: "1 empty file not read";
+    - a ``.json`` file a page shows as an example (a fence's whole text, an included file, an
+      examples folder the pages say has comments), read as that fence would be;
+    - a ``.json`` file that fails only at its ``...`` elisions: "1 JSON sketch not read".
 
-    An empty file (zero bytes, or only whitespace: a tool's state file committed empty) holds
-    no document, so none that is broken: it is not reported, and the summary and ``speclint
-    files`` count it ("1 empty file not read"). A file with content that does not parse is.
-
-    It also reports the files speclint will not read, because reading them is unsafe or
-    impossible: a symlink that leaves the corpus root or points back at itself, a FIFO, socket
-    or device with a schema's name (opening a FIFO would wait forever), a file over 25 MB, and a
-    file whose name is not UTF-8 (it could appear in no report, URI or ``$ref``; the finding
-    shows its bytes as ``\\xff`` escapes).
-
-    A stream whose every document is a resource with its own ``apiVersion`` and ``kind`` (a
-    Backstage ``catalog-info.yaml`` of several entities, each with its own modeline) is data
-    too. A ``.json`` file under YAML front matter (``---`` lines: a Jekyll site's source) is read
-    after it, as the site serves it. A file in a design record's or a proposal's folder
-    (``rfcs/``, ``adr/``) is reported at info: a draft, as its fences are to fence-invalid.
-
-    A ``.json`` file that a page shows as an example (its whole text is the body of a page's
-    fence, or a page includes it: ``{literalinclude}``), or that has comment lines in an
-    ``examples`` folder of a repository whose pages say its examples carry comments, is read as
-    that fence would be (fence-invalid's allowances: comments and elisions are notes, several
-    values are a stream); when that reads it, it is not reported and the run says it was not
-    read as data ("1 example file read as the page showing it reads it").
-
-    A ``.json`` file that fails only where it leaves members out with ``...`` (the source of an
-    illustration, ``"id": "a", ... "items": [...]``) and parses once its elisions are read as
-    such is a sketch, not data: it is not reported, and the run says it did not read it
-    ("1 JSON sketch not read"). Only elisions are excused there: a JSON file is data far more
-    often than a fence is, and any other fault in it is reported.
+    A ``.json`` file under YAML front matter (a Jekyll site's source) is read after it.
 
 Why is this bad?
     A file that does not parse is invisible to every other check, and to every tool downstream

@@ -53,12 +53,13 @@ def schema(**body: Any) -> str:
     return json.dumps({"$schema": DIALECT, **body}, indent=2) + "\n"
 
 
-def openapi_30(title: str, schemas: dict[str, Any], paths: Any = None) -> str:
-    """An OpenAPI 3.0 document (version "1.0") holding ``schemas`` as its component schemas."""
+def openapi_30(title: str, schemas: dict[str, Any], paths: Any = None, version: str = "1.0") -> str:
+    """An OpenAPI 3.0 document (``info.version`` ``version``) holding ``schemas`` as its
+    component schemas."""
     return textwrap.dedent(
         f"""\
         openapi: 3.0.3
-        info: {{title: {json.dumps(title)}, version: "1.0"}}
+        info: {{title: {json.dumps(title)}, version: {json.dumps(version)}}}
         paths: {json.dumps(paths or {})}
         components:
           schemas: {json.dumps(schemas)}

@@ -468,3 +468,32 @@ def test_the_build_commands_lines_are_read_once_a_run_for_every_reader(
         assert downloads.build_inputs(corpus)
         assert downloads.bundled_outputs(corpus)
     assert sorted(walked) == [False, True]
+
+
+@pytest.mark.parametrize(
+    ("caller", "line"),
+    [
+        # a variable set before the script, read from the script's own word (not the first word)
+        ("gen/generate_all.sh", "SPEC_VERSION=2 ./generate.sh api/kennel.json yaml ../site/out"),
+        # a CI step: run in the repository's root, the script named through `bash`
+        (
+            ".github/workflows/site.yml",
+            "      - run: bash gen/generate.sh gen/api/kennel.json yaml site/out",
+        ),
+    ],
+    ids=["variable-before-the-script", "workflow-step-through-bash"],
+)
+def test_a_script_called_after_what_precedes_its_name_is_read_with_its_arguments(
+    make_corpus: MakeCorpus, caller: str, line: str
+) -> None:
+    root = make_corpus(
+        {
+            caller: f"{line}\n",
+            "gen/generate.sh": GENERATE,
+            "gen/api/kennel.json": json.dumps({"openapi": "3.0.3", "paths": {}}),
+            "site/out/kennel.yaml": KENNEL,
+        }
+    )
+    made = Context.load(root).provenance
+    assert made["site/out/kennel.yaml"].kind == GENERATED
+    assert "gen/generate.sh:8" in made["site/out/kennel.yaml"].evidence

@@ -12,28 +12,15 @@ Each fixture is written here, in our own words.
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from conftest import openapi_30, schema
 from conftest import run_rule as run
-from conftest import schema
 from speclint.common.findings import Finding
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
-
-
-def _api(title: str, version: str, schemas: dict[str, Any], paths: Any = None) -> str:
-    return textwrap.dedent(
-        f"""\
-        openapi: 3.0.3
-        info: {{title: {json.dumps(title)}, version: {json.dumps(version)}}}
-        paths: {json.dumps(paths or {})}
-        components:
-          schemas: {json.dumps(schemas)}
-        """
-    )
 
 
 # --- class 1: one drift across N files is one finding ------------------------------------------
@@ -95,7 +82,7 @@ def _body_api(body: dict[str, Any]) -> str:
             }
         }
     }
-    return _api("Notices", "1.0.0", {}, paths)
+    return openapi_30("Notices", {}, paths, version="1.0.0")
 
 
 def test_an_inline_body_sharing_some_key_names_is_not_a_copy(make_corpus: MakeCorpus) -> None:
@@ -163,14 +150,14 @@ def _shelf(area: str, link: str, titled: bool = True) -> dict[str, Any]:
 
 def _bundle(version: str, titled: bool = True) -> str:
     stale_area = {**_AREA, "properties": {**_AREA["properties"], "frame": {"enum": ["plain"]}}}
-    return _api(
+    return openapi_30(
         "Shelf building blocks",
-        version,
         {
             "shelf": _shelf("#/components/schemas/area", "#/components/schemas/link", titled),
             "area": stale_area,
             "link": _LINK,
         },
+        version=version,
     )
 
 
@@ -214,15 +201,15 @@ _EXTENSION = {
 
 
 def _extension_blocks(base_ref: str) -> str:
-    return _api(
+    return openapi_30(
         "Frame extension building blocks",
-        "1.0.0",
         {
             "shelf": {
                 "allOf": [{"$ref": base_ref}, {"$ref": "#/components/schemas/frameExtension"}]
             },
             "frameExtension": _EXTENSION,
         },
+        version="1.0.0",
     )
 
 

@@ -163,6 +163,8 @@ def test_a_finding_that_names_a_file_the_mirror_lacks_is_not_sampled() -> None:
     assert [h.fingerprint for _, h in check.sample([found], [], 5, 0)["broken-link"]] == ["f2"]
     found.absent = []
     assert len(check.sample([found], [], 5, 0)["broken-link"]) == 2
+    found.absent = ["docs/ard.pdf", "gone"]  # a tail of a named file, a stem: neither named
+    assert len(check.sample([found], [], 5, 0)["broken-link"]) == 2
     stored = check.Result.from_json({**result("o/a").to_json(), "absent": ["x.bin"]})
     assert stored.absent == ["x.bin"]
     older = result("o/a").to_json()

@@ -378,7 +378,12 @@ def mirror_gaps(repo: Repo, mirrors: Path, tree: Path) -> list[str]:
 def names_absent(hit: Hit, absent: Iterable[str]) -> bool:
     """Whether ``hit`` names a file the extraction lacks (by its name: a link or `$ref` writes it
     relative to the page), so a reader would judge the extraction, not speclint."""
-    return any(path == hit.path or path.rpartition("/")[2] in hit.message for path in absent)
+    for path in absent:
+        name = re.escape(path.rpartition("/")[2])
+        # the whole name, not a tail of another one (`a.pdf` is not named by `data.pdf`)
+        if path == hit.path or re.search(rf"(?<![\w.-]){name}(?![\w-]|\.\w)", hit.message):
+            return True
+    return False
 
 
 def run_speclint(repo: Repo, tree: Path, scratch: Path, time_limit: int) -> Result:

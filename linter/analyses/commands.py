@@ -90,6 +90,7 @@ def _read(corpus: Corpus) -> tuple[CommandFile, ...]:
     return tuple(found)
 
 
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash"})
 CALLS_READ = 64  # script calls with arguments read, at most (each reads the callee once more)
 
 
@@ -103,16 +104,32 @@ def _calls(corpus: Corpus, files: list[CommandFile]) -> list[CommandFile]:
         for _, line in joined(caller.lines):
             for words in split_line(line, PIPELINES):
                 command = command_words(words)
-                if len(command) < 2 or not words[0].endswith(SHELL_SCRIPTS):
+                # The script as written, folder and all: what precedes the command (`- run:`,
+                # `VAR=x`, a launcher) is dropped by command_words, which keeps its word count.
+                at = len(words) - len(command)
+                if command and command[0] in _SHELLS and len(command) > 1:
+                    at += 1  # `bash ./gen.sh a b`: the shell runs the script
+                script = words[at] if command else ""
+                arguments = words[at + 1 :]
+                if not arguments or not script.endswith(SHELL_SCRIPTS):
                     continue
-                if words[0].startswith(("/", "~", "$")):
+                if script.startswith(("/", "~", "$", "-")):
                     continue
                 if len(found) >= CALLS_READ:
                     return found  # the limit reached: no line after it is split to be skipped
-                callee = posixpath.normpath(posixpath.join(caller.folder, words[0]))
-                if callee not in texts or callee == caller.path:
+                # Read from the caller's folder, then the root: a CI workflow's steps run in
+                # the repository's root, not in `.github/workflows`.
+                callee = next(
+                    (
+                        path
+                        for start in dict.fromkeys((caller.folder, ""))
+                        if (path := posixpath.normpath(posixpath.join(start, script))) in texts
+                    ),
+                    "",
+                )
+                if not callee or callee == caller.path:
                     continue
-                lines = expanded(callee, texts[callee].splitlines(), words[1:])
+                lines = expanded(callee, texts[callee].splitlines(), arguments)
                 found.append(CommandFile(callee, texts[callee], tuple(lines), True))
     return found
 

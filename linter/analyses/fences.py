@@ -30,7 +30,11 @@ Spec prose shows payloads in fenced code blocks. A fence is *tied* to a schema, 
    or more), or one fits clearly better than any other; a missing required member does not stop
    the binding (it is the defect to report). A Kubernetes-style object (``apiVersion`` and
    ``kind``) needs three members beyond those every such object has (``metadata``, ``spec``,
-   ``status``), and no definition fixing another ``kind`` or ``apiVersion`` is its (ties 6 to 8).
+   ``status``), and no definition fixing another ``kind`` or ``apiVersion`` is its (ties 6 to 8);
+9. as an excerpt of a root document: its top-level members are members of the root of a schema
+   that describes a whole file (``pipelines: {build: {...}}``), or it sits under a heading that
+   names a root member (``## `init_steps```): a partial document of that root, or that
+   member's value (``speclint.analyses.fragments``).
 
 The definitions of ties 5 to 8 are the schema files' and the OpenAPI 3 and AsyncAPI documents'
 components, copies of one definition counted once (``speclint.analyses.api_definitions``).
@@ -65,6 +69,7 @@ from speclint.analyses.api_definitions import (
     superseded_page,
 )
 from speclint.analyses.context import Context
+from speclint.analyses.fragments import BY_FRAGMENT, Fragment, root_fragment
 from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
 from speclint.analyses.spellings import declared_by_convention
@@ -97,9 +102,11 @@ _MARKER = re.compile(r"<!--\s*([\w-]+)\s*:\s*(\S+?)\s*-->")
 BY_VALUE = "example value"
 BY_SHAPE = "example shape"
 BY_OPERATION = "example operation"
-INFERRED = frozenset({"adjacent text", "definition name", BY_VALUE, BY_SHAPE, BY_OPERATION})
-# The ties by what the example is (6 to 8).
-BY_EXAMPLE = frozenset({BY_VALUE, BY_SHAPE, BY_OPERATION})
+INFERRED = frozenset(
+    {"adjacent text", "definition name", BY_VALUE, BY_SHAPE, BY_OPERATION, BY_FRAGMENT}
+)
+# The ties by what the example is (6 to 8, and a fragment of a root document: tie 9).
+BY_EXAMPLE = frozenset({BY_VALUE, BY_SHAPE, BY_OPERATION, BY_FRAGMENT})
 # The ties by text that names a schema: what they bind is often one block of a larger document,
 # so what the example leaves out (``required``) is not judged.
 BY_TEXT = frozenset({"adjacent text", "definition name"})
@@ -153,7 +160,7 @@ class FenceTie:
         `method: "message/send"`"."""
         if self.how == BY_VALUE:
             return f"its {self.evidence}"
-        if self.how == BY_SHAPE:
+        if self.how in (BY_SHAPE, BY_FRAGMENT):
             return f"its members ({self.evidence})"
         if self.how == BY_OPERATION:
             return f"its place ({self.evidence})"
@@ -674,6 +681,9 @@ def _by_example(
     except ParseFailure:
         return  # a sketch, or a fragment with elisions: nothing concrete to bind
     if not isinstance(data, dict) or not data:
+        fragment = _fragment_tie(corpus, document, fence, data) if modes.shape else None
+        if fragment is not None:
+            yield fragment
         return
     section = fence.heading.line if fence.heading is not None else 0
     if isinstance(data.get("method"), str):
@@ -702,6 +712,10 @@ def _by_example(
             yield placed
             return
     if modes.shape:
+        fragment = _fragment_tie(corpus, document, fence, data)
+        if fragment is not None:
+            yield fragment
+            return
         shaped, _ = _shape_diagnosis(candidates, data, keys)
         if shaped is not None:
             evidence = f"only `{_name(shaped.target)}` declares every one of them"
@@ -723,6 +737,28 @@ def _by_example(
             yield FenceTie(
                 fence, BY_SHAPE, target.label, target, fence.line, evidence, fragment=True
             )
+
+
+def _fragment_tie(
+    corpus: Context, document: Document, fence: CodeFence, data: Any
+) -> FenceTie | None:
+    """Tie 9: the example is part of a root document, or an attribute's value
+    (``speclint.analyses.fragments``)."""
+    found: Fragment | None = None
+    if isinstance(data, (dict, list)) and data:
+        found, _ = root_fragment(corpus, document, fence, data)
+    if found is None:
+        return None
+    target = SchemaTarget(found.document, found.pointer)
+    return FenceTie(
+        fence,
+        BY_FRAGMENT,
+        target.label,
+        target,
+        found.line,
+        found.evidence,
+        fragment=not found.whole,
+    )
 
 
 def _by_member(
@@ -1354,8 +1390,9 @@ def _unbound(corpus: Context, document: Document, fence: CodeFence, modes: Bindi
         data = fence_data(fence, lenient=True).data
     except ParseFailure as failure:
         return f"not parsed ({failure.message}): a sketch"
+    fragment = root_fragment(corpus, document, fence, data)[1] if modes.shape else ""
     if not isinstance(data, dict) or not data:
-        return "not an object"
+        return "; ".join(["not an object", *([fragment] if fragment else [])])
     candidates = _candidates(corpus, document)
     if not candidates and not modes.operation:
         return "no schema definition of this page's version line"
@@ -1367,6 +1404,7 @@ def _unbound(corpus: Context, document: Document, fence: CodeFence, modes: Bindi
         reasons.append("no operation named above it, nor a request it answers, binds it")
     if modes.shape:
         reasons.append(_shape_diagnosis(candidates, data, keys)[1])
+    reasons.append(fragment)
     return "; ".join(r for r in reasons if r)
 
 

@@ -83,8 +83,9 @@ class _Lookup:
         named = str(document.schema)
         reference, fragment = urldefrag(named)
         configured = "[instances]" in document.reason
+        absolute = bool(urlsplit(reference).scheme)  # a URL, not a path
         path: str | None = None
-        if urlsplit(reference).scheme:
+        if absolute:
             mapped = map_remote(corpus.config.ref_map, named)
             uri = mapped if mapped is not None else reference
             path = self.references.path_for(uri)
@@ -106,7 +107,7 @@ class _Lookup:
                 # from where it runs, so that schema is meant. Not a modeline: the YAML language
                 # server reads it from the file's folder, and an editor would not find the schema.
                 path = from_root
-        if path is None and urlsplit(reference).scheme:
+        if path is None and absolute:
             # A GitHub raw URL of a file this repository holds (`.../master/schemas/x.json`):
             # the repository's own schema, judged as this revision has it (never fetched).
             path = held_at_raw_url(corpus.documents, reference)
@@ -115,7 +116,7 @@ class _Lookup:
             return Schema(schema_document, fragment)
         if schema_document is not None:
             return NotChecked(Unchecked.UNREADABLE, named, schema_document.path)
-        remote = bool(urlsplit(reference).scheme) and path is None
+        remote = absolute and path is None
         held = held_at_raw_url(corpus.tree, reference) if remote else None
         if held is not None:
             # The repository holds it, in a folder discovery leaves out (a test fixture folder).

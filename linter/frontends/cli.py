@@ -1246,12 +1246,14 @@ def show_bindings(path: Path, show_all: bool) -> None:
     say(f"speclint: {bound} binding(s); {unbound} prose set(s) bound to nothing")
     _show_example_bindings(corpus, covered)
     _show_proto_bindings(corpus, covered)
+    _show_route_bindings(corpus, covered)
 
 
 def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:
     """Every example fence of the prose, with the definition it is bound to and the evidence,
     or why it is not bound (issue 28), read with example-invalid's configured options."""
     # Deferred: startup (module docstring).
+    from speclint.analyses.api_examples import referenced_example_files
     from speclint.analyses.fences import (
         Binding,
         example_bindings,
@@ -1276,8 +1278,22 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
                 part = f" at {tie.part}" if tie.part else ""
                 evidence = tie.evidence or f"`{tie.named}`"
                 say(f"    -> {target}{part} (by {tie.how}: {evidence})")
+    referenced = referenced_example_files(corpus)
+    for path, examples in sorted(referenced.items()):
+        if not covered(path):
+            continue
+        say(f"{path} example file")
+        for named in examples:
+            bound += 1
+            via = named.referrals[0]
+            say(
+                f"    -> {named.holder.path}#{named.schema_at} (by reference: {via.note} at "
+                f"{via.path} line {via.line})"
+            )
     for document in corpus.of_kind(DocumentKind.DATA):
         if not (covered(document.path) and example_file(document)):
+            continue
+        if document.path in referenced:
             continue
         found = example_file_binding(corpus, document, binding)
         say(f"{document.path} example file")
@@ -1309,6 +1325,35 @@ def _show_proto_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
     # a corpus with method tables and no proto: its tables' bindings are no proto's
     what = "proto" if corpus_protos(corpus).read() else "method-table"
     say(f"speclint: {bound} {what} binding(s); {unbound} pair(s) not bound or not compared")
+
+
+def _show_route_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:
+    """The routes the prose names (issue 46, item 7), each with the operation it names, or why
+    it is not held to one."""
+    # Deferred: startup (module docstring).
+    from speclint.analyses.routes import held_pages, page_checks
+
+    bound = unbound = 0
+    for page, mentions in held_pages(corpus):
+        if not covered(page):
+            continue
+        for check in page_checks(corpus, page, mentions):
+            mention = check.mention
+            say(f"{page}:{mention.line} {mention.form} route `{mention.label}`")
+            if check.operations:
+                bound += 1
+                first = check.operations[0]
+                others = len({op.document.path for op in check.operations}) - 1
+                also = f" (and {others} other document(s))" if others else ""
+                say(f"    -> `{first.label}` of {first.document.path}{also}")
+            elif check.why:
+                unbound += 1
+                say(f"    (not checked: {check.why})")
+            else:
+                unbound += 1
+                near = f"; nearest `{check.near.label}`" if check.near is not None else ""
+                say(f"    (no operation of {check.document}{near})")
+    say(f"speclint: {bound} route binding(s); {unbound} route(s) bound to no operation")
 
 
 def entry() -> None:

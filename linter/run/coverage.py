@@ -48,6 +48,18 @@ KINDS: dict[str, tuple[str, str]] = {
         "remote reference not followed",
         "remote references not followed",
     ),
+    "remote-example": (
+        "remote example (`externalValue` or `$ref` in an API document) not fetched",
+        "remote examples (`externalValue` or `$ref` in API documents) not fetched",
+    ),
+    "example-outside-root": (
+        "example reference of an API document leading out of the root, not followed",
+        "example references of API documents leading out of the root, not followed",
+    ),
+    "example-not-found": (
+        "example reference of an API document to nothing the repository holds, not checked",
+        "example references of API documents to nothing the repository holds, not checked",
+    ),
     "remote-schema": (
         "instance naming a remote schema not validated",
         "instances naming a remote schema not validated",

@@ -1,0 +1,586 @@
+"""The routes a page's prose names, bound to the operations of its API document (issue 46,
+item 7).
+
+A page names routes in code spans, bullet lists of endpoints, link texts, tables, the request
+lines of HTTP fences, ``curl`` commands and sequence diagrams (``speclint.parsing.routes`` reads
+them). Each is an operation's method and templated path, written as a client sends it:
+concrete values stand for a path's variables (``/jobs/job-42`` is ``/jobs/{jobId}``), the query
+is no part of the path, the server's base path may be written before it or left out (OpenAPI
+3.1 §4.8.8: a path is relative to a Server Object's URL), and a full URL's host is the server's.
+
+A page's routes are held to an API document only once the page is bound to it: of the routes
+the page names with a method (each once), at least two, and half, are operations of that
+document (as a method table is bound, ``speclint.analyses.surfaces.bound``), so a page about
+another API, or an API the corpus has no document for, is not read as this one's. A route is
+said to be missing only when it looks like the API's own: an operation near it (the same path
+with another method, one segment off, another version prefix) or, below the same base path,
+one whose path starts with its first segment, or its host is a server's. What is aside:
+
+- a page of design records or proposals (``speclint.parsing.kinds.in_design_folder``, an RFC);
+- a section about what is not (yet, or any longer) the API: "Future", "Proposed", "Roadmap",
+  "Planned", "Deprecated", "Migration", a changelog, release notes;
+- a route to another host than the API's servers (a third-party API); a placeholder
+  (``{baseUrl}``, ``$API``) or a host of documentation (``localhost``, ``example.com``,
+  RFC 6761's reserved names) stands for the API's server;
+- a page of another version line (``Context.versions``): no document of it is compared.
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from speclint.analyses.context import Context
+from speclint.analyses.operations import Operation, api_operations, base_paths
+from speclint.analyses.rfcs import is_rfc
+from speclint.analyses.surfaces import bound, method_rows, route_shape
+from speclint.model.corpus import Document
+from speclint.parsing.kinds import SAMPLE_FOLDERS, DocumentKind, in_design_folder
+from speclint.parsing.prose import Heading, ProseDocument
+from speclint.parsing.routes import (
+    SEQUENCE_LANGUAGES,
+    SHELL_LANGUAGES,
+    Request,
+    curl_requests,
+    request_lines,
+    routes_in_text,
+    sequence_steps,
+    split_target,
+    whole_route,
+)
+
+# How a route is written, from the strongest evidence to the weakest: a request a reader sends
+# as shown, a route set apart as code or as an entry of a list or table, a route in a sentence.
+FORMS = ("request", "curl", "sequence", "code", "link", "list", "table", "text", "path")
+# Sections about what the API is not, or no longer: their routes are no claim about it.
+_ASIDE_HEADING = re.compile(
+    r"(?i)\b(?:future|proposed|proposals?|roadmap|planned|upcoming|not yet|coming soon|"
+    r"wish ?list|ideas|drafts?|deprecated|deprecations|removed|removals|legacy|migrat\w*|"
+    r"upgrad\w*|change ?log|changes|release notes|what'?s new|breaking|history|alternatives?|"
+    r"open questions?|todo|rejected)\b"
+)
+_ASIDE_PAGE = re.compile(
+    r"(?i)^(?:changelog|changes|history|news|releases?|release[-_ ]notes|roadmap|migrat\w*|"
+    r"upgrad\w*)(?:\.\w+)*$"
+)
+# A sentence that says the route is not (or no longer) the API's, is a mistake, or is only
+# an illustration ("e.g. on `POST /v1/things` or equivalent").
+_ASIDE_LINE = re.compile(
+    r"(?i)\b(?:deprecated|removed|no longer|replaced by|renamed|formerly|previously|legacy|"
+    r"will be|planned|proposed|future|no operation|its operation|wrong|incorrect|typo|mistaken|"
+    r"misspel\w*|should be|rather than|or equivalent|for example|hypothetical|instead of|"
+    r"used to|not supported|unsupported)\b|\be\.g\."
+)
+# Hosts that stand for "your server" in documentation (RFC 2606, RFC 6761).
+_GENERIC_HOST = re.compile(
+    r"^(?:\{\}|localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|host\.docker\.internal|"
+    r"(?:[\w-]+\.)*(?:example\.(?:com|org|net)|example|test|invalid|localhost|local))$"
+)
+_VARIABLE = re.compile(r"\{\{[^{}]*\}\}|\{[^{}]*\}|<[^<>]*>|%7B[^/]*%7D")
+# A shell variable is one only as a whole segment (`/jobs/$JOB_ID`): `msg1$details` is a name.
+_SHELL_VARIABLE = re.compile(r"\$\{?[A-Za-z_]\w*\}?")
+# A path segment that says the route is a sample's or a test harness's, not the API's.
+_SAMPLE_SEGMENTS = SAMPLE_FOLDERS | {"test", "tests", "demo", "mock"}
+# A pattern standing for several routes: a glob, an elision, alternatives in braces.
+_PATTERN = re.compile(r"\*|\.\.\.|…|\{[^{}]*[,|][^{}]*\}|\|")
+_VERSION = re.compile(r"(?i)^(?:v\d+(?:[.-]\w+)*|\d+(?:\.\d+)*|api|rest)$")
+
+
+@dataclass(frozen=True)
+class RouteMention:
+    """A route a page names: ``method`` is upper case ("" for a path named alone), ``target``
+    as written (a path, or a URL), ``form`` one of :data:`FORMS`; ``aside`` says why it is no
+    claim about the API ("" when it is one)."""
+
+    line: int
+    column: int
+    method: str
+    target: str
+    form: str
+    heading: str = ""
+    aside: str = ""
+    host: str = ""  # a `Host` header field under a request line
+
+    @property
+    def label(self) -> str:
+        return f"{self.method} {self.target}".strip()
+
+
+def page_routes(document: Document) -> tuple[RouteMention, ...]:
+    """The routes the page names, in page order, each place once (a route in a code span is not
+    read again as the list item's text around it); the rows of method tables are
+    ``method-table-drift``'s. Pure function of the page."""
+    prose = document.prose if document.usable else None
+    if prose is None:
+        return ()
+    page_aside = _page_aside(document)
+    lines = (document.text or "").split("\n")
+    tables = {row.line for row in method_rows(document)}
+    found: dict[tuple[int, str, str], RouteMention] = {}
+
+    def add(line: int, column: int, method: str, target: str, form: str, heading: Heading | None,
+            host: str = "") -> None:  # fmt: skip
+        if line in tables:
+            return
+        key = (line, method, split_target(target).path)
+        if key in found and FORMS.index(found[key].form) <= FORMS.index(form):
+            return
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        aside = page_aside or _heading_aside(heading)
+        if not aside and not written_shape(split_target(target).path):
+            aside = "the root, or a placeholder for a path"
+        if not aside and _SAMPLE_SEGMENTS & set(written_shape(split_target(target).path)):
+            aside = "a sample's or a test's route"
+        if not aside and _PATTERN.search(target):
+            aside = "a pattern of routes, not one"
+        if not aside and _ASIDE_LINE.search(text):
+            aside = f"its line says `{_ASIDE_LINE.search(text).group(0)}`"  # type: ignore[union-attr]
+        name = heading.anchor if heading is not None else ""
+        found[key] = RouteMention(line, column, method, target, form, name, aside, host)
+
+    for span in prose.inline_code:
+        route = whole_route(span.text)
+        if route is not None:
+            add(span.line, span.column, route[0], route[1], "code", span.heading)
+        elif _path_alone(span.text):
+            add(span.line, span.column, "", span.text.strip(), "path", span.heading)
+    for link in prose.links:
+        route = whole_route(link.text.replace("`", ""))
+        if route is not None:
+            add(link.line, _column(lines, link.line, route[1]), *route, "link", link.heading)
+    for paragraph in prose.paragraphs:
+        plain = paragraph.plain
+        for method, target, offset in routes_in_text(plain):
+            line = _line_of(lines, paragraph.line, paragraph.end_line, target)
+            start = plain[:offset].strip(" [*_")
+            form = "list" if paragraph.in_list_item and not start else "text"
+            add(line, _column(lines, line, target, method), method, target, form,
+                paragraph.heading)  # fmt: skip
+    _table_routes(prose, lines, add)
+    for fence in prose.fences:
+        language = fence.language.lower()
+        requests: Iterable[tuple[Request, str]]
+        if language in SEQUENCE_LANGUAGES:
+            requests = ((r, "sequence") for r in sequence_steps(fence.content))
+        else:
+            requests = [(r, "request") for r in request_lines(language, fence.content)]
+            if not requests and language in SHELL_LANGUAGES:
+                requests = ((r, "curl") for r in curl_requests(fence.content))
+        for request, form in requests:
+            line = fence.line + 1 + request.line
+            add(line, request.offset + 1 + _indent(lines, fence.line), request.method,
+                request.target, form, fence.heading, request.host)  # fmt: skip
+    paths = {(m.line, split_target(m.target).path) for m in found.values() if m.method}
+    return tuple(
+        sorted(
+            (m for m in found.values() if m.method or (m.line, m.target) not in paths),
+            key=lambda m: (m.line, m.column, m.method),
+        )
+    )
+
+
+def _page_aside(document: Document) -> str:
+    name = document.path.rsplit("/", 1)[-1]
+    if in_design_folder(document.path):
+        return "a page of design records or proposals"
+    if any(part.lower() in SAMPLE_FOLDERS for part in document.path.split("/")[:-1]):
+        return "a sample's page (its routes may be the sample's own)"
+    if _SAMPLE_SEGMENTS & set(re.split(r"[-_. ]", name.lower())):
+        return "a sample's or a test's page"
+    if _ASIDE_PAGE.match(name):
+        return f"`{name}` is about other versions"
+    if is_rfc(document):
+        return "an RFC"
+    return ""
+
+
+def _heading_aside(heading: Heading | None) -> str:
+    for title in heading.path if heading is not None else ():
+        if _ASIDE_HEADING.search(title):
+            return f'under the heading "{title}"'
+    return ""
+
+
+def _path_alone(text: str) -> bool:
+    """A code span that is a path (or a URL) alone, with two segments or more."""
+    text = text.strip()
+    if " " in text or not re.match(r"(?:https?://[^/\s]+)?/[\w{}\-.:~%$<>]+/", text):
+        return False
+    return "://" in text or text.startswith("/")
+
+
+def _line_of(lines: list[str], first: int, last: int, text: str) -> int:
+    for number in range(first, min(last, len(lines)) + 1):
+        if text in lines[number - 1]:
+            return number
+    return first
+
+
+def _column(lines: list[str], line: int, target: str, method: str = "") -> int:
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    at = text.find(target)
+    if at >= 0 and method:
+        before = text.rfind(method, 0, at)
+        at = before if before >= 0 else at
+    return at + 1 if at >= 0 else 1
+
+
+def _indent(lines: list[str], fence_line: int) -> int:
+    """The fence's indentation (a fence in a list item), which its content lines share."""
+    text = lines[fence_line - 1] if 0 < fence_line <= len(lines) else ""
+    return len(text) - len(text.lstrip())
+
+
+_METHOD_HEADER = re.compile(r"(?i)^\W*(?:http\s+)?(?:method|verb)s?\W*$")
+_PATH_HEADER = re.compile(r"(?i)^\W*(?:path|endpoint|route|url|uri|resource)s?\W*$")
+
+
+def _table_routes(prose: ProseDocument, lines: list[str], add: object) -> None:
+    """Routes a table gives: a cell that is a route (``GET /jobs``), or a row of a table with
+    a column of methods and one of paths."""
+    assert callable(add)
+    for table in prose.tables:
+        headers = [cell.text.strip() for cell in table.header]
+        method_column = next((n for n, h in enumerate(headers) if _METHOD_HEADER.match(h)), None)
+        path_column = next((n for n, h in enumerate(headers) if _PATH_HEADER.match(h)), None)
+        for row in table.rows:
+            for cell in row:
+                route = whole_route(cell.text.replace("`", "").replace("*", ""))
+                if route is not None:
+                    column = _column(lines, cell.line, route[1], route[0])
+                    add(cell.line, column, *route, "table", table.heading)
+            if method_column is None or path_column is None:
+                continue
+            if max(method_column, path_column) >= len(row):
+                continue
+            method = row[method_column].text.replace("`", "").replace("*", "").strip()
+            path = row[path_column].text.replace("`", "").replace("*", "").strip()
+            route = whole_route(f"{method} {path}")
+            if route is not None:
+                column = _column(lines, row[path_column].line, route[1])
+                add(row[path_column].line, column, *route, "table", table.heading)
+
+
+@dataclass(frozen=True)
+class RouteCheck:
+    """A route of a page against the API document the page is bound to: the operations it
+    names (of any document of the page's version), or the nearest one; ``why`` says why it is
+    not judged ("" when it is)."""
+
+    page: str
+    mention: RouteMention
+    document: str  # the API document the page is bound to ("" none)
+    operations: tuple[Operation, ...] = ()
+    near: Operation | None = None
+    difference: str = ""  # how the nearest differs ("which is GET", "whose path says ...")
+    why: str = ""
+
+    @property
+    def missing(self) -> bool:
+        return not self.why and not self.operations
+
+
+def page_checks(corpus: Context, page: str, mentions: Iterable[RouteMention]) -> list[RouteCheck]:
+    """Each route of the page with what it names, once the page is bound to an API document;
+    each with why it is not judged otherwise."""
+    mentions = list(mentions)
+    operations = [
+        op for op in api_operations(corpus) if corpus.versions.comparable(page, op.document.path)
+    ]
+    if not operations:
+        return [
+            RouteCheck(page, m, "", why="no API document of the page's version") for m in mentions
+        ]
+    hosts = _server_hosts(operations)
+    served: dict[RouteMention, tuple[Operation, ...]] = {}
+    whys: dict[RouteMention, str] = {}
+    for mention in mentions:
+        target = split_target(mention.target)
+        host = (mention.host or target.host).lower().rsplit(":", 1)[0] if (
+            mention.host or target.host) else ""  # fmt: skip
+        if mention.aside:
+            whys[mention] = mention.aside
+        elif host and host not in hosts and not _GENERIC_HOST.match(host):
+            whys[mention] = f"another host than the API's servers (`{host}`)"
+        served[mention] = tuple(op for op in operations if _names(mention, target.path, op))
+    claims = {m: _key(m) for m in mentions if m.method and m not in whys}
+    counts: Counter[str] = Counter()
+    for key in set(claims.values()):
+        counts.update({op.document.path for m, k in claims.items() if k == key for op in served[m]})
+    given = len(set(claims.values()))
+    document = ""
+    if counts:
+        best, matched = min(counts.items(), key=lambda item: (-item[1], item[0]))
+        if bound(matched, given):
+            document = best
+    checks = []
+    own = [op for op in operations if op.document.path == document]
+    for mention in mentions:
+        found = served[mention]
+        if mention in whys:
+            checks.append(RouteCheck(page, mention, document, found, why=whys[mention]))
+        elif not document:
+            found_in = f"{max(counts.values(), default=0)} of its {given}"
+            why = f"the page is bound to no API document ({found_in} routes with a method found)"
+            checks.append(RouteCheck(page, mention, "", found, why=why))
+        elif found:
+            checks.append(RouteCheck(page, mention, document, found))
+        else:
+            checks.append(_judged(page, mention, document, own, hosts))
+    return checks
+
+
+def _key(mention: RouteMention) -> str:
+    shape = written_shape(split_target(mention.target).path)
+    return f"{mention.method} /{'/'.join(shape)}"
+
+
+def _judged(
+    page: str, mention: RouteMention, document: str, own: list[Operation], hosts: set[str]
+) -> RouteCheck:
+    """A route no operation has: judged when it looks like the API's own (its host is a
+    server's, it is below a base path, or its first segment after any version prefix is an
+    operation's), or when an operation is near it."""
+    target = split_target(mention.target)
+    shape = written_shape(target.path)
+    bases = {route_shape(b) for op in own for b in base_paths(op.document)} - {()}
+    below_base = any(shape[: len(b)] == b and len(shape) > len(b) for b in bases)
+    ours = (bool(target.host) and target.host in hosts) or below_base or _shares(shape, bases, own)
+    method = mention.method.lower()
+    if not bases:
+        for taken in (1, 2):
+            prefix, rest = shape[:taken], shape[taken:]
+            versioned = rest and all(_VERSION.match(s) for s in prefix)
+            if versioned and any(_names(mention, "/" + "/".join(rest), op) for op in own):
+                why = f"the API's route below a base path its servers do not declare (`/{'/'.join(prefix)}`)"
+                return RouteCheck(page, mention, document, why=why)
+    family = mention.form == "text"  # a sentence's "PUT /parties" for the calls on its members
+    if family and method and any(op.method == method and _collection_of(shape, op) for op in own):
+        why = "a collection's name for the operations on its members (`…/{id}`)"
+        return RouteCheck(page, mention, document, why=why)
+    if not mention.method and not below_base:
+        why = "a path alone, not below the API's base path"
+        return RouteCheck(page, mention, document, why=why)
+    near = nearest(mention.method, shape, own, one_off=ours)
+    if near is not None:
+        return RouteCheck(page, mention, document, near=near[0], difference=near[1])
+    if not ours:
+        why = "no operation of the API starts as it does (another API's)"
+        return RouteCheck(page, mention, document, why=why)
+    return RouteCheck(page, mention, document)
+
+
+def _shares(shape: tuple[str, ...], bases: set[tuple[str, ...]], own: list[Operation]) -> bool:
+    """Whether the route starts as an operation of the API does: its first two segments (one,
+    for a route of one), below a base path and any version prefix (``/jobs/{id}`` of
+    ``/api/v2/jobs/{id}/logs``)."""
+    rest = _unversioned(shape, bases)
+    size = min(2, len(rest))
+    if not size:
+        return False
+    for op in own:
+        theirs = _unversioned(_shape(op), set())
+        if len(theirs) >= size and all(
+            _segment(a, b) or (a == "{}" and "{}" in b)
+            for a, b in zip(rest[:size], theirs[:size], strict=True)
+        ):
+            return True
+    return False
+
+
+def _unversioned(shape: tuple[str, ...], bases: set[tuple[str, ...]]) -> tuple[str, ...]:
+    """A path's segments below the longest base path it starts with and any version prefix."""
+    for base in sorted(bases, key=len, reverse=True):
+        if shape[: len(base)] == base:
+            shape = shape[len(base) :]
+            break
+    while shape and _VERSION.match(shape[0]):
+        shape = shape[1:]
+    return shape
+
+
+def _collection_of(shape: tuple[str, ...], operation: Operation) -> bool:
+    """Whether the route is the operation's path without the variables it ends with
+    (``PUT /parties`` for ``PUT /parties/{Type}/{ID}``): prose's name for the family."""
+    template = any("{}" in segment for segment in shape)
+    for _, theirs in _shapes(operation):
+        head, tail = theirs[: len(shape)], theirs[len(shape) :]
+        if (
+            len(head) == len(shape)
+            and tail
+            and all(segment == "{}" for segment in tail)
+            and all(_segment(a, b, template) for a, b in zip(shape, head, strict=True))
+        ):
+            return True
+    return False
+
+
+def _server_hosts(operations: Iterable[Operation]) -> set[str]:
+    hosts: set[str] = set()
+    for document in {op.document.path: op.document for op in operations}.values():
+        data = document.data if isinstance(document.data, dict) else {}
+        servers = data.get("servers")
+        for server in servers if isinstance(servers, list) else ():
+            url = server.get("url") if isinstance(server, dict) else None
+            if isinstance(url, str) and "://" in url:
+                host = (urlsplit(url).hostname or "").lower()
+                if host:
+                    hosts.add(host)
+        if isinstance(data.get("host"), str):  # Swagger 2.0
+            hosts.add(data["host"].lower().rsplit(":", 1)[0])
+    return hosts
+
+
+@functools.lru_cache(maxsize=8192)
+def written_shape(path: str) -> tuple[str, ...]:
+    """A written path's segments, every variable (``{id}``, ``{{id}}``, ``:id``, ``<id>``,
+    ``$ID``) a ``{}``."""
+    segments = []
+    for segment in path.split("/"):
+        if not segment:
+            continue
+        segment = _VARIABLE.sub("{}", segment)
+        if segment.startswith(":") or _SHELL_VARIABLE.fullmatch(segment):
+            segment = "{}"
+        segments.append(segment)
+    return tuple(segments)
+
+
+def _shape(operation: Operation) -> tuple[str, ...]:
+    return _route_shape(operation.path)
+
+
+@functools.lru_cache(maxsize=8192)
+def _route_shape(path: str) -> tuple[str, ...]:
+    """:func:`route_shape`, kept: a page's routes are each compared with every operation."""
+    return route_shape(path)
+
+
+def _shapes(operation: Operation) -> list[tuple[int, tuple[str, ...]]]:
+    """The operation's path as a shape, alone and below each base path, with the length of the
+    base before it."""
+    path = _shape(operation)
+    found = [(0, path)]
+    for base in base_paths(operation.document):
+        prefix = _route_shape(base)
+        if prefix:
+            found.append((len(prefix), prefix + path))
+    return found
+
+
+def _below_bases(shape: tuple[str, ...], operations: list[Operation]) -> list[tuple[str, ...]]:
+    """``shape`` as a path of the API: as written, and without each base path it starts with."""
+    found = [shape]
+    for base in {route_shape(b) for op in operations for b in base_paths(op.document)}:
+        if base and shape[: len(base)] == base:
+            found.append(shape[len(base) :])
+    return found
+
+
+def _segment(written: str, theirs: str, template: bool = False) -> bool:
+    """Whether a written segment is the operation's: the same, or a concrete value where the
+    operation has a variable (``job-42:cancel`` for ``{}:cancel``). In a written template
+    (``/participants/{name}/limits``) a word is a word, never a variable's value."""
+    if written == theirs:
+        return True
+    if "{}" not in theirs or "{}" in written or template:
+        return False
+    pattern = "[^/]+".join(re.escape(part) for part in theirs.split("{}"))
+    return re.fullmatch(pattern, written) is not None
+
+
+def same_path(shape: tuple[str, ...], operation: Operation) -> bool:
+    template = any("{}" in segment for segment in shape)
+    return any(
+        len(theirs) == len(shape)
+        and all(_segment(a, b, template) for a, b in zip(shape, theirs, strict=True))
+        for _, theirs in _shapes(operation)
+    )
+
+
+def _names(mention: RouteMention, path: str, operation: Operation) -> bool:
+    """Whether the route names the operation: its method (HEAD is served by GET, RFC 9110
+    §9.3.2; OPTIONS by any operation of the path, a CORS preflight) and its path."""
+    method = mention.method.lower()
+    served = not method or method in (operation.method, "options")
+    if not served and not (method == "head" and operation.method == "get"):
+        return False
+    return same_path(written_shape(path), operation)
+
+
+def nearest(
+    method: str, shape: tuple[str, ...], operations: list[Operation], one_off: bool = True
+) -> tuple[Operation, str] | None:
+    """The operation nearest a route no operation has, and how it differs: the same path with
+    another method; the same method and a custom method written as a segment (``/{id}/cancel``
+    for ``/{id}:cancel``); another version prefix; one segment off (of two or more)."""
+    method = method.lower()
+    same = [op for op in operations if same_path(shape, op)]
+    if same:
+        if not method:
+            return None
+        methods = ", ".join(sorted({op.method.upper() for op in same}, key=_method_order))
+        return same[0], f", which is {methods}"
+    verb = [op for op in operations if op.method == method or not method]
+    if len(shape) >= 2 and "/" not in shape[-1]:
+        custom = (*shape[:-2], f"{shape[-2]}:{shape[-1]}")
+        for op in verb:
+            if op.path.endswith(f":{shape[-1]}") and same_path(custom, op):
+                return op, f", which writes the custom method as `:{shape[-1]}`"
+    for op in verb:
+        # below a base path first: the base is what a version prefix stands for
+        for cut, theirs in sorted(_shapes(op), key=lambda shape: -shape[0]):
+            if not cut:
+                continue  # no base path declared: a prefix may be any deployment's
+            path = theirs[cut:]
+            for taken in (1, 2):
+                prefix, rest = shape[:taken], shape[taken:]
+                if len(shape) <= taken or not all(_VERSION.match(s) for s in prefix):
+                    continue
+                if theirs[:cut] == prefix:
+                    continue
+                if len(rest) == len(path) and all(map(_segment, rest, path)):
+                    written = "/" + "/".join(prefix)
+                    base = "/" + "/".join(theirs[:cut])
+                    return op, f", whose base path is `{base}` where this says `{written}`"
+    for op in verb:
+        if _collection_of(shape, op):
+            return op, ", which acts on one of its members"
+    # One segment off: the most alike of them (a `statuses` for `status`), or the only one.
+    candidates: list[tuple[float, Operation, str]] = []
+    for op in verb if one_off else ():
+        for cut, theirs in _shapes(op):
+            if len(theirs) != len(shape) or len(theirs) - cut < 2 or shape[:cut] != theirs[:cut]:
+                continue
+            differ = [
+                n for n, (a, b) in enumerate(zip(shape, theirs, strict=True)) if not _segment(a, b)
+            ]
+            if len(differ) == 1:
+                n = differ[0]
+                alike = difflib.SequenceMatcher(None, shape[n], theirs[n]).ratio()
+                said = f", whose path says `{theirs[n]}` where this says `{shape[n]}`"
+                candidates.append((alike, op, said))
+                break
+    if len(candidates) == 1:
+        return candidates[0][1], candidates[0][2]
+    best = max(candidates, key=lambda c: c[0], default=None)
+    if best is not None and best[0] >= 0.6:
+        return best[1], best[2]
+    return None
+
+
+def _method_order(method: str) -> int:
+    return ("GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE").index(method)
+
+
+def held_pages(corpus: Context) -> Iterator[tuple[str, tuple[RouteMention, ...]]]:
+    """Every Markdown page that names a route, with its routes."""
+    for page in corpus.of_kind(DocumentKind.MARKDOWN):
+        mentions = page_routes(page)
+        if mentions:
+            yield page.path, mentions

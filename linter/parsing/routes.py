@@ -1,0 +1,236 @@
+"""HTTP routes as prose writes them (issue 46, item 7): read as text, never requested.
+
+A specification's pages name the routes of its API in many shapes: a code span
+(``POST /v1/jobs/{id}:cancel``), a bullet list of endpoints, a link's text, the request line of
+an ``http`` or ``hurl`` fence (RFC 9112 §3: method SP request-target [SP HTTP-version]), a
+``curl`` command in a shell fence, a step of a sequence diagram (Mermaid's ``A->>B: POST
+/jobs``, PlantUML's ``A -> B : POST /jobs``). This module reads each of them into a method and
+a request target, and splits a target into its host and its path:
+
+- :func:`routes_in_text`: every ``METHOD /path`` (or ``METHOD https://host/path``) in a line
+  of text;
+- :func:`whole_route`: the route a code span or a link text is, when it is nothing else;
+- :func:`request_lines`: the request lines of a fence (with the ``Host`` header beneath one);
+- :func:`curl_requests`: the method and URL of each ``curl`` command of a shell fence;
+- :func:`sequence_steps`: the routes of a sequence diagram's messages;
+- :func:`split_target`: a target's host (or placeholder) and path, the query and fragment
+  dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from speclint.parsing.shell import command_words, joined, split_line
+
+# RFC 9110 §9: the methods, case-sensitive, registered in capitals. CONNECT and TRACE name no
+# resource an API document describes.
+METHODS = ("GET", "PUT", "POST", "DELETE", "PATCH", "HEAD", "OPTIONS")
+_METHOD = "|".join(METHODS)
+# What stands for the server before a path: a scheme and host, a template variable
+# (`{baseUrl}`, `{{host}}`), a shell variable (`$API`, `${API}`), an angle placeholder.
+_SERVER = (
+    r"(?:https?://[^\s/`'\"<>)\]]+|\{\{?[A-Za-z_][\w.-]*\}?\}|\$\{?[A-Za-z_]\w*\}?"
+    r"|<[A-Za-z][\w. -]*>)"
+)
+_TARGET = rf"(?:{_SERVER}(?:/[^\s`'\"<>)\]]*)?|/[^\s`'\"<>)\]]*)"
+# A route in running text: a method as a word of its own, then a target. A method followed by
+# `/` only after a markup mark (`**POST** /jobs`) is still one.
+_IN_TEXT = re.compile(rf"(?<![\w/.-])({_METHOD})(?:\*\*|__)?[ \t]+`?({_TARGET})")
+_WHOLE = re.compile(rf"\s*({_METHOD})[ \t]+({_TARGET})(?:[ \t]+HTTP/\d(?:\.\d)?)?\s*\Z")
+# RFC 9112 §3, as transcripts.py reads it, with the target split off.
+_REQUEST = re.compile(rf"\s*({_METHOD})[ \t]+({_TARGET})(?:[ \t]+HTTP/\d(?:\.\d)?)?[ \t]*\Z")
+_HOST_FIELD = re.compile(r"(?i)\s*host:[ \t]*(\S+)")
+_FIELD = re.compile(r"\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+:")
+# A sentence's punctuation after a route; a `:` only at the end (`:cancel` is a custom method).
+_TRAILING = ".,;:!?"
+# Fence languages whose every request line is one; in other fences (a `json` transcript, an
+# untagged fence) only a fence that starts with a request line is read as requests.
+HTTP_LANGUAGES = frozenset({"http", "hurl", "rest", "restclient", "httpspec"})
+SHELL_LANGUAGES = frozenset(
+    {"", "sh", "bash", "shell", "console", "zsh", "terminal", "shell-session", "shellsession",
+     "curl", "text", "plaintext", "cmd", "powershell", "ps1"}
+)  # fmt: skip
+SEQUENCE_LANGUAGES = frozenset({"mermaid", "plantuml", "puml"})
+# A message of a sequence diagram: `A->>B: text`, `A-->>B: text`, `A-)B: text`, `A -> B : text`.
+_STEP = re.compile(r"\s*[^\s:%][^:]*?\s*(?:<)?-{1,2}(?:>>|>|x|\)|\\\\|//)[+-]?\s*[^:]+?\s*:(.*)\Z")
+# curl options that take a value (curl(1)); the others are flags.
+_CURL_VALUED = frozenset(
+    {"-X", "--request", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary",
+     "--data-urlencode", "--data-ascii", "-F", "--form", "--form-string", "--json", "-u",
+     "--user", "-o", "--output", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie",
+     "-c", "--cookie-jar", "-w", "--write-out", "-T", "--upload-file", "-m", "--max-time",
+     "--connect-timeout", "--cacert", "--cert", "--key", "-E", "-x", "--proxy", "--url",
+     "--retry", "-K", "--config", "--resolve", "--oauth2-bearer", "-r", "--range", "--limit-rate",
+     "--max-redirs", "--aws-sigv4", "--variable", "--expand-url", "--expand-data",
+     "--expand-header"}
+)  # fmt: skip
+_CURL_BODY = frozenset(
+    {"-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--data-ascii", "-F",
+     "--form", "--form-string", "--json"}
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Request:
+    """A route a text names: the method (upper case), the target as written, and where it is
+    (0-based line of the text it was read from, 0-based offset in that line)."""
+
+    method: str
+    target: str
+    line: int
+    offset: int
+    host: str = ""  # a `Host` header field under a request line
+
+
+def clean(target: str) -> str:
+    """A target without the sentence's punctuation after it (``/jobs.`` ``/jobs),``)."""
+    return target.rstrip(_TRAILING)
+
+
+def routes_in_text(text: str) -> Iterator[tuple[str, str, int]]:
+    """Each ``METHOD target`` of a line of text: (method, target, offset of the method)."""
+    for match in _IN_TEXT.finditer(text):
+        target = clean(match.group(2))
+        if target:
+            yield match.group(1), target, match.start(1)
+
+
+def whole_route(text: str) -> tuple[str, str] | None:
+    """The (method, target) ``text`` is when it is a route and nothing else (a code span
+    ``GET /jobs/{id}``, a link text ``POST /jobs``), else None."""
+    match = _WHOLE.match(text)
+    if match is None:
+        return None
+    return match.group(1), clean(match.group(2))
+
+
+def request_lines(language: str, text: str) -> Iterator[Request]:
+    """The requests of a fence: in an HTTP fence (``http``, ``hurl``, REST Client's) every
+    request line; in another, the request lines of a fence that starts with one (a transcript
+    shown in a ``json`` fence). A ``Host`` header field under a request line is its host."""
+    lines = text.split("\n")
+    first = next((n for n, line in enumerate(lines) if line.strip()), None)
+    if first is None:
+        return
+    if language not in HTTP_LANGUAGES and not _REQUEST.match(lines[first]):
+        return
+    for number, line in enumerate(lines):
+        match = _REQUEST.match(line)
+        if match is None:
+            continue
+        host = ""
+        for field in lines[number + 1 :]:
+            if not _FIELD.match(field):
+                break
+            found = _HOST_FIELD.match(field)
+            if found is not None:
+                host = found.group(1)
+                break
+        yield Request(match.group(1), match.group(2), number, match.start(1), host)
+
+
+def curl_requests(text: str) -> Iterator[Request]:
+    """The method and URL of each ``curl`` command of a shell fence's ``text`` (lines continued
+    by a backslash joined; a console prompt left out). The method is ``-X``'s, else POST when a
+    body is given (``-d``, ``-F``, ``--json``), HEAD for ``-I``, else GET (curl(1)); a method or
+    URL held in a shell variable is not read."""
+    lines = text.split("\n")
+    for start, line in joined(lines):
+        for words in split_line(line):
+            words = command_words(words)
+            if not words or words[0] != "curl":
+                continue
+            found = _curl(words[1:])
+            if found is None:
+                continue
+            method, url = found
+            number, offset = _locate(lines, start - 1, url)
+            yield Request(method, url, number, offset)
+
+
+def _curl(words: list[str]) -> tuple[str, str] | None:
+    method, url, body, head, get = "", "", False, False, False
+    index = 0
+    while index < len(words):
+        word = words[index]
+        value = words[index + 1] if index + 1 < len(words) else ""
+        if word in ("-X", "--request"):
+            method = value
+        elif word.startswith("-X") and len(word) > 2:
+            method = word[2:]
+        elif word == "--url":
+            url = value
+        elif word in ("-I", "--head"):
+            head = True
+        elif word in ("-G", "--get"):
+            get = True
+        if word in _CURL_BODY:
+            body = True
+        if word in _CURL_VALUED:
+            index += 2
+            continue
+        if not word.startswith("-") and not url:
+            url = word
+        index += 1
+    if not url:
+        return None
+    if not method:
+        method = "HEAD" if head else "GET" if get or not body else "POST"
+    if method not in METHODS:
+        return None  # `-X "$METHOD"`: not known here
+    if not re.match(rf"{_SERVER}|/|[\w.-]+(?::\d+)?/", url):
+        return None
+    if not url.startswith(("/", "http://", "https://", "{", "$", "<")):
+        url = "http://" + url  # `curl localhost:8080/jobs`: curl's default scheme
+    return method, url
+
+
+def _locate(lines: list[str], start: int, url: str) -> tuple[int, int]:
+    """Where ``url`` is written, from line ``start`` on (a command continued over lines): its
+    0-based line and offset; the command's line when it is not found as written (quoted in
+    parts)."""
+    probe = url[:40]
+    for number in range(start, min(len(lines), start + 40)):
+        at = lines[number].find(probe)
+        if at >= 0:
+            return number, at
+    return start, max(0, lines[start].find("curl")) if start < len(lines) else 0
+
+
+def sequence_steps(text: str) -> Iterator[Request]:
+    """The routes of a sequence diagram's messages (``Client->>API: POST /jobs``)."""
+    for number, line in enumerate(text.split("\n")):
+        match = _STEP.match(line)
+        if match is None:
+            continue
+        for method, target, offset in routes_in_text(match.group(1)):
+            yield Request(method, target, number, match.start(1) + offset)
+
+
+@dataclass(frozen=True)
+class Target:
+    """A request target split: ``host`` is the URL's host (lower case, no port), ``"{}"`` for a
+    placeholder standing for the server (``{baseUrl}``, ``$API``), or ``""`` when the target is
+    a path alone; ``path`` is the path without its query and fragment."""
+
+    host: str
+    path: str
+
+
+def split_target(target: str) -> Target:
+    target = target.split("#", 1)[0].split("?", 1)[0]
+    scheme = re.match(r"https?://([^/]*)", target)
+    if scheme is not None:
+        authority = scheme.group(1).rsplit("@", 1)[-1]
+        host = re.sub(r":\d*$", "", authority).lower()
+        rest = target[scheme.end() :]
+        if re.search(r"[{$<]", host):
+            host = "{}"
+        return Target(host, rest or "/")
+    server = re.match(_SERVER, target)
+    if server is not None:
+        return Target("{}", target[server.end() :] or "/")
+    return Target("", target)

@@ -1,0 +1,280 @@
+"""route-undeclared (issue 46, item 7): the routes running text names, held to the OpenAPI
+operations of its version."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import run_cli, run_rule
+from speclint.common.findings import Finding
+from speclint.parsing.routes import curl_requests, request_lines, sequence_steps, split_target
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+API = """\
+openapi: 3.1.0
+info: {title: Jobs, version: 2.0.0}
+servers:
+  - url: https://api.jobs.example.net/api/v2
+paths:
+  /jobs:
+    get: {operationId: listJobs, responses: {'200': {description: ok}}}
+    post: {operationId: createJob, responses: {'201': {description: ok}}}
+  /jobs/{jobId}:
+    get: {operationId: getJob, responses: {'200': {description: ok}}}
+    delete: {operationId: deleteJob, responses: {'204': {description: ok}}}
+  /jobs/{jobId}:cancel:
+    post: {operationId: cancelJob, responses: {'202': {description: ok}}}
+"""
+
+# Routes the API has, so that the page is bound to it (two of its routes, and half, found).
+BOUND = """\
+# Jobs
+
+- `GET /api/v2/jobs` lists the jobs.
+- `POST /api/v2/jobs` creates one.
+- `GET /api/v2/jobs/{jobId}` reads one.
+"""
+
+
+def found(root: Path) -> list[tuple[str, int, str]]:
+    return [(f.location.path, f.location.line, f.severity.label) for f in _run(root)]
+
+
+def _run(root: Path) -> list[Finding]:
+    return run_rule(root, "route-undeclared")
+
+
+def corpus(make_corpus: MakeCorpus, page: str, path: str = "docs/jobs.md") -> Path:
+    return make_corpus({"api/openapi.yaml": API, path: BOUND + "\n" + page})
+
+
+def test_a_bullet_list_entry_with_another_method_names_the_right_one(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = corpus(make_corpus, "## Endpoints\n\n- GET /jobs\n- PUT /jobs/{jobId}\n- POST /jobs\n")
+    (finding,) = _run(root)
+    assert (finding.location.line, finding.severity.label) == (10, "warning")
+    assert "`PUT /jobs/{jobId}` is no operation of `api/openapi.yaml`" in finding.message
+    assert "the nearest is `GET /jobs/{jobId}`, which is GET, DELETE" in finding.message
+    assert finding.related[0].pointer == "/paths/~1jobs~1{jobId}/get"
+
+
+def test_a_code_span_route_the_document_lacks_is_reported(make_corpus: MakeCorpus) -> None:
+    root = corpus(make_corpus, "Logs are removed with `DELETE /jobs/{id}/logs` once read.\n")
+    # A line that says "removed" is read as saying it of the route (coarse, on purpose).
+    assert found(root) == []
+    root = corpus(make_corpus, "Clear a job's logs with `DELETE /jobs/{id}/logs`.\n")
+    (finding,) = _run(root)
+    assert (finding.location.line, finding.location.column) == (7, 25)
+    assert "`DELETE /jobs/{id}/logs` is no operation" in finding.message
+    assert finding.severity.label == "warning"
+
+
+def test_a_concrete_path_with_a_query_below_the_base_path_is_the_operation(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = corpus(make_corpus, "Read it: `GET /api/v2/jobs/job-42?view=FULL`.\n")
+    assert found(root) == []
+
+
+def test_a_curl_command_to_a_wrong_path_is_reported(make_corpus: MakeCorpus) -> None:
+    page = (
+        "```bash\n"
+        "curl -X POST https://api.jobs.example.net/api/v2/jobs/job-42/cancel \\\n"
+        "  -H 'Authorization: Bearer $TOKEN'\n"
+        "curl https://api.jobs.example.net/api/v2/jobs/job-42\n"
+        "```\n"
+    )
+    (finding,) = _run(corpus(make_corpus, page))
+    assert finding.location.line == 8
+    assert "the nearest is `POST /jobs/{jobId}:cancel`" in finding.message
+    assert "custom method as `:cancel`" in finding.message
+
+
+def test_a_sequence_diagram_step_is_held_to_the_operations(make_corpus: MakeCorpus) -> None:
+    page = (
+        "```mermaid\nsequenceDiagram\n"
+        "  Client->>API: POST /api/v2/jobs\n"
+        "  API-->>Client: 201 Created\n"
+        "  Client->>API: PATCH /api/v2/jobs/job-42\n"
+        "```\n"
+    )
+    (finding,) = _run(corpus(make_corpus, page))
+    assert (finding.location.line, finding.location.column) == (11, 17)
+    assert "`PATCH /api/v2/jobs/job-42` is no operation" in finding.message
+
+
+def test_a_route_under_a_roadmap_heading_is_no_claim(make_corpus: MakeCorpus) -> None:
+    page = "## Roadmap\n\n- `PATCH /api/v2/jobs/{jobId}` to edit a job.\n"
+    assert found(corpus(make_corpus, page)) == []
+    page = "## Today\n\n- `PATCH /api/v2/jobs/{jobId}` to edit a job.\n"
+    assert len(found(corpus(make_corpus, page))) == 1
+
+
+def test_a_route_to_another_host_is_a_third_party_api(make_corpus: MakeCorpus) -> None:
+    page = "```sh\ncurl -X DELETE https://hooks.partner.io/api/v2/jobs/abc\n```\n"
+    assert found(corpus(make_corpus, page)) == []
+    page = "```sh\ncurl -X PATCH http://localhost:8080/api/v2/jobs/abc\n```\n"
+    assert len(found(corpus(make_corpus, page))) == 1
+
+
+def test_a_page_in_an_rfc_folder_is_a_proposal(make_corpus: MakeCorpus) -> None:
+    page = "- `PATCH /api/v2/jobs/{jobId}` edits a job.\n"
+    assert found(corpus(make_corpus, page, "rfcs/0007-edit-jobs.md")) == []
+    assert len(found(corpus(make_corpus, page, "guides/edit-jobs.md"))) == 1
+
+
+def test_an_http_fence_request_line_is_read_with_its_host(make_corpus: MakeCorpus) -> None:
+    page = "```http\nPUT /api/v2/jobs/job-42 HTTP/1.1\nHost: api.jobs.example.net\n```\n"
+    (finding,) = _run(corpus(make_corpus, page))
+    assert "which is GET, DELETE" in finding.message
+    page = "```http\nPUT /api/v2/jobs/job-42 HTTP/1.1\nHost: api.github.com\n```\n"
+    assert found(corpus(make_corpus, page)) == []
+
+
+def test_a_page_that_mostly_names_another_api_is_bound_to_nothing(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "# Webhooks\n\n- `GET /hooks`\n- `POST /hooks`\n- `DELETE /jobs/{id}/logs`\n- `GET /jobs`\n"
+    )
+    root = make_corpus({"api/openapi.yaml": API, "docs/hooks.md": page})
+    assert found(root) == []
+
+
+def test_no_api_document_no_finding(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"docs/jobs.md": BOUND + "\n- `DELETE /jobs/{id}/logs`\n"})
+    assert found(root) == []
+
+
+def test_another_version_prefix_is_named(make_corpus: MakeCorpus) -> None:
+    (finding,) = _run(corpus(make_corpus, "Cancel with `POST /api/v1/jobs/{jobId}:cancel`.\n"))
+    assert "whose base path is `/api/v2` where this says `/api/v1`" in finding.message
+
+
+def test_a_route_of_no_path_the_api_starts_with_is_another_apis(make_corpus: MakeCorpus) -> None:
+    assert found(corpus(make_corpus, "Get a token with `POST /oauth/token`.\n")) == []
+
+
+def test_a_route_in_a_sentence_is_an_info(make_corpus: MakeCorpus) -> None:
+    root = corpus(make_corpus, "A client sends PATCH /api/v2/jobs/{jobId} to edit a job.\n")
+    assert found(root) == [("docs/jobs.md", 7, "info")]
+
+
+def test_a_path_alone_below_the_base_path_is_an_info(make_corpus: MakeCorpus) -> None:
+    root = corpus(make_corpus, "The logs are at `/api/v2/jobs/{jobId}/logs`.\n")
+    assert found(root) == [("docs/jobs.md", 7, "info")]
+    assert found(corpus(make_corpus, "See `/usr/local/bin/jobs`.\n")) == []
+
+
+def test_a_table_of_methods_and_paths_is_read_row_by_row(make_corpus: MakeCorpus) -> None:
+    page = "| Method | Path |\n| --- | --- |\n| GET | `/jobs` |\n| PUT | `/jobs/{jobId}` |\n"
+    (finding,) = _run(corpus(make_corpus, page))
+    assert (finding.location.line, finding.severity.label) == (10, "warning")
+
+
+def test_head_is_served_by_get(make_corpus: MakeCorpus) -> None:
+    assert found(corpus(make_corpus, "Check with `HEAD /api/v2/jobs/job-1`.\n")) == []
+
+
+# The readers of speclint.parsing.routes.
+
+
+def test_curl_reads_the_method_from_its_options() -> None:
+    text = "$ curl -sS -d '{\"a\": 1}' \\\n   http://localhost/jobs\ncurl -I /jobs\ncurl -XPUT x.io/a/b"
+    assert [(r.method, r.target, r.line) for r in curl_requests(text)] == [
+        ("POST", "http://localhost/jobs", 1),
+        ("HEAD", "/jobs", 2),
+        ("PUT", "http://x.io/a/b", 3),
+    ]
+
+
+def test_a_json_fence_is_read_as_requests_only_when_it_starts_with_one() -> None:
+    assert [r.target for r in request_lines("json", "GET /jobs\n\n{}")] == ["/jobs"]
+    assert list(request_lines("json", '{"a": "GET /jobs"}\nGET /jobs')) == []
+
+
+def test_sequence_steps_and_notes() -> None:
+    text = "sequenceDiagram\nA->>B: GET /a/{id}\nNote over A: POST /b\nA -> B : PUT /c"
+    assert [(r.method, r.target) for r in sequence_steps(text)] == [
+        ("GET", "/a/{id}"),
+        ("PUT", "/c"),
+    ]
+
+
+def test_a_target_split_into_host_and_path() -> None:
+    assert split_target("https://API.x.io:8443/v2/jobs?x=1#f") == split_target(
+        "https://api.x.io/v2/jobs"
+    )
+    assert split_target("{{baseUrl}}/jobs").host == "{}"
+    assert split_target("$API/jobs").path == "/jobs"
+
+
+def test_a_word_of_a_written_template_is_no_variables_value(make_corpus: MakeCorpus) -> None:
+    # `/jobs/{id}/runs` is no `/jobs/{jobId}/{x}`: a template's words are words
+    page = "- `GET /jobs/{jobId}/runs`\n"
+    (finding,) = _run(corpus(make_corpus, page))
+    assert "`GET /jobs/{jobId}/runs` is no operation" in finding.message
+
+
+def test_a_collection_named_for_its_members_operations_is_no_claim(
+    make_corpus: MakeCorpus,
+) -> None:
+    # a sentence's "DELETE /jobs" for the operations on `/jobs/{jobId}`: the family's name
+    assert found(corpus(make_corpus, "Each DELETE /api/v2/jobs call is logged.\n")) == []
+    # set apart, it is a route, and the document has no operation on the collection
+    (finding,) = _run(corpus(make_corpus, "- `DELETE /api/v2/jobs`\n"))
+    assert "the nearest is `GET /jobs`, which is GET, POST" in finding.message
+    api = API.replace(
+        "  /jobs:\n    get: {operationId: listJobs, responses: {'200': {description: ok}}}\n", ""
+    )
+    api = api.replace(
+        "    post: {operationId: createJob, responses: {'201': {description: ok}}}\n", ""
+    )
+    page = "- `GET /jobs/{jobId}`\n- `DELETE /jobs/{jobId}`\n- `GET /jobs`\n"
+    (finding,) = _run(make_corpus({"api/openapi.yaml": api, "docs/jobs.md": page}))
+    assert "the nearest is `GET /jobs/{jobId}`, which acts on one of its members" in finding.message
+
+
+def test_a_sample_folders_page_and_route_patterns_are_aside(make_corpus: MakeCorpus) -> None:
+    page = "- `PATCH /api/v2/jobs/{jobId}`\n"
+    assert found(corpus(make_corpus, page, "examples/edit/README.md")) == []
+    assert found(corpus(make_corpus, "- `PATCH /api/v2/jobs/*`\n- `POST /`\n")) == []
+
+
+def test_a_custom_method_is_named_only_where_the_document_writes_one(
+    make_corpus: MakeCorpus,
+) -> None:
+    (finding,) = _run(corpus(make_corpus, "- `POST /api/v2/jobs/job-1/pause`\n"))
+    assert "nearest" not in finding.message
+
+
+def test_a_prefix_the_servers_do_not_declare_is_a_deployments(make_corpus: MakeCorpus) -> None:
+    api = API.replace("servers:\n  - url: https://api.jobs.example.net/api/v2\n", "")
+    page = BOUND.replace("/api/v2", "") + "- `GET /v3/jobs/{jobId}`\n- `PUT /jobs/{jobId}`\n"
+    root = make_corpus({"api/openapi.yaml": api, "docs/jobs.md": page})
+    assert [f.location.line for f in _run(root)] == [7]
+
+
+def test_bindings_lists_each_route_with_its_operation_or_why_not(make_corpus: MakeCorpus) -> None:
+    page = "- `PUT /jobs/{jobId}`\n\n## Roadmap\n\n- `PATCH /jobs/{jobId}`\n"
+    root = corpus(make_corpus, page)
+    output = run_cli("bindings", str(root)).output
+    assert (
+        "docs/jobs.md:3 code route `GET /api/v2/jobs`\n    -> `GET /jobs` of api/openapi.yaml"
+        in output
+    )
+    assert (
+        "docs/jobs.md:7 code route `PUT /jobs/{jobId}`\n    (no operation of api/openapi.yaml; nearest `GET /jobs/{jobId}`)"
+        in output
+    )
+    assert '(not checked: under the heading "Roadmap")' in output
+    assert "speclint: 3 route binding(s); 2 route(s) bound to no operation" in output
+
+
+def test_an_illustration_and_a_test_harness_route_are_aside(make_corpus: MakeCorpus) -> None:
+    page = "Registration (e.g. on `POST /api/v2/jobs/{jobId}/register` or equivalent) checks it.\n"
+    assert found(corpus(make_corpus, page)) == []
+    assert found(corpus(make_corpus, "- `POST /api/v2/jobs/sample/seed`\n")) == []
