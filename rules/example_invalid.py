@@ -30,8 +30,18 @@ What it does
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
-    ``by-shape``, ``by-fragment``, ``by-exchange``. ``in-document``, ``explicit`` and
-    ``own-schema`` guess nothing: they run whenever the rule runs.
+    ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``, ``case-convention``.
+    ``in-document``, ``explicit`` and ``own-schema`` guess nothing: they run whenever the rule
+    runs.
+    ``api-component``: an example bound by its name, values or shape to an OpenAPI 3 or AsyncAPI
+    component (a ``components/schemas`` entry, a ``components/messages`` entry's ``payload``),
+    judged in that document's dialect (a page in an ``obsolete/``, ``deprecated/`` or archive
+    folder binds none); copies of one definition (frozen versions, generated, vendored or client
+    copies, a component copying a schema file) bind as one, their source.
+    ``case-convention``: a member of an example that its schema does not declare but declares in
+    another case convention (``maxRetries`` where the schema says ``max_retries``,
+    ``retry-count`` for ``retryCount``), reported even where the schema is open (it ignores the
+    member, and the setting is lost): write the declared spelling.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -87,12 +97,13 @@ Limitations
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from jsonschema import Draft4Validator, validators
@@ -100,6 +111,7 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
 
+from speclint.analyses.api_definitions import component_name
 from speclint.analyses.api_examples import (
     ApiExample,
     Unfollowed,
@@ -127,6 +139,7 @@ from speclint.analyses.fences import (
 from speclint.analyses.fragments import BY_FRAGMENT
 from speclint.analyses.references import file_uri
 from speclint.analyses.schema_objects import schema_holders, schema_objects, validator_class_of
+from speclint.analyses.spellings import Slip, slips
 from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import (
     MALFORMED_SCHEMA,
@@ -154,7 +167,7 @@ SEVERITY = Severity.ERROR
 # An example that fails only for a misspelt `required` member, a schema unsatisfiable only for one,
 # is required-undeclared's finding when it runs (one defect, one finding).
 LEAVES_TO = (REPORTED_BY,)
-FACTS = ("derived", "references", "schemas")  # speclint.analyses.context
+FACTS = ("derived", "provenance", "references", "schemas")  # speclint.analyses.context
 # How an example was bound to its schema (issue 45: each measured, and held back outside preview
 # mode, on its own): inside its API or schema document; by the author's tie (info string, marker
 # comment, configuration); by the paragraph above naming a schema file or a definition; by the
@@ -172,6 +185,8 @@ HEURISTICS = tuple(
         "by-shape",
         "by-fragment",
         "by-exchange",
+        "api-component",
+        "case-convention",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -191,8 +206,21 @@ _BY_TIE = {
 }
 
 
-def heuristic(how: str, own_schema: bool = False) -> str:
-    """The heuristic of a binding ``how`` (``FenceTie.how``, ``FileBinding.how``)."""
+API_COMPONENT = f"{ID}/api-component"
+CASE_CONVENTION = f"{ID}/case-convention"
+
+
+def heuristic(how: str, own_schema: bool = False, target: SchemaTarget | None = None) -> str:
+    """The heuristic of a binding ``how`` (``FenceTie.how``, ``FileBinding.how``); an example
+    bound by its name, values or shape to an API document's component (issue 46, item 1) is
+    ``api-component``'s, measured apart from the schema files' bindings."""
+    if (
+        target is not None
+        and how != BY_OPERATION
+        and target.document.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
+        and component_name(target.pointer) is not None
+    ):
+        return API_COMPONENT
     return f"{ID}/{'own-schema' if own_schema else _BY_TIE[how]}"
 
 
@@ -305,6 +333,17 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
                 nulls.append(document.location(example_pointer))
                 in_enums += all(_enum_of_nullable(explain(e)) for e in errors if e not in kept)
             errors = kept
+        convention = _convention_finding(
+            corpus,
+            SchemaTarget(document, schema_pointer),
+            value,
+            errors,
+            partial(_in_document, document, example_pointer),
+            example_pointer,
+            f"the schema at `{schema_pointer or '/'}`",
+        )
+        if convention is not None:
+            yield convention
         if not errors:
             continue
         # Items of one `examples` array that fail the same keyword at the same place of the
@@ -477,13 +516,24 @@ def _file_findings(
         if not (_stands_in(e) or _inside_reference(document.data, explain(e)))
     ]
     errors = [e for e in errors if not _sketched(e, by_shape=binding.how == BY_SHAPE)]
-    if not errors:
-        return
     phrase = (
         f"its {binding.evidence}"
         if binding.how == BY_VALUE
         else f"its members ({binding.evidence})"
     )
+    convention = _convention_finding(
+        corpus,
+        target,
+        document.data,
+        errors,
+        document.location,
+        "file",
+        f"`{target.label}`, which {phrase} binds the example file to",
+    )
+    if convention is not None:
+        yield convention
+    if not errors:
+        return
     where = error_pointer(explain(errors[0]))
     yield Finding(
         ID,
@@ -513,7 +563,7 @@ def _file_findings(
             ),
         ),
         key=f"file{where}",
-        heuristic=heuristic(binding.how, binding.own_schema),
+        heuristic=heuristic(binding.how, binding.own_schema, target),
     )
 
 
@@ -907,6 +957,11 @@ def _page_findings(
             # leaves out. One that gives most of the definition's required members is meant
             # whole ("An example `AgentCard`:"), and what it lacks is its defect.
             errors = _without_required(errors)
+        if not tie.part and fence.content.lstrip().startswith('"'):
+            # Members shown without their braces (`"min_turn_silence": 160, ...`: the settings
+            # a section discusses), read as the object of those members (`fence_data`): a
+            # fragment, so what it leaves out is not its defect.
+            errors = _without_required(errors)
         # What an example stands in for is not judged: a placeholder (`<task-id>`) where a
         # value goes, a member left out of an object that elides others (`"...": "..."`).
         errors = [
@@ -934,12 +989,24 @@ def _page_findings(
             if surroundings.shortened(fence):
                 errors = _without_required(errors)
             errors = [e for e in errors if not _sketched(e, by_shape=tie.how == BY_SHAPE)]
+        verb = "binds" if tie.how in BY_EXAMPLE else "ties"
+
+        convention = _convention_finding(
+            corpus,
+            target,
+            instance,
+            errors,
+            partial(_in_fence, document, fence, parsed, (indent, heading), tie.part),
+            f"{fence.line}{tie.part}",
+            f"`{target.label}`, which {tie.phrase} {verb} it to",
+        )
+        if convention is not None:
+            yield convention
         if not errors:
             continue
         failure = _describe(errors, tie.part)
         where = tie.part + error_pointer(explain(errors[0]))
         line, column = parsed.positions.get(where, (1, 1))
-        verb = "binds" if tie.how in BY_EXAMPLE else "ties"
         yield Finding(
             ID,
             Severity.WARNING if tie.how == BY_SHAPE else SEVERITY,
@@ -965,11 +1032,100 @@ def _page_findings(
                 *_other_errors(document, fence, parsed, tie.part, errors[1:], indent, heading),
             ),
             key=f"{fence.line}{where}",
-            heuristic=heuristic(tie.how, tie.own_schema),
+            heuristic=heuristic(tie.how, tie.own_schema, target),
         )
 
 
 RELATED_ERRORS = 10  # the example's other errors shown as related locations
+
+
+def _convention_finding(
+    corpus: Context,
+    target: SchemaTarget,
+    example: Any,
+    errors: list[ValidationError],
+    located: Callable[[str], Location],
+    key: str,
+    bound: str,
+) -> Finding | None:
+    """The members of an example spelt in another case convention than its schema declares them
+    (``speclint.analyses.spellings``), one finding for the example: a member a closed object
+    rejects is reported by its validation error already (one defect, one finding)."""
+    schema = resolve_pointer(target.document.data, target.pointer)
+    resolver = corpus.references.registry.resolver(base_uri=file_uri(target.document.path))
+    found = [s for s in slips(schema, resolver, example) if not _rejected(s, errors)]
+    if not found:
+        return None
+    first, others = found[0], found[1:]
+    fix = f"write `{first.declared}`"
+    more = (
+        f" ({len(others)} more member{'s' if len(others) > 1 else ''} of it alike, each a "
+        "related location)"
+        if others
+        else ""
+    )
+    said = (
+        f"example at {first.pointer}: `{first.given}` is `{first.declared}` in another case "
+        f"convention{more}"
+    )
+    return Finding(
+        ID,
+        Severity.WARNING,
+        within(
+            f"{said}; {bound} declares `{first.declared}` and accepts any other member, so the "
+            f"value is ignored: {fix}",
+            f"{said}; the schema (a related location) declares `{first.declared}` and ignores "
+            f"`{first.given}`: {fix}",
+            f"{said}: {fix}",
+            said,
+        ),
+        located(first.pointer),
+        related=(
+            target.document.location(target.pointer, note="the schema that declares the member"),
+            *(
+                dataclasses.replace(located(s.pointer), note=f"`{s.given}`: write `{s.declared}`")
+                for s in others[:RELATED_ERRORS]
+            ),
+        ),
+        key=f"{key}:convention{first.pointer}",
+        heuristic=CASE_CONVENTION,
+    )
+
+
+def _in_document(document: Document, example: str, at: str) -> Location:
+    """Where ``at`` of the example at ``example`` is in its document."""
+    return document.location(example + at)
+
+
+def _in_fence(
+    document: Document,
+    fence: CodeFence,
+    parsed: Parsed,
+    indented: tuple[int, str],
+    part: str,
+    at: str,
+) -> Location:
+    """Where ``at`` of the instance at ``part`` of a fence's example is on the page
+    (``indented``: the fence's indent and its heading's anchor)."""
+    indent, heading = indented
+    line, column = parsed.positions.get(part + at, (1, 1))
+    return Location(document.path, fence.line + line, column + indent, pointer=heading)
+
+
+def _rejected(slip: Slip, errors: list[ValidationError]) -> bool:
+    """Whether validation rejects the member already (a closed object's
+    ``additionalProperties``/``unevaluatedProperties`` naming it)."""
+    for error in errors:
+        for one in (error, explain(error)):
+            if (
+                one.validator in ("additionalProperties", "unevaluatedProperties")
+                and error_pointer(one) == slip.at
+                and (repr(slip.given) in one.message or json.dumps(slip.given) in one.message)
+            ):
+                return True
+    return False
+
+
 # What the failure itself may take of a message's 200 characters, the rest for where and why.
 FAILURE_ROOM = 160
 

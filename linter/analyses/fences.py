@@ -40,6 +40,9 @@ Spec prose shows payloads in fenced code blocks. A fence is *tied* to a schema, 
    names a root member (``## `init_steps```): a partial document of that root, or that
    member's value (``speclint.analyses.fragments``).
 
+The definitions of ties 5 to 8 are the schema files' and the OpenAPI 3 and AsyncAPI documents'
+components, copies of one definition counted once (``speclint.analyses.api_definitions``).
+
 The first three are *explicit*: the author said which schema the example follows, so a tie that names
 no corpus schema, or an example that is not JSON, is itself worth a finding. The others are
 inferences, dropped quietly when they are ambiguous. Ties 6 to 8 read the example itself, so the
@@ -63,11 +66,18 @@ from urllib.parse import unquote, urldefrag
 
 from referencing.exceptions import NoSuchResource, Unresolvable
 
+from speclint.analyses.api_definitions import (
+    component_name,
+    component_places,
+    one_per_definition,
+    superseded_page,
+)
 from speclint.analyses.context import Context
 from speclint.analyses.exchanges import page_exchanges
 from speclint.analyses.fragments import BY_FRAGMENT, Fragment, root_fragment
 from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
+from speclint.analyses.spellings import declared_by_convention
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import SAMPLE_FOLDERS, DocumentKind, in_design_folder
 from speclint.parsing.prose import (
@@ -367,11 +377,22 @@ def _by_definition(
     for line, name in candidates:
         if not _DEFINITION_NAME.match(name):
             continue
-        found = [
-            target
-            for target in index.get(name, ())
-            if corpus.versions.comparable(document.path, target.document.path)
-        ]
+        found = _sources_of_truth(
+            corpus,
+            document,
+            [
+                target
+                for target in (
+                    *index.get(name, ()),
+                    *(
+                        ()
+                        if superseded_page(document.path)
+                        else component_index(corpus).get(name, ())
+                    ),
+                )
+                if corpus.versions.comparable(document.path, target.document.path)
+            ],
+        )
         if len(found) == 1:
             return FenceTie(fence, "definition name", name, found[0], line)
     return None
@@ -894,11 +915,86 @@ def _named_schema(
 
 
 def _candidates(corpus: Context, document: Document) -> list[Definition]:
-    return [
-        d
-        for d in example_definitions(corpus)
-        if corpus.versions.comparable(document.path, d.target.document.path)
-    ]
+    """The definitions an example of ``document`` can be an instance of: those of its version
+    line, schema files' and API components' alike, copies of one definition as one (issue 46,
+    items 1 and 4: ``speclint.analyses.api_definitions``). Made once per version (they depend
+    on the page's version alone), not once per page and example file."""
+    superseded = superseded_page(document.path)
+    key = f"candidates:{corpus.versions.of(document.path)}:{superseded}"
+    cached = corpus.memo.get(key)
+    if cached is None:
+        components = () if superseded else component_definitions(corpus)
+        found = [
+            d
+            for d in (*example_definitions(corpus), *components)
+            if corpus.versions.comparable(document.path, d.target.document.path)
+        ]
+        cached = corpus.memo[key] = one_per_definition(
+            corpus,
+            document.path,
+            found,
+            lambda d: (d.target.document, d.target.pointer),
+            lambda d: _copy_name(d.target),
+            lambda d: d.properties,
+            lambda d: d.digest,
+        )
+    return list(cast(list[Definition], cached))
+
+
+def _copy_name(target: SchemaTarget) -> str:
+    """The name copies of one definition share: a component's or a ``$defs`` key, a schema
+    file's name without its extensions (``job.schema.json`` and the component ``Job``), in any
+    case."""
+    name = _name(target)
+    if not target.pointer:
+        name = name.split(".")[0]
+    return name.lower()
+
+
+def component_definitions(corpus: Context) -> tuple[Definition, ...]:
+    """:func:`example_definitions` of the OpenAPI 3 and AsyncAPI components (issue 46,
+    item 1). Built once."""
+    cached = corpus.memo.get("component_definitions")
+    if cached is None:
+        made = (_definition(d, p, node) for d, p, node, _ in component_places(corpus))
+        cached = tuple(d for d in made if d is not None)
+        corpus.memo["component_definitions"] = cached
+    return cast(tuple[Definition, ...], cached)
+
+
+def component_index(corpus: Context) -> Mapping[str, tuple[SchemaTarget, ...]]:
+    """:func:`definition_index` of the API components: each by its key (a message's payload by
+    the message's key and ``name``) and ``title``. Built once."""
+    cached = corpus.memo.get("component_index")
+    if cached is None:
+        found: dict[str, list[SchemaTarget]] = {}
+        for document, pointer, _, names in component_places(corpus):
+            for name in names:
+                if _DEFINITION_NAME.match(name):
+                    found.setdefault(name, []).append(SchemaTarget(document, pointer))
+        cached = {name: tuple(targets) for name, targets in found.items()}
+        corpus.memo["component_index"] = cached
+    return cast(Mapping[str, tuple[SchemaTarget, ...]], cached)
+
+
+def _sources_of_truth(
+    corpus: Context, document: Document, targets: list[SchemaTarget]
+) -> list[SchemaTarget]:
+    """``targets`` of one name, copies of one definition as one (issue 46, item 4)."""
+
+    def members(target: SchemaTarget) -> frozenset[str]:
+        node = resolve_pointer(target.document.data, target.pointer)
+        declared = node.get("properties") if isinstance(node, dict) else None
+        return frozenset(str(k) for k in declared) if isinstance(declared, dict) else frozenset()
+
+    return one_per_definition(
+        corpus,
+        document.path,
+        list({t.label: t for t in targets}.values()),
+        lambda t: (t.document, t.pointer),
+        lambda _: "",
+        members,
+    )
 
 
 def _parts(
@@ -1167,7 +1263,7 @@ def _value_diagnosis(
         names = ", ".join(sorted({_name(d.target) for d in unique.values()})[:4])
         return None, f"its values fit several definitions ({names})"
     [definition] = unique.values()
-    covered = len(keys & definition.properties) / len(keys)
+    covered = len(declared_by_convention(keys, definition.properties)) / len(keys)
     # A constant (a discriminator) is strong evidence; an enum's value alone needs the shape too.
     constant = any(one for _, _, one in allowing)
     if covered < (0.75 if constant else 0.9) or (not constant and len(keys) < 2):
@@ -1279,7 +1375,7 @@ def _shape_diagnosis(
         )
     fits: dict[str, tuple[float, Definition]] = {}
     for definition in candidates:
-        if not keys <= definition.properties:
+        if declared_by_convention(keys, definition.properties) != keys:
             continue
         if any(
             key in data and _text(data[key]) not in allowed
@@ -1363,7 +1459,11 @@ def _unbound(corpus: Context, document: Document, fence: CodeFence, modes: Bindi
 
 
 def _name(target: SchemaTarget) -> str:
-    """A definition as prose names it: its key, or the file's name for a root."""
+    """A definition as prose names it: its key (a message's, for its payload), or the file's
+    name for a root."""
+    component = component_name(target.pointer)
+    if component is not None:
+        return component
     if target.pointer:
         return split_pointer(target.pointer)[-1]
     return posixpath.basename(target.document.path)

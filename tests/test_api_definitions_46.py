@@ -1,0 +1,482 @@
+"""Examples bound to API components, copies of one definition as one, names by case convention
+(issue 46, items 1, 4 and 9: ``speclint.analyses.api_definitions``, ``example-invalid``)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from conftest import run_cli, run_rule
+from speclint.common.findings import Finding
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+# An OpenAPI document whose only schemas are its components: a closed job with an enum.
+JOB_30 = """\
+openapi: 3.0.3
+info: {title: Jobs, version: 1.0.0}
+paths:
+  /jobs:
+    get:
+      responses:
+        '200':
+          description: the jobs
+          content:
+            application/json:
+              schema: {type: array, items: {$ref: '#/components/schemas/Job'}}
+components:
+  schemas:
+    Job:
+      type: object
+      additionalProperties: false
+      required: [kind, jobId, state, attempts]
+      properties:
+        kind: {const: job}
+        jobId: {type: string}
+        state: {$ref: '#/components/schemas/JobState'}
+        attempts: {type: integer}
+        note: {type: string, nullable: true}
+    JobState:
+      type: string
+      enum: [queued, running, done]
+"""
+
+
+def fence(value: Any) -> str:
+    return f"```json\n{json.dumps(value, indent=2)}\n```\n"
+
+
+def readme(*examples: Any) -> str:
+    body = "\n".join(f"A job:\n\n{fence(e)}" for e in examples)
+    return f"# Jobs\n\n{body}"
+
+
+def example_findings(root: Path) -> list[Finding]:
+    return run_rule(root, "example-invalid")
+
+
+GOOD_JOB = {"kind": "job", "jobId": "j-1", "state": "running", "attempts": 2, "note": None}
+
+
+# --- item 1: API components are definitions ------------------------------------------------
+
+
+def test_an_example_that_breaks_an_openapi_component_is_reported_at_the_component(
+    make_corpus: MakeCorpus,
+) -> None:
+    bad = [
+        {**GOOD_JOB, "owner": "ada"},  # an unknown member of a closed object
+        {**GOOD_JOB, "state": "paused"},  # a value outside the enum (through a `$ref`)
+        {**GOOD_JOB, "attempts": "two"},  # a wrong type
+    ]
+    root = make_corpus({"openapi.yaml": JOB_30, "README.md": readme(*bad)})
+    found = example_findings(root)
+    assert [(f.location.path, f.heuristic) for f in found] == [
+        ("README.md", "example-invalid/api-component")
+    ] * 3
+    for finding in found:
+        assert finding.related[0].path == "openapi.yaml"
+        assert finding.related[0].pointer == "/components/schemas/Job"
+    assert "'owner' was unexpected" in found[0].message.replace('"', "'")
+    assert '"paused" is not one of' in found[1].message
+    assert '"two" is not of type "integer"' in found[2].message
+
+
+def test_a_valid_example_of_a_component_is_quiet_in_the_30_dialect(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `note: null` is valid only in OpenAPI 3.0's own dialect (`nullable: true`, §4.7.24.1).
+    root = make_corpus({"openapi.yaml": JOB_30, "README.md": readme(GOOD_JOB)})
+    assert example_findings(root) == []
+    assert "-> openapi.yaml#/components/schemas/Job " in run_cli("bindings", str(root)).output
+
+
+def test_a_31_component_is_judged_in_the_31_dialect(make_corpus: MakeCorpus) -> None:
+    api = (
+        JOB_30.replace("3.0.3", "3.1.0")
+        .replace("nullable: true", "")
+        .replace("{type: string, }", '{type: ["string", "null"]}')
+    )
+    root = make_corpus({"openapi.yaml": api, "README.md": readme({**GOOD_JOB, "state": "x"})})
+    [finding] = example_findings(root)
+    assert '"x" is not one of' in finding.message
+
+
+ORDERS_ASYNC = """\
+asyncapi: 3.0.0
+info: {title: Orders, version: 1.0.0}
+channels:
+  orders:
+    address: orders
+    messages:
+      placed: {$ref: '#/components/messages/OrderPlaced'}
+components:
+  messages:
+    OrderPlaced:
+      name: OrderPlaced
+      payload:
+        type: object
+        additionalProperties: false
+        required: [orderId, kind, total]
+        properties:
+          orderId: {type: string}
+          kind: {const: order.placed}
+          total: {type: number}
+          currency: {$ref: '#/components/schemas/Currency'}
+  schemas:
+    Currency: {type: string, enum: [EUR, USD]}
+"""
+
+
+def test_an_example_that_breaks_an_asyncapi_message_payload_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    bad = {"orderId": "o-1", "kind": "order.placed", "total": 3, "currency": "GBP"}
+    root = make_corpus({"asyncapi.yaml": ORDERS_ASYNC, "README.md": readme(bad)})
+    [finding] = example_findings(root)
+    assert '"GBP" is not one of' in finding.message
+    assert finding.related[0].pointer == "/components/messages/OrderPlaced/payload"
+    assert '`kind: "order.placed"`' in finding.message  # bound by its value
+
+
+def test_a_valid_example_of_a_message_payload_is_quiet(make_corpus: MakeCorpus) -> None:
+    good = {"orderId": "o-1", "kind": "order.placed", "total": 3, "currency": "EUR"}
+    root = make_corpus({"asyncapi.yaml": ORDERS_ASYNC, "README.md": readme(good)})
+    assert example_findings(root) == []
+    bound = "-> asyncapi.yaml#/components/messages/OrderPlaced/payload "
+    assert bound in run_cli("bindings", str(root)).output
+
+
+def test_a_component_named_by_the_text_above_binds_by_definition_name(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = "# Jobs\n\nA `Job` object:\n\n" + fence({"state": "gone", "note": "late"})
+    root = make_corpus({"openapi.yaml": JOB_30, "README.md": page})
+    [finding] = example_findings(root)
+    assert '"gone" is not one of' in finding.message
+    assert "definition name" in finding.message or "the definition name" in str(finding.related)
+
+
+def test_an_example_file_binds_to_a_component(make_corpus: MakeCorpus) -> None:
+    example = json.dumps({**GOOD_JOB, "state": "paused"})
+    root = make_corpus({"openapi.yaml": JOB_30, "examples/job.json": example})
+    [finding] = example_findings(root)
+    assert finding.location.path == "examples/job.json"
+    assert finding.related[0].pointer == "/components/schemas/Job"
+
+
+def test_bindings_lists_the_component_with_its_document_and_pointer(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"openapi.yaml": JOB_30, "README.md": readme(GOOD_JOB)})
+    result = run_cli("bindings", str(root))
+    assert (
+        '-> openapi.yaml#/components/schemas/Job (by example value: `kind: "job"`' in result.output
+    )
+
+
+def test_a_message_in_another_schema_format_binds_nothing(make_corpus: MakeCorpus) -> None:
+    api = ORDERS_ASYNC.replace(
+        "      name: OrderPlaced\n",
+        "      name: OrderPlaced\n      schemaFormat: application/vnd.apache.avro;version=1.9.0\n",
+    )
+    bad = {"orderId": "o-1", "kind": "order.placed", "total": 3, "currency": "GBP"}
+    root = make_corpus({"asyncapi.yaml": api, "README.md": readme(bad)})
+    assert example_findings(root) == []
+
+
+# --- item 4: copies of one definition are one candidate -------------------------------------
+
+
+def job_schema(*extra: str, title: str = "Job") -> str:
+    """A job schema file with a `kind` discriminator; ``extra`` string members beside."""
+    properties: dict[str, Any] = {
+        "kind": {"const": "job"},
+        "jobId": {"type": "string"},
+        "state": {"enum": ["queued", "running", "done"]},
+        "attempts": {"type": "integer"},
+        **{name: {"type": "string"} for name in extra},
+    }
+    return json.dumps(
+        {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": title,
+            "type": "object",
+            "required": ["kind", "jobId", "state"],
+            "properties": properties,
+        },
+        indent=2,
+    )
+
+
+BROKEN_JOB = {"kind": "job", "jobId": "j-1", "state": "paused", "attempts": 1}
+
+
+def bound_to(root: Path) -> list[str]:
+    """The targets ``speclint bindings`` lists for the examples of the corpus."""
+    output = run_cli("bindings", str(root)).output
+    return [line.split("-> ")[1].split(" (by")[0] for line in output.splitlines() if "-> " in line]
+
+
+def test_frozen_versions_of_a_definition_bind_the_newest(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/v1/job.schema.json": job_schema(),
+            "schemas/v2/job.schema.json": job_schema("owner"),
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["schemas/v2/job.schema.json"]
+    [finding] = example_findings(root)
+    assert finding.related[0].path == "schemas/v2/job.schema.json"
+
+
+def test_a_versioned_page_binds_its_own_version(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/v1/job.schema.json": job_schema(),
+            "schemas/v2/job.schema.json": job_schema("owner"),
+            "docs/v1/guide.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["schemas/v1/job.schema.json"]
+
+
+def test_a_generated_copy_gives_way_to_its_source(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/job.schema.json": job_schema(),
+            "out/job.schema.json": job_schema("generatedAt"),
+            ".gitattributes": "out/** linguist-generated=true\n",
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["schemas/job.schema.json"]
+    assert len(example_findings(root)) == 1
+
+
+def test_a_vendored_copy_gives_way_to_its_source(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/job.schema.json": job_schema(),
+            "third/job.schema.json": job_schema("legacy"),
+            ".gitattributes": "third/** linguist-vendored\n",
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["schemas/job.schema.json"]
+
+
+def test_a_client_copy_gives_way_to_its_source(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/job.schema.json": job_schema("owner"),
+            "clients/python/job.schema.json": job_schema(),
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["schemas/job.schema.json"]
+    [finding] = example_findings(root)
+    assert finding.related[0].path == "schemas/job.schema.json"
+
+
+def test_a_component_copying_a_schema_file_gives_way_to_the_file(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {
+            "schemas/job.schema.json": job_schema("owner"),
+            "openapi.yaml": JOB_30,
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["schemas/job.schema.json"]
+    assert len(example_findings(root)) == 1
+
+
+def test_two_first_party_definitions_of_one_name_stay_ambiguous(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "schemas/a/job.schema.json": job_schema(),
+            "schemas/b/job.schema.json": job_schema("owner"),
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == []
+    assert "fit several definitions" in run_cli("bindings", str(root)).output
+
+
+def test_a_definition_named_in_two_versions_binds_the_newest_by_name(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = "# Jobs\n\nA `Job` object:\n\n" + fence({"state": "gone", "attempts": 1})
+    root = make_corpus(
+        {
+            "schemas/v1/job.schema.json": job_schema(),
+            "schemas/v2/job.schema.json": job_schema("owner"),
+            "README.md": page,
+        }
+    )
+    [finding] = example_findings(root)
+    assert finding.related[0].path == "schemas/v2/job.schema.json"
+    assert "definition name" in finding.message
+
+
+# --- item 9: names by case convention -------------------------------------------------------
+
+RETRY = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "RetryPolicy",
+    "type": "object",
+    "properties": {
+        "kind": {"const": "retry"},
+        "max_retries": {"type": "integer"},
+        "retryCount": {"type": "integer"},
+        "backoff": {"$ref": "#/$defs/Backoff"},
+    },
+    "$defs": {"Backoff": {"type": "object", "properties": {"initial_delay": {"type": "number"}}}},
+}
+
+
+def convention_findings(root: Path) -> list[Finding]:
+    return [f for f in example_findings(root) if f.heuristic == "example-invalid/case-convention"]
+
+
+def test_a_member_in_another_case_convention_is_reported_where_the_schema_is_open(
+    make_corpus: MakeCorpus,
+) -> None:
+    example = {"kind": "retry", "maxRetries": 3, "retry-count": 1, "backoff": {"initialDelay": 2}}
+    root = make_corpus(
+        {"schemas/retry.schema.json": json.dumps(RETRY), "README.md": readme(example)}
+    )
+    [finding] = convention_findings(root)
+    assert finding.message.startswith(
+        "example at /maxRetries: `maxRetries` is `max_retries` in another case convention"
+    )
+    assert "write `max_retries`" in finding.message
+    assert finding.severity.label == "warning"
+    assert finding.location.line == 8  # the line of `"maxRetries"` in the fence
+    notes = [r.note for r in finding.related[1:]]
+    assert notes == [
+        "`retry-count`: write `retryCount`",
+        "`initialDelay`: write `initial_delay`",  # through the `$ref`
+    ]
+    assert example_findings(root) == [finding]  # the example is otherwise valid
+
+
+def test_the_declared_spelling_is_quiet(make_corpus: MakeCorpus) -> None:
+    example = {"kind": "retry", "max_retries": 3, "retryCount": 1, "extra": True}
+    root = make_corpus(
+        {"schemas/retry.schema.json": json.dumps(RETRY), "README.md": readme(example)}
+    )
+    assert example_findings(root) == []
+
+
+def test_a_closed_object_reports_the_member_once(make_corpus: MakeCorpus) -> None:
+    closed = {**RETRY, "additionalProperties": False}
+    example = {"kind": "retry", "maxRetries": 3}
+    root = make_corpus(
+        {"schemas/retry.schema.json": json.dumps(closed), "README.md": readme(example)}
+    )
+    [finding] = example_findings(root)
+    assert "was unexpected" in finding.message
+    assert finding.heuristic != "example-invalid/case-convention"
+
+
+def test_a_map_or_a_matching_pattern_takes_any_member(make_corpus: MakeCorpus) -> None:
+    schema = {
+        **RETRY,
+        "patternProperties": {"^x-": {}},
+        "properties": {
+            **RETRY["properties"],
+            "labels": {
+                "type": "object",
+                "properties": {"team_name": {"type": "string"}},
+                "additionalProperties": {"type": "string"},
+            },
+        },
+    }
+    example = {"kind": "retry", "x-max-retries": 3, "labels": {"teamName": "a"}}
+    root = make_corpus(
+        {"schemas/retry.schema.json": json.dumps(schema), "README.md": readme(example)}
+    )
+    assert convention_findings(root) == []
+
+
+def test_an_api_documents_own_example_in_another_convention_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    api = JOB_30.replace("      additionalProperties: false\n", "").replace(
+        "    JobState:",
+        "      example: {kind: job, jobId: j-1, state: done, attempts: 1, Note: late}\n"
+        "    JobState:",
+    )
+    root = make_corpus({"openapi.yaml": api})
+    [finding] = convention_findings(root)
+    assert finding.location.pointer == "/components/schemas/Job/example/Note"
+    assert "write `note`" in finding.message
+
+
+def test_an_example_file_in_another_convention_is_reported(make_corpus: MakeCorpus) -> None:
+    example = json.dumps({"kind": "retry", "MaxRetries": 3})
+    root = make_corpus(
+        {"schemas/retry.schema.json": json.dumps(RETRY), "examples/retry.json": example}
+    )
+    [finding] = convention_findings(root)
+    assert finding.location.path == "examples/retry.json"
+    assert finding.location.pointer == "/MaxRetries"
+
+
+def test_members_shown_without_braces_are_a_fragment(make_corpus: MakeCorpus) -> None:
+    # Three settings of a component shown as bare members: they bind by shape, and what the
+    # fragment leaves out (the required `kind`, `jobId`) is not its defect; a wrong type is.
+    page = '# Jobs\n\nTuning:\n\n```json\n"state": "done",\n"attempts": 2,\n"note": "x"\n```\n'
+    root = make_corpus({"openapi.yaml": JOB_30, "README.md": page})
+    assert example_findings(root) == []
+    wrong = page.replace('"attempts": 2', '"attempts": "2"')
+    root = make_corpus({"openapi.yaml": JOB_30, "README.md": wrong})
+    [finding] = example_findings(root)
+    assert '"2" is not of type "integer"' in finding.message
+
+
+def test_a_page_of_an_obsolete_version_binds_no_component(make_corpus: MakeCorpus) -> None:
+    # The page documents the API as it stood: the components are what it is now.
+    bad = {**GOOD_JOB, "state": "paused"}
+    root = make_corpus({"openapi.yaml": JOB_30, "docs/obsolete/get-job-v1.md": readme(bad)})
+    assert example_findings(root) == []
+    assert bound_to(root) == []
+
+
+def test_of_identical_copies_the_source_is_the_binding(make_corpus: MakeCorpus) -> None:
+    # `spec/job.schema.json` is published unchanged as release 2's copy: one definition, and
+    # the binding names the file the maintainers edit (the unversioned one).
+    root = make_corpus(
+        {
+            "spec/job.schema.json": job_schema(),
+            "site/static/spec/2-0-0/job.schema.json": job_schema(),
+            "site/static/spec/1-0-0/job.schema.json": job_schema("legacy"),
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["spec/job.schema.json"]
+
+
+def test_a_schema_file_generated_from_a_component_gives_way_under_another_name(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A build writes each operation's schema from the API document (`getJobs_get.json`): the
+    # same members as the component `Job`, another name; the component is the source.
+    generated = job_schema("note", title="getJobs_get")
+    root = make_corpus(
+        {
+            "openapi.yaml": JOB_30,
+            "static/jsonschemas/getJobs_get.json": generated,
+            ".gitattributes": "static/jsonschemas/* linguist-generated=true\n",
+            "README.md": readme(BROKEN_JOB),
+        }
+    )
+    assert bound_to(root) == ["openapi.yaml#/components/schemas/Job"]
+    [finding] = example_findings(root)
+    assert finding.related[0].pointer == "/components/schemas/Job"
