@@ -90,7 +90,9 @@ Limitations
     the tests', each named after it (``grep -l example-invalid tests/``). A schema whose
     references do not resolve is skipped (``unresolved-ref``); a missing member its schema's
     ``required`` misspells is ``required-undeclared``'s finding, and this rule's when the run
-    does not run that one. An example reference of an API document that is a URL, leads out of
+    does not run that one; a ``null`` that only a schema's ``nullable: true`` admits, where
+    that is no keyword (OpenAPI 3.1), is ``oas30-leftover``'s finding at the schema. An example
+    reference of an API document that is a URL, leads out of
     the root or names nothing the repository holds is not followed: the run's summary says so
     ("not checked"), never a finding.
 """
@@ -333,6 +335,8 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
                 nulls.append(document.location(example_pointer))
                 in_enums += all(_enum_of_nullable(explain(e)) for e in errors if e not in kept)
             errors = kept
+        else:
+            errors = [e for e in errors if not _null_for_leftover(explain(e))]
         convention = _convention_finding(
             corpus,
             SchemaTarget(document, schema_pointer),
@@ -441,6 +445,8 @@ def _kept_apart_findings(
                 in_enum = all(_enum_of_nullable(explain(e)) for e in errors if e not in kept)
                 nulls.append((example.file.location(example.pointer), in_enum))
             errors = kept
+        else:
+            errors = [e for e in errors if not _null_for_leftover(explain(e))]
         if errors:
             cause = (example.file.path, example.pointer, _describe(errors))
             failed.setdefault(cause, []).append((example, errors))
@@ -825,6 +831,19 @@ def _enum_of_nullable(error: Any) -> bool:
         schema.get("nullable") is True
         or types == "null"
         or (isinstance(types, list) and "null" in types)
+    )
+
+
+def _null_for_leftover(error: Any) -> bool:
+    """Whether ``null`` fails only a schema that says ``nullable: true`` where that is no keyword
+    (OpenAPI 3.1, JSON Schema): the example says what the author meant, the schema does not, and
+    oas30-leftover reports that schema once; the examples are not each a defect of their own."""
+    schema = error.schema
+    return (
+        error.instance is None
+        and isinstance(schema, dict)
+        and schema.get("nullable") is True
+        and error.validator in ("type", "enum", "const")
     )
 
 

@@ -596,3 +596,28 @@ def test_a_path_item_file_that_refers_on_to_another_is_followed(make_corpus: Mak
         }
     )
     assert [path for path, _, _ in places(root)] == ["paths/v2/jobs.yaml"]
+
+
+def test_a_null_for_a_31_schemas_leftover_nullable_is_the_schemas_defect_reported_once(
+    make_corpus: MakeCorpus,
+) -> None:
+    # OpenAPI 3.1 has no `nullable` (oas30-leftover reports the schema, once): an example giving
+    # `null` there says what the author meant, in the main document and in a path-item file
+    # alike; a `null` for a schema that never said `nullable` is still the example's defect.
+    item = PATH_ITEM.replace("{$ref: '../openapi.yaml#/components/schemas/Job'}", "%s").replace(
+        "{id: job-1, state: %s}", "%s"
+    )
+    note = "{type: object, properties: {note: {type: string, nullable: true}}}"
+    strict = "{type: object, properties: {note: {type: string}}}"
+    for schema, expected in ((note, []), (strict, [("paths/jobs.yaml", 8)])):
+        inline = textwrap.indent(item % (schema, "{note: null}"), "  ")
+        root = make_corpus(
+            {
+                "openapi.yaml": api(f"/jobs: {{$ref: ./paths/jobs.yaml}}\n/inline:\n{inline}"),
+                "paths/jobs.yaml": item % (schema, "{note: null}"),
+            }
+        )
+        assert [(p, line) for p, line, _ in places(root) if p != "openapi.yaml"] == expected
+        assert bool([p for p, _, _ in places(root) if p == "openapi.yaml"]) == bool(expected)
+        leftovers = all_rules()["oas30-leftover"].check(Context.load(root), {})
+        assert len(list(leftovers)) == (2 if expected == [] else 0)
