@@ -91,7 +91,8 @@ Limitations
     references do not resolve is skipped (``unresolved-ref``); a missing member its schema's
     ``required`` misspells is ``required-undeclared``'s finding, and this rule's when the run
     does not run that one; a ``null`` that only a schema's ``nullable: true`` admits, where
-    that is no keyword (OpenAPI 3.1), is ``oas30-leftover``'s finding at the schema. An example
+    that is no keyword (OpenAPI 3.1), is ``oas30-leftover``'s finding at the schema when that
+    rule runs. An example
     reference of an API document that is a URL, leads out of
     the root or names nothing the repository holds is not followed: the run's summary says so
     ("not checked"), never a finding.
@@ -168,7 +169,10 @@ ID = "example-invalid"
 SEVERITY = Severity.ERROR
 # An example that fails only for a misspelt `required` member, a schema unsatisfiable only for one,
 # is required-undeclared's finding when it runs (one defect, one finding).
-LEAVES_TO = (REPORTED_BY,)
+# A `null` only a leftover `nullable: true` admits (OpenAPI 3.1) is oas30-leftover's, at the schema,
+# when it runs.
+LEFTOVER_REPORTED_BY = "oas30-leftover"
+LEAVES_TO = (REPORTED_BY, LEFTOVER_REPORTED_BY)
 FACTS = ("derived", "provenance", "references", "schemas")  # speclint.analyses.context
 # How an example was bound to its schema (issue 45: each measured, and held back outside preview
 # mode, on its own): inside its API or schema document; by the author's tie (info string, marker
@@ -335,7 +339,7 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
                 nulls.append(document.location(example_pointer))
                 in_enums += all(_enum_of_nullable(explain(e)) for e in errors if e not in kept)
             errors = kept
-        else:
+        elif corpus.runs(LEFTOVER_REPORTED_BY):
             errors = [e for e in errors if not _null_for_leftover(explain(e))]
         convention = _convention_finding(
             corpus,
@@ -445,7 +449,7 @@ def _kept_apart_findings(
                 in_enum = all(_enum_of_nullable(explain(e)) for e in errors if e not in kept)
                 nulls.append((example.file.location(example.pointer), in_enum))
             errors = kept
-        else:
+        elif corpus.runs(LEFTOVER_REPORTED_BY):
             errors = [e for e in errors if not _null_for_leftover(explain(e))]
         if errors:
             cause = (example.file.path, example.pointer, _describe(errors))

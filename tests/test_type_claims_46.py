@@ -370,3 +370,47 @@ def test_a_format_is_judged_only_when_both_sides_name_one_rfc_3339_names_alike(
     }
     page = "## Person\n\n- `born` (date)\n- `seen` (date)\n- `site` (URL)\n"
     assert found(corpus(make_corpus, page, schema)) == [(6, "type")]
+
+
+def test_a_schema_without_a_type_says_none_whatever_keywords_it_has(
+    make_corpus: MakeCorpus,
+) -> None:
+    # `additionalProperties` or `items` without `type` constrain objects or arrays only: a value
+    # of another type passes, so "object" read from them would be a type the schema never said.
+    schema = {
+        **JOB,
+        "properties": {
+            **JOB["properties"],
+            "env": {"additionalProperties": {"type": "string"}},
+            "args": {"items": {"type": "string"}},
+        },
+    }
+    page = "## Job\n\n- `env` (array): the variables.\n- `args` (string): the arguments.\n"
+    assert found(corpus(make_corpus, page, schema)) == []
+    schema["properties"]["env"]["type"] = "object"  # now said: the claim is held to it
+    assert found(corpus(make_corpus, page, schema)) == [(5, "type")]
+
+
+def test_a_bundlers_ref_segment_is_no_name_where_the_targets_title_is_the_claimed_one(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A bundled document points into another schema (`.../properties/payload`): the last
+    # segment is no type name; the target's `title` names it.
+    schema = {
+        "$defs": {
+            "Job": {
+                "type": "object",
+                "properties": {
+                    "proof": {"$ref": "#/$defs/Envelope/properties/payload"},
+                    "owner": {"$ref": "#/$defs/Envelope/properties/payload"},
+                },
+            },
+            "Envelope": {
+                "type": "object",
+                "properties": {"payload": {"title": "Attestation", "type": "object"}},
+            },
+            "Team": {"title": "Team", "type": "object"},
+        }
+    }
+    page = "## Job\n\n- `proof` (Attestation): the proof.\n- `owner` (Team): who.\n"
+    assert found(corpus(make_corpus, page, schema)) == [(6, "type")]

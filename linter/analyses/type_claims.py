@@ -771,10 +771,10 @@ def schema_type(corpus: Context, site: Site, depth: int = 0) -> SchemaType:
             values = [node["const"]]
         if values:
             types = {_json_type(v) for v in values if v is not None}
-        elif any(k in node for k in ("properties", "patternProperties", "additionalProperties")):
-            types = {"object"}
-        elif any(k in node for k in ("items", "prefixItems")):
-            types = {"array"}
+        elif any(k in node for k in _SHAPE_KEYWORDS):
+            # `properties` or `items` without a `type` constrain objects or arrays only, and
+            # let every other value through (Validation 2020-12 §10.3): no type is said.
+            types = None
         else:
             types, all_enum = _composed_types(corpus, here, depth)
             enum = enum or all_enum
@@ -789,6 +789,15 @@ def schema_type(corpus: Context, site: Site, depth: int = 0) -> SchemaType:
     )
     fmt = node.get("format") if isinstance(node.get("format"), str) else None
     return SchemaType(frozenset(types) if types else None, fmt, enum, reference, items_site, here)
+
+
+_SHAPE_KEYWORDS = (
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "items",
+    "prefixItems",
+)
 
 
 def _composed_types(corpus: Context, here: Site, depth: int) -> tuple[set[str] | None, bool]:
@@ -860,7 +869,11 @@ def contradiction(
     """What the schema at ``site`` says that ``claim`` contradicts, or None."""
     said = schema_type(corpus, site)
     if claim.named is not None:
-        if said.reference is None or _normal(said.reference) == _normal(claim.named):
+        # The `$ref`'s last segment names the target in the author's files; a bundler's
+        # pointer (`.../payload`) does not, and the target's `title` then does.
+        title = said.site.node.get("title") if isinstance(said.site.node, dict) else None
+        names = {_normal(n) for n in (said.reference, title) if isinstance(n, str)}
+        if said.reference is None or _normal(claim.named) in names:
             return None
         if claim.named.lower() not in known:
             return None  # a word the corpus names no schema by: not judged
