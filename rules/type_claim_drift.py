@@ -52,7 +52,9 @@ Options
 
 Limitations
     Unknown type words, unions (``string or number``), ``any`` and nullable forms are not
-    judged; nor are dotted paths (``undocumented-field`` binds those), tables of an operation's
+    judged, nor a schema without a ``type`` (its ``properties`` or ``items`` let other values
+    through), nor a requiredness cell with a footnote mark (``Yes*``: a condition below); nor
+    are dotted paths (``undocumented-field`` binds those), tables of an operation's
     parameters (an ``In`` column), proposals and design folders. A field the bound schema does
     not declare is not this rule's finding.
 """

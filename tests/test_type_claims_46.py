@@ -414,3 +414,28 @@ def test_a_bundlers_ref_segment_is_no_name_where_the_targets_title_is_the_claime
     }
     page = "## Job\n\n- `proof` (Attestation): the proof.\n- `owner` (Team): who.\n"
     assert found(corpus(make_corpus, page, schema)) == [(6, "type")]
+
+
+def test_a_required_cell_with_a_footnote_mark_is_a_condition_not_a_claim(
+    make_corpus: MakeCorpus,
+) -> None:
+    table = (
+        "## Job\n\n| Field | Type | Required |\n| --- | --- | --- |\n"
+        "| `id` | string | Yes |\n| `note` | string | %s |\n\n* when `mode` is `a`.\n"
+    )
+    assert found(corpus(make_corpus, table % "**Yes**")) == [(8, "required")]
+    for marked in ("Yes*", "Yes\\*", "Yes†", "Yes [1]", "**Yes**\\*"):
+        assert found(corpus(make_corpus, table % marked)) == [], marked
+
+
+def test_a_generated_sdks_date_class_is_a_string_of_any_date_format(
+    make_corpus: MakeCorpus,
+) -> None:
+    schema = {
+        **JOB,
+        "properties": {**JOB["properties"], "at": {"type": "string", "format": "date-time"}},
+    }
+    assert found(corpus(make_corpus, "## Job\n\n- `at` (Date): when.\n", schema)) == []
+    assert found(corpus(make_corpus, "## Job\n\n- `at` (integer): when.\n", schema)) == [
+        (5, "type")
+    ]

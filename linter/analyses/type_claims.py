@@ -233,6 +233,10 @@ def parse_type(written: str) -> TypeClaim | None:
         if len(rest) > 1:
             return None
         return TypeClaim(written, base, enum=True)
+    if text == "Date":
+        # A generated SDK's language type (JavaScript's `Date`, read from a `date-time` or `date`
+        # string): a string, its format the language's to say.
+        return TypeClaim(written, _STRING)
     if len(words) == 1:
         word = words[0]
         if word in _WORDS:
@@ -278,6 +282,11 @@ def _header_kind(text: str) -> str | None:
 
 
 def _requiredness(cell: str, optional_column: bool) -> bool | None:
+    # A footnote mark (`Yes*`, `Yes†`, `Yes [1]`) sends the reader to a condition below the
+    # table: the cell says "required when...", not "required".
+    bare = re.sub(r"\*\*(.+?)\*\*|__(.+?)__", r"\1\2", cell)
+    if re.search(r"[*†‡¹²³]|\[\d+\]|\^", bare):
+        return None
     word = _plain(cell).lower().strip(" .")
     if word in _YES:
         return not optional_column
