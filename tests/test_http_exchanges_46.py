@@ -418,3 +418,13 @@ def test_a_fence_titled_by_its_side_needs_no_words_above(info: str) -> None:
     assert "`GET /jobs/{jobId}`'s 200 response" in said(finding)
     # Untitled and with nothing above it, the same fence is not bound.
     assert findings(page(CURL_GET.replace("Response:\n\n", ""))) == []
+
+
+def test_a_word_between_alternative_request_lines_is_no_body() -> None:
+    # A template of alternatives (`PUT /` or `PATCH /`, one body below both): "or" is prose.
+    template = 'PUT /jobs\nContent-Type: application/json\nor\nPATCH /jobs\n\n{"name": "a"}\n'
+    request = fence_request("yaml", template)
+    assert request is not None and request.messages[0].body == ""
+    assert '{"name": "a"}' in request.messages[1].body
+    mapping = fence_request("http", "POST /jobs\nContent-Type: application/yaml\n\nname: a\n")
+    assert mapping is not None and "name: a" in mapping.messages[0].body

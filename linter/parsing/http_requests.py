@@ -183,12 +183,18 @@ def _transcript(lines: list[str], first: int, method: str, target: str) -> Reque
             while index < len(lines) and not _message_start(lines[index]):
                 index += 1
         shown = ""
-        if any(line.strip() for line in body) and (not media or _STRUCTURED_MEDIA.search(media)):
+        opening = next((line.strip() for line in body if line.strip()), "")
+        if _BODY_OPENING.match(opening) and (not media or _STRUCTURED_MEDIA.search(media)):
             shown = "\n" * start + "\n".join(body) + "\n" * (len(lines) - index)
         messages.append(Message(status, shown, begins))
     written, dropped = path
     shown = f"{method} {'…' if dropped else ''}{written}"
     return Request(method, written, shown, tuple(messages), dropped == "host")
+
+
+# What a JSON or YAML body opens with: a value's bracket, a mapping's key, a sequence's dash. A
+# word between two request lines ("or": a template of alternatives) is none.
+_BODY_OPENING = re.compile(r"""^(?:[{\[]|-\s|-$|["']?[\w.$@-]+["']?\s*:(?:\s|$))""")
 
 
 def _message_start(line: str) -> bool:
