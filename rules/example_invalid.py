@@ -41,7 +41,9 @@ What it does
     ``case-convention``: a member of an example that its schema does not declare but declares in
     another case convention (``maxRetries`` where the schema says ``max_retries``,
     ``retry-count`` for ``retryCount``), reported even where the schema is open (it ignores the
-    member, and the setting is lost): write the declared spelling.
+    member, and the setting is lost): write the declared spelling. In a repository of protos,
+    a field's proto name for its JSON name (``retry_count`` for ``retryCount``) is no slip:
+    ProtoJSON parsers accept both.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -142,7 +144,7 @@ from speclint.analyses.fences import (
 from speclint.analyses.fragments import BY_FRAGMENT
 from speclint.analyses.references import file_uri
 from speclint.analyses.schema_objects import schema_holders, schema_objects, validator_class_of
-from speclint.analyses.spellings import Slip, slips
+from speclint.analyses.spellings import Slip, protojson_alias, slips
 from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import (
     MALFORMED_SCHEMA,
@@ -1077,6 +1079,10 @@ def _convention_finding(
     schema = resolve_pointer(target.document.data, target.pointer)
     resolver = corpus.references.registry.resolver(base_uri=file_uri(target.document.path))
     found = [s for s in slips(schema, resolver, example) if not _rejected(s, errors)]
+    if corpus.of_kind(DocumentKind.PROTO):
+        # A document of a proto API (a gateway's, generated from its protos): its server reads
+        # the field's own name as its JSON name.
+        found = [s for s in found if not protojson_alias(s.given, s.declared)]
     if not found:
         return None
     first, others = found[0], found[1:]

@@ -480,3 +480,18 @@ def test_a_schema_file_generated_from_a_component_gives_way_under_another_name(
     assert bound_to(root) == ["openapi.yaml#/components/schemas/Job"]
     [finding] = example_findings(root)
     assert finding.related[0].pointer == "/components/schemas/Job"
+
+
+def test_a_proto_fields_own_name_is_its_json_name_too_in_a_proto_api(
+    make_corpus: MakeCorpus,
+) -> None:
+    # ProtoJSON parsers accept a field's proto name (`retry_count`) beside its lowerCamelCase
+    # JSON name (`retryCount`): in a repository of protos, that spelling is no slip. The
+    # reverse (`maxRetries` for a declared `max_retries`) still is.
+    example = {"kind": "retry", "maxRetries": 3, "retry_count": 1}
+    files = {"schemas/retry.schema.json": json.dumps(RETRY), "README.md": readme(example)}
+    proto = 'syntax = "proto3";\nmessage RetryPolicy { int32 retry_count = 1; }\n'
+    alone = [f.message.split(":")[0] for f in convention_findings(make_corpus(files))]
+    assert alone == ["example at /maxRetries"]
+    [finding] = convention_findings(make_corpus({**files, "proto/retry.proto": proto}))
+    assert "`retry_count`" not in finding.message and not finding.related[1:]

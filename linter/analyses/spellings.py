@@ -48,6 +48,16 @@ class Slip:
         return join_pointer(self.at, self.given)
 
 
+def protojson_alias(given: str, declared: str) -> bool:
+    """Whether ``given`` is the proto field name whose JSON name is ``declared``: a ProtoJSON
+    parser accepts both (``int64_value`` for ``int64Value``; Protocol Buffers, "JSON Mapping":
+    the lowerCamelCase name, and the original field name too)."""
+    if "_" not in given or given != given.lower():
+        return False
+    head, *rest = given.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest) == declared
+
+
 def convention_key(name: str) -> str:
     """A member name without its case convention: ``maxRetries``, ``max_retries`` and
     ``max-retries`` are ``maxretries``."""
