@@ -87,6 +87,8 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         for route in page_checks(corpus, page.path, mentions):
             if route.missing:
                 yield _finding(corpus, route)
+            elif route.renamed is not None and route.operations:
+                yield _renamed(route)
 
 
 def _finding(corpus: Context, route: RouteCheck) -> Finding:
@@ -99,11 +101,29 @@ def _finding(corpus: Context, route: RouteCheck) -> Finding:
         related = (route.near.document.location(route.near.pointer, route.near.label),)
     else:
         related = (corpus.documents[route.document].location("/paths", "the API's paths"),)
+    # an optional part's form the document lacks: the notation may only mean "either form"
+    weak = mention.form in _WEAK or bool(mention.other and route.near is not None)
     return Finding(
         ID,
-        Severity.INFO if mention.form in _WEAK else SEVERITY,
+        Severity.INFO if weak else SEVERITY,
         f"{text}: fix the route in the prose or add the operation",
         Location(route.page, mention.line, mention.column, heading=mention.heading or None),
         related,
         key=f"route:{mention.method}:{mention.target}",
+    )
+
+
+def _renamed(route: RouteCheck) -> Finding:
+    """The operation, with a parameter named otherwise: readers copy the name into clients,
+    and the reference generated from the document says the other one."""
+    mention, operation = route.mention, route.operations[0]
+    written, theirs = route.renamed or ("", "")
+    return Finding(
+        ID,
+        Severity.INFO,
+        f"`{mention.label}` is `{operation.label}` of `{operation.document.path}`, but names its "
+        f"parameter `{written}` where the API names this parameter `{theirs}`: use the API's name",
+        Location(route.page, mention.line, mention.column, heading=mention.heading or None),
+        (operation.document.location(operation.pointer, operation.label),),
+        key=f"route-parameter:{mention.method}:{mention.target}",
     )
