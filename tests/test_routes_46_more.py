@@ -110,6 +110,10 @@ def test_a_lone_route_of_another_api_stays_unjudged(make_corpus: MakeCorpus) -> 
         "docs/next.md": "## Roadmap\n\n- `PATCH /session/{session_id}`\n",
         "rfcs/0001-patch.md": "- `PATCH /session/{session_id}`\n",
         "docs/hook.md": "```sh\ncurl -X DELETE https://hooks.partner.io/v1/sessions/1\n```\n",
+        # one segment off at the API's root: another API's (a registry the document mirrors)
+        "docs/mirror.md": "- `GET /v1/table-archive/{name}/info`\n",
+        # a sentence that says there is no such route
+        "docs/none.md": "There is no `GET /v1/session` wire surface.\n",
     }
     assert found(make_corpus(pages)) == [("docs/end.md", 1, "warning")]
 
@@ -215,7 +219,10 @@ def test_a_renamed_parameter_is_an_info_naming_the_apis(make_corpus: MakeCorpus)
     assert "the API names this parameter `table_name`" in finding.message
     assert finding.related[0].pointer == "/paths/~1table~1{table_name}~1info/get"
     # a concrete value, or the same name in another convention, is no renamed parameter
-    page = "- `GET /v1/table/hpo/info`\n- `GET /v1/table/{tableName}/info`\n"
+    page = (
+        "- `GET /v1/table/hpo/info`\n- `GET /v1/table/{tableName}/info`\n"
+        "- `GET /v1/table/{parentTableName}/info`\n"  # qualified by its role: the same name
+    )
     assert found(bound_page(make_corpus, page)) == []
 
 

@@ -79,7 +79,8 @@ _ASIDE_LINE = re.compile(
     r"(?i)\b(?:deprecated|removed|no longer|replaced by|renamed|formerly|previously|legacy|"
     r"will be|planned|proposed|future|no operation|its operation|wrong|incorrect|typo|mistaken|"
     r"misspel\w*|should be|rather than|or equivalent|for example|hypothetical|instead of|"
-    r"used to|not supported|unsupported)\b|\be\.g\."
+    r"used to|not supported|unsupported|there is no|there'?s no|no such|does not exist|"
+    r"doesn'?t exist|not exposed)\b|\be\.g\."
 )
 # Hosts that stand for "your server" in documentation (RFC 2606, RFC 6761).
 _GENERIC_HOST = re.compile(
@@ -562,7 +563,9 @@ def _judged(
             return RouteCheck(page, mention, document, near=near[0], difference=near[1])
         why = "a path alone, not below the API's base path, and no operation's path near it"
         return RouteCheck(page, mention, document, why=why)
-    near = nearest(mention.method, shape, own, one_off=ours or lenient)
+    # one segment off: for a page bound through the repository only below the API's own
+    # first segment (`/packs/...` for `/packs-test/...` is another API's root)
+    near = nearest(mention.method, shape, own, one_off=ours or mention.relative)
     if near is not None:
         return RouteCheck(page, mention, document, near=near[0], difference=near[1])
     if not ours and not (lenient and first):
@@ -685,7 +688,8 @@ def renamed_parameter(path: str, operation: Operation) -> tuple[str, str] | None
         if len(full) != len(written):
             continue
         for mine, their in zip(written, full, strict=True):
-            if mine and their and _folded(mine) != _folded(their):
+            # a name qualified by its role (`childRunId` for `runId`) is the same parameter
+            if mine and their and not _folded(mine).endswith(_folded(their)):
                 return mine, their
         return None
     return None
