@@ -118,6 +118,17 @@ def test_a_lone_route_of_another_api_stays_unjudged(make_corpus: MakeCorpus) -> 
     assert found(make_corpus(pages)) == [("docs/end.md", 1, "warning")]
 
 
+def test_a_collections_custom_method_for_a_members_is_named(
+    make_corpus: MakeCorpus, tmp_path: Path
+) -> None:
+    api = API + "  /session/{session_id}:fork:\n    post: {responses: {'201': {description: ok}}}\n"
+    lone = "Hosts reject `POST /v1/session:fork` requests with 501.\n"
+    pages = {"openapi.yaml": api, "docs/sessions.md": BOUND, "docs/fork.md": lone}
+    (finding,) = _run(make_corpus(pages))
+    assert "the nearest is `POST /session/{session_id}:fork`" in finding.message
+    assert "custom method `:fork` acts on one of its members" in finding.message
+
+
 def test_bindings_say_a_page_is_held_through_the_repository(make_corpus: MakeCorpus) -> None:
     lone = "Send `DELETE /sessions/{id}` to end it.\n"
     root = make_corpus({"openapi.yaml": API, "docs/sessions.md": BOUND, "docs/end.md": lone})

@@ -485,7 +485,8 @@ def _first_ours(shape: tuple[str, ...], bases: set[tuple[str, ...]], own: list[O
     rest = _unversioned(shape, bases)
     if not rest or "{}" in rest[0]:
         return False
-    return any(_unversioned(_shape(op), set())[:1] == rest[:1] for op in own)
+    first = rest[0].split(":", 1)[0]  # `runs:fork`: the collection `runs`'s custom method
+    return any(_unversioned(_shape(op), set())[:1] == (first,) for op in own)
 
 
 def _renamed(mention: RouteMention, found: tuple[Operation, ...]) -> tuple[str, str] | None:
@@ -770,6 +771,13 @@ def nearest(
         for op in verb:
             if op.path.endswith(f":{shape[-1]}") and same_path(custom, op):
                 return op, f", which writes the custom method as `:{shape[-1]}`"
+    if shape and ":" in shape[-1] and "{}" not in shape[-1]:
+        # `POST /runs:fork` for `POST /runs/{runId}:fork`: the member's custom method
+        collection, _, action = shape[-1].partition(":")
+        member = (*shape[:-1], collection, "{}:" + action)
+        for op in verb:
+            if same_path(member, op):
+                return op, f", whose custom method `:{action}` acts on one of its members"
     for op in verb:
         # below a base path first: the base is what a version prefix stands for
         for cut, theirs in sorted(_shapes(op), key=lambda shape: -shape[0]):
