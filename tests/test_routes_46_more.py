@@ -153,6 +153,11 @@ def test_every_placeholder_notation_is_a_variable(make_corpus: MakeCorpus) -> No
         "- GET /v1/session/<session_id> reads one.\n"
     )
     assert found(bound_page(make_corpus, page)) == []
+    # a template over any collection (`/<GROUPS>/<gid>`) is no route of this API, and does not
+    # unbind the page
+    page = "- `GET /<GROUPS>/<gid>`\n- `PUT /<GROUPS>/<gid>`\n- `POST /<GROUPS>`\n- `PUT /v1/session`\n"
+    (finding,) = _run(bound_page(make_corpus, page))
+    assert "`PUT /v1/session` is no operation" in finding.message
 
 
 def test_a_dollar_brace_segment_of_the_document_is_a_variable(make_corpus: MakeCorpus) -> None:
@@ -210,7 +215,7 @@ def test_a_route_without_a_leading_slash_is_held_to_the_operations(
     page = (
         "- `GET v1/models/resnet/ready`\n"  # the operation
         "- `DELETE v1/models/resnet/ready`\n"  # another method: warning
-        "- `v1/models/resnet/readiness`\n"  # a path mention, one segment off: info
+        "- `v1/models/resnet/readyz`\n"  # a path mention, one segment off: info
         "- `application/json`, `src/main`, `docs/api.md`\n"  # no route of the API
         "\n| Endpoint |\n| --- |\n| `GET models/resnet/status` |\n"
     )
@@ -241,10 +246,28 @@ def test_a_renamed_parameter_is_an_info_naming_the_apis(make_corpus: MakeCorpus)
 
 
 def test_a_concrete_path_below_no_base_path_near_an_operation_is_an_info(
-    make_corpus: MakeCorpus,
+    make_corpus: MakeCorpus, tmp_path: Path
 ) -> None:
+    api = API.replace("https://api.sessions.example.net/v1", "https://api.sessions.example.net")
+    bound = BOUND.replace("/v1/", "/")
     page = "Search it:\n\n`/table/hpo_phenopackets/search`\n\n/table/hpo_phenopackets/searches\n"
-    assert found(bound_page(make_corpus, page)) == [("docs/sessions.md", 11, "info")]
-    # a file, a page link, a path of no segment of the API's: quiet
-    page = "See `/table/hpo/info.json`, [`/table/hpo/about`](../about.md) and\n\n/usr/local/find\n"
-    assert found(bound_page(make_corpus, page)) == []
+    root = make_corpus({"openapi.yaml": api, "docs/sessions.md": bound + "\n" + page})
+    assert found(root) == [("docs/sessions.md", 11, "info")]
+    # a file, a page link, a path of no segment of the API's, one segment far off: quiet
+    page = (
+        "See `/table/hpo/info.json`, [`/table/hpo/about`](../about.md) and\n\n"
+        "/usr/local/find\n\n`/table/hpo/sortables`\n"
+    )
+    quiet = {"openapi.yaml": api, "docs/sessions.md": bound + "\n" + page}
+    assert found(write_files(tmp_path / "quiet", quiet)) == []
+    # outside the base path the servers declare: another URL of the deployment (a web page)
+    page = "/table/hpo_phenopackets/searches\n"
+    elsewhere = {"openapi.yaml": API, "docs/sessions.md": BOUND + "\n" + page}
+    assert found(write_files(tmp_path / "elsewhere", elsewhere)) == []
+
+
+def test_a_trailing_slash_after_a_value_is_an_empty_last_variable(make_corpus: MakeCorpus) -> None:
+    # `/table/hpo/` is `/table/{table_name}/{x}` with an empty `x`; `/session/` is `/session`
+    api = API + "  /table/{table_name}/{view}:\n    get: {responses: {'200': {description: ok}}}\n"
+    page = "- `GET /v1/table/hpo/`\n- `DELETE /v1/session/`\n"
+    assert found(bound_page(make_corpus, page, api)) == [("docs/sessions.md", 8, "warning")]

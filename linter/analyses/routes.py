@@ -404,6 +404,9 @@ def _served(
 ) -> tuple[dict[RouteMention, tuple[Operation, ...]], dict[RouteMention, str]]:
     served: dict[RouteMention, tuple[Operation, ...]] = {}
     whys: dict[RouteMention, str] = {}
+    # A route that starts with a variable (`/<GROUPS>/<GID>`) where no operation does is a
+    # template over any collection (a family of APIs), not a route of this one.
+    rooted = any(_shape(op)[:1] == ("{}",) for op in operations)
     for mention in mentions:
         target = split_target(mention.target)
         host = (mention.host or target.host).lower().rsplit(":", 1)[0] if (
@@ -412,6 +415,8 @@ def _served(
             whys[mention] = mention.aside
         elif host and host not in hosts and not _GENERIC_HOST.match(host):
             whys[mention] = f"another host than the API's servers (`{host}`)"
+        elif not rooted and written_shape(target.path)[:1] == ("{}",):
+            whys[mention] = "a template over any collection (its first segment is a variable)"
         served[mention] = tuple(op for op in operations if _names(mention, target.path, op))
     return served, whys
 
@@ -559,14 +564,19 @@ def _judged(
         why = "a collection's name for the operations on its members (`…/{id}`)"
         return RouteCheck(page, mention, document, why=why)
     if not mention.method and (not below_base or mention.alone or lenient):
-        near = nearest("", shape, own) if first and not is_file(target.path) else None
+        # a path alone outside the base path the servers declare is some other URL of the
+        # deployment (a web page, a proxy's prefix): read only where the servers declare none
+        judged = first and not is_file(target.path) and (below_base or not bases)
+        near = nearest("", shape, own, alike=_ALIKE) if judged else None
         if near is not None:
             return RouteCheck(page, mention, document, near=near[0], difference=near[1])
         why = "a path alone, not below the API's base path, and no operation's path near it"
         return RouteCheck(page, mention, document, why=why)
     # one segment off: for a page bound through the repository only below the API's own
     # first segment (`/packs/...` for `/packs-test/...` is another API's root)
-    near = nearest(mention.method, shape, own, one_off=ours or mention.relative)
+    near = nearest(
+        mention.method, shape, own, one_off=ours or mention.relative, alike=_ALIKE if lenient else 0
+    )
     if near is not None:
         return RouteCheck(page, mention, document, near=near[0], difference=near[1])
     if not ours and not (lenient and first):
@@ -749,11 +759,29 @@ def _names(mention: RouteMention, path: str, operation: Operation) -> bool:
     served = not method or method in (operation.method, "options")
     if not served and not (method == "head" and operation.method == "get"):
         return False
-    return same_path(written_shape(path), operation)
+    shape = written_shape(path)
+    if same_path(shape, operation):
+        return True
+    # `/share-codes/barb/`: a trailing slash after a value is an empty last segment, which a
+    # variable may be (a default server's empty name); after a word (`/jobs/`) it is the word's
+    if not path.endswith("/") or not shape:
+        return False
+    return any(
+        len(theirs) == len(shape) + 1
+        and theirs[-2] == "{}"
+        and shape[-1] != "{}"
+        and theirs[-1] == "{}"
+        and all(map(_segment, shape, theirs))
+        for _, theirs in _shapes(operation)
+    )
 
 
 def nearest(
-    method: str, shape: tuple[str, ...], operations: list[Operation], one_off: bool = True
+    method: str,
+    shape: tuple[str, ...],
+    operations: list[Operation],
+    one_off: bool = True,
+    alike: float = 0.0,
 ) -> tuple[Operation, str] | None:
     """The operation nearest a route no operation has, and how it differs: the same path with
     another method; the same method and a custom method written as a segment (``/{id}/cancel``
@@ -820,14 +848,14 @@ def nearest(
             ]
             if len(differ) == 1:
                 n = differ[0]
-                alike = difflib.SequenceMatcher(None, shape[n], theirs[n]).ratio()
+                ratio = difflib.SequenceMatcher(None, shape[n], theirs[n]).ratio()
                 said = f", whose path says `{theirs[n]}` where this says `{shape[n]}`"
-                candidates.append((alike, op, said))
+                candidates.append((ratio, op, said))
                 break
-    if len(candidates) == 1:
+    if len(candidates) == 1 and candidates[0][0] >= alike:
         return candidates[0][1], candidates[0][2]
     best = max(candidates, key=lambda c: c[0], default=None)
-    if best is not None and best[0] >= 0.6:
+    if best is not None and best[0] >= _ALIKE:
         return best[1], best[2]
     return None
 
@@ -841,6 +869,12 @@ def _plural(first: str, second: str) -> bool:
     return long in (short + "s", short + "es") or (
         short.endswith("y") and long == short[:-1] + "ies"
     )
+
+
+# How alike two segments must be for one to be the other misspelt (difflib's ratio): the only
+# segment off is named too for a route of a bound page; for a weaker reading (a path alone, a
+# page bound only through the repository) it must be this alike (`sortables` is no `items`).
+_ALIKE = 0.6
 
 
 def _method_order(method: str) -> int:
