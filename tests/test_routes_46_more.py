@@ -112,6 +112,8 @@ def test_a_lone_route_of_another_api_stays_unjudged(make_corpus: MakeCorpus) -> 
         "docs/hook.md": "```sh\ncurl -X DELETE https://hooks.partner.io/v1/sessions/1\n```\n",
         # one segment off at the API's root: another API's (a registry the document mirrors)
         "docs/mirror.md": "- `GET /v1/table-archive/{name}/info`\n",
+        # a section that lists defects on purpose
+        "docs/defects.md": "## Seeded defects\n\n- `PATCH /v1/session/{session_id}`\n",
         # a sentence that says there is no such route
         "docs/none.md": "There is no `GET /v1/session` wire surface.\n",
     }

@@ -67,7 +67,7 @@ _ASIDE_HEADING = re.compile(
     r"(?i)\b(?:future|proposed|proposals?|roadmap|planned|upcoming|not yet|coming soon|"
     r"wish ?list|ideas|drafts?|deprecated|deprecations|removed|removals|legacy|migrat\w*|"
     r"upgrad\w*|change ?log|changes|release notes|what'?s new|breaking|history|alternatives?|"
-    r"open questions?|todo|rejected)\b"
+    r"open questions?|todo|rejected|defects?|errata|known issues|mistakes|pitfalls)\b"
 )
 _ASIDE_PAGE = re.compile(
     r"(?i)^(?:changelog|changes|history|news|releases?|release[-_ ]notes|roadmap|migrat\w*|"
