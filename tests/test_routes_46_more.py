@@ -77,6 +77,8 @@ def test_front_matter_route_the_document_lacks_is_a_warning(make_corpus: MakeCor
     assert (finding.location.line, finding.severity.label) == (3, "warning")
     assert "`GET /sessions/{session_id}` is no operation of `openapi.yaml`" in finding.message
     assert "the nearest is `GET /session/{session_id}`" in finding.message
+    output = run_cli("bindings", str(root)).output
+    assert "docs/read.mdx:3 front-matter route `GET /sessions/{session_id}`" in output
     # the operation itself: quiet
     page = page.replace("/sessions/", "/session/")
     assert found(make_corpus({"openapi.yaml": API, "docs/read.mdx": page + BOUND})) == []

@@ -61,7 +61,9 @@ from speclint.parsing.routes import (
 
 # How a route is written, from the strongest evidence to the weakest: a request a reader sends
 # as shown, a route set apart as code or as an entry of a list or table, a route in a sentence.
-FORMS = ("request", "curl", "sequence", "code", "link", "list", "table", "text", "path")
+FORMS = (
+    "request", "curl", "sequence", "front-matter", "code", "link", "list", "table", "text", "path"
+)  # fmt: skip
 # Sections about what the API is not, or no longer: their routes are no claim about it.
 _ASIDE_HEADING = re.compile(
     r"(?i)\b(?:future|proposed|proposals?|roadmap|planned|upcoming|not yet|coming soon|"
@@ -175,7 +177,8 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
     for request in front_matter_routes(document.text or ""):
         # the page's front matter names its operation (Mintlify's `openapi:`): a claim as firm
         # as a code span's
-        add(request.line + 1, request.offset + 1, request.method, request.target, "code", None)
+        add(request.line + 1, request.offset + 1, request.method, request.target, "front-matter",
+            None)  # fmt: skip
     linked = {(link.line, link.text.strip()) for link in prose.links}
     for span in prose.inline_code:
         route = whole_route(span.text)
