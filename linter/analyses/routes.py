@@ -364,7 +364,8 @@ def page_checks(corpus: Context, page: str, mentions: Iterable[RouteMention]) ->
             if not m.relative
         ]
     hosts = _server_hosts(operations)
-    served, whys = _served(mentions, operations, hosts)
+    index = _line_index(corpus, page, operations)
+    served, whys = _served(mentions, operations, hosts, index)
     claims = _claims(mentions, served, whys)
     document, matched, given = _bound_document(claims, served)
     loose = False
@@ -396,6 +397,18 @@ def page_checks(corpus: Context, page: str, mentions: Iterable[RouteMention]) ->
     return _optional_forms(checks)
 
 
+def _line_index(
+    corpus: Context, page: str, operations: list[Operation]
+) -> dict[int, list[_Indexed]]:
+    """:func:`_by_length` of the operations of the page's version, made once per version."""
+    key = f"route-undeclared:index:{corpus.versions.of(page)}"
+    cached = corpus.memo.get(key)
+    if not isinstance(cached, dict):
+        cached = _by_length(operations)
+        corpus.memo[key] = cached
+    return cached
+
+
 def _line_operations(corpus: Context, page: str) -> list[Operation]:
     return [
         op for op in api_operations(corpus) if corpus.versions.comparable(page, op.document.path)
@@ -403,13 +416,17 @@ def _line_operations(corpus: Context, page: str) -> list[Operation]:
 
 
 def _served(
-    mentions: list[RouteMention], operations: list[Operation], hosts: set[str]
+    mentions: list[RouteMention],
+    operations: list[Operation],
+    hosts: set[str],
+    index: dict[int, list[_Indexed]] | None = None,
 ) -> tuple[dict[RouteMention, tuple[Operation, ...]], dict[RouteMention, str]]:
     served: dict[RouteMention, tuple[Operation, ...]] = {}
     whys: dict[RouteMention, str] = {}
     # A route that starts with a variable (`/<GROUPS>/<GID>`) where no operation does is a
     # template over any collection (a family of APIs), not a route of this one.
     rooted = any(_shape(op)[:1] == ("{}",) for op in operations)
+    index = _by_length(operations) if index is None else index
     for mention in mentions:
         target = split_target(mention.target)
         host = (mention.host or target.host).lower().rsplit(":", 1)[0] if (
@@ -420,8 +437,70 @@ def _served(
             whys[mention] = f"another host than the API's servers (`{host}`)"
         elif not rooted and written_shape(target.path)[:1] == ("{}",):
             whys[mention] = "a template over any collection (its first segment is a variable)"
-        served[mention] = tuple(op for op in operations if _names(mention, target.path, op))
+        served[mention] = _served_by(mention.method.lower(), target.path, index)
     return served, whys
+
+
+# An operation as the index keeps it: its place in the list, itself, its path's shapes of one
+# length (alone and below each base path).
+_Indexed = tuple[int, Operation, tuple[tuple[str, ...], ...]]
+
+
+def _by_length(operations: list[Operation]) -> dict[int, list[_Indexed]]:
+    """The operations by the number of segments of their paths (alone and below each base
+    path): a route is compared only with those of its length (a page's routes times a large
+    document's operations, for every page of a version line, was most of the rule's time)."""
+    index: dict[int, list[_Indexed]] = {}
+    for place, op in enumerate(operations):
+        lengths: dict[int, list[tuple[str, ...]]] = {}
+        for _, theirs in _shapes(op):
+            lengths.setdefault(len(theirs), []).append(theirs)
+        for length, shapes in lengths.items():
+            index.setdefault(length, []).append((place, op, tuple(shapes)))
+    return index
+
+
+def _serves(method: str, operation: Operation) -> bool:
+    """Whether the operation answers the method: its own (HEAD is served by GET, RFC 9110
+    §9.3.2; OPTIONS by any operation of the path, a CORS preflight); any for a path alone."""
+    if not method or method in (operation.method, "options"):
+        return True
+    return method == "head" and operation.method == "get"
+
+
+def _served_by(method: str, path: str, index: dict[int, list[_Indexed]]) -> tuple[Operation, ...]:
+    """The operations a route names (as :func:`_names` says), in their order."""
+    shape = written_shape(path)
+    template = any("{}" in segment for segment in shape)
+    found: dict[int, Operation] = {}
+    for place, op, shapes in index.get(len(shape), ()):
+        if _serves(method, op) and any(
+            all(_segment(a, b, template) for a, b in zip(shape, theirs, strict=True))
+            for theirs in shapes
+        ):
+            found[place] = op
+    if path.endswith("/") and shape:
+        for place, op, shapes in index.get(len(shape) + 1, ()):
+            if (
+                place not in found
+                and _serves(method, op)
+                and any(_empty_last(shape, theirs) for theirs in shapes)
+            ):
+                found[place] = op
+    return tuple(found[place] for place in sorted(found))
+
+
+def _empty_last(shape: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
+    """Whether a written path with a trailing slash (``/share-codes/barb/``) is the operation's
+    path with an empty last variable: a value where the operation has a variable before it (a
+    default server's empty name); after a word (``/jobs/``) the slash is the word's."""
+    return (
+        len(theirs) == len(shape) + 1
+        and theirs[-2] == "{}"
+        and shape[-1] != "{}"
+        and theirs[-1] == "{}"
+        and all(map(_segment, shape, theirs))
+    )
 
 
 def _claims(
@@ -468,7 +547,8 @@ def _repository_document(
         if corpus.versions.of(other.path) != version:
             continue
         mentions = list(page_routes(other))
-        their_served, their_whys = _served(mentions, operations, hosts)
+        index = _line_index(corpus, page, operations)
+        their_served, their_whys = _served(mentions, operations, hosts, index)
         for mention, claim in _claims(mentions, their_served, their_whys).items():
             if claim not in seen:
                 seen.add(claim)
@@ -756,26 +836,14 @@ def same_path(shape: tuple[str, ...], operation: Operation) -> bool:
 
 
 def _names(mention: RouteMention, path: str, operation: Operation) -> bool:
-    """Whether the route names the operation: its method (HEAD is served by GET, RFC 9110
-    §9.3.2; OPTIONS by any operation of the path, a CORS preflight) and its path."""
-    method = mention.method.lower()
-    served = not method or method in (operation.method, "options")
-    if not served and not (method == "head" and operation.method == "get"):
+    """Whether the route names the operation: its method (:func:`_serves`) and its path."""
+    if not _serves(mention.method.lower(), operation):
         return False
     shape = written_shape(path)
     if same_path(shape, operation):
         return True
-    # `/share-codes/barb/`: a trailing slash after a value is an empty last segment, which a
-    # variable may be (a default server's empty name); after a word (`/jobs/`) it is the word's
-    if not path.endswith("/") or not shape:
-        return False
-    return any(
-        len(theirs) == len(shape) + 1
-        and theirs[-2] == "{}"
-        and shape[-1] != "{}"
-        and theirs[-1] == "{}"
-        and all(map(_segment, shape, theirs))
-        for _, theirs in _shapes(operation)
+    return path.endswith("/") and any(
+        _empty_last(shape, theirs) for _, theirs in _shapes(operation)
     )
 
 
