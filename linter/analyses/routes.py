@@ -27,6 +27,7 @@ one whose path starts with its first segment, or its host is a server's. What is
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import functools
 import re
@@ -47,6 +48,10 @@ from speclint.parsing.routes import (
     SHELL_LANGUAGES,
     Request,
     curl_requests,
+    front_matter_routes,
+    is_file,
+    optional_forms,
+    relative_route,
     request_lines,
     routes_in_text,
     sequence_steps,
@@ -56,13 +61,15 @@ from speclint.parsing.routes import (
 
 # How a route is written, from the strongest evidence to the weakest: a request a reader sends
 # as shown, a route set apart as code or as an entry of a list or table, a route in a sentence.
-FORMS = ("request", "curl", "sequence", "code", "link", "list", "table", "text", "path")
+FORMS = (
+    "request", "curl", "sequence", "front-matter", "code", "link", "list", "table", "text", "path"
+)  # fmt: skip
 # Sections about what the API is not, or no longer: their routes are no claim about it.
 _ASIDE_HEADING = re.compile(
     r"(?i)\b(?:future|proposed|proposals?|roadmap|planned|upcoming|not yet|coming soon|"
     r"wish ?list|ideas|drafts?|deprecated|deprecations|removed|removals|legacy|migrat\w*|"
     r"upgrad\w*|change ?log|changes|release notes|what'?s new|breaking|history|alternatives?|"
-    r"open questions?|todo|rejected)\b"
+    r"open questions?|todo|rejected|defects?|errata|known issues|mistakes|pitfalls)\b"
 )
 _ASIDE_PAGE = re.compile(
     r"(?i)^(?:changelog|changes|history|news|releases?|release[-_ ]notes|roadmap|migrat\w*|"
@@ -74,14 +81,19 @@ _ASIDE_LINE = re.compile(
     r"(?i)\b(?:deprecated|removed|no longer|replaced by|renamed|formerly|previously|legacy|"
     r"will be|planned|proposed|future|no operation|its operation|wrong|incorrect|typo|mistaken|"
     r"misspel\w*|should be|rather than|or equivalent|for example|hypothetical|instead of|"
-    r"used to|not supported|unsupported)\b|\be\.g\."
+    r"used to|not supported|unsupported|there is no|there'?s no|no such|does not exist|"
+    r"doesn'?t exist|not exposed)\b|\be\.g\."
 )
 # Hosts that stand for "your server" in documentation (RFC 2606, RFC 6761).
 _GENERIC_HOST = re.compile(
     r"^(?:\{\}|localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|host\.docker\.internal|"
     r"(?:[\w-]+\.)*(?:example\.(?:com|org|net)|example|test|invalid|localhost|local))$"
 )
-_VARIABLE = re.compile(r"\{\{[^{}]*\}\}|\{[^{}]*\}|<[^<>]*>|%7B[^/]*%7D")
+_VARIABLE = re.compile(r"\$\{[^{}]*\}|\{\{[^{}]*\}\}|\{[^{}]*\}|<[^<>]*>|%7B[^/]*%7D")
+# A variable's name as written: `{id}`, `{{id}}`, `<id>`, `:id`, `${ID}`, `$ID`.
+_NAMED_VARIABLE = re.compile(
+    r"\$\{([^{}]*)\}|\{\{([^{}]*)\}\}|\{([^{}=]*)(?:=[^{}]*)?\}|<([^<>]*)>|:(\w+)|\$(\w+)"
+)
 # A shell variable is one only as a whole segment (`/jobs/$JOB_ID`): `msg1$details` is a name.
 _SHELL_VARIABLE = re.compile(r"\$\{?[A-Za-z_]\w*\}?")
 # A path segment that says the route is a sample's or a test harness's, not the API's.
@@ -105,6 +117,12 @@ class RouteMention:
     heading: str = ""
     aside: str = ""
     host: str = ""  # a `Host` header field under a request line
+    # Written without its leading slash (`v2/models/x/ready`): a route only where it is the API's.
+    relative: bool = False
+    # Of a route written with an optional part (`/models/<m>[/versions/<v>]`): the other form.
+    other: str = ""
+    # A path on a line of its own (read only where the API has a path near it).
+    alone: bool = False
 
     @property
     def label(self) -> str:
@@ -124,7 +142,18 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
     found: dict[tuple[int, str, str], RouteMention] = {}
 
     def add(line: int, column: int, method: str, target: str, form: str, heading: Heading | None,
-            host: str = "") -> None:  # fmt: skip
+            host: str = "", relative: bool = False, alone: bool = False) -> None:  # fmt: skip
+        forms = optional_forms(target)
+        if len(forms) > 1:
+            # `POST /models/<m>[/versions/<v>]/infer`: two routes, each held to the API
+            for one, other in ((forms[0], forms[1]), (forms[1], forms[0])):
+                _add(line, column, method, one, form, heading, host, relative, alone, other)
+        else:
+            _add(line, column, method, target, form, heading, host, relative, alone, "")
+
+    def _add(line: int, column: int, method: str, target: str, form: str,
+             heading: Heading | None, host: str, relative: bool, alone: bool,
+             other: str) -> None:  # fmt: skip
         if line in tables:
             return
         key = (line, method, split_target(target).path)
@@ -141,20 +170,43 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
         if not aside and _ASIDE_LINE.search(text):
             aside = f"its line says `{_ASIDE_LINE.search(text).group(0)}`"  # type: ignore[union-attr]
         name = heading.anchor if heading is not None else ""
-        found[key] = RouteMention(line, column, method, target, form, name, aside, host)
+        found[key] = RouteMention(
+            line, column, method, target, form, name, aside, host, relative, other, alone
+        )
 
+    for request in front_matter_routes(document.text or ""):
+        # the page's front matter names its operation (Mintlify's `openapi:`): a claim as firm
+        # as a code span's
+        add(request.line + 1, request.offset + 1, request.method, request.target, "front-matter",
+            None)  # fmt: skip
+    linked = {(link.line, link.text.strip()) for link in prose.links}
     for span in prose.inline_code:
         route = whole_route(span.text)
+        relative = relative_route(span.text) if route is None else None
         if route is not None:
             add(span.line, span.column, route[0], route[1], "code", span.heading)
         elif _path_alone(span.text):
+            if (span.line, f"`{span.text}`") in linked or (span.line, span.text) in linked:
+                continue  # a page link's text
             add(span.line, span.column, "", span.text.strip(), "path", span.heading)
+        elif relative is not None:
+            form = "code" if relative[0] else "path"
+            add(span.line, span.column, *relative, form, span.heading, relative=True)
     for link in prose.links:
         route = whole_route(link.text.replace("`", ""))
         if route is not None:
             add(link.line, _column(lines, link.line, route[1]), *route, "link", link.heading)
     for paragraph in prose.paragraphs:
         plain = paragraph.plain
+        alone = plain.strip()
+        if (
+            paragraph.line == paragraph.end_line
+            and not paragraph.in_list_item
+            and _path_alone(alone)
+            and not paragraph.links
+        ):
+            line = paragraph.line
+            add(line, _column(lines, line, alone), "", alone, "path", paragraph.heading, alone=True)
         for method, target, offset in routes_in_text(plain):
             line = _line_of(lines, paragraph.line, paragraph.end_line, target)
             start = plain[:offset].strip(" [*_")
@@ -250,10 +302,17 @@ def _table_routes(prose: ProseDocument, lines: list[str], add: object) -> None:
         path_column = next((n for n, h in enumerate(headers) if _PATH_HEADER.match(h)), None)
         for row in table.rows:
             for cell in row:
-                route = whole_route(cell.text.replace("`", "").replace("*", ""))
+                written = cell.text.replace("`", "").replace("*", "")
+                route = whole_route(written)
                 if route is not None:
                     column = _column(lines, cell.line, route[1], route[0])
                     add(cell.line, column, *route, "table", table.heading)
+                    continue
+                relative = relative_route(written)
+                if relative is not None:
+                    column = _column(lines, cell.line, relative[1], relative[0])
+                    form = "table" if relative[0] else "path"
+                    add(cell.line, column, *relative, form, table.heading, relative=True)
             if method_column is None or path_column is None:
                 continue
             if max(method_column, path_column) >= len(row):
@@ -261,9 +320,12 @@ def _table_routes(prose: ProseDocument, lines: list[str], add: object) -> None:
             method = row[method_column].text.replace("`", "").replace("*", "").strip()
             path = row[path_column].text.replace("`", "").replace("*", "").strip()
             route = whole_route(f"{method} {path}")
-            if route is not None:
+            slashless = route is None
+            route = route or relative_route(f"{method} {path}")
+            if route is not None and route[0]:
                 column = _column(lines, row[path_column].line, route[1])
-                add(row[path_column].line, column, *route, "table", table.heading)
+                add(row[path_column].line, column, *route, "table", table.heading,
+                    relative=slashless)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -279,6 +341,10 @@ class RouteCheck:
     near: Operation | None = None
     difference: str = ""  # how the nearest differs ("which is GET", "whose path says ...")
     why: str = ""
+    # A parameter the route names otherwise than its operation: (as written, the API's name).
+    renamed: tuple[str, str] | None = None
+    # The page binds no document alone: the routes of its version line (all pages) bind it.
+    through_repository: bool = False
 
     @property
     def missing(self) -> bool:
@@ -287,18 +353,80 @@ class RouteCheck:
 
 def page_checks(corpus: Context, page: str, mentions: Iterable[RouteMention]) -> list[RouteCheck]:
     """Each route of the page with what it names, once the page is bound to an API document;
-    each with why it is not judged otherwise."""
+    each with why it is not judged otherwise. A path written without its leading slash that is
+    not the API's is no route, and is left out."""
     mentions = list(mentions)
-    operations = [
-        op for op in api_operations(corpus) if corpus.versions.comparable(page, op.document.path)
-    ]
+    operations = _line_operations(corpus, page)
     if not operations:
         return [
-            RouteCheck(page, m, "", why="no API document of the page's version") for m in mentions
+            RouteCheck(page, m, "", why="no API document of the page's version")
+            for m in mentions
+            if not m.relative
         ]
     hosts = _server_hosts(operations)
+    index = _line_index(corpus, page, operations)
+    served, whys = _served(mentions, operations, hosts, index)
+    claims = _claims(mentions, served, whys)
+    document, matched, given = _bound_document(claims, served)
+    loose = False
+    if not document and given <= 2:
+        # One or two routes bind no page alone; the pages of its version line together may
+        # (the same gate over all their routes): then a route that looks like the API's own
+        # is judged here too.
+        document = _repository_document(corpus, page, operations, hosts)
+        loose = bool(document)
+    own = [op for op in operations if op.document.path == document]
+    checks: list[RouteCheck] = []
+    for mention in mentions:
+        found = served[mention]
+        if mention.relative and not found and not _relative_ours(mention, own):
+            continue  # `application/json`, `src/main`: a path of something else
+        if mention in whys:
+            checks.append(RouteCheck(page, mention, document, found, why=whys[mention]))
+        elif not document:
+            found_in = f"{matched} of its {given}"
+            why = f"the page is bound to no API document ({found_in} routes with a method found)"
+            checks.append(RouteCheck(page, mention, "", found, why=why))
+        elif found:
+            renamed = _renamed(mention, found)
+            checks.append(RouteCheck(page, mention, document, found, renamed=renamed,
+                                     through_repository=loose))  # fmt: skip
+        else:
+            check = _judged(page, mention, document, own, hosts, loose)
+            checks.append(dataclasses.replace(check, through_repository=loose))
+    return _optional_forms(checks)
+
+
+def _line_index(
+    corpus: Context, page: str, operations: list[Operation]
+) -> dict[int, list[_Indexed]]:
+    """:func:`_by_length` of the operations of the page's version, made once per version."""
+    key = f"route-undeclared:index:{corpus.versions.of(page)}"
+    cached = corpus.memo.get(key)
+    if not isinstance(cached, dict):
+        cached = _by_length(operations)
+        corpus.memo[key] = cached
+    return cached
+
+
+def _line_operations(corpus: Context, page: str) -> list[Operation]:
+    return [
+        op for op in api_operations(corpus) if corpus.versions.comparable(page, op.document.path)
+    ]
+
+
+def _served(
+    mentions: list[RouteMention],
+    operations: list[Operation],
+    hosts: set[str],
+    index: dict[int, list[_Indexed]] | None = None,
+) -> tuple[dict[RouteMention, tuple[Operation, ...]], dict[RouteMention, str]]:
     served: dict[RouteMention, tuple[Operation, ...]] = {}
     whys: dict[RouteMention, str] = {}
+    # A route that starts with a variable (`/<GROUPS>/<GID>`) where no operation does is a
+    # template over any collection (a family of APIs), not a route of this one.
+    rooted = any(_shape(op)[:1] == ("{}",) for op in operations)
+    index = _by_length(operations) if index is None else index
     for mention in mentions:
         target = split_target(mention.target)
         host = (mention.host or target.host).lower().rsplit(":", 1)[0] if (
@@ -307,32 +435,175 @@ def page_checks(corpus: Context, page: str, mentions: Iterable[RouteMention]) ->
             whys[mention] = mention.aside
         elif host and host not in hosts and not _GENERIC_HOST.match(host):
             whys[mention] = f"another host than the API's servers (`{host}`)"
-        served[mention] = tuple(op for op in operations if _names(mention, target.path, op))
-    claims = {m: _key(m) for m in mentions if m.method and m not in whys}
+        elif not rooted and written_shape(target.path)[:1] == ("{}",):
+            whys[mention] = "a template over any collection (its first segment is a variable)"
+        served[mention] = _served_by(mention.method.lower(), target.path, index)
+    return served, whys
+
+
+# An operation as the index keeps it: its place in the list, itself, its path's shapes of one
+# length (alone and below each base path).
+_Indexed = tuple[int, Operation, tuple[tuple[str, ...], ...]]
+
+
+def _by_length(operations: list[Operation]) -> dict[int, list[_Indexed]]:
+    """The operations by the number of segments of their paths (alone and below each base
+    path): a route is compared only with those of its length (a page's routes times a large
+    document's operations, for every page of a version line, was most of the rule's time)."""
+    index: dict[int, list[_Indexed]] = {}
+    for place, op in enumerate(operations):
+        lengths: dict[int, list[tuple[str, ...]]] = {}
+        for _, theirs in _shapes(op):
+            lengths.setdefault(len(theirs), []).append(theirs)
+        for length, shapes in lengths.items():
+            index.setdefault(length, []).append((place, op, tuple(shapes)))
+    return index
+
+
+def _serves(method: str, operation: Operation) -> bool:
+    """Whether the operation answers the method: its own (HEAD is served by GET, RFC 9110
+    §9.3.2; OPTIONS by any operation of the path, a CORS preflight); any for a path alone."""
+    if not method or method in (operation.method, "options"):
+        return True
+    return method == "head" and operation.method == "get"
+
+
+def _served_by(method: str, path: str, index: dict[int, list[_Indexed]]) -> tuple[Operation, ...]:
+    """The operations a route names (as :func:`_names` says), in their order."""
+    shape = written_shape(path)
+    template = any("{}" in segment for segment in shape)
+    found: dict[int, Operation] = {}
+    for place, op, shapes in index.get(len(shape), ()):
+        if _serves(method, op) and any(
+            all(_segment(a, b, template) for a, b in zip(shape, theirs, strict=True))
+            for theirs in shapes
+        ):
+            found[place] = op
+    if path.endswith("/") and shape:
+        for place, op, shapes in index.get(len(shape) + 1, ()):
+            if (
+                place not in found
+                and _serves(method, op)
+                and any(_empty_last(shape, theirs) for theirs in shapes)
+            ):
+                found[place] = op
+    return tuple(found[place] for place in sorted(found))
+
+
+def _empty_last(shape: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
+    """Whether a written path with a trailing slash (``/share-codes/barb/``) is the operation's
+    path with an empty last variable: a value where the operation has a variable before it (a
+    default server's empty name); after a word (``/jobs/``) the slash is the word's."""
+    return (
+        len(theirs) == len(shape) + 1
+        and theirs[-2] == "{}"
+        and shape[-1] != "{}"
+        and theirs[-1] == "{}"
+        and all(map(_segment, shape, theirs))
+    )
+
+
+def _claims(
+    mentions: list[RouteMention],
+    served: dict[RouteMention, tuple[Operation, ...]],
+    whys: dict[RouteMention, str],
+) -> dict[RouteMention, str]:
+    """The routes with a method that bind a page (a path without its leading slash only where
+    it is an operation's: else it may be anything's)."""
+    return {
+        m: _key(m) for m in mentions if m.method and m not in whys and (served[m] or not m.relative)
+    }
+
+
+def _bound_document(
+    claims: dict[RouteMention, str], served: dict[RouteMention, tuple[Operation, ...]]
+) -> tuple[str, int, int]:
+    """The document the claims bind (two of them, and half, its operations): (path or "", the
+    most found in one document, the distinct claims)."""
     counts: Counter[str] = Counter()
     for key in set(claims.values()):
         counts.update({op.document.path for m, k in claims.items() if k == key for op in served[m]})
     given = len(set(claims.values()))
-    document = ""
-    if counts:
-        best, matched = min(counts.items(), key=lambda item: (-item[1], item[0]))
-        if bound(matched, given):
-            document = best
-    checks = []
-    own = [op for op in operations if op.document.path == document]
-    for mention in mentions:
-        found = served[mention]
-        if mention in whys:
-            checks.append(RouteCheck(page, mention, document, found, why=whys[mention]))
-        elif not document:
-            found_in = f"{max(counts.values(), default=0)} of its {given}"
-            why = f"the page is bound to no API document ({found_in} routes with a method found)"
-            checks.append(RouteCheck(page, mention, "", found, why=why))
-        elif found:
-            checks.append(RouteCheck(page, mention, document, found))
-        else:
-            checks.append(_judged(page, mention, document, own, hosts))
-    return checks
+    if not counts:
+        return "", 0, given
+    best, matched = min(counts.items(), key=lambda item: (-item[1], item[0]))
+    return (best if bound(matched, given) else ""), matched, given
+
+
+def _repository_document(
+    corpus: Context, page: str, operations: list[Operation], hosts: set[str]
+) -> str:
+    """The document the routes of every page of the page's version line bind together (each
+    route once), by the gate a page is bound by; "" when they bind none."""
+    version = corpus.versions.of(page)
+    key = f"route-undeclared:repository:{version}"
+    cached = corpus.memo.get(key)
+    if isinstance(cached, str):
+        return cached
+    claims: dict[RouteMention, str] = {}
+    served: dict[RouteMention, tuple[Operation, ...]] = {}
+    seen: set[str] = set()
+    for other in corpus.of_kind(DocumentKind.MARKDOWN):
+        if corpus.versions.of(other.path) != version:
+            continue
+        mentions = list(page_routes(other))
+        index = _line_index(corpus, page, operations)
+        their_served, their_whys = _served(mentions, operations, hosts, index)
+        for mention, claim in _claims(mentions, their_served, their_whys).items():
+            if claim not in seen:
+                seen.add(claim)
+                claims[mention] = claim
+                served[mention] = their_served[mention]
+    document = _bound_document(claims, served)[0]
+    corpus.memo[key] = document
+    return document
+
+
+def _relative_ours(mention: RouteMention, own: list[Operation]) -> bool:
+    """Whether a path written without its leading slash is the API's: its first segment (below
+    a base path and a version prefix) is an operation's, or an operation is near it."""
+    shape = written_shape(split_target(mention.target).path)
+    bases = {route_shape(b) for op in own for b in base_paths(op.document)} - {()}
+    return _first_ours(shape, bases, own) or nearest(mention.method, shape, own) is not None
+
+
+def _first_ours(shape: tuple[str, ...], bases: set[tuple[str, ...]], own: list[Operation]) -> bool:
+    """Whether the route's first segment below a base path and a version prefix is the first
+    segment of an operation's path (below its version prefix)."""
+    rest = _unversioned(shape, bases)
+    if not rest or "{}" in rest[0]:
+        return False
+    first = rest[0].split(":", 1)[0]  # `runs:fork`: the collection `runs`'s custom method
+    return any(_unversioned(_shape(op), set())[:1] == (first,) for op in own)
+
+
+def _renamed(mention: RouteMention, found: tuple[Operation, ...]) -> tuple[str, str] | None:
+    """A parameter the route names otherwise than every operation it names does."""
+    path = split_target(mention.target).path
+    renames = [renamed_parameter(path, op) for op in found]
+    if not renames or any(r is None for r in renames):
+        return None
+    return renames[0]
+
+
+def _optional_forms(checks: list[RouteCheck]) -> list[RouteCheck]:
+    """A route written with an optional part is two; where the document has one form and not
+    the other, the missing one names the one it has (``near``)."""
+    by_target = {(c.mention.line, c.mention.method, c.mention.target): c for c in checks}
+    kept = []
+    for check in checks:
+        other = check.mention.other
+        twin = by_target.get((check.mention.line, check.mention.method, other)) if other else None
+        if check.missing and twin is not None:
+            if twin.operations:
+                twin_longer = len(other) > len(check.mention.target)
+                part = "with" if twin_longer else "without"
+                difference = f", the form {part} the optional part the notation allows"
+                check = dataclasses.replace(check, near=twin.operations[0], difference=difference)
+            elif len(other) > len(check.mention.target):
+                continue  # neither form is an operation: reported once, as the longer form
+        kept.append(check)
+    return kept
 
 
 def _key(mention: RouteMention) -> str:
@@ -341,16 +612,28 @@ def _key(mention: RouteMention) -> str:
 
 
 def _judged(
-    page: str, mention: RouteMention, document: str, own: list[Operation], hosts: set[str]
+    page: str,
+    mention: RouteMention,
+    document: str,
+    own: list[Operation],
+    hosts: set[str],
+    loose: bool = False,
 ) -> RouteCheck:
     """A route no operation has: judged when it looks like the API's own (its host is a
     server's, it is below a base path, or its first segment after any version prefix is an
-    operation's), or when an operation is near it."""
+    operation's), or when an operation is near it. A route whose page binds only through the
+    repository (``loose``), or written without a leading slash, is judged when an operation is
+    near it or its first segment is an operation's; a path alone outside the base path, or on
+    a line of its own, only when both hold."""
     target = split_target(mention.target)
     shape = written_shape(target.path)
     bases = {route_shape(b) for op in own for b in base_paths(op.document)} - {()}
     below_base = any(shape[: len(b)] == b and len(shape) > len(b) for b in bases)
     ours = (bool(target.host) and target.host in hosts) or below_base or _shares(shape, bases, own)
+    lenient = loose or mention.relative
+    first = _first_ours(shape, bases, own)
+    if loose:
+        ours = first  # one route is no evidence of the API: it must start as the API's do
     method = mention.method.lower()
     if not bases:
         for taken in (1, 2):
@@ -363,13 +646,23 @@ def _judged(
     if family and method and any(op.method == method and _collection_of(shape, op) for op in own):
         why = "a collection's name for the operations on its members (`…/{id}`)"
         return RouteCheck(page, mention, document, why=why)
-    if not mention.method and not below_base:
-        why = "a path alone, not below the API's base path"
+    if not mention.method and (not below_base or mention.alone or lenient):
+        # a path alone outside the base path the servers declare is some other URL of the
+        # deployment (a web page, a proxy's prefix): read only where the servers declare none
+        judged = first and not is_file(target.path) and (below_base or not bases)
+        near = nearest("", shape, own, alike=_ALIKE) if judged else None
+        if near is not None:
+            return RouteCheck(page, mention, document, near=near[0], difference=near[1])
+        why = "a path alone, not below the API's base path, and no operation's path near it"
         return RouteCheck(page, mention, document, why=why)
-    near = nearest(mention.method, shape, own, one_off=ours)
+    # one segment off: for a page bound through the repository only below the API's own
+    # first segment (`/packs/...` for `/packs-test/...` is another API's root)
+    near = nearest(
+        mention.method, shape, own, one_off=ours or mention.relative, alike=_ALIKE if lenient else 0
+    )
     if near is not None:
         return RouteCheck(page, mention, document, near=near[0], difference=near[1])
-    if not ours:
+    if not ours and not (lenient and first):
         why = "no operation of the API starts as it does (another API's)"
         return RouteCheck(page, mention, document, why=why)
     return RouteCheck(page, mention, document)
@@ -457,8 +750,47 @@ def _shape(operation: Operation) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=8192)
 def _route_shape(path: str) -> tuple[str, ...]:
-    """:func:`route_shape`, kept: a page's routes are each compared with every operation."""
-    return route_shape(path)
+    """:func:`route_shape`, kept: a page's routes are each compared with every operation. A
+    segment ``${NAME}`` (no OpenAPI template, but published documents write it) is read as the
+    variable it means, for matching only (``openapi-invalid`` still reports it)."""
+    return route_shape(re.sub(r"\$\{([^{}]*)\}", r"{\1}", path))
+
+
+def _variable_names(path: str) -> tuple[str | None, ...]:
+    """Each segment's variable name, where the segment is one variable and nothing else
+    (``{id}``, ``<id>``, ``:id``, ``${ID}``), else None; aligned with :func:`written_shape`."""
+    names: list[str | None] = []
+    for segment in path.split("/"):
+        if not segment:
+            continue
+        match = _NAMED_VARIABLE.fullmatch(segment)
+        names.append(next((g for g in match.groups() if g), None) if match else None)
+    return tuple(names)
+
+
+def renamed_parameter(path: str, operation: Operation) -> tuple[str, str] | None:
+    """The first variable a written template names otherwise than the operation's path does
+    (``{id}`` where the document says ``{table_name}``): (written, the document's), or None.
+    Names that differ only in case or separators (``jobId``, ``job_id``) are one name."""
+    written = _variable_names(path)
+    if not any(written):
+        return None
+    theirs = _variable_names(operation.path)
+    for base in ["", *base_paths(operation.document)]:
+        prefix = _variable_names(base) if base else ()
+        full = prefix + theirs
+        if len(full) != len(written):
+            continue
+        for mine, their in zip(written, full, strict=True):
+            # a name qualified by its role (`childRunId` for `runId`) is the same parameter
+            if mine and their and not _folded(mine).endswith(_folded(their)):
+                return mine, their
+        return None
+    return None
+
+
+def _folded(name: str) -> str:
+    return re.sub(r"[_\-.]", "", name).casefold()
 
 
 def _shapes(operation: Operation) -> list[tuple[int, tuple[str, ...]]]:
@@ -504,17 +836,23 @@ def same_path(shape: tuple[str, ...], operation: Operation) -> bool:
 
 
 def _names(mention: RouteMention, path: str, operation: Operation) -> bool:
-    """Whether the route names the operation: its method (HEAD is served by GET, RFC 9110
-    §9.3.2; OPTIONS by any operation of the path, a CORS preflight) and its path."""
-    method = mention.method.lower()
-    served = not method or method in (operation.method, "options")
-    if not served and not (method == "head" and operation.method == "get"):
+    """Whether the route names the operation: its method (:func:`_serves`) and its path."""
+    if not _serves(mention.method.lower(), operation):
         return False
-    return same_path(written_shape(path), operation)
+    shape = written_shape(path)
+    if same_path(shape, operation):
+        return True
+    return path.endswith("/") and any(
+        _empty_last(shape, theirs) for _, theirs in _shapes(operation)
+    )
 
 
 def nearest(
-    method: str, shape: tuple[str, ...], operations: list[Operation], one_off: bool = True
+    method: str,
+    shape: tuple[str, ...],
+    operations: list[Operation],
+    one_off: bool = True,
+    alike: float = 0.0,
 ) -> tuple[Operation, str] | None:
     """The operation nearest a route no operation has, and how it differs: the same path with
     another method; the same method and a custom method written as a segment (``/{id}/cancel``
@@ -532,6 +870,13 @@ def nearest(
         for op in verb:
             if op.path.endswith(f":{shape[-1]}") and same_path(custom, op):
                 return op, f", which writes the custom method as `:{shape[-1]}`"
+    if shape and ":" in shape[-1] and "{}" not in shape[-1]:
+        # `POST /runs:fork` for `POST /runs/{runId}:fork`: the member's custom method
+        collection, _, action = shape[-1].partition(":")
+        member = (*shape[:-1], collection, "{}:" + action)
+        for op in verb:
+            if same_path(member, op):
+                return op, f", whose custom method `:{action}` acts on one of its members"
     for op in verb:
         # below a base path first: the base is what a version prefix stands for
         for cut, theirs in sorted(_shapes(op), key=lambda shape: -shape[0]):
@@ -551,6 +896,18 @@ def nearest(
     for op in verb:
         if _collection_of(shape, op):
             return op, ", which acts on one of its members"
+    # One segment in the plural where the API's is singular, or the reverse (`/sessions/{id}`
+    # for `/session/{id}`): the API's own route, misremembered, wherever the route starts.
+    for op in verb:
+        for cut, theirs in _shapes(op):
+            if len(theirs) != len(shape) or len(theirs) - cut < 2 or shape[:cut] != theirs[:cut]:
+                continue
+            differ = [
+                n for n, (a, b) in enumerate(zip(shape, theirs, strict=True)) if not _segment(a, b)
+            ]
+            if len(differ) == 1 and _plural(shape[differ[0]], theirs[differ[0]]):
+                n = differ[0]
+                return op, f", whose path says `{theirs[n]}` where this says `{shape[n]}`"
     # One segment off: the most alike of them (a `statuses` for `status`), or the only one.
     candidates: list[tuple[float, Operation, str]] = []
     for op in verb if one_off else ():
@@ -562,16 +919,33 @@ def nearest(
             ]
             if len(differ) == 1:
                 n = differ[0]
-                alike = difflib.SequenceMatcher(None, shape[n], theirs[n]).ratio()
+                ratio = difflib.SequenceMatcher(None, shape[n], theirs[n]).ratio()
                 said = f", whose path says `{theirs[n]}` where this says `{shape[n]}`"
-                candidates.append((alike, op, said))
+                candidates.append((ratio, op, said))
                 break
-    if len(candidates) == 1:
+    if len(candidates) == 1 and candidates[0][0] >= alike:
         return candidates[0][1], candidates[0][2]
     best = max(candidates, key=lambda c: c[0], default=None)
-    if best is not None and best[0] >= 0.6:
+    if best is not None and best[0] >= _ALIKE:
         return best[1], best[2]
     return None
+
+
+def _plural(first: str, second: str) -> bool:
+    """Whether two words are one in the singular and the plural (`session`, `sessions`;
+    `policy`, `policies`; `status`, `statuses`)."""
+    short, long = sorted((first.lower(), second.lower()), key=len)
+    if "{}" in short or len(short) < 3:
+        return False
+    return long in (short + "s", short + "es") or (
+        short.endswith("y") and long == short[:-1] + "ies"
+    )
+
+
+# How alike two segments must be for one to be the other misspelt (difflib's ratio): the only
+# segment off is named too for a route of a bound page; for a weaker reading (a path alone, a
+# page bound only through the repository) it must be this alike (`sortables` is no `items`).
+_ALIKE = 0.6
 
 
 def _method_order(method: str) -> int:

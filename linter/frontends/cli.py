@@ -1347,13 +1347,18 @@ def _show_route_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
                 others = len({op.document.path for op in check.operations}) - 1
                 also = f" (and {others} other document(s))" if others else ""
                 say(f"    -> `{first.label}` of {first.document.path}{also}")
+                if check.renamed is not None:
+                    say(f"    (its parameter `{check.renamed[0]}` is `{check.renamed[1]}` there)")
             elif check.why:
                 unbound += 1
                 say(f"    (not checked: {check.why})")
             else:
                 unbound += 1
                 near = f"; nearest `{check.near.label}`" if check.near is not None else ""
-                say(f"    (no operation of {check.document}{near})")
+                through = (
+                    ", bound through the repository's pages" if check.through_repository else ""
+                )
+                say(f"    (no operation of {check.document}{through}{near})")
     say(f"speclint: {bound} route binding(s); {unbound} route(s) bound to no operation")
 
 

@@ -35,7 +35,30 @@ _SERVER = (
     r"(?:https?://[^\s/`'\"<>)\]]+|\{\{?[A-Za-z_][\w.-]*\}?\}|\$\{?[A-Za-z_]\w*\}?"
     r"|<[A-Za-z][\w. -]*>)"
 )
-_TARGET = rf"(?:{_SERVER}(?:/[^\s`'\"<>)\]]*)?|/[^\s`'\"<>)\]]*)"
+# A path's characters: an angle placeholder (`<name>`) and an optional part (`[/versions/<v>]`,
+# read by :func:`optional_forms`) included.
+_PATH_CHARS = r"(?:[^\s`'\"<>)\]\[]|<[A-Za-z_][\w.-]*>|\[/[^\s`'\"\]\[]*\])"
+_TARGET = rf"(?:{_SERVER}(?:/{_PATH_CHARS}*)?|/{_PATH_CHARS}*)"
+# A path written without its leading slash (`v2/models/x/ready`, `run/{run_id}/cancel`): two
+# segments or more, each a word, a placeholder or a value; the first no host (no dot).
+_SEGMENT = r"(?:[^\s`'\"<>)\]\[/]|<[A-Za-z_][\w.-]*>|\[/[^\s`'\"\]\[]*\])+"
+_RELATIVE = re.compile(
+    rf"\s*(?:({_METHOD})[ \t]+)?((?:[\w{{}}<>$:-]|<[A-Za-z_][\w.-]*>)+(?:/{_SEGMENT})+/?)\s*\Z"
+)
+# A file's name (`docs/api.md`, `schemas/job.json`): a path of the repository, not a route.
+_FILE = re.compile(
+    r"(?i)\.(?:json|ya?ml|md|mdx|markdown|html?|txt|rst|adoc|py|js|ts|tsx|go|rs|java|proto|"
+    r"xml|csv|png|svg|jpe?g|gif|sh|toml|ini|cfg|lock|zip|gz|tar|pdf)$"
+)
+# Front matter that binds a page to an operation: Mintlify's `openapi: "GET /sessions/{id}"`
+# (a file of the site first, `openapi: "openapi.yaml GET /x"`; the method in any case), and the
+# `api:` key of other themes.
+_FRONT_MATTER_ROUTE = re.compile(
+    r"^(openapi|api)[ \t]*:[ \t]*['\"]?(?:[^\s'\"]+[ \t]+)?"
+    rf"((?i:{_METHOD}))[ \t]+(/[^\s'\"]*)['\"]?[ \t]*$"
+)
+_FRONT_MATTER = re.compile(r"\A---\r?\n(.*?)\r?\n(?:---|\.\.\.)\r?\n", re.DOTALL)
+_OPTIONAL = re.compile(r"\[(/[^\]\[]*)\]")
 # A route in running text: a method as a word of its own, then a target. A method followed by
 # `/` only after a markup mark (`**POST** /jobs`) is still one.
 _IN_TEXT = re.compile(rf"(?<![\w/.-])({_METHOD})(?:\*\*|__)?[ \t]+`?({_TARGET})")
@@ -105,6 +128,44 @@ def whole_route(text: str) -> tuple[str, str] | None:
     if match is None:
         return None
     return match.group(1), clean(match.group(2))
+
+
+def relative_route(text: str) -> tuple[str, str] | None:
+    """The (method or "", path) ``text`` is when it is a path written without its leading slash
+    (``v2/models/x/ready``, ``POST run/{run_id}/cancel``) and nothing else, not a file's name;
+    whether it is a route depends on the API (``speclint.analyses.routes``)."""
+    match = _RELATIVE.match(text)
+    if match is None:
+        return None
+    path = clean(match.group(2))
+    if _FILE.search(path) or "://" in path or path.count("/") < 1:
+        return None
+    return match.group(1) or "", path
+
+
+def is_file(path: str) -> bool:
+    """Whether a path names a file (its last segment has a file's extension)."""
+    return _FILE.search(path.rstrip("/")) is not None
+
+
+def front_matter_routes(text: str) -> Iterator[Request]:
+    """The operation a page's YAML front matter binds it to (``openapi: "GET /sessions/{id}"``),
+    the method upper-cased; ``line`` is 0-based in the page."""
+    match = _FRONT_MATTER.match(text)
+    if match is None:
+        return
+    for number, line in enumerate(match.group(1).split("\n"), start=1):
+        found = _FRONT_MATTER_ROUTE.match(line.rstrip("\r"))
+        if found is not None:
+            yield Request(found.group(2).upper(), found.group(3), number, found.start(2))
+
+
+def optional_forms(target: str) -> tuple[str, ...]:
+    """The routes a target with optional parts (``/models/<m>[/versions/<v>]/infer``) stands
+    for: with every part, and without them; the target alone when it has none."""
+    if _OPTIONAL.search(target) is None:
+        return (target,)
+    return (_OPTIONAL.sub(r"\1", target), _OPTIONAL.sub("", target))
 
 
 def request_lines(language: str, text: str) -> Iterator[Request]:

@@ -38,6 +38,8 @@ _ACTION = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")
 # scalars (`image: ${IMAGE}` is a string), so a template sign only where JSON has no string.
 _PLACEHOLDER = re.compile(r"\$\{[^{}\n]*\}")
 _ANY = re.compile(_ACTION.pattern + "|" + _PLACEHOLDER.pattern)
+# `${NAME}` as a whole path segment below a literal one (`/models/${MODEL}/ready`).
+_SEGMENT_VARIABLE = re.compile(r"(?<=[\w-]/)\$\{[A-Za-z_]\w*\}(?=/|\Z)")
 # The names template engines' files take before the output's suffix (`openapi.j2.yaml`).
 _TEMPLATE_NAME = re.compile(
     r"\.(?:j2|jinja2?|tmpl|tpl|gotmpl|mustache|hbs|handlebars|njk|liquid)\.[A-Za-z]+\Z",
@@ -137,7 +139,9 @@ def template_data(kind: str, data: Any) -> str | None:
     for section in ("paths", "webhooks", "channels"):
         names = data.get(section)
         for name in names if isinstance(names, dict) else ():
-            if isinstance(name, str) and _ANY.search(name):
+            # `/models/${MODEL}/ready`: a path variable in another notation (published
+            # documents write it), not a template's; one that starts the path is a deployment's
+            if isinstance(name, str) and _ANY.search(_SEGMENT_VARIABLE.sub("{}", name)):
                 return f"its {section} are named with template expressions (`{name}`)"
     stack: list[Any] = [data]
     while stack:  # iterative: generated schemas nest deeper than Python's recursion limit
