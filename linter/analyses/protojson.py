@@ -42,7 +42,7 @@ from speclint.analyses.surfaces import path_fields, rpc_index
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.protobuf import ProtoEnum, ProtoField, ProtoFile, ProtoMessage
-from speclint.parsing.structured import join_pointer, resolve_pointer
+from speclint.parsing.structured import join_pointer, json_type, resolve_pointer
 
 _MEMO = "protojson:definitions"
 _DEPTH = 8  # how deep `$ref` and `allOf` are followed: a cycle or a long chain stops here
@@ -181,9 +181,9 @@ def schema_types(schema: Any, root: Any, depth: int = 0) -> frozenset[str] | Non
     elif isinstance(written, list) and all(isinstance(t, str) for t in written):
         types = set(written)
     elif "const" in schema:
-        types = {_json_type(schema["const"])}
+        types = {json_type(schema["const"])}
     elif isinstance(schema.get("enum"), list) and schema["enum"]:
-        types = {_json_type(value) for value in schema["enum"]}
+        types = {json_type(value) for value in schema["enum"]}
     elif isinstance(schema.get("$ref"), str):
         target = _local(root, schema["$ref"])
         return None if target is None else schema_types(target, root, depth + 1)
@@ -216,20 +216,6 @@ def schema_types(schema: Any, root: Any, depth: int = 0) -> frozenset[str] | Non
 
 def _listed(written: Any) -> list[Any]:
     return [written] if isinstance(written, str) else list(written)
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def _local(root: Any, reference: str) -> Any:

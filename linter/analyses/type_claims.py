@@ -55,7 +55,7 @@ from speclint.parsing.dialects import modern
 from speclint.parsing.kinds import DocumentKind, in_design_folder, in_record_folder
 from speclint.parsing.prose import Heading, ListItem, Table
 from speclint.parsing.protobuf import ProtoField, ProtoFile, ProtoMessage
-from speclint.parsing.structured import join_pointer
+from speclint.parsing.structured import join_pointer, json_type
 
 _MAX_CANDIDATES = 12  # more alike schema objects than this fit a group: too common to bind
 _MAX_VIEW = 400  # schema objects one object's view may visit
@@ -779,7 +779,7 @@ def schema_type(corpus: Context, site: Site, depth: int = 0) -> SchemaType:
         if values is None and "const" in node:
             values = [node["const"]]
         if values:
-            types = {_json_type(v) for v in values if v is not None}
+            types = {json_type(v) for v in values if v is not None}
         elif any(k in node for k in _SHAPE_KEYWORDS):
             # `properties` or `items` without a `type` constrain objects or arrays only, and
             # let every other value through (Validation 2020-12 §10.3): no type is said.
@@ -838,20 +838,6 @@ def _composed_types(corpus: Context, here: Site, depth: int) -> tuple[set[str] |
         if here_types is not None:
             found = here_types if found is None else found & here_types
     return found, bool(enums) and all(enums)
-
-
-def _json_type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def _ref_name(reference: str) -> str:

@@ -22,7 +22,12 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from speclint.parsing.transcripts import starts_message
+from speclint.parsing.transcripts import (
+    CONTENT_TYPE,
+    FIELD_LINE,
+    STRUCTURED_MEDIA,
+    starts_message,
+)
 
 # RFC 9112 §3: request-line = method SP request-target SP HTTP-version (the version optional,
 # as documentation writes it). A line ending in `:` is a YAML key, not a request.
@@ -32,9 +37,6 @@ _REQUEST_LINE = re.compile(
 # RFC 9112 §4: status-line = HTTP-version SP status-code SP [ reason-phrase ]; Hurl writes
 # `HTTP 200` (any version) and `HTTP/2 200`.
 _STATUS_LINE = re.compile(r"HTTP(?:/\d(?:\.\d)?)?[ \t]+([1-5]\d\d)(?:[ \t].*)?\Z")
-_FIELD_LINE = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+:(?:[ \t].*)?\Z")
-_CONTENT_TYPE = re.compile(r"(?i)content-type:[ \t]*(\S[^;\n]*)")
-_STRUCTURED_MEDIA = re.compile(r"(?i)json|yaml|yml")
 # A Hurl section (`[Asserts]`, `[QueryStringParams]`): what follows is no body.
 _HURL_SECTION = re.compile(r"\[[A-Za-z]+\]\s*\Z")
 # What stands for the server before a path: `$BASE_URL`, `${API}`, `{{host}}`, `{baseUrl}`, or
@@ -169,8 +171,8 @@ def _transcript(lines: list[str], first: int, method: str, target: str) -> Reque
         begins = index
         index += 1
         media = ""
-        while index < len(lines) and _FIELD_LINE.match(lines[index].strip()):
-            declared = _CONTENT_TYPE.match(lines[index].strip())
+        while index < len(lines) and FIELD_LINE.match(lines[index].strip()):
+            declared = CONTENT_TYPE.match(lines[index].strip())
             if declared is not None:
                 media = declared.group(1)
             index += 1
@@ -184,7 +186,7 @@ def _transcript(lines: list[str], first: int, method: str, target: str) -> Reque
                 index += 1
         shown = ""
         opening = next((line.strip() for line in body if line.strip()), "")
-        if _BODY_OPENING.match(opening) and (not media or _STRUCTURED_MEDIA.search(media)):
+        if _BODY_OPENING.match(opening) and (not media or STRUCTURED_MEDIA.search(media)):
             shown = "\n" * start + "\n".join(body) + "\n" * (len(lines) - index)
         messages.append(Message(status, shown, begins))
     written, dropped = path

@@ -67,6 +67,22 @@ class Parsed:
     duplicates: list[DuplicateKey] = field(default_factory=list)
 
 
+def json_type(value: Any) -> str:
+    """The JSON Schema type name of a parsed JSON value (Validation 2020-12 §6.1.1: a value is
+    ``integer`` and ``number`` both; the narrower name is given)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
 def escape_token(token: str | int) -> str:
     text = token if isinstance(token, str) else str(token)
     # Most tokens need no escape: no copies, no scans past the two tests (RFC 6901 §3).

@@ -26,11 +26,11 @@ _REQUEST_LINE = re.compile(
 # RFC 9112 §4: status-line = HTTP-version SP status-code SP [ reason-phrase ] (`HTTP/2 200`).
 _STATUS_LINE = re.compile(r"HTTP/\d(?:\.\d)?[ \t]+\d{3}(?:[ \t].*)?\Z")
 # RFC 9110 §5.1: field-name = token, then `:`.
-_FIELD_LINE = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+:(?:[ \t].*)?\Z")
-_CONTENT_TYPE = re.compile(r"(?i)content-type:[ \t]*(\S[^;\n]*)")
+FIELD_LINE = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+:(?:[ \t].*)?\Z")
+CONTENT_TYPE = re.compile(r"(?i)content-type:[ \t]*(\S[^;\n]*)")
 # A media type whose body is JSON or YAML (`application/json`, `application/merge-patch+json`,
 # `application/cloudevents+json`, `application/yaml`, `text/x-yaml`).
-_STRUCTURED_MEDIA = re.compile(r"(?i)json|yaml|yml")
+STRUCTURED_MEDIA = re.compile(r"(?i)json|yaml|yml")
 # One endpoint a line: a path (`/v1/things/{id}`, `{baseUrl}/v1/things`), after a method or not.
 _PATH_LINE = re.compile(r"(?:[A-Z][A-Z-]{1,15}[ \t]+)?(?:/|\{[^{}\s]*\}/)\S*(?<!:)[ \t]*\Z")
 
@@ -66,8 +66,8 @@ def http_bodies(text: str) -> tuple[str, ...] | None:
         # The start line, then the header fields.
         index += 1
         media = ""
-        while index < len(lines) and _FIELD_LINE.match(lines[index].strip()):
-            declared = _CONTENT_TYPE.match(lines[index].strip())
+        while index < len(lines) and FIELD_LINE.match(lines[index].strip()):
+            declared = CONTENT_TYPE.match(lines[index].strip())
             if declared is not None:
                 media = declared.group(1)
             index += 1
@@ -75,6 +75,6 @@ def http_bodies(text: str) -> tuple[str, ...] | None:
         while index < len(lines) and not starts_message(lines[index]):
             index += 1
         body = lines[start:index]
-        if any(line.strip() for line in body) and (not media or _STRUCTURED_MEDIA.search(media)):
+        if any(line.strip() for line in body) and (not media or STRUCTURED_MEDIA.search(media)):
             bodies.append("\n" * start + "\n".join(body) + "\n" * (len(lines) - index))
     return tuple(bodies)
