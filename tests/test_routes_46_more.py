@@ -275,3 +275,17 @@ def test_a_trailing_slash_after_a_value_is_an_empty_last_variable(make_corpus: M
     api = API + "  /table/{table_name}/{view}:\n    get: {responses: {'200': {description: ok}}}\n"
     page = "- `GET /v1/table/hpo/`\n- `DELETE /v1/session/`\n"
     assert found(bound_page(make_corpus, page, api)) == [("docs/sessions.md", 8, "warning")]
+
+
+def test_a_table_cells_escaped_placeholder_reads_as_the_page_shows_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    # CommonMark §2.4: `\<version\>` in a table cell shows `<version>`; read escaped, the route
+    # matched no operation, and the form the document has was reported as missing.
+    table = (
+        "| Verb | Path |\n| --- | --- |\n"
+        "| POST | v1/models/\\<model\\>[/versions/\\<version\\>]/infer |\n"
+    )
+    (finding,) = _run(bound_page(make_corpus, table))
+    assert "`POST v1/models/<model>/infer` is no operation" in finding.message
+    assert finding.severity.label == "info"

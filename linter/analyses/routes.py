@@ -292,6 +292,16 @@ _METHOD_HEADER = re.compile(r"(?i)^\W*(?:http\s+)?(?:method|verb)s?\W*$")
 _PATH_HEADER = re.compile(r"(?i)^\W*(?:path|endpoint|route|url|uri|resource)s?\W*$")
 
 
+# CommonMark §2.4: a backslash before ASCII punctuation writes that character (`\<name\>` a
+# placeholder a table shows as `<name>`).
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def _cell_text(text: str) -> str:
+    """A table cell's route as it reads: code and emphasis marks dropped, escapes written out."""
+    return _ESCAPED.sub(r"\1", text.replace("`", "").replace("*", ""))
+
+
 def _table_routes(prose: ProseDocument, lines: list[str], add: object) -> None:
     """Routes a table gives: a cell that is a route (``GET /jobs``), or a row of a table with
     a column of methods and one of paths."""
@@ -302,7 +312,7 @@ def _table_routes(prose: ProseDocument, lines: list[str], add: object) -> None:
         path_column = next((n for n, h in enumerate(headers) if _PATH_HEADER.match(h)), None)
         for row in table.rows:
             for cell in row:
-                written = cell.text.replace("`", "").replace("*", "")
+                written = _cell_text(cell.text)
                 route = whole_route(written)
                 if route is not None:
                     column = _column(lines, cell.line, route[1], route[0])
@@ -317,8 +327,8 @@ def _table_routes(prose: ProseDocument, lines: list[str], add: object) -> None:
                 continue
             if max(method_column, path_column) >= len(row):
                 continue
-            method = row[method_column].text.replace("`", "").replace("*", "").strip()
-            path = row[path_column].text.replace("`", "").replace("*", "").strip()
+            method = _cell_text(row[method_column].text).strip()
+            path = _cell_text(row[path_column].text).strip()
             route = whole_route(f"{method} {path}")
             slashless = route is None
             route = route or relative_route(f"{method} {path}")
