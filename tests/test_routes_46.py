@@ -278,3 +278,13 @@ def test_an_illustration_and_a_test_harness_route_are_aside(make_corpus: MakeCor
     page = "Registration (e.g. on `POST /api/v2/jobs/{jobId}/register` or equivalent) checks it.\n"
     assert found(corpus(make_corpus, page)) == []
     assert found(corpus(make_corpus, "- `POST /api/v2/jobs/sample/seed`\n")) == []
+
+
+def test_a_placeholder_glued_to_a_curl_url_is_a_path_variable_not_a_redirection() -> None:
+    # `curl http://host/runs/<run_id>`: shell syntax would read `<run_id` as input redirection
+    # and cut the URL at `/runs/`; documentation means a value to fill in.
+    text = "curl http://localhost:8000/runs/<run_id>\ncurl -d x=<v> https://h/a < body.json"
+    assert [r.target for r in curl_requests(text)] == [
+        "http://localhost:8000/runs/{run_id}",
+        "https://h/a",
+    ]

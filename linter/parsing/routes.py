@@ -193,6 +193,9 @@ def request_lines(language: str, text: str) -> Iterator[Request]:
         yield Request(match.group(1), match.group(2), number, match.start(1), host)
 
 
+_GLUED_PLACEHOLDER = re.compile(r"(?<=[/=])<([A-Za-z_][\w-]*)>")
+
+
 def curl_requests(text: str) -> Iterator[Request]:
     """The method and URL of each ``curl`` command of a shell fence's ``text`` (lines continued
     by a backslash joined; a console prompt left out). The method is ``-X``'s, else POST when a
@@ -200,7 +203,8 @@ def curl_requests(text: str) -> Iterator[Request]:
     URL held in a shell variable is not read."""
     lines = text.split("\n")
     for start, line in joined(lines):
-        for words in split_line(line):
+        # `…/runs/<run_id>`: a placeholder documentation writes in a URL, not a redirection.
+        for words in split_line(_GLUED_PLACEHOLDER.sub(r"{\1}", line)):
             words = command_words(words)
             if not words or words[0] != "curl":
                 continue
