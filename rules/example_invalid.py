@@ -312,6 +312,7 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
     # OpenAPI 3.0 generators give `null` to every absent value and seldom say `nullable` where
     # a `$ref` or a shared enum stands: one defect of the document, not one per example.
     oas30 = document.kind is DocumentKind.OPENAPI and document.dialect.startswith("OpenAPI 3.0")
+    leftover = _leftovers_reported(corpus, document)
     nulls: list[Location] = []
     in_enums = 0  # of them, those where only the `enum` of a `nullable` schema lacks `null`
     own_dialect = validator_class_of(document)
@@ -341,7 +342,7 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
                 nulls.append(document.location(example_pointer))
                 in_enums += all(_enum_of_nullable(explain(e)) for e in errors if e not in kept)
             errors = kept
-        elif corpus.runs(LEFTOVER_REPORTED_BY):
+        elif leftover:
             errors = [e for e in errors if not _null_for_leftover(explain(e))]
         convention = _convention_finding(
             corpus,
@@ -430,6 +431,7 @@ def _kept_apart_findings(
     places where an OpenAPI 3.0 example gives a ``null`` its schema refuses (and whether only a
     ``nullable`` schema's ``enum`` does), for the document's one note of them."""
     examples, unfollowed = api_examples(corpus, document)
+    leftover = _leftovers_reported(corpus, document)
     dialect = validator_class_of(document)
     if oas30:
         dialect = _every_required(dialect)
@@ -451,7 +453,7 @@ def _kept_apart_findings(
                 in_enum = all(_enum_of_nullable(explain(e)) for e in errors if e not in kept)
                 nulls.append((example.file.location(example.pointer), in_enum))
             errors = kept
-        elif corpus.runs(LEFTOVER_REPORTED_BY):
+        elif leftover:
             errors = [e for e in errors if not _null_for_leftover(explain(e))]
         if errors:
             cause = (example.file.path, example.pointer, _describe(errors))
@@ -837,6 +839,17 @@ def _enum_of_nullable(error: Any) -> bool:
         schema.get("nullable") is True
         or types == "null"
         or (isinstance(types, list) and "null" in types)
+    )
+
+
+def _leftovers_reported(corpus: Context, document: Document) -> bool:
+    """Whether oas30-leftover reports this document's leftover ``nullable`` schemas (an
+    OpenAPI 3.1 document, and the files its examples are kept in, when that rule runs): only
+    then is a ``null`` they refuse left to it."""
+    return (
+        document.kind is DocumentKind.OPENAPI
+        and document.dialect.startswith("OpenAPI 3.1")
+        and corpus.runs(LEFTOVER_REPORTED_BY)
     )
 
 

@@ -626,3 +626,26 @@ def test_a_null_for_a_31_schemas_leftover_nullable_is_the_schemas_defect_reporte
         alone.running = frozenset({"example-invalid"})
         judged = all_rules()["example-invalid"].check(alone, {})
         assert len([f for f in judged if f.coverage is None]) == 2
+
+
+def test_a_null_for_a_nullable_no_rule_reports_is_still_the_examples(
+    make_corpus: MakeCorpus,
+) -> None:
+    # AsyncAPI has no `nullable` either, and oas30-leftover judges OpenAPI 3.1 only: the
+    # example's finding is then the one place the defect is said.
+    asyncapi = textwrap.dedent(
+        """\
+        asyncapi: 3.0.0
+        info: {title: Jobs, version: 1.0.0}
+        components:
+          messages:
+            Job:
+              payload:
+                type: object
+                properties: {note: {type: string, nullable: true}}
+                examples: [{note: null}]
+        """
+    )
+    root = make_corpus({"asyncapi.yaml": asyncapi})
+    assert list(all_rules()["oas30-leftover"].check(Context.load(root), {})) == []
+    assert [p for p, _, _ in places(root)] == ["asyncapi.yaml"]
