@@ -289,3 +289,14 @@ def test_a_table_cells_escaped_placeholder_reads_as_the_page_shows_it(
     (finding,) = _run(bound_page(make_corpus, table))
     assert "`POST v1/models/<model>/infer` is no operation" in finding.message
     assert finding.severity.label == "info"
+
+
+def test_a_wildcard_route_in_a_table_cell_is_a_pattern_not_its_prefix(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A rate-limit table's `POST /sessions/*` names every route below; with the `*` dropped as
+    # an emphasis mark it read as `POST /sessions/`, an operation the document lacks.
+    table = "| Bucket | Route |\n| --- | --- |\n| writes | `PUT /v1/session/*` |\n"
+    assert _run(bound_page(make_corpus, table)) == []
+    emphasised = "| Bucket | Route |\n| --- | --- |\n| writes | **`PUT /v1/session/{id}`** |\n"
+    assert len(_run(bound_page(make_corpus, emphasised))) == 1  # emphasis marks still dropped

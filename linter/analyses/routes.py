@@ -297,9 +297,14 @@ _PATH_HEADER = re.compile(r"(?i)^\W*(?:path|endpoint|route|url|uri|resource)s?\W
 _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
+_EMPHASIS = re.compile(r"(?<!/)\*")
+
+
 def _cell_text(text: str) -> str:
-    """A table cell's route as it reads: code and emphasis marks dropped, escapes written out."""
-    return _ESCAPED.sub(r"\1", text.replace("`", "").replace("*", ""))
+    """A table cell's route as it reads: code and emphasis marks dropped (a `*` after a `/` is a
+    wildcard, kept: `POST /admin/recovery/*` is a pattern, not `/admin/recovery/`), escapes
+    written out."""
+    return _ESCAPED.sub(r"\1", _EMPHASIS.sub("", text.replace("`", "")))
 
 
 def _table_routes(prose: ProseDocument, lines: list[str], add: object) -> None:
