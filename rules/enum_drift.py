@@ -1,24 +1,21 @@
 """A value set stated in prose and the schema enum it describes disagree.
 
 What it does
-    Reads every value set the Markdown states (a union of code spans, "one of `a`, `b` or `c`",
-    "Supported values are: `a`, `b`" in a reference-table row, a table column of distinct code
-    spans headed by the field (`` `RunSnapshot.status` ``, ``status``, ``Status``, or "Value"
-    under a sentence naming it), a bullet list of code spans, code spans joined by ``/``, commas
-    or "or" after the field ("`status` flips to `a` / `b` / `c`": a few of its values, never
-    its complete set), a TypeScript literal union in a code fence, "the eight `kind`
-    discriminators (`a`, `b`, ...)"; and, under the heuristic ``value-shapes``, a definition
-    list of bold values (``* **LOW**: ...``, all spelt alike) or of code spans under a heading
-    naming the field ("### `status` values"), a table whose first column lists the values (code
-    spans or plain identifiers) of a field its heading, header ("| Status | Meaning |", "|
-    `status` value | ... |") or introducing sentence names, and values in a field's running
-    text, a table row's or a list item's that names the field: "Values are `a`, `b`, and `c`",
-    "Allowed values: `x`, `y`", "MUST be `a` or `b`") and binds each to the schema property it
-    describes: by ``[bindings]`` in the configuration, by a reference next to it
-    (`` `RunSnapshot.status` ``,
-    a list item that leads with its schema, ``- **Selection**: `kind` (...)``, or a schema file
-    named with the field), or by the field name the text gives matched against
-    every enumerated property of that name whose values overlap, in the schema files its
+    Reads every value set the Markdown states:
+
+    - code spans in a union, a bullet list, a reference-table row ("Supported values are:
+      `a`, `b`"), a table column headed by the field, or joined by ``/``, commas or "or" after
+      the field (a few of its values, never its complete set); a TypeScript literal union in a
+      code fence; "the eight `kind` discriminators (`a`, `b`, ...)";
+    - under the heuristic ``value-shapes``: a definition list of values (``* **LOW**: ...``,
+      ``- `queued`: ...``) under a heading or sentence naming the field, a table whose first
+      column lists the values of a field its heading, header or caption names, and values in a
+      field's running text ("Values are `a`, `b`, and `c`", "MUST be `a` or `b`");
+
+    and binds each to the schema property it describes: by ``[bindings]`` in the configuration,
+    by a reference next to it (`` `RunSnapshot.status` ``, a list item that leads with its
+    schema, ``- **Selection**: `kind` (...)``, or a schema file named with the field), or by the
+    field name the text gives matched against every enumerated property of that name whose values overlap, in the schema files its
     section names ("*Defined in class.property.schema.json*"; else its page) when it names
     any; not by name alone on a proposal's page (an RFC header, or a page in a folder of
     proposals such as ``rfcs/``: it states a change, not the contract), nor to an enum in a

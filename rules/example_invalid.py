@@ -2,48 +2,37 @@
 
 What it does
     Validates each example against its schema, in the schema's own dialect, resolving
-    ``$ref``\\s through the corpus (offline): OpenAPI media type, parameter and header examples,
-    also those kept in other files (a path-item, response, request-body or parameter file; an
-    example file an ``examples`` entry names by ``$ref`` or ``externalValue``, or an ``example``
-    by ``$ref``), each judged against the schema of the place that refers to it and reported
-    where it is written, that place related; AsyncAPI message payloads; a schema's own
-    ``examples``/``example`` (a warning: JSON Schema only recommends that they validate,
-    Validation 2020-12 §9.5); files in an ``examples``/``samples``/``conformance`` folder (one
-    an API document names is judged there); and JSON/YAML fences in Markdown, tied to a
-    schema by their info string (```` ```json schema=x.schema.json ````), a marker comment or
-    configuration, by the paragraph above, or by what the example is (the schema it names, the
-    values it gives to members a definition fixes, the operation it sits under, the HTTP
-    exchange it is part of, its shape, or an excerpt of a root document: members of the file one
-    schema describes, or an attribute section's example, judged for what it shows;
-    ``speclint.analyses.fragments``). An exchange is a request an ``http``/``hurl`` fence, a
-    ``curl`` command or a request line shows (``curl -X POST https://host/api/v2/jobs/job-42``:
-    method and concrete path, below a server's base path, name the operation): its body is the
-    operation's request body, and a fence after it, up to the next request or heading, is the
-    request or the response a status line (``HTTP/1.1 201 Created``), its title (```` ```json
-    Response ````) or the words above it ("Response:") say; where nothing says which, it is not bound (nor a URL to a host without
-    the API's base path, nor a page in an ``obsolete/`` folder).
-    ``speclint bindings`` lists every example with what binds it, or why nothing does. OpenAPI's
-    ``readOnly``/``writeOnly`` and ``allowEmptyValue`` are honoured (3.0.3 §4.7.24.1,
+    ``$ref``\\s through the corpus (offline):
+
+    - OpenAPI media type, parameter and header examples, also those kept in other files
+      (path-item, response, parameter and example files, by ``$ref`` or ``externalValue``),
+      judged against the schema of the place that refers to them and reported where written;
+      AsyncAPI message payloads;
+    - a schema's own ``examples``/``example`` (a warning: JSON Schema only recommends that they
+      validate, Validation 2020-12 §9.5);
+    - files in an ``examples``/``samples``/``conformance`` folder;
+    - JSON/YAML fences in Markdown, tied to a schema by their info string (```` ```json
+      schema=x.schema.json ````), a marker comment, configuration or the paragraph above, or
+      bound by what the example is: the schema it names, the values it fixes, the operation it
+      sits under, the HTTP exchange it belongs to (a request and the fences after it, the side
+      said by a status line, the fence's title or the words above), its shape, or the part of
+      a root document it shows (``speclint.analyses.fences`` documents each tie).
+
+    OpenAPI and AsyncAPI components are definitions as schema files are, and copies of one
+    definition (frozen versions, generated, vendored, client copies) bind as their source.
+    ``speclint bindings`` lists every example with what binds it, or why nothing does.
+    ``readOnly``/``writeOnly`` and ``allowEmptyValue`` are honoured (OpenAPI 3.0.3 §4.7.24.1,
     §4.7.12.1). The message names the failing keyword (for a ``oneOf``, its branches and the
-    closest one); items of one ``examples`` array failing alike are one finding.
+    closest one); items of one ``examples`` array failing alike are one finding. A member the
+    schema declares in another case convention (``maxRetries`` for ``max_retries``) is reported
+    even where the schema is open, with the declared spelling as the fix.
 
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
-    ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``, ``case-convention``.
-    ``in-document``, ``explicit`` and ``own-schema`` guess nothing: they run whenever the rule
-    runs.
-    ``api-component``: an example bound by its name, values or shape to an OpenAPI 3 or AsyncAPI
-    component (a ``components/schemas`` entry, a ``components/messages`` entry's ``payload``),
-    judged in that document's dialect (a page in an ``obsolete/``, ``deprecated/`` or archive
-    folder binds none); copies of one definition (frozen versions, generated, vendored or client
-    copies, a component copying a schema file) bind as one, their source.
-    ``case-convention``: a member of an example that its schema does not declare but declares in
-    another case convention (``maxRetries`` where the schema says ``max_retries``,
-    ``retry-count`` for ``retryCount``), reported even where the schema is open (it ignores the
-    member, and the setting is lost): write the declared spelling. In a repository of protos,
-    a field's proto name for its JSON name (``retry_count`` for ``retryCount``) is no slip:
-    ProtoJSON parsers accept both.
+    ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component`` (bound to a component),
+    ``case-convention``. ``in-document``, ``explicit`` and ``own-schema`` guess nothing: they
+    run whenever the rule runs.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -94,10 +83,8 @@ Limitations
     ``required`` misspells is ``required-undeclared``'s finding, and this rule's when the run
     does not run that one; a ``null`` that only a schema's ``nullable: true`` admits, where
     that is no keyword (OpenAPI 3.1), is ``oas30-leftover``'s finding at the schema when that
-    rule runs. An example
-    reference of an API document that is a URL, leads out of
-    the root or names nothing the repository holds is not followed: the run's summary says so
-    ("not checked"), never a finding.
+    rule runs. An example reference that is a URL, leads out of the root or names nothing the
+    repository holds is not followed: the run's summary says so ("not checked").
 """
 
 from __future__ import annotations

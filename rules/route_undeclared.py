@@ -1,57 +1,31 @@
 """A route the prose names that the API document of its version does not have.
 
 What it does
-    Reads every route a Markdown page names — a code span (``POST /v1/jobs/{id}:cancel``), a
-    bullet list or a table of endpoints, a link's text, the request lines of ``http`` and
-    ``hurl`` fences, ``curl`` commands in shell fences, the messages of a sequence diagram
-    (``Client->>API: POST /jobs``), the operation a page's front matter binds it to
-    (Mintlify's ``openapi: "GET /sessions/{id}"``, ``openapi: "openapi.yaml get /x"``,
-    ``api: "POST /x"``) — and holds each to the operations of the OpenAPI documents of the
-    page's version: the same method and path, read as a client sends it
-    (``/jobs/job-42?view=FULL`` is ``/jobs/{jobId}``; the servers' base path written or not;
-    a full URL's host dropped; ``{id}``, ``<id>``, ``:id``, ``${ID}``, ``$ID`` and ``{{id}}``
-    are variables, and so is a document's non-standard ``${NAME}`` segment; a trailing slash
-    after a value is an empty last variable). A route no operation has is reported with the
-    nearest one: the same path with another method, the custom method written as a segment
-    (``/{id}/cancel`` for ``/{id}:cancel``) or on the collection (``/runs:fork`` for
-    ``/runs/{runId}:fork``), another version prefix, a segment in the singular or the plural,
-    or one segment off.
+    Reads every route a Markdown page names (a code span, a list, table or link entry, the
+    request lines of ``http``/``hurl`` fences, ``curl`` commands, sequence-diagram messages,
+    Mintlify's ``openapi: "GET /sessions/{id}"`` front matter) and holds each to the operations
+    of the OpenAPI documents of the page's version, read as a client sends it: concrete values
+    fill variables (``/jobs/job-42?view=FULL`` is ``/jobs/{jobId}``), the servers' base path may
+    be written or not, a full URL's host is dropped, and every placeholder notation (``{id}``,
+    ``<id>``, ``:id``, ``${ID}``) is a variable. A route no operation has is reported with the
+    nearest one (another method, a custom method written as a segment, a singular for a plural,
+    one segment off). A route with an optional part (``/models/<m>[/versions/<v>]``) is two
+    routes, each held; a path without its leading slash is a route where it starts as the API's
+    do. A parameter called otherwise than the document's (``{id}`` for ``{table_name}``) is an
+    info.
 
-    A route written with an optional part (``POST v2/models/<m>[/versions/<v>]/infer``) is two
-    routes; where the document has one form and not the other, the missing one is reported
-    naming the one it has. A path written without its leading slash (``v2/models/x/ready``,
-    ``run/{run_id}/cancel``) in a code span or a table cell is a route where its first segment
-    (below the base path and a version prefix) is an operation's or an operation is near it;
-    else it is something else's (``application/json``) and is not read. A route that names an
-    operation with a parameter called otherwise (``{id}`` where the document says
-    ``{table_name}``; both written as templates, names that differ only in case, separators or a
-    role's prefix, ``childRunId`` for ``runId``, are one) is reported as an info: readers copy
-    the name into clients, and the reference generated from the document says the other.
-
-    A page is held to a document when at least two of the routes it names with a method, and
-    half of them, are that document's operations. A page of one or two such routes is held
-    through the repository: when the routes of all the pages of its version line together bind
-    a document by the same gate, its routes that start as the API's do (their first segment
-    below the base path is an operation's) or are near an operation (one segment off, as
-    alike as a misspelling, or a singular for a plural) are judged. A route is reported only
-    when it looks like the API's own (an operation near it, or one starting as it does, or
-    below the same base path). Aside: RFCs and pages in design folders (``rfcs/``,
-    ``proposals/``, ``adr/``), sections headed "Future", "Proposed", "Roadmap", "Planned",
-    "Deprecated", "Migration", "Known issues", "Defects" and the like, a line that says the
-    route is removed, replaced or does not exist ("there is no"), changelogs, routes to another
-    host than the servers' (a third-party API; ``localhost``, ``example.com`` and a
-    ``{baseUrl}`` placeholder stand for the API's server), templates over any collection
-    (``/<GROUPS>/<gid>``, where no operation starts with a variable), pages of another version
-    line, and the rows of method tables (``method-table-drift``'s).
+    A page is held to a document when two of its routes, and half of them, are that document's
+    operations, or, for a page of one or two routes, when the pages of its version line together
+    are; and a route is judged only when it looks like the API's own (an operation near it or
+    starting as it does). Aside: RFCs and design folders, roadmap, proposal, deprecation and
+    known-issue sections, lines that say a route is removed or does not exist, changelogs,
+    other hosts, route patterns, and method tables (``method-table-drift``'s). The cases are the
+    tests', each named after it (``tests/test_routes_46*.py``).
 
     Severity by evidence: a route written to be sent or looked up (a request line, ``curl``, a
     code span, front matter, a list, table or link entry, a diagram step) is a warning; a route
-    in a sentence, the missing form of an optional part, a renamed parameter, and a path named
-    alone are infos. A path named alone is reported below the API's base path (with no
-    operation of any method), or, on a line of its own, in a code span outside a link, or
-    without its leading slash, where the servers declare no base path, its first segment is an
-    operation's and an operation is near it (``/table/hpo/serch``); never a file's name
-    (``/schemas/job.json``).
+    in a sentence, the missing form of an optional part, a renamed parameter and a path named
+    alone are infos.
 
 Why is this bad?
     Readers copy the routes a guide shows. One the API does not serve (a method changed, a
@@ -77,10 +51,10 @@ Options
     None.
 
 Limitations
-    A page with fewer than two of its routes found in a document, whose version line's pages
-    together bind none either, is bound to nothing (one route is no evidence of which API the
-    page describes); a page of three routes or more is never bound through the repository. A line that says "removed",
-    "instead of" or "e.g." sets aside every route on it. Routes held in program code (a client library's calls) are not read.
+    A page bound neither alone nor through its version line's pages is held to nothing (one
+    route is no evidence of which API the page describes). A line that says "removed",
+    "instead of" or "e.g." sets aside every route on it. Routes in program code (a client
+    library's calls) and in an API document's own descriptions are not read.
 """
 
 from __future__ import annotations
