@@ -23,9 +23,8 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from speclint.parsing.transcripts import (
-    CONTENT_TYPE,
-    FIELD_LINE,
     STRUCTURED_MEDIA,
+    header_fields,
     starts_message,
 )
 
@@ -170,12 +169,7 @@ def _transcript(lines: list[str], first: int, method: str, target: str) -> Reque
         status = status_line.group(1) if status_line else ""
         begins = index
         index += 1
-        media = ""
-        while index < len(lines) and FIELD_LINE.match(lines[index].strip()):
-            declared = CONTENT_TYPE.match(lines[index].strip())
-            if declared is not None:
-                media = declared.group(1)
-            index += 1
+        index, media = header_fields(lines, index)
         start = index
         while index < len(lines) and not _next_message(lines[index]):
             index += 1

@@ -41,6 +41,18 @@ def starts_message(line: str) -> bool:
     return bool(_REQUEST_LINE.match(stripped) or _STATUS_LINE.match(stripped))
 
 
+def header_fields(lines: list[str], index: int) -> tuple[int, str]:
+    """The header fields of a message from ``lines[index]`` on (RFC 9110 §5): the index of the
+    first line after them, and the media type its ``Content-Type`` names ("" for none)."""
+    media = ""
+    while index < len(lines) and FIELD_LINE.match(lines[index].strip()):
+        declared = CONTENT_TYPE.match(lines[index].strip())
+        if declared is not None:
+            media = declared.group(1)
+        index += 1
+    return index, media
+
+
 def path_list(text: str) -> bool:
     """Whether every non-blank line of ``text`` is an endpoint (a path, with or without a
     method before it): a list of paths, not a document."""
@@ -65,12 +77,7 @@ def http_bodies(text: str) -> tuple[str, ...] | None:
     while index < len(lines):
         # The start line, then the header fields.
         index += 1
-        media = ""
-        while index < len(lines) and FIELD_LINE.match(lines[index].strip()):
-            declared = CONTENT_TYPE.match(lines[index].strip())
-            if declared is not None:
-                media = declared.group(1)
-            index += 1
+        index, media = header_fields(lines, index)
         start = index
         while index < len(lines) and not starts_message(lines[index]):
             index += 1
