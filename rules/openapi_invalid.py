@@ -88,10 +88,10 @@ from speclint.analyses.inlining import (
 from speclint.analyses.merging import build_source_note, fragment_note
 from speclint.analyses.references import CORPUS_BASE, file_uri
 from speclint.analyses.schema_objects import (
-    api_structure,
     openapi_schema_roots,
     oversized_patterns,
     referenced_schema_maps,
+    structure_refs,
 )
 from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import (
@@ -551,7 +551,7 @@ def _api_parts(corpus: Context, document: Document) -> list[tuple[Document, str,
     seen = {(document.path, "")}
     for holder, at, node in parts:  # grows as it goes
         schemas = frozenset(pointer for pointer, _ in openapi_schema_roots(node, at))
-        for site in _structure_refs(node, at, schemas):
+        for site in structure_refs(node, at, schemas):
             # Resolved where it is written: the view's pointers are not its files'.
             written, pointer = view.locate(site) if holder is document else (holder, site)
             target = corpus_target(corpus, written, pointer)
@@ -561,29 +561,6 @@ def _api_parts(corpus: Context, document: Document) -> list[tuple[Document, str,
             if target[0].path != document.path:  # the document is walked whole already
                 parts.append(target)
     return parts
-
-
-def _structure_refs(node: Any, at: str, schemas: frozenset[str]) -> Iterator[str]:
-    """The pointer of each object with a ``$ref`` member below ``node`` but in a schema object
-    (at ``schemas``), an extension (``x-``) or data."""
-    stack: list[tuple[str, Any]] = [(at, node)]
-    while stack:
-        pointer, current = stack.pop()
-        if pointer in schemas:
-            continue
-        if isinstance(current, dict):
-            if isinstance(current.get("$ref"), str):
-                yield pointer
-            for key, value in current.items():
-                key = str(key)
-                if isinstance(value, (dict, list)) and api_structure(key, pointer):
-                    stack.append((join_pointer(pointer, key), value))
-        elif isinstance(current, list):
-            stack.extend(
-                (join_pointer(pointer, index), value)
-                for index, value in enumerate(current)
-                if isinstance(value, (dict, list))
-            )
 
 
 def _inlined(corpus: Context, document: Document) -> InlinedView:

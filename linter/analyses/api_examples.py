@@ -31,10 +31,10 @@ from urllib.parse import unquote
 from speclint.analyses.context import Context
 from speclint.analyses.inlining import corpus_target
 from speclint.analyses.schema_objects import (
-    api_structure,
     openapi_schema_roots,
     referenced_schema_maps,
     schema_holders,
+    structure_refs,
 )
 from speclint.common.findings import Location
 from speclint.model.corpus import Document
@@ -149,7 +149,7 @@ def api_parts(corpus: Context, document: Document) -> list[Part]:
     seen = {(document.path, "")}
     skipped = set(referenced_schema_maps(document.data))  # schema maps: schemas, no holders
     for part in parts:  # grows as it goes
-        for site in _structure_refs(part):
+        for site in structure_refs(part.node, part.at, frozenset(part.schemas)):
             if part.document is document and site in skipped:
                 continue
             target = corpus_target(corpus, part.document, site)
@@ -172,29 +172,6 @@ def api_parts(corpus: Context, document: Document) -> list[Part]:
 def _part(document: Document, at: str, node: Any, place: str, referral: Location | None) -> Part:
     schemas = tuple(pointer for pointer, _ in openapi_schema_roots(node, at))
     return Part(document, at, node, place, referral, schemas)
-
-
-def _structure_refs(part: Part) -> Iterator[str]:
-    """The pointer of each object with a ``$ref`` member in the part's structure: not in a
-    schema object, an extension (``x-``) or data (an example, a default)."""
-    schemas = frozenset(part.schemas)
-    stack: list[tuple[str, Any]] = [(part.at, part.node)]
-    while stack:
-        pointer, current = stack.pop()
-        if pointer in schemas:
-            continue
-        if isinstance(current, dict):
-            if isinstance(current.get("$ref"), str):
-                yield pointer  # a part that is itself a `$ref` too: its target is one more
-            for key, value in reversed(current.items()):
-                if isinstance(value, (dict, list)) and api_structure(str(key), pointer):
-                    stack.append((join_pointer(pointer, str(key)), value))
-        elif isinstance(current, list):
-            stack.extend(
-                (join_pointer(pointer, index), value)
-                for index, value in reversed(list(enumerate(current)))
-                if isinstance(value, (dict, list))
-            )
 
 
 def _holders(part: Part, document: Document) -> Iterator[tuple[str, dict[str, Any]]]:

@@ -227,6 +227,29 @@ def _api_roots(data: dict[str, Any], at: str, keys: frozenset[str]) -> Iterator[
             stack.append((child[0], child[1], depth + 1))
 
 
+def structure_refs(node: Any, at: str, schemas: frozenset[str]) -> Iterator[str]:
+    """The pointer of each object with a ``$ref`` member below ``node`` (at ``at``), in document
+    order: not in a schema object (at ``schemas``), an extension (``x-``) or data, the places
+    where an API document keeps a part in another file (a path item, a response, an example)."""
+    stack: list[tuple[str, Any]] = [(at, node)]
+    while stack:
+        pointer, current = stack.pop()
+        if pointer in schemas:
+            continue
+        if isinstance(current, dict):
+            if isinstance(current.get("$ref"), str):
+                yield pointer
+            for key, value in reversed(current.items()):
+                if isinstance(value, (dict, list)) and api_structure(str(key), pointer):
+                    stack.append((join_pointer(pointer, str(key)), value))
+        elif isinstance(current, list):
+            stack.extend(
+                (join_pointer(pointer, index), value)
+                for index, value in reversed(list(enumerate(current)))
+                if isinstance(value, (dict, list))
+            )
+
+
 def api_structure(key: str, pointer: str) -> bool:
     """Whether the member ``key`` of the object at ``pointer`` of an API document is part of its
     structure, to walk into for schemas and references: not an extension (``x-``) nor data
