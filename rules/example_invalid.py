@@ -1079,7 +1079,7 @@ def _convention_finding(
     schema = resolve_pointer(target.document.data, target.pointer)
     resolver = corpus.references.registry.resolver(base_uri=file_uri(target.document.path))
     found = [s for s in slips(schema, resolver, example) if not _rejected(s, errors)]
-    if corpus.of_kind(DocumentKind.PROTO):
+    if any(corpus.of_kind(DocumentKind.PROTO)):
         # A document of a proto API (a gateway's, generated from its protos): its server reads
         # the field's own name as its JSON name.
         found = [s for s in found if not protojson_alias(s.given, s.declared)]
