@@ -42,7 +42,7 @@ from typing import Any, TypeVar
 from speclint.analyses.context import Context
 from speclint.analyses.provenance import GENERATED, UPSTREAM, VENDORED_KIND
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import RECORD_FOLDERS, DocumentKind
+from speclint.parsing.kinds import DocumentKind, in_record_folder, in_superseded_folder
 from speclint.parsing.structured import escape_token, split_pointer
 from speclint.parsing.versions import UNRELEASED_KEY, order_key, whole_version
 
@@ -130,15 +130,11 @@ def component_places(corpus: Context) -> tuple[tuple[Document, str, Any, tuple[s
     return result
 
 
-# Folders of pages kept for what an API was: an obsolete version's endpoint pages, archives.
-_SUPERSEDED_FOLDERS = RECORD_FOLDERS | {"obsolete", "deprecated", "superseded", "legacy"}
-
-
 def superseded_page(path: str) -> bool:
     """Whether a page documents what the API was (it lies in an ``obsolete/``, ``deprecated/``,
     ``legacy/`` or archive folder): its examples show the API as it stood then, and the API
     document's components, which are what it is now, do not bind them."""
-    return any(part.lower() in _SUPERSEDED_FOLDERS for part in path.split("/")[:-1])
+    return in_superseded_folder(path) or in_record_folder(path)
 
 
 def component_name(pointer: str) -> str | None:

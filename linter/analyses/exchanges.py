@@ -36,7 +36,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.operations import Operation, api_operations, base_paths
 from speclint.model.corpus import Document
 from speclint.parsing.http_requests import Request, fence_request
-from speclint.parsing.kinds import in_design_folder, in_record_folder
+from speclint.parsing.kinds import in_design_folder, in_record_folder, in_superseded_folder
 from speclint.parsing.prose import CodeFence, Paragraph
 from speclint.parsing.structured import join_pointer, resolve_pointer
 
@@ -61,13 +61,6 @@ _STATUS = re.compile(r"(?<![\w./-])([1-5]\d\d)(?![\w./-])")
 
 # Folders of pages kept for an API as it was (`includes/obsolete/get-account-detail-v2.md`):
 # their calls show older versions of the operations the API documents now.
-_SUPERSEDED = frozenset({"obsolete", "deprecated", "superseded", "legacy", "retired"})
-
-
-def _superseded(path: str) -> bool:
-    return any(part.lower() in _SUPERSEDED for part in path.split("/")[:-1])
-
-
 @dataclass(frozen=True)
 class ExchangeTie:
     """An example bound by the exchange it is part of."""
@@ -108,7 +101,7 @@ def _exchanges(corpus: Context, document: Document) -> Exchanges:
         prose is None
         or in_design_folder(document.path)
         or in_record_folder(document.path)
-        or _superseded(document.path)
+        or in_superseded_folder(document.path)
     ):
         return Exchanges({}, {})
     candidates: tuple[Operation, ...] | None = None  # read at the page's first request

@@ -52,7 +52,12 @@ from speclint.analyses.schema_objects import types_of
 from speclint.analyses.shapes import Site, follow
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import modern
-from speclint.parsing.kinds import DocumentKind, in_design_folder, in_record_folder
+from speclint.parsing.kinds import (
+    DocumentKind,
+    in_design_folder,
+    in_record_folder,
+    in_superseded_folder,
+)
 from speclint.parsing.prose import Heading, ListItem, Table
 from speclint.parsing.protobuf import ProtoField, ProtoFile, ProtoMessage
 from speclint.parsing.structured import join_pointer, json_type
@@ -129,10 +134,6 @@ _SAME_FORMAT = {
     "uri-reference": "uri", "iri": "uri", "iri-reference": "uri", "url": "uri",
     "full-date": "date", "full-time": "time",  # RFC 3339's names (OpenAPI docs write them)
 }  # fmt: skip
-# Folders of pages that document what is no longer current (an obsolete endpoint version kept
-# for reference, an archive): their field tables describe schemas the corpus no longer holds, and
-# a schema of today that shares their fields is another version of the object.
-_RETIRED_FOLDERS = frozenset({"obsolete", "deprecated", "legacy", "retired", "old"})
 _VAGUE = re.compile(
     r"\b(or|any|mixed|various|null|nullable|either|one of|anyof|oneof|union|same as|see)\b|[|/?]"
 )
@@ -601,7 +602,10 @@ class ClaimBinder:
         """A proposal (an RFC, a design folder), or a page kept as a record of the past."""
         if path not in self._proposals:
             document = self.corpus.documents.get(path)
-            retired = any(part.lower() in _RETIRED_FOLDERS for part in path.split("/")[:-1])
+            # A page of what is no longer current (an obsolete version kept for reference, an
+            # `old/` folder): its tables describe schemas the corpus no longer holds, and a
+            # schema of today that shares their fields is another version of the object.
+            retired = in_superseded_folder(path) or "old" in path.lower().split("/")[:-1]
             self._proposals[path] = document is not None and (
                 is_rfc(document) or in_design_folder(path) or in_record_folder(path) or retired
             )
