@@ -30,7 +30,7 @@ What it does
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
-    ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component`` (bound to a component),
+    ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
     ``case-convention``. ``in-document``, ``explicit`` and ``own-schema`` guess nothing: they
     run whenever the rule runs.
 
