@@ -9,7 +9,10 @@ A *claim* is one field of a field reference that says what the field is:
   object's members, and is none;
 - a list item leading with the field, as code or bold, and a parenthesis after it:
   ``- **`cpuSet`** *(array of objects, OPTIONAL)*``, ``- `url` (string, REQUIRED): ...``;
-- "this field is REQUIRED" (or OPTIONAL) in the item's or the row's description.
+- "this field is REQUIRED" (or OPTIONAL) in the item's or the row's description;
+- a member of an object listing in a code block (``speclint.parsing.listings``: a
+  pseudo-schema, a Python model class, a TypeScript interface), bound only by the listing's
+  name.
 
 The items of one list under one heading (and the rows of one table) are a *group*, bound as a
 whole to the schema object they document, reusing what binds the prose's value sets
@@ -58,6 +61,7 @@ from speclint.parsing.kinds import (
     in_record_folder,
     in_superseded_folder,
 )
+from speclint.parsing.listings import Listing, listings
 from speclint.parsing.prose import Heading, ListItem, Table
 from speclint.parsing.protobuf import ProtoField, ProtoFile, ProtoMessage
 from speclint.parsing.structured import join_pointer, json_type
@@ -314,7 +318,65 @@ def claim_groups(document: Document) -> list[ClaimGroup]:
         if group is not None:
             groups.append(group)
     groups += _list_groups(document, prose.list_items)
+    groups += _listing_groups(document)
     return sorted(groups, key=lambda g: g.line)
+
+
+# The object listings of code blocks (``speclint.parsing.listings``): bound by their name only.
+LISTING_FORMS = frozenset({"pseudo-schema", "Python class", "TypeScript interface"})
+
+
+def _block_start(lines: list[str], line: int, content: str) -> int | None:
+    """The line (from 1) of a code block's first content line: a fence's is the one after
+    its opening line, an indented block's its own (whichever the model gives)."""
+    first = content.split("\n", 1)[0]
+    for at in (line, line - 1):
+        if 0 <= at < len(lines) and lines[at].strip() == first.strip() and first.strip():
+            return at + 1
+    return None
+
+
+def _listing_groups(document: Document) -> list[ClaimGroup]:
+    """The object listings of the page's code blocks that state a type or requiredness. A
+    pseudo-schema's unmarked members are required only on a page whose pseudo-schemas mark
+    some member ``#optional``: the notation then says the others are required."""
+    prose = document.prose
+    if prose is None or not document.text:
+        return []
+    lines = document.text.split("\n")
+    read: list[tuple[int, Listing, ClaimGroup]] = []
+    for fence in prose.fences:
+        if "$" not in fence.content and not re.search(
+            r"\b(?:class|interface|type)\s", fence.content
+        ):
+            continue
+        start = _block_start(lines, fence.line, fence.content)
+        if start is None:
+            continue
+        for listing in listings(fence.content):
+            group = ClaimGroup(
+                document.path, start + listing.offset, listing.form, fence.heading, listing.name
+            )
+            read.append((start, listing, group))
+    marked = any(listing.marks_optional for _, listing, _ in read)
+    groups: list[ClaimGroup] = []
+    for start, listing, group in read:
+        for member in listing.members:
+            required = member.required
+            if listing.form == "pseudo-schema" and not marked:
+                required = None
+            type_claim = parse_type(member.type) if member.type else None
+            if type_claim is None and required is None:
+                continue
+            group.claims.append(
+                Claim(
+                    document.path, start + member.offset, member.column, member.name,
+                    type_claim, required, member.said if required is not None else "",
+                )
+            )  # fmt: skip
+        if group.claims:
+            groups.append(group)
+    return groups
 
 
 def _naming(document: Document, heading: Heading | None, line: int) -> str:
@@ -647,8 +709,13 @@ class ClaimBinder:
         named = self._named_views(group, names)
         if named:
             shown = ", ".join(sorted({f"`{n}`" for n, _ in named}))
+            said = f"the {group.form} is named" if group.form in LISTING_FORMS else "the text names"
+            return GroupBinding(group, [v for _, v in named], None, "high", f"{said} {shown}")
+        if group.form in LISTING_FORMS:
+            # A listing's members alone do not say which object it is: a class of an SDK or a
+            # tutorial shares member names with many schemas.
             return GroupBinding(
-                group, [v for _, v in named], None, "high", f"the text names {shown}"
+                group, [], None, "", "", f"no schema is named `{group.context}` as the listing is"
             )
         scored: dict[tuple[str, str], tuple[int, ObjectView]] = {}
         for name in sorted(names):

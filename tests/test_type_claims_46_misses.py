@@ -1,0 +1,216 @@
+"""type-claim-drift on the claim shapes the hand lists found it did not read (issue 46, item 8):
+pseudo-schema notation, model class listings, and a field table's REQUIRED member that the bound
+object does not declare. Fixtures are our own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import openapi_30, run_rule
+from speclint.parsing.listings import listings
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+PARCEL = {
+    "parcel_reply": {
+        "type": "object",
+        "properties": {
+            "carrier": {"type": "string"},
+            "weight": {"type": "number"},
+            "ticket": {"type": "string"},
+            "legs": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["carrier", "legs"],
+    },
+    "parcel_fault": {"type": "object", "properties": {"fault": {"type": "string"}}},
+}
+
+
+def found(root: Path) -> list[tuple[str, int, str]]:
+    return sorted(
+        (
+            f.location.path,
+            f.location.line,
+            "type" if "documented as `" in f.message else "required",
+        )
+        for f in run_rule(root, "type-claim-drift")
+    )
+
+
+# --- 1. pseudo-schema notation -------------------------------------------------------------------
+
+PSEUDO_PAGE = """\
+# Parcels
+
+## Reply
+
+The reply object, *$parcel_reply*, is returned.
+
+```
+$parcel_reply =
+{
+  "carrier" : $string,
+  "weight" : $number #optional,
+  "ticket" : $string,
+  "legs" : [ $string, ... ]
+}
+```
+
+## Fault
+
+    $parcel_fault =
+    {
+      "fault": <a sentence>
+    }
+"""
+
+
+def test_a_pseudo_schema_member_without_optional_is_required_against_the_component(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api.yaml": openapi_30("Parcels", PARCEL), "docs/parcels.md": PSEUDO_PAGE})
+    # `ticket` is shown without `#optional`; the component does not require it.
+    assert ("docs/parcels.md", 12, "required") in found(root)
+    findings = [f for f in run_rule(root, "type-claim-drift") if f.location.line == 12]
+    assert "without `#optional`" in findings[0].message
+    assert "pseudo-schema is named `parcel_reply`" in findings[0].message
+
+
+def test_a_pseudo_schema_type_the_component_contradicts_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = PSEUDO_PAGE.replace('"weight" : $number', '"weight" : $boolean')
+    root = make_corpus({"api.yaml": openapi_30("Parcels", PARCEL), "docs/parcels.md": page})
+    assert ("docs/parcels.md", 11, "type") in found(root)
+
+
+def test_pseudo_schema_members_that_agree_are_not_reported(make_corpus: MakeCorpus) -> None:
+    page = PSEUDO_PAGE.replace('"ticket" : $string,', '"ticket" : $string #optional,')
+    root = make_corpus({"api.yaml": openapi_30("Parcels", PARCEL), "docs/parcels.md": page})
+    assert [f for f in found(root) if f[1] < 16] == []
+
+
+def test_pseudo_schemas_on_a_page_that_marks_nothing_optional_claim_no_requiredness(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = PSEUDO_PAGE.replace(" #optional", "")
+    root = make_corpus({"api.yaml": openapi_30("Parcels", PARCEL), "docs/parcels.md": page})
+    assert found(root) == []
+
+
+def test_the_pseudo_schema_reader_reads_arrays_references_and_free_text() -> None:
+    text = '$a = {\n  "x" : [ $number, ... ],\n  "y" : $other #optional,\n  "z": <text>\n}\n'
+    (listing,) = listings(text)
+    assert listing.name == "a"
+    assert [(m.name, m.offset, m.type, m.required) for m in listing.members] == [
+        ("x", 1, "array of number", True),
+        ("y", 2, None, False),
+        ("z", 3, None, True),
+    ]
+
+
+# --- 2. model listings ---------------------------------------------------------------------------
+
+VISIT = {
+    "Visit": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "format": "uuid"},
+            "pages": {"type": "array", "items": {"type": "string", "format": "uri"}},
+            "cursor": {"type": "string", "format": "uri"},
+            "hits": {"type": "integer"},
+            "label": {"type": "string"},
+        },
+        "required": ["id", "pages", "label"],
+    }
+}
+
+PYTHON_PAGE = """\
+# Visits
+
+## The model
+
+```python
+class Visit(BaseModel):
+    id: UUID
+    pages: list[AnyHttpUrl]  # where the visitor went
+    cursor: AnyHttpUrl
+    hits: int = 0
+    label: str | None = None
+    note: Optional[str]
+
+    def touch(self) -> None:
+        self.hits: int = 1
+```
+"""
+
+
+def test_a_python_model_member_without_default_is_required_against_the_schema(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api.yaml": openapi_30("Visits", VISIT), "docs/visits.md": PYTHON_PAGE})
+    # `cursor` has no default: the class requires it, the schema does not. `hits` has a
+    # default and `label` admits None: neither claims anything against `required`.
+    assert found(root) == [("docs/visits.md", 9, "required")]
+    (finding,) = run_rule(root, "type-claim-drift")
+    assert "the class declares it with no default" in finding.message
+    assert "Python class is named `Visit`" in finding.message
+
+
+def test_a_python_model_type_the_schema_contradicts_is_reported(make_corpus: MakeCorpus) -> None:
+    page = PYTHON_PAGE.replace("hits: int = 0", "hits: str = 'x'")
+    root = make_corpus({"api.yaml": openapi_30("Visits", VISIT), "docs/visits.md": page})
+    assert ("docs/visits.md", 10, "type") in found(root)
+
+
+def test_a_class_named_for_no_schema_binds_nothing(make_corpus: MakeCorpus) -> None:
+    page = PYTHON_PAGE.replace("class Visit(", "class Tracker(")
+    root = make_corpus({"api.yaml": openapi_30("Visits", VISIT), "docs/visits.md": page})
+    assert found(root) == []
+
+
+TS_PAGE = """\
+# Visits
+
+```ts
+export interface Visit {
+  id?: string;
+  pages: string[];
+  cursor: string; // where to go on
+  hits: boolean;
+  label: string | null;
+}
+```
+"""
+
+
+def test_a_typescript_interface_states_types_and_requiredness(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"api.yaml": openapi_30("Visits", VISIT), "docs/visits.md": TS_PAGE})
+    # `id?` is optional where the schema requires it; `cursor` is required where it is not;
+    # `hits` is a required boolean where the schema says an optional integer.
+    assert found(root) == [
+        ("docs/visits.md", 5, "required"),
+        ("docs/visits.md", 7, "required"),
+        ("docs/visits.md", 8, "required"),
+        ("docs/visits.md", 8, "type"),
+    ]
+
+
+def test_the_listing_reader_reads_typed_dicts_and_pydantic_fields() -> None:
+    text = (
+        "class A(TypedDict, total=False):\n    x: int\n    y: Required[str]\n\n"
+        "class B(BaseModel):\n    p: str = Field(..., description='d')\n"
+        "    q: str = Field(description='d')\n    r: str = Field('v')\n"
+        "    s: ClassVar[int] = 1\n\nclass Color(str, Enum):\n    RED: str = 'red'\n"
+    )
+    found_ = {
+        (listing.name, m.name): m.required for listing in listings(text) for m in listing.members
+    }
+    assert found_ == {
+        ("A", "x"): False,
+        ("A", "y"): True,
+        ("B", "p"): True,
+        ("B", "q"): True,
+        ("B", "r"): None,
+    }
