@@ -31,6 +31,11 @@ What it does
       REQUIRED and OPTIONAL against ``[(google.api.field_behavior) = REQUIRED]`` (or
       ``OPTIONAL``).
 
+    A member documented as REQUIRED that the one object the reference is bound to neither
+    declares nor requires (every ``$ref`` on the way read, no ``patternProperties``) is
+    reported too: a top-level table listing a member of a nested object, or a member the
+    schema lost.
+
     Where several schema objects fit a table alike, a claim is reported only when every one of
     them contradicts it. The finding is at the prose; the schema side is related.
 
@@ -63,7 +68,7 @@ Limitations
     through), nor a requiredness cell with a footnote mark (``Yes*``: a condition below); nor
     are dotted paths (``undocumented-field`` binds those), tables of an operation's
     parameters (an ``In`` column), proposals and design folders. A field the bound schema does
-    not declare is not this rule's finding.
+    not declare is not this rule's finding, unless the prose calls it REQUIRED (above).
 """
 
 from __future__ import annotations
@@ -144,6 +149,7 @@ def _required_finding(binding: GroupBinding, claim: Claim) -> Iterator[Finding]:
         return
     views = [view for view in binding.views if claim.name in view.declared]
     if not views:
+        yield from _undeclared_required(binding, claim)
         return
     if claim.required:
         if any(claim.name in view.maybe for view in views):
@@ -177,6 +183,31 @@ def _required_finding(binding: GroupBinding, claim: Claim) -> Iterator[Finding]:
         message,
         _where(binding.group, claim),
         related=(at,),
+        key=f"{claim.line}:{claim.name}:required",
+    )
+
+
+def _undeclared_required(binding: GroupBinding, claim: Claim) -> Iterator[Finding]:
+    """A member documented as REQUIRED that the one object the reference is bound to neither
+    declares nor requires (an open object lets it through, but never asks for it): the
+    reference documents a member of another level or another version."""
+    if not claim.required or len(binding.views) != 1 or binding.message is not None:
+        return
+    view = binding.views[0]
+    if not view.complete or claim.name in view.maybe:
+        return  # a `required` unread, or one a branch has: not judged
+    root = view.root
+    if isinstance(root.raw, dict) and "patternProperties" in root.raw:
+        return  # a member by pattern: what the table names may be one
+    where = root.document.path + (f"#{root.pointer}" if root.pointer else "")
+    yield Finding(
+        ID,
+        SEVERITY,
+        f"`{claim.name}` is documented as REQUIRED ({claim.said}), but `{where}` neither "
+        f"declares nor requires it: declare and require it there, or move it to the object "
+        f"that has it (bound by {binding.evidence})",
+        _where(binding.group, claim),
+        related=(root.document.location(root.pointer, note="not declared here"),),
         key=f"{claim.line}:{claim.name}:required",
     )
 

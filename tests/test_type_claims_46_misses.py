@@ -4,6 +4,7 @@ object does not declare. Fixtures are our own."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -214,3 +215,73 @@ def test_the_listing_reader_reads_typed_dicts_and_pydantic_fields() -> None:
         ("B", "q"): True,
         ("B", "r"): None,
     }
+
+
+# --- 4. a REQUIRED member the bound object does not declare ---------------------------------------
+
+SEAL = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Envelope",
+    "type": "object",
+    "properties": {
+        "body": {
+            "type": "object",
+            "properties": {"format_version": {"type": "string"}, "size": {"type": "integer"}},
+            "required": ["format_version"],
+        },
+        "seal": {
+            "type": "object",
+            "properties": {"cipher": {"type": "string"}, "chunked": {"type": "boolean"}},
+            "required": ["cipher", "chunked"],
+        },
+        "notes": {"type": "array"},
+    },
+    "required": ["body", "seal"],
+}
+
+SEAL_PAGE = """\
+# Seal
+
+The `seal` object says how the body is sealed.
+
+| Parameter | Type | Required? |
+| --- | --- | --- |
+| cipher | String | Yes |
+| chunked | Boolean | Yes |
+| nonce | String | Yes |
+"""
+
+
+def test_a_required_row_the_bound_object_does_not_declare_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"schemas/envelope.json": json.dumps(SEAL), "docs/seal.md": SEAL_PAGE})
+    assert found(root) == [("docs/seal.md", 9, "required")]
+    (finding,) = run_rule(root, "type-claim-drift")
+    assert "neither declares nor requires it" in finding.message
+    assert finding.related[0].pointer == "/properties/seal"
+
+
+def test_a_top_level_table_listing_a_member_of_a_nested_object_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "# Envelope\n\nThe envelope object has these members:\n\n"
+        "| Parameter | Type | Required? |\n| --- | --- | --- |\n"
+        "| `format_version` | String | Yes |\n| `body` | Object | Yes |\n"
+        "| `seal` | Object | Yes |\n| `notes` | Array | No |\n"
+    )
+    root = make_corpus({"schemas/envelope.json": json.dumps(SEAL), "docs/envelope.md": page})
+    assert found(root) == [("docs/envelope.md", 7, "required")]
+
+
+def test_an_undeclared_optional_row_and_an_unread_reference_are_not_judged(
+    make_corpus: MakeCorpus,
+) -> None:
+    optional = SEAL_PAGE.replace("| nonce | String | Yes |", "| nonce | String | No |")
+    root = make_corpus({"schemas/envelope.json": json.dumps(SEAL), "docs/seal.md": optional})
+    assert found(root) == []
+    unread = json.loads(json.dumps(SEAL))
+    unread["properties"]["seal"]["allOf"] = [{"$ref": "https://example.org/remote.json"}]
+    root = make_corpus({"schemas/envelope.json": json.dumps(unread), "docs/seal.md": SEAL_PAGE})
+    assert found(root) == []

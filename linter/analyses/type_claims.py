@@ -187,6 +187,7 @@ class ObjectView:
     declared: dict[str, Site]
     always: dict[str, Site]  # name -> the `required` list that always applies with the object
     maybe: frozenset[str]  # names some branch or condition requires
+    complete: bool = True  # every `$ref` on the way was read (no `required` left unseen)
 
 
 @dataclass
@@ -605,6 +606,7 @@ class ClaimBinder:
         maybe: set[str] = set()
         pending: list[tuple[Node, bool]] = [(root, True)]
         seen: set[tuple[str, str]] = set()
+        complete = True
         while pending and len(seen) < _MAX_VIEW:
             node, must = pending.pop()
             if node.key in seen:
@@ -642,6 +644,8 @@ class ClaimBinder:
                     target = frozenset()  # not followed: what it declares is not read
                 if isinstance(target, Node):
                     pending.append((target, must))
+                else:
+                    complete = False
             for keyword in (*IN_PLACE_LISTS, "if", "then", "else", "dependentSchemas"):
                 branches = schema.get(keyword)
                 children: list[str] = []
@@ -656,7 +660,8 @@ class ClaimBinder:
                     inner_node = self.index.nodes.get((node.document.path, pointer))
                     if inner_node is not None and keyword != "if":
                         pending.append((inner_node, must and keyword == "allOf"))
-        found = ObjectView(root, declared, always, frozenset(maybe)) if declared else None
+        complete = complete and not pending
+        found = ObjectView(root, declared, always, frozenset(maybe), complete) if declared else None
         self._views[root.key] = found
         return found
 
