@@ -77,6 +77,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
+from speclint.analyses.declarations import Node
 from speclint.analyses.protojson import message_pairs
 from speclint.analyses.shapes import Site
 from speclint.analyses.type_claims import (
@@ -87,6 +88,7 @@ from speclint.analyses.type_claims import (
     contradiction,
     every_group,
     field_behaviors,
+    heading_name,
 )
 from speclint.common.findings import Finding, Location, Severity
 from speclint.parsing.kinds import DocumentKind
@@ -199,6 +201,8 @@ def _undeclared_required(binding: GroupBinding, claim: Claim) -> Iterator[Findin
     root = view.root
     if isinstance(root.raw, dict) and "patternProperties" in root.raw:
         return  # a member by pattern: what the table names may be one
+    if binding.confidence != "high" and not _named_by_page(binding.group, root):
+        return  # bound by shared members only: the other members may be another object's
     where = root.document.path + (f"#{root.pointer}" if root.pointer else "")
     yield Finding(
         ID,
@@ -210,6 +214,18 @@ def _undeclared_required(binding: GroupBinding, claim: Claim) -> Iterator[Findin
         related=(root.document.location(root.pointer, note="not declared here"),),
         key=f"{claim.line}:{claim.name}:required",
     )
+
+
+def _named_by_page(group: ClaimGroup, root: Node) -> bool:
+    """Whether the heading, a heading above it (the page's title) or the lead-in names the
+    object as its schema does: the member that holds it (``/properties/method``) or its
+    ``title``."""
+    said = {word.lower() for word in group.context.split()}
+    for text in group.heading.path if group.heading else ():
+        said.update(name.lower() for name in heading_name(text))
+    title = root.raw.get("title") if isinstance(root.raw, dict) else None
+    last = root.pointer.rsplit("/", 1)[-1] if root.pointer else ""
+    return any(isinstance(n, str) and n.lower() in said for n in (title, last) if n)
 
 
 def _proto_findings(corpus: Context, binding: GroupBinding) -> Iterator[Finding]:

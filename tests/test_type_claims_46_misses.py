@@ -285,3 +285,16 @@ def test_an_undeclared_optional_row_and_an_unread_reference_are_not_judged(
     unread["properties"]["seal"]["allOf"] = [{"$ref": "https://example.org/remote.json"}]
     root = make_corpus({"schemas/envelope.json": json.dumps(unread), "docs/seal.md": SEAL_PAGE})
     assert found(root) == []
+
+
+def test_an_undeclared_required_row_bound_by_shared_members_alone_is_not_judged(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Nothing on the page names `seal`: the rows shared with it may document another object.
+    page = SEAL_PAGE.replace("# Seal", "# Sealing").replace("The `seal` object says", "It says")
+    root = make_corpus({"schemas/envelope.json": json.dumps(SEAL), "docs/seal.md": page})
+    assert found(root) == []
+    # A page whose title names it binds it as well as a lead-in does.
+    titled = page.replace("# Sealing", "# Seal Object")
+    root = make_corpus({"schemas/envelope.json": json.dumps(SEAL), "docs/seal.md": titled})
+    assert found(root) == [("docs/seal.md", 9, "required")]

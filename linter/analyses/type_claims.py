@@ -389,7 +389,7 @@ def _naming(document: Document, heading: Heading | None, line: int) -> str:
     ("Task Parameters") names nothing: the parameters are another object."""
     names: list[str] = []
     if heading is not None:
-        names += _heading_name(heading.text)
+        names += heading_name(heading.text)
     prose = document.prose
     before = [p for p in prose.paragraphs if p.end_line < line] if prose is not None else []
     if before and line - before[-1].end_line <= 2:
@@ -405,14 +405,14 @@ def _naming(document: Document, heading: Heading | None, line: int) -> str:
         found = _HTML_HEADING.search(row)
         if found:
             # the heading's text, and its id's parts (`..._performancemetricsv3_properties`)
-            names += _heading_name(found.group("text"))
+            names += heading_name(found.group("text"))
             names += [part for part in re.split(r"[_\-]+", found.group("id") or "") if part]
             break
     names = [n.strip("`*_ ") for n in names]
     return "\n".join(n for n in names if _FIELD_NAME.match(n))
 
 
-def _heading_name(text: str) -> list[str]:
+def heading_name(text: str) -> list[str]:
     """The name a heading is, when it is one: without its anchors, markup and generic words
     ("object", "schema"); a plural also as its singular."""
     words = [
