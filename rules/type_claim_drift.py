@@ -4,14 +4,7 @@ What it does
     Reads the field tables and field lists of the prose (``speclint.analyses.type_claims``):
     a table with a name column and a ``Type`` or ``Required`` column, a list item
     ``- **`cpuSet`** *(array of objects, OPTIONAL)*`` or ``- `url` (string, REQUIRED): ...``,
-    and "this field is REQUIRED" in a row's or item's description; and, in preview
-    (heuristic ``object-listings``), the object listings of code blocks
-    (``speclint.parsing.listings``): a pseudo-schema ``$job = { "id" : $string, "note" :
-    $string #optional }`` (an unmarked member is REQUIRED where the page's pseudo-schemas mark
-    some member ``#optional``), a Python model class (``state: AnyHttpUrl`` with no default and
-    no ``None`` is REQUIRED) and a TypeScript interface (``id?: string`` OPTIONAL), each bound
-    only to the schema its name names (``$job`` and ``class Job`` to ``Job``) when that schema
-    declares half its members. Each table or list is bound
+    and "this field is REQUIRED" in a row's or item's description. Each table or list is bound
     as a whole to the schema object it documents (the heading or lead-in names it and it
     declares half the fields, else the objects declaring most of them; ``speclint bindings``
     lists each binding with its evidence, and each table left unbound with the reason), and
@@ -31,10 +24,19 @@ What it does
       REQUIRED and OPTIONAL against ``[(google.api.field_behavior) = REQUIRED]`` (or
       ``OPTIONAL``).
 
+    The object listings of code blocks (``speclint.parsing.listings``) are claims too: a
+    pseudo-schema ``$job = { "id" : $string, "note" : $string #optional }`` (an unmarked member
+    is REQUIRED where the page's pseudo-schemas mark some member ``#optional``), a Python model
+    class (``state: AnyHttpUrl`` with no default and no ``None`` is REQUIRED; a default claims
+    nothing) and a TypeScript interface (``id?: string`` OPTIONAL, ``id: string`` REQUIRED),
+    each bound only to the schema its name names (``$job`` and ``class Job`` to ``Job``) when
+    that schema declares half its members.
+
     A member documented as REQUIRED that the one object the reference is bound to neither
     declares nor requires (every ``$ref`` on the way read, no ``patternProperties``) is
-    reported too: a top-level table listing a member of a nested object, or a member the
-    schema lost.
+    reported too (a top-level table listing a member of a nested object, or a member the
+    schema lost), where the binding is by name or the page's headings or lead-in name the
+    object as the schema does (the member holding it, its ``title``).
 
     Where several schema objects fit a table alike, a claim is reported only when every one of
     them contradicts it. The finding is at the prose; the schema side is related.
