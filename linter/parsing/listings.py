@@ -158,8 +158,8 @@ def _python_type(written: str) -> tuple[str | None, bool]:
         return None, "None" in text
     array = re.fullmatch(rf"(?:{'|'.join(_PYTHON_ARRAYS)})\[(.+)\]", text)
     if array:
-        inner, _ = _python_type(array.group(1))
-        return (f"array of {inner}" if inner else "array"), False
+        element, _ = _python_type(array.group(1))
+        return (f"array of {element}" if element else "array"), False
     if re.fullmatch(r"(?:dict|Dict|Mapping)\[.+\]", text):
         return "object", False
     if text in _PYTHON_TYPES:
