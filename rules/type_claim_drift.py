@@ -38,6 +38,19 @@ What it does
     schema lost), where the binding is by name or the page's headings or lead-in name the
     object as the schema does (the member holding it, its ``title``).
 
+    Sentences are claims too, bound to the one schema object (of the page's version) that
+    declares every field they name, or, where several do, the one the section's heading names
+    (``## Credentials`` for ``credential``); a dotted path's first part must name that object
+    (``pagination.next_page_url``: the member holding it, its name or ``title``):
+
+    - "`next_page_url` is `null`" (may be, can be) against a field whose type rejects null
+      (no ``null`` type, ``nullable``, or null branch); not in a sentence about an error or a
+      refusal;
+    - "One of `env` or `path` MUST be specified", "must provide either `content` or
+      `content_url`" (not under an "if" or "when") against an object that requires neither
+      and has no ``anyOf``, ``oneOf``, ``if`` or dependent keyword that could (a ``not`` of
+      ``required`` lists only forbids).
+
     Where several schema objects fit a table alike, a claim is reported only when every one of
     them contradicts it. The finding is at the prose; the schema side is related.
 
@@ -81,16 +94,21 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.analyses.declarations import Node
 from speclint.analyses.protojson import message_pairs
-from speclint.analyses.shapes import Site
+from speclint.analyses.schema_objects import types_of
+from speclint.analyses.shapes import Site, follow
 from speclint.analyses.type_claims import (
     Claim,
     ClaimBinder,
     ClaimGroup,
     GroupBinding,
+    ObjectView,
+    SentenceClaim,
     contradiction,
     every_group,
+    every_sentence_claim,
     field_behaviors,
     heading_name,
+    schema_type,
 )
 from speclint.common.findings import Finding, Location, Severity
 from speclint.parsing.kinds import DocumentKind
@@ -113,6 +131,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             yield from _type_finding(corpus, binding, claim, known)
             yield from _required_finding(binding, claim)
     yield from _pair_findings(corpus, binder)
+    yield from _sentence_findings(corpus, binder)
 
 
 def _where(group: ClaimGroup, claim: Claim) -> Location:
@@ -215,6 +234,106 @@ def _undeclared_required(binding: GroupBinding, claim: Claim) -> Iterator[Findin
         _where(binding.group, claim),
         related=(root.document.location(root.pointer, note="not declared here"),),
         key=f"{claim.line}:{claim.name}:required",
+    )
+
+
+def _sentence_findings(corpus: Context, binder: ClaimBinder) -> Iterator[Finding]:
+    """What a sentence says of one object's fields (``type_claims.sentence_claims``), held to
+    the only schema object that declares them."""
+    for claim in every_sentence_claim(corpus):
+        view, evidence = binder.sole_object(claim)
+        if view is None:
+            continue
+        if claim.kind == "null":
+            yield from _null_finding(corpus, view, evidence, claim)
+        else:
+            yield from _one_of_finding(view, evidence, claim)
+
+
+def _null_finding(
+    corpus: Context, view: ObjectView, evidence: str, claim: SentenceClaim
+) -> Iterator[Finding]:
+    site = view.declared[claim.names[0]]
+    said = schema_type(corpus, site)
+    if said.types is None or _admits_null(corpus, said.site, 0):
+        return  # any value, or null among them
+    where = f"{said.site.document.path}#{said.site.pointer}"
+    types = " | ".join(sorted(said.types))
+    yield Finding(
+        ID,
+        SEVERITY,
+        f'the text says `{claim.names[0]}` may be null ("{claim.written}"), but `{where}` says '
+        f'`type: {types}`, which rejects null: allow null there (`type: [{types}, "null"]`, '
+        f"or `nullable: true` in OpenAPI 3.0), or say the field is omitted instead "
+        f"(bound by {evidence})",
+        Location(claim.path, claim.line, claim.column),
+        related=(said.site.location(note=f"`type: {types}` here"),),
+        key=f"{claim.line}:{claim.names[0]}:null",
+    )
+
+
+def _admits_null(corpus: Context, site: Site, depth: int) -> bool:
+    node = site.node
+    if not isinstance(node, dict) or depth > 4:
+        return True
+    if "null" in types_of(node) or node.get("nullable") is True or node.get("x-nullable") is True:
+        return True
+    if None in (node.get("enum") or []) or ("const" in node and node["const"] is None):
+        return True
+    for keyword in ("oneOf", "anyOf"):
+        branches = node.get(keyword)
+        if isinstance(branches, list):
+            for index, branch in enumerate(branches):
+                at = Site(
+                    site.document, join_pointer(join_pointer(site.pointer, keyword), index), branch
+                )
+                if _admits_null(corpus, follow(corpus, at), depth + 1):
+                    return True
+    return False
+
+
+_ASKS_FOR_SOME = ("anyOf", "oneOf", "if", "dependentRequired", "dependentSchemas",
+                  "minProperties")  # fmt: skip
+
+
+def _forbids_only(node: Any) -> bool:
+    """Whether a ``not`` holds only presence conditions (``required`` lists, combined), so that
+    it forbids members (``not: {allOf: [{required: [a]}, {required: [b]}]}``: not both) and
+    never asks for one."""
+    if not isinstance(node, dict):
+        return False
+    if set(node) - {"required", "allOf", "anyOf", "oneOf", "description"}:
+        return False
+    return all(
+        _forbids_only(branch)
+        for keyword in ("allOf", "anyOf", "oneOf")
+        for branch in _listed(node.get(keyword))
+    )
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _one_of_finding(view: ObjectView, evidence: str, claim: SentenceClaim) -> Iterator[Finding]:
+    root = view.root
+    if not view.complete or any(name in view.maybe for name in claim.names):
+        return  # a `required` unread, or one that asks for one of them
+    raw = root.raw if isinstance(root.raw, dict) else {}
+    if any(k in raw for k in _ASKS_FOR_SOME) or not _forbids_only(raw.get("not", {})):
+        return  # a combination that may ask for one of them
+    first, second = claim.names
+    where = root.document.path + (f"#{root.pointer}" if root.pointer else "")
+    yield Finding(
+        ID,
+        SEVERITY,
+        f'the text says one of `{first}` or `{second}` must be given ("{claim.written}"), but '
+        f"`{where}` requires neither (no `required`, `anyOf` or `oneOf` asks for one): add "
+        f"`anyOf: [{{required: [{first}]}}, {{required: [{second}]}}]` there, or correct the "
+        f"text (bound by {evidence})",
+        Location(claim.path, claim.line, claim.column),
+        related=(root.document.location(root.pointer, note="requires neither here"),),
+        key=f"{claim.line}:{first}:{second}:one-of",
     )
 
 

@@ -298,3 +298,93 @@ def test_an_undeclared_required_row_bound_by_shared_members_alone_is_not_judged(
     titled = page.replace("# Sealing", "# Seal Object")
     root = make_corpus({"schemas/envelope.json": json.dumps(SEAL), "docs/seal.md": titled})
     assert found(root) == [("docs/seal.md", 9, "required")]
+
+
+# --- 3. requiredness and nullability in sentences ------------------------------------------------
+
+LIST = {
+    "Paging": {
+        "type": "object",
+        "properties": {"next_link": {"type": "string"}, "size": {"type": "integer"}},
+    },
+    "Listing": {
+        "type": "object",
+        "properties": {
+            "paging": {"$ref": "#/components/schemas/Paging"},
+            "rows": {"type": "array"},
+        },
+    },
+    "Attachment": {
+        "type": "object",
+        "properties": {"inline_body": {"type": "string"}, "body_link": {"type": "string"}},
+        "required": ["media"],
+        "not": {"allOf": [{"required": ["inline_body"]}, {"required": ["body_link"]}]},
+    },
+}
+
+
+def test_a_sentence_that_says_a_non_nullable_field_is_null_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = "# Paging\n\nThe last page is the one whose `paging.next_link` is `null`.\n"
+    root = make_corpus({"api.yaml": openapi_30("Lists", LIST), "docs/paging.md": page})
+    (finding,) = run_rule(root, "type-claim-drift")
+    assert (finding.location.line, finding.location.column) == (3, 32)
+    assert "says `next_link` may be null" in finding.message
+    assert finding.related[0].pointer == "/components/schemas/Paging/properties/next_link"
+
+
+def test_null_is_not_reported_where_the_schema_allows_it_or_a_refusal_is_described(
+    make_corpus: MakeCorpus,
+) -> None:
+    nullable = {**LIST, "Paging": {**LIST["Paging"], "properties": {
+        "next_link": {"type": "string", "nullable": True}, "size": {"type": "integer"}}}}  # fmt: skip
+    page = "# Paging\n\nThe last page is the one whose `paging.next_link` is `null`.\n"
+    root = make_corpus({"api.yaml": openapi_30("Lists", nullable), "docs/paging.md": page})
+    assert found(root) == []
+    refusal = "# Paging\n\nThe server returns a 400 error if `next_link` is null.\n"
+    root = make_corpus({"api.yaml": openapi_30("Lists", LIST), "docs/paging.md": refusal})
+    assert found(root) == []
+    # `rows.next_link`: the holder names no object that declares it.
+    wrong = "# Paging\n\nThe last page is the one whose `rows.next_link` is `null`.\n"
+    root = make_corpus({"api.yaml": openapi_30("Lists", LIST), "docs/paging.md": wrong})
+    assert found(root) == []
+
+
+def test_one_of_two_fields_must_be_given_where_the_schema_asks_for_neither_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = "# Attachments\n\n- Each attachment must carry either `inline_body` or `body_link`.\n"
+    root = make_corpus({"api.yaml": openapi_30("Files", LIST), "docs/files.md": page})
+    (finding,) = run_rule(root, "type-claim-drift")
+    assert finding.location.line == 3
+    assert "requires neither" in finding.message
+    assert "anyOf: [{required: [inline_body]}, {required: [body_link]}]" in finding.message
+
+
+def test_one_of_two_is_not_reported_where_the_schema_asks_for_one_or_the_text_is_conditional(
+    make_corpus: MakeCorpus,
+) -> None:
+    asks = {**LIST, "Attachment": {**LIST["Attachment"], "anyOf": [
+        {"required": ["inline_body"]}, {"required": ["body_link"]}]}}  # fmt: skip
+    page = "# Attachments\n\nEach attachment must carry either `inline_body` or `body_link`.\n"
+    root = make_corpus({"api.yaml": openapi_30("Files", asks), "docs/files.md": page})
+    assert found(root) == []
+    conditional = page.replace("Each attachment", "When sent inline, an attachment")
+    root = make_corpus({"api.yaml": openapi_30("Files", LIST), "docs/files.md": conditional})
+    assert found(root) == []
+
+
+def test_the_section_heading_picks_the_object_when_two_declare_the_fields(
+    make_corpus: MakeCorpus,
+) -> None:
+    both = {**LIST, "Mirror": {"type": "object", "properties": {
+        "inline_body": {"type": "string"}, "body_link": {"type": "string"}}}}  # fmt: skip
+    page = "# Attachments\n\nOne of `inline_body` or `body_link` MUST be given.\n"
+    root = make_corpus({"api.yaml": openapi_30("Files", both), "docs/files.md": page})
+    (finding,) = run_rule(root, "type-claim-drift")
+    assert "schemas/Attachment" in finding.message
+    assert "the section's heading names" in finding.message
+    unnamed = page.replace("# Attachments", "# Files")
+    root = make_corpus({"api.yaml": openapi_30("Files", both), "docs/files.md": unnamed})
+    assert found(root) == []

@@ -62,7 +62,7 @@ from speclint.parsing.kinds import (
     in_superseded_folder,
 )
 from speclint.parsing.listings import Listing, listings
-from speclint.parsing.prose import Heading, ListItem, Table
+from speclint.parsing.prose import Heading, ListItem, Paragraph, Table
 from speclint.parsing.protobuf import ProtoField, ProtoFile, ProtoMessage
 from speclint.parsing.structured import join_pointer, json_type
 
@@ -555,6 +555,106 @@ def _list_groups(document: Document, items: Iterable[ListItem]) -> list[ClaimGro
     return groups
 
 
+# --- sentences ----------------------------------------------------------------------------------
+
+# "`next_page_url` is `null`", "whose pagination.next_page_url is null", "`x` may be null": a
+# field named in a code span, or a dotted or underscored name, said to hold null.
+_NULL_SAID = re.compile(
+    r"(?:`(?P<a>[A-Za-z_][\w.]*)`|(?<![\w.`/])(?P<b>[a-z][a-z0-9]*(?:[._][a-z0-9]+)+))"
+    r"\s+(?:is|may be|MAY be|can be|will be|is set to)\s+(?:`null`|null)(?![\w`-])"
+)
+# "One of `env` or `path` MUST be specified", "must provide either `content` or `content_url`"
+_ONE_OF_SAID = re.compile(
+    r"\b(?:[Ee]ither|[Oo]ne of)\s+`(?P<a>[A-Za-z_][\w-]*)`\s+or\s+`(?P<b>[A-Za-z_][\w-]*)`"
+)
+_MUST = re.compile(r"\b(?:MUST|must|SHALL|shall|REQUIRED|required)\b")
+_MUST_NOT = re.compile(r"\b(?:MUST|must|SHALL|shall)\s+(?:NOT|not|never)\b|\b(?:at most|only)\b")
+_CONDITION = re.compile(r"\b(?:[Ii]f|[Ww]hen|[Uu]nless|[Ww]here|[Ff]or)\b")
+# A sentence about what a server refuses says the field must NOT be null.
+_REFUSAL = re.compile(r"\b(?:error|errors|reject\w*|invalid|fail\w*|4\d\d)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class SentenceClaim:
+    """What a sentence of the prose says of one object's fields: that a field may be null
+    (``null``), or that one of two fields must be given (``one of``)."""
+
+    path: str
+    line: int
+    column: int
+    kind: str  # "null", "one of"
+    names: tuple[str, ...]  # the fields (the last segment of a dotted path)
+    holder: str | None  # a dotted path's segment before the field (`pagination`)
+    written: str
+    section: tuple[str, ...] = ()  # the headings the sentence is under
+
+
+def _sentences(text: str) -> Iterator[tuple[int, str]]:
+    start = 0
+    for match in re.finditer(r"(?<=[.!?])\s+(?=[A-Z`*])|\n\s*\n", text):
+        yield start, text[start : match.start()]
+        start = match.end()
+    yield start, text[start:]
+
+
+def sentence_claims(document: Document) -> list[SentenceClaim]:
+    """Every sentence of the page that says a field may be null, or that one of two fields
+    must be given; a proposal's are read too (the binder sets them aside)."""
+    prose = document.prose
+    if prose is None:
+        return []
+    found: list[SentenceClaim] = []
+    for paragraph in prose.paragraphs:
+        text = paragraph.text
+        if "null" not in text and "`" not in text:
+            continue
+        for offset, sentence in _sentences(text):
+            for match in _NULL_SAID.finditer(sentence):
+                if _REFUSAL.search(sentence):
+                    break
+                dotted = (match.group("a") or match.group("b")).split(".")
+                found.append(_sentence_claim(document, paragraph, offset + match.start(), "null",
+                                             (dotted[-1],), dotted[-2] if len(dotted) > 1 else None,
+                                             match.group(0)))  # fmt: skip
+            one_of = _ONE_OF_SAID.search(sentence)
+            if (
+                one_of is not None
+                and _MUST.search(sentence)
+                and not _MUST_NOT.search(sentence)
+                and not _CONDITION.search(sentence)
+                and one_of.group("a") != one_of.group("b")
+            ):
+                found.append(_sentence_claim(document, paragraph, offset + one_of.start(),
+                                             "one of", (one_of.group("a"), one_of.group("b")),
+                                             None, sentence.strip()))  # fmt: skip
+    return found
+
+
+def _sentence_claim(
+    document: Document,
+    paragraph: Paragraph,
+    at: int,
+    kind: str,
+    names: tuple[str, ...],
+    holder: str | None,
+    written: str,
+) -> SentenceClaim:
+    """The claim at offset ``at`` of the paragraph's text, located in the page."""
+    page = paragraph.page.text
+    where = paragraph.start + at
+    line = paragraph.line + paragraph.text.count("\n", 0, at)
+    column = where - (page.rfind("\n", 0, where) + 1) + 1
+    quoted = _plain(re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", written))
+    quoted = quoted if len(quoted) <= 120 else quoted[:117].rstrip() + "..."
+    section = paragraph.heading.path if paragraph.heading is not None else ()
+    return SentenceClaim(document.path, line, column, kind, names, holder, quoted, section)
+
+
+def every_sentence_claim(corpus: Context) -> Iterator[SentenceClaim]:
+    for document in corpus.of_kind(DocumentKind.MARKDOWN):
+        yield from sentence_claims(document)
+
+
 # --- the schema side ------------------------------------------------------------------------------
 
 
@@ -663,6 +763,79 @@ class ClaimBinder:
         complete = complete and not pending
         found = ObjectView(root, declared, always, frozenset(maybe), complete) if declared else None
         self._views[root.key] = found
+        return found
+
+    def sole_object(self, claim: SentenceClaim) -> tuple[ObjectView | None, str]:
+        """The one schema object (of the page's version) that declares every field a sentence
+        names, and the evidence; None (and why) when none or several do. A dotted path's
+        holder (`pagination` in `pagination.next_page_url`) must name the object too, as the
+        member that holds it or its schema's name."""
+        if self.is_proposal(claim.path):
+            return None, "a proposal states a change"
+        roots: dict[tuple[str, str], ObjectView] = {}
+        for node in self.by_member.get(claim.names[0], []):
+            root = self.top(node)
+            if root.key in roots or not self.comparable(claim.path, root.document.path):
+                continue
+            view = self.view(root)
+            if view is not None and all(name in view.declared for name in claim.names):
+                roots[root.key] = view
+        shown = " and ".join(f"`{n}`" for n in claim.names)
+        evidence = f"the only schema object declaring {shown}"
+        if len(roots) > 1:
+            # Several objects declare them: the one the section's headings name ("##
+            # Credentials" for `credential`), if one alone is.
+            said = {_normal(n) for text in claim.section for n in heading_name(text)}
+            roots = {
+                key: view
+                for key, view in roots.items()
+                if said & {_normal(n) for n in self._names_of(view.root)}
+            }
+            evidence = f"the object of {shown} the section's heading names"
+        if len(roots) != 1:
+            return None, f"{len(roots)} schema objects declare {', '.join(claim.names)}"
+        (view,) = roots.values()
+        if claim.holder is not None:
+            names = {_normal(n) for n in self._names_of(view.root)}
+            if _normal(claim.holder) not in names:
+                return None, f"`{claim.holder}` does not name the object that declares it"
+        return view, evidence
+
+    def _names_of(self, root: Node) -> list[str]:
+        """What an object is called: its ``title``, the last segment of its pointer, and the
+        members holding a ``$ref`` to it."""
+        names = [root.pointer.rsplit("/", 1)[-1]] if root.pointer else []
+        title = root.raw.get("title") if isinstance(root.raw, dict) else None
+        if isinstance(title, str):
+            names.append(title)
+        holders = self.corpus.memo.get("type-claims:holders")
+        if holders is None:
+            holders = self.corpus.memo["type-claims:holders"] = self._holders()
+        names += holders.get(root.key, [])
+        return names
+
+    def _holders(self) -> dict[tuple[str, str], list[str]]:
+        found: dict[tuple[str, str], list[str]] = {}
+        for node in self.index.ordered():
+            properties = node.raw.get("properties")
+            if not isinstance(properties, dict):
+                continue
+            at = join_pointer(node.pointer, "properties")
+            for name, child in properties.items():
+                if not isinstance(child, dict):
+                    continue
+                pointer = join_pointer(at, name)
+                if "$ref" not in child and isinstance(child.get("items"), dict):
+                    pointer = join_pointer(pointer, "items")  # an array of the object
+                held = self.index.nodes.get((node.document.path, pointer))
+                if held is None or not isinstance(held.raw.get("$ref"), str):
+                    continue
+                try:
+                    target = self.index.target(held, held.raw["$ref"])
+                except Unknown:
+                    continue
+                if isinstance(target, Node):
+                    found.setdefault(self.top(target).key, []).append(name)
         return found
 
     def is_proposal(self, path: str) -> bool:
