@@ -4,7 +4,9 @@ What it does
     Reads the field tables and field lists of the prose (``speclint.analyses.type_claims``):
     a table with a name column and a ``Type`` or ``Required`` column, a list item
     ``- **`cpuSet`** *(array of objects, OPTIONAL)*`` or ``- `url` (string, REQUIRED): ...``,
-    and "this field is REQUIRED" in a row's or item's description. Each table or list is bound
+    and "this field is REQUIRED" in a row's or item's description, or its last words
+    ``(OPTIONAL)`` or ``(REQUIRED)``; sub-items of an item that says each "MAY optionally
+    have the following" are OPTIONAL. Each table or list is bound
     as a whole to the schema object it documents (the heading or lead-in names it and it
     declares half the fields, else the objects declaring most of them; ``speclint bindings``
     lists each binding with its evidence, and each table left unbound with the reason), and

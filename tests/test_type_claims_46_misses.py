@@ -388,3 +388,52 @@ def test_the_section_heading_picks_the_object_when_two_declare_the_fields(
     unnamed = page.replace("# Attachments", "# Files")
     root = make_corpus({"api.yaml": openapi_30("Files", both), "docs/files.md": unnamed})
     assert found(root) == []
+
+
+KIT = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Kit",
+    "type": "object",
+    "properties": {
+        "summary": {"type": "string"},
+        "topics": {"type": "array", "items": {"type": "string"}},
+        "owners": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"handle": {"type": "string"}, "mail": {"type": "string"}},
+                "required": ["handle"],
+            },
+        },
+    },
+    "required": ["summary"],
+}
+
+KIT_PAGE = """\
+# Kits
+
+## Extra information
+
+- `topics`: words to find the kit by (OPTIONAL)
+- `owners`: a list of owners, where each owner MAY optionally have the following:
+  - `handle`: what the owner is called
+  - `mail`: where to write
+"""
+
+
+def test_sub_items_an_item_says_may_optionally_be_given_are_optional_claims(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"schemas/kit.json": json.dumps(KIT), "docs/kit.md": KIT_PAGE})
+    (finding,) = run_rule(root, "type-claim-drift")
+    assert finding.location.line == 7
+    assert "`handle` is documented as OPTIONAL (the item `owners` above says" in finding.message
+    assert finding.related[0].pointer == "/properties/owners/items/required/0"
+
+
+def test_an_item_ending_in_required_capitals_is_a_claim(make_corpus: MakeCorpus) -> None:
+    page = KIT_PAGE.replace("find the kit by (OPTIONAL)", "find the kit by (REQUIRED)")
+    page = page.replace(", where each owner MAY optionally have the following:", " (OPTIONAL)")
+    page = page.split("  - `handle`")[0]
+    root = make_corpus({"schemas/kit.json": json.dumps(KIT), "docs/kit.md": page})
+    assert found(root) == [("docs/kit.md", 5, "required")]

@@ -473,7 +473,20 @@ def _table_group(document: Document, table: Table) -> ClaimGroup | None:
     return group if group.claims else None
 
 
-def _item_claim(path: str, item: ListItem) -> Claim | None:
+# An item's last words "(OPTIONAL)" or "(REQUIRED)", in RFC 2119 capitals:
+# ``- `license`: the license of the bundle (OPTIONAL)``.
+_TRAILING = re.compile(r"\((?P<word>REQUIRED|OPTIONAL)\)\.?\s*$")
+# An item whose sub-items are its members, each optional: "where each maintainer MAY
+# optionally have the following:", "with the following optional fields:".
+_OPTIONAL_MEMBERS = re.compile(
+    r"\b(?:MAY|may)\s+(?:optionally\s+)?(?:have|contain|include|carry)\b[^.]*\bfollowing\b"
+    r"|\bthe following\s+(?:OPTIONAL|optional)\s+(?:fields|properties|members|keys|attributes)\b"
+)
+
+
+def _item_claim(path: str, item: ListItem, inherited: str = "") -> Claim | None:
+    """The claim a list item makes; ``inherited``: what the item above says of its sub-items'
+    requiredness (they are OPTIONAL), where the item says none itself."""
     text = item.text
     match = _ITEM.match(text)
     if match is None:
@@ -510,9 +523,19 @@ def _item_claim(path: str, item: ListItem) -> Claim | None:
                 stated,
                 f"its text says this field is {'REQUIRED' if stated else 'OPTIONAL'}",
             )
-    if type_claim is None and required is None:
-        return None
+    if required is None:
+        trailing = _TRAILING.search(rest)
+        if trailing is not None:
+            required = trailing.group("word") == "REQUIRED"
+            said = f"its item ends `({trailing.group('word')})`"
+    if required is None and inherited:
+        required, said = False, inherited
     column = text.find(name) + 1
+    if type_claim is None and required is None:
+        if _OPTIONAL_MEMBERS.search(rest):
+            # says nothing of itself, but holds the members its sub-items list
+            return Claim(path, item.line, column, name, None, None, "")
+        return None
     return Claim(path, item.line, column, name, type_claim, required, said)
 
 
@@ -533,7 +556,11 @@ def _list_groups(document: Document, items: Iterable[ListItem]) -> list[ClaimGro
             del open_groups[deeper]
         for deeper in [d for d in last_claim if d > depth]:
             del last_claim[deeper]
-        claim = _item_claim(document.path, item)
+        above = last_claim.get(depth - 1)
+        inherited = ""
+        if above is not None and above[0].type is None and above[0].required is None:
+            inherited = f"the item `{above[0].name}` above says each MAY optionally have them"
+        claim = _item_claim(document.path, item, inherited)
         if claim is None:
             continue
         group = open_groups.get(depth)
@@ -552,7 +579,14 @@ def _list_groups(document: Document, items: Iterable[ListItem]) -> list[ClaimGro
             groups.append(group)
         group.claims.append(claim)
         last_claim[depth] = (claim, group)
-    return groups
+    # A group of holders only (items that say nothing of themselves) documents no claim
+    # unless its sub-items' group does.
+    holding = {id(g.parent_group) for g in groups if g.parent_group is not None}
+    return [
+        g
+        for g in groups
+        if id(g) in holding or any(c.type or c.required is not None for c in g.claims)
+    ]
 
 
 # --- sentences ----------------------------------------------------------------------------------
