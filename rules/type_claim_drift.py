@@ -40,6 +40,10 @@ What it does
     schema lost), where the binding is by name or the page's headings or lead-in name the
     object as the schema does (the member holding it, its ``title``).
 
+    A row of an endpoint table (a method cell, a path cell) whose text says "Requires `a`,
+    `b`. Optional: `c`" claims requiredness of the request body of the one operation the
+    method and path name.
+
     Sentences are claims too, bound to the one schema object (of the page's version) that
     declares every field they name, or, where several do, the one the section's heading names
     (``## Credentials`` for ``credential``); a dotted path's first part must name that object
@@ -218,6 +222,8 @@ def _undeclared_required(binding: GroupBinding, claim: Claim) -> Iterator[Findin
     reference documents a member of another level or another version."""
     if not claim.required or len(binding.views) != 1 or binding.message is not None:
         return
+    if binding.group.operation is not None:
+        return  # "Requires `Authorization`": a row may name a header or a parameter
     view = binding.views[0]
     if not view.complete or claim.name in view.maybe:
         return  # a `required` unread, or one a branch has: not judged

@@ -437,3 +437,57 @@ def test_an_item_ending_in_required_capitals_is_a_claim(make_corpus: MakeCorpus)
     page = page.split("  - `handle`")[0]
     root = make_corpus({"schemas/kit.json": json.dumps(KIT), "docs/kit.md": page})
     assert found(root) == [("docs/kit.md", 5, "required")]
+
+
+RUNS_API = """\
+openapi: 3.0.3
+info: {title: Runs, version: "1.0"}
+paths:
+  /jobs:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/JobStart"}
+      responses: {"201": {description: started}}
+  /jobs/{job_id}:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: "#/components/schemas/JobResume"}
+      responses: {"200": {description: resumed}}
+components:
+  schemas:
+    JobStart:
+      type: object
+      properties: {task: {type: string}, queue: {type: string}, speed: {type: string}}
+      required: [task]
+    JobResume:
+      type: object
+      properties: {answer: {type: object}, speed: {type: string}}
+      required: [answer, speed]
+"""
+
+RUNS_PAGE = """\
+# Jobs
+
+| Method | Endpoint | Description |
+| --- | --- | --- |
+| `POST` | `/jobs` | Starts a job. Requires `task`. Optional: `queue`, `speed` (`fast`, `slow`). |
+| `POST` | `/jobs/{job_id}` | Resumes a job. Requires `answer`. Optional: `speed` for the reply. |
+"""
+
+
+def test_an_endpoint_rows_optional_member_the_request_body_requires_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api.yaml": RUNS_API, "docs/jobs.md": RUNS_PAGE})
+    (finding,) = run_rule(root, "type-claim-drift")
+    assert (finding.location.line, finding.location.column) == (6, 75)
+    assert "`speed` is documented as OPTIONAL (its row says `Optional: speed`)" in finding.message
+    assert "the row names `POST /jobs/{job_id}`, its request body" in finding.message
+    # `fast` and `slow` are values of `speed`, not members: not read as claims.
+    agreeing = RUNS_PAGE.replace("Optional: `speed` for the reply", "Requires `speed` too")
+    root = make_corpus({"api.yaml": RUNS_API, "docs/jobs.md": agreeing})
+    assert found(root) == []

@@ -49,6 +49,7 @@ from speclint.analyses.charts import same_chart
 from speclint.analyses.context import Context
 from speclint.analyses.declarations import IN_PLACE_LISTS, Node, SchemaIndex, Unknown
 from speclint.analyses.enumerations import Binder
+from speclint.analyses.operations import api_operations
 from speclint.analyses.protos import own_protos
 from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.schema_objects import types_of
@@ -177,6 +178,7 @@ class ClaimGroup:
     claims: list[Claim] = field(default_factory=list)
     parent: Claim | None = None  # the field whose sub-items these are
     parent_group: ClaimGroup | None = None
+    operation: tuple[str, str] | None = None  # (method, path) an operation row names
 
 
 @dataclass(frozen=True)
@@ -320,7 +322,48 @@ def claim_groups(document: Document) -> list[ClaimGroup]:
             groups.append(group)
     groups += _list_groups(document, prose.list_items)
     groups += _listing_groups(document)
+    for table in prose.tables:
+        groups += _operation_rows(document, table)
     return sorted(groups, key=lambda g: g.line)
+
+
+# A row of an endpoint table: a method cell, a path cell, and in its description "Requires
+# `agent_name`, `input`. Optional: `session_id`, `mode`": the request body's members.
+_METHOD_CELL = re.compile(r"(?:GET|POST|PUT|PATCH|DELETE|QUERY)")
+_PATH_CELL = re.compile(r"/[\w{}\-./:~]*")
+_NAMES = r"(?P<names>`[\w.-]+`(?:\s*\([^()]*\))?(?:\s*(?:,|and|or)\s*`[\w.-]+`(?:\s*\([^()]*\))?)*)"
+_ROW_SAYS = (
+    (re.compile(rf"\b(?:Requires|Required:)\s+{_NAMES}"), True),
+    (re.compile(rf"\bOptional(?:ly)?:?\s+{_NAMES}"), False),
+)
+
+
+def _operation_rows(document: Document, table: Table) -> list[ClaimGroup]:
+    """The rows of an endpoint table whose description says which request members are
+    required ("Requires `a`, `b`") and which optional ("Optional: `c`")."""
+    groups: list[ClaimGroup] = []
+    lines = (document.text or "").split("\n") if table.rows else []
+    for row in table.rows:
+        texts = [_plain(cell.text) for cell in row]
+        method = next((t for t in texts if _METHOD_CELL.fullmatch(t)), None)
+        path = next((t for t in texts if _PATH_CELL.fullmatch(t)), None)
+        if method is None or path is None:
+            continue
+        group = ClaimGroup(document.path, row[0].line, "operation row", table.heading, "")
+        group.operation = (method, path)
+        for cell in row:
+            for pattern, required in _ROW_SAYS:
+                for match in pattern.finditer(cell.text):
+                    for name in re.findall(r"`([\w.-]+)`(?!\s*\()", match.group("names")):
+                        said = f"its row says `{_plain(match.group(0))}`"
+                        source = lines[cell.line - 1] if cell.line <= len(lines) else ""
+                        column = source.find(f"`{name}`") + 1 or 1
+                        group.claims.append(
+                            Claim(document.path, cell.line, column, name, None, required, said)
+                        )
+        if group.claims:
+            groups.append(group)
+    return groups
 
 
 # The object listings of code blocks (``speclint.parsing.listings``): bound by their name only.
@@ -918,6 +961,8 @@ class ClaimBinder:
             )
         if group.parent is not None and group.parent_group is not None:
             return self._bind_nested(group, names)
+        if group.operation is not None:
+            return self._bind_operation(group)
         named = self._named_views(group, names)
         if named:
             shown = ", ".join(sorted({f"`{n}`" for n, _ in named}))
@@ -952,6 +997,37 @@ class ClaimBinder:
             )
         return GroupBinding(
             group, views, None, "medium", f"declares {best} of its {len(names)} fields"
+        )
+
+    def _bind_operation(self, group: ClaimGroup) -> GroupBinding:
+        """An endpoint row: the request body of the one operation its method and path name."""
+        assert group.operation is not None
+        method, path = group.operation
+        shape = re.sub(r"\{[^}]*\}", "{}", path.rstrip("/"))
+        views: dict[tuple[str, str], ObjectView] = {}
+        labels: set[str] = set()
+        for operation in api_operations(self.corpus):
+            if (
+                operation.method.upper() != method
+                or re.sub(r"\{[^}]*\}", "{}", operation.path.rstrip("/")) != shape
+                or operation.document.path in self.corpus.derived
+                or not self.comparable(group.path, operation.document.path)
+            ):
+                continue
+            for body in operation.of("request"):
+                node = self.index.node_at(operation.document.path, body.pointer)
+                view = self.view(self.top(node)) if node is not None else None
+                if view is not None:
+                    views.setdefault(view.root.key, view)
+                    labels.add(operation.label)
+        if len(views) != 1:
+            return GroupBinding(
+                group, [], None, "", "",
+                f"`{method} {path}` names {len(views)} request body schemas",
+            )  # fmt: skip
+        shown = ", ".join(f"`{label}`" for label in sorted(labels))
+        return GroupBinding(
+            group, list(views.values()), None, "high", f"the row names {shown}, its request body"
         )
 
     def _named_views(self, group: ClaimGroup, names: set[str]) -> list[tuple[str, ObjectView]]:
