@@ -31,9 +31,11 @@ What it does
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
-    ``case-convention``, ``x-examples``. ``in-document``, ``explicit`` and ``own-schema`` guess
-    nothing: they run whenever the rule runs. ``x-examples`` is a schema's or a media type's
-    vendor map of name to example (Stoplight's), validated as ``examples`` are.
+    ``case-convention``, ``x-examples``, ``api-description``. ``in-document``, ``explicit`` and
+    ``own-schema`` guess nothing: they run whenever the rule runs. ``x-examples`` is a schema's
+    or a media type's vendor map of name to example (Stoplight's), validated as ``examples``
+    are; ``api-description`` a fence of an API document's ``description`` text (CommonMark),
+    bound as a page's fences are and reported at the file's line.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -145,6 +147,7 @@ from speclint.analyses.validation import (
 )
 from speclint.common.findings import VALUE_SHOWN, Finding, Location, Member, Severity, within
 from speclint.model.corpus import Document
+from speclint.model.descriptions import described_page, placed
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.prose import CodeFence, Paragraph
 from speclint.parsing.structured import (
@@ -184,6 +187,7 @@ HEURISTICS = tuple(
         "api-component",
         "case-convention",
         "x-examples",
+        "api-description",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -209,6 +213,9 @@ CASE_CONVENTION = f"{ID}/case-convention"
 # or a media type): no specification says it holds examples of that schema, so it is a heuristic.
 X_EXAMPLES = f"{ID}/x-examples"
 _X_EXAMPLES = "x-examples"
+# A fence of an API document's own description text (CommonMark, OpenAPI 3.1 §4.3), bound as a
+# page's fences are: measured apart from the pages' bindings.
+API_DESCRIPTION = f"{ID}/api-description"
 
 
 def heuristic(how: str, own_schema: bool = False, target: SchemaTarget | None = None) -> str:
@@ -267,6 +274,12 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
             found = list(_file_findings(corpus, document, options))
         else:
             found = list(_document_findings(corpus, document))
+            described = described_page(document)
+            if described is not None and described.page.prose and described.page.prose.fences:
+                found += [
+                    dataclasses.replace(placed(described, f), heuristic=API_DESCRIPTION)
+                    for f in _page_findings(corpus, described.page, options)
+                ]
     return found + not_compiled(ID, document, scope)
 
 

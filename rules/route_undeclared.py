@@ -22,6 +22,12 @@ What it does
     other hosts, route patterns, and method tables (``method-table-drift``'s). The cases are the
     tests', each named after it (``tests/test_routes_46*.py``).
 
+    An OpenAPI or AsyncAPI document's own ``description`` text (CommonMark) is read as a page of
+    its version bound to that document, and a route there is reported at the file's line (the
+    line itself in a YAML literal block scalar, else the ``description`` key's); there a path
+    alone one misspelt segment from an operation's (`/.well-knwon/x`) and a one-segment route in
+    the singular (`POST /order` for `POST /orders`) are judged too.
+
     Severity by evidence: a route written to be sent or looked up (a request line, ``curl``, a
     code span, front matter, a list, table or link entry, a diagram step) is a warning; a route
     in a sentence, the missing form of an optional part, a renamed parameter and a path named
@@ -54,7 +60,8 @@ Limitations
     A page bound neither alone nor through its version line's pages is held to nothing (one
     route is no evidence of which API the page describes). A line that says "removed",
     "instead of" or "e.g." sets aside every route on it. Routes in program code (a client
-    library's calls) and in an API document's own descriptions are not read.
+    library's calls) are not read, nor a JSON Schema file's descriptions (JSON Schema gives
+    them no markup, and a schema file belongs to no API).
 """
 
 from __future__ import annotations
@@ -66,6 +73,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.routes import RouteCheck, RouteMention, page_checks, page_routes
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
+from speclint.model.descriptions import API_KINDS, described_page, placed
 from speclint.parsing.kinds import DocumentKind
 
 ID = "route-undeclared"
@@ -91,6 +99,18 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                 yield _finding(corpus, route)
             elif route.renamed is not None and route.operations:
                 yield _renamed(route)
+    for document in corpus.of_kind(*API_KINDS):
+        # An API document's descriptions (CommonMark, OpenAPI 3.1 §4.3) name its routes: read
+        # as a page of its version bound to it, reported at the file's lines.
+        described = described_page(document)
+        mentions = page_routes(described.page) if described is not None else ()
+        if described is None or not mentions:
+            continue
+        for route in page_checks(corpus, document.path, mentions, own_api=document.path):
+            if route.missing:
+                yield placed(described, _finding(corpus, route))
+            elif route.renamed is not None and route.operations:
+                yield placed(described, _renamed(route))
 
 
 def _finding(corpus: Context, route: RouteCheck) -> Finding:

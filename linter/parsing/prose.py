@@ -382,6 +382,45 @@ def parse_markdown_with_tokens(
     )
 
 
+def parse_markdown_parts(text: str, parts: list[tuple[int, str]]) -> ProseDocument:
+    """The prose model of ``text`` made of ``parts`` (each the 0-based index of its first line
+    in ``text``, and its text), each part read alone (a fence left open in one never runs into
+    the next) and under a heading of no text on the line before it (the headings of one part
+    are not the next's): an API document's descriptions as one page
+    (``speclint.parsing.descriptions``)."""
+    tokens: list[Any] = []
+    for first, part in parts:
+        try:
+            read = markdown_tokens(part)[0]
+        except Exception:  # a part with nothing in it beats a crashed run, as a page's
+            read = []
+        above = [first - 1, first]
+        tokens += [
+            pulldown.Token("heading_open", above, tag="h6"),
+            pulldown.Token("inline", above, children=[]),
+            pulldown.Token("heading_close", above, tag="h6"),
+        ]
+        for token in read:
+            if token.map:
+                token.map = [token.map[0] + first, token.map[1] + first]
+            tokens.append(token)
+    page = PageText(text)
+    builder = _Builder(text.split("\n"), page)
+    builder.walk(tokens)
+    return ProseDocument(
+        headings=tuple(builder.headings),
+        paragraphs=tuple(builder.paragraphs),
+        list_items=tuple(builder.list_items),
+        tables=tuple(builder.tables),
+        fences=tuple(builder.fences),
+        inline_code=tuple(builder.inline_code),
+        line_count=text.count("\n") + 1,
+        links=tuple(builder.links),
+        comments=tuple(builder.comments),
+        page=page,
+    )
+
+
 # A JSX comment on a line of its own, and a text of such comments only: MDX's comment
 # (`{/* ... */}`), where an MDX page writes what a Markdown page writes as `<!-- ... -->` (a
 # waiver, a note to editors; HTML comments do not compile in MDX). It renders to nothing, so it is
