@@ -14,7 +14,7 @@ import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import run_rule
+from conftest import run_cli, run_rule
 from speclint.common.findings import Finding
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -255,3 +255,18 @@ def test_a_description_fence_bound_to_an_operation_is_validated(make_corpus: Mak
     assert [(f.location.path, f.location.line) for f in found] == [("openapi.yaml", 15)]
     assert '"paused" is not one of' in found[0].message
     assert found[0].heuristic == "example-invalid/api-description"
+
+
+def test_bindings_list_the_routes_and_examples_of_the_descriptions(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"openapi.yaml": api(ORDERS, info=BROKEN_FENCE)})
+    result = run_cli("bindings", str(root))
+    assert result.exit_code == 0, result.output
+    said = result.output
+    assert "openapi.yaml:10 (description /info/description) json example" in said
+    assert (
+        "openapi.yaml:30 (description /paths/~1orders~1{orderId}/post/description) code route "
+        "`POST /order`\n    (no operation of openapi.yaml; nearest `POST /orders`)"
+    ) in said
+    assert "route `GET /orders/{orderId}`\n    -> `GET /orders/{orderId}` of openapi.yaml" in said
