@@ -1393,7 +1393,7 @@ def _show_route_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
 def _described_at(described: DescribedPage, line: int) -> str:
     """Where a line of an API document's description page is in the file, and which
     description it is in."""
-    place = described.layout.place(line, 1)
+    place = described.where(line)
     if place is None:
         return f"{described.document.path}:{line}"
     return f"{described.document.path}:{place[0]} (description {place[2]})"

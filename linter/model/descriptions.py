@@ -32,6 +32,14 @@ class DescribedPage:
     page: Document
     layout: DescriptionPage
 
+    def where(self, line: int, column: int = 1) -> tuple[int, int, str] | None:
+        """The file's line and column of the page's ``line`` and ``column``, and the pointer
+        of the description there; None for a line of the file itself."""
+        found = self.layout.place(line, column)
+        if found is None or found[0]:
+            return found
+        return (*self.document.position(found[2]), found[2])
+
 
 def described_page(document: Document) -> DescribedPage | None:
     """The API document's descriptions as a page, made once per document; None for another
@@ -68,13 +76,13 @@ def placed(described: DescribedPage, finding: Finding) -> Finding:
 def _moved(described: DescribedPage, location: Location) -> Location:
     if location.path != described.document.path:
         return location
-    where = described.layout.place(location.line, location.column)
+    where = described.where(location.line, location.column)
     if where is None:
         return location
     line, column, pointer = where
     end = None
     if location.end_line is not None:
-        last = described.layout.place(location.end_line, 1)
+        last = described.where(location.end_line)
         end = last[0] if last is not None and last[0] >= line else None
     return dataclasses.replace(
         location, line=line, column=column, pointer=pointer, heading=None, end_line=end
