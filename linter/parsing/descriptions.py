@@ -14,9 +14,9 @@ them out as one Markdown page whose lines map back to the file:
 
 Example data is no prose: a ``description`` member inside ``example``, ``examples``, ``default``,
 ``enum``, ``const`` or an ``x-`` extension is a value, not read. A description with no fence
-and no ``/`` holds nothing the readers read (a fence, a route, a URL) and is left out: a large
-document has thousands of one-sentence descriptions (PagerDuty's 2.7 MB document 3,580, of which
-a few hundred qualify), and a JSON document's positions, which its reader leaves to be found
+and no path where a route is written (a link's target is none) holds nothing the readers read
+and is left out: a large document has thousands of one-sentence descriptions (PagerDuty's 2.7
+MB document 3,580, of which a few dozen qualify), and a JSON document's positions, which its reader leaves to be found
 when asked, are asked for only when a finding is placed.
 """
 
@@ -33,6 +33,10 @@ from speclint.parsing.structured import Position, join_pointer
 # Members whose values are data (instances, enumerations), never the document's prose; an Example
 # Object's `value` likewise (its `description` is prose).
 _DATA_MEMBERS = frozenset({"example", "examples", "default", "enum", "const", "value"})
+# What the readers read: a fence, or a path where a route is written (after a space, a quote, a
+# bracket, a code span's tick; a URL in a code span). A link's target alone is no route.
+_READ = re.compile(r"```|~~~|(?:^|[\s`'\"\[(])/|`https?://", re.MULTILINE)
+_BREAK = "***"  # CommonMark §4.1: a thematic break, which ends any list before it
 _KEY = re.compile(r"""\s*(?:-\s+)?["']?description["']?\s*:\s*(.*)$""")
 
 
@@ -54,8 +58,9 @@ class DescriptionPage:
     """An API document's descriptions as one Markdown page. The page's first ``offset`` lines are
     blank (the file's line count): a line of the page is then never a line of the file, so a
     location on the page is told from one in the file by its line alone. Each description
-    starts on a line of its own after a blank one, read alone (an unclosed fence of one never
-    runs into the next) under a heading of no text (the headings of one are not the next's)."""
+    starts on a line of its own after a blank one and a thematic break, read as if alone (an
+    unclosed fence of one never runs into the next) under a heading of no text (the headings
+    of one are not the next's)."""
 
     text: str
     prose: ProseDocument
@@ -95,7 +100,7 @@ def descriptions(data: Any, position: Any, lines: list[str], yaml: bool) -> Iter
     a pointer's (line, column) of its key; ``lines`` are the file's; ``yaml``: a YAML file,
     whose literal block scalars map exactly."""
     for pointer, text in _walk(data, ""):
-        if "/" not in text and "```" not in text and "~~~" not in text:
+        if not _READ.search(text):
             continue
         if not yaml:
             yield Description(pointer, text, (0, 0))
@@ -163,7 +168,12 @@ def description_page(found: list[Description], line_count: int) -> DescriptionPa
     starts: list[int] = []
     parts: list[tuple[int, str]] = []
     for described in found:
-        rows.append("")  # the heading of no text that opens each description
+        # A blank line and a thematic break before each: the break ends a list or a block
+        # quote the one before left open (read together, a list of one description went on
+        # with the next's items), and is the line of the heading of no text that opens it;
+        # the blank line keeps the last paragraph of one from being the text above the next's
+        # first fence.
+        rows += ["", _BREAK]
         starts.append(len(rows) + 1)
         parts.append((len(rows), described.text))
         rows.extend(described.text.split("\n"))
