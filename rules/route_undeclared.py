@@ -26,7 +26,9 @@ What it does
     its version bound to that document, and a route there is reported at the file's line (the
     line itself in a YAML literal block scalar, else the ``description`` key's); there a path
     alone one misspelt segment from an operation's (`/.well-knwon/x`) and a one-segment route in
-    the singular (`POST /order` for `POST /orders`) are judged too.
+    the singular (`POST /order` for `POST /orders`) are judged too, and a parameter called
+    otherwise only where its name misspells the API's (``{SubI}`` for ``{SubId}``: a URL
+    template there names its placeholders as it likes, ``:id``).
 
     Severity by evidence: a route written to be sent or looked up (a request line, ``curl``, a
     code span, front matter, a list, table or link entry, a diagram step) is a warning; a route
@@ -66,6 +68,7 @@ Limitations
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -109,7 +112,9 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         for route in page_checks(corpus, document.path, mentions, own_api=document.path):
             if route.missing:
                 yield placed(described, _finding(corpus, route))
-            elif route.renamed is not None and route.operations:
+            elif route.renamed is not None and route.operations and _misspelt(*route.renamed):
+                # A description's URL template names its placeholders as it likes (`:id`,
+                # `{merchantId}`); one misspelling the API's name (`{SubI}`) is a slip.
                 yield placed(described, _renamed(route))
 
 
@@ -133,6 +138,15 @@ def _finding(corpus: Context, route: RouteCheck) -> Finding:
         related,
         key=f"route:{mention.method}:{mention.target}",
     )
+
+
+# How alike a parameter's name must be to the API's to be a misspelling of it (difflib's ratio):
+# `SubI` and `SubId` are 0.89, `merchantId` and `merchantAccount` 0.56, `id` and `sectionId` 0.36.
+_MISSPELT_NAME = 0.8
+
+
+def _misspelt(written: str, theirs: str) -> bool:
+    return difflib.SequenceMatcher(None, written.lower(), theirs.lower()).ratio() >= _MISSPELT_NAME
 
 
 def _renamed(route: RouteCheck) -> Finding:

@@ -270,3 +270,25 @@ def test_bindings_list_the_routes_and_examples_of_the_descriptions(
         "`POST /order`\n    (no operation of openapi.yaml; nearest `POST /orders`)"
     ) in said
     assert "route `GET /orders/{orderId}`\n    -> `GET /orders/{orderId}` of openapi.yaml" in said
+
+
+def test_a_descriptions_placeholder_is_its_own_unless_it_misspells_the_apis(
+    make_corpus: MakeCorpus,
+) -> None:
+    paths = """\
+    /parties/{Type}/{SubId}:
+      get:
+        description: |-
+          Send `PUT /parties/{Type}/{SubI}` to answer, as `GET /parties/:type/:id` asks.
+        responses:
+          '200': {description: OK}
+      put:
+        responses:
+          '200': {description: OK}
+    """
+    root = make_corpus({"openapi.yaml": api(paths)})
+    found = run_rule(root, "route-undeclared")
+    assert [(f.location.line, f.severity.label) for f in found] == [(9, "info")]
+    assert "names its parameter `SubI` where the API names this parameter `SubId`" in (
+        found[0].message
+    )
