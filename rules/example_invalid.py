@@ -31,8 +31,11 @@ What it does
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
-    ``case-convention``. ``in-document``, ``explicit`` and ``own-schema`` guess nothing: they
-    run whenever the rule runs.
+    ``case-convention``, ``x-examples``, ``api-description``. ``in-document``, ``explicit`` and
+    ``own-schema`` guess nothing: they run whenever the rule runs. ``x-examples`` is a schema's
+    or a media type's vendor map of name to example (Stoplight's), validated as ``examples``
+    are; ``api-description`` a fence of an API document's ``description`` text (CommonMark),
+    bound as a page's fences are and reported at the file's line.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -144,6 +147,7 @@ from speclint.analyses.validation import (
 )
 from speclint.common.findings import VALUE_SHOWN, Finding, Location, Member, Severity, within
 from speclint.model.corpus import Document
+from speclint.model.descriptions import described_page, placed
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.prose import CodeFence, Paragraph
 from speclint.parsing.structured import (
@@ -182,6 +186,8 @@ HEURISTICS = tuple(
         "by-exchange",
         "api-component",
         "case-convention",
+        "x-examples",
+        "api-description",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -203,6 +209,13 @@ _BY_TIE = {
 
 API_COMPONENT = f"{ID}/api-component"
 CASE_CONVENTION = f"{ID}/case-convention"
+# `x-examples`, a vendor extension (Stoplight's and others': a map of name to example on a schema
+# or a media type): no specification says it holds examples of that schema, so it is a heuristic.
+X_EXAMPLES = f"{ID}/x-examples"
+_X_EXAMPLES = "x-examples"
+# A fence of an API document's own description text (CommonMark, OpenAPI 3.1 §4.3), bound as a
+# page's fences are: measured apart from the pages' bindings.
+API_DESCRIPTION = f"{ID}/api-description"
 
 
 def heuristic(how: str, own_schema: bool = False, target: SchemaTarget | None = None) -> str:
@@ -261,6 +274,12 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
             found = list(_file_findings(corpus, document, options))
         else:
             found = list(_document_findings(corpus, document))
+            described = described_page(document)
+            if described is not None and described.page.prose and described.page.prose.fences:
+                found += [
+                    dataclasses.replace(placed(described, f), heuristic=API_DESCRIPTION)
+                    for f in _page_findings(corpus, described.page, options)
+                ]
     return found + not_compiled(ID, document, scope)
 
 
@@ -382,7 +401,7 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
                 *(document.location(p, note="fails the same way") for _, p, _ in others),
             ),
             key=example_pointer,
-            heuristic=IN_DOCUMENT,
+            heuristic=X_EXAMPLES if _vendor_example(example_pointer) else IN_DOCUMENT,
             # every item: a waiver at one covers that one
             members=tuple(
                 Member(document.location(p, note="fails the same way"), p) for _, p, _ in group
@@ -1608,12 +1627,17 @@ def document_examples(document: Document) -> Iterator[Example]:
             yield schema_at, example_at, value, validator_class_of(document)
     # OpenAPI 3.0 Schema Objects have `example` only; 3.1 and JSON Schema `examples` too.
     listed = not document.dialect.startswith("OpenAPI 3.0")
+    api = document.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
     for schema in schema_objects(document):
         node = schema.node
         examples = node.get("examples")
-        if not (listed and isinstance(examples, list)) and "example" not in node:
+        vendor = _X_EXAMPLES in node and api
+        if not (listed and isinstance(examples, list)) and "example" not in node and not vendor:
             continue  # most schema objects: their dialect is not looked up (SchemaStore: 224,000)
         dialect = validator_class_of(document, schema.declared)
+        if vendor:
+            for at, value in _vendor_examples(document, node, schema.pointer):
+                yield schema.pointer, at, value, dialect
         if listed and isinstance(examples, list):
             for index, value in enumerate(examples):
                 if not _is_reference(value):
@@ -1630,8 +1654,11 @@ def _schemas_own(schema_pointer: str, example_pointer: str) -> bool:
     that these values be valid against the associated schema"; OpenAPI 3.0's Schema Object
     `example` asks nothing), where AsyncAPI's message example payload MUST validate."""
     listed = join_pointer(schema_pointer, "examples") + "/"
-    return (example_pointer.startswith(listed) and "/" not in example_pointer[len(listed) :]) or (
-        example_pointer == join_pointer(schema_pointer, "example")
+    vendor = join_pointer(schema_pointer, _X_EXAMPLES) + "/"
+    return (
+        (example_pointer.startswith(listed) and "/" not in example_pointer[len(listed) :])
+        or example_pointer == join_pointer(schema_pointer, "example")
+        or example_pointer.startswith(vendor)
     )
 
 
@@ -1655,6 +1682,35 @@ def _holder_examples(
             if "$ref" not in _mapping(example):
                 pointer = join_pointer(pointer, "value")
             yield schema_at, pointer, resolved["value"]
+    for pointer, value in _vendor_examples(document, holder, at):
+        if not _empty_allowed(holder, value):
+            yield schema_at, pointer, value
+
+
+def _vendor_examples(
+    document: Document, holder: dict[str, Any], at: str
+) -> Iterator[tuple[str, Any]]:
+    """The examples of a schema's or a media type's ``x-examples``: a map of name to example,
+    each a value or, as some write it, an Example Object (``summary``, ``value``); a ``$ref``
+    alone is followed within the document."""
+    for name, example in sorted(_mapping(holder.get(_X_EXAMPLES)).items()):
+        pointer = join_pointer(join_pointer(at, _X_EXAMPLES), name)
+        value = _resolve_local(document, example) if _is_reference(example) else example
+        if _is_reference(value):
+            continue
+        if isinstance(value, dict) and "value" in value and set(value) <= _EXAMPLE_OBJECT:
+            if not _is_reference(example):
+                pointer = join_pointer(pointer, "value")
+            value = value["value"]
+        yield pointer, value
+
+
+_EXAMPLE_OBJECT = frozenset({"summary", "description", "value", "externalValue"})
+
+
+def _vendor_example(example_pointer: str) -> bool:
+    """Whether the example is an ``x-examples`` entry (its pointer names the map)."""
+    return f"/{_X_EXAMPLES}/" in example_pointer
 
 
 def _empty_allowed(holder: dict[str, Any], value: Any) -> bool:

@@ -2,8 +2,11 @@
 
 What it does
     Parses every ``json``, ``jsonc``, ``yaml`` and ``yml`` code fence of the Markdown pages and
-    reports one that is meant as a whole document and does not parse, at the line and column of
-    the error. What spec prose shows in a fence that is not a document is not judged: a member
+    of the ``description`` text of OpenAPI and AsyncAPI documents (CommonMark, OpenAPI 3.1 §4.3;
+    there an untagged fence that opens an object is read as JSON), and reports one that is meant
+    as a whole document and does not parse, at the line and column of the error (in a YAML
+    literal block scalar exactly; in another scalar or a JSON string, at its ``description``
+    key). What spec prose shows in a fence that is not a document is not judged: a member
     fragment, a stream of values, a sketch (placeholders, ``"a" | "b"`` unions, type names
     where values go, a grammar's notation, a template's ``*``, ``+`` or ``?`` after a value:
     ``"URL", *``; a TypeScript-style shape: ``"id"?: string``, ``string[]``, ``string | null``,
@@ -76,6 +79,7 @@ from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.units import check_by_unit, prepared
 from speclint.common.findings import Finding, Location, Member, Severity
 from speclint.model.corpus import Document
+from speclint.model.descriptions import API_KINDS, described_page, placed
 from speclint.parsing.fence_text import JSON_LANGUAGES, failure_of, fence_failure
 from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.prose import CodeFence
@@ -142,7 +146,7 @@ def prepare(page: Document) -> tuple[bool, int]:
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
-    return check_by_unit(corpus, options, check_unit, combine)
+    return check_by_unit(corpus, options, check_unit, combine, units)
 
 
 def combine(
@@ -220,7 +224,26 @@ def _copy_of(page: Document, source: Document) -> bool:
     )
 
 
+def units(corpus: Context) -> list[Document]:
+    """The Markdown pages, and the API documents whose descriptions hold a fence."""
+    described = []
+    for document in corpus.of_kind(*API_KINDS):
+        page = described_page(document)
+        if page is not None and page.page.prose is not None and page.page.prose.fences:
+            described.append(document)
+    return [*corpus.of_kind(DocumentKind.MARKDOWN), *described]
+
+
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+    described = described_page(document)
+    if described is not None:
+        # An API document's descriptions (CommonMark, OpenAPI 3.1 §4.3): their fences are
+        # judged as a page's, and reported at the file's lines.
+        return [placed(described, f) for f in _fence_findings(corpus, described.page, True)]
+    return _fence_findings(corpus, document)
+
+
+def _fence_findings(corpus: Context, document: Document, described: bool = False) -> list[Finding]:
     found = []
     wrapped = WRAPPED in stated_conventions(corpus) or bool(
         document.text and WRAPPED_STATED.search(document.text)
@@ -230,11 +253,17 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
         # placeholders and all (`R`, `some-lambda`); read as reports, these were noise.
         return []
     for fence in document.prose.fences if document.prose is not None else ():
-        failure = fence_failure(fence.language, fence.content, wrapped)
+        language = fence.language
+        if described and not language and fence.content.lstrip().startswith("{"):
+            # An untagged fence of an API description that opens an object is shown as a JSON
+            # example (renderers give it no other reading); a page's untagged fence may be any
+            # notation, and is left alone.
+            language = "json"
+        failure = fence_failure(language, fence.content, wrapped)
         if failure is None:
             continue
         heading = f"#{fence.heading.anchor}" if fence.heading else ""
-        what = f"the {fence.language} fence"
+        what = f"the {fence.language} fence" if fence.language else "the untagged JSON fence"
         if http_bodies(fence.content) is not None:
             what = f"the body of the HTTP message in this {fence.language} fence"
         found.append(

@@ -22,6 +22,14 @@ What it does
     other hosts, route patterns, and method tables (``method-table-drift``'s). The cases are the
     tests', each named after it (``tests/test_routes_46*.py``).
 
+    An OpenAPI or AsyncAPI document's own ``description`` text (CommonMark) is read as a page of
+    its version bound to that document, and a route there is reported at the file's line (the
+    line itself in a YAML literal block scalar, else the ``description`` key's); there a path
+    alone one misspelt segment from an operation's (`/.well-knwon/x`) and a one-segment route in
+    the singular (`POST /order` for `POST /orders`) are judged too, and a parameter called
+    otherwise only where its name misspells the API's (``{SubI}`` for ``{SubId}``: a URL
+    template there names its placeholders as it likes, ``:id``).
+
     Severity by evidence: a route written to be sent or looked up (a request line, ``curl``, a
     code span, front matter, a list, table or link entry, a diagram step) is a warning; a route
     in a sentence, the missing form of an optional part, a renamed parameter and a path named
@@ -54,11 +62,13 @@ Limitations
     A page bound neither alone nor through its version line's pages is held to nothing (one
     route is no evidence of which API the page describes). A line that says "removed",
     "instead of" or "e.g." sets aside every route on it. Routes in program code (a client
-    library's calls) and in an API document's own descriptions are not read.
+    library's calls) are not read, nor a JSON Schema file's descriptions (JSON Schema gives
+    them no markup, and a schema file belongs to no API).
 """
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -66,6 +76,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.routes import RouteCheck, RouteMention, page_checks, page_routes
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
+from speclint.model.descriptions import API_KINDS, described_page, placed
 from speclint.parsing.kinds import DocumentKind
 
 ID = "route-undeclared"
@@ -91,6 +102,20 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                 yield _finding(corpus, route)
             elif route.renamed is not None and route.operations:
                 yield _renamed(route)
+    for document in corpus.of_kind(*API_KINDS):
+        # An API document's descriptions (CommonMark, OpenAPI 3.1 §4.3) name its routes: read
+        # as a page of its version bound to it, reported at the file's lines.
+        described = described_page(document)
+        mentions = page_routes(described.page) if described is not None else ()
+        if described is None or not mentions:
+            continue
+        for route in page_checks(corpus, document.path, mentions, own_api=document.path):
+            if route.missing:
+                yield placed(described, _finding(corpus, route))
+            elif route.renamed is not None and route.operations and _misspelt(*route.renamed):
+                # A description's URL template names its placeholders as it likes (`:id`,
+                # `{merchantId}`); one misspelling the API's name (`{SubI}`) is a slip.
+                yield placed(described, _renamed(route))
 
 
 def _finding(corpus: Context, route: RouteCheck) -> Finding:
@@ -113,6 +138,15 @@ def _finding(corpus: Context, route: RouteCheck) -> Finding:
         related,
         key=f"route:{mention.method}:{mention.target}",
     )
+
+
+# How alike a parameter's name must be to the API's to be a misspelling of it (difflib's ratio):
+# `SubI` and `SubId` are 0.89, `merchantId` and `merchantAccount` 0.56, `id` and `sectionId` 0.36.
+_MISSPELT_NAME = 0.8
+
+
+def _misspelt(written: str, theirs: str) -> bool:
+    return difflib.SequenceMatcher(None, written.lower(), theirs.lower()).ratio() >= _MISSPELT_NAME
 
 
 def _renamed(route: RouteCheck) -> Finding:

@@ -366,10 +366,14 @@ class RouteCheck:
         return not self.why and not self.operations
 
 
-def page_checks(corpus: Context, page: str, mentions: Iterable[RouteMention]) -> list[RouteCheck]:
+def page_checks(
+    corpus: Context, page: str, mentions: Iterable[RouteMention], own_api: str = ""
+) -> list[RouteCheck]:
     """Each route of the page with what it names, once the page is bound to an API document;
     each with why it is not judged otherwise. A path written without its leading slash that is
-    not the API's is no route, and is left out."""
+    not the API's is no route, and is left out. ``own_api``: the API document the page is bound
+    to whatever its routes say (an API document's own descriptions are about it: a misspelt
+    path alone, a one-segment route in the singular, is judged there)."""
     mentions = list(mentions)
     operations = _line_operations(corpus, page)
     if not operations:
@@ -383,6 +387,7 @@ def page_checks(corpus: Context, page: str, mentions: Iterable[RouteMention]) ->
     served, whys = _served(mentions, operations, hosts, index)
     claims = _claims(mentions, served, whys)
     document, matched, given = _bound_document(claims, served)
+    document = own_api or document
     loose = False
     if not document and given <= 2:
         # One or two routes bind no page alone; the pages of its version line together may
@@ -407,7 +412,7 @@ def page_checks(corpus: Context, page: str, mentions: Iterable[RouteMention]) ->
             checks.append(RouteCheck(page, mention, document, found, renamed=renamed,
                                      through_repository=loose))  # fmt: skip
         else:
-            check = _judged(page, mention, document, own, hosts, loose)
+            check = _judged(page, mention, document, own, hosts, loose, described=bool(own_api))
             checks.append(dataclasses.replace(check, through_repository=loose))
     return _optional_forms(checks)
 
@@ -633,6 +638,7 @@ def _judged(
     own: list[Operation],
     hosts: set[str],
     loose: bool = False,
+    described: bool = False,
 ) -> RouteCheck:
     """A route no operation has: judged when it looks like the API's own (its host is a
     server's, it is below a base path, or its first segment after any version prefix is an
@@ -665,6 +671,7 @@ def _judged(
         # a path alone outside the base path the servers declare is some other URL of the
         # deployment (a web page, a proxy's prefix): read only where the servers declare none
         judged = first and not is_file(target.path) and (below_base or not bases)
+        judged = judged or (described and _misspelt(shape, own))
         near = nearest("", shape, own, alike=_ALIKE) if judged else None
         if near is not None:
             return RouteCheck(page, mention, document, near=near[0], difference=near[1])
@@ -673,7 +680,12 @@ def _judged(
     # one segment off: for a page bound through the repository only below the API's own
     # first segment (`/packs/...` for `/packs-test/...` is another API's root)
     near = nearest(
-        mention.method, shape, own, one_off=ours or mention.relative, alike=_ALIKE if lenient else 0
+        mention.method,
+        shape,
+        own,
+        one_off=ours or mention.relative,
+        alike=_ALIKE if lenient else 0,
+        short=described,
     )
     if near is not None:
         return RouteCheck(page, mention, document, near=near[0], difference=near[1])
@@ -868,6 +880,7 @@ def nearest(
     operations: list[Operation],
     one_off: bool = True,
     alike: float = 0.0,
+    short: bool = False,
 ) -> tuple[Operation, str] | None:
     """The operation nearest a route no operation has, and how it differs: the same path with
     another method; the same method and a custom method written as a segment (``/{id}/cancel``
@@ -912,10 +925,13 @@ def nearest(
         if _collection_of(shape, op):
             return op, ", which acts on one of its members"
     # One segment in the plural where the API's is singular, or the reverse (`/sessions/{id}`
-    # for `/session/{id}`): the API's own route, misremembered, wherever the route starts.
+    # for `/session/{id}`): the API's own route, misremembered, wherever the route starts; a
+    # route of one segment (`POST /order`) only where the API's own text names it (``short``).
     for op in verb:
         for cut, theirs in _shapes(op):
-            if len(theirs) != len(shape) or len(theirs) - cut < 2 or shape[:cut] != theirs[:cut]:
+            if len(theirs) != len(shape) or len(theirs) - cut < (1 if short else 2):
+                continue
+            if shape[:cut] != theirs[:cut]:
                 continue
             differ = [
                 n for n, (a, b) in enumerate(zip(shape, theirs, strict=True)) if not _segment(a, b)
@@ -944,6 +960,26 @@ def nearest(
     if best is not None and best[0] >= _ALIKE:
         return best[1], best[2]
     return None
+
+
+def _misspelt(shape: tuple[str, ...], own: list[Operation]) -> bool:
+    """Whether a path is an operation's path with one segment misspelt (`.well-knwon` for
+    `.well-known`): as many segments, one differing, and that one nearly the same word."""
+    for op in own:
+        for _, theirs in _shapes(op):
+            if len(theirs) != len(shape):
+                continue
+            differ = [(a, b) for a, b in zip(shape, theirs, strict=True) if not _segment(a, b)]
+            if len(differ) == 1 and "{}" not in differ[0][1]:
+                ratio = difflib.SequenceMatcher(None, *differ[0]).ratio()
+                if ratio >= _MISSPELT:
+                    return True
+    return False
+
+
+# How alike a misspelt segment is to the API's (difflib's ratio): `.well-knwon` and
+# `.well-known` are 0.91, `orders` and `order` 0.91, `items` and `queryables` 0.27.
+_MISSPELT = 0.85
 
 
 def _plural(first: str, second: str) -> bool:

@@ -37,6 +37,7 @@ from speclint.common.lifecycle import (
 from speclint.common.progress import TerminalProgress
 from speclint.common.writing import OutputError, write_output
 from speclint.model.config import ROLE_NAMES
+from speclint.model.descriptions import API_KINDS, DescribedPage, described_page
 from speclint.parsing.gitbase import head_commit, work_tree_top
 from speclint.parsing.kinds import DocumentKind
 
@@ -1279,6 +1280,21 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
                 part = f" at {tie.part}" if tie.part else ""
                 evidence = tie.evidence or f"`{tie.named}`"
                 say(f"    -> {target}{part} (by {tie.how}: {evidence})")
+    for document in corpus.of_kind(*API_KINDS):
+        described = described_page(document)
+        if described is None or not covered(document.path):
+            continue
+        # An API document's descriptions (CommonMark): their fences, bound as a page's.
+        for example in example_bindings(corpus, described.page, binding):
+            language = example.fence.language or "untagged"
+            say(f"{_described_at(described, example.fence.line)} {language} example")
+            if not example.ties:
+                unbound += 1
+                say(f"    (not bound: {example.why})")
+            for tie in example.ties:
+                bound += 1
+                target = tie.target.label if tie.target else f"{tie.named} (no such schema)"
+                say(f"    -> {target} (by {tie.how}: {tie.evidence or f'`{tie.named}`'})")
     referenced = referenced_example_files(corpus)
     for path, examples in sorted(referenced.items()):
         if not covered(path):
@@ -1332,15 +1348,27 @@ def _show_route_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
     """The routes the prose names (issue 46, item 7), each with the operation it names, or why
     it is not held to one."""
     # Deferred: startup (module docstring).
-    from speclint.analyses.routes import held_pages, page_checks
+    from speclint.analyses.routes import RouteMention, held_pages, page_checks, page_routes
 
     bound = unbound = 0
-    for page, mentions in held_pages(corpus):
+    held: list[tuple[str, tuple[RouteMention, ...], DescribedPage | None]] = [
+        (page, mentions, None) for page, mentions in held_pages(corpus)
+    ]
+    for document in corpus.of_kind(*API_KINDS):
+        described = described_page(document)
+        if described is not None and (mentions := page_routes(described.page)):
+            # An API document's descriptions: routes held to that document.
+            held.append((document.path, mentions, described))
+    for page, mentions, described in held:
         if not covered(page):
             continue
-        for check in page_checks(corpus, page, mentions):
+        own = page if described is not None else ""
+        for check in page_checks(corpus, page, mentions, own_api=own):
             mention = check.mention
-            say(f"{page}:{mention.line} {mention.form} route `{mention.label}`")
+            where = f"{page}:{mention.line}"
+            if described is not None:
+                where = _described_at(described, mention.line)
+            say(f"{where} {mention.form} route `{mention.label}`")
             if check.operations:
                 bound += 1
                 first = check.operations[0]
@@ -1360,6 +1388,15 @@ def _show_route_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
                 )
                 say(f"    (no operation of {check.document}{through}{near})")
     say(f"speclint: {bound} route binding(s); {unbound} route(s) bound to no operation")
+
+
+def _described_at(described: DescribedPage, line: int) -> str:
+    """Where a line of an API document's description page is in the file, and which
+    description it is in."""
+    place = described.where(line)
+    if place is None:
+        return f"{described.document.path}:{line}"
+    return f"{described.document.path}:{place[0]} (description {place[2]})"
 
 
 def _show_type_claim_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:

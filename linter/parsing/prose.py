@@ -382,6 +382,107 @@ def parse_markdown_with_tokens(
     )
 
 
+def parse_markdown_parts(text: str, parts: list[tuple[int, str]]) -> ProseDocument:
+    """The prose model of ``text`` made of ``parts`` (each the 0-based index of its first line
+    in ``text``, and its text, a blank line and a thematic break before each), each part read as if alone (a fence
+    left open in one never runs into the next) and under a heading of no text on the line
+    before it (the headings of one part are not the next's): an API document's descriptions as
+    one page (``speclint.parsing.descriptions``).
+
+    The parts are read together, one reading for thousands of them (read one by one, the
+    reader's call was most of the time: 7 s of Adyen's 252 documents); a part that a block of
+    it outruns (an unclosed fence, an HTML block) is read again alone, and the parts after it
+    together again."""
+    rows = text.split("\n")
+    starts = [first for first, _ in parts]
+    read: list[Any] = []  # every part's tokens, their lines the page's
+    index = 0
+    again = 0
+    while index < len(parts):
+        first = starts[index]
+        together = again < _READ_AGAIN
+        chunk = "\n".join(rows[first:]) if together else parts[index][1]
+        found = _part_tokens(chunk, first)
+        outrun = _outrun(found, starts, index) if together else None
+        if outrun is None:
+            read += found
+            index = len(parts) if together else index + 1
+            continue
+        # the parts before the one outrun are read; that one alone; the rest together again
+        cut = starts[outrun]
+        read += _up_to(found, cut)
+        read += _part_tokens(parts[outrun][1], cut)
+        index = outrun + 1
+        again += 1
+    tokens: list[Any] = []
+    part = 0
+    for token in read:
+        while token.map and part < len(parts) and token.map[0] >= starts[part]:
+            above = [starts[part] - 1, starts[part]]
+            tokens += [
+                pulldown.Token("heading_open", above, tag="h6"),
+                pulldown.Token("inline", above, children=[]),
+                pulldown.Token("heading_close", above, tag="h6"),
+            ]
+            part += 1
+        if token.map and part < len(parts):
+            # a block ends with its part, never on the lines that part it from the next
+            token.map = [token.map[0], min(token.map[1], starts[part] - 2)]
+        tokens.append(token)
+    page = PageText(text)
+    builder = _Builder(text.split("\n"), page)
+    builder.walk(tokens)
+    return ProseDocument(
+        headings=tuple(builder.headings),
+        paragraphs=tuple(builder.paragraphs),
+        list_items=tuple(builder.list_items),
+        tables=tuple(builder.tables),
+        fences=tuple(builder.fences),
+        inline_code=tuple(builder.inline_code),
+        line_count=text.count("\n") + 1,
+        links=tuple(builder.links),
+        comments=tuple(builder.comments),
+        page=page,
+    )
+
+
+# Parts outrun by a block of the one before, read again alone, before the rest are read alone
+# too (each outrun part makes the rest be read again: bounded, not quadratic).
+_READ_AGAIN = 8
+
+
+def _part_tokens(chunk: str, first: int) -> list[Any]:
+    """The tokens of ``chunk``, its lines moved to start at ``first``."""
+    try:
+        found = markdown_tokens(chunk)[0]
+    except Exception:  # a part with nothing in it beats a crashed run, as a page's
+        return []
+    for token in found:
+        if token.map:
+            token.map = [token.map[0] + first, token.map[1] + first]
+    return list(found)
+
+
+def _outrun(tokens: list[Any], starts: list[int], index: int) -> int | None:
+    """The first part (from ``index``) a block of which runs into the next part's text."""
+    for token in tokens:
+        if not token.map or token.type == "hr":  # a break: the one before each part, or a part's
+            continue
+        at = bisect_right(starts, token.map[0]) - 1
+        if index <= at < len(starts) - 1 and token.map[1] > starts[at + 1] - 1:
+            return at
+    return None
+
+
+def _up_to(tokens: list[Any], line: int) -> list[Any]:
+    """The tokens before the first that starts at ``line`` or after (those without lines go
+    with the one before them)."""
+    for number, token in enumerate(tokens):
+        if token.map and token.map[0] >= line:
+            return tokens[:number]
+    return tokens
+
+
 # A JSX comment on a line of its own, and a text of such comments only: MDX's comment
 # (`{/* ... */}`), where an MDX page writes what a Markdown page writes as `<!-- ... -->` (a
 # waiver, a note to editors; HTML comments do not compile in MDX). It renders to nothing, so it is
