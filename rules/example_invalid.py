@@ -15,8 +15,9 @@ What it does
       schema=x.schema.json ````), a marker comment, configuration or the paragraph above, or
       bound by what the example is: the schema it names, the values it fixes, the operation it
       sits under, the HTTP exchange it belongs to (a request and the fences after it, the side
-      said by a status line, the fence's title or the words above), its shape, or the part of
-      a root document it shows (``speclint.analyses.fences`` documents each tie).
+      said by a status line, the fence's title or the words above), its shape, the part of
+      a root document it shows, or, where nothing else binds it, a heading that names one
+      definition ("Full Manifest Example") (``speclint.analyses.fences`` documents each tie).
 
     OpenAPI and AsyncAPI components are definitions as schema files are, and copies of one
     definition (frozen versions, generated, vendored, client copies) bind as their source.
@@ -31,8 +32,8 @@ What it does
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
-    ``case-convention``. ``in-document``, ``explicit`` and ``own-schema`` guess nothing: they
-    run whenever the rule runs.
+    ``case-convention``, ``heading-name``. ``in-document``, ``explicit`` and ``own-schema``
+    guess nothing: they run whenever the rule runs.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -116,6 +117,7 @@ from speclint.analyses.declarations import REPORTED_BY
 from speclint.analyses.fences import (
     BY_EXAMPLE,
     BY_EXCHANGE,
+    BY_HEADING,
     BY_OPERATION,
     BY_SHAPE,
     BY_TEXT,
@@ -182,6 +184,7 @@ HEURISTICS = tuple(
         "by-exchange",
         "api-component",
         "case-convention",
+        "heading-name",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -198,6 +201,7 @@ _BY_TIE = {
     BY_SHAPE: "by-shape",
     BY_FRAGMENT: "by-fragment",
     BY_EXCHANGE: "by-exchange",
+    BY_HEADING: "heading-name",
 }
 
 
@@ -680,10 +684,14 @@ def _words(paragraph: Paragraph) -> str:
     return _NOT_PROSE.sub(" ", paragraph.text)
 
 
-# What the text says of an example that leaves members out on purpose.
+# What the text says of an example that leaves members out on purpose. "Partial" says so ("a
+# partial manifest"), but not where it names what a protocol sends in parts ("partial results as
+# they are generated", a streaming section's words: issue 46 acceptance).
 SHORTENED = re.compile(
     r"\b(for brevity|trimmed|omitted|abbreviated|simplified|excerpts?|truncated|elided|"
-    r"shortened|partial|excluded|left out|not shown|irrelevant)\b",
+    r"shortened|partial(?!\s+(?:results?|updates?|responses?|outputs?|success|failures?|"
+    r"progress|chunks?|events?|messages?|matches|content|streaming|delivery|fills?)\b)|"
+    r"excluded|left out|not shown|irrelevant)\b",
     re.IGNORECASE,
 )
 
@@ -940,7 +948,7 @@ def _page_findings(
                 )
             continue
         try:
-            parsed = fence_data(fence, lenient=tie.how in BY_EXAMPLE)
+            parsed = fence_data(fence, lenient=tie.how in BY_EXAMPLE or tie.how == BY_HEADING)
         except ParseFailure as error:
             if tie.explicit:
                 yield Finding(
@@ -985,8 +993,10 @@ def _page_findings(
         if not tie.part and fence.content.lstrip().startswith('"'):
             # Members shown without their braces (`"min_turn_silence": 160, ...`: the settings
             # a section discusses), read as the object of those members (`fence_data`): a
-            # fragment, so what it leaves out is not its defect.
-            errors = _without_required(errors)
+            # fragment, so the other members of the object they belong to are not its defect.
+            # The value a member shows is shown whole (`"payload": {...}`, an object page's
+            # example): what it lacks is (issue 46 acceptance, a member-form example).
+            errors = _member_form(errors)
         # What an example stands in for is not judged: a placeholder (`<task-id>`) where a
         # value goes, a member left out of an object that elides others (`"...": "..."`).
         errors = [
@@ -1005,7 +1015,7 @@ def _page_findings(
                 # evaluates nothing (JSON Schema 2020-12 Core §11.3).
                 and not (tie.how == BY_FRAGMENT and e.validator == "unevaluatedProperties")
             ]
-        if tie.how in BY_EXAMPLE:
+        if tie.how in BY_EXAMPLE or tie.how == BY_HEADING:
             if surroundings.counter_example(fence):
                 continue  # shown to be rejected ("### Negative: ..."): its errors are the point
             # An object that gives under half of its required members is a sketch of a few of
@@ -1243,6 +1253,13 @@ def _without_required(errors: Iterable[ValidationError]) -> list[ValidationError
                 continue
         kept.append(error)
     return kept
+
+
+def _member_form(errors: Iterable[ValidationError]) -> list[ValidationError]:
+    """The errors of an example written as members without their braces: those inside the
+    members' values, and those of the object the members belong to less what it leaves out."""
+    errors = list(errors)
+    return [e for e in errors if e.path] + _without_required(e for e in errors if not e.path)
 
 
 def _without_typos(corpus: Context, errors: list[ValidationError]) -> list[ValidationError]:

@@ -38,7 +38,11 @@ Spec prose shows payloads in fenced code blocks. A fence is *tied* to a schema, 
 9. as an excerpt of a root document: its top-level members are members of the root of a schema
    that describes a whole file (``pipelines: {build: {...}}``), or it sits under a heading that
    names a root member (``## `init_steps```): a partial document of that root, or that
-   member's value (``speclint.analyses.fragments``).
+   member's value (``speclint.analyses.fragments``);
+10. by its heading, where nothing above binds it: the heading is example words and the name of
+    one definition ("Full Manifest Example" for a schema titled ``manifest``), which declares
+    at least half of the example's members (an example whose misplaced member is the very
+    defect that keeps it from binding by shape).
 
 The definitions of ties 5 to 8 are the schema files' and the OpenAPI 3 and AsyncAPI documents'
 components, copies of one definition counted once (``speclint.analyses.api_definitions``).
@@ -108,10 +112,12 @@ BY_VALUE = "example value"
 BY_SHAPE = "example shape"
 BY_OPERATION = "example operation"
 BY_EXCHANGE = "example exchange"
+BY_HEADING = "heading name"
 INFERRED = frozenset(
     {
         "adjacent text",
         "definition name",
+        BY_HEADING,
         BY_VALUE,
         BY_SHAPE,
         BY_OPERATION,
@@ -124,7 +130,7 @@ INFERRED = frozenset(
 BY_EXAMPLE = frozenset({BY_VALUE, BY_SHAPE, BY_OPERATION, BY_FRAGMENT, BY_EXCHANGE})
 # The ties by text that names a schema: what they bind is often one block of a larger document,
 # so what the example leaves out (``required``) is not judged.
-BY_TEXT = frozenset({"adjacent text", "definition name"})
+BY_TEXT = frozenset({"adjacent text", "definition name", BY_HEADING})
 # The languages of a fence that holds an example: JSON and YAML; an untagged fence whose content
 # is a JSON object is one too.
 EXAMPLE_LANGUAGES = ("json", "jsonc", "yaml", "yml", "")
@@ -248,7 +254,12 @@ def fence_ties(
         elif fence.line in exchanged:
             yield from exchanged[fence.line]
         elif binding.by_example and fence.language in EXAMPLE_LANGUAGES:
-            yield from _by_example(corpus, document, fence, binding, asked, page)
+            found = list(_by_example(corpus, document, fence, binding, asked, page))
+            yield from found
+            if not found and binding.shape:
+                named = _by_heading(corpus, document, fence, page)
+                if named is not None:
+                    yield named
 
 
 class _Page:
@@ -433,6 +444,97 @@ def _introduces(plain: str, name: str) -> bool:
 def _names_only(heading: str, name: str) -> bool:
     rest = re.findall(r"[A-Za-z]+", heading.replace(name, " "))
     return all(word.lower() in _OBJECT_WORDS for word in rest)
+
+
+# The words a heading adds to the name of what its example shows ("Full Manifest Example",
+# "A complete `Order` object", "Example 2: minimal order").
+_HEADING_FILLER = _OBJECT_WORDS | {
+    "a",
+    "an",
+    "the",
+    "of",
+    "full",
+    "complete",
+    "whole",
+    "sample",
+    "samples",
+    "examples",
+    "minimal",
+    "basic",
+    "simple",
+    "typical",
+    "json",
+    "yaml",
+    "file",
+    "document",
+}
+
+
+def _squeezed(name: str) -> str:
+    """A name as a heading may write it: in any case, words run together (``Agent Card`` for
+    ``AgentCard``, ``agent_card``)."""
+    return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+def _squeezed_index(corpus: Context) -> Mapping[str, tuple[tuple[str, SchemaTarget], ...]]:
+    """The definition names of the schema files and the API components by their
+    :func:`_squeezed` form, with the names as written. Built once."""
+    cached = corpus.memo.get("squeezed_index")
+    if cached is None:
+        found: dict[str, list[tuple[str, SchemaTarget]]] = {}
+        for index in (definition_index(corpus), component_index(corpus)):
+            for name, targets in index.items():
+                found.setdefault(_squeezed(name), []).extend((name, t) for t in targets)
+        cached = corpus.memo["squeezed_index"] = {k: tuple(v) for k, v in found.items()}
+    return cast(Mapping[str, tuple[tuple[str, SchemaTarget], ...]], cached)
+
+
+def _by_heading(
+    corpus: Context, document: Document, fence: CodeFence, page: _Page
+) -> FenceTie | None:
+    """An example that nothing else binds (its values fix nothing, its shape fits no definition:
+    a member misplaced at the top level is the very defect that keeps it from binding by shape),
+    bound by its heading: what the heading says besides example words ("Full Manifest Example")
+    is the name of one definition of the page's version line (a schema's root ``title``, a
+    ``$defs`` key or title, a component), in any case and spacing, and that definition declares
+    at least half of the example's members. A tie by text (``BY_TEXT``): what the example
+    leaves out is judged only where it gives most of what the definition requires."""
+    heading = fence.heading
+    if heading is None or in_design_folder(document.path):
+        return None
+    words = [w for w in re.findall(r"[A-Za-z][\w-]*", heading.text)]
+    rest = [w for w in words if w.lower() not in _HEADING_FILLER]
+    if not rest or len(rest) > 3 or len(rest) == len(words):
+        return None  # a heading of example words only, a sentence, or no word saying "example"
+    wanted = _squeezed("".join(rest))
+    try:
+        data = fence_data(fence, lenient=True).data
+    except ParseFailure:
+        return None
+    if not isinstance(data, dict) or not data:
+        return None
+    named = [
+        (name, target)
+        for name, target in _squeezed_index(corpus).get(wanted, ())
+        if corpus.versions.comparable(document.path, target.document.path)
+    ]
+    if superseded_page(document.path):
+        named = [(n, t) for n, t in named if t.document.kind is DocumentKind.SCHEMA]
+    found = _sources_of_truth(corpus, document, [t for _, t in named])
+    if len(found) != 1:
+        return None
+    (target,) = found
+    declared = _declared(corpus, target.document, target.pointer) or frozenset()
+    keys = {str(k) for k in data}
+    shared = len(keys & declared)
+    if shared * 2 < len(keys):
+        return None  # the heading names it, but the example is not of its shape
+    name = next(n for n, t in named if t.label == target.label)
+    evidence = (
+        f'the heading "{heading.text}" names `{name}`, which declares {shared} of its '
+        f"{len(keys)} members"
+    )
+    return FenceTie(fence, BY_HEADING, target.label, target, heading.line, evidence)
 
 
 def definition_index(corpus: Context) -> Mapping[str, tuple[SchemaTarget, ...]]:

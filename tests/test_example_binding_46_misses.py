@@ -1,0 +1,192 @@
+"""Examples the issue 46 acceptance lists showed unbound or unjudged, by class (fixtures of our
+own): an example whose misplaced member keeps it from binding by shape, bound by a heading that
+names its definition; an example written as a member (``"total": {...}``) judged inside the
+value it shows; a streaming section's "partial results" not read as "this example is partial".
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from conftest import run_cli
+from speclint.analyses.context import Context
+from speclint.analyses.fences import BY_HEADING, Binding, fence_ties
+from speclint.common.findings import Finding
+from speclint.run.catalog import all_rules
+from speclint.run.preview import why_heuristic_preview
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+# A receipt file: its root titled `receipt`, the currency inside `total`.
+RECEIPT = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "receipt",
+    "type": "object",
+    "required": ["shop", "total"],
+    "properties": {
+        "shop": {"type": "string"},
+        "total": {
+            "type": "object",
+            "required": ["amount", "currency"],
+            "properties": {
+                "amount": {"type": "number"},
+                "tax": {"type": "number"},
+                "currency": {"type": "string"},
+            },
+        },
+        "lines": {"type": "array", "items": {"type": "string"}},
+    },
+}
+
+# The currency misplaced at the top level: `total` lacks it, and no definition declares every
+# member the example has, so its shape binds it nowhere.
+MISPLACED = """\
+{
+  "currency": "EUR",
+  // the total
+  "total": {"amount": 12.5},
+  "shop": "Corner bakery",
+  "lines": ["bread"]
+}
+"""
+
+
+def files(page: str, schema: dict[str, Any] = RECEIPT) -> dict[str, str]:
+    return {"schema/receipt.schema.json": json.dumps(schema), "docs/receipt.md": page}
+
+
+def findings(texts: dict[str, str]) -> list[Finding]:
+    corpus = Context.from_texts(texts)
+    return list(all_rules()["example-invalid"].check(corpus, {}))
+
+
+def heading_ties(texts: dict[str, str]) -> list[str]:
+    corpus = Context.from_texts(texts)
+    return [
+        tie.evidence
+        for tie in fence_ties(corpus, corpus.documents["docs/receipt.md"], Binding())
+        if tie.how == BY_HEADING
+    ]
+
+
+def fence(body: str, language: str = "json") -> str:
+    return f"```{language}\n{body}```\n"
+
+
+# --- a heading that names the definition --------------------------------------------------------
+
+
+def test_a_heading_naming_the_definition_binds_an_example_its_defect_keeps_from_its_shape() -> None:
+    page = "# Receipts\n\n## Full Receipt Example\n\n" + fence(MISPLACED)
+    found = findings(files(page))
+    assert len(found) == 1
+    assert found[0].message.startswith('example at /total: "currency" is a required property')
+    assert found[0].heuristic == "example-invalid/heading-name"
+    assert found[0].location.line == 9  # the `total` member, as written
+    assert heading_ties(files(page)) == [
+        'the heading "Full Receipt Example" names `receipt`, which declares 3 of its 4 members'
+    ]
+
+
+def test_the_heading_binding_is_a_preview_heuristic() -> None:
+    assert "example-invalid/heading-name" in all_rules()["example-invalid"].heuristics
+    assert why_heuristic_preview("example-invalid/heading-name") is not None
+
+
+def test_a_heading_binds_no_example_of_another_shape_nor_a_heading_without_example_words() -> None:
+    other = '{"colour": "red", "size": 3, "weight": 2}\n'
+    assert heading_ties(files("## Receipt example\n\n" + fence(other))) == []
+    # The heading is the name alone: a section about the thing, not a caption of its example.
+    assert heading_ties(files("## Receipt\n\n" + fence(MISPLACED))) == []
+    # A heading of several other words is a sentence, not a caption.
+    page = "## How a shop prints a receipt example\n\n" + fence(MISPLACED)
+    assert heading_ties(files(page)) == []
+
+
+def test_a_heading_naming_two_definitions_binds_nothing() -> None:
+    texts = {
+        **files("## Full Receipt Example\n\n" + fence(MISPLACED)),
+        "schema/other.schema.json": json.dumps({**RECEIPT, "$id": "https://o.example/r"}),
+    }
+    texts["schema/other.schema.json"] = json.dumps(
+        {**RECEIPT, "properties": {**RECEIPT["properties"], "extra": {}}}
+    )
+    assert heading_ties(texts) == []
+
+
+def test_an_example_the_heading_binds_is_not_judged_for_what_it_leaves_out_when_partial() -> None:
+    # Gives under half of the root's required members: one block shown, what it lacks is not
+    # the example's defect (as for other ties by text).
+    schema = {**RECEIPT, "required": ["shop", "total", "lines", "issued"]}
+    schema["properties"] = {**RECEIPT["properties"], "issued": {"type": "string"}}
+    page = "## Receipt example\n\n" + fence(
+        '{"currency": "EUR", "total": {"amount": 1, "currency": "EUR"}}\n'
+    )
+    assert heading_ties(files(page, schema)) != []
+    assert findings(files(page, schema)) == []
+
+
+def test_speclint_bindings_shows_the_heading_and_its_evidence(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(files("# Receipts\n\n## Full Receipt Example\n\n" + fence(MISPLACED)))
+    output = run_cli("bindings", str(root)).output
+    assert (
+        "docs/receipt.md:5 json example\n"
+        '    -> schema/receipt.schema.json (by heading name: the heading "Full Receipt '
+        'Example" names `receipt`, which declares 3 of its 4 members)'
+    ) in output
+
+
+# --- an example written as a member --------------------------------------------------------------
+
+
+def test_an_example_in_member_form_is_judged_inside_the_value_it_shows() -> None:
+    page = "# Total\n\nThe `total` member of a receipt.\n\n## Example\n\n" + fence(
+        '"total": {\n  "amount": 12.5,\n  "tax": 2.1\n}\n'
+    )
+    found = findings(files(page))
+    assert len(found) == 1
+    assert found[0].message.startswith('example at /total: "currency" is a required property')
+
+
+def test_an_example_in_member_form_is_not_judged_for_the_members_it_leaves_out() -> None:
+    # `shop`, required at the root, is not shown: the example is one member of the receipt.
+    page = "## Example\n\n" + fence('"total": {\n  "amount": 12.5,\n  "currency": "EUR"\n}\n')
+    assert findings(files(page)) == []
+
+
+# --- "partial results" ---------------------------------------------------------------------------
+
+# A stream's chunk: a definition of a schema file (no root document).
+STREAMED = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$defs": {
+        "chunk": {
+            "type": "object",
+            "required": ["sequence", "text", "final"],
+            "properties": {
+                "sequence": {"type": "integer"},
+                "text": {"type": "string"},
+                "final": {"type": "boolean"},
+                "model": {"type": "string"},
+            },
+        }
+    },
+}
+CHUNK = '{"sequence": 1, "text": "Hel", "model": "m1"}\n'
+
+
+def chunk_findings(paragraph: str) -> list[Finding]:
+    page = f"# Streaming\n\n{paragraph}\n\n" + fence(CHUNK)
+    return findings({"schema/chunk.schema.json": json.dumps(STREAMED), "docs/receipt.md": page})
+
+
+def test_partial_results_a_protocol_streams_do_not_make_its_example_partial() -> None:
+    found = chunk_findings("The server streams partial results as they are generated.")
+    assert len(found) == 1 and '"final" is a required property' in found[0].message
+
+
+def test_a_partial_example_is_still_one_that_leaves_members_out() -> None:
+    assert chunk_findings("A partial example of what the server sends:") == []
