@@ -17,7 +17,9 @@ What it does
       sits under, the HTTP exchange it belongs to (a request and the fences after it, the side
       said by a status line, the fence's title or the words above), its shape, the part of
       a root document it shows, or, where nothing else binds it, a heading that names one
-      definition ("Full Manifest Example") (``speclint.analyses.fences`` documents each tie).
+      definition ("Full Manifest Example"); and a member named by a reverse-DNS extension
+      name (``io.cnab.dependencies``) against the schema whose ``$id`` that name gives
+      (``speclint.analyses.fences`` documents each tie).
 
     OpenAPI and AsyncAPI components are definitions as schema files are, and copies of one
     definition (frozen versions, generated, vendored, client copies) bind as their source.
@@ -26,14 +28,17 @@ What it does
     §4.7.12.1). The message names the failing keyword (for a ``oneOf``, its branches and the
     closest one); items of one ``examples`` array failing alike are one finding. A member the
     schema declares in another case convention (``maxRetries`` for ``max_retries``) is reported
-    even where the schema is open, with the declared spelling as the fix.
+    even where the schema is open, with the declared spelling as the fix. A value of a prose
+    example not of the ``uuid``, ``date`` or ``date-time`` form its schema's ``format`` names is
+    a warning of its own (``format`` asserts nothing unless a validator opts in, JSON Schema
+    2020-12 Validation §7.2.1, but readers copy the example as the value's form).
 
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
-    ``case-convention``, ``heading-name``. ``in-document``, ``explicit`` and ``own-schema``
-    guess nothing: they run whenever the rule runs.
+    ``case-convention``, ``heading-name``, ``format``, ``extension-name``. ``in-document``,
+    ``explicit`` and ``own-schema`` guess nothing: they run whenever the rule runs.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -99,7 +104,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache, partial
 from typing import Any
 
-from jsonschema import Draft4Validator, validators
+from jsonschema import Draft4Validator, FormatChecker, validators
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
@@ -117,6 +122,7 @@ from speclint.analyses.declarations import REPORTED_BY
 from speclint.analyses.fences import (
     BY_EXAMPLE,
     BY_EXCHANGE,
+    BY_EXTENSION,
     BY_HEADING,
     BY_OPERATION,
     BY_SHAPE,
@@ -185,6 +191,8 @@ HEURISTICS = tuple(
         "api-component",
         "case-convention",
         "heading-name",
+        "format",
+        "extension-name",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -202,6 +210,7 @@ _BY_TIE = {
     BY_FRAGMENT: "by-fragment",
     BY_EXCHANGE: "by-exchange",
     BY_HEADING: "heading-name",
+    BY_EXTENSION: "extension-name",
 }
 
 
@@ -1037,6 +1046,15 @@ def _page_findings(
         )
         if convention is not None:
             yield convention
+        yield from _format_findings(
+            validator,
+            instance,
+            errors,
+            partial(_in_fence, document, fence, parsed, (indent, heading), tie.part),
+            f"{fence.line}{tie.part}",
+            f"`{target.label}`, which {tie.phrase} {verb} it to",
+            target.document.location(target.pointer, note="the schema whose `format` it fails"),
+        )
         if not errors:
             continue
         failure = _describe(errors, tie.part)
@@ -1072,6 +1090,77 @@ def _page_findings(
 
 
 RELATED_ERRORS = 10  # the example's other errors shown as related locations
+
+FORMAT = f"{ID}/format"
+# The formats whose values have one form that no reading disputes (RFC 4122's UUID, RFC 3339's
+# date and date-time). `format` is an annotation unless a validator opts in to asserting it (JSON
+# Schema 2020-12 Validation §7.2.1; draft 7 §7.2 leaves it to the implementation; OpenAPI 3.0 and
+# 3.1 name formats for tools to use), so a value of another form fails no validator by default;
+# but a reader copies the example as the form of the value, and a server that asserts formats
+# rejects it. A preview heuristic, reported apart from the validation errors.
+_FORMATS = FormatChecker(formats=("uuid", "date-time", "date"))
+
+
+def _format_findings(
+    validator: Validator,
+    example: Any,
+    errors: list[ValidationError],
+    located: Callable[[str], Location],
+    key: str,
+    bound: str,
+    schema: Location,
+) -> Iterator[Finding]:
+    """The values of a prose example whose form is not the ``format`` its schema names
+    (:data:`_FORMATS`), one finding for the example; a value already in error, a placeholder or
+    an elision is not judged again."""
+    failing = {error_pointer(explain(e)) for e in errors}
+    found = [
+        error
+        for error in _errors(validator.evolve(format_checker=_FORMATS), example)
+        if error.validator == "format"
+        and error_pointer(error) not in failing
+        and not _stands_in(error)
+        and not _names_its_value(error.instance)
+    ]
+    if not found:
+        return
+    first = found[0]
+    where = error_pointer(first) or "/"
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    yield Finding(
+        ID,
+        Severity.WARNING,
+        within(
+            f"example at {where}: {_shown(first.instance)} is not a `{first.validator_value}`, "
+            f"the `format` of {bound}{more}; `format` is asserted only where a validator opts "
+            "in, but readers copy the example as the value's form: give a value of that form",
+            f"example at {where}: {_shown(first.instance)} is not a `{first.validator_value}` "
+            f"(its `format`){more}; give a value of that form",
+        ),
+        located(where if where != "/" else ""),
+        related=(schema, *(located(error_pointer(e)) for e in found[1:RELATED_ERRORS])),
+        key=f"{key}:format{where}",
+        heuristic=FORMAT,
+    )
+
+
+# A shell variable the reader substitutes (`$ACCOUNT_ID`, `${RUN_ID}`).
+_VARIABLE = re.compile(r"^\$\{?[A-Za-z_]\w*\}?$")
+
+
+def _names_its_value(value: Any) -> bool:
+    """Whether a string stands for the value rather than being one: a shell variable, or words
+    with no digit (`session-id`, `YOUR_UUID`, `now`), where every UUID, date and date-time has
+    digits."""
+    return isinstance(value, str) and (
+        bool(_VARIABLE.match(value)) or not any(c.isdigit() for c in value)
+    )
+
+
+def _shown(value: Any) -> str:
+    """A value as a message quotes it, cut short."""
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _convention_finding(

@@ -190,3 +190,126 @@ def test_partial_results_a_protocol_streams_do_not_make_its_example_partial() ->
 
 def test_a_partial_example_is_still_one_that_leaves_members_out() -> None:
     assert chunk_findings("A partial example of what the server sends:") == []
+
+
+# --- a value not of its format's form ------------------------------------------------------------
+
+TICKET = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$defs": {
+        "ticket": {
+            "type": "object",
+            "required": ["id", "opened", "title"],
+            "properties": {
+                "id": {"type": "string", "format": "uuid"},
+                "opened": {"type": "string", "format": "date-time"},
+                "title": {"type": "string"},
+                "contact": {"type": "string", "format": "email"},
+            },
+        }
+    },
+}
+
+
+def ticket_findings(example: str) -> list[Finding]:
+    page = "# Tickets\n\nA ticket as the service stores it:\n\n" + fence(example)
+    return findings({"schema/ticket.schema.json": json.dumps(TICKET), "docs/receipt.md": page})
+
+
+def test_an_example_value_not_of_its_uuid_format_is_a_warning_of_its_own_heuristic() -> None:
+    found = ticket_findings(
+        '{"id": "ticket-42", "opened": "2025-03-01T09:30:00Z", "title": "Printer jam"}\n'
+    )
+    assert len(found) == 1
+    assert found[0].heuristic == "example-invalid/format"
+    assert found[0].severity.name == "WARNING"
+    assert found[0].message.startswith('example at /id: "ticket-42" is not a `uuid`')
+    assert found[0].location.line == 6
+
+
+def test_values_of_their_format_placeholders_and_unasserted_formats_are_not_reported() -> None:
+    valid = (
+        '{"id": "3f2b8c1e-5d4a-4e7b-9c2f-1a6d8e0b4c7a", "opened": "2025-03-01T09:30:00Z",'
+        ' "title": "Printer jam", "contact": "not an address"}\n'
+    )
+    assert ticket_findings(valid) == []  # `email` is not among the forms asserted
+    for placeholder in ("<ticket-id>", "$TICKET_ID", "ticket-id"):
+        example = f'{{"id": "{placeholder}", "opened": "...", "title": "Printer jam"}}\n'
+        assert ticket_findings(example) == [], placeholder
+
+
+def test_a_date_for_a_date_time_is_reported_once_with_the_others_related() -> None:
+    found = ticket_findings('{"id": "t-1", "opened": "2025-03-01", "title": "Printer jam"}\n')
+    assert len(found) == 1 and "(and 1 more)" in found[0].message
+    schema, other = found[0].related
+    assert schema.path == "schema/ticket.schema.json" and other.line == 6
+
+
+def test_the_format_check_is_a_preview_heuristic() -> None:
+    assert "example-invalid/format" in all_rules()["example-invalid"].heuristics
+    assert why_heuristic_preview("example-invalid/format") is not None
+
+
+# --- an extension's member, by its reverse-DNS name ----------------------------------------------
+
+PACKAGE = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://pkg.example.org/specs/v1/package.schema.json",
+    "type": "object",
+    "required": ["name", "version"],
+    "properties": {
+        "name": {"type": "string"},
+        "version": {"type": "string"},
+        "extensions": {"type": "object", "additionalProperties": True},
+    },
+}
+RETRIES = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "$id": "https://pkg.example.org/specs/v1/retries.schema.json",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {"attempts": {"type": "integer"}, "backoff": {"enum": ["linear", "exponential"]}},
+}
+
+
+def package_texts(retries: str, schemas: dict[str, Any] | None = None) -> dict[str, str]:
+    example = (
+        '{\n  "name": "tool",\n  "version": "1.0.0",\n  "extensions": {\n'
+        f'    "org.example.pkg.retries": {retries},\n'
+        '    "com.example.colours": {"theme": "dark"}\n  }\n}\n'
+    )
+    found = {"package": PACKAGE, "retries": RETRIES} if schemas is None else schemas
+    return {
+        **{f"schema/{name}.schema.json": json.dumps(s) for name, s in found.items()},
+        "docs/receipt.md": "# Packages\n\n" + fence(example),
+    }
+
+
+def test_an_extension_member_is_held_to_the_schema_its_reverse_dns_name_gives() -> None:
+    found = findings(package_texts('{"attempts": 3, "backoff": "random"}'))
+    assert len(found) == 1
+    assert found[0].heuristic == "example-invalid/extension-name"
+    assert found[0].message.startswith("example at /extensions/org.example.pkg.retries/backoff")
+    assert found[0].location.line == 8
+
+
+def test_an_extension_of_its_schema_and_one_no_schema_describes_are_not_reported() -> None:
+    assert findings(package_texts('{"attempts": 3, "backoff": "linear"}')) == []
+
+
+def test_an_extension_name_two_schemas_or_none_give_binds_nothing() -> None:
+    elsewhere = {**RETRIES, "$id": "https://other.example.net/retries.schema.json"}
+    alone = {"package": PACKAGE, "retries": elsewhere}
+    assert findings(package_texts('{"backoff": "random"}', alone)) == []
+    copy = {**RETRIES, "$id": "https://pkg.example.org/specs/v2/retries.schema.json"}
+    both = {"package": PACKAGE, "retries": RETRIES, "retries2": copy}
+    assert findings(package_texts('{"backoff": "random"}', both)) == []
+
+
+def test_speclint_bindings_shows_the_extension_and_its_evidence(make_corpus: MakeCorpus) -> None:
+    output = run_cli("bindings", str(make_corpus(package_texts("{}")))).output
+    assert (
+        "    -> schema/retries.schema.json at /extensions/org.example.pkg.retries (by extension "
+        "name: `org.example.pkg.retries`, the reverse-DNS name of `retries.schema.json` (`$id` "
+        "https://pkg.example.org/specs/v1/retries.schema.json))"
+    ) in output

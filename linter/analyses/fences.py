@@ -42,7 +42,11 @@ Spec prose shows payloads in fenced code blocks. A fence is *tied* to a schema, 
 10. by its heading, where nothing above binds it: the heading is example words and the name of
     one definition ("Full Manifest Example" for a schema titled ``manifest``), which declares
     at least half of the example's members (an example whose misplaced member is the very
-    defect that keeps it from binding by shape).
+    defect that keeps it from binding by shape);
+11. a member of an example bound whole, by its key: a reverse-DNS extension name
+    (``io.cnab.dependencies``) whose host and last segment are one schema's ``$id`` host and
+    file name (``https://cnab.io/specs/v1/dependencies.schema.json``) is an instance of that
+    schema, the extension's own, where the map of extensions holding it says nothing of it.
 
 The definitions of ties 5 to 8 are the schema files' and the OpenAPI 3 and AsyncAPI documents'
 components, copies of one definition counted once (``speclint.analyses.api_definitions``).
@@ -66,7 +70,7 @@ from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
-from urllib.parse import unquote, urldefrag
+from urllib.parse import unquote, urldefrag, urlsplit
 
 from referencing.exceptions import NoSuchResource, Unresolvable
 
@@ -113,11 +117,13 @@ BY_SHAPE = "example shape"
 BY_OPERATION = "example operation"
 BY_EXCHANGE = "example exchange"
 BY_HEADING = "heading name"
+BY_EXTENSION = "extension name"
 INFERRED = frozenset(
     {
         "adjacent text",
         "definition name",
         BY_HEADING,
+        BY_EXTENSION,
         BY_VALUE,
         BY_SHAPE,
         BY_OPERATION,
@@ -127,7 +133,7 @@ INFERRED = frozenset(
 )
 # The ties by what the example is (6 to 8, a fragment of a root document: tie 9, and an HTTP
 # exchange's bodies).
-BY_EXAMPLE = frozenset({BY_VALUE, BY_SHAPE, BY_OPERATION, BY_FRAGMENT, BY_EXCHANGE})
+BY_EXAMPLE = frozenset({BY_VALUE, BY_SHAPE, BY_OPERATION, BY_FRAGMENT, BY_EXCHANGE, BY_EXTENSION})
 # The ties by text that names a schema: what they bind is often one block of a larger document,
 # so what the example leaves out (``required``) is not judged.
 BY_TEXT = frozenset({"adjacent text", "definition name", BY_HEADING})
@@ -249,17 +255,19 @@ def fence_ties(
         tie = None
         if fence.language in languages:
             tie = _tie(corpus, document, fence, lines, page, binding)
+        found: list[FenceTie] = []
         if tie is not None:
-            yield tie
+            found = [tie]
         elif fence.line in exchanged:
-            yield from exchanged[fence.line]
+            found = exchanged[fence.line]
         elif binding.by_example and fence.language in EXAMPLE_LANGUAGES:
             found = list(_by_example(corpus, document, fence, binding, asked, page))
-            yield from found
             if not found and binding.shape:
                 named = _by_heading(corpus, document, fence, page)
-                if named is not None:
-                    yield named
+                found = [named] if named is not None else []
+        yield from found
+        if binding.value and any(t.target is not None and not t.part for t in found):
+            yield from _extension_ties(corpus, fence, found)
 
 
 class _Page:
@@ -474,6 +482,79 @@ def _squeezed(name: str) -> str:
     """A name as a heading may write it: in any case, words run together (``Agent Card`` for
     ``AgentCard``, ``agent_card``)."""
     return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+# A reverse-DNS name (`io.cnab.dependencies`, `com.example.backup-preferences`): the name an
+# extension goes by in an open map of extensions (a bundle's `custom`, an annotations object).
+_REVERSE_DNS = re.compile(r"^[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*){2,}$")
+
+
+def _extension_ties(corpus: Context, fence: CodeFence, ties: list[FenceTie]) -> Iterator[FenceTie]:
+    """Tie 11: a member of a bound example whose key is a reverse-DNS extension name, bound to
+    the one schema of the corpus that name describes: its ``$id`` is on the host the name's
+    leading segments give reversed, and its file is named by the last (``io.cnab.dependencies``
+    and ``https://cnab.io/specs/v1/dependencies.schema.json``). The map of extensions is open
+    (any name, any value), so the definition the example binds to says nothing of that value;
+    the extension's own schema does."""
+    try:
+        data = fence_data(fence, lenient=True).data
+    except ParseFailure:
+        return
+    bound = {t.target.label for t in ties if t.target is not None}
+    for pointer, key in _reverse_dns_members(data, "", 0):
+        target = _extension_schema(corpus, key)
+        if target is None or target.label in bound:
+            continue
+        evidence = (
+            f"`{key}`, the reverse-DNS name of `{_name(target)}` "
+            f"(`$id` {target.document.data.get('$id')})"
+        )
+        yield FenceTie(fence, BY_EXTENSION, target.label, target, fence.line, evidence, pointer)
+
+
+def _reverse_dns_members(data: Any, at: str, depth: int) -> Iterator[tuple[str, str]]:
+    """Where in ``data`` an object member's key is a reverse-DNS name (not inside one)."""
+    if depth > 8:
+        return
+    items = (
+        data.items()
+        if isinstance(data, dict)
+        else enumerate(data)
+        if isinstance(data, list)
+        else ()
+    )
+    for key, value in items:
+        pointer = f"{at}/{escape_token(str(key))}"
+        if isinstance(data, dict) and _REVERSE_DNS.match(str(key)):
+            yield pointer, str(key)
+        else:
+            yield from _reverse_dns_members(value, pointer, depth + 1)
+
+
+def _extension_schema(corpus: Context, name: str) -> SchemaTarget | None:
+    """The one schema file whose ``$id`` host and file name a reverse-DNS name gives."""
+    *domain, last = name.split(".")
+    found = _extension_index(corpus).get((".".join(reversed(domain)), last), ())
+    return found[0] if len(found) == 1 else None
+
+
+def _extension_index(corpus: Context) -> Mapping[tuple[str, str], tuple[SchemaTarget, ...]]:
+    """The schema files by their ``$id``'s host and file name (without extensions). Built
+    once."""
+    cached = corpus.memo.get("extension_index")
+    if cached is None:
+        found: dict[tuple[str, str], list[SchemaTarget]] = {}
+        for document in corpus.of_kind(DocumentKind.SCHEMA):
+            data = document.data
+            identifier = data.get("$id") if isinstance(data, dict) else None
+            if document.path in corpus.derived or not isinstance(identifier, str):
+                continue
+            address = urlsplit(identifier)
+            stem = posixpath.basename(address.path).split(".")[0]
+            if address.hostname and stem:
+                found.setdefault((address.hostname, stem), []).append(SchemaTarget(document, ""))
+        cached = corpus.memo["extension_index"] = {k: tuple(v) for k, v in found.items()}
+    return cast(Mapping[tuple[str, str], tuple[SchemaTarget, ...]], cached)
 
 
 def _squeezed_index(corpus: Context) -> Mapping[str, tuple[tuple[str, SchemaTarget], ...]]:
