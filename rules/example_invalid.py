@@ -694,12 +694,12 @@ def _words(paragraph: Paragraph) -> str:
 
 
 # What the text says of an example that leaves members out on purpose. "Partial" says so ("a
-# partial manifest"), but not where it names what a protocol sends in parts ("partial results as
-# they are generated", a streaming section's words: issue 46 acceptance).
+# partial manifest", "partial response:"), but not where it names how a protocol delivers
+# ("partial results as they are generated", "partial success": a section's subject, issue 46
+# acceptance).
 SHORTENED = re.compile(
     r"\b(for brevity|trimmed|omitted|abbreviated|simplified|excerpts?|truncated|elided|"
-    r"shortened|partial(?!\s+(?:results?|updates?|responses?|outputs?|success|failures?|"
-    r"progress|chunks?|events?|messages?|matches|content|streaming|delivery|fills?)\b)|"
+    r"shortened|partial(?!\s+(?:results?|updates?|success|failures?|progress|streaming)\b)|"
     r"excluded|left out|not shown|irrelevant)\b",
     re.IGNORECASE,
 )

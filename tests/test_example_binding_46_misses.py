@@ -190,6 +190,7 @@ def test_partial_results_a_protocol_streams_do_not_make_its_example_partial() ->
 
 def test_a_partial_example_is_still_one_that_leaves_members_out() -> None:
     assert chunk_findings("A partial example of what the server sends:") == []
+    assert chunk_findings("Partial response (the server sends more):") == []
 
 
 # --- a value not of its format's form ------------------------------------------------------------
@@ -313,3 +314,13 @@ def test_speclint_bindings_shows_the_extension_and_its_evidence(make_corpus: Mak
         "name: `org.example.pkg.retries`, the reverse-DNS name of `retries.schema.json` (`$id` "
         "https://pkg.example.org/specs/v1/retries.schema.json))"
     ) in output
+
+
+def test_a_heading_of_example_words_only_is_captioned_by_the_heading_above() -> None:
+    page = "# Receipts\n\n## Receipt\n\nWhat a shop prints.\n\n### Example\n\n" + fence(MISPLACED)
+    assert heading_ties(files(page)) == [
+        'the heading "Receipt" names `receipt`, which declares 3 of its 4 members'
+    ]
+    # A section of another subject captions nothing of the receipt's.
+    page = "# Receipts\n\n## Printing\n\n### Example\n\n" + fence(MISPLACED)
+    assert heading_ties(files(page)) == []

@@ -579,14 +579,24 @@ def _by_heading(
     is the name of one definition of the page's version line (a schema's root ``title``, a
     ``$defs`` key or title, a component), in any case and spacing, and that definition declares
     at least half of the example's members. A tie by text (``BY_TEXT``): what the example
-    leaves out is judged only where it gives most of what the definition requires."""
+    leaves out is judged only where it gives most of what the definition requires. A heading
+    of example words only ("### Example") is the caption of its section's subject: the heading
+    above it ("## Manifest") names the definition."""
     heading = fence.heading
     if heading is None or in_design_folder(document.path):
         return None
-    words = [w for w in re.findall(r"[A-Za-z][\w-]*", heading.text)]
+    words = re.findall(r"[A-Za-z][\w-]*", heading.text)
     rest = [w for w in words if w.lower() not in _HEADING_FILLER]
-    if not rest or len(rest) > 3 or len(rest) == len(words):
-        return None  # a heading of example words only, a sentence, or no word saying "example"
+    caption = heading.text
+    if words and not rest and len(heading.path) >= 2:
+        caption = heading.path[-2]
+        rest = [
+            w for w in re.findall(r"[A-Za-z][\w-]*", caption) if w.lower() not in _HEADING_FILLER
+        ]
+    elif len(rest) == len(words):
+        return None  # no word of the heading says it captions an example
+    if not rest or len(rest) > 3:
+        return None  # a heading of example words only, or a sentence
     wanted = _squeezed("".join(rest))
     try:
         data = fence_data(fence, lenient=True).data
@@ -612,7 +622,7 @@ def _by_heading(
         return None  # the heading names it, but the example is not of its shape
     name = next(n for n, t in named if t.label == target.label)
     evidence = (
-        f'the heading "{heading.text}" names `{name}`, which declares {shared} of its '
+        f'the heading "{caption}" names `{name}`, which declares {shared} of its '
         f"{len(keys)} members"
     )
     return FenceTie(fence, BY_HEADING, target.label, target, heading.line, evidence)
