@@ -221,10 +221,11 @@ CASE_CONVENTION = f"{ID}/case-convention"
 def heuristic(how: str, own_schema: bool = False, target: SchemaTarget | None = None) -> str:
     """The heuristic of a binding ``how`` (``FenceTie.how``, ``FileBinding.how``); an example
     bound by its name, values or shape to an API document's component (issue 46, item 1) is
-    ``api-component``'s, measured apart from the schema files' bindings."""
+    ``api-component``'s, measured apart from the schema files' bindings; one bound by its
+    heading is ``heading-name``'s wherever the definition is (a new binding, measured alone)."""
     if (
         target is not None
-        and how != BY_OPERATION
+        and how not in (BY_OPERATION, BY_HEADING)
         and target.document.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
         and component_name(target.pointer) is not None
     ):

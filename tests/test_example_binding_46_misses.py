@@ -324,3 +324,17 @@ def test_a_heading_of_example_words_only_is_captioned_by_the_heading_above() -> 
     # A section of another subject captions nothing of the receipt's.
     page = "# Receipts\n\n## Printing\n\n### Example\n\n" + fence(MISPLACED)
     assert heading_ties(files(page)) == []
+
+
+def test_a_heading_binding_to_an_api_component_is_measured_as_the_heading_binding() -> None:
+    api = {
+        "openapi": "3.1.0",
+        "info": {"title": "Shop", "version": "1"},
+        "paths": {},
+        "components": {
+            "schemas": {"Receipt": {k: v for k, v in RECEIPT.items() if k != "$schema"}}
+        },
+    }
+    page = "# Receipts\n\n## Receipt\n\n### Example\n\n" + fence(MISPLACED)
+    found = findings({"api/openapi.json": json.dumps(api), "docs/receipt.md": page})
+    assert [f.heuristic for f in found] == ["example-invalid/heading-name"]
