@@ -1114,6 +1114,8 @@ def _format_findings(
     """The values of a prose example whose form is not the ``format`` its schema names
     (:data:`_FORMATS`), one finding for the example; a value already in error, a placeholder or
     an elision is not judged again."""
+    if not _any_digit_string(example, 0):
+        return  # every value of those forms has digits: nothing to judge, no second pass
     failing = {error_pointer(explain(e)) for e in errors}
     found = [
         error
@@ -1143,6 +1145,19 @@ def _format_findings(
         key=f"{key}:format{where}",
         heuristic=FORMAT,
     )
+
+
+def _any_digit_string(value: Any, depth: int) -> bool:
+    """Whether ``value`` holds a string with a digit (at a bounded depth)."""
+    if isinstance(value, str):
+        return any(c.isdigit() for c in value)
+    if depth > 32:
+        return False
+    if isinstance(value, dict):
+        return any(_any_digit_string(v, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return any(_any_digit_string(v, depth + 1) for v in value)
+    return False
 
 
 # A shell variable the reader substitutes (`$ACCOUNT_ID`, `${RUN_ID}`).

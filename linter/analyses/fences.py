@@ -496,6 +496,8 @@ def _extension_ties(corpus: Context, fence: CodeFence, ties: list[FenceTie]) -> 
     and ``https://cnab.io/specs/v1/dependencies.schema.json``). The map of extensions is open
     (any name, any value), so the definition the example binds to says nothing of that value;
     the extension's own schema does."""
+    if not _extension_index(corpus):
+        return  # no schema has an `$id` on a host: no name to read
     try:
         data = fence_data(fence, lenient=True).data
     except ParseFailure:
