@@ -15,8 +15,11 @@ What it does
       schema=x.schema.json ````), a marker comment, configuration or the paragraph above, or
       bound by what the example is: the schema it names, the values it fixes, the operation it
       sits under, the HTTP exchange it belongs to (a request and the fences after it, the side
-      said by a status line, the fence's title or the words above), its shape, or the part of
-      a root document it shows (``speclint.analyses.fences`` documents each tie).
+      said by a status line, the fence's title or the words above), its shape, the part of
+      a root document it shows, or, where nothing else binds it, a heading that names one
+      definition ("Full Manifest Example"); and a member named by a reverse-DNS extension
+      name (``io.cnab.dependencies``) against the schema whose ``$id`` that name gives
+      (``speclint.analyses.fences`` documents each tie).
 
     OpenAPI and AsyncAPI components are definitions as schema files are, and copies of one
     definition (frozen versions, generated, vendored, client copies) bind as their source.
@@ -25,17 +28,21 @@ What it does
     §4.7.12.1). The message names the failing keyword (for a ``oneOf``, its branches and the
     closest one); items of one ``examples`` array failing alike are one finding. A member the
     schema declares in another case convention (``maxRetries`` for ``max_retries``) is reported
-    even where the schema is open, with the declared spelling as the fix.
+    even where the schema is open, with the declared spelling as the fix. A value of a prose
+    example not of the ``uuid``, ``date`` or ``date-time`` form its schema's ``format`` names is
+    a warning of its own (``format`` asserts nothing unless a validator opts in, JSON Schema
+    2020-12 Validation §7.2.1, but readers copy the example as the value's form).
 
     Heuristics (a finding names the binding that made it; ``speclint rule`` shows each one's
     precision): ``in-document``, ``explicit`` (info string, marker, configuration),
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
-    ``case-convention``, ``x-examples``, ``api-description``. ``in-document``, ``explicit`` and
-    ``own-schema`` guess nothing: they run whenever the rule runs. ``x-examples`` is a schema's
-    or a media type's vendor map of name to example (Stoplight's), validated as ``examples``
-    are; ``api-description`` a fence of an API document's ``description`` text (CommonMark),
-    bound as a page's fences are and reported at the file's line.
+    ``case-convention``, ``x-examples``, ``api-description``, ``heading-name``, ``format``,
+    ``extension-name``. ``in-document``, ``explicit`` and ``own-schema`` guess nothing: they
+    run whenever the rule runs. ``x-examples`` is a schema's or a media type's vendor map of
+    name to example (Stoplight's), validated as ``examples`` are; ``api-description`` a fence
+    of an API document's ``description`` text (CommonMark), bound as a page's fences are and
+    reported at the file's line.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -101,7 +108,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache, partial
 from typing import Any
 
-from jsonschema import Draft4Validator, validators
+from jsonschema import Draft4Validator, FormatChecker, validators
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 from referencing.exceptions import Unresolvable
@@ -119,6 +126,8 @@ from speclint.analyses.declarations import REPORTED_BY
 from speclint.analyses.fences import (
     BY_EXAMPLE,
     BY_EXCHANGE,
+    BY_EXTENSION,
+    BY_HEADING,
     BY_OPERATION,
     BY_SHAPE,
     BY_TEXT,
@@ -188,6 +197,9 @@ HEURISTICS = tuple(
         "case-convention",
         "x-examples",
         "api-description",
+        "heading-name",
+        "format",
+        "extension-name",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -204,6 +216,8 @@ _BY_TIE = {
     BY_SHAPE: "by-shape",
     BY_FRAGMENT: "by-fragment",
     BY_EXCHANGE: "by-exchange",
+    BY_HEADING: "heading-name",
+    BY_EXTENSION: "extension-name",
 }
 
 
@@ -221,10 +235,11 @@ API_DESCRIPTION = f"{ID}/api-description"
 def heuristic(how: str, own_schema: bool = False, target: SchemaTarget | None = None) -> str:
     """The heuristic of a binding ``how`` (``FenceTie.how``, ``FileBinding.how``); an example
     bound by its name, values or shape to an API document's component (issue 46, item 1) is
-    ``api-component``'s, measured apart from the schema files' bindings."""
+    ``api-component``'s, measured apart from the schema files' bindings; one bound by its
+    heading is ``heading-name``'s wherever the definition is (a new binding, measured alone)."""
     if (
         target is not None
-        and how != BY_OPERATION
+        and how not in (BY_OPERATION, BY_HEADING)
         and target.document.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
         and component_name(target.pointer) is not None
     ):
@@ -699,10 +714,14 @@ def _words(paragraph: Paragraph) -> str:
     return _NOT_PROSE.sub(" ", paragraph.text)
 
 
-# What the text says of an example that leaves members out on purpose.
+# What the text says of an example that leaves members out on purpose. "Partial" says so ("a
+# partial manifest", "partial response:"), but not where it names how a protocol delivers
+# ("partial results as they are generated", "partial success": a section's subject, issue 46
+# acceptance).
 SHORTENED = re.compile(
     r"\b(for brevity|trimmed|omitted|abbreviated|simplified|excerpts?|truncated|elided|"
-    r"shortened|partial|excluded|left out|not shown|irrelevant)\b",
+    r"shortened|partial(?!\s+(?:results?|updates?|success|failures?|progress|streaming)\b)|"
+    r"excluded|left out|not shown|irrelevant)\b",
     re.IGNORECASE,
 )
 
@@ -959,7 +978,7 @@ def _page_findings(
                 )
             continue
         try:
-            parsed = fence_data(fence, lenient=tie.how in BY_EXAMPLE)
+            parsed = fence_data(fence, lenient=tie.how in BY_EXAMPLE or tie.how == BY_HEADING)
         except ParseFailure as error:
             if tie.explicit:
                 yield Finding(
@@ -1004,8 +1023,10 @@ def _page_findings(
         if not tie.part and fence.content.lstrip().startswith('"'):
             # Members shown without their braces (`"min_turn_silence": 160, ...`: the settings
             # a section discusses), read as the object of those members (`fence_data`): a
-            # fragment, so what it leaves out is not its defect.
-            errors = _without_required(errors)
+            # fragment, so the other members of the object they belong to are not its defect.
+            # The value a member shows is shown whole (`"payload": {...}`, an object page's
+            # example): what it lacks is (issue 46 acceptance, a member-form example).
+            errors = _member_form(errors)
         # What an example stands in for is not judged: a placeholder (`<task-id>`) where a
         # value goes, a member left out of an object that elides others (`"...": "..."`).
         errors = [
@@ -1024,7 +1045,7 @@ def _page_findings(
                 # evaluates nothing (JSON Schema 2020-12 Core §11.3).
                 and not (tie.how == BY_FRAGMENT and e.validator == "unevaluatedProperties")
             ]
-        if tie.how in BY_EXAMPLE:
+        if tie.how in BY_EXAMPLE or tie.how == BY_HEADING:
             if surroundings.counter_example(fence):
                 continue  # shown to be rejected ("### Negative: ..."): its errors are the point
             # An object that gives under half of its required members is a sketch of a few of
@@ -1046,6 +1067,15 @@ def _page_findings(
         )
         if convention is not None:
             yield convention
+        yield from _format_findings(
+            validator,
+            instance,
+            errors,
+            partial(_in_fence, document, fence, parsed, (indent, heading), tie.part),
+            f"{fence.line}{tie.part}",
+            f"`{target.label}`, which {tie.phrase} {verb} it to",
+            target.document.location(target.pointer, note="the schema whose `format` it fails"),
+        )
         if not errors:
             continue
         failure = _describe(errors, tie.part)
@@ -1081,6 +1111,92 @@ def _page_findings(
 
 
 RELATED_ERRORS = 10  # the example's other errors shown as related locations
+
+FORMAT = f"{ID}/format"
+# The formats whose values have one form that no reading disputes (RFC 4122's UUID, RFC 3339's
+# date and date-time). `format` is an annotation unless a validator opts in to asserting it (JSON
+# Schema 2020-12 Validation §7.2.1; draft 7 §7.2 leaves it to the implementation; OpenAPI 3.0 and
+# 3.1 name formats for tools to use), so a value of another form fails no validator by default;
+# but a reader copies the example as the form of the value, and a server that asserts formats
+# rejects it. A preview heuristic, reported apart from the validation errors.
+_FORMATS = FormatChecker(formats=("uuid", "date-time", "date"))
+
+
+def _format_findings(
+    validator: Validator,
+    example: Any,
+    errors: list[ValidationError],
+    located: Callable[[str], Location],
+    key: str,
+    bound: str,
+    schema: Location,
+) -> Iterator[Finding]:
+    """The values of a prose example whose form is not the ``format`` its schema names
+    (:data:`_FORMATS`), one finding for the example; a value already in error, a placeholder or
+    an elision is not judged again."""
+    if not _any_digit_string(example, 0):
+        return  # every value of those forms has digits: nothing to judge, no second pass
+    failing = {error_pointer(explain(e)) for e in errors}
+    found = [
+        error
+        for error in _errors(validator.evolve(format_checker=_FORMATS), example)
+        if error.validator == "format"
+        and error_pointer(error) not in failing
+        and not _stands_in(error)
+        and not _names_its_value(error.instance)
+    ]
+    if not found:
+        return
+    first = found[0]
+    where = error_pointer(first) or "/"
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    yield Finding(
+        ID,
+        Severity.WARNING,
+        within(
+            f"example at {where}: {_shown(first.instance)} is not a `{first.validator_value}`, "
+            f"the `format` of {bound}{more}; `format` is asserted only where a validator opts "
+            "in, but readers copy the example as the value's form: give a value of that form",
+            f"example at {where}: {_shown(first.instance)} is not a `{first.validator_value}` "
+            f"(its `format`){more}; give a value of that form",
+        ),
+        located(where if where != "/" else ""),
+        related=(schema, *(located(error_pointer(e)) for e in found[1:RELATED_ERRORS])),
+        key=f"{key}:format{where}",
+        heuristic=FORMAT,
+    )
+
+
+def _any_digit_string(value: Any, depth: int) -> bool:
+    """Whether ``value`` holds a string with a digit (at a bounded depth)."""
+    if isinstance(value, str):
+        return any(c.isdigit() for c in value)
+    if depth > 32:
+        return False
+    if isinstance(value, dict):
+        return any(_any_digit_string(v, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return any(_any_digit_string(v, depth + 1) for v in value)
+    return False
+
+
+# A shell variable the reader substitutes (`$ACCOUNT_ID`, `${RUN_ID}`).
+_VARIABLE = re.compile(r"^\$\{?[A-Za-z_]\w*\}?$")
+
+
+def _names_its_value(value: Any) -> bool:
+    """Whether a string stands for the value rather than being one: a shell variable, or words
+    with no digit (`session-id`, `YOUR_UUID`, `now`), where every UUID, date and date-time has
+    digits."""
+    return isinstance(value, str) and (
+        bool(_VARIABLE.match(value)) or not any(c.isdigit() for c in value)
+    )
+
+
+def _shown(value: Any) -> str:
+    """A value as a message quotes it, cut short."""
+    text = json.dumps(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _convention_finding(
@@ -1262,6 +1378,13 @@ def _without_required(errors: Iterable[ValidationError]) -> list[ValidationError
                 continue
         kept.append(error)
     return kept
+
+
+def _member_form(errors: Iterable[ValidationError]) -> list[ValidationError]:
+    """The errors of an example written as members without their braces: those inside the
+    members' values, and those of the object the members belong to less what it leaves out."""
+    errors = list(errors)
+    return [e for e in errors if e.path] + _without_required(e for e in errors if not e.path)
 
 
 def _without_typos(corpus: Context, errors: list[ValidationError]) -> list[ValidationError]:

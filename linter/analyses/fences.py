@@ -38,7 +38,15 @@ Spec prose shows payloads in fenced code blocks. A fence is *tied* to a schema, 
 9. as an excerpt of a root document: its top-level members are members of the root of a schema
    that describes a whole file (``pipelines: {build: {...}}``), or it sits under a heading that
    names a root member (``## `init_steps```): a partial document of that root, or that
-   member's value (``speclint.analyses.fragments``).
+   member's value (``speclint.analyses.fragments``);
+10. by its heading, where nothing above binds it: the heading is example words and the name of
+    one definition ("Full Manifest Example" for a schema titled ``manifest``), which declares
+    at least half of the example's members (an example whose misplaced member is the very
+    defect that keeps it from binding by shape);
+11. a member of an example bound whole, by its key: a reverse-DNS extension name
+    (``io.cnab.dependencies``) whose host and last segment are one schema's ``$id`` host and
+    file name (``https://cnab.io/specs/v1/dependencies.schema.json``) is an instance of that
+    schema, the extension's own, where the map of extensions holding it says nothing of it.
 
 The definitions of ties 5 to 8 are the schema files' and the OpenAPI 3 and AsyncAPI documents'
 components, copies of one definition counted once (``speclint.analyses.api_definitions``).
@@ -62,7 +70,7 @@ from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
-from urllib.parse import unquote, urldefrag
+from urllib.parse import unquote, urldefrag, urlsplit
 
 from referencing.exceptions import NoSuchResource, Unresolvable
 
@@ -108,10 +116,14 @@ BY_VALUE = "example value"
 BY_SHAPE = "example shape"
 BY_OPERATION = "example operation"
 BY_EXCHANGE = "example exchange"
+BY_HEADING = "heading name"
+BY_EXTENSION = "extension name"
 INFERRED = frozenset(
     {
         "adjacent text",
         "definition name",
+        BY_HEADING,
+        BY_EXTENSION,
         BY_VALUE,
         BY_SHAPE,
         BY_OPERATION,
@@ -121,10 +133,10 @@ INFERRED = frozenset(
 )
 # The ties by what the example is (6 to 8, a fragment of a root document: tie 9, and an HTTP
 # exchange's bodies).
-BY_EXAMPLE = frozenset({BY_VALUE, BY_SHAPE, BY_OPERATION, BY_FRAGMENT, BY_EXCHANGE})
+BY_EXAMPLE = frozenset({BY_VALUE, BY_SHAPE, BY_OPERATION, BY_FRAGMENT, BY_EXCHANGE, BY_EXTENSION})
 # The ties by text that names a schema: what they bind is often one block of a larger document,
 # so what the example leaves out (``required``) is not judged.
-BY_TEXT = frozenset({"adjacent text", "definition name"})
+BY_TEXT = frozenset({"adjacent text", "definition name", BY_HEADING})
 # The languages of a fence that holds an example: JSON and YAML; an untagged fence whose content
 # is a JSON object is one too.
 EXAMPLE_LANGUAGES = ("json", "jsonc", "yaml", "yml", "")
@@ -243,12 +255,19 @@ def fence_ties(
         tie = None
         if fence.language in languages:
             tie = _tie(corpus, document, fence, lines, page, binding)
+        found: list[FenceTie] = []
         if tie is not None:
-            yield tie
+            found = [tie]
         elif fence.line in exchanged:
-            yield from exchanged[fence.line]
+            found = exchanged[fence.line]
         elif binding.by_example and fence.language in EXAMPLE_LANGUAGES:
-            yield from _by_example(corpus, document, fence, binding, asked, page)
+            found = list(_by_example(corpus, document, fence, binding, asked, page))
+            if not found and binding.shape:
+                named = _by_heading(corpus, document, fence, page)
+                found = [named] if named is not None else []
+        yield from found
+        if binding.value and any(t.target is not None and not t.part for t in found):
+            yield from _extension_ties(corpus, fence, found)
 
 
 class _Page:
@@ -433,6 +452,182 @@ def _introduces(plain: str, name: str) -> bool:
 def _names_only(heading: str, name: str) -> bool:
     rest = re.findall(r"[A-Za-z]+", heading.replace(name, " "))
     return all(word.lower() in _OBJECT_WORDS for word in rest)
+
+
+# The words a heading adds to the name of what its example shows ("Full Manifest Example",
+# "A complete `Order` object", "Example 2: minimal order").
+_HEADING_FILLER = _OBJECT_WORDS | {
+    "a",
+    "an",
+    "the",
+    "of",
+    "full",
+    "complete",
+    "whole",
+    "sample",
+    "samples",
+    "examples",
+    "minimal",
+    "basic",
+    "simple",
+    "typical",
+    "json",
+    "yaml",
+    "file",
+    "document",
+}
+
+
+def _squeezed(name: str) -> str:
+    """A name as a heading may write it: in any case, words run together (``Agent Card`` for
+    ``AgentCard``, ``agent_card``)."""
+    return re.sub(r"[^0-9a-z]", "", name.lower())
+
+
+# A reverse-DNS name (`io.cnab.dependencies`, `com.example.backup-preferences`): the name an
+# extension goes by in an open map of extensions (a bundle's `custom`, an annotations object).
+_REVERSE_DNS = re.compile(r"^[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*){2,}$")
+
+
+def _extension_ties(corpus: Context, fence: CodeFence, ties: list[FenceTie]) -> Iterator[FenceTie]:
+    """Tie 11: a member of a bound example whose key is a reverse-DNS extension name, bound to
+    the one schema of the corpus that name describes: its ``$id`` is on the host the name's
+    leading segments give reversed, and its file is named by the last (``io.cnab.dependencies``
+    and ``https://cnab.io/specs/v1/dependencies.schema.json``). The map of extensions is open
+    (any name, any value), so the definition the example binds to says nothing of that value;
+    the extension's own schema does."""
+    if not _extension_index(corpus):
+        return  # no schema has an `$id` on a host: no name to read
+    try:
+        data = fence_data(fence, lenient=True).data
+    except ParseFailure:
+        return
+    bound = {t.target.label for t in ties if t.target is not None}
+    for pointer, key in _reverse_dns_members(data, "", 0):
+        target = _extension_schema(corpus, key)
+        if target is None or target.label in bound:
+            continue
+        evidence = (
+            f"`{key}`, the reverse-DNS name of `{_name(target)}` "
+            f"(`$id` {target.document.data.get('$id')})"
+        )
+        yield FenceTie(fence, BY_EXTENSION, target.label, target, fence.line, evidence, pointer)
+
+
+def _reverse_dns_members(data: Any, at: str, depth: int) -> Iterator[tuple[str, str]]:
+    """Where in ``data`` an object member's key is a reverse-DNS name (not inside one)."""
+    if depth > 8:
+        return
+    items = (
+        data.items()
+        if isinstance(data, dict)
+        else enumerate(data)
+        if isinstance(data, list)
+        else ()
+    )
+    for key, value in items:
+        pointer = f"{at}/{escape_token(str(key))}"
+        if isinstance(data, dict) and _REVERSE_DNS.match(str(key)):
+            yield pointer, str(key)
+        else:
+            yield from _reverse_dns_members(value, pointer, depth + 1)
+
+
+def _extension_schema(corpus: Context, name: str) -> SchemaTarget | None:
+    """The one schema file whose ``$id`` host and file name a reverse-DNS name gives."""
+    *domain, last = name.split(".")
+    found = _extension_index(corpus).get((".".join(reversed(domain)), last), ())
+    return found[0] if len(found) == 1 else None
+
+
+def _extension_index(corpus: Context) -> Mapping[tuple[str, str], tuple[SchemaTarget, ...]]:
+    """The schema files by their ``$id``'s host and file name (without extensions). Built
+    once."""
+    cached = corpus.memo.get("extension_index")
+    if cached is None:
+        found: dict[tuple[str, str], list[SchemaTarget]] = {}
+        for document in corpus.of_kind(DocumentKind.SCHEMA):
+            data = document.data
+            identifier = data.get("$id") if isinstance(data, dict) else None
+            if document.path in corpus.derived or not isinstance(identifier, str):
+                continue
+            address = urlsplit(identifier)
+            stem = posixpath.basename(address.path).split(".")[0]
+            if address.hostname and stem:
+                found.setdefault((address.hostname, stem), []).append(SchemaTarget(document, ""))
+        cached = corpus.memo["extension_index"] = {k: tuple(v) for k, v in found.items()}
+    return cast(Mapping[tuple[str, str], tuple[SchemaTarget, ...]], cached)
+
+
+def _squeezed_index(corpus: Context) -> Mapping[str, tuple[tuple[str, SchemaTarget], ...]]:
+    """The definition names of the schema files and the API components by their
+    :func:`_squeezed` form, with the names as written. Built once."""
+    cached = corpus.memo.get("squeezed_index")
+    if cached is None:
+        found: dict[str, list[tuple[str, SchemaTarget]]] = {}
+        for index in (definition_index(corpus), component_index(corpus)):
+            for name, targets in index.items():
+                found.setdefault(_squeezed(name), []).extend((name, t) for t in targets)
+        cached = corpus.memo["squeezed_index"] = {k: tuple(v) for k, v in found.items()}
+    return cast(Mapping[str, tuple[tuple[str, SchemaTarget], ...]], cached)
+
+
+def _by_heading(
+    corpus: Context, document: Document, fence: CodeFence, page: _Page
+) -> FenceTie | None:
+    """An example that nothing else binds (its values fix nothing, its shape fits no definition:
+    a member misplaced at the top level is the very defect that keeps it from binding by shape),
+    bound by its heading: what the heading says besides example words ("Full Manifest Example")
+    is the name of one definition of the page's version line (a schema's root ``title``, a
+    ``$defs`` key or title, a component), in any case and spacing, and that definition declares
+    at least half of the example's members. A tie by text (``BY_TEXT``): what the example
+    leaves out is judged only where it gives most of what the definition requires. A heading
+    of example words only ("### Example") is the caption of its section's subject: the heading
+    above it ("## Manifest") names the definition."""
+    heading = fence.heading
+    if heading is None or in_design_folder(document.path):
+        return None
+    words = re.findall(r"[A-Za-z][\w-]*", heading.text)
+    rest = [w for w in words if w.lower() not in _HEADING_FILLER]
+    caption = heading.text
+    if words and not rest and len(heading.path) >= 2:
+        caption = heading.path[-2]
+        rest = [
+            w for w in re.findall(r"[A-Za-z][\w-]*", caption) if w.lower() not in _HEADING_FILLER
+        ]
+    elif len(rest) == len(words):
+        return None  # no word of the heading says it captions an example
+    if not rest or len(rest) > 3:
+        return None  # a heading of example words only, or a sentence
+    wanted = _squeezed("".join(rest))
+    try:
+        data = fence_data(fence, lenient=True).data
+    except ParseFailure:
+        return None
+    if not isinstance(data, dict) or not data:
+        return None
+    named = [
+        (name, target)
+        for name, target in _squeezed_index(corpus).get(wanted, ())
+        if corpus.versions.comparable(document.path, target.document.path)
+    ]
+    if superseded_page(document.path):
+        named = [(n, t) for n, t in named if t.document.kind is DocumentKind.SCHEMA]
+    found = _sources_of_truth(corpus, document, [t for _, t in named])
+    if len(found) != 1:
+        return None
+    (target,) = found
+    declared = _declared(corpus, target.document, target.pointer) or frozenset()
+    keys = {str(k) for k in data}
+    shared = len(keys & declared)
+    if shared * 2 < len(keys):
+        return None  # the heading names it, but the example is not of its shape
+    name = next(n for n, t in named if t.label == target.label)
+    evidence = (
+        f'the heading "{caption}" names `{name}`, which declares {shared} of its '
+        f"{len(keys)} members"
+    )
+    return FenceTie(fence, BY_HEADING, target.label, target, heading.line, evidence)
 
 
 def definition_index(corpus: Context) -> Mapping[str, tuple[SchemaTarget, ...]]:
