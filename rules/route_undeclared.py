@@ -74,7 +74,7 @@ PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.
 READS = "extract"  # of a page: the routes it names (speclint.analyses.units)
 
 # A route in a sentence, or a path named alone, is weaker evidence than one set apart.
-_WEAK = frozenset({"text", "path"})
+_WEAK = frozenset({"block", "text", "path"})
 
 
 def extract(document: Document) -> tuple[RouteMention, ...]:

@@ -62,7 +62,8 @@ from speclint.parsing.routes import (
 # How a route is written, from the strongest evidence to the weakest: a request a reader sends
 # as shown, a route set apart as code or as an entry of a list or table, a route in a sentence.
 FORMS = (
-    "request", "curl", "sequence", "front-matter", "code", "link", "list", "table", "text", "path"
+    "request", "curl", "sequence", "front-matter", "code", "link", "list", "table", "block", "text",
+    "path",
 )  # fmt: skip
 # Sections about what the API is not, or no longer: their routes are no claim about it.
 _ASIDE_HEADING = re.compile(
@@ -76,11 +77,13 @@ _ASIDE_PAGE = re.compile(
     r"upgrad\w*)(?:\.\w+)*$"
 )
 # A sentence that says the route is not (or no longer) the API's, is a mistake, or is only
-# an illustration ("e.g. on `POST /v1/things` or equivalent").
+# an illustration ("e.g. on `POST /v1/things` or equivalent", a parenthesis's "e.g." offering
+# a shape the API might have). "For example" is no such word: it opens a worked example, a
+# request a reader sends ("for example, the request path could look like `v2/models/m`").
 _ASIDE_LINE = re.compile(
     r"(?i)\b(?:deprecated|removed|no longer|replaced by|renamed|formerly|previously|legacy|"
     r"will be|planned|proposed|future|no operation|its operation|wrong|incorrect|typo|mistaken|"
-    r"misspel\w*|should be|rather than|or equivalent|for example|hypothetical|instead of|"
+    r"misspel\w*|should be|rather than|or equivalent|hypothetical|instead of|"
     r"used to|not supported|unsupported|there is no|there'?s no|no such|does not exist|"
     r"doesn'?t exist|not exposed)\b|\be\.g\."
 )
@@ -100,6 +103,10 @@ _SHELL_VARIABLE = re.compile(r"\$\{?[A-Za-z_]\w*\}?")
 _SAMPLE_SEGMENTS = SAMPLE_FOLDERS | {"test", "tests", "demo", "mock"}
 # A pattern standing for several routes: a glob, an elision, alternatives in braces.
 _PATTERN = re.compile(r"\*|\.\.\.|…|\{[^{}]*[,|][^{}]*\}|\|")
+# Words that call the path beside them a route (not a file's, a package's or a media type's).
+_ROUTE_WORDS = re.compile(
+    r"(?i)\b(?:end ?points?|routes?|request (?:path|url|uri)s?|URLs?|URIs?|API paths?)\b"
+)
 _VERSION = re.compile(r"(?i)^(?:v\d+(?:[.-]\w+)*|\d+(?:\.\d+)*|api|rest)$")
 
 
@@ -123,6 +130,10 @@ class RouteMention:
     other: str = ""
     # A path on a line of its own (read only where the API has a path near it).
     alone: bool = False
+    # A path without its leading slash that the words beside it call a route ("the
+    # `run/{run_id}/cancel` endpoint", "the request path `v2/models/m`"). A placeholder is no
+    # such word: `agent/{name}` is as often a value's format, a topic or a resource name.
+    cued: bool = False
 
     @property
     def label(self) -> str:
@@ -170,8 +181,9 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
         if not aside and _ASIDE_LINE.search(text):
             aside = f"its line says `{_ASIDE_LINE.search(text).group(0)}`"  # type: ignore[union-attr]
         name = heading.anchor if heading is not None else ""
+        cued = relative and _ROUTE_WORDS.search(_beside(text, column, target)) is not None
         found[key] = RouteMention(
-            line, column, method, target, form, name, aside, host, relative, other, alone
+            line, column, method, target, form, name, aside, host, relative, other, alone, cued
         )
 
     for request in front_matter_routes(document.text or ""):
@@ -223,10 +235,16 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
             requests = [(r, "request") for r in request_lines(language, fence.content)]
             if not requests and language in SHELL_LANGUAGES:
                 requests = ((r, "curl") for r in curl_requests(fence.content))
+        first = _content_line(lines, fence.line)
         for request, form in requests:
-            line = fence.line + 1 + request.line
-            add(line, request.offset + 1 + _indent(lines, fence.line), request.method,
-                request.target, form, fence.heading, request.host)  # fmt: skip
+            line = first + request.line
+            add(line, _block_column(lines, line, request), request.method, request.target, form,
+                fence.heading, request.host)  # fmt: skip
+        held = _block_path(language, fence.content)
+        if held is not None:
+            line = first + held[0]
+            add(line, _column(lines, line, held[1]), "", held[1], "block", fence.heading,
+                alone=True)  # fmt: skip
     paths = {(m.line, split_target(m.target).path) for m in found.values() if m.method}
     return tuple(
         sorted(
@@ -258,6 +276,13 @@ def _heading_aside(heading: Heading | None) -> str:
     return ""
 
 
+def _beside(text: str, column: int, target: str) -> str:
+    """The words of a line just before and after a route written at ``column`` (1-based): what
+    the sentence calls it ("the request path could look like `x`", "the `x` endpoint")."""
+    start = max(0, column - 1)
+    return text[max(0, start - 40) : start + len(target) + 24]
+
+
 def _path_alone(text: str) -> bool:
     """A code span that is a path (or a URL) alone, with two segments or more."""
     text = text.strip()
@@ -282,10 +307,38 @@ def _column(lines: list[str], line: int, target: str, method: str = "") -> int:
     return at + 1 if at >= 0 else 1
 
 
-def _indent(lines: list[str], fence_line: int) -> int:
-    """The fence's indentation (a fence in a list item), which its content lines share."""
-    text = lines[fence_line - 1] if 0 < fence_line <= len(lines) else ""
-    return len(text) - len(text.lstrip())
+_FENCE_MARK = re.compile(r"\s*(?:`{3,}|~{3,})")
+
+
+def _content_line(lines: list[str], block_line: int) -> int:
+    """The 1-based line a code block's content starts on: below a fence's opening line
+    (CommonMark §4.5), on the block's first line for an indented code block (§4.4), which has
+    no opening line; read from the page, whichever line a block is said to start on."""
+    text = lines[block_line - 1] if 0 < block_line <= len(lines) else ""
+    return block_line + 1 if _FENCE_MARK.match(text) else block_line
+
+
+def _block_column(lines: list[str], line: int, request: Request) -> int:
+    """A request's 1-based column in the page: where its method stands before its target on
+    the line (a block's content is written indented, in a list item or as indented code)."""
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    at = text.find(request.target)
+    before = text.rfind(request.method, 0, at) if at >= 0 else -1
+    if before >= 0:
+        return before + 1
+    return request.offset + 1 + len(text) - len(text.lstrip())
+
+
+def _block_path(language: str, content: str) -> tuple[int, str] | None:
+    """A path a code block holds alone (```` ``` ```` then ``/tables/t-1/data``): its 0-based
+    line in the block and the path. Only an untagged or plain-text block, of that one line: a
+    reader copies it to request it, as a request line without its method."""
+    if language not in ("", "text", "plaintext", "txt", "http"):
+        return None
+    written = [(n, line.strip()) for n, line in enumerate(content.split("\n")) if line.strip()]
+    if len(written) != 1 or not _path_alone(written[0][1]):
+        return None
+    return written[0]
 
 
 _METHOD_HEADER = re.compile(r"(?i)^\W*(?:http\s+)?(?:method|verb)s?\W*$")
@@ -391,6 +444,7 @@ def page_checks(corpus: Context, page: str, mentions: Iterable[RouteMention]) ->
         document = _repository_document(corpus, page, operations, hosts)
         loose = bool(document)
     own = [op for op in operations if op.document.path == document]
+    spelled = _spellings(mentions)
     checks: list[RouteCheck] = []
     for mention in mentions:
         found = served[mention]
@@ -403,7 +457,7 @@ def page_checks(corpus: Context, page: str, mentions: Iterable[RouteMention]) ->
             why = f"the page is bound to no API document ({found_in} routes with a method found)"
             checks.append(RouteCheck(page, mention, "", found, why=why))
         elif found:
-            renamed = _renamed(mention, found)
+            renamed = _renamed(mention, found) or _respelled(mention, found, spelled)
             checks.append(RouteCheck(page, mention, document, found, renamed=renamed,
                                      through_repository=loose))  # fmt: skip
         else:
@@ -579,17 +633,34 @@ def _relative_ours(mention: RouteMention, own: list[Operation]) -> bool:
     a base path and a version prefix) is an operation's, or an operation is near it."""
     shape = written_shape(split_target(mention.target).path)
     bases = {route_shape(b) for op in own for b in base_paths(op.document)} - {()}
-    return _first_ours(shape, bases, own) or nearest(mention.method, shape, own) is not None
+    return (
+        _first_ours(shape, bases, own, plural=mention.cued)
+        or nearest(mention.method, shape, own, cut_short=_cut_short(mention, shape)) is not None
+    )
 
 
-def _first_ours(shape: tuple[str, ...], bases: set[tuple[str, ...]], own: list[Operation]) -> bool:
+def _cut_short(mention: RouteMention, shape: tuple[str, ...]) -> bool:
+    """Whether a route is held to the operations whose paths go on below it: a concrete path
+    its words call a route (``v2/models/my_model``, a request to send); a template cut short
+    (``/models/{name}``) is more often the family's root the prose names."""
+    return mention.cued and not any("{}" in segment for segment in shape)
+
+
+def _first_ours(
+    shape: tuple[str, ...], bases: set[tuple[str, ...]], own: list[Operation], plural: bool = False
+) -> bool:
     """Whether the route's first segment below a base path and a version prefix is the first
-    segment of an operation's path (below its version prefix)."""
+    segment of an operation's path (below its version prefix); with ``plural``, or its singular
+    or plural (a path its words call a route, misremembered: `run/{id}` for `runs/{id}`)."""
     rest = _unversioned(shape, bases)
     if not rest or "{}" in rest[0]:
         return False
     first = rest[0].split(":", 1)[0]  # `runs:fork`: the collection `runs`'s custom method
-    return any(_unversioned(_shape(op), set())[:1] == (first,) for op in own)
+    for op in own:
+        theirs = _unversioned(_shape(op), set())[:1]
+        if theirs == (first,) or (plural and theirs and _plural(first, theirs[0])):
+            return True
+    return False
 
 
 def _renamed(mention: RouteMention, found: tuple[Operation, ...]) -> tuple[str, str] | None:
@@ -599,6 +670,43 @@ def _renamed(mention: RouteMention, found: tuple[Operation, ...]) -> tuple[str, 
     if not renames or any(r is None for r in renames):
         return None
     return renames[0]
+
+
+def _spellings(mentions: Iterable[RouteMention]) -> set[str]:
+    """The parameter names the page's routes write, each as written."""
+    return {
+        name
+        for mention in mentions
+        for name in _variable_names(split_target(mention.target).path)
+        if name
+    }
+
+
+def _respelled(
+    mention: RouteMention, found: tuple[Operation, ...], spelled: set[str]
+) -> tuple[str, str] | None:
+    """A parameter the route spells with hyphens (``{collection-id}``) where the API writes
+    underscores (``{collection_id}``), or the reverse, and the page writes the API's spelling
+    in another route: one parameter, two spellings on one page. Alone, a separator variant is
+    the same name (no client sends a path parameter's name); beside the API's own spelling it
+    is a slip the reader must choose between. A case variant (``$SESSION_ID``, a shell
+    variable's convention) is no such slip."""
+    path = split_target(mention.target).path
+    written = _variable_names(path)
+    for op in found:
+        for base in ["", *base_paths(op.document)]:
+            full = (_variable_names(base) if base else ()) + _variable_names(op.path)
+            if len(full) != len(written):
+                continue
+            for mine, their in zip(written, full, strict=True):
+                if mine and their in spelled and mine != their and _hyphened(mine) == their:
+                    return mine, their
+            break
+    return None
+
+
+def _hyphened(name: str) -> str:
+    return name.replace("-", "_") if "_" not in name else name.replace("_", "-")
 
 
 def _optional_forms(checks: list[RouteCheck]) -> list[RouteCheck]:
@@ -646,7 +754,7 @@ def _judged(
     below_base = any(shape[: len(b)] == b and len(shape) > len(b) for b in bases)
     ours = (bool(target.host) and target.host in hosts) or below_base or _shares(shape, bases, own)
     lenient = loose or mention.relative
-    first = _first_ours(shape, bases, own)
+    first = _first_ours(shape, bases, own, plural=mention.cued)
     if loose:
         ours = first  # one route is no evidence of the API: it must start as the API's do
     method = mention.method.lower()
@@ -661,11 +769,21 @@ def _judged(
     if family and method and any(op.method == method and _collection_of(shape, op) for op in own):
         why = "a collection's name for the operations on its members (`…/{id}`)"
         return RouteCheck(page, mention, document, why=why)
+    # A path a code block holds alone, to be requested as shown: the API's own when it starts
+    # as an operation's path does (its first two segments), whether or not one operation is
+    # near it (`/tables/{}/search` where the API has `…/info` and `…/data`).
+    block = mention.form == "block" and not loose and (below_base or not bases)
+    if block and _shares(shape, bases, own) and not is_file(target.path):
+        near = nearest("", shape, own, alike=_ALIKE)
+        if near is not None:
+            return RouteCheck(page, mention, document, near=near[0], difference=near[1])
+        return RouteCheck(page, mention, document)
     if not mention.method and (not below_base or mention.alone or lenient):
         # a path alone outside the base path the servers declare is some other URL of the
         # deployment (a web page, a proxy's prefix): read only where the servers declare none
         judged = first and not is_file(target.path) and (below_base or not bases)
-        near = nearest("", shape, own, alike=_ALIKE) if judged else None
+        cut_short = _cut_short(mention, shape)
+        near = nearest("", shape, own, alike=_ALIKE, cut_short=cut_short) if judged else None
         if near is not None:
             return RouteCheck(page, mention, document, near=near[0], difference=near[1])
         why = "a path alone, not below the API's base path, and no operation's path near it"
@@ -677,10 +795,46 @@ def _judged(
     )
     if near is not None:
         return RouteCheck(page, mention, document, near=near[0], difference=near[1])
-    if not ours and not (lenient and first):
+    listed = _endpoint_listing(mention) and _rooted_as_theirs(shape, bases, own)
+    if not ours and not (lenient and first) and not listed:
         why = "no operation of the API starts as it does (another API's)"
         return RouteCheck(page, mention, document, why=why)
     return RouteCheck(page, mention, document)
+
+
+# A section whose title says it lists the API's endpoints ("Session API Endpoints",
+# "Endpoints"); not one of the endpoints a client or another party serves (webhooks, callbacks).
+_ENDPOINT_SECTION = re.compile(r"(?:^|-)(?:api-)?end-?points?(?:-|$)")
+_OTHERS_SECTION = re.compile(
+    r"(?:^|-)(?:webhooks?|callbacks?|clients?|your|external|third-party|upstream|other)(?:-|$)"
+)
+# The forms a section lists its endpoints in: set apart, to be sent as written.
+_LISTED = frozenset({"request", "curl", "code", "list", "table"})
+
+
+def _endpoint_listing(mention: RouteMention) -> bool:
+    """Whether a route is set apart under a heading that lists the API's endpoints (``## Resource
+    API Endpoints`` then ```` GET /resources/{id} ````): the page says it is the API's, though no
+    operation starts as it does (an operation the document lacks, not another API's)."""
+    return (
+        mention.form in _LISTED
+        and _ENDPOINT_SECTION.search(mention.heading) is not None
+        and _OTHERS_SECTION.search(mention.heading) is None
+    )
+
+
+def _rooted_as_theirs(
+    shape: tuple[str, ...], bases: set[tuple[str, ...]], own: list[Operation]
+) -> bool:
+    """Whether a route starts as nearly all the API's paths do, where they do (``/v1/…`` for
+    an API whose paths are below ``/v1``): ``/import`` beside such an API is another surface
+    (a host's extension), not an operation it lacks."""
+    firsts = Counter(_shape(op)[:1] for op in own)
+    if not firsts:
+        return False
+    ((common, count),) = firsts.most_common(1)
+    rest = _below_bases(shape, own)[-1]
+    return count < 0.8 * len(own) or rest[:1] == common
 
 
 def _shares(shape: tuple[str, ...], bases: set[tuple[str, ...]], own: list[Operation]) -> bool:
@@ -868,6 +1022,7 @@ def nearest(
     operations: list[Operation],
     one_off: bool = True,
     alike: float = 0.0,
+    cut_short: bool = False,
 ) -> tuple[Operation, str] | None:
     """The operation nearest a route no operation has, and how it differs: the same path with
     another method; the same method and a custom method written as a segment (``/{id}/cancel``
@@ -943,6 +1098,31 @@ def nearest(
     best = max(candidates, key=lambda c: c[0], default=None)
     if best is not None and best[0] >= _ALIKE:
         return best[1], best[2]
+    return _cut_short_of(shape, verb) if cut_short else None
+
+
+def _cut_short_of(
+    shape: tuple[str, ...], operations: list[Operation]
+) -> tuple[Operation, str] | None:
+    """The operation whose path the route is cut short of (``v2/model/my_model`` where the
+    API's is ``/v2/models/{name}/versions/{version}``), one segment in the singular for the
+    plural allowed: a request that stops where the API's path goes on."""
+    for op in operations:
+        for cut, theirs in _shapes(op):
+            if len(theirs) <= len(shape) or len(shape) - cut < 2 or shape[:cut] != theirs[:cut]:
+                continue
+            head = theirs[: len(shape)]
+            differ = [
+                n for n, (a, b) in enumerate(zip(shape, head, strict=True)) if not _segment(a, b)
+            ]
+            if len(differ) > 1 or (differ and not _plural(shape[differ[0]], head[differ[0]])):
+                continue
+            below = [part for part in op.path.split("/") if part][len(shape) - cut :]
+            said = f", whose path goes on below it (`/{'/'.join(below)}`)"
+            if differ:
+                n = differ[0]
+                said += f" and says `{theirs[n]}` where this says `{shape[n]}`"
+            return op, said
     return None
 
 
