@@ -11,21 +11,31 @@ What it does
     nearest one (another method, a custom method written as a segment, a singular for a plural,
     one segment off). A route with an optional part (``/models/<m>[/versions/<v>]``) is two
     routes, each held; a path without its leading slash is a route where it starts as the API's
-    do. A parameter called otherwise than the document's (``{id}`` for ``{table_name}``) is an
-    info.
+    do, or where the words beside it call it one ("the ``run/{id}/cancel`` endpoint", "the
+    request path ``v2/model/m``"; a placeholder alone is no such word: ``agent/{name}`` is as
+    often a value's format), and then a singular for the API's plural and a concrete path cut
+    short of the API's (``…/versions/{v}`` left out) are named too. A path a code block holds
+    alone is a route without its method; the request lines of any code block are read, an
+    indented one's too, where they are written. A parameter called otherwise than the
+    document's (``{id}`` for ``{table_name}``) is an info, and so is one spelt with hyphens for
+    the API's underscores (``{collection-id}``) where the page also writes the API's spelling:
+    alone, a separator variant is the same name (no client sends a parameter's name).
 
     A page is held to a document when two of its routes, and half of them, are that document's
     operations, or, for a page of one or two routes, when the pages of its version line together
     are; and a route is judged only when it looks like the API's own (an operation near it or
-    starting as it does). Aside: RFCs and design folders, roadmap, proposal, deprecation and
+    starting as it does, or set apart under an "API Endpoints" heading and rooted as nearly all
+    the API's paths are). In a repository of parts each with its own document (three top
+    folders or more, none at the root: a core specification beside domain ones), a page is held
+    only to its own part's documents. Aside: RFCs and design folders, roadmap, proposal, deprecation and
     known-issue sections, lines that say a route is removed or does not exist, changelogs,
     other hosts, route patterns, and method tables (``method-table-drift``'s). The cases are the
     tests', each named after it (``tests/test_routes_46*.py``).
 
     Severity by evidence: a route written to be sent or looked up (a request line, ``curl``, a
     code span, front matter, a list, table or link entry, a diagram step) is a warning; a route
-    in a sentence, the missing form of an optional part, a renamed parameter and a path named
-    alone are infos.
+    in a sentence, the missing form of an optional part, a renamed parameter, a path named
+    alone and a path a code block holds alone are infos.
 
 Why is this bad?
     Readers copy the routes a guide shows. One the API does not serve (a method changed, a

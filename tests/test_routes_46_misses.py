@@ -254,3 +254,39 @@ def test_a_parameter_respelt_beside_the_apis_spelling_is_an_info(make_corpus: Ma
     # alone, a separator variant is the same name: no client sends it
     page = "Read its data with `GET /v3/crates/{crate-id}/data`.\n"
     assert _run(bound_page(make_corpus, page)) == []
+
+
+# 6. A repository of parts, each with its own API document (a family of domain specifications
+# beside a core one): a page is held only to the documents of its own part.
+
+DOMAIN = """\
+openapi: 3.1.0
+info: {title: %s, version: 1.0.0}
+paths:
+  /%s/{id}:
+    get: {operationId: get%s, responses: {'200': {description: ok}}}
+  /%s/{id}/items:
+    get: {operationId: items%s, responses: {'200': {description: ok}}}
+"""
+
+
+def _domain(name: str) -> str:
+    return DOMAIN % (name, name, name, name, name)
+
+
+def test_a_core_page_is_not_held_to_a_domain_parts_document(make_corpus: MakeCorpus) -> None:
+    core = (
+        "# Core\n\n- `GET /boxes/{id}`\n- `GET /boxes/{id}/items`\n- `DELETE /boxes/{id}/items`\n"
+    )
+    files: dict[str, str | bytes] = {
+        "core/http.md": core,
+        "boxes/schemas/openapi.yaml": _domain("boxes"),
+        "bags/schemas/openapi.yaml": _domain("bags"),
+        "cans/schemas/openapi.yaml": _domain("cans"),
+    }
+    assert _run(make_corpus(files)) == []
+    # the page of the part whose document it is: held to it
+    files["boxes/README.md"] = core
+    (finding,) = _run(make_corpus(files))
+    assert finding.location.path == "boxes/README.md"
+    assert "`DELETE /boxes/{id}/items` is no operation" in finding.message

@@ -425,14 +425,17 @@ def page_checks(corpus: Context, page: str, mentions: Iterable[RouteMention]) ->
     not the API's is no route, and is left out."""
     mentions = list(mentions)
     operations = _line_operations(corpus, page)
+    parts = _parts(operations)
+    part = _top_folder(page) if parts else ""
+    if parts:
+        operations = [op for op in operations if _top_folder(op.document.path) == part]
     if not operations:
-        return [
-            RouteCheck(page, m, "", why="no API document of the page's version")
-            for m in mentions
-            if not m.relative
-        ]
+        why = "no API document of the page's version"
+        if parts:
+            why = f"no API document in the page's part of the repository (theirs: {', '.join(sorted(parts))})"
+        return [RouteCheck(page, m, "", why=why) for m in mentions if not m.relative]
     hosts = _server_hosts(operations)
-    index = _line_index(corpus, page, operations)
+    index = _line_index(corpus, page, operations, part)
     served, whys = _served(mentions, operations, hosts, index)
     claims = _claims(mentions, served, whys)
     document, matched, given = _bound_document(claims, served)
@@ -441,7 +444,7 @@ def page_checks(corpus: Context, page: str, mentions: Iterable[RouteMention]) ->
         # One or two routes bind no page alone; the pages of its version line together may
         # (the same gate over all their routes): then a route that looks like the API's own
         # is judged here too.
-        document = _repository_document(corpus, page, operations, hosts)
+        document = _repository_document(corpus, page, operations, hosts, part)
         loose = bool(document)
     own = [op for op in operations if op.document.path == document]
     spelled = _spellings(mentions)
@@ -467,15 +470,32 @@ def page_checks(corpus: Context, page: str, mentions: Iterable[RouteMention]) ->
 
 
 def _line_index(
-    corpus: Context, page: str, operations: list[Operation]
+    corpus: Context, page: str, operations: list[Operation], part: str = ""
 ) -> dict[int, list[_Indexed]]:
-    """:func:`_by_length` of the operations of the page's version, made once per version."""
-    key = f"route-undeclared:index:{corpus.versions.of(page)}"
+    """:func:`_by_length` of the operations of the page's version (and part), made once per
+    version."""
+    key = f"route-undeclared:index:{corpus.versions.of(page)}:{part}"
     cached = corpus.memo.get(key)
     if not isinstance(cached, dict):
         cached = _by_length(operations)
         corpus.memo[key] = cached
     return cached
+
+
+def _top_folder(path: str) -> str:
+    return path.split("/", 1)[0] if "/" in path else ""
+
+
+def _parts(operations: list[Operation]) -> frozenset[str]:
+    """The top folders of the API documents, where the repository is parts each with its own
+    document (three top folders or more, no document at the root: a family of domain
+    specifications beside a core one, ``core/`` with ``messages/schemas/openapi.json`` and
+    ``endpoints/…``); else none. A page of such a repository is held only to the documents of
+    its own part: a core spec's generic routes are no claim about one domain's document."""
+    folders = {_top_folder(op.document.path) for op in operations}
+    if "" in folders or len(folders) < 3:
+        return frozenset()
+    return frozenset(folders)
 
 
 def _line_operations(corpus: Context, page: str) -> list[Operation]:
@@ -600,12 +620,12 @@ def _bound_document(
 
 
 def _repository_document(
-    corpus: Context, page: str, operations: list[Operation], hosts: set[str]
+    corpus: Context, page: str, operations: list[Operation], hosts: set[str], part: str = ""
 ) -> str:
-    """The document the routes of every page of the page's version line bind together (each
-    route once), by the gate a page is bound by; "" when they bind none."""
+    """The document the routes of every page of the page's version line (and part) bind
+    together (each route once), by the gate a page is bound by; "" when they bind none."""
     version = corpus.versions.of(page)
-    key = f"route-undeclared:repository:{version}"
+    key = f"route-undeclared:repository:{version}:{part}"
     cached = corpus.memo.get(key)
     if isinstance(cached, str):
         return cached
@@ -615,8 +635,10 @@ def _repository_document(
     for other in corpus.of_kind(DocumentKind.MARKDOWN):
         if corpus.versions.of(other.path) != version:
             continue
+        if part and _top_folder(other.path) != part:
+            continue
         mentions = list(page_routes(other))
-        index = _line_index(corpus, page, operations)
+        index = _line_index(corpus, page, operations, part)
         their_served, their_whys = _served(mentions, operations, hosts, index)
         for mention, claim in _claims(mentions, their_served, their_whys).items():
             if claim not in seen:
