@@ -27,10 +27,10 @@ What it does
     starting as it does, or set apart under an "API Endpoints" heading and rooted as nearly all
     the API's paths are). In a repository of parts each with its own document (three top
     folders or more, none at the root: a core specification beside domain ones), a page is held
-    only to its own part's documents. Aside: RFCs and design folders, roadmap, proposal, deprecation and
-    known-issue sections, lines that say a route is removed or does not exist, changelogs,
-    other hosts, route patterns, and method tables (``method-table-drift``'s). The cases are the
-    tests', each named after it (``tests/test_routes_46*.py``).
+    only to its own part's documents. Aside: RFCs and design folders, roadmap, proposal,
+    deprecation and known-issue sections, lines that say a route is removed or does not exist,
+    changelogs, other hosts, route patterns, and method tables (``method-table-drift``'s). The
+    cases are the tests', each named after it (``tests/test_routes_46*.py``).
 
     Severity by evidence: a route written to be sent or looked up (a request line, ``curl``, a
     code span, front matter, a list, table or link entry, a diagram step) is a warning; a route

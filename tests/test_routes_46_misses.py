@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from conftest import run_rule
+from conftest import run_cli, run_rule
 from speclint.common.findings import Finding
 from speclint.model import corpus as corpus_model
 from speclint.parsing import prose
@@ -290,3 +290,23 @@ def test_a_core_page_is_not_held_to_a_domain_parts_document(make_corpus: MakeCor
     (finding,) = _run(make_corpus(files))
     assert finding.location.path == "boxes/README.md"
     assert "`DELETE /boxes/{id}/items` is no operation" in finding.message
+
+
+# 7. `speclint bindings` says what made a route the API's where its shape does not.
+
+
+def test_bindings_say_why_a_route_is_held_as_the_apis(make_corpus: MakeCorpus) -> None:
+    page = "Read its data:\n\n```\n/v3/crates/s-9/search\n```\n"
+    page += "\nStop it with the `v3/crate/{crate_id}/stop` endpoint.\n"
+    output = run_cli("bindings", str(bound_page(make_corpus, page))).output
+    assert (
+        "docs/widgets.md:10 block route `/v3/crates/s-9/search`\n"
+        "    (no operation of openapi.yaml; held as the API's: a code block holds it alone, and "
+        "it starts as an operation's path does)"
+    ) in output
+    assert "held as the API's: the words beside it call it a route)" in output
+    root = make_corpus(
+        {"openapi.yaml": FLAT, "docs/threads.md": LISTING.replace("{title}", "Blob API Endpoints")}
+    )
+    output = run_cli("bindings", str(root)).output
+    assert "listed under the heading `#blob-api-endpoints`, rooted as the API's paths are" in output

@@ -413,6 +413,9 @@ class RouteCheck:
     renamed: tuple[str, str] | None = None
     # The page binds no document alone: the routes of its version line (all pages) bind it.
     through_repository: bool = False
+    # What made a route no operation starts as the API's own, where it is not its shape: its
+    # form or the words around it (`speclint bindings` says it).
+    evidence: str = ""
 
     @property
     def missing(self) -> bool:
@@ -797,9 +800,12 @@ def _judged(
     block = mention.form == "block" and not loose and (below_base or not bases)
     if block and _shares(shape, bases, own) and not is_file(target.path):
         near = nearest("", shape, own, alike=_ALIKE)
+        evidence = "a code block holds it alone, and it starts as an operation's path does"
         if near is not None:
-            return RouteCheck(page, mention, document, near=near[0], difference=near[1])
-        return RouteCheck(page, mention, document)
+            return RouteCheck(
+                page, mention, document, near=near[0], difference=near[1], evidence=evidence
+            )
+        return RouteCheck(page, mention, document, evidence=evidence)
     if not mention.method and (not below_base or mention.alone or lenient):
         # a path alone outside the base path the servers declare is some other URL of the
         # deployment (a web page, a proxy's prefix): read only where the servers declare none
@@ -807,7 +813,10 @@ def _judged(
         cut_short = _cut_short(mention, shape)
         near = nearest("", shape, own, alike=_ALIKE, cut_short=cut_short) if judged else None
         if near is not None:
-            return RouteCheck(page, mention, document, near=near[0], difference=near[1])
+            evidence = "the words beside it call it a route" if mention.cued else ""
+            return RouteCheck(
+                page, mention, document, near=near[0], difference=near[1], evidence=evidence
+            )
         why = "a path alone, not below the API's base path, and no operation's path near it"
         return RouteCheck(page, mention, document, why=why)
     # one segment off: for a page bound through the repository only below the API's own
@@ -821,7 +830,10 @@ def _judged(
     if not ours and not (lenient and first) and not listed:
         why = "no operation of the API starts as it does (another API's)"
         return RouteCheck(page, mention, document, why=why)
-    return RouteCheck(page, mention, document)
+    evidence = ""
+    if listed and not ours and not (lenient and first):
+        evidence = f"listed under the heading `#{mention.heading}`, rooted as the API's paths are"
+    return RouteCheck(page, mention, document, evidence=evidence)
 
 
 # A section whose title says it lists the API's endpoints ("Session API Endpoints",
