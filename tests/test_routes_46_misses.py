@@ -292,6 +292,21 @@ def test_a_core_page_is_not_held_to_a_domain_parts_document(make_corpus: MakeCor
     assert "`DELETE /boxes/{id}/items` is no operation" in finding.message
 
 
+def test_copies_of_one_api_in_other_folders_are_no_parts(make_corpus: MakeCorpus) -> None:
+    # the API, a client's copy and a generated one: one API, and the core page is held to it
+    core = (
+        "# Core\n\n- `GET /boxes/{id}`\n- `GET /boxes/{id}/items`\n- `DELETE /boxes/{id}/items`\n"
+    )
+    files: dict[str, str | bytes] = {
+        "docs/http.md": core,
+        "api/openapi.yaml": _domain("boxes"),
+        "client/openapi.yaml": _domain("boxes"),
+        "generated/openapi.yaml": _domain("boxes"),
+    }
+    (finding,) = _run(make_corpus(files))
+    assert finding.location.path == "docs/http.md"
+
+
 # 7. `speclint bindings` says what made a route the API's where its shape does not.
 
 

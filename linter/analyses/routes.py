@@ -493,12 +493,16 @@ def _parts(operations: list[Operation]) -> frozenset[str]:
     """The top folders of the API documents, where the repository is parts each with its own
     document (three top folders or more, no document at the root: a family of domain
     specifications beside a core one, ``core/`` with ``messages/schemas/openapi.json`` and
-    ``endpoints/…``); else none. A page of such a repository is held only to the documents of
+    ``endpoints/…``), three of them different APIs (not copies of one); else none. A page of such a repository is held only to the documents of
     its own part: a core spec's generic routes are no claim about one domain's document."""
-    folders = {_top_folder(op.document.path) for op in operations}
-    if "" in folders or len(folders) < 3:
+    surfaces: dict[str, set[tuple[str, str]]] = {}
+    for op in operations:
+        surfaces.setdefault(_top_folder(op.document.path), set()).add((op.method, op.path))
+    # copies of one API (a client's, a generated one) in other folders are one part, not three
+    distinct = {frozenset(surface) for surface in surfaces.values()}
+    if "" in surfaces or len(distinct) < 3:
         return frozenset()
-    return frozenset(folders)
+    return frozenset(surfaces)
 
 
 def _line_operations(corpus: Context, page: str) -> list[Operation]:
@@ -867,8 +871,7 @@ def _rooted_as_theirs(
     if not firsts:
         return False
     ((common, count),) = firsts.most_common(1)
-    rest = _below_bases(shape, own)[-1]
-    return count < 0.8 * len(own) or rest[:1] == common
+    return count < 0.8 * len(own) or any(rest[:1] == common for rest in _below_bases(shape, own))
 
 
 def _shares(shape: tuple[str, ...], bases: set[tuple[str, ...]], own: list[Operation]) -> bool:
