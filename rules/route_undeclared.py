@@ -27,7 +27,10 @@ What it does
     starting as it does, or set apart under an "API Endpoints" heading and rooted as nearly all
     the API's paths are). In a repository of parts each with its own document (three top
     folders or more, none at the root: a core specification beside domain ones), a page is held
-    only to its own part's documents. Aside: RFCs and design folders, roadmap, proposal,
+    only to its own part's documents; a route a path-item file declares that no document
+    bundles, of the same name as the file a document keeps that path in (another part of a
+    standard, ``paths/job-management/pJob.yaml`` beside ``paths/core/pJob.yaml``), is that
+    part's. Aside: RFCs and design folders, roadmap, proposal,
     deprecation and known-issue sections, lines that say a route is removed or does not exist,
     changelogs, other hosts, route patterns, and method tables (``method-table-drift``'s). The
     cases are the tests', each named after it (``tests/test_routes_46*.py``).

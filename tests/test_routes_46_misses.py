@@ -325,3 +325,53 @@ def test_bindings_say_why_a_route_is_held_as_the_apis(make_corpus: MakeCorpus) -
     )
     output = run_cli("bindings", str(root)).output
     assert "listed under the heading `#blob-api-endpoints`, rooted as the API's paths are" in output
+
+
+# 8. A bundle that covers some parts of the API: the repository keeps another part's path items
+# in files of the same names, which no document bundles.
+
+BUNDLE = """\
+openapi: 3.0.3
+info: {title: Tasks, version: 1.0.0}
+paths:
+  /tasks:
+    get: {operationId: listTasks, responses: {'200': {description: ok}}}
+  /tasks/{taskId}:
+    get: {operationId: getTask, responses: {'200': {description: ok}}}
+  /tasks/{taskId}/logs:
+    get: {operationId: getLogs, responses: {'200': {description: ok}}}
+  /health:
+    get: {operationId: health, responses: {'200': {description: ok}}}
+"""
+ROOT = """\
+openapi: 3.0.3
+info: {title: Tasks, version: 1.0.0}
+paths:
+  /tasks:
+    $ref: 'paths/core/pTasks.yaml'
+  /tasks/{taskId}:
+    $ref: 'paths/core/pTask.yaml'
+"""
+
+
+def test_a_route_another_part_of_the_api_declares_is_not_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    ok = "{responses: {'200': {description: ok}}}"
+    page = (
+        "# Tasks\n\n- `GET /tasks`\n- `GET /tasks/{taskId}`\n- `GET /tasks/{taskId}/logs`\n"
+        "- `GET /health`\n\n## Part 2: Management\n\n"
+        "- `POST /tasks`\n- `PATCH /tasks/{taskId}`\n- `DELETE /tasks/{taskId}`\n"
+    )
+    files: dict[str, str | bytes] = {
+        "api/bundled.yaml": BUNDLE,
+        "api/tasks.yaml": ROOT,
+        "api/paths/core/pTasks.yaml": f"get: {ok}\n",
+        "api/paths/core/pTask.yaml": f"get: {ok}\n",
+        "api/paths/management/pTasks.yaml": f"post: {ok}\n",
+        "api/paths/management/pTask.yaml": f"patch: {ok}\n",
+        "README.md": page,
+    }
+    # POST and PATCH are the management part's; DELETE is no part's
+    (finding,) = _run(make_corpus(files))
+    assert "`DELETE /tasks/{taskId}` is no operation" in finding.message

@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -468,6 +469,13 @@ def page_checks(corpus: Context, page: str, mentions: Iterable[RouteMention]) ->
                                      through_repository=loose))  # fmt: skip
         else:
             check = _judged(page, mention, document, own, hosts, loose)
+            part = _unbundled_part(corpus, mention) if check.missing else ""
+            if part:
+                why = (
+                    f"`{part}` declares it, a path item for this path that no API document "
+                    "bundles (a part of the API the document does not cover)"
+                )
+                check = dataclasses.replace(check, why=why)
             checks.append(dataclasses.replace(check, through_repository=loose))
     return _optional_forms(checks)
 
@@ -483,6 +491,63 @@ def _line_index(
         cached = _by_length(operations)
         corpus.memo[key] = cached
     return cached
+
+
+def _unbundled_part(corpus: Context, mention: RouteMention) -> str:
+    """The path-item file that declares the route's method for its path, where an API document
+    keeps that path in a file of the same name elsewhere (``/jobs/{jobID}: $ref:
+    paths/core/pJob.yaml`` beside ``paths/job-management/pJob.yaml`` with ``patch``): the
+    repository's parts of the API that its document leaves out (a standard's later part), not
+    an operation missing; "" when there is none."""
+    if not mention.method:
+        return ""
+    referred, named = _path_item_files(corpus)
+    shape = written_shape(split_target(mention.target).path)
+    template = any("{}" in segment for segment in shape)
+    method = mention.method.lower()
+    for theirs, file in referred:
+        if len(theirs) != len(shape):
+            continue
+        if not all(_segment(a, b, template) for a, b in zip(shape, theirs, strict=True)):
+            continue
+        for other in named.get(posixpath.basename(file), ()):
+            data = other.data
+            if other.path != file and isinstance(data, dict) and isinstance(data.get(method), dict):
+                return other.path
+    return ""
+
+
+def _path_item_files(
+    corpus: Context,
+) -> tuple[list[tuple[tuple[str, ...], str]], dict[str, list[Document]]]:
+    """The path items API documents keep in files (each path's shape and the file), and the
+    corpus's JSON and YAML documents by file name; made once."""
+    key = "route-undeclared:path-item-files"
+    cached = corpus.memo.get(key)
+    if isinstance(cached, tuple):
+        return cached
+    referred: list[tuple[tuple[str, ...], str]] = []
+    for document in corpus.of_kind(DocumentKind.OPENAPI):
+        paths = document.data.get("paths") if isinstance(document.data, dict) else None
+        for route, item in sorted(paths.items()) if isinstance(paths, dict) else ():
+            written = item.get("$ref") if isinstance(item, dict) else None
+            if not isinstance(written, str) or "://" in written:
+                continue
+            file = written.split("#", 1)[0]
+            if file:
+                folder = posixpath.dirname(document.path)
+                referred.append(
+                    (_route_shape(str(route)), posixpath.normpath(posixpath.join(folder, file)))
+                )
+    named: dict[str, list[Document]] = {}
+    if referred:
+        wanted = {posixpath.basename(file) for _, file in referred}
+        for path in sorted(corpus.documents):
+            name = posixpath.basename(path)
+            if name in wanted and corpus.documents[path].usable:
+                named.setdefault(name, []).append(corpus.documents[path])
+    corpus.memo[key] = (referred, named)
+    return referred, named
 
 
 def _top_folder(path: str) -> str:
