@@ -11,16 +11,29 @@ What it does
     nearest one (another method, a custom method written as a segment, a singular for a plural,
     one segment off). A route with an optional part (``/models/<m>[/versions/<v>]``) is two
     routes, each held; a path without its leading slash is a route where it starts as the API's
-    do. A parameter called otherwise than the document's (``{id}`` for ``{table_name}``) is an
-    info.
+    do, or where the words beside it call it one ("the ``run/{id}/cancel`` endpoint", "the
+    request path ``v2/model/m``"; a placeholder alone is no such word: ``agent/{name}`` is as
+    often a value's format), and then a singular for the API's plural and a concrete path cut
+    short of the API's (``…/versions/{v}`` left out) are named too. A path a code block holds
+    alone is a route without its method; the request lines of any code block are read, an
+    indented one's too, where they are written. A parameter called otherwise than the
+    document's (``{id}`` for ``{table_name}``) is an info, and so is one spelt with hyphens for
+    the API's underscores (``{collection-id}``) where the page also writes the API's spelling:
+    alone, a separator variant is the same name (no client sends a parameter's name).
 
     A page is held to a document when two of its routes, and half of them, are that document's
     operations, or, for a page of one or two routes, when the pages of its version line together
     are; and a route is judged only when it looks like the API's own (an operation near it or
-    starting as it does). Aside: RFCs and design folders, roadmap, proposal, deprecation and
-    known-issue sections, lines that say a route is removed or does not exist, changelogs,
-    other hosts, route patterns, and method tables (``method-table-drift``'s). The cases are the
-    tests', each named after it (``tests/test_routes_46*.py``).
+    starting as it does, or set apart under an "API Endpoints" heading and rooted as nearly all
+    the API's paths are). In a repository of parts each with its own document (three top
+    folders or more, none at the root: a core specification beside domain ones), a page is held
+    only to its own part's documents; a route a path-item file declares that no document
+    bundles, of the same name as the file a document keeps that path in (another part of a
+    standard, ``paths/job-management/pJob.yaml`` beside ``paths/core/pJob.yaml``), is that
+    part's. Aside: RFCs and design folders, roadmap, proposal,
+    deprecation and known-issue sections, lines that say a route is removed or does not exist,
+    changelogs, other hosts, route patterns, and method tables (``method-table-drift``'s). The
+    cases are the tests', each named after it (``tests/test_routes_46*.py``).
 
     An OpenAPI or AsyncAPI document's own ``description`` text (CommonMark) is read as a page of
     its version bound to that document, and a route there is reported at the file's line (the
@@ -32,8 +45,8 @@ What it does
 
     Severity by evidence: a route written to be sent or looked up (a request line, ``curl``, a
     code span, front matter, a list, table or link entry, a diagram step) is a warning; a route
-    in a sentence, the missing form of an optional part, a renamed parameter and a path named
-    alone are infos.
+    in a sentence, the missing form of an optional part, a renamed parameter, a path named
+    alone and a path a code block holds alone are infos.
 
 Why is this bad?
     Readers copy the routes a guide shows. One the API does not serve (a method changed, a
@@ -85,7 +98,7 @@ PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.
 READS = "extract"  # of a page: the routes it names (speclint.analyses.units)
 
 # A route in a sentence, or a path named alone, is weaker evidence than one set apart.
-_WEAK = frozenset({"text", "path"})
+_WEAK = frozenset({"block", "text", "path"})
 
 
 def extract(document: Document) -> tuple[RouteMention, ...]:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -62,7 +63,8 @@ from speclint.parsing.routes import (
 # How a route is written, from the strongest evidence to the weakest: a request a reader sends
 # as shown, a route set apart as code or as an entry of a list or table, a route in a sentence.
 FORMS = (
-    "request", "curl", "sequence", "front-matter", "code", "link", "list", "table", "text", "path"
+    "request", "curl", "sequence", "front-matter", "code", "link", "list", "table", "block", "text",
+    "path",
 )  # fmt: skip
 # Sections about what the API is not, or no longer: their routes are no claim about it.
 _ASIDE_HEADING = re.compile(
@@ -76,11 +78,13 @@ _ASIDE_PAGE = re.compile(
     r"upgrad\w*)(?:\.\w+)*$"
 )
 # A sentence that says the route is not (or no longer) the API's, is a mistake, or is only
-# an illustration ("e.g. on `POST /v1/things` or equivalent").
+# an illustration ("e.g. on `POST /v1/things` or equivalent", a parenthesis's "e.g." offering
+# a shape the API might have). "For example" is no such word: it opens a worked example, a
+# request a reader sends ("for example, the request path could look like `v2/models/m`").
 _ASIDE_LINE = re.compile(
     r"(?i)\b(?:deprecated|removed|no longer|replaced by|renamed|formerly|previously|legacy|"
     r"will be|planned|proposed|future|no operation|its operation|wrong|incorrect|typo|mistaken|"
-    r"misspel\w*|should be|rather than|or equivalent|for example|hypothetical|instead of|"
+    r"misspel\w*|should be|rather than|or equivalent|hypothetical|instead of|"
     r"used to|not supported|unsupported|there is no|there'?s no|no such|does not exist|"
     r"doesn'?t exist|not exposed)\b|\be\.g\."
 )
@@ -100,6 +104,10 @@ _SHELL_VARIABLE = re.compile(r"\$\{?[A-Za-z_]\w*\}?")
 _SAMPLE_SEGMENTS = SAMPLE_FOLDERS | {"test", "tests", "demo", "mock"}
 # A pattern standing for several routes: a glob, an elision, alternatives in braces.
 _PATTERN = re.compile(r"\*|\.\.\.|…|\{[^{}]*[,|][^{}]*\}|\|")
+# Words that call the path beside them a route (not a file's, a package's or a media type's).
+_ROUTE_WORDS = re.compile(
+    r"(?i)\b(?:end ?points?|routes?|request (?:path|url|uri)s?|URLs?|URIs?|API paths?)\b"
+)
 _VERSION = re.compile(r"(?i)^(?:v\d+(?:[.-]\w+)*|\d+(?:\.\d+)*|api|rest)$")
 
 
@@ -123,6 +131,10 @@ class RouteMention:
     other: str = ""
     # A path on a line of its own (read only where the API has a path near it).
     alone: bool = False
+    # A path without its leading slash that the words beside it call a route ("the
+    # `run/{run_id}/cancel` endpoint", "the request path `v2/models/m`"). A placeholder is no
+    # such word: `agent/{name}` is as often a value's format, a topic or a resource name.
+    cued: bool = False
 
     @property
     def label(self) -> str:
@@ -170,8 +182,9 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
         if not aside and _ASIDE_LINE.search(text):
             aside = f"its line says `{_ASIDE_LINE.search(text).group(0)}`"  # type: ignore[union-attr]
         name = heading.anchor if heading is not None else ""
+        cued = relative and _ROUTE_WORDS.search(_beside(text, column, target)) is not None
         found[key] = RouteMention(
-            line, column, method, target, form, name, aside, host, relative, other, alone
+            line, column, method, target, form, name, aside, host, relative, other, alone, cued
         )
 
     for request in front_matter_routes(document.text or ""):
@@ -223,10 +236,16 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
             requests = [(r, "request") for r in request_lines(language, fence.content)]
             if not requests and language in SHELL_LANGUAGES:
                 requests = ((r, "curl") for r in curl_requests(fence.content))
+        first = _content_line(lines, fence.line)
         for request, form in requests:
-            line = fence.line + 1 + request.line
-            add(line, request.offset + 1 + _indent(lines, fence.line), request.method,
-                request.target, form, fence.heading, request.host)  # fmt: skip
+            line = first + request.line
+            add(line, _block_column(lines, line, request), request.method, request.target, form,
+                fence.heading, request.host)  # fmt: skip
+        held = _block_path(language, fence.content)
+        if held is not None:
+            line = first + held[0]
+            add(line, _column(lines, line, held[1]), "", held[1], "block", fence.heading,
+                alone=True)  # fmt: skip
     paths = {(m.line, split_target(m.target).path) for m in found.values() if m.method}
     return tuple(
         sorted(
@@ -258,6 +277,13 @@ def _heading_aside(heading: Heading | None) -> str:
     return ""
 
 
+def _beside(text: str, column: int, target: str) -> str:
+    """The words of a line just before and after a route written at ``column`` (1-based): what
+    the sentence calls it ("the request path could look like `x`", "the `x` endpoint")."""
+    start = max(0, column - 1)
+    return text[max(0, start - 40) : start + len(target) + 24]
+
+
 def _path_alone(text: str) -> bool:
     """A code span that is a path (or a URL) alone, with two segments or more."""
     text = text.strip()
@@ -282,10 +308,38 @@ def _column(lines: list[str], line: int, target: str, method: str = "") -> int:
     return at + 1 if at >= 0 else 1
 
 
-def _indent(lines: list[str], fence_line: int) -> int:
-    """The fence's indentation (a fence in a list item), which its content lines share."""
-    text = lines[fence_line - 1] if 0 < fence_line <= len(lines) else ""
-    return len(text) - len(text.lstrip())
+_FENCE_MARK = re.compile(r"\s*(?:`{3,}|~{3,})")
+
+
+def _content_line(lines: list[str], block_line: int) -> int:
+    """The 1-based line a code block's content starts on: below a fence's opening line
+    (CommonMark §4.5), on the block's first line for an indented code block (§4.4), which has
+    no opening line; read from the page, whichever line a block is said to start on."""
+    text = lines[block_line - 1] if 0 < block_line <= len(lines) else ""
+    return block_line + 1 if _FENCE_MARK.match(text) else block_line
+
+
+def _block_column(lines: list[str], line: int, request: Request) -> int:
+    """A request's 1-based column in the page: where its method stands before its target on
+    the line (a block's content is written indented, in a list item or as indented code)."""
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    at = text.find(request.target)
+    before = text.rfind(request.method, 0, at) if at >= 0 else -1
+    if before >= 0:
+        return before + 1
+    return request.offset + 1 + len(text) - len(text.lstrip())
+
+
+def _block_path(language: str, content: str) -> tuple[int, str] | None:
+    """A path a code block holds alone (```` ``` ```` then ``/tables/t-1/data``): its 0-based
+    line in the block and the path. Only an untagged or plain-text block, of that one line: a
+    reader copies it to request it, as a request line without its method."""
+    if language not in ("", "text", "plaintext", "txt", "http"):
+        return None
+    written = [(n, line.strip()) for n, line in enumerate(content.split("\n")) if line.strip()]
+    if len(written) != 1 or not _path_alone(written[0][1]):
+        return None
+    return written[0]
 
 
 _METHOD_HEADER = re.compile(r"(?i)^\W*(?:http\s+)?(?:method|verb)s?\W*$")
@@ -360,6 +414,9 @@ class RouteCheck:
     renamed: tuple[str, str] | None = None
     # The page binds no document alone: the routes of its version line (all pages) bind it.
     through_repository: bool = False
+    # What made a route no operation starts as the API's own, where it is not its shape: its
+    # form or the words around it (`speclint bindings` says it).
+    evidence: str = ""
 
     @property
     def missing(self) -> bool:
@@ -376,14 +433,17 @@ def page_checks(
     path alone, a one-segment route in the singular, is judged there)."""
     mentions = list(mentions)
     operations = _line_operations(corpus, page)
+    parts = _parts(operations)
+    part = _top_folder(page) if parts else ""
+    if parts:
+        operations = [op for op in operations if _top_folder(op.document.path) == part]
     if not operations:
-        return [
-            RouteCheck(page, m, "", why="no API document of the page's version")
-            for m in mentions
-            if not m.relative
-        ]
+        why = "no API document of the page's version"
+        if parts:
+            why = f"no API document in the page's part of the repository (theirs: {', '.join(sorted(parts))})"
+        return [RouteCheck(page, m, "", why=why) for m in mentions if not m.relative]
     hosts = _server_hosts(operations)
-    index = _line_index(corpus, page, operations)
+    index = _line_index(corpus, page, operations, part)
     served, whys = _served(mentions, operations, hosts, index)
     claims = _claims(mentions, served, whys)
     document, matched, given = _bound_document(claims, served)
@@ -393,9 +453,10 @@ def page_checks(
         # One or two routes bind no page alone; the pages of its version line together may
         # (the same gate over all their routes): then a route that looks like the API's own
         # is judged here too.
-        document = _repository_document(corpus, page, operations, hosts)
+        document = _repository_document(corpus, page, operations, hosts, part)
         loose = bool(document)
     own = [op for op in operations if op.document.path == document]
+    spelled = _spellings(mentions)
     checks: list[RouteCheck] = []
     for mention in mentions:
         found = served[mention]
@@ -408,25 +469,110 @@ def page_checks(
             why = f"the page is bound to no API document ({found_in} routes with a method found)"
             checks.append(RouteCheck(page, mention, "", found, why=why))
         elif found:
-            renamed = _renamed(mention, found)
+            renamed = _renamed(mention, found) or _respelled(mention, found, spelled)
             checks.append(RouteCheck(page, mention, document, found, renamed=renamed,
                                      through_repository=loose))  # fmt: skip
         else:
             check = _judged(page, mention, document, own, hosts, loose, described=bool(own_api))
+            part = _unbundled_part(corpus, mention) if check.missing else ""
+            if part:
+                why = (
+                    f"`{part}` declares it, a path item for this path that no API document "
+                    "bundles (a part of the API the document does not cover)"
+                )
+                check = dataclasses.replace(check, why=why)
             checks.append(dataclasses.replace(check, through_repository=loose))
     return _optional_forms(checks)
 
 
 def _line_index(
-    corpus: Context, page: str, operations: list[Operation]
+    corpus: Context, page: str, operations: list[Operation], part: str = ""
 ) -> dict[int, list[_Indexed]]:
-    """:func:`_by_length` of the operations of the page's version, made once per version."""
-    key = f"route-undeclared:index:{corpus.versions.of(page)}"
+    """:func:`_by_length` of the operations of the page's version (and part), made once per
+    version."""
+    key = f"route-undeclared:index:{corpus.versions.of(page)}:{part}"
     cached = corpus.memo.get(key)
     if not isinstance(cached, dict):
         cached = _by_length(operations)
         corpus.memo[key] = cached
     return cached
+
+
+def _unbundled_part(corpus: Context, mention: RouteMention) -> str:
+    """The path-item file that declares the route's method for its path, where an API document
+    keeps that path in a file of the same name elsewhere (``/jobs/{jobID}: $ref:
+    paths/core/pJob.yaml`` beside ``paths/job-management/pJob.yaml`` with ``patch``): the
+    repository's parts of the API that its document leaves out (a standard's later part), not
+    an operation missing; "" when there is none."""
+    if not mention.method:
+        return ""
+    referred, named = _path_item_files(corpus)
+    shape = written_shape(split_target(mention.target).path)
+    template = any("{}" in segment for segment in shape)
+    method = mention.method.lower()
+    for theirs, file in referred:
+        if len(theirs) != len(shape):
+            continue
+        if not all(_segment(a, b, template) for a, b in zip(shape, theirs, strict=True)):
+            continue
+        for other in named.get(posixpath.basename(file), ()):
+            data = other.data
+            if other.path != file and isinstance(data, dict) and isinstance(data.get(method), dict):
+                return other.path
+    return ""
+
+
+def _path_item_files(
+    corpus: Context,
+) -> tuple[list[tuple[tuple[str, ...], str]], dict[str, list[Document]]]:
+    """The path items API documents keep in files (each path's shape and the file), and the
+    corpus's JSON and YAML documents by file name; made once."""
+    key = "route-undeclared:path-item-files"
+    cached = corpus.memo.get(key)
+    if isinstance(cached, tuple):
+        return cached
+    referred: list[tuple[tuple[str, ...], str]] = []
+    for document in corpus.of_kind(DocumentKind.OPENAPI):
+        paths = document.data.get("paths") if isinstance(document.data, dict) else None
+        for route, item in sorted(paths.items()) if isinstance(paths, dict) else ():
+            written = item.get("$ref") if isinstance(item, dict) else None
+            if not isinstance(written, str) or "://" in written:
+                continue
+            file = written.split("#", 1)[0]
+            if file:
+                folder = posixpath.dirname(document.path)
+                referred.append(
+                    (_route_shape(str(route)), posixpath.normpath(posixpath.join(folder, file)))
+                )
+    named: dict[str, list[Document]] = {}
+    if referred:
+        wanted = {posixpath.basename(file) for _, file in referred}
+        for path in sorted(corpus.documents):
+            name = posixpath.basename(path)
+            if name in wanted and corpus.documents[path].usable:
+                named.setdefault(name, []).append(corpus.documents[path])
+    corpus.memo[key] = (referred, named)
+    return referred, named
+
+
+def _top_folder(path: str) -> str:
+    return path.split("/", 1)[0] if "/" in path else ""
+
+
+def _parts(operations: list[Operation]) -> frozenset[str]:
+    """The top folders of the API documents, where the repository is parts each with its own
+    document (three top folders or more, no document at the root: a family of domain
+    specifications beside a core one, ``core/`` with ``messages/schemas/openapi.json`` and
+    ``endpoints/…``), three of them different APIs (not copies of one); else none. A page of such a repository is held only to the documents of
+    its own part: a core spec's generic routes are no claim about one domain's document."""
+    surfaces: dict[str, set[tuple[str, str]]] = {}
+    for op in operations:
+        surfaces.setdefault(_top_folder(op.document.path), set()).add((op.method, op.path))
+    # copies of one API (a client's, a generated one) in other folders are one part, not three
+    distinct = {frozenset(surface) for surface in surfaces.values()}
+    if "" in surfaces or len(distinct) < 3:
+        return frozenset()
+    return frozenset(surfaces)
 
 
 def _line_operations(corpus: Context, page: str) -> list[Operation]:
@@ -551,12 +697,12 @@ def _bound_document(
 
 
 def _repository_document(
-    corpus: Context, page: str, operations: list[Operation], hosts: set[str]
+    corpus: Context, page: str, operations: list[Operation], hosts: set[str], part: str = ""
 ) -> str:
-    """The document the routes of every page of the page's version line bind together (each
-    route once), by the gate a page is bound by; "" when they bind none."""
+    """The document the routes of every page of the page's version line (and part) bind
+    together (each route once), by the gate a page is bound by; "" when they bind none."""
     version = corpus.versions.of(page)
-    key = f"route-undeclared:repository:{version}"
+    key = f"route-undeclared:repository:{version}:{part}"
     cached = corpus.memo.get(key)
     if isinstance(cached, str):
         return cached
@@ -566,8 +712,10 @@ def _repository_document(
     for other in corpus.of_kind(DocumentKind.MARKDOWN):
         if corpus.versions.of(other.path) != version:
             continue
+        if part and _top_folder(other.path) != part:
+            continue
         mentions = list(page_routes(other))
-        index = _line_index(corpus, page, operations)
+        index = _line_index(corpus, page, operations, part)
         their_served, their_whys = _served(mentions, operations, hosts, index)
         for mention, claim in _claims(mentions, their_served, their_whys).items():
             if claim not in seen:
@@ -584,17 +732,34 @@ def _relative_ours(mention: RouteMention, own: list[Operation]) -> bool:
     a base path and a version prefix) is an operation's, or an operation is near it."""
     shape = written_shape(split_target(mention.target).path)
     bases = {route_shape(b) for op in own for b in base_paths(op.document)} - {()}
-    return _first_ours(shape, bases, own) or nearest(mention.method, shape, own) is not None
+    return (
+        _first_ours(shape, bases, own, plural=mention.cued)
+        or nearest(mention.method, shape, own, cut_short=_cut_short(mention, shape)) is not None
+    )
 
 
-def _first_ours(shape: tuple[str, ...], bases: set[tuple[str, ...]], own: list[Operation]) -> bool:
+def _cut_short(mention: RouteMention, shape: tuple[str, ...]) -> bool:
+    """Whether a route is held to the operations whose paths go on below it: a concrete path
+    its words call a route (``v2/models/my_model``, a request to send); a template cut short
+    (``/models/{name}``) is more often the family's root the prose names."""
+    return mention.cued and not any("{}" in segment for segment in shape)
+
+
+def _first_ours(
+    shape: tuple[str, ...], bases: set[tuple[str, ...]], own: list[Operation], plural: bool = False
+) -> bool:
     """Whether the route's first segment below a base path and a version prefix is the first
-    segment of an operation's path (below its version prefix)."""
+    segment of an operation's path (below its version prefix); with ``plural``, or its singular
+    or plural (a path its words call a route, misremembered: `run/{id}` for `runs/{id}`)."""
     rest = _unversioned(shape, bases)
     if not rest or "{}" in rest[0]:
         return False
     first = rest[0].split(":", 1)[0]  # `runs:fork`: the collection `runs`'s custom method
-    return any(_unversioned(_shape(op), set())[:1] == (first,) for op in own)
+    for op in own:
+        theirs = _unversioned(_shape(op), set())[:1]
+        if theirs == (first,) or (plural and theirs and _plural(first, theirs[0])):
+            return True
+    return False
 
 
 def _renamed(mention: RouteMention, found: tuple[Operation, ...]) -> tuple[str, str] | None:
@@ -604,6 +769,43 @@ def _renamed(mention: RouteMention, found: tuple[Operation, ...]) -> tuple[str, 
     if not renames or any(r is None for r in renames):
         return None
     return renames[0]
+
+
+def _spellings(mentions: Iterable[RouteMention]) -> set[str]:
+    """The parameter names the page's routes write, each as written."""
+    return {
+        name
+        for mention in mentions
+        for name in _variable_names(split_target(mention.target).path)
+        if name
+    }
+
+
+def _respelled(
+    mention: RouteMention, found: tuple[Operation, ...], spelled: set[str]
+) -> tuple[str, str] | None:
+    """A parameter the route spells with hyphens (``{collection-id}``) where the API writes
+    underscores (``{collection_id}``), or the reverse, and the page writes the API's spelling
+    in another route: one parameter, two spellings on one page. Alone, a separator variant is
+    the same name (no client sends a path parameter's name); beside the API's own spelling it
+    is a slip the reader must choose between. A case variant (``$SESSION_ID``, a shell
+    variable's convention) is no such slip."""
+    path = split_target(mention.target).path
+    written = _variable_names(path)
+    for op in found:
+        for base in ["", *base_paths(op.document)]:
+            full = (_variable_names(base) if base else ()) + _variable_names(op.path)
+            if len(full) != len(written):
+                continue
+            for mine, their in zip(written, full, strict=True):
+                if mine and their in spelled and mine != their and _hyphened(mine) == their:
+                    return mine, their
+            break
+    return None
+
+
+def _hyphened(name: str) -> str:
+    return name.replace("-", "_") if "_" not in name else name.replace("_", "-")
 
 
 def _optional_forms(checks: list[RouteCheck]) -> list[RouteCheck]:
@@ -652,7 +854,7 @@ def _judged(
     below_base = any(shape[: len(b)] == b and len(shape) > len(b) for b in bases)
     ours = (bool(target.host) and target.host in hosts) or below_base or _shares(shape, bases, own)
     lenient = loose or mention.relative
-    first = _first_ours(shape, bases, own)
+    first = _first_ours(shape, bases, own, plural=mention.cued)
     if loose:
         ours = first  # one route is no evidence of the API: it must start as the API's do
     method = mention.method.lower()
@@ -667,14 +869,30 @@ def _judged(
     if family and method and any(op.method == method and _collection_of(shape, op) for op in own):
         why = "a collection's name for the operations on its members (`…/{id}`)"
         return RouteCheck(page, mention, document, why=why)
+    # A path a code block holds alone, to be requested as shown: the API's own when it starts
+    # as an operation's path does (its first two segments), whether or not one operation is
+    # near it (`/tables/{}/search` where the API has `…/info` and `…/data`).
+    block = mention.form == "block" and not loose and (below_base or not bases)
+    if block and _shares(shape, bases, own) and not is_file(target.path):
+        near = nearest("", shape, own, alike=_ALIKE)
+        evidence = "a code block holds it alone, and it starts as an operation's path does"
+        if near is not None:
+            return RouteCheck(
+                page, mention, document, near=near[0], difference=near[1], evidence=evidence
+            )
+        return RouteCheck(page, mention, document, evidence=evidence)
     if not mention.method and (not below_base or mention.alone or lenient):
         # a path alone outside the base path the servers declare is some other URL of the
         # deployment (a web page, a proxy's prefix): read only where the servers declare none
         judged = first and not is_file(target.path) and (below_base or not bases)
         judged = judged or (described and _misspelt(shape, own))
-        near = nearest("", shape, own, alike=_ALIKE) if judged else None
+        cut_short = _cut_short(mention, shape)
+        near = nearest("", shape, own, alike=_ALIKE, cut_short=cut_short) if judged else None
         if near is not None:
-            return RouteCheck(page, mention, document, near=near[0], difference=near[1])
+            evidence = "the words beside it call it a route" if mention.cued else ""
+            return RouteCheck(
+                page, mention, document, near=near[0], difference=near[1], evidence=evidence
+            )
         why = "a path alone, not below the API's base path, and no operation's path near it"
         return RouteCheck(page, mention, document, why=why)
     # one segment off: for a page bound through the repository only below the API's own
@@ -689,10 +907,48 @@ def _judged(
     )
     if near is not None:
         return RouteCheck(page, mention, document, near=near[0], difference=near[1])
-    if not ours and not (lenient and first):
+    listed = _endpoint_listing(mention) and _rooted_as_theirs(shape, bases, own)
+    if not ours and not (lenient and first) and not listed:
         why = "no operation of the API starts as it does (another API's)"
         return RouteCheck(page, mention, document, why=why)
-    return RouteCheck(page, mention, document)
+    evidence = ""
+    if listed and not ours and not (lenient and first):
+        evidence = f"listed under the heading `#{mention.heading}`, rooted as the API's paths are"
+    return RouteCheck(page, mention, document, evidence=evidence)
+
+
+# A section whose title says it lists the API's endpoints ("Session API Endpoints",
+# "Endpoints"); not one of the endpoints a client or another party serves (webhooks, callbacks).
+_ENDPOINT_SECTION = re.compile(r"(?:^|-)(?:api-)?end-?points?(?:-|$)")
+_OTHERS_SECTION = re.compile(
+    r"(?:^|-)(?:webhooks?|callbacks?|clients?|your|external|third-party|upstream|other)(?:-|$)"
+)
+# The forms a section lists its endpoints in: set apart, to be sent as written.
+_LISTED = frozenset({"request", "curl", "code", "list", "table"})
+
+
+def _endpoint_listing(mention: RouteMention) -> bool:
+    """Whether a route is set apart under a heading that lists the API's endpoints (``## Resource
+    API Endpoints`` then ```` GET /resources/{id} ````): the page says it is the API's, though no
+    operation starts as it does (an operation the document lacks, not another API's)."""
+    return (
+        mention.form in _LISTED
+        and _ENDPOINT_SECTION.search(mention.heading) is not None
+        and _OTHERS_SECTION.search(mention.heading) is None
+    )
+
+
+def _rooted_as_theirs(
+    shape: tuple[str, ...], bases: set[tuple[str, ...]], own: list[Operation]
+) -> bool:
+    """Whether a route starts as nearly all the API's paths do, where they do (``/v1/…`` for
+    an API whose paths are below ``/v1``): ``/import`` beside such an API is another surface
+    (a host's extension), not an operation it lacks."""
+    firsts = Counter(_shape(op)[:1] for op in own)
+    if not firsts:
+        return False
+    ((common, count),) = firsts.most_common(1)
+    return count < 0.8 * len(own) or any(rest[:1] == common for rest in _below_bases(shape, own))
 
 
 def _shares(shape: tuple[str, ...], bases: set[tuple[str, ...]], own: list[Operation]) -> bool:
@@ -881,6 +1137,7 @@ def nearest(
     one_off: bool = True,
     alike: float = 0.0,
     short: bool = False,
+    cut_short: bool = False,
 ) -> tuple[Operation, str] | None:
     """The operation nearest a route no operation has, and how it differs: the same path with
     another method; the same method and a custom method written as a segment (``/{id}/cancel``
@@ -959,6 +1216,31 @@ def nearest(
     best = max(candidates, key=lambda c: c[0], default=None)
     if best is not None and best[0] >= _ALIKE:
         return best[1], best[2]
+    return _cut_short_of(shape, verb) if cut_short else None
+
+
+def _cut_short_of(
+    shape: tuple[str, ...], operations: list[Operation]
+) -> tuple[Operation, str] | None:
+    """The operation whose path the route is cut short of (``v2/model/my_model`` where the
+    API's is ``/v2/models/{name}/versions/{version}``), one segment in the singular for the
+    plural allowed: a request that stops where the API's path goes on."""
+    for op in operations:
+        for cut, theirs in _shapes(op):
+            if len(theirs) <= len(shape) or len(shape) - cut < 2 or shape[:cut] != theirs[:cut]:
+                continue
+            head = theirs[: len(shape)]
+            differ = [
+                n for n, (a, b) in enumerate(zip(shape, head, strict=True)) if not _segment(a, b)
+            ]
+            if len(differ) > 1 or (differ and not _plural(shape[differ[0]], head[differ[0]])):
+                continue
+            below = [part for part in op.path.split("/") if part][len(shape) - cut :]
+            said = f", whose path goes on below it (`/{'/'.join(below)}`)"
+            if differ:
+                n = differ[0]
+                said += f" and says `{theirs[n]}` where this says `{shape[n]}`"
+            return op, said
     return None
 
 

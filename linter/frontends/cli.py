@@ -1386,7 +1386,8 @@ def _show_route_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
                 through = (
                     ", bound through the repository's pages" if check.through_repository else ""
                 )
-                say(f"    (no operation of {check.document}{through}{near})")
+                held = f"; held as the API's: {check.evidence}" if check.evidence else ""
+                say(f"    (no operation of {check.document}{through}{near}{held})")
     say(f"speclint: {bound} route binding(s); {unbound} route(s) bound to no operation")
 
 
