@@ -225,7 +225,7 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
                 requests = ((r, "curl") for r in curl_requests(fence.content))
         for request, form in requests:
             line = fence.line + 1 + request.line
-            add(line, request.offset + 1 + _indent(lines, fence.line), request.method,
+            add(line, request.offset + 1 + fence.margin, request.method,
                 request.target, form, fence.heading, request.host)  # fmt: skip
     paths = {(m.line, split_target(m.target).path) for m in found.values() if m.method}
     return tuple(
@@ -280,12 +280,6 @@ def _column(lines: list[str], line: int, target: str, method: str = "") -> int:
         before = text.rfind(method, 0, at)
         at = before if before >= 0 else at
     return at + 1 if at >= 0 else 1
-
-
-def _indent(lines: list[str], fence_line: int) -> int:
-    """The fence's indentation (a fence in a list item), which its content lines share."""
-    text = lines[fence_line - 1] if 0 < fence_line <= len(lines) else ""
-    return len(text) - len(text.lstrip())
 
 
 _METHOD_HEADER = re.compile(r"(?i)^\W*(?:http\s+)?(?:method|verb)s?\W*$")
