@@ -28,7 +28,7 @@ What it does
     ``--8<-- "path"``, ``{% include path %}``) is not judged: the file is checked as itself. A
     broken fence that a larger page repeats with the whole page it stands on (a wiki's module
     page copying each example page) is one defect: reported at the example page, the copy
-    related.
+    related. An untagged fence or an indented code block is ``untagged-json-invalid``'s.
 
 Why is this bad?
     Examples are what implementers copy first. A missing comma or a typographic quote

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import run_cli, run_rule
 from speclint.analyses.context import Context
 from speclint.analyses.fences import Binding, example_bindings
@@ -20,6 +22,7 @@ from speclint.parsing.prose import parse_markdown
 from speclint.run.catalog import all_rules
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+RULE = "untagged-json-invalid"
 
 API = """\
 openapi: 3.1.0
@@ -177,7 +180,7 @@ def test_indented_shell_output_art_and_grammar_bind_nothing() -> None:
     # The sketch is listed (it opens an object) and not bound; the others are no examples.
     assert [(b.fence.start, b.ties) for b in listed] == [(22, ())]
     assert run("example-invalid", files) == []
-    assert run("fence-invalid", files) == []
+    assert run(RULE, files) == []
 
 
 def test_an_indented_request_line_is_a_route_at_its_column(make_corpus: MakeCorpus) -> None:
@@ -206,3 +209,90 @@ def test_a_fence_in_a_list_item_reports_its_slip_at_the_page_column() -> None:
     (finding,) = run("fence-invalid", page(text))
     # `"speed"` is on the page's line 8, three columns in from the content's own column 3.
     assert at(finding) == (8, 6)
+
+
+# ---------------------------------------------------------------------------------------------
+# Item 2: untagged code that is JSON but for a slip
+
+UNTAGGED_SLIP = """\
+The parcel:
+
+```
+{
+  "id": "p-7",
+  "weight": 2
+  "status": "sorted"
+}
+```
+"""
+
+
+def test_an_untagged_fence_that_is_json_but_for_a_missing_comma_is_reported() -> None:
+    (finding,) = run(RULE, page(UNTAGGED_SLIP))
+    assert finding.message.startswith("the untagged fence is JSON but does not parse: expected ','")
+    assert "a ',' is missing before this member" in finding.message
+    assert "fix the example (and tag it `json`)" in finding.message
+    assert at(finding) == (9, 3)
+    # A tagged fence stays fence-invalid's: one finding per defect.
+    assert run("fence-invalid", page(UNTAGGED_SLIP)) == []
+    tagged = UNTAGGED_SLIP.replace("```\n{", "```json\n{")
+    assert run(RULE, page(tagged)) == [] and len(run("fence-invalid", page(tagged))) == 1
+    assert run(RULE, page(UNTAGGED_SLIP.replace("2\n", "2,\n"))) == []
+
+
+def test_trailing_commas_and_an_open_brace_in_indented_json_are_reported() -> None:
+    trailing = 'The parcel:\n\n    {\n      "id": "p-7",\n      "weight": 2,\n    }\n'
+    (finding,) = run(RULE, page(trailing))
+    assert "indented code block is JSON but does not parse: trailing comma" in finding.message
+    assert at(finding) == (7, 18)
+    unclosed = 'The parcel:\n\n    {\n      "id": "p-7",\n      "dims": {"h": 2}\n'
+    (finding,) = run(RULE, page(unclosed))
+    assert "is not closed" in finding.message
+
+
+def test_the_body_of_an_untagged_http_message_or_a_labelled_part_is_judged() -> None:
+    response = (
+        "It answers:\n\n    HTTP/1.1 200 OK\n    Content-Type: application/json\n"
+        '    {\n      "id": "p-7"\n      "weight": 2\n    }\n'
+    )
+    (finding,) = run(RULE, page(response))
+    assert at(finding) == (9, 7)
+    labelled = (
+        '```\nPOST /v1/parcels\n\nRequest body:\n{\n  "weight": 2\n  "speed": "express"\n}\n```\n'
+    )
+    (finding,) = run(RULE, page(labelled))
+    assert at(finding) == (9, 3)
+
+
+def test_untagged_sketches_and_other_text_stay_silent() -> None:
+    sketches = [
+        # an elision leaves a trailing comma: a sketch
+        '```\n{\n  "id": "p-7",\n  "weight": 2,\n  ...\n}\n```\n',
+        '    {\n      "id": "p-7",\n      …\n    }\n',
+        # a placeholder, a comment, a type notation, a pseudo-schema's variables
+        '```\n{\n  "id": <parcel id>\n  "weight": 2\n}\n```\n',
+        '```\n{\n  "id": "p-7" // assigned\n  "weight": 2\n}\n```\n',
+        '```\n{\n  "id"?: string,\n  "weight": number,\n}\n```\n',
+        '    {\n      "id" : $string,\n      "weight" : $number\n    }\n',
+        # no JSON at all: shell output, a grammar, YAML, a list of words
+        "```\n$ parcels get p-7\n{ok}\n```\n",
+        '    parcel = "{" members "}"\n    members = member *("," member)\n',
+        "```\nid: p-7\nweight: 2,\n```\n",
+        "```\n[one, two,]\n```\n",
+        # a tagged `text` fence is no JSON claim
+        '```text\n{\n  "id": "p-7"\n  "weight": 2\n}\n```\n',
+    ]
+    for text in sketches:
+        assert run(RULE, page("Shown:\n\n" + text)) == [], text
+
+
+def test_the_untagged_reading_is_a_preview_rule(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SPECLINT_PREVIEW", raising=False)  # conftest's preview mode
+    root = make_corpus(page(UNTAGGED_SLIP))
+    plain = run_cli("check", str(root), "--no-cache", "--select", RULE)
+    assert f"[{RULE}]" not in plain.stdout
+    assert RULE in plain.stderr  # named as a preview rule not run
+    previewed = run_cli("check", str(root), "--no-cache", "--preview", "--select", RULE)
+    assert f"docs/guide.md:9:3: warning [{RULE}]" in previewed.stdout
