@@ -66,6 +66,11 @@ PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.
 READS = "page"  # each page's code blocks alone (speclint.analyses.units)
 
 
+def shared(corpus: Context) -> None:
+    """No JSON/YAML document is read: a schema edit keeps every page's result."""
+    return None
+
+
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     return check_by_unit(corpus, options, check_unit)
 
