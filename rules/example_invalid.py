@@ -942,12 +942,10 @@ def _page_findings(
     corpus: Context, document: Document, options: Mapping[str, Any]
 ) -> Iterator[Finding]:
     """One page's JSON code fences, against the schema each one is tied to."""
-    lines = (document.text or "").split("\n")
     surroundings = _Surroundings(document)
     for tie in fence_ties(corpus, document, Binding.of(options)):
         fence = tie.fence
-        opening = lines[fence.line - 1] if fence.line <= len(lines) else ""
-        indent = len(opening) - len(opening.lstrip())
+        indent = fence.margin  # a fence in a list item, an indented block's four spaces
         tie_location = Location(
             document.path,
             tie.line,

@@ -31,7 +31,7 @@ What it does
     ``--8<-- "path"``, ``{% include path %}``) is not judged: the file is checked as itself. A
     broken fence that a larger page repeats with the whole page it stands on (a wiki's module
     page copying each example page) is one defect: reported at the example page, the copy
-    related.
+    related. An untagged fence or an indented code block is ``untagged-json-invalid``'s.
 
 Why is this bad?
     Examples are what implementers copy first. A missing comma or a typographic quote
@@ -64,7 +64,7 @@ Limitations
     cases each have a test named after them (``tests/test_discovery.py``,
     ``tests/test_transcripts.py``, ``tests/test_eco_notation.py``, ``tests/test_eco_values.py``,
     ``tests/test_generated_and_conventions.py``, ``tests/test_eco_batch6_fences.py``,
-    ``tests/test_prose_fences_46.py``).
+    ``tests/test_prose_fences_46.py``, ``tests/test_indented_blocks_46.py``).
 """
 
 from __future__ import annotations
@@ -83,6 +83,7 @@ from speclint.model.descriptions import API_KINDS, described_page, placed
 from speclint.parsing.fence_text import JSON_LANGUAGES, failure_of, fence_failure
 from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.prose import CodeFence
+from speclint.parsing.structured import ParseFailure
 from speclint.parsing.transcripts import http_bodies
 
 ID = "fence-invalid"
@@ -262,7 +263,6 @@ def _fence_findings(corpus: Context, document: Document, described: bool = False
         failure = fence_failure(language, fence.content, wrapped)
         if failure is None:
             continue
-        heading = f"#{fence.heading.anchor}" if fence.heading else ""
         what = f"the {fence.language} fence" if fence.language else "the untagged JSON fence"
         if http_bodies(fence.content) is not None:
             what = f"the body of the HTTP message in this {fence.language} fence"
@@ -272,11 +272,22 @@ def _fence_findings(corpus: Context, document: Document, described: bool = False
                 SEVERITY,
                 f"{what} does not parse: {failure.message}; fix the example "
                 "(or mark a sketch as one: `...`, or a `text` fence)",
-                Location(document.path, fence.line + failure.line, failure.column, pointer=heading),
+                _where(document, fence, failure),
                 key=f"{fence.line}",
             )
         )
     return found
+
+
+def _where(document: Document, fence: CodeFence, failure: ParseFailure) -> Location:
+    """The page's line and column of a failure in a fence's content (its margin counted: a
+    fence in a list item, an indented block's four spaces)."""
+    return Location(
+        document.path,
+        fence.line + failure.line,
+        failure.column + (fence.margin if failure.line > 0 else 0),
+        pointer=f"#{fence.heading.anchor}" if fence.heading else "",
+    )
 
 
 def _design_page(document: Document) -> bool:

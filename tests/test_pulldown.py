@@ -96,7 +96,8 @@ def test_pulldown_reads_a_page_as_markdown_it_does(ending: str) -> None:
     ]
     assert [h.anchor for h in model.headings][-1] == "repeated-1"
     assert len(model.tables) == 1 and model.tables[0].rows[0][2].text == "one of `a` | `b`"
-    assert [f.language for f in model.fences] == ["json"]
+    # The indented block is a code block of the model too, a fence with no info string.
+    assert [(f.language, f.indented) for f in model.fences] == [("json", False), ("", True)]
     assert {c.text for c in model.inline_code} >= {"queued", "child", "a `tick` span", "status"}
     assert any(link.target == "mailto:team@example.invalid" for link in model.links)
     assert not any("javascript" in link.target for link in model.links)

@@ -5,17 +5,11 @@ code block, and an example route after "for example". Every fixture is ours."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from conftest import run_cli, run_rule
 from speclint.common.findings import Finding
-from speclint.model import corpus as corpus_model
-from speclint.parsing import prose
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
@@ -123,31 +117,13 @@ def test_a_path_in_another_block_or_not_the_apis_is_not_held(make_corpus: MakeCo
     assert _run(bound_page(make_corpus, page)) == []
 
 
-# 3. Request lines of an indented code block (CommonMark §4.4), as the prose model gives code
-# blocks: whatever line the model says the block starts on, the route is where it is written.
-
-
-def _indented_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The prose model with indented code blocks as code blocks of no language, starting on
-    their first line (they have no opening line)."""
-    original = corpus_model.parse_markdown_with_tokens
-
-    def parse(text: str, mdx: bool = False) -> tuple[prose.ProseDocument, Any, Any]:
-        model, tokens, env = original(text, mdx)
-        blocks = tuple(
-            prose.CodeFence("", "", t.content, t.map[0] + 1, t.map[1], None)
-            for t in tokens
-            if t.type == "code_block" and t.map
-        )
-        return dataclasses.replace(model, fences=model.fences + blocks), tokens, env
-
-    monkeypatch.setattr(corpus_model, "parse_markdown_with_tokens", parse)
+# 3. Request lines of an indented code block (CommonMark §4.4): where written, at the method's
+# column (the block's four spaces counted).
 
 
 def test_a_request_line_of_an_indented_code_block_is_read_where_written(
-    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+    make_corpus: MakeCorpus,
 ) -> None:
-    _indented_blocks(monkeypatch)
     page = (
         "A render:\n\n"
         "    POST /v3/widgets/blue-7/render HTTP/1.1\n"

@@ -747,14 +747,7 @@ def fence_data(fence: CodeFence, lenient: bool = False) -> Parsed:
         try:
             return fence_json(fence)
         except ParseFailure as failure:
-            wrapped = CodeFence(
-                fence.language,
-                fence.info,
-                "{" + fence.content.rstrip().rstrip(",") + "\n}",
-                fence.line,
-                fence.end_line,
-                fence.heading,
-            )
+            wrapped = replace(fence, content="{" + fence.content.rstrip().rstrip(",") + "\n}")
             try:
                 return fence_json(wrapped)
             except ParseFailure:
@@ -769,7 +762,7 @@ def fence_data(fence: CodeFence, lenient: bool = False) -> Parsed:
 
 
 def _as_jsonc(fence: CodeFence) -> CodeFence:
-    return CodeFence("jsonc", fence.info, fence.content, fence.line, fence.end_line, fence.heading)
+    return replace(fence, language="jsonc")
 
 
 @dataclass(frozen=True)
@@ -1628,8 +1621,10 @@ def _unbound(corpus: Context, document: Document, fence: CodeFence, modes: Bindi
     if in_design_folder(document.path):
         return "a page of proposals or design records: its examples show what it would change"
     after = page_exchanges(corpus, document).unbound.get(fence.line, "") if modes.operation else ""
-    if after and fence.language not in EXAMPLE_LANGUAGES:
-        return after  # a request fence's own body
+    if after and (fence.language not in EXAMPLE_LANGUAGES or not fence.language):
+        # a request fence's own body; an untagged block after a request is read as its
+        # exchange says (it holds a status line, or the words above say its side)
+        return after
     try:
         data = fence_data(fence, lenient=True).data
     except ParseFailure as failure:

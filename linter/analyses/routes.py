@@ -236,11 +236,11 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
             requests = [(r, "request") for r in request_lines(language, fence.content)]
             if not requests and language in SHELL_LANGUAGES:
                 requests = ((r, "curl") for r in curl_requests(fence.content))
-        first = _content_line(lines, fence.line)
+        first = fence.line + 1  # an indented block's `line` is the one above it, as a fence's
         for request, form in requests:
             line = first + request.line
-            add(line, _block_column(lines, line, request), request.method, request.target, form,
-                fence.heading, request.host)  # fmt: skip
+            add(line, request.offset + 1 + fence.margin, request.method,
+                request.target, form, fence.heading, request.host)  # fmt: skip
         held = _block_path(language, fence.content)
         if held is not None:
             line = first + held[0]
@@ -306,28 +306,6 @@ def _column(lines: list[str], line: int, target: str, method: str = "") -> int:
         before = text.rfind(method, 0, at)
         at = before if before >= 0 else at
     return at + 1 if at >= 0 else 1
-
-
-_FENCE_MARK = re.compile(r"\s*(?:`{3,}|~{3,})")
-
-
-def _content_line(lines: list[str], block_line: int) -> int:
-    """The 1-based line a code block's content starts on: below a fence's opening line
-    (CommonMark §4.5), on the block's first line for an indented code block (§4.4), which has
-    no opening line; read from the page, whichever line a block is said to start on."""
-    text = lines[block_line - 1] if 0 < block_line <= len(lines) else ""
-    return block_line + 1 if _FENCE_MARK.match(text) else block_line
-
-
-def _block_column(lines: list[str], line: int, request: Request) -> int:
-    """A request's 1-based column in the page: where its method stands before its target on
-    the line (a block's content is written indented, in a list item or as indented code)."""
-    text = lines[line - 1] if 0 < line <= len(lines) else ""
-    at = text.find(request.target)
-    before = text.rfind(request.method, 0, at) if at >= 0 else -1
-    if before >= 0:
-        return before + 1
-    return request.offset + 1 + len(text) - len(text.lstrip())
 
 
 def _block_path(language: str, content: str) -> tuple[int, str] | None:

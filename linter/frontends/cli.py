@@ -1269,8 +1269,11 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
         if not covered(document.path):
             continue
         for example in example_bindings(corpus, document, binding):
-            language = example.fence.language or "untagged"
-            say(f"{document.path}:{example.fence.line} {language} example")
+            fence = example.fence
+            # An indented block's evidence is its first line and its kind: it has no opening
+            # line, and no info string to bind it (only what it holds, or the text above it).
+            kind = "indented code block" if fence.indented else f"{fence.language or 'untagged'}"
+            say(f"{document.path}:{fence.start} {kind} example")
             if not example.ties:
                 unbound += 1
                 say(f"    (not bound: {example.why})")

@@ -310,3 +310,59 @@ def _parse_failure(language: str, text: str, wrapped: bool) -> tuple[ParseFailur
         except ParseFailure as failure5:
             return failure5, noted
     return None
+
+
+# What an untagged block's JSON may hold outside its strings: numbers, JSON's literals and its
+# punctuation, nothing else. A word (a type name, `$string`, a placeholder), an elision (`...`,
+# `…`), a comment (`//`, `#`), angle brackets, `?` or `|` make it a sketch, which stays silent.
+_JSON_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
+_JSON_LITERAL = re.compile(r"\b(?:true|false|null)\b")
+_JSON_PUNCTUATION = re.compile(r'[\s{}\[\],:"]*')
+_MEMBER_NAME = re.compile(r'"(?:[^"\\\n]|\\.)*"\s*:')
+# A line that labels the part of a block below it (`Request body:`, `Response:`): words and a
+# colon, no value after it.
+_PART_LABEL = re.compile(r"[A-Za-z][\w ()/-]{0,40}:[ \t]*\Z")
+# The slips an untagged block's JSON is reported for: a comma left out, a comma left after the
+# last member or item, a bracket left open (RFC 8259 §4, §5). Another failure (a line break in
+# a string, a mismatched bracket) is as likely a sketch's shorthand as a slip.
+_SLIPS = ("a ',' is missing", "trailing comma", "is not closed")
+
+
+def plain_json(text: str) -> bool:
+    """Whether ``text`` is plainly meant as JSON: it opens an object or an array, names a member
+    in quotes, and holds nothing but strings, numbers, literals and JSON's punctuation (no
+    elision, placeholder, comment, type name or TypeScript notation: a sketch has one)."""
+    if not text.lstrip().startswith(("{", "[")) or not _MEMBER_NAME.search(text):
+        return False
+    bare = _JSON_LITERAL.sub(" ", _JSON_NUMBER.sub(" ", JSON_STRING.sub('""', text)))
+    return _JSON_PUNCTUATION.fullmatch(bare) is not None
+
+
+def json_parts(text: str) -> list[str]:
+    """The parts of an untagged block that may be JSON, each as ``text`` with the other lines
+    blanked (lines and columns stay the block's own): the whole block, an HTTP message's
+    bodies (``speclint.parsing.transcripts``), or the parts below a label line
+    (``Request body:`` then the object)."""
+    parts = []
+    for whole in http_bodies(text) or (text,):
+        lines = whole.split("\n")
+        labels = [n for n, line in enumerate(lines) if _PART_LABEL.match(line)]
+        for start, end in zip([-1, *labels], [*labels, len(lines)], strict=True):
+            body = lines[start + 1 : end]
+            if any(line.strip() for line in body):
+                parts.append("\n" * (start + 1) + "\n".join(body) + "\n" * (len(lines) - end))
+    return parts
+
+
+def untagged_json_failure(text: str, wrapped: bool = False) -> ParseFailure | None:
+    """How an untagged code block (a fence with no info string, an indented block) that is
+    plainly JSON (:func:`plain_json`) fails, where it fails for a slip (:data:`_SLIPS`); None
+    for one that parses, a sketch, or what is no JSON at all. Each part (:func:`json_parts`) is
+    judged alone, with a JSON fence's allowances (a stream of values, wrapped strings)."""
+    for part in json_parts(text):
+        if not plain_json(part):
+            continue
+        failure = fence_failure("json", part, wrapped)
+        if failure is not None and any(slip in failure.message for slip in _SLIPS):
+            return failure
+    return None

@@ -179,12 +179,28 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class CodeFence:
+    """A code block: a fenced one, or an indented one (CommonMark §4.4), which is read as a fence
+    with no info string. Line ``k`` of ``content`` is the page's line ``line + k``: a fence's
+    ``line`` is its opening line, an indented block's the line above its first (where an
+    opening would be), so every reader locates the content alike; ``end_line`` is its last line
+    (the closing line of a fence). ``margin`` is how many characters come before the content on
+    its page lines (a fence in a list item, a block's four spaces), so that a column in the
+    content is ``margin + column`` on the page."""
+
     language: str
     info: str
     content: str
     line: int
     end_line: int
     heading: Heading | None
+    indented: bool = False
+    margin: int = 0
+
+    @property
+    def start(self) -> int:
+        """The block's first line on the page: a fence's opening line, an indented block's
+        first line of code."""
+        return self.line + 1 if self.indented else self.line
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,7 +378,7 @@ def parse_markdown_with_tokens(
     except Exception:  # a prose model with nothing in it beats a crashed run
         tokens, env = [], {}
     page = PageText(text)
-    builder = _Builder(lines, page)
+    builder = _Builder(lines, page, indented_code=not mdx)
     builder.walk(tokens)
     return (
         ProseDocument(
@@ -511,9 +527,12 @@ def _rendered(inline: Any) -> str:
 
 
 class _Builder:
-    def __init__(self, lines: list[str], page: PageText) -> None:
+    def __init__(self, lines: list[str], page: PageText, indented_code: bool = True) -> None:
         self.lines = lines
         self.page = page
+        # MDX has no indented code blocks (mdxjs.com, "Markdown": indented code is off): an
+        # indented line there is text.
+        self.indented_code = indented_code
         # Where each line starts in the page's text: line i is text[starts[i] : starts[i+1] - 1].
         self.starts = [0]
         for line in lines:
@@ -699,11 +718,20 @@ class _Builder:
                 info = token.info.strip()
                 # `json,title=x`, `json{title=x}` and `json title=x` are all JSON fences.
                 language = re.split(r"[\s,{]", info, maxsplit=1)[0].lower() if info else ""
+                first = token.map[0] + 1
                 self.fences.append(
                     CodeFence(
-                        language, info, token.content, token.map[0] + 1, token.map[1], self.heading
+                        language,
+                        info,
+                        token.content,
+                        first,
+                        token.map[1],
+                        self.heading,
+                        margin=self.margin(token.content, first),
                     )
                 )
+            elif kind == "code_block" and token.map and self.indented_code:
+                self.fences.append(self.indented_block(token))
             elif kind == "html_block" and token.map and "<!--" in token.content:
                 self.comments.append(
                     HtmlComment(token.content.strip(), token.map[0] + 1, token.map[1], self.heading)
@@ -712,6 +740,33 @@ class _Builder:
                 index = self.table(tokens, index)
                 continue
             index += 1
+
+    def indented_block(self, token: Any) -> CodeFence:
+        """An indented code block (CommonMark §4.4) as a fence with no info string: its content
+        dedented as the parser gives it, its ``line`` the line above its first. Inside a list
+        item an indented line is the item's paragraph, not code: the parser's tokens say which,
+        and only a ``code_block`` token comes here."""
+        above = token.map[0]
+        return CodeFence(
+            "",
+            "",
+            token.content,
+            above,
+            token.map[1],
+            self.heading,
+            indented=True,
+            margin=self.margin(token.content, above),
+        )
+
+    def margin(self, content: str, line: int) -> int:
+        """How many characters come before a block's content on its page lines (its content's
+        first line is the page's ``line + 1``): the indentation of a fence in a list item, the
+        four spaces of an indented block, a quote's ``>``."""
+        for number, row in enumerate(content.split("\n"), line):
+            if row.strip() and 0 <= number < len(self.lines):
+                written = self.lines[number].rstrip("\r")
+                return len(written) - len(row) if written.endswith(row) else 0
+        return 0
 
     def paragraph_parts(self, inline: Any, start: int, end: int) -> list[tuple[int, int, Any]]:
         """The parts of the paragraph on lines ``start`` to ``end`` between its JSX comments on

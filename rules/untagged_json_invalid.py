@@ -1,0 +1,105 @@
+"""An untagged code block in the prose that is plainly JSON and broken by a slip.
+
+What it does
+    Reads every code block of a Markdown page that has no info string to say what it holds (a
+    fence opened with bare backticks, an indented code block) and, where it is plainly JSON,
+    reports a comma left out, a trailing comma or a bracket left open, at the line and column
+    of the error. Plainly JSON: it opens an object or an array, names its members in quotes,
+    and holds nothing but strings, numbers, ``true``/``false``/``null`` and JSON's punctuation.
+    The block is judged whole, or each body of the HTTP message it shows (a request or status
+    line, header fields, the body), or each part below a label line (``Request body:``).
+    Anything else such a block may hold is not judged: shell output, a grammar, ASCII art,
+    YAML, and every sketch (an elision ``...`` or ``…`` and the trailing comma it leaves, a
+    ``<placeholder>``, a comment, a type name or ``$variable`` where a value goes, TypeScript
+    notation such as ``"id"?: string``).
+
+Why is this bad?
+    Examples are what implementers copy first, and a block with no language is still read as
+    JSON by the reader who copies it: a missing comma there is the error they meet. A tagged
+    fence is ``fence-invalid``'s; an untagged one was judged by nothing.
+
+Example
+    ::
+
+        The response:
+
+            {
+              "id": "p-7"
+              "status": "sorted"
+            }
+
+    FAIL: ``guide.md:6:7: warning [untagged-json-invalid] the indented code block is JSON but
+    does not parse: expected ',' or '}' after an object member: a ',' is missing before this
+    member; fix the example (and tag it `json`) ...``
+
+Use instead
+    ``"id": "p-7",`` (and a ```` ```json ```` fence). PASS. A sketch shows its elisions:
+    ``"id": "p-7", ...`` is not judged.
+
+Options
+    None.
+
+Limitations
+    Another failure (a line break inside a string, a mismatched bracket) is as often a
+    sketch's shorthand as a slip, and is not reported. A design record or a proposal
+    (``adr/``, ``proposals/``, an RFC header) is not judged. A new check: a preview rule until
+    its findings are measured. The cases each have a test named after them
+    (``tests/test_indented_blocks_46.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from speclint.analyses.context import Context
+from speclint.analyses.rfcs import is_rfc
+from speclint.analyses.units import check_by_unit
+from speclint.common.findings import Finding, Location, Severity
+from speclint.model.corpus import Document
+from speclint.parsing.fence_text import untagged_json_failure
+from speclint.parsing.kinds import in_design_folder
+
+ID = "untagged-json-invalid"
+SEVERITY = Severity.WARNING
+PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
+READS = "page"  # each page's code blocks alone (speclint.analyses.units)
+
+
+def shared(corpus: Context) -> None:
+    """No JSON/YAML document is read: a schema edit keeps every page's result."""
+    return None
+
+
+def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    return check_by_unit(corpus, options, check_unit)
+
+
+def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+    if document.prose is None or in_design_folder(document.path) or is_rfc(document):
+        # A design record's or a proposal's example sketches a change under discussion.
+        return []
+    found = []
+    for block in document.prose.fences:
+        if block.info:
+            continue  # a language says what it holds: fence-invalid's, or no JSON
+        failure = untagged_json_failure(block.content)
+        if failure is None:
+            continue
+        what = "indented code block" if block.indented else "untagged fence"
+        found.append(
+            Finding(
+                ID,
+                SEVERITY,
+                f"the {what} is JSON but does not parse: {failure.message}; fix the example "
+                "(and tag it `json`), or mark a sketch as one (`...`, a `text` fence)",
+                Location(
+                    document.path,
+                    block.line + failure.line,
+                    failure.column + (block.margin if failure.line > 0 else 0),
+                    pointer=f"#{block.heading.anchor}" if block.heading else "",
+                ),
+                key=f"{block.line}",
+            )
+        )
+    return found
