@@ -3,10 +3,11 @@
 What it does
     Parses every ``json``, ``jsonc``, ``yaml`` and ``yml`` code fence of the Markdown pages and
     of the ``description`` text of OpenAPI and AsyncAPI documents (CommonMark, OpenAPI 3.1 §4.3;
-    there an untagged fence that opens an object is read as JSON), and reports one that is meant
-    as a whole document and does not parse, at the line and column of the error (in a YAML
-    literal block scalar exactly; in another scalar or a JSON string, at its ``description``
-    key). What spec prose shows in a fence that is not a document is not judged: a member
+    there an untagged fence that opens an object is read as JSON; a preview heuristic,
+    ``api-description``, until labels measure it), and reports one that is meant as a whole
+    document and does not parse, at the line and column of the error (in a YAML literal block
+    scalar exactly; in another scalar or a JSON string, at its ``description`` key). What spec
+    prose shows in a fence that is not a document is not judged: a member
     fragment, a stream of values, a sketch (placeholders, ``"a" | "b"`` unions, type names
     where values go, a grammar's notation, a template's ``*``, ``+`` or ``?`` after a value:
     ``"URL", *``; a TypeScript-style shape: ``"id"?: string``, ``string[]``, ``string | null``,
@@ -101,6 +102,10 @@ WRAPPED = "strings broken across lines"
 WRAPPED_BY_USE = 3  # examples
 
 READS = "page"  # each page's fences alone (speclint.analyses.units)
+# A page's own fences guess nothing; an API document's description text read as a page (its
+# untagged object fences as JSON) is a reading whose precision the labels have not measured yet.
+HEURISTICS = (f"{ID}/page", f"{ID}/api-description")
+DECLARED_TIES = (HEURISTICS[0],)
 
 
 def shared(corpus: Context) -> tuple[str, ...]:
@@ -274,6 +279,7 @@ def _fence_findings(corpus: Context, document: Document, described: bool = False
                 "(or mark a sketch as one: `...`, or a `text` fence)",
                 _where(document, fence, failure),
                 key=f"{fence.line}",
+                heuristic=HEURISTICS[1] if described else HEURISTICS[0],
             )
         )
     return found
