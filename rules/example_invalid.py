@@ -17,7 +17,7 @@ What it does
       sits under, the HTTP exchange it belongs to (a request and the fences after it, the side
       said by a status line, the fence's title or the words above), its shape, the part of
       a root document it shows, or, where nothing else binds it, a heading that names one
-      definition ("Full Manifest Example"); and a member named by a reverse-DNS extension
+      definition ("Full manifest example"); and a member named by a reverse-DNS extension
       name (``io.cnab.dependencies``) against the schema whose ``$id`` that name gives
       (``speclint.analyses.fences`` documents each tie).
 
