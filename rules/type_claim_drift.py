@@ -263,13 +263,17 @@ def _undeclared_documented(binding: GroupBinding, claim: Claim) -> Iterator[Find
     nor lets through by a pattern or a schema for other members: the reference documents a
     member the schema lost, or one of another object. Judged only where the page names the
     object as the schema does (its heading or lead-in: ``The `Task` object has the following
-    properties``) and the reference's other members are nearly all declared there, so that the
-    binding is the object's and not a look-alike's; where several objects fit alike (copies of
+    properties``, the binding's ``high`` confidence) and the reference's other members are
+    nearly all declared there, so that the binding is the object's and not a look-alike's, and
+    only for a JSON type word (a type written as another schema's name, a generated proto
+    reference's link, may document another notation's message); where several objects fit alike (copies of
     one definition), every one of them must lack it. A closed object (``additionalProperties:
     false``) rejects the member: a warning; an open one lets it through undescribed: an
     info."""
-    if claim.required or claim.type is None or not binding.views:
-        return
+    if claim.required or claim.type is None or claim.type.types is None or not binding.views:
+        return  # a schema's name for its type (`[Subject](#…)`): another notation's reference
+    if binding.confidence != "high":
+        return  # bound by shared members: a look-alike object may lack what the page's has
     if binding.message is not None or binding.group.operation is not None:
         return
     if binding.group.form not in ("field table", "field list"):

@@ -247,3 +247,36 @@ def test_a_key_index_linking_each_key_states_its_type(make_corpus: MakeCorpus) -
     (finding,) = _claims(root)
     assert finding.location.line == 7
     assert "`contact` is documented as `object`" in finding.message
+
+
+PARTNERS = """\
+openapi: 3.0.3
+info: {title: Partners, version: 1.0.0}
+paths:
+  /accounts/{ID}:
+    get: {operationId: account, responses: {'200': {description: ok}}}
+  /accounts/{ID}/error:
+    put: {operationId: accountError, responses: {'200': {description: ok}}}
+  /partnerRequests/grants/{ID}:
+    put: {operationId: grant, responses: {'200': {description: ok}}}
+  /partnerRequests/grants/{ID}/error:
+    put: {operationId: grantError, responses: {'200': {description: ok}}}
+"""
+
+PARTNER_PAGE = """\
+# Partners
+
+- `GET /accounts/{ID}` reads an account.
+- `PUT /accounts/{ID}/error` reports an error.
+- `PUT /partnerRequests/grants/{ID}` answers a grant.
+
+The **PUT /partnerRequests/grants/{ID}/error** callback carries the same content as the
+**PUT /grants/{ID}/error** callback of the core API.
+"""
+
+
+def test_a_route_of_one_collection_among_several_left_off_may_be_another_apis(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yaml": PARTNERS, "docs/partners.md": PARTNER_PAGE})
+    assert _routes(root) == []

@@ -936,10 +936,13 @@ def _left_off(
 ) -> tuple[Operation, str] | None:
     """The operation whose path the route is with its leading segment(s) left off
     (``GET /service-info`` where the API has only ``GET /sequence/service-info``), and how it
-    differs; None when there is none. A route below a base path is the API's as written, and
-    the part left off must be more than a version prefix (``/jobs`` for ``/v1/jobs`` is how
-    prose shortens every route) and named nowhere on the page alone (a page that says its
-    routes are below ``/api/v1``, or gives a base URL ending so, writes them relative to it).
+    differs; None when there is none. The part left off is what every path of the document
+    starts with (a base path written into the paths, forgotten), more than a version prefix
+    (``/jobs`` for ``/v1/jobs`` is how prose shortens every route), and named nowhere on the
+    page alone (a page that says its routes are below ``/api/v1``, or gives a base URL ending
+    so, writes them relative to it); a route below a base path is the API's as written. Where
+    the part left off is one collection of several (``/authorizations/{id}`` beside
+    ``/partnerRequests/authorizations/{id}``), the route is as likely another API's.
     The message names the operation: a generic route of another API (GA4GH's
     ``/service-info``) is then the reader's to tell apart."""
     if not method or not any("{}" not in segment for segment in shape):
@@ -965,6 +968,9 @@ def _left_off(
     if not found:
         return None
     _, _, op, head = min(found, key=lambda item: item[:2])
+    theirs = [other for other in own if other.document.path == op.document.path]
+    if not all(_shape(other)[: len(head)] == head for other in theirs):
+        return None  # one collection of several: the route may be another API's of that name
     prefix = "/" + "/".join(head)
     if re.search(re.escape(prefix) + r"/?(?![\w{<:/.-])", page_text):
         return None  # the page names the prefix alone: its routes are written below it
