@@ -259,17 +259,17 @@ def _undeclared_required(binding: GroupBinding, claim: Claim) -> Iterator[Findin
 
 def _undeclared_documented(binding: GroupBinding, claim: Claim) -> Iterator[Finding]:
     """A member a field reference documents with a type (not as REQUIRED: that is
-    :func:`_undeclared_required`'s) that the object the reference names neither declares
-    nor lets through by a pattern or a schema for other members: the reference documents a
-    member the schema lost, or one of another object. Judged only where the page names the
-    object as the schema does (its heading or lead-in: ``The `Task` object has the following
+    :func:`_undeclared_required`'s) that the object the reference names neither declares nor
+    lets through by a pattern or a schema for other members: the reference documents a member
+    the schema lost, or one of another object. Judged only where the page names the object as
+    the schema does (its heading or lead-in: ``The `Task` object has the following
     properties``, the binding's ``high`` confidence) and the reference's other members are
     nearly all declared there, so that the binding is the object's and not a look-alike's, and
     only for a JSON type word (a type written as another schema's name, a generated proto
-    reference's link, may document another notation's message); where several objects fit alike (copies of
-    one definition), every one of them must lack it. A closed object (``additionalProperties:
-    false``) rejects the member: a warning; an open one lets it through undescribed: an
-    info."""
+    reference's link, may document another notation's message); where several objects fit
+    alike (copies of one definition), every one of them must lack it. A closed object
+    (``additionalProperties: false``) rejects the member: a warning; an open one lets it
+    through undescribed: an info."""
     if claim.required or claim.type is None or claim.type.types is None or not binding.views:
         return  # a schema's name for its type (`[Subject](#…)`): another notation's reference
     if binding.confidence != "high":

@@ -968,8 +968,8 @@ def _left_off(
     if not found:
         return None
     _, _, op, head = min(found, key=lambda item: item[:2])
-    theirs = [other for other in own if other.document.path == op.document.path]
-    if not all(_shape(other)[: len(head)] == head for other in theirs):
+    siblings = [other for other in own if other.document.path == op.document.path]
+    if not all(_shape(other)[: len(head)] == head for other in siblings):
         return None  # one collection of several: the route may be another API's of that name
     prefix = "/" + "/".join(head)
     if re.search(re.escape(prefix) + r"/?(?![\w{<:/.-])", page_text):
