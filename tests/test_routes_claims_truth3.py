@@ -280,3 +280,34 @@ def test_a_route_of_one_collection_among_several_left_off_may_be_another_apis(
 ) -> None:
     root = make_corpus({"api/openapi.yaml": PARTNERS, "docs/partners.md": PARTNER_PAGE})
     assert _routes(root) == []
+
+
+NESTED_HTML = """\
+# Orders
+
+<table>
+<tr><td>
+<code>order</code><br/>
+object
+</td><td>
+The order.
+<table>
+<tr><td>
+<code>order_id</code><br/>
+string
+</td><td>
+The id; for a draft the value will be <code>null</code>.
+</td></tr>
+</table>
+</td></tr>
+</table>
+"""
+
+
+def test_a_nested_html_rows_null_is_its_own_field_not_the_outer_rows(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yaml": ORDERS, "docs/orders.md": NESTED_HTML})
+    (finding,) = _claims(root)
+    assert "the text says `order_id` may be null" in finding.message
+    assert finding.location.line == 14

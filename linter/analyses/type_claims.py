@@ -716,9 +716,13 @@ _NULL_CELL = re.compile(
     r"(?:is|may be|MAY be|can be|will be|is set to)\s+(?:`null`|<code>null</code>|null)(?![\w`-])"
 )
 # A row of an HTML field table whose first cell leads with the field as code (`<td><code>
-# ga4gh</code><br/>string</td><td>...</td>`, the layout of pages that nest tables).
+# ga4gh</code><br/>string</td><td>...</td>`, the layout of pages that nest tables). Its text
+# ends at its `</tr>`, and a row that holds a nested table before it is the nested rows' (its
+# own cells say nothing of theirs); a row is read up to a bound, so that a page of unclosed
+# rows is read in linear time.
 _HTML_ROW = re.compile(
-    r"<tr\b[^>]*>\s*<td\b[^>]*>\s*<code>(?P<name>[A-Za-z_][\w-]*)</code>(?P<rest>.*?)</tr>",
+    r"<tr\b[^>]*>\s*<td\b[^>]*>\s*<code>(?P<name>[A-Za-z_][\w-]*)</code>"
+    r"(?P<rest>(?:(?!<tr\b|</tr>).){0,4000}?)</tr>",
     re.DOTALL,
 )
 
