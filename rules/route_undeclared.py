@@ -9,11 +9,17 @@ What it does
     be written or not, a full URL's host is dropped, and every placeholder notation (``{id}``,
     ``<id>``, ``:id``, ``${ID}``) is a variable. A route no operation has is reported with the
     nearest one (another method, a custom method written as a segment, a singular for a plural,
-    one segment off). A route with an optional part (``/models/<m>[/versions/<v>]``) is two
-    routes, each held; a path without its leading slash is a route where it starts as the API's
-    do, or where the words beside it call it one ("the ``run/{id}/cancel`` endpoint", "the
-    request path ``v2/model/m``"; a placeholder alone is no such word: ``agent/{name}`` is as
-    often a value's format), and then a singular for the API's plural and a concrete path cut
+    one segment off, or the operation whose path it is with its leading segments left off:
+    ``GET /service-info`` for ``GET /sequence/service-info``, where every path of the
+    document starts with the part left off, and not where only a version prefix is left off,
+    below a base path, or on a page that names the prefix alone, "paths are below
+    ``/sequence``"; the message names the operation, so that a generic route of another API is
+    the reader's to tell apart). A method in brackets (``**[POST]** `/x```) is one. A route
+    with an optional part (``/models/<m>[/versions/<v>]``) is two routes, each held; a path
+    without its leading slash is a route where it starts as the API's do, or where the words
+    beside it call it one ("the ``run/{id}/cancel`` endpoint", "the request path
+    ``v2/model/m``"; a placeholder alone is no such word: ``agent/{name}`` is as often a
+    value's format), and then a singular for the API's plural and a concrete path cut
     short of the API's (``…/versions/{v}`` left out) are named too. A path a code block holds
     alone is a route without its method; the request lines of any code block are read, an
     indented one's too, where they are written. A parameter called otherwise than the

@@ -44,6 +44,14 @@ What it does
     `b`. Optional: `c`" claims requiredness of the request body of the one operation the
     method and path name.
 
+    A member the table or list documents with a type that the object its page names (heading
+    or lead-in, as the schema names it) does not declare, where the reference's other members
+    are nearly all declared there and no pattern or ``additionalProperties`` schema could hold
+    it (every alike object must lack it): a warning where the object is closed, an info where
+    it is open (it lets the member through, undescribed). A key index that links each key to
+    its section and states its type after the link (``- [`contact`](#contact) (object)``) is a
+    field list.
+
     Sentences are claims too, bound to the one schema object (of the page's version) that
     declares every field they name, or, where several do, the one the section's heading names
     (``## Credentials`` for ``credential``); a dotted path's first part must name that object
@@ -51,7 +59,9 @@ What it does
 
     - "`next_page_url` is `null`" (may be, can be) against a field whose type rejects null
       (no ``null`` type, ``nullable``, or null branch); not in a sentence about an error or a
-      refusal;
+      refusal; and a field table's description cell that says "the value will be `null`" of
+      its row's field (a Markdown table with a name column, or an HTML table whose rows lead
+      with the field as ``<code>``);
     - "One of `env` or `path` MUST be specified", "must provide either `content` or
       `content_url`" (not under an "if" or "when") against an object that requires neither
       and has no ``anyOf``, ``oneOf``, ``if`` or dependent keyword that could (a ``not`` of
@@ -89,7 +99,8 @@ Limitations
     through), nor a requiredness cell with a footnote mark (``Yes*``: a condition below); nor
     are dotted paths (``undocumented-field`` binds those), tables of an operation's
     parameters (an ``In`` column), proposals and design folders. A field the bound schema does
-    not declare is not this rule's finding, unless the prose calls it REQUIRED (above).
+    not declare is not this rule's finding, unless the prose calls it REQUIRED or the page
+    names the object (above).
 """
 
 from __future__ import annotations
@@ -136,6 +147,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         for claim in group.claims:
             yield from _type_finding(corpus, binding, claim, known)
             yield from _required_finding(binding, claim)
+            yield from _undeclared_documented(binding, claim)
     yield from _pair_findings(corpus, binder)
     yield from _sentence_findings(corpus, binder)
 
@@ -242,6 +254,61 @@ def _undeclared_required(binding: GroupBinding, claim: Claim) -> Iterator[Findin
         _where(binding.group, claim),
         related=(root.document.location(root.pointer, note="not declared here"),),
         key=f"{claim.line}:{claim.name}:required",
+    )
+
+
+def _undeclared_documented(binding: GroupBinding, claim: Claim) -> Iterator[Finding]:
+    """A member a field reference documents with a type (not as REQUIRED: that is
+    :func:`_undeclared_required`'s) that the object the reference names neither declares nor
+    lets through by a pattern or a schema for other members: the reference documents a member
+    the schema lost, or one of another object. Judged only where the page names the object as
+    the schema does (its heading or lead-in: ``The `Task` object has the following
+    properties``, the binding's ``high`` confidence) and the reference's other members are
+    nearly all declared there, so that the binding is the object's and not a look-alike's, and
+    only for a JSON type word (a type written as another schema's name, a generated proto
+    reference's link, may document another notation's message); where several objects fit
+    alike (copies of one definition), every one of them must lack it. A closed object
+    (``additionalProperties: false``) rejects the member: a warning; an open one lets it
+    through undescribed: an info."""
+    if claim.required or claim.type is None or claim.type.types is None or not binding.views:
+        return  # a schema's name for its type (`[Subject](#…)`): another notation's reference
+    if binding.confidence != "high":
+        return  # bound by shared members: a look-alike object may lack what the page's has
+    if binding.message is not None or binding.group.operation is not None:
+        return
+    if binding.group.form not in ("field table", "field list"):
+        return
+    names = {c.name for c in binding.group.claims}
+    if len(names) < 3:
+        return
+    closed = []
+    for view in binding.views:
+        if claim.name in view.declared or not view.complete or claim.name in view.maybe:
+            return
+        raw = view.root.raw if isinstance(view.root.raw, dict) else {}
+        if "patternProperties" in raw or isinstance(raw.get("additionalProperties"), dict):
+            return  # members by pattern or by any name: the one documented may be one of them
+        if not _named_by_page(binding.group, view.root):
+            return  # bound by shared members only: the member may be another object's
+        if sum(name not in view.declared for name in names) * 4 > len(names):
+            return  # a quarter of the reference undeclared: another object, or another version
+        closed.append(
+            raw.get("additionalProperties") is False or raw.get("unevaluatedProperties") is False
+        )
+    root = binding.views[0].root
+    where = root.document.path + (f"#{root.pointer}" if root.pointer else "")
+    written = claim.type.written.strip().strip("`")
+    shut = all(closed)
+    effect = "and rejects it (a closed object)" if shut else "(an open object lets it through)"
+    yield Finding(
+        ID,
+        SEVERITY if shut else Severity.INFO,
+        f"`{claim.name}` is documented as a member (`{written}`), but `{where}` does not "
+        f"declare it {effect}: declare it there, or remove it from the reference "
+        f"(bound by {binding.evidence})",
+        _where(binding.group, claim),
+        related=(root.document.location(root.pointer, note="not declared here"),),
+        key=f"{claim.line}:{claim.name}:undeclared",
     )
 
 

@@ -451,7 +451,9 @@ def page_checks(
             checks.append(RouteCheck(page, mention, document, found, renamed=renamed,
                                      through_repository=loose))  # fmt: skip
         else:
-            check = _judged(page, mention, document, own, hosts, loose, described=bool(own_api))
+            check = _judged(
+                page, mention, document, own, hosts, loose, bool(own_api), _page_text(corpus, page)
+            )
             part = _unbundled_part(corpus, mention) if check.missing else ""
             if part:
                 why = (
@@ -461,6 +463,11 @@ def page_checks(
                 check = dataclasses.replace(check, why=why)
             checks.append(dataclasses.replace(check, through_repository=loose))
     return _optional_forms(checks)
+
+
+def _page_text(corpus: Context, page: str) -> str:
+    document = corpus.documents.get(page)
+    return (document.text or "") if document is not None else ""
 
 
 def _line_index(
@@ -819,6 +826,7 @@ def _judged(
     hosts: set[str],
     loose: bool = False,
     described: bool = False,
+    page_text: str = "",
 ) -> RouteCheck:
     """A route no operation has: judged when it looks like the API's own (its host is a
     server's, it is below a base path, or its first segment after any version prefix is an
@@ -885,6 +893,9 @@ def _judged(
     )
     if near is not None:
         return RouteCheck(page, mention, document, near=near[0], difference=near[1])
+    left = _left_off(mention.method, shape, own, bases, page_text)
+    if left is not None:
+        return RouteCheck(page, mention, document, near=left[0], difference=left[1])
     listed = _endpoint_listing(mention) and _rooted_as_theirs(shape, bases, own)
     if not ours and not (lenient and first) and not listed:
         why = "no operation of the API starts as it does (another API's)"
@@ -914,6 +925,56 @@ def _endpoint_listing(mention: RouteMention) -> bool:
         and _ENDPOINT_SECTION.search(mention.heading) is not None
         and _OTHERS_SECTION.search(mention.heading) is None
     )
+
+
+def _left_off(
+    method: str,
+    shape: tuple[str, ...],
+    own: list[Operation],
+    bases: set[tuple[str, ...]],
+    page_text: str,
+) -> tuple[Operation, str] | None:
+    """The operation whose path the route is with its leading segment(s) left off
+    (``GET /service-info`` where the API has only ``GET /sequence/service-info``), and how it
+    differs; None when there is none. The part left off is what every path of the document
+    starts with (a base path written into the paths, forgotten), more than a version prefix
+    (``/jobs`` for ``/v1/jobs`` is how prose shortens every route), and named nowhere on the
+    page alone (a page that says its routes are below ``/api/v1``, or gives a base URL ending
+    so, writes them relative to it); a route below a base path is the API's as written. Where
+    the part left off is one collection of several (``/authorizations/{id}`` beside
+    ``/partnerRequests/authorizations/{id}``), the route is as likely another API's.
+    The message names the operation: a generic route of another API (GA4GH's
+    ``/service-info``) is then the reader's to tell apart."""
+    if not method or not any("{}" not in segment for segment in shape):
+        return None
+    if any(shape[: len(base)] == base for base in bases):
+        return None
+    template = any("{}" in segment for segment in shape)
+    found: list[tuple[int, int, Operation, tuple[str, ...]]] = []
+    for place, op in enumerate(own):
+        if op.method != method.lower():
+            continue
+        theirs = _shape(op)
+        head, tail = theirs[: len(theirs) - len(shape)], theirs[len(theirs) - len(shape) :]
+        if not head or len(tail) != len(shape):
+            continue
+        if not all(_segment(a, b, template) for a, b in zip(shape, tail, strict=True)):
+            continue
+        if not any(a == b and "{}" not in b for a, b in zip(shape, tail, strict=True)):
+            continue  # a value for a variable only (`/about` for `/shelf/{id}`): no word shared
+        if all(_VERSION.match(segment) for segment in head) or "{}" in "".join(head):
+            continue
+        found.append((len(head), place, op, head))
+    if not found:
+        return None
+    _, _, op, head = min(found, key=lambda item: item[:2])
+    siblings = [other for other in own if other.document.path == op.document.path]
+    if not all(_shape(other)[: len(head)] == head for other in siblings):
+        return None  # one collection of several: the route may be another API's of that name
+    prefix = "/" + "/".join(head)
+    if re.search(re.escape(prefix) + r"/?(?![\w{<:/.-])", page_text):
+        return None  # the page names the prefix alone: its routes are written below it
+    return op, f", whose path has `{prefix}` before it (the route leaves it off)"
 
 
 def _rooted_as_theirs(

@@ -82,11 +82,12 @@ _YES = frozenset({"yes", "y", "true", "required", "✓", "✔", "✔️", "x", "
 _NO = frozenset({"no", "n", "false", "optional"})
 
 _FIELD_NAME = re.compile(r"^[A-Za-z_$@][\w$@-]*$")
-# `- **`cpuSet`** *(array of objects, OPTIONAL)*`, `- `url` (string, REQUIRED): ...`
+# `- **`cpuSet`** *(array of objects, OPTIONAL)*`, `- `url` (string, REQUIRED): ...`, and an
+# index of keys linking each to its section: `- [`contact`](#contact) (object)`
 _ITEM = re.compile(
     r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?"
     r"(?P<lead>\*\*`(?P<a>[^`\s]+)`\*\*|`(?P<b>[^`\s]+)`|\*\*(?P<c>[A-Za-z_$@][\w$@-]*)\*\*"
-    r"|__`(?P<d>[^`\s]+)`__)"
+    r"|__`(?P<d>[^`\s]+)`__|\[`(?P<e>[^`\s]+)`\]\(#[^()\s]*\))"
 )
 _PAREN = re.compile(r"^\s*[:\-–—]?\s*[*_]?\((?P<inner>[^()\n]{1,80})\)")
 _SAYS = re.compile(
@@ -534,7 +535,7 @@ def _item_claim(path: str, item: ListItem, inherited: str = "") -> Claim | None:
     match = _ITEM.match(text)
     if match is None:
         return None
-    name = next(g for g in match.group("a", "b", "c", "d") if g)
+    name = next(g for g in match.group("a", "b", "c", "d", "e") if g)
     if not _FIELD_NAME.match(name):
         return None
     rest = text[match.end() :]
@@ -704,7 +705,80 @@ def sentence_claims(document: Document) -> list[SentenceClaim]:
                 found.append(_sentence_claim(document, paragraph, offset + one_of.start(),
                                              "one of", (one_of.group("a"), one_of.group("b")),
                                              None, sentence.strip()))  # fmt: skip
+    found += _cell_claims(document)
     return found
+
+
+# A field table's description cell that says its own field may be null: "if the server does
+# not support it, the value will be `null`" (the subject is the row's field, not named again).
+_NULL_CELL = re.compile(
+    r"\b(?:[Tt]he|[Ii]ts|[Tt]his)\s+(?:value|field|property|member|attribute)\s+"
+    r"(?:is|may be|MAY be|can be|will be|is set to)\s+(?:`null`|<code>null</code>|null)(?![\w`-])"
+)
+# A row of an HTML field table whose first cell leads with the field as code (`<td><code>
+# ga4gh</code><br/>string</td><td>...</td>`, the layout of pages that nest tables). Its text
+# ends at its `</tr>`, and a row that holds a nested table before it is the nested rows' (its
+# own cells say nothing of theirs); a row is read up to a bound, so that a page of unclosed
+# rows is read in linear time.
+_HTML_ROW = re.compile(
+    r"<tr\b[^>]*>\s*<td\b[^>]*>\s*<code>(?P<name>[A-Za-z_][\w-]*)</code>"
+    r"(?P<rest>(?:(?!<tr\b|</tr>).){0,4000}?)</tr>",
+    re.DOTALL,
+)
+
+
+def _cell_claims(document: Document) -> list[SentenceClaim]:
+    """The claims the description cells of a page's field tables make of the row's own field:
+    that it may be null (``_NULL_CELL``). Markdown tables with a name column, and HTML tables
+    whose rows lead with the field as code. A cell about an error or a refusal says nothing of
+    the kind."""
+    prose = document.prose
+    text = document.text or ""
+    if prose is None or "null" not in text:
+        return []
+    found: list[SentenceClaim] = []
+    for table in prose.tables:
+        kinds = [_header_kind(cell.text) for cell in table.header]
+        if "name" not in kinds or "place" in kinds:
+            continue
+        name_at = kinds.index("name")
+        for row in table.rows:
+            if name_at >= len(row):
+                continue
+            cell = row[name_at]
+            name = cell.inline_code[0].text.strip() if cell.inline_code else _plain(cell.text)
+            if not _FIELD_NAME.match(name):
+                continue
+            for other in row[name_at + 1 :]:
+                match = _NULL_CELL.search(other.text)
+                if match is not None and not _REFUSAL.search(other.text):
+                    found.append(_cell_claim(document, other.line, match.group(0), name, table))
+    fenced = [(f.line, f.line + f.content.count("\n") + 2) for f in prose.fences]
+    for html_row in _HTML_ROW.finditer(text):
+        match = _NULL_CELL.search(html_row.group("rest"))
+        if match is None or _REFUSAL.search(html_row.group("rest")):
+            continue
+        at = html_row.start("rest") + match.start()
+        line = text.count("\n", 0, at) + 1
+        if any(start <= line <= end for start, end in fenced):
+            continue  # HTML shown in a code block
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        heading = prose.heading_at(line)
+        section = heading.path if heading is not None else ()
+        found.append(SentenceClaim(document.path, line, column, "null", (html_row.group("name"),),
+                                   None, _plain(match.group(0)), section))  # fmt: skip
+    return found
+
+
+def _cell_claim(
+    document: Document, line: int, written: str, name: str, table: Table
+) -> SentenceClaim:
+    lines = (document.text or "").split("\n")
+    source = lines[line - 1] if 0 < line <= len(lines) else ""
+    column = source.find(written) + 1 or 1
+    section = table.heading.path if table.heading is not None else ()
+    return SentenceClaim(document.path, line, column, "null", (name,), None, _plain(written),
+                         section)  # fmt: skip
 
 
 def _sentence_claim(

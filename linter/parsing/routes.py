@@ -60,8 +60,9 @@ _FRONT_MATTER_ROUTE = re.compile(
 _FRONT_MATTER = re.compile(r"\A---\r?\n(.*?)\r?\n(?:---|\.\.\.)\r?\n", re.DOTALL)
 _OPTIONAL = re.compile(r"\[(/[^\]\[]*)\]")
 # A route in running text: a method as a word of its own, then a target. A method followed by
-# `/` only after a markup mark (`**POST** /jobs`) is still one.
-_IN_TEXT = re.compile(rf"(?<![\w/.-])({_METHOD})(?:\*\*|__)?[ \t]+`?({_TARGET})")
+# `/` only after a markup mark (`**POST** /jobs`), or in brackets (`**[POST]** /jobs`, a
+# convention of SDK guides), is still one.
+_IN_TEXT = re.compile(rf"(?<![\w/.-])\[?({_METHOD})\]?(?:\*\*|__)?[ \t]+`?({_TARGET})")
 _WHOLE = re.compile(rf"\s*({_METHOD})[ \t]+({_TARGET})(?:[ \t]+HTTP/\d(?:\.\d)?)?\s*\Z")
 # RFC 9112 §3, as transcripts.py reads it, with the target split off.
 _REQUEST = re.compile(rf"\s*({_METHOD})[ \t]+({_TARGET})(?:[ \t]+HTTP/\d(?:\.\d)?)?[ \t]*\Z")
