@@ -60,7 +60,12 @@ def folded(result: RunResult, corpus: Context) -> RunResult:
 def _sources(corpus: Context, pairs: Mapping[str, str]) -> Callable[[str, str], str]:
     """A twin's pointer -> where it leads, read in the preferred twin and then in the other,
     ``$ref``\\s followed (the pointer itself where neither leads elsewhere)."""
-    other = {one: two for one in pairs for two in pairs if one != two and pairs[one] == pairs[two]}
+    by_preferred: dict[str, list[str]] = defaultdict(list)
+    for path, preferred in pairs.items():
+        by_preferred[preferred].append(path)
+    other = {
+        one: two for group in by_preferred.values() for one in group for two in group if one != two
+    }
     known: dict[tuple[str, str], str] = {}
 
     def source(path: str, pointer: str) -> str:
