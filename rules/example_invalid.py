@@ -38,11 +38,16 @@ What it does
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
     ``case-convention``, ``x-examples``, ``api-description``, ``heading-name``, ``format``,
-    ``extension-name``. ``in-document``, ``explicit`` and ``own-schema`` guess nothing: they
-    run whenever the rule runs. ``x-examples`` is a schema's or a media type's vendor map of
-    name to example (Stoplight's), validated as ``examples`` are; ``api-description`` a fence
-    of an API document's ``description`` text (CommonMark), bound as a page's fences are and
-    reported at the file's line.
+    ``extension-name``, ``api-json-text``. ``in-document``, ``explicit`` and ``own-schema``
+    guess nothing: they run whenever the rule runs. ``x-examples`` is a schema's or a media
+    type's vendor map of name to example (Stoplight's), validated as ``examples`` are;
+    ``api-description`` a fence of an API document's ``description`` text (CommonMark), bound
+    as a page's fences are and reported at the file's line. ``api-json-text``: a schema example
+    of an OpenAPI or AsyncAPI document that is a string of JSON text (``example: |-`` over lines)
+    where the schema wants the object or array it shows. The API exchanges the value, and API
+    docs and mock servers show a string as a quoted string, so it is reported ("write the object
+    itself"). A JSON Schema file's block of JSON text is judged by the value it shows: a docs
+    site may render it as a descriptor's text.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -164,6 +169,7 @@ from speclint.parsing.structured import (
     ParseFailure,
     escape_token,
     join_pointer,
+    json_type,
     resolve_pointer,
 )
 
@@ -200,6 +206,7 @@ HEURISTICS = tuple(
         "heading-name",
         "format",
         "extension-name",
+        "api-json-text",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -249,6 +256,10 @@ def heuristic(how: str, own_schema: bool = False, target: SchemaTarget | None = 
 
 IN_DOCUMENT = f"{ID}/in-document"
 EXPLICIT = f"{ID}/explicit"
+# A schema example of an API document written as the JSON text of the object or array its schema
+# wants (`example: |-` over lines): judged as the string it is, where a JSON Schema file's block
+# of JSON text is judged by the value it shows (`_shown_errors`). A new reading, measured alone.
+API_JSON_TEXT = f"{ID}/api-json-text"
 
 
 # One unit per page, and per schema or API document with examples (speclint.analyses.units): a page
@@ -339,15 +350,28 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
     own_dialect = validator_class_of(document)
     failed: dict[tuple[str, ...], list[tuple[str, str, list[ValidationError]]]] = {}
     texts: set[str] = set()  # the examples judged by the value their JSON text shows
+    # An API document's examples written as their value's JSON text: the type they should be,
+    # and whether they are judged by a new reading.
+    as_text: dict[str, tuple[str, bool]] = {}
     for schema_pointer, example_pointer, value, dialect in document_examples(document):
         uri = f"{file_uri(document.path)}#{schema_pointer}"
         if oas30 and dialect is own_dialect:
             dialect = _every_required(dialect)
         validator = corpus.references.validator(dialect, uri)
-        errors = _answerable(
-            validator, value, _serialised_depth(document, schema_pointer), _named(schema_pointer)
-        )
-        if errors and _schemas_own(schema_pointer, example_pointer):
+        own = _schemas_own(schema_pointer, example_pointer)
+        errors, wanted = _json_text_in_api(document, validator, value) if own else ([], "")
+        if wanted:
+            # Judged before only where its text is short and on one line (not read as prose,
+            # nor as a block a docs site renders): a new reading otherwise.
+            as_text[example_pointer] = wanted, "\n" in str(value) or _prose(value)
+        else:
+            errors = _answerable(
+                validator,
+                value,
+                _serialised_depth(document, schema_pointer),
+                _named(schema_pointer),
+            )
+        if errors and own and not wanted:
             shown = _shown_errors(validator, value, _property_of(schema_pointer))
             if shown is not None:
                 errors = shown
@@ -393,6 +417,9 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
         failure = _describe(errors)
         if example_pointer in texts:
             failure += " (in the value the example's JSON text shows)"
+        repair = fix
+        if example_pointer in as_text:
+            failure, repair = (part.format(as_text[example_pointer][0]) for part in _AS_TEXT)
         if others:
             items = (
                 "1 more item of the array fails"
@@ -404,9 +431,9 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
             ID,
             Severity.WARNING if _schemas_own(schema_pointer, example_pointer) else SEVERITY,
             within(
-                f"{failure}; it fails the schema at `{schema_pointer or '/'}`: {fix}",
-                f"{failure}; it fails the schema (a related location): {fix}",
-                f"{failure}: {fix}",
+                f"{failure}; it fails the schema at `{schema_pointer or '/'}`: {repair}",
+                f"{failure}; it fails the schema (a related location): {repair}",
+                f"{failure}: {repair}",
                 f"{failure}: fix the example, or the schema",
                 failure,
             ),
@@ -416,7 +443,13 @@ def _document_findings(corpus: Context, document: Document) -> Iterator[Finding]
                 *(document.location(p, note="fails the same way") for _, p, _ in others),
             ),
             key=example_pointer,
-            heuristic=X_EXAMPLES if _vendor_example(example_pointer) else IN_DOCUMENT,
+            heuristic=(
+                X_EXAMPLES
+                if _vendor_example(example_pointer)
+                else API_JSON_TEXT
+                if as_text.get(example_pointer, ("", False))[1]
+                else IN_DOCUMENT
+            ),
             # every item: a waiver at one covers that one
             members=tuple(
                 Member(document.location(p, note="fails the same way"), p) for _, p, _ in group
@@ -1589,6 +1622,41 @@ def _json_text(value: Any) -> Any:
     except ValueError:
         return None
     return shown if isinstance(shown, (dict, list)) else None
+
+
+# A schema example of an API document written as JSON text: what is wrong, and the fix.
+_AS_TEXT = (
+    "example is a string of JSON text where the schema wants an {0} (API docs and mock "
+    "servers show it as a quoted string)",
+    "write the {0} itself, not its JSON text",
+)
+
+
+def _json_text_in_api(
+    document: Document, validator: Validator, value: Any
+) -> tuple[list[ValidationError], str]:
+    """The errors of a schema example of an API document that is the JSON text of the object
+    or array its schema wants, and that type (``object``, ``array``); else ``([], "")``. There
+    the example is the value the API exchanges (OpenAPI 3.0.3 §4.7.24.1 and 3.1.0 §4.8.24:
+    "an example of what this schema should look like"; AsyncAPI's payload example MUST
+    validate), and the tools show a string as a string, where a JSON Schema file's block of
+    JSON text may be a descriptor rendered by a docs site (``_shown_errors``). Not prose
+    either (``_answerable``): its words are JSON's."""
+    if document.kind not in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+        return [], ""
+    shown = _json_text(value)
+    if shown is None:
+        return [], ""
+    wanted = json_type(shown)
+    errors = [e for e in _errors(validator, value) if _rejects_strings(explain(e))]
+    if not any(wanted in _types_of(explain(e)) for e in errors):
+        return [], ""
+    return errors, wanted
+
+
+def _types_of(error: ValidationError) -> list[str]:
+    wanted = error.validator_value
+    return [str(t) for t in (wanted if isinstance(wanted, list) else [wanted])]
 
 
 def _shown_errors(validator: Validator, value: Any, name: str) -> list[ValidationError] | None:

@@ -36,6 +36,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.operations import Operation, api_operations, base_paths
 from speclint.model.corpus import Document
 from speclint.parsing.http_requests import Request, fence_request
+from speclint.parsing.inlined import content_digest
 from speclint.parsing.kinds import in_design_folder, in_record_folder, in_superseded_folder
 from speclint.parsing.prose import CodeFence, Paragraph
 from speclint.parsing.structured import join_pointer, resolve_pointer
@@ -366,9 +367,29 @@ def _bind(
         side = "request body" if direction == "request" else f"{status or 'success'} response"
         return None, f"{labels} has no JSON schema for its {side}"
     if len(found) > 1:
+        found = _one_per_content(found)
+    if len(found) > 1:
         return None, f"{labels} has several schemas for it (say which status it shows)"
     (bound,) = found.values()
     return bound, ""
+
+
+def _one_per_content(
+    found: dict[str, tuple[Operation, str, str]],
+) -> dict[str, tuple[Operation, str, str]]:
+    """``found`` (by each schema's text) with the schemas that say the same once their local
+    ``$ref``\\s are read as their targets made one: an API document and its dereferenced copy
+    (``openapi.yml`` beside the ``openapi.json`` a build inlines) give one operation two texts
+    of one schema (issue 46, item 4). Of such copies, the shortest text is kept: the one written
+    with ``$ref``\\s, the source the copy is made from."""
+    memos: dict[str, dict[str, str]] = {}
+    same: dict[str, tuple[str, tuple[Operation, str, str]]] = {}
+    for text, bound in sorted(found.items(), key=lambda item: len(item[0])):
+        operation, pointer, _ = bound
+        data = operation.document.data
+        memo = memos.setdefault(operation.document.path, {})
+        same.setdefault(content_digest(data, resolve_pointer(data, pointer), memo), (text, bound))
+    return dict(same.values())
 
 
 def _closed_over_parts(root: Any, schema: Any) -> bool:

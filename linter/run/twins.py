@@ -17,6 +17,15 @@ preferred twin is the one written by hand (not generated or vendored, ``Corpus.g
 the YAML one (the format people write; a JSON copy is the usual build output), then the first in
 path order. A finding only one twin has (a conversion that lost something) is kept as it is.
 
+A twin may be the other *dereferenced* (issue 46, item 4): every local ``$ref`` written out in
+place, so a component's example is repeated at each place the component is used, at other
+JSON pointers (``speclint.parsing.inlined``). A finding's pointer (and a pointer its message
+quotes) is read as where it leads in the twins with their ``$ref``\\s followed, so the copies of
+one example in the dereferenced twin are the same finding as the example in the twin written
+with ``$ref``\\s: one finding, each copy a related location. In the preferred twin, copies that
+lead to one place are one finding too, at the copy written where they lead; copies that only the
+other twin has are kept as they are.
+
 Like ``speclint.run.history``, this runs over the findings of a whole run, after the rules and their
 waivers and before baselines and base revisions compare them; the folded finding keeps the
 preferred twin's fingerprint.
@@ -25,12 +34,14 @@ preferred twin's fingerprint.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, sorted_findings
+from speclint.parsing.inlined import source_pointer
 from speclint.run.runner import RunResult
 
 _JSON = (".json",)
@@ -42,8 +53,36 @@ def folded(result: RunResult, corpus: Context) -> RunResult:
     pairs = twins(corpus.documents, corpus.generated)
     if not pairs:
         return result
-    findings = fold_findings(result.findings, pairs)
+    findings = fold_findings(result.findings, pairs, _sources(corpus, pairs))
     return result if findings is result.findings else replace(result, findings=findings)
+
+
+def _sources(corpus: Context, pairs: Mapping[str, str]) -> Callable[[str, str], str]:
+    """A twin's pointer -> where it leads, read in the preferred twin and then in the other,
+    ``$ref``\\s followed (the pointer itself where neither leads elsewhere)."""
+    by_preferred: dict[str, list[str]] = defaultdict(list)
+    for path, preferred in pairs.items():
+        by_preferred[preferred].append(path)
+    other = {
+        one: two for group in by_preferred.values() for one in group for two in group if one != two
+    }
+    known: dict[tuple[str, str], str] = {}
+
+    def source(path: str, pointer: str) -> str:
+        if not pointer.startswith("/") or path not in pairs:
+            return pointer
+        if (path, pointer) not in known:
+            led = pointer
+            for twin in (pairs[path], other.get(path, pairs[path])):
+                document = corpus.documents.get(twin)
+                found = source_pointer(document.data, pointer) if document else None
+                if found is not None and found != pointer:
+                    led = found
+                    break
+            known[(path, pointer)] = led
+        return known[(path, pointer)]
+
+    return source
 
 
 def twins(paths: Iterable[str], generated: Mapping[str, str]) -> dict[str, str]:
@@ -89,16 +128,21 @@ def _preference(path: str, generated: Mapping[str, str]) -> tuple[bool, bool, st
     return (path in generated, is_json, path)
 
 
-def fold_findings(findings: list[Finding], pairs: Mapping[str, str]) -> list[Finding]:
-    """``findings`` with each one that both twins have kept once, at the preferred twin."""
+def fold_findings(
+    findings: list[Finding],
+    pairs: Mapping[str, str],
+    source: Callable[[str, str], str] = lambda _, pointer: pointer,
+) -> list[Finding]:
+    """``findings`` with each one that both twins have kept once, at the preferred twin;
+    ``source``: where a twin's pointer leads (:func:`_sources`)."""
     # Longest first, so `a/x.yaml` is not rewritten inside `b/a/x.yaml`.
     spellings = sorted(pairs, key=lambda p: (-len(p), p))
 
-    def as_one(message: str) -> str:
-        for path in spellings:
-            if path in message:
-                message = message.replace(path, pairs[path])
-        return message
+    def as_one(path: str, message: str) -> str:
+        for spelling in spellings:
+            if spelling in message:
+                message = message.replace(spelling, pairs[spelling])
+        return _QUOTED_POINTER.sub(lambda m: f"`{source(path, m.group(1))}`", message)
 
     groups: dict[tuple[str, ...], list[Finding]] = {}
     for number, finding in enumerate(findings):
@@ -107,27 +151,50 @@ def fold_findings(findings: list[Finding], pairs: Mapping[str, str]) -> list[Fin
         if preferred is None:
             groups[("", str(number))] = [finding]
             continue
-        key = (
+        key: tuple[str, ...] = (
             finding.rule,
             preferred,
-            where.pointer if where.pointer is not None else "\x00",
+            source(where.path, where.pointer) if where.pointer is not None else "\x00",
             where.heading or "",
-            as_one(finding.message),
+            as_one(where.path, finding.message),
         )
         groups.setdefault(key, []).append(finding)
-    if all(len({f.location.path for f in group}) == 1 for group in groups.values()):
-        return findings
+    if all(len({(f.location.path, f.location.pointer) for f in g}) == 1 for g in groups.values()):
+        return findings  # no finding has a twin or a copy to fold with
     out: list[Finding] = []
-    for group in groups.values():
-        places = {f.location.path for f in group}
-        if len(places) == 1:
-            out += group
+    for key, group in groups.items():
+        led = key[2] if len(key) > 2 else ""  # where the group's pointers lead
+        at_preferred = sorted(
+            (f for f in group if pairs.get(f.location.path) == f.location.path),
+            # The copy written where the others lead first (the example as written).
+            key=lambda f: (f.location.pointer != led, f.sort_key()),
+        )
+        if not at_preferred or len(group) == 1:
+            out += group  # the other twin's alone (a conversion that lost something), or one
             continue
-        kept = [f for f in group if pairs[f.location.path] == f.location.path]
-        folded = [f for f in group if f not in kept]
+        first = at_preferred[0]
+        # Of the preferred twin's, those at another pointer are copies of the first (a `$ref`
+        # written out in place); those at its pointer are findings of their own (other lines).
+        copies = [
+            f
+            for f in at_preferred[1:]
+            if f.location.pointer is not None and f.location.pointer != first.location.pointer
+        ]
+        own = [f for f in at_preferred[1:] if f not in copies]
+        folded = [f for f in group if f not in at_preferred] + copies
         related = tuple(
-            replace(f.location, note=f"the same in {f.location.path}, this file in another format")
+            replace(f.location, note=_copy_note(first, f))
             for f in sorted(folded, key=lambda f: f.sort_key())
         )
-        out += [replace(kept[0], related=(*kept[0].related, *related)), *kept[1:]]
+        out += [replace(first, related=(*first.related, *related)), *own]
     return sorted_findings(out)
+
+
+# A JSON pointer a message quotes (`the schema at `/components/schemas/Task``).
+_QUOTED_POINTER = re.compile(r"`(/[^`\s]*)`")
+
+
+def _copy_note(kept: Finding, copy: Finding) -> str:
+    if copy.location.pointer == kept.location.pointer:
+        return f"the same in {copy.location.path}, this file in another format"
+    return f"the same in {copy.location.path}, a copy where a `$ref` to it is written out in place"
