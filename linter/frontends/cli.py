@@ -1389,8 +1389,8 @@ def _show_route_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
                 through = (
                     ", bound through the repository's pages" if check.through_repository else ""
                 )
-                held = f"; held as the API's: {check.evidence}" if check.evidence else ""
-                say(f"    (no operation of {check.document}{through}{near}{held})")
+                because = f"; held as the API's: {check.evidence}" if check.evidence else ""
+                say(f"    (no operation of {check.document}{through}{near}{because})")
     say(f"speclint: {bound} route binding(s); {unbound} route(s) bound to no operation")
 
 
