@@ -8,7 +8,9 @@ path matches an operation's templated one (``/jobs/job-42`` is ``/jobs/{jobId}``
 a server's base path (§4.8.5: a path is relative to the Server Object's URL), among the
 operations of the page's version line. Then:
 
-- the body the request fence itself shows is that operation's request body;
+- the body the request fence itself shows is that operation's request body; under a GET or
+  HEAD request line, with no status line between, where the operation takes no request body,
+  it is the answer (RFC 9110 §9.3.1: a GET's content has no defined meaning);
 - each JSON or YAML fence after it, up to the next request or heading, is its request body or
   one of its responses as the fence says (a status line, ``HTTP/1.1 201 Created``: the 201
   response) or the words just above it ("Response:", "returns", "Request body:", "a `404`
@@ -194,12 +196,14 @@ def _request_bodies(
             unbound.setdefault(fence.line, f"`{request.shown}` {why}")
             continue
         direction = "response" if message.status else "request"
+        where = "its body" if not message.status else f"its `{message.status}` body"
+        if _answer_shown_as_body(request, operations, message.status):
+            direction, where = "response", "the body shown as its answer"
         bound, why_not = _bind(operations, direction, message.status)
         if bound is None:
             unbound.setdefault(fence.line, f"`{request.shown}`: {why_not}")
             continue
         operation, pointer, side = bound
-        where = "its body" if not message.status else f"its `{message.status}` body"
         example = replace(fence, content=message.body, language=_body_language(fence, message.body))
         ties.setdefault(fence.line, []).append(
             ExchangeTie(
@@ -212,6 +216,24 @@ def _request_bodies(
                 False,
             )
         )
+
+
+# Methods whose request content has no defined semantics (RFC 9110 §9.3.1 GET, §9.3.2 HEAD).
+_BODILESS_METHODS = frozenset({"GET", "HEAD"})
+
+
+def _answer_shown_as_body(request: Request, operations: tuple[Operation, ...], status: str) -> bool:
+    """Whether the body a fence shows under a request line, with no status line between, is the
+    answer: "GET /sequence/abc/metadata", an empty line, then the JSON it returns (a page's
+    "Example request and response" in one fence). A GET or HEAD request has no content (RFC
+    9110 §9.3.1), and where no operation it calls declares a request body, no reading of the
+    body but the response is left."""
+    return (
+        not status
+        and request.method in _BODILESS_METHODS
+        and bool(operations)
+        and not any(o.of("request") for o in operations)
+    )
 
 
 def _heading_line(fence: CodeFence) -> int:
