@@ -104,3 +104,82 @@ def test_a_body_under_a_request_line_that_takes_one_is_still_its_request() -> No
     files = {"spec/api/openapi.yaml": searching, "spec/README.md": "# P\n\n" + ANSWER_UNDER_GET}
     [finding] = rule_findings("example-invalid", files)
     assert finding.message.startswith('example at /: "text" is a required property')
+
+
+KIT_MINIMAL = """\
+{
+  "type": "object",
+  "properties": {
+    "weights": {"type": "array", "items": {"type": "integer"}},
+    "labels": {"type": "array", "items": {"type": "string"}},
+    "parts": {"type": "array", "items": {"type": "string"}}
+  },
+  "required": ["labels", "weights", "parts"]
+}
+"""
+# The same document written with references the corpus cannot follow (relative to its `$id`).
+KIT_BY_REFERENCE = """\
+{
+  "$id": "https://kits.example.org/schemas/kit_minimal.json",
+  "type": "object",
+  "properties": {
+    "weights": {"$ref": "/weights"},
+    "labels": {"$ref": "/labels"},
+    "parts": {"$ref": "/parts"}
+  },
+  "required": ["labels", "parts"]
+}
+"""
+KIT_EXAMPLE = """\
+A kit whose parts are left out:
+
+```
+{
+  "weights": ["12", "7"],
+  "labels": ["left", "right"]
+}
+```
+"""
+
+
+def kit_files(page: str, **schemas: str) -> dict[str, str]:
+    files = {
+        "docs/schemas/kit_minimal.json": KIT_MINIMAL,
+        "docs/schemas/kit_refs.json": KIT_BY_REFERENCE,
+        "docs/kits/rationale.md": f"# Kits\n\n{page}",
+    }
+    files.update({f"docs/schemas/{name}.json": text for name, text in schemas.items()})
+    return files
+
+
+def test_an_example_of_a_family_of_schemas_that_declare_its_members_alike_is_judged() -> None:
+    findings = rule_findings("example-invalid", kit_files(KIT_EXAMPLE))
+    assert findings, "the family's schemas agree on `weights`: its strings are judged"
+    assert findings[0].message.startswith('example at /weights/0: "12" is not of type "integer"')
+    assert findings[0].heuristic == "example-invalid/by-fragment"
+    assert findings[0].location.line == 7
+    # An extended member of the family (more members, the same schemas for these) agrees too.
+    extended = KIT_MINIMAL.replace(
+        '"parts": {',
+        '"colours": {"type": "array", "items": {"type": "string"}},\n    "parts": {',
+    )
+    assert rule_findings("example-invalid", kit_files(KIT_EXAMPLE, kit_extended=extended))
+    assert (
+        rule_findings("example-invalid", kit_files(KIT_EXAMPLE.replace('"12", "7"', "12, 7"))) == []
+    )
+
+
+def test_schemas_that_declare_a_member_differently_leave_the_example_unbound() -> None:
+    other = KIT_MINIMAL.replace('"items": {"type": "integer"}', '"items": {"type": "string"}')
+    assert rule_findings("example-invalid", kit_files(KIT_EXAMPLE, kit_text=other)) == []
+
+
+def test_a_document_written_as_its_members_digests_is_not_an_excerpt() -> None:
+    digests = (
+        "The digest of each member:\n\n```json\n"
+        '{"weights": "Zq4x", "labels": "c0Ff", "parts": "9pQe"}\n```\n'
+    )
+    assert rule_findings("example-invalid", kit_files(digests)) == []
+    # One member a string and the others arrays: an invalid excerpt, not another form.
+    mixed = digests.replace('"labels": "c0Ff"', '"labels": ["a"]')
+    assert rule_findings("example-invalid", kit_files(mixed))
