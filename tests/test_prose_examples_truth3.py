@@ -19,12 +19,20 @@ paths:
         - {name: code, in: path, required: true, schema: {type: string}}
         - {name: offset, in: query, schema: {type: integer, minimum: 0}}
         - {name: limit, in: query, schema: {type: integer, minimum: 1}}
+        - {name: view, in: query, schema: {type: string, enum: [brief, full]}}
+        - {name: tags, in: query, schema: {type: array, items: {type: string, enum: [a]}}}
       responses:
         '200':
           description: the part's record
           content:
             application/json:
               schema: {$ref: '#/components/schemas/Record'}
+  /bin/{slot}:
+    parameters:
+      - {name: slot, in: path, required: true, schema: {type: integer, minimum: 1}}
+    get:
+      responses:
+        '204': {description: the bin is there}
   /part/{code}/notes:
     post:
       requestBody:
@@ -183,3 +191,56 @@ def test_a_document_written_as_its_members_digests_is_not_an_excerpt() -> None:
     # One member a string and the others arrays: an invalid excerpt, not another form.
     mixed = digests.replace('"labels": "c0Ff"', '"labels": ["a"]')
     assert rule_findings("example-invalid", kit_files(mixed))
+
+
+def parameter_findings(body: str) -> list[Finding]:
+    return [
+        f
+        for f in rule_findings("example-invalid", api_page(body))
+        if f.heuristic == "example-invalid/parameter-value"
+    ]
+
+
+def test_a_query_value_of_a_request_line_is_judged_against_its_parameter_schema() -> None:
+    request = "A short listing:\n\n```\nGET /part/bolt-7?offset=0&limit=0\n```\n"
+    [finding] = parameter_findings(request)
+    assert finding.message.startswith(
+        "query parameter `limit` is `0`: 0 is less than the minimum of 1"
+    )
+    # Where the value is written: the fence opens on line 5, `0` after `limit=`.
+    assert (finding.location.line, finding.location.column) == (6, 33)
+    assert "`GET /part/{code}`'s query parameter" in finding.related[0].note
+    assert parameter_findings(request.replace("limit=0", "limit=5")) == []
+    # A curl URL gives its query too; an enum holds it.
+    curl = "```bash\ncurl 'https://parts.example.org/part/bolt-7?view=huge'\n```\n"
+    [wrong] = parameter_findings(curl)
+    assert wrong.message.startswith("query parameter `view` is `huge`")
+
+
+def test_a_path_value_of_a_request_is_judged_against_its_template_variable() -> None:
+    [finding] = parameter_findings("```\nGET /bin/0\n```\n")
+    assert finding.message.startswith("path parameter `slot` is `0`")
+    assert parameter_findings("```\nGET /bin/3\n```\n") == []
+
+
+def test_values_that_stand_for_one_or_that_the_words_call_refused_are_not_judged() -> None:
+    placeholders = [
+        "GET /bin/{slot}",
+        "GET /bin/<slot>",
+        "GET /bin/:slot",
+        "GET /bin/$SLOT",
+        "GET /part/bolt-7?limit={limit}",
+        "GET /part/bolt-7?limit=<n>",
+        "GET /part/bolt-7?limit=:limit",
+        "GET /part/bolt-7?limit=${LIMIT}",
+        "GET /part/bolt-7?limit=N",  # a word where a number goes
+        "GET /part/bolt-7?view=...",
+        "GET /part/bolt-7?tags=b,c",  # a serialised list
+        "GET /part/bolt-7?view=brief,huge",
+    ]
+    for line in placeholders:
+        assert parameter_findings(f"```\n{line}\n```\n") == [], line
+    refused = "A zero limit returns 400 Bad Request:\n\n```\nGET /part/bolt-7?limit=0\n```\n"
+    assert parameter_findings(refused) == []
+    shown = "```http\nGET /part/bolt-7?limit=0\n\nHTTP/1.1 400 Bad Request\n```\n"
+    assert parameter_findings(shown) == []
