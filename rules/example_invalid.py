@@ -1142,7 +1142,7 @@ def _parameter_findings(corpus: Context, document: Document) -> Iterator[Finding
             operation.document, resolve_pointer(operation.document.data, given.pointer)
         )
         value = _typed(given.value, schema)
-        if value is None:
+        if value is None or _named_placeholder(given.value, schema):
             continue
         uri = f"{file_uri(operation.document.path)}#{given.pointer}"
         validator = corpus.references.validator(validator_class_of(operation.document), uri)
@@ -1176,6 +1176,22 @@ def _parameter_findings(corpus: Context, document: Document) -> Iterator[Finding
             key=f"{given.fence.line}:{given.place}:{given.name}",
             heuristic=PARAMETER_VALUE,
         )
+
+
+# A word that names the value it stands for: in capitals (`?view=VIEW`, `/jobs/JOB_ID`), the
+# reader's (`your-job-id`, `my_bucket`), or a type's name (`?since=string`).
+_CAPITALS = re.compile(r"[A-Z][A-Z0-9_]*\Z")
+_READERS_WORD = re.compile(r"(?:your|my|some|example)[-_]|(?:string|integer|number|boolean)\Z", re.I)
+
+
+def _named_placeholder(text: str, schema: Any) -> bool:
+    """Whether a parameter's text is a word standing for its value, not a value: one in
+    capitals where the schema's ``enum`` has none in capitals, a reader's, a type's name."""
+    enum = schema.get("enum") if isinstance(schema, dict) else None
+    capitals = isinstance(enum, list) and any(
+        isinstance(v, str) and _CAPITALS.match(v) for v in enum
+    )
+    return bool((_CAPITALS.match(text) and not capitals) or _READERS_WORD.match(text))
 
 
 def _typed(text: str, schema: Any) -> Any:

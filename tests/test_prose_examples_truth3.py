@@ -235,6 +235,8 @@ def test_values_that_stand_for_one_or_that_the_words_call_refused_are_not_judged
         "GET /part/bolt-7?limit=${LIMIT}",
         "GET /part/bolt-7?limit=N",  # a word where a number goes
         "GET /part/bolt-7?view=...",
+        "GET /part/bolt-7?view=VIEW",  # a word in capitals where the values are not
+        "GET /part/bolt-7?view=your-view",
         "GET /part/bolt-7?tags=b,c",  # a serialised list
         "GET /part/bolt-7?view=brief,huge",
     ]
