@@ -5,9 +5,15 @@ query and path values against the operation's parameter schemas. Fixtures of our
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import run_cli
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding
 from speclint.run.catalog import all_rules
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
 
 PARTS_API = """\
 openapi: 3.0.3
@@ -246,3 +252,14 @@ def test_values_that_stand_for_one_or_that_the_words_call_refused_are_not_judged
     assert parameter_findings(refused) == []
     shown = "```http\nGET /part/bolt-7?limit=0\n\nHTTP/1.1 400 Bad Request\n```\n"
     assert parameter_findings(shown) == []
+
+
+def test_speclint_bindings_lists_each_request_parameter_value(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(api_page("```\nGET /part/bolt-7?limit=0\n```\n"))
+    output = run_cli("bindings", str(root)).output
+    assert (
+        "spec/README.md:4 query parameter value `0`\n    -> spec/api/openapi.yaml#/paths/"
+        "~1part~1{code}/get/parameters/2/schema (by parameter value: `limit` in "
+        "`GET /part/bolt-7`, `GET /part/{code}`'s query parameter)"
+    ) in output
+    assert "speclint: 2 request parameter value(s) bound" in output  # `code` too
