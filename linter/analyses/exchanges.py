@@ -230,6 +230,8 @@ def _answer_shown_as_body(request: Request, operations: tuple[Operation, ...], s
     body but the response is left."""
     return (
         not status
+        # A curl command's `-d` body is what it sends, whatever the method (`curl -X GET -d`).
+        and not request.shown.startswith("curl ")
         and request.method in _BODILESS_METHODS
         and bool(operations)
         and not any(o.of("request") for o in operations)
