@@ -119,7 +119,9 @@ def test_a_body_under_a_request_line_that_takes_one_is_still_its_request() -> No
     [finding] = rule_findings("example-invalid", files)
     assert finding.message.startswith('example at /: "text" is a required property')
     # A curl command's data is what it sends, even with `-X GET`: never read as the answer.
-    sending = "```bash\ncurl -X GET https://x.example/part/bolt-7 -d '{\"record\": {\"weight\": 1}}'\n```\n"
+    sending = (
+        '```bash\ncurl -X GET https://x.example/part/bolt-7 -d \'{"record": {"weight": 1}}\'\n```\n'
+    )
     assert rule_findings("example-invalid", api_page(sending)) == []
 
 
