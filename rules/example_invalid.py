@@ -1181,7 +1181,9 @@ def _parameter_findings(corpus: Context, document: Document) -> Iterator[Finding
 # A word that names the value it stands for: in capitals (`?view=VIEW`, `/jobs/JOB_ID`), the
 # reader's (`your-job-id`, `my_bucket`), or a type's name (`?since=string`).
 _CAPITALS = re.compile(r"[A-Z][A-Z0-9_]*\Z")
-_READERS_WORD = re.compile(r"(?:your|my|some|example)[-_]|(?:string|integer|number|boolean)\Z", re.I)
+_READERS_WORD = re.compile(
+    r"(?:your|my|some|example)[-_]|(?:string|integer|number|boolean)\Z", re.I
+)
 
 
 def _named_placeholder(text: str, schema: Any) -> bool:
