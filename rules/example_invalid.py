@@ -38,16 +38,19 @@ What it does
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
     ``case-convention``, ``x-examples``, ``api-description``, ``heading-name``, ``format``,
-    ``extension-name``, ``api-json-text``. ``in-document``, ``explicit`` and ``own-schema``
-    guess nothing: they run whenever the rule runs. ``x-examples`` is a schema's or a media
-    type's vendor map of name to example (Stoplight's), validated as ``examples`` are;
-    ``api-description`` a fence of an API document's ``description`` text (CommonMark), bound
-    as a page's fences are and reported at the file's line. ``api-json-text``: a schema example
-    of an OpenAPI or AsyncAPI document that is a string of JSON text (``example: |-`` over lines)
-    where the schema wants the object or array it shows. The API exchanges the value, and API
-    docs and mock servers show a string as a quoted string, so it is reported ("write the object
-    itself"). A JSON Schema file's block of JSON text is judged by the value it shows: a docs
-    site may render it as a descriptor's text.
+    ``extension-name``, ``api-json-text``, ``parameter-value``. ``in-document``, ``explicit``
+    and ``own-schema`` guess nothing: they run whenever the rule runs. ``x-examples`` is a
+    schema's or a media type's vendor map of name to example (Stoplight's), validated as
+    ``examples`` are; ``api-description`` a fence of an API document's ``description`` text
+    (CommonMark), bound as a page's fences are and reported at the file's line.
+    ``api-json-text``: a schema example of an OpenAPI or AsyncAPI document that is a string of
+    JSON text (``example: |-`` over lines) where the schema wants the object or array it shows.
+    The API exchanges the value, and API docs and mock servers show a string as a quoted
+    string, so it is reported ("write the object itself"). A JSON Schema file's block of JSON
+    text is judged by the value it shows: a docs site may render it as a descriptor's text.
+    ``parameter-value``: a query or path value of a concrete request on a page (``?end=0``)
+    against the parameter's schema in the operation it calls; placeholders, serialised lists
+    and requests the words call refused ("returns 400") are not judged.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -128,6 +131,7 @@ from speclint.analyses.api_examples import (
 from speclint.analyses.charts import chart_defaults, gives, merged_values
 from speclint.analyses.context import Context
 from speclint.analyses.declarations import REPORTED_BY
+from speclint.analyses.exchanges import parameter_values
 from speclint.analyses.fences import (
     BY_EXAMPLE,
     BY_EXCHANGE,
@@ -207,6 +211,7 @@ HEURISTICS = tuple(
         "format",
         "extension-name",
         "api-json-text",
+        "parameter-value",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -229,6 +234,9 @@ _BY_TIE = {
 
 
 API_COMPONENT = f"{ID}/api-component"
+# A query or path parameter value of a concrete request on a page (`?end=0`), judged against the
+# parameter's schema in the operation the request calls: a sibling of `by-exchange`'s bodies.
+PARAMETER_VALUE = f"{ID}/parameter-value"
 CASE_CONVENTION = f"{ID}/case-convention"
 # `x-examples`, a vendor extension (Stoplight's and others': a map of name to example on a schema
 # or a media type): no specification says it holds examples of that schema, so it is a heuristic.
@@ -974,7 +982,16 @@ def _null_examples(places: list[Location], in_enums: int) -> Finding:
 def _page_findings(
     corpus: Context, document: Document, options: Mapping[str, Any]
 ) -> Iterator[Finding]:
-    """One page's JSON code fences, against the schema each one is tied to."""
+    """One page's JSON code fences, against the schema each one is tied to; then the parameter
+    values its requests give."""
+    yield from _fence_findings(corpus, document, options)
+    if Binding.of(options).operation:
+        yield from _parameter_findings(corpus, document)
+
+
+def _fence_findings(
+    corpus: Context, document: Document, options: Mapping[str, Any]
+) -> Iterator[Finding]:
     surroundings = _Surroundings(document)
     for tie in fence_ties(corpus, document, Binding.of(options)):
         fence = tie.fence
@@ -1142,6 +1159,96 @@ def _page_findings(
 
 
 RELATED_ERRORS = 10  # the example's other errors shown as related locations
+
+
+def _parameter_findings(corpus: Context, document: Document) -> Iterator[Finding]:
+    """The query and path parameter values of the page's concrete requests that their
+    operation's parameter schemas reject (``speclint.analyses.exchanges.parameter_values``).
+    A value is read as its schema's type reads it (OpenAPI 3.1 §4.8.12.4: a ``simple`` or
+    ``form`` value is the text of a primitive); one not of that form (`?limit=N`) is not judged,
+    and neither is an array or object parameter (a serialised list)."""
+    surroundings = _Surroundings(document)
+    for given in parameter_values(corpus, document):
+        if surroundings.counter_example(given.fence):
+            continue
+        operation = given.operation
+        schema = _resolve_local(
+            operation.document, resolve_pointer(operation.document.data, given.pointer)
+        )
+        value = _typed(given.value, schema)
+        if value is None or _named_placeholder(given.value, schema):
+            continue
+        uri = f"{file_uri(operation.document.path)}#{given.pointer}"
+        validator = corpus.references.validator(validator_class_of(operation.document), uri)
+        errors = _errors(validator, value)
+        if not errors:
+            continue
+        failure = short_message(explain(errors[0]))
+        kind = "query" if given.place == "query" else "path"
+        yield Finding(
+            ID,
+            SEVERITY,
+            within(
+                f"{kind} parameter `{given.name}` is `{given.value}` in the request: {failure}; "
+                f"the request fails `{operation.label}`'s parameter schema: fix the example "
+                "request, or the schema if the API takes the value",
+                f"{kind} parameter `{given.name}` is `{given.value}`: {failure}; fix the "
+                "request, or the parameter's schema",
+                f"{kind} parameter `{given.name}`: {failure}",
+            ),
+            Location(
+                document.path,
+                given.line,
+                given.column,
+                pointer=f"#{given.fence.heading.anchor}" if given.fence.heading else "",
+            ),
+            related=(
+                operation.document.location(
+                    given.pointer, note=f"the schema of the parameter ({given.evidence})"
+                ),
+            ),
+            key=f"{given.fence.line}:{given.place}:{given.name}",
+            heuristic=PARAMETER_VALUE,
+        )
+
+
+# A word that names the value it stands for: in capitals (`?view=VIEW`, `/jobs/JOB_ID`), the
+# reader's (`your-job-id`, `my_bucket`), or a type's name (`?since=string`).
+_CAPITALS = re.compile(r"[A-Z][A-Z0-9_]*\Z")
+_READERS_WORD = re.compile(
+    r"(?:your|my|some|example)[-_]|(?:string|integer|number|boolean)\Z", re.I
+)
+
+
+def _named_placeholder(text: str, schema: Any) -> bool:
+    """Whether a parameter's text is a word standing for its value, not a value: one in
+    capitals where the schema's ``enum`` has none in capitals, a reader's, a type's name."""
+    enum = schema.get("enum") if isinstance(schema, dict) else None
+    capitals = isinstance(enum, list) and any(
+        isinstance(v, str) and _CAPITALS.match(v) for v in enum
+    )
+    return bool((_CAPITALS.match(text) and not capitals) or _READERS_WORD.match(text))
+
+
+def _typed(text: str, schema: Any) -> Any:
+    """A parameter's text as its schema's type reads it, or None where it is not of that form
+    (a word where a number goes is a placeholder as often as a defect) or the schema takes a
+    list or an object (a serialised form, OpenAPI's ``style``)."""
+    types = schema.get("type") if isinstance(schema, dict) else None
+    wanted = types if isinstance(types, list) else [types] if isinstance(types, str) else []
+    if any(t in ("array", "object") for t in wanted):
+        return None
+    for kind in wanted or ["string"]:
+        if kind == "integer" and re.fullmatch(r"[+-]?\d+", text):
+            return int(text)
+        if kind == "number" and re.fullmatch(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", text):
+            return float(text) if not re.fullmatch(r"[+-]?\d+", text) else int(text)
+        if kind == "boolean" and text in ("true", "false"):
+            return text == "true"
+        if kind == "string":
+            return text
+    return None
+
 
 FORMAT = f"{ID}/format"
 # The formats whose values have one form that no reading disputes (RFC 4122's UUID, RFC 3339's

@@ -8,7 +8,9 @@ path matches an operation's templated one (``/jobs/job-42`` is ``/jobs/{jobId}``
 a server's base path (§4.8.5: a path is relative to the Server Object's URL), among the
 operations of the page's version line. Then:
 
-- the body the request fence itself shows is that operation's request body;
+- the body the request fence itself shows is that operation's request body; under a GET or
+  HEAD request line, with no status line between, where the operation takes no request body,
+  it is the answer (RFC 9110 §9.3.1: a GET's content has no defined meaning);
 - each JSON or YAML fence after it, up to the next request or heading, is its request body or
   one of its responses as the fence says (a status line, ``HTTP/1.1 201 Created``: the 201
   response) or the words just above it ("Response:", "returns", "Request body:", "a `404`
@@ -27,7 +29,7 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import unquote
@@ -195,12 +197,14 @@ def _request_bodies(
             unbound.setdefault(fence.line, f"`{request.shown}` {why}")
             continue
         direction = "response" if message.status else "request"
+        where = "its body" if not message.status else f"its `{message.status}` body"
+        if _answer_shown_as_body(request, operations, message.status):
+            direction, where = "response", "the body shown as its answer"
         bound, why_not = _bind(operations, direction, message.status)
         if bound is None:
             unbound.setdefault(fence.line, f"`{request.shown}`: {why_not}")
             continue
         operation, pointer, side = bound
-        where = "its body" if not message.status else f"its `{message.status}` body"
         example = replace(fence, content=message.body, language=_body_language(fence, message.body))
         ties.setdefault(fence.line, []).append(
             ExchangeTie(
@@ -213,6 +217,26 @@ def _request_bodies(
                 False,
             )
         )
+
+
+# Methods whose request content has no defined semantics (RFC 9110 §9.3.1 GET, §9.3.2 HEAD).
+_BODILESS_METHODS = frozenset({"GET", "HEAD"})
+
+
+def _answer_shown_as_body(request: Request, operations: tuple[Operation, ...], status: str) -> bool:
+    """Whether the body a fence shows under a request line, with no status line between, is the
+    answer: "GET /sequence/abc/metadata", an empty line, then the JSON it returns (a page's
+    "Example request and response" in one fence). A GET or HEAD request has no content (RFC
+    9110 §9.3.1), and where no operation it calls declares a request body, no reading of the
+    body but the response is left."""
+    return (
+        not status
+        # A curl command's `-d` body is what it sends, whatever the method (`curl -X GET -d`).
+        and not request.shown.startswith("curl ")
+        and request.method in _BODILESS_METHODS
+        and bool(operations)
+        and not any(o.of("request") for o in operations)
+    )
 
 
 def _heading_line(fence: CodeFence) -> int:
@@ -436,3 +460,168 @@ def _response_schema(operation: Operation, status: str) -> str | None:
                 return f"{join_pointer(f'{at}/content', str(media))}/schema"
         return None
     return None
+
+
+@dataclass(frozen=True)
+class ParameterValue:
+    """A value a concrete request gives a parameter of the operation it calls: a query
+    parameter's (``?end=0``) or a path template variable's (``/jobs/job-42`` for ``{jobId}``),
+    as written, to be judged against the parameter's schema (issue 46, round 2)."""
+
+    fence: CodeFence
+    line: int  # the page's line where the value is written
+    column: int  # 1-based
+    name: str
+    place: str  # "query" | "path" (OpenAPI's `in`)
+    value: str  # percent-decoded
+    operation: Operation
+    pointer: str  # JSON pointer of the parameter's Schema Object in the operation's document
+    evidence: str  # "`end=0` in `GET /sequence/…`, `GET /sequence/{id}`'s query parameter"
+
+
+# A value that stands for one (a placeholder in any notation: `{id}`, `{{id}}`, `<id>`, `:id`,
+# `$ID`, `${ID}`, an elision) is not a value to judge.
+_STANDS_FOR = re.compile(r"[{}<>$]|\.\.\.|…|^:|^\*$|^x+$", re.IGNORECASE)
+# Words beside a request that say it is one to reject: it shows a value the API refuses.
+_REFUSED = re.compile(
+    r"(?<![\w/.-])(?:4\d\d|bad request|unprocessable|not valid|invalid|rejects?|rejected|"
+    r"refuses?|refused|errors?|fails?|not allowed|out of (?:range|bounds))(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def parameter_values(corpus: Context, document: Document) -> tuple[ParameterValue, ...]:
+    """The query and path parameter values the page's concrete requests give their operation's
+    declared parameters (one operation called, identical copies aside). Not given: values that
+    stand for one (placeholders, elisions), serialised lists (``a,b``), parameters of no
+    declared schema, and the requests of a fence whose words say it is refused ("returns
+    400", "an invalid request") or that shows a 4xx answer. Made once per run."""
+    key = f"parameter_values:{document.path}"
+    found = corpus.memo.get(key)
+    if not isinstance(found, tuple):
+        found = tuple(_parameter_values(corpus, document))
+        corpus.memo[key] = found
+    return found
+
+
+def _parameter_values(corpus: Context, document: Document) -> Iterator[ParameterValue]:
+    prose = document.prose
+    if (
+        prose is None
+        or in_design_folder(document.path)
+        or in_record_folder(document.path)
+        or in_superseded_folder(document.path)
+    ):
+        return
+    candidates: tuple[Operation, ...] | None = None
+    paragraphs = sorted(prose.paragraphs, key=lambda p: p.end_line)
+    ends = [p.end_line for p in paragraphs]
+    since = 0
+    for fence in prose.fences:
+        previous, since = since, fence.end_line
+        request = fence_request(fence.language, fence.content)
+        if request is None or not request.target:
+            continue
+        if candidates is None:
+            candidates = _operations(corpus, document)
+        if not candidates:
+            return
+        operations, _ = _called(corpus, candidates, request)
+        distinct = {json.dumps(sorted(_declared(o).items()), default=str) for o in operations}
+        if len(distinct) != 1 or _refused(paragraphs, ends, fence, previous, request):
+            continue
+        operation = operations[0]
+        declared = _declared(operation)
+        at = fence.content.find(request.target)
+        if at < 0:
+            continue
+        for name, place, value, offset in _given(operation, request):
+            parameter = declared.get((name, place))
+            if parameter is None or not value or _STANDS_FOR.search(value) or "," in value:
+                continue
+            where = at + offset
+            line = fence.content.count("\n", 0, where)
+            column = where - (fence.content.rfind("\n", 0, where) + 1) + 1
+            kind = "query" if place == "query" else "path"
+            yield ParameterValue(
+                fence,
+                fence.line + 1 + line,
+                column + fence.margin,
+                name,
+                place,
+                value,
+                operation,
+                parameter,
+                f"`{name}` in `{request.shown}`, `{operation.label}`'s {kind} parameter",
+            )
+
+
+def _refused(
+    paragraphs: list[Paragraph], ends: list[int], fence: CodeFence, since: int, request: Request
+) -> bool:
+    """Whether the words just above a request fence, or an answer it shows, say the request is
+    refused: the value it gives is then the point, not a defect."""
+    if any(m.status.startswith("4") for m in request.messages):
+        return True
+    words = _words_above(paragraphs, ends, fence, since)
+    return bool(words and _REFUSED.search(words))
+
+
+def _declared(operation: Operation) -> dict[tuple[str, str], str]:
+    """The operation's query and path parameters (its path item's, overridden by its own,
+    OpenAPI 3.1 §4.8.9.1), each with the pointer of its Schema Object; a parameter given by a
+    local ``$ref`` is read where it leads. Parameters with no ``schema`` (a ``content`` map,
+    Swagger 2.0's inline types) are left out."""
+    data = operation.document.data
+    item = operation.pointer.rsplit("/", 1)[0]
+    found: dict[tuple[str, str], str] = {}
+    for holder in (item, operation.pointer):
+        listed = resolve_pointer(data, f"{holder}/parameters")
+        for index in range(len(listed) if isinstance(listed, list) else 0):
+            at = f"{holder}/parameters/{index}"
+            parameter = listed[index]
+            reference = parameter.get("$ref") if isinstance(parameter, dict) else None
+            if isinstance(reference, str) and reference.startswith("#/"):
+                at = unquote(reference[1:])
+                parameter = resolve_pointer(data, at)
+            if not isinstance(parameter, dict) or not isinstance(parameter.get("schema"), dict):
+                continue
+            name, place = parameter.get("name"), parameter.get("in")
+            if isinstance(name, str) and place in ("query", "path"):
+                found[(name, str(place))] = f"{at}/schema"
+    return found
+
+
+def _given(operation: Operation, request: Request) -> Iterator[tuple[str, str, str, int]]:
+    """Each parameter value the request's target gives: (name, "query" or "path", the value
+    percent-decoded, its offset in the target as written)."""
+    target = request.target.strip("'\"")
+    offset = request.target.find(target)
+    path_end = len(re.split(r"[?#]", target, maxsplit=1)[0])
+    template = operation.path.rstrip("/")
+    variables = _TEMPLATE.findall(template)
+    if variables:
+        parts = _TEMPLATE.split(template)
+        pattern = "([^/]+)".join(re.escape(part) for part in parts)
+        found = re.search(f"{pattern}/?$", target[:path_end])
+        for index, variable in enumerate(variables if found else ()):
+            assert found is not None
+            yield (
+                variable[1:-1],
+                "path",
+                unquote(found.group(index + 1)),
+                offset + found.start(index + 1),
+            )
+    if path_end < len(target) and target[path_end] == "?":
+        start = path_end + 1
+        query = target[start:].split("#", 1)[0]
+        for pair in query.split("&"):
+            name, equals, value = pair.partition("=")
+            if equals and name:
+                yield (
+                    unquote(name),
+                    "query",
+                    unquote(value.replace("+", " ")),
+                    offset + start + len(name) + 1,
+                )
+            start += len(pair) + 1

@@ -29,6 +29,11 @@ under ``## `init_steps```, the members of ``steps.init`` under ``### steps.init`
 the root to that attribute's schema, where its shape is that schema's (an object with half of
 its members declared there, a list where an array is).
 
+Schemas of one folder that declare each member the fence shows alike (a family: a minimal, an
+extended, and a by-reference variant of one document) are one root for it: any of them gives
+the same verdict. A fence whose every member is a string where its schema declares an object or
+array is another form of the document (its members' digests), not an excerpt.
+
 Quiet where it is not sure: two different roots (identical copies are one) fit the fence, or a
 definition (a ``$defs``/``definitions`` member) declares every member too, so the fence may be
 that part rather than the root's excerpt; then the fence is left to the other bindings.
@@ -139,14 +144,24 @@ def root_fragment(
     if not keys:
         return None, ""
     fitting = _live(corpus, document, _distinct(r for r in roots if keys <= r.members.keys()))
+    alike = ""
     if not fitting:
         if any(keys & r.members.keys() for r in roots):
             return None, "no root document's schema declares every top-level member it has"
         return None, ""
     if len(fitting) > 1:
-        names = ", ".join(sorted(f"`{r.document.path}`" for r in fitting)[:4])
-        return None, f"its members fit the roots of several schemas ({names})"
+        family = _one_family(corpus, fitting, keys)
+        if family is None:
+            names = ", ".join(sorted(f"`{r.document.path}`" for r in fitting)[:4])
+            return None, f"its members fit the roots of several schemas ({names})"
+        alike = ", ".join(f"`{r.name}`" for r in fitting if r is not family)
+        fitting = [family]
     (root,) = fitting
+    if isinstance(data, dict) and _stands_for_members(corpus, root, data):
+        return None, (
+            f"each member is a string where `{root.name}` declares an object or array: another "
+            "form of the document (its members' digests, references or names), not an excerpt"
+        )
     distinctive = keys - GENERIC_MEMBERS
     if not distinctive:
         return None, f"its members are generic ({_listed(keys)}): they do not say whose they are"
@@ -168,6 +183,8 @@ def root_fragment(
     if part:
         return None, f"its members are also those of the definition `{part}`"
     evidence = f"a fragment of `{root.name}`: members {_listed(keys)} declared by its root"
+    if alike:
+        evidence += f" ({alike} of its family declare them alike)"
     return Fragment(root.document, "", evidence, fence.line), ""
 
 
@@ -397,6 +414,63 @@ def _followed(corpus: Context, document: Document, pointer: str) -> Place:
             break
         place = target
     return place
+
+
+def _one_family(corpus: Context, roots: list[Root], keys: frozenset[str]) -> Root | None:
+    """The root to judge a fence by where several fit it but agree on it: a family of schemas
+    of one document (a minimal and an extended one, one written with references) that declare
+    each member the fence shows alike, or by a reference the corpus cannot follow (an ``$id``
+    -relative `/lengths`: it says nothing against the others). An excerpt is judged by its
+    members' schemas only (its root's ``required`` is not asked), so any of them gives the
+    same verdict: the one that declares the most of them readably, then the fewest members
+    (the minimal one), then by path. A family is kept in one folder: schemas of other folders
+    are other documents' (two services' `job.schema.json`), left ambiguous. None where two
+    declare a member differently."""
+    if len({posixpath.dirname(r.document.path) for r in roots}) != 1:
+        return None
+    known: dict[str, int] = {}
+    for key in sorted(keys):
+        texts = set()
+        for root in roots:
+            text = _readable(corpus, root.members[key])
+            if text is not None:
+                texts.add(text)
+                known[root.document.path] = known.get(root.document.path, 0) + 1
+        if len(texts) != 1:
+            return None
+    return min(
+        roots, key=lambda r: (-known.get(r.document.path, 0), len(r.members), r.document.path)
+    )
+
+
+def _readable(corpus: Context, place: Place) -> str | None:
+    """A member's schema as JSON text, its ``$ref`` chain followed; None where it ends in a
+    reference the corpus cannot follow. One with references of its own inside is read with
+    its folder (a relative reference means another file elsewhere)."""
+    document, pointer = _followed(corpus, *place)
+    node = resolve_pointer(document.data, pointer)
+    if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+        return None
+    text = json.dumps(node, sort_keys=True, default=str)
+    return f"{posixpath.dirname(document.path)}:{text}" if '"$ref"' in text else text
+
+
+def _stands_for_members(corpus: Context, root: Root, data: dict[str, Any]) -> bool:
+    """Whether every member of an excerpt (two or more) is a string where its schema declares
+    an object or an array: the document written as its members' digests (a content-addressed
+    format's "level 1" form), references or file names, not an excerpt of it."""
+    if len(data) < 2:
+        return False
+    for key, value in data.items():
+        if not isinstance(value, str):
+            return False
+        document, pointer = _followed(corpus, *root.members[str(key)])
+        node = resolve_pointer(document.data, pointer)
+        types = node.get("type") if isinstance(node, dict) else None
+        wanted = types if isinstance(types, list) else [types]
+        if not wanted or not all(t in ("object", "array") for t in wanted):
+            return False
+    return True
 
 
 def _distinct(roots: Iterator[Root] | list[Root]) -> list[Root]:

@@ -1246,9 +1246,28 @@ def show_bindings(path: Path, show_all: bool) -> None:
             say(f"    -> {binding.target.label} ({binding.confidence}; {same}): {binding.evidence}")
     say(f"speclint: {bound} binding(s); {unbound} prose set(s) bound to nothing")
     _show_example_bindings(corpus, covered)
+    _show_parameter_bindings(corpus, covered)
     _show_proto_bindings(corpus, covered)
     _show_route_bindings(corpus, covered)
     _show_type_claim_bindings(corpus, covered)
+
+
+def _show_parameter_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:
+    """Every query and path value of a concrete request on a page, with the parameter schema it
+    is held to (example-invalid's ``parameter-value``)."""
+    # Deferred: startup (module docstring).
+    from speclint.analyses.exchanges import parameter_values
+
+    count = 0
+    for document in corpus.of_kind(DocumentKind.MARKDOWN):
+        if not covered(document.path):
+            continue
+        for given in parameter_values(corpus, document):
+            count += 1
+            say(f"{document.path}:{given.line} {given.place} parameter value `{given.value}`")
+            target = f"{given.operation.document.path}#{given.pointer}"
+            say(f"    -> {target} (by parameter value: {given.evidence})")
+    say(f"speclint: {count} request parameter value(s) bound")
 
 
 def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> None:

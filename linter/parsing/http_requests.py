@@ -121,6 +121,9 @@ class Request:
     # A host is written before the path (`https://host/...`, `localhost:8080/...`), not a
     # variable that may stand for a server URL with its base path (`$BASE_URL/...`).
     hosted: bool = False
+    # The request target or URL as written, its query string kept (`/jobs/j-1?view=FULL`): the
+    # parameter values the request gives.
+    target: str = ""
 
 
 def request_path(target: str) -> tuple[str, str] | None:
@@ -185,7 +188,7 @@ def _transcript(lines: list[str], first: int, method: str, target: str) -> Reque
         messages.append(Message(status, shown, begins))
     written, dropped = path
     shown = f"{method} {'…' if dropped else ''}{written}"
-    return Request(method, written, shown, tuple(messages), dropped == "host")
+    return Request(method, written, shown, tuple(messages), dropped == "host", target)
 
 
 # What a JSON or YAML body opens with: a value's bracket, a mapping's key, a sequence's dash. A
@@ -323,7 +326,9 @@ def _curl(content: str) -> Request | None:
         text = _placed(content, body)
     written, dropped = path
     shown = f"curl -X {method} {'…' if dropped else ''}{written}"
-    return Request(method, written, shown, (Message("", text, 0),), dropped == "host")
+    return Request(
+        method, written, shown, (Message("", text, 0),), dropped == "host", "" if query else url
+    )
 
 
 def _placed(content: str, body: _Word) -> str:
