@@ -296,3 +296,15 @@ def test_the_untagged_reading_is_a_preview_rule(
     assert RULE in plain.stderr  # named as a preview rule not run
     previewed = run_cli("check", str(root), "--no-cache", "--preview", "--select", RULE)
     assert f"docs/guide.md:9:3: warning [{RULE}]" in previewed.stdout
+
+
+def test_an_excerpt_stopped_where_a_member_was_to_follow_is_not_an_open_bracket() -> None:
+    # The start of a longer document, cut after `"$defs": {` to show only its `$id`: an excerpt.
+    excerpt = (
+        'Bump the version in the `$id`:\n\n```\n{\n  "$schema": "https://json-schema.org/'
+        'draft/2020-12/schema",\n  "$id": "https://example.org/facets/1-0-2/Parcel.json",\n'
+        '  "$defs": {\n```\n'
+    )
+    assert run(RULE, page(excerpt)) == []
+    cut_after_a_comma = 'The parcel:\n\n    {\n      "id": "p-7",\n'
+    assert run(RULE, page(cut_after_a_comma)) == []

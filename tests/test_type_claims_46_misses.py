@@ -491,3 +491,15 @@ def test_an_endpoint_rows_optional_member_the_request_body_requires_is_reported(
     agreeing = RUNS_PAGE.replace("Optional: `speed` for the reply", "Requires `speed` too")
     root = make_corpus({"api.yaml": RUNS_API, "docs/jobs.md": agreeing})
     assert found(root) == []
+
+
+def test_a_changelogs_sentence_that_a_field_is_null_is_not_a_claim(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A release note says what a version changed, of whichever API: "`next_link` is `null`" in
+    # CHANGELOG.md describes a past behaviour, not the schema's field.
+    note = "# Changelog\n\n## 1.2.0\n\n- The last page's `paging.next_link` is `null` now.\n"
+    root = make_corpus({"api.yaml": openapi_30("Lists", LIST), "CHANGELOG.md": note})
+    assert found(root) == []
+    root = make_corpus({"api.yaml": openapi_30("Lists", LIST), "docs/notes.md": note})
+    assert len(found(root)) == 1  # the same sentence on a page of the specification is one

@@ -42,7 +42,7 @@ from speclint.analyses.operations import Operation, api_operations, base_paths
 from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.surfaces import bound, method_rows, route_shape
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import SAMPLE_FOLDERS, DocumentKind, in_design_folder
+from speclint.parsing.kinds import SAMPLE_FOLDERS, DocumentKind, in_design_folder, is_changelog
 from speclint.parsing.prose import Heading, ProseDocument
 from speclint.parsing.routes import (
     SEQUENCE_LANGUAGES,
@@ -73,10 +73,7 @@ _ASIDE_HEADING = re.compile(
     r"upgrad\w*|change ?log|changes|release notes|what'?s new|breaking|history|alternatives?|"
     r"open questions?|todo|rejected|defects?|errata|known issues|mistakes|pitfalls)\b"
 )
-_ASIDE_PAGE = re.compile(
-    r"(?i)^(?:changelog|changes|history|news|releases?|release[-_ ]notes|roadmap|migrat\w*|"
-    r"upgrad\w*)(?:\.\w+)*$"
-)
+_ASIDE_PAGE = re.compile(r"(?i)^(?:roadmap|migrat\w*|upgrad\w*)(?:\.\w+)*$")  # and changelogs
 # A sentence that says the route is not (or no longer) the API's, is a mistake, or is only
 # an illustration ("e.g. on `POST /v1/things` or equivalent", a parenthesis's "e.g." offering
 # a shape the API might have). "For example" is no such word: it opens a worked example, a
@@ -263,7 +260,7 @@ def _page_aside(document: Document) -> str:
         return "a sample's page (its routes may be the sample's own)"
     if _SAMPLE_SEGMENTS & set(re.split(r"[-_. ]", name.lower())):
         return "a sample's or a test's page"
-    if _ASIDE_PAGE.match(name):
+    if _ASIDE_PAGE.match(name) or is_changelog(name):
         return f"`{name}` is about other versions"
     if is_rfc(document):
         return "an RFC"

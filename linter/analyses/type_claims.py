@@ -61,6 +61,7 @@ from speclint.parsing.kinds import (
     in_design_folder,
     in_record_folder,
     in_superseded_folder,
+    is_changelog,
 )
 from speclint.parsing.listings import Listing, listings
 from speclint.parsing.prose import Heading, ListItem, Paragraph, Table
@@ -679,7 +680,8 @@ def sentence_claims(document: Document) -> list[SentenceClaim]:
     """Every sentence of the page that says a field may be null, or that one of two fields
     must be given; a proposal's are read too (the binder sets them aside)."""
     prose = document.prose
-    if prose is None:
+    if prose is None or is_changelog(document.path):
+        # A changelog's "`name` is null" tells what a release changed, of whichever API.
         return []
     found: list[SentenceClaim] = []
     for paragraph in prose.paragraphs:

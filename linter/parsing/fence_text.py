@@ -363,6 +363,11 @@ def untagged_json_failure(text: str, wrapped: bool = False) -> ParseFailure | No
         if not plain_json(part):
             continue
         failure = fence_failure("json", part, wrapped)
-        if failure is not None and any(slip in failure.message for slip in _SLIPS):
-            return failure
+        if failure is None or not any(slip in failure.message for slip in _SLIPS):
+            continue
+        if "is not closed" in failure.message and part.rstrip()[-1:] in ("{", "[", ",", ":"):
+            # Stopped where a member or an item was to follow (`"$defs": {`): the start of a
+            # longer document shown as an excerpt, not a bracket forgotten after its content.
+            continue
+        return failure
     return None
