@@ -14,7 +14,7 @@ What it does
     document starts with the part left off, and not where only a version prefix is left off,
     below a base path, or on a page that names the prefix alone, "paths are below
     ``/sequence``"; the message names the operation, so that a generic route of another API is
-    the reader's to tell apart). A method in brackets (``**[POST]** `/x```) is one. A route
+    the reader's to tell apart). A method in brackets (``**[POST]** /x``) is one. A route
     with an optional part (``/models/<m>[/versions/<v>]``) is two routes, each held; a path
     without its leading slash is a route where it starts as the API's do, or where the words
     beside it call it one ("the ``run/{id}/cancel`` endpoint", "the request path
