@@ -43,6 +43,7 @@ from speclint.parsing.kinds import DocumentKind
 
 if TYPE_CHECKING:
     from speclint.analyses.context import Context
+    from speclint.analyses.fences import ExampleBinding
     from speclint.outputs.reporters import Gate, Report
     from speclint.run.catalog import RuleInfo
     from speclint.run.engine import Outcome
@@ -1293,15 +1294,8 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
             # line, and no info string to bind it (only what it holds, or the text above it).
             kind = "indented code block" if fence.indented else f"{fence.language or 'untagged'}"
             say(f"{document.path}:{fence.start} {kind} example")
-            if not example.ties:
-                unbound += 1
-                say(f"    (not bound: {example.why})")
-            for tie in example.ties:
-                bound += 1
-                target = tie.target.label if tie.target else f"{tie.named} (no such schema)"
-                part = f" at {tie.part}" if tie.part else ""
-                evidence = tie.evidence or f"`{tie.named}`"
-                say(f"    -> {target}{part} (by {tie.how}: {evidence})")
+            bound, unbound = bound + len(example.ties), unbound + (not example.ties)
+            _say_ties(example, say)
     for document in corpus.of_kind(*API_KINDS):
         described = described_page(document)
         if described is None or not covered(document.path):
@@ -1310,13 +1304,8 @@ def _show_example_bindings(corpus: Context, covered: Callable[[str], bool]) -> N
         for example in example_bindings(corpus, described.page, binding):
             language = example.fence.language or "untagged"
             say(f"{_described_at(described, example.fence.line)} {language} example")
-            if not example.ties:
-                unbound += 1
-                say(f"    (not bound: {example.why})")
-            for tie in example.ties:
-                bound += 1
-                target = tie.target.label if tie.target else f"{tie.named} (no such schema)"
-                say(f"    -> {target} (by {tie.how}: {tie.evidence or f'`{tie.named}`'})")
+            bound, unbound = bound + len(example.ties), unbound + (not example.ties)
+            _say_ties(example, say)
     referenced = referenced_example_files(corpus)
     for path, examples in sorted(referenced.items()):
         if not covered(path):
@@ -1411,6 +1400,18 @@ def _show_route_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
                 because = f"; held as the API's: {check.evidence}" if check.evidence else ""
                 say(f"    (no operation of {check.document}{through}{near}{because})")
     say(f"speclint: {bound} route binding(s); {unbound} route(s) bound to no operation")
+
+
+def _say_ties(example: ExampleBinding, say: Callable[[str], None]) -> None:
+    """What binds one example of a page (or of an API document's descriptions), with its
+    evidence; or why nothing does."""
+    if not example.ties:
+        say(f"    (not bound: {example.why})")
+    for tie in example.ties:
+        target = tie.target.label if tie.target else f"{tie.named} (no such schema)"
+        part = f" at {tie.part}" if tie.part else ""
+        evidence = tie.evidence or f"`{tie.named}`"
+        say(f"    -> {target}{part} (by {tie.how}: {evidence})")
 
 
 def _described_at(described: DescribedPage, line: int) -> str:

@@ -372,29 +372,29 @@ def parse_markdown_with_tokens(
     """The prose model, and the tokens it was built from (for the other readers of the same
     parse: ``speclint.parsing.links``); ``reader`` and ``mdx`` as :func:`markdown_tokens` takes
     them."""
-    lines = text.split("\n")
     try:
         tokens, env = markdown_tokens(text, reader, mdx)
     except Exception:  # a prose model with nothing in it beats a crashed run
         tokens, env = [], {}
+    return _model(text, tokens, indented_code=not mdx), tokens, env
+
+
+def _model(text: str, tokens: list[Any], indented_code: bool = True) -> ProseDocument:
+    """The prose model of ``text`` built from its ``tokens``."""
     page = PageText(text)
-    builder = _Builder(lines, page, indented_code=not mdx)
+    builder = _Builder(text.split("\n"), page, indented_code=indented_code)
     builder.walk(tokens)
-    return (
-        ProseDocument(
-            headings=tuple(builder.headings),
-            paragraphs=tuple(builder.paragraphs),
-            list_items=tuple(builder.list_items),
-            tables=tuple(builder.tables),
-            fences=tuple(builder.fences),
-            inline_code=tuple(builder.inline_code),
-            line_count=len(lines),
-            links=tuple(builder.links),
-            comments=tuple(builder.comments),
-            page=page,
-        ),
-        tokens,
-        env,
+    return ProseDocument(
+        headings=tuple(builder.headings),
+        paragraphs=tuple(builder.paragraphs),
+        list_items=tuple(builder.list_items),
+        tables=tuple(builder.tables),
+        fences=tuple(builder.fences),
+        inline_code=tuple(builder.inline_code),
+        line_count=text.count("\n") + 1,
+        links=tuple(builder.links),
+        comments=tuple(builder.comments),
+        page=page,
     )
 
 
@@ -445,21 +445,7 @@ def parse_markdown_parts(text: str, parts: list[tuple[int, str]]) -> ProseDocume
             # a block ends with its part, never on the lines that part it from the next
             token.map = [token.map[0], min(token.map[1], starts[part] - 2)]
         tokens.append(token)
-    page = PageText(text)
-    builder = _Builder(text.split("\n"), page)
-    builder.walk(tokens)
-    return ProseDocument(
-        headings=tuple(builder.headings),
-        paragraphs=tuple(builder.paragraphs),
-        list_items=tuple(builder.list_items),
-        tables=tuple(builder.tables),
-        fences=tuple(builder.fences),
-        inline_code=tuple(builder.inline_code),
-        line_count=text.count("\n") + 1,
-        links=tuple(builder.links),
-        comments=tuple(builder.comments),
-        page=page,
-    )
+    return _model(text, tokens)
 
 
 # Parts outrun by a block of the one before, read again alone, before the rest are read alone
