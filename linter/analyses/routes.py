@@ -42,6 +42,7 @@ from speclint.analyses.operations import Operation, api_operations, base_paths
 from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.surfaces import bound, method_rows, route_shape
 from speclint.model.corpus import Document
+from speclint.model.descriptions import described_page
 from speclint.parsing.kinds import SAMPLE_FOLDERS, DocumentKind, in_design_folder, is_changelog
 from speclint.parsing.prose import Heading, ProseDocument
 from speclint.parsing.routes import (
@@ -432,6 +433,7 @@ def page_checks(
         loose = bool(document)
     own = [op for op in operations if op.document.path == document]
     spelled = _spellings(mentions)
+    text = _page_text(corpus, page, described=bool(own_api))
     checks: list[RouteCheck] = []
     for mention in mentions:
         found = served[mention]
@@ -448,9 +450,7 @@ def page_checks(
             checks.append(RouteCheck(page, mention, document, found, renamed=renamed,
                                      through_repository=loose))  # fmt: skip
         else:
-            check = _judged(
-                page, mention, document, own, hosts, loose, bool(own_api), _page_text(corpus, page)
-            )
+            check = _judged(page, mention, document, own, hosts, loose, bool(own_api), text)
             part = _unbundled_part(corpus, mention) if check.missing else ""
             if part:
                 why = (
@@ -462,9 +462,16 @@ def page_checks(
     return _optional_forms(checks)
 
 
-def _page_text(corpus: Context, page: str) -> str:
+def _page_text(corpus: Context, page: str, described: bool = False) -> str:
+    """The page's text; for an API document's descriptions, the page they make (not the
+    YAML or JSON around them)."""
     document = corpus.documents.get(page)
-    return (document.text or "") if document is not None else ""
+    if document is None:
+        return ""
+    if described:
+        made = described_page(document)
+        return made.page.text or "" if made is not None else ""
+    return document.text or ""
 
 
 def _line_index(
@@ -567,14 +574,13 @@ def _served(
     mentions: list[RouteMention],
     operations: list[Operation],
     hosts: set[str],
-    index: dict[int, list[_Indexed]] | None = None,
+    index: dict[int, list[_Indexed]],
 ) -> tuple[dict[RouteMention, tuple[Operation, ...]], dict[RouteMention, str]]:
     served: dict[RouteMention, tuple[Operation, ...]] = {}
     whys: dict[RouteMention, str] = {}
     # A route that starts with a variable (`/<GROUPS>/<GID>`) where no operation does is a
     # template over any collection (a family of APIs), not a route of this one.
     rooted = any(_shape(op)[:1] == ("{}",) for op in operations)
-    index = _by_length(operations) if index is None else index
     for mention in mentions:
         target = split_target(mention.target)
         host = (mention.host or target.host).lower().rsplit(":", 1)[0] if (
