@@ -162,12 +162,8 @@ def _type_finding(
 ) -> Iterator[Finding]:
     if claim.type is None:
         return
-    verdicts: list[tuple[Site, str | None]] = [
-        (view.declared[claim.name], None) for view in binding.views if claim.name in view.declared
-    ]
-    verdicts = [
-        (site, contradiction(corpus, claim.type, site, dict(known))) for site, _ in verdicts
-    ]
+    sites = [view.declared[claim.name] for view in binding.views if claim.name in view.declared]
+    verdicts = [(site, contradiction(corpus, claim.type, site, known)) for site in sites]
     if not verdicts or any(said is None for _, said in verdicts):
         return  # not declared there (another rule's), or some binding agrees
     site, said = verdicts[0]

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -344,7 +344,7 @@ def _operation_rows(document: Document, table: Table) -> list[ClaimGroup]:
     """The rows of an endpoint table whose description says which request members are
     required ("Requires `a`, `b`") and which optional ("Optional: `c`")."""
     groups: list[ClaimGroup] = []
-    lines = (document.text or "").split("\n") if table.rows else []
+    lines = document.lines if table.rows else []
     for row in table.rows:
         texts = [_plain(cell.text) for cell in row]
         method = next((t for t in texts if _METHOD_CELL.fullmatch(t)), None)
@@ -389,7 +389,7 @@ def _listing_groups(document: Document) -> list[ClaimGroup]:
     prose = document.prose
     if prose is None or not document.text:
         return []
-    lines = document.text.split("\n")
+    lines = document.lines
     read: list[tuple[int, Listing, ClaimGroup]] = []
     for fence in prose.fences:
         if "$" not in fence.content and not re.search(
@@ -441,7 +441,7 @@ def _naming(document: Document, heading: Heading | None, line: int) -> str:
         lead = before[-1].text
         names += [next(g for g in m.groups() if g) for m in _LEAD_NAMES.finditer(lead)]
         names += [m.group(1) for m in _LEAD_OBJECT.finditer(_plain(lead))]
-    lines = (document.text or "").split("\n")
+    lines = document.lines
     headings = 0
     for row in reversed(lines[max(0, line - 60) : line - 1]):
         headings += row.startswith("#")
@@ -775,7 +775,7 @@ def _cell_claims(document: Document) -> list[SentenceClaim]:
 def _cell_claim(
     document: Document, line: int, written: str, name: str, table: Table
 ) -> SentenceClaim:
-    lines = (document.text or "").split("\n")
+    lines = document.lines
     source = lines[line - 1] if 0 < line <= len(lines) else ""
     column = source.find(written) + 1 or 1
     section = table.heading.path if table.heading is not None else ()
@@ -1294,7 +1294,7 @@ def _normal(name: str) -> str:
 
 
 def contradiction(
-    corpus: Context, claim: TypeClaim, site: Site, known: dict[str, Any]
+    corpus: Context, claim: TypeClaim, site: Site, known: Mapping[str, Any]
 ) -> str | None:
     """What the schema at ``site`` says that ``claim`` contradicts, or None."""
     said = schema_type(corpus, site)
@@ -1335,7 +1335,7 @@ def field_behaviors(document: Document | None, field_: ProtoField) -> frozenset[
     the field's line to the ``;`` that ends it)."""
     if document is None or not document.text:
         return frozenset()
-    lines = document.text.split("\n")
+    lines = document.lines
     text = "\n".join(lines[field_.line - 1 : field_.line + 8])
     text = text[max(0, field_.column - 1) :] if "\n" not in text[: field_.column] else text
     end = text.find(";")
