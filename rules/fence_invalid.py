@@ -76,13 +76,13 @@ from dataclasses import replace
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.rfcs import is_rfc
+from speclint.analyses.rfcs import is_design_page
 from speclint.analyses.units import check_by_unit, prepared
 from speclint.common.findings import Finding, Location, Member, Severity
 from speclint.model.corpus import Document
 from speclint.model.descriptions import API_KINDS, described_page, placed
 from speclint.parsing.fence_text import JSON_LANGUAGES, failure_of, fence_failure
-from speclint.parsing.kinds import DocumentKind, in_design_folder
+from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.prose import CodeFence
 from speclint.parsing.structured import ParseFailure
 from speclint.parsing.transcripts import http_bodies
@@ -254,7 +254,7 @@ def _fence_findings(corpus: Context, document: Document, described: bool = False
     wrapped = WRAPPED in stated_conventions(corpus) or bool(
         document.text and WRAPPED_STATED.search(document.text)
     )
-    if _design_page(document):
+    if is_design_page(document):
         # A design record's or a proposal's example sketches a change under discussion,
         # placeholders and all (`R`, `some-lambda`); read as reports, these were noise.
         return []
@@ -286,16 +286,6 @@ def _fence_findings(corpus: Context, document: Document, described: bool = False
 
 
 def _where(document: Document, fence: CodeFence, failure: ParseFailure) -> Location:
-    """The page's line and column of a failure in a fence's content (its margin counted: a
-    fence in a list item, an indented block's four spaces)."""
-    return Location(
-        document.path,
-        fence.line + failure.line,
-        failure.column + (fence.margin if failure.line > 0 else 0),
-        pointer=f"#{fence.heading.anchor}" if fence.heading else "",
-    )
-
-
-def _design_page(document: Document) -> bool:
-    """A design record or a proposal (by its folder, or an RFC header), not the specification."""
-    return in_design_folder(document.path) or is_rfc(document)
+    line, column = fence.on_page(failure.line, failure.column)
+    pointer = f"#{fence.heading.anchor}" if fence.heading else ""
+    return Location(document.path, line, column, pointer=pointer)

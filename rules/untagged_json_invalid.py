@@ -53,12 +53,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.rfcs import is_rfc
+from speclint.analyses.rfcs import is_design_page
 from speclint.analyses.units import check_by_unit
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
 from speclint.parsing.fence_text import untagged_json_failure
-from speclint.parsing.kinds import in_design_folder
 
 ID = "untagged-json-invalid"
 SEVERITY = Severity.WARNING
@@ -76,7 +75,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
 
 
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
-    if document.prose is None or in_design_folder(document.path) or is_rfc(document):
+    if document.prose is None or is_design_page(document):
         # A design record's or a proposal's example sketches a change under discussion.
         return []
     found = []
@@ -95,8 +94,7 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
                 "(and tag it `json`), or mark a sketch as one (`...`, a `text` fence)",
                 Location(
                     document.path,
-                    block.line + failure.line,
-                    failure.column + (block.margin if failure.line > 0 else 0),
+                    *block.on_page(failure.line, failure.column),
                     pointer=f"#{block.heading.anchor}" if block.heading else "",
                 ),
                 key=f"{block.line}",

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from speclint.analyses.units import kept
 from speclint.model.corpus import Corpus, Document
-from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.kinds import DocumentKind, in_design_folder
 
 HEADER_WITHIN = 40
 _HEADER_NAMES = {
@@ -152,6 +152,12 @@ def _table_header(document: Document) -> Rfc | None:
 
 # The key of :func:`is_rfc`'s answer in ``Document.derived``.
 RFC_KEY = "rfc"
+
+
+def is_design_page(document: Document) -> bool:
+    """A design record or a proposal (by its folder, or an RFC header), not the specification:
+    its examples sketch a change under discussion."""
+    return in_design_folder(document.path) or is_rfc(document)
 
 
 def is_rfc(document: Document) -> bool:

@@ -202,6 +202,12 @@ class CodeFence:
         first line of code."""
         return self.line + 1 if self.indented else self.line
 
+    def on_page(self, line: int, column: int) -> tuple[int, int]:
+        """The page's line and column of a place in the content (``line`` counted from the
+        opening line, ``column`` in the content's line), its margin counted: a fence in a list
+        item, an indented block's four spaces."""
+        return self.line + line, column + (self.margin if line > 0 else 0)
+
 
 @dataclass(frozen=True, slots=True)
 class ProseDocument:
