@@ -44,7 +44,8 @@ from speclint.parsing.prose import CodeFence, Paragraph
 from speclint.parsing.structured import join_pointer, resolve_pointer
 
 # The fences an example after a request may be in (as example-invalid reads them).
-_EXAMPLE_LANGUAGES = ("json", "jsonc", "yaml", "yml", "")
+# The languages of a fence that may be an example (untagged: judged by what it holds).
+EXAMPLE_LANGUAGES = ("json", "jsonc", "yaml", "yml", "")
 _TEMPLATE = re.compile(r"\{[^{}]*\}")
 _JSON_MEDIA = re.compile(r"^application/(?:[\w.-]+\+)?json\b|^\*/\*$")
 # What the words above a fence say it shows. "Response body" is a response, whatever "body"
@@ -132,7 +133,7 @@ def _exchanges(corpus: Context, document: Document) -> Exchanges:
             continue
         status, by_words = _status_line(fence)
         if not status and (
-            fence.language not in _EXAMPLE_LANGUAGES
+            fence.language not in EXAMPLE_LANGUAGES
             or (fence.language == "" and not fence.content.lstrip().startswith(("{", "[")))
         ):
             continue

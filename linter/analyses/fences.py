@@ -81,7 +81,7 @@ from speclint.analyses.api_definitions import (
     superseded_page,
 )
 from speclint.analyses.context import Context
-from speclint.analyses.exchanges import page_exchanges
+from speclint.analyses.exchanges import EXAMPLE_LANGUAGES, page_exchanges
 from speclint.analyses.fragments import BY_FRAGMENT, Fragment, root_fragment
 from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
@@ -139,7 +139,6 @@ BY_EXAMPLE = frozenset({BY_VALUE, BY_SHAPE, BY_OPERATION, BY_FRAGMENT, BY_EXCHAN
 BY_TEXT = frozenset({"adjacent text", "definition name", BY_HEADING})
 # The languages of a fence that holds an example: JSON and YAML; an untagged fence whose content
 # is a JSON object is one too.
-EXAMPLE_LANGUAGES = ("json", "jsonc", "yaml", "yml", "")
 YAML_LANGUAGES = ("yaml", "yml")
 SHAPE_MINIMUM = 3  # members an example needs before its shape alone binds it
 SHAPE_MARGIN = 2.0  # the best fit by shape must fill its definition this many times the next
