@@ -7,9 +7,8 @@ Specification pages show a call to their API in one of three ways:
   ``GET /jobs/job-42?view=FULL``), then header fields and, after an empty line, the body
   (RFC 9112 §2.1); a response may follow in the same fence, from its status line
   (``HTTP/1.1 201 Created``, or Hurl's ``HTTP 201``);
-- a ``curl`` command in a shell fence: the method from ``-X``/``--request`` (``POST`` where
-  data is sent, ``GET`` else), the URL, the body from ``-d``/``--data``/``--data-raw``/
-  ``--json``.
+- a ``curl`` command in a shell fence, read as curl reads it (``speclint.parsing.curl``: the
+  method, the URL, the body from ``-d``/``--data*``/``--json``).
 
 :func:`fence_request` gives what the fence asks (method, the concrete path, how evidence quotes
 it) and each body it shows, as the fence's text with everything else blanked, so that lines and
@@ -22,6 +21,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from speclint.parsing.curl import Word, curl_commands
 from speclint.parsing.transcripts import (
     STRUCTURED_MEDIA,
     header_fields,
@@ -45,60 +45,6 @@ TRANSCRIPT_LANGUAGES = frozenset({"http", "https", "hurl"})
 SHELL_LANGUAGES = frozenset(
     {"", "sh", "bash", "shell", "console", "zsh", "shell-session", "terminal"}
 )
-# curl's options that take a value (curl(1)): the next word is that value, not the URL.
-_WITH_VALUE = frozenset(
-    [
-        "-X",
-        "--request",
-        "-H",
-        "--header",
-        "-d",
-        "--data",
-        "--data-raw",
-        "--data-binary",
-        "--data-ascii",
-        "--data-urlencode",
-        "--json",
-        "-u",
-        "--user",
-        "-o",
-        "--output",
-        "-A",
-        "--user-agent",
-        "-e",
-        "--referer",
-        "-b",
-        "--cookie",
-        "-c",
-        "--cookie-jar",
-        "-F",
-        "--form",
-        "-w",
-        "--write-out",
-        "-m",
-        "--max-time",
-        "--connect-timeout",
-        "--cacert",
-        "--cert",
-        "--key",
-        "-T",
-        "--upload-file",
-        "-x",
-        "--proxy",
-        "--resolve",
-        "--oauth2-bearer",
-        "--retry",
-        "-K",
-        "--config",
-        "--url",
-        "-E",
-        "--limit-rate",
-        "-r",
-        "--range",
-    ]
-)
-_DATA = frozenset({"-d", "--data", "--data-raw", "--data-binary", "--data-ascii", "--json"})
-_SEPARATORS = frozenset({"|", "||", "&&", ";", "&"})
 
 
 @dataclass(frozen=True)
@@ -205,133 +151,34 @@ def _next_message(line: str) -> bool:
     return _message_start(line) or bool(_HURL_SECTION.match(line.strip()))
 
 
-@dataclass(frozen=True)
-class _Word:
-    text: str  # the word as the shell reads it (quotes removed)
-    start: int  # where it is written in the fence's text
-    stop: int
-    verbatim: bool  # its text is the fence's between start and stop (no escape taken out)
-
-
-def _words(content: str) -> list[_Word | None]:
-    """The shell words of ``content`` with where each is written; None where a command ends (a
-    line not continued by a backslash, `;`, `&&`, `|`). A console prompt (`$ `) is no word."""
-    found: list[_Word | None] = []
-    index, length = 0, len(content)
-    while index < length:
-        char = content[index]
-        if char == "\n":
-            found.append(None)
-            index += 1
-            line_start = index
-            while line_start < length and content[line_start] in " \t":
-                line_start += 1
-            if content.startswith(("$ ", "> "), line_start):
-                index = line_start + 2
-            continue
-        if char in " \t":
-            index += 1
-            continue
-        if char == "\\" and content.startswith("\n", index + 1):
-            index += 2  # a continued line
-            continue
-        if char == "#" and (not found or found[-1] is None or content[index - 1] in " \t"):
-            while index < length and content[index] != "\n":
-                index += 1
-            continue
-        start, text, verbatim = index, [], True
-        while index < length and content[index] not in " \t\n":
-            char = content[index]
-            if char in "'\"":
-                close = index + 1
-                while close < length and content[close] != char:
-                    if char == '"' and content[close] == "\\":
-                        close += 1
-                        verbatim = False
-                    close += 1
-                inner = content[index + 1 : close]
-                if char == '"' and not verbatim:
-                    inner = re.sub(r"\\(.)", r"\1", inner, flags=re.S)
-                text.append(inner)
-                index = close + 1
-                continue
-            if char == "\\" and index + 1 < length:
-                if content[index + 1] == "\n":
-                    break
-                text.append(content[index + 1])
-                verbatim = False
-                index += 2
-                continue
-            text.append(char)
-            index += 1
-        word = "".join(text)
-        if word in _SEPARATORS:
-            found.append(None)
-        else:
-            found.append(_Word(word, start, index, verbatim))
-    return found
-
-
 def _curl(content: str) -> Request | None:
-    """The first ``curl`` command of a shell fence, read as curl(1) reads its options."""
-    words = _words(content)
-    at = next(
-        (i for i, w in enumerate(words) if w is not None and w.text.rpartition("/")[2] == "curl"),
-        None,
-    )
-    if at is None:
+    """The first ``curl`` command of a shell fence (``speclint.parsing.curl`` reads it): its
+    method, path, and the JSON text it sends, placed where it is written."""
+    command = next(iter(curl_commands(content)), None)
+    if command is None or command.url is None:
         return None
-    method, url, body = "", "", None
-    sends, head, query = False, False, False
-    index = at + 1
-    while index < len(words) and words[index] is not None:
-        word = words[index]
-        assert word is not None
-        text = word.text
-        if text.startswith("--"):
-            option, equals, attached = text.partition("=")
-            attached = attached if equals else ""
-        elif text.startswith("-") and len(text) > 2 and text[:2] in _WITH_VALUE:
-            option, attached = text[:2], text[2:]  # `-XPOST`, `-d'{...}'`
-        else:
-            option, attached = text, ""
-        value: _Word | None = None
-        if option in _WITH_VALUE:
-            if attached:
-                value = _Word(attached, word.start, word.stop, word.verbatim)
-            elif index + 1 < len(words):
-                value = words[index + 1]
-                index += 1
-        index += 1
-        if option in ("-X", "--request") and value is not None:
-            method = value.text.upper()
-        elif option in _DATA and value is not None:
-            sends = True
-            if body is None and value.text.lstrip().startswith(("{", "[")):
-                body = value
-        elif option == "--url" and value is not None:
-            url = url or value.text
-        elif option in ("-I", "--head"):
-            head = True
-        elif option in ("-G", "--get"):
-            query = True
-        elif not word.text.startswith("-") and not url:
-            url = word.text
-    path = request_path(url) if url else None
+    path = request_path(command.url.text)
     if path is None:
         return None
-    method = method or ("HEAD" if head else "POST" if sends and not query else "GET")
-    text = ""
-    if body is not None and not query:
-        text = _placed(content, body)
+    method = command.method.upper()
+    # The body shown: the first data that is a JSON text (`--data-urlencode` sends its value
+    # encoded, not as written); with -G the data goes in the query, and there is no body.
+    body = next(
+        (
+            value
+            for option, value in command.data
+            if option != "--data-urlencode" and value.text.lstrip().startswith(("{", "["))
+        ),
+        None,
+    )
+    text = _placed(content, body) if body is not None and not command.get else ""
     written, dropped = path
     shown = f"curl -X {method} {'…' if dropped else ''}{written}"
-    return Request(
-        method, written, shown, (Message("", text, 0),), dropped == "host", "" if query else url
-    )
+    target = "" if command.get else command.url.text
+    return Request(method, written, shown, (Message("", text, 0),), dropped == "host", target)
 
 
-def _placed(content: str, body: _Word) -> str:
+def _placed(content: str, body: Word) -> str:
     """``content`` with all but ``body`` blanked (lines kept): the body where it is written when
     it is (a single-quoted JSON text), else from the line its word starts on."""
     blank = re.sub(r"[^\n]", " ", content)

@@ -11,7 +11,8 @@ a request target, and splits a target into its host and its path:
   of text;
 - :func:`whole_route`: the route a code span or a link text is, when it is nothing else;
 - :func:`request_lines`: the request lines of a fence (with the ``Host`` header beneath one);
-- :func:`curl_requests`: the method and URL of each ``curl`` command of a shell fence;
+- :func:`curl_requests`: the method and URL of each ``curl`` command of a shell fence
+  (``speclint.parsing.curl`` reads them);
 - :func:`sequence_steps`: the routes of a sequence diagram's messages;
 - :func:`split_target`: a target's host (or placeholder) and path, the query and fragment
   dropped.
@@ -23,7 +24,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from speclint.parsing.shell import command_words, joined, split_line
+from speclint.parsing.curl import curl_commands
 
 # RFC 9110 §9: the methods, case-sensitive, registered in capitals. CONNECT and TRACE name no
 # resource an API document describes.
@@ -80,21 +81,6 @@ SHELL_LANGUAGES = frozenset(
 SEQUENCE_LANGUAGES = frozenset({"mermaid", "plantuml", "puml"})
 # A message of a sequence diagram: `A->>B: text`, `A-->>B: text`, `A-)B: text`, `A -> B : text`.
 _STEP = re.compile(r"\s*[^\s:%][^:]*?\s*(?:<)?-{1,2}(?:>>|>|x|\)|\\\\|//)[+-]?\s*[^:]+?\s*:(.*)\Z")
-# curl options that take a value (curl(1)); the others are flags.
-_CURL_VALUED = frozenset(
-    {"-X", "--request", "-H", "--header", "-d", "--data", "--data-raw", "--data-binary",
-     "--data-urlencode", "--data-ascii", "-F", "--form", "--form-string", "--json", "-u",
-     "--user", "-o", "--output", "-A", "--user-agent", "-e", "--referer", "-b", "--cookie",
-     "-c", "--cookie-jar", "-w", "--write-out", "-T", "--upload-file", "-m", "--max-time",
-     "--connect-timeout", "--cacert", "--cert", "--key", "-E", "-x", "--proxy", "--url",
-     "--retry", "-K", "--config", "--resolve", "--oauth2-bearer", "-r", "--range", "--limit-rate",
-     "--max-redirs", "--aws-sigv4", "--variable", "--expand-url", "--expand-data",
-     "--expand-header"}
-)  # fmt: skip
-_CURL_BODY = frozenset(
-    {"-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--data-ascii", "-F",
-     "--form", "--form-string", "--json"}
-)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -198,72 +184,25 @@ _GLUED_PLACEHOLDER = re.compile(r"(?<=[/=])<([A-Za-z_][\w-]*)>")
 
 
 def curl_requests(text: str) -> Iterator[Request]:
-    """The method and URL of each ``curl`` command of a shell fence's ``text`` (lines continued
-    by a backslash joined; a console prompt left out). The method is ``-X``'s, else POST when a
-    body is given (``-d``, ``-F``, ``--json``), HEAD for ``-I``, else GET (curl(1)); a method or
-    URL held in a shell variable is not read."""
-    lines = text.split("\n")
-    for start, line in joined(lines):
-        # `…/runs/<run_id>`: a placeholder documentation writes in a URL, not a redirection.
-        for words in split_line(_GLUED_PLACEHOLDER.sub(r"{\1}", line)):
-            words = command_words(words)
-            if not words or words[0] != "curl":
-                continue
-            found = _curl(words[1:])
-            if found is None:
-                continue
-            method, url = found
-            number, offset = _locate(lines, start - 1, url)
-            yield Request(method, url, number, offset)
-
-
-def _curl(words: list[str]) -> tuple[str, str] | None:
-    method, url, body, head, get = "", "", False, False, False
-    index = 0
-    while index < len(words):
-        word = words[index]
-        value = words[index + 1] if index + 1 < len(words) else ""
-        if word in ("-X", "--request"):
-            method = value
-        elif word.startswith("-X") and len(word) > 2:
-            method = word[2:]
-        elif word == "--url":
-            url = value
-        elif word in ("-I", "--head"):
-            head = True
-        elif word in ("-G", "--get"):
-            get = True
-        if word in _CURL_BODY:
-            body = True
-        if word in _CURL_VALUED:
-            index += 2
+    """The method and URL of each ``curl`` command of a shell fence's ``text``, read as curl
+    reads them (``speclint.parsing.curl``); a method or URL held in a shell variable is not
+    read."""
+    for command in curl_commands(text):
+        if command.url is None or command.method not in METHODS:
+            continue  # `-X "$METHOD"`: not known here
+        url = command.url.text
+        if not re.match(rf"{_SERVER}|/|[\w.-]+(?::\d+)?/", url):
             continue
-        if not word.startswith("-") and not url:
-            url = word
-        index += 1
-    if not url:
-        return None
-    if not method:
-        method = "HEAD" if head else "GET" if get or not body else "POST"
-    if method not in METHODS:
-        return None  # `-X "$METHOD"`: not known here
-    if not re.match(rf"{_SERVER}|/|[\w.-]+(?::\d+)?/", url):
-        return None
-    if not url.startswith(("/", "http://", "https://", "{", "$", "<")):
-        url = "http://" + url  # `curl localhost:8080/jobs`: curl's default scheme
-    return method, url
-
-
-def _locate(lines: list[str], start: int, url: str) -> tuple[int, int]:
-    """Where ``url`` is written, from line ``start`` on (a command continued over lines): its
-    0-based line and offset; the command's line when it is not found as written (quoted in
-    parts)."""
-    probe = url[:40]
-    for number in range(start, min(len(lines), start + 40)):
-        at = lines[number].find(probe)
-        if at >= 0:
-            return number, at
-    return start, max(0, lines[start].find("curl")) if start < len(lines) else 0
+        # Where the URL is written: its text within its word (a quote before it left out).
+        at = text.find(url, command.url.start, command.url.stop)
+        at = command.url.start if at < 0 else at
+        line = text.count("\n", 0, at)
+        offset = at - (text.rfind("\n", 0, at) + 1)
+        # `…/runs/<run_id>`: a placeholder documentation writes in a URL, a path variable.
+        url = _GLUED_PLACEHOLDER.sub(r"{\1}", url)
+        if not url.startswith(("/", "http://", "https://", "{", "$", "<")):
+            url = "http://" + url  # `curl localhost:8080/jobs`: curl's default scheme
+        yield Request(command.method, url, line, offset)
 
 
 def sequence_steps(text: str) -> Iterator[Request]:
