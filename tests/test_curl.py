@@ -89,3 +89,17 @@ def test_curl_is_a_command_not_a_word_of_another() -> None:
     assert command.method == "DELETE"
     request = fence_request("sh", text)
     assert request is not None and request.path == "/jobs/1"
+
+
+def test_a_quoted_url_with_an_angle_placeholder_is_a_route() -> None:
+    text = "curl 'http://<domain-of-the-hub>/participants'"
+    assert [(r.target, r.offset) for r in curl_requests(text)] == [
+        ("http://{domain-of-the-hub}/participants", 6)
+    ]
+
+
+def test_a_backslash_with_spaces_after_it_still_continues_the_command() -> None:
+    text = "curl -X PUT -H 'Accept: application/json' \\ \n  -d '{}' \\\n  https://h.example/jobs\n"
+    assert [(r.method, r.target, r.line) for r in curl_requests(text)] == [
+        ("PUT", "https://h.example/jobs", 2)
+    ]

@@ -57,6 +57,9 @@ DATA_OPTIONS = frozenset(
 _FORM_OPTIONS = frozenset({"--form", "--form-string"})
 _PROMPTS = ("$ ", "> ", "PS> ")
 _SEPARATORS = frozenset({"|", "||", "&&", ";", "&"})
+# A backslash that ends a line continues the command; one with spaces after it too, as
+# documentation writes it (`-d '…' \ ` then a newline: a shell would end the command).
+_CONTINUED = re.compile(r"\\[ \t]*\n")
 
 
 @dataclass(frozen=True)
@@ -96,8 +99,9 @@ def shell_words(text: str) -> list[Word | None]:
         if char in " \t":
             index += 1
             continue
-        if char == "\\" and text.startswith("\n", index + 1):
-            index += 2  # a continued line
+        continued = _CONTINUED.match(text, index)
+        if continued is not None:
+            index = continued.end()  # a continued line
             continue
         if char == "#" and (not found or found[-1] is None or text[index - 1] in " \t"):
             while index < length and text[index] != "\n":
@@ -124,7 +128,7 @@ def shell_words(text: str) -> list[Word | None]:
                 index = close + 1
                 continue
             if char == "\\" and index + 1 < length:
-                if text[index + 1] == "\n":
+                if _CONTINUED.match(text, index):
                     break
                 parts.append(text[index + 1])
                 verbatim = False

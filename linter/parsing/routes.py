@@ -190,16 +190,15 @@ def curl_requests(text: str) -> Iterator[Request]:
     for command in curl_commands(text):
         if command.url is None or command.method not in METHODS:
             continue  # `-X "$METHOD"`: not known here
-        url = command.url.text
-        if not re.match(rf"{_SERVER}|/|[\w.-]+(?::\d+)?/", url):
-            continue
         # Where the URL is written: its text within its word (a quote before it left out).
-        at = text.find(url, command.url.start, command.url.stop)
+        at = text.find(command.url.text, command.url.start, command.url.stop)
         at = command.url.start if at < 0 else at
         line = text.count("\n", 0, at)
         offset = at - (text.rfind("\n", 0, at) + 1)
         # `…/runs/<run_id>`: a placeholder documentation writes in a URL, a path variable.
-        url = _GLUED_PLACEHOLDER.sub(r"{\1}", url)
+        url = _GLUED_PLACEHOLDER.sub(r"{\1}", command.url.text)
+        if not re.match(rf"{_SERVER}|/|[\w.-]+(?::\d+)?/", url):
+            continue
         if not url.startswith(("/", "http://", "https://", "{", "$", "<")):
             url = "http://" + url  # `curl localhost:8080/jobs`: curl's default scheme
         yield Request(command.method, url, line, offset)
