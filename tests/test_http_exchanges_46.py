@@ -191,6 +191,36 @@ def test_a_response_after_a_curl_command_binds_to_the_success_response() -> None
     assert findings(page(CURL_GET.replace("paused", "done"))) == []
 
 
+def test_a_response_reached_through_a_chain_of_references_binds() -> None:
+    # OpenAPI 3.1 §4.8.23: a Reference Object may name another; the response it ends at binds.
+    chained = JOBS_API.replace(
+        """      responses:
+        '200':
+          description: the job
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Job'}
+  /jobs/search:""",
+        """      responses:
+        '200': {$ref: '#/components/responses/JobAlias'}
+  /jobs/search:""",
+    ).replace(
+        "components:\n",
+        """components:
+  responses:
+    JobAlias: {$ref: '#/components/responses/Job'}
+    Job:
+      description: the job
+      content:
+        application/json:
+          schema: {$ref: '#/components/schemas/Job'}
+""",
+    )
+    files = {"api/openapi.yaml": chained, "docs/guide.md": f"# Guide\n\n{CURL_GET}"}
+    [finding] = findings(files)
+    assert finding.message.startswith('example at /state: "paused" is not one of')
+
+
 HTTP_EXCHANGE = """\
 ```http
 POST /api/v2/jobs HTTP/1.1

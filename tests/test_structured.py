@@ -10,9 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from speclint.parsing.structured import (
+    LOCAL_HOPS,
     MAX_DEPTH,
     ParseFailure,
+    follow_local,
     join_pointer,
+    local_pointer,
     parse_json,
     parse_yaml,
 )
@@ -193,3 +196,38 @@ def test_without_libyaml_ruamel_composes_the_same_document(monkeypatch: pytest.M
         fast.positions,
         fast.duplicates,
     )
+
+
+def test_local_references_are_followed_to_where_they_lead() -> None:
+    data = {
+        "components": {
+            "responses": {"Alias": {"$ref": "#/components/responses/Job"}, "Job": {"a": 1}},
+            "a b": {"x": 2},
+            "loop": {"$ref": "#/components/loop"},
+            "other": {"$ref": "other.yaml#/Job"},
+            "anchor": {"$ref": "#job"},
+        },
+        "job": {"wrong": True},
+    }
+    # A chain of references, each hop followed, with the pointer where it ends.
+    assert follow_local(data, {"$ref": "#/components/responses/Alias"}, "/x") == (
+        "/components/responses/Job",
+        {"a": 1},
+    )
+    assert follow_local(data, {"$ref": "#/components/a%20b"}) == ("/components/a b", {"x": 2})
+    assert follow_local(data, {"$ref": "#"}) == ("", data)
+    # No reference: the node where it is.
+    assert follow_local(data, {"a": 1}, "/p") == ("/p", {"a": 1})
+    # Nowhere, and around a loop: None.
+    assert follow_local(data, {"$ref": "#/missing"}) == ("/missing", None)
+    assert follow_local(data, {"$ref": "#/components/loop"})[1] is None
+    # Another document, an anchor: not followed here (an anchor is no pointer: not `/job`).
+    other = data["components"]["other"]
+    assert follow_local(data, other) == ("", other)
+    assert follow_local(data, {"$ref": "#/components/anchor"})[1] == {"$ref": "#job"}
+    assert local_pointer("#job") is None and local_pointer("other.yaml#/a") is None
+
+
+def test_a_chain_longer_than_the_hops_allowed_is_a_loop() -> None:
+    data = {f"r{n}": {"$ref": f"#/r{n + 1}"} for n in range(LOCAL_HOPS + 1)}
+    assert follow_local(data, data["r0"])[1] is None

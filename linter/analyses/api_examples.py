@@ -39,7 +39,7 @@ from speclint.analyses.schema_objects import (
 from speclint.common.findings import Location
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
+from speclint.parsing.structured import follow_local, join_pointer, resolve_pointer, split_pointer
 
 # A chain of references from an example entry to its value (`$ref` to an Example Object that has
 # an `externalValue`...) is followed this far: a longer one is a loop or a mistake.
@@ -309,11 +309,7 @@ def _is_reference(value: Any) -> bool:
 def _in_document(document: Document, entry: Any) -> bool:
     """Whether the rule judges this ``examples`` entry of the API document where it is: an Example
     Object with a ``value``, or a same-document ``$ref`` to one (``_holder_examples``)."""
-    reference = entry.get("$ref") if isinstance(entry, dict) else None
-    if isinstance(reference, str):
-        if not reference.startswith("#/"):
-            return False
-        entry = resolve_pointer(document.data, unquote(reference[1:]))
+    entry = follow_local(document.data, entry)[1]
     return isinstance(entry, dict) and "value" in entry
 
 

@@ -41,7 +41,7 @@ from speclint.parsing.http_requests import Request, fence_request
 from speclint.parsing.inlined import content_digest
 from speclint.parsing.kinds import in_design_folder, in_record_folder, in_superseded_folder
 from speclint.parsing.prose import CodeFence, Paragraph
-from speclint.parsing.structured import join_pointer, resolve_pointer
+from speclint.parsing.structured import follow_local, join_pointer, resolve_pointer
 
 # The fences an example after a request may be in (as example-invalid reads them).
 # The languages of a fence that may be an example (untagged: judged by what it holds).
@@ -422,11 +422,7 @@ def _closed_over_parts(root: Any, schema: Any) -> bool:
     while only its ``allOf`` parts declare members: JSON Schema 2020-12 §10.3.2.3
     (``additionalProperties`` sees only its sibling ``properties``) makes it reject every
     member, so every example fails it for the schema's defect, not its own."""
-    for _ in range(8):
-        reference = schema.get("$ref") if isinstance(schema, dict) else None
-        if not (isinstance(reference, str) and reference.startswith("#/")):
-            break
-        schema = resolve_pointer(root, unquote(reference[1:]))
+    schema = follow_local(root, schema)[1]
     return (
         isinstance(schema, dict)
         and schema.get("additionalProperties") is False
@@ -450,11 +446,7 @@ def _response_schema(operation: Operation, status: str) -> str | None:
         if key not in responses:
             continue
         at = join_pointer(f"{operation.pointer}/responses", key)
-        response = responses[key]
-        reference = response.get("$ref") if isinstance(response, dict) else None
-        if isinstance(reference, str) and reference.startswith("#/"):
-            at = unquote(reference[1:])
-            response = resolve_pointer(operation.document.data, at)
+        at, response = follow_local(operation.document.data, responses[key], at)
         content = response.get("content") if isinstance(response, dict) else None
         for media, entry in sorted(content.items()) if isinstance(content, dict) else ():
             if _JSON_MEDIA.match(str(media)) and isinstance(entry, dict) and "schema" in entry:
@@ -579,12 +571,7 @@ def _declared(operation: Operation) -> dict[tuple[str, str], str]:
     for holder in (item, operation.pointer):
         listed = resolve_pointer(data, f"{holder}/parameters")
         for index in range(len(listed) if isinstance(listed, list) else 0):
-            at = f"{holder}/parameters/{index}"
-            parameter = listed[index]
-            reference = parameter.get("$ref") if isinstance(parameter, dict) else None
-            if isinstance(reference, str) and reference.startswith("#/"):
-                at = unquote(reference[1:])
-                parameter = resolve_pointer(data, at)
+            at, parameter = follow_local(data, listed[index], f"{holder}/parameters/{index}")
             if not isinstance(parameter, dict) or not isinstance(parameter.get("schema"), dict):
                 continue
             name, place = parameter.get("name"), parameter.get("in")

@@ -99,6 +99,7 @@ from speclint.parsing.structured import (
     Parsed,
     ParseFailure,
     escape_token,
+    follow_local,
     holds_pointer,
     parse_json,
     parse_yaml,
@@ -841,7 +842,7 @@ def _fixed(properties: Mapping[str, Any]) -> dict[str, tuple[frozenset[str], boo
 
 
 def _local_parts(root: Any, node: dict[str, Any]) -> list[dict[str, Any]]:
-    """The ``allOf`` members of ``node`` (a local ``$ref`` followed once)."""
+    """The ``allOf`` members of ``node`` (local ``$ref``\\s followed)."""
     parts = node.get("allOf")
     found = []
     for part in parts if isinstance(parts, list) else ():
@@ -852,13 +853,9 @@ def _local_parts(root: Any, node: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _local(root: Any, schema: Any) -> Any:
-    """``schema``, or what its ``$ref`` names when that is in the same document."""
-    if isinstance(schema, dict) and isinstance(schema.get("$ref"), str):
-        reference = schema["$ref"]
-        if reference.startswith("#/"):
-            found = resolve_pointer(root, unquote(reference[1:]))
-            return found if found is not None else schema
-    return schema
+    """``schema``, or what its ``$ref``\\s name when that is in the same document."""
+    found = follow_local(root, schema)[1]
+    return found if found is not None else schema
 
 
 def _text(value: Any) -> str:

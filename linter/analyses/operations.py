@@ -17,12 +17,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, cast
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from speclint.analyses.context import Context
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import join_pointer, resolve_pointer
+from speclint.parsing.structured import follow_local, join_pointer
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # "POST /v1/runs", "`GET /tasks/{id}`": a method in capitals, then a path.
@@ -99,17 +99,22 @@ def api_operations(corpus: Context) -> tuple[Operation, ...]:
 
 
 def _bodies(document: Document, pointer: str, operation: dict[str, Any]) -> Iterator[Body]:
-    request = _local(document.data, operation.get("requestBody"))
+    # A body given by a `$ref` (a Reference Object to a component) is pointed at where it is
+    # written, so that its schema's pointer resolves.
+    at, request = follow_local(
+        document.data, operation.get("requestBody"), f"{pointer}/requestBody"
+    )
     for media_pointer in _json_media(request):
-        yield Body(document, f"{pointer}/requestBody{media_pointer}/schema", "request", "")
+        yield Body(document, f"{at}{media_pointer}/schema", "request", "")
     responses = operation.get("responses")
     for status, response in sorted(responses.items()) if isinstance(responses, dict) else ():
         # Only a success answers what the operation does; an error body is another shape.
         if not str(status).startswith("2"):
             continue
-        for media_pointer in _json_media(_local(document.data, response)):
-            status_pointer = join_pointer(f"{pointer}/responses", str(status))
-            yield Body(document, f"{status_pointer}{media_pointer}/schema", "response", str(status))
+        status_pointer = join_pointer(f"{pointer}/responses", str(status))
+        at, response = follow_local(document.data, response, status_pointer)
+        for media_pointer in _json_media(response):
+            yield Body(document, f"{at}{media_pointer}/schema", "response", str(status))
 
 
 def _json_media(holder: Any) -> Iterator[str]:
@@ -119,14 +124,6 @@ def _json_media(holder: Any) -> Iterator[str]:
         if _JSON_MEDIA.match(str(media)) and isinstance(entry, dict) and "schema" in entry:
             yield join_pointer("/content", str(media))
             return  # one media type of a body is enough: the others carry the same shape
-
-
-def _local(root: Any, node: Any) -> Any:
-    """A Request Body or Response Object, its ``$ref`` to a component followed."""
-    reference = node.get("$ref") if isinstance(node, dict) else None
-    if isinstance(reference, str) and reference.startswith("#/"):
-        return resolve_pointer(root, unquote(reference[1:]))
-    return node
 
 
 def named_operations(corpus: Context, text: str) -> tuple[Operation, ...]:

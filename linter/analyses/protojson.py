@@ -25,7 +25,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
-from urllib.parse import unquote
 
 from speclint.analyses.context import Context
 from speclint.analyses.enumerations import (
@@ -42,7 +41,7 @@ from speclint.analyses.surfaces import path_fields, rpc_index
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind, in_design_folder
 from speclint.parsing.protobuf import ProtoEnum, ProtoField, ProtoFile, ProtoMessage
-from speclint.parsing.structured import join_pointer, json_type, resolve_pointer
+from speclint.parsing.structured import join_pointer, json_type, local_pointer, resolve_pointer
 
 _MEMO = "protojson:definitions"
 _DEPTH = 8  # how deep `$ref` and `allOf` are followed: a cycle or a long chain stops here
@@ -185,8 +184,11 @@ def schema_types(schema: Any, root: Any, depth: int = 0) -> frozenset[str] | Non
     elif isinstance(schema.get("enum"), list) and schema["enum"]:
         types = {json_type(value) for value in schema["enum"]}
     elif isinstance(schema.get("$ref"), str):
-        target = _local(root, schema["$ref"])
-        return None if target is None else schema_types(target, root, depth + 1)
+        # Each reference read is a step of the recursion, which its depth bounds.
+        pointer = local_pointer(schema["$ref"])
+        if pointer is None:
+            return None  # another document, or an anchor: not read here
+        return schema_types(resolve_pointer(root, pointer), root, depth + 1)
     elif isinstance(schema.get("properties"), dict):
         types = {"object"}
     elif isinstance(schema.get("allOf"), list) and schema["allOf"]:
@@ -216,16 +218,6 @@ def schema_types(schema: Any, root: Any, depth: int = 0) -> frozenset[str] | Non
 
 def _listed(written: Any) -> list[Any]:
     return [written] if isinstance(written, str) else list(written)
-
-
-def _local(root: Any, reference: str) -> Any:
-    """The schema a reference into its own document names (``#/definitions/Task``), or None:
-    another document, or an anchor (``#task``), is not read here."""
-    if reference == "#":
-        return root
-    if not reference.startswith("#/"):
-        return None
-    return resolve_pointer(root, unquote(reference[1:]))
 
 
 def described(types: frozenset[str]) -> str:
@@ -437,10 +429,13 @@ def _properties(definition: Definition) -> tuple[Property, ...] | str:
         reference = schema.get("$ref")
         if isinstance(reference, str) and reference not in seen:
             seen.add(reference)
-            target = _local(root, reference)
-            if target is None:
+            # Not follow_local: the members beside a `$ref` count too (2020-12 §8.2.3.1), so
+            # each reference is one step of this walk, bounded by its depth and `seen`.
+            at = local_pointer(reference)
+            target = None if at is None else resolve_pointer(root, at)
+            if at is None or target is None:
                 return f"it refers to `{reference}`, which is not read here"
-            fault = read(target, reference[1:], depth + 1)
+            fault = read(target, at, depth + 1)
             if fault:
                 return fault
         # `allOf` branches add to the object; `oneOf`/`anyOf` branches are the members it may

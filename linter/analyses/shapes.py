@@ -18,7 +18,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote
 
 from speclint.analyses.context import Context
 from speclint.analyses.references import ANNOTATIONS
@@ -28,7 +27,7 @@ from speclint.analyses.units import kept_with_page
 from speclint.common.findings import Location
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import join_pointer, resolve_pointer
+from speclint.parsing.structured import follow_local, join_pointer, resolve_pointer
 
 if TYPE_CHECKING:
     from speclint.parsing.prose import Heading
@@ -194,15 +193,12 @@ def _messages(document: Document, pointer: str) -> Iterator[str]:
 
 
 def _local_target(document: Document, pointer: str) -> str | None:
-    for _ in range(MAX_HOPS):
-        node = resolve(document, pointer)
-        reference = node.get("$ref") if isinstance(node, dict) else None
-        if not isinstance(reference, str):
-            return pointer if node is not None else None
-        if not reference.startswith("#"):
-            return None
-        pointer = unquote(reference[1:])
-    return None
+    """Where the node at ``pointer`` leads, its local references followed; None where it leads
+    nowhere, or to a reference not followed within the document (another file, an anchor)."""
+    pointer, node = follow_local(document.data, resolve(document, pointer), pointer)
+    if node is None or (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+        return None
+    return pointer
 
 
 def named_shapes(corpus: Context) -> Iterator[Site]:

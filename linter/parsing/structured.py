@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
+from urllib.parse import unquote
 
 MAX_DEPTH = 256
 MAX_NODES = 2_000_000
@@ -139,6 +140,37 @@ def split_pointer(pointer: str) -> list[str]:
         return [""]
     tokens = pointer.lstrip("/").split("/")
     return [unescape_token(t) for t in tokens] if "~" in pointer else tokens
+
+
+# Local references followed one after another before a follow gives up: a chain of `$ref`s to
+# `$ref`s longer than this is a loop.
+LOCAL_HOPS = 32
+
+
+def local_pointer(reference: str) -> str | None:
+    """The JSON pointer a reference into its own document names (``#/components/schemas/Job``,
+    percent-decoded as a URI fragment: RFC 6901 §6; ``#`` is the whole document), or None: a
+    reference to another document, or an anchor (``#job``), names no pointer."""
+    if reference == "#":
+        return ""
+    if not reference.startswith("#/"):
+        return None
+    return unquote(reference[1:])
+
+
+def follow_local(data: Any, node: Any, pointer: str = "") -> tuple[str, Any]:
+    """Where ``node`` (at ``pointer`` of ``data``) leads when its local ``$ref``\\s are followed
+    (a JSON Schema ``$ref``, an OpenAPI or AsyncAPI Reference Object): the pointer and value of
+    the first node that is no local reference, a reference to another document or an anchor
+    included. The value is None where a reference leads nowhere, or around a loop (more than
+    ``LOCAL_HOPS`` references one after another)."""
+    for _ in range(LOCAL_HOPS):
+        reference = node.get("$ref") if isinstance(node, dict) else None
+        target = local_pointer(reference) if isinstance(reference, str) else None
+        if target is None:
+            return pointer, node
+        pointer, node = target, resolve_pointer(data, target)
+    return pointer, None
 
 
 # --- JSON ---------------------------------------------------------------------------------------
