@@ -13,6 +13,7 @@ import jsonschema
 
 from conftest import run_cli
 from speclint.analyses.context import Context
+from speclint.analyses.exchanges import side_said
 from speclint.analyses.fences import BY_OPERATION, Binding, fence_ties
 from speclint.analyses.validation import explain
 from speclint.common.findings import Finding, Severity
@@ -179,6 +180,21 @@ def test_an_operation_without_a_side_or_with_another_shape_binds_nothing() -> No
         fence_ties(corpus, corpus.documents["spec/rest.md"], Binding(value=False, shape=False))
     )
     assert not [t for t in ties if t.how == BY_OPERATION]
+
+
+def test_an_operation_reads_the_side_in_the_words_an_exchange_reads() -> None:
+    # One list of side words (exchanges.side_said): "Response body" is a response, not both
+    # sides because it says "body"; "payload" is the request, "output" a response.
+    response = {"runId": "run-1", "status": "pausing"}
+    page = "The response body of `POST /v1/runs/{runId}:pause`:\n\n" + fence(response)
+    (found,) = example_findings(api_page(page))
+    assert "its 202 response" in found.message
+    request = {"reason": "maintenance", "drainPolicy": "later"}
+    page = "The payload of `POST /v1/runs/{runId}:pause`:\n\n" + fence(request)
+    (found,) = example_findings(api_page(page))
+    assert "its request body" in found.message
+    assert side_said("Response body:") == "response"
+    assert side_said("Request body and response:") == ""
 
 
 def test_a_field_sketch_under_an_operation_is_not_judged() -> None:

@@ -458,3 +458,24 @@ def test_a_word_between_alternative_request_lines_is_no_body() -> None:
     assert '{"name": "a"}' in request.messages[1].body
     mapping = fence_request("http", "POST /jobs\nContent-Type: application/yaml\n\nname: a\n")
     assert mapping is not None and "name: a" in mapping.messages[0].body
+
+
+def test_a_page_of_requests_is_walked_once_for_its_exchanges_and_values(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import speclint.analyses.exchanges as exchanges
+
+    read: list[str] = []
+
+    def counted(language: str, content: str) -> Any:
+        read.append(content)
+        return fence_request(language, content)
+
+    monkeypatch.setattr(exchanges, "fence_request", counted)
+    requests = "".join(f"```http\nGET /api/v2/jobs/job-{n}?view=FULL\n```\n\n" for n in range(3))
+    corpus = Context.from_texts(page(requests + CURL_GET))
+    document = corpus.documents["docs/guide.md"]
+    exchanges.page_exchanges(corpus, document)
+    assert len(exchanges.parameter_values(corpus, document)) == 7  # 3 ids, 3 views, job-42
+    # Each fence read once: three request lines, the curl command, the response fence.
+    assert len(read) == 5

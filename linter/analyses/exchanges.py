@@ -51,7 +51,7 @@ _JSON_MEDIA = re.compile(r"^application/(?:[\w.-]+\+)?json\b|^\*/\*$")
 # What the words above a fence say it shows. "Response body" is a response, whatever "body"
 # says alone.
 _RESPONSE_WORDS = re.compile(
-    r"\b(responses?|response body|returns?|returned|responds?|answers?|replies|reply|output)\b",
+    r"\b(response body|responses?|returns?|returned|responds?|answers?|replies|reply|output)\b",
     re.IGNORECASE,
 )
 _REQUEST_WORDS = re.compile(
@@ -87,27 +87,41 @@ class Exchanges:
     unbound: Mapping[int, str]
 
 
+@dataclass(frozen=True)
+class _Page:
+    """What a page's requests give: the examples their exchanges bind, and the parameter values
+    their targets give (one walk of the page's fences)."""
+
+    exchanges: Exchanges
+    values: tuple[ParameterValue, ...]
+
+
 def page_exchanges(corpus: Context, document: Document) -> Exchanges:
     """The page's exchanges, made once per run (the rule and ``speclint bindings`` ask)."""
+    return _page(corpus, document).exchanges
+
+
+def _page(corpus: Context, document: Document) -> _Page:
     key = f"exchanges:{document.path}"
     found = corpus.memo.get(key)
-    if not isinstance(found, Exchanges):
-        found = _exchanges(corpus, document)
+    if not isinstance(found, _Page):
+        found = _walk(corpus, document)
         corpus.memo[key] = found
     return found
 
 
-def _exchanges(corpus: Context, document: Document) -> Exchanges:
+def _walk(corpus: Context, document: Document) -> _Page:
     prose = document.prose
     ties: dict[int, list[ExchangeTie]] = {}
     unbound: dict[int, str] = {}
+    values: list[ParameterValue] = []
     if (
         prose is None
         or in_design_folder(document.path)
         or in_record_folder(document.path)
         or in_superseded_folder(document.path)
     ):
-        return Exchanges({}, {})
+        return _Page(Exchanges({}, {}), ())
     candidates: tuple[Operation, ...] | None = None  # read at the page's first request
     paragraphs = sorted(prose.paragraphs, key=lambda p: p.end_line)
     ends = [p.end_line for p in paragraphs]
@@ -120,10 +134,12 @@ def _exchanges(corpus: Context, document: Document) -> Exchanges:
             if candidates is None:
                 candidates = _operations(corpus, document)
             if not candidates:
-                return Exchanges({}, {})  # no API document of its version line to call
+                return _Page(Exchanges({}, {}), ())  # no API document of its version to call
             operations, why = _called(corpus, candidates, request)
             current = (fence, request, operations, why)
             _request_bodies(fence, request, operations, why, ties, unbound)
+            if request.target:
+                values += _values(fence, request, operations, paragraphs, ends, previous)
             continue
         if current is None:
             continue
@@ -178,7 +194,7 @@ def _exchanges(corpus: Context, document: Document) -> Exchanges:
                 by_words,
             )
         )
-    return Exchanges({k: tuple(v) for k, v in ties.items()}, unbound)
+    return _Page(Exchanges({k: tuple(v) for k, v in ties.items()}, unbound), tuple(values))
 
 
 def _request_bodies(
@@ -290,19 +306,28 @@ def _words_above(
     return nearest
 
 
-def _said(text: str | None, operations: tuple[Operation, ...]) -> tuple[str, str]:
-    """The side of the exchange the words say a fence shows, and the status they name: ("", "")
-    where they do not say, or say both."""
+def side_said(text: str | None) -> str:
+    """The side of an exchange a text says a fence shows, "request" or "response" ("Response
+    body:", "returns", "Request payload:"), or "" where it does not say, or says both. The one
+    list of these words: the exchange a fence follows and the operation a paragraph names
+    (``speclint.analyses.fences``) read them alike."""
     if not text:
-        return "", ""
+        return ""
     response = _RESPONSE_WORDS.search(text)
     request = _REQUEST_WORDS.search(_RESPONSE_WORDS.sub(" ", text))
     if bool(request) == bool(response):
-        return "", ""
-    if request:
-        return "request", ""
+        return ""
+    return "request" if request else "response"
+
+
+def _said(text: str | None, operations: tuple[Operation, ...]) -> tuple[str, str]:
+    """The side of the exchange the words say a fence shows, and the status they name: ("", "")
+    where they do not say, or say both."""
+    side = side_said(text)
+    if side != "response":
+        return side, ""
     declared = {str(s) for o in operations for s in _responses(o)}
-    named = [s for s in _STATUS.findall(text) if s in declared]
+    named = [s for s in _STATUS.findall(text or "") if s in declared]
     return "response", named[0] if len(set(named)) == 1 else ""
 
 
@@ -488,65 +513,47 @@ def parameter_values(corpus: Context, document: Document) -> tuple[ParameterValu
     declared parameters (one operation called, identical copies aside). Not given: values that
     stand for one (placeholders, elisions), serialised lists (``a,b``), parameters of no
     declared schema, and the requests of a fence whose words say it is refused ("returns
-    400", "an invalid request") or that shows a 4xx answer. Made once per run."""
-    key = f"parameter_values:{document.path}"
-    found = corpus.memo.get(key)
-    if not isinstance(found, tuple):
-        found = tuple(_parameter_values(corpus, document))
-        corpus.memo[key] = found
-    return found
+    400", "an invalid request") or that shows a 4xx answer. Made once per run, in the walk
+    that binds the page's exchanges."""
+    return _page(corpus, document).values
 
 
-def _parameter_values(corpus: Context, document: Document) -> Iterator[ParameterValue]:
-    prose = document.prose
-    if (
-        prose is None
-        or in_design_folder(document.path)
-        or in_record_folder(document.path)
-        or in_superseded_folder(document.path)
-    ):
+def _values(
+    fence: CodeFence,
+    request: Request,
+    operations: tuple[Operation, ...],
+    paragraphs: list[Paragraph],
+    ends: list[int],
+    previous: int,
+) -> Iterator[ParameterValue]:
+    """The parameter values a request fence's target gives the one operation it calls."""
+    distinct = {json.dumps(sorted(_declared(o).items()), default=str) for o in operations}
+    if len(distinct) != 1 or _refused(paragraphs, ends, fence, previous, request):
         return
-    candidates: tuple[Operation, ...] | None = None
-    paragraphs = sorted(prose.paragraphs, key=lambda p: p.end_line)
-    ends = [p.end_line for p in paragraphs]
-    since = 0
-    for fence in prose.fences:
-        previous, since = since, fence.end_line
-        request = fence_request(fence.language, fence.content)
-        if request is None or not request.target:
+    operation = operations[0]
+    declared = _declared(operation)
+    at = fence.content.find(request.target)
+    if at < 0:
+        return
+    for name, place, value, offset in _given(operation, request):
+        parameter = declared.get((name, place))
+        if parameter is None or not value or _STANDS_FOR.search(value) or "," in value:
             continue
-        if candidates is None:
-            candidates = _operations(corpus, document)
-        if not candidates:
-            return
-        operations, _ = _called(corpus, candidates, request)
-        distinct = {json.dumps(sorted(_declared(o).items()), default=str) for o in operations}
-        if len(distinct) != 1 or _refused(paragraphs, ends, fence, previous, request):
-            continue
-        operation = operations[0]
-        declared = _declared(operation)
-        at = fence.content.find(request.target)
-        if at < 0:
-            continue
-        for name, place, value, offset in _given(operation, request):
-            parameter = declared.get((name, place))
-            if parameter is None or not value or _STANDS_FOR.search(value) or "," in value:
-                continue
-            where = at + offset
-            line = fence.content.count("\n", 0, where)
-            column = where - (fence.content.rfind("\n", 0, where) + 1) + 1
-            kind = "query" if place == "query" else "path"
-            yield ParameterValue(
-                fence,
-                fence.line + 1 + line,
-                column + fence.margin,
-                name,
-                place,
-                value,
-                operation,
-                parameter,
-                f"`{name}` in `{request.shown}`, `{operation.label}`'s {kind} parameter",
-            )
+        where = at + offset
+        line = fence.content.count("\n", 0, where)
+        column = where - (fence.content.rfind("\n", 0, where) + 1) + 1
+        kind = "query" if place == "query" else "path"
+        yield ParameterValue(
+            fence,
+            fence.line + 1 + line,
+            column + fence.margin,
+            name,
+            place,
+            value,
+            operation,
+            parameter,
+            f"`{name}` in `{request.shown}`, `{operation.label}`'s {kind} parameter",
+        )
 
 
 def _refused(

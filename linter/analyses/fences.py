@@ -81,7 +81,7 @@ from speclint.analyses.api_definitions import (
     superseded_page,
 )
 from speclint.analyses.context import Context
-from speclint.analyses.exchanges import EXAMPLE_LANGUAGES, page_exchanges
+from speclint.analyses.exchanges import EXAMPLE_LANGUAGES, page_exchanges, side_said
 from speclint.analyses.fragments import BY_FRAGMENT, Fragment, root_fragment
 from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
@@ -1200,13 +1200,6 @@ def _parts(
             yield FenceTie(fence, BY_VALUE, target.label, target, fence.line, evidence, part)
 
 
-# What a text says a fence shows of an operation: what is sent, or what comes back.
-_REQUEST_WORDS = re.compile(r"\b(request|requests|request body|body|sends?)\b", re.IGNORECASE)
-_RESPONSE_WORDS = re.compile(
-    r"\b(responses?|returns?|answers?|replies|reply|responds?)\b", re.IGNORECASE
-)
-
-
 def _by_exchange(corpus: Context, document: Document) -> dict[int, list[FenceTie]]:
     """Tie 7 for an HTTP exchange (``speclint.analyses.exchanges``): a request fence's body,
     and the fences after it that a status line or the words above say are its request or a
@@ -1244,10 +1237,7 @@ def _by_operation(
     operations: tuple[Operation, ...] = ()
     direction = ""
     for text in texts:
-        if not direction:
-            request, response = _REQUEST_WORDS.search(text), _RESPONSE_WORDS.search(text)
-            if bool(request) != bool(response):
-                direction = "request" if request else "response"
+        direction = direction or side_said(text)
         if not operations:
             operations = tuple(
                 operation
