@@ -3,8 +3,8 @@
 What it does
     Parses every ``json``, ``jsonc``, ``yaml`` and ``yml`` code fence of the Markdown pages and
     of the ``description`` text of OpenAPI and AsyncAPI documents (CommonMark, OpenAPI 3.1 §4.3;
-    there an untagged fence that opens an object is read as JSON; a preview heuristic,
-    ``api-description``, until labels measure it), and reports one that is meant as a whole
+    a preview heuristic, ``api-description``, until labels measure it), and reports one that is
+    meant as a whole
     document and does not parse, at the line and column of the error (in a YAML literal block
     scalar exactly; in another scalar or a JSON string, at its ``description`` key). What spec
     prose shows in a fence that is not a document is not judged: a member
@@ -32,7 +32,8 @@ What it does
     ``--8<-- "path"``, ``{% include path %}``) is not judged: the file is checked as itself. A
     broken fence that a larger page repeats with the whole page it stands on (a wiki's module
     page copying each example page) is one defect: reported at the example page, the copy
-    related. An untagged fence or an indented code block is ``untagged-json-invalid``'s.
+    related. An untagged fence or an indented code block, on a page or in a description, is
+    ``untagged-json-invalid``'s.
 
 Why is this bad?
     Examples are what implementers copy first. A missing comma or a typographic quote
@@ -77,10 +78,10 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.rfcs import is_design_page
-from speclint.analyses.units import check_by_unit, prepared
+from speclint.analyses.units import check_by_unit, pages_and_descriptions, prepared
 from speclint.common.findings import Finding, Location, Member, Severity
 from speclint.model.corpus import Document
-from speclint.model.descriptions import API_KINDS, described_page, placed
+from speclint.model.descriptions import described_page, placed
 from speclint.parsing.fence_text import JSON_LANGUAGES, failure_of, fence_failure
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.prose import CodeFence
@@ -230,14 +231,7 @@ def _copy_of(page: Document, source: Document) -> bool:
     )
 
 
-def units(corpus: Context) -> list[Document]:
-    """The Markdown pages, and the API documents whose descriptions hold a fence."""
-    described = []
-    for document in corpus.of_kind(*API_KINDS):
-        page = described_page(document)
-        if page is not None and page.page.prose is not None and page.page.prose.fences:
-            described.append(document)
-    return [*corpus.of_kind(DocumentKind.MARKDOWN), *described]
+units = pages_and_descriptions  # the pages, and the API documents' descriptions
 
 
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
@@ -259,16 +253,14 @@ def _fence_findings(corpus: Context, document: Document, described: bool = False
         # placeholders and all (`R`, `some-lambda`); read as reports, these were noise.
         return []
     for fence in document.prose.fences if document.prose is not None else ():
-        language = fence.language
-        if described and not language and fence.content.lstrip().startswith("{"):
-            # An untagged fence of an API description that opens an object is shown as a JSON
-            # example (renderers give it no other reading); a page's untagged fence may be any
-            # notation, and is left alone.
-            language = "json"
-        failure = fence_failure(language, fence.content, wrapped)
+        if not fence.language:
+            # An untagged block, on a page or in a description, is JSON only where
+            # untagged-json-invalid says it plainly is: one reading of it, by one rule.
+            continue
+        failure = fence_failure(fence.language, fence.content, wrapped)
         if failure is None:
             continue
-        what = f"the {fence.language} fence" if fence.language else "the untagged JSON fence"
+        what = f"the {fence.language} fence"
         if http_bodies(fence.content) is not None:
             what = f"the body of the HTTP message in this {fence.language} fence"
         found.append(

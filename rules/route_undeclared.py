@@ -92,11 +92,16 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
-from speclint.analyses.routes import RouteCheck, RouteMention, page_checks, page_routes
+from speclint.analyses.routes import (
+    RouteCheck,
+    RouteMention,
+    held_pages,
+    page_checks,
+    page_routes,
+)
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
-from speclint.model.descriptions import API_KINDS, described_page, placed
-from speclint.parsing.kinds import DocumentKind
+from speclint.model.descriptions import placed
 
 ID = "route-undeclared"
 SEVERITY = Severity.WARNING
@@ -112,29 +117,21 @@ def extract(document: Document) -> tuple[RouteMention, ...]:
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
-    for page in corpus.of_kind(DocumentKind.MARKDOWN):
-        mentions = page_routes(page)
-        if not mentions:
-            continue
-        for route in page_checks(corpus, page.path, mentions):
+    for held in held_pages(corpus):
+        # An API document's descriptions are read as a page of its version bound to it, and
+        # reported at the file's lines.
+        described = held.described
+        for route in page_checks(corpus, held.path, held.mentions, own_api=held.own_api):
             if route.missing:
-                yield _finding(corpus, route)
+                found = _finding(corpus, route)
+                yield found if described is None else placed(described, found)
             elif route.renamed is not None and route.operations:
-                yield _renamed(route)
-    for document in corpus.of_kind(*API_KINDS):
-        # An API document's descriptions (CommonMark, OpenAPI 3.1 §4.3) name its routes: read
-        # as a page of its version bound to it, reported at the file's lines.
-        described = described_page(document)
-        mentions = page_routes(described.page) if described is not None else ()
-        if described is None or not mentions:
-            continue
-        for route in page_checks(corpus, document.path, mentions, own_api=document.path):
-            if route.missing:
-                yield placed(described, _finding(corpus, route))
-            elif route.renamed is not None and route.operations and _misspelt(*route.renamed):
-                # A description's URL template names its placeholders as it likes (`:id`,
-                # `{merchantId}`); one misspelling the API's name (`{SubI}`) is a slip.
-                yield placed(described, _renamed(route))
+                if described is None:
+                    yield _renamed(route)
+                elif _misspelt(*route.renamed):
+                    # A description's URL template names its placeholders as it likes (`:id`,
+                    # `{merchantId}`); one misspelling the API's name (`{SubI}`) is a slip.
+                    yield placed(described, _renamed(route))
 
 
 def _finding(corpus: Context, route: RouteCheck) -> Finding:

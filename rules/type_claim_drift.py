@@ -110,6 +110,7 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.declarations import Node
+from speclint.analyses.enumerations import schema_names
 from speclint.analyses.protojson import message_pairs
 from speclint.analyses.schema_objects import types_of
 from speclint.analyses.shapes import Site, follow
@@ -139,7 +140,7 @@ FACTS = ("derived", "references", "schemas")
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     binder = ClaimBinder(corpus)
-    known = binder.binder.index.named
+    known = schema_names(corpus)
     for group in every_group(corpus):
         binding = binder.bind(group)
         if binding.message is not None:

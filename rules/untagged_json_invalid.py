@@ -1,10 +1,12 @@
 """An untagged code block in the prose that is plainly JSON and broken by a slip.
 
 What it does
-    Reads every code block of a Markdown page that has no info string to say what it holds (a
-    fence opened with bare backticks, an indented code block) and, where it is plainly JSON,
-    reports a comma left out, a trailing comma or a bracket left open, at the line and column
-    of the error. Plainly JSON: it opens an object or an array, names its members in quotes,
+    Reads every code block of a Markdown page, or of the ``description`` text of an OpenAPI or
+    AsyncAPI document (CommonMark, OpenAPI 3.1 §4.3), that has no info string to say what it
+    holds (a fence opened with bare backticks, an indented code block) and, where it is plainly
+    JSON, reports a comma left out, a trailing comma or a bracket left open, at the line and
+    column of the error (in a description, at the file's line as ``fence-invalid`` places its
+    findings there). Plainly JSON: it opens an object or an array, names its members in quotes,
     and holds nothing but strings, numbers, ``true``/``false``/``null`` and JSON's punctuation.
     The block is judged whole, or each body of the HTTP message it shows (a request or status
     line, header fields, the body), or each part below a label line (``Request body:``).
@@ -54,9 +56,10 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.rfcs import is_design_page
-from speclint.analyses.units import check_by_unit
+from speclint.analyses.units import check_by_unit, pages_and_descriptions
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
+from speclint.model.descriptions import described_page, placed
 from speclint.parsing.fence_text import untagged_json_failure
 
 ID = "untagged-json-invalid"
@@ -66,15 +69,27 @@ READS = "page"  # each page's code blocks alone (speclint.analyses.units)
 
 
 def shared(corpus: Context) -> None:
-    """No JSON/YAML document is read: a schema edit keeps every page's result."""
+    """Each unit reads its own text alone: a schema edit keeps every page's result."""
     return None
 
 
+units = pages_and_descriptions  # the pages, and the API documents' descriptions
+
+
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
-    return check_by_unit(corpus, options, check_unit)
+    return check_by_unit(corpus, options, check_unit, units=units)
 
 
 def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) -> list[Finding]:
+    described = described_page(document)
+    if described is not None:
+        # An API document's descriptions (CommonMark, OpenAPI 3.1 §4.3): their code blocks are
+        # judged as a page's, and reported at the file's lines.
+        return [placed(described, f) for f in _block_findings(described.page)]
+    return _block_findings(document)
+
+
+def _block_findings(document: Document) -> list[Finding]:
     if document.prose is None or is_design_page(document):
         # A design record's or a proposal's example sketches a change under discussion.
         return []

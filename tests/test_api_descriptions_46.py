@@ -134,16 +134,53 @@ def test_a_broken_fence_in_a_literal_description_is_reported_at_its_line(
     assert found[0].location.pointer == "/info/description"
 
 
-def test_an_untagged_object_fence_of_a_description_is_read_as_json(
+def test_an_untagged_fence_of_a_description_is_untagged_json_invalids(
     make_corpus: MakeCorpus,
 ) -> None:
     info = BROKEN_FENCE.replace("```json", "```")
     page = '```\n{"a": 1\n"b": 2}\n```\n'
     root = make_corpus({"openapi.yaml": api(info=info), "guide.md": page})
-    found = run_rule(root, "fence-invalid")
-    # the page's untagged fence may be any notation: left alone, as before
-    assert [(f.location.path, f.location.line) for f in found] == [("openapi.yaml", 13)]
-    assert "untagged JSON fence" in found[0].message
+    # one reading of an untagged block, on a page or in a description: untagged-json-invalid's
+    assert run_rule(root, "fence-invalid") == []
+    found = run_rule(root, "untagged-json-invalid")
+    assert [(f.location.path, f.location.line, f.location.column) for f in found] == [
+        ("guide.md", 3, 1),
+        ("openapi.yaml", 13, 7),  # `"state"`, at the file's line
+    ]
+    assert found[1].location.pointer == "/info/description"
+    assert "untagged fence is JSON" in found[1].message
+
+
+def test_an_indented_block_of_a_description_is_untagged_json_invalids(
+    make_corpus: MakeCorpus,
+) -> None:
+    # (a description is read as prose when it holds a fence or a route: `/jobs` here)
+    info = """\
+    description: |
+      Jobs run processes; `/jobs` lists them. A job:
+
+          {
+            "id": "job-1"
+            "state": "queued"
+          }
+    """
+    root = make_corpus({"openapi.yaml": api(info=info)})
+    assert run_rule(root, "fence-invalid") == []
+    found = run_rule(root, "untagged-json-invalid")
+    assert [(f.location.line, f.location.column) for f in found] == [(10, 11)]  # `"state"`
+    assert "indented code block is JSON" in found[0].message
+
+
+def test_an_untagged_sketch_of_a_description_is_judged_as_a_pages_is(
+    make_corpus: MakeCorpus,
+) -> None:
+    # a string broken across lines is as often a sketch's shorthand as a slip: on a page it is
+    # not reported, and a description's untagged block is read by the same policy
+    sketch = '```\n{\n  "id": "job-1",\n  "note": "runs\n  for ever"\n}\n```\n'
+    info = "description: |\n" + textwrap.indent(sketch, "  ")
+    root = make_corpus({"openapi.yaml": api(info=info), "guide.md": sketch})
+    assert run_rule(root, "fence-invalid") == []
+    assert run_rule(root, "untagged-json-invalid") == []
 
 
 def test_a_folded_or_quoted_description_is_reported_at_its_key(make_corpus: MakeCorpus) -> None:

@@ -408,6 +408,15 @@ def test_a_page_kept_for_an_api_as_it_was_binds_nothing() -> None:
     assert findings(files) == []
 
 
+def test_a_page_of_an_old_folder_is_kept_for_an_api_as_it_was() -> None:
+    # `old/` is one of the superseded folders (kinds.SUPERSEDED_FOLDERS), for every reader
+    files = page(HTTP_REQUEST)
+    files["docs/Old/guide-v1.md"] = files.pop("docs/guide.md")
+    assert findings(files) == []
+    files["docs/older/guide-v1.md"] = files.pop("docs/Old/guide-v1.md")
+    assert len(findings(files)) == 1  # a folder whose name only starts so is no such folder
+
+
 CLOSED_OVER_PARTS = JOBS_API.replace(
     "      requestBody:\n        content:\n          application/json:\n"
     "            schema: {$ref: '#/components/schemas/JobRequest'}",

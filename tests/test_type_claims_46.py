@@ -7,9 +7,11 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from conftest import run_rule
+from speclint.analyses import enumerations
 from speclint.analyses.context import Context
 from speclint.analyses.type_claims import ClaimBinder, claim_groups, parse_type
 from speclint.frontends.cli import main
@@ -217,6 +219,34 @@ def test_a_proposal_binds_nothing(make_corpus: MakeCorpus) -> None:
         }
     )
     assert found(root) == []
+
+
+def test_a_page_of_an_old_folder_binds_nothing(make_corpus: MakeCorpus) -> None:
+    # a page kept for what the object was: a schema of today sharing its fields is another
+    # version of it
+    page = "# Jobs\n\n## Job\n\n- `retries` (integer)\n- `id` (string)\n"
+    root = make_corpus({"schemas/job.json": json.dumps(JOB), "docs/old/job.md": page})
+    assert found(root) == []
+    root = make_corpus({"schemas/job.json": json.dumps(JOB), "docs/job.md": page})
+    assert found(root) == [(5, "type")]
+
+
+def test_binding_claims_reads_the_schema_names_without_an_enum_index(
+    make_corpus: MakeCorpus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the named schemas are read once a run (enumerations.schema_names); the enumerated
+    # properties' index, a walk of every schema that enum-drift needs, is not built
+    built: list[object] = []
+    original = enumerations.SchemaIndex.build.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[enumerations.SchemaIndex], corpus: Context) -> object:
+        built.append(corpus)
+        return original(cls, corpus)
+
+    monkeypatch.setattr(enumerations.SchemaIndex, "build", classmethod(counted))
+    page = "## Job\n\n| Field | Type |\n| --- | --- |\n| `id` | string |\n| `count` | boolean |\n"
+    assert found(corpus(make_corpus, page)) == [(8, "type")]
+    assert built == []
 
 
 PROTO = """\

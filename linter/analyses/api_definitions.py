@@ -132,7 +132,7 @@ def component_places(corpus: Context) -> tuple[tuple[Document, str, Any, tuple[s
 
 def superseded_page(path: str) -> bool:
     """Whether a page documents what the API was (it lies in an ``obsolete/``, ``deprecated/``,
-    ``legacy/`` or archive folder): its examples show the API as it stood then, and the API
+    ``legacy/``, ``old/`` or archive folder): its examples show the API as it stood then, and the API
     document's components, which are what it is now, do not bind them."""
     return in_superseded_folder(path) or in_record_folder(path)
 

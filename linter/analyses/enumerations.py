@@ -88,11 +88,11 @@ from typing import TYPE_CHECKING, Any
 from speclint.analyses.charts import chart_of, same_chart
 from speclint.analyses.context import Context
 from speclint.analyses.fences import comment_blocks
-from speclint.analyses.rfcs import is_rfc
+from speclint.analyses.rfcs import is_design_page, is_rfc
 from speclint.analyses.shapes import Site, ValueSet, follow, resolve, value_set
 from speclint.common.findings import Location, as_written
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import DocumentKind, in_design_folder
+from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.prose import CommentBlocks, Heading, Paragraph
 from speclint.parsing.structured import join_pointer
 
@@ -1227,9 +1227,67 @@ def _sentence(text: str, at: int) -> str:
 # --- the schema side ------------------------------------------------------------------------------
 
 
+# What a walk of a schema does not enter: values (an enum's, an example's), and conditions
+# (`if` and `not` subschemas are not the values a field may take).
+_NOT_SCHEMAS = frozenset({"enum", "const", "examples", "example", "default", "if", "not"})
+
+
+def schema_names(corpus: Context) -> dict[str, list[Site]]:
+    """The named schemas of the corpus (a bundle or copy of other corpus documents aside), by
+    lower-case name: a schema file's name, a ``title`` that is an identifier, a ``$defs``,
+    ``definitions`` or ``components/schemas`` key. Built once a run: what binds prose value
+    sets (:class:`Binder`) and field claims (``speclint.analyses.type_claims``) to a schema it
+    names."""
+    found: dict[str, list[Site]] | None = corpus.memo.get("enumerations.schema_names")
+    if found is None:
+        found = {}
+        derived = corpus.derived
+        for document in corpus.of_kind(
+            DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
+        ):
+            if document.path in derived:
+                continue
+            _named_in(document, document.data, "", found)
+            if document.kind is DocumentKind.SCHEMA:
+                stem = (
+                    document.path.rsplit("/", 1)[-1].removesuffix(".json").removesuffix(".schema")
+                )
+                found.setdefault(stem.lower(), []).append(Site(document, "", document.data))
+        corpus.memo["enumerations.schema_names"] = found
+    return found
+
+
+def _named_in(document: Document, node: Any, pointer: str, found: dict[str, list[Site]]) -> None:
+    if isinstance(node, dict):
+        title = node.get("title")
+        if isinstance(title, str) and re.fullmatch(r"[A-Za-z_][\w-]*", title):
+            found.setdefault(title.lower(), []).append(Site(document, pointer, node))
+        for key in ("$defs", "definitions", "schemas"):
+            holder = node.get(key)
+            if isinstance(holder, dict):
+                for name, child in holder.items():
+                    if isinstance(child, dict):
+                        at = join_pointer(join_pointer(pointer, key), name)
+                        found.setdefault(name.lower(), []).append(Site(document, at, child))
+        for key, child in node.items():
+            if key not in _NOT_SCHEMAS:
+                _named_in(document, child, join_pointer(pointer, key), found)
+    elif isinstance(node, list):
+        for index, child in enumerate(node):
+            _named_in(document, child, join_pointer(pointer, index), found)
+
+
+def may_describe(corpus: Context, page: str, schema: str) -> bool:
+    """Whether prose on ``page`` may describe the schema file ``schema``: of one version line
+    (the 3.2 pages do not describe the 3.0 schema), and not of two different Helm charts (each
+    chart's README documents its own values)."""
+    return corpus.versions.comparable(page, schema) and same_chart(corpus, page, schema)
+
+
 @dataclass
 class SchemaIndex:
-    """Every enumerated property in the corpus, by property name, and the named schemas."""
+    """Every enumerated property in the corpus, by property name, and the named schemas
+    (:func:`schema_names`)."""
 
     corpus: Context
     by_field: dict[str, list[tuple[Site, ValueSet]]] = field(default_factory=dict)
@@ -1246,17 +1304,12 @@ class SchemaIndex:
         # A bundle or copy of other corpus documents (``speclint.analyses.provenance``) holds
         # its sources' enums again: the source is bound, never its copy (issue 45, item 3).
         derived = corpus.derived
+        index.named = schema_names(corpus)
         for document in corpus.of_kind(
             DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
         ):
-            if document.path in derived:
-                continue
-            index._walk(document, document.data, "")
-            if document.kind is DocumentKind.SCHEMA:
-                stem = (
-                    document.path.rsplit("/", 1)[-1].removesuffix(".json").removesuffix(".schema")
-                )
-                index.named.setdefault(stem.lower(), []).append(Site(document, "", document.data))
+            if document.path not in derived:
+                index._walk(document, document.data, "")
         # Variants written as separate schemas (one per `linkType`, each `enum: [START]`,
         # `[END]`, ...) and joined by no union: a field that several schemas fix to one value
         # each, and to different values, is tagging variants; those one-value sites are tags.
@@ -1320,9 +1373,6 @@ class SchemaIndex:
 
     def _walk(self, document: Document, node: Any, pointer: str) -> None:
         if isinstance(node, dict):
-            title = node.get("title")
-            if isinstance(title, str) and re.fullmatch(r"[A-Za-z_][\w-]*", title):
-                self.named.setdefault(title.lower(), []).append(Site(document, pointer, node))
             properties = node.get("properties")
             if isinstance(properties, dict):
                 for name, child in properties.items():
@@ -1335,23 +1385,11 @@ class SchemaIndex:
                         and all(isinstance(v, str) for v in values.values)
                     ):
                         self.by_field.setdefault(name, []).append((site, values))
-            for key in ("$defs", "definitions", "schemas"):
-                holder = node.get(key)
-                if isinstance(holder, dict):
-                    for name, child in holder.items():
-                        if isinstance(child, dict):
-                            self.named.setdefault(name.lower(), []).append(
-                                Site(
-                                    document, join_pointer(join_pointer(pointer, key), name), child
-                                )
-                            )
             for keyword in ("oneOf", "anyOf"):
                 self._union(document, node, pointer, keyword)
             for key, child in node.items():
-                # `if` and `not` subschemas are conditions, not the values a field may take.
-                if key in {"enum", "const", "examples", "example", "default", "if", "not"}:
-                    continue
-                self._walk(document, child, join_pointer(pointer, key))
+                if key not in _NOT_SCHEMAS:
+                    self._walk(document, child, join_pointer(pointer, key))
         elif isinstance(node, list):
             for index, child in enumerate(node):
                 self._walk(document, child, join_pointer(pointer, index))
@@ -1520,18 +1558,11 @@ class Binder:
         whose header is a few bold lines)."""
         if path not in self._proposals:
             document = self.corpus.documents.get(path)
-            self._proposals[path] = document is not None and (
-                is_rfc(document) or in_design_folder(path)
-            )
+            self._proposals[path] = document is not None and is_design_page(document)
         return self._proposals[path]
 
     def _comparable(self, prose: ProseSet, site: Site) -> bool:
-        """Whether the prose may describe the schema: of one version, and not of two different
-        Helm charts (each chart's README documents its own values)."""
-        path = site.document.path
-        return self.corpus.versions.comparable(prose.path, path) and same_chart(
-            self.corpus, prose.path, path
-        )
+        return may_describe(self.corpus, prose.path, site.document.path)
 
     def _configured(self, prose: ProseSet) -> list[GroupBinding] | None:
         keys = [f"{prose.path}#{prose.anchor}@{prose.field}", f"{prose.path}#{prose.anchor}"]

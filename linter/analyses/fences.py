@@ -617,15 +617,14 @@ def _by_heading(
     if len(found) != 1:
         return None
     (target,) = found
-    declared = _declared(corpus, target.document, target.pointer) or frozenset()
-    keys = {str(k) for k in data}
-    shared = len(keys & declared)
-    if shared * 2 < len(keys):
+    keys = frozenset(str(k) for k in data)
+    fit = _fit(corpus, target.document, target.pointer, keys)
+    if fit is None or not fit.of_its_shape:
         return None  # the heading names it, but the example is not of its shape
     name = next(n for n, t in named if t.label == target.label)
     evidence = (
-        f'the heading "{caption}" names `{name}`, which declares {shared} of its '
-        f"{len(keys)} members"
+        f'the heading "{caption}" names `{name}`, which declares {fit.declared} of its '
+        f"{fit.members} members"
     )
     return FenceTie(fence, BY_HEADING, target.label, target, heading.line, evidence)
 
@@ -1214,8 +1213,8 @@ def _by_exchange(corpus: Context, document: Document) -> dict[int, list[FenceTie
                 except ParseFailure:
                     data = None
                 keys = frozenset(str(k) for k in data) if isinstance(data, dict) else frozenset()
-                declared = _declared(corpus, tie.document, tie.pointer)
-                if declared is not None and len(keys & declared) * 2 < len(keys):
+                fit = _fit(corpus, tie.document, tie.pointer, keys)
+                if fit is not None and not fit.of_its_shape:
                     continue  # not the shape of that body: something else the section shows
             target = SchemaTarget(tie.document, tie.pointer)
             found.setdefault(line, []).append(
@@ -1255,13 +1254,37 @@ def _by_operation(
     if len(bodies) != 1:
         return None  # none, or several success responses of different shapes
     (body,) = bodies.values()
-    declared = _declared(corpus, body.document, body.pointer)
-    if declared is None or len(keys & declared) * 2 < len(keys):
+    fit = _fit(corpus, body.document, body.pointer, keys)
+    if fit is None or not fit.of_its_shape:
         return None  # not the shape of that body: something else the section shows
     target = SchemaTarget(body.document, body.pointer)
     side = "request body" if direction == "request" else f"{body.status} response"
     evidence = f"under `{operation.label}`, its {side}"
     return FenceTie(fence, BY_OPERATION, target.label, target, fence.line, evidence)
+
+
+@dataclass(frozen=True)
+class _Fit:
+    """How many of an example's members a schema declares: the shape test of a binding whose
+    evidence is words (a heading, an operation, an exchange named above the example)."""
+
+    declared: int
+    members: int
+
+    @property
+    def of_its_shape(self) -> bool:
+        """At least half of the example's members declared: an example of that schema, with a
+        slip or two to report, rather than something else the section shows."""
+        return self.declared * 2 >= self.members
+
+
+def _fit(corpus: Context, document: Document, pointer: str, keys: frozenset[str]) -> _Fit | None:
+    """How the example's members ``keys`` fit the schema at ``document#pointer``, or None where
+    what the schema declares cannot be told (:func:`_declared`)."""
+    declared = _declared(corpus, document, pointer)
+    if declared is None:
+        return None
+    return _Fit(len(keys & declared), len(keys))
 
 
 def _declared(corpus: Context, document: Document, pointer: str) -> frozenset[str] | None:

@@ -42,7 +42,7 @@ from speclint.analyses.operations import Operation, api_operations, base_paths
 from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.surfaces import bound, method_rows, route_shape
 from speclint.model.corpus import Document
-from speclint.model.descriptions import described_page
+from speclint.model.descriptions import API_KINDS, DescribedPage, described_page
 from speclint.parsing.kinds import SAMPLE_FOLDERS, DocumentKind, in_design_folder, is_changelog
 from speclint.parsing.prose import Heading, ProseDocument
 from speclint.parsing.routes import (
@@ -623,25 +623,32 @@ def _serves(method: str, operation: Operation) -> bool:
 
 
 def _served_by(method: str, path: str, index: dict[int, list[_Indexed]]) -> tuple[Operation, ...]:
-    """The operations a route names (as :func:`_names` says), in their order."""
+    """The operations a route names (:func:`_path_names`), in their order: only those with a
+    path of its length, or one more for a trailing slash, are compared."""
     shape = written_shape(path)
-    template = any("{}" in segment for segment in shape)
+    lengths = [len(shape), len(shape) + 1] if path.endswith("/") and shape else [len(shape)]
     found: dict[int, Operation] = {}
-    for place, op, shapes in index.get(len(shape), ()):
-        if _serves(method, op) and any(
-            all(_segment(a, b, template) for a, b in zip(shape, theirs, strict=True))
-            for theirs in shapes
-        ):
-            found[place] = op
-    if path.endswith("/") and shape:
-        for place, op, shapes in index.get(len(shape) + 1, ()):
-            if (
-                place not in found
-                and _serves(method, op)
-                and any(_empty_last(shape, theirs) for theirs in shapes)
-            ):
+    for length in lengths:
+        for place, op, shapes in index.get(length, ()):
+            if place not in found and _serves(method, op) and _path_names(shape, path, shapes):
                 found[place] = op
     return tuple(found[place] for place in sorted(found))
+
+
+def _path_names(shape: tuple[str, ...], path: str, shapes: Iterable[tuple[str, ...]]) -> bool:
+    """Whether the written path (``shape``, :func:`written_shape` of ``path``) is one of an
+    operation's path ``shapes`` (alone, or below a base path), or one of them with an empty last
+    variable (:func:`_empty_last`)."""
+    template = any("{}" in segment for segment in shape)
+    trailing = path.endswith("/") and bool(shape)
+    return any(
+        (
+            len(theirs) == len(shape)
+            and all(_segment(a, b, template) for a, b in zip(shape, theirs, strict=True))
+        )
+        or (trailing and _empty_last(shape, theirs))
+        for theirs in shapes
+    )
 
 
 def _empty_last(shape: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
@@ -1161,14 +1168,10 @@ def same_path(shape: tuple[str, ...], operation: Operation) -> bool:
 
 
 def _names(mention: RouteMention, path: str, operation: Operation) -> bool:
-    """Whether the route names the operation: its method (:func:`_serves`) and its path."""
-    if not _serves(mention.method.lower(), operation):
-        return False
-    shape = written_shape(path)
-    if same_path(shape, operation):
-        return True
-    return path.endswith("/") and any(
-        _empty_last(shape, theirs) for _, theirs in _shapes(operation)
+    """Whether the route names the operation: its method (:func:`_serves`) and its path
+    (:func:`_path_names`)."""
+    return _serves(mention.method.lower(), operation) and _path_names(
+        written_shape(path), path, (theirs for _, theirs in _shapes(operation))
     )
 
 
@@ -1327,9 +1330,31 @@ def _method_order(method: str) -> int:
     return ("GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE").index(method)
 
 
-def held_pages(corpus: Context) -> Iterator[tuple[str, tuple[RouteMention, ...]]]:
-    """Every Markdown page that names a route, with its routes."""
+@dataclass(frozen=True)
+class HeldPage:
+    """A page whose routes are held to an API's operations: a Markdown page, or an API
+    document's descriptions read as a page (``described``), whose routes are held to that
+    document (``own_api``) and whose lines are the file's through ``described``."""
+
+    path: str  # the page, or the API document whose descriptions it is
+    mentions: tuple[RouteMention, ...]
+    described: DescribedPage | None = None
+
+    @property
+    def own_api(self) -> str:
+        """The API document the page is bound to by being part of it (``page_checks``)."""
+        return self.path if self.described is not None else ""
+
+
+def held_pages(corpus: Context) -> Iterator[HeldPage]:
+    """Every page that names a route, with its routes: the Markdown pages, then the API
+    documents' descriptions (CommonMark, OpenAPI 3.1 §4.3), which name the document's routes."""
     for page in corpus.of_kind(DocumentKind.MARKDOWN):
         mentions = page_routes(page)
         if mentions:
-            yield page.path, mentions
+            yield HeldPage(page.path, mentions)
+    for document in corpus.of_kind(*API_KINDS):
+        described = described_page(document)
+        mentions = page_routes(described.page) if described is not None else ()
+        if described is not None and mentions:
+            yield HeldPage(document.path, mentions, described)

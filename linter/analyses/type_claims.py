@@ -16,8 +16,9 @@ A *claim* is one field of a field reference that says what the field is:
 
 The items of one list under one heading (and the rows of one table) are a *group*, bound as a
 whole to the schema object they document, reusing what binds the prose's value sets
-(``speclint.analyses.enumerations.Binder``: its index of named schemas, its version, chart
-and proposal limits) and the schema index of ``required-undeclared``
+(``speclint.analyses.enumerations``: the named schemas, the version and chart limits; a
+proposal, or a page of a superseded folder, binds nothing) and the schema index of
+``required-undeclared``
 (``speclint.analyses.declarations``: where each member is declared, in-place parents,
 ``allOf`` branches, ``$ref`` targets):
 
@@ -45,22 +46,19 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from speclint.analyses.charts import same_chart
+from speclint.analyses.api_definitions import superseded_page
 from speclint.analyses.context import Context
 from speclint.analyses.declarations import IN_PLACE_LISTS, Node, SchemaIndex, Unknown
-from speclint.analyses.enumerations import Binder
+from speclint.analyses.enumerations import may_describe, schema_names
 from speclint.analyses.operations import api_operations
 from speclint.analyses.protos import own_protos
-from speclint.analyses.rfcs import is_rfc
+from speclint.analyses.rfcs import is_design_page
 from speclint.analyses.schema_objects import types_of
 from speclint.analyses.shapes import Site, follow
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import modern
 from speclint.parsing.kinds import (
     DocumentKind,
-    in_design_folder,
-    in_record_folder,
-    in_superseded_folder,
     is_changelog,
 )
 from speclint.parsing.listings import Listing, listings
@@ -816,7 +814,6 @@ class ClaimBinder:
 
     def __init__(self, corpus: Context) -> None:
         self.corpus = corpus
-        self.binder = Binder(corpus)
         self.index: SchemaIndex = corpus.schemas
         self._by_member: dict[str, list[Node]] | None = None
         self._views: dict[tuple[str, str], ObjectView | None] = {}
@@ -998,16 +995,13 @@ class ClaimBinder:
             # A page of what is no longer current (an obsolete version kept for reference, an
             # `old/` folder): its tables describe schemas the corpus no longer holds, and a
             # schema of today that shares their fields is another version of the object.
-            retired = in_superseded_folder(path) or "old" in path.lower().split("/")[:-1]
             self._proposals[path] = document is not None and (
-                is_rfc(document) or in_design_folder(path) or in_record_folder(path) or retired
+                is_design_page(document) or superseded_page(path)
             )
         return self._proposals[path]
 
     def comparable(self, page: str, schema: str) -> bool:
-        return self.corpus.versions.comparable(page, schema) and same_chart(
-            self.corpus, page, schema
-        )
+        return may_describe(self.corpus, page, schema)
 
     def bind(self, group: ClaimGroup) -> GroupBinding:
         found = self._bound.get(id(group))
@@ -1112,7 +1106,7 @@ class ClaimBinder:
         seen: set[tuple[str, str]] = set()
         need = max(1, math.ceil(len(names) / 2))
         for word in sorted(words):
-            for site in self.binder.index.named.get(word.lower(), []):
+            for site in schema_names(self.corpus).get(word.lower(), []):
                 if not self.comparable(group.path, site.document.path):
                     continue
                 node = self.index.node_at(site.document.path, site.pointer)

@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from speclint.analyses.instance_schemas import Schema
 from speclint.common.findings import Finding
 from speclint.common.storage import checker
+from speclint.model.descriptions import API_KINDS, described_page
 from speclint.parsing.kinds import DocumentKind
 
 if TYPE_CHECKING:
@@ -85,6 +86,18 @@ Units = Callable[["Context"], Iterable["Document"]]
 def pages(corpus: Context) -> Iterator[Document]:
     """Every readable Markdown page: the units of a ``READS = "page"`` rule."""
     return corpus.of_kind(DocumentKind.MARKDOWN)
+
+
+def pages_and_descriptions(corpus: Context) -> list[Document]:
+    """The Markdown pages, and the API documents whose descriptions (read as a page,
+    ``speclint.model.descriptions``) hold a code block: the units of a rule that reads code
+    blocks wherever prose has them."""
+    described = []
+    for document in corpus.of_kind(*API_KINDS):
+        page = described_page(document)
+        if page is not None and page.page.prose is not None and page.page.prose.fences:
+            described.append(document)
+    return [*corpus.of_kind(DocumentKind.MARKDOWN), *described]
 
 
 def concatenated(

@@ -1359,26 +1359,17 @@ def _show_route_bindings(corpus: Context, covered: Callable[[str], bool]) -> Non
     """The routes the prose names (issue 46, item 7), each with the operation it names, or why
     it is not held to one."""
     # Deferred: startup (module docstring).
-    from speclint.analyses.routes import RouteMention, held_pages, page_checks, page_routes
+    from speclint.analyses.routes import held_pages, page_checks
 
     bound = unbound = 0
-    held: list[tuple[str, tuple[RouteMention, ...], DescribedPage | None]] = [
-        (page, mentions, None) for page, mentions in held_pages(corpus)
-    ]
-    for document in corpus.of_kind(*API_KINDS):
-        described = described_page(document)
-        if described is not None and (mentions := page_routes(described.page)):
-            # An API document's descriptions: routes held to that document.
-            held.append((document.path, mentions, described))
-    for page, mentions, described in held:
-        if not covered(page):
+    for held in held_pages(corpus):
+        if not covered(held.path):
             continue
-        own = page if described is not None else ""
-        for check in page_checks(corpus, page, mentions, own_api=own):
+        for check in page_checks(corpus, held.path, held.mentions, own_api=held.own_api):
             mention = check.mention
-            where = f"{page}:{mention.line}"
-            if described is not None:
-                where = _described_at(described, mention.line)
+            where = f"{held.path}:{mention.line}"
+            if held.described is not None:
+                where = _described_at(held.described, mention.line)
             say(f"{where} {mention.form} route `{mention.label}`")
             if check.operations:
                 bound += 1

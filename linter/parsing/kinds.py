@@ -346,9 +346,9 @@ def in_record_folder(path: str) -> bool:
     return any(part.lower() in RECORD_FOLDERS for part in path.split("/")[:-1])
 
 
-# Folders of pages kept for what an API was (an obsolete version's pages): what they show is the
-# API as it stood then, so no binding to today's definitions is made from them.
-SUPERSEDED_FOLDERS = frozenset({"obsolete", "deprecated", "superseded", "legacy", "retired"})
+# Folders of pages kept for what an API was (an obsolete version's pages, an `old/` folder): what
+# they show is the API as it stood then, so no binding to today's definitions is made from them.
+SUPERSEDED_FOLDERS = frozenset({"obsolete", "deprecated", "superseded", "legacy", "retired", "old"})
 
 
 def in_superseded_folder(path: str) -> bool:
