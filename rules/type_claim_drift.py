@@ -168,7 +168,7 @@ def _type_finding(
         return  # not declared there (another rule's), or some binding agrees
     site, said = verdicts[0]
     written = claim.type.written.strip()
-    where = f"{site.document.path}#{site.pointer}"
+    where = site.label
     yield Finding(
         ID,
         SEVERITY,
@@ -195,7 +195,7 @@ def _required_finding(binding: GroupBinding, claim: Claim) -> Iterator[Finding]:
         raw = view.root.raw
         pointer = join_pointer(view.root.pointer, "required") if "required" in raw else ""
         at = view.root.document.location(pointer or view.root.pointer, note="no `required` here")
-        where = view.root.document.path + (f"#{view.root.pointer}" if view.root.pointer else "")
+        where = view.root.label
         message = (
             f"`{claim.name}` is documented as REQUIRED ({claim.said}), but `{where}` does not "
             f"require it: add `{claim.name}` to its `required`, or document it as OPTIONAL "
@@ -208,7 +208,7 @@ def _required_finding(binding: GroupBinding, claim: Claim) -> Iterator[Finding]:
         held = view.always[claim.name]
         position = held.node.index(claim.name) if isinstance(held.node, list) else 0
         at = held.document.location(join_pointer(held.pointer, position), note="required here")
-        where = f"{held.document.path}#{held.pointer}"
+        where = held.label
         message = (
             f"`{claim.name}` is documented as OPTIONAL ({claim.said}), but `{where}` requires "
             f"it: document it as REQUIRED, or remove it from that `required` "
@@ -240,7 +240,7 @@ def _undeclared_required(binding: GroupBinding, claim: Claim) -> Iterator[Findin
         return  # a member by pattern: what the table names may be one
     if binding.confidence != "high" and not _named_by_page(binding.group, root):
         return  # bound by shared members only: the other members may be another object's
-    where = root.document.path + (f"#{root.pointer}" if root.pointer else "")
+    where = root.label
     yield Finding(
         ID,
         SEVERITY,
@@ -292,7 +292,7 @@ def _undeclared_documented(binding: GroupBinding, claim: Claim) -> Iterator[Find
             raw.get("additionalProperties") is False or raw.get("unevaluatedProperties") is False
         )
     root = binding.views[0].root
-    where = root.document.path + (f"#{root.pointer}" if root.pointer else "")
+    where = root.label
     written = claim.type.written.strip().strip("`")
     shut = all(closed)
     effect = "and rejects it (a closed object)" if shut else "(an open object lets it through)"
@@ -328,7 +328,7 @@ def _null_finding(
     said = schema_type(corpus, site)
     if said.types is None or _admits_null(corpus, said.site, 0):
         return  # any value, or null among them
-    where = f"{said.site.document.path}#{said.site.pointer}"
+    where = said.site.label
     types = " | ".join(sorted(said.types))
     yield Finding(
         ID,
@@ -394,7 +394,7 @@ def _one_of_finding(view: ObjectView, evidence: str, claim: SentenceClaim) -> It
     if any(k in raw for k in _ASKS_FOR_SOME) or not _forbids_only(raw.get("not", {})):
         return  # a combination that may ask for one of them
     first, second = claim.names
-    where = root.document.path + (f"#{root.pointer}" if root.pointer else "")
+    where = root.label
     yield Finding(
         ID,
         SEVERITY,
