@@ -24,7 +24,10 @@ quotes) is read as where it leads in the twins with their ``$ref``\\s followed, 
 one example in the dereferenced twin are the same finding as the example in the twin written
 with ``$ref``\\s: one finding, each copy a related location. In the preferred twin, copies that
 lead to one place are one finding too, at the copy written where they lead; copies that only the
-other twin has are kept as they are.
+other twin has are kept as they are. A dereferenced copy is a twin under any name too
+(``openapi.dereferenced.json``, ``bundle/openapi-resolved.yaml``): two API documents that agree at a glance
+and have one content once their ``$ref``\\s are read as their targets, only one of them written
+with ``$ref``\\s (that one preferred: it is the source the copy is built from).
 
 Like ``speclint.run.history``, this runs over the findings of a whole run, after the rules and their
 waivers and before baselines and base revisions compare them; the folded finding keeps the
@@ -40,8 +43,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
 from speclint.analyses.context import Context
+from speclint.analyses.provenance import at_a_glance
 from speclint.common.findings import Finding, sorted_findings
-from speclint.parsing.inlined import source_pointer
+from speclint.model.corpus import Document
+from speclint.parsing.inlined import content_digest, has_local_refs, source_pointer
+from speclint.parsing.kinds import DocumentKind
 from speclint.run.runner import RunResult
 
 _JSON = (".json",)
@@ -51,6 +57,7 @@ _YAML = (".yaml", ".yml")
 def folded(result: RunResult, corpus: Context) -> RunResult:
     """The run's findings with those repeated at a document's twin folded into one."""
     pairs = twins(corpus.documents, corpus.generated)
+    pairs.update(dereferenced_twins(corpus, pairs))
     if not pairs:
         return result
     findings = fold_findings(result.findings, pairs, _sources(corpus, pairs))
@@ -107,6 +114,34 @@ def twins(paths: Iterable[str], generated: Mapping[str, str]) -> dict[str, str]:
             continue  # ambiguous: `a/x.json` could be the copy of `b/x.yaml` or of `c/x.yaml`
         chosen = min((one, others[0]), key=lambda p: _preference(p, generated))
         out[one] = chosen
+    return out
+
+
+def dereferenced_twins(corpus: Context, paired: Mapping[str, str]) -> dict[str, str]:
+    """API documents of other names that are one document written with local ``$ref``\\s and
+    its dereferenced copy (every ``$ref`` written out in place): each's path -> the one
+    written with ``$ref``\\s, the source. Compared by content, never by name: two documents
+    that agree at a glance (``provenance.at_a_glance``) have one content once their ``$ref``\\s
+    are read as their targets (``inlined.content_digest``), and only one of them has any. Two
+    copies of one source, or two sources of one copy, are no pairing (ambiguous)."""
+    alike: dict[tuple[DocumentKind, str], list[Document]] = defaultdict(list)
+    for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+        if document.usable and isinstance(document.data, dict) and document.path not in paired:
+            alike[(document.kind, at_a_glance(document.data))].append(document)
+    out: dict[str, str] = {}
+    for group in alike.values():
+        if len(group) < 2:
+            continue  # only documents that agree at a glance are dereferenced
+        by_content: dict[str, list[Document]] = defaultdict(list)
+        for document in group:
+            by_content[content_digest(document.data, document.data)].append(document)
+        for same in by_content.values():
+            written = [d for d in same if has_local_refs(d.data)]
+            if len(same) != 2 or len(written) != 1:
+                continue  # alone, ambiguous, or two documents both written with `$ref`s
+            source = written[0]
+            for document in same:
+                out[document.path] = source.path
     return out
 
 
