@@ -1,18 +1,20 @@
 """A value set stated in prose and the schema enum it describes disagree.
 
 What it does
-    Reads every value set the Markdown states (a union or list of code spans, a table column
-    headed by the field, "Supported values are: `a`, `b`"; under ``value-shapes`` also
-    definition lists, value tables and running text) and binds it to the schema property it
-    describes: by ``[bindings]``, by a reference beside it (`` `RunSnapshot.status` ``), or by
-    the field name among the overlapping enums of that name of the page's version
-    (``speclint bindings`` shows the evidence). Values the prose documents that the enum
-    lacks are one finding at the ``enum``, naming every prose place; values the enum lists
-    that a complete prose set leaves out (not one given "e.g.") are one finding at the prose.
-    Alike enums and lists repeating one disagreement fold into one finding, the others
-    related. A configured or referenced binding gives an error, one by name or by an API
-    document's projection a warning. Heuristics: ``configured``, ``reference``,
-    ``field-name``, ``projection``, ``value-shapes`` (``speclint rule`` shows their precision).
+    Reads every value set the Markdown states and binds it to the schema enum it describes.
+    A set is a union or list of code spans, a table column headed by the field, "Supported
+    values are: `a`, `b`" (under ``value-shapes`` also definition lists, value tables and
+    running text); it binds by ``[bindings]``, by a reference beside it
+    (`` `RunSnapshot.status` ``), or by the field name among the overlapping enums of that
+    name of the page's version (``speclint bindings`` shows the evidence).
+
+    Values the prose documents that the enum lacks are one finding at the ``enum``, naming
+    every prose place; values the enum lists that a complete prose set leaves out (not one
+    given "e.g.") are one finding at the prose. Alike enums and lists repeating one
+    disagreement fold into one finding, the others related. A configured or referenced
+    binding gives an error, one by name or by an API document's projection a warning.
+    Heuristics: ``configured``, ``reference``, ``field-name``, ``projection``,
+    ``value-shapes`` (``speclint rule`` shows their precision).
 
 Why is this bad?
     RFC 0094 §B: ``cancelling`` was documented in rest-endpoints.md and the OpenAPI cancel
