@@ -169,6 +169,21 @@ def test_a_dereferenced_copy_under_another_name_is_one_finding_at_the_example_as
     assert len([r for r in one["related"] if r["path"] == copy]) == 3
 
 
+@pytest.mark.parametrize("copy", ["api/openapi.json", "api/openapi.dereferenced.json"])
+def test_a_prose_example_binds_to_the_source_not_to_both_texts_of_a_dereferenced_copy(
+    make_corpus: MakeCorpus, copy: str
+) -> None:
+    """The component in the document and in its dereferenced copy are one definition (issue
+    46, item 4): the example fits it, not "several definitions", and is judged at the source."""
+    files = published_twice(NO_EXAMPLE)
+    files[copy] = files.pop("api/openapi.json")
+    example = '```json\n{"id": "p1", "name": "Rex", "age": "three"}\n```\n'
+    files["docs/pets.md"] = "# Pets\n\nA pet as the API returns it:\n\n" + example
+    (found,) = [f for f in findings(make_corpus(files)) if f["location"]["path"] == "docs/pets.md"]
+    assert "`three`" in found["message"] or '"three"' in found["message"]
+    assert {r["path"] for r in found["related"]} - {"docs/pets.md"} == {"api/openapi.yml"}
+
+
 def test_a_document_under_another_name_that_says_more_is_no_copy(make_corpus: MakeCorpus) -> None:
     files = published_twice(NO_EXAMPLE)
     other = json.loads(files.pop("api/openapi.json"))

@@ -42,12 +42,10 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
+from speclint.analyses.api_definitions import dereferenced_copies
 from speclint.analyses.context import Context
-from speclint.analyses.provenance import at_a_glance
 from speclint.common.findings import Finding, sorted_findings
-from speclint.model.corpus import Document
-from speclint.parsing.inlined import content_digest, has_local_refs, source_pointer
-from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.inlined import source_pointer
 from speclint.run.runner import RunResult
 
 _JSON = (".json",)
@@ -118,30 +116,13 @@ def twins(paths: Iterable[str], generated: Mapping[str, str]) -> dict[str, str]:
 
 
 def dereferenced_twins(corpus: Context, paired: Mapping[str, str]) -> dict[str, str]:
-    """API documents of other names that are one document written with local ``$ref``\\s and
-    its dereferenced copy (every ``$ref`` written out in place): each's path -> the one
-    written with ``$ref``\\s, the source. Compared by content, never by name: two documents
-    that agree at a glance (``provenance.at_a_glance``) have one content once their ``$ref``\\s
-    are read as their targets (``inlined.content_digest``), and only one of them has any. Two
-    copies of one source, or two sources of one copy, are no pairing (ambiguous)."""
-    alike: dict[tuple[DocumentKind, str], list[Document]] = defaultdict(list)
-    for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
-        if document.usable and isinstance(document.data, dict) and document.path not in paired:
-            alike[(document.kind, at_a_glance(document.data))].append(document)
+    """Each dereferenced copy of an API document not paired by name
+    (``api_definitions.dereferenced_copies``: found by content, under any name) and its source
+    -> the source, the preferred twin."""
     out: dict[str, str] = {}
-    for group in alike.values():
-        if len(group) < 2:
-            continue  # only documents that agree at a glance are dereferenced
-        by_content: dict[str, list[Document]] = defaultdict(list)
-        for document in group:
-            by_content[content_digest(document.data, document.data)].append(document)
-        for same in by_content.values():
-            written = [d for d in same if has_local_refs(d.data)]
-            if len(same) != 2 or len(written) != 1:
-                continue  # alone, ambiguous, or two documents both written with `$ref`s
-            source = written[0]
-            for document in same:
-                out[document.path] = source.path
+    for copy, source in dereferenced_copies(corpus).items():
+        if copy not in paired and source not in paired:
+            out[copy] = out[source] = source
     return out
 
 
