@@ -1,86 +1,25 @@
 """A value set stated in prose and the schema enum it describes disagree.
 
 What it does
-    Reads every value set the Markdown states:
+    Reads every value set the Markdown states and binds it to the schema enum it describes.
+    A set is a union or list of code spans, a table column headed by the field, "Supported
+    values are: `a`, `b`" (under ``value-shapes`` also definition lists, value tables and
+    running text); it binds by ``[bindings]``, by a reference beside it
+    (`` `RunSnapshot.status` ``), or by the field name among the overlapping enums of that
+    name of the page's version (``speclint bindings`` shows the evidence).
 
-    - code spans in a union, a bullet list, a reference-table row ("Supported values are:
-      `a`, `b`"), a table column headed by the field, or joined by ``/``, commas or "or" after
-      the field (a few of its values, never its complete set); a TypeScript literal union in a
-      code fence; "the eight `kind` discriminators (`a`, `b`, ...)";
-    - under the heuristic ``value-shapes``: a definition list of values (``* **LOW**: ...``,
-      ``- `queued`: ...``) under a heading or sentence naming the field, a table whose first
-      column lists the values of a field its heading, header or caption names, and values in a
-      field's running text ("Values are `a`, `b`, and `c`", "MUST be `a` or `b`");
-
-    and binds each to the schema property it describes: by ``[bindings]`` in the configuration,
-    by a reference next to it (`` `RunSnapshot.status` ``, a list item that leads with its
-    schema, ``- **Selection**: `kind` (...)``, or a schema file named with the field), or by the
-    field name the text gives matched against every enumerated property of that name whose values overlap, in the schema files its
-    section names ("*Defined in class.property.schema.json*"; else its page) when it names
-    any; not by name alone on a proposal's page (an RFC header, or a page in a folder of
-    proposals such as ``rfcs/``: it states a change, not the contract), nor to an enum in a
-    ``then``/``else`` (a conditional narrowing). Values named in passing (a list not given as
-    complete) bind, where several schemas have the field, to those that hold them all.
-    ``speclint bindings`` lists every binding with its evidence and confidence. Prose binds only
-    to schemas of its own version (``speclint.parsing.versions``: the 3.2 pages do not describe the
-    3.0 schema), and a ``const``, or a one-value ``enum`` that tags one variant (in a union, or in
-    one of several schemas fixing the field to different values), is never bound by name: a ``oneOf``/``anyOf`` whose every branch fixes the field to one value
-    (`` `TABLE` `` in one, `` `TASK` `` in the other) lists the union of those values, and prose
-    listing them binds to the union as one set. An enum in a bundle or copy of other corpus
-    documents (``speclint.analyses.provenance``) is never bound: its source is.
-
-    Two findings can come of a binding:
-
-    - values the prose documents that the schema does not list: one finding at the schema's
-      ``enum``, naming every prose place that documents them (RFC 0094 §B: ``cancelling``);
-    - values the schema lists that a complete prose set leaves out: one finding at the prose
-      (a set introduced with "e.g.", "such as" or as a selection, "Order-relevant values:", is
-      not complete, and is not checked this way;
-      nor is a set bound by name alone that lists under half the schema's values: a table of a
-      feature's two methods is not the whole ``method`` vocabulary).
-
-    One disagreement is one finding, however many places repeat it: schema enums of one field
-    that list the same values (with the same keyword, closure and version line) and that the
-    same places find lacking the same values are one finding, at the first of them, the others
-    related, and so are copies of the same values kept apart otherwise (listed in another order,
-    or one in an API document); alike lists (the same values of the same field, in the same form) bound to the
-    same enums and leaving out values they allow are one finding, at the first list, the other
-    lists and every enum related (the values each enum allows in its note). A finding carries
-    at most 50 related locations, shared between its two sides, and its message counts the
-    rest: 280 pages and 2,100 schemas repeating one disagreement are two findings, not 590,100,
-    and the findings and their related locations grow with the places, not with their product.
-    The fingerprint is that of the finding at the first place. A waiver at one of the places
-    waives that place alone.
-
-    An API document's inline object is a projection of a schema's when its properties are a
-    subset of the schema object's, and not only ``title``, ``description``, ``type`` and the like;
-    it binds only what a field name may (never a variant's one-value tag), never from an API
-    document the repository does not author (generated, vendored, a bundle or copy), and a named
-    definition (``components/schemas/Error``) only to a schema its API is tied to by a reference
-    (``speclint.analyses.namespaces``): another API's own ``Error`` projects nothing. It
-    projects onto a schema definition only, never onto one operation's response (a shared
-    file's ``Generic400``, which each API's own 400 extends with its codes by design). Prose binds
-    within its Helm chart, and an empty string in an enum ("unset") is no value it must list.
-
-    A forward-compatible enum (``anyOf`` of an ``enum`` and a pattern) is compared on its
-    ``enum``. A value the schema's own description mentions (``card`` "is excluded here") is a
-    deliberate difference and is not reported. Severity follows the binding's evidence:
-    bindings by reference or configuration ("high") give errors; bindings by name alone
-    ("medium") and API projections are inferred, and give warnings. The first line names up to
-    four values and the binding's evidence as far as it fits about 200 characters; every place,
-    every value it documents and the evidence are on the related locations.
-
-    Heuristics (a finding names the binding that made it, the strongest of its places';
-    ``speclint rule`` shows each one's precision): ``configured``, ``reference``, ``field-name``,
-    ``projection``, ``value-shapes``. ``configured`` guesses nothing: it runs whenever the rule
-    runs. A list bound by name to enums of one field that share its values out between them
-    (each a variant's: `user`, `assistant`, `system` in one, `tool` in another) is their union:
-    none of its values is one they lack.
+    Values the prose documents that the enum lacks are one finding at the ``enum``, naming
+    every prose place; values the enum lists that a complete prose set leaves out (not one
+    given "e.g.") are one finding at the prose. Alike enums and lists repeating one
+    disagreement fold into one finding, the others related. A configured or referenced
+    binding gives an error, one by name or by an API document's projection a warning.
+    Heuristics: ``configured``, ``reference``, ``field-name``, ``projection``,
+    ``value-shapes`` (``speclint rule`` shows their precision).
 
 Why is this bad?
-    RFC 0094 §B and §E: ``cancelling`` was documented in rest-endpoints.md and the OpenAPI cancel
-    responses but missing from run-snapshot's ``status`` enum, so a snapshot read during a cancel
-    failed validation; interrupt.md defined eight interrupt kinds and the schema union four.
+    RFC 0094 §B: ``cancelling`` was documented in rest-endpoints.md and the OpenAPI cancel
+    responses but missing from run-snapshot's ``status`` enum, so a snapshot read during a
+    cancel failed validation.
 
 Example
     ::
@@ -92,8 +31,7 @@ Example
         "status": {"enum": ["queued", "running", "cancelled"]}
 
     FAIL: ``error [enum-drift] `status` of `schemas/run-snapshot.schema.json` lacks `cancelling`,
-    which the prose documents (1 place) ...`` (with ``The `status` is one of ...``, bound by the
-    field name alone: a warning).
+    which the prose documents (1 place) ...``
 
 Use instead
     ::
@@ -105,6 +43,12 @@ Use instead
 Options
     None; bind prose the heuristics miss with ``[bindings]`` at the top level of the
     configuration: ``"spec/page.md#heading-anchor@field" = "schemas/x.schema.json#/properties/field"``.
+
+Limitations
+    Not bound: a proposal's page by name alone, an enum in a ``then``/``else``, a ``const``
+    or a variant's one-value tag by name, a bundle's or copy's enum (its source is). A value
+    the schema's description mentions is a deliberate difference. The cases are the tests',
+    each named after it.
 """
 
 from __future__ import annotations

@@ -2,62 +2,25 @@
 
 What it does
     Reads every route a Markdown page names (a code span, a list, table or link entry, the
-    request lines of ``http``/``hurl`` fences, ``curl`` commands, sequence-diagram messages,
-    Mintlify's ``openapi: "GET /sessions/{id}"`` front matter) and holds each to the operations
-    of the OpenAPI documents of the page's version, read as a client sends it: concrete values
-    fill variables (``/jobs/job-42?view=FULL`` is ``/jobs/{jobId}``), the servers' base path may
-    be written or not, a full URL's host is dropped, and every placeholder notation (``{id}``,
-    ``<id>``, ``:id``, ``${ID}``) is a variable. A route no operation has is reported with the
-    nearest one (another method, a custom method written as a segment, a singular for a plural,
-    one segment off, or the operation whose path it is with its leading segments left off:
-    ``GET /service-info`` for ``GET /sequence/service-info``, where every path of the
-    document starts with the part left off, and not where only a version prefix is left off,
-    below a base path, or on a page that names the prefix alone, "paths are below
-    ``/sequence``"; the message names the operation, so that a generic route of another API is
-    the reader's to tell apart). A method in brackets (``**[POST]** /x``) is one. A route
-    with an optional part (``/models/<m>[/versions/<v>]``) is two routes, each held; a path
-    without its leading slash is a route where it starts as the API's do, or where the words
-    beside it call it one ("the ``run/{id}/cancel`` endpoint", "the request path
-    ``v2/model/m``"; a placeholder alone is no such word: ``agent/{name}`` is as often a
-    value's format), and then a singular for the API's plural and a concrete path cut
-    short of the API's (``…/versions/{v}`` left out) are named too. A path a code block holds
-    alone is a route without its method; the request lines of any code block are read, an
-    indented one's too, where they are written. A parameter called otherwise than the
-    document's (``{id}`` for ``{table_name}``) is an info, and so is one spelt with hyphens for
-    the API's underscores (``{collection-id}``) where the page also writes the API's spelling:
-    alone, a separator variant is the same name (no client sends a parameter's name).
+    request lines of ``http``/``hurl`` fences and code blocks, ``curl`` commands,
+    sequence-diagram steps, Mintlify's ``openapi:`` front matter), and an API document's own
+    ``description`` text as a page bound to that document. Each is held to the operations of
+    the OpenAPI documents of the page's version, read as a client sends it: concrete values
+    fill variables (``/jobs/job-42?view=FULL`` is ``/jobs/{jobId}``), the servers' base path
+    may be written or not, a host is dropped, and ``{id}``, ``<id>``, ``:id`` are all
+    variables. A route no operation has is reported with the nearest one (another method, a
+    segment off, a singular for a plural, its leading segments left off).
 
-    A page is held to a document when two of its routes, and half of them, are that document's
-    operations, or, for a page of one or two routes, when the pages of its version line together
-    are; and a route is judged only when it looks like the API's own (an operation near it or
-    starting as it does, or set apart under an "API Endpoints" heading and rooted as nearly all
-    the API's paths are). In a repository of parts each with its own document (three top
-    folders or more, none at the root: a core specification beside domain ones), a page is held
-    only to its own part's documents; a route a path-item file declares that no document
-    bundles, of the same name as the file a document keeps that path in (another part of a
-    standard, ``paths/job-management/pJob.yaml`` beside ``paths/core/pJob.yaml``), is that
-    part's. Aside: RFCs and design folders, roadmap, proposal,
-    deprecation and known-issue sections, lines that say a route is removed or does not exist,
-    changelogs, other hosts, route patterns, and method tables (``method-table-drift``'s). The
-    cases are the tests', each named after it (``tests/test_routes_46*.py``).
-
-    An OpenAPI or AsyncAPI document's own ``description`` text (CommonMark) is read as a page of
-    its version bound to that document, and a route there is reported at the file's line (the
-    line itself in a YAML literal block scalar, else the ``description`` key's); there a path
-    alone one misspelt segment from an operation's (`/.well-knwon/x`) and a one-segment route in
-    the singular (`POST /order` for `POST /orders`) are judged too, and a parameter called
-    otherwise only where its name misspells the API's (``{SubI}`` for ``{SubId}``: a URL
-    template there names its placeholders as it likes, ``:id``).
-
-    Severity by evidence: a route written to be sent or looked up (a request line, ``curl``, a
-    code span, front matter, a list, table or link entry, a diagram step) is a warning; a route
-    in a sentence, the missing form of an optional part, a renamed parameter, a path named
-    alone and a path a code block holds alone are infos.
+    A page is held to a document when two of its routes, and half of them, are its operations
+    (or its version line's pages are). Aside: RFCs and design folders, roadmap, proposal and
+    changelog sections, routes said to be removed, other hosts, and method tables
+    (``method-table-drift``'s). Severity by evidence: a route written to be sent (a request
+    line, ``curl``, a code span, a list entry) is a warning; one in a sentence, a renamed
+    parameter, or a path named without its method is an info.
 
 Why is this bad?
-    Readers copy the routes a guide shows. One the API does not serve (a method changed, a
-    path renamed, a custom method spelled as a segment) fails with 404 or 405 for everyone who
-    follows the page, and the page no longer says what the API document says.
+    Readers copy the routes a guide shows. One the API does not serve fails with 404 or 405
+    for everyone who follows the page.
 
 Example
     With ``paths: {/jobs: {get: ...}, /jobs/{jobId}: {get: ...}}`` under ``servers: [{url:
@@ -79,10 +42,9 @@ Options
 
 Limitations
     A page bound neither alone nor through its version line's pages is held to nothing (one
-    route is no evidence of which API the page describes). A line that says "removed",
-    "instead of" or "e.g." sets aside every route on it. Routes in program code (a client
-    library's calls) are not read, nor a JSON Schema file's descriptions (JSON Schema gives
-    them no markup, and a schema file belongs to no API).
+    route is no evidence of which API it describes). Routes in program code and in a JSON
+    Schema file's descriptions are not read. The cases are the tests', each named after it
+    (``tests/test_routes_46*.py``, ``tests/test_routes_claims_truth3.py``).
 """
 
 from __future__ import annotations

@@ -1,91 +1,38 @@
 """A field reference in the prose states a type or requiredness that the bound schema contradicts.
 
 What it does
-    Reads the field tables and field lists of the prose (``speclint.analyses.type_claims``):
-    a table with a name column and a ``Type`` or ``Required`` column, a list item
-    ``- **`cpuSet`** *(array of objects, OPTIONAL)*`` or ``- `url` (string, REQUIRED): ...``,
-    and "this field is REQUIRED" in a row's or item's description, or its last words
-    ``(OPTIONAL)`` or ``(REQUIRED)``; sub-items of an item that says each "MAY optionally
-    have the following" are OPTIONAL. Each table or list is bound
-    as a whole to the schema object it documents (the heading or lead-in names it and it
-    declares half the fields, else the objects declaring most of them; ``speclint bindings``
-    lists each binding with its evidence, and each table left unbound with the reason), and
-    each field's claim is compared with its declaration there:
+    Reads what the prose says of an object's fields and holds it to the schema object it is
+    bound to (``speclint bindings`` shows each binding and its evidence):
 
-    - the type: ``string``/``URL``/``date-time`` a string, ``integer``/``int64``/``long`` an
-      integer, ``number``/``float``/``double`` a number (an integer is one), ``boolean``,
-      ``object``/``map``, ``array``/``list``/``array of T``/``T[]`` (and ``T`` against
-      ``items``), ``enum`` (an ``enum`` or ``const``), a schema's name (the ``$ref`` target's
-      name); a format the prose names (``date-time``) is held to the schema's ``format`` only
-      when the schema names another;
-    - REQUIRED against the ``required`` lists that apply to the object (its own, its ``allOf``
-      branches', its ``$ref`` targets'; one a branch or condition has makes the field
-      conditionally required, which is not contradicted), and OPTIONAL against those that
-      always apply;
-    - against a proto message the group binds to by its fields (when no schema object does):
-      REQUIRED and OPTIONAL against ``[(google.api.field_behavior) = REQUIRED]`` (or
-      ``OPTIONAL``).
+    - field tables (a name column and a ``Type`` or ``Required`` column) and field lists
+      (``- `url` (string, REQUIRED): ...``, "this field is REQUIRED"), bound to the object
+      their heading or lead-in names, else to those declaring most of their fields;
+    - object listings in code blocks (a pseudo-schema, a Python model, a TypeScript
+      interface), bound only to the schema their name names;
+    - sentences: "`x` is `null`" against a type that rejects null, "one of `a` or `b` MUST
+      be given" against an object that asks for neither.
 
-    The object listings of code blocks (``speclint.parsing.listings``) are claims too: a
-    pseudo-schema ``$job = { "id" : $string, "note" : $string #optional }`` (an unmarked member
-    is REQUIRED where the page's pseudo-schemas mark some member ``#optional``), a Python model
-    class (``state: AnyHttpUrl`` with no default and no ``None`` is REQUIRED; a default claims
-    nothing) and a TypeScript interface (``id?: string`` OPTIONAL, ``id: string`` REQUIRED),
-    each bound only to the schema its name names (``$job`` and ``class Job`` to ``Job``) when
-    that schema declares half its members.
-
-    A member documented as REQUIRED that the one object the reference is bound to neither
-    declares nor requires (every ``$ref`` on the way read, no ``patternProperties``) is
-    reported too (a top-level table listing a member of a nested object, or a member the
-    schema lost), where the binding is by name or the page's headings or lead-in name the
-    object as the schema does (the member holding it, its ``title``).
-
-    A row of an endpoint table (a method cell, a path cell) whose text says "Requires `a`,
-    `b`. Optional: `c`" claims requiredness of the request body of the one operation the
-    method and path name.
-
-    A member the table or list documents with a type that the object its page names (heading
-    or lead-in, as the schema names it) does not declare, where the reference's other members
-    are nearly all declared there and no pattern or ``additionalProperties`` schema could hold
-    it (every alike object must lack it): a warning where the object is closed, an info where
-    it is open (it lets the member through, undescribed). A key index that links each key to
-    its section and states its type after the link (``- [`contact`](#contact) (object)``) is a
-    field list.
-
-    Sentences are claims too, bound to the one schema object (of the page's version) that
-    declares every field they name, or, where several do, the one the section's heading names
-    (``## Credentials`` for ``credential``); a dotted path's first part must name that object
-    (``pagination.next_page_url``: the member holding it, its name or ``title``):
-
-    - "`next_page_url` is `null`" (may be, can be) against a field whose type rejects null
-      (no ``null`` type, ``nullable``, or null branch); not in a sentence about an error or a
-      refusal; and a field table's description cell that says "the value will be `null`" of
-      its row's field (a Markdown table with a name column, or an HTML table whose rows lead
-      with the field as ``<code>``);
-    - "One of `env` or `path` MUST be specified", "must provide either `content` or
-      `content_url`" (not under an "if" or "when") against an object that requires neither
-      and has no ``anyOf``, ``oneOf``, ``if`` or dependent keyword that could (a ``not`` of
-      ``required`` lists only forbids).
-
-    Where several schema objects fit a table alike, a claim is reported only when every one of
-    them contradicts it. The finding is at the prose; the schema side is related.
+    A type word (``integer``, ``array of T``, ``enum``, a schema's name) is held to ``type``,
+    ``items`` and the ``$ref`` target; REQUIRED and OPTIONAL to the ``required`` lists that
+    apply (one in a branch or condition is not contradicted). A member documented as
+    REQUIRED, or with a type on a page that names the object, that the object does not
+    declare is reported too. Requiredness is also held to proto ``google.api.field_behavior``:
+    the prose's, and the JSON Schema property that ``proto-message-drift`` pairs with the
+    proto field (a same-named definition sharing under a third of the fields is no pair).
 
 Why is this bad?
     Readers implement the field reference, validators the schema: a client that sends the
-    ``integer`` the prose documents is rejected by the ``string`` the schema demands, and a
-    server that omits a field the prose marks OPTIONAL fails the schema's ``required``.
+    ``integer`` the prose documents is rejected by the ``string`` the schema demands.
 
 Example
     ::
 
         - `retries` (integer, OPTIONAL): how often to retry.
 
-        "Job": {"properties": {"retries": {"type": "string"}, "id": {"type": "string"}},
-                "required": ["retries"]}
+        "Job": {"properties": {"retries": {"type": "string"}}, "required": ["retries"]}
 
     FAIL: ``warning [type-claim-drift] `retries` is documented as `integer`, but
-    `schemas/job.json#/properties/retries` says `type: string` ...`` and ``... documented as
-    OPTIONAL, but `schemas/job.json` requires it ...``
+    `schemas/job.json#/properties/retries` says `type: string` ...``
 
 Use instead
     ``- `retries` (string, REQUIRED)``, or change the schema. PASS.
@@ -94,13 +41,12 @@ Options
     None.
 
 Limitations
-    Unknown type words, unions (``string or number``), ``any`` and nullable forms are not
-    judged, nor a schema without a ``type`` (its ``properties`` or ``items`` let other values
-    through), nor a requiredness cell with a footnote mark (``Yes*``: a condition below); nor
-    are dotted paths (``undocumented-field`` binds those), tables of an operation's
-    parameters (an ``In`` column), proposals and design folders. A field the bound schema does
-    not declare is not this rule's finding, unless the prose calls it REQUIRED or the page
-    names the object (above).
+    Not judged: unions (``string or number``), ``any``, nullable forms, a schema without a
+    ``type``, a cell with a footnote mark (``Yes*``), dotted paths (``undocumented-field``'s),
+    operation parameter tables, proposals and design folders. Where several objects fit a
+    reference alike, only a claim every one contradicts is reported. The cases are the
+    tests', each named after it (``tests/test_type_claims_46*.py``,
+    ``tests/test_routes_claims_truth3.py``).
 """
 
 from __future__ import annotations
@@ -169,7 +115,7 @@ def _type_finding(
         return  # not declared there (another rule's), or some binding agrees
     site, said = verdicts[0]
     written = claim.type.written.strip()
-    where = f"{site.document.path}#{site.pointer}"
+    where = site.label
     yield Finding(
         ID,
         SEVERITY,
@@ -196,7 +142,7 @@ def _required_finding(binding: GroupBinding, claim: Claim) -> Iterator[Finding]:
         raw = view.root.raw
         pointer = join_pointer(view.root.pointer, "required") if "required" in raw else ""
         at = view.root.document.location(pointer or view.root.pointer, note="no `required` here")
-        where = view.root.document.path + (f"#{view.root.pointer}" if view.root.pointer else "")
+        where = view.root.label
         message = (
             f"`{claim.name}` is documented as REQUIRED ({claim.said}), but `{where}` does not "
             f"require it: add `{claim.name}` to its `required`, or document it as OPTIONAL "
@@ -209,7 +155,7 @@ def _required_finding(binding: GroupBinding, claim: Claim) -> Iterator[Finding]:
         held = view.always[claim.name]
         position = held.node.index(claim.name) if isinstance(held.node, list) else 0
         at = held.document.location(join_pointer(held.pointer, position), note="required here")
-        where = f"{held.document.path}#{held.pointer}"
+        where = held.label
         message = (
             f"`{claim.name}` is documented as OPTIONAL ({claim.said}), but `{where}` requires "
             f"it: document it as REQUIRED, or remove it from that `required` "
@@ -241,7 +187,7 @@ def _undeclared_required(binding: GroupBinding, claim: Claim) -> Iterator[Findin
         return  # a member by pattern: what the table names may be one
     if binding.confidence != "high" and not _named_by_page(binding.group, root):
         return  # bound by shared members only: the other members may be another object's
-    where = root.document.path + (f"#{root.pointer}" if root.pointer else "")
+    where = root.label
     yield Finding(
         ID,
         SEVERITY,
@@ -293,7 +239,7 @@ def _undeclared_documented(binding: GroupBinding, claim: Claim) -> Iterator[Find
             raw.get("additionalProperties") is False or raw.get("unevaluatedProperties") is False
         )
     root = binding.views[0].root
-    where = root.document.path + (f"#{root.pointer}" if root.pointer else "")
+    where = root.label
     written = claim.type.written.strip().strip("`")
     shut = all(closed)
     effect = "and rejects it (a closed object)" if shut else "(an open object lets it through)"
@@ -329,7 +275,7 @@ def _null_finding(
     said = schema_type(corpus, site)
     if said.types is None or _admits_null(corpus, said.site, 0):
         return  # any value, or null among them
-    where = f"{said.site.document.path}#{said.site.pointer}"
+    where = said.site.label
     types = " | ".join(sorted(said.types))
     yield Finding(
         ID,
@@ -395,7 +341,7 @@ def _one_of_finding(view: ObjectView, evidence: str, claim: SentenceClaim) -> It
     if any(k in raw for k in _ASKS_FOR_SOME) or not _forbids_only(raw.get("not", {})):
         return  # a combination that may ask for one of them
     first, second = claim.names
-    where = root.document.path + (f"#{root.pointer}" if root.pointer else "")
+    where = root.label
     yield Finding(
         ID,
         SEVERITY,

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from test_cli import cli
 
@@ -151,6 +152,45 @@ def test_a_copy_only_the_dereferenced_twin_has_is_kept(make_corpus: MakeCorpus) 
         "/paths/~1pets/post/responses/200/content/application~1json/schema/properties/name/example",
     ) in at
     assert ("api/openapi.yml", "/components/schemas/Pet/properties/age/example") in at
+
+
+@pytest.mark.parametrize("copy", ["api/openapi.dereferenced.json", "bundle/openapi-resolved.yaml"])
+def test_a_dereferenced_copy_under_another_name_is_one_finding_at_the_example_as_written(
+    make_corpus: MakeCorpus, copy: str
+) -> None:
+    """The copy is recognised by its content (the source once its `$ref`s are read), not by
+    its name: another name, another folder, or the same format as the source."""
+    files = published_twice(NO_EXAMPLE)
+    inlined = json.loads(files.pop("api/openapi.json"))
+    text = json.dumps(inlined, indent=2) if copy.endswith(".json") else yaml.safe_dump(inlined)
+    (one,) = findings(make_corpus({**files, copy: text + "\n"}))
+    assert one["location"]["path"] == "api/openapi.yml"
+    assert one["location"]["pointer"] == "/components/schemas/Pet/properties/age/example"
+    assert len([r for r in one["related"] if r["path"] == copy]) == 3
+
+
+@pytest.mark.parametrize("copy", ["api/openapi.json", "api/openapi.dereferenced.json"])
+def test_a_prose_example_binds_to_the_source_not_to_both_texts_of_a_dereferenced_copy(
+    make_corpus: MakeCorpus, copy: str
+) -> None:
+    """The component in the document and in its dereferenced copy are one definition (issue
+    46, item 4): the example fits it, not "several definitions", and is judged at the source."""
+    files = published_twice(NO_EXAMPLE)
+    files[copy] = files.pop("api/openapi.json")
+    example = '```json\n{"id": "p1", "name": "Rex", "age": "three"}\n```\n'
+    files["docs/pets.md"] = "# Pets\n\nA pet as the API returns it:\n\n" + example
+    (found,) = [f for f in findings(make_corpus(files)) if f["location"]["path"] == "docs/pets.md"]
+    assert "`three`" in found["message"] or '"three"' in found["message"]
+    assert {r["path"] for r in found["related"]} - {"docs/pets.md"} == {"api/openapi.yml"}
+
+
+def test_a_document_under_another_name_that_says_more_is_no_copy(make_corpus: MakeCorpus) -> None:
+    files = published_twice(NO_EXAMPLE)
+    other = json.loads(files.pop("api/openapi.json"))
+    other["components"]["schemas"]["Owner"] = {"type": "object"}  # not the source's content
+    files["api/owners.json"] = json.dumps(other, indent=2) + "\n"
+    at = {f["location"]["path"] for f in findings(make_corpus(files))}
+    assert at == {"api/openapi.yml", "api/owners.json"}
 
 
 def test_json_text_of_an_object_in_an_api_schema_example_is_reported(

@@ -62,9 +62,6 @@ def test_a_bullet_list_entry_with_another_method_names_the_right_one(
 
 
 def test_a_code_span_route_the_document_lacks_is_reported(make_corpus: MakeCorpus) -> None:
-    root = corpus(make_corpus, "Logs are removed with `DELETE /jobs/{id}/logs` once read.\n")
-    # A line that says "removed" is read as saying it of the route (coarse, on purpose).
-    assert found(root) == []
     root = corpus(make_corpus, "Clear a job's logs with `DELETE /jobs/{id}/logs`.\n")
     (finding,) = _run(root)
     assert (finding.location.line, finding.location.column) == (7, 25)
@@ -111,6 +108,31 @@ def test_a_route_under_a_roadmap_heading_is_no_claim(make_corpus: MakeCorpus) ->
     assert found(corpus(make_corpus, page)) == []
     page = "## Today\n\n- `PATCH /api/v2/jobs/{jobId}` to edit a job.\n"
     assert len(found(corpus(make_corpus, page))) == 1
+
+
+def test_a_line_that_says_a_route_is_removed_sets_it_aside(make_corpus: MakeCorpus) -> None:
+    # Read as saying it of the route (coarse, on purpose): a line's "removed" may be the logs'.
+    root = corpus(make_corpus, "Logs are removed with `DELETE /jobs/{id}/logs` once read.\n")
+    assert found(root) == []
+    root = corpus(make_corpus, "Logs are cleared with `DELETE /jobs/{id}/logs` once read.\n")
+    assert found(root) == [("docs/jobs.md", 7, "warning")]
+
+
+def test_a_route_under_a_deprecated_or_known_issues_heading_is_no_claim(
+    make_corpus: MakeCorpus,
+) -> None:
+    for heading in ("Deprecated", "Known issues"):
+        page = f"## {heading}\n\n- `DELETE /api/v2/jobs/{{jobId}}/logs` clears the logs.\n"
+        assert found(corpus(make_corpus, page)) == [], heading
+    page = "## Logs\n\n- `DELETE /api/v2/jobs/{jobId}/logs` clears the logs.\n"
+    assert found(corpus(make_corpus, page)) == [("docs/jobs.md", 9, "warning")]
+
+
+def test_a_changelogs_and_a_design_folders_routes_are_no_claims(make_corpus: MakeCorpus) -> None:
+    page = "- `DELETE /api/v2/jobs/{jobId}/logs` clears the logs.\n"
+    for path in ("CHANGELOG.md", "design/jobs.md"):
+        assert found(corpus(make_corpus, page, path)) == [], path
+    assert found(corpus(make_corpus, page, "docs/logs.md")) == [("docs/logs.md", 7, "warning")]
 
 
 def test_a_route_to_another_host_is_a_third_party_api(make_corpus: MakeCorpus) -> None:

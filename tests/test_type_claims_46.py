@@ -177,6 +177,35 @@ def test_a_conditionally_required_field_documented_required_is_not_reported(
     assert found(corpus(make_corpus, "## Job\n\n- `note` (string, REQUIRED)\n", schema)) == []
 
 
+def test_a_table_of_an_operations_parameters_is_not_judged(make_corpus: MakeCorpus) -> None:
+    """An ``In`` column says the rows are a request's parameters (query, path, header), not
+    the members of the object whose names they share."""
+    rows = "| `id` | path | string |\n| `count` | query | boolean |\n"
+    page = "## Job\n\n| Name | In | Type |\n| --- | --- | --- |\n" + rows
+    assert found(corpus(make_corpus, page)) == []
+    page = "## Job\n\n| Name | Where | Type |\n| --- | --- | --- |\n" + rows
+    assert found(corpus(make_corpus, page)) == [(8, "type")]
+
+
+def test_where_two_objects_fit_alike_only_a_claim_both_contradict_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    """Two schemas declare the table's fields alike (an old and a new copy of one object):
+    `count` is an integer in one and a string in the other, so `integer` contradicts only
+    one of them and is not reported; `boolean` contradicts both."""
+    other = {
+        **JOB,
+        "title": "Task",
+        "properties": {**JOB["properties"], "count": {"type": "string"}},
+    }
+    files = {"schemas/job.json": json.dumps(JOB), "schemas/task.json": json.dumps(other)}
+    table = "## Runs\n\n| Field | Type |\n| --- | --- |\n| `id` | string |\n| `mode` | string |\n"
+    agreeing = make_corpus({**files, "docs/job.md": table + "| `count` | integer |\n"})
+    assert found(agreeing) == []
+    contradicting = make_corpus({**files, "docs/job.md": table + "| `count` | boolean |\n"})
+    assert found(contradicting) == [(7, "type")]
+
+
 def test_a_table_of_fields_no_schema_declares_is_not_bound(make_corpus: MakeCorpus) -> None:
     page = (
         "## Other\n\n| Field | Type |\n| --- | --- |\n"
@@ -308,6 +337,18 @@ def test_proto_field_behavior_against_the_paired_json_schema(make_corpus: MakeCo
     ]
     assert "does not require `taskId`" in findings[0].message
     assert "requires `contextId`" in findings[1].message
+
+
+def test_a_same_named_definition_sharing_under_a_third_of_the_proto_fields_is_no_pair(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`Task` names a JSON-RPC envelope in the schema and a resource in the proto: one shared
+    field of nine is two things under one name, whose requiredness is not compared."""
+    envelope = {name: {"type": "string"} for name in ("taskId", "jsonrpc", "id", "method")}
+    envelope |= {"params": {"type": "object"}, "a": {}, "b": {}}
+    schema = {"$defs": {"Task": {"type": "object", "properties": envelope, "required": []}}}
+    root = make_corpus({"proto/task.proto": PROTO, "schemas/task.json": json.dumps(schema)})
+    assert run_rule(root, "type-claim-drift") == []
 
 
 def test_the_rule_is_a_preview_rule_until_it_is_measured() -> None:

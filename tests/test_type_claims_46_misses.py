@@ -287,6 +287,17 @@ def test_an_undeclared_optional_row_and_an_unread_reference_are_not_judged(
     assert found(root) == []
 
 
+def test_a_required_row_the_object_may_take_by_a_pattern_is_not_reported_undeclared(
+    make_corpus: MakeCorpus,
+) -> None:
+    """`patternProperties` lets members in by their name's shape: the row's `nonce` may be one
+    of them, so the object's lacking it by name says nothing."""
+    patterned = json.loads(json.dumps(SEAL))
+    patterned["properties"]["seal"]["patternProperties"] = {"^n": {"type": "string"}}
+    root = make_corpus({"schemas/envelope.json": json.dumps(patterned), "docs/seal.md": SEAL_PAGE})
+    assert found(root) == []
+
+
 def test_an_undeclared_required_row_bound_by_shared_members_alone_is_not_judged(
     make_corpus: MakeCorpus,
 ) -> None:

@@ -366,3 +366,34 @@ def test_a_list_that_variants_share_out_is_their_union(make_corpus: MakeCorpus) 
         make_corpus({**files, "docs/chat.md": page.format(v="tool`, or `robot")}), "enum-drift"
     )
     assert found and all("lacks `robot`," in f.message for f in found)
+
+
+# --- cases the rule's page names (rules/enum_drift.py) -------------------------------------------
+
+
+def test_a_typescript_literal_union_in_a_fence_is_held_to_the_enum(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Jobs\n\nA job as the client library types it:\n\n"
+        "```ts\ninterface Job {\n  status: 'queued' | 'running' | 'cancelling' | 'done';\n}\n```\n"
+    )
+    root = make_corpus({"schemas/job.json": job_schema(), "docs/jobs.md": page})
+    (finding,) = run_rule(root, "enum-drift")
+    assert finding.location.path == "schemas/job.json"
+    assert "`cancelling`" in finding.message
+    assert any(r.path == "docs/jobs.md" and r.line == 7 for r in finding.related)
+
+
+def test_a_set_bound_by_name_alone_listing_under_half_the_enum_leaves_out_nothing(
+    make_corpus: MakeCorpus,
+) -> None:
+    """A table of a feature's two methods, bound by the name `method` alone, documents that
+    feature, not the whole vocabulary: the values it does not list are not missing from it."""
+    methods = ["get", "put", "post", "delete", "patch", "head"]
+    files = {"schemas/call.json": schema(title="Call", type="object", properties={
+        "method": {"type": "string", "enum": methods}})}  # fmt: skip
+    few = "# Uploads\n\nThe `method` is one of `put` | `post`.\n"
+    assert run_rule(make_corpus({**files, "docs/uploads.md": few}), "enum-drift") == []
+    half = "# Uploads\n\nThe `method` is one of `put` | `post` | `patch`.\n"
+    (finding,) = run_rule(make_corpus({**files, "docs/uploads.md": half}), "enum-drift")
+    assert finding.location.path == "docs/uploads.md"
+    assert "`get`" in finding.message

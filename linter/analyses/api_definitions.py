@@ -23,10 +23,12 @@ document, as the examples written inside the document are.
 A definition kept in several places is one definition (item 4): a frozen copy in a version folder
 (``schemas/v1/job.json`` beside ``schemas/v2/job.json``), a generated, vendored or upstream copy
 (``speclint.analyses.provenance``), a client's copy (``clients/``, ``sdk/``), an API document's
-component copying a standalone schema of the same name. Identical copies were one candidate
-already (the digest); of copies that differ, the *source of truth* is the candidate: written by
-hand before generated or copied, a standalone schema before an API component, the page's own
-version before another, then the newest version (an unversioned file is the live one). An example
+component copying a standalone schema of the same name, an API document's dereferenced copy (its
+``$ref``\\s written out in place, found by content under any name: :func:`dereferenced_copies`).
+Identical copies were one candidate already (the digest); of copies that differ, the *source of
+truth* is the candidate: written by hand before generated or copied, a standalone schema before
+an API component, the page's own version before another, then the newest version (an
+unversioned file is the live one). An example
 then binds to it alone rather than "fitting several definitions", and one defect is one finding.
 Two definitions of one name that none of these relate (two first-party files of one version) stay
 two: which one an example means is not known.
@@ -36,12 +38,13 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar, cast
 
 from speclint.analyses.context import Context
-from speclint.analyses.provenance import GENERATED, UPSTREAM, VENDORED_KIND
+from speclint.analyses.provenance import GENERATED, UPSTREAM, VENDORED_KIND, at_a_glance
 from speclint.model.corpus import Document
+from speclint.parsing.inlined import content_digest, has_local_refs
 from speclint.parsing.kinds import DocumentKind, in_record_folder, in_superseded_folder
 from speclint.parsing.structured import escape_token, split_pointer
 from speclint.parsing.versions import UNRELEASED_KEY, order_key, whole_version
@@ -249,6 +252,37 @@ def _copies(
     ) != (two.kind is DocumentKind.SCHEMA)
 
 
+def dereferenced_copies(corpus: Context) -> Mapping[str, str]:
+    """Each API document that is another dereferenced (every local ``$ref`` written out in
+    place: ``redocly bundle --dereferenced``, ``swagger-cli bundle -r``) -> that other, its
+    source, under any name. Found by content, never by name: documents that agree at a glance
+    (``provenance.at_a_glance``) and have one content once their ``$ref``\\s are read as their
+    targets (``inlined.content_digest``), of which exactly one is written with ``$ref``\\s.
+    Two sources of one content are ambiguous: no copy. Built once."""
+    cached = corpus.memo.get("api_definitions:dereferenced")
+    if cached is not None:
+        return cast(Mapping[str, str], cached)
+    alike: dict[tuple[DocumentKind, str], list[Document]] = {}
+    for document in corpus.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+        if document.usable and isinstance(document.data, dict):
+            alike.setdefault((document.kind, at_a_glance(document.data)), []).append(document)
+    found: dict[str, str] = {}
+    for group in alike.values():
+        if len(group) < 2:
+            continue  # only documents that agree at a glance are dereferenced
+        by_content: dict[str, list[Document]] = {}
+        for document in group:
+            digest = content_digest(document.data, document.data)
+            by_content.setdefault(digest, []).append(document)
+        for same in by_content.values():
+            written = [d for d in same if has_local_refs(d.data)]
+            if len(same) < 2 or len(written) != 1:
+                continue  # alone, or several written with `$ref`s: which is the source?
+            found.update((d.path, written[0].path) for d in same if d is not written[0])
+    corpus.memo["api_definitions:dereferenced"] = found
+    return found
+
+
 def _versions_of_one_file(corpus: Context, first: str, second: str) -> bool:
     """Two paths of one file at two versions (or one of them unversioned): the same path once
     the version is taken out."""
@@ -266,9 +300,12 @@ def _unversioned(path: str, version: str) -> str:
 
 def _copied(corpus: Context, path: str) -> bool:
     """Whether a document is not written by hand in this repository: generated, vendored, an
-    upstream project's, or in a client's or vendored folder."""
+    upstream project's, in a client's or vendored folder, or an API document's dereferenced
+    copy."""
     made = corpus.provenance.get(path)
     if made is not None and made.kind in _NOT_WRITTEN_HERE:
+        return True
+    if path in dereferenced_copies(corpus):
         return True
     return any(part.lower() in COPY_FOLDERS for part in path.split("/")[:-1])
 

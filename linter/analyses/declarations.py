@@ -75,6 +75,11 @@ class Node:
     def key(self) -> tuple[str, str]:
         return (self.document.path, self.pointer)
 
+    @property
+    def label(self) -> str:
+        """``path#pointer``, or the path alone for a document's root (as a message names it)."""
+        return f"{self.document.path}#{self.pointer}" if self.pointer else self.document.path
+
 
 @dataclass
 class Scope:

@@ -359,14 +359,14 @@ def _bundles(
     glance: dict[tuple[DocumentKind, str], list[Document]] = {}
     for kind, documents in split.items():
         for document in documents:
-            glance.setdefault((kind, _glance(document.data)), []).append(document)
+            glance.setdefault((kind, at_a_glance(document.data)), []).append(document)
     content = _Dereferenced(corpus, index)
     found: dict[str, Provenance] = {}
     for kind, singles in single.items():
-        candidates = [d for d in singles if (kind, _glance(d.data)) in glance]
+        candidates = [d for d in singles if (kind, at_a_glance(d.data)) in glance]
         if not candidates:
             continue
-        sources = [s for d in candidates for s in glance[kind, _glance(d.data)]]
+        sources = [s for d in candidates for s in glance[kind, at_a_glance(d.data)]]
         sources = list({s.path: s for s in sources}.values())
         by_digest: dict[str, list[tuple[Document, dict[str, str]]]] = {}
         for source in sources:
@@ -399,7 +399,7 @@ def _bundles(
 _HOISTED = ("components", "definitions", "$defs", "parameters", "responses")
 
 
-def _glance(data: dict[str, Any]) -> str:
+def at_a_glance(data: dict[str, Any]) -> str:
     """What a document and its bundle share on their face: the top-level members but the
     reusable ones, the scalar ones' values, and ``info``'s title and version."""
     parts = []

@@ -41,6 +41,21 @@ def _local(node: Any) -> str | None:
     return None
 
 
+def has_local_refs(node: Any) -> bool:
+    """Whether a document (or a node of it) holds a local ``$ref``: one written with them, not
+    a dereferenced copy."""
+    stack = [node]
+    while stack:  # iterative: a dereferenced document nests as deep as its schemas
+        item = stack.pop()
+        if isinstance(item, dict):
+            if _local(item) is not None:
+                return True
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def content_digest(root: Any, node: Any, memo: dict[str, str] | None = None) -> str:
     """A digest of ``node``'s content with each local ``$ref`` of ``root`` read as its target's
     (members beside a ``$ref`` read over the target's, as a dereferencer merges them). Each

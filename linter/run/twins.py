@@ -24,7 +24,10 @@ quotes) is read as where it leads in the twins with their ``$ref``\\s followed, 
 one example in the dereferenced twin are the same finding as the example in the twin written
 with ``$ref``\\s: one finding, each copy a related location. In the preferred twin, copies that
 lead to one place are one finding too, at the copy written where they lead; copies that only the
-other twin has are kept as they are.
+other twin has are kept as they are. A dereferenced copy is a twin under any name too
+(``openapi.dereferenced.json``, ``bundle/openapi-resolved.yaml``): two API documents that agree at a glance
+and have one content once their ``$ref``\\s are read as their targets, only one of them written
+with ``$ref``\\s (that one preferred: it is the source the copy is built from).
 
 Like ``speclint.run.history``, this runs over the findings of a whole run, after the rules and their
 waivers and before baselines and base revisions compare them; the folded finding keeps the
@@ -39,6 +42,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 
+from speclint.analyses.api_definitions import dereferenced_copies
 from speclint.analyses.context import Context
 from speclint.common.findings import Finding, sorted_findings
 from speclint.parsing.inlined import source_pointer
@@ -51,6 +55,7 @@ _YAML = (".yaml", ".yml")
 def folded(result: RunResult, corpus: Context) -> RunResult:
     """The run's findings with those repeated at a document's twin folded into one."""
     pairs = twins(corpus.documents, corpus.generated)
+    pairs.update(dereferenced_twins(corpus, pairs))
     if not pairs:
         return result
     findings = fold_findings(result.findings, pairs, _sources(corpus, pairs))
@@ -107,6 +112,17 @@ def twins(paths: Iterable[str], generated: Mapping[str, str]) -> dict[str, str]:
             continue  # ambiguous: `a/x.json` could be the copy of `b/x.yaml` or of `c/x.yaml`
         chosen = min((one, others[0]), key=lambda p: _preference(p, generated))
         out[one] = chosen
+    return out
+
+
+def dereferenced_twins(corpus: Context, paired: Mapping[str, str]) -> dict[str, str]:
+    """Each dereferenced copy of an API document not paired by name
+    (``api_definitions.dereferenced_copies``: found by content, under any name) and its source
+    -> the source, the preferred twin."""
+    out: dict[str, str] = {}
+    for copy, source in dereferenced_copies(corpus).items():
+        if copy not in paired and source not in paired:
+            out[copy] = out[source] = source
     return out
 
 
