@@ -49,21 +49,23 @@ Limitations
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.routes import (
     RouteCheck,
     RouteMention,
+    generated_client_page,
     held_pages,
     page_checks,
     page_routes,
 )
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
-from speclint.model.descriptions import placed
+from speclint.model.descriptions import API_KINDS, described_page, placed
 
 ID = "route-undeclared"
 SEVERITY = Severity.WARNING
@@ -79,6 +81,10 @@ def extract(document: Document) -> tuple[RouteMention, ...]:
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
+    return _copies_folded(corpus, _findings(corpus))
+
+
+def _findings(corpus: Context) -> Iterator[Finding]:
     for held in held_pages(corpus):
         # An API document's descriptions are read as a page of its version bound to it, and
         # reported at the file's lines.
@@ -116,6 +122,50 @@ def _finding(corpus: Context, route: RouteCheck) -> Finding:
         related,
         key=f"route:{mention.method}:{mention.target}",
     )
+
+
+def _copies_folded(corpus: Context, findings: Iterable[Finding]) -> Iterator[Finding]:
+    """The findings, a generated client page's copy of an API document's description folded
+    into the description's finding: the fix is made once, in the API document, and the
+    generator carries it over (as ``speclint.run.twins`` folds a document's copies). A route
+    only the generated page names is its own finding."""
+    found = list(findings)
+    sources: dict[tuple[str, str], Finding] = {}
+    for finding in found:
+        document = corpus.documents.get(finding.location.path)
+        if document is not None and document.kind in API_KINDS:
+            sources.setdefault((finding.key or "", finding.location.path), finding)
+    copies: dict[int, list[Location]] = {}
+    folded: set[int] = set()
+    for index, finding in enumerate(found):
+        source = _copied_from(corpus, finding, sources)
+        if source is not None:
+            copies.setdefault(id(source), []).append(finding.location)
+            folded.add(index)
+    for index, finding in enumerate(found):
+        if index in folded:
+            continue
+        if id(finding) in copies:
+            finding = dataclasses.replace(
+                finding, related=(*finding.related, *copies[id(finding)])
+            )
+        yield finding
+
+
+def _copied_from(
+    corpus: Context, finding: Finding, sources: Mapping[tuple[str, str], Finding]
+) -> Finding | None:
+    """The API document's finding a generated client page's finding copies: the same route,
+    on a line that is a line of the document's descriptions."""
+    page = corpus.documents.get(finding.location.path)
+    if page is None or not generated_client_page(page) or not finding.related:
+        return None
+    source = sources.get((finding.key or "", finding.related[0].path))
+    described = described_page(corpus.documents[finding.related[0].path])
+    line = page.lines[finding.location.line - 1].strip() if finding.location.line else ""
+    if source is None or described is None or not line:
+        return None
+    return source if line in (described.page.text or "") else None
 
 
 # How alike a parameter's name must be to the API's to be a misspelling of it (difflib's ratio):

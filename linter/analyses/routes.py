@@ -46,6 +46,7 @@ from speclint.model.descriptions import API_KINDS, DescribedPage, described_page
 from speclint.parsing.kinds import SAMPLE_FOLDERS, DocumentKind, in_design_folder, is_changelog
 from speclint.parsing.prose import Heading, ProseDocument
 from speclint.parsing.routes import (
+    METHODS,
     SEQUENCE_LANGUAGES,
     SHELL_LANGUAGES,
     Request,
@@ -53,6 +54,7 @@ from speclint.parsing.routes import (
     front_matter_routes,
     is_file,
     optional_forms,
+    paths_in_text,
     relative_route,
     request_lines,
     routes_in_text,
@@ -96,6 +98,9 @@ _VARIABLE = re.compile(r"\$\{[^{}]*\}|\{\{[^{}]*\}\}|\{[^{}]*\}|<[^<>]*>|%7B[^/]
 _NAMED_VARIABLE = re.compile(
     r"\$\{([^{}]*)\}|\{\{([^{}]*)\}\}|\{([^{}=]*)(?:=[^{}]*)?\}|<([^<>]*)>|:(\w+)|\$(\w+)"
 )
+# A placeholder written as a word in capitals, as a whole segment: `__THREAD_ID__`, `RUN_ID`,
+# `ID_HERE`, `YOUR_AGENT_ID` (an underscore in it: `SMS` or `V2` alone may be a real segment).
+_PLACEHOLDER_WORD = re.compile(r"__(\w+?)__|(?:YOUR_|MY_)?([A-Z][A-Z0-9]*(?:_(?!HERE\b)[A-Z0-9]+)*)(?:_HERE)?")
 # A shell variable is one only as a whole segment (`/jobs/$JOB_ID`): `msg1$details` is a name.
 _SHELL_VARIABLE = re.compile(r"\$\{?[A-Za-z_]\w*\}?")
 # A path segment that says the route is a sample's or a test harness's, not the API's.
@@ -105,6 +110,12 @@ _PATTERN = re.compile(r"\*|\.\.\.|…|\{[^{}]*[,|][^{}]*\}|\|")
 # Words that call the path beside them a route (not a file's, a package's or a media type's).
 _ROUTE_WORDS = re.compile(
     r"(?i)\b(?:end ?points?|routes?|request (?:path|url|uri)s?|URLs?|URIs?|API paths?)\b"
+)
+# Words that say a path in a sentence is called ("calls /runs/{id}/wait", "a request to
+# /jobs/{id}"), beside the words that name it a route.
+_CALL_WORDS = re.compile(
+    r"(?i)\b(?:calls?|calling|called|requests? to|sent to|sends? \w+ to|invok\w+|polls?|"
+    r"polling)\b"
 )
 _VERSION = re.compile(r"(?i)^(?:v\d+(?:[.-]\w+)*|\d+(?:\.\d+)*|api|rest)$")
 
@@ -152,24 +163,29 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
     found: dict[tuple[int, str, str], RouteMention] = {}
 
     def add(line: int, column: int, method: str, target: str, form: str, heading: Heading | None,
-            host: str = "", relative: bool = False, alone: bool = False) -> None:  # fmt: skip
+            host: str = "", relative: bool = False, alone: bool = False,
+            sentence: str | None = None) -> None:  # fmt: skip
         forms = optional_forms(target)
         if len(forms) > 1:
             # `POST /models/<m>[/versions/<v>]/infer`: two routes, each held to the API
             for one, other in ((forms[0], forms[1]), (forms[1], forms[0])):
-                _add(line, column, method, one, form, heading, host, relative, alone, other)
+                _add(line, column, method, one, form, heading, host, relative, alone, other,
+                     sentence)  # fmt: skip
         else:
-            _add(line, column, method, target, form, heading, host, relative, alone, "")
+            _add(line, column, method, target, form, heading, host, relative, alone, "",
+                 sentence)  # fmt: skip
 
     def _add(line: int, column: int, method: str, target: str, form: str,
              heading: Heading | None, host: str, relative: bool, alone: bool,
-             other: str) -> None:  # fmt: skip
+             other: str, sentence: str | None) -> None:  # fmt: skip
         if line in tables:
             return
         key = (line, method, split_target(target).path)
         if key in found and FORMS.index(found[key].form) <= FORMS.index(form):
             return
         text = lines[line - 1] if 0 < line <= len(lines) else ""
+        if sentence is not None:
+            text = sentence  # a route in running text: its sentence says what it is
         aside = page_aside or _heading_aside(heading)
         if not aside and not written_shape(split_target(target).path):
             aside = "the root, or a placeholder for a path"
@@ -181,6 +197,7 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
             aside = f"its line says `{_ASIDE_LINE.search(text).group(0)}`"  # type: ignore[union-attr]
         name = heading.anchor if heading is not None else ""
         cued = relative and _ROUTE_WORDS.search(_beside(text, column, target)) is not None
+        cued = cued or sentence is not None  # read only where its words call it a route
         found[key] = RouteMention(
             line, column, method, target, form, name, aside, host, relative, other, alone, cued
         )
@@ -224,6 +241,16 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
             form = "list" if paragraph.in_list_item and not start else "text"
             add(line, _column(lines, line, target, method), method, target, form,
                 paragraph.heading)  # fmt: skip
+        for target, offset in paths_in_text(plain):
+            # a path with no method is a route only where the sentence calls it one ("similar
+            # to the /threads/{id}/runs/stream endpoint", "then call /jobs/{id}/wait")
+            beside = _beside(plain, offset + 1, target)
+            if _ROUTE_WORDS.search(beside) or _CALL_WORDS.search(beside):
+                line, column, written = _written(lines, paragraph.line, paragraph.end_line, target)
+                if (line, "", split_target(written).path) in found:
+                    continue  # a code span's, read as what it is
+                add(line, column, "", written, "text", paragraph.heading,
+                    sentence=_sentence(plain, offset))  # fmt: skip
     _table_routes(prose, lines, add)
     for fence in prose.fences:
         language = fence.language.lower()
@@ -295,6 +322,27 @@ def _line_of(lines: list[str], first: int, last: int, text: str) -> int:
         if text in lines[number - 1]:
             return number
     return first
+
+
+def _written(lines: list[str], first: int, last: int, target: str) -> tuple[int, int, str]:
+    """Where a path read in a paragraph's plain text is written, and as it is written there:
+    emphasis marks are markup to CommonMark (``/threads/__ID__/runs`` reads ``/threads/ID/runs``)
+    but a placeholder's spelling to its author."""
+    pattern = "/".join(f"[_*]*{re.escape(part)}[_*]*" for part in target.split("/"))
+    for number in range(first, min(last, len(lines)) + 1):
+        match = re.search(pattern, lines[number - 1])
+        if match is not None:
+            return number, match.start() + 1, match.group(0)
+    return first, 1, target
+
+
+def _sentence(text: str, offset: int) -> str:
+    """The sentence of ``text`` around ``offset``: a long paragraph's other sentences say
+    nothing of a route in this one."""
+    start = max(text.rfind(". ", 0, offset), text.rfind("\n", 0, offset)) + 1
+    end = min((at for at in (text.find(". ", offset), text.find("\n", offset)) if at >= 0),
+              default=len(text))  # fmt: skip
+    return text[start:end]
 
 
 def _column(lines: list[str], line: int, target: str, method: str = "") -> int:
@@ -889,6 +937,11 @@ def _judged(
             return RouteCheck(
                 page, mention, document, near=near[0], difference=near[1], evidence=evidence
             )
+        if judged and mention.cued and not mention.relative:
+            # "similar to the /threads/{id}/runs/stream endpoint": a sentence names it a route
+            # of this API, starting as the API's paths do; no operation is near it
+            evidence = "the words beside it call it a route, and it starts as the API's paths do"
+            return RouteCheck(page, mention, document, evidence=evidence)
         why = "a path alone, not below the API's base path, and no operation's path near it"
         return RouteCheck(page, mention, document, why=why)
     # one segment off: for a page bound through the repository only below the API's own
@@ -1070,10 +1123,19 @@ def written_shape(path: str) -> tuple[str, ...]:
         if not segment:
             continue
         segment = _VARIABLE.sub("{}", segment)
-        if segment.startswith(":") or _SHELL_VARIABLE.fullmatch(segment):
+        if segment.startswith(":") or _SHELL_VARIABLE.fullmatch(segment) or _placeholder(segment):
             segment = "{}"
         segments.append(segment)
     return tuple(segments)
+
+
+def _placeholder(segment: str) -> str:
+    """The name a segment written as a placeholder word stands for (``__THREAD_ID__``,
+    ``RUN_ID``, ``ID_HERE``: ``THREAD_ID``, ``RUN_ID``, ``ID``), else ""."""
+    if "_" not in segment:
+        return ""
+    match = _PLACEHOLDER_WORD.fullmatch(segment)
+    return next((g for g in match.groups() if g), "") if match else ""
 
 
 def _shape(operation: Operation) -> tuple[str, ...]:
@@ -1096,6 +1158,7 @@ def _variable_names(path: str) -> tuple[str | None, ...]:
         if not segment:
             continue
         match = _NAMED_VARIABLE.fullmatch(segment)
+        # a placeholder word (`ID_HERE`) says "yours here", no parameter's name
         names.append(next((g for g in match.groups() if g), None) if match else None)
     return tuple(names)
 
@@ -1344,6 +1407,22 @@ class HeldPage:
     def own_api(self) -> str:
         """The API document the page is bound to by being part of it (``page_checks``)."""
         return self.path if self.described is not None else ""
+
+
+# A row of the method table OpenAPI Generator writes atop each `docs/*Api.md` of a client:
+# `[**get_run**](RunsApi.md#get_run) | **GET** /runs/{run_id} | Get Run`.
+_GENERATED_ROW = re.compile(
+    rf"(?m)^\s*\|?\s*\[\*\*\w+\*\*\]\([\w.-]+\.md#\w+\)\s*\|\s*\*\*(?:{'|'.join(METHODS)})\*\*\s+/"
+)
+
+
+def generated_client_page(document: Document) -> bool:
+    """Whether a page is a client library's API page that OpenAPI Generator wrote from the API
+    document (its method table's rows link each operation to its section): its descriptions
+    are the document's, copied."""
+    return document.kind is DocumentKind.MARKDOWN and bool(
+        _GENERATED_ROW.search(document.text or "")
+    )
 
 
 def held_pages(corpus: Context) -> Iterator[HeldPage]:

@@ -108,6 +108,25 @@ def routes_in_text(text: str) -> Iterator[tuple[str, str, int]]:
             yield match.group(1), target, match.start(1)
 
 
+# A path in running text with no method before it (`the /threads/{id}/runs endpoint`): two
+# segments or more, not part of a URL, a file's path or a word (`and/or`).
+_PATH_IN_TEXT = re.compile(
+    rf"(?<![\w/.:~`*-])(/[\w{{}}<>$:%.~-]+(?:/{_PATH_CHARS.replace('/', '')}+)+/?)"
+)
+
+
+def paths_in_text(text: str) -> Iterator[tuple[str, int]]:
+    """Each path a line of text names without a method (``the /runs/{id}/stream endpoint``):
+    (path, offset); whether the words around it call it a route is the reader's to judge."""
+    for match in _PATH_IN_TEXT.finditer(text):
+        start = match.start()
+        if text[max(0, start - 8) : start].rstrip().upper().endswith(METHODS):
+            continue  # `GET /x/y`: routes_in_text's
+        path = clean(match.group(1))
+        if path.count("/") >= 2 and not is_file(path):
+            yield path, match.start(1)
+
+
 def whole_route(text: str) -> tuple[str, str] | None:
     """The (method, target) ``text`` is when it is a route and nothing else (a code span
     ``GET /jobs/{id}``, a link text ``POST /jobs``), else None."""
