@@ -14,7 +14,9 @@ What it does
     disagreement fold into one finding, the others related. A configured or referenced
     binding gives an error, one by name or by an API document's projection a warning.
     Heuristics: ``configured``, ``reference``, ``field-name``, ``projection``,
-    ``value-shapes`` (``speclint rule`` shows their precision).
+    ``value-shapes``, ``sentence-values`` (a list of plain words in a sentence that names the
+    field: "List threads by status (idle, busy, error)", "Statuses are idle, busy and error.")
+    (``speclint rule`` shows their precision).
 
 Why is this bad?
     RFC 0094 §B: ``cancelling`` was documented in rest-endpoints.md and the OpenAPI cancel
@@ -62,6 +64,7 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.enumerations import (
+    SENTENCE_FORM,
     SHAPE_FORMS,
     Binder,
     EnumGroup,
@@ -105,8 +108,10 @@ RELATED_LIMIT = 50
 # alone, an API document's inline projection of a schema's shape.
 HEURISTICS = tuple(
     f"{ID}/{name}"
-    for name in ("configured", "reference", "field-name", "projection", "value-shapes")
-)
+    for name in (
+        "configured", "reference", "field-name", "projection", "value-shapes", "sentence-values"
+    )
+)  # fmt: skip
 # The user's `[bindings]` guess nothing: they run whenever the rule runs (speclint.run.preview).
 DECLARED_TIES = (HEURISTICS[0],)
 _BY_HOW = {
@@ -118,11 +123,16 @@ PROJECTION = HEURISTICS[3]
 # A list read in a shape issue 46 (item 10) added (a definition list, a table of values, a
 # field's running text): measured on its own, whatever evidence bound it.
 VALUE_SHAPES = HEURISTICS[4]
+# A list of plain words in a sentence that names the field ("by status (idle, busy, error)"):
+# issue 46, round 4, measured on its own.
+SENTENCE_VALUES = HEURISTICS[5]
 
 
 def _heuristic(prose: ProseSet, how: str) -> str:
     """The heuristic a binding of ``prose`` is: the user's `[bindings]` guess nothing, whatever
     shape they bind; a list read in a newer shape is that shape's."""
+    if how != "configuration" and prose.form == SENTENCE_FORM:
+        return SENTENCE_VALUES
     if how != "configuration" and prose.form in SHAPE_FORMS:
         return VALUE_SHAPES
     return _BY_HOW[how]

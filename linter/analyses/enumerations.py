@@ -256,6 +256,9 @@ class ProseSet:
     # The schema files its section names ("Defined in `x.schema.json`"), else the page's
     # opening: the schema it describes is among them (file names, as written).
     named_files: tuple[str, ...] = ()
+    # What a sentence's list is of ("List threads by status (a, b, c)": `thread`), "" when it
+    # names nothing: a schema of that name holds the field it lists.
+    owner: str = ""
 
     @property
     def anchor(self) -> str:
@@ -280,6 +283,7 @@ FORM_WORDS = {
     "definitions": "definition list",
     "value-table": "table of values",
     "values-text": "field's running text",
+    "values-sentence": "sentence's list of values",
 }
 
 
@@ -398,6 +402,7 @@ def _prose_sets(document: Document) -> list[ProseSet]:
     found += _list_sets(document.path, prose, lines, blocks)
     found += _term_lists(document.path, prose, lines, blocks)
     found += _text_sets(document.path, prose)
+    found += _sentence_sets(document.path, prose)
     found += _fence_sets(document.path, prose)
     # The same set stated twice on one line (a union inside a "one of" sentence) is one set.
     unique: dict[tuple[int, tuple[str, ...]], ProseSet] = {}
@@ -995,6 +1000,67 @@ def _plain_column(
     )
 
 
+# Values a sentence lists as plain words, naming the field: "List threads by status (idle,
+# busy, error)", "Statuses are idle, busy and error." (issue 46, round 4). Three values or more,
+# each a word in lower case (a name, a sentence's words, are not); the list ends the parenthesis
+# or the sentence.
+SENTENCE_FORM = "values-sentence"
+_WORD = r"[a-z][a-z0-9_-]*"
+_WORDS = (
+    rf"{_WORD}(?:\s*,\s*{_WORD})+\s*,?\s*(?:(?:and|or)\s+)?{_WORD}|{_WORD}(?:\s*,\s*{_WORD}){{2,}}"
+)
+_SENTENCE_VALUES = (
+    # "by status (a, b, c)", "filtered on `status` (a, b or c)"
+    re.compile(
+        rf"(?:\b(?P<owner>[A-Za-z]\w*)\s+)?\b(?:by|on)\s+(?:the\s+|their\s+|its\s+)?`?(?P<field>[A-Za-z_]\w*)`?\s*"
+        rf"\((?P<values>{_WORDS})\)"
+    ),
+    # "statuses are a, b, and c." "The `status` is one of a, b or c."
+    re.compile(
+        rf"(?:^|(?<=[.!?]\s)|\bthe\s+|\bits\s+|\btheir\s+)`?(?P<field>[A-Za-z_]\w*)`?\s+"
+        rf"(?:are|is\s+one\s+of|can\s+be(?:\s+one\s+of)?|must\s+be(?:\s+one\s+of)?)\s*:?\s+"
+        rf"(?P<values>{_WORDS})\s*(?:[.!?](?:\s|$)|$)",
+        re.IGNORECASE,
+    ),
+)
+
+
+def _singular(word: str) -> str:
+    """The field a plural names: `statuses` the field `status`, `kinds` `kind`."""
+    if word.endswith(("uses", "sses", "xes")) and len(word) > 4:
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _sentence_sets(path: str, prose: ProseDocument) -> Iterator[ProseSet]:
+    """Value lists a sentence gives as plain words after the field it names (``_SENTENCE_VALUES``);
+    a sentence that says they are examples ("e.g.", "such as", "including") gives part of the
+    set."""
+    for paragraph in prose.paragraphs:
+        text = paragraph.plain
+        for pattern in _SENTENCE_VALUES:
+            for match in pattern.finditer(text):
+                values = re.findall(_WORD, re.sub(r"\b(?:and|or)\b", ",", match.group("values")))
+                if len(set(values)) < 3:
+                    continue
+                name = match.group("field")
+                if name[1:].islower():
+                    name = name.lower()  # a sentence's first word: "Statuses are ..."
+                if name.lower() in _NOT_FIELD or name.lower() in ("values", "options", "these"):
+                    continue
+                start = text.rfind(". ", 0, match.start()) + 1
+                stop = text.find(". ", match.end())
+                sentence = text[start : stop if stop >= 0 else len(text)]
+                partial = bool(_PARTIAL.search(sentence) or _CONDITION.search(sentence))
+                line = paragraph.line + text[: match.start("values")].count("\n")
+                owner = match.groupdict().get("owner") or ""
+                yield ProseSet(path, line, _values_of(values), SENTENCE_FORM, paragraph.heading,
+                               _singular(name), sentence, not partial,
+                               owner=_singular(owner.lower()))  # fmt: skip
+
+
 # Values in a field's running text: "Values are `a`, `b`, and `c`", "Allowed values: `x`, `y`",
 # "MUST be `a` or `b`", "one of `queued`, `running` or `done`" (the last in a table cell: a
 # paragraph's is the "one-of" form).
@@ -1449,6 +1515,24 @@ def overlap(prose: tuple[str, ...], schema: tuple[Any, ...], complete: bool = Tr
     return len(common) >= 2 and len(common) / len(a | b) >= 0.5
 
 
+def _owned_overlap(prose: ProseSet, group: EnumGroup) -> bool:
+    """A sentence's list of what it names ("threads by status (a, b, c)") against the enum of
+    that field in a schema of that name (`ThreadSearchRequest`, `ThreadStatus`): the names say
+    which enum it is, so two shared values and half the list bind it, however far the values
+    drifted (two renamed, one left out)."""
+    if not prose.owner or len(prose.owner) < 3:
+        return False
+    names = {
+        segment.casefold()
+        for site in (group.site, group.values.holder)
+        for segment in (*site.pointer.split("/"), site.document.path.rsplit("/", 1)[-1])
+    }
+    if not any(name.startswith(prose.owner) for name in names):
+        return False
+    common = set(prose.values) & {as_written(v) for v in group.values.values}
+    return len(common) >= 2 and len(common) * 2 >= len(prose.values)
+
+
 class Binder:
     """Binds prose sets to schema enumerations (see the module docstring for the order).
 
@@ -1512,7 +1596,10 @@ class Binder:
                 not own
                 or any(site.document.path.rsplit("/", 1)[-1] in own for _, site, _ in group.members)
             )
-            and overlap(prose.values, group.values.values, prose.complete)
+            and (
+                overlap(prose.values, group.values.values, prose.complete)
+                or _owned_overlap(prose, group)
+            )
         ]
         if prose.complete:
             return found

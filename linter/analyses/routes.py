@@ -100,7 +100,9 @@ _NAMED_VARIABLE = re.compile(
 )
 # A placeholder written as a word in capitals, as a whole segment: `__THREAD_ID__`, `RUN_ID`,
 # `ID_HERE`, `YOUR_AGENT_ID` (an underscore in it: `SMS` or `V2` alone may be a real segment).
-_PLACEHOLDER_WORD = re.compile(r"__(\w+?)__|(?:YOUR_|MY_)?([A-Z][A-Z0-9]*(?:_(?!HERE\b)[A-Z0-9]+)*)(?:_HERE)?")
+_PLACEHOLDER_WORD = re.compile(
+    r"__(\w+?)__|(?:YOUR_|MY_)?([A-Z][A-Z0-9]*(?:_(?!HERE\b)[A-Z0-9]+)*)(?:_HERE)?"
+)
 # A shell variable is one only as a whole segment (`/jobs/$JOB_ID`): `msg1$details` is a name.
 _SHELL_VARIABLE = re.compile(r"\$\{?[A-Za-z_]\w*\}?")
 # A path segment that says the route is a sample's or a test harness's, not the API's.
@@ -241,7 +243,14 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
             form = "list" if paragraph.in_list_item and not start else "text"
             add(line, _column(lines, line, target, method), method, target, form,
                 paragraph.heading)  # fmt: skip
+        spans = [
+            span.text
+            for span in prose.inline_code
+            if paragraph.line <= span.line <= paragraph.end_line
+        ]
         for target, offset in paths_in_text(plain):
+            if any(target in span for span in spans):
+                continue  # a code span's (`/v2/admin/...`: a pattern), read as what it is
             # a path with no method is a route only where the sentence calls it one ("similar
             # to the /threads/{id}/runs/stream endpoint", "then call /jobs/{id}/wait")
             beside = _beside(plain, offset + 1, target)
