@@ -38,7 +38,8 @@ What it does
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
     ``case-convention``, ``x-examples``, ``api-description``, ``heading-name``, ``format``,
-    ``extension-name``, ``api-json-text``, ``parameter-value``. ``in-document``, ``explicit``
+    ``extension-name``, ``api-json-text``, ``parameter-value``, ``envelope-kind``.
+    ``in-document``, ``explicit``
     and ``own-schema`` guess nothing: they run whenever the rule runs. ``x-examples`` is a
     schema's or a media type's vendor map of name to example (Stoplight's), validated as
     ``examples`` are; ``api-description`` a fence of an API document's ``description`` text
@@ -50,7 +51,11 @@ What it does
     text is judged by the value it shows: a docs site may render it as a descriptor's text.
     ``parameter-value``: a query or path value of a concrete request on a page (``?end=0``)
     against the parameter's schema in the operation it calls; placeholders, serialised lists
-    and requests the words call refused ("returns 400") are not judged.
+    and requests the words call refused ("returns 400") are not judged. ``envelope-kind``: an
+    example bound to an envelope schema that leaves its payload open (``"data": {"type":
+    "object"}``) whose kind (``"kind": "orderstatus"``, at its top level or one member down)
+    is the file stem or title of exactly one schema the envelope does not reference: the
+    payload is validated against that schema (``speclint.analyses.envelopes``).
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -131,6 +136,7 @@ from speclint.analyses.api_examples import (
 from speclint.analyses.charts import chart_defaults, gives, merged_values
 from speclint.analyses.context import Context
 from speclint.analyses.declarations import REPORTED_BY
+from speclint.analyses.envelopes import payload_schema
 from speclint.analyses.exchanges import parameter_values
 from speclint.analyses.fences import (
     BY_EXAMPLE,
@@ -212,6 +218,7 @@ HEURISTICS = tuple(
         "extension-name",
         "api-json-text",
         "parameter-value",
+        "envelope-kind",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -1124,6 +1131,8 @@ def _fence_findings(
             f"`{target.label}`, which {tie.phrase} {verb} it to",
             target.document.location(target.pointer, note="the schema whose `format` it fails"),
         )
+        if not tie.part and not tie.fragment:
+            yield from _payload_findings(corpus, document, fence, parsed, target, instance, heading)
         if not errors:
             continue
         failure = _describe(errors, tie.part)
@@ -1159,6 +1168,68 @@ def _fence_findings(
 
 
 RELATED_ERRORS = 10  # the example's other errors shown as related locations
+# An envelope's open payload bound by the kind the example names (`"kind": "orderstatus"` and
+# `orderstatus.schema.json`): a pairing the implementations make and no schema says, measured
+# alone (issue 46, round 4).
+ENVELOPE_KIND = f"{ID}/envelope-kind"
+
+
+def _payload_findings(
+    corpus: Context,
+    document: Document,
+    fence: CodeFence,
+    parsed: Any,
+    envelope: SchemaTarget,
+    instance: Any,
+    heading: str,
+) -> Iterator[Finding]:
+    """The example's payload against the schema its kind names (``speclint.analyses.envelopes``),
+    where the envelope leaves the payload open: one finding, at the payload's first error."""
+    bound = payload_schema(corpus, envelope, instance)
+    if bound is None:
+        return
+    target = bound.target
+    payload = instance[bound.member]
+    validator = corpus.references.validator(
+        validator_class_of(target.document), f"{file_uri(target.document.path)}#"
+    )
+    errors = _without_typos(corpus, _errors(validator, payload))
+    errors = [e for e in errors if not (_stands_in(e) or _inside_reference(payload, explain(e)))]
+    errors = [e for e in errors if not _sketched(e)]
+    if not errors:
+        return
+    part = f"/{bound.member}"
+    failure = _describe(errors, part)
+    where = part + error_pointer(explain(errors[0]))
+    line, column = parsed.positions.get(where, (1, 1))
+    kind_line, kind_column = parsed.positions.get(bound.at, (1, 1))
+    indent = fence.margin
+    phrase = f'its `{bound.at[1:].replace("/", ".")}: "{bound.value}"` names'
+    yield Finding(
+        ID,
+        SEVERITY,
+        within(
+            f"{failure}; the example's `{bound.member}` fails `{target.label}`, the schema "
+            f"{phrase} (`{envelope.label}` leaves `{bound.member}` open): fix the example, or "
+            "the schema if the example shows what the protocol really does",
+            f"{failure}; its `{bound.member}` fails `{target.label}`, which {phrase}",
+            f"{failure}; it fails `{target.label}` (a related location)",
+            failure,
+        ),
+        Location(document.path, fence.line + line, column + indent, pointer=heading),
+        related=(
+            target.document.location("", note="the schema the example's kind names"),
+            Location(
+                document.path,
+                fence.line + kind_line,
+                kind_column + indent,
+                pointer=heading,
+                note="the kind that names the payload's schema",
+            ),
+        ),
+        key=f"{fence.line}{where}:kind",
+        heuristic=ENVELOPE_KIND,
+    )
 
 
 def _parameter_findings(corpus: Context, document: Document) -> Iterator[Finding]:
