@@ -7,9 +7,17 @@ What it does
     ``description`` text as a page bound to that document. Each is held to the operations of
     the OpenAPI documents of the page's version, read as a client sends it: concrete values
     fill variables (``/jobs/job-42?view=FULL`` is ``/jobs/{jobId}``), the servers' base path
-    may be written or not, a host is dropped, and ``{id}``, ``<id>``, ``:id`` are all
-    variables. A route no operation has is reported with the nearest one (another method, a
-    segment off, a singular for a plural, its leading segments left off).
+    may be written or not, a host is dropped, and ``{id}``, ``<id>``, ``:id``, ``{{id}}``,
+    ``$ID``, and as a whole segment ``__ID__``, ``RUN_ID``, ``ID_HERE`` are all variables. A
+    path with no method is read in a sentence that calls it a route ("similar to the
+    ``/threads/__THREAD_ID__/runs/stream`` endpoint", "then call ``/jobs/{id}/wait``"). A route
+    no operation has is reported with the nearest one (another method, a segment off, a
+    singular for a plural, its leading segments left off).
+
+    An OpenAPI Generator client's API pages (``docs/*Api.md``: a method table of
+    ``[**op**](XApi.md#op) | **GET** /path |`` rows) copy the API document's descriptions: a
+    route the copy shares with a description is one finding, at the API document, the copy
+    related; a route only the generated page names is its own finding.
 
     A page is held to a document when two of its routes, and half of them, are its operations
     (or its version line's pages are). Aside: RFCs and design folders, roadmap, proposal and
@@ -146,9 +154,7 @@ def _copies_folded(corpus: Context, findings: Iterable[Finding]) -> Iterator[Fin
         if index in folded:
             continue
         if id(finding) in copies:
-            finding = dataclasses.replace(
-                finding, related=(*finding.related, *copies[id(finding)])
-            )
+            finding = dataclasses.replace(finding, related=(*finding.related, *copies[id(finding)]))
         yield finding
 
 
