@@ -38,7 +38,8 @@ What it does
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
     ``case-convention``, ``x-examples``, ``api-description``, ``heading-name``, ``format``,
-    ``extension-name``, ``api-json-text``, ``parameter-value``. ``in-document``, ``explicit``
+    ``extension-name``, ``api-json-text``, ``parameter-value``, ``section-scope``,
+    ``page-root``. ``in-document``, ``explicit``
     and ``own-schema`` guess nothing: they run whenever the rule runs. ``x-examples`` is a
     schema's or a media type's vendor map of name to example (Stoplight's), validated as
     ``examples`` are; ``api-description`` a fence of an API document's ``description`` text
@@ -50,7 +51,15 @@ What it does
     text is judged by the value it shows: a docs site may render it as a descriptor's text.
     ``parameter-value``: a query or path value of a concrete request on a page (``?end=0``)
     against the parameter's schema in the operation it calls; placeholders, serialised lists
-    and requests the words call refused ("returns 400") are not judged.
+    and requests the words call refused ("returns 400") are not judged. ``section-scope``:
+    the chain of headings above a fence names a place in a root document (a heading naming a
+    root member, in a code span, bare or in words, "Services top-level element"; sub-headings
+    naming members of its value, through maps and lists), and the fence shows a member there
+    with its object, entries of a map there (``web: {image: ...}``), or that member's value.
+    ``page-root``: a fence of one top-level member on a page whose other examples (two or more)
+    are excerpts of one root binds to that root too; a top-level member that misses one of a
+    closed root's members by case, a plural or one letter, whose value has that member's shape,
+    is reported with "did you mean".
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -141,6 +150,7 @@ from speclint.analyses.fences import (
     BY_SHAPE,
     BY_TEXT,
     BY_VALUE,
+    FRAGMENT_TIES,
     Binding,
     SchemaTarget,
     comment_blocks,
@@ -149,7 +159,7 @@ from speclint.analyses.fences import (
     fence_data,
     fence_ties,
 )
-from speclint.analyses.fragments import BY_FRAGMENT
+from speclint.analyses.fragments import BY_FRAGMENT, BY_PAGE, BY_SECTION
 from speclint.analyses.references import file_uri
 from speclint.analyses.schema_objects import schema_holders, schema_objects, validator_class_of
 from speclint.analyses.spellings import Slip, protojson_alias, slips
@@ -212,6 +222,8 @@ HEURISTICS = tuple(
         "extension-name",
         "api-json-text",
         "parameter-value",
+        "section-scope",
+        "page-root",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -227,6 +239,8 @@ _BY_TIE = {
     BY_OPERATION: "by-operation",
     BY_SHAPE: "by-shape",
     BY_FRAGMENT: "by-fragment",
+    BY_SECTION: "section-scope",
+    BY_PAGE: "page-root",
     BY_EXCHANGE: "by-exchange",
     BY_HEADING: "heading-name",
     BY_EXTENSION: "extension-name",
@@ -1091,7 +1105,7 @@ def _fence_findings(
                 # binds it); `unevaluatedProperties` fails there only because the `oneOf`
                 # branch declaring them wants members it leaves out, and a failed branch
                 # evaluates nothing (JSON Schema 2020-12 Core §11.3).
-                and not (tie.how == BY_FRAGMENT and e.validator == "unevaluatedProperties")
+                and not (tie.how in FRAGMENT_TIES and e.validator == "unevaluatedProperties")
             ]
         if tie.how in BY_EXAMPLE or tie.how == BY_HEADING:
             if surroundings.counter_example(fence):

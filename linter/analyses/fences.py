@@ -82,7 +82,7 @@ from speclint.analyses.api_definitions import (
 )
 from speclint.analyses.context import Context
 from speclint.analyses.exchanges import EXAMPLE_LANGUAGES, page_exchanges, side_said
-from speclint.analyses.fragments import BY_FRAGMENT, Fragment, root_fragment
+from speclint.analyses.fragments import BY_FRAGMENT, BY_PAGE, BY_SECTION, Fragment, root_fragment
 from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
 from speclint.analyses.spellings import declared_by_convention
@@ -129,12 +129,18 @@ INFERRED = frozenset(
         BY_SHAPE,
         BY_OPERATION,
         BY_FRAGMENT,
+        BY_SECTION,
+        BY_PAGE,
         BY_EXCHANGE,
     }
 )
 # The ties by what the example is (6 to 8, a fragment of a root document: tie 9, and an HTTP
 # exchange's bodies).
-BY_EXAMPLE = frozenset({BY_VALUE, BY_SHAPE, BY_OPERATION, BY_FRAGMENT, BY_EXCHANGE, BY_EXTENSION})
+BY_EXAMPLE = frozenset(
+    {BY_VALUE, BY_SHAPE, BY_OPERATION, BY_FRAGMENT, BY_SECTION, BY_PAGE, BY_EXCHANGE, BY_EXTENSION}
+)
+# The ties of an excerpt of a root document (speclint.analyses.fragments).
+FRAGMENT_TIES = frozenset({BY_FRAGMENT, BY_SECTION, BY_PAGE})
 # The ties by text that names a schema: what they bind is often one block of a larger document,
 # so what the example leaves out (``required``) is not judged.
 BY_TEXT = frozenset({"adjacent text", "definition name", BY_HEADING})
@@ -187,7 +193,7 @@ class FenceTie:
         `method: "message/send"`"."""
         if self.how == BY_VALUE:
             return f"its {self.evidence}"
-        if self.how in (BY_SHAPE, BY_FRAGMENT):
+        if self.how == BY_SHAPE or self.how in FRAGMENT_TIES:
             return f"its members ({self.evidence})"
         if self.how in (BY_OPERATION, BY_EXCHANGE):
             return f"its place ({self.evidence})"
@@ -953,7 +959,7 @@ def _fragment_tie(
     target = SchemaTarget(found.document, found.pointer)
     return FenceTie(
         fence,
-        BY_FRAGMENT,
+        found.how,
         target.label,
         target,
         found.line,

@@ -52,7 +52,7 @@ from speclint.analyses.context import Context
 from speclint.analyses.schema_catalogs import schema_catalogs
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.prose import CodeFence
+from speclint.parsing.prose import CodeFence, Heading
 from speclint.parsing.structured import escape_token, resolve_pointer, split_pointer
 from speclint.parsing.versions import newest_first, version_place
 
@@ -109,6 +109,7 @@ class Fragment:
     evidence: str
     line: int  # where the tie is read: the fence, or the heading of an attribute section
     whole: bool = False  # the fence is an attribute's value, not an excerpt of members
+    how: str = BY_FRAGMENT  # what binds it: its members, its section, or its page
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,11 @@ def root_fragment(
         return None, ""
     keys = frozenset(str(k) for k in data) if isinstance(data, dict) else frozenset()
     section = _attribute_section(corpus, document, fence, roots, data, keys)
+    if section is not None and section[0] is not None:
+        return section
+    scoped = _section_fragment(corpus, document, fence, data, keys)
+    if scoped is not None:
+        return scoped, ""
     if section is not None:
         return section
     if not keys:
@@ -287,11 +293,10 @@ def _fits(corpus: Context, place: Place, data: Any, depth: int) -> bool:
             for k, v in data.items()
             if str(k) in declared
         )
-    extra = node.get("additionalProperties")
-    if not isinstance(extra, dict):
+    entry = _entry(corpus, (document, pointer)) if "items" not in node else None
+    if entry is None:
         return False
-    inner = (document, f"{pointer}/additionalProperties")
-    return all(_fits(corpus, inner, v, depth - 1) for v in data.values())
+    return all(_fits(corpus, entry, v, depth - 1) for v in data.values())
 
 
 def _value_of(corpus: Context, place: Place, data: Any) -> bool:
@@ -553,3 +558,211 @@ def _definitions(corpus: Context) -> list[tuple[Document, str, frozenset[str]]]:
 
 def _listed(keys: frozenset[str]) -> str:
     return ", ".join(f"`{k}`" for k in sorted(keys))
+
+
+# -- Section scope (issue 46, round 4): the headings above a fence place it in a root -----------
+
+BY_SECTION = "section scope"
+BY_PAGE = "page root"
+# A heading that names a member in words: "Services top-level element", "The `build` section".
+_MEMBER_WORDS = re.compile(
+    r"\s+(?:top[- ]level\s+)?(?:elements?|sections?|keys?|attributes?|fields?|"
+    r"propert(?:y|ies)|blocks?|objects?)\s*$",
+    re.IGNORECASE,
+)
+_CODE_SPAN = re.compile(r"`([^`\s]+)`")
+_NAME = re.compile(r"^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*$")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One member a heading of a section names, from the root down."""
+
+    name: str
+    place: Place  # the member's schema
+    value: Place  # what one of its entries is: the schema itself, or its map's / list's entry
+    line: int  # the heading that names it
+    entries: bool  # a map (``patternProperties``, ``additionalProperties``) or list of entries
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a section of a page is in a root document: the members its headings name."""
+
+    root: Root
+    steps: tuple[Step, ...]
+
+    def container(self, index: int) -> Place:
+        """The object whose member ``steps[index]`` is: the root, or the step above's entry."""
+        return (self.root.document, "") if index == 0 else self.steps[index - 1].value
+
+    @property
+    def path(self) -> str:
+        return ".".join(s.name for s in self.steps)
+
+
+def section_schema(corpus: Context, document: Document, heading: Heading | None) -> Scope | None:
+    """The place in a root document the chain of headings above (and at) ``heading`` names: a
+    heading naming a root member (in a code span, bare, or in words, "Services top-level
+    element"), then sub-headings naming members of that member's value, through maps
+    (``additionalProperties``, ``patternProperties``) and lists' ``items``; headings that name
+    nothing there ("Long syntax", "Examples") are passed over. None where no root has it, or
+    two different roots do. Other analyses (type claims) read a section's schema here too."""
+    prose = document.prose
+    if heading is None or prose is None:
+        return None
+    roots = [
+        r
+        for r in document_roots(corpus)
+        if corpus.versions.comparable(document.path, r.document.path)
+    ]
+    chain = _heading_chain(prose.headings, heading)
+    found: dict[str, Scope] = {}
+    for root in _live(corpus, document, _distinct(roots)):
+        steps = _scope_steps(corpus, root, chain)
+        if steps:
+            found.setdefault(root.digest, Scope(root, steps))
+    if len(found) != 1:
+        return None
+    return next(iter(found.values()))
+
+
+def _heading_chain(headings: Any, heading: Heading) -> list[Heading]:
+    """The headings a section is under, outermost first, ending with its own."""
+    chain = [heading]
+    level = heading.level
+    for other in reversed([h for h in headings if h.line < heading.line]):
+        if other.level < level:
+            chain.append(other)
+            level = other.level
+    return chain[::-1]
+
+
+def _heading_names(text: str) -> tuple[list[list[str]], bool]:
+    """The member paths a heading names, and whether it says so plainly (a code span, or words
+    such as "top-level element")."""
+    spans = _CODE_SPAN.findall(text)
+    if spans:
+        return [s.split(".") for s in spans if _NAME.match(s)], True
+    bare = _MEMBER_WORDS.sub("", text.strip())
+    worded = bare != text.strip()
+    bare = re.sub(r"^the\s+", "", bare, flags=re.IGNORECASE)
+    parts = re.split(r"\s*(?:,|/|\band\b)\s*", bare)
+    return [p.split(".") for p in parts if _NAME.match(p)], worded
+
+
+def _named(members: Mapping[str, Place], name: str) -> str | None:
+    """The member ``name`` names: itself, else the one member equal to it but for case."""
+    if name in members:
+        return name
+    alike = [m for m in members if m.lower() == name.lower()]
+    return alike[0] if len(alike) == 1 else None
+
+
+def _scope_steps(corpus: Context, root: Root, chain: list[Heading]) -> tuple[Step, ...]:
+    steps: list[Step] = []
+    for heading in chain:
+        paths, plain = _heading_names(heading.text)
+        for path in paths:
+            walked = _steps_of(corpus, root, steps, path, heading.line, plain)
+            if walked:
+                steps.extend(walked)
+                break
+    return tuple(steps)
+
+
+def _steps_of(
+    corpus: Context, root: Root, above: list[Step], path: list[str], line: int, plain: bool
+) -> list[Step]:
+    """The steps a heading's member path takes below ``above``; [] where one is not declared.
+    A root member named by a generic word alone ("## Name") needs the heading to say so."""
+    if not above and len(path) == 1 and path[0].lower() in GENERIC_MEMBERS and not plain:
+        return []
+    steps: list[Step] = []
+    for name in path:
+        if not above and not steps:
+            members: Mapping[str, Place] | None = root.members
+        else:
+            members = _members(corpus, *(steps or above)[-1].value)
+        member = _named(members, name) if members else None
+        if member is None or members is None:
+            return []
+        place = members[member]
+        entry = _entry(corpus, place)
+        steps.append(Step(member, place, entry or place, line, entry is not None))
+    return steps
+
+
+def _entry(corpus: Context, place: Place) -> Place | None:
+    """The schema of one entry of a map or list schema at ``place``: its ``items``, or, where
+    it declares no members of its own, its one ``patternProperties`` schema or its
+    ``additionalProperties``; None for any other schema."""
+    document, pointer = _followed(corpus, *place)
+    node = resolve_pointer(document.data, pointer)
+    if not isinstance(node, dict):
+        return None
+    if isinstance(node.get("items"), dict):
+        return document, f"{pointer}/items"
+    if node.get("properties"):
+        return None
+    patterns = node.get("patternProperties")
+    if isinstance(patterns, dict):
+        schemas = [k for k, v in patterns.items() if isinstance(v, dict)]
+        if len(schemas) == 1:
+            return document, f"{pointer}/patternProperties/{escape_token(str(schemas[0]))}"
+    if isinstance(node.get("additionalProperties"), dict):
+        return document, f"{pointer}/additionalProperties"
+    return None
+
+
+def _section_fragment(
+    corpus: Context, document: Document, fence: CodeFence, data: Any, keys: frozenset[str]
+) -> Fragment | None:
+    """A fence bound by the section it is in (:func:`section_schema`): a member of the object
+    a step is in, shown with that member (``annotations: {...}`` under ``## annotations`` of
+    the services page); entries of a scoped map (``web: {image: ...}``: a service); or the
+    value of the section's member."""
+    scope = section_schema(corpus, document, fence.heading)
+    if scope is None:
+        return None
+    name = scope.root.name
+    at = f"in the section of `{scope.path}`"
+    if keys:
+        for index in reversed(range(len(scope.steps))):
+            step = scope.steps[index]
+            declared = (
+                scope.root.members if index == 0 else _members(corpus, *scope.container(index))
+            )
+            if declared and step.name in keys and keys <= declared.keys():
+                evidence = (
+                    f"a fragment of `{name}` {at}: member `{step.name}` shown with its object"
+                )
+                container = _followed(corpus, *scope.container(index))
+                return Fragment(*container, evidence, step.line, how=BY_SECTION)
+        for step in reversed(scope.steps):
+            if _entries_of(corpus, step, data):
+                evidence = f"entries of `{step.name}` of `{name}` {at}"
+                return Fragment(*step.place, evidence, step.line, how=BY_SECTION)
+    last = scope.steps[-1]
+    if _value_of(corpus, last.place, data):
+        evidence = f"the value of `{scope.path}` of `{name}` {at}"
+        return Fragment(*last.place, evidence, last.line, whole=True, how=BY_SECTION)
+    return None
+
+
+def _entries_of(corpus: Context, step: Step, data: Any) -> bool:
+    """Whether ``data`` is entries of the map ``step`` is: objects of the entries' shape,
+    under keys its entries do not declare as members."""
+    if not step.entries or not isinstance(data, dict) or not data:
+        return False
+    document, pointer = _followed(corpus, *step.place)
+    node = resolve_pointer(document.data, pointer)
+    if not isinstance(node, dict) or "items" in node:
+        return False
+    own = _members(corpus, *step.value) or {}
+    if any(str(k) in own for k in data):
+        return False
+    return all(
+        isinstance(v, dict) and v and _fits(corpus, step.value, v, _FIT_DEPTH)
+        for v in data.values()
+    )

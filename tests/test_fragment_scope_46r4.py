@@ -1,0 +1,126 @@
+"""Excerpts of a configuration format's root document that a first read of three public
+repositories found unbound (issue 46, round 4): a fence placed by the chain of headings above
+it (a page on one root member, sections on the members of its map's entries), by the other
+examples of its page, and by its shape below its top level. Fixtures of our own."""
+
+from __future__ import annotations
+
+import json
+
+from speclint.analyses.context import Context
+from speclint.analyses.fragments import section_schema
+from speclint.common.findings import Finding
+from speclint.run.catalog import all_rules
+
+GARDEN = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "title": "Garden file",
+    "type": "object",
+    "additionalProperties": False,
+    "patternProperties": {"^x-": {}},
+    "properties": {
+        "version": {"type": "string"},
+        "beds": {
+            "type": "object",
+            "additionalProperties": False,
+            "patternProperties": {"^[a-z0-9_-]+$": {"$ref": "#/definitions/bed"}},
+        },
+        "tools": {"type": "array", "items": {"$ref": "#/definitions/tool"}},
+    },
+    "definitions": {
+        "bed": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                "soil": {"type": "string", "enum": ["clay", "loam", "sand"]},
+                "plants": {"type": "array", "items": {"type": "string"}},
+                "water": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "properties": {
+                        "schedule": {"type": "string"},
+                        "litres": {"type": "integer"},
+                    },
+                },
+            },
+        },
+        "tool": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"kind": {"type": "string"}, "shed": {"type": "boolean"}},
+        },
+    },
+}
+
+BEDS_PAGE = """\
+# Beds top-level element
+
+A garden file declares its beds.
+
+## soil
+
+`soil` says what the bed is made of.
+
+```yaml
+soil: clay
+```
+
+```yaml
+north:
+  soil: sand
+  plants: true
+```
+
+## water
+
+### Long syntax
+
+```yaml
+water:
+  schedule: daily
+  litres: plenty
+```
+"""
+
+
+def findings(files: dict[str, str]) -> list[Finding]:
+    corpus = Context.from_texts(files)
+    return list(all_rules()["example-invalid"].check(corpus, {}))
+
+
+def garden(**pages: str) -> dict[str, str]:
+    files = {"schema/garden.schema.json": json.dumps(GARDEN, indent=2)}
+    files.update({f"docs/{name}.md": text for name, text in pages.items()})
+    return files
+
+
+def test_a_section_of_a_member_of_a_maps_entries_binds_its_fences() -> None:
+    found = sorted(findings(garden(beds=BEDS_PAGE)), key=lambda f: f.location.line)
+    assert [(f.location.line, f.heuristic) for f in found] == [
+        (16, "example-invalid/section-scope"),
+        (26, "example-invalid/section-scope"),
+    ]
+    assert "true is not of type" in found[0].message  # `north:` is an entry of `beds`
+    assert '"plenty" is not of type' in found[1].message  # `water:` shown with its object
+
+
+def test_section_schema_steps_through_a_map_and_passes_over_other_headings() -> None:
+    corpus = Context.from_texts(garden(beds=BEDS_PAGE))
+    page = corpus.documents["docs/beds.md"]
+    assert page.prose is not None
+    headings = {h.text: h for h in page.prose.headings}
+    scope = section_schema(corpus, page, headings["Long syntax"])
+    assert scope is not None and scope.path == "beds.water"
+    assert scope.steps[0].entries and scope.steps[0].value[1].endswith(
+        "/patternProperties/^[a-z0-9_-]+$"
+    )
+    # A page whose headings name no root member has no scope; nor has a generic word alone.
+    other = Context.from_texts(garden(notes="# Notes\n\n## Name\n\ntext\n"))
+    notes = other.documents["docs/notes.md"]
+    assert notes.prose is not None
+    assert all(section_schema(other, notes, h) is None for h in notes.prose.headings)
+
+
+def test_a_valid_section_fence_is_not_reported() -> None:
+    page = BEDS_PAGE.replace("plants: true", "plants: [kale]").replace("plenty", "4")
+    assert findings(garden(beds=page)) == []
