@@ -159,7 +159,7 @@ from speclint.analyses.fences import (
     fence_data,
     fence_ties,
 )
-from speclint.analyses.fragments import BY_FRAGMENT, BY_PAGE, BY_SECTION
+from speclint.analyses.fragments import BY_FRAGMENT, BY_PAGE, BY_SECTION, near_member
 from speclint.analyses.references import file_uri
 from speclint.analyses.schema_objects import schema_holders, schema_objects, validator_class_of
 from speclint.analyses.spellings import Slip, protojson_alias, slips
@@ -1140,7 +1140,7 @@ def _fence_findings(
         )
         if not errors:
             continue
-        failure = _describe(errors, tie.part)
+        failure = _describe(errors, tie.part) + _meant(tie.how, target, instance)
         where = tie.part + error_pointer(explain(errors[0]))
         line, column = parsed.positions.get(where, (1, 1))
         yield Finding(
@@ -1173,6 +1173,22 @@ def _fence_findings(
 
 
 RELATED_ERRORS = 10  # the example's other errors shown as related locations
+
+
+def _meant(how: str, target: SchemaTarget, instance: Any) -> str:
+    """For an excerpt bound by its page (``page-root``) through a top-level member that misses
+    one of its closed root's: which member it meant."""
+    node = resolve_pointer(target.document.data, target.pointer)
+    declared = node.get("properties") if isinstance(node, dict) else None
+    if how != BY_PAGE or not isinstance(declared, dict) or not isinstance(instance, dict):
+        return ""
+    for key in instance:
+        meant = (
+            near_member(str(key), frozenset(map(str, declared))) if key not in declared else None
+        )
+        if meant is not None:
+            return f" (did you mean `{meant}`?)"
+    return ""
 
 
 def _parameter_findings(corpus: Context, document: Document) -> Iterator[Finding]:

@@ -124,3 +124,60 @@ def test_section_schema_steps_through_a_map_and_passes_over_other_headings() -> 
 def test_a_valid_section_fence_is_not_reported() -> None:
     page = BEDS_PAGE.replace("plants: true", "plants: [kale]").replace("plenty", "4")
     assert findings(garden(beds=page)) == []
+
+
+MERGE_PAGE = """\
+# Combining files
+
+Two files are read in turn:
+
+```yaml
+beds:
+  north:
+    soil: loam
+    plants: [kale]
+```
+
+```yaml
+beds:
+  south:
+    soil: clay
+    water: {litres: 3}
+```
+
+A key spelt another way is another key:
+
+```yaml
+beds:
+  north:
+    Soil: loam
+```
+
+```yaml
+bed:
+  east:
+    soil: sand
+    plants: [leek]
+```
+"""
+
+
+def test_a_fence_of_one_root_member_binds_by_the_other_examples_of_its_page() -> None:
+    found = sorted(findings(garden(merge=MERGE_PAGE)), key=lambda f: f.location.line)
+    assert [(f.location.line, f.heuristic) for f in found] == [
+        (23, "example-invalid/page-root"),
+        (28, "example-invalid/page-root"),
+    ]
+    assert '"Soil"' in found[0].message
+    assert "(did you mean `beds`?)" in found[1].message
+
+
+def test_a_lone_excerpt_or_a_misspelt_member_of_another_shape_stays_unbound() -> None:
+    alone = MERGE_PAGE.split("A key spelt")[0].replace("plants: [kale]", "plants: [kale]\n")
+    lone = "# Combining files\n\n```yaml\nbeds:\n  north:\n    Soil: loam\n```\n"
+    assert findings(garden(merge=lone)) == []
+    assert findings(garden(merge=alone)) == []
+    # `bed:` whose value is not of the shape of `beds` (a map of beds) is not taken for it.
+    other = MERGE_PAGE.replace("    soil: sand\n    plants: [leek]\n", "    colour: red\n")
+    lines = [f.location.line for f in findings(garden(merge=other))]
+    assert lines == [23]

@@ -953,7 +953,7 @@ def _fragment_tie(
     (``speclint.analyses.fragments``)."""
     found: Fragment | None = None
     if isinstance(data, (dict, list)) and data:
-        found, _ = root_fragment(corpus, document, fence, data)
+        found, _ = root_fragment(corpus, document, fence, data, _page_examples(document))
     if found is None:
         return None
     target = SchemaTarget(found.document, found.pointer)
@@ -966,6 +966,27 @@ def _fragment_tie(
         found.evidence,
         fragment=not found.whole,
     )
+
+
+def _page_examples(document: Document) -> tuple[tuple[int, Any], ...]:
+    """A page's examples that parse, with their lines: the company a fragment keeps
+    (``speclint.analyses.fragments.page_root``). Made once per page."""
+    return cast(
+        "tuple[tuple[int, Any], ...]",
+        document.remember("page_examples", lambda: _read_examples(document)),
+    )
+
+
+def _read_examples(document: Document) -> tuple[tuple[int, Any], ...]:
+    found: list[tuple[int, Any]] = []
+    for fence in document.prose.fences if document.prose is not None else ():
+        if fence.language not in EXAMPLE_LANGUAGES:
+            continue
+        try:
+            found.append((fence.line, fence_data(fence, lenient=True).data))
+        except ParseFailure:
+            continue
+    return tuple(found)
 
 
 def _by_member(

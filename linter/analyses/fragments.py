@@ -45,7 +45,7 @@ import json
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from speclint.analyses.context import Context
@@ -125,10 +125,15 @@ class Root:
 
 
 def root_fragment(
-    corpus: Context, document: Document, fence: CodeFence, data: Any
+    corpus: Context,
+    document: Document,
+    fence: CodeFence,
+    data: Any,
+    page: tuple[tuple[int, Any], ...] = (),
 ) -> tuple[Fragment | None, str]:
     """The root document (or an attribute of it) the example ``data`` of ``fence`` shows part
-    of; or None and why (``""`` where no root declares any of its members)."""
+    of; or None and why (``""`` where no root declares any of its members). ``page``: the
+    page's examples (line, data), for the root the others are excerpts of."""
     if not isinstance(data, (dict, list)) or not data:
         return None, ""
     roots = [
@@ -152,6 +157,9 @@ def root_fragment(
     fitting = _live(corpus, document, _distinct(r for r in roots if keys <= r.members.keys()))
     alike = ""
     if not fitting:
+        paged = _by_page(corpus, document, _page_of(corpus, document, fence, page), data, keys)
+        if paged is not None:
+            return replace(paged, line=fence.line), ""
         if any(keys & r.members.keys() for r in roots):
             return None, "no root document's schema declares every top-level member it has"
         return None, ""
@@ -177,6 +185,9 @@ def root_fragment(
         if not (isinstance(value, (dict, list)) and value):
             return None, f"one member (`{only}`) of `{root.name}`'s root, with a plain value"
         if not _names_root(document, root):
+            paged = _by_page(corpus, document, _page_of(corpus, document, fence, page), data, keys)
+            if paged is not None and paged.document is root.document:
+                return replace(paged, line=fence.line), ""
             return None, (
                 f"one member (`{only}`) of `{root.name}`'s root, and the page names no such file"
             )
@@ -278,9 +289,14 @@ def _fits(corpus: Context, place: Place, data: Any, depth: int) -> bool:
     if not isinstance(node, dict):
         return False
     if isinstance(data, list):
-        items = node.get("items")
+        listed = _list_branch(corpus, (document, pointer))
+        if listed is None:
+            return False
+        document, pointer = listed
+        node = resolve_pointer(document.data, pointer)
+        items = node.get("items") if isinstance(node, dict) else None
         if not isinstance(items, dict):
-            return node.get("type") == "array"
+            return True
         inner: Place = (document, f"{pointer}/items")
         return all(_fits(corpus, inner, item, depth - 1) for item in data)
     declared = _members(corpus, document, pointer)
@@ -297,6 +313,26 @@ def _fits(corpus: Context, place: Place, data: Any, depth: int) -> bool:
     if entry is None:
         return False
     return all(_fits(corpus, entry, v, depth - 1) for v in data.values())
+
+
+def _list_branch(corpus: Context, place: Place) -> Place | None:
+    """The schema at ``place``, or its ``oneOf``/``anyOf`` branch, that is a list's (an
+    ``items``, or ``type: array``): "a list or a map" schemas take a list there."""
+    document, pointer = _followed(corpus, *place)
+    node = resolve_pointer(document.data, pointer)
+    if not isinstance(node, dict):
+        return None
+    types = node.get("type")
+    if "items" in node or types == "array" or (isinstance(types, list) and "array" in types):
+        return document, pointer
+    for keyword in ("oneOf", "anyOf"):
+        branches = node.get(keyword)
+        for index in range(len(branches) if isinstance(branches, list) else 0):
+            inner = _followed(corpus, document, f"{pointer}/{keyword}/{index}")
+            branch = resolve_pointer(inner[0].data, inner[1])
+            if isinstance(branch, dict) and ("items" in branch or branch.get("type") == "array"):
+                return inner
+    return None
 
 
 def _value_of(corpus: Context, place: Place, data: Any) -> bool:
@@ -638,23 +674,26 @@ def _heading_chain(headings: Any, heading: Heading) -> list[Heading]:
     return chain[::-1]
 
 
-def _heading_names(text: str) -> tuple[list[list[str]], bool]:
-    """The member paths a heading names, and whether it says so plainly (a code span, or words
-    such as "top-level element")."""
+def _heading_names(text: str) -> tuple[list[list[str]], bool, bool]:
+    """The member paths a heading names; whether it says so plainly (a code span, or words
+    such as "top-level element"); and whether in those words."""
     spans = _CODE_SPAN.findall(text)
     if spans:
-        return [s.split(".") for s in spans if _NAME.match(s)], True
+        return [s.split(".") for s in spans if _NAME.match(s)], True, False
     bare = _MEMBER_WORDS.sub("", text.strip())
     worded = bare != text.strip()
     bare = re.sub(r"^the\s+", "", bare, flags=re.IGNORECASE)
     parts = re.split(r"\s*(?:,|/|\band\b)\s*", bare)
-    return [p.split(".") for p in parts if _NAME.match(p)], worded
+    return [p.split(".") for p in parts if _NAME.match(p)], worded, worded
 
 
-def _named(members: Mapping[str, Place], name: str) -> str | None:
-    """The member ``name`` names: itself, else the one member equal to it but for case."""
+def _named(members: Mapping[str, Place], name: str, worded: bool) -> str | None:
+    """The member ``name`` names: itself, else, in words ("Services top-level element"), the
+    one member equal to it but for case. A bare title-case word ("# Search") is a title."""
     if name in members:
         return name
+    if not worded:
+        return None
     alike = [m for m in members if m.lower() == name.lower()]
     return alike[0] if len(alike) == 1 else None
 
@@ -662,9 +701,9 @@ def _named(members: Mapping[str, Place], name: str) -> str | None:
 def _scope_steps(corpus: Context, root: Root, chain: list[Heading]) -> tuple[Step, ...]:
     steps: list[Step] = []
     for heading in chain:
-        paths, plain = _heading_names(heading.text)
+        paths, plain, worded = _heading_names(heading.text)
         for path in paths:
-            walked = _steps_of(corpus, root, steps, path, heading.line, plain)
+            walked = _steps_of(corpus, root, steps, path, heading.line, plain, worded)
             if walked:
                 steps.extend(walked)
                 break
@@ -672,7 +711,13 @@ def _scope_steps(corpus: Context, root: Root, chain: list[Heading]) -> tuple[Ste
 
 
 def _steps_of(
-    corpus: Context, root: Root, above: list[Step], path: list[str], line: int, plain: bool
+    corpus: Context,
+    root: Root,
+    above: list[Step],
+    path: list[str],
+    line: int,
+    plain: bool,
+    worded: bool,
 ) -> list[Step]:
     """The steps a heading's member path takes below ``above``; [] where one is not declared.
     A root member named by a generic word alone ("## Name") needs the heading to say so."""
@@ -684,7 +729,7 @@ def _steps_of(
             members: Mapping[str, Place] | None = root.members
         else:
             members = _members(corpus, *(steps or above)[-1].value)
-        member = _named(members, name) if members else None
+        member = _named(members, name, worded) if members else None
         if member is None or members is None:
             return []
         place = members[member]
@@ -766,3 +811,132 @@ def _entries_of(corpus: Context, step: Step, data: Any) -> bool:
         isinstance(v, dict) and v and _fits(corpus, step.value, v, _FIT_DEPTH)
         for v in data.values()
     )
+
+
+# -- Page context: the root the other examples of a page are excerpts of ------------------------
+
+PAGE_ANCHORS = 2  # other examples of a page that must be excerpts of one root to bind by it
+
+
+def page_root(
+    corpus: Context,
+    document: Document,
+    examples: tuple[tuple[int, Any], ...],
+    line: int,
+) -> Root | None:
+    """The one root two or more of a page's ``examples`` (line, data) other than the one at
+    ``line`` are plain excerpts of: every top-level member declared by it (its extension
+    members too), two or more of them not generic, or one whose value has the shape its
+    schema declares three levels down."""
+    key = f"fragment_page_anchors:{document.path}"
+    anchors = cast("dict[str, tuple[Root, set[int]]] | None", corpus.memo.get(key))
+    if anchors is None:
+        anchors = {}
+        roots = [
+            r
+            for r in document_roots(corpus)
+            if corpus.versions.comparable(document.path, r.document.path)
+        ]
+        for root in _live(corpus, document, _distinct(roots)):
+            for at, data in examples:
+                if _anchors(corpus, root, data):
+                    anchors.setdefault(root.digest, (root, set()))[1].add(at)
+        corpus.memo[key] = anchors
+    found = [root for root, lines in anchors.values() if len(lines - {line}) >= PAGE_ANCHORS]
+    return found[0] if len(found) == 1 else None
+
+
+def _anchors(corpus: Context, root: Root, data: Any) -> bool:
+    if not isinstance(data, dict) or not data:
+        return False
+    keys = {str(k) for k in data}
+    if not all(k in root.members or _extension(root, k) for k in keys):
+        return False
+    own = [k for k in keys if k in root.members and k not in GENERIC_MEMBERS]
+    if len(own) >= FRAGMENT_MINIMUM:
+        return True
+    return len(own) == 1 and all(
+        isinstance(data[k], (dict, list))
+        and data[k]
+        and _fits(corpus, root.members[k], data[k], _FIT_DEPTH)
+        for k in data
+        if str(k) in own
+    )
+
+
+def _extension(root: Root, key: str) -> bool:
+    """Whether the root takes ``key`` by a ``patternProperties`` pattern (``^x-``)."""
+    patterns = root.document.data.get("patternProperties")
+    for pattern in patterns if isinstance(patterns, dict) else ():
+        try:
+            if re.search(str(pattern), key):
+                return True
+        except re.error:
+            continue
+    return False
+
+
+def _closed(root: Root) -> bool:
+    return root.document.data.get("additionalProperties") is False
+
+
+def near_member(name: str, members: Mapping[str, Any] | frozenset[str]) -> str | None:
+    """The one member ``name`` misses by case, a plural's ``s``, or one letter (an edit)."""
+    found = {m for m in members if m != name and _near(name, m)}
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def _near(a: str, b: str) -> bool:
+    x, y = a.lower(), b.lower()
+    if x == y or x + "s" == y or y + "s" == x:
+        return True
+    if min(len(x), len(y)) < 4 or abs(len(x) - len(y)) > 1:
+        return False
+    if len(x) == len(y):
+        return sum(p != q for p, q in zip(x, y, strict=True)) == 1
+    short, long = (x, y) if len(x) < len(y) else (y, x)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def _by_page(
+    corpus: Context, document: Document, root: Root | None, data: Any, keys: frozenset[str]
+) -> Fragment | None:
+    """A fence bound by its page's root (:func:`page_root`): its top-level members all
+    declared there, or all but one that misses a member of the closed root (case, plural, a
+    letter) and whose value has that member's shape."""
+    if root is None or not isinstance(data, dict) or not keys:
+        return None
+    undeclared = [k for k in keys if k not in root.members and not _extension(root, k)]
+    if not undeclared:
+        if not (keys & root.members.keys()) - GENERIC_MEMBERS:
+            return None
+        evidence = (
+            f"a fragment of `{root.name}`, as other examples of this page are: "
+            f"members {_listed(keys)} declared by its root"
+        )
+        return Fragment(root.document, "", evidence, 0, how=BY_PAGE)
+    if len(undeclared) != 1 or not _closed(root):
+        return None
+    (slip,) = undeclared
+    meant = near_member(slip, root.members)
+    value = data.get(slip)
+    if (
+        meant is None
+        or meant in keys
+        or not isinstance(value, (dict, list))
+        or not value
+        or not _fits(corpus, root.members[meant], value, _FIT_DEPTH)
+    ):
+        return None
+    evidence = (
+        f"a fragment of `{root.name}`, as other examples of this page are: `{slip}` has the "
+        f"shape of its root's `{meant}`"
+    )
+    return Fragment(root.document, "", evidence, 0, how=BY_PAGE)
+
+
+def _page_of(
+    corpus: Context, document: Document, fence: CodeFence, page: tuple[tuple[int, Any], ...]
+) -> Root | None:
+    """The page's root for ``fence`` (:func:`page_root`)."""
+    return page_root(corpus, document, page, fence.line) if page else None
