@@ -39,7 +39,7 @@ What it does
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
     ``case-convention``, ``x-examples``, ``api-description``, ``heading-name``, ``format``,
     ``extension-name``, ``api-json-text``, ``parameter-value``, ``section-scope``,
-    ``page-root``. ``in-document``, ``explicit``
+    ``page-root``, ``lead-in``. ``in-document``, ``explicit``
     and ``own-schema`` guess nothing: they run whenever the rule runs. ``x-examples`` is a
     schema's or a media type's vendor map of name to example (Stoplight's), validated as
     ``examples`` are; ``api-description`` a fence of an API document's ``description`` text
@@ -59,7 +59,10 @@ What it does
     ``page-root``: a fence of one top-level member on a page whose other examples (two or more)
     are excerpts of one root binds to that root too; a top-level member that misses one of a
     closed root's members by case, a plural or one letter, whose value has that member's shape,
-    is reported with "did you mean".
+    is reported with "did you mean". ``lead-in``: an example nothing else binds, after a
+    sentence that names what it is ("An offering could appear as:", "Example request body for
+    a Widget:"), binds to the one definition of that name (or schema file, ``offering.schema.
+    json``) where it declares some of the example's members, judged whole.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -146,6 +149,7 @@ from speclint.analyses.fences import (
     BY_EXCHANGE,
     BY_EXTENSION,
     BY_HEADING,
+    BY_LEAD_IN,
     BY_OPERATION,
     BY_SHAPE,
     BY_TEXT,
@@ -224,6 +228,7 @@ HEURISTICS = tuple(
         "parameter-value",
         "section-scope",
         "page-root",
+        "lead-in",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -241,6 +246,7 @@ _BY_TIE = {
     BY_FRAGMENT: "by-fragment",
     BY_SECTION: "section-scope",
     BY_PAGE: "page-root",
+    BY_LEAD_IN: "lead-in",
     BY_EXCHANGE: "by-exchange",
     BY_HEADING: "heading-name",
     BY_EXTENSION: "extension-name",

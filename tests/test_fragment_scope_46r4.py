@@ -181,3 +181,43 @@ def test_a_lone_excerpt_or_a_misspelt_member_of_another_shape_stays_unbound() ->
     other = MERGE_PAGE.replace("    soil: sand\n    plants: [leek]\n", "    colour: red\n")
     lines = [f.location.line for f in findings(garden(merge=other))]
     assert lines == [23]
+
+
+WIDGET = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "type": "object",
+    "properties": {
+        "size": {"type": "integer"},
+        "colour": {"type": "string"},
+        "parts": {"type": "object"},
+    },
+}
+
+
+def widget_page(lead_in: str) -> dict[str, str]:
+    page = f'# Widgets\n\n{lead_in}\n\n```json\n{{"colour": "blue", "parts": ["a"]}}\n```\n'
+    # A widget is a part of a catalogue (not a root document), and the example has too few
+    # members to bind by its shape: only the sentence above it says what it is.
+    catalogue = {
+        "type": "object",
+        "properties": {"widgets": {"items": {"$ref": "widget.schema.json"}}},
+    }
+    return {
+        "schemas/widget.schema.json": json.dumps(WIDGET),
+        "schemas/catalogue.schema.json": json.dumps(catalogue),
+        "docs/widgets.md": page,
+    }
+
+
+def test_a_sentence_that_leads_in_to_an_example_and_names_its_definition_binds_it() -> None:
+    [found] = findings(widget_page("A small blue widget could appear as:"))
+    assert found.heuristic == "example-invalid/lead-in"
+    assert found.location.line == 6
+    assert '["a"] is not of type "object"' in found.message
+    [found] = findings(widget_page("Example request body for a `Widget`:"))
+    assert found.heuristic == "example-invalid/lead-in"
+
+
+def test_a_lead_in_naming_no_definition_or_saying_no_example_binds_nothing() -> None:
+    assert findings(widget_page("A small blue gadget could appear as:")) == []
+    assert findings(widget_page("A widget has a size and a colour.")) == []

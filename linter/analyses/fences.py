@@ -119,12 +119,14 @@ BY_OPERATION = "example operation"
 BY_EXCHANGE = "example exchange"
 BY_HEADING = "heading name"
 BY_EXTENSION = "extension name"
+BY_LEAD_IN = "lead-in"
 INFERRED = frozenset(
     {
         "adjacent text",
         "definition name",
         BY_HEADING,
         BY_EXTENSION,
+        BY_LEAD_IN,
         BY_VALUE,
         BY_SHAPE,
         BY_OPERATION,
@@ -137,7 +139,17 @@ INFERRED = frozenset(
 # The ties by what the example is (6 to 8, a fragment of a root document: tie 9, and an HTTP
 # exchange's bodies).
 BY_EXAMPLE = frozenset(
-    {BY_VALUE, BY_SHAPE, BY_OPERATION, BY_FRAGMENT, BY_SECTION, BY_PAGE, BY_EXCHANGE, BY_EXTENSION}
+    {
+        BY_VALUE,
+        BY_SHAPE,
+        BY_OPERATION,
+        BY_FRAGMENT,
+        BY_SECTION,
+        BY_PAGE,
+        BY_EXCHANGE,
+        BY_EXTENSION,
+        BY_LEAD_IN,
+    }
 )
 # The ties of an excerpt of a root document (speclint.analyses.fragments).
 FRAGMENT_TIES = frozenset({BY_FRAGMENT, BY_SECTION, BY_PAGE})
@@ -197,6 +209,8 @@ class FenceTie:
             return f"its members ({self.evidence})"
         if self.how in (BY_OPERATION, BY_EXCHANGE):
             return f"its place ({self.evidence})"
+        if self.how == BY_LEAD_IN:
+            return f"its lead-in ({self.evidence})"
         return f"the {self.how}"
 
 
@@ -270,6 +284,8 @@ def fence_ties(
             found = list(_by_example(corpus, document, fence, binding, asked, page))
             if not found and binding.shape:
                 named = _by_heading(corpus, document, fence, page)
+                if named is None:
+                    named = _by_lead_in(corpus, document, fence, page)
                 found = [named] if named is not None else []
         yield from found
         if binding.value and any(t.target is not None and not t.part for t in found):
@@ -633,6 +649,84 @@ def _by_heading(
         f"{fit.members} members"
     )
     return FenceTie(fence, BY_HEADING, target.label, target, heading.line, evidence)
+
+
+# The sentence that leads in to an example and names what it is, in words: "A USD -> USDC
+# offering could appear as:", "Example request body for a Widget:".
+_LEAD_IN = (
+    re.compile(
+        r"\b(?:an?|the|this|one)\s+(?:[^\s:.]+\s+){0,8}?`?(?P<noun>[A-Za-z][\w-]*)`?\s+"
+        r"(?:could|would|might|may|can|will|should|does)\s+(?:look|appear|read)\s+"
+        r"(?:like|as)(?:\s+follows)?\s*:\s*$",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\bexample(?:\s+[\w-]+){0,3}\s+(?:for|of)\s+(?:an?|the)\s+`?(?P<noun>[A-Za-z][\w-]*)`?"
+        r"\s*:\s*$",
+        re.IGNORECASE,
+    ),
+)
+
+
+def _by_lead_in(
+    corpus: Context, document: Document, fence: CodeFence, page: _Page
+) -> FenceTie | None:
+    """An example nothing else binds, led in by a sentence that names what it is ("An offering
+    could appear as:"): the one definition of the page's version line that name is (a
+    definition name, or a schema file's name, ``offering.schema.json``), where it declares
+    some of the example's members. Judged whole: the sentence says it shows one."""
+    text = page.paragraph_above(fence)
+    if text is None or in_design_folder(document.path):
+        return None
+    matched = next((m for m in (p.search(text.strip()) for p in _LEAD_IN) if m), None)
+    if matched is None:
+        return None
+    noun = _squeezed(matched.group("noun"))
+    try:
+        data = fence_data(fence, lenient=True).data
+    except ParseFailure:
+        return None
+    if not isinstance(data, dict) or not data:
+        return None
+    for wanted in dict.fromkeys((noun, noun[:-1] if noun.endswith("s") else noun)):
+        named = [
+            t
+            for _, t in _squeezed_index(corpus).get(wanted, ())
+            if corpus.versions.comparable(document.path, t.document.path)
+        ] + [
+            t
+            for t in _file_names(corpus).get(wanted, ())
+            if corpus.versions.comparable(document.path, t.document.path)
+        ]
+        found = _sources_of_truth(corpus, document, list({t.label: t for t in named}.values()))
+        if len(found) != 1:
+            continue
+        (target,) = found
+        keys = frozenset(str(k) for k in data)
+        fit = _fit(corpus, target.document, target.pointer, keys)
+        if fit is None or not fit.declared:
+            return None
+        evidence = (
+            f'the sentence "{text.strip()[-80:]}" names `{matched.group("noun")}`, which '
+            f"declares {fit.declared} of its {fit.members} members"
+        )
+        return FenceTie(fence, BY_LEAD_IN, target.label, target, fence.line - 1, evidence)
+    return None
+
+
+def _file_names(corpus: Context) -> Mapping[str, tuple[SchemaTarget, ...]]:
+    """The schema files by their names' :func:`_squeezed` stem (``offering.schema.json``:
+    ``offering``). Built once."""
+    cached = corpus.memo.get("schema_file_names")
+    if cached is None:
+        found: dict[str, list[SchemaTarget]] = {}
+        for document in corpus.of_kind(DocumentKind.SCHEMA):
+            if document.path in corpus.derived or not isinstance(document.data, dict):
+                continue
+            stem = re.sub(r"(?:\.schema)?\.(?:json|ya?ml)$", "", posixpath.basename(document.path))
+            found.setdefault(_squeezed(stem), []).append(SchemaTarget(document, ""))
+        cached = corpus.memo["schema_file_names"] = {k: tuple(v) for k, v in found.items()}
+    return cast(Mapping[str, tuple[SchemaTarget, ...]], cached)
 
 
 def definition_index(corpus: Context) -> Mapping[str, tuple[SchemaTarget, ...]]:

@@ -147,7 +147,9 @@ def root_fragment(
     section = _attribute_section(corpus, document, fence, roots, data, keys)
     if section is not None and section[0] is not None:
         return section
-    scoped = _section_fragment(corpus, document, fence, data, keys)
+    # An excerpt its members alone bind (two or more of a root's) keeps that binding.
+    shown = len(keys) >= FRAGMENT_MINIMUM and any(keys <= r.members.keys() for r in roots)
+    scoped = None if shown else _section_fragment(corpus, document, fence, data, keys)
     if scoped is not None:
         return scoped, ""
     if section is not None:
