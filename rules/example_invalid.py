@@ -39,10 +39,9 @@ What it does
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
     ``case-convention``, ``x-examples``, ``api-description``, ``heading-name``, ``format``,
     ``extension-name``, ``api-json-text``, ``parameter-value``, ``section-scope``,
-    ``page-root``, ``lead-in``. ``in-document``, ``explicit``
-    and ``own-schema`` guess nothing: they run whenever the rule runs. ``x-examples`` is a
-    schema's or a media type's vendor map of name to example (Stoplight's), validated as
-    ``examples`` are; ``api-description`` a fence of an API document's ``description`` text
+    ``page-root``, ``lead-in``. ``in-document``, ``explicit`` and ``own-schema`` guess
+    nothing: they run whenever the rule runs. ``x-examples`` is a schema's or a media type's
+    vendor map of name to example (Stoplight's), validated as ``examples`` are; ``api-description`` a fence of an API document's ``description`` text
     (CommonMark), bound as a page's fences are and reported at the file's line.
     ``api-json-text``: a schema example of an OpenAPI or AsyncAPI document that is a string of
     JSON text (``example: |-`` over lines) where the schema wants the object or array it shows.
@@ -57,12 +56,15 @@ What it does
     naming members of its value, through maps and lists), and the fence shows a member there
     with its object, entries of a map there (``web: {image: ...}``), or that member's value.
     ``page-root``: a fence of one top-level member on a page whose other examples (two or more)
-    are excerpts of one root binds to that root too; a top-level member that misses one of a
-    closed root's members by case, a plural or one letter, whose value has that member's shape,
-    is reported with "did you mean". ``lead-in``: an example nothing else binds, after a
-    sentence that names what it is ("An offering could appear as:", "Example request body for
-    a Widget:"), binds to the one definition of that name (or schema file, ``offering.schema.
-    json``) where it declares some of the example's members, judged whole.
+    are excerpts of one root binds to that root too, where what it shows is of the kind
+    (object, list, plain value) the root declares at each member it names; a top-level member
+    that misses one of a closed root's members by case, a plural or one letter, whose value
+    has that member's shape, is reported with "did you mean". It shows a part: what it leaves
+    out (``required``) is not judged; not on a changelog page. ``lead-in``: an example nothing
+    else binds, after a sentence that names what it is ("An offering could appear as:",
+    "Example request body for a Widget:"), binds to the one definition of that name (or schema
+    file, ``offering.schema.json``) where it declares some of the example's members, judged
+    whole.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -1113,6 +1115,10 @@ def _fence_findings(
                 # evaluates nothing (JSON Schema 2020-12 Core §11.3).
                 and not (tie.how in FRAGMENT_TIES and e.validator == "unevaluatedProperties")
             ]
+        if tie.how == BY_PAGE:
+            # Bound by its company on the page, not by what it gives: it shows one member's
+            # part (`windows: {resources: ...}`), so what it leaves out is not its defect.
+            errors = _without_required(errors)
         if tie.how in BY_EXAMPLE or tie.how == BY_HEADING:
             if surroundings.counter_example(fence):
                 continue  # shown to be rejected ("### Negative: ..."): its errors are the point

@@ -30,6 +30,7 @@ GARDEN = {
     "definitions": {
         "bed": {
             "type": "object",
+            "required": ["soil"],
             "additionalProperties": False,
             "properties": {
                 "soil": {"type": "string", "enum": ["clay", "loam", "sand"]},
@@ -169,6 +170,8 @@ def test_a_fence_of_one_root_member_binds_by_the_other_examples_of_its_page() ->
         (28, "example-invalid/page-root"),
     ]
     assert '"Soil"' in found[0].message
+    # Bound by its company, it shows a part: the `soil` its bed requires is not its to give.
+    assert "required" not in found[0].message
     assert "(did you mean `beds`?)" in found[1].message
 
 
@@ -221,3 +224,11 @@ def test_a_sentence_that_leads_in_to_an_example_and_names_its_definition_binds_i
 def test_a_lead_in_naming_no_definition_or_saying_no_example_binds_nothing() -> None:
     assert findings(widget_page("A small blue gadget could appear as:")) == []
     assert findings(widget_page("A widget has a size and a colour.")) == []
+
+
+def test_a_changelog_or_a_plain_value_where_an_object_is_declared_does_not_bind_by_page() -> None:
+    # A changelog shows the shapes a release left behind.
+    assert findings(garden(CHANGELOG=MERGE_PAGE)) == []
+    # `north: clay` where a bed is an object: another document's `beds`, not this one's.
+    other = MERGE_PAGE.replace("  north:\n    Soil: loam\n", "  north: clay\n")
+    assert [f.location.line for f in findings(garden(merge=other))] == [27]

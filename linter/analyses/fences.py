@@ -82,7 +82,14 @@ from speclint.analyses.api_definitions import (
 )
 from speclint.analyses.context import Context
 from speclint.analyses.exchanges import EXAMPLE_LANGUAGES, page_exchanges, side_said
-from speclint.analyses.fragments import BY_FRAGMENT, BY_PAGE, BY_SECTION, Fragment, root_fragment
+from speclint.analyses.fragments import (
+    BY_FRAGMENT,
+    BY_PAGE,
+    BY_SECTION,
+    Fragment,
+    document_roots,
+    root_fragment,
+)
 from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
 from speclint.analyses.spellings import declared_by_convention
@@ -1047,7 +1054,9 @@ def _fragment_tie(
     (``speclint.analyses.fragments``)."""
     found: Fragment | None = None
     if isinstance(data, (dict, list)) and data:
-        found, _ = root_fragment(corpus, document, fence, data, _page_examples(document))
+        # The page's other examples are read only where the corpus has a root to bind to.
+        page = _page_examples(document) if document_roots(corpus) else ()
+        found, _ = root_fragment(corpus, document, fence, data, page)
     if found is None:
         return None
     target = SchemaTarget(found.document, found.pointer)
@@ -1065,10 +1074,7 @@ def _fragment_tie(
 def _page_examples(document: Document) -> tuple[tuple[int, Any], ...]:
     """A page's examples that parse, with their lines: the company a fragment keeps
     (``speclint.analyses.fragments.page_root``). Made once per page."""
-    return cast(
-        "tuple[tuple[int, Any], ...]",
-        document.remember("page_examples", lambda: _read_examples(document)),
-    )
+    return document.remember("page_examples", lambda: _read_examples(document))
 
 
 def _read_examples(document: Document) -> tuple[tuple[int, Any], ...]:

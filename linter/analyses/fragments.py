@@ -51,7 +51,7 @@ from typing import Any, cast
 from speclint.analyses.context import Context
 from speclint.analyses.schema_catalogs import schema_catalogs
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.kinds import DocumentKind, is_changelog
 from speclint.parsing.prose import CodeFence, Heading
 from speclint.parsing.structured import escape_token, resolve_pointer, split_pointer
 from speclint.parsing.versions import newest_first, version_place
@@ -908,9 +908,15 @@ def _by_page(
     letter) and whose value has that member's shape."""
     if root is None or not isinstance(data, dict) or not keys:
         return None
+    if is_changelog(document.path):
+        return None  # a changelog shows the shapes a release left behind
     undeclared = [k for k in keys if k not in root.members and not _extension(root, k)]
     if not undeclared:
-        if not (keys & root.members.keys()) - GENERIC_MEMBERS:
+        if not (keys & root.members.keys()) - GENERIC_MEMBERS or not all(
+            _consistent(corpus, root.members[k], data[k], _FIT_DEPTH)
+            for k in keys
+            if k in root.members
+        ):
             return None
         evidence = (
             f"a fragment of `{root.name}`, as other examples of this page are: "
@@ -942,3 +948,57 @@ def _page_of(
 ) -> Root | None:
     """The page's root for ``fence`` (:func:`page_root`)."""
     return page_root(corpus, document, page, fence.line) if page else None
+
+
+def _consistent(corpus: Context, place: Place, data: Any, depth: int) -> bool:
+    """Whether ``data`` is of the kind (object, list, plain value) the schema at ``place``
+    allows, and so at each member it declares, ``depth`` levels down: the members it does not
+    declare are passed over (they may be the example's defect), but a plain value where the
+    schema wants an object is another document's member of that name (a process's
+    ``inputs: {leg: "id"}`` is not its description's ``inputs: {leg: {...}}``)."""
+    if depth <= 0:
+        return True
+    document, pointer = _followed(corpus, *place)
+    node = resolve_pointer(document.data, pointer)
+    if not isinstance(node, dict):
+        return True
+    kinds = _kinds(corpus, (document, pointer))
+    given = "object" if isinstance(data, dict) else "array" if isinstance(data, list) else "plain"
+    if kinds and given not in kinds:
+        return False
+    if isinstance(data, dict):
+        declared = _members(corpus, document, pointer) or {}
+        entry = None if declared else _entry(corpus, (document, pointer))
+        for key, value in data.items():
+            inner = declared.get(str(key)) or entry
+            if inner is not None and not _consistent(corpus, inner, value, depth - 1):
+                return False
+    return True
+
+
+def _kinds(corpus: Context, place: Place) -> set[str]:
+    """The kinds of value (object, array, plain) a schema's ``type`` (or its ``oneOf``/
+    ``anyOf`` branches' types) allows; empty where it does not say."""
+    document, pointer = _followed(corpus, *place)
+    node = resolve_pointer(document.data, pointer)
+    if not isinstance(node, dict):
+        return set()
+    found: set[str] = set()
+    types = node.get("type")
+    for name in types if isinstance(types, list) else [types] if isinstance(types, str) else []:
+        found.add(name if name in ("object", "array") else "plain")
+    if not found and ("properties" in node or "patternProperties" in node):
+        found.add("object")
+    for keyword in ("oneOf", "anyOf"):
+        branches = node.get(keyword)
+        for index in range(len(branches) if isinstance(branches, list) else 0):
+            inner = _kinds(corpus, (document, f"{pointer}/{keyword}/{index}"))
+            if not inner:
+                return set()  # a branch that does not say allows anything
+            found |= inner
+    parts = node.get("allOf")
+    for index in range(len(parts) if isinstance(parts, list) else 0):
+        inner = _kinds(corpus, (document, f"{pointer}/allOf/{index}"))
+        if inner:
+            found = found & inner if found else inner  # every part holds: what they all allow
+    return found
