@@ -38,9 +38,9 @@ What it does
     ``adjacent-text``, ``definition-name``, ``own-schema``, ``by-value``, ``by-operation``,
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
     ``case-convention``, ``x-examples``, ``api-description``, ``heading-name``, ``format``,
-    ``extension-name``, ``api-json-text``, ``parameter-value``, ``envelope-kind``.
-    ``in-document``, ``explicit``
-    and ``own-schema`` guess nothing: they run whenever the rule runs. ``x-examples`` is a
+    ``extension-name``, ``api-json-text``, ``parameter-value``, ``envelope-kind``,
+    ``section-scope``, ``page-root``, ``lead-in``. ``in-document``, ``explicit`` and
+    ``own-schema`` guess nothing: they run whenever the rule runs. ``x-examples`` is a
     schema's or a media type's vendor map of name to example (Stoplight's), validated as
     ``examples`` are; ``api-description`` a fence of an API document's ``description`` text
     (CommonMark), bound as a page's fences are and reported at the file's line.
@@ -56,6 +56,21 @@ What it does
     "object"}``) whose kind (``"kind": "orderstatus"``, at its top level or one member down)
     is the file stem or title of exactly one schema the envelope does not reference: the
     payload is validated against that schema (``speclint.analyses.envelopes``).
+    ``section-scope``:
+    the chain of headings above a fence names a place in a root document (a heading naming a
+    root member, in a code span, bare or in words, "Services top-level element"; sub-headings
+    naming members of its value, through maps and lists), and the fence shows a member there
+    with its object, entries of a map there (``web: {image: ...}``), or that member's value.
+    ``page-root``: a fence of one top-level member on a page whose other examples (two or more)
+    are excerpts of one root binds to that root too, where what it shows is of the kind
+    (object, list, plain value) the root declares at each member it names; a top-level member
+    that misses one of a closed root's members by case, a plural or one letter, whose value
+    has that member's shape, is reported with "did you mean". It shows a part: what it leaves
+    out (``required``) is not judged; not on a changelog page. ``lead-in``: an example nothing
+    else binds, after a sentence that names what it is ("An offering could appear as:",
+    "Example request body for a Widget:"), binds to the one definition of that name (or schema
+    file, ``offering.schema.json``) where it declares some of the example's members, judged
+    whole.
 
 Why is this bad?
     Examples are what readers copy and what mock servers, SDK tests and documentation render.
@@ -143,10 +158,12 @@ from speclint.analyses.fences import (
     BY_EXCHANGE,
     BY_EXTENSION,
     BY_HEADING,
+    BY_LEAD_IN,
     BY_OPERATION,
     BY_SHAPE,
     BY_TEXT,
     BY_VALUE,
+    FRAGMENT_TIES,
     Binding,
     SchemaTarget,
     comment_blocks,
@@ -155,7 +172,7 @@ from speclint.analyses.fences import (
     fence_data,
     fence_ties,
 )
-from speclint.analyses.fragments import BY_FRAGMENT
+from speclint.analyses.fragments import BY_FRAGMENT, BY_PAGE, BY_SECTION, near_member
 from speclint.analyses.references import file_uri
 from speclint.analyses.schema_objects import schema_holders, schema_objects, validator_class_of
 from speclint.analyses.spellings import Slip, protojson_alias, slips
@@ -219,6 +236,9 @@ HEURISTICS = tuple(
         "api-json-text",
         "parameter-value",
         "envelope-kind",
+        "section-scope",
+        "page-root",
+        "lead-in",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -234,6 +254,9 @@ _BY_TIE = {
     BY_OPERATION: "by-operation",
     BY_SHAPE: "by-shape",
     BY_FRAGMENT: "by-fragment",
+    BY_SECTION: "section-scope",
+    BY_PAGE: "page-root",
+    BY_LEAD_IN: "lead-in",
     BY_EXCHANGE: "by-exchange",
     BY_HEADING: "heading-name",
     BY_EXTENSION: "extension-name",
@@ -1098,8 +1121,12 @@ def _fence_findings(
                 # binds it); `unevaluatedProperties` fails there only because the `oneOf`
                 # branch declaring them wants members it leaves out, and a failed branch
                 # evaluates nothing (JSON Schema 2020-12 Core §11.3).
-                and not (tie.how == BY_FRAGMENT and e.validator == "unevaluatedProperties")
+                and not (tie.how in FRAGMENT_TIES and e.validator == "unevaluatedProperties")
             ]
+        if tie.how == BY_PAGE:
+            # Bound by its company on the page, not by what it gives: it shows one member's
+            # part (`windows: {resources: ...}`), so what it leaves out is not its defect.
+            errors = _without_required(errors)
         if tie.how in BY_EXAMPLE or tie.how == BY_HEADING:
             if surroundings.counter_example(fence):
                 continue  # shown to be rejected ("### Negative: ..."): its errors are the point
@@ -1135,7 +1162,7 @@ def _fence_findings(
             yield from _payload_findings(corpus, document, fence, parsed, target, instance, heading)
         if not errors:
             continue
-        failure = _describe(errors, tie.part)
+        failure = _describe(errors, tie.part) + _meant(tie.how, target, instance)
         where = tie.part + error_pointer(explain(errors[0]))
         line, column = parsed.positions.get(where, (1, 1))
         yield Finding(
@@ -1230,6 +1257,22 @@ def _payload_findings(
         key=f"{fence.line}{where}:kind",
         heuristic=ENVELOPE_KIND,
     )
+
+
+def _meant(how: str, target: SchemaTarget, instance: Any) -> str:
+    """For an excerpt bound by its page (``page-root``) through a top-level member that misses
+    one of its closed root's: which member it meant."""
+    node = resolve_pointer(target.document.data, target.pointer)
+    declared = node.get("properties") if isinstance(node, dict) else None
+    if how != BY_PAGE or not isinstance(declared, dict) or not isinstance(instance, dict):
+        return ""
+    for key in instance:
+        meant = (
+            near_member(str(key), frozenset(map(str, declared))) if key not in declared else None
+        )
+        if meant is not None:
+            return f" (did you mean `{meant}`?)"
+    return ""
 
 
 def _parameter_findings(corpus: Context, document: Document) -> Iterator[Finding]:

@@ -82,7 +82,14 @@ from speclint.analyses.api_definitions import (
 )
 from speclint.analyses.context import Context
 from speclint.analyses.exchanges import EXAMPLE_LANGUAGES, page_exchanges, side_said
-from speclint.analyses.fragments import BY_FRAGMENT, Fragment, root_fragment
+from speclint.analyses.fragments import (
+    BY_FRAGMENT,
+    BY_PAGE,
+    BY_SECTION,
+    Fragment,
+    document_roots,
+    root_fragment,
+)
 from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
 from speclint.analyses.spellings import declared_by_convention
@@ -119,22 +126,40 @@ BY_OPERATION = "example operation"
 BY_EXCHANGE = "example exchange"
 BY_HEADING = "heading name"
 BY_EXTENSION = "extension name"
+BY_LEAD_IN = "lead-in"
 INFERRED = frozenset(
     {
         "adjacent text",
         "definition name",
         BY_HEADING,
         BY_EXTENSION,
+        BY_LEAD_IN,
         BY_VALUE,
         BY_SHAPE,
         BY_OPERATION,
         BY_FRAGMENT,
+        BY_SECTION,
+        BY_PAGE,
         BY_EXCHANGE,
     }
 )
 # The ties by what the example is (6 to 8, a fragment of a root document: tie 9, and an HTTP
 # exchange's bodies).
-BY_EXAMPLE = frozenset({BY_VALUE, BY_SHAPE, BY_OPERATION, BY_FRAGMENT, BY_EXCHANGE, BY_EXTENSION})
+BY_EXAMPLE = frozenset(
+    {
+        BY_VALUE,
+        BY_SHAPE,
+        BY_OPERATION,
+        BY_FRAGMENT,
+        BY_SECTION,
+        BY_PAGE,
+        BY_EXCHANGE,
+        BY_EXTENSION,
+        BY_LEAD_IN,
+    }
+)
+# The ties of an excerpt of a root document (speclint.analyses.fragments).
+FRAGMENT_TIES = frozenset({BY_FRAGMENT, BY_SECTION, BY_PAGE})
 # The ties by text that names a schema: what they bind is often one block of a larger document,
 # so what the example leaves out (``required``) is not judged.
 BY_TEXT = frozenset({"adjacent text", "definition name", BY_HEADING})
@@ -187,10 +212,12 @@ class FenceTie:
         `method: "message/send"`"."""
         if self.how == BY_VALUE:
             return f"its {self.evidence}"
-        if self.how in (BY_SHAPE, BY_FRAGMENT):
+        if self.how == BY_SHAPE or self.how in FRAGMENT_TIES:
             return f"its members ({self.evidence})"
         if self.how in (BY_OPERATION, BY_EXCHANGE):
             return f"its place ({self.evidence})"
+        if self.how == BY_LEAD_IN:
+            return f"its lead-in ({self.evidence})"
         return f"the {self.how}"
 
 
@@ -264,6 +291,8 @@ def fence_ties(
             found = list(_by_example(corpus, document, fence, binding, asked, page))
             if not found and binding.shape:
                 named = _by_heading(corpus, document, fence, page)
+                if named is None:
+                    named = _by_lead_in(corpus, document, fence, page)
                 found = [named] if named is not None else []
         yield from found
         if binding.value and any(t.target is not None and not t.part for t in found):
@@ -629,6 +658,84 @@ def _by_heading(
     return FenceTie(fence, BY_HEADING, target.label, target, heading.line, evidence)
 
 
+# The sentence that leads in to an example and names what it is, in words: "A USD -> USDC
+# offering could appear as:", "Example request body for a Widget:".
+_LEAD_IN = (
+    re.compile(
+        r"\b(?:an?|the|this|one)\s+(?:[^\s:.]+\s+){0,8}?`?(?P<noun>[A-Za-z][\w-]*)`?\s+"
+        r"(?:could|would|might|may|can|will|should|does)\s+(?:look|appear|read)\s+"
+        r"(?:like|as)(?:\s+follows)?\s*:\s*$",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\bexample(?:\s+[\w-]+){0,3}\s+(?:for|of)\s+(?:an?|the)\s+`?(?P<noun>[A-Za-z][\w-]*)`?"
+        r"\s*:\s*$",
+        re.IGNORECASE,
+    ),
+)
+
+
+def _by_lead_in(
+    corpus: Context, document: Document, fence: CodeFence, page: _Page
+) -> FenceTie | None:
+    """An example nothing else binds, led in by a sentence that names what it is ("An offering
+    could appear as:"): the one definition of the page's version line that name is (a
+    definition name, or a schema file's name, ``offering.schema.json``), where it declares
+    some of the example's members. Judged whole: the sentence says it shows one."""
+    text = page.paragraph_above(fence)
+    if text is None or in_design_folder(document.path):
+        return None
+    matched = next((m for m in (p.search(text.strip()) for p in _LEAD_IN) if m), None)
+    if matched is None:
+        return None
+    noun = _squeezed(matched.group("noun"))
+    try:
+        data = fence_data(fence, lenient=True).data
+    except ParseFailure:
+        return None
+    if not isinstance(data, dict) or not data:
+        return None
+    for wanted in dict.fromkeys((noun, noun[:-1] if noun.endswith("s") else noun)):
+        named = [
+            t
+            for _, t in _squeezed_index(corpus).get(wanted, ())
+            if corpus.versions.comparable(document.path, t.document.path)
+        ] + [
+            t
+            for t in _file_names(corpus).get(wanted, ())
+            if corpus.versions.comparable(document.path, t.document.path)
+        ]
+        found = _sources_of_truth(corpus, document, list({t.label: t for t in named}.values()))
+        if len(found) != 1:
+            continue
+        (target,) = found
+        keys = frozenset(str(k) for k in data)
+        fit = _fit(corpus, target.document, target.pointer, keys)
+        if fit is None or not fit.declared:
+            return None
+        evidence = (
+            f'the sentence "{text.strip()[-80:]}" names `{matched.group("noun")}`, which '
+            f"declares {fit.declared} of its {fit.members} members"
+        )
+        return FenceTie(fence, BY_LEAD_IN, target.label, target, fence.line - 1, evidence)
+    return None
+
+
+def _file_names(corpus: Context) -> Mapping[str, tuple[SchemaTarget, ...]]:
+    """The schema files by their names' :func:`_squeezed` stem (``offering.schema.json``:
+    ``offering``). Built once."""
+    cached = corpus.memo.get("schema_file_names")
+    if cached is None:
+        found: dict[str, list[SchemaTarget]] = {}
+        for document in corpus.of_kind(DocumentKind.SCHEMA):
+            if document.path in corpus.derived or not isinstance(document.data, dict):
+                continue
+            stem = re.sub(r"(?:\.schema)?\.(?:json|ya?ml)$", "", posixpath.basename(document.path))
+            found.setdefault(_squeezed(stem), []).append(SchemaTarget(document, ""))
+        cached = corpus.memo["schema_file_names"] = {k: tuple(v) for k, v in found.items()}
+    return cast(Mapping[str, tuple[SchemaTarget, ...]], cached)
+
+
 def definition_index(corpus: Context) -> Mapping[str, tuple[SchemaTarget, ...]]:
     """Each definition name of the corpus's schema files (a root ``title``, a ``$defs`` or
     ``definitions`` key, a definition's ``title``) and the definitions it names. Built once."""
@@ -947,19 +1054,39 @@ def _fragment_tie(
     (``speclint.analyses.fragments``)."""
     found: Fragment | None = None
     if isinstance(data, (dict, list)) and data:
-        found, _ = root_fragment(corpus, document, fence, data)
+        # The page's other examples are read only where the corpus has a root to bind to.
+        page = _page_examples(document) if document_roots(corpus) else ()
+        found, _ = root_fragment(corpus, document, fence, data, page)
     if found is None:
         return None
     target = SchemaTarget(found.document, found.pointer)
     return FenceTie(
         fence,
-        BY_FRAGMENT,
+        found.how,
         target.label,
         target,
         found.line,
         found.evidence,
         fragment=not found.whole,
     )
+
+
+def _page_examples(document: Document) -> tuple[tuple[int, Any], ...]:
+    """A page's examples that parse, with their lines: the company a fragment keeps
+    (``speclint.analyses.fragments.page_root``). Made once per page."""
+    return document.remember("page_examples", lambda: _read_examples(document))
+
+
+def _read_examples(document: Document) -> tuple[tuple[int, Any], ...]:
+    found: list[tuple[int, Any]] = []
+    for fence in document.prose.fences if document.prose is not None else ():
+        if fence.language not in EXAMPLE_LANGUAGES:
+            continue
+        try:
+            found.append((fence.line, fence_data(fence, lenient=True).data))
+        except ParseFailure:
+            continue
+    return tuple(found)
 
 
 def _by_member(

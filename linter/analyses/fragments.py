@@ -45,14 +45,14 @@ import json
 import posixpath
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, cast
 
 from speclint.analyses.context import Context
 from speclint.analyses.schema_catalogs import schema_catalogs
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.prose import CodeFence
+from speclint.parsing.kinds import DocumentKind, is_changelog
+from speclint.parsing.prose import CodeFence, Heading
 from speclint.parsing.structured import escape_token, resolve_pointer, split_pointer
 from speclint.parsing.versions import newest_first, version_place
 
@@ -109,6 +109,7 @@ class Fragment:
     evidence: str
     line: int  # where the tie is read: the fence, or the heading of an attribute section
     whole: bool = False  # the fence is an attribute's value, not an excerpt of members
+    how: str = BY_FRAGMENT  # what binds it: its members, its section, or its page
 
 
 @dataclass(frozen=True)
@@ -124,10 +125,15 @@ class Root:
 
 
 def root_fragment(
-    corpus: Context, document: Document, fence: CodeFence, data: Any
+    corpus: Context,
+    document: Document,
+    fence: CodeFence,
+    data: Any,
+    page: tuple[tuple[int, Any], ...] = (),
 ) -> tuple[Fragment | None, str]:
     """The root document (or an attribute of it) the example ``data`` of ``fence`` shows part
-    of; or None and why (``""`` where no root declares any of its members)."""
+    of; or None and why (``""`` where no root declares any of its members). ``page``: the
+    page's examples (line, data), for the root the others are excerpts of."""
     if not isinstance(data, (dict, list)) or not data:
         return None, ""
     roots = [
@@ -139,6 +145,13 @@ def root_fragment(
         return None, ""
     keys = frozenset(str(k) for k in data) if isinstance(data, dict) else frozenset()
     section = _attribute_section(corpus, document, fence, roots, data, keys)
+    if section is not None and section[0] is not None:
+        return section
+    # An excerpt its members alone bind (two or more of a root's) keeps that binding.
+    shown = len(keys) >= FRAGMENT_MINIMUM and any(keys <= r.members.keys() for r in roots)
+    scoped = None if shown else _section_fragment(corpus, document, fence, data, keys)
+    if scoped is not None:
+        return scoped, ""
     if section is not None:
         return section
     if not keys:
@@ -146,6 +159,9 @@ def root_fragment(
     fitting = _live(corpus, document, _distinct(r for r in roots if keys <= r.members.keys()))
     alike = ""
     if not fitting:
+        paged = _by_page(corpus, document, _page_of(corpus, document, fence, page), data, keys)
+        if paged is not None:
+            return replace(paged, line=fence.line), ""
         if any(keys & r.members.keys() for r in roots):
             return None, "no root document's schema declares every top-level member it has"
         return None, ""
@@ -171,6 +187,9 @@ def root_fragment(
         if not (isinstance(value, (dict, list)) and value):
             return None, f"one member (`{only}`) of `{root.name}`'s root, with a plain value"
         if not _names_root(document, root):
+            paged = _by_page(corpus, document, _page_of(corpus, document, fence, page), data, keys)
+            if paged is not None and paged.document is root.document:
+                return replace(paged, line=fence.line), ""
             return None, (
                 f"one member (`{only}`) of `{root.name}`'s root, and the page names no such file"
             )
@@ -272,9 +291,14 @@ def _fits(corpus: Context, place: Place, data: Any, depth: int) -> bool:
     if not isinstance(node, dict):
         return False
     if isinstance(data, list):
-        items = node.get("items")
+        listed = _list_branch(corpus, (document, pointer))
+        if listed is None:
+            return False
+        document, pointer = listed
+        node = resolve_pointer(document.data, pointer)
+        items = node.get("items") if isinstance(node, dict) else None
         if not isinstance(items, dict):
-            return node.get("type") == "array"
+            return True
         inner: Place = (document, f"{pointer}/items")
         return all(_fits(corpus, inner, item, depth - 1) for item in data)
     declared = _members(corpus, document, pointer)
@@ -287,11 +311,30 @@ def _fits(corpus: Context, place: Place, data: Any, depth: int) -> bool:
             for k, v in data.items()
             if str(k) in declared
         )
-    extra = node.get("additionalProperties")
-    if not isinstance(extra, dict):
+    entry = _entry(corpus, (document, pointer)) if "items" not in node else None
+    if entry is None:
         return False
-    inner = (document, f"{pointer}/additionalProperties")
-    return all(_fits(corpus, inner, v, depth - 1) for v in data.values())
+    return all(_fits(corpus, entry, v, depth - 1) for v in data.values())
+
+
+def _list_branch(corpus: Context, place: Place) -> Place | None:
+    """The schema at ``place``, or its ``oneOf``/``anyOf`` branch, that is a list's (an
+    ``items``, or ``type: array``): "a list or a map" schemas take a list there."""
+    document, pointer = _followed(corpus, *place)
+    node = resolve_pointer(document.data, pointer)
+    if not isinstance(node, dict):
+        return None
+    types = node.get("type")
+    if "items" in node or types == "array" or (isinstance(types, list) and "array" in types):
+        return document, pointer
+    for keyword in ("oneOf", "anyOf"):
+        branches = node.get(keyword)
+        for index in range(len(branches) if isinstance(branches, list) else 0):
+            inner = _followed(corpus, document, f"{pointer}/{keyword}/{index}")
+            branch = resolve_pointer(inner[0].data, inner[1])
+            if isinstance(branch, dict) and ("items" in branch or branch.get("type") == "array"):
+                return inner
+    return None
 
 
 def _value_of(corpus: Context, place: Place, data: Any) -> bool:
@@ -553,3 +596,409 @@ def _definitions(corpus: Context) -> list[tuple[Document, str, frozenset[str]]]:
 
 def _listed(keys: frozenset[str]) -> str:
     return ", ".join(f"`{k}`" for k in sorted(keys))
+
+
+# -- Section scope (issue 46, round 4): the headings above a fence place it in a root -----------
+
+BY_SECTION = "section scope"
+BY_PAGE = "page root"
+# A heading that names a member in words: "Services top-level element", "The `build` section".
+_MEMBER_WORDS = re.compile(
+    r"\s+(?:top[- ]level\s+)?(?:elements?|sections?|keys?|attributes?|fields?|"
+    r"propert(?:y|ies)|blocks?|objects?)\s*$",
+    re.IGNORECASE,
+)
+_CODE_SPAN = re.compile(r"`([^`\s]+)`")
+_NAME = re.compile(r"^[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*$")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One member a heading of a section names, from the root down."""
+
+    name: str
+    place: Place  # the member's schema
+    value: Place  # what one of its entries is: the schema itself, or its map's / list's entry
+    line: int  # the heading that names it
+    entries: bool  # a map (``patternProperties``, ``additionalProperties``) or list of entries
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Where a section of a page is in a root document: the members its headings name."""
+
+    root: Root
+    steps: tuple[Step, ...]
+
+    def container(self, index: int) -> Place:
+        """The object whose member ``steps[index]`` is: the root, or the step above's entry."""
+        return (self.root.document, "") if index == 0 else self.steps[index - 1].value
+
+    @property
+    def path(self) -> str:
+        return ".".join(s.name for s in self.steps)
+
+
+def section_schema(corpus: Context, document: Document, heading: Heading | None) -> Scope | None:
+    """The place in a root document the chain of headings above (and at) ``heading`` names: a
+    heading naming a root member (in a code span, bare, or in words, "Services top-level
+    element"), then sub-headings naming members of that member's value, through maps
+    (``additionalProperties``, ``patternProperties``) and lists' ``items``; headings that name
+    nothing there ("Long syntax", "Examples") are passed over. None where no root has it, or
+    two different roots do. Other analyses (type claims) read a section's schema here too."""
+    prose = document.prose
+    if heading is None or prose is None:
+        return None
+    roots = [
+        r
+        for r in document_roots(corpus)
+        if corpus.versions.comparable(document.path, r.document.path)
+    ]
+    chain = _heading_chain(prose.headings, heading)
+    found: dict[str, Scope] = {}
+    for root in _live(corpus, document, _distinct(roots)):
+        steps = _scope_steps(corpus, root, chain)
+        if steps:
+            found.setdefault(root.digest, Scope(root, steps))
+    if len(found) != 1:
+        return None
+    return next(iter(found.values()))
+
+
+def _heading_chain(headings: Any, heading: Heading) -> list[Heading]:
+    """The headings a section is under, outermost first, ending with its own."""
+    chain = [heading]
+    level = heading.level
+    for other in reversed([h for h in headings if h.line < heading.line]):
+        if other.level < level:
+            chain.append(other)
+            level = other.level
+    return chain[::-1]
+
+
+def _heading_names(text: str) -> tuple[list[list[str]], bool, bool]:
+    """The member paths a heading names; whether it says so plainly (a code span, or words
+    such as "top-level element"); and whether in those words."""
+    spans = _CODE_SPAN.findall(text)
+    if spans:
+        return [s.split(".") for s in spans if _NAME.match(s)], True, False
+    bare = _MEMBER_WORDS.sub("", text.strip())
+    worded = bare != text.strip()
+    bare = re.sub(r"^the\s+", "", bare, flags=re.IGNORECASE)
+    parts = re.split(r"\s*(?:,|/|\band\b)\s*", bare)
+    return [p.split(".") for p in parts if _NAME.match(p)], worded, worded
+
+
+def _named(members: Mapping[str, Place], name: str, worded: bool) -> str | None:
+    """The member ``name`` names: itself, else, in words ("Services top-level element"), the
+    one member equal to it but for case. A bare title-case word ("# Search") is a title."""
+    if name in members:
+        return name
+    if not worded:
+        return None
+    alike = [m for m in members if m.lower() == name.lower()]
+    return alike[0] if len(alike) == 1 else None
+
+
+def _scope_steps(corpus: Context, root: Root, chain: list[Heading]) -> tuple[Step, ...]:
+    steps: list[Step] = []
+    for heading in chain:
+        paths, plain, worded = _heading_names(heading.text)
+        for path in paths:
+            walked = _steps_of(corpus, root, steps, path, heading.line, plain, worded)
+            if walked:
+                steps.extend(walked)
+                break
+    return tuple(steps)
+
+
+def _steps_of(
+    corpus: Context,
+    root: Root,
+    above: list[Step],
+    path: list[str],
+    line: int,
+    plain: bool,
+    worded: bool,
+) -> list[Step]:
+    """The steps a heading's member path takes below ``above``; [] where one is not declared.
+    A root member named by a generic word alone ("## Name") needs the heading to say so."""
+    if not above and len(path) == 1 and path[0].lower() in GENERIC_MEMBERS and not plain:
+        return []
+    steps: list[Step] = []
+    for name in path:
+        if not above and not steps:
+            members: Mapping[str, Place] | None = root.members
+        else:
+            members = _members(corpus, *(steps or above)[-1].value)
+        member = _named(members, name, worded) if members else None
+        if member is None or members is None:
+            return []
+        place = members[member]
+        entry = _entry(corpus, place)
+        steps.append(Step(member, place, entry or place, line, entry is not None))
+    return steps
+
+
+def _entry(corpus: Context, place: Place) -> Place | None:
+    """The schema of one entry of a map or list schema at ``place``: its ``items``, or, where
+    it declares no members of its own, its one ``patternProperties`` schema or its
+    ``additionalProperties``; None for any other schema."""
+    document, pointer = _followed(corpus, *place)
+    node = resolve_pointer(document.data, pointer)
+    if not isinstance(node, dict):
+        return None
+    if isinstance(node.get("items"), dict):
+        return document, f"{pointer}/items"
+    if node.get("properties"):
+        return None
+    patterns = node.get("patternProperties")
+    if isinstance(patterns, dict):
+        schemas = [k for k, v in patterns.items() if isinstance(v, dict)]
+        if len(schemas) == 1:
+            return document, f"{pointer}/patternProperties/{escape_token(str(schemas[0]))}"
+    if isinstance(node.get("additionalProperties"), dict):
+        return document, f"{pointer}/additionalProperties"
+    return None
+
+
+def _section_fragment(
+    corpus: Context, document: Document, fence: CodeFence, data: Any, keys: frozenset[str]
+) -> Fragment | None:
+    """A fence bound by the section it is in (:func:`section_schema`): a member of the object
+    a step is in, shown with that member (``annotations: {...}`` under ``## annotations`` of
+    the services page); entries of a scoped map (``web: {image: ...}``: a service); or the
+    value of the section's member."""
+    scope = section_schema(corpus, document, fence.heading)
+    if scope is None:
+        return None
+    name = scope.root.name
+    at = f"in the section of `{scope.path}`"
+    if keys:
+        for index in reversed(range(len(scope.steps))):
+            step = scope.steps[index]
+            declared = (
+                scope.root.members if index == 0 else _members(corpus, *scope.container(index))
+            )
+            if declared and step.name in keys and keys <= declared.keys():
+                evidence = (
+                    f"a fragment of `{name}` {at}: member `{step.name}` shown with its object"
+                )
+                container = _followed(corpus, *scope.container(index))
+                return Fragment(*container, evidence, step.line, how=BY_SECTION)
+        for step in reversed(scope.steps):
+            if _entries_of(corpus, step, data):
+                evidence = f"entries of `{step.name}` of `{name}` {at}"
+                return Fragment(*step.place, evidence, step.line, how=BY_SECTION)
+    last = scope.steps[-1]
+    if _value_of(corpus, last.place, data):
+        evidence = f"the value of `{scope.path}` of `{name}` {at}"
+        return Fragment(*last.place, evidence, last.line, whole=True, how=BY_SECTION)
+    return None
+
+
+def _entries_of(corpus: Context, step: Step, data: Any) -> bool:
+    """Whether ``data`` is entries of the map ``step`` is: objects of the entries' shape,
+    under keys its entries do not declare as members."""
+    if not step.entries or not isinstance(data, dict) or not data:
+        return False
+    document, pointer = _followed(corpus, *step.place)
+    node = resolve_pointer(document.data, pointer)
+    if not isinstance(node, dict) or "items" in node:
+        return False
+    own = _members(corpus, *step.value) or {}
+    if any(str(k) in own for k in data):
+        return False
+    return all(
+        isinstance(v, dict) and v and _fits(corpus, step.value, v, _FIT_DEPTH)
+        for v in data.values()
+    )
+
+
+# -- Page context: the root the other examples of a page are excerpts of ------------------------
+
+PAGE_ANCHORS = 2  # other examples of a page that must be excerpts of one root to bind by it
+
+
+def page_root(
+    corpus: Context,
+    document: Document,
+    examples: tuple[tuple[int, Any], ...],
+    line: int,
+) -> Root | None:
+    """The one root two or more of a page's ``examples`` (line, data) other than the one at
+    ``line`` are plain excerpts of: every top-level member declared by it (its extension
+    members too), two or more of them not generic, or one whose value has the shape its
+    schema declares three levels down."""
+    key = f"fragment_page_anchors:{document.path}"
+    anchors = cast("dict[str, tuple[Root, set[int]]] | None", corpus.memo.get(key))
+    if anchors is None:
+        anchors = {}
+        roots = [
+            r
+            for r in document_roots(corpus)
+            if corpus.versions.comparable(document.path, r.document.path)
+        ]
+        for root in _live(corpus, document, _distinct(roots)):
+            for at, data in examples:
+                if _anchors(corpus, root, data):
+                    anchors.setdefault(root.digest, (root, set()))[1].add(at)
+        corpus.memo[key] = anchors
+    found = [root for root, lines in anchors.values() if len(lines - {line}) >= PAGE_ANCHORS]
+    return found[0] if len(found) == 1 else None
+
+
+def _anchors(corpus: Context, root: Root, data: Any) -> bool:
+    if not isinstance(data, dict) or not data:
+        return False
+    keys = {str(k) for k in data}
+    if not all(k in root.members or _extension(root, k) for k in keys):
+        return False
+    own = [k for k in keys if k in root.members and k not in GENERIC_MEMBERS]
+    if len(own) >= FRAGMENT_MINIMUM:
+        return True
+    return len(own) == 1 and all(
+        isinstance(data[k], (dict, list))
+        and data[k]
+        and _fits(corpus, root.members[k], data[k], _FIT_DEPTH)
+        for k in data
+        if str(k) in own
+    )
+
+
+def _extension(root: Root, key: str) -> bool:
+    """Whether the root takes ``key`` by a ``patternProperties`` pattern (``^x-``)."""
+    patterns = root.document.data.get("patternProperties")
+    for pattern in patterns if isinstance(patterns, dict) else ():
+        try:
+            if re.search(str(pattern), key):
+                return True
+        except re.error:
+            continue
+    return False
+
+
+def _closed(root: Root) -> bool:
+    return root.document.data.get("additionalProperties") is False
+
+
+def near_member(name: str, members: Mapping[str, Any] | frozenset[str]) -> str | None:
+    """The one member ``name`` misses by case, a plural's ``s``, or one letter (an edit)."""
+    found = {m for m in members if m != name and _near(name, m)}
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def _near(a: str, b: str) -> bool:
+    x, y = a.lower(), b.lower()
+    if x == y or x + "s" == y or y + "s" == x:
+        return True
+    if min(len(x), len(y)) < 4 or abs(len(x) - len(y)) > 1:
+        return False
+    if len(x) == len(y):
+        return sum(p != q for p, q in zip(x, y, strict=True)) == 1
+    short, long = (x, y) if len(x) < len(y) else (y, x)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def _by_page(
+    corpus: Context, document: Document, root: Root | None, data: Any, keys: frozenset[str]
+) -> Fragment | None:
+    """A fence bound by its page's root (:func:`page_root`): its top-level members all
+    declared there, or all but one that misses a member of the closed root (case, plural, a
+    letter) and whose value has that member's shape."""
+    if root is None or not isinstance(data, dict) or not keys:
+        return None
+    if is_changelog(document.path):
+        return None  # a changelog shows the shapes a release left behind
+    undeclared = [k for k in keys if k not in root.members and not _extension(root, k)]
+    if not undeclared:
+        if not (keys & root.members.keys()) - GENERIC_MEMBERS or not all(
+            _consistent(corpus, root.members[k], data[k], _FIT_DEPTH)
+            for k in keys
+            if k in root.members
+        ):
+            return None
+        evidence = (
+            f"a fragment of `{root.name}`, as other examples of this page are: "
+            f"members {_listed(keys)} declared by its root"
+        )
+        return Fragment(root.document, "", evidence, 0, how=BY_PAGE)
+    if len(undeclared) != 1 or not _closed(root):
+        return None
+    (slip,) = undeclared
+    meant = near_member(slip, root.members)
+    value = data.get(slip)
+    if (
+        meant is None
+        or meant in keys
+        or not isinstance(value, (dict, list))
+        or not value
+        or not _fits(corpus, root.members[meant], value, _FIT_DEPTH)
+    ):
+        return None
+    evidence = (
+        f"a fragment of `{root.name}`, as other examples of this page are: `{slip}` has the "
+        f"shape of its root's `{meant}`"
+    )
+    return Fragment(root.document, "", evidence, 0, how=BY_PAGE)
+
+
+def _page_of(
+    corpus: Context, document: Document, fence: CodeFence, page: tuple[tuple[int, Any], ...]
+) -> Root | None:
+    """The page's root for ``fence`` (:func:`page_root`)."""
+    return page_root(corpus, document, page, fence.line) if page else None
+
+
+def _consistent(corpus: Context, place: Place, data: Any, depth: int) -> bool:
+    """Whether ``data`` is of the kind (object, list, plain value) the schema at ``place``
+    allows, and so at each member it declares, ``depth`` levels down: the members it does not
+    declare are passed over (they may be the example's defect), but a plain value where the
+    schema wants an object is another document's member of that name (a process's
+    ``inputs: {leg: "id"}`` is not its description's ``inputs: {leg: {...}}``)."""
+    if depth <= 0:
+        return True
+    document, pointer = _followed(corpus, *place)
+    node = resolve_pointer(document.data, pointer)
+    if not isinstance(node, dict):
+        return True
+    kinds = _kinds(corpus, (document, pointer))
+    given = "object" if isinstance(data, dict) else "array" if isinstance(data, list) else "plain"
+    if kinds and given not in kinds:
+        return False
+    if isinstance(data, dict):
+        declared = _members(corpus, document, pointer) or {}
+        entry = None if declared else _entry(corpus, (document, pointer))
+        for key, value in data.items():
+            inner = declared.get(str(key)) or entry
+            if inner is not None and not _consistent(corpus, inner, value, depth - 1):
+                return False
+    return True
+
+
+def _kinds(corpus: Context, place: Place) -> set[str]:
+    """The kinds of value (object, array, plain) a schema's ``type`` (or its ``oneOf``/
+    ``anyOf`` branches' types) allows; empty where it does not say."""
+    document, pointer = _followed(corpus, *place)
+    node = resolve_pointer(document.data, pointer)
+    if not isinstance(node, dict):
+        return set()
+    found: set[str] = set()
+    types = node.get("type")
+    for name in types if isinstance(types, list) else [types] if isinstance(types, str) else []:
+        found.add(name if name in ("object", "array") else "plain")
+    if not found and ("properties" in node or "patternProperties" in node):
+        found.add("object")
+    for keyword in ("oneOf", "anyOf"):
+        branches = node.get(keyword)
+        for index in range(len(branches) if isinstance(branches, list) else 0):
+            inner = _kinds(corpus, (document, f"{pointer}/{keyword}/{index}"))
+            if not inner:
+                return set()  # a branch that does not say allows anything
+            found |= inner
+    parts = node.get("allOf")
+    for index in range(len(parts) if isinstance(parts, list) else 0):
+        inner = _kinds(corpus, (document, f"{pointer}/allOf/{index}"))
+        if inner:
+            found = found & inner if found else inner  # every part holds: what they all allow
+    return found
