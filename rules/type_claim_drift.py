@@ -52,6 +52,7 @@ Limitations
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from speclint.analyses.context import Context
@@ -92,11 +93,24 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         if binding.message is not None:
             yield from _proto_findings(corpus, binding)
         for claim in group.claims:
-            yield from _type_finding(corpus, binding, claim, known)
-            yield from _required_finding(binding, claim)
-            yield from _undeclared_documented(binding, claim)
+            found = [
+                *_type_finding(corpus, binding, claim, known),
+                *_required_finding(binding, claim),
+                *_undeclared_documented(binding, claim),
+            ]
+            yield from (_regenerate(f) for f in found) if group.generated else found
     yield from _pair_findings(corpus, binder)
     yield from _sentence_findings(corpus, binder)
+
+
+def _regenerate(finding: Finding) -> Finding:
+    """A generator's model page that disagrees with its component is stale: regenerating it
+    from the API document is the fix (``speclint.run.inventory.stale_output`` keeps it)."""
+    return replace(
+        finding,
+        message=f"{finding.message}; the page is a client generator's model page: regenerate it",
+        shortened=None,
+    )
 
 
 def _where(group: ClaimGroup, claim: Claim) -> Location:

@@ -179,6 +179,7 @@ class ClaimGroup:
     parent: Claim | None = None  # the field whose sub-items these are
     parent_group: ClaimGroup | None = None
     operation: tuple[str, str] | None = None  # (method, path) an operation row names
+    generated: bool = False  # an API client generator's model page (``_GENERATOR_LAYOUT``)
 
 
 @dataclass(frozen=True)
@@ -451,8 +452,17 @@ def _naming(document: Document, heading: Heading | None, line: int) -> str:
             names += heading_name(found.group("text"))
             names += [part for part in re.split(r"[_\-]+", found.group("id") or "") if part]
             break
+    if not names and heading is not None and len(heading.path) > 1:
+        if _generic_heading(heading.text):
+            # "## Properties" under "# Run": the section of the object its parent names
+            names += heading_name(heading.path[-2])
     names = [n.strip("`*_ ") for n in names]
     return "\n".join(n for n in names if _FIELD_NAME.match(n))
+
+
+def _generic_heading(text: str) -> bool:
+    words = _plain(text).lower().split()
+    return bool(words) and all(word in _GENERIC for word in words)
 
 
 def heading_name(text: str) -> list[str]:
@@ -469,8 +479,29 @@ def heading_name(text: str) -> list[str]:
     return [word, word[:-1]] if word.endswith("s") and len(word) > 3 else [word]
 
 
+# The model pages an API client generator writes from an API document (OpenAPI Generator's
+# Markdown docs: "Name | Type | Description | Notes", the name in bold, `**str**`,
+# `[**List[Message]**](Message.md)`): a member it generated as optional is marked `[optional]` in
+# Notes, and one without the mark is required. The page is the component it is titled by, as
+# the document said when the page was generated: a page that disagrees with the document is
+# stale (the usual defect of such pages: the document changed, the docs were not regenerated).
+_GENERATOR_LAYOUT = ("name", "type", "description", "notes")
+_GENERATOR_OPTIONAL = re.compile(r"\[optional\]", re.IGNORECASE)
+
+
+def _generator_layout(table: Table) -> bool:
+    """A model's table (under "## Properties"); an operation page's "### Parameters" table of
+    the same layout lists parameters, whose Notes say `[optional]` alike."""
+    return (
+        tuple(_plain(cell.text).lower() for cell in table.header) == _GENERATOR_LAYOUT
+        and table.heading is not None
+        and _plain(table.heading.text).lower() == "properties"
+    )
+
+
 def _table_group(document: Document, table: Table) -> ClaimGroup | None:
     kinds = [_header_kind(cell.text) for cell in table.header]
+    generated = _generator_layout(table)
     if "name" not in kinds or "place" in kinds:
         return None
     if not any(k in kinds for k in ("type", "required", "optional")):
@@ -482,6 +513,7 @@ def _table_group(document: Document, table: Table) -> ClaimGroup | None:
         "field table",
         table.heading,
         _naming(document, table.heading, table.line),
+        generated=generated,
     )
     for row in table.rows:
         if name_at >= len(row):
@@ -500,6 +532,14 @@ def _table_group(document: Document, table: Table) -> ClaimGroup | None:
                 required = _requiredness(value.text, kind == "optional")
                 said = f"its `{'Required' if kind == 'required' else 'Optional'}` cell says "
                 said += f"`{_plain(value.text)}`"
+        if generated and len(row) == len(_GENERATOR_LAYOUT):
+            optional = bool(_GENERATOR_OPTIONAL.search(row[-1].text))
+            required = not optional
+            said = (
+                "its Notes cell says `[optional]`"
+                if optional
+                else "its Notes cell has no `[optional]`, the generator's mark of an optional member"
+            )
         if required is None:
             stated = _says(" ".join(c.text for c in row))
             if stated is not None:
@@ -1119,6 +1159,30 @@ class ClaimBinder:
                 view = self.view(root)
                 if view is not None and len(names & set(view.declared)) >= need:
                     found.append((word, view))
+        if group.generated:
+            found = self._generated_model(group, found)
+        return found
+
+    @staticmethod
+    def _generated_model(
+        group: ClaimGroup, found: list[tuple[str, ObjectView]]
+    ) -> list[tuple[str, ObjectView]]:
+        """A generator's model page is the component whose key (else whose ``title``) is its
+        title, spelt alike: a same-titled copy (a ``title`` pasted into another component,
+        a property's schema) is another model of the generator's."""
+        title = group.context.split("\n", 1)[0] if group.context else ""
+
+        def key(view: ObjectView) -> str:
+            return view.root.pointer.rsplit("/", 1)[-1]
+
+        def titled(view: ObjectView) -> bool:
+            raw = view.root.raw if isinstance(view.root.raw, dict) else {}
+            return raw.get("title") == title
+
+        for test in (lambda v: key(v) == title, titled):
+            kept = [(word, view) for word, view in found if test(view)]
+            if kept:
+                return kept
         return found
 
     def _bind_nested(self, group: ClaimGroup, names: set[str]) -> GroupBinding:
