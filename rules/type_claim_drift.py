@@ -67,12 +67,15 @@ from speclint.analyses.type_claims import (
     ClaimGroup,
     GroupBinding,
     ObjectView,
+    ParameterClaim,
     SentenceClaim,
     contradiction,
+    described_claims,
     every_group,
     every_sentence_claim,
     field_behaviors,
     heading_name,
+    parameter_claims,
     schema_type,
 )
 from speclint.common.findings import Finding, Location, Severity
@@ -280,6 +283,13 @@ def _sentence_findings(corpus: Context, binder: ClaimBinder) -> Iterator[Finding
             yield from _null_finding(corpus, view, evidence, claim)
         else:
             yield from _one_of_finding(view, evidence, claim)
+    for parameter in parameter_claims(corpus):
+        yield _left_out_finding(corpus, parameter)
+    for described in described_claims(corpus):
+        view = binder.view(binder.top(described.holder))
+        if view is not None:
+            evidence = "the object whose description says it"
+            yield from _one_of_finding(view, evidence, described.claim)
 
 
 def _null_finding(
@@ -366,6 +376,26 @@ def _one_of_finding(view: ObjectView, evidence: str, claim: SentenceClaim) -> It
         Location(claim.path, claim.line, claim.column),
         related=(root.document.location(root.pointer, note="requires neither here"),),
         key=f"{claim.line}:{first}:{second}:one-of",
+    )
+
+
+def _left_out_finding(corpus: Context, claim: ParameterClaim) -> Finding:
+    document = corpus.documents[claim.path]
+    is_path = claim.place == "path"
+    required = "an `in: path` parameter, always required" if is_path else "`required: true`"
+    fix = (
+        "give a route without it for the default, or correct the text"
+        if is_path
+        else "make it `required: false`, or correct the text"
+    )
+    return Finding(
+        ID,
+        SEVERITY,
+        f'the description of parameter `{claim.name}` says it may be left out ("{claim.written}"), '
+        f"but it is {required}: {fix}",
+        Location(claim.path, claim.line, claim.column, pointer=claim.pointer),
+        related=(document.location(claim.pointer, note=f"`{claim.name}` is required here"),),
+        key=f"{claim.line}:{claim.name}:left-out",
     )
 
 

@@ -133,3 +133,87 @@ def test_a_generator_operation_page_parameters_table_claims_nothing(
     )
     assert reported(root) == []
     assert run_rule(root, "type-claim-drift") == []
+
+
+# --- claims in an API document's descriptions ------------------------------------------------
+
+ARCHIVE_API = """\
+openapi: 3.1.0
+info: {title: Archive, version: "1"}
+paths:
+  /bundles/{bundle}/files/{kind}:
+    get:
+      parameters:
+        - name: bundle
+          in: path
+          required: true
+          description: The bundle's id.
+          schema: {type: string}
+        - name: kind
+          in: path
+          required: true
+          description: >-
+            The kind of file to return. If omitted, the server
+            picks the kind it stores first.
+          schema: {type: string}
+        - name: limit
+          in: query
+          description: How many to return. If not given, all are.
+          schema: {type: integer}
+      responses:
+        "200":
+          description: The file.
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Blob"}
+components:
+  schemas:
+    Blob:
+      type: object
+      properties:
+        inline:
+          type: string
+          description: The bytes as text. Either inline or link must be given.
+        link:
+          type: string
+          description: Where the bytes are.
+        size:
+          type: integer
+          description: Either inline or link is counted when present.
+"""
+
+
+def test_one_of_two_members_required_in_a_property_description_is_held_to_its_object(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yaml": ARCHIVE_API})
+    found = [f for f in run_rule(root, "type-claim-drift") if "one of" in f.message]
+    assert [(f.location.path, f.location.line) for f in found] == [("api/openapi.yaml", 36)]
+    assert "one of `inline` or `link` must be given" in found[0].message
+    assert [(r.path, r.pointer) for r in found[0].related] == [
+        ("api/openapi.yaml", "/components/schemas/Blob")
+    ]
+
+
+def test_one_of_two_members_is_not_reported_where_the_object_asks_for_one(
+    make_corpus: MakeCorpus,
+) -> None:
+    api = ARCHIVE_API.replace(
+        "      type: object\n      properties:\n        inline:",
+        "      type: object\n      anyOf: [{required: [inline]}, {required: [link]}]\n"
+        "      properties:\n        inline:",
+    )
+    root = make_corpus({"api/openapi.yaml": api})
+    assert [f for f in run_rule(root, "type-claim-drift") if "one of" in f.message] == []
+
+
+def test_a_required_parameter_whose_description_lets_it_be_left_out_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus({"api/openapi.yaml": ARCHIVE_API})
+    found = [f for f in run_rule(root, "type-claim-drift") if "left out" in f.message]
+    assert [(f.location.line, f.location.pointer) for f in found] == [
+        (16, "/paths/~1bundles~1{bundle}~1files~1{kind}/get/parameters/1")
+    ]
+    assert "parameter `kind` says it may be left out" in found[0].message
+    assert "`in: path` parameter, always required" in found[0].message

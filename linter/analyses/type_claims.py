@@ -452,10 +452,14 @@ def _naming(document: Document, heading: Heading | None, line: int) -> str:
             names += heading_name(found.group("text"))
             names += [part for part in re.split(r"[_\-]+", found.group("id") or "") if part]
             break
-    if not names and heading is not None and len(heading.path) > 1:
-        if _generic_heading(heading.text):
-            # "## Properties" under "# Run": the section of the object its parent names
-            names += heading_name(heading.path[-2])
+    if (
+        not names
+        and heading is not None
+        and len(heading.path) > 1
+        and _generic_heading(heading.text)
+    ):
+        # "## Properties" under "# Run": the section of the object its parent names
+        names += heading_name(heading.path[-2])
     names = [n.strip("`*_ ") for n in names]
     return "\n".join(n for n in names if _FIELD_NAME.match(n))
 
@@ -839,6 +843,155 @@ def _sentence_claim(
     quoted = quoted if len(quoted) <= 120 else quoted[:117].rstrip() + "..."
     section = paragraph.heading.path if paragraph.heading is not None else ()
     return SentenceClaim(document.path, line, column, kind, names, holder, quoted, section)
+
+
+# In an API document's property description, one of two members of the object that holds it
+# said to be required, code spans or plain words: "One of url or content is required".
+_ONE_OF_DESCRIBED = re.compile(
+    r"\b(?:[Ee]ither|[Oo]ne of)\s+(?:the\s+)?`?(?P<a>[A-Za-z_][\w-]*)`?\s+or\s+"
+    r"`?(?P<b>[A-Za-z_][\w-]*)`?"
+)
+
+
+@dataclass(frozen=True)
+class DescribedClaim:
+    """A sentence of a property's ``description`` in an API document, and the schema object
+    holding the property: the object it speaks of (issue 46, item 8)."""
+
+    claim: SentenceClaim
+    holder: Node
+
+
+def described_claims(corpus: Context) -> Iterator[DescribedClaim]:
+    """The "one of `a` or `b` is required" sentences of the property descriptions of the API
+    documents' schema objects, where both are members of the object holding the property (or
+    the object's own description). Located at the sentence's line when the file shows it, else
+    at the ``description`` key."""
+    for node in corpus.schemas.ordered():
+        document = node.document
+        if document.kind not in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+            continue
+        if document.path in corpus.derived:
+            continue
+        properties = node.raw.get("properties")
+        if not isinstance(properties, dict):
+            continue
+        members = {str(name) for name in properties}
+        texts = [(node.pointer, node.raw.get("description"))]
+        texts += [
+            (
+                join_pointer(join_pointer(node.pointer, "properties"), str(name)),
+                child.get("description"),
+            )
+            for name, child in properties.items()
+            if isinstance(child, dict)
+        ]
+        for pointer, text in texts:
+            if not isinstance(text, str) or (
+                "one of" not in text.lower() and "either" not in text.lower()
+            ):
+                continue
+            for _, sentence in _sentences(text):
+                found = _ONE_OF_DESCRIBED.search(sentence)
+                if (
+                    found is None
+                    or not _MUST.search(sentence)
+                    or _MUST_NOT.search(sentence)
+                    or _CONDITION.search(sentence)
+                    or found.group("a") == found.group("b")
+                    or not {found.group("a"), found.group("b")} <= members
+                ):
+                    continue
+                line, column = _described_at(document, join_pointer(pointer, "description"),
+                                             found.group(0))  # fmt: skip
+                written = _plain(sentence.strip())
+                written = written if len(written) <= 120 else written[:117].rstrip() + "..."
+                claim = SentenceClaim(document.path, line, column, "one of",
+                                      (found.group("a"), found.group("b")), None, written)  # fmt: skip
+                yield DescribedClaim(claim, node)
+
+
+# A parameter's description that lets it be left out: "If not specified, it is up to the
+# implementation...", "If omitted, ...", "Optional.".
+_LEFT_OUT = re.compile(
+    r"\b[Ii]f\s+(?:it\s+is\s+|this\s+is\s+)?(?:not\s+specified|not\s+provided|not\s+given"
+    r"|not\s+supplied|omitted|unspecified|left\s+out|absent)\b(?!\s+(?:in\s+the\s+)?(?:body|header))"
+    r"|^\s*\(?[Oo]ptional\b[).:,]"
+)
+_PLACES = frozenset({"path", "query", "header", "cookie"})
+
+
+@dataclass(frozen=True)
+class ParameterClaim:
+    """A required parameter of an API document whose description lets it be left out."""
+
+    path: str
+    line: int
+    column: int
+    name: str
+    place: str  # its `in`
+    pointer: str  # the parameter object's
+    written: str  # the sentence that says so
+
+
+def parameter_claims(corpus: Context) -> Iterator[ParameterClaim]:
+    """Every required parameter (``required: true``, or ``in: path``, which OpenAPI requires to
+    be) of the API documents whose ``description`` says what happens when it is not given."""
+    for document in corpus.of_kind(DocumentKind.OPENAPI):
+        if document.path in corpus.derived or not document.usable:
+            continue
+        for pointer, parameter in _parameters(document.data, ""):
+            text = parameter.get("description")
+            if not isinstance(text, str):
+                continue
+            for _, sentence in _sentences(text):
+                found = _LEFT_OUT.search(sentence)
+                if found is None:
+                    continue
+                line, column = _described_at(
+                    document, join_pointer(pointer, "description"), found.group(0).strip()
+                )
+                written = _plain(sentence.strip())
+                written = written if len(written) <= 120 else written[:117].rstrip() + "..."
+                yield ParameterClaim(document.path, line, column, parameter["name"],
+                                     parameter["in"], pointer, written)  # fmt: skip
+                break
+
+
+def _parameters(node: Any, pointer: str, depth: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
+    if depth > 12:
+        return
+    if isinstance(node, dict):
+        if (
+            isinstance(node.get("name"), str)
+            and node.get("in") in _PLACES
+            and (node.get("required") is True or node.get("in") == "path")
+        ):
+            yield pointer, node
+            return
+        for key, value in node.items():
+            if key in ("example", "examples", "default", "enum", "const") or str(key).startswith(
+                "x-"
+            ):
+                continue
+            yield from _parameters(value, join_pointer(pointer, str(key)), depth + 1)
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from _parameters(item, join_pointer(pointer, index), depth + 1)
+
+
+def _described_at(document: Document, pointer: str, said: str) -> tuple[int, int]:
+    """The line and column of ``said`` in the description at ``pointer``: the line that shows
+    its first words (a folded scalar runs over lines), else the ``description`` key's."""
+    line, column = document.position(pointer)
+    words = said.split()[:3]
+    pattern = re.compile(r"\s+".join(re.escape(w) for w in words))
+    lines = document.lines
+    for at in range(max(line, 1), min(len(lines), line + 40) + 1):
+        match = pattern.search(lines[at - 1])
+        if match is not None:
+            return at, match.start() + 1
+    return line, column
 
 
 def every_sentence_claim(corpus: Context) -> Iterator[SentenceClaim]:
