@@ -62,6 +62,7 @@ from speclint.analyses.protojson import message_pairs
 from speclint.analyses.schema_objects import types_of
 from speclint.analyses.shapes import Site, follow
 from speclint.analyses.type_claims import (
+    LEAD_REQUIRED,
     Claim,
     ClaimBinder,
     ClaimGroup,
@@ -95,15 +96,46 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         binding = binder.bind(group)
         if binding.message is not None:
             yield from _proto_findings(corpus, binding)
+        led: list[tuple[Claim, Finding]] = []
         for claim in group.claims:
             found = [
                 *_type_finding(corpus, binding, claim, known),
                 *_required_finding(binding, claim),
                 *_undeclared_documented(binding, claim),
             ]
+            if claim.said == LEAD_REQUIRED:
+                led += [(claim, f) for f in found if f.key and f.key.endswith(":required")]
+                found = [f for f in found if not (f.key and f.key.endswith(":required"))]
             yield from (_regenerate(f) for f in found) if group.generated else found
+        yield from _one_lead_finding(led)
     yield from _pair_findings(corpus, binder)
     yield from _sentence_findings(corpus, binder)
+
+
+def _one_lead_finding(led: list[tuple[Claim, Finding]]) -> Iterator[Finding]:
+    """The members a sentence before a list requires all at once ("Each item in the list must
+    have two keys:") that the object does not require: one finding for the sentence, at the
+    first of them (one defect, one finding)."""
+    if len(led) < 2:
+        yield from (finding for _, finding in led)
+        return
+    claim, first = led[0]
+    names = [f"`{c.name}`" for c, _ in led]
+    shown = ", ".join(names[:-1]) + f" and {names[-1]}"
+    where = first.related[0].path if first.related else ""
+    said = (
+        first.message.split("but `", 1)[-1].split("`", 1)[0] if "but `" in first.message else where
+    )
+    yield replace(
+        first,
+        message=(
+            f"{shown} are documented as REQUIRED ({LEAD_REQUIRED}), but `{said}` requires none "
+            f"of them: add them to its `required`, or correct the sentence"
+            + first.message[first.message.rfind(" (bound by") :]
+        ),
+        shortened=None,
+        key=f"{claim.line}:{'+'.join(c.name for c, _ in led)}:required",
+    )
 
 
 def _regenerate(finding: Finding) -> Finding:
@@ -281,6 +313,8 @@ def _sentence_findings(corpus: Context, binder: ClaimBinder) -> Iterator[Finding
             continue
         if claim.kind == "null":
             yield from _null_finding(corpus, view, evidence, claim)
+        elif claim.kind == "required":
+            yield from _required_said_finding(view, evidence, claim)
         else:
             yield from _one_of_finding(view, evidence, claim)
     for parameter in parameter_claims(corpus):
@@ -355,6 +389,30 @@ def _forbids_only(node: Any) -> bool:
 
 def _listed(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
+
+
+def _required_said_finding(
+    view: ObjectView, evidence: str, claim: SentenceClaim
+) -> Iterator[Finding]:
+    """A sentence that says one member is required, held to the object it is about."""
+    (name,) = claim.names
+    root = view.root
+    if not view.complete or name in view.maybe:
+        return  # a `required` unread, or one that asks for it (in a branch, too)
+    raw = root.raw if isinstance(root.raw, dict) else {}
+    if "minProperties" in raw or "not" in raw:
+        return  # asks for some member, or forbids some: not read as a `required`
+    where = root.label
+    pointer = join_pointer(root.pointer, "required") if "required" in raw else root.pointer
+    yield Finding(
+        ID,
+        SEVERITY,
+        f'the text says `{name}` is required ("{claim.written}"), but `{where}` does not require '
+        f"it: add `{name}` to its `required`, or correct the text (bound by {evidence})",
+        Location(claim.path, claim.line, claim.column),
+        related=(root.document.location(pointer, note="not required here"),),
+        key=f"{claim.line}:{name}:required-said",
+    )
 
 
 def _one_of_finding(view: ObjectView, evidence: str, claim: SentenceClaim) -> Iterator[Finding]:

@@ -217,3 +217,103 @@ def test_a_required_parameter_whose_description_lets_it_be_left_out_is_reported(
     ]
     assert "parameter `kind` says it may be left out" in found[0].message
     assert "`in: path` parameter, always required" in found[0].message
+
+
+# --- requiredness sentences --------------------------------------------------------------------
+
+PLAYBOOK = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Playbook",
+    "type": "object",
+    "properties": {
+        "steps": {"type": "object", "additionalProperties": {"$ref": "#/$defs/step"}},
+        "revision": {"type": "string"},
+        "mounts": {"type": "array", "items": {"$ref": "#/$defs/mount"}},
+        "imports": {"type": "array", "items": {"$ref": "#/$defs/import"}},
+    },
+    "$defs": {
+        "step": {"type": "object", "properties": {"run": {"type": "string"}}},
+        "mount": {
+            "type": "object",
+            "properties": {"source": {"type": "string"}, "target": {"type": "string"}},
+        },
+        "import": {
+            "oneOf": [
+                {"type": "string"},
+                {
+                    "type": "object",
+                    "properties": {"file": {"type": "string"}, "tag": {"type": "string"}},
+                },
+            ]
+        },
+    },
+}
+
+
+def playbook(pages: dict[str, str], schema: dict[str, object] = PLAYBOOK) -> dict[str, str]:
+    return {"schema/playbook.json": json.dumps(schema, indent=2), **pages}
+
+
+def test_a_required_mark_after_a_link_item_is_held_to_the_object_it_lists(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "# Playbook file\n\nA playbook is a file defining:\n"
+        "- [Revision](revision.md) (Optional)\n- [Steps](steps.md) (Required)\n"
+        "- [Mounts](mounts.md)\n"
+    )
+    root = make_corpus(playbook({"docs/file.md": page}))
+    found = run_rule(root, "type-claim-drift")
+    assert [(f.location.path, f.location.line) for f in found] == [("docs/file.md", 5)]
+    assert "`steps` is documented as REQUIRED (its item says `(Required)`)" in found[0].message
+    required = {**PLAYBOOK, "required": ["steps"]}
+    assert (
+        run_rule(make_corpus(playbook({"docs/file.md": page}, required)), "type-claim-drift") == []
+    )
+
+
+def test_a_sentence_that_a_document_must_declare_a_member_is_held_to_the_object_having_it(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "# Steps\n\nA playbook file must declare a `steps` top-level element as a map of "
+        "step names to steps.\n\nA step may name a `run` command; when it does, `run` is "
+        "required to be a string.\n"
+    )
+    root = make_corpus(playbook({"docs/steps.md": page}))
+    found = run_rule(root, "type-claim-drift")
+    assert [(f.location.line, f.location.column) for f in found] == [(3, 1)]
+    assert "the text says `steps` is required" in found[0].message
+    assert [(r.path, r.pointer) for r in found[0].related] == [("schema/playbook.json", "")]
+
+
+def test_a_member_said_required_under_a_section_binds_to_the_object_the_headings_name(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "# Imports\n\n## Long form\n\n### file\n\n`file` is required and names the playbook "
+        "to import.\n\n### tag\n\n`tag` is optional.\n"
+    )
+    root = make_corpus(playbook({"docs/imports.md": page}))
+    found = run_rule(root, "type-claim-drift")
+    assert [(f.location.line, f.related[0].pointer) for f in found] == [(7, "/$defs/import")]
+    with_required = json.loads(json.dumps(PLAYBOOK))
+    with_required["$defs"]["import"]["oneOf"][1]["required"] = ["file"]
+    assert run_rule(make_corpus(playbook({"docs/imports.md": page}, with_required)),
+                    "type-claim-drift") == []  # fmt: skip
+
+
+def test_a_list_whose_lead_says_each_item_must_have_its_keys_is_one_finding(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "# Mounts\n\n## mounts\n\nBind a folder into each step. Each item in the list must "
+        "have two keys:\n\n- `source`: the folder on the host.\n- `target`: where it appears.\n"
+    )
+    root = make_corpus(playbook({"docs/mounts.md": page}))
+    found = run_rule(root, "type-claim-drift")
+    assert [(f.location.line, f.related[0].pointer) for f in found] == [(7, "/$defs/mount")]
+    assert "`source` and `target` are documented as REQUIRED" in found[0].message
+    optional_lead = page.replace("must have two keys", "may have two keys")
+    assert run_rule(make_corpus(playbook({"docs/mounts.md": optional_lead})),
+                    "type-claim-drift") == []  # fmt: skip

@@ -86,7 +86,8 @@ _FIELD_NAME = re.compile(r"^[A-Za-z_$@][\w$@-]*$")
 _ITEM = re.compile(
     r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?"
     r"(?P<lead>\*\*`(?P<a>[^`\s]+)`\*\*|`(?P<b>[^`\s]+)`|\*\*(?P<c>[A-Za-z_$@][\w$@-]*)\*\*"
-    r"|__`(?P<d>[^`\s]+)`__|\[`(?P<e>[^`\s]+)`\]\(#[^()\s]*\))"
+    r"|__`(?P<d>[^`\s]+)`__|\[`(?P<e>[^`\s]+)`\]\(#[^()\s]*\)"
+    r"|\[(?P<f>[A-Za-z_][\w-]*)\]\([^()\s]*\)(?=\s*[*_]?\((?:[Rr]equired|REQUIRED|[Oo]ptional|OPTIONAL)\)))"
 )
 _PAREN = re.compile(r"^\s*[:\-–—]?\s*[*_]?\((?P<inner>[^()\n]{1,80})\)")
 _SAYS = re.compile(
@@ -571,14 +572,48 @@ _OPTIONAL_MEMBERS = re.compile(
 )
 
 
-def _item_claim(path: str, item: ListItem, inherited: str = "") -> Claim | None:
+# The sentence before a list that says every member it lists must be given: "Each item in the
+# list must have two keys:", "The object MUST contain the following fields:".
+_ALL_REQUIRED_LEAD = re.compile(
+    r"\b(?:must|MUST|shall|SHALL)\s+(?:have|contain|include|define|declare|specify)\s+"
+    r"(?:the\s+following|these|all\s+of\s+the\s+following|(?:two|three|four|five|both)"
+    r"(?:\s+of\s+the\s+following)?)\s*(?:keys|fields|members|properties|attributes|entries)?"
+    r"\s*:\s*$"
+)
+
+
+LEAD_REQUIRED = "the sentence before the list says each item must have them"
+
+
+def _all_required_lead(document: Document, item: ListItem) -> bool:
+    """Whether the paragraph just before a top-level item says each listed member must be
+    given (``_ALL_REQUIRED_LEAD``)."""
+    prose = document.prose
+    if prose is None or item.depth > 1:
+        return False  # a sub-item (a list's first level is 1)
+    for paragraph in prose.paragraphs:
+        if item.line - 2 <= paragraph.end_line < item.line:
+            text = paragraph.text.strip()
+            return bool(_ALL_REQUIRED_LEAD.search(text)) and not _CONDITION.search(
+                text.rsplit(".", 1)[-1]
+            )
+    return False
+
+
+def _item_claim(
+    path: str, item: ListItem, inherited: str = "", lead_required: str = ""
+) -> Claim | None:
     """The claim a list item makes; ``inherited``: what the item above says of its sub-items'
-    requiredness (they are OPTIONAL), where the item says none itself."""
+    requiredness (they are OPTIONAL), ``lead_required``: what the sentence before the list
+    says of its items (each is REQUIRED), where the item says none itself."""
     text = item.text
     match = _ITEM.match(text)
     if match is None:
         return None
-    name = next(g for g in match.group("a", "b", "c", "d", "e") if g)
+    name = next(g for g in match.group("a", "b", "c", "d", "e", "f") if g)
+    if match.group("f") and name[:1].isupper() and name[1:].islower():
+        # "- [Services](services.md) (Required)": a page's title for the member `services`
+        name = name.lower()
     if not _FIELD_NAME.match(name):
         return None
     rest = text[match.end() :]
@@ -617,6 +652,8 @@ def _item_claim(path: str, item: ListItem, inherited: str = "") -> Claim | None:
             said = f"its item ends `({trailing.group('word')})`"
     if required is None and inherited:
         required, said = False, inherited
+    if required is None and lead_required:
+        required, said = True, lead_required
     column = text.find(name) + 1
     if type_claim is None and required is None:
         if _OPTIONAL_MEMBERS.search(rest):
@@ -632,11 +669,17 @@ def _list_groups(document: Document, items: Iterable[ListItem]) -> list[ClaimGro
     last_claim: dict[int, tuple[Claim, ClaimGroup]] = {}
     heading: Heading | None = None
     previous_end = 0
+    lead = ""
     for item in items:
         if item.heading != heading or item.line > previous_end + 40:
             open_groups.clear()
             last_claim.clear()
             heading = item.heading
+        if item.depth <= 1:
+            if _all_required_lead(document, item):
+                lead = LEAD_REQUIRED
+            elif item.line > previous_end + 2:
+                lead = ""  # another list
         previous_end = item.end_line
         depth = item.depth
         for deeper in [d for d in open_groups if d > depth]:
@@ -647,7 +690,7 @@ def _list_groups(document: Document, items: Iterable[ListItem]) -> list[ClaimGro
         inherited = ""
         if above is not None and above[0].type is None and above[0].required is None:
             inherited = f"the item `{above[0].name}` above says each MAY optionally have them"
-        claim = _item_claim(document.path, item, inherited)
+        claim = _item_claim(document.path, item, inherited, lead if depth <= 1 else "")
         if claim is None:
             continue
         group = open_groups.get(depth)
@@ -688,6 +731,18 @@ _NULL_SAID = re.compile(
 _ONE_OF_SAID = re.compile(
     r"\b(?:[Ee]ither|[Oo]ne of)\s+`(?P<a>[A-Za-z_][\w-]*)`\s+or\s+`(?P<b>[A-Za-z_][\w-]*)`"
 )
+# One member said to be required, of the object the section is about: "`path` is required",
+# "A Compose file must declare a `services` top-level element", "The request MUST contain
+# `applicant`". The subject of the second form is a document or an object, never a party (a
+# client that must send a header speaks of a request, not of a schema).
+_REQUIRED_SAID = re.compile(
+    r"(?:^|(?<=[.;:]\s))`(?P<a>[A-Za-z_][\w-]*)`\s+is\s+(?:REQUIRED|required|mandatory)\b"
+    r"(?!\s+(?:if|when|unless|for|in|only|by|to|with|on|except)\b)"
+    r"|^(?:An?|The|Each|Every)\s+(?:[\w-]+\s+){0,3}?(?:file|document|object|item|entry|element"
+    r"|definition|manifest|configuration|resource|message|record|request|body|payload)\s+"
+    r"(?:MUST|must|SHALL|shall)\s+(?:declare|contain|have|include|define|specify)\s+"
+    r"(?:an?\s+|the\s+)?`(?P<b>[A-Za-z_][\w-]*)`(?!\s*(?:,|or|and|/)\s*`)"
+)
 _MUST = re.compile(r"\b(?:MUST|must|SHALL|shall|REQUIRED|required)\b")
 _MUST_NOT = re.compile(r"\b(?:MUST|must|SHALL|shall)\s+(?:NOT|not|never)\b|\b(?:at most|only)\b")
 _CONDITION = re.compile(r"\b(?:[Ii]f|[Ww]hen|[Uu]nless|[Ww]here|[Ff]or)\b")
@@ -703,7 +758,7 @@ class SentenceClaim:
     path: str
     line: int
     column: int
-    kind: str  # "null", "one of"
+    kind: str  # "null", "one of", "required"
     names: tuple[str, ...]  # the fields (the last segment of a dotted path)
     holder: str | None  # a dotted path's segment before the field (`pagination`)
     written: str
@@ -738,6 +793,12 @@ def sentence_claims(document: Document) -> list[SentenceClaim]:
                 found.append(_sentence_claim(document, paragraph, offset + match.start(), "null",
                                              (dotted[-1],), dotted[-2] if len(dotted) > 1 else None,
                                              match.group(0)))  # fmt: skip
+            required = _REQUIRED_SAID.search(sentence.strip())
+            if required is not None and not re.search(r"\b(?:if|when|unless)\b", sentence, re.I):
+                at = offset + len(sentence) - len(sentence.lstrip()) + required.start()
+                name = required.group("a") or required.group("b")
+                found.append(_sentence_claim(document, paragraph, at, "required", (name,), None,
+                                             sentence.strip()))  # fmt: skip
             one_of = _ONE_OF_SAID.search(sentence)
             if (
                 one_of is not None
