@@ -51,6 +51,7 @@ Limitations
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
@@ -73,6 +74,7 @@ from speclint.analyses.type_claims import (
     contradiction,
     described_claims,
     every_group,
+    every_section_group,
     every_sentence_claim,
     field_behaviors,
     heading_name,
@@ -108,6 +110,8 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
                 found = [f for f in found if not (f.key and f.key.endswith(":required"))]
             yield from (_regenerate(f) for f in found) if group.generated else found
         yield from _one_lead_finding(led)
+    for group in every_section_group(corpus):
+        yield from _undeclared_sections(binder.bind(group))
     yield from _pair_findings(corpus, binder)
     yield from _sentence_findings(corpus, binder)
 
@@ -455,6 +459,63 @@ def _left_out_finding(corpus: Context, claim: ParameterClaim) -> Finding:
         related=(document.location(claim.pointer, note=f"`{claim.name}` is required here"),),
         key=f"{claim.line}:{claim.name}:left-out",
     )
+
+
+def _undeclared_sections(binding: GroupBinding) -> Iterator[Finding]:
+    """A section of a page whose sibling sections are the members of one closed object (``##
+    annotations``, ``## attach``, ... of a service) that names a member the object does not
+    declare: the page documents a member the schema lacks (or one it lost). Judged where the
+    sections are nearly all the object's members (three quarters and more, each alike object
+    bound lacking it) and the object is closed: an open one lets the member through, and its
+    other sections may be another notation's."""
+    group = binding.group
+    names = {claim.name for claim in group.claims}
+    if not binding.views or binding.message is not None:
+        return
+    for view in binding.views:
+        if sum(_has(view, name) for name in names) * 4 < len(names) * 3 or not view.complete:
+            return
+        raw = view.root.raw if isinstance(view.root.raw, dict) else {}
+        if (
+            raw.get("additionalProperties") is not False
+            and raw.get("unevaluatedProperties") is not False
+        ):
+            return
+    for claim in group.claims:
+        lacking = []
+        for view in binding.views:
+            if _has(view, claim.name):
+                break
+            lacking.append(view)
+        else:
+            root = lacking[0].root
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"the section `{claim.name}` documents a member of `{root.label}`, whose other "
+                f"sections are its members, but it does not declare `{claim.name}` and rejects "
+                f"it (a closed object): declare it there, or remove the section "
+                f"(bound by {binding.evidence})",
+                _where(group, claim),
+                related=(root.document.location(root.pointer, note="not declared here"),),
+                key=f"{claim.line}:{claim.name}:section",
+            )
+
+
+def _has(view: ObjectView, name: str) -> bool:
+    """Whether the object declares ``name``, requires it somewhere, or lets it by a pattern."""
+    if name in view.declared or name in view.maybe:
+        return True
+    raw = view.root.raw if isinstance(view.root.raw, dict) else {}
+    patterns = raw.get("patternProperties")
+    return isinstance(patterns, dict) and any(_matches(p, name) for p in patterns)
+
+
+def _matches(pattern: str, name: str) -> bool:
+    try:
+        return re.search(pattern, name) is not None
+    except re.error:
+        return True  # a pattern not read: it may match
 
 
 def _named_by_page(group: ClaimGroup, root: Node) -> bool:

@@ -317,3 +317,58 @@ def test_a_list_whose_lead_says_each_item_must_have_its_keys_is_one_finding(
     optional_lead = page.replace("must have two keys", "may have two keys")
     assert run_rule(make_corpus(playbook({"docs/mounts.md": optional_lead})),
                     "type-claim-drift") == []  # fmt: skip
+
+
+# --- documented members the schema lacks -------------------------------------------------------
+
+TASK = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$defs": {
+        "task": {
+            "type": "object",
+            "properties": {n: {"type": "string"} for n in ("image", "command", "user", "labels",
+                                                           "timeout", "retries")},
+            "patternProperties": {"^x-": {}},
+            "additionalProperties": False,
+        }
+    },
+    "type": "object",
+    "properties": {"tasks": {"type": "object", "additionalProperties": {"$ref": "#/$defs/task"}}},
+}  # fmt: skip
+
+
+def task_page(extra: str) -> str:
+    sections = ["image", "command", "user", "labels", "timeout", extra, "x-team"]
+    return (
+        "# Tasks\n\nA task is a unit of work.\n\n"
+        + "".join(f"## {name}\n\nWhat `{name}` does.\n\n" for name in sections)
+        + "## Examples\n\nSee below.\n"
+    )
+
+
+def test_a_section_naming_a_member_the_closed_object_lacks_is_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(
+        {"schema/tasks.json": json.dumps(TASK), "docs/tasks.md": task_page("warmup")}
+    )
+    found = run_rule(root, "type-claim-drift")
+    assert [(f.location.line, f.location.column) for f in found] == [(25, 4)]
+    assert "the section `warmup` documents a member of `schema/tasks.json#/$defs/task`" in (
+        found[0].message
+    )
+
+
+def test_sections_of_declared_members_or_of_an_open_object_are_not_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    declared = make_corpus(
+        {"schema/tasks.json": json.dumps(TASK), "docs/tasks.md": task_page("retries")}
+    )
+    assert run_rule(declared, "type-claim-drift") == []
+    task = json.loads(json.dumps(TASK))
+    del task["$defs"]["task"]["additionalProperties"]
+    open_object = make_corpus(
+        {"schema/tasks.json": json.dumps(task), "docs/tasks.md": task_page("warmup")}
+    )
+    assert run_rule(open_object, "type-claim-drift") == []

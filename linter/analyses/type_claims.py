@@ -329,6 +329,41 @@ def claim_groups(document: Document) -> list[ClaimGroup]:
     return sorted(groups, key=lambda g: g.line)
 
 
+# A section heading that is a member's name: `## pre_start`, `### `cpu_count``, lower-case
+# first (a title-case word, "## Examples", is a section of the page, not a member).
+_MEMBER_HEADING = re.compile(r"^`?(?P<name>[a-z_$][\w$-]*)`?$")
+_MIN_MEMBER_SECTIONS = 5  # fewer sibling sections are too few to tell which object they document
+
+
+def section_groups(document: Document) -> list[ClaimGroup]:
+    """The sibling sections of a page whose headings are members' names (``## annotations``,
+    ``## attach``, ... under ``# Services``): a group of claims that each is a member of the
+    object the page documents (form ``member sections``; no type, no requiredness). Bound as
+    field references are, by the members the schema objects declare; where a section scope
+    (the heading chain's place in a root schema) is known, that is the binding to use
+    (``ClaimBinder.bind`` is the one call)."""
+    prose = document.prose
+    if prose is None:
+        return []
+    siblings: dict[tuple[tuple[str, ...], int], list[Heading]] = {}
+    for heading in prose.headings:
+        siblings.setdefault((heading.path[:-1], heading.level), []).append(heading)
+    groups: list[ClaimGroup] = []
+    for (parents, _), headings in siblings.items():
+        named = [(h, _MEMBER_HEADING.match(h.text.strip())) for h in headings]
+        members = [(h, m.group("name")) for h, m in named if m is not None]
+        if len(members) < _MIN_MEMBER_SECTIONS or len(members) * 4 < len(headings) * 3:
+            continue  # a page of other sections, with a few names among them
+        parent = next((h for h in prose.headings if h.path == parents), None)
+        group = ClaimGroup(document.path, headings[0].line, "member sections", parent,
+                           "\n".join(n for t in parents[-1:] for n in heading_name(t)))  # fmt: skip
+        for heading, name in members:
+            column = document.lines[heading.line - 1].find(name) + 1 or 1
+            group.claims.append(Claim(document.path, heading.line, column, name, None, None, ""))
+        groups.append(group)
+    return groups
+
+
 # A row of an endpoint table: a method cell, a path cell, and in its description "Requires
 # `agent_name`, `input`. Optional: `session_id`, `mode`": the request body's members.
 _METHOD_CELL = re.compile(r"(?:GET|POST|PUT|PATCH|DELETE|QUERY)")
@@ -1619,3 +1654,8 @@ def field_behaviors(document: Document | None, field_: ProtoField) -> frozenset[
 def every_group(corpus: Context) -> Iterator[ClaimGroup]:
     for document in corpus.of_kind(DocumentKind.MARKDOWN):
         yield from claim_groups(document)
+
+
+def every_section_group(corpus: Context) -> Iterator[ClaimGroup]:
+    for document in corpus.of_kind(DocumentKind.MARKDOWN):
+        yield from section_groups(document)
