@@ -10,7 +10,22 @@ What it does
     - object listings in code blocks (a pseudo-schema, a Python model, a TypeScript
       interface), bound only to the schema their name names;
     - sentences: "`x` is `null`" against a type that rejects null, "one of `a` or `b` MUST
-      be given" against an object that asks for neither.
+      be given" against an object that asks for neither, "`path` is required" and "A
+      playbook file must declare a `steps` element" against one that does not require it
+      (bound to the one object declaring the member, or the one the section's headings name);
+    - ``(Required)`` after a link item (``- [Steps](steps.md) (Required)``: the member
+      ``steps``), and a list led by "Each item in the list must have two keys:" (each listed
+      member REQUIRED; one finding for the sentence);
+    - an API client generator's model page (OpenAPI Generator's ``Name | Type | Description |
+      Notes`` table under ``## Properties``; a member without ``[optional]`` in Notes is
+      required), bound to the component its title names; a generated page, but its
+      disagreement with the hand-written API document is kept: the page is stale, regenerate it;
+    - a section (``## warmup``) among sibling sections that are nearly all members of one
+      closed object, which the object does not declare (a documented member the schema lacks);
+    - in an API document: a property's description saying one of two members of its object
+      is required ("One of url or content is required"), held to that object; a required
+      parameter (``in: path`` always is) whose description says what happens when it is not
+      given ("If not specified, ...").
 
     A type word (``integer``, ``array of T``, ``enum``, a schema's name) is held to ``type``,
     ``items`` and the ``$ref`` target; REQUIRED and OPTIONAL to the ``required`` lists that
