@@ -372,3 +372,20 @@ def test_sections_of_declared_members_or_of_an_open_object_are_not_reported(
         {"schema/tasks.json": json.dumps(task), "docs/tasks.md": task_page("warmup")}
     )
     assert run_rule(open_object, "type-claim-drift") == []
+
+
+def test_other_generators_language_types_are_read_on_a_model_page(
+    make_corpus: MakeCorpus,
+) -> None:
+    api = json.loads(json.dumps(PETSTORE))
+    api["components"]["schemas"]["Pet"]["properties"]["born"] = {"type": "integer"}
+    page = model_page(
+        "**name** | Pointer to **string** | The name. | \n"
+        "**age** | **Integer** | The age. | [optional] \n"
+        "**tags** | [**List&lt;String&gt;**](String.md) | Tags. | \n"
+        "**born** | **OffsetDateTime** | When. | [optional] \n"
+    )
+    root = make_corpus({"api/openapi.json": json.dumps(api, indent=1), "docs/Pet.md": page})
+    found = reported(root)
+    assert [(path, line) for path, line, _ in found] == [("docs/Pet.md", 11)]
+    assert "`born` is documented as `**OffsetDateTime**`" in found[0][2]

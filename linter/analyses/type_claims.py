@@ -40,6 +40,7 @@ requiredness there.
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -214,10 +215,28 @@ def _plain(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("`", "").replace("*", "").replace("\\", "")).strip()
 
 
+# The language types of API client generators' model pages (Java, Go, C#), as JSON Schema says
+# them: a date-time or a date is a string, a decimal a number.
+_LANGUAGE_TYPES = {
+    "offsetdatetime": ("string", "date-time"), "localdatetime": ("string", "date-time"),
+    "zoneddatetime": ("string", "date-time"), "instant": ("string", "date-time"),
+    "time.time": ("string", "date-time"), "localdate": ("string", "date"),
+    "bigdecimal": ("number", None),
+}  # fmt: skip
+# A whole cell that is a link whose text holds brackets: `[**List[Message]**](Message.md)`.
+_BRACKETED_LINK = re.compile(r"^\[(?P<text>.+)\]\([^()\s]*\)$")
+
+
 def parse_type(written: str) -> TypeClaim | None:
     """The claim a type as written makes, or None when it makes none that can be judged (an
     unknown word, a union, ``any``, a nullable form)."""
-    text = _plain(written).strip(" .,:;")
+    linked = _BRACKETED_LINK.match(written.strip())
+    source = linked.group("text") if linked else written
+    text = html.unescape(_plain(source)).strip(" .,:;")
+    text = re.sub(r"^[Pp]ointer to\s+", "", text)  # Go's generator: "Pointer to **string**"
+    if text.lower() in _LANGUAGE_TYPES:
+        kind, fmt = _LANGUAGE_TYPES[text.lower()]
+        return TypeClaim(written, _STRING if kind == "string" else _NUMBER, format=fmt)
     if not text or len(text) > 60:
         return None
     low = text.lower()
