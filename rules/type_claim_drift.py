@@ -11,8 +11,9 @@ What it does
       interface), bound only to the schema their name names;
     - sentences: "`x` is `null`" against a type that rejects null, "one of `a` or `b` MUST
       be given" against an object that asks for neither, "`path` is required" and "A
-      playbook file must declare a `steps` element" against one that does not require it
-      (bound to the one object declaring the member, or the one the section's headings name);
+      playbook file must declare a `steps` element" against one that does not require it,
+      "`name` is a string" (one JSON type, no union) against its declaration (bound to the
+      one object declaring the member, or the one the section's headings name);
     - ``(Required)`` after a link item (``- [Steps](steps.md) (Required)``: the member
       ``steps``), and a list led by "Each item in the list must have two keys:" (each listed
       member REQUIRED; one finding for the sentence);
@@ -86,6 +87,7 @@ from speclint.analyses.type_claims import (
     ObjectView,
     ParameterClaim,
     SentenceClaim,
+    TypeClaim,
     contradiction,
     described_claims,
     every_group,
@@ -332,6 +334,8 @@ def _sentence_findings(corpus: Context, binder: ClaimBinder) -> Iterator[Finding
             continue
         if claim.kind == "null":
             yield from _null_finding(corpus, view, evidence, claim)
+        elif claim.kind == "type":
+            yield from _type_said_finding(corpus, view, evidence, claim)
         elif claim.kind == "required":
             yield from _required_said_finding(view, evidence, claim)
         else:
@@ -408,6 +412,28 @@ def _forbids_only(node: Any) -> bool:
 
 def _listed(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
+
+
+def _type_said_finding(
+    corpus: Context, view: ObjectView, evidence: str, claim: SentenceClaim
+) -> Iterator[Finding]:
+    """A sentence that says one member is of a JSON type ("`x` is a string"), held to the
+    member's declaration in the object it is about."""
+    (name,) = claim.names
+    site = view.declared[name]
+    said = contradiction(corpus, TypeClaim(claim.written, frozenset({claim.written})), site, {})
+    if said is None:
+        return
+    yield Finding(
+        ID,
+        SEVERITY,
+        f"the text says `{name}` is a{'n' if claim.written[0] in 'aeiou' else ''} "
+        f"{claim.written}, but `{site.label}` says {said}: correct the text, or change the "
+        f"schema (bound by {evidence})",
+        Location(claim.path, claim.line, claim.column),
+        related=(site.location(note=f"the schema says {said}"),),
+        key=f"{claim.line}:{name}:type-said",
+    )
 
 
 def _required_said_finding(

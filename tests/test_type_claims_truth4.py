@@ -389,3 +389,19 @@ def test_other_generators_language_types_are_read_on_a_model_page(
     found = reported(root)
     assert [(path, line) for path, line, _ in found] == [("docs/Pet.md", 11)]
     assert "`born` is documented as `**OffsetDateTime**`" in found[0][2]
+
+
+def test_a_sentence_saying_a_member_is_of_a_type_is_held_to_its_declaration(
+    make_corpus: MakeCorpus,
+) -> None:
+    page = (
+        "# Playbook\n\n`revision` is a string naming the playbook's version.\n\n"
+        "`mounts` is a list of folders.\n\nThe `steps` value must be a mapping of names to "
+        "steps.\n\n`imports` is an object, or a string or a list.\n"
+    )
+    root = make_corpus(playbook({"docs/playbook.md": page}))
+    assert run_rule(root, "type-claim-drift") == []
+    wrong = page.replace("`revision` is a string", "`revision` is an integer")
+    found = run_rule(make_corpus(playbook({"docs/playbook.md": wrong})), "type-claim-drift")
+    assert [(f.location.line, f.related[0].pointer) for f in found] == [(3, "/properties/revision")]
+    assert "the text says `revision` is an integer" in found[0].message

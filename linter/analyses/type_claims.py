@@ -797,6 +797,16 @@ _REQUIRED_SAID = re.compile(
     r"(?:MUST|must|SHALL|shall)\s+(?:declare|contain|have|include|define|specify)\s+"
     r"(?:an?\s+|the\s+)?`(?P<b>[A-Za-z_][\w-]*)`(?!\s*(?:,|or|and|/)\s*`)"
 )
+# One member said to be of a JSON type: "`container_name` is a string that...", "The `extends`
+# value must be a mapping". A union ("a string or a list"), a list "of" something, and a
+# sentence that names a condition are not read.
+_TYPE_SAID = re.compile(
+    r"(?:^|^The\s+)`(?P<a>[A-Za-z_][\w-]*)`(?:\s+(?:value|field|property|attribute|key|member))?"
+    r"\s+(?:is|must\s+be|MUST\s+be|shall\s+be|SHALL\s+be)\s+(?:always\s+)?(?:an?\s+)?"
+    r"(?P<t>string|integer|number|boolean|array|list|object|map|mapping|sequence)\b"
+    r"(?!\s*(?:or|of|,|/)\b|\s*(?:or|of|,|/)\s)"
+)
+_SAID_TYPES = {"mapping": "object", "map": "object", "list": "array", "sequence": "array"}
 _MUST = re.compile(r"\b(?:MUST|must|SHALL|shall|REQUIRED|required)\b")
 _MUST_NOT = re.compile(r"\b(?:MUST|must|SHALL|shall)\s+(?:NOT|not|never)\b|\b(?:at most|only)\b")
 _CONDITION = re.compile(r"\b(?:[Ii]f|[Ww]hen|[Uu]nless|[Ww]here|[Ff]or)\b")
@@ -812,7 +822,7 @@ class SentenceClaim:
     path: str
     line: int
     column: int
-    kind: str  # "null", "one of", "required"
+    kind: str  # "null", "one of", "required", "type"
     names: tuple[str, ...]  # the fields (the last segment of a dotted path)
     holder: str | None  # a dotted path's segment before the field (`pagination`)
     written: str
@@ -847,6 +857,12 @@ def sentence_claims(document: Document) -> list[SentenceClaim]:
                 found.append(_sentence_claim(document, paragraph, offset + match.start(), "null",
                                              (dotted[-1],), dotted[-2] if len(dotted) > 1 else None,
                                              match.group(0)))  # fmt: skip
+            typed = _TYPE_SAID.search(sentence.strip())
+            if typed is not None and not _CONDITION.search(sentence[: sentence.find("`")]):
+                at = offset + len(sentence) - len(sentence.lstrip()) + typed.start()
+                word = typed.group("t")
+                found.append(_sentence_claim(document, paragraph, at, "type", (typed.group("a"),),
+                                             None, _SAID_TYPES.get(word, word)))  # fmt: skip
             required = _REQUIRED_SAID.search(sentence.strip())
             if required is not None and not re.search(r"\b(?:if|when|unless)\b", sentence, re.I):
                 at = offset + len(sentence) - len(sentence.lstrip()) + required.start()
