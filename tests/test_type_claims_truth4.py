@@ -159,6 +159,11 @@ paths:
         - name: limit
           in: query
           description: How many to return. If not given, all are.
+        - name: trace
+          in: header
+          required: true
+          description: If not supplied by the caller, the gateway adds one.
+          schema: {type: string}
           schema: {type: integer}
       responses:
         "200":
@@ -188,7 +193,7 @@ def test_one_of_two_members_required_in_a_property_description_is_held_to_its_ob
 ) -> None:
     root = make_corpus({"api/openapi.yaml": ARCHIVE_API})
     found = [f for f in run_rule(root, "type-claim-drift") if "one of" in f.message]
-    assert [(f.location.path, f.location.line) for f in found] == [("api/openapi.yaml", 36)]
+    assert [(f.location.path, f.location.line) for f in found] == [("api/openapi.yaml", 41)]
     assert "one of `inline` or `link` must be given" in found[0].message
     assert [(r.path, r.pointer) for r in found[0].related] == [
         ("api/openapi.yaml", "/components/schemas/Blob")

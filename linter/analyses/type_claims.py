@@ -1046,7 +1046,9 @@ def described_claims(corpus: Context) -> Iterator[DescribedClaim]:
 # implementation...", "If omitted, ...", "Optional.".
 _LEFT_OUT = re.compile(
     r"\b[Ii]f\s+(?:it\s+is\s+|this\s+is\s+)?(?:not\s+specified|not\s+provided|not\s+given"
-    r"|not\s+supplied|omitted|unspecified|left\s+out|absent)\b(?!\s+(?:in\s+the\s+)?(?:body|header))"
+    r"|not\s+supplied|omitted|unspecified|left\s+out|absent)\b"
+    # "If not supplied by the client, the server MUST create one": another party's request
+    r"(?!\s+(?:by|from|upstream)\b|\s+(?:in\s+the\s+)?(?:body|header))"
     r"|^\s*\(?[Oo]ptional\b[).:,]"
 )
 _PLACES = frozenset({"path", "query", "header", "cookie"})
