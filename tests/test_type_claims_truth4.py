@@ -410,3 +410,32 @@ def test_a_sentence_saying_a_member_is_of_a_type_is_held_to_its_declaration(
     found = run_rule(make_corpus(playbook({"docs/playbook.md": wrong})), "type-claim-drift")
     assert [(f.location.line, f.related[0].pointer) for f in found] == [(3, "/properties/revision")]
     assert "the text says `revision` is an integer" in found[0].message
+
+
+def test_a_generator_model_of_an_inner_schema_binds_by_its_generated_name(
+    make_corpus: MakeCorpus,
+) -> None:
+    api = json.loads(json.dumps(PETSTORE))
+    api["components"]["schemas"]["Pet"]["properties"]["toys"] = {
+        "title": "Toys",
+        "oneOf": [
+            {"type": "string"},
+            {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"label": {"type": "string"}, "weight": {"type": "number"}},
+                    "required": ["label"],
+                },
+            },
+        ],
+    }
+    page = model_page(
+        "**label** | **str** | | [optional] \n**weight** | **float** | | [optional] \n"
+    )
+    page = page.replace("# Pet\n", "# ToysOneOfInner\n", 1)
+    root = make_corpus({"api/openapi.json": json.dumps(api, indent=1), "docs/Toys.md": page})
+    found = reported(root)
+    assert [(path, line) for path, line, _ in found] == [("docs/Toys.md", 8)]
+    assert "`label` is documented as OPTIONAL" in found[0][2]
+    assert "Pet/properties/toys/oneOf/1/items/required" in found[0][2]

@@ -1446,8 +1446,38 @@ class ClaimBinder:
                 if view is not None and len(names & set(view.declared)) >= need:
                     found.append((word, view))
         if group.generated:
-            found = self._generated_model(group, found)
+            found = self._generated_model(group, found) or self._generated_inner(group, names)
         return found
+
+    def _generated_inner(self, group: ClaimGroup, names: set[str]) -> list[tuple[str, ObjectView]]:
+        """A generator's model of an unnamed inner schema, named after the schema it is in:
+        ``ContentOneOfInner`` is the items of the array branch of ``Content``'s ``oneOf``
+        (OpenAPI Generator's names: ``OneOf``/``AnyOf`` a branch, ``Inner`` an array's items)."""
+        title = group.context.split("\n", 1)[0] if group.context else ""
+        match = re.fullmatch(r"(?P<base>[A-Z]\w*?)(?P<of>OneOf|AnyOf)?(?P<inner>Inner)?", title)
+        if match is None or not (match.group("of") or match.group("inner")):
+            return []
+        found: list[tuple[str, ObjectView]] = []
+        for site in schema_names(self.corpus).get(match.group("base").lower(), []):
+            if not self.comparable(group.path, site.document.path):
+                continue
+            candidates = [site.pointer]
+            if match.group("of"):
+                keyword = "oneOf" if match.group("of") == "OneOf" else "anyOf"
+                branches = site.node.get(keyword) if isinstance(site.node, dict) else None
+                candidates = [
+                    join_pointer(join_pointer(site.pointer, keyword), i)
+                    for i, branch in enumerate(branches if isinstance(branches, list) else [])
+                    if isinstance(branch, dict) and (not match.group("inner") or "items" in branch)
+                ]
+            if match.group("inner"):
+                candidates = [join_pointer(c, "items") for c in candidates]
+            for pointer in candidates:
+                node = self.index.node_at(site.document.path, pointer)
+                view = self.view(self.top(node)) if node is not None else None
+                if view is not None and len(names & set(view.declared)) * 2 >= len(names):
+                    found.append((title, view))
+        return found if len(found) == 1 else []
 
     @staticmethod
     def _generated_model(
