@@ -439,3 +439,13 @@ def test_a_generator_model_of_an_inner_schema_binds_by_its_generated_name(
     assert [(path, line) for path, line, _ in found] == [("docs/Toys.md", 8)]
     assert "`label` is documented as OPTIONAL" in found[0][2]
     assert "Pet/properties/toys/oneOf/1/items/required" in found[0][2]
+
+
+def test_a_path_parameter_left_out_by_a_route_without_it_is_not_reported(
+    make_corpus: MakeCorpus,
+) -> None:
+    api = ARCHIVE_API.replace(
+        "paths:\n", "paths:\n  /bundles/{bundle}/files:\n    get:\n      responses: {}\n", 1
+    )
+    root = make_corpus({"api/openapi.yaml": api})
+    assert [f for f in run_rule(root, "type-claim-drift") if "left out" in f.message] == []

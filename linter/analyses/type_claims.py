@@ -223,8 +223,9 @@ _LANGUAGE_TYPES = {
     "time.time": ("string", "date-time"), "localdate": ("string", "date"),
     "bigdecimal": ("number", None),
 }  # fmt: skip
-# A whole cell that is a link whose text holds brackets: `[**List[Message]**](Message.md)`.
-_BRACKETED_LINK = re.compile(r"^\[(?P<text>.+)\]\([^()\s]*\)$")
+# A generator's cell that is a link whose bold text holds brackets: `[**List[Message]**](Message.md)`.
+# (A code span's, `` [`map[string, task]`](#task) ``, is a notation of its page's own: not read.)
+_BRACKETED_LINK = re.compile(r"^\[(?P<text>\*\*.+\*\*)\]\([^()\s]*\)$")
 
 
 def parse_type(written: str) -> TypeClaim | None:
@@ -1073,10 +1074,14 @@ def parameter_claims(corpus: Context) -> Iterator[ParameterClaim]:
     for document in corpus.of_kind(DocumentKind.OPENAPI):
         if document.path in corpus.derived or not document.usable:
             continue
+        paths = document.data.get("paths") if isinstance(document.data, dict) else None
+        routes = {str(p).rstrip("/") for p in paths} if isinstance(paths, dict) else set()
         for pointer, parameter in _parameters(document.data, ""):
             text = parameter.get("description")
             if not isinstance(text, str):
                 continue
+            if parameter.get("in") == "path" and _route_without(pointer, parameter, routes):
+                continue  # "If omitted, all are returned": by the route without the segment
             for _, sentence in _sentences(text):
                 found = _LEFT_OUT.search(sentence)
                 if found is None:
@@ -1089,6 +1094,18 @@ def parameter_claims(corpus: Context) -> Iterator[ParameterClaim]:
                 yield ParameterClaim(document.path, line, column, parameter["name"],
                                      parameter["in"], pointer, written)  # fmt: skip
                 break
+
+
+def _route_without(pointer: str, parameter: dict[str, Any], routes: set[str]) -> bool:
+    """Whether the document has the route a path parameter's "if omitted" speaks of: the path
+    without its segment. A parameter declared apart from any path (``components/parameters``,
+    shared by routes with and without it) is taken to have one."""
+    parts = pointer.split("/")
+    if len(parts) < 3 or parts[1] != "paths":
+        return True
+    path = parts[2].replace("~1", "/").replace("~0", "~")
+    segment = "/{" + str(parameter.get("name")) + "}"
+    return segment in path and path.replace(segment, "", 1).rstrip("/") in routes
 
 
 def _parameters(node: Any, pointer: str, depth: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
