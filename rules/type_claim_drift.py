@@ -10,7 +10,23 @@ What it does
     - object listings in code blocks (a pseudo-schema, a Python model, a TypeScript
       interface), bound only to the schema their name names;
     - sentences: "`x` is `null`" against a type that rejects null, "one of `a` or `b` MUST
-      be given" against an object that asks for neither.
+      be given" against an object that asks for neither, "`path` is required" and "A
+      playbook file must declare a `steps` element" against one that does not require it,
+      "`name` is a string" (one JSON type, no union) against its declaration (bound to the
+      one object declaring the member, or the one the section's headings name);
+    - ``(Required)`` after a link item (``- [Steps](steps.md) (Required)``: the member
+      ``steps``), and a list led by "Each item in the list must have two keys:" (each listed
+      member REQUIRED; one finding for the sentence);
+    - an API client generator's model page (OpenAPI Generator's ``Name | Type | Description |
+      Notes`` table under ``## Properties``; a member without ``[optional]`` in Notes is
+      required), bound to the component its title names; a generated page, but its
+      disagreement with the hand-written API document is kept: the page is stale, regenerate it;
+    - a section (``## warmup``) among sibling sections that are nearly all members of one
+      closed object, which the object does not declare (a documented member the schema lacks);
+    - in an API document: a property's description saying one of two members of its object
+      is required ("One of url or content is required"), held to that object; a required
+      parameter (``in: path`` always is) whose description says what happens when it is not
+      given ("If not specified, ...").
 
     A type word (``integer``, ``array of T``, ``enum``, a schema's name) is held to ``type``,
     ``items`` and the ``$ref`` target; REQUIRED and OPTIONAL to the ``required`` lists that
@@ -51,7 +67,9 @@ Limitations
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from speclint.analyses.context import Context
@@ -61,17 +79,23 @@ from speclint.analyses.protojson import message_pairs
 from speclint.analyses.schema_objects import types_of
 from speclint.analyses.shapes import Site, follow
 from speclint.analyses.type_claims import (
+    LEAD_REQUIRED,
     Claim,
     ClaimBinder,
     ClaimGroup,
     GroupBinding,
     ObjectView,
+    ParameterClaim,
     SentenceClaim,
+    TypeClaim,
     contradiction,
+    described_claims,
     every_group,
+    every_section_group,
     every_sentence_claim,
     field_behaviors,
     heading_name,
+    parameter_claims,
     schema_type,
 )
 from speclint.common.findings import Finding, Location, Severity
@@ -91,12 +115,58 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         binding = binder.bind(group)
         if binding.message is not None:
             yield from _proto_findings(corpus, binding)
+        led: list[tuple[Claim, Finding]] = []
         for claim in group.claims:
-            yield from _type_finding(corpus, binding, claim, known)
-            yield from _required_finding(binding, claim)
-            yield from _undeclared_documented(binding, claim)
+            found = [
+                *_type_finding(corpus, binding, claim, known),
+                *_required_finding(binding, claim),
+                *_undeclared_documented(binding, claim),
+            ]
+            if claim.said == LEAD_REQUIRED:
+                led += [(claim, f) for f in found if f.key and f.key.endswith(":required")]
+                found = [f for f in found if not (f.key and f.key.endswith(":required"))]
+            yield from (_regenerate(f) for f in found) if group.generated else found
+        yield from _one_lead_finding(led)
+    for group in every_section_group(corpus):
+        yield from _undeclared_sections(binder.bind(group))
     yield from _pair_findings(corpus, binder)
     yield from _sentence_findings(corpus, binder)
+
+
+def _one_lead_finding(led: list[tuple[Claim, Finding]]) -> Iterator[Finding]:
+    """The members a sentence before a list requires all at once ("Each item in the list must
+    have two keys:") that the object does not require: one finding for the sentence, at the
+    first of them (one defect, one finding)."""
+    if len(led) < 2:
+        yield from (finding for _, finding in led)
+        return
+    claim, first = led[0]
+    names = [f"`{c.name}`" for c, _ in led]
+    shown = ", ".join(names[:-1]) + f" and {names[-1]}"
+    where = first.related[0].path if first.related else ""
+    said = (
+        first.message.split("but `", 1)[-1].split("`", 1)[0] if "but `" in first.message else where
+    )
+    yield replace(
+        first,
+        message=(
+            f"{shown} are documented as REQUIRED ({LEAD_REQUIRED}), but `{said}` requires none "
+            f"of them: add them to its `required`, or correct the sentence"
+            + first.message[first.message.rfind(" (bound by") :]
+        ),
+        shortened=None,
+        key=f"{claim.line}:{'+'.join(c.name for c, _ in led)}:required",
+    )
+
+
+def _regenerate(finding: Finding) -> Finding:
+    """A generator's model page that disagrees with its component is stale: regenerating it
+    from the API document is the fix (``speclint.run.inventory.stale_output`` keeps it)."""
+    return replace(
+        finding,
+        message=f"{finding.message}; the page is a client generator's model page: regenerate it",
+        shortened=None,
+    )
 
 
 def _where(group: ClaimGroup, claim: Claim) -> Location:
@@ -264,8 +334,19 @@ def _sentence_findings(corpus: Context, binder: ClaimBinder) -> Iterator[Finding
             continue
         if claim.kind == "null":
             yield from _null_finding(corpus, view, evidence, claim)
+        elif claim.kind == "type":
+            yield from _type_said_finding(corpus, view, evidence, claim)
+        elif claim.kind == "required":
+            yield from _required_said_finding(view, evidence, claim)
         else:
             yield from _one_of_finding(view, evidence, claim)
+    for parameter in parameter_claims(corpus):
+        yield _left_out_finding(corpus, parameter)
+    for described in described_claims(corpus):
+        view = binder.view(binder.top(described.holder))
+        if view is not None:
+            evidence = "the object whose description says it"
+            yield from _one_of_finding(view, evidence, described.claim)
 
 
 def _null_finding(
@@ -333,6 +414,52 @@ def _listed(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
+def _type_said_finding(
+    corpus: Context, view: ObjectView, evidence: str, claim: SentenceClaim
+) -> Iterator[Finding]:
+    """A sentence that says one member is of a JSON type ("`x` is a string"), held to the
+    member's declaration in the object it is about."""
+    (name,) = claim.names
+    site = view.declared[name]
+    said = contradiction(corpus, TypeClaim(claim.written, frozenset({claim.written})), site, {})
+    if said is None:
+        return
+    yield Finding(
+        ID,
+        SEVERITY,
+        f"the text says `{name}` is a{'n' if claim.written[0] in 'aeiou' else ''} "
+        f"{claim.written}, but `{site.label}` says {said}: correct the text, or change the "
+        f"schema (bound by {evidence})",
+        Location(claim.path, claim.line, claim.column),
+        related=(site.location(note=f"the schema says {said}"),),
+        key=f"{claim.line}:{name}:type-said",
+    )
+
+
+def _required_said_finding(
+    view: ObjectView, evidence: str, claim: SentenceClaim
+) -> Iterator[Finding]:
+    """A sentence that says one member is required, held to the object it is about."""
+    (name,) = claim.names
+    root = view.root
+    if not view.complete or name in view.maybe:
+        return  # a `required` unread, or one that asks for it (in a branch, too)
+    raw = root.raw if isinstance(root.raw, dict) else {}
+    if "minProperties" in raw or "not" in raw:
+        return  # asks for some member, or forbids some: not read as a `required`
+    where = root.label
+    pointer = join_pointer(root.pointer, "required") if "required" in raw else root.pointer
+    yield Finding(
+        ID,
+        SEVERITY,
+        f'the text says `{name}` is required ("{claim.written}"), but `{where}` does not require '
+        f"it: add `{name}` to its `required`, or correct the text (bound by {evidence})",
+        Location(claim.path, claim.line, claim.column),
+        related=(root.document.location(pointer, note="not required here"),),
+        key=f"{claim.line}:{name}:required-said",
+    )
+
+
 def _one_of_finding(view: ObjectView, evidence: str, claim: SentenceClaim) -> Iterator[Finding]:
     root = view.root
     if not view.complete or any(name in view.maybe for name in claim.names):
@@ -353,6 +480,83 @@ def _one_of_finding(view: ObjectView, evidence: str, claim: SentenceClaim) -> It
         related=(root.document.location(root.pointer, note="requires neither here"),),
         key=f"{claim.line}:{first}:{second}:one-of",
     )
+
+
+def _left_out_finding(corpus: Context, claim: ParameterClaim) -> Finding:
+    document = corpus.documents[claim.path]
+    is_path = claim.place == "path"
+    required = "an `in: path` parameter, always required" if is_path else "`required: true`"
+    fix = (
+        "give a route without it for the default, or correct the text"
+        if is_path
+        else "make it `required: false`, or correct the text"
+    )
+    return Finding(
+        ID,
+        SEVERITY,
+        f'the description of parameter `{claim.name}` says it may be left out ("{claim.written}"), '
+        f"but it is {required}: {fix}",
+        Location(claim.path, claim.line, claim.column, pointer=claim.pointer),
+        related=(document.location(claim.pointer, note=f"`{claim.name}` is required here"),),
+        key=f"{claim.line}:{claim.name}:left-out",
+    )
+
+
+def _undeclared_sections(binding: GroupBinding) -> Iterator[Finding]:
+    """A section of a page whose sibling sections are the members of one closed object (``##
+    annotations``, ``## attach``, ... of a service) that names a member the object does not
+    declare: the page documents a member the schema lacks (or one it lost). Judged where the
+    sections are nearly all the object's members (three quarters and more, each alike object
+    bound lacking it) and the object is closed: an open one lets the member through, and its
+    other sections may be another notation's."""
+    group = binding.group
+    names = {claim.name for claim in group.claims}
+    if not binding.views or binding.message is not None:
+        return
+    for view in binding.views:
+        if sum(_has(view, name) for name in names) * 4 < len(names) * 3 or not view.complete:
+            return
+        raw = view.root.raw if isinstance(view.root.raw, dict) else {}
+        if (
+            raw.get("additionalProperties") is not False
+            and raw.get("unevaluatedProperties") is not False
+        ):
+            return
+    for claim in group.claims:
+        lacking = []
+        for view in binding.views:
+            if _has(view, claim.name):
+                break
+            lacking.append(view)
+        else:
+            root = lacking[0].root
+            yield Finding(
+                ID,
+                SEVERITY,
+                f"the section `{claim.name}` documents a member of `{root.label}`, whose other "
+                f"sections are its members, but it does not declare `{claim.name}` and rejects "
+                f"it (a closed object): declare it there, or remove the section "
+                f"(bound by {binding.evidence})",
+                _where(group, claim),
+                related=(root.document.location(root.pointer, note="not declared here"),),
+                key=f"{claim.line}:{claim.name}:section",
+            )
+
+
+def _has(view: ObjectView, name: str) -> bool:
+    """Whether the object declares ``name``, requires it somewhere, or lets it by a pattern."""
+    if name in view.declared or name in view.maybe:
+        return True
+    raw = view.root.raw if isinstance(view.root.raw, dict) else {}
+    patterns = raw.get("patternProperties")
+    return isinstance(patterns, dict) and any(_matches(p, name) for p in patterns)
+
+
+def _matches(pattern: str, name: str) -> bool:
+    try:
+        return re.search(pattern, name) is not None
+    except re.error:
+        return True  # a pattern not read: it may match
 
 
 def _named_by_page(group: ClaimGroup, root: Node) -> bool:

@@ -40,6 +40,7 @@ requiredness there.
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -86,7 +87,8 @@ _FIELD_NAME = re.compile(r"^[A-Za-z_$@][\w$@-]*$")
 _ITEM = re.compile(
     r"^\s*(?:[-*+]|\d+[.)])\s+(?:\[[ xX]\]\s+)?"
     r"(?P<lead>\*\*`(?P<a>[^`\s]+)`\*\*|`(?P<b>[^`\s]+)`|\*\*(?P<c>[A-Za-z_$@][\w$@-]*)\*\*"
-    r"|__`(?P<d>[^`\s]+)`__|\[`(?P<e>[^`\s]+)`\]\(#[^()\s]*\))"
+    r"|__`(?P<d>[^`\s]+)`__|\[`(?P<e>[^`\s]+)`\]\(#[^()\s]*\)"
+    r"|\[(?P<f>[A-Za-z_][\w-]*)\]\([^()\s]*\)(?=\s*[*_]?\((?:[Rr]equired|REQUIRED|[Oo]ptional|OPTIONAL)\)))"
 )
 _PAREN = re.compile(r"^\s*[:\-–—]?\s*[*_]?\((?P<inner>[^()\n]{1,80})\)")
 _SAYS = re.compile(
@@ -179,6 +181,7 @@ class ClaimGroup:
     parent: Claim | None = None  # the field whose sub-items these are
     parent_group: ClaimGroup | None = None
     operation: tuple[str, str] | None = None  # (method, path) an operation row names
+    generated: bool = False  # an API client generator's model page (``_GENERATOR_LAYOUT``)
 
 
 @dataclass(frozen=True)
@@ -212,10 +215,29 @@ def _plain(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("`", "").replace("*", "").replace("\\", "")).strip()
 
 
+# The language types of API client generators' model pages (Java, Go, C#), as JSON Schema says
+# them: a date-time or a date is a string, a decimal a number.
+_LANGUAGE_TYPES = {
+    "offsetdatetime": ("string", "date-time"), "localdatetime": ("string", "date-time"),
+    "zoneddatetime": ("string", "date-time"), "instant": ("string", "date-time"),
+    "time.time": ("string", "date-time"), "localdate": ("string", "date"),
+    "bigdecimal": ("number", None),
+}  # fmt: skip
+# A generator's cell that is a link whose bold text holds brackets: `[**List[Message]**](Message.md)`.
+# (A code span's, `` [`map[string, task]`](#task) ``, is a notation of its page's own: not read.)
+_BRACKETED_LINK = re.compile(r"^\[(?P<text>\*\*.+\*\*)\]\([^()\s]*\)$")
+
+
 def parse_type(written: str) -> TypeClaim | None:
     """The claim a type as written makes, or None when it makes none that can be judged (an
     unknown word, a union, ``any``, a nullable form)."""
-    text = _plain(written).strip(" .,:;")
+    linked = _BRACKETED_LINK.match(written.strip())
+    source = linked.group("text") if linked else written
+    text = html.unescape(_plain(source)).strip(" .,:;")
+    text = re.sub(r"^[Pp]ointer to\s+", "", text)  # Go's generator: "Pointer to **string**"
+    if text.lower() in _LANGUAGE_TYPES:
+        kind, fmt = _LANGUAGE_TYPES[text.lower()]
+        return TypeClaim(written, _STRING if kind == "string" else _NUMBER, format=fmt)
     if not text or len(text) > 60:
         return None
     low = text.lower()
@@ -325,6 +347,41 @@ def claim_groups(document: Document) -> list[ClaimGroup]:
     for table in prose.tables:
         groups += _operation_rows(document, table)
     return sorted(groups, key=lambda g: g.line)
+
+
+# A section heading that is a member's name: `## pre_start`, `### `cpu_count``, lower-case
+# first (a title-case word, "## Examples", is a section of the page, not a member).
+_MEMBER_HEADING = re.compile(r"^`?(?P<name>[a-z_$][\w$-]*)`?$")
+_MIN_MEMBER_SECTIONS = 5  # fewer sibling sections are too few to tell which object they document
+
+
+def section_groups(document: Document) -> list[ClaimGroup]:
+    """The sibling sections of a page whose headings are members' names (``## annotations``,
+    ``## attach``, ... under ``# Services``): a group of claims that each is a member of the
+    object the page documents (form ``member sections``; no type, no requiredness). Bound as
+    field references are, by the members the schema objects declare; where a section scope
+    (the heading chain's place in a root schema) is known, that is the binding to use
+    (``ClaimBinder.bind`` is the one call)."""
+    prose = document.prose
+    if prose is None:
+        return []
+    siblings: dict[tuple[tuple[str, ...], int], list[Heading]] = {}
+    for heading in prose.headings:
+        siblings.setdefault((heading.path[:-1], heading.level), []).append(heading)
+    groups: list[ClaimGroup] = []
+    for (parents, _), headings in siblings.items():
+        named = [(h, _MEMBER_HEADING.match(h.text.strip())) for h in headings]
+        members = [(h, m.group("name")) for h, m in named if m is not None]
+        if len(members) < _MIN_MEMBER_SECTIONS or len(members) * 4 < len(headings) * 3:
+            continue  # a page of other sections, with a few names among them
+        parent = next((h for h in prose.headings if h.path == parents), None)
+        group = ClaimGroup(document.path, headings[0].line, "member sections", parent,
+                           "\n".join(n for t in parents[-1:] for n in heading_name(t)))  # fmt: skip
+        for heading, name in members:
+            column = document.lines[heading.line - 1].find(name) + 1 or 1
+            group.claims.append(Claim(document.path, heading.line, column, name, None, None, ""))
+        groups.append(group)
+    return groups
 
 
 # A row of an endpoint table: a method cell, a path cell, and in its description "Requires
@@ -451,8 +508,21 @@ def _naming(document: Document, heading: Heading | None, line: int) -> str:
             names += heading_name(found.group("text"))
             names += [part for part in re.split(r"[_\-]+", found.group("id") or "") if part]
             break
+    if (
+        not names
+        and heading is not None
+        and len(heading.path) > 1
+        and _generic_heading(heading.text)
+    ):
+        # "## Properties" under "# Run": the section of the object its parent names
+        names += heading_name(heading.path[-2])
     names = [n.strip("`*_ ") for n in names]
     return "\n".join(n for n in names if _FIELD_NAME.match(n))
+
+
+def _generic_heading(text: str) -> bool:
+    words = _plain(text).lower().split()
+    return bool(words) and all(word in _GENERIC for word in words)
 
 
 def heading_name(text: str) -> list[str]:
@@ -469,8 +539,29 @@ def heading_name(text: str) -> list[str]:
     return [word, word[:-1]] if word.endswith("s") and len(word) > 3 else [word]
 
 
+# The model pages an API client generator writes from an API document (OpenAPI Generator's
+# Markdown docs: "Name | Type | Description | Notes", the name in bold, `**str**`,
+# `[**List[Message]**](Message.md)`): a member it generated as optional is marked `[optional]` in
+# Notes, and one without the mark is required. The page is the component it is titled by, as
+# the document said when the page was generated: a page that disagrees with the document is
+# stale (the usual defect of such pages: the document changed, the docs were not regenerated).
+_GENERATOR_LAYOUT = ("name", "type", "description", "notes")
+_GENERATOR_OPTIONAL = re.compile(r"\[optional\]", re.IGNORECASE)
+
+
+def _generator_layout(table: Table) -> bool:
+    """A model's table (under "## Properties"); an operation page's "### Parameters" table of
+    the same layout lists parameters, whose Notes say `[optional]` alike."""
+    return (
+        tuple(_plain(cell.text).lower() for cell in table.header) == _GENERATOR_LAYOUT
+        and table.heading is not None
+        and _plain(table.heading.text).lower() == "properties"
+    )
+
+
 def _table_group(document: Document, table: Table) -> ClaimGroup | None:
     kinds = [_header_kind(cell.text) for cell in table.header]
+    generated = _generator_layout(table)
     if "name" not in kinds or "place" in kinds:
         return None
     if not any(k in kinds for k in ("type", "required", "optional")):
@@ -482,6 +573,7 @@ def _table_group(document: Document, table: Table) -> ClaimGroup | None:
         "field table",
         table.heading,
         _naming(document, table.heading, table.line),
+        generated=generated,
     )
     for row in table.rows:
         if name_at >= len(row):
@@ -500,6 +592,14 @@ def _table_group(document: Document, table: Table) -> ClaimGroup | None:
                 required = _requiredness(value.text, kind == "optional")
                 said = f"its `{'Required' if kind == 'required' else 'Optional'}` cell says "
                 said += f"`{_plain(value.text)}`"
+        if generated and len(row) == len(_GENERATOR_LAYOUT):
+            optional = bool(_GENERATOR_OPTIONAL.search(row[-1].text))
+            required = not optional
+            said = (
+                "its Notes cell says `[optional]`"
+                if optional
+                else "its Notes cell has no `[optional]`, the generator's mark of an optional member"
+            )
         if required is None:
             stated = _says(" ".join(c.text for c in row))
             if stated is not None:
@@ -527,14 +627,48 @@ _OPTIONAL_MEMBERS = re.compile(
 )
 
 
-def _item_claim(path: str, item: ListItem, inherited: str = "") -> Claim | None:
+# The sentence before a list that says every member it lists must be given: "Each item in the
+# list must have two keys:", "The object MUST contain the following fields:".
+_ALL_REQUIRED_LEAD = re.compile(
+    r"\b(?:must|MUST|shall|SHALL)\s+(?:have|contain|include|define|declare|specify)\s+"
+    r"(?:the\s+following|these|all\s+of\s+the\s+following|(?:two|three|four|five|both)"
+    r"(?:\s+of\s+the\s+following)?)\s*(?:keys|fields|members|properties|attributes|entries)?"
+    r"\s*:\s*$"
+)
+
+
+LEAD_REQUIRED = "the sentence before the list says each item must have them"
+
+
+def _all_required_lead(document: Document, item: ListItem) -> bool:
+    """Whether the paragraph just before a top-level item says each listed member must be
+    given (``_ALL_REQUIRED_LEAD``)."""
+    prose = document.prose
+    if prose is None or item.depth > 1:
+        return False  # a sub-item (a list's first level is 1)
+    for paragraph in prose.paragraphs:
+        if item.line - 2 <= paragraph.end_line < item.line:
+            text = paragraph.text.strip()
+            return bool(_ALL_REQUIRED_LEAD.search(text)) and not _CONDITION.search(
+                text.rsplit(".", 1)[-1]
+            )
+    return False
+
+
+def _item_claim(
+    path: str, item: ListItem, inherited: str = "", lead_required: str = ""
+) -> Claim | None:
     """The claim a list item makes; ``inherited``: what the item above says of its sub-items'
-    requiredness (they are OPTIONAL), where the item says none itself."""
+    requiredness (they are OPTIONAL), ``lead_required``: what the sentence before the list
+    says of its items (each is REQUIRED), where the item says none itself."""
     text = item.text
     match = _ITEM.match(text)
     if match is None:
         return None
-    name = next(g for g in match.group("a", "b", "c", "d", "e") if g)
+    name = next(g for g in match.group("a", "b", "c", "d", "e", "f") if g)
+    if match.group("f") and name[:1].isupper() and name[1:].islower():
+        # "- [Services](services.md) (Required)": a page's title for the member `services`
+        name = name.lower()
     if not _FIELD_NAME.match(name):
         return None
     rest = text[match.end() :]
@@ -573,6 +707,8 @@ def _item_claim(path: str, item: ListItem, inherited: str = "") -> Claim | None:
             said = f"its item ends `({trailing.group('word')})`"
     if required is None and inherited:
         required, said = False, inherited
+    if required is None and lead_required:
+        required, said = True, lead_required
     column = text.find(name) + 1
     if type_claim is None and required is None:
         if _OPTIONAL_MEMBERS.search(rest):
@@ -588,11 +724,17 @@ def _list_groups(document: Document, items: Iterable[ListItem]) -> list[ClaimGro
     last_claim: dict[int, tuple[Claim, ClaimGroup]] = {}
     heading: Heading | None = None
     previous_end = 0
+    lead = ""
     for item in items:
         if item.heading != heading or item.line > previous_end + 40:
             open_groups.clear()
             last_claim.clear()
             heading = item.heading
+        if item.depth <= 1:
+            if _all_required_lead(document, item):
+                lead = LEAD_REQUIRED
+            elif item.line > previous_end + 2:
+                lead = ""  # another list
         previous_end = item.end_line
         depth = item.depth
         for deeper in [d for d in open_groups if d > depth]:
@@ -603,7 +745,7 @@ def _list_groups(document: Document, items: Iterable[ListItem]) -> list[ClaimGro
         inherited = ""
         if above is not None and above[0].type is None and above[0].required is None:
             inherited = f"the item `{above[0].name}` above says each MAY optionally have them"
-        claim = _item_claim(document.path, item, inherited)
+        claim = _item_claim(document.path, item, inherited, lead if depth <= 1 else "")
         if claim is None:
             continue
         group = open_groups.get(depth)
@@ -644,6 +786,28 @@ _NULL_SAID = re.compile(
 _ONE_OF_SAID = re.compile(
     r"\b(?:[Ee]ither|[Oo]ne of)\s+`(?P<a>[A-Za-z_][\w-]*)`\s+or\s+`(?P<b>[A-Za-z_][\w-]*)`"
 )
+# One member said to be required, of the object the section is about: "`path` is required",
+# "A Compose file must declare a `services` top-level element", "The request MUST contain
+# `applicant`". The subject of the second form is a document or an object, never a party (a
+# client that must send a header speaks of a request, not of a schema).
+_REQUIRED_SAID = re.compile(
+    r"(?:^|(?<=[.;:]\s))`(?P<a>[A-Za-z_][\w-]*)`\s+is\s+(?:REQUIRED|required|mandatory)\b"
+    r"(?!\s+(?:if|when|unless|for|in|only|by|to|with|on|except)\b)"
+    r"|^(?:An?|The|Each|Every)\s+(?:[\w-]+\s+){0,3}?(?:file|document|object|item|entry|element"
+    r"|definition|manifest|configuration|resource|message|record|request|body|payload)\s+"
+    r"(?:MUST|must|SHALL|shall)\s+(?:declare|contain|have|include|define|specify)\s+"
+    r"(?:an?\s+|the\s+)?`(?P<b>[A-Za-z_][\w-]*)`(?!\s*(?:,|or|and|/)\s*`)"
+)
+# One member said to be of a JSON type: "`container_name` is a string that...", "The `extends`
+# value must be a mapping". A union ("a string or a list"), a list "of" something, and a
+# sentence that names a condition are not read.
+_TYPE_SAID = re.compile(
+    r"(?:^|^The\s+)`(?P<a>[A-Za-z_][\w-]*)`(?:\s+(?:value|field|property|attribute|key|member))?"
+    r"\s+(?:is|must\s+be|MUST\s+be|shall\s+be|SHALL\s+be)\s+(?:always\s+)?(?:an?\s+)?"
+    r"(?P<t>string|integer|number|boolean|array|list|object|map|mapping|sequence)\b"
+    r"(?!\s*(?:or|of|,|/)\b|\s*(?:or|of|,|/)\s)"
+)
+_SAID_TYPES = {"mapping": "object", "map": "object", "list": "array", "sequence": "array"}
 _MUST = re.compile(r"\b(?:MUST|must|SHALL|shall|REQUIRED|required)\b")
 _MUST_NOT = re.compile(r"\b(?:MUST|must|SHALL|shall)\s+(?:NOT|not|never)\b|\b(?:at most|only)\b")
 _CONDITION = re.compile(r"\b(?:[Ii]f|[Ww]hen|[Uu]nless|[Ww]here|[Ff]or)\b")
@@ -659,7 +823,7 @@ class SentenceClaim:
     path: str
     line: int
     column: int
-    kind: str  # "null", "one of"
+    kind: str  # "null", "one of", "required", "type"
     names: tuple[str, ...]  # the fields (the last segment of a dotted path)
     holder: str | None  # a dotted path's segment before the field (`pagination`)
     written: str
@@ -694,6 +858,18 @@ def sentence_claims(document: Document) -> list[SentenceClaim]:
                 found.append(_sentence_claim(document, paragraph, offset + match.start(), "null",
                                              (dotted[-1],), dotted[-2] if len(dotted) > 1 else None,
                                              match.group(0)))  # fmt: skip
+            typed = _TYPE_SAID.search(sentence.strip())
+            if typed is not None and not _CONDITION.search(sentence[: sentence.find("`")]):
+                at = offset + len(sentence) - len(sentence.lstrip()) + typed.start()
+                word = typed.group("t")
+                found.append(_sentence_claim(document, paragraph, at, "type", (typed.group("a"),),
+                                             None, _SAID_TYPES.get(word, word)))  # fmt: skip
+            required = _REQUIRED_SAID.search(sentence.strip())
+            if required is not None and not re.search(r"\b(?:if|when|unless)\b", sentence, re.I):
+                at = offset + len(sentence) - len(sentence.lstrip()) + required.start()
+                name = required.group("a") or required.group("b")
+                found.append(_sentence_claim(document, paragraph, at, "required", (name,), None,
+                                             sentence.strip()))  # fmt: skip
             one_of = _ONE_OF_SAID.search(sentence)
             if (
                 one_of is not None
@@ -799,6 +975,173 @@ def _sentence_claim(
     quoted = quoted if len(quoted) <= 120 else quoted[:117].rstrip() + "..."
     section = paragraph.heading.path if paragraph.heading is not None else ()
     return SentenceClaim(document.path, line, column, kind, names, holder, quoted, section)
+
+
+# In an API document's property description, one of two members of the object that holds it
+# said to be required, code spans or plain words: "One of url or content is required".
+_ONE_OF_DESCRIBED = re.compile(
+    r"\b(?:[Ee]ither|[Oo]ne of)\s+(?:the\s+)?`?(?P<a>[A-Za-z_][\w-]*)`?\s+or\s+"
+    r"`?(?P<b>[A-Za-z_][\w-]*)`?"
+)
+
+
+@dataclass(frozen=True)
+class DescribedClaim:
+    """A sentence of a property's ``description`` in an API document, and the schema object
+    holding the property: the object it speaks of (issue 46, item 8)."""
+
+    claim: SentenceClaim
+    holder: Node
+
+
+def described_claims(corpus: Context) -> Iterator[DescribedClaim]:
+    """The "one of `a` or `b` is required" sentences of the property descriptions of the API
+    documents' schema objects, where both are members of the object holding the property (or
+    the object's own description). Located at the sentence's line when the file shows it, else
+    at the ``description`` key."""
+    for node in corpus.schemas.ordered():
+        document = node.document
+        if document.kind not in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+            continue
+        if document.path in corpus.derived:
+            continue
+        properties = node.raw.get("properties")
+        if not isinstance(properties, dict):
+            continue
+        members = {str(name) for name in properties}
+        texts = [(node.pointer, node.raw.get("description"))]
+        texts += [
+            (
+                join_pointer(join_pointer(node.pointer, "properties"), str(name)),
+                child.get("description"),
+            )
+            for name, child in properties.items()
+            if isinstance(child, dict)
+        ]
+        for pointer, text in texts:
+            if not isinstance(text, str) or (
+                "one of" not in text.lower() and "either" not in text.lower()
+            ):
+                continue
+            for _, sentence in _sentences(text):
+                found = _ONE_OF_DESCRIBED.search(sentence)
+                if (
+                    found is None
+                    or not _MUST.search(sentence)
+                    or _MUST_NOT.search(sentence)
+                    or _CONDITION.search(sentence)
+                    or found.group("a") == found.group("b")
+                    or not {found.group("a"), found.group("b")} <= members
+                ):
+                    continue
+                line, column = _described_at(document, join_pointer(pointer, "description"),
+                                             found.group(0))  # fmt: skip
+                written = _plain(sentence.strip())
+                written = written if len(written) <= 120 else written[:117].rstrip() + "..."
+                claim = SentenceClaim(document.path, line, column, "one of",
+                                      (found.group("a"), found.group("b")), None, written)  # fmt: skip
+                yield DescribedClaim(claim, node)
+
+
+# A parameter's description that lets it be left out: "If not specified, it is up to the
+# implementation...", "If omitted, ...", "Optional.".
+_LEFT_OUT = re.compile(
+    r"\b[Ii]f\s+(?:it\s+is\s+|this\s+is\s+)?(?:not\s+specified|not\s+provided|not\s+given"
+    r"|not\s+supplied|omitted|unspecified|left\s+out|absent)\b"
+    # "If not supplied by the client, the server MUST create one": another party's request
+    r"(?!\s+(?:by|from|upstream)\b|\s+(?:in\s+the\s+)?(?:body|header))"
+    r"|^\s*\(?[Oo]ptional\b[).:,]"
+)
+_PLACES = frozenset({"path", "query", "header", "cookie"})
+
+
+@dataclass(frozen=True)
+class ParameterClaim:
+    """A required parameter of an API document whose description lets it be left out."""
+
+    path: str
+    line: int
+    column: int
+    name: str
+    place: str  # its `in`
+    pointer: str  # the parameter object's
+    written: str  # the sentence that says so
+
+
+def parameter_claims(corpus: Context) -> Iterator[ParameterClaim]:
+    """Every required parameter (``required: true``, or ``in: path``, which OpenAPI requires to
+    be) of the API documents whose ``description`` says what happens when it is not given."""
+    for document in corpus.of_kind(DocumentKind.OPENAPI):
+        if document.path in corpus.derived or not document.usable:
+            continue
+        paths = document.data.get("paths") if isinstance(document.data, dict) else None
+        routes = {str(p).rstrip("/") for p in paths} if isinstance(paths, dict) else set()
+        for pointer, parameter in _parameters(document.data, ""):
+            text = parameter.get("description")
+            if not isinstance(text, str):
+                continue
+            if parameter.get("in") == "path" and _route_without(pointer, parameter, routes):
+                continue  # "If omitted, all are returned": by the route without the segment
+            for _, sentence in _sentences(text):
+                found = _LEFT_OUT.search(sentence)
+                if found is None:
+                    continue
+                line, column = _described_at(
+                    document, join_pointer(pointer, "description"), found.group(0).strip()
+                )
+                written = _plain(sentence.strip())
+                written = written if len(written) <= 120 else written[:117].rstrip() + "..."
+                yield ParameterClaim(document.path, line, column, parameter["name"],
+                                     parameter["in"], pointer, written)  # fmt: skip
+                break
+
+
+def _route_without(pointer: str, parameter: dict[str, Any], routes: set[str]) -> bool:
+    """Whether the document has the route a path parameter's "if omitted" speaks of: the path
+    without its segment. A parameter declared apart from any path (``components/parameters``,
+    shared by routes with and without it) is taken to have one."""
+    parts = pointer.split("/")
+    if len(parts) < 3 or parts[1] != "paths":
+        return True
+    path = parts[2].replace("~1", "/").replace("~0", "~")
+    segment = "/{" + str(parameter.get("name")) + "}"
+    return segment in path and path.replace(segment, "", 1).rstrip("/") in routes
+
+
+def _parameters(node: Any, pointer: str, depth: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
+    if depth > 12:
+        return
+    if isinstance(node, dict):
+        if (
+            isinstance(node.get("name"), str)
+            and node.get("in") in _PLACES
+            and (node.get("required") is True or node.get("in") == "path")
+        ):
+            yield pointer, node
+            return
+        for key, value in node.items():
+            if key in ("example", "examples", "default", "enum", "const") or str(key).startswith(
+                "x-"
+            ):
+                continue
+            yield from _parameters(value, join_pointer(pointer, str(key)), depth + 1)
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from _parameters(item, join_pointer(pointer, index), depth + 1)
+
+
+def _described_at(document: Document, pointer: str, said: str) -> tuple[int, int]:
+    """The line and column of ``said`` in the description at ``pointer``: the line that shows
+    its first words (a folded scalar runs over lines), else the ``description`` key's."""
+    line, column = document.position(pointer)
+    words = said.split()[:3]
+    pattern = re.compile(r"\s+".join(re.escape(w) for w in words))
+    lines = document.lines
+    for at in range(max(line, 1), min(len(lines), line + 40) + 1):
+        match = pattern.search(lines[at - 1])
+        if match is not None:
+            return at, match.start() + 1
+    return line, column
 
 
 def every_sentence_claim(corpus: Context) -> Iterator[SentenceClaim]:
@@ -1119,6 +1462,60 @@ class ClaimBinder:
                 view = self.view(root)
                 if view is not None and len(names & set(view.declared)) >= need:
                     found.append((word, view))
+        if group.generated:
+            found = self._generated_model(group, found) or self._generated_inner(group, names)
+        return found
+
+    def _generated_inner(self, group: ClaimGroup, names: set[str]) -> list[tuple[str, ObjectView]]:
+        """A generator's model of an unnamed inner schema, named after the schema it is in:
+        ``ContentOneOfInner`` is the items of the array branch of ``Content``'s ``oneOf``
+        (OpenAPI Generator's names: ``OneOf``/``AnyOf`` a branch, ``Inner`` an array's items)."""
+        title = group.context.split("\n", 1)[0] if group.context else ""
+        match = re.fullmatch(r"(?P<base>[A-Z]\w*?)(?P<of>OneOf|AnyOf)?(?P<inner>Inner)?", title)
+        if match is None or not (match.group("of") or match.group("inner")):
+            return []
+        found: list[tuple[str, ObjectView]] = []
+        for site in schema_names(self.corpus).get(match.group("base").lower(), []):
+            if not self.comparable(group.path, site.document.path):
+                continue
+            candidates = [site.pointer]
+            if match.group("of"):
+                keyword = "oneOf" if match.group("of") == "OneOf" else "anyOf"
+                branches = site.node.get(keyword) if isinstance(site.node, dict) else None
+                candidates = [
+                    join_pointer(join_pointer(site.pointer, keyword), i)
+                    for i, branch in enumerate(branches if isinstance(branches, list) else [])
+                    if isinstance(branch, dict) and (not match.group("inner") or "items" in branch)
+                ]
+            if match.group("inner"):
+                candidates = [join_pointer(c, "items") for c in candidates]
+            for pointer in candidates:
+                node = self.index.node_at(site.document.path, pointer)
+                view = self.view(self.top(node)) if node is not None else None
+                if view is not None and len(names & set(view.declared)) * 2 >= len(names):
+                    found.append((title, view))
+        return found if len(found) == 1 else []
+
+    @staticmethod
+    def _generated_model(
+        group: ClaimGroup, found: list[tuple[str, ObjectView]]
+    ) -> list[tuple[str, ObjectView]]:
+        """A generator's model page is the component whose key (else whose ``title``) is its
+        title, spelt alike: a same-titled copy (a ``title`` pasted into another component,
+        a property's schema) is another model of the generator's."""
+        title = group.context.split("\n", 1)[0] if group.context else ""
+
+        def key(view: ObjectView) -> str:
+            return view.root.pointer.rsplit("/", 1)[-1]
+
+        def titled(view: ObjectView) -> bool:
+            raw = view.root.raw if isinstance(view.root.raw, dict) else {}
+            return raw.get("title") == title
+
+        for test in (lambda v: key(v) == title, titled):
+            kept = [(word, view) for word, view in found if test(view)]
+            if kept:
+                return kept
         return found
 
     def _bind_nested(self, group: ClaimGroup, names: set[str]) -> GroupBinding:
@@ -1341,3 +1738,8 @@ def field_behaviors(document: Document | None, field_: ProtoField) -> frozenset[
 def every_group(corpus: Context) -> Iterator[ClaimGroup]:
     for document in corpus.of_kind(DocumentKind.MARKDOWN):
         yield from claim_groups(document)
+
+
+def every_section_group(corpus: Context) -> Iterator[ClaimGroup]:
+    for document in corpus.of_kind(DocumentKind.MARKDOWN):
+        yield from section_groups(document)

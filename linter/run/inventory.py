@@ -116,6 +116,32 @@ GENERATED_STILL_CHECKED = frozenset(
 )
 
 
+# The rules whose finding in a generated page, against a hand-written document of the corpus,
+# says the page is stale: an API client generator's model docs that disagree with the API
+# document they are generated from (issue 46, item 8). The fix is to regenerate the page, and
+# its readers read it as it is meanwhile.
+STALE_OUTPUT_RULES = frozenset({"type-claim-drift"})
+
+
+def stale_output(corpus: Context, finding: Finding) -> bool:
+    """Whether ``finding`` says a generated page is stale (``STALE_OUTPUT_RULES``): a related
+    place in a hand-written, structured document (the source the page was generated from)."""
+    if finding.rule not in STALE_OUTPUT_RULES:
+        return False
+    made = corpus.provenance.get(finding.location.path)
+    if made is None or made.kind in NOT_JUDGED:
+        return False
+    for related in finding.related:
+        document = corpus.documents.get(related.path)
+        if (
+            document is not None
+            and document.kind is not DocumentKind.MARKDOWN
+            and related.path not in corpus.provenance
+        ):
+            return True
+    return False
+
+
 def written_by_hand(corpus: Context, findings: Iterable[Finding]) -> list[Finding]:
     """The findings that are not about generated content (issue 26): none at a line of a block
     a tool marks as its own in a Markdown page (``kinds.generated_blocks``), and in a generated
@@ -164,6 +190,8 @@ def written_by_hand(corpus: Context, findings: Iterable[Finding]) -> list[Findin
             return False
         if made is not None and made.sources:
             return True  # its source has the same finding: one finding per root cause
+        if stale_output(corpus, finding):
+            return False
         return not any(by_hand(related) for related in finding.related)
 
     return [finding for finding in findings if not about_generated(finding)]
