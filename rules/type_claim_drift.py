@@ -99,6 +99,7 @@ from speclint.analyses.type_claims import (
     schema_type,
 )
 from speclint.common.findings import Finding, Location, Severity
+from speclint.parsing.dialects import has_nullable
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer
 
@@ -375,7 +376,9 @@ def _admits_null(corpus: Context, site: Site, depth: int) -> bool:
     node = site.node
     if not isinstance(node, dict) or depth > 4:
         return True
-    if "null" in types_of(node) or node.get("nullable") is True or node.get("x-nullable") is True:
+    if "null" in types_of(node) or node.get("x-nullable") is True:
+        return True
+    if node.get("nullable") is True and _reads_nullable(corpus, site):
         return True
     if None in (node.get("enum") or []) or ("const" in node and node["const"] is None):
         return True
@@ -389,6 +392,14 @@ def _admits_null(corpus: Context, site: Site, depth: int) -> bool:
                 if _admits_null(corpus, follow(corpus, at), depth + 1):
                     return True
     return False
+
+
+def _reads_nullable(corpus: Context, site: Site) -> bool:
+    """Whether ``nullable`` is a keyword where it is written: OpenAPI 3.0 and Swagger's Schema
+    Objects; OpenAPI 3.1 dropped it (3.1.0 §4.8.24, a 2020-12 dialect), so there ``nullable:
+    true`` admits no null. Unknown where the schema index holds no node there."""
+    node = corpus.schemas.nodes.get((site.document.path, site.pointer))
+    return node is None or has_nullable(node.dialect)
 
 
 _ASKS_FOR_SOME = ("anyOf", "oneOf", "if", "dependentRequired", "dependentSchemas",

@@ -779,9 +779,21 @@ def _list_groups(document: Document, items: Iterable[ListItem]) -> list[ClaimGro
 # "`next_page_url` is `null`", "whose pagination.next_page_url is null", "`x` may be null": a
 # field named in a code span, or a dotted or underscored name, said to hold null.
 _NULL_SAID = re.compile(
-    r"(?:`(?P<a>[A-Za-z_][\w.]*)`|(?<![\w.`/])(?P<b>[a-z][a-z0-9]*(?:[._][a-z0-9]+)+))"
-    r"\s+(?:is|may be|MAY be|can be|will be|is set to)\s+(?:`null`|null)(?![\w`-])"
+    r"(?:`(?P<a>[A-Za-z_][\w.]*)`|(?<![\w.`/])(?P<b>[a-z][a-z0-9]*(?:[._][a-z0-9]+)+"
+    # an object's name and its member, `QNode.ids` written plain (a schema's own name leads)
+    r"|[A-Z][A-Za-z0-9]*\.[a-z][a-z0-9_]*))"
+    r"(?:\s+(?:field|property|member|attribute|value))?"
+    r"\s+(?:is|may be|MAY be|can be|will be|is set to)\s+(?:`null`|null|nullable)(?![\w`-])"
 )
+# A sentence whose subject is left out, "MAY be null, or MAY be missing", under a heading that
+# names one field (`## QNode.ids`, `### \`weight\``): a rules page's layout.
+_NULL_UNSAID = re.compile(
+    r"^(?:[-*+]\s+|\d+[.)]\s+)?(?:It\s+|Its value\s+|The value\s+)?"
+    r"(?:[Mm]ay|MAY|[Cc]an|CAN|[Mm]ight)\s+be\s+(?:`null`|null)(?![\w`-])"
+)
+_HEADING_FIELD = re.compile(r"^`?(?:(?P<holder>[A-Za-z_][\w-]*)\.)?(?P<name>[A-Za-z_][\w-]*)`?$")
+# Emphasis around a keyword (`**MUST**`, `__MUST__`): blanked, so that offsets keep.
+_EMPHASIS = re.compile(r"\*+|(?<!\w)__|__(?!\w)")
 # "One of `env` or `path` MUST be specified", "must provide either `content` or `content_url`"
 _ONE_OF_SAID = re.compile(
     r"\b(?:[Ee]ither|[Oo]ne of)\s+`(?P<a>[A-Za-z_][\w-]*)`\s+or\s+`(?P<b>[A-Za-z_][\w-]*)`"
@@ -794,7 +806,9 @@ _REQUIRED_SAID = re.compile(
     r"(?:^|(?<=[.;:]\s))`(?P<a>[A-Za-z_][\w-]*)`\s+is\s+(?:REQUIRED|required|mandatory)\b"
     r"(?!\s+(?:if|when|unless|for|in|only|by|to|with|on|except)\b)"
     r"|^(?:An?|The|Each|Every)\s+(?:[\w-]+\s+){0,3}?(?:file|document|object|item|entry|element"
-    r"|definition|manifest|configuration|resource|message|record|request|body|payload)\s+"
+    r"|definition|manifest|configuration|resource|message|record|request|body|payload"
+    # or a type's own name ("A Loan MUST contain"), bound by the member as the others are
+    r"|[A-Z][a-z]+(?:[A-Z][a-z]+)*)\s+"
     r"(?:MUST|must|SHALL|shall)\s+(?:declare|contain|have|include|define|specify)\s+"
     r"(?:an?\s+|the\s+)?`(?P<b>[A-Za-z_][\w-]*)`(?!\s*(?:,|or|and|/)\s*`)"
 )
@@ -847,14 +861,17 @@ def sentence_claims(document: Document) -> list[SentenceClaim]:
         return []
     found: list[SentenceClaim] = []
     for paragraph in prose.paragraphs:
-        text = paragraph.text
+        text = _EMPHASIS.sub(lambda m: " " * len(m.group(0)), paragraph.text)
         if "null" not in text and "`" not in text:
             continue
+        found += _heading_null_claims(document, paragraph, text)
         for offset, sentence in _sentences(text):
             for match in _NULL_SAID.finditer(sentence):
                 if _REFUSAL.search(sentence):
                     break
                 dotted = (match.group("a") or match.group("b")).split(".")
+                if dotted[-1] in {"json", "yaml", "md"}:
+                    continue  # a file's name
                 found.append(_sentence_claim(document, paragraph, offset + match.start(), "null",
                                              (dotted[-1],), dotted[-2] if len(dotted) > 1 else None,
                                              match.group(0)))  # fmt: skip
@@ -864,9 +881,12 @@ def sentence_claims(document: Document) -> list[SentenceClaim]:
                 word = typed.group("t")
                 found.append(_sentence_claim(document, paragraph, at, "type", (typed.group("a"),),
                                              None, _SAID_TYPES.get(word, word)))  # fmt: skip
-            required = _REQUIRED_SAID.search(sentence.strip())
+            # a list item's marker is no part of its sentence
+            lead = re.match(r"\s*(?:(?:[-+]|\d+[.)])\s+)?\s*", sentence)
+            body = sentence[lead.end() if lead is not None else 0 :].rstrip()
+            required = _REQUIRED_SAID.search(body)
             if required is not None and not re.search(r"\b(?:if|when|unless)\b", sentence, re.I):
-                at = offset + len(sentence) - len(sentence.lstrip()) + required.start()
+                at = offset + (lead.end() if lead is not None else 0) + required.start()
                 name = required.group("a") or required.group("b")
                 found.append(_sentence_claim(document, paragraph, at, "required", (name,), None,
                                              sentence.strip()))  # fmt: skip
@@ -882,6 +902,32 @@ def sentence_claims(document: Document) -> list[SentenceClaim]:
                                              "one of", (one_of.group("a"), one_of.group("b")),
                                              None, sentence.strip()))  # fmt: skip
     found += _cell_claims(document)
+    return found
+
+
+def _heading_null_claims(
+    document: Document, paragraph: Paragraph, text: str
+) -> list[SentenceClaim]:
+    """ "MAY be null" without a subject, at the start of a paragraph or list item under a heading
+    that names one field (and, dotted, the object holding it): a claim of that field."""
+    heading = paragraph.heading
+    if heading is None:
+        return []
+    lines = document.lines
+    written = lines[heading.line - 1] if 0 < heading.line <= len(lines) else ""
+    named = _HEADING_FIELD.match(heading.text.strip())
+    if named is None or (named.group("holder") is None and "`" not in written):
+        return []  # a plain word heading ("## Results") names no field
+    found: list[SentenceClaim] = []
+    start = 0
+    for index, line in enumerate(text.split("\n")):
+        led = index == 0 or re.match(r"\s*(?:[-*+]|\d+[.)])\s", line) is not None
+        match = _NULL_UNSAID.match(line.strip()) if led else None
+        if match is not None and not _REFUSAL.search(line):
+            at = start + len(line) - len(line.lstrip())
+            found.append(_sentence_claim(document, paragraph, at, "null", (named.group("name"),),
+                                         named.group("holder"), match.group(0)))  # fmt: skip
+        start += len(line) + 1
     return found
 
 
@@ -1275,10 +1321,27 @@ class ClaimBinder:
                 roots[root.key] = view
         shown = " and ".join(f"`{n}`" for n in claim.names)
         evidence = f"the only schema object declaring {shown}"
+        if len(roots) > 1 and claim.holder is not None:
+            # `QNode.ids`: the object the path's holder names, of those declaring the field
+            holder = _normal(claim.holder)
+            roots = {
+                key: view
+                for key, view in roots.items()
+                if holder in {_normal(n) for n in self._names_of(view.root)}
+            }
+            evidence = f"the object `{claim.holder}` names"
+        if len(roots) > 1 and len({(key[0].rsplit("/", 1)[-1], key[1]) for key in roots}) == 1:
+            # One definition in copies of one document (a published copy under `docs/`): the
+            # copy nearest the root is the source (issue 46, item 4: copies are one candidate).
+            first = min(roots, key=lambda key: (key[0].count("/"), key[0]))
+            roots = {first: roots[first]}
+            evidence += " (and its copies)"
         if len(roots) > 1:
             # Several objects declare them: the one the section's headings name ("##
             # Credentials" for `credential`), if one alone is.
             said = {_normal(n) for text in claim.section for n in heading_name(text)}
+            # a heading of several words that is a schema's title ("## Credential Application")
+            said |= {_normal(_plain(text)) for text in claim.section}
             roots = {
                 key: view
                 for key, view in roots.items()

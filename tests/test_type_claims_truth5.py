@@ -1,0 +1,121 @@
+"""type-claim-drift, the classes a first read of three more repositories missed (issue 46, item
+8): requiredness said with emphasised keywords, null said of a field a heading names or of a
+dotted path led by an object's name, and null said where OpenAPI 3.1 no longer reads
+``nullable``. Fixtures are our own, in styles other specs write."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from conftest import run_rule
+
+MakeCorpus = Callable[[dict[str, str | bytes]], Path]
+
+LOAN = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Loan",
+    "type": "object",
+    "properties": {
+        "borrower": {"type": "string"},
+        "amount": {"type": "number"},
+        "due": {"type": "string"},
+    },
+    "required": ["amount"],
+}
+
+
+def lines(root: Path, word: str) -> list[tuple[str, int]]:
+    return sorted(
+        (f.location.path, f.location.line)
+        for f in run_rule(root, "type-claim-drift")
+        if word in f.message
+    )
+
+
+# --- requiredness said with emphasised keywords ----------------------------------------------------
+
+
+def test_required_said_with_bold_or_starred_keyword(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Loans\n\n"
+        "A Loan ***MUST*** contain a `borrower` property.\n\n"  # line 3: not required
+        "* The object **MUST** contain an `amount` property.\n"  # line 5: required, fine
+    )
+    root = make_corpus({"loan.schema.json": json.dumps(LOAN), "docs/loans.md": page})
+    assert lines(root, "is required") == [("docs/loans.md", 3)]
+
+
+def test_required_said_with_emphasis_in_a_list_of_rules(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Loan rules\n\n"
+        "- The object __MUST__ include the `due` property; its value is a date.\n"  # line 3
+        "- The object __MAY__ include the `borrower` property.\n"
+    )
+    root = make_corpus({"loan.schema.json": json.dumps(LOAN), "docs/rules.md": page})
+    assert lines(root, "is required") == [("docs/rules.md", 3)]
+
+
+# --- null said of the field a heading names, or of `Object.field` ---------------------------------
+
+PARCEL_API = {
+    "openapi": "3.1.0",
+    "info": {"title": "Parcels", "version": "2"},
+    "paths": {},
+    "components": {
+        "schemas": {
+            "Parcel": {
+                "type": "object",
+                "properties": {
+                    "weight": {"type": "number"},
+                    "labels": {"type": "array", "items": {"type": "string"}},
+                    "note": {"type": ["string", "null"]},
+                },
+            },
+            "Depot": {
+                "type": "object",
+                "properties": {
+                    "labels": {"type": "array", "items": {"type": "string"}},
+                    "hours": {"type": "string", "nullable": True},
+                },
+            },
+        }
+    },
+}
+
+
+def test_null_said_under_a_heading_naming_the_field(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Parcel rules\n\n"
+        "## Parcel.labels\n\n"
+        "- May be null, or left out.\n"  # line 5: arrays only
+        "- Must not be empty.\n\n"
+        "### `weight`\n\n"
+        "Can be `null` while the parcel is unweighed.\n\n"  # line 10: number only
+        "## Parcel.note\n\n"
+        "- MAY be null.\n"  # line 14: null allowed, fine
+    )
+    root = make_corpus({"openapi.json": json.dumps(PARCEL_API), "docs/rules.md": page})
+    assert lines(root, "may be null") == [("docs/rules.md", 5), ("docs/rules.md", 10)]
+
+
+def test_null_said_of_a_dotted_path_led_by_the_object_name(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Depots\n\n"
+        "A depot is closed when Depot.labels is null or missing.\n\n"  # line 3
+        "Parcel.note is null until a clerk writes one.\n"  # line 5: allowed
+    )
+    root = make_corpus({"openapi.json": json.dumps(PARCEL_API), "docs/depots.md": page})
+    assert lines(root, "may be null") == [("docs/depots.md", 3)]
+
+
+def test_nullable_is_no_keyword_in_openapi_31(make_corpus: MakeCorpus) -> None:
+    page = "# Depots\n\nThe `hours` field may be null on holidays.\n"
+    root = make_corpus({"openapi.json": json.dumps(PARCEL_API), "docs/depots.md": page})
+    assert lines(root, "may be null") == [("docs/depots.md", 3)]
+    older = json.loads(json.dumps(PARCEL_API))
+    older["openapi"] = "3.0.3"
+    older["components"]["schemas"]["Parcel"]["properties"]["note"] = {"type": "string"}
+    root = make_corpus({"openapi.json": json.dumps(older), "docs/depots.md": page})
+    assert lines(root, "may be null") == []
