@@ -14,6 +14,14 @@ What it does
       playbook file must declare a `steps` element" against one that does not require it,
       "`name` is a string" (one JSON type, no union) against its declaration (bound to the
       one object declaring the member, or the one the section's headings name);
+    - requiredness with emphasised keywords (``**MUST**``, ``__MUST__``) or of a type's
+      name ("A Loan MUST contain a `borrower` property"); "MAY be null" without a subject
+      under a heading naming one field (``## Parcel.labels``), and ``Object.field is null``
+      (the object the path's first segment names; ``nullable: true`` admits no null in
+      OpenAPI 3.1); copies of one definition (one file name, one pointer) are one object;
+    - a member the prose names as one ("the `rule` field", "the *rule* attribute",
+      "Attribute: reference") that no schema of its version declares, where a plural or
+      singular spelling of it is declared: the text's misspelling of that member;
     - ``(Required)`` after a link item (``- [Steps](steps.md) (Required)``: the member
       ``steps``), and a list led by "Each item in the list must have two keys:" (each listed
       member REQUIRED; one finding for the sentence);
@@ -91,10 +99,12 @@ from speclint.analyses.type_claims import (
     contradiction,
     described_claims,
     every_group,
+    every_member_claim,
     every_section_group,
     every_sentence_claim,
     field_behaviors,
     heading_name,
+    near_misses,
     parameter_claims,
     schema_type,
 )
@@ -132,6 +142,7 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
         yield from _undeclared_sections(binder.bind(group))
     yield from _pair_findings(corpus, binder)
     yield from _sentence_findings(corpus, binder)
+    yield from _member_findings(binder)
 
 
 def _one_lead_finding(led: list[tuple[Claim, Finding]]) -> Iterator[Finding]:
@@ -348,6 +359,46 @@ def _sentence_findings(corpus: Context, binder: ClaimBinder) -> Iterator[Finding
         if view is not None:
             evidence = "the object whose description says it"
             yield from _one_of_finding(view, evidence, described.claim)
+
+
+def _member_findings(binder: ClaimBinder) -> Iterator[Finding]:
+    """A member the prose names ("the `rule` field") that no schema of its version declares,
+    where one spelling away (a plural or singular ending) a member is declared: the text's
+    misspelling of that member (``rules``), held to the objects that declare it."""
+    declared = binder.by_member
+    for claim in every_member_claim(binder.corpus):
+        (name,) = claim.names
+        if binder.is_proposal(claim.path):
+            continue
+        if any(binder.comparable(claim.path, n.document.path) for n in declared.get(name, [])):
+            continue  # declared (somewhere of its version): the text may speak of that one
+        near = sorted(
+            other
+            for other in near_misses(name)
+            if any(binder.comparable(claim.path, n.document.path) for n in declared.get(other, []))
+        )
+        if len(near) != 1:
+            continue
+        (other,) = near
+        holders = sorted(
+            {
+                binder.top(n).label: binder.top(n)
+                for n in declared[other]
+                if binder.comparable(claim.path, n.document.path)
+            }.items()
+        )
+        label, root = holders[0]
+        more = f" (and {len(holders) - 1} more)" if len(holders) > 1 else ""
+        yield Finding(
+            ID,
+            SEVERITY,
+            f'the text names the member `{name}` ("{claim.written}"), but no schema declares '
+            f"`{name}`; `{label}`{more} declares `{other}`: correct the text to `{other}`, or "
+            f"declare `{name}`",
+            Location(claim.path, claim.line, claim.column),
+            related=(root.document.location(root.pointer, note=f"declares `{other}`"),),
+            key=f"{claim.line}:{name}:member",
+        )
 
 
 def _null_finding(

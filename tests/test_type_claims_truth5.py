@@ -119,3 +119,39 @@ def test_nullable_is_no_keyword_in_openapi_31(make_corpus: MakeCorpus) -> None:
     older["components"]["schemas"]["Parcel"]["properties"]["note"] = {"type": "string"}
     root = make_corpus({"openapi.json": json.dumps(older), "docs/depots.md": page})
     assert lines(root, "may be null") == []
+
+
+# --- a member the prose names that no schema declares, but its plural (or singular) is --------------
+
+CRATE = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Crate",
+    "type": "object",
+    "properties": {
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "owner_urls": {"type": "array", "items": {"type": "string"}},
+        "label": {"type": "string"},
+    },
+}
+
+
+def test_member_named_in_a_near_miss_spelling(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Crates\n\n"
+        "Sort the crate by the `tag` field before shipping.\n\n"  # line 3
+        "The *owner_url* attribute says who owns it.\n\n"  # line 5
+        "Attribute: labels\n\n"  # line 7
+        "The `label` field is free text, and the `weight` property is not ours.\n"  # fine
+    )
+    root = make_corpus({"crate.schema.json": json.dumps(CRATE), "docs/crates.md": page})
+    assert lines(root, "no schema declares") == [
+        ("docs/crates.md", 3),
+        ("docs/crates.md", 5),
+        ("docs/crates.md", 7),
+    ]
+
+
+def test_member_word_in_a_compound_names_no_member(make_corpus: MakeCorpus) -> None:
+    page = "# Crates\n\nThe tag field names are free; the `tag` key values are sorted.\n"
+    root = make_corpus({"crate.schema.json": json.dumps(CRATE), "docs/crates.md": page})
+    assert lines(root, "no schema declares") == []

@@ -905,6 +905,48 @@ def sentence_claims(document: Document) -> list[SentenceClaim]:
     return found
 
 
+# A member the prose names as one, in any of the ways specs write it: "the `rules` field", "the
+# *rule* attribute" (emphasis blanked), "`url` property", "Attribute: reference" (a label line).
+# ("the alias field names" is a compound: the names of fields, not a member `alias`)
+_MEMBER_WORDS = (
+    r"(?:field|property|attribute|member|key)(?!\s+(?:names?|values?|types?|paths?|sets?)\b)"
+)
+_MEMBER_SAID = re.compile(
+    r"\b[Tt]he\s+`?(?P<a>[a-z][a-z0-9_]*)`?\s+" + _MEMBER_WORDS + r"\b"
+    r"|`(?P<b>[a-z][a-z0-9_]*)`\s+" + _MEMBER_WORDS + r"\b"
+    r"|^\s*(?:[-+]\s+)?(?:Attribute|Field|Property|Key)\s*:\s*`?(?P<c>[a-z][a-z0-9_]*)`?\s*$",
+    re.MULTILINE,
+)
+
+
+def member_claims(document: Document) -> list[SentenceClaim]:
+    """Every member the page names as a member (``_MEMBER_SAID``): held to the schemas'
+    declarations by the rule (a near-miss spelling of a declared member that no schema
+    declares is the prose's misspelling, issue 46, item 8)."""
+    prose = document.prose
+    if prose is None or is_changelog(document.path):
+        return []
+    found: list[SentenceClaim] = []
+    for paragraph in prose.paragraphs:
+        text = _EMPHASIS.sub(lambda m: " " * len(m.group(0)), paragraph.text)
+        for match in _MEMBER_SAID.finditer(text):
+            name = match.group("a") or match.group("b") or match.group("c")
+            at = match.start("a" if match.group("a") else "b" if match.group("b") else "c")
+            found.append(_sentence_claim(document, paragraph, at, "member", (name,), None,
+                                         match.group(0).strip()))  # fmt: skip
+    return found
+
+
+def near_misses(name: str) -> set[str]:
+    """The spellings of a member one plural or singular ending away from ``name``."""
+    found = {name + "s", name + "es"}
+    if name.endswith("s") and len(name) > 2:
+        found.add(name[:-1])
+    if name.endswith("es") and len(name) > 3:
+        found.add(name[:-2])
+    return found
+
+
 def _heading_null_claims(
     document: Document, paragraph: Paragraph, text: str
 ) -> list[SentenceClaim]:
@@ -1806,3 +1848,8 @@ def every_group(corpus: Context) -> Iterator[ClaimGroup]:
 def every_section_group(corpus: Context) -> Iterator[ClaimGroup]:
     for document in corpus.of_kind(DocumentKind.MARKDOWN):
         yield from section_groups(document)
+
+
+def every_member_claim(corpus: Context) -> Iterator[SentenceClaim]:
+    for document in corpus.of_kind(DocumentKind.MARKDOWN):
+        yield from member_claims(document)
