@@ -19,6 +19,8 @@ What it does
       under a heading naming one field (``## Parcel.labels``), and ``Object.field is null``
       (the object the path's first segment names; ``nullable: true`` admits no null in
       OpenAPI 3.1); copies of one definition (one file name, one pointer) are one object;
+    - a type between dashes after a list item's field (``- **nodes** - array - the
+      nodes``);
     - a member the prose names as one ("the `rule` field", "the *rule* attribute",
       "Attribute: reference") that no schema of its version declares, where a plural or
       singular spelling of it is declared: the text's misspelling of that member;

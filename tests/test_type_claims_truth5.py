@@ -152,6 +152,36 @@ def test_member_named_in_a_near_miss_spelling(make_corpus: MakeCorpus) -> None:
 
 
 def test_member_word_in_a_compound_names_no_member(make_corpus: MakeCorpus) -> None:
-    page = "# Crates\n\nThe tag field names are free; the `tag` key values are sorted.\n"
+    page = (
+        "# Crates\n\nThe tag field names are free; the `tag` key values are sorted.\n\n"
+        "The tag key orders the crates.\n"  # English: a key that tags
+    )
     root = make_corpus({"crate.schema.json": json.dumps(CRATE), "docs/crates.md": page})
     assert lines(root, "no schema declares") == []
+
+
+# --- a type between dashes after the field: "- **nodes** - array - the nodes" -------------------
+
+TRIP = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "Trip",
+    "type": "object",
+    "properties": {
+        "stops": {"type": "object", "additionalProperties": {"type": "string"}},
+        "driver": {"type": "string"},
+        "seats": {"type": "integer"},
+    },
+}
+
+
+def test_type_between_dashes_after_the_field(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Trips\n\n"
+        "## Trip\n\n"
+        "- **stops** - array - the stops, in order\n"  # line 5: an object (a map)
+        "- **driver** - string - who drives\n"
+        "* `seats` \u2013 boolean \u2013 whether seats are booked\n"  # line 7
+        "- **driver** - the person - not a type\n"
+    )
+    root = make_corpus({"trip.schema.json": json.dumps(TRIP), "docs/trips.md": page})
+    assert lines(root, "is documented as") == [("docs/trips.md", 5), ("docs/trips.md", 7)]

@@ -91,6 +91,9 @@ _ITEM = re.compile(
     r"|\[(?P<f>[A-Za-z_][\w-]*)\]\([^()\s]*\)(?=\s*[*_]?\((?:[Rr]equired|REQUIRED|[Oo]ptional|OPTIONAL)\)))"
 )
 _PAREN = re.compile(r"^\s*[:\-–—]?\s*[*_]?\((?P<inner>[^()\n]{1,80})\)")
+# A type between two dashes after the field: `- **nodes** - array - List of nodes` (a type of
+# at most three words, which ``parse_type`` must read as one).
+_DASHED = re.compile(r"^\s+[-–—]\s+(?P<type>[\w\[\]<>.]+(?: [\w\[\]<>.]+){0,2})\s+[-–—]\s")
 _SAYS = re.compile(
     r"\b(?:[Tt]his|[Tt]he)\s+(?:field|property|member|parameter|attribute|key)\s+is\s+"
     r"(?P<word>REQUIRED|OPTIONAL|required|optional)\b(?!\s+(?:if|when|unless|for|in)\b)"
@@ -693,6 +696,10 @@ def _item_claim(
         if len(kept) == 1:
             type_claim = parse_type(kept[0])
         rest = rest[paren.end() :]
+    dashed = _DASHED.match(rest) if paren is None else None
+    if dashed is not None:
+        type_claim = parse_type(dashed.group("type"))
+        rest = rest[dashed.end() :]
     if required is None:
         stated = _says(rest)
         if stated is not None:
@@ -912,7 +919,8 @@ _MEMBER_WORDS = (
     r"(?:field|property|attribute|member|key)(?!\s+(?:names?|values?|types?|paths?|sets?)\b)"
 )
 _MEMBER_SAID = re.compile(
-    r"\b[Tt]he\s+`?(?P<a>[a-z][a-z0-9_]*)`?\s+" + _MEMBER_WORDS + r"\b"
+    # a plain word before "key" is English ("the partition key"): only the other words
+    r"\b[Tt]he\s+`?(?P<a>[a-z][a-z0-9_]*)`?\s+(?!key\b)" + _MEMBER_WORDS + r"\b"
     r"|`(?P<b>[a-z][a-z0-9_]*)`\s+" + _MEMBER_WORDS + r"\b"
     r"|^\s*(?:[-+]\s+)?(?:Attribute|Field|Property|Key)\s*:\s*`?(?P<c>[a-z][a-z0-9_]*)`?\s*$",
     re.MULTILINE,
