@@ -140,7 +140,7 @@ def test_member_named_in_a_near_miss_spelling(make_corpus: MakeCorpus) -> None:
         "# Crates\n\n"
         "Sort the crate by the `tag` field before shipping.\n\n"  # line 3
         "The *owner_url* attribute says who owns it.\n\n"  # line 5
-        "Attribute: labels\n\n"  # line 7
+        "**Attribute**: labels\n\n"  # line 7
         "The `label` field is free text, and the `weight` property is not ours.\n"  # fine
     )
     root = make_corpus({"crate.schema.json": json.dumps(CRATE), "docs/crates.md": page})
@@ -154,7 +154,8 @@ def test_member_named_in_a_near_miss_spelling(make_corpus: MakeCorpus) -> None:
 def test_member_word_in_a_compound_names_no_member(make_corpus: MakeCorpus) -> None:
     page = (
         "# Crates\n\nThe tag field names are free; the `tag` key values are sorted.\n\n"
-        "The tag key orders the crates.\n"  # English: a key that tags
+        "The tag key orders the crates.\n\n"  # English: a key that tags
+        "Make the tag field optional where no tags are known.\n"  # English: a field of tags
     )
     root = make_corpus({"crate.schema.json": json.dumps(CRATE), "docs/crates.md": page})
     assert lines(root, "no schema declares") == []

@@ -919,10 +919,14 @@ _MEMBER_WORDS = (
     r"(?:field|property|attribute|member|key)(?!\s+(?:names?|values?|types?|paths?|sets?)\b)"
 )
 _MEMBER_SAID = re.compile(
-    # a plain word before "key" is English ("the partition key"): only the other words
-    r"\b[Tt]he\s+`?(?P<a>[a-z][a-z0-9_]*)`?\s+(?!key\b)" + _MEMBER_WORDS + r"\b"
+    # a plain word is English ("make the trait field optional", "the partition key"): an
+    # emphasised one names a member ("the *rule* attribute"), and not before "key"
+    r"\b[Tt]he\s+(?:\*{1,2}|_)(?P<a>[a-z][a-z0-9_]*)(?:\*{1,2}|_)\s+(?!key\b)"
+    + _MEMBER_WORDS
+    + r"\b"
     r"|`(?P<b>[a-z][a-z0-9_]*)`\s+" + _MEMBER_WORDS + r"\b"
-    r"|^\s*(?:[-+]\s+)?(?:Attribute|Field|Property|Key)\s*:\s*`?(?P<c>[a-z][a-z0-9_]*)`?\s*$",
+    r"|^\s*(?:[-+]\s+)?(?:\*\*|__)?(?:Attribute|Field|Property|Key)(?:\*\*|__)?\s*:\s*"
+    r"`?(?P<c>[a-z][a-z0-9_]*)`?\s*$",
     re.MULTILINE,
 )
 
@@ -936,8 +940,7 @@ def member_claims(document: Document) -> list[SentenceClaim]:
         return []
     found: list[SentenceClaim] = []
     for paragraph in prose.paragraphs:
-        text = _EMPHASIS.sub(lambda m: " " * len(m.group(0)), paragraph.text)
-        for match in _MEMBER_SAID.finditer(text):
+        for match in _MEMBER_SAID.finditer(paragraph.text):
             name = match.group("a") or match.group("b") or match.group("c")
             at = match.start("a" if match.group("a") else "b" if match.group("b") else "c")
             found.append(_sentence_claim(document, paragraph, at, "member", (name,), None,
