@@ -19,6 +19,9 @@ What it does
       under a heading naming one field (``## Parcel.labels``), and ``Object.field is null``
       (the object the path's first segment names; ``nullable: true`` admits no null in
       OpenAPI 3.1); copies of one definition (one file name, one pointer) are one object;
+    - a union said of a member ("its value MUST be an object or URI string", "an integer
+      or a float"): each alternative a set of JSON types, one the schema rejects a drift;
+    - a heading naming a type beside its kind ("## Top level (Query class)") binds its list;
     - a type between dashes after a list item's field (``- **nodes** - array - the
       nodes``);
     - a member the prose names as one ("the `rule` field", "the *rule* attribute",
@@ -67,7 +70,7 @@ Options
     None.
 
 Limitations
-    Not judged: unions (``string or number``), ``any``, nullable forms, a schema without a
+    Not judged: unions in a field list or table (``string or number``), ``any``, nullable forms, a schema without a
     ``type``, a cell with a footnote mark (``Yes*``), dotted paths (``undocumented-field``'s),
     operation parameter tables, proposals and design folders. Where several objects fit a
     reference alike, only a claim every one contradicts is reported. The cases are the
@@ -109,6 +112,7 @@ from speclint.analyses.type_claims import (
     near_misses,
     parameter_claims,
     schema_type,
+    union_types,
 )
 from speclint.common.findings import Finding, Location, Severity
 from speclint.parsing.dialects import has_nullable
@@ -352,6 +356,8 @@ def _sentence_findings(corpus: Context, binder: ClaimBinder) -> Iterator[Finding
             yield from _type_said_finding(corpus, view, evidence, claim)
         elif claim.kind == "required":
             yield from _required_said_finding(view, evidence, claim)
+        elif claim.kind == "union":
+            yield from _union_finding(corpus, view, evidence, claim)
         else:
             yield from _one_of_finding(view, evidence, claim)
     for parameter in parameter_claims(corpus):
@@ -497,6 +503,37 @@ def _type_said_finding(
         Location(claim.path, claim.line, claim.column),
         related=(site.location(note=f"the schema says {said}"),),
         key=f"{claim.line}:{name}:type-said",
+    )
+
+
+def _union_finding(
+    corpus: Context, view: ObjectView, evidence: str, claim: SentenceClaim
+) -> Iterator[Finding]:
+    """A sentence that says a member is one of two types ("an object or URI string"): each
+    alternative is a set of JSON types, and one the schema admits none of is a drift."""
+    (name,) = claim.names
+    site = view.declared[name]
+    said = schema_type(corpus, site)
+    if said.types is None:
+        return
+    allowed = set(said.types) | ({"integer"} if "number" in said.types else set())
+    rejected = [
+        word
+        for word in claim.written.split(" or ")
+        if union_types(word) and not union_types(word) & allowed
+    ]
+    if not rejected:
+        return
+    types = " | ".join(sorted(said.types))
+    yield Finding(
+        ID,
+        SEVERITY,
+        f"the text says `{name}` is either {claim.written}, but `{said.site.label}` says "
+        f"`type: {types}`, which rejects {' and '.join(rejected)}: correct the text, or allow "
+        f"it in the schema (bound by {evidence})",
+        Location(claim.path, claim.line, claim.column),
+        related=(said.site.location(note=f"`type: {types}` here"),),
+        key=f"{claim.line}:{name}:union",
     )
 
 

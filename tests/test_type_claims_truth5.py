@@ -186,3 +186,51 @@ def test_type_between_dashes_after_the_field(make_corpus: MakeCorpus) -> None:
     )
     root = make_corpus({"trip.schema.json": json.dumps(TRIP), "docs/trips.md": page})
     assert lines(root, "is documented as") == [("docs/trips.md", 5), ("docs/trips.md", 7)]
+
+
+# --- a union of types said of one member, each alternative held to the schema --------------------
+
+
+def test_union_said_of_a_member(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Trips\n\n"
+        "A trip MAY contain a `stops` property, and its value **MUST** be an object or a URI string.\n\n"
+        "The `seats` value is an integer or a float.\n\n"  # line 5: integer only
+        "The `driver` field may be a string or null.\n\n"  # not a type union we judge
+        "The `stops` member is a map or an object.\n"  # both objects: fine
+    )
+    root = make_corpus({"trip.schema.json": json.dumps(TRIP), "docs/trips.md": page})
+    assert lines(root, "is either") == [("docs/trips.md", 3), ("docs/trips.md", 5)]
+
+
+def test_heading_naming_a_class_binds_its_list(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Reference\n\n"
+        "## Top level (Trip class)\n\n"
+        "- **seats** - string - how many seats\n"  # line 5
+        "- **driver** - string - who drives\n"
+        "- **legs** - integer - not declared, not judged\n"
+        "- **cargo** - boolean - not declared either\n"
+    )
+    root = make_corpus({"trip.schema.json": json.dumps(TRIP), "docs/ref.md": page})
+    assert lines(root, "is documented as") == [("docs/ref.md", 5)]
+
+
+def test_copies_of_one_definition_are_one_object(make_corpus: MakeCorpus) -> None:
+    """The same object written out in two schemas, and a published copy of an API document
+    under docs/: one candidate, not two that the sentence cannot choose between."""
+    page = "# Seating\n\nThe `seats` value is an integer or a float.\n"
+    api = json.loads(json.dumps(PARCEL_API))
+    root = make_corpus(
+        {
+            "trip.schema.json": json.dumps(TRIP),
+            "schemas/journey.json": json.dumps(TRIP),
+            "docs/trips.md": page,
+        }
+    )
+    assert lines(root, "is either") == [("docs/trips.md", 3)]
+    rules = "# Rules\n\n## Parcel.weight\n\n- May be null.\n"
+    root = make_corpus(
+        {"openapi.json": json.dumps(api), "docs/openapi.json": json.dumps(api), "docs/r.md": rules}
+    )
+    assert lines(root, "may be null") == [("docs/r.md", 5)]

@@ -111,6 +111,7 @@ _LEAD_NAMES = re.compile(
     r"`([A-Za-z_][\w.-]*)`|\[`?([A-Za-z_][\w-]*)`?\]\(|\*\*([A-Za-z_][\w-]*)\*\*"
 )
 _LEAD_OBJECT = re.compile(r"\b([A-Za-z_][\w-]*) (?:object|schema|message|structure)\b")
+_HEADING_KIND = re.compile(r"\b([A-Z][\w-]*) (?:object|class|schema|message|type|record)\b")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _TAGS = re.compile(r"<[^>]+>")
 
@@ -493,6 +494,8 @@ def _naming(document: Document, heading: Heading | None, line: int) -> str:
     names: list[str] = []
     if heading is not None:
         names += heading_name(heading.text)
+        # "## Top level (Query class)", "## The Trip object": a type's name beside its kind
+        names += [m.group(1) for m in _HEADING_KIND.finditer(_plain(heading.text))]
     prose = document.prose
     before = [p for p in prose.paragraphs if p.end_line < line] if prose is not None else []
     if before and line - before[-1].end_line <= 2:
@@ -872,6 +875,7 @@ def sentence_claims(document: Document) -> list[SentenceClaim]:
         if "null" not in text and "`" not in text:
             continue
         found += _heading_null_claims(document, paragraph, text)
+        found += _union_claims(document, paragraph, text)
         for offset, sentence in _sentences(text):
             for match in _NULL_SAID.finditer(sentence):
                 if _REFUSAL.search(sentence):
@@ -955,6 +959,40 @@ def near_misses(name: str) -> set[str]:
         found.add(name[:-1])
     if name.endswith("es") and len(name) > 3:
         found.add(name[:-2])
+    return found
+
+
+# A union of types said of one member: "`display` property, and its value MUST be an object or
+# URI string", "The `seats` value is an integer or a float" (issue 46: a union compared as a set
+# of JSON types, each alternative held to the schema). "or null" is the null claims'.
+_UNION_WORD = r"(?:(?:URI|URL|uri|url)\s+)?(?:string|integer|number|boolean|array|list|object|map|float|double)"
+_UNION_SAID = re.compile(
+    r"`(?P<a>[A-Za-z_][\w-]*)`(?:\s+(?:value|field|property|attribute|key|member))?"
+    r"(?:,?\s+and\s+its\s+value)?"
+    r"\s+(?:is|MUST\s+be|must\s+be|SHALL\s+be|shall\s+be|can\s+be|may\s+be|MAY\s+be)\s+"
+    r"(?:either\s+)?(?:an?\s+)?(?P<x>"
+    + _UNION_WORD
+    + r")\s+or\s+(?:an?\s+)?(?P<y>"
+    + _UNION_WORD
+    + r")\b(?!\s+(?:of|with)\b)"
+)
+# in a union, "float" is the alternative to an integer: a number that need not be whole
+_UNION_TYPES = {**_WORDS, "float": frozenset({"number"}), "double": frozenset({"number"})}
+
+
+def union_types(word: str) -> frozenset[str]:
+    """The JSON types one alternative of a said union allows ("URI string": a string)."""
+    return _UNION_TYPES.get(word.split()[-1].lower(), frozenset())
+
+
+def _union_claims(document: Document, paragraph: Paragraph, text: str) -> list[SentenceClaim]:
+    found: list[SentenceClaim] = []
+    for match in _UNION_SAID.finditer(text):
+        if _REFUSAL.search(text[match.start() : match.end() + 80]):
+            continue
+        written = f"{match.group('x')} or {match.group('y')}"
+        found.append(_sentence_claim(document, paragraph, match.start(), "union",
+                                     (match.group("a"),), None, written))  # fmt: skip
     return found
 
 
@@ -1383,9 +1421,13 @@ class ClaimBinder:
                 if holder in {_normal(n) for n in self._names_of(view.root)}
             }
             evidence = f"the object `{claim.holder}` names"
-        if len(roots) > 1 and len({(key[0].rsplit("/", 1)[-1], key[1]) for key in roots}) == 1:
-            # One definition in copies of one document (a published copy under `docs/`): the
-            # copy nearest the root is the source (issue 46, item 4: copies are one candidate).
+        if len(roots) > 1 and (
+            len({(key[0].rsplit("/", 1)[-1], key[1]) for key in roots}) == 1
+            or all(view.root.raw == next(iter(roots.values())).root.raw for view in roots.values())
+        ):
+            # One definition in copies of one document (a published copy under `docs/`), or
+            # the same object written out in two schemas: the copy nearest the root is the
+            # source (issue 46, item 4: copies of one definition are one candidate).
             first = min(roots, key=lambda key: (key[0].count("/"), key[0]))
             roots = {first: roots[first]}
             evidence += " (and its copies)"
