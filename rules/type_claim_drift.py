@@ -70,12 +70,13 @@ Options
     None.
 
 Limitations
-    Not judged: unions in a field list or table (``string or number``), ``any``, nullable forms, a schema without a
-    ``type``, a cell with a footnote mark (``Yes*``), dotted paths (``undocumented-field``'s),
+    Not judged: unions in a field list or table (``string or number``), ``any``, nullable
+    forms, a schema without a ``type``, a cell with a footnote mark (``Yes*``), dotted paths
+    other than ``Object.field`` in a null claim (``undocumented-field``'s),
     operation parameter tables, proposals and design folders. Where several objects fit a
     reference alike, only a claim every one contradicts is reported. The cases are the
     tests', each named after it (``tests/test_type_claims_46*.py``,
-    ``tests/test_routes_claims_truth3.py``).
+    ``tests/test_type_claims_truth*.py``, ``tests/test_routes_claims_truth3.py``).
 """
 
 from __future__ import annotations
