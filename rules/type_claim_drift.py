@@ -27,6 +27,10 @@ What it does
     - a member the prose names as one ("the `rule` field", "the *rule* attribute",
       "Attribute: reference") that no schema of its version declares, where a plural or
       singular spelling of it is declared: the text's misspelling of that member;
+    - ``Object.member`` (``QEdge.qualifier_constraints``, plain or code) where the one
+      schema of that name (its published copies aside) declares every member it may have and
+      not this one (a migration guide, a changelog, a sentence about an obsolete or removed
+      member aside);
     - ``(Required)`` after a link item (``- [Steps](steps.md) (Required)``: the member
       ``steps``), and a list led by "Each item in the list must have two keys:" (each listed
       member REQUIRED; one finding for the sentence);
@@ -379,6 +383,9 @@ def _member_findings(binder: ClaimBinder) -> Iterator[Finding]:
         (name,) = claim.names
         if binder.is_proposal(claim.path):
             continue
+        if claim.kind == "dotted":
+            yield from _dotted_finding(binder, claim)
+            continue
         if any(binder.comparable(claim.path, n.document.path) for n in declared.get(name, [])):
             continue  # declared (somewhere of its version): the text may speak of that one
         near = sorted(
@@ -408,6 +415,50 @@ def _member_findings(binder: ClaimBinder) -> Iterator[Finding]:
             related=(root.document.location(root.pointer, note=f"declares `{other}`"),),
             key=f"{claim.line}:{name}:member",
         )
+
+
+def _dotted_finding(binder: ClaimBinder, claim: SentenceClaim) -> Iterator[Finding]:
+    """``Object.member`` where the one object of that name (its copies aside) declares every
+    member it has (no map of further keys, every ``$ref`` read) and not this one."""
+    (name,) = claim.names
+    holder = claim.holder or ""
+    views: dict[tuple[str, str], ObjectView] = {}
+    for site in schema_names(binder.corpus).get(holder.lower(), []):
+        node = binder.index.nodes.get((site.document.path, site.pointer))
+        if node is None or not binder.comparable(claim.path, site.document.path):
+            continue
+        raw = node.raw if isinstance(node.raw, dict) else {}
+        named = {site.pointer.rsplit("/", 1)[-1], str(raw.get("title", ""))}
+        if holder not in named:
+            continue  # `Job` names the schema `job`: a word of the text, not surely the name
+        view = binder.view(node)
+        if view is not None:
+            views[node.key] = view
+    if not views:
+        return
+    # copies of one definition (one file name, one pointer: a published copy under `docs/`)
+    # are one: the one nearest the root is the source (issue 46, item 4)
+    copies = {(key[0].rsplit("/", 1)[-1], key[1]) for key in views}
+    first = views[min(views, key=lambda key: (key[0].count("/"), key[0]))]
+    if len(copies) > 1 and any(v.root.raw != first.root.raw for v in views.values()):
+        return  # several objects of that name: which one the text means is not known
+    root = first.root
+    raw = root.raw if isinstance(root.raw, dict) else {}
+    if not first.complete or isinstance(raw.get("additionalProperties"), dict):
+        return  # a member unread, or a map whose keys are any names
+    if "patternProperties" in raw or name in first.declared:
+        return
+    near = sorted(n for n in near_misses(name) if n in first.declared)
+    hint = f"`{near[0]}`" if near else "a member it declares"
+    yield Finding(
+        ID,
+        SEVERITY,
+        f"the text names `{holder}.{name}`, but `{root.label}` declares no `{name}`: correct the "
+        f"text to {hint}, or declare `{name}` (bound by the schema named `{holder}`)",
+        Location(claim.path, claim.line, claim.column),
+        related=(root.document.location(root.pointer, note=f"`{holder}` here"),),
+        key=f"{claim.line}:{holder}.{name}:dotted",
+    )
 
 
 def _null_finding(

@@ -234,3 +234,36 @@ def test_copies_of_one_definition_are_one_object(make_corpus: MakeCorpus) -> Non
         {"openapi.json": json.dumps(api), "docs/openapi.json": json.dumps(api), "docs/r.md": rules}
     )
     assert lines(root, "may be null") == [("docs/r.md", 5)]
+
+
+# --- `Object.member` where the object the first segment names declares no such member -------------
+
+
+def test_dotted_member_the_named_object_lacks(make_corpus: MakeCorpus) -> None:
+    page = (
+        "# Depot rules\n\n"
+        "1. A depot with an empty Depot.opening_hours MUST be skipped.\n"  # line 3: `hours`
+        "2. Sort by `Parcel.weight`, then by Parcel.label.\n"  # line 4: `labels` (one line)
+        "3. Depot.hours and Parcel.note are fine; see openapi.json and Parcel.Weight.\n"
+    )
+    root = make_corpus({"openapi.json": json.dumps(PARCEL_API), "docs/rules.md": page})
+    assert lines(root, "declares no") == [("docs/rules.md", 3), ("docs/rules.md", 4)]
+
+
+def test_dotted_member_in_a_migration_guide_or_an_older_copy(make_corpus: MakeCorpus) -> None:
+    older = json.loads(json.dumps(PARCEL_API))
+    older["components"]["schemas"]["Depot"]["properties"]["opening_hours"] = {"type": "string"}
+    page = (
+        "# Depot rules\n\nA depot with an empty Depot.opening_hours MUST be skipped.\n\n"
+        "- `Depot.closing_hours` of older versions is obsolete.\n"
+    )
+    guide = "# Moving to v2\n\nDepot.opening_hours is now `hours`.\n"
+    root = make_corpus(
+        {
+            "openapi.json": json.dumps(PARCEL_API),
+            "docs/openapi.json": json.dumps(older),  # a stale published copy
+            "docs/rules.md": page,
+            "docs/migration-guide.md": guide,
+        }
+    )
+    assert lines(root, "declares no") == [("docs/rules.md", 3)]

@@ -952,6 +952,38 @@ def member_claims(document: Document) -> list[SentenceClaim]:
     return found
 
 
+# `QEdge.qualifier_constraints`, written plain or as code: a schema's own name (capitalised, as
+# API components are), a dot and a member (a method call, a file's extension aside).
+_DOTTED_MEMBER = re.compile(
+    r"(?<![\w./`-])`?(?P<holder>[A-Z][A-Za-z0-9]+)\.(?P<name>[a-z][a-z0-9_]*)`?(?![\w(-]|\.\w)"
+)
+_MIGRATION = re.compile(r"migrat|upgrad|release[-_ ]?notes|whats[-_]?new", re.IGNORECASE)
+_HISTORY = re.compile(
+    r"\b(?:obsolete|deprecated|removed|renamed|replaced|legacy|formerly|previously|no longer"
+    r"|older|earlier|prior)\b",
+    re.IGNORECASE,
+)
+_EXTENSIONS = frozenset({"json", "yaml", "yml", "md", "proto", "py", "js", "ts", "html", "xml"})
+
+
+def dotted_members(document: Document) -> list[SentenceClaim]:
+    """Every ``Object.member`` of the page's paragraphs (the holder is the object's name)."""
+    prose = document.prose
+    if prose is None or is_changelog(document.path) or _MIGRATION.search(document.path):
+        return []  # a migration guide names the members a version removed
+    found: list[SentenceClaim] = []
+    for paragraph in prose.paragraphs:
+        if "." not in paragraph.text or _HISTORY.search(paragraph.text):
+            continue  # "`NodeBinding.query_id` from older versions is obsolete": a past member
+        for match in _DOTTED_MEMBER.finditer(paragraph.text):
+            if match.group("name") in _EXTENSIONS:
+                continue
+            found.append(_sentence_claim(document, paragraph, match.start(), "dotted",
+                                         (match.group("name"),), match.group("holder"),
+                                         match.group(0).strip("`")))  # fmt: skip
+    return found
+
+
 def near_misses(name: str) -> set[str]:
     """The spellings of a member one plural or singular ending away from ``name``."""
     found = {name + "s", name + "es"}
@@ -1906,3 +1938,4 @@ def every_section_group(corpus: Context) -> Iterator[ClaimGroup]:
 def every_member_claim(corpus: Context) -> Iterator[SentenceClaim]:
     for document in corpus.of_kind(DocumentKind.MARKDOWN):
         yield from member_claims(document)
+        yield from dotted_members(document)
