@@ -51,7 +51,9 @@ def test_required_said_with_emphasis_in_a_list_of_rules(make_corpus: MakeCorpus)
     page = (
         "# Loan rules\n\n"
         "- The object __MUST__ include the `due` property; its value is a date.\n"  # line 3
-        "- The object __MAY__ include the `borrower` property.\n"
+        "- The object __MAY__ include the `borrower` property.\n\n"
+        "When a loan is refinanced, the following rules apply:\n\n"
+        "- The request **MUST** include a `borrower` property.\n"  # a condition's rule
     )
     root = make_corpus({"loan.schema.json": json.dumps(LOAN), "docs/rules.md": page})
     assert lines(root, "is required") == [("docs/rules.md", 3)]

@@ -835,6 +835,9 @@ _SAID_TYPES = {"mapping": "object", "map": "object", "list": "array", "sequence"
 _MUST = re.compile(r"\b(?:MUST|must|SHALL|shall|REQUIRED|required)\b")
 _MUST_NOT = re.compile(r"\b(?:MUST|must|SHALL|shall)\s+(?:NOT|not|never)\b|\b(?:at most|only)\b")
 _CONDITION = re.compile(r"\b(?:[Ii]f|[Ww]hen|[Uu]nless|[Ww]here|[Ff]or)\b")
+# A list's lead-in sentence that makes its items a condition's rules ("When converting ..., the
+# following MUST be adhered to:").
+_LEADING_CONDITION = re.compile(r"\s*(?:If|When|Whenever|Unless|In case|For each|For a)\b")
 # A sentence about what a server refuses says the field must NOT be null.
 _REFUSAL = re.compile(r"\b(?:error|errors|reject\w*|invalid|fail\w*|4\d\d)\b", re.IGNORECASE)
 
@@ -870,7 +873,13 @@ def sentence_claims(document: Document) -> list[SentenceClaim]:
         # A changelog's "`name` is null" tells what a release changed, of whichever API.
         return []
     found: list[SentenceClaim] = []
+    lead_condition = False  # the list's lead-in states a condition ("When ..., the following:")
     for paragraph in prose.paragraphs:
+        listed = re.match(r"\s*(?:[-*+]|\d+[.)])\s", paragraph.text) is not None
+        if not listed:
+            lead = paragraph.text.rstrip()
+            last = re.split(r"(?<=[.!?])\s+", lead)[-1]
+            lead_condition = lead.endswith(":") and _LEADING_CONDITION.match(last) is not None
         text = _EMPHASIS.sub(lambda m: " " * len(m.group(0)), paragraph.text)
         if "null" not in text and "`" not in text:
             continue
@@ -896,7 +905,11 @@ def sentence_claims(document: Document) -> list[SentenceClaim]:
             lead = re.match(r"\s*(?:(?:[-+]|\d+[.)])\s+)?\s*", sentence)
             body = sentence[lead.end() if lead is not None else 0 :].rstrip()
             required = _REQUIRED_SAID.search(body)
-            if required is not None and not re.search(r"\b(?:if|when|unless)\b", sentence, re.I):
+            if (
+                required is not None
+                and not re.search(r"\b(?:if|when|unless)\b", sentence, re.I)
+                and not (listed and lead_condition)
+            ):
                 at = offset + (lead.end() if lead is not None else 0) + required.start()
                 name = required.group("a") or required.group("b")
                 found.append(_sentence_claim(document, paragraph, at, "required", (name,), None,
