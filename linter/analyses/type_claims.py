@@ -902,15 +902,16 @@ def sentence_claims(document: Document) -> list[SentenceClaim]:
                 found.append(_sentence_claim(document, paragraph, at, "type", (typed.group("a"),),
                                              None, _SAID_TYPES.get(word, word)))  # fmt: skip
             # a list item's marker is no part of its sentence
-            lead = re.match(r"\s*(?:(?:[-+]|\d+[.)])\s+)?\s*", sentence)
-            body = sentence[lead.end() if lead is not None else 0 :].rstrip()
+            marker = re.match(r"\s*(?:(?:[-+]|\d+[.)])\s+)?\s*", sentence)
+            skip = marker.end() if marker is not None else 0
+            body = sentence[skip:].rstrip()
             required = _REQUIRED_SAID.search(body)
             if (
                 required is not None
                 and not re.search(r"\b(?:if|when|unless)\b", sentence, re.I)
                 and not (listed and lead_condition)
             ):
-                at = offset + (lead.end() if lead is not None else 0) + required.start()
+                at = offset + skip + required.start()
                 name = required.group("a") or required.group("b")
                 found.append(_sentence_claim(document, paragraph, at, "required", (name,), None,
                                              sentence.strip()))  # fmt: skip
