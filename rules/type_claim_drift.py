@@ -374,6 +374,9 @@ def _sentence_findings(corpus: Context, binder: ClaimBinder) -> Iterator[Finding
             yield from _one_of_finding(view, evidence, described.claim)
 
 
+_MAX_NEAR_HOLDERS = 3  # objects declaring the near-miss spelling, at most
+
+
 def _member_findings(binder: ClaimBinder) -> Iterator[Finding]:
     """A member the prose names ("the `rule` field") that no schema of its version declares,
     where one spelling away (a plural or singular ending) a member is declared: the text's
@@ -403,6 +406,8 @@ def _member_findings(binder: ClaimBinder) -> Iterator[Finding]:
                 if binder.comparable(claim.path, n.document.path)
             }.items()
         )
+        if len(holders) > _MAX_NEAR_HOLDERS:
+            continue  # a member most objects have (`message`): the text may mean another thing
         label, root = holders[0]
         more = f" (and {len(holders) - 1} more)" if len(holders) > 1 else ""
         yield Finding(

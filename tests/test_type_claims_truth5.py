@@ -269,3 +269,16 @@ def test_dotted_member_in_a_migration_guide_or_an_older_copy(make_corpus: MakeCo
         }
     )
     assert lines(root, "declares no") == [("docs/rules.md", 3)]
+
+
+def test_near_miss_of_a_member_many_objects_have(make_corpus: MakeCorpus) -> None:
+    """`messages` where four objects declare `message`: the text may mean a request's field of
+    another API, not a misspelling of theirs."""
+    page = "# Errors\n\nA missing `messages` field is rejected.\n"
+    files: dict[str, str | bytes] = {"docs/errors.md": page}
+    for i in range(4):
+        schema = {"title": f"S{i}", "type": "object", "properties": {"message": {"type": "string"}}}
+        files[f"s{i}.schema.json"] = json.dumps(schema)
+        root = make_corpus(files)
+        found = lines(root, "no schema declares")
+        assert found == ([("docs/errors.md", 3)] if i < 3 else []), i
