@@ -26,7 +26,8 @@ What it does
       nodes``);
     - a member the prose names as one ("the `rule` field", "the *rule* attribute",
       "Attribute: reference") that no schema of its version declares, where a plural or
-      singular spelling of it is declared: the text's misspelling of that member;
+      singular spelling of it is declared (by at most three objects), and no data file of
+      the repository uses it as a key: the text's misspelling of that member;
     - ``Object.member`` (``QEdge.qualifier_constraints``, plain or code) where the one
       schema of that name (its published copies aside) declares every member it may have and
       not this one (a migration guide, a changelog, a sentence about an obsolete or removed
@@ -375,6 +376,30 @@ def _sentence_findings(corpus: Context, binder: ClaimBinder) -> Iterator[Finding
 
 
 _MAX_NEAR_HOLDERS = 3  # objects declaring the near-miss spelling, at most
+_MAX_DATA_NODES = 200_000  # nodes of the data files read for their keys, at most
+
+
+def _data_keys(corpus: Context) -> frozenset[str]:
+    """The keys the repository's data files (JSON and YAML that are no schema or API
+    document: rule files, configurations, instances) use: a member the text names that is one
+    of them belongs to those files' format, which no schema here describes (a BIDS rule's
+    `value`), and is no misspelling of a declared member."""
+    found: set[str] | None = corpus.memo.get("type-claim-drift:data-keys")
+    if found is None:
+        found = set()
+        budget = _MAX_DATA_NODES
+        for document in corpus.of_kind(DocumentKind.DATA, DocumentKind.INSTANCE):
+            pending: list[Any] = [document.data]
+            while pending and budget > 0:
+                node = pending.pop()
+                budget -= 1
+                if isinstance(node, dict):
+                    found.update(k for k in node if isinstance(k, str))
+                    pending.extend(node.values())
+                elif isinstance(node, list):
+                    pending.extend(node)
+        corpus.memo["type-claim-drift:data-keys"] = found
+    return frozenset(found)
 
 
 def _member_findings(binder: ClaimBinder) -> Iterator[Finding]:
@@ -391,6 +416,8 @@ def _member_findings(binder: ClaimBinder) -> Iterator[Finding]:
             continue
         if any(binder.comparable(claim.path, n.document.path) for n in declared.get(name, [])):
             continue  # declared (somewhere of its version): the text may speak of that one
+        if name in _data_keys(binder.corpus):
+            continue  # a key of the repository's own data files: theirs, not a misspelling
         near = sorted(
             other
             for other in near_misses(name)

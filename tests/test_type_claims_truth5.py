@@ -282,3 +282,14 @@ def test_near_miss_of_a_member_many_objects_have(make_corpus: MakeCorpus) -> Non
         root = make_corpus(files)
         found = lines(root, "no schema declares")
         assert found == ([("docs/errors.md", 3)] if i < 3 else []), i
+
+
+def test_near_miss_that_is_a_key_of_the_repositorys_data_files(make_corpus: MakeCorpus) -> None:
+    """A rule file's `value` key: the text speaks of that file's format (no schema here
+    describes it), not of the schema's `values`."""
+    schema = {"title": "Range", "type": "object", "properties": {"values": {"type": "array"}}}
+    page = "# Writing rules\n\nSet the `value` field of each rule to the expected level.\n"
+    files: dict[str, str | bytes] = {"range.schema.json": json.dumps(schema), "docs/rules.md": page}
+    assert lines(make_corpus(files), "no schema declares") == [("docs/rules.md", 3)]
+    files["rules/levels.yaml"] = "checks:\n  - name: level\n    value: 3\n"
+    assert lines(make_corpus(files), "no schema declares") == []
