@@ -206,7 +206,10 @@ def _copies_folded(corpus: Context, findings: Iterable[Finding]) -> Iterator[Fin
         if index in folded:
             continue
         if id(finding) in copies:
-            finding = dataclasses.replace(finding, related=(*finding.related, *copies[id(finding)]))
+            places = {(c.path, c.line) for c in copies[id(finding)]}
+            # a copy found by its sentence too (``_copied_pages``) is listed once, as folded
+            kept = tuple(r for r in finding.related if (r.path, r.line) not in places)
+            finding = dataclasses.replace(finding, related=(*kept, *copies[id(finding)]))
         yield finding
 
 

@@ -19,7 +19,7 @@ RULE = "route-undeclared"
 SENTENCE = "A handle for the export, to be polled via {route} until the archive is ready."
 
 
-def api(route: str) -> str:
+def api(route: str, sentence: str = SENTENCE) -> str:
     """An OpenAPI 3.1 document written as JSON (the style of a generated specification)."""
     document = {
         "openapi": "3.1.0",
@@ -49,7 +49,7 @@ def api(route: str) -> str:
                     "properties": {
                         "export_id": {
                             "type": "string",
-                            "description": SENTENCE.format(route=route),
+                            "description": sentence.format(route=route),
                         }
                     },
                 }
@@ -99,3 +99,33 @@ def test_the_right_root_and_other_paths_stay_silent(make_corpus: MakeCorpus) -> 
     for route in ("/exportstate", "/exportstate/{export_id}", "/tmp", "/scratch_area"):
         root = make_corpus({"archive.json": api(route)})
         assert run_rule(root, RULE) == [], route
+
+
+CLIENT_PAGE = """\
+# ExportsApi
+
+Method | HTTP request | Description
+------------- | ------------- | -------------
+[**start_export**](ExportsApi.md#start_export) | **POST** /exports | Start
+[**export_state**](ExportsApi.md#export_state) | **GET** /exportstate/{{export_id}} | State
+
+# **start_export**
+
+Returns an ExportAccepted:
+
+{sentence}
+"""
+STREAMED = "A handle for the export, whose progress streams from the {route} endpoint as it runs."
+
+
+def test_a_generated_client_page_copy_is_related_once(make_corpus: MakeCorpus) -> None:
+    sentence = STREAMED.format(route="/exports/{export_id}/progress")
+    root = make_corpus(
+        {
+            "archive.json": api("/exports/{export_id}/progress", STREAMED),
+            "client/docs/ExportsApi.md": CLIENT_PAGE.format(sentence=sentence),
+        }
+    )
+    (finding,) = run_rule(root, RULE)
+    copies = [r for r in finding.related if r.path == "client/docs/ExportsApi.md"]
+    assert [r.line for r in copies] == [12]
