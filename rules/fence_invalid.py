@@ -33,7 +33,14 @@ What it does
     broken fence that a larger page repeats with the whole page it stands on (a wiki's module
     page copying each example page) is one defect: reported at the example page, the copy
     related. An untagged fence or an indented code block, on a page or in a description, is
-    ``untagged-json-invalid``'s.
+    ``untagged-json-invalid``'s. A JSON fence read as a sketch or a member excerpt (members with no
+    object's braces: ``"subject": "n0"`` on its first line) is read once more with its notation
+    set aside (``speclint.parsing.sketch_residue``: a placeholder such as ``{node_info}`` read as
+    an empty value, comments and elisions blanked, an excerpt's members inside braces): a comma
+    left out or left trailing, a colon left out or a string left open on its line, with only
+    plain JSON before it, is an error no notation explains, and is reported (a preview
+    heuristic, ``sketch-residue``). Members listed a line each with no comma after any, or two
+    parts one after the other under comments (``// Before``, ``// After``), are not one object.
 
 Why is this bad?
     Examples are what implementers copy first. A missing comma or a typographic quote
@@ -66,7 +73,8 @@ Limitations
     cases each have a test named after them (``tests/test_discovery.py``,
     ``tests/test_transcripts.py``, ``tests/test_eco_notation.py``, ``tests/test_eco_values.py``,
     ``tests/test_generated_and_conventions.py``, ``tests/test_eco_batch6_fences.py``,
-    ``tests/test_prose_fences_46.py``, ``tests/test_indented_blocks_46.py``).
+    ``tests/test_prose_fences_46.py``, ``tests/test_indented_blocks_46.py``,
+    ``tests/test_sketch_residue_46.py``).
 """
 
 from __future__ import annotations
@@ -85,6 +93,7 @@ from speclint.model.descriptions import described_page, placed
 from speclint.parsing.fence_text import JSON_LANGUAGES, failure_of, fence_failure
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.prose import CodeFence
+from speclint.parsing.sketch_residue import residual_failure
 from speclint.parsing.structured import ParseFailure
 from speclint.parsing.transcripts import http_bodies
 
@@ -105,7 +114,9 @@ WRAPPED_BY_USE = 3  # examples
 READS = "page"  # each page's fences alone (speclint.analyses.units)
 # A page's own fences guess nothing; an API document's description text read as a page (its
 # untagged object fences as JSON) is a reading whose precision the labels have not measured yet.
-HEURISTICS = (f"{ID}/page", f"{ID}/api-description")
+# A sketch's plain part read with its notation set aside (speclint.parsing.sketch_residue): new,
+# unmeasured, so a preview reading.
+HEURISTICS = (f"{ID}/page", f"{ID}/api-description", f"{ID}/sketch-residue")
 DECLARED_TIES = (HEURISTICS[0],)
 
 
@@ -258,6 +269,13 @@ def _fence_findings(corpus: Context, document: Document, described: bool = False
             # untagged-json-invalid says it plainly is: one reading of it, by one rule.
             continue
         failure = fence_failure(fence.language, fence.content, wrapped)
+        heuristic = HEURISTICS[1] if described else HEURISTICS[0]
+        residue = ""
+        if failure is None and fence.language.lower() in JSON_LANGUAGES:
+            # A sketch or a member excerpt, not judged whole: its plain part still must parse
+            failure = residual_failure(fence.content, wrapped, fence.language)
+            heuristic = HEURISTICS[2]
+            residue = " (read with its placeholders, comments and elisions set aside)"
         if failure is None:
             continue
         what = f"the {fence.language} fence"
@@ -267,11 +285,11 @@ def _fence_findings(corpus: Context, document: Document, described: bool = False
             Finding(
                 ID,
                 SEVERITY,
-                f"{what} does not parse: {failure.message}; fix the example "
+                f"{what} does not parse{residue}: {failure.message}; fix the example "
                 "(or mark a sketch as one: `...`, or a `text` fence)",
                 _where(document, fence, failure),
                 key=f"{fence.line}",
-                heuristic=HEURISTICS[1] if described else HEURISTICS[0],
+                heuristic=heuristic,
             )
         )
     return found

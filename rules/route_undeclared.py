@@ -10,7 +10,13 @@ What it does
     may be written or not, a host is dropped, and ``{id}``, ``<id>``, ``:id``, ``{{id}}``,
     ``$ID``, and as a whole segment ``__ID__``, ``RUN_ID``, ``ID_HERE`` are all variables. A
     path with no method is read in a sentence that calls it a route ("similar to the
-    ``/threads/__THREAD_ID__/runs/stream`` endpoint", "then call ``/jobs/{id}/wait``"). A route
+    ``/threads/__THREAD_ID__/runs/stream`` endpoint", "then call ``/jobs/{id}/wait``", "can be
+    used with ``/jobs_status`` to poll", "via ``/x``"; a path of one segment is read so where its
+    name joins words with ``_`` or ``-``: ``/tmp`` is a folder as often as a route). An API
+    document's own description that names one of its routes by its root (its trailing
+    parameters left off, as descriptions do) with one segment misspelt (``/job_status`` for
+    ``/jobstatus/{job_id}``) is reported, and a Markdown page that copies the description's
+    sentence (a reference page generated from the document) is related to it. A route
     no operation has is reported with the nearest one (another method, a segment off, a
     singular for a plural, its leading segments left off).
 
@@ -52,13 +58,17 @@ Limitations
     A page bound neither alone nor through its version line's pages is held to nothing (one
     route is no evidence of which API it describes). Routes in program code and in a JSON
     Schema file's descriptions are not read. The cases are the tests', each named after it
-    (``tests/test_routes_46*.py``, ``tests/test_routes_claims_truth3.py``).
+    (``tests/test_routes_46*.py``, ``tests/test_routes_claims_truth3.py``,
+    ``tests/test_routes_root_misspelt_46.py``). A changelog's entry naming a route (``Add
+    /x/{id} endpoint``) is history, about the version it was written for: not held to the
+    current API, by design, even where the route it names never existed.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -74,18 +84,31 @@ from speclint.analyses.routes import (
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
 from speclint.model.descriptions import API_KINDS, described_page, placed
+from speclint.parsing.kinds import DocumentKind
 
 ID = "route-undeclared"
 SEVERITY = Severity.WARNING
 PREVIEW = True  # new: no labelled finding of the ecosystem check yet (speclint.run.preview)
 READS = "extract"  # of a page: the routes it names (speclint.analyses.units)
 
+# A description's sentence long enough that a page holding it copies it, not says it anew.
+COPIED_CHARS = 48
+_PATH_MARK = re.compile(r"(?<![\w/])/[A-Za-z_{]")
 # A route in a sentence, or a path named alone, is weaker evidence than one set apart.
 _WEAK = frozenset({"block", "text", "path"})
 
 
-def extract(document: Document) -> tuple[RouteMention, ...]:
-    return page_routes(document)
+def extract(document: Document) -> tuple[tuple[RouteMention, ...], tuple[str, ...]]:
+    """The routes a page names, and its lines that may copy an API description naming one
+    (``_copied_pages``): what the rule reads of a page, so the cache keys on both."""
+    return page_routes(document), tuple(line for _, line in _path_lines(document))
+
+
+def _path_lines(document: Document) -> Iterator[tuple[int, str]]:
+    """The page's lines long enough to copy a description's sentence and naming a path."""
+    for number, line in enumerate(document.lines, 1):
+        if len(line) >= COPIED_CHARS and _PATH_MARK.search(line):
+            yield number, line
 
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
@@ -100,7 +123,10 @@ def _findings(corpus: Context) -> Iterator[Finding]:
         for route in page_checks(corpus, held.path, held.mentions, own_api=held.own_api):
             if route.missing:
                 found = _finding(corpus, route)
-                yield found if described is None else placed(described, found)
+                if described is None:
+                    yield found
+                else:
+                    yield _copied_pages(corpus, described.page, route, placed(described, found))
             elif route.renamed is not None and route.operations:
                 if described is None:
                     yield _renamed(route)
@@ -132,6 +158,32 @@ def _finding(corpus: Context, route: RouteCheck) -> Finding:
     )
 
 
+def _copied_pages(
+    corpus: Context, described: Document, route: RouteCheck, finding: Finding
+) -> Finding:
+    """A description's finding, with the pages that copy its sentence as related locations: a
+    reference page generated from the API document (a table of each schema's fields and their
+    descriptions) repeats the wrong route, and is fixed by regenerating it once the document is
+    fixed (as ``_copies_folded`` folds a generated client's pages)."""
+    mention = route.mention
+    line = described.lines[mention.line - 1] if 0 < mention.line <= len(described.lines) else ""
+    start = max(line.rfind(". ", 0, mention.column), -2) + 2
+    end = line.find(". ", mention.column)
+    sentence = line[start : end if end >= 0 else len(line)].strip()
+    if len(sentence) < COPIED_CHARS:
+        return finding
+    copies = []
+    for page in corpus.of_kind(DocumentKind.MARKDOWN):
+        for number, text in _path_lines(page):
+            at = text.find(sentence)
+            if at >= 0:
+                note = "the same description, copied into this page"
+                copies.append(Location(page.path, number, at + 1, note=note))
+    if not copies:
+        return finding
+    return dataclasses.replace(finding, related=(*finding.related, *copies))
+
+
 def _copies_folded(corpus: Context, findings: Iterable[Finding]) -> Iterator[Finding]:
     """The findings, a generated client page's copy of an API document's description folded
     into the description's finding: the fix is made once, in the API document, and the
@@ -154,7 +206,10 @@ def _copies_folded(corpus: Context, findings: Iterable[Finding]) -> Iterator[Fin
         if index in folded:
             continue
         if id(finding) in copies:
-            finding = dataclasses.replace(finding, related=(*finding.related, *copies[id(finding)]))
+            places = {(c.path, c.line) for c in copies[id(finding)]}
+            # a copy found by its sentence too (``_copied_pages``) is listed once, as folded
+            kept = tuple(r for r in finding.related if (r.path, r.line) not in places)
+            finding = dataclasses.replace(finding, related=(*kept, *copies[id(finding)]))
         yield finding
 
 

@@ -13,7 +13,11 @@ What it does
     Anything else such a block may hold is not judged: shell output, a grammar, ASCII art,
     YAML, and every sketch (an elision ``...`` or ``…`` and the trailing comma it leaves, a
     ``<placeholder>``, a comment, a type name or ``$variable`` where a value goes, TypeScript
-    notation such as ``"id"?: string``).
+    notation such as ``"id"?: string``), but for a slip in its plain part: read with its
+    placeholders (``{node_info}``, ``[analysis objects]``), comments and elisions set aside and a
+    member excerpt inside braces (``speclint.parsing.sketch_residue``), a comma left out or left
+    trailing, a colon left out or a string left open on its line (``["treats],``), with only
+    plain JSON before it, is reported.
 
 Why is this bad?
     Examples are what implementers copy first, and a block with no language is still read as
@@ -46,7 +50,7 @@ Limitations
     sketch's shorthand as a slip, and is not reported. A design record or a proposal
     (``adr/``, ``proposals/``, an RFC header) is not judged. A new check: a preview rule until
     its findings are measured. The cases each have a test named after them
-    (``tests/test_indented_blocks_46.py``).
+    (``tests/test_indented_blocks_46.py``, ``tests/test_sketch_residue_46.py``).
 """
 
 from __future__ import annotations
@@ -61,6 +65,7 @@ from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
 from speclint.model.descriptions import described_page, placed
 from speclint.parsing.fence_text import untagged_json_failure
+from speclint.parsing.sketch_residue import residual_failure
 
 ID = "untagged-json-invalid"
 SEVERITY = Severity.WARNING
@@ -98,6 +103,11 @@ def _block_findings(document: Document) -> list[Finding]:
         if block.info:
             continue  # a language says what it holds: fence-invalid's, or no JSON
         failure = untagged_json_failure(block.content)
+        residue = ""
+        if failure is None:
+            # A sketch (placeholders, comments, a member excerpt) with a slip in its plain part
+            failure = residual_failure(block.content)
+            residue = " (read with its placeholders, comments and elisions set aside)"
         if failure is None:
             continue
         what = "indented code block" if block.indented else "untagged fence"
@@ -105,8 +115,8 @@ def _block_findings(document: Document) -> list[Finding]:
             Finding(
                 ID,
                 SEVERITY,
-                f"the {what} is JSON but does not parse: {failure.message}; fix the example "
-                "(and tag it `json`), or mark a sketch as one (`...`, a `text` fence)",
+                f"the {what} is JSON but does not parse{residue}: {failure.message}; fix the "
+                "example (and tag it `json`), or mark a sketch as one (`...`, a `text` fence)",
                 Location(
                     document.path,
                     *block.on_page(failure.line, failure.column),

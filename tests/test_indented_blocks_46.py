@@ -269,9 +269,9 @@ def test_untagged_sketches_and_other_text_stay_silent() -> None:
         # an elision leaves a trailing comma: a sketch
         '```\n{\n  "id": "p-7",\n  "weight": 2,\n  ...\n}\n```\n',
         '    {\n      "id": "p-7",\n      …\n    }\n',
-        # a placeholder, a comment, a type notation, a pseudo-schema's variables
+        # a placeholder, a type notation, a pseudo-schema's variables (a comma left out beside
+        # a comment is a slip the comment does not explain: tests/test_sketch_residue_46.py)
         '```\n{\n  "id": <parcel id>\n  "weight": 2\n}\n```\n',
-        '```\n{\n  "id": "p-7" // assigned\n  "weight": 2\n}\n```\n',
         '```\n{\n  "id"?: string,\n  "weight": number,\n}\n```\n',
         '    {\n      "id" : $string,\n      "weight" : $number\n    }\n',
         # no JSON at all: shell output, a grammar, YAML, a list of words

@@ -58,6 +58,7 @@ from speclint.parsing.routes import (
     relative_route,
     request_lines,
     routes_in_text,
+    segments_in_text,
     sequence_steps,
     split_target,
     whole_route,
@@ -114,10 +115,11 @@ _ROUTE_WORDS = re.compile(
     r"(?i)\b(?:end ?points?|routes?|request (?:path|url|uri)s?|URLs?|URIs?|API paths?)\b"
 )
 # Words that say a path in a sentence is called ("calls /runs/{id}/wait", "a request to
-# /jobs/{id}"), beside the words that name it a route.
+# /jobs/{id}", "an identifier that can be used with /jobs_status to ..."), beside the words
+# that name it a route.
 _CALL_WORDS = re.compile(
     r"(?i)\b(?:calls?|calling|called|requests? to|sent to|sends? \w+ to|invok\w+|polls?|"
-    r"polling)\b"
+    r"polling|(?:be |is |are )?used with|via)\b"
 )
 _VERSION = re.compile(r"(?i)^(?:v\d+(?:[.-]\w+)*|\d+(?:\.\d+)*|api|rest)$")
 
@@ -248,7 +250,9 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
             for span in prose.inline_code
             if paragraph.line <= span.line <= paragraph.end_line
         ]
-        for target, offset in paths_in_text(plain):
+        # a path of one segment (`/jobs_status`) too, on the same terms: a name a sentence
+        # calls a route is one whatever its length
+        for target, offset in [*paths_in_text(plain), *segments_in_text(plain)]:
             if any(target in span for span in spans):
                 continue  # a code span's (`/v2/admin/...`: a pattern), read as what it is
             # a path with no method is a route only where the sentence calls it one ("similar
@@ -951,6 +955,13 @@ def _judged(
             # of this API, starting as the API's paths do; no operation is near it
             evidence = "the words beside it call it a route, and it starts as the API's paths do"
             return RouteCheck(page, mention, document, evidence=evidence)
+        root = _misspelt_root(shape, own) if described and mention.cued else None
+        if root is not None:
+            # the API's own text naming one of its routes by its root, misspelt
+            evidence = "the words beside it call it a route, and the API's text names its routes so"
+            return RouteCheck(
+                page, mention, document, near=root[0], difference=root[1], evidence=evidence
+            )
         why = "a path alone, not below the API's base path, and no operation's path near it"
         return RouteCheck(page, mention, document, why=why)
     # one segment off: for a page bound through the repository only below the API's own
@@ -1374,6 +1385,26 @@ def _misspelt(shape: tuple[str, ...], own: list[Operation]) -> bool:
                 if ratio >= _MISSPELT:
                     return True
     return False
+
+
+def _misspelt_root(shape: tuple[str, ...], own: list[Operation]) -> tuple[Operation, str] | None:
+    """The operation whose path, its trailing parameters left off, the route is with one
+    segment misspelt (`/job_status` for `/jobstatus/{job_id}`): an API's descriptions name a
+    route by its root as often as in full ("use /jobstatus to poll"), the parameters implied."""
+    for op in own:
+        for _, theirs in _shapes(op):
+            root = theirs
+            while root and "{}" in root[-1]:
+                root = root[:-1]
+            if root == theirs or len(root) != len(shape):
+                continue
+            differ = [(a, b) for a, b in zip(shape, root, strict=True) if not _segment(a, b)]
+            if len(differ) != 1 or "{}" in differ[0][1]:
+                continue
+            if difflib.SequenceMatcher(None, *differ[0]).ratio() >= _MISSPELT:
+                said, written = differ[0][1], differ[0][0]
+                return op, f", whose path says `{said}` where this says `{written}`"
+    return None
 
 
 # How alike a misspelt segment is to the API's (difflib's ratio): `.well-knwon` and

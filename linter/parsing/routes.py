@@ -127,6 +127,25 @@ def paths_in_text(text: str) -> Iterator[tuple[str, int]]:
             yield path, match.start(1)
 
 
+# A path of one segment in a sentence (`used with /jobs_status to ...`): a lower-case name, not
+# followed by another segment, a dot or a word character.
+_SEGMENT_IN_TEXT = re.compile(
+    r"(?<![\w/.:~`*<>{}-])(/[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+)(?![\w/.{<-])"
+)
+
+
+def segments_in_text(text: str) -> Iterator[tuple[str, int]]:
+    """Each path of one segment a line of text names, spelt as an API's route names often are
+    (words joined by ``_`` or ``-``: ``/asyncquery_status``, ``/meta-graph``), never a
+    filesystem root (``/tmp``, ``/etc``: one word); whether the words around it call it a route
+    is the reader's to judge, as for :func:`paths_in_text`."""
+    for match in _SEGMENT_IN_TEXT.finditer(text):
+        start = match.start()
+        if text[max(0, start - 8) : start].rstrip().upper().endswith(METHODS):
+            continue  # `GET /x`: routes_in_text's
+        yield match.group(1), start
+
+
 def whole_route(text: str) -> tuple[str, str] | None:
     """The (method, target) ``text`` is when it is a route and nothing else (a code span
     ``GET /jobs/{id}``, a link text ``POST /jobs``), else None."""
