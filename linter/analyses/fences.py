@@ -127,11 +127,13 @@ BY_EXCHANGE = "example exchange"
 BY_HEADING = "heading name"
 BY_EXTENSION = "extension name"
 BY_LEAD_IN = "lead-in"
+BY_TITLE = "section title"
 INFERRED = frozenset(
     {
         "adjacent text",
         "definition name",
         BY_HEADING,
+        BY_TITLE,
         BY_EXTENSION,
         BY_LEAD_IN,
         BY_VALUE,
@@ -162,7 +164,7 @@ BY_EXAMPLE = frozenset(
 FRAGMENT_TIES = frozenset({BY_FRAGMENT, BY_SECTION, BY_PAGE})
 # The ties by text that names a schema: what they bind is often one block of a larger document,
 # so what the example leaves out (``required``) is not judged.
-BY_TEXT = frozenset({"adjacent text", "definition name", BY_HEADING})
+BY_TEXT = frozenset({"adjacent text", "definition name", BY_HEADING, BY_TITLE})
 # The languages of a fence that holds an example: JSON and YAML; an untagged fence whose content
 # is a JSON object is one too.
 YAML_LANGUAGES = ("yaml", "yml")
@@ -293,6 +295,8 @@ def fence_ties(
                 named = _by_heading(corpus, document, fence, page)
                 if named is None:
                     named = _by_lead_in(corpus, document, fence, page)
+                if named is None:
+                    named = _by_title(corpus, document, fence)
                 found = [named] if named is not None else []
         yield from found
         if binding.value and any(t.target is not None and not t.part for t in found):
@@ -656,6 +660,87 @@ def _by_heading(
         f"{fit.members} members"
     )
     return FenceTie(fence, BY_HEADING, target.label, target, heading.line, evidence)
+
+
+def _by_title(corpus: Context, document: Document, fence: CodeFence) -> FenceTie | None:
+    """An example nothing else binds, under a heading that is the name of one definition of the
+    page's version line and nothing else, in words or run together, singular or plural
+    ("### Knowledge graph", "## Results", "#### `Message`"): the section is about that thing,
+    and its example shows one where the definition declares EVERY member it has. A section about
+    a thing often shows something else (a member misplaced at the top level is the sign of
+    that, and binds nothing here); an example all of whose members are the named definition's
+    is one of it (issue 46, round 5: a tutorial walking through a message part by part)."""
+    heading = fence.heading
+    if heading is None or in_design_folder(document.path):
+        return None
+    words = re.findall(r"[A-Za-z][\w-]*", heading.text)
+    if not words or len(words) > 3 or re.search(r"[^\w\s`.()-]", heading.text):
+        return None  # a sentence, a question, or a heading of several names
+    squeezed = _squeezed("".join(words))
+    try:
+        data = fence_data(fence, lenient=True).data
+    except ParseFailure:
+        return None
+    if not isinstance(data, dict) or not data:
+        return None
+    keys = frozenset(str(k) for k in data)
+    for wanted in dict.fromkeys((squeezed, squeezed[:-1] if squeezed.endswith("s") else squeezed)):
+        named = [
+            (name, target)
+            for name, target in _squeezed_index(corpus).get(wanted, ())
+            if corpus.versions.comparable(document.path, target.document.path)
+        ]
+        if superseded_page(document.path):
+            named = [(n, t) for n, t in named if t.document.kind is DocumentKind.SCHEMA]
+        found = _newest_release(_sources_of_truth(corpus, document, [t for _, t in named]))
+        if len(found) != 1:
+            continue
+        (target,) = found
+        fit = _fit(corpus, target.document, target.pointer, keys)
+        if fit is None or fit.declared != fit.members:
+            return None  # the section names it, but the example shows something else
+        name = next(n for n, t in named if t.label == target.label)
+        evidence = (
+            f'the heading "{heading.text}" names `{name}`, which declares every one of its '
+            f"{fit.members} members"
+        )
+        return FenceTie(fence, BY_TITLE, target.label, target, heading.line, evidence)
+    return None
+
+
+_API_KINDS = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
+
+
+def _newest_release(targets: list[SchemaTarget]) -> list[SchemaTarget]:
+    """Of one component name in several API documents, each a release of one API kept beside
+    another (``docs/api.yaml`` at 1.6.0 and ``api.yaml`` at 2.0.0), the newest's: a page that
+    names no release describes the current one. Newest by ``info.version`` where every document
+    gives one, else by the OpenAPI/AsyncAPI version it is written in (a document moved to 3.1
+    is the later one; a template's ``info.version`` is often a placeholder). Anything else (a
+    name in a schema file, two documents at one version) is left as it is."""
+    if len(targets) < 2 or any(t.document.kind not in _API_KINDS for t in targets):
+        return targets
+    for field_of in (_info_version, _format_version):
+        releases = {field_of(t.document.data): t for t in targets}
+        if None not in releases and len(releases) == len(targets):
+            return [releases[max(k for k in releases if k is not None)]]
+    return targets
+
+
+def _numbers(value: Any) -> tuple[int, ...] | None:
+    matched = re.match(r"^v?(\d+(?:\.\d+)*)", value) if isinstance(value, str) else None
+    return tuple(int(n) for n in matched.group(1).split(".")) if matched else None
+
+
+def _info_version(data: Any) -> tuple[int, ...] | None:
+    info = data.get("info") if isinstance(data, dict) else None
+    return _numbers(info.get("version")) if isinstance(info, dict) else None
+
+
+def _format_version(data: Any) -> tuple[int, ...] | None:
+    if not isinstance(data, dict):
+        return None
+    return _numbers(data.get("openapi", data.get("asyncapi")))
 
 
 # The sentence that leads in to an example and names what it is, in words: "A USD -> USDC

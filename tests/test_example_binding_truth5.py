@@ -1,0 +1,175 @@
+"""Examples a first read of new repositories (issue 46, round 5) showed parsed but never bound,
+by class (fixtures of our own, in styles other than the repository's):
+
+- a section whose heading is a definition's name in words and nothing else ("### Purchase
+  order", "## Parcels"), over an example every member of which that definition declares
+  (``section-title``);
+- one component name in two releases of an API document kept side by side: the newest binds.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import yaml
+
+from speclint.analyses.context import Context
+from speclint.analyses.fences import BY_TITLE, Binding, fence_ties
+from speclint.common.findings import Finding
+from speclint.run.catalog import all_rules
+from speclint.run.preview import why_heuristic_preview
+
+SECTION_TITLE = "example-invalid/section-title"
+
+
+def api(version: str = "3.1.0", release: str = "2.0.0", line_required: bool = True) -> str:
+    """An OpenAPI document of a shop: a purchase order of lines, each line a sku and a count."""
+    line: dict[str, Any] = {
+        "type": "object",
+        "properties": {"sku": {"type": "string"}, "count": {"type": "integer"}},
+        "additionalProperties": False,
+    }
+    if line_required:
+        line["required"] = ["sku", "count"]
+    document = {
+        "openapi": version,
+        "info": {"title": "Shop", "version": release},
+        "paths": {},
+        "components": {
+            "schemas": {
+                "PurchaseOrder": {
+                    "type": "object",
+                    "required": ["buyer", "lines"],
+                    "properties": {
+                        "buyer": {"type": "string"},
+                        "lines": {"type": "object", "additionalProperties": line},
+                    },
+                },
+                "OrderLine": line,
+            }
+        },
+    }
+    return yaml.safe_dump(document, sort_keys=False)
+
+
+# Lines keyed by their ids, the second one without its count.
+ORDER = """\
+{
+  "buyer": "ada",
+  "lines": {
+    "l1": {"sku": "A-1", "count": 2},
+    "l2": {"sku": "B-7"}
+  }
+}
+"""
+
+# A shipment schema file: parcels under `$defs`, each a weight in grams and a label.
+SHIPMENT = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "shipment",
+    "type": "object",
+    "properties": {"parcels": {"type": "array", "items": {"$ref": "#/$defs/Parcel"}}},
+    "$defs": {
+        "Parcel": {
+            "type": "object",
+            "required": ["grams"],
+            "properties": {"grams": {"type": "integer"}, "label": {"type": "string"}},
+        }
+    },
+}
+
+
+def findings(texts: dict[str, str]) -> list[Finding]:
+    corpus = Context.from_texts(texts)
+    return list(all_rules()["example-invalid"].check(corpus, {}))
+
+
+def title_ties(texts: dict[str, str], page: str) -> list[str]:
+    corpus = Context.from_texts(texts)
+    return [
+        f"{tie.target.label if tie.target else ''}: {tie.evidence}"
+        for tie in fence_ties(corpus, corpus.documents[page], Binding())
+        if tie.how == BY_TITLE
+    ]
+
+
+def fence(body: str, language: str = "json") -> str:
+    return f"```{language}\n{body}```\n"
+
+
+def test_a_heading_that_is_a_component_name_in_words_binds_an_example_of_its_members() -> None:
+    page = "# Ordering\n\n### Purchase order\n\nThe buyer and the lines bought.\n\n" + fence(ORDER)
+    texts = {"api/shop.yaml": api(), "guide/ordering.md": page}
+    found = findings(texts)
+    assert [f.heuristic for f in found] == [SECTION_TITLE]
+    # The line without its count, where it is written: nested objects are shown whole.
+    assert found[0].message.startswith('example at /lines/l2: "count" is a required property')
+    assert found[0].location.line == 12
+    assert title_ties(texts, "guide/ordering.md") == [
+        'api/shop.yaml#/components/schemas/PurchaseOrder: the heading "Purchase order" '
+        "names `PurchaseOrder`, which declares every one of its 2 members"
+    ]
+
+
+def test_a_plural_heading_binds_to_a_schema_files_definition_in_yaml() -> None:
+    # Another style: a `$defs` entry of a JSON Schema file, a YAML example, a plural heading.
+    page = "## Parcels\n\n" + fence("grams: heavy\nlabel: fragile\n", "yaml")
+    texts = {"schemas/shipment.schema.json": json.dumps(SHIPMENT), "docs/parcels.md": page}
+    found = findings(texts)
+    assert [f.heuristic for f in found] == [SECTION_TITLE]
+    assert "/grams" in found[0].message and "integer" in found[0].message
+
+
+def test_the_section_title_binding_is_a_preview_heuristic() -> None:
+    assert SECTION_TITLE in all_rules()["example-invalid"].heuristics
+    assert why_heuristic_preview(SECTION_TITLE) is not None
+
+
+def test_a_section_title_binds_nothing_but_an_example_made_of_the_definitions_members() -> None:
+    texts = {"schemas/shipment.schema.json": json.dumps(SHIPMENT)}
+    # A member the definition does not declare: the section shows something else.
+    other = fence('{"grams": "heavy", "carrier": "post"}\n')
+    assert title_ties({**texts, "docs/p.md": "## Parcel\n\n" + other}, "docs/p.md") == []
+    # A heading that is a sentence, or names more than the definition.
+    mine = fence('{"grams": "heavy"}\n')
+    for heading in ("## How a parcel is weighed", "## Parcel and label rules"):
+        assert title_ties({**texts, "docs/p.md": f"{heading}\n\n{mine}"}, "docs/p.md") == []
+    assert title_ties({**texts, "docs/p.md": "## Parcel\n\n" + mine}, "docs/p.md") != []
+
+
+def test_what_the_example_leaves_out_at_its_top_is_not_judged() -> None:
+    # A parcel shown by its label only, of the three members a parcel requires: the others are
+    # said elsewhere. Inside it, what is shown is judged.
+    schema = json.loads(json.dumps(SHIPMENT))
+    parcel = schema["$defs"]["Parcel"]
+    parcel["required"] = ["grams", "label", "carrier"]
+    parcel["properties"]["carrier"] = {"type": "string"}
+    texts = {"schemas/shipment.schema.json": json.dumps(schema)}
+    texts["docs/p.md"] = "## Parcel\n\n" + fence('{"label": "fragile"}\n')
+    assert title_ties(texts, "docs/p.md") != []
+    assert findings(texts) == []
+    texts["docs/p.md"] = "## Parcel\n\n" + fence('{"label": 7}\n')
+    assert len(findings(texts)) == 1
+
+
+def test_of_two_releases_of_one_api_the_newest_binds() -> None:
+    page = "## Purchase order\n\n" + fence(ORDER)
+    texts = {
+        "api/shop.yaml": api(release="2.0.0"),
+        # The older release, kept for reference: its lines need no count.
+        "api/old/shop-1.yaml": api(release="1.4.0", line_required=False),
+        "guide/ordering.md": page,
+    }
+    assert [t.split(":")[0] for t in title_ties(texts, "guide/ordering.md")] == [
+        "api/shop.yaml#/components/schemas/PurchaseOrder"
+    ]
+    # Without a usable release number, the document written in the later OpenAPI version.
+    texts["api/shop.yaml"] = api(release="SET-ME")
+    texts["api/old/shop-1.yaml"] = api("3.0.3", release="SET-ME", line_required=False)
+    assert [t.split(":")[0] for t in title_ties(texts, "guide/ordering.md")] == [
+        "api/shop.yaml#/components/schemas/PurchaseOrder"
+    ]
+    # Two documents at one release: no telling which the page means.
+    texts["api/old/shop-1.yaml"] = api(release="SET-ME", line_required=False)
+    assert title_ties(texts, "guide/ordering.md") == []
