@@ -39,7 +39,8 @@ What it does
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
     ``case-convention``, ``x-examples``, ``api-description``, ``heading-name``, ``format``,
     ``extension-name``, ``api-json-text``, ``parameter-value``, ``envelope-kind``,
-    ``section-scope``, ``page-root``, ``lead-in``, ``section-title``. ``in-document``,
+    ``section-scope``, ``page-root``, ``lead-in``, ``section-title``, ``shared-member``.
+    ``in-document``,
     ``explicit`` and ``own-schema`` guess nothing: they run whenever the rule runs. ``x-examples`` is a
     schema's or a media type's vendor map of name to example (Stoplight's), validated as
     ``examples`` are; ``api-description`` a fence of an API document's ``description`` text
@@ -161,6 +162,7 @@ from speclint.analyses.fences import (
     BY_LEAD_IN,
     BY_OPERATION,
     BY_SHAPE,
+    BY_SHARED,
     BY_TEXT,
     BY_TITLE,
     BY_VALUE,
@@ -241,6 +243,7 @@ HEURISTICS = tuple(
         "page-root",
         "lead-in",
         "section-title",
+        "shared-member",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -262,6 +265,7 @@ _BY_TIE = {
     BY_EXCHANGE: "by-exchange",
     BY_HEADING: "heading-name",
     BY_TITLE: "section-title",
+    BY_SHARED: "shared-member",
     BY_EXTENSION: "extension-name",
 }
 
@@ -287,7 +291,7 @@ def heuristic(how: str, own_schema: bool = False, target: SchemaTarget | None = 
     heading is ``heading-name``'s wherever the definition is (a new binding, measured alone)."""
     if (
         target is not None
-        and how not in (BY_OPERATION, BY_HEADING, BY_TITLE)
+        and how not in (BY_OPERATION, BY_HEADING, BY_TITLE, BY_SHARED)
         and target.document.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
         and component_name(target.pointer) is not None
     ):

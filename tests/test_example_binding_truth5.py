@@ -4,7 +4,9 @@ by class (fixtures of our own, in styles other than the repository's):
 - a section whose heading is a definition's name in words and nothing else ("### Purchase
   order", "## Parcels"), over an example every member of which that definition declares
   (``section-title``);
-- one component name in two releases of an API document kept side by side: the newest binds.
+- one component name in two releases of an API document kept side by side: the newest binds;
+- a wrapper of one object member (``{"message": {...}}``) that several definitions declare, each
+  as a reference to one definition: the value is bound to it (``shared-member``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 import yaml
 
 from speclint.analyses.context import Context
-from speclint.analyses.fences import BY_TITLE, Binding, fence_ties
+from speclint.analyses.fences import BY_SHARED, BY_TITLE, Binding, fence_ties
 from speclint.common.findings import Finding
 from speclint.run.catalog import all_rules
 from speclint.run.preview import why_heuristic_preview
@@ -173,3 +175,114 @@ def test_of_two_releases_of_one_api_the_newest_binds() -> None:
     # Two documents at one release: no telling which the page means.
     texts["api/old/shop-1.yaml"] = api(release="SET-ME", line_required=False)
     assert title_ties(texts, "guide/ordering.md") == []
+
+
+# --- a wrapper of one member several definitions declare as one definition ------------------
+
+SHARED_MEMBER = "example-invalid/shared-member"
+
+
+def jobs_api(event_job: dict[str, Any] | None = None) -> str:
+    """A jobs API: a request and a response each hold a `job` that is a `Job`; an event names
+    its job by a string."""
+    job_ref = {"$ref": "#/components/schemas/Job"}
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "Jobs", "version": "1.0.0"},
+        "paths": {},
+        "components": {
+            "schemas": {
+                "CreateJob": {
+                    "type": "object",
+                    "properties": {"job": job_ref, "dryRun": {"type": "boolean"}},
+                },
+                "JobCreated": {
+                    "type": "object",
+                    "properties": {"job": job_ref, "status": {"type": "string"}},
+                },
+                "JobEvent": {
+                    "type": "object",
+                    "properties": {"job": event_job or {"type": "string"}},
+                },
+                "Job": {
+                    "type": "object",
+                    "required": ["name"],
+                    "properties": {
+                        "name": {"type": "string"},
+                        "steps": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "required": ["run"],
+                                "properties": {"run": {"type": "string"}},
+                            },
+                        },
+                    },
+                },
+            }
+        },
+    }
+    return yaml.safe_dump(document, sort_keys=False)
+
+
+JOB = '{\n  "job": {\n    "name": "nightly",\n    "steps": [{"run": 5}]\n  }\n}\n'
+
+
+def shared_ties(texts: dict[str, str], page: str) -> list[str]:
+    corpus = Context.from_texts(texts)
+    return [
+        f"{tie.part} {tie.target.label if tie.target else ''}"
+        for tie in fence_ties(corpus, corpus.documents[page], Binding())
+        if tie.how == BY_SHARED
+    ]
+
+
+def test_a_wrapper_of_a_member_every_declaring_definition_refers_alike_binds_its_value() -> None:
+    texts = {"openapi/jobs.yaml": jobs_api(), "docs/jobs.md": "Submit:\n\n" + fence(JOB)}
+    found = findings(texts)
+    assert [f.heuristic for f in found] == [SHARED_MEMBER]
+    assert found[0].message.startswith("example at /job/steps/0/run: 5 is not of type")
+    assert found[0].location.line == 7
+    assert shared_ties(texts, "docs/jobs.md") == ["/job openapi/jobs.yaml#/components/schemas/Job"]
+
+
+def test_a_shared_member_binds_in_a_schema_files_definitions_and_yaml() -> None:
+    # Another style: `definitions` of a JSON Schema file, a YAML example.
+    payload = {"$ref": "#/definitions/Payload"}
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {
+            "Envelope": {"type": "object", "properties": {"payload": payload, "id": {}}},
+            "Batch": {"type": "object", "properties": {"payload": payload, "count": {}}},
+            "Payload": {
+                "type": "object",
+                "properties": {"size": {"type": "integer"}, "unit": {"enum": ["kb", "mb"]}},
+            },
+        },
+    }
+    texts = {
+        "schema/transfer.json": json.dumps(schema),
+        "docs/transfer.md": "A transfer:\n\n" + fence("payload:\n  size: 3\n  unit: gb\n", "yaml"),
+    }
+    found = findings(texts)
+    assert [f.heuristic for f in found] == [SHARED_MEMBER]
+    assert "/payload/unit" in found[0].message
+
+
+def test_a_shared_member_binds_nothing_where_the_declaring_definitions_differ() -> None:
+    page = {"docs/jobs.md": "Submit:\n\n" + fence(JOB)}
+    # The event declares its `job` inline: not one definition's instance.
+    inline = {"type": "object", "properties": {"name": {}}}
+    assert shared_ties({"openapi/jobs.yaml": jobs_api(inline), **page}, "docs/jobs.md") == []
+    # The event's `job` is another definition.
+    other = {"$ref": "#/components/schemas/CreateJob"}
+    assert shared_ties({"openapi/jobs.yaml": jobs_api(other), **page}, "docs/jobs.md") == []
+    # A member of the value the definition does not declare: something else.
+    odd = '{"job": {"name": "nightly", "owner": "ops"}}\n'
+    texts = {"openapi/jobs.yaml": jobs_api(), "docs/jobs.md": "Submit:\n\n" + fence(odd)}
+    assert shared_ties(texts, "docs/jobs.md") == []
+
+
+def test_the_shared_member_binding_is_a_preview_heuristic() -> None:
+    assert SHARED_MEMBER in all_rules()["example-invalid"].heuristics
+    assert why_heuristic_preview(SHARED_MEMBER) is not None

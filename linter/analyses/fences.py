@@ -128,8 +128,10 @@ BY_HEADING = "heading name"
 BY_EXTENSION = "extension name"
 BY_LEAD_IN = "lead-in"
 BY_TITLE = "section title"
+BY_SHARED = "shared member"
 INFERRED = frozenset(
     {
+        BY_SHARED,
         "adjacent text",
         "definition name",
         BY_HEADING,
@@ -149,6 +151,7 @@ INFERRED = frozenset(
 # exchange's bodies).
 BY_EXAMPLE = frozenset(
     {
+        BY_SHARED,
         BY_VALUE,
         BY_SHAPE,
         BY_OPERATION,
@@ -214,7 +217,7 @@ class FenceTie:
         `method: "message/send"`"."""
         if self.how == BY_VALUE:
             return f"its {self.evidence}"
-        if self.how == BY_SHAPE or self.how in FRAGMENT_TIES:
+        if self.how in (BY_SHAPE, BY_SHARED) or self.how in FRAGMENT_TIES:
             return f"its members ({self.evidence})"
         if self.how in (BY_OPERATION, BY_EXCHANGE):
             return f"its place ({self.evidence})"
@@ -1130,6 +1133,12 @@ def _by_example(
             yield FenceTie(
                 fence, BY_SHAPE, target.label, target, fence.line, evidence, fragment=True
             )
+        else:
+            shared = _by_shared_member(corpus, candidates, data)
+            if shared is not None:
+                key, target, evidence = shared
+                part = f"/{escape_token(key)}"
+                yield FenceTie(fence, BY_SHARED, target.label, target, fence.line, evidence, part)
 
 
 def _fragment_tie(
@@ -1196,6 +1205,71 @@ def _by_member(
             return None
     named = ", ".join(f"`{k}`" for k in sorted(keys))
     return definition, f"only `{_name(target)}` declares {named}, and every member given there"
+
+
+def _by_shared_member(
+    corpus: Context, candidates: list[Definition], data: dict[str, Any]
+) -> tuple[str, SchemaTarget, str] | None:
+    """A wrapper of one object member that several definitions declare, each as a reference to
+    one definition (``{"message": {...}}``, where a request, a response and an asynchronous
+    request each hold a ``message`` that is a ``Message``): the member's value is an instance
+    of that definition, whichever wrapper the example is. Bound where every definition that
+    declares the member refers to the same one (of two releases of an API document, the
+    newest's), and that one declares every member the value has (two or more): a member some
+    definition declares otherwise (an error's ``message`` string) binds nothing."""
+    if len(data) != 1:
+        return None
+    ((key, value),) = data.items()
+    key = str(key)
+    if not isinstance(value, dict) or len(value) < 2:
+        return None
+    declaring = [d for d in candidates if key in d.properties]
+    if len(declaring) < 2:
+        return None  # one declares it: `_by_member`'s, or none
+    referred: dict[str, SchemaTarget] = {}
+    holders: list[Definition] = []
+    for definition in declaring:
+        target = definition.target
+        pointer = _member_pointer(target.document, target.pointer, key)
+        node = resolve_pointer(target.document.data, pointer) if pointer is not None else None
+        for keyword in ("allOf", "oneOf", "anyOf"):
+            # A reference wrapped to carry siblings in OpenAPI 3.0 (`oneOf: [{$ref: ...}]`).
+            branches = node.get(keyword) if isinstance(node, dict) else None
+            if isinstance(branches, list) and len(branches) == 1:
+                node = branches[0]
+        reference = node.get("$ref") if isinstance(node, dict) else None
+        if isinstance(node, dict) and reference is None and _scalar(node.get("type")):
+            continue  # a log entry's `message` string: no wrapper of an object
+        if not isinstance(reference, str) or not reference.startswith("#/"):
+            return None  # declared inline, or elsewhere: not one definition's instance
+        at = unquote(reference[1:])
+        if not isinstance(resolve_pointer(target.document.data, at), dict):
+            return None
+        found = SchemaTarget(target.document, at)
+        referred.setdefault(found.label, found)
+        holders.append(definition)
+    releases = _newest_release(list(referred.values()))
+    if len(releases) != 1:
+        return None
+    (target,) = releases
+    fit = _fit(corpus, target.document, target.pointer, frozenset(str(k) for k in value))
+    if fit is None or fit.declared != fit.members:
+        return None
+    names = ", ".join(
+        sorted({f"`{_name(d.target)}`" for d in holders if d.target.document is target.document})
+    )
+    evidence = (
+        f"`{key}`, which {names} each declare as `{_name(target)}`, and every member given there"
+    )
+    return key, target, evidence
+
+
+def _scalar(declared: Any) -> bool:
+    """Whether a ``type`` admits no object (``"string"``, ``["string", "null"]``)."""
+    types = declared if isinstance(declared, list) else [declared]
+    return bool(types) and all(
+        t in ("string", "number", "integer", "boolean", "null") for t in types
+    )
 
 
 def _member_pointer(document: Document, pointer: str, name: str) -> str | None:
