@@ -39,7 +39,8 @@ What it does
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
     ``case-convention``, ``x-examples``, ``api-description``, ``heading-name``, ``format``,
     ``extension-name``, ``api-json-text``, ``parameter-value``, ``envelope-kind``,
-    ``section-scope``, ``page-root``, ``lead-in``, ``section-title``, ``shared-member``.
+    ``section-scope``, ``page-root``, ``lead-in``, ``section-title``, ``shared-member``,
+    ``member-elements``.
     ``in-document``,
     ``explicit`` and ``own-schema`` guess nothing: they run whenever the rule runs. ``x-examples`` is a
     schema's or a media type's vendor map of name to example (Stoplight's), validated as
@@ -155,6 +156,7 @@ from speclint.analyses.declarations import REPORTED_BY
 from speclint.analyses.envelopes import payload_schema
 from speclint.analyses.exchanges import parameter_values
 from speclint.analyses.fences import (
+    BY_ELEMENTS,
     BY_EXAMPLE,
     BY_EXCHANGE,
     BY_EXTENSION,
@@ -244,6 +246,7 @@ HEURISTICS = tuple(
         "lead-in",
         "section-title",
         "shared-member",
+        "member-elements",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -266,6 +269,7 @@ _BY_TIE = {
     BY_HEADING: "heading-name",
     BY_TITLE: "section-title",
     BY_SHARED: "shared-member",
+    BY_ELEMENTS: "member-elements",
     BY_EXTENSION: "extension-name",
 }
 
@@ -291,7 +295,7 @@ def heuristic(how: str, own_schema: bool = False, target: SchemaTarget | None = 
     heading is ``heading-name``'s wherever the definition is (a new binding, measured alone)."""
     if (
         target is not None
-        and how not in (BY_OPERATION, BY_HEADING, BY_TITLE, BY_SHARED)
+        and how not in (BY_OPERATION, BY_HEADING, BY_TITLE, BY_SHARED, BY_ELEMENTS)
         and target.document.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
         and component_name(target.pointer) is not None
     ):

@@ -6,7 +6,9 @@ by class (fixtures of our own, in styles other than the repository's):
   (``section-title``);
 - one component name in two releases of an API document kept side by side: the newest binds;
 - a wrapper of one object member (``{"message": {...}}``) that several definitions declare, each
-  as a reference to one definition: the value is bound to it (``shared-member``).
+  as a reference to one definition: the value is bound to it (``shared-member``);
+- a wrapper of one member holding objects, in a list or a map by id (``{"edges": [...]}``),
+  bound to the definition whose elements' definition those objects fit (``member-elements``).
 """
 
 from __future__ import annotations
@@ -286,3 +288,95 @@ def test_a_shared_member_binds_nothing_where_the_declaring_definitions_differ() 
 def test_the_shared_member_binding_is_a_preview_heuristic() -> None:
     assert SHARED_MEMBER in all_rules()["example-invalid"].heuristics
     assert why_heuristic_preview(SHARED_MEMBER) is not None
+
+
+# --- a wrapper of one member holding a collection of some definition's elements ---------------
+
+MEMBER_ELEMENTS = "example-invalid/member-elements"
+
+
+def fleet_api() -> str:
+    """A fleet API: a depot holds its vehicles in a map by id, a route plan its stops in a list;
+    a vehicle and a stop share no members but `id`."""
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "Fleet", "version": "3.0.0"},
+        "paths": {},
+        "components": {
+            "schemas": {
+                "Depot": {
+                    "type": "object",
+                    "properties": {
+                        "vehicles": {
+                            "type": "object",
+                            "additionalProperties": {"$ref": "#/components/schemas/Vehicle"},
+                        }
+                    },
+                },
+                "RoutePlan": {
+                    "type": "object",
+                    "properties": {
+                        "vehicles": {
+                            "type": "array",
+                            "items": {"$ref": "#/components/schemas/Stop"},
+                        }
+                    },
+                },
+                "Vehicle": {
+                    "type": "object",
+                    "required": ["plate"],
+                    "properties": {
+                        "plate": {"type": "string"},
+                        "seats": {"type": "integer"},
+                        "electric": {"type": "boolean"},
+                    },
+                },
+                "Stop": {
+                    "type": "object",
+                    "properties": {"place": {"type": "string"}, "minutes": {"type": "integer"}},
+                },
+            }
+        },
+    }
+    return yaml.safe_dump(document, sort_keys=False)
+
+
+def test_a_list_where_the_definition_its_elements_fit_holds_a_map_is_reported() -> None:
+    # The vehicles in a list, though a depot keeps them in a map by id.
+    body = '{\n  "vehicles": [\n    {"plate": "AB-12", "seats": 4, "electric": true}\n  ]\n}\n'
+    texts = {"api/fleet.yaml": fleet_api(), "docs/depots.md": "The depot:\n\n" + fence(body)}
+    found = findings(texts)
+    assert [f.heuristic for f in found] == [MEMBER_ELEMENTS]
+    assert found[0].message.startswith("example at /vehicles: ")
+    assert 'is not of type "object"' in found[0].message
+
+
+def test_a_map_by_id_of_elements_is_judged_inside_them_in_yaml() -> None:
+    # Another style: a YAML map by id; one vehicle's seats are a word.
+    body = "vehicles:\n  v1:\n    plate: AB-12\n    seats: four\n"
+    texts = {"api/fleet.yaml": fleet_api(), "docs/depots.md": "A depot:\n\n" + fence(body, "yaml")}
+    found = findings(texts)
+    assert [f.heuristic for f in found] == [MEMBER_ELEMENTS]
+    assert "/vehicles/v1/seats" in found[0].message
+
+
+def test_elements_that_fit_two_definitions_alike_bind_by_the_name_the_words_give() -> None:
+    # A vehicle kind with the same members: the elements fit both; the words above name one.
+    api_text = fleet_api().replace("place:", "plate:").replace("minutes:", "seats:")
+    api_text = api_text.replace("Stop", "VehicleKind")
+    body = '{"vehicles": [{"plate": "AB-12", "seats": 4}]}\n'
+    unnamed = {"api/fleet.yaml": api_text, "docs/d.md": "Like this:\n\n" + fence(body)}
+    assert findings(unnamed) == []
+    named = {**unnamed, "docs/d.md": "Each Vehicle of the depot:\n\n" + fence(body)}
+    assert [f.heuristic for f in findings(named)] == [MEMBER_ELEMENTS]
+
+
+def test_elements_of_another_shape_bind_nothing() -> None:
+    body = '{"vehicles": [{"colour": "red", "wheels": 4}]}\n'
+    texts = {"api/fleet.yaml": fleet_api(), "docs/depots.md": "The depot:\n\n" + fence(body)}
+    assert findings(texts) == []
+
+
+def test_the_member_elements_binding_is_a_preview_heuristic() -> None:
+    assert MEMBER_ELEMENTS in all_rules()["example-invalid"].heuristics
+    assert why_heuristic_preview(MEMBER_ELEMENTS) is not None

@@ -129,9 +129,11 @@ BY_EXTENSION = "extension name"
 BY_LEAD_IN = "lead-in"
 BY_TITLE = "section title"
 BY_SHARED = "shared member"
+BY_ELEMENTS = "member elements"
 INFERRED = frozenset(
     {
         BY_SHARED,
+        BY_ELEMENTS,
         "adjacent text",
         "definition name",
         BY_HEADING,
@@ -152,6 +154,7 @@ INFERRED = frozenset(
 BY_EXAMPLE = frozenset(
     {
         BY_SHARED,
+        BY_ELEMENTS,
         BY_VALUE,
         BY_SHAPE,
         BY_OPERATION,
@@ -217,7 +220,7 @@ class FenceTie:
         `method: "message/send"`"."""
         if self.how == BY_VALUE:
             return f"its {self.evidence}"
-        if self.how in (BY_SHAPE, BY_SHARED) or self.how in FRAGMENT_TIES:
+        if self.how in (BY_SHAPE, BY_SHARED, BY_ELEMENTS) or self.how in FRAGMENT_TIES:
             return f"its members ({self.evidence})"
         if self.how in (BY_OPERATION, BY_EXCHANGE):
             return f"its place ({self.evidence})"
@@ -1139,6 +1142,19 @@ def _by_example(
                 key, target, evidence = shared
                 part = f"/{escape_token(key)}"
                 yield FenceTie(fence, BY_SHARED, target.label, target, fence.line, evidence, part)
+            else:
+                held = _by_member_elements(corpus, candidates, data, page.paragraph_above(fence))
+                if held is not None:
+                    target, evidence = held
+                    yield FenceTie(
+                        fence,
+                        BY_ELEMENTS,
+                        target.label,
+                        target,
+                        fence.line,
+                        evidence,
+                        fragment=True,
+                    )
 
 
 def _fragment_tie(
@@ -1232,11 +1248,7 @@ def _by_shared_member(
         target = definition.target
         pointer = _member_pointer(target.document, target.pointer, key)
         node = resolve_pointer(target.document.data, pointer) if pointer is not None else None
-        for keyword in ("allOf", "oneOf", "anyOf"):
-            # A reference wrapped to carry siblings in OpenAPI 3.0 (`oneOf: [{$ref: ...}]`).
-            branches = node.get(keyword) if isinstance(node, dict) else None
-            if isinstance(branches, list) and len(branches) == 1:
-                node = branches[0]
+        node = _unwrapped(node)
         reference = node.get("$ref") if isinstance(node, dict) else None
         if isinstance(node, dict) and reference is None and _scalar(node.get("type")):
             continue  # a log entry's `message` string: no wrapper of an object
@@ -1262,6 +1274,92 @@ def _by_shared_member(
         f"`{key}`, which {names} each declare as `{_name(target)}`, and every member given there"
     )
     return key, target, evidence
+
+
+def _unwrapped(node: Any) -> Any:
+    """A schema without the one-branch ``allOf``/``oneOf``/``anyOf`` an OpenAPI 3.0 document
+    wraps a reference in to give it siblings (``oneOf: [{$ref: ...}]``)."""
+    for keyword in ("allOf", "oneOf", "anyOf"):
+        branches = node.get(keyword) if isinstance(node, dict) else None
+        if isinstance(branches, list) and len(branches) == 1:
+            node = branches[0]
+    return node
+
+
+def _local_target(document: Document, node: Any) -> SchemaTarget | None:
+    """The definition a schema is a local reference to, or None."""
+    node = _unwrapped(node)
+    reference = node.get("$ref") if isinstance(node, dict) else None
+    if not isinstance(reference, str) or not reference.startswith("#/"):
+        return None
+    at = unquote(reference[1:])
+    return (
+        SchemaTarget(document, at) if isinstance(resolve_pointer(document.data, at), dict) else None
+    )
+
+
+def _by_member_elements(
+    corpus: Context, candidates: list[Definition], data: dict[str, Any], words: str | None
+) -> tuple[SchemaTarget, str] | None:
+    """A wrapper of one member holding objects, a list of them or a map of them by id
+    (``{"edges": [{...}]}``, ``{"edges": {"e1": {...}}}``), that several definitions declare,
+    each holding elements of some definition (a knowledge graph's edges, a query graph's query
+    edges): bound, as a fragment, to the one definition whose elements' definition declares
+    most of the members the example's elements have (half or more, and twice the next, or of
+    those close, the one the paragraph above names), so that a list where a map is declared,
+    or an element's slip, is judged there."""
+    if len(data) != 1:
+        return None
+    ((key, value),) = data.items()
+    key = str(key)
+    elements = (
+        list(value)
+        if isinstance(value, list)
+        else list(value.values())
+        if isinstance(value, dict)
+        else []
+    )
+    if not elements or not all(isinstance(e, dict) and e for e in elements):
+        return None
+    members = frozenset(str(k) for e in elements for k in e)
+    declaring = [d for d in candidates if key in d.properties]
+    if len(declaring) < 2:
+        return None
+    # Of two releases of an API document, the newest's definitions (one target a document).
+    by_document = {d.target.document.path: d.target for d in declaring}
+    documents = {t.document.path for t in _newest_release(list(by_document.values()))}
+    fits: list[tuple[int, Definition, SchemaTarget]] = []
+    for definition in declaring:
+        target = definition.target
+        if target.document.path not in documents and len(documents) == 1:
+            continue  # an older release's
+        pointer = _member_pointer(target.document, target.pointer, key)
+        node = _unwrapped(resolve_pointer(target.document.data, pointer)) if pointer else None
+        if not isinstance(node, dict):
+            continue
+        held = node.get("items") if "items" in node else node.get("additionalProperties")
+        element = _local_target(target.document, held)
+        if element is None:
+            continue
+        fit = _fit(corpus, element.document, element.pointer, members)
+        if fit is not None:
+            fits.append((fit.declared, definition, element))
+    fits.sort(key=lambda f: -f[0])
+    if not fits or fits[0][0] * 2 < len(members):
+        return None
+    close = [f for f in fits if f[0] * SHAPE_MARGIN > fits[0][0]]
+    if len(close) > 1 and words is not None:
+        # Several fit about as well (a graph's edges and a schema graph's edge kinds): the one
+        # the words above name ("the publications supporting the Edge") is what they show.
+        close = [f for f in close if re.search(rf"\b{re.escape(_name(f[2]))}\b", words)]
+    if len(close) != 1:
+        return None  # two definitions' elements fit about as well
+    declared, definition, element = close[0]
+    evidence = (
+        f"`{key}`, whose elements `{_name(definition.target)}` holds as `{_name(element)}`, "
+        f"which declares {declared} of the {len(members)} members they have"
+    )
+    return definition.target, evidence
 
 
 def _scalar(declared: Any) -> bool:
