@@ -380,3 +380,10 @@ def test_elements_of_another_shape_bind_nothing() -> None:
 def test_the_member_elements_binding_is_a_preview_heuristic() -> None:
     assert MEMBER_ELEMENTS in all_rules()["example-invalid"].heuristics
     assert why_heuristic_preview(MEMBER_ELEMENTS) is not None
+
+
+def test_elements_of_one_member_name_bind_nothing() -> None:
+    # `{"vehicles": {"v1": {"plate": ...}}}` says little: one member name of the elements.
+    body = '{"vehicles": {"v1": {"plate": 12}}}\n'
+    texts = {"api/fleet.yaml": fleet_api(), "docs/depots.md": "The depot:\n\n" + fence(body)}
+    assert findings(texts) == []

@@ -1322,6 +1322,8 @@ def _by_member_elements(
     if not elements or not all(isinstance(e, dict) and e for e in elements):
         return None
     members = frozenset(str(k) for e in elements for k in e)
+    if len(members) < 2:
+        return None  # one member name says too little of whose elements they are
     declaring = [d for d in candidates if key in d.properties]
     if len(declaring) < 2:
         return None
