@@ -3,7 +3,7 @@ by class (fixtures of our own, in styles other than the repository's):
 
 - a section whose heading is a definition's name in words and nothing else ("### Purchase
   order", "## Parcels"), over an example every member of which that definition declares
-  (``section-title``);
+  (``section-title``), or one entry of a map that definition holds, shown alone by its key;
 - one component name in two releases of an API document kept side by side: the newest binds;
 - a wrapper of one object member (``{"message": {...}}``) that several definitions declare, each
   as a reference to one definition: the value is bound to it (``shared-member``);
@@ -386,4 +386,47 @@ def test_elements_of_one_member_name_bind_nothing() -> None:
     # `{"vehicles": {"v1": {"plate": ...}}}` says little: one member name of the elements.
     body = '{"vehicles": {"v1": {"plate": 12}}}\n'
     texts = {"api/fleet.yaml": fleet_api(), "docs/depots.md": "The depot:\n\n" + fence(body)}
+    assert findings(texts) == []
+
+
+# --- one entry of a map the section's definition holds, shown alone by its key ----------------
+
+
+def test_an_entry_of_the_sections_map_shown_alone_is_judged_as_its_element() -> None:
+    # Under "## Depot": one vehicle of the depot's map by id, its plate a number.
+    page = "## Depot\n\nOne of its vehicles:\n\n" + fence('"v7": {"plate": 5, "seats": 2}\n')
+    texts = {"api/fleet.yaml": fleet_api(), "docs/depot.md": page}
+    found = findings(texts)
+    assert [f.heuristic for f in found] == [SECTION_TITLE]
+    assert found[0].message.startswith("example at /v7/plate: 5 is not of type")
+    assert title_ties(texts, "docs/depot.md") == [
+        'api/fleet.yaml#/components/schemas/Vehicle: the heading "Depot" names `Depot`, whose '
+        "map of `Vehicle` the entry `v7` is one of: `Vehicle` declares every one of its 2 members"
+    ]
+
+
+def test_a_map_entry_binds_in_a_schema_file_and_yaml_and_only_to_one_element_kind() -> None:
+    product = {"type": "object", "properties": {"name": {}, "price": {"type": "number"}}}
+    schema: dict[str, Any] = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {
+            "Catalog": {
+                "type": "object",
+                "properties": {
+                    "products": {"type": "object", "additionalProperties": {"$ref": "#/$defs/P"}}
+                },
+            },
+            "P": product,
+        },
+    }
+    page = "### Catalog\n\n" + fence("sku-1:\n  name: tea\n  price: cheap\n", "yaml")
+    texts = {"schemas/shop.schema.json": json.dumps(schema), "docs/catalog.md": page}
+    assert [f.heuristic for f in findings(texts)] == [SECTION_TITLE]
+    # A second map whose elements declare the same members: no telling which the entry is of.
+    schema["$defs"]["Catalog"]["properties"]["gifts"] = {
+        "type": "object",
+        "additionalProperties": {"$ref": "#/$defs/G"},
+    }
+    schema["$defs"]["G"] = product
+    texts["schemas/shop.schema.json"] = json.dumps(schema)
     assert findings(texts) == []

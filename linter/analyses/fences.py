@@ -98,6 +98,7 @@ from speclint.parsing.kinds import SAMPLE_FOLDERS, DocumentKind, in_design_folde
 from speclint.parsing.prose import (
     CodeFence,
     CommentBlocks,
+    Heading,
     InlineCode,
     Paragraph,
     ProseDocument,
@@ -703,9 +704,11 @@ def _by_title(corpus: Context, document: Document, fence: CodeFence) -> FenceTie
             continue
         (target,) = found
         fit = _fit(corpus, target.document, target.pointer, keys)
+        name = next(n for n, t in named if t.label == target.label)
+        if fit is not None and fit.declared == 0 and len(data) == 1:
+            return _map_entry(corpus, fence, heading, name, target, data)
         if fit is None or fit.declared != fit.members:
             return None  # the section names it, but the example shows something else
-        name = next(n for n, t in named if t.label == target.label)
         evidence = (
             f'the heading "{heading.text}" names `{name}`, which declares every one of its '
             f"{fit.members} members"
@@ -715,6 +718,45 @@ def _by_title(corpus: Context, document: Document, fence: CodeFence) -> FenceTie
 
 
 _API_KINDS = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
+
+
+def _map_entry(
+    corpus: Context,
+    fence: CodeFence,
+    heading: Heading,
+    name: str,
+    section: SchemaTarget,
+    data: dict[str, Any],
+) -> FenceTie | None:
+    """One entry of a map the section's definition holds, shown alone by its key
+    (``"creative_edge": {...}`` under "### Knowledge Graph", whose ``edges`` map an id to an
+    ``Edge``): its value bound to the one map element definition of the section's that declares
+    every member it has (two or more)."""
+    ((key, value),) = data.items()
+    if not isinstance(value, dict) or len(value) < 2:
+        return None
+    members = frozenset(str(k) for k in value)
+    node = resolve_pointer(section.document.data, section.pointer)
+    declared = node.get("properties") if isinstance(node, dict) else None
+    fitting: dict[str, SchemaTarget] = {}
+    for member in declared.values() if isinstance(declared, dict) else ():
+        held = _unwrapped(member)
+        if not isinstance(held, dict) or "additionalProperties" not in held:
+            continue
+        element = _local_target(section.document, held.get("additionalProperties"))
+        fit = _fit(corpus, element.document, element.pointer, members) if element else None
+        if element is not None and fit is not None and fit.declared == fit.members:
+            fitting[element.label] = element
+    if len(fitting) != 1:
+        return None
+    (element,) = fitting.values()
+    evidence = (
+        f'the heading "{heading.text}" names `{name}`, whose map of `{_name(element)}` the '
+        f"entry `{key}` is one of: `{_name(element)}` declares every one of its "
+        f"{len(members)} members"
+    )
+    part = f"/{escape_token(str(key))}"
+    return FenceTie(fence, BY_TITLE, element.label, element, heading.line, evidence, part)
 
 
 def _newest_release(targets: list[SchemaTarget]) -> list[SchemaTarget]:
