@@ -136,10 +136,13 @@ def test_a_section_title_binds_nothing_but_an_example_made_of_the_definitions_me
     other = fence('{"grams": "heavy", "carrier": "post"}\n')
     assert title_ties({**texts, "docs/p.md": "## Parcel\n\n" + other}, "docs/p.md") == []
     # A heading that is a sentence, or names more than the definition.
-    mine = fence('{"grams": "heavy"}\n')
+    mine = fence('{"grams": "heavy", "label": "x"}\n')
     for heading in ("## How a parcel is weighed", "## Parcel and label rules"):
         assert title_ties({**texts, "docs/p.md": f"{heading}\n\n{mine}"}, "docs/p.md") == []
     assert title_ties({**texts, "docs/p.md": "## Parcel\n\n" + mine}, "docs/p.md") != []
+    # One member under a one-word heading ("## Response" over `{"error": ...}`) says too little.
+    one = fence('{"grams": "heavy"}\n')
+    assert title_ties({**texts, "docs/p.md": "## Parcel\n\n" + one}, "docs/p.md") == []
 
 
 def test_what_the_example_leaves_out_at_its_top_is_not_judged() -> None:
@@ -147,13 +150,14 @@ def test_what_the_example_leaves_out_at_its_top_is_not_judged() -> None:
     # said elsewhere. Inside it, what is shown is judged.
     schema = json.loads(json.dumps(SHIPMENT))
     parcel = schema["$defs"]["Parcel"]
-    parcel["required"] = ["grams", "label", "carrier"]
-    parcel["properties"]["carrier"] = {"type": "string"}
+    parcel["required"] = ["grams", "label", "carrier", "insured", "sender"]
+    for name in ("carrier", "insured", "sender"):
+        parcel["properties"][name] = {"type": "string"}
     texts = {"schemas/shipment.schema.json": json.dumps(schema)}
-    texts["docs/p.md"] = "## Parcel\n\n" + fence('{"label": "fragile"}\n')
+    texts["docs/p.md"] = "## Parcel\n\n" + fence('{"label": "fragile", "carrier": "post"}\n')
     assert title_ties(texts, "docs/p.md") != []
     assert findings(texts) == []
-    texts["docs/p.md"] = "## Parcel\n\n" + fence('{"label": 7}\n')
+    texts["docs/p.md"] = "## Parcel\n\n" + fence('{"label": 7, "carrier": "post"}\n')
     assert len(findings(texts)) == 1
 
 

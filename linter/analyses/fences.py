@@ -709,6 +709,8 @@ def _by_title(corpus: Context, document: Document, fence: CodeFence) -> FenceTie
             return _map_entry(corpus, fence, heading, name, target, data)
         if fit is None or fit.declared != fit.members:
             return None  # the section names it, but the example shows something else
+        if len(words) == 1 and len(data) < 2:
+            return None  # one member under a one-word heading ("## Response"): too little
         evidence = (
             f'the heading "{heading.text}" names `{name}`, which declares every one of its '
             f"{fit.members} members"
