@@ -39,8 +39,10 @@ What it does
     ``by-shape``, ``by-fragment``, ``by-exchange``, ``api-component``,
     ``case-convention``, ``x-examples``, ``api-description``, ``heading-name``, ``format``,
     ``extension-name``, ``api-json-text``, ``parameter-value``, ``envelope-kind``,
-    ``section-scope``, ``page-root``, ``lead-in``. ``in-document``, ``explicit`` and
-    ``own-schema`` guess nothing: they run whenever the rule runs. ``x-examples`` is a
+    ``section-scope``, ``page-root``, ``lead-in``, ``section-title``, ``shared-member``,
+    ``member-elements``.
+    ``in-document``,
+    ``explicit`` and ``own-schema`` guess nothing: they run whenever the rule runs. ``x-examples`` is a
     schema's or a media type's vendor map of name to example (Stoplight's), validated as
     ``examples`` are; ``api-description`` a fence of an API document's ``description`` text
     (CommonMark), bound as a page's fences are and reported at the file's line.
@@ -154,6 +156,7 @@ from speclint.analyses.declarations import REPORTED_BY
 from speclint.analyses.envelopes import payload_schema
 from speclint.analyses.exchanges import parameter_values
 from speclint.analyses.fences import (
+    BY_ELEMENTS,
     BY_EXAMPLE,
     BY_EXCHANGE,
     BY_EXTENSION,
@@ -161,7 +164,9 @@ from speclint.analyses.fences import (
     BY_LEAD_IN,
     BY_OPERATION,
     BY_SHAPE,
+    BY_SHARED,
     BY_TEXT,
+    BY_TITLE,
     BY_VALUE,
     FRAGMENT_TIES,
     Binding,
@@ -239,6 +244,9 @@ HEURISTICS = tuple(
         "section-scope",
         "page-root",
         "lead-in",
+        "section-title",
+        "shared-member",
+        "member-elements",
     )
 )
 # Ties that guess nothing: the example sits in its schema or API document, its author tied it,
@@ -259,6 +267,9 @@ _BY_TIE = {
     BY_LEAD_IN: "lead-in",
     BY_EXCHANGE: "by-exchange",
     BY_HEADING: "heading-name",
+    BY_TITLE: "section-title",
+    BY_SHARED: "shared-member",
+    BY_ELEMENTS: "member-elements",
     BY_EXTENSION: "extension-name",
 }
 
@@ -284,7 +295,7 @@ def heuristic(how: str, own_schema: bool = False, target: SchemaTarget | None = 
     heading is ``heading-name``'s wherever the definition is (a new binding, measured alone)."""
     if (
         target is not None
-        and how not in (BY_OPERATION, BY_HEADING)
+        and how not in (BY_OPERATION, BY_HEADING, BY_TITLE, BY_SHARED, BY_ELEMENTS)
         and target.document.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
         and component_name(target.pointer) is not None
     ):
@@ -1056,7 +1067,9 @@ def _fence_findings(
                 )
             continue
         try:
-            parsed = fence_data(fence, lenient=tie.how in BY_EXAMPLE or tie.how == BY_HEADING)
+            parsed = fence_data(
+                fence, lenient=tie.how in BY_EXAMPLE or tie.how in (BY_HEADING, BY_TITLE)
+            )
         except ParseFailure as error:
             if tie.explicit:
                 yield Finding(
@@ -1097,7 +1110,14 @@ def _fence_findings(
             # family of a capabilities document): check what the example says, not what it
             # leaves out. One that gives most of the definition's required members is meant
             # whole ("An example `AgentCard`:"), and what it lacks is its defect.
-            errors = _without_required(errors)
+            # Under a heading that is the definition's name, every member shown is one of its
+            # own (`_by_title`): the objects inside are shown whole, so only what the example
+            # leaves out at its top is not judged.
+            errors = (
+                [e for e in errors if e.path] + _without_required(e for e in errors if not e.path)
+                if tie.how == BY_TITLE
+                else _without_required(errors)
+            )
         if not tie.part and fence.content.lstrip().startswith('"'):
             # Members shown without their braces (`"min_turn_silence": 160, ...`: the settings
             # a section discusses), read as the object of those members (`fence_data`): a
@@ -1127,7 +1147,7 @@ def _fence_findings(
             # Bound by its company on the page, not by what it gives: it shows one member's
             # part (`windows: {resources: ...}`), so what it leaves out is not its defect.
             errors = _without_required(errors)
-        if tie.how in BY_EXAMPLE or tie.how == BY_HEADING:
+        if tie.how in BY_EXAMPLE or tie.how in (BY_HEADING, BY_TITLE):
             if surroundings.counter_example(fence):
                 continue  # shown to be rejected ("### Negative: ..."): its errors are the point
             # An object that gives under half of its required members is a sketch of a few of

@@ -98,6 +98,7 @@ from speclint.parsing.kinds import SAMPLE_FOLDERS, DocumentKind, in_design_folde
 from speclint.parsing.prose import (
     CodeFence,
     CommentBlocks,
+    Heading,
     InlineCode,
     Paragraph,
     ProseDocument,
@@ -127,11 +128,17 @@ BY_EXCHANGE = "example exchange"
 BY_HEADING = "heading name"
 BY_EXTENSION = "extension name"
 BY_LEAD_IN = "lead-in"
+BY_TITLE = "section title"
+BY_SHARED = "shared member"
+BY_ELEMENTS = "member elements"
 INFERRED = frozenset(
     {
+        BY_SHARED,
+        BY_ELEMENTS,
         "adjacent text",
         "definition name",
         BY_HEADING,
+        BY_TITLE,
         BY_EXTENSION,
         BY_LEAD_IN,
         BY_VALUE,
@@ -147,6 +154,8 @@ INFERRED = frozenset(
 # exchange's bodies).
 BY_EXAMPLE = frozenset(
     {
+        BY_SHARED,
+        BY_ELEMENTS,
         BY_VALUE,
         BY_SHAPE,
         BY_OPERATION,
@@ -162,7 +171,7 @@ BY_EXAMPLE = frozenset(
 FRAGMENT_TIES = frozenset({BY_FRAGMENT, BY_SECTION, BY_PAGE})
 # The ties by text that names a schema: what they bind is often one block of a larger document,
 # so what the example leaves out (``required``) is not judged.
-BY_TEXT = frozenset({"adjacent text", "definition name", BY_HEADING})
+BY_TEXT = frozenset({"adjacent text", "definition name", BY_HEADING, BY_TITLE})
 # The languages of a fence that holds an example: JSON and YAML; an untagged fence whose content
 # is a JSON object is one too.
 YAML_LANGUAGES = ("yaml", "yml")
@@ -212,7 +221,7 @@ class FenceTie:
         `method: "message/send"`"."""
         if self.how == BY_VALUE:
             return f"its {self.evidence}"
-        if self.how == BY_SHAPE or self.how in FRAGMENT_TIES:
+        if self.how in (BY_SHAPE, BY_SHARED, BY_ELEMENTS) or self.how in FRAGMENT_TIES:
             return f"its members ({self.evidence})"
         if self.how in (BY_OPERATION, BY_EXCHANGE):
             return f"its place ({self.evidence})"
@@ -293,6 +302,8 @@ def fence_ties(
                 named = _by_heading(corpus, document, fence, page)
                 if named is None:
                     named = _by_lead_in(corpus, document, fence, page)
+                if named is None:
+                    named = _by_title(corpus, document, fence)
                 found = [named] if named is not None else []
         yield from found
         if binding.value and any(t.target is not None and not t.part for t in found):
@@ -656,6 +667,130 @@ def _by_heading(
         f"{fit.members} members"
     )
     return FenceTie(fence, BY_HEADING, target.label, target, heading.line, evidence)
+
+
+def _by_title(corpus: Context, document: Document, fence: CodeFence) -> FenceTie | None:
+    """An example nothing else binds, under a heading that is the name of one definition of the
+    page's version line and nothing else, in words or run together, singular or plural
+    ("### Knowledge graph", "## Results", "#### `Message`"): the section is about that thing,
+    and its example shows one where the definition declares EVERY member it has. A section about
+    a thing often shows something else (a member misplaced at the top level is the sign of
+    that, and binds nothing here); an example all of whose members are the named definition's
+    is one of it (issue 46, round 5: a tutorial walking through a message part by part)."""
+    heading = fence.heading
+    if heading is None or in_design_folder(document.path):
+        return None
+    words = re.findall(r"[A-Za-z][\w-]*", heading.text)
+    if not words or len(words) > 3 or re.search(r"[^\w\s`.()-]", heading.text):
+        return None  # a sentence, a question, or a heading of several names
+    squeezed = _squeezed("".join(words))
+    try:
+        data = fence_data(fence, lenient=True).data
+    except ParseFailure:
+        return None
+    if not isinstance(data, dict) or not data:
+        return None
+    keys = frozenset(str(k) for k in data)
+    for wanted in dict.fromkeys((squeezed, squeezed[:-1] if squeezed.endswith("s") else squeezed)):
+        named = [
+            (name, target)
+            for name, target in _squeezed_index(corpus).get(wanted, ())
+            if corpus.versions.comparable(document.path, target.document.path)
+        ]
+        if superseded_page(document.path):
+            named = [(n, t) for n, t in named if t.document.kind is DocumentKind.SCHEMA]
+        found = _newest_release(_sources_of_truth(corpus, document, [t for _, t in named]))
+        if len(found) != 1:
+            continue
+        (target,) = found
+        fit = _fit(corpus, target.document, target.pointer, keys)
+        name = next(n for n, t in named if t.label == target.label)
+        if fit is not None and fit.declared == 0 and len(data) == 1:
+            return _map_entry(corpus, fence, heading, name, target, data)
+        if fit is None or fit.declared != fit.members:
+            return None  # the section names it, but the example shows something else
+        if len(words) == 1 and len(data) < 2:
+            return None  # one member under a one-word heading ("## Response"): too little
+        evidence = (
+            f'the heading "{heading.text}" names `{name}`, which declares every one of its '
+            f"{fit.members} members"
+        )
+        return FenceTie(fence, BY_TITLE, target.label, target, heading.line, evidence)
+    return None
+
+
+_API_KINDS = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
+
+
+def _map_entry(
+    corpus: Context,
+    fence: CodeFence,
+    heading: Heading,
+    name: str,
+    section: SchemaTarget,
+    data: dict[str, Any],
+) -> FenceTie | None:
+    """One entry of a map the section's definition holds, shown alone by its key
+    (``"creative_edge": {...}`` under "### Knowledge Graph", whose ``edges`` map an id to an
+    ``Edge``): its value bound to the one map element definition of the section's that declares
+    every member it has (two or more)."""
+    ((key, value),) = data.items()
+    if not isinstance(value, dict) or len(value) < 2:
+        return None
+    members = frozenset(str(k) for k in value)
+    node = resolve_pointer(section.document.data, section.pointer)
+    declared = node.get("properties") if isinstance(node, dict) else None
+    fitting: dict[str, SchemaTarget] = {}
+    for member in declared.values() if isinstance(declared, dict) else ():
+        held = _unwrapped(member)
+        if not isinstance(held, dict) or "additionalProperties" not in held:
+            continue
+        element = _local_target(section.document, held.get("additionalProperties"))
+        fit = _fit(corpus, element.document, element.pointer, members) if element else None
+        if element is not None and fit is not None and fit.declared == fit.members:
+            fitting[element.label] = element
+    if len(fitting) != 1:
+        return None
+    (element,) = fitting.values()
+    evidence = (
+        f'the heading "{heading.text}" names `{name}`, whose map of `{_name(element)}` the '
+        f"entry `{key}` is one of: `{_name(element)}` declares every one of its "
+        f"{len(members)} members"
+    )
+    part = f"/{escape_token(str(key))}"
+    return FenceTie(fence, BY_TITLE, element.label, element, heading.line, evidence, part)
+
+
+def _newest_release(targets: list[SchemaTarget]) -> list[SchemaTarget]:
+    """Of one component name in several API documents, each a release of one API kept beside
+    another (``docs/api.yaml`` at 1.6.0 and ``api.yaml`` at 2.0.0), the newest's: a page that
+    names no release describes the current one. Newest by ``info.version`` where every document
+    gives one, else by the OpenAPI/AsyncAPI version it is written in (a document moved to 3.1
+    is the later one; a template's ``info.version`` is often a placeholder). Anything else (a
+    name in a schema file, two documents at one version) is left as it is."""
+    if len(targets) < 2 or any(t.document.kind not in _API_KINDS for t in targets):
+        return targets
+    for field_of in (_info_version, _format_version):
+        releases = {field_of(t.document.data): t for t in targets}
+        if None not in releases and len(releases) == len(targets):
+            return [releases[max(k for k in releases if k is not None)]]
+    return targets
+
+
+def _numbers(value: Any) -> tuple[int, ...] | None:
+    matched = re.match(r"^v?(\d+(?:\.\d+)*)", value) if isinstance(value, str) else None
+    return tuple(int(n) for n in matched.group(1).split(".")) if matched else None
+
+
+def _info_version(data: Any) -> tuple[int, ...] | None:
+    info = data.get("info") if isinstance(data, dict) else None
+    return _numbers(info.get("version")) if isinstance(info, dict) else None
+
+
+def _format_version(data: Any) -> tuple[int, ...] | None:
+    if not isinstance(data, dict):
+        return None
+    return _numbers(data.get("openapi", data.get("asyncapi")))
 
 
 # The sentence that leads in to an example and names what it is, in words: "A USD -> USDC
@@ -1045,6 +1180,25 @@ def _by_example(
             yield FenceTie(
                 fence, BY_SHAPE, target.label, target, fence.line, evidence, fragment=True
             )
+        else:
+            shared = _by_shared_member(corpus, candidates, data)
+            if shared is not None:
+                key, target, evidence = shared
+                part = f"/{escape_token(key)}"
+                yield FenceTie(fence, BY_SHARED, target.label, target, fence.line, evidence, part)
+            else:
+                held = _by_member_elements(corpus, candidates, data, page.paragraph_above(fence))
+                if held is not None:
+                    target, evidence = held
+                    yield FenceTie(
+                        fence,
+                        BY_ELEMENTS,
+                        target.label,
+                        target,
+                        fence.line,
+                        evidence,
+                        fragment=True,
+                    )
 
 
 def _fragment_tie(
@@ -1111,6 +1265,155 @@ def _by_member(
             return None
     named = ", ".join(f"`{k}`" for k in sorted(keys))
     return definition, f"only `{_name(target)}` declares {named}, and every member given there"
+
+
+def _by_shared_member(
+    corpus: Context, candidates: list[Definition], data: dict[str, Any]
+) -> tuple[str, SchemaTarget, str] | None:
+    """A wrapper of one object member that several definitions declare, each as a reference to
+    one definition (``{"message": {...}}``, where a request, a response and an asynchronous
+    request each hold a ``message`` that is a ``Message``): the member's value is an instance
+    of that definition, whichever wrapper the example is. Bound where every definition that
+    declares the member refers to the same one (of two releases of an API document, the
+    newest's), and that one declares every member the value has (two or more): a member some
+    definition declares otherwise (an error's ``message`` string) binds nothing."""
+    if len(data) != 1:
+        return None
+    ((key, value),) = data.items()
+    key = str(key)
+    if not isinstance(value, dict) or len(value) < 2:
+        return None
+    declaring = [d for d in candidates if key in d.properties]
+    if len(declaring) < 2:
+        return None  # one declares it: `_by_member`'s, or none
+    referred: dict[str, SchemaTarget] = {}
+    holders: list[Definition] = []
+    for definition in declaring:
+        target = definition.target
+        pointer = _member_pointer(target.document, target.pointer, key)
+        node = resolve_pointer(target.document.data, pointer) if pointer is not None else None
+        node = _unwrapped(node)
+        reference = node.get("$ref") if isinstance(node, dict) else None
+        if isinstance(node, dict) and reference is None and _scalar(node.get("type")):
+            continue  # a log entry's `message` string: no wrapper of an object
+        if not isinstance(reference, str) or not reference.startswith("#/"):
+            return None  # declared inline, or elsewhere: not one definition's instance
+        at = unquote(reference[1:])
+        if not isinstance(resolve_pointer(target.document.data, at), dict):
+            return None
+        found = SchemaTarget(target.document, at)
+        referred.setdefault(found.label, found)
+        holders.append(definition)
+    releases = _newest_release(list(referred.values()))
+    if len(releases) != 1:
+        return None
+    (target,) = releases
+    fit = _fit(corpus, target.document, target.pointer, frozenset(str(k) for k in value))
+    if fit is None or fit.declared != fit.members:
+        return None
+    names = ", ".join(
+        sorted({f"`{_name(d.target)}`" for d in holders if d.target.document is target.document})
+    )
+    evidence = (
+        f"`{key}`, which {names} each declare as `{_name(target)}`, and every member given there"
+    )
+    return key, target, evidence
+
+
+def _unwrapped(node: Any) -> Any:
+    """A schema without the one-branch ``allOf``/``oneOf``/``anyOf`` an OpenAPI 3.0 document
+    wraps a reference in to give it siblings (``oneOf: [{$ref: ...}]``)."""
+    for keyword in ("allOf", "oneOf", "anyOf"):
+        branches = node.get(keyword) if isinstance(node, dict) else None
+        if isinstance(branches, list) and len(branches) == 1:
+            node = branches[0]
+    return node
+
+
+def _local_target(document: Document, node: Any) -> SchemaTarget | None:
+    """The definition a schema is a local reference to, or None."""
+    node = _unwrapped(node)
+    reference = node.get("$ref") if isinstance(node, dict) else None
+    if not isinstance(reference, str) or not reference.startswith("#/"):
+        return None
+    at = unquote(reference[1:])
+    return (
+        SchemaTarget(document, at) if isinstance(resolve_pointer(document.data, at), dict) else None
+    )
+
+
+def _by_member_elements(
+    corpus: Context, candidates: list[Definition], data: dict[str, Any], words: str | None
+) -> tuple[SchemaTarget, str] | None:
+    """A wrapper of one member holding objects, a list of them or a map of them by id
+    (``{"edges": [{...}]}``, ``{"edges": {"e1": {...}}}``), that several definitions declare,
+    each holding elements of some definition (a knowledge graph's edges, a query graph's query
+    edges): bound, as a fragment, to the one definition whose elements' definition declares
+    most of the members the example's elements have (half or more, and twice the next, or of
+    those close, the one the paragraph above names), so that a list where a map is declared,
+    or an element's slip, is judged there."""
+    if len(data) != 1:
+        return None
+    ((key, value),) = data.items()
+    key = str(key)
+    elements = (
+        list(value)
+        if isinstance(value, list)
+        else list(value.values())
+        if isinstance(value, dict)
+        else []
+    )
+    if not elements or not all(isinstance(e, dict) and e for e in elements):
+        return None
+    members = frozenset(str(k) for e in elements for k in e)
+    if len(members) < 2:
+        return None  # one member name says too little of whose elements they are
+    declaring = [d for d in candidates if key in d.properties]
+    if len(declaring) < 2:
+        return None
+    # Of two releases of an API document, the newest's definitions (one target a document).
+    by_document = {d.target.document.path: d.target for d in declaring}
+    documents = {t.document.path for t in _newest_release(list(by_document.values()))}
+    fits: list[tuple[int, Definition, SchemaTarget]] = []
+    for definition in declaring:
+        target = definition.target
+        if target.document.path not in documents and len(documents) == 1:
+            continue  # an older release's
+        pointer = _member_pointer(target.document, target.pointer, key)
+        node = _unwrapped(resolve_pointer(target.document.data, pointer)) if pointer else None
+        if not isinstance(node, dict):
+            continue
+        held = node.get("items") if "items" in node else node.get("additionalProperties")
+        element = _local_target(target.document, held)
+        if element is None:
+            continue
+        fit = _fit(corpus, element.document, element.pointer, members)
+        if fit is not None:
+            fits.append((fit.declared, definition, element))
+    fits.sort(key=lambda f: -f[0])
+    if not fits or fits[0][0] * 2 < len(members):
+        return None
+    close = [f for f in fits if f[0] * SHAPE_MARGIN > fits[0][0]]
+    if len(close) > 1 and words is not None:
+        # Several fit about as well (a graph's edges and a schema graph's edge kinds): the one
+        # the words above name ("the publications supporting the Edge") is what they show.
+        close = [f for f in close if re.search(rf"\b{re.escape(_name(f[2]))}\b", words)]
+    if len(close) != 1:
+        return None  # two definitions' elements fit about as well
+    declared, definition, element = close[0]
+    evidence = (
+        f"`{key}`, whose elements `{_name(definition.target)}` holds as `{_name(element)}`, "
+        f"which declares {declared} of the {len(members)} members they have"
+    )
+    return definition.target, evidence
+
+
+def _scalar(declared: Any) -> bool:
+    """Whether a ``type`` admits no object (``"string"``, ``["string", "null"]``)."""
+    types = declared if isinstance(declared, list) else [declared]
+    return bool(types) and all(
+        t in ("string", "number", "integer", "boolean", "null") for t in types
+    )
 
 
 def _member_pointer(document: Document, pointer: str, name: str) -> str | None:
