@@ -290,6 +290,14 @@ def _versions_of_one_file(corpus: Context, first: str, second: str) -> bool:
     return a != b and _unversioned(first, a) == _unversioned(second, b)
 
 
+def same_file_at_versions(corpus: Context, first: str, second: str) -> bool:
+    """Whether two paths are one file at two versions (``schemas/thing/1.0.0.json`` and
+    ``schemas/thing/2.0.0.json``, ``thing-v1.json`` and ``thing-v2.json``)."""
+    return bool(corpus.versions.of(first) and corpus.versions.of(second)) and (
+        _versions_of_one_file(corpus, first, second)
+    )
+
+
 def _unversioned(path: str, version: str) -> str:
     if not version:
         return path

@@ -78,6 +78,7 @@ from speclint.analyses.api_definitions import (
     component_name,
     component_places,
     one_per_definition,
+    same_file_at_versions,
     superseded_page,
 )
 from speclint.analyses.context import Context
@@ -116,6 +117,7 @@ from speclint.parsing.structured import (
     strip_jsonc,
 )
 from speclint.parsing.transcripts import http_bodies
+from speclint.parsing.versions import order_key
 
 DEFAULT_MARKERS = ("normative-example", "schema", "example-of")
 JSON_LANGUAGES = ("json", "jsonc")
@@ -1145,7 +1147,7 @@ def _by_example(
     if modes.value:
         found, _ = _value_diagnosis(candidates, data, keys)
         if found is not None:
-            definition, evidence = found
+            definition, evidence = _at_its_version(corpus, document, *found, data)
             target = definition.target
             yield FenceTie(fence, BY_VALUE, target.label, target, fence.line, evidence)
             return
@@ -1496,7 +1498,7 @@ def example_file_binding(
     if by_value:
         found, why = _value_diagnosis(candidates, data, keys)
         if found is not None:
-            definition, evidence = found
+            definition, evidence = _at_its_version(corpus, document, *found, data)
             return FileBinding(document, BY_VALUE, definition.target, evidence)
         reasons.append(why)
     if by_shape:
@@ -1902,6 +1904,87 @@ def _value_diagnosis(
     fewest = min(len(matched) for _, matched, _ in allowing)
     evidence = " and ".join(text for text, matched, _ in allowing if len(matched) == fewest)
     return (definition, evidence), ""
+
+
+def _at_its_version(
+    corpus: Context, document: Document, definition: Definition, evidence: str, data: Any
+) -> tuple[Definition, str]:
+    """The version of ``definition`` an example declares it follows. A repository that keeps
+    every version of a definition (``schemas/event/1.0.0.json`` ... ``4.0.2.json``,
+    ``thing-v1.json`` and ``thing-v2.json``) has each fix its own version in a member
+    (``"version": {"const": "2.0.0"}``, an envelope's ``meta.version``), and an example says
+    which one it is by its value there: it is an instance of that version (the newest of those
+    that accept it), not of the newest version the binding's copies fold into
+    (``speclint.analyses.api_definitions``). Where no version accepts it, the newest stays."""
+    if not isinstance(data, dict):
+        return definition, evidence
+    given = [
+        (place, _text(value))
+        for nested in (False, True)
+        for place, value in _scalars(data, nested)
+        if place[-1].lower().endswith("version")
+    ]
+
+    def fixes(candidate: Definition, place: tuple[str, ...]) -> frozenset[str] | None:
+        allowed = (
+            candidate.nested.get((place[0], place[-1]))
+            if len(place) > 1
+            else candidate.fixed.get(place[0])
+        )
+        return None if allowed is None else allowed[0]
+
+    wrong = [
+        (place, text)
+        for place, text in given
+        if (values := fixes(definition, place)) is not None and text not in values
+    ]
+    if not wrong:
+        return definition, evidence
+    # The other values that bound the example (`meta.type`) must bind it to the version too.
+    kept = [
+        (place, text)
+        for nested in (False, True)
+        for place, text in ((p, _text(v)) for p, v in _scalars(data, nested))
+        if (values := fixes(definition, place)) is not None and text in values
+    ]
+    superseded = superseded_page(document.path)
+    sources = (*example_definitions(corpus), *(() if superseded else component_definitions(corpus)))
+    versions = [
+        other
+        for other in sources
+        if other.target.pointer == definition.target.pointer
+        and other.target.document.path != definition.target.document.path
+        and corpus.versions.comparable(document.path, other.target.document.path)
+        and same_file_at_versions(
+            corpus, other.target.document.path, definition.target.document.path
+        )
+    ]
+    at_its_version = [
+        other
+        for other in versions
+        if all(
+            (values := fixes(other, place)) is not None and text in values for place, text in wrong
+        )
+        and all((values := fixes(other, place)) is None or text in values for place, text in kept)
+    ]
+    named = " and ".join(f"`{'.'.join(place)}: {text}`" for place, text in wrong)
+    if not at_its_version:
+        if not versions:
+            return definition, evidence
+        # Its version is none the repository keeps: said once, beside the newest's failure.
+        kept_at = sorted(
+            {corpus.versions.of(d.target.document.path) for d in (*versions, definition)},
+            key=order_key,
+        )
+        return definition, f"{evidence} (no version of it has {named}: {', '.join(kept_at)})"
+    newest = max(
+        at_its_version,
+        key=lambda d: (
+            order_key(corpus.versions.of(d.target.document.path)),
+            d.target.document.path,
+        ),
+    )
+    return newest, f"{evidence} and {named}"
 
 
 def _allowing(
