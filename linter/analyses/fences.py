@@ -18,7 +18,9 @@ Spec prose shows payloads in fenced code blocks. A fence is *tied* to a schema, 
    that definitions fix
    with a ``const`` or an ``enum`` (JSON-RPC's ``"method": "message/send"``, ``"kind": "task"``,
    ``"eventType": "START"``) leave exactly one definition of the page's version line that allows
-   them all, and that definition declares most of the example's members;
+   them all, and that definition declares most of the example's members; of a definition the
+   repository keeps at several versions (``schemas/Event/1.0.0.json``, ``order-v2.json``), the
+   version whose own ``version``-like member (``meta.version``) fixes the example's value;
 7. by the operation it sits under: the fence's heading or the paragraph above it names an
    OpenAPI operation by method and path ("#### `POST /v1/runs` request") and says which side it
    shows, so the example is that operation's request body or success response (one schema); a
