@@ -1908,6 +1908,9 @@ def _value_diagnosis(
     return (definition, evidence), ""
 
 
+NAMED_VERSIONS = 4  # the versions a binding names one by one; more are said as a range
+
+
 def _at_its_version(
     corpus: Context, document: Document, definition: Definition, evidence: str, data: Any
 ) -> tuple[Definition, str]:
@@ -1978,7 +1981,12 @@ def _at_its_version(
             {corpus.versions.of(d.target.document.path) for d in (*versions, definition)},
             key=order_key,
         )
-        return definition, f"{evidence} (no version of it has {named}: {', '.join(kept_at)})"
+        listed = (
+            ", ".join(kept_at)
+            if len(kept_at) <= NAMED_VERSIONS
+            else f"{len(kept_at)} versions, {kept_at[0]} to {kept_at[-1]}"
+        )
+        return definition, f"{evidence} (no version of it has {named}: {listed})"
     newest = max(
         at_its_version,
         key=lambda d: (
