@@ -90,6 +90,7 @@ from speclint.analyses.fragments import (
     BY_PAGE,
     BY_SECTION,
     Fragment,
+    called_otherwise,
     document_roots,
     root_fragment,
 )
@@ -1164,7 +1165,7 @@ def _by_example(
             yield fragment
             return
         shaped, _ = _shape_diagnosis(candidates, data, keys)
-        if shaped is not None:
+        if shaped is not None and not _called_otherwise(document, fence, shaped.target):
             evidence = f"only `{_name(shaped.target)}` declares every one of them"
             target = shaped.target
             yield FenceTie(fence, BY_SHAPE, target.label, target, fence.line, evidence)
@@ -1178,6 +1179,8 @@ def _by_example(
             return
     if not parts and modes.shape and len(keys) < SHAPE_MINIMUM:
         member = _by_member(corpus, candidates, data, keys)
+        if member is not None and _called_otherwise(document, fence, member[0].target):
+            member = None  # the words call it another message: its members do not say whose
         if member is not None:
             definition, evidence = member
             target = definition.target
@@ -1227,6 +1230,12 @@ def _fragment_tie(
         found.evidence,
         fragment=not found.whole,
     )
+
+
+def _called_otherwise(document: Document, fence: CodeFence, target: SchemaTarget) -> bool:
+    """Whether the section titles over ``fence`` call it another message than the root
+    schema its shape fits (``speclint.analyses.fragments.called_otherwise``)."""
+    return not target.pointer and bool(called_otherwise(document, fence, target.document))
 
 
 def _page_examples(document: Document) -> tuple[tuple[int, Any], ...]:

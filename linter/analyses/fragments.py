@@ -161,7 +161,8 @@ def root_fragment(
     if not fitting:
         paged = _by_page(corpus, document, _page_of(corpus, document, fence, page), data, keys)
         if paged is not None:
-            return replace(paged, line=fence.line), ""
+            called = called_otherwise(document, fence, paged.document)
+            return (None, called) if called else (replace(paged, line=fence.line), "")
         if any(keys & r.members.keys() for r in roots):
             return None, "no root document's schema declares every top-level member it has"
         return None, ""
@@ -189,7 +190,8 @@ def root_fragment(
         if not _names_root(document, root):
             paged = _by_page(corpus, document, _page_of(corpus, document, fence, page), data, keys)
             if paged is not None and paged.document is root.document:
-                return replace(paged, line=fence.line), ""
+                called = called_otherwise(document, fence, root.document)
+                return (None, called) if called else (replace(paged, line=fence.line), "")
             return None, (
                 f"one member (`{only}`) of `{root.name}`'s root, and the page names no such file"
             )
@@ -201,10 +203,154 @@ def root_fragment(
     part = _declaring_definition(corpus, document, root, keys)
     if part:
         return None, f"its members are also those of the definition `{part}`"
+    called = called_otherwise(document, fence, root.document)
+    if called:
+        return None, called
     evidence = f"a fragment of `{root.name}`: members {_listed(keys)} declared by its root"
     if alike:
         evidence += f" ({alike} of its family declare them alike)"
     return Fragment(root.document, "", evidence, fence.line), ""
+
+
+# The kinds of message a schema's name and a section's title both say: "evaluation-request"
+# and "The Subject Search API Request" name two requests of one API.
+_MESSAGE_KINDS = frozenset({"request", "response", "reply", "message", "event", "command"})
+# Words before a kind that do not name a message: articles, the exchange's form, adjectives
+# of an example. "Example request" and "a valid request" say nothing of whose it is.
+_STOPS = frozenset(
+    {
+        "a", "an", "the", "this", "that", "these", "those", "its", "their", "our", "your",
+        "of", "for", "to", "in", "on", "with", "and", "or", "as", "by", "from", "is", "are",
+        "each", "every", "any", "one", "no",
+    }
+)  # fmt: skip
+_UNNAMING = frozenset(
+    {
+        "example", "examples", "sample", "non-normative", "normative", "valid", "invalid",
+        "http", "https", "json", "yaml", "xml", "api", "full", "minimal", "simple", "basic",
+        "complete", "typical", "successful", "failed", "error", "erroneous", "bad", "good",
+        "malformed", "incoming", "outgoing", "initial", "final", "first", "second", "next",
+        "same", "following", "above", "below", "corresponding", "whole", "entire", "new",
+        "original", "raw", "body", "payload", "schema", "object", "empty", "missing",
+        "unknown", "partial", "extra", "additional", "duplicate", "wrong", "unsupported",
+        "large", "small", "long", "short", "non",
+    }
+)  # fmt: skip
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
+_ANCHOR = re.compile(r"\{#[^}]*\}")
+
+
+def _listed_words(words: frozenset[str]) -> str:
+    return ", ".join(f"`{w}`" for w in sorted(words))
+
+
+def _name_words(text: str) -> list[str]:
+    """A name's words, lower case and singular: ``evaluationRequest.schema.json`` is
+    evaluation, request."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
+    words = [w.lower() for w in re.split(r"[^A-Za-z0-9]+", spaced) if w]
+    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words]
+
+
+def _message_names(text: str) -> list[tuple[str, frozenset[str]]]:
+    """The messages ``text`` names: kind and naming words (``_message_phrases``)."""
+    return [(kind, naming) for kind, naming, _ in _message_phrases(text)]
+
+
+def _message_phrases(text: str) -> list[tuple[str, frozenset[str], str]]:
+    """The messages ``text`` names: each kind word with the naming words just before it and
+    the one next to the kind ("Subject Search API Request" is a request named subject, search,
+    after "search"). A kind with no naming word before it ("Example request") names none."""
+    words = _WORD.findall(text)
+    found: list[tuple[str, frozenset[str], str]] = []
+    for at, word in enumerate(words):
+        kind = _name_words(word)
+        if len(kind) != 1 or kind[0] not in _MESSAGE_KINDS:
+            continue
+        naming: list[str] = []
+        head = ""
+        for before in reversed(words[max(0, at - 4) : at]):
+            lowered = before.lower()
+            if lowered in _STOPS or (lowered in _UNNAMING and naming):
+                break  # "the Subject Search" stops at "the", "sends a request" at "a"
+            if lowered not in _UNNAMING:
+                naming.extend(_name_words(before))
+                head = head or _name_words(before)[-1]
+        if naming:
+            found.append((kind[0], frozenset(naming), head))
+    return found
+
+
+def called_otherwise(document: Document, fence: CodeFence, root: Document) -> str:
+    """Why the words around ``fence`` say it is another message than ``root``, or ``""``.
+
+    A root named as one message of an API ("evaluation-request", a ``title`` "Evaluation
+    Request") shares its top-level members with the API's other requests (a search request
+    sends a subject, an action and a resource too, with their own rules). The nearest of the
+    fence's section titles (its own, an earlier one of its parent section, the ones it is
+    under) that names a message of that kind, or an operation the page names such a message
+    after ("Subject search with context" where the page speaks of a "subject search
+    request"), decides: where it names another, the fence is that other message, and its
+    member fit alone binds it to nothing."""
+    title = root.data.get("title") if isinstance(root.data, dict) else None
+    stem = re.sub(r"(\.schema)?\.(json|ya?ml)$", "", root.path.rsplit("/", 1)[-1])
+    own: dict[str, set[str]] = {}
+    for name in (stem, title if isinstance(title, str) else ""):
+        for kind, naming in _message_names(" ".join(_name_words(name))):
+            own.setdefault(kind, set()).update(naming)
+    if not own or fence.heading is None or document.prose is None:
+        return ""
+    # The operations the page names other messages of the root's kind after: the word just
+    # before the kind ("search" of "subject search request").
+    others = {
+        head
+        for kind, naming, head in _page_messages(document)
+        if kind in own and not naming & own[kind]
+    }
+    for heading in _titles_above(document.prose.headings, fence.heading):
+        said = [(k, n) for k, n in _message_names(heading.text) if k in own]
+        words = set(_name_words(heading.text))
+        if any(n & own[k] for k, n in said) or any(words & n for n in own.values()):
+            return ""  # the section names the root's own message
+        named = [f"a {k} named {_listed_words(n)}" for k, n in said]
+        named = named or [
+            f"`{w}` (as the page names another message)" for w in sorted(words & others)
+        ]
+        if not named:
+            continue
+        text = _ANCHOR.sub("", heading.text).strip()
+        return (
+            f"the words call it {named[0]} under the heading `{text}`, not the message "
+            f"`{root.path.rsplit('/', 1)[-1]}` is named for: they share members, not rules"
+        )
+    return ""
+
+
+def _page_messages(document: Document) -> tuple[tuple[str, frozenset[str], str], ...]:
+    """The messages a page names (kind, naming words, the word just before the kind)."""
+
+    def read() -> tuple[tuple[str, frozenset[str], str], ...]:
+        found = []
+        for line in (document.text or "").splitlines():
+            for kind, naming, head in _message_phrases(line):
+                found.append((kind, naming, head))
+        return tuple(found)
+
+    return document.remember("message_names", read)
+
+
+def _titles_above(headings: Any, heading: Heading) -> list[Heading]:
+    """A fence's section titles, nearest first: its own, the earlier ones of its parent
+    section at its level ("The Search Request" over "Example"), then those it is under."""
+    chain = _heading_chain(headings, heading)
+    parent = chain[-2].line if len(chain) > 1 else 0
+    # Only a bare example title ("Example (non-normative)") shows what the section before
+    # it defines; a titled section ("Invalid field types") is its own.
+    bare = set(_name_words(_ANCHOR.sub("", heading.text))) <= _UNNAMING | _STOPS
+    siblings = [
+        h for h in headings if bare and parent < h.line < heading.line and h.level == heading.level
+    ]
+    return [heading, *reversed(siblings), *reversed(chain[:-1])]
 
 
 def _attribute_section(
