@@ -70,7 +70,7 @@ What it does
     has that member's shape, is reported with "did you mean". It shows a part: what it leaves
     out (``required``) is not judged; not on a changelog page. ``lead-in``: an example nothing
     else binds, after a sentence that names what it is ("An offering could appear as:",
-    "Example request body for a Widget:"), binds to the one definition of that name (or schema
+    "A Widget would look like:"), binds to the one definition of that name (or schema
     file, ``offering.schema.json``) where it declares some of the example's members, judged
     whole.
 

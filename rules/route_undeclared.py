@@ -12,7 +12,7 @@ What it does
     path with no method is read in a sentence that calls it a route ("similar to the
     ``/threads/__THREAD_ID__/runs/stream`` endpoint", "then call ``/jobs/{id}/wait``", "can be
     used with ``/jobs_status`` to poll", "via ``/x``"; a path of one segment is read so where its
-    name joins words with ``_`` or ``-``: ``/tmp`` is a folder as often as a route). An API
+    name joins words with an underscore or a hyphen: ``/tmp`` is a folder as often as a route). An API
     document's own description that names one of its routes by its root (its trailing
     parameters left off, as descriptions do) with one segment misspelt (``/job_status`` for
     ``/jobstatus/{job_id}``) is reported, and a Markdown page that copies the description's
