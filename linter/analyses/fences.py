@@ -136,25 +136,6 @@ BY_LEAD_IN = "lead-in"
 BY_TITLE = "section title"
 BY_SHARED = "shared member"
 BY_ELEMENTS = "member elements"
-INFERRED = frozenset(
-    {
-        BY_SHARED,
-        BY_ELEMENTS,
-        "adjacent text",
-        "definition name",
-        BY_HEADING,
-        BY_TITLE,
-        BY_EXTENSION,
-        BY_LEAD_IN,
-        BY_VALUE,
-        BY_SHAPE,
-        BY_OPERATION,
-        BY_FRAGMENT,
-        BY_SECTION,
-        BY_PAGE,
-        BY_EXCHANGE,
-    }
-)
 # The ties by what the example is (6 to 8, a fragment of a root document: tie 9, and an HTTP
 # exchange's bodies).
 BY_EXAMPLE = frozenset(
@@ -177,6 +158,8 @@ FRAGMENT_TIES = frozenset({BY_FRAGMENT, BY_SECTION, BY_PAGE})
 # The ties by text that names a schema: what they bind is often one block of a larger document,
 # so what the example leaves out (``required``) is not judged.
 BY_TEXT = frozenset({"adjacent text", "definition name", BY_HEADING, BY_TITLE})
+# Every tie speclint infers (not one the author wrote): by what the example is, or by the text.
+INFERRED = BY_EXAMPLE | BY_TEXT
 # The languages of a fence that holds an example: JSON and YAML; an untagged fence whose content
 # is a JSON object is one too.
 YAML_LANGUAGES = ("yaml", "yml")
