@@ -270,8 +270,8 @@ def dereferenced_copies(corpus: Context) -> Mapping[str, str]:
     for group in alike.values():
         if len(group) < 2:
             continue  # only documents that agree at a glance are dereferenced
-        with_refs = sum(1 for d in group if has_local_refs(d.data))
-        if with_refs in (0, len(group)):
+        refs = {d.path: has_local_refs(d.data) for d in group}  # one walk of each document
+        if sum(refs.values()) in (0, len(group)):
             # A copy has no `$ref` and its source has: with none (or only) written with them,
             # nothing here is a copy, and digesting every release of a large API (one
             # document per version, all alike at a glance) is what made this slow.
@@ -281,7 +281,7 @@ def dereferenced_copies(corpus: Context) -> Mapping[str, str]:
             digest = content_digest(document.data, document.data)
             by_content.setdefault(digest, []).append(document)
         for same in by_content.values():
-            written = [d for d in same if has_local_refs(d.data)]
+            written = [d for d in same if refs[d.path]]
             if len(same) < 2 or len(written) != 1:
                 continue  # alone, or several written with `$ref`s: which is the source?
             found.update((d.path, written[0].path) for d in same if d is not written[0])

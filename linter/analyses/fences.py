@@ -136,25 +136,25 @@ BY_LEAD_IN = "lead-in"
 BY_TITLE = "section title"
 BY_SHARED = "shared member"
 BY_ELEMENTS = "member elements"
-# The ties by what the example is (6 to 8, a fragment of a root document: tie 9, and an HTTP
-# exchange's bodies).
-BY_EXAMPLE = frozenset(
-    {
-        BY_SHARED,
-        BY_ELEMENTS,
-        BY_VALUE,
-        BY_SHAPE,
-        BY_OPERATION,
-        BY_FRAGMENT,
-        BY_SECTION,
-        BY_PAGE,
-        BY_EXCHANGE,
-        BY_EXTENSION,
-        BY_LEAD_IN,
-    }
-)
 # The ties of an excerpt of a root document (speclint.analyses.fragments).
 FRAGMENT_TIES = frozenset({BY_FRAGMENT, BY_SECTION, BY_PAGE})
+# The ties by what the example is (6 to 8, a fragment of a root document: tie 9, and an HTTP
+# exchange's bodies).
+BY_EXAMPLE = (
+    frozenset(
+        {
+            BY_SHARED,
+            BY_ELEMENTS,
+            BY_VALUE,
+            BY_SHAPE,
+            BY_OPERATION,
+            BY_EXCHANGE,
+            BY_EXTENSION,
+            BY_LEAD_IN,
+        }
+    )
+    | FRAGMENT_TIES
+)
 # The ties by text that names a schema: what they bind is often one block of a larger document,
 # so what the example leaves out (``required``) is not judged.
 BY_TEXT = frozenset({"adjacent text", "definition name", BY_HEADING, BY_TITLE})

@@ -240,10 +240,6 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9-]*")
 _ANCHOR = re.compile(r"\{#[^}]*\}")
 
 
-def _listed_words(words: frozenset[str]) -> str:
-    return ", ".join(f"`{w}`" for w in sorted(words))
-
-
 def _name_words(text: str) -> list[str]:
     """A name's words, lower case and singular: ``evaluationRequest.schema.json`` is
     evaluation, request."""
@@ -312,7 +308,7 @@ def called_otherwise(document: Document, fence: CodeFence, root: Document) -> st
         words = set(_name_words(heading.text))
         if any(n & own[k] for k, n in said) or any(words & n for n in own.values()):
             return ""  # the section names the root's own message
-        named = [f"a {k} named {_listed_words(n)}" for k, n in said]
+        named = [f"a {k} named {_listed(n)}" for k, n in said]
         named = named or [
             f"`{w}` (as the page names another message)" for w in sorted(words & others)
         ]
