@@ -89,6 +89,9 @@ def test_a_payload_the_envelope_describes_is_the_envelopes(make_corpus: MakeCorp
         "docs/messages.md": page({"sequence": 1}),
     }
     assert "example-invalid/envelope-kind" not in [h for h, _ in findings(make_corpus, files)]
+    assert findings(make_corpus, files) == [
+        ("example-invalid/explicit", 9)
+    ]  # judged, by the envelope
 
 
 def test_a_kind_named_by_a_schemas_title_binds_too(make_corpus: MakeCorpus) -> None:

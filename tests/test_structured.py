@@ -229,5 +229,9 @@ def test_local_references_are_followed_to_where_they_lead() -> None:
 
 
 def test_a_chain_longer_than_the_hops_allowed_is_a_loop() -> None:
-    data = {f"r{n}": {"$ref": f"#/r{n + 1}"} for n in range(LOCAL_HOPS + 1)}
+    data: dict[str, object] = {f"r{n}": {"$ref": f"#/r{n + 1}"} for n in range(LOCAL_HOPS + 1)}
+    data[f"r{LOCAL_HOPS + 1}"] = {"a": 1}  # the chain ends somewhere: only the hop limit refuses it
     assert follow_local(data, data["r0"])[1] is None
+    short: dict[str, object] = {f"r{n}": {"$ref": f"#/r{n + 1}"} for n in range(LOCAL_HOPS - 1)}
+    short[f"r{LOCAL_HOPS - 1}"] = {"a": 1}
+    assert follow_local(short, short["r0"])[1] == {"a": 1}
