@@ -80,6 +80,7 @@ from speclint.analyses.routes import (
     held_pages,
     page_checks,
     page_routes,
+    sentence_at,
 )
 from speclint.common.findings import Finding, Location, Severity
 from speclint.model.corpus import Document
@@ -167,9 +168,7 @@ def _copied_pages(
     fixed (as ``_copies_folded`` folds a generated client's pages)."""
     mention = route.mention
     line = described.lines[mention.line - 1] if 0 < mention.line <= len(described.lines) else ""
-    start = max(line.rfind(". ", 0, mention.column), -2) + 2
-    end = line.find(". ", mention.column)
-    sentence = line[start : end if end >= 0 else len(line)].strip()
+    sentence = sentence_at(line, mention.column).strip()
     if len(sentence) < COPIED_CHARS:
         return finding
     copies = []

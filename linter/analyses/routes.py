@@ -263,7 +263,7 @@ def page_routes(document: Document) -> tuple[RouteMention, ...]:
                 if (line, "", split_target(written).path) in found:
                     continue  # a code span's, read as what it is
                 add(line, column, "", written, "text", paragraph.heading,
-                    sentence=_sentence(plain, offset))  # fmt: skip
+                    sentence=sentence_at(plain, offset))  # fmt: skip
     _table_routes(prose, lines, add)
     for fence in prose.fences:
         language = fence.language.lower()
@@ -349,7 +349,7 @@ def _written(lines: list[str], first: int, last: int, target: str) -> tuple[int,
     return first, 1, target
 
 
-def _sentence(text: str, offset: int) -> str:
+def sentence_at(text: str, offset: int) -> str:
     """The sentence of ``text`` around ``offset``: a long paragraph's other sentences say
     nothing of a route in this one."""
     start = max(text.rfind(". ", 0, offset), text.rfind("\n", 0, offset)) + 1
