@@ -96,7 +96,7 @@ from speclint.analyses.declarations import Node
 from speclint.analyses.enumerations import schema_names
 from speclint.analyses.protojson import message_pairs
 from speclint.analyses.schema_objects import types_of
-from speclint.analyses.shapes import Site, follow
+from speclint.analyses.shapes import Site, follow, is_closed_false
 from speclint.analyses.type_claims import (
     LEAD_REQUIRED,
     Claim,
@@ -329,9 +329,7 @@ def _undeclared_documented(binding: GroupBinding, claim: Claim) -> Iterator[Find
             return  # bound by shared members only: the member may be another object's
         if sum(name not in view.declared for name in names) * 4 > len(names):
             return  # a quarter of the reference undeclared: another object, or another version
-        closed.append(
-            raw.get("additionalProperties") is False or raw.get("unevaluatedProperties") is False
-        )
+        closed.append(is_closed_false(raw) is not None)
     root = binding.views[0].root
     where = root.label
     written = claim.type.written.strip().strip("`")
@@ -702,10 +700,7 @@ def _undeclared_sections(binding: GroupBinding) -> Iterator[Finding]:
         if sum(_has(view, name) for name in names) * 4 < len(names) * 3 or not view.complete:
             return
         raw = view.root.raw if isinstance(view.root.raw, dict) else {}
-        if (
-            raw.get("additionalProperties") is not False
-            and raw.get("unevaluatedProperties") is not False
-        ):
+        if is_closed_false(raw) is None:
             return
     for claim in group.claims:
         lacking = []
