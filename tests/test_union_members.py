@@ -312,3 +312,23 @@ def test_a_member_added_to_all_of_narrows_a_request(tmp_path: Path) -> None:
     (line,) = changes(repo)
     assert line.startswith("breaking [union member added] `allOf` of client-submitted ")
     assert "now also requires member #1 (`object`)" in line
+
+
+def test_a_title_beside_a_ref_names_the_member(tmp_path: Path) -> None:
+    # A generated union titles each member beside its `$ref`; the target has no title. The
+    # acknowledgement was `null` and is an object now: a change of that member, in place.
+    ack = {"type": "object", "properties": {"_meta": {}}}
+    repo = history(
+        tmp_path,
+        schema({"anyOf": [{"title": "Ack", "type": "null"}, *refs("Circle")]}),
+        schema(
+            {"anyOf": [*refs("Circle"), {"$ref": "#/$defs/Ack", "title": "Ack"}]},
+            {**DEFS, "Ack": ack},
+        ),
+        "server-emitted",
+    )
+    assert sorted(line.split("] ", 1)[0] for line in changes(repo)) == [
+        "additive [property added",
+        "additive [type narrowed",
+        "breaking [type widened",
+    ]

@@ -468,8 +468,13 @@ class _Differ:
             for prop, value, written in mapped
             if isinstance(reference, str) and _names_reference(written, reference)
         ]
+        title = site.node.get("title") if isinstance(reference, str) else None
         return member_reading(
-            resolved.node, target=target, parts=[p.node for p in parts], mapped=named
+            resolved.node,
+            target=target,
+            parts=[p.node for p in parts],
+            mapped=named,
+            title=title if isinstance(title, str) else None,
         )
 
     def tolerated_member(self, head: Site, reading: MemberReading, field: str | None) -> bool:

@@ -67,11 +67,13 @@ def member_reading(
     target: str | None = None,
     parts: Iterable[Any] = (),
     mapped: Iterable[tuple[str, Any]] = (),
+    title: str | None = None,
 ) -> MemberReading:
     """Read a member: ``schema`` is what it resolves to, ``target`` where its ``$ref`` ends,
     ``parts`` the (resolved) ``allOf`` members of ``schema`` (a subtype written as ``allOf:
     [base, {its own properties}]`` keeps its discriminator there), ``mapped`` the (property,
-    value) pairs of the union's OpenAPI ``discriminator.mapping`` that name this member."""
+    value) pairs of the union's OpenAPI ``discriminator.mapping`` that name this member,
+    ``title`` one written beside the member's ``$ref`` (it names the member, not the target)."""
     name = None
     if target is not None:
         path, _, pointer = target.partition("#")
@@ -98,13 +100,14 @@ def member_reading(
                 features.add(f"required:{member}")
         types |= types_of(node)
     features |= {f"type:{t}" for t in types}
-    title = schema.get("title") if isinstance(schema, dict) else None
+    if title is None and isinstance(schema, dict) and isinstance(schema.get("title"), str):
+        title = schema["title"]
     return MemberReading(
         target=target,
         name=name,
         content=canonical(schema),
         tags=frozenset(tags),
-        title=title if isinstance(title, str) else None,
+        title=title,
         features=frozenset(features),
         types=tuple(sorted(types)),
     )
