@@ -332,3 +332,16 @@ def test_a_title_beside_a_ref_names_the_member(tmp_path: Path) -> None:
         "additive [type narrowed",
         "breaking [type widened",
     ]
+
+
+def test_a_union_of_bare_constraints_is_not_read_as_members(tmp_path: Path) -> None:
+    # `type` beside a oneOf of `required` lists: no member is the whole schema, so dropping the
+    # oneOf is not "two members removed, one added".
+    either = {"oneOf": [{"required": ["x"]}, {"required": ["y"]}]}
+    repo = history(
+        tmp_path,
+        schema({"type": "object", **either}, {}),
+        schema({"type": "object"}, {}),
+        "both",
+    )
+    assert not any("[union member" in line for line in changes(repo))

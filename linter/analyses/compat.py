@@ -135,12 +135,19 @@ def _values(node: dict[str, Any]) -> list[Any] | None:
 
 
 def _pure_union(node: dict[str, Any]) -> str | None:
-    """``anyOf`` or ``oneOf`` when that is all ``node`` says (beside annotations, ``type`` and an
-    OpenAPI ``discriminator``), so its members are the whole schema."""
+    """``anyOf`` or ``oneOf`` when that is all ``node`` says (beside annotations and an OpenAPI
+    ``discriminator``), so its members are the whole schema. A ``type`` beside it is allowed
+    when every member is a shape of its own (a ``$ref``, a ``type`` or ``properties``); beside
+    bare constraints (``oneOf: [{required: [a]}, {required: [b]}]``) no member is the whole."""
     keywords = [k for k in ("anyOf", "oneOf") if isinstance(node.get(k), list)]
     if len(keywords) != 1:
         return None
-    others = set(node) - {keywords[0], "type", "discriminator"} - ANNOTATIONS
+    others = set(node) - {keywords[0], "discriminator"} - ANNOTATIONS
+    if others == {"type"} and all(
+        isinstance(member, dict) and ({"$ref", "type", "properties"} & set(member))
+        for member in node[keywords[0]]
+    ):
+        others = set()
     return keywords[0] if not others else None
 
 
