@@ -125,12 +125,16 @@ def test_a_member_is_named_by_what_sets_it_apart() -> None:
         member_reading({"properties": {"v": {"const": 1}, "kind": {"const": "dot"}}}),
         member_reading({"properties": {"v": {"const": 1}}, "title": "Blank"}),
         member_reading({"type": ["string", "null"]}),
+        member_reading({"type": "object", "properties": {p: {} for p in "abcde"}}),
+        member_reading({"required": ["amount"]}),
     ]
-    assert [member_name(members, i) for i in range(4)] == [
+    assert [member_name(members, i) for i in range(6)] == [
         "`Circle`",
         "`kind: dot`",
         "`Blank`",
         "#3 (`null`, `string`)",
+        "#4 (`object` with `a`, `b`, `c` and 2 more)",
+        "#5 (requiring `amount`)",
     ]
 
 
@@ -311,7 +315,7 @@ def test_a_member_added_to_all_of_narrows_a_request(tmp_path: Path) -> None:
     )
     (line,) = changes(repo)
     assert line.startswith("breaking [union member added] `allOf` of client-submitted ")
-    assert "now also requires member #1 (`object`)" in line
+    assert "now also requires member #1 (`object` with `date`)" in line
 
 
 def test_a_title_beside_a_ref_names_the_member(tmp_path: Path) -> None:
@@ -345,3 +349,18 @@ def test_a_union_of_bare_constraints_is_not_read_as_members(tmp_path: Path) -> N
         "both",
     )
     assert not any("[union member" in line for line in changes(repo))
+
+
+def test_a_member_that_gained_a_property_and_nested_its_required_list_is_the_same() -> None:
+    base = read(
+        {"properties": {"token": {}, "next": {}}, "required": ["token", "next"]},
+        {"properties": {"link": {}, "next": {}}, "required": ["link", "next"]},
+    )
+    head = read(
+        {"properties": {"link": {}, "next": {}}, "required": ["link", "next"]},
+        {
+            "properties": {"token": {}, "next": {}, "subject": {}},
+            "anyOf": [{"required": ["token"]}, {"required": ["subject"]}],
+        },
+    )
+    assert pair_members(base, head).pairs == ((0, 1), (1, 0))

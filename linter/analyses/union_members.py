@@ -15,8 +15,9 @@ asking, in this order, until one answer pairs it:
    ``"jsonrpc": {"const": "2.0"}``, tells nothing), or an OpenAPI ``discriminator.mapping`` entry;
 5. the same ``title``, again one member's alone on its side;
 6. similar content: the share of property names, types and ``required`` members the two have in
-   common (Jaccard), best first, at least ``SIMILARITY``, so that two unrelated members stay
-   unpaired: one removed and one added, which is what the change is.
+   common (Jaccard; or of property names alone, when that is larger), best first, at least
+   ``SIMILARITY``, so that two unrelated members stay unpaired: one removed and one added, which
+   is what the change is.
 
 ``prefixItems`` is positional (its position *is* a member's meaning) and is not paired here.
 The pairing reads nothing but the readings it is given: the caller resolves references.
@@ -196,14 +197,26 @@ def _distinctive(members: Sequence[MemberReading]) -> list[dict[str, set[str]]]:
 
 
 def _similarity(a: MemberReading, b: MemberReading) -> float:
-    if not a.features or not b.features:
-        return 0.0
-    return len(a.features & b.features) / len(a.features | b.features)
+    """The larger of two shares: of every feature, and of property names alone when two or more
+    are shared (a member that gained a property and moved its ``required`` list into a nested
+    ``anyOf`` is the same member, though most of its features changed)."""
+    names_a, names_b = _properties(a.features), _properties(b.features)
+    # One name in common (a generic `_meta`, `id`) says little about members this small.
+    by_names = _jaccard(names_a, names_b) if len(names_a & names_b) >= 2 else 0.0
+    return max(_jaccard(a.features, b.features), by_names)
+
+
+def _properties(features: frozenset[str]) -> frozenset[str]:
+    return frozenset(f for f in features if f.startswith("property:"))
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a and b else 0.0
 
 
 def member_name(members: Sequence[MemberReading], index: int) -> str:
     """How a report names member ``index`` of ``members``: its target, its discriminator (a
-    value no other member has), its title, else its place."""
+    value no other member has), its title, else its place, its types and its properties."""
     reading = members[index]
     if reading.name:
         return f"`{reading.name}`"
@@ -213,5 +226,12 @@ def member_name(members: Sequence[MemberReading], index: int) -> str:
         return f"`{shown}`" if not prop else f"`{prop}: {shown}`"
     if reading.title:
         return f"`{reading.title}`"
-    kinds = f" (`{'`, `'.join(reading.types)}`)" if reading.types else ""
-    return f"#{index}{kinds}"
+    said = [f"`{'`, `'.join(reading.types)}`"] if reading.types else []
+    names = sorted(f.split(":", 1)[1] for f in _properties(reading.features))
+    if names:
+        more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+        said.append("with " + ", ".join(f"`{n}`" for n in names[:3]) + more)
+    required = sorted(f.split(":", 1)[1] for f in reading.features if f.startswith("required:"))
+    if not names and required:
+        said.append("requiring " + ", ".join(f"`{n}`" for n in required[:3]))
+    return f"#{index}" + (f" ({' '.join(said)})" if said else "")
