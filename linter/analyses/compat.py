@@ -376,12 +376,12 @@ class _Differ:
             self.pair(base_members[i], head_members[j], field, depth + 1)
         if not pairing.removed and not pairing.added:
             return
-        role = self.role(head, base)
+        shown = asked if asked is not None and head_keyword is None else head
+        role = self.role(shown, base)
         client = role in ("client-submitted", "both", "unused")
         server = role in ("server-emitted", "both", "unused")
         name = f"`{field}` of " if field else ""
         where = f"`{keyword}` of {name}{role} `{head.label}`"
-        shown = asked if asked is not None and head_keyword is None else head
         if head_keyword is None:
             where = f"{name}{role} `{shown.label}` (`{base_keyword}` at the base)"
         at_head = head.at(self.spelled(head, (head_keyword,))[0]) if head_keyword else None
