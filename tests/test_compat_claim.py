@@ -552,3 +552,28 @@ def test_a_ref_in_draft_07_ignores_the_keywords_beside_it() -> None:
         )
         == []
     )
+
+
+def test_definitions_moved_to_defs_with_the_dialect_are_still_compared() -> None:
+    # a schema moved from draft-07 to 2020-12 renames `definitions` to `$defs`: each definition
+    # is paired with its old self, reached from the root or not (a bag of definitions)
+    def schema(dialect: str, holder: str, values: list[str]) -> str:
+        return json.dumps(
+            {"$schema": dialect, holder: {"Kind": {"type": "string", "enum": values}}}
+        )
+
+    base = Context.from_texts({"s/x.json": schema(DRAFT_07, "definitions", ["a", "b"])})
+    same = Context.from_texts({"s/x.json": schema(DRAFT_2020, "$defs", ["a", "b"])})
+    assert schema_changes(base, same) == []
+    fewer = Context.from_texts({"s/x.json": schema(DRAFT_2020, "$defs", ["a"])})
+    assert at(schema_changes(base, fewer)) == {("enum value removed", "/$defs/Kind/enum")}
+
+
+def test_a_type_moved_into_the_branches_of_a_composition_is_no_type_dropped() -> None:
+    base = {"$defs": {"Obj": {"type": "object"}}, "type": "object"}
+    moved = {**base, "type": None, "allOf": [{"$ref": "#/$defs/Obj"}, {"required": ["a"]}]}
+    del moved["type"]
+    assert "type widened" not in {c.kind for c in schema_diff(base, moved)}
+    either = {"$defs": base["$defs"], "anyOf": [{"$ref": "#/$defs/Obj"}, {"type": "string"}]}
+    assert ("type widened", "") in {(c.kind, c.location.pointer) for c in schema_diff(base, either)}
+    assert any("`string`" in c.description for c in schema_diff(base, either))

@@ -2,7 +2,8 @@
 
 ``schema_changes(base, head)`` pairs every schema location of the head corpus (schema files, their
 ``$defs``, API ``components/schemas``, every request, response, parameter and message schema) with
-the same file and JSON pointer at the base revision, walks both trees together (following
+the same file and JSON pointer at the base revision (a ``$defs`` entry with the ``definitions``
+entry of its name, for a schema moved between dialects), walks both trees together (following
 ``$ref``s on each side, so a copy replaced by a reference compares by content), and classifies
 each difference by the role of the location (``speclint roles``), as oasdiff does for one OpenAPI
 document, but for the whole corpus:
@@ -265,6 +266,21 @@ def _dependencies(value: Any) -> set[tuple[str, str]]:
     }
 
 
+def _at_base(document: Document, pointer: str) -> str | None:
+    """Where a head location is at the base: the same pointer, or its definition under the
+    other spelling (a schema moved from draft-07's ``definitions`` to 2020-12's ``$defs``, or
+    back, keeps its definitions: 2019-09 Core §8.2.4 renamed the keyword, not the meaning)."""
+    if resolve(document, pointer) is not None:
+        return pointer
+    tokens = split_pointer(pointer)
+    respelled = {"$defs": "definitions", "definitions": "$defs"}
+    if tokens and tokens[0] in respelled:
+        other = "".join(join_pointer("", t) for t in [respelled[tokens[0]], *tokens[1:]])
+        if resolve(document, other) is not None:
+            return other
+    return None
+
+
 def _field_of(pointer: str) -> str | None:
     tokens = split_pointer(pointer)
     for index in range(len(tokens) - 1, 0, -1):
@@ -301,10 +317,11 @@ class _Differ:
                 continue  # a new file: everything in it is additive
             if base_document.kind is not site.document.kind:
                 continue
-            base_node = resolve(base_document, site.pointer)
-            if base_node is None:
+            base_pointer = _at_base(base_document, site.pointer)
+            if base_pointer is None:
                 continue  # a new location
-            self.pair(Site(base_document, site.pointer, base_node), site, None, 0)
+            base_node = resolve(base_document, base_pointer)
+            self.pair(Site(base_document, base_pointer, base_node), site, None, 0)
         self.removed_files()
         self.removed_operations()
 
@@ -618,6 +635,9 @@ class _Differ:
         before, after = _types(base.node), _types(head.node)
         if (not before and not types_of(head.node)) or (not after and not types_of(base.node)):
             return  # values listed on one side only: the value change says it (compare_values)
+        # a `type` moved into the branches of a composition is no type dropped
+        before = before or self.implied_types(self.base, base, 0)
+        after = after or self.implied_types(self.head, head, 0)
 
         def covered(kind: str, types: set[str]) -> bool:
             return not types or kind in types or (kind == "integer" and "number" in types)
@@ -656,8 +676,44 @@ class _Differ:
                 f"{name}{role} `{head.label}` may now be of type {_shown(list(widened))}",
                 head,
                 base,
-                "type",
+                *(("type",) if "type" in head.node else ()),
             )
+
+    def implied_types(self, corpus: Context, site: Site, depth: int) -> set[str]:
+        """The types a schema that names none itself allows through its compositions: each
+        ``allOf`` branch that names types restricts them; ``anyOf``/``oneOf`` allow the union,
+        when every branch names some. Empty: any type."""
+        node = site.node
+        if not isinstance(node, dict) or depth > 4:
+            return set()
+        found = _types(node)
+        if found:
+            return found
+        for keyword in ("allOf", "anyOf", "oneOf"):
+            branches = node.get(keyword)
+            if not isinstance(branches, list) or not branches:
+                continue
+            sets = [
+                self.implied_types(
+                    corpus,
+                    self.resolved(
+                        corpus,
+                        Site(
+                            site.document,
+                            join_pointer(join_pointer(site.pointer, keyword), index),
+                            branch,
+                        ),
+                    ),
+                    depth + 1,
+                )
+                for index, branch in enumerate(branches)
+            ]
+            if keyword == "allOf" and any(sets):
+                met = set.intersection(*[s for s in sets if s])
+                return met or found
+            if keyword != "allOf" and all(sets):
+                return set().union(*sets)
+        return set()
 
     def compare_bounds(self, base: Site, head: Site, field: str | None, role: str) -> None:
         name = f"`{field}` of " if field else ""
