@@ -381,6 +381,8 @@ def member(schema: dict[str, Any]) -> dict[str, Any]:
         ),
         ({"multipleOf": 2}, {"multipleOf": 4}, {("constraint narrowed", "/multipleOf")}),
         ({"multipleOf": 4}, {"multipleOf": 2}, {("constraint widened", "/multipleOf")}),
+        # an invalid `multipleOf` (schema-invalid's) is none, never a division by zero
+        ({"multipleOf": 0}, {"multipleOf": 2}, {("constraint narrowed", "/multipleOf")}),
         # every multiple of 1.5 is one of 0.5; 0.5 is no multiple of 0.75, nor 0.75 of 0.5
         ({"multipleOf": 0.5}, {"multipleOf": 1.5}, {("constraint narrowed", "/multipleOf")}),
         (
@@ -577,3 +579,14 @@ def test_a_type_moved_into_the_branches_of_a_composition_is_no_type_dropped() ->
     either = {"$defs": base["$defs"], "anyOf": [{"$ref": "#/$defs/Obj"}, {"type": "string"}]}
     assert ("type widened", "") in {(c.kind, c.location.pointer) for c in schema_diff(base, either)}
     assert any("`string`" in c.description for c in schema_diff(base, either))
+
+
+def test_a_long_chain_of_refs_with_keywords_beside_them_is_read_within_a_bound() -> None:
+    # untrusted input: each link a `$ref` with an assertion beside it, deeper than Python's
+    # recursion limit if each were joined to the next
+    links = {f"L{i}": {"$ref": f"#/links/L{i + 1}", "minLength": 1} for i in range(1500)}
+    links["L1500"] = {"type": "string"}
+    base = {"links": links, "properties": {"p": {"$ref": "#/links/L0"}}}
+    head = {"links": links, "properties": {"p": {"type": "string"}}}
+    # read within the bound: what lies past it is unknown, never a RecursionError
+    assert {c.kind for c in schema_diff(base, head)} <= {"bound loosened", "type narrowed"}

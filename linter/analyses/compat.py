@@ -54,6 +54,7 @@ optional property, a new endpoint, a new value of an input enum) is additive and
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -248,6 +249,13 @@ def _looser(now: tuple[str, float, bool], was: tuple[str, float, bool], kind: st
     return was[2] and not now[2]  # the same number, no longer excluded
 
 
+def _divisor(value: Any) -> float | None:
+    """A ``multipleOf`` that means something: a finite number above 0 (Validation §6.2.1); an
+    invalid one (``schema-invalid`` says so) is read as none, never divided by."""
+    number = _number(value)
+    return number if number is not None and math.isfinite(number) and number > 0 else None
+
+
 def _divides(divisor: float, value: float) -> bool:
     """Is every multiple of ``value`` a multiple of ``divisor``?"""
     quotient = Fraction(str(value)) / Fraction(str(divisor))
@@ -383,6 +391,8 @@ class _Differ:
             target = follow_once(corpus, site)
             if target is None or (target.document.path, target.pointer) in seen:
                 return site
+            if len(seen) > MAX_HOPS:
+                return site  # a chain of joined references this long is read no further
             seen.add((target.document.path, target.pointer))
             dialect = dialect_at(
                 site.document.data, split_pointer(site.pointer), site.document.dialect
@@ -797,7 +807,7 @@ class _Differ:
         b, h = base.node, head.node
         name = f"`{field}` of " if field else ""
         found: list[tuple[str, bool, str]] = []  # (keyword, narrowed (else widened), what)
-        multiple = _number(b.get("multipleOf")), _number(h.get("multipleOf"))
+        multiple = _divisor(b.get("multipleOf")), _divisor(h.get("multipleOf"))
         if multiple != (None, None) and multiple[0] != multiple[1]:
             was, now = multiple
             if now is not None and (was is None or not _divides(now, was)):
