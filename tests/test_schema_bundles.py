@@ -169,6 +169,31 @@ def test_a_draft_04_to_07_schema_with_refs_to_other_files_is_bundled_in_its_own_
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
+def test_a_root_that_is_only_a_ref_keeps_the_id_its_bundle_resolves_by(tmp_path: Path) -> None:
+    """draft-07 ignores the root's `$id` beside its `$ref`: a bundle that embeds something moves
+    the `$ref` into an `allOf`, or its refs would resolve from wherever the file is read."""
+    files = draft_corpus("draft-07")
+    order = json.loads(files["schemas/order.schema.json"])
+    order = {
+        "$schema": order["$schema"],
+        "$id": "https://example.org/schemas/order.json",
+        "$ref": "#/definitions/order",
+        "type": "string",  # ignored beside the `$ref`, and left out of the bundle
+        "definitions": {**order.pop("definitions"), "order": order},
+    }
+    del order["definitions"]["order"]["$schema"]
+    order["definitions"]["order"]["properties"]["line"] = {"$ref": "line.json"}
+    files["schemas/order.schema.json"] = json.dumps(order)
+    root = write_files(tmp_path / "spec", files)
+    _, result = built(root)
+    bundle = result.bundles["schemas/order.schema.json"]
+    assert bundle["$id"] == "https://example.org/schemas/order.json" and "type" not in bundle
+    assert bundle["allOf"] == [{"$ref": "#/definitions/order"}]
+    alone = validator_for(bundle)(bundle, registry=metaschema_registry())
+    assert alone.is_valid({"line": {"sku": "abc"}, "total": 1})
+    assert not alone.is_valid({"line": {"sku": "ab"}, "total": 1})
+
+
 def schema07(**body: Any) -> str:
     return json.dumps({"$schema": DRAFTS["draft-07"], **body})
 

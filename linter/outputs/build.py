@@ -174,14 +174,18 @@ def selected(corpus: Context) -> list[Document]:
 # member beside a `$ref`, the `$id` too (draft-07 Core §8.3; draft-04's JSON Reference, §3).
 LEGACY_DRAFTS = frozenset({"draft-03", "draft-04", "draft-06", "draft-07"})
 _PLAIN_ID_DRAFTS = frozenset({"draft-03", "draft-04"})
-# What may stay beside a `$ref` that moves into an `allOf` (see `_identified`): the subschemas a
-# pointer reaches, and annotations; an assertion there was ignored, and would start to count.
+# What may stay beside a `$ref` that moves into an `allOf` (see `_identified`): the identifier
+# the move is for, the subschemas a pointer reaches, and annotations; an assertion there was
+# ignored, and would start to count.
 _KEPT_BESIDE_REF = frozenset(
-    {"$schema", "definitions", "title", "description", "$comment", "default", "examples"}
+    {"$schema", "$id", "id", "definitions", "title", "description", "$comment", "default"}
+    | {"examples"}
 )
 # The characters a `$ref` to an embedded piece (a JSON pointer in a fragment) keeps as written;
 # `#`, `%`, a space and the like are percent-encoded (RFC 3986 §3.5, RFC 6901 §6).
 _FRAGMENT_SAFE = "/~$!&'()*+,;=:@-._"
+# Where a bundle without `$id` is probed: a URN, against which no relative reference resolves.
+_NOWHERE = "urn:speclint:bundle"
 _Piece = tuple[str, str]  # (corpus path, pointer of the embedded subtree; "" the whole file)
 
 
@@ -244,7 +248,9 @@ class _Bundling:
         # A file without `$id` embedded under the URI a `$ref` named it by takes that URI as its
         # `$id`: its relative refs then resolve from it, in the bundle as in the index.
         rebased = key if not piece and key is not None and identifier(holder) is None else None
-        for pointer, value, base in ref_sites(holder):
+        # Walked once per document: an API document gives one piece per Schema Object named.
+        sites = holder.remember("build.ref_sites", lambda: list(ref_sites(holder)))
+        for pointer, value, base in sites:
             if not pointer_within(pointer, at):
                 continue
             if rebased is not None and base == file_uri(holder.path):
@@ -477,13 +483,14 @@ def _set_at(tree: Any, pointer: str, value: Any) -> None:
 
 
 def _unresolved(schema: dict[str, Any], document: Document) -> str | None:
-    """The first local ``$ref`` of a bundle that does not resolve in the bundle alone. A bundle
-    without ``$id`` is probed at its source's place, where nothing else is registered."""
+    """The first local ``$ref`` of a bundle that does not resolve in the bundle alone, read at
+    the ``$id`` a validator reads at its root; a bundle without one (or whose draft ignores it
+    beside a ``$ref``) at a URI no relative reference resolves against, as it is nowhere."""
 
     dialect = schema.get("$schema")
     # Tolerant: an embedded `$id` that is no URI (`http://[bad`) names nothing, not a crash.
     specification = tolerant(dialect if isinstance(dialect, str) else "")
-    uri = identifier(document) or file_uri(document.path)
+    uri = specification.id_of(schema) or _NOWHERE
     container = schema.get("definitions" if draft_of(dialect) in LEGACY_DRAFTS else "$defs")
     embedded = container if isinstance(container, dict) else {}
     try:
@@ -496,6 +503,7 @@ def _unresolved(schema: dict[str, Any], document: Document) -> str | None:
         # subschema): not a schema a validator could load either.
         return f"its embedded schemas cannot be read ({type(error).__name__}: {error})"
     probe = Document(document.path, DocumentKind.SCHEMA, data=schema)
+    at_root = {file_uri(document.path), base_uri(probe)}  # the root's base, as the walk has it
     for pointer, value, base in ref_sites(probe):
         target = join_uri(base, value)
         if target is None:
@@ -503,9 +511,7 @@ def _unresolved(schema: dict[str, Any], document: Document) -> str | None:
         if urlsplit(target).scheme in REMOTE_SCHEMES and urldefrag(target).url not in embedded:
             continue  # kept remote on purpose (warned above)
         try:
-            registry.resolver(base_uri=uri if base == file_uri(document.path) else base).lookup(
-                value
-            )
+            registry.resolver(base_uri=uri if base in at_root else base).lookup(value)
         except (Unresolvable, AttributeError, TypeError, ValueError):
             return f"`{value}` at #{pointer}"
     return None
