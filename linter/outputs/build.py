@@ -68,7 +68,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urldefrag, urlsplit
+from urllib.parse import quote, unquote, urldefrag, urlsplit
 
 from referencing import Registry
 from referencing.exceptions import Unresolvable
@@ -184,8 +184,6 @@ _KEPT_BESIDE_REF = frozenset(
 # The characters a `$ref` to an embedded piece (a JSON pointer in a fragment) keeps as written;
 # `#`, `%`, a space and the like are percent-encoded (RFC 3986 §3.5, RFC 6901 §6).
 _FRAGMENT_SAFE = "/~$!&'()*+,;=:@-._"
-# Where a bundle without `$id` is probed: a URN, against which no relative reference resolves.
-_NOWHERE = "urn:speclint:bundle"
 _Piece = tuple[str, str]  # (corpus path, pointer of the embedded subtree; "" the whole file)
 
 
@@ -317,6 +315,11 @@ class _Bundling:
             # A URI the target is known by ($id, or a mapped remote one): embedded under it.
             if written != self.root_id and target.path != self.document.path:
                 self.enqueue(target, "", written)
+            return None
+        if unquote(written) != unquote(file_uri(target.path)):
+            # A resource inside the file, named by an `$id` relative to the file's place
+            # (`"$id": "PlanSource"` in a hoisted `$defs`): the bundle holds it where the source
+            # does when that is the root; the probe below says whether it does.
             return None
         # Named by its place in the corpus (the holder has no `$id`): by its own `$id` when it
         # declares one, else as a piece of this bundle.
@@ -485,12 +488,13 @@ def _set_at(tree: Any, pointer: str, value: Any) -> None:
 def _unresolved(schema: dict[str, Any], document: Document) -> str | None:
     """The first local ``$ref`` of a bundle that does not resolve in the bundle alone, read at
     the ``$id`` a validator reads at its root; a bundle without one (or whose draft ignores it
-    beside a ``$ref``) at a URI no relative reference resolves against, as it is nowhere."""
+    beside a ``$ref``) at its source's place, where the registry holds nothing else: a reader
+    reads it from where it got it, against which its relative ``$id``s and ``$ref``s agree."""
 
     dialect = schema.get("$schema")
     # Tolerant: an embedded `$id` that is no URI (`http://[bad`) names nothing, not a crash.
     specification = tolerant(dialect if isinstance(dialect, str) else "")
-    uri = specification.id_of(schema) or _NOWHERE
+    uri = specification.id_of(schema) or file_uri(document.path)
     container = schema.get("definitions" if draft_of(dialect) in LEGACY_DRAFTS else "$defs")
     embedded = container if isinstance(container, dict) else {}
     try:
