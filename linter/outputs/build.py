@@ -178,8 +178,17 @@ _PLAIN_ID_DRAFTS = frozenset({"draft-03", "draft-04"})
 # the move is for, the subschemas a pointer reaches, and annotations; an assertion there was
 # ignored, and would start to count.
 _KEPT_BESIDE_REF = frozenset(
-    {"$schema", "$id", "id", "definitions", "title", "description", "$comment", "default"}
-    | {"examples"}
+    {
+        "$schema",
+        "$id",
+        "id",
+        "definitions",
+        "title",
+        "description",
+        "$comment",
+        "default",
+        "examples",
+    }
 )
 # The characters a `$ref` to an embedded piece (a JSON pointer in a fragment) keeps as written;
 # `#`, `%`, a space and the like are percent-encoded (RFC 3986 §3.5, RFC 6901 §6).
