@@ -59,6 +59,7 @@ manifest names is read, looked at or deleted through a symlink in the folder (a 
 
 from __future__ import annotations
 
+import bisect
 import copy
 import errno
 import hashlib
@@ -97,7 +98,6 @@ from speclint.parsing.kinds import DocumentKind, draft_of
 from speclint.parsing.reading import read_raw
 from speclint.parsing.structured import (
     escape_token,
-    pointer_within,
     resolve_pointer,
     unescape_token,
 )
@@ -255,11 +255,7 @@ class _Bundling:
         # A file without `$id` embedded under the URI a `$ref` named it by takes that URI as its
         # `$id`: its relative refs then resolve from it, in the bundle as in the index.
         rebased = key if not piece and key is not None and identifier(holder) is None else None
-        # Walked once per document: an API document gives one piece per Schema Object named.
-        sites = holder.remember("build.ref_sites", lambda: list(ref_sites(holder)))
-        for pointer, value, base in sites:
-            if not pointer_within(pointer, at):
-                continue
+        for pointer, value, base in _sites_within(holder, at):
             if rebased is not None and base == file_uri(holder.path):
                 base = rebased
             written = self.follow(holder, pointer, value, base)
@@ -484,6 +480,18 @@ def _beside_ref(schema: dict[str, Any]) -> dict[str, Any]:
     kept = {key: value for key, value in schema.items() if key in _KEPT_BESIDE_REF}
     kept["allOf"] = [{"$ref": schema["$ref"]}]
     return kept
+
+
+def _sites_within(holder: Document, at: str) -> list[tuple[str, str, str]]:
+    """The ``$ref`` sites (``ref_sites``) of ``holder`` at or below ``at``. The sites are walked
+    once per document and sorted by pointer, those below ``at`` found by bisection: an API
+    document gives one piece per Schema Object a schema reaches, thousands in a large one."""
+    sites = holder.remember("build.ref_sites", lambda: sorted(ref_sites(holder)))
+    if not at:
+        return sites
+    start = bisect.bisect_left(sites, (at + "/",))
+    end = bisect.bisect_left(sites, (at + "0",))  # "0" is the character after "/"
+    return sites[start:end]
 
 
 def _set_at(tree: Any, pointer: str, value: Any) -> None:
