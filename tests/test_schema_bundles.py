@@ -337,3 +337,20 @@ def test_a_bundle_without_id_claims_no_location(tmp_path: Path) -> None:
     catalog = json.loads(result.files[CATALOG])
     assert set(catalog) == {"schemas/a.schema.json", "schemas/common/b.schema.json"}
     same_verdicts(corpus, result, "schemas/a.schema.json", [{"b": 2}, {"b": 0}, {}])
+
+
+def test_every_bundle_is_in_the_catalog_when_two_files_declare_one_id(tmp_path: Path) -> None:
+    """draft-04's `id` is read (draft-04 Core §7.2): a vendored schema and its strict variant
+    declaring the same one each keep their entry."""
+    same = {"$schema": DRAFTS["draft-04"], "id": "https://example.org/cvss.json", "type": "object"}
+    root = write_files(
+        tmp_path / "spec",
+        {"vendor/cvss.json": json.dumps(same), "vendor/cvss_strict.json": json.dumps(same)},
+    )
+    _, result = built(root)
+    catalog = json.loads(result.files[CATALOG])
+    assert {entry["file"] for entry in catalog.values()} == {
+        "vendor/cvss.json",
+        "vendor/cvss_strict.json",
+    }
+    assert catalog["https://example.org/cvss.json"]["file"] == "vendor/cvss.json"

@@ -555,8 +555,11 @@ def build(corpus: Context, dereferenced: bool = False) -> BuildResult:
         result.files[document.path] = render(built)
         title = document.data.get("title")
         # A bundle without `$id` is known by its place: its path in the output folder, a URI
-        # reference relative to the catalog (see the module's docstring).
-        catalog[identifier(document) or document.path] = {
+        # reference relative to the catalog (see the module's docstring); so is one whose `$id`
+        # an earlier file declares too (a vendored copy and its "strict" variant), which would
+        # otherwise replace that file's entry.
+        key = identifier(document) or document.path
+        catalog[document.path if key in catalog else key] = {
             "file": document.path,
             "title": title if isinstance(title, str) else None,
             "role": corpus.roles.role_name(document.path, ""),
