@@ -880,8 +880,8 @@ def show_changes(path: Path, diff_base: str, only_breaking: bool, fail_on: str |
     "--check",
     "check_only",
     is_flag=True,
-    help="Write nothing; exit 1 when the build outputs are missing, stale or extra, or when an "
-    "API document cannot be built.",
+    help="Write nothing; exit 1 when the build outputs are missing, stale or extra, or when a "
+    "schema or an API document cannot be built.",
 )
 @click.option(
     "-o",
@@ -894,9 +894,12 @@ def show_changes(path: Path, diff_base: str, only_breaking: bool, fail_on: str |
     is_flag=True,
     help="Write the API bundles with no $ref at all (fails on a recursive schema).",
 )
-def build_command(path: Path, check_only: bool, output: Path | None, dereference: bool) -> None:
-    """Bundle each schema of PATH into a self-contained 2020-12 schema, with a catalog, and each
-    OpenAPI 3.x / AsyncAPI document into a single file."""
+@DEBUG
+def build_command(
+    path: Path, check_only: bool, output: Path | None, dereference: bool, debug: bool
+) -> None:
+    """Bundle each schema of PATH into a self-contained schema of its own draft, with a catalog,
+    and each OpenAPI 3.x / AsyncAPI document into a single file; exit 1 when one cannot be."""
     # Deferred: startup (module docstring).
     from speclint.outputs.build import BuildError, build, output_folder, staleness, write
 
@@ -906,7 +909,7 @@ def build_command(path: Path, check_only: bool, output: Path | None, dereference
     except BuildError as error:
         fail(str(error))
     shown_folder = (output if output is not None else path / corpus.config.build_output).as_posix()
-    result = _engine(lambda: build(corpus, dereferenced=dereference), False)
+    result = _engine(lambda: build(corpus, dereferenced=dereference), debug)
     shown: dict[tuple[str, bool], list[str]] = {}
     for problem in result.problems:
         shown.setdefault((problem.path, problem.fatal), []).append(problem.message)
@@ -965,7 +968,15 @@ def build_command(path: Path, check_only: bool, output: Path | None, dereference
             f"({', '.join(result.api_not_built)}): see above",
             err=True,
         )
-    if out_of_date or result.api_not_built:
+    not_built = sorted({p.path for p in result.problems if p.fatal} - set(result.api_not_built))
+    if not_built:
+        # A schema not built is a broken publication too (its bundle is missing, or stale from
+        # an earlier build): `check` says why in its findings, the build in its exit code.
+        say(
+            f"speclint: {len(not_built)} schema(s) could not be bundled: see above",
+            err=True,
+        )
+    if out_of_date or result.api_not_built or not_built:
         sys.exit(1)
 
 

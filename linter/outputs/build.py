@@ -1,14 +1,31 @@
 """``speclint build``: self-contained bundles of the corpus's schemas and a catalog of them.
 
-A bundle is a Compound Schema Document (JSON Schema 2020-12 §9.3, "Bundling"): the schema as
-written, with every schema resource it reaches through ``$ref`` (transitively) embedded whole
-under ``$defs``, keyed by the resource's absolute URI and carrying that URI as its ``$id``. The
-original ``$ref`` values are kept: they resolve, from the bundle's own ``$id``, to the embedded
-resources, so a validator needs nothing but the bundle. A schema without ``$id`` is given the
-URI speclint resolves it by (``file:///corpus/<path>``), which keeps its relative references
-meaning what they meant in the corpus. A remote reference that ``[ref-map]`` maps to a corpus
-file is embedded under its remote URI (vendoring it); an unmapped remote reference is kept as it
-is, with a warning, since speclint never fetches.
+A bundle is a Compound Schema Document (JSON Schema 2020-12 §9.3, "Bundling") in the draft of
+its source: the schema as written, with every schema resource it reaches through ``$ref``
+(transitively) embedded whole, keyed by the resource's absolute URI and carrying that URI as its
+``$id``, under ``$defs`` (2019-09, 2020-12) or ``definitions`` (draft-04 to -07, which know no
+``$defs``: a validator looks for no resource there), with ``id`` for a draft-04 resource. The
+``$ref`` values that name a URI are kept: they resolve, from the bundle's own ``$id``, to the
+embedded resources, so a validator needs nothing but the bundle. A draft-04 to -07 resource that
+is only a ``$ref`` gets its ``$ref`` in an ``allOf`` of one, since those drafts ignore an ``$id``
+beside a ``$ref``. No draft is translated: ``@apidevtools/json-schema-ref-parser`` too bundles in
+the source's draft, and a translation (``items`` arrays, boolean ``exclusiveMaximum``,
+``dependencies``) would be a second schema to prove equal to the first.
+
+A file without ``$id`` has no URI but its place in the repository, which is no URI a reader of
+the bundle can resolve (``file:///corpus/<path>`` was the same made-up URI in every project): it
+is embedded by its corpus path (``$defs/schemas~1common.json``) with no ``$id``, and every ``$ref``
+to it becomes a JSON pointer from the bundle's root, as json-schema-ref-parser writes internal
+references. A bundle whose source has no ``$id`` has none either (its readers know it by where
+they got it), and the catalog lists it by its path in the output folder. A ``$ref`` into an
+OpenAPI or AsyncAPI document embeds the Schema Object it names the same way (by its path and
+pointer), with the objects it reaches in turn.
+
+A remote reference that ``[ref-map]`` maps to a corpus file is embedded under its remote URI
+(vendoring it); an unmapped remote reference is kept as it is, with a warning, since speclint
+never fetches. A schema ``check`` calls invalid (``schema-invalid``) is neither built nor
+embedded in another's bundle, and a ``$ref`` to a file that does not parse says so: each is a
+"not built", which the command's exit code (1) reports.
 
 (jsonschema-rs 0.60 has ``bundle()``, but it embeds the target *subschema* under the whole
 document's URI, so ``common.schema.json#/$defs/Id`` no longer resolves in its output; it is not
@@ -18,7 +35,8 @@ Each OpenAPI 3.x / AsyncAPI document is bundled into one file as well
 (``speclint.outputs.api_bundle``); one that cannot be (an unresolved ``$ref``) is "not built", and
 ``--check`` fails on it.
 
-The catalog (``catalog.json``) maps each ``$id`` to its file, title, role and draft.
+The catalog (``catalog.json``) maps each ``$id`` (a bundle without one: its path in the output
+folder) to its file, title, role and draft.
 ``speclint build --check`` builds in memory and compares with the output folder: a stale,
 missing or extra file fails the check, the pattern that keeps generated artifacts honest.
 
@@ -41,6 +59,7 @@ manifest names is read, looked at or deleted through a symlink in the folder (a 
 
 from __future__ import annotations
 
+import bisect
 import copy
 import errno
 import hashlib
@@ -50,17 +69,24 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import quote, unquote, urldefrag, urlsplit
 
-from jsonschema.validators import validator_for
 from referencing import Registry
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
-from speclint.analyses.references import REMOTE_SCHEMES, file_uri, join_uri, ref_sites, tolerant
-from speclint.analyses.validation import metaschema_registry
+from speclint.analyses.references import (
+    CORPUS_BASE,
+    REMOTE_SCHEMES,
+    Reference,
+    file_uri,
+    join_uri,
+    ref_sites,
+    tolerant,
+)
 from speclint.common.writing import write_output
 from speclint.model.corpus import Document, glob_to_regex, parse_document
+from speclint.model.descriptions import API_KINDS
 from speclint.outputs.api_bundle import (
     BundleError,
     api_documents,
@@ -68,8 +94,14 @@ from speclint.outputs.api_bundle import (
     dereference,
     render_bundle,
 )
-from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.kinds import DocumentKind, draft_of
 from speclint.parsing.reading import read_raw
+from speclint.parsing.structured import (
+    escape_token,
+    resolve_pointer,
+    unescape_token,
+)
+from speclint.rules import schema_invalid
 
 CATALOG = "catalog.json"
 MANIFEST = ".speclint-build.json"
@@ -116,8 +148,11 @@ def render(value: Any) -> str:
 
 
 def base_uri(document: Document) -> str:
-    """The URI a schema document is known by: its ``$id`` (absolute), else its corpus file URI."""
-    declared = document.data.get("$id") if isinstance(document.data, dict) else None
+    """The URI a schema document is known by: its ``$id`` (``id`` up to draft-04, draft-06 Core
+    §9.2), else its corpus file URI. Read as the reference index reads it (``ref_sites``), beside
+    a ``$ref`` too, so that the bundle and the index agree on what a relative ``$ref`` names."""
+    data = document.data if isinstance(document.data, dict) else {}
+    declared = data.get("id" if draft_of(data.get("$schema")) in _PLAIN_ID_DRAFTS else "$id")
     uri = file_uri(document.path)
     joined = join_uri(uri, declared) if isinstance(declared, str) else None
     return urldefrag(joined).url if joined is not None else uri
@@ -133,10 +168,243 @@ def selected(corpus: Context) -> list[Document]:
     ]
 
 
-def bundle(corpus: Context, document: Document) -> tuple[dict[str, Any] | None, list[BuildProblem]]:
-    """The bundle of one schema document, or None with the reasons it cannot be built."""
-    index = corpus.references
-    invalid = _metaschema_error(document.data)
+# The drafts before 2019-09 name a schema resource with `id` (draft-03, draft-04) or `$id`
+# (draft-06, draft-07: draft-06 Core §9.2), keep subschemas under `definitions` (`$defs` is no
+# keyword of theirs, and a validator does not look for resources under it), and ignore every
+# member beside a `$ref`, the `$id` too (draft-07 Core §8.3; draft-04's JSON Reference, §3).
+LEGACY_DRAFTS = frozenset({"draft-03", "draft-04", "draft-06", "draft-07"})
+_PLAIN_ID_DRAFTS = frozenset({"draft-03", "draft-04"})
+# What may stay beside a `$ref` that moves into an `allOf` (see `_identified`): the identifier
+# the move is for, the subschemas a pointer reaches, and annotations; an assertion there was
+# ignored, and would start to count.
+_KEPT_BESIDE_REF = frozenset(
+    {
+        "$schema",
+        "$id",
+        "id",
+        "definitions",
+        "title",
+        "description",
+        "$comment",
+        "default",
+        "examples",
+    }
+)
+# The characters a `$ref` to an embedded piece (a JSON pointer in a fragment) keeps as written;
+# `#`, `%`, a space and the like are percent-encoded (RFC 3986 §3.5, RFC 6901 §6).
+_FRAGMENT_SAFE = "/~$!&'()*+,;=:@-._"
+_Piece = tuple[str, str]  # (corpus path, pointer of the embedded subtree; "" the whole file)
+
+
+def identifier(document: Document) -> str | None:
+    """The absolute URI a schema declares as its own (its ``$id``, or ``id`` up to draft-04), or
+    None: a schema without one (or with one relative to where the file is) is known by its place,
+    which is not a URI anyone can resolve once it is bundled and published."""
+    uri = base_uri(document)
+    return None if uri.startswith(CORPUS_BASE) else uri
+
+
+class _Bundling:
+    """One schema's bundle being made: the resources and pieces it embeds, each a copy with its
+    ``$ref``s to id-less files and API documents rewritten to the place the copy takes."""
+
+    def __init__(self, corpus: Context, document: Document, verdicts: dict[str, str | None]):
+        self.corpus = corpus
+        self.document = document
+        self.verdicts = verdicts
+        self.draft = draft_of(document.data.get("$schema"))
+        self.container = "definitions" if self.draft in LEGACY_DRAFTS else "$defs"
+        self.root_id = identifier(document)
+        self.embedded: dict[str, Any] = {}  # container key -> the copy embedded there
+        self.keys: dict[_Piece, str] = {}  # each piece (an id-less file, a subtree) -> its key
+        self.queue: list[tuple[Document, str, str, bool]] = []  # (holder, at, key, piece)
+        self.problems: list[BuildProblem] = []
+
+    def problem(self, message: str, fatal: bool = True) -> None:
+        self.problems.append(BuildProblem(self.document.path, message, fatal))
+
+    def run(self) -> dict[str, Any] | None:
+        root = self.copy_of(self.document, "", None, piece=True)
+        while self.queue:
+            holder, at, key, piece = self.queue.pop(0)
+            self.embedded[key] = self.copy_of(holder, at, key, piece)
+        if any(p.fatal for p in self.problems) or not isinstance(root, dict):
+            return None
+        result: dict[str, Any] = root
+        if self.embedded:
+            if self.root_id is not None and self.draft in LEGACY_DRAFTS and "$ref" in result:
+                result = _beside_ref(result)  # its `$id` is what the embedded refs resolve by
+            definitions = result.setdefault(self.container, {})
+            pieces = set(self.keys.values())
+            if not isinstance(definitions, dict) or pieces & set(definitions):
+                self.problem(
+                    f"cannot be bundled: its `{self.container}` is no object with room for the "
+                    "embedded schemas"
+                )
+                return None
+            for uri in sorted(self.embedded):
+                # A schema already embedded under its URI (a bundle kept in the corpus) is the
+                # one that URI names: two resources with one `$id` are an error (2020-12 §8.2.1).
+                definitions.setdefault(uri, self.embedded[uri])
+        return result
+
+    def copy_of(self, holder: Document, at: str, key: str | None, piece: bool) -> Any:
+        """A copy of ``holder``'s subtree at ``at``, every ``$ref`` in it followed (the targets
+        queued) and rewritten where the copy's place changes what it resolves to."""
+        rewrites: dict[str, str] = {}
+        # A file without `$id` embedded under the URI a `$ref` named it by takes that URI as its
+        # `$id`: its relative refs then resolve from it, in the bundle as in the index.
+        rebased = key if not piece and key is not None and identifier(holder) is None else None
+        for pointer, value, base in _sites_within(holder, at):
+            if rebased is not None and base == file_uri(holder.path):
+                base = rebased
+            written = self.follow(holder, pointer, value, base)
+            if written is not None and written != value:
+                rewrites[pointer[len(at) :]] = written
+        tree = copy.deepcopy(holder.data if not at else resolve_pointer(holder.data, at))
+        for pointer, value in rewrites.items():
+            _set_at(tree, pointer, value)
+        if key is None or not isinstance(tree, dict):
+            return tree
+        if self.draft in LEGACY_DRAFTS and draft_of(tree.get("$schema")) == self.draft:
+            # draft-04 to -07 allow `$schema` only at the root (draft-07 Core §7); the embedded
+            # schema is of the root's draft, and is read as one without it.
+            del tree["$schema"]
+        if piece:  # known by its place in the bundle
+            for keyword in ("$id", "id"):
+                if isinstance(tree.get(keyword), str) and not at:
+                    del tree[keyword]  # relative to a file the bundle is not
+            return tree
+        return _identified(tree, key, self.draft)
+
+    def follow(self, holder: Document, pointer: str, value: str, base: str) -> str | None:
+        """The ``$ref`` at ``holder#pointer`` as the bundle writes it (None: as written, or not
+        built), with its target queued for embedding."""
+        reference = self.corpus.references.at(holder.path, pointer)
+        joined = join_uri(base, value)
+        if joined is None or reference is None:
+            return None  # not a URI reference: unresolved-ref reports it, the build drops it
+        written, fragment = urldefrag(joined)
+        where = f"`{value}` at {holder.path}#{pointer}"
+        if reference.outcome == "remote" or (
+            urlsplit(written).scheme in REMOTE_SCHEMES and reference.target_path is None
+        ):
+            self.problem(
+                f"keeps the remote reference {where}: speclint does not fetch it; map it "
+                "to a corpus file with [ref-map] to embed it",
+                fatal=False,
+            )
+            return None
+        if reference.outcome != "ok" or reference.target_path is None:
+            self.problem(f"cannot be bundled: {where} {_unresolved_reason(self.corpus, reference)}")
+            return None
+        target = self.corpus.documents.get(reference.target_path)
+        if target is None:
+            return None
+        if target.kind in API_KINDS:
+            return self.piece(holder, base, where, target, reference.target_pointer)
+        if target.kind is not DocumentKind.SCHEMA:
+            self.problem(
+                f"cannot be bundled: {where} points into {target.path}, which is not a schema file"
+            )
+            return None
+        if target.path != self.document.path:
+            invalid = self.invalid(target)
+            if invalid is not None:
+                self.problem(
+                    f"cannot be bundled: {where} names {target.path}, which is not a valid schema "
+                    f"({invalid}); see `schema-invalid`: it is never embedded"
+                )
+                return None
+        if not written.startswith(CORPUS_BASE):
+            # A URI the target is known by ($id, or a mapped remote one): embedded under it.
+            if written != self.root_id and target.path != self.document.path:
+                self.enqueue(target, "", written)
+            return None
+        if unquote(written) != unquote(file_uri(target.path)):
+            # A resource inside the file, named by an `$id` relative to the file's place
+            # (`"$id": "PlanSource"` in a hoisted `$defs`): the bundle holds it where the source
+            # does when that is the root; the probe below says whether it does.
+            return None
+        # Named by its place in the corpus (the holder has no `$id`): by its own `$id` when it
+        # declares one, else as a piece of this bundle.
+        own = identifier(target)
+        if own is not None:
+            if target.path != self.document.path:
+                self.enqueue(target, "", own)
+            return own + (f"#{fragment}" if fragment else "")
+        if fragment and not fragment.startswith("/"):
+            self.problem(
+                f"cannot be bundled: {where} names an anchor (`#{fragment}`) in {target.path}, "
+                "which has no `$id` to embed it by: give it one"
+            )
+            return None
+        if target.path == self.document.path:
+            return self.local(holder, base, where, None, fragment)
+        return self.local(holder, base, where, self.enqueue_piece(target, ""), fragment)
+
+    def piece(
+        self, holder: Document, base: str, where: str, target: Document, at: str | None
+    ) -> str | None:
+        """A ``$ref`` into an OpenAPI/AsyncAPI document: the Schema Object it names embedded."""
+        if not at:
+            self.problem(
+                f"cannot be bundled: {where} names the whole API document {target.path}, which "
+                "is not a schema"
+            )
+            return None
+        return self.local(holder, base, where, self.enqueue_piece(target, at), "")
+
+    def local(
+        self, holder: Document, base: str, where: str, key: str | None, fragment: str
+    ) -> str | None:
+        """A ``$ref`` to the root (``key`` None) or to an embedded piece, written as a pointer
+        from the bundle's root."""
+        elsewhere = not base.startswith(CORPUS_BASE) and base != self.root_id
+        if elsewhere and self.root_id is None:
+            # Inside a schema embedded under its own `$id`: a fragment there is that schema's,
+            # and the bundle's root has no URI to name it by.
+            self.problem(
+                f"cannot be bundled: {where} reaches a schema without `$id` from inside one with "
+                "an `$id`, and the bundle's root has none to name it by: give the root an `$id`"
+            )
+            return None
+        path = "" if key is None else f"/{escape_token(self.container)}/{escape_token(key)}"
+        return (
+            (self.root_id or "")
+            + "#"
+            + quote(path, safe=_FRAGMENT_SAFE)
+            + (fragment if fragment.startswith("/") else "")
+        )
+
+    def enqueue(self, target: Document, at: str, key: str, piece: bool = False) -> None:
+        if key not in self.embedded:
+            self.embedded[key] = None  # reserved: filled when the queue reaches it
+            self.queue.append((target, at, key, piece))
+
+    def enqueue_piece(self, target: Document, at: str) -> str:
+        """The key of a piece: its corpus path, with the pointer of a subtree (an API
+        document's Schema Object) after a `#`."""
+        if (target.path, at) not in self.keys:
+            self.keys[target.path, at] = target.path + (f"#{at}" if at else "")
+            self.enqueue(target, at, self.keys[target.path, at], piece=True)
+        return self.keys[target.path, at]
+
+    def invalid(self, document: Document) -> str | None:
+        if document.path not in self.verdicts:
+            self.verdicts[document.path] = invalid_schema(self.corpus, document)
+        return self.verdicts[document.path]
+
+
+def bundle(
+    corpus: Context, document: Document, verdicts: dict[str, str | None] | None = None
+) -> tuple[dict[str, Any] | None, list[BuildProblem]]:
+    """The bundle of one schema document, or None with the reasons it cannot be built.
+    ``verdicts``: each schema's :func:`invalid_schema`, kept across the bundles of one build."""
+    verdicts = {} if verdicts is None else verdicts
+    if document.path not in verdicts:
+        verdicts[document.path] = invalid_schema(corpus, document)
+    invalid = verdicts[document.path]
     if invalid is not None:
         return None, [
             BuildProblem(
@@ -145,124 +413,127 @@ def bundle(corpus: Context, document: Document) -> tuple[dict[str, Any] | None, 
                 fatal=True,
             )
         ]
-    problems: list[BuildProblem] = []
-    root_uri = base_uri(document)
-    embedded: dict[str, Any] = {}
-    queue = [document]
-    visited = {document.path}
-    while queue:
-        holder = queue.pop(0)
-        for pointer, value, base in ref_sites(holder):
-            reference = index.at(holder.path, pointer)
-            joined = join_uri(base, value)
-            if joined is None:
-                continue  # not a URI reference: unresolved-ref reports it, the build drops it
-            written = urldefrag(joined).url
-            where = f"`{value}` at {holder.path}#{pointer}"
-            if reference is None:
-                continue
-            if reference.outcome == "remote" or (
-                urlsplit(written).scheme in REMOTE_SCHEMES and reference.target_path is None
-            ):
-                problems.append(
-                    BuildProblem(
-                        document.path,
-                        f"keeps the remote reference {where}: speclint does not fetch it; map it "
-                        "to a corpus file with [ref-map] to embed it",
-                        fatal=False,
-                    )
-                )
-                continue
-            if reference.outcome != "ok" or reference.target_path is None:
-                problems.append(
-                    BuildProblem(
-                        document.path,
-                        f"cannot be bundled: {where} does not resolve ({reference.outcome}); "
-                        "see `unresolved-ref`",
-                        fatal=True,
-                    )
-                )
-                continue
-            target = corpus.documents.get(reference.target_path)
-            if target is None or target.path == document.path or written == root_uri:
-                continue
-            if target.kind is not DocumentKind.SCHEMA:
-                problems.append(
-                    BuildProblem(
-                        document.path,
-                        f"cannot be bundled: {where} points into {target.path}, which is not a "
-                        "schema file",
-                        fatal=True,
-                    )
-                )
-                continue
-            if written in embedded:
-                continue
-            resource = copy.deepcopy(target.data)
-            if isinstance(resource, dict):
-                resource["$id"] = written
-            embedded[written] = resource
-            if target.path not in visited:
-                visited.add(target.path)
-                queue.append(target)
-    if any(p.fatal for p in problems):
-        return None, problems
-    result = copy.deepcopy(document.data)
-    result.setdefault("$id", root_uri)
-    if embedded:
-        definitions = result.setdefault("$defs", {})
-        for uri in sorted(embedded):
-            definitions[uri] = embedded[uri]
-    unresolved = _unresolved(result, document.path)
+    making = _Bundling(corpus, document, verdicts)
+    result = making.run()
+    if result is None:
+        return None, making.problems
+    unresolved = _unresolved(result, document)
     if unresolved:
         return None, [
-            *problems,
+            *making.problems,
             BuildProblem(
                 document.path,
-                f"cannot be bundled: {unresolved} does not resolve inside the bundle (it reaches "
-                "its target only through a file path, not the target's `$id`: write the `$ref` "
-                "relative to the `$id`)",
-                fatal=True,
+                f"cannot be bundled: {unresolved} does not resolve inside the bundle",
+                True,
             ),
         ]
-    return result, problems
+    return result, making.problems
 
 
-def _metaschema_error(schema: dict[str, Any]) -> str | None:
-
-    cls = validator_for(schema, default=None)
-    if cls is None:
-        return None  # an unknown dialect: schema-invalid says so; bundle it as written
-    meta = cls(cls.META_SCHEMA, registry=metaschema_registry())
-    error = next(iter(sorted(meta.iter_errors(schema), key=lambda e: list(e.path))), None)
-    if error is None:
+def invalid_schema(corpus: Context, document: Document) -> str | None:
+    """Why ``check`` calls the schema invalid (its first ``schema-invalid`` error), or None. The
+    rule's own judgement, so that the build refuses exactly what ``check`` fails on: a file
+    without ``$schema`` is judged as ``check`` judges it (2020-12, or OpenAPI 3.0's dialect for
+    a file only OpenAPI 3.0 documents reference)."""
+    if all(unit.path != document.path for unit in schema_invalid.units(corpus)):
+        return None  # not judged by check (a generated bundle, an example named by `$ref`)
+    try:
+        findings = schema_invalid.check_unit(corpus, document, {})
+    except (AttributeError, TypeError, ValueError, RecursionError) as error:
+        return f"it cannot be read as a schema: {type(error).__name__}"
+    errors = [f for f in findings if f.severity is schema_invalid.SEVERITY]
+    if not errors:
         return None
-    where = "/" + "/".join(str(p) for p in error.absolute_path)
-    return f"{where}: {error.message}"
+    first = min(errors, key=lambda f: (f.location.line, f.location.column))
+    return first.message.split(";", 1)[0]
 
 
-def _unresolved(schema: dict[str, Any], path: str) -> str | None:
-    """The first local ``$ref`` of a bundle that does not resolve in the bundle alone."""
+def _unresolved_reason(corpus: Context, reference: Reference) -> str:
+    """Why a ``$ref`` does not resolve, in words: a file that is there but does not parse is
+    said so, with where its parse fails (it is no "missing file")."""
+    target = corpus.documents.get(reference.target_path or "")
+    if reference.outcome == "missing-file" and target is not None and target.problem is not None:
+        problem = target.problem
+        if problem.unread:
+            return f"names {target.path}, which is not read ({problem.message})"
+        return (
+            f"names {target.path}, which does not parse ({target.path}:{problem.line}:"
+            f"{problem.column}: {problem.message}); see `parse-error`"
+        )
+    return f"does not resolve ({reference.outcome}); see `unresolved-ref`"
+
+
+def _identified(resource: dict[str, Any], uri: str, root_draft: str | None) -> dict[str, Any]:
+    """An embedded schema resource named by ``uri``: with ``$id`` (``id`` for a draft-04 one),
+    a ``$ref`` beside it moved into an ``allOf`` of one where its draft would ignore the id."""
+    own = draft_of(resource.get("$schema")) or root_draft
+    if own in LEGACY_DRAFTS and "$ref" in resource:
+        resource = _beside_ref(resource)
+    resource["id" if own in _PLAIN_ID_DRAFTS else "$id"] = uri
+    return resource
+
+
+def _beside_ref(schema: dict[str, Any]) -> dict[str, Any]:
+    """A draft-04 to -07 schema whose ``$ref`` is the only member that counts, written so that
+    an ``$id`` beside it counts too: the ``$ref`` in an ``allOf`` of one (the same instances
+    pass), with its `definitions` and annotations; the ignored assertions are left out."""
+    kept = {key: value for key, value in schema.items() if key in _KEPT_BESIDE_REF}
+    kept["allOf"] = [{"$ref": schema["$ref"]}]
+    return kept
+
+
+def _sites_within(holder: Document, at: str) -> list[tuple[str, str, str]]:
+    """The ``$ref`` sites (``ref_sites``) of ``holder`` at or below ``at``. The sites are walked
+    once per document and sorted by pointer, those below ``at`` found by bisection: an API
+    document gives one piece per Schema Object a schema reaches, thousands in a large one."""
+    sites = holder.remember("build.ref_sites", lambda: sorted(ref_sites(holder)))
+    if not at:
+        return sites
+    start = bisect.bisect_left(sites, (at + "/",))
+    end = bisect.bisect_left(sites, (at + "0",))  # "0" is the character after "/"
+    return sites[start:end]
+
+
+def _set_at(tree: Any, pointer: str, value: Any) -> None:
+    tokens = [unescape_token(t) for t in pointer.split("/")[1:]]
+    holder = tree
+    for token in tokens[:-1]:
+        holder = holder[int(token)] if isinstance(holder, list) else holder[token]
+    holder[int(tokens[-1]) if isinstance(holder, list) else tokens[-1]] = value
+
+
+def _unresolved(schema: dict[str, Any], document: Document) -> str | None:
+    """The first local ``$ref`` of a bundle that does not resolve in the bundle alone, read at
+    the ``$id`` a validator reads at its root; a bundle without one (or whose draft ignores it
+    beside a ``$ref``) at its source's place, where the registry holds nothing else: a reader
+    reads it from where it got it, against which its relative ``$id``s and ``$ref``s agree."""
 
     dialect = schema.get("$schema")
     # Tolerant: an embedded `$id` that is no URI (`http://[bad`) names nothing, not a crash.
     specification = tolerant(dialect if isinstance(dialect, str) else "")
-    registry: Registry[Any] = Registry().with_resource(
-        schema["$id"], specification.create_resource(schema)
-    )
-    registry = registry.crawl()
-    probe = Document(path, DocumentKind.SCHEMA, data=schema)
+    uri = specification.id_of(schema) or file_uri(document.path)
+    container = schema.get("definitions" if draft_of(dialect) in LEGACY_DRAFTS else "$defs")
+    embedded = container if isinstance(container, dict) else {}
+    try:
+        registry: Registry[Any] = Registry().with_resource(
+            uri, specification.create_resource(schema)
+        )
+        registry = registry.crawl()
+    except (AttributeError, TypeError, ValueError) as error:
+        # An embedded schema its own `$schema` reads by the stock specification (a `null`
+        # subschema): not a schema a validator could load either.
+        return f"its embedded schemas cannot be read ({type(error).__name__}: {error})"
+    probe = Document(document.path, DocumentKind.SCHEMA, data=schema)
+    at_root = {file_uri(document.path), base_uri(probe)}  # the root's base, as the walk has it
     for pointer, value, base in ref_sites(probe):
         target = join_uri(base, value)
         if target is None:
             continue  # not a URI reference: unresolved-ref reports it
-        if urlsplit(target).scheme in REMOTE_SCHEMES and urldefrag(target).url not in schema.get(
-            "$defs", {}
-        ):
+        if urlsplit(target).scheme in REMOTE_SCHEMES and urldefrag(target).url not in embedded:
             continue  # kept remote on purpose (warned above)
         try:
-            registry.resolver(base_uri=base).lookup(value)
-        except Unresolvable:
+            registry.resolver(base_uri=uri if base in at_root else base).lookup(value)
+        except (Unresolvable, AttributeError, TypeError, ValueError):
             return f"`{value}` at #{pointer}"
     return None
 
@@ -274,15 +545,21 @@ def build(corpus: Context, dereferenced: bool = False) -> BuildResult:
     result = BuildResult()
     _build_api(corpus, result, dereferenced)
     catalog: dict[str, Any] = {}
+    verdicts: dict[str, str | None] = {}
     for document in selected(corpus):
-        built, problems = bundle(corpus, document)
+        built, problems = bundle(corpus, document, verdicts)
         result.problems += problems
         if built is None:
             continue
         result.bundles[document.path] = built
         result.files[document.path] = render(built)
         title = document.data.get("title")
-        catalog[base_uri(document)] = {
+        # A bundle without `$id` is known by its place: its path in the output folder, a URI
+        # reference relative to the catalog (see the module's docstring); so is one whose `$id`
+        # an earlier file declares too (a vendored copy and its "strict" variant), which would
+        # otherwise replace that file's entry.
+        key = identifier(document) or document.path
+        catalog[document.path if key in catalog else key] = {
             "file": document.path,
             "title": title if isinstance(title, str) else None,
             "role": corpus.roles.role_name(document.path, ""),
