@@ -623,6 +623,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def one(tree: Path) -> Repository:
         result = check_repository(tree, scratch, args)
+        # Each repository's report as soon as it is done: a long run can be read while it runs.
+        partial = report_data([result], args.check_jsonschema)
+        done = scratch / "repositories" / f"{tree.name}.json"
+        done.parent.mkdir(parents=True, exist_ok=True)
+        done.write_text(json.dumps(partial, indent=2, sort_keys=True) + "\n", encoding="utf-8")
         print(
             f"build_check: {result.name}: {len(result.entries)} source(s), "
             f"{len(result.fails_where_source_passes)} failing where the source passes",
