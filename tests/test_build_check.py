@@ -175,10 +175,12 @@ def test_a_validator_that_hangs_is_a_timeout_not_a_stuck_run(tmp_path: Path) -> 
     fine = write_files(tmp_path / "tree", REPOSITORY) / "api" / "openapi.yaml"
     worker = build_check.WORKER
     build_check.WORKER = (
-        "import time, sys\nif sys.argv[1].endswith('slow.yaml'):\n    time.sleep(60)\n" + worker
+        "import time, sys\nif sys.argv[1].endswith('slow.yaml'):\n    time.sleep(3600)\n" + worker
     )
     try:
-        verdicts = build_check.api_checks([slow, fine], 3, ())
+        # The limit is generous: the fine file's worker starts and validates within it on a
+        # loaded machine too.
+        verdicts = build_check.api_checks([slow, fine], 30, ())
     finally:
         build_check.WORKER = worker
     assert verdicts[slow].verdict == "timeout"
