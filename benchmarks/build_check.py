@@ -449,6 +449,9 @@ def check_repository(tree: Path, scratch: Path, args: argparse.Namespace) -> Rep
     roots = ((out, "<bundle>"), (tree, "<tree>"))
     before = listing(tree)
     code, stderr = build(tree, out, args.build_timeout)
+    log = scratch / "logs" / f"{tree.name}.build.txt"  # what the build said, whole
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_text(stderr, encoding="utf-8")
     repository.build_exit = code
     if code is None:
         repository.build_error = f"speclint build ran over {args.build_timeout:g} s"
