@@ -63,6 +63,8 @@ API_NOT_BUILT = re.compile(
 )
 CHUNK = 50  # files per check-jsonschema run
 MESSAGE_LIMIT = 400
+# check-jsonschema's path of an error inside an embedded resource: `$['$defs']['URI']...`
+EMBEDDED = re.compile(r"^\$\['\$defs'\]\['(?P<uri>[^']+)'\]")
 
 # Prepended to every validator child: no socket can connect, so a remote `$ref` is not fetched
 # (the machine may have no network; a validator that tried would hang or depend on it).
@@ -96,6 +98,10 @@ class Entry:
     not_built: str = ""  # the build's reason, when not built
     bundle_check: Verdict | None = None
     source_check: Verdict | None = None
+    # A schema bundle that fails inside an embedded resource: that resource's file, and the
+    # verdict of that file checked alone (`invalid`: the bundle embeds a schema that fails alone)
+    embedded: str = ""
+    embedded_check: Verdict | None = None
 
 
 @dataclass
@@ -210,6 +216,18 @@ def read_data(path: Path) -> Any:
         return None
 
 
+def catalog_files(out: Path) -> dict[str, str]:
+    """The catalog's `$id` -> file."""
+    catalog = read_data(out / CATALOG)
+    if not isinstance(catalog, dict):
+        return {}
+    return {
+        uri: entry["file"]
+        for uri, entry in catalog.items()
+        if isinstance(entry, dict) and isinstance(entry.get("file"), str)
+    }
+
+
 def api_kind(data: Any) -> tuple[str, str] | None:
     if not isinstance(data, dict):
         return None
@@ -320,6 +338,17 @@ def metaschema(
         for path in chunk:
             verdicts.setdefault(path, Verdict("valid"))
     return verdicts
+
+
+def embedded(schemas: list[Entry], verdicts: dict[Path, Verdict], tree: Path, out: Path) -> None:
+    """Name the embedded file a schema bundle fails in, with that file's verdict alone."""
+    files = catalog_files(out)
+    for e in schemas:
+        inside = EMBEDDED.match(e.bundle_check.error) if e.bundle_check else None
+        if inside is not None:
+            uri = inside["uri"]
+            e.embedded = files.get(uri, uri.removeprefix("file:///corpus/"))
+            e.embedded_check = verdicts.get(tree / e.embedded)
 
 
 # --- the API validators (in a child process: see `worker`) ----------------------------------------
@@ -473,6 +502,7 @@ def check_repository(tree: Path, scratch: Path, args: argparse.Namespace) -> Rep
             e.source_check = verdicts.get(tree / e.source)
             if e.bundle:
                 e.bundle_check = verdicts.get(out / e.bundle)
+        embedded(schemas, verdicts, tree, out)
     if apis:
         files = [tree / e.source for e in apis] + [out / e.bundle for e in apis if e.bundle]
         verdicts = api_checks(files, args.check_timeout, roots)
@@ -562,8 +592,13 @@ def markdown(repositories: Iterable[Repository], check_jsonschema: bool) -> str:
     lines += ["", f"## Bundles that fail where the source passes ({len(fails)}; must be 0)", ""]
     for r, e in fails:
         check = e.bundle_check or Verdict("")
+        inside = ""
+        if e.embedded:
+            alone = e.embedded_check.verdict if e.embedded_check else "not checked"
+            inside = f" [in the embedded `{e.embedded}`, which alone is {alone}]"
         lines.append(
             f"- {r.name} `{e.source}` ({e.kind} {e.version}): {check.verdict}: {check.error}"
+            f"{inside}"
         )
     unbuilt = [(r, e) for r in listed for e in r.not_built_where_source_passes]
     lines += ["", f"## Not built where the source passes ({len(unbuilt)})", ""]

@@ -140,7 +140,10 @@ def test_an_invalid_bundle_of_a_valid_source_is_on_the_acceptance_list(tmp_path:
     out = tmp_path / "out"
     code, stderr = build_check.build(tree, out, 300)
     assert code == 0, stderr
-    (out / "schemas" / "item.schema.json").write_text('{"type": "thing"}', encoding="utf-8")
+    bundled = out / "schemas" / "item.schema.json"
+    item = json.loads(bundled.read_text(encoding="utf-8"))
+    item["$defs"]["https://example.org/id.schema.json"]["type"] = "thing"
+    bundled.write_text(json.dumps(item), encoding="utf-8")
     api = out / "api" / "openapi.yaml"
     document = build_check.read_data(api)
     document["info"] = "Items"  # an Info Object is an object
@@ -165,6 +168,14 @@ def test_an_invalid_bundle_of_a_valid_source_is_on_the_acceptance_list(tmp_path:
         "api/openapi.yaml",
         "schemas/item.schema.json",
     ]
+    # The schema bundle fails inside an embedded resource: its file is named, with its verdict
+    # alone (valid: the bundle, not the file, is at fault).
+    schemas = [e for e in repository.entries if e.kind == "schema"]
+    verdicts[tree / "schemas" / "id.schema.json"] = build_check.Verdict("valid")
+    build_check.embedded(schemas, verdicts, tree, out)
+    (failing,) = [e for e in schemas if e.source == "schemas/item.schema.json"]
+    assert failing.embedded == "schemas/id.schema.json"
+    assert failing.embedded_check == build_check.Verdict("valid")
 
 
 def test_a_validator_that_hangs_is_a_timeout_not_a_stuck_run(tmp_path: Path) -> None:
