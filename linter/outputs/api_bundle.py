@@ -47,6 +47,7 @@ from ruamel.yaml import YAML
 from speclint.analyses.context import Context
 from speclint.analyses.references import ref_sites
 from speclint.model.corpus import Document
+from speclint.parsing.keyword_positions import Position, item_position, member_position
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import (
     join_pointer,
@@ -481,15 +482,19 @@ def _name_of(corpus: Context, target: tuple[str, str]) -> str:
     return _NAME.sub("_", stem).strip("_") or "component"
 
 
-def _drop_ids(node: Any) -> None:
+def _drop_ids(node: Any, position: Position = Position.SCHEMA) -> None:
+    """Drop the ``$id`` of a schema and of every schema in it: not a property named ``$id``,
+    nor anything in data (``keyword_positions``)."""
     if isinstance(node, dict):
-        node.pop("$id", None)
+        if position is Position.SCHEMA:
+            node.pop("$id", None)
         for key, child in node.items():
-            if key not in ("const", "enum", "default", "examples", "example"):
-                _drop_ids(child)
+            place = member_position(position, key)
+            if place is not Position.DATA:
+                _drop_ids(child, place)
     elif isinstance(node, list):
         for child in node:
-            _drop_ids(child)
+            _drop_ids(child, item_position(position))
 
 
 def _put(tree: Any, pointer: str, content: Any) -> Any:
