@@ -602,3 +602,18 @@ messageTrait: {contentType: application/json}
     )
     checked = cli("check", str(out), "--rule", "asyncapi-invalid", "--no-cache")
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_an_api_document_that_stops_parsing_is_not_built_and_never_up_to_date(
+    tmp_path: Path,
+) -> None:
+    root = write_files(tmp_path / "spec", CLEAN)
+    assert cli("build", str(root)).returncode == 0
+    source = root / "api/openapi.yaml"
+    source.write_text(source.read_text().replace("paths:", "paths: [", 1))
+    for command in (("build", str(root), "--check"), ("build", str(root))) * 2:
+        ran = cli(*command)
+        assert ran.returncode == 1, command
+        assert "not built: api/openapi.yaml: does not parse (line" in ran.stderr
+        assert "could not be bundled (api/openapi.yaml)" in ran.stderr
+        assert "up to date" not in ran.stdout

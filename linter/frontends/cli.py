@@ -919,8 +919,13 @@ def build_command(path: Path, check_only: bool, output: Path | None, dereference
     if check_only:
         state = staleness(result, folder)
         out_of_date = not state.clean
-        if state.clean:
+        if state.clean and not result.api_not_built:
             say(f"speclint: {shown_folder}: {built} bundle(s) and the catalog are up to date")
+        elif state.clean:  # a document not built is not up to date, whatever the folder holds
+            say(
+                f"speclint: {shown_folder}: the outputs match this build ({built} bundle(s) and "
+                f"the catalog), which lacks {len(result.api_not_built)} API document(s)"
+            )
         for label, paths in (
             ("missing", state.missing),
             ("stale", state.stale),

@@ -160,6 +160,33 @@ def api_documents(corpus: Context) -> list[Document]:
     ]
 
 
+# A top-level `openapi:` or `asyncapi:` key, as YAML writes it (at the start of a line) or JSON
+# (anywhere: its layout is free): what a file that no longer parses still says it is.
+_API_KEY = re.compile(r'^(?:openapi|asyncapi)\s*:|"(?:openapi|asyncapi)"\s*:', re.M)
+
+
+def unparsed_api_documents(corpus: Context) -> list[tuple[str, str]]:
+    """(path, why) of each JSON/YAML file that says it is an OpenAPI or AsyncAPI document (its
+    text has the version key) and does not parse: its bundle cannot be made, and the build must
+    say so, not drop it as a document it no longer has to build."""
+    found = []
+    for path, document in sorted(corpus.documents.items()):
+        problem = document.problem
+        if problem is None or problem.unread or not document.text:
+            continue
+        if not path.lower().endswith((".yaml", ".yml", ".json")):
+            continue
+        if _API_KEY.search(document.text):
+            found.append(
+                (
+                    path,
+                    f"does not parse (line {problem.line}, column {problem.column}: "
+                    f"{problem.message}): fix it, and the bundle is built again",
+                )
+            )
+    return found
+
+
 def _bundles_this_version(document: Document) -> bool:
     version = str(document.data.get("openapi") or document.data.get("asyncapi") or "")
     if document.kind is DocumentKind.OPENAPI:
