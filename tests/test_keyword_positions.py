@@ -23,7 +23,9 @@ NAMES = ("default", "enum", "const", "example", "examples")
 def test_a_data_keyword_is_data_only_in_keyword_position() -> None:
     for name in NAMES:
         assert holds_data(Position.SCHEMA, name)
-        assert holds_data(Position.API, name)
+        assert holds_data(Position.API, name, DocumentKind.ASYNCAPI)
+        # OpenAPI's `examples` field maps names to Example Objects (each may be a `$ref`).
+        assert holds_data(Position.API, name, DocumentKind.OPENAPI) is (name != "examples")
         assert not holds_data(Position.SCHEMA_NAMES, name)  # a property named so
         assert not holds_data(Position.API_NAMES, name)  # a response, a component named so
     assert position_at(["properties", "default", "properties", "enum"], Position.SCHEMA) is (
@@ -211,3 +213,41 @@ def test_a_required_parameter_component_named_default_is_read(make_corpus: MakeC
     corpus = Context.load(make_corpus({"api/openapi.yaml": NAMED_COMPONENTS}))
     [claim] = parameter_claims(corpus)
     assert claim.pointer == "/components/parameters/default"
+
+
+def test_openapi_example_objects_kept_in_files_are_bundled(make_corpus: MakeCorpus) -> None:
+    """A media type's `examples` maps names to Example Objects, each of which may be a `$ref`
+    (OpenAPI 3.1.1 §4.8.14.1): followed, bundled as `components/examples`; an example's `value`
+    is data."""
+    from openapi_spec_validator import validate
+
+    files: dict[str, str | bytes] = {
+        "api/openapi.yaml": """\
+openapi: 3.0.3
+info: {title: Runs, version: '1'}
+paths:
+  /runs:
+    get:
+      responses:
+        '200':
+          description: runs
+          content:
+            application/json:
+              schema: {type: object}
+              examples:
+                default: {$ref: examples/run.yaml}
+                inline: {value: {$ref: 'data, not a reference'}}
+""",
+        "api/examples/run.yaml": "summary: a run\nvalue: {id: r1}\n",
+    }
+    corpus = Context.load(make_corpus(files))
+    built = bundle_api(corpus, corpus.documents["api/openapi.yaml"]).plain()
+    examples = built["paths"]["/runs"]["get"]["responses"]["200"]["content"]["application/json"]
+    assert examples["examples"]["default"] == {"$ref": "#/components/examples/run"}
+    assert built["components"]["examples"]["run"] == {"summary": "a run", "value": {"id": "r1"}}
+    assert list(external_refs(built)) == ["data, not a reference"]
+    del examples["examples"]["inline"]
+    validate(built)
+    (corpus.root / "api/examples/run.yaml").unlink()
+    [finding] = all_rules()["unresolved-ref"].check(Context.load(corpus.root), {})
+    assert finding.location.pointer.endswith("/examples/default/$ref")

@@ -1343,7 +1343,7 @@ def _named_in(
     document: Document, node: Any, pointer: str, found: dict[str, list[Site]], position: Position
 ) -> None:
     if isinstance(node, dict):
-        if position not in (Position.SCHEMA_NAMES, Position.API_NAMES):  # keys that are keywords
+        if position in (Position.SCHEMA, Position.API, Position.COMPONENTS):  # keys are keywords
             title = node.get("title")
             if isinstance(title, str) and re.fullmatch(r"[A-Za-z_][\w-]*", title):
                 found.setdefault(title.lower(), []).append(Site(document, pointer, node))

@@ -12,16 +12,16 @@ the position of each object it enters, and asks :func:`member_position` for each
   ``examples`` (and the ``x-examples`` extension) hold data; ``properties``,
   ``patternProperties``, ``$defs``, ``definitions``, ``dependentSchemas`` and draft-07's
   ``dependencies`` hold **names** of schemas;
-- an **API** object's (OpenAPI, AsyncAPI) members are fields: ``example``, ``examples``,
+- an **API** object's (OpenAPI, AsyncAPI) members are fields: ``example``,
   ``default``, ``enum`` and ``const`` hold data (a server variable's default, a parameter's
   example), ``schema``, ``payload`` and AsyncAPI's message ``headers`` hold a schema, and the
   maps whose keys are names (``paths``, ``responses``, ``content``, ``components/<kind>``,
   AsyncAPI's ``channels``, ``messages``...) hold **names** of API objects (of schemas:
   ``components/schemas``, Swagger 2.0's ``definitions``);
 - a name's value is an object of the kind its map holds, whatever the name;
-- an OpenAPI ``examples`` map (of a media type, a parameter, ``components``) is data, as the
-  examples of a schema are: nothing in an Example Object is walked (its ``$ref`` is not
-  followed);
+- an OpenAPI ``examples`` field (of a media type, a parameter, a header, ``components``) maps
+  names to Example Objects, each a ``$ref`` or an object whose members are data (a schema's
+  ``examples`` is data, and so is an AsyncAPI message's, read apart by the reference walk);
 - data holds nothing but data.
 
 A list's items take the position of the list, but that the items of a map of names (OpenAPI's
@@ -42,6 +42,8 @@ class Position(enum.Enum):
     API = "api"  # an OpenAPI / AsyncAPI object: its members are fields
     COMPONENTS = "components"  # a Components Object: a map of kinds to maps of names
     API_NAMES = "api names"  # a map of names to API objects (`paths`, `responses`)
+    EXAMPLES = "examples"  # OpenAPI's map of names to Example Objects
+    EXAMPLE = "example"  # an Example Object (or a Reference Object): its members are data
     DATA = "data"  # instance data: nothing in it is a keyword
 
 
@@ -102,18 +104,20 @@ def member_position(position: Position, key: object, api: DocumentKind | None = 
     """The position of the value of member ``key`` of an object at ``position``, in a document
     of kind ``api`` (an OpenAPI or AsyncAPI document; None for a part of one kept in another file,
     read as either). ``Position.DATA`` means: not a keyword here, nothing in it is one."""
-    if position is Position.DATA:
+    if position in (Position.DATA, Position.EXAMPLE):
         return Position.DATA
+    if position is Position.EXAMPLES:
+        return Position.EXAMPLE
+    name = str(key)
+    if name == "examples" and api is not DocumentKind.ASYNCAPI and position in _FIELDS:
+        # A media type's, parameter's or header's `examples`, and `components/examples`: Example
+        # Objects by name, each of which may be a `$ref` (OpenAPI 3.1.1 §4.8.14.1, §4.8.22).
+        return Position.EXAMPLES
     if position is Position.SCHEMA_NAMES:
         return Position.SCHEMA
     if position is Position.API_NAMES:
         return Position.API
-    name = str(key)
     if position is Position.COMPONENTS:
-        if name in DATA_KEYWORDS:
-            # `components/examples`: Example Objects, whose members are an example's text and
-            # its value, data like every other `examples`.
-            return Position.DATA
         return Position.SCHEMA_NAMES if name == "schemas" else Position.API_NAMES
     if name in DATA_KEYWORDS:
         return Position.DATA
@@ -135,8 +139,13 @@ def member_position(position: Position, key: object, api: DocumentKind | None = 
     return Position.API
 
 
+_FIELDS = (Position.API, Position.COMPONENTS)
+
+
 def item_position(position: Position) -> Position:
     """The position of the items of a list at ``position``."""
+    if position is Position.EXAMPLES:
+        return Position.EXAMPLE  # an AsyncAPI message's examples, in a file of their own
     if position is Position.SCHEMA_NAMES:
         return Position.SCHEMA
     if position in (Position.API_NAMES, Position.COMPONENTS):
