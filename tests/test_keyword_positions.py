@@ -251,3 +251,31 @@ paths:
     (corpus.root / "api/examples/run.yaml").unlink()
     [finding] = all_rules()["unresolved-ref"].check(Context.load(corpus.root), {})
     assert finding.location.pointer.endswith("/examples/default/$ref")
+
+
+def test_an_examples_map_kept_in_a_file_is_written_in_place(make_corpus: MakeCorpus) -> None:
+    from openapi_spec_validator import validate
+
+    files: dict[str, str | bytes] = {
+        "api/openapi.yaml": """\
+openapi: 3.1.0
+info: {title: Runs, version: '1'}
+paths:
+  /runs:
+    get:
+      responses:
+        '200':
+          description: runs
+          content:
+            application/json:
+              schema: {type: object}
+              examples: {$ref: examples/runs.yaml}
+""",
+        "api/examples/runs.yaml": "one: {value: {id: r1}}\ntwo: {value: {id: r2}}\n",
+    }
+    corpus = Context.load(make_corpus(files))
+    built = bundle_api(corpus, corpus.documents["api/openapi.yaml"]).plain()
+    validate(built)
+    media = built["paths"]["/runs"]["get"]["responses"]["200"]["content"]["application/json"]
+    assert media["examples"] == {"one": {"value": {"id": "r1"}}, "two": {"value": {"id": "r2"}}}
+    assert "components" not in built or "examples" not in built["components"]

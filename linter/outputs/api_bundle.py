@@ -133,6 +133,9 @@ _ASYNCAPI_20 = frozenset(
 )
 _ASYNCAPI_23 = _ASYNCAPI_20 | {"servers", "serverVariables", "channels"}
 _SCHEMA_KEYS = frozenset({"schema", "schemas", "payload"})
+# A media type's whole `examples` map written as a `$ref` to the file that holds it: no
+# component kind holds a map of examples, so it is written in place, as Redocly resolves it.
+_EXAMPLE_MAP = "examples map"
 _NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -230,7 +233,11 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
     # 3.0, whose Components Object has no `pathItems`: 3.0.3 §4.7.7) is written in full where it
     # is used, as `redocly bundle` does; a pointer into it points into its first such place.
     kinds = _component_kinds(document)
-    inlined = {target for target in roots if kinds is not None and targets[target] not in kinds}
+    inlined = {
+        target
+        for target in roots
+        if targets[target] == _EXAMPLE_MAP or (kinds is not None and targets[target] not in kinds)
+    }
     places: dict[tuple[str, str], str] = {}
     for site, _, _ in ref_sites(document):
         reference = index.at(main, site)
@@ -448,6 +455,8 @@ def _kind_at(api_kind: DocumentKind, site: str, inherited: str) -> str:
         table = _OPENAPI_KINDS
         if len(keys) >= 3 and keys[-3] == "callbacks":
             return "pathItems"  # a Callback Object maps expressions to path items (3.1.0 §4.8.18)
+        if keys and keys[-1] == "examples" and not inherited:
+            return _EXAMPLE_MAP  # `examples: {$ref: file}`: the whole map in another file
     for depth in (2, 1):
         if len(keys) >= depth and keys[-depth] in table:
             return table[keys[-depth]]
