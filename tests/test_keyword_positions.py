@@ -270,12 +270,25 @@ paths:
             application/json:
               schema: {type: object}
               examples: {$ref: examples/runs.yaml}
+        '404': {$ref: responses/runs.yaml}
 """,
         "api/examples/runs.yaml": "one: {value: {id: r1}}\ntwo: {value: {id: r2}}\n",
+        # A response kept in a file of its own, whose examples are in a third file.
+        "api/responses/runs.yaml": """\
+description: runs
+content:
+  application/json:
+    examples: {$ref: ../examples/more.yaml}
+""",
+        "api/examples/more.yaml": "one: {value: {id: r1}}\ntwo: {value: {id: r2}}\n",
     }
     corpus = Context.load(make_corpus(files))
     built = bundle_api(corpus, corpus.documents["api/openapi.yaml"]).plain()
     validate(built)
     media = built["paths"]["/runs"]["get"]["responses"]["200"]["content"]["application/json"]
-    assert media["examples"] == {"one": {"value": {"id": "r1"}}, "two": {"value": {"id": "r2"}}}
+    both = {"one": {"value": {"id": "r1"}}, "two": {"value": {"id": "r2"}}}
+    assert media["examples"] == both
+    assert built["components"]["responses"]["runs"]["content"]["application/json"] == {
+        "examples": both
+    }
     assert "components" not in built or "examples" not in built["components"]

@@ -455,7 +455,7 @@ def _kind_at(api_kind: DocumentKind, site: str, inherited: str) -> str:
         table = _OPENAPI_KINDS
         if len(keys) >= 3 and keys[-3] == "callbacks":
             return "pathItems"  # a Callback Object maps expressions to path items (3.1.0 §4.8.18)
-        if keys and keys[-1] == "examples" and not inherited:
+        if keys and keys[-1] == "examples":
             return _EXAMPLE_MAP  # `examples: {$ref: file}`: the whole map in another file
     for depth in (2, 1):
         if len(keys) >= depth and keys[-depth] in table:
