@@ -23,7 +23,13 @@ from speclint.analyses.context import Context
 from speclint.analyses.references import file_uri
 from speclint.analyses.validation import metaschema_registry
 from speclint.model.config import load_config
-from speclint.outputs.api_bundle import BundleError, bundle_api, dereference, external_refs
+from speclint.outputs.api_bundle import (
+    BundleError,
+    bundle_api,
+    dereference,
+    external_refs,
+    render_bundle,
+)
 from speclint.outputs.build import build
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -424,3 +430,190 @@ def test_a_document_that_cannot_be_bundled_is_not_built_and_fails_the_check(
     assert checked.returncode == 1
     assert "not built: api/openapi.yaml: `../schemas/v3/error.schema.json`" in checked.stderr
     assert "could not be bundled (api/openapi.yaml)" in checked.stderr
+
+
+# A split OpenAPI document: the root lists its paths, each path item kept in a file of its own
+# that references a schema file and a shared parameter.
+SPLIT = {
+    "api/openapi.yaml": """\
+openapi: {version}
+info: {{title: Runs, version: '1'}}
+paths:
+  /runs:
+    $ref: paths/runs.yaml
+  /runs/{{runId}}:
+    $ref: paths/run.yaml
+components:
+  schemas:
+    Problem: {{type: object}}
+""",
+    "api/paths/runs.yaml": """\
+post:
+  operationId: createRun
+  requestBody:
+    content:
+      application/json:
+        schema: {$ref: ../schemas/run-request.yaml}
+  responses:
+    '201':
+      description: created
+      content:
+        application/json:
+          schema: {$ref: ../schemas/run.yaml}
+""",
+    "api/paths/run.yaml": """\
+parameters:
+  - {$ref: ../common/parameters.yaml#/runId}
+get:
+  operationId: getRun
+  responses:
+    '200':
+      description: the run
+      content:
+        application/json:
+          schema: {$ref: ../schemas/run.yaml}
+    default:
+      description: a problem
+      content:
+        application/json:
+          schema: {$ref: '../openapi.yaml#/components/schemas/Problem'}
+""",
+    "api/common/parameters.yaml": """\
+runId: {name: runId, in: path, required: true, schema: {type: string}}
+""",
+    "api/schemas/run-request.yaml": """\
+type: object
+properties:
+  name: {type: string}
+""",
+    "api/schemas/run.yaml": """\
+type: object
+properties:
+  id: {type: string}
+  status: {enum: [queued, done]}
+""",
+}
+
+
+def split_api(tmp_path: Path, version: str) -> Path:
+    files = {**SPLIT, "api/openapi.yaml": SPLIT["api/openapi.yaml"].format(version=version)}
+    return write_files(tmp_path / "spec", files)
+
+
+def test_an_openapi_30_bundle_writes_its_path_items_in_place(tmp_path: Path) -> None:
+    """OpenAPI 3.0's Components Object has no `pathItems` (3.0.3 §4.7.7): a path item kept in
+    another file is written under `paths`, as `redocly bundle` does, and the bundle validates."""
+    from openapi_spec_validator import validate
+
+    corpus = load(split_api(tmp_path, "3.0.3"))
+    built = bundle_api(corpus, corpus.documents["api/openapi.yaml"]).plain()
+    validate(built)  # openapi-spec-validator, the OpenAPI 3.0 schema
+    assert list(external_refs(built)) == []
+    assert "pathItems" not in built["components"]
+    item = built["paths"]["/runs/{runId}"]
+    assert item["get"]["operationId"] == "getRun"
+    assert item["parameters"] == [{"$ref": "#/components/parameters/runId"}]
+    assert item["get"]["responses"]["default"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/Problem"
+    }
+    assert built["paths"]["/runs"]["post"]["operationId"] == "createRun"
+
+
+def test_an_openapi_31_bundle_keeps_path_items_as_components(tmp_path: Path) -> None:
+    from openapi_spec_validator import validate
+
+    corpus = load(split_api(tmp_path, "3.1.0"))
+    built = bundle_api(corpus, corpus.documents["api/openapi.yaml"]).plain()
+    validate(built)  # openapi-spec-validator, the OpenAPI 3.1 schema
+    assert list(external_refs(built)) == []
+    assert built["paths"]["/runs/{runId}"] == {"$ref": "#/components/pathItems/run"}
+    assert built["components"]["pathItems"]["run"]["get"]["operationId"] == "getRun"
+
+
+def test_a_pointer_into_an_openapi_30_path_item_points_where_it_is_written(
+    tmp_path: Path,
+) -> None:
+    from openapi_spec_validator import validate
+
+    root = split_api(tmp_path, "3.0.3")
+    # A second route that reuses the first one's response through its file.
+    write_files(
+        root,
+        {
+            "api/paths/latest.yaml": """\
+get:
+  operationId: latestRun
+  responses:
+    '200': {$ref: 'run.yaml#/get/responses/200'}
+""",
+            "api/openapi.yaml": (root / "api/openapi.yaml")
+            .read_text()
+            .replace("components:", "  /runs/latest:\n    $ref: paths/latest.yaml\ncomponents:"),
+        },
+    )
+    corpus = load(root)
+    built = bundle_api(corpus, corpus.documents["api/openapi.yaml"]).plain()
+    validate(built)
+    assert list(external_refs(built)) == []
+    response = built["paths"]["/runs/latest"]["get"]["responses"]["200"]
+    assert response == {"$ref": "#/paths/~1runs~1{runId}/get/responses/200"}
+
+
+def test_asyncapi_2_traits_and_bindings_take_their_own_component_kinds(tmp_path: Path) -> None:
+    """An operation's traits are operation traits, a message's are message traits; a channel's
+    bindings are channel bindings (AsyncAPI 2.6.0 "Components Object")."""
+    root = write_files(
+        tmp_path / "spec",
+        {
+            "api/asyncapi.yaml": """\
+asyncapi: 2.6.0
+info: {title: Events, version: '1'}
+channels:
+  runs:
+    bindings: {$ref: 'common.yaml#/channelBindings'}
+    subscribe:
+      traits:
+        - $ref: 'common.yaml#/operationTrait'
+      message:
+        traits:
+          - $ref: 'common.yaml#/messageTrait'
+        payload: {type: string}
+""",
+            "api/common.yaml": """\
+channelBindings: {ws: {method: GET}}
+operationTrait: {description: traced}
+messageTrait: {contentType: application/json}
+""",
+        },
+    )
+    corpus = load(root)
+    built = bundle_api(corpus, corpus.documents["api/asyncapi.yaml"]).plain()
+    assert set(built["components"]) == {"channelBindings", "operationTraits", "messageTraits"}
+    operation = built["channels"]["runs"]["subscribe"]
+    assert operation["traits"] == [{"$ref": "#/components/operationTraits/operationTrait"}]
+    out = tmp_path / "out"
+    write_files(
+        out,
+        {
+            "asyncapi.yaml": render_bundle(
+                bundle_api(corpus, corpus.documents["api/asyncapi.yaml"]), "yaml"
+            )[1]
+        },
+    )
+    checked = cli("check", str(out), "--rule", "asyncapi-invalid", "--no-cache")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_an_api_document_that_stops_parsing_is_not_built_and_never_up_to_date(
+    tmp_path: Path,
+) -> None:
+    root = write_files(tmp_path / "spec", CLEAN)
+    assert cli("build", str(root)).returncode == 0
+    source = root / "api/openapi.yaml"
+    source.write_text(source.read_text().replace("paths:", "paths: [", 1))
+    for command in (("build", str(root), "--check"), ("build", str(root))) * 2:
+        ran = cli(*command)
+        assert ran.returncode == 1, command
+        assert "not built: api/openapi.yaml: does not parse (line" in ran.stderr
+        assert "could not be bundled (api/openapi.yaml)" in ran.stderr
+        assert "up to date" not in ran.stdout

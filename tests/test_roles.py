@@ -159,3 +159,75 @@ def test_roles_command_prints_every_location_with_evidence_and_a_tally(
     assert lines[at + 1].strip() == "client-submitted: POST /v1/runs (createRun) request body"
     assert "schemas/event.schema.json#/: unused" in lines
     assert lines[-1].startswith("speclint: ") and "1 both" in lines[-1] and "unused" in lines[-1]
+
+
+# A split OpenAPI document: the root names each path item's file; the path items reference the
+# schema files (the layout Redocly recommends).
+SPLIT_ROOT = textwrap.dedent(
+    """\
+    openapi: 3.1.0
+    info: {title: Runs, version: 1.0.0}
+    paths:
+      /v1/runs:
+        $ref: paths/runs.yaml
+      /v1/runs/{runId}:
+        $ref: '#/components/pathItems/Run'
+    components:
+      pathItems:
+        Run:
+          $ref: paths/run.yaml
+    """
+)
+RUNS_PATH_ITEM = textwrap.dedent(
+    """\
+    post:
+      operationId: createRun
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: '../../schemas/run-request.schema.json'}
+      responses:
+        '201':
+          description: created
+          content:
+            application/json:
+              schema: {$ref: '../../schemas/run.schema.json'}
+    """
+)
+RUN_PATH_ITEM = textwrap.dedent(
+    """\
+    get:
+      operationId: getRun
+      responses:
+        '200':
+          description: the run
+          content:
+            application/json:
+              schema: {$ref: '../../schemas/event.schema.json'}
+    """
+)
+
+
+def test_path_items_kept_in_files_of_their_own_give_roles(make_corpus: MakeCorpus) -> None:
+    corpus = Context.load(
+        make_corpus(
+            {
+                **SCHEMAS,
+                "api/openapi.yaml": SPLIT_ROOT,
+                "api/paths/runs.yaml": RUNS_PATH_ITEM,
+                "api/paths/run.yaml": RUN_PATH_ITEM,
+            }
+        )
+    )
+    roles = corpus.roles
+    assert roles.roles_of("schemas/run-request.schema.json") == {"client-submitted"}
+    assert roles.roles_of("schemas/run.schema.json") == {"server-emitted"}
+    # Through `#/components/pathItems/Run` to the file it names.
+    assert roles.roles_of("schemas/event.schema.json") == {"server-emitted"}
+    assert roles.roles_of("schemas/common.schema.json", "/$defs/Options") == {
+        "client-submitted",
+        "server-emitted",
+    }
+    [evidence] = roles.evidence[("schemas/run-request.schema.json", "")]
+    assert evidence.chain[0] == "POST /v1/runs (createRun) request body"
+    assert evidence.chain[1] == "path item /v1/runs in api/paths/runs.yaml#/"

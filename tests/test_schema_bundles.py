@@ -220,7 +220,8 @@ def test_a_schema_check_calls_invalid_is_never_embedded_and_the_build_fails(
         run.stderr
     )
     check = cli("build", str(root), "--check")
-    assert check.returncode == 1 and "are up to date" in check.stdout  # written, not built
+    assert check.returncode == 1 and "are up to date" not in check.stdout  # written, not built
+    assert "which lacks 2 document(s) it could not bundle" in check.stdout
 
 
 def test_an_invalid_schema_without_dialect_is_not_built(tmp_path: Path) -> None:

@@ -92,6 +92,12 @@ from speclint.analyses.rfcs import is_design_page, is_rfc
 from speclint.analyses.shapes import Site, ValueSet, follow, resolve, value_set
 from speclint.common.findings import Location, as_written
 from speclint.model.corpus import Document
+from speclint.parsing.keyword_positions import (
+    Position,
+    item_position,
+    member_position,
+    root_position,
+)
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.prose import CommentBlocks, Heading, Paragraph
 from speclint.parsing.structured import join_pointer
@@ -1293,9 +1299,19 @@ def _sentence(text: str, at: int) -> str:
 # --- the schema side ------------------------------------------------------------------------------
 
 
-# What a walk of a schema does not enter: values (an enum's, an example's), and conditions
-# (`if` and `not` subschemas are not the values a field may take).
-_NOT_SCHEMAS = frozenset({"enum", "const", "examples", "example", "default", "if", "not"})
+# What a walk of a schema does not enter: values (an enum's, an example's: where their key is a
+# keyword, ``keyword_positions``), and conditions (`if` and `not` subschemas are not the values a
+# field may take).
+_CONDITIONS = frozenset({"if", "not"})
+
+
+def _schema_member(position: Position, key: object, api: DocumentKind) -> Position | None:
+    """The position of member ``key`` of an object at ``position`` for a walk of schemas, or
+    None where the walk does not enter (data, a condition)."""
+    place = member_position(position, key, api)
+    if place is Position.DATA or (position is Position.SCHEMA and key in _CONDITIONS):
+        return None
+    return place
 
 
 def schema_names(corpus: Context) -> dict[str, list[Site]]:
@@ -1313,7 +1329,7 @@ def schema_names(corpus: Context) -> dict[str, list[Site]]:
         ):
             if document.path in derived:
                 continue
-            _named_in(document, document.data, "", found)
+            _named_in(document, document.data, "", found, root_position(document.kind))
             if document.kind is DocumentKind.SCHEMA:
                 stem = (
                     document.path.rsplit("/", 1)[-1].removesuffix(".json").removesuffix(".schema")
@@ -1323,24 +1339,28 @@ def schema_names(corpus: Context) -> dict[str, list[Site]]:
     return found
 
 
-def _named_in(document: Document, node: Any, pointer: str, found: dict[str, list[Site]]) -> None:
+def _named_in(
+    document: Document, node: Any, pointer: str, found: dict[str, list[Site]], position: Position
+) -> None:
     if isinstance(node, dict):
-        title = node.get("title")
-        if isinstance(title, str) and re.fullmatch(r"[A-Za-z_][\w-]*", title):
-            found.setdefault(title.lower(), []).append(Site(document, pointer, node))
-        for key in ("$defs", "definitions", "schemas"):
-            holder = node.get(key)
-            if isinstance(holder, dict):
-                for name, child in holder.items():
-                    if isinstance(child, dict):
-                        at = join_pointer(join_pointer(pointer, key), name)
-                        found.setdefault(name.lower(), []).append(Site(document, at, child))
+        if position in (Position.SCHEMA, Position.API, Position.COMPONENTS):  # keys are keywords
+            title = node.get("title")
+            if isinstance(title, str) and re.fullmatch(r"[A-Za-z_][\w-]*", title):
+                found.setdefault(title.lower(), []).append(Site(document, pointer, node))
+            for key in ("$defs", "definitions", "schemas"):
+                holder = node.get(key)
+                if isinstance(holder, dict):
+                    for name, child in holder.items():
+                        if isinstance(child, dict):
+                            at = join_pointer(join_pointer(pointer, key), name)
+                            found.setdefault(name.lower(), []).append(Site(document, at, child))
         for key, child in node.items():
-            if key not in _NOT_SCHEMAS:
-                _named_in(document, child, join_pointer(pointer, key), found)
+            place = _schema_member(position, key, document.kind)
+            if place is not None:
+                _named_in(document, child, join_pointer(pointer, key), found, place)
     elif isinstance(node, list):
         for index, child in enumerate(node):
-            _named_in(document, child, join_pointer(pointer, index), found)
+            _named_in(document, child, join_pointer(pointer, index), found, item_position(position))
 
 
 def may_describe(corpus: Context, page: str, schema: str) -> bool:
@@ -1375,7 +1395,7 @@ class SchemaIndex:
             DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
         ):
             if document.path not in derived:
-                index._walk(document, document.data, "")
+                index._walk(document, document.data, "", root_position(document.kind))
         # Variants written as separate schemas (one per `linkType`, each `enum: [START]`,
         # `[END]`, ...) and joined by no union: a field that several schemas fix to one value
         # each, and to different values, is tagging variants; those one-value sites are tags.
@@ -1437,10 +1457,10 @@ class SchemaIndex:
                 at.setdefault((site.document.path, site.pointer), order)
         return at.get((path, pointer))
 
-    def _walk(self, document: Document, node: Any, pointer: str) -> None:
+    def _walk(self, document: Document, node: Any, pointer: str, position: Position) -> None:
         if isinstance(node, dict):
             properties = node.get("properties")
-            if isinstance(properties, dict):
+            if isinstance(properties, dict) and position is not Position.SCHEMA_NAMES:
                 for name, child in properties.items():
                     at = join_pointer(join_pointer(pointer, "properties"), name)
                     site = Site(document, at, child)
@@ -1452,13 +1472,15 @@ class SchemaIndex:
                     ):
                         self.by_field.setdefault(name, []).append((site, values))
             for keyword in ("oneOf", "anyOf"):
-                self._union(document, node, pointer, keyword)
+                if position is not Position.SCHEMA_NAMES:
+                    self._union(document, node, pointer, keyword)
             for key, child in node.items():
-                if key not in _NOT_SCHEMAS:
-                    self._walk(document, child, join_pointer(pointer, key))
+                place = _schema_member(position, key, document.kind)
+                if place is not None:
+                    self._walk(document, child, join_pointer(pointer, key), place)
         elif isinstance(node, list):
             for index, child in enumerate(node):
-                self._walk(document, child, join_pointer(pointer, index))
+                self._walk(document, child, join_pointer(pointer, index), item_position(position))
 
     def _union(self, document: Document, node: dict[str, Any], pointer: str, keyword: str) -> None:
         """A ``oneOf``/``anyOf`` whose every branch fixes a property to one value (``kind:

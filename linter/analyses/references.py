@@ -34,6 +34,15 @@ from referencing import Registry, Resource, Specification
 from referencing.exceptions import NoSuchResource, PointerToNowhere, Unresolvable
 from referencing.jsonschema import DRAFT202012, specification_with
 
+from speclint.parsing.keyword_positions import (
+    DATA_KEYWORDS as DATA_KEYWORDS,  # the skip-list the other walks import from here
+)
+from speclint.parsing.keyword_positions import (
+    Position,
+    item_position,
+    member_position,
+    root_position,
+)
 from speclint.parsing.kinds import STRUCTURED_SUFFIXES, DocumentKind, draft_of
 from speclint.parsing.structured import escape_token, join_pointer, pointer_within
 
@@ -42,8 +51,6 @@ if TYPE_CHECKING:
 
 CORPUS_BASE = "file:///corpus/"  # a fixed base keeps URIs (and so reports) machine-independent
 REMOTE_SCHEMES = ("http", "https")
-# Keywords whose values are instance data, not schemas: a "$ref" member inside them is data.
-DATA_KEYWORDS = frozenset({"enum", "const", "examples", "example", "default", "x-examples"})
 # Annotations that do not change what a "$ref"-only schema means (for cycle detection).
 ANNOTATIONS = frozenset(
     {
@@ -694,9 +701,9 @@ def _names_inside(data: Any) -> bool:
     the parsed data, a superset of what `referencing` walks (every member but the values:
     ``DATA_KEYWORDS``). A schema without any is registered without walking its subschemas
     (SchemaStore: 2.5 s of crawling, for a handful of documents)."""
-    stack: list[tuple[Any, bool]] = [(data, True)]
+    stack: list[tuple[Any, bool, Position]] = [(data, True, Position.SCHEMA)]
     while stack:
-        node, root = stack.pop()
+        node, root, position = stack.pop()
         if isinstance(node, dict):
             if not _NAMING.isdisjoint(node):
                 if not _ANCHORS.isdisjoint(node):
@@ -704,10 +711,13 @@ def _names_inside(data: Any) -> bool:
                 if not root and any(isinstance(node.get(k), str) for k in ("$id", "id")):
                     return True
             for key, child in node.items():
-                if key not in DATA_KEYWORDS and isinstance(child, (dict, list)):
-                    stack.append((child, False))
+                place = member_position(position, key)
+                if place is not Position.DATA and isinstance(child, (dict, list)):
+                    stack.append((child, False, place))
         elif isinstance(node, list):
-            stack.extend((child, False) for child in node if isinstance(child, (dict, list)))
+            stack.extend(
+                (child, False, position) for child in node if isinstance(child, (dict, list))
+            )
     return False
 
 
@@ -764,25 +774,31 @@ def embedded_resources(document: Document) -> Iterator[tuple[str, Any, str]]:
     schema (`id`) inside a draft-07 bundle would not be found by its URI without this."""
     root = document.data
     dialect = root.get("$schema") if isinstance(root, dict) else None
-    stack: list[tuple[Any, str, str, Any]] = [(root, "", file_uri(document.path), dialect)]
+    stack: list[tuple[Any, str, str, Any, Position]] = [
+        (root, "", file_uri(document.path), dialect, Position.SCHEMA)
+    ]
     while stack:
-        node, pointer, base, dialect = stack.pop()
+        node, pointer, base, dialect, position = stack.pop()
         if isinstance(node, dict):
-            if pointer and isinstance(node.get("$schema"), str):
-                dialect = node["$schema"]
-            declared = node.get("id") if _uses_plain_id(dialect) else node.get("$id")
+            if position is Position.SCHEMA_NAMES:
+                declared = None  # `properties: {id: {...}}` names a property, no resource
+            else:
+                if pointer and isinstance(node.get("$schema"), str):
+                    dialect = node["$schema"]
+                declared = node.get("id") if _uses_plain_id(dialect) else node.get("$id")
             joined = join_uri(base, declared) if isinstance(declared, str) else None
             if joined is not None:
                 base = joined
                 if pointer:
                     yield defragmented(base), node, dialect if isinstance(dialect, str) else ""
             for key, child in node.items():
-                if key not in DATA_KEYWORDS and isinstance(child, (dict, list)):
-                    stack.append((child, f"{pointer}/{escape_token(key)}", base, dialect))
+                place = member_position(position, key)
+                if place is not Position.DATA and isinstance(child, (dict, list)):
+                    stack.append((child, f"{pointer}/{escape_token(key)}", base, dialect, place))
         elif isinstance(node, list):
-            for position, child in enumerate(node):
+            for index, child in enumerate(node):
                 if isinstance(child, (dict, list)):
-                    stack.append((child, f"{pointer}/{position}", base, dialect))
+                    stack.append((child, f"{pointer}/{index}", base, dialect, position))
 
 
 # Hosts that serve many owners' repositories: there, a namespace is `owner/repository/`.
@@ -887,12 +903,19 @@ def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
     root_base = file_uri(document.path)
     track_ids = document.kind is DocumentKind.SCHEMA
     asyncapi = document.kind is DocumentKind.ASYNCAPI
+    api = document.kind if document.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI) else None
     root_dialect = document.data.get("$schema") if isinstance(document.data, dict) else None
-    stack: list[tuple[Any, str, str, bool]] = [
-        (document.data, "", root_base, _uses_plain_id(root_dialect))
+    stack: list[tuple[Any, str, str, bool, Position]] = [
+        (
+            document.data,
+            "",
+            root_base,
+            _uses_plain_id(root_dialect),
+            root_position(document.kind),
+        )
     ]
     while stack:
-        node, pointer, base, plain_id = stack.pop()
+        node, pointer, base, plain_id, position = stack.pop()
         if isinstance(node, dict):
             # The dialect in force says which keyword sets the base URI: `id` up to draft-04,
             # `$id` from draft-06 (draft-06 Core §9.2); a nested `$schema` switches it (an
@@ -909,22 +932,22 @@ def ref_sites(document: Document) -> Iterator[tuple[str, str, str]]:
             if isinstance(reference, str):
                 yield join_pointer(pointer, "$ref"), reference, base
             for key in sorted(node, reverse=True):
-                # A Responses Object's `default` is its default response, structure and not data
-                # (OpenAPI 3.1.1 §4.8.16.1; `schema_objects.api_structure`), in an API document
-                # or a file it keeps responses in.
-                response = key == "default" and pointer.endswith("/responses") and not track_ids
-                if key in DATA_KEYWORDS and not response:
+                # Data only where the key is a keyword (`keyword_positions`): a property named
+                # `default` is a schema, a Responses Object's `default` its default response.
+                place = member_position(position, key, api)
+                if place is Position.DATA:
                     if key == "examples" and asyncapi and _message_object(pointer):
                         yield from _example_refs(node[key], f"{pointer}/examples", base)
                     continue
                 child = node[key]
                 if isinstance(child, (dict, list)):
-                    stack.append((child, f"{pointer}/{escape_token(key)}", base, plain_id))
+                    stack.append((child, f"{pointer}/{escape_token(key)}", base, plain_id, place))
         elif isinstance(node, list):
-            for position in range(len(node) - 1, -1, -1):
-                child = node[position]
+            place = item_position(position)
+            for index in range(len(node) - 1, -1, -1):
+                child = node[index]
                 if isinstance(child, (dict, list)):
-                    stack.append((child, f"{pointer}/{position}", base, plain_id))
+                    stack.append((child, f"{pointer}/{index}", base, plain_id, place))
 
 
 # Where an AsyncAPI document holds a Message Object or a Message Trait Object (2.x: an operation's
@@ -1029,23 +1052,30 @@ def rebased(
             return f"#{fragment}"
         return posixpath.relpath(named, here) + (hash_ + fragment)
 
-    def walk(current: Any) -> Any:
+    def walk(current: Any, position: Position) -> Any:
         if isinstance(current, dict):
-            if isinstance(current.get("$id"), str):
+            if position is not Position.SCHEMA_NAMES and isinstance(current.get("$id"), str):
                 return current
             copy: dict[Any, Any] = {}
             for key, value in current.items():
-                if key == "$ref" and isinstance(value, str):
+                place = member_position(position, key)
+                if (
+                    key == "$ref"
+                    and isinstance(value, str)
+                    and position is not Position.SCHEMA_NAMES
+                ):
                     copy[key] = moved(value)
                     if written is not None and copy[key] != value:
                         written[(source, copy[key])] = value
-                elif key in DATA_KEYWORDS or str(key).startswith("x-"):
+                elif place is Position.DATA or str(key).startswith("x-"):
                     copy[key] = value
                 else:
-                    copy[key] = walk(value)
+                    copy[key] = walk(value, place)
             return copy
         if isinstance(current, list):
-            return [walk(item) for item in current]
+            return [walk(item, item_position(position)) for item in current]
         return current
 
-    return walk(node)
+    # A piece of an API document or a schema: read as an API object, whose maps of names
+    # include a schema's (`keyword_positions`).
+    return walk(node, Position.API)

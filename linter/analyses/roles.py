@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from speclint.common.findings import json_value
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import escape_token, join_pointer
+from speclint.parsing.structured import escape_token, join_pointer, resolve_pointer
 
 if TYPE_CHECKING:
     from speclint.analyses.references import ReferenceIndex
@@ -69,6 +69,10 @@ class RoleMap:
         for document in corpus.of_kind(DocumentKind.OPENAPI):
             for pointer, role, origin in openapi_uses(document):
                 role_map.propagate(document.path, pointer, Evidence(role, (origin,)))
+            for where, at, item, route in referenced_path_items(corpus, references, document):
+                step = f"path item {route} in {where}#{at or '/'}"
+                for pointer, role, origin in path_item_uses(item, at, route):
+                    role_map.propagate(where, pointer, Evidence(role, (origin, step)))
         for document in corpus.of_kind(DocumentKind.ASYNCAPI):
             perspective = corpus.config.asyncapi_perspective
             for pointer, role, origin in asyncapi_uses(document, perspective):
@@ -221,32 +225,7 @@ def openapi_uses(document: Document) -> Iterator[tuple[str, Role, str]]:
     data = document.data
     paths = data.get("paths") if isinstance(data, dict) else None
     for route, item in sorted((paths or {}).items()) if isinstance(paths, dict) else ():
-        if not isinstance(item, dict):
-            continue
-        base = join_pointer("/paths", route)
-        yield from _parameters(item.get("parameters"), join_pointer(base, "parameters"), route)
-        for method in HTTP_METHODS:
-            operation = item.get(method)
-            if not isinstance(operation, dict):
-                continue
-            at = join_pointer(base, method)
-            label = f"{method.upper()} {route}"
-            if operation.get("operationId"):
-                label += f" ({operation['operationId']})"
-            yield from _parameters(
-                operation.get("parameters"), join_pointer(at, "parameters"), label
-            )
-            body = operation.get("requestBody")
-            if isinstance(body, dict):
-                for pointer in _media_schemas(body, join_pointer(at, "requestBody")):
-                    yield pointer, Role.CLIENT_SUBMITTED, f"{label} request body"
-            responses = operation.get("responses")
-            if isinstance(responses, dict):
-                for status, response in sorted(responses.items()):
-                    if isinstance(response, dict):
-                        where = join_pointer(join_pointer(at, "responses"), status)
-                        for pointer in _media_schemas(response, where):
-                            yield pointer, Role.SERVER_EMITTED, f"{label} response {status}"
+        yield from path_item_uses(item, join_pointer("/paths", route), str(route))
     components = data.get("components") if isinstance(data, dict) else None
     if isinstance(components, dict):
         for name, body in sorted(_mapping(components.get("requestBodies")).items()):
@@ -262,6 +241,65 @@ def openapi_uses(document: Document) -> Iterator[tuple[str, Role, str]]:
                     Role.CLIENT_SUBMITTED,
                     f"parameter component {name}",
                 )
+
+
+def path_item_uses(item: Any, base: str, route: str) -> Iterator[tuple[str, Role, str]]:
+    """The uses in the path item ``item`` at ``base`` (in the API document, or in the file it
+    keeps the path item in) of the route ``route``."""
+    if not isinstance(item, dict):
+        return
+    yield from _parameters(item.get("parameters"), join_pointer(base, "parameters"), route)
+    for method in HTTP_METHODS:
+        operation = item.get(method)
+        if not isinstance(operation, dict):
+            continue
+        at = join_pointer(base, method)
+        label = f"{method.upper()} {route}"
+        if operation.get("operationId"):
+            label += f" ({operation['operationId']})"
+        yield from _parameters(operation.get("parameters"), join_pointer(at, "parameters"), label)
+        body = operation.get("requestBody")
+        if isinstance(body, dict):
+            for pointer in _media_schemas(body, join_pointer(at, "requestBody")):
+                yield pointer, Role.CLIENT_SUBMITTED, f"{label} request body"
+        responses = operation.get("responses")
+        if isinstance(responses, dict):
+            for status, response in sorted(responses.items()):
+                if isinstance(response, dict):
+                    where = join_pointer(join_pointer(at, "responses"), status)
+                    for pointer in _media_schemas(response, where):
+                        yield pointer, Role.SERVER_EMITTED, f"{label} response {status}"
+
+
+# Path items followed through `$ref` chains (a path item file whose root is a `$ref` again).
+_PATH_ITEM_HOPS = 8
+
+
+def referenced_path_items(
+    corpus: Corpus, references: ReferenceIndex, document: Document
+) -> Iterator[tuple[str, str, Any, str]]:
+    """(file, pointer, path item, route) of each path item of an OpenAPI document written as a
+    ``$ref`` (``/runs: {$ref: paths/runs.yaml}``, or ``#/components/pathItems/Runs`` in 3.1):
+    what the reference reaches, followed to the object that is no ``$ref`` itself. A path item
+    kept in a file of its own is what a split OpenAPI document is made of (the layout Redocly
+    recommends); its operations give their schemas roles as an inline one's do."""
+    data = document.data
+    paths = data.get("paths") if isinstance(data, dict) else None
+    for route, item in sorted(paths.items()) if isinstance(paths, dict) else ():
+        where, at, node = document.path, join_pointer("/paths", route), item
+        for _ in range(_PATH_ITEM_HOPS):
+            if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+                break
+            reference = references.at(where, join_pointer(at, "$ref"))
+            if reference is None or reference.outcome != "ok" or reference.target_path is None:
+                node = None  # unresolved-ref reports it
+                break
+            holder = corpus.documents.get(reference.target_path)
+            at = reference.target_pointer or ""
+            where = reference.target_path
+            node = resolve_pointer(holder.data, at) if holder is not None else None
+        if (where, at) != (document.path, join_pointer("/paths", route)) and isinstance(node, dict):
+            yield where, at, node, str(route)
 
 
 def _mapping(value: Any) -> dict[str, Any]:

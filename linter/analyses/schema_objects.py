@@ -14,6 +14,7 @@ read to that depth, never a RecursionError.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -22,9 +23,10 @@ from typing import Any
 from speclint.analyses.validation import validator_class_at
 from speclint.common.findings import headed
 from speclint.model.corpus import Document
+from speclint.parsing.keyword_positions import Position, holds_data, position_at
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.regex_cost import oversized
-from speclint.parsing.structured import join_pointer, resolve_pointer
+from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
 
 MAX_DEPTH = 200
 
@@ -44,8 +46,6 @@ _ONE = (
 )
 _MAP = ("$defs", "definitions", "dependentSchemas", "patternProperties", "properties")
 _LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
-# OpenAPI and AsyncAPI keys that hold data or foreign formats, never schema objects.
-_NOT_API_STRUCTURE = frozenset({"example", "examples", "bindings", "default", "enum", "const"})
 
 
 @dataclass(frozen=True)
@@ -252,12 +252,20 @@ def structure_refs(node: Any, at: str, schemas: frozenset[str]) -> Iterator[str]
 
 def api_structure(key: str, pointer: str) -> bool:
     """Whether the member ``key`` of the object at ``pointer`` of an API document is part of its
-    structure, to walk into for schemas and references: not an extension (``x-``) nor data
-    (an example, a default, an enum), but a Responses Object's ``default`` response is
-    structure (OpenAPI 3.1.1 §4.8.16.1)."""
-    if key.startswith("x-"):
+    structure, to walk into for schemas and references: not an extension (``x-``), bindings
+    (foreign formats) nor data (an example, a default, an enum) where ``key`` is a field; a
+    Responses Object's ``default`` response, a parameter component named ``example``, are
+    structure (OpenAPI 3.1.1 §4.8.16.1; ``keyword_positions``)."""
+    if key.startswith("x-") or key == "bindings":
         return False
-    return key not in _NOT_API_STRUCTURE or (key == "default" and pointer.endswith("/responses"))
+    return not holds_data(_api_position(pointer), key)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _api_position(pointer: str) -> Position:
+    """The position of the object at ``pointer`` of an API document (or of a part of one in a
+    file of its own): asked for each of its members, found once."""
+    return position_at(split_pointer(pointer), Position.API)
 
 
 def _multi_format(node: Any) -> bool:

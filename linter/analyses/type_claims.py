@@ -58,6 +58,7 @@ from speclint.analyses.schema_objects import types_of
 from speclint.analyses.shapes import Site, follow
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import modern
+from speclint.parsing.keyword_positions import Position, item_position, member_position
 from speclint.parsing.kinds import (
     DocumentKind,
     is_changelog,
@@ -1291,7 +1292,9 @@ def _route_without(pointer: str, parameter: dict[str, Any], routes: set[str]) ->
     return segment in path and path.replace(segment, "", 1).rstrip("/") in routes
 
 
-def _parameters(node: Any, pointer: str, depth: int = 0) -> Iterator[tuple[str, dict[str, Any]]]:
+def _parameters(
+    node: Any, pointer: str, depth: int = 0, position: Position = Position.API
+) -> Iterator[tuple[str, dict[str, Any]]]:
     if depth > 12:
         return
     if isinstance(node, dict):
@@ -1303,14 +1306,17 @@ def _parameters(node: Any, pointer: str, depth: int = 0) -> Iterator[tuple[str, 
             yield pointer, node
             return
         for key, value in node.items():
-            if key in ("example", "examples", "default", "enum", "const") or str(key).startswith(
-                "x-"
-            ):
+            # Data where the key is a field (`keyword_positions`): a parameter component named
+            # `default` is a parameter.
+            place = member_position(position, key, DocumentKind.OPENAPI)
+            if place is Position.DATA or str(key).startswith("x-"):
                 continue
-            yield from _parameters(value, join_pointer(pointer, str(key)), depth + 1)
+            yield from _parameters(value, join_pointer(pointer, str(key)), depth + 1, place)
     elif isinstance(node, list):
         for index, item in enumerate(node):
-            yield from _parameters(item, join_pointer(pointer, index), depth + 1)
+            yield from _parameters(
+                item, join_pointer(pointer, index), depth + 1, item_position(position)
+            )
 
 
 def _described_at(document: Document, pointer: str, said: str) -> tuple[int, int]:

@@ -918,12 +918,19 @@ def build_command(
         label = "not built" if fatal else "warning"
         say(f"speclint: {label}: {schema_path}: {messages[0]}{more}", err=True)
     built = len(result.bundles) + len(result.api_bundles)
+    not_built = sorted({p.path for p in result.problems if p.fatal} - set(result.api_not_built))
     out_of_date = False
     if check_only:
         state = staleness(result, folder)
         out_of_date = not state.clean
-        if state.clean:
+        lacking = len(result.api_not_built) + len(not_built)
+        if state.clean and not lacking:
             say(f"speclint: {shown_folder}: {built} bundle(s) and the catalog are up to date")
+        elif state.clean:  # a source not built is not up to date, whatever the folder holds
+            say(
+                f"speclint: {shown_folder}: the outputs match this build ({built} bundle(s) and "
+                f"the catalog), which lacks {lacking} document(s) it could not bundle"
+            )
         for label, paths in (
             ("missing", state.missing),
             ("stale", state.stale),
@@ -968,7 +975,6 @@ def build_command(
             f"({', '.join(result.api_not_built)}): see above",
             err=True,
         )
-    not_built = sorted({p.path for p in result.problems if p.fatal} - set(result.api_not_built))
     if not_built:
         # A schema not built is a broken publication too (its bundle is missing, or stale from
         # an earlier build): `check` says why in its findings, the build in its exit code.

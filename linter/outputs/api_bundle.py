@@ -9,7 +9,10 @@ What a bundle is:
   channel, operation, parameter or server in AsyncAPI, chosen by where the ``$ref`` sits (anything
   under a ``schema``, ``schemas`` or ``payload`` is a schema). The ``$ref`` is rewritten to
   ``#/components/<kind>/<name>``. A ``$ref`` into a part of a file that is pulled in whole points
-  into that component, so nothing is copied twice.
+  into that component, so nothing is copied twice. A kind the document's version has no
+  component for (OpenAPI 3.0 has no ``pathItems``; AsyncAPI 2 no ``operations``, 2.0-2.2 no
+  ``channels`` or ``servers``) is written in full where it is used, as ``redocly bundle`` writes
+  a 3.0 path item, and a ``$ref`` into it points to its first such place.
 - nothing is dereferenced that does not need to be: the document's own ``$ref``\\s stay, and a
   recursive schema stays a ``$ref`` to its component.
 - component names are stable: a schema file's ``title`` (as a name: letters, digits, ``.``, ``_``,
@@ -44,6 +47,7 @@ from ruamel.yaml import YAML
 from speclint.analyses.context import Context
 from speclint.analyses.references import ref_sites
 from speclint.model.corpus import Document
+from speclint.parsing.keyword_positions import Position, item_position, member_position
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import (
     join_pointer,
@@ -67,27 +71,71 @@ _OPENAPI_KINDS = {
     "callbacks": "callbacks",
     "securitySchemes": "securitySchemes",
     "paths": "pathItems",
+    "webhooks": "pathItems",
+    "pathItems": "pathItems",
 }
 _ASYNCAPI_KINDS = {
     "channel": "channels",
+    "message": "messages",
     "messages": "messages",
     "channels": "channels",
     "operations": "operations",
     "parameters": "parameters",
     "servers": "servers",
+    "variables": "serverVariables",
     "correlationId": "correlationIds",
     "correlationIds": "correlationIds",
-    "traits": "messageTraits",
     "messageTraits": "messageTraits",
     "operationTraits": "operationTraits",
     "serverVariables": "serverVariables",
     "externalDocs": "externalDocs",
     "tags": "tags",
+    "reply": "replies",
     "replies": "replies",
+    "address": "replyAddresses",
     "replyAddresses": "replyAddresses",
     "securitySchemes": "securitySchemes",
+    "serverBindings": "serverBindings",
+    "channelBindings": "channelBindings",
+    "operationBindings": "operationBindings",
+    "messageBindings": "messageBindings",
 }
+# The component kinds of each version (OpenAPI 3.0.3 §4.7.7, 3.1.0 §4.8.7; AsyncAPI 2.0.0 and
+# 2.3.0 "Components Object", 3.0.0 §3.3.29): a target whose kind the document's version has no
+# place for is written where it is used, as `redocly bundle` does with a 3.0 path item.
+_OPENAPI_30 = frozenset(
+    {
+        "schemas",
+        "responses",
+        "parameters",
+        "examples",
+        "requestBodies",
+        "headers",
+        "securitySchemes",
+        "links",
+        "callbacks",
+    }
+)
+_ASYNCAPI_20 = frozenset(
+    {
+        "schemas",
+        "messages",
+        "securitySchemes",
+        "parameters",
+        "correlationIds",
+        "operationTraits",
+        "messageTraits",
+        "serverBindings",
+        "channelBindings",
+        "operationBindings",
+        "messageBindings",
+    }
+)
+_ASYNCAPI_23 = _ASYNCAPI_20 | {"servers", "serverVariables", "channels"}
 _SCHEMA_KEYS = frozenset({"schema", "schemas", "payload"})
+# A media type's whole `examples` map written as a `$ref` to the file that holds it: no
+# component kind holds a map of examples, so it is written in place, as Redocly resolves it.
+_EXAMPLE_MAP = "examples map"
 _NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -113,6 +161,33 @@ def api_documents(corpus: Context) -> list[Document]:
         for document in corpus.of_kind(*API_KINDS)
         if isinstance(document.data, dict) and _bundles_this_version(document)
     ]
+
+
+# A top-level `openapi:` or `asyncapi:` key, as YAML writes it (at the start of a line) or JSON
+# (anywhere: its layout is free): what a file that no longer parses still says it is.
+_API_KEY = re.compile(r'^(?:openapi|asyncapi)\s*:|"(?:openapi|asyncapi)"\s*:', re.M)
+
+
+def unparsed_api_documents(corpus: Context) -> list[tuple[str, str]]:
+    """(path, why) of each JSON/YAML file that says it is an OpenAPI or AsyncAPI document (its
+    text has the version key) and does not parse: its bundle cannot be made, and the build must
+    say so, not drop it as a document it no longer has to build."""
+    found = []
+    for path, document in sorted(corpus.documents.items()):
+        problem = document.problem
+        if problem is None or problem.unread or not document.text:
+            continue
+        if not path.lower().endswith((".yaml", ".yml", ".json")):
+            continue
+        if _API_KEY.search(document.text):
+            found.append(
+                (
+                    path,
+                    f"does not parse (line {problem.line}, column {problem.column}: "
+                    f"{problem.message}): fix it, and the bundle is built again",
+                )
+            )
+    return found
 
 
 def _bundles_this_version(document: Document) -> bool:
@@ -154,17 +229,33 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
             for other in targets
         )
     )
+    # A target of a kind the document's version has no component for (a path item in OpenAPI
+    # 3.0, whose Components Object has no `pathItems`: 3.0.3 §4.7.7) is written in full where it
+    # is used, as `redocly bundle` does; a pointer into it points into its first such place.
+    kinds = _component_kinds(document)
+    inlined = {
+        target
+        for target in roots
+        if targets[target] == _EXAMPLE_MAP or (kinds is not None and targets[target] not in kinds)
+    }
+    places: dict[tuple[str, str], str] = {}
+    for site, _, _ in ref_sites(document):
+        reference = index.at(main, site)
+        if reference is not None and reference.outcome == "ok" and reference.target_path:
+            reached = (reference.target_path, reference.target_pointer or "")
+            if reached in inlined and reached not in places:
+                places[reached] = site[: -len("/$ref")]
     tree = _load_tree(document)
     components = tree.get("components") if isinstance(tree, dict) else None
     names: dict[tuple[str, str], tuple[str, str]] = {}
     # A component of the document that is only a `$ref` to a file (`Run: {$ref: run.schema.json}`,
     # the usual way to list shared schemas) is that file's place: its content goes there.
-    aliases = _aliases(corpus, document, components, set(roots))
+    aliases = _aliases(corpus, document, components, set(roots) - inlined)
     names.update(aliases)
     taken: dict[str, set[str]] = {}
     renamed: list[str] = []
     for target in roots:
-        if target in aliases:
+        if target in aliases or target in inlined:
             continue
         kind = targets[target]
         used = taken.setdefault(
@@ -186,36 +277,35 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
         used.add(name)
         names[target] = (kind, name)
 
-    by_file: dict[str, list[tuple[str, tuple[str, str]]]] = {}
-    for (root_path, root_pointer), named in names.items():
-        by_file.setdefault(root_path, []).append((root_pointer, named))
+    by_file: dict[str, list[tuple[str, str | None]]] = {}
+    for (root_path, root_pointer), (kind, name) in names.items():
+        where = join_pointer(join_pointer("/components", kind), name)
+        by_file.setdefault(root_path, []).append((root_pointer, where))
+    for target in sorted(inlined):
+        by_file.setdefault(target[0], []).append((target[1], places.get(target)))
 
     def rewritten(path: str, pointer: str) -> str:
-        for root_pointer, (kind, name) in by_file.get(path, []):
+        for root_pointer, where in by_file.get(path, []):
             if pointer_within(pointer, root_pointer):
-                rest = pointer[len(root_pointer) :]
-                return f"#{join_pointer(join_pointer('/components', kind), name)}{rest}"
+                if where is None:
+                    raise BundleError(
+                        f"`{path}#{pointer or '/'}` is part of a {targets[(path, root_pointer)]} "
+                        "entry, which this version's components cannot hold, and the document "
+                        "itself never uses it whole: reference it from the document"
+                    )
+                return f"#{where}{pointer[len(root_pointer) :]}"
         raise AssertionError(f"no component for {path}#{pointer}")  # every target has a root
 
-    # 3. The document's own external `$ref`s rewritten in place, then the components added.
-    alias_sites = {
-        join_pointer(join_pointer(join_pointer("/components", kind), name), "$ref")
-        for kind, name in aliases.values()
-    }
-    for site, _, _ in ref_sites(document):
-        reference = index.at(main, site)
-        if reference is None or reference.outcome != "ok" or reference.target_path in (None, main):
-            continue
-        if site in alias_sites:
-            continue  # the component becomes the content itself, below
-        assert reference.target_pointer is not None
-        _set(tree, site, rewritten(reference.target_path, reference.target_pointer))
-    additions: dict[str, dict[str, Any]] = {}
-    for target in roots:
+    def content_of(target: tuple[str, str], chain: tuple[tuple[str, str], ...]) -> Any:
+        """A copy of ``target`` with its ``$ref``\\s rewritten to point into the bundle, and
+        those to an inlined target replaced by its content."""
+        if target in chain:
+            steps = " → ".join(f"{p}#{q or '/'}" for p, q in (*chain, target))
+            raise BundleError(f"written in place, it would contain itself: {steps}")
         path, pointer = target
-        kind, name = names[target]
         holder = corpus.documents[path]
         content = copy.deepcopy(resolve_pointer(holder.data, pointer))
+        whole: list[tuple[str, tuple[str, str]]] = []
         for site, _, _ in ref_sites(holder):
             if not pointer_within(site, pointer):
                 continue
@@ -224,10 +314,43 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
                 continue
             assert reference.target_pointer is not None
             local = site[len(pointer) :]
+            reached = (reference.target_path, reference.target_pointer)
             if reference.target_path == main:
                 _set(content, local, f"#{reference.target_pointer}")
+            elif reached in inlined:
+                whole.append((local[: -len("/$ref")], reached))
             else:
-                _set(content, local, rewritten(reference.target_path, reference.target_pointer))
+                _set(content, local, rewritten(*reached))
+        for local, reached in sorted(whole, key=lambda each: -len(each[0])):
+            content = _put(content, local, content_of(reached, (*chain, target)))
+        return content
+
+    # 3. The document's own external `$ref`s rewritten in place, then the components added.
+    alias_sites = {
+        join_pointer(join_pointer(join_pointer("/components", kind), name), "$ref")
+        for kind, name in aliases.values()
+    }
+    in_place: list[tuple[str, tuple[str, str]]] = []
+    for site, _, _ in ref_sites(document):
+        reference = index.at(main, site)
+        if reference is None or reference.outcome != "ok" or reference.target_path in (None, main):
+            continue
+        if site in alias_sites:
+            continue  # the component becomes the content itself, below
+        assert reference.target_pointer is not None
+        reached = (reference.target_path, reference.target_pointer)
+        if reached in inlined:
+            in_place.append((site[: -len("/$ref")], reached))
+        else:
+            _set(tree, site, rewritten(*reached))
+    for where, reached in sorted(in_place, key=lambda each: -len(each[0])):
+        tree = _put(tree, where, content_of(reached, ()))
+    additions: dict[str, dict[str, Any]] = {}
+    for target in roots:
+        if target in inlined:
+            continue
+        kind, name = names[target]
+        content = content_of(target, ())
         if kind == "schemas" and isinstance(content, dict):
             content.pop("$schema", None)
             _drop_ids(content)
@@ -315,17 +438,67 @@ def _reached(
 def _kind_at(api_kind: DocumentKind, site: str, inherited: str) -> str:
     """The component kind of what the ``$ref`` at ``site`` points to in an ``api_kind`` document:
     ``site`` is relative to the document's root (``inherited`` empty) or to the root of a
-    pulled-in component of kind ``inherited``."""
+    pulled-in component of kind ``inherited``, read as if it sat at ``/components/<kind>/_``."""
     if inherited == "schemas":
         return "schemas"  # whatever a schema refers to is a schema
     keys = split_pointer(site)[:-1]  # the object that holds the "$ref"
+    if inherited:
+        keys = ["components", inherited, "_", *keys]
     if any(key in _SCHEMA_KEYS for key in keys):
         return "schemas"
-    table = _ASYNCAPI_KINDS if api_kind is DocumentKind.ASYNCAPI else _OPENAPI_KINDS
+    if api_kind is DocumentKind.ASYNCAPI:
+        table = _ASYNCAPI_KINDS
+        special = _asyncapi_kind(keys)
+        if special:
+            return special
+    else:
+        table = _OPENAPI_KINDS
+        if len(keys) >= 3 and keys[-3] == "callbacks":
+            return "pathItems"  # a Callback Object maps expressions to path items (3.1.0 §4.8.18)
+        if keys and keys[-1] == "examples":
+            return _EXAMPLE_MAP  # `examples: {$ref: file}`: the whole map in another file
     for depth in (2, 1):
         if len(keys) >= depth and keys[-depth] in table:
             return table[keys[-depth]]
     return inherited or "schemas"
+
+
+def _asyncapi_kind(keys: list[str]) -> str:
+    """The AsyncAPI kinds that the holding key alone does not say: traits of an operation or of
+    a message, bindings of a server, channel, operation or message, a message of a 2.x
+    operation's ``oneOf``; empty for the others."""
+    if len(keys) >= 2 and keys[-2] == "traits":
+        operation = (len(keys) >= 3 and keys[-3] in ("publish", "subscribe")) or (
+            len(keys) >= 4 and keys[-4] in ("operations", "operationTraits")
+        )
+        return "operationTraits" if operation else "messageTraits"
+    if keys and keys[-1] == "bindings":
+        if len(keys) >= 2 and keys[-2] in ("publish", "subscribe"):
+            return "operationBindings"
+        if len(keys) >= 2 and keys[-2] == "message":
+            return "messageBindings"
+        holder = keys[-3] if len(keys) >= 3 else ""
+        return {
+            "servers": "serverBindings",
+            "channels": "channelBindings",
+            "operations": "operationBindings",
+            "messages": "messageBindings",
+        }.get(holder, "")
+    if len(keys) >= 3 and keys[-2] == "oneOf" and keys[-3] == "message":
+        return "messages"
+    return ""
+
+
+def _component_kinds(document: Document) -> frozenset[str] | None:
+    """The component kinds the document's version has, or None for all of those bundled."""
+    data = document.data if isinstance(document.data, dict) else {}
+    if document.kind is DocumentKind.OPENAPI:
+        return _OPENAPI_30 if str(data.get("openapi", "")).startswith("3.0") else None
+    version = str(data.get("asyncapi", ""))
+    if not version.startswith("2."):
+        return None
+    minor = version.split(".")[1] if version.count(".") >= 1 else "0"
+    return _ASYNCAPI_23 if minor.isdigit() and int(minor) >= 3 else _ASYNCAPI_20
 
 
 def _name_of(corpus: Context, target: tuple[str, str]) -> str:
@@ -345,15 +518,43 @@ def _name_of(corpus: Context, target: tuple[str, str]) -> str:
     return _NAME.sub("_", stem).strip("_") or "component"
 
 
-def _drop_ids(node: Any) -> None:
+def _drop_ids(node: Any, position: Position = Position.SCHEMA) -> None:
+    """Drop the ``$id`` of a schema and of every schema in it: not a property named ``$id``,
+    nor anything in data (``keyword_positions``)."""
     if isinstance(node, dict):
-        node.pop("$id", None)
+        if position is Position.SCHEMA:
+            node.pop("$id", None)
         for key, child in node.items():
-            if key not in ("const", "enum", "default", "examples", "example"):
-                _drop_ids(child)
+            place = member_position(position, key)
+            if place is not Position.DATA:
+                _drop_ids(child, place)
     elif isinstance(node, list):
         for child in node:
-            _drop_ids(child)
+            _drop_ids(child, item_position(position))
+
+
+def _put(tree: Any, pointer: str, content: Any) -> Any:
+    """``tree`` with the object at ``pointer`` (a ``$ref`` and its siblings) replaced by
+    ``content``; the siblings are kept over it (what ``dereference`` does)."""
+    tokens = split_pointer(pointer)
+    parent = tree
+    for token in tokens[:-1]:
+        parent = parent[int(token)] if isinstance(parent, list) else parent[token]
+    here = (
+        (parent[int(tokens[-1])] if isinstance(parent, list) else parent[tokens[-1]])
+        if tokens
+        else tree
+    )
+    if isinstance(content, dict) and isinstance(here, dict):
+        merged = {**content, **{k: v for k, v in here.items() if k != "$ref"}}
+        content = merged
+    if not tokens:
+        return content
+    if isinstance(parent, list):
+        parent[int(tokens[-1])] = content
+    else:
+        parent[tokens[-1]] = content
+    return tree
 
 
 def _set(tree: Any, pointer: str, value: str) -> None:

@@ -93,6 +93,7 @@ from speclint.outputs.api_bundle import (
     bundle_api,
     dereference,
     render_bundle,
+    unparsed_api_documents,
 )
 from speclint.parsing.kinds import DocumentKind, draft_of
 from speclint.parsing.reading import read_raw
@@ -579,7 +580,9 @@ def build(corpus: Context, dereferenced: bool = False) -> BuildResult:
 
 
 def _build_api(corpus: Context, result: BuildResult, dereferenced: bool) -> None:
-
+    for path, why in unparsed_api_documents(corpus):
+        result.problems.append(BuildProblem(path, why, True))
+        result.api_not_built.append(path)
     for document in api_documents(corpus):
         try:
             built = bundle_api(corpus, document)

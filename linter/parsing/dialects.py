@@ -38,6 +38,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from speclint.parsing.keyword_positions import Position, member_position
 from speclint.parsing.kinds import draft_of
 
 # Dialects whose `$ref` replaces its siblings (draft-07 §8.3; OpenAPI 3.0.3 §4.7.24: "This
@@ -291,30 +292,28 @@ def draft_by_keywords(schema: Any, limit: int = 20_000) -> str:
     seen_2019 = seen_2020 = array_items = draft_04 = False
     if isinstance(schema, dict) and isinstance(schema.get("id"), str) and "$id" not in schema:
         draft_04 = True
-    stack: list[Any] = [schema]
+    stack: list[tuple[Any, Position]] = [(schema, Position.SCHEMA)]
     visited = 0
     while stack and visited < limit:  # bounded: a generated schema may be huge
-        node = stack.pop()
+        node, position = stack.pop()
         visited += 1
         if isinstance(node, dict):
-            keys = node.keys()
-            seen_2020 = seen_2020 or not _SINCE_2020.isdisjoint(keys)
-            seen_2019 = seen_2019 or not _SINCE_2019.isdisjoint(keys)
-            array_items = array_items or isinstance(node.get("items"), list)
-            draft_04 = draft_04 or any(
-                isinstance(node.get(k), bool) for k in ("exclusiveMinimum", "exclusiveMaximum")
-            )
-            stack.extend(
-                v for k, v in node.items() if k not in _DATA and isinstance(v, (dict, list))
-            )
+            if position is Position.SCHEMA:  # keywords; a `properties` map's keys are names
+                keys = node.keys()
+                seen_2020 = seen_2020 or not _SINCE_2020.isdisjoint(keys)
+                seen_2019 = seen_2019 or not _SINCE_2019.isdisjoint(keys)
+                array_items = array_items or isinstance(node.get("items"), list)
+                draft_04 = draft_04 or any(
+                    isinstance(node.get(k), bool) for k in ("exclusiveMinimum", "exclusiveMaximum")
+                )
+            for key, value in node.items():
+                place = member_position(position, key)
+                if place is not Position.DATA and isinstance(value, (dict, list)):
+                    stack.append((value, place))
         elif isinstance(node, list):
-            stack.extend(v for v in node if isinstance(v, (dict, list)))
+            stack.extend((v, position) for v in node if isinstance(v, (dict, list)))
     if seen_2020:
         return "2020-12"
     if seen_2019:
         return "2019-09" if array_items else "2020-12"
     return "draft-04" if draft_04 else "draft-07"
-
-
-# Values that are instance data, not schemas (their keys say nothing of the dialect).
-_DATA = frozenset({"enum", "const", "examples", "example", "default"})
