@@ -313,3 +313,20 @@ def test_json_schema_diff_sees_the_removed_value_as_a_narrowing(tmp_path: Path) 
     assert [r["hint"] for r in rows if r["disagreement"]] == [
         "json-schema-diff reads no enum/const/pattern (its KEYWORDS.md)"
     ]
+
+
+def test_an_openapi_diff_failure_is_a_skip_naming_its_error_not_a_crash() -> None:
+    output = (
+        "OpenApiDiffErrorImpl [VError]: ReferenceError: Circular $ref pointer found at /x/\n"
+        "    at json-schema-diff.js:29:15 {\n  jse_shortmsg: 'ReferenceError',\n}\n"
+    )
+    side = bench.parse_openapi_diff(output, "o.json", {})
+    assert side.changes == []
+    assert side.skipped is not None and "Circular $ref" in side.skipped
+
+
+def test_a_result_does_not_name_the_scratch_folder(tmp_path: Path) -> None:
+    result = {"errors": [f"Error opening file {tmp_path}/base/x.json"]}
+    assert bench.without_scratch(result, tmp_path) == {
+        "errors": ["Error opening file <pair>/base/x.json"]
+    }
