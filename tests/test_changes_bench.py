@@ -330,3 +330,15 @@ def test_a_result_does_not_name_the_scratch_folder(tmp_path: Path) -> None:
     assert bench.without_scratch(result, tmp_path) == {
         "errors": ["Error opening file <pair>/base/x.json"]
     }
+
+
+def test_no_changes_from_a_tool_is_a_result_and_an_optic_error_a_skip() -> None:
+    assert (
+        bench.parse_openapi_diff(
+            "No changes found between the two specifications\n", "o", {}
+        ).skipped
+        is None
+    )
+    assert bench.parse_optic("✔ API a.yaml\nOperations: 4 operations changed\n", "o").changes == []
+    assert bench._OPTIC_SUMMARY.search("✔ API a.yaml\nOperations: 4 operations changed\n")
+    assert not bench._OPTIC_SUMMARY.search("Error downloading https://example.invalid/x.yaml\n")

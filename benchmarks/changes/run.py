@@ -217,6 +217,8 @@ def parse_openapi_diff(text: str, file: str, base_document: Any) -> Side:
     """openapi-diff's JSON result (after its one-line verdict) -> changes by operation."""
     side = Side("openapi-diff")
     start = text.find("{")
+    if start < 0 and text.strip().startswith("No changes found"):
+        return side
     if start < 0:
         side.skipped = (
             f"no result: {text.strip().splitlines()[0][:200] if text.strip() else 'no output'}"
@@ -265,6 +267,9 @@ _OPTIC_OPERATION = re.compile(
     r"^\S*\s*(?P<method>GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE) (?P<path>\S+?):"
 )
 _OPTIC_CHECK = re.compile(r"^\s*(?P<mark>x|!|✓|✔)\s+\[(?P<rule>[^\]]+)\]\s+(?P<message>.*)$")
+
+
+_OPTIC_SUMMARY = re.compile(r"^\s*\S*\s*(Operations|Checks):|No changes", re.MULTILINE)
 
 
 def parse_optic(text: str, file: str) -> Side:
@@ -692,7 +697,9 @@ def tool_side(
                 timeout,
             )
             side = parse_optic(out, shared)
-            if not side.changes and code not in (0, 1):
+            if not side.changes and (not _OPTIC_SUMMARY.search(out) or code not in (0, 1)):
+                # Optic says why it did not compare (a remote `$ref` it could not fetch...) and
+                # may still exit 0: no summary line, no result.
                 side.skipped = f"exit {code}: {(err or out).strip()[:200]}"
         merged.changes.extend(side.changes)
         merged.skipped = merged.skipped or side.skipped
