@@ -992,12 +992,18 @@ def main(argv: list[str] | None = None) -> int:
             continue
         print(f"{pair['id']} ...", file=sys.stderr)
         results.append(run_pair(pair, options, tools))
+        # Written after every pair, so that a long run stopped half way still reports.
+        write_reports(scratch, results)
+    write_reports(scratch, results)
+    print(f"wrote {scratch / 'results.json'} and {scratch / 'table.md'}", file=sys.stderr)
+    return 0
+
+
+def write_reports(scratch: Path, results: list[dict[str, Any]]) -> None:
     (scratch / "results.json").write_text(
         json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8"
     )
     (scratch / "table.md").write_text(markdown(results), encoding="utf-8")
-    print(f"wrote {scratch / 'results.json'} and {scratch / 'table.md'}", file=sys.stderr)
-    return 0
 
 
 if __name__ == "__main__":
