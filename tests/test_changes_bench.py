@@ -342,3 +342,8 @@ def test_no_changes_from_a_tool_is_a_result_and_an_optic_error_a_skip() -> None:
     assert bench.parse_optic("✔ API a.yaml\nOperations: 4 operations changed\n", "o").changes == []
     assert bench._OPTIC_SUMMARY.search("✔ API a.yaml\nOperations: 4 operations changed\n")
     assert not bench._OPTIC_SUMMARY.search("Error downloading https://example.invalid/x.yaml\n")
+
+
+def test_a_definition_moved_from_definitions_to_defs_is_the_same_unit() -> None:
+    # MCP moved from draft-07 `definitions` to 2020-12 `$defs` between two releases.
+    assert bench._unit_name("/definitions/Tool") == bench._unit_name("/$defs/Tool") == "Tool"

@@ -573,6 +573,10 @@ def schema_units(document: Any) -> list[tuple[str, Any]]:
     return units
 
 
+def _unit_name(pointer: str) -> str:
+    return pointer.rsplit("/", 1)[-1] if pointer else ""
+
+
 def run_json_schema_diff(
     package: Path, pair_dir: Path, files: list[str], roles: dict[str, str], timeout: float
 ) -> Side:
@@ -580,13 +584,16 @@ def run_json_schema_diff(
     for number, shared in enumerate(sorted(files)):
         base_doc = load_document(pair_dir / "base" / shared)
         head_doc = load_document(pair_dir / "head" / shared)
-        head_units = dict(schema_units(head_doc))
-        for pointer, base_unit in schema_units(base_doc):
-            if pointer not in head_units:
+        # Paired by name: a draft-07 `definitions/X` is the 2020-12 `$defs/X` of the next
+        # release (MCP moved between them); the unit is named by its head pointer.
+        head_units = {_unit_name(p): (p, u) for p, u in schema_units(head_doc)}
+        for base_pointer, base_unit in schema_units(base_doc):
+            if _unit_name(base_pointer) not in head_units:
                 continue
+            pointer, head_unit = head_units[_unit_name(base_pointer)]
             index = len(listing)
             paths = {}
-            for side, unit in (("base", base_unit), ("head", head_units[pointer])):
+            for side, unit in (("base", base_unit), ("head", head_unit)):
                 # Beside the original, so that relative `$ref`s resolve as they do there.
                 where = (
                     pair_dir
@@ -793,6 +800,8 @@ def run_pair(
     speclint = parse_speclint(out, pair["kind"])
     if code not in (0, 1):
         speclint.errors.append(f"exit {code}: {err.strip()[-300:]}")
+    # Counted as speclint lists them, before a component's change is spread over operations.
+    listed = (len(speclint.changes), sum(c.breaking for c in speclint.changes))
     reach: dict[str, list[str]] = {}
     if pair["kind"] == "openapi":
         for shared in files:
@@ -815,8 +824,8 @@ def run_pair(
         "changelog_url": pair.get("changelog_url", ""),
         "changelog_says": pair.get("changelog_says", ""),
         "speclint": {
-            "changes": len(speclint.changes),
-            "breaking": sum(c.breaking for c in speclint.changes),
+            "changes": listed[0],
+            "breaking": listed[1],
             "errors": speclint.errors,
             "named": named_found(pair.get("named", []), speclint),
         },
