@@ -422,7 +422,8 @@ def hint(tool: str, ours: list[Reported], theirs: list[Reported], role: str | No
         if theirs and not ours:
             narrowed = any(c.kind == "narrowed" for c in theirs)
             return (
-                "json-schema-diff counts a new constrained property of an open object as a narrowing"
+                "narrowed where speclint lists nothing: a new constrained property of an open object "
+                "(set semantics), or a change speclint missed (a union member removed): read it"
                 if narrowed
                 else None
             )
