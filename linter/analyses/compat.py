@@ -25,6 +25,21 @@ schema file removed    any role                                             ``$r
 operation removed      (OpenAPI operation, AsyncAPI operation or channel)   clients call it
 =====================  ===================================================  =====================
 
+Where keywords cannot say (a node that differs in ``not``, ``if``/``then``/``else``, a ``pattern``
+changed or removed, ``format``, ``dependentRequired``, ``propertyNames``, ``multipleOf``, a union
+or ``allOf`` whose members changed, and for which the comparisons above reported nothing), the
+schemas are asked (``speclint.analyses.acceptance``): instances generated from the base's schema
+are validated against the head's and the other way round, each revision through its own
+registry. An instance the base accepts and the head rejects is **accepted values narrowed**,
+breaking where a type narrowed is; one the head accepts and the base rejects is **accepted values
+widened**, breaking where a type widened is; the description quotes the instance and the keyword
+that rejects it. Where such a node's union or condition changed, a narrowing (widening) the
+comparisons reported that no instance shows is withdrawn: an ``enum`` rewritten as an ``anyOf``
+of ``const``\\s is no change. A side that cannot be generated from (a recursive schema, an
+unsupported keyword) is **change not decided**, listed for review, never read as "no change".
+Generation is derandomized and bounded: ``WITNESSED_NODES`` nodes a run (past it, one **not
+witnessed** change says how many were left), at most ``acceptance.INSTANCES`` instances a side.
+
 A location no use reaches (role ``unused``) is judged from both sides: whoever validates against
 it is a client of some kind. Give it a role in ``[roles]`` to narrow that. Everything else (a new
 optional property, a new endpoint, a new value of an input enum) is additive and listed with
@@ -35,15 +50,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from speclint.analyses.acceptance import INSTANCES, Acceptance, Revision, accepted_change
 from speclint.analyses.context import Context
 from speclint.analyses.fingerprints import schema_locations
 from speclint.analyses.policies import ANY_FIELD, Statement, binds, policy_statements
 from speclint.analyses.roles import HTTP_METHODS
 from speclint.analyses.schema_objects import types_of
 from speclint.analyses.shapes import Site, follow, is_closed_false, resolve
+from speclint.analyses.witnesses import Witness
 from speclint.common.findings import Location, json_value
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_at, modern
@@ -65,6 +82,28 @@ _SINGLE = (
 _LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 _LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
 _UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
+# Keywords the comparisons above do not model (or only in part: a `pattern` added, not changed;
+# union members paired, not their overlap): a node that differs in one is asked of the schemas,
+# generated instances of each revision validated against the other (``acceptance``).
+_UNMODELLED = (
+    "not", "if", "then", "else", "pattern", "format", "dependentRequired", "dependentSchemas",
+    "propertyNames", "patternProperties", "multipleOf", "uniqueItems", "contains", "minContains",
+    "maxContains", "anyOf", "oneOf", "allOf",
+)  # fmt: skip
+# Words that change no accepted value: a keyword differing only in them is not witnessed.
+_WORDS = frozenset(
+    {"title", "description", "$comment", "examples", "example", "default", "deprecated",
+     "readOnly", "writeOnly"}
+)  # fmt: skip
+# The kinds each witness direction can confirm or refute (``_Differ.witness``).
+_NARROWING = frozenset(
+    {"enum value removed", "required added", "type narrowed", "bound tightened", "pattern added"}
+)
+_WIDENING = frozenset({"enum value added", "required removed", "type widened"})
+# Nodes witnessed in one run, and instances generated from each side of one: each costs a
+# tenth of a second to a second of Hypothesis's time.
+WITNESSED_NODES = 16
+WITNESS_INSTANCES = INSTANCES
 
 
 @dataclass(frozen=True)
@@ -128,6 +167,7 @@ class _Differ:
         # (``speclint.parsing.dialects``)
         self.written: dict[tuple[str, str], Mapping[str, str]] = {}
         self._statements: list[Statement] | None = None
+        self.witnessing = _Witnessing()  # ``witness``: the revisions it reads, its budget
 
     @property
     def statements(self) -> list[Statement]:
@@ -205,6 +245,7 @@ class _Differ:
         base, head = self.read(base), self.read(head)
         if not isinstance(base.node, dict) or not isinstance(head.node, dict):
             return
+        mark = len(self.changes)
         field = _field_of(head.pointer) or field
         role = self.role(head, base)
         client = role in ("client-submitted", "both", "unused")
@@ -215,6 +256,7 @@ class _Differ:
         self.compare_types(base, head, field, role, client, server)
         if client:
             self.compare_bounds(base, head, field, role)
+        self.witness(base, head, field, role, client, server, mark)
         self.descend(base, head, field, depth)
 
     def descend(self, base: Site, head: Site, field: str | None, depth: int) -> None:
@@ -468,6 +510,141 @@ class _Differ:
                 "pattern",
             )
 
+    # --- where structure cannot say: generated witnesses ---------------------------------------
+
+    def witness(
+        self,
+        base: Site,
+        head: Site,
+        field: str | None,
+        role: str,
+        client: bool,
+        server: bool,
+        mark: int,
+    ) -> None:
+        """Ask the schemas (``speclint.analyses.acceptance``) when the node differs in keywords
+        the comparisons do not model, and they reported nothing for it: an instance one
+        revision accepts and the other rejects is the change, quoted. Where the node's union or
+        condition changed, what the comparisons did report for it is judged too: a narrowing
+        (widening) no instance shows, while both sides were generated from, is withdrawn (an
+        ``enum`` rewritten as an ``anyOf`` of ``const``\\s is no change)."""
+        differing = _differing(base.node, head.node)
+        if not differing or _conditional(head.pointer):
+            return
+        reported = self.changes[mark:]
+        judged = {"anyOf", "oneOf", "allOf", "if", "then", "else", "not"} & set(differing)
+        if reported and not judged:
+            return
+        found = self.witnessed(base, head, differing[0])
+        if found is None:
+            return
+        decided = not found.undecided
+        narrowed = self.own_witness(found.narrowed, base, head)
+        widened = self.own_witness(found.widened, base, head)
+        if reported:
+            kept = [
+                c
+                for c in reported
+                if not decided
+                or (c.kind in _NARROWING and narrowed is not None)
+                or (c.kind in _WIDENING and widened is not None)
+                or c.kind not in _NARROWING | _WIDENING
+            ]
+            del self.changes[mark:]
+            self.changes.extend(kept)
+            if kept:
+                return  # what the comparisons said stands; the witness adds no second report
+        keyword = differing[0]
+        at = keyword if keyword in head.node else ""
+        name = f"`{field}` of " if field else ""
+        subject = f"{name}{role} `{head.label}`"
+        if narrowed is not None:
+            self.add(
+                "accepted values narrowed",
+                client,
+                role,
+                f"{subject} accepts fewer values (`{keyword}` changed): `{narrowed.shown}` is "
+                f"valid at the base and rejected at the head (`{narrowed.keyword_path}`: "
+                f"{narrowed.message})" + (": requests that send it are rejected" if client else ""),
+                head,
+                base,
+                at,
+            )
+        if widened is not None:
+            self.add(
+                "accepted values widened",
+                server,
+                role,
+                f"{subject} accepts more values (`{keyword}` changed): `{widened.shown}` is valid "
+                f"at the head and rejected at the base (`{widened.keyword_path}`: "
+                f"{widened.message})"
+                + (": a client validating against the base rejects it" if server else ""),
+                head,
+                base,
+                at,
+            )
+        if narrowed is None and widened is None and not decided:
+            self.add(
+                "change not decided",
+                False,
+                role,
+                f"{subject} differs in {_listed(differing)}, which the structural diff does not "
+                f"model, and no instance could decide whether it accepts other values "
+                f"({'; '.join(found.undecided)}): review it by hand",
+                head,
+                base,
+                at,
+            )
+
+    def witnessed(self, base: Site, head: Site, keyword: str) -> Acceptance | None:
+        """Both revisions' instances judged by the other (``acceptance.accepted_change``), or
+        None once the run's budget (``WITNESSED_NODES``) is spent: then one change says so, at
+        the first node left out, with how many were."""
+        state = self.witnessing
+        if state.nodes >= WITNESSED_NODES:
+            state.left += 1
+            note = Change(
+                "not witnessed",
+                False,
+                "both",
+                f"{state.left} node(s) that differ in keywords the structural diff does not "
+                f"model were not asked of the schemas, from this one on: the budget of "
+                f"{WITNESSED_NODES} witnessed nodes a run was spent; review them by hand",
+                head.at(keyword if keyword in head.node else ""),
+                base.at(keyword if keyword in base.node else ""),
+            )
+            if state.note is None:
+                state.note = len(self.changes)
+                self.changes.append(note)
+            else:
+                self.changes[state.note] = replace(
+                    self.changes[state.note], description=note.description
+                )
+            return None
+        state.nodes += 1
+        if state.base is None or state.head is None:
+            state.base, state.head = Revision(self.base), Revision(self.head)
+        return accepted_change(state.base, base, state.head, head, WITNESS_INSTANCES)
+
+    def own_witness(self, found: Witness | None, base: Site, head: Site) -> Witness | None:
+        """``found``, unless the keyword that rejects it is one the walk descends into and pairs
+        itself (a property both revisions declare, ``items``...): that pair reports it."""
+        if found is None:
+            return None
+        tokens = found.keyword_path.split("/")
+        if tokens[0] in _MAPS and len(tokens) > 1:
+            holders = (base.node.get(tokens[0]), head.node.get(tokens[0]))
+            if all(isinstance(h, dict) and tokens[1] in h for h in holders):
+                return None
+        elif (
+            tokens[0] in _SINGLE
+            and tokens[0] not in ("then", "else")
+            and isinstance(base.node.get(tokens[0]), dict)
+            and isinstance(head.node.get(tokens[0]), dict)
+        ):
+            return None
+        return found
+
     # --- files and operations ------------------------------------------------------------------
 
     def removed_files(self) -> None:
@@ -507,6 +684,56 @@ class _Differ:
                         base_document.location(pointer, note="at the base revision"),
                     )
                 )
+
+
+@dataclass
+class _Witnessing:
+    """A run's witnesses: the revisions they read (made on first use) and the budget spent."""
+
+    base: Revision | None = None
+    head: Revision | None = None
+    nodes: int = 0  # nodes witnessed
+    left: int = 0  # nodes the budget left out
+    note: int | None = None  # the index, in the changes, of the change that says so
+
+
+def _meaning(value: Any, words: bool = True) -> Any:
+    """``value`` without the annotations that change no accepted value (a member of a
+    ``properties`` map named ``title`` is a property, kept)."""
+    if isinstance(value, list):
+        return [_meaning(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    return {
+        key: _meaning(item, key not in _MAPS)
+        for key, item in value.items()
+        if not (words and (key in _WORDS or key.startswith("x-")))
+    }
+
+
+def _differing(base: dict[str, Any], head: dict[str, Any]) -> list[str]:
+    """The unmodelled keywords whose values differ (a ``pattern`` only changed or removed:
+    one added is ``pattern added``'s)."""
+    return [
+        keyword
+        for keyword in _UNMODELLED
+        if _canonical(_meaning(base.get(keyword))) != _canonical(_meaning(head.get(keyword)))
+        and not (keyword == "pattern" and keyword not in base)
+    ]
+
+
+def _conditional(pointer: str) -> bool:
+    """Is the node a union member or a condition's branch? Whether it accepts a value is not
+    whether its parent does: the parent, which differs in that member, is witnessed instead."""
+    tokens = split_pointer(pointer)
+    return bool(tokens) and (
+        tokens[-1] in ("if", "then", "else", "not")
+        or (len(tokens) > 1 and tokens[-2] in ("anyOf", "oneOf") and tokens[-1].isdigit())
+    )
+
+
+def _listed(keywords: list[str]) -> str:
+    return ", ".join(f"`{k}`" for k in keywords)
 
 
 def _operations(document: Document) -> Iterator[tuple[str, str]]:
