@@ -24,6 +24,7 @@ is *undecided*, said as such, never read as "no change".
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,8 +45,6 @@ from speclint.analyses.witnesses import (
     generate,
     smallest_rejected,
 )
-from speclint.model.corpus import Document
-from speclint.parsing.structured import join_pointer
 
 INSTANCES = 20  # generated from each side of one location, at most
 # Each instance of a large union costs Hypothesis a draw through every member (a third of a
@@ -54,6 +53,9 @@ INSTANCES = 20  # generated from each side of one location, at most
 # bound, not a clock: the same schemas are given the same instances on every machine.
 WORK = 1_000
 FEWEST = 3
+MEMBERS = 32  # schemas one side has and the other lacks generated from (``_probes``), at most
+
+
 # A self-contained schema larger than this (nodes, after every `$ref` is inlined) is not
 # generated from at all.
 MAX_SCHEMA_NODES = 4_000
@@ -77,9 +79,10 @@ class Revision:
     def __init__(self, corpus: Context) -> None:
         self.corpus = corpus
         self._decider: Decider | None = None
-        # (path, pointer, count) -> instances, or why none: a location reached from two base
-        # locations (a shared definition) is generated from once
-        self._generated: dict[tuple[str, str, int], tuple[list[Any], str]] = {}
+        # (path, pointer) -> the self-contained schema and its instances: a location reached
+        # from two base locations (a shared definition) is generated from once
+        self._wholes: dict[tuple[str, str], tuple[Any, str]] = {}
+        self._generated: dict[tuple[str, str], list[Any]] = {}
 
     @property
     def decider(self) -> Decider:
@@ -100,42 +103,38 @@ class Revision:
         except Exception:  # an unresolvable reference, a schema jsonschema cannot read
             return None
 
-    def instances(self, site: Site, count: int) -> tuple[list[Any], str]:
-        """Up to ``count`` generated instances of the schema at ``site`` (and the smallest one
-        built by hand, ``witnesses.minimal``), or none and why."""
-        return self.generated(site.document, site.pointer, count)
+    def whole(self, site: Site) -> tuple[Any, str]:
+        """The schema at ``site`` made self-contained through this revision's registry, or
+        None and why it cannot be generated from."""
+        key = (site.document.path, site.pointer)
+        if key not in self._wholes:
+            self._wholes[key] = self._whole(site)
+        return self._wholes[key]
 
-    def refused(self, site: Site, count: int) -> list[Any]:
-        """Instances of the schema's ``not``: what it refuses by name. A value a new ``not``
-        excludes is one of few among all the base accepts (``not: {const: "x"}``), which
-        instances of the base alone would find by chance only."""
-        if not isinstance(site.node, dict) or not isinstance(site.node.get("not"), dict):
-            return []
-        return self.generated(site.document, join_pointer(site.pointer, "not"), count)[0]
-
-    def generated(self, document: Document, pointer: str, count: int) -> tuple[list[Any], str]:
-        key = (document.path, pointer, count)
-        if key not in self._generated:
-            self._generated[key] = self._generate(document, pointer, count)
-        instances, why = self._generated[key]
-        return list(instances), why
-
-    def _generate(self, document: Document, pointer: str, count: int) -> tuple[list[Any], str]:
-        whole = standalone(self.decider, None, {"$ref": in_place_uri(document, pointer)})
+    def _whole(self, site: Site) -> tuple[Any, str]:
+        whole = standalone(self.decider, None, {"$ref": in_place_uri(site.document, site.pointer)})
         if whole is None or _holds_reference(whole):
-            return [], "recursive or unresolved `$ref`"
+            return None, "recursive or unresolved `$ref`"
         if _size(whole) > MAX_SCHEMA_NODES:
-            return [], f"larger than {MAX_SCHEMA_NODES:,} nodes once its `$ref`s are inlined"
+            return None, f"larger than {MAX_SCHEMA_NODES:,} nodes once its `$ref`s are inlined"
         if asks_long_strings(whole):
-            return [], "a `pattern` that asks for very long strings"
-        size = _size(whole)
-        found = generate(whole, max(FEWEST, min(count, WORK // size)))
-        if not found:
+            return None, "a `pattern` that asks for very long strings"
+        return whole, ""
+
+    def instances(self, site: Site, whole: Any, count: int) -> tuple[list[Any], str]:
+        """Up to ``count`` generated instances of the self-contained ``whole`` of ``site``
+        (fewer for a large one: ``WORK``) and the smallest one built by hand
+        (``witnesses.minimal``), or none and why."""
+        key = (site.document.path, site.pointer)
+        if key not in self._generated:
+            found = generate(whole, max(FEWEST, min(count, WORK // _size(whole))))
+            self._generated[key] = built_by_hand(whole) + found if found else []
+        if not self._generated[key]:
             return [], (
                 "no instance could be generated (a keyword or format the generator does not "
                 "support, or no instance at all)"
             )
-        return built_by_hand(whole) + found, ""
+        return list(self._generated[key]), ""
 
 
 def accepted_change(
@@ -145,24 +144,72 @@ def accepted_change(
     ``head_site`` rejects, and the smallest of the head's that the base rejects; each side's
     instances judged by both revisions' validators."""
     base_validator, head_validator = base.validator(base_site), head.validator(head_site)
-    undecided: list[str] = []
     if base_validator is None or head_validator is None:
         side = "base" if base_validator is None else "head"
         return Acceptance(None, None, (f"{side}: its schema could not be compiled",))
+    (base_whole, base_why), (head_whole, head_why) = base.whole(base_site), head.whole(head_site)
+    if not base_why and not head_why and _canonical(base_whole) == _canonical(head_whole):
+        return Acceptance(None, None)  # the same schema once inlined: written otherwise only
+    undecided: list[str] = []
     witnesses: list[Witness | None] = []
-    for side, revision, site, own, other in (
-        ("base", base, base_site, base_validator, head_validator),
-        ("head", head, head_site, head_validator, base_validator),
+    for side, revision, site, whole, why, own, other, others in (
+        ("base", base, base_site, base_whole, base_why, base_validator, head_validator, head_whole),
+        ("head", head, head_site, head_whole, head_why, head_validator, base_validator, base_whole),
     ):
-        instances, why = revision.instances(site, count)
+        instances, why = revision.instances(site, whole, count) if not why else ([], why)
         if why:
             undecided.append(f"{side}: {why}")
-        elif instances:
-            # what the other side's `not` refuses, tried on this side too
-            other_revision, other_site = (head, head_site) if side == "base" else (base, base_site)
-            instances += other_revision.refused(other_site, count)
-        witnesses.append(smallest_rejected(own, other, instances) if instances else None)
+            witnesses.append(None)
+            continue
+        instances += _probes(whole, others)
+        witnesses.append(smallest_rejected(own, other, instances))
     return Acceptance(witnesses[0], witnesses[1], tuple(undecided))
+
+
+def _probes(whole: Any, other: Any) -> list[Any]:
+    """Instances aimed at what one side has and the other lacks, which instances of the whole
+    would meet by chance only: of each member of this side's union the other's lacks (a member
+    added is one of many), and of what the other side's ``not`` refuses (``not: {const: "x"}``
+    excludes one value of all the base accepts). Judged like the rest: an instance of a member
+    may fail the whole's other keywords."""
+    if not isinstance(whole, dict):
+        return []
+    others = other if isinstance(other, dict) else {}
+    aimed: list[Any] = []
+    for keyword in ("anyOf", "oneOf"):
+        members = whole.get(keyword)
+        theirs = others.get(keyword)
+        known = {_signature(m) for m in theirs} if isinstance(theirs, list) else set()
+        if isinstance(members, list):
+            aimed += [m for m in members if _signature(m) not in known]
+    if isinstance(others.get("not"), dict) and _canonical(others["not"]) != _canonical(
+        whole.get("not")
+    ):
+        aimed.append(others["not"])
+    found: list[Any] = []
+    for schema in aimed[:MEMBERS]:
+        found += built_by_hand(schema) + generate(schema, FEWEST)
+    return found
+
+
+def _signature(member: Any) -> str:
+    """What pairs a union member with the other side's: the values its properties are fixed
+    to (``type: {const: "audio"}``, a JSON-RPC ``method``), which stay while the member's other
+    properties change; else the member itself."""
+    properties = member.get("properties") if isinstance(member, dict) else None
+    fixed = {
+        name: schema["const"] if "const" in schema else schema["enum"]
+        for name, schema in (properties.items() if isinstance(properties, dict) else ())
+        if isinstance(schema, dict)
+        and (
+            "const" in schema or (isinstance(schema.get("enum"), list) and len(schema["enum"]) == 1)
+        )
+    }
+    return _canonical(fixed) if fixed else _canonical(member)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def _holds_reference(schema: Any) -> bool:
