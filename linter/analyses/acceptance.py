@@ -53,7 +53,7 @@ INSTANCES = 20  # generated from each side of one location, at most
 # bound, not a clock: the same schemas are given the same instances on every machine.
 WORK = 1_000
 FEWEST = 3
-MEMBERS = 32  # schemas one side has and the other lacks generated from (``_probes``), at most
+MEMBERS = 12  # schemas one side has and the other lacks generated from (``_probes``), at most
 
 
 # A self-contained schema larger than this (nodes, after every `$ref` is inlined) is not
