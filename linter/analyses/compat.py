@@ -564,8 +564,8 @@ class _Differ:
                 client,
                 role,
                 f"{subject} accepts fewer values (`{keyword}` changed): `{narrowed.shown}` is "
-                f"valid at the base and rejected at the head (`{narrowed.keyword_path}`: "
-                f"{narrowed.message})" + (": requests that send it are rejected" if client else ""),
+                f"valid at the base and rejected at the head ({_rejection(narrowed)})"
+                + (": requests that send it are rejected" if client else ""),
                 head,
                 base,
                 at,
@@ -576,8 +576,7 @@ class _Differ:
                 server,
                 role,
                 f"{subject} accepts more values (`{keyword}` changed): `{widened.shown}` is valid "
-                f"at the head and rejected at the base (`{widened.keyword_path}`: "
-                f"{widened.message})"
+                f"at the head and rejected at the base ({_rejection(widened)})"
                 + (": a client validating against the base rejects it" if server else ""),
                 head,
                 base,
@@ -730,6 +729,17 @@ def _conditional(pointer: str) -> bool:
         tokens[-1] in ("if", "then", "else", "not")
         or (len(tokens) > 1 and tokens[-2] in ("anyOf", "oneOf") and tokens[-1].isdigit())
     )
+
+
+def _rejection(found: Witness) -> str:
+    """Why the other side rejects the witness: the keyword and the validator's message; for a
+    union, that no member accepts it, with one member's reason (the deepest error names a
+    member, which alone would read as if that member were the one meant)."""
+    said = f"`{found.keyword_path}`: {found.message}"
+    union, _, rest = found.keyword_path.partition("/")
+    if union in ("anyOf", "oneOf") and rest:
+        return f"no member of its `{union}` accepts it; e.g. {said}"
+    return said
 
 
 def _listed(keywords: list[str]) -> str:
