@@ -111,6 +111,7 @@ def test_a_union_that_loses_a_value_is_narrowed_not_widened(tmp_path: Path) -> N
     (line,) = stdout.splitlines()
     assert "breaking [accepted values narrowed]" in line
     assert quoted(line) == "wire"
+    assert "no member of its `anyOf` accepts it" in line
 
 
 def test_a_location_that_cannot_be_generated_from_is_undecided_not_unchanged(
