@@ -21,9 +21,21 @@ type narrowed          client-submitted                                     old 
 type widened           server-emitted                                       clients get new types
 bound tightened        client-submitted (``minimum``, ``maxLength`` ...)    old values rejected
 pattern added          client-submitted                                     old values rejected
+union member removed   ``anyOf``/``oneOf``: client-submitted;               old requests rejected;
+                       ``allOf``: server-emitted                            clients get new values
+union member added     ``anyOf``/``oneOf``: server-emitted, unless an       validating clients
+                       ignore-unknown statement binds the member's          reject it; old
+                       discriminator; ``allOf``: client-submitted           requests rejected
 schema file removed    any role                                             ``$ref``s to it break
 operation removed      (OpenAPI operation, AsyncAPI operation or channel)   clients call it
 =====================  ===================================================  =====================
+
+The members of an ``anyOf``, ``oneOf`` or ``allOf`` are paired by what they are, not by their
+place (``speclint.analyses.union_members``: the same ``$ref`` target, the same content, the same
+discriminator ``const``, the same ``title``, else similar content), so a member inserted or
+reordered changes nothing else; a member left unpaired is added or removed, named by its target,
+discriminator value or title. A schema that becomes a union, or stops being one, is compared as a
+union of itself (``A`` is ``anyOf: [A]``). ``prefixItems`` are paired by position.
 
 Where keywords cannot say (a node that differs in ``not``, ``if``/``then``/``else``, a ``pattern``
 changed or removed, ``format``, ``dependentRequired``, ``propertyNames``, ``multipleOf``, a union
@@ -44,6 +56,10 @@ A location no use reaches (role ``unused``) is judged from both sides: whoever v
 it is a client of some kind. Give it a role in ``[roles]`` to narrow that. Everything else (a new
 optional property, a new endpoint, a new value of an input enum) is additive and listed with
 ``breaking`` false, for reviewers.
+
+Limitations: a ``oneOf`` member added that overlaps another one rejects the values both match,
+and a member removed that another member still covers (an open object) rejects nothing; neither
+is proven from structure, so the first is additive and the second breaking by the table.
 """
 
 from __future__ import annotations
@@ -57,9 +73,16 @@ from speclint.analyses.acceptance import INSTANCES, Acceptance, Revision, accept
 from speclint.analyses.context import Context
 from speclint.analyses.fingerprints import schema_locations
 from speclint.analyses.policies import ANY_FIELD, Statement, binds, policy_statements
+from speclint.analyses.references import ANNOTATIONS
 from speclint.analyses.roles import HTTP_METHODS
 from speclint.analyses.schema_objects import types_of
-from speclint.analyses.shapes import Site, follow, is_closed_false, resolve
+from speclint.analyses.shapes import Site, follow, follow_once, is_closed_false, resolve
+from speclint.analyses.union_members import (
+    MemberReading,
+    member_name,
+    member_reading,
+    pair_members,
+)
 from speclint.analyses.witnesses import Witness
 from speclint.common.findings import Location, json_value
 from speclint.model.corpus import Document
@@ -80,6 +103,7 @@ _SINGLE = (
     "else",
 )
 _LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
+_UNIONS = ("allOf", "anyOf", "oneOf")  # members paired by meaning (``union_members``)
 _LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
 _UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
 # Keywords the comparisons above do not model (or only in part: a `pattern` added, not changed;
@@ -147,6 +171,52 @@ def _values(node: dict[str, Any]) -> list[Any] | None:
     if "const" in node:
         return [node["const"]]
     return None
+
+
+def _pure_union(node: dict[str, Any]) -> str | None:
+    """``anyOf`` or ``oneOf`` when that is all ``node`` says (beside annotations and an OpenAPI
+    ``discriminator``), so its members are the whole schema. A ``type`` beside it is allowed
+    when every member is a shape of its own (a ``$ref``, a ``type`` or ``properties``); beside
+    bare constraints (``oneOf: [{required: [a]}, {required: [b]}]``) no member is the whole."""
+    keywords = [k for k in ("anyOf", "oneOf") if isinstance(node.get(k), list)]
+    if len(keywords) != 1:
+        return None
+    others = set(node) - {keywords[0], "discriminator"} - ANNOTATIONS
+    if others == {"type"} and all(
+        isinstance(member, dict) and ({"$ref", "type", "properties"} & set(member))
+        for member in node[keywords[0]]
+    ):
+        others = set()
+    return keywords[0] if not others else None
+
+
+def _has_union(node: dict[str, Any]) -> bool:
+    return any(keyword in node for keyword in _UNIONS)
+
+
+def _is_named(pointer: str) -> bool:
+    tokens = split_pointer(pointer)
+    return not tokens or (len(tokens) >= 2 and tokens[-2] in ("$defs", "definitions", "schemas"))
+
+
+def _discriminator_mapping(node: dict[str, Any]) -> list[tuple[str, Any, str]]:
+    """(property, value, reference) of each OpenAPI ``discriminator.mapping`` entry (OpenAPI
+    3.1 §4.8.25): the value of ``propertyName`` that selects the member ``reference`` names."""
+    discriminator = node.get("discriminator")
+    if not isinstance(discriminator, dict):
+        return []
+    prop, mapping = discriminator.get("propertyName"), discriminator.get("mapping")
+    if not isinstance(prop, str) or not isinstance(mapping, dict):
+        return []
+    return [(prop, value, ref) for value, ref in mapping.items() if isinstance(ref, str)]
+
+
+def _names_reference(written: str, reference: str) -> bool:
+    """Does a mapping value name the member ``reference`` points at? It is a reference, or a
+    schema name (`Cat` for `#/components/schemas/Cat`)."""
+    if written == reference:
+        return True
+    return "/" not in written and "#" not in written and reference.rsplit("/", 1)[-1] == written
 
 
 def _field_of(pointer: str) -> str | None:
@@ -237,6 +307,7 @@ class _Differ:
     def pair(self, base: Site, head: Site, field: str | None, depth: int) -> None:
         if depth > MAX_DEPTH:
             return
+        asked = head  # where the head's schema is used, before its `$ref`s are followed
         base, head = follow(self.base, base), follow(self.head, head)
         key = (base.document.path, base.pointer, head.document.path, head.pointer)
         if key in self.seen:
@@ -247,6 +318,9 @@ class _Differ:
             return
         mark = len(self.changes)
         field = _field_of(head.pointer) or field
+        if self.lopsided(base, head, asked, field, depth):
+            self.witness(base, head, field, mark)
+            return
         role = self.role(head, base)
         client = role in ("client-submitted", "both", "unused")
         server = role in ("server-emitted", "both", "unused")
@@ -256,8 +330,8 @@ class _Differ:
         self.compare_types(base, head, field, role, client, server)
         if client:
             self.compare_bounds(base, head, field, role)
-        self.witness(base, head, field, role, client, server, mark)
         self.descend(base, head, field, depth)
+        self.witness(base, head, field, mark)
 
     def descend(self, base: Site, head: Site, field: str | None, depth: int) -> None:
         b, h = base.node, head.node
@@ -290,6 +364,10 @@ class _Differ:
                 )
         for keyword in _LISTS:
             if isinstance(b.get(keyword), list) and isinstance(h.get(keyword), list):
+                if keyword in _UNIONS:
+                    self.union(base, head, keyword, keyword, field, depth)
+                    continue
+                # `prefixItems` is positional: an item's position is its meaning.
                 for index in range(min(len(b[keyword]), len(h[keyword]))):
                     self.pair(
                         Site(
@@ -305,6 +383,154 @@ class _Differ:
                         field,
                         depth + 1,
                     )
+
+    def union(
+        self,
+        base: Site,
+        head: Site,
+        base_keyword: str | None,
+        head_keyword: str | None,
+        field: str | None,
+        depth: int,
+        asked: Site | None = None,
+    ) -> None:
+        """Pair the members of a union by what they are, compare each pair, and report the
+        members only one side has. A side without the union (``None``) is its one member; a
+        change is then located where the head's schema is ``asked`` for, not at the target of
+        its ``$ref``."""
+        keyword = head_keyword or base_keyword or "anyOf"
+        sides = []
+        for corpus, site, written in (
+            (self.base, base, base_keyword),
+            (self.head, head, head_keyword),
+        ):
+            members = [site]
+            if written is not None:
+                at = join_pointer(site.pointer, self.spelled(site, (written,))[0])
+                members = [
+                    Site(site.document, join_pointer(at, index), node)
+                    for index, node in enumerate(site.node[written])
+                ]
+            mapped = _discriminator_mapping(site.node)
+            sides.append((members, [self.member(corpus, m, mapped, m is site) for m in members]))
+        (base_members, base_readings), (head_members, head_readings) = sides
+        pairing = pair_members(base_readings, head_readings)
+        for i, j in pairing.pairs:
+            self.pair(base_members[i], head_members[j], field, depth + 1)
+        if not pairing.removed and not pairing.added:
+            return
+        shown = asked if asked is not None and head_keyword is None else head
+        role = self.role(shown, base)
+        client = role in ("client-submitted", "both", "unused")
+        server = role in ("server-emitted", "both", "unused")
+        name = f"`{field}` of " if field else ""
+        where = f"`{keyword}` of {name}{role} `{head.label}`"
+        if head_keyword is None:
+            where = f"{name}{role} `{shown.label}` (`{base_keyword}` at the base)"
+        at_head = head.at(self.spelled(head, (head_keyword,))[0]) if head_keyword else None
+        at_base = base.at(self.spelled(base, (base_keyword,))[0]) if base_keyword else None
+        for i in pairing.removed:
+            member = member_name(base_readings, i)
+            if keyword == "allOf":  # one constraint fewer: the union widens
+                breaking = server
+                description = f"{where} no longer requires member {member}" + (
+                    ": clients may get values the base ruled out" if breaking else ""
+                )
+            else:  # one alternative fewer: the union narrows
+                breaking = client
+                description = f"{where} no longer has member {member}" + (
+                    ": requests that match only it are rejected" if breaking else ""
+                )
+            self.changes.append(
+                Change(
+                    "union member removed",
+                    breaking,
+                    role,
+                    description,
+                    at_head or shown.location(),
+                    base_members[i].location(note="at the base revision"),
+                )
+            )
+        for j in pairing.added:
+            member = member_name(head_readings, j)
+            if keyword == "allOf":  # one constraint more: the union narrows
+                breaking = client
+                description = f"{where} now also requires member {member}" + (
+                    ": requests written against the base may be rejected" if breaking else ""
+                )
+            else:  # one alternative more: the union widens
+                tolerated = self.tolerated_member(head, head_readings[j], field)
+                breaking = server and not tolerated
+                description = f"{where} has a new member {member}" + (
+                    ": a client validating against the base rejects values that match only "
+                    "it, and no ignore-unknown statement covers it"
+                    if breaking
+                    else ""
+                )
+            self.changes.append(
+                Change(
+                    "union member added",
+                    breaking,
+                    role,
+                    description,
+                    head_members[j].location() if head_keyword else shown.location(),
+                    at_base or base.location(note="at the base revision"),
+                )
+            )
+
+    def lopsided(self, base: Site, head: Site, asked: Site, field: str | None, depth: int) -> bool:
+        """A union on one side only (``A`` became ``anyOf: [A, B]``, ``oneOf: [A, B]`` became
+        ``A``), or ``anyOf`` that became ``oneOf``: compared as unions, the plain schema as a
+        union of itself (``anyOf: [A]`` is ``A``), so that ``A`` is compared with ``A`` and
+        not with the union around it. True when it was."""
+        before, after = _pure_union(base.node), _pure_union(head.node)
+        if before == after:
+            return False
+        if (before is None and _has_union(base.node)) or (after is None and _has_union(head.node)):
+            return False  # a union beside other constraints: no member is the whole schema
+        self.union(base, head, before, after, field, depth, asked)
+        return True
+
+    def member(
+        self, corpus: Context, site: Site, mapped: list[tuple[str, Any, str]], whole: bool
+    ) -> MemberReading:
+        """How ``pair_members`` reads a union member of ``corpus``: where its ``$ref`` ends
+        and what the schema there says. A ``whole`` schema standing for a one-member union was
+        reached through its references already: where it stands is its target when that is a
+        named shape (``#/$defs/Result``)."""
+        target = None
+        resolved = site
+        if whole and _is_named(site.pointer):
+            target = f"{site.document.path}#{site.pointer}"
+        reference = site.node.get("$ref") if isinstance(site.node, dict) else None
+        if isinstance(reference, str):
+            once = follow_once(corpus, site)
+            if once is not None:
+                resolved = follow(corpus, once)
+                target = f"{resolved.document.path}#{resolved.pointer}"
+        parts = []
+        if isinstance(resolved.node, dict) and isinstance(resolved.node.get("allOf"), list):
+            at = join_pointer(resolved.pointer, "allOf")
+            for index, node in enumerate(resolved.node["allOf"]):
+                parts.append(follow(corpus, Site(resolved.document, join_pointer(at, index), node)))
+        named = [
+            (prop, value)
+            for prop, value, written in mapped
+            if isinstance(reference, str) and _names_reference(written, reference)
+        ]
+        title = site.node.get("title") if isinstance(reference, str) else None
+        return member_reading(
+            resolved.node,
+            target=target,
+            parts=[p.node for p in parts],
+            mapped=named,
+            title=title if isinstance(title, str) else None,
+        )
+
+    def tolerated_member(self, head: Site, reading: MemberReading, field: str | None) -> bool:
+        """Is a new member covered by an ignore-unknown statement? Only through its
+        discriminator: a new member is a new value of the property that tells members apart."""
+        return any(self.tolerated(head, prop or field) for prop, _ in reading.tags)
 
     def tolerated(self, head: Site, field: str | None) -> bool:
         """Do the corpus's ignore-unknown statements cover new values of this discriminator?"""
@@ -517,27 +743,31 @@ class _Differ:
         base: Site,
         head: Site,
         field: str | None,
-        role: str,
-        client: bool,
-        server: bool,
         mark: int,
     ) -> None:
         """Ask the schemas (``speclint.analyses.acceptance``) when the node differs in keywords
-        the comparisons do not model, and they reported nothing for it: an instance one
-        revision accepts and the other rejects is the change, quoted. Where the node's union or
-        condition changed, what the comparisons did report for it is judged too: a narrowing
-        (widening) no instance shows, while both sides were generated from, is withdrawn (an
-        ``enum`` rewritten as an ``anyOf`` of ``const``\\s is no change)."""
+        the comparisons do not model, and they reported nothing for it or below it (called
+        once its subtree is walked: a change of a paired member or property is reported there):
+        an instance one revision accepts and the other rejects is the change, quoted. Where the
+        node's union or condition changed, what the comparisons did report for the node itself
+        is judged too: a narrowing (widening) no instance shows, while both sides were generated
+        from, is withdrawn (an ``enum`` rewritten as an ``anyOf`` of ``const``\\s is no
+        change, not a member removed and two added)."""
         differing = _differing(base.node, head.node)
         if not differing or _conditional(head.pointer):
             return
         reported = self.changes[mark:]
+        if any(not _at_node(c, head) for c in reported):
+            return  # below the node: that pair said what changed
         judged = {"anyOf", "oneOf", "allOf", "if", "then", "else", "not"} & set(differing)
         if reported and not judged:
             return
         found = self.witnessed(base, head, differing[0])
         if found is None:
             return
+        role = self.role(head, base)
+        client = role in ("client-submitted", "both", "unused")
+        server = role in ("server-emitted", "both", "unused")
         decided = not found.undecided
         narrowed = self.own_witness(found.narrowed, base, head)
         widened = self.own_witness(found.widened, base, head)
@@ -546,9 +776,9 @@ class _Differ:
                 c
                 for c in reported
                 if not decided
-                or (c.kind in _NARROWING and narrowed is not None)
-                or (c.kind in _WIDENING and widened is not None)
-                or c.kind not in _NARROWING | _WIDENING
+                or (_direction(c) == "narrowing" and narrowed is not None)
+                or (_direction(c) == "widening" and widened is not None)
+                or not _direction(c)
             ]
             del self.changes[mark:]
             self.changes.extend(kept)
@@ -729,6 +959,37 @@ def _conditional(pointer: str) -> bool:
         tokens[-1] in ("if", "then", "else", "not")
         or (len(tokens) > 1 and tokens[-2] in ("anyOf", "oneOf") and tokens[-1].isdigit())
     )
+
+
+def _at_node(change: Change, head: Site) -> bool:
+    """Is ``change`` about the node at ``head`` itself (at it or at one of its keywords, as a
+    union member added or removed is), not about a schema below it?"""
+    pointer = change.location.pointer or ""
+    if change.location.path != head.document.path:
+        return False
+    if pointer == head.pointer:
+        return True
+    if not pointer.startswith(head.pointer + "/"):
+        return False
+    tokens = pointer[len(head.pointer) + 1 :].split("/")
+    # a member added is located at the member (`anyOf/2`)
+    return len(tokens) == 1 or (
+        len(tokens) == 2 and change.kind.startswith("union member") and tokens[0] in _LISTS
+    )
+
+
+def _direction(change: Change) -> str:
+    """Whether ``change`` says fewer values are accepted ("narrowing"), more ("widening"), or
+    neither (""): what a witness can confirm or refute. A member of an ``allOf`` is a
+    constraint: one removed widens, one added narrows."""
+    if change.kind.startswith("union member"):
+        # located at the union (a member removed) or at the member (one added: `allOf/1`)
+        conjunction = "allOf" in split_pointer(change.location.pointer or "")[-2:]
+        added = change.kind == "union member added"
+        return "narrowing" if added == conjunction else "widening"
+    if change.kind in _NARROWING:
+        return "narrowing"
+    return "widening" if change.kind in _WIDENING else ""
 
 
 def _rejection(found: Witness) -> str:
