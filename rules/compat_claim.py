@@ -10,12 +10,13 @@ What it does
 
     - breaking for what clients send (client-submitted): an enum value removed, a ``required``
       member added, the shape closed, a type narrowed, a bound tightened, a ``pattern`` added, a
-      property removed from a closed shape, an ``anyOf``/``oneOf`` member removed, an ``allOf``
-      member added;
+      constraint narrowed (``format``, ``multipleOf``, ``uniqueItems`` ...), a property removed
+      from a closed shape, an ``anyOf``/``oneOf`` member removed, an ``allOf`` member added;
     - breaking for what clients read (server-emitted): a property removed, a ``required`` member
-      dropped, a type widened, an ``allOf`` member removed, an enum value or an
-      ``anyOf``/``oneOf`` member added, unless the corpus tells clients to ignore unknown values
-      of that field (see ``closed-event-union``);
+      dropped, a type widened (or dropped), a bound loosened, a constraint widened, the shape
+      opened, an ``allOf`` member removed, an enum value or an ``anyOf``/``oneOf`` member added,
+      unless the corpus tells clients to ignore unknown values of that field (see
+      ``closed-event-union``);
     - always breaking: a schema file, an OpenAPI operation, an AsyncAPI operation or channel
       removed.
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_cli import cli
@@ -300,3 +302,294 @@ def test_a_removal_from_a_moved_proto_is_the_breaking_rfcs_not_an_additive_ones(
     assert "corpus/api/grpc/runs.proto:" in listed.stdout  # where the base had it
     result = cli("check", "corpus", "--diff-base", "HEAD~1", "--rule", "compat-claim", cwd=repo)
     assert "[compat-claim]" not in result.stdout, result.stdout
+
+
+# --- every keyword that narrows or widens (issue 47, item 1) -------------------------------------
+
+DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema"
+DRAFT_07 = "http://json-schema.org/draft-07/schema#"
+
+
+def schema_diff(base: dict[str, Any], head: dict[str, Any], path: str = "s/x.json") -> list[Change]:
+    """The changes of one schema file (no use reaches it: judged from both sides)."""
+    texts = {path: json.dumps({"$schema": DRAFT_2020, **base})}
+    after = {path: json.dumps({"$schema": DRAFT_2020, **head})}
+    return schema_changes(Context.from_texts(texts), Context.from_texts(after))
+
+
+def at(changes: list[Change]) -> set[tuple[str, str | None]]:
+    return {(c.kind, c.location.pointer) for c in changes}
+
+
+def member(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": {"m": schema}}
+
+
+@pytest.mark.parametrize(
+    ("base", "head", "expected"),
+    [
+        # `type` dropped: any type is allowed now (a widening, server-emitted breaking)
+        ({"type": "object"}, {}, {("type widened", "")}),
+        # ... but not beside values that still say the type
+        ({"type": "string", "enum": ["a", "b"]}, {"enum": ["a", "b"]}, set()),
+        ({"type": "string"}, {"type": ["string", "null"]}, {("type widened", "/type")}),
+        ({"type": ["string", "null"]}, {"type": "string"}, {("type narrowed", "/type")}),
+        ({"type": "number"}, {"type": "integer"}, {("type narrowed", "/type")}),
+        ({"type": "integer"}, {"type": "number"}, {("type widened", "/type")}),
+        # `additionalProperties` absent or `true`, then a schema: every undeclared member narrowed
+        (
+            member({"type": "object"}),
+            member({"type": "object", "additionalProperties": {"type": "string"}}),
+            {("type narrowed", "/properties/m/additionalProperties/type")},
+        ),
+        (
+            {"type": "object", "additionalProperties": True},
+            {"type": "object", "additionalProperties": {"type": "string"}},
+            {("type narrowed", "/additionalProperties/type")},
+        ),
+        (
+            {"type": "object", "unevaluatedProperties": {"type": "string"}},
+            {"type": "object"},
+            {("type widened", "/unevaluatedProperties")},
+        ),
+        (
+            {"type": "object", "additionalProperties": False},
+            {"type": "object"},
+            {("shape opened", "")},
+        ),
+        # `items` true or absent, then a schema
+        (
+            {"type": "array", "items": True},
+            {"type": "array", "items": {"enum": ["a"]}},
+            {("enum value removed", "/items/enum")},
+        ),
+        (
+            {"type": "object"},
+            {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}},
+            {("pattern added", "/propertyNames/pattern")},
+        ),
+        (
+            {"type": "object", "patternProperties": {"^x-": {"type": "string"}}},
+            {"type": "object"},
+            {("type widened", "/patternProperties/^x-")},
+        ),
+        # assertions of the validation vocabulary
+        (
+            {"type": "number"},
+            {"type": "number", "multipleOf": 2},
+            {("constraint narrowed", "/multipleOf")},
+        ),
+        ({"multipleOf": 2}, {"multipleOf": 4}, {("constraint narrowed", "/multipleOf")}),
+        ({"multipleOf": 4}, {"multipleOf": 2}, {("constraint widened", "/multipleOf")}),
+        # an invalid `multipleOf` (schema-invalid's) is none, never a division by zero
+        ({"multipleOf": 0}, {"multipleOf": 2}, {("constraint narrowed", "/multipleOf")}),
+        # every multiple of 1.5 is one of 0.5; 0.5 is no multiple of 0.75, nor 0.75 of 0.5
+        ({"multipleOf": 0.5}, {"multipleOf": 1.5}, {("constraint narrowed", "/multipleOf")}),
+        (
+            {"multipleOf": 0.5},
+            {"multipleOf": 0.75},
+            {("constraint narrowed", "/multipleOf"), ("constraint widened", "/multipleOf")},
+        ),
+        (
+            {"type": "string"},
+            {"type": "string", "format": "uuid"},
+            {("constraint narrowed", "/format")},
+        ),
+        ({"format": "uuid"}, {}, {("constraint widened", "")}),
+        (
+            {"pattern": "^a"},
+            {"pattern": "^b"},
+            {("constraint narrowed", "/pattern"), ("constraint widened", "/pattern")},
+        ),
+        (
+            {"type": "array"},
+            {"type": "array", "uniqueItems": True},
+            {("constraint narrowed", "/uniqueItems")},
+        ),
+        ({"contains": {"type": "string"}}, {}, {("constraint widened", "")}),
+        (
+            {"contains": {"type": "string"}},
+            {"contains": {"type": "string"}, "minContains": 2},
+            {("constraint narrowed", "/minContains")},
+        ),
+        (
+            {"contains": {"type": "string"}, "maxContains": 2},
+            {"contains": {"type": "string"}},
+            {("constraint widened", "")},
+        ),
+        ({}, {"not": {"type": "null"}}, {("constraint narrowed", "/not")}),
+        (
+            {"dependentRequired": {"a": ["b"]}},
+            {"dependentRequired": {"a": ["b", "c"]}},
+            {("constraint narrowed", "/dependentRequired")},
+        ),
+        ({"maxLength": 5}, {"maxLength": 9}, {("bound loosened", "/maxLength")}),
+        ({"minimum": 1}, {}, {("bound loosened", "")}),
+        # a bound made exclusive is tighter, not one removed
+        ({"minimum": 0}, {"exclusiveMinimum": 0}, {("bound tightened", "/exclusiveMinimum")}),
+        (
+            {"exclusiveMinimum": 0},
+            {"minimum": 0},
+            {("bound loosened", "/minimum"), ("bound tightened", "/minimum")},
+        ),
+    ],
+)
+def test_each_keyword_that_narrows_or_widens_is_compared(
+    base: dict[str, Any], head: dict[str, Any], expected: set[tuple[str, str]]
+) -> None:
+    assert at(schema_diff(base, head)) == expected
+    assert schema_diff(head, head) == []
+
+
+def test_a_nested_value_valid_at_the_base_and_rejected_at_the_head_is_breaking_for_a_request(
+    tmp_path: Path,
+) -> None:
+    # a request's free-form `metadata` map, its values now required to be strings
+    def api(metadata: str) -> str:
+        return (
+            "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /runs:\n    post:\n"
+            "      requestBody:\n        content:\n          application/json:\n            schema:\n"
+            "              type: object\n              properties:\n"
+            f"                metadata: {metadata}\n"
+            "      responses: {'204': {description: ok}}\n"
+        )
+
+    base = Context.from_texts({"api/openapi.yaml": api("{type: object}")})
+    head = Context.from_texts(
+        {"api/openapi.yaml": api("{type: object, additionalProperties: {type: string}}")}
+    )
+    [change] = schema_changes(base, head)
+    assert (change.kind, change.breaking, change.role) == (
+        "type narrowed",
+        True,
+        "client-submitted",
+    )
+    assert change.location.pointer is not None
+    assert change.location.pointer.endswith("/properties/metadata/additionalProperties/type")
+
+
+# --- a `$ref` with keywords beside it (issue 47, item 1) -----------------------------------------
+
+RESULT_TYPE = {"type": "string", "enum": ["complete", "input_required", "failed"]}
+
+
+def test_a_ref_with_a_default_beside_it_compares_as_its_target() -> None:
+    # the real-world shape: `{$ref, default}` at the base, the target inlined at the head with
+    # one value fewer: one change, the value removed; no "type narrowed" of the bare `$ref`
+    base = {
+        "$defs": {"ResultType": RESULT_TYPE},
+        "properties": {
+            "resultType": {"$ref": "#/$defs/ResultType", "default": "complete", "description": "d"}
+        },
+    }
+    head = {
+        "$defs": {"ResultType": RESULT_TYPE},
+        "properties": {"resultType": {"type": "string", "enum": ["complete", "input_required"]}},
+    }
+    [change] = schema_diff(base, head)
+    assert change.kind == "enum value removed" and "`failed`" in change.description
+    assert change.location.pointer == "/properties/resultType/enum"
+    assert change.base is not None and change.base.pointer == "/$defs/ResultType/enum"
+    # the enum dropped at the head: a widening, not a narrowing
+    head["properties"] = {"resultType": {"type": "string"}}
+    assert {c.kind for c in schema_diff(base, head)} == {"enum value added"}
+
+
+def test_a_ref_with_assertions_beside_it_compares_as_its_target_and_them_in_2020_12() -> None:
+    base = {
+        "$defs": {"Kind": RESULT_TYPE},
+        "properties": {"kind": {"$ref": "#/$defs/Kind", "enum": ["complete", "input_required"]}},
+    }
+    same = {"properties": {"kind": {"type": "string", "enum": ["complete", "input_required"]}}}
+    assert schema_diff(base, {**base, **same}) == []
+    fewer = {"properties": {"kind": {"type": "string", "enum": ["complete"]}}}
+    [change] = schema_diff(base, {**base, **fewer})
+    assert change.kind == "enum value removed" and "`input_required`" in change.description
+    assert "`failed`" not in change.description  # the sibling `enum` never allowed it
+    assert change.base is not None and change.base.pointer == "/properties/kind/enum"
+
+
+def test_a_ref_extended_by_properties_beside_it_pairs_each_part_with_the_head() -> None:
+    base = {
+        "$defs": {"Base": {"type": "object", "properties": {"id": {"type": "string"}}}},
+        "properties": {
+            "item": {
+                "$ref": "#/$defs/Base",
+                "properties": {"size": {"type": "integer"}},
+                "required": ["size"],
+            }
+        },
+    }
+    inlined = {
+        "type": "object",
+        "properties": {"id": {"type": "string"}, "size": {"type": "integer"}},
+        "required": ["size"],
+    }
+    assert schema_diff(base, {**base, "properties": {"item": inlined}}) == []
+    narrowed = json.loads(json.dumps(inlined))
+    narrowed["properties"]["size"]["maximum"] = 9
+    narrowed["properties"]["id"]["minLength"] = 1
+    assert at(schema_diff(base, {**base, "properties": {"item": narrowed}})) == {
+        ("bound tightened", "/properties/item/properties/size/maximum"),
+        ("bound tightened", "/properties/item/properties/id/minLength"),
+    }
+
+
+def test_a_ref_in_draft_07_ignores_the_keywords_beside_it() -> None:
+    # draft-07 §8.3: "All other properties in a "$ref" object MUST be ignored."
+    def draft_07(kind: dict[str, Any]) -> str:
+        return json.dumps(
+            {
+                "$schema": DRAFT_07,
+                "definitions": {"Kind": RESULT_TYPE},
+                "properties": {"kind": kind},
+            }
+        )
+
+    base = draft_07({"$ref": "#/definitions/Kind", "enum": ["complete"]})
+    head = draft_07(RESULT_TYPE)
+    assert (
+        schema_changes(
+            Context.from_texts({"s/x.json": base}), Context.from_texts({"s/x.json": head})
+        )
+        == []
+    )
+
+
+def test_definitions_moved_to_defs_with_the_dialect_are_still_compared() -> None:
+    # a schema moved from draft-07 to 2020-12 renames `definitions` to `$defs`: each definition
+    # is paired with its old self, reached from the root or not (a bag of definitions)
+    def schema(dialect: str, holder: str, values: list[str]) -> str:
+        return json.dumps(
+            {"$schema": dialect, holder: {"Kind": {"type": "string", "enum": values}}}
+        )
+
+    base = Context.from_texts({"s/x.json": schema(DRAFT_07, "definitions", ["a", "b"])})
+    same = Context.from_texts({"s/x.json": schema(DRAFT_2020, "$defs", ["a", "b"])})
+    assert schema_changes(base, same) == []
+    fewer = Context.from_texts({"s/x.json": schema(DRAFT_2020, "$defs", ["a"])})
+    assert at(schema_changes(base, fewer)) == {("enum value removed", "/$defs/Kind/enum")}
+
+
+def test_a_type_moved_into_the_branches_of_a_composition_is_no_type_dropped() -> None:
+    base = {"$defs": {"Obj": {"type": "object"}}, "type": "object"}
+    moved = {**base, "type": None, "allOf": [{"$ref": "#/$defs/Obj"}, {"required": ["a"]}]}
+    del moved["type"]
+    assert "type widened" not in {c.kind for c in schema_diff(base, moved)}
+    either = {"$defs": base["$defs"], "anyOf": [{"$ref": "#/$defs/Obj"}, {"type": "string"}]}
+    # a real widening: the plain schema became a union of itself and a new `string` member, which
+    # the union pairing reports as the member added (breaking for whoever reads it)
+    widened = [c for c in schema_diff(base, either) if c.breaking]
+    assert [c.kind for c in widened] in (["type widened"], ["union member added"])
+    assert "`string`" in widened[0].description
+
+
+def test_a_long_chain_of_refs_with_keywords_beside_them_is_read_within_a_bound() -> None:
+    # untrusted input: each link a `$ref` with an assertion beside it, deeper than Python's
+    # recursion limit if each were joined to the next
+    links = {f"L{i}": {"$ref": f"#/links/L{i + 1}", "minLength": 1} for i in range(1500)}
+    links["L1500"] = {"type": "string"}
+    base = {"links": links, "properties": {"p": {"$ref": "#/links/L0"}}}
+    head = {"links": links, "properties": {"p": {"type": "string"}}}
+    # read within the bound: what lies past it is unknown, never a RecursionError
+    assert {c.kind for c in schema_diff(base, head)} <= {"bound loosened", "type narrowed"}

@@ -717,6 +717,27 @@ def test_a_package_swapped_for_an_unrelated_one_is_no_rename(tmp_path: Path) -> 
     assert "rpc removed" not in kinds  # said with their service
 
 
+def test_a_map_of_a_renamed_packages_message_is_requalified_as_other_field_types(
+    tmp_path: Path,
+) -> None:
+    # a package rename is one change: a map's value type is read in the new package, as a
+    # message field's type is, and a value type that really changed is still one
+    proto = (
+        'syntax = "proto3";\npackage a.v1;\nmessage Part { string t = 1; }\n'
+        "message Other { string t = 1; }\n"
+        "message Msg {\n  map<string, Part> parts = 1;\n  Part one = 2;\n}\n"
+    )
+    base = Context.load(write_files(tmp_path / "base", {"api/a.proto": proto}))
+    renamed = proto.replace("a.v1", "a.v2")
+    head = Context.load(write_files(tmp_path / "head", {"api/a.proto": renamed}))
+    assert [c.kind for c in contract_changes(base, head)] == ["package renamed"]
+    retyped = renamed.replace("map<string, Part>", "map<string, Other>")
+    head = Context.load(write_files(tmp_path / "retyped", {"api/a.proto": retyped}))
+    [changed] = [c for c in contract_changes(base, head) if c.kind != "package renamed"]
+    assert changed.kind == "field type changed"
+    assert "is `map<string, a.v2.Other>`" in changed.description
+
+
 def test_base_paths_read_server_variables_and_swagger_base_path(make_corpus: MakeCorpus) -> None:
     # the shared mechanism the example binding reads too (`operations.named_operations`)
     paths = {"/tasks/{name}": ("get", "getTask")}

@@ -2,7 +2,8 @@
 
 ``schema_changes(base, head)`` pairs every schema location of the head corpus (schema files, their
 ``$defs``, API ``components/schemas``, every request, response, parameter and message schema) with
-the same file and JSON pointer at the base revision, walks both trees together (following
+the same file and JSON pointer at the base revision (a ``$defs`` entry with the ``definitions``
+entry of its name, for a schema moved between dialects), walks both trees together (following
 ``$ref``s on each side, so a copy replaced by a reference compares by content), and classifies
 each difference by the role of the location (``speclint roles``), as oasdiff does for one OpenAPI
 document, but for the whole corpus:
@@ -17,15 +18,23 @@ enum value added       server-emitted, unless an ignore-unknown statement   vali
 ``required`` removed   server-emitted                                       clients relied on it
 shape closed           client-submitted                                     extra members rejected
 property removed       server-emitted; client-submitted when closed         readers / old requests
+shape opened           server-emitted (``additionalProperties: false`` or   clients get new members
+                       ``unevaluatedProperties: false`` gone)
 type narrowed          client-submitted                                     old values rejected
-type widened           server-emitted                                       clients get new types
+type widened           server-emitted (a ``type`` dropped too)              clients get new types
 bound tightened        client-submitted (``minimum``, ``maxLength`` ...)    old values rejected
+bound loosened         server-emitted                                       clients get new values
 pattern added          client-submitted                                     old values rejected
 union member removed   ``anyOf``/``oneOf``: client-submitted;               old requests rejected;
                        ``allOf``: server-emitted                            clients get new values
 union member added     ``anyOf``/``oneOf``: server-emitted, unless an       validating clients
                        ignore-unknown statement binds the member's          reject it; old
                        discriminator; ``allOf``: client-submitted           requests rejected
+constraint narrowed    client-submitted (``multipleOf``, ``format``,        old values rejected
+                       ``pattern`` changed, ``uniqueItems``, ``contains``
+                       and its counts, ``not``, ``dependentRequired``,
+                       ``items``/``propertyNames`` ``false``)
+constraint widened     server-emitted (the same, removed or relaxed)        clients get new values
 schema file removed    any role                                             ``$ref``s to it break
 operation removed      (OpenAPI operation, AsyncAPI operation or channel)   clients call it
 =====================  ===================================================  =====================
@@ -37,10 +46,22 @@ reordered changes nothing else; a member left unpaired is added or removed, name
 discriminator value or title. A schema that becomes a union, or stops being one, is compared as a
 union of itself (``A`` is ``anyOf: [A]``). ``prefixItems`` are paired by position.
 
+An absent or ``true`` subschema (``items``, ``additionalProperties``, ``unevaluatedProperties``,
+``unevaluatedItems``, ``propertyNames``, ``then``/``else``, a ``patternProperties`` or
+``dependentSchemas`` entry) is compared as ``{}`` against the other side's schema, so
+``additionalProperties: {type: string}`` added says "type narrowed" at it. A ``$ref`` with
+assertions beside it reads as its target and them together (2020-12 Core §8.2.3.1); draft-04 to
+-07, OpenAPI 3.0 and AsyncAPI 2 ignore them, so it reads as its target. Not compared: ``if``
+(a changed condition moves values between ``then`` and ``else``: structure cannot say which way),
+what is inside a ``not`` (it reads the other way round), annotations (``title``, ``default``,
+``examples``, ``deprecated``, ``readOnly``/``writeOnly``, the content vocabulary), and a keyword
+both parts of a ``$ref`` with siblings hold as subschemas (each part is paired alone).
+
 Where keywords cannot say (a node that differs in ``not``, ``if``/``then``/``else``, a ``pattern``
 changed or removed, ``format``, ``dependentRequired``, ``propertyNames``, ``multipleOf``, a union
-or ``allOf`` whose members changed, and for which the comparisons above reported nothing), the
-schemas are asked (``speclint.analyses.acceptance``): instances generated from the base's schema
+or ``allOf`` whose members changed, and for which the comparisons reported nothing below it, and
+at it only what they can say "may" about: ``constraint narrowed``/``widened``), the schemas are
+asked (``speclint.analyses.acceptance``): instances generated from the base's schema
 are validated against the head's and the other way round, each revision through its own
 registry. An instance the base accepts and the head rejects is **accepted values narrowed**,
 breaking where a type narrowed is; one the head accepts and the base rejects is **accepted values
@@ -65,8 +86,10 @@ is proven from structure, so the first is additive and the second breaking by th
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 from speclint.analyses.acceptance import INSTANCES, Acceptance, Revision, accepted_change
@@ -76,7 +99,7 @@ from speclint.analyses.policies import ANY_FIELD, Statement, binds, policy_state
 from speclint.analyses.references import ANNOTATIONS
 from speclint.analyses.roles import HTTP_METHODS
 from speclint.analyses.schema_objects import types_of
-from speclint.analyses.shapes import Site, follow, follow_once, is_closed_false, resolve
+from speclint.analyses.shapes import MAX_HOPS, Site, follow, follow_once, is_closed_false, resolve
 from speclint.analyses.union_members import (
     MemberReading,
     member_name,
@@ -86,7 +109,7 @@ from speclint.analyses.union_members import (
 from speclint.analyses.witnesses import Witness
 from speclint.common.findings import Location, json_value
 from speclint.model.corpus import Document
-from speclint.parsing.dialects import dialect_at, modern
+from speclint.parsing.dialects import dialect_at, modern, ref_replaces_siblings
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
 
@@ -99,6 +122,7 @@ _SINGLE = (
     "unevaluatedProperties",
     "unevaluatedItems",
     "contains",
+    "propertyNames",
     "then",
     "else",
 )
@@ -106,6 +130,28 @@ _LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 _UNIONS = ("allOf", "anyOf", "oneOf")  # members paired by meaning (``union_members``)
 _LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
 _UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
+# Subschema keywords whose absence (or `true`) means the empty schema, so "absent" against a
+# schema compares as `{}` against it (2020-12 Core §10.3: each applies to what it reaches, and
+# an absent one constrains nothing). `contains` is not one: `contains: {}` asks for an item.
+_EMPTY_WHEN_ABSENT = (
+    "items",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "propertyNames",
+    "then",
+    "else",
+)
+# Maps whose entries, absent, constrain nothing either (a `patternProperties` pattern no name
+# matched, a `dependentSchemas` member never present). `properties` is not one: an absent name
+# falls to `additionalProperties`, and a name added or removed is its own change.
+_EMPTY_WHEN_ABSENT_ENTRY = ("patternProperties", "dependentSchemas")
+# Keywords beside a `$ref` that assert nothing (2020-12 Validation §9, the meta-data
+# vocabulary; OpenAPI's `example`, `externalDocs`, `xml`; extensions): such a `$ref` is followed
+# as a pure one.
+_ANNOTATIONS = ANNOTATIONS | {"default", "example", "externalDocs", "xml", "$comment"}
+_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"))
+
 # Keywords the comparisons above do not model (or only in part: a `pattern` added, not changed;
 # union members paired, not their overlap): a node that differs in one is asked of the schemas,
 # generated instances of each revision validated against the other (``acceptance``).
@@ -121,9 +167,28 @@ _WORDS = frozenset(
 )  # fmt: skip
 # The kinds each witness direction can confirm or refute (``_Differ.witness``).
 _NARROWING = frozenset(
-    {"enum value removed", "required added", "type narrowed", "bound tightened", "pattern added"}
+    {
+        "enum value removed",
+        "required added",
+        "type narrowed",
+        "bound tightened",
+        "pattern added",
+        "constraint narrowed",
+    }
 )
-_WIDENING = frozenset({"enum value added", "required removed", "type widened"})
+_WIDENING = frozenset(
+    {
+        "enum value added",
+        "required removed",
+        "type widened",
+        "bound loosened",
+        "shape opened",
+        "constraint widened",
+    }
+)
+# What the comparisons can only say "may" about (a `pattern` or `format` replaced, a `not`
+# added): the witness quotes the instance that proves one, and leaves the others as they are.
+_TENTATIVE = frozenset({"constraint narrowed", "constraint widened"})
 # Nodes witnessed in one run, and instances generated from each side of one: each costs a
 # tenth of a second to a second of Hypothesis's time.
 WITNESSED_NODES = 16
@@ -219,6 +284,140 @@ def _names_reference(written: str, reference: str) -> bool:
     return "/" not in written and "#" not in written and reference.rsplit("/", 1)[-1] == written
 
 
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, float) and value.is_integer():
+        return "integer"  # 2020-12 Validation §6.1.1: 1.0 is an integer
+    for kind, name in _JSON_TYPES:
+        if isinstance(value, kind):
+            return name
+    return "array" if isinstance(value, list) else "object"
+
+
+def _types(node: dict[str, Any]) -> set[str]:
+    """The types a schema allows: its ``type``, else the types of the values it lists (a
+    ``type`` dropped beside an ``enum`` of strings still allows only strings), else any."""
+    declared = types_of(node)
+    values = _values(node)
+    if declared or not values:
+        return declared
+    return {_json_type(value) for value in values}
+
+
+def _types_met(one: set[str], other: set[str]) -> set[str]:
+    """The types both sets allow (an ``integer`` is a ``number``)."""
+    met = {t for t in one if t in other or (t == "integer" and "number" in other)}
+    return met | {t for t in other if t == "integer" and "number" in one}
+
+
+def _conjoined(target: dict[str, Any], beside: dict[str, Any]) -> dict[str, Any]:
+    """One schema meaning ``target`` and ``beside`` together (both apply), for the keywords the
+    diff compares: values and types intersected, ``required`` joined, the tighter bound, a map
+    keyword's entries joined (the walk pairs each part's own entries); any other keyword both
+    hold, the one beside the ``$ref`` (the nearer, what the author wrote there)."""
+    result = {k: v for k, v in target.items() if k != "$ref"}
+    for key, value in beside.items():
+        held = result.get(key)
+        if key not in result:
+            result[key] = value
+        elif key == "type":
+            met = _types_met(types_of(target), types_of(beside))
+            result[key] = sorted(met) if met else value
+        elif key == "required" and isinstance(held, list) and isinstance(value, list):
+            result[key] = held + [name for name in value if name not in held]
+        elif key in (*_LOWER_BOUNDS, *_UPPER_BOUNDS) and None not in (
+            _number(held),
+            _number(value),
+        ):
+            result[key] = (max if key in _LOWER_BOUNDS else min)(held, value)
+        elif key in (*_MAPS, "dependentRequired") and isinstance(held, dict):
+            result[key] = {**value, **held} if isinstance(value, dict) else held
+        else:
+            result[key] = value
+    before, after = _values(target), _values(beside)
+    if before is not None and after is not None:
+        kept = {_canonical(v) for v in before}
+        result.pop("const", None)
+        result["enum"] = [v for v in after if _canonical(v) in kept]
+    return result
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return None
+
+
+def _numeric_bound(node: dict[str, Any], kind: str) -> tuple[str, float, bool] | None:
+    """The tighter of ``minimum`` and ``exclusiveMinimum`` (``maximum``/``exclusiveMaximum``):
+    (keyword, value, exclusive), or None."""
+    inclusive, exclusive = (
+        ("minimum", "exclusiveMinimum")
+        if kind == "lower"
+        else (
+            "maximum",
+            "exclusiveMaximum",
+        )
+    )
+    found = [
+        (keyword, value, keyword == exclusive)
+        for keyword in (inclusive, exclusive)
+        if (value := _number(node.get(keyword))) is not None
+    ]
+    if not found:
+        return None
+    found.sort(key=lambda b: (b[1], b[2]) if kind == "lower" else (-b[1], b[2]))
+    return found[-1]
+
+
+def _looser(now: tuple[str, float, bool], was: tuple[str, float, bool], kind: str) -> bool:
+    """Does bound ``now`` allow a value bound ``was`` rejected?"""
+    if now[1] != was[1]:
+        return now[1] < was[1] if kind == "lower" else now[1] > was[1]
+    return was[2] and not now[2]  # the same number, no longer excluded
+
+
+def _divisor(value: Any) -> float | None:
+    """A ``multipleOf`` that means something: a finite number above 0 (Validation §6.2.1); an
+    invalid one (``schema-invalid`` says so) is read as none, never divided by."""
+    number = _number(value)
+    return number if number is not None and math.isfinite(number) and number > 0 else None
+
+
+def _divides(divisor: float, value: float) -> bool:
+    """Is every multiple of ``value`` a multiple of ``divisor``?"""
+    quotient = Fraction(str(value)) / Fraction(str(divisor))
+    return quotient.denominator == 1
+
+
+def _dependencies(value: Any) -> set[tuple[str, str]]:
+    if not isinstance(value, dict):
+        return set()
+    return {
+        (name, needed)
+        for name, needs in value.items()
+        if isinstance(needs, list)
+        for needed in needs
+        if isinstance(needed, str)
+    }
+
+
+def _at_base(document: Document, pointer: str) -> str | None:
+    """Where a head location is at the base: the same pointer, or its definition under the
+    other spelling (a schema moved from draft-07's ``definitions`` to 2020-12's ``$defs``, or
+    back, keeps its definitions: 2019-09 Core §8.2.4 renamed the keyword, not the meaning)."""
+    if resolve(document, pointer) is not None:
+        return pointer
+    tokens = split_pointer(pointer)
+    respelled = {"$defs": "definitions", "definitions": "$defs"}
+    if tokens and tokens[0] in respelled:
+        other = "".join(join_pointer("", t) for t in [respelled[tokens[0]], *tokens[1:]])
+        if resolve(document, other) is not None:
+            return other
+    return None
+
+
 def _field_of(pointer: str) -> str | None:
     tokens = split_pointer(pointer)
     for index in range(len(tokens) - 1, 0, -1):
@@ -236,6 +435,10 @@ class _Differ:
         # How each translated keyword is spelled in the file, per location
         # (``speclint.parsing.dialects``)
         self.written: dict[tuple[str, str], Mapping[str, str]] = {}
+        # A `$ref` with assertions beside it, read as one schema (``resolved``): the parts it
+        # joins, each at its own place, for the walk below it and for locations. Keyed by the
+        # document object: the base and the head have the same paths and pointers.
+        self.parts: dict[tuple[int, str], tuple[Site, Site]] = {}
         self._statements: list[Statement] | None = None
         self.witnessing = _Witnessing()  # ``witness``: the revisions it reads, its budget
 
@@ -252,10 +455,11 @@ class _Differ:
                 continue  # a new file: everything in it is additive
             if base_document.kind is not site.document.kind:
                 continue
-            base_node = resolve(base_document, site.pointer)
-            if base_node is None:
+            base_pointer = _at_base(base_document, site.pointer)
+            if base_pointer is None:
                 continue  # a new location
-            self.pair(Site(base_document, site.pointer, base_node), site, None, 0)
+            base_node = resolve(base_document, base_pointer)
+            self.pair(Site(base_document, base_pointer, base_node), site, None, 0)
         self.removed_files()
         self.removed_operations()
 
@@ -277,6 +481,7 @@ class _Differ:
         base: Site,
         *tokens: str,
     ) -> None:
+        head, base = self.holder(head, tokens), self.holder(base, tokens)
         self.changes.append(
             Change(
                 kind,
@@ -287,6 +492,56 @@ class _Differ:
                 base.at(*self.spelled(base, tokens)),
             )
         )
+
+    def holder(self, site: Site, tokens: tuple[str, ...]) -> Site:
+        """The part of a joined ``$ref`` schema (``resolved``) that holds the keyword
+        ``tokens`` start with: the object beside the ``$ref`` (the nearer, when both hold it)
+        or the target; else ``site``."""
+        for part in self.parts.get((id(site.document), site.pointer), ()):
+            if tokens and tokens[0] in part.node:
+                return part
+        return site
+
+    def resolved(
+        self, corpus: Context, site: Site, seen: set[tuple[str, str]] | None = None
+    ) -> Site:
+        """``site`` with its ``$ref``\\s followed. A reference with only annotations beside it
+        reads as its target (``shapes.follow``, which also takes ``default``, ``example`` and
+        extensions as annotations here). One with assertions beside it reads as the target AND
+        them (2020-12 Core §8.2.3.1: ``$ref`` is an applicator, its siblings apply too), joined
+        into one schema (``_conjoined``); in draft-04 to -07, OpenAPI 3.0 and AsyncAPI 2 the
+        siblings are ignored (``dialects.ref_replaces_siblings``), so it reads as its target."""
+        seen = seen if seen is not None else set()
+        seen.add((site.document.path, site.pointer))
+        for _ in range(MAX_HOPS):
+            site = follow(corpus, site)
+            node = site.node
+            if not isinstance(node, dict) or not isinstance(node.get("$ref"), str):
+                return site
+            target = follow_once(corpus, site)
+            if target is None or (target.document.path, target.pointer) in seen:
+                return site
+            if len(seen) > MAX_HOPS:
+                return site  # a chain of joined references this long is read no further
+            seen.add((target.document.path, target.pointer))
+            dialect = dialect_at(
+                site.document.data, split_pointer(site.pointer), site.document.dialect
+            )
+            beside = {
+                k: v
+                for k, v in node.items()
+                if k != "$ref" and k not in _ANNOTATIONS and not k.startswith("x-")
+            }
+            if beside and not ref_replaces_siblings(dialect):
+                whole = self.read(self.resolved(corpus, target, seen))
+                if not isinstance(whole.node, dict):
+                    return site
+                here = self.read(site)
+                self.parts[(id(site.document), site.pointer)] = (here, whole)
+                beside = {k: v for k, v in here.node.items() if k in beside}
+                return Site(site.document, site.pointer, _conjoined(whole.node, beside))
+            site = target
+        return site
 
     def read(self, site: Site) -> Site:
         """``site`` with its schema read in the 2020-12 vocabulary: a draft-04 boolean
@@ -308,7 +563,7 @@ class _Differ:
         if depth > MAX_DEPTH:
             return
         asked = head  # where the head's schema is used, before its `$ref`s are followed
-        base, head = follow(self.base, base), follow(self.head, head)
+        base, head = self.resolved(self.base, base), self.resolved(self.head, head)
         key = (base.document.path, base.pointer, head.document.path, head.pointer)
         if key in self.seen:
             return
@@ -330,7 +585,13 @@ class _Differ:
         self.compare_types(base, head, field, role, client, server)
         if client:
             self.compare_bounds(base, head, field, role)
-        self.descend(base, head, field, depth)
+        if server:
+            self.compare_loosened(base, head, field, role)
+        self.compare_constraints(base, head, field, role, client, server)
+        self.compare_absent_subschemas(base, head, field, depth)
+        for base_part in self.parts.get((id(base.document), base.pointer), (base,)):
+            for head_part in self.parts.get((id(head.document), head.pointer), (head,)):
+                self.descend(base_part, head_part, field, depth)
         self.witness(base, head, field, mark)
 
     def descend(self, base: Site, head: Site, field: str | None, depth: int) -> None:
@@ -669,7 +930,12 @@ class _Differ:
     def compare_types(
         self, base: Site, head: Site, field: str | None, role: str, client: bool, server: bool
     ) -> None:
-        before, after = types_of(base.node), types_of(head.node)
+        before, after = _types(base.node), _types(head.node)
+        if (not before and not types_of(head.node)) or (not after and not types_of(base.node)):
+            return  # values listed on one side only: the value change says it (compare_values)
+        # a `type` moved into the branches of a composition is no type dropped
+        before = before or self.implied_types(self.base, base, 0)
+        after = after or self.implied_types(self.head, head, 0)
 
         def covered(kind: str, types: set[str]) -> bool:
             return not types or kind in types or (kind == "integer" and "number" in types)
@@ -679,6 +945,17 @@ class _Differ:
             narrowed = "anything but " + " or ".join(f"`{t}`" for t in sorted(after))
         widened = sorted(t for t in after if before and not covered(t, before))
         name = f"`{field}` of " if field else ""
+        if before and not after:  # `type` dropped: every type is allowed now
+            self.add(
+                "type widened",
+                server,
+                role,
+                f"{name}{role} `{head.label}` may now be of any type (was "
+                f"{_shown(sorted(before))})",
+                head,
+                base,
+                *(("type",) if "type" in head.node else ()),
+            )
         if narrowed:
             self.add(
                 "type narrowed",
@@ -697,8 +974,44 @@ class _Differ:
                 f"{name}{role} `{head.label}` may now be of type {_shown(list(widened))}",
                 head,
                 base,
-                "type",
+                *(("type",) if "type" in head.node else ()),
             )
+
+    def implied_types(self, corpus: Context, site: Site, depth: int) -> set[str]:
+        """The types a schema that names none itself allows through its compositions: each
+        ``allOf`` branch that names types restricts them; ``anyOf``/``oneOf`` allow the union,
+        when every branch names some. Empty: any type."""
+        node = site.node
+        if not isinstance(node, dict) or depth > 4:
+            return set()
+        found = _types(node)
+        if found:
+            return found
+        for keyword in ("allOf", "anyOf", "oneOf"):
+            branches = node.get(keyword)
+            if not isinstance(branches, list) or not branches:
+                continue
+            sets = [
+                self.implied_types(
+                    corpus,
+                    self.resolved(
+                        corpus,
+                        Site(
+                            site.document,
+                            join_pointer(join_pointer(site.pointer, keyword), index),
+                            branch,
+                        ),
+                    ),
+                    depth + 1,
+                )
+                for index, branch in enumerate(branches)
+            ]
+            if keyword == "allOf" and any(sets):
+                met = set.intersection(*[s for s in sets if s])
+                return met or found
+            if keyword != "allOf" and all(sets):
+                return set().union(*sets)
+        return set()
 
     def compare_bounds(self, base: Site, head: Site, field: str | None, role: str) -> None:
         name = f"`{field}` of " if field else ""
@@ -736,6 +1049,177 @@ class _Differ:
                 "pattern",
             )
 
+    def compare_loosened(self, base: Site, head: Site, field: str | None, role: str) -> None:
+        """Bounds a server-emitted value no longer keeps: a client validating against the base
+        rejects the values the head newly allows (the mirror of ``compare_bounds``)."""
+        name = f"`{field}` of " if field else ""
+        for kind in ("lower", "upper"):
+            was = _numeric_bound(base.node, kind)
+            now = _numeric_bound(head.node, kind)
+            if was is not None and (now is None or _looser(now, was, kind)):
+                self.loosened(base, head, name, role, was[0], now[0] if now else None)
+        for keyword in (*_LOWER_BOUNDS, *_UPPER_BOUNDS):
+            if keyword in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
+                continue  # read together above: a `minimum` become `exclusiveMinimum` is tighter
+            before, after = _number(base.node.get(keyword)), _number(head.node.get(keyword))
+            if before is None:
+                continue
+            if after is None or (after < before if keyword in _LOWER_BOUNDS else after > before):
+                self.loosened(
+                    base, head, name, role, keyword, keyword if after is not None else None
+                )
+
+    def loosened(
+        self, base: Site, head: Site, name: str, role: str, keyword: str, now: str | None
+    ) -> None:
+        value = head.node.get(now) if now else None
+        self.add(
+            "bound loosened",
+            True,
+            role,
+            f"{name}{role} `{head.label}`: `{keyword}` {_canonical(base.node[keyword])} is "
+            + (f"now `{now}` {_canonical(value)}" if now else "gone")
+            + ": a client validating against the base rejects the values the head now allows",
+            head,
+            base,
+            *((now,) if now else ()),
+        )
+
+    def compare_constraints(
+        self, base: Site, head: Site, field: str | None, role: str, client: bool, server: bool
+    ) -> None:
+        """The assertions other than types, values, bounds and members (2020-12 Validation §6
+        and the applicators that only narrow): each added or tightened one rejects values the
+        base accepted (client-submitted: breaking); each removed or loosened one allows values
+        the base rejected (server-emitted: breaking)."""
+        b, h = base.node, head.node
+        name = f"`{field}` of " if field else ""
+        found: list[tuple[str, bool, str]] = []  # (keyword, narrowed (else widened), what)
+        multiple = _divisor(b.get("multipleOf")), _divisor(h.get("multipleOf"))
+        if multiple != (None, None) and multiple[0] != multiple[1]:
+            was, now = multiple
+            if now is not None and (was is None or not _divides(now, was)):
+                found.append(("multipleOf", True, f"`multipleOf` is now {_canonical(now)}"))
+            if was is not None and (now is None or not _divides(was, now)):
+                found.append(("multipleOf", False, f"`multipleOf` {_canonical(was)} is relaxed"))
+        for keyword in ("format", "pattern"):
+            was, now = b.get(keyword), h.get(keyword)
+            if not isinstance(now, str):
+                now = None
+            if not isinstance(was, str) or was == now:
+                if keyword == "format" and was is None and now is not None:
+                    found.append((keyword, True, f"`format` `{now}` is added"))
+                continue
+            if now is not None:  # two formats or patterns: neither contains the other, in general
+                found.append((keyword, True, f"`{keyword}` is now {json_value(now)}"))
+            found.append(
+                (
+                    keyword,
+                    False,
+                    f"`{keyword}` {json_value(was)} is "
+                    + ("replaced" if now is not None else "gone"),
+                )
+            )
+        for keyword, what in (
+            ("uniqueItems", "items must be unique"),
+            ("contains", "an item must match `contains`"),
+            ("not", "`not` excludes values"),
+        ):
+            was = b.get(keyword) not in (None, False) if keyword == "uniqueItems" else keyword in b
+            now = h.get(keyword) not in (None, False) if keyword == "uniqueItems" else keyword in h
+            if now and not was:
+                found.append((keyword, True, f"{what} now"))
+            elif was and not now:
+                found.append((keyword, False, f"no longer {what.replace('must', 'need')}"))
+        if "contains" in b and "contains" in h:  # the counts apply only beside `contains`
+            for keyword, default, lower in (("minContains", 1, True), ("maxContains", None, False)):
+                was, now = _number(b.get(keyword, default)), _number(h.get(keyword, default))
+                if was == now:
+                    continue
+                tighter = was is None or (now is not None and (now > was if lower else now < was))
+                if lower or now is not None:
+                    found.append((keyword, tighter, f"`{keyword}` is now {_canonical(now)}"))
+                else:
+                    found.append((keyword, False, f"`{keyword}` {_canonical(was)} is gone"))
+        for kind in ("dependentRequired",):
+            was_map, now_map = b.get(kind), h.get(kind)
+            was_pairs = _dependencies(was_map)
+            now_pairs = _dependencies(now_map)
+            for narrowed, pairs in ((True, now_pairs - was_pairs), (False, was_pairs - now_pairs)):
+                if pairs:
+                    listed = ", ".join(f"`{a}` needs `{c}`" for a, c in sorted(pairs)[:5])
+                    verb = "now" if narrowed else "no longer"
+                    found.append((kind, narrowed, f"{verb}: {listed}"))
+        for keyword in ("additionalProperties", "unevaluatedProperties"):
+            if b.get(keyword) is False and h.get(keyword) is not False:
+                found.append((keyword, False, f"no longer closed (`{keyword}: false` is gone)"))
+        for keyword in ("items", "unevaluatedItems", "propertyNames"):
+            if (h.get(keyword) is False) != (b.get(keyword) is False):
+                narrowed = h.get(keyword) is False
+                found.append(
+                    (
+                        keyword,
+                        narrowed,
+                        f"`{keyword}: false` is " + ("added" if narrowed else "gone"),
+                    )
+                )
+        for keyword, narrowed, what in found:
+            opened = keyword in ("additionalProperties", "unevaluatedProperties")
+            self.add(
+                "shape opened"
+                if opened
+                else ("constraint narrowed" if narrowed else "constraint widened"),
+                client if narrowed else server,
+                role,
+                f"{name}{role} `{head.label}`: {what}: "
+                + (
+                    "values the base accepted may be rejected"
+                    if narrowed
+                    else "a client validating against the base may reject what the head allows"
+                ),
+                head,
+                base,
+                *((keyword,) if keyword in h else ()),
+            )
+
+    def compare_absent_subschemas(
+        self, base: Site, head: Site, field: str | None, depth: int
+    ) -> None:
+        """An absent (or ``true``) subschema against a schema, compared as ``{}`` against it:
+        ``additionalProperties: {type: string}`` where the base had none narrows every
+        undeclared member (the walk below says how); the reverse widens it."""
+        b, h = base.node, head.node
+        for keyword in _EMPTY_WHEN_ABSENT:
+            was, now = b.get(keyword, True), h.get(keyword, True)
+            if (was is True) == (now is True) or False in (was, now):
+                continue  # both schemas (the walk pairs them), alike, or closed (compare_members)
+            if (isinstance(was, dict) and was) or (isinstance(now, dict) and now):
+                self.pair(self.child(base, keyword), self.child(head, keyword), field, depth + 1)
+        for keyword in _EMPTY_WHEN_ABSENT_ENTRY:
+            was_map, now_map = b.get(keyword), h.get(keyword)
+            was_map = was_map if isinstance(was_map, dict) else {}
+            now_map = now_map if isinstance(now_map, dict) else {}
+            for entry in sorted(set(was_map) ^ set(now_map)):
+                value = was_map.get(entry, now_map.get(entry))
+                if isinstance(value, dict) and value:
+                    self.pair(
+                        self.child(base, keyword, entry),
+                        self.child(head, keyword, entry),
+                        field,
+                        depth + 1,
+                    )
+
+    def child(self, site: Site, keyword: str, entry: str | None = None) -> Site:
+        """The subschema ``keyword`` (or its ``entry``) of ``site``, at its place in the file;
+        ``{}`` where it is absent or ``true``."""
+        part = self.holder(site, (keyword,))
+        pointer = join_pointer(part.pointer, self.spelled(part, (keyword,))[0])
+        node = part.node.get(keyword)
+        if entry is not None:
+            pointer = join_pointer(pointer, entry)
+            node = node.get(entry) if isinstance(node, dict) else None
+        return Site(part.document, pointer, node if isinstance(node, dict) else {})
+
     # --- where structure cannot say: generated witnesses ---------------------------------------
 
     def witness(
@@ -760,7 +1244,7 @@ class _Differ:
         if any(not _at_node(c, head) for c in reported):
             return  # below the node: that pair said what changed
         judged = {"anyOf", "oneOf", "allOf", "if", "then", "else", "not"} & set(differing)
-        if reported and not judged:
+        if reported and not judged and not any(c.kind in _TENTATIVE for c in reported):
             return
         found = self.witnessed(base, head, differing[0])
         if found is None:
@@ -771,19 +1255,23 @@ class _Differ:
         decided = not found.undecided
         narrowed = self.own_witness(found.narrowed, base, head)
         widened = self.own_witness(found.widened, base, head)
+        shown = {"narrowing": narrowed, "widening": widened}
         if reported:
             kept = [
-                c
+                _evidenced(c, shown[_direction(c)]) if c.kind in _TENTATIVE else c
                 for c in reported
-                if not decided
-                or (_direction(c) == "narrowing" and narrowed is not None)
-                or (_direction(c) == "widening" and widened is not None)
-                or not _direction(c)
+                # a "may" stays: a few instances that miss are no proof (`minContains` of an
+                # untyped schema is seldom met by chance)
+                if not _direction(c) or not decided or shown[_direction(c)] or c.kind in _TENTATIVE
             ]
             del self.changes[mark:]
             self.changes.extend(kept)
-            if kept:
-                return  # what the comparisons said stands; the witness adds no second report
+            # what a kept comparison says already needs no second report
+            said = {_direction(c) for c in kept}
+            narrowed = None if "narrowing" in said else narrowed
+            widened = None if "widening" in said else widened
+            if kept and narrowed is None and widened is None:
+                return
         keyword = differing[0]
         at = keyword if keyword in head.node else ""
         name = f"`{field}` of " if field else ""
@@ -990,6 +1478,20 @@ def _direction(change: Change) -> str:
     if change.kind in _NARROWING:
         return "narrowing"
     return "widening" if change.kind in _WIDENING else ""
+
+
+def _evidenced(change: Change, found: Witness | None) -> Change:
+    """A "may" of the comparisons (``constraint narrowed``) with the instance that proves it."""
+    if found is None:
+        return change
+    narrowing = _direction(change) == "narrowing"
+    sides = ("base", "head") if narrowing else ("head", "base")
+    proof = (
+        f" (`{found.shown}` is valid at the {sides[0]} and rejected at the {sides[1]}: "
+        f"{_rejection(found)})"
+    )
+    head, _, tail = change.description.partition(": ")
+    return replace(change, description=f"{head}{proof}: {tail}" if tail else head + proof)
 
 
 def _rejection(found: Witness) -> str:

@@ -186,6 +186,15 @@ def _requalified(name: str, renamed: dict[str, str]) -> str:
     return name
 
 
+def _requalified_map(written: str, renamed: dict[str, str]) -> str:
+    """A map field's ``map<K, V>`` with its value type (a message or enum of the renamed
+    package) in the new package, as every other field type is: a rename is one change."""
+    if not written.startswith("map<") or not written.endswith(">"):
+        return written
+    key, _, value = written[4:-1].partition(", ")
+    return f"map<{_requalified(key, renamed)}, {_requalified(value, renamed)}>"
+
+
 def _changes(before: list[ProtoFile], after: list[ProtoFile]) -> Iterator[Change]:
     renamed = _renamed_packages(before, after)
     for gone, came in renamed.items():
@@ -418,7 +427,11 @@ def _renamed(proto: ProtoFile, renamed: dict[str, str]) -> ProtoFile:
     """``proto`` with its definitions' names in the renamed package (for pairing only)."""
 
     def field(item: ProtoField) -> ProtoField:
-        return replace(item, type_name=_requalified(item.type_name, renamed))
+        return replace(
+            item,
+            type_name=_requalified(item.type_name, renamed),
+            map=_requalified_map(item.map, renamed),
+        )
 
     return replace(
         proto,
