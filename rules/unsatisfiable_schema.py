@@ -82,16 +82,24 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Mapping
 from typing import Any
-from urllib.parse import quote
 
-import jsonschema_rs
 from referencing.exceptions import Unresolvable
 
 from speclint.analyses.context import Context
 from speclint.analyses.declarations import REPORTED_BY, closed_typos
-from speclint.analyses.references import file_uri, root_base
 from speclint.analyses.roles import Role, openapi_uses
-from speclint.analyses.satisfiability import CRASHED, NO, TIMED_OUT, Decider, Scope
+from speclint.analyses.satisfiability import (
+    CRASHED,
+    NO,
+    TIMED_OUT,
+    Decider,
+    Scope,
+    corpus_resources,
+    in_place_uri,
+    missing_targets,
+    standalone,
+    translated,
+)
 from speclint.analyses.schema_objects import validator_class_of
 from speclint.analyses.shapes import use_sites
 from speclint.analyses.validation import MALFORMED_SCHEMA, safe_validator_class
@@ -99,12 +107,7 @@ from speclint.analyses.witnesses import find_rejected, relax_closure
 from speclint.common.findings import Finding, Location, Severity, headed
 from speclint.common.progress import tracked
 from speclint.model.corpus import Document
-from speclint.parsing.dialects import (
-    api_document_to_2020_12,
-    has_unevaluated,
-    to_2020_12,
-    translatable,
-)
+from speclint.parsing.dialects import has_unevaluated, translatable
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer, resolve_pointer
 
@@ -112,12 +115,6 @@ ID = "unsatisfiable-schema"
 # Probes reference the schema where it stands instead of copying it: a copied schema's `$ref: "#"`
 # would point at the probe (JSON Schema 2020-12 §8.2.1), changing what it means.
 PROBE_BASE = "file:///corpus/.speclint-probe.json"
-FRAGMENT_SAFE = "/~!$&'()*+,;=:@-._"  # RFC 3986 §3.5 fragment characters, kept as they are
-
-
-def in_place_uri(document: Document, pointer: str) -> str:
-
-    return f"{file_uri(document.path)}#{quote(pointer, safe=FRAGMENT_SAFE)}"
 
 
 SEVERITY = Severity.ERROR
@@ -134,8 +131,8 @@ READS = "structured"
 
 def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
     budget = float(options.get("budget", 2.0))
-    missing = _missing_targets(corpus)
-    resources, holders = _resources(corpus)
+    missing = missing_targets(corpus)
+    resources, holders = corpus_resources(corpus)
     with Decider(resources, budget, missing) as decider:
         targets = list(_targets(corpus, str(options.get("scope", "client-submitted"))))
         for document, pointer, label in tracked(targets, f"{ID}: deciding schemas"):
@@ -243,20 +240,6 @@ def _other_dialect(document: Document) -> str:
     return dialect
 
 
-def translated(document: Document) -> bool:
-    """Whether the decider reads this document through a 2020-12 translation."""
-    return translatable(document.dialect)
-
-
-def _decided_form(document: Document) -> Any:
-    """The document as the decider reads it: in 2020-12 terms (``speclint.parsing.dialects``)."""
-    if not translated(document):
-        return document.data
-    if document.kind is DocumentKind.SCHEMA:
-        return to_2020_12(document.data, document.dialect)
-    return api_document_to_2020_12(document.data, document.dialect)
-
-
 # What keeps value-invalid from judging a value (a reference that does not resolve, a schema
 # the validator cannot read): the schema is then reported here.
 _NOT_JUDGED: tuple[type[BaseException], ...] = (Unresolvable, *MALFORMED_SCHEMA, RecursionError)
@@ -333,13 +316,13 @@ def _witness(corpus: Context, decider: Decider, document: Document, pointer: str
         safe_validator_class({}), in_place_uri(document, pointer)
     )
     for index, branch in enumerate(branches):
-        standalone = _standalone(decider, document, branch)
-        if standalone is None:
+        alone = standalone(decider, document, branch)
+        if alone is None:
             continue
-        witness = find_rejected(standalone, composed)
+        witness = find_rejected(alone, composed)
         if witness is not None:
             return witness.describe(f"allOf/{index}")
-    whole = _standalone(decider, document, node)
+    whole = standalone(decider, document, node)
     if whole is not None:
         relaxed = relax_closure(whole)
         witness = find_rejected(relaxed, composed)
@@ -357,7 +340,7 @@ def _property_witness(
     """An instance carrying ``name`` that the relaxed composition accepts and the real one
     rejects: the evidence that the property is unreachable."""
 
-    whole = _standalone(decider, document, node)
+    whole = standalone(decider, document, node)
     if whole is None:
         return ""
     relaxed = {"allOf": [relax_closure(whole), {"type": "object", "required": [name]}]}
@@ -368,25 +351,6 @@ def _property_witness(
     # composition that carries it is rejected, so a few generated ones are evidence enough.
     witness = find_rejected(relaxed, composed, PROPERTY_EXAMPLES)
     return witness.describe("the composition with its closure keywords relaxed") if witness else ""
-
-
-def _standalone(decider: Decider, document: Document, schema: Any) -> Any:
-    """``schema`` with every ``$ref`` inlined through the corpus (stand-ins for missing files),
-    or None when it cannot be made self-contained (a recursive schema)."""
-
-    # The registry of what the schema reaches first; the whole corpus's where that one cannot
-    # (a reference out of its scope), as decisions do.
-    for whole in (False, True):
-        registry = decider.registry(True, whole=whole)
-        if registry is None:
-            continue
-        try:
-            return jsonschema_rs.dereference(
-                schema, registry=registry, base_uri=file_uri(document.path)
-            )
-        except Exception:  # cannot be made self-contained (here): no witness from it
-            continue
-    return None
 
 
 def _declared(
@@ -495,39 +459,6 @@ def _targets(corpus: Context, scope: str) -> Iterator[tuple[Document, str, str]]
     if scope == "all":
         for document in corpus.of_kind(DocumentKind.SCHEMA):
             yield document, "", f"schema {document.path}"
-
-
-def _missing_targets(corpus: Context) -> list[str]:
-    """URIs of referenced schemas the corpus lacks: the registries answer them with stand-ins."""
-    return [
-        r.target.split("#", 1)[0]
-        for r in corpus.references.references
-        if r.outcome in {"missing-file", "unknown-id"}
-    ]
-
-
-def _resources(corpus: Context) -> tuple[list[tuple[str, Any]], dict[str, list[str]]]:
-    """Every schema and API document by file URI, and each schema by its ``$id`` as well, each
-    in the form the decider reads (:func:`_decided_form`); and the URIs of each document."""
-    resources = []
-    decided: dict[str, Any] = {}
-    holders: dict[str, list[str]] = {}
-    seen: set[str] = set()
-    for document in corpus.of_kind(
-        DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
-    ):
-        uri = file_uri(document.path)
-        decided[document.path] = _decided_form(document)
-        resources.append((uri, decided[document.path]))
-        holders.setdefault(document.path, []).append(uri)
-        seen.add(uri)
-    for uri, path in corpus.references.uri_to_path.items():
-        # A document under its own root `$id`; an embedded resource's `$id` names a part of
-        # it, which the decider's registry finds by crawling the document.
-        if uri not in seen and uri.startswith("http") and uri == root_base(corpus.documents[path]):
-            resources.append((uri, decided[path]))
-            holders.setdefault(path, []).append(uri)
-    return resources, holders
 
 
 def _scope(corpus: Context, holders: Mapping[str, list[str]], path: str, pointer: str) -> Scope:

@@ -57,6 +57,22 @@ what is inside a ``not`` (it reads the other way round), annotations (``title``,
 ``examples``, ``deprecated``, ``readOnly``/``writeOnly``, the content vocabulary), and a keyword
 both parts of a ``$ref`` with siblings hold as subschemas (each part is paired alone).
 
+Where keywords cannot say (a node that differs in ``not``, ``if``/``then``/``else``, a ``pattern``
+changed or removed, ``format``, ``dependentRequired``, ``propertyNames``, ``multipleOf``, a union
+or ``allOf`` whose members changed, and for which the comparisons reported nothing below it, and
+at it only what they can say "may" about: ``constraint narrowed``/``widened``), the schemas are
+asked (``speclint.analyses.acceptance``): instances generated from the base's schema
+are validated against the head's and the other way round, each revision through its own
+registry. An instance the base accepts and the head rejects is **accepted values narrowed**,
+breaking where a type narrowed is; one the head accepts and the base rejects is **accepted values
+widened**, breaking where a type widened is; the description quotes the instance and the keyword
+that rejects it. Where such a node's union or condition changed, a narrowing (widening) the
+comparisons reported that no instance shows is withdrawn: an ``enum`` rewritten as an ``anyOf``
+of ``const``\\s is no change. A side that cannot be generated from (a recursive schema, an
+unsupported keyword) is **change not decided**, listed for review, never read as "no change".
+Generation is derandomized and bounded: ``WITNESSED_NODES`` nodes a run (past it, one **not
+witnessed** change says how many were left), at most ``acceptance.INSTANCES`` instances a side.
+
 A location no use reaches (role ``unused``) is judged from both sides: whoever validates against
 it is a client of some kind. Give it a role in ``[roles]`` to narrow that. Everything else (a new
 optional property, a new endpoint, a new value of an input enum) is additive and listed with
@@ -72,10 +88,11 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from speclint.analyses.acceptance import INSTANCES, Acceptance, Revision, accepted_change
 from speclint.analyses.context import Context
 from speclint.analyses.fingerprints import schema_locations
 from speclint.analyses.policies import ANY_FIELD, Statement, binds, policy_statements
@@ -89,6 +106,7 @@ from speclint.analyses.union_members import (
     member_reading,
     pair_members,
 )
+from speclint.analyses.witnesses import Witness
 from speclint.common.findings import Location, json_value
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_at, modern, ref_replaces_siblings
@@ -133,6 +151,48 @@ _EMPTY_WHEN_ABSENT_ENTRY = ("patternProperties", "dependentSchemas")
 # as a pure one.
 _ANNOTATIONS = ANNOTATIONS | {"default", "example", "externalDocs", "xml", "$comment"}
 _JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"))
+
+# Keywords the comparisons above do not model (or only in part: a `pattern` added, not changed;
+# union members paired, not their overlap): a node that differs in one is asked of the schemas,
+# generated instances of each revision validated against the other (``acceptance``).
+_UNMODELLED = (
+    "not", "if", "then", "else", "pattern", "format", "dependentRequired", "dependentSchemas",
+    "propertyNames", "patternProperties", "multipleOf", "uniqueItems", "contains", "minContains",
+    "maxContains", "anyOf", "oneOf", "allOf",
+)  # fmt: skip
+# Words that change no accepted value: a keyword differing only in them is not witnessed.
+_WORDS = frozenset(
+    {"title", "description", "$comment", "examples", "example", "default", "deprecated",
+     "readOnly", "writeOnly"}
+)  # fmt: skip
+# The kinds each witness direction can confirm or refute (``_Differ.witness``).
+_NARROWING = frozenset(
+    {
+        "enum value removed",
+        "required added",
+        "type narrowed",
+        "bound tightened",
+        "pattern added",
+        "constraint narrowed",
+    }
+)
+_WIDENING = frozenset(
+    {
+        "enum value added",
+        "required removed",
+        "type widened",
+        "bound loosened",
+        "shape opened",
+        "constraint widened",
+    }
+)
+# What the comparisons can only say "may" about (a `pattern` or `format` replaced, a `not`
+# added): the witness quotes the instance that proves one, and leaves the others as they are.
+_TENTATIVE = frozenset({"constraint narrowed", "constraint widened"})
+# Nodes witnessed in one run, and instances generated from each side of one: each costs a
+# tenth of a second to a second of Hypothesis's time.
+WITNESSED_NODES = 16
+WITNESS_INSTANCES = INSTANCES
 
 
 @dataclass(frozen=True)
@@ -380,6 +440,7 @@ class _Differ:
         # document object: the base and the head have the same paths and pointers.
         self.parts: dict[tuple[int, str], tuple[Site, Site]] = {}
         self._statements: list[Statement] | None = None
+        self.witnessing = _Witnessing()  # ``witness``: the revisions it reads, its budget
 
     @property
     def statements(self) -> list[Statement]:
@@ -510,8 +571,10 @@ class _Differ:
         base, head = self.read(base), self.read(head)
         if not isinstance(base.node, dict) or not isinstance(head.node, dict):
             return
+        mark = len(self.changes)
         field = _field_of(head.pointer) or field
         if self.lopsided(base, head, asked, field, depth):
+            self.witness(base, head, field, mark)
             return
         role = self.role(head, base)
         client = role in ("client-submitted", "both", "unused")
@@ -529,6 +592,7 @@ class _Differ:
         for base_part in self.parts.get((id(base.document), base.pointer), (base,)):
             for head_part in self.parts.get((id(head.document), head.pointer), (head,)):
                 self.descend(base_part, head_part, field, depth)
+        self.witness(base, head, field, mark)
 
     def descend(self, base: Site, head: Site, field: str | None, depth: int) -> None:
         b, h = base.node, head.node
@@ -1156,6 +1220,148 @@ class _Differ:
             node = node.get(entry) if isinstance(node, dict) else None
         return Site(part.document, pointer, node if isinstance(node, dict) else {})
 
+    # --- where structure cannot say: generated witnesses ---------------------------------------
+
+    def witness(
+        self,
+        base: Site,
+        head: Site,
+        field: str | None,
+        mark: int,
+    ) -> None:
+        """Ask the schemas (``speclint.analyses.acceptance``) when the node differs in keywords
+        the comparisons do not model, and they reported nothing for it or below it (called
+        once its subtree is walked: a change of a paired member or property is reported there):
+        an instance one revision accepts and the other rejects is the change, quoted. Where the
+        node's union or condition changed, what the comparisons did report for the node itself
+        is judged too: a narrowing (widening) no instance shows, while both sides were generated
+        from, is withdrawn (an ``enum`` rewritten as an ``anyOf`` of ``const``\\s is no
+        change, not a member removed and two added)."""
+        differing = _differing(base.node, head.node)
+        if not differing or _conditional(head.pointer):
+            return
+        reported = self.changes[mark:]
+        if any(not _at_node(c, head) for c in reported):
+            return  # below the node: that pair said what changed
+        judged = {"anyOf", "oneOf", "allOf", "if", "then", "else", "not"} & set(differing)
+        if reported and not judged and not any(c.kind in _TENTATIVE for c in reported):
+            return
+        found = self.witnessed(base, head, differing[0])
+        if found is None:
+            return
+        role = self.role(head, base)
+        client = role in ("client-submitted", "both", "unused")
+        server = role in ("server-emitted", "both", "unused")
+        decided = not found.undecided
+        narrowed = self.own_witness(found.narrowed, base, head)
+        widened = self.own_witness(found.widened, base, head)
+        shown = {"narrowing": narrowed, "widening": widened}
+        if reported:
+            kept = [
+                _evidenced(c, shown[_direction(c)]) if c.kind in _TENTATIVE else c
+                for c in reported
+                # a "may" stays: a few instances that miss are no proof (`minContains` of an
+                # untyped schema is seldom met by chance)
+                if not _direction(c) or not decided or shown[_direction(c)] or c.kind in _TENTATIVE
+            ]
+            del self.changes[mark:]
+            self.changes.extend(kept)
+            # what a kept comparison says already needs no second report
+            said = {_direction(c) for c in kept}
+            narrowed = None if "narrowing" in said else narrowed
+            widened = None if "widening" in said else widened
+            if kept and narrowed is None and widened is None:
+                return
+        keyword = differing[0]
+        at = keyword if keyword in head.node else ""
+        name = f"`{field}` of " if field else ""
+        subject = f"{name}{role} `{head.label}`"
+        if narrowed is not None:
+            self.add(
+                "accepted values narrowed",
+                client,
+                role,
+                f"{subject} accepts fewer values (`{keyword}` changed): `{narrowed.shown}` is "
+                f"valid at the base and rejected at the head ({_rejection(narrowed)})"
+                + (": requests that send it are rejected" if client else ""),
+                head,
+                base,
+                at,
+            )
+        if widened is not None:
+            self.add(
+                "accepted values widened",
+                server,
+                role,
+                f"{subject} accepts more values (`{keyword}` changed): `{widened.shown}` is valid "
+                f"at the head and rejected at the base ({_rejection(widened)})"
+                + (": a client validating against the base rejects it" if server else ""),
+                head,
+                base,
+                at,
+            )
+        if narrowed is None and widened is None and not decided:
+            self.add(
+                "change not decided",
+                False,
+                role,
+                f"{subject} differs in {_listed(differing)}, which the structural diff does not "
+                f"model, and no instance could decide whether it accepts other values "
+                f"({'; '.join(found.undecided)}): review it by hand",
+                head,
+                base,
+                at,
+            )
+
+    def witnessed(self, base: Site, head: Site, keyword: str) -> Acceptance | None:
+        """Both revisions' instances judged by the other (``acceptance.accepted_change``), or
+        None once the run's budget (``WITNESSED_NODES``) is spent: then one change says so, at
+        the first node left out, with how many were."""
+        state = self.witnessing
+        if state.nodes >= WITNESSED_NODES:
+            state.left += 1
+            note = Change(
+                "not witnessed",
+                False,
+                "both",
+                f"{state.left} node(s) that differ in keywords the structural diff does not "
+                f"model were not asked of the schemas, from this one on: the budget of "
+                f"{WITNESSED_NODES} witnessed nodes a run was spent; review them by hand",
+                head.at(keyword if keyword in head.node else ""),
+                base.at(keyword if keyword in base.node else ""),
+            )
+            if state.note is None:
+                state.note = len(self.changes)
+                self.changes.append(note)
+            else:
+                self.changes[state.note] = replace(
+                    self.changes[state.note], description=note.description
+                )
+            return None
+        state.nodes += 1
+        if state.base is None or state.head is None:
+            state.base, state.head = Revision(self.base), Revision(self.head)
+        return accepted_change(state.base, base, state.head, head, WITNESS_INSTANCES)
+
+    def own_witness(self, found: Witness | None, base: Site, head: Site) -> Witness | None:
+        """``found``, unless the keyword that rejects it is one the walk descends into and pairs
+        itself (a property both revisions declare, ``items``...): that pair reports it."""
+        if found is None:
+            return None
+        tokens = found.keyword_path.split("/")
+        if tokens[0] in _MAPS and len(tokens) > 1:
+            holders = (base.node.get(tokens[0]), head.node.get(tokens[0]))
+            if all(isinstance(h, dict) and tokens[1] in h for h in holders):
+                return None
+        elif (
+            tokens[0] in _SINGLE
+            and tokens[0] not in ("then", "else")
+            and isinstance(base.node.get(tokens[0]), dict)
+            and isinstance(head.node.get(tokens[0]), dict)
+        ):
+            return None
+        return found
+
     # --- files and operations ------------------------------------------------------------------
 
     def removed_files(self) -> None:
@@ -1195,6 +1401,112 @@ class _Differ:
                         base_document.location(pointer, note="at the base revision"),
                     )
                 )
+
+
+@dataclass
+class _Witnessing:
+    """A run's witnesses: the revisions they read (made on first use) and the budget spent."""
+
+    base: Revision | None = None
+    head: Revision | None = None
+    nodes: int = 0  # nodes witnessed
+    left: int = 0  # nodes the budget left out
+    note: int | None = None  # the index, in the changes, of the change that says so
+
+
+def _meaning(value: Any, words: bool = True) -> Any:
+    """``value`` without the annotations that change no accepted value (a member of a
+    ``properties`` map named ``title`` is a property, kept)."""
+    if isinstance(value, list):
+        return [_meaning(item) for item in value]
+    if not isinstance(value, dict):
+        return value
+    return {
+        key: _meaning(item, key not in _MAPS)
+        for key, item in value.items()
+        if not (words and (key in _WORDS or key.startswith("x-")))
+    }
+
+
+def _differing(base: dict[str, Any], head: dict[str, Any]) -> list[str]:
+    """The unmodelled keywords whose values differ (a ``pattern`` only changed or removed:
+    one added is ``pattern added``'s)."""
+    return [
+        keyword
+        for keyword in _UNMODELLED
+        if _canonical(_meaning(base.get(keyword))) != _canonical(_meaning(head.get(keyword)))
+        and not (keyword == "pattern" and keyword not in base)
+    ]
+
+
+def _conditional(pointer: str) -> bool:
+    """Is the node a union member or a condition's branch? Whether it accepts a value is not
+    whether its parent does: the parent, which differs in that member, is witnessed instead."""
+    tokens = split_pointer(pointer)
+    return bool(tokens) and (
+        tokens[-1] in ("if", "then", "else", "not")
+        or (len(tokens) > 1 and tokens[-2] in ("anyOf", "oneOf") and tokens[-1].isdigit())
+    )
+
+
+def _at_node(change: Change, head: Site) -> bool:
+    """Is ``change`` about the node at ``head`` itself (at it or at one of its keywords, as a
+    union member added or removed is), not about a schema below it?"""
+    pointer = change.location.pointer or ""
+    if change.location.path != head.document.path:
+        return False
+    if pointer == head.pointer:
+        return True
+    if not pointer.startswith(head.pointer + "/"):
+        return False
+    tokens = pointer[len(head.pointer) + 1 :].split("/")
+    # a member added is located at the member (`anyOf/2`)
+    return len(tokens) == 1 or (
+        len(tokens) == 2 and change.kind.startswith("union member") and tokens[0] in _LISTS
+    )
+
+
+def _direction(change: Change) -> str:
+    """Whether ``change`` says fewer values are accepted ("narrowing"), more ("widening"), or
+    neither (""): what a witness can confirm or refute. A member of an ``allOf`` is a
+    constraint: one removed widens, one added narrows."""
+    if change.kind.startswith("union member"):
+        # located at the union (a member removed) or at the member (one added: `allOf/1`)
+        conjunction = "allOf" in split_pointer(change.location.pointer or "")[-2:]
+        added = change.kind == "union member added"
+        return "narrowing" if added == conjunction else "widening"
+    if change.kind in _NARROWING:
+        return "narrowing"
+    return "widening" if change.kind in _WIDENING else ""
+
+
+def _evidenced(change: Change, found: Witness | None) -> Change:
+    """A "may" of the comparisons (``constraint narrowed``) with the instance that proves it."""
+    if found is None:
+        return change
+    narrowing = _direction(change) == "narrowing"
+    sides = ("base", "head") if narrowing else ("head", "base")
+    proof = (
+        f" (`{found.shown}` is valid at the {sides[0]} and rejected at the {sides[1]}: "
+        f"{_rejection(found)})"
+    )
+    head, _, tail = change.description.partition(": ")
+    return replace(change, description=f"{head}{proof}: {tail}" if tail else head + proof)
+
+
+def _rejection(found: Witness) -> str:
+    """Why the other side rejects the witness: the keyword and the validator's message; for a
+    union, that no member accepts it, with one member's reason (the deepest error names a
+    member, which alone would read as if that member were the one meant)."""
+    said = f"`{found.keyword_path}`: {found.message}"
+    union, _, rest = found.keyword_path.partition("/")
+    if union in ("anyOf", "oneOf") and rest:
+        return f"no member of its `{union}` accepts it; e.g. {said}"
+    return said
+
+
+def _listed(keywords: list[str]) -> str:
+    return ", ".join(f"`{k}`" for k in keywords)
 
 
 def _operations(document: Document) -> Iterator[tuple[str, str]]:

@@ -27,10 +27,16 @@ import os
 import threading
 from multiprocessing.connection import Connection
 from typing import Any
+from urllib.parse import quote
 
 import jsonschema_rs
 
+from speclint.analyses.context import Context
+from speclint.analyses.references import file_uri, root_base
 from speclint.common.lifecycle import child_started, start_child
+from speclint.model.corpus import Document
+from speclint.parsing.dialects import api_document_to_2020_12, to_2020_12, translatable
+from speclint.parsing.kinds import DocumentKind
 
 YES, NO, UNKNOWN, UNDECIDABLE = "yes", "no", "unknown", "undecidable"
 TIMED_OUT = "timed-out"  # an unknown: the decision outlived its budget
@@ -314,3 +320,87 @@ class Decider:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# --- the corpus as the decider reads it -------------------------------------------------------
+# Shared by unsatisfiable-schema (decisions and their witnesses) and the change report's
+# witnesses (``speclint.analyses.acceptance``): one registry of a revision's schemas, in 2020-12
+# terms, and one way to make a schema of it self-contained.
+
+
+WITNESS_BASE = "file:///corpus/.speclint-witness.json"
+FRAGMENT_SAFE = "/~!$&'()*+,;=:@-._"  # RFC 3986 §3.5 fragment characters, kept as they are
+
+
+def in_place_uri(document: Document, pointer: str) -> str:
+
+    return f"{file_uri(document.path)}#{quote(pointer, safe=FRAGMENT_SAFE)}"
+
+
+def translated(document: Document) -> bool:
+    """Whether the decider reads this document through a 2020-12 translation."""
+    return translatable(document.dialect)
+
+
+def decided_form(document: Document) -> Any:
+    """The document as the decider reads it: in 2020-12 terms (``speclint.parsing.dialects``)."""
+    if not translated(document):
+        return document.data
+    if document.kind is DocumentKind.SCHEMA:
+        return to_2020_12(document.data, document.dialect)
+    return api_document_to_2020_12(document.data, document.dialect)
+
+
+def standalone(decider: Decider, document: Document | None, schema: Any) -> Any:
+    """``schema`` (written in ``document``; None: a probe of its own, which names what it
+    inlines by absolute URI, :func:`in_place_uri`) with every ``$ref`` inlined through the
+    corpus (stand-ins for missing files), or None when it cannot be made self-contained (a
+    recursive schema)."""
+    # A probe is not given the URI of the document it names: jsonschema-rs would read its own
+    # `#/...` against the probe, not the document (JSON Schema 2020-12 §8.2.1).
+    base_uri = file_uri(document.path) if document is not None else WITNESS_BASE
+
+    # The registry of what the schema reaches first; the whole corpus's where that one cannot
+    # (a reference out of its scope), as decisions do.
+    for whole in (False, True):
+        registry = decider.registry(True, whole=whole)
+        if registry is None:
+            continue
+        try:
+            return jsonschema_rs.dereference(schema, registry=registry, base_uri=base_uri)
+        except Exception:  # cannot be made self-contained (here): no witness from it
+            continue
+    return None
+
+
+def missing_targets(corpus: Context) -> list[str]:
+    """URIs of referenced schemas the corpus lacks: the registries answer them with stand-ins."""
+    return [
+        r.target.split("#", 1)[0]
+        for r in corpus.references.references
+        if r.outcome in {"missing-file", "unknown-id"}
+    ]
+
+
+def corpus_resources(corpus: Context) -> tuple[list[tuple[str, Any]], dict[str, list[str]]]:
+    """Every schema and API document by file URI, and each schema by its ``$id`` as well, each
+    in the form the decider reads (:func:`decided_form`); and the URIs of each document."""
+    resources = []
+    decided: dict[str, Any] = {}
+    holders: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    for document in corpus.of_kind(
+        DocumentKind.SCHEMA, DocumentKind.OPENAPI, DocumentKind.ASYNCAPI
+    ):
+        uri = file_uri(document.path)
+        decided[document.path] = decided_form(document)
+        resources.append((uri, decided[document.path]))
+        holders.setdefault(document.path, []).append(uri)
+        seen.add(uri)
+    for uri, path in corpus.references.uri_to_path.items():
+        # A document under its own root `$id`; an embedded resource's `$id` names a part of
+        # it, which the decider's registry finds by crawling the document.
+        if uri not in seen and uri.startswith("http") and uri == root_base(corpus.documents[path]):
+            resources.append((uri, decided[path]))
+            holders.setdefault(path, []).append(uri)
+    return resources, holders

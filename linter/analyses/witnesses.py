@@ -47,19 +47,25 @@ class Witness:
     keyword_path: str  # where in the composed schema the instance is rejected, e.g. allOf/1/additionalProperties
     message: str
 
-    def describe(self, origin: str) -> str:
+    @property
+    def shown(self) -> str:
+        """The instance as canonical JSON, cut at 120 characters."""
         shown = json.dumps(self.instance, sort_keys=True, ensure_ascii=True)
-        if len(shown) > 120:
-            shown = shown[:117] + "..."
+        return shown if len(shown) <= 120 else shown[:117] + "..."
+
+    def describe(self, origin: str) -> str:
         source = origin if " " in origin else f"`{origin}`"  # a keyword path, or words
-        return f"e.g. `{shown}` (valid for {source}) is rejected at `{self.keyword_path}`: {self.message}"
+        return (
+            f"e.g. `{self.shown}` (valid for {source}) is rejected at `{self.keyword_path}`: "
+            f"{self.message}"
+        )
 
 
 def generate(schema: Any, count: int = MAX_EXAMPLES) -> list[Any]:
     """Up to ``count`` instances of a self-contained schema; none when it cannot be generated
     from, or holds a pattern whose counted repeats ask for long strings (``GENERATED_REPEATS``)
     or that is not compiled at all (``regex_cost.oversized``)."""
-    if any(_long_strings(pattern) for pattern in _patterns(schema)):
+    if asks_long_strings(schema):
         return []
     # hypothesis-jsonschema warns (while building the strategy) about patterns it cannot handle;
     # speclint's own output stays clean.
@@ -151,6 +157,18 @@ def _least_string(schema: dict[str, Any]) -> Any:
         if fits and search(pattern, tried) is True:
             return tried
     return _NONE
+
+
+def asks_long_strings(schema: Any) -> bool:
+    """Does a ``pattern`` of ``schema`` (or a ``patternProperties`` key) ask for strings longer
+    than Hypothesis builds quickly (``GENERATED_REPEATS``), or is it not compiled at all?"""
+    return any(_long_strings(pattern) for pattern in _patterns(schema))
+
+
+def built_by_hand(schema: Any) -> list[Any]:
+    """The smallest instance of ``schema`` built by hand (:func:`minimal`), or none."""
+    quick = minimal(schema)
+    return [] if quick is _NONE else [quick]
 
 
 def _long_strings(pattern: str) -> bool:
@@ -303,12 +321,19 @@ def first_rejected(
         branch_validator = safe_validator_class(branch)(branch, registry=Registry())
     except Exception:  # a branch jsonschema cannot compile: no witness from it
         return None
+    return smallest_rejected(branch_validator, composed, generated)
+
+
+def smallest_rejected(accepting: Any, rejecting: Any, generated: list[Any]) -> Witness | None:
+    """The smallest of the ``generated`` instances that the validator ``accepting`` accepts and
+    ``rejecting`` rejects (smallest as canonical JSON, so the same instances give the same
+    witness); None when there is none, or a validator fails (an unresolvable reference)."""
     candidates: list[tuple[str, Any, ValidationError]] = []
     for instance in generated:
         try:
-            if not branch_validator.is_valid(instance):
+            if not accepting.is_valid(instance):
                 continue
-            error = next(iter(composed.iter_errors(instance)), None)
+            error = next(iter(rejecting.iter_errors(instance)), None)
         except Exception:  # an unresolvable reference inside the composition: no witness
             return None
         if error is not None:
