@@ -18,7 +18,8 @@ What it does
       unless the corpus tells clients to ignore unknown values of that field (see
       ``closed-event-union``);
     - always breaking: a schema file, an OpenAPI operation, an AsyncAPI operation or channel
-      removed.
+      removed; a ``.proto`` language file option (``go_package``, ``csharp_namespace`` ...)
+      added, changed or removed.
 
     Each additive claim with breaking changes beside it is one finding at the RFC's
     ``Compatibility`` row, naming the changes, with their locations as related locations. Breaking
