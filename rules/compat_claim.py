@@ -17,7 +17,8 @@ What it does
       opened, an ``allOf`` member removed, an enum value or an ``anyOf``/``oneOf`` member added,
       unless the corpus tells clients to ignore unknown values of that field (see
       ``closed-event-union``);
-    - always breaking: a schema file, an OpenAPI operation, an AsyncAPI operation or channel
+    - always breaking: a schema file, a definition (``$defs``/``definitions`` entry, API
+      ``components/schemas`` entry) of a file both revisions have, an OpenAPI operation, an AsyncAPI operation or channel
       removed; a ``.proto`` language file option (``go_package``, ``csharp_namespace`` ...)
       added, changed or removed.
 

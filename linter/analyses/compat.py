@@ -36,6 +36,8 @@ constraint narrowed    client-submitted (``multipleOf``, ``format``,        old 
                        ``items``/``propertyNames`` ``false``)
 constraint widened     server-emitted (the same, removed or relaxed)        clients get new values
 schema file removed    any role                                             ``$ref``s to it break
+definition removed     any role (a ``$defs``/``definitions`` entry, an API   ``$ref``s to it, from
+                       document's ``components/schemas`` entry)             outside, break
 operation removed      (OpenAPI operation, AsyncAPI operation or channel)   clients call it
 =====================  ===================================================  =====================
 
@@ -58,8 +60,12 @@ what is inside a ``not`` (it reads the other way round), annotations (``title``,
 both parts of a ``$ref`` with siblings hold as subschemas (each part is paired alone).
 
 A location no use reaches (role ``unused``) is judged from both sides: whoever validates against
-it is a client of some kind. Give it a role in ``[roles]`` to narrow that. Everything else (a new
-optional property, a new endpoint, a new value of an input enum) is additive and listed with
+it is a client of some kind. Give it a role in ``[roles]`` to narrow that. A definition removed
+from a file both revisions have is breaking whatever its role, as a schema file removed is: a
+published file's definitions are addressable (``x.json#/$defs/Batch``), and the references of
+other repositories are not in the corpus to be counted; only the outermost one removed is said.
+Everything else (a new definition, a new optional property, a new endpoint, a new value of an
+input enum) is additive and listed with
 ``breaking`` false, for reviewers.
 
 Limitations: a ``oneOf`` member added that overlaps another one rejects the values both match,
@@ -401,6 +407,7 @@ class _Differ:
             self.pair(Site(base_document, base_pointer, base_node), site, None, 0)
         self.removed_files()
         self.removed_operations()
+        self.definitions()
 
     # --- schemas -------------------------------------------------------------------------------
 
@@ -1175,6 +1182,50 @@ class _Differ:
                 )
             )
 
+    def definitions(self) -> None:
+        """Definitions (``$defs``/``definitions`` entries, API ``components/schemas``) removed
+        or added in a file both revisions have. A removed one is breaking whatever its role: a
+        published file's definitions are addressable (``x.json#/$defs/Batch``), so, as a schema
+        file removed, every ``$ref`` to it from another file or another repository breaks,
+        and no corpus can list those. One added is additive. Only the outermost is said: the
+        definitions nested in one removed go with it; a move between ``definitions`` and
+        ``$defs`` is neither (``_at_base``)."""
+        for corpus, other, removed in ((self.base, self.head, True), (self.head, self.base, False)):
+            for site in schema_locations(corpus):
+                tokens = split_pointer(site.pointer)
+                if not _is_definition(site.document, tokens):
+                    continue
+                counterpart = other.documents.get(site.document.path)
+                if counterpart is None or counterpart.kind is not site.document.kind:
+                    continue  # a file removed or added: said as a file, or additive
+                if not counterpart.usable or _at_base(counterpart, site.pointer) is not None:
+                    continue
+                holder = "".join(join_pointer("", t) for t in tokens[:-2])
+                if _at_base(counterpart, holder) is None:
+                    continue  # its container went or came with it: said there
+                role = corpus.roles.role_name(site.document.path, site.pointer)
+                name = f"`{site.document.path}#{site.pointer}`"
+                if removed:
+                    change = Change(
+                        "definition removed",
+                        True,
+                        role,
+                        f"{role} definition {name} was removed: every `$ref` to it, from "
+                        "another file or a consumer of the published schema, breaks",
+                        site.document.location(site.pointer, note="at the base revision"),
+                        None,
+                    )
+                else:
+                    change = Change(
+                        "definition added",
+                        False,
+                        role,
+                        f"{role} definition {name} is new",
+                        site.document.location(site.pointer),
+                        None,
+                    )
+                self.changes.append(change)
+
     def removed_operations(self) -> None:
         for base_document in self.base.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
             head_document = self.head.documents.get(base_document.path)
@@ -1195,6 +1246,16 @@ class _Differ:
                         base_document.location(pointer, note="at the base revision"),
                     )
                 )
+
+
+def _is_definition(document: Document, tokens: list[str]) -> bool:
+    """Is this location a named definition: a ``$defs``/``definitions`` entry (not a property
+    of that name), or an API document's ``components/schemas`` entry?"""
+    if document.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+        return tokens[:2] == ["components", "schemas"] and len(tokens) == 3
+    if len(tokens) < 2 or tokens[-2] not in ("$defs", "definitions"):
+        return False
+    return len(tokens) == 2 or tokens[-3] not in ("properties", "patternProperties")
 
 
 def _operations(document: Document) -> Iterator[tuple[str, str]]:
