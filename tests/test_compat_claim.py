@@ -633,3 +633,26 @@ def test_a_components_schema_removed_from_an_api_document_breaks() -> None:
     assert {(c.kind, c.breaking, c.location.pointer) for c in schema_changes(base, head)} == {
         ("definition removed", True, "/components/schemas/B")
     }
+
+
+def test_a_constraint_an_all_of_branch_already_imposes_is_no_change() -> None:
+    # the parent's `allOf` branch types `id` and requires it: saying it again beside the
+    # `allOf` allows nothing less, so nothing narrowed
+    branch = {
+        "type": "object",
+        "required": ["id"],
+        "properties": {"id": {"type": "string", "enum": ["a", "b"]}},
+    }
+    base = {
+        "$defs": {"Meta": branch},
+        "type": "object",
+        "properties": {"id": {}},
+        "allOf": [{"$ref": "#/$defs/Meta"}],
+    }
+    again = {**base, "required": ["id"], "properties": {"id": {"type": "string"}}}
+    assert schema_diff(base, again) == []
+    values = {**base, "properties": {"id": {"enum": ["a", "b", "c"]}}}
+    assert schema_diff(base, values) == []
+    # what the branch does not already impose still narrows
+    tighter = {**base, "properties": {"id": {"type": "string", "maxLength": 3}}}
+    assert at(schema_diff(base, tighter)) == {("bound tightened", "/properties/id/maxLength")}

@@ -59,6 +59,13 @@ what is inside a ``not`` (it reads the other way round), annotations (``title``,
 ``examples``, ``deprecated``, ``readOnly``/``writeOnly``, the content vocabulary), and a keyword
 both parts of a ``$ref`` with siblings hold as subschemas (each part is paired alone).
 
+A schema is compared with what applies beside it: its ``allOf`` branches (followed, a few levels
+deep) and, for a property, the entry of that name in its parent's ``allOf`` branches, joined for
+the values, ``required``, types, bounds and constraints compared (types intersected, ``required``
+joined, values intersected, the tighter bound): a ``type`` a branch already imposes, written again
+beside the ``allOf``, narrows nothing (``{nullable: true}`` -> ``{type: string, nullable: true}``
+where the branch types it ``string``).
+
 A location no use reaches (role ``unused``) is judged from both sides: whoever validates against
 it is a client of some kind. Give it a role in ``[roles]`` to narrow that. A definition removed
 from a file both revisions have is breaking whatever its role, as a schema file removed is: a
@@ -386,6 +393,9 @@ class _Differ:
         # document object: the base and the head have the same paths and pointers.
         self.parts: dict[tuple[int, str], tuple[Site, Site]] = {}
         self._statements: list[Statement] | None = None
+        # The schemas an `allOf` branch of a parent imposes on a property too (the branch's
+        # entry of the same name), by the property's place: they apply beside it.
+        self.companions: dict[tuple[int, str], list[Site]] = {}
 
     @property
     def statements(self) -> list[Statement]:
@@ -509,6 +519,7 @@ class _Differ:
         if depth > MAX_DEPTH:
             return
         asked = head  # where the head's schema is used, before its `$ref`s are followed
+        base_asked = base
         base, head = self.resolved(self.base, base), self.resolved(self.head, head)
         key = (base.document.path, base.pointer, head.document.path, head.pointer)
         if key in self.seen:
@@ -523,19 +534,76 @@ class _Differ:
         role = self.role(head, base)
         client = role in ("client-submitted", "both", "unused")
         server = role in ("server-emitted", "both", "unused")
-        self.compare_values(base, head, field, role, client, server)
-        self.compare_required(base, head, role, client, server)
+        # what each side allows with its `allOf` branches (and a parent's) applied beside it
+        whole_base = self.effective(self.base, base, base_asked)
+        whole_head = self.effective(self.head, head, asked)
+        self.compare_values(whole_base, whole_head, field, role, client, server)
+        self.compare_required(whole_base, whole_head, role, client, server)
         self.compare_members(base, head, role, client, server)
-        self.compare_types(base, head, field, role, client, server)
+        self.compare_types(whole_base, whole_head, field, role, client, server)
         if client:
-            self.compare_bounds(base, head, field, role)
+            self.compare_bounds(whole_base, whole_head, field, role)
         if server:
-            self.compare_loosened(base, head, field, role)
-        self.compare_constraints(base, head, field, role, client, server)
+            self.compare_loosened(whole_base, whole_head, field, role)
+        self.compare_constraints(whole_base, whole_head, field, role, client, server)
         self.compare_absent_subschemas(base, head, field, depth)
         for base_part in self.parts.get((id(base.document), base.pointer), (base,)):
             for head_part in self.parts.get((id(head.document), head.pointer), (head,)):
                 self.descend(base_part, head_part, field, depth)
+
+    def branches(self, corpus: Context, site: Site, depth: int = 0) -> list[Site]:
+        """The ``allOf`` branches of ``site``, each resolved and read, and theirs in turn (a
+        few levels deep): every one applies beside the schema (2020-12 Core §10.2.1.1)."""
+        found: list[Site] = []
+        branches = site.node.get("allOf") if isinstance(site.node, dict) else None
+        if not isinstance(branches, list) or depth > 3:
+            return found
+        at = join_pointer(site.pointer, self.spelled(site, ("allOf",))[0])
+        for index, branch in enumerate(branches):
+            if not isinstance(branch, dict):
+                continue
+            part = self.read(
+                self.resolved(corpus, Site(site.document, join_pointer(at, index), branch))
+            )
+            if isinstance(part.node, dict):
+                found.append(part)
+                found.extend(self.branches(corpus, part, depth + 1))
+        return found
+
+    def register_companions(self, corpus: Context, parent: Site, pointer: str, name: str) -> None:
+        """Note the entries ``name`` of the parent's ``allOf`` branches' ``properties``: they
+        constrain the property at ``pointer`` too."""
+        found = []
+        for part in self.branches(corpus, parent):
+            properties = part.node.get("properties")
+            if isinstance(properties, dict) and isinstance(properties.get(name), dict):
+                entry = Site(
+                    part.document,
+                    join_pointer(join_pointer(part.pointer, "properties"), name),
+                    properties[name],
+                )
+                found.append(self.read(self.resolved(corpus, entry)))
+        if found:
+            self.companions[(id(parent.document), pointer)] = found
+
+    def effective(self, corpus: Context, site: Site, asked: Site) -> Site:
+        """``site``'s schema joined with what applies beside it: its own ``allOf`` branches and
+        a parent's branches' entry for the same property (``register_companions``), for the
+        keywords the diff compares (types intersected, ``required`` joined, values
+        intersected, the tighter bound: ``_conjoined``). So a constraint a branch already
+        imposes, written again beside it, is no narrowing (nor its removal a widening)."""
+        parts = self.companions.get((id(asked.document), asked.pointer), [])
+        parts = [*parts, *self.branches(corpus, site)]
+        if not parts:
+            return site
+        node = {k: v for k, v in site.node.items() if k != "allOf"}
+        for part in parts:
+            branch = {k: v for k, v in part.node.items() if k not in ("allOf", "properties")}
+            node = _conjoined(branch, node)
+        node["allOf"] = site.node.get("allOf", [])
+        if not node["allOf"]:
+            del node["allOf"]
+        return Site(site.document, site.pointer, node)
 
     def descend(self, base: Site, head: Site, field: str | None, depth: int) -> None:
         b, h = base.node, head.node
@@ -552,6 +620,9 @@ class _Differ:
                     at = join_pointer(join_pointer(head.pointer, hs(keyword)), name)
                     bat = join_pointer(join_pointer(base.pointer, bs(keyword)), name)
                     child = name if keyword == "properties" else field
+                    if keyword == "properties":
+                        self.register_companions(self.base, base, bat, name)
+                        self.register_companions(self.head, head, at, name)
                     self.pair(
                         Site(base.document, bat, b[keyword][name]),
                         Site(head.document, at, h[keyword][name]),
