@@ -17,8 +17,10 @@ What it does
       opened, an ``allOf`` member removed, an enum value or an ``anyOf``/``oneOf`` member added,
       unless the corpus tells clients to ignore unknown values of that field (see
       ``closed-event-union``);
-    - always breaking: a schema file, an OpenAPI operation, an AsyncAPI operation or channel
-      removed.
+    - always breaking: a schema file, a definition (``$defs``/``definitions`` entry, API
+      ``components/schemas`` entry) of a file both revisions have, an OpenAPI operation, an AsyncAPI operation or channel
+      removed; a ``.proto`` language file option (``go_package``, ``csharp_namespace`` ...)
+      added, changed or removed.
 
     Each additive claim with breaking changes beside it is one finding at the RFC's
     ``Compatibility`` row, naming the changes, with their locations as related locations. Breaking

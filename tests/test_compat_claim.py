@@ -593,3 +593,66 @@ def test_a_long_chain_of_refs_with_keywords_beside_them_is_read_within_a_bound()
     head = {"links": links, "properties": {"p": {"type": "string"}}}
     # read within the bound: what lies past it is unknown, never a RecursionError
     assert {c.kind for c in schema_diff(base, head)} <= {"bound loosened", "type narrowed"}
+
+
+def test_a_definition_removed_breaks_and_one_added_is_additive() -> None:
+    # a published schema's definitions are addressable (`x.json#/$defs/Batch`): one removed
+    # breaks every `$ref` to it from outside the file, as a schema file removed does
+    kept = {"type": "string"}
+    base = {"$defs": {"Kept": kept, "Batch": {"type": "array", "$defs": {"Item": kept}}}}
+    head = {"$defs": {"Kept": kept, "Single": {"type": "object"}}}
+    changes = schema_diff(base, head)
+    assert {(c.kind, c.breaking, c.location.pointer) for c in changes} == {
+        ("definition removed", True, "/$defs/Batch"),  # its own nested definitions with it
+        ("definition added", False, "/$defs/Single"),
+    }
+    # a move between `definitions` and `$defs` (the dialect's spelling) is neither
+    moved = {"$schema": DRAFT_07, "definitions": base["$defs"]}
+    assert (
+        schema_changes(
+            Context.from_texts({"s/x.json": json.dumps(moved)}),
+            Context.from_texts({"s/x.json": json.dumps({"$schema": DRAFT_2020, **base})}),
+        )
+        == []
+    )
+
+
+def test_a_components_schema_removed_from_an_api_document_breaks() -> None:
+    def api(schemas: dict[str, Any]) -> str:
+        return json.dumps(
+            {
+                "openapi": "3.1.0",
+                "info": {"title": "t", "version": "1"},
+                "paths": {},
+                "components": {"schemas": schemas},
+            }
+        )
+
+    base = Context.from_texts({"api/openapi.json": api({"A": {"type": "string"}, "B": {}})})
+    head = Context.from_texts({"api/openapi.json": api({"A": {"type": "string"}})})
+    assert {(c.kind, c.breaking, c.location.pointer) for c in schema_changes(base, head)} == {
+        ("definition removed", True, "/components/schemas/B")
+    }
+
+
+def test_a_constraint_an_all_of_branch_already_imposes_is_no_change() -> None:
+    # the parent's `allOf` branch types `id` and requires it: saying it again beside the
+    # `allOf` allows nothing less, so nothing narrowed
+    branch = {
+        "type": "object",
+        "required": ["id"],
+        "properties": {"id": {"type": "string", "enum": ["a", "b"]}},
+    }
+    base = {
+        "$defs": {"Meta": branch},
+        "type": "object",
+        "properties": {"id": {}},
+        "allOf": [{"$ref": "#/$defs/Meta"}],
+    }
+    again = {**base, "required": ["id"], "properties": {"id": {"type": "string"}}}
+    assert schema_diff(base, again) == []
+    values = {**base, "properties": {"id": {"enum": ["a", "b", "c"]}}}
+    assert schema_diff(base, values) == []
+    # what the branch does not already impose still narrows
+    tighter = {**base, "properties": {"id": {"type": "string", "maxLength": 3}}}
+    assert at(schema_diff(base, tighter)) == {("bound tightened", "/properties/id/maxLength")}

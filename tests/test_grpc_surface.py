@@ -1407,3 +1407,31 @@ def test_a_proto_fence_of_a_proposal_does_not_bind_the_normative_prose(
         (finding,) = found
         assert finding.location.path == "specification/api.md"
         assert "`Unset` only in the prose" in finding.message
+
+
+def test_a_language_file_option_added_changed_or_removed_breaks_as_buf_judges_it(
+    tmp_path: Path,
+) -> None:
+    # buf's FILE_SAME_* rules (PACKAGE category): generated code moves to another namespace,
+    # package or class, so code that imported it no longer compiles
+    proto = 'syntax = "proto3";\npackage t.v1;\n%s\nmessage Job { string id = 1; }\n'
+    base = Context.load(
+        write_files(tmp_path / "base", {"api/t.proto": proto % 'option go_package = "t/v1";'})
+    )
+    for options, expected in (
+        ('option go_package = "t/v1";', []),
+        (
+            'option go_package = "t/v1";\noption csharp_namespace = "T.V1";',
+            [("file option changed", True, "csharp_namespace")],
+        ),
+        ('option go_package = "t/v2";', [("file option changed", True, "go_package")]),
+        ("", [("file option changed", True, "go_package")]),
+        (
+            'option go_package = "t/v1";\noption java_multiple_files = true;',
+            [("file option changed", True, "java_multiple_files")],
+        ),
+    ):
+        head = Context.load(write_files(tmp_path / "head", {"api/t.proto": proto % options}))
+        changes = contract_changes(base, head)
+        assert [(c.kind, c.breaking, c.description.split("`")[1]) for c in changes] == expected
+        assert all(c.location.path == "api/t.proto" for c in changes)

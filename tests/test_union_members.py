@@ -332,6 +332,7 @@ def test_a_title_beside_a_ref_names_the_member(tmp_path: Path) -> None:
         "server-emitted",
     )
     assert sorted(line.split("] ", 1)[0] for line in changes(repo)) == [
+        "additive [definition added",  # `$defs/Ack` is new
         "additive [property added",
         "additive [type narrowed",
         "breaking [type widened",

@@ -36,6 +36,8 @@ constraint narrowed    client-submitted (``multipleOf``, ``format``,        old 
                        ``items``/``propertyNames`` ``false``)
 constraint widened     server-emitted (the same, removed or relaxed)        clients get new values
 schema file removed    any role                                             ``$ref``s to it break
+definition removed     any role (a ``$defs``/``definitions`` entry, an API   ``$ref``s to it, from
+                       document's ``components/schemas`` entry)             outside, break
 operation removed      (OpenAPI operation, AsyncAPI operation or channel)   clients call it
 =====================  ===================================================  =====================
 
@@ -57,6 +59,13 @@ what is inside a ``not`` (it reads the other way round), annotations (``title``,
 ``examples``, ``deprecated``, ``readOnly``/``writeOnly``, the content vocabulary), and a keyword
 both parts of a ``$ref`` with siblings hold as subschemas (each part is paired alone).
 
+A schema is compared with what applies beside it: its ``allOf`` branches (followed, a few levels
+deep) and, for a property, the entry of that name in its parent's ``allOf`` branches, joined for
+the values, ``required``, types, bounds and constraints compared (types intersected, ``required``
+joined, values intersected, the tighter bound): a ``type`` a branch already imposes, written again
+beside the ``allOf``, narrows nothing (``{nullable: true}`` -> ``{type: string, nullable: true}``
+where the branch types it ``string``).
+
 Where keywords cannot say (a node that differs in ``not``, ``if``/``then``/``else``, a ``pattern``
 changed or removed, ``format``, ``dependentRequired``, ``propertyNames``, ``multipleOf``, a union
 or ``allOf`` whose members changed, and for which the comparisons reported nothing below it, and
@@ -74,8 +83,12 @@ Generation is derandomized and bounded: ``WITNESSED_NODES`` nodes a run (past it
 witnessed** change says how many were left), at most ``acceptance.INSTANCES`` instances a side.
 
 A location no use reaches (role ``unused``) is judged from both sides: whoever validates against
-it is a client of some kind. Give it a role in ``[roles]`` to narrow that. Everything else (a new
-optional property, a new endpoint, a new value of an input enum) is additive and listed with
+it is a client of some kind. Give it a role in ``[roles]`` to narrow that. A definition removed
+from a file both revisions have is breaking whatever its role, as a schema file removed is: a
+published file's definitions are addressable (``x.json#/$defs/Batch``), and the references of
+other repositories are not in the corpus to be counted; only the outermost one removed is said.
+Everything else (a new definition, a new optional property, a new endpoint, a new value of an
+input enum) is additive and listed with
 ``breaking`` false, for reviewers.
 
 Limitations: a ``oneOf`` member added that overlaps another one rejects the values both match,
@@ -441,6 +454,9 @@ class _Differ:
         self.parts: dict[tuple[int, str], tuple[Site, Site]] = {}
         self._statements: list[Statement] | None = None
         self.witnessing = _Witnessing()  # ``witness``: the revisions it reads, its budget
+        # The schemas an `allOf` branch of a parent imposes on a property too (the branch's
+        # entry of the same name), by the property's place: they apply beside it.
+        self.companions: dict[tuple[int, str], list[Site]] = {}
 
     @property
     def statements(self) -> list[Statement]:
@@ -462,6 +478,7 @@ class _Differ:
             self.pair(Site(base_document, base_pointer, base_node), site, None, 0)
         self.removed_files()
         self.removed_operations()
+        self.definitions()
 
     # --- schemas -------------------------------------------------------------------------------
 
@@ -563,6 +580,7 @@ class _Differ:
         if depth > MAX_DEPTH:
             return
         asked = head  # where the head's schema is used, before its `$ref`s are followed
+        base_asked = base
         base, head = self.resolved(self.base, base), self.resolved(self.head, head)
         key = (base.document.path, base.pointer, head.document.path, head.pointer)
         if key in self.seen:
@@ -579,20 +597,96 @@ class _Differ:
         role = self.role(head, base)
         client = role in ("client-submitted", "both", "unused")
         server = role in ("server-emitted", "both", "unused")
+        self.compare_members(base, head, role, client, server)
+        written = len(self.changes)
+        self.compare_node(base, head, field, role, client, server)
+        # What each side allows with its `allOf` branches (and a parent's) applied beside it
+        # only withdraws: a change of the node itself stands only if the joined schemas show
+        # it too (a `type` a branch already imposes, written again, narrows nothing). It adds
+        # nothing: a branch's own change is reported at the branch, once (a member added as
+        # `union member added`, a changed target at the target).
+        whole_base = self.effective(self.base, base, base_asked)
+        whole_head = self.effective(self.head, head, asked)
+        if whole_base is not base or whole_head is not head:
+            found = self.changes[written:]
+            del self.changes[written:]
+            self.compare_node(whole_base, whole_head, field, role, client, server)
+            shown = {(c.kind, c.location.pointer) for c in self.changes[written:]}
+            del self.changes[written:]
+            self.changes.extend(c for c in found if (c.kind, c.location.pointer) in shown)
+        self.compare_absent_subschemas(base, head, field, depth)
+        for base_part in self.parts.get((id(base.document), base.pointer), (base,)):
+            for head_part in self.parts.get((id(head.document), head.pointer), (head,)):
+                self.descend(base_part, head_part, field, depth)
+        self.witness(base, head, field, mark)
+
+    def compare_node(
+        self, base: Site, head: Site, field: str | None, role: str, client: bool, server: bool
+    ) -> None:
+        """The comparisons of what the node itself allows: values, ``required``, types, bounds
+        and constraints (its members and subschemas are compared apart)."""
         self.compare_values(base, head, field, role, client, server)
         self.compare_required(base, head, role, client, server)
-        self.compare_members(base, head, role, client, server)
         self.compare_types(base, head, field, role, client, server)
         if client:
             self.compare_bounds(base, head, field, role)
         if server:
             self.compare_loosened(base, head, field, role)
         self.compare_constraints(base, head, field, role, client, server)
-        self.compare_absent_subschemas(base, head, field, depth)
-        for base_part in self.parts.get((id(base.document), base.pointer), (base,)):
-            for head_part in self.parts.get((id(head.document), head.pointer), (head,)):
-                self.descend(base_part, head_part, field, depth)
-        self.witness(base, head, field, mark)
+
+    def branches(self, corpus: Context, site: Site, depth: int = 0) -> list[Site]:
+        """The ``allOf`` branches of ``site``, each resolved and read, and theirs in turn (a
+        few levels deep): every one applies beside the schema (2020-12 Core §10.2.1.1)."""
+        found: list[Site] = []
+        branches = site.node.get("allOf") if isinstance(site.node, dict) else None
+        if not isinstance(branches, list) or depth > 3:
+            return found
+        at = join_pointer(site.pointer, self.spelled(site, ("allOf",))[0])
+        for index, branch in enumerate(branches):
+            if not isinstance(branch, dict):
+                continue
+            part = self.read(
+                self.resolved(corpus, Site(site.document, join_pointer(at, index), branch))
+            )
+            if isinstance(part.node, dict):
+                found.append(part)
+                found.extend(self.branches(corpus, part, depth + 1))
+        return found
+
+    def register_companions(self, corpus: Context, parent: Site, pointer: str, name: str) -> None:
+        """Note the entries ``name`` of the parent's ``allOf`` branches' ``properties``: they
+        constrain the property at ``pointer`` too."""
+        found = []
+        for part in self.branches(corpus, parent):
+            properties = part.node.get("properties")
+            if isinstance(properties, dict) and isinstance(properties.get(name), dict):
+                entry = Site(
+                    part.document,
+                    join_pointer(join_pointer(part.pointer, "properties"), name),
+                    properties[name],
+                )
+                found.append(self.read(self.resolved(corpus, entry)))
+        if found:
+            self.companions[(id(parent.document), pointer)] = found
+
+    def effective(self, corpus: Context, site: Site, asked: Site) -> Site:
+        """``site``'s schema joined with what applies beside it: its own ``allOf`` branches and
+        a parent's branches' entry for the same property (``register_companions``), for the
+        keywords the diff compares (types intersected, ``required`` joined, values
+        intersected, the tighter bound: ``_conjoined``). So a constraint a branch already
+        imposes, written again beside it, is no narrowing (nor its removal a widening)."""
+        parts = self.companions.get((id(asked.document), asked.pointer), [])
+        parts = [*parts, *self.branches(corpus, site)]
+        if not parts:
+            return site
+        node = {k: v for k, v in site.node.items() if k != "allOf"}
+        for part in parts:
+            branch = {k: v for k, v in part.node.items() if k not in ("allOf", "properties")}
+            node = _conjoined(branch, node)
+        node["allOf"] = site.node.get("allOf", [])
+        if not node["allOf"]:
+            del node["allOf"]
+        return Site(site.document, site.pointer, node)
 
     def descend(self, base: Site, head: Site, field: str | None, depth: int) -> None:
         b, h = base.node, head.node
@@ -609,6 +703,9 @@ class _Differ:
                     at = join_pointer(join_pointer(head.pointer, hs(keyword)), name)
                     bat = join_pointer(join_pointer(base.pointer, bs(keyword)), name)
                     child = name if keyword == "properties" else field
+                    if keyword == "properties":
+                        self.register_companions(self.base, base, bat, name)
+                        self.register_companions(self.head, head, at, name)
                     self.pair(
                         Site(base.document, bat, b[keyword][name]),
                         Site(head.document, at, h[keyword][name]),
@@ -1381,6 +1478,50 @@ class _Differ:
                 )
             )
 
+    def definitions(self) -> None:
+        """Definitions (``$defs``/``definitions`` entries, API ``components/schemas``) removed
+        or added in a file both revisions have. A removed one is breaking whatever its role: a
+        published file's definitions are addressable (``x.json#/$defs/Batch``), so, as a schema
+        file removed, every ``$ref`` to it from another file or another repository breaks,
+        and no corpus can list those. One added is additive. Only the outermost is said: the
+        definitions nested in one removed go with it; a move between ``definitions`` and
+        ``$defs`` is neither (``_at_base``)."""
+        for corpus, other, removed in ((self.base, self.head, True), (self.head, self.base, False)):
+            for site in schema_locations(corpus):
+                tokens = split_pointer(site.pointer)
+                if not _is_definition(site.document, tokens):
+                    continue
+                counterpart = other.documents.get(site.document.path)
+                if counterpart is None or counterpart.kind is not site.document.kind:
+                    continue  # a file removed or added: said as a file, or additive
+                if not counterpart.usable or _at_base(counterpart, site.pointer) is not None:
+                    continue
+                holder = "".join(join_pointer("", t) for t in tokens[:-2])
+                if _at_base(counterpart, holder) is None:
+                    continue  # its container went or came with it: said there
+                role = corpus.roles.role_name(site.document.path, site.pointer)
+                name = f"`{site.document.path}#{site.pointer}`"
+                if removed:
+                    change = Change(
+                        "definition removed",
+                        True,
+                        role,
+                        f"{role} definition {name} was removed: every `$ref` to it, from "
+                        "another file or a consumer of the published schema, breaks",
+                        site.document.location(site.pointer, note="at the base revision"),
+                        None,
+                    )
+                else:
+                    change = Change(
+                        "definition added",
+                        False,
+                        role,
+                        f"{role} definition {name} is new",
+                        site.document.location(site.pointer),
+                        None,
+                    )
+                self.changes.append(change)
+
     def removed_operations(self) -> None:
         for base_document in self.base.of_kind(DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
             head_document = self.head.documents.get(base_document.path)
@@ -1507,6 +1648,16 @@ def _rejection(found: Witness) -> str:
 
 def _listed(keywords: list[str]) -> str:
     return ", ".join(f"`{k}`" for k in keywords)
+
+
+def _is_definition(document: Document, tokens: list[str]) -> bool:
+    """Is this location a named definition: a ``$defs``/``definitions`` entry (not a property
+    of that name), or an API document's ``components/schemas`` entry?"""
+    if document.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
+        return tokens[:2] == ["components", "schemas"] and len(tokens) == 3
+    if len(tokens) < 2 or tokens[-2] not in ("$defs", "definitions"):
+        return False
+    return len(tokens) == 2 or tokens[-3] not in ("properties", "patternProperties")
 
 
 def _operations(document: Document) -> Iterator[tuple[str, str]]:

@@ -12,7 +12,11 @@ names); a field's type, cardinality (``repeated``, proto2's ``required``), prese
 ``optional``), proto2 ``default`` (as buf, the value an unset field reads) or oneof changed; a reservation dropped, or a reserved number
 or name used again; an enum value renamed (ProtoJSON writes the name); an rpc's request,
 response, streaming or ``idempotency_level`` changed; an HTTP binding (verb, path and body)
-gone. Additions are listed as not breaking.
+gone; a language file option (``go_package``, ``csharp_namespace``, ``java_package``,
+``java_outer_classname``, ``java_multiple_files``, ``objc_class_prefix``, ``php_namespace``,
+``ruby_package``, ``swift_prefix`` ...) added, changed or removed in a file of the same path, as
+buf's FILE_SAME_* rules (in its ``PACKAGE`` category too) judge it: the wire is unchanged, but
+the code generated for that language moves, and code that imported it no longer compiles. Additions are listed as not breaking.
 
 A ``.proto`` file that could not be read or compiled at either revision is not compared, and
 that is itself listed as breaking: a gate must not read "could not compile" as "removed".
@@ -214,6 +218,7 @@ def _changes(before: list[ProtoFile], after: list[ProtoFile]) -> Iterator[Change
         for proto in before
         for item in _definitions(proto)
     }
+    yield from _file_options(before, after)
     before = [_renamed(proto, renamed) for proto in before] if renamed else before
     compared: tuple[tuple[str, Callable[[ProtoFile], Any], Any], ...] = (
         ("message", lambda proto: proto.messages, _fields),
@@ -243,6 +248,35 @@ def _changes(before: list[ProtoFile], after: list[ProtoFile]) -> Iterator[Change
         if qualified in new_rpcs:
             current, new_proto = new_rpcs[qualified]
             yield from _rpc(qualified, rpc, current, _Sides(proto, new_proto))
+
+
+def _file_options(before: list[ProtoFile], after: list[ProtoFile]) -> Iterator[Change]:
+    """A language file option (``go_package``, ``csharp_namespace``, ``java_package`` ...)
+    added, changed or removed in a file of the same path, as buf breaking's FILE_SAME_* rules
+    (its FILE and PACKAGE categories) judge it: breaking, since the code generated for that
+    language moves to another package, namespace or class, and code that imported it no
+    longer compiles (the wire is unchanged)."""
+    old = {proto.path: proto for proto in before}
+    for proto in after:
+        was = old.get(proto.path)
+        if was is None:
+            continue
+        values = {option.name: option for option in was.options}
+        for option in proto.options:
+            previous = values.get(option.name)
+            if previous is None or previous.value == option.value:
+                continue
+            yield Change(
+                "file option changed",
+                True,
+                "both",
+                f"`{option.name}` of `{proto.path}` is now `{option.value or '(unset)'}` (was "
+                f"`{previous.value or '(unset)'}`): the code generated for its language moves, "
+                "and code written against the old one no longer compiles; keep the option, or "
+                "publish the change as breaking",
+                _at(proto, option.line, option.column, f"/{option.name}"),
+                _at(was, previous.line, previous.column, f"/{option.name}"),
+            )
 
 
 def _by_name(

@@ -54,7 +54,7 @@ import subprocess
 import sys
 import tempfile
 import unicodedata
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import util
@@ -202,6 +202,40 @@ class ProtoService:
     column: int
 
 
+# The file options that name or shape the code generated for a language (descriptor.proto's
+# FileOptions), each of which buf breaking's FILE_SAME_* rules hold unchanged.
+LANGUAGE_OPTIONS = (
+    "java_package",
+    "java_outer_classname",
+    "java_multiple_files",
+    "java_generic_services",
+    "java_string_check_utf8",
+    "go_package",
+    "optimize_for",
+    "cc_generic_services",
+    "cc_enable_arenas",
+    "py_generic_services",
+    "objc_class_prefix",
+    "csharp_namespace",
+    "swift_prefix",
+    "php_class_prefix",
+    "php_namespace",
+    "php_metadata_namespace",
+    "ruby_package",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ProtoOption:
+    """A language file option, as generated code reads it: its value, or its default when
+    unset (``java_multiple_files`` unset is ``false``), where it is set (else the package)."""
+
+    name: str
+    value: str
+    line: int
+    column: int
+
+
 @dataclass(frozen=True, slots=True)
 class ProtoFile:
     path: str  # the corpus path (or the page of a fence)
@@ -212,6 +246,7 @@ class ProtoFile:
     enums: tuple[ProtoEnum, ...]  # nested ones too
     services: tuple[ProtoService, ...]
     package_line: int = 1  # where the `package` statement is (1 when there is none)
+    options: tuple[ProtoOption, ...] = ()  # the LANGUAGE_OPTIONS, each with its value
 
 
 @dataclass(frozen=True)
@@ -1658,4 +1693,22 @@ def _file(
         tuple(enums),
         tuple(services),
         at(2)[0],
+        _language_options(proto.options, at),
     )
+
+
+def _language_options(options: Any, at: Callable[..., tuple[int, int]]) -> tuple[ProtoOption, ...]:
+    """The ``LANGUAGE_OPTIONS`` of a FileOptions message (field 8 of a FileDescriptorProto),
+    each with the value a generator reads: the default when unset, as buf compares them."""
+    found = []
+    for name in LANGUAGE_OPTIONS:
+        descriptor = options.DESCRIPTOR.fields_by_name.get(name)
+        if descriptor is None:
+            continue
+        value = getattr(options, name)
+        if descriptor.enum_type is not None:
+            value = descriptor.enum_type.values_by_number[value].name
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        where = at(8, descriptor.number) if options.HasField(name) else at(2)
+        found.append(ProtoOption(name, text, *where))
+    return tuple(found)
