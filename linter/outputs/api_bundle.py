@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
 
 from speclint.analyses.context import Context
 from speclint.analyses.references import ref_sites
@@ -149,6 +150,7 @@ class ApiBundle:
     tree: Any  # the bundled document (round-trip YAML nodes for a YAML source)
     renamed: list[str] = field(default_factory=list)  # collisions resolved, for the build's notes
     kept_remote: list[str] = field(default_factory=list)  # remote `$ref`s left as they are
+    notes: list[str] = field(default_factory=list)  # what the bundle could not keep, for the build
 
     def plain(self) -> Any:
         """The bundle as plain JSON data."""
@@ -245,7 +247,7 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
             reached = (reference.target_path, reference.target_pointer or "")
             if reached in inlined and reached not in places:
                 places[reached] = site[: -len("/$ref")]
-    tree = _load_tree(document)
+    tree, reading = _load_tree(document)
     components = tree.get("components") if isinstance(tree, dict) else None
     names: dict[tuple[str, str], tuple[str, str]] = {}
     # A component of the document that is only a `$ref` to a file (`Run: {$ref: run.schema.json}`,
@@ -360,7 +362,7 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
             additions.setdefault(kind, {})[name] = content
     if additions:
         _add_components(tree, additions)
-    return ApiBundle(document, tree, renamed, sorted(kept_remote))
+    return ApiBundle(document, tree, renamed, sorted(kept_remote), [reading] if reading else [])
 
 
 def _aliases(
@@ -569,16 +571,31 @@ def _set(tree: Any, pointer: str, value: str) -> None:
         node[last] = value
 
 
-def _load_tree(document: Document) -> Any:
-    """The document as it will be edited: YAML with its comments and key order (ruamel's
-    round-trip nodes), JSON as plain data in its key order."""
+def _load_tree(document: Document) -> tuple[Any, str | None]:
+    """The document as it will be edited, and a note when its comments could not be kept: YAML
+    with its comments and key order (ruamel's round-trip nodes), JSON as plain data in its key
+    order. The corpus's parse decides what the document is: where this second reading fails and
+    the corpus's did not (libyaml takes a tab after `key:` that ruamel's scanner refuses; a JSON
+    file may start with a byte order mark), the bundle is made from the corpus's data, in its
+    key order, without the comments."""
     text = document.text or ""
     if document.path.lower().endswith((".yaml", ".yml")):
         reader = YAML(typ="rt")
         reader.allow_duplicate_keys = True  # duplicate-key reports them; the last one wins, as here
         reader.preserve_quotes = True
-        return reader.load(text)
-    return json.loads(text)
+        try:
+            return reader.load(text), None
+        except (YAMLError, RecursionError) as error:
+            mark = getattr(error, "problem_mark", None)
+            where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+            return copy.deepcopy(document.data), (
+                f"its comments are not kept: the round-trip YAML reader cannot read it{where}: "
+                f"{getattr(error, 'problem', None) or error}"
+            )
+    try:
+        return json.loads(text), None
+    except (ValueError, RecursionError):
+        return copy.deepcopy(document.data), None
 
 
 def _add_components(tree: Any, additions: dict[str, dict[str, Any]]) -> None:
