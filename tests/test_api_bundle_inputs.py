@@ -167,3 +167,35 @@ def test_a_payload_in_a_format_that_is_not_json_schema_takes_the_file_text(
     ran = cli("build", str(root), "-o", str(tmp_path / "json-out"))
     assert ran.returncode == 1
     assert "`run.proto` at events.yaml#/channels/runs/messages/started/payload/schema" in ran.stderr
+
+
+def test_a_document_that_stops_parsing_keeps_its_last_bundle(tmp_path: Path) -> None:
+    root = write_files(
+        tmp_path / "spec",
+        {"api.yaml": API.format(description="Runs"), "run.json": '{"type": "object"}'},
+    )
+    out = tmp_path / "out"
+    assert cli("build", str(root), "-o", str(out)).returncode == 0
+    published = (out / "api.yaml").read_bytes()
+    manifest = json.loads((out / ".speclint-build.json").read_text())["files"]
+    assert "api.yaml" in manifest
+    source = root / "api.yaml"
+    source.write_text(source.read_text().replace("paths:", "paths: [", 1))
+    for _ in range(2):  # and again: the kept entry keeps it kept
+        ran = cli("build", str(root), "-o", str(out))
+        assert ran.returncode == 1
+        assert "not built: api.yaml: does not parse (line" in ran.stderr
+        assert f"kept {out}/api.yaml as the last build wrote it" in ran.stderr
+        assert (out / "api.yaml").read_bytes() == published
+        after = json.loads((out / ".speclint-build.json").read_text())["files"]
+        assert after["api.yaml"] == manifest["api.yaml"]
+        checked = cli("build", str(root), "-o", str(out), "--check")
+        assert checked.returncode == 1
+        assert "api.yaml: extra" not in checked.stdout
+    # Fixed, it is built again; removed, its bundle goes.
+    source.write_text(API.format(description="Runs, again"))
+    assert cli("build", str(root), "-o", str(out)).returncode == 0
+    assert b"Runs, again" in (out / "api.yaml").read_bytes()
+    source.unlink()
+    assert cli("build", str(root), "-o", str(out)).returncode == 0
+    assert not (out / "api.yaml").exists()
