@@ -199,3 +199,35 @@ def test_a_document_that_stops_parsing_keeps_its_last_bundle(tmp_path: Path) -> 
     source.unlink()
     assert cli("build", str(root), "-o", str(out)).returncode == 0
     assert not (out / "api.yaml").exists()
+
+
+def test_an_openapi_30_bundle_drops_the_comments_of_the_schema_files_it_pulls_in(
+    tmp_path: Path,
+) -> None:
+    # A JSON Schema file may hold `$comment`; a 3.0 Schema Object may not (3.0.3 §4.7.24), and
+    # the bundle writes the file's schema inline, where the 3.0 schema judges it.
+    run = {
+        "$comment": "a note for readers",
+        "type": "object",
+        "properties": {
+            "$comment": {"type": "string", "$comment": "a property so named stays"},
+            "mode": {"enum": [{"$comment": "data stays"}]},
+        },
+        "x-notes": {"$comment": "an extension's content stays"},
+    }
+    root = write_files(
+        tmp_path / "spec", {"api.yaml": API.format(description="Runs"), "run.json": json.dumps(run)}
+    )
+    out = tmp_path / "out"
+    ran = cli("build", str(root), "-o", str(out))
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    built = read_yaml(out / "api.yaml")
+    validate(built)
+    assert built["components"]["schemas"]["run"] == {
+        "type": "object",
+        "properties": {
+            "$comment": {"type": "string"},
+            "mode": {"enum": [{"$comment": "data stays"}]},
+        },
+        "x-notes": {"$comment": "an extension's content stays"},
+    }

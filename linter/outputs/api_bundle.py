@@ -22,7 +22,8 @@ What a bundle is:
   reports each renaming.
 - a pulled-in schema loses its ``$id`` and ``$schema`` (a component is no longer a schema resource
   of its own: its ``$id`` would change what the rewritten ``$ref``\\s inside it resolve against),
-  and an ``$id`` nested in it likewise.
+  and an ``$id`` nested in it likewise; in an OpenAPI 3.0 bundle, every schema loses its
+  ``$comment``, a note to readers that a 3.0 Schema Object cannot hold.
 - a remote ``$ref`` that ``[ref-map]`` does not map is kept, with a warning (speclint never
   fetches); an unresolved one makes the document "not built", with the reason.
 - a ``$ref`` to a file that is not JSON or YAML is written as the file's text where text can
@@ -383,6 +384,10 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
             additions.setdefault(kind, {})[name] = content
     if additions:
         _add_components(tree, additions)
+    if document.kind is DocumentKind.OPENAPI and str(document.data.get("openapi")).startswith(
+        "3.0"
+    ):
+        _drop_comments(tree, Position.API)
     return ApiBundle(document, tree, renamed, sorted(kept_remote), [reading] if reading else [])
 
 
@@ -615,6 +620,26 @@ def _drop_ids(node: Any, position: Position = Position.SCHEMA) -> None:
     elif isinstance(node, list):
         for child in node:
             _drop_ids(child, item_position(position))
+
+
+def _drop_comments(node: Any, position: Position) -> None:
+    """Drop ``$comment`` from every schema of an OpenAPI 3.0 bundle. A 3.0 Schema Object has no
+    such keyword (3.0.3 §4.7.24 lists its fields; the official schema allows no others), so a
+    schema file that a 3.0 document references and that the source's validator never reads
+    inline makes an invalid bundle; ``$comment`` is only a note to readers (JSON Schema 2020-12
+    Core §8.3: it MUST NOT change validation or annotation results), so dropping it changes
+    nothing the document says. Not a property named ``$comment``, nor anything in data."""
+    if isinstance(node, dict):
+        if position is Position.SCHEMA:
+            node.pop("$comment", None)
+        for key, child in node.items():
+            place = member_position(position, key, DocumentKind.OPENAPI)
+            extension = str(key).startswith("x-") and position in (Position.SCHEMA, Position.API)
+            if place is not Position.DATA and not extension:
+                _drop_comments(child, place)
+    elif isinstance(node, list):
+        for child in node:
+            _drop_comments(child, item_position(position))
 
 
 def _put(tree: Any, pointer: str, content: Any) -> Any:
