@@ -81,9 +81,15 @@ from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 from speclint.analyses.context import Context
 from speclint.analyses.provenance import same_when_converted
-from speclint.analyses.references import DATA_KEYWORDS, file_uri
+from speclint.analyses.references import file_uri
 from speclint.common.findings import Finding, Location, Severity, headed
 from speclint.model.corpus import Document
+from speclint.parsing.keyword_positions import (
+    Position,
+    item_position,
+    member_position,
+    root_position,
+)
 from speclint.parsing.kinds import DocumentKind, draft_of, in_design_folder, is_dialect_uri
 from speclint.parsing.structured import escape_token
 
@@ -191,9 +197,14 @@ def declared_ids(document: Document) -> Iterator[Declaration]:
     that is only a fragment, ``#foo``) name no resource and are left out."""
     root = document.data
     dialect = root.get("$schema") if isinstance(root, dict) else None
-    stack: list[tuple[Any, str, str, Any, int]] = [(root, "", file_uri(document.path), dialect, 0)]
+    # A key means what its position says (keyword_positions): a property *named* `default`
+    # holds a schema, whose `$id` is declared like any other.
+    api = document.kind if document.kind is not DocumentKind.SCHEMA else None
+    stack: list[tuple[Any, str, str, Any, int, Position]] = [
+        (root, "", file_uri(document.path), dialect, 0, root_position(document.kind))
+    ]
     while stack:
-        node, pointer, base, dialect, depth = stack.pop()
+        node, pointer, base, dialect, depth, position = stack.pop()
         if depth > MAX_DEPTH:
             continue
         if isinstance(node, dict):
@@ -213,15 +224,27 @@ def declared_ids(document: Document) -> Iterator[Declaration]:
                         document, pointer, keyword, written, urldefrag(base).url, node
                     )
             for key, child in node.items():
-                if key in DATA_KEYWORDS or key.startswith("x-"):
+                inner = member_position(position, key, api)
+                if inner is Position.DATA or (
+                    position is not Position.SCHEMA_NAMES and str(key).startswith("x-")
+                ):
                     continue
                 if isinstance(child, (dict, list)):
                     at = f"{pointer}/{escape_token(key)}"
-                    stack.append((child, at, base, dialect, depth + 1))
+                    stack.append((child, at, base, dialect, depth + 1, inner))
         elif isinstance(node, list):
-            for position, child in enumerate(node):
+            for index, child in enumerate(node):
                 if isinstance(child, (dict, list)):
-                    stack.append((child, f"{pointer}/{position}", base, dialect, depth + 1))
+                    stack.append(
+                        (
+                            child,
+                            f"{pointer}/{index}",
+                            base,
+                            dialect,
+                            depth + 1,
+                            item_position(position),
+                        )
+                    )
 
 
 # --- duplicates -----------------------------------------------------------------------------------

@@ -81,7 +81,6 @@ from jsonschema.protocols import Validator
 
 from speclint.analyses.context import Context
 from speclint.analyses.inlining import InlinedView, inline_misplaced, misplaced_refs_of
-from speclint.analyses.references import DATA_KEYWORDS
 from speclint.analyses.schema_objects import oversized_patterns
 from speclint.analyses.units import check_by_unit, reach
 from speclint.analyses.validation import (
@@ -96,6 +95,7 @@ from speclint.analyses.validation import (
 from speclint.common.findings import Finding, Severity, headed, json_value
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import draft_by_keywords, names_latest_draft
+from speclint.parsing.keyword_positions import Position, item_position, member_position
 from speclint.parsing.kinds import REFERENCED_REASON, DocumentKind, contradicts_schema, draft_of
 from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
 
@@ -315,21 +315,23 @@ def _invalid(
 
 def _embedded_resources(schema: Any) -> list[tuple[str, dict[str, Any]]]:
     """(pointer, node) of each subschema below the root that declares its own ``$schema``; the
-    outermost one of a nest (its own inner ones are its business)."""
+    outermost one of a nest (its own inner ones are its business). A key means what its position
+    says (``keyword_positions``): a property *named* ``default`` holds a schema."""
     found: list[tuple[str, dict[str, Any]]] = []
-    stack: list[tuple[Any, str]] = [(schema, "")]
+    stack: list[tuple[Any, str, Position]] = [(schema, "", Position.SCHEMA)]
     while stack:  # iterative: generated schemas nest deeper than Python's recursion limit
-        node, pointer = stack.pop()
+        node, pointer, position = stack.pop()
         if isinstance(node, dict):
-            if pointer and isinstance(node.get("$schema"), str):
+            if pointer and position is Position.SCHEMA and isinstance(node.get("$schema"), str):
                 found.append((pointer, node))
                 continue
             for key, child in node.items():
-                if key not in DATA_KEYWORDS and isinstance(child, (dict, list)):
-                    stack.append((child, join_pointer(pointer, key)))
+                inner = member_position(position, key)
+                if inner is not Position.DATA and isinstance(child, (dict, list)):
+                    stack.append((child, join_pointer(pointer, key), inner))
         elif isinstance(node, list):
             stack.extend(
-                (child, join_pointer(pointer, index))
+                (child, join_pointer(pointer, index), item_position(position))
                 for index, child in enumerate(node)
                 if isinstance(child, (dict, list))
             )
@@ -437,16 +439,21 @@ def _with_metaschema(dialect: str, metaschema: dict[str, Any]) -> Any:
 
 
 def _refs(node: Any) -> Iterator[str]:
-    stack = [node]
+    """Every ``$ref`` of the schema ``node``, not those in its data: a property *named*
+    ``default`` or ``enum`` (a metaschema's, describing that keyword) is a schema."""
+    stack: list[tuple[Any, Position]] = [(node, Position.SCHEMA)]
     while stack:
-        item = stack.pop()
+        item, position = stack.pop()
         if isinstance(item, dict):
             ref = item.get("$ref")
-            if isinstance(ref, str):
+            if isinstance(ref, str) and position is not Position.SCHEMA_NAMES:
                 yield ref
-            stack.extend(v for k, v in item.items() if k not in DATA_KEYWORDS)
+            for key, value in item.items():
+                inner = member_position(position, key)
+                if inner is not Position.DATA:
+                    stack.append((value, inner))
         elif isinstance(item, list):
-            stack.extend(item)
+            stack.extend((value, item_position(position)) for value in item)
 
 
 def _judged_by_held(

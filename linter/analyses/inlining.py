@@ -32,8 +32,10 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from speclint.analyses.merging import Merges, merged_data
-from speclint.analyses.references import DATA_KEYWORDS, rebased
+from speclint.analyses.references import rebased
 from speclint.analyses.units import reach
+from speclint.parsing.keyword_positions import Position, item_position, member_position
+from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import (
     escape_token,
     join_pointer,
@@ -259,28 +261,31 @@ SCHEMA_MAPS = frozenset(
 def schema_map_refs(schema: Any, at: str) -> Iterator[str]:
     """The pointers, within ``schema`` (at ``at``), of each schema map written as a ``$ref``
     (``properties: {$ref: attributes.yml#/ids}``): found by walking the schema, not its data
-    (examples, defaults, enums) or extensions."""
-    stack: list[tuple[str, Any]] = [(at, schema)]
+    (examples, defaults, enums) or extensions. A key means what its position says
+    (``keyword_positions``): a property *named* ``default`` or ``properties`` is a schema."""
+    stack: list[tuple[str, Any, Position]] = [(at, schema, Position.SCHEMA)]
     while stack:
-        pointer, node = stack.pop()
+        pointer, node, position = stack.pop()
         if isinstance(node, dict):
             for key, value in node.items():
                 key = str(key)
-                if key in DATA_KEYWORDS or key.startswith("x-"):
+                inner = member_position(position, key, DocumentKind.OPENAPI)
+                if inner is Position.DATA or (position is Position.SCHEMA and key.startswith("x-")):
                     continue
                 here = f"{pointer}/{escape_token(key)}"
                 if (
-                    key in SCHEMA_MAPS
+                    inner is Position.SCHEMA_NAMES
+                    and key in SCHEMA_MAPS
                     and isinstance(value, dict)
                     and isinstance(value.get("$ref"), str)
                 ):
                     yield here
                     continue
                 if isinstance(value, (dict, list)):
-                    stack.append((here, value))
+                    stack.append((here, value, inner))
         elif isinstance(node, list):
             stack.extend(
-                (f"{pointer}/{index}", item)
+                (f"{pointer}/{index}", item, item_position(position))
                 for index, item in enumerate(node)
                 if isinstance(item, (dict, list))
             )

@@ -965,6 +965,12 @@ def build_command(
                 "but it changed since (delete it by hand if it is not needed)",
                 err=True,
             )
+        for relative in done.held:
+            say(
+                f"speclint: kept {shown_folder}/{relative} as the last build wrote it: its source "
+                "is not built this time",
+                err=True,
+            )
         removed = f", removed {len(done.deleted)} it no longer builds" if done.deleted else ""
         say(f"speclint: wrote {built} bundle(s) and {shown_folder}/catalog.json{removed}")
     if result.api_not_built:

@@ -22,9 +22,13 @@ What a bundle is:
   reports each renaming.
 - a pulled-in schema loses its ``$id`` and ``$schema`` (a component is no longer a schema resource
   of its own: its ``$id`` would change what the rewritten ``$ref``\\s inside it resolve against),
-  and an ``$id`` nested in it likewise.
+  and an ``$id`` nested in it likewise; in an OpenAPI 3.0 bundle, every schema loses its
+  ``$comment``, a note to readers that a 3.0 Schema Object cannot hold.
 - a remote ``$ref`` that ``[ref-map]`` does not map is kept, with a warning (speclint never
   fetches); an unresolved one makes the document "not built", with the reason.
+- a ``$ref`` to a file that is not JSON or YAML is written as the file's text where text can
+  stand (under an extension, or as a payload schema in a format that is not JSON Schema), as
+  ``redocly bundle`` does; elsewhere it makes the document "not built".
 - the source's format is kept (``[build] api-format = "yaml"`` or ``"json"`` converts), and a
   YAML document keeps its comments and key order: it is edited in place, not re-serialised.
 
@@ -41,15 +45,20 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urldefrag
 
 from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.scalarstring import LiteralScalarString
 
 from speclint.analyses.context import Context
 from speclint.analyses.references import ref_sites
 from speclint.model.corpus import Document
 from speclint.parsing.keyword_positions import Position, item_position, member_position
 from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.reading import LoadProblem, read_raw
 from speclint.parsing.structured import (
+    escape_token,
     join_pointer,
     pointer_within,
     resolve_pointer,
@@ -149,6 +158,7 @@ class ApiBundle:
     tree: Any  # the bundled document (round-trip YAML nodes for a YAML source)
     renamed: list[str] = field(default_factory=list)  # collisions resolved, for the build's notes
     kept_remote: list[str] = field(default_factory=list)  # remote `$ref`s left as they are
+    notes: list[str] = field(default_factory=list)  # what the bundle could not keep, for the build
 
     def plain(self) -> Any:
         """The bundle as plain JSON data."""
@@ -212,13 +222,16 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
     #    the component kind of the place that first reaches it.
     targets: dict[tuple[str, str], str] = {}
     kept_remote: list[str] = []
-    _reached(corpus, document, "", "", targets, kept_remote, main)
+    texts: dict[tuple[str, str], str] = {}
+    _reached(corpus, document, "", "", targets, kept_remote, main, texts)
     changed = True
     while changed:  # what the pulled-in parts reach in turn (their own file's parts, a third file)
         changed = False
         for (path, pointer), kind in sorted(targets.items()):
             before = len(targets)
-            _reached(corpus, corpus.documents[path], pointer, kind, targets, kept_remote, main)
+            _reached(
+                corpus, corpus.documents[path], pointer, kind, targets, kept_remote, main, texts
+            )
             changed = changed or len(targets) != before
     # 2. Names: a target inside another target is a pointer into that component.
     roots = sorted(
@@ -245,7 +258,7 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
             reached = (reference.target_path, reference.target_pointer or "")
             if reached in inlined and reached not in places:
                 places[reached] = site[: -len("/$ref")]
-    tree = _load_tree(document)
+    tree, reading = _load_tree(document)
     components = tree.get("components") if isinstance(tree, dict) else None
     names: dict[tuple[str, str], tuple[str, str]] = {}
     # A component of the document that is only a `$ref` to a file (`Run: {$ref: run.schema.json}`,
@@ -306,10 +319,14 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
         holder = corpus.documents[path]
         content = copy.deepcopy(resolve_pointer(holder.data, pointer))
         whole: list[tuple[str, tuple[str, str]]] = []
+        whole_text: list[tuple[str, str]] = []
         for site, _, _ in ref_sites(holder):
             if not pointer_within(site, pointer):
                 continue
             reference = index.at(path, site)
+            if (path, site) in texts:
+                whole_text.append((site[len(pointer) : -len("/$ref")], texts[(path, site)]))
+                continue
             if reference is None or reference.outcome != "ok" or reference.target_path is None:
                 continue
             assert reference.target_pointer is not None
@@ -323,6 +340,8 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
                 _set(content, local, rewritten(*reached))
         for local, reached in sorted(whole, key=lambda each: -len(each[0])):
             content = _put(content, local, content_of(reached, (*chain, target)))
+        for local, text in sorted(whole_text, key=lambda each: -len(each[0])):
+            content = _put(content, local, LiteralScalarString(text))
         return content
 
     # 3. The document's own external `$ref`s rewritten in place, then the components added.
@@ -333,6 +352,8 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
     in_place: list[tuple[str, tuple[str, str]]] = []
     for site, _, _ in ref_sites(document):
         reference = index.at(main, site)
+        if (main, site) in texts:
+            continue  # written below, after the `$ref`s around it
         if reference is None or reference.outcome != "ok" or reference.target_path in (None, main):
             continue
         if site in alias_sites:
@@ -345,6 +366,9 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
             _set(tree, site, rewritten(*reached))
     for where, reached in sorted(in_place, key=lambda each: -len(each[0])):
         tree = _put(tree, where, content_of(reached, ()))
+    for (path, site), text in sorted(texts.items(), key=lambda each: -len(each[0][1])):
+        if path == main:
+            tree = _put(tree, site[: -len("/$ref")], LiteralScalarString(text))
     additions: dict[str, dict[str, Any]] = {}
     for target in roots:
         if target in inlined:
@@ -360,7 +384,11 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
             additions.setdefault(kind, {})[name] = content
     if additions:
         _add_components(tree, additions)
-    return ApiBundle(document, tree, renamed, sorted(kept_remote))
+    if document.kind is DocumentKind.OPENAPI and str(document.data.get("openapi")).startswith(
+        "3.0"
+    ):
+        _drop_comments(tree, Position.API)
+    return ApiBundle(document, tree, renamed, sorted(kept_remote), [reading] if reading else [])
 
 
 def _aliases(
@@ -400,9 +428,12 @@ def _reached(
     targets: dict[tuple[str, str], str],
     kept_remote: list[str],
     main: str,
+    texts: dict[tuple[str, str], str],
 ) -> None:
     """Add to ``targets`` what the ``$ref`` members under ``holder#subtree`` reach outside the main
-    document; a remote one to ``kept_remote``. :class:`BundleError` on one that does not resolve."""
+    document; a remote one to ``kept_remote``; one to a file's text, where that text can stand
+    (:func:`_text_in_place`), to ``texts`` (holder path, site -> the text). :class:`BundleError`
+    on one that does not resolve."""
     index = corpus.references
     for site, value, _ in ref_sites(holder):
         if not pointer_within(site, subtree):
@@ -413,6 +444,9 @@ def _reached(
         where = f"{holder.path}#{site[: -len('/$ref')] or '/'}"
         if reference.outcome == "remote":
             kept_remote.append(f"{where}: {value}")
+            continue
+        if reference.outcome == "text" and reference.target_path is not None:
+            texts[(holder.path, site)] = _text_in_place(corpus, holder, site, value, where)
             continue
         if reference.outcome != "ok" or reference.target_path is None:
             raise BundleError(
@@ -433,6 +467,61 @@ def _reached(
             raise BundleError(f"{reference.target_path} is not a document of the corpus")
         relative = site[len(subtree) :] if holder.path != main else site
         targets[target] = _kind_at(corpus.documents[main].kind, relative, kind)
+
+
+# The schema formats whose schemas are JSON Schema (or a dialect of it: AsyncAPI 3.0.0 §3.3.37
+# "Multi Format Schema Object" lists them): a `$ref` in such a schema reaches a schema, never text.
+_JSON_SCHEMA_FORMATS = (
+    "application/vnd.aai.asyncapi",
+    "application/schema+",
+    "application/vnd.oai",
+)
+
+
+def _text_in_place(corpus: Context, holder: Document, site: str, value: str, where: str) -> str:
+    """The text of the file that the ``$ref`` at ``holder#site`` names (a Markdown page, a code
+    sample, a .proto file), where a bundle may write a file's text in its place: under a
+    specification extension (`x-codeSamples`' `source`, `x-topics`' `content`: Redocly's
+    `bundle` resolves a `$ref` to a file that is not JSON or YAML to the file's text) or as the
+    schema of a payload whose `schemaFormat` is not JSON Schema (AsyncAPI 3.0.0 §3.3.37, 2.6.0
+    "Message Object"). Anywhere else, and for a `$ref` into a part of the file (a fragment means
+    nothing in text), :class:`BundleError` with the reason. The file is read as the corpus reads
+    its own: never through a symlink out of the root."""
+    reason = f"`{value}` at {where} names a file that is not JSON or YAML"
+    tokens = split_pointer(site)[:-1]
+    extension = any(token.startswith("x-") for token in tokens)
+    if not (extension or _non_json_schema_payload(holder.data, tokens)):
+        raise BundleError(
+            f"{reason}, and only an extension (`x-...`) or a payload whose `schemaFormat` is not "
+            "JSON Schema can take a file's text: reference a JSON or YAML file"
+        )
+    if urldefrag(value).fragment:
+        raise BundleError(
+            f"{reason}, and its text can be written in place only whole (`#...` names no part "
+            "of a text): reference the file without the fragment"
+        )
+    reference = corpus.references.at(holder.path, site)
+    assert reference is not None and reference.target_path is not None
+    raw = read_raw(corpus.root, reference.target_path)
+    if isinstance(raw, LoadProblem):
+        raise BundleError(f"{reason}, which is not read: {raw.message}")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BundleError(f"{reason}, and it is not UTF-8 text") from None
+
+
+def _non_json_schema_payload(data: Any, tokens: list[str]) -> bool:
+    """Whether the object at ``tokens`` is the schema of a Multi Format Schema Object (its
+    parent has `schemaFormat` and holds it as `schema`) or an AsyncAPI 2 message's `payload`,
+    in a format that is not JSON Schema."""
+    if not tokens or tokens[-1] not in ("schema", "payload"):
+        return False
+    parent = data
+    for token in tokens[:-1]:
+        parent = resolve_pointer(parent, "/" + escape_token(token))
+    schema_format = parent.get("schemaFormat") if isinstance(parent, dict) else None
+    return isinstance(schema_format, str) and not schema_format.startswith(_JSON_SCHEMA_FORMATS)
 
 
 def _kind_at(api_kind: DocumentKind, site: str, inherited: str) -> str:
@@ -533,6 +622,26 @@ def _drop_ids(node: Any, position: Position = Position.SCHEMA) -> None:
             _drop_ids(child, item_position(position))
 
 
+def _drop_comments(node: Any, position: Position) -> None:
+    """Drop ``$comment`` from every schema of an OpenAPI 3.0 bundle. A 3.0 Schema Object has no
+    such keyword (3.0.3 §4.7.24 lists its fields; the official schema allows no others), so a
+    schema file that a 3.0 document references and that the source's validator never reads
+    inline makes an invalid bundle; ``$comment`` is only a note to readers (JSON Schema 2020-12
+    Core §8.3: it MUST NOT change validation or annotation results), so dropping it changes
+    nothing the document says. Not a property named ``$comment``, nor anything in data."""
+    if isinstance(node, dict):
+        if position is Position.SCHEMA:
+            node.pop("$comment", None)
+        for key, child in node.items():
+            place = member_position(position, key, DocumentKind.OPENAPI)
+            extension = str(key).startswith("x-") and position in (Position.SCHEMA, Position.API)
+            if place is not Position.DATA and not extension:
+                _drop_comments(child, place)
+    elif isinstance(node, list):
+        for child in node:
+            _drop_comments(child, item_position(position))
+
+
 def _put(tree: Any, pointer: str, content: Any) -> Any:
     """``tree`` with the object at ``pointer`` (a ``$ref`` and its siblings) replaced by
     ``content``; the siblings are kept over it (what ``dereference`` does)."""
@@ -569,16 +678,31 @@ def _set(tree: Any, pointer: str, value: str) -> None:
         node[last] = value
 
 
-def _load_tree(document: Document) -> Any:
-    """The document as it will be edited: YAML with its comments and key order (ruamel's
-    round-trip nodes), JSON as plain data in its key order."""
+def _load_tree(document: Document) -> tuple[Any, str | None]:
+    """The document as it will be edited, and a note when its comments could not be kept: YAML
+    with its comments and key order (ruamel's round-trip nodes), JSON as plain data in its key
+    order. The corpus's parse decides what the document is: where this second reading fails and
+    the corpus's did not (libyaml takes a tab after `key:` that ruamel's scanner refuses; a JSON
+    file may start with a byte order mark), the bundle is made from the corpus's data, in its
+    key order, without the comments."""
     text = document.text or ""
     if document.path.lower().endswith((".yaml", ".yml")):
         reader = YAML(typ="rt")
         reader.allow_duplicate_keys = True  # duplicate-key reports them; the last one wins, as here
         reader.preserve_quotes = True
-        return reader.load(text)
-    return json.loads(text)
+        try:
+            return reader.load(text), None
+        except (YAMLError, RecursionError) as error:
+            mark = getattr(error, "problem_mark", None)
+            where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark else ""
+            return copy.deepcopy(document.data), (
+                f"its comments are not kept: the round-trip YAML reader cannot read it{where}: "
+                f"{getattr(error, 'problem', None) or error}"
+            )
+    try:
+        return json.loads(text), None
+    except (ValueError, RecursionError):
+        return copy.deepcopy(document.data), None
 
 
 def _add_components(tree: Any, additions: dict[str, dict[str, Any]]) -> None:

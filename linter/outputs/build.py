@@ -129,6 +129,9 @@ class BuildResult:
     api_bundles: dict[str, Any] = field(default_factory=dict)
     api_outputs: dict[str, str] = field(default_factory=dict)
     api_not_built: list[str] = field(default_factory=list)  # API documents that could not be
+    # where the bundle of an API document not built this time may be (its `.yaml` and `.json`
+    # output): the earlier build's file there is kept, not deleted (``write``)
+    held: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -583,6 +586,7 @@ def _build_api(corpus: Context, result: BuildResult, dereferenced: bool) -> None
     for path, why in unparsed_api_documents(corpus):
         result.problems.append(BuildProblem(path, why, True))
         result.api_not_built.append(path)
+        result.held += _outputs_of(path)
     for document in api_documents(corpus):
         try:
             built = bundle_api(corpus, document)
@@ -591,9 +595,12 @@ def _build_api(corpus: Context, result: BuildResult, dereferenced: bool) -> None
         except BundleError as error:
             result.problems.append(BuildProblem(document.path, str(error), True))
             result.api_not_built.append(document.path)
+            result.held += _outputs_of(document.path)
             continue
         for note in built.renamed:
             result.problems.append(BuildProblem(document.path, f"renamed: {note}", False))
+        for note in built.notes:
+            result.problems.append(BuildProblem(document.path, note, False))
         for remote in built.kept_remote:
             result.problems.append(
                 BuildProblem(
@@ -609,6 +616,29 @@ def _build_api(corpus: Context, result: BuildResult, dereferenced: bool) -> None
         result.files[output] = text
         result.api_bundles[document.path] = built.plain()
         result.api_outputs[document.path] = output
+
+
+def _outputs_of(path: str) -> list[str]:
+    """Where the bundle of the API document at ``path`` is written, in either format."""
+    stem = path.rsplit(".", 1)[0]
+    return [f"{stem}.json", f"{stem}.yaml"]
+
+
+def _holding(result: BuildResult, previous: dict[str, str]) -> tuple[dict[str, str], set[str]]:
+    """(the files to write, the earlier outputs to keep): the bundle of an API document not
+    built this time (it stopped parsing, a `$ref` broke) stays as the last build wrote it, with
+    its manifest entry, so that a broken commit does not delete a published file; the build
+    still fails and says why."""
+    held = {
+        relative: previous[relative]
+        for relative in result.held
+        if relative in previous and relative not in result.files
+    }
+    if not held or MANIFEST not in result.files:
+        return result.files, set()
+    manifest = json.loads(result.files[MANIFEST])
+    manifest["files"] = dict(sorted({**held, **manifest["files"]}.items()))
+    return {**result.files, MANIFEST: render(manifest)}, set(held)
 
 
 # --- the output folder ----------------------------------------------------------------------------
@@ -821,6 +851,7 @@ def staleness(result: BuildResult, output: Path) -> Staleness:
         relative
         for relative in sorted(_manifest(output))
         if relative not in result.files
+        and relative not in result.held  # not built: kept (the build fails all the same)
         and relative not in unread
         and _read(output, relative) is not None
     ]
@@ -834,6 +865,9 @@ class Written:
     kept: list[str]  # such files that changed since the build wrote them: left in place
     # entries of the earlier manifest not looked at, with why (manifest_refusals)
     refused: list[tuple[str, str]] = field(default_factory=list)
+    held: list[str] = field(
+        default_factory=list
+    )  # bundles of documents not built: kept as they were
 
 
 _FOREIGN = (
@@ -928,11 +962,12 @@ def write(result: BuildResult, output: Path, confined: Path | None = None) -> Wr
     if blocked:
         raise BuildError(_refusal(blocked))
     previous = _manifest(output)
+    files, held = _holding(result, previous)
     refused = [entry for entry in manifest_refusals(output) if entry[0] not in result.files]
     written: list[str] = []
     # The manifest last: until it is written, the old one still names what is on disk.
-    for relative in sorted(result.files, key=lambda r: (r == MANIFEST, r)):
-        text = result.files[relative]
+    for relative in sorted(files, key=lambda r: (r == MANIFEST, r)):
+        text = files[relative]
         target = output / relative
         if _read(output, relative) == text.encode("utf-8"):
             continue
@@ -940,8 +975,10 @@ def write(result: BuildResult, output: Path, confined: Path | None = None) -> Wr
         written.append(relative)
     deleted, kept = [], []
     for relative, digest in sorted(previous.items()):
-        if relative in result.files or _symlink_on_the_way(output, relative) is not None:
+        if relative in files or _symlink_on_the_way(output, relative) is not None:
             continue  # through a symlink: not looked at (manifest_refusals says so)
+        if relative in held:
+            continue
         target = output / relative
         try:
             status = os.lstat(target)
@@ -960,7 +997,7 @@ def write(result: BuildResult, output: Path, confined: Path | None = None) -> Wr
             deleted.append(relative)
         except OSError:
             kept.append(relative)
-    return Written(written, deleted, kept, refused)
+    return Written(written, deleted, kept, refused, sorted(held))
 
 
 def _is_source(root: Path, path: str) -> bool:
