@@ -591,6 +591,8 @@ def _build_api(corpus: Context, result: BuildResult, dereferenced: bool) -> None
             continue
         for note in built.renamed:
             result.problems.append(BuildProblem(document.path, f"renamed: {note}", False))
+        for note in built.duplicates:
+            result.problems.append(BuildProblem(document.path, f"duplicate key: {note}", False))
         for remote in built.kept_remote:
             result.problems.append(
                 BuildProblem(
