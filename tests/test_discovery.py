@@ -764,3 +764,28 @@ def test_an_api_documents_example_files_are_not_schemas(make_corpus: MakeCorpus)
     # file still is one.
     assert documents["api/samples/base.json"].kind is DocumentKind.SCHEMA
     assert "a `$ref`" not in documents["api/samples/base.json"].reason
+
+
+def test_a_schema_ref_to_a_whole_api_document_is_a_finding(make_corpus: MakeCorpus) -> None:
+    # A schema library kept as an OpenAPI document with empty `paths`; a schema names the file
+    # without a fragment, so it reaches the document's root, no schema (any value passes).
+    root = make_corpus(
+        {
+            "schemas/library.yaml": (
+                "openapi: 3.0.3\ninfo: {title: l, version: '1'}\npaths: {}\n"
+                "components:\n  schemas:\n    expression: {type: object}\n"
+                "    other: {type: string}\n"
+            ),
+            "schemas/query.yaml": (
+                "type: object\nproperties:\n  filter:\n    oneOf:\n      - type: string\n"
+                "      - $ref: 'library.yaml'\n  exact:\n"
+                "    $ref: 'library.yaml#/components/schemas/expression'\n"
+            ),
+        }
+    )
+    [finding] = run_rule(root, "unresolved-ref")
+    assert finding.location.path == "schemas/query.yaml"
+    assert finding.location.pointer == "/properties/filter/oneOf/1/$ref"
+    assert "whole OpenAPI 3.0 document schemas/library.yaml" in finding.message
+    assert "`library.yaml#/components/schemas/expression`" in finding.message
+    assert finding.related[0].path == "schemas/library.yaml"
