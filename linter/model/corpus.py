@@ -629,7 +629,7 @@ def _examples(documents: dict[str, Document]) -> dict[str, str]:
       type names), or whose `$ref`s name only such examples and other data (an example that
       inherits another example's members, which some corpora assemble with a resolver).
 
-    Linear: each file joins once, and a file is looked at again only when one it names joins."""
+    Each file joins once, and a file is looked at again only when one it names joins."""
     found: dict[str, str] = {}
     for document in documents.values():
         if not document.usable or document.kind not in _REFERRING:
@@ -637,7 +637,6 @@ def _examples(documents: dict[str, Document]) -> dict[str, str]:
         for target in _example_targets(document):
             if target in documents and target not in found:
                 found[target] = f"an example: named by an example in {document.path}"
-    work: list[str] = []
     for path, document in sorted(documents.items()):
         if (
             path not in found
@@ -647,8 +646,7 @@ def _examples(documents: dict[str, Document]) -> dict[str, str]:
         ):
             kind = document.data.get("type") if isinstance(document.data, dict) else None
             found[path] = f"an example: its `type` {kind!r} is no JSON type"
-            work.append(path)
-    work += sorted(found)
+    work = sorted(found)
     # Who names whom, for the sample folders' files that may turn out to be examples.
     referrers: dict[str, list[str]] = {}
     for path, document in sorted(documents.items()):
