@@ -7,7 +7,10 @@ What it does
     nothing (when only an unescaped ``/`` is wrong, the ``~1`` pointer to write, RFC 6901 §3), an
     ``$id`` no corpus schema defines, a reference that is not a URI reference (RFC 3986), a loop
     of ``$ref``-only schemas, or a URL whose host is a bare word (``https://schemas/x.json``:
-    a ``warning``, with the URL it likely meant).
+    a ``warning``, with the URL it likely meant). A schema's ``$ref`` that names a whole OpenAPI
+    or AsyncAPI document (a schema library kept as an API file, named without a fragment)
+    reaches its root, no schema: a validator ignores ``paths`` and ``components`` as unknown
+    keywords and accepts any value there; the message names a fragment to write.
 
     Nothing is fetched: a remote URL is not followed, and the run's summary says so ("not
     checked: 3 remote references not followed"), not a finding. A URL is the corpus's own when
@@ -83,7 +86,12 @@ from speclint.analyses.references import Reference, bare_host, declared_id, root
 from speclint.common.findings import Finding, Member, Severity, headed, left_out
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
+from speclint.parsing.structured import (
+    escape_token,
+    join_pointer,
+    resolve_pointer,
+    split_pointer,
+)
 
 ID = "unresolved-ref"
 SEVERITY = Severity.ERROR
@@ -320,6 +328,54 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             and bare_host(reference.target)
         ):
             yield _malformed(corpus.documents[reference.path], reference)
+        elif reference.path not in derived and _names_an_api_document(corpus, reference):
+            yield _api_document_as_schema(corpus, reference)
+
+
+def _names_an_api_document(corpus: Context, reference: Reference) -> bool:
+    """Whether a schema's ``$ref`` names a whole OpenAPI or AsyncAPI document (no fragment): it
+    resolves, to a file, but reaches no schema."""
+    holder = corpus.documents.get(reference.path)
+    target = corpus.documents.get(reference.target_path or "")
+    return (
+        reference.outcome == "ok"
+        and not reference.target_pointer
+        and reference.target_pointer is not None
+        and holder is not None
+        and holder.kind is DocumentKind.SCHEMA
+        and target is not None
+        and target.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
+    )
+
+
+def _api_document_as_schema(corpus: Context, reference: Reference) -> Finding:
+    """A schema's ``$ref`` to a whole API document (a schema library kept as an OpenAPI file with
+    an empty `paths`): a validator reads the document's root as a schema, whose ``openapi``,
+    ``info``, ``paths`` and ``components`` are keywords it does not know (2020-12 Core §6.5:
+    ignored), so the reference accepts any value (beside another `oneOf` branch, a value that
+    branch accepts then matches two and fails); ``speclint build`` cannot bundle it."""
+    document = corpus.documents[reference.path]
+    target = corpus.documents[reference.target_path or ""]
+    data = target.data if isinstance(target.data, dict) else {}
+    components = data.get("components")
+    schemas = components.get("schemas") if isinstance(components, dict) else None
+    place = "/components/schemas/" if target.kind is DocumentKind.OPENAPI else ""
+    first = next(iter(schemas), None) if isinstance(schemas, dict) and place else None
+    example = (
+        f" (`{reference.value.split('#', 1)[0]}#{place}{escape_token(str(first))}`)"
+        if first is not None
+        else ""
+    )
+    return Finding(
+        ID,
+        SEVERITY,
+        f"`{reference.value}` names the whole {target.dialect or 'API'} document "
+        f"{target.path}, which is no schema: a validator reads its `paths` and `components` "
+        "as unknown keywords, so the reference accepts any value, and `speclint build` cannot "
+        f"bundle it. Name the schema meant with a fragment{example}",
+        document.location(reference.pointer),
+        related=(target.location("", note="the API document it names"),),
+    )
 
 
 def _malformed(document: Document, reference: Reference) -> Finding:

@@ -694,3 +694,98 @@ def test_a_swagger_2_document_is_validated_and_said_to_be_read_in_part(
         f.severity is Severity.ERROR and '"description" is a required property' in f.message
         for f in found
     )
+
+
+def test_examples_that_inherit_other_examples_are_data_not_schemas(
+    make_corpus: MakeCorpus,
+) -> None:
+    # A corpus that assembles its examples with a resolver: a schema's `example` names an
+    # example file by `$ref`; that example inherits a base example's members by `$ref` (`allOf`
+    # of `$ref`s looks like a schema by its keywords), and the base is an event with its event
+    # type as `type`. None of the three is a schema; the schemas stay schemas.
+    root = make_corpus(
+        {
+            "defs/thing.yaml": (
+                "title: Thing\ntype: object\nproperties:\n  kind: {type: string}\n"
+                "  detail: {$ref: 'detail.yaml'}\n"
+                "example:\n  $ref: '../examples/thing.json'\n"
+            ),
+            "defs/detail.yaml": "type: object\nproperties:\n  n: {type: integer}\n",
+            "examples/thing.json": json.dumps(
+                {"allOf": [{"$ref": "parts/base.json"}, {"$ref": "parts/extra.json"}]}
+            ),
+            "examples/parts/base.json": json.dumps({"type": "org.example.thing", "n": 1}),
+            "examples/parts/extra.json": json.dumps({"detail": {"n": 2}}),
+            "examples/alias.json": json.dumps({"$ref": "parts/base.json"}),
+            # A real schema kept in an examples folder keeps its kind.
+            "examples/schemas/point.json": json.dumps(
+                {"type": "object", "properties": {"x": {"$ref": "../coord.json"}}}
+            ),
+            "examples/coord.json": json.dumps({"description": "a coordinate", "minimum": 0}),
+        }
+    )
+    documents = load(root).documents
+    kinds = {path: document.kind for path, document in documents.items()}
+    for path in (
+        "examples/thing.json",
+        "examples/parts/base.json",
+        "examples/parts/extra.json",
+        "examples/alias.json",
+    ):
+        assert kinds[path] is DocumentKind.DATA, (path, documents[path].reason)
+    assert "named by an example in defs/thing.yaml" in documents["examples/thing.json"].reason
+    assert "examples/parts/base.json" in documents["examples/alias.json"].reason
+    for path in ("defs/thing.yaml", "defs/detail.yaml", "examples/schemas/point.json"):
+        assert kinds[path] is DocumentKind.SCHEMA, path
+    assert kinds["examples/coord.json"] is DocumentKind.SCHEMA  # the target of a schema's `$ref`
+
+
+def test_an_api_documents_example_files_are_not_schemas(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(
+        {
+            "api/openapi.yaml": (
+                "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n"
+                "components:\n  schemas:\n"
+                "    Thing:\n      type: object\n"
+                "      example: {$ref: 'samples/thing.json'}\n"
+                "  examples:\n    Other: {externalValue: 'samples/other.json'}\n"
+                "    Ref: {$ref: 'samples/ref.yaml'}\n"
+            ),
+            "api/samples/thing.json": json.dumps({"allOf": [{"$ref": "base.json"}]}),
+            "api/samples/base.json": json.dumps({"type": "object", "properties": {"a": {}}}),
+            "api/samples/other.json": json.dumps({"type": "object", "required": ["a"]}),
+            "api/samples/ref.yaml": "value: {a: 1}\n",
+        }
+    )
+    documents = load(root).documents
+    for path in ("api/samples/thing.json", "api/samples/other.json", "api/samples/ref.yaml"):
+        assert documents[path].kind is DocumentKind.DATA, (path, documents[path].reason)
+    # What an example names is not promoted to a schema on its account; by its own keywords a
+    # file still is one.
+    assert documents["api/samples/base.json"].kind is DocumentKind.SCHEMA
+    assert "a `$ref`" not in documents["api/samples/base.json"].reason
+
+
+def test_a_schema_ref_to_a_whole_api_document_is_a_finding(make_corpus: MakeCorpus) -> None:
+    # A schema library kept as an OpenAPI document with empty `paths`; a schema names the file
+    # without a fragment, so it reaches the document's root, no schema (any value passes).
+    root = make_corpus(
+        {
+            "schemas/library.yaml": (
+                "openapi: 3.0.3\ninfo: {title: l, version: '1'}\npaths: {}\n"
+                "components:\n  schemas:\n    expression: {type: object}\n"
+                "    other: {type: string}\n"
+            ),
+            "schemas/query.yaml": (
+                "type: object\nproperties:\n  filter:\n    oneOf:\n      - type: string\n"
+                "      - $ref: 'library.yaml'\n  exact:\n"
+                "    $ref: 'library.yaml#/components/schemas/expression'\n"
+            ),
+        }
+    )
+    [finding] = run_rule(root, "unresolved-ref")
+    assert finding.location.path == "schemas/query.yaml"
+    assert finding.location.pointer == "/properties/filter/oneOf/1/$ref"
+    assert "whole OpenAPI 3.0 document schemas/library.yaml" in finding.message
+    assert "`library.yaml#/components/schemas/expression`" in finding.message
+    assert finding.related[0].path == "schemas/library.yaml"

@@ -38,12 +38,15 @@ from speclint.parsing.kinds import (
     SWAGGER_CODEGEN_MARK,
     AttributeRule,
     DocumentKind,
+    at_example,
     classify,
+    contradicts_schema,
     generated_header,
     generator_outputs,
     generator_page,
     gitattributes_rules,
     glob_body,
+    in_sample_folder,
     installed_folder,
     kind_for_path,
     linguist_generated,
@@ -446,13 +449,20 @@ def refine(documents: dict[str, Document], config: Config) -> None:
             documents[path] = replace(
                 document, kind=named.kind, reason=named.reason, schema=named.schema, empty=False
             )
+    # Examples first: a file that is an example (what an `example` names, an event with its
+    # event type) is data, and what it names by `$ref` is not a schema on its account.
+    examples = _examples(documents)
+    for path, why in sorted(examples.items()):
+        document = documents[path]
+        if _open_schema(document):  # a file read as data keeps its own reason
+            documents[path] = replace(document, kind=DocumentKind.DATA, reason=why)
     # The parts of API documents kept in files of their own (a response, a parameter, a path
     # item) say nothing of themselves and stay data, but the `$ref`s of the schemas they hold
     # name schemas as the documents' own do, in the places of the kinds of API that reach them.
     fragments = _fragments_reached(documents)
     # The fragments last (the list is a stack): a file a schema and a fragment both name is
     # "the target of a `$ref` in" the schema, as before fragments were read.
-    pending = [documents[path] for path in sorted(fragments, reverse=True)]
+    pending = [documents[p] for p in sorted(fragments, reverse=True) if p not in examples]
     pending += [d for d in documents.values() if d.usable and d.kind in _REFERRING]
     while pending:
         referrer = pending.pop()
@@ -463,6 +473,7 @@ def refine(documents: dict[str, Document], config: Config) -> None:
             found = documents.get(target)
             if (
                 found is not None
+                and target not in examples
                 and found.usable
                 and found.kind is DocumentKind.DATA
                 and isinstance(found.data, (dict, bool))
@@ -595,6 +606,94 @@ def _fragments_reached(documents: dict[str, Document]) -> dict[str, set[Document
     return reached
 
 
+def _open_schema(document: Document) -> bool:
+    """Whether ``document`` is a schema by its keywords alone: no ``$schema``, no
+    ``*.schema.json`` name, which an example's shape can imitate (``allOf`` of `$ref`s)."""
+    return (
+        document.usable
+        and document.kind is DocumentKind.SCHEMA
+        and not (isinstance(document.data, dict) and "$schema" in document.data)
+        and not document.path.lower().endswith(".schema.json")
+    )
+
+
+def _examples(documents: dict[str, Document]) -> dict[str, str]:
+    """The JSON/YAML files that are examples, not schemas, from what names them and what they
+    say (path -> why):
+
+    - the target of a `$ref` in the value of an example keyword (``at_example``) of a schema or
+      an API document, or of an Example Object's relative ``externalValue`` (OpenAPI 3.1.1
+      §4.8.19.1): what names it shows it as an example, anywhere in the corpus;
+    - a file in a folder of samples whose root ``type`` is no JSON type (an event example's
+      ``"type": "m.room.message"``: JSON Schema Validation §6.1.1 allows only the seven
+      type names), or whose `$ref`s name only such examples and other data (an example that
+      inherits another example's members, which some corpora assemble with a resolver).
+
+    Each file joins once, and a file is looked at again only when one it names joins."""
+    found: dict[str, str] = {}
+    for document in documents.values():
+        if not document.usable or document.kind not in _REFERRING:
+            continue
+        for target in _example_targets(document):
+            if target in documents and target not in found:
+                found[target] = f"an example: named by an example in {document.path}"
+    for path, document in sorted(documents.items()):
+        if (
+            path not in found
+            and document.usable
+            and in_sample_folder(path)
+            and contradicts_schema(document.data)
+        ):
+            kind = document.data.get("type") if isinstance(document.data, dict) else None
+            found[path] = f"an example: its `type` {kind!r} is no JSON type"
+    work = sorted(found)
+    # Who names whom, for the sample folders' files that may turn out to be examples.
+    referrers: dict[str, list[str]] = {}
+    for path, document in sorted(documents.items()):
+        if document.usable and in_sample_folder(path) and _open_schema(document):
+            for target in _anywhere_refs(document):
+                referrers.setdefault(target, []).append(path)
+    while work:
+        for path in referrers.get(work.pop(), ()):
+            if path in found:
+                continue
+            targets = _anywhere_refs(documents[path])
+            if all(_plain_data(documents.get(target)) or target in found for target in targets):
+                named = ", ".join(t for t in targets if t in found)
+                found[path] = f"an example: its `$ref`s name examples ({named})"
+                work.append(path)
+    return found
+
+
+def _plain_data(document: Document | None) -> bool:
+    """Whether ``document`` is JSON/YAML data by what it says of itself (not a schema)."""
+    return document is not None and document.usable and document.kind is DocumentKind.DATA
+
+
+def _example_targets(document: Document) -> list[str]:
+    """The corpus paths a schema or an API document names as examples: `$ref`s at example
+    places (``at_example``) and Example Objects' relative ``externalValue``s, sorted."""
+    targets = {target for pointer, target in _ref_sites(document) if at_example(pointer)}
+    if document.kind in _API_KINDS:
+        folder = posixpath.dirname(document.path)
+        stack: list[Any] = [document.data]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                value = node.get("externalValue")
+                if (
+                    isinstance(value, str)
+                    and value
+                    and "://" not in value
+                    and not value.startswith(("/", "urn:"))
+                ):
+                    targets.add(posixpath.normpath(posixpath.join(folder, value)))
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+    return sorted(targets)
+
+
 def _anywhere_refs(document: Document) -> list[str]:
     """The corpus paths every relative ``$ref`` of the document names, sorted."""
     return sorted({target for _, target in _ref_sites(document)})
@@ -604,7 +703,9 @@ def _file_refs(document: Document, openapi: bool = False) -> list[str]:
     r"""The corpus paths the document's relative ``$ref``\s name, sorted: a schema's every one;
     an API document's or a fragment's at schema places only (OpenAPI's in an OpenAPI document,
     and in a fragment only OpenAPI documents reach: ``openapi``)."""
-    sites = _ref_sites(document)
+    sites = [
+        (pointer, target) for pointer, target in _ref_sites(document) if not at_example(pointer)
+    ]
     if document.kind is DocumentKind.SCHEMA:
         return sorted({target for _, target in sites})
     openapi = openapi or document.kind is DocumentKind.OPENAPI

@@ -38,6 +38,7 @@ follow ``$ref``; a recursive schema cannot be written that way, and is an error 
 
 from __future__ import annotations
 
+import bisect
 import copy
 import io
 import json
@@ -59,6 +60,7 @@ from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.reading import LoadProblem, read_raw
 from speclint.parsing.structured import (
     escape_token,
+    holds_pointer,
     join_pointer,
     pointer_within,
     resolve_pointer,
@@ -159,6 +161,8 @@ class ApiBundle:
     renamed: list[str] = field(default_factory=list)  # collisions resolved, for the build's notes
     kept_remote: list[str] = field(default_factory=list)  # remote `$ref`s left as they are
     notes: list[str] = field(default_factory=list)  # what the bundle could not keep, for the build
+    # keys written twice in the document, each bundled with its last value, for the build's notes
+    duplicates: list[str] = field(default_factory=list)
 
     def plain(self) -> Any:
         """The bundle as plain JSON data."""
@@ -224,23 +228,25 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
     kept_remote: list[str] = []
     texts: dict[tuple[str, str], str] = {}
     _reached(corpus, document, "", "", targets, kept_remote, main, texts)
-    changed = True
-    while changed:  # what the pulled-in parts reach in turn (their own file's parts, a third file)
-        changed = False
-        for (path, pointer), kind in sorted(targets.items()):
-            before = len(targets)
+    # What the pulled-in parts reach in turn (their own file's parts, a third file): each target
+    # walked once, in rounds of the targets the round before found, sorted (walking one again
+    # finds nothing new: a pass over them all per round was rounds x targets, 13 minutes on a
+    # split document of thousands of components).
+    fresh = sorted(targets)
+    while fresh:
+        before = set(targets)
+        for path, pointer in fresh:
+            kind = targets[(path, pointer)]
             _reached(
                 corpus, corpus.documents[path], pointer, kind, targets, kept_remote, main, texts
             )
-            changed = changed or len(targets) != before
-    # 2. Names: a target inside another target is a pointer into that component.
+        fresh = sorted(set(targets) - before)
+    # 2. Names: a target inside another target is a pointer into that component (its ancestors
+    #    looked up, not every other target compared).
     roots = sorted(
         target
         for target in targets
-        if not any(
-            other != target and other[0] == target[0] and pointer_within(target[1], other[1])
-            for other in targets
-        )
+        if not any((target[0], above) in targets for above in _ancestors(target[1]))
     )
     # A target of a kind the document's version has no component for (a path item in OpenAPI
     # 3.0, whose Components Object has no `pathItems`: 3.0.3 §4.7.7) is written in full where it
@@ -252,13 +258,14 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
         if targets[target] == _EXAMPLE_MAP or (kinds is not None and targets[target] not in kinds)
     }
     places: dict[tuple[str, str], str] = {}
-    for site, _, _ in ref_sites(document):
+    for site, _, _ in _sites_under(document, ""):
         reference = index.at(main, site)
         if reference is not None and reference.outcome == "ok" and reference.target_path:
             reached = (reference.target_path, reference.target_pointer or "")
             if reached in inlined and reached not in places:
                 places[reached] = site[: -len("/$ref")]
     tree, reading = _load_tree(document)
+    duplicates = _last_values(tree, document)
     components = tree.get("components") if isinstance(tree, dict) else None
     names: dict[tuple[str, str], tuple[str, str]] = {}
     # A component of the document that is only a `$ref` to a file (`Run: {$ref: run.schema.json}`,
@@ -290,16 +297,19 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
         used.add(name)
         names[target] = (kind, name)
 
-    by_file: dict[str, list[tuple[str, str | None]]] = {}
-    for (root_path, root_pointer), (kind, name) in names.items():
-        where = join_pointer(join_pointer("/components", kind), name)
-        by_file.setdefault(root_path, []).append((root_pointer, where))
+    # Where each root is written: roots hold no other root, so the one holding a pointer is the
+    # pointer itself or one of its ancestors (looked up, not every root of its file compared).
+    written_at: dict[tuple[str, str], str | None] = {
+        target: join_pointer(join_pointer("/components", kind), name)
+        for target, (kind, name) in names.items()
+    }
     for target in sorted(inlined):
-        by_file.setdefault(target[0], []).append((target[1], places.get(target)))
+        written_at[target] = places.get(target)
 
     def rewritten(path: str, pointer: str) -> str:
-        for root_pointer, where in by_file.get(path, []):
-            if pointer_within(pointer, root_pointer):
+        for root_pointer in (pointer, *_ancestors(pointer)):
+            if (path, root_pointer) in written_at:
+                where = written_at[(path, root_pointer)]
                 if where is None:
                     raise BundleError(
                         f"`{path}#{pointer or '/'}` is part of a {targets[(path, root_pointer)]} "
@@ -320,9 +330,7 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
         content = copy.deepcopy(resolve_pointer(holder.data, pointer))
         whole: list[tuple[str, tuple[str, str]]] = []
         whole_text: list[tuple[str, str]] = []
-        for site, _, _ in ref_sites(holder):
-            if not pointer_within(site, pointer):
-                continue
+        for site, _, _ in _sites_under(holder, pointer):
             reference = index.at(path, site)
             if (path, site) in texts:
                 whole_text.append((site[len(pointer) : -len("/$ref")], texts[(path, site)]))
@@ -350,7 +358,7 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
         for kind, name in aliases.values()
     }
     in_place: list[tuple[str, tuple[str, str]]] = []
-    for site, _, _ in ref_sites(document):
+    for site, _, _ in _sites_under(document, ""):
         reference = index.at(main, site)
         if (main, site) in texts:
             continue  # written below, after the `$ref`s around it
@@ -388,7 +396,14 @@ def bundle_api(corpus: Context, document: Document) -> ApiBundle:
         "3.0"
     ):
         _drop_comments(tree, Position.API)
-    return ApiBundle(document, tree, renamed, sorted(kept_remote), [reading] if reading else [])
+    return ApiBundle(
+        document,
+        tree,
+        renamed,
+        sorted(kept_remote),
+        [reading] if reading else [],
+        duplicates,
+    )
 
 
 def _aliases(
@@ -435,9 +450,7 @@ def _reached(
     (:func:`_text_in_place`), to ``texts`` (holder path, site -> the text). :class:`BundleError`
     on one that does not resolve."""
     index = corpus.references
-    for site, value, _ in ref_sites(holder):
-        if not pointer_within(site, subtree):
-            continue
+    for site, value, _ in _sites_under(holder, subtree):
         reference = index.at(holder.path, site)
         if reference is None:
             continue
@@ -522,6 +535,38 @@ def _non_json_schema_payload(data: Any, tokens: list[str]) -> bool:
         parent = resolve_pointer(parent, "/" + escape_token(token))
     schema_format = parent.get("schemaFormat") if isinstance(parent, dict) else None
     return isinstance(schema_format, str) and not schema_format.startswith(_JSON_SCHEMA_FORMATS)
+
+
+def _ancestors(pointer: str) -> Iterator[str]:
+    """The pointers above ``pointer``, nearest first, down to the root ("")."""
+    while pointer:
+        pointer = pointer.rsplit("/", 1)[0]
+        yield pointer
+
+
+def _sites_under(holder: Document, subtree: str) -> list[tuple[str, str, str]]:
+    """The ``$ref`` sites (``ref_sites``) of ``holder`` below ``subtree``, in ``ref_sites``'s
+    order. The sites are walked once per document and sorted by pointer, those below
+    ``subtree`` found by bisection: a bundle pulls in one component per target, thousands from
+    one file of a large split document, and a walk of the whole file per component was
+    components x sites."""
+
+    def walked() -> list[tuple[str, int, str, str]]:
+        return sorted(
+            (site, order, value, base)
+            for order, (site, value, base) in enumerate(ref_sites(holder))
+        )
+
+    sites: list[tuple[str, int, str, str]] = holder.remember("api_bundle.ref_sites", walked)
+    if subtree:
+        # Every site is a `$ref` member's pointer, so none is `subtree` itself; "0" is the
+        # character after "/".
+        sites = sites[
+            bisect.bisect_left(sites, (subtree + "/",)) : bisect.bisect_left(
+                sites, (subtree + "0",)
+            )
+        ]
+    return [(site, value, base) for site, _, value, base in sorted(sites, key=lambda s: s[1])]
 
 
 def _kind_at(api_kind: DocumentKind, site: str, inherited: str) -> str:
@@ -666,7 +711,7 @@ def _put(tree: Any, pointer: str, content: Any) -> Any:
     return tree
 
 
-def _set(tree: Any, pointer: str, value: str) -> None:
+def _set(tree: Any, pointer: str, value: Any) -> None:
     tokens = split_pointer(pointer)
     node = tree
     for token in tokens[:-1]:
@@ -676,6 +721,34 @@ def _set(tree: Any, pointer: str, value: str) -> None:
         node[int(last)] = value
     else:
         node[last] = value
+
+
+def _last_values(tree: Any, document: Document) -> list[str]:
+    """Give each key the document writes twice with different values its last value in
+    ``tree``, as speclint's own reading and most parsers (JSON's, PyYAML) do, and say which:
+    ruamel's round trip keeps the first, so the bundle would hold what the checks never read
+    (an operation's second `parameters` lost, its path parameter with it). YAML 1.2 §3.2.1.1
+    forbids the duplicate, RFC 8259 §4 leaves it undefined: `duplicate-key` reports it."""
+    notes: list[str] = []
+    replaced: list[str] = []
+    for duplicate in sorted(document.duplicates, key=lambda d: (d.pointer.count("/"), d.pointer)):
+        if duplicate.same or any(pointer_within(duplicate.pointer, r) for r in replaced):
+            continue  # the same value twice, or inside a value already replaced by its last
+        if not holds_pointer(document.data, duplicate.pointer):
+            continue
+        last = resolve_pointer(document.data, duplicate.pointer)
+        try:
+            _set(tree, duplicate.pointer, copy.deepcopy(last))
+        except (KeyError, IndexError, TypeError, ValueError):
+            continue  # a place the round-trip tree does not hold as the reading does
+        replaced.append(duplicate.pointer)
+        notes.append(
+            f"key `{split_pointer(duplicate.pointer)[-1]}` written twice at "
+            f"{document.path}#{duplicate.pointer} (lines {duplicate.first[0]} and "
+            f"{duplicate.again[0]}): bundled with the last value, as most parsers read it; "
+            "merge the two (see `duplicate-key`)"
+        )
+    return notes
 
 
 def _load_tree(document: Document) -> tuple[Any, str | None]:
@@ -688,7 +761,8 @@ def _load_tree(document: Document) -> tuple[Any, str | None]:
     text = document.text or ""
     if document.path.lower().endswith((".yaml", ".yml")):
         reader = YAML(typ="rt")
-        reader.allow_duplicate_keys = True  # duplicate-key reports them; the last one wins, as here
+        # ruamel keeps the first of a duplicate key: ``_last_values`` puts the last back.
+        reader.allow_duplicate_keys = True
         reader.preserve_quotes = True
         try:
             return reader.load(text), None

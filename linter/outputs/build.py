@@ -601,6 +601,8 @@ def _build_api(corpus: Context, result: BuildResult, dereferenced: bool) -> None
             result.problems.append(BuildProblem(document.path, f"renamed: {note}", False))
         for note in built.notes:
             result.problems.append(BuildProblem(document.path, note, False))
+        for note in built.duplicates:
+            result.problems.append(BuildProblem(document.path, f"duplicate key: {note}", False))
         for remote in built.kept_remote:
             result.problems.append(
                 BuildProblem(

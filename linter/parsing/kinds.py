@@ -323,6 +323,40 @@ def under_folder_holding(files: Container[str], path: str, names: Iterable[str])
 # adds conformance sets of sample events); an API document there is a sample that versions
 # itself, not the specification (version-drift, which adds demos and test data).
 SAMPLE_FOLDERS = frozenset({"example", "examples", "sample", "samples"})
+
+
+def in_sample_folder(path: str) -> bool:
+    """Whether ``path`` lies in a folder of samples (``SAMPLE_FOLDERS``)."""
+    return any(part.lower() in SAMPLE_FOLDERS for part in path.split("/")[:-1])
+
+
+# The keywords whose value is data shown as an example, not a schema: JSON Schema's `examples`
+# (2020-12 Validation §9.5: "an array ... of instances"), OpenAPI's `example` and `examples` (a
+# Media Type's, a Parameter's, a Schema Object's; `components/examples` holds Example Objects).
+# A `$ref` under one names an example file (a corpus that assembles its examples with a
+# resolver: matrix-style `example: {$ref: ../examples/event.json}`), never a schema.
+EXAMPLE_KEYWORDS = frozenset({"example", "examples"})
+# The maps whose keys are names the author chose: a *property* named `example` is a schema.
+_NAME_MAPS = frozenset(
+    {
+        "properties", "patternProperties", "$defs", "definitions", "dependentSchemas",
+        "schemas", "parameters", "responses", "headers", "requestBodies", "messages",
+        "channels", "pathItems", "securitySchemes", "links", "callbacks",
+    }
+)  # fmt: skip
+
+
+def at_example(pointer: str) -> bool:
+    """Whether the escaped JSON pointer ``pointer`` (of the object holding a `$ref`) lies in the
+    value of an example keyword (``EXAMPLE_KEYWORDS``), read as a keyword: not a name in a
+    map of names (``/properties/example`` is a property's schema)."""
+    tokens = pointer.split("/")[1:]
+    return any(
+        token in EXAMPLE_KEYWORDS and (index == 0 or tokens[index - 1] not in _NAME_MAPS)
+        for index, token in enumerate(tokens)
+    )
+
+
 # A test suite's data folders by their plain names, in the order discovery's default
 # ``fixtures`` lists them (``speclint.model.config.DEFAULT_FIXTURES``, which adds patterns:
 # `*_test/`, `pass/`, `fail/`, fakes). Discovery leaves them out; where a configuration checks
