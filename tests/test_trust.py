@@ -65,9 +65,14 @@ def bundled_files() -> dict[str, str | bytes]:
 
 def buildable_files() -> dict[str, str | bytes]:
     """The bundled corpus with the one schema its OpenAPI document references and lacks (a
-    seeded unresolved-ref): every API document builds, so `build --check` can pass."""
+    seeded unresolved-ref), and its seeded schema-invalid `required` mended: every document
+    builds, so `build` and `build --check` can pass."""
     page = '{"$schema": "https://json-schema.org/draft/2020-12/schema", "title": "RunPage"}\n'
-    return {**bundled_files(), "schemas/run-page.schema.json": page}
+    files = bundled_files()
+    seeded = files["schemas/run-filter.schema.json"]
+    assert isinstance(seeded, bytes) and b'"required": "status"' in seeded
+    mended = seeded.replace(b'"required": "status"', b'"required": ["status"]', 1)
+    return {**files, "schemas/run-page.schema.json": page, "schemas/run-filter.schema.json": mended}
 
 
 def snapshot_of(folder: Path) -> dict[str, bytes | str]:
