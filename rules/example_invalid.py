@@ -10,7 +10,11 @@ What it does
       AsyncAPI message payloads;
     - a schema's own ``examples``/``example`` (a warning: JSON Schema only recommends that they
       validate, Validation 2020-12 §9.5);
-    - files in an ``examples``/``samples``/``conformance`` folder;
+    - files in an ``examples``/``samples``/``conformance`` folder: one a schema names as its
+      example (``example: {$ref: ../examples/edu.json}``, also in an ``allOf`` branch beside a
+      ``$ref``) against that schema (out of the branch, the ``allOf``'s holder: its every
+      branch applies), not the narrower one its values would bind it to; an example assembled
+      by ``$ref`` (beside members, or in an ``allOf``) is not judged on what the merge brings;
     - JSON/YAML fences in Markdown, tied to a schema by their info string (```` ```json
       schema=x.schema.json ````), a marker comment, configuration or the paragraph above, or
       bound by what the example is: the schema it names, the values it fixes, the operation it
@@ -163,6 +167,7 @@ from speclint.analyses.fences import (
     BY_HEADING,
     BY_LEAD_IN,
     BY_OPERATION,
+    BY_REFERENCE,
     BY_SHAPE,
     BY_SHARED,
     BY_TEXT,
@@ -264,6 +269,8 @@ _BY_TIE = {
     BY_FRAGMENT: "by-fragment",
     BY_SECTION: "section-scope",
     BY_PAGE: "page-root",
+    # an example file a schema names as its example: the author's own tie
+    BY_REFERENCE: "explicit",
     BY_LEAD_IN: "lead-in",
     BY_EXCHANGE: "by-exchange",
     BY_HEADING: "heading-name",
@@ -636,6 +643,8 @@ def _file_findings(
     phrase = (
         f"its {binding.evidence}"
         if binding.how == BY_VALUE
+        else binding.evidence
+        if binding.how == BY_REFERENCE
         else f"its members ({binding.evidence})"
     )
     convention = _convention_finding(
@@ -1956,7 +1965,8 @@ def _captioned(value: Any, errors: list[ValidationError]) -> str | None:
 
 def _inside_reference(value: Any, error: ValidationError) -> bool:
     """Whether the error lies in (or at) a part of the example written as a ``$ref`` with
-    members beside it: what the documentation build merges in is not what we see."""
+    members beside it, or as an ``allOf`` of ``$ref``s and members (matrix-spec's example
+    files assemble a PDU so): what the documentation build merges in is not what we see."""
     node = value
     for token in [None, *error.absolute_path]:
         if token is not None:
@@ -1966,9 +1976,18 @@ def _inside_reference(value: Any, error: ValidationError) -> bool:
             if not found:
                 return False
             node = node[token]
-        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+        if isinstance(node, dict) and (
+            isinstance(node.get("$ref"), str) or _assembled(node.get("allOf"))
+        ):
             return True
     return False
+
+
+def _assembled(branches: Any) -> bool:
+    """Whether an example's ``allOf`` member merges other examples in by ``$ref``."""
+    return isinstance(branches, list) and any(
+        isinstance(b, dict) and isinstance(b.get("$ref"), str) for b in branches
+    )
 
 
 def _serialised_array(error: ValidationError, depth: int) -> bool:

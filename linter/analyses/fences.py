@@ -98,7 +98,7 @@ from speclint.analyses.operations import Operation, named_operations
 from speclint.analyses.references import file_uri, map_remote
 from speclint.analyses.spellings import declared_by_convention
 from speclint.model.corpus import Document
-from speclint.parsing.kinds import SAMPLE_FOLDERS, DocumentKind, in_design_folder
+from speclint.parsing.kinds import SAMPLE_FOLDERS, DocumentKind, at_example, in_design_folder
 from speclint.parsing.prose import (
     CodeFence,
     CommentBlocks,
@@ -136,6 +136,8 @@ BY_LEAD_IN = "lead-in"
 BY_TITLE = "section title"
 BY_SHARED = "shared member"
 BY_ELEMENTS = "member elements"
+# An example file a schema names as its example (`example: {$ref: ../examples/edu.json}`).
+BY_REFERENCE = "example reference"
 # The ties of an excerpt of a root document (speclint.analyses.fragments).
 FRAGMENT_TIES = frozenset({BY_FRAGMENT, BY_SECTION, BY_PAGE})
 # The ties by what the example is (6 to 8, a fragment of a root document: tie 9, and an HTTP
@@ -1479,13 +1481,18 @@ def example_file_binding(
     """The definition an example file is an instance of, by the same evidence as a fence."""
     by_value, by_shape = binding.value, binding.shape
     data = document.data
+    named = _named_schema(corpus, document, data) if by_value and isinstance(data, dict) else None
+    if named is not None:
+        return FileBinding(document, BY_VALUE, named[0], named[1], own_schema=True)
+    # The schema that names the file as its example says what it exemplifies: its values
+    # (`"edu_type": "m.presence"`) may name a narrower definition it was not written for.
+    naming = schema_named_examples(corpus).get(document.path)
+    if naming is not None:
+        return FileBinding(document, BY_REFERENCE, *naming)
     if not isinstance(data, dict) or not data:
         return FileBinding(document, "", None, "not an object")
     if not (by_value or by_shape):
         return FileBinding(document, "", None, "binding by the example is off")
-    named = _named_schema(corpus, document, data) if by_value else None
-    if named is not None:
-        return FileBinding(document, BY_VALUE, named[0], named[1], own_schema=True)
     candidates = _candidates(corpus, document)
     keys = frozenset(str(k) for k in data)
     reasons = []
@@ -1502,6 +1509,66 @@ def example_file_binding(
             return FileBinding(document, BY_SHAPE, shaped.target, evidence)
         reasons.append(why)
     return FileBinding(document, "", None, "; ".join(reasons))
+
+
+def schema_named_examples(corpus: Context) -> Mapping[str, tuple[SchemaTarget, str]]:
+    """Path of each corpus file a schema names as a whole example (a relative ``$ref`` that is
+    the value of its ``example`` keyword, or an item of its ``examples``) -> the schema holding
+    the keyword and what names it. Where that schema is a branch of an ``allOf``, the schema
+    holding the ``allOf``: every branch applies to the instance (JSON Schema Core §10.2.1.1),
+    and the branch beside a ``$ref`` (`allOf: [{$ref: edu.yaml}, {example: ...}]`) says nothing
+    of the shape alone. The first naming place in path order wins. Made once per run."""
+    memo = corpus.memo.get("fences.schema_named_examples")
+    if isinstance(memo, dict):
+        return cast(dict[str, tuple[SchemaTarget, str]], memo)
+    found: dict[str, tuple[SchemaTarget, str]] = {}
+    for document in sorted(corpus.of_kind(DocumentKind.SCHEMA), key=lambda d: d.path):
+        if not document.usable:
+            continue
+        folder = posixpath.dirname(document.path)
+        stack: list[tuple[Any, str]] = [(document.data, "")]
+        sites: list[tuple[str, str]] = []
+        while stack:  # iterative: generated schemas nest deeper than Python's recursion limit
+            node, pointer = stack.pop()
+            if isinstance(node, dict):
+                reference = node.get("$ref")
+                if isinstance(reference, str) and pointer and at_example(pointer):
+                    sites.append((pointer, reference))
+                else:
+                    stack.extend((v, f"{pointer}/{escape_token(str(k))}") for k, v in node.items())
+            elif isinstance(node, list):
+                stack.extend((v, f"{pointer}/{i}") for i, v in enumerate(node))
+        for pointer, reference in sorted(sites):
+            schema_at = _example_holder(pointer)
+            # A whole file, named in the corpus (not a part of one: its `#fragment`).
+            file_part, _, fragment = reference.partition("#")
+            if schema_at is None or fragment.strip("/") or not file_part or "://" in file_part:
+                continue
+            if file_part.startswith(("/", "urn:")):
+                continue
+            path = posixpath.normpath(posixpath.join(folder, unquote(file_part)))
+            if path in corpus.documents and path not in found:
+                found[path] = (
+                    SchemaTarget(document, schema_at),
+                    f"the example at `{document.path}#{pointer}`",
+                )
+    corpus.memo["fences.schema_named_examples"] = found
+    return found
+
+
+def _example_holder(pointer: str) -> str | None:
+    """The pointer of the schema whose ``example`` (or ``examples`` item) is the object at
+    ``pointer``, out of an ``allOf`` branch; None where the object lies inside an example's
+    value rather than being it."""
+    parent, _, last = pointer.rpartition("/")
+    if last.isdigit() and parent.endswith("/examples"):
+        parent, _, last = parent.rpartition("/")
+    if last not in ("example", "examples") or (parent and at_example(parent)):
+        return None
+    branches, _, index = parent.rpartition("/")
+    if index.isdigit() and branches.rpartition("/")[2] == "allOf":
+        return branches.rpartition("/")[0]
+    return parent
 
 
 # Members by which an instance names its own schema: JSON Schema's `$schema` (an instance's
