@@ -104,6 +104,11 @@ class Entry:
     embedded_check: Verdict | None = None
 
 
+def _embedded_source_fails(entry: Entry) -> bool:
+    check = entry.embedded_check
+    return check is not None and check.verdict in ("invalid", "unparsable")
+
+
 @dataclass
 class Repository:
     name: str
@@ -114,8 +119,7 @@ class Repository:
     warnings: int = 0  # the build's `warning:` lines
     tree_changed: list[str] = field(default_factory=list)
 
-    @property
-    def fails_where_source_passes(self) -> list[Entry]:
+    def _failing_bundles(self) -> list[Entry]:
         return [
             e
             for e in self.entries
@@ -126,6 +130,18 @@ class Repository:
             and e.bundle_check.verdict != "valid"
             and e.bundle_check.verdict != "unchecked"
         ]
+
+    @property
+    def fails_where_source_passes(self) -> list[Entry]:
+        """Bundles that fail where every source they are made of passes: the build's defects
+        (the acceptance list, which must be empty)."""
+        return [e for e in self._failing_bundles() if not _embedded_source_fails(e)]
+
+    @property
+    def fails_in_an_embedded_source(self) -> list[Entry]:
+        """Bundles that fail inside an embedded file which fails the same check alone: the
+        source's defect, carried into the bundle, not the build's."""
+        return [e for e in self._failing_bundles() if _embedded_source_fails(e)]
 
     @property
     def not_built_where_source_passes(self) -> list[Entry]:
@@ -535,6 +551,11 @@ def report_data(repositories: Iterable[Repository], check_jsonschema: bool) -> d
         "fails_where_source_passes": [
             {"repository": r.name, **asdict(e)} for r in listed for e in r.fails_where_source_passes
         ],
+        "fails_in_an_embedded_source": [
+            {"repository": r.name, **asdict(e)}
+            for r in listed
+            for e in r.fails_in_an_embedded_source
+        ],
         "not_built_where_source_passes": [
             {"repository": r.name, **asdict(e)}
             for r in listed
@@ -599,6 +620,17 @@ def markdown(repositories: Iterable[Repository], check_jsonschema: bool) -> str:
         lines.append(
             f"- {r.name} `{e.source}` ({e.kind} {e.version}): {check.verdict}: {check.error}"
             f"{inside}"
+        )
+    carried = [(r, e) for r in listed for e in r.fails_in_an_embedded_source]
+    lines += [
+        "",
+        f"## Bundles that fail inside an embedded file that fails alone ({len(carried)})",
+        "",
+    ]
+    for r, e in carried:
+        check = e.bundle_check or Verdict("")
+        lines.append(
+            f"- {r.name} `{e.source}` ({e.kind} {e.version}): in `{e.embedded}`: {check.error}"
         )
     unbuilt = [(r, e) for r in listed for e in r.not_built_where_source_passes]
     lines += ["", f"## Not built where the source passes ({len(unbuilt)})", ""]

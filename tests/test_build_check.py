@@ -178,6 +178,14 @@ def test_an_invalid_bundle_of_a_valid_source_is_on_the_acceptance_list(tmp_path:
     (failing,) = [e for e in schemas if e.source == "schemas/item.schema.json"]
     assert failing.embedded == "schemas/id.schema.json"
     assert failing.embedded_check == build_check.Verdict("valid")
+    # An embedded file that fails alone carries its defect into the bundle: the source's, not
+    # the build's, listed apart from the acceptance list.
+    verdicts[tree / "schemas" / "id.schema.json"] = build_check.Verdict("invalid", "type")
+    build_check.embedded(schemas, verdicts, tree, out)
+    assert [e.source for e in repository.fails_where_source_passes] == ["api/openapi.yaml"]
+    assert [e.source for e in repository.fails_in_an_embedded_source] == [
+        "schemas/item.schema.json"
+    ]
 
 
 def test_a_validator_that_hangs_is_a_timeout_not_a_stuck_run(tmp_path: Path) -> None:
