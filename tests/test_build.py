@@ -4,6 +4,8 @@ catalog, and --check that fails on stale outputs."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,7 @@ from jsonschema.validators import validator_for
 from referencing import Registry
 from test_cli import cli
 
-from conftest import BUNDLED_CORPUS, copy_bundled_corpus, schema, write_files
+from conftest import BUNDLED_CORPUS, copy_bundled_corpus, openapi_30, schema, write_files
 from speclint.analyses.context import Context
 from speclint.analyses.validation import metaschema_registry
 from speclint.model.config import load_config
@@ -265,3 +267,52 @@ def test_a_bundle_resolves_only_inside_itself(tmp_path: Path) -> None:
     validator = validator_for(bundled)(bundled, registry=metaschema_registry())
     assert validator.is_valid({"b": 2})
     assert not validator.is_valid({"b": 0}) and not validator.is_valid({})
+
+
+def _oas30_bound_corpus(tmp_path: Path, shape: str) -> Path:
+    """An OpenAPI 3.0 Schema Object (a boolean `exclusiveMinimum`, `nullable`) that a root
+    schema embeds: a file without `$schema` the 3.0 document references, as the root is (so
+    `check` reads both as 3.0 Schema Objects), or a component a 2020-12 root `$ref`s."""
+    rate = {"type": "number", "minimum": 0, "exclusiveMinimum": True, "nullable": True}
+    if shape == "component":
+        return write_files(
+            tmp_path / "spec",
+            {
+                "schemas/root.json": schema(**{"$ref": "../openapi.yaml#/components/schemas/Rate"}),
+                "openapi.yaml": openapi_30("Rates", {"Rate": rate}),
+            },
+        )
+    return write_files(
+        tmp_path / "spec",
+        {
+            "schemas/rate.json": json.dumps(rate),
+            "schemas/root.json": json.dumps({"$ref": "rate.json"}),
+            "openapi.yaml": openapi_30(
+                "Rates",
+                {"Rate": {"$ref": "schemas/rate.json"}, "Root": {"$ref": "schemas/root.json"}},
+            ),
+        },
+    )
+
+
+@pytest.mark.parametrize("shape", ["file", "component"])
+def test_an_embedded_openapi_30_schema_object_keeps_its_meaning(tmp_path: Path, shape: str) -> None:
+    """Embedded as written under a 2020-12 root, `exclusiveMinimum: true` fails the metaschema
+    and `nullable` is ignored: the bundle holds it rewritten in 2020-12, and says so."""
+    root = _oas30_bound_corpus(tmp_path, shape)
+    built = cli("build", str(root), "-o", str(tmp_path / "out"))
+    assert built.returncode == 0 and "not built" not in built.stderr, built.stderr  # valid sources
+    bundle_path = tmp_path / "out/schemas/root.json"
+    metaschema = subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--check-metaschema", str(bundle_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert metaschema.returncode == 0, metaschema.stdout + metaschema.stderr
+    bundled = json.loads(bundle_path.read_text())
+    validator = validator_for(bundled)(bundled, registry=metaschema_registry())
+    # The source's verdicts, read as OpenAPI 3.0 reads it: 0 excluded, null allowed.
+    assert validator.is_valid(0.5) and validator.is_valid(None)
+    assert not validator.is_valid(0) and not validator.is_valid(-1)
+    assert "read as an OpenAPI 3.0 Schema Object" in built.stderr, built.stderr

@@ -95,6 +95,7 @@ from speclint.outputs.api_bundle import (
     render_bundle,
     unparsed_api_documents,
 )
+from speclint.parsing.dialects import DRAFT_2020_12, to_2020_12
 from speclint.parsing.kinds import DocumentKind, draft_of
 from speclint.parsing.reading import read_raw
 from speclint.parsing.structured import (
@@ -268,6 +269,7 @@ class _Bundling:
         tree = copy.deepcopy(holder.data if not at else resolve_pointer(holder.data, at))
         for pointer, value in rewrites.items():
             _set_at(tree, pointer, value)
+        tree = self.translated(holder, at, tree)
         if key is None or not isinstance(tree, dict):
             return tree
         if self.draft in LEGACY_DRAFTS and draft_of(tree.get("$schema")) == self.draft:
@@ -280,6 +282,37 @@ class _Bundling:
                     del tree[keyword]  # relative to a file the bundle is not
             return tree
         return _identified(tree, key, self.draft)
+
+    def translated(self, holder: Document, at: str, tree: Any) -> Any:
+        """``tree`` (a copy of ``holder``'s subtree at ``at``) in the bundle's dialect, when the
+        dialect ``check`` reads it in has no ``$schema`` URI to declare it by: an OpenAPI 3.0
+        Schema Object (a file only 3.0 documents reference, or a 3.0 document's own) or an
+        AsyncAPI 2 one. Embedded as written, under a 2020-12 root, it would change meaning
+        (``exclusiveMinimum: true`` is no bound there, ``nullable`` is ignored): it is rewritten
+        by the reading the diff uses (``speclint.parsing.dialects.to_2020_12``), and the build
+        says so. A root so rewritten declares 2020-12, the dialect it is now in. Draft-04 to
+        2019-09 files keep their own ``$schema`` instead (2020-12 Core §9.3.3)."""
+        source = holder.dialect
+        if not source.startswith(("OpenAPI 3.0", "AsyncAPI 2")) or not isinstance(tree, dict):
+            return tree
+        if "$schema" in tree or self.draft not in (None, "2020-12"):
+            return tree  # a dialect declared in the copy (read by it), or a root of another draft
+        result = to_2020_12(tree, source)
+        if result == tree:
+            return tree  # nothing the two dialects read differently
+        family = "OpenAPI 3.0" if source.startswith("OpenAPI 3.0") else "AsyncAPI 2"
+        root = holder is self.document and not at
+        where = f"{holder.path}#{at}" if at else holder.path
+        self.problem(
+            f"{'is' if root else f'embeds {where},'} read as an {family} Schema Object (as "
+            "`check` reads it), rewritten "
+            "in JSON Schema 2020-12 meaning the same (a boolean `exclusiveMinimum` as a bound, "
+            '`nullable` as a `"null"` type, an array `items` as `prefixItems`)',
+            fatal=False,
+        )
+        if root:
+            result = {"$schema": DRAFT_2020_12, **result}
+        return result
 
     def follow(self, holder: Document, pointer: str, value: str, base: str) -> str | None:
         """The ``$ref`` at ``holder#pointer`` as the bundle writes it (None: as written, or not
