@@ -45,6 +45,7 @@ from speclint.analyses.witnesses import (
     generate,
     smallest_rejected,
 )
+from speclint.parsing.structured import node_count
 
 INSTANCES = 20  # generated from each side of one location, at most
 # Each instance of a large union costs Hypothesis a draw through every member (a third of a
@@ -115,7 +116,7 @@ class Revision:
         whole = standalone(self.decider, None, {"$ref": in_place_uri(site.document, site.pointer)})
         if whole is None or _holds_reference(whole):
             return None, "recursive or unresolved `$ref`"
-        if _size(whole) > MAX_SCHEMA_NODES:
+        if node_count(whole) > MAX_SCHEMA_NODES:
             return None, f"larger than {MAX_SCHEMA_NODES:,} nodes once its `$ref`s are inlined"
         if asks_long_strings(whole):
             return None, "a `pattern` that asks for very long strings"
@@ -127,7 +128,7 @@ class Revision:
         (``witnesses.minimal``), or none and why."""
         key = (site.document.path, site.pointer)
         if key not in self._generated:
-            found = generate(whole, max(FEWEST, min(count, WORK // _size(whole))))
+            found = generate(whole, max(FEWEST, min(count, WORK // node_count(whole))))
             self._generated[key] = built_by_hand(whole) + found if found else []
         if not self._generated[key]:
             return [], (
@@ -224,15 +225,3 @@ def _holds_reference(schema: Any) -> bool:
         elif isinstance(node, list):
             stack.extend(node)
     return False
-
-
-def _size(schema: Any) -> int:
-    count, stack = 0, [schema]
-    while stack:
-        node = stack.pop()
-        count += 1
-        if isinstance(node, dict):
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return count

@@ -124,7 +124,12 @@ from speclint.common.findings import Location, json_value
 from speclint.model.corpus import Document
 from speclint.parsing.dialects import dialect_at, modern, ref_replaces_siblings
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
+from speclint.parsing.structured import (
+    join_pointer,
+    json_type,
+    resolve_pointer,
+    split_pointer,
+)
 
 MAX_DEPTH = 48
 _MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
@@ -163,7 +168,6 @@ _EMPTY_WHEN_ABSENT_ENTRY = ("patternProperties", "dependentSchemas")
 # vocabulary; OpenAPI's `example`, `externalDocs`, `xml`; extensions): such a `$ref` is followed
 # as a pure one.
 _ANNOTATIONS = ANNOTATIONS | {"default", "example", "externalDocs", "xml", "$comment"}
-_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"))
 
 # Keywords the comparisons above do not model (or only in part: a `pattern` added, not changed;
 # union members paired, not their overlap): a node that differs in one is asked of the schemas,
@@ -298,14 +302,9 @@ def _names_reference(written: str, reference: str) -> bool:
 
 
 def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
     if isinstance(value, float) and value.is_integer():
         return "integer"  # 2020-12 Validation §6.1.1: 1.0 is an integer
-    for kind, name in _JSON_TYPES:
-        if isinstance(value, kind):
-            return name
-    return "array" if isinstance(value, list) else "object"
+    return json_type(value)
 
 
 def _types(node: dict[str, Any]) -> set[str]:

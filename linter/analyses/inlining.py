@@ -39,6 +39,7 @@ from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import (
     escape_token,
     join_pointer,
+    node_count,
     pointer_within,
     resolve_pointer,
     split_pointer,
@@ -184,7 +185,7 @@ def inline_misplaced(
             ):
                 view.left[place] = "cycle"
                 continue
-            size = _size(content)
+            size = node_count(content)
             if copied + size > budget:
                 view.left[place] = "budget"
                 continue
@@ -208,18 +209,6 @@ def _chain(
         if len(start) > len(best) and place.startswith(start + "/"):
             best = start
     return chains.get(best, ())
-
-
-def _size(node: Any) -> int:
-    count, stack = 0, [node]
-    while stack:
-        current = stack.pop()
-        count += 1
-        if isinstance(current, dict):
-            stack.extend(current.values())
-        elif isinstance(current, list):
-            stack.extend(current)
-    return count
 
 
 def _replaced(data: Any, tokens: list[str], value: Any) -> Any:

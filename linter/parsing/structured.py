@@ -84,6 +84,20 @@ def json_type(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
+def node_count(data: Any) -> int:
+    """How many JSON values ``data`` holds, itself included (a measure of work: walked without
+    recursion, so a deep document costs no stack)."""
+    count, stack = 0, [data]
+    while stack:
+        node = stack.pop()
+        count += 1
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return count
+
+
 def escape_token(token: str | int) -> str:
     text = token if isinstance(token, str) else str(token)
     # Most tokens need no escape: no copies, no scans past the two tests (RFC 6901 §3).
