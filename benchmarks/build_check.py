@@ -22,6 +22,15 @@ where everything is written (never inside this repository; nothing is written in
    each source's verdict, and the acceptance list of issue 47: **a bundle that fails where its
    source passes**, which must be empty; beside it, a source that passes but is not built.
 
+"The source passes" means every file the bundle is made of passes in the role it is used in. The
+root file's validator sees only the root: openapi-spec-validator reads a Reference Object as data
+and never judges its target (a path item kept in a file, a schema file a 3.0 document names), and
+a schema bundle embeds files the root's check never opens. So a failing bundle is listed apart,
+not on the acceptance list, when (a) the embedded file its error is inside fails the same check
+alone, or (b) ``speclint check --preview`` reports a defect of that kind (``SOURCE_RULES``) in a
+file the source reaches by ``$ref`` (the finding is quoted beside it, to be read: the list says
+which). Both lists are the sources' defects carried into the bundle, not the build's.
+
 A repository with no schema and no API document is listed as such. Every child process has a time
 limit (a hang is a verdict, ``timeout``, never a stuck run), the validators run with the network
 cut (a remote ``$ref`` is not fetched: ``unchecked``), and the outputs, ``SCRATCH/build-check.json``
@@ -63,8 +72,18 @@ API_NOT_BUILT = re.compile(
 )
 CHUNK = 50  # files per check-jsonschema run
 MESSAGE_LIMIT = 400
-# check-jsonschema's path of an error inside an embedded resource: `$['$defs']['URI']...`
-EMBEDDED = re.compile(r"^\$\['\$defs'\]\['(?P<uri>[^']+)'\]")
+# check-jsonschema's path of an error inside an embedded resource: `$['$defs']['URI']...` (2019-09
+# and 2020-12 bundles), `$.definitions['URI']...` / `$['definitions']['URI']` (draft-04..07).
+EMBEDDED = re.compile(r"^\$(?:\['\$defs'\]|\.definitions|\['definitions'\])\['(?P<uri>[^']+)'\]")
+# The rules whose findings say a source file is invalid in its role, as a bundle's validators
+# judge it (a preview rule among them runs with --preview); a rule the installed speclint does
+# not know is left out of --select.
+SOURCE_RULES = (
+    "openapi-invalid",
+    "asyncapi-invalid",
+    "schema-invalid",
+    "pattern-portability",
+)
 
 # Prepended to every validator child: no socket can connect, so a remote `$ref` is not fetched
 # (the machine may have no network; a validator that tried would hang or depend on it).
@@ -102,11 +121,18 @@ class Entry:
     # verdict of that file checked alone (`invalid`: the bundle embeds a schema that fails alone)
     embedded: str = ""
     embedded_check: Verdict | None = None
+    # A failing bundle whose source reaches a file `speclint check` reports invalid in its role:
+    # `PATH:LINE: RULE: MESSAGE` of the first such finding (the closest to the bundle's error).
+    reported: str = ""
 
 
 def _embedded_source_fails(entry: Entry) -> bool:
     check = entry.embedded_check
     return check is not None and check.verdict in ("invalid", "unparsable")
+
+
+def _source_defect(entry: Entry) -> bool:
+    return _embedded_source_fails(entry) or bool(entry.reported)
 
 
 @dataclass
@@ -135,13 +161,20 @@ class Repository:
     def fails_where_source_passes(self) -> list[Entry]:
         """Bundles that fail where every source they are made of passes: the build's defects
         (the acceptance list, which must be empty)."""
-        return [e for e in self._failing_bundles() if not _embedded_source_fails(e)]
+        return [e for e in self._failing_bundles() if not _source_defect(e)]
 
     @property
     def fails_in_an_embedded_source(self) -> list[Entry]:
         """Bundles that fail inside an embedded file which fails the same check alone: the
         source's defect, carried into the bundle, not the build's."""
         return [e for e in self._failing_bundles() if _embedded_source_fails(e)]
+
+    @property
+    def fails_in_a_reported_source(self) -> list[Entry]:
+        """Bundles that fail where the root passes and ``speclint check`` reports a file the
+        source reaches invalid in its role: the source's defect, which the root's validator
+        does not see."""
+        return [e for e in self._failing_bundles() if e.reported and not _embedded_source_fails(e)]
 
     @property
     def not_built_where_source_passes(self) -> list[Entry]:
@@ -367,6 +400,118 @@ def embedded(schemas: list[Entry], verdicts: dict[Path, Verdict], tree: Path, ou
             e.embedded_check = verdicts.get(tree / e.embedded)
 
 
+# --- what `speclint check` says of the files a source is made of ---------------------------------
+
+
+def reached_files(tree: Path, source: str) -> set[str]:
+    """The tree-relative files ``source`` is made of: itself and every file a relative ``$ref``
+    reaches, transitively (a remote one is not the build's to embed, nor a file out of the
+    tree)."""
+    seen = {source}
+    pending = [source]
+    root = tree.resolve()
+    while pending:
+        current = pending.pop()
+        for value in _ref_values(read_data(tree / current)):
+            target = value.split("#", 1)[0]
+            if not target or "://" in target or target.startswith("urn:"):
+                continue
+            resolved = (tree / current).parent.joinpath(target).resolve()
+            if root not in resolved.parents or not resolved.is_file():
+                continue
+            relative = resolved.relative_to(root).as_posix()
+            if relative not in seen:
+                seen.add(relative)
+                pending.append(relative)
+    return seen
+
+
+def _ref_values(data: Any) -> Iterable[str]:
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                yield ref
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+def known_rules(timeout: float) -> set[str]:
+    code, stdout, _ = run([*speclint_command(), "rules"], timeout)
+    return {line.split()[0] for line in stdout.splitlines() if line.strip()} if code == 0 else set()
+
+
+def reported_defects(tree: Path, scratch: Path, timeout: float) -> list[dict[str, Any]]:
+    """The findings of ``SOURCE_RULES`` (errors and warnings) ``speclint check --preview`` makes
+    on the tree, each ``{path, line, rule, message, pointer}``."""
+    rules = [rule for rule in SOURCE_RULES if rule in known_rules(timeout)]
+    if not rules:
+        return []
+    output = scratch / "checks" / f"{tree.name}.json"
+    output.parent.mkdir(parents=True, exist_ok=True)
+    command = [*speclint_command(), "check", str(tree), "--preview", "--select", ",".join(rules)]
+    run([*command, "--format", "json", "--output", str(output)], timeout)
+    report = read_data(output)
+    findings = report.get("findings", []) if isinstance(report, dict) else []
+    return [
+        {
+            "path": f["location"]["path"],
+            "line": f["location"].get("line") or 0,
+            "pointer": f["location"].get("pointer") or "",
+            "rule": f["rule"],
+            "message": f["message"],
+        }
+        for f in findings
+        if isinstance(f, dict) and f.get("severity") in ("error", "warning")
+    ]
+
+
+# Words every validator message has: sharing them says nothing about sharing a defect.
+_COMMON_WORDS = (
+    "the and not are was were for from this that with has have its any one none valid "
+    "invalid error schema schemas property properties object objects value values under "
+    "listed keyword failed validating instance allowed expected unexpected document file"
+)
+_COMMON = frozenset(_COMMON_WORDS.split())
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[\w$.^{}\\-]{4,}", text) if w.lower() not in _COMMON}
+
+
+def attribute(
+    failing: list[Entry],
+    tree: Path,
+    findings: list[dict[str, Any]],
+    roots: Sequence[tuple[Path, str]],
+) -> None:
+    """Name, for each failing bundle, the finding ``speclint check`` makes on a file its source
+    reaches: the one that shares the most words with the bundle's error first (a pattern quoted
+    by both, a property name), so that the report quotes the defect the bundle carries. None
+    when no finding shares a word beyond those every validator message has."""
+    for e in failing:
+        files = reached_files(tree, e.source)
+        candidates = [f for f in findings if f["path"] in files]
+        if not candidates:
+            continue
+        error = _words(e.bundle_check.error if e.bundle_check else "")
+        best = sorted(
+            candidates,
+            key=lambda f: (-len(error & _words(f["message"])), f["path"], f["line"], f["rule"]),
+        )[0]
+        shared = sorted(error & _words(best["message"]))
+        if not shared:
+            continue  # a defect of the file, but not one the bundle's error shows
+        e.reported = clip(
+            f"{best['path']}:{best['line']}: {best['rule']}: {best['message']} "
+            f"(shares {', '.join(f'`{w}`' for w in shared[:5])})",
+            *roots,
+        )
+
+
 # --- the API validators (in a child process: see `worker`) ----------------------------------------
 
 
@@ -526,6 +671,10 @@ def check_repository(tree: Path, scratch: Path, args: argparse.Namespace) -> Rep
             e.source_check = verdicts.get(tree / e.source)
             if e.bundle:
                 e.bundle_check = verdicts.get(out / e.bundle)
+    failing = [e for e in repository._failing_bundles() if not _embedded_source_fails(e)]
+    if failing:
+        # Only then: a whole `speclint check` of the tree is the slowest step of a small one.
+        attribute(failing, tree, reported_defects(tree, scratch, args.build_timeout), roots)
     return repository
 
 
@@ -555,6 +704,11 @@ def report_data(repositories: Iterable[Repository], check_jsonschema: bool) -> d
             {"repository": r.name, **asdict(e)}
             for r in listed
             for e in r.fails_in_an_embedded_source
+        ],
+        "fails_in_a_reported_source": [
+            {"repository": r.name, **asdict(e)}
+            for r in listed
+            for e in r.fails_in_a_reported_source
         ],
         "not_built_where_source_passes": [
             {"repository": r.name, **asdict(e)}
@@ -631,6 +785,21 @@ def markdown(repositories: Iterable[Repository], check_jsonschema: bool) -> str:
         check = e.bundle_check or Verdict("")
         lines.append(
             f"- {r.name} `{e.source}` ({e.kind} {e.version}): in `{e.embedded}`: {check.error}"
+        )
+    reported = [(r, e) for r in listed for e in r.fails_in_a_reported_source]
+    lines += [
+        "",
+        f"## Bundles that fail where `speclint check` reports a file the source reaches "
+        f"({len(reported)})",
+        "",
+        "Read each: the finding quoted should be the defect the bundle's error shows.",
+        "",
+    ]
+    for r, e in reported:
+        check = e.bundle_check or Verdict("")
+        lines.append(
+            f"- {r.name} `{e.source}` ({e.kind} {e.version}): {check.error} — speclint: "
+            f"{e.reported}"
         )
     unbuilt = [(r, e) for r in listed for e in r.not_built_where_source_passes]
     lines += ["", f"## Not built where the source passes ({len(unbuilt)})", ""]

@@ -206,3 +206,110 @@ def test_a_validator_that_hangs_is_a_timeout_not_a_stuck_run(tmp_path: Path) -> 
         build_check.WORKER = worker
     assert verdicts[slow].verdict == "timeout"
     assert verdicts[fine].verdict == "valid"
+
+
+def test_an_error_inside_a_draft07_bundles_embedded_file_names_that_file(tmp_path: Path) -> None:
+    # Draft-04..07 bundles embed under `definitions`, which check-jsonschema spells
+    # `$.definitions['URI']` (and `$['definitions']['URI']`); 2020-12 ones under `$defs`.
+    out = write_files(
+        tmp_path / "out",
+        {
+            "catalog.json": json.dumps(
+                {"https://example.org/core.json": {"file": "schemas/core.json"}}
+            )
+        },
+    )
+    tree = tmp_path / "tree"
+    alone = {tree / "schemas" / "core.json": build_check.Verdict("invalid", "pattern")}
+    for error in (
+        "$.definitions['https://example.org/core.json'].properties.id.pattern: not a 'regex'",
+        "$['definitions']['https://example.org/core.json'].pattern: not a 'regex'",
+        "$['$defs']['https://example.org/core.json'].pattern: not a 'regex'",
+    ):
+        entry = build_check.Entry(
+            "schema",
+            "root.json",
+            bundle="root.json",
+            bundle_check=build_check.Verdict("invalid", error),
+        )
+        build_check.embedded([entry], alone, tree, out)
+        assert entry.embedded == "schemas/core.json", error
+        assert entry.embedded_check == build_check.Verdict("invalid", "pattern")
+
+
+def test_the_files_a_source_is_made_of_follow_relative_refs_inside_the_tree_only(
+    tmp_path: Path,
+) -> None:
+    tree = write_files(
+        tmp_path / "tree",
+        {
+            "api/openapi.yaml": "openapi: 3.1.0\npaths:\n  /a: {$ref: 'paths/a.yaml'}\n"
+            "  /b: {$ref: 'https://example.org/b.yaml'}\n  /c: {$ref: '../../outside.yaml'}\n",
+            "api/paths/a.yaml": "get:\n  parameters: [{$ref: '../parameters/p.yaml#/P'}]\n",
+            "api/parameters/p.yaml": "P: {name: p, in: query, schema: {$ref: '#/S'}}\nS: {}\n",
+            "api/unused.yaml": "x: 1\n",
+        },
+    )
+    write_files(tmp_path, {"outside.yaml": "x: 1\n"})
+    assert build_check.reached_files(tree, "api/openapi.yaml") == {
+        "api/openapi.yaml",
+        "api/paths/a.yaml",
+        "api/parameters/p.yaml",
+    }
+
+
+def test_a_failing_bundle_is_the_sources_defect_when_speclint_reports_what_it_shows(
+    tmp_path: Path,
+) -> None:
+    # The root's validator passes (it never judges what a Reference Object names); the bundle
+    # fails on the path item file's parameter; speclint reports that parameter in that file.
+    tree = write_files(
+        tmp_path / "tree",
+        {
+            "openapi.yaml": "openapi: 3.1.0\npaths:\n  /a: {$ref: 'paths/a.yaml'}\n",
+            "paths/a.yaml": "get: {parameters: [{$ref: '../p.yaml', required: true}]}\n",
+            "p.yaml": "{name: p, in: query}\n",
+            "other.yaml": "openapi: 3.1.0\n",
+        },
+    )
+
+    def failing() -> build_check.Entry:
+        return build_check.Entry(
+            "openapi",
+            "openapi.yaml",
+            "3.1.0",
+            bundle="openapi.yaml",
+            source_check=build_check.Verdict("valid"),
+            bundle_check=build_check.Verdict(
+                "invalid",
+                "/components/pathItems/a/get/parameters/0: Unevaluated properties are not "
+                "allowed ('required' was unexpected)",
+            ),
+        )
+
+    said = {
+        "path": "paths/a.yaml",
+        "line": 1,
+        "pointer": "/get/parameters/0",
+        "rule": "openapi-invalid",
+        "message": "/get/parameters/0: Unevaluated properties are not allowed ('required' was "
+        "unexpected); a Reference Object takes only `summary` and `description` beside `$ref`",
+    }
+    unrelated = {**said, "message": "/get: the object is not valid under the schema"}
+    elsewhere = {**said, "path": "other.yaml"}
+    repository = build_check.Repository("example/api", "tree")
+
+    entry = failing()
+    repository.entries = [entry]
+    build_check.attribute([entry], tree, [elsewhere, unrelated], ())
+    # A file the source does not reach, or a message that shares only the words every
+    # validator message has, says nothing of this bundle: it stays on the acceptance list.
+    assert entry.reported == ""
+    assert repository.fails_where_source_passes == [entry]
+
+    build_check.attribute([entry], tree, [elsewhere, unrelated, said], ())
+    assert entry.reported.startswith("paths/a.yaml:1: openapi-invalid: ")
+    assert "`Unevaluated`" in entry.reported
+    assert repository.fails_where_source_passes == []
+    assert repository.fails_in_a_reported_source == [entry]
+    assert "speclint: paths/a.yaml:1" in build_check.markdown([repository], True)
