@@ -76,36 +76,41 @@ def schema_objects_from(root: Any, pointer: str) -> Iterator[SchemaObject]:
     return _subschemas(root, pointer, None)
 
 
-def oversized_patterns(root: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
-    """(pointer, message) of each pattern of the schema objects from ``root`` (at ``pointer``)
-    down that is not compiled (``speclint.parsing.regex_cost.oversized``): a ``pattern``, at
-    its value, or a ``patternProperties`` key, at that key. The rules that judge schemas
-    report them (schema-invalid, openapi-invalid, asyncapi-invalid); the rules that judge
-    values against them pass over them (issue 44, items 2 and 3)."""
+def schema_patterns(root: Any, pointer: str = "") -> Iterator[tuple[str, Any]]:
+    """(pointer, pattern) of each regular expression of the schema objects from ``root`` (at
+    ``pointer``) down: a ``pattern`` keyword's value, at that value, and each ``patternProperties``
+    key, at that key (2020-12 Validation §6.3.3, §10.3.2.2). A property *named* ``pattern`` is
+    a ``properties`` entry, a subschema, never the keyword."""
     for schema in _subschemas(root, pointer, None):
         node = schema.node
-        found: list[tuple[str, Any]] = [
-            (join_pointer(schema.pointer, "pattern"), node.get("pattern"))
-        ]
+        if "pattern" in node:
+            yield join_pointer(schema.pointer, "pattern"), node["pattern"]
         keyed = node.get("patternProperties")
         if isinstance(keyed, dict):
             under = join_pointer(schema.pointer, "patternProperties")
-            found += [(join_pointer(under, str(key)), key) for key in keyed]
-        for at, pattern in found:
-            why = oversized(pattern) if isinstance(pattern, str) else None
-            if why is not None:
-                # Quoted as JSON, as the schema writes it (messages speak JSON).
-                shown = json.dumps(pattern if len(pattern) <= 60 else pattern[:57] + "...")
-                yield (
-                    at,
-                    headed(
-                        f"{at}: pattern {shown} cannot be compiled",
-                        f": {why}; validators refuse it or run out of memory on it, and no value is "
-                        "checked against it: write smaller counts (a length limit is "
-                        "`minLength`/`maxLength`'s)",
-                        f"pattern {shown} cannot be compiled",
-                    ),
-                )
+            yield from ((join_pointer(under, str(key)), key) for key in keyed)
+
+
+def oversized_patterns(root: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
+    """(pointer, message) of each pattern of the schema objects from ``root`` (at ``pointer``)
+    down (:func:`schema_patterns`) that is not compiled (``speclint.parsing.regex_cost.oversized``).
+    The rules that judge schemas report them (schema-invalid, openapi-invalid, asyncapi-invalid);
+    the rules that judge values against them pass over them (issue 44, items 2 and 3)."""
+    for at, pattern in schema_patterns(root, pointer):
+        why = oversized(pattern) if isinstance(pattern, str) else None
+        if why is not None:
+            # Quoted as JSON, as the schema writes it (messages speak JSON).
+            shown = json.dumps(pattern if len(pattern) <= 60 else pattern[:57] + "...")
+            yield (
+                at,
+                headed(
+                    f"{at}: pattern {shown} cannot be compiled",
+                    f": {why}; validators refuse it or run out of memory on it, and no value is "
+                    "checked against it: write smaller counts (a length limit is "
+                    "`minLength`/`maxLength`'s)",
+                    f"pattern {shown} cannot be compiled",
+                ),
+            )
 
 
 def validator_class_of(document: Document, declared: str | None = None) -> Any:
