@@ -482,6 +482,12 @@ def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[\w$.^{}\\-]{4,}", text) if w.lower() not in _COMMON}
 
 
+def _said(finding: dict[str, Any]) -> set[str]:
+    """The words of a finding's message and of its pointer's tokens (the component's name, which
+    the bundle's error path names too when the message is clipped before the value)."""
+    return _words(finding["message"] + " " + finding["pointer"].replace("/", " "))
+
+
 def attribute(
     failing: list[Entry],
     tree: Path,
@@ -490,7 +496,7 @@ def attribute(
 ) -> None:
     """Name, for each failing bundle, the finding ``speclint check`` makes on a file its source
     reaches: the one that shares the most words with the bundle's error first (a pattern quoted
-    by both, a property name), so that the report quotes the defect the bundle carries. None
+    by both, a property or component name), so that the report quotes the defect the bundle carries. None
     when no finding shares a word beyond those every validator message has."""
     for e in failing:
         files = reached_files(tree, e.source)
@@ -500,9 +506,9 @@ def attribute(
         error = _words(e.bundle_check.error if e.bundle_check else "")
         best = sorted(
             candidates,
-            key=lambda f: (-len(error & _words(f["message"])), f["path"], f["line"], f["rule"]),
+            key=lambda f: (-len(error & _said(f)), f["path"], f["line"], f["rule"]),
         )[0]
-        shared = sorted(error & _words(best["message"]))
+        shared = sorted(error & _said(best))
         if not shared:
             continue  # a defect of the file, but not one the bundle's error shows
         e.reported = clip(

@@ -295,7 +295,11 @@ def test_a_failing_bundle_is_the_sources_defect_when_speclint_reports_what_it_sh
         "message": "/get/parameters/0: Unevaluated properties are not allowed ('required' was "
         "unexpected); a Reference Object takes only `summary` and `description` beside `$ref`",
     }
-    unrelated = {**said, "message": "/get: the object is not valid under the schema"}
+    unrelated = {
+        **said,
+        "pointer": "/get",
+        "message": "/get: the object is not valid under the schema",
+    }
     elsewhere = {**said, "path": "other.yaml"}
     repository = build_check.Repository("example/api", "tree")
 
