@@ -13,7 +13,9 @@ What it does
     (``redocly join``) is validated as merged, an error in a piece reported in its own file. In
     a piece a merge step of the repository's own reads (``npm run merge -- --source ./spec``),
     the component keys and response descriptions a merger rewrites are left to it; elsewhere the
-    keys of one components map that break the key pattern the same way are one finding.
+    keys of one components map that break the key pattern the same way are one finding. A
+    Swagger 2.0 schema's ``pattern`` that no engine reads (``^a(b$``), which its validator does
+    not judge, is reported at the pattern, as OpenAPI 3's validator reports it.
     What another rule owns is left to it: a schema file a ``$ref`` names (``schema-invalid``), a
     reference that does not resolve (``unresolved-ref``: only the object holding it goes
     unchecked), a ``default`` its schema rejects (``value-invalid``), a ``required`` name no
