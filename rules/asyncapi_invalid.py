@@ -9,7 +9,8 @@ What it does
     document was not checked, never an error; an ``asyncapi`` value that is no release number
     (``2.0``, ``latest``) is reported, and so is a ``pattern`` of a schema object that cannot
     be compiled (a repeat count past 4,294,967,294, or counted repeats that compile to more than
-    100,000 elements: ``(?:a{3000}){3000}``), at the pattern. A split source is validated as its
+    100,000 elements: ``(?:a{3000}){3000}``) or that no engine reads (``^a(b$``), at the
+    pattern. A split source is validated as its
     bundle reads (``speclint.analyses.inlining``): a ``$ref`` where the schema allows no
     Reference Object (``info: {$ref: parts/info.yaml}``, a description kept in a file) is
     replaced by its corpus target, and an error inside it is reported in that file; a missing
@@ -58,7 +59,7 @@ from typing import Any
 from speclint.analyses.context import Context
 from speclint.analyses.inlining import InlinedView, bundle_reach, inline_merged, misplaced_refs_of
 from speclint.analyses.merging import fragment_note
-from speclint.analyses.schema_objects import oversized_patterns, schema_roots
+from speclint.analyses.schema_objects import refused_patterns, schema_roots
 from speclint.analyses.units import check_by_unit
 from speclint.analyses.validation import (
     ERRORS_COUNTED,
@@ -198,17 +199,12 @@ def _validated(corpus: Context, document: Document, declared: str) -> list[Findi
 
 def _oversized(document: Document) -> list[Finding]:
     found: list[Finding] = []
-    # A pattern not compiled (`schema_objects.oversized_patterns`): valid to the schema, and a
-    # defect of the document all the same.
+    # A pattern not compiled, or read by no engine (`schema_objects.refused_patterns`): valid to
+    # the AsyncAPI schema, which does not assert draft-07's `format: "regex"`, and a defect of
+    # the document all the same.
     for root, schema in schema_roots(document):
         found += [
-            Finding(
-                ID,
-                SEVERITY,
-                message,
-                document.location(pointer),
-                key=f"{pointer}:oversized-pattern",
-            )
-            for pointer, message in oversized_patterns(schema, root)
+            Finding(ID, SEVERITY, message, document.location(pointer), key=f"{pointer}:{kind}")
+            for pointer, kind, message in refused_patterns(schema, root)
         ]
     return found

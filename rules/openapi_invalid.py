@@ -13,7 +13,9 @@ What it does
     (``redocly join``) is validated as merged, an error in a piece reported in its own file. In
     a piece a merge step of the repository's own reads (``npm run merge -- --source ./spec``),
     the component keys and response descriptions a merger rewrites are left to it; elsewhere the
-    keys of one components map that break the key pattern the same way are one finding.
+    keys of one components map that break the key pattern the same way are one finding. A
+    Swagger 2.0 schema's ``pattern`` that no engine reads (``^a(b$``), which its validator does
+    not judge, is reported at the pattern, as OpenAPI 3's validator reports it.
     What another rule owns is left to it: a schema file a ``$ref`` names (``schema-invalid``), a
     reference that does not resolve (``unresolved-ref``: only the object holding it goes
     unchecked), a ``default`` its schema rejects (``value-invalid``), a ``required`` name no
@@ -89,8 +91,8 @@ from speclint.analyses.merging import build_source_note, fragment_note
 from speclint.analyses.references import CORPUS_BASE, file_uri
 from speclint.analyses.schema_objects import (
     openapi_schema_roots,
-    oversized_patterns,
     referenced_schema_maps,
+    refused_patterns,
     structure_refs,
 )
 from speclint.analyses.units import check_by_unit
@@ -189,7 +191,7 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
         found += list(_validate(corpus, document, whole, left))
         if left[0]:
             found.append(build_source_note(ID, document, merges, left[0]))
-        found += _oversized_patterns(corpus, document)
+        found += _refused_patterns(corpus, document)
     except RecursionError:
         found.append(_too_deep(document))
     except Exception as error:
@@ -402,13 +404,16 @@ def _one_convention(pointer: str, keys: list[tuple[str, Document, Finding]]) -> 
     )
 
 
-def _oversized_patterns(corpus: Context, document: Document) -> list[Finding]:
+def _refused_patterns(corpus: Context, document: Document) -> list[Finding]:
     """Each pattern of the document's schema objects (and of the parts kept in other files,
-    ``_api_parts``) that is not compiled (``schema_objects.oversized_patterns``): valid to
-    the metaschema, and a defect of the schema all the same."""
+    ``_api_parts``) that is not compiled (``schema_objects.refused_patterns``): valid to
+    the metaschema, and a defect of the schema all the same. In a Swagger 2.0 document, also
+    each one no engine reads (``^a(b$``), which its validator does not judge; OpenAPI 3's
+    asserts ``format: "regex"`` (``_schema_checker``) and reports it as its own error."""
     found: list[Finding] = []
     checked: set[int] = set()
     view = _inlined(corpus, document)
+    swagger = _swagger(document)
     for holder, at, node in _api_parts(corpus, document):
         if holder is not document and holder.kind is DocumentKind.OPENAPI:
             continue  # an API document judges its own
@@ -416,12 +421,11 @@ def _oversized_patterns(corpus: Context, document: Document) -> list[Finding]:
             if id(value) in checked:  # one object at two places (a YAML alias): judged once
                 continue
             checked.add(id(value))
-            for pointer, message in oversized_patterns(value, root):
+            for pointer, kind, message in refused_patterns(value, root, unreadable=swagger):
                 place, pointer = view.locate(pointer) if holder is document else (holder, pointer)
                 found.append(
                     Finding(
-                        ID, SEVERITY, message, place.location(pointer),
-                        key=f"{pointer}:oversized-pattern",
+                        ID, SEVERITY, message, place.location(pointer), key=f"{pointer}:{kind}"
                     )
                 )  # fmt: skip
     return found

@@ -36,9 +36,10 @@ Options
     None.
 
 Limitations
-    A pattern no engine reads (``^a(b$``) is not reported here: in an OpenAPI 3 document it is
-    ``openapi-invalid``'s, and so is one no ECMA-262 engine reads (``(?i)x``), which it checks
-    without the ``u`` flag. A pattern valid in unicode mode but not in Python (``\\p{L}``) is
+    A pattern no engine reads (``^a(b$``) is not reported here: it is the error of the rule
+    that judges the schema (``schema-invalid``, ``asyncapi-invalid``, ``openapi-invalid``). In
+    an OpenAPI 3 document so is one no ECMA-262 engine reads (``(?i)x``): ``openapi-invalid``
+    checks ``format: regex`` without the ``u`` flag. A pattern valid in unicode mode but not in Python (``\\p{L}``) is
     portable ECMA-262 and not reported. Only the first construct is named.
 """
 

@@ -36,7 +36,11 @@ What it does
     pattern, valid to the metaschema as it is: a repeat count past 4,294,967,294 (``a{4294967296}``,
     which Python's ``re`` and ``regex`` and jsonschema-rs refuse), or counted repeats that compile
     to more than 100,000 elements (``(?:a{3000}){3000}``: 30 bytes that ``regex`` copied into
-    2.4 GB). No value is judged against it (``example-invalid``, ``instance-invalid``).
+    2.4 GB). No value is judged against it (``example-invalid``, ``instance-invalid``). So is one
+    no engine reads (``^a(b$``: Python's ``re`` and ECMA-262 with and without the ``u`` flag
+    refuse it), with the engine's error: the metaschemas say ``format: "regex"``, which
+    validators do not assert by default, but ajv and ``check-jsonschema --check-metaschema``
+    refuse the schema. One only some engine reads is ``pattern-portability``'s.
 
 Why is this bad?
     Validators disagree about invalid schemas: some reject them, some ignore the bad keyword, some
@@ -81,7 +85,7 @@ from jsonschema.protocols import Validator
 
 from speclint.analyses.context import Context
 from speclint.analyses.inlining import InlinedView, inline_misplaced, misplaced_refs_of
-from speclint.analyses.schema_objects import oversized_patterns
+from speclint.analyses.schema_objects import refused_patterns
 from speclint.analyses.units import check_by_unit, reach
 from speclint.analyses.validation import (
     ERRORS_COUNTED,
@@ -144,14 +148,16 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
     judged = list(_judged(corpus, document))
     notes = [f for f in judged if f.severity is not SEVERITY]
     errors = capped(ID, document, [f for f in judged if f.severity is SEVERITY], "of the schema")
-    return [*notes, *errors, *_oversized_patterns(document)]
+    return [*notes, *errors, *_refused_patterns(document)]
 
 
-def _oversized_patterns(document: Document) -> Iterator[Finding]:
-    """Each pattern not compiled (``schema_objects.oversized_patterns``): valid to the
-    metaschema, and a defect of the schema all the same."""
-    for at, message in oversized_patterns(document.data):
-        yield Finding(ID, SEVERITY, message, document.location(at), key=f"{at}:oversized-pattern")
+def _refused_patterns(document: Document) -> Iterator[Finding]:
+    """Each pattern not compiled, or read by no engine (``schema_objects.refused_patterns``):
+    valid to the metaschema as judged here, which does not assert ``format: "regex"``, and a
+    defect of the schema all the same. A file judged as OpenAPI 3.0 Schema Objects
+    (``_judged_as_oas30``) has its unreadable patterns from that validator, which asserts it."""
+    for at, kind, message in refused_patterns(document.data, unreadable=_inlines_nothing(document)):
+        yield Finding(ID, SEVERITY, message, document.location(at), key=f"{at}:{kind}")
 
 
 def _judged(corpus: Context, document: Document) -> Iterator[Finding]:

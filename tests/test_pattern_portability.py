@@ -13,7 +13,8 @@ import pytest
 import regress
 
 from conftest import run_rule
-from speclint.parsing.ecma_patterns import portability
+from speclint.common.findings import Severity
+from speclint.parsing.ecma_patterns import portability, unreadable
 from speclint.run import preview
 
 MakeCorpus = Callable[[dict[str, str | bytes]], Path]
@@ -34,6 +35,15 @@ def api(version: str, schemas: str) -> str:
 
 def found(root: Path) -> list[tuple[str | None, str]]:
     return [(f.location.pointer, f.message) for f in run_rule(root, "pattern-portability")]
+
+
+def refused(root: Path, rule: str) -> list[tuple[str | None, int, str]]:
+    """The patterns no engine reads that ``rule`` reports: (pointer, line, message)."""
+    return [
+        (f.location.pointer, f.location.line, f.message)
+        for f in run_rule(root, rule)
+        if f.key.endswith(":unreadable-pattern")
+    ]
 
 
 # --- the docstring's example --------------------------------------------------------------------
@@ -110,12 +120,6 @@ def test_a_pattern_no_engine_reads_is_left_to_openapi_invalid(make_corpus: MakeC
     assert found(root) == []
     [invalid] = run_rule(root, "openapi-invalid")
     assert invalid.location.pointer == "/components/schemas/Name/pattern"
-
-
-def test_a_pattern_no_engine_reads_in_a_schema_file_is_not_this_rule_s(
-    make_corpus: MakeCorpus,
-) -> None:
-    assert found(make_corpus(schema_file(type="string", pattern="^a(b$"))) == []
 
 
 def test_python_only_syntax_in_openapi_3_is_openapi_invalid_s(make_corpus: MakeCorpus) -> None:
@@ -202,3 +206,119 @@ def test_no_rewrite_where_no_spelling_keeps_the_meaning(pattern: str) -> None:
 @pytest.mark.parametrize("pattern", [r"[\-\w]", r"\/\.", r"(?<n>a)\k<n>", r"\u{1F600}", "a{2,3}"])
 def test_unicode_mode_patterns_are_not_reported(pattern: str) -> None:
     assert portability(pattern) is None
+
+
+# --- a pattern no engine reads: the finding of the rule that judges the document's schemas ------
+# Python's `re` and ECMA-262 with and without `u` refuse it; the metaschemas' `format: "regex"`,
+# which check-jsonschema asserts, is not asserted by schema-invalid's metaschema check.
+
+
+def test_a_pattern_no_engine_reads_in_a_schema_file_is_one_schema_invalid_error(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(schema_file(type="object", properties={"id": {"pattern": "^a(b$"}}))
+    [finding] = run_rule(root, "schema-invalid")
+    assert finding.severity is Severity.ERROR
+    assert finding.location.pointer == "/properties/id/pattern"
+    assert finding.location.line == 6  # the line `"pattern": "^a(b$"` is written on
+    assert "missing ), unterminated subpattern at position 2" in finding.message
+    assert "close the group with `)`, or write `\\(` for a literal `(`" in finding.message
+    assert found(root) == []  # not pattern-portability's too
+
+
+def test_a_patternproperties_key_no_engine_reads_is_reported_at_the_key(
+    make_corpus: MakeCorpus,
+) -> None:
+    root = make_corpus(schema_file(type="object", patternProperties={"^a(b$": {}, "^c-": {}}))
+    [(pointer, line, message)] = refused(root, "schema-invalid")
+    assert (pointer, line) == ("/patternProperties/^a(b$", 5)
+    assert 'pattern "^a(b$" is read by no engine' in message
+    assert found(root) == []
+
+
+def test_a_draft_07_schema_file(make_corpus: MakeCorpus) -> None:
+    body = {"$schema": "http://json-schema.org/draft-07/schema#", "pattern": "[z-a]"}
+    root = make_corpus({"schemas/range.schema.json": json.dumps(body, indent=2)})
+    [(pointer, _, message)] = refused(root, "schema-invalid")
+    assert pointer == "/pattern"
+    assert "bad character range z-a at position 1" in message
+    assert "write the range low to high" in message
+
+
+def test_an_asyncapi_payload_schema_is_asyncapi_invalid_s(make_corpus: MakeCorpus) -> None:
+    doc = (
+        "asyncapi: 2.6.0\ninfo: {title: Runs, version: 1.0.0}\nchannels:\n  runs:\n"
+        "    publish:\n      message:\n        payload: {type: string, pattern: '^a(b$'}\n"
+    )
+    root = make_corpus({"api/asyncapi.yaml": doc})
+    [(pointer, line, _)] = refused(root, "asyncapi-invalid")
+    assert (pointer, line) == ("/channels/runs/publish/message/payload/pattern", 7)
+    assert found(root) == []
+
+
+def test_a_swagger_2_schema_is_openapi_invalid_s(make_corpus: MakeCorpus) -> None:
+    # Swagger 2.0's validator does not assert `format: regex`, as OpenAPI 3's does.
+    doc = (
+        "swagger: '2.0'\ninfo: {title: Runs, version: 1.0.0}\npaths: {}\n"
+        "definitions:\n  Name: {type: string, pattern: 'a**'}\n"
+    )
+    root = make_corpus({"api/swagger.yaml": doc})
+    [(pointer, _, message)] = refused(root, "openapi-invalid")
+    assert pointer == "/definitions/Name/pattern"
+    assert "multiple repeat at position 2" in message
+
+
+def test_an_openapi_3_pattern_no_engine_reads_is_reported_once(make_corpus: MakeCorpus) -> None:
+    root = make_corpus({"api/openapi.yaml": api("3.1.0", "Name: {type: string, pattern: '^a(b$'}")})
+    [invalid] = run_rule(root, "openapi-invalid")
+    assert 'is not a "regex"' in invalid.message  # the validator's own error, not ours too
+
+
+def test_an_openapi_3_0_schema_file_keeps_its_validator_s_error_alone(
+    make_corpus: MakeCorpus,
+) -> None:
+    # Judged as the OpenAPI 3.0 Schema Object it is, by a validator that asserts the format.
+    root = make_corpus(
+        {
+            "api/openapi.yaml": api("3.0.3", "Name: {$ref: '../schemas/name.yaml'}"),
+            "schemas/name.yaml": "type: string\npattern: '^a(b$'\n",
+        }
+    )
+    [invalid] = run_rule(root, "schema-invalid")
+    assert invalid.location.pointer == "/pattern" and 'is not a "regex"' in invalid.message
+
+
+def test_a_valid_pattern_is_no_finding(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(schema_file(type="string", pattern=r"^\p{L}[a-z(]*\($"))
+    assert run_rule(root, "schema-invalid") == [] and found(root) == []
+
+
+def test_a_non_portable_pattern_is_only_pattern_portability_s(make_corpus: MakeCorpus) -> None:
+    root = make_corpus(schema_file(type="string", pattern=r"^a\-b$"))
+    assert run_rule(root, "schema-invalid") == []
+    [(pointer, _)] = found(root)
+    assert pointer == "/pattern"
+
+
+@pytest.mark.parametrize(
+    ("pattern", "fix"),
+    [
+        ("a)", "delete the `)` that closes no group"),
+        ("[a-", "close the class with `]`"),
+        ("*a", "write `\\` before a quantifier"),
+        ("a{3,1}", "write the smaller count first"),
+        ("a\\", "for a literal backslash at the end"),
+        ("**/*.md", "a glob such as `*.md` is no regular expression"),
+        ("^(?i)a$", "JSON Schema patterns take no flags"),
+        ("(?<a>x)(?<a>y)", "2020-12 Validation §6.3.3"),
+    ],
+)
+def test_each_error_gets_its_fix(pattern: str, fix: str) -> None:
+    found = unreadable(pattern)
+    assert found is not None and fix in found.fix and found.python and found.ecma
+
+
+@pytest.mark.parametrize("pattern", [r"\p{L}", r"^a\-b$", "(?i)x", r"\p{Foo}", "a{4294967296}"])
+def test_a_pattern_some_engine_reads_or_none_compiles_is_not_unreadable(pattern: str) -> None:
+    # Unicode mode, Python, ECMA-262 without `u` read the first four; the last is oversized.
+    assert unreadable(pattern) is None

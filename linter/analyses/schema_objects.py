@@ -23,6 +23,7 @@ from typing import Any
 from speclint.analyses.validation import validator_class_at
 from speclint.common.findings import headed
 from speclint.model.corpus import Document
+from speclint.parsing.ecma_patterns import unreadable as unreadable_pattern
 from speclint.parsing.keyword_positions import Position, holds_data, position_at
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.regex_cost import oversized
@@ -91,24 +92,53 @@ def schema_patterns(root: Any, pointer: str = "") -> Iterator[tuple[str, Any]]:
             yield from ((join_pointer(under, str(key)), key) for key in keyed)
 
 
-def oversized_patterns(root: Any, pointer: str = "") -> Iterator[tuple[str, str]]:
-    """(pointer, message) of each pattern of the schema objects from ``root`` (at ``pointer``)
-    down (:func:`schema_patterns`) that is not compiled (``speclint.parsing.regex_cost.oversized``).
-    The rules that judge schemas report them (schema-invalid, openapi-invalid, asyncapi-invalid);
-    the rules that judge values against them pass over them (issue 44, items 2 and 3)."""
+OVERSIZED = "oversized-pattern"
+UNREADABLE = "unreadable-pattern"
+
+
+def refused_patterns(
+    root: Any, pointer: str = "", *, unreadable: bool = True
+) -> Iterator[tuple[str, str, str]]:
+    """(pointer, kind, message) of each pattern of the schema objects from ``root`` (at
+    ``pointer``) down (:func:`schema_patterns`) that no validator takes: one not compiled
+    (:data:`OVERSIZED`: ``speclint.parsing.regex_cost.oversized``) and, with ``unreadable``,
+    one no engine reads (:data:`UNREADABLE`: ``ecma_patterns.unreadable``; ``^a(b$``). Both
+    are valid to a metaschema that does not assert ``format: "regex"`` (2020-12 Validation
+    §7.3.8), and defects of the schema all the same. The rules that judge schemas report them
+    (schema-invalid, openapi-invalid, asyncapi-invalid; openapi-invalid's validator asserts the
+    format in OpenAPI 3: it asks for no ``unreadable`` there); the rules that judge values
+    against them pass over them (issue 44, items 2 and 3)."""
     for at, pattern in schema_patterns(root, pointer):
-        why = oversized(pattern) if isinstance(pattern, str) else None
+        if not isinstance(pattern, str):
+            continue
+        # Quoted as JSON, as the schema writes it (messages speak JSON).
+        shown = json.dumps(pattern if len(pattern) <= 60 else pattern[:57] + "...")
+        why = oversized(pattern)
         if why is not None:
-            # Quoted as JSON, as the schema writes it (messages speak JSON).
-            shown = json.dumps(pattern if len(pattern) <= 60 else pattern[:57] + "...")
             yield (
                 at,
+                OVERSIZED,
                 headed(
                     f"{at}: pattern {shown} cannot be compiled",
                     f": {why}; validators refuse it or run out of memory on it, and no value is "
                     "checked against it: write smaller counts (a length limit is "
                     "`minLength`/`maxLength`'s)",
                     f"pattern {shown} cannot be compiled",
+                ),
+            )
+            continue
+        refused = unreadable_pattern(pattern) if unreadable else None
+        if refused is not None:
+            yield (
+                at,
+                UNREADABLE,
+                headed(
+                    f"{at}: pattern {shown} is read by no engine: {refused.python}",
+                    f" (Python; ECMA-262: {refused.ecma}); "
+                    "ajv and check-jsonschema refuse the schema, and Python's jsonschema fails "
+                    f"on the first string it checks: {refused.fix}",
+                    f"pattern {shown} is read by no engine: {refused.python}",
+                    f"pattern {shown} is read by no engine",
                 ),
             )
 

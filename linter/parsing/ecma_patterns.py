@@ -13,7 +13,9 @@ ECMA-262 engine reads (inline flags, ``(?P<name>...)``, possessive quantifiers).
 :func:`portability` reads a pattern as Python does, names the first construct unicode mode
 refuses, and spells the whole pattern anew when every such construct has a spelling that means
 the same in Python and in ECMA-262 (checked: `regress` accepts it in unicode mode, and Python
-parses it to the same tree).
+parses it to the same tree). :func:`unreadable` says why a pattern no engine reads (``^a(b$``)
+is refused, and what to write: the metaschemas' ``format: "regex"``, which the rules judging
+schemas report (``schema_objects.refused_patterns``).
 """
 
 from __future__ import annotations
@@ -96,23 +98,93 @@ def portability(pattern: str) -> Unportable | None:
     return Unportable(construct, first.why, first.fix, python, legacy, portable, len(edits))
 
 
-def _accepts(pattern: str, flags: str) -> bool:
-    try:
-        regress.Regex(pattern, flags=flags or None)
-    except regress.RegressError:
-        return False
-    return True
+@dataclass(frozen=True)
+class Unreadable:
+    """A pattern no engine reads: Python's `re`, and ECMA-262 with and without the `u` flag."""
+
+    python: str  # Python's error, with its position ("missing ), unterminated subpattern at
+    # position 2"): the most precise of the three
+    ecma: str  # regress's, in unicode mode ("Unbalanced parenthesis")
+    fix: str  # a clause: how to write what was likely meant
 
 
-def _python_accepts(pattern: str) -> bool:
+# Python's error (``re.error.msg``) and the fix for what its writer likely meant; any other
+# error gets the general one.
+_FIXES = (
+    (
+        "missing ), unterminated subpattern",
+        "close the group with `)`, or write `\\(` for a literal `(`",
+    ),
+    (
+        "unbalanced parenthesis",
+        "delete the `)` that closes no group, or write `\\)` for a literal `)`",
+    ),
+    ("unterminated character set", "close the class with `]`, or write `\\[` for a literal `[`"),
+    (
+        "bad character range",
+        "write the range low to high (`a-z`), or put a literal `-` last in the class",
+    ),
+    (
+        "nothing to repeat",
+        "write `\\` before a quantifier (`*`, `+`, `?`, `{`) meant literally (a glob such as "
+        "`*.md` is no regular expression: `\\.md$` is)",
+    ),
+    (
+        "global flags not at the start",
+        "JSON Schema patterns take no flags: spell the cases out (`[Aa]`) or drop the flag",
+    ),
+    ("multiple repeat", "write one quantifier, or `\\` before one meant literally"),
+    ("min repeat greater than max repeat", "write the smaller count first (`{1,3}`)"),
+    ("bad escape (end of pattern)", "write `\\\\` for a literal backslash at the end"),
+)
+_GENERAL_FIX = "write it as ECMA-262 reads it (2020-12 Validation §6.3.3)"
+
+
+@functools.lru_cache(maxsize=4096)
+def unreadable(pattern: str) -> Unreadable | None:
+    """Why no engine reads ``pattern`` (Python's `re`, ECMA-262 with and without the `u` flag,
+    through `regress`), or None when one does, or when it is not to be compiled at all
+    (``regex_cost.oversized``: its own finding). :func:`portability`'s complement: a pattern
+    it passes over for being valid nowhere."""
+    if oversized(pattern) is not None or _accepts(pattern, ""):
+        return None
+    ecma = _ecma_error(pattern, "u")
+    python = _python_error(pattern) if ecma is not None else None
+    if ecma is None or python is None:
+        return None
+    fix = next((fix for start, fix in _FIXES if python.startswith(start)), _GENERAL_FIX)
+    return Unreadable(python, ecma, fix)
+
+
+def _python_error(pattern: str) -> str | None:
+    """Python's error compiling ``pattern`` (``re.error``'s, with its position), or None."""
     try:
         with warnings.catch_warnings():
             # `[[` and `--` in a class: "possible nested set" (Python 3.7), still read as today.
             warnings.simplefilter("ignore", FutureWarning)
             re.compile(pattern)
-    except (re.error, RecursionError, OverflowError, ValueError):
-        return False
-    return True
+    except re.error as error:
+        return str(error)
+    except (RecursionError, OverflowError, ValueError) as error:
+        return str(error) or type(error).__name__
+    return None
+
+
+def _accepts(pattern: str, flags: str) -> bool:
+    return _ecma_error(pattern, flags) is None
+
+
+def _ecma_error(pattern: str, flags: str) -> str | None:
+    """regress's error compiling ``pattern`` with ``flags`` ("u": unicode mode), or None."""
+    try:
+        regress.Regex(pattern, flags=flags or None)
+    except regress.RegressError as error:
+        return str(error).rstrip(".") or "refused"
+    return None
+
+
+def _python_accepts(pattern: str) -> bool:
+    return _python_error(pattern) is None
 
 
 def _python_tree(pattern: str) -> Any:
