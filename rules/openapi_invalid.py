@@ -16,6 +16,11 @@ What it does
     keys of one components map that break the key pattern the same way are one finding. A
     Swagger 2.0 schema's ``pattern`` that no engine reads (``^a(b$``), which its validator does
     not judge, is reported at the pattern, as OpenAPI 3's validator reports it.
+    Each part of another file the structure reaches by ``$ref`` (a path item, a parameter, a
+    response...) is judged once, in the role of the place naming it, where it is written
+    (``referenced-part``); a JSON Schema file whose schemas an OpenAPI 3.0 document reads as
+    Schema Objects with keywords 3.0 lacks (``examples``, ``const``) is one finding in that file
+    (``json-schema-as-3.0``). Both run in preview until labelled; ``document`` is the rest.
     What another rule owns is left to it: a schema file a ``$ref`` names (``schema-invalid``), a
     reference that does not resolve (``unresolved-ref``: only the object holding it goes
     unchecked), a ``default`` its schema rejects (``value-invalid``), a ``required`` name no
@@ -56,11 +61,13 @@ Limitations
     ``paths`` of a SwaggerHub domain (a library of components, named as a domain by a
     ``swaggerhub.com/domains/OWNER/NAME`` URL of the repository or by its template's comment);
     a components-only 3.0 document published otherwise still needs ``paths: {}``. A document
-    the validator cannot run on is one finding at its root. The cases each have a test named after them
+    the validator cannot run on is one finding at its root, and a part of another file is judged
+    only when the validator ran on the document. A part one file reaches in two roles is judged
+    in the first. The cases each have a test named after them
     (``tests/test_integrity_rules.py``, ``tests/test_openapi_schema_objects.py``,
     ``tests/test_references_classes.py``, ``tests/test_eco_split.py``, ``tests/test_eco_misc.py``,
     ``tests/test_merging.py``, ``tests/test_regex_cost.py``,
-    ``tests/test_eco_batch5_sources.py``).
+    ``tests/test_eco_batch5_sources.py``, ``tests/test_openapi_referenced_parts.py``).
 """
 
 from __future__ import annotations
@@ -69,6 +76,7 @@ import functools
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import replace
 from typing import Any, cast
 from urllib.parse import unquote
 
@@ -78,6 +86,13 @@ from jsonschema.exceptions import SchemaError
 from jsonschema.validators import validator_for
 from referencing.exceptions import NoSuchResource, Unresolvable
 
+from speclint.analyses.api_roles import (
+    REFERENCE_ALLOWED,
+    REFERENCE_ALLOWED_32,
+    Part,
+    parts_in_role,
+    ref_sites,
+)
 from speclint.analyses.context import Context
 from speclint.analyses.inlining import (
     InlinedView,
@@ -110,7 +125,12 @@ from speclint.common.findings import Finding, Location, Member, Severity, headed
 from speclint.common.stack import DEEP_RECURSION
 from speclint.model.corpus import Document
 from speclint.parsing.kinds import DocumentKind
-from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
+from speclint.parsing.structured import (
+    join_pointer,
+    pointer_within,
+    resolve_pointer,
+    split_pointer,
+)
 
 ID = "openapi-invalid"
 SEVERITY = Severity.ERROR
@@ -126,6 +146,13 @@ READS = "document"
 # builds it then.
 NEEDS_INDEXES = False
 FACTS = ("merges", "references")  # speclint.analyses.context
+# The ways to a finding (speclint.run.preview): the document as its bundle reads, judged by the
+# validator (a declared tie: it guesses nothing); each part of another file its structure
+# reaches by `$ref`, judged in the role of the place that names it (`_part_errors`); and a JSON
+# Schema file's fragments an OpenAPI 3.0 document reads as Schema Objects (`_dialect_findings`).
+# The last two are new, and run in preview until labelled.
+HEURISTICS = (f"{ID}/document", f"{ID}/referenced-part", f"{ID}/json-schema-as-3.0")
+DECLARED_TIES = (HEURISTICS[0],)
 
 
 def units(corpus: Context) -> list[Document]:
@@ -192,13 +219,15 @@ def check_unit(corpus: Context, document: Document, options: Mapping[str, Any]) 
         if left[0]:
             found.append(build_source_note(ID, document, merges, left[0]))
         found += _refused_patterns(corpus, document)
+        if whole:
+            found += _dialect_findings(corpus, document)
     except RecursionError:
         found.append(_too_deep(document))
     except Exception as error:
         # openapi-spec-validator assumes a document that is whole: `openapi:` with no value,
         # or a truncated document without `paths`, raises instead of reporting.
         found.append(_cannot_check(document, error))
-    return found
+    return [f if f.heuristic else replace(f, heuristic=HEURISTICS[0]) for f in found]
 
 
 def _validate(
@@ -266,6 +295,8 @@ def _validate(
                 yield document, error
         if not swagger:
             yield from _schema_errors(corpus, document)
+            if whole:
+                yield from _part_errors(corpus, document)
 
     try:
         for holder, error in errors():
@@ -316,6 +347,9 @@ def _validate(
             fix = _FIXES.get(
                 kind or type(specific).__name__, "fix it so the document is valid {spec}"
             ).format(spec=_spec(document))
+            ignored = _ignored_siblings(specific) if judged else []
+            if ignored:
+                fix = _sibling_fix(document, ignored)
             if holder is not document:
                 how = "merges this file" if holder.path in merged else "reaches this file by `$ref`"
                 fix += f" (`{document.path}` {how})"
@@ -327,6 +361,7 @@ def _validate(
                 holder.location(pointer),
                 related=related,
                 key=f"{pointer}:{key}",
+                heuristic=getattr(error, "speclint_heuristic", None),
             )
             if named is not None:
                 conventions.setdefault((holder.path, pointer), []).append((named, holder, finding))
@@ -503,6 +538,314 @@ def _schema_errors(corpus: Context, document: Document) -> Iterator[tuple[Docume
             if error is not None:
                 error.path.extendleft(reversed(split_pointer(pointer)))
                 yield holder, error
+
+
+# The official schema's name of each role (``speclint.analyses.api_roles``): OpenAPI 3.0's
+# schema names its definitions in CamelCase; 3.1's and 3.2's `$defs` are the roles' own names.
+_ROLES_30 = {
+    "path-item": "PathItem", "operation": "Operation", "parameter": "Parameter",
+    "request-body": "RequestBody", "response": "Response", "header": "Header",
+    "example": "Example", "link": "Link", "callbacks": "Callback",
+    "security-scheme": "SecurityScheme", "media-type": "MediaType", "encoding": "Encoding",
+    "schema": "Schema",
+}  # fmt: skip
+_ROLE_JUDGES: dict[tuple[str, str], _FirstJudged | None] = {}
+
+
+def _role_judge(official: Mapping[str, Any], role: str) -> _FirstJudged | None:
+    """The official schema of a version (``official``) judging one object in ``role``: its
+    definition of that object, with every definition it names. None for a role it lacks."""
+    key = (str(official.get("$id", official.get("id"))), role)
+    if key not in _ROLE_JUDGES:
+        if "$defs" in official:
+            defs, name, where = official["$defs"], role, "#/$defs/"
+        else:
+            defs, name, where = (
+                official.get("definitions", {}),
+                _ROLES_30.get(role, ""),
+                "#/definitions/",
+            )
+        judge = None
+        if name in defs:
+            schema = {
+                "$schema": official["$schema"],
+                where.split("/")[1]: defs,
+                "allOf": [{"$ref": where + str(name)}],
+            }
+            judge = _FirstJudged(_Schema(schema))
+        _ROLE_JUDGES[key] = judge
+    return _ROLE_JUDGES[key]
+
+
+class _Schema:
+    """What ``_FirstJudged`` reads of a library's validator: its schema."""
+
+    def __init__(self, schema: Mapping[str, Any]) -> None:
+        self.schema = schema
+
+
+def _parts(corpus: Context, document: Document) -> list[Part]:
+    """The parts of other files the document's structure reaches by ``$ref``, each with the
+    role it is read in (``api_roles``); those of API documents and of the pieces merged with it
+    are judged with them."""
+    memo: dict[str, list[Part]] = corpus.memo.setdefault(f"{ID}:roles", {})
+    if document.path not in memo:
+        view = _inlined(corpus, document)
+        merged = set(corpus.merges.partners(document.path))
+
+        def judged(file: Document) -> bool:
+            return file.kind is DocumentKind.OPENAPI or file.path in merged
+
+        def resolve(holder: Document, pointer: str) -> tuple[Document, str, Any] | None:
+            return corpus_target(corpus, holder, pointer)
+
+        memo[document.path] = parts_in_role(document, view.data, view.locate, resolve, judged)
+    return memo[document.path]
+
+
+def _part_errors(corpus: Context, document: Document) -> Iterator[tuple[Document, Any]]:
+    """(file, error) for each part of another file the document's structure reaches by ``$ref``
+    (a path item, a parameter, a response...) that the official schema of the document's
+    version rejects in the role of the place naming it: that schema takes a Reference Object as
+    it is and never follows it, and a bundle puts the part in its place. Each part is judged
+    once, however many places name it; its schema objects are ``_schema_errors``' and a
+    ``$ref`` where the role allows none is its bundler's (its target is judged on its own)."""
+    # Deferred: openapi-spec-validator (see check_unit).
+    from openapi_spec_validator.shortcuts import get_validator_cls
+
+    version = str(document.data.get("openapi", ""))
+    if not version.startswith("3"):
+        return
+    official = get_validator_cls(document.data).schema_validator.schema
+    allowed = REFERENCE_ALLOWED_32 if version.startswith("3.2") else REFERENCE_ALLOWED
+    for part in _parts(corpus, document):
+        judge = _role_judge(official, part.role)
+        if judge is None:
+            continue
+        errors = list(judge.iter_errors(part.node))
+        if not errors:
+            continue
+        schemas = [pointer for pointer, _ in openapi_schema_roots(part.node, part.pointer)]
+        sites = {pointer: role for pointer, _, role in ref_sites(part.role, part.node, "")}
+        for error in errors:
+            inner = _pointer_of(explain(error).absolute_path)
+            if any(pointer_within(part.pointer + inner, at) for at in schemas):
+                continue
+            if _bundled_ref(part.node, inner, sites, allowed):
+                continue
+            error.path.extendleft(reversed(split_pointer(part.pointer)))
+            error.speclint_heuristic = HEURISTICS[1]
+            yield part.holder, error
+
+
+def _bundled_ref(
+    node: Any, pointer: str, sites: Mapping[str, str], allowed: frozenset[str]
+) -> bool:
+    """Whether ``pointer`` of a part is at or inside an object with a ``$ref`` member where its
+    role allows no Reference Object (an operation, a description kept in a file): a bundler's
+    convention, which the bundle replaces by what it names."""
+    tokens = split_pointer(pointer)
+    at, current = "", node
+    for depth in range(len(tokens) + 1):
+        if isinstance(current, dict) and isinstance(current.get("$ref"), str) and at:
+            return sites.get(at) not in allowed
+        if depth == len(tokens):
+            break
+        token = tokens[depth]
+        at = join_pointer(at, token)
+        if isinstance(current, dict):
+            current = current.get(token)
+        elif isinstance(current, list) and token.isdigit() and int(token) < len(current):
+            current = current[int(token)]
+        else:
+            break
+    return False
+
+
+# The members OpenAPI 3.1 reads of a Reference Object (§4.8.23; its schema's `reference`).
+_REFERENCE_FIELDS = ("$ref", "summary", "description")
+
+
+def _ignored_siblings(error: Any) -> list[str]:
+    """The members beside ``$ref`` that OpenAPI 3.1's schema rejects of a Reference Object."""
+    instance = getattr(error, "instance", None)
+    schema = getattr(error, "schema", None)
+    if (
+        getattr(error, "validator", None) != "unevaluatedProperties"
+        or not (isinstance(instance, dict) and isinstance(instance.get("$ref"), str))
+        or not isinstance(schema, Mapping)
+        or set(schema.get("properties") or ()) != set(_REFERENCE_FIELDS)
+    ):
+        return []
+    return [str(key) for key in instance if key not in _REFERENCE_FIELDS]
+
+
+def _sibling_fix(document: Document, ignored: list[str]) -> str:
+    names = ", ".join(f"`{name}`" for name in ignored)
+    them = "it" if len(ignored) == 1 else "them"
+    return (
+        f"{_spec(document)} reads only `$ref`, `summary` and `description` of a Reference "
+        f"Object and ignores {names} (§4.8.23): set {them} in the object the `$ref` names, or "
+        "write that object here in full"
+    )
+
+
+# The JSON Schema keywords an OpenAPI 3.0 Schema Object spells otherwise (3.0.3 §4.7.24).
+_IN_30 = {
+    "examples": "`example: …` for `examples`",
+    "const": "`enum: [value]` for `const`",
+    "type": "one `type` with `nullable: true` for a list of types",
+    "$defs": "`components/schemas` entries for `$defs`",
+    "definitions": "`components/schemas` entries for `definitions`",
+    "exclusiveMinimum": "`minimum` with `exclusiveMinimum: true` for a numeric one",
+    "exclusiveMaximum": "`maximum` with `exclusiveMaximum: true` for a numeric one",
+}
+# Fragments followed from one document at most (a JSON Schema file's `$ref`s to others).
+_DIALECT_FRAGMENTS = 5_000
+
+
+def _dialect_findings(corpus: Context, document: Document) -> list[Finding]:
+    """One finding per JSON Schema file (one that declares a JSON Schema ``$schema``) whose
+    schemas an OpenAPI 3.0 document reads, by ``$ref``, as its Schema Objects, where they use
+    keywords an OpenAPI 3.0 Schema Object does not have (3.0.3 §4.7.24: an extended subset of
+    JSON Schema Wright draft 00): the file is valid in its own dialect (schema-invalid), the
+    document's bundle, which copies them into ``components/schemas``, is not. The places are
+    related locations."""
+    # Deferred: openapi-spec-validator (see check_unit).
+    from openapi_spec_validator.shortcuts import get_validator_cls
+
+    version = str(document.data.get("openapi", ""))
+    if not version.startswith("3.0"):
+        return []
+    judge = _role_judge(get_validator_cls(document.data).schema_validator.schema, "schema")
+    if judge is None:
+        return []
+    view = _inlined(corpus, document)
+    holders: list[tuple[Document, str, Any]] = [(document, "", document.data)]
+    for holder, at in view.origins.values():
+        if holder is not document:
+            holders.append((holder, at, resolve_pointer(holder.data, at)))
+    holders += [(h, at, node) for h, at, node in _api_parts(corpus, document) if h is not document]
+    # (file, fragment pointer) -> the place in the document (or its parts) that reaches it
+    reached: dict[tuple[str, str], Location] = {}
+    pending: list[tuple[str, str, Location | None]] = []
+    for holder, at, node in holders:
+        pending += [(holder.path, root, None) for root, _ in openapi_schema_roots(node, at)]
+    while pending and len(reached) < _DIALECT_FRAGMENTS:
+        path, pointer, origin = pending.pop(0)
+        for reference in corpus.references.within(path, pointer):
+            target = corpus.documents.get(reference.target_path or "")
+            if (
+                reference.outcome != "ok"
+                or target is None
+                or reference.target_pointer is None
+                or not _json_schema_file(target)
+            ):
+                continue
+            key = (target.path, reference.target_pointer)
+            if key in reached:
+                continue
+            holder = corpus.documents[path]
+            site = origin or holder.location(reference.pointer)
+            reached[key] = site
+            pending.append((target.path, reference.target_pointer, site))
+    places: dict[str, dict[str, str]] = {}  # file -> pointer of a keyword -> the keyword
+    sites: dict[str, list[Location]] = {}
+    for (path, pointer), site in reached.items():
+        target = corpus.documents[path]
+        node = resolve_pointer(target.data, pointer)
+        if not isinstance(node, dict) or isinstance(node.get("$ref"), str):
+            continue  # a Reference Object: what it names is judged on its own
+        for error in judge.iter_errors(node):
+            for keyword, at in _foreign_keywords(error, pointer):
+                places.setdefault(path, {}).setdefault(at, keyword)
+        if path in places and site not in sites.setdefault(path, []):
+            sites[path].append(site)
+    made = (
+        _dialect_finding(document, corpus.documents[path], found, sites[path])
+        for path, found in sorted(places.items())
+    )
+    return [finding for finding in made if finding is not None]
+
+
+def _json_schema_file(document: Document) -> bool:
+    """A file that declares a JSON Schema dialect (``$schema``), not an OpenAPI document."""
+    data = document.data
+    declared = data.get("$schema") if isinstance(data, dict) else None
+    return (
+        document.kind is not DocumentKind.OPENAPI
+        and isinstance(declared, str)
+        and "json-schema.org" in declared
+    )
+
+
+def _foreign_keywords(error: Any, base: str) -> Iterator[tuple[str, str]]:
+    """(keyword, its pointer) of each keyword the 3.0 Schema Object definition rejects: the
+    names it does not declare, a value of a keyword 3.0 spells otherwise (a list of types);
+    inside a ``oneOf [Schema, Reference]``, the Schema branch's."""
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        for branch in error.context:
+            if list(branch.relative_schema_path)[:1] == [0]:
+                yield from _foreign_keywords(branch, base)
+        return
+    at = base + _pointer_of(error.absolute_path)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        known = set((error.schema or {}).get("properties") or ())
+        for key in error.instance:
+            if str(key) not in known and not str(key).startswith("x-"):
+                yield str(key), join_pointer(at, str(key))
+        return
+    path = list(error.absolute_path)
+    yield (str(path[-1]) if path else str(error.validator)), at
+
+
+_RELATED_PLACES = 20
+
+
+# Keywords that say what a schema is, not what it means: a file's `$schema` or `$comment`, or the
+# `$defs` that hold its schemas. Listed when a finding names the file, never a finding alone.
+_BOOKKEEPING = frozenset({"$schema", "$id", "id", "$comment", "$anchor", "$defs", "definitions"})
+
+
+def _dialect_finding(
+    document: Document, schema_file: Document, found: Mapping[str, str], sites: list[Location]
+) -> Finding | None:
+    """One finding in ``schema_file``, at its first keyword 3.0 does not have, the same from
+    every 3.0 document that reads it (the run keeps one); None where it has only bookkeeping."""
+    if set(found.values()) <= _BOOKKEEPING:
+        return None
+    keywords = sorted(set(found.values()), key=lambda k: (k in _BOOKKEEPING, k.lstrip("$"), k))
+    counts = {k: sum(1 for v in found.values() if v == k) for k in keywords}
+    listed = ", ".join(f"`{k}` ({counts[k]})" for k in keywords)
+    hints = "; ".join(_IN_30[k] for k in keywords if k in _IN_30)
+    declared = schema_file.data.get("$schema")
+    places = sorted(
+        found, key=lambda p: (found[p] in _BOOKKEEPING, schema_file.location(p).line, p)
+    )
+    shown = places[1:_RELATED_PLACES]
+    return Finding(
+        ID,
+        SEVERITY,
+        headed(
+            f"`{places[0]}`: this file is JSON Schema (`$schema: {declared}`), and the OpenAPI "
+            f"3.0 document `{document.path}` reads its schemas by `$ref` as Schema Objects, "
+            f"which in 3.0 have no {listed}",
+            f": its bundle, which copies them into `components/schemas`, fails OpenAPI "
+            f"{document.data.get('openapi')} (3.0.3 §4.7.24). Write them as 3.0 does"
+            + (f" ({hints})" if hints else "")
+            + ", or move the document to OpenAPI 3.1, whose Schema Object is JSON Schema "
+            "2020-12 (the other places and the `$ref`s are related)"
+            + left_out(len(shown), len(places) - 1 - len(shown), "other places"),
+            f"read as OpenAPI 3.0 Schema Objects, which have no {listed}",
+        ),
+        schema_file.location(places[0]),
+        related=(
+            *(schema_file.location(p, note=f"`{found[p]}`") for p in shown),
+            *(replace(site, note="the `$ref` that reads it") for site in sites[:_RELATED_PLACES]),
+        ),
+        key=f"{places[0]}:json-schema-as-3.0",
+        heuristic=HEURISTICS[2],
+    )
 
 
 def _metaschema_check(version: str, data: Mapping[str, Any], value: Any) -> Callable[[Any], None]:
