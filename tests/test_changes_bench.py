@@ -268,15 +268,20 @@ def _pair(base: str, head: str) -> dict[str, object]:
     }
 
 
-def test_a_pair_runs_end_to_end_and_an_absent_tool_is_skipped_saying_so(tmp_path: Path) -> None:
-    mirrors, base, head = _mirror(tmp_path)
-    options = SimpleNamespace(
+def _options(tmp_path: Path, mirrors: Path) -> SimpleNamespace:
+    """The command line's options for one pair run on our own mirror, speclint run as installed."""
+    return SimpleNamespace(
         scratch=tmp_path / "scratch",
         mirrors=mirrors,
         speclint=[sys.executable, "-m", "speclint"],
         tool_timeout=300.0,
         unit_timeout=60.0,
     )
+
+
+def test_a_pair_runs_end_to_end_and_an_absent_tool_is_skipped_saying_so(tmp_path: Path) -> None:
+    mirrors, base, head = _mirror(tmp_path)
+    options = _options(tmp_path, mirrors)
     result = bench.run_pair(_pair(base, head), options, {"json-schema-diff": None})
     assert result["files"] == ["s.json"]
     assert result["speclint"]["breaking"] >= 1 and result["speclint"]["errors"] == []
@@ -299,13 +304,7 @@ def test_the_scratch_folder_may_not_be_inside_the_repository() -> None:
 )
 def test_json_schema_diff_sees_the_removed_value_as_a_narrowing(tmp_path: Path) -> None:
     mirrors, base, head = _mirror(tmp_path)
-    options = SimpleNamespace(
-        scratch=tmp_path / "scratch",
-        mirrors=mirrors,
-        speclint=[sys.executable, "-m", "speclint"],
-        tool_timeout=300.0,
-        unit_timeout=60.0,
-    )
+    options = _options(tmp_path, mirrors)
     # An enum is outside json-schema-diff's keywords: it reports nothing, and the row says why.
     tool = Path(os.environ["SPECLINT_BENCH_JSON_SCHEMA_DIFF"])
     result = bench.run_pair(_pair(base, head), options, {"json-schema-diff": tool})

@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 from test_cli import cli
 from test_diff_base import git
 
-from speclint.analyses import compat
+from speclint.analyses import witnessed_changes
 from speclint.analyses.compat import schema_changes
 from speclint.analyses.context import Context
 
@@ -151,7 +151,7 @@ def test_a_location_that_cannot_be_generated_from_is_undecided_not_unchanged(
 
 
 def test_the_witness_budget_cut_is_said(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(compat, "WITNESSED_NODES", 1)
+    monkeypatch.setattr(witnessed_changes, "WITNESSED_NODES", 1)
 
     def corpus(suffix: str) -> Context:
         fields = {

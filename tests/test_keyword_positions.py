@@ -215,16 +215,12 @@ def test_a_required_parameter_component_named_default_is_read(make_corpus: MakeC
     assert claim.pointer == "/components/parameters/default"
 
 
-def test_openapi_example_objects_kept_in_files_are_bundled(make_corpus: MakeCorpus) -> None:
-    """A media type's `examples` maps names to Example Objects, each of which may be a `$ref`
-    (OpenAPI 3.1.1 §4.8.14.1): followed, bundled as `components/examples`; an example's `value`
-    is data."""
-    from openapi_spec_validator import validate
-
-    files: dict[str, str | bytes] = {
-        "api/openapi.yaml": """\
-openapi: 3.0.3
-info: {title: Runs, version: '1'}
+def runs_api(version: str, rest: str) -> str:
+    """An OpenAPI document whose one operation answers JSON; ``rest`` goes on below the media
+    type's ``schema`` (its ``examples``, the operation's other responses)."""
+    return f"""\
+openapi: {version}
+info: {{title: Runs, version: '1'}}
 paths:
   /runs:
     get:
@@ -233,11 +229,25 @@ paths:
           description: runs
           content:
             application/json:
-              schema: {type: object}
+              schema: {{type: object}}
+{rest}"""
+
+
+def test_openapi_example_objects_kept_in_files_are_bundled(make_corpus: MakeCorpus) -> None:
+    """A media type's `examples` maps names to Example Objects, each of which may be a `$ref`
+    (OpenAPI 3.1.1 §4.8.14.1): followed, bundled as `components/examples`; an example's `value`
+    is data."""
+    from openapi_spec_validator import validate
+
+    files: dict[str, str | bytes] = {
+        "api/openapi.yaml": runs_api(
+            "3.0.3",
+            """\
               examples:
                 default: {$ref: examples/run.yaml}
                 inline: {value: {$ref: 'data, not a reference'}}
 """,
+        ),
         "api/examples/run.yaml": "summary: a run\nvalue: {id: r1}\n",
     }
     corpus = Context.load(make_corpus(files))
@@ -257,21 +267,13 @@ def test_an_examples_map_kept_in_a_file_is_written_in_place(make_corpus: MakeCor
     from openapi_spec_validator import validate
 
     files: dict[str, str | bytes] = {
-        "api/openapi.yaml": """\
-openapi: 3.1.0
-info: {title: Runs, version: '1'}
-paths:
-  /runs:
-    get:
-      responses:
-        '200':
-          description: runs
-          content:
-            application/json:
-              schema: {type: object}
+        "api/openapi.yaml": runs_api(
+            "3.1.0",
+            """\
               examples: {$ref: examples/runs.yaml}
         '404': {$ref: responses/runs.yaml}
 """,
+        ),
         "api/examples/runs.yaml": "one: {value: {id: r1}}\ntwo: {value: {id: r2}}\n",
         # A response kept in a file of its own, whose examples are in a third file.
         "api/responses/runs.yaml": """\
