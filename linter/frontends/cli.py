@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from speclint.run.resident import Resident
     from speclint.run.roots import Scope
 
-FORMAT_NAMES = ("text", "json", "sarif", "markdown", "github", "afp", "junit", "gitlab")
+FORMAT_NAMES = ("text", "json", "sarif", "markdown", "github", "afp", "junit", "gitlab", "html")
 
 
 class UsageProblem(click.ClickException):
@@ -283,6 +283,8 @@ def check(
         time_limit=_time_limit(time_limit),
         progress=TerminalProgress(sys.stderr) if show_progress else None,
         resident=RESIDENT.get(),
+        # The HTML report lists the bindings; the run computes them only for it.
+        bindings=any(name == "html" for name, _ in reports),
     )
     outcome = _engine(lambda: lint(scope.root, options), debug)
     for note in outcome.notes:
@@ -377,6 +379,7 @@ def _report(
         not_checked=outcome.result.coverage,
         quiet=quiet,
         max_warnings=max_warnings,
+        bindings=outcome.bindings,
     )
 
 
@@ -419,6 +422,7 @@ OUTPUT_EXTENSIONS = (
     (".md", "markdown"),
     (".xml", "junit"),
     (".txt", "text"),
+    (".html", "html"),
 )
 
 Destinations = list[tuple[str, Path | None]]  # (format, file, or None for stdout)

@@ -76,6 +76,7 @@ from speclint.run.baseline import (
 )
 from speclint.run.baseline import apply as apply_baseline
 from speclint.run.baseline import load as load_baseline
+from speclint.run.bindings import BoundSet, enum_bindings
 from speclint.run.cache import (
     ParseCache,
     RuleCache,
@@ -154,6 +155,9 @@ class Options:
     # stand in for the cache folder's. Used only for the corpus it was made for, and not with
     # --no-cache.
     resident: Resident | None = None
+    # List the prose value sets and the schema enums they are bound to (Outcome.bindings), for
+    # the HTML report: only then, as it weighs every prose set of the corpus again.
+    bindings: bool = False
 
 
 @dataclass
@@ -166,6 +170,8 @@ class Outcome:
     notes: list[str] = field(default_factory=list)  # for standard error
     corpus: Context | None = None  # parsed unless the run cache answered (see keep_corpus)
     held: Held = field(default_factory=Held)  # preview rules selected but not run
+    # With Options.bindings: the prose value sets (of the focus) and their bindings.
+    bindings: tuple[BoundSet, ...] | None = None
 
 
 def _configuration(root: Path, config_path: Path | None) -> Config:
@@ -315,7 +321,9 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
     corpus = None
     parse_cache: ParseCache | None = None
     prepare = _preparation(config, options, caching)
-    needs_corpus = options.keep_corpus or options.baseline is not None or options.diff_base
+    needs_corpus = (
+        options.keep_corpus or options.bindings or options.baseline is not None or options.diff_base
+    )
     if result is None or needs_corpus:
         phase[0] = "parsing"
         if resident is not None:
@@ -375,6 +383,12 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
             saved()  # the entries are written, also when the run is interrupted
     phase[0] = "comparing"
     outcome = _compared(options, config, result, sources, corpus, base_entries)
+    if options.bindings and corpus is not None:
+        phase[0] = "listing the bindings"
+        focus = options.focus
+        listed = enum_bindings(corpus)
+        bindings = tuple(b for b in listed if focus is None or in_focus(b.location.path, focus))
+        outcome = replace(outcome, bindings=bindings)
     return _without_preview_heuristics(replace(outcome, held=held), preview_mode(config, options))
 
 

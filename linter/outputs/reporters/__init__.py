@@ -17,6 +17,7 @@ from speclint.common.findings import Finding
 # types are re-exported here, where reporters and callers have always imported them.
 from speclint.run.baseline import FixedFinding as FixedFinding
 from speclint.run.baseline import Gate as Gate
+from speclint.run.bindings import BoundSet
 from speclint.run.catalog import RuleInfo
 from speclint.run.coverage import Note
 from speclint.run.inventory import Entry
@@ -49,6 +50,9 @@ class Report:
     # and GitLab read: they take a path as the repository's, wherever speclint ran. None outside
     # a git work tree (the root as given).
     in_repository: str | None = None
+    # The prose value sets and the schema enums they are bound to (speclint.run.bindings), for
+    # the HTML report; None when the run did not list them (only `--format html` asks).
+    bindings: tuple[BoundSet, ...] | None = None
 
 
 Renderer = Callable[[Report], str]
@@ -63,4 +67,4 @@ def renderer(name: str) -> Renderer:
     return render
 
 
-FORMATS = ("text", "json", "sarif", "markdown", "github", "afp", "junit", "gitlab")
+FORMATS = ("text", "json", "sarif", "markdown", "github", "afp", "junit", "gitlab", "html")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from posixpath import splitext
 
 from speclint.common.controls import visible
@@ -119,11 +120,20 @@ def clip(line: str, column: int) -> str:
     return ("…" if start else "") + text + ("…" if start + EXCERPT_WIDTH < len(line) else "")
 
 
-def excerpt(sources: Mapping[str, str], location: Location) -> list[str]:
-    """Lines ``CONTEXT`` before and after ``location.line``, numbered, in a fenced block."""
+@dataclass(frozen=True)
+class ExcerptLine:
+    number: int
+    text: str  # cut to EXCERPT_WIDTH, control characters written as escapes (``visible``)
+    marked: bool  # within the location's lines
+
+
+def excerpt_lines(sources: Mapping[str, str], location: Location) -> list[ExcerptLine] | str:
+    """The lines ``CONTEXT`` before and after ``location.line``, those of the location marked;
+    or why there is no excerpt. Each report writes them its way (a fenced block here, a table in
+    the HTML report)."""
     text = sources.get(location.path)
     if text is None:
-        return ["(source not available)"]
+        return "(source not available)"
     # Lines as the parsers count them: split on LF only (``str.splitlines`` also splits on form
     # feeds and Unicode separators, which would shift the numbering).
     lines = [line.removesuffix("\r") for line in text.split("\n")]
@@ -132,14 +142,29 @@ def excerpt(sources: Mapping[str, str], location: Location) -> list[str]:
     # Mark the whole range when the location has one, but not a whole 500-line object.
     last_line = min(max(location.end_line or location.line, location.line), location.line + 9)
     if not 1 <= location.line <= len(lines):
-        return [f"(line {location.line} is not in the source, which has {len(lines)} lines)"]
+        return f"(line {location.line} is not in the source, which has {len(lines)} lines)"
     first, last = max(1, location.line - CONTEXT), min(len(lines), last_line + CONTEXT)
-    width = len(str(last))
-    body = [
-        f"{'>' if location.line <= number <= last_line else ' '} {number:>{width}} | "
-        # Escaped here (not only at the end) so that a gate report's budget counts the escapes.
-        f"{visible(clip(lines[number - 1], location.column if number == location.line else 1))}".rstrip()
+    return [
+        ExcerptLine(
+            number,
+            # Escaped here (not only at the end) so that a gate report's budget counts the
+            # escapes.
+            visible(clip(lines[number - 1], location.column if number == location.line else 1)),
+            location.line <= number <= last_line,
+        )
         for number in range(first, last + 1)
+    ]
+
+
+def excerpt(sources: Mapping[str, str], location: Location) -> list[str]:
+    """Lines ``CONTEXT`` before and after ``location.line``, numbered, in a fenced block."""
+    lines = excerpt_lines(sources, location)
+    if isinstance(lines, str):
+        return [lines]
+    width = len(str(lines[-1].number))
+    body = [
+        f"{'>' if line.marked else ' '} {line.number:>{width}} | {line.text}".rstrip()
+        for line in lines
     ]
     # A fence longer than any backtick run inside, so a Markdown source's own fences cannot close
     # it (CommonMark §4.5).
