@@ -184,7 +184,7 @@ def main() -> None:
     multiple=True,
     type=click.Path(path_type=Path),
     help="File for the --format at the same position (formats without one go to stdout); "
-    "without a --format, the format comes from the extension (.sarif, .json, .md, .xml, .txt).",
+    "without a --format, the format comes from the extension (.sarif, .json, .md, .xml, .txt, .html).",
 )
 @FAIL_ON
 @MAX_WARNINGS

@@ -111,18 +111,19 @@ SCRIPT = """
   const findings = Array.from(document.querySelectorAll("article.finding"));
   const sections = Array.from(document.querySelectorAll("section.rule"));
   const bound = Array.from(document.querySelectorAll("tr.binding"));
+  const tallied = Array.from(document.querySelectorAll("tr.tally"));
   const shown = document.getElementById("shown");
   const apply = () => {
     const chosen = Object.fromEntries(keys.map((key) => [key, select(key).value]));
     let count = 0;
     for (const finding of findings) {
-      const kept = keys.every((key) => !chosen[key] || finding.dataset[key] === chosen[key]);
-      finding.hidden = !kept;
-      count += kept ? 1 : 0;
+      const match = keys.every((key) => !chosen[key] || finding.dataset[key] === chosen[key]);
+      finding.hidden = !match;
+      count += match ? 1 : 0;
     }
-    for (const section of sections) {
-      section.hidden = !section.querySelector("article.finding:not([hidden])");
-    }
+    const kept = new Set(findings.filter((f) => !f.hidden).map((f) => f.dataset.rule));
+    for (const section of sections) section.hidden = !kept.has(section.dataset.rule);
+    for (const row of tallied) row.hidden = !kept.has(row.dataset.rule);
     for (const row of bound) {
       row.hidden = Boolean(chosen.file) && row.dataset.file !== chosen.file;
     }
@@ -297,7 +298,7 @@ def summary_table(findings: Sequence[Finding]) -> list[str]:
         numbers = "".join(f'<td class="n">{tally[s]}</td>' for s in SEVERITIES)
         link = f"#rule={quote(rule, safe='')}"
         lines.append(
-            f'<tr><td><a href="{text(link)}"><code>{text(rule)}</code></a></td>{numbers}'
+            f'<tr class="tally" data-rule="{text(rule)}"><td><a href="{text(link)}"><code>{text(rule)}</code></a></td>{numbers}'
             f'<td class="n">{sum(tally.values())}</td></tr>'
         )
     return [*lines, "</tbody></table>", "</section>"]
