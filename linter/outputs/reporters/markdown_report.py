@@ -364,7 +364,7 @@ def render_gate(report: Report, gate: Gate) -> str:
     # half to fixed, waived and unchanged, then a third to waived and unchanged, an eighth to
     # unchanged.
     reserve = min(budget // 3, 15_000)
-    budget -= new_sections(lines, report, by_cause(new, gate.changed), budget, reserve)
+    budget -= new_sections(lines, report, by_cause(report, new, gate.changed), budget, reserve)
     if gate.fixed:
         lines += ["", f"## Fixed by this change ({len(gate.fixed)})", ""]
         fixed = (fixed_line(entry) for entry in gate.fixed)
@@ -473,7 +473,7 @@ ELSEWHERE = "Elsewhere (in files this change did not touch)"
 
 
 def by_cause(
-    findings: Sequence[Finding], changed: Sequence[str]
+    report: Report, findings: Sequence[Finding], changed: Sequence[str]
 ) -> list[tuple[str, list[Finding]]]:
     """The new findings grouped by the changed file that caused each: the finding's own file
     when the change touched it, else the first of its related locations (the other side of a
@@ -487,7 +487,11 @@ def by_cause(
         places = (finding.location, *finding.related)
         cause = next((p.path for p in places if p.path in touched), None)
         groups[cause or ""].append(finding)
-    titled = [(f"Your change to {code(path)}", groups[path]) for path in changed if path in groups]
+    titled = [
+        (f"Your change to {code(shown_path(report.root, path))}", groups[path])
+        for path in changed
+        if path in groups
+    ]
     return titled + ([(ELSEWHERE, groups[""])] if "" in groups else [])
 
 
