@@ -25,6 +25,9 @@ from ruamel.yaml import YAML
 from test_diff_base import git, repository
 
 from conftest import REPOSITORY, schema, write_files
+from speclint.outputs.reporters.markdown_report import GATE_BUDGET
+
+PR_COMMENT_LIMIT = 65_536  # GitHub's limit on an issue or pull-request comment body
 
 ACTION = REPOSITORY / "action.yml"
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
@@ -273,6 +276,20 @@ def test_the_action_gates_a_pull_request_from_a_shallow_clone(tmp_path: Path) ->
     assert "head.repo.full_name == github.repository" in comment["if"]  # not from forks
     report = evaluate(comment["env"]["SPECLINT_REPORT"], context)
     assert Path(report).read_text(encoding="utf-8") == summary
+    # The full reports, beside the comment, are the run's artifact (issue 48, item 6).
+    artifact = steps["Upload the full reports as the run's artifact"]
+    assert artifact["uses"].startswith("actions/upload-artifact@")
+    assert holds(artifact["if"], context, workspace)
+    folder = Path(evaluate(artifact["with"]["path"], context))
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "comment.md",
+        "speclint.md",
+        "speclint.sarif",
+    ]
+    full = evaluate(action()["outputs"]["report-file"]["value"], context)
+    assert Path(full).parent == folder and Path(full).read_text(encoding="utf-8").startswith(
+        "# speclint: what this change does to the spec"
+    )
 
     gate = run_step(steps["Gate"], context, workspace, path, files)
     assert gate.returncode == 1
@@ -366,6 +383,7 @@ def test_the_action_shows_and_uploads_only_the_reports_speclint_wrote(
         "github.event.pull_request.head.repo.full_name": "owner/spec",
         "github.event.pull_request.number": "7",
         "github.token": "a token",
+        **RUN,
     }
     steps = {step.get("name", step.get("uses")): step for step in action()["runs"]["steps"]}
 
@@ -408,14 +426,90 @@ def test_the_action_shows_and_uploads_only_the_reports_speclint_wrote(
         log = json.loads(sarif.read_text(encoding="utf-8"))
         assert log["runs"][0]["tool"]["driver"]["name"] == "speclint"
         assert {result["ruleId"] for result in log["runs"][0]["results"]} == {"schema-invalid"}
-        assert summary.startswith("# speclint report") and "schema-invalid" in summary
-        assert shown["the comment"] == summary
-        assert Path(report_file).read_text(encoding="utf-8") == summary
+        # No base: the comment and the job summary are the summary, with a link to the run
+        # whose artifact holds the full report (issue 48, item 6).
+        assert summary.startswith("# speclint summary") and "schema-invalid" in summary
+        assert shown["the comment"] == summary + ARTIFACT_LINE
+        full = Path(report_file).read_text(encoding="utf-8")
+        assert full.startswith("# speclint report") and "schema-invalid" in full
     else:
         # Exit 2: no SARIF is offered (its missing results would read as open alerts fixed).
         assert uploaded == [] and sarif_file == ""
     # The action wrote nothing into the checkout: the pull request's files are as it made them.
     assert git(workspace, "status", "--porcelain", "--ignored") == ""
+
+
+# --- the comment fits, whatever the corpus (issue 48, item 6) ----------------------------------
+
+RUN = {
+    "github.server_url": "https://github.example",
+    "github.repository": "owner/spec",
+    "github.run_id": "42",
+}
+ARTIFACT_LINE = (
+    "\nThe full reports (Markdown, SARIF) are the artifact `speclint-reports` of "
+    "https://github.example/owner/spec/actions/runs/42\n"
+)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_without_a_base_the_comment_is_a_summary_and_the_full_reports_are_the_artifact(
+    tmp_path: Path,
+) -> None:
+    """``base: none`` on a corpus with thousands of findings: the whole-corpus report (over
+    GitHub's 65,536-character limit on a comment) is the artifact the comment links to; the
+    comment and the job summary are the summary, under the budget."""
+    links = "".join(f"[page {n}](missing-{n}.md)\n\n" for n in range(2500))
+    workspace = write_files(tmp_path / "workspace", {"docs/links.md": f"# Links\n\n{links}"})
+    git(workspace, "init", "-q", "-b", "main")
+    git(workspace, "add", "-A")
+    git(workspace, "commit", "-q", "-m", "a pull request")
+    files = tmp_path / "runner-files"
+    files.mkdir()
+    (files / "output").touch()
+    (files / "summary").touch()
+    stand_ins = tmp_path / "bin"
+    stand_ins.mkdir()
+    comments = files / "comments"
+    (stand_ins / "gh").write_text(
+        '#!/bin/bash\nwhile [ $# -gt 0 ]; do\n  if [ "$1" = --body-file ]; then\n'
+        f'    cat -- "$2" >> {shlex.quote(str(comments))}; exit 0\n  fi\n  shift\ndone\nexit 1\n'
+    )
+    (stand_ins / "gh").chmod(0o755)
+    path = os.pathsep.join([str(stand_ins), str(Path(sys.executable).parent), os.environ["PATH"]])
+    context = {
+        **{
+            f"inputs.{name}": str(spec.get("default", ""))
+            for name, spec in action()["inputs"].items()
+        },
+        "inputs.base": "none",
+        "inputs.fail-on": "warning",
+        "github.event_name": "pull_request",
+        "github.event.pull_request.head.repo.full_name": "owner/spec",
+        "github.event.pull_request.number": "7",
+        "github.token": "a token",
+        **RUN,
+    }
+    steps = {step.get("name", step.get("uses")): step for step in action()["runs"]["steps"]}
+    checked = run_step(steps["Lint the change against its base"], context, workspace, path, files)
+    assert checked.returncode == 0, checked.stderr
+    assert outputs(files)["exit-code"] == "1", checked.stderr
+    context.update(step_outputs(files, "check"))
+    comment = steps["Comment the report on the pull request"]
+    assert holds(comment["if"], context, workspace)
+    posted = run_step(comment, context, workspace, path, files)
+    assert posted.returncode == 0, posted.stderr
+
+    body = comments.read_text(encoding="utf-8")
+    assert len(body) <= GATE_BUDGET + len(ARTIFACT_LINE) < PR_COMMENT_LIMIT
+    assert body.startswith("# speclint summary") and body.endswith(ARTIFACT_LINE)
+    assert "| `broken-link` | 0 | 2500 | 0 | 2500 |" in body
+    assert "| `docs/links.md` | 2500 |" in body
+    assert (files / "summary").read_text(encoding="utf-8") + ARTIFACT_LINE == body
+    artifact = steps["Upload the full reports as the run's artifact"]
+    assert holds(artifact["if"], context, workspace)
+    full = Path(evaluate(artifact["with"]["path"], context)) / "speclint.md"
+    assert len(full.read_text(encoding="utf-8")) > PR_COMMENT_LIMIT  # what is never commented
 
 
 # --- no Python of the pull request's runs in the job (issue 44 review, item 8) ------------------

@@ -38,11 +38,8 @@ def test_gate_sections_lead_with_the_change() -> None:
     )
     report = replace(make_report([DRIFT, DUPLICATE]), gate=gate)
     text = renderer("markdown")(report)
-    assert headings(text) == [
-        "New in this change (2)",
-        "Fixed by this change (1)",
-        "Waived, with reasons (0)",
-    ]
+    # No section with nothing in it: nothing was waived (issue 48, item 5).
+    assert headings(text) == ["New in this change (2)", "Fixed by this change (1)"]
     assert "**2 new**, **1 fixed**, 0 waived, 1 unchanged" in text
     assert "**The change adds 1 error.**" in text
     # New findings carry their excerpts; the unchanged one is inside a collapsed block.
@@ -76,11 +73,7 @@ def test_a_huge_gate_report_still_fits_a_pull_request_comment() -> None:
     text = renderer("markdown")(report)
     assert len(text) <= GATE_BUDGET < PR_COMMENT_LIMIT
     # Every section is still there; what did not fit is counted, not silently dropped.
-    assert headings(text)[:3] == [
-        "New in this change (400)",
-        "Fixed by this change (50)",
-        "Waived, with reasons (0)",
-    ]
+    assert headings(text) == ["New in this change (400)", "Fixed by this change (50)"]
     assert "More new findings (" in text and "more: see the SARIF or JSON report" in text
     assert text.rstrip().endswith("</details>")
 
@@ -171,8 +164,10 @@ def test_diff_base_writes_the_gate_report(tmp_path: Path) -> None:
     assert result.returncode == 1, result.stderr
     text = result.stdout
     new = text[text.index("## New in this change") : text.index("## Fixed by this change")]
-    fixed = text[text.index("## Fixed by this change") : text.index("## Waived")]
+    fixed = text[text.index("## Fixed by this change") : text.index("<details>")]
     assert "`duplicate-key`" in new and "heartbeat-ack.schema.json" in new
+    # Under the file the change edited that caused it (issue 48, item 5).
+    assert "### Your change to `corpus/schemas/heartbeat-ack.schema.json` (1)" in new
     assert "`undocumented-field` at `spec/capabilities.md`" in fixed
     assert "<summary>Unchanged: " in text
     assert "against `HEAD~1`" in text
@@ -230,3 +225,195 @@ def test_the_documented_workflow_runs_the_gate(tmp_path: Path) -> None:
     report = (repo / "speclint.md").read_text(encoding="utf-8")
     assert report.startswith("# speclint: what this change does to the spec")
     assert '"version": "2.1.0"' in (repo / "speclint.sarif").read_text(encoding="utf-8")
+
+
+# --- issue 48: contract changes first, grouped by cause, no empty section, a short commit -------
+
+ROLES = '[roles]\n"schemas/run.schema.json" = "client-submitted"\n'
+RUN_SCHEMA = """{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$id": "https://example.org/run.schema.json",
+  "type": "object",
+  "properties": {
+    "status": {"type": "string", "enum": ["running", "paused", "done"]},
+    "links": {"type": "object"}
+  }
+}
+"""
+
+
+def renamed_enum_value(tmp_path: Path) -> Path:
+    """A two-commit repository whose change renames a request's enum value (`paused` becomes
+    `suspended`) and adds a duplicate key beside it."""
+    repo = write_files(
+        tmp_path / "repo",
+        {
+            "speclint.toml": ROLES,
+            "schemas/run.schema.json": RUN_SCHEMA,
+            "docs/runs.md": "# Runs\n\nA run is described by [its schema](../schemas/run.schema.json).\n",
+        },
+    )
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    changed = RUN_SCHEMA.replace('"paused"', '"suspended"').replace(
+        '"type": "object",\n  "properties"',
+        '"type": "object",\n  "type": "object",\n  "properties"',
+    )
+    (repo / "schemas/run.schema.json").write_text(changed, encoding="utf-8")
+    git(repo, "commit", "-q", "-am", "rename paused")
+    return repo
+
+
+def test_the_gate_report_opens_with_what_the_change_does_to_the_contract(tmp_path: Path) -> None:
+    """An enum value renamed in a request schema: the first section lists the value removed
+    (breaking: old requests are rejected) and the value added (additive), one row each, before
+    the findings; the base is named by a short commit id."""
+    repo = renamed_enum_value(tmp_path)
+    base = git(repo, "rev-parse", "HEAD~1")
+    result = cli("check", ".", "--no-cache", "--diff-base", base, "--format", "markdown", cwd=repo)
+    assert result.returncode == 0, result.stderr  # the duplicate key is a warning
+    text = result.stdout
+    assert headings(text)[:2] == [
+        "What the change does to the contract (2 changes: 1 breaking, 1 additive)",
+        "New in this change (1)",
+    ]
+    contract = text[text.index("## What the change") : text.index("## New in this change")]
+    rows = [line for line in contract.splitlines() if line.startswith("| `schemas/")]
+    assert rows == [
+        "| `schemas/run.schema.json:7` (`/properties/status/enum`) | `status`: `paused` removed "
+        "| **breaking** (client-submitted) |",
+        "| `schemas/run.schema.json:7` (`/properties/status/enum`) | `status`: `suspended` added "
+        "| additive (client-submitted) |",
+    ]
+    assert f"against `{base[:12]}`" in text and base not in text
+    assert "### Your change to `schemas/run.schema.json` (1)" in text
+    # Nothing fixed, waived or unchanged: no section says so.
+    assert "Fixed by this change" not in text and "Waived" not in text and "<details>" not in text
+
+
+def test_without_a_markdown_report_the_run_does_not_compare_the_contract(tmp_path: Path) -> None:
+    """The contract comparison costs time: a plain gate (the text report) does not make it."""
+    from speclint.run.engine import Options, lint
+
+    repo = renamed_enum_value(tmp_path)
+    plain = lint(repo, Options(diff_base="HEAD~1", cache=False))
+    assert plain.gate is not None and plain.gate.changes is None and plain.gate.changed_files == ()
+    asked = lint(repo, Options(diff_base="HEAD~1", cache=False, describe_change=True))
+    assert asked.gate is not None and asked.gate.changed_files == ("schemas/run.schema.json",)
+    assert [c.summary for c in asked.gate.changes or ()] == [
+        "`status`: `suspended` added",
+        "`status`: `paused` removed",
+    ]
+
+
+def test_an_enum_renamed_where_both_verdicts_agree_is_one_row() -> None:
+    """A server's enum renamed: both changes break validating clients; one row says both."""
+    from speclint.analyses.contract_change import Change
+
+    at = Location("schemas/event.json", 4, 5, pointer="/properties/state/enum")
+    changes = (
+        Change(
+            "enum value added", True, "server-emitted", "long", at, summary="`state`: `b` added"
+        ),
+        Change(
+            "enum value removed", True, "server-emitted", "long", at, summary="`state`: `a` removed"
+        ),
+    )
+    report = replace(make_report([]), gate=Gate("`main`", changes=changes))
+    text = renderer("markdown")(report)
+    assert "| `state`: `b` added, `a` removed | **breaking** (server-emitted) |" in text
+    assert "(2 changes: 2 breaking, 0 additive)" in text
+
+
+def test_new_findings_are_grouped_under_the_changed_file_that_caused_them() -> None:
+    """A finding in a changed file goes under it; one in an untouched file whose other side is
+    in a changed file goes under that file; the rest under "Elsewhere"."""
+    in_schema = replace(DUPLICATE, location=Location("schemas/run.json", 3, 3, pointer="/a"))
+    in_prose = replace(
+        DRIFT,
+        location=Location("docs/runs.md", 5, 1, heading="runs"),
+        related=(Location("schemas/run.json", 7, 5, pointer="/properties/status"),),
+    )
+    untouched = replace(NOTE, location=Location("docs/other.md", 2, 1), related=())
+    report = replace(
+        make_report([in_prose, untouched, in_schema]),
+        gate=Gate("`main`", changes=(), changed_files=("schemas/run.json", "schemas/zz.json")),
+    )
+    text = renderer("markdown")(report)
+    mine = text.index("### Your change to `corpus/schemas/run.json` (2)")
+    elsewhere = text.index("### Elsewhere (in files this change did not touch) (1)")
+    assert mine < text.index("#### `corpus/docs/runs.md:5`") < elsewhere
+    assert mine < text.index("#### `corpus/schemas/run.json:3`") < elsewhere
+    assert elsewhere < text.index("#### `corpus/docs/other.md:2`")
+    assert "schemas/zz.json" not in text  # a changed file that caused nothing has no heading
+    assert "The contract is as it was: no schema, API or proto change." in text
+
+
+def test_unchanged_findings_are_counted_by_rule_and_file_not_listed() -> None:
+    known = tuple(
+        replace(NOTE, location=Location(f"docs/page{n % 3}.md", n + 1, 1), message=f"note {n}")
+        for n in range(300)
+    )
+    report = replace(make_report([DRIFT]), gate=Gate("`main`", known=known))
+    text = renderer("markdown")(report)
+    details = text[text.index("<details>") :]
+    assert "| `prose-note` | 0 | 0 | 300 | 300 |" in details
+    assert "| `docs/page0.md` | 100 |" in details
+    assert "note 17" not in text  # no one-liner per finding
+
+
+def test_a_huge_gate_report_with_contract_changes_and_groups_still_fits() -> None:
+    """Thousands of contract changes, hundreds of changed files each with new findings, and
+    names of control characters: the comment stays within the budget."""
+    from speclint.analyses.contract_change import Change
+
+    long = ESC * 200
+    changes = tuple(
+        Change(
+            "enum value removed",
+            n % 2 == 0,
+            "client-submitted",
+            f"`f{n}` of `x` no longer accepts `{long}`",
+            Location(f"schemas/{long}{n}.json", n + 1, 1, pointer=f"/properties/f{n}{long}"),
+        )
+        for n in range(3000)
+    )
+    changed = tuple(f"docs/{long}{n:04}.md" for n in range(600))
+    new = [
+        Finding(
+            "broken-link",
+            Severity.WARNING,
+            f"`{long}` does not exist " + "with a long explanation " * 20,
+            Location(path, 3, 1, heading="h"),
+        )
+        for path in changed
+        for _ in range(3)
+    ]
+    report = replace(make_report(new), gate=Gate("`main`", changes=changes, changed_files=changed))
+    text = renderer("markdown")(report)
+    assert len(text) <= GATE_BUDGET < PR_COMMENT_LIMIT
+    assert "more: `speclint changes` lists them all." in text
+    assert "more new findings: see the SARIF or JSON report" in text
+
+
+def test_a_corpus_summary_with_no_base_fits_a_comment() -> None:
+    """``--format markdown-summary`` with no base: counts by rule and the top files, within the
+    budget however many findings and however long their paths."""
+    findings = [
+        Finding(
+            "broken-link",
+            Severity.WARNING if n % 2 else Severity.ERROR,
+            "x " * 200,
+            Location(f"docs/{ESC * 300}{n}.md", 1, 1),
+        )
+        for n in range(20_000)
+    ]
+    text = renderer("markdown-summary")(make_report(findings))
+    assert len(text) <= GATE_BUDGET
+    assert text.startswith("# speclint summary")
+    assert "| `broken-link` | 10000 | 10000 | 0 | 20000 |" in text
+    assert ESC not in text
+    # With a gate it is the gate's report.
+    gated = replace(make_report([DRIFT]), gate=Gate("`main`"))
+    assert renderer("markdown-summary")(gated) == renderer("markdown")(gated)

@@ -44,6 +44,7 @@ class ChangeLog:
         head: Site,
         base: Site,
         *tokens: str,
+        summary: str = "",
     ) -> None:
         head, base = self.reader.holder(head, tokens), self.reader.holder(base, tokens)
         self.changes.append(
@@ -54,6 +55,7 @@ class ChangeLog:
                 description,
                 head.at(*self.reader.spelled(head, tokens)),
                 base.at(*self.reader.spelled(base, tokens)),
+                summary,
             )
         )
 

@@ -44,6 +44,9 @@ class Change:
     description: str  # what changed, in Markdown, naming the field and values
     location: Location  # in the head corpus; in the base corpus when the node is gone
     base: Location | None = None  # the same node at the base revision
+    # What changed in a few words, for a table row ("`status`: `suspended` added"); "" where
+    # the description is short enough to be its own summary (a pull-request comment cuts it).
+    summary: str = ""
 
     @property
     def identity(self) -> str:

@@ -59,10 +59,13 @@ def compare_values(
         was = {canonical(v) for v in before}
         removed = shown([v for v in before if canonical(v) not in now])
         added = shown([v for v in after if canonical(v) not in was])
+        said_removed, said_added = f"{name}: {removed} removed", f"{name}: {added} added"
     elif before is not None:  # the enum is gone: any value is allowed now
         removed, added = "", "any value"
+        said_removed, said_added = "", f"{name}: any value allowed ({keyword} removed)"
     elif after is not None:  # a new enum: every other value is refused now
         removed, added = "any value outside " + shown(after), ""
+        said_removed, said_added = f"{name}: limited to {shown(after)}", ""
     else:
         return
     if removed:
@@ -75,6 +78,7 @@ def compare_values(
             head,
             base,
             keyword if keyword in head.node else "",
+            summary=said_removed,
         )
     if added:
         tolerated = log.tolerated(head, field)
@@ -92,6 +96,7 @@ def compare_values(
             head,
             base,
             keyword if keyword in head.node else "",
+            summary=said_added,
         )
 
 

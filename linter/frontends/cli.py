@@ -50,7 +50,18 @@ if TYPE_CHECKING:
     from speclint.run.resident import Resident
     from speclint.run.roots import Scope
 
-FORMAT_NAMES = ("text", "json", "sarif", "markdown", "github", "afp", "junit", "gitlab", "html")
+FORMAT_NAMES = (
+    "text",
+    "json",
+    "sarif",
+    "markdown",
+    "markdown-summary",
+    "github",
+    "afp",
+    "junit",
+    "gitlab",
+    "html",
+)
 
 
 class UsageProblem(click.ClickException):
@@ -278,6 +289,8 @@ def check(
         preview=preview,
         baseline=baseline_path,
         diff_base=diff_base,
+        # The Markdown reports open with what the change does to the contract.
+        describe_change=any(name in ("markdown", "markdown-summary") for name, _ in reports),
         cache=use_cache,
         debug=debug,
         time_limit=_time_limit(time_limit),

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from speclint.analyses.context import Context
+from speclint.analyses.contract_change import Change
 from speclint.common.findings import Finding, Location, Wording
 from speclint.parsing.reading import LoadProblem, read_named
 from speclint.parsing.structured import resolve_pointer
@@ -65,6 +66,13 @@ class Gate:
     against: str  # "origin/main", "baseline speclint-baseline.json"
     known: tuple[Finding, ...] = ()  # present before the change too: not the change's doing
     fixed: tuple[FixedFinding, ...] = ()
+    # What the change does to the contract (``speclint changes``: values, properties, operations,
+    # proto fields), when the run was asked to describe the change (``Options.describe_change``);
+    # None when it was not (a baseline, or no report that shows it).
+    changes: tuple[Change, ...] | None = None
+    # The corpus files the change added, edited or removed (their text differs between the base
+    # and the head), sorted: what a report groups the new findings under, by cause.
+    changed_files: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

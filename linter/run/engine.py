@@ -43,6 +43,7 @@ from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.enumerations import prose_sets
+from speclint.analyses.proto_changes import contract_changes
 from speclint.analyses.rfcs import is_rfc
 from speclint.analyses.units import extract_digest, prepared
 from speclint.common.collector import run_collector
@@ -151,6 +152,11 @@ class Options:
     # Root-relative files and folders whose findings are reported (`speclint check FILE`): the
     # whole corpus is linted, as drift is between files. None: all of them.
     focus: tuple[str, ...] | None = None
+    # With a base: describe the change for a reviewer's report (the markdown formats): what it
+    # does to the contract (``speclint changes``'s analysis) and which files it touched, on the
+    # gate (``Gate.changes``, ``Gate.changed_files``). Off by default: the comparison of the two
+    # revisions' schemas costs time that a plain gate does not need.
+    describe_change: bool = False
     # A resident checker's memory of this corpus (a daemon's, the language server's): its caches
     # stand in for the cache folder's. Used only for the corpus it was made for, and not with
     # --no-cache.
@@ -389,6 +395,9 @@ def _lint(root: Path, options: Options, started: float, phase: list[str]) -> Out
         listed = enum_bindings(corpus)
         bindings = tuple(b for b in listed if focus is None or in_focus(b.location.path, focus))
         outcome = replace(outcome, bindings=bindings)
+    if options.describe_change and outcome.gate is not None and corpus is not None:
+        phase[0] = "comparing the contract with the base revision's"
+        outcome = replace(outcome, gate=_described(outcome.gate, corpus, options.focus))
     return _without_preview_heuristics(replace(outcome, held=held), preview_mode(config, options))
 
 
@@ -415,6 +424,24 @@ def _without_preview_heuristics(outcome: Outcome, preview: bool) -> Outcome:
         gate=gate,
         held=replace(outcome.held, heuristics=tuple(sorted(held.items()))),
     )
+
+
+def _described(gate: Gate, corpus: Context, focus: tuple[str, ...] | None) -> Gate:
+    """``gate`` with what the change does to the contract (in the focus, when there is one) and
+    the files it touched (all of them: a file outside the focus can cause a finding in it), when
+    the run has a base revision; as it is otherwise."""
+    if corpus.base is None:
+        return gate
+    changes = contract_changes(corpus.base, corpus)
+    if focus is not None:
+        changes = [c for c in changes if in_focus(c.location.path, focus)]
+    # The files as the corpus reads them at each revision: what git diff base..head lists of
+    # the corpus, and an uncommitted edit too (the head is the work tree).
+    before, after = corpus.base.sources(), corpus.sources()
+    changed = sorted(
+        path for path in before.keys() | after.keys() if before.get(path) != after.get(path)
+    )
+    return replace(gate, changes=tuple(changes), changed_files=tuple(changed))
 
 
 def _tree(root: Path, staged: bool) -> list[str]:

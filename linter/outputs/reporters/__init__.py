@@ -62,9 +62,20 @@ def renderer(name: str) -> Renderer:
 
     if name not in FORMATS:
         raise ValueError(f"unknown format {name!r} (expected one of: {', '.join(FORMATS)})")
-    module = importlib.import_module(f"{__name__}.{name}_report")
+    module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}_report")
     render: Renderer = module.render
     return render
 
 
-FORMATS = ("text", "json", "sarif", "markdown", "github", "afp", "junit", "gitlab", "html")
+FORMATS = (
+    "text",
+    "json",
+    "sarif",
+    "markdown",
+    "markdown-summary",
+    "github",
+    "afp",
+    "junit",
+    "gitlab",
+    "html",
+)

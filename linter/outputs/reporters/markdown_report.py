@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from posixpath import splitext
 
+from speclint.analyses.contract_change import Change
 from speclint.common.controls import visible
 from speclint.common.findings import Finding, Location, Severity
 from speclint.outputs.reporters import FixedFinding, Gate, Report
@@ -210,10 +211,10 @@ def summary_table(findings: Sequence[Finding]) -> list[str]:
     return lines
 
 
-def finding_section(report: Report, finding: Finding) -> list[str]:
+def finding_section(report: Report, finding: Finding, level: str = "###") -> list[str]:
     location = finding.location
     lines = [
-        f"### {code(place(report.root, location, with_column=False))} — "
+        f"{level} {code(place(report.root, location, with_column=False))} — "
         f"{escape_text(short(finding.terminal_message))}",
         "",
         f"**{finding.severity.label}** at {code(place(report.root, location))}{anchor(location)}",
@@ -349,10 +350,12 @@ def listed(lines: list[str], shown: Iterable[str], total: int, room: int, elsewh
 
 
 def render_gate(report: Report, gate: Gate) -> str:
-    """The reviewer's report of a pull-request gate: what the change adds, fixes and waives first,
-    everything that was already there collapsed at the end. Every line is escaped (``visible``)
-    before it is counted, and every list is cut to the room left, so the whole stays within
-    ``GATE_BUDGET``."""
+    """The reviewer's report of a pull-request gate: what the change does to the contract (when
+    the run described the change: ``Gate.changes``), then the new findings, grouped under the
+    changed file that caused each (``Gate.changed_files``), what the change fixes and waives, and the
+    findings that were already there as counts, collapsed at the end. A section with nothing in
+    it is left out. Every line is escaped (``visible``) before it is counted, and every list is
+    cut to the room left, so the whole stays within ``GATE_BUDGET``."""
     new = report.findings
     failing = [f for f in new if f.severity >= Severity.ERROR]
     verdict = (
@@ -363,49 +366,41 @@ def render_gate(report: Report, gate: Gate) -> str:
     lines = [
         "# speclint: what this change does to the spec",
         "",
-        f"Corpus {code(report.root or '.')} against {escape_text(gate.against)} "
+        f"Corpus {code(report.root or '.')} against {escape_text(short_commits(gate.against))} "
         f"(speclint {escape_text(report.tool_version)}): **{len(new)} new**, "
         f"**{len(gate.fixed)} fixed**, {len(report.waived)} waived, "
         f"{len(gate.known)} unchanged. {verdict}",
-        "",
-        f"## New in this change ({len(new)})",
-        "",
     ]
-    if not new:
-        lines.append("Nothing new.")
-    else:
-        lines += [*summary_table(new), ""]
+    if gate.changes is not None and not gate.changes:
+        lines += ["", "The contract is as it was: no schema, API or proto change."]
     lines = [visible(line) for line in lines]
     budget = GATE_BUDGET - GATE_FRAME - size(lines)
+    if gate.changes:
+        budget -= contract_section(lines, report, gate.changes, min(budget // 4, CHANGES_ROOM))
+    if new:
+        heading = [f"## New in this change ({len(new)})", "", *summary_table(new)]
+        heading = ["", *(visible(line) for line in heading)]
+        lines += heading
+        budget -= size(heading)
+    else:
+        lines += ["", "Nothing new."]
     # Each new finding with its excerpts while they fit; the rest one line each. What is kept
     # back (the reserve) is shared by the later lists, each leaving a part of it to the next:
     # half to fixed, waived and unchanged, then a third to waived and unchanged, an eighth to
     # unchanged.
     reserve = min(budget // 3, 15_000)
-    compact: list[Finding] = []
-    for finding in new:
-        section = [visible(line) for line in finding_section(report, finding)]
-        if not compact and size(section) + 1 <= budget - reserve:
-            lines += ["", *section]
-            budget -= size(section) + 1
-        else:
-            compact.append(finding)
-    if compact:
-        lines += ["", f"More new findings ({len(compact)}), one line each:", ""]
-        shown = (one_line(report, finding) for finding in compact)
-        room = budget - reserve // 2
-        budget -= listed(lines, shown, len(compact), room, "the SARIF or JSON report")
-    lines += ["", f"## Fixed by this change ({len(gate.fixed)})", ""]
-    if not gate.fixed:
-        lines.append("Nothing fixed.")
-    fixed = (fixed_line(entry) for entry in gate.fixed)
-    budget -= listed(lines, fixed, len(gate.fixed), budget - reserve // 3, "the JSON report")
-    lines += ["", f"## Waived, with reasons ({len(report.waived)})", ""]
-    waived = waived_lines(report, brief=True)
-    if not waived:
-        lines.append("Nothing waived.")
-    room = budget - reserve // 8
-    budget -= listed(lines, waived, len(waived), room, "the SARIF or JSON report")
+    budget -= new_sections(
+        lines, report, by_cause(report, new, gate.changed_files), budget, reserve
+    )
+    if gate.fixed:
+        lines += ["", f"## Fixed by this change ({len(gate.fixed)})", ""]
+        fixed = (fixed_line(entry) for entry in gate.fixed)
+        budget -= listed(lines, fixed, len(gate.fixed), budget - reserve // 3, "the JSON report")
+    if report.waived:
+        lines += ["", f"## Waived, with reasons ({len(report.waived)})", ""]
+        waived = waived_lines(report, brief=True)
+        room = budget - reserve // 8
+        budget -= listed(lines, waived, len(waived), room, "the SARIF or JSON report")
     if gate.known:
         lines += [
             "",
@@ -414,7 +409,189 @@ def render_gate(report: Report, gate: Gate) -> str:
             "the base already had (not this change's doing)</summary>",
             "",
         ]
-        unchanged = (one_line(report, finding) for finding in gate.known)
-        listed(lines, unchanged, len(gate.known), budget, "the SARIF or JSON report")
+        lines += counted(report, gate.known, budget)
         lines += ["", "</details>"]
     return "\n".join(lines) + "\n"
+
+
+# A 40-hex commit id in the gate's label (the Action passes the pull request's base commit) is
+# shown as its first 12 digits, as GitHub links a commit: unique in any repository of this size.
+_COMMIT = re.compile(r"\b[0-9a-f]{40}\b")
+SHORT_COMMIT = 12
+
+
+def short_commits(text: str) -> str:
+    return _COMMIT.sub(lambda match: match.group(0)[:SHORT_COMMIT], text)
+
+
+# The contract table: at most this many rows, in at most this many characters (and a quarter of
+# what the report has left), so that the findings keep most of the comment.
+CHANGES_SHOWN = 30
+CHANGES_ROOM = 12_000
+
+
+def what_changed(change: Change) -> str:
+    """What ``change`` changed, in a few words: its summary, else its description up to the
+    consequence it states after a ``:`` (outside code spans), cut as a one-line list cuts."""
+    if change.summary:
+        return first_line(change.summary)
+    text = change.description
+    spans = [match.span() for match in _CODE_SPAN.finditer(text)]
+    for index in (i for i in range(len(text)) if text.startswith(": ", i)):
+        if not any(start <= index < end for start, end in spans):
+            text = text[:index]
+            break
+    return first_line(text)
+
+
+def change_rows(changes: Sequence[Change]) -> list[tuple[Change, str]]:
+    """One row per place and verdict: the changes of one node that are all breaking (or all
+    additive) in one row, their summaries joined ("`status`: `suspended` added, `paused`
+    removed"); breaking rows first, then in the changes' order (by file and position)."""
+    rows: dict[tuple[str, str, int, bool], list[Change]] = {}
+    for change in changes:
+        location = change.location
+        key = (location.path, location.pointer or "", location.line, change.breaking)
+        rows.setdefault(key, []).append(change)
+    shown = []
+    for group in rows.values():
+        said = [what_changed(change) for change in group]
+        subjects = {text.split(": ", 1)[0] for text in said}
+        if len(said) > 1 and len(subjects) == 1 and all(": " in text for text in said):
+            text = f"{said[0].split(': ', 1)[0]}: " + ", ".join(t.split(": ", 1)[1] for t in said)
+        else:
+            text = "; ".join(dict.fromkeys(said))
+        shown.append((group[0], text))
+    return sorted(shown, key=lambda row: not row[0].breaking)
+
+
+def contract_section(lines: list[str], report: Report, changes: Sequence[Change], room: int) -> int:
+    """Append the table of what the change does to the contract, cut to ``CHANGES_SHOWN`` rows
+    and ``room`` characters; the characters used."""
+    breaking = sum(change.breaking for change in changes)
+    heading = [
+        "",
+        f"## What the change does to the contract ({len(changes)} change"
+        f"{'' if len(changes) == 1 else 's'}: {breaking} breaking, "
+        f"{len(changes) - breaking} additive)",
+        "",
+        "| Where | What changed | Effect |",
+        "| --- | --- | --- |",
+    ]
+    rows = change_rows(changes)
+    added = [visible(line) for line in heading]
+    used = size(added)
+    for index, (change, text) in enumerate(rows):
+        location = change.location
+        where = code(place(report.root, location, with_column=False)) + anchor(location)
+        effect = "**breaking**" if change.breaking else "additive"
+        row = visible(f"| {cell(where)} | {cell(text)} | {effect} ({escape_text(change.role)}) |")
+        if index == CHANGES_SHOWN or used + len(row) + 1 > room:
+            added += ["", f"… and {len(rows) - index} more: `speclint changes` lists them all."]
+            used += size(added[-2:])
+            break
+        added.append(row)
+        used += len(row) + 1
+    lines += added
+    return used
+
+
+ELSEWHERE = "Elsewhere (in files this change did not touch)"
+
+
+def by_cause(
+    report: Report, findings: Sequence[Finding], changed: Sequence[str]
+) -> list[tuple[str, list[Finding]]]:
+    """The new findings grouped by the changed file that caused each: the finding's own file
+    when the change touched it, else the first of its related locations (the other side of a
+    drift) in a touched file; the others under ``ELSEWHERE``. One untitled group when the
+    changed files are not known (a baseline, or a run not asked to describe the change)."""
+    if not changed:
+        return [("", list(findings))] if findings else []
+    touched = set(changed)
+    groups: dict[str, list[Finding]] = defaultdict(list)
+    for finding in findings:
+        places = (finding.location, *finding.related)
+        cause = next((p.path for p in places if p.path in touched), None)
+        groups[cause or ""].append(finding)
+    titled = [
+        (f"Your change to {code(shown_path(report.root, path))}", groups[path])
+        for path in changed
+        if path in groups
+    ]
+    return titled + ([(ELSEWHERE, groups[""])] if "" in groups else [])
+
+
+def new_sections(
+    lines: list[str],
+    report: Report,
+    groups: Sequence[tuple[str, list[Finding]]],
+    budget: int,
+    reserve: int,
+) -> int:
+    """Append each group of new findings under its heading: each finding with its excerpts
+    while they fit in ``budget`` less ``reserve``, then (from the first that does not) one line
+    each while they fit in ``budget`` less half the reserve; past that, one line counts the
+    rest. The characters used, that line aside."""
+    used = 0
+    compact = False
+    level = "####" if any(title for title, _ in groups) else "###"
+    for number, (title, members) in enumerate(groups):
+        if title:
+            heading = ["", visible(f"### {title} ({len(members)})")]
+            if used + size(heading) > budget - reserve // 2:
+                left = sum(len(m) for _, m in groups[number:])
+                lines += ["", f"… and {left} more new findings: see the SARIF or JSON report"]
+                return used
+            lines += heading
+            used += size(heading)
+        rest = []
+        for finding in members:
+            section = [visible(line) for line in finding_section(report, finding, level)]
+            if not compact and used + size(section) + 1 <= budget - reserve:
+                lines += ["", *section]
+                used += size(section) + 1
+            else:
+                compact = True
+                rest.append(finding)
+        if rest:
+            intro = ["", f"More new findings ({len(rest)}), one line each:", ""]
+            lines += intro
+            used += size(intro)
+            shown = (one_line(report, finding) for finding in rest)
+            room = budget - reserve // 2 - used
+            before = len(lines)
+            used += listed(lines, shown, len(rest), room, "the SARIF or JSON report")
+            if len(lines) - before <= len(rest) and lines[-1].startswith("- … and "):
+                if number + 1 < len(groups):  # no room left: the later groups are counted
+                    left = sum(len(m) for _, m in groups[number + 1 :])
+                    lines += ["", f"… and {left} more new findings: see the SARIF or JSON report"]
+                return used
+    return used
+
+
+TOP_FILES = 10  # files named in the unchanged findings' counts
+
+
+def counted(report: Report, findings: Sequence[Finding], room: int) -> list[str]:
+    """The findings as counts: a table by rule and severity, and the files with the most; cut
+    to ``room`` characters (rule ids are speclint's, a file's path is the repository's)."""
+    lines = [visible(line) for line in summary_table(findings)]
+    used = size(lines)
+    if used > room:
+        return [f"{len(findings)} findings of {len(by_severity(findings))} rules."]
+    files = Counter(finding.location.path for finding in findings)
+    top = sorted(files.items(), key=lambda item: (-item[1], item[0]))[:TOP_FILES]
+    table = ["", "| File | Findings |", "| --- | ---: |"]
+    used += size(table)
+    for path, count in top:
+        row = visible(f"| {cell(code(path))} | {count} |")
+        if used + len(row) + 1 > room:
+            break
+        table.append(row)
+        used += len(row) + 1
+    if len(table) > 3:
+        lines += table
+        if len(files) > len(table) - 3:
+            lines += ["", f"({len(files) - len(table) + 3} more files.)"]
+    return lines
