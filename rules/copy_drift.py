@@ -28,8 +28,9 @@ What it does
     loosening. A member one copy lacks altogether is said to be absent from it, not optional.
 
     One definition that disagrees across files is one finding, every copy related: at the inline
-    copy (the one to delete), else at the definition's ``required``. A warning: the pairing is
-    inferred.
+    copy (the one to delete), else at the definition's ``required``, with a property x copy
+    table (required, optional, absent; a field list says only what it requires). A warning: the
+    pairing is inferred.
 
     Heuristics (a finding names the pairing that made it, the strongest of its copies'):
     ``reference``, ``namespace``, ``inline-copy``, ``payload-list``.
@@ -624,9 +625,9 @@ def _table(original: Shape, members: list[_Member], equivalence: Equivalence) ->
     )
     rows = []
     for name in names:
-        ours = next((said[name][0] for said in differing if name in said), None)
+        first_said = next((said[name][0] for said in differing if name in said), None)
         cells = [cell(original.required, original.properties, name)]
-        cells[0] += f"; {ours}" if ours else ""
+        cells[0] += f"; {first_said}" if first_said else ""
         for member, said in zip(shown, differing, strict=True):
             properties = None if member.shape is None else member.shape.properties
             word = cell(member.required, properties, name)

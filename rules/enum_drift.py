@@ -10,8 +10,12 @@ What it does
 
     Values the prose documents that the enum lacks are one finding at the ``enum``, naming
     every prose place; values the enum lists that a complete prose set leaves out (not one
-    given "e.g.") are one finding at the prose. Alike enums and lists repeating one
-    disagreement fold into one finding, the others related. A configured or referenced
+    given "e.g.") are one finding at the prose. A list that does both (a value renamed on one
+    side) is one drift, one finding at the enum, where the value the prose documents is added:
+    the list is related, and a place of it (a waiver there covers that side). Alike enums and
+    lists repeating one disagreement fold into one finding, the others related. Each finding
+    has a value x side table: the values in question, present or missing in the enum and in
+    each prose place. A configured or referenced
     binding gives an error, one by name or by an API document's projection a warning.
     Heuristics: ``configured``, ``reference``, ``field-name``, ``projection``,
     ``value-shapes``, ``sentence-values`` (a list of plain words in a sentence that names the
@@ -498,6 +502,11 @@ def _both_ways(
     taken: list[list[_Unlisted]] = [[] for _ in disagreements]
     alone: list[_Unlisted] = []
     for found in unlisted:
+        if not found.alike:
+            # enums of different values (each its own disagreement at the enum): the list is
+            # what to fix for all of them, and no one enum allows all it leaves out
+            alone.append(found)
+            continue
         holders = [(e[1].holder.document.path, e[1].holder.pointer) for e in found.enums]
         at = next(
             (
