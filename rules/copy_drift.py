@@ -28,8 +28,9 @@ What it does
     loosening. A member one copy lacks altogether is said to be absent from it, not optional.
 
     One definition that disagrees across files is one finding, every copy related: at the inline
-    copy (the one to delete), else at the definition's ``required``. A warning: the pairing is
-    inferred.
+    copy (the one to delete), else at the definition's ``required``, with a property x copy
+    table (required, optional, absent; a field list says only what it requires). A warning: the
+    pairing is inferred.
 
     Heuristics (a finding names the pairing that made it, the strongest of its copies'):
     ``reference``, ``namespace``, ``inline-copy``, ``payload-list``.
@@ -88,7 +89,15 @@ from speclint.analyses.fingerprints import (
 from speclint.analyses.namespaces import namespaces
 from speclint.analyses.provenance import rendered_together
 from speclint.analyses.schema_catalogs import schema_catalogs
-from speclint.common.findings import Finding, Location, Severity, first_fitting, terminal_form
+from speclint.common.findings import (
+    Finding,
+    Location,
+    Severity,
+    Table,
+    first_fitting,
+    json_value,
+    terminal_form,
+)
 from speclint.common.unions import DisjointSets
 from speclint.parsing.kinds import in_design_folder
 from speclint.parsing.structured import join_pointer
@@ -572,4 +581,85 @@ def _drift(original: Shape, members: list[_Member], equivalence: Equivalence) ->
         related=tuple(related),
         key=original.site.pointer or original.site.document.path,
         heuristic=min((m.heuristic for m in members), key=HEURISTICS.index, default=None),
+        table=_table(original, members, equivalence),
     )
+
+
+# Copies a drift's table has a column for (issue 48); the related locations list the rest.
+TABLE_COPIES = 8
+
+
+def _table(original: Shape, members: list[_Member], equivalence: Equivalence) -> Table:
+    """The property x copy table of a drift (issue 48): a row for each member the definitions
+    disagree on, what each says of it: ``required``, ``optional``, ``absent`` (a field list in
+    prose says only what it requires: ``not listed``), and the keyword whose value differs from
+    the schema's (``enum: [...]``)."""
+    shown = members[:TABLE_COPIES]
+    # what each copy's schema of a member says that differs from the original's
+    differing: list[dict[str, tuple[str, str]]] = []
+    for member in shown:
+        said: dict[str, tuple[str, str]] = {}
+        if member.shape is not None:
+            homes = (original.site.document.path, member.shape.site.document.path)
+            agree = _agreeing(equivalence, homes, member.relaxed)
+            ours = _properties(original)
+            theirs = _properties(member.shape)
+            for name in sorted(original.properties & member.shape.properties):
+                if not agree(ours.get(name), theirs.get(name)):
+                    said[name] = _keyword(ours.get(name), theirs.get(name))
+        differing.append(said)
+
+    def cell(required: frozenset[str], properties: frozenset[str] | None, name: str) -> str:
+        if name in required:
+            return "required"
+        if properties is None:
+            return "not listed"
+        return "optional" if name in properties else "absent"
+
+    names = sorted(
+        set(original.properties).union(
+            original.required,
+            *(m.required for m in shown),
+            *(m.shape.properties for m in shown if m.shape is not None),
+        )
+    )
+    rows = []
+    for name in names:
+        first_said = next((said[name][0] for said in differing if name in said), None)
+        cells = [cell(original.required, original.properties, name)]
+        cells[0] += f"; {first_said}" if first_said else ""
+        for member, said in zip(shown, differing, strict=True):
+            properties = None if member.shape is None else member.shape.properties
+            word = cell(member.required, properties, name)
+            cells.append(f"{word}; {said[name][1]}" if name in said else word)
+        # a field list names only what it requires: "not listed" disagrees with nothing
+        if len({c for c in cells if c != "not listed"}) > 1:
+            rows.append((name, *cells))
+    headers = (
+        "property",
+        f"{original.site.document.path}#{original.site.pointer}",
+        *(_column(m) for m in shown),
+    )
+    return Table(headers, tuple(rows))
+
+
+def _properties(shape: Shape) -> dict[str, Any]:
+    found = shape.normal.get("properties") if isinstance(shape.normal, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
+def _keyword(ours: Any, theirs: Any) -> tuple[str, str]:
+    """The first keyword whose value a copy's schema of a member has otherwise: as the
+    original's has it, and as the copy's has it."""
+    for keyword in ("type", "enum", "const", "format", "pattern", "$ref"):
+        left = ours.get(keyword) if isinstance(ours, dict) else None
+        right = theirs.get(keyword) if isinstance(theirs, dict) else None
+        if left != right:
+            return f"{keyword}: {json_value(left)}", f"{keyword}: {json_value(right)}"
+    return "", "other constraints"
+
+
+def _column(member: _Member) -> str:
+    if member.shape is not None:
+        return f"{member.shape.site.document.path}#{member.shape.site.pointer}"
+    return f"{member.location.path}:{member.location.line}"

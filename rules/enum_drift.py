@@ -10,8 +10,12 @@ What it does
 
     Values the prose documents that the enum lacks are one finding at the ``enum``, naming
     every prose place; values the enum lists that a complete prose set leaves out (not one
-    given "e.g.") are one finding at the prose. Alike enums and lists repeating one
-    disagreement fold into one finding, the others related. A configured or referenced
+    given "e.g.") are one finding at the prose. A list that does both (a value renamed on one
+    side) is one drift, one finding at the enum, where the value the prose documents is added:
+    the list is related, and a place of it (a waiver there covers that side). Alike enums and
+    lists repeating one disagreement fold into one finding, the others related. Each finding
+    has a value x side table: the values in question, present or missing in the enum and in
+    each prose place. A configured or referenced
     binding gives an error, one by name or by an API document's projection a warning.
     Heuristics: ``configured``, ``reference``, ``field-name``, ``projection``,
     ``value-shapes``, ``sentence-values`` (a list of plain words in a sentence that names the
@@ -58,7 +62,7 @@ from __future__ import annotations
 import functools
 import heapq
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -80,6 +84,7 @@ from speclint.common.findings import (
     Location,
     Member,
     Severity,
+    Table,
     as_written,
     bounded_related,
     first_fitting,
@@ -156,6 +161,7 @@ class _Source:
     evidence: str
     field: str | None  # the field the prose names (none for an inline schema)
     turn: int  # when it was found: the prose sets in order, then the API documents
+    values: tuple[str, ...] = ()  # every value the place lists: its column of the table
 
 
 @dataclass(frozen=True, eq=False)
@@ -391,8 +397,11 @@ def check(corpus: Context, options: Mapping[str, Any]) -> Iterator[Finding]:
             found.places.add(prose)
     for block, source, extra, noted in _projections(corpus, binder, blocks, turn):
         lacking.setdefault(block, _Lacks()).add(source, extra, noted)
-    yield from _lacking(lacking)
-    for found in unlisted.values():
+    disagreements = list(_lacking(lacking))
+    taken, alone = _both_ways(disagreements, list(unlisted.values()))
+    for (enums, lacks), other_way in zip(disagreements, taken, strict=True):
+        yield _missing_in_schema(enums, lacks, other_way)
+    for found in alone:
         yield _missing_in_prose(found)
 
 
@@ -428,12 +437,18 @@ def _prose_source(
         evidence,
         prose.field,
         turn,
+        prose.values,
     )
 
 
-def _lacking(lacking: dict[_Block, _Lacks]) -> Iterator[Finding]:
-    """One finding per disagreement: the schema enums (their holders: a shared ``$defs`` enum
-    once) of the same values that the same places find lacking the same values."""
+# (the enums of one disagreement, each with the field it is named by; the places finding them
+# lacking values): a finding at the enums, made once it is known which lists leave values out
+_Lacking = tuple[list[tuple[Site, ValueSet, str]], list[_Lacks]]
+
+
+def _lacking(lacking: dict[_Block, _Lacks]) -> Iterator[_Lacking]:
+    """One disagreement each: the schema enums (their holders: a shared ``$defs`` enum once) of
+    the same values that the same places find lacking the same values."""
     blocks = list(lacking)
     # holder -> the blocks it is in, and the property and field the first of them names it by
     holders: dict[tuple[str, str], tuple[list[int], Site, ValueSet, str]] = {}
@@ -467,7 +482,46 @@ def _lacking(lacking: dict[_Block, _Lacks]) -> Iterator[Finding]:
         )
         alike.setdefault(copy, (lacks, []))[1].append((site, values, named))
     for lacks, enums in alike.values():
-        yield _missing_in_schema(enums, lacks)
+        yield enums, lacks
+
+
+def _both_ways(
+    disagreements: list[_Lacking], unlisted: list[_Unlisted]
+) -> tuple[list[list[_Unlisted]], list[_Unlisted]]:
+    """Which lists leaving out values of an enum are the other side of a disagreement at that
+    enum (the same list documents values the enum lacks: a value renamed on one side): one
+    drift, one finding at the enum (issue 48). For each disagreement the lists it takes, and
+    the lists that are a disagreement of their own (reported at the prose)."""
+    places: dict[tuple[tuple[str, str], Location], int] = {}
+    for number, (enums, lacks) in enumerate(disagreements):
+        for _, values, _ in enums:
+            holder = (values.holder.document.path, values.holder.pointer)
+            for lack in lacks:
+                for source in lack.sources:
+                    places.setdefault((holder, replace(source.location, note=None)), number)
+    taken: list[list[_Unlisted]] = [[] for _ in disagreements]
+    alone: list[_Unlisted] = []
+    for found in unlisted:
+        if not found.alike:
+            # enums of different values (each its own disagreement at the enum): the list is
+            # what to fix for all of them, and no one enum allows all it leaves out
+            alone.append(found)
+            continue
+        holders = [(e[1].holder.document.path, e[1].holder.pointer) for e in found.enums]
+        at = next(
+            (
+                places[holder, prose.location()]
+                for prose in found.places.first
+                for holder in holders
+                if (holder, prose.location()) in places
+            ),
+            None,
+        )
+        if at is None:
+            alone.append(found)
+        else:
+            taken[at].append(found)
+    return taken, alone
 
 
 def _projections(
@@ -539,14 +593,18 @@ def _projections(
                         evidence = f"{shape}, all of {block.files}"
                         yield (
                             block,
-                            functools.partial(_inline_source, own.holder, extra, evidence, turn),
+                            functools.partial(
+                                _inline_source, own.holder, extra, evidence, turn, tuple(ours)
+                            ),
                             extra,
                             (turn, Severity.WARNING, evidence, None, "inline schema", PROJECTION),
                         )
                         turn += 1
 
 
-def _inline_source(holder: Site, extra: list[str], evidence: str, turn: int) -> _Source:
+def _inline_source(
+    holder: Site, extra: list[str], evidence: str, turn: int, values: tuple[str, ...]
+) -> _Source:
     note = f"lists {_quote(extra, len(extra))} (inline schema)"
     return _Source(
         holder.location(note=note),
@@ -556,6 +614,7 @@ def _inline_source(holder: Site, extra: list[str], evidence: str, turn: int) -> 
         evidence,
         None,
         turn,
+        values,
     )
 
 
@@ -641,9 +700,14 @@ def _them(values: list[str]) -> str:
     return "it" if len(values) == 1 else "them"
 
 
-def _missing_in_schema(enums: list[tuple[Site, ValueSet, str]], lacks: list[_Lacks]) -> Finding:
+def _missing_in_schema(
+    enums: list[tuple[Site, ValueSet, str]],
+    lacks: list[_Lacks],
+    other_way: Sequence[_Unlisted] = (),
+) -> Finding:
     """``enums`` lack what the places of ``lacks`` list: at the first of them, the others and
-    the places related."""
+    the places related. ``other_way``: lists that leave out values of these enums and are among
+    those places (the drift goes both ways: one finding, the lists related and its members)."""
     enums = sorted(enums, key=lambda enum: _place(enum[1]))
     site, first, name = enums[0]
     turns: dict[str, int] = {}
@@ -659,9 +723,23 @@ def _missing_in_schema(enums: list[tuple[Site, ValueSet, str]], lacks: list[_Lac
     path = site.document.path
     side = "the prose documents" if any(lack.prose for lack in lacks) else "an API document lists"
     evidences = set().union(*(lack.evidence for lack in lacks))
+    evidences |= {found.evidence for found in other_way}
     evidence = "; ".join(sorted(evidences))
     places = f"{count} place{'s' if count > 1 else ''}"
     them = _them(values)
+    # The other way (issue 48): values the enum allows that lists among these places leave out.
+    allowed = list(dict.fromkeys(value for found in other_way for value in found.values))
+    leaving = sum(found.places.count for found in other_way)
+    also: tuple[str, ...] = ("",)
+    mend: tuple[str, ...] = ("",)
+    if allowed:
+        lists = f"{leaving} list{'s' if leaving > 1 else ''}"
+        also = tuple(
+            f", and allows {_quote(allowed, shown)}, which the prose leaves out ({lists})"
+            for shown in (8, 3, 1)
+        )
+        it = _them(allowed)
+        mend = (f"; document {it} in the prose, or remove {it} from the enum{closed}",)
     fixes: tuple[str, ...]
     if len(enums) == 1:
         where = ""
@@ -681,14 +759,23 @@ def _missing_in_schema(enums: list[tuple[Site, ValueSet, str]], lacks: list[_Lac
         ofs = (f" of `{path}`", "") if one_file else ("",)
     # Every place, what it documents and the binding's evidence are on the related locations;
     # the first line says as much of it as fits (issue 26), the evidence before the pointer.
+    leaves = {prose.location(): found for found in other_way for prose in found.places.first}
+    documenting = [
+        replace(
+            s.location,
+            note=f"{s.location.note}{_leaves_out(leaves.get(s.location))}; bound by: {s.evidence}",
+        )
+        for s in sources[:RELATED_LIMIT]
+    ]
+    # a list that leaves values out and documents none the enum lacks (another page of it)
+    shown = {s.location for s in sources[:RELATED_LIMIT]}
+    leaving_only = [
+        place.location(note=f"lists {len(place.values)} values{_leaves_out(found)}")
+        for place, found in ((p, f) for f in other_way for p in f.places.first)
+        if place.location() not in shown
+    ]
     related, unlisted = bounded_related(
-        (
-            [
-                replace(s.location, note=f"{s.location.note}; bound by: {s.evidence}")
-                for s in sources[:RELATED_LIMIT]
-            ],
-            count,
-        ),
+        (documenting + leaving_only, count + len(leaving_only)),
         (
             [
                 replace(_place(other), note=f"an enum of the same values, which lacks {them} too")
@@ -702,31 +789,90 @@ def _missing_in_schema(enums: list[tuple[Site, ValueSet, str]], lacks: list[_Lac
     if len(evidences) > EVIDENCE_SHOWN or any(lack.more_evidence for lack in lacks):
         tags = ("",)  # the evidence of each place is on its related location
     candidates = [
-        f"`{name}`{of} lacks {_quote(values, shown)}, which {side} ({places}){where}: {fix}{tag}"
+        f"`{name}`{of} lacks {_quote(values, shown)}, which {side} ({places}){where}{more}: "
+        f"{fix}{mend[0]}{tag}"
         for shown, tiers in ((8, tags[:1]), (4, tags), (3, tags), (1, tags))
+        for more in also
         for tag in tiers
         for of in ofs
         for fix in fixes
     ]
+    # every enum, each with the key of its own finding: a waiver at one covers that one; and
+    # every list the other way, with the key of the finding it has alone (at the prose)
+    members = [
+        Member(
+            replace(_place(listed), note=f"an enum of the same values, which lacks {them} too"),
+            f"schema:{listed.holder.pointer}",
+        )
+        for _, listed, _ in enums
+    ]
+    for found in other_way:
+        bound = found.enums[0][1].holder
+        members.extend(
+            Member(
+                prose.location(note=f"lists {len(prose.values)} values{_leaves_out(found)}"),
+                f"prose:{prose.line}:{bound.document.path}{bound.pointer}",
+            )
+            for prose in found.places.every
+        )
+    columns = [(s.location, s.values) for s in sources]
+    columns += [(prose.location(), prose.values) for f in other_way for prose in f.places.first]
     return Finding(
         ID,
-        max(lack.severity for lack in lacks),
+        max([lack.severity for lack in lacks] + [found.severity for found in other_way]),
         first_fitting(*candidates) + left_out(len(related), unlisted),
         holder.at(keyword),
         related=related,
         key=f"schema:{holder.pointer}",
-        heuristic=_strongest(set().union(*(lack.heuristics for lack in lacks))),
-        # every enum, each with the key of its own finding: a waiver at one covers that one
-        members=tuple(
-            Member(
-                replace(_place(listed), note=f"an enum of the same values, which lacks {them} too"),
-                f"schema:{listed.holder.pointer}",
-            )
-            for _, listed, _ in enums
-        )
-        if len(enums) > 1
-        else (),
+        heuristic=_strongest(
+            set().union(*(lack.heuristics for lack in lacks))
+            | {found.heuristic for found in other_way if found.heuristic}
+        ),
+        members=tuple(members) if len(members) > 1 else (),
+        table=_table(values + allowed, _place(first), first, columns),
     )
+
+
+def _leaves_out(found: _Unlisted | None) -> str:
+    """What a related prose place's note adds when the list there leaves out enum values."""
+    return "" if found is None else f", leaving out {_quote(found.values, len(found.values))}"
+
+
+# Prose places a drift's table has a column for; the related locations list the rest.
+TABLE_PLACES = 8
+
+
+def _table(
+    values: list[str],
+    enum_place: Location,
+    enum: ValueSet,
+    places: list[tuple[Location, tuple[str, ...]]],
+) -> Table:
+    """The value x side table of a drift (issue 48): a row for each value it is about, whether
+    the enum and each place (the first :data:`TABLE_PLACES`, each once) list it."""
+    columns: dict[Location, tuple[str, ...]] = {}
+    for location, listed in places:
+        if len(columns) < TABLE_PLACES:
+            columns.setdefault(replace(location, note=None), listed)
+    allowed = {as_written(v) for v in enum.values}
+    headers = (
+        "value",
+        f"{enum_place.path}#{enum.holder.pointer}",
+        *(f"{place.path}:{place.line}" for place in columns),
+    )
+    rows = tuple(
+        (
+            value,
+            _cell(value in allowed),
+            *(_cell(value in listed) for listed in columns.values()),
+        )
+        for value in values
+    )
+    return Table(headers, rows)
+
+
+def _cell(present: bool) -> str:
+    return "present" if present else "missing"
 
 
 def _missing_in_prose(found: _Unlisted) -> Finding:
@@ -802,6 +948,9 @@ def _missing_in_prose(found: _Unlisted) -> Finding:
         related=related,
         key=f"prose:{prose.line}:{holder.document.path}{holder.pointer}",
         heuristic=found.heuristic,
+        table=_table(
+            values, _place(first), first, [(place.location(), place.values) for place in places]
+        ),
         # every list, each with the key of its own finding: a waiver at one covers that one
         members=tuple(
             Member(

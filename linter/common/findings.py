@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from speclint.common.controls import visible
+from speclint.common.controls import visible, visible_line
 
 
 class Severity(enum.IntEnum):
@@ -78,6 +78,31 @@ class Member:
 
     location: Location
     key: str | None = None
+
+
+@dataclass(frozen=True)
+class Table:
+    """A drift's evidence as plain data (issue 48, item 2): ``headers`` name the columns, each
+    row of ``rows`` one thing compared (a value, a property), its first cell naming it and the
+    others what each side says of it ("present", "missing", a type). Cells are plain text (a
+    value as written, a path), never Markdown: the Markdown report shows the first column and
+    the places heading the others as code. Reports render it (a GFM table, indented rows, a
+    SARIF result property); it is data, so a later step can add columns (what a change added or
+    removed) without a rule knowing. Not in the fingerprint."""
+
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+    def __post_init__(self) -> None:
+        # Cells quote the repository (values, paths): shown, never obeyed, one line each.
+        object.__setattr__(self, "headers", tuple(visible_line(str(h)) for h in self.headers))
+        object.__setattr__(
+            self, "rows", tuple(tuple(visible_line(str(c)) for c in row) for row in self.rows)
+        )
+
+    def as_data(self) -> dict[str, Any]:
+        """What JSON and SARIF carry: ``{"headers": [...], "rows": [[...], ...]}``."""
+        return {"headers": list(self.headers), "rows": [list(row) for row in self.rows]}
 
 
 class Wording(str):
@@ -143,6 +168,9 @@ class Finding:
     # Not in the fingerprint, so labels and baselines keep matching; a heuristic whose labels do
     # not prove it is held back outside preview mode (``speclint.run.preview``).
     heuristic: str | None = field(default=None, compare=False)
+    # Issue 48: a drift's evidence as a table (each value by side, each property by copy), which
+    # the reports render beside the message. Not in the fingerprint: evidence, not identity.
+    table: Table | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         message = self.message

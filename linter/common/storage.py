@@ -59,6 +59,7 @@ STORED = frozenset(
         "speclint.common.findings:Location",
         "speclint.common.findings:Member",
         "speclint.common.findings:Severity",
+        "speclint.common.findings:Table",
         "speclint.parsing.kinds:DocumentKind",
         "speclint.parsing.links:LinkSite",
         "speclint.parsing.links:Page",

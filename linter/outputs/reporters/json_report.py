@@ -48,6 +48,9 @@ def finding_json(finding: Finding) -> dict[str, Any]:
         "heuristic": finding.heuristic,
         "location": location_json(finding.location),
         "related": [location_json(r) for r in finding.related],
+        # A drift's evidence as a table (issue 48): {"headers": [...], "rows": [[...], ...]},
+        # each row a value or property and what each side says of it; null for other findings.
+        "table": None if finding.table is None else finding.table.as_data(),
     }
 
 

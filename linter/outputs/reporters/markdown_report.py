@@ -11,7 +11,8 @@ Findings' messages quote names in backtick code spans, so code spans are kept as
 everything else is escaped: text from a corpus (a pointer, a key name, a heading) must not turn
 into emphasis, links, HTML or table columns in the rendered report. A finding's section shows its
 whole message; its heading, and the one-line lists of a gate report, the first line the text
-report shows. A control character or direction override from the repository, in a message or an
+report shows. A drift's table (``Finding.table``: each value by side, each property by copy)
+follows its message as a GFM table. A control character or direction override from the repository, in a message or an
 excerpt, is written as an escape (``\\x1b``, ``speclint.common.controls``): the report is read
 in terminals and job logs too.
 """
@@ -26,7 +27,7 @@ from posixpath import splitext
 
 from speclint.analyses.contract_change import Change
 from speclint.common.controls import visible
-from speclint.common.findings import Finding, Location, Severity
+from speclint.common.findings import Finding, Location, Severity, Table
 from speclint.outputs.reporters import FixedFinding, Gate, Report
 from speclint.outputs.reporters.text_report import count_phrase, detail, shown_path
 from speclint.run.coverage import phrase as coverage_phrase
@@ -34,6 +35,9 @@ from speclint.run.inventory import phrase
 
 CONTEXT = 3  # lines shown before and after the line a location points at
 RELATED_SHOWN = 5
+# Rows of a drift's table (issue 48) shown in a finding's section; the JSON and SARIF reports
+# carry them all.
+TABLE_ROWS_SHOWN = 40
 SHORT_MESSAGE = 80  # characters of the message shown in a finding's heading
 # Excerpt lines are cut to this many characters: a minified JSON file is one huge line, and the
 # report should show where in it the finding is, not the whole file once per finding.
@@ -221,6 +225,7 @@ def finding_section(report: Report, finding: Finding, level: str = "###") -> lis
         "",
         paragraph(finding.message),
         "",
+        *([*table_lines(finding.table), ""] if finding.table is not None else []),
         *excerpt(report.sources, location),
     ]
     if finding.related:
@@ -237,6 +242,28 @@ def finding_section(report: Report, finding: Finding, level: str = "###") -> lis
     if len(finding.related) > RELATED_SHOWN:
         rest = len(finding.related) - RELATED_SHOWN
         lines += ["", f"- … and {rest} more related location{'' if rest == 1 else 's'}"]
+    return lines
+
+
+def table_lines(table: Table, shown: int = TABLE_ROWS_SHOWN) -> list[str]:
+    """A drift's table (issue 48) as a GFM table: the thing each row compares (a value, a
+    property) and the places heading the columns as code, at most ``shown`` rows and then how
+    many more there are."""
+
+    def cell(text: str, as_code: bool) -> str:
+        return escape_text(code(text) if as_code and text else text, in_table=True)
+
+    width = len(table.headers)
+    lines = [
+        "| " + " | ".join(cell(h, n > 0) for n, h in enumerate(table.headers)) + " |",
+        "|" + " --- |" * width,
+    ]
+    for row in table.rows[:shown]:
+        cells = [*row, *[""] * (width - len(row))][:width]
+        lines.append("| " + " | ".join(cell(c, n == 0) for n, c in enumerate(cells)) + " |")
+    if len(table.rows) > shown:
+        more = len(table.rows) - shown
+        lines += ["", f"… and {more} more row{'' if more == 1 else 's'}"]
     return lines
 
 

@@ -9,7 +9,8 @@ for the rules that have results (waived ones included), once per log: those are 
 shows beside an alert. Every other rule that ran has its id, name, short and full description and
 level (a few hundred bytes), which says it ran and found nothing. A preview rule (one that runs
 only with ``--preview``) has ``properties.preview`` and the tag ``preview``; a result made by one of
-its rule's heuristics has ``properties.heuristic`` (``example-invalid/by-shape``). GitHub code
+its rule's heuristics has ``properties.heuristic`` (``example-invalid/by-shape``), and a drift's
+result its table (``properties.table``: ``headers`` and ``rows`` of strings, issue 48). GitHub code
 scanning shows a rule's ``help.markdown`` beside each of its alerts, in place of ``help.text``,
 so the whole documentation goes there; ``help.text``, for viewers that render no Markdown, is the
 description and the command that prints the rest (``speclint rule ID``). No ``helpUri``: the
@@ -226,9 +227,16 @@ class _Log:
         }
         if related:
             result["relatedLocations"] = related
+        properties: dict[str, Any] = {}
         if finding.heuristic:
             # §3.27.30 properties (§3.8): the rule's heuristic that made it (issue 45).
-            result["properties"] = {"heuristic": finding.heuristic}
+            properties["heuristic"] = finding.heuristic
+        if finding.table is not None:
+            # §3.8 property bag: a drift's evidence as a table (issue 48), each value or
+            # property by side; SARIF has no table of its own.
+            properties["table"] = finding.table.as_data()
+        if properties:
+            result["properties"] = properties
         return result
 
 

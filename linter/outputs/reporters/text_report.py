@@ -13,7 +13,11 @@ warnings beyond it) and what was read; ``--quiet`` leaves them out. Colour is ad
 for it (a terminal without ``NO_COLOR``); files and pipes get plain text. A control character
 or direction override from the repository is written as an escape (``\\x1b``), never printed.
 
-The helpers :func:`shown_path`, :func:`in_repository`, :func:`count_phrase` and :func:`detail` are
+A drift's table (``Finding.table``: each value by side, each property by copy) follows as aligned
+rows, indented, at most a dozen.
+
+The helpers :func:`shown_path`, :func:`in_repository`, :func:`count_phrase`, :func:`detail` and
+:func:`table_rows` are
 shared with the other human-facing reporters (``markdown``, ``github``) so that all of them name
 places the same way.
 """
@@ -24,7 +28,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from speclint.common.controls import inert, visible
-from speclint.common.findings import Finding, Location, Severity, fitted, warnings_over
+from speclint.common.findings import Finding, Location, Severity, Table, fitted, warnings_over
 from speclint.outputs.reporters import Report
 from speclint.run.coverage import phrase as coverage_phrase
 from speclint.run.inventory import phrase
@@ -32,6 +36,9 @@ from speclint.run.inventory import phrase
 COLORS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
 RESET = "\x1b[0m"
 RELATED_SHOWN = 10
+# Rows of a drift's table (issue 48) a terminal shows; the JSON, SARIF and Markdown reports
+# carry them all.
+TABLE_ROWS_SHOWN = 12
 # Continuation lines of a multi-line message are indented so that every line that starts in
 # column 1 is still a ``path:line:col:`` line (grep- and editor-friendly).
 CONTINUATION = "    "
@@ -84,6 +91,23 @@ def detail(location: Location) -> str:
     return ""
 
 
+def table_rows(table: Table, shown: int = TABLE_ROWS_SHOWN) -> list[str]:
+    """A drift's table (issue 48) as aligned rows of plain text, its header first: at most
+    ``shown`` rows, then how many more there are."""
+    width = len(table.headers)
+    rows = [
+        [*row, *[""] * (width - len(row))][:width] for row in (table.headers, *table.rows[:shown])
+    ]
+    widths = [max(len(row[n]) for row in rows) for n in range(width)]
+    lines = [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
+    if len(table.rows) > shown:
+        lines.append(f"... and {len(table.rows) - shown} more rows")
+    return lines
+
+
 def count_phrase(findings: Sequence[Finding], new: bool = False) -> str:
     """``12 findings (3 errors, 8 warnings, 1 info) in 9 files``, or ``no findings``; ``new``
     (a gate's findings): ``12 new findings ...``, ``no new findings``."""
@@ -117,6 +141,8 @@ def render(report: Report) -> str:
             lines.append(visible(f"{CONTINUATION}related: {where} {detail(related)}".rstrip()))
         if len(finding.related) > RELATED_SHOWN:
             lines.append(f"{CONTINUATION}... and {len(finding.related) - RELATED_SHOWN} more")
+        if finding.table is not None:
+            lines += [visible(CONTINUATION + row) for row in table_rows(finding.table)]
     lines += closing(report)
     # A message's newline may come from the repository (a `$ref`, a heading): the line it
     # starts must not be one a CI runner obeys (`::warning ...`, `##[error]`) in the job log of
