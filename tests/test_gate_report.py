@@ -43,7 +43,7 @@ def test_gate_sections_lead_with_the_change() -> None:
         "Fixed by this change (1)",
         "Waived, with reasons (0)",
     ]
-    assert "**2 new**, **1 fixed**, 0 waived, 1 unchanged" in text
+    assert "**2 new**, **1 fixed**, 0 changed, 0 waived, 1 unchanged" in text
     assert "**The change adds 1 error.**" in text
     # New findings carry their excerpts; the unchanged one is inside a collapsed block.
     assert text.index("> 3 |") < text.index("## Fixed by this change")
