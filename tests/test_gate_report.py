@@ -3,6 +3,7 @@ small enough for a pull-request comment."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -40,7 +41,7 @@ def test_gate_sections_lead_with_the_change() -> None:
     text = renderer("markdown")(report)
     # No section with nothing in it: nothing was waived (issue 48, item 5).
     assert headings(text) == ["New in this change (2)", "Fixed by this change (1)"]
-    assert "**2 new**, **1 fixed**, 0 waived, 1 unchanged" in text
+    assert "**2 new**, **1 fixed**, 0 changed, 0 waived, 1 unchanged" in text
     assert "**The change adds 1 error.**" in text
     # New findings carry their excerpts; the unchanged one is inside a collapsed block.
     assert text.index("> 3 |") < text.index("## Fixed by this change")
@@ -174,7 +175,6 @@ def test_diff_base_writes_the_gate_report(tmp_path: Path) -> None:
 
 
 def test_the_json_report_carries_the_gate() -> None:
-    import json
 
     gate = Gate(
         "`origin/main`",

@@ -150,16 +150,19 @@ def test_a_group_is_fixed_only_when_none_of_its_places_remain(tmp_path: Path, ru
     assert [(f.rule, f.path) for f in fixed.gate.fixed] == [(rule, path_of(rule, "b"))]
 
 
-def test_a_finding_of_one_place_whose_message_changes_is_still_new_and_fixed(
+def test_a_finding_of_one_place_whose_message_changes_is_changed_not_new_and_fixed(
     tmp_path: Path,
 ) -> None:
-    """Ungrouped findings keep their identity: the same place saying something else is new."""
+    """The same place with the same key saying something else (one more value the enum lacks) is
+    that finding changed, for the worse (issue 48, item 3; tests/test_changed_findings.py)."""
     before = {"docs/p.md": STATUS_PAGE, "schemas/b.schema.json": status_schema("b")}
     after = {**before, "docs/p.md": STATUS_PAGE.replace("`archived`", "`archived` | `gone`")}
     outcome = gate(pull_request(tmp_path, before, after))
     assert outcome.gate is not None
-    assert [f.location.path for f in outcome.findings] == ["schemas/b.schema.json"]
-    assert [f.path for f in outcome.gate.fixed] == ["schemas/b.schema.json"]
+    assert (outcome.findings, outcome.gate.fixed) == ([], ())
+    [changed] = outcome.gate.changed
+    assert changed.finding.location.path == "schemas/b.schema.json"
+    assert (changed.added, changed.grew) == (("gone",), True)
 
 
 def test_the_markdown_gate_report_shows_the_new_place_of_an_old_drift(tmp_path: Path) -> None:
@@ -167,11 +170,11 @@ def test_the_markdown_gate_report_shows_the_new_place_of_an_old_drift(tmp_path: 
     shown = cli("check", ".", "--diff-base", "HEAD~1", "-f", "markdown", "--no-cache", cwd=repo)
     assert shown.returncode == 0, shown.stderr  # a warning
     text = shown.stdout
-    assert "**1 new**, **0 fixed**, 0 waived, 0 unchanged" in text
+    assert "**1 new**, **0 fixed**, 0 changed, 0 waived, 0 unchanged" in text
     assert "### `schemas/a.schema.json:" in text
     assert "New since `HEAD~1`: this place, 1 of the group's 3; the other 2 were already" in text
     assert "already in `HEAD~1`" in text[text.index("Related locations") :]
-    assert "1 new finding(s), 0 fixed, 0 unchanged" in shown.stderr
+    assert "1 new finding(s), 0 fixed, 0 changed, 0 unchanged" in shown.stderr
 
 
 # --- baselines ----------------------------------------------------------------------------------

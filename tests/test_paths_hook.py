@@ -262,7 +262,7 @@ def test_an_edited_enum_line_keeps_its_old_drift_known(tmp_path: Path) -> None:
     git(repo, "commit", "-q", "-m", "reworded")
     gate = speclint("check", "corpus", "--diff-base", "HEAD~1", cwd=repo)
     assert gate.returncode == 0, gate.stdout + gate.stderr
-    assert "0 new finding(s), 1 fixed, 1 unchanged" in gate.stderr
+    assert "0 new finding(s), 1 fixed, 0 changed, 1 unchanged" in gate.stderr
 
 
 # --- item 12: the hook, run by pre-commit -------------------------------------------------------

@@ -418,11 +418,15 @@ def _in_repository(root: Path) -> str | None:
 
 
 def _exit_code(outcome: Outcome, fail_on: str | None, max_warnings: int | None = None) -> int:
-    """1 when a reported finding is at or above --fail-on (else the configuration's), or when
-    there are more warnings than --max-warnings (ESLint's option: errors fail regardless)."""
+    """1 when a reported finding, or a finding of the base the change made worse, is at or above
+    --fail-on (else the configuration's), or when there are more warnings than --max-warnings
+    (ESLint's option: errors fail regardless; new warnings only)."""
 
     threshold = Severity.parse(fail_on) if fail_on else outcome.config.fail_on
-    if any(f.severity >= threshold for f in outcome.findings):
+    # A finding the base had that the change made worse (an enum drift lacking one more value:
+    # ``Gate.grown``) fails as a new one would; one that shrank or was reworded does not.
+    grown = outcome.gate.grown if outcome.gate is not None else ()
+    if any(f.severity >= threshold for f in (*outcome.findings, *grown)):
         return 1
     return 1 if warnings_over(outcome.findings, max_warnings) else 0
 
@@ -682,7 +686,8 @@ def _say_held(outcome: Outcome) -> None:
 
 
 def _say_against_head(gate: Gate | None, strict: bool) -> None:
-    """The hook's lines on what HEAD already had and what the commit fixes."""
+    """The hook's lines on what HEAD already had, what the commit fixes, and what it changes (a
+    finding whose cause HEAD had, saying something else: neither fixed nor new)."""
     if gate is not None:
         known, fixed = len(gate.known), len(gate.fixed)
         if known:
@@ -694,6 +699,13 @@ def _say_against_head(gate: Gate | None, strict: bool) -> None:
             )
         if fixed:
             say(f"speclint: this commit fixes {fixed} finding(s)", err=True)
+        if gate.changed:
+            count, grown = len(gate.changed), len(gate.grown)
+            worse = f", {grown} for the worse (listed above)" if grown else ""
+            say(
+                f"speclint: this commit changes {count} finding(s) HEAD already had{worse}",
+                err=True,
+            )
     elif not strict:
         say(
             "speclint: no commit to compare with (the repository's first commit): every finding "

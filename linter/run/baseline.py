@@ -22,6 +22,11 @@ new, nor fixes it. So a group is accepted when every place of it was there befor
 or another, or reported alone), a group with new places is reported at the first new one, for the
 new ones alone, and an entry of a group is fixed only when none of its places remain
 (:func:`apply`). A finding of one place is matched exactly as before groups had places.
+
+The gate (not a baseline) then pairs what is left by cause: a new finding of one place and a
+base finding of one place with the same rule, file, pointer (or heading) and key (the binding,
+the pair, the reference the rule identifies it by), whose messages differ, are one finding
+*changed* (:class:`Changed`): an enum drift that lacks one more value is not "1 fixed + 1 new".
 """
 
 from __future__ import annotations
@@ -59,6 +64,81 @@ class FixedFinding:
     message: str
 
 
+# A value a message quotes (`queued`): what a changed finding added or removed is told by these.
+_QUOTED = re.compile(r"`([^`\n]+)`")
+# The evidence tag enum-drift ends a message with when it fits (and drops when it does not): it
+# quotes names, not values, and comes and goes with the message's length.
+_TAG = re.compile(r" \[binding: [^\]\n]*\]")
+
+
+def quoted(message: str, paths: Collection[str] = ()) -> tuple[str, ...]:
+    """The code spans of ``message``, line numbers and the binding tag aside, each once, in
+    order, but for ``paths``: the files a message names (``a.json also allows``) in one wording
+    and leaves out in a shorter one."""
+    spans = _QUOTED.findall(_TAG.sub("", _unnumbered(message)))
+    return tuple(span for span in dict.fromkeys(spans) if span not in paths)
+
+
+@dataclass(frozen=True)
+class Changed:
+    """A finding of the head whose cause the base had too (same rule, file, pointer or heading,
+    and key: the binding, the pair, the reference), saying something else there: an enum drift
+    that lacks one more value, a broken `$ref` that more `$ref`s name. Neither new nor fixed: the
+    change made it ``grow`` (it quotes what the base's did not: fails the gate as a new finding
+    would) or shrink, or only reworded it."""
+
+    finding: Finding
+    base_message: str
+
+    @property
+    def _paths(self) -> set[str]:
+        finding = self.finding
+        places = (finding.location, *finding.related, *(m.location for m in finding.members))
+        return {place.path for place in places}
+
+    @property
+    def added(self) -> tuple[str, ...]:
+        """What the head's message quotes and the base's did not (values, names)."""
+        before = set(quoted(self.base_message))
+        now = quoted(self.finding.message, self._paths)
+        return tuple(value for value in now if value not in before)
+
+    @property
+    def removed(self) -> tuple[str, ...]:
+        """What the base's message quoted and the head's does not."""
+        after = set(quoted(self.finding.message))
+        return tuple(v for v in quoted(self.base_message, self._paths) if v not in after)
+
+    @property
+    def grew(self) -> bool:
+        """Whether the change made it worse: it quotes something new (a value one more side
+        lacks, one more place). For the gate's verdict it is then as a new finding."""
+        return bool(self.added)
+
+
+CHANGED_VALUES_NAMED = 8  # values a change phrase names on each side; the rest are counted
+
+
+def _named(values: Sequence[str]) -> str:
+    shown = ", ".join(f"`{value}`" for value in values[:CHANGED_VALUES_NAMED])
+    more = len(values) - CHANGED_VALUES_NAMED
+    return f"{shown} and {more} more" if more > 0 else shown
+
+
+def change_phrase(changed: Changed) -> str:
+    """What changed in a finding, in a line: ``now also names `failed`; no longer names
+    `paused```, or, when the messages quote the same things, ``reworded; before: ...``."""
+    parts = []
+    if changed.added:
+        parts.append(f"now also names {_named(changed.added)}")
+    if changed.removed:
+        parts.append(f"no longer names {_named(changed.removed)}")
+    if parts:
+        return "; ".join(parts)
+    before = " ".join(changed.base_message.split("\n", 1)[0].split())
+    return f"reworded; before: {before}"
+
+
 @dataclass(frozen=True)
 class Gate:
     """What a pull-request gate compared: ``findings`` are the new ones, these are the rest."""
@@ -73,6 +153,14 @@ class Gate:
     # The corpus files the change added, edited or removed (their text differs between the base
     # and the head), sorted: what a report groups the new findings under, by cause.
     changed_files: tuple[str, ...] = ()
+    # Present before the change, saying something else now (``--diff-base``: same cause, other
+    # message); neither in ``known`` nor ``fixed``, nor among the new findings.
+    changed: tuple[Changed, ...] = ()
+
+    @property
+    def grown(self) -> tuple[Finding, ...]:
+        """The changed findings the change made worse: the gate's verdict counts them as new."""
+        return tuple(c.finding for c in self.changed if c.grew)
 
 
 @dataclass(frozen=True)
@@ -264,6 +352,9 @@ class Applied:
     fixed: list[Entry]  # baseline entries nothing matched any more: the baseline can shrink
     # Entries nothing matched, of rules that did not run (``--select``, ``--ignore``): not judged.
     unjudged: list[Entry] = field(default_factory=list)
+    # Findings of one place whose cause an entry of one place has, saying something else
+    # (``Matching.causes``): in neither ``new`` nor ``fixed``.
+    changed: list[Changed] = field(default_factory=list)
 
 
 Identity = tuple[str, ...]
@@ -290,7 +381,9 @@ def gate_identity(entry: Entry) -> Identity:
     base: by rule, file, pointer (or heading) and what it says, line numbers aside. Not by the
     hash of the offending content, as a baseline is: a commit that rewords the line holding an
     old drift, or edits the enum beside it, has not made that drift new, and has not fixed it
-    (issue 25, item 12). A finding whose message changes (other values missing) is new."""
+    (issue 25, item 12). A finding whose message changes (other values missing) matches no entry
+    here; when its cause is the base's (:func:`_changed`: rule, file, pointer or heading, key) it
+    is that finding changed, neither new nor fixed (issue 48, item 3)."""
     return (entry.rule, entry.path, entry.where, _unnumbered(entry.message))
 
 
@@ -312,15 +405,21 @@ class Matching:
     group as it was: its first place, with the same places), ``place`` one place of a group;
     ``ids``: the places are matched by their ids (hashed from each place's content); ``legacy``:
     an entry with no places may stand for a group (a baseline file written before entries listed
-    places), when it says what the group says."""
+    places), when it says what the group says; ``causes``: a new finding of one place and a fixed
+    entry of one place with the same cause (``place`` of each alone: rule, file, pointer or
+    heading, key) are one finding changed (``Changed``)."""
 
     whole: Callable[[Entry], Identity]
     place: Callable[[str, Place], Identity]
     ids: bool
     legacy: bool
+    causes: bool = False
 
 
-GATE = Matching(gate_identity, gate_place, ids=False, legacy=False)
+GATE = Matching(gate_identity, gate_place, ids=False, legacy=False, causes=True)
+# A baseline keeps its content-hash matching: an entry whose offending content changed is for
+# the reviewer to accept again (the module docstring), and a baseline file holds no keys to
+# compare causes by (``Entry.key`` is empty there).
 BASELINE = Matching(baseline_identity, baseline_place, ids=True, legacy=True)
 
 
@@ -472,12 +571,56 @@ def apply(
             known.append(finding)
         else:
             new.append(_grown(finding, old, since) if any(old) else finding)
+    changed: list[Changed] = []
+    if matching.causes:
+        new, changed = _changed(heads, findings, new, entries, taken, touched, matching)
     fixed: list[Entry] = []
     unjudged: list[Entry] = []
     for index, entry in enumerate(entries):
         if not (taken[index] or touched[index]):
             (fixed if ran is None or entry.rule in ran else unjudged).append(entry)
-    return Applied(new, known, fixed, unjudged)
+    return Applied(new, known, fixed, unjudged, changed)
+
+
+def _changed(
+    heads: Sequence[Entry],
+    findings: Sequence[Finding],
+    new: list[Finding],
+    entries: Sequence[Entry],
+    taken: Sequence[bool],
+    touched: list[bool],
+    matching: Matching,
+) -> tuple[list[Finding], list[Changed]]:
+    """The new findings of one place whose cause (``matching.place`` of each alone: the rule, the
+    file, the pointer or heading and the key, line numbers aside) an entry of one place nothing
+    matched has: each is that entry's finding changed, and the entry is touched (not fixed).
+    Paired in order, multiplicity counted. A finding whose rule sets no key has its message for
+    a key, so it pairs with nothing here: a message that changed is then new and fixed, as
+    before. Groups are compared place by place already (``apply``)."""
+    left: dict[Identity, deque[int]] = defaultdict(deque)
+    for index, entry in enumerate(entries):
+        if not (taken[index] or touched[index] or entry.members):
+            left[matching.place(entry.rule, _own(entry))].append(index)
+    if not left:
+        return new, []
+    fresh = {id(finding) for finding in new}
+    alone = {id(f): h for f, h in zip(findings, heads, strict=True) if id(f) in fresh}
+    still: list[Finding] = []
+    changed: list[Changed] = []
+    for finding in new:
+        head = alone.get(id(finding))
+        order = (
+            left.get(matching.place(head.rule, _own(head)))
+            if head is not None and not head.members
+            else None
+        )
+        if not order:
+            still.append(finding)
+            continue
+        index = order.popleft()
+        touched[index] = True
+        changed.append(Changed(finding, entries[index].message))
+    return still, changed
 
 
 NEW_PLACES_NAMED = 3  # new places of a group named in its message, besides the one it is at

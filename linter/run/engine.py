@@ -68,11 +68,13 @@ from speclint.run.baseline import (
     GATE,
     Applied,
     BaselineError,
+    Changed,
     Entry,
     FixedFinding,
     Gate,
     Matching,
     Place,
+    change_phrase,
     entry_for,
 )
 from speclint.run.baseline import apply as apply_baseline
@@ -563,8 +565,9 @@ def _compared(
                 GATE,
                 lambda done: [
                     f"against {ref}: {len(done.new)} new finding(s), {len(done.fixed)} fixed, "
-                    f"{len(done.known)} unchanged (not shown)",
+                    f"{len(done.changed)} changed, {len(done.known)} unchanged (not shown)",
                     *_fixed_lines(done.fixed),
+                    *_changed_lines(done.changed),
                 ],
             )
         )
@@ -599,6 +602,7 @@ def _compared(
         ran = set(result.rules) - set(OWN_FINDINGS)
     known: list[Finding] = []
     fixed: list[Entry] = []
+    changed: list[Changed] = []
     against: list[str] = []
     notes: list[str] = []
     for label, entries, matching, describe in comparisons:
@@ -613,10 +617,12 @@ def _compared(
                 [f for f in applied.known if shown(f)],
                 [e for e in applied.fixed if in_focus(e.path, focus)],
                 [e for e in applied.unjudged if in_focus(e.path, focus)],
+                [c for c in applied.changed if shown(c.finding)],
             )
         findings = applied.new
         known += applied.known
         fixed += applied.fixed
+        changed += applied.changed
         against.append(label)
         notes += describe(applied)
     gate = None
@@ -630,6 +636,7 @@ def _compared(
                     key=lambda e: (e.path, e.rule, e.where, e.message),
                 )
             ),
+            changed=tuple(sorted(changed, key=lambda c: (c.finding.sort_key(), c.base_message))),
         )
     if focus is not None:
         result = replace(
@@ -650,6 +657,22 @@ def _fixed_lines(fixed: list[Entry]) -> list[str]:
     if len(fixed) > FIXED_SHOWN:
         lines.append(
             f"  … and {len(fixed) - FIXED_SHOWN} more fixed (the JSON report, --format json, "
+            "lists them all)"
+        )
+    return lines
+
+
+def _changed_lines(changed: list[Changed]) -> list[str]:
+    """Each changed finding on stderr (as many as ``FIXED_SHOWN``), with what its message gained
+    and lost: ``changed: [enum-drift] spec/runs.md:3: `paused` added``."""
+    lines = [
+        f"  changed: [{c.finding.rule}] {c.finding.location.path}:{c.finding.location.line}: "
+        f"{change_phrase(c)}"
+        for c in changed[:FIXED_SHOWN]
+    ]
+    if len(changed) > FIXED_SHOWN:
+        lines.append(
+            f"  … and {len(changed) - FIXED_SHOWN} more changed (the JSON report, --format json, "
             "lists them all)"
         )
     return lines

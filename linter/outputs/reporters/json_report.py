@@ -96,5 +96,16 @@ def render(report: Report) -> str:
                 for f in report.gate.fixed
             ],
             "unchanged": [finding_json(f) for f in report.gate.known],
+            # The base had their cause; they say something else now (issue 48, item 3).
+            "changed": [
+                {
+                    **finding_json(c.finding),
+                    "base_message": c.base_message,
+                    "added": list(c.added),
+                    "removed": list(c.removed),
+                    "worse": c.grew,
+                }
+                for c in report.gate.changed
+            ],
         }
     return json_escaped(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False)) + "\n"

@@ -30,6 +30,7 @@ from speclint.common.controls import visible
 from speclint.common.findings import Finding, Location, Severity, Table
 from speclint.outputs.reporters import FixedFinding, Gate, Report
 from speclint.outputs.reporters.text_report import count_phrase, detail, shown_path
+from speclint.run.baseline import change_phrase
 from speclint.run.coverage import phrase as coverage_phrase
 from speclint.run.inventory import phrase
 
@@ -355,6 +356,37 @@ def fixed_line(fixed: FixedFinding) -> str:
     return f"- {code(fixed.rule)} at {where}: {escape_text(first_line(fixed.message))}"
 
 
+def changed_section(report: Report, gate: Gate, room: int) -> list[str]:
+    """The gate's changed findings (``Gate.changed``: the base had their cause, the binding, pair
+    or reference; they say something else now), a table row each with what changed, within
+    ``room`` characters (escaped, as ``listed`` counts them); none when nothing changed. Neither
+    fixed nor new: a drift that lacks one more value is one drift, made worse."""
+    changed = gate.changed
+    if not changed:
+        return []
+    worse = len(gate.grown)
+    lines = [
+        f"## Changed by this change ({len(changed)})",
+        "",
+        f"Findings the base already had that say something else now: {worse} worse "
+        "(each fails the gate as a new finding would, at or above the threshold), "
+        f"{len(changed) - worse} narrower or reworded.",
+        "",
+        "| | Severity | Rule | Where | What changed |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    lines = [visible(line) for line in lines]
+    rows = (
+        f"| {'worse' if c.grew else 'narrower' if c.removed else 'reworded'} "
+        f"| {c.finding.severity.label} | {cell(code(c.finding.rule))} "
+        f"| {cell(code(place(report.root, c.finding.location)))} "
+        f"| {cell(first_line(change_phrase(c)))} |"
+        for c in changed
+    )
+    listed(lines, rows, len(changed), room - size(lines), "the JSON report")
+    return lines
+
+
 def size(lines: Sequence[str]) -> int:
     """Characters of ``lines`` in the document, a newline each."""
     return sum(len(line) + 1 for line in lines)
@@ -384,7 +416,8 @@ def render_gate(report: Report, gate: Gate) -> str:
     it is left out. Every line is escaped (``visible``) before it is counted, and every list is
     cut to the room left, so the whole stays within ``GATE_BUDGET``."""
     new = report.findings
-    failing = [f for f in new if f.severity >= Severity.ERROR]
+    # A finding of the base the change made worse counts as new for the verdict (``Gate.grown``).
+    failing = [f for f in (*new, *gate.grown) if f.severity >= Severity.ERROR]
     verdict = (
         f"**The change adds {len(failing)} error{'' if len(failing) == 1 else 's'}.**"
         if failing
@@ -395,7 +428,7 @@ def render_gate(report: Report, gate: Gate) -> str:
         "",
         f"Corpus {code(report.root or '.')} against {escape_text(short_commits(gate.against))} "
         f"(speclint {escape_text(report.tool_version)}): **{len(new)} new**, "
-        f"**{len(gate.fixed)} fixed**, {len(report.waived)} waived, "
+        f"**{len(gate.fixed)} fixed**, {len(gate.changed)} changed, {len(report.waived)} waived, "
         f"{len(gate.known)} unchanged. {verdict}",
     ]
     if gate.changes is not None and not gate.changes:
@@ -419,6 +452,10 @@ def render_gate(report: Report, gate: Gate) -> str:
     budget -= new_sections(
         lines, report, by_cause(report, new, gate.changed_files), budget, reserve
     )
+    changed = changed_section(report, gate, budget - reserve // 2)
+    if changed:
+        lines += ["", *changed]
+        budget -= size(changed) + 1
     if gate.fixed:
         lines += ["", f"## Fixed by this change ({len(gate.fixed)})", ""]
         fixed = (fixed_line(entry) for entry in gate.fixed)

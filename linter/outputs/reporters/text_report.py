@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from speclint.common.controls import inert, visible
 from speclint.common.findings import Finding, Location, Severity, Table, fitted, warnings_over
 from speclint.outputs.reporters import Report
+from speclint.run.baseline import change_phrase
 from speclint.run.coverage import phrase as coverage_phrase
 from speclint.run.inventory import phrase
 
@@ -129,26 +130,47 @@ def render(report: Report) -> str:
     # The colour, added after, is the only control this report writes.
     lines: list[str] = []
     for finding in report.findings:
-        label = finding.severity.label
-        if report.color:
-            label = f"{COLORS[finding.severity]}{label}{RESET}"
-        message = fitted(finding.terminal_message.replace("\r\n", "\n"))
-        message = message.replace("\n", "\n" + CONTINUATION)
-        where = visible(f"{_seen_at(report, finding.location)}: ")
-        lines.append(f"{where}{label}{visible(f' [{finding.rule}] {message}')}")
-        for related in finding.related[:RELATED_SHOWN]:
-            where = _seen_at(report, related)
-            lines.append(visible(f"{CONTINUATION}related: {where} {detail(related)}".rstrip()))
-        if len(finding.related) > RELATED_SHOWN:
-            lines.append(f"{CONTINUATION}... and {len(finding.related) - RELATED_SHOWN} more")
-        if finding.table is not None:
-            lines += [visible(CONTINUATION + row) for row in table_rows(finding.table)]
+        lines += _finding_lines(report, finding)
+    lines += changed_lines(report)
     lines += closing(report)
     # A message's newline may come from the repository (a `$ref`, a heading): the line it
     # starts must not be one a CI runner obeys (`::warning ...`, `##[error]`) in the job log of
     # a plain `speclint check` or the hook.
     text = "\n".join(lines)
     return "\n".join(inert(line) for line in text.split("\n")) + "\n" if lines else ""
+
+
+def _finding_lines(report: Report, finding: Finding) -> list[str]:
+    label = finding.severity.label
+    if report.color:
+        label = f"{COLORS[finding.severity]}{label}{RESET}"
+    message = fitted(finding.terminal_message.replace("\r\n", "\n"))
+    message = message.replace("\n", "\n" + CONTINUATION)
+    where = visible(f"{_seen_at(report, finding.location)}: ")
+    lines = [f"{where}{label}{visible(f' [{finding.rule}] {message}')}"]
+    for related in finding.related[:RELATED_SHOWN]:
+        where = _seen_at(report, related)
+        lines.append(visible(f"{CONTINUATION}related: {where} {detail(related)}".rstrip()))
+    if len(finding.related) > RELATED_SHOWN:
+        lines.append(f"{CONTINUATION}... and {len(finding.related) - RELATED_SHOWN} more")
+    if finding.table is not None:
+        lines += [visible(CONTINUATION + row) for row in table_rows(finding.table)]
+    return lines
+
+
+def changed_lines(report: Report) -> list[str]:
+    """The gate's changed findings (``Gate.changed``: the base had their cause, they say
+    something else now), each as a finding with a line saying what changed: one that grew fails
+    the gate as a new finding would, so it is shown where the new ones are."""
+    if report.gate is None:
+        return []
+    lines: list[str] = []
+    for changed in report.gate.changed:
+        lines += _finding_lines(report, changed.finding)
+        worse = " (worse: counts as new)" if changed.grew else ""
+        said = f"{CONTINUATION}changed since {report.gate.against}{worse}: {change_phrase(changed)}"
+        lines.append(visible(said))
+    return lines
 
 
 def closing(report: Report) -> list[str]:
@@ -175,6 +197,10 @@ def summary_line(report: Report) -> str:
     """``speclint: 12 findings (...) in 9 files``, with what was waived and the warnings beyond
     ``--max-warnings``: the run's verdict in one line (also on stderr when reports go to files)."""
     summary = f"speclint: {count_phrase(report.findings, new=report.gate is not None)}"
+    if report.gate is not None and report.gate.changed:
+        count = len(report.gate.changed)
+        grown = len(report.gate.grown)
+        summary += f"; {count} changed" + (f" ({grown} worse)" if grown else "")
     if report.waived:
         summary += (
             f"; {len(report.waived)} waived (see a json, sarif or markdown report for the reasons)"
