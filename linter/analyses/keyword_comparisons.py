@@ -15,7 +15,6 @@ from speclint.analyses.schema_assertions import (
     UPPER_BOUNDS,
     allowed_types,
     as_number,
-    canonical,
     dependency_pairs,
     divides,
     listed_values,
@@ -26,6 +25,7 @@ from speclint.analyses.schema_assertions import (
 from speclint.analyses.schema_objects import types_of
 from speclint.analyses.shapes import Site, is_closed_false
 from speclint.common.findings import json_value
+from speclint.parsing.structured import canonical
 
 
 def shown(values: list[Any]) -> str:

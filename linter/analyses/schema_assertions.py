@@ -6,14 +6,13 @@ meaning two together (``conjoined``). Pure functions of JSON values: no corpus, 
 
 from __future__ import annotations
 
-import json
 import math
 from fractions import Fraction
 from typing import Any
 
 from speclint.analyses.references import ANNOTATIONS
 from speclint.analyses.schema_objects import types_of
-from speclint.parsing.structured import json_type, split_pointer
+from speclint.parsing.structured import canonical, json_type, split_pointer
 
 MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 # `not` and `if` are conditions, not shapes: a change inside them reads the other way round.
@@ -47,10 +46,6 @@ EMPTY_WHEN_ABSENT = (
 # matched, a `dependentSchemas` member never present). `properties` is not one: an absent name
 # falls to `additionalProperties`, and a name added or removed is its own change.
 EMPTY_WHEN_ABSENT_ENTRY = ("patternProperties", "dependentSchemas")
-
-
-def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def listed_values(node: dict[str, Any]) -> list[Any] | None:
