@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -13,8 +14,11 @@ from test_diff_base import git
 from conftest import BUNDLED_CORPUS, copy_bundled_corpus
 from speclint.analyses.compat import Change, schema_changes
 from speclint.analyses.context import Context
+from speclint.analyses.named_changes import is_definition
 from speclint.analyses.rfcs import corpus_rfcs
 from speclint.model.config import load_config
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import split_pointer
 from speclint.rules.compat_claim import claim
 
 
@@ -633,6 +637,89 @@ def test_a_components_schema_removed_from_an_api_document_breaks() -> None:
     assert {(c.kind, c.breaking, c.location.pointer) for c in schema_changes(base, head)} == {
         ("definition removed", True, "/components/schemas/B")
     }
+
+
+def test_a_definition_nested_in_an_api_component_removed_breaks() -> None:
+    # `components/schemas/B/$defs/Nested` is as addressable as a schema file's nested
+    # `$defs/Holder/$defs/Inner`: removing it breaks `openapi.json#/.../B/$defs/Nested`
+    def api(nested: dict[str, Any]) -> str:
+        inline = {"type": "object", "$defs": nested}
+        operation = {"requestBody": {"content": {"application/json": {"schema": inline}}}}
+        return json.dumps(
+            {
+                "openapi": "3.1.0",
+                "info": {"title": "t", "version": "1"},
+                "paths": {"/b": {"post": operation}},
+                "components": {"schemas": {"B": {"type": "object", "$defs": nested}}},
+            }
+        )
+
+    kept = {"Kept": {"type": "string"}}
+    base = Context.from_texts({"api/openapi.json": api({**kept, "Nested": {"type": "string"}})})
+    head = Context.from_texts({"api/openapi.json": api(kept)})
+    body = "/paths/~1b/post/requestBody/content/application~1json/schema"
+    assert {(c.kind, c.breaking, c.location.pointer) for c in schema_changes(base, head)} == {
+        ("definition removed", True, "/components/schemas/B/$defs/Nested"),
+        ("definition removed", True, f"{body}/$defs/Nested"),  # an inline schema's, too
+    }
+    assert {(c.kind, c.location.pointer) for c in schema_changes(head, base)} == {
+        ("definition added", "/components/schemas/B/$defs/Nested"),
+        ("definition added", f"{body}/$defs/Nested"),
+    }
+
+
+def test_a_definition_at_any_depth_of_a_schema_file_is_one() -> None:
+    # a `$defs` below a property is a keyword of that property's schema: its entries are
+    # definitions (`x.json#/properties/p/$defs/Inner`) as the root's are
+    base = {"properties": {"p": {"$defs": {"Inner": {"type": "string"}}, "type": "object"}}}
+    head = {"properties": {"p": {"$defs": {}, "type": "object"}}}
+    assert at(schema_diff(base, head)) == {("definition removed", "/properties/p/$defs/Inner")}
+
+
+def test_a_property_named_defs_is_no_definition() -> None:
+    # `properties/$defs` is a property of that name: its own members are properties, and
+    # removing it is a property removed, not a definition removed
+    inner = {"type": "object", "properties": {"a": {"type": "string"}}}
+    base = {"type": "object", "properties": {"$defs": inner, "definitions": inner}}
+    fewer = {"type": "object", "properties": {"$defs": {**inner, "properties": {}}}}
+    assert at(schema_diff(base, fewer)) == {
+        ("property removed", "/properties"),  # `definitions`
+        ("property removed", "/properties/$defs/properties"),  # `a`
+    }
+
+
+@pytest.mark.parametrize(
+    ("kind", "pointer", "expected"),
+    [
+        (DocumentKind.SCHEMA, "/$defs/A", True),
+        (DocumentKind.SCHEMA, "/definitions/A", True),
+        (DocumentKind.SCHEMA, "/$defs/A/$defs/B", True),
+        (DocumentKind.SCHEMA, "/properties/p/items/definitions/B", True),
+        (DocumentKind.SCHEMA, "/$defs/properties", True),  # a definition named `properties`
+        (DocumentKind.SCHEMA, "/$defs", False),
+        (DocumentKind.SCHEMA, "/properties/$defs", False),  # a property named `$defs`
+        (DocumentKind.SCHEMA, "/properties/$defs/A", False),  # a keyword of that property
+        (DocumentKind.SCHEMA, "/properties/definitions/A", False),
+        (DocumentKind.SCHEMA, "/$defs/A/properties/B", False),
+        (DocumentKind.SCHEMA, "/enum/0/$defs/A", False),  # data
+        (DocumentKind.SCHEMA, "/components/schemas/A", False),  # a schema's keyword
+        (DocumentKind.OPENAPI, "/components/schemas/B", True),
+        (DocumentKind.OPENAPI, "/components/schemas/B/$defs/Nested", True),
+        (DocumentKind.OPENAPI, "/components/schemas/B/properties/$defs/Nested", False),
+        (DocumentKind.OPENAPI, "/components/schemas/B/properties/x/$defs/Nested", True),
+        (DocumentKind.OPENAPI, "/components/responses/B", False),
+        (DocumentKind.OPENAPI, "/components/schemas", False),
+        (DocumentKind.OPENAPI, "/definitions/B", True),  # Swagger 2.0's components/schemas
+        (DocumentKind.ASYNCAPI, "/components/schemas/B", True),
+        (DocumentKind.ASYNCAPI, "/components/messages/M/payload/$defs/B", True),
+        (DocumentKind.ASYNCAPI, "/components/messages/M/examples/0/$defs/B", False),
+    ],
+)
+def test_is_definition_reads_the_position_of_each_key(
+    kind: DocumentKind, pointer: str, expected: bool
+) -> None:
+    document = SimpleNamespace(kind=kind)
+    assert is_definition(document, split_pointer(pointer)) is expected  # type: ignore[arg-type]
 
 
 def test_a_constraint_an_all_of_branch_already_imposes_is_no_change() -> None:

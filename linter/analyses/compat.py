@@ -36,8 +36,9 @@ constraint narrowed    client-submitted (``multipleOf``, ``format``,        old 
                        ``items``/``propertyNames`` ``false``)
 constraint widened     server-emitted (the same, removed or relaxed)        clients get new values
 schema file removed    any role                                             ``$ref``s to it break
-definition removed     any role (a ``$defs``/``definitions`` entry, an API   ``$ref``s to it, from
-                       document's ``components/schemas`` entry)             outside, break
+definition removed     any role (a ``$defs``/``definitions`` entry at any    ``$ref``s to it, from
+                       depth of a schema, an API document's                 outside, break
+                       ``components/schemas`` entry)
 operation removed      (OpenAPI operation, AsyncAPI operation or channel)   clients call it
 =====================  ===================================================  =====================
 
