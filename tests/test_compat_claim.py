@@ -431,11 +431,8 @@ def member(schema: dict[str, Any]) -> dict[str, Any]:
         ({"minimum": 1}, {}, {("bound loosened", "")}),
         # a bound made exclusive is tighter, not one removed
         ({"minimum": 0}, {"exclusiveMinimum": 0}, {("bound tightened", "/exclusiveMinimum")}),
-        (
-            {"exclusiveMinimum": 0},
-            {"minimum": 0},
-            {("bound loosened", "/minimum"), ("bound tightened", "/minimum")},
-        ),
+        # ... and one made inclusive is looser only: no bound was added
+        ({"exclusiveMinimum": 0}, {"minimum": 0}, {("bound loosened", "/minimum")}),
     ],
 )
 def test_each_keyword_that_narrows_or_widens_is_compared(
@@ -443,6 +440,223 @@ def test_each_keyword_that_narrows_or_widens_is_compared(
 ) -> None:
     assert at(schema_diff(base, head)) == expected
     assert schema_diff(head, head) == []
+
+
+NARROWS, WIDENS, NEITHER = "narrows", "widens", "neither"
+# Each keyword group of ``keyword_comparisons``, one change each way: (base, head, {(kind, what
+# it does to the values the location accepts)}). Fewer values break a client-submitted
+# location, more a server-emitted one (compat's table); the other is listed as additive.
+KEYWORD_GROUP_CHANGES: dict[str, tuple[dict[str, Any], dict[str, Any], set[tuple[str, str]]]] = {
+    "enum value removed": (
+        {"enum": ["a", "b"]},
+        {"enum": ["a"]},
+        {("enum value removed", NARROWS)},
+    ),
+    "enum value added": ({"enum": ["a"]}, {"enum": ["a", "b"]}, {("enum value added", WIDENS)}),
+    "const added": (
+        {"type": "string"},
+        {"type": "string", "const": "a"},
+        {("enum value removed", NARROWS)},
+    ),
+    "enum gone": (
+        {"type": "string", "enum": ["a"]},
+        {"type": "string"},
+        {("enum value added", WIDENS)},
+    ),
+    "required added": (
+        {"type": "object", "properties": {"a": {}}},
+        {"type": "object", "properties": {"a": {}}, "required": ["a"]},
+        {("required added", NARROWS)},
+    ),
+    "required removed": (
+        {"type": "object", "properties": {"a": {}}, "required": ["a"]},
+        {"type": "object", "properties": {"a": {}}},
+        {("required removed", WIDENS)},
+    ),
+    "properties closed": (
+        {"type": "object", "properties": {"a": {}}},
+        {"type": "object", "properties": {"a": {}}, "additionalProperties": False},
+        {("shape closed", NARROWS)},
+    ),
+    "properties closed (unevaluated)": (
+        {"type": "object"},
+        {"type": "object", "unevaluatedProperties": False},
+        {("shape closed", NARROWS)},
+    ),
+    "properties opened": (
+        {"type": "object", "additionalProperties": False},
+        {"type": "object"},
+        {("shape opened", WIDENS)},
+    ),
+    "property added": (
+        {"type": "object", "properties": {"a": {}}},
+        {"type": "object", "properties": {"a": {}, "b": {}}},
+        {("property added", NEITHER)},
+    ),
+    "type narrowed": (
+        {"type": ["string", "null"]},
+        {"type": "string"},
+        {("type narrowed", NARROWS)},
+    ),
+    "type widened": ({"type": "string"}, {"type": ["string", "null"]}, {("type widened", WIDENS)}),
+    "type dropped": ({"type": "object"}, {}, {("type widened", WIDENS)}),
+    **{
+        f"{keyword} {what}": (
+            {"type": "string" if "Length" in keyword else "number", **base},
+            {"type": "string" if "Length" in keyword else "number", **head},
+            {(kind, NARROWS if kind == "bound tightened" else WIDENS)},
+        )
+        for lower, keyword in [
+            *((True, k) for k in ("minimum", "exclusiveMinimum", "minLength")),
+            *((False, k) for k in ("maximum", "exclusiveMaximum", "maxLength")),
+        ]
+        for what, base, head, kind in (
+            ("added", {}, {keyword: 8}, "bound tightened"),
+            ("tightened", {keyword: 4 if lower else 12}, {keyword: 8}, "bound tightened"),
+            ("loosened", {keyword: 8}, {keyword: 4 if lower else 12}, "bound loosened"),
+            ("removed", {keyword: 8}, {}, "bound loosened"),
+        )
+    },
+    "minItems tightened": (
+        {"type": "array"},
+        {"type": "array", "minItems": 1},
+        {("bound tightened", NARROWS)},
+    ),
+    "maxProperties loosened": (
+        {"type": "object", "maxProperties": 2},
+        {"type": "object", "maxProperties": 3},
+        {("bound loosened", WIDENS)},
+    ),
+    "minimum made exclusive": (
+        {"minimum": 0},
+        {"exclusiveMinimum": 0},
+        {("bound tightened", NARROWS)},
+    ),
+    "exclusiveMinimum made inclusive": (
+        {"exclusiveMinimum": 0},
+        {"minimum": 0},
+        {("bound loosened", WIDENS)},
+    ),
+    "pattern added": (
+        {"type": "string"},
+        {"type": "string", "pattern": "^a"},
+        {("pattern added", NARROWS)},
+    ),
+    "pattern removed": (
+        {"type": "string", "pattern": "^a"},
+        {"type": "string"},
+        {("constraint widened", WIDENS)},
+    ),
+    "format added": (
+        {"type": "string"},
+        {"type": "string", "format": "uuid"},
+        {("constraint narrowed", NARROWS)},
+    ),
+    "multipleOf narrowed": (
+        {"multipleOf": 2},
+        {"multipleOf": 4},
+        {("constraint narrowed", NARROWS)},
+    ),
+    "multipleOf widened": ({"multipleOf": 4}, {"multipleOf": 2}, {("constraint widened", WIDENS)}),
+    "uniqueItems added": (
+        {"type": "array"},
+        {"type": "array", "uniqueItems": True},
+        {("constraint narrowed", NARROWS)},
+    ),
+    "contains removed": ({"contains": {"type": "string"}}, {}, {("constraint widened", WIDENS)}),
+    "minContains raised": (
+        {"contains": {"type": "string"}},
+        {"contains": {"type": "string"}, "minContains": 2},
+        {("constraint narrowed", NARROWS)},
+    ),
+    "not added": ({}, {"not": {"type": "null"}}, {("constraint narrowed", NARROWS)}),
+    "dependentRequired added": (
+        {"type": "object"},
+        {"type": "object", "dependentRequired": {"a": ["b"]}},
+        {("constraint narrowed", NARROWS)},
+    ),
+    "items false removed": (
+        {"type": "array", "items": False},
+        {"type": "array"},
+        {("constraint widened", WIDENS)},
+    ),
+    "anyOf member added": (
+        {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        {"anyOf": [{"type": "string"}, {"type": "null"}, {"type": "integer"}]},
+        {("union member added", WIDENS)},
+    ),
+    "anyOf member removed": (
+        {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        {"anyOf": [{"type": "string"}]},
+        {("union member removed", NARROWS)},
+    ),
+}
+
+
+def api_using(schema: dict[str, Any], role: str) -> str:
+    """An OpenAPI 3.1 document whose one operation sends (``client-submitted``), returns
+    (``server-emitted``) or both sends and returns ``components/schemas/S``, whose property
+    ``v`` is ``schema``."""
+    body = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/S"}}}}
+    response: dict[str, Any] = {"description": "ok"}
+    operation: dict[str, Any] = {"responses": {"200": response}}
+    if role != "server-emitted":
+        operation["requestBody"] = body
+    if role != "client-submitted":
+        response.update(body)
+    return json.dumps(
+        {
+            "openapi": "3.1.0",
+            "info": {"title": "t", "version": "1"},
+            "paths": {"/x": {"post": operation}},
+            "components": {
+                "schemas": {
+                    "S": {"type": "object", "properties": {"v": schema}},
+                    "Id": {"type": "string"},
+                }
+            },
+        }
+    )
+
+
+def api_diff(base: dict[str, Any], head: dict[str, Any], role: str) -> list[Change]:
+    texts = {"api/openapi.json": api_using(base, role)}
+    after = {"api/openapi.json": api_using(head, role)}
+    return schema_changes(Context.from_texts(texts), Context.from_texts(after))
+
+
+@pytest.mark.parametrize("role", ["client-submitted", "server-emitted", "both"])
+@pytest.mark.parametrize("case", sorted(KEYWORD_GROUP_CHANGES))
+def test_each_keyword_group_change_is_listed_breaking_or_additive_by_role(
+    case: str, role: str
+) -> None:
+    # every change is listed, the non-breaking ones as additive for reviewers (compat's
+    # docstring): a bound tightened on a response is additive, not silent
+    base, head, expected = KEYWORD_GROUP_CHANGES[case]
+    breaking = {
+        NARROWS: role != "server-emitted",
+        WIDENS: role != "client-submitted",
+        NEITHER: False,
+    }
+    listed = {(c.kind, c.breaking, c.role) for c in api_diff(base, head, role)}
+    assert listed == {(kind, breaking[does], role) for kind, does in expected}
+
+
+@pytest.mark.parametrize("role", ["client-submitted", "server-emitted"])
+def test_a_bound_beside_a_ref_is_listed_for_either_role(role: str) -> None:
+    # `runId: {$ref: Id}` gains `maxLength: 8` beside its `$ref` (2020-12 Core §8.2.3.1: both
+    # apply): tighter for whoever sends it (breaking), for whoever reads it (additive)
+    reference = {"$ref": "#/components/schemas/Id"}
+    tighter = api_diff(reference, {**reference, "maxLength": 8}, role)
+    assert [(c.kind, c.breaking, c.location.pointer) for c in tighter] == [
+        (
+            "bound tightened",
+            role == "client-submitted",
+            "/components/schemas/S/properties/v/maxLength",
+        )
+    ]
+    looser = api_diff({**reference, "maxLength": 8}, reference, role)
+    assert [(c.kind, c.breaking) for c in looser] == [("bound loosened", role == "server-emitted")]
 
 
 def test_a_nested_value_valid_at_the_base_and_rejected_at_the_head_is_breaking_for_a_request(

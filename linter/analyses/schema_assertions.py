@@ -30,6 +30,9 @@ LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 UNIONS = ("allOf", "anyOf", "oneOf")  # members paired by meaning (``union_members``)
 LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
 UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
+# The bounds of a number, read as one lower and one upper bound (``numeric_bound``): a
+# `minimum` become an `exclusiveMinimum` of the same value is tighter, not a bound removed.
+NUMERIC_BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
 # Subschema keywords whose absence (or `true`) means the empty schema, so "absent" against a
 # schema compares as `{}` against it (2020-12 Core §10.3: each applies to what it reaches, and
 # an absent one constrains nothing). `contains` is not one: `contains: {}` asks for an item.
