@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -13,8 +14,11 @@ from test_diff_base import git
 from conftest import BUNDLED_CORPUS, copy_bundled_corpus
 from speclint.analyses.compat import Change, schema_changes
 from speclint.analyses.context import Context
+from speclint.analyses.named_changes import is_definition
 from speclint.analyses.rfcs import corpus_rfcs
 from speclint.model.config import load_config
+from speclint.parsing.kinds import DocumentKind
+from speclint.parsing.structured import split_pointer
 from speclint.rules.compat_claim import claim
 
 
@@ -427,11 +431,8 @@ def member(schema: dict[str, Any]) -> dict[str, Any]:
         ({"minimum": 1}, {}, {("bound loosened", "")}),
         # a bound made exclusive is tighter, not one removed
         ({"minimum": 0}, {"exclusiveMinimum": 0}, {("bound tightened", "/exclusiveMinimum")}),
-        (
-            {"exclusiveMinimum": 0},
-            {"minimum": 0},
-            {("bound loosened", "/minimum"), ("bound tightened", "/minimum")},
-        ),
+        # ... and one made inclusive is looser only: no bound was added
+        ({"exclusiveMinimum": 0}, {"minimum": 0}, {("bound loosened", "/minimum")}),
     ],
 )
 def test_each_keyword_that_narrows_or_widens_is_compared(
@@ -439,6 +440,223 @@ def test_each_keyword_that_narrows_or_widens_is_compared(
 ) -> None:
     assert at(schema_diff(base, head)) == expected
     assert schema_diff(head, head) == []
+
+
+NARROWS, WIDENS, NEITHER = "narrows", "widens", "neither"
+# Each keyword group of ``keyword_comparisons``, one change each way: (base, head, {(kind, what
+# it does to the values the location accepts)}). Fewer values break a client-submitted
+# location, more a server-emitted one (compat's table); the other is listed as additive.
+KEYWORD_GROUP_CHANGES: dict[str, tuple[dict[str, Any], dict[str, Any], set[tuple[str, str]]]] = {
+    "enum value removed": (
+        {"enum": ["a", "b"]},
+        {"enum": ["a"]},
+        {("enum value removed", NARROWS)},
+    ),
+    "enum value added": ({"enum": ["a"]}, {"enum": ["a", "b"]}, {("enum value added", WIDENS)}),
+    "const added": (
+        {"type": "string"},
+        {"type": "string", "const": "a"},
+        {("enum value removed", NARROWS)},
+    ),
+    "enum gone": (
+        {"type": "string", "enum": ["a"]},
+        {"type": "string"},
+        {("enum value added", WIDENS)},
+    ),
+    "required added": (
+        {"type": "object", "properties": {"a": {}}},
+        {"type": "object", "properties": {"a": {}}, "required": ["a"]},
+        {("required added", NARROWS)},
+    ),
+    "required removed": (
+        {"type": "object", "properties": {"a": {}}, "required": ["a"]},
+        {"type": "object", "properties": {"a": {}}},
+        {("required removed", WIDENS)},
+    ),
+    "properties closed": (
+        {"type": "object", "properties": {"a": {}}},
+        {"type": "object", "properties": {"a": {}}, "additionalProperties": False},
+        {("shape closed", NARROWS)},
+    ),
+    "properties closed (unevaluated)": (
+        {"type": "object"},
+        {"type": "object", "unevaluatedProperties": False},
+        {("shape closed", NARROWS)},
+    ),
+    "properties opened": (
+        {"type": "object", "additionalProperties": False},
+        {"type": "object"},
+        {("shape opened", WIDENS)},
+    ),
+    "property added": (
+        {"type": "object", "properties": {"a": {}}},
+        {"type": "object", "properties": {"a": {}, "b": {}}},
+        {("property added", NEITHER)},
+    ),
+    "type narrowed": (
+        {"type": ["string", "null"]},
+        {"type": "string"},
+        {("type narrowed", NARROWS)},
+    ),
+    "type widened": ({"type": "string"}, {"type": ["string", "null"]}, {("type widened", WIDENS)}),
+    "type dropped": ({"type": "object"}, {}, {("type widened", WIDENS)}),
+    **{
+        f"{keyword} {what}": (
+            {"type": "string" if "Length" in keyword else "number", **base},
+            {"type": "string" if "Length" in keyword else "number", **head},
+            {(kind, NARROWS if kind == "bound tightened" else WIDENS)},
+        )
+        for lower, keyword in [
+            *((True, k) for k in ("minimum", "exclusiveMinimum", "minLength")),
+            *((False, k) for k in ("maximum", "exclusiveMaximum", "maxLength")),
+        ]
+        for what, base, head, kind in (
+            ("added", {}, {keyword: 8}, "bound tightened"),
+            ("tightened", {keyword: 4 if lower else 12}, {keyword: 8}, "bound tightened"),
+            ("loosened", {keyword: 8}, {keyword: 4 if lower else 12}, "bound loosened"),
+            ("removed", {keyword: 8}, {}, "bound loosened"),
+        )
+    },
+    "minItems tightened": (
+        {"type": "array"},
+        {"type": "array", "minItems": 1},
+        {("bound tightened", NARROWS)},
+    ),
+    "maxProperties loosened": (
+        {"type": "object", "maxProperties": 2},
+        {"type": "object", "maxProperties": 3},
+        {("bound loosened", WIDENS)},
+    ),
+    "minimum made exclusive": (
+        {"minimum": 0},
+        {"exclusiveMinimum": 0},
+        {("bound tightened", NARROWS)},
+    ),
+    "exclusiveMinimum made inclusive": (
+        {"exclusiveMinimum": 0},
+        {"minimum": 0},
+        {("bound loosened", WIDENS)},
+    ),
+    "pattern added": (
+        {"type": "string"},
+        {"type": "string", "pattern": "^a"},
+        {("pattern added", NARROWS)},
+    ),
+    "pattern removed": (
+        {"type": "string", "pattern": "^a"},
+        {"type": "string"},
+        {("constraint widened", WIDENS)},
+    ),
+    "format added": (
+        {"type": "string"},
+        {"type": "string", "format": "uuid"},
+        {("constraint narrowed", NARROWS)},
+    ),
+    "multipleOf narrowed": (
+        {"multipleOf": 2},
+        {"multipleOf": 4},
+        {("constraint narrowed", NARROWS)},
+    ),
+    "multipleOf widened": ({"multipleOf": 4}, {"multipleOf": 2}, {("constraint widened", WIDENS)}),
+    "uniqueItems added": (
+        {"type": "array"},
+        {"type": "array", "uniqueItems": True},
+        {("constraint narrowed", NARROWS)},
+    ),
+    "contains removed": ({"contains": {"type": "string"}}, {}, {("constraint widened", WIDENS)}),
+    "minContains raised": (
+        {"contains": {"type": "string"}},
+        {"contains": {"type": "string"}, "minContains": 2},
+        {("constraint narrowed", NARROWS)},
+    ),
+    "not added": ({}, {"not": {"type": "null"}}, {("constraint narrowed", NARROWS)}),
+    "dependentRequired added": (
+        {"type": "object"},
+        {"type": "object", "dependentRequired": {"a": ["b"]}},
+        {("constraint narrowed", NARROWS)},
+    ),
+    "items false removed": (
+        {"type": "array", "items": False},
+        {"type": "array"},
+        {("constraint widened", WIDENS)},
+    ),
+    "anyOf member added": (
+        {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        {"anyOf": [{"type": "string"}, {"type": "null"}, {"type": "integer"}]},
+        {("union member added", WIDENS)},
+    ),
+    "anyOf member removed": (
+        {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        {"anyOf": [{"type": "string"}]},
+        {("union member removed", NARROWS)},
+    ),
+}
+
+
+def api_using(schema: dict[str, Any], role: str) -> str:
+    """An OpenAPI 3.1 document whose one operation sends (``client-submitted``), returns
+    (``server-emitted``) or both sends and returns ``components/schemas/S``, whose property
+    ``v`` is ``schema``."""
+    body = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/S"}}}}
+    response: dict[str, Any] = {"description": "ok"}
+    operation: dict[str, Any] = {"responses": {"200": response}}
+    if role != "server-emitted":
+        operation["requestBody"] = body
+    if role != "client-submitted":
+        response.update(body)
+    return json.dumps(
+        {
+            "openapi": "3.1.0",
+            "info": {"title": "t", "version": "1"},
+            "paths": {"/x": {"post": operation}},
+            "components": {
+                "schemas": {
+                    "S": {"type": "object", "properties": {"v": schema}},
+                    "Id": {"type": "string"},
+                }
+            },
+        }
+    )
+
+
+def api_diff(base: dict[str, Any], head: dict[str, Any], role: str) -> list[Change]:
+    texts = {"api/openapi.json": api_using(base, role)}
+    after = {"api/openapi.json": api_using(head, role)}
+    return schema_changes(Context.from_texts(texts), Context.from_texts(after))
+
+
+@pytest.mark.parametrize("role", ["client-submitted", "server-emitted", "both"])
+@pytest.mark.parametrize("case", sorted(KEYWORD_GROUP_CHANGES))
+def test_each_keyword_group_change_is_listed_breaking_or_additive_by_role(
+    case: str, role: str
+) -> None:
+    # every change is listed, the non-breaking ones as additive for reviewers (compat's
+    # docstring): a bound tightened on a response is additive, not silent
+    base, head, expected = KEYWORD_GROUP_CHANGES[case]
+    breaking = {
+        NARROWS: role != "server-emitted",
+        WIDENS: role != "client-submitted",
+        NEITHER: False,
+    }
+    listed = {(c.kind, c.breaking, c.role) for c in api_diff(base, head, role)}
+    assert listed == {(kind, breaking[does], role) for kind, does in expected}
+
+
+@pytest.mark.parametrize("role", ["client-submitted", "server-emitted"])
+def test_a_bound_beside_a_ref_is_listed_for_either_role(role: str) -> None:
+    # `runId: {$ref: Id}` gains `maxLength: 8` beside its `$ref` (2020-12 Core §8.2.3.1: both
+    # apply): tighter for whoever sends it (breaking), for whoever reads it (additive)
+    reference = {"$ref": "#/components/schemas/Id"}
+    tighter = api_diff(reference, {**reference, "maxLength": 8}, role)
+    assert [(c.kind, c.breaking, c.location.pointer) for c in tighter] == [
+        (
+            "bound tightened",
+            role == "client-submitted",
+            "/components/schemas/S/properties/v/maxLength",
+        )
+    ]
+    looser = api_diff({**reference, "maxLength": 8}, reference, role)
+    assert [(c.kind, c.breaking) for c in looser] == [("bound loosened", role == "server-emitted")]
 
 
 def test_a_nested_value_valid_at_the_base_and_rejected_at_the_head_is_breaking_for_a_request(
@@ -633,6 +851,89 @@ def test_a_components_schema_removed_from_an_api_document_breaks() -> None:
     assert {(c.kind, c.breaking, c.location.pointer) for c in schema_changes(base, head)} == {
         ("definition removed", True, "/components/schemas/B")
     }
+
+
+def test_a_definition_nested_in_an_api_component_removed_breaks() -> None:
+    # `components/schemas/B/$defs/Nested` is as addressable as a schema file's nested
+    # `$defs/Holder/$defs/Inner`: removing it breaks `openapi.json#/.../B/$defs/Nested`
+    def api(nested: dict[str, Any]) -> str:
+        inline = {"type": "object", "$defs": nested}
+        operation = {"requestBody": {"content": {"application/json": {"schema": inline}}}}
+        return json.dumps(
+            {
+                "openapi": "3.1.0",
+                "info": {"title": "t", "version": "1"},
+                "paths": {"/b": {"post": operation}},
+                "components": {"schemas": {"B": {"type": "object", "$defs": nested}}},
+            }
+        )
+
+    kept = {"Kept": {"type": "string"}}
+    base = Context.from_texts({"api/openapi.json": api({**kept, "Nested": {"type": "string"}})})
+    head = Context.from_texts({"api/openapi.json": api(kept)})
+    body = "/paths/~1b/post/requestBody/content/application~1json/schema"
+    assert {(c.kind, c.breaking, c.location.pointer) for c in schema_changes(base, head)} == {
+        ("definition removed", True, "/components/schemas/B/$defs/Nested"),
+        ("definition removed", True, f"{body}/$defs/Nested"),  # an inline schema's, too
+    }
+    assert {(c.kind, c.location.pointer) for c in schema_changes(head, base)} == {
+        ("definition added", "/components/schemas/B/$defs/Nested"),
+        ("definition added", f"{body}/$defs/Nested"),
+    }
+
+
+def test_a_definition_at_any_depth_of_a_schema_file_is_one() -> None:
+    # a `$defs` below a property is a keyword of that property's schema: its entries are
+    # definitions (`x.json#/properties/p/$defs/Inner`) as the root's are
+    base = {"properties": {"p": {"$defs": {"Inner": {"type": "string"}}, "type": "object"}}}
+    head = {"properties": {"p": {"$defs": {}, "type": "object"}}}
+    assert at(schema_diff(base, head)) == {("definition removed", "/properties/p/$defs/Inner")}
+
+
+def test_a_property_named_defs_is_no_definition() -> None:
+    # `properties/$defs` is a property of that name: its own members are properties, and
+    # removing it is a property removed, not a definition removed
+    inner = {"type": "object", "properties": {"a": {"type": "string"}}}
+    base = {"type": "object", "properties": {"$defs": inner, "definitions": inner}}
+    fewer = {"type": "object", "properties": {"$defs": {**inner, "properties": {}}}}
+    assert at(schema_diff(base, fewer)) == {
+        ("property removed", "/properties"),  # `definitions`
+        ("property removed", "/properties/$defs/properties"),  # `a`
+    }
+
+
+@pytest.mark.parametrize(
+    ("kind", "pointer", "expected"),
+    [
+        (DocumentKind.SCHEMA, "/$defs/A", True),
+        (DocumentKind.SCHEMA, "/definitions/A", True),
+        (DocumentKind.SCHEMA, "/$defs/A/$defs/B", True),
+        (DocumentKind.SCHEMA, "/properties/p/items/definitions/B", True),
+        (DocumentKind.SCHEMA, "/$defs/properties", True),  # a definition named `properties`
+        (DocumentKind.SCHEMA, "/$defs", False),
+        (DocumentKind.SCHEMA, "/properties/$defs", False),  # a property named `$defs`
+        (DocumentKind.SCHEMA, "/properties/$defs/A", False),  # a keyword of that property
+        (DocumentKind.SCHEMA, "/properties/definitions/A", False),
+        (DocumentKind.SCHEMA, "/$defs/A/properties/B", False),
+        (DocumentKind.SCHEMA, "/enum/0/$defs/A", False),  # data
+        (DocumentKind.SCHEMA, "/components/schemas/A", False),  # a schema's keyword
+        (DocumentKind.OPENAPI, "/components/schemas/B", True),
+        (DocumentKind.OPENAPI, "/components/schemas/B/$defs/Nested", True),
+        (DocumentKind.OPENAPI, "/components/schemas/B/properties/$defs/Nested", False),
+        (DocumentKind.OPENAPI, "/components/schemas/B/properties/x/$defs/Nested", True),
+        (DocumentKind.OPENAPI, "/components/responses/B", False),
+        (DocumentKind.OPENAPI, "/components/schemas", False),
+        (DocumentKind.OPENAPI, "/definitions/B", True),  # Swagger 2.0's components/schemas
+        (DocumentKind.ASYNCAPI, "/components/schemas/B", True),
+        (DocumentKind.ASYNCAPI, "/components/messages/M/payload/$defs/B", True),
+        (DocumentKind.ASYNCAPI, "/components/messages/M/examples/0/$defs/B", False),
+    ],
+)
+def test_is_definition_reads_the_position_of_each_key(
+    kind: DocumentKind, pointer: str, expected: bool
+) -> None:
+    document = SimpleNamespace(kind=kind)
+    assert is_definition(document, split_pointer(pointer)) is expected  # type: ignore[arg-type]
 
 
 def test_a_constraint_an_all_of_branch_already_imposes_is_no_change() -> None:

@@ -24,7 +24,6 @@ is *undecided*, said as such, never read as "no change".
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,7 +44,7 @@ from speclint.analyses.witnesses import (
     generate,
     smallest_rejected,
 )
-from speclint.parsing.structured import node_count
+from speclint.parsing.structured import canonical, node_count
 
 INSTANCES = 20  # generated from each side of one location, at most
 # Each instance of a large union costs Hypothesis a draw through every member (a third of a
@@ -149,7 +148,7 @@ def accepted_change(
         side = "base" if base_validator is None else "head"
         return Acceptance(None, None, (f"{side}: its schema could not be compiled",))
     (base_whole, base_why), (head_whole, head_why) = base.whole(base_site), head.whole(head_site)
-    if not base_why and not head_why and _canonical(base_whole) == _canonical(head_whole):
+    if not base_why and not head_why and canonical(base_whole) == canonical(head_whole):
         return Acceptance(None, None)  # the same schema once inlined: written otherwise only
     undecided: list[str] = []
     witnesses: list[Witness | None] = []
@@ -183,7 +182,7 @@ def _probes(whole: Any, other: Any) -> list[Any]:
         known = {_signature(m) for m in theirs} if isinstance(theirs, list) else set()
         if isinstance(members, list):
             aimed += [m for m in members if _signature(m) not in known]
-    if isinstance(others.get("not"), dict) and _canonical(others["not"]) != _canonical(
+    if isinstance(others.get("not"), dict) and canonical(others["not"]) != canonical(
         whole.get("not")
     ):
         aimed.append(others["not"])
@@ -206,11 +205,7 @@ def _signature(member: Any) -> str:
             "const" in schema or (isinstance(schema.get("enum"), list) and len(schema["enum"]) == 1)
         )
     }
-    return _canonical(fixed) if fixed else _canonical(member)
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return canonical(fixed) if fixed else canonical(member)
 
 
 def _holds_reference(schema: Any) -> bool:

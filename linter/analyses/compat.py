@@ -36,8 +36,9 @@ constraint narrowed    client-submitted (``multipleOf``, ``format``,        old 
                        ``items``/``propertyNames`` ``false``)
 constraint widened     server-emitted (the same, removed or relaxed)        clients get new values
 schema file removed    any role                                             ``$ref``s to it break
-definition removed     any role (a ``$defs``/``definitions`` entry, an API   ``$ref``s to it, from
-                       document's ``components/schemas`` entry)             outside, break
+definition removed     any role (a ``$defs``/``definitions`` entry at any    ``$ref``s to it, from
+                       depth of a schema, an API document's                 outside, break
+                       ``components/schemas`` entry)
 operation removed      (OpenAPI operation, AsyncAPI operation or channel)   clients call it
 =====================  ===================================================  =====================
 
@@ -88,7 +89,7 @@ from a file both revisions have is breaking whatever its role, as a schema file 
 published file's definitions are addressable (``x.json#/$defs/Batch``), and the references of
 other repositories are not in the corpus to be counted; only the outermost one removed is said.
 Everything else (a new definition, a new optional property, a new endpoint, a new value of an
-input enum) is additive and listed with
+input enum, a bound tightened on a response or loosened on a request) is additive and listed with
 ``breaking`` false, for reviewers.
 
 The modules, from the top: ``revision_walk`` pairs the locations and walks both trees;

@@ -12,10 +12,10 @@ from typing import Any
 from speclint.analyses.change_log import ChangeLog
 from speclint.analyses.schema_assertions import (
     LOWER_BOUNDS,
+    NUMERIC_BOUNDS,
     UPPER_BOUNDS,
     allowed_types,
     as_number,
-    canonical,
     dependency_pairs,
     divides,
     listed_values,
@@ -26,6 +26,7 @@ from speclint.analyses.schema_assertions import (
 from speclint.analyses.schema_objects import types_of
 from speclint.analyses.shapes import Site, is_closed_false
 from speclint.common.findings import json_value
+from speclint.parsing.structured import canonical
 
 
 def shown(values: list[Any]) -> str:
@@ -41,10 +42,8 @@ def compare_node(
     compare_values(log, base, head, field, role, client, server)
     compare_required(log, base, head, role, client, server)
     compare_types(log, base, head, field, role, client, server)
-    if client:
-        compare_bounds(log, base, head, field, role)
-    if server:
-        compare_loosened(log, base, head, field, role)
+    compare_bounds(log, base, head, field, role, client)
+    compare_loosened(log, base, head, field, role, server)
     compare_constraints(log, base, head, field, role, client, server)
 
 
@@ -232,25 +231,45 @@ def compare_types(
         )
 
 
-def compare_bounds(log: ChangeLog, base: Site, head: Site, field: str | None, role: str) -> None:
+def compare_bounds(
+    log: ChangeLog, base: Site, head: Site, field: str | None, role: str, breaking: bool
+) -> None:
+    """Bounds added or tightened, and a ``pattern`` added: values the base accepted are
+    rejected, which breaks whoever sends them (``breaking``: client-submitted) and is listed
+    as additive elsewhere. ``minimum`` and ``exclusiveMinimum`` (the maxima too) are read
+    together: ``exclusiveMinimum: 0`` become ``minimum: 0`` tightens nothing."""
     name = f"`{field}` of " if field else ""
-    for keyword in (*LOWER_BOUNDS, *UPPER_BOUNDS):
-        before, after = base.node.get(keyword), head.node.get(keyword)
-        if not isinstance(after, (int, float)) or isinstance(after, bool):
-            continue
-        tighter = (
-            before is None
-            or not isinstance(before, (int, float))
-            or (after > before if keyword in LOWER_BOUNDS else after < before)
-        )
-        if tighter:
-            was = "none" if before is None else canonical(before)
+    why = ": values the base accepted are rejected" if breaking else ""
+    for kind in ("lower", "upper"):
+        was = numeric_bound(base.node, kind)
+        now = numeric_bound(head.node, kind)
+        if now is not None and (was is None or looser(was, now, kind)):
+            said = "none" if was is None else canonical(was[1])
+            if was is not None and was[0] != now[0]:
+                said = f"`{was[0]}` {said}"
             log.add(
                 "bound tightened",
-                True,
+                breaking,
+                role,
+                f"{name}{role} `{head.label}`: `{now[0]}` is now {canonical(now[1])} "
+                f"(was {said}){why}",
+                head,
+                base,
+                now[0],
+            )
+    for keyword in (*LOWER_BOUNDS, *UPPER_BOUNDS):
+        if keyword in NUMERIC_BOUNDS:
+            continue  # read together above
+        after, before = as_number(head.node.get(keyword)), as_number(base.node.get(keyword))
+        if after is None:
+            continue
+        if before is None or (after > before if keyword in LOWER_BOUNDS else after < before):
+            log.add(
+                "bound tightened",
+                breaking,
                 role,
                 f"{name}{role} `{head.label}`: `{keyword}` is now {canonical(after)} "
-                f"(was {was}): values the base accepted are rejected",
+                f"(was {'none' if before is None else canonical(before)}){why}",
                 head,
                 base,
                 keyword,
@@ -258,47 +277,61 @@ def compare_bounds(log: ChangeLog, base: Site, head: Site, field: str | None, ro
     if isinstance(head.node.get("pattern"), str) and "pattern" not in base.node:
         log.add(
             "pattern added",
-            True,
+            breaking,
             role,
-            f"{name}{role} `{head.label}` now has `pattern` {json_value(head.node['pattern'])}: "
-            "values "
-            "the base accepted may be rejected",
+            f"{name}{role} `{head.label}` now has `pattern` {json_value(head.node['pattern'])}"
+            + (": values the base accepted may be rejected" if breaking else ""),
             head,
             base,
             "pattern",
         )
 
 
-def compare_loosened(log: ChangeLog, base: Site, head: Site, field: str | None, role: str) -> None:
-    """Bounds a server-emitted value no longer keeps: a client validating against the base
-    rejects the values the head newly allows (the mirror of ``compare_bounds``)."""
+def compare_loosened(
+    log: ChangeLog, base: Site, head: Site, field: str | None, role: str, breaking: bool
+) -> None:
+    """Bounds loosened or removed (the mirror of ``compare_bounds``): the head allows values
+    the base rejected, which a client validating a server-emitted value against the base
+    rejects (``breaking``), and is listed as additive elsewhere."""
     name = f"`{field}` of " if field else ""
     for kind in ("lower", "upper"):
         was = numeric_bound(base.node, kind)
         now = numeric_bound(head.node, kind)
         if was is not None and (now is None or looser(now, was, kind)):
-            _loosened(log, base, head, name, role, was[0], now[0] if now else None)
+            _loosened(log, base, head, name, role, breaking, was[0], now[0] if now else None)
     for keyword in (*LOWER_BOUNDS, *UPPER_BOUNDS):
-        if keyword in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
+        if keyword in NUMERIC_BOUNDS:
             continue  # read together above: a `minimum` become `exclusiveMinimum` is tighter
         before, after = as_number(base.node.get(keyword)), as_number(head.node.get(keyword))
         if before is None:
             continue
         if after is None or (after < before if keyword in LOWER_BOUNDS else after > before):
-            _loosened(log, base, head, name, role, keyword, keyword if after is not None else None)
+            kept = keyword if after is not None else None
+            _loosened(log, base, head, name, role, breaking, keyword, kept)
 
 
 def _loosened(
-    log: ChangeLog, base: Site, head: Site, name: str, role: str, keyword: str, now: str | None
+    log: ChangeLog,
+    base: Site,
+    head: Site,
+    name: str,
+    role: str,
+    breaking: bool,
+    keyword: str,
+    now: str | None,
 ) -> None:
     value = head.node.get(now) if now else None
     log.add(
         "bound loosened",
-        True,
+        breaking,
         role,
         f"{name}{role} `{head.label}`: `{keyword}` {canonical(base.node[keyword])} is "
         + (f"now `{now}` {canonical(value)}" if now else "gone")
-        + ": a client validating against the base rejects the values the head now allows",
+        + (
+            ": a client validating against the base rejects the values the head now allows"
+            if breaking
+            else ""
+        ),
         head,
         base,
         *((now,) if now else ()),

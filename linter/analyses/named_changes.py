@@ -6,16 +6,26 @@ name is addressable from outside the corpus, so one removed is breaking whatever
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from speclint.analyses.context import Context
 from speclint.analyses.contract_change import Change
 from speclint.analyses.effective_schemas import at_base
-from speclint.analyses.fingerprints import schema_locations
 from speclint.analyses.roles import HTTP_METHODS
+from speclint.analyses.shapes import Site
 from speclint.common.findings import Location
 from speclint.model.corpus import Document
+from speclint.parsing.keyword_positions import (
+    Position,
+    item_position,
+    member_position,
+    position_at,
+    root_position,
+)
 from speclint.parsing.kinds import DocumentKind
 from speclint.parsing.structured import join_pointer, resolve_pointer, split_pointer
+
+_API_KINDS = (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI)
 
 
 def removed_files(base: Context, head: Context) -> list[Change]:
@@ -73,10 +83,8 @@ def definitions(base: Context, head: Context) -> list[Change]:
     ``$defs`` is neither (``at_base``)."""
     changes: list[Change] = []
     for corpus, other, removed in ((base, head, True), (head, base, False)):
-        for site in schema_locations(corpus):
+        for site in _definition_sites(corpus):
             tokens = split_pointer(site.pointer)
-            if not is_definition(site.document, tokens):
-                continue
             counterpart = other.documents.get(site.document.path)
             if counterpart is None or counterpart.kind is not site.document.kind:
                 continue  # a file removed or added: said as a file, or additive
@@ -111,15 +119,57 @@ def definitions(base: Context, head: Context) -> list[Change]:
 
 
 def is_definition(document: Document, tokens: list[str]) -> bool:
-    """Is this location a named definition: a ``$defs``/``definitions`` entry (not a property
-    of that name), or an API document's ``components/schemas`` entry? What a published file
-    offers by name (``definitions``), and what a ``$ref`` names a shape by (the walk's union
-    members, with a schema file's root)."""
-    if document.kind in (DocumentKind.OPENAPI, DocumentKind.ASYNCAPI):
-        return tokens[:2] == ["components", "schemas"] and len(tokens) == 3
-    if len(tokens) < 2 or tokens[-2] not in ("$defs", "definitions"):
+    """Is this location a named definition: an entry of a ``$defs``/``definitions`` keyword at
+    any depth of a schema (2020-12 Core §8.2.4; draft-07 Validation §9), whether in a schema
+    file or in an API document's schema, or an API document's ``components/schemas`` entry
+    (Swagger 2.0's root ``definitions``)? Not a property *named* ``$defs`` (``properties/$defs``
+    is a schema; ``properties/$defs/X`` is a keyword of it, no entry): where a key is a keyword
+    and where a name is ``keyword_positions``' to say. What a published file offers by name
+    (``definitions``), and what a ``$ref`` names a shape by (the walk's union members, with a
+    schema file's root)."""
+    if len(tokens) < 2 or tokens[-2] not in ("$defs", "definitions", "schemas"):
         return False
-    return len(tokens) == 2 or tokens[-3] not in ("properties", "patternProperties")
+    api = document.kind if document.kind in _API_KINDS else None
+    holder = position_at(tokens[:-2], root_position(document.kind), api)
+    return member_position(holder, tokens[-2], api) is Position.SCHEMA_NAMES and (
+        tokens[-2] != "schemas" or holder is Position.COMPONENTS
+    )
+
+
+def _definition_sites(corpus: Context) -> Iterator[Site]:
+    """Every definition (``is_definition``) of the corpus's schema files and API documents,
+    at any depth, in a stable order: what ``definitions`` compares. A generated bundle or copy
+    is judged at its source, as ``fingerprints.schema_locations`` leaves it out."""
+    derived = corpus.derived
+    for document in corpus.of_kind(DocumentKind.SCHEMA, *_API_KINDS):
+        if document.path in derived:
+            continue
+        api = document.kind if document.kind in _API_KINDS else None
+        # (pointer, its tokens, value, position); walked without recursion: a deep document
+        # costs no stack
+        stack: list[tuple[str, list[str], Any, Position]] = [
+            ("", [], document.data, root_position(document.kind))
+        ]
+        found: list[Site] = []
+        while stack:
+            pointer, tokens, node, position = stack.pop()
+            if position is Position.DATA:
+                continue  # an `enum`, a `default`, an example: nothing in it is a keyword
+            if isinstance(node, dict):
+                members = [
+                    (str(key), value, member_position(position, key, api))
+                    for key, value in node.items()
+                ]
+            elif isinstance(node, list):
+                members = [(str(i), value, item_position(position)) for i, value in enumerate(node)]
+            else:
+                continue
+            for key, value, inner in members:
+                at, below = join_pointer(pointer, key), [*tokens, key]
+                if isinstance(value, (dict, bool)) and is_definition(document, below):
+                    found.append(Site(document, at, value))
+                stack.append((at, below, value, inner))
+        yield from sorted(found, key=lambda site: site.pointer)
 
 
 def _operations(document: Document) -> Iterator[tuple[str, str]]:

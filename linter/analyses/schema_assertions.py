@@ -6,14 +6,13 @@ meaning two together (``conjoined``). Pure functions of JSON values: no corpus, 
 
 from __future__ import annotations
 
-import json
 import math
 from fractions import Fraction
 from typing import Any
 
 from speclint.analyses.references import ANNOTATIONS
 from speclint.analyses.schema_objects import types_of
-from speclint.parsing.structured import json_type, split_pointer
+from speclint.parsing.structured import canonical, json_type, split_pointer
 
 MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 # `not` and `if` are conditions, not shapes: a change inside them reads the other way round.
@@ -31,6 +30,9 @@ LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
 UNIONS = ("allOf", "anyOf", "oneOf")  # members paired by meaning (``union_members``)
 LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties")
 UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties")
+# The bounds of a number, read as one lower and one upper bound (``numeric_bound``): a
+# `minimum` become an `exclusiveMinimum` of the same value is tighter, not a bound removed.
+NUMERIC_BOUNDS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")
 # Subschema keywords whose absence (or `true`) means the empty schema, so "absent" against a
 # schema compares as `{}` against it (2020-12 Core §10.3: each applies to what it reaches, and
 # an absent one constrains nothing). `contains` is not one: `contains: {}` asks for an item.
@@ -47,10 +49,6 @@ EMPTY_WHEN_ABSENT = (
 # matched, a `dependentSchemas` member never present). `properties` is not one: an absent name
 # falls to `additionalProperties`, and a name added or removed is its own change.
 EMPTY_WHEN_ABSENT_ENTRY = ("patternProperties", "dependentSchemas")
-
-
-def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def listed_values(node: dict[str, Any]) -> list[Any] | None:

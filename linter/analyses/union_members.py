@@ -25,13 +25,12 @@ The pairing reads nothing but the readings it is given: the caller resolves refe
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from speclint.analyses.schema_objects import types_of
-from speclint.parsing.structured import split_pointer
+from speclint.parsing.structured import canonical, split_pointer
 
 # Below this share of common features, two members are different members: with {type, one
 # property} on each side, one property in common is 2/3 and none is 1/3.
@@ -56,10 +55,6 @@ class Pairing:
     pairs: tuple[tuple[int, int], ...]  # (base index, head index), in base order
     removed: tuple[int, ...]  # base members with no counterpart at the head
     added: tuple[int, ...]  # head members with no counterpart at the base
-
-
-def canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def member_reading(

@@ -13,10 +13,10 @@ from typing import Any
 from speclint.analyses.acceptance import INSTANCES, Acceptance, Revision, accepted_change
 from speclint.analyses.change_log import ChangeLog
 from speclint.analyses.contract_change import TENTATIVE, Change, direction
-from speclint.analyses.schema_assertions import LISTS, MAPS, SINGLE, canonical
+from speclint.analyses.schema_assertions import LISTS, MAPS, SINGLE
 from speclint.analyses.shapes import Site
 from speclint.analyses.witnesses import Witness
-from speclint.parsing.structured import split_pointer
+from speclint.parsing.structured import canonical, split_pointer
 
 # Keywords the comparisons (``keyword_comparisons``) do not model (or only in part: a `pattern` added, not changed;
 # union members paired, not their overlap): a node that differs in one is asked of the schemas,

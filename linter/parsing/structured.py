@@ -84,6 +84,13 @@ def json_type(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
+def canonical(value: Any) -> str:
+    """A JSON value as one string, the same for the same value whatever its members' order: what
+    two values are compared, set apart or named by (``enum`` values, union members, schemas).
+    Python's equality, not JSON's: ``1`` and ``1.0`` read apart, as ``same_value`` has them."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
 def node_count(data: Any) -> int:
     """How many JSON values ``data`` holds, itself included (a measure of work: walked without
     recursion, so a deep document costs no stack)."""
