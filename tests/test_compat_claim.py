@@ -802,6 +802,50 @@ def test_a_type_moved_into_the_branches_of_a_composition_is_no_type_dropped() ->
     assert "`string`" in widened[0].description
 
 
+@pytest.mark.parametrize(
+    "inline",
+    [
+        {"type": "object", "additionalProperties": {"$ref": "#/$defs/Asset"}},
+        {"type": "array", "items": {"$ref": "#/$defs/Asset"}},
+        {"type": "object", "properties": {"a": {"$ref": "#/$defs/Asset"}}},
+    ],
+    ids=["additionalProperties", "items", "properties"],
+)
+def test_a_schema_moved_behind_a_described_one_member_all_of_is_the_same_schema(
+    inline: dict[str, Any],
+) -> None:
+    # `{description, allOf: [{$ref: X}]}` is how a `$ref` gets a description where `$ref`'s
+    # siblings are ignored; X holding what the base wrote inline changes nothing (a subschema
+    # of X is not "absent" beside the base's)
+    asset = {"type": "object", "required": ["href"], "properties": {"href": {"type": "string"}}}
+    base = {"$defs": {"Asset": asset}, "properties": {"assets": inline}}
+    wrapped = {"description": "the assets", "allOf": [{"$ref": "#/$defs/Assets"}]}
+    head = {"$defs": {"Asset": asset, "Assets": inline}, "properties": {"assets": wrapped}}
+    assert {c.kind for c in schema_diff(base, head)} == {"definition added"}
+    assert {c.kind for c in schema_diff(head, base)} == {"definition removed"}
+    # and what changes inside X is still found, at X
+    narrowed = json.loads(json.dumps(head))
+    narrowed["$defs"]["Asset"] = {**asset, "required": ["href", "type"]}
+    assert ("required added", "/$defs/Asset/required") in at(schema_diff(base, narrowed))
+
+
+def test_a_property_moved_into_an_all_of_branch_is_not_removed() -> None:
+    # the head keeps `a` through its branch `Common`: no property is removed or added, either way
+    text = {"type": "string"}
+    base = {"$defs": {"Common": {"properties": {"a": text}}}, "properties": {"a": text, "b": text}}
+    head = {**base, "properties": {"b": text}, "allOf": [{"$ref": "#/$defs/Common"}]}
+    assert schema_diff(base, head) == []
+    assert schema_diff(head, base) == []
+    # a change of the moved property is found where it now stands
+    head["$defs"] = {"Common": {"properties": {"a": {"type": "string", "maxLength": 3}}}}
+    assert at(schema_diff(base, head)) == {
+        ("bound tightened", "/$defs/Common/properties/a/maxLength")
+    }
+    # and a property no branch declares is still removed
+    gone = {**head, "properties": {}}
+    assert ("property removed", "/properties") in at(schema_diff(base, gone))
+
+
 def test_a_long_chain_of_refs_with_keywords_beside_them_is_read_within_a_bound() -> None:
     # untrusted input: each link a `$ref` with an assertion beside it, deeper than Python's
     # recursion limit if each were joined to the next

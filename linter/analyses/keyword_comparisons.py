@@ -132,8 +132,19 @@ def compare_required(
 
 
 def compare_members(
-    log: ChangeLog, base: Site, head: Site, role: str, client: bool, server: bool
+    log: ChangeLog,
+    base: Site,
+    head: Site,
+    role: str,
+    client: bool,
+    server: bool,
+    base_branches: frozenset[str] = frozenset(),
+    head_branches: frozenset[str] = frozenset(),
 ) -> None:
+    """Properties removed, added, and the shape closed. ``base_branches``/``head_branches``: the
+    properties each side's ``allOf`` branches declare, the schema's too (2020-12 Core
+    §10.2.1.1): one that moved between the node and a branch is neither removed nor added (a
+    branch's own change is reported at the branch)."""
     closed_before = is_closed_false(base.node)
     closed_after = is_closed_false(head.node)
     if closed_after and not closed_before:
@@ -151,8 +162,8 @@ def compare_members(
     after = head.node.get("properties")
     was = set(before) if isinstance(before, dict) else set()
     now = set(after) if isinstance(after, dict) else set()
-    removed = sorted(was - now)
-    added = sorted(now - was)
+    removed = sorted(was - now - head_branches)
+    added = sorted(now - was - base_branches)
     if removed:
         breaking = server or (client and closed_after is not None)
         why = (

@@ -12,7 +12,7 @@ from typing import Any
 from speclint.analyses.change_log import ChangeLog
 from speclint.analyses.context import Context
 from speclint.analyses.contract_change import Change
-from speclint.analyses.effective_schemas import SchemaReader, at_base
+from speclint.analyses.effective_schemas import REF_ANNOTATIONS, SchemaReader, at_base
 from speclint.analyses.fingerprints import schema_locations
 from speclint.analyses.keyword_comparisons import compare_members, compare_node
 from speclint.analyses.named_changes import (
@@ -81,6 +81,7 @@ class RevisionWalk:
         asked = head  # where the head's schema is used, before its `$ref`s are followed
         base_asked = base
         base, head = self.reader.resolved(self.base, base), self.reader.resolved(self.head, head)
+        base, head = self.sole_branches(base, head)
         key = (base.document.path, base.pointer, head.document.path, head.pointer)
         if key in self.seen:
             return
@@ -96,7 +97,18 @@ class RevisionWalk:
         role = self.log.role(head, base)
         client = role in ("client-submitted", "both", "unused")
         server = role in ("server-emitted", "both", "unused")
-        compare_members(self.log, base, head, role, client, server)
+        was, now = property_names(base.node), property_names(head.node)
+        compare_members(
+            self.log,
+            base,
+            head,
+            role,
+            client,
+            server,
+            # Asked only where a property is added or removed: the branches are read then.
+            self.declared(self.base, base) if now - was else frozenset(),
+            self.declared(self.head, head) if was - now else frozenset(),
+        )
         written = len(self.log.changes)
         compare_node(self.log, base, head, field, role, client, server)
         # What each side allows with its `allOf` branches (and a parent's) applied beside it
@@ -118,6 +130,43 @@ class RevisionWalk:
             for head_part in self.reader.parts.get((id(head.document), head.pointer), (head,)):
                 self.descend(base_part, head_part, field, depth)
         self.witnesses.witness(base, head, field, mark)
+
+    def sole_branches(self, base: Site, head: Site) -> tuple[Site, Site]:
+        """``{description, allOf: [S]}``, the way to describe a ``$ref`` where its siblings are
+        ignored (OpenAPI 3.0, draft-07), validates exactly as S (2020-12 Core §10.2.1.1): beside
+        a schema without ``allOf`` it is read as S, else S's ``items`` or
+        ``additionalProperties`` read as absent beside the other side's inline copy of them
+        (openEO 1.1.0's collection ``assets``). With ``allOf`` on both sides the members are
+        paired as a union's."""
+        sides = [(self.base, base), (self.head, head)]
+        for index, (corpus, site) in enumerate(sides):
+            other = sides[1 - index][1].node
+            sole = site.node.get("allOf") if isinstance(site.node, dict) else None
+            if (
+                isinstance(sole, list)
+                and len(sole) == 1
+                and isinstance(sole[0], dict)
+                and isinstance(other, dict)
+                and "allOf" not in other
+                and all(
+                    k == "allOf" or k in REF_ANNOTATIONS or k.startswith("x-") for k in site.node
+                )
+            ):
+                at = join_pointer(join_pointer(site.pointer, "allOf"), 0)
+                sides[index] = (
+                    corpus,
+                    self.reader.resolved(corpus, Site(site.document, at, sole[0])),
+                )
+        return sides[0][1], sides[1][1]
+
+    def declared(self, corpus: Context, site: Site) -> frozenset[str]:
+        """The properties ``site``'s ``allOf`` branches declare: the schema's too (2020-12 Core
+        §10.2.1.1), so one moved between the node and a branch is neither removed nor added."""
+        names: set[str] = set()
+        for part in self.reader.branches(corpus, site):
+            found = part.node.get("properties") if isinstance(part.node, dict) else None
+            names.update(found if isinstance(found, dict) else ())
+        return frozenset(names)
 
     def descend(self, base: Site, head: Site, field: str | None, depth: int) -> None:
         b, h = base.node, head.node
@@ -349,3 +398,8 @@ class RevisionWalk:
                         field,
                         depth + 1,
                     )
+
+
+def property_names(node: Any) -> frozenset[str]:
+    found = node.get("properties") if isinstance(node, dict) else None
+    return frozenset(found) if isinstance(found, dict) else frozenset()
