@@ -72,6 +72,57 @@ def test_proto_changes_of_both_sides_meet_at_the_top_level_name() -> None:
     assert theirs.changes[0].unit == ours.changes[0].unit == "Outer"
 
 
+def test_a_file_option_is_the_files_change_on_both_sides_not_a_name_in_its_value() -> None:
+    # speclint's line names the option's value (`Acme.Billing.V1`, capitalised like a message)
+    # and buf's names the file: both are the file's unit, one row per file, in agreement.
+    buf = "".join(
+        json.dumps(
+            {
+                "path": f"acme/{name}/v1/{name}.proto",
+                "type": "FILE_SAME_CSHARP_NAMESPACE",
+                "message": f'File option "csharp_namespace" changed from "" to "Acme.{name.title()}.V1".',
+            }
+        )
+        + "\n"
+        for name in ("billing", "orders")
+    )
+    ours = bench.parse_speclint(
+        "".join(
+            f"acme/{name}/v1/{name}.proto:3:1: breaking [file option changed] `csharp_namespace` "
+            f"of `acme/{name}/v1/{name}.proto` is now `Acme.{name.title()}.V1` (was `(unset)`): "
+            "the code generated for its language moves\n"
+            for name in ("billing", "orders")
+        ),
+        "proto",
+    )
+    rows = bench.compare(ours, bench.parse_buf(buf))
+    assert [(r["unit"], r["reported"], r["disagreement"]) for r in rows] == [
+        ("file acme/billing/v1/billing.proto", "both", False),
+        ("file acme/orders/v1/orders.proto", "both", False),
+    ]
+
+
+def test_a_package_rename_is_the_old_packages_change_on_both_sides() -> None:
+    # speclint says "renamed" once; buf (PACKAGE category) says the old package is deleted.
+    ours = bench.parse_speclint(
+        "a.proto:2:1: breaking [package renamed] package `acme.v1` was renamed `corp.acme.v1`: "
+        "every message, enum and service changed its full name (gRPC routes calls by it, `Any` "
+        "types by it)\n",
+        "proto",
+    )
+    theirs = bench.parse_buf(
+        '{"path":"","type":"PACKAGE_NO_DELETE","message":"Previously present package '
+        '\\"acme.v1\\" was deleted."}\n'
+        '{"path":"a.proto","type":"FILE_SAME_PACKAGE","message":"File package changed from '
+        '\\"acme.v1\\" to \\"corp.acme.v1\\"."}\n'
+    )
+    assert [c.unit for c in ours.changes] == ["package acme.v1"]
+    assert [c.unit for c in theirs.changes] == ["package acme.v1", "file a.proto"]
+    rows = {r["unit"]: r for r in bench.compare(ours, theirs)}
+    assert rows["package acme.v1"]["reported"] == "both"
+    assert not rows["package acme.v1"]["disagreement"]
+
+
 def test_json_schema_diff_verdicts_follow_the_role() -> None:
     lines = "\n".join(
         json.dumps(row)

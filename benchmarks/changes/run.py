@@ -128,7 +128,7 @@ def parse_speclint(text: str, kind: str) -> Side:
         description = match["description"]
         path = match["path"].removeprefix("./")
         if kind == "proto":
-            unit = proto_unit(description) or f"file {path}"
+            unit = speclint_proto_unit(match["kind"], description, path)
         else:
             pointer = _POINTER.search(description)
             unit = unit_of_pointer(pointer[1] if pointer else f"{path}#")
@@ -160,6 +160,36 @@ def unit_of_pointer(reference: str) -> str:
     if parts[:1] == ["components"] and len(parts) >= 3:
         return f"{path}#/components/{parts[1]}/{parts[2]}"
     return f"{path}#"
+
+
+# What is said of a whole file or package, not of one definition: its unit is the file (buf's
+# FILE_* rules, located at the file) or the package (buf's PACKAGE_NO_DELETE, located nowhere),
+# never a name read out of the text, where a value (a `csharp_namespace` of `OpenTelemetry.Proto.
+# Logs.V1`, the `Any` of an explanation) would pass for a message's name.
+SPECLINT_FILE_KINDS = {"file option changed", "proto not compared"}
+SPECLINT_PACKAGE_KINDS = {"package renamed"}
+BUF_PACKAGE_TYPES = {"PACKAGE_NO_DELETE"}
+_FIRST_QUOTED = re.compile(r'[`"]([^`"]+)[`"]')
+
+
+def speclint_proto_unit(kind: str, description: str, path: str) -> str:
+    """The unit of one ``speclint changes`` line about a ``.proto`` file (see ``proto_unit``)."""
+    if kind in SPECLINT_FILE_KINDS:
+        return f"file {path}"
+    named = _FIRST_QUOTED.search(description)
+    if kind in SPECLINT_PACKAGE_KINDS and named:
+        return f"package {named[1]}"  # the old name, as buf names the package it finds deleted
+    return proto_unit(description) or f"file {path}"
+
+
+def buf_unit(rule: str, message: str, path: str) -> str:
+    """The unit of one ``buf breaking`` row (see ``proto_unit``)."""
+    if rule.startswith("FILE_") and path:
+        return f"file {path}"
+    named = _FIRST_QUOTED.search(message)
+    if rule in BUF_PACKAGE_TYPES and named:
+        return f"package {named[1]}"
+    return proto_unit(message) or f"file {path or '?'}"
 
 
 _PROTO_NAME = re.compile(r'\b(?:message|enum|service|Message|Enum|Service)\s+[`"]([\w.]+)[`"]')
@@ -308,7 +338,7 @@ def parse_buf(text: str) -> Side:
         if str(row.get("path", "")).startswith("google/"):
             continue  # googleapis' own files, the same on both sides
         message = row.get("message", "")
-        unit = proto_unit(message) or f"file {row.get('path', '?')}"
+        unit = buf_unit(str(row.get("type", "")), message, str(row.get("path", "")))
         side.changes.append(
             Reported(unit, row.get("type", "?"), True, f"[{row.get('type')}] {message}")
         )
