@@ -243,6 +243,57 @@ def test_units_pair_by_name_and_disagreements_are_marked_with_a_hint() -> None:
     )
 
 
+def test_a_definitions_change_counts_for_every_schema_unit_that_reaches_it() -> None:
+    # json-schema-diff diffs `Message` with its `$ref`s resolved: a change of `Part` is its too,
+    # through `Content` and across a sibling file; `Other` reaches nothing.
+    documents = {
+        "s/a.json": {
+            "$defs": {
+                "Message": {"properties": {"content": {"$ref": "#/$defs/Content"}}},
+                "Content": {"items": {"$ref": "#/$defs/Part"}},
+                "Part": {"type": "string"},
+                "Other": {"$ref": "b.json"},
+            }
+        },
+        "s/b.json": {"type": "object"},
+    }
+    reach = bench.definitions_reaching(documents)
+    assert reach["s/a.json#/$defs/Part"] == [
+        "s/a.json#/$defs/Content",
+        "s/a.json#/$defs/Message",
+        "s/a.json#/$defs/Part",
+    ]
+    assert reach["s/b.json#"] == ["s/a.json#/$defs/Other", "s/b.json#"]
+    assert "s/a.json#/$defs/Other" not in reach["s/a.json#/$defs/Part"]
+    ours = bench.Side(
+        "speclint", [bench.Reported("s/a.json#/$defs/Part", "type narrowed", True, "t")]
+    )
+    theirs = bench.Side(
+        "json-schema-diff",
+        [
+            bench.Reported(unit, "narrowed", True, "removals")
+            for unit in (
+                "s/a.json#/$defs/Part",
+                "s/a.json#/$defs/Content",
+                "s/a.json#/$defs/Message",
+            )
+        ],
+    )
+    rows = bench.compare(bench.spread_components(ours, reach), theirs)
+    assert [(r["reported"], r["disagreement"]) for r in rows] == [("both", False)] * 3
+
+
+def test_a_unit_the_tool_gave_no_verdict_on_is_no_disagreement() -> None:
+    ours = bench.Side(
+        "speclint", [bench.Reported("s#/$defs/Big", "required added", True, "requires `id`")]
+    )
+    theirs = bench.parse_json_schema_diff(
+        '{"unit": "s#/$defs/Big", "error": "timed out after 30 s"}\n', {}
+    )
+    [row] = bench.compare(ours, theirs)
+    assert row["reported"] == "json-schema-diff gave no verdict" and not row["disagreement"]
+
+
 def test_named_breaking_changes_are_found_only_in_breaking_lines() -> None:
     side = bench.Side(
         "speclint",

@@ -112,6 +112,7 @@ class Side:
     skipped: str | None = None  # the tool is absent, could not read the files, ...
     errors: list[str] = field(default_factory=list)
     roles: dict[str, str] = field(default_factory=dict)  # speclint: unit -> role it names
+    failed: set[str] = field(default_factory=set)  # units the tool gave no verdict on
 
 
 # ---------------------------------------------------------------------------------------------
@@ -223,6 +224,7 @@ def parse_json_schema_diff(lines: str, roles: dict[str, str]) -> Side:
         unit = row["unit"]
         if row.get("error"):
             side.errors.append(f"{unit}: {row['error']}")
+            side.failed.add(unit)
             continue
         role = roles.get(unit, "unused")
         if row["removals"]:
@@ -398,10 +400,60 @@ def operations_reaching(document: Any, file: str) -> dict[str, list[str]]:
     return {k: sorted(set(v)) for k, v in reach.items()}
 
 
+def definitions_reaching(documents: dict[str, Any]) -> dict[str, list[str]]:
+    """``file#/$defs/X`` (or a file's root ``file#``) -> itself and every schema unit whose
+    subtree reaches it through ``$ref``s (transitively, across the compared files): json-schema-
+    diff diffs each unit with its references resolved, so a change of ``X`` is a change of every
+    unit that reaches it, as a component's is of every operation (``operations_reaching``)."""
+    direct: dict[str, set[str]] = {}
+    for file, document in documents.items():
+        if not isinstance(document, dict):
+            continue
+        tables = [k for k in ("definitions", "$defs") if isinstance(document.get(k), dict)]
+        body = {k: v for k, v in document.items() if k not in tables}
+        units = [(f"{file}#", body)] + [
+            (f"{file}#/{k}/{_escape(name)}", node)
+            for k in tables
+            for name, node in document[k].items()
+        ]
+        for unit, node in units:
+            found = direct.setdefault(unit, set())
+            stack = [node]
+            while stack:
+                item = stack.pop()
+                if isinstance(item, dict):
+                    target = item.get("$ref")
+                    if isinstance(target, str) and "://" not in target:
+                        where, _, pointer = target.partition("#")
+                        path = (
+                            str(PurePosixPath(file).parent / where).removeprefix("./")
+                            if where
+                            else file
+                        )
+                        found.add(unit_of_pointer(f"{path}#{pointer}"))
+                    stack.extend(item.values())
+                elif isinstance(item, list):
+                    stack.extend(item)
+    reach: dict[str, set[str]] = {unit: {unit} for unit in direct}
+    for unit in direct:
+        seen = {unit}
+        pending = list(direct[unit])
+        while pending:
+            target = pending.pop()
+            if target in seen:
+                continue
+            seen.add(target)
+            reach.setdefault(target, {target}).add(unit)
+            pending.extend(direct.get(target, ()))
+    return {unit: sorted(units) for unit, units in reach.items()}
+
+
 def spread_components(side: Side, reach: dict[str, list[str]]) -> Side:
     """Each change of a component counted for every operation that reaches it (tools report
     per operation)."""
-    spread = Side(side.name, skipped=side.skipped, errors=side.errors, roles=side.roles)
+    spread = Side(
+        side.name, skipped=side.skipped, errors=side.errors, roles=side.roles, failed=side.failed
+    )
     for change in side.changes:
         for unit in reach.get(change.unit, [change.unit]):
             spread.changes.append(Reported(unit, change.kind, change.breaking, change.text))
@@ -418,12 +470,14 @@ def compare(speclint: Side, tool: Side) -> list[dict[str, Any]]:
         ours_breaking = any(c.breaking for c in ours)
         theirs_breaking = any(c.breaking for c in theirs)
         reported = "both" if ours and theirs else ("only speclint" if ours else f"only {tool.name}")
+        if unit in tool.failed and not theirs:
+            reported = f"{tool.name} gave no verdict"  # timed out, or could not read the unit
         row: dict[str, Any] = {
             "unit": unit,
             "reported": reported,
             "speclint_breaking": ours_breaking if ours else None,
             "tool_breaking": theirs_breaking if theirs else None,
-            "disagreement": (reported != "both" and (ours_breaking or theirs_breaking))
+            "disagreement": (reported.startswith("only") and (ours_breaking or theirs_breaking))
             or (reported == "both" and ours_breaking != theirs_breaking),
             "speclint": sorted({json.dumps(c.as_json(), sort_keys=True) for c in ours}),
             "tool": sorted({json.dumps(c.as_json(), sort_keys=True) for c in theirs}),
@@ -639,6 +693,7 @@ def run_json_schema_diff(
     for unit in listing:
         if unit.get("error"):
             side.errors.append(f"{unit['unit']}: {unit['error']}")
+            side.failed.add(unit["unit"])
     return side
 
 
@@ -843,6 +898,12 @@ def run_pair(
                 for key, ops in operations_reaching(document, shared).items():
                     reach[key] = sorted(set(reach.get(key, [])) | set(ops))
         speclint = spread_components(speclint, reach)
+    elif pair["kind"] == "schema":
+        reach = definitions_reaching(
+            {shared: load_document(pair_dir / "head" / shared) for shared in files}
+        )
+        # a change speclint locates at a definition counts for every unit that reaches it
+        speclint = spread_components(speclint, reach)
     result: dict[str, Any] = {
         "id": pair["id"],
         "repository": pair["repository"],
@@ -883,6 +944,7 @@ def run_pair(
                 "both": sum(r["reported"] == "both" for r in rows),
                 "only speclint": sum(r["reported"] == "only speclint" for r in rows),
                 f"only {name}": sum(r["reported"] == f"only {name}" for r in rows),
+                "no verdict": sum(r["reported"] == f"{name} gave no verdict" for r in rows),
                 "agree": sum(not r["disagreement"] for r in rows),
                 "disagree": sum(r["disagreement"] for r in rows),
             },
@@ -915,6 +977,11 @@ def _verdict(value: bool | None) -> str:
     return "—" if value is None else ("breaking" if value else "not breaking")
 
 
+def _no_verdict(units: dict[str, int]) -> str:
+    count = units.get("no verdict", 0)
+    return f" (+{count} the tool gave no verdict on)" if count else ""
+
+
 def markdown(results: list[dict[str, Any]]) -> str:
     lines = ["# speclint changes against the established diff tools", ""]
     lines += [
@@ -932,7 +999,8 @@ def markdown(results: list[dict[str, Any]]) -> str:
             units = tool["units"]
             lines.append(
                 f"| {result['id']} | {result['kind']} | {ours} | {name} | {tool['changes']} ({tool['breaking']}) | "
-                f"{units['both']} / {units['only speclint']} / {units['only ' + name]} | {units['disagree']} |"
+                f"{units['both']} / {units['only speclint']} / {units['only ' + name]}"
+                f"{_no_verdict(units)} | {units['disagree']} |"
             )
     lines += ["", "## Breaking changes the changelogs name", ""]
     lines += ["| pair | change | speclint | tools |", "| --- | --- | --- | --- |"]
